@@ -1,0 +1,121 @@
+"""Tracing entry points: ``make_jaxpr``, ``eval_shape`` and the context managers around staging."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import jaxle_tree as tree
+
+from jaxle_core import core
+from jaxle_core.avals import ShapeDtypeStruct, ShapedArray, get_aval
+from jaxle_core.config import config
+from jaxle_core.core import ClosedJaxpr
+from jaxle_core.jit import jit
+from jaxle_core.staging import DebugInfo, trace_to_jaxpr
+
+
+def _abstractify(x: Any) -> ShapedArray:
+    if isinstance(x, ShapeDtypeStruct):
+        return ShapedArray(x.shape, x.dtype, x.weak_type)
+    return get_aval(x)
+
+
+def _trace_pytree_function(fun: Callable, traced_for: str, args: tuple, kwargs: dict,
+                           static_argnums: Sequence[int]) -> tuple[ClosedJaxpr, Any]:
+    static = {i % len(args) for i in static_argnums} if args else set()
+    dynamic = (tuple(a for i, a in enumerate(args) if i not in static), kwargs)
+    flat, in_tree = tree.tree_flatten(dynamic)
+    out_tree_box = []
+
+    def flat_fun(*flat_args):
+        positional, keywords = tree.tree_unflatten(in_tree, flat_args)
+        it = iter(positional)
+        out = fun(*[args[i] if i in static else next(it) for i in range(len(args))], **keywords)
+        out_flat, out_tree = tree.tree_flatten(out)
+        out_tree_box.append(out_tree)
+        return out_flat
+
+    names = [f"args{tree.keystr(path)}" for path, _ in tree.tree_flatten_with_path(dynamic)[0]]
+    closed = trace_to_jaxpr(flat_fun, [_abstractify(x) for x in flat], DebugInfo(traced_for, fun, names))
+    return closed, out_tree_box[0]
+
+
+def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), axis_env=None,
+               return_shape: bool = False) -> Callable[..., Any]:
+    """A function returning the ``ClosedJaxpr`` of ``fun`` traced on the given arguments."""
+    static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+
+    @functools.wraps(fun)
+    def make(*args, **kwargs):
+        with _axis_env(axis_env or ()):
+            closed, out_tree = _trace_pytree_function(fun, "make_jaxpr", args, kwargs, static)
+        if return_shape:
+            shapes = [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals]
+            return closed, tree.tree_unflatten(out_tree, shapes)
+        return closed
+
+    make.__name__ = f"make_jaxpr({getattr(fun, '__name__', fun)})"
+    return make
+
+
+@contextmanager
+def _axis_env(frames: Sequence[tuple[Any, int]]) -> Iterator[None]:
+    if not frames:
+        yield
+        return
+    (name, size), *rest = frames
+    with core.extend_axis_env(name, size), _axis_env(rest):
+        yield
+
+
+def eval_shape(fun: Callable, *args, **kwargs) -> Any:
+    """The shapes and dtypes of ``fun``'s outputs, as ``ShapeDtypeStruct``s, without computing them."""
+    closed, out_tree = _trace_pytree_function(fun, "eval_shape", args, kwargs, ())
+    return tree.tree_unflatten(
+        out_tree, [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals])
+
+
+@contextmanager
+def disable_jit(disable: bool = True) -> Iterator[None]:
+    """Within the block, jitted functions run op by op in Python (useful for debugging)."""
+    previous = config.jax_disable_jit
+    config.update("jax_disable_jit", disable)
+    try:
+        yield
+    finally:
+        config.update("jax_disable_jit", previous)
+
+
+@contextmanager
+def ensure_compile_time_eval() -> Iterator[None]:
+    """Within the block, operations on concrete values compute now even inside ``jit``."""
+    with core.set_current_trace(core.EvalTrace()):
+        yield
+
+
+@contextmanager
+def named_scope(name: str) -> Iterator[None]:
+    """Prefix the names of operations staged within the block (seen in lowered HLO metadata)."""
+    if not isinstance(name, str):
+        raise TypeError("named_scope name argument must be a string.")
+    with core.extend_name_stack(name):
+        yield
+
+
+def named_call(fun: Callable, *, name: str | None = None) -> Callable:
+    """``fun``, with its staged operations named under ``name`` (default: the function's name)."""
+    scope = name or getattr(fun, "__name__", "named_call")
+
+    @functools.wraps(fun)
+    def named(*args, **kwargs):
+        with named_scope(scope):
+            return fun(*args, **kwargs)
+
+    return named
+
+
+__all__ = ["make_jaxpr", "eval_shape", "jit", "disable_jit", "ensure_compile_time_eval", "named_scope",
+           "named_call"]

@@ -1,0 +1,128 @@
+"""Abstract values: what tracing knows about an array (shape, dtype, weak type)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import dtypes
+
+
+class ShapedArray:
+    """An array known only by its shape, dtype and weak-typedness."""
+
+    __slots__ = ("shape", "dtype", "weak_type")
+    array_abstraction_level = 1
+
+    def __init__(self, shape, dtype, weak_type: bool = False):
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self.weak_type = bool(weak_type)
+
+    ndim = property(lambda self: len(self.shape))
+    size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
+
+    def update(self, shape=None, dtype=None, weak_type=None) -> ShapedArray:
+        return ShapedArray(
+            self.shape if shape is None else shape,
+            self.dtype if dtype is None else dtype,
+            self.weak_type if weak_type is None else weak_type,
+        )
+
+    def strip_weak_type(self) -> ShapedArray:
+        return self.update(weak_type=False) if self.weak_type else self
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            type(other) is ShapedArray
+            and self.shape == other.shape
+            and self.dtype == other.dtype
+            and self.weak_type == other.weak_type
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.weak_type))
+
+    def str_short(self, short_dtypes: bool = False) -> str:
+        name = dtypes.short_dtype_name(self.dtype) if short_dtypes else self.dtype.name
+        return f"{name}[{','.join(str(d) for d in self.shape)}]"
+
+    __str__ = str_short
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapedArray({self.str_short()}{weak})"
+
+
+class ShapeDtypeStruct:
+    """A shape and dtype standing in for an array, as ``eval_shape`` returns."""
+
+    __slots__ = ("shape", "dtype", "weak_type", "sharding")
+
+    def __init__(self, shape, dtype, *, weak_type: bool = False, sharding: Any = None):
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self.weak_type = weak_type
+        self.sharding = sharding
+
+    ndim = property(lambda self: len(self.shape))
+    size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, ShapeDtypeStruct)
+            and (self.shape, self.dtype, self.weak_type) == (other.shape, other.dtype, other.weak_type)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.weak_type))
+
+
+def _scalar_aval(x) -> ShapedArray:
+    return ShapedArray((), dtypes.dtype(type(x), canonicalize=True), weak_type=type(x) is not bool)
+
+
+def _numpy_aval(x) -> ShapedArray:
+    return ShapedArray(x.shape, dtypes.canonicalize_dtype(x.dtype))
+
+
+# Types whose aval is computed directly; jaxle's own array and tracer types
+# register themselves here (they carry an ``aval``).
+aval_handlers: dict[type, Any] = {
+    bool: _scalar_aval,
+    int: _scalar_aval,
+    float: _scalar_aval,
+    complex: _scalar_aval,
+    np.ndarray: _numpy_aval,
+}
+for _t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+           np.float16, np.float32, np.float64, np.complex64, np.complex128):
+    aval_handlers[_t] = _numpy_aval
+
+
+def get_aval(x: Any) -> ShapedArray:
+    """The abstract value of an array-like; a TypeError for anything else."""
+    handler = aval_handlers.get(type(x))
+    if handler is not None:
+        return handler(x)
+    aval = getattr(x, "aval", None)
+    if isinstance(aval, ShapedArray):
+        return aval
+    if isinstance(x, np.generic) and dtypes.is_valid_dtype(x.dtype):
+        return _numpy_aval(x)
+    if isinstance(x, (bool, int, float, complex)):
+        return _scalar_aval(x)
+    raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type")
+
+
+def is_array_like(x: Any) -> bool:
+    try:
+        get_aval(x)
+    except TypeError:
+        return False
+    return True

@@ -1,0 +1,139 @@
+"""The backend interface, and its NumPy reference implementation.
+
+A backend evaluates primitives eagerly, compiles closed jaxprs into callables,
+moves values to and from its devices, and lists those devices. Core ships the
+reference backend; ``jaxle_xla`` registers an XLA one when imported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from jaxle_core import core, dtypes
+from jaxle_core.array import Array, ReferenceArray
+from jaxle_core.avals import get_aval
+
+
+class Backend(Protocol):
+    """What core needs from a backend."""
+
+    platform: str
+
+    def apply_primitive(self, primitive: core.Primitive, args: Sequence[Any], params: dict) -> Any:
+        """Evaluate one primitive on concrete values; returns Array(s)."""
+
+    def compile(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool],
+                keep_unused: bool, device: Any) -> Callable[..., list[Any]]:
+        """A callable taking the jaxpr's flat inputs (concrete values) and returning its outputs."""
+
+    def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str) -> str:
+        """The backend's program text for ``closed_jaxpr`` (StableHLO for XLA)."""
+
+    def device_put(self, x: Any, device: Any = None, weak_type: bool = False) -> Array:
+        """``x`` as an Array on ``device`` (the default device when None)."""
+
+    def devices(self) -> list[Any]:
+        """The devices of this backend."""
+
+
+def to_numpy(x: Any) -> np.ndarray:
+    """A concrete value as a NumPy array of its canonical JAX dtype."""
+    if isinstance(x, Array):
+        return np.asarray(x._value)
+    aval = get_aval(x)
+    return np.asarray(x, dtype=aval.dtype)
+
+
+class ReferenceDevice:
+    """The one device of the reference backend: host memory."""
+
+    id = 0
+    platform = "reference"
+    device_kind = "numpy"
+    process_index = 0
+
+    def __repr__(self) -> str:
+        return "ReferenceDevice(id=0)"
+
+
+class ReferenceBackend:
+    """Evaluates every primitive with its NumPy implementation."""
+
+    platform = "reference"
+
+    def __init__(self):
+        self._device = ReferenceDevice()
+
+    def apply_primitive(self, primitive, args, params):
+        avals = [get_aval(x) for x in args]
+        out_avals = core.abstract_eval(primitive, avals, params)
+        if primitive.impl is None:
+            raise NotImplementedError(f"primitive {primitive.name} has no reference implementation")
+        outs = primitive.impl(*[to_numpy(x) for x in args], **params)
+        if primitive.multiple_results:
+            return [_wrap(out, aval) for out, aval in zip(outs, out_avals)]
+        return _wrap(outs, out_avals)
+
+    def compile(self, closed_jaxpr, name, donated_invars, keep_unused, device):
+        jaxpr, consts = closed_jaxpr.jaxpr, closed_jaxpr.consts
+
+        def run(*args):
+            with core.set_current_trace(core.EvalTrace()):
+                return core.eval_jaxpr(jaxpr, consts, *args)
+
+        return run
+
+    def lower_text(self, closed_jaxpr, name):
+        return str(closed_jaxpr)
+
+    def device_put(self, x, device=None, weak_type=False):
+        if isinstance(x, ReferenceArray):
+            return x
+        return ReferenceArray(to_numpy(x), weak_type)
+
+    def devices(self):
+        return [self._device]
+
+
+def _wrap(value: Any, aval) -> ReferenceArray:
+    value = np.asarray(value)
+    if value.dtype != aval.dtype:
+        value = value.astype(aval.dtype)
+    return ReferenceArray(value, aval.weak_type)
+
+
+_backends: dict[str, tuple[int, Backend]] = {"reference": (0, ReferenceBackend())}
+_default: list[Backend | None] = [None]
+
+
+def register_backend(name: str, backend: Backend, priority: int = 100) -> None:
+    """Make ``backend`` available; the highest priority one is the default."""
+    _backends[name] = (priority, backend)
+    _default[0] = None
+
+
+def get_backend(name: str | None = None) -> Backend:
+    if name is not None:
+        try:
+            return _backends[name][1]
+        except KeyError:
+            raise RuntimeError(f"Unknown backend {name!r}. Available backends: {sorted(_backends)}") from None
+    return current_backend()
+
+
+def current_backend() -> Backend:
+    backend = _default[0]
+    if backend is None:
+        backend = _default[0] = max(_backends.values(), key=lambda entry: entry[0])[1]
+    return backend
+
+
+def backends() -> list[str]:
+    return sorted(_backends)
+
+
+def canonical_dtype_of(x: Any) -> np.dtype:
+    return dtypes.canonicalize_dtype(get_aval(x).dtype)

@@ -1,0 +1,309 @@
+"""Configuration flags, with JAX's names, defaults and environment variables.
+
+Each flag has a global value (set by ``config.update`` or read once from its
+environment variable, e.g. ``JAX_ENABLE_X64``) and a per-thread override set
+by its context manager::
+
+    config.update("jax_enable_x64", True)
+    with enable_x64(False):
+        assert not x64_enabled()
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import os
+import threading
+from collections.abc import Callable
+from typing import Any
+
+__all__ = [
+    "Config", "Flag", "config", "x64_enabled", "trace_context",
+    "NumpyDtypePromotion", "ExplicitX64Mode",
+    "enable_x64", "disable_jit", "debug_nans", "debug_infs", "numpy_rank_promotion",
+    "numpy_dtype_promotion", "default_matmul_precision", "explicit_x64_dtypes",
+    "platforms", "num_cpu_devices",
+]
+
+
+class NumpyDtypePromotion(str, enum.Enum):
+    """Values of ``jax_numpy_dtype_promotion``; compares equal to its string."""
+    STANDARD = "standard"
+    STRICT = "strict"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class ExplicitX64Mode(enum.IntEnum):
+    """What to do when a 64-bit dtype is requested explicitly while x64 is off."""
+    WARN = 1
+    ERROR = 2
+    ALLOW = 3
+
+    @classmethod
+    def _missing_(cls, value: object) -> ExplicitX64Mode | None:
+        return {"warn": cls.WARN, "error": cls.ERROR, "allow": cls.ALLOW}.get(value)  # type: ignore[arg-type]
+
+
+_UNSET = object()
+_TRUE_STRINGS = ("y", "yes", "t", "true", "on", "1")
+_FALSE_STRINGS = ("n", "no", "f", "false", "off", "0")
+
+
+def _bool_from_env(varname: str, default: bool) -> bool:
+    text = os.getenv(varname, str(default)).lower()
+    if text in _TRUE_STRINGS:
+        return True
+    if text in _FALSE_STRINGS:
+        return False
+    raise ValueError(f"invalid truth value {text!r} for environment {varname!r}")
+
+
+class _ThreadValue(threading.local):
+    # A class attribute gives every thread the "no override" default without a getattr fallback.
+    value: Any = _UNSET
+
+
+class Flag:
+    """One flag: a global value, a thread-local override, and observers.
+
+    Calling the flag gives a context manager (also usable as a decorator) that
+    overrides its value in the current thread::
+
+        with enable_x64(True): ...
+    """
+
+    def __init__(self, name: str, default: Any, parse: Callable[[Any], Any], *,
+                 in_trace_context: bool = False, context_default: Any = _UNSET, doc: str = ""):
+        self.name = name
+        self._parse = parse
+        self._global = default
+        self._local = _ThreadValue()
+        self._context_default = context_default
+        self._observers: list[Callable[[Any], None]] = []
+        self.in_trace_context = in_trace_context
+        self.__doc__ = f"Context manager for `{name}` config option.\n\n{doc}"
+
+    @property
+    def value(self) -> Any:
+        local = self._local.value
+        return self._global if local is _UNSET else local
+
+    def set_global(self, new_value: Any) -> None:
+        self._global = self._parse(new_value)
+        self._notify()
+
+    def _notify(self) -> None:
+        if self._observers:
+            current = self.value
+            for callback in self._observers:
+                callback(current)
+
+    def __call__(self, new_value: Any = _UNSET) -> _FlagOverride:
+        if new_value is _UNSET:
+            if self._context_default is _UNSET:
+                raise TypeError(f"Context manager for {self.name} config option requires an argument "
+                                "representing the new value for the config option.")
+            new_value = self._context_default
+        return _FlagOverride(self, self._parse(new_value))
+
+    def __repr__(self) -> str:
+        return f"Flag({self.name}={self.value!r})"
+
+
+class _FlagOverride:
+    """Thread-local override of one flag for the extent of a ``with`` block."""
+    __slots__ = ("flag", "new_value", "saved")
+
+    def __init__(self, flag: Flag, new_value: Any):
+        self.flag = flag
+        self.new_value = new_value
+
+    def __enter__(self) -> None:
+        local = self.flag._local
+        self.saved = local.value
+        local.value = self.new_value
+        self.flag._notify()
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.flag._local.value = self.saved
+        self.flag._notify()
+
+    def __call__(self, func: Callable) -> Callable:
+        @functools.wraps(func)
+        def with_override(*args, **kwargs):
+            with _FlagOverride(self.flag, self.new_value):
+                return func(*args, **kwargs)
+        return with_override
+
+
+class Config:
+    """The flag registry: ``config.update(name, value)`` and ``config.<name>`` reads."""
+
+    def __init__(self) -> None:
+        self._flags: dict[str, Flag] = {}
+
+    def _register(self, flag: Flag) -> Flag:
+        self._flags[flag.name] = flag
+        # A class-level property makes `config.jax_enable_x64` a plain attribute read.
+        setattr(type(self), flag.name, property(lambda _self, f=flag: f.value))
+        return flag
+
+    def update(self, name: str, value: Any) -> None:
+        """Set the global value of flag ``name``; unknown names raise AttributeError."""
+        try:
+            flag = self._flags[name]
+        except KeyError:
+            raise AttributeError(f"Unrecognized config option: {name}") from None
+        flag.set_global(value)
+
+    def read(self, name: str) -> Any:
+        """The current value of flag ``name`` (thread-local override included)."""
+        try:
+            return self._flags[name].value
+        except KeyError:
+            raise AttributeError(f"Unrecognized config option: {name}") from None
+
+    def add_observer(self, name: str, callback: Callable[[Any], None]) -> None:
+        """Call ``callback(value)`` whenever flag ``name`` changes, globally or in a ``with`` block."""
+        try:
+            self._flags[name]._observers.append(callback)
+        except KeyError:
+            raise AttributeError(f"Unrecognized config option: {name}") from None
+
+    @property
+    def values(self) -> dict[str, Any]:
+        return {name: flag.value for name, flag in self._flags.items()}
+
+    @property
+    def x64_enabled(self) -> bool:
+        return x64_enabled()
+
+    @staticmethod
+    def trace_context() -> tuple:
+        """See the module-level ``trace_context``."""
+        return trace_context()
+
+
+config = Config()
+
+
+# ---- parsers: each validates a new value the way JAX's flag of that kind does.
+
+def _parse_bool(value: Any) -> bool:
+    return bool(value)
+
+
+def _parse_optional_int(value: Any) -> int | None:
+    if value is not None and not isinstance(value, int):
+        raise ValueError(f"new int config value must be None or of type int, got {value} of type {type(value)}")
+    return value
+
+
+def _parse_optional_str(value: Any) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"new string config value must be None or of type str, got {value} of type {type(value)}.")
+    return value
+
+
+def _enum_parser(choices: list[str], optional: bool) -> Callable[[Any], str | None]:
+    def parse(value: Any) -> str | None:
+        if (value is None and optional) or (isinstance(value, str) and value in choices):
+            return value
+        allowed = f"None or in {choices}" if optional else f"in {choices}"
+        raise ValueError(f"new enum value must be {allowed}, got {value} of type {type(value)}.")
+    return parse
+
+
+def _enum_class_parser(enum_class: type[enum.Enum]) -> Callable[[Any], Any]:
+    def parse(value: Any) -> Any:
+        if isinstance(value, enum_class):
+            return value
+        if not isinstance(value, str):
+            raise TypeError(f"new enum value must be an instance of {enum_class}, got {value} of type {type(value)}.")
+        return enum_class(value)
+    return parse
+
+
+def _from_env(name: str, default: Any, parse: Callable[[Any], Any], convert: Callable[[str], Any] = str) -> Any:
+    """The flag's starting value: its environment variable (upper-cased name) if set."""
+    text = os.getenv(name.upper())
+    if text is None:
+        return default
+    try:
+        return parse(convert(text))
+    except (ValueError, TypeError):
+        raise ValueError(f'Invalid value "{text}" for JAX flag {name}') from None
+
+
+def _define(name: str, default: Any, parse: Callable[[Any], Any], **kwargs: Any) -> Flag:
+    return config._register(Flag(name, default, parse, **kwargs))
+
+
+def _define_bool(name: str, default: bool, **kwargs: Any) -> Flag:
+    start = _bool_from_env(name.upper(), default)
+    return _define(name, start, _parse_bool, context_default=True, **kwargs)
+
+
+_MATMUL_PRECISIONS = [
+    "default", "high", "highest", "bfloat16", "tensorfloat32", "float32",
+    "ANY_F8_ANY_F8_F32", "ANY_F8_ANY_F8_F32_FAST_ACCUM", "ANY_F8_ANY_F8_ANY", "ANY_F8_ANY_F8_ANY_FAST_ACCUM",
+    "F16_F16_F16", "F16_F16_F32", "BF16_BF16_BF16", "BF16_BF16_F32", "BF16_BF16_F32_X3", "BF16_BF16_F32_X6",
+    "BF16_BF16_F32_X9", "TF32_TF32_F32", "TF32_TF32_F32_X3", "F32_F32_F32", "F64_F64_F64",
+]
+
+enable_x64 = _define_bool("jax_enable_x64", False, in_trace_context=True, doc="Enable 64-bit types to be used")
+disable_jit = _define_bool("jax_disable_jit", False, in_trace_context=True,
+                           doc="Disable JIT compilation and just call original Python.")
+debug_nans = _define_bool("jax_debug_nans", False, doc="Add nan checks to every operation.")
+debug_infs = _define_bool("jax_debug_infs", False, doc="Add inf checks to every operation.")
+
+_rank_parse = _enum_parser(["allow", "warn", "raise"], optional=False)
+numpy_rank_promotion = _define(
+    "jax_numpy_rank_promotion", _from_env("jax_numpy_rank_promotion", "allow", _rank_parse), _rank_parse,
+    in_trace_context=True, doc="Control NumPy-style automatic rank promotion broadcasting.")
+
+_precision_parse = _enum_parser(_MATMUL_PRECISIONS, optional=True)
+default_matmul_precision = _define(
+    "jax_default_matmul_precision", _from_env("jax_default_matmul_precision", None, _precision_parse),
+    _precision_parse, in_trace_context=True,
+    doc="Control the default matmul and conv precision for 32bit inputs.")
+
+_promotion_parse = _enum_class_parser(NumpyDtypePromotion)
+numpy_dtype_promotion = _define(
+    "jax_numpy_dtype_promotion",
+    _from_env("jax_numpy_dtype_promotion", NumpyDtypePromotion.STANDARD, _promotion_parse),
+    _promotion_parse, in_trace_context=True,
+    doc='Rules for implicit type promotion between arrays: "standard" or "strict".')
+
+_explicit_parse = _enum_class_parser(ExplicitX64Mode)
+explicit_x64_dtypes = _define(
+    "jax_explicit_x64_dtypes", _from_env("jax_explicit_x64_dtypes", ExplicitX64Mode.WARN, _explicit_parse),
+    _explicit_parse, in_trace_context=True,
+    doc="What to do when a 64-bit dtype is requested while jax_enable_x64 is off: warn, error or allow.")
+
+platforms = _define("jax_platforms", _from_env("jax_platforms", None, _parse_optional_str), _parse_optional_str,
+                    doc="Comma-separated list of platform names to initialize; the first is the default.")
+num_cpu_devices = _define("jax_num_cpu_devices", _from_env("jax_num_cpu_devices", -1, _parse_optional_int, int),
+                          _parse_optional_int, doc="Number of CPU devices to create (-1: the platform default).")
+
+
+# ---- hot-path accessors
+
+_x64_local = enable_x64._local
+
+
+def x64_enabled() -> bool:
+    """Whether 64-bit types are enabled in this thread (fast path for canonicalisation)."""
+    local = _x64_local.value
+    return enable_x64._global if local is _UNSET else local
+
+
+_TRACE_CONTEXT_FLAGS = tuple(flag for flag in config._flags.values() if flag.in_trace_context)
+
+
+def trace_context() -> tuple:
+    """Hashable values of the flags that change what tracing produces; part of jit cache keys."""
+    return tuple([flag.value for flag in _TRACE_CONTEXT_FLAGS])

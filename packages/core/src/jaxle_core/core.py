@@ -1,0 +1,440 @@
+"""The tracing machinery: primitives, traces, tracers, and the jaxpr IR.
+
+Every transformation is an interpreter: a ``Trace`` subclass whose
+``process_primitive`` says what applying a primitive means to its tracers.
+The *current* trace lives in a thread-local context. ``Primitive.bind`` hands
+the primitive to the current trace; a trace that needs its parent's
+interpretation (a JVP computing primal values, say) makes the parent current
+while it calls ``bind`` again. Values that belong to an outer trace are
+constants to an inner one, so any transform nests inside any other.
+
+A trace that has finished is invalidated; meeting one of its tracers later
+means a tracer escaped its transformation (``UnexpectedTracerError``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Callable, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import dtypes
+from jaxle_core.avals import ShapedArray, aval_handlers, get_aval
+from jaxle_core.errors import (
+    ConcretizationTypeError,
+    TracerArrayConversionError,
+    TracerBoolConversionError,
+    TracerIntegerConversionError,
+    UnexpectedTracerError,
+)
+
+# ---------------------------------------------------------------- primitives
+
+
+class Primitive:
+    """A named operation. Its meaning under each interpreter lives in rule tables."""
+
+    multiple_results = False
+
+    def __init__(self, name: str):
+        self.name = name
+        self.abstract_eval: Callable[..., Any] | None = None
+        self.impl: Callable[..., Any] | None = None
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def bind(self, *args, **params):
+        return _context.trace.process_primitive(self, args, params)
+
+    def def_abstract_eval(self, rule: Callable[..., Any]) -> Callable[..., Any]:
+        """``rule(*avals, **params)`` returns the output aval (a list if multiple_results)."""
+        self.abstract_eval = rule
+        return rule
+
+    def def_impl(self, impl: Callable[..., Any]) -> Callable[..., Any]:
+        """``impl(*numpy_arrays, **params)``: the NumPy reference implementation."""
+        self.impl = impl
+        return impl
+
+
+# ---------------------------------------------------------------- traces
+
+
+class Trace:
+    """An interpreter of primitives. Subclasses define ``process_primitive``."""
+
+    parent: Trace | None = None
+    is_valid = True
+
+    def process_primitive(self, primitive: Primitive, args: Sequence[Any], params: dict):
+        raise NotImplementedError
+
+    def invalidate(self) -> None:
+        self.is_valid = False
+
+    def describe(self) -> str:
+        return type(self).__name__
+
+
+class EvalTrace(Trace):
+    """The outermost trace: applies primitives to concrete values via the backend."""
+
+    def process_primitive(self, primitive, args, params):
+        for x in args:
+            if isinstance(x, Tracer):
+                # A live tracer here means ``ensure_compile_time_eval`` inside a
+                # transformation: the tracer's own trace interprets the primitive.
+                check_tracer_valid(x)
+                with set_current_trace(x._trace):
+                    return primitive.bind(*args, **params)
+        from jaxle_core.backend import current_backend
+
+        return current_backend().apply_primitive(primitive, args, params)
+
+
+class _Context(threading.local):
+    def __init__(self):
+        self.trace: Trace = EvalTrace()
+        self.axis_env: tuple[tuple[Any, int], ...] = ()
+        self.name_stack: tuple[str, ...] = ()
+
+
+_context = _Context()
+
+
+def current_trace() -> Trace:
+    return _context.trace
+
+
+@contextmanager
+def set_current_trace(trace: Trace):
+    """Make ``trace`` current for the duration of the block."""
+    previous = _context.trace
+    _context.trace = trace
+    try:
+        yield trace
+    finally:
+        _context.trace = previous
+
+
+@contextmanager
+def new_trace(trace: Trace):
+    """Run a transformation's body under ``trace``, invalidating it afterwards."""
+    trace.parent = _context.trace
+    with set_current_trace(trace):
+        try:
+            yield trace
+        finally:
+            trace.invalidate()
+
+
+# Named axes (vmap's and pmap's ``axis_name``): a stack of (name, size) frames.
+
+
+@contextmanager
+def extend_axis_env(name: Any, size: int):
+    previous = _context.axis_env
+    _context.axis_env = previous + ((name, size),)
+    try:
+        yield
+    finally:
+        _context.axis_env = previous
+
+
+@contextmanager
+def extend_name_stack(name: str):
+    """Scope names recorded for staged operations (``named_scope``)."""
+    previous = _context.name_stack
+    _context.name_stack = previous + (name,)
+    try:
+        yield
+    finally:
+        _context.name_stack = previous
+
+
+def axis_size(name: Any) -> int:
+    for frame_name, size in reversed(_context.axis_env):
+        if frame_name == name:
+            return size
+    raise NameError(f"unbound axis name: {name}. The following axis names (e.g. defined by pmap) are available "
+                    f"to collective operations: {[n for n, _ in _context.axis_env]}")
+
+
+# ---------------------------------------------------------------- tracers
+
+
+class Tracer:
+    """A value being traced by a ``Trace``; it knows its abstract value.
+
+    Python operators and array methods are installed by ``jaxle_core.lax``.
+    """
+
+    __slots__ = ("_trace",)
+    __array_priority__ = 1000
+
+    @property
+    def aval(self) -> ShapedArray:
+        raise NotImplementedError
+
+    shape = property(lambda self: self.aval.shape)
+    dtype = property(lambda self: self.aval.dtype)
+    ndim = property(lambda self: self.aval.ndim)
+    size = property(lambda self: self.aval.size)
+    weak_type = property(lambda self: self.aval.weak_type)
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(self.shape[0]))
+
+    def __bool__(self):
+        raise TracerBoolConversionError(
+            f"Attempted boolean conversion of traced array with shape {self.aval.str_short()}.\n"
+            f"{self._origin()}"
+        )
+
+    def _concretization_error(self, function: str, advice: str):
+        return ConcretizationTypeError(
+            f"Abstract tracer value encountered where concrete value is expected: traced array with shape "
+            f"{self.aval.str_short()}\nThe problem arose with the `{function}` function. {advice}\n{self._origin()}\n"
+        )
+
+    def __int__(self):
+        raise self._concretization_error(
+            "int", "If trying to convert the data type of a value, try using `x.astype(int)` or "
+            "`jnp.array(x, int)` instead.")
+
+    def __float__(self):
+        raise self._concretization_error(
+            "float", "If trying to convert the data type of a value, try using `x.astype(float)` or "
+            "`jnp.array(x, float)` instead.")
+
+    def __complex__(self):
+        raise self._concretization_error(
+            "complex", "If trying to convert the data type of a value, try using `x.astype(complex)` or "
+            "`jnp.array(x, complex)` instead.")
+
+    def __index__(self):
+        raise TracerIntegerConversionError(
+            f"The __index__() method was called on traced array with shape {self.aval.str_short()}\n"
+            f"{self._origin()}")
+
+    def __array__(self, dtype=None, copy=None):
+        raise TracerArrayConversionError(
+            f"The numpy.ndarray conversion method __array__() was called on traced array with shape "
+            f"{self.aval.str_short()}\n{self._origin()}")
+
+    def __hash__(self):
+        raise TypeError(f"unhashable type: {type(self).__name__}. Tracers are array values and cannot be "
+                        "hashed; to use one as a static argument, mark it with static_argnums.")
+
+    def _origin(self) -> str:
+        """Which traced function and argument this value came from, for error messages."""
+        return self._trace.describe_tracer(self) if hasattr(self._trace, "describe_tracer") else (
+            f"This value is a tracer of {self._trace.describe()}.")
+
+    def __repr__(self) -> str:
+        return f"Traced<{self.aval.str_short()}{'weak_type=True' if self.aval.weak_type else ''}>with<{self._trace.describe()}>"
+
+    def item(self):
+        raise self._concretization_error("item", "Use the array itself, or compute on the host outside the trace.")
+
+    def tolist(self):
+        raise self._concretization_error("tolist", "Use the array itself instead of a Python list.")
+
+
+def escaped_tracer_error(tracer: Tracer) -> UnexpectedTracerError:
+    return UnexpectedTracerError(
+        f"Encountered an unexpected tracer. A function transformed by JAX had a side effect, allowing for a "
+        f"reference to an intermediate value with type {tracer.aval.str_short()} wrapped in a "
+        f"{type(tracer).__name__} to escape the scope of the transformation.\n"
+        "JAX transformations require that functions explicitly return their outputs, and disallow saving "
+        "intermediate values to global state.\n"
+        f"The tracer was created by {tracer._trace.describe()}, which has already finished. "
+        "Return the value from the transformed function instead of storing it, or pass it in as an argument."
+    )
+
+
+def check_tracer_valid(x: Tracer) -> None:
+    if not x._trace.is_valid:
+        raise escaped_tracer_error(x)
+
+
+aval_handlers[Tracer] = lambda x: x.aval
+
+
+def typeof(x: Any) -> ShapedArray:
+    """The abstract value of ``x`` (``jax.typeof``)."""
+    return get_aval(x)
+
+
+def concrete_value(x: Any) -> Any:
+    """The concrete value behind ``x``, or None when it is only known abstractly."""
+    if isinstance(x, Tracer):
+        return x._trace.concrete_value(x) if hasattr(x._trace, "concrete_value") else None
+    return x
+
+
+# ---------------------------------------------------------------- the jaxpr IR
+
+_var_ids = itertools.count()
+
+
+class Var:
+    """A typed variable of a jaxpr. Names are assigned when printing."""
+
+    __slots__ = ("aval", "id")
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+        self.id = next(_var_ids)
+
+    def __repr__(self) -> str:
+        return f"Var(id={self.id}){self.aval.str_short(short_dtypes=True)}"
+
+
+class DropVar(Var):
+    """An equation output that nothing reads (printed ``_``)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "_"
+
+
+class Literal:
+    """A scalar constant written inline in a jaxpr (``2.0:f32[]``)."""
+
+    __slots__ = ("val", "aval")
+
+    def __init__(self, val: Any, aval: ShapedArray):
+        self.val = val
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"Literal({self.val})"
+
+
+Atom = Var | Literal
+
+
+class JaxprEqn:
+    """``outvars = primitive[params] invars``."""
+
+    __slots__ = ("invars", "outvars", "primitive", "params")
+
+    def __init__(self, invars: list[Atom], outvars: list[Var], primitive: Primitive, params: dict):
+        self.invars = invars
+        self.outvars = outvars
+        self.primitive = primitive
+        self.params = params
+
+    def replace(self, **changes) -> JaxprEqn:
+        fields = dict(invars=self.invars, outvars=self.outvars, primitive=self.primitive, params=self.params)
+        fields.update(changes)
+        return JaxprEqn(**fields)
+
+    def __repr__(self) -> str:
+        from jaxle_core.pretty import pp_eqn
+
+        return pp_eqn(self)
+
+
+class Jaxpr:
+    """A typed, first-order program: constvars and invars in, outvars out."""
+
+    __slots__ = ("constvars", "invars", "outvars", "eqns", "debug_info")
+
+    def __init__(self, constvars, invars, outvars, eqns, debug_info=None):
+        self.constvars = list(constvars)
+        self.invars = list(invars)
+        self.outvars = list(outvars)
+        self.eqns = list(eqns)
+        self.debug_info = debug_info
+
+    in_avals = property(lambda self: [v.aval for v in self.invars])
+    out_avals = property(lambda self: [v.aval for v in self.outvars])
+
+    def __str__(self) -> str:
+        from jaxle_core.pretty import pp_jaxpr
+
+        return pp_jaxpr(self)
+
+    __repr__ = __str__
+
+    def replace(self, **changes) -> Jaxpr:
+        fields = dict(constvars=self.constvars, invars=self.invars, outvars=self.outvars, eqns=self.eqns,
+                      debug_info=self.debug_info)
+        fields.update(changes)
+        return Jaxpr(**fields)
+
+
+class ClosedJaxpr:
+    """A jaxpr together with the values of its constvars."""
+
+    __slots__ = ("jaxpr", "consts")
+
+    def __init__(self, jaxpr: Jaxpr, consts: Sequence[Any]):
+        assert len(consts) == len(jaxpr.constvars)
+        self.jaxpr = jaxpr
+        self.consts = list(consts)
+
+    in_avals = property(lambda self: self.jaxpr.in_avals)
+    out_avals = property(lambda self: self.jaxpr.out_avals)
+    eqns = property(lambda self: self.jaxpr.eqns)
+
+    def __str__(self) -> str:
+        return str(self.jaxpr)
+
+    __repr__ = __str__
+
+    def __call__(self, *args):
+        return eval_jaxpr(self.jaxpr, self.consts, *args)
+
+
+def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
+    """Interpret ``jaxpr`` under the current trace."""
+    env: dict[Var, Any] = {}
+
+    def read(atom: Atom) -> Any:
+        return atom.val if type(atom) is Literal else env[atom]
+
+    if len(args) != len(jaxpr.invars):
+        raise TypeError(f"eval_jaxpr: expected {len(jaxpr.invars)} arguments, got {len(args)}")
+    env.update(zip(jaxpr.constvars, consts))
+    env.update(zip(jaxpr.invars, args))
+    for eqn in jaxpr.eqns:
+        outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
+        if not eqn.primitive.multiple_results:
+            outs = (outs,)
+        env.update(zip(eqn.outvars, outs))
+    return [read(v) for v in jaxpr.outvars]
+
+
+def jaxpr_as_fun(closed: ClosedJaxpr) -> Callable[..., list[Any]]:
+    return lambda *args: eval_jaxpr(closed.jaxpr, closed.consts, *args)
+
+
+def abstract_eval(primitive: Primitive, avals: Sequence[ShapedArray], params: dict):
+    """The output aval(s) of ``primitive`` applied to ``avals``."""
+    if primitive.abstract_eval is None:
+        raise NotImplementedError(f"primitive {primitive.name} has no abstract evaluation rule")
+    return primitive.abstract_eval(*avals, **params)
+
+
+def is_scalar_literal(x: Any) -> bool:
+    """Constants that a jaxpr keeps inline rather than hoisting to a constvar."""
+    t = type(x)
+    if t in (int, float, complex, bool):
+        return True
+    return isinstance(x, (np.generic, np.ndarray)) and np.shape(x) == () and dtypes.is_valid_dtype(x.dtype)

@@ -1,0 +1,315 @@
+"""``jit``: staging a function into a ``jit`` primitive carrying its closed jaxpr.
+
+At the top level a jitted call traces once per argument signature, compiles
+the jaxpr with the current backend once, and afterwards only flattens its
+arguments, looks the signature up and runs the compiled callable. Under
+another transformation it binds ``jit_p``, which that transformation
+interprets like any other primitive.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jaxle_tree as tree
+
+from jaxle_core import backend as backend_module
+from jaxle_core import core
+from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.config import config
+from jaxle_core.core import ClosedJaxpr, Primitive, Tracer
+from jaxle_core.staging import DebugInfo, trace_to_jaxpr
+
+# ---------------------------------------------------------------- the primitive
+
+jit_p = Primitive("jit")
+jit_p.multiple_results = True
+
+
+@jit_p.def_abstract_eval
+def _jit_aval(*avals, jaxpr: ClosedJaxpr, **params):
+    return jaxpr.out_avals
+
+
+@jit_p.def_impl
+def _jit_impl(*args, jaxpr: ClosedJaxpr, **params):
+    return core.eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *args)
+
+
+def jit_params(jaxpr: ClosedJaxpr, name: str, donated_invars: Sequence[bool] | None = None,
+               keep_unused: bool = False, inline: bool = False) -> dict:
+    """The params of a ``jit`` equation, in JAX 0.10.2's order."""
+    n = len(jaxpr.jaxpr.invars)
+    return dict(jaxpr=jaxpr, in_shardings=(None,) * n, out_shardings=(None,) * len(jaxpr.jaxpr.outvars),
+                in_layouts=(None,) * n, out_layouts=(None,) * len(jaxpr.jaxpr.outvars),
+                donated_invars=tuple(donated_invars or (False,) * n), ctx_mesh=None, name=name,
+                keep_unused=keep_unused, inline=inline, compiler_options_kvs=())
+
+
+def closure_convert(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Tracer]]:
+    """Turn constants that are tracers of an outer trace into leading inputs."""
+    traced = [i for i, c in enumerate(closed.consts) if isinstance(c, Tracer)]
+    if not traced:
+        return closed, []
+    jaxpr = closed.jaxpr
+    kept = [i for i in range(len(closed.consts)) if i not in traced]
+    converted = jaxpr.replace(constvars=[jaxpr.constvars[i] for i in kept],
+                              invars=[jaxpr.constvars[i] for i in traced] + jaxpr.invars)
+    return ClosedJaxpr(converted, [closed.consts[i] for i in kept]), [closed.consts[i] for i in traced]
+
+
+# ---------------------------------------------------------------- the user-facing wrapper
+
+
+def _hashable_static(value: Any) -> Any:
+    try:
+        hash(value)
+    except TypeError as err:
+        raise ValueError(
+            "Non-hashable static arguments are not supported. An error occurred while trying to hash an object of "
+            f"type {type(value)}, {value}. The error was:\nTypeError: {err}\n") from None
+    return value
+
+
+class Traced:
+    """The result of ``jit(f).trace(...)``: the jaxpr and what is needed to lower it."""
+
+    def __init__(self, wrapped: JitWrapped, jaxpr: ClosedJaxpr, out_tree: Any, donated: tuple[bool, ...]):
+        self._wrapped = wrapped
+        self.jaxpr = jaxpr
+        self.out_tree = out_tree
+        self._donated = donated
+
+    out_info = property(lambda self: tree.tree_unflatten(
+        self.out_tree, [_shape_dtype(a) for a in self.jaxpr.out_avals]))
+
+    def lower(self) -> Lowered:
+        return Lowered(self)
+
+
+class Lowered:
+    """A jitted function lowered for the current backend."""
+
+    def __init__(self, traced: Traced):
+        self._traced = traced
+        self._backend = backend_module.current_backend()
+
+    def as_text(self) -> str:
+        return self._backend.lower_text(self._traced.jaxpr, self._traced._wrapped.__name__)
+
+    def compile(self) -> Compiled:
+        traced = self._traced
+        executable = self._backend.compile(traced.jaxpr, traced._wrapped.__name__, traced._donated,
+                                           traced._wrapped.keep_unused, None)
+        return Compiled(executable, traced)
+
+
+class Compiled:
+    """A compiled jitted function, callable on arguments of the signature it was lowered for."""
+
+    def __init__(self, executable: Callable[..., list[Any]], traced: Traced):
+        self._executable = executable
+        self._traced = traced
+
+    def as_text(self) -> str:
+        text = getattr(self._executable, "as_text", None)
+        return text() if text else str(self._traced.jaxpr)
+
+    def __call__(self, *args, **kwargs):
+        wrapped = self._traced._wrapped
+        dynamic_args, _ = wrapped._split_static(args, kwargs)
+        flat, _ = tree.tree_flatten(dynamic_args)
+        return tree.tree_unflatten(self._traced.out_tree, self._executable(*flat))
+
+
+def _shape_dtype(aval: ShapedArray):
+    from jaxle_core.avals import ShapeDtypeStruct
+
+    return ShapeDtypeStruct(aval.shape, aval.dtype, weak_type=aval.weak_type)
+
+
+class JitWrapped:
+    """A function staged out and compiled by ``jit``."""
+
+    def __init__(self, fun: Callable, static_argnums=(), static_argnames=(), donate_argnums=(),
+                 donate_argnames=(), keep_unused: bool = False, inline: bool = False, device=None, backend=None):
+        self.fun = fun
+        functools.update_wrapper(self, fun)
+        self.__name__ = getattr(fun, "__name__", type(fun).__name__)
+        self._signature = _signature_or_none(fun)
+        self.static_argnums = _resolve_argnums(static_argnums, static_argnames, self._signature)
+        self.static_argnames = _resolve_argnames(static_argnames, static_argnums, self._signature)
+        self.donate_argnums = _resolve_argnums(donate_argnums, donate_argnames, self._signature)
+        self.keep_unused = keep_unused
+        self.inline = inline
+        self.device = device
+        self.backend = backend
+        self._traces: dict[Any, tuple[ClosedJaxpr, Any, tuple[bool, ...]]] = {}
+        self._executables: dict[Any, Callable[..., list[Any]]] = {}
+        self.trace_count = 0
+
+    def _split_static(self, args: tuple, kwargs: dict) -> tuple[tuple, tuple]:
+        n = len(args)
+        static_nums = [i if i >= 0 else i + n for i in self.static_argnums]
+        for i in static_nums:
+            if not 0 <= i < n:
+                raise ValueError(f"jitted function has static_argnums={self.static_argnums} but was called with "
+                                 f"only {n} positional arguments.")
+        dynamic = tuple(a for i, a in enumerate(args) if i not in static_nums)
+        dynamic_kwargs = {k: v for k, v in kwargs.items() if k not in self.static_argnames}
+        static = (tuple((i, _hashable_static(args[i])) for i in sorted(static_nums)),
+                  tuple(sorted((k, _hashable_static(v)) for k, v in kwargs.items() if k in self.static_argnames)))
+        return (dynamic, dynamic_kwargs), static
+
+    def _arg_names(self, args: tuple, kwargs: dict, dynamic) -> list[str]:
+        names = []
+        bound_names = _positional_names(self._signature, len(args))
+        static_nums = {i if i >= 0 else i + len(args) for i in self.static_argnums}
+        positional = [bound_names[i] for i in range(len(args)) if i not in static_nums]
+        for name, value in zip(positional, dynamic[0]):
+            names += [name + tree.keystr(path) for path, _ in tree.tree_flatten_with_path(value)[0]]
+        for key in sorted(dynamic[1]):
+            names += [key + tree.keystr(path) for path, _ in tree.tree_flatten_with_path(dynamic[1][key])[0]]
+        return names
+
+    def _trace(self, args: tuple, kwargs: dict):
+        dynamic, static = self._split_static(args, kwargs)
+        flat, in_tree = tree.tree_flatten(dynamic)
+        avals = tuple(_argument_aval(x, self.fun) for x in flat)
+        key = (in_tree, avals, static, config.trace_context())
+        entry = self._traces.get(key)
+        if entry is None:
+            entry = self._trace_uncached(args, kwargs, dynamic, in_tree, avals)
+            if not any(isinstance(c, Tracer) for c in entry[0].consts):
+                self._traces[key] = entry
+        return entry, flat, key
+
+    def _trace_uncached(self, args, kwargs, dynamic, in_tree, avals):
+        self.trace_count += 1
+        static_nums = {i if i >= 0 else i + len(args) for i in self.static_argnums}
+        out_tree_box = []
+
+        def flat_fun(*flat_args):
+            positional, keywords = tree.tree_unflatten(in_tree, flat_args)
+            it = iter(positional)
+            full_args = [args[i] if i in static_nums else next(it) for i in range(len(args))]
+            full_kwargs = {**keywords, **{k: v for k, v in kwargs.items() if k in self.static_argnames}}
+            out = self.fun(*full_args, **full_kwargs)
+            out_flat, out_tree = tree.tree_flatten(out)
+            out_tree_box.append(out_tree)
+            return out_flat
+
+        debug = DebugInfo("jit", self.fun, self._arg_names(args, kwargs, dynamic))
+        closed = trace_to_jaxpr(flat_fun, avals, debug)
+        donated = _donated_leaves(self.donate_argnums, args, static_nums, in_tree)
+        return closed, out_tree_box[0], donated
+
+    def __call__(self, *args, **kwargs):
+        if config.jax_disable_jit:
+            return self.fun(*args, **kwargs)
+        (closed, out_tree, donated), flat, key = self._trace(args, kwargs)
+        if type(core.current_trace()) is core.EvalTrace:
+            executable = self._executables.get(key)
+            if executable is None:
+                backend = backend_module.get_backend(self.backend)
+                executable = self._executables[key] = backend.compile(
+                    closed, self.__name__, donated, self.keep_unused, self.device)
+            return tree.tree_unflatten(out_tree, executable(*flat))
+        converted, extra = closure_convert(closed)
+        params = jit_params(converted, self.__name__, (False,) * len(extra) + donated, self.keep_unused,
+                            self.inline)
+        outs = jit_p.bind(*extra, *flat, **params)
+        return tree.tree_unflatten(out_tree, outs)
+
+    def trace(self, *args, **kwargs) -> Traced:
+        (closed, out_tree, donated), _, _ = self._trace(args, kwargs)
+        return Traced(self, closed, out_tree, donated)
+
+    def lower(self, *args, **kwargs) -> Lowered:
+        return self.trace(*args, **kwargs).lower()
+
+    def eval_shape(self, *args, **kwargs):
+        (closed, out_tree, _), _, _ = self._trace(args, kwargs)
+        return tree.tree_unflatten(out_tree, [_shape_dtype(a) for a in closed.out_avals])
+
+    def __get__(self, instance, owner=None):
+        return self if instance is None else functools.partial(self, instance)
+
+
+def _argument_aval(x: Any, fun: Callable) -> ShapedArray:
+    try:
+        return get_aval(x)
+    except TypeError:
+        raise TypeError(
+            f"Error interpreting argument to {fun} as an abstract array. The problematic value is of type {type(x)}"
+            ". This typically means that a jit-wrapped function was called with a non-array argument, and this "
+            "argument was not marked as static using the static_argnums or static_argnames parameters of "
+            "jax.jit.") from None
+
+
+def _signature_or_none(fun: Callable) -> inspect.Signature | None:
+    try:
+        return inspect.signature(fun)
+    except (TypeError, ValueError):
+        return None
+
+
+def _positional_names(signature: inspect.Signature | None, n: int) -> list[str]:
+    names = []
+    if signature is not None:
+        for p in signature.parameters.values():
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                names.append(p.name)
+            elif p.kind == p.VAR_POSITIONAL:
+                names += [f"{p.name}[{i}]" for i in range(n - len(names))]
+    return (names + [f"args[{i}]" for i in range(len(names), n)])[:n]
+
+
+def _as_tuple(x) -> tuple:
+    if x is None:
+        return ()
+    return (x,) if isinstance(x, (int, str)) else tuple(x)
+
+
+def _resolve_argnums(argnums, argnames, signature) -> tuple[int, ...]:
+    nums = list(_as_tuple(argnums))
+    if signature is not None:
+        positional = [p.name for p in signature.parameters.values()
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        nums += [positional.index(n) for n in _as_tuple(argnames) if n in positional]
+    return tuple(sorted(set(nums)))
+
+
+def _resolve_argnames(argnames, argnums, signature) -> tuple[str, ...]:
+    names = list(_as_tuple(argnames))
+    if signature is not None:
+        positional = [p.name for p in signature.parameters.values()
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        names += [positional[i] for i in _as_tuple(argnums) if -len(positional) <= i < len(positional)]
+    return tuple(sorted(set(names)))
+
+
+def _donated_leaves(donate_argnums, args, static_nums, in_tree) -> tuple[bool, ...]:
+    flags = []
+    for i, a in enumerate(args):
+        if i in static_nums:
+            continue
+        flags += [i in donate_argnums] * len(tree.tree_leaves(a))
+    flags += [False] * (in_tree.num_leaves - len(flags))
+    return tuple(flags)
+
+
+def jit(fun: Callable | None = None, *, static_argnums=(), static_argnames=(), donate_argnums=(),
+        donate_argnames=(), keep_unused: bool = False, inline: bool = False, device=None, backend=None):
+    """Compile ``fun`` with the current backend, tracing once per argument signature."""
+    if fun is None:
+        return functools.partial(jit, static_argnums=static_argnums, static_argnames=static_argnames,
+                                 donate_argnums=donate_argnums, donate_argnames=donate_argnames,
+                                 keep_unused=keep_unused, inline=inline, device=device, backend=backend)
+    if not callable(fun):
+        raise TypeError(f"Expected a callable value, got {fun}")
+    return JitWrapped(fun, static_argnums, static_argnames, donate_argnums, donate_argnames, keep_unused, inline,
+                      device, backend)

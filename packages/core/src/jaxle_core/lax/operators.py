@@ -1,0 +1,312 @@
+"""Python operators and basic array methods for tracers and concrete arrays.
+
+Operators follow NumPy's semantics as ``jax.numpy`` implements them: operands
+are promoted to a common dtype (weak types respected), lower-rank operands get
+leading size-1 dimensions, and the lax primitive does the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import dtypes
+from jaxle_core.array import Array
+from jaxle_core.avals import get_aval
+from jaxle_core.core import Tracer
+from jaxle_core.lax import elementwise as ew
+from jaxle_core.lax import structural
+from jaxle_core.lax.slicing import slice as lax_slice
+
+_PYTHON_SCALARS = (bool, int, float, complex)
+
+
+def _as_weak_scalar(x: Any, dtype: np.dtype) -> Any:
+    """The Python scalar ``x`` as a weakly typed constant of ``dtype``."""
+    if get_aval(x).dtype == dtype:
+        return x
+    from jaxle_core.backend import current_backend
+
+    return current_backend().device_put(np.asarray(x, dtype), weak_type=True)
+
+
+def promote(*args: Any) -> list[Any]:
+    """Convert ``args`` to their common dtype and rank, as jnp's binary ufuncs do."""
+    for x in args:
+        get_aval(x)  # raises JAX's TypeError for values that are not arrays
+    dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+    converted = []
+    for x in args:
+        if type(x) in _PYTHON_SCALARS:
+            converted.append(_as_weak_scalar(x, dtype))
+            continue
+        aval = get_aval(x)
+        if aval.dtype != dtype or aval.weak_type != weak:
+            x = structural._convert_keeping_weak_type(x, dtype, weak)
+        converted.append(x)
+    ndim = max(np.ndim(x) if type(x) in _PYTHON_SCALARS else get_aval(x).ndim for x in converted)
+    result = []
+    for x in converted:
+        rank = 0 if type(x) in _PYTHON_SCALARS else get_aval(x).ndim
+        if 0 < rank < ndim:
+            shape = get_aval(x).shape
+            x = structural.broadcast_in_dim(x, (1,) * (ndim - rank) + shape, tuple(range(ndim - rank, ndim)))
+        result.append(x)
+    return result
+
+
+def _binary(lax_fn):
+    def apply(x, y):
+        if not _is_operand(y):
+            return NotImplemented
+        return lax_fn(*promote(x, y))
+
+    def reflected(x, y):
+        if not _is_operand(y):
+            return NotImplemented
+        return lax_fn(*promote(y, x))
+
+    return apply, reflected
+
+
+def _is_operand(x: Any) -> bool:
+    return isinstance(x, (Tracer, Array, np.ndarray, np.generic) + _PYTHON_SCALARS)
+
+
+def _true_divide(x, y):
+    dtype = get_aval(x).dtype
+    if not dtypes.issubdtype(dtype, np.inexact):
+        float_dtype = dtypes.default_float_dtype()
+        weak = get_aval(x).weak_type
+        x = structural._convert_keeping_weak_type(x, float_dtype, weak)
+        y = structural._convert_keeping_weak_type(y, float_dtype, get_aval(y).weak_type)
+    return ew.div(x, y)
+
+
+def _floor_divide(x, y):
+    from jaxle_core import lax
+
+    if dtypes.issubdtype(get_aval(x).dtype, np.integer):
+        quotient = ew.div(x, y)
+        remainder = ew.rem(x, y)
+        adjust = lax.bitwise_and(ew.ne(lax.sign(x), lax.sign(y)), ew.ne(remainder, _zero_like(remainder)))
+        return lax.select_n(adjust, quotient, ew.sub(quotient, _one_like(quotient)))
+    return lax.floor(ew.div(x, y))
+
+
+def _mod(x, y):
+    from jaxle_core import lax
+
+    remainder = ew.rem(x, y)
+    zero = _zero_like(remainder)
+    fix = lax.bitwise_and(ew.ne(remainder, zero), ew.ne(ew.lt(remainder, zero), ew.lt(y, _zero_like(y))))
+    return lax.select_n(fix, remainder, ew.add(remainder, y))
+
+
+def _zero_like(x):
+    return np.zeros((), get_aval(x).dtype)
+
+
+def _one_like(x):
+    return np.ones((), get_aval(x).dtype)
+
+
+def _power(x, y):
+    from jaxle_core import lax
+
+    return lax.pow(x, y)
+
+
+def _pow_operator(x, y):
+    if type(y) is int and not isinstance(x, bool):
+        from jaxle_core import lax
+
+        return lax.integer_pow(x, y)
+    if not _is_operand(y):
+        return NotImplemented
+    return _power(*promote(x, y))
+
+
+def _bitwise(name: str):
+    def fn(x, y):
+        from jaxle_core import lax
+
+        return getattr(lax, name)(x, y)
+
+    return fn
+
+
+def _shift_right(x, y):
+    from jaxle_core import lax
+
+    if dtypes.issubdtype(get_aval(x).dtype, np.unsignedinteger):
+        return lax.shift_right_logical(x, y)
+    return lax.shift_right_arithmetic(x, y)
+
+
+def _invert(x):
+    from jaxle_core import lax
+
+    return lax.bitwise_not(x)
+
+
+def _abs(x):
+    from jaxle_core import lax
+
+    return lax.abs(x)
+
+
+def _matmul(x, y):
+    from jaxle_core import lax
+
+    x, y = promote(x, y)
+    x_aval, y_aval = get_aval(x), get_aval(y)
+    if x_aval.ndim == 0 or y_aval.ndim == 0:
+        raise ValueError("matmul: inputs must be at least 1-dimensional; use * to multiply by a scalar.")
+    if x_aval.ndim > 2 or y_aval.ndim > 2:
+        raise NotImplementedError("matmul of arrays with more than 2 dimensions needs jaxle.numpy.matmul")
+    contracting = ((x_aval.ndim - 1,), (0,))
+    return lax.dot_general(x, y, (contracting, ((), ())))
+
+
+# ---------------------------------------------------------------- indexing
+
+
+def getitem(x, index):
+    """Basic indexing: integers, slices, ``None`` and ``...``."""
+    shape = get_aval(x).shape
+    index = index if isinstance(index, tuple) else (index,)
+    if any(not isinstance(i, (int, np.integer, slice, type(None), type(Ellipsis))) or isinstance(i, bool)
+           for i in index):
+        from jaxle_core.lax import slicing
+
+        dynamic = getattr(slicing, "index_with_arrays", None)
+        if dynamic is None:
+            raise TypeError(f"Indexing with {index!r} needs jaxle.numpy's advanced indexing; core supports "
+                            "integers, slices, None and ... .")
+        return dynamic(x, index)
+    n_real = sum(1 for i in index if i is not None and i is not Ellipsis)
+    if n_real > len(shape):
+        raise IndexError(f"Too many indices: {len(shape)}-dimensional array indexed with {n_real} regular indices.")
+    if Ellipsis in index:
+        at = index.index(Ellipsis)
+        index = index[:at] + (slice(None),) * (len(shape) - n_real) + index[at + 1:]
+    index = index + (slice(None),) * (len(shape) - sum(1 for i in index if i is not None))
+    starts, limits, strides, squeezed, new_axes, reversed_dims = [], [], [], [], [], []
+    dim = 0
+    out_dim = 0
+    for i in index:
+        if i is None:
+            new_axes.append(out_dim)
+            out_dim += 1
+            continue
+        size = shape[dim]
+        if isinstance(i, slice):
+            start, stop, step = i.indices(size)
+            if step < 0:
+                reversed_dims.append(dim)
+                start, stop, step = size - 1 - start, size - 1 - stop, -step
+            count = max(0, (stop - start + step - 1) // step)
+            starts.append(start)
+            limits.append(start + (count - 1) * step + 1 if count else start)
+            strides.append(step)
+            out_dim += 1
+        else:
+            if not -size <= int(i) < size:
+                raise IndexError(f"index {int(i)} is out of bounds for axis {dim} with size {size}")
+            start = int(i) % size
+            starts.append(start)
+            limits.append(start + 1)
+            strides.append(1)
+            squeezed.append(dim)
+        dim += 1
+    if reversed_dims:
+        from jaxle_core import lax
+
+        x = lax.rev(x, tuple(reversed_dims))
+    if starts != [0] * len(shape) or limits != list(shape) or any(s != 1 for s in strides):
+        x = lax_slice(x, starts, limits, None if all(s == 1 for s in strides) else strides)
+    if squeezed:
+        x = structural.squeeze(x, squeezed)
+    if new_axes:
+        kept = get_aval(x).shape
+        out_shape = list(kept)
+        for axis in new_axes:
+            out_shape.insert(axis, 1)
+        dims = [d for d in range(len(out_shape)) if d not in new_axes]
+        x = structural.broadcast_in_dim(x, out_shape, dims)
+    return x
+
+
+# ---------------------------------------------------------------- methods
+
+
+def _astype(x, dtype):
+    return structural.convert_element_type(x, dtype)
+
+
+def _reshape(x, *shape, order="C"):
+    if order != "C":
+        raise NotImplementedError("jaxle arrays only reshape in C order")
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = tuple(shape[0])
+    size = get_aval(x).size
+    if shape.count(-1) > 1:
+        raise ValueError("can only specify one unknown dimension")
+    if -1 in shape:
+        known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
+        if known == 0 or size % known:
+            raise TypeError(f"cannot reshape array of shape {get_aval(x).shape} (size {size}) into shape {shape}")
+        shape = tuple(size // known if d == -1 else d for d in shape)
+    return structural.reshape(x, shape)
+
+
+def _transpose(x, *axes):
+    ndim = get_aval(x).ndim
+    if not axes or axes == (None,):
+        axes = tuple(reversed(range(ndim)))
+    elif len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+        axes = tuple(axes[0])
+    return structural.transpose(x, tuple(a % ndim for a in axes))
+
+
+def _unary(fn):
+    return lambda x: fn(x)
+
+
+_METHODS: dict[str, Any] = {
+    "__neg__": _unary(ew.neg),
+    "__pos__": lambda x: x,
+    "__abs__": _abs,
+    "__invert__": _invert,
+    "__getitem__": getitem,
+    "__matmul__": _matmul,
+    "__rmatmul__": lambda x, y: _matmul(y, x),
+    "__pow__": _pow_operator,
+    "__rpow__": lambda x, y: _power(*promote(y, x)),
+    "astype": _astype,
+    "reshape": _reshape,
+    "transpose": _transpose,
+    "T": property(lambda x: _transpose(x)),
+    "mT": property(lambda x: _transpose(x, *range(get_aval(x).ndim - 2), get_aval(x).ndim - 1,
+                                         get_aval(x).ndim - 2)),
+}
+for _name, _fn in [("add", ew.add), ("sub", ew.sub), ("mul", ew.mul), ("truediv", _true_divide),
+                   ("floordiv", _floor_divide), ("mod", _mod), ("and", _bitwise("bitwise_and")),
+                   ("or", _bitwise("bitwise_or")), ("xor", _bitwise("bitwise_xor")),
+                   ("lshift", _bitwise("shift_left")), ("rshift", _shift_right)]:
+    _METHODS[f"__{_name}__"], _METHODS[f"__r{_name}__"] = _binary(_fn)
+for _name, _fn in [("eq", ew.eq), ("ne", ew.ne), ("lt", ew.lt), ("le", ew.le), ("gt", ew.gt), ("ge", ew.ge)]:
+    _METHODS[f"__{_name}__"] = _binary(_fn)[0]
+_METHODS["__divmod__"] = lambda x, y: (_METHODS["__floordiv__"](x, y), _METHODS["__mod__"](x, y))
+
+
+def install_operators(cls: type) -> None:
+    """Give ``cls`` (a tracer or concrete array type) the Python operators and array methods."""
+    for name, method in _METHODS.items():
+        setattr(cls, name, method)
+
+
+install_operators(Tracer)
+install_operators(Array)

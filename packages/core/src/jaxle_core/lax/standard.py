@@ -1,0 +1,95 @@
+"""Building blocks shared by lax primitive definitions: dtype and shape rules."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from jaxle_core import dtypes
+from jaxle_core.avals import ShapedArray
+from jaxle_core.core import Primitive
+
+# Dtype categories that primitives accept, named as JAX's error messages name them.
+BOOL = ("bool", lambda d: d == np.bool_)
+SIGNED = ("signedinteger", lambda d: np.issubdtype(d, np.signedinteger))
+UNSIGNED = ("unsignedinteger", lambda d: np.issubdtype(d, np.unsignedinteger))
+INTEGER = ("integer", lambda d: np.issubdtype(d, np.integer))
+FLOATING = ("floating", lambda d: dtypes.issubdtype(d, np.floating))
+COMPLEX = ("complexfloating", lambda d: np.issubdtype(d, np.complexfloating))
+INEXACT = (FLOATING, COMPLEX)
+NUMBER = (INTEGER, FLOATING, COMPLEX)
+ANY = (BOOL, INTEGER, FLOATING, COMPLEX)
+
+
+def check_dtype(name: str, dtype: np.dtype, accepted: Sequence, position: int | None = None) -> None:
+    if any(test(dtype) for _, test in accepted):
+        return
+    kinds = ", ".join(kind for kind, _ in accepted)
+    if position is None:
+        raise TypeError(f"{name} does not accept dtype {dtype.name}. Accepted dtypes are subtypes of {kinds}.")
+    raise TypeError(f"{name} does not accept dtype {dtype.name} at position {position}. Accepted dtypes at "
+                    f"position {position} are subtypes of {kinds}.")
+
+
+def broadcast_shapes(name: str, *shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape of an elementwise result: equal ranks with size-1 dims stretching, or rank-0 operands."""
+    ranked = [s for s in shapes if len(s)]
+    if not ranked:
+        return ()
+    if len({len(s) for s in ranked}) != 1:
+        raise TypeError(f"{name}: arrays must have the same number of dimensions, got "
+                        f"{{{', '.join(str(len(s)) for s in shapes)}}}")
+    result = []
+    for sizes in zip(*ranked):
+        others = {d for d in sizes if d != 1}
+        if len(others) > 1:
+            raise TypeError(f"{name} got incompatible shapes for broadcasting: "
+                            f"{', '.join(str(s) for s in shapes)}.")
+        result.append(others.pop() if others else 1)
+    return tuple(result)
+
+
+def elementwise_aval(name: str, avals: Sequence[ShapedArray], accepted: Sequence | None,
+                     out_dtype: Callable[[np.dtype], np.dtype] | None = None,
+                     same_dtypes: bool = True) -> ShapedArray:
+    """Output aval of an n-ary elementwise primitive (dtype checks, broadcasting, weak types)."""
+    if accepted is not None:
+        for i, aval in enumerate(avals):
+            check_dtype(name, aval.dtype, accepted, i if len(avals) > 1 else None)
+    if same_dtypes and len({a.dtype for a in avals}) > 1:
+        raise TypeError(f"lax.{name} requires arguments to have the same dtypes, got "
+                        f"{', '.join(a.dtype.name for a in avals)}. (Tip: jnp.{_jnp_names.get(name, name)} is a "
+                        "similar function that does automatic type promotion on inputs).")
+    shape = broadcast_shapes(name, *(a.shape for a in avals))
+    dtype = avals[0].dtype if out_dtype is None else out_dtype(avals[0].dtype)
+    return ShapedArray(shape, dtype, all(a.weak_type for a in avals))
+
+
+_jnp_names = {"and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor", "not": "bitwise_not",
+              "sub": "subtract", "mul": "multiply", "div": "divide", "rem": "remainder", "max": "maximum",
+              "min": "minimum", "pow": "power", "eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
+              "gt": "greater", "ge": "greater_equal"}
+
+
+def elementwise_primitive(name: str, impl: Callable, accepted: Sequence | None = ANY,
+                          out_dtype: Callable[[np.dtype], np.dtype] | None = None,
+                          same_dtypes: bool = True) -> Primitive:
+    """A primitive applied elementwise: its aval rule checks dtypes and broadcasts shapes."""
+    primitive = Primitive(name)
+    primitive.def_abstract_eval(
+        lambda *avals, **params: elementwise_aval(name, avals, accepted, out_dtype, same_dtypes))
+    primitive.def_impl(impl)
+    return primitive
+
+
+def normalize_axis(axis: int, ndim: int, what: str = "axis") -> int:
+    if not -ndim <= axis < max(ndim, 1):
+        raise ValueError(f"{what} {axis} is out of bounds for array of dimension {ndim}")
+    return axis % ndim if ndim else 0
+
+
+def as_int_tuple(values: Sequence[int] | int) -> tuple[int, ...]:
+    if isinstance(values, (int, np.integer)):
+        return (int(values),)
+    return tuple(int(v) for v in values)

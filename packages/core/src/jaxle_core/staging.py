@@ -1,0 +1,138 @@
+"""Staging: tracing a Python function into a jaxpr (``make_jaxpr``, ``jit``).
+
+``StagingTrace`` records each primitive application as an equation instead of
+computing it. Values from outside the trace (arrays, outer tracers) become
+constvars, or inline literals when they are scalars.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from jaxle_core import core
+from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Tracer, Var
+
+
+class DebugInfo:
+    """Where a jaxpr came from: the traced function and its argument names, for error messages."""
+
+    __slots__ = ("traced_for", "func_name", "source", "arg_names")
+
+    def __init__(self, traced_for: str, fun: Callable | None, arg_names: Sequence[str]):
+        self.traced_for = traced_for
+        self.func_name = getattr(fun, "__name__", type(fun).__name__) if fun is not None else "<unknown>"
+        code = getattr(fun, "__code__", None)
+        self.source = f"{code.co_filename}:{code.co_firstlineno}" if code is not None else None
+        self.arg_names = tuple(arg_names)
+
+    def describe_function(self) -> str:
+        where = f" at {self.source}" if self.source else ""
+        return f"the function {self.func_name}{where} for {self.traced_for}"
+
+
+class StagingTracer(Tracer):
+    __slots__ = ("_aval", "var")
+
+    def __init__(self, trace: StagingTrace, aval: ShapedArray, var: Var):
+        self._trace = trace
+        self._aval = aval
+        self.var = var
+
+    @property
+    def aval(self) -> ShapedArray:
+        return self._aval
+
+
+class StagingTrace(core.Trace):
+    """Records primitive applications into a list of equations."""
+
+    def __init__(self, debug_info: DebugInfo | None = None):
+        self.debug_info = debug_info
+        self.eqns: list[JaxprEqn] = []
+        self.invars: list[Var] = []
+        self.constvars: dict[int, tuple[Var, Any]] = {}  # id(value) -> (var, value)
+
+    def describe(self) -> str:
+        return f"tracing {self.debug_info.describe_function()}" if self.debug_info else "a staging trace"
+
+    def new_arg(self, aval: ShapedArray) -> StagingTracer:
+        var = Var(aval)
+        self.invars.append(var)
+        return StagingTracer(self, aval, var)
+
+    def to_atom(self, x: Any) -> core.Atom:
+        """The jaxpr atom standing for ``x``: its var, a literal, or a constvar."""
+        if isinstance(x, StagingTracer) and x._trace is self:
+            return x.var
+        if isinstance(x, Tracer):
+            core.check_tracer_valid(x)
+        elif core.is_scalar_literal(x):
+            return make_literal(x)
+        entry = self.constvars.get(id(x))
+        if entry is None:
+            entry = self.constvars[id(x)] = (Var(get_aval(x)), x)
+        return entry[0]
+
+    def process_primitive(self, primitive, args, params):
+        atoms = [self.to_atom(x) for x in args]
+        out_aval = core.abstract_eval(primitive, [a.aval for a in atoms], params)
+        out_avals = out_aval if primitive.multiple_results else [out_aval]
+        outvars = [Var(a) for a in out_avals]
+        self.eqns.append(JaxprEqn(atoms, outvars, primitive, params))
+        tracers = [StagingTracer(self, v.aval, v) for v in outvars]
+        return tracers if primitive.multiple_results else tracers[0]
+
+    def to_closed_jaxpr(self, outs: Sequence[Any]) -> ClosedJaxpr:
+        outvars = [self.to_atom(x) for x in outs]
+        constvars = [var for var, _ in self.constvars.values()]
+        consts = [value for _, value in self.constvars.values()]
+        jaxpr = Jaxpr(constvars, self.invars, outvars, self.eqns, self.debug_info)
+        return ClosedJaxpr(jaxpr, consts)
+
+    def describe_tracer(self, tracer: Tracer) -> str:
+        """Name the traced function and the arguments that ``tracer`` depends on."""
+        if self.debug_info is None:
+            return ""
+        depends = _inputs_reaching(self, tracer.var) if isinstance(tracer, StagingTracer) else []
+        names = [self.debug_info.arg_names[i] for i in depends if i < len(self.debug_info.arg_names)]
+        text = f"The error occurred while tracing {self.debug_info.describe_function()}."
+        if names:
+            plural = "s" if len(names) > 1 else ""
+            text = (f"{text[:-1]}. This concrete value was not available in Python because it depends on the "
+                    f"value of the argument{plural} {', '.join(names)}.")
+        return text
+
+
+def make_literal(x: Any) -> Literal:
+    aval = get_aval(x)
+    return Literal(_scalar_value(x, aval), aval)
+
+
+def _scalar_value(x: Any, aval: ShapedArray) -> Any:
+    import numpy as np
+
+    value = np.asarray(x)
+    if value.dtype != aval.dtype:
+        value = value.astype(aval.dtype)
+    return value[()]
+
+
+def _inputs_reaching(trace: StagingTrace, var: Var) -> list[int]:
+    """Indices of the trace's inputs that ``var`` was computed from."""
+    needed = {var}
+    for eqn in reversed(trace.eqns):
+        if any(v in needed for v in eqn.outvars):
+            needed.update(a for a in eqn.invars if isinstance(a, Var))
+    return [i for i, v in enumerate(trace.invars) if v in needed]
+
+
+def trace_to_jaxpr(fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray],
+                   debug_info: DebugInfo | None = None) -> ClosedJaxpr:
+    """Trace ``fun`` (flat arrays in, flat list out) on abstract inputs."""
+    trace = StagingTrace(debug_info)
+    with core.new_trace(trace):
+        args = [trace.new_arg(aval) for aval in in_avals]
+        outs = fun(*args)
+        return trace.to_closed_jaxpr(outs)

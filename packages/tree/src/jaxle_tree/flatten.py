@@ -1,0 +1,160 @@
+"""Flattening a pytree into leaves and a ``PyTreeDef``, with or without key paths."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .keys import DictKey, FlattenedIndexKey, SequenceKey
+from .registry import CUSTOM, DICT, LEAF, LIST, NAMEDTUPLE, NONE, TUPLE, custom_nodes, kind_cache, kind_of, namedtuple_keys
+from .treedef import LEAF_NODE, LIST_NODES, NONE_NODE, TUPLE_NODES, PyTreeDef
+
+__all__ = ["tree_flatten", "tree_leaves", "tree_structure", "tree_flatten_with_path", "tree_leaves_with_path"]
+
+_UNSORTABLE = "Comparator raised exception while sorting pytree dictionary keys."
+
+
+def _sorted_keys(mapping: dict) -> list:
+    try:
+        return sorted(mapping)
+    except Exception:
+        raise ValueError(_UNSORTABLE) from None
+
+
+def _walk(x: Any, leaf: Callable, node: Callable, kinds=kind_cache, LEAF=LEAF) -> None:
+    """Fast post-order walk without ``is_leaf``; leaf children are handled inline to save calls."""
+    t = type(x)
+    kind = kinds.get(t)
+    if kind is None:
+        kind = kind_of(t)
+    if kind == TUPLE or kind == LIST:
+        for child in x:
+            if kinds.get(type(child)) == LEAF:
+                leaf(child)
+                node(LEAF_NODE)
+            else:
+                _walk(child, leaf, node)
+        n = len(x)
+        if n < 64:
+            node(TUPLE_NODES[n] if kind == TUPLE else LIST_NODES[n])
+        else:
+            node((kind, n, None))
+    elif kind == DICT:
+        keys = _sorted_keys(x)
+        for key in keys:
+            child = x[key]
+            if kinds.get(type(child)) == LEAF:
+                leaf(child)
+                node(LEAF_NODE)
+            else:
+                _walk(child, leaf, node)
+        node((DICT, len(keys), tuple(keys)))
+    elif kind == LEAF:
+        leaf(x)
+        node(LEAF_NODE)
+    elif kind == NONE:
+        node(NONE_NODE)
+    elif kind == NAMEDTUPLE:
+        for child in x:
+            _walk(child, leaf, node)
+        node((NAMEDTUPLE, len(x), t))
+    else:
+        registration = custom_nodes[t]
+        children, aux = registration.flatten(x)
+        count = 0
+        for child in children:
+            _walk(child, leaf, node)
+            count += 1
+        node((CUSTOM, count, (registration, aux)))
+
+
+def _walk_general(x: Any, is_leaf: Callable | None, leaf: Callable, node: Callable, path: tuple | None) -> None:
+    """Post-order walk honouring ``is_leaf``; records key paths when ``path`` is not None.
+
+    ``is_leaf`` receives ``(path, x)`` when walking with paths and ``is_leaf_takes_path`` was
+    requested; the caller wraps it so that here it always takes ``(path, x)``.
+    """
+    if is_leaf is not None and is_leaf(path, x):
+        leaf((path, x))
+        node(LEAF_NODE)
+        return
+    t = type(x)
+    kind = kind_of(t)
+    if kind == LEAF:
+        leaf((path, x))
+        node(LEAF_NODE)
+        return
+    if kind == NONE:
+        node(NONE_NODE)
+        return
+    if kind == TUPLE or kind == LIST:
+        keyed = [(SequenceKey(i), child) for i, child in enumerate(x)] if path is not None else [(None, c) for c in x]
+        record = (kind, len(x), None)
+    elif kind == DICT:
+        keys = _sorted_keys(x)
+        keyed = [(DictKey(k), x[k]) for k in keys]
+        record = (DICT, len(keys), tuple(keys))
+    elif kind == NAMEDTUPLE:
+        keyed = namedtuple_keys(x)
+        record = (NAMEDTUPLE, len(x), t)
+    else:
+        registration = custom_nodes[t]
+        if path is not None and registration.flatten_with_keys is not None:
+            pairs, aux = registration.flatten_with_keys(x)
+            keyed = list(pairs)
+        else:
+            children, aux = registration.flatten(x)
+            keyed = [(FlattenedIndexKey(i), child) for i, child in enumerate(children)]
+        record = (CUSTOM, len(keyed), (registration, aux))
+    for key, child in keyed:
+        _walk_general(child, is_leaf, leaf, node, None if path is None else (*path, key))
+    node(record)
+
+
+def _flatten_general(tree: Any, is_leaf: Callable | None, with_path: bool) -> tuple[list, PyTreeDef]:
+    pairs: list = []
+    nodes: list = []
+    _walk_general(tree, is_leaf, pairs.append, nodes.append, () if with_path else None)
+    return pairs, PyTreeDef(tuple(nodes), len(pairs))
+
+
+def tree_flatten(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> tuple[list, PyTreeDef]:
+    """Flatten ``tree`` into ``(leaves, treedef)``; ``is_leaf(x)`` returning True stops descent at ``x``."""
+    if is_leaf is None:
+        leaves: list = []
+        nodes: list = []
+        _walk(tree, leaves.append, nodes.append)
+        return leaves, PyTreeDef(tuple(nodes), len(leaves))
+    pairs, treedef = _flatten_general(tree, lambda _, x: is_leaf(x), False)
+    return [x for _, x in pairs], treedef
+
+
+def tree_leaves(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> list:
+    """The leaves of ``tree``, in flattening order."""
+    return tree_flatten(tree, is_leaf)[0]
+
+
+def tree_structure(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> PyTreeDef:
+    """The ``PyTreeDef`` of ``tree``."""
+    return tree_flatten(tree, is_leaf)[1]
+
+
+def _path_is_leaf(is_leaf: Callable | None, takes_path: bool) -> Callable | None:
+    if is_leaf is None:
+        return None
+    if takes_path:
+        return is_leaf
+    return lambda _, x: is_leaf(x)
+
+
+def tree_flatten_with_path(
+    tree: Any, is_leaf: Callable[..., bool] | None = None, is_leaf_takes_path: bool = False
+) -> tuple[list[tuple[tuple, Any]], PyTreeDef]:
+    """Like ``tree_flatten``, but each leaf comes as ``(key_path, leaf)``."""
+    return _flatten_general(tree, _path_is_leaf(is_leaf, is_leaf_takes_path), True)
+
+
+def tree_leaves_with_path(
+    tree: Any, is_leaf: Callable[..., bool] | None = None, is_leaf_takes_path: bool = False
+) -> list[tuple[tuple, Any]]:
+    """``(key_path, leaf)`` for every leaf of ``tree``."""
+    return tree_flatten_with_path(tree, is_leaf, is_leaf_takes_path)[0]

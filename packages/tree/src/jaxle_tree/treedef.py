@@ -1,0 +1,254 @@
+"""``PyTreeDef``: the structure of a pytree, stored as a post-order tuple of compact node records.
+
+A node record is ``(kind, arity, payload)`` where payload is ``None`` for leaves, None,
+tuples and lists, the key tuple for dicts, the class for namedtuples and
+``(registration, aux_data)`` for custom nodes. Records of the common shapes are
+shared, so flattening a tree of built-in containers allocates almost nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from .builders import builder_for
+from .registry import CUSTOM, DICT, LEAF, LIST, NAMEDTUPLE, NONE, TUPLE, registration_of
+
+__all__ = ["PyTreeDef"]
+
+LEAF_NODE = (LEAF, 0, None)
+NONE_NODE = (NONE, 0, None)
+TUPLE_NODES = [(TUPLE, n, None) for n in range(64)]
+LIST_NODES = [(LIST, n, None) for n in range(64)]
+
+_NONE_PREFIX_HINT = (
+    "\n\nIn previous releases of JAX, flatten-up-to used to consider None to be a tree-prefix of non-None "
+    "values. To obtain the previous behavior, you can usually write:\n"
+    "  jax.tree.map(lambda x, y: None if x is None else f(x, y), a, b, is_leaf=lambda x: x is None)"
+)
+
+
+def _nested(nodes: tuple) -> tuple:
+    """Post-order records -> ``(record, [child, ...])`` nested view of the root."""
+    stack: list = []
+    for node in nodes:
+        arity = node[1]
+        if arity:
+            children = stack[-arity:]
+            del stack[-arity:]
+        else:
+            children = []
+        stack.append((node, children))
+    return stack[0]
+
+
+def _post_order(view: tuple, out: list) -> None:
+    node, children = view
+    for child in children:
+        _post_order(child, out)
+    out.append(node)
+
+
+class PyTreeDef:
+    """The structure of a pytree: its containers and where the leaves go."""
+
+    __slots__ = ("_nodes", "_num_leaves", "_view", "_hash", "_builder")
+
+    def __init__(self, nodes: tuple, num_leaves: int) -> None:
+        self._nodes = nodes
+        self._num_leaves = num_leaves
+        self._view = None
+        self._hash = None
+        self._builder = None
+
+    @classmethod
+    def _from_view(cls, view: tuple) -> PyTreeDef:
+        out: list = []
+        _post_order(view, out)
+        nodes = tuple(out)
+        return cls(nodes, sum(1 for n in nodes if n[0] == LEAF))
+
+    @property
+    def num_leaves(self) -> int:
+        return self._num_leaves
+
+    @property
+    def num_nodes(self) -> int:
+        return len(self._nodes)
+
+    def _root(self) -> tuple:
+        if self._view is None:
+            self._view = _nested(self._nodes)
+        return self._view
+
+    def unflatten(self, leaves: Iterable[Any]) -> Any:
+        """Build the pytree of this structure holding ``leaves``."""
+        if type(leaves) is not list:
+            leaves = list(leaves)
+        if len(leaves) != self._num_leaves:
+            if len(leaves) < self._num_leaves:
+                raise ValueError(
+                    f"Too few leaves for PyTreeDef; expected {self._num_leaves}, got {len(leaves)}"
+                )
+            raise ValueError(f"Too many leaves for PyTreeDef; expected {self._num_leaves}.")
+        builder = self._builder
+        if builder is None:
+            builder = builder_for(self._nodes)
+            if builder is not True:
+                self._builder = builder
+        if builder is not True and builder:
+            return builder(leaves, self._nodes)
+        stack: list = []
+        push = stack.append
+        position = 0
+        for kind, arity, payload in self._nodes:
+            if kind == LEAF:
+                push(leaves[position])
+                position += 1
+                continue
+            if arity:
+                children = stack[-arity:]
+                del stack[-arity:]
+            else:
+                children = []
+            if kind == LIST:
+                push(children)
+            elif kind == TUPLE:
+                push(tuple(children))
+            elif kind == DICT:
+                push(dict(zip(payload, children)))
+            elif kind == NONE:
+                push(None)
+            elif kind == NAMEDTUPLE:
+                push(payload(*children))
+            else:
+                registration, aux = payload
+                push(registration.unflatten(aux, children))
+        return stack[0]
+
+    def flatten_up_to(self, tree: Any) -> list:
+        """Leaves of this structure found in ``tree``, which this treedef must be a prefix of."""
+        out: list = []
+        _flatten_up_to(self._root(), tree, out)
+        return out
+
+    def children(self) -> list[PyTreeDef]:
+        """Treedefs of the root's children."""
+        return [PyTreeDef._from_view(child) for child in self._root()[1]]
+
+    def node_data(self) -> tuple[type, Any] | None:
+        """``(type, aux data)`` of the root node; ``None`` for a leaf."""
+        kind, _, payload = self._root()[0]
+        if kind == LEAF:
+            return None
+        if kind == DICT:
+            return (dict, list(payload))
+        if kind == NAMEDTUPLE:
+            return (payload, None)
+        if kind == CUSTOM:
+            return (payload[0].type, payload[1])
+        return ({NONE: type(None), TUPLE: tuple, LIST: list}[kind], None)
+
+    def compose(self, inner: PyTreeDef) -> PyTreeDef:
+        """The treedef of this structure with every leaf replaced by ``inner``."""
+        nodes: list = []
+        for node in self._nodes:
+            if node[0] == LEAF:
+                nodes.extend(inner._nodes)
+            else:
+                nodes.append(node)
+        return PyTreeDef(tuple(nodes), self._num_leaves * inner._num_leaves)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PyTreeDef) and self._nodes == other._nodes
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        # Aux data takes part in equality but not in the hash, so unhashable aux data is allowed.
+        if self._hash is None:
+            self._hash = hash(tuple((k, a, p[0].type if k == CUSTOM else p) for k, a, p in self._nodes))
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"PyTreeDef({_render(self._root())})"
+
+    def __reduce__(self):
+        plain = tuple(
+            (k, a, (p[0].type, p[1])) if k == CUSTOM else (k, a, p) for k, a, p in self._nodes
+        )
+        return (_rebuild, (plain, self._num_leaves))
+
+
+def _rebuild(plain: tuple, num_leaves: int) -> PyTreeDef:
+    nodes = tuple((k, a, (registration_of(p[0]), p[1])) if k == CUSTOM else (k, a, p) for k, a, p in plain)
+    return PyTreeDef(nodes, num_leaves)
+
+
+def _render(view: tuple) -> str:
+    (kind, arity, payload), children = view
+    if kind == LEAF:
+        return "*"
+    if kind == NONE:
+        return "None"
+    parts = [_render(child) for child in children]
+    if kind == TUPLE:
+        return f"({parts[0]},)" if arity == 1 else "(" + ", ".join(parts) + ")"
+    if kind == LIST:
+        return "[" + ", ".join(parts) + "]"
+    if kind == DICT:
+        return "{" + ", ".join(f"{key!r}: {part}" for key, part in zip(payload, parts)) + "}"
+    if kind == NAMEDTUPLE:
+        name, data = "namedtuple", payload.__name__
+    else:
+        name, data = payload[0].type.__name__, payload[1]
+    return f"CustomNode({name}[{data}], [" + ", ".join(parts) + "])"
+
+
+def _flatten_up_to(view: tuple, tree: Any, out: list) -> None:
+    (kind, arity, payload), children = view
+    if kind == LEAF:
+        out.append(tree)
+        return
+    kind_type = type(tree)
+    if kind == NONE:
+        if tree is not None:
+            raise ValueError(f"Expected None, got {tree!r}.{_NONE_PREFIX_HINT}")
+        return
+    if kind == TUPLE or kind == LIST:
+        name, expected = ("tuple", tuple) if kind == TUPLE else ("list", list)
+        if kind_type is not expected:
+            raise ValueError(f"Expected {name}, got {tree!r}.")
+        if len(tree) != arity:
+            raise ValueError(f"{name.capitalize()} arity mismatch: {len(tree)} != {arity}; {name}: {tree!r}.")
+        values = tree
+    elif kind == DICT:
+        if kind_type is not dict:
+            raise ValueError(f"Expected dict, got {tree!r}.")
+        try:
+            present = sorted(tree)
+        except Exception:
+            raise ValueError("Comparator raised exception while sorting pytree dictionary keys.") from None
+        if tuple(present) != payload:
+            raise ValueError(f"Dict key mismatch; expected keys: {list(payload)!r}; present keys: {present!r}.")
+        values = [tree[key] for key in payload]
+    elif kind == NAMEDTUPLE:
+        if not (isinstance(tree, tuple) and hasattr(kind_type, "_fields")):
+            raise ValueError(f"Expected named tuple, got {tree!r}.")
+        if kind_type is not payload:
+            raise ValueError(f"Named tuple type mismatch: expected type: {payload!r}, tuple: {tree!r}.")
+        if len(tree) != arity:
+            raise ValueError(f"Named tuple arity mismatch: {len(tree)} != {arity}; tuple: {tree!r}.")
+        values = tree
+    else:
+        registration, aux = payload
+        if kind_type is not registration.type:
+            raise ValueError(f"Custom node type mismatch: expected type: {registration.type!r}, value: {tree!r}.")
+        values, tree_aux = registration.flatten(tree)
+        values = list(values)
+        if tree_aux != aux:
+            raise ValueError(f"Mismatch custom node data: {aux!r} != {tree_aux!r}; value: {tree!r}.")
+        if len(values) != arity:
+            raise ValueError(f"Custom type arity mismatch: {len(values)} != {arity}; value: {tree!r}.")
+    for child_view, value in zip(children, values):
+        _flatten_up_to(child_view, value, out)
