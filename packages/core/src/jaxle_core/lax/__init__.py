@@ -1,13 +1,17 @@
-"""``jaxle_core.lax``: the primitive operations (``jax.lax``)."""
+"""``jaxle_core.lax``: the primitive operations (``jax.lax``).
 
-from jaxle_core.lax.elementwise import (
-    add, cos, div, eq, exp, ge, gt, le, log, lt, max, min, mul, ne, neg, rem, sin, sub, tanh,
-)
-from jaxle_core.lax.reductions import reduce_sum
-from jaxle_core.lax.slicing import index_in_dim, slice, slice_in_dim
-from jaxle_core.lax.structural import (
-    broadcast, broadcast_in_dim, convert_element_type, reshape, squeeze, transpose,
-)
-from jaxle_core.lax import operators as _operators  # noqa: F401  (installs array operators)
+Each module defines one family of primitives and lists its public functions
+in ``__all__``; this package re-exports them all.
+"""
 
-__all__ = [name for name in dir() if not name.startswith("_")]
+from jaxle_core.lax.convolution import *  # noqa: F403
+from jaxle_core.lax.cumulative import *  # noqa: F403
+from jaxle_core.lax.dot import *  # noqa: F403
+from jaxle_core.lax.elementwise import *  # noqa: F403
+from jaxle_core.lax.reductions import *  # noqa: F403
+from jaxle_core.lax.slicing import *  # noqa: F403
+from jaxle_core.lax.sorting import *  # noqa: F403
+from jaxle_core.lax.special import *  # noqa: F403
+from jaxle_core.lax.structural import *  # noqa: F403
+from jaxle_core.lax.windowed import *  # noqa: F403
+from jaxle_core.lax import operators as _operators  # noqa: E402, F401  (installs the array operators)

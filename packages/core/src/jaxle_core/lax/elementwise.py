@@ -10,6 +10,8 @@ import numpy as np
 
 from jaxle_core.lax.standard import ANY, INEXACT, NUMBER, elementwise_primitive
 
+__all__ = ["add", "cos", "div", "eq", "exp", "ge", "gt", "le", "log", "lt", "max", "min", "mul", "ne", "neg", "rem", "sin", "sub", "tanh"]
+
 # ---------------------------------------------------------------- arithmetic
 
 

@@ -10,6 +10,8 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
 from jaxle_core.lax.standard import NUMBER, as_int_tuple, check_dtype
 
+__all__ = ["reduce_sum"]
+
 
 def _reduced_aval(name: str, accepted):
     def rule(x, *, axes, out_sharding):

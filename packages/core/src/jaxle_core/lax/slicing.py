@@ -9,6 +9,8 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
 from jaxle_core.lax.standard import as_int_tuple
 
+__all__ = ["index_in_dim", "slice", "slice_in_dim"]
+
 slice_p = Primitive("slice")
 
 

@@ -11,6 +11,8 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
 from jaxle_core.lax.standard import as_int_tuple
 
+__all__ = ["broadcast", "broadcast_in_dim", "convert_element_type", "reshape", "squeeze", "transpose"]
+
 # ---------------------------------------------------------------- convert_element_type
 
 convert_element_type_p = Primitive("convert_element_type")
