@@ -70,7 +70,7 @@ def test_large_and_deep_trees_round_trip():
 def test_unflatten_accepts_any_iterable():
     treedef = tu.tree_structure((1, {"a": 2}))
     assert treedef.unflatten(iter([7, 8])) == (7, {"a": 8})
-    assert treedef.unflatten((x for x in (7, 8))) == (7, {"a": 8})
+    assert treedef.unflatten(x for x in (7, 8)) == (7, {"a": 8})
 
 
 def test_is_leaf_sees_every_node_including_root_and_none():

@@ -96,4 +96,4 @@ def test_children_and_node_counts_agree(tree):
     else:
         assert treedef.num_nodes == 1 + sum(c.num_nodes for c in children)
         assert treedef.num_leaves == sum(c.num_leaves for c in children)
-    assert tu.treedef_tuple(children).num_leaves == treedef.num_leaves
+        assert tu.treedef_tuple(children).num_leaves == treedef.num_leaves

@@ -8,10 +8,9 @@ from jaxle_core.api import (  # noqa: E402
 )
 from jaxle_core.array import Array  # noqa: E402
 from jaxle_core.avals import ShapeDtypeStruct, ShapedArray  # noqa: E402
-from jaxle_core.config import config  # noqa: E402
 from jaxle_core.core import ClosedJaxpr, Jaxpr, typeof  # noqa: E402
 from jaxle_core.jit import jit  # noqa: E402
 
-__all__ = ["Array", "ClosedJaxpr", "Jaxpr", "ShapeDtypeStruct", "ShapedArray", "config", "disable_jit",
+__all__ = ["Array", "ClosedJaxpr", "Jaxpr", "ShapeDtypeStruct", "ShapedArray", "disable_jit",
            "dtypes", "ensure_compile_time_eval", "errors", "eval_shape", "jit", "lax", "make_jaxpr",
            "named_call", "named_scope", "typeof"]

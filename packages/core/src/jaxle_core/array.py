@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
 
+from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray, aval_handlers
 
 
@@ -104,12 +106,16 @@ def _rebuild_array(value: np.ndarray, weak_type: bool) -> Array:
     return current_backend().device_put(value, weak_type=weak_type)
 
 
+_NUMPY_REPR_TAIL = re.compile(r",\s*(shape=\([^)]*\))?,?\s*(dtype=\w+)?\s*$")
+
+
 def array_repr(value: np.ndarray, dtype: np.dtype, weak_type: bool) -> str:
     """``Array([0., 1.], dtype=float32)``, laid out as NumPy lays out its arrays."""
     suffix = f"dtype={dtype.name}" + (", weak_type=True" if weak_type else "")
     if value.size == 0 and value.shape != (0,):
         return f"Array([], shape={value.shape}, {suffix})"
-    body = np.array2string(value, separator=", ", prefix="Array(")
+    # NumPy's own repr lays the numbers out; keep its body, give it our name and dtype.
+    body = _NUMPY_REPR_TAIL.sub("", np.array_repr(value)[len("array("):-1])
     return f"Array({body}, {suffix})"
 
 
@@ -132,3 +138,4 @@ class ReferenceArray(Array):
 
 
 aval_handlers[ReferenceArray] = lambda x: x.aval
+dtypes.register_uncanonicalized_type(Array)

@@ -271,6 +271,7 @@ def check_tracer_valid(x: Tracer) -> None:
 
 
 aval_handlers[Tracer] = lambda x: x.aval
+dtypes.register_uncanonicalized_type(Tracer)
 
 
 def typeof(x: Any) -> ShapedArray:

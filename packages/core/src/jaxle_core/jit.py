@@ -153,7 +153,10 @@ class JitWrapped:
 
     def _split_static(self, args: tuple, kwargs: dict) -> tuple[tuple, tuple]:
         n = len(args)
-        static_nums = [i if i >= 0 else i + n for i in self.static_argnums]
+        static_nums = [i if i >= 0 else i + n for i in self.static_argnums if i >= n or i < 0 and i + n >= 0
+                       or 0 <= i < n]
+        names = _positional_names(self._signature, max(static_nums, default=-1) + 1)
+        static_nums = [i for i in static_nums if i < n or names[i] not in kwargs]
         for i in static_nums:
             if not 0 <= i < n:
                 raise ValueError(f"jitted function has static_argnums={self.static_argnums} but was called with "

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from .flatten import tree_flatten, tree_flatten_with_path, tree_structure
 from .prefix_errors import prefix_errors
@@ -11,18 +12,18 @@ from .registry import LEAF, TUPLE, kind_of
 from .treedef import PyTreeDef
 
 __all__ = [
-    "tree_unflatten",
+    "all_leaves",
+    "tree_all",
+    "tree_broadcast",
     "tree_map",
     "tree_map_with_path",
     "tree_reduce",
     "tree_reduce_associative",
-    "tree_all",
     "tree_transpose",
-    "tree_broadcast",
-    "treedef_tuple",
+    "tree_unflatten",
     "treedef_children",
     "treedef_is_leaf",
-    "all_leaves",
+    "treedef_tuple",
 ]
 
 

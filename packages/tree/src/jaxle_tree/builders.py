@@ -10,7 +10,7 @@ never substituted.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .registry import DICT, LEAF, LIST, NAMEDTUPLE, NONE, TUPLE
 

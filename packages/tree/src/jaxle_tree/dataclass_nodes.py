@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Sequence, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar
 
 from .keys import GetAttrKey
 from .registry import register_pytree_with_keys

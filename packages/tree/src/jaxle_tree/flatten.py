@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .keys import DictKey, FlattenedIndexKey, SequenceKey
-from .registry import CUSTOM, DICT, LEAF, LIST, NAMEDTUPLE, NONE, TUPLE, custom_nodes, kind_cache, kind_of, namedtuple_keys
+from .registry import (
+    CUSTOM,
+    DICT,
+    LEAF,
+    LIST,
+    NAMEDTUPLE,
+    NONE,
+    TUPLE,
+    custom_nodes,
+    kind_cache,
+    kind_of,
+    namedtuple_keys,
+)
 from .treedef import LEAF_NODE, LIST_NODES, NONE_NODE, TUPLE_NODES, PyTreeDef
 
-__all__ = ["tree_flatten", "tree_leaves", "tree_structure", "tree_flatten_with_path", "tree_leaves_with_path"]
+__all__ = ["tree_flatten", "tree_flatten_with_path", "tree_leaves", "tree_leaves_with_path", "tree_structure"]
 
 _UNSORTABLE = "Comparator raised exception while sorting pytree dictionary keys."
 

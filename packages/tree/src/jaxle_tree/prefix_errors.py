@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import difflib
 import textwrap
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
+from .flatten import _flatten_general
 from .keys import keystr
 from .registry import LEAF, NONE, kind_of
-from .flatten import _flatten_general
 
 ErrorMaker = Callable[[str], ValueError]
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
-from typing import Any, Callable, Iterable, TypeVar
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from .keys import DictKey, GetAttrKey
 
@@ -25,7 +26,7 @@ LEAF, NONE, TUPLE, LIST, DICT, NAMEDTUPLE, CUSTOM = range(7)
 class NodeRegistration:
     """How one user-registered type flattens (with or without keys) and rebuilds."""
 
-    __slots__ = ("type", "flatten", "unflatten", "flatten_with_keys")
+    __slots__ = ("flatten", "flatten_with_keys", "type", "unflatten")
 
     def __init__(self, nodetype: type, flatten: Callable, unflatten: Callable, flatten_with_keys: Callable | None):
         self.type = nodetype

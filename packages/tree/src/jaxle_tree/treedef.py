@@ -8,7 +8,8 @@ shared, so flattening a tree of built-in containers allocates almost nothing.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from .builders import builder_for
 from .registry import CUSTOM, DICT, LEAF, LIST, NAMEDTUPLE, NONE, TUPLE, registration_of
@@ -51,7 +52,7 @@ def _post_order(view: tuple, out: list) -> None:
 class PyTreeDef:
     """The structure of a pytree: its containers and where the leaves go."""
 
-    __slots__ = ("_nodes", "_num_leaves", "_view", "_hash", "_builder")
+    __slots__ = ("_builder", "_hash", "_nodes", "_num_leaves", "_view")
 
     def __init__(self, nodes: tuple, num_leaves: int) -> None:
         self._nodes = nodes

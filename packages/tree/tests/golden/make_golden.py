@@ -146,6 +146,25 @@ def _trees(tu, classes):
     }
 
 
+def _describe(tu, tree) -> dict:
+    """Everything observable about one tree: structure, paths, round trips."""
+    leaves, treedef = tu.tree_flatten(tree)
+    paths = tu.tree_flatten_with_path(tree)[0]
+    return {
+        "flatten": [_clean(repr(leaves)), repr(treedef), treedef.num_leaves, treedef.num_nodes],
+        "children": [repr(c) for c in treedef.children()],
+        "node_data": _run(treedef.node_data),
+        "roundtrip": _run(lambda: tu.tree_unflatten(treedef, leaves)),
+        "pickle": _run(lambda: pickle.loads(pickle.dumps(treedef)) == treedef),
+        "is_leaf": tu.treedef_is_leaf(treedef),
+        "paths": [[repr(p), _clean(repr(x))] for p, x in paths],
+        "keystr": [tu.keystr(p) for p, _ in paths],
+        "keystr_simple": [tu.keystr(p, simple=True, separator="/") for p, _ in paths],
+        "map": _run(lambda: tu.tree_map(lambda x: ("f", x), tree)),
+        "map_none_leaf": _run(lambda: tu.tree_map(lambda x: 0, tree, is_leaf=lambda x: x is None)),
+    }
+
+
 def compute(tu) -> dict:
     """Every golden case, evaluated with tree_util-like module ``tu``."""
     classes = _classes(tu)
@@ -153,19 +172,7 @@ def compute(tu) -> dict:
     trees = _trees(tu, classes)
     out: dict = {}
     for name, tree in trees.items():
-        leaves, treedef = tu.tree_flatten(tree)
-        out[f"flatten/{name}"] = [_clean(repr(leaves)), repr(treedef), treedef.num_leaves, treedef.num_nodes]
-        out[f"children/{name}"] = [repr(c) for c in treedef.children()]
-        out[f"node_data/{name}"] = _run(treedef.node_data)
-        out[f"roundtrip/{name}"] = _run(lambda: tu.tree_unflatten(treedef, leaves))
-        out[f"pickle/{name}"] = _run(lambda: pickle.loads(pickle.dumps(treedef)) == treedef)
-        out[f"is_leaf/{name}"] = tu.treedef_is_leaf(treedef)
-        paths = tu.tree_flatten_with_path(tree)[0]
-        out[f"paths/{name}"] = [[repr(p), _clean(repr(x))] for p, x in paths]
-        out[f"keystr/{name}"] = [tu.keystr(p) for p, _ in paths]
-        out[f"keystr_simple/{name}"] = [tu.keystr(p, simple=True, separator="/") for p, _ in paths]
-        out[f"map/{name}"] = _run(lambda: tu.tree_map(lambda x: ("f", x), tree))
-        out[f"map_none_leaf/{name}"] = _run(lambda: tu.tree_map(lambda x: 0, tree, is_leaf=lambda x: x is None))
+        out.update({f"{aspect}/{name}": value for aspect, value in _describe(tu, tree).items()})
     errors = {
         "unsortable_keys": lambda: tu.tree_flatten({1: "a", "b": "c"}),
         "none_key": lambda: tu.tree_flatten({None: 1, 2: 3}),

@@ -1,0 +1,69 @@
+"""Run every benchmarks/*_bench.py for jaxle and for JAX, and print a ratio table.
+
+    python benchmarks/run.py --peer-python /path/to/jax-venv/bin/python [--markdown FILE]
+
+Each bench script takes the implementation name (``jaxle`` or ``jax``) and prints one JSON
+object per line: ``{"name": ..., "value": ..., "unit": "us"}``; lower is better.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).parent
+
+
+def run_bench(python: str, script: Path, implementation: str) -> dict[str, tuple[float, str]]:
+    completed = subprocess.run(
+        [python, str(script), implementation], capture_output=True, text=True, check=False
+    )
+    if completed.returncode != 0:
+        sys.stderr.write(f"{script.name} ({implementation}) failed:\n{completed.stderr}\n")
+        return {}
+    results = {}
+    for line in completed.stdout.splitlines():
+        line = line.strip()
+        if line.startswith("{"):
+            record = json.loads(line)
+            results[record["name"]] = (float(record["value"]), record.get("unit", "us"))
+    return results
+
+
+def table(rows: list[tuple[str, float | None, float | None, str]]) -> str:
+    lines = ["| benchmark | jaxle | jax | ratio jaxle/jax |", "|---|---:|---:|---:|"]
+    for name, ours, theirs, unit in rows:
+        ours_text = f"{ours:.3f} {unit}" if ours is not None else "n/a"
+        theirs_text = f"{theirs:.3f} {unit}" if theirs is not None else "n/a"
+        ratio = f"{ours / theirs:.2f}" if ours is not None and theirs else "n/a"
+        lines.append(f"| {name} | {ours_text} | {theirs_text} | {ratio} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--peer-python", required=True, help="python of a venv with JAX 0.10.2 installed")
+    parser.add_argument("--markdown", help="also write the table to this file")
+    parser.add_argument("--only", help="run only bench scripts whose name contains this")
+    args = parser.parse_args()
+    rows = []
+    for script in sorted(HERE.glob("*_bench.py")):
+        if args.only and args.only not in script.name:
+            continue
+        ours = run_bench(sys.executable, script, "jaxle")
+        theirs = run_bench(args.peer_python, script, "jax")
+        for name in list(ours) + [n for n in theirs if n not in ours]:
+            unit = (ours.get(name) or theirs.get(name))[1]
+            rows.append((name, ours.get(name, (None,))[0], theirs.get(name, (None,))[0], unit))
+    text = table(rows)
+    print(text, end="")
+    if args.markdown:
+        Path(args.markdown).write_text(text)
+    return 0 if rows else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

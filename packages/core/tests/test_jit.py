@@ -1,0 +1,101 @@
+"""jit: staging, caching per signature, static arguments, stages and errors."""
+
+import numpy as np
+import pytest
+
+import jaxle_core as jc
+from jaxle_core import lax
+from jaxle_core.config import config
+
+
+def test_jit_computes_and_caches_per_signature():
+    calls = []
+
+    def fun(x):
+        calls.append(1)
+        return lax.sin(x) + x
+
+    f = jc.jit(fun)
+    x = np.linspace(0, 1, 5, dtype=np.float32)
+    np.testing.assert_allclose(np.asarray(f(x)), np.sin(x) + x, rtol=1e-6)
+    f(x + 1)
+    assert len(calls) == 1 and f.trace_count == 1
+    f(np.ones(4, np.float32))  # a new shape retraces
+    f(np.ones(4, np.int32).astype(np.float32))
+    assert f.trace_count == 2
+    f(1.0)  # weak scalar is a different signature
+    f(np.float32(1.0))
+    assert f.trace_count == 4
+
+
+def test_static_arguments_are_part_of_the_key():
+    def power(x, n):
+        out = x
+        for _ in range(n - 1):
+            out = out * x
+        return out
+
+    f = jc.jit(power, static_argnums=1)
+    assert float(f(np.float32(2), 3)) == 8.0
+    assert float(f(np.float32(2), 4)) == 16.0
+    assert float(f(np.float32(3), 3)) == 27.0
+    assert f.trace_count == 2
+    g = jc.jit(power, static_argnames="n")
+    assert float(g(np.float32(2), n=5)) == 32.0
+    with pytest.raises(ValueError, match="Non-hashable static arguments"):
+        jc.jit(lambda x, s: x, static_argnums=1)(1.0, [1, 2])
+
+
+def test_pytrees_in_and_out():
+    f = jc.jit(lambda d: {"sum": d["a"] + d["b"][0], "pair": (d["b"][1], 2.0)})
+    out = f({"a": np.float32(1), "b": [np.float32(2), np.float32(3)]})
+    assert float(out["sum"]) == 3.0 and float(out["pair"][0]) == 3.0 and float(out["pair"][1]) == 2.0
+
+
+def test_disable_jit_runs_python():
+    seen = []
+
+    def fun(x):
+        seen.append(type(x).__name__)
+        return x
+
+    with jc.disable_jit():
+        jc.jit(fun)(np.float32(1))
+    assert seen == ["float32"]
+    assert config.jax_disable_jit is False
+
+
+def test_trace_lower_compile_stages():
+    f = jc.jit(lambda x: lax.cos(x) * 2.0)
+    traced = f.trace(np.float32(1))
+    assert [e.primitive.name for e in traced.jaxpr.eqns] == ["cos", "mul"]
+    compiled = f.lower(np.float32(1)).compile()
+    assert float(compiled(np.float32(0))) == 2.0
+    assert isinstance(f.lower(np.float32(1)).as_text(), str)
+
+
+def test_jit_of_jit_nests_a_jit_equation():
+    inner = jc.jit(lambda y: y * 2.0)
+    closed = jc.make_jaxpr(lambda x: inner(x) + 1.0)(1.0)
+    assert [e.primitive.name for e in closed.eqns] == ["jit", "add"]
+    assert closed.eqns[0].params["name"] == "<lambda>"
+    assert float(jc.jit(lambda x: inner(x) + 1.0)(2.0)) == 5.0
+
+
+def test_eval_shape_and_make_jaxpr_return_shape():
+    out = jc.eval_shape(lambda x, y: (x * y, x[0]), jc.ShapeDtypeStruct((2, 3), np.float32),
+                        jc.ShapeDtypeStruct((1, 3), np.int32))
+    assert out[0] == jc.ShapeDtypeStruct((2, 3), np.float32)
+    assert out[1] == jc.ShapeDtypeStruct((3,), np.float32)
+    closed, shape = jc.make_jaxpr(lambda x: x * 2, return_shape=True)(np.ones(3, np.int32))
+    assert shape == jc.ShapeDtypeStruct((3,), np.int32)
+    assert closed.out_avals[0].shape == (3,)
+
+
+def test_named_call_and_scope_do_not_change_results():
+    f = jc.named_call(lambda x: lax.sin(x), name="my_sin")
+    with jc.named_scope("outer"):
+        assert float(jc.jit(f)(np.float32(0))) == 0.0
+    with pytest.raises(TypeError):
+        with jc.named_scope(3):
+            pass
