@@ -6,6 +6,7 @@ import sys
 import threading
 
 import pytest
+
 from jaxle_core import config as cfg
 from jaxle_core.config import config
 

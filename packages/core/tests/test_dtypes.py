@@ -7,6 +7,7 @@ import warnings
 import ml_dtypes
 import numpy as np
 import pytest
+
 from jaxle_core import config as cfg
 from jaxle_core import dtypes
 

@@ -3,8 +3,9 @@
 import dataclasses
 from collections import OrderedDict
 
-import jaxle_tree as tu
 import pytest
+
+import jaxle_tree as tu
 
 
 def rebuild_many(treedef, leaves, times=4):

@@ -5,8 +5,9 @@ import json
 import sys
 from pathlib import Path
 
-import jaxle_tree
 import pytest
+
+import jaxle_tree
 
 HERE = Path(__file__).parent / "golden"
 _spec = importlib.util.spec_from_file_location("make_golden", HERE / "make_golden.py")

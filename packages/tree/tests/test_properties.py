@@ -3,9 +3,10 @@
 import pickle
 from collections import OrderedDict, namedtuple
 
-import jaxle_tree as tu
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+import jaxle_tree as tu
 
 Pair = namedtuple("Pair", "first second")
 

@@ -4,10 +4,15 @@ __version__ = "0.1.0"
 
 from jaxle_core import dtypes, errors, lax  # noqa: E402
 from jaxle_core.api import (  # noqa: E402
-    disable_jit, ensure_compile_time_eval, eval_shape, make_jaxpr, named_call, named_scope,
+    disable_jit,
+    ensure_compile_time_eval,
+    eval_shape,
+    make_jaxpr,
+    named_call,
+    named_scope,
 )
 from jaxle_core.array import Array  # noqa: E402
-from jaxle_core.avals import ShapeDtypeStruct, ShapedArray  # noqa: E402
+from jaxle_core.avals import ShapedArray, ShapeDtypeStruct  # noqa: E402
 from jaxle_core.core import ClosedJaxpr, Jaxpr, typeof  # noqa: E402
 from jaxle_core.jit import jit  # noqa: E402
 

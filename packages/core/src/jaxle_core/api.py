@@ -8,9 +8,8 @@ from contextlib import contextmanager
 from typing import Any
 
 import jaxle_tree as tree
-
 from jaxle_core import core
-from jaxle_core.avals import ShapeDtypeStruct, ShapedArray, get_aval
+from jaxle_core.avals import ShapedArray, ShapeDtypeStruct, get_aval
 from jaxle_core.config import config
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.jit import jit

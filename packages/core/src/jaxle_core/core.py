@@ -244,7 +244,7 @@ class Tracer:
             f"This value is a tracer of {self._trace.describe()}.")
 
     def __repr__(self) -> str:
-        return f"Traced<{self.aval.str_short()}{'weak_type=True' if self.aval.weak_type else ''}>with<{self._trace.describe()}>"
+        return f"Traced<{self.aval.str_short()}>with<{type(self._trace).__name__}>"
 
     def item(self):
         raise self._concretization_error("item", "Use the array itself, or compute on the host outside the trace.")

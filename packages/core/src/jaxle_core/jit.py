@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import jaxle_tree as tree
-
 from jaxle_core import backend as backend_module
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray, get_aval

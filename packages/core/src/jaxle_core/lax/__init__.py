@@ -4,6 +4,7 @@ Each module defines one family of primitives and lists its public functions
 in ``__all__``; this package re-exports them all.
 """
 
+from jaxle_core.lax import operators as _operators  # noqa: E402, F401  (installs the array operators)
 from jaxle_core.lax.convolution import *  # noqa: F403
 from jaxle_core.lax.cumulative import *  # noqa: F403
 from jaxle_core.lax.dot import *  # noqa: F403
@@ -14,4 +15,3 @@ from jaxle_core.lax.sorting import *  # noqa: F403
 from jaxle_core.lax.special import *  # noqa: F403
 from jaxle_core.lax.structural import *  # noqa: F403
 from jaxle_core.lax.windowed import *  # noqa: F403
-from jaxle_core.lax import operators as _operators  # noqa: E402, F401  (installs the array operators)

@@ -1,0 +1,24 @@
+"""A short tour of what jaxle can do so far: pytrees, tracing to jaxprs, and jit."""
+
+import numpy as np
+
+import jaxle_core as jc
+import jaxle_tree as tree
+from jaxle_core import lax
+
+params = {"w": np.ones((2, 3), np.float32), "b": [np.zeros(3, np.float32), 1.0]}
+leaves, treedef = tree.tree_flatten(params)
+print("pytree structure:", treedef)
+print("scaled leaves   :", tree.tree_map(lambda x: x * 2, params)["b"])
+
+
+def layer(x, w, b):
+    return lax.tanh(x @ w + b) if hasattr(lax, "dot_general") else lax.tanh(x[:, None] * w[0] + b)
+
+
+x = np.arange(2, dtype=np.float32)
+print("jaxpr of a layer:")
+print(jc.make_jaxpr(layer)(x, params["w"], params["b"][0]))
+fast_layer = jc.jit(layer)
+print("jit result      :", fast_layer(x, params["w"], params["b"][0]))
+print("output shape    :", jc.eval_shape(layer, x, params["w"], params["b"][0]))
