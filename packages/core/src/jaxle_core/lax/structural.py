@@ -1,17 +1,98 @@
-"""Primitives that change dtype or shape without arithmetic: conversions, broadcasts, reshapes."""
+"""Primitives that move, select or retype elements without arithmetic: conversions, selects, iota,
+broadcasts, reshapes, transposes, reversal, padding and concatenation."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import ml_dtypes
 import numpy as np
 
-from jaxle_core import dtypes
+from jaxle_core import core, dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
-from jaxle_core.lax.standard import as_int_tuple
+from jaxle_core.lax.standard import FLOATING, NUMBER, as_int_tuple, check_dtype, normalize_axis
 
-__all__ = ["broadcast", "broadcast_in_dim", "convert_element_type", "reshape", "squeeze", "transpose"]
+__all__ = ["bitcast_convert_type", "broadcast", "broadcast_in_dim", "broadcast_to_rank", "broadcasted_iota", "clamp",
+           "concatenate", "convert_element_type", "expand_dims", "iota", "pad", "reduce_precision", "reshape", "rev",
+           "select", "select_n", "squeeze", "transpose"]
+
+_PYTHON_SCALARS = (bool, int, float, complex)
+
+
+def _same_dtypes(name: str, avals: Sequence[ShapedArray], tip: str) -> None:
+    if len({a.dtype for a in avals}) > 1:
+        raise TypeError(f"lax.{name} requires arguments to have the same dtypes, got "
+                        f"{', '.join(a.dtype.name for a in avals)}. (Tip: jnp.{tip} is a similar function that does "
+                        "automatic type promotion on inputs).")
+
+
+# ---------------------------------------------------------------- select_n
+
+select_n_p = Primitive("select_n")
+
+
+@select_n_p.def_abstract_eval
+def _select_n_aval(which, *cases):
+    if not cases:
+        raise ValueError("select_n() must have at least one case")
+    if which.dtype != np.bool_ and not np.issubdtype(which.dtype, np.integer):
+        raise TypeError(f"select `which` must be boolean or integer type, got {which.dtype.name}.")
+    if which.dtype == np.bool_ and len(cases) > 2:
+        raise TypeError("select with boolean `which` cannot have > 2 cases.")
+    if len({c.shape for c in cases}) > 1:
+        raise TypeError(f"select cases must have the same shapes, got [{', '.join(str(c.shape) for c in cases)}].")
+    _same_dtypes("select", cases, "where")
+    if which.shape and which.shape != cases[0].shape:
+        raise TypeError(f"select `which` must be scalar or have the same shape as cases, got `which` shape "
+                        f"{which.shape} but case shape {cases[0].shape}.")
+    return ShapedArray(cases[0].shape, cases[0].dtype, all(c.weak_type for c in cases))
+
+
+@select_n_p.def_impl
+def _select_n_impl(which, *cases):
+    chosen = np.clip(which.astype(np.int64), 0, len(cases) - 1)
+    out = np.array(cases[0], copy=True)
+    out = np.broadcast_to(out, np.broadcast_shapes(out.shape, chosen.shape)).copy()
+    for k, case in enumerate(cases[1:], start=1):
+        out = np.where(chosen == k, case, out)
+    return out
+
+
+def select_n(which, *cases):
+    """``cases[which]`` elementwise; ``which`` is bool (two cases) or an integer array or scalar."""
+    return select_n_p.bind(which, *cases)
+
+
+def select(pred, on_true, on_false):
+    """``on_true`` where ``pred`` else ``on_false``."""
+    return select_n(pred, on_false, on_true)
+
+
+# ---------------------------------------------------------------- clamp
+
+clamp_p = Primitive("clamp")
+
+
+@clamp_p.def_abstract_eval
+def _clamp_aval(lo, x, hi):
+    for name, bound in (("min", lo), ("max", hi)):
+        if bound.shape and bound.shape != x.shape:
+            raise TypeError(f"clamp requires {name}.shape == operand.shape or {name}.shape == (), got "
+                            f"{name}.shape={bound.shape}, operand.shape={x.shape}.")
+    _same_dtypes("clamp", (lo, x, hi), "clip")
+    return ShapedArray(x.shape, x.dtype, lo.weak_type and x.weak_type and hi.weak_type)
+
+
+@clamp_p.def_impl
+def _clamp_impl(lo, x, hi):
+    return np.minimum(np.maximum(x, lo), hi)
+
+
+def clamp(min, x, max):  # noqa: A002 - lax's argument names
+    """``x`` clamped elementwise to ``[min, max]``."""
+    return clamp_p.bind(min, x, max)
+
 
 # ---------------------------------------------------------------- convert_element_type
 
@@ -25,13 +106,15 @@ def _convert_element_type_aval(x, *, new_dtype, weak_type, sharding):
 
 @convert_element_type_p.def_impl
 def _convert_element_type_impl(x, *, new_dtype, weak_type, sharding):
+    new_dtype = np.dtype(new_dtype)
     if np.issubdtype(x.dtype, np.complexfloating) and not np.issubdtype(new_dtype, np.complexfloating):
-        x = np.real(x)
+        x = np.real(x)  # XLA drops the imaginary part
     if new_dtype == np.bool_:
         return x != 0
     if np.issubdtype(new_dtype, np.integer) and dtypes.issubdtype(x.dtype, np.inexact):
-        return _float_to_int(x, np.dtype(new_dtype))
-    return x.astype(new_dtype)
+        return _float_to_int(x, new_dtype)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return x.astype(new_dtype)
 
 
 def _float_to_int(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
@@ -39,24 +122,168 @@ def _float_to_int(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     info = np.iinfo(dtype)
     wide = np.trunc(x.astype(np.float64))
     wide = np.where(np.isnan(wide), 0, wide)
-    out = np.clip(wide, info.min, info.max)
-    # float64 cannot hold int64's max exactly; saturate explicitly.
-    result = out.astype(dtype)
+    # float64 cannot hold the 64-bit limits exactly; saturate before and after the cast.
+    result = np.clip(wide, float(info.min), float(info.max)).astype(dtype)
     result = np.where(wide >= float(info.max), info.max, result)
     return np.where(wide <= float(info.min), info.min, result).astype(dtype)
 
 
 def convert_element_type(operand, new_dtype):
-    """``operand`` converted to ``new_dtype`` (canonicalised), as a strongly typed value."""
+    """``operand`` converted to ``new_dtype`` (canonicalised), as a strongly typed value.
+
+    Python scalars are converted on the host, as JAX does (no equation is staged).
+    """
     new_dtype = dtypes.canonicalize_dtype(dtypes.dtype(new_dtype))
+    if type(operand) in _PYTHON_SCALARS:
+        value = _convert_element_type_impl(np.asarray(operand), new_dtype=new_dtype, weak_type=False, sharding=None)
+        return _host_constant(np.asarray(value, new_dtype))
     aval = get_aval(operand)
-    if aval.dtype == new_dtype and not aval.weak_type and not isinstance(operand, (int, float, complex, bool)):
+    if aval.dtype == new_dtype and not aval.weak_type:
         return operand
     return convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=False, sharding=None)
 
 
+def _host_constant(value: np.ndarray):
+    """A constant computed on the host: an Array eagerly, an inline literal when staging."""
+    if isinstance(core.current_trace(), core.EvalTrace):
+        from jaxle_core.backend import current_backend
+
+        return current_backend().device_put(value)
+    return value
+
+
 def _convert_keeping_weak_type(operand, new_dtype, weak_type: bool):
     return convert_element_type_p.bind(operand, new_dtype=np.dtype(new_dtype), weak_type=weak_type, sharding=None)
+
+
+# ---------------------------------------------------------------- bitcast_convert_type
+
+bitcast_convert_type_p = Primitive("bitcast_convert_type")
+
+
+@bitcast_convert_type_p.def_abstract_eval
+def _bitcast_convert_type_aval(x, *, new_dtype):
+    old_dtype = x.dtype
+    if old_dtype != new_dtype and any(d == np.bool_ or np.issubdtype(d, np.complexfloating)
+                                      for d in (old_dtype, new_dtype)):
+        raise TypeError(f"lax.bitcast_convert_type does not support bool or complex values unless the operand and "
+                        f"destination types match. Got operand dtype={old_dtype.name}, new_dtype={new_dtype!r}. "
+                        "Consider using the arr.view() method instead.")
+    old_bits, new_bits = old_dtype.itemsize * 8, new_dtype.itemsize * 8
+    shape = x.shape
+    if old_bits > new_bits:
+        shape = shape + (old_bits // new_bits,)
+    elif old_bits < new_bits:
+        if not shape or shape[-1] * old_bits != new_bits:
+            last = shape[-1] if shape else 1
+            raise ValueError(f"Attempting to convert array of shape {shape} from {old_dtype.name} of size "
+                             f"{old_bits} bits to {new_dtype.name} of size {new_bits}, bits but {last} * {old_bits} "
+                             f"!= {new_bits}")
+        shape = shape[:-1]
+    return ShapedArray(shape, new_dtype, False)
+
+
+@bitcast_convert_type_p.def_impl
+def _bitcast_convert_type_impl(x, *, new_dtype):
+    x = np.array(x, order="C")
+    old_size, new_size = x.dtype.itemsize, np.dtype(new_dtype).itemsize
+    if old_size > new_size:
+        return x.reshape(x.shape + (1,)).view(new_dtype).reshape(x.shape + (old_size // new_size,))
+    return x.view(new_dtype).reshape(x.shape[:-1] if old_size < new_size else x.shape)
+
+
+def bitcast_convert_type(operand, new_dtype):
+    """Reinterpret the bits of ``operand`` as ``new_dtype``.
+
+    A narrower ``new_dtype`` adds a trailing dimension; a wider one consumes the trailing dimension.
+    """
+    new_dtype = dtypes.canonicalize_dtype(dtypes.dtype(new_dtype))
+    return bitcast_convert_type_p.bind(operand, new_dtype=new_dtype)
+
+
+# ---------------------------------------------------------------- reduce_precision
+
+reduce_precision_p = Primitive("reduce_precision")
+
+
+@reduce_precision_p.def_abstract_eval
+def _reduce_precision_aval(x, *, exponent_bits, mantissa_bits):
+    check_dtype("reduce_precision", x.dtype, (FLOATING,))
+    if exponent_bits < 1:
+        raise ValueError(f"reduce_precision: exponent_bits must be positive; got {exponent_bits}")
+    if mantissa_bits < 0:
+        raise ValueError(f"reduce_precision: mantissa_bits must be non-negative; got {mantissa_bits}")
+    return ShapedArray(x.shape, x.dtype, x.weak_type)
+
+
+_UINT_OF_WIDTH = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+@reduce_precision_p.def_impl
+def _reduce_precision_impl(x, *, exponent_bits, mantissa_bits):
+    """XLA's algorithm on the bit pattern: round the mantissa to nearest even, then flush the exponent range
+    (overflow to signed infinity, values below the smallest normal to signed zero); NaN stays NaN."""
+    info = ml_dtypes.finfo(x.dtype)
+    src_mantissa, src_exponent = int(info.nmant), int(info.nexp)
+    utype = _UINT_OF_WIDTH[x.dtype.itemsize]
+    bits = np.array(x, order="C").view(utype)
+    one = utype(1)
+    if mantissa_bits < src_mantissa:
+        shift = utype(src_mantissa - mantissa_bits)
+        last_kept = one << shift
+        base_bias = (last_kept >> one) - one
+        bias = ((bits & last_kept) >> shift) + base_bias
+        bits = (bits + bias) & ~(last_kept - one)
+    if exponent_bits < src_exponent:
+        sign_mask = one << utype(src_exponent + src_mantissa)
+        exponent_mask = (sign_mask - one) & ~((one << utype(src_mantissa)) - one)
+        src_bias = (1 << (src_exponent - 1)) - 1
+        reduced_bias = (1 << (exponent_bits - 1)) - 1
+        exponent = bits & exponent_mask
+        overflows = exponent > utype((src_bias + reduced_bias) << src_mantissa)
+        underflows = exponent <= utype((src_bias - reduced_bias) << src_mantissa)
+        signed_zero = bits & sign_mask
+        bits = np.where(overflows, signed_zero | exponent_mask, np.where(underflows, signed_zero, bits))
+    result = bits.astype(utype).view(x.dtype)
+    return np.where(np.isnan(x), x, result)
+
+
+def reduce_precision(operand, exponent_bits: int, mantissa_bits: int):
+    """Round ``operand`` to a float format with the given exponent and mantissa widths, keeping its dtype."""
+    return reduce_precision_p.bind(operand, exponent_bits=int(exponent_bits), mantissa_bits=int(mantissa_bits))
+
+
+# ---------------------------------------------------------------- iota
+
+iota_p = Primitive("iota")
+
+
+@iota_p.def_abstract_eval
+def _iota_aval(*, dtype, shape, dimension, sharding):
+    check_dtype("iota", dtype, NUMBER)
+    if any(d < 0 for d in shape):
+        raise TypeError(f"iota shape must have every element be nonnegative, got {shape}.")
+    if not 0 <= dimension < len(shape):
+        raise ValueError(f"iota dimension must be between 0 and len(shape), got dimension={dimension} for "
+                         f"shape={shape}")
+    return ShapedArray(shape, dtype, False)
+
+
+@iota_p.def_impl
+def _iota_impl(*, dtype, shape, dimension, sharding):
+    counts = np.arange(shape[dimension]).astype(dtype)
+    return np.broadcast_to(counts.reshape([-1 if d == dimension else 1 for d in range(len(shape))]), shape)
+
+
+def broadcasted_iota(dtype, shape: Sequence[int], dimension: int, *, out_sharding=None):
+    """An array of ``shape`` counting 0, 1, ... along ``dimension``."""
+    dtype = dtypes.canonicalize_dtype(dtypes.dtype(dtype))
+    return iota_p.bind(dtype=dtype, shape=as_int_tuple(shape), dimension=int(dimension), sharding=out_sharding)
+
+
+def iota(dtype, size: int):
+    """``[0, 1, ..., size - 1]`` as ``dtype``."""
+    return broadcasted_iota(dtype, (size,), 0)
 
 
 # ---------------------------------------------------------------- broadcast_in_dim
@@ -89,21 +316,45 @@ def _broadcast_in_dim_impl(x, *, shape, broadcast_dimensions, sharding):
     return np.broadcast_to(x.reshape(expanded), shape)
 
 
-def broadcast_in_dim(operand, shape: Sequence[int], broadcast_dimensions: Sequence[int], out_sharding=None):
+def broadcast_in_dim(operand, shape: Sequence[int], broadcast_dimensions: Sequence[int], *, out_sharding=None):
     """Broadcast ``operand`` to ``shape``, its dimension i becoming ``broadcast_dimensions[i]``."""
     shape, dims = as_int_tuple(shape), as_int_tuple(broadcast_dimensions)
     aval = get_aval(operand)
-    if aval.shape == shape and dims == tuple(range(len(shape))) and not isinstance(operand, (int, float, complex)):
+    if aval.shape == shape and dims == tuple(range(len(shape))) and type(operand) not in _PYTHON_SCALARS:
         return operand
     return broadcast_in_dim_p.bind(operand, shape=shape, broadcast_dimensions=dims, sharding=out_sharding)
 
 
-def broadcast(operand, sizes: Sequence[int], out_sharding=None):
+def broadcast(operand, sizes: Sequence[int], *, out_sharding=None):
     """Add leading dimensions of the given ``sizes``."""
     aval = get_aval(operand)
     sizes = as_int_tuple(sizes)
     dims = tuple(range(len(sizes), len(sizes) + aval.ndim))
-    return broadcast_in_dim(operand, sizes + aval.shape, dims, out_sharding)
+    return broadcast_in_dim(operand, sizes + aval.shape, dims, out_sharding=out_sharding)
+
+
+def broadcast_to_rank(x, rank: int):
+    """``x`` with leading size-1 dimensions added up to ``rank`` (unchanged if already that rank or more)."""
+    ndim = get_aval(x).ndim
+    if ndim >= rank:
+        return x
+    return broadcast(x, (1,) * (rank - ndim))
+
+
+def expand_dims(array, dimensions: Sequence[int]):
+    """Insert size-1 dimensions at ``dimensions`` (positions in the result)."""
+    aval = get_aval(array)
+    out_ndim = aval.ndim + len(dimensions)
+    dims = [normalize_axis(int(d), out_ndim) for d in dimensions]
+    if len(set(dims)) != len(dims):
+        raise ValueError(f"repeated axis in lax.expand_dims: {tuple(dimensions)}")
+    if not dims:
+        return array
+    kept = [d for d in range(out_ndim) if d not in dims]
+    shape = [1] * out_ndim
+    for d, size in zip(kept, aval.shape):
+        shape[d] = size
+    return broadcast_in_dim(array, shape, kept)
 
 
 # ---------------------------------------------------------------- reshape
@@ -113,9 +364,14 @@ reshape_p = Primitive("reshape")
 
 @reshape_p.def_abstract_eval
 def _reshape_aval(x, *, new_sizes, dimensions, sharding):
+    if any(d < 0 for d in new_sizes):
+        raise TypeError(f"reshape new_sizes must all be nonnegative, got {new_sizes}.")
     if int(np.prod(new_sizes, dtype=np.int64)) != x.size:
         raise TypeError(f"reshape total size must be unchanged, got new_sizes {new_sizes} (of total size "
                         f"{int(np.prod(new_sizes, dtype=np.int64))}) for shape {x.shape} (of total size {x.size}).")
+    if dimensions is not None and sorted(dimensions) != list(range(x.ndim)):
+        raise TypeError(f"reshape dimensions must be a permutation of operand dimensions, got dimensions "
+                        f"{dimensions} for shape {x.shape}.")
     return ShapedArray(new_sizes, x.dtype, x.weak_type)
 
 
@@ -126,12 +382,12 @@ def _reshape_impl(x, *, new_sizes, dimensions, sharding):
     return np.reshape(x, new_sizes)
 
 
-def reshape(operand, new_sizes: Sequence[int], dimensions: Sequence[int] | None = None, out_sharding=None):
+def reshape(operand, new_sizes: Sequence[int], dimensions: Sequence[int] | None = None, *, out_sharding=None):
     """``operand`` with a new shape of the same size (after transposing by ``dimensions`` if given)."""
     new_sizes = as_int_tuple(new_sizes)
     aval = get_aval(operand)
     dims = None if dimensions is None or tuple(dimensions) == tuple(range(aval.ndim)) else as_int_tuple(dimensions)
-    if aval.shape == new_sizes and dims is None and not isinstance(operand, (int, float, complex)):
+    if aval.shape == new_sizes and dims is None and type(operand) not in _PYTHON_SCALARS:
         return operand
     return reshape_p.bind(operand, new_sizes=new_sizes, dimensions=dims, sharding=out_sharding)
 
@@ -144,7 +400,7 @@ squeeze_p = Primitive("squeeze")
 @squeeze_p.def_abstract_eval
 def _squeeze_aval(x, *, dimensions):
     for d in dimensions:
-        if x.shape[d] != 1:
+        if not 0 <= d < x.ndim or x.shape[d] != 1:
             raise ValueError(f"cannot select an axis to squeeze out which has size not equal to one, got "
                              f"shape={x.shape} and dimensions={dimensions}")
     return ShapedArray([s for i, s in enumerate(x.shape) if i not in dimensions], x.dtype, x.weak_type)
@@ -158,8 +414,8 @@ def _squeeze_impl(x, *, dimensions):
 def squeeze(array, dimensions: Sequence[int]):
     """Remove the size-1 ``dimensions``."""
     ndim = get_aval(array).ndim
-    dims = tuple(sorted(d % ndim if ndim else d for d in as_int_tuple(dimensions)))
-    if not dims and not isinstance(array, (int, float, complex)):
+    dims = tuple(sorted({normalize_axis(d, ndim) for d in as_int_tuple(dimensions)}))
+    if not dims and type(array) not in _PYTHON_SCALARS:
         return array
     return squeeze_p.bind(array, dimensions=dims)
 
@@ -185,6 +441,131 @@ def _transpose_impl(x, *, permutation):
 def transpose(operand, permutation: Sequence[int]):
     """Permute the dimensions of ``operand``."""
     permutation = as_int_tuple(permutation)
-    if permutation == tuple(range(len(permutation))) and not isinstance(operand, (int, float, complex)):
+    if permutation == tuple(range(len(permutation))) and type(operand) not in _PYTHON_SCALARS:
+        _transpose_aval(get_aval(operand), permutation=permutation)
         return operand
     return transpose_p.bind(operand, permutation=permutation)
+
+
+# ---------------------------------------------------------------- rev
+
+rev_p = Primitive("rev")
+
+
+@rev_p.def_abstract_eval
+def _rev_aval(x, *, dimensions):
+    if any(d < 0 for d in dimensions):
+        raise TypeError(f"rev dimensions must have every element be nonnegative, got {dimensions}.")
+    if len(set(dimensions)) != len(dimensions):
+        raise TypeError(f"rev dimensions must be unique, got {dimensions}.")
+    if dimensions and max(dimensions) >= x.ndim:
+        raise TypeError(f"rev dimensions must all be less than operand ndim, got dimensions {dimensions} for "
+                        f"operand ndim {x.ndim}.")
+    return ShapedArray(x.shape, x.dtype, x.weak_type)
+
+
+@rev_p.def_impl
+def _rev_impl(x, *, dimensions):
+    return np.flip(x, dimensions) if dimensions else x
+
+
+def rev(operand, dimensions: Sequence[int]):
+    """``operand`` reversed along ``dimensions``."""
+    return rev_p.bind(operand, dimensions=as_int_tuple(dimensions))
+
+
+# ---------------------------------------------------------------- pad
+
+pad_p = Primitive("pad")
+
+
+@pad_p.def_abstract_eval
+def _pad_aval(x, padding_value, *, padding_config):
+    if x.dtype != padding_value.dtype:
+        raise TypeError(f"pad operand and padding_value must be same dtype: got {x.dtype.name} and "
+                        f"{padding_value.dtype.name}.")
+    if padding_value.shape:
+        raise ValueError(f"padding_value must be a scalar; got np.shape(padding_value)={padding_value.shape}")
+    if len(padding_config) != x.ndim:
+        raise ValueError(f"length of padding_config must equal the number of axes of operand, got padding_config "
+                         f"{padding_config} for operand shape {x.shape}")
+    if any(interior < 0 for _, _, interior in padding_config):
+        raise ValueError(f"interior padding in padding_config must be nonnegative, got padding_config "
+                         f"{padding_config}")
+    shape = tuple(_padded_size(size, *config) for size, config in zip(x.shape, padding_config))
+    if any(d < 0 for d in shape):
+        raise ValueError(f"Dimension size after padding is not at least 0, got result shape {shape}, for "
+                         f"padding_config {padding_config} and operand shape {x.shape}")
+    return ShapedArray(shape, x.dtype, x.weak_type)
+
+
+def _padded_size(size: int, low: int, high: int, interior: int) -> int:
+    return low + high + size + max(size - 1, 0) * interior
+
+
+@pad_p.def_impl
+def _pad_impl(x, padding_value, *, padding_config):
+    for axis, (low, high, interior) in enumerate(padding_config):
+        size = x.shape[axis]
+        if interior and size > 1:
+            spread_shape = list(x.shape)
+            spread_shape[axis] = (size - 1) * (interior + 1) + 1
+            spread = np.full(spread_shape, padding_value, x.dtype)
+            index = [slice(None)] * x.ndim
+            index[axis] = slice(None, None, interior + 1)
+            spread[tuple(index)] = x
+            x = spread
+        edge_shape = list(x.shape)
+        edge_shape[axis] = max(low, 0)
+        before = np.full(edge_shape, padding_value, x.dtype)
+        edge_shape[axis] = max(high, 0)
+        after = np.full(edge_shape, padding_value, x.dtype)
+        x = np.concatenate([before, x, after], axis=axis)
+        index = [slice(None)] * x.ndim
+        index[axis] = slice(max(-low, 0), x.shape[axis] - max(-high, 0))
+        x = x[tuple(index)]
+    return x
+
+
+def pad(operand, padding_value, padding_config: Sequence[tuple[int, int, int]]):
+    """Pad ``operand`` with ``padding_value``: ``(low, high, interior)`` per dimension; negative low/high crop."""
+    config = tuple(tuple(int(p) for p in dim) for dim in padding_config)
+    return pad_p.bind(operand, padding_value, padding_config=config)
+
+
+# ---------------------------------------------------------------- concatenate
+
+concatenate_p = Primitive("concatenate")
+
+
+@concatenate_p.def_abstract_eval
+def _concatenate_aval(*operands, dimension):
+    if not operands:
+        raise ValueError("concatenate requires a non-empty sequences of arrays")
+    shapes = ", ".join(str(x.shape) for x in operands)
+    if len({x.ndim for x in operands}) != 1:
+        raise TypeError(f"Cannot concatenate arrays with different numbers of dimensions: got {shapes}.")
+    if not 0 <= dimension < operands[0].ndim:
+        raise TypeError(f"concatenate dimension out of bounds: dimension {dimension} for shapes {shapes}.")
+    if len({x.shape[:dimension] + x.shape[dimension + 1:] for x in operands}) != 1:
+        raise TypeError(f"Cannot concatenate arrays with shapes that differ in dimensions other than the one being "
+                        f"concatenated: concatenating along dimension {dimension} for shapes {shapes}.")
+    _same_dtypes("concatenate", operands, "concatenate")
+    shape = list(operands[0].shape)
+    shape[dimension] = sum(x.shape[dimension] for x in operands)
+    return ShapedArray(shape, operands[0].dtype, all(x.weak_type for x in operands))
+
+
+@concatenate_p.def_impl
+def _concatenate_impl(*operands, dimension):
+    return np.concatenate(operands, axis=dimension)
+
+
+def concatenate(operands: Sequence, dimension: int):
+    """Join ``operands`` along ``dimension``."""
+    operands = list(operands)
+    if len(operands) == 1:
+        _concatenate_aval(get_aval(operands[0]), dimension=int(dimension))
+        return operands[0]
+    return concatenate_p.bind(*operands, dimension=int(dimension))
+

@@ -1,0 +1,188 @@
+"""slicing lax primitives: gather/scatter vs NumPy fancy indexing and JAX 0.10.2 goldens, dynamic slices,
+indexing with traced scalars, errors."""
+
+from __future__ import annotations
+
+import importlib.util
+import pathlib
+
+import numpy as np
+import pytest
+
+import jaxle_core as jc
+from jaxle_core import lax
+
+_spec = importlib.util.spec_from_file_location("lax_structural_tests",
+                                               pathlib.Path(__file__).parent / "test_structural.py")
+_helpers = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_helpers)
+cases = _helpers.cases
+
+SLICING_VALUE_CASES = [n for n, _ in cases.value_cases() if n.startswith(("gather", "scatter", "dynamic"))]
+SLICING_JAXPR_CASES = [n for n, _ in cases.jaxpr_cases() if not _helpers._is_structural(n)]
+
+
+@pytest.mark.parametrize("name", SLICING_VALUE_CASES)
+def test_values_match_jax(name):
+    _helpers.run_value_case(name)
+
+
+@pytest.mark.parametrize("name", SLICING_JAXPR_CASES)
+def test_staged_equations_match_jax(name):
+    _helpers.run_jaxpr_case(name)
+
+
+X = np.arange(20, dtype=np.float32).reshape(4, 5)
+GDN = lax.GatherDimensionNumbers
+SDN = lax.ScatterDimensionNumbers
+
+
+# ---------------------------------------------------------------- gather / scatter vs NumPy fancy indexing
+
+
+def test_gather_rows_and_points_match_fancy_indexing():
+    rows = np.array([3, 0, 2, 2], np.int32)
+    out = lax.gather(X, rows[:, None], GDN((1,), (0,), (0,)), (1, 5))
+    np.testing.assert_array_equal(np.asarray(out), X[rows])
+    cols = np.array([4, 1, 0, 3], np.int32)
+    out = lax.gather(X, np.stack([rows, cols], 1), GDN((), (0, 1), (0, 1)), (1, 1))
+    np.testing.assert_array_equal(np.asarray(out), X[rows, cols])
+    out = lax.gather(X, cols[:, None], GDN((0,), (1,), (1,)), (4, 1))
+    np.testing.assert_array_equal(np.asarray(out), X[:, cols])
+
+
+def test_gather_batching_dims_match_take_along_axis():
+    operand = np.arange(3 * 6, dtype=np.int32).reshape(3, 6)
+    idx = np.array([[5, 0], [2, 2], [1, 4]], np.int32)
+    dn = GDN(offset_dims=(), collapsed_slice_dims=(1,), start_index_map=(1,), operand_batching_dims=(0,),
+             start_indices_batching_dims=(0,))
+    out = lax.gather(operand, idx[..., None], dn, (1, 1))
+    np.testing.assert_array_equal(np.asarray(out), np.take_along_axis(operand, idx, 1))
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint32, np.float16, np.float32, np.complex64])
+def test_gather_modes_out_of_bounds(dtype):
+    operand = np.arange(1, 6).astype(dtype)
+    idx = np.array([[-1], [2], [7]], np.int32)
+    dn = GDN((), (0,), (0,))
+    clipped = np.asarray(lax.gather(operand, idx, dn, (1,), mode="clip"))
+    np.testing.assert_array_equal(clipped, operand[[0, 2, 4]])
+    filled = np.asarray(lax.gather(operand, idx, dn, (1,), mode="fill", fill_value=0))
+    np.testing.assert_array_equal(filled, np.array([0, operand[2], 0]).astype(dtype))
+
+
+def test_scatter_variants_match_ufunc_at():
+    idx = np.array([1, 3, 1, 0], np.int32)
+    updates = np.arange(4 * 5, dtype=np.float32).reshape(4, 5) - 7
+    dn = SDN((1,), (0,), (0,))
+    for fn, ufunc in [(lax.scatter_add, np.add), (lax.scatter_sub, np.subtract), (lax.scatter_mul, np.multiply),
+                      (lax.scatter_min, np.minimum), (lax.scatter_max, np.maximum)]:
+        expected = X.copy()
+        ufunc.at(expected, idx, updates)
+        np.testing.assert_array_equal(np.asarray(fn(X, idx[:, None], updates, dn)), expected)
+    expected = X.copy()
+    expected[[1, 3, 0]] = updates[[0, 1, 3]]
+    out = lax.scatter(X, np.array([[1], [3], [0]], np.int32), updates[[0, 1, 3]], dn)
+    np.testing.assert_array_equal(np.asarray(out), expected)
+
+
+def test_scatter_modes_out_of_bounds():
+    operand = np.zeros(5, np.int32)
+    idx = np.array([[-1], [2], [9]], np.int32)
+    updates = np.array([1, 2, 4], np.int32)
+    dn = SDN((), (0,), (0,))
+    np.testing.assert_array_equal(np.asarray(lax.scatter_add(operand, idx, updates, dn)), [0, 0, 2, 0, 0])
+    np.testing.assert_array_equal(np.asarray(lax.scatter_add(operand, idx, updates, dn, mode="clip")),
+                                  [1, 0, 2, 0, 4])
+
+
+def test_scatter_add_int_wraps_and_bool_max():
+    out = lax.scatter_add(np.array([127], np.int8), np.array([[0], [0]], np.int32), np.array([1, 1], np.int8),
+                          SDN((), (0,), (0,)))
+    assert np.asarray(out).tolist() == [-127]
+    out = lax.scatter_max(np.array([False, False]), np.array([[1]], np.int32), np.array([True]),
+                          SDN((), (0,), (0,)))
+    assert np.asarray(out).tolist() == [False, True]
+
+
+def test_gather_scatter_param_types():
+    assert lax.GatherScatterMode.from_any(None) is lax.GatherScatterMode.FILL_OR_DROP
+    assert lax.GatherScatterMode.from_any("clip") is lax.GatherScatterMode.CLIP
+    assert str(lax.GatherScatterMode.PROMISE_IN_BOUNDS) == "GatherScatterMode.PROMISE_IN_BOUNDS"
+    with pytest.raises(ValueError):
+        lax.GatherScatterMode.from_any("wrap")
+    assert GDN((1,), (0,), (0,)) == GDN((1,), (0,), (0,), (), ())
+
+
+# ---------------------------------------------------------------- dynamic slices
+
+
+def test_dynamic_slice_clamps_like_xla():
+    x = np.arange(5)
+    assert np.asarray(lax.dynamic_slice(x, (3,), (3,))).tolist() == [2, 3, 4]
+    assert np.asarray(lax.dynamic_slice(x, (-2,), (2,))).tolist() == [3, 4]
+    assert np.asarray(lax.dynamic_slice(x, (-20,), (2,))).tolist() == [0, 1]
+    assert np.asarray(lax.dynamic_update_slice(x, np.array([9, 9]), (4,))).tolist() == [0, 1, 2, 9, 9]
+    assert np.asarray(lax.dynamic_slice_in_dim(X, 3, 2, axis=1)).tolist() == X[:, 3:5].tolist()
+    out = lax.dynamic_update_slice_in_dim(X, np.zeros((4, 1), np.float32), -1, axis=1)
+    assert np.asarray(out)[:, 4].tolist() == [0, 0, 0, 0]
+
+
+def test_dynamic_slice_under_jit_matches_numpy():
+    fn = jc.jit(lambda a, i, j: lax.dynamic_slice(a, (i, j), (2, 2)))
+    for i in range(-4, 4):
+        for j in range(-5, 5):
+            start_i, start_j = min(max(i % 4 if i < 0 else i, 0), 2), min(max(j % 5 if j < 0 else j, 0), 3)
+            np.testing.assert_array_equal(np.asarray(fn(X, np.int32(i), np.int32(j))),
+                                          X[start_i:start_i + 2, start_j:start_j + 2])
+
+
+def test_getitem_with_traced_scalars_matches_numpy():
+    fn = jc.jit(lambda a, i, j: (a[i], a[i, 1:3], a[:, j], a[None, i, ::-1], a[i, j], a[..., j, None]))
+    for i, j in [(0, 0), (3, 4), (-1, -5), (2, -2)]:
+        outs = fn(X, np.int32(i), np.int32(j))
+        expected = (X[i], X[i, 1:3], X[:, j], X[None, i, ::-1], X[i, j], X[..., j, None])
+        for got, want in zip(outs, expected):
+            np.testing.assert_array_equal(np.asarray(got), want)
+    strided = jc.jit(lambda a, i: a[i, ::2])(X, np.int32(1))
+    np.testing.assert_array_equal(np.asarray(strided), X[1, ::2])
+
+
+def test_getitem_rejects_array_indices():
+    with pytest.raises(TypeError, match="advanced indexing"):
+        jc.jit(lambda a, i: a[i])(X, np.array([1, 2], np.int32))
+    with pytest.raises(IndexError):
+        jc.jit(lambda a, i: a[i, 0, 0])(X, np.int32(1))
+
+
+# ---------------------------------------------------------------- errors
+
+ERRORS = [
+    (TypeError, lambda: lax.dynamic_slice(X, (np.int16(0), 0), (1, 1))),
+    (TypeError, lambda: lax.dynamic_slice(X, (0.0, 0), (1, 1))),
+    (ValueError, lambda: lax.dynamic_slice(X, (0,), (1, 1))),
+    (TypeError, lambda: lax.dynamic_slice(X, (0, 0), (5, 1))),
+    (TypeError, lambda: lax.dynamic_update_slice(X, np.ones((5, 5), np.float32), (0, 0))),
+    (TypeError, lambda: lax.dynamic_update_slice(X, np.ones(5, np.float32), (0, 0))),
+    (TypeError, lambda: lax.dynamic_update_slice(X, np.ones((2, 2), np.int32), (0, 0))),
+    (ValueError, lambda: lax.dynamic_update_slice(X, np.ones((1, 1), np.float32), (0,))),
+    (TypeError, lambda: lax.slice(X, (0, 0), (5, 1))),
+    (TypeError, lambda: lax.slice(X, (2, 0), (1, 1))),
+    (IndexError, lambda: lax.index_in_dim(X, 7)),
+    (TypeError, lambda: lax.gather(X, np.array([[1.0]], np.float32), GDN((1,), (0,), (0,)), (1, 5))),
+    (TypeError, lambda: lax.gather(X, np.array([[1]], np.int32), GDN((1,), (0,), (0,)), (2, 5))),
+    (TypeError, lambda: lax.gather(X, np.array([[1, 1]], np.int32), GDN((1,), (0,), (0,)), (1, 5))),
+    (TypeError, lambda: lax.gather(X, np.array([[1]], np.int32), GDN((1,), (0,), (0,)), (1, 6))),
+    (TypeError, lambda: lax.scatter_add(X, np.array([[1]], np.int32), np.ones((1, 5), np.int32),
+                                        SDN((1,), (0,), (0,)))),
+    (TypeError, lambda: lax.scatter_add(X, np.array([[1]], np.int32), np.ones((2, 5), np.float32),
+                                        SDN((1,), (0,), (0,)))),
+    (TypeError, lambda: lax.scatter_add(X > 0, np.array([[1]], np.int32), np.ones((1, 5), bool),
+                                        SDN((1,), (0,), (0,)))),
+]
+
+
+@pytest.mark.parametrize("error, fn", ERRORS)
+def test_errors_like_jax(error, fn):
+    with pytest.raises(error):
+        fn()
