@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from jaxle_core import dtypes
+from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, aval_handlers, get_aval
 from jaxle_core.errors import (
     ConcretizationTypeError,
@@ -39,6 +40,7 @@ class Primitive:
     """A named operation. Its meaning under each interpreter lives in rule tables."""
 
     multiple_results = False
+    effectful = False  # effectful equations survive dead-code elimination
 
     def __init__(self, name: str):
         self.name = name
@@ -438,4 +440,6 @@ def is_scalar_literal(x: Any) -> bool:
     t = type(x)
     if t in (int, float, complex, bool):
         return True
+    if isinstance(x, Array):
+        return x.aval.shape == ()
     return isinstance(x, (np.generic, np.ndarray)) and np.shape(x) == () and dtypes.is_valid_dtype(x.dtype)

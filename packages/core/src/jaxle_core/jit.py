@@ -220,6 +220,8 @@ class JitWrapped:
                 executable = self._executables[key] = backend.compile(
                     closed, self.__name__, donated, self.keep_unused, self.device)
             return tree.tree_unflatten(out_tree, executable(*flat))
+        if self.inline:
+            return tree.tree_unflatten(out_tree, core.eval_jaxpr(closed.jaxpr, closed.consts, *flat))
         converted, extra = closure_convert(closed)
         params = jit_params(converted, self.__name__, (False,) * len(extra) + donated, self.keep_unused,
                             self.inline)

@@ -106,8 +106,10 @@ class StagingTrace(core.Trace):
 
 
 def make_literal(x: Any) -> Literal:
+    """``x`` as an inline constant: Python scalars keep their exact value (JAX prints ``0.1:f32[]``),
+    NumPy scalars are cast to their canonical dtype (``np.float64(0.1)`` prints as the float32 it becomes)."""
     aval = get_aval(x)
-    return Literal(_scalar_value(x, aval), aval)
+    return Literal(x if type(x) in (bool, int, float, complex) else _scalar_value(x, aval), aval)
 
 
 def _scalar_value(x: Any, aval: ShapedArray) -> Any:

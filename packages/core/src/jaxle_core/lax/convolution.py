@@ -1,5 +1,198 @@
-"""Convolutions: conv_general_dilated and its dimension numbers."""
+"""Convolutions: conv_general_dilated, its dimension numbers, and the conv wrappers."""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import string
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from jaxle_core import dtypes
+from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.core import Primitive
+from jaxle_core.lax.dot import accumulation_dtype, canonicalize_precision
+from jaxle_core.lax.standard import as_int_tuple
+from jaxle_core.lax.windowed import dilate_shape, padtype_to_pads, window_output_shape, window_positions
+
+__all__ = ["ConvDimensionNumbers", "conv", "conv_dimension_numbers", "conv_general_dilated",
+           "conv_with_general_padding"]
+
+
+class ConvDimensionNumbers(NamedTuple):
+    """Where the batch/feature/spatial dimensions sit: each spec lists, for (N or O, C or I, spatial...), the
+    axis of the lhs, rhs or output that holds it."""
+
+    lhs_spec: tuple[int, ...]
+    rhs_spec: tuple[int, ...]
+    out_spec: tuple[int, ...]
+
+
+def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers) -> ConvDimensionNumbers:
+    """``ConvDimensionNumbers`` from None (NCHW/OIHW/NCHW order), a ConvDimensionNumbers, or three layout
+    strings such as ``('NHWC', 'HWIO', 'NHWC')``."""
+    ndim = len(lhs_shape)
+    if len(rhs_shape) != ndim:
+        raise TypeError(f"convolution requires lhs and rhs ndim to be equal, got {len(lhs_shape)} and "
+                        f"{len(rhs_shape)}.")
+    if dimension_numbers is None:
+        default = tuple(range(ndim))
+        return ConvDimensionNumbers(default, default, default)
+    if isinstance(dimension_numbers, ConvDimensionNumbers):
+        return dimension_numbers
+    if len(dimension_numbers) != 3:
+        raise TypeError(f"convolution dimension_numbers list/tuple must be length 3, got {len(dimension_numbers)}.")
+    if not all(isinstance(spec, str) for spec in dimension_numbers):
+        raise TypeError(f"convolution dimension_numbers elements must be strings, got "
+                        f"{tuple(map(type, dimension_numbers))}.")
+    lhs, rhs, out = dimension_numbers
+    spatial = [set(lhs) - set("NC"), set(rhs) - set("OI"), set(out) - set("NC")]
+    if not spatial[0] == spatial[1] == spatial[2]:
+        raise TypeError(f"convolution dimension_numbers elements must each have the same set of spatial "
+                        f"characters, got {dimension_numbers}.")
+    for i, spec in enumerate(dimension_numbers):
+        if len(spec) != ndim:
+            raise TypeError(f"convolution dimension_numbers[{i}] must have len equal to the ndim of lhs and rhs, "
+                            f"got {len(spec)} for lhs and rhs shapes {tuple(lhs_shape)} and {tuple(rhs_shape)}.")
+    spatial_order = [c for c in rhs if c not in "OI"]
+    return ConvDimensionNumbers(
+        (lhs.index("N"), lhs.index("C"), *(lhs.index(c) for c in spatial_order)),
+        (rhs.index("O"), rhs.index("I"), *(rhs.index(c) for c in spatial_order)),
+        (out.index("N"), out.index("C"), *(out.index(c) for c in spatial_order)))
+
+
+# ---------------------------------------------------------------- conv_general_dilated
+
+conv_general_dilated_p = Primitive("conv_general_dilated")
+
+
+@conv_general_dilated_p.def_abstract_eval
+def _conv_aval(lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation, dimension_numbers,
+               feature_group_count, batch_group_count, precision, preferred_element_type, out_sharding):
+    name = "conv_general_dilated"
+    if lhs.dtype != rhs.dtype:
+        raise TypeError(f"lax.{name} requires arguments to have the same dtypes, got {lhs.dtype.name}, "
+                        f"{rhs.dtype.name}.")
+    if preferred_element_type is not None and _narrower(preferred_element_type, lhs.dtype):
+        raise TypeError("`preferred_element_type` must not be narrower than the original type.")
+    lhs_spec, rhs_spec, out_spec = dimension_numbers
+    batch, features = lhs.shape[lhs_spec[0]], lhs.shape[lhs_spec[1]]
+    out_features, in_features = rhs.shape[rhs_spec[0]], rhs.shape[rhs_spec[1]]
+    if feature_group_count > 1 and batch_group_count > 1:
+        raise ValueError(f"At most one of feature_group_count and batch_group_count may be > 1, got "
+                         f"feature_group_count={feature_group_count} and batch_group_count={batch_group_count}")
+    if features % feature_group_count or features // feature_group_count != in_features:
+        raise ValueError(f"{name} lhs feature dimension size divided by feature_group_count must equal the rhs "
+                         f"input feature dimension size, but {features} // {feature_group_count} != "
+                         f"{in_features}.")
+    if out_features % feature_group_count:
+        raise ValueError(f"{name} rhs output feature dimension size must be a multiple of feature_group_count, "
+                         f"but {out_features} is not a multiple of {feature_group_count}.")
+    if batch % batch_group_count:
+        raise ValueError(f"{name} lhs batch dimension size must be divisible by batch_group_count, but {batch} "
+                         f"is not divisible by {batch_group_count}.")
+    if out_features % batch_group_count:
+        raise ValueError(f"{name} rhs output feature dimension size must be a multiple of batch_group_count, "
+                         f"but {out_features} is not a multiple of {batch_group_count}.")
+    lhs_spatial = [lhs.shape[d] for d in lhs_spec[2:]]
+    rhs_spatial = [rhs.shape[d] for d in rhs_spec[2:]]
+    spatial = window_output_shape(lhs_spatial, rhs_spatial, window_strides, padding, lhs_dilation, rhs_dilation)
+    logical = (batch // batch_group_count, out_features, *spatial)
+    shape = [0] * lhs.ndim
+    for logical_dim, axis in enumerate(out_spec):
+        shape[axis] = logical[logical_dim]
+    dtype = lhs.dtype if preferred_element_type is None else preferred_element_type
+    return ShapedArray(shape, dtype, lhs.weak_type and rhs.weak_type)
+
+
+def _narrower(preferred: np.dtype, original: np.dtype) -> bool:
+    same_kind = dtypes.issubdtype(preferred, np.inexact) == dtypes.issubdtype(original, np.inexact)
+    return same_kind and np.dtype(preferred).itemsize < np.dtype(original).itemsize
+
+
+def _letters(count: int, pool) -> str:
+    return "".join(next(pool) for _ in range(count))
+
+
+@conv_general_dilated_p.def_impl
+def _conv_impl(lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation, dimension_numbers,
+               feature_group_count, batch_group_count, precision, preferred_element_type, out_sharding):
+    lhs_spec, rhs_spec, out_spec = dimension_numbers
+    out_dtype = preferred_element_type or lhs.dtype
+    work = accumulation_dtype(out_dtype)
+    x = np.transpose(lhs, lhs_spec).astype(work)  # (N, C, spatial...)
+    k = np.transpose(rhs, rhs_spec).astype(work)  # (O, I, window...)
+    n, c, spatial = x.shape[0], x.shape[1], x.shape[2:]
+    o, window = k.shape[0], k.shape[2:]
+    # Gather every window of the padded, lhs-dilated input: patches[n, c, out..., win...].
+    index = window_positions(spatial, window, window_strides, padding, lhs_dilation, rhs_dilation)
+    flat = x.reshape(n, c, -1)
+    patches = np.where(index >= 0, flat[:, :, np.maximum(index, 0)] if flat.shape[-1] else 0, 0).astype(work)
+    out_spatial = index.shape[:len(spatial)]
+    g, b = feature_group_count, batch_group_count
+    # Group the features (feature groups) or the batch (batch groups) and contract within each group.
+    patches = patches.reshape(b, n // b, g, c // g, *out_spatial, *window)
+    kernel = k.reshape(b * g, o // (b * g), c // g, *window).reshape(b, g, o // (b * g), c // g, *window)
+    pool = iter(string.ascii_letters)
+    bb, nn, gg, cc, oo = (next(pool) for _ in range(5))
+    outs, wins = _letters(len(spatial), pool), _letters(len(window), pool)
+    spec = f"{bb}{nn}{gg}{cc}{outs}{wins},{bb}{gg}{oo}{cc}{wins}->{nn}{bb}{gg}{oo}{outs}"
+    with np.errstate(over="ignore", invalid="ignore"):
+        result = np.einsum(spec, patches, kernel).reshape(n // b, o, *out_spatial)
+    result = np.transpose(result, np.argsort(out_spec))
+    return (result != 0) if out_dtype == np.bool_ else result.astype(out_dtype)
+
+
+def _conv_padding(padding, lhs_spatial, rhs_spatial, strides, lhs_dilation, rhs_dilation) -> tuple:
+    if isinstance(padding, str):
+        if any(d != 1 for d in lhs_dilation):
+            raise ValueError("String padding is not implemented for transposed convolution using this op. Please "
+                             "either exactly specify the required padding or use conv_transpose.")
+        pads = padtype_to_pads(lhs_spatial, dilate_shape(rhs_spatial, rhs_dilation), strides, padding)
+    else:
+        pads = list(padding)
+        if len(pads) != len(lhs_spatial):
+            raise TypeError(f"Wrong number of explicit pads for convolution: expected {len(lhs_spatial)}, got "
+                            f"{len(pads)}.")
+    return tuple((int(lo), int(hi)) for lo, hi in pads)
+
+
+def conv_general_dilated(lhs, rhs, window_strides: Sequence[int], padding, lhs_dilation=None, rhs_dilation=None,
+                         dimension_numbers=None, feature_group_count: int = 1, batch_group_count: int = 1,
+                         precision=None, preferred_element_type=None, out_sharding=None):
+    """General n-d convolution (cross-correlation, as in deep learning) with strides, padding ('VALID', 'SAME',
+    'SAME_LOWER' or (low, high) pairs), lhs dilation (transposed convolution), rhs dilation (atrous) and
+    feature/batch grouping. ``dimension_numbers`` is as ``conv_dimension_numbers`` accepts."""
+    lhs_shape, rhs_shape = get_aval(lhs).shape, get_aval(rhs).shape
+    dnums = conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)
+    n_spatial = len(lhs_shape) - 2
+    window_strides = as_int_tuple(window_strides)
+    if len(window_strides) != n_spatial:
+        raise ValueError(f"conv_general_dilated window and window_strides must have the same number of "
+                         f"dimensions, but got {n_spatial} and {len(window_strides)}")
+    lhs_dilation = (1,) * n_spatial if lhs_dilation is None else as_int_tuple(lhs_dilation)
+    rhs_dilation = (1,) * n_spatial if rhs_dilation is None else as_int_tuple(rhs_dilation)
+    lhs_spatial = [lhs_shape[d] for d in dnums.lhs_spec[2:]]
+    rhs_spatial = [rhs_shape[d] for d in dnums.rhs_spec[2:]]
+    pads = _conv_padding(padding, lhs_spatial, rhs_spatial, window_strides, lhs_dilation, rhs_dilation)
+    preferred = None if preferred_element_type is None else dtypes.canonicalize_dtype(
+        dtypes.dtype(preferred_element_type))
+    return conv_general_dilated_p.bind(
+        lhs, rhs, window_strides=window_strides, padding=pads, lhs_dilation=lhs_dilation,
+        rhs_dilation=rhs_dilation, dimension_numbers=dnums, feature_group_count=int(feature_group_count),
+        batch_group_count=int(batch_group_count), precision=canonicalize_precision(precision),
+        preferred_element_type=preferred, out_sharding=out_sharding)
+
+
+def conv(lhs, rhs, window_strides: Sequence[int], padding: str, precision=None, preferred_element_type=None):
+    """Convolution of an NCHW ``lhs`` with an OIHW ``rhs``, without dilation."""
+    return conv_general_dilated(lhs, rhs, window_strides, padding, precision=precision,
+                                preferred_element_type=preferred_element_type)
+
+
+def conv_with_general_padding(lhs, rhs, window_strides: Sequence[int], padding: Any, lhs_dilation, rhs_dilation,
+                              precision=None, preferred_element_type=None):
+    """Convolution of an NCHW ``lhs`` with an OIHW ``rhs``, with explicit dilations."""
+    return conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=lhs_dilation,
+                                rhs_dilation=rhs_dilation, precision=precision,
+                                preferred_element_type=preferred_element_type)

@@ -2,4 +2,121 @@
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from collections.abc import Callable
+
+import numpy as np
+
+from jaxle_core import dtypes
+from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.core import Primitive
+from jaxle_core.lax.standard import NUMBER, check_dtype
+
+__all__ = ["cumlogsumexp", "cummax", "cummin", "cumprod", "cumsum"]
+
+
+def _logaddexp(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.logaddexp(x, y)
+
+
+def _ordered(fn: Callable) -> Callable:
+    """A binary max/min where NaN propagates and the zeros are ordered (-0.0 below +0.0), as in XLA."""
+
+    def combine(x, y):
+        if np.iscomplexobj(x):
+            x_wins = (x.real > y.real) | ((x.real == y.real) & (x.imag > y.imag))
+            return np.where(x_wins == (fn is np.maximum), x, y)
+        result = fn(x, y)
+        if x.dtype.kind != "f":
+            return result
+        zeros = (x == 0) & (y == 0)
+        pick_positive = fn is np.maximum
+        signed = np.where(np.signbit(x) & np.signbit(y), -0.0, 0.0) if pick_positive else np.where(
+            np.signbit(x) | np.signbit(y), -0.0, 0.0)
+        return np.where(zeros, signed, result)
+
+    return combine
+
+
+_COMBINE = {
+    "cumsum": np.add,
+    "cumprod": np.multiply,
+    "cummax": _ordered(np.maximum),
+    "cummin": _ordered(np.minimum),
+    "cumlogsumexp": _logaddexp,
+}
+
+
+def _scan_impl(combine: Callable) -> Callable:
+    def impl(x, *, axis, reverse):
+        dtype = x.dtype
+        work = np.moveaxis(x, axis, 0)
+        if dtypes.issubdtype(dtype, np.floating) and dtype.itemsize < 4:
+            work = work.astype(np.float32)  # narrow floats lack some ufuncs; each step rounds back below
+        if reverse:
+            work = work[::-1]
+        out = np.empty_like(work)
+        with np.errstate(over="ignore", invalid="ignore"):
+            for i in range(work.shape[0]):
+                step = work[i] if i == 0 else combine(out[i - 1], work[i])
+                out[i] = np.asarray(step).astype(dtype).astype(work.dtype)
+        if reverse:
+            out = out[::-1]
+        return np.moveaxis(out, 0, axis).astype(dtype)
+
+    return impl
+
+
+def _cumulative_primitive(name: str) -> Primitive:
+    primitive = Primitive(name)
+
+    def rule(x, *, axis, reverse):
+        check_dtype(name, x.dtype, NUMBER)
+        if not 0 <= axis < x.ndim:
+            raise ValueError(f"axis {axis} is out of bounds for array of shape {x.shape}")
+        return ShapedArray(x.shape, x.dtype, x.weak_type)
+
+    primitive.def_abstract_eval(rule)
+    primitive.def_impl(_scan_impl(_COMBINE[name]))
+    return primitive
+
+
+cumsum_p = _cumulative_primitive("cumsum")
+cumprod_p = _cumulative_primitive("cumprod")
+cummax_p = _cumulative_primitive("cummax")
+cummin_p = _cumulative_primitive("cummin")
+cumlogsumexp_p = _cumulative_primitive("cumlogsumexp")
+
+
+def _bind(primitive: Primitive, operand, axis: int, reverse: bool):
+    ndim = get_aval(operand).ndim
+    if axis < 0:
+        raise ValueError("XLA operations do not allow negative axes")
+    if axis >= ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of shape {get_aval(operand).shape}")
+    return primitive.bind(operand, axis=int(axis), reverse=bool(reverse))
+
+
+def cumsum(operand, axis: int = 0, reverse: bool = False):
+    """Running sum along ``axis`` (from the end when ``reverse``)."""
+    return _bind(cumsum_p, operand, axis, reverse)
+
+
+def cumprod(operand, axis: int = 0, reverse: bool = False):
+    """Running product along ``axis`` (from the end when ``reverse``)."""
+    return _bind(cumprod_p, operand, axis, reverse)
+
+
+def cummax(operand, axis: int = 0, reverse: bool = False):
+    """Running maximum along ``axis`` (NaN propagates)."""
+    return _bind(cummax_p, operand, axis, reverse)
+
+
+def cummin(operand, axis: int = 0, reverse: bool = False):
+    """Running minimum along ``axis`` (NaN propagates)."""
+    return _bind(cummin_p, operand, axis, reverse)
+
+
+def cumlogsumexp(operand, axis: int = 0, reverse: bool = False):
+    """Running ``log(sum(exp(x)))`` along ``axis``, computed stably."""
+    return _bind(cumlogsumexp_p, operand, axis, reverse)

@@ -1,5 +1,182 @@
-"""Tensor contraction: dot_general and its helpers."""
+"""Tensor contraction: dot_general, its precision settings, and the dot / batch_matmul wrappers."""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import enum
+import string
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import dtypes
+from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.core import Primitive
+from jaxle_core.lax.standard import as_int_tuple
+
+__all__ = ["Precision", "batch_matmul", "dot", "dot_general"]
+
+
+class Precision(enum.Enum):
+    """Precision of a contraction on accelerators: DEFAULT (fastest), HIGH, HIGHEST (full float32)."""
+
+    DEFAULT = 0
+    HIGH = 1
+    HIGHEST = 2
+
+    @classmethod
+    def _missing_(cls, value: Any) -> Precision | None:
+        names = {"default": cls.DEFAULT, "bfloat16": cls.DEFAULT, "fastest": cls.DEFAULT,
+                 "high": cls.HIGH, "bfloat16_3x": cls.HIGH, "tensorfloat32": cls.HIGH,
+                 "highest": cls.HIGHEST, "float32": cls.HIGHEST}
+        return names.get(value) if isinstance(value, str) else None
+
+    def __repr__(self) -> str:
+        return f"Precision.{self.name}"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+_PRECISION_ERROR = (
+    "Precision argument must be one of:\n- None,\n- a string in ['highest', 'float32', 'high', 'bfloat16_3x', "
+    "'tensorfloat32', 'default', 'bfloat16', 'fastest', None],\n- a lax.Precision value,\n- a tuple of two "
+    "lax.Precision values or strings,\n- a lax.DotAlgorithmPreset or the name of one of these presets, or\n- a "
+    "lax.DotAlgorithm value;\nbut got {}.")
+
+
+def canonicalize_precision(precision: Any) -> tuple[Precision, Precision] | None:
+    """``None``, or the (lhs, rhs) pair of Precisions a contraction's ``precision`` argument names."""
+    if precision is None:
+        return None
+    if isinstance(precision, (str, Precision)):
+        try:
+            single = Precision(precision)
+        except ValueError:
+            raise ValueError(_PRECISION_ERROR.format(precision)) from None
+        return single, single
+    if (isinstance(precision, (tuple, list)) and len(precision) == 2
+            and all(isinstance(p, Precision) for p in precision)):
+        return tuple(precision)
+    raise ValueError(_PRECISION_ERROR.format(precision))
+
+
+def _dtype_rank(dtype: np.dtype) -> tuple[int, int]:
+    if dtype == np.bool_:
+        kind = 0
+    elif np.issubdtype(dtype, np.integer):
+        kind = 1
+    elif dtypes.issubdtype(dtype, np.floating):
+        kind = 2
+    else:
+        kind = 3
+    return kind, dtype.itemsize
+
+
+def contraction_dtype(lhs: np.dtype, rhs: np.dtype) -> np.dtype:
+    """The result dtype of contracting mixed operands: the higher kind (bool < int < float < complex), then the
+    wider type; the rhs's on a tie."""
+    return lhs if _dtype_rank(lhs) > _dtype_rank(rhs) else rhs
+
+
+# ---------------------------------------------------------------- dot_general
+
+dot_general_p = Primitive("dot_general")
+
+
+def _check_dims(side: str, aval: ShapedArray, batch: tuple[int, ...], contract: tuple[int, ...]) -> None:
+    if not all(0 <= d < aval.ndim for d in batch + contract):
+        raise TypeError(f"dot_general requires {side} dimension numbers to be nonnegative and less than the number "
+                        f"of axes of the {side} value, got {side}_batch of {batch} and {side}_contracting of "
+                        f"{contract} for {side} of rank {aval.ndim}")
+    if len(set(batch + contract)) != len(batch + contract):
+        raise TypeError(f"dot_general requires no repeated axis among {side}_batch {batch} and {side}_contracting "
+                        f"{contract}")
+
+
+@dot_general_p.def_abstract_eval
+def _dot_general_aval(lhs, rhs, *, dimension_numbers, precision, preferred_element_type, out_sharding):
+    (lhs_contract, rhs_contract), (lhs_batch, rhs_batch) = dimension_numbers
+    _check_dims("lhs", lhs, lhs_batch, lhs_contract)
+    _check_dims("rhs", rhs, rhs_batch, rhs_contract)
+    if len(lhs_batch) != len(rhs_batch):
+        raise TypeError(f"dot_general requires equal numbers of lhs_batch and rhs_batch dimensions, got "
+                        f"lhs_batch {lhs_batch} and rhs_batch {rhs_batch}.")
+    lhs_batch_shape = tuple(lhs.shape[d] for d in lhs_batch)
+    if lhs_batch_shape != tuple(rhs.shape[d] for d in rhs_batch):
+        raise TypeError(f"dot_general requires lhs batch dimensions and rhs batch dimensions to have the same "
+                        f"shape, got {lhs_batch_shape} and {tuple(rhs.shape[d] for d in rhs_batch)}.")
+    lhs_contract_shape = tuple(lhs.shape[d] for d in lhs_contract)
+    rhs_contract_shape = tuple(rhs.shape[d] for d in rhs_contract)
+    if lhs_contract_shape != rhs_contract_shape:
+        raise TypeError(f"dot_general requires contracting dimensions to have the same shape, got "
+                        f"{lhs_contract_shape} and {rhs_contract_shape}.")
+    lhs_free = [s for i, s in enumerate(lhs.shape) if i not in lhs_batch + lhs_contract]
+    rhs_free = [s for i, s in enumerate(rhs.shape) if i not in rhs_batch + rhs_contract]
+    dtype = contraction_dtype(lhs.dtype, rhs.dtype) if preferred_element_type is None else preferred_element_type
+    return ShapedArray(lhs_batch_shape + tuple(lhs_free) + tuple(rhs_free), dtype, lhs.weak_type and rhs.weak_type)
+
+
+def accumulation_dtype(dtype: np.dtype) -> np.dtype:
+    """The NumPy dtype a reference contraction computes in: narrow floats in float32, bool in int32."""
+    if dtype == np.bool_:
+        return np.dtype(np.int32)
+    if dtypes.issubdtype(dtype, np.floating) and dtype.itemsize < 4:
+        return np.dtype(np.float32)
+    return dtype
+
+
+@dot_general_p.def_impl
+def _dot_general_impl(lhs, rhs, *, dimension_numbers, precision, preferred_element_type, out_sharding):
+    (lhs_contract, rhs_contract), (lhs_batch, rhs_batch) = dimension_numbers
+    out_dtype = preferred_element_type or contraction_dtype(lhs.dtype, rhs.dtype)
+    work = accumulation_dtype(out_dtype)
+    letters = iter(string.ascii_letters)
+    lhs_sub = [next(letters) for _ in range(lhs.ndim)]
+    rhs_sub = [next(letters) for _ in range(rhs.ndim)]
+    for l_dim, r_dim in zip(lhs_batch + lhs_contract, rhs_batch + rhs_contract):
+        rhs_sub[r_dim] = lhs_sub[l_dim]
+    out_sub = ([lhs_sub[d] for d in lhs_batch]
+               + [c for i, c in enumerate(lhs_sub) if i not in lhs_batch + lhs_contract]
+               + [c for i, c in enumerate(rhs_sub) if i not in rhs_batch + rhs_contract])
+    spec = f"{''.join(lhs_sub)},{''.join(rhs_sub)}->{''.join(out_sub)}"
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = np.einsum(spec, lhs.astype(work), rhs.astype(work))
+    return (out != 0) if out_dtype == np.bool_ else np.asarray(out).astype(out_dtype)
+
+
+def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None, *, out_sharding=None):
+    """General contraction. ``dimension_numbers`` is ``((lhs_contract, rhs_contract), (lhs_batch, rhs_batch))``;
+    the result's dimensions are the batch ones, then lhs's free ones, then rhs's free ones."""
+    (lhs_contract, rhs_contract), (lhs_batch, rhs_batch) = dimension_numbers
+    numbers = ((as_int_tuple(lhs_contract), as_int_tuple(rhs_contract)),
+               (as_int_tuple(lhs_batch), as_int_tuple(rhs_batch)))
+    preferred = None if preferred_element_type is None else dtypes.canonicalize_dtype(
+        dtypes.dtype(preferred_element_type))
+    return dot_general_p.bind(lhs, rhs, dimension_numbers=numbers, precision=canonicalize_precision(precision),
+                              preferred_element_type=preferred, out_sharding=out_sharding)
+
+
+def dot(lhs, rhs, *, dimension_numbers=None, precision=None, preferred_element_type=None, out_sharding=None):
+    """Vector/matrix product (contracting lhs's last and rhs's first dimension), or ``dot_general`` when
+    ``dimension_numbers`` is given."""
+    if dimension_numbers is None:
+        lhs_shape, rhs_shape = get_aval(lhs).shape, get_aval(rhs).shape
+        if not (1 <= len(lhs_shape) <= 2 and 1 <= len(rhs_shape) <= 2):
+            raise ValueError("jax.lax.dot: dimension_numbers must be specified when not performing simple "
+                             "un-batched matrix-matrix, matrix-vector, or vector-vector products; got "
+                             f"lhs_shape={lhs_shape} rhs_shape={rhs_shape}")
+        dimension_numbers = (((len(lhs_shape) - 1,), (0,)), ((), ()))
+    return dot_general(lhs, rhs, dimension_numbers, precision, preferred_element_type, out_sharding=out_sharding)
+
+
+def batch_matmul(lhs, rhs, precision=None):
+    """Matrix products batched over all leading dimensions of equal-rank operands."""
+    lhs_aval, rhs_aval = get_aval(lhs), get_aval(rhs)
+    if lhs_aval.ndim != rhs_aval.ndim:
+        raise ValueError(f"batch_matmul requires arguments to have the same number of dimensions, got "
+                         f"{lhs_aval.ndim} and {rhs_aval.ndim}")
+    if lhs_aval.ndim < 2:
+        raise ValueError(f"batch_matmul requires arguments of rank at least 2, got {lhs_aval.ndim}")
+    batch: Sequence[int] = tuple(range(lhs_aval.ndim - 2))
+    return dot_general(lhs, rhs, (((lhs_aval.ndim - 1,), (rhs_aval.ndim - 2,)), (batch, batch)), precision)

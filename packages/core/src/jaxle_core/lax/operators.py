@@ -26,9 +26,7 @@ def _as_weak_scalar(x: Any, dtype: np.dtype) -> Any:
     """The Python scalar ``x`` as a weakly typed constant of ``dtype``."""
     if get_aval(x).dtype == dtype:
         return x
-    from jaxle_core.backend import current_backend
-
-    return current_backend().device_put(np.asarray(x, dtype), weak_type=True)
+    return structural._convert_keeping_weak_type(x, dtype, True)
 
 
 def promote(*args: Any) -> list[Any]:

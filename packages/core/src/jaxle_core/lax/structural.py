@@ -143,17 +143,23 @@ def convert_element_type(operand, new_dtype):
     return convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=False, sharding=None)
 
 
-def _host_constant(value: np.ndarray):
+def _host_constant(value: np.ndarray, weak_type: bool = False):
     """A constant computed on the host: an Array eagerly, an inline literal when staging."""
-    if isinstance(core.current_trace(), core.EvalTrace):
+    if weak_type or isinstance(core.current_trace(), core.EvalTrace):
         from jaxle_core.backend import current_backend
 
-        return current_backend().device_put(value)
+        return current_backend().device_put(value, weak_type=weak_type)
     return value
 
 
 def _convert_keeping_weak_type(operand, new_dtype, weak_type: bool):
-    return convert_element_type_p.bind(operand, new_dtype=np.dtype(new_dtype), weak_type=weak_type, sharding=None)
+    """Convert, keeping the weak type given; scalar constants are converted on the host, as JAX does."""
+    new_dtype = np.dtype(new_dtype)
+    if not isinstance(operand, core.Tracer) and core.is_scalar_literal(operand):
+        value = _convert_element_type_impl(np.asarray(operand), new_dtype=new_dtype, weak_type=weak_type,
+                                           sharding=None)
+        return _host_constant(np.asarray(value, new_dtype), weak_type)
+    return convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=weak_type, sharding=None)
 
 
 # ---------------------------------------------------------------- bitcast_convert_type

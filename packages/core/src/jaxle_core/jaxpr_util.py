@@ -1,0 +1,174 @@
+"""Whole-jaxpr passes: dead-code elimination and type checking."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from jaxle_core import core
+from jaxle_core.core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Var
+from jaxle_core.pretty import PpContext, pp_eqn_doc, pp_toplevel_doc
+
+# ---------------------------------------------------------------- dead-code elimination
+
+# ``rule(eqn, used_outputs) -> (used_inputs, new_eqn or None)`` for primitives
+# that can prune inside themselves (their sub-jaxprs); others are kept whole
+# when any output is used.
+DceRule = Callable[[JaxprEqn, list[bool]], tuple[list[bool], JaxprEqn | None]]
+dce_rules: dict[str, DceRule] = {}
+
+
+def _has_effects(eqn: JaxprEqn) -> bool:
+    return bool(getattr(eqn.primitive, "effectful", False))
+
+
+def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool] | None = None,
+              instantiate: bool | Sequence[bool] = False) -> tuple[Jaxpr, list[bool]]:
+    """Remove what ``used_outputs`` (default: all) do not need.
+
+    Returns the pruned jaxpr, whose outvars are the used outputs and whose
+    invars are the used inputs (plus those ``instantiate`` keeps), and which
+    inputs were kept. Equations with effects (``primitive.effectful``) stay.
+    """
+    used_outputs = [True] * len(jaxpr.outvars) if used_outputs is None else list(used_outputs)
+    if len(used_outputs) != len(jaxpr.outvars):
+        raise ValueError(f"dce_jaxpr: {len(used_outputs)} used_outputs flags for {len(jaxpr.outvars)} outputs")
+    keep_inputs = [instantiate] * len(jaxpr.invars) if isinstance(instantiate, bool) else list(instantiate)
+    live = {v for v, used in zip(jaxpr.outvars, used_outputs) if used and isinstance(v, Var)}
+    new_eqns = []
+    for eqn in reversed(jaxpr.eqns):
+        used_outs = [not isinstance(v, DropVar) and v in live for v in eqn.outvars]
+        rule = dce_rules.get(eqn.primitive.name)
+        if rule is not None and not _has_effects(eqn):
+            used_ins, new_eqn = rule(eqn, used_outs)
+        elif any(used_outs) or _has_effects(eqn):
+            used_ins, new_eqn = [True] * len(eqn.invars), eqn
+        else:
+            used_ins, new_eqn = [False] * len(eqn.invars), None
+        if new_eqn is not None:
+            new_eqns.append(new_eqn)
+            live.update(v for v, used in zip(eqn.invars, used_ins) if used and isinstance(v, Var))
+    used_inputs = [keep or v in live for v, keep in zip(jaxpr.invars, keep_inputs)]
+    pruned = jaxpr.replace(invars=[v for v, used in zip(jaxpr.invars, used_inputs) if used],
+                           outvars=[v for v, used in zip(jaxpr.outvars, used_outputs) if used],
+                           eqns=new_eqns[::-1])
+    return pruned, used_inputs
+
+
+def _dce_jit(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], JaxprEqn | None]:
+    if not any(used_outputs):
+        return [False] * len(eqn.invars), None
+    closed: ClosedJaxpr = eqn.params["jaxpr"]
+    inner, used_inputs = dce_jaxpr(closed.jaxpr, used_outputs)
+    pick_in = lambda xs: tuple(x for x, used in zip(xs, used_inputs) if used)
+    pick_out = lambda xs: tuple(x for x, used in zip(xs, used_outputs) if used)
+    params = dict(eqn.params, jaxpr=ClosedJaxpr(inner, closed.consts))
+    for name in ("in_shardings", "in_layouts", "donated_invars"):
+        params[name] = pick_in(params[name])
+    for name in ("out_shardings", "out_layouts"):
+        params[name] = pick_out(params[name])
+    return used_inputs, eqn.replace(invars=list(pick_in(eqn.invars)), outvars=list(pick_out(eqn.outvars)),
+                                    params=params)
+
+
+dce_rules["jit"] = _dce_jit
+
+# ---------------------------------------------------------------- type checking
+
+
+class JaxprTypeError(TypeError):
+    """A jaxpr is ill-typed: a variable used before definition or bound twice, or types that disagree."""
+
+
+def _same_type(a: Any, b: Any) -> bool:
+    """Types agree up to weak typing, as jaxprs allow."""
+    return a.shape == b.shape and a.dtype == b.dtype
+
+
+def _sub_jaxprs(params: dict) -> list[Jaxpr]:
+    found = []
+    for value in params.values():
+        for v in value if isinstance(value, tuple) else (value,):
+            if isinstance(v, ClosedJaxpr):
+                found.append(v.jaxpr)
+            elif isinstance(v, Jaxpr):
+                found.append(v)
+    return found
+
+
+def check_jaxpr(jaxpr: Jaxpr | ClosedJaxpr) -> None:
+    """Raise ``JaxprTypeError`` unless every variable is bound once before use and every type agrees.
+
+    Each equation's output types must be what its primitive's abstract
+    evaluation gives for its input types; sub-jaxprs in params are checked too.
+    """
+    if isinstance(jaxpr, ClosedJaxpr):
+        jaxpr = jaxpr.jaxpr
+    context = PpContext()
+    jaxpr_text = pp_toplevel_doc(jaxpr, context).format()  # so messages name variables as the printout does
+
+    def fail(message: str, eqn: JaxprEqn | None = None) -> JaxprTypeError:
+        where = f"\n\nin equation:\n\n{pp_eqn_doc(eqn, context).format()}" if eqn is not None else ""
+        return JaxprTypeError(f"{message}{where}\n\nwhile checking jaxpr:\n\n{jaxpr_text}")
+
+    bound: set[Var] = set()
+
+    def bind(v: Var, eqn: JaxprEqn | None) -> None:
+        if isinstance(v, DropVar):
+            return
+        if v in bound:
+            raise fail(f"Variable '{context.name(v)}' already bound", eqn)
+        bound.add(v)
+
+    def read(atom: Any, eqn: JaxprEqn | None) -> Any:
+        if isinstance(atom, Literal):
+            return atom.aval
+        if isinstance(atom, DropVar) or atom not in bound:
+            raise fail(f"Variable '{context.name(atom)}' not defined", eqn)
+        return atom.aval
+
+    for v in jaxpr.constvars + jaxpr.invars:
+        bind(v, None)
+    for eqn in jaxpr.eqns:
+        in_avals = [read(x, eqn) for x in eqn.invars]
+        for sub in _sub_jaxprs(eqn.params):
+            try:
+                check_jaxpr(sub)
+            except JaxprTypeError as err:
+                raise fail(f"In a jaxpr in the params of {eqn.primitive.name}: {err}", eqn) from None
+        _check_call_operands(eqn, in_avals, fail)
+        try:
+            out = core.abstract_eval(eqn.primitive, in_avals, eqn.params)
+        except (TypeError, ValueError) as err:
+            raise fail(f"Primitive {eqn.primitive.name} rejects its operands: {err}", eqn) from None
+        out_avals = list(out) if eqn.primitive.multiple_results else [out]
+        if len(out_avals) != len(eqn.outvars):
+            raise fail(f"Equation binds {len(eqn.outvars)} variables but {eqn.primitive.name} has "
+                       f"{len(out_avals)} outputs", eqn)
+        for v, aval in zip(eqn.outvars, out_avals):
+            if not _same_type(aval, v.aval):
+                raise fail(f"Value for variable '{context.name(v)}' inconsistently typed as "
+                           f"{aval.str_short(short_dtypes=True)} for let-binder of type "
+                           f"{v.aval.str_short(short_dtypes=True)}", eqn)
+            bind(v, eqn)
+    for v in jaxpr.outvars:
+        read(v, None)
+
+
+def _check_call_operands(eqn: JaxprEqn, in_avals: list, fail: Callable[..., JaxprTypeError]) -> None:
+    """A ``jit`` equation's operands must have the types its jaxpr's invars expect."""
+    closed = eqn.params.get("jaxpr") if eqn.primitive.name == "jit" else None
+    if not isinstance(closed, ClosedJaxpr):
+        return
+    expected = closed.jaxpr.in_avals
+    if len(expected) != len(in_avals):
+        raise fail(f"Call primitive {eqn.primitive.name} has {len(in_avals)} operands for a jaxpr with "
+                   f"{len(expected)} inputs", eqn)
+    for i, (given, want) in enumerate(zip(in_avals, expected)):
+        if not _same_type(given, want):
+            raise fail(f"Call primitive {eqn.primitive.name} passes operand {i} of type "
+                       f"{given.str_short(short_dtypes=True)} to jaxpr expecting type "
+                       f"{want.str_short(short_dtypes=True)}", eqn)
+
+
+__all__ = ["JaxprTypeError", "check_jaxpr", "dce_jaxpr", "dce_rules"]

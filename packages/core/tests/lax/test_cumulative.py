@@ -1,0 +1,41 @@
+"""lax cumulative: jaxprs and values against JAX 0.10.2 goldens, and the reference against NumPy."""
+
+import importlib
+import json
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+import jaxle_core
+from jaxle_core import lax
+
+GOLDEN_DIR = pathlib.Path(__file__).parent.parent / "golden"
+
+
+sys.path.insert(0, str(GOLDEN_DIR))  # the golden generators are importable by name
+
+
+GEN = importlib.import_module("make_cumulative_golden")
+SHARED = importlib.import_module("make_reductions_golden")
+GOLDEN = json.loads((GOLDEN_DIR / "cumulative_golden.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(GEN.CASES))
+def test_matches_jax(name):
+    SHARED.assert_matches(SHARED.run_case(jaxle_core, GEN.CASES[name]), GOLDEN[name])
+
+
+@pytest.mark.parametrize("dtype", ["int16", "uint32", "float32"])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_cumulative_match_numpy(dtype, reverse):
+    x = SHARED.rand((4, 6), dtype, seed=7)
+    flip = (lambda a: a[:, ::-1]) if reverse else (lambda a: a)
+    for name, ref in [("cumsum", np.cumsum), ("cumprod", np.cumprod), ("cummax", np.maximum.accumulate),
+                      ("cummin", np.minimum.accumulate)]:
+        got = np.asarray(getattr(lax, name)(x, 1, reverse=reverse))
+        np.testing.assert_allclose(got, flip(ref(flip(x), axis=1)).astype(x.dtype), rtol=1e-5)
+    if dtype == "float32":
+        want = flip(np.logaddexp.accumulate(flip(x).astype(np.float64), axis=1))
+        np.testing.assert_allclose(np.asarray(lax.cumlogsumexp(x, 1, reverse=reverse)), want, rtol=1e-5)
