@@ -1,5 +1,188 @@
-"""Special functions: error functions, gamma family, Bessel functions."""
+"""Special functions: error functions, the gamma family, Bessel functions, zeta and the incomplete beta.
+
+Reference implementations use SciPy in float64 where it has the function and
+round to the operand dtype. The derivatives of the regularized incomplete
+gamma function with respect to its shape parameter, which SciPy lacks, are
+computed by differentiating the logarithm of whichever tail is smaller.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import numpy as np
+import scipy.special as sp
+
+from jaxle_core.lax.elementwise import float_semantics
+from jaxle_core.lax.standard import FLOATING, elementwise_primitive
+
+__all__ = [
+    "bessel_i0e", "bessel_i1e", "betainc", "digamma", "erf", "erf_inv", "erfc", "igamma", "igamma_grad_a",
+    "igammac", "lgamma", "polygamma", "random_gamma_grad", "zeta",
+]
+
+
+def _in_float64(fn):
+    """``fn`` evaluated in float64 and rounded to the first operand's dtype."""
+
+    def impl(*args):
+        dtype = args[0].dtype
+        with np.errstate(all="ignore"):
+            return np.asarray(fn(*(a.astype(np.float64) for a in args))).astype(dtype)
+
+    return impl
+
+
+def _lgamma(x):
+    return np.where(x == -np.inf, np.inf, sp.gammaln(x))
+
+
+def _digamma(x):
+    # XLA's digamma is NaN at the poles (non-positive integers), where SciPy has -inf or inf.
+    return np.where((x <= 0) & (x == np.floor(x)), np.nan, sp.psi(x))
+
+
+def _polygamma(m, x):
+    """polygamma(m, x) for non-negative integer ``m``; NaN otherwise."""
+    valid = (m >= 0) & (m == np.floor(m))
+    order = np.where(valid, m, 0).astype(np.int64)
+    return np.where(valid, sp.polygamma(order, x), np.nan)
+
+
+def _igamma_domain(a, x, value):
+    """``value`` where the regularized incomplete gamma functions are defined, NaN elsewhere."""
+    return np.where((a > 0) & (x >= 0) & ~np.isnan(a) & ~np.isnan(x), value, np.nan)
+
+
+def _log_tail_slope(a, x):
+    """(tail, sign, d log(tail)/da): the smaller of P(a, x) and Q(a, x), -1 for Q, and its log-derivative in ``a``.
+
+    A fourth-order central difference of log(tail) keeps relative accuracy near 1e-9 even where P is close to 1.
+    """
+    lower = sp.gammainc(a, x) < 0.5
+    tail = np.where(lower, sp.gammainc(a, x), sp.gammaincc(a, x))
+
+    def log_tail(shape):
+        value = np.where(lower, sp.gammainc(shape, x), sp.gammaincc(shape, x))
+        return np.where(value > 0, np.log(value), _log_lower_series(shape, x))
+
+    h = 1e-3 * np.minimum(a, np.sqrt(a))
+    slope = (8 * (log_tail(a + h) - log_tail(a - h)) - (log_tail(a + 2 * h) - log_tail(a - 2 * h))) / (12 * h)
+    return tail, np.where(lower, 1.0, -1.0), slope
+
+
+def _log_lower_series(a, x, terms: int = 400):
+    """log P(a, x) from its power series, for the far lower tail where P underflows float64."""
+    n = np.arange(terms).reshape((terms,) + (1,) * np.ndim(a))
+    log_terms = n * np.log(x) - (sp.gammaln(a + n + 1) - sp.gammaln(a + 1))
+    return a * np.log(x) - x - sp.gammaln(a + 1) + sp.logsumexp(log_terms, axis=0)
+
+
+def _igamma_grad_a(a, x):
+    """dP(a, x)/da."""
+    safe_a = np.where(a > 0, a, 1.0)
+    tail, sign, slope = _log_tail_slope(safe_a, x)
+    grad = sign * tail * slope
+    return _igamma_domain(a, x, np.where(x == 0, 0.0, np.where(np.isinf(x) | np.isinf(a), np.nan, grad)))
+
+
+def _random_gamma_grad(a, x):
+    """d sample / d a for a Gamma(a, 1) sample ``x``: -(dP/da) / (dP/dx), by implicit differentiation."""
+    safe_a = np.where(a > 0, a, 1.0)
+    safe_x = np.where(x > 0, x, 1.0)
+    tail, sign, slope = _log_tail_slope(safe_a, safe_x)
+    log_density = (safe_a - 1) * np.log(safe_x) - safe_x - sp.gammaln(safe_a)
+    log_tail = np.where(tail > 0, np.log(tail), _log_lower_series(safe_a, safe_x))
+    grad = -sign * slope * np.exp(log_tail - log_density)
+    return _igamma_domain(a, x, np.where(x == 0, 0.0, np.where(np.isinf(x) | np.isinf(a), np.nan, grad)))
+
+
+def _betainc(a, b, x):
+    return sp.betainc(a, b, x)
+
+
+erf_p = elementwise_primitive("erf", float_semantics(sp.erf), (FLOATING,))
+erfc_p = elementwise_primitive("erfc", float_semantics(sp.erfc), (FLOATING,))
+erf_inv_p = elementwise_primitive("erf_inv", _in_float64(sp.erfinv), (FLOATING,))
+lgamma_p = elementwise_primitive("lgamma", _in_float64(_lgamma), (FLOATING,))
+digamma_p = elementwise_primitive("digamma", _in_float64(_digamma), (FLOATING,))
+polygamma_p = elementwise_primitive("polygamma", _in_float64(_polygamma), (FLOATING,))
+igamma_p = elementwise_primitive("igamma", _in_float64(lambda a, x: _igamma_domain(a, x, sp.gammainc(a, x))),
+                                 (FLOATING,))
+igammac_p = elementwise_primitive("igammac", _in_float64(lambda a, x: _igamma_domain(a, x, sp.gammaincc(a, x))),
+                                  (FLOATING,))
+igamma_grad_a_p = elementwise_primitive("igamma_grad_a", _in_float64(_igamma_grad_a), (FLOATING,))
+random_gamma_grad_p = elementwise_primitive("random_gamma_grad", _in_float64(_random_gamma_grad), (FLOATING,))
+zeta_p = elementwise_primitive("zeta", _in_float64(sp.zeta), (FLOATING,))
+bessel_i0e_p = elementwise_primitive("bessel_i0e", _in_float64(sp.i0e), (FLOATING,))
+bessel_i1e_p = elementwise_primitive("bessel_i1e", _in_float64(sp.i1e), (FLOATING,))
+regularized_incomplete_beta_p = elementwise_primitive("regularized_incomplete_beta", _in_float64(_betainc),
+                                                      (FLOATING,))
+
+
+def erf(x):
+    """Elementwise error function."""
+    return erf_p.bind(x)
+
+
+def erfc(x):
+    """Elementwise complementary error function ``1 - erf(x)``."""
+    return erfc_p.bind(x)
+
+
+def erf_inv(x):
+    """Elementwise inverse error function."""
+    return erf_inv_p.bind(x)
+
+
+def lgamma(x):
+    """Elementwise log of the absolute value of the gamma function."""
+    return lgamma_p.bind(x)
+
+
+def digamma(x):
+    """Elementwise digamma function, the derivative of ``lgamma``."""
+    return digamma_p.bind(x)
+
+
+def polygamma(m, x):
+    """Elementwise ``m``-th derivative of the digamma function (``m`` a non-negative integer value)."""
+    return polygamma_p.bind(m, x)
+
+
+def igamma(a, x):
+    """Elementwise regularized lower incomplete gamma function P(a, x)."""
+    return igamma_p.bind(a, x)
+
+
+def igammac(a, x):
+    """Elementwise regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x)."""
+    return igammac_p.bind(a, x)
+
+
+def igamma_grad_a(a, x):
+    """Elementwise derivative of P(a, x) with respect to ``a``."""
+    return igamma_grad_a_p.bind(a, x)
+
+
+def random_gamma_grad(a, x):
+    """Elementwise derivative of a Gamma(a, 1) sample ``x`` with respect to ``a``."""
+    return random_gamma_grad_p.bind(a, x)
+
+
+def zeta(x, q):
+    """Elementwise Hurwitz zeta function."""
+    return zeta_p.bind(x, q)
+
+
+def bessel_i0e(x):
+    """Elementwise exponentially scaled modified Bessel function of order 0, ``exp(-|x|) I0(x)``."""
+    return bessel_i0e_p.bind(x)
+
+
+def bessel_i1e(x):
+    """Elementwise exponentially scaled modified Bessel function of order 1, ``exp(-|x|) I1(x)``."""
+    return bessel_i1e_p.bind(x)
+
+
+def betainc(a, b, x):
+    """Elementwise regularized incomplete beta function I_x(a, b)."""
+    return regularized_incomplete_beta_p.bind(a, b, x)
