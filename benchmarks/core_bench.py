@@ -11,6 +11,7 @@ import json
 import sys
 
 import numpy as np
+
 from tree_bench import time_us
 
 # The jaxle meta-package does not exist yet; map its name to the package that holds the API.
@@ -21,7 +22,7 @@ def chain(lax, length):
     """An elementwise chain of ``length`` primitives."""
 
     def fun(x):
-        for i in range(length // 3):
+        for _ in range(length // 3):
             x = lax.sin(x)
             x = lax.mul(x, x)
             x = lax.add(x, x)

@@ -13,7 +13,7 @@ print("scaled leaves   :", tree.tree_map(lambda x: x * 2, params)["b"])
 
 
 def layer(x, w, b):
-    return lax.tanh(x @ w + b) if hasattr(lax, "dot_general") else lax.tanh(x[:, None] * w[0] + b)
+    return lax.tanh(x @ w + b)
 
 
 x = np.arange(2, dtype=np.float32)

@@ -543,6 +543,26 @@ def _(lax, jit):
     return lambda x: (x[1], x[1:3], x[:, 2])
 
 
+@case("operators_int_scalars_with_floats", ones(3))
+def _(lax, jit):
+    return lambda x: (3 - x, x / 4, x * 2)
+
+
+@case("operators_matmul", ones(2), ones((2, 3)), ones((4, 2)))
+def _(lax, jit):
+    return lambda v, m, w: (v @ m, w @ v, w @ m)
+
+
+@case("operators_strong_scalar_conversion", ones(3))
+def _(lax, jit):
+    return lambda x: (x * np.float16(2), x * np.ones(3, np.float16))
+
+
+@case("jit_inline", scalar())
+def _(lax, jit):
+    return lambda x: jit(lambda y: lax.mul(y, 2.0), inline=True)(x) + 1.0
+
+
 @case("jit_params_shown_when_not_default", scalar(), scalar())
 def _(lax, jit):
     donating = jit(lambda a, b: lax.add(a, b), donate_argnums=(1,))

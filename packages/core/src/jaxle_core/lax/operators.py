@@ -29,8 +29,8 @@ def _as_weak_scalar(x: Any, dtype: np.dtype) -> Any:
     return structural._convert_keeping_weak_type(x, dtype, True)
 
 
-def promote(*args: Any) -> list[Any]:
-    """Convert ``args`` to their common dtype and rank, as jnp's binary ufuncs do."""
+def promote_dtypes(*args: Any) -> list[Any]:
+    """Convert ``args`` to their common dtype (weak types respected), as jnp does."""
     for x in args:
         get_aval(x)  # raises JAX's TypeError for values that are not arrays
     dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
@@ -43,12 +43,18 @@ def promote(*args: Any) -> list[Any]:
         if aval.dtype != dtype or aval.weak_type != weak:
             x = structural._convert_keeping_weak_type(x, dtype, weak)
         converted.append(x)
-    ndim = max(np.ndim(x) if type(x) in _PYTHON_SCALARS else get_aval(x).ndim for x in converted)
+    return converted
+
+
+def promote(*args: Any) -> list[Any]:
+    """Convert ``args`` to their common dtype and rank, as jnp's binary ufuncs do."""
+    converted = promote_dtypes(*args)
+    ndim = max(get_aval(x).ndim for x in converted)
     result = []
     for x in converted:
-        rank = 0 if type(x) in _PYTHON_SCALARS else get_aval(x).ndim
-        if 0 < rank < ndim:
-            shape = get_aval(x).shape
+        shape = get_aval(x).shape
+        if 0 < len(shape) < ndim:
+            rank = len(shape)
             x = structural.broadcast_in_dim(x, (1,) * (ndim - rank) + shape, tuple(range(ndim - rank, ndim)))
         result.append(x)
     return result
@@ -158,14 +164,14 @@ def _abs(x):
 def _matmul(x, y):
     from jaxle_core import lax
 
-    x, y = promote(x, y)
+    x, y = promote_dtypes(x, y)
     x_aval, y_aval = get_aval(x), get_aval(y)
     if x_aval.ndim == 0 or y_aval.ndim == 0:
         raise ValueError("matmul: inputs must be at least 1-dimensional; use * to multiply by a scalar.")
     if x_aval.ndim > 2 or y_aval.ndim > 2:
         raise NotImplementedError("matmul of arrays with more than 2 dimensions needs jaxle.numpy.matmul")
     contracting = ((x_aval.ndim - 1,), (0,))
-    return lax.dot_general(x, y, (contracting, ((), ())))
+    return lax.dot_general(x, y, (contracting, ((), ())), preferred_element_type=x_aval.dtype)
 
 
 # ---------------------------------------------------------------- indexing
