@@ -8,11 +8,31 @@ computed by differentiating the logarithm of whichever tail is smaller.
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
-import scipy.special as sp
 
 from jaxle_core.lax.elementwise import float_semantics
 from jaxle_core.lax.standard import FLOATING, elementwise_primitive
+
+
+class _SciPySpecial:
+    """``scipy.special``, imported on first use: SciPy is an optional dependency of jaxle-core."""
+
+    def __getattr__(self, name: str):
+        def call(*args, **kwargs):
+            try:
+                module = importlib.import_module("scipy.special")
+            except ImportError:
+                raise ImportError("The NumPy reference implementations of lax's special functions need SciPy: "
+                                  "pip install 'jaxle-core[special]' (or install jaxle-xla to compute with XLA)."
+                                  ) from None
+            return getattr(module, name)(*args, **kwargs)
+
+        return call
+
+
+sp = _SciPySpecial()
 
 __all__ = [
     "bessel_i0e", "bessel_i1e", "betainc", "digamma", "erf", "erf_inv", "erfc", "igamma", "igamma_grad_a",
