@@ -172,3 +172,10 @@ CASES.update({
 
 if __name__ == "__main__":
     write(CASES, "reductions_golden.json")
+
+
+def load_suite(family: str):
+    """The generator module of ``family`` and the goldens it wrote, for a test module."""
+    generator = importlib.import_module(f"make_{family}_golden")
+    golden = json.loads((pathlib.Path(__file__).parent / f"{family}_golden.json").read_text())
+    return generator, golden

@@ -1,9 +1,6 @@
 """lax convolution: jaxprs and values against JAX 0.10.2 goldens, and the reference against NumPy."""
 
 import importlib
-import json
-import pathlib
-import sys
 
 import numpy as np
 import pytest
@@ -11,15 +8,8 @@ import pytest
 import jaxle_core
 from jaxle_core import lax
 
-GOLDEN_DIR = pathlib.Path(__file__).parent.parent / "golden"
-
-
-sys.path.insert(0, str(GOLDEN_DIR))  # the golden generators are importable by name
-
-
-GEN = importlib.import_module("make_convolution_golden")
 SHARED = importlib.import_module("make_reductions_golden")
-GOLDEN = json.loads((GOLDEN_DIR / "convolution_golden.json").read_text())
+GEN, GOLDEN = SHARED.load_suite("convolution")
 
 
 @pytest.mark.parametrize("name", sorted(GEN.CASES))
