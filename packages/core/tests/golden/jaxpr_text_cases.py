@@ -563,6 +563,16 @@ def _(lax, jit):
     return lambda x: jit(lambda y: lax.mul(y, 2.0), inline=True)(x) + 1.0
 
 
+@case("stop_gradient_pytree_and_copy", scalar())
+def _(lax, jit):
+    return lambda x: (lax.stop_gradient((x, 2 * x, np.int32(1))), lax.copy_p.bind(x))
+
+
+@case("mulhi", ones(3, np.int32))
+def _(lax, jit):
+    return lambda x: lax.mulhi(x, x)
+
+
 @case("jit_params_shown_when_not_default", scalar(), scalar())
 def _(lax, jit):
     donating = jit(lambda a, b: lax.add(a, b), donate_argnums=(1,))

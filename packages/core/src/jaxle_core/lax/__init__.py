@@ -9,6 +9,7 @@ from jaxle_core.lax.convolution import *  # noqa: F403
 from jaxle_core.lax.cumulative import *  # noqa: F403
 from jaxle_core.lax.dot import *  # noqa: F403
 from jaxle_core.lax.elementwise import *  # noqa: F403
+from jaxle_core.lax.identity import *  # noqa: F403
 from jaxle_core.lax.reductions import *  # noqa: F403
 from jaxle_core.lax.slicing import *  # noqa: F403
 from jaxle_core.lax.sorting import *  # noqa: F403

@@ -35,7 +35,7 @@ __all__ = [
     "RoundingMethod", "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
     "bitwise_not", "bitwise_or", "bitwise_xor", "cbrt", "ceil", "clz", "complex", "conj", "cos", "cosh", "div",
     "eq", "exp", "exp2", "expm1", "floor", "ge", "gt", "imag", "integer_pow", "is_finite", "le", "log", "log1p",
-    "logistic", "lt", "max", "min", "mul", "ne", "neg", "nextafter", "population_count", "pow", "real",
+    "logistic", "lt", "max", "min", "mul", "mulhi", "ne", "neg", "nextafter", "population_count", "pow", "real",
     "reciprocal", "rem", "round", "rsqrt", "shift_left", "shift_right_arithmetic", "shift_right_logical", "sign",
     "sin", "sinh", "sqrt", "square", "sub", "tan", "tanh",
 ]
@@ -370,6 +370,17 @@ def _shift_impl(kind: str) -> Callable:
     return impl
 
 
+def _mulhi_impl(x, y):
+    """The high half of the double-width product, computed exactly with Python integers."""
+    x, y = np.broadcast_arrays(x, y)
+    bits = x.dtype.itemsize * 8
+    mask = (1 << bits) - 1
+    high = [((int(a) * int(b)) >> bits) & mask for a, b in zip(x.ravel(), y.ravel())]
+    unsigned = np.array(high, dtype=_unsigned(x.dtype)).reshape(x.shape)
+    return unsigned.view(x.dtype)
+
+
+mulhi_p = _primitive("mulhi", _mulhi_impl, (INTEGER,))
 clz_p = _primitive("clz", _clz_impl, (INTEGER,))
 population_count_p = _primitive("population_count", _population_count_impl, (INTEGER,))
 not_p = _primitive("not", np.invert, _BITWISE)
@@ -621,6 +632,11 @@ def conj(x):
 def clz(x):
     """Elementwise count of leading zero bits."""
     return clz_p.bind(x)
+
+
+def mulhi(x, y):
+    """Elementwise high half of the double-width integer product ``x * y``."""
+    return mulhi_p.bind(x, y)
 
 
 def population_count(x):
