@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from jaxle_core import core, dtypes
+from jaxle_core import core
 from jaxle_core.array import Array, ReferenceArray
 from jaxle_core.avals import get_aval
 
@@ -133,7 +133,3 @@ def current_backend() -> Backend:
 
 def backends() -> list[str]:
     return sorted(_backends)
-
-
-def canonical_dtype_of(x: Any) -> np.dtype:
-    return dtypes.canonicalize_dtype(get_aval(x).dtype)
