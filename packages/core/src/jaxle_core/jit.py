@@ -151,6 +151,8 @@ class JitWrapped:
         self.trace_count = 0
 
     def _split_static(self, args: tuple, kwargs: dict) -> tuple[tuple, tuple]:
+        if not self.static_argnums and not self.static_argnames:  # the common case, on every call
+            return (args, kwargs), ((), ())
         n = len(args)
         static_nums = [i if i >= 0 else i + n for i in self.static_argnums if i >= n or i < 0 and i + n >= 0
                        or 0 <= i < n]

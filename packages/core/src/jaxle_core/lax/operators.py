@@ -16,8 +16,8 @@ from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.core import Tracer
 from jaxle_core.lax import elementwise as ew
-from jaxle_core.lax import structural
-from jaxle_core.lax.slicing import slice as lax_slice
+from jaxle_core.lax import slicing, structural
+from jaxle_core.lax.dot import dot_general
 
 _PYTHON_SCALARS = (bool, int, float, complex)
 
@@ -89,23 +89,19 @@ def _true_divide(x, y):
 
 
 def _floor_divide(x, y):
-    from jaxle_core import lax
-
     if dtypes.issubdtype(get_aval(x).dtype, np.integer):
         quotient = ew.div(x, y)
         remainder = ew.rem(x, y)
-        adjust = lax.bitwise_and(ew.ne(lax.sign(x), lax.sign(y)), ew.ne(remainder, _zero_like(remainder)))
-        return lax.select_n(adjust, quotient, ew.sub(quotient, _one_like(quotient)))
-    return lax.floor(ew.div(x, y))
+        adjust = ew.bitwise_and(ew.ne(ew.sign(x), ew.sign(y)), ew.ne(remainder, _zero_like(remainder)))
+        return structural.select_n(adjust, quotient, ew.sub(quotient, _one_like(quotient)))
+    return ew.floor(ew.div(x, y))
 
 
 def _mod(x, y):
-    from jaxle_core import lax
-
     remainder = ew.rem(x, y)
     zero = _zero_like(remainder)
-    fix = lax.bitwise_and(ew.ne(remainder, zero), ew.ne(ew.lt(remainder, zero), ew.lt(y, _zero_like(y))))
-    return lax.select_n(fix, remainder, ew.add(remainder, y))
+    fix = ew.bitwise_and(ew.ne(remainder, zero), ew.ne(ew.lt(remainder, zero), ew.lt(y, _zero_like(y))))
+    return structural.select_n(fix, remainder, ew.add(remainder, y))
 
 
 def _zero_like(x):
@@ -116,54 +112,21 @@ def _one_like(x):
     return np.ones((), get_aval(x).dtype)
 
 
-def _power(x, y):
-    from jaxle_core import lax
-
-    return lax.pow(x, y)
-
-
 def _pow_operator(x, y):
     if type(y) is int and not isinstance(x, bool):
-        from jaxle_core import lax
-
-        return lax.integer_pow(x, y)
+        return ew.integer_pow(x, y)
     if not _is_operand(y):
         return NotImplemented
-    return _power(*promote(x, y))
-
-
-def _bitwise(name: str):
-    def fn(x, y):
-        from jaxle_core import lax
-
-        return getattr(lax, name)(x, y)
-
-    return fn
+    return ew.pow(*promote(x, y))
 
 
 def _shift_right(x, y):
-    from jaxle_core import lax
-
     if dtypes.issubdtype(get_aval(x).dtype, np.unsignedinteger):
-        return lax.shift_right_logical(x, y)
-    return lax.shift_right_arithmetic(x, y)
-
-
-def _invert(x):
-    from jaxle_core import lax
-
-    return lax.bitwise_not(x)
-
-
-def _abs(x):
-    from jaxle_core import lax
-
-    return lax.abs(x)
+        return ew.shift_right_logical(x, y)
+    return ew.shift_right_arithmetic(x, y)
 
 
 def _matmul(x, y):
-    from jaxle_core import lax
-
     x, y = promote_dtypes(x, y)
     x_aval, y_aval = get_aval(x), get_aval(y)
     if x_aval.ndim == 0 or y_aval.ndim == 0:
@@ -171,7 +134,7 @@ def _matmul(x, y):
     if x_aval.ndim > 2 or y_aval.ndim > 2:
         raise NotImplementedError("matmul of arrays with more than 2 dimensions needs jaxle.numpy.matmul")
     contracting = ((x_aval.ndim - 1,), (0,))
-    return lax.dot_general(x, y, (contracting, ((), ())), preferred_element_type=x_aval.dtype)
+    return dot_general(x, y, (contracting, ((), ())), preferred_element_type=x_aval.dtype)
 
 
 # ---------------------------------------------------------------- indexing
@@ -183,13 +146,7 @@ def getitem(x, index):
     index = index if isinstance(index, tuple) else (index,)
     if any(not isinstance(i, (int, np.integer, slice, type(None), type(Ellipsis))) or isinstance(i, bool)
            for i in index):
-        from jaxle_core.lax import slicing
-
-        dynamic = getattr(slicing, "index_with_arrays", None)
-        if dynamic is None:
-            raise TypeError(f"Indexing with {index!r} needs jaxle.numpy's advanced indexing; core supports "
-                            "integers, slices, None and ... .")
-        return dynamic(x, index)
+        return slicing.index_with_arrays(x, index)
     n_real = sum(1 for i in index if i is not None and i is not Ellipsis)
     if n_real > len(shape):
         raise IndexError(f"Too many indices: {len(shape)}-dimensional array indexed with {n_real} regular indices.")
@@ -226,11 +183,9 @@ def getitem(x, index):
             squeezed.append(dim)
         dim += 1
     if reversed_dims:
-        from jaxle_core import lax
-
-        x = lax.rev(x, tuple(reversed_dims))
+        x = structural.rev(x, tuple(reversed_dims))
     if starts != [0] * len(shape) or limits != list(shape) or any(s != 1 for s in strides):
-        x = lax_slice(x, starts, limits, None if all(s == 1 for s in strides) else strides)
+        x = slicing.slice(x, starts, limits, None if all(s == 1 for s in strides) else strides)
     if squeezed:
         x = structural.squeeze(x, squeezed)
     if new_axes:
@@ -275,20 +230,16 @@ def _transpose(x, *axes):
     return structural.transpose(x, tuple(a % ndim for a in axes))
 
 
-def _unary(fn):
-    return lambda x: fn(x)
-
-
 _METHODS: dict[str, Any] = {
-    "__neg__": _unary(ew.neg),
+    "__neg__": ew.neg,
     "__pos__": lambda x: x,
-    "__abs__": _abs,
-    "__invert__": _invert,
+    "__abs__": ew.abs,
+    "__invert__": ew.bitwise_not,
     "__getitem__": getitem,
     "__matmul__": _matmul,
     "__rmatmul__": lambda x, y: _matmul(y, x),
     "__pow__": _pow_operator,
-    "__rpow__": lambda x, y: _power(*promote(y, x)),
+    "__rpow__": lambda x, y: ew.pow(*promote(y, x)),
     "astype": _astype,
     "reshape": _reshape,
     "transpose": _transpose,
@@ -297,9 +248,9 @@ _METHODS: dict[str, Any] = {
                                          get_aval(x).ndim - 2)),
 }
 for _name, _fn in [("add", ew.add), ("sub", ew.sub), ("mul", ew.mul), ("truediv", _true_divide),
-                   ("floordiv", _floor_divide), ("mod", _mod), ("and", _bitwise("bitwise_and")),
-                   ("or", _bitwise("bitwise_or")), ("xor", _bitwise("bitwise_xor")),
-                   ("lshift", _bitwise("shift_left")), ("rshift", _shift_right)]:
+                   ("floordiv", _floor_divide), ("mod", _mod), ("and", ew.bitwise_and),
+                   ("or", ew.bitwise_or), ("xor", ew.bitwise_xor),
+                   ("lshift", ew.shift_left), ("rshift", _shift_right)]:
     _METHODS[f"__{_name}__"], _METHODS[f"__r{_name}__"] = _binary(_fn)
 for _name, _fn in [("eq", ew.eq), ("ne", ew.ne), ("lt", ew.lt), ("le", ew.le), ("gt", ew.gt), ("ge", ew.ge)]:
     _METHODS[f"__{_name}__"] = _binary(_fn)[0]
