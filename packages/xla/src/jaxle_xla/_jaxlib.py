@@ -1,0 +1,192 @@
+"""Every private jaxlib call jaxle makes, in one place.
+
+jaxlib's Python surface is private and changes between releases; a jaxlib
+upgrade should touch this file only. Everything here was checked against
+jaxlib 0.10.2 (see shared/design/JAXLIB_NOTES.md). The bridge stays off the
+paths where jaxlib's C++ imports ``jax`` modules by name: results come back
+through ``consume_with_handlers`` with checks skipped, never through
+``disassemble_into_single_device_arrays``.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from jaxlib import _jax
+from jaxlib import xla_client as xc
+
+Device = xc.Device
+DeviceBuffer = xc.ArrayImpl
+LoadedExecutable = xc.LoadedExecutable
+XlaRuntimeError = xc.XlaRuntimeError
+
+# The C++ side refuses to move data before it has been told where the x64 flag
+# lives; jaxle canonicalises dtypes itself, so the flag stays on: jaxlib must never narrow a 64-bit array.
+_jax.jax_jit.set_enable_x64_state(
+    _jax.config.Config("jaxle_enable_x64", True, include_in_jit_key=True, include_in_trace_context=True))
+
+
+class DeviceSharding(xc.SingleDeviceSharding):
+    """The placement of an array on one device, with the Python half jaxlib expects."""
+
+    memory_kind = property(lambda self: None)
+    _device_assignment = property(lambda self: (self._device,))
+    device_set = property(lambda self: {self._device})
+    is_fully_replicated = property(lambda self: True)
+    is_fully_addressable = property(lambda self: True)
+    num_devices = property(lambda self: 1)
+
+    def _to_xla_hlo_sharding(self, ndim: int):
+        return xc.HloSharding.replicate()
+
+    def __hash__(self) -> int:
+        return hash(self._device)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DeviceSharding) and other._device == self._device
+
+    def __repr__(self) -> str:
+        return f"SingleDeviceSharding(device={self._device!r}, memory_kind={self._device.default_memory().kind})"
+
+
+@functools.cache
+def sharding_for(device: Device) -> DeviceSharding:
+    return DeviceSharding(device)
+
+
+# ---------------------------------------------------------------- clients
+
+
+def make_cpu_client(num_devices: int) -> Any:
+    """A CPU client with ``num_devices`` devices (jaxlib's default when negative)."""
+    if num_devices > 0:
+        return xc.make_cpu_client(asynchronous=True, num_devices=num_devices)
+    return xc.make_cpu_client(asynchronous=True)
+
+
+# The PJRT plugin packages NVIDIA GPUs need (installed by `pip install jax-cuda12-plugin[with-cuda]`);
+# each ships its shared library inside the package directory.
+GPU_PLUGIN_PACKAGES = {"cuda": ("jax_cuda13_plugin", "jax_cuda12_plugin"), "rocm": ("jax_rocm7_plugin",
+                                                                                     "jax_rocm60_plugin")}
+
+
+def find_plugin_library(platform: str) -> str | None:
+    """The path of an installed PJRT plugin's shared library for ``platform``, or None."""
+    for package in GPU_PLUGIN_PACKAGES.get(platform, ()):
+        try:
+            files = importlib.metadata.files(package.replace("_", "-")) or []
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        for f in files:
+            if f.name.startswith("xla_") and f.name.endswith(".so"):
+                return str(f.locate())
+    return None
+
+
+def make_plugin_client(platform: str, library: str) -> Any:
+    """A client for a PJRT plugin (a GPU, for example) loaded from ``library``."""
+    if not xc.pjrt_plugin_loaded(platform):
+        xc.load_pjrt_plugin_dynamically(platform, library)
+    if not xc.pjrt_plugin_initialized(platform):
+        xc.initialize_pjrt_plugin(platform)
+    options = xc.generate_pjrt_gpu_plugin_options() if platform in ("cuda", "rocm") else {}
+    return xc.make_c_api_client(platform, options, None)
+
+
+# ---------------------------------------------------------------- buffers
+
+
+def device_put(value: np.ndarray, aval: Any, device: Device) -> DeviceBuffer:
+    """Copy a host array to ``device``; ``aval`` has shape, dtype and weak_type."""
+    return xc.batched_device_put(aval, sharding_for(device), [value], [device], True)
+
+
+def copy_to_device(buffer: DeviceBuffer, aval: Any, device: Device) -> DeviceBuffer:
+    """``buffer`` moved to another device of the same client."""
+    return xc.batched_device_put(aval, sharding_for(device), [buffer], [device], True)
+
+
+def buffer_device(buffer: DeviceBuffer) -> Device:
+    return buffer._sharding._device
+
+
+def to_host(buffer: DeviceBuffer) -> np.ndarray:
+    """The buffer's contents as a read-only NumPy array (no copy where the buffer allows)."""
+    return buffer._single_device_array_to_np_array_did_copy()[0]
+
+
+def copy_to_host_async(buffer: DeviceBuffer) -> None:
+    buffer._copy_single_device_array_to_host_async()
+
+
+def dlpack_capsule(buffer: DeviceBuffer, stream: Any = None) -> Any:
+    return _jax.buffer_to_dlpack_managed_tensor(buffer, stream=stream)
+
+
+# ---------------------------------------------------------------- executables
+
+
+def compile(client: Any, module_text: str, device: Device) -> LoadedExecutable:
+    """Compile a StableHLO module (text) for one device."""
+    return client.compile_and_load(module_text, xc.DeviceList((device,)), xc.CompileOptions())
+
+
+def result_handler(aval: Any, device: Device) -> Any:
+    return xc.array_result_handler(aval, sharding_for(device), committed=True, _skip_checks=True)
+
+
+def execute(executable: LoadedExecutable, buffers: Sequence[DeviceBuffer], handlers: Sequence[Any]) -> list:
+    """Run ``executable`` on device buffers; the outputs come back as device buffers."""
+    return executable.execute_sharded(buffers).consume_with_handlers(handlers)
+
+
+def hlo_text(executable: LoadedExecutable) -> str:
+    """The optimised HLO of a compiled executable."""
+    return executable.hlo_modules()[0].to_string()
+
+
+def memory_stats(executable: LoadedExecutable) -> Any:
+    return executable.get_compiled_memory_stats()
+
+
+def cost_analysis(executable: LoadedExecutable) -> dict:
+    return executable.cost_analysis()
+
+
+# ---------------------------------------------------------------- MLIR (pretty printing only)
+
+
+@functools.cache
+def _mlir_context():
+    from jaxlib.mlir import ir
+    from jaxlib.mlir._mlir_libs import _chlo, _jax_mlir_ext, _stablehlo
+
+    registry = ir.DialectRegistry()
+    _jax_mlir_ext.register_dialects(registry)
+    context = ir.Context()
+    context.append_dialect_registry(registry)
+    context.load_all_available_dialects()
+    _stablehlo.register_dialect(context)
+    _chlo.register_dialect(context)
+    return context
+
+
+def pretty_module(module_text: str) -> str:
+    """A StableHLO module re-printed by MLIR in its readable (custom) form."""
+    from jaxlib.mlir import ir
+
+    with _mlir_context():
+        return str(ir.Module.parse(module_text))
+
+
+def environment_num_cpu_devices() -> int | None:
+    """The CPU device count requested through XLA_FLAGS, as jaxlib's own flag spells it."""
+    for flag in os.environ.get("XLA_FLAGS", "").split():
+        if flag.startswith("--xla_force_host_platform_device_count="):
+            return int(flag.split("=", 1)[1])
+    return None

@@ -1,0 +1,95 @@
+"""The device Array: an XLA buffer on one device, with the ``jax.Array`` interface."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from jaxle_core.array import Array
+from jaxle_core.avals import ShapedArray, aval_handlers
+
+from jaxle_xla import _jaxlib
+
+
+class XlaArray(Array):
+    """An array held by XLA on one device. Operations on it dispatch asynchronously;
+    reading its value (``np.asarray``, ``float``, ``repr``) waits for it."""
+
+    __slots__ = ("aval", "_buffer", "_host", "_committed")
+
+    def __init__(self, buffer: _jaxlib.DeviceBuffer, aval: ShapedArray, committed: bool = True):
+        self.aval = aval
+        self._buffer = buffer
+        self._host: np.ndarray | None = None
+        self._committed = committed
+
+    def _check_alive(self) -> None:
+        if self._buffer.is_deleted():
+            raise RuntimeError(f"Array has been deleted with shape={self.aval.str_short()}.")
+
+    @property
+    def _value(self) -> np.ndarray:
+        self._check_alive()
+        if self._host is None:
+            self._host = _jaxlib.to_host(self._buffer)
+        return self._host
+
+    def __array__(self, dtype=None, copy=None):
+        value = self._value
+        if dtype is not None and np.dtype(dtype) != value.dtype:
+            if copy is False:
+                raise ValueError("Unable to avoid copy while creating an array as requested.")
+            return value.astype(dtype)
+        return value.copy() if copy else value
+
+    def block_until_ready(self) -> XlaArray:
+        self._check_alive()
+        self._buffer.block_until_ready()
+        return self
+
+    def is_ready(self) -> bool:
+        self._check_alive()
+        return self._buffer.is_ready()
+
+    def copy_to_host_async(self) -> None:
+        self._check_alive()
+        if self._host is None:
+            _jaxlib.copy_to_host_async(self._buffer)
+
+    def delete(self) -> None:
+        self._buffer.delete()
+        self._host = None
+
+    def is_deleted(self) -> bool:
+        return self._buffer.is_deleted()
+
+    @property
+    def device(self) -> _jaxlib.Device:
+        return _jaxlib.buffer_device(self._buffer)
+
+    def devices(self) -> set[_jaxlib.Device]:
+        return {self.device}
+
+    @property
+    def sharding(self) -> _jaxlib.DeviceSharding:
+        return _jaxlib.sharding_for(self.device)
+
+    @property
+    def committed(self) -> bool:
+        return self._committed
+
+    def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                   copy: bool | None = None) -> Any:
+        self._check_alive()
+        return _jaxlib.dlpack_capsule(self._buffer, stream)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        platform = self.device.platform
+        kind = {"cpu": 1, "cuda": 2, "rocm": 10}.get(platform, 1)
+        return kind, self.device.local_hardware_id if platform != "cpu" else 0
+
+    def on_device_size_in_bytes(self) -> int:
+        return self._buffer.on_device_size_in_bytes()
+
+
+aval_handlers[XlaArray] = lambda x: x.aval

@@ -1,0 +1,211 @@
+"""Writing StableHLO as text: SSA values, types, attributes, ops, regions.
+
+Lowering rules emit ops in MLIR's generic form
+(``%3 = "stablehlo.add"(%1, %2) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>``),
+which is uniform for every op and parses as fast as XLA can read it.
+``Lowered.as_text()`` re-prints the module through MLIR in its readable form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+from jaxle_core.avals import ShapedArray
+
+# ---------------------------------------------------------------- types
+
+_ELEMENT_TYPES = {
+    np.dtype(np.bool_): "i1",
+    np.dtype(np.int8): "i8", np.dtype(np.int16): "i16", np.dtype(np.int32): "i32", np.dtype(np.int64): "i64",
+    np.dtype(np.uint8): "ui8", np.dtype(np.uint16): "ui16", np.dtype(np.uint32): "ui32",
+    np.dtype(np.uint64): "ui64",
+    np.dtype(np.float16): "f16", np.dtype(np.float32): "f32", np.dtype(np.float64): "f64",
+    np.dtype(ml_dtypes.bfloat16): "bf16",
+    np.dtype(np.complex64): "complex<f32>", np.dtype(np.complex128): "complex<f64>",
+    np.dtype(ml_dtypes.int4): "i4", np.dtype(ml_dtypes.uint4): "ui4",
+    np.dtype(ml_dtypes.float8_e4m3fn): "f8E4M3FN", np.dtype(ml_dtypes.float8_e5m2): "f8E5M2",
+    np.dtype(ml_dtypes.float8_e4m3fnuz): "f8E4M3FNUZ", np.dtype(ml_dtypes.float8_e5m2fnuz): "f8E5M2FNUZ",
+    np.dtype(ml_dtypes.float8_e4m3b11fnuz): "f8E4M3B11FNUZ", np.dtype(ml_dtypes.float8_e3m4): "f8E3M4",
+    np.dtype(ml_dtypes.float8_e4m3): "f8E4M3", np.dtype(ml_dtypes.float8_e8m0fnu): "f8E8M0FNU",
+    np.dtype(ml_dtypes.float4_e2m1fn): "f4E2M1FN",
+}
+
+
+def element_type(dtype: Any) -> str:
+    """The MLIR element type of a dtype (``f32``, ``ui8``, ``complex<f64>``, ...)."""
+    try:
+        return _ELEMENT_TYPES[np.dtype(dtype)]
+    except KeyError:
+        raise TypeError(f"dtype {np.dtype(dtype).name} has no XLA element type") from None
+
+
+def tensor_type(aval: ShapedArray) -> str:
+    """``tensor<2x3xf32>`` for a ShapedArray (``tensor<f32>`` for a scalar)."""
+    dims = "".join(f"{d}x" for d in aval.shape)
+    return f"tensor<{dims}{element_type(aval.dtype)}>"
+
+
+def _types(values: Iterable[Value | ShapedArray]) -> str:
+    return ", ".join(tensor_type(v.aval if isinstance(v, Value) else v) for v in values)
+
+
+def comparison_type(dtype: np.dtype) -> str:
+    """The ``compare_type`` StableHLO uses for ``dtype``: FLOAT, SIGNED or UNSIGNED."""
+    if dtype == np.bool_ or np.issubdtype(dtype, np.unsignedinteger) or dtype == ml_dtypes.uint4:
+        return "UNSIGNED"
+    if np.issubdtype(dtype, np.signedinteger) or dtype == ml_dtypes.int4:
+        return "SIGNED"
+    return "FLOAT"
+
+
+# ---------------------------------------------------------------- attributes
+
+
+def i64_array(values: Iterable[int]) -> str:
+    """``array<i64: 1, 2>`` (a dense i64 array attribute)."""
+    values = [int(v) for v in values]
+    return f"array<i64: {', '.join(map(str, values))}>" if values else "array<i64>"
+
+
+def i64(value: int) -> str:
+    return f"{int(value)} : i64"
+
+
+def boolean(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def dense_elements(value: np.ndarray, aval: ShapedArray) -> str:
+    """``dense<...> : tensor<...>``: the elements of ``value`` (cast to the aval's dtype)."""
+    value = np.ascontiguousarray(value, dtype=aval.dtype)
+    if value.size == 0:
+        return f"dense<> : {tensor_type(aval)}"
+    flat = value.reshape(-1)
+    raw = flat.astype(flat.dtype.newbyteorder("<")).tobytes()
+    width = len(raw) // flat.size
+    splat = raw == raw[:width] * flat.size
+    if value.dtype == np.bool_ or value.dtype in _SUB_BYTE:
+        return f"dense<{_nested_literal(flat[0] if splat else value)}> : {tensor_type(aval)}"
+    return f'dense<"0x{(raw[:width] if splat else raw).hex().upper()}"> : {tensor_type(aval)}'
+
+
+# Element types narrower than a byte, whose hex form MLIR packs; written as numbers instead.
+_SUB_BYTE = (np.dtype(ml_dtypes.int4), np.dtype(ml_dtypes.uint4), np.dtype(ml_dtypes.float4_e2m1fn))
+
+
+def _nested_literal(value: np.ndarray) -> str:
+    if value.ndim == 0:
+        item = value.item()
+        if value.dtype == np.bool_:
+            return "true" if item else "false"
+        return str(int(item)) if value.dtype in _SUB_BYTE[:2] else repr(float(item))
+    return "[" + ", ".join(_nested_literal(v) for v in value) + "]"
+
+
+# ---------------------------------------------------------------- values and the emitter
+
+
+class Value:
+    """An SSA value of the module being written: its name (``%3``, ``%4#1``) and aval."""
+
+    __slots__ = ("name", "aval")
+
+    def __init__(self, name: str, aval: ShapedArray):
+        self.name = name
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"Value({self.name}: {tensor_type(self.aval)})"
+
+
+class LoweringContext:
+    """Emits the ops of one block (a function body or a region) into ``lines``.
+
+    Lowering rules receive the context of the block they write into, with
+    ``avals_in`` and ``avals_out`` set to the avals of the equation being lowered.
+    """
+
+    def __init__(self, module: Any, indent: str = "    "):
+        self.module = module
+        self.indent = indent
+        self.lines: list[str] = []
+        self.avals_in: Sequence[ShapedArray] = ()
+        self.avals_out: Sequence[ShapedArray] = ()
+
+    def fresh_name(self) -> str:
+        return self.module.fresh_name()
+
+    def op(self, name: str, operands: Sequence[Value], out_avals: Sequence[ShapedArray],
+           attributes: dict[str, str] | None = None, regions: Sequence[str] = ()) -> list[Value]:
+        """Emit ``name`` (``"stablehlo.add"``) and return its results."""
+        result = self.fresh_name()
+        n = len(out_avals)
+        target = f"{result}:{n} = " if n > 1 else (f"{result} = " if n == 1 else "")
+        attrs = ""
+        if attributes:
+            attrs = " {" + ", ".join(f"{k} = {v}" for k, v in attributes.items()) + "}"
+        region_text = " (" + ", ".join(regions) + ")" if regions else ""
+        results = _types(out_avals)
+        results = f"({results})" if n != 1 else results
+        operand_names = ", ".join(v.name for v in operands)
+        self.lines.append(f'{self.indent}{target}"{name}"({operand_names}){region_text}{attrs} : '
+                          f"({_types(operands)}) -> {results}")
+        if n == 1:
+            return [Value(result, out_avals[0])]
+        return [Value(f"{result}#{i}", aval) for i, aval in enumerate(out_avals)]
+
+    def op1(self, name: str, operands: Sequence[Value], out_aval: ShapedArray,
+            attributes: dict[str, str] | None = None, regions: Sequence[str] = ()) -> Value:
+        """Emit a single-result op."""
+        return self.op(name, operands, [out_aval], attributes, regions)[0]
+
+    def constant(self, value: Any, dtype: Any = None, shape: Sequence[int] = ()) -> Value:
+        """A constant (``value`` broadcast to ``shape`` if it is a scalar)."""
+        value = np.asarray(value, dtype=dtype)
+        aval = ShapedArray(tuple(shape) or value.shape, value.dtype)
+        if value.shape != aval.shape:
+            value = np.broadcast_to(value, aval.shape)
+        return self.op1("stablehlo.constant", [], aval, {"value": dense_elements(value, aval)})
+
+    def full_like(self, value: Any, like: Value | ShapedArray) -> Value:
+        """``value`` broadcast to the shape and dtype of ``like``."""
+        aval = like.aval if isinstance(like, Value) else like
+        return self.constant(np.array(value, dtype=aval.dtype), aval.dtype, aval.shape)
+
+    def broadcast_to(self, value: Value, shape: Sequence[int]) -> Value:
+        """``value`` broadcast to ``shape`` (its dimensions aligned to the trailing ones)."""
+        shape = tuple(shape)
+        if value.aval.shape == shape:
+            return value
+        dims = range(len(shape) - value.aval.ndim, len(shape))
+        return self.op1("stablehlo.broadcast_in_dim", [value], value.aval.update(shape=shape),
+                        {"broadcast_dimensions": i64_array(dims)})
+
+    def region(self, arg_avals: Sequence[ShapedArray],
+               body: Callable[[LoweringContext, list[Value]], Sequence[Value]]) -> str:
+        """The text of a one-block region whose block takes ``arg_avals``; ``body`` returns its results."""
+        inner = LoweringContext(self.module, self.indent + "  ")
+        args = [Value(self.fresh_name(), aval) for aval in arg_avals]
+        results = list(body(inner, args))
+        inner.lines.append(f'{inner.indent}"stablehlo.return"({", ".join(v.name for v in results)}) : '
+                           f"({_types(results)}) -> ()")
+        header = ", ".join(f"{a.name}: {tensor_type(a.aval)}" for a in args)
+        return "{\n" + f"{self.indent}^bb0({header}):\n" + "\n".join(inner.lines) + f"\n{self.indent}}}"
+
+    def lower_jaxpr(self, jaxpr: Any, consts: Sequence[Any], args: Sequence[Value]) -> list[Value]:
+        """Emit the equations of ``jaxpr`` inline; returns the values of its outputs."""
+        return self.module.lower_jaxpr_into(self, jaxpr, consts, args)
+
+    def lower_fun(self, fun: Callable[..., Any], *args: Value) -> list[Value]:
+        """Trace ``fun`` (written with lax) on the avals of ``args`` and emit it inline."""
+        from jaxle_core.staging import trace_to_jaxpr
+
+        def flat_fun(*xs):
+            out = fun(*xs)
+            return list(out) if isinstance(out, (list, tuple)) else [out]
+
+        closed = trace_to_jaxpr(flat_fun, [a.aval for a in args], None)
+        return self.lower_jaxpr(closed.jaxpr, closed.consts, args)

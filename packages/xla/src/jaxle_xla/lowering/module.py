@@ -1,0 +1,143 @@
+"""Lowering a closed jaxpr to a StableHLO module, one equation at a time.
+
+Each primitive has a lowering rule registered with ``register_lowering``:
+``rule(ctx, *operands, **params)`` emits ops through ``ctx`` (a
+``LoweringContext``) and returns the result ``Value`` (a list of them for a
+primitive with multiple results).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from jaxle_core import core
+from jaxle_core.avals import ShapedArray
+
+from jaxle_xla.lowering.context import LoweringContext, Value, tensor_type
+
+LoweringRule = Callable[..., Any]
+lowering_rules: dict[core.Primitive, LoweringRule] = {}
+
+
+def register_lowering(*primitives: core.Primitive) -> Callable[[LoweringRule], LoweringRule]:
+    """Decorator: ``rule`` lowers each of ``primitives``."""
+
+    def register(rule: LoweringRule) -> LoweringRule:
+        for primitive in primitives:
+            lowering_rules[primitive] = rule
+        return rule
+
+    return register
+
+
+def elementwise_op(primitive: core.Primitive, op_name: str) -> None:
+    """Lower ``primitive`` to the elementwise op ``op_name``, broadcasting scalar operands to the result."""
+
+    def rule(ctx: LoweringContext, *args: Value, **params) -> Value:
+        shape = ctx.avals_out[0].shape
+        return ctx.op1(op_name, [ctx.broadcast_to(a, shape) for a in args], ctx.avals_out[0])
+
+    lowering_rules[primitive] = rule
+
+
+class ModuleBuilder:
+    """The functions of one StableHLO module being written."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self._counter = 0
+        self._functions: list[str] = []
+        self._function_names: dict[int, str] = {}
+        self._taken: set[str] = {"main"}
+
+    def fresh_name(self) -> str:
+        self._counter += 1
+        return f"%{self._counter}"
+
+    def lower_jaxpr_into(self, ctx: LoweringContext, jaxpr: core.Jaxpr, consts: Sequence[Any],
+                         args: Sequence[Value]) -> list[Value]:
+        env: dict[core.Var, Value] = {}
+
+        def read(atom: Any) -> Value:
+            if type(atom) is core.Literal:
+                return ctx.constant(np.asarray(atom.val, dtype=atom.aval.dtype), atom.aval.dtype, atom.aval.shape)
+            return env[atom]
+
+        for var, const in zip(jaxpr.constvars, consts):
+            env[var] = ctx.constant(np.asarray(const, dtype=var.aval.dtype), var.aval.dtype, var.aval.shape)
+        env.update(zip(jaxpr.invars, args))
+        for eqn in jaxpr.eqns:
+            rule = lowering_rules.get(eqn.primitive)
+            if rule is None:
+                raise NotImplementedError(
+                    f"No XLA lowering for primitive '{eqn.primitive.name}'. Register one with "
+                    "jaxle_xla.lowering.register_lowering (see docs/xla.md).")
+            ctx.avals_in = [v.aval for v in eqn.invars]
+            ctx.avals_out = [v.aval for v in eqn.outvars]
+            outs = rule(ctx, *map(read, eqn.invars), **eqn.params)
+            if not eqn.primitive.multiple_results:
+                outs = [outs]
+            env.update(zip(eqn.outvars, outs))
+        return [read(v) for v in jaxpr.outvars]
+
+    def function(self, closed: core.ClosedJaxpr, name: str) -> str:
+        """The name of a private function computing ``closed`` (written once per jaxpr)."""
+        known = self._function_names.get(id(closed))
+        if known is not None:
+            return known
+        unique, i = name, 0
+        while unique in self._taken:
+            unique, i = f"{name}_{i}", i + 1
+        self._taken.add(unique)
+        self._function_names[id(closed)] = unique
+        self._functions.append(self._function_text(closed, unique, "private", ()))
+        return unique
+
+    def _function_text(self, closed: core.ClosedJaxpr, name: str, visibility: str,
+                       arg_attributes: Sequence[str]) -> str:
+        ctx = LoweringContext(self)
+        args = [Value(f"%arg{i}", v.aval) for i, v in enumerate(closed.jaxpr.invars)]
+        outs = ctx.lower_jaxpr(closed.jaxpr, closed.consts, args)
+        attributes = list(arg_attributes) + [""] * (len(args) - len(arg_attributes))
+        params = ", ".join(f"{a.name}: {tensor_type(a.aval)}{attr}" for a, attr in zip(args, attributes))
+        results = ", ".join(tensor_type(v.aval) for v in outs)
+        ret = f'    "func.return"({", ".join(v.name for v in outs)}) : ({results}) -> ()'
+        return (f"  func.func {visibility} @{name}({params}) -> ({results}) {{\n"
+                + "\n".join(ctx.lines + [ret]) + "\n  }")
+
+    def module_text(self, closed: core.ClosedJaxpr, donated: Sequence[bool]) -> str:
+        main = self._function_text(closed, "main", "public", _donation_attributes(closed, donated))
+        body = "\n".join([main] + self._functions)
+        return (f"module @{self.name} attributes {{mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32}} {{\n"
+                f"{body}\n}}\n")
+
+
+def _donation_attributes(closed: core.ClosedJaxpr, donated: Sequence[bool]) -> list[str]:
+    """Alias each donated input to an unclaimed output of the same type, as JAX does."""
+    free_outputs: dict[ShapedArray, list[int]] = {}
+    for i, aval in enumerate(closed.out_avals):
+        free_outputs.setdefault(aval.strip_weak_type(), []).append(i)
+    attributes = []
+    for var, is_donated in zip(closed.jaxpr.invars, donated):
+        if not is_donated:
+            attributes.append("")
+            continue
+        candidates = free_outputs.get(var.aval.strip_weak_type())
+        if candidates:
+            attributes.append(f" {{tf.aliasing_output = {candidates.pop(0)} : i32}}")
+        else:
+            attributes.append(" {jax.buffer_donor = true}")
+    return attributes
+
+
+def lower_to_text(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = ()) -> str:
+    """The StableHLO module (generic-form text) computing ``closed``; its entry point is ``@main``."""
+    donated = list(donated) + [False] * (len(closed.jaxpr.invars) - len(donated))
+    return ModuleBuilder(_module_name(name)).module_text(closed, donated)
+
+
+def _module_name(name: str) -> str:
+    cleaned = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+    return f"jit_{cleaned}"
