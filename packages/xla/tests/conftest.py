@@ -9,7 +9,7 @@ import jaxle_core as jc
 import jaxle_xla
 import ml_dtypes
 import numpy as np
-from jaxle_core.backend import get_backend
+from jaxle_core.backend import get_backend, use_backend
 
 REFERENCE = get_backend("reference")
 XLA = jaxle_xla.xla_backend
@@ -23,7 +23,8 @@ def run_both(fun: Callable[..., Any], *args: Any) -> tuple[list[np.ndarray], lis
     """``fun`` staged to a jaxpr, then run compiled by XLA and by the reference; returns both and the out avals."""
     closed = jc.make_jaxpr(fun)(*args)
     flat = [np.asarray(a) for a in args]
-    reference = REFERENCE.compile(closed, "f", (), True, None)(*flat)
+    with use_backend("reference"):
+        reference = REFERENCE.compile(closed, "f", (), True, None)(*flat)
     compiled = XLA.compile(closed, "f", (), True, None)(*flat)
     return [np.asarray(r) for r in reference], [np.asarray(c) for c in compiled], closed.out_avals
 

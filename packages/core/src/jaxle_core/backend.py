@@ -7,7 +7,8 @@ reference backend; ``jaxle_xla`` registers an XLA one when imported.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 import numpy as np
@@ -122,6 +123,17 @@ def get_backend(name: str | None = None) -> Backend:
         except KeyError:
             raise RuntimeError(f"Unknown backend {name!r}. Available backends: {sorted(_backends)}") from None
     return current_backend()
+
+
+@contextmanager
+def use_backend(name: str) -> Iterator[Backend]:
+    """Make backend ``name`` the current one inside the block (for example the reference, as an oracle)."""
+    previous = _default[0]
+    _default[0] = get_backend(name)
+    try:
+        yield _default[0]
+    finally:
+        _default[0] = previous
 
 
 def current_backend() -> Backend:

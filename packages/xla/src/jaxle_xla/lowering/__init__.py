@@ -1,8 +1,21 @@
 """Lowering jaxprs to StableHLO: the rule registry, the text emitter and the rules for every core primitive."""
 
-from jaxle_xla.lowering import calls, elementwise  # noqa: F401  (importing registers the rules)
+from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers its rules)
+    calls,
+    convolution,
+    cumulative,
+    dot,
+    elementwise,
+    identity,
+    reductions,
+    slicing,
+    sorting,
+    special,
+    structural,
+    windowed,
+)
 from jaxle_xla.lowering.context import LoweringContext, Value, tensor_type
-from jaxle_xla.lowering.module import lower_to_text, lowering_rules, register_lowering, elementwise_op
+from jaxle_xla.lowering.module import elementwise_op, lower_to_text, lowering_rules, register_lowering
 
-__all__ = ["LoweringContext", "Value", "lower_to_text", "lowering_rules", "register_lowering", "elementwise_op",
+__all__ = ["LoweringContext", "Value", "elementwise_op", "lower_to_text", "lowering_rules", "register_lowering",
            "tensor_type"]

@@ -1,0 +1,1 @@
+"""Lowering of the convolution primitives (being written)."""

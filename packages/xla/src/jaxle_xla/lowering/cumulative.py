@@ -1,0 +1,1 @@
+"""Lowering of the cumulative primitives (being written)."""

@@ -1,0 +1,1 @@
+"""Lowering of the dot primitives (being written)."""

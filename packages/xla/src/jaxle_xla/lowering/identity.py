@@ -1,0 +1,1 @@
+"""Lowering of the identity primitives (being written)."""

@@ -1,0 +1,1 @@
+"""Lowering of the reductions primitives (being written)."""

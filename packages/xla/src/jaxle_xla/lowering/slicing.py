@@ -1,0 +1,1 @@
+"""Lowering of the slicing primitives (being written)."""

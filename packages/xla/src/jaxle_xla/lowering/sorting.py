@@ -1,0 +1,1 @@
+"""Lowering of the sorting primitives (being written)."""

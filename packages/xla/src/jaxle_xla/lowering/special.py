@@ -1,0 +1,1 @@
+"""Lowering of the special primitives (being written)."""

@@ -1,0 +1,1 @@
+"""Lowering of the structural primitives (being written)."""

@@ -1,0 +1,1 @@
+"""Lowering of the windowed primitives (being written)."""
