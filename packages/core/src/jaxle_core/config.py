@@ -61,6 +61,10 @@ def _bool_from_env(varname: str, default: bool) -> bool:
     raise ValueError(f"invalid truth value {text!r} for environment {varname!r}")
 
 
+# Counts every change of any flag, in any thread; lets trace_context() reuse its last answer.
+_changes = [0]
+
+
 class _ThreadValue(threading.local):
     # A class attribute gives every thread the "no override" default without a getattr fallback.
     value: Any = _UNSET
@@ -96,6 +100,7 @@ class Flag:
         self._notify()
 
     def _notify(self) -> None:
+        _changes[0] += 1
         if self._observers:
             current = self.value
             for callback in self._observers:
@@ -304,6 +309,18 @@ def x64_enabled() -> bool:
 _TRACE_CONTEXT_FLAGS = tuple(flag for flag in config._flags.values() if flag.in_trace_context)
 
 
+class _TraceContextCache(threading.local):
+    changes = -1
+    value: tuple = ()
+
+
+_trace_context_cache = _TraceContextCache()
+
+
 def trace_context() -> tuple:
     """Hashable values of the flags that change what tracing produces; part of jit cache keys."""
-    return tuple([flag.value for flag in _TRACE_CONTEXT_FLAGS])
+    cache = _trace_context_cache
+    if cache.changes != _changes[0]:
+        cache.changes = _changes[0]
+        cache.value = tuple([flag.value for flag in _TRACE_CONTEXT_FLAGS])
+    return cache.value

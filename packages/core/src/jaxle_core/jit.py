@@ -17,8 +17,8 @@ from typing import Any
 import jaxle_tree as tree
 from jaxle_core import backend as backend_module
 from jaxle_core import core
-from jaxle_core.avals import ShapedArray, get_aval
-from jaxle_core.config import config
+from jaxle_core.avals import ShapedArray, aval_handlers, get_aval
+from jaxle_core.config import config, trace_context
 from jaxle_core.core import ClosedJaxpr, Primitive, Tracer
 from jaxle_core.staging import DebugInfo, trace_to_jaxpr
 
@@ -146,8 +146,11 @@ class JitWrapped:
         self.inline = inline
         self.device = device
         self.backend = backend
-        self._traces: dict[Any, tuple[ClosedJaxpr, Any, tuple[bool, ...]]] = {}
-        self._executables: dict[Any, Callable[..., list[Any]]] = {}
+        self._has_static = bool(self.static_argnums or self.static_argnames)
+        self._traces: dict[Any, _CacheEntry] = {}
+        # Calls whose arguments are all arrays (no pytrees, keywords or static arguments) are
+        # looked up by (argument count, avals, trace context) alone, skipping flattening.
+        self._array_calls: dict[Any, _CacheEntry] = {}
         self.trace_count = 0
 
     def _split_static(self, args: tuple, kwargs: dict) -> tuple[tuple, tuple]:
@@ -179,17 +182,34 @@ class JitWrapped:
             names += [key + tree.keystr(path) for path, _ in tree.tree_flatten_with_path(dynamic[1][key])[0]]
         return names
 
-    def _trace(self, args: tuple, kwargs: dict):
+    def _trace(self, args: tuple, kwargs: dict) -> tuple[_CacheEntry, list]:
+        """The cache entry for this call's signature (tracing on a miss) and the flat dynamic arguments."""
+        if not kwargs and not self._has_static:
+            try:
+                avals = tuple([aval_handlers[type(x)](x) for x in args])
+            except KeyError:
+                pass
+            else:
+                fast_key = (len(args), avals, trace_context())
+                entry = self._array_calls.get(fast_key)
+                if entry is None:
+                    entry, flat = self._trace_general(args, kwargs)
+                    if entry.cacheable:
+                        self._array_calls[fast_key] = entry
+                return entry, args
+        return self._trace_general(args, kwargs)
+
+    def _trace_general(self, args: tuple, kwargs: dict) -> tuple[_CacheEntry, list]:
         dynamic, static = self._split_static(args, kwargs)
         flat, in_tree = tree.tree_flatten(dynamic)
         avals = tuple(_argument_aval(x, self.fun) for x in flat)
-        key = (in_tree, avals, static, config.trace_context())
+        key = (in_tree, avals, static, trace_context())
         entry = self._traces.get(key)
         if entry is None:
-            entry = self._trace_uncached(args, kwargs, dynamic, in_tree, avals)
-            if not any(isinstance(c, Tracer) for c in entry[0].consts):
+            entry = _CacheEntry(*self._trace_uncached(args, kwargs, dynamic, in_tree, avals))
+            if entry.cacheable:
                 self._traces[key] = entry
-        return entry, flat, key
+        return entry, flat
 
     def _trace_uncached(self, args, kwargs, dynamic, in_tree, avals):
         self.trace_count += 1
@@ -214,35 +234,49 @@ class JitWrapped:
     def __call__(self, *args, **kwargs):
         if config.jax_disable_jit:
             return self.fun(*args, **kwargs)
-        (closed, out_tree, donated), flat, key = self._trace(args, kwargs)
+        entry, flat = self._trace(args, kwargs)
         if type(core.current_trace()) is core.EvalTrace:
-            executable = self._executables.get(key)
+            executable = entry.executable
             if executable is None:
-                backend = backend_module.get_backend(self.backend)
-                executable = self._executables[key] = backend.compile(
-                    closed, self.__name__, donated, self.keep_unused, self.device)
-            return tree.tree_unflatten(out_tree, executable(*flat))
+                executable = entry.executable = backend_module.get_backend(self.backend).compile(
+                    entry.jaxpr, self.__name__, entry.donated, self.keep_unused, self.device)
+            return entry.out_tree.unflatten(executable(*flat))
+        closed = entry.jaxpr
         if self.inline:
-            return tree.tree_unflatten(out_tree, core.eval_jaxpr(closed.jaxpr, closed.consts, *flat))
+            return entry.out_tree.unflatten(core.eval_jaxpr(closed.jaxpr, closed.consts, *flat))
         converted, extra = closure_convert(closed)
-        params = jit_params(converted, self.__name__, (False,) * len(extra) + donated, self.keep_unused,
+        params = jit_params(converted, self.__name__, (False,) * len(extra) + entry.donated, self.keep_unused,
                             self.inline)
         outs = jit_p.bind(*extra, *flat, **params)
-        return tree.tree_unflatten(out_tree, outs)
+        return entry.out_tree.unflatten(outs)
 
     def trace(self, *args, **kwargs) -> Traced:
-        (closed, out_tree, donated), _, _ = self._trace(args, kwargs)
-        return Traced(self, closed, out_tree, donated)
+        entry, _ = self._trace(args, kwargs)
+        return Traced(self, entry.jaxpr, entry.out_tree, entry.donated)
 
     def lower(self, *args, **kwargs) -> Lowered:
         return self.trace(*args, **kwargs).lower()
 
     def eval_shape(self, *args, **kwargs):
-        (closed, out_tree, _), _, _ = self._trace(args, kwargs)
-        return tree.tree_unflatten(out_tree, [_shape_dtype(a) for a in closed.out_avals])
+        entry, _ = self._trace(args, kwargs)
+        return entry.out_tree.unflatten([_shape_dtype(a) for a in entry.jaxpr.out_avals])
 
     def __get__(self, instance, owner=None):
         return self if instance is None else functools.partial(self, instance)
+
+
+class _CacheEntry:
+    """What one argument signature of a jitted function traced to, and its executable once compiled."""
+
+    __slots__ = ("jaxpr", "out_tree", "donated", "executable", "cacheable")
+
+    def __init__(self, jaxpr: ClosedJaxpr, out_tree: Any, donated: tuple[bool, ...]):
+        self.jaxpr = jaxpr
+        self.out_tree = out_tree
+        self.donated = donated
+        self.executable: Callable[..., list[Any]] | None = None
+        # A jaxpr closing over an outer trace's tracers is only valid inside that trace.
+        self.cacheable = not any(isinstance(c, Tracer) for c in jaxpr.consts)
 
 
 def _argument_aval(x: Any, fun: Callable) -> ShapedArray:
