@@ -1,9 +1,6 @@
-"""Core benchmarks: tracing a large function, and the cost of a cached jitted call and of an eager op.
+"""Core benchmarks: tracing large functions to jaxprs (dispatch and eager ops are in xla_bench.py).
 
 Usage: python core_bench.py jaxle|jax   (prints one JSON object per line, microseconds per call)
-
-jaxle's numbers here use whatever backend is installed (the NumPy reference backend when
-jaxle-xla is absent), so dispatch and eager numbers compare backends, not only tracing.
 """
 
 import importlib
@@ -39,10 +36,6 @@ def main():
         "make_jaxpr/chain_300": lambda: api.make_jaxpr(chain(lax, 300))(x),
         "make_jaxpr/chain_3000": lambda: api.make_jaxpr(chain(lax, 3000))(x),
     }
-    jitted = api.jit(lambda a: lax.add(lax.sin(a), a))
-    device_x = jitted(x)
-    cases["jit_dispatch/3_elements"] = lambda: jitted(device_x)
-    cases["eager/sin_3_elements"] = lambda: lax.sin(device_x)
     for name, fn in cases.items():
         fn()
         print(json.dumps({"name": name, "value": round(time_us(fn, target_seconds=0.5), 3), "unit": "us"}),
