@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from jaxle_core.jit import jit_p
-
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import ml_dtypes
 import numpy as np
+
 from jaxle_core.avals import ShapedArray
 
 # ---------------------------------------------------------------- types
@@ -42,14 +43,17 @@ def element_type(dtype: Any) -> str:
         raise TypeError(f"dtype {np.dtype(dtype).name} has no XLA element type") from None
 
 
+_tensor_types: dict[tuple, str] = {}
+
+
 def tensor_type(aval: ShapedArray) -> str:
     """``tensor<2x3xf32>`` for a ShapedArray (``tensor<f32>`` for a scalar)."""
-    dims = "".join(f"{d}x" for d in aval.shape)
-    return f"tensor<{dims}{element_type(aval.dtype)}>"
-
-
-def _types(values: Iterable[Value | ShapedArray]) -> str:
-    return ", ".join(tensor_type(v.aval if isinstance(v, Value) else v) for v in values)
+    key = (aval.shape, aval.dtype)
+    text = _tensor_types.get(key)
+    if text is None:
+        dims = "".join(f"{d}x" for d in aval.shape)
+        text = _tensor_types[key] = f"tensor<{dims}{element_type(aval.dtype)}>"
+    return text
 
 
 def comparison_type(dtype: np.dtype) -> str:
@@ -109,13 +113,14 @@ def _nested_literal(value: np.ndarray) -> str:
 
 
 class Value:
-    """An SSA value of the module being written: its name (``%3``, ``%4#1``) and aval."""
+    """An SSA value of the module being written: its name (``%3``, ``%4#1``), aval and MLIR type."""
 
-    __slots__ = ("name", "aval")
+    __slots__ = ("name", "aval", "type")
 
-    def __init__(self, name: str, aval: ShapedArray):
+    def __init__(self, name: str, aval: ShapedArray, type: str | None = None):
         self.name = name
         self.aval = aval
+        self.type = type or tensor_type(aval)
 
     def __repr__(self) -> str:
         return f"Value({self.name}: {tensor_type(self.aval)})"
@@ -132,8 +137,15 @@ class LoweringContext:
         self.module = module
         self.indent = indent
         self.lines: list[str] = []
-        self.avals_in: Sequence[ShapedArray] = ()
-        self.avals_out: Sequence[ShapedArray] = ()
+        self.eqn: Any = None  # the equation being lowered
+
+    @property
+    def avals_in(self) -> list[ShapedArray]:
+        return [v.aval for v in self.eqn.invars]
+
+    @property
+    def avals_out(self) -> list[ShapedArray]:
+        return [v.aval for v in self.eqn.outvars]
 
     def fresh_name(self) -> str:
         return self.module.fresh_name()
@@ -143,19 +155,21 @@ class LoweringContext:
         """Emit ``name`` (``"stablehlo.add"``) and return its results."""
         result = self.fresh_name()
         n = len(out_avals)
-        target = f"{result}:{n} = " if n > 1 else (f"{result} = " if n == 1 else "")
+        result_types = [tensor_type(a) for a in out_avals]
         attrs = ""
         if attributes:
-            attrs = " {" + ", ".join(f"{k} = {v}" for k, v in attributes.items()) + "}"
+            attrs = " {" + ", ".join([f"{k} = {v}" for k, v in attributes.items()]) + "}"
         region_text = " (" + ", ".join(regions) + ")" if regions else ""
-        results = _types(out_avals)
-        results = f"({results})" if n != 1 else results
-        operand_names = ", ".join(v.name for v in operands)
-        self.lines.append(f'{self.indent}{target}"{name}"({operand_names}){region_text}{attrs} : '
-                          f"({_types(operands)}) -> {results}")
+        operand_names = ", ".join([v.name for v in operands])
+        operand_types = ", ".join([v.type for v in operands])
         if n == 1:
-            return [Value(result, out_avals[0])]
-        return [Value(f"{result}#{i}", aval) for i, aval in enumerate(out_avals)]
+            self.lines.append(f'{self.indent}{result} = "{name}"({operand_names}){region_text}{attrs} : '
+                              f"({operand_types}) -> {result_types[0]}")
+            return [Value(result, out_avals[0], result_types[0])]
+        target = f"{result}:{n} = " if n else ""
+        self.lines.append(f'{self.indent}{target}"{name}"({operand_names}){region_text}{attrs} : '
+                          f"({operand_types}) -> ({', '.join(result_types)})")
+        return [Value(f"{result}#{i}", aval, t) for i, (aval, t) in enumerate(zip(out_avals, result_types))]
 
     def op1(self, name: str, operands: Sequence[Value], out_aval: ShapedArray,
             attributes: dict[str, str] | None = None, regions: Sequence[str] = ()) -> Value:
@@ -191,7 +205,7 @@ class LoweringContext:
         args = [Value(self.fresh_name(), aval) for aval in arg_avals]
         results = list(body(inner, args))
         inner.lines.append(f'{inner.indent}"stablehlo.return"({", ".join(v.name for v in results)}) : '
-                           f"({_types(results)}) -> ()")
+                           f"({', '.join([v.type for v in results])}) -> ()")
         header = ", ".join(f"{a.name}: {tensor_type(a.aval)}" for a in args)
         return "{\n" + f"{self.indent}^bb0({header}):\n" + "\n".join(inner.lines) + f"\n{self.indent}}}"
 

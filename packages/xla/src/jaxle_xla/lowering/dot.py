@@ -1,1 +1,43 @@
-"""Lowering of the dot primitives (being written)."""
+"""Lowering of dot_general to ``stablehlo.dot_general``."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+
+from jaxle_core.lax.dot import Precision, dot_general_p
+from jaxle_xla.lowering.context import LoweringContext, Value
+from jaxle_xla.lowering.module import register_lowering
+
+
+def precision_config(precision: tuple[Precision, Precision] | None) -> str:
+    """The ``precision_config`` attribute of a contraction (DEFAULT for both operands when ``precision`` is None)."""
+    pair = precision or (Precision.DEFAULT, Precision.DEFAULT)
+    return "[" + ", ".join(f"#stablehlo<precision {p.name}>" for p in pair) + "]"
+
+
+# Mixed pairs of these are contracted as they are (XLA upcasts them itself); JAX does the same.
+_FLOAT8 = {np.dtype(t) for t in (ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2, ml_dtypes.float8_e4m3fnuz,
+                                 ml_dtypes.float8_e5m2fnuz, ml_dtypes.float8_e3m4, ml_dtypes.float8_e4m3,
+                                 ml_dtypes.float8_e8m0fnu)}
+
+
+def dot_dimension_numbers(dimension_numbers: tuple) -> str:
+    """The ``#stablehlo.dot<...>`` attribute of dot_general's ``dimension_numbers`` (empty lists left out)."""
+    (lhs_contract, rhs_contract), (lhs_batch, rhs_batch) = dimension_numbers
+    fields = {"lhs_batching": lhs_batch, "rhs_batching": rhs_batch,
+              "lhs_contracting": lhs_contract, "rhs_contracting": rhs_contract}
+    text = ", ".join(f"{name}_dimensions = [{', '.join(map(str, dims))}]" for name, dims in fields.items() if dims)
+    return f"#stablehlo.dot<{text}>"
+
+
+@register_lowering(dot_general_p)
+def _dot_general(ctx: LoweringContext, lhs: Value, rhs: Value, *, dimension_numbers, precision,
+                 preferred_element_type, out_sharding) -> Value:
+    out_aval = ctx.avals_out[0]
+    if lhs.aval.dtype != rhs.aval.dtype and not {lhs.aval.dtype, rhs.aval.dtype} <= _FLOAT8:
+        # XLA's CPU and GPU backends want operands of one element type: compute in the result's.
+        lhs, rhs = (ctx.op1("stablehlo.convert", [v], v.aval.update(dtype=out_aval.dtype)) for v in (lhs, rhs))
+    return ctx.op1("stablehlo.dot_general", [lhs, rhs], out_aval,
+                   {"dot_dimension_numbers": dot_dimension_numbers(dimension_numbers),
+                    "precision_config": precision_config(precision)})

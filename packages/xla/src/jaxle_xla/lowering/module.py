@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray
-
 from jaxle_xla.lowering.context import LoweringContext, Value, tensor_type
 
 LoweringRule = Callable[..., Any]
@@ -53,8 +53,8 @@ class ModuleBuilder:
         self._taken: set[str] = {"main"}
 
     def fresh_name(self) -> str:
-        self._counter += 1
-        return f"%{self._counter}"
+        self._counter = counter = self._counter + 1
+        return f"%{counter}"
 
     def lower_jaxpr_into(self, ctx: LoweringContext, jaxpr: core.Jaxpr, consts: Sequence[Any],
                          args: Sequence[Value]) -> list[Value]:
@@ -74,8 +74,7 @@ class ModuleBuilder:
                 raise NotImplementedError(
                     f"No XLA lowering for primitive '{eqn.primitive.name}'. Register one with "
                     "jaxle_xla.lowering.register_lowering (see docs/xla.md).")
-            ctx.avals_in = [v.aval for v in eqn.invars]
-            ctx.avals_out = [v.aval for v in eqn.outvars]
+            ctx.eqn = eqn
             outs = rule(ctx, *map(read, eqn.invars), **eqn.params)
             if not eqn.primitive.multiple_results:
                 outs = [outs]
