@@ -1,1 +1,141 @@
-"""Lowering of the slicing primitives (being written)."""
+"""Lowering of the slicing primitives: static slices, dynamic slices and updates, gather and scatter."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from jaxle_core.avals import ShapedArray
+from jaxle_core.lax import slicing as sl
+from jaxle_xla.lowering.context import LoweringContext, Value, boolean, i64_array
+from jaxle_xla.lowering.module import register_lowering
+from jaxle_xla.lowering.structural import compare
+
+_BOOL = np.dtype(np.bool_)
+
+
+@register_lowering(sl.slice_p)
+def _slice(ctx: LoweringContext, x: Value, *, start_indices, limit_indices, strides) -> Value:
+    return ctx.op1("stablehlo.slice", [x], ctx.avals_out[0], {
+        "start_indices": i64_array(start_indices), "limit_indices": i64_array(limit_indices),
+        "strides": i64_array(strides or (1,) * x.aval.ndim)})
+
+
+@register_lowering(sl.dynamic_slice_p)
+def _dynamic_slice(ctx: LoweringContext, x: Value, *starts: Value, slice_sizes) -> Value:
+    """XLA clamps the start indices so that the window lies inside the operand (here and in updates)."""
+    return ctx.op1("stablehlo.dynamic_slice", [x, *starts], ctx.avals_out[0],
+                   {"slice_sizes": i64_array(slice_sizes)})
+
+
+@register_lowering(sl.dynamic_update_slice_p)
+def _dynamic_update_slice(ctx: LoweringContext, x: Value, update: Value, *starts: Value) -> Value:
+    return ctx.op1("stablehlo.dynamic_update_slice", [x, update, *starts], ctx.avals_out[0])
+
+
+# ---------------------------------------------------------------- gather
+
+
+def _dimension_numbers(kind: str, fields: Sequence[tuple[str, Sequence[int]]], index_vector_dim: int) -> str:
+    """``#stablehlo.gather<offset_dims = [1], ..., index_vector_dim = 1>`` (empty fields left out)."""
+    text = ", ".join(f"{name} = [{', '.join(map(str, dims))}]" for name, dims in fields if dims)
+    return f"#stablehlo.{kind}<{text}{', ' if text else ''}index_vector_dim = {index_vector_dim}>"
+
+
+@register_lowering(sl.gather_p)
+def _gather(ctx: LoweringContext, operand: Value, indices: Value, *, dimension_numbers, slice_sizes,
+            unique_indices, indices_are_sorted, mode, fill_value) -> Value:
+    dn = dimension_numbers
+    out = ctx.avals_out[0]
+    numbers = _dimension_numbers("gather", [
+        ("offset_dims", dn.offset_dims), ("collapsed_slice_dims", dn.collapsed_slice_dims),
+        ("operand_batching_dims", dn.operand_batching_dims),
+        ("start_indices_batching_dims", dn.start_indices_batching_dims), ("start_index_map", dn.start_index_map),
+    ], indices.aval.ndim - 1)
+    # XLA's gather clamps every slice into the operand: CLIP and PROMISE_IN_BOUNDS need nothing more.
+    gathered = ctx.op1("stablehlo.gather", [operand, indices], out, {
+        "dimension_numbers": numbers, "slice_sizes": i64_array(slice_sizes),
+        "indices_are_sorted": boolean(indices_are_sorted)})
+    if mode != sl.GatherScatterMode.FILL_OR_DROP:
+        return gathered
+    upper = [operand.aval.shape[d] - slice_sizes[d] for d in dn.start_index_map]
+    in_bounds = _index_vectors_in_bounds(ctx, indices, upper)
+    batch_positions = [d for d in range(out.ndim) if d not in dn.offset_dims]
+    mask = ctx.op1("stablehlo.broadcast_in_dim", [in_bounds], out.update(dtype=_BOOL),
+                   {"broadcast_dimensions": i64_array(batch_positions)})
+    with np.errstate(invalid="ignore", over="ignore"):
+        fill = np.asarray(fill_value).astype(out.dtype)
+    return ctx.op1("stablehlo.select", [mask, gathered, ctx.full_like(fill, out)], out)
+
+
+def _index_vectors_in_bounds(ctx: LoweringContext, indices: Value, upper: Sequence[int]) -> Value:
+    """Whether ``0 <= indices[..., k] <= upper[k]`` for every k, one boolean per index vector.
+
+    The comparison is made in int64, so narrow index types cannot overflow the bounds; unsigned 64-bit indices
+    past the int64 range read as negative and so out of bounds, as in the reference.
+    """
+    wide = indices.aval.update(dtype=np.dtype(np.int64))
+    if indices.aval.dtype != wide.dtype:
+        indices = ctx.op1("stablehlo.convert", [indices], wide)
+    bounds = ctx.op1("stablehlo.broadcast_in_dim", [ctx.constant(np.asarray(upper, np.int64), np.int64)], wide,
+                     {"broadcast_dimensions": i64_array([wide.ndim - 1])})
+    each = ctx.op1("stablehlo.and", [compare(ctx, indices, ctx.full_like(0, wide), "GE"),
+                                     compare(ctx, indices, bounds, "LE")], wide.update(dtype=_BOOL))
+    scalar = ShapedArray((), _BOOL)
+
+    def both(inner: LoweringContext, args: list[Value]) -> list[Value]:
+        return [inner.op1("stablehlo.and", args, scalar)]
+
+    return ctx.op1("stablehlo.reduce", [each, ctx.constant(True, _BOOL)], ShapedArray(wide.shape[:-1], _BOOL),
+                   {"dimensions": i64_array([wide.ndim - 1])}, [ctx.region([scalar, scalar], both)])
+
+
+# ---------------------------------------------------------------- scatter
+
+_COMBINERS = {sl.scatter_add_p: "stablehlo.add", sl.scatter_sub_p: "stablehlo.subtract",
+              sl.scatter_mul_p: "stablehlo.multiply", sl.scatter_min_p: "stablehlo.minimum",
+              sl.scatter_max_p: "stablehlo.maximum"}
+
+
+def _scatter_rule(combiner: str | None):
+    def rule(ctx: LoweringContext, operand: Value, indices: Value, updates: Value, *, update_jaxpr, update_consts,
+             dimension_numbers, indices_are_sorted, unique_indices, mode) -> Value:
+        dn = dimension_numbers
+        if mode == sl.GatherScatterMode.CLIP:
+            indices = _clamp_scatter_indices(ctx, operand, indices, updates, dn)
+        numbers = _dimension_numbers("scatter", [
+            ("update_window_dims", dn.update_window_dims), ("inserted_window_dims", dn.inserted_window_dims),
+            ("input_batching_dims", dn.operand_batching_dims),
+            ("scatter_indices_batching_dims", dn.scatter_indices_batching_dims),
+            ("scatter_dims_to_operand_dims", dn.scatter_dims_to_operand_dims),
+        ], indices.aval.ndim - 1)
+        scalar = ShapedArray((), operand.aval.dtype)
+
+        def combine(inner: LoweringContext, args: list[Value]) -> list[Value]:
+            # args: the operand's current element, then the update.
+            return [args[1] if combiner is None else inner.op1(combiner, args, scalar)]
+
+        # XLA skips update windows that do not lie wholly inside the operand (FILL_OR_DROP and the others) and
+        # applies the updates at repeated indices one after the other.
+        return ctx.op1("stablehlo.scatter", [operand, indices, updates], ctx.avals_out[0], {
+            "scatter_dimension_numbers": numbers, "indices_are_sorted": boolean(indices_are_sorted),
+            "unique_indices": boolean(unique_indices)}, [ctx.region([scalar, scalar], combine)])
+
+    return rule
+
+
+def _clamp_scatter_indices(ctx: LoweringContext, operand: Value, indices: Value, updates: Value,
+                           dn: sl.ScatterDimensionNumbers) -> Value:
+    """Indices clamped so that every update window lies inside the operand (CLIP mode)."""
+    window = sl._scatter_window(operand.aval.ndim, updates.aval.shape, dn)
+    index_max = np.iinfo(indices.aval.dtype).max
+    upper = [min(operand.aval.shape[d] - window[d], index_max) for d in dn.scatter_dims_to_operand_dims]
+    bounds = ctx.op1("stablehlo.broadcast_in_dim", [ctx.constant(np.asarray(upper, indices.aval.dtype))],
+                     indices.aval, {"broadcast_dimensions": i64_array([indices.aval.ndim - 1])})
+    return ctx.op1("stablehlo.clamp", [ctx.full_like(0, indices), indices, bounds], indices.aval)
+
+
+register_lowering(sl.scatter_p)(_scatter_rule(None))
+for _primitive, _combiner in _COMBINERS.items():
+    register_lowering(_primitive)(_scatter_rule(_combiner))

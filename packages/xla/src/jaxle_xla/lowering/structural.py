@@ -1,1 +1,129 @@
-"""Lowering of the structural primitives (being written)."""
+"""Lowering of the structural primitives: conversions, selects, clamp, iota, broadcasts, reshapes, transposes,
+reversal, padding and concatenation."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from jaxle_core import dtypes
+from jaxle_core.lax import structural as st
+from jaxle_xla.lowering.context import LoweringContext, Value, comparison_type, i64, i64_array
+from jaxle_xla.lowering.module import register_lowering
+
+
+def compare(ctx: LoweringContext, x: Value, y: Value, direction: str) -> Value:
+    """``x <direction> y`` elementwise (``direction`` is EQ, NE, LT, LE, GT or GE) as a boolean array."""
+    return ctx.op1("stablehlo.compare", [x, y], x.aval.update(dtype=np.dtype(np.bool_), weak_type=False), {
+        "comparison_direction": f"#stablehlo<comparison_direction {direction}>",
+        "compare_type": f"#stablehlo<comparison_type {comparison_type(x.aval.dtype)}>"})
+
+
+# ---------------------------------------------------------------- conversions
+
+
+@register_lowering(st.convert_element_type_p)
+def _convert_element_type(ctx: LoweringContext, x: Value, *, new_dtype, weak_type, sharding) -> Value:
+    out = ctx.avals_out[0]
+    if dtypes.issubdtype(x.aval.dtype, np.complexfloating) and not dtypes.issubdtype(out.dtype, np.complexfloating):
+        # Drop the imaginary part explicitly, as JAX does, rather than rely on how a backend converts complex to real.
+        real_dtype = np.finfo(x.aval.dtype).dtype
+        x = ctx.op1("stablehlo.real", [x], x.aval.update(dtype=real_dtype))
+    if x.aval.dtype == out.dtype:
+        return x
+    # XLA's convert saturates float-to-int conversions (NaN to 0) and converts to bool as ``!= 0``.
+    return ctx.op1("stablehlo.convert", [x], out)
+
+
+@register_lowering(st.bitcast_convert_type_p)
+def _bitcast_convert_type(ctx: LoweringContext, x: Value, *, new_dtype) -> Value:
+    # StableHLO's bitcast_convert adds or consumes the trailing dimension itself when the widths differ.
+    return ctx.op1("stablehlo.bitcast_convert", [x], ctx.avals_out[0])
+
+
+@register_lowering(st.reduce_precision_p)
+def _reduce_precision(ctx: LoweringContext, x: Value, *, exponent_bits: int, mantissa_bits: int) -> Value:
+    return ctx.op1("stablehlo.reduce_precision", [x], ctx.avals_out[0],
+                   {"exponent_bits": f"{exponent_bits} : i32", "mantissa_bits": f"{mantissa_bits} : i32"})
+
+
+# ---------------------------------------------------------------- selects
+
+
+@register_lowering(st.select_n_p)
+def _select_n(ctx: LoweringContext, which: Value, *cases: Value) -> Value:
+    if which.aval.dtype == np.bool_:
+        return cases[0] if len(cases) == 1 else ctx.op1("stablehlo.select", [which, cases[1], cases[0]],
+                                                         ctx.avals_out[0])
+    return _select_tree(ctx, which, 0, cases)
+
+
+def _select_tree(ctx: LoweringContext, which: Value, first: int, cases: Sequence[Value]) -> Value:
+    """``cases[which - first]`` by bisection: ``which`` below the range picks the first case, above it the last."""
+    if len(cases) == 1:
+        return cases[0]
+    half = len(cases) // 2
+    in_low_half = compare(ctx, which, ctx.full_like(first + half, which), "LT")
+    return ctx.op1("stablehlo.select", [in_low_half, _select_tree(ctx, which, first, cases[:half]),
+                                        _select_tree(ctx, which, first + half, cases[half:])], ctx.avals_out[0])
+
+
+@register_lowering(st.clamp_p)
+def _clamp(ctx: LoweringContext, lo: Value, x: Value, hi: Value) -> Value:
+    return ctx.op1("stablehlo.clamp", [lo, x, hi], ctx.avals_out[0])
+
+
+# ---------------------------------------------------------------- creating and reshaping
+
+
+@register_lowering(st.iota_p)
+def _iota(ctx: LoweringContext, *, dtype, shape, dimension: int, sharding) -> Value:
+    return ctx.op1("stablehlo.iota", [], ctx.avals_out[0], {"iota_dimension": i64(dimension)})
+
+
+@register_lowering(st.broadcast_in_dim_p)
+def _broadcast_in_dim(ctx: LoweringContext, x: Value, *, shape, broadcast_dimensions, sharding) -> Value:
+    return ctx.op1("stablehlo.broadcast_in_dim", [x], ctx.avals_out[0],
+                   {"broadcast_dimensions": i64_array(broadcast_dimensions)})
+
+
+def _transpose_value(ctx: LoweringContext, x: Value, permutation: Sequence[int]) -> Value:
+    shape = tuple(x.aval.shape[p] for p in permutation)
+    return ctx.op1("stablehlo.transpose", [x], x.aval.update(shape=shape),
+                   {"permutation": i64_array(permutation)})
+
+
+@register_lowering(st.transpose_p)
+def _transpose(ctx: LoweringContext, x: Value, *, permutation) -> Value:
+    return _transpose_value(ctx, x, permutation)
+
+
+@register_lowering(st.reshape_p)
+def _reshape(ctx: LoweringContext, x: Value, *, new_sizes, dimensions, sharding) -> Value:
+    if dimensions is not None:
+        x = _transpose_value(ctx, x, dimensions)
+    return ctx.op1("stablehlo.reshape", [x], ctx.avals_out[0])
+
+
+@register_lowering(st.squeeze_p)
+def _squeeze(ctx: LoweringContext, x: Value, *, dimensions) -> Value:
+    return ctx.op1("stablehlo.reshape", [x], ctx.avals_out[0])
+
+
+@register_lowering(st.rev_p)
+def _rev(ctx: LoweringContext, x: Value, *, dimensions) -> Value:
+    return ctx.op1("stablehlo.reverse", [x], ctx.avals_out[0], {"dimensions": i64_array(dimensions)})
+
+
+@register_lowering(st.pad_p)
+def _pad(ctx: LoweringContext, x: Value, padding_value: Value, *, padding_config) -> Value:
+    low, high, interior = zip(*padding_config) if padding_config else ((), (), ())
+    return ctx.op1("stablehlo.pad", [x, padding_value], ctx.avals_out[0], {
+        "edge_padding_low": i64_array(low), "edge_padding_high": i64_array(high),
+        "interior_padding": i64_array(interior)})
+
+
+@register_lowering(st.concatenate_p)
+def _concatenate(ctx: LoweringContext, *operands: Value, dimension: int) -> Value:
+    return ctx.op1("stablehlo.concatenate", list(operands), ctx.avals_out[0], {"dimension": i64(dimension)})
