@@ -198,6 +198,16 @@ class LoweringContext:
         return self.op1("stablehlo.broadcast_in_dim", [value], value.aval.update(shape=shape),
                         {"broadcast_dimensions": i64_array(dims)})
 
+    def compare(self, direction: str, x: Value, y: Value) -> Value:
+        """``x <direction> y`` elementwise (EQ, NE, LT, LE, GT, GE), as their dtype compares (IEEE for floats)."""
+        return self.op1("stablehlo.compare", [x, y], x.aval.update(dtype=np.dtype(np.bool_), weak_type=False), {
+            "comparison_direction": f"#stablehlo<comparison_direction {direction}>",
+            "compare_type": f"#stablehlo<comparison_type {comparison_type(x.aval.dtype)}>"})
+
+    def select(self, predicate: Value, on_true: Value, on_false: Value) -> Value:
+        """``on_true`` where ``predicate`` holds, else ``on_false``."""
+        return self.op1("stablehlo.select", [predicate, on_true, on_false], on_true.aval)
+
     def region(self, arg_avals: Sequence[ShapedArray],
                body: Callable[[LoweringContext, list[Value]], Sequence[Value]]) -> str:
         """The text of a one-block region whose block takes ``arg_avals``; ``body`` returns its results."""

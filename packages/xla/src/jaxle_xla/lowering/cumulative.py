@@ -11,7 +11,7 @@ import numpy as np
 from jaxle_core.lax import cumulative as cum
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
-from jaxle_xla.lowering.reductions import Combiner, combiner, compare, identity, ranks_before, select
+from jaxle_xla.lowering.reductions import Combiner, combiner, identity, ranks_before
 from jaxle_xla.lowering.windowed import emit_reduce_window
 
 
@@ -21,7 +21,7 @@ def _complex_running_extremum(largest: bool) -> Combiner:
 
     def combine(ctx: LoweringContext, acc: Value, x: Value) -> Value:
         acc_larger, _ = ranks_before(ctx, acc, x, descending=True, nan_first=None)
-        return select(ctx, acc_larger, acc, x) if largest else select(ctx, acc_larger, x, acc)
+        return ctx.select(acc_larger, acc, x) if largest else ctx.select(acc_larger, x, acc)
 
     return combine
 
@@ -38,7 +38,7 @@ def _logaddexp(ctx: LoweringContext, x: Value, y: Value) -> Value:
     def unary(name: str, v: Value) -> Value:
         return ctx.op1(f"stablehlo.{name}", [v], v.aval)
 
-    difference = select(ctx, compare(ctx, "EQ", x, y), ctx.constant(0, x.aval.dtype),
+    difference = ctx.select(ctx.compare("EQ", x, y), ctx.constant(0, x.aval.dtype),
                         ctx.op1("stablehlo.subtract", [x, y], x.aval))
     softplus = unary("log_plus_one", unary("exponential", unary("negate", unary("abs", difference))))
     result = ctx.op1("stablehlo.add", [ctx.op1("stablehlo.maximum", [x, y], x.aval), softplus], x.aval)

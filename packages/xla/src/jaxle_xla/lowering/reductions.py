@@ -20,20 +20,9 @@ Combiner = Callable[[LoweringContext, Value, Value], Value]
 # ---------------------------------------------------------------- comparisons and orders
 
 
-def compare(ctx: LoweringContext, direction: str, x: Value, y: Value) -> Value:
-    """``x <direction> y`` (EQ, NE, LT, LE, GT, GE) elementwise, as their dtype compares (IEEE for floats)."""
-    return ctx.op1("stablehlo.compare", [x, y], x.aval.update(dtype=np.bool_, weak_type=False), {
-        "comparison_direction": f"#stablehlo<comparison_direction {direction}>",
-        "compare_type": f"#stablehlo<comparison_type {comparison_type(x.aval.dtype)}>"})
-
-
 def logical(ctx: LoweringContext, op: str, x: Value, y: Value) -> Value:
     """``stablehlo.and``/``or``/``xor`` of two values of the same type."""
     return ctx.op1(f"stablehlo.{op}", [x, y], x.aval)
-
-
-def select(ctx: LoweringContext, predicate: Value, on_true: Value, on_false: Value) -> Value:
-    return ctx.op1("stablehlo.select", [predicate, on_true, on_false], on_true.aval)
 
 
 def _is_float(dtype: np.dtype) -> bool:
@@ -54,11 +43,11 @@ def ranks_before(ctx: LoweringContext, x: Value, y: Value, descending: bool,
         parts = [(ctx.op1(f"stablehlo.{name}", [x], part), ctx.op1(f"stablehlo.{name}", [y], part))
                  for name in ("real", "imag")]
         return lexicographic(ctx, [ranks_before(ctx, a, b, descending, nan_first) for a, b in parts])
-    before = compare(ctx, "GT" if descending else "LT", x, y)
-    tie = compare(ctx, "EQ", x, y)
+    before = ctx.compare("GT" if descending else "LT", x, y)
+    tie = ctx.compare("EQ", x, y)
     if nan_first is None or not _is_float(dtype):
         return before, tie
-    x_nan, y_nan = compare(ctx, "NE", x, x), compare(ctx, "NE", y, y)
+    x_nan, y_nan = ctx.compare("NE", x, x), ctx.compare("NE", y, y)
     nan_wins = (logical(ctx, "and", x_nan, ctx.op1("stablehlo.not", [y_nan], y_nan.aval)) if nan_first else
                 logical(ctx, "and", y_nan, ctx.op1("stablehlo.not", [x_nan], x_nan.aval)))
     return logical(ctx, "or", before, nan_wins), logical(ctx, "or", tie, logical(ctx, "and", x_nan, y_nan))
@@ -89,7 +78,7 @@ def complex_extremum(largest: bool) -> Combiner:
 
     def combine(ctx: LoweringContext, x: Value, y: Value) -> Value:
         x_first, _ = ranks_before(ctx, x, y, descending=largest, nan_first=largest)
-        return select(ctx, x_first, x, y)
+        return ctx.select(x_first, x, y)
 
     return combine
 
@@ -152,8 +141,8 @@ def _arg_extremum(largest: bool):
         def body(inner: LoweringContext, args: list[Value]) -> list[Value]:
             x_value, x_index, y_value, y_index = args
             before, tie = ranks_before(inner, x_value, y_value, descending=largest, nan_first=True)
-            take_x = logical(inner, "or", before, logical(inner, "and", tie, compare(inner, "LT", x_index, y_index)))
-            return [select(inner, take_x, x_value, y_value), select(inner, take_x, x_index, y_index)]
+            take_x = logical(inner, "or", before, logical(inner, "and", tie, inner.compare("LT", x_index, y_index)))
+            return [inner.select(take_x, x_value, y_value), inner.select(take_x, x_index, y_index)]
 
         return emit_reduce(ctx, [x, index], inits, axes, body)[1]
 

@@ -10,7 +10,6 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.lax import slicing as sl
 from jaxle_xla.lowering.context import LoweringContext, Value, boolean, i64_array
 from jaxle_xla.lowering.module import register_lowering
-from jaxle_xla.lowering.structural import compare
 
 _BOOL = np.dtype(np.bool_)
 
@@ -80,8 +79,8 @@ def _index_vectors_in_bounds(ctx: LoweringContext, indices: Value, upper: Sequen
         indices = ctx.op1("stablehlo.convert", [indices], wide)
     bounds = ctx.op1("stablehlo.broadcast_in_dim", [ctx.constant(np.asarray(upper, np.int64), np.int64)], wide,
                      {"broadcast_dimensions": i64_array([wide.ndim - 1])})
-    each = ctx.op1("stablehlo.and", [compare(ctx, indices, ctx.full_like(0, wide), "GE"),
-                                     compare(ctx, indices, bounds, "LE")], wide.update(dtype=_BOOL))
+    each = ctx.op1("stablehlo.and", [ctx.compare("GE", indices, ctx.full_like(0, wide)),
+                                     ctx.compare("LE", indices, bounds)], wide.update(dtype=_BOOL))
     scalar = ShapedArray((), _BOOL)
 
     def both(inner: LoweringContext, args: list[Value]) -> list[Value]:

@@ -9,16 +9,8 @@ import numpy as np
 
 from jaxle_core import dtypes
 from jaxle_core.lax import structural as st
-from jaxle_xla.lowering.context import LoweringContext, Value, comparison_type, i64, i64_array
+from jaxle_xla.lowering.context import LoweringContext, Value, i64, i64_array
 from jaxle_xla.lowering.module import register_lowering
-
-
-def compare(ctx: LoweringContext, x: Value, y: Value, direction: str) -> Value:
-    """``x <direction> y`` elementwise (``direction`` is EQ, NE, LT, LE, GT or GE) as a boolean array."""
-    return ctx.op1("stablehlo.compare", [x, y], x.aval.update(dtype=np.dtype(np.bool_), weak_type=False), {
-        "comparison_direction": f"#stablehlo<comparison_direction {direction}>",
-        "compare_type": f"#stablehlo<comparison_type {comparison_type(x.aval.dtype)}>"})
-
 
 # ---------------------------------------------------------------- conversions
 
@@ -64,7 +56,7 @@ def _select_tree(ctx: LoweringContext, which: Value, first: int, cases: Sequence
     if len(cases) == 1:
         return cases[0]
     half = len(cases) // 2
-    in_low_half = compare(ctx, which, ctx.full_like(first + half, which), "LT")
+    in_low_half = ctx.compare("LT", which, ctx.full_like(first + half, which))
     return ctx.op1("stablehlo.select", [in_low_half, _select_tree(ctx, which, first, cases[:half]),
                                         _select_tree(ctx, which, first + half, cases[half:])], ctx.avals_out[0])
 

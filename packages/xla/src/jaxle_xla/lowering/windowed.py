@@ -12,7 +12,7 @@ from jaxle_core.core import Primitive
 from jaxle_core.lax import windowed as win
 from jaxle_xla.lowering.context import LoweringContext, Value, dense_elements, i64_array
 from jaxle_xla.lowering.module import register_lowering
-from jaxle_xla.lowering.reductions import combiner, compare, identity, logical, scalar, select
+from jaxle_xla.lowering.reductions import combiner, identity, logical, scalar
 
 Padding = Sequence[tuple[int, int]]
 
@@ -92,7 +92,7 @@ def _select_and_scatter_add_lowering(ctx: LoweringContext, source: Value, operan
     dtype = operand.aval.dtype
     filler = ctx.constant(identity("max" if direction in ("GE", "GT") else "min", dtype))
     padded = _pad(ctx, operand, filler, padding, [0] * operand.aval.ndim)
-    select_region = ctx.region([scalar(operand.aval)] * 2, lambda inner, args: [compare(inner, direction, *args)])
+    select_region = ctx.region([scalar(operand.aval)] * 2, lambda inner, args: [inner.compare(direction, *args)])
     add = combiner("add", source.aval.dtype)
     scatter_region = ctx.region([scalar(source.aval)] * 2, lambda inner, args: [add(inner, *args)])
     scattered = ctx.op1("stablehlo.select_and_scatter", [padded, source, ctx.constant(0, source.aval.dtype)],
@@ -123,9 +123,9 @@ def _select_and_gather_add_lowering(ctx: LoweringContext, tangents: Value, opera
         kept_value, kept_tangent, kept_real, value, tangent, is_real = args
         not_real = inner.op1("stablehlo.not", [is_real], is_real.aval)
         keep = logical(inner, "and", kept_real,
-                       logical(inner, "or", not_real, compare(inner, direction, kept_value, value)))
-        return [select(inner, keep, kept_value, value), select(inner, keep, kept_tangent, tangent),
-                select(inner, keep, kept_real, is_real)]
+                       logical(inner, "or", not_real, inner.compare(direction, kept_value, value)))
+        return [inner.select(keep, kept_value, value), inner.select(keep, kept_tangent, tangent),
+                inner.select(keep, kept_real, is_real)]
 
     ones = (1,) * operand.aval.ndim
     return emit_reduce_window(ctx, triples, inits, body, window_dimensions=window_dimensions,
