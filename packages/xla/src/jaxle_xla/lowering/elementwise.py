@@ -1,14 +1,220 @@
-"""Lowering of the elementwise primitives (arithmetic, comparisons, bitwise, transcendental)."""
+"""Lowering of the elementwise primitives (arithmetic, comparisons, bitwise, transcendental).
+
+Most primitives are one StableHLO op, or one CHLO op that XLA expands: XLA's semantics are the reference's
+for integer division by zero, remainders, shifts past the bit width and the like. The rest reproduce what
+JAX emits: unsigned ``sign`` as a select, ``integer_pow`` by repeated squaring, ``exp2`` and ``logistic``
+through ``exp`` in the operand's dtype, complex ``sin``/``cos`` from real functions, lexicographic complex
+``max``/``min``, and ``conj``.
+"""
 
 from __future__ import annotations
 
-from jaxle_core.lax import elementwise as ew
+import functools
 
-from jaxle_xla.lowering.module import elementwise_op
+import numpy as np
+
+from jaxle_core import lax
+from jaxle_core.lax import elementwise as ew
+from jaxle_xla.lowering.context import LoweringContext, Value
+from jaxle_xla.lowering.module import elementwise_op, register_lowering
 
 for _primitive, _op in [
-    (ew.add_p, "stablehlo.add"), (ew.sub_p, "stablehlo.subtract"), (ew.mul_p, "stablehlo.multiply"),
-    (ew.sin_p, "stablehlo.sine"), (ew.cos_p, "stablehlo.cosine"), (ew.exp_p, "stablehlo.exponential"),
-    (ew.neg_p, "stablehlo.negate"),
+    # arithmetic
+    (ew.add_p, "stablehlo.add"), (ew.sub_p, "stablehlo.subtract"), (ew.div_p, "stablehlo.divide"),
+    (ew.rem_p, "stablehlo.remainder"), (ew.neg_p, "stablehlo.negate"), (ew.abs_p, "stablehlo.abs"),
+    (ew.floor_p, "stablehlo.floor"), (ew.ceil_p, "stablehlo.ceil"), (ew.is_finite_p, "stablehlo.is_finite"),
+    (ew.nextafter_p, "chlo.next_after"),
+    # transcendental
+    (ew.exp_p, "stablehlo.exponential"), (ew.expm1_p, "stablehlo.exponential_minus_one"),
+    (ew.log_p, "stablehlo.log"), (ew.log1p_p, "stablehlo.log_plus_one"), (ew.sqrt_p, "stablehlo.sqrt"),
+    (ew.rsqrt_p, "stablehlo.rsqrt"), (ew.cbrt_p, "stablehlo.cbrt"), (ew.tanh_p, "stablehlo.tanh"),
+    (ew.tan_p, "stablehlo.tan"),
+    (ew.atan2_p, "stablehlo.atan2"), (ew.asin_p, "chlo.asin"), (ew.acos_p, "chlo.acos"), (ew.atan_p, "chlo.atan"),
+    (ew.sinh_p, "chlo.sinh"), (ew.cosh_p, "chlo.cosh"), (ew.asinh_p, "chlo.asinh"), (ew.acosh_p, "chlo.acosh"),
+    (ew.atanh_p, "chlo.atanh"),
+    # complex parts
+    (ew.real_p, "stablehlo.real"), (ew.imag_p, "stablehlo.imag"), (ew.complex_p, "stablehlo.complex"),
+    # bits
+    (ew.not_p, "stablehlo.not"), (ew.and_p, "stablehlo.and"), (ew.or_p, "stablehlo.or"), (ew.xor_p, "stablehlo.xor"),
+    (ew.shift_left_p, "stablehlo.shift_left"), (ew.shift_right_logical_p, "stablehlo.shift_right_logical"),
+    (ew.shift_right_arithmetic_p, "stablehlo.shift_right_arithmetic"), (ew.clz_p, "stablehlo.count_leading_zeros"),
+    (ew.population_count_p, "stablehlo.popcnt"), (ew.mulhi_p, "chlo.mulhi"),
 ]:
     elementwise_op(_primitive, _op)
+
+
+def _operands(ctx: LoweringContext, args: tuple[Value, ...], dtype: np.dtype | None = None) -> list[Value]:
+    """``args`` broadcast to the result's shape, converted to ``dtype`` where given and different."""
+    shape = ctx.avals_out[0].shape
+    if dtype is not None:
+        args = tuple(_convert(ctx, a, dtype) for a in args)
+    return [ctx.broadcast_to(a, shape) for a in args]
+
+
+def _convert(ctx: LoweringContext, x: Value, dtype: np.dtype) -> Value:
+    if x.aval.dtype == dtype:
+        return x
+    return ctx.op1("stablehlo.convert", [x], x.aval.update(dtype=dtype))
+
+
+def _binary(ctx: LoweringContext, op: str, x: Value, y: Value) -> Value:
+    return ctx.op1(op, [x, y], x.aval)
+
+
+# ---------------------------------------------------------------- comparisons
+
+
+def _comparison(direction: str):
+    def rule(ctx: LoweringContext, x: Value, y: Value) -> Value:
+        return ctx.compare(direction, *_operands(ctx, (x, y)))
+
+    return rule
+
+
+for _primitive, _direction in [(ew.eq_p, "EQ"), (ew.ne_p, "NE"), (ew.lt_p, "LT"), (ew.le_p, "LE"),
+                               (ew.gt_p, "GT"), (ew.ge_p, "GE")]:
+    register_lowering(_primitive)(_comparison(_direction))
+
+
+# ---------------------------------------------------------------- arithmetic
+
+
+@register_lowering(ew.mul_p)
+def _mul(ctx: LoweringContext, x: Value, y: Value, *, out_dtype) -> Value:
+    """Both operands converted to the result's dtype (``out_dtype`` when given) and multiplied."""
+    return _binary(ctx, "stablehlo.multiply", *_operands(ctx, (x, y), ctx.avals_out[0].dtype))
+
+
+@register_lowering(ew.pow_p)
+def _pow(ctx: LoweringContext, x: Value, y: Value) -> Value:
+    # An integer exponent is converted to the base's dtype, as XLA's power wants equal types.
+    return _binary(ctx, "stablehlo.power", *_operands(ctx, (x, y), ctx.avals_out[0].dtype))
+
+
+@register_lowering(ew.square_p)
+def _square(ctx: LoweringContext, x: Value) -> Value:
+    if np.issubdtype(x.aval.dtype, np.integer):
+        return _binary(ctx, "stablehlo.multiply", x, x)
+    return ctx.op1("chlo.square", [x], x.aval)
+
+
+@register_lowering(ew.integer_pow_p)
+def _integer_pow(ctx: LoweringContext, x: Value, *, y: int) -> Value:
+    """Repeated squaring, each product ``accumulated * power``; ``x ** -n`` is ``1 / x ** n``.
+
+    The order of the operands matters for complex infinities. ``x ** 3`` is ``(x * x) * x``, as JAX emits it.
+    """
+    if y == 0:
+        return ctx.full_like(1, x)
+    if y == 3:
+        return _binary(ctx, "stablehlo.multiply", _binary(ctx, "stablehlo.multiply", x, x), x)
+    result, base, n = None, x, abs(y)
+    while n:
+        if n & 1:
+            result = base if result is None else _binary(ctx, "stablehlo.multiply", result, base)
+        n >>= 1
+        if n:
+            base = _binary(ctx, "stablehlo.multiply", base, base)
+    if y < 0:
+        result = _binary(ctx, "stablehlo.divide", ctx.full_like(1, x), result)
+    return result
+
+
+@register_lowering(ew.sign_p)
+def _sign(ctx: LoweringContext, x: Value) -> Value:
+    if not np.issubdtype(x.aval.dtype, np.unsignedinteger):
+        return ctx.op1("stablehlo.sign", [x], x.aval)
+    # StableHLO's sign takes no unsigned integers: 0 stays 0, anything else is 1.
+    return ctx.select(ctx.compare("EQ", x, ctx.full_like(0, x)), ctx.full_like(0, x), ctx.full_like(1, x))
+
+
+@register_lowering(ew.round_p)
+def _round(ctx: LoweringContext, x: Value, *, rounding_method: ew.RoundingMethod) -> Value:
+    if rounding_method == ew.RoundingMethod.TO_NEAREST_EVEN:
+        return ctx.op1("stablehlo.round_nearest_even", [x], x.aval)
+    return ctx.op1("stablehlo.round_nearest_afz", [x], x.aval)
+
+
+def _extremum(op: str, direction: str):
+    """``max``/``min``: XLA's op for real numbers; complex numbers compare by real part, then imaginary part."""
+
+    def rule(ctx: LoweringContext, x: Value, y: Value) -> Value:
+        x, y = _operands(ctx, (x, y))
+        if not np.issubdtype(x.aval.dtype, np.complexfloating):
+            return _binary(ctx, op, x, y)
+        part_aval = ctx.avals_out[0].update(dtype=np.finfo(x.aval.dtype).dtype)
+        real_x, real_y = (ctx.op1("stablehlo.real", [v], part_aval) for v in (x, y))
+        imag_x, imag_y = (ctx.op1("stablehlo.imag", [v], part_aval) for v in (x, y))
+        x_wins = ctx.select(ctx.compare("EQ", real_x, real_y), ctx.compare(direction, imag_x, imag_y),
+                         ctx.compare(direction, real_x, real_y))
+        return ctx.select(x_wins, x, y)
+
+    return rule
+
+
+register_lowering(ew.max_p)(_extremum("stablehlo.maximum", "GT"))
+register_lowering(ew.min_p)(_extremum("stablehlo.minimum", "LT"))
+
+
+# ---------------------------------------------------------------- transcendental
+
+
+@register_lowering(ew.exp2_p)
+def _exp2(ctx: LoweringContext, x: Value, *, accuracy=None) -> Value:
+    """``exp(x log 2)``, as JAX computes it."""
+    scaled = _binary(ctx, "stablehlo.multiply", ctx.full_like(np.log(2), x), x)
+    return ctx.op1("stablehlo.exponential", [scaled], x.aval)
+
+
+@register_lowering(ew.logistic_p)
+def _logistic(ctx: LoweringContext, x: Value, *, accuracy=None) -> Value:
+    """``1 / (1 + exp(-x))``, the reference's formula."""
+    exp_neg = ctx.op1("stablehlo.exponential", [ctx.op1("stablehlo.negate", [x], x.aval)], x.aval)
+    one = ctx.full_like(1, x)
+    return _binary(ctx, "stablehlo.divide", one, _binary(ctx, "stablehlo.add", one, exp_neg))
+
+
+def _sin_or_cos_complex(x, *, cosine: bool):
+    """sin(a + ib) = sin a cosh b + i cos a sinh b, cos(a + ib) = cos a cosh b - i sin a sinh b.
+
+    sinh and cosh come from expm1(±b) for accuracy near 0, and the part that carries sin a is exactly 0 where
+    a is 0 (rather than 0 * inf = NaN), as JAX lowers them.
+    """
+    a, b = lax.real(x), lax.imag(x)
+    zero, two = np.zeros((), a.dtype), np.array(2, a.dtype)
+    grow, shrink = lax.expm1(b), lax.expm1(lax.neg(b))
+    sinh_b, cosh_b = lax.div(lax.sub(grow, shrink), two), lax.div(lax.add(lax.add(grow, shrink), two), two)
+    sin_a, cos_a = lax.sin(a), lax.cos(a)
+    a_is_zero = lax.eq(a, zero)
+    if cosine:
+        real, imag = lax.mul(cos_a, cosh_b), lax.mul(lax.neg(sin_a), sinh_b)
+        return lax.select(a_is_zero, lax.complex(real, zero), lax.complex(real, imag))
+    real, imag = lax.mul(sin_a, cosh_b), lax.mul(cos_a, sinh_b)
+    return lax.select(a_is_zero, lax.complex(zero, imag), lax.complex(real, imag))
+
+
+def _sin_or_cos(op: str, cosine: bool):
+    def rule(ctx: LoweringContext, x: Value, *, accuracy=None) -> Value:
+        if np.issubdtype(x.aval.dtype, np.complexfloating):
+            return ctx.lower_fun(functools.partial(_sin_or_cos_complex, cosine=cosine), x)[0]
+        return ctx.op1(op, [x], x.aval)
+
+    return rule
+
+
+register_lowering(ew.sin_p)(_sin_or_cos("stablehlo.sine", cosine=False))
+register_lowering(ew.cos_p)(_sin_or_cos("stablehlo.cosine", cosine=True))
+
+
+# ---------------------------------------------------------------- complex numbers
+
+
+@register_lowering(ew.conj_p)
+def _conj(ctx: LoweringContext, x: Value, *, input_dtype) -> Value:
+    out = ctx.avals_out[0]
+    if not np.issubdtype(x.aval.dtype, np.complexfloating):
+        return ctx.op1("stablehlo.complex", [x, ctx.full_like(0, x)], out)
+    part_aval = x.aval.update(dtype=np.finfo(x.aval.dtype).dtype)
+    real = ctx.op1("stablehlo.real", [x], part_aval)
+    imag = ctx.op1("stablehlo.negate", [ctx.op1("stablehlo.imag", [x], part_aval)], part_aval)
+    return ctx.op1("stablehlo.complex", [real, imag], out)
