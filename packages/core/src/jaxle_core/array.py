@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import numpy as np
@@ -44,18 +43,23 @@ class Array:
     def __bool__(self) -> bool:
         return bool(self._value)
 
+    def _scalar_value(self) -> np.ndarray:
+        if self.ndim:
+            raise TypeError(f"Only scalar arrays can be converted to Python scalars; got arr.ndim={self.ndim}")
+        return self._value
+
     def __int__(self) -> int:
-        return int(self._value)
+        return int(self._scalar_value())
 
     def __float__(self) -> float:
-        return float(self._value)
+        return float(self._scalar_value())
 
     def __complex__(self) -> complex:
-        return complex(self._value)
+        return complex(self._scalar_value())
 
     def __index__(self) -> int:
-        if not np.issubdtype(self.dtype, np.integer) and self.dtype != np.bool_:
-            raise TypeError(f"Only integer scalar arrays can be converted to a scalar index, got {self.dtype}.")
+        if self.ndim or not dtypes.issubdtype(self.dtype, np.integer):
+            raise TypeError("Only integer scalar arrays can be converted to a scalar index.")
         return int(self._value)
 
     def __len__(self) -> int:
@@ -68,9 +72,7 @@ class Array:
             raise TypeError("iteration over a 0-d array")
         return (self[i] for i in range(self.shape[0]))
 
-    def __hash__(self):
-        raise TypeError("unhashable type: 'Array'. Arrays are mutable-looking values and cannot be hashed; "
-                        "use a tuple or a static argument instead.")
+    __hash__ = None  # arrays are not hashable, as in NumPy and JAX
 
     def __setitem__(self, index, value):
         raise TypeError(
@@ -91,7 +93,7 @@ class Array:
         return str(self._value)
 
     def __format__(self, spec: str) -> str:
-        return format(self._value.item(), spec) if self.ndim == 0 else format(str(self), spec)
+        return format(self._value.item() if self.ndim == 0 else self._value, spec)
 
     def block_until_ready(self) -> Array:
         return self
@@ -106,17 +108,18 @@ def _rebuild_array(value: np.ndarray, weak_type: bool) -> Array:
     return current_backend().device_put(value, weak_type=weak_type)
 
 
-_NUMPY_REPR_TAIL = re.compile(r",\s*(shape=\([^)]*\))?,?\s*(dtype=\w+)?\s*$")
-
-
 def array_repr(value: np.ndarray, dtype: np.dtype, weak_type: bool) -> str:
-    """``Array([0., 1.], dtype=float32)``, laid out as NumPy lays out its arrays."""
-    suffix = f"dtype={dtype.name}" + (", weak_type=True" if weak_type else "")
-    if value.size == 0 and value.shape != (0,):
-        return f"Array([], shape={value.shape}, {suffix})"
-    # NumPy's own repr lays the numbers out; keep its body, give it our name and dtype.
-    body = _NUMPY_REPR_TAIL.sub("", np.array_repr(value)[len("array("):-1])
-    return f"Array({body}, {suffix})"
+    """``Array([0., 1.], dtype=float32)``: NumPy lays out the numbers, the dtype follows as JAX writes it."""
+    prefix = "Array("
+    dtype_text = f"dtype={dtype.name}" + (", weak_type=True" if weak_type else "") + ")"
+    if value.size == 0:
+        return f"{prefix}[], shape={value.shape}, {dtype_text}"
+    width = np.get_printoptions()["linewidth"]
+    body = np.array2string(value, max_line_width=width, separator=", ", prefix=prefix, suffix=",")
+    last_line = len(body) - body.rfind("\n") + 1
+    # JAX keeps the dtype on the last line, set off by the prefix's width when that line is already long.
+    gap = " " if last_line + len(dtype_text) + 1 <= width else " " * len(prefix)
+    return f"{prefix}{body},{gap}{dtype_text}"
 
 
 class ReferenceArray(Array):

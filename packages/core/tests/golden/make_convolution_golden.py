@@ -3,6 +3,8 @@
     /work/jaxpeer/bin/python packages/core/tests/golden/make_convolution_golden.py jax
 """
 
+import ml_dtypes
+import numpy as np
 from make_reductions_golden import rand, write
 
 # name: (lhs shape, rhs shape, keyword arguments of conv_general_dilated)
@@ -79,6 +81,92 @@ CASES.update({
     "err-dimension-numbers-chars": lambda lax: (
         lambda a, b: lax.conv_general_dilated(a, b, (1, 1), "VALID", dimension_numbers=("NCHW", "OIHW", "NCHX")),
         (rand(_NCHW[0], "float32"), rand(_NCHW[1], "float32", 1))),
+})
+
+
+def _weights(values, shape):
+    return np.array(values, np.float32).reshape(shape)
+
+
+# Non-finite weights: XLA on CPU multiplies the padding zeros and lhs dilation's holes by them (0 * inf is NaN),
+# except in transposed convolutions of one or two spatial dimensions with unit strides, where it skips both.
+_INF_2D = _weights([[np.inf, 1.0], [1.0, -0.0], [2.0, np.nan], [1.0, 1.0]], (2, 1, 2, 2))
+CASES.update({
+    "transposed-inf-weight": lambda lax: (
+        lambda a, b: lax.conv_general_dilated(a, b, (1,), ((1, 1),), lhs_dilation=(2,)),
+        (np.ones((1, 1, 3), np.float32), _weights([1.0, np.inf, -0.0], (1, 1, 3)))),
+    "transposed-strided-inf-weights-2d": lambda lax: (
+        lambda a, b: lax.conv_general_dilated(a, b, (2, 2), ((2, 2), (2, 2)), lhs_dilation=(2, 2)),
+        (np.ones((1, 1, 3, 3), np.float32), _INF_2D)),
+    "transposed-rhs-dilated-inf-weights-2d": lambda lax: (
+        lambda a, b: lax.conv_general_dilated(a, b, (1, 1), ((3, 3), (3, 3)), lhs_dilation=(2, 2),
+                                              rhs_dilation=(2, 2)),
+        (np.ones((1, 1, 3, 3), np.float32), _INF_2D)),
+    "transposed-unit-stride-2d": lambda lax: (
+        lambda a, b: lax.conv_general_dilated(a, b, (1, 1), ((1, 1), (1, 1)), lhs_dilation=(2, 1)),
+        (np.ones((1, 1, 2, 2), np.float32), _INF_2D[:1])),
+    "transposed-3d": lambda lax: (
+        lambda a, b: lax.conv_general_dilated(a, b, (1, 1, 1), ((1, 1), (1, 0), (0, 1)), lhs_dilation=(2, 1, 2)),
+        (np.ones((1, 1, 2, 2, 2), np.float32), _INF_2D[:, :, :, :, None])),
+    "padding-times-inf-weights-2d": lambda lax: (
+        lambda a, b: lax.conv_general_dilated(a, b, (1, 1), ((1, 1), (2, 1))),
+        (np.ones((1, 1, 3, 3), np.float32), _INF_2D)),
+})
+# Empty batch, no input features, and an empty output feature dimension.
+for _name, (_lhs, _rhs, _kw) in {
+    "empty-batch": ((0, 2, 5), (3, 2, 2), {}),
+    "no-features": ((2, 0, 5), (3, 0, 2), {}),
+    "no-features-groups": ((2, 0, 5), (4, 0, 2), dict(feature_group_count=2)),
+    "empty-batch-groups": ((0, 2, 5), (4, 2, 2), dict(batch_group_count=2)),
+    "no-features-transposed": ((1, 0, 3), (2, 0, 2), dict(lhs_dilation=(2,), padding=((1, 1),))),
+    "no-output-features": ((2, 2, 5), (0, 2, 2), {}),
+    "empty-spatial-padded": ((1, 2, 0), (3, 2, 1), dict(padding=((1, 1),))),
+}.items():
+    CASES[_name] = lambda lax, l=_lhs, r=_rhs, kw=_kw: (
+        lambda a, b: lax.conv_general_dilated(a, b, (1,), **{"padding": "VALID", **kw}),
+        (np.ones(l, np.float32), np.full(r, np.inf, np.float32)))
+CASES["no-features-int8"] = lambda lax: (lambda a, b: lax.conv_general_dilated(a, b, (1,), "VALID"),
+                                         (np.ones((1, 0, 3), np.int8), np.ones((2, 0, 2), np.int8)))
+def _preferred_operands(dtype):
+    lhs, rhs = rand((1, 2, 4, 4), dtype), rand((3, 2, 2, 2), dtype, 1)
+    if dtype == "uint8":  # products past int8's range, to show the int8 result wraps
+        lhs, rhs = lhs * np.uint8(7), rhs * np.uint8(9)
+    return lhs, rhs
+
+
+# preferred_element_type: accepted combinations (computed in the more precise of input and result) and rejected ones.
+for _dtype, _preferred in [("uint8", "int8"), ("bool", "float32"), ("bool", "int32"), ("bool", "uint8"),
+                           ("bool", "bool"), ("float16", "bfloat16"), ("bfloat16", "float16"), ("float16", "float32"),
+                           ("int8", "float16"), ("float8_e4m3fn", "float8_e5m2"), ("float8_e5m2", "float32"),
+                           ("float32", "int32"), ("float32", "complex64"), ("int8", "uint8"), ("int32", "uint32"),
+                           ("complex64", "float32"), ("int32", "int16"), ("float32", "bfloat16"), ("int32", "float16")]:
+    _name = f"preferred-{_dtype}-{_preferred}"
+    if _dtype in ("float32", "int32", "complex64") or _preferred == "uint8" and _dtype == "int8":
+        _name = "err-" + _name
+    CASES[_name] = lambda lax, d=_dtype, p=_preferred: (
+        lambda a, b: lax.conv_general_dilated(a, b, (1, 1), "SAME", preferred_element_type=p),
+        _preferred_operands(d))
+CASES.update({
+    # 1 + 0.125 + 2**-12 rounds to 1.125 in float16, then to even (1.0) in e5m2
+    "float8-sum-rounds-through-f16": lambda lax: (
+        lambda a, b: lax.conv_general_dilated(a, b, (1,), "VALID"),
+        (np.array([1, 0.125, 2 ** -12], np.float32).astype(ml_dtypes.float8_e5m2).reshape(1, 1, 3),
+         np.ones((1, 1, 3), ml_dtypes.float8_e5m2))),
+    "err-feature-group-count-zero": lambda lax: (
+        lambda a, b: lax.conv_general_dilated(a, b, (1, 1), "VALID", feature_group_count=0),
+        (rand(_NCHW[0], "float32"), rand(_NCHW[1], "float32", 1))),
+    "err-batch-group-count-zero": lambda lax: (
+        lambda a, b: lax.conv_general_dilated(a, b, (1, 1), "VALID", batch_group_count=0),
+        (rand(_NCHW[0], "float32"), rand(_NCHW[1], "float32", 1))),
+    "err-negative-padding-past-the-operand": lambda lax: (
+        lambda a, b: lax.conv_general_dilated(a, b, (1, 1), ((1, 1), (-2, -3)), lhs_dilation=(1, 2)),
+        (rand((1, 2, 3, 2), "float32"), rand((3, 2, 1, 1), "float32", 1))),
+    "negative-padding-to-empty": lambda lax: (
+        lambda a, b: lax.conv_general_dilated(a, b, (1, 1), ((1, 1), (-2, -1)), lhs_dilation=(1, 2)),
+        (rand((1, 2, 3, 2), "float32"), rand((3, 2, 1, 1), "float32", 1))),
+    "err-feature-groups-indivisible": lambda lax: (
+        lambda a, b: lax.conv_general_dilated(a, b, (1, 1), "VALID", feature_group_count=3),
+        (rand((1, 4, 5, 5), "float32"), rand((6, 1, 3, 3), "float32", 1))),
 })
 
 if __name__ == "__main__":

@@ -17,6 +17,46 @@ def test_matches_jax(name):
     SHARED.assert_matches(SHARED.run_case(jaxle_core, GEN.CASES[name]), GOLDEN[name])
 
 
+# Cases whose values must equal JAX's bit for bit (non-finite weights, rounding through the compute type).
+EXACT = sorted(name for name in GEN.CASES if "error" not in GOLDEN[name] and (
+    name.startswith(("float8-", "transposed-", "padding-times-", "no-features", "empty-"))
+    or name.startswith("preferred-") and GOLDEN[name]["values"][0]["dtype"] != "float32"))
+
+
+@pytest.mark.parametrize("name", EXACT)
+def test_values_exactly_match_jax(name):
+    got, want = SHARED.run_case(jaxle_core, GEN.CASES[name]), GOLDEN[name]
+    for g, w in zip(got["values"], want["values"], strict=True):
+        assert (g["dtype"], g["shape"]) == (w["dtype"], w["shape"])
+        np.testing.assert_array_equal(np.asarray(g["values"], np.float64), np.asarray(w["values"], np.float64))
+
+
+@pytest.mark.parametrize("name", sorted(n for n in GEN.CASES if "error" in GOLDEN[n]))
+def test_error_messages_match_jax(name):
+    assert SHARED.run_case(jaxle_core, GEN.CASES[name]) == GOLDEN[name]
+
+
+def test_transposed_convolution_skips_the_holes():
+    weights = np.array([1.0, np.inf, -0.0], np.float32).reshape(1, 1, 3)
+    got = lax.conv_general_dilated(np.ones((1, 1, 3), np.float32), weights, (1,), ((1, 1),), lhs_dilation=(2,))
+    np.testing.assert_array_equal(np.asarray(got).ravel(), [np.inf, 1.0, np.inf, 1.0, np.inf])
+
+
+def test_padding_zeros_are_multiplied():
+    weights = np.array([np.inf, 1.0], np.float32).reshape(1, 1, 1, 2)
+    got = lax.conv_general_dilated(np.ones((1, 2, 1, 2), np.float32), np.concatenate([weights, weights], 1),
+                                   (1, 1), ((0, 0), (1, 0)))
+    np.testing.assert_array_equal(np.asarray(got).ravel(), [np.nan, np.inf])  # 0 * inf + 1 * 1, 1 * inf + 1 * 1
+
+
+@pytest.mark.parametrize("lhs_shape,rhs_shape,out_shape", [((0, 2, 5), (3, 2, 2), (0, 3, 4)),
+                                                           ((2, 0, 5), (3, 0, 2), (2, 3, 4))])
+def test_empty_batch_or_features(lhs_shape, rhs_shape, out_shape):
+    got = lax.conv_general_dilated(np.ones(lhs_shape, np.float32), np.full(rhs_shape, np.inf, np.float32), (1,),
+                                   "VALID")
+    np.testing.assert_array_equal(np.asarray(got), np.zeros(out_shape, np.float32))
+
+
 def _conv_loop(lhs, rhs, strides, padding, lhs_dilation, rhs_dilation, groups):
     """A direct NCHW/OIHW convolution written as nested loops over output and kernel positions."""
     n, c, h, w = lhs.shape

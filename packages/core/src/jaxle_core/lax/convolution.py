@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import string
 from collections.abc import Sequence
 from typing import Any, NamedTuple
@@ -11,7 +12,7 @@ import numpy as np
 from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
-from jaxle_core.lax.dot import accumulation_dtype, canonicalize_precision
+from jaxle_core.lax.dot import canonicalize_precision, compute_dtype, from_accumulator, to_accumulator
 from jaxle_core.lax.standard import as_int_tuple
 from jaxle_core.lax.windowed import dilate_shape, padtype_to_pads, window_output_shape, window_positions
 
@@ -70,44 +71,65 @@ conv_general_dilated_p = Primitive("conv_general_dilated")
 def _conv_aval(lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation, dimension_numbers,
                feature_group_count, batch_group_count, precision, preferred_element_type, out_sharding):
     name = "conv_general_dilated"
-    if lhs.dtype != rhs.dtype:
-        raise TypeError(f"lax.{name} requires arguments to have the same dtypes, got {lhs.dtype.name}, "
-                        f"{rhs.dtype.name}.")
-    if preferred_element_type is not None and _narrower(preferred_element_type, lhs.dtype):
-        raise TypeError("`preferred_element_type` must not be narrower than the original type.")
     lhs_spec, rhs_spec, out_spec = dimension_numbers
     batch, features = lhs.shape[lhs_spec[0]], lhs.shape[lhs_spec[1]]
     out_features, in_features = rhs.shape[rhs_spec[0]], rhs.shape[rhs_spec[1]]
-    if feature_group_count > 1 and batch_group_count > 1:
-        raise ValueError(f"At most one of feature_group_count and batch_group_count may be > 1, got "
-                         f"feature_group_count={feature_group_count} and batch_group_count={batch_group_count}")
-    if features % feature_group_count or features // feature_group_count != in_features:
+    if feature_group_count <= 0:
+        raise ValueError(f"{name} feature_group_count must be a positive integer, got {feature_group_count}.")
+    if features % feature_group_count:
+        raise ValueError(f"{name} feature_group_count must divide lhs feature dimension size, but "
+                         f"{feature_group_count} does not divide {features}.")
+    if features // feature_group_count != in_features:
         raise ValueError(f"{name} lhs feature dimension size divided by feature_group_count must equal the rhs "
                          f"input feature dimension size, but {features} // {feature_group_count} != "
                          f"{in_features}.")
     if out_features % feature_group_count:
         raise ValueError(f"{name} rhs output feature dimension size must be a multiple of feature_group_count, "
                          f"but {out_features} is not a multiple of {feature_group_count}.")
+    if batch_group_count <= 0:
+        raise ValueError(f"{name} batch_group_count must be a positive integer, got {batch_group_count}.")
     if batch % batch_group_count:
-        raise ValueError(f"{name} lhs batch dimension size must be divisible by batch_group_count, but {batch} "
-                         f"is not divisible by {batch_group_count}.")
+        raise ValueError(f"{name} batch_group_count must divide lhs batch dimension size, but "
+                         f"{batch_group_count} does not divide {batch}.")
     if out_features % batch_group_count:
         raise ValueError(f"{name} rhs output feature dimension size must be a multiple of batch_group_count, "
                          f"but {out_features} is not a multiple of {batch_group_count}.")
+    if feature_group_count > 1 and batch_group_count > 1:
+        raise ValueError(f"At most one of batch_group_count and feature_group_count may be > 1, got "
+                         f"batch_group_count={batch_group_count} and feature_group_count={feature_group_count}")
     lhs_spatial = [lhs.shape[d] for d in lhs_spec[2:]]
     rhs_spatial = [rhs.shape[d] for d in rhs_spec[2:]]
+    dilated = dilate_shape(lhs_spatial, lhs_dilation)
+    if any(size + lo + hi < 0 for size, (lo, hi) in zip(dilated, padding)):
+        raise ValueError(f"Negative padding is larger than the size of the corresponding dimension: got "
+                         f"padding={padding} for lhs_shape[2:]={tuple(np.int64(size) for size in dilated)}")
     spatial = window_output_shape(lhs_spatial, rhs_spatial, window_strides, padding, lhs_dilation, rhs_dilation)
     logical = (batch // batch_group_count, out_features, *spatial)
     shape = [0] * lhs.ndim
     for logical_dim, axis in enumerate(out_spec):
         shape[axis] = logical[logical_dim]
+    if lhs.dtype != rhs.dtype:
+        raise TypeError(f"lax.{name} requires arguments to have the same dtypes, got {lhs.dtype.name}, "
+                        f"{rhs.dtype.name}.")
+    if preferred_element_type is not None:
+        _check_preferred_element_type(lhs.dtype, preferred_element_type)
     dtype = lhs.dtype if preferred_element_type is None else preferred_element_type
     return ShapedArray(shape, dtype, lhs.weak_type and rhs.weak_type)
 
 
-def _narrower(preferred: np.dtype, original: np.dtype) -> bool:
-    same_kind = dtypes.issubdtype(preferred, np.inexact) == dtypes.issubdtype(original, np.inexact)
-    return same_kind and np.dtype(preferred).itemsize < np.dtype(original).itemsize
+def _check_preferred_element_type(original: np.dtype, preferred: np.dtype) -> None:
+    """Integers may widen to integers of the same signedness or become floats; floats may only widen to floats;
+    complex only to complex; bool to anything."""
+    if not (dtypes.issubdtype(original, np.integer) and dtypes.issubdtype(preferred, np.floating)):
+        for kind in (np.integer, np.floating, np.complexfloating):
+            if dtypes.issubdtype(original, kind) and not dtypes.issubdtype(preferred, kind):
+                raise TypeError("Input type is incompatible with `preferred_element_type`. The compatible "
+                                "combinations of (input_type, preferred_element_type) are (integral, integral), "
+                                "(integral, floating), (floating, floating), (complex, complex.")
+        if dtypes.issubdtype(original, np.signedinteger) and not dtypes.issubdtype(preferred, np.signedinteger):
+            raise TypeError("`preferred_element_type` must have the same signedness as the original type.")
+    if np.dtype(preferred).itemsize < np.dtype(original).itemsize:
+        raise TypeError("`preferred_element_type` must not be narrower than the original type.")
 
 
 def _letters(count: int, pool) -> str:
@@ -118,29 +140,43 @@ def _letters(count: int, pool) -> str:
 def _conv_impl(lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation, dimension_numbers,
                feature_group_count, batch_group_count, precision, preferred_element_type, out_sharding):
     lhs_spec, rhs_spec, out_spec = dimension_numbers
-    out_dtype = preferred_element_type or lhs.dtype
-    work = accumulation_dtype(out_dtype)
-    x = np.transpose(lhs, lhs_spec).astype(work)  # (N, C, spatial...)
-    k = np.transpose(rhs, rhs_spec).astype(work)  # (O, I, window...)
+    out_dtype = np.dtype(preferred_element_type or lhs.dtype)
+    compute = compute_dtype(lhs.dtype, out_dtype)
+    x = to_accumulator(np.transpose(lhs, lhs_spec), compute)  # (N, C, spatial...)
+    k = to_accumulator(np.transpose(rhs, rhs_spec), compute)  # (O, I, window...)
     n, c, spatial = x.shape[0], x.shape[1], x.shape[2:]
     o, window = k.shape[0], k.shape[2:]
-    # Gather every window of the padded, lhs-dilated input: patches[n, c, out..., win...].
+    # Every window of the padded, lhs-dilated input: patches[n, c, out..., win...], zero over padding and holes.
     index = window_positions(spatial, window, window_strides, padding, lhs_dilation, rhs_dilation)
-    flat = x.reshape(n, c, -1)
-    patches = np.where(index >= 0, flat[:, :, np.maximum(index, 0)] if flat.shape[-1] else 0, 0).astype(work)
+    flat = x.reshape(n, c, math.prod(spatial))
+    taken = flat[:, :, np.maximum(index, 0)] if flat.shape[-1] else np.zeros((n, c, *index.shape), x.dtype)
+    patches = np.where(index >= 0, taken, np.zeros((), x.dtype))
+    # Those zeros are multiplied by the weights (0 * inf is NaN), except in the convolutions XLA on CPU computes
+    # from the operand's elements alone: transposed ones (lhs dilation) of one or two spatial dimensions with unit
+    # strides, no rhs dilation and no grouping, and those of an empty operand (all zeros).
+    from_elements = x.size == 0 or (
+        any(d > 1 for d in lhs_dilation) and len(spatial) <= 2 and set(window_strides) <= {1}
+        and set(rhs_dilation) <= {1} and feature_group_count == batch_group_count == 1)
+    skipped = index < 0 if from_elements else np.zeros(index.shape, bool)
     out_spatial = index.shape[:len(spatial)]
+    taps = math.prod(window)
     g, b = feature_group_count, batch_group_count
-    # Group the features (feature groups) or the batch (batch groups) and contract within each group.
-    patches = patches.reshape(b, n // b, g, c // g, *out_spatial, *window)
-    kernel = k.reshape(b * g, o // (b * g), c // g, *window).reshape(b, g, o // (b * g), c // g, *window)
+    # Group the features (feature groups) or the batch (batch groups) and contract within each group, one
+    # window position at a time.
+    patches = patches.reshape(b, n // b, g, c // g, *out_spatial, taps)
+    kernel = k.reshape(b, g, o // (b * g), c // g, taps)
+    skipped = skipped.reshape(*out_spatial, taps)
     pool = iter(string.ascii_letters)
     bb, nn, gg, cc, oo = (next(pool) for _ in range(5))
-    outs, wins = _letters(len(spatial), pool), _letters(len(window), pool)
-    spec = f"{bb}{nn}{gg}{cc}{outs}{wins},{bb}{gg}{oo}{cc}{wins}->{nn}{bb}{gg}{oo}{outs}"
+    outs = _letters(len(spatial), pool)
+    spec = f"{bb}{nn}{gg}{cc}{outs},{bb}{gg}{oo}{cc}->{nn}{bb}{gg}{oo}{outs}"
+    total = np.zeros((n // b, b, g, o // (b * g), *out_spatial), x.dtype)
     with np.errstate(over="ignore", invalid="ignore"):
-        result = np.einsum(spec, patches, kernel).reshape(n // b, o, *out_spatial)
-    result = np.transpose(result, np.argsort(out_spec))
-    return (result != 0) if out_dtype == np.bool_ else result.astype(out_dtype)
+        for tap in range(taps):
+            term = np.einsum(spec, patches[..., tap], kernel[..., tap])
+            total += np.where(skipped[..., tap], np.zeros((), x.dtype), term)
+    total = np.transpose(total.reshape(n // b, o, *out_spatial), np.argsort(out_spec))
+    return from_accumulator(total, compute, out_dtype)
 
 
 def _conv_padding(padding, lhs_spatial, rhs_spatial, strides, lhs_dilation, rhs_dilation) -> tuple:

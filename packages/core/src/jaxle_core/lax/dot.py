@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import math
 import string
 from collections.abc import Sequence
 from typing import Any
@@ -13,6 +14,7 @@ from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
 from jaxle_core.lax.standard import as_int_tuple
+from jaxle_core.lax.structural import convert_element_type_p
 
 __all__ = ["Precision", "batch_matmul", "dot", "dot_general"]
 
@@ -61,22 +63,84 @@ def canonicalize_precision(precision: Any) -> tuple[Precision, Precision] | None
     raise ValueError(_PRECISION_ERROR.format(precision))
 
 
-def _dtype_rank(dtype: np.dtype) -> tuple[int, int]:
+def _bit_width(dtype: np.dtype) -> int:
     if dtype == np.bool_:
-        kind = 0
-    elif np.issubdtype(dtype, np.integer):
-        kind = 1
-    elif dtypes.issubdtype(dtype, np.floating):
-        kind = 2
-    else:
-        kind = 3
-    return kind, dtype.itemsize
+        return 1
+    info = dtypes.finfo(dtype) if dtypes.issubdtype(dtype, np.inexact) else dtypes.iinfo(dtype)
+    return info.bits
 
 
-def contraction_dtype(lhs: np.dtype, rhs: np.dtype) -> np.dtype:
-    """The result dtype of contracting mixed operands: the higher kind (bool < int < float < complex), then the
-    wider type; the rhs's on a tie."""
-    return lhs if _dtype_rank(lhs) > _dtype_rank(rhs) else rhs
+def _precision_rank(dtype: np.dtype) -> tuple:
+    """XLA's order of element types by precision: complex above real, then the wider exponent range, the more
+    mantissa bits, the more bits, and signed above unsigned (bool and integers have no exponent or mantissa)."""
+    floating = dtypes.issubdtype(dtype, np.inexact)
+    info = dtypes.finfo(dtype) if floating else None
+    return (dtypes.issubdtype(dtype, np.complexfloating), info.maxexp if floating else -1,
+            info.nmant if floating else -1, _bit_width(dtype), not dtypes.issubdtype(dtype, np.unsignedinteger))
+
+
+def compute_dtype(*element_types: np.dtype) -> np.dtype:
+    """The element type XLA contracts in: the most precise of ``element_types`` (operands, then result)."""
+    return max(element_types, key=_precision_rank)
+
+
+def _convert(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """``x`` converted as XLA converts (float to int truncates and saturates, NaN to 0; complex drops the
+    imaginary part; nonzero is True)."""
+    if x.dtype == dtype:
+        return x
+    return convert_element_type_p.impl(x, new_dtype=dtype, weak_type=False, sharding=None)
+
+
+def _accumulation_dtype(dtype: np.dtype) -> np.dtype:
+    """The NumPy dtype a reference contraction in ``dtype`` accumulates in: narrow floats in float32, bool in
+    int32."""
+    if dtype == np.bool_:
+        return np.dtype(np.int32)
+    if dtypes.issubdtype(dtype, np.floating) and dtype.itemsize < 4:
+        return np.dtype(np.float32)
+    return dtype
+
+
+def to_accumulator(x: np.ndarray, compute: np.dtype) -> np.ndarray:
+    """An operand converted to the compute type (rounding it, for a less precise operand), then widened to that
+    type's accumulation dtype."""
+    return _convert(_convert(np.asarray(x), compute), _accumulation_dtype(compute))
+
+
+def from_accumulator(total: np.ndarray, compute: np.dtype, out: np.dtype) -> np.ndarray:
+    """A contraction's accumulated sums rounded to the compute type, then converted to the result type. Like
+    XLA on CPU, sums in an 8-bit-or-narrower float type whose values float16 holds are rounded through float16."""
+    total = np.asarray(total)
+    if _rounds_through_float16(compute):
+        total = _convert(total, np.dtype(np.float16))
+    return _convert(_convert(total, compute), out)
+
+
+def _rounds_through_float16(dtype: np.dtype) -> bool:
+    if not dtypes.issubdtype(dtype, np.floating) or _bit_width(dtype) > 8:
+        return False
+    return float(dtypes.finfo(dtype).max) <= float(dtypes.finfo(np.float16).max)
+
+
+# Mixed pairs of these are contracted as they are; other mixed operands are first converted to the result type.
+_FLOAT8_NAMES = frozenset({"float8_e4m3fn", "float8_e5m2", "float8_e5m2fnuz", "float8_e4m3fnuz", "float8_e3m4",
+                           "float8_e4m3", "float8_e8m0fnu"})
+
+
+def contraction_dtype(lhs: np.dtype, rhs: np.dtype, preferred: np.dtype | None) -> np.dtype:
+    """The result dtype of a contraction: ``preferred`` when given, else the more precise operand type (in XLA's
+    order; distinct types of equal rank are an error). A non-float result may not be narrowed."""
+    lhs_rank, rhs_rank = _precision_rank(lhs), _precision_rank(rhs)
+    if lhs_rank == rhs_rank and lhs != rhs:
+        raise TypeError(f"lax.dot_general argument type error: {lhs}, {rhs}")
+    result = lhs if lhs_rank > rhs_rank else rhs
+    if preferred is None or preferred == result:
+        return result
+    if not dtypes.issubdtype(result, np.floating) and _bit_width(preferred) < _bit_width(result):
+        raise TypeError(f"`preferred_element_type` must not be narrower than the original type, got "
+                        f"preferred_element_type of {preferred} for result type of {result}.")
+    return preferred
 
 
 # ---------------------------------------------------------------- dot_general
@@ -113,24 +177,27 @@ def _dot_general_aval(lhs, rhs, *, dimension_numbers, precision, preferred_eleme
                         f"{lhs_contract_shape} and {rhs_contract_shape}.")
     lhs_free = [s for i, s in enumerate(lhs.shape) if i not in lhs_batch + lhs_contract]
     rhs_free = [s for i, s in enumerate(rhs.shape) if i not in rhs_batch + rhs_contract]
-    dtype = contraction_dtype(lhs.dtype, rhs.dtype) if preferred_element_type is None else preferred_element_type
+    dtype = contraction_dtype(lhs.dtype, rhs.dtype, preferred_element_type)
     return ShapedArray(lhs_batch_shape + tuple(lhs_free) + tuple(rhs_free), dtype, lhs.weak_type and rhs.weak_type)
 
 
-def accumulation_dtype(dtype: np.dtype) -> np.dtype:
-    """The NumPy dtype a reference contraction computes in: narrow floats in float32, bool in int32."""
-    if dtype == np.bool_:
-        return np.dtype(np.int32)
-    if dtypes.issubdtype(dtype, np.floating) and dtype.itemsize < 4:
-        return np.dtype(np.float32)
-    return dtype
-
-
-@dot_general_p.def_impl
-def _dot_general_impl(lhs, rhs, *, dimension_numbers, precision, preferred_element_type, out_sharding):
+def _products(lhs, rhs, dimension_numbers) -> np.ndarray:
+    """A contraction over no more than one term: the products themselves (a -0 product stays -0, where adding it
+    to a zero sum would not)."""
     (lhs_contract, rhs_contract), (lhs_batch, rhs_batch) = dimension_numbers
-    out_dtype = preferred_element_type or contraction_dtype(lhs.dtype, rhs.dtype)
-    work = accumulation_dtype(out_dtype)
+    lhs_free = [d for d in range(lhs.ndim) if d not in lhs_batch + lhs_contract]
+    rhs_free = [d for d in range(rhs.ndim) if d not in rhs_batch + rhs_contract]
+    batch_shape = tuple(lhs.shape[d] for d in lhs_batch)
+    lhs_free_shape, rhs_free_shape = tuple(lhs.shape[d] for d in lhs_free), tuple(rhs.shape[d] for d in rhs_free)
+    lhs = np.transpose(lhs, lhs_batch + tuple(lhs_free) + lhs_contract).reshape(
+        batch_shape + lhs_free_shape + (1,) * len(rhs_free))
+    rhs = np.transpose(rhs, rhs_batch + tuple(rhs_free) + rhs_contract).reshape(
+        batch_shape + (1,) * len(lhs_free) + rhs_free_shape)
+    return lhs * rhs
+
+
+def _sums_of_products(lhs, rhs, dimension_numbers) -> np.ndarray:
+    (lhs_contract, rhs_contract), (lhs_batch, rhs_batch) = dimension_numbers
     letters = iter(string.ascii_letters)
     lhs_sub = [next(letters) for _ in range(lhs.ndim)]
     rhs_sub = [next(letters) for _ in range(rhs.ndim)]
@@ -139,10 +206,20 @@ def _dot_general_impl(lhs, rhs, *, dimension_numbers, precision, preferred_eleme
     out_sub = ([lhs_sub[d] for d in lhs_batch]
                + [c for i, c in enumerate(lhs_sub) if i not in lhs_batch + lhs_contract]
                + [c for i, c in enumerate(rhs_sub) if i not in rhs_batch + rhs_contract])
-    spec = f"{''.join(lhs_sub)},{''.join(rhs_sub)}->{''.join(out_sub)}"
+    return np.einsum(f"{''.join(lhs_sub)},{''.join(rhs_sub)}->{''.join(out_sub)}", lhs, rhs)
+
+
+@dot_general_p.def_impl
+def _dot_general_impl(lhs, rhs, *, dimension_numbers, precision, preferred_element_type, out_sharding):
+    out_dtype = contraction_dtype(lhs.dtype, rhs.dtype, preferred_element_type)
+    if lhs.dtype != rhs.dtype and not {lhs.dtype.name, rhs.dtype.name} <= _FLOAT8_NAMES:
+        lhs, rhs = _convert(lhs, out_dtype), _convert(rhs, out_dtype)
+    compute = compute_dtype(lhs.dtype, rhs.dtype, out_dtype)
+    lhs_contract = dimension_numbers[0][0]
+    contract = _products if math.prod(lhs.shape[d] for d in lhs_contract) == 1 else _sums_of_products
     with np.errstate(over="ignore", invalid="ignore"):
-        out = np.einsum(spec, lhs.astype(work), rhs.astype(work))
-    return (out != 0) if out_dtype == np.bool_ else np.asarray(out).astype(out_dtype)
+        total = contract(to_accumulator(lhs, compute), to_accumulator(rhs, compute), dimension_numbers)
+    return from_accumulator(total, compute, out_dtype)
 
 
 def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None, *, out_sharding=None):
