@@ -5,7 +5,8 @@ upgrade should touch this file only. Everything here was checked against
 jaxlib 0.10.2 (see shared/design/JAXLIB_NOTES.md). The bridge stays off the
 paths where jaxlib's C++ imports ``jax`` modules by name: results come back
 through ``consume_with_handlers`` with checks skipped, never through
-``disassemble_into_single_device_arrays``.
+``disassemble_into_single_device_arrays``. The one exception is reading a
+buffer's value back (``to_host``, ``copy_to_host_async``, ``dlpack_capsule``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,10 @@ _jax.jax_jit.set_enable_x64_state(
 class DeviceSharding(xc.SingleDeviceSharding):
     """The placement of an array on one device, with the Python half jaxlib expects."""
 
-    memory_kind = property(lambda self: None)
+    def __init__(self, device: Device):
+        super().__init__(device)
+        self.memory_kind = device.default_memory().kind
+
     _device_assignment = property(lambda self: (self._device,))
     device_set = property(lambda self: {self._device})
     is_fully_replicated = property(lambda self: True)
@@ -51,7 +55,7 @@ class DeviceSharding(xc.SingleDeviceSharding):
         return isinstance(other, DeviceSharding) and other._device == self._device
 
     def __repr__(self) -> str:
-        return f"SingleDeviceSharding(device={self._device!r}, memory_kind={self._device.default_memory().kind})"
+        return f"SingleDeviceSharding(device={self._device!r}, memory_kind={self.memory_kind})"
 
 
 @functools.cache
@@ -111,12 +115,23 @@ def copy_to_device(buffer: DeviceBuffer, aval: Any, device: Device) -> DeviceBuf
     return xc.batched_device_put(aval, sharding_for(device), [buffer], [device], True)
 
 
+def copy_buffer(buffer: DeviceBuffer, device: Device) -> DeviceBuffer:
+    """A new buffer on ``device`` holding a copy of ``buffer`` (never an alias of it)."""
+    return xc.batched_copy_array_to_devices_with_sharding(
+        [buffer], [xc.DeviceList((device,))], [sharding_for(device)], [xc.ArrayCopySemantics.ALWAYS_COPY])[0]
+
+
 def buffer_device(buffer: DeviceBuffer) -> Device:
     return buffer._sharding._device
 
 
 def to_host(buffer: DeviceBuffer) -> np.ndarray:
-    """The buffer's contents as a read-only NumPy array (no copy where the buffer allows)."""
+    """The buffer's contents as a read-only NumPy array (no copy where the buffer allows).
+
+    The first read of each buffer makes jaxlib look up ``jax.core.ShapedArray``
+    (an import that fails quietly without jax); jaxlib 0.10.2 has no host-read
+    path without it that is also safe against deleting the array later.
+    """
     return buffer._single_device_array_to_np_array_did_copy()[0]
 
 
@@ -125,15 +140,24 @@ def copy_to_host_async(buffer: DeviceBuffer) -> None:
 
 
 def dlpack_capsule(buffer: DeviceBuffer, stream: Any = None) -> Any:
-    return _jax.buffer_to_dlpack_managed_tensor(buffer, stream=stream)
+    """A DLPack capsule viewing ``buffer``'s memory.
+
+    It is taken from a second handle on the buffer: deleting the array while
+    the capsule's consumer still holds it then aborts nothing (exporting the
+    array's own handle does).
+    """
+    return _jax.buffer_to_dlpack_managed_tensor(buffer._fully_replicated_shard(), stream=stream)
 
 
 # ---------------------------------------------------------------- executables
 
 
 def compile(client: Any, module_text: str, device: Device) -> LoadedExecutable:
-    """Compile a StableHLO module (text) for one device."""
-    return client.compile_and_load(module_text, xc.DeviceList((device,)), xc.CompileOptions())
+    """Compile a StableHLO module (text) to run on ``device``."""
+    options = xc.CompileOptions()
+    # Without an explicit assignment XLA runs the program on the client's first device.
+    options.executable_build_options.device_assignment = xc.DeviceAssignment.create(np.array([[device.id]]))
+    return client.compile_and_load(module_text, xc.DeviceList((device,)), options)
 
 
 def result_handler(aval: Any, device: Device) -> Any:

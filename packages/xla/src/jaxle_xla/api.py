@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import jaxle_tree as tree
 import numpy as np
+
+import jaxle_tree as tree
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
-
 from jaxle_xla import _jaxlib
+from jaxle_xla.array import XlaArray
 from jaxle_xla.clients import (
     default_backend,
     device_count,
@@ -24,31 +25,49 @@ __all__ = ["default_backend", "device_count", "device_get", "device_put", "devic
            "local_devices", "process_count", "process_index"]
 
 
-def _target_device(device: Any) -> _jaxlib.Device | None:
-    if device is None or isinstance(device, _jaxlib.Device):
-        return device
-    if isinstance(device, _jaxlib.DeviceSharding):
-        return device._device
-    raise TypeError(f"device_put expects a Device or a SingleDeviceSharding, got {type(device).__name__}. "
-                    "Pick one from jax.devices().")
+def _is_placement(spec: Any) -> bool:
+    return spec is None or isinstance(spec, (_jaxlib.Device, _jaxlib.DeviceSharding))
 
 
-def device_put(x: Any, device: Any = None, *, donate: bool = False, may_alias: bool | None = None) -> Any:
-    """Move every leaf of ``x`` to ``device`` (the default device, uncommitted, when None)."""
+def _placement_device(spec: Any) -> _jaxlib.Device | None:
+    if not _is_placement(spec):
+        raise ValueError("`jax.device_put` only accepts `None`, `jax.sharding.Sharding`, `jax.Device`, `Format`, "
+                         f"`jax.memory.Space` or a pytree of these values. Received invalid value: {spec}")
+    return spec._device if isinstance(spec, _jaxlib.DeviceSharding) else spec
+
+
+def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = False,
+               may_alias: bool | None = None) -> Any:
+    """Every array leaf of ``x`` as an Array on ``device``.
+
+    ``device`` is a Device, a SingleDeviceSharding, None (the default device,
+    uncommitted: later computations may move the array) or a pytree prefix of
+    ``x`` made of those. Python scalars stay weakly typed. With
+    ``may_alias=False`` the result never shares a buffer with ``x``. ``src`` is
+    accepted for JAX's signature and not needed: every array knows its device.
+    """
+    if donate and may_alias:
+        raise ValueError("may_alias and donate cannot be True at the same time.")
     from jaxle_xla import xla_backend as backend
 
-    target = _target_device(device)
+    def put(leaf: Any, target: _jaxlib.Device | None) -> Any:
+        out = backend.device_put(leaf, target, get_aval(leaf).weak_type)
+        if type(leaf) is XlaArray and out._buffer is leaf._buffer and (donate or may_alias is False):
+            buffer = _jaxlib.copy_buffer(leaf._buffer, out.device) if may_alias is False else leaf._buffer
+            out = XlaArray(buffer, leaf.aval, out._committed)
+        return out
 
-    def put(leaf: Any) -> Any:
-        get_aval(leaf)  # a clear TypeError for leaves that are not arrays
-        return backend.device_put(leaf, target, weak_type=False)
-
-    return tree.tree_map(put, x)
+    if _is_placement(device):
+        target = _placement_device(device)
+        return tree.tree_map(lambda leaf: put(leaf, target), x)
+    return tree.tree_map(lambda spec, subtree: tree.tree_map(lambda leaf: put(leaf, _placement_device(spec)),
+                                                              subtree),
+                         device, x, is_leaf=_is_placement)
 
 
 def device_get(x: Any) -> Any:
-    """Every array leaf of ``x`` as a NumPy array (other leaves unchanged)."""
+    """Every Array leaf of ``x`` as a NumPy array (other leaves unchanged); the copies start together."""
     for leaf in tree.tree_leaves(x):
-        if isinstance(leaf, Array):
-            leaf.copy_to_host_async() if hasattr(leaf, "copy_to_host_async") else None
+        if isinstance(leaf, XlaArray):
+            leaf.copy_to_host_async()
     return tree.tree_map(lambda leaf: np.asarray(leaf) if isinstance(leaf, Array) else leaf, x)

@@ -2,22 +2,39 @@
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 import numpy as np
+
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, aval_handlers
-
 from jaxle_xla import _jaxlib
+
+
+class DLDeviceType(enum.IntEnum):
+    """DLPack's device kinds, for ``__dlpack_device__``."""
+
+    kDLCPU = 1
+    kDLCUDA = 2
+    kDLROCM = 10
+
+
+_DLPACK_DEVICE_TYPES = {"cpu": DLDeviceType.kDLCPU, "cuda": DLDeviceType.kDLCUDA, "rocm": DLDeviceType.kDLROCM}
 
 
 class XlaArray(Array):
     """An array held by XLA on one device. Operations on it dispatch asynchronously;
-    reading its value (``np.asarray``, ``float``, ``repr``) waits for it."""
+    reading its value (``np.asarray``, ``float``, ``repr``) waits for it.
+
+    ``committed`` says whether the array was placed on its device explicitly
+    (``device_put`` with a device, or computed from committed arrays): computations
+    on committed arrays run on their device, uncommitted ones follow the others.
+    """
 
     __slots__ = ("aval", "_buffer", "_host", "_committed")
 
-    def __init__(self, buffer: _jaxlib.DeviceBuffer, aval: ShapedArray, committed: bool = True):
+    def __init__(self, buffer: _jaxlib.DeviceBuffer, aval: ShapedArray, committed: bool = False):
         self.aval = aval
         self._buffer = buffer
         self._host: np.ndarray | None = None
@@ -57,6 +74,7 @@ class XlaArray(Array):
             _jaxlib.copy_to_host_async(self._buffer)
 
     def delete(self) -> None:
+        """Free the device buffer now; any later use of the array raises RuntimeError."""
         self._buffer.delete()
         self._host = None
 
@@ -65,6 +83,7 @@ class XlaArray(Array):
 
     @property
     def device(self) -> _jaxlib.Device:
+        self._check_alive()
         return _jaxlib.buffer_device(self._buffer)
 
     def devices(self) -> set[_jaxlib.Device]:
@@ -72,23 +91,23 @@ class XlaArray(Array):
 
     @property
     def sharding(self) -> _jaxlib.DeviceSharding:
-        return _jaxlib.sharding_for(self.device)
+        return _jaxlib.sharding_for(_jaxlib.buffer_device(self._buffer))
 
     @property
     def committed(self) -> bool:
         return self._committed
 
-    def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
-                   copy: bool | None = None) -> Any:
+    def __dlpack__(self, *, stream: Any = None, max_version: tuple[int, int] | None = None,
+                   dl_device: tuple[DLDeviceType, int] | None = None, copy: bool | None = None) -> Any:
         self._check_alive()
         return _jaxlib.dlpack_capsule(self._buffer, stream)
 
-    def __dlpack_device__(self) -> tuple[int, int]:
-        platform = self.device.platform
-        kind = {"cpu": 1, "cuda": 2, "rocm": 10}.get(platform, 1)
-        return kind, self.device.local_hardware_id if platform != "cpu" else 0
+    def __dlpack_device__(self) -> tuple[DLDeviceType, int]:
+        device = self.device
+        return _DLPACK_DEVICE_TYPES[device.platform], 0 if device.platform == "cpu" else device.local_hardware_id
 
     def on_device_size_in_bytes(self) -> int:
+        self._check_alive()
         return self._buffer.on_device_size_in_bytes()
 
 

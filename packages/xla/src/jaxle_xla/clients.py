@@ -1,7 +1,10 @@
 """Clients and devices: which platforms exist, which one is the default, and the device queries.
 
-A client is started on first use. The CPU client's device count comes from
-``jax_num_cpu_devices`` (env ``JAX_NUM_CPU_DEVICES``) or from XLA_FLAGS'
+The clients start together on first use and stay fixed for the life of the
+process, as JAX's backends do. ``jax_platforms`` (env ``JAX_PLATFORMS``)
+lists the platforms to start, the first being the default; unset, every
+available platform starts, GPUs first. The CPU client's device count comes
+from ``jax_num_cpu_devices`` (env ``JAX_NUM_CPU_DEVICES``) or from XLA_FLAGS'
 ``--xla_force_host_platform_device_count``, read when the client starts.
 GPUs are found through NVIDIA's (or AMD's) PJRT plugin packages when they
 are installed; see docs/xla.md.
@@ -13,26 +16,20 @@ import functools
 from typing import Any
 
 from jaxle_core.config import config
-
 from jaxle_xla import _jaxlib
 
-_PLATFORM_ALIASES = {"gpu": ("cuda", "rocm")}
-_clients: dict[str, Any] = {}
+_GPU_PLATFORMS = ("cuda", "rocm")
+_clients: dict[str, Any] = {}  # platform -> client, in priority order; filled once by _started()
 
 
-def _requested_platforms() -> list[str]:
-    """Platforms in priority order: ``jax_platforms`` if set, else every available one, GPUs first."""
-    return list(_platforms_for(config.jax_platforms))
-
-
-@functools.cache
-def _platforms_for(setting: str | None) -> tuple[str, ...]:
-    if setting:
-        names: list[str] = []
-        for name in setting.split(","):
-            names += _PLATFORM_ALIASES.get(name.strip(), (name.strip(),))
-        return tuple(names)
-    return tuple(p for p in ("cuda", "rocm") if _jaxlib.find_plugin_library(p)) + ("cpu",)
+def _requested_platforms(setting: str | None) -> list[str]:
+    if not setting:
+        return [p for p in _GPU_PLATFORMS if _jaxlib.find_plugin_library(p)] + ["cpu"]
+    names: list[str] = []
+    for name in setting.split(","):
+        name = name.strip()
+        names += _GPU_PLATFORMS if name == "gpu" else (name,)
+    return names
 
 
 def _start_client(platform: str) -> Any:
@@ -41,81 +38,116 @@ def _start_client(platform: str) -> Any:
         if count is None or count < 0:
             count = _jaxlib.environment_num_cpu_devices() or -1
         return _jaxlib.make_cpu_client(count)
-    library = _jaxlib.find_plugin_library(platform)
-    if library is None:
-        raise RuntimeError(f"Unknown backend: '{platform}' requested, but no PJRT plugin for it is installed. "
-                           f"For NVIDIA GPUs install `jax-cuda12-plugin[with-cuda]`.")
-    return _jaxlib.make_plugin_client(platform, library)
+    return _jaxlib.make_plugin_client(platform, _jaxlib.find_plugin_library(platform))
 
 
-def get_client(platform: str | None = None) -> Any:
-    """The client of ``platform`` (the default platform when None), started on first use."""
-    if platform is None:
-        platform = default_backend()
-    platform = {"gpu": "cuda"}.get(platform, platform)
-    client = _clients.get(platform)
+def _known_platforms() -> list[str]:
+    return ["cpu"] + [p for p in _GPU_PLATFORMS if _jaxlib.find_plugin_library(p)]
+
+
+def _started() -> dict[str, Any]:
+    """Every client, started on the first call."""
+    if _clients:
+        return _clients
+    setting = config.jax_platforms
+    known = _known_platforms()
+    missing = []
+    for platform in _requested_platforms(setting):
+        if platform in known:
+            _clients[platform] = _start_client(platform)
+        elif platform in _GPU_PLATFORMS:
+            missing.append(platform)  # a GPU platform without its plugin is passed over, as JAX does
+        else:
+            raise RuntimeError(f"Unable to initialize backend '{platform}': Backend '{platform}' is not in the list "
+                               f"of known backends: {known}. (set JAX_PLATFORMS='' to automatically choose an "
+                               "available backend)")
+    if not _clients:
+        raise RuntimeError(f"Unable to initialize backend '{missing[0]}': no PJRT plugin for it is installed (for "
+                           "NVIDIA GPUs: `pip install jax-cuda12-plugin[with-cuda]`). (set JAX_PLATFORMS='' to "
+                           "automatically choose an available backend)")
+    return _clients
+
+
+def _refuse_late_cpu_device_count(value: Any) -> None:
+    if "cpu" in _clients:
+        raise RuntimeError("jax_num_cpu_devices config should be updated before backends are initialized i.e. "
+                           "before any JAX operation is executed. You should initialize this config immediately "
+                           "after `import jax`.")
+
+
+config.add_observer("jax_num_cpu_devices", _refuse_late_cpu_device_count)
+
+
+def get_client(backend: Any = None) -> Any:
+    """The client of ``backend`` (a platform name, a client, or None for the default platform)."""
+    clients = _started()
+    if backend is None:
+        return next(iter(clients.values()))
+    if not isinstance(backend, str):
+        return backend
+    if backend == "gpu":
+        for platform in _GPU_PLATFORMS:
+            if platform in clients:
+                return clients[platform]
+        raise RuntimeError("Unknown backend: 'gpu' requested, but no platforms that are instances of gpu are "
+                           f"present. Platforms present are: {','.join(clients)}")
+    client = clients.get(backend)
     if client is None:
-        if platform not in _requested_platforms() and platform != "cpu":
-            raise RuntimeError(f"Unknown backend {platform}. Available platforms: {_requested_platforms()}")
-        client = _clients[platform] = _start_client(platform)
+        raise RuntimeError(f"Unknown backend {backend}. Available backends are {list(clients)}")
     return client
-
-
-@functools.cache
-def _default_platform(platforms: tuple[str, ...]) -> str:
-    errors = []
-    for platform in platforms:
-        try:
-            get_client(platform)
-            return platform
-        except RuntimeError as err:
-            errors.append(f"{platform}: {err}")
-    raise RuntimeError("Unable to initialize backend: " + "; ".join(errors))
 
 
 def default_backend() -> str:
     """The platform name of the default backend (``'cpu'``, ``'gpu'``)."""
-    platform = _default_platform(tuple(_requested_platforms()))
-    return "gpu" if platform in ("cuda", "rocm") else platform
-
-
-def _platform_of(backend: Any) -> str | None:
-    if backend is None or isinstance(backend, str):
-        return backend
-    return backend.platform
+    platform = next(iter(_started()))
+    return "gpu" if platform in _GPU_PLATFORMS else platform
 
 
 def devices(backend: Any = None) -> list[_jaxlib.Device]:
-    """Every device of ``backend`` (the default backend when None)."""
-    return list(get_client(_platform_of(backend)).devices())
+    """Every device of ``backend`` (a platform name; the default backend when None)."""
+    return list(get_client(backend).devices())
 
 
-def local_devices(process_index: int | None = None, backend: Any = None) -> list[_jaxlib.Device]:
+def local_devices(process_index: int | None = None, backend: Any = None, host_id: int | None = None
+                  ) -> list[_jaxlib.Device]:
     """The devices attached to this process (or to process ``process_index``)."""
-    client = get_client(_platform_of(backend))
+    client = get_client(backend)
     index = client.process_index() if process_index is None else process_index
+    if host_id is not None:
+        index = host_id
+    if not 0 <= index < process_count(backend):
+        raise ValueError(f"Unknown process_index {index}")
     return [d for d in client.devices() if d.process_index == index]
 
 
 def device_count(backend: Any = None) -> int:
-    return len(devices(backend))
+    """The number of devices of ``backend``, over all processes."""
+    return len(get_client(backend).devices())
 
 
 def local_device_count(backend: Any = None) -> int:
-    return len(local_devices(backend=backend))
+    """The number of devices of ``backend`` attached to this process."""
+    return len(_local_devices_of(get_client(backend)))
 
 
 def process_index(backend: Any = None) -> int:
-    return get_client(_platform_of(backend)).process_index()
+    """This process's index among the processes of a multi-process run (0 alone)."""
+    return get_client(backend).process_index()
 
 
 def process_count(backend: Any = None) -> int:
-    return max(d.process_index for d in devices(backend)) + 1
+    """The number of processes of the run."""
+    return max(d.process_index for d in get_client(backend).devices()) + 1
 
 
 def default_device() -> _jaxlib.Device:
     """The first local device of the default backend."""
     return _local_devices_of(get_client())[0]
+
+
+def platform_device(backend: str) -> _jaxlib.Device:
+    """The first local device of platform ``backend`` (``'cpu'``, ``'gpu'``...)."""
+    return _local_devices_of(get_client(backend))[0]
 
 
 def has_one_device() -> bool:

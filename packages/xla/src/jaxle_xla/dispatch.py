@@ -10,16 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 from jaxle_core import core
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.staging import trace_to_jaxpr
-
 from jaxle_xla import _jaxlib, clients
 from jaxle_xla.array import XlaArray
-from jaxle_xla.executable import Executable, PerDeviceExecutable, placement, to_buffer
-from jaxle_xla.lowering import lower_to_text
+from jaxle_xla.executable import Executable, PerDeviceExecutable, Program, host_buffer, placement
 
 
 class XlaBackend:
@@ -29,12 +26,14 @@ class XlaBackend:
 
     def __init__(self):
         self._eager: dict[Any, Executable] = {}
+        self._only_device: _jaxlib.Device | None = None  # set on first use when there is a single device
+        self._several_devices = False
 
     # -- eager dispatch
 
     def apply_primitive(self, primitive: core.Primitive, args: Sequence[Any], params: dict) -> Any:
         avals = tuple([get_aval(x) for x in args])
-        device = clients.default_device() if clients.has_one_device() else placement(args, primitive.name)
+        device = self._only_device or self._place(args, primitive.name)
         try:
             key = (primitive, tuple(params.items()), avals, device)
             executable = self._eager.get(key)
@@ -46,6 +45,15 @@ class XlaBackend:
                 self._eager[key] = executable
         outs = executable(*args)
         return outs if primitive.multiple_results else outs[0]
+
+    def _place(self, args: Sequence[Any], name: str) -> _jaxlib.Device:
+        """The device to run on: the only one there is, or the one committed arguments agree on."""
+        if not self._several_devices:
+            if clients.has_one_device():
+                self._only_device = clients.default_device()
+                return self._only_device
+            self._several_devices = True
+        return placement(args, name)
 
     def _compile_primitive(self, primitive, avals, params, device) -> Executable:
         def apply(*xs):
@@ -59,27 +67,31 @@ class XlaBackend:
 
     def compile(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool],
                 keep_unused: bool, device: Any) -> PerDeviceExecutable:
+        """``device``: a Device, a platform name (``jit(backend=...)``), or None to follow the arguments."""
         return PerDeviceExecutable(closed_jaxpr, name, donated_invars, keep_unused, device)
 
-    def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str) -> str:
-        return _jaxlib.pretty_module(lower_to_text(closed_jaxpr, name))
+    def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool] = (),
+                   keep_unused: bool = False) -> str:
+        """The StableHLO module of ``closed_jaxpr``, every constant inline, in MLIR's readable form."""
+        return _jaxlib.pretty_module(Program(closed_jaxpr, name, donated_invars, keep_unused, hoist=False).text)
 
     # -- devices
 
     def device_put(self, x: Any, device: Any = None, weak_type: bool = False) -> XlaArray:
-        committed = device is not None
-        if device is None:
-            if type(x) is XlaArray:
+        """``x`` on ``device`` (committed), or uncommitted on the default device when None."""
+        if type(x) is XlaArray:
+            if device is None:
                 return x
-            device = clients.default_device()
-        if type(x) is XlaArray and x.device == device:
-            return x
+            x._check_alive()
+            buffer = x._buffer
+            if _jaxlib.buffer_device(buffer) != device:
+                buffer = _jaxlib.copy_to_device(buffer, x.aval, device)
+            return XlaArray(buffer, x.aval, True)
         aval = get_aval(x)
         if weak_type != aval.weak_type and not isinstance(x, Array):
             aval = aval.update(weak_type=weak_type)
-        if not isinstance(x, Array):
-            x = np.asarray(x, dtype=aval.dtype)
-        return XlaArray(to_buffer(x, device), aval, committed)
+        target = clients.default_device() if device is None else device
+        return XlaArray(host_buffer(x, aval, target), aval, device is not None)
 
     def devices(self) -> list[Any]:
         return clients.devices()

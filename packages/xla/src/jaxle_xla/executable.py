@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from jaxle_core import core
+
+from jaxle_core import core, dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
-
 from jaxle_xla import _jaxlib, clients
 from jaxle_xla.array import XlaArray
 from jaxle_xla.lowering import lower_to_text
@@ -26,16 +27,59 @@ def used_inputs(jaxpr: core.Jaxpr) -> list[bool]:
     return [v in used for v in jaxpr.invars]
 
 
-def _prepare(closed: core.ClosedJaxpr, keep: Sequence[bool]) -> tuple[core.ClosedJaxpr, list[Any]]:
-    """Drop the inputs not kept, and turn large constants into leading inputs."""
-    jaxpr = closed.jaxpr
-    large = [np.size(c) > _LARGEST_INLINE_CONSTANT for c in closed.consts]
-    hoisted = [c for c, big in zip(closed.consts, large) if big]
-    jaxpr = jaxpr.replace(
-        constvars=[v for v, big in zip(jaxpr.constvars, large) if not big],
-        invars=[v for v, big in zip(jaxpr.constvars, large) if big]
-        + [v for v, k in zip(jaxpr.invars, keep) if k])
-    return core.ClosedJaxpr(jaxpr, [c for c, big in zip(closed.consts, large) if not big]), hoisted
+def _usable_donations(closed: core.ClosedJaxpr, donated: Sequence[bool]) -> list[bool]:
+    """The donated inputs that an output of the same type can reuse; JAX warns about the others and keeps them."""
+    free: dict[ShapedArray, int] = {}
+    for aval in closed.out_avals:
+        free[aval.strip_weak_type()] = free.get(aval.strip_weak_type(), 0) + 1
+    usable, unusable = [], []
+    for var, is_donated in zip(closed.jaxpr.invars, donated):
+        aval = var.aval.strip_weak_type()
+        ok = is_donated and free.get(aval, 0) > 0
+        if ok:
+            free[aval] -= 1
+        elif is_donated:
+            unusable.append(aval.str_short())
+        usable.append(ok)
+    if unusable:
+        warnings.warn(f"Some donated buffers were not usable: {', '.join(unusable)}.\nSee an explanation at "
+                      "https://docs.jax.dev/en/latest/faq.html#buffer-donation.", UserWarning, stacklevel=2)
+    return usable
+
+
+class Program:
+    """A closed jaxpr made ready for XLA: unused inputs dropped (unless kept), large constants turned into
+    leading inputs (when ``hoist``), donated inputs aliased to outputs; ``text`` is the StableHLO module."""
+
+    def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
+                 hoist: bool = True):
+        n = len(closed.jaxpr.invars)
+        self.keep = [True] * n if keep_unused else used_inputs(closed.jaxpr)
+        # Pruned inputs are neither donated nor warned about, as in JAX.
+        donated = _usable_donations(closed, [d and k for d, k in zip(list(donated) + [False] * n, self.keep)])
+        jaxpr = closed.jaxpr
+        large = [hoist and np.size(c) > _LARGEST_INLINE_CONSTANT for c in closed.consts]
+        self.hoisted = [c for c, big in zip(closed.consts, large) if big]
+        jaxpr = jaxpr.replace(
+            constvars=[v for v, big in zip(jaxpr.constvars, large) if not big],
+            invars=[v for v, big in zip(jaxpr.constvars, large) if big]
+            + [v for v, k in zip(jaxpr.invars, self.keep) if k])
+        program = core.ClosedJaxpr(jaxpr, [c for c, big in zip(closed.consts, large) if not big])
+        self.text = lower_to_text(program, name, [False] * len(self.hoisted)
+                                  + [d for d, k in zip(donated, self.keep) if k])
+
+
+def host_buffer(x: Any, aval: ShapedArray, device: _jaxlib.Device) -> _jaxlib.DeviceBuffer:
+    """A new buffer on ``device`` holding ``x`` (a host value or another backend's Array) as ``aval``."""
+    if isinstance(x, Array):
+        value = x._value
+    elif type(x) is int:
+        value = dtypes.coerce_to_array(x)  # JAX's OverflowError for ints that do not fit
+    else:
+        value = x
+    if type(value) is not np.ndarray or value.dtype != aval.dtype:
+        value = np.asarray(value, dtype=aval.dtype)
+    return _jaxlib.device_put(value, aval, device)
 
 
 def to_buffer(x: Any, device: _jaxlib.Device) -> _jaxlib.DeviceBuffer:
@@ -45,63 +89,74 @@ def to_buffer(x: Any, device: _jaxlib.Device) -> _jaxlib.DeviceBuffer:
         if _jaxlib.buffer_device(x._buffer) == device:
             return x._buffer
         return _jaxlib.copy_to_device(x._buffer, x.aval, device)
-    aval = get_aval(x)
-    value = np.asarray(x._value if isinstance(x, Array) else x, dtype=aval.dtype)
-    return _jaxlib.device_put(value, aval, device)
+    return host_buffer(x, get_aval(x), device)
 
 
 class Executable:
-    """A closed jaxpr compiled by XLA for one device; calling it runs it on that device."""
+    """A closed jaxpr compiled by XLA for one device; calling it runs it on that device.
+
+    Its outputs are committed to the device when ``commit`` is set (``jit`` with
+    ``device=`` or ``backend=``) or when any argument is committed.
+    """
+
+    compile_count = 0  # XLA compilations so far, eager and jit (what caching saves; tests count them)
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
-                 device: _jaxlib.Device):
+                 device: _jaxlib.Device, commit: bool = False):
         self.name = name
         self.device = device
-        self._keep = [True] * len(closed.jaxpr.invars) if keep_unused else used_inputs(closed.jaxpr)
+        program = Program(closed, name, donated, keep_unused)
+        self._keep = program.keep
         self._all_kept = all(self._keep)
-        program, hoisted = _prepare(closed, self._keep)
-        donated = [False] * len(hoisted) + [d for d, k in zip(donated, self._keep) if k]
-        self.text = lower_to_text(program, name, donated)
-        client = device.client
-        self.loaded = _jaxlib.compile(client, self.text, device)
-        self._constants = [to_buffer(c, device) for c in hoisted]
+        self._commit = commit
+        self.text = program.text
+        self.loaded = _jaxlib.compile(device.client, self.text, device)
+        Executable.compile_count += 1
+        self._constants = [to_buffer(c, device) for c in program.hoisted]
         self.out_avals: list[ShapedArray] = list(closed.out_avals)
         self._handlers = [_jaxlib.result_handler(aval, device) for aval in self.out_avals]
 
     def __call__(self, *args: Any) -> list[XlaArray]:
         device = self.device
+        committed = self._commit or any([type(a) is XlaArray and a._committed for a in args])
         if not self._all_kept:
             args = [a for a, k in zip(args, self._keep) if k]
         buffers = self._constants + [to_buffer(a, device) for a in args]
         outs = _jaxlib.execute(self.loaded, buffers, self._handlers)
-        return [XlaArray(b, a) for b, a in zip(outs, self.out_avals)]
+        return [XlaArray(b, a, committed) for b, a in zip(outs, self.out_avals)]
 
     def as_text(self) -> str:
         """The optimised HLO XLA compiled."""
         return _jaxlib.hlo_text(self.loaded)
 
     def cost_analysis(self) -> dict:
+        """XLA's cost estimates (``flops``, ``bytes accessed``, ...)."""
         return _jaxlib.cost_analysis(self.loaded)
 
     def memory_analysis(self) -> Any:
+        """XLA's memory use of the compiled program (argument, output, temporary sizes in bytes)."""
         return _jaxlib.memory_stats(self.loaded)
 
 
 class PerDeviceExecutable:
     """A jitted function's compiled program, compiled once for each device it runs on.
 
-    Without an explicit ``device`` it runs where its committed array arguments
-    live (the default device when none is committed), as JAX does.
+    ``device`` (a Device, or a platform name from ``backend=``) pins it to one
+    device, committing its outputs. Without it, it runs where its committed
+    array arguments live (the default device when none is committed), as JAX does.
     """
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
-                 device: _jaxlib.Device | None):
+                 device: _jaxlib.Device | str | None):
         self._spec = (closed, name, donated, keep_unused)
-        self._device = device
         self._compiled: dict[_jaxlib.Device, Executable] = {}
         self._single = None
-        if device is not None or clients.has_one_device():
-            self._single = self._for(device or clients.default_device())
+        if isinstance(device, str):
+            device = clients.platform_device(device)
+        if device is not None:
+            self._single = Executable(*self._spec, device, commit=True)
+        elif clients.has_one_device():
+            self._single = self._for(clients.default_device())
 
     def _for(self, device: _jaxlib.Device) -> Executable:
         executable = self._compiled.get(device)
@@ -112,7 +167,8 @@ class PerDeviceExecutable:
     def __call__(self, *args: Any) -> list[XlaArray]:
         if self._single is not None:
             return self._single(*args)
-        return self._for(placement(args, self._spec[1]))(*args)
+        closed, name = self._spec[:2]
+        return self._for(placement(args, name, closed.jaxpr.debug_info))(*args)
 
     def _any(self) -> Executable:
         return self._single or self._for(clients.default_device())
@@ -127,7 +183,7 @@ class PerDeviceExecutable:
         return self._any().memory_analysis()
 
 
-def placement(args: Sequence[Any], name: str) -> _jaxlib.Device:
+def placement(args: Sequence[Any], name: str, debug_info: Any = None) -> _jaxlib.Device:
     """The device committed arguments agree on (the default device if none is committed)."""
     chosen = None
     for i, x in enumerate(args):
@@ -136,8 +192,16 @@ def placement(args: Sequence[Any], name: str) -> _jaxlib.Device:
             if chosen is None:
                 chosen, first = device, i
             elif device != chosen:
-                raise ValueError(
-                    f"Received incompatible devices for jitted computation. Got argument {first} of {name} with "
-                    f"device {chosen} and argument {i} with device {device}. Move the arguments to one device "
-                    "with jax.device_put first.")
+                raise ValueError(_incompatible_devices(args, (first, i), name, debug_info))
     return chosen or clients.default_device()
+
+
+def _incompatible_devices(args: Sequence[Any], which: Sequence[int], name: str, debug_info: Any) -> str:
+    names = getattr(debug_info, "arg_names", ())
+    described = []
+    for i in which:
+        device = _jaxlib.buffer_device(args[i]._buffer)
+        arg_name = names[i] if i < len(names) else f"args[{i}]"
+        described.append(f"argument {arg_name} of {name} with shape {args[i].aval.str_short()} and with device ids "
+                         f"[{device.id}] on platform {device.platform.upper()}")
+    return "Received incompatible devices for jitted computation. Got " + " and ".join(described)
