@@ -99,3 +99,19 @@ def test_named_call_and_scope_do_not_change_results():
     with pytest.raises(TypeError):
         with jc.named_scope(3):
             pass
+
+
+def test_donate_argnames_reaches_keyword_arguments():
+    inner = jc.jit(lambda a, b: a + b, donate_argnames="b")
+    closed = jc.make_jaxpr(lambda x, y: inner(x, b=y))(np.ones(2, np.float32), np.ones(2, np.float32))
+    assert closed.eqns[0].params["donated_invars"] == (False, True)
+    by_position = jc.jit(lambda a, b: a + b, donate_argnums=1)
+    closed = jc.make_jaxpr(lambda x, y: by_position(x, b=y))(np.ones(2, np.float32), np.ones(2, np.float32))
+    assert closed.eqns[0].params["donated_invars"] == (False, True)
+
+
+def test_compiled_stage_checks_argument_types():
+    compiled = jc.jit(lambda a, b: a + b).lower(np.ones(3, np.float32), np.ones(3, np.float32)).compile()
+    np.testing.assert_array_equal(np.asarray(compiled(np.ones(3, np.float32), np.ones(3, np.float32))), [2, 2, 2])
+    with pytest.raises(TypeError, match=r"Argument 'a' compiled with float32\[3\] and called with int32\[3\]"):
+        compiled(np.ones(3, np.int32), np.ones(3, np.float32))

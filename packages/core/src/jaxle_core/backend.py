@@ -30,7 +30,8 @@ class Backend(Protocol):
                 keep_unused: bool, device: Any) -> Callable[..., list[Any]]:
         """A callable taking the jaxpr's flat inputs (concrete values) and returning its outputs."""
 
-    def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str) -> str:
+    def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool] = (),
+                   keep_unused: bool = False) -> str:
         """The backend's program text for ``closed_jaxpr`` (StableHLO for XLA)."""
 
     def device_put(self, x: Any, device: Any = None, weak_type: bool = False) -> Array:
@@ -87,7 +88,7 @@ class ReferenceBackend:
 
         return run
 
-    def lower_text(self, closed_jaxpr, name):
+    def lower_text(self, closed_jaxpr, name, donated_invars=(), keep_unused=False):
         return str(closed_jaxpr)
 
     def device_put(self, x, device=None, weak_type=False):

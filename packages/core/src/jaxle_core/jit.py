@@ -94,15 +94,18 @@ class Lowered:
 
     def __init__(self, traced: Traced):
         self._traced = traced
-        self._backend = backend_module.current_backend()
+        self._backend, self._device = traced._wrapped._backend_and_device()
 
     def as_text(self) -> str:
-        return self._backend.lower_text(self._traced.jaxpr, self._traced._wrapped.__name__)
+        """The backend's program (StableHLO for XLA), with donation and unused-argument pruning applied."""
+        traced = self._traced
+        return self._backend.lower_text(traced.jaxpr, traced._wrapped.__name__, traced._donated,
+                                        traced._wrapped.keep_unused)
 
     def compile(self) -> Compiled:
         traced = self._traced
         executable = self._backend.compile(traced.jaxpr, traced._wrapped.__name__, traced._donated,
-                                           traced._wrapped.keep_unused, None)
+                                           traced._wrapped.keep_unused, self._device)
         return Compiled(executable, traced)
 
 
@@ -114,14 +117,34 @@ class Compiled:
         self._traced = traced
 
     def as_text(self) -> str:
+        """The compiled program's text (XLA's optimised HLO)."""
         text = getattr(self._executable, "as_text", None)
         return text() if text else str(self._traced.jaxpr)
 
+    def cost_analysis(self) -> Any:
+        return self._executable.cost_analysis()
+
+    def memory_analysis(self) -> Any:
+        return self._executable.memory_analysis()
+
     def __call__(self, *args, **kwargs):
-        wrapped = self._traced._wrapped
+        traced = self._traced
+        wrapped = traced._wrapped
         dynamic_args, _ = wrapped._split_static(args, kwargs)
-        flat, _ = tree.tree_flatten(dynamic_args)
-        return tree.tree_unflatten(self._traced.out_tree, self._executable(*flat))
+        flat, in_tree = tree.tree_flatten(dynamic_args)
+        expected = traced.jaxpr.in_avals
+        if in_tree.num_leaves != len(expected):
+            raise TypeError(f"Function compiled with input pytree does not match the input pytree it was called "
+                            f"with: {len(expected)} array arguments were compiled for, {in_tree.num_leaves} given.")
+        names = wrapped._arg_names(args, kwargs, dynamic_args)
+        mismatches = [f"Argument '{name}' compiled with {want.str_short()} and called with {got.str_short()}"
+                      for name, want, x in zip(names, expected, flat)
+                      for got in [_argument_aval(x, wrapped.fun)] if got.strip_weak_type() != want.strip_weak_type()]
+        if mismatches:
+            raise TypeError("Argument types differ from the types for which this computation was compiled. Perhaps "
+                            "you are calling the compiled executable with a different enable_x64 mode than when it "
+                            "was AOT compiled? The mismatches are:\n" + "\n".join(mismatches))
+        return traced.out_tree.unflatten(self._executable(*flat))
 
 
 def _shape_dtype(aval: ShapedArray):
@@ -142,6 +165,7 @@ class JitWrapped:
         self.static_argnums = _resolve_argnums(static_argnums, static_argnames, self._signature)
         self.static_argnames = _resolve_argnames(static_argnames, static_argnums, self._signature)
         self.donate_argnums = _resolve_argnums(donate_argnums, donate_argnames, self._signature)
+        self.donate_argnames = _resolve_argnames(donate_argnames, donate_argnums, self._signature)
         self.keep_unused = keep_unused
         self.inline = inline
         self.device = device
@@ -228,7 +252,7 @@ class JitWrapped:
 
         debug = DebugInfo("jit", self.fun, self._arg_names(args, kwargs, dynamic))
         closed = trace_to_jaxpr(flat_fun, avals, debug)
-        donated = _donated_leaves(self.donate_argnums, args, static_nums, in_tree)
+        donated = _donated_leaves(self.donate_argnums, self.donate_argnames, args, dynamic[1], static_nums)
         return closed, out_tree_box[0], donated
 
     def __call__(self, *args, **kwargs):
@@ -238,8 +262,9 @@ class JitWrapped:
         if type(core.current_trace()) is core.EvalTrace:
             executable = entry.executable
             if executable is None:
-                executable = entry.executable = backend_module.get_backend(self.backend).compile(
-                    entry.jaxpr, self.__name__, entry.donated, self.keep_unused, self.device)
+                backend, device = self._backend_and_device()
+                executable = entry.executable = backend.compile(entry.jaxpr, self.__name__, entry.donated,
+                                                                self.keep_unused, device)
             return entry.out_tree.unflatten(executable(*flat))
         closed = entry.jaxpr
         if self.inline:
@@ -249,6 +274,17 @@ class JitWrapped:
                             self.inline)
         outs = jit_p.bind(*extra, *flat, **params)
         return entry.out_tree.unflatten(outs)
+
+    def _backend_and_device(self) -> tuple[Any, Any]:
+        """The core backend to compile with, and the device (or platform name) to ask it for.
+
+        ``backend=`` may name a core backend ("reference", "xla") or a platform of the current
+        backend ("cpu", "gpu"), which the backend resolves like a device.
+        """
+        if self.backend is not None and self.backend in backend_module.backends():
+            return backend_module.get_backend(self.backend), self.device
+        device = self.device if self.device is not None else self.backend
+        return backend_module.current_backend(), device
 
     def trace(self, *args, **kwargs) -> Traced:
         entry, _ = self._trace(args, kwargs)
@@ -332,13 +368,14 @@ def _resolve_argnames(argnames, argnums, signature) -> tuple[str, ...]:
     return tuple(sorted(set(names)))
 
 
-def _donated_leaves(donate_argnums, args, static_nums, in_tree) -> tuple[bool, ...]:
+def _donated_leaves(donate_argnums, donate_argnames, args, dynamic_kwargs, static_nums) -> tuple[bool, ...]:
+    """One flag per flat dynamic argument: positional leaves first, then keyword leaves in sorted-key order."""
     flags = []
     for i, a in enumerate(args):
-        if i in static_nums:
-            continue
-        flags += [i in donate_argnums] * len(tree.tree_leaves(a))
-    flags += [False] * (in_tree.num_leaves - len(flags))
+        if i not in static_nums:
+            flags += [i in donate_argnums] * len(tree.tree_leaves(a))
+    for key in sorted(dynamic_kwargs):
+        flags += [key in donate_argnames] * len(tree.tree_leaves(dynamic_kwargs[key]))
     return tuple(flags)
 
 

@@ -86,6 +86,7 @@ class ModuleBuilder:
         known = self._function_names.get(id(closed))
         if known is not None:
             return known
+        name = symbol_name(name)
         unique, i = name, 0
         while unique in self._taken:
             unique, i = f"{name}_{i}", i + 1
@@ -137,6 +138,11 @@ def lower_to_text(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] =
     return ModuleBuilder(_module_name(name)).module_text(closed, donated)
 
 
+def symbol_name(name: str) -> str:
+    """``name`` as an MLIR symbol, as JAX spells them: ``<lambda>`` becomes ``_lambda``."""
+    cleaned = "".join(c if c.isalnum() or c == "_" else "_" for c in name.replace(">", ""))
+    return cleaned if cleaned[:1].isalpha() or cleaned[:1] == "_" else f"_{cleaned}"
+
+
 def _module_name(name: str) -> str:
-    cleaned = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
-    return f"jit_{cleaned}"
+    return f"jit_{symbol_name(name)}"
