@@ -5,18 +5,21 @@ upgrade should touch this file only. Everything here was checked against
 jaxlib 0.10.2 (see shared/design/JAXLIB_NOTES.md). The bridge stays off the
 paths where jaxlib's C++ imports ``jax`` modules by name: results come back
 through ``consume_with_handlers`` with checks skipped, never through
-``disassemble_into_single_device_arrays``. The one exception is reading a
-buffer's value back (``to_host``, ``copy_to_host_async``, ``dlpack_capsule``).
+``disassemble_into_single_device_arrays``; CPU buffers are read back from
+their host address. The remaining exceptions are reading back a buffer of
+another platform (``to_host``, ``copy_to_host_async``) and ``dlpack_capsule``.
 """
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import importlib.metadata
 import os
 from collections.abc import Sequence
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 from jaxlib import _jax
 from jaxlib import xla_client as xc
@@ -125,18 +128,39 @@ def buffer_device(buffer: DeviceBuffer) -> Device:
     return buffer._sharding._device
 
 
-def to_host(buffer: DeviceBuffer) -> np.ndarray:
-    """The buffer's contents as a read-only NumPy array (no copy where the buffer allows).
+# Element types XLA may pack several to a byte; read through jaxlib, never from raw memory.
+_PACKED = {np.dtype(t) for t in (ml_dtypes.int2, ml_dtypes.uint2, ml_dtypes.int4, ml_dtypes.uint4,
+                                  ml_dtypes.float4_e2m1fn)}
 
-    The first read of each buffer makes jaxlib look up ``jax.core.ShapedArray``
-    (an import that fails quietly without jax); jaxlib 0.10.2 has no host-read
-    path without it that is also safe against deleting the array later.
+
+def to_host(buffer: DeviceBuffer, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """The buffer's contents as a read-only NumPy array.
+
+    jaxlib's own host read (``_single_device_array_to_np_array_did_copy``) looks up
+    ``jax.core.ShapedArray`` on the first read of every buffer: an import that fails
+    quietly without jax but costs ~200 us, and would load jax where it is installed.
+    CPU buffers live in host memory in row-major order, so they are copied straight
+    from their address once ready (for buffers made by a host transfer, jaxlib still
+    looks jax up once, when the address is first asked for); other platforms go
+    through jaxlib.
     """
-    return buffer._single_device_array_to_np_array_did_copy()[0]
+    if buffer.platform() != "cpu" or dtype in _PACKED:
+        return buffer._single_device_array_to_np_array_did_copy()[0]
+    buffer.block_until_ready()
+    size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    if size == 0:
+        value = np.zeros(shape, dtype)
+    else:
+        memory = (ctypes.c_char * size).from_address(buffer.unsafe_buffer_pointer())
+        value = np.frombuffer(memory, dtype=dtype).reshape(shape).copy()
+    value.flags.writeable = False
+    return value
 
 
 def copy_to_host_async(buffer: DeviceBuffer) -> None:
-    buffer._copy_single_device_array_to_host_async()
+    """Start copying a device buffer to the host (CPU buffers are there already)."""
+    if buffer.platform() != "cpu":
+        buffer._copy_single_device_array_to_host_async()
 
 
 def dlpack_capsule(buffer: DeviceBuffer, stream: Any = None) -> Any:

@@ -55,6 +55,7 @@ def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = Fa
         if type(leaf) is XlaArray and out._buffer is leaf._buffer and (donate or may_alias is False):
             buffer = _jaxlib.copy_buffer(leaf._buffer, out.device) if may_alias is False else leaf._buffer
             out = XlaArray(buffer, leaf.aval, out._committed)
+            out._host = leaf._host
         return out
 
     if _is_placement(device):

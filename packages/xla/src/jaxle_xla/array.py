@@ -48,7 +48,7 @@ class XlaArray(Array):
     def _value(self) -> np.ndarray:
         self._check_alive()
         if self._host is None:
-            self._host = _jaxlib.to_host(self._buffer)
+            self._host = _jaxlib.to_host(self._buffer, self.aval.shape, self.aval.dtype)
         return self._host
 
     def __array__(self, dtype=None, copy=None):

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from jaxle_core import core
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
@@ -17,6 +19,8 @@ from jaxle_core.staging import trace_to_jaxpr
 from jaxle_xla import _jaxlib, clients
 from jaxle_xla.array import XlaArray
 from jaxle_xla.executable import Executable, PerDeviceExecutable, Program, host_buffer, placement
+
+_HOST_COPY_BYTES = 4096
 
 
 class XlaBackend:
@@ -86,12 +90,21 @@ class XlaBackend:
             buffer = x._buffer
             if _jaxlib.buffer_device(buffer) != device:
                 buffer = _jaxlib.copy_to_device(buffer, x.aval, device)
-            return XlaArray(buffer, x.aval, True)
+            moved = XlaArray(buffer, x.aval, True)
+            moved._host = x._host  # a host value already read stays valid: arrays are immutable
+            return moved
         aval = get_aval(x)
         if weak_type != aval.weak_type and not isinstance(x, Array):
             aval = aval.update(weak_type=weak_type)
         target = clients.default_device() if device is None else device
-        return XlaArray(host_buffer(x, aval, target), aval, device is not None)
+        array = XlaArray(host_buffer(x, aval, target), aval, device is not None)
+        if aval.size * aval.dtype.itemsize <= _HOST_COPY_BYTES and target.platform == "cpu":
+            # jaxlib looks jax up by name when a transferred CPU buffer is first read; small arrays
+            # keep their host value instead, so reading them back never goes near that path.
+            host = np.array(x._value if isinstance(x, Array) else x, dtype=aval.dtype)
+            host.flags.writeable = False
+            array._host = host
+        return array
 
     def devices(self) -> list[Any]:
         return clients.devices()

@@ -1,0 +1,216 @@
+"""Lowering of the special functions against core's reference (SciPy in float64, rounded to the dtype).
+
+float16 and bfloat16 are computed in float32 and agree with the reference to the last bit or so; float32 and
+float64 carry the tolerances below, which are set by the dtype (the prefactors of the incomplete functions are
+exponentials of logarithms of size ~50, so a few ulps of those become ~1e-5 / ~1e-13 of the result) and, for the
+derivatives in ``a``, by the reference itself (a finite difference, good to ~1e-9).
+"""
+
+import itertools
+
+import ml_dtypes
+import numpy as np
+import pytest
+from conftest import FLOAT_EDGES, assert_same, check_against_reference, run_both
+
+import jaxle_core as jc
+import jaxle_xla
+from jaxle_core import lax
+from jaxle_core.backend import use_backend
+
+FLOATS = [np.float16, ml_dtypes.bfloat16, np.float32, np.float64]
+
+
+def x64(dtype):
+    return jc.config.enable_x64(np.dtype(dtype) == np.float64)
+
+
+def tolerance(dtype, float32: float, float64: float) -> dict:
+    """rtol/atol for assert_same: the dtype's default for float16/bfloat16 (and an atol below the smallest
+    normal number, which XLA flushes to zero)."""
+    dtype = np.dtype(dtype)
+    rtol = {np.dtype(np.float32): float32, np.dtype(np.float64): float64}.get(dtype)
+    return {"rtol": rtol, "atol": float(ml_dtypes.finfo(dtype).tiny) * 4}
+
+
+def compare(fun, args, tolerances, masks=None):
+    """``fun(*args)`` compiled agrees with the reference, output i within ``tolerances[i]`` where ``masks[i]``."""
+    reference, compiled, _ = run_both(fun, *args)
+    for i, (r, c) in enumerate(zip(reference, compiled)):
+        mask = Ellipsis if masks is None or masks[i] is None else masks[i]
+        assert_same(r[mask], c[mask], **tolerances[i])
+
+
+def grid(*axes):
+    """The columns of the cartesian product of ``axes``."""
+    return [np.array(column) for column in zip(*itertools.product(*axes))]
+
+
+# ---------------------------------------------------------------- CHLO ops
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_chlo_functions_match_reference(dtype):
+    rng = np.random.default_rng(0)
+    x = np.concatenate([rng.standard_normal(200) * 5, FLOAT_EDGES[:-1], [2.0, -3.0, 100.0]]).astype(dtype)
+    unit = np.concatenate([rng.uniform(-1, 1, 200), [0.0, -0.0, 1.0, -1.0, 0.999, 1.5, np.inf, np.nan]]).astype(dtype)
+    # polygamma and zeta on positive arguments: XLA's float32 expansions are far off for negative ones, as in JAX.
+    m, y = grid([0.0, 1.0, 2.0, 3.0, 5.0, 0.5, -1.0, np.nan], rng.uniform(0.05, 20, 25))
+    s, q = grid([1.5, 2.0, 3.0, 5.5, 10.0], rng.uniform(0.05, 20, 25))
+
+    def fun(x, unit, m, y, s, q):
+        return (lax.lgamma(x), lax.digamma(x), lax.erf(x), lax.erfc(x), lax.erf_inv(unit), lax.bessel_i1e(x),
+                lax.polygamma(m, y), lax.zeta(s, q))
+
+    with x64(dtype):
+        args = [v.astype(dtype) for v in (x, unit, m, y, s, q)]
+        exact = tolerance(dtype, 2e-6, 1e-13)
+        # lgamma and digamma have zeros (lgamma at 1 and 2), where XLA's float32 expansions (float16 and bfloat16
+        # are computed in float32) are good to ~1e-6 absolutely, as in JAX: lgamma(1) is 4.8e-7.
+        near_zeros = exact if np.dtype(dtype) == np.float64 else dict(exact, atol=3e-6)
+        compare(fun, args, [near_zeros, near_zeros, exact, exact, exact, exact, tolerance(dtype, 3e-5, 1e-13),
+                            tolerance(dtype, 3e-6, 1e-13)])
+
+
+def test_chlo_functions_run_eagerly():
+    x = np.array([0.5, 1.5, -2.5, 7.0], np.float32)
+    for fun in (lax.lgamma, lax.digamma, lax.erf, lax.erfc, lax.bessel_i1e):
+        check_against_reference(fun, x, atol=3e-6)
+    check_against_reference(lax.erf_inv, np.array([-0.5, 0.0, 0.9], np.float32))
+    check_against_reference(lax.polygamma, np.array([0.0, 1.0, 3.0], np.float32), x[:3] + 3)
+    check_against_reference(lax.zeta, np.array([2.0, 3.5, 1.5], np.float32), x[:3] + 3)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_polygamma_and_zeta_poles_follow_jax(dtype):
+    # At poles and infinities XLA's expansions (so JAX) give NaN or inf where SciPy (so the reference) takes limits.
+    m = np.array([0.0, 1.0, 2.0, 2.0, 2.0, 3.0, 1.0, 1.0], dtype)
+    x = np.array([0.0, np.inf, 0.0, -1.0, np.inf, np.inf, 0.0, 2.0], dtype)
+    s = np.array([0.0, 0.0, 2.0, 3.0, 3.0, np.inf, np.nan, 2.0], dtype)
+    q = np.array([0.0, -1.0, np.inf, 0.0, -1.0, 1.0, 0.0, 1.0], dtype)
+    with x64(dtype):
+        _, (polygamma, zeta), _ = run_both(lambda m, x, s, q: (lax.polygamma(m, x), lax.zeta(s, q)), m, x, s, q)
+    nan, inf = np.nan, np.inf
+    assert_same(np.array([nan, nan, nan, nan, nan, nan, inf, 0.6449341], dtype), polygamma, rtol=1e-6)
+    assert_same(np.array([inf, inf, nan, nan, nan, nan, nan, 1.6449341], dtype), zeta, rtol=1e-6)
+
+
+# ---------------------------------------------------------------- bessel_i0e
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_bessel_i0e(dtype):
+    rng = np.random.default_rng(1)
+    # Both sides of the switch from the power series to the asymptotic series (|x| = 10 or 20).
+    x = np.concatenate([rng.standard_normal(300) * 15, FLOAT_EDGES, [9.99, 10.0, 19.99, 20.0, -1e300]])
+    with x64(dtype):
+        check_against_reference(lax.bessel_i0e, x.astype(dtype), rtol=tolerance(dtype, 1e-6, 4e-15)["rtol"],
+                                eager=dtype == np.float32)
+
+
+# ---------------------------------------------------------------- incomplete gamma
+
+
+def gamma_arguments(dtype, large=True):
+    rng = np.random.default_rng(2)
+    # Moderate a and x, small a, then a few points where Q(a, x) ~ a E1(x) is tiny for tiny a: the lower-tail
+    # series keeps its relative accuracy there, where 1 - P(a, x) would lose it all.
+    a = [rng.uniform(0, 20, 150), 10 ** rng.uniform(-6, 0, 60), [1e-30, 1e-10, 1e-3, 0.1, 0.19, 0.21, 0.9]]
+    x = [rng.uniform(0, 30, 150), 10 ** rng.uniform(-3, 1.3, 60), [0.5, 1.0, 1.5, 0.8647, 0.01, 1.2, 1.89]]
+    edges = [0.0, -0.0, 1e-30, 0.5, 1.0, 2.5, 40.0, np.inf, -1.0, np.nan]
+    grid_a, grid_x = grid(edges, edges)
+    # Large a around x = a, where Temme's expansion takes over from a = 1000, and on both sides of its
+    # |x/a - 1| < 0.3.
+    large_a, u = grid([500.0, 999.0, 1e3, 3e3, 1e4, 1e5, 1e7],
+                      [-0.5, -0.31, -0.29, -0.1, -0.01, -1e-4, 0.0, 1e-4, 0.01, 0.1, 0.29, 0.31, 0.5])
+    if large:
+        a, x = [*a, large_a], [*x, large_a * (1 + u)]
+    return [np.concatenate(parts).astype(dtype) for parts in [[*a, grid_a], [*x, grid_x]]]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_incomplete_gamma(dtype):
+    a, x = gamma_arguments(dtype)
+    with x64(dtype):
+        reference, compiled, _ = run_both(
+            lambda a, x: (lax.igamma(a, x), lax.igammac(a, x), lax.igamma_grad_a(a, x), lax.random_gamma_grad(a, x)),
+            a, x)
+    # The reference is SciPy, which is good to ~1e-11 only for a in the thousands and ~1e-9 beyond a ~ 1e5 (the
+    # values here agree with mpmath to 1e-13 there); its derivatives in a are finite differences of SciPy, good
+    # to ~1e-9 up to a ~ 1e4 and only where Q(a, x) does not underflow float64.
+    moderate, large, huge = a < 300, (a >= 300) & (a <= 1e4), a > 1e4
+    for i, r, c in zip(range(4), reference, compiled):
+        if i < 2:
+            assert_same(r[moderate], c[moderate], **tolerance(dtype, 1e-5, 5e-14))
+            assert_same(r[large], c[large], **tolerance(dtype, 2e-5, 1e-11))
+            assert_same(r[huge], c[huge], **tolerance(dtype, 2e-5, 3e-9))
+        else:
+            usable = moderate | (large & (x < 1.4 * a))
+            assert_same(r[usable], c[usable], **tolerance(dtype, 2e-5, 1e-8))
+
+
+@pytest.mark.parametrize("dtype, functions", [(np.float16, (lax.igamma, lax.igamma_grad_a)),
+                                              (ml_dtypes.bfloat16, (lax.igammac, lax.random_gamma_grad))])
+def test_incomplete_gamma_narrow_floats(dtype, functions):
+    a, x = gamma_arguments(dtype, large=False)
+    check_against_reference(lambda a, x: tuple(f(a, x) for f in functions), a, x, atol=tolerance(dtype, 0, 0)["atol"],
+                            eager=False)
+
+
+def test_incomplete_gamma_runs_eagerly():
+    a, x = np.array([0.5, 3.0, 12.0, 2e3], np.float32), np.array([0.2, 3.5, 30.0, 2.1e3], np.float32)
+    for fun in (lax.igamma, lax.igammac, lax.igamma_grad_a, lax.random_gamma_grad):
+        with use_backend("reference"):
+            expected = np.asarray(fun(a, x))
+        out = fun(jaxle_xla.device_put(a), jaxle_xla.device_put(x))
+        assert isinstance(out, jaxle_xla.XlaArray)
+        assert_same(expected, np.asarray(out), rtol=1e-5)
+
+
+# ---------------------------------------------------------------- incomplete beta
+
+
+def beta_arguments(dtype):
+    rng = np.random.default_rng(3)
+    a, b, x = rng.uniform(0, 20, (3, 200))
+    x = x / 20
+    # A tiny b near x = 1, where I_x(a, b) ~ b is far below 1 - I_1-x(b, a).
+    small_a, small_b, small_x = rng.uniform(0.1, 10, 30), 10 ** rng.uniform(-30, -1, 30), rng.uniform(0.9, 0.9999, 30)
+    edges = [0.0, 1e-30, 0.5, 2.5, 1e3, np.inf, -1.0, np.nan]
+    grid_a, grid_b, grid_x = grid(edges, edges, [0.0, 1e-5, 0.5, 0.99, 1.0, 1.5, -0.5, np.nan])
+    parts = [(a, small_a, grid_a), (b, small_b, grid_b), (x, small_x, grid_x)]
+    if np.dtype(dtype) == np.float64:
+        # Large a and b, within a few standard deviations of the mean.
+        large_a, large_b, offset = grid([30.0, 1e3, 1e5], [0.5, 30.0, 1e3, 1e5], [-3.0, -1.0, 0.0, 1.0, 3.0])
+        mean = large_a / (large_a + large_b)
+        large_x = np.clip(mean + offset * np.sqrt(mean * (1 - mean) / (large_a + large_b)), 1e-9, 1 - 1e-9)
+        parts = [(*p, q) for p, q in zip(parts, (large_a, large_b, large_x))]
+    return [np.concatenate(p).astype(dtype) for p in parts]
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_regularized_incomplete_beta(dtype):
+    a, b, x = beta_arguments(dtype)
+    with x64(dtype):
+        if np.dtype(dtype) != np.float64:
+            check_against_reference(lax.betainc, a, b, x, eager=dtype == np.float32, **tolerance(dtype, 1e-5, 0))
+            return
+        (reference,), (compiled,), _ = run_both(lax.betainc, a, b, x)
+    # SciPy (the reference) is good to ~1e-11 for parameters in the thousands (these agree with mpmath to 1e-14).
+    large = np.maximum(a, b) >= 1e3
+    assert_same(reference[~large], compiled[~large], **tolerance(dtype, 0, 5e-14))
+    assert_same(reference[large], compiled[large], **tolerance(dtype, 0, 1e-11))
+
+
+# ---------------------------------------------------------------- shapes
+
+
+def test_scalars_literals_and_empty_arrays():
+    x = np.array([0.5, 2.0, 7.5], np.float32)
+    check_against_reference(lambda x: (lax.igamma(2.0, x), lax.polygamma(1.0, x), lax.betainc(2.0, 3.0, x / 8)), x,
+                            eager=False)
+    check_against_reference(lambda a, x: (lax.igammac(a, x), lax.bessel_i0e(x), lax.zeta(a, x)),
+                            np.float32(2.5), np.float32(1.5), eager=False)
+    empty = np.zeros((0, 3), np.float32)
+    check_against_reference(lambda a: (lax.igamma_grad_a(a, a), lax.betainc(a, a, a), lax.lgamma(a)), empty,
+                            eager=False)
