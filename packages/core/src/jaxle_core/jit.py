@@ -18,7 +18,8 @@ import jaxle_tree as tree
 from jaxle_core import backend as backend_module
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray, aval_handlers, get_aval
-from jaxle_core.config import config, trace_context
+from jaxle_core.config import disable_jit as _disable_jit_flag
+from jaxle_core.config import trace_context
 from jaxle_core.core import ClosedJaxpr, Primitive, Tracer
 from jaxle_core.staging import DebugInfo, trace_to_jaxpr
 
@@ -256,7 +257,7 @@ class JitWrapped:
         return closed, out_tree_box[0], donated
 
     def __call__(self, *args, **kwargs):
-        if config.jax_disable_jit:
+        if _disable_jit_flag.value:
             return self.fun(*args, **kwargs)
         entry, flat = self._trace(args, kwargs)
         if type(core.current_trace()) is core.EvalTrace:
@@ -265,6 +266,8 @@ class JitWrapped:
                 backend, device = self._backend_and_device()
                 executable = entry.executable = backend.compile(entry.jaxpr, self.__name__, entry.donated,
                                                                 self.keep_unused, device)
+            if entry.single_output:
+                return executable(*flat)[0]
             return entry.out_tree.unflatten(executable(*flat))
         closed = entry.jaxpr
         if self.inline:
@@ -301,14 +304,18 @@ class JitWrapped:
         return self if instance is None else functools.partial(self, instance)
 
 
+_ONE_LEAF = tree.tree_structure(0)
+
+
 class _CacheEntry:
     """What one argument signature of a jitted function traced to, and its executable once compiled."""
 
-    __slots__ = ("jaxpr", "out_tree", "donated", "executable", "cacheable")
+    __slots__ = ("jaxpr", "out_tree", "single_output", "donated", "executable", "cacheable")
 
     def __init__(self, jaxpr: ClosedJaxpr, out_tree: Any, donated: tuple[bool, ...]):
         self.jaxpr = jaxpr
         self.out_tree = out_tree
+        self.single_output = out_tree == _ONE_LEAF
         self.donated = donated
         self.executable: Callable[..., list[Any]] | None = None
         # A jaxpr closing over an outer trace's tracers is only valid inside that trace.

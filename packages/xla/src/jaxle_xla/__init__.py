@@ -6,7 +6,6 @@ Importing this package registers XLA as jaxle-core's default backend.
 __version__ = "0.1.0"
 
 from jaxle_core.backend import register_backend  # noqa: E402
-
 from jaxle_xla.api import (  # noqa: E402
     default_backend,
     device_count,

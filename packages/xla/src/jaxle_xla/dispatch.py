@@ -21,6 +21,7 @@ from jaxle_xla.array import XlaArray
 from jaxle_xla.executable import Executable, PerDeviceExecutable, Program, host_buffer, placement
 
 _HOST_COPY_BYTES = 4096
+_WEAK_SCALARS_KEPT = 1024
 
 
 class XlaBackend:
@@ -32,6 +33,7 @@ class XlaBackend:
         self._eager: dict[Any, Executable] = {}
         self._only_device: _jaxlib.Device | None = None  # set on first use when there is a single device
         self._several_devices = False
+        self._weak_scalars: dict[tuple, XlaArray] = {}
 
     # -- eager dispatch
 
@@ -72,7 +74,8 @@ class XlaBackend:
     def compile(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool],
                 keep_unused: bool, device: Any) -> PerDeviceExecutable:
         """``device``: a Device, a platform name (``jit(backend=...)``), or None to follow the arguments."""
-        return PerDeviceExecutable(closed_jaxpr, name, donated_invars, keep_unused, device)
+        executable = PerDeviceExecutable(closed_jaxpr, name, donated_invars, keep_unused, device)
+        return executable.single or executable  # one device: skip the per-device lookup on every call
 
     def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool] = (),
                    keep_unused: bool = False) -> str:
@@ -93,6 +96,8 @@ class XlaBackend:
             moved = XlaArray(buffer, x.aval, True)
             moved._host = x._host  # a host value already read stays valid: arrays are immutable
             return moved
+        if weak_type and device is None and type(x) is np.ndarray and x.ndim == 0:
+            return self._weak_scalar(x)
         aval = get_aval(x)
         if weak_type != aval.weak_type and not isinstance(x, Array):
             aval = aval.update(weak_type=weak_type)
@@ -104,6 +109,23 @@ class XlaBackend:
             host = np.array(x._value if isinstance(x, Array) else x, dtype=aval.dtype)
             host.flags.writeable = False
             array._host = host
+        return array
+
+    def _weak_scalar(self, value: np.ndarray) -> XlaArray:
+        """A weakly typed scalar constant (a promoted Python scalar) on the default device, transferred once.
+
+        These arrays only ever feed lax operations, so one buffer per value is shared.
+        """
+        key = (value.dtype, value.tobytes())
+        array = self._weak_scalars.get(key)
+        if array is None or array.is_deleted():
+            if len(self._weak_scalars) >= _WEAK_SCALARS_KEPT:
+                self._weak_scalars.clear()
+            aval = get_aval(value).update(weak_type=True)
+            array = XlaArray(host_buffer(value, aval, clients.default_device()), aval, False)
+            array._host = np.array(value)
+            array._host.flags.writeable = False
+            self._weak_scalars[key] = array
         return array
 
     def devices(self) -> list[Any]:

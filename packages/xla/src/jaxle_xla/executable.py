@@ -118,12 +118,29 @@ class Executable:
 
     def __call__(self, *args: Any) -> list[XlaArray]:
         device = self.device
-        committed = self._commit or any([type(a) is XlaArray and a._committed for a in args])
+        committed = self._commit
         if not self._all_kept:
             args = [a for a, k in zip(args, self._keep) if k]
-        buffers = self._constants + [to_buffer(a, device) for a in args]
-        outs = _jaxlib.execute(self.loaded, buffers, self._handlers)
-        return [XlaArray(b, a, committed) for b, a in zip(outs, self.out_avals)]
+        buffers = list(self._constants)
+        for a in args:
+            # The common case inline: a device array already on this device (a deleted one fails in execute).
+            if type(a) is XlaArray and _jaxlib.buffer_device(a._buffer) == device:
+                buffers.append(a._buffer)
+                committed = committed or a._committed
+            else:
+                buffers.append(to_buffer(a, device))
+                committed = committed or (type(a) is XlaArray and a._committed)
+        try:
+            outs = _jaxlib.execute(self.loaded, buffers, self._handlers)
+        except _jaxlib.XlaRuntimeError:
+            for a in args:
+                if type(a) is XlaArray:
+                    a._check_alive()
+            raise
+        avals = self.out_avals
+        if len(outs) == 1:
+            return [XlaArray(outs[0], avals[0], committed)]
+        return [XlaArray(b, a, committed) for b, a in zip(outs, avals)]
 
     def as_text(self) -> str:
         """The optimised HLO XLA compiled."""
@@ -150,13 +167,13 @@ class PerDeviceExecutable:
                  device: _jaxlib.Device | str | None):
         self._spec = (closed, name, donated, keep_unused)
         self._compiled: dict[_jaxlib.Device, Executable] = {}
-        self._single = None
+        self.single = None
         if isinstance(device, str):
             device = clients.platform_device(device)
         if device is not None:
-            self._single = Executable(*self._spec, device, commit=True)
+            self.single = Executable(*self._spec, device, commit=True)
         elif clients.has_one_device():
-            self._single = self._for(clients.default_device())
+            self.single = self._for(clients.default_device())
 
     def _for(self, device: _jaxlib.Device) -> Executable:
         executable = self._compiled.get(device)
@@ -165,13 +182,13 @@ class PerDeviceExecutable:
         return executable
 
     def __call__(self, *args: Any) -> list[XlaArray]:
-        if self._single is not None:
-            return self._single(*args)
+        if self.single is not None:
+            return self.single(*args)
         closed, name = self._spec[:2]
         return self._for(placement(args, name, closed.jaxpr.debug_info))(*args)
 
     def _any(self) -> Executable:
-        return self._single or self._for(clients.default_device())
+        return self.single or self._for(clients.default_device())
 
     def as_text(self) -> str:
         return self._any().as_text()
