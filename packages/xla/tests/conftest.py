@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import jaxle_core as jc
-import jaxle_xla
 import ml_dtypes
 import numpy as np
+
+import jaxle_core as jc
+import jaxle_xla
 from jaxle_core.backend import get_backend, use_backend
 
 REFERENCE = get_backend("reference")

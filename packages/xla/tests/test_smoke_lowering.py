@@ -1,5 +1,6 @@
 import numpy as np
 from conftest import check_against_reference
+
 from jaxle_core import lax
 
 
