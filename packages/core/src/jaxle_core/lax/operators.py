@@ -60,13 +60,24 @@ def promote(*args: Any) -> list[Any]:
     return result
 
 
+def _scalar_joins_without_promotion(x: Any, y: Any) -> bool:
+    """Whether the Python scalar ``y`` simply takes ``x``'s dtype (a float/complex array with an int or float, or
+    an integer array with an int): the common ``x * 2`` case, which needs none of the general promotion."""
+    kind = x.aval.dtype.kind
+    return (type(y) is float and kind in "fc") or (type(y) is int and kind in "fciu")
+
+
 def _binary(lax_fn):
     def apply(x, y):
+        if _scalar_joins_without_promotion(x, y):
+            return lax_fn(x, _as_weak_scalar(y, x.aval.dtype))
         if not _is_operand(y):
             return NotImplemented
         return lax_fn(*promote(x, y))
 
     def reflected(x, y):
+        if _scalar_joins_without_promotion(x, y):
+            return lax_fn(_as_weak_scalar(y, x.aval.dtype), x)
         if not _is_operand(y):
             return NotImplemented
         return lax_fn(*promote(y, x))
