@@ -12,13 +12,14 @@ from jaxle_core import dtypes
 class ShapedArray:
     """An array known only by its shape, dtype and weak-typedness."""
 
-    __slots__ = ("shape", "dtype", "weak_type")
+    __slots__ = ("shape", "dtype", "weak_type", "_hash")
     array_abstraction_level = 1
 
     def __init__(self, shape, dtype, weak_type: bool = False):
         self.shape = tuple(shape)
         self.dtype = np.dtype(dtype)
         self.weak_type = bool(weak_type)
+        self._hash = None
 
     ndim = property(lambda self: len(self.shape))
     size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
@@ -42,7 +43,10 @@ class ShapedArray:
         )
 
     def __hash__(self) -> int:
-        return hash((self.shape, self.dtype, self.weak_type))
+        # Avals key every jit and dispatch cache lookup; they never change, so hash once.
+        if self._hash is None:
+            self._hash = hash((self.shape, self.dtype, self.weak_type))
+        return self._hash
 
     def str_short(self, short_dtypes: bool = False) -> str:
         name = dtypes.short_dtype_name(self.dtype) if short_dtypes else self.dtype.name

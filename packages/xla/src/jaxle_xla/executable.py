@@ -121,7 +121,7 @@ class Executable:
         committed = self._commit
         if not self._all_kept:
             args = [a for a, k in zip(args, self._keep) if k]
-        buffers = list(self._constants)
+        buffers = list(self._constants) if self._constants else []
         for a in args:
             # The common case inline: a device array already on this device (a deleted one fails in execute).
             if type(a) is XlaArray and _jaxlib.buffer_device(a._buffer) == device:
