@@ -2,8 +2,9 @@
 
 Usage: python lowering_forms_bench.py jaxle   (prints one JSON object per line; the jax run prints nothing)
 
-Both build the same 1,200-op module from one jaxpr; this is the measurement behind jaxle-xla's choice of
-text (docs/xla.md).
+All build the same 1,200-op module from one jaxpr: jaxle's whole lowering (rules + text), its text emitter alone,
+and the MLIR bindings building the same ops; this is the measurement behind jaxle-xla's choice of text
+(docs/xla.md).
 """
 
 import json
@@ -15,10 +16,22 @@ from tree_bench import time_us
 from xla_bench import long_function
 
 
+OP_NAMES = {"sin": "stablehlo.sine", "cos": "stablehlo.cosine", "mul": "stablehlo.multiply", "add": "stablehlo.add"}
+
+
+def emit_text_directly(closed, LoweringContext, ModuleBuilder, Value):
+    """The same ops written by jaxle's text emitter alone, without the lowering rules (like for like)."""
+    ctx = LoweringContext(ModuleBuilder("m"))
+    env = {closed.jaxpr.invars[0]: Value("%arg0", closed.jaxpr.invars[0].aval)}
+    for eqn in closed.jaxpr.eqns:
+        env[eqn.outvars[0]] = ctx.op1(OP_NAMES[eqn.primitive.name], [env[v] for v in eqn.invars],
+                                      eqn.outvars[0].aval)
+    return "\n".join(ctx.lines)
+
+
 def build_with_bindings(closed, ir, func):
     """The jaxpr's module built op by op with the MLIR Python bindings (elementwise ops only)."""
-    names = {"sin": "stablehlo.sine", "cos": "stablehlo.cosine", "mul": "stablehlo.multiply",
-             "add": "stablehlo.add"}
+    names = OP_NAMES
     with ir.Location.unknown():
         module = ir.Module.create()
         tensor = ir.RankedTensorType.get([3], ir.F32Type.get())
@@ -45,11 +58,14 @@ def main():
     from jaxle_core import lax
     from jaxle_xla import _jaxlib
     from jaxle_xla.lowering import lower_to_text
+    from jaxle_xla.lowering.context import LoweringContext, Value
+    from jaxle_xla.lowering.module import ModuleBuilder
 
     closed = jc.make_jaxpr(long_function(lax, 1200))(np.zeros(3, np.float32))
     context = _jaxlib._mlir_context()
     cases = {
         "lower_as_text/1200_equations": lambda: lower_to_text(closed, "f"),
+        "emit_text_only/1200_equations": lambda: emit_text_directly(closed, LoweringContext, ModuleBuilder, Value),
         "lower_with_mlir_bindings/1200_equations": lambda: build_with_bindings(closed, ir, func),
     }
     with context:
