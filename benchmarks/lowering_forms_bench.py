@@ -15,7 +15,6 @@ import numpy as np
 from tree_bench import time_us
 from xla_bench import long_function
 
-
 OP_NAMES = {"sin": "stablehlo.sine", "cos": "stablehlo.cosine", "mul": "stablehlo.multiply", "add": "stablehlo.add"}
 
 
