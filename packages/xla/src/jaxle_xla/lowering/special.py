@@ -333,7 +333,8 @@ def _fraction_step(old: list[_Tensor], a_n: _Tensor, b_n: _Tensor, da_n: _Tensor
 
 @_computed(special.bessel_i0e_p)
 def _bessel_i0e(x: _Tensor) -> _Tensor:
-    """exp(-|x|) I0(x): sum_k (x^2/4)^k / (k!)^2 below ``switch``, exp(-|x|) I0(x) ~ sum_k c_k / |x|^k above."""
+    """exp(-|x|) I0(x): I0 = sum_k (x^2/4)^k / (k!)^2 below ``switch``; above it, the asymptotic series
+    exp(-|x|) I0(x) ~ sum_k c_k / |x|^k / sqrt(2 pi |x|), c_k = c_k-1 (2k - 1)^2 / (8k)."""
     switch, series_terms, asymptotic_terms = (20.0, 34, 25) if _is_double(x) else (10.0, 17, 10)
     t = _abs(x)
     small = _where(t < switch, t, 0.0)
