@@ -122,8 +122,9 @@ def _float_to_int(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     info = np.iinfo(dtype)
     wide = np.trunc(x.astype(np.float64))
     wide = np.where(np.isnan(wide), 0, wide)
-    # float64 cannot hold the 64-bit limits exactly; saturate before and after the cast.
-    result = np.clip(wide, float(info.min), float(info.max)).astype(dtype)
+    # float64 cannot hold the 64-bit limits exactly; saturate before and after the (then overflowing) cast.
+    with np.errstate(invalid="ignore", over="ignore"):
+        result = np.clip(wide, float(info.min), float(info.max)).astype(dtype)
     result = np.where(wide >= float(info.max), info.max, result)
     return np.where(wide <= float(info.min), info.min, result).astype(dtype)
 
