@@ -174,7 +174,7 @@ class JitWrapped:
         self._has_static = bool(self.static_argnums or self.static_argnames)
         self._traces: dict[Any, _CacheEntry] = {}
         # Calls whose arguments are all arrays (no pytrees, keywords or static arguments) are
-        # looked up by (argument count, avals, trace context) alone, skipping flattening.
+        # looked up by (avals, trace context) alone, skipping flattening.
         self._array_calls: dict[Any, _CacheEntry] = {}
         self.trace_count = 0
 
@@ -215,7 +215,7 @@ class JitWrapped:
             except KeyError:
                 pass
             else:
-                fast_key = (len(args), avals, trace_context())
+                fast_key = (avals, trace_context())
                 entry = self._array_calls.get(fast_key)
                 if entry is None:
                     entry, flat = self._trace_general(args, kwargs)
@@ -259,6 +259,17 @@ class JitWrapped:
     def __call__(self, *args, **kwargs):
         if _disable_jit_flag.value:
             return self.fun(*args, **kwargs)
+        if not kwargs and not self._has_static and type(core._context.trace) is core.EvalTrace:
+            # The hot path: array arguments whose signature was compiled before.
+            try:
+                avals = tuple([aval_handlers[type(x)](x) for x in args])
+            except KeyError:
+                pass
+            else:
+                entry = self._array_calls.get((avals, trace_context()))
+                if entry is not None and entry.executable is not None:
+                    outs = entry.executable(*args)
+                    return outs[0] if entry.single_output else entry.out_tree.unflatten(outs)
         entry, flat = self._trace(args, kwargs)
         if type(core.current_trace()) is core.EvalTrace:
             executable = entry.executable

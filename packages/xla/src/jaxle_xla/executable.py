@@ -109,6 +109,7 @@ class Executable:
         self._keep = program.keep
         self._all_kept = all(self._keep)
         self._commit = commit
+        self._one_device = clients.has_one_device()
         self.text = program.text
         self.loaded = _jaxlib.compile(device.client, self.text, device)
         Executable.compile_count += 1
@@ -122,9 +123,10 @@ class Executable:
         if not self._all_kept:
             args = [a for a, k in zip(args, self._keep) if k]
         buffers = list(self._constants) if self._constants else []
+        one_device = self._one_device
         for a in args:
             # The common case inline: a device array already on this device (a deleted one fails in execute).
-            if type(a) is XlaArray and _jaxlib.buffer_device(a._buffer) == device:
+            if type(a) is XlaArray and (one_device or _jaxlib.buffer_device(a._buffer) == device):
                 buffers.append(a._buffer)
                 committed = committed or a._committed
             else:
