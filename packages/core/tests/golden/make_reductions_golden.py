@@ -168,7 +168,26 @@ CASES.update({
         (rand((3, 4), "float32"), rand((3, 4), "float32", 1))),
     "err-reduce-dtype": lambda lax: (lambda x: lax.reduce(x, np.int32(0), lax.mul, (0,)),
                                      (rand((3,), "float32"),)),
+    # a reduction over no dimensions returns its operands, folding in no init value
+    "reduce-lambda-no-dims": lambda lax: (lambda x: lax.reduce(x, 1.0, lambda a, b: a * 2.0 + b, ()),
+                                          (rand((3, 4), "float32"),)),
+    "reduce-pair-no-dims": lambda lax: (
+        lambda x, y: lax.reduce((x, y), (1.0, np.int32(3)), lambda a, b: (a[0] * 2.0 + b[0], a[1] * b[1]), ()),
+        (rand((2, 3), "float32"), rand((2, 3), "int32"))),
 })
+# narrow floats sum and multiply without the narrow accumulator saturating
+for _dtype in ["float16", "bfloat16"]:
+    CASES[f"reduce_sum-{_dtype}-3000-ones"] = lambda lax, d=_dtype: (
+        lambda x: lax.reduce_sum(x, (0,)), (np.ones((3000, 2), np.dtype(getattr(ml_dtypes, d, d))),))
+    CASES[f"reduce_prod-{_dtype}-overflowing-partial"] = lambda lax, d=_dtype: (
+        lambda x: lax.reduce_prod(x, (1,)), (np.array([[300.0, 300.0, 1 / 256]] * 2, np.float32).astype(
+            np.dtype(getattr(ml_dtypes, d, d))),))
+# sums of two or more -0.0 terms are +0.0; a sum of one term is that term
+for _dtype in ["float16", "bfloat16", "float32", "complex64"]:
+    for _shape, _axes in [((2,), (0,)), ((5, 3), (0, 1)), ((1, 3), (0,)), ((3, 1), (1,)), ((2,), ())]:
+        CASES[f"reduce_sum-negzero-{_dtype}-{_shape}-{_axes}"] = lambda lax, d=_dtype, s=_shape, a=_axes: (
+            lambda x: lax.reduce_sum(x, a), (np.full(s, complex(-0.0, -0.0) if d == "complex64" else -0.0).astype(
+                np.dtype(getattr(ml_dtypes, d, d))),))
 
 if __name__ == "__main__":
     write(CASES, "reductions_golden.json")

@@ -54,6 +54,23 @@ CASES.update({
     "err-rank": lambda lax: (lambda x: lax.reduce_window(x, 0.0, lax.add, (2,), (1,), "VALID"),
                              (rand((3, 3), "float32"),)),
 })
+# A non-identity init value is folded in once per window; padding and dilation holes are skipped.
+_AFFINE = {  # name: (init, window_dimensions, window_strides, padding, base_dilation, window_dilation)
+    "pad-low": (1.0, (3,), (1,), ((2, 0),), None, None),
+    "pad-only-windows": (3.0, (2,), (1,), ((3, 0),), None, None),
+    "base-dilation": (1.0, (2,), (1,), ((0, 0),), (2,), None),
+    "dilations-pad": (1.0, (3,), (2,), ((1, 2),), (2,), (2,)),
+    "pad-high-stride": (0.5, (3,), (2,), ((1, 3),), None, None),
+}
+for _case, (_init, _dims, _strides, _pads, _base, _win) in _AFFINE.items():
+    CASES[f"affine-{_case}"] = lambda lax, i=_init, d=_dims, s=_strides, p=_pads, b=_base, w=_win: (
+        lambda x: lax.reduce_window(x, i, lambda a, c: a * 2.0 + c, d, s, p, b, w), (np.arange(4.0, dtype=np.float32),))
+CASES["affine-2d-pair"] = lambda lax: (
+    lambda x, y: lax.reduce_window((x, y), (1.0, 2.0), lambda a, b: (a[0] * 2.0 + b[0], a[1] * b[1] + 1.0), (2, 2),
+                                   (1, 2), ((1, 0), (0, 1)), (1, 2)),
+    (rand((3, 3), "float32"), rand((3, 3), "float32", 1)))
+CASES["affine-empty"] = lambda lax: (
+    lambda x: lax.reduce_window(x, 3.0, lambda a, c: a * 2.0 + c, (2,), (1,), ((3, 0),)), (rand((0,), "float32"),))
 
 
 def _pooling_case(kind, config):

@@ -186,3 +186,48 @@ ERRORS = [
 def test_errors_like_jax(error, fn):
     with pytest.raises(error):
         fn()
+
+
+# Values from JAX 0.10.2 with jax_enable_x64: unsigned 64-bit indices past 2**63 are huge, not negative, so they
+# clamp to the top of the range (clip, promise_in_bounds, dynamic slices) or are out of bounds (scatter fill).
+_OPS = np.arange(12).reshape(3, 4)
+_ROW_DN = lax.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
+_ROW_SDN = lax.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(0,),
+                                       scatter_dims_to_operand_dims=(0,))
+_HUGE = np.array([[2**64 - 3], [1], [2**63]], np.uint64)
+
+
+def test_dynamic_slices_read_uint64_indices_as_unsigned():
+    with jc.config.enable_x64(True):
+        a = np.arange(10)
+        np.testing.assert_array_equal(np.asarray(lax.dynamic_slice(a, (np.uint64(2**64 - 3),), (2,))), [8, 9])
+        np.testing.assert_array_equal(np.asarray(lax.dynamic_slice(a, (np.uint64(2**63),), (2,))), [8, 9])
+        got = lax.dynamic_update_slice(a, np.array([100, 101]), (np.uint64(2**63),))
+        np.testing.assert_array_equal(np.asarray(got), [0, 1, 2, 3, 4, 5, 6, 7, 100, 101])
+        got = lax.dynamic_slice(_OPS, (np.uint64(2**64 - 1), np.uint64(1)), (2, 2))
+        np.testing.assert_array_equal(np.asarray(got), [[5, 6], [9, 10]])
+
+
+@pytest.mark.parametrize("mode", ["clip", "promise_in_bounds"])
+def test_gather_clamps_uint64_indices_as_unsigned(mode):
+    with jc.config.enable_x64(True):
+        got = lax.gather(_OPS, _HUGE, _ROW_DN, (1, 4), mode=mode)
+    np.testing.assert_array_equal(np.asarray(got), _OPS[[2, 1, 2]])
+
+
+def test_gather_fill_masks_indices_wrapped_to_int32():
+    # JAX converts indices to int32 (wrapping) before testing bounds when the operand's dims fit in int32.
+    with jc.config.enable_x64(True):
+        got = lax.gather(_OPS, _HUGE, _ROW_DN, (1, 4), mode="fill", fill_value=-7)
+        np.testing.assert_array_equal(np.asarray(got), [[-7] * 4, _OPS[1], _OPS[0]])
+        wrapped = np.array([[2**32 + 1], [-2**32 + 2], [2**31]], np.int64)
+        got = lax.gather(_OPS, wrapped, _ROW_DN, (1, 4), mode="fill", fill_value=-7)
+        np.testing.assert_array_equal(np.asarray(got), [_OPS[1], _OPS[2], [-7] * 4])
+
+
+def test_scatter_reads_uint64_indices_as_unsigned():
+    with jc.config.enable_x64(True):
+        got = lax.scatter(_OPS, _HUGE, -np.ones((3, 4), _OPS.dtype), _ROW_SDN, mode="clip")
+        np.testing.assert_array_equal(np.asarray(got), [_OPS[0], [-1] * 4, [-1] * 4])
+        got = lax.scatter_add(_OPS, _HUGE, np.ones((3, 4), _OPS.dtype), _ROW_SDN, mode="fill")
+        np.testing.assert_array_equal(np.asarray(got), [_OPS[0], _OPS[1] + 1, _OPS[2]])

@@ -9,6 +9,7 @@ import numpy as np
 from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
+from jaxle_core.lax.reductions import accumulation_dtype
 from jaxle_core.lax.standard import NUMBER, check_dtype
 
 __all__ = ["cumlogsumexp", "cummax", "cummin", "cumprod", "cumsum"]
@@ -38,31 +39,36 @@ def _ordered(fn: Callable) -> Callable:
     return combine
 
 
-_COMBINE = {
-    "cumsum": np.add,
-    "cumprod": np.multiply,
-    "cummax": _ordered(np.maximum),
-    "cummin": _ordered(np.minimum),
-    "cumlogsumexp": _logaddexp,
+_COMBINE = {  # name: (combine, whether narrow floats keep a float32 running value)
+    "cumsum": (np.add, True),
+    "cumprod": (np.multiply, False),
+    "cummax": (_ordered(np.maximum), False),
+    "cummin": (_ordered(np.minimum), False),
+    "cumlogsumexp": (_logaddexp, True),
 }
 
 
-def _scan_impl(combine: Callable) -> Callable:
+def _scan_impl(combine: Callable, wide: bool, positive_zero: bool = False) -> Callable:
+    """A running ``combine`` along ``axis``. Floats narrower than 32 bits are combined in float32; with ``wide``
+    the running value stays float32 and only the outputs are rounded (XLA's tree of partial sums does not
+    saturate), otherwise every step rounds. With ``positive_zero``, a scan of two or more elements starts from
+    +0.0 (XLA's cumsum is a padded windowed sum), so -0.0 terms come out as +0.0."""
+
     def impl(x, *, axis, reverse):
         dtype = x.dtype
-        work = np.moveaxis(x, axis, 0)
-        if dtypes.issubdtype(dtype, np.floating) and dtype.itemsize < 4:
-            work = work.astype(np.float32)  # narrow floats lack some ufuncs; each step rounds back below
+        work = np.moveaxis(x, axis, 0).astype(accumulation_dtype(dtype))
         if reverse:
             work = work[::-1]
         out = np.empty_like(work)
         with np.errstate(over="ignore", invalid="ignore"):
             for i in range(work.shape[0]):
                 step = work[i] if i == 0 else combine(out[i - 1], work[i])
-                out[i] = np.asarray(step).astype(dtype).astype(work.dtype)
-        if reverse:
-            out = out[::-1]
-        return np.moveaxis(out, 0, axis).astype(dtype)
+                out[i] = step if wide else np.asarray(step).astype(dtype)
+            if positive_zero and work.shape[0] > 1 and dtypes.issubdtype(dtype, np.inexact):
+                out = out + np.zeros((), out.dtype)
+            if reverse:
+                out = out[::-1]
+            return np.moveaxis(out, 0, axis).astype(dtype)
 
     return impl
 
@@ -77,7 +83,7 @@ def _cumulative_primitive(name: str) -> Primitive:
         return ShapedArray(x.shape, x.dtype, x.weak_type)
 
     primitive.def_abstract_eval(rule)
-    primitive.def_impl(_scan_impl(_COMBINE[name]))
+    primitive.def_impl(_scan_impl(*_COMBINE[name], positive_zero=name == "cumsum"))
     return primitive
 
 

@@ -53,14 +53,39 @@ def _reduction_primitive(name: str, accepted, impl: Callable, with_sharding: boo
 # ---------------------------------------------------------------- reference implementations
 
 
+def accumulation_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype sums accumulate in: float32 for floats narrower than 32 bits, else ``dtype``."""
+    if dtypes.issubdtype(dtype, np.floating) and dtype.itemsize < 4:
+        return np.dtype(np.float32)
+    return dtype
+
+
 def _sum(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """Sum over ``axes``; a sum of two or more terms starts from +0.0, so all -0.0 terms give +0.0 as in XLA."""
+    count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+    if count == 1:
+        return x.reshape(_reduced_shape(x.shape, axes)).copy()
     with np.errstate(over="ignore", invalid="ignore"):
-        return np.sum(x, axis=axes, dtype=x.dtype)
+        total = np.sum(x, axis=axes, dtype=accumulation_dtype(x.dtype))
+        if dtypes.issubdtype(x.dtype, np.inexact):
+            total = total + np.zeros((), total.dtype)
+        return np.asarray(total).astype(x.dtype)
 
 
 def _prod(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """Product over ``axes``; unlike sums, XLA multiplies narrow floats in their own dtype (partials may overflow)."""
+    if accumulation_dtype(x.dtype) == x.dtype:
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.prod(x, axis=axes, dtype=x.dtype)
+    # NumPy's float16 product keeps a wider accumulator, so multiply one term at a time, rounding each step.
+    kept = [i for i in range(x.ndim) if i not in axes]
+    out_shape = _reduced_shape(x.shape, axes)
+    terms = np.transpose(x, list(axes) + kept).reshape(-1, *out_shape)
+    product = np.ones(out_shape, x.dtype)
     with np.errstate(over="ignore", invalid="ignore"):
-        return np.prod(x, axis=axes, dtype=x.dtype)
+        for term in terms:
+            product = np.multiply(product, term, dtype=x.dtype)
+    return product
 
 
 def extremum_identity(dtype: np.dtype, largest: bool) -> Any:
@@ -219,19 +244,23 @@ def _reduce_aval(*avals, computation, jaxpr, dimensions):
     return [ShapedArray(_reduced_shape(o.shape, dimensions), o.dtype, o.weak_type) for o in operands]
 
 
-def fold_with_jaxpr(closed: core.ClosedJaxpr, accumulators: list[np.ndarray],
-                    slices: Sequence[list[np.ndarray]]) -> list[np.ndarray]:
-    """Fold ``slices`` into ``accumulators`` with a scalar reducer jaxpr applied elementwise to whole arrays."""
+def fold_with_jaxpr(closed: core.ClosedJaxpr, accumulators: list[np.ndarray], slices: Sequence[list[np.ndarray]],
+                    masks: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
+    """Fold ``slices`` into ``accumulators`` with a scalar reducer jaxpr applied elementwise to whole arrays;
+    where ``masks[k]`` (one per slice) is False, the accumulators are left as they are."""
     with core.set_current_trace(core.EvalTrace()):
-        for values in slices:
+        for k, values in enumerate(slices):
             outs = core.eval_jaxpr(closed.jaxpr, closed.consts, *accumulators, *values)
-            accumulators = [np.asarray(o).astype(a.dtype) for o, a in zip(outs, accumulators)]
+            outs = [np.asarray(o).astype(a.dtype) for o, a in zip(outs, accumulators)]
+            accumulators = outs if masks is None else [np.where(masks[k], o, a) for o, a in zip(outs, accumulators)]
     return accumulators
 
 
 @reduce_p.def_impl
 def _reduce_impl(*args, computation, jaxpr, dimensions):
     operands, inits = args[:len(args) // 2], args[len(args) // 2:]
+    if not dimensions:  # XLA folds nothing, not even the init values, into a reduction over no dimensions
+        return [np.array(o, copy=True) for o in operands]
     kept = [i for i in range(operands[0].ndim) if i not in dimensions]
     out_shape = _reduced_shape(operands[0].shape, dimensions)
     moved = [np.transpose(o, list(dimensions) + kept).reshape(-1, *out_shape) for o in operands]

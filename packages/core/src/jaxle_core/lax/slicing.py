@@ -104,9 +104,17 @@ def _check_start_indices(name: str, shape: tuple[int, ...], indices: Sequence[Sh
                             f"{', '.join(i.str_short() for i in indices)}.")
 
 
+def _as_int64(indices) -> np.ndarray:
+    """Indices as int64; uint64 values past the int64 range saturate (they are out of bounds either way)."""
+    indices = np.asarray(indices)
+    if indices.dtype == np.uint64:
+        indices = np.minimum(indices, np.uint64(np.iinfo(np.int64).max))
+    return indices.astype(np.int64)
+
+
 def _clamped_starts(indices: Sequence[np.ndarray], shape: Sequence[int], window: Sequence[int]) -> list[int]:
     """XLA clamps dynamic start indices so the whole window lies inside the operand."""
-    return [int(np.clip(np.asarray(i, np.int64), 0, size - w)) for i, size, w in zip(indices, shape, window)]
+    return [int(np.clip(_as_int64(i), 0, size - w)) for i, size, w in zip(indices, shape, window)]
 
 
 def _split_start_indices(start_indices) -> list:
@@ -345,7 +353,7 @@ def _batch_starts(indices: np.ndarray, operand_ndim: int, index_map: Sequence[in
     """Full operand start coordinates, one row per index vector (the index vector dimension is last)."""
     batch_shape = indices.shape[:-1]
     count = int(np.prod(batch_shape, dtype=np.int64))
-    vectors = indices.reshape(count, indices.shape[-1]).astype(np.int64)
+    vectors = _as_int64(indices.reshape(count, indices.shape[-1]))
     starts = np.zeros((count, operand_ndim), np.int64)
     for k, dim in enumerate(index_map):
         starts[:, dim] = vectors[:, k]
@@ -430,6 +438,10 @@ def _gather_impl(operand, indices, *, dimension_numbers, slice_sizes, unique_ind
                  fill_value):
     dn = dimension_numbers
     batch_shape = indices.shape[:-1]
+    if mode == GatherScatterMode.FILL_OR_DROP:
+        # JAX computes the fill mask on indices converted (wrapping) to int32 when the operand's dims allow it.
+        wide = any(d > np.iinfo(np.int32).max for d in operand.shape)
+        indices = indices.astype(np.int64 if wide else np.int32)
     starts = _batch_starts(indices, operand.ndim, dn.start_index_map, dn.operand_batching_dims,
                            dn.start_indices_batching_dims)
     upper = np.asarray(operand.shape, np.int64) - np.asarray(slice_sizes, np.int64)
@@ -507,7 +519,7 @@ def _scatter_aval(operand, indices, updates, *, update_jaxpr, update_consts, dim
     if scatter_shape != indices.shape[:-1]:
         raise TypeError(f"{name} updates scatter dimensions {scatter_shape} must match the indices batch shape "
                         f"{indices.shape[:-1]}.")
-    for size, bound in zip(_scatter_window(operand.ndim, updates.shape, dn), operand.shape):
+    for size, bound in zip(scatter_window_sizes(operand.ndim, updates.shape, dn), operand.shape):
         if size > bound:
             raise TypeError(f"Bounds of the window dimensions of updates must not exceed the bounds of the "
                             f"corresponding dimensions of operand; got updates shape {updates.shape} for operand "
@@ -515,7 +527,7 @@ def _scatter_aval(operand, indices, updates, *, update_jaxpr, update_consts, dim
     return ShapedArray(operand.shape, operand.dtype, operand.weak_type)
 
 
-def _scatter_window(operand_ndim: int, updates_shape: Sequence[int], dn: ScatterDimensionNumbers) -> list[int]:
+def scatter_window_sizes(operand_ndim: int, updates_shape: Sequence[int], dn: ScatterDimensionNumbers) -> list[int]:
     """The update window's extent in each operand dimension (1 for inserted and batching dimensions)."""
     window_sizes = iter(updates_shape[d] for d in dn.update_window_dims)
     skipped = set(dn.inserted_window_dims) | set(dn.operand_batching_dims)
@@ -526,7 +538,7 @@ def _scatter_impl(combine: Callable[[np.ndarray, tuple, np.ndarray], None]):
     def impl(operand, indices, updates, *, update_jaxpr, update_consts, dimension_numbers, indices_are_sorted,
              unique_indices, mode):
         dn = dimension_numbers
-        window = _scatter_window(operand.ndim, updates.shape, dn)
+        window = scatter_window_sizes(operand.ndim, updates.shape, dn)
         scatter_axes = [d for d in range(updates.ndim) if d not in dn.update_window_dims]
         updates = np.transpose(updates, scatter_axes + list(dn.update_window_dims)).reshape([-1] + window)
         starts = _batch_starts(indices, operand.ndim, dn.scatter_dims_to_operand_dims, dn.operand_batching_dims,

@@ -169,13 +169,16 @@ def _reduce_window_impl(*args, jaxpr, consts, **params):
 
     operands, inits = args[:len(args) // 2], args[len(args) // 2:]
     ndim = operands[0].ndim
-    windows = [_window_values(o, i, params) for o, i in zip(operands, inits)]
-    out_shape = windows[0].shape[:ndim]
-    taps_per_window = int(np.prod(params["window_dimensions"], dtype=np.int64))
-    flat = [w.reshape(out_shape + (taps_per_window,)) for w in windows]
+    index = window_positions(operands[0].shape, **params)
+    out_shape = index.shape[:ndim]
+    index = index.reshape(out_shape + (int(np.prod(params["window_dimensions"], dtype=np.int64)),))
+    flat = [o.reshape(-1) for o in operands]
+    taps = [[f[np.maximum(index[..., t], 0)] if f.size else np.full(out_shape, i, i.dtype)
+             for f, i in zip(flat, inits)] for t in range(index.shape[-1])]
+    # XLA folds the init value in once per window and skips the padding and dilation holes.
+    masks = [index[..., t] >= 0 for t in range(index.shape[-1])]
     accumulators = [np.full(out_shape, i, i.dtype) for i in inits]
-    taps = [[f[..., t] for f in flat] for t in range(flat[0].shape[-1])]
-    return fold_with_jaxpr(ClosedJaxpr(jaxpr, list(consts)), accumulators, taps)
+    return fold_with_jaxpr(ClosedJaxpr(jaxpr, list(consts)), accumulators, taps, masks)
 
 
 _MONOID_WINDOW_REDUCTIONS = {"add": reduce_window_sum_p, "max": reduce_window_max_p, "min": reduce_window_min_p}

@@ -52,6 +52,11 @@ def _gather(ctx: LoweringContext, operand: Value, indices: Value, *, dimension_n
         ("operand_batching_dims", dn.operand_batching_dims),
         ("start_indices_batching_dims", dn.start_indices_batching_dims), ("start_index_map", dn.start_index_map),
     ], indices.aval.ndim - 1)
+    if mode == sl.GatherScatterMode.FILL_OR_DROP:
+        # As JAX: indices are converted (wrapping) to int32 first, unless an operand dimension needs 64 bits.
+        narrow = np.dtype(np.int64 if any(d > np.iinfo(np.int32).max for d in operand.aval.shape) else np.int32)
+        if indices.aval.dtype != narrow:
+            indices = ctx.op1("stablehlo.convert", [indices], indices.aval.update(dtype=narrow))
     # XLA's gather clamps every slice into the operand: CLIP and PROMISE_IN_BOUNDS need nothing more.
     gathered = ctx.op1("stablehlo.gather", [operand, indices], out, {
         "dimension_numbers": numbers, "slice_sizes": i64_array(slice_sizes),
@@ -71,8 +76,7 @@ def _gather(ctx: LoweringContext, operand: Value, indices: Value, *, dimension_n
 def _index_vectors_in_bounds(ctx: LoweringContext, indices: Value, upper: Sequence[int]) -> Value:
     """Whether ``0 <= indices[..., k] <= upper[k]`` for every k, one boolean per index vector.
 
-    The comparison is made in int64, so narrow index types cannot overflow the bounds; unsigned 64-bit indices
-    past the int64 range read as negative and so out of bounds, as in the reference.
+    The comparison is made in int64, so narrow index types cannot overflow the bounds.
     """
     wide = indices.aval.update(dtype=np.dtype(np.int64))
     if indices.aval.dtype != wide.dtype:
@@ -127,7 +131,7 @@ def _scatter_rule(combiner: str | None):
 def _clamp_scatter_indices(ctx: LoweringContext, operand: Value, indices: Value, updates: Value,
                            dn: sl.ScatterDimensionNumbers) -> Value:
     """Indices clamped so that every update window lies inside the operand (CLIP mode)."""
-    window = sl._scatter_window(operand.aval.ndim, updates.aval.shape, dn)
+    window = sl.scatter_window_sizes(operand.aval.ndim, updates.aval.shape, dn)
     index_max = np.iinfo(indices.aval.dtype).max
     upper = [min(operand.aval.shape[d] - window[d], index_max) for d in dn.scatter_dims_to_operand_dims]
     bounds = ctx.op1("stablehlo.broadcast_in_dim", [ctx.constant(np.asarray(upper, indices.aval.dtype))],
