@@ -3,6 +3,7 @@
 __version__ = "0.1.0"
 
 from jaxle_core import dtypes, errors, lax  # noqa: E402
+from jaxle_core.ad import jvp  # noqa: E402
 from jaxle_core.api import (  # noqa: E402
     disable_jit,
     ensure_compile_time_eval,
@@ -17,5 +18,5 @@ from jaxle_core.core import ClosedJaxpr, Jaxpr, typeof  # noqa: E402
 from jaxle_core.jit import jit  # noqa: E402
 
 __all__ = ["Array", "ClosedJaxpr", "Jaxpr", "ShapeDtypeStruct", "ShapedArray", "disable_jit",
-           "dtypes", "ensure_compile_time_eval", "errors", "eval_shape", "jit", "lax", "make_jaxpr",
+           "dtypes", "ensure_compile_time_eval", "errors", "eval_shape", "jit", "jvp", "lax", "make_jaxpr",
            "named_call", "named_scope", "typeof"]

@@ -1,6 +1,7 @@
 """Lowering jaxprs to StableHLO: the rule registry, the text emitter and the rules for every core primitive."""
 
 from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers its rules)
+    ad,
     calls,
     convolution,
     cumulative,

@@ -1,0 +1,246 @@
+"""Forward-mode differentiation: the JVP interpreter and ``jvp``.
+
+A ``JVPTracer`` carries a primal value and its tangent. The tangent may be the
+symbolic ``Zero``, which stands for an array of zeros that is never built: a
+primitive whose operands all have zero tangents is applied to the primals
+alone, and rules skip the terms of zero operands. Integer and boolean primals
+have ``float0`` tangents, which are always symbolic zeros inside the trace.
+
+Rules live in ``jvp_rules``: ``rule(primals, tangents, **params)`` returns
+``(primal_out, tangent_out)`` (lists for primitives with multiple results) and
+runs under the parent trace, so the lax operations it applies to tangents are
+staged, evaluated or differentiated again as the parent decides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+import jaxle_tree as tree
+from jaxle_core import core, dtypes
+from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.core import Primitive, Tracer
+
+# ---------------------------------------------------------------- symbolic zeros and tangent types
+
+
+class Zero:
+    """A tangent known to be all zeros, of abstract value ``aval``; never materialised inside a trace."""
+
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"Zero({self.aval.str_short()})"
+
+
+def tangent_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype of tangents to values of ``dtype``: itself when inexact, ``float0`` otherwise."""
+    return dtype if dtypes.issubdtype(dtype, np.inexact) else dtypes.float0
+
+
+def tangent_aval(aval: ShapedArray) -> ShapedArray:
+    dtype = tangent_dtype(aval.dtype)
+    return aval.update(dtype=dtype, weak_type=aval.weak_type and dtype != dtypes.float0)
+
+
+def zeros_like_aval(aval: ShapedArray) -> Any:
+    """A concrete (or staged) array of zeros of ``aval``; ``float0`` zeros are plain NumPy arrays."""
+    if aval.dtype == dtypes.float0:
+        return np.zeros(aval.shape, dtypes.float0)
+    scalar = np.zeros((), aval.dtype)
+    if isinstance(core.current_trace(), core.EvalTrace):
+        from jaxle_core.backend import current_backend
+
+        return current_backend().device_put(np.zeros(aval.shape, aval.dtype), weak_type=aval.weak_type)
+    if not aval.shape:
+        return scalar[()]
+    from jaxle_core.lax import broadcast_in_dim
+
+    return broadcast_in_dim(scalar[()], aval.shape, ())
+
+
+def instantiate(tangent: Any) -> Any:
+    """``tangent`` as an array: symbolic zeros become real zeros."""
+    return zeros_like_aval(tangent.aval) if type(tangent) is Zero else tangent
+
+
+# ---------------------------------------------------------------- add_any: the sum of two tangents
+
+add_any_p = Primitive("add_any")
+
+
+@add_any_p.def_abstract_eval
+def _add_any_aval(x: ShapedArray, y: ShapedArray) -> ShapedArray:
+    return x
+
+
+add_any_p.def_impl(np.add)
+
+
+def add_tangents(x: Any, y: Any) -> Any:
+    """The sum of two tangents of the same type, skipping symbolic zeros."""
+    if type(x) is Zero:
+        return y
+    if type(y) is Zero:
+        return x
+    return add_any_p.bind(x, y)
+
+
+# ---------------------------------------------------------------- the interpreter
+
+jvp_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {
+    add_any_p: lambda primals, tangents: (add_any_p.bind(*primals), add_tangents(*tangents)),
+}
+
+
+class JVPTracer(Tracer):
+    """A primal value with its tangent (an array or ``Zero``)."""
+
+    __slots__ = ("primal", "tangent")
+
+    def __init__(self, trace: JVPTrace, primal: Any, tangent: Any):
+        self._trace = trace
+        self.primal = primal
+        self.tangent = tangent
+
+    @property
+    def aval(self) -> ShapedArray:
+        return get_aval(self.primal)
+
+    def _concrete(self) -> Any:
+        core.check_tracer_valid(self)
+        return core.concrete_value(self.primal)
+
+    # Python control flow on a concrete primal is allowed, as in JAX outside jit.
+    def __bool__(self):
+        value = self._concrete()
+        return bool(value) if value is not None else Tracer.__bool__(self)
+
+    def __int__(self):
+        value = self._concrete()
+        return int(value) if value is not None else Tracer.__int__(self)
+
+    def __float__(self):
+        value = self._concrete()
+        return float(value) if value is not None else Tracer.__float__(self)
+
+    def __complex__(self):
+        value = self._concrete()
+        return complex(value) if value is not None else Tracer.__complex__(self)
+
+    def __index__(self):
+        value = self._concrete()
+        return value.__index__() if value is not None else Tracer.__index__(self)
+
+
+class JVPTrace(core.Trace):
+    """Interprets each primitive by its JVP rule, carrying tangents beside primals."""
+
+    def describe(self) -> str:
+        return "a jvp trace"
+
+    def to_primal_tangent(self, x: Any) -> tuple[Any, Any]:
+        if isinstance(x, JVPTracer) and x._trace is self:
+            return x.primal, x.tangent
+        if isinstance(x, Tracer):
+            core.check_tracer_valid(x)
+        return x, Zero(tangent_aval(get_aval(x)))
+
+    def process_primitive(self, primitive, args, params):
+        primals, tangents = zip(*map(self.to_primal_tangent, args)) if args else ((), ())
+        if all(type(t) is Zero for t in tangents):
+            with core.set_current_trace(self.parent):
+                return primitive.bind(*primals, **params)
+        rule = jvp_rules.get(primitive)
+        if rule is None:
+            raise NotImplementedError(f"Differentiation rule for '{primitive.name}' not implemented")
+        with core.set_current_trace(self.parent):
+            primal_out, tangent_out = rule(list(primals), list(tangents), **params)
+        if primitive.multiple_results:
+            return [JVPTracer(self, p, t) for p, t in zip(primal_out, tangent_out)]
+        return JVPTracer(self, primal_out, tangent_out)
+
+    def concrete_value(self, x: JVPTracer) -> Any:
+        return core.concrete_value(x.primal)
+
+
+def jvp_flat(fun: Callable[..., Sequence[Any]], primals: Sequence[Any],
+             tangents: Sequence[Any]) -> tuple[list[Any], list[Any], Any]:
+    """Run ``fun`` (flat in, ``(flat_outs, extra)`` out) under a JVP trace.
+
+    Tangents may be ``Zero``; output tangents are returned as produced (possibly ``Zero``).
+    ``extra`` is returned with this trace's tracers replaced by their primals.
+    """
+    trace = JVPTrace()
+    with core.new_trace(trace):
+        tracers = [JVPTracer(trace, p, t) for p, t in zip(primals, tangents)]
+        outs, extra = fun(*tracers)
+        pairs = [trace.to_primal_tangent(x) for x in outs]
+        extra = tree.tree_map(lambda x: x.primal if isinstance(x, JVPTracer) and x._trace is trace else x, extra)
+    return [p for p, _ in pairs], [t for _, t in pairs], extra
+
+
+# ---------------------------------------------------------------- the public function
+
+
+def _check_pair(primal: Any, tangent: Any) -> None:
+    primal_aval = get_aval(primal)
+    tangent_dt = tangent.dtype if isinstance(tangent, np.ndarray) and tangent.dtype == dtypes.float0 \
+        else get_aval(tangent).dtype
+    expected = tangent_dtype(primal_aval.dtype)
+    if tangent_dt != expected:
+        expected_name = expected.descr if expected == dtypes.float0 else expected.name
+        got_name = tangent_dt.descr if tangent_dt == dtypes.float0 else tangent_dt.name
+        raise TypeError(
+            "primal and tangent arguments to jax.jvp do not match; dtypes must be equal, or in case of int/bool "
+            f"primal dtype the tangent dtype must be float0.Got primal dtype {primal_aval.dtype.name} and so "
+            f"expected tangent dtype {expected_name}, but got tangent dtype {got_name} instead.")
+    if np.shape(tangent) != primal_aval.shape:
+        raise ValueError("jvp called with different primal and tangent shapes;Got primal shape "
+                         f"{primal_aval.shape} and tangent shape as {tuple(np.shape(tangent))}")
+
+
+def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux: bool = False) -> tuple:
+    """``(fun(*primals), J tangents)``: the value of ``fun`` and its directional derivative.
+
+    ``primals`` and ``tangents`` are tuples (or lists) of pytrees of the same structure; with
+    ``has_aux`` ``fun`` returns ``(output, aux)`` and ``aux`` is returned third, undifferentiated.
+    """
+    if not callable(fun):
+        raise TypeError(f"Expected a callable value, got {fun}")
+    if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
+        raise TypeError("primal and tangent arguments to jax.jvp must be tuples or lists; found "
+                        f"{type(primals).__name__} and {type(tangents).__name__}.")
+    flat_primals, in_tree = tree.tree_flatten(primals)
+    flat_tangents, tangent_tree = tree.tree_flatten(tangents)
+    if in_tree != tangent_tree:
+        raise TypeError("primal and tangent arguments to jax.jvp must have the same tree structure; primals have "
+                        f"tree structure {in_tree} whereas tangents have tree structure {tangent_tree}.")
+    for p, t in zip(flat_primals, flat_tangents):
+        _check_pair(p, t)
+    in_tangents = [Zero(tangent_aval(get_aval(p))) if tangent_dtype(get_aval(p).dtype) == dtypes.float0 else t
+                   for p, t in zip(flat_primals, flat_tangents)]
+    out_tree_box = []
+
+    def flat_fun(*args):
+        ans = fun(*tree.tree_unflatten(in_tree, args))
+        aux = None
+        if has_aux:
+            ans, aux = ans
+        out_flat, out_tree = tree.tree_flatten(ans)
+        out_tree_box.append(out_tree)
+        return out_flat, aux
+
+    primals_out, tangents_out, aux = jvp_flat(flat_fun, flat_primals, in_tangents)
+    for p in primals_out:
+        get_aval(p)  # rejects outputs that are not arrays, as JAX does
+    out_tree = out_tree_box[0]
+    result = (tree.tree_unflatten(out_tree, primals_out),
+              tree.tree_unflatten(out_tree, [instantiate(t) for t in tangents_out]))
+    return (*result, aux) if has_aux else result

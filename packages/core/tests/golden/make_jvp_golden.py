@@ -1,0 +1,75 @@
+"""Print the jaxpr of ``jvp`` for a table of functions, as JSON, to compare jaxle with JAX 0.10.2.
+
+Usage: ``python make_jvp_golden.py jax [OUT.json]`` (with JAX 0.10.2's interpreter) writes the goldens;
+with ``jaxle_core`` it prints jaxle's text. The module provides ``lax``, ``jit``, ``make_jaxpr`` and ``jvp``
+(jaxle keeps ``jvp`` in ``jaxle_core.ad`` until it is exported).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+
+import numpy as np
+
+f32 = np.float32
+UNARY = ["neg", "sign", "floor", "exp", "exp2", "log", "log1p", "expm1", "tanh", "logistic", "sin", "cos", "tan",
+         "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "sqrt", "rsqrt", "cbrt", "abs", "square",
+         "is_finite"]
+BINARY = ["add", "sub", "mul", "div", "rem", "max", "min", "atan2"]
+
+
+def cases(lax, jit, jvp):
+    """``(name, function, example arguments)`` triples; each function returns a jvp's outputs."""
+    table = []
+    for name in UNARY:
+        fn = getattr(lax, name)
+        table.append((f"unary_{name}", lambda x, t, fn=fn: jvp(fn, (x,), (t,)), (f32(0.5), f32(1.0))))
+    for name in BINARY:
+        fn = getattr(lax, name)
+        table.append((f"binary_{name}", lambda x, y, t, s, fn=fn: jvp(fn, (x, y), (t, s)),
+                      (f32(0.5), f32(2.0), f32(1.0), f32(1.0))))
+        table.append((f"binary_{name}_first_only", lambda x, y, t, fn=fn: jvp(lambda a: fn(a, y), (x,), (t,)),
+                      (f32(0.5), f32(2.0), f32(1.0))))
+        table.append((f"binary_{name}_second_only", lambda x, y, t, fn=fn: jvp(lambda b: fn(x, b), (y,), (t,)),
+                      (f32(0.5), f32(2.0), f32(1.0))))
+    for power in (-1, 0, 2, 3):
+        table.append((f"integer_pow_{power}", lambda x, t, p=power: jvp(lambda a: lax.integer_pow(a, p), (x,), (t,)),
+                      (f32(0.5), f32(1.0))))
+    table += [
+        ("jit_inside", lambda x, t: jvp(jit(lambda a: lax.sin(a) * a), (x,), (t,)), (f32(0.5), f32(1.0))),
+        ("nested", lambda x: jvp(lambda y: jvp(lax.sin, (y,), (y,))[1], (x,), (x,)), (f32(0.5),)),
+        ("constant_output", lambda x: jvp(lambda y: 3.0 * lax.broadcast_in_dim(f32(1.0), (3,), ()), (x,), (x,)),
+         (f32(0.5),)),
+        ("integer_output", lambda x: jvp(lambda y: lax.convert_element_type(y * 2, np.int32), (x,), (x,)),
+         (f32(0.5),)),
+        ("dot", lambda x, y, t, s: jvp(lambda a, b: lax.dot_general(a, b, (((1,), (0,)), ((), ()))), (x, y), (t, s)),
+         (np.ones((2, 3), f32), np.ones((3, 4), f32), np.ones((2, 3), f32), np.ones((3, 4), f32))),
+        ("reduce_sum_reshape", lambda x, t: jvp(lambda a: lax.reduce_sum(lax.reshape(a, (6,)), (0,)), (x,), (t,)),
+         (np.ones((2, 3), f32), np.ones((2, 3), f32))),
+        ("reduce_max", lambda x, t: jvp(lambda a: lax.reduce_max(a, (1,)), (x,), (t,)),
+         (np.ones((2, 3), f32), np.ones((2, 3), f32))),
+        ("jit_closure", lambda x, y: jvp(jit(lambda a: lax.sin(a * y)), (x,), (x,)), (f32(1.0), f32(2.0))),
+        ("select_n", lambda p, x, t: jvp(lambda a: lax.select_n(p, a, lax.neg(a)), (x,), (t,)),
+         (np.array([True, False]), np.ones(2, f32), np.ones(2, f32))),
+        ("concatenate_zero_operand", lambda x, y, t: jvp(lambda a: lax.concatenate([a, y], 0), (x,), (t,)),
+         (np.ones(2, f32), np.ones(3, f32), np.ones(2, f32))),
+    ]
+    return table
+
+
+def render(module_name: str) -> dict[str, str]:
+    impl = importlib.import_module(module_name)
+    lax = importlib.import_module(f"{module_name}.lax")
+    jvp = getattr(impl, "jvp", None) or importlib.import_module(f"{module_name}.ad").jvp
+    return {name: str(impl.make_jaxpr(fn)(*args)) for name, fn, args in cases(lax, impl.jit, jvp)}
+
+
+if __name__ == "__main__":
+    text = json.dumps(render(sys.argv[1]), indent=1, sort_keys=True)
+    if len(sys.argv) > 2:
+        with open(sys.argv[2], "w") as f:
+            f.write(text + "\n")
+    else:
+        print(text)
