@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 from conftest import GOLDEN_DIR
+from jvp_checks import check_jvp, finite_difference, x64_everywhere  # noqa: F401  (x64_everywhere: an autouse fixture)
 from make_jvp_golden import render
 
 from jaxle_core import dtypes, jit, lax, make_jaxpr
@@ -16,26 +17,6 @@ from jaxle_core.config import enable_x64
 
 f64 = np.float64
 float0 = dtypes.float0
-
-
-@pytest.fixture(autouse=True)
-def _x64():
-    with enable_x64(True):
-        yield
-
-
-def finite_difference(fun, primals, tangents, eps=1e-6):
-    """Central difference of ``fun`` along ``tangents`` (float64)."""
-    plus = fun(*[p + eps * t for p, t in zip(primals, tangents)])
-    minus = fun(*[p - eps * t for p, t in zip(primals, tangents)])
-    return (np.asarray(plus) - np.asarray(minus)) / (2 * eps)
-
-
-def check_jvp(fun, primals, tangents, rtol=1e-6, atol=1e-8):
-    value, derivative = jvp(fun, primals, tangents)
-    np.testing.assert_allclose(np.asarray(value), np.asarray(fun(*primals)), rtol=1e-12)
-    np.testing.assert_allclose(np.asarray(derivative), finite_difference(fun, primals, tangents),
-                               rtol=rtol, atol=atol)
 
 
 rng = np.random.default_rng(0)

@@ -1,8 +1,8 @@
 """Print the jaxpr of ``jvp`` for a table of functions, as JSON, to compare jaxle with JAX 0.10.2.
 
 Usage: ``python make_jvp_golden.py jax [OUT.json]`` (with JAX 0.10.2's interpreter) writes the goldens;
-with ``jaxle_core`` it prints jaxle's text. The module provides ``lax``, ``jit``, ``make_jaxpr`` and ``jvp``
-(jaxle keeps ``jvp`` in ``jaxle_core.ad`` until it is exported).
+with ``jaxle_core`` it prints jaxle's text. The module provides ``lax``, ``jit``, ``make_jaxpr`` and ``jvp``.
+``render_table`` and ``write_golden`` are shared by the other jvp golden generators.
 """
 
 from __future__ import annotations
@@ -59,17 +59,26 @@ def cases(lax, jit, jvp):
     return table
 
 
-def render(module_name: str) -> dict[str, str]:
+def render_table(module_name: str, table) -> dict[str, str]:
+    """The jaxpr text of every ``(name, function, arguments)`` that ``table(module, lax)`` lists."""
     impl = importlib.import_module(module_name)
     lax = importlib.import_module(f"{module_name}.lax")
-    jvp = getattr(impl, "jvp", None) or importlib.import_module(f"{module_name}.ad").jvp
-    return {name: str(impl.make_jaxpr(fn)(*args)) for name, fn, args in cases(lax, impl.jit, jvp)}
+    return {name: str(impl.make_jaxpr(fn)(*args)) for name, fn, args in table(impl, lax)}
 
 
-if __name__ == "__main__":
+def write_golden(render) -> None:
+    """``render(argv[1])`` as JSON: into the file argv[2] when given, else printed."""
     text = json.dumps(render(sys.argv[1]), indent=1, sort_keys=True)
     if len(sys.argv) > 2:
         with open(sys.argv[2], "w") as f:
             f.write(text + "\n")
     else:
         print(text)
+
+
+def render(module_name: str) -> dict[str, str]:
+    return render_table(module_name, lambda impl, lax: cases(lax, impl.jit, impl.jvp))
+
+
+if __name__ == "__main__":
+    write_golden(render)

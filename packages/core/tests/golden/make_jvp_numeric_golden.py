@@ -7,11 +7,8 @@ with ``jaxle_core`` it prints jaxle's text.
 
 from __future__ import annotations
 
-import importlib
-import json
-import sys
-
 import numpy as np
+from make_jvp_golden import render_table, write_golden
 
 f32 = np.float32
 
@@ -58,16 +55,8 @@ def cases(lax, jvp):
 
 
 def render(module_name: str) -> dict[str, str]:
-    impl = importlib.import_module(module_name)
-    lax = importlib.import_module(f"{module_name}.lax")
-    jvp = getattr(impl, "jvp", None) or importlib.import_module(f"{module_name}.ad").jvp
-    return {name: str(impl.make_jaxpr(fn)(*args)) for name, fn, args in cases(lax, jvp)}
+    return render_table(module_name, lambda impl, lax: cases(lax, impl.jvp))
 
 
 if __name__ == "__main__":
-    text = json.dumps(render(sys.argv[1]), indent=1, sort_keys=True)
-    if len(sys.argv) > 2:
-        with open(sys.argv[2], "w") as f:
-            f.write(text + "\n")
-    else:
-        print(text)
+    write_golden(render)

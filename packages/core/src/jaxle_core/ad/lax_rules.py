@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from jaxle_core import lax
 from jaxle_core.ad.jvp import Zero, add_tangents, instantiate, jvp_rules, tangent_aval
-from jaxle_core.ad.rule_helpers import broadcast_to_aval, const, defjvp, deflinear, deflinear_first, defzero, full_like
+from jaxle_core.ad.rule_helpers import (
+    broadcast_to_aval,
+    const,
+    defbilinear,
+    defjvp,
+    deflinear,
+    deflinear_first,
+    defzero,
+    full_like,
+)
 from jaxle_core.avals import get_aval
 from jaxle_core.lax import elementwise as ew
 from jaxle_core.lax import reductions as red
@@ -239,16 +248,4 @@ jvp_rules[red.reduce_max_p] = _chooser_reduction_jvp(red.reduce_max_p)
 jvp_rules[red.reduce_min_p] = _chooser_reduction_jvp(red.reduce_min_p)
 
 
-def _dot_general_jvp(primals, tangents, **params):
-    lhs, rhs = primals
-    t_lhs, t_rhs = tangents
-    ans = dot_general_p.bind(lhs, rhs, **params)
-    total = Zero(tangent_aval(get_aval(ans)))
-    if type(t_lhs) is not Zero:
-        total = add_tangents(total, dot_general_p.bind(t_lhs, rhs, **params))
-    if type(t_rhs) is not Zero:
-        total = add_tangents(total, dot_general_p.bind(lhs, t_rhs, **params))
-    return ans, total
-
-
-jvp_rules[dot_general_p] = _dot_general_jvp
+defbilinear(dot_general_p)

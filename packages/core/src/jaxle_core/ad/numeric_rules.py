@@ -11,8 +11,8 @@ import operator
 from typing import Any
 
 from jaxle_core import core, dtypes, lax
-from jaxle_core.ad.jvp import Zero, add_tangents, jvp, jvp_rules, tangent_aval
-from jaxle_core.ad.rule_helpers import const, defjvp, deflinear, full_like
+from jaxle_core.ad.jvp import jvp, jvp_rules
+from jaxle_core.ad.rule_helpers import const, defbilinear, defjvp, deflinear, full_like
 from jaxle_core.avals import get_aval
 from jaxle_core.lax import elementwise as ew
 from jaxle_core.lax import reductions as red
@@ -62,19 +62,7 @@ jvp_rules[red.reduce_prod_p] = _reduce_prod_jvp
 # ---------------------------------------------------------------- convolution
 
 
-def _conv_jvp(primals, tangents, **params):
-    lhs, rhs = primals
-    t_lhs, t_rhs = tangents
-    ans = conv_general_dilated_p.bind(lhs, rhs, **params)
-    total = Zero(tangent_aval(get_aval(ans)))
-    if type(t_lhs) is not Zero:
-        total = add_tangents(total, conv_general_dilated_p.bind(t_lhs, rhs, **params))
-    if type(t_rhs) is not Zero:
-        total = add_tangents(total, conv_general_dilated_p.bind(lhs, t_rhs, **params))
-    return ans, total
-
-
-jvp_rules[conv_general_dilated_p] = _conv_jvp
+defbilinear(conv_general_dilated_p)
 
 # ---------------------------------------------------------------- windowed reductions
 

@@ -93,6 +93,23 @@ def deflinear(primitive: Primitive, instantiate_zeros: bool = False) -> None:
     jvp_rules[primitive] = rule
 
 
+def defbilinear(primitive: Primitive) -> None:
+    """``primitive`` is linear in each of its two operands (a product): d(x·y) = dx·y + x·dy, zero terms skipped."""
+
+    def rule(primals, tangents, **params):
+        lhs, rhs = primals
+        t_lhs, t_rhs = tangents
+        ans = primitive.bind(lhs, rhs, **params)
+        total = Zero(tangent_aval(get_aval(ans)))
+        if type(t_lhs) is not Zero:
+            total = add_tangents(total, primitive.bind(t_lhs, rhs, **params))
+        if type(t_rhs) is not Zero:
+            total = add_tangents(total, primitive.bind(lhs, t_rhs, **params))
+        return ans, total
+
+    jvp_rules[primitive] = rule
+
+
 def deflinear_first(primitive: Primitive, instantiated: int = 1) -> None:
     """Linear in its first ``instantiated`` operands; the rest (indices) are passed through as primals."""
 
