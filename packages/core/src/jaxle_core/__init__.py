@@ -3,7 +3,7 @@
 __version__ = "0.1.0"
 
 from jaxle_core import dtypes, errors, lax  # noqa: E402
-from jaxle_core.ad import jvp  # noqa: E402
+from jaxle_core.ad import grad, jvp, linear_transpose, linearize, value_and_grad, vjp  # noqa: E402
 from jaxle_core.api import (  # noqa: E402
     disable_jit,
     ensure_compile_time_eval,
@@ -18,5 +18,6 @@ from jaxle_core.core import ClosedJaxpr, Jaxpr, typeof  # noqa: E402
 from jaxle_core.jit import jit  # noqa: E402
 
 __all__ = ["Array", "ClosedJaxpr", "Jaxpr", "ShapeDtypeStruct", "ShapedArray", "disable_jit",
-           "dtypes", "ensure_compile_time_eval", "errors", "eval_shape", "jit", "jvp", "lax", "make_jaxpr",
-           "named_call", "named_scope", "typeof"]
+           "dtypes", "ensure_compile_time_eval", "errors", "eval_shape", "grad", "jit", "jvp", "lax",
+           "linear_transpose", "linearize", "make_jaxpr", "named_call", "named_scope", "typeof", "value_and_grad",
+           "vjp"]

@@ -435,11 +435,17 @@ def abstract_eval(primitive: Primitive, avals: Sequence[ShapedArray], params: di
     return primitive.abstract_eval(*avals, **params)
 
 
+def mark_inline(array: Array) -> None:
+    """Record that the scalar ``array`` stands for a Python or NumPy scalar (staged inline, as a literal)."""
+    array._inline = True
+
+
 def is_scalar_literal(x: Any) -> bool:
-    """Constants that a jaxpr keeps inline rather than hoisting to a constvar."""
+    """Constants that a jaxpr keeps inline rather than hoisting to a constvar: Python and NumPy scalars,
+    including those already converted to a dtype (computed arrays are hoisted, even 0-d ones)."""
     t = type(x)
     if t in (int, float, complex, bool):
         return True
     if isinstance(x, Array):
-        return x.aval.shape == ()
+        return getattr(x, "_inline", False)
     return isinstance(x, (np.generic, np.ndarray)) and np.shape(x) == () and dtypes.is_valid_dtype(x.dtype)

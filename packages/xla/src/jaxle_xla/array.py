@@ -32,7 +32,7 @@ class XlaArray(Array):
     on committed arrays run on their device, uncommitted ones follow the others.
     """
 
-    __slots__ = ("aval", "_buffer", "_host", "_committed")
+    __slots__ = ("aval", "_buffer", "_host", "_committed", "_inline")
 
     def __init__(self, buffer: _jaxlib.DeviceBuffer, aval: ShapedArray, committed: bool = False):
         self.aval = aval

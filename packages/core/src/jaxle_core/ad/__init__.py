@@ -1,6 +1,16 @@
-"""Automatic differentiation: forward mode (``jvp``) with symbolic zero tangents, and the rules of each primitive."""
+"""Automatic differentiation: forward mode, linearization, transposition and the derivative functions."""
 
-from jaxle_core.ad import indexing_rules, jit_rule, lax_rules, numeric_rules  # noqa: F401  (registers the rules)
+from jaxle_core.ad import (  # noqa: F401  (registers the rules)
+    indexing_rules,
+    jit_rule,
+    lax_rules,
+    lax_transpose,
+    numeric_rules,
+)
 from jaxle_core.ad.jvp import JVPTrace, JVPTracer, Zero, add_any_p, instantiate, jvp, jvp_rules, tangent_aval
+from jaxle_core.ad.reverse import grad, linear_transpose, linearize, value_and_grad, vjp
+from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass, transpose_rules
 
-__all__ = ["JVPTrace", "JVPTracer", "Zero", "add_any_p", "instantiate", "jvp", "jvp_rules", "tangent_aval"]
+__all__ = ["JVPTrace", "JVPTracer", "UndefinedPrimal", "Zero", "add_any_p", "backward_pass", "grad", "instantiate",
+           "jvp", "jvp_rules", "linear_transpose", "linearize", "tangent_aval", "transpose_rules", "value_and_grad",
+           "vjp"]

@@ -1,12 +1,31 @@
-"""The JVP of ``jit``: differentiate the inner jaxpr and keep the result behind a new ``jit`` equation."""
+"""AD of ``jit``: every transformation of a jitted call stays behind a ``jit`` equation, as in JAX.
+
+The JVP differentiates the inner jaxpr; linearization splits the JVP's jaxpr
+into a known ``jit`` (primal outputs and residuals, run now) and an unknown one
+(the tangent part, staged); transposition turns a linear ``jit`` into a ``jit``
+of the transposed jaxpr.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from jaxle_core import core
 from jaxle_core.ad.jvp import Zero, jvp_flat, jvp_rules, tangent_aval
+from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, partial_eval_rules
+from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass, is_undefined, transpose_rules
+from jaxle_core.avals import get_aval
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.jit import closure_convert, jit_p, jit_params
 from jaxle_core.staging import trace_to_jaxpr
+
+
+def _bind_jit(closed: ClosedJaxpr, args: list[Any], name: str, keep_unused: bool, inline: bool) -> list[Any]:
+    converted, extra = closure_convert(closed)
+    return jit_p.bind(*extra, *args, **jit_params(converted, name, keep_unused=keep_unused, inline=inline))
+
+
+# ---------------------------------------------------------------- forward mode
 
 
 def jvp_jaxpr(closed: ClosedJaxpr, nonzero: list[bool]) -> tuple[ClosedJaxpr, list[bool]]:
@@ -32,9 +51,8 @@ def jvp_jaxpr(closed: ClosedJaxpr, nonzero: list[bool]) -> tuple[ClosedJaxpr, li
 def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str, keep_unused: bool, inline: bool, **params):
     nonzero = [type(t) is not Zero for t in tangents]
     new_jaxpr, out_nonzero = jvp_jaxpr(jaxpr, nonzero)
-    converted, extra = closure_convert(new_jaxpr)
-    new_params = jit_params(converted, name, keep_unused=keep_unused, inline=inline)
-    outs = jit_p.bind(*extra, *primals, *[t for t in tangents if type(t) is not Zero], **new_params)
+    outs = _bind_jit(new_jaxpr, [*primals, *[t for t in tangents if type(t) is not Zero]], name, keep_unused,
+                     inline)
     n_out = len(jaxpr.out_avals)
     primals_out, given = outs[:n_out], iter(outs[n_out:])
     tangents_out = [next(given) if nz else Zero(tangent_aval(aval))
@@ -43,3 +61,51 @@ def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str, keep_unused: b
 
 
 jvp_rules[jit_p] = _jit_jvp
+
+# ---------------------------------------------------------------- partial evaluation
+
+
+def _jit_partial_eval(trace: PartialStagingTrace, args, params):
+    unknowns = [trace.is_unknown(x) for x in args]
+    split = partial_eval_jaxpr(params["jaxpr"], unknowns)
+    known_args = [x for x, u in zip(args, unknowns) if not u]
+    with core.set_current_trace(trace.parent):
+        known_outs = _bind_jit(split.known, known_args, params["name"], params["keep_unused"], params["inline"])
+    n_known = split.out_unknowns.count(False)
+    residuals = split.residuals(known_args, known_outs[n_known:])
+    unknown_args = [x for x, u in zip(args, unknowns) if u]
+    unknown_params = jit_params(split.unknown, params["name"], keep_unused=params["keep_unused"],
+                                inline=params["inline"])
+    unknown_outs = iter(trace.stage(jit_p, [*residuals, *unknown_args], unknown_params))
+    known_iter = iter(known_outs[:n_known])
+    return [next(unknown_outs) if u else next(known_iter) for u in split.out_unknowns]
+
+
+partial_eval_rules[jit_p] = _jit_partial_eval
+
+# ---------------------------------------------------------------- transposition
+
+
+def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str, keep_unused: bool, inline: bool, **params):
+    linear = [is_undefined(a) for a in args]
+    nonzero_cts = [type(ct) is not Zero for ct in cts]
+    ct_nonzero: list[bool] = []
+
+    def transposed(*inputs):
+        known, given_cts = iter(inputs), iter(inputs[linear.count(False):])
+        values = [UndefinedPrimal(a.aval) if lin else next(known) for a, lin in zip(args, linear)]
+        full_cts = [next(given_cts) if nz else Zero(aval) for nz, aval in zip(nonzero_cts, jaxpr.out_avals)]
+        cts_in = [ct for ct, lin in zip(backward_pass(jaxpr.jaxpr, jaxpr.consts, values, full_cts), linear) if lin]
+        ct_nonzero.extend(type(ct) is not Zero for ct in cts_in)
+        return [ct for ct in cts_in if type(ct) is not Zero]
+
+    in_avals = [get_aval(a) for a, lin in zip(args, linear) if not lin] + \
+        [aval for aval, nz in zip(jaxpr.out_avals, nonzero_cts) if nz]
+    closed = trace_to_jaxpr(transposed, in_avals, jaxpr.jaxpr.debug_info)
+    outs = iter(_bind_jit(closed, [a for a, lin in zip(args, linear) if not lin] +
+                          [ct for ct in cts if type(ct) is not Zero], name, keep_unused, inline))
+    nonzero = iter(ct_nonzero)
+    return [(next(outs) if next(nonzero) else None) if lin else None for lin in linear]
+
+
+transpose_rules[jit_p] = _jit_transpose

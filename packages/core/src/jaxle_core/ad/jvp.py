@@ -160,24 +160,28 @@ class JVPTrace(core.Trace):
         rule = jvp_rules.get(primitive)
         if rule is None:
             raise NotImplementedError(f"Differentiation rule for '{primitive.name}' not implemented")
-        with core.set_current_trace(self.parent):
+        with core.set_current_trace(self.rule_trace()):
             primal_out, tangent_out = rule(list(primals), list(tangents), **params)
         if primitive.multiple_results:
             return [JVPTracer(self, p, t) for p, t in zip(primal_out, tangent_out)]
         return JVPTracer(self, primal_out, tangent_out)
 
+    def rule_trace(self) -> core.Trace:
+        """The trace that interprets what a rule applies to primals and tangents: the parent's."""
+        return self.parent
+
     def concrete_value(self, x: JVPTracer) -> Any:
         return core.concrete_value(x.primal)
 
 
-def jvp_flat(fun: Callable[..., Sequence[Any]], primals: Sequence[Any],
-             tangents: Sequence[Any]) -> tuple[list[Any], list[Any], Any]:
-    """Run ``fun`` (flat in, ``(flat_outs, extra)`` out) under a JVP trace.
+def jvp_flat(fun: Callable[..., Sequence[Any]], primals: Sequence[Any], tangents: Sequence[Any],
+             trace: JVPTrace | None = None) -> tuple[list[Any], list[Any], Any]:
+    """Run ``fun`` (flat in, ``(flat_outs, extra)`` out) under a JVP trace (a new ``JVPTrace`` unless given).
 
     Tangents may be ``Zero``; output tangents are returned as produced (possibly ``Zero``).
     ``extra`` is returned with this trace's tracers replaced by their primals.
     """
-    trace = JVPTrace()
+    trace = JVPTrace() if trace is None else trace
     with core.new_trace(trace):
         tracers = [JVPTracer(trace, p, t) for p, t in zip(primals, tangents)]
         outs, extra = fun(*tracers)

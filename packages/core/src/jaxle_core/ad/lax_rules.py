@@ -20,6 +20,7 @@ from jaxle_core.ad.rule_helpers import (
 )
 from jaxle_core.avals import get_aval
 from jaxle_core.lax import elementwise as ew
+from jaxle_core.lax import identity as ident
 from jaxle_core.lax import reductions as red
 from jaxle_core.lax import slicing as sl
 from jaxle_core.lax import structural as st
@@ -30,7 +31,8 @@ from jaxle_core.lax.dot import dot_general_p
 for _p in (ew.sign_p, ew.floor_p, ew.ceil_p, ew.round_p, ew.is_finite_p, ew.eq_p, ew.ne_p, ew.lt_p, ew.le_p,
            ew.gt_p, ew.ge_p, ew.not_p, ew.and_p, ew.or_p, ew.xor_p, ew.shift_left_p, ew.shift_right_logical_p,
            ew.shift_right_arithmetic_p, ew.clz_p, ew.population_count_p, ew.mulhi_p, st.iota_p,
-           red.argmax_p, red.argmin_p, red.reduce_and_p, red.reduce_or_p, red.reduce_xor_p):
+           red.argmax_p, red.argmin_p, red.reduce_and_p, red.reduce_or_p, red.reduce_xor_p,
+           st.bitcast_convert_type_p):
     defzero(_p)
 
 # ---------------------------------------------------------------- arithmetic
@@ -177,7 +179,7 @@ defjvp(ew.atan2_p, _atan2_term(1), _atan2_term(-1))
 # ---------------------------------------------------------------- structure and data movement
 
 for _p in (st.broadcast_in_dim_p, st.reshape_p, st.squeeze_p, st.transpose_p, st.rev_p, sl.slice_p,
-           red.reduce_sum_p, st.reduce_precision_p):
+           red.reduce_sum_p, st.reduce_precision_p, ident.copy_p):
     deflinear(_p)
 deflinear(st.concatenate_p, instantiate_zeros=True)
 deflinear(st.pad_p, instantiate_zeros=True)

@@ -1,4 +1,5 @@
-"""JVP rules of the numeric primitives: reduce_prod, convolution, windowed reductions and the special functions.
+"""JVP rules of the numeric primitives: reduce_prod and reduce, convolution, windowed reductions and the special
+functions.
 
 As in JAX 0.10.2, ``zeta``, ``igamma_grad_a`` and ``random_gamma_grad`` have no rule, and the derivatives of
 ``polygamma`` in ``m`` and of ``regularized_incomplete_beta`` in ``a`` and ``b`` raise ``ValueError``.
@@ -8,56 +9,99 @@ from __future__ import annotations
 
 import math
 import operator
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from jaxle_core import core, dtypes, lax
-from jaxle_core.ad.jvp import jvp, jvp_rules
+from jaxle_core.ad.jvp import Zero, instantiate, jvp_flat, jvp_rules, tangent_aval
 from jaxle_core.ad.rule_helpers import const, defbilinear, defjvp, deflinear, full_like
-from jaxle_core.avals import get_aval
+from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.lax import elementwise as ew
 from jaxle_core.lax import reductions as red
 from jaxle_core.lax import special as spc
 from jaxle_core.lax import windowed as win
 from jaxle_core.lax.convolution import conv_general_dilated_p
+from jaxle_core.staging import trace_to_jaxpr
 
-# ---------------------------------------------------------------- reduce_prod
+# ---------------------------------------------------------------- reduce_prod and the generic reduce
 
 
-def _pairwise_product(x: Any) -> Any:
-    """Product over the leading axis by multiplying halves (the odd one out padded with a 1) until one row is left.
+def _pairwise_reduce(combine: Callable[[list, list], list], pad_values: Sequence[Any], xs: list) -> list:
+    """Reduce each of ``xs`` over its leading axis by combining the first and second halves of the rows
+    (``combine(firsts, seconds)``; the odd one out is padded with ``pad_values``) until one row is left.
 
-    Differentiating this tree rather than dividing the product by each factor keeps the derivative right where
-    factors are zero."""
-    while get_aval(x).shape[0] > 1:
-        n, rest = get_aval(x).shape[0], get_aval(x).shape[1:]
+    Differentiating this tree rather than, for a product, dividing it by each factor keeps the derivative right
+    where factors are zero."""
+    while get_aval(xs[0]).shape[0] > 1:
+        n, rest = get_aval(xs[0]).shape[0], get_aval(xs[0]).shape[1:]
         half = (n + 1) // 2
         zeros, ones = (0,) * len(rest), (1,) * len(rest)
-        first = lax.slice(x, (0, *zeros), (half, *rest), (1, *ones))
-        second = lax.slice(x, (half, *zeros), (n, *rest), (1, *ones))
+        firsts = [lax.slice(x, (0, *zeros), (half, *rest), (1, *ones)) for x in xs]
+        seconds = [lax.slice(x, (half, *zeros), (n, *rest), (1, *ones)) for x in xs]
         if n % 2:
-            second = lax.pad(second, const(x, 1.0), ((0, 1, 0), *((0, 0, 0),) * len(rest)))
-        x = lax.mul(first, second)
-    return lax.squeeze(x, (0,))
+            seconds = [lax.pad(x, value, ((0, 1, 0), *((0, 0, 0),) * len(rest)))
+                       for x, value in zip(seconds, pad_values)]
+        xs = combine(firsts, seconds)
+    return [lax.squeeze(x, (0,)) for x in xs]
+
+
+def _tree_reduction_jvp(xs: list, ts: list, inits: Sequence[Any], axes: Sequence[int],
+                        combine: Callable[[list, list], list]) -> tuple[list, list]:
+    """The jvp of reducing ``xs`` over ``axes`` by the associative ``combine`` as a tree of halves.
+
+    As in JAX, ``inits`` only pad odd rows (and fill reductions over nothing); they are not folded in otherwise."""
+    shape = get_aval(xs[0]).shape
+    kept = tuple(i for i in range(len(shape)) if i not in axes)
+    kept_shape = tuple(shape[i] for i in kept)
+    count = math.prod(shape[i] for i in axes)
+
+    def filled(value):
+        return lax.broadcast_in_dim(value, kept_shape, ()) if kept_shape else value
+
+    if count == 0:  # a reduction over nothing: the initial values, with derivative zero
+        return [filled(i) for i in inits], [t if type(t) is Zero else filled(const(x, 0.0)) for x, t in zip(xs, ts)]
+    order = None if tuple(axes) + kept == tuple(range(len(shape))) else tuple(axes) + kept
+
+    def flat(x):
+        return x if type(x) is Zero else lax.reshape(x, (count, *kept_shape), order)
+
+    flat_xs, flat_ts = [], []
+    for x, t in zip(xs, ts):
+        flat_xs.append(flat(x))
+        flat_ts.append(flat(Zero(tangent_aval(get_aval(flat_xs[-1]))) if type(t) is Zero else t))
+    reduced, reduced_tangents, _ = jvp_flat(lambda *rows: (_pairwise_reduce(combine, inits, list(rows)), None),
+                                            flat_xs, flat_ts)
+    return reduced, reduced_tangents
 
 
 def _reduce_prod_jvp(primals, tangents, *, axes):
     (x,), (t,) = primals, tangents
-    shape = get_aval(x).shape
-    kept = tuple(i for i in range(len(shape)) if i not in axes)
-    kept_shape = tuple(shape[i] for i in kept)
-    count = math.prod(shape[i] for i in axes)
-    if count == 0:  # the empty product: ones, with derivative zero
-        def filled(value):
-            return lax.broadcast_in_dim(const(x, value), kept_shape, ()) if kept_shape else const(x, value)
-
-        return filled(1.0), filled(0.0)
-    order = None if tuple(axes) + kept == tuple(range(len(shape))) else tuple(axes) + kept
-    flat_x = lax.reshape(x, (count, *kept_shape), order)
-    flat_t = lax.reshape(t, (count, *kept_shape), order)
-    return jvp(_pairwise_product, (flat_x,), (flat_t,))
+    (ans,), (tangent,) = _tree_reduction_jvp([x], [t], [const(x, 1.0)], axes, lambda a, b: [lax.mul(a[0], b[0])])
+    return ans, tangent
 
 
 jvp_rules[red.reduce_prod_p] = _reduce_prod_jvp
+
+
+def _differentiable_tangent(t: Any) -> Any:
+    """``t`` with symbolic zeros instantiated, except the ``float0`` tangents of integer and boolean values."""
+    return t if type(t) is Zero and t.aval.dtype == dtypes.float0 else instantiate(t)
+
+
+def _reduce_jvp(primals, tangents, *, computation, jaxpr, dimensions):
+    n = len(primals) // 2
+    if any(type(t) is not Zero for t in tangents[n:]):
+        raise NotImplementedError("Gradient of general lax.reduce with non-zero tangents for initial values to "
+                                  "reduction not implemented")
+
+    def combine(firsts, seconds):
+        return core.eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *firsts, *seconds)
+
+    return _tree_reduction_jvp(primals[:n], [_differentiable_tangent(t) for t in tangents[:n]], primals[n:],
+                               dimensions, combine)
+
+
+jvp_rules[red.reduce_p] = _reduce_jvp
 
 # ---------------------------------------------------------------- convolution
 
@@ -84,6 +128,52 @@ def _window_extremum_jvp(primitive, select_prim):
 
 jvp_rules[win.reduce_window_max_p] = _window_extremum_jvp(win.reduce_window_max_p, ew.ge_p)
 jvp_rules[win.reduce_window_min_p] = _window_extremum_jvp(win.reduce_window_min_p, ew.le_p)
+
+
+def _reduce_window_jvp(primals, tangents, *, jaxpr, consts, **window):
+    """The generic reduce_window carries the tangents of its differentiable operands as extra operands, reduced
+    by the jvp of the computation from zero initial tangents."""
+    n = len(primals) // 2
+    if any(type(t) is not Zero for t in tangents[n:]):
+        raise TypeError("reduce_window jvp does not support non-zero init_value_tangent.")
+    operands, inits = primals[:n], primals[n:]
+    scalars = [ShapedArray((), get_aval(x).dtype) for x in operands]
+    moving = [i for i, s in enumerate(scalars) if tangent_aval(s).dtype == s.dtype]
+
+    def with_zeros(ts, avals):
+        """Tangents of values of ``avals``: ``ts`` for the differentiable ones, symbolic zeros elsewhere."""
+        full = [Zero(tangent_aval(a)) for a in avals]
+        for i, t in zip(moving, ts):
+            full[i] = t
+        return full
+
+    def computation_jvp(*args):
+        x, x_dot = args[:n], args[n:n + len(moving)]
+        y, y_dot = args[n + len(moving):2 * n + len(moving)], args[2 * n + len(moving):]
+        outs, out_tangents, _ = jvp_flat(lambda *a: (core.eval_jaxpr(jaxpr, consts, *a), None), [*x, *y],
+                                         [*with_zeros(x_dot, scalars), *with_zeros(y_dot, scalars)])
+        return [*outs, *[instantiate(out_tangents[i]) for i in moving]]
+
+    tangent_scalars = [scalars[i] for i in moving]
+    closed = trace_to_jaxpr(computation_jvp, [*scalars, *tangent_scalars, *scalars, *tangent_scalars])
+    outs = win.reduce_window_p.bind(*operands, *[instantiate(tangents[i]) for i in moving], *inits,
+                                    *[instantiate(Zero(s)) for s in tangent_scalars], jaxpr=closed.jaxpr,
+                                    consts=tuple(closed.consts), **window)
+    return outs[:n], with_zeros(outs[n:], [get_aval(o) for o in outs[:n]])
+
+
+jvp_rules[win.reduce_window_p] = _reduce_window_jvp
+
+
+
+def _linear_in_first(primitive):
+    """select_and_gather_add (the jvp of max/min pooling) is linear in its tangents, select_and_scatter_add (its
+    transpose) in its source; the operand only selects positions, so its tangent contributes nothing."""
+    return lambda t, ans, first, operand, **params: primitive.bind(t, operand, **params)
+
+
+for _p in (win.select_and_gather_add_p, win.select_and_scatter_add_p):
+    defjvp(_p, _linear_in_first(_p), None)
 
 # ---------------------------------------------------------------- special functions
 

@@ -149,7 +149,10 @@ def _host_constant(value: np.ndarray, weak_type: bool = False):
     if weak_type or isinstance(core.current_trace(), core.EvalTrace):
         from jaxle_core.backend import current_backend
 
-        return current_backend().device_put(value, weak_type=weak_type)
+        array = current_backend().device_put(value, weak_type=weak_type)
+        if value.ndim == 0:
+            core.mark_inline(array)
+        return array
     return value
 
 

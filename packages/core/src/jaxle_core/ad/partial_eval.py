@@ -1,0 +1,121 @@
+"""Partial evaluation: splitting a computation into the part that can run now and the part that must wait.
+
+A ``PartialStagingTrace`` is a staging trace that records only the equations
+that depend on its own tracers (the *unknown* values). An equation whose
+operands are all known is handed to the parent trace, which computes it now
+(or stages it into the *known* program). Known values that unknown equations
+read become the staged jaxpr's constvars: the *residuals* that flow from the
+known part to the unknown part.
+
+Linearization uses this with tangents unknown: primal work happens now, the
+linear tangent work is staged into a jaxpr for later transposition. Splitting
+a whole jaxpr (``partial_eval_jaxpr``) runs it with a ``StagingTrace`` as the
+parent, so both halves become jaxprs; primitives that carry jaxprs (``jit``)
+register a rule in ``partial_eval_rules`` to split their body the same way
+instead of being staged whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from jaxle_core import core
+from jaxle_core.avals import ShapedArray
+from jaxle_core.core import ClosedJaxpr, Primitive, Tracer
+from jaxle_core.staging import DebugInfo, StagingTrace, StagingTracer
+
+# rule(trace, args, params) -> outputs, for primitives whose known part must be split off rather than staged whole
+partial_eval_rules: dict[Primitive, Callable[[PartialStagingTrace, Sequence[Any], dict], Any]] = {}
+
+
+class PartialStagingTrace(StagingTrace):
+    """Stages the equations that read its own tracers; computes the rest with the parent trace."""
+
+    def __init__(self, parent: core.Trace, debug_info: DebugInfo | None = None):
+        super().__init__(debug_info)
+        self.parent = parent
+
+    def is_unknown(self, x: Any) -> bool:
+        return isinstance(x, StagingTracer) and x._trace is self
+
+    def process_primitive(self, primitive, args, params):
+        if not any(self.is_unknown(x) for x in args):
+            with core.set_current_trace(self.parent):
+                return primitive.bind(*args, **params)
+        rule = partial_eval_rules.get(primitive)
+        if rule is not None:
+            return rule(self, args, params)
+        return super().process_primitive(primitive, args, params)
+
+    def stage(self, primitive: Primitive, args: Sequence[Any], params: dict) -> Any:
+        """Record ``primitive`` as an equation of this trace whatever its operands."""
+        return super().process_primitive(primitive, args, params)
+
+    def residuals(self) -> list[Any]:
+        """The known values that staged equations read, in order of first use."""
+        return [value for _, value in self.constvars.values()]
+
+    def to_open_jaxpr(self, outs: Sequence[Any]) -> tuple[ClosedJaxpr, list[Any]]:
+        """The staged jaxpr with its residuals turned into leading invars, and the residual values.
+
+        Residuals that are tracers of other traces must be passed in; concrete ones stay constants.
+        """
+        closed = self.to_closed_jaxpr(outs)
+        jaxpr = closed.jaxpr
+        traced = [isinstance(c, Tracer) for c in closed.consts]
+        residual_vars = [v for v, t in zip(jaxpr.constvars, traced) if t]
+        opened = jaxpr.replace(constvars=[v for v, t in zip(jaxpr.constvars, traced) if not t],
+                               invars=residual_vars + jaxpr.invars)
+        return (ClosedJaxpr(opened, [c for c, t in zip(closed.consts, traced) if not t]),
+                [c for c, t in zip(closed.consts, traced) if t])
+
+
+class SplitJaxpr:
+    """A jaxpr split in two by ``partial_eval_jaxpr``.
+
+    ``known`` takes the known inputs and returns the known outputs then the residuals it computes;
+    ``unknown`` takes all residuals then the unknown inputs and returns the unknown outputs.
+    ``residual_sources[i]`` is ``("known_input", j)`` for a residual that is known input ``j`` (passed
+    straight through rather than returned by ``known``) or ``("known_output", k)`` for the ``k``-th
+    residual output of ``known``.
+    """
+
+    def __init__(self, known: ClosedJaxpr, unknown: ClosedJaxpr, out_unknowns: list[bool],
+                 residual_sources: list[tuple[str, int]]):
+        self.known = known
+        self.unknown = unknown
+        self.out_unknowns = out_unknowns
+        self.residual_sources = residual_sources
+
+    def residuals(self, known_inputs: Sequence[Any], computed: Sequence[Any]) -> list[Any]:
+        """The residual values, given the known inputs and the residual outputs of ``known``."""
+        return [known_inputs[j] if source == "known_input" else computed[j] for source, j in self.residual_sources]
+
+
+def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool]) -> SplitJaxpr:
+    """Split ``closed`` into the part computable from its known inputs and the part needing the unknown ones."""
+    in_avals: list[ShapedArray] = closed.in_avals
+    known_trace = StagingTrace(closed.jaxpr.debug_info)
+    with core.new_trace(known_trace):
+        known_args = [known_trace.new_arg(a) for a, u in zip(in_avals, unknowns) if not u]
+        unknown_trace = PartialStagingTrace(known_trace, closed.jaxpr.debug_info)
+        with core.set_current_trace(unknown_trace):
+            unknown_args = [unknown_trace.new_arg(a) for a, u in zip(in_avals, unknowns) if u]
+            known_iter, unknown_iter = iter(known_args), iter(unknown_args)
+            args = [next(unknown_iter) if u else next(known_iter) for u in unknowns]
+            outs = core.eval_jaxpr(closed.jaxpr, closed.consts, *args)
+        unknown_trace.invalidate()
+        out_unknowns = [unknown_trace.is_unknown(x) for x in outs]
+        unknown, residual_values = unknown_trace.to_open_jaxpr([x for x, u in zip(outs, out_unknowns) if u])
+        known_positions = {id(x): j for j, x in enumerate(known_args)}
+        residual_sources: list[tuple[str, int]] = []
+        computed: list[Any] = []
+        for value in residual_values:
+            if id(value) in known_positions:
+                residual_sources.append(("known_input", known_positions[id(value)]))
+            else:
+                residual_sources.append(("known_output", len(computed)))
+                computed.append(value)
+        known = known_trace.to_closed_jaxpr([x for x, u in zip(outs, out_unknowns) if not u] + computed)
+    return SplitJaxpr(known, unknown, out_unknowns, residual_sources)

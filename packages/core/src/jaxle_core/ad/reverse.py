@@ -1,0 +1,274 @@
+"""Reverse mode and the derivative functions built on linearization: ``linearize``, ``vjp``, ``grad``,
+``value_and_grad`` and ``linear_transpose``.
+
+The functions they return (``linearize``'s jvp function, ``vjp``'s pullback)
+are ``Partial``s whose leaves are the residuals, so they can be passed through
+``jit`` and returned from transformed functions as in JAX.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+import jaxle_tree as tree
+from jaxle_core import dtypes
+from jaxle_core.ad.jvp import Zero, instantiate, tangent_aval, zeros_like_aval
+from jaxle_core.ad.linearize import Linearization, linearize_flat
+from jaxle_core.ad.rule_helpers import const
+from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass
+from jaxle_core.avals import ShapedArray, ShapeDtypeStruct, get_aval
+from jaxle_core.staging import DebugInfo, trace_to_jaxpr
+
+
+def _check_callable(fun: Any) -> None:
+    if not callable(fun):
+        raise TypeError(f"Expected a callable value, got {fun}")
+
+
+def _fun_name(fun: Callable) -> str:
+    code = getattr(fun, "__code__", None)
+    where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
+    return f"{getattr(fun, '__name__', type(fun).__name__)}{where}"
+
+
+def _split_aux(ans: Any, has_aux: bool) -> tuple[Any, Any]:
+    if not has_aux:
+        return ans, None
+    if not (isinstance(ans, (tuple, list)) and len(ans) == 2):
+        raise TypeError("expected function with aux output to return a two-element tuple, but got type "
+                        f"{type(ans)} with value {ans!r}")
+    return ans[0], ans[1]
+
+
+def _materialize(ct: Any, aval: ShapedArray) -> Any:
+    """A cotangent as an array: ``Zero``s become zeros (``float0`` ones for integer inputs)."""
+    return zeros_like_aval(tangent_aval(aval)) if type(ct) is Zero else ct
+
+
+def _linearize_pytree(fun: Callable, primals: Sequence[Any], has_aux: bool):
+    flat_primals, in_tree = tree.tree_flatten(tuple(primals))
+    for p in flat_primals:
+        get_aval(p)  # rejects arguments that are not arrays
+    out_tree_box = []
+
+    def flat_fun(*args):
+        ans, aux = _split_aux(fun(*tree.tree_unflatten(in_tree, args)), has_aux)
+        out_flat, out_tree = tree.tree_flatten(ans)
+        out_tree_box.append(out_tree)
+        return out_flat, aux
+
+    primals_out, lin, aux = linearize_flat(flat_fun, flat_primals)
+    return primals_out, lin, aux, in_tree, out_tree_box[0]
+
+
+# ---------------------------------------------------------------- linearize
+
+
+def _apply_linearization(lin: Linearization, in_tree: Any, out_tree: Any, residuals: list[Any], *tangents: Any):
+    flat, tangent_tree = tree.tree_flatten(tangents)
+    if tangent_tree != in_tree:
+        raise TypeError(f"linearized function called with tangents of tree structure {tangent_tree}, but the "
+                        f"primals had structure {in_tree}.")
+    for t, aval in zip(flat, lin.in_avals):
+        got, expected = get_aval(t), tangent_aval(aval)
+        if got.shape != expected.shape or got.dtype != expected.dtype:
+            raise ValueError("linearized function called on tangent values inconsistent with the original primal "
+                             f"values:\nGot tangent aval {got.str_short()} for primal aval {aval.str_short()} but "
+                             f"expected {expected.str_short()}.")
+    outs = lin.jvp(residuals, flat)
+    return tree.tree_unflatten(out_tree, [instantiate(t) for t in outs])
+
+
+def linearize(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple:
+    """``(fun(*primals), f_jvp)``: ``f_jvp(*tangents)`` is the jvp at ``primals``, with the primal work done once."""
+    _check_callable(fun)
+    primals_out, lin, aux, in_tree, out_tree = _linearize_pytree(fun, primals, has_aux)
+    f_jvp = tree.Partial(functools.partial(_apply_linearization, lin, in_tree, out_tree), lin.residuals)
+    out = tree.tree_unflatten(out_tree, primals_out)
+    return (out, f_jvp, aux) if has_aux else (out, f_jvp)
+
+
+# ---------------------------------------------------------------- vjp
+
+
+def _check_cotangent(ct: Any, aval: ShapedArray) -> None:
+    expected = tangent_aval(aval)
+    got_dtype = ct.dtype if isinstance(ct, np.ndarray) and ct.dtype == dtypes.float0 else get_aval(ct).dtype
+    if np.shape(ct) != expected.shape or got_dtype != expected.dtype:
+        got = ShapedArray(np.shape(ct), got_dtype)
+        raise ValueError("unexpected JAX type (e.g. shape/dtype) for argument to VJP function: got "
+                         f"{got.str_short(short_dtypes=False)}, but expected {expected.str_short(short_dtypes=False)} "
+                         "because the corresponding output of the differentiated function had JAX type "
+                         f"{aval.strip_weak_type().str_short(short_dtypes=False)}")
+
+
+def _pullback(lin: Linearization, in_tree: Any, out_tree: Any, name: str, residuals: list[Any], cotangent: Any):
+    flat, ct_tree = tree.tree_flatten(cotangent)
+    if ct_tree != out_tree:
+        raise ValueError("unexpected tree structure.\n\nThe argument to a VJP function returned by `jax.vjp` must "
+                         f"match the pytree\nstructure of the differentiated function {name}.\n\nBut the tree "
+                         f"structures differ: the output had structure {out_tree}, the cotangent {ct_tree}.")
+    for ct, aval in zip(flat, lin.out_avals):
+        _check_cotangent(ct, aval)
+    cts = [ct if nz else Zero(tangent_aval(aval)) for ct, aval, nz in zip(flat, lin.out_avals, lin.out_nonzero)]
+    cts_in = lin.vjp(residuals, cts)
+    return tree.tree_unflatten(in_tree, [_materialize(ct, aval) for ct, aval in zip(cts_in, lin.in_avals)])
+
+
+def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequence = ()) -> tuple:
+    """``(fun(*primals), f_vjp)``: ``f_vjp(cotangent)`` pulls an output cotangent back to a tuple of input ones."""
+    _check_callable(fun)
+    primals_out, lin, aux, in_tree, out_tree = _linearize_pytree(fun, primals, has_aux)
+    f_vjp = tree.Partial(functools.partial(_pullback, lin, in_tree, out_tree, _fun_name(fun)), lin.residuals)
+    out = tree.tree_unflatten(out_tree, primals_out)
+    return (out, f_vjp, aux) if has_aux else (out, f_vjp)
+
+
+# ---------------------------------------------------------------- grad
+
+
+def check_input_dtype(transform: str, x: Any, holomorphic: bool, allow_int: bool) -> None:
+    """The error JAX gives for an argument ``transform`` (grad, jacrev) cannot differentiate."""
+    dtype = get_aval(x).dtype
+    if holomorphic:
+        if not dtypes.issubdtype(dtype, np.complexfloating):
+            raise TypeError(f"{transform} with holomorphic=True requires inputs with complex dtype, but got "
+                            f"{dtype.name}.")
+    elif not dtypes.issubdtype(dtype, np.inexact) and not allow_int:
+        raise TypeError(f"{transform} requires real- or complex-valued inputs (input dtype that is a sub-dtype of "
+                        f"np.inexact), but got {dtype.name}. If you want to use Boolean- or integer-valued inputs, "
+                        "use vjp or set allow_int to True.")
+
+
+def check_output_dtype(transform: str, dtype: np.dtype, holomorphic: bool) -> None:
+    """The error JAX gives for an output ``transform`` cannot differentiate."""
+    if holomorphic:
+        if not dtypes.issubdtype(dtype, np.complexfloating):
+            raise TypeError(f"{transform} with holomorphic=True requires outputs with complex dtype, but got "
+                            f"{dtype.name}.")
+    elif dtypes.issubdtype(dtype, np.complexfloating):
+        raise TypeError(f"{transform} requires real-valued outputs (output dtype that is a sub-dtype of "
+                        f"np.floating), but got {dtype.name}. For holomorphic differentiation, pass "
+                        "holomorphic=True. For differentiation of non-holomorphic functions involving complex "
+                        "outputs, use jax.vjp directly.")
+    elif not dtypes.issubdtype(dtype, np.floating):
+        raise TypeError(f"{transform} requires real-valued outputs (output dtype that is a sub-dtype of "
+                        f"np.floating), but got {dtype.name}. For differentiation of functions with integer "
+                        "outputs, use jax.vjp directly.")
+
+
+def split_argnums(fun: Callable, argnums: int | Sequence[int], args: tuple, kwargs: dict
+                  ) -> tuple[Callable, tuple]:
+    """``fun`` as a function of the ``argnums`` arguments alone (the others fixed), and those arguments."""
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    for i in nums:
+        if not isinstance(i, (int, np.integer)):
+            raise TypeError(f"argnums must be an int or a tuple of ints, got {argnums!r}")
+    if nums and max(nums) >= len(args):
+        raise TypeError(f"differentiating with respect to argnums={argnums} requires at least {max(nums) + 1} "
+                        f"positional arguments to be passed by the caller, but got only {len(args)} positional "
+                        "arguments.")
+    nums = tuple(i % len(args) for i in nums)
+
+    def partial_fun(*dyn):
+        full = list(args)
+        for i, value in zip(nums, dyn):
+            full[i] = value
+        return fun(*full, **kwargs)
+
+    return partial_fun, tuple(args[i] for i in nums)
+
+
+def _check_scalar(ans: Any) -> ShapedArray:
+    try:
+        aval = get_aval(ans)
+    except TypeError:
+        raise TypeError(f"Gradient only defined for scalar-output functions. Output was {ans!r}.") from None
+    if aval.shape != ():
+        raise TypeError(f"Gradient only defined for scalar-output functions. Output had shape: {aval.shape}.")
+    return aval
+
+
+def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+                   holomorphic: bool = False, allow_int: bool = False, reduce_axes: Sequence = ()) -> Callable:
+    """A function returning ``(fun(*args), gradient)`` of a scalar ``fun`` with respect to ``argnums``.
+
+    With ``has_aux`` ``fun`` returns ``(value, aux)`` and the result is ``((value, aux), gradient)``.
+    """
+    _check_callable(fun)
+
+    @functools.wraps(fun)
+    def value_and_grad_fun(*args, **kwargs):
+        partial_fun, dyn_args = split_argnums(fun, argnums, args, kwargs)
+        for x in tree.tree_leaves(dyn_args):
+            check_input_dtype("grad", x, holomorphic, allow_int)
+        results = vjp(partial_fun, *dyn_args, has_aux=has_aux)
+        ans, f_vjp = results[:2]
+        check_output_dtype("grad", _check_scalar(ans).dtype, holomorphic)
+        g = f_vjp(const(ans, 1.0))
+        g = g[0] if isinstance(argnums, int) else g
+        return ((ans, results[2]), g) if has_aux else (ans, g)
+
+    return value_and_grad_fun
+
+
+def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False, holomorphic: bool = False,
+         allow_int: bool = False, reduce_axes: Sequence = ()) -> Callable:
+    """The gradient of scalar-valued ``fun`` with respect to its ``argnums`` arguments (pytrees allowed)."""
+    value_and_grad_fun = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
+
+    @functools.wraps(fun)
+    def grad_fun(*args, **kwargs):
+        value, g = value_and_grad_fun(*args, **kwargs)
+        return (g, value[1]) if has_aux else g
+
+    return grad_fun
+
+
+# ---------------------------------------------------------------- linear_transpose
+
+
+def _linear_dtype_kind(dtype: np.dtype) -> str:
+    return "inexact" if dtypes.issubdtype(dtype, np.inexact) else "integer"
+
+
+def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Sequence = ()) -> Callable:
+    """The transpose of the linear function ``fun``, whose inputs have the shapes and dtypes of ``primals``."""
+    _check_callable(fun)
+    flat, in_tree = tree.tree_flatten(primals)
+    in_avals = [ShapedArray(x.shape, x.dtype, x.weak_type) if isinstance(x, ShapeDtypeStruct) else get_aval(x)
+                for x in flat]
+    out_tree_box = []
+
+    def flat_fun(*args):
+        out_flat, out_tree = tree.tree_flatten(fun(*tree.tree_unflatten(in_tree, args)))
+        out_tree_box.append(out_tree)
+        return out_flat
+
+    closed = trace_to_jaxpr(flat_fun, in_avals, DebugInfo("linear_transpose", fun, ()))
+    out_tree = out_tree_box[0]
+    in_kinds = {_linear_dtype_kind(a.dtype) for a in in_avals}
+    out_kinds = {_linear_dtype_kind(a.dtype) for a in closed.out_avals}
+    if len(in_kinds | out_kinds) > 1:
+        raise TypeError("linear_transpose only supports [float or complex] -> [float or complex], and integer -> "
+                        f"integer functions, but got {[a.dtype for a in in_avals]} -> "
+                        f"{[a.dtype for a in closed.out_avals]}.")
+
+    def transposed(cotangent: Any) -> tuple:
+        cts, ct_tree = tree.tree_flatten(cotangent)
+        if ct_tree != out_tree or any(get_aval(c).strip_weak_type() != a.strip_weak_type()
+                                      for c, a in zip(cts, closed.out_avals)):
+            raise TypeError(f"cotangent type does not match function output, expected {tuple(closed.out_avals)} "
+                            f"but got {cts}")
+        try:
+            cts_in = backward_pass(closed.jaxpr, closed.consts, [UndefinedPrimal(a) for a in in_avals], cts)
+        except NotImplementedError as err:
+            raise TypeError(f"linear_transpose: the function is not linear in its inputs ({err}).") from None
+        return tree.tree_unflatten(in_tree, [zeros_like_aval(a) if type(ct) is Zero else ct
+                                             for ct, a in zip(cts_in, in_avals)])
+
+    return transposed

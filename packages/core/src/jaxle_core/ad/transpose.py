@@ -1,0 +1,94 @@
+"""Transposition: running a linear jaxpr backwards, from output cotangents to input cotangents.
+
+The inputs of a linear jaxpr are either known values (residuals, read by the
+coefficients of the linear map) or ``UndefinedPrimal``s, the linear inputs.
+Equations reading no linear value are evaluated forward first; the others are
+visited in reverse, each primitive's rule in ``transpose_rules`` turning the
+cotangent of its output into cotangents of its linear operands. Cotangents of
+a variable read several times are summed with ``add_any``; symbolic ``Zero``
+cotangents are never materialised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from jaxle_core.ad.jvp import Zero, add_tangents
+from jaxle_core.avals import ShapedArray
+from jaxle_core.core import Jaxpr, Literal, Primitive, Var
+
+
+class UndefinedPrimal:
+    """A linear operand of a transposed equation: only its abstract value is known."""
+
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"UndefinedPrimal({self.aval.str_short()})"
+
+
+def is_undefined(x: Any) -> bool:
+    return type(x) is UndefinedPrimal
+
+
+# rule(cotangent, *operands, **params) -> one cotangent per operand (None or Zero for the non-linear ones);
+# operands are UndefinedPrimal where linear. For primitives with several results the cotangent is a list.
+transpose_rules: dict[Primitive, Callable[..., Sequence[Any]]] = {}
+
+
+def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
+                  cotangents: Sequence[Any]) -> list[Any]:
+    """Cotangents of ``jaxpr``'s inputs (``Zero`` if none reached it; ``None`` for known inputs).
+
+    ``args`` gives each input's value, or an ``UndefinedPrimal`` for the linear ones; ``cotangents``
+    those of the outputs (possibly ``Zero``).
+    """
+    primal_env: dict[Var, Any] = dict(zip(jaxpr.constvars, consts))
+    linear: set[Var] = set()
+    for v, a in zip(jaxpr.invars, args):
+        if is_undefined(a):
+            linear.add(v)
+        else:
+            primal_env[v] = a
+
+    def read_primal(atom: Any) -> Any:
+        if type(atom) is Literal:
+            return atom.val
+        return UndefinedPrimal(atom.aval) if atom in linear else primal_env[atom]
+
+    linear_eqns = []
+    for eqn in jaxpr.eqns:
+        if any(type(a) is not Literal and a in linear for a in eqn.invars):
+            linear.update(eqn.outvars)
+            linear_eqns.append(eqn)
+        else:
+            outs = eqn.primitive.bind(*map(read_primal, eqn.invars), **eqn.params)
+            primal_env.update(zip(eqn.outvars, outs if eqn.primitive.multiple_results else (outs,)))
+
+    ct_env: dict[Var, Any] = {}
+
+    def write_cotangent(atom: Any, ct: Any) -> None:
+        if ct is None or type(ct) is Zero or type(atom) is Literal or atom not in linear:
+            return
+        ct_env[atom] = add_tangents(ct_env[atom], ct) if atom in ct_env else ct
+
+    for v, ct in zip(jaxpr.outvars, cotangents):
+        write_cotangent(v, ct)
+    for eqn in reversed(linear_eqns):
+        cts_out = [ct_env.pop(v, None) for v in eqn.outvars]
+        if all(ct is None for ct in cts_out):
+            continue
+        cts_out = [Zero(v.aval) if ct is None else ct for v, ct in zip(eqn.outvars, cts_out)]
+        rule = transpose_rules.get(eqn.primitive)
+        if rule is None:
+            raise NotImplementedError(f"Transpose rule (for reverse-mode differentiation) for "
+                                      f"'{eqn.primitive.name}' not implemented")
+        cts_in = rule(cts_out if eqn.primitive.multiple_results else cts_out[0],
+                      *map(read_primal, eqn.invars), **eqn.params)
+        for atom, ct in zip(eqn.invars, cts_in):
+            write_cotangent(atom, ct)
+    return [ct_env.get(v, Zero(v.aval)) if v in linear else None for v in jaxpr.invars]
