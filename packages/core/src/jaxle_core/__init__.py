@@ -3,7 +3,17 @@
 __version__ = "0.1.0"
 
 from jaxle_core import dtypes, errors, lax  # noqa: E402
-from jaxle_core.ad import grad, jvp, linear_transpose, linearize, value_and_grad, vjp  # noqa: E402
+from jaxle_core.ad import (  # noqa: E402
+    grad,
+    hessian,
+    jacfwd,
+    jacrev,
+    jvp,
+    linear_transpose,
+    linearize,
+    value_and_grad,
+    vjp,
+)
 from jaxle_core.api import (  # noqa: E402
     disable_jit,
     ensure_compile_time_eval,
@@ -17,7 +27,7 @@ from jaxle_core.avals import ShapedArray, ShapeDtypeStruct  # noqa: E402
 from jaxle_core.core import ClosedJaxpr, Jaxpr, typeof  # noqa: E402
 from jaxle_core.jit import jit  # noqa: E402
 
-__all__ = ["Array", "ClosedJaxpr", "Jaxpr", "ShapeDtypeStruct", "ShapedArray", "disable_jit",
-           "dtypes", "ensure_compile_time_eval", "errors", "eval_shape", "grad", "jit", "jvp", "lax",
-           "linear_transpose", "linearize", "make_jaxpr", "named_call", "named_scope", "typeof", "value_and_grad",
-           "vjp"]
+__all__ = ["Array", "ClosedJaxpr", "Jaxpr", "ShapeDtypeStruct", "ShapedArray", "disable_jit", "dtypes",
+           "ensure_compile_time_eval", "errors", "eval_shape", "grad", "hessian", "jacfwd", "jacrev", "jit", "jvp",
+           "lax", "linear_transpose", "linearize", "make_jaxpr", "named_call", "named_scope", "typeof",
+           "value_and_grad", "vjp"]

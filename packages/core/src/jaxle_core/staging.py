@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from jaxle_core import core
+from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Tracer, Var
 
@@ -109,7 +110,8 @@ def make_literal(x: Any) -> Literal:
     """``x`` as an inline constant: Python scalars keep their exact value (JAX prints ``0.1:f32[]``),
     NumPy scalars are cast to their canonical dtype (``np.float64(0.1)`` prints as the float32 it becomes)."""
     aval = get_aval(x)
-    return Literal(x if type(x) in (bool, int, float, complex) else _scalar_value(x, aval), aval)
+    keep = type(x) in (bool, int, float, complex) or isinstance(x, Array)  # an Array keeps its weak type
+    return Literal(x if keep else _scalar_value(x, aval), aval)
 
 
 def _scalar_value(x: Any, aval: ShapedArray) -> Any:

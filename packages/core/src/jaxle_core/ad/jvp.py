@@ -21,6 +21,7 @@ import numpy as np
 
 import jaxle_tree as tree
 from jaxle_core import core, dtypes
+from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive, Tracer
 
@@ -51,10 +52,11 @@ def tangent_aval(aval: ShapedArray) -> ShapedArray:
 
 def zeros_like_aval(aval: ShapedArray) -> Any:
     """A concrete (or staged) array of zeros of ``aval``; ``float0`` zeros are plain NumPy arrays."""
-    if aval.dtype == dtypes.float0:
+    eager = isinstance(core.current_trace(), core.EvalTrace)
+    if aval.dtype == dtypes.float0 and (eager or not aval.shape):
         return np.zeros(aval.shape, dtypes.float0)
     scalar = np.zeros((), aval.dtype)
-    if isinstance(core.current_trace(), core.EvalTrace):
+    if eager:
         from jaxle_core.backend import current_backend
 
         return current_backend().device_put(np.zeros(aval.shape, aval.dtype), weak_type=aval.weak_type)
@@ -68,6 +70,20 @@ def zeros_like_aval(aval: ShapedArray) -> Any:
 def instantiate(tangent: Any) -> Any:
     """``tangent`` as an array: symbolic zeros become real zeros."""
     return zeros_like_aval(tangent.aval) if type(tangent) is Zero else tangent
+
+
+def as_output(value: Any) -> Any:
+    """A derivative returned to the user: symbolic zeros become zeros and, outside any trace, NumPy and
+    Python values (a tangent passed straight through) become Arrays; ``float0`` zeros stay NumPy arrays."""
+    value = instantiate(value)
+    if isinstance(value, (Array, Tracer)) or not isinstance(core.current_trace(), core.EvalTrace):
+        return value
+    aval = get_aval(value)
+    if aval.dtype == dtypes.float0:
+        return value
+    from jaxle_core.backend import current_backend
+
+    return current_backend().device_put(np.asarray(value, aval.dtype), weak_type=aval.weak_type)
 
 
 # ---------------------------------------------------------------- add_any: the sum of two tangents
@@ -246,5 +262,5 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
         get_aval(p)  # rejects outputs that are not arrays, as JAX does
     out_tree = out_tree_box[0]
     result = (tree.tree_unflatten(out_tree, primals_out),
-              tree.tree_unflatten(out_tree, [instantiate(t) for t in tangents_out]))
+              tree.tree_unflatten(out_tree, [as_output(t) for t in tangents_out]))
     return (*result, aux) if has_aux else result

@@ -25,6 +25,7 @@ from jaxle_core.lax import reductions as red
 from jaxle_core.lax import slicing as sl
 from jaxle_core.lax import structural as st
 from jaxle_core.lax.dot import dot_general_p
+from jaxle_core.lax.identity import stop_gradient_p
 
 # ---------------------------------------------------------------- derivative zero
 
@@ -32,7 +33,7 @@ for _p in (ew.sign_p, ew.floor_p, ew.ceil_p, ew.round_p, ew.is_finite_p, ew.eq_p
            ew.gt_p, ew.ge_p, ew.not_p, ew.and_p, ew.or_p, ew.xor_p, ew.shift_left_p, ew.shift_right_logical_p,
            ew.shift_right_arithmetic_p, ew.clz_p, ew.population_count_p, ew.mulhi_p, st.iota_p,
            red.argmax_p, red.argmin_p, red.reduce_and_p, red.reduce_or_p, red.reduce_xor_p,
-           st.bitcast_convert_type_p):
+           st.bitcast_convert_type_p, stop_gradient_p):
     defzero(_p)
 
 # ---------------------------------------------------------------- arithmetic

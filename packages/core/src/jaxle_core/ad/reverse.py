@@ -16,7 +16,7 @@ import numpy as np
 
 import jaxle_tree as tree
 from jaxle_core import dtypes
-from jaxle_core.ad.jvp import Zero, instantiate, tangent_aval, zeros_like_aval
+from jaxle_core.ad.jvp import Zero, as_output, tangent_aval
 from jaxle_core.ad.linearize import Linearization, linearize_flat
 from jaxle_core.ad.rule_helpers import const
 from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass
@@ -46,7 +46,7 @@ def _split_aux(ans: Any, has_aux: bool) -> tuple[Any, Any]:
 
 def _materialize(ct: Any, aval: ShapedArray) -> Any:
     """A cotangent as an array: ``Zero``s become zeros (``float0`` ones for integer inputs)."""
-    return zeros_like_aval(tangent_aval(aval)) if type(ct) is Zero else ct
+    return as_output(Zero(tangent_aval(aval)) if type(ct) is Zero else ct)
 
 
 def _linearize_pytree(fun: Callable, primals: Sequence[Any], has_aux: bool):
@@ -80,7 +80,7 @@ def _apply_linearization(lin: Linearization, in_tree: Any, out_tree: Any, residu
                              f"values:\nGot tangent aval {got.str_short()} for primal aval {aval.str_short()} but "
                              f"expected {expected.str_short()}.")
     outs = lin.jvp(residuals, flat)
-    return tree.tree_unflatten(out_tree, [instantiate(t) for t in outs])
+    return tree.tree_unflatten(out_tree, [as_output(t) for t in outs])
 
 
 def linearize(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple:
@@ -268,7 +268,7 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Sequence = ()) -
             cts_in = backward_pass(closed.jaxpr, closed.consts, [UndefinedPrimal(a) for a in in_avals], cts)
         except NotImplementedError as err:
             raise TypeError(f"linear_transpose: the function is not linear in its inputs ({err}).") from None
-        return tree.tree_unflatten(in_tree, [zeros_like_aval(a) if type(ct) is Zero else ct
+        return tree.tree_unflatten(in_tree, [as_output(Zero(a) if type(ct) is Zero else ct)
                                              for ct, a in zip(cts_in, in_avals)])
 
     return transposed
