@@ -16,6 +16,7 @@ from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, 
 from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass, is_undefined, transpose_rules
 from jaxle_core.avals import get_aval
 from jaxle_core.core import ClosedJaxpr
+from jaxle_core.jaxpr_util import dce_jaxpr
 from jaxle_core.jit import closure_convert, jit_p, jit_params
 from jaxle_core.staging import trace_to_jaxpr
 
@@ -72,7 +73,7 @@ def _jit_partial_eval(trace: PartialStagingTrace, args, params):
     with core.set_current_trace(trace.parent):
         known_outs = _bind_jit(split.known, known_args, params["name"], params["keep_unused"], params["inline"])
     n_known = split.out_unknowns.count(False)
-    residuals = split.residuals(known_args, known_outs[n_known:])
+    residuals = split.residuals(known_args, known_outs)
     unknown_args = [x for x, u in zip(args, unknowns) if u]
     unknown_params = jit_params(split.unknown, params["name"], keep_unused=params["keep_unused"],
                                 inline=params["inline"])
@@ -102,8 +103,10 @@ def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str, keep_unused: bool,
     in_avals = [get_aval(a) for a, lin in zip(args, linear) if not lin] + \
         [aval for aval, nz in zip(jaxpr.out_avals, nonzero_cts) if nz]
     closed = trace_to_jaxpr(transposed, in_avals, jaxpr.jaxpr.debug_info)
-    outs = iter(_bind_jit(closed, [a for a, lin in zip(args, linear) if not lin] +
-                          [ct for ct in cts if type(ct) is not Zero], name, keep_unused, inline))
+    pruned, used = dce_jaxpr(closed.jaxpr)
+    inputs = [a for a, lin in zip(args, linear) if not lin] + [ct for ct in cts if type(ct) is not Zero]
+    outs = iter(_bind_jit(ClosedJaxpr(pruned, closed.consts), [x for x, u in zip(inputs, used) if u], name,
+                          keep_unused, inline))
     nonzero = iter(ct_nonzero)
     return [(next(outs) if next(nonzero) else None) if lin else None for lin in linear]
 

@@ -76,9 +76,9 @@ class SplitJaxpr:
 
     ``known`` takes the known inputs and returns the known outputs then the residuals it computes;
     ``unknown`` takes all residuals then the unknown inputs and returns the unknown outputs.
-    ``residual_sources[i]`` is ``("known_input", j)`` for a residual that is known input ``j`` (passed
-    straight through rather than returned by ``known``) or ``("known_output", k)`` for the ``k``-th
-    residual output of ``known``.
+    ``residual_sources[i]`` is ``("input", j)`` for a residual that is known input ``j`` (passed straight
+    through rather than returned by ``known``) or ``("output", k)`` for the ``k``-th output of ``known``
+    (a known output that is also a residual is returned once).
     """
 
     def __init__(self, known: ClosedJaxpr, unknown: ClosedJaxpr, out_unknowns: list[bool],
@@ -88,9 +88,9 @@ class SplitJaxpr:
         self.out_unknowns = out_unknowns
         self.residual_sources = residual_sources
 
-    def residuals(self, known_inputs: Sequence[Any], computed: Sequence[Any]) -> list[Any]:
-        """The residual values, given the known inputs and the residual outputs of ``known``."""
-        return [known_inputs[j] if source == "known_input" else computed[j] for source, j in self.residual_sources]
+    def residuals(self, known_inputs: Sequence[Any], known_outputs: Sequence[Any]) -> list[Any]:
+        """The residual values, given the known inputs and the outputs of ``known``."""
+        return [known_inputs[j] if source == "input" else known_outputs[j] for source, j in self.residual_sources]
 
 
 def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool]) -> SplitJaxpr:
@@ -108,14 +108,17 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool]) -> SplitJa
         unknown_trace.invalidate()
         out_unknowns = [unknown_trace.is_unknown(x) for x in outs]
         unknown, residual_values = unknown_trace.to_open_jaxpr([x for x, u in zip(outs, out_unknowns) if u])
-        known_positions = {id(x): j for j, x in enumerate(known_args)}
+        inputs = {id(x): j for j, x in enumerate(known_args)}
+        known_outs = [x for x, u in zip(outs, out_unknowns) if not u]
+        outputs = {id(x): k for k, x in reversed(list(enumerate(known_outs)))}
         residual_sources: list[tuple[str, int]] = []
-        computed: list[Any] = []
         for value in residual_values:
-            if id(value) in known_positions:
-                residual_sources.append(("known_input", known_positions[id(value)]))
+            if id(value) in inputs:
+                residual_sources.append(("input", inputs[id(value)]))
             else:
-                residual_sources.append(("known_output", len(computed)))
-                computed.append(value)
-        known = known_trace.to_closed_jaxpr([x for x, u in zip(outs, out_unknowns) if not u] + computed)
+                if id(value) not in outputs:
+                    outputs[id(value)] = len(known_outs)
+                    known_outs.append(value)
+                residual_sources.append(("output", outputs[id(value)]))
+        known = known_trace.to_closed_jaxpr(known_outs)
     return SplitJaxpr(known, unknown, out_unknowns, residual_sources)

@@ -1,0 +1,75 @@
+"""Print the jaxprs of ``grad``, ``vjp``, ``linearize`` and friends for a table of functions, as JSON, to compare
+jaxle with JAX 0.10.2.
+
+Usage: ``python make_grad_golden.py jax [OUT.json]`` (with JAX 0.10.2's interpreter) writes the goldens; with
+``jaxle_core`` it prints jaxle's text.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from make_jvp_golden import BINARY, UNARY, render_table, write_golden
+
+f32 = np.float32
+SMOOTH_UNARY = [name for name in UNARY if name not in ("sign", "floor", "is_finite")]
+
+
+def cases(impl, lax):
+    """``(name, function, example arguments)`` triples."""
+    grad, jit = impl.grad, impl.jit
+    x3 = np.arange(1, 4, dtype=f32)
+    table = []
+    for name in SMOOTH_UNARY:
+        fn = getattr(lax, name)
+        table.append((f"grad_{name}", grad(fn), (f32(0.5),)))
+    for name in BINARY:
+        fn = getattr(lax, name)
+        table.append((f"grad_{name}", grad(fn, argnums=(0, 1)), (f32(0.5), f32(2.0))))
+    table += [
+        ("chain", grad(lambda x: lax.sin(x) * x + lax.exp(x)), (1.0,)),
+        ("second_order", grad(grad(lambda x: lax.sin(x) * x)), (f32(1.0),)),
+        ("third_order", grad(grad(grad(lambda x: x ** 3 + 2 * x ** 2))), (f32(1.0),)),
+        ("jit_inside", grad(jit(lambda x: lax.sin(x) * x + lax.exp(x))), (f32(1.0),)),
+        ("jit_outside", jit(grad(lambda x: lax.sin(x) * x)), (f32(1.0),)),
+        ("jit_closure", grad(lambda x, y: jit(lambda a: lax.sin(a * y))(x)), (f32(1.0), f32(2.0))),
+        ("jit_two_outputs", grad(lambda x: jit(lambda a: (lax.sin(a), lax.cos(a)))(x)[0]), (f32(1.0),)),
+        ("jit_nested", grad(jit(lambda x: jit(lax.tanh)(x) * x)), (f32(0.3),)),
+        ("mlp", grad(lambda w, x: lax.reduce_sum(lax.tanh(lax.dot_general(x, w, (((1,), (0,)), ((), ())))), (0, 1))),
+         (np.ones((3, 4), f32), np.ones((2, 3), f32))),
+        ("dot_batch", grad(lambda x, y: lax.reduce_sum(lax.dot_general(x, y, (((2,), (1,)), ((0,), (0,)))), (0, 1, 2)),
+                           argnums=(0, 1)), (np.ones((2, 3, 4), f32), np.ones((2, 4, 5), f32))),
+        ("broadcast", grad(lambda x: lax.reduce_sum(lax.broadcast_in_dim(x, (2, 3), (1,)) * 2.0, (0, 1))), (x3,)),
+        ("broadcast_unit", grad(lambda x: lax.reduce_sum(lax.broadcast_in_dim(x, (2, 3, 4), (0, 2)), (0, 1, 2))),
+         (np.ones((2, 1), f32),)),
+        ("scalar_times_vector", grad(lambda x, y: lax.reduce_sum(x * y, (0,)), argnums=(0, 1)), (f32(2), x3)),
+        ("convert", grad(lambda x: lax.convert_element_type(x, np.float16).astype(f32) * 3), (f32(2),)),
+        ("select", grad(lambda x, y: lax.reduce_sum(lax.select_n(x > 2, x, y), (0,)), argnums=(0, 1)),
+         (x3, x3 * 2)),
+        ("reshape_transpose", grad(lambda x: lax.reduce_sum(lax.transpose(lax.reshape(x, (2, 3)), (1, 0)), (0, 1))),
+         (np.ones(6, f32),)),
+        ("unused_branch", grad(lambda x: (lax.sin(x) * 2, lax.cos(x) * 3)[0]), (f32(1),)),
+        ("has_aux", grad(lambda x: (x * x, {"a": lax.sin(x)}), has_aux=True), (f32(1),)),
+        ("value_and_grad_aux", impl.value_and_grad(lambda x: (lax.exp(x), x), has_aux=True), (1.0,)),
+        ("squeeze", grad(lambda x: lax.reduce_sum(lax.squeeze(x, (0,)) ** 2, (0,))), (np.ones((1, 3), f32),)),
+        ("identity", grad(lambda x: x), (f32(1),)),
+        ("constant_output", grad(lambda x: x * 0 + 1.0), (f32(1),)),
+        ("stop_gradient", grad(lambda x: x * lax.stop_gradient(x)), (1.0,)),
+        ("integer_argument", grad(lambda x, i: x * i, allow_int=True, argnums=(0, 1)), (1.0, 2)),
+        ("complex_holomorphic", grad(lambda z: z * z + lax.sin(z), holomorphic=True), (np.complex64(1 + 1j),)),
+        ("complex_input_real_output", grad(lambda z: lax.real(z * lax.conj(z))), (np.complex64(1 + 2j),)),
+        ("vjp_function", lambda x: impl.vjp(lambda a: lax.sin(a) * a, x)[1](x), (1.0,)),
+        ("vjp_two_outputs", lambda x: impl.vjp(lambda a: (lax.sin(a), lax.cos(a)), x)[1]((x, x)), (f32(1.0),)),
+        ("linearize", lambda x: impl.linearize(lambda a: lax.sin(a) * a + lax.exp(a), x), (f32(1.0),)),
+        ("linearize_apply", lambda x: impl.linearize(lambda a: lax.sin(a) * a, x)[1](x), (f32(1.0),)),
+        ("linear_transpose", lambda c: impl.linear_transpose(lambda a: a * 2.0 + lax.neg(a), f32(1))(c),
+         (f32(1.0),)),
+    ]
+    return table
+
+
+def render(module_name: str) -> dict[str, str]:
+    return render_table(module_name, cases)
+
+
+if __name__ == "__main__":
+    write_golden(render)
