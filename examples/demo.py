@@ -1,4 +1,4 @@
-"""A short tour of what jaxle can do so far: pytrees, tracing to jaxprs, and jit compiled by XLA."""
+"""A short tour of what jaxle can do so far: pytrees, tracing to jaxprs, jit compiled by XLA, and autodiff."""
 
 import numpy as np
 
@@ -28,3 +28,15 @@ print("output shape    :", jc.eval_shape(layer, x, params["w"], params["b"][0]))
 print("devices         :", jaxle_xla.devices(), "default backend:", jaxle_xla.default_backend())
 y = jaxle_xla.device_put(np.linspace(0, 1, 4, dtype=np.float32))
 print("eager ops       :", repr(lax.exp(y) * 2))
+
+
+def loss(w, x):
+    return lax.reduce_sum(layer(x, w, params["b"][0]) ** 2, (0,))
+
+
+print("grad of a loss  :", jc.grad(loss)(params["w"], x))
+print("jaxpr of grad   :")
+print(jc.make_jaxpr(jc.grad(lambda x: lax.sin(x) * x))(1.0))
+cubic = lambda x: x ** 3 + 2 * x ** 2 - 3 * x + 1  # noqa: E731
+print("derivatives     :", [float(d(1.0)) for d in (jc.grad(cubic), jc.grad(jc.grad(cubic)))])
+print("jit(grad) on XLA:", repr(jc.jit(jc.grad(loss))(params["w"], x)))
