@@ -2,6 +2,7 @@
 
 from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     indexing_rules,
+    indexing_transpose,
     jit_rule,
     lax_rules,
     lax_transpose,

@@ -122,7 +122,14 @@ def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions, sharding)
 
 transpose_rules[red.reduce_sum_p] = _reduce_sum_transpose
 transpose_rules[st.broadcast_in_dim_p] = _broadcast_in_dim_transpose
-transpose_rules[st.reshape_p] = lambda ct, x, **params: [lax.reshape(ct, x.aval.shape)]
+def _reshape_transpose(ct, x, *, new_sizes, dimensions, sharding):
+    if dimensions is None:
+        return [lax.reshape(ct, x.aval.shape)]
+    permuted = tuple(x.aval.shape[d] for d in dimensions)
+    return [lax.transpose(lax.reshape(ct, permuted), tuple(int(i) for i in np.argsort(dimensions)))]
+
+
+transpose_rules[st.reshape_p] = _reshape_transpose
 transpose_rules[st.squeeze_p] = lambda ct, x, *, dimensions: [lax.expand_dims(ct, dimensions)]
 transpose_rules[st.transpose_p] = lambda ct, x, *, permutation: [
     lax.transpose(ct, tuple(int(i) for i in np.argsort(permutation)))]
