@@ -1,6 +1,7 @@
 """Automatic differentiation: forward mode, linearization, transposition and the derivative functions."""
 
 from jaxle_core.ad import (  # noqa: F401  (registers the rules)
+    checkpoint_rules,
     indexing_rules,
     indexing_transpose,
     jit_rule,

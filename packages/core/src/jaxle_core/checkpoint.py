@@ -1,0 +1,227 @@
+"""``checkpoint`` (``remat``): recompute a function's intermediates on the backward pass instead of storing them.
+
+``checkpoint(f)`` stages ``f`` into a ``remat2`` equation carrying its jaxpr.
+Evaluated, the equation just runs the jaxpr; differentiated in reverse mode,
+only the values a *policy* allows are saved as residuals and the rest are
+recomputed in the (co)tangent computation (see ``ad/checkpoint_rules.py``).
+``checkpoint_name`` tags a value with a name (the identity ``name`` primitive)
+for the name-based policies of ``checkpoint_policies``.
+"""
+
+from __future__ import annotations
+
+import functools
+import types
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import jaxle_tree as tree
+from jaxle_core import core
+from jaxle_core.avals import get_aval
+from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Primitive
+from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules
+from jaxle_core.staging import trace_to_jaxpr
+
+# ---------------------------------------------------------------- the primitives
+
+checkpoint_p = Primitive("remat2")
+checkpoint_p.multiple_results = True
+
+
+@checkpoint_p.def_abstract_eval
+def _checkpoint_aval(*avals, jaxpr: Jaxpr, **params):
+    return [v.aval for v in jaxpr.outvars]
+
+
+@checkpoint_p.def_impl
+def _checkpoint_impl(*args, jaxpr: Jaxpr, **params):
+    return core.eval_jaxpr(jaxpr, (), *args)
+
+
+def checkpoint_params(jaxpr: Jaxpr, prevent_cse: bool | tuple[bool, ...], differentiated: bool,
+                      policy: Callable[..., bool] | None) -> dict:
+    """The params of a ``remat2`` equation, in JAX 0.10.2's order."""
+    return dict(jaxpr=jaxpr, prevent_cse=prevent_cse, differentiated=differentiated, policy=policy)
+
+
+def open_jaxpr(closed: ClosedJaxpr) -> tuple[Jaxpr, list[Any]]:
+    """``closed`` with every constant turned into a leading input, and those constants."""
+    jaxpr = closed.jaxpr
+    return jaxpr.replace(constvars=[], invars=[*jaxpr.constvars, *jaxpr.invars]), list(closed.consts)
+
+
+def _dce_checkpoint(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], JaxprEqn | None]:
+    if not any(used_outputs):
+        return [False] * len(eqn.invars), None
+    inner, used_inputs = dce_jaxpr(eqn.params["jaxpr"], used_outputs)
+    prevent_cse = eqn.params["prevent_cse"]
+    if isinstance(prevent_cse, tuple):
+        prevent_cse = tuple(p for p, used in zip(prevent_cse, used_inputs) if used)
+    params = dict(eqn.params, jaxpr=inner, prevent_cse=prevent_cse)
+    return used_inputs, eqn.replace(invars=[x for x, used in zip(eqn.invars, used_inputs) if used],
+                                    outvars=[v for v, used in zip(eqn.outvars, used_outputs) if used],
+                                    params=params)
+
+
+dce_rules[checkpoint_p.name] = _dce_checkpoint
+
+name_p = Primitive("name")
+name_p.def_abstract_eval(lambda aval, *, name: aval)
+name_p.def_impl(lambda x, *, name: x)
+
+
+def checkpoint_name(x: Any, name: Any) -> Any:
+    """Tag every array of the pytree ``x`` with ``name``, for the name-based checkpoint policies."""
+    return tree.tree_map(lambda leaf: name_p.bind(leaf, name=name), x)
+
+
+# ---------------------------------------------------------------- policies
+# A policy is called as policy(primitive, *operand_avals, **params) for each equation whose operands are
+# all known when a checkpointed function is linearized; True means its outputs may be saved as residuals.
+
+
+def everything_saveable(*_, **__) -> bool:
+    """Save every intermediate (checkpoint then changes nothing)."""
+    return True
+
+
+def nothing_saveable(*_, **__) -> bool:
+    """Save only the inputs; recompute everything else (the default policy)."""
+    return False
+
+
+@dataclass(frozen=True)
+class DotsSaveable:
+    """Save the results of ``dot_general`` (only those without batch dimensions if ``only_if_no_batch_dims``)."""
+
+    only_if_no_batch_dims: bool
+
+    def __call__(self, prim: Primitive, *_, **params) -> bool:
+        if prim.name != "dot_general":
+            return False
+        if not self.only_if_no_batch_dims:
+            return True
+        (_, _), (lhs_batch, rhs_batch) = params["dimension_numbers"]
+        return not lhs_batch and not rhs_batch
+
+
+dots_saveable = checkpoint_dots = DotsSaveable(False)
+dots_with_no_batch_dims_saveable = checkpoint_dots_with_no_batch_dims = DotsSaveable(True)
+
+
+def _names_repr(names: frozenset) -> str:
+    return "frozenset({" + ", ".join(repr(n) for n in sorted(names, key=repr)) + "})"
+
+
+@dataclass(frozen=True)
+class SaveAnyNamesButThese:
+    """Save the values tagged by ``checkpoint_name`` except those with one of ``names``."""
+
+    names: frozenset
+
+    def __call__(self, prim: Primitive, *_, **params) -> bool:
+        return prim is name_p and params["name"] not in self.names
+
+    def __repr__(self) -> str:
+        return f"SaveAnyNamesButThese(names={_names_repr(self.names)})"
+
+
+@dataclass(frozen=True)
+class SaveOnlyTheseNames:
+    """Save only the values tagged by ``checkpoint_name`` with one of ``saveable_names``."""
+
+    saveable_names: frozenset
+
+    def __call__(self, prim: Primitive, *_, **params) -> bool:
+        return prim is name_p and params["name"] in self.saveable_names
+
+    def __repr__(self) -> str:
+        return f"SaveOnlyTheseNames(saveable_names={_names_repr(self.saveable_names)})"
+
+
+def save_any_names_but_these(*names_not_to_save: Any) -> SaveAnyNamesButThese:
+    """Policy saving named values except those named ``names_not_to_save``."""
+    return SaveAnyNamesButThese(frozenset(names_not_to_save))
+
+
+def save_only_these_names(*names_which_can_be_saved: Any) -> SaveOnlyTheseNames:
+    """Policy saving only the values named ``names_which_can_be_saved``."""
+    return SaveOnlyTheseNames(frozenset(names_which_can_be_saved))
+
+
+def save_anything_except_these_names(*names_not_to_save: Any) -> Callable[..., bool]:
+    """Policy saving every intermediate except the values named ``names_not_to_save``."""
+    names = frozenset(names_not_to_save)
+    return lambda prim, *_, **params: not (prim is name_p and params["name"] in names)
+
+
+def save_from_both_policies(policy_1: Callable[..., bool], policy_2: Callable[..., bool]) -> Callable[..., bool]:
+    """Policy saving what either policy saves."""
+
+    def policy(prim: Primitive, *avals: Any, **params: Any) -> bool:
+        return policy_1(prim, *avals, **params) or policy_2(prim, *avals, **params)
+
+    return policy
+
+
+checkpoint_policies = types.SimpleNamespace(
+    everything_saveable=everything_saveable, nothing_saveable=nothing_saveable,
+    dots_saveable=dots_saveable, checkpoint_dots=checkpoint_dots,
+    dots_with_no_batch_dims_saveable=dots_with_no_batch_dims_saveable,
+    checkpoint_dots_with_no_batch_dims=checkpoint_dots_with_no_batch_dims,
+    save_any_names_but_these=save_any_names_but_these, save_only_these_names=save_only_these_names,
+    save_anything_except_these_names=save_anything_except_these_names,
+    save_from_both_policies=save_from_both_policies)
+
+# ---------------------------------------------------------------- the user-facing wrappers
+
+
+def _static_positions(static_argnums: int | Iterable[int], n: int) -> set[int]:
+    nums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+    positions = {i + n if i < 0 else i for i in nums}
+    for i in positions:
+        if not 0 <= i < n:
+            raise ValueError(f"checkpointed function has static_argnums={nums} but was called with only {n} "
+                             f"positional arguments")
+    return positions
+
+
+def checkpoint(fun: Callable, *, prevent_cse: bool | Sequence[bool] = True, policy: Callable[..., bool] | None = None,
+               static_argnums: int | tuple[int, ...] = (), static_argnames: str | Iterable[str] = ()) -> Callable:
+    """``fun``, but recomputing (rather than storing) the intermediates that ``policy`` does not save when
+    differentiated. Arguments in ``static_argnums``/``static_argnames`` are passed to ``fun`` as Python values."""
+    static_names = {static_argnames} if isinstance(static_argnames, str) else set(static_argnames)
+    cse = tuple(prevent_cse) if not isinstance(prevent_cse, bool) else prevent_cse
+
+    @functools.wraps(fun)
+    def checkpointed(*args, **kwargs):
+        static = _static_positions(static_argnums, len(args))
+        dynamic = ([a for i, a in enumerate(args) if i not in static],
+                   {k: v for k, v in kwargs.items() if k not in static_names})
+        flat, in_tree = tree.tree_flatten(dynamic)
+        out_tree_box = []
+
+        def flat_fun(*xs):
+            positional, keywords = tree.tree_unflatten(in_tree, xs)
+            it = iter(positional)
+            full = [args[i] if i in static else next(it) for i in range(len(args))]
+            out = fun(*full, **keywords, **{k: v for k, v in kwargs.items() if k in static_names})
+            outs, out_tree = tree.tree_flatten(out)
+            out_tree_box.append(out_tree)
+            return outs
+
+        jaxpr, consts = open_jaxpr(trace_to_jaxpr(flat_fun, [get_aval(x) for x in flat]))
+        outs = checkpoint_p.bind(*consts, *flat, **checkpoint_params(jaxpr, cse, False, policy))
+        return tree.tree_unflatten(out_tree_box[0], outs)
+
+    return checkpointed
+
+
+def remat(fun: Callable, *, prevent_cse: bool = True, policy: Callable[..., bool] | None = None,
+          static_argnums: int | tuple[int, ...] = ()) -> Callable:
+    """The older spelling of ``checkpoint`` (without ``static_argnames``)."""
+    return checkpoint(fun, prevent_cse=prevent_cse, policy=policy, static_argnums=static_argnums)
+
+
+__all__ = ["checkpoint", "checkpoint_name", "checkpoint_p", "checkpoint_policies", "name_p", "remat"]
