@@ -24,10 +24,12 @@ from jaxle_core.api import (  # noqa: E402
 )
 from jaxle_core.array import Array  # noqa: E402
 from jaxle_core.avals import ShapedArray, ShapeDtypeStruct  # noqa: E402
+from jaxle_core.checkpoint import checkpoint, checkpoint_name, checkpoint_policies, remat  # noqa: E402
 from jaxle_core.core import ClosedJaxpr, Jaxpr, typeof  # noqa: E402
 from jaxle_core.jit import jit  # noqa: E402
 
-__all__ = ["Array", "ClosedJaxpr", "Jaxpr", "ShapeDtypeStruct", "ShapedArray", "disable_jit", "dtypes",
+__all__ = ["Array", "ClosedJaxpr", "Jaxpr", "ShapeDtypeStruct", "ShapedArray", "checkpoint", "checkpoint_name",
+           "checkpoint_policies", "disable_jit", "dtypes",
            "ensure_compile_time_eval", "errors", "eval_shape", "grad", "hessian", "jacfwd", "jacrev", "jit", "jvp",
-           "lax", "linear_transpose", "linearize", "make_jaxpr", "named_call", "named_scope", "typeof",
+           "lax", "linear_transpose", "linearize", "make_jaxpr", "named_call", "named_scope", "remat", "typeof",
            "value_and_grad", "vjp"]
