@@ -8,6 +8,7 @@ from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     lax_rules,
     lax_transpose,
     numeric_rules,
+    numeric_transpose,
 )
 from jaxle_core.ad.jacobians import hessian, jacfwd, jacrev
 from jaxle_core.ad.jvp import JVPTrace, JVPTracer, Zero, add_any_p, instantiate, jvp, jvp_rules, tangent_aval

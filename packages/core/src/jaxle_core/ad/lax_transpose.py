@@ -108,8 +108,9 @@ transpose_rules[st.reduce_precision_p] = lambda ct, x, **params: [st.reduce_prec
 
 
 def _reduce_sum_transpose(ct, x, *, axes, out_sharding):
-    kept = tuple(i for i in range(len(x.aval.shape)) if i not in axes)
-    return [lax.broadcast_in_dim(ct, x.aval.shape, kept)]
+    # JAX computes the kept dimensions with NumPy, and its jaxprs print them as np.int64.
+    kept = tuple(np.int64(i) for i in range(len(x.aval.shape)) if i not in axes)
+    return [st.broadcast_in_dim_p.bind(ct, shape=x.aval.shape, broadcast_dimensions=kept, sharding=None)]
 
 
 def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions, sharding):

@@ -1,0 +1,184 @@
+"""Transpose rules of the numeric linear primitives: convolution, windowed sums and the pooling gradients.
+
+A convolution is transposed into another convolution: in its lhs by convolving the cotangent with the spatially
+reversed kernel (strides and lhs dilation swap roles), in its rhs by convolving the lhs with the cotangent (strides
+and rhs dilation swap roles); feature and batch groups trade places. Max/min pooling's jvp
+(``select_and_gather_add``) and its transpose (``select_and_scatter_add``) transpose into each other. The
+equations match those JAX 0.10.2 emits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import lax
+from jaxle_core.ad.jvp import Zero
+from jaxle_core.ad.rule_helpers import const
+from jaxle_core.ad.transpose import is_undefined, transpose_rules
+from jaxle_core.avals import get_aval
+from jaxle_core.lax import elementwise as ew
+from jaxle_core.lax import structural as st
+from jaxle_core.lax import windowed as win
+from jaxle_core.lax.convolution import ConvDimensionNumbers, conv_general_dilated_p
+from jaxle_core.lax.reductions import extremum_identity
+from jaxle_core.lax.windowed import dilate_shape
+
+# ---------------------------------------------------------------- padding of the transposed window sweeps
+
+
+def _lhs_transpose_padding(in_shape: Sequence[int], window: Sequence[int], strides: Sequence[int],
+                           out_shape: Sequence[int], padding: Sequence[tuple[int, int]], lhs_dilation: Sequence[int],
+                           rhs_dilation: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    """Pads making a sweep of the reversed window over the stride-dilated cotangent land on every input element."""
+    pads = []
+    for n, w, o, (lo, _) in zip(dilate_shape(in_shape, lhs_dilation), dilate_shape(window, rhs_dilation),
+                                dilate_shape(out_shape, strides), padding):
+        before = w - lo - 1
+        pads.append((before, n + w - 1 - o - before))
+    return tuple(pads)
+
+
+def _rhs_transpose_padding(in_shape: Sequence[int], window: Sequence[int], strides: Sequence[int],
+                           out_shape: Sequence[int], padding: Sequence[tuple[int, int]], lhs_dilation: Sequence[int],
+                           rhs_dilation: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    """Pads making a sweep of the stride-dilated cotangent over the input give one result per kernel tap."""
+    return tuple((lo, o - n + w - lo - 1) for n, w, o, (lo, _) in zip(
+        dilate_shape(in_shape, lhs_dilation), dilate_shape(window, rhs_dilation), dilate_shape(out_shape, strides),
+        padding))
+
+
+# ---------------------------------------------------------------- conv_general_dilated
+
+
+def _split_axis(x: Any, axis: int, parts: int) -> Any:
+    """``x`` with ``axis`` reshaped into (``parts``, rest)."""
+    shape = list(get_aval(x).shape)
+    shape[axis:axis + 1] = [parts, shape[axis] // parts]
+    return lax.reshape(x, shape)
+
+
+def _merge_axis(x: Any, src: int, dst: int) -> Any:
+    """``x`` with axis ``src`` folded (as the major part) into axis ``dst`` of the remaining axes."""
+    shape = get_aval(x).shape
+    order = [i for i in range(len(shape)) if i != src]
+    order.insert(dst, src)
+    merged = [d for i, d in enumerate(shape) if i != src]
+    merged[dst] *= shape[src]
+    return lax.reshape(x, merged, order)
+
+
+def _swap_leading(spec: Sequence[int]) -> tuple[int, ...]:
+    return (spec[1], spec[0], *spec[2:])
+
+
+def _spatial(shape: Sequence[int], spec: Sequence[int]) -> list[int]:
+    return [shape[d] for d in spec[2:]]
+
+
+def _cast(x: Any, dtype: np.dtype) -> Any:
+    return x if get_aval(x).dtype == dtype else lax.convert_element_type(x, dtype)
+
+
+def _conv_transpose_lhs(ct, lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation, dimension_numbers,
+                        feature_group_count, batch_group_count, precision, preferred_element_type, out_sharding):
+    lhs_spec, rhs_spec, out_spec = dimension_numbers
+    lhs_aval, rhs_shape = lhs.aval, get_aval(rhs).shape
+    groups = max(feature_group_count, batch_group_count)
+    if groups > 1:  # the groups move from the kernel's output features to its input features
+        rhs = _merge_axis(_split_axis(rhs, rhs_spec[0], groups), rhs_spec[0], rhs_spec[1])
+    pads = _lhs_transpose_padding(_spatial(lhs_aval.shape, lhs_spec), _spatial(rhs_shape, rhs_spec), window_strides,
+                                  _spatial(get_aval(ct).shape, out_spec), padding, lhs_dilation, rhs_dilation)
+    kernel = _cast(lax.rev(rhs, rhs_spec[2:]), get_aval(ct).dtype)
+    out = lax.conv_general_dilated(
+        ct, kernel, window_strides=lhs_dilation, padding=pads, lhs_dilation=window_strides,
+        rhs_dilation=rhs_dilation, dimension_numbers=ConvDimensionNumbers(out_spec, _swap_leading(rhs_spec), lhs_spec),
+        feature_group_count=groups, batch_group_count=1, precision=precision,
+        preferred_element_type=preferred_element_type)
+    out = _cast(out, lhs_aval.dtype)
+    if batch_group_count > 1:  # the batch groups were computed as features
+        out = _merge_axis(_split_axis(out, lhs_spec[1], batch_group_count), lhs_spec[1], lhs_spec[0])
+    return out
+
+
+def _conv_transpose_rhs(ct, lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation, dimension_numbers,
+                        feature_group_count, batch_group_count, precision, preferred_element_type, out_sharding):
+    if get_aval(ct).size == 0:  # no cotangent reaches the kernel; avoid a convolution with an empty window
+        return Zero(rhs.aval)
+    lhs_spec, rhs_spec, out_spec = dimension_numbers
+    lhs_shape = get_aval(lhs).shape
+    pads = _rhs_transpose_padding(_spatial(lhs_shape, lhs_spec), _spatial(rhs.aval.shape, rhs_spec), window_strides,
+                                  _spatial(get_aval(ct).shape, out_spec), padding, lhs_dilation, rhs_dilation)
+    out = lax.conv_general_dilated(
+        _cast(lhs, get_aval(ct).dtype), ct, window_strides=rhs_dilation, padding=pads, lhs_dilation=lhs_dilation,
+        rhs_dilation=window_strides,
+        dimension_numbers=ConvDimensionNumbers(*map(_swap_leading, (lhs_spec, out_spec, rhs_spec))),
+        feature_group_count=batch_group_count, batch_group_count=feature_group_count, precision=precision,
+        preferred_element_type=preferred_element_type)
+    return _cast(out, rhs.aval.dtype)
+
+
+def _conv_transpose(ct, lhs, rhs, **params):
+    if is_undefined(lhs):
+        return [_conv_transpose_lhs(ct, lhs, rhs, **params), None]
+    return [None, _conv_transpose_rhs(ct, lhs, rhs, **params)]
+
+
+transpose_rules[conv_general_dilated_p] = _conv_transpose
+
+# ---------------------------------------------------------------- windowed sum
+
+
+def _reduce_window_sum_transpose(ct, x, *, window_dimensions, window_strides, padding, base_dilation,
+                                 window_dilation):
+    """Each input element receives the cotangents of the windows covering it: a unit-stride window sum over the
+    stride-dilated, padded cotangent, strided by the base dilation."""
+    shape = x.aval.shape
+    pads = _lhs_transpose_padding(shape, window_dimensions, window_strides, get_aval(ct).shape, padding,
+                                  base_dilation, window_dilation)
+    # JAX's pads here are NumPy integers, and show as such in the printed equation
+    config = tuple((np.int64(lo), np.int64(hi), s - 1) for (lo, hi), s in zip(pads, window_strides))
+    spread = st.pad_p.bind(ct, const(ct, 0), padding_config=config)
+    ones = (1,) * len(shape)
+    return [win.reduce_window_sum_p.bind(spread, window_dimensions=tuple(window_dimensions),
+                                         window_strides=tuple(base_dilation), padding=((0, 0),) * len(shape),
+                                         base_dilation=ones, window_dilation=tuple(window_dilation))]
+
+
+transpose_rules[win.reduce_window_sum_p] = _reduce_window_sum_transpose
+
+# ---------------------------------------------------------------- pooling gradients
+
+
+def _select_and_gather_add_transpose(ct, tangents, operand, *, select_prim, window_dimensions, window_strides,
+                                     padding, base_dilation, window_dilation):
+    """Scatter each window's cotangent to the position its extremum was taken from. A base-dilated operand is
+    dilated explicitly with the identity of the selection (never selected), and the holes sliced away after."""
+    if any(d != 1 for d in window_dilation):
+        raise NotImplementedError(f"VJP not implemented for select_and_gather (MaxPool) with window dilation, got "
+                                  f"window_dilation={tuple(window_dilation)}.")
+    dilated = any(d != 1 for d in base_dilation)
+    if dilated:
+        dtype = get_aval(operand).dtype
+        fill = np.asarray(extremum_identity(dtype, select_prim is ew.le_p), dtype)[()]
+        operand = lax.pad(operand, fill, [(0, 0, d - 1) for d in base_dilation])
+    result = win.select_and_scatter_add_p.bind(ct, operand, select_prim=select_prim,
+                                               window_dimensions=tuple(window_dimensions),
+                                               window_strides=tuple(window_strides), padding=tuple(padding))
+    if dilated:
+        result = lax.slice(result, (0,) * len(base_dilation), get_aval(result).shape, base_dilation)
+    return [result, None]
+
+
+def _select_and_scatter_add_transpose(ct, source, operand, *, select_prim, window_dimensions, window_strides,
+                                      padding):
+    ones = (1,) * len(window_dimensions)
+    return [win.select_and_gather_add_p.bind(ct, operand, select_prim=select_prim,
+                                             window_dimensions=window_dimensions, window_strides=window_strides,
+                                             padding=padding, base_dilation=ones, window_dilation=ones), None]
+
+
+transpose_rules[win.select_and_gather_add_p] = _select_and_gather_add_transpose
+transpose_rules[win.select_and_scatter_add_p] = _select_and_scatter_add_transpose
