@@ -221,6 +221,13 @@ def test_errors():
     with pytest.raises(ValueError, match="linearized function called on tangent values inconsistent"):
         jax.linearize(lambda x: x * 2, 1.0)[1](np.ones(3))
 
+    def merge(a, b):
+        return a + b + a * b
+
+    with pytest.raises(ValueError, match="Linearization failed to produce known values for all output primals"):
+        jax.grad(lambda x: lax.reduce_sum(lax.reduce_window(x, 0.0, merge, (2, 2), (1, 2), "VALID"), (0, 1)))(
+            np.ones((3, 4)))
+
 
 # ---------------------------------------------------------------- jaxprs against JAX 0.10.2
 

@@ -86,6 +86,10 @@ def linearize_flat(fun: Callable[..., tuple[Sequence[Any], Any]],
                 for a, nz in zip(in_avals, in_nonzero)]
     primals_out, tangents_out, extra = jvp_flat(fun, primals, tangents, LinearizeTrace(tangent_trace))
     tangent_trace.invalidate()
+    if any(tangent_trace.is_unknown(p) for p in primals_out):  # a rule computed a primal from tangents
+        raise ValueError("Linearization failed to produce known values for all output primals. This is typically "
+                         "caused by attempting to differentiate a function uses an operation that does not support "
+                         "reverse-mode autodiff.")
     out_nonzero = [type(t) is not Zero for t in tangents_out]
     jaxpr, residuals = tangent_trace.to_open_jaxpr([t for t in tangents_out if type(t) is not Zero])
     out_avals = [get_aval(p) for p in primals_out]
