@@ -159,8 +159,8 @@ class JitWrapped:
 
     def __init__(self, fun: Callable, static_argnums=(), static_argnames=(), donate_argnums=(),
                  donate_argnames=(), keep_unused: bool = False, inline: bool = False, device=None, backend=None):
+        functools.update_wrapper(self, fun)  # copies fun.__dict__, so set our own attributes after it
         self.fun = fun
-        functools.update_wrapper(self, fun)
         self.__name__ = getattr(fun, "__name__", type(fun).__name__)
         self._signature = _signature_or_none(fun)
         self.static_argnums = _resolve_argnums(static_argnums, static_argnames, self._signature)

@@ -2,6 +2,7 @@
 
 from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     checkpoint_rules,
+    custom_rules,
     indexing_rules,
     indexing_transpose,
     jit_rule,

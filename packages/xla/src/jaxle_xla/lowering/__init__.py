@@ -5,6 +5,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     calls,
     convolution,
     cumulative,
+    custom_calls,
     dot,
     elementwise,
     identity,

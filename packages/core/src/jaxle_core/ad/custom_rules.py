@@ -1,0 +1,58 @@
+"""AD of user-defined derivatives: the rules of ``custom_jvp_call``, ``custom_vjp_call`` and ``custom_lin``.
+
+``custom_jvp_call`` differentiates by the user's JVP rule. ``custom_vjp_call``
+runs the user's forward function now and emits its output tangents through a
+``custom_lin`` equation reading the residuals and the input tangents; under
+linearization that equation is staged into the linear jaxpr, and transposing it
+calls the user's backward function. Under plain forward mode it is evaluated,
+which raises JAX's error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from jaxle_core.ad.jvp import Zero, instantiate, jvp_rules, tangent_aval
+from jaxle_core.ad.transpose import transpose_rules
+from jaxle_core.avals import get_aval
+from jaxle_core.custom_derivatives import BwdRule, SymbolicZero, custom_jvp_call_p, custom_lin_p, custom_vjp_call_p
+from jaxle_core.errors import UnexpectedTracerError
+
+
+def _check_closure_tangents(tangents: Sequence[Any], kind: str) -> None:
+    """A custom function may not close over a value being differentiated (JAX raises the same error type)."""
+    if any(type(t) is not Zero for t in tangents):
+        raise UnexpectedTracerError(
+            f"Encountered an unexpected tracer. A {kind} function closes over a value that is being differentiated "
+            "by an enclosing transformation. Pass it as an explicit argument instead (see closure_convert).")
+
+
+def _custom_jvp_call_jvp(primals, tangents, *, call_jaxpr, jvp_jaxpr_fun, num_consts, symbolic_zeros):
+    _check_closure_tangents(tangents[:num_consts], "custom_jvp")
+    return jvp_jaxpr_fun(primals[num_consts:], tangents[num_consts:])
+
+
+def _custom_vjp_call_jvp(primals, tangents, *, call_jaxpr, fwd_jaxpr_thunk, num_consts, bwd, out_trees,
+                         symbolic_zeros):
+    _check_closure_tangents(tangents[:num_consts], "custom_vjp")
+    tangents = tangents[num_consts:]
+    outs, residuals, lin_bwd = fwd_jaxpr_thunk(primals[num_consts:], [type(t) is not Zero for t in tangents])
+    in_zeros = [type(t) is Zero for t in tangents]
+    out_avals = tuple(tangent_aval(get_aval(x)) for x in outs)
+    tangents_out = custom_lin_p.bind(*residuals, *[t for t in tangents if type(t) is not Zero],
+                                     num_res=len(residuals), bwd=lin_bwd, out_avals=out_avals,
+                                     symbolic_zeros=symbolic_zeros, in_zeros=in_zeros)
+    return outs, tangents_out
+
+
+def _custom_lin_transpose(cts, *args, num_res: int, bwd: BwdRule, out_avals, symbolic_zeros: bool,
+                          in_zeros: list[bool]):
+    cts = [(SymbolicZero(ct.aval) if type(ct) is Zero else ct) if symbolic_zeros else instantiate(ct) for ct in cts]
+    cts_in = bwd(args[:num_res], cts)
+    return [None] * num_res + [ct for ct, zero in zip(cts_in, in_zeros) if not zero]
+
+
+jvp_rules[custom_jvp_call_p] = _custom_jvp_call_jvp
+jvp_rules[custom_vjp_call_p] = _custom_vjp_call_jvp
+transpose_rules[custom_lin_p] = _custom_lin_transpose
