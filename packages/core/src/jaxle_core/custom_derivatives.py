@@ -268,13 +268,12 @@ class JVPRule(NamedRule):
         return Zero(expected) if expected.dtype == dtypes.float0 else tangent
 
 
-class custom_jvp:  # noqa: N801  (JAX's name)
-    """A function whose JVP (and so its derivatives) is given by a rule (``defjvp``/``defjvps``)."""
+class _CustomFunction:
+    """What ``custom_jvp`` and ``custom_vjp`` share: the wrapped function, its signature, method binding."""
 
     def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
         self._custom_fun = fun  # not ``fun``: functools.wraps copies instance attributes onto wrappers
         self.nondiff_argnums = tuple(nondiff_argnums)
-        self.jvp: Callable | None = None
         self.symbolic_zeros = False
         self._sig = _Signature(fun, self.nondiff_argnums)
         self.__name__ = _fun_name(fun)
@@ -282,6 +281,23 @@ class custom_jvp:  # noqa: N801  (JAX's name)
         self.__wrapped__ = fun
 
     fun = property(lambda self: self._custom_fun, doc="The undifferentiated function.")
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        return self if obj is None else functools.partial(self, obj)
+
+    def _split_args(self, args: tuple, kwargs: dict) -> tuple[tuple, list[Any], tuple]:
+        """All positional arguments, the non-differentiable ones and the differentiable ones."""
+        args = self._sig.resolve(args, kwargs)
+        nondiff, diff = self._sig.split(args)
+        return args, nondiff, diff
+
+
+class custom_jvp(_CustomFunction):  # noqa: N801  (JAX's name)
+    """A function whose JVP (and so its derivatives) is given by a rule (``defjvp``/``defjvps``)."""
+
+    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+        super().__init__(fun, nondiff_argnums)
+        self.jvp: Callable | None = None
 
     def defjvp(self, jvp: Callable, symbolic_zeros: bool = False) -> Callable:
         """Set the rule ``jvp(*nondiff_args, primals, tangents) -> (primal_out, tangent_out)``."""
@@ -304,14 +320,10 @@ class custom_jvp:  # noqa: N801  (JAX's name)
 
         self.defjvp(jvp)
 
-    def __get__(self, obj: Any, objtype: Any = None) -> Any:
-        return self if obj is None else functools.partial(self, obj)
-
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.jvp is None:
             raise AttributeError(f"No JVP defined for custom_jvp function {self.__name__} using defjvp.")
-        args = self._sig.resolve(args, kwargs)
-        nondiff, diff = self._sig.split(args)
+        args, nondiff, diff = self._split_args(args, kwargs)
         if _is_eager(tree.tree_leaves(diff)):
             return self.fun(*args)
         call_jaxpr, consts, flat_args, in_tree, out_tree = _trace_call(self._sig, nondiff, diff, "custom_jvp fun")
@@ -433,35 +445,23 @@ def _flatten_bwd_output(result: Any, in_tree: Any, in_avals: list[ShapedArray]) 
     return cts
 
 
-class custom_vjp:  # noqa: N801  (JAX's name)
+class custom_vjp(_CustomFunction):  # noqa: N801  (JAX's name)
     """A function whose reverse-mode derivative is given by ``defvjp(fwd, bwd)``; forward mode is refused."""
 
     def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
-        self._custom_fun = fun  # not ``fun``: functools.wraps copies instance attributes onto wrappers
-        self.nondiff_argnums = tuple(nondiff_argnums)
+        super().__init__(fun, nondiff_argnums)
         self.fwd: Callable | None = None
         self.bwd: Callable | None = None
-        self.symbolic_zeros = False
-        self._sig = _Signature(fun, self.nondiff_argnums)
-        self.__name__ = _fun_name(fun)
-        self.__doc__ = getattr(fun, "__doc__", None)
-        self.__wrapped__ = fun
-
-    fun = property(lambda self: self._custom_fun, doc="The undifferentiated function.")
 
     def defvjp(self, fwd: Callable, bwd: Callable, symbolic_zeros: bool = False,
                optimize_remat: bool = False) -> None:
         """``fwd(*args) -> (out, residuals)``; ``bwd(*nondiff_args, residuals, out_cotangent) -> input cotangents``."""
         self.fwd, self.bwd, self.symbolic_zeros = fwd, bwd, symbolic_zeros
 
-    def __get__(self, obj: Any, objtype: Any = None) -> Any:
-        return self if obj is None else functools.partial(self, obj)
-
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.fwd is None or self.bwd is None:
             raise AttributeError(f"No VJP defined for custom_vjp function {self.__name__} using defvjp.")
-        args = self._sig.resolve(args, kwargs)
-        nondiff, diff = self._sig.split(args)
+        args, nondiff, diff = self._split_args(args, kwargs)
         if _is_eager(tree.tree_leaves(diff)):
             return self.fun(*args)
         call_jaxpr, consts, flat_args, in_tree, out_tree = _trace_call(self._sig, nondiff, diff, "custom_vjp fun")

@@ -4,17 +4,15 @@ under every transformation and their nestings, JAX's errors, and JAX 0.10.2's ja
 from __future__ import annotations
 
 import functools
-import json
 import pathlib
 import sys
 
 import numpy as np
 import pytest
-from jvp_checks import finite_difference, x64_everywhere  # noqa: F401  (autouse fixture)
+from jvp_checks import assert_jaxprs_match_golden, finite_difference, x64_everywhere  # noqa: F401  (autouse fixture)
 
 import jaxle_core as jax
 from jaxle_core import dtypes, lax
-from jaxle_core.config import enable_x64
 from jaxle_core.custom_derivatives import CustomVJPPrimal, SymbolicZero, closure_convert, custom_jvp, custom_vjp
 from jaxle_core.errors import UnexpectedTracerError
 
@@ -360,13 +358,5 @@ def test_rule_errors():
 
 # ---------------------------------------------------------------- jaxprs against JAX 0.10.2
 
-with open(GOLDEN_DIR / "custom_golden.json") as _f:
-    GOLDEN = json.load(_f)
-
-
 def test_jaxprs_match_jax():
-    with enable_x64(False):
-        ours = render("jaxle_core")
-    assert set(ours) == set(GOLDEN)
-    for name, text in GOLDEN.items():
-        assert ours[name] == text, name
+    assert_jaxprs_match_golden("custom_golden.json", render)

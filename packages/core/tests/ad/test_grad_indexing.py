@@ -4,17 +4,13 @@ the transposes' errors, and the equations JAX 0.10.2 emits."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
-from conftest import GOLDEN_DIR
-from jvp_checks import finite_difference, x64_everywhere  # noqa: F401  (x64_everywhere: an autouse fixture)
+from jvp_checks import assert_jaxprs_match_golden, finite_difference, x64_everywhere  # noqa: F401  (x64_everywhere: an autouse fixture)
 from make_grad_indexing_golden import render
 
 from jaxle_core import lax, make_jaxpr
 from jaxle_core.ad import UndefinedPrimal, grad, jvp, linear_transpose, transpose_rules, vjp
-from jaxle_core.config import enable_x64
 
 GDN = lax.GatherDimensionNumbers
 SDN = lax.ScatterDimensionNumbers
@@ -260,13 +256,5 @@ def test_second_order(fun):
 
 # ---------------------------------------------------------------- equations
 
-with open(GOLDEN_DIR / "grad_indexing_golden.json") as _f:
-    GOLDEN = json.load(_f)
-
-
 def test_jaxprs_match_jax():
-    with enable_x64(False):
-        ours = render("jaxle_core")
-    assert set(ours) == set(GOLDEN)
-    for name, text in GOLDEN.items():
-        assert ours[name] == text, name
+    assert_jaxprs_match_golden("grad_indexing_golden.json", render)

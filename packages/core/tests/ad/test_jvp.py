@@ -3,17 +3,13 @@ float0 tangents, composition with jit and with itself, argument errors, and jaxp
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
-from conftest import GOLDEN_DIR
-from jvp_checks import check_jvp, finite_difference, x64_everywhere  # noqa: F401  (x64_everywhere: an autouse fixture)
+from jvp_checks import assert_jaxprs_match_golden, check_jvp, finite_difference, x64_everywhere  # noqa: F401  (x64_everywhere: an autouse fixture)
 from make_jvp_golden import render
 
 from jaxle_core import dtypes, jit, lax, make_jaxpr
 from jaxle_core.ad import jvp
-from jaxle_core.config import enable_x64
 
 f64 = np.float64
 float0 = dtypes.float0
@@ -324,17 +320,10 @@ def test_argument_errors():
 
 # ---------------------------------------------------------------- jaxprs against JAX 0.10.2
 
-with open(GOLDEN_DIR / "jvp_golden.json") as _f:
-    GOLDEN = json.load(_f)
-# JAX also stages an unused array of zeros for select_n's tangent; jaxle's jaxpr is that one minus the dead line.
-LEANER = {"select_n"}
+def _dead_zeros(name: str, line: str) -> bool:
+    """JAX also stages an unused array of zeros for select_n's tangent; jaxle doesn't."""
+    return name == "select_n" and line.startswith("_:")
 
 
 def test_jaxprs_match_jax():
-    with enable_x64(False):
-        ours = render("jaxle_core")
-    assert set(ours) == set(GOLDEN)
-    for name, text in GOLDEN.items():
-        if name in LEANER:
-            text = "\n".join(line for line in text.splitlines() if not line.strip().startswith("_:"))
-        assert ours[name] == text, name
+    assert_jaxprs_match_golden("jvp_golden.json", render, _dead_zeros)

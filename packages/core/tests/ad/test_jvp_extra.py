@@ -4,18 +4,14 @@ equations JAX 0.10.2 emits."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
-from conftest import GOLDEN_DIR
+from jvp_checks import assert_jaxprs_match_golden, finite_difference, x64_everywhere  # noqa: F401  (x64_everywhere: an autouse fixture)
 from jvp_checks import check_jvp as check_jvp_with
-from jvp_checks import finite_difference, x64_everywhere  # noqa: F401  (x64_everywhere: an autouse fixture)
 from make_jvp_extra_golden import render
 
 from jaxle_core import dtypes, lax
 from jaxle_core.ad import jvp
-from jaxle_core.config import enable_x64
 from jaxle_core.lax import elementwise, windowed
 
 rng = np.random.default_rng(5)
@@ -203,13 +199,5 @@ def test_select_and_scatter_add_is_linear_in_its_source(select_prim):
 
 # ---------------------------------------------------------------- the equations JAX emits
 
-with open(GOLDEN_DIR / "jvp_extra_golden.json") as _f:
-    GOLDEN = json.load(_f)
-
-
 def test_jaxprs_match_jax():
-    with enable_x64(False):
-        ours = render("jaxle_core")
-    assert set(ours) == set(GOLDEN)
-    for name, text in GOLDEN.items():
-        assert ours[name] == text, name
+    assert_jaxprs_match_golden("jvp_extra_golden.json", render)

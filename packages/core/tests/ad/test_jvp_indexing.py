@@ -3,17 +3,13 @@ finite differences and analytic tangents, symbolic zeros, and the equations JAX 
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
-from conftest import GOLDEN_DIR
-from jvp_checks import check_jvp, x64_everywhere  # noqa: F401  (x64_everywhere: an autouse fixture)
+from jvp_checks import assert_jaxprs_match_golden, check_jvp, x64_everywhere  # noqa: F401  (x64_everywhere: an autouse fixture)
 from make_jvp_indexing_golden import render
 
 from jaxle_core import dtypes, lax, make_jaxpr
 from jaxle_core.ad import jvp
-from jaxle_core.config import enable_x64
 
 GDN = lax.GatherDimensionNumbers
 SDN = lax.ScatterDimensionNumbers
@@ -244,14 +240,5 @@ def test_top_k_indices_have_float0_tangents():
     assert primitives(lambda x, t: jvp(lambda x: lax.top_k(x, 2)[0], (x,), (t,)), V, V) == [
         "top_k", "reshape", "gather"]
 
-
-with open(GOLDEN_DIR / "jvp_indexing_golden.json") as _f:
-    GOLDEN = json.load(_f)
-
-
 def test_jaxprs_match_jax():
-    with enable_x64(False):
-        ours = render("jaxle_core")
-    assert set(ours) == set(GOLDEN)
-    for name, text in GOLDEN.items():
-        assert ours[name] == text, name
+    assert_jaxprs_match_golden("jvp_indexing_golden.json", render)

@@ -4,19 +4,15 @@ emits."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 import scipy.special as sp
-from conftest import GOLDEN_DIR
+from jvp_checks import assert_jaxprs_match_golden, finite_difference, x64_everywhere  # noqa: F401  (x64_everywhere: an autouse fixture)
 from jvp_checks import check_jvp as check_jvp_with
-from jvp_checks import finite_difference, x64_everywhere  # noqa: F401  (x64_everywhere: an autouse fixture)
 from make_jvp_numeric_golden import render
 
 from jaxle_core import lax
 from jaxle_core.ad import jvp
-from jaxle_core.config import enable_x64
 
 rng = np.random.default_rng(3)
 
@@ -189,13 +185,5 @@ def test_derivatives_jax_does_not_define_raise(fun, error, message):
 
 # ---------------------------------------------------------------- the equations JAX emits
 
-with open(GOLDEN_DIR / "jvp_numeric_golden.json") as _f:
-    GOLDEN = json.load(_f)
-
-
 def test_jaxprs_match_jax():
-    with enable_x64(False):
-        ours = render("jaxle_core")
-    assert set(ours) == set(GOLDEN)
-    for name, text in GOLDEN.items():
-        assert ours[name] == text, name
+    assert_jaxprs_match_golden("jvp_numeric_golden.json", render)
