@@ -1,0 +1,117 @@
+"""``vmap``: vectorising a function over a batch axis of its arguments."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import jaxle_tree as tree
+from jaxle_core import core
+from jaxle_core.avals import get_aval
+from jaxle_core.batching.trace import BatchTrace, BatchTracer, at_dim
+
+
+def _check_axes_spec(in_axes: Any, args: tuple) -> list[Any]:
+    if isinstance(in_axes, list):
+        in_axes = tuple(in_axes)
+    if isinstance(in_axes, tuple) and len(in_axes) != len(args):
+        raise ValueError("vmap in_axes must be an int, None, or a tuple of entries corresponding to the positional "
+                         f"arguments passed to the function, but got len(in_axes)={len(in_axes)}, "
+                         f"len(args)={len(args)}")
+    spec = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
+    return tree.tree_broadcast(spec, args, is_leaf=lambda x: x is None)
+
+
+def _argument_names(args: tuple, fun: Callable) -> list[str]:
+    import inspect
+
+    try:
+        params = list(inspect.signature(fun).parameters)
+    except (TypeError, ValueError):
+        params = []
+    names = []
+    for path, _ in tree.tree_flatten_with_path(args)[0]:
+        index = path[0].idx if path and hasattr(path[0], "idx") else None
+        base = params[index] if index is not None and index < len(params) else f"args[{index}]"
+        names.append(base + tree.keystr(path[1:]))
+    return names
+
+
+def _batch_size(flat: list[Any], axes: list[int | None], names: list[str], axis_size: int | None) -> int:
+    sizes = []
+    for x, axis, name in zip(flat, axes, names):
+        if axis is None:
+            continue
+        aval = get_aval(x)
+        if not -aval.ndim <= axis < aval.ndim:
+            raise ValueError(f"vmap was requested to map its argument along axis {axis}, which implies that its rank "
+                             f"should be at least {(axis if axis >= 0 else -axis - 1) + 1}, but is only {aval.ndim} "
+                             f"(its shape is {aval.shape})")
+        sizes.append((aval.shape[axis % aval.ndim], axis % aval.ndim, name, aval))
+    distinct = {s for s, *_ in sizes} | ({axis_size} if axis_size is not None else set())
+    if len(distinct) > 1:
+        lines = [f"  * the `axis_size` argument was {axis_size};"] if axis_size is not None else []
+        lines += [f"  * one axis had size {s}: axis {a} of argument {n} of type {v.str_short()};"
+                  for s, a, n, v in sizes]
+        raise ValueError("vmap got inconsistent sizes for array axes to be mapped:\n" + "\n".join(lines)[:-1])
+    if not distinct:
+        raise ValueError("vmap must have at least one non-None value in in_axes or axis_size must be specified")
+    return distinct.pop()
+
+
+def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = None, axis_size: int | None = None,
+         spmd_axis_name: Any = None) -> Callable:
+    """``fun`` mapped over axis ``in_axes`` of its arguments, stacking results along ``out_axes``.
+
+    ``in_axes``/``out_axes`` are ints (negative allowed), ``None`` (not mapped) or pytree prefixes of the
+    arguments/outputs; keyword arguments are mapped along axis 0. ``axis_name`` names the axis for collectives.
+    """
+    if not callable(fun):
+        raise TypeError(f"vmap requires a callable, but got {fun}")
+
+    @functools.wraps(fun)
+    def vmapped(*args, **kwargs):
+        flat_axes = tree.tree_leaves(_check_axes_spec(in_axes, args), is_leaf=lambda x: x is None) + \
+            [0] * len(tree.tree_leaves(kwargs))
+        flat, in_tree = tree.tree_flatten((args, kwargs))
+        names = _argument_names(args, fun) + [f"kwargs{tree.keystr(p)}" for p, _ in
+                                              tree.tree_flatten_with_path(kwargs)[0]]
+        size = _batch_size(flat, flat_axes, names, axis_size)
+        trace = BatchTrace(size, axis_name)
+        with core.new_trace(trace), _axis_frame(axis_name, size):
+            tracers = [x if axis is None else BatchTracer(trace, x, axis % get_aval(x).ndim)
+                       for x, axis in zip(flat, flat_axes)]
+            positional, keywords = tree.tree_unflatten(in_tree, tracers)
+            out = fun(*positional, **keywords)
+            out_flat, out_tree = tree.tree_flatten(out)
+            out_spec = tree.tree_leaves(tree.tree_broadcast(out_axes, out, is_leaf=lambda x: x is None),
+                                        is_leaf=lambda x: x is None)
+            results = [_place_output(trace, x, axis, size) for x, axis in zip(out_flat, out_spec)]
+        return tree.tree_unflatten(out_tree, results)
+
+    return vmapped
+
+
+def _place_output(trace: BatchTrace, x: Any, out_axis: int | None, size: int) -> Any:
+    val, dim = trace.to_val_dim(x)
+    if out_axis is None:
+        if dim is not None:
+            raise ValueError(f"at vmap out_axes, got axis spec None but output was batched on axis {dim}")
+        return val
+    ndim = get_aval(val).ndim + (1 if dim is None else 0)
+    if not -ndim <= out_axis < ndim:
+        raise ValueError(f"axis {out_axis} is out of bounds for array of dimension {ndim}")
+    with core.set_current_trace(trace.parent):
+        return at_dim(val, dim, size, out_axis % ndim)
+
+
+def _axis_frame(name: Any, size: int) -> Any:
+    """Bind ``name`` to the batch size for collectives, when the vmap is named."""
+    return core.extend_axis_env(name, size) if name is not None else contextlib.nullcontext()
+
+
+__all__ = ["vmap"]
+
+
