@@ -61,6 +61,13 @@ def closure_convert(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Tracer]]:
     return ClosedJaxpr(converted, [closed.consts[i] for i in kept]), [closed.consts[i] for i in traced]
 
 
+def bind_jit(closed: ClosedJaxpr, args: Sequence[Any], name: str, keep_unused: bool = False,
+             inline: bool = False) -> list[Any]:
+    """Apply a ``jit`` equation of ``closed`` (its tracer constants passed as leading inputs) to ``args``."""
+    converted, extra = closure_convert(closed)
+    return jit_p.bind(*extra, *args, **jit_params(converted, name, keep_unused=keep_unused, inline=inline))
+
+
 # ---------------------------------------------------------------- the user-facing wrapper
 
 

@@ -8,8 +8,6 @@ of the transposed jaxpr.
 
 from __future__ import annotations
 
-from typing import Any
-
 from jaxle_core import core
 from jaxle_core.ad.jvp import Zero, jvp_flat, jvp_rules, tangent_aval
 from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, partial_eval_rules
@@ -17,14 +15,8 @@ from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass, is_undefined
 from jaxle_core.avals import get_aval
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.jaxpr_util import dce_jaxpr
-from jaxle_core.jit import closure_convert, jit_p, jit_params
+from jaxle_core.jit import bind_jit, jit_p, jit_params
 from jaxle_core.staging import trace_to_jaxpr
-
-
-def _bind_jit(closed: ClosedJaxpr, args: list[Any], name: str, keep_unused: bool, inline: bool) -> list[Any]:
-    converted, extra = closure_convert(closed)
-    return jit_p.bind(*extra, *args, **jit_params(converted, name, keep_unused=keep_unused, inline=inline))
-
 
 # ---------------------------------------------------------------- forward mode
 
@@ -52,7 +44,7 @@ def jvp_jaxpr(closed: ClosedJaxpr, nonzero: list[bool]) -> tuple[ClosedJaxpr, li
 def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str, keep_unused: bool, inline: bool, **params):
     nonzero = [type(t) is not Zero for t in tangents]
     new_jaxpr, out_nonzero = jvp_jaxpr(jaxpr, nonzero)
-    outs = _bind_jit(new_jaxpr, [*primals, *[t for t in tangents if type(t) is not Zero]], name, keep_unused,
+    outs = bind_jit(new_jaxpr, [*primals, *[t for t in tangents if type(t) is not Zero]], name, keep_unused,
                      inline)
     n_out = len(jaxpr.out_avals)
     primals_out, given = outs[:n_out], iter(outs[n_out:])
@@ -71,7 +63,7 @@ def _jit_partial_eval(trace: PartialStagingTrace, args, params):
     split = partial_eval_jaxpr(params["jaxpr"], unknowns)
     known_args = [x for x, u in zip(args, unknowns) if not u]
     with core.set_current_trace(trace.parent):
-        known_outs = _bind_jit(split.known, known_args, params["name"], params["keep_unused"], params["inline"])
+        known_outs = bind_jit(split.known, known_args, params["name"], params["keep_unused"], params["inline"])
     n_known = split.out_unknowns.count(False)
     residuals = split.residuals(known_args, known_outs)
     unknown_args = [x for x, u in zip(args, unknowns) if u]
@@ -105,7 +97,7 @@ def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str, keep_unused: bool,
     closed = trace_to_jaxpr(transposed, in_avals, jaxpr.jaxpr.debug_info)
     pruned, used = dce_jaxpr(closed.jaxpr)
     inputs = [a for a, lin in zip(args, linear) if not lin] + [ct for ct in cts if type(ct) is not Zero]
-    outs = iter(_bind_jit(ClosedJaxpr(pruned, closed.consts), [x for x, u in zip(inputs, used) if u], name,
+    outs = iter(bind_jit(ClosedJaxpr(pruned, closed.consts), [x for x, u in zip(inputs, used) if u], name,
                           keep_unused, inline))
     nonzero = iter(ct_nonzero)
     return [(next(outs) if next(nonzero) else None) if lin else None for lin in linear]
