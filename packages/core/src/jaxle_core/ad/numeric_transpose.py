@@ -24,6 +24,7 @@ from jaxle_core.lax import structural as st
 from jaxle_core.lax import windowed as win
 from jaxle_core.lax.convolution import ConvDimensionNumbers, conv_general_dilated_p
 from jaxle_core.lax.reductions import extremum_identity
+from jaxle_core.lax.structural import merge_axis, split_axis
 from jaxle_core.lax.windowed import dilate_shape
 
 # ---------------------------------------------------------------- padding of the transposed window sweeps
@@ -53,23 +54,6 @@ def _rhs_transpose_padding(in_shape: Sequence[int], window: Sequence[int], strid
 # ---------------------------------------------------------------- conv_general_dilated
 
 
-def _split_axis(x: Any, axis: int, parts: int) -> Any:
-    """``x`` with ``axis`` reshaped into (``parts``, rest)."""
-    shape = list(get_aval(x).shape)
-    shape[axis:axis + 1] = [parts, shape[axis] // parts]
-    return lax.reshape(x, shape)
-
-
-def _merge_axis(x: Any, src: int, dst: int) -> Any:
-    """``x`` with axis ``src`` folded (as the major part) into axis ``dst`` of the remaining axes."""
-    shape = get_aval(x).shape
-    order = [i for i in range(len(shape)) if i != src]
-    order.insert(dst, src)
-    merged = [d for i, d in enumerate(shape) if i != src]
-    merged[dst] *= shape[src]
-    return lax.reshape(x, merged, order)
-
-
 def _swap_leading(spec: Sequence[int]) -> tuple[int, ...]:
     return (spec[1], spec[0], *spec[2:])
 
@@ -88,7 +72,7 @@ def _conv_transpose_lhs(ct, lhs, rhs, *, window_strides, padding, lhs_dilation, 
     lhs_aval, rhs_shape = lhs.aval, get_aval(rhs).shape
     groups = max(feature_group_count, batch_group_count)
     if groups > 1:  # the groups move from the kernel's output features to its input features
-        rhs = _merge_axis(_split_axis(rhs, rhs_spec[0], groups), rhs_spec[0], rhs_spec[1])
+        rhs = merge_axis(split_axis(rhs, rhs_spec[0], groups), rhs_spec[0], rhs_spec[1])
     pads = _lhs_transpose_padding(_spatial(lhs_aval.shape, lhs_spec), _spatial(rhs_shape, rhs_spec), window_strides,
                                   _spatial(get_aval(ct).shape, out_spec), padding, lhs_dilation, rhs_dilation)
     kernel = _cast(lax.rev(rhs, rhs_spec[2:]), get_aval(ct).dtype)
@@ -99,7 +83,7 @@ def _conv_transpose_lhs(ct, lhs, rhs, *, window_strides, padding, lhs_dilation, 
         preferred_element_type=preferred_element_type)
     out = _cast(out, lhs_aval.dtype)
     if batch_group_count > 1:  # the batch groups were computed as features
-        out = _merge_axis(_split_axis(out, lhs_spec[1], batch_group_count), lhs_spec[1], lhs_spec[0])
+        out = merge_axis(split_axis(out, lhs_spec[1], batch_group_count), lhs_spec[1], lhs_spec[0])
     return out
 
 

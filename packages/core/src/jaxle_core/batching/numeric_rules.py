@@ -17,6 +17,7 @@ from jaxle_core.lax import special
 from jaxle_core.lax import windowed as win
 from jaxle_core.lax.convolution import conv_general_dilated_p
 from jaxle_core.lax.dot import dot_general_p
+from jaxle_core.lax.structural import merge_axis, split_axis
 
 # ---------------------------------------------------------------- dot_general
 
@@ -57,28 +58,11 @@ batching_rules[dot_general_p] = _dot_general_rule
 # ---------------------------------------------------------------- conv_general_dilated
 
 
-def _fold_into(x: Any, src: int, dst: int) -> Any:
-    """``x`` with dimension ``src`` merged (as the major part) into dimension ``dst`` (counted without ``src``)."""
-    shape = get_aval(x).shape
-    perm = [i for i in range(len(shape)) if i != src]
-    perm.insert(dst, src)
-    new_shape = [s for i, s in enumerate(shape) if i != src]
-    new_shape[dst] *= shape[src]
-    return lax.reshape(x, new_shape, perm)
-
-
-def _split_out(x: Any, src: int, major: int) -> Any:
-    """``x`` with dimension ``src`` split into ``(major, rest)``."""
-    shape = list(get_aval(x).shape)
-    shape[src:src + 1] = [major, shape[src] // major]
-    return lax.reshape(x, shape)
-
-
 def _regroup(x: Any, bdim: int, dim: int, groups: int) -> Any:
     """Fold batch dimension ``bdim`` into ``dim`` inside each of its ``groups`` leading groups."""
-    x = _split_out(x, dim + int(bdim <= dim), groups)
-    x = _fold_into(x, bdim + int(dim < bdim), dim + 1)
-    return _fold_into(x, dim, dim)
+    x = split_axis(x, dim + int(bdim <= dim), groups)
+    x = merge_axis(x, bdim + int(dim < bdim), dim + 1)
+    return merge_axis(x, dim, dim)
 
 
 def _conv_rule(vals, dims, **params):
@@ -90,29 +74,29 @@ def _conv_rule(vals, dims, **params):
     if lhs_bdim is not None and rhs_bdim is not None:
         size = get_aval(lhs).shape[lhs_bdim]
         if batch_groups > 1:
-            new_lhs = _fold_into(lhs, lhs_bdim, lhs_spec[0])
+            new_lhs = merge_axis(lhs, lhs_bdim, lhs_spec[0])
             params = dict(params, batch_group_count=batch_groups * size)
         else:
-            new_lhs = _fold_into(lhs, lhs_bdim, lhs_spec[1])
+            new_lhs = merge_axis(lhs, lhs_bdim, lhs_spec[1])
             params = dict(params, feature_group_count=feature_groups * size)
-        out = bind(new_lhs, _fold_into(rhs, rhs_bdim, rhs_spec[0]), **params)
-        return _split_out(out, out_spec[1], size), out_spec[1]
+        out = bind(new_lhs, merge_axis(rhs, rhs_bdim, rhs_spec[0]), **params)
+        return split_axis(out, out_spec[1], size), out_spec[1]
     if lhs_bdim is not None:
         size = get_aval(lhs).shape[lhs_bdim]
         if batch_groups == 1:
-            new_lhs = _fold_into(lhs, lhs_bdim, lhs_spec[0])
+            new_lhs = merge_axis(lhs, lhs_bdim, lhs_spec[0])
         else:
             new_lhs = _regroup(lhs, lhs_bdim, lhs_spec[0], batch_groups)
-        return _split_out(bind(new_lhs, rhs, **params), out_spec[0], size), out_spec[0]
+        return split_axis(bind(new_lhs, rhs, **params), out_spec[0], size), out_spec[0]
     size = get_aval(rhs).shape[rhs_bdim]
     if feature_groups == 1 and batch_groups == 1:
-        out = bind(lhs, _fold_into(rhs, rhs_bdim, rhs_spec[0]), **params)
-        return _split_out(out, out_spec[1], size), out_spec[1]
+        out = bind(lhs, merge_axis(rhs, rhs_bdim, rhs_spec[0]), **params)
+        return split_axis(out, out_spec[1], size), out_spec[1]
     groups = feature_groups if feature_groups > 1 else batch_groups
     out = bind(lhs, _regroup(rhs, rhs_bdim, rhs_spec[0], groups), **params)
-    out = _split_out(out, out_spec[1], groups)
-    out = _split_out(out, out_spec[1] + 1, size)
-    return _fold_into(out, out_spec[1], out_spec[1] + 1), out_spec[1]
+    out = split_axis(out, out_spec[1], groups)
+    out = split_axis(out, out_spec[1] + 1, size)
+    return merge_axis(out, out_spec[1], out_spec[1] + 1), out_spec[1]
 
 
 batching_rules[conv_general_dilated_p] = _conv_rule

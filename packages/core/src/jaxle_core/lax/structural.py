@@ -579,3 +579,23 @@ def concatenate(operands: Sequence, dimension: int):
         return operands[0]
     return concatenate_p.bind(*operands, dimension=int(dimension))
 
+
+# ---------------------------------------------------------------- reshapes shared by AD and batching rules
+
+
+def split_axis(x, axis: int, parts: int):
+    """``x`` with dimension ``axis`` reshaped into ``(parts, rest)``."""
+    shape = list(get_aval(x).shape)
+    shape[axis:axis + 1] = [parts, shape[axis] // parts]
+    return reshape(x, tuple(shape))
+
+
+def merge_axis(x, src: int, dst: int):
+    """``x`` with dimension ``src`` folded (as the major part) into dimension ``dst`` (counted without ``src``)."""
+    shape = get_aval(x).shape
+    order = [i for i in range(len(shape)) if i != src]
+    order.insert(dst, src)
+    merged = [d for i, d in enumerate(shape) if i != src]
+    merged[dst] *= shape[src]
+    return reshape(x, tuple(merged), tuple(order))
+
