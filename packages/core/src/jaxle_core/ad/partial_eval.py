@@ -52,10 +52,6 @@ class PartialStagingTrace(StagingTrace):
         """Record ``primitive`` as an equation of this trace whatever its operands."""
         return super().process_primitive(primitive, args, params)
 
-    def residuals(self) -> list[Any]:
-        """The known values that staged equations read, in order of first use."""
-        return [value for _, value in self.constvars.values()]
-
     def to_open_jaxpr(self, outs: Sequence[Any]) -> tuple[ClosedJaxpr, list[Any]]:
         """The staged jaxpr with its residuals turned into leading invars, and the residual values.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -24,9 +25,8 @@ def _check_axes_spec(in_axes: Any, args: tuple) -> list[Any]:
     return tree.tree_broadcast(spec, args, is_leaf=lambda x: x is None)
 
 
-def _argument_names(args: tuple, fun: Callable) -> list[str]:
-    import inspect
-
+def _argument_names(fun: Callable, args: tuple, kwargs: dict) -> list[str]:
+    """Names of the flattened arguments for error messages (``x``, ``params['w']``, ``kwargs['y']``)."""
     try:
         params = list(inspect.signature(fun).parameters)
     except (TypeError, ValueError):
@@ -36,12 +36,14 @@ def _argument_names(args: tuple, fun: Callable) -> list[str]:
         index = path[0].idx if path and hasattr(path[0], "idx") else None
         base = params[index] if index is not None and index < len(params) else f"args[{index}]"
         names.append(base + tree.keystr(path[1:]))
-    return names
+    return names + [f"kwargs{tree.keystr(p)}" for p, _ in tree.tree_flatten_with_path(kwargs)[0]]
 
 
-def _batch_size(flat: list[Any], axes: list[int | None], names: list[str], axis_size: int | None) -> int:
+def _batch_size(flat: list[Any], axes: list[int | None], names: Callable[[], list[str]],
+                axis_size: int | None) -> int:
+    """The common size of the mapped axes; ``names()`` (only called to report an error) names the arguments."""
     sizes = []
-    for x, axis, name in zip(flat, axes, names):
+    for i, (x, axis) in enumerate(zip(flat, axes)):
         if axis is None:
             continue
         aval = get_aval(x)
@@ -49,12 +51,13 @@ def _batch_size(flat: list[Any], axes: list[int | None], names: list[str], axis_
             raise ValueError(f"vmap was requested to map its argument along axis {axis}, which implies that its rank "
                              f"should be at least {(axis if axis >= 0 else -axis - 1) + 1}, but is only {aval.ndim} "
                              f"(its shape is {aval.shape})")
-        sizes.append((aval.shape[axis % aval.ndim], axis % aval.ndim, name, aval))
+        sizes.append((aval.shape[axis % aval.ndim], axis % aval.ndim, i, aval))
     distinct = {s for s, *_ in sizes} | ({axis_size} if axis_size is not None else set())
     if len(distinct) > 1:
+        arg_names = names()
         lines = [f"  * the `axis_size` argument was {axis_size};"] if axis_size is not None else []
-        lines += [f"  * one axis had size {s}: axis {a} of argument {n} of type {v.str_short()};"
-                  for s, a, n, v in sizes]
+        lines += [f"  * one axis had size {s}: axis {a} of argument {arg_names[i]} of type {v.str_short()};"
+                  for s, a, i, v in sizes]
         raise ValueError("vmap got inconsistent sizes for array axes to be mapped:\n" + "\n".join(lines)[:-1])
     if not distinct:
         raise ValueError("vmap must have at least one non-None value in in_axes or axis_size must be specified")
@@ -76,9 +79,7 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
         flat_axes = tree.tree_leaves(_check_axes_spec(in_axes, args), is_leaf=lambda x: x is None) + \
             [0] * len(tree.tree_leaves(kwargs))
         flat, in_tree = tree.tree_flatten((args, kwargs))
-        names = _argument_names(args, fun) + [f"kwargs{tree.keystr(p)}" for p, _ in
-                                              tree.tree_flatten_with_path(kwargs)[0]]
-        size = _batch_size(flat, flat_axes, names, axis_size)
+        size = _batch_size(flat, flat_axes, lambda: _argument_names(fun, args, kwargs), axis_size)
         trace = BatchTrace(size, axis_name)
         with core.new_trace(trace), _axis_frame(axis_name, size):
             tracers = [x if axis is None else BatchTracer(trace, x, axis % get_aval(x).ndim)
