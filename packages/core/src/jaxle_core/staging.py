@@ -15,6 +15,10 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Tracer, Var
 
+# Primitives that staging may skip (as JAX's forwarding and constant folding do): ``rule(args, params)``
+# returns the result without recording an equation (an operand, or a folded constant), or None to stage it.
+staging_rewrites: dict[core.Primitive, Callable[[Sequence[Any], dict], Any]] = {}
+
 
 class DebugInfo:
     """Where a jaxpr came from: the traced function and its argument names, for error messages."""
@@ -77,6 +81,11 @@ class StagingTrace(core.Trace):
         return entry[0]
 
     def process_primitive(self, primitive, args, params):
+        rewrite = staging_rewrites.get(primitive)
+        if rewrite is not None:
+            result = rewrite(args, params)
+            if result is not None:
+                return result
         atoms = [self.to_atom(x) for x in args]
         out_aval = core.abstract_eval(primitive, [a.aval for a in atoms], params)
         out_avals = out_aval if primitive.multiple_results else [out_aval]

@@ -2,6 +2,8 @@
 
 from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     checkpoint_rules,
+    collective_rules,
+    cond_rules,
     custom_rules,
     indexing_rules,
     indexing_transpose,
@@ -10,6 +12,8 @@ from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     lax_transpose,
     numeric_rules,
     numeric_transpose,
+    scan_rules,
+    scan_transpose,
 )
 from jaxle_core.ad.jacobians import hessian, jacfwd, jacrev
 from jaxle_core.ad.jvp import JVPTrace, JVPTracer, Zero, add_any_p, instantiate, jvp, jvp_rules, tangent_aval

@@ -1,12 +1,11 @@
 """Jacobians and Hessians: ``jacfwd``, ``jacrev`` and ``hessian``.
 
-The function is linearized once; its jvp (``jacfwd``) or pullback (``jacrev``)
-is then applied to each standard basis vector, and the results stacked into
-arrays of shape ``output.shape + input.shape``, nested as a pytree of the
-outputs whose leaves are pytrees of the inputs (the "tree product").
-
-The basis vectors are applied one at a time; batching them into one
-application is ``vmap``'s job and replaces the loop once ``vmap`` exists.
+As in JAX, the derivative is applied to the whole standard basis at once under
+``vmap``: ``jacfwd`` maps the jvp over a basis of the inputs, ``jacrev`` the
+pullback over a basis of the outputs. The basis is one identity matrix over all
+flattened leaves, cut into one block per leaf; the batched result is cut the
+same way into arrays of shape ``output.shape + input.shape``, nested as a pytree
+of the outputs whose leaves are pytrees of the inputs (the "tree product").
 """
 
 from __future__ import annotations
@@ -19,40 +18,70 @@ import numpy as np
 
 import jaxle_tree as tree
 from jaxle_core import dtypes, lax
-from jaxle_core.ad.reverse import check_input_dtype, check_output_dtype, linearize, split_argnums, vjp
+from jaxle_core.ad.jvp import jvp
+from jaxle_core.ad.reverse import check_input_dtype, check_output_dtype, split_argnums, vjp
 from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.batching.api import vmap
+from jaxle_core.lax.structural import convert_element_type_p
 
 
-def _basis(aval: ShapedArray) -> list[np.ndarray]:
-    """The standard basis of arrays of ``aval``'s shape and dtype."""
-    eye = np.eye(aval.size, dtype=aval.dtype)
-    return [row.reshape(aval.shape) for row in eye]
+def _eye(n: int, dtype: np.dtype) -> Any:
+    """The ``n x n`` identity of ``dtype``, built from iotas as ``jnp.eye`` does."""
+    rows = lax.broadcasted_iota(np.int32, (n, n), 0)
+    cols = lax.broadcasted_iota(np.int32, (n, n), 1)
+    return lax.convert_element_type(lax.eq(lax.add(rows, np.int32(0)), cols), dtype)
 
 
-def _stack(values: list[Any], leading: tuple[int, ...], aval: ShapedArray) -> Any:
-    """Arrays of ``aval`` stacked into one of shape ``leading + aval.shape``."""
-    shape = tuple(leading) + aval.shape
-    if not values:
-        return lax.full(shape, 0, aval.dtype)
-    rows = [lax.reshape(v, (1, *aval.shape)) for v in values]
-    joined = rows[0] if len(rows) == 1 else lax.concatenate(rows, 0)
-    return lax.reshape(joined, shape)
+def _split(x: Any, sizes: list[int], axis: int) -> list[Any]:
+    """``x`` cut along ``axis`` into consecutive blocks of ``sizes``."""
+    if len(sizes) == 1:
+        return [x]
+    starts = np.cumsum([0, *sizes])
+    return [lax.slice_in_dim(x, int(a), int(b), axis=axis) for a, b in zip(starts[:-1], starts[1:])]
 
 
-def _move_leading_to_back(x: Any, n_leading: int) -> Any:
-    ndim = get_aval(x).ndim
-    perm = tuple(range(n_leading, ndim)) + tuple(range(n_leading))
-    return x if perm == tuple(range(ndim)) else lax.transpose(x, perm)
+def _cast(x: Any, aval: ShapedArray, always: bool) -> Any:
+    """``x`` converted to ``aval``'s dtype and weak type (real part of complex ``x`` for a real target)."""
+    if dtypes.issubdtype(get_aval(x).dtype, np.complexfloating) and \
+            not dtypes.issubdtype(aval.dtype, np.complexfloating):
+        x = lax.real(x)
+    current = get_aval(x)
+    if not always and (current.dtype, current.weak_type) == (aval.dtype, aval.weak_type):
+        return x
+    return convert_element_type_p.bind(x, new_dtype=aval.dtype, weak_type=aval.weak_type, sharding=None)
+
+
+def _unravel(avals: Sequence[ShapedArray], axis: int, arr: Any, example: ShapedArray | None) -> list[Any]:
+    """Dimension ``axis`` of ``arr`` cut into one array per leaf of ``avals``, shaped like it in its place.
+
+    Each block takes the type of ``example`` (converted only where it differs) or, without one, always that of
+    its leaf, as JAX does.
+    """
+    shape = get_aval(arr).shape
+    blocks = []
+    for part, aval in zip(_split(arr, [a.size for a in avals], axis), avals):
+        target = shape[:axis] + aval.shape + shape[axis + 1:]
+        part = part if get_aval(part).shape == target else lax.reshape(part, target)
+        blocks.append(_cast(part, example or aval, example is None))
+    return blocks
+
+
+def _type_example(aval: ShapedArray) -> Any:
+    """A scalar of ``aval``'s type for ``result_type``: a Python scalar when weakly typed."""
+    if aval.weak_type:
+        return np.zeros((), aval.dtype).item()
+    return np.zeros((), aval.dtype)
+
+
+def _std_basis(avals: Sequence[ShapedArray]) -> list[Any]:
+    """For each leaf, its part of the standard basis of all leaves: shape ``(total size,) + leaf.shape``."""
+    dtype = dtypes.result_type(*map(_type_example, avals)) if avals else np.dtype(np.float32)
+    return _unravel(avals, 1, _eye(sum(a.size for a in avals), dtype), None)
 
 
 def _tree_product(out_tree: Any, in_tree: Any, blocks: list[list[Any]]) -> Any:
     """``blocks[o][i]`` arranged as the output pytree whose leaves are input pytrees."""
     return tree.tree_unflatten(out_tree, [tree.tree_unflatten(in_tree, row) for row in blocks])
-
-
-def _zeros_like(x: Any) -> np.ndarray:
-    aval = get_aval(x)
-    return np.zeros(aval.shape, aval.dtype)
 
 
 def _check_jacfwd_input(x: Any, holomorphic: bool) -> None:
@@ -69,33 +98,27 @@ def _check_jacfwd_input(x: Any, holomorphic: bool) -> None:
 
 def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
            holomorphic: bool = False) -> Callable:
-    """The Jacobian of ``fun`` with respect to ``argnums`` by forward mode (one jvp per input element)."""
+    """The Jacobian of ``fun`` with respect to ``argnums`` by forward mode (the jvp vmapped over a basis)."""
 
     @functools.wraps(fun)
     def jacfwd_fun(*args, **kwargs):
         partial_fun, dyn_args = split_argnums(fun, argnums, args, kwargs)
-        dyn = dyn_args[0] if isinstance(argnums, int) else dyn_args
-        in_flat, in_tree = tree.tree_flatten(dyn)
+        in_flat, in_tree = tree.tree_flatten(dyn_args[0] if isinstance(argnums, int) else dyn_args)
         for x in in_flat:
             _check_jacfwd_input(x, holomorphic)
-        results = linearize(partial_fun, *dyn_args, has_aux=has_aux)
-        out, f_jvp = results[:2]
-        out_flat, out_tree = tree.tree_flatten(out)
+        in_avals = [get_aval(x) for x in in_flat]
+        basis = tree.tree_unflatten(tree.tree_structure(dyn_args), _std_basis(in_avals))
+
+        def pushforward(tangents):
+            return jvp(partial_fun, dyn_args, tangents, has_aux=has_aux)
+
+        results = vmap(pushforward, out_axes=(None, -1, None) if has_aux else (None, -1))(basis)
+        out_flat, out_tree = tree.tree_flatten(results[0])
         if holomorphic:
             for y in out_flat:
                 check_output_dtype("jacfwd", get_aval(y).dtype, True)
-        zeros = [_zeros_like(x) for x in in_flat]
-        blocks: list[list[Any]] = [[] for _ in out_flat]
-        for i, x in enumerate(in_flat):
-            in_aval = get_aval(x)
-            columns = []
-            for e in _basis(in_aval):
-                tangent = tree.tree_unflatten(in_tree, zeros[:i] + [e] + zeros[i + 1:])
-                given = (tangent,) if isinstance(argnums, int) else tangent
-                columns.append(tree.tree_leaves(f_jvp(*given)))
-            for o, y in enumerate(out_flat):
-                stacked = _stack([c[o] for c in columns], in_aval.shape, get_aval(y))
-                blocks[o].append(_move_leading_to_back(stacked, in_aval.ndim))
+        blocks = [_unravel(in_avals, get_aval(j).ndim - 1, j, get_aval(y))
+                  for y, j in zip(out_flat, tree.tree_leaves(results[1]))]
         jac = _tree_product(out_tree, in_tree, blocks)
         return (jac, results[2]) if has_aux else jac
 
@@ -104,31 +127,23 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
 
 def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False, holomorphic: bool = False,
            allow_int: bool = False) -> Callable:
-    """The Jacobian of ``fun`` with respect to ``argnums`` by reverse mode (one pullback per output element)."""
+    """The Jacobian of ``fun`` with respect to ``argnums`` by reverse mode (the pullback vmapped over a basis)."""
 
     @functools.wraps(fun)
     def jacrev_fun(*args, **kwargs):
         partial_fun, dyn_args = split_argnums(fun, argnums, args, kwargs)
-        dyn = dyn_args[0] if isinstance(argnums, int) else dyn_args
-        in_flat, in_tree = tree.tree_flatten(dyn)
+        in_flat, in_tree = tree.tree_flatten(dyn_args[0] if isinstance(argnums, int) else dyn_args)
         for x in in_flat:
             check_input_dtype("jacrev", x, holomorphic, allow_int)
         results = vjp(partial_fun, *dyn_args, has_aux=has_aux)
-        out, f_vjp = results[:2]
-        out_flat, out_tree = tree.tree_flatten(out)
-        for y in out_flat:
-            check_output_dtype("jacrev", get_aval(y).dtype, holomorphic)
-        zeros = [_zeros_like(y) for y in out_flat]
-        blocks: list[list[Any]] = []
-        for o, y in enumerate(out_flat):
-            out_aval = get_aval(y)
-            rows = []
-            for e in _basis(out_aval.strip_weak_type()):
-                ct = f_vjp(tree.tree_unflatten(out_tree, zeros[:o] + [e] + zeros[o + 1:]))
-                rows.append(tree.tree_leaves(ct[0] if isinstance(argnums, int) else ct))
-            blocks.append([_stack([r[i] for r in rows], out_aval.shape, get_aval(x).update(weak_type=False))
-                           for i, x in enumerate(in_flat)])
-        jac = _tree_product(out_tree, in_tree, blocks)
+        out_flat, out_tree = tree.tree_flatten(results[0])
+        out_avals = [get_aval(y) for y in out_flat]
+        for aval in out_avals:
+            check_output_dtype("jacrev", aval.dtype, holomorphic)
+        cts = vmap(results[1])(tree.tree_unflatten(out_tree, _std_basis(out_avals)))
+        columns = [_unravel(out_avals, 0, j, get_aval(x))
+                   for x, j in zip(in_flat, tree.tree_leaves(cts[0] if isinstance(argnums, int) else cts))]
+        jac = _tree_product(out_tree, in_tree, [list(row) for row in zip(*columns)] if columns else [])
         return (jac, results[2]) if has_aux else jac
 
     return jacrev_fun

@@ -23,6 +23,7 @@ from typing import Any
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray
 from jaxle_core.core import ClosedJaxpr, Primitive, Tracer
+from jaxle_core.jaxpr_util import dce_jaxpr
 from jaxle_core.staging import DebugInfo, StagingTrace, StagingTracer
 
 # rule(trace, args, params) -> outputs, for primitives whose known part must be split off rather than staged whole
@@ -53,18 +54,22 @@ class PartialStagingTrace(StagingTrace):
         return super().process_primitive(primitive, args, params)
 
     def to_open_jaxpr(self, outs: Sequence[Any]) -> tuple[ClosedJaxpr, list[Any]]:
-        """The staged jaxpr with its residuals turned into leading invars, and the residual values.
+        """The staged jaxpr, without dead equations, with its residuals turned into leading invars, and the
+        residual values.
 
         Residuals that are tracers of other traces must be passed in; concrete ones stay constants.
         """
         closed = self.to_closed_jaxpr(outs)
         jaxpr = closed.jaxpr
-        traced = [isinstance(c, Tracer) for c in closed.consts]
-        residual_vars = [v for v, t in zip(jaxpr.constvars, traced) if t]
-        opened = jaxpr.replace(constvars=[v for v, t in zip(jaxpr.constvars, traced) if not t],
-                               invars=residual_vars + jaxpr.invars)
-        return (ClosedJaxpr(opened, [c for c, t in zip(closed.consts, traced) if not t]),
-                [c for c, t in zip(closed.consts, traced) if t])
+        n_consts = len(jaxpr.constvars)
+        pruned, used = dce_jaxpr(jaxpr.replace(constvars=[], invars=jaxpr.constvars + jaxpr.invars),
+                                 instantiate=[False] * n_consts + [True] * len(jaxpr.invars))
+        kept = [(v, c) for v, c, u in zip(jaxpr.constvars, closed.consts, used) if u]
+        traced = [isinstance(c, Tracer) for _, c in kept]
+        opened = pruned.replace(constvars=[v for (v, _), t in zip(kept, traced) if not t],
+                                invars=[v for (v, _), t in zip(kept, traced) if t] + jaxpr.invars)
+        return (ClosedJaxpr(opened, [c for (_, c), t in zip(kept, traced) if not t]),
+                [c for (_, c), t in zip(kept, traced) if t])
 
 
 class SplitJaxpr:

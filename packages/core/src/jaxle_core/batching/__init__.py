@@ -1,6 +1,16 @@
 """Batching: the ``vmap`` interpreter and the batching rule of each primitive."""
 
-from jaxle_core.batching import call_rules, elementwise_rules, indexing_rules, numeric_rules, structural_rules  # noqa: F401  (registers the rules)
+from jaxle_core.batching import (  # noqa: F401  (registers the rules)
+    call_rules,
+    collective_rules,
+    cond_rules,
+    custom_rules,
+    elementwise_rules,
+    indexing_rules,
+    numeric_rules,
+    scan_rules,
+    structural_rules,
+)
 from jaxle_core.batching.api import vmap
 from jaxle_core.batching.trace import BatchTrace, BatchTracer, batching_rules
 

@@ -13,7 +13,7 @@ from jaxle_core import core
 from jaxle_core.ad.jvp import add_any_p
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.batching.elementwise_rules import elementwise_batcher
-from jaxle_core.batching.trace import BatchTrace, BatchTracer, batching_rules
+from jaxle_core.batching.trace import BatchTrace, BatchTracer, batching_rules, rule_axis_name
 from jaxle_core.checkpoint import checkpoint_p, checkpoint_params, name_p, open_jaxpr
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.jit import bind_jit, jit_p
@@ -34,7 +34,7 @@ def batch_jaxpr(closed: ClosedJaxpr, dims: Sequence[int | None], size: int) -> t
     out_dims: list[int | None] = []
 
     def batched(*args):
-        trace = BatchTrace(size)
+        trace = BatchTrace(size, rule_axis_name())
         with core.new_trace(trace):
             tracers = [a if d is None else BatchTracer(trace, a, d) for a, d in zip(args, dims)]
             pairs = [trace.to_val_dim(x) for x in core.eval_jaxpr(closed.jaxpr, closed.consts, *tracers)]

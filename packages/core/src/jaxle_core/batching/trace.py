@@ -11,6 +11,7 @@ operations, never loops.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +20,9 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive, Tracer
 
 batching_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {}
+# Collectives over named axes: ``rule(trace, values, dims, **params) -> (out, out_dim)``, consulted even when no
+# operand is batched (a collective over the trace's own axis depends on it), and given the trace's axis name/size.
+collective_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {}
 
 
 class BatchTracer(Tracer):
@@ -59,17 +63,40 @@ class BatchTrace(core.Trace):
 
     def process_primitive(self, primitive, args, params):
         vals, dims = zip(*map(self.to_val_dim, args)) if args else ((), ())
-        if all(d is None for d in dims):
+        collective = collective_rules.get(primitive)
+        if collective is not None:
             with core.set_current_trace(self.parent):
-                return primitive.bind(*vals, **params)
-        rule = batching_rules.get(primitive)
-        if rule is None:
-            raise NotImplementedError(f"Batching rule for '{primitive.name}' not implemented")
-        with core.set_current_trace(self.parent):
-            out, out_dim = rule(list(vals), list(dims), **params)
+                out, out_dim = collective(self, list(vals), list(dims), **params)
+        else:
+            if all(d is None for d in dims):
+                with core.set_current_trace(self.parent):
+                    return primitive.bind(*vals, **params)
+            rule = batching_rules.get(primitive)
+            if rule is None:
+                raise NotImplementedError(f"Batching rule for '{primitive.name}' not implemented")
+            previous, _rule_context.trace = _rule_context.trace, self
+            try:
+                with core.set_current_trace(self.parent):
+                    out, out_dim = rule(list(vals), list(dims), **params)
+            finally:
+                _rule_context.trace = previous
         if primitive.multiple_results:
             return [BatchTracer(self, v, d) for v, d in zip(out, out_dim)]
         return BatchTracer(self, out, out_dim)
+
+
+class _RuleContext(threading.local):
+    """The trace whose batching rule is running (rules that batch a sub-jaxpr map the same named axis)."""
+
+    trace: BatchTrace | None = None
+
+
+_rule_context = _RuleContext()
+
+
+def rule_axis_name() -> Any:
+    """The axis name of the trace whose batching rule is running: a rule batching a sub-jaxpr maps that axis."""
+    return None if _rule_context.trace is None else _rule_context.trace.axis_name
 
 
 # ---------------------------------------------------------------- moving batch dimensions

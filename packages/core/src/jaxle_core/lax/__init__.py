@@ -5,11 +5,15 @@ in ``__all__``; this package re-exports them all.
 """
 
 from jaxle_core.lax import operators as _operators  # noqa: E402, F401  (installs the array operators)
+from jaxle_core.lax.control_flow.associative_scan import *  # noqa: F403
+from jaxle_core.lax.control_flow.conditionals import *  # noqa: F403
+from jaxle_core.lax.control_flow.scan import *  # noqa: F403
 from jaxle_core.lax.convolution import *  # noqa: F403
 from jaxle_core.lax.cumulative import *  # noqa: F403
 from jaxle_core.lax.dot import *  # noqa: F403
 from jaxle_core.lax.elementwise import *  # noqa: F403
 from jaxle_core.lax.identity import *  # noqa: F403
+from jaxle_core.lax.parallel import *  # noqa: F403
 from jaxle_core.lax.reductions import *  # noqa: F403
 from jaxle_core.lax.slicing import *  # noqa: F403
 from jaxle_core.lax.sorting import *  # noqa: F403

@@ -12,6 +12,7 @@ from jaxle_core import core, dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
 from jaxle_core.lax.standard import FLOATING, NUMBER, as_int_tuple, check_dtype, normalize_axis
+from jaxle_core.staging import staging_rewrites
 
 __all__ = ["bitcast_convert_type", "broadcast", "broadcast_in_dim", "broadcast_to_rank", "broadcasted_iota", "clamp",
            "concatenate", "convert_element_type", "expand_dims", "iota", "pad", "reduce_precision", "reshape", "rev",
@@ -99,6 +100,22 @@ def clamp(min, x, max):  # noqa: A002 - lax's argument names
 convert_element_type_p = Primitive("convert_element_type")
 
 
+def _convert_element_type_staging(args, params):
+    """Staging skips a conversion to the operand's own type and folds strong conversions of host scalars (as JAX)."""
+    (x,) = args
+    aval, new_dtype, weak = get_aval(x), params["new_dtype"], params["weak_type"]
+    if params["sharding"] is not None:
+        return None
+    if aval.dtype == new_dtype and aval.weak_type == weak:
+        return x
+    if not weak and isinstance(x, (bool, int, float, complex, np.ndarray, np.generic)) and not np.shape(x):
+        return _convert_element_type_impl(np.asarray(x), new_dtype=new_dtype, weak_type=weak, sharding=None)[()]
+    return None
+
+
+staging_rewrites[convert_element_type_p] = _convert_element_type_staging
+
+
 @convert_element_type_p.def_abstract_eval
 def _convert_element_type_aval(x, *, new_dtype, weak_type, sharding):
     return ShapedArray(x.shape, new_dtype, weak_type)
@@ -107,6 +124,8 @@ def _convert_element_type_aval(x, *, new_dtype, weak_type, sharding):
 @convert_element_type_p.def_impl
 def _convert_element_type_impl(x, *, new_dtype, weak_type, sharding):
     new_dtype = np.dtype(new_dtype)
+    if x.dtype == dtypes.float0:
+        return np.zeros(x.shape, new_dtype)  # a float0 (integer input's) tangent converts to zeros
     if np.issubdtype(x.dtype, np.complexfloating) and not np.issubdtype(new_dtype, np.complexfloating):
         x = np.real(x)  # XLA drops the imaginary part
     if new_dtype == np.bool_:

@@ -3,6 +3,7 @@
 from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers its rules)
     ad,
     calls,
+    conditionals,
     convolution,
     cumulative,
     custom_calls,
@@ -11,6 +12,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     identity,
     reductions,
     remat,
+    scan,
     slicing,
     sorting,
     special,

@@ -1,0 +1,249 @@
+"""Reverse-mode AD of ``scan``: partial evaluation of a scan and transposition of a linear one.
+
+Partial evaluation (linearize, vjp, grad) splits the body into a known part and an
+unknown part, after iterating to the fixed point on which carries are unknown. The
+known part is split once more, with only its constants known: what depends on the
+constants alone is loop-invariant and is computed once, outside the loop (hoisted);
+the rest becomes the known scan, which returns the primal carries and outputs plus
+the per-iteration residuals stacked as extra outputs. The unknown scan reads the
+loop-invariant residuals as constants and the stacked ones (and known ``xs`` it
+needs, passed straight through) as ``xs``.
+
+Transposition first prunes what only zero cotangents need (as JAX prunes the linear
+jaxpr), then turns the linear scan into a scan running the other way: the
+non-linear constants stay constants, the carry holds the accumulated cotangents of
+the linear constants and the cotangents of the carries, the ``xs`` are the nonzero
+cotangents of the outputs then the non-linear ``xs``, and the outputs are the
+cotangents of the linear ``xs``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from jaxle_core import core
+from jaxle_core.ad.jvp import Zero, instantiate, zeros_like_aval
+from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, partial_eval_rules
+from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass, is_undefined, transpose_rules
+from jaxle_core.avals import get_aval
+from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Var
+from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules
+from jaxle_core.lax.control_flow.scan import scan_p, scan_params
+from jaxle_core.staging import trace_to_jaxpr
+
+
+def _opened(jaxpr: Jaxpr, consts: Sequence[Any]) -> tuple[ClosedJaxpr, list[Any]]:
+    """``jaxpr`` with its constants turned into leading inputs (a scan body has none), and those constants."""
+    return ClosedJaxpr(jaxpr.replace(constvars=[], invars=[*jaxpr.constvars, *jaxpr.invars]), []), list(consts)
+
+
+class _Split:
+    """A jaxpr split by ``_split``.
+
+    ``known`` computes, from the known inputs, the atoms ``known_outs`` (the outputs that stay known) and
+    ``residuals``; ``unknown`` takes the residuals then the unknown inputs and returns the unknown outputs.
+    Both jaxprs may have constants (``known_consts``, ``unknown_consts``).
+    """
+
+    def __init__(self, known: Jaxpr, known_consts: list[Any], known_outs: list[Any], residuals: list[Any],
+                 unknown: Jaxpr, unknown_consts: list[Any], out_unknowns: list[bool]):
+        self.known = known
+        self.known_consts = known_consts
+        self.known_outs = known_outs
+        self.residuals = residuals
+        self.unknown = unknown
+        self.unknown_consts = unknown_consts
+        self.out_unknowns = out_unknowns
+
+    def eval_known(self, args: Sequence[Any]) -> list[Any]:
+        """The known outputs then the residuals, computed by the current trace from the known inputs."""
+        return core.eval_jaxpr(self.known.replace(outvars=self.known_outs + self.residuals), self.known_consts,
+                               *args)
+
+
+def _split(closed: ClosedJaxpr, unknowns: Sequence[bool], instantiate_outs: Sequence[bool]) -> _Split:
+    """``partial_eval_jaxpr`` whose outputs in ``instantiate_outs`` are unknown even when computable now
+    (they become residuals that the unknown jaxpr returns)."""
+    split = partial_eval_jaxpr(closed, unknowns)
+    known = split.known.jaxpr
+    residuals = [known.invars[j] if source == "input" else known.outvars[j] for source, j in split.residual_sources]
+    unknown = split.unknown.jaxpr
+    given_known, given_unknown = iter(known.outvars), iter(unknown.outvars)
+    known_outs, extra_residuals, extra_invars, unknown_outs = [], [], [], []
+    out_unknowns = list(split.out_unknowns)
+    for i, is_unknown in enumerate(split.out_unknowns):
+        if is_unknown:
+            unknown_outs.append(next(given_unknown))
+            continue
+        atom = next(given_known)
+        if not instantiate_outs[i]:
+            known_outs.append(atom)
+            continue
+        var = Var(atom.aval)
+        extra_residuals.append(atom)
+        extra_invars.append(var)
+        unknown_outs.append(var)
+        out_unknowns[i] = True
+    n_res = len(residuals)
+    unknown = unknown.replace(invars=unknown.invars[:n_res] + extra_invars + unknown.invars[n_res:],
+                              outvars=unknown_outs)
+    return _Split(known, list(split.known.consts), known_outs, residuals + extra_residuals, unknown,
+                  list(split.unknown.consts), out_unknowns)
+
+
+def _bind_scan(body: ClosedJaxpr, body_consts: list[Any], consts: list[Any], carry: list[Any], xs: list[Any],
+               reverse: bool, length: int, unroll: Any, stage=None) -> list[Any]:
+    """Bind ``scan_p`` (or stage it with ``stage``) on a body whose own constants lead its operands."""
+    operands = [*body_consts, *consts, *carry, *xs]
+    params = scan_params(body, length, len(body_consts) + len(consts), len(carry), reverse, unroll)
+    if stage is None:
+        return scan_p.bind(*operands, **params)
+    return stage(scan_p, operands, params)
+
+
+# ---------------------------------------------------------------- partial evaluation
+
+
+def _scan_partial_eval(trace: PartialStagingTrace, args, params):
+    num_consts, num_carry = params["num_consts"], params["num_carry"]
+    body: ClosedJaxpr = params["jaxpr"]
+    arg_unknown = [trace.is_unknown(x) for x in args]
+    const_uk, xs_uk = arg_unknown[:num_consts], arg_unknown[num_consts + num_carry:]
+    carry_uk = arg_unknown[num_consts:num_consts + num_carry]
+    num_ys = len(body.out_avals) - num_carry
+    loop_params = (params["reverse"], params["length"], params["unroll"])
+    while True:  # a carry is unknown if its initial value is, or if the body makes it so
+        first = _split(body, const_uk + carry_uk + xs_uk, carry_uk + [False] * num_ys)
+        grown = [u or out for u, out in zip(carry_uk, first.out_unknowns[:num_carry])]
+        if grown == carry_uk:
+            break
+        carry_uk = grown
+    unknowns = const_uk + carry_uk + xs_uk
+    known_args = [x for x, u in zip(args, unknowns) if not u]
+    n_kconsts, n_kcarry = const_uk.count(False), carry_uk.count(False)
+    known_xs_vars = first.known.invars[n_kconsts + n_kcarry:]
+    known_xs = known_args[n_kconsts + n_kcarry:]
+
+    # split the known body again with only its constants known: what that computes is loop-invariant
+    forwarded = [next((k for k, v in enumerate(known_xs_vars) if r is v), None) for r in first.residuals]
+    stacked_candidates = [r for r, f in zip(first.residuals, forwarded) if f is None]
+    n_kouts = len(first.known_outs)
+    known_body = ClosedJaxpr(first.known.replace(outvars=first.known_outs + stacked_candidates), first.known_consts)
+    second = _split(known_body, [False] * n_kconsts + [True] * (len(known_args) - n_kconsts),
+                    [True] * n_kouts + [False] * len(stacked_candidates))
+    with core.set_current_trace(trace.parent):
+        hoisted = second.eval_known(known_args[:n_kconsts])
+        invariant, loop_consts = hoisted[:len(second.known_outs)], hoisted[len(second.known_outs):]
+        loop_body, loop_body_consts = _opened(second.unknown, second.unknown_consts)
+        loop_outs = []
+        if loop_body.jaxpr.outvars:
+            loop_outs = _bind_scan(loop_body, loop_body_consts, loop_consts, known_args[n_kconsts:n_kconsts + n_kcarry],
+                                   known_xs, *loop_params)
+
+    # each residual is loop-invariant (a constant of the unknown scan) or stacked (one of its xs)
+    invariant_iter, stacked_iter = iter(invariant), iter(loop_outs[n_kouts:])
+    candidate_kinds = iter(second.out_unknowns[n_kouts:])
+    intensive, extensive = [], []  # (invar of the unknown body, value)
+    n_res = len(first.residuals)
+    for var, f in zip(first.unknown.invars[:n_res], forwarded):
+        if f is not None:
+            extensive.append((var, known_xs[f]))
+        elif next(candidate_kinds):
+            extensive.append((var, next(stacked_iter)))
+        else:
+            intensive.append((var, next(invariant_iter)))
+
+    unknown_inputs = first.unknown.invars[n_res:]
+    n_uconsts, n_ucarry = const_uk.count(True), carry_uk.count(True)
+    unknown_body = first.unknown.replace(
+        invars=[*first.unknown.constvars, *[v for v, _ in intensive], *unknown_inputs[:n_uconsts + n_ucarry],
+                *unknown_inputs[n_uconsts + n_ucarry:], *[v for v, _ in extensive]], constvars=[])
+    unknown_args = [x for x, u in zip(args, unknowns) if u]
+    staged = iter(_bind_scan(
+        ClosedJaxpr(unknown_body, []), first.unknown_consts,
+        [*[x for _, x in intensive], *unknown_args[:n_uconsts]], unknown_args[n_uconsts:n_uconsts + n_ucarry],
+        [*unknown_args[n_uconsts + n_ucarry:], *[x for _, x in extensive]], *loop_params, trace.stage)
+        if unknown_body.outvars else [])
+    known_outs = iter(loop_outs[:n_kouts])
+    return [next(staged) if u else next(known_outs) for u in first.out_unknowns]
+
+
+partial_eval_rules[scan_p] = _scan_partial_eval
+
+# ---------------------------------------------------------------- transposition
+
+
+def _retyped_carry(jaxpr: Jaxpr, num_consts: int, avals: list) -> Jaxpr:
+    """``jaxpr`` whose carry inputs (after ``num_consts`` inputs) have the types ``avals``."""
+    carry = jaxpr.invars[num_consts:num_consts + len(avals)]
+    renamed = {v: Var(a) for v, a in zip(carry, avals) if v.aval != a}
+    if not renamed:
+        return jaxpr
+    rename = lambda atoms: [renamed.get(a, a) if type(a) is Var else a for a in atoms]
+    return jaxpr.replace(invars=rename(jaxpr.invars), outvars=rename(jaxpr.outvars),
+                         eqns=[e.replace(invars=rename(e.invars)) for e in jaxpr.eqns])
+
+
+def _scan_transpose(cts, *args, reverse: bool, length: int, jaxpr: ClosedJaxpr, num_consts: int, num_carry: int,
+                    unroll):
+    params = scan_params(jaxpr, length, num_consts, num_carry, reverse, unroll)
+    nonzero = [type(ct) is not Zero for ct in cts]
+    arg_avals = [a.aval if is_undefined(a) else get_aval(a) for a in args]
+    eqn = JaxprEqn([Var(a) for a in arg_avals], [Var(a) for a in scan_p.abstract_eval(*arg_avals, **params)],
+                   scan_p, params)
+    used_inputs, pruned_eqn = dce_rules[scan_p.name](eqn, nonzero)
+    kept = [any(v is w for w in pruned_eqn.outvars) for v in eqn.outvars]
+    if not all(used_inputs) or not all(kept):
+        given = iter(_scan_transpose([ct for ct, k in zip(cts, kept) if k],
+                                     *[a for a, used in zip(args, used_inputs) if used], **pruned_eqn.params))
+        return [next(given) if used else None for used in used_inputs]
+    consts, xs = args[:num_consts], args[num_consts + num_carry:]
+    const_linear, xs_linear = [is_undefined(c) for c in consts], [is_undefined(x) for x in xs]
+    in_avals = jaxpr.in_avals
+    const_avals, xs_avals = in_avals[:num_consts], in_avals[num_consts + num_carry:]
+    ys_avals = jaxpr.out_avals[num_carry:]
+    ct_carry, ct_ys = [instantiate(ct) for ct in cts[:num_carry]], cts[num_carry:]
+    # as in JAX, the carries take the types of their cotangents (which may be strong where the carry is weak)
+    carry_avals = [get_aval(ct) for ct in ct_carry]
+    ys_nonzero = [type(ct) is not Zero for ct in ct_ys]
+    res_consts = [c for c, lin in zip(consts, const_linear) if not lin]
+    res_xs = [x for x, lin in zip(xs, xs_linear) if not lin]
+    lin_const_avals = [a for a, lin in zip(const_avals, const_linear) if lin]
+
+    def transposed_body(*inputs):
+        n_res, n_lin = len(res_consts), len(lin_const_avals)
+        given_res = iter(inputs[:n_res])
+        accumulated = inputs[n_res:n_res + n_lin]
+        carry_cts = list(inputs[n_res + n_lin:n_res + n_lin + num_carry])
+        rest = iter(inputs[n_res + n_lin + num_carry:])
+        ys_cts = [next(rest) if nz else Zero(a) for nz, a in zip(ys_nonzero, ys_avals)]
+        values = [UndefinedPrimal(a) if lin else next(given_res) for a, lin in zip(const_avals, const_linear)]
+        values += [UndefinedPrimal(a) for a in carry_avals]
+        values += [UndefinedPrimal(a) if lin else next(rest) for a, lin in zip(xs_avals, xs_linear)]
+        # the linear consts are also outputs whose cotangents are the accumulated ones, so that each
+        # iteration's contributions are added to those (as JAX orders the sums)
+        lin_const_vars = [v for v, lin in zip(jaxpr.jaxpr.invars[:num_consts], const_linear) if lin]
+        extended = jaxpr.jaxpr.replace(outvars=[*jaxpr.jaxpr.outvars, *lin_const_vars])
+        cts_in = backward_pass(_retyped_carry(extended, num_consts, carry_avals), jaxpr.consts, values,
+                               carry_cts + ys_cts + list(accumulated))
+        const_cts = [ct for ct, lin in zip(cts_in[:num_consts], const_linear) if lin]
+        xs_cts = [ct for ct, lin in zip(cts_in[num_consts + num_carry:], xs_linear) if lin]
+        return [instantiate(ct) for ct in const_cts + cts_in[num_consts:num_consts + num_carry] + xs_cts]
+
+    body_avals = ([a for a, lin in zip(const_avals, const_linear) if not lin] + lin_const_avals + list(carry_avals)
+                  + [a for a, nz in zip(ys_avals, ys_nonzero) if nz]
+                  + [a for a, lin in zip(xs_avals, xs_linear) if not lin])
+    closed = trace_to_jaxpr(transposed_body, body_avals, jaxpr.jaxpr.debug_info)
+    pruned, _ = dce_jaxpr(closed.jaxpr, instantiate=True)
+    body, body_consts = _opened(pruned, closed.consts)
+    carry = [zeros_like_aval(a) for a in lin_const_avals] + ct_carry
+    outs = _bind_scan(body, body_consts, res_consts, carry, [ct for ct in ct_ys if type(ct) is not Zero] + res_xs,
+                      not reverse, length, unroll)
+    const_cts, carry_cts, xs_cts = iter(outs[:len(lin_const_avals)]), outs[len(lin_const_avals):len(carry)], \
+        iter(outs[len(carry):])
+    return ([next(const_cts) if lin else None for lin in const_linear] + list(carry_cts)
+            + [next(xs_cts) if lin else None for lin in xs_linear])
+
+
+transpose_rules[scan_p] = _scan_transpose

@@ -1,0 +1,209 @@
+"""Batching rules of the named-axis collectives (``lax/parallel.py``).
+
+A rule receives the ``BatchTrace``: the part of a collective naming the trace's
+own axis becomes array operations over the batch dimension (a reduction over it,
+a transpose moving it, an ``iota`` for ``axis_index``); the rest is bound again,
+with batched operands, for the enclosing traces. Positional axes in ``psum``'s
+``axes`` are per-example dimensions, shifted here past the batch dimension.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import lax
+from jaxle_core.avals import get_aval
+from jaxle_core.batching.trace import BatchTrace, at_dim, collective_rules, move_dim
+from jaxle_core.core import Primitive
+from jaxle_core.jit import jit
+from jaxle_core.lax import parallel as par
+from jaxle_core.lax.slicing import GatherDimensionNumbers, GatherScatterMode
+
+
+def _no_groups(axis_index_groups: Any) -> None:
+    if axis_index_groups is not None:
+        raise NotImplementedError("axis_index_groups not supported in vmap collectives. Please open a feature "
+                                  "request!")
+
+
+def _over_own_axis(trace: BatchTrace, names: tuple[Any, ...], axis_index_groups: Any) -> bool:
+    """Whether the collective over ``names`` involves ``trace``'s axis (alone: vmap handles no mixtures here)."""
+    if trace.axis_name is None or trace.axis_name not in names:
+        return False
+    _no_groups(axis_index_groups)
+    if len(names) > 1:
+        raise NotImplementedError(f"collectives over several axis names {names} including the vmapped axis "
+                                  f"{trace.axis_name!r} are only supported for psum, pmean, pmax and pmin")
+    return True
+
+
+def _to_front(x: Any, dim: int | None) -> Any:
+    return x if dim is None else move_dim(x, dim, 0)
+
+
+# ---------------------------------------------------------------- psum, pmax, pmin
+
+
+def _reduction_rule(primitive: Primitive):
+    def rule(trace: BatchTrace, vals, dims, *, axes, axis_index_groups):
+        (x,), (dim,) = vals, dims
+        own = trace.axis_name is not None and trace.axis_name in axes
+        if own:
+            _no_groups(axis_index_groups)
+        new_axes = []
+        for axis in axes:
+            if own and axis == trace.axis_name:
+                if dim is not None:
+                    new_axes.append(dim)
+            elif isinstance(axis, (int, np.integer)) and dim is not None:
+                new_axes.append(int(axis) + (axis >= dim))
+            else:
+                new_axes.append(axis)
+        if own and dim is None and primitive is par.psum_p:
+            x = lax.mul(np.array(trace.axis_size, get_aval(x).dtype), x)
+        if new_axes or not own:
+            x = primitive.bind(x, axes=tuple(new_axes), axis_index_groups=axis_index_groups)
+        if dim is None or own:
+            return x, None
+        return x, dim - sum(1 for a in new_axes if isinstance(a, int) and a < dim)
+
+    return rule
+
+
+for _primitive in (par.psum_p, par.pmax_p, par.pmin_p):
+    collective_rules[_primitive] = _reduction_rule(_primitive)
+
+
+# ---------------------------------------------------------------- all_gather and reduce_scatter
+
+
+def _all_gather_rule(trace: BatchTrace, vals, dims, *, all_gather_dimension, axis_name, axis_index_groups,
+                     axis_size, tiled):
+    (x,), (dim,) = vals, dims
+    params = dict(axis_name=axis_name, axis_index_groups=axis_index_groups, axis_size=axis_size, tiled=tiled)
+    if not _over_own_axis(trace, axis_name, axis_index_groups):
+        gather_dim = all_gather_dimension + (dim is not None)
+        return par.all_gather_p.bind(_to_front(x, dim), all_gather_dimension=gather_dim, **params), \
+            (None if dim is None else 0)
+    if dim is None:
+        shape = get_aval(x).shape
+        out_shape = shape[:all_gather_dimension] + (trace.axis_size,) + shape[all_gather_dimension:]
+        kept = tuple(i for i in range(len(out_shape)) if i != all_gather_dimension)
+        out = lax.broadcast_in_dim(x, out_shape, kept)
+    else:
+        out = move_dim(x, dim, all_gather_dimension)
+    if tiled:
+        shape = get_aval(out).shape
+        merged = shape[all_gather_dimension] * shape[all_gather_dimension + 1]
+        out = lax.reshape(out, shape[:all_gather_dimension] + (merged,) + shape[all_gather_dimension + 2:])
+    return out, None
+
+
+def _reduce_scatter_rule(trace: BatchTrace, vals, dims, *, axis_name, scatter_dimension, axis_index_groups,
+                         axis_size, tiled):
+    (x,), (dim,) = vals, dims
+    if not _over_own_axis(trace, axis_name, axis_index_groups):
+        return par.reduce_scatter_p.bind(_to_front(x, dim), axis_name=axis_name,
+                                         scatter_dimension=scatter_dimension + (dim is not None),
+                                         axis_index_groups=axis_index_groups, axis_size=axis_size, tiled=tiled), \
+            (None if dim is None else 0)
+    size = trace.axis_size
+    # Member j receives the sum over members of their chunk j: that of an unbatched value is size times its own.
+    summed = lax.mul(x, np.array(size, get_aval(x).dtype)) if dim is None else lax.reduce_sum(x, (dim,))
+    shape = get_aval(summed).shape
+    extent = shape[scatter_dimension]
+    if not tiled:
+        if extent != size:
+            raise ValueError(f"reduce_scatter operand scatter dimension size {extent} must match shard count {size}")
+        return summed, scatter_dimension
+    if extent % size:
+        raise ValueError(f"tiled reduce_scatter operand scatter dimension size {extent} must be divisible by "
+                         f"shard_count {size}")
+    split = shape[:scatter_dimension] + (size, extent // size) + shape[scatter_dimension + 1:]
+    return lax.reshape(summed, split), scatter_dimension
+
+
+collective_rules[par.all_gather_p] = _all_gather_rule
+collective_rules[par.reduce_scatter_p] = _reduce_scatter_rule
+
+
+# ---------------------------------------------------------------- all_to_all
+
+
+def _all_to_all_rule(trace: BatchTrace, vals, dims, *, split_axis, concat_axis, axis_name, axis_index_groups,
+                     tiled):
+    (x,), (dim,) = vals, dims
+    if not _over_own_axis(trace, par.axis_names(axis_name), axis_index_groups):
+        shift = dim is not None
+        return par.all_to_all_p.bind(_to_front(x, dim), split_axis=split_axis + shift,
+                                     concat_axis=concat_axis + shift, axis_name=axis_name,
+                                     axis_index_groups=axis_index_groups, tiled=tiled), (0 if shift else None)
+    size = trace.axis_size
+    stacked = at_dim(x, dim, size, 0)  # (source k, *per-example shape)
+    per = get_aval(stacked).shape[1:]
+    chunk = per[split_axis] // size
+    # Split the split axis into (destination j, chunk): source k at 0, per-example dim i at 1 + i (+1 past split).
+    parts = lax.reshape(stacked, (size,) + per[:split_axis] + (size, chunk) + per[split_axis + 1:])
+    position = [1 + i + (i > split_axis) for i in range(len(per))]
+    position[split_axis] += 1  # the chunk's own extent
+    order = [1 + split_axis]  # destination first: the new batch dimension
+    for i in range(len(per)):
+        if i == concat_axis:
+            order.append(0)  # sources concatenate, in order, along the concat axis
+        order.append(position[i])
+    out_shape = list(per)
+    out_shape[split_axis] = chunk
+    out_shape[concat_axis] *= size
+    out = lax.reshape(lax.transpose(parts, tuple(order)), (size, *out_shape))
+    return out, 0
+
+
+collective_rules[par.all_to_all_p] = _all_to_all_rule
+
+
+# ---------------------------------------------------------------- ppermute and axis_index
+
+
+def _where(condition, if_true, if_false):
+    return lax.select_n(condition, if_false, if_true)
+
+
+def _take(x, indices):
+    """Rows ``indices`` of ``x`` (negative ones counted from the end), as JAX batches ``ppermute``."""
+    size = get_aval(x).shape[0]
+    wrapped = jit(_where)(lax.lt(indices, 0), lax.add(indices, size), indices)
+    numbers = GatherDimensionNumbers(offset_dims=tuple(range(1, get_aval(x).ndim)), collapsed_slice_dims=(0,),
+                                     start_index_map=(0,))
+    return lax.gather(x, lax.broadcast_in_dim(wrapped, (size, 1), (0,)), numbers, (1,) + get_aval(x).shape[1:],
+                      mode=GatherScatterMode.FILL_OR_DROP)
+
+
+def _ppermute_rule(trace: BatchTrace, vals, dims, *, axis_name, perm):
+    (x,), (dim,) = vals, dims
+    if not _over_own_axis(trace, axis_name, None):
+        return par.ppermute_p.bind(x, axis_name=axis_name, perm=perm), dim
+    size = trace.axis_size
+    stacked = at_dim(x, dim, size, 0)
+    sources = np.full(size, size, np.int32)  # out of bounds: members receiving nothing get zeros
+    for source, destination in perm:
+        sources[destination] = source
+    if sorted(d for _, d in perm) == list(range(size)):
+        return jit(_take)(stacked, sources), 0
+    shape = get_aval(stacked).shape
+    numbers = GatherDimensionNumbers(offset_dims=tuple(range(1, len(shape))), collapsed_slice_dims=(0,),
+                                     start_index_map=(0,))
+    out = lax.gather(stacked, sources[:, None], numbers, (1,) + shape[1:], mode=GatherScatterMode.FILL_OR_DROP,
+                     fill_value=0)
+    return out, 0
+
+
+def _axis_index_rule(trace: BatchTrace, vals, dims, *, axis_name):
+    if axis_name != trace.axis_name:
+        return par.axis_index_p.bind(axis_name=axis_name), None
+    return lax.iota(np.int32, trace.axis_size), 0
+
+
+collective_rules[par.ppermute_p] = _ppermute_rule
+collective_rules[par.axis_index_p] = _axis_index_rule

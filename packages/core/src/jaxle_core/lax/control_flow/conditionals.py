@@ -1,0 +1,231 @@
+"""``cond`` and ``switch``: choosing one of several traced functions at run time.
+
+Both bind the ``cond`` primitive, whose operands are an ``int32`` branch index,
+then the constants every branch closes over (joined across branches), then the
+operands; its ``branches`` param holds one closed jaxpr per branch, each taking
+all the joined constants and the operands. ``cond`` orders its branches
+``(false_fun, true_fun)`` so that the predicate converted to an integer picks one.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+import jaxle_tree as tree
+from jaxle_core import core, dtypes
+from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.config import disable_jit
+from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer
+from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules
+from jaxle_core.lax.control_flow.common import TracedFunction, flatten_avals, same_type, trace_function
+from jaxle_core.lax.elementwise import ne
+from jaxle_core.lax.structural import broadcast_in_dim, clamp, convert_element_type
+from jaxle_core.staging import trace_to_jaxpr
+
+__all__ = ["cond", "switch", "cond_p"]
+
+cond_p = Primitive("cond")
+cond_p.multiple_results = True
+
+
+def _joined_out_avals(branches: Sequence[ClosedJaxpr]) -> list[ShapedArray]:
+    """The branches' common output types: weak only where every branch's output is weak."""
+    outs = [b.out_avals for b in branches]
+    return [a.update(weak_type=all(o[k].weak_type for o in outs)) for k, a in enumerate(outs[0])]
+
+
+@cond_p.def_abstract_eval
+def _cond_aval(index_aval: ShapedArray, *avals: ShapedArray, branches: tuple[ClosedJaxpr, ...]):
+    return _joined_out_avals(branches)
+
+
+@cond_p.def_impl
+def _cond_impl(index, *args, branches: tuple[ClosedJaxpr, ...]):
+    chosen = branches[int(np.clip(np.asarray(index), 0, len(branches) - 1))]
+    return core.eval_jaxpr(chosen.jaxpr, chosen.consts, *args)
+
+
+def _cond_dce(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], JaxprEqn | None]:
+    """Prune the unused outputs of every branch, and the operands no branch then reads (never the index)."""
+    if not any(used_outputs):
+        return [False] * len(eqn.invars), None
+    branches: tuple[ClosedJaxpr, ...] = eqn.params["branches"]
+    used = [any(flags) for flags in zip(*[dce_jaxpr(b.jaxpr, used_outputs)[1] for b in branches])]
+    pruned = tuple(ClosedJaxpr(dce_jaxpr(b.jaxpr, used_outputs, instantiate=used)[0], b.consts) for b in branches)
+    used_inputs = [True] + used
+    return used_inputs, eqn.replace(invars=[v for v, u in zip(eqn.invars, used_inputs) if u],
+                                    outvars=[v for v, u in zip(eqn.outvars, used_outputs) if u],
+                                    params=dict(eqn.params, branches=pruned))
+
+
+dce_rules["cond"] = _cond_dce
+
+
+class MemorySpace(enum.Enum):
+    """Where a buffer lives (only the device memory exists here)."""
+
+    Device = "device"
+
+
+# ``empty2``: an uninitialised array of a dtype, the placeholder a branch returns for a residual
+# that only another branch computes.
+empty2_p = Primitive("empty2")
+empty2_p.def_abstract_eval(lambda *, dtype, memory_space: ShapedArray((), dtype))
+empty2_p.def_impl(lambda *, dtype, memory_space: np.zeros((), dtype))
+
+
+def empty(aval: ShapedArray) -> Any:
+    """A placeholder array of type ``aval`` (a scalar ``empty2`` broadcast to the shape)."""
+    value = empty2_p.bind(dtype=aval.dtype, memory_space=MemorySpace.Device)
+    return broadcast_in_dim(value, aval.shape, ()) if aval.shape else value
+
+
+# ---------------------------------------------------------------- tracing the branches
+
+
+def _join_consts(traced: Sequence[TracedFunction]) -> list[Any]:
+    """The constants of all branches, each once, in order of first appearance."""
+    seen: dict[int, Any] = {}
+    for t in traced:
+        for c in t.consts:
+            seen.setdefault(id(c), c)
+    return list(seen.values())
+
+
+def _common_branch(t: TracedFunction, consts: Sequence[Any], out_avals: Sequence[ShapedArray]) -> ClosedJaxpr:
+    """``t``'s jaxpr taking all joined ``consts`` first, with weak outputs made strong where ``out_avals`` are."""
+    positions = {id(c): i for i, c in enumerate(consts)}
+    own = [positions[id(c)] for c in t.consts]
+    n_consts = len(consts)
+    closed = t.jaxpr
+
+    def branch(*args):
+        outs = core.eval_jaxpr(closed.jaxpr, closed.consts, *[args[i] for i in own], *args[n_consts:])
+        return [convert_element_type(o, a.dtype) if a.weak_type != get_aval(o).weak_type else o
+                for o, a in zip(outs, out_avals)]
+
+    in_avals = [get_aval(c) for c in consts] + closed.in_avals[len(own):]
+    return trace_to_jaxpr(branch, in_avals, closed.jaxpr.debug_info)
+
+
+def _describe(fun: Callable) -> str:
+    code = getattr(fun, "__code__", None)
+    name = getattr(fun, "__name__", type(fun).__name__)
+    return f"{name} at {code.co_filename}:{code.co_firstlineno}" if code is not None else name
+
+
+def _check_branch_outputs(traced: Sequence[TracedFunction], funs: Sequence[Callable], names: Sequence[str],
+                          what: str) -> None:
+    """Raise JAX's TypeError unless every branch returns the tree, then the types, of the first."""
+
+    def header(k: int) -> str:
+        return f"{names[0]} is {_describe(funs[0])}\n{names[k]} is {_describe(funs[k])}"
+
+    for k in range(1, len(traced)):
+        if traced[k].out_tree != traced[0].out_tree:
+            raise TypeError(
+                f"{what} branch outputs must have the same pytree structure, but they differ:\n\n{header(k)}\n\n"
+                f"{_tree_difference(traced[0].out_tree, traced[k].out_tree, names[0], names[k])}\n\n"
+                f"Revise {names[0]} and/or {names[k]} so that they have the same pytree structure.")
+    for k in range(1, len(traced)):
+        for a, b in zip(traced[0].out_avals, traced[k].out_avals):
+            if not same_type(a, b):
+                which = "shapes" if a.shape != b.shape else "dtypes"
+                raise TypeError(
+                    f"{what} branches must have equal output types but they differ.\n\n{header(k)}\n\n"
+                    f"The output of {names[0]} has type {a.str_short()} but the corresponding output of "
+                    f"{names[k]} has type {b.str_short()}, so the {which} do not match.\n\n"
+                    f"Revise {names[0]} and/or {names[k]} so that all output types match.")
+
+
+def _tree_difference(a: Any, b: Any, name_a: str, name_b: str) -> str:
+    def kind(t):
+        if tree.treedef_is_leaf(t):
+            return "a pytree leaf"
+        return f"a {type(tree.tree_unflatten(t, [0] * t.num_leaves))}"
+
+    if kind(a) != kind(b):
+        return f"{name_a} output is {kind(a)} but {name_b} output is {kind(b)}, so their Python types differ."
+    return f"{name_a} output has tree structure {a} but {name_b} output has tree structure {b}."
+
+
+def _bind_branches(index: Any, funs: Sequence[Callable], operands: tuple, names: Sequence[str], what: str,
+                   reverse: bool = False) -> Any:
+    """Trace ``funs`` on ``operands`` and bind ``cond`` choosing among them (reversed if ``reverse``) by the
+    int32 ``index``; the constants are joined in the order ``funs`` are traced."""
+    leaves, in_tree, in_avals = flatten_avals(operands)
+    traced = [trace_function(f, in_tree, in_avals, what) for f in funs]
+    _check_branch_outputs(traced, funs, names, what)
+    out_avals = _joined_out_avals([t.jaxpr for t in traced])
+    consts = _join_consts(traced)
+    branches = tuple(_common_branch(t, consts, out_avals) for t in traced)
+    branches = branches[::-1] if reverse else branches
+    outs = cond_p.bind(index, *consts, *leaves, branches=branches)
+    return tree.tree_unflatten(traced[0].out_tree, outs)
+
+
+# ---------------------------------------------------------------- the public functions
+
+_NO_OPERAND = object()
+
+
+def _concrete(x: Any) -> bool:
+    return not isinstance(x, Tracer)
+
+
+def _with_legacy_operand(operands: tuple, operand: Any) -> tuple:
+    """The operands, given positionally or (legacy form) as the single ``operand=`` keyword."""
+    if operand is _NO_OPERAND:
+        return operands
+    if operands:
+        raise TypeError("if 'operand' keyword is passed then no positional operands can be passed, got "
+                        f"operand={operand} and positional operands {operands}")
+    return (operand,)
+
+
+def cond(pred, true_fun: Callable, false_fun: Callable, *operands, operand=_NO_OPERAND):
+    """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, chosen at run time.
+
+    ``operand=`` is the legacy single-operand form.
+    """
+    operands = _with_legacy_operand(operands, operand)
+    if not (callable(true_fun) and callable(false_fun)):
+        raise TypeError("lax.cond: true_fun and false_fun arguments should be callable.")
+    if not (isinstance(pred, (bool, int, float, complex)) or hasattr(pred, "dtype")):
+        raise TypeError(f"Pred must be a scalar, got {pred} of type {type(pred)}")
+    if np.shape(pred) != ():
+        raise TypeError(f"Pred must be a scalar, got {pred} of shape {np.shape(pred)}.")
+    pred_dtype = dtypes.result_type(pred)
+    if pred_dtype != np.bool_:
+        if not dtypes.issubdtype(pred_dtype, np.number):
+            raise TypeError(f"Pred type must be either boolean or number, got {pred_dtype}.")
+        pred = ne(pred, np.zeros((), pred_dtype))
+    if disable_jit.value and _concrete(pred):
+        return true_fun(*operands) if bool(pred) else false_fun(*operands)
+    index = convert_element_type(pred, np.int32)
+    return _bind_branches(index, (true_fun, false_fun), operands, ("true_fun", "false_fun"), "cond", reverse=True)
+
+
+def switch(index, branches: Sequence[Callable], *operands: Any, operand: Any = _NO_OPERAND):
+    """``branches[index](*operands)``, with ``index`` clamped into range, chosen at run time."""
+    operands = _with_legacy_operand(operands, operand)
+    if np.shape(index) != ():
+        raise TypeError(f"Branch index must be scalar, got {index} of shape {np.shape(index)}.")
+    index_dtype = dtypes.result_type(index)
+    if not dtypes.issubdtype(index_dtype, np.integer):
+        raise TypeError(f"Index type must be an integer, got {index} as {index_dtype}")
+    branches = tuple(branches)
+    if not branches:
+        raise ValueError("Empty branch sequence")
+    if len(branches) == 1:
+        return branches[0](*operands)
+    index = convert_element_type(index, np.int32)
+    index = clamp(np.int32(0), index, np.int32(len(branches) - 1))
+    if disable_jit.value and _concrete(index):
+        return branches[int(np.asarray(index))](*operands)
+    names = ["branch 0"] + [f"branch{i}" for i in range(1, len(branches))]
+    return _bind_branches(index, branches, operands, names, "switch")

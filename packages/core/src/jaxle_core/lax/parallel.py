@@ -1,0 +1,349 @@
+"""Collectives over named axes (``psum``, ``all_gather``, ``ppermute``, ...), as bound by ``vmap(axis_name=...)``.
+
+A collective names axes of the enclosing mapped computation. Each batching trace
+rewrites the part of a collective over its own axis into ordinary array operations
+over its batch dimension (see ``batching/collective_rules.py``). Reductions may
+therefore carry positional axes (ints) in ``axes``: those reduce dimensions of the
+operand. Evaluating a collective whose named axis no transformation bound raises
+``NameError``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+import jaxle_tree as tree
+from jaxle_core import core, dtypes
+from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.core import Primitive, Tracer
+from jaxle_core.lax import elementwise as ew
+from jaxle_core.lax import reductions as red
+from jaxle_core.lax import structural as st
+
+__all__ = ["all_gather", "all_to_all", "axis_index", "pmax", "pmean", "pmin", "ppermute", "psum", "psum_scatter"]
+
+
+# ---------------------------------------------------------------- axis names
+
+
+def axis_names(axis_name: Any) -> tuple[Any, ...]:
+    """``axis_name`` as a tuple of names (a single name becomes a 1-tuple)."""
+    return tuple(axis_name) if isinstance(axis_name, (tuple, list)) else (axis_name,)
+
+
+def unbound_axis_error(name: Any, function: str) -> NameError:
+    return NameError(f"Found an unbound axis name: {name}. To fix this, please call {function} under `jax.shard_map`.")
+
+
+def bound_axis_size(name: Any, function: str | None = None) -> int:
+    """The size bound to ``name`` by the enclosing ``vmap``/``make_jaxpr(axis_env=...)``."""
+    try:
+        return core.axis_size(name)
+    except NameError:
+        if function is None:
+            raise NameError(f"unbound axis name: {name}") from None
+        raise unbound_axis_error(name, function) from None
+
+
+def _group_size(names: Sequence[Any], groups: Any, function: str | None = None) -> int:
+    if groups is not None:
+        return len(groups[0])
+    return math.prod(bound_axis_size(n, function) for n in names)
+
+
+def _canonical_groups(groups: Any) -> tuple[tuple[int, ...], ...] | None:
+    if groups is None:
+        return None
+    groups = tuple(tuple(int(i) for i in g) for g in groups)
+    if len({len(g) for g in groups}) != 1:
+        raise ValueError("axis_index_groups must all be the same size")
+    return groups
+
+
+def _normalize_axis(axis: int, ndim: int) -> int:
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    return axis % ndim
+
+
+# ---------------------------------------------------------------- psum, pmax, pmin
+
+
+def split_axes(axes: Sequence[Any]) -> tuple[tuple[Any, ...], tuple[int, ...]]:
+    """``axes`` split into (named axes, positional axes)."""
+    named = tuple(a for a in axes if not isinstance(a, (int, np.integer)))
+    positional = tuple(int(a) for a in axes if isinstance(a, (int, np.integer)))
+    return named, positional
+
+
+def _reduction_collective(name: str, reduce, function: str) -> Primitive:
+    primitive = Primitive(name)
+
+    def abstract_eval(x: ShapedArray, *, axes, axis_index_groups):
+        named, positional = split_axes(axes)
+        for n in named:
+            bound_axis_size(n, function)
+        shape = tuple(s for i, s in enumerate(x.shape) if i not in positional)
+        return x.update(shape=shape, weak_type=False)
+
+    def impl(x: np.ndarray, *, axes, axis_index_groups):
+        named, positional = split_axes(axes)
+        if named:
+            raise unbound_axis_error(named[0], function)
+        return reduce(x, positional) if positional else x
+
+    primitive.def_abstract_eval(abstract_eval)
+    primitive.def_impl(impl)
+    return primitive
+
+
+psum_p = _reduction_collective("psum", lambda x, axes: np.sum(x, axis=axes, dtype=x.dtype), "psum")
+pmax_p = _reduction_collective("pmax", lambda x, axes: np.max(x, axis=axes), "psum")
+pmin_p = _reduction_collective("pmin", lambda x, axes: np.min(x, axis=axes), "psum")
+
+
+def _bool_to_int(x: Any) -> Any:
+    return st.convert_element_type(x, np.int32) if dtypes.dtype(x) == np.bool_ else x
+
+
+def _leaves(x: Any):
+    return tree.tree_flatten(x)
+
+
+def psum(x, axis_name, *, axis_index_groups=None):
+    """Sum of ``x`` (a pytree) over the named axes ``axis_name`` (a name or a tuple of names)."""
+    names = axis_names(axis_name)
+    groups = _canonical_groups(axis_index_groups)
+    leaves, treedef = tree.tree_flatten(x)
+    leaves = [_bool_to_int(leaf) for leaf in leaves]
+    if not any(isinstance(leaf, Tracer) for leaf in leaves):
+        named, positional = split_axes(names)
+        size = _group_size(named, groups, "psum")
+        out = [_constant_sum(leaf, size, positional) for leaf in leaves]
+    else:
+        out = [psum_p.bind(leaf, axes=names, axis_index_groups=groups) for leaf in leaves]
+    return tree.tree_unflatten(treedef, out)
+
+
+def _constant_sum(x: Any, size: int, positional: tuple[int, ...]) -> Any:
+    """``psum`` of a value that does not vary along the named axes: ``size`` times it."""
+    if positional:
+        x = red.reduce_sum(x, positional)
+    if isinstance(x, (int, float, complex)):
+        return size * x
+    if isinstance(x, (np.ndarray, np.generic)):
+        return np.array(size, x.dtype) * x
+    return ew.mul(np.array(size, dtypes.dtype(x)), x)
+
+
+def pmean(x, axis_name, *, axis_index_groups=None):
+    """Mean of ``x`` (a pytree) over the named axes; integer inputs give floating results."""
+    names = axis_names(axis_name)
+    total = psum(x, names, axis_index_groups=axis_index_groups)
+    size = _group_size(split_axes(names)[0], _canonical_groups(axis_index_groups), "psum")
+
+    def mean(s):
+        if not dtypes.issubdtype(dtypes.dtype(s), np.inexact):
+            s = st.convert_element_type(s, dtypes.default_float_dtype())
+        return ew.div(s, float(size))
+
+    return tree.tree_map(mean, total)
+
+
+def _extremum(primitive: Primitive, x, axis_name, axis_index_groups):
+    names = axis_names(axis_name)
+    groups = _canonical_groups(axis_index_groups)
+    leaves, treedef = tree.tree_flatten(x)
+    return tree.tree_unflatten(treedef, [primitive.bind(leaf, axes=names, axis_index_groups=groups)
+                                         for leaf in leaves])
+
+
+def pmax(x, axis_name, *, axis_index_groups=None):
+    """Maximum of ``x`` (a pytree) over the named axes."""
+    return _extremum(pmax_p, x, axis_name, axis_index_groups)
+
+
+def pmin(x, axis_name, *, axis_index_groups=None):
+    """Minimum of ``x`` (a pytree) over the named axes."""
+    return _extremum(pmin_p, x, axis_name, axis_index_groups)
+
+
+# ---------------------------------------------------------------- all_gather and psum_scatter
+
+
+def _unbound_impl(function: str, name_param: str):
+    def impl(*args, **params):
+        raise unbound_axis_error(axis_names(params[name_param])[0], function)
+
+    return impl
+
+
+all_gather_p = Primitive("all_gather")
+
+
+@all_gather_p.def_abstract_eval
+def _all_gather_aval(x, *, all_gather_dimension, axis_name, axis_index_groups, axis_size, tiled):
+    for n in axis_name:
+        bound_axis_size(n)
+    shape = list(x.shape)
+    if tiled:
+        shape[all_gather_dimension] *= axis_size
+    else:
+        shape.insert(all_gather_dimension, axis_size)
+    return x.update(shape=tuple(shape))
+
+
+all_gather_p.def_impl(_unbound_impl("all_gather", "axis_name"))
+
+
+def all_gather(x, axis_name, *, axis_index_groups=None, axis=0, tiled=False, to="varying"):
+    """``x`` (a pytree) from every member of the named axes, stacked along ``axis`` (concatenated if ``tiled``)."""
+    names = axis_names(axis_name)
+    groups = _canonical_groups(axis_index_groups)
+    size = _group_size(names, groups)
+
+    def gather(leaf):
+        ndim = get_aval(leaf).ndim
+        dim = _normalize_axis(axis, ndim if tiled else ndim + 1)
+        return all_gather_p.bind(leaf, all_gather_dimension=dim, axis_name=names, axis_index_groups=groups,
+                                 axis_size=size, tiled=bool(tiled))
+
+    return tree.tree_map(gather, x)
+
+
+reduce_scatter_p = Primitive("reduce_scatter")
+
+
+@reduce_scatter_p.def_abstract_eval
+def _reduce_scatter_aval(x, *, axis_name, scatter_dimension, axis_index_groups, axis_size, tiled):
+    for n in axis_name:
+        bound_axis_size(n)
+    shape = list(x.shape)
+    extent = shape[scatter_dimension]
+    if tiled:
+        if extent % axis_size:
+            raise ValueError(f"tiled reduce_scatter operand scatter dimension size {extent} must be divisible by "
+                             f"shard_count {axis_size}")
+        shape[scatter_dimension] = extent // axis_size
+    else:
+        if extent != axis_size:
+            raise ValueError(f"reduce_scatter operand scatter dimension size {extent} must match shard count "
+                             f"{axis_size}")
+        del shape[scatter_dimension]
+    return x.update(shape=tuple(shape))
+
+
+reduce_scatter_p.def_impl(_unbound_impl("reduce_scatter", "axis_name"))
+
+
+def psum_scatter(x, axis_name, *, scatter_dimension=0, axis_index_groups=None, tiled=False):
+    """``psum`` of ``x`` (a pytree) whose result is split along ``scatter_dimension`` among the members."""
+    names = axis_names(axis_name)
+    groups = _canonical_groups(axis_index_groups)
+    size = _group_size(names, groups)
+
+    def scatter(leaf):
+        dim = _normalize_axis(scatter_dimension, get_aval(leaf).ndim)
+        return reduce_scatter_p.bind(leaf, axis_name=names, scatter_dimension=dim, axis_index_groups=groups,
+                                     axis_size=size, tiled=bool(tiled))
+
+    return tree.tree_map(scatter, x)
+
+
+# ---------------------------------------------------------------- all_to_all
+
+
+all_to_all_p = Primitive("all_to_all")
+
+
+@all_to_all_p.def_abstract_eval
+def _all_to_all_aval(x, *, split_axis, concat_axis, axis_name, axis_index_groups, tiled):
+    size = _group_size(axis_names(axis_name), axis_index_groups)
+    shape = list(x.shape)
+    shape[split_axis] //= size
+    shape[concat_axis] *= size
+    return x.update(shape=tuple(shape))
+
+
+all_to_all_p.def_impl(_unbound_impl("all_to_all", "axis_name"))
+
+
+def all_to_all(x, axis_name, split_axis, concat_axis, *, axis_index_groups=None, tiled=False):
+    """Splits ``x`` (a pytree) along ``split_axis`` into one chunk per member, sends chunk ``j`` to member ``j``
+    and concatenates the received chunks along ``concat_axis`` (stacking them there unless ``tiled``)."""
+    groups = _canonical_groups(axis_index_groups)
+    size = _group_size(axis_names(axis_name), groups)
+
+    def exchange(leaf):
+        aval = get_aval(leaf)
+        split = _normalize_axis(split_axis, aval.ndim)
+        concat = _normalize_axis(concat_axis, aval.ndim if tiled else aval.ndim + 1)
+        if tiled:
+            if aval.shape[split] % size:
+                raise ValueError(f"The size of all_to_all split_axis ({aval.shape[split]}) has to be divisible by "
+                                 f"the size of the named axis {axis_name} ({size})")
+            return all_to_all_p.bind(leaf, split_axis=split, concat_axis=concat, axis_name=axis_name,
+                                     axis_index_groups=groups, tiled=True)
+        if aval.shape[split] != size:
+            raise ValueError("all_to_all requires the size of the mapped axis axis_name to equal x.shape[split_axis], "
+                             f"but they are {size} and {aval.shape[split]} respectively.")
+        new_dim = concat + (split <= concat)
+        split += concat < split
+        expanded = st.expand_dims(leaf, (new_dim,))
+        out = all_to_all_p.bind(expanded, split_axis=split, concat_axis=new_dim, axis_name=axis_name,
+                                axis_index_groups=groups, tiled=False)
+        return st.squeeze(out, (split,))
+
+    return tree.tree_map(exchange, x)
+
+
+# ---------------------------------------------------------------- ppermute and axis_index
+
+
+ppermute_p = Primitive("ppermute")
+
+
+@ppermute_p.def_abstract_eval
+def _ppermute_aval(x, *, axis_name, perm):
+    for n in axis_name:
+        bound_axis_size(n, "ppermute")
+    return x
+
+
+ppermute_p.def_impl(_unbound_impl("ppermute", "axis_name"))
+
+
+def ppermute(x, axis_name, perm):
+    """``x`` (a pytree) sent from member ``i`` to member ``j`` for each pair ``(i, j)`` of ``perm``; members that
+    receive nothing get zeros."""
+    names = axis_names(axis_name)
+    pairs = tuple((int(i), int(j)) for i, j in perm)
+    return tree.tree_map(lambda leaf: ppermute_p.bind(leaf, axis_name=names, perm=pairs), x)
+
+
+axis_index_p = Primitive("axis_index")
+
+
+@axis_index_p.def_abstract_eval
+def _axis_index_aval(*, axis_name):
+    bound_axis_size(axis_name, "axis_index")
+    return ShapedArray((), np.dtype(np.int32))
+
+
+axis_index_p.def_impl(_unbound_impl("axis_index", "axis_name"))
+
+
+def axis_index(axis_name):
+    """This member's index along the named axis (row-major over a tuple of names), an int32 scalar."""
+    names = axis_names(axis_name)
+    if len(names) == 1:
+        return axis_index_p.bind(axis_name=names[0])
+    index, stride = 0, 1
+    for name in reversed(names):
+        index = ew.add(index, ew.mul(axis_index_p.bind(axis_name=name), stride))
+        stride *= bound_axis_size(name, "axis_index")
+    return index

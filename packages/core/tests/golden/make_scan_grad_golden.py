@@ -1,0 +1,135 @@
+"""Print the jaxprs of ``grad``, ``vjp`` and ``linearize`` of ``lax.scan`` for a table of functions, as JSON, to
+compare jaxle with JAX 0.10.2.
+
+Usage: ``python make_scan_grad_golden.py jax [OUT.json]`` (with JAX 0.10.2's interpreter) writes the goldens; with
+``jaxle_core`` it prints jaxle's text.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from make_checkpoint_golden import checkpoint_api
+from make_jvp_golden import render_table, write_golden
+
+f32 = np.float32
+
+
+def sin_scan(lax, c, xs):
+    """The carry and ys of a scan whose body is ``(sin(c) * x, c * x)``."""
+    return lax.scan(lambda c, x: (lax.sin(c) * x, c * x), c, xs)
+
+
+def carry_plus_ys(lax, c, xs):
+    carry, ys = sin_scan(lax, c, xs)
+    return carry + lax.reduce_sum(ys, (0,))
+
+
+def with_consts(lax, w, c, xs):
+    """A scan reading ``w`` from outside: ``cos(w)`` is loop-invariant."""
+    carry, ys = lax.scan(lambda c, x: (lax.sin(w * c) * x + lax.cos(w), w * x), c, xs)
+    return carry + lax.reduce_sum(ys, (0,))
+
+
+def pytree_carry(lax, a, b, xs):
+    def body(carry, x):
+        u, v = carry["u"], carry["v"]
+        return {"u": u * v + x, "v": lax.tanh(v) * x}, (u, lax.exp(v))
+
+    carry, (ys, zs) = lax.scan(body, {"u": a, "v": b}, xs)
+    return carry["u"] + carry["v"] + lax.reduce_sum(ys * zs, (0,))
+
+
+def counter(lax, c, xs):
+    def body(carry, x):
+        i, a = carry
+        return (i + 1, a * x + lax.convert_element_type(i, np.float32)), a
+
+    (_, a), ys = lax.scan(body, (0, c), xs)
+    return a + lax.reduce_sum(ys, (0,))
+
+
+def reversed_scan(lax, c, xs):
+    return lax.reduce_sum(lax.scan(lambda c, x: (c * x, lax.exp(c)), c, xs, reverse=True)[1], (0,))
+
+
+def no_xs(lax, c):
+    return lax.reduce_sum(lax.scan(lambda c, _: (lax.sin(c), c), c, None, length=4)[1], (0,))
+
+
+def pytree_xs_body(c, x):
+    a, b = x
+    return c * a + b[0] * b[1], {"p": c * b[1], "q": a}
+
+
+def seed_func11(lax, arr, extra):
+    """The scan of seed 003 (``func11``): a running dot product with a constant operand."""
+    ones = lax.broadcast_in_dim(f32(1.0), arr.shape, ())
+
+    def body(carry, aelems):
+        ae1, ae2 = aelems
+        return carry + ae1 * ae2 + extra, carry
+
+    carry, ys = lax.scan(body, 0.0, (arr, ones))
+    return carry + lax.reduce_sum(ys, (0,))
+
+
+def cases(impl, lax):
+    """``(name, function, example arguments)`` triples."""
+    grad, jit, vjp, linearize = impl.grad, impl.jit, impl.vjp, impl.linearize
+    checkpoint = checkpoint_api(impl)[0]
+    c, w, xs = f32(1.0), f32(0.5), np.arange(1, 4, dtype=f32)
+    x3 = np.array([1.0, 2.0, 3.0], f32)
+    jit_body = lambda c, xs: lax.reduce_sum(
+        lax.scan(lambda c, x: jit(lambda a, b: (lax.sin(a) * b, a * b))(c, x), c, xs)[1], (0,))
+    remat_body = lambda c, xs: lax.scan(checkpoint(lambda c, x: (lax.sin(lax.sin(c)) * x, c)), c, xs)[0]
+    return [
+        ("grad_carry", grad(lambda c, xs: sin_scan(lax, c, xs)[0]), (c, xs)),
+        ("grad_carry_and_ys", grad(lambda c, xs: carry_plus_ys(lax, c, xs), argnums=(0, 1)), (c, xs)),
+        ("value_and_grad", impl.value_and_grad(lambda c, xs: carry_plus_ys(lax, c, xs)), (c, xs)),
+        ("vjp", lambda c, xs, ct: vjp(lambda a, b: sin_scan(lax, a, b), c, xs)[1]((ct, xs)), (c, xs, c)),
+        ("linearize", lambda c, xs: linearize(lambda a, b: sin_scan(lax, a, b)[0], c, xs), (c, xs)),
+        ("grad_consts", grad(lambda w, c, xs: with_consts(lax, w, c, xs), argnums=(0, 1, 2)), (w, c, xs)),
+        ("grad_consts_only", grad(lambda w, c, xs: with_consts(lax, w, c, xs)), (w, c, xs)),
+        ("grad_pytree_carry", grad(lambda a, b, xs: pytree_carry(lax, a, b, xs), argnums=(0, 1, 2)), (c, w, xs)),
+        ("grad_counter", grad(lambda c, xs: counter(lax, c, xs)), (c, xs)),
+        ("grad_reverse", grad(lambda c, xs: reversed_scan(lax, c, xs), argnums=(0, 1)), (c, xs)),
+        ("grad_no_xs", grad(lambda c: no_xs(lax, c)), (c,)),
+        ("grad_seed_func11", grad(lambda arr, extra: seed_func11(lax, arr, extra), argnums=(0, 1)),
+         (np.ones(16, f32), f32(5.0))),
+        ("grad_jit_in_body", grad(jit_body), (c, xs)),
+        ("grad_of_jit", grad(jit(lambda c, xs: sin_scan(lax, c, xs)[0])), (c, xs)),
+        ("jit_of_grad", jit(grad(lambda c, xs: sin_scan(lax, c, xs)[0])), (c, xs)),
+        ("grad_checkpointed_body", grad(remat_body), (c, xs)),
+        ("grad_of_grad", grad(grad(lambda c, xs: sin_scan(lax, c, xs)[0])), (c, xs)),
+        ("grad_carry_out_known", grad(lambda c, xs: lax.reduce_sum(
+            lax.scan(lambda c, x: (x * 2.0, c * c), c, xs)[1], (0,))), (c, xs)),
+        ("grad_invariant_ys", grad(lambda w, c, xs: lax.reduce_sum(
+            lax.scan(lambda c, x: (c * x + w, lax.cos(w)), c, xs)[1], (0,)) + c, argnums=(0, 1)), (w, c, xs)),
+        ("grad_some_consts", grad(lambda w, v, c, xs: lax.scan(lambda c, x: (c * lax.sin(v) + w * x, None), c, xs)[0]),
+         (w, f32(0.3), c, xs)),
+        ("grad_array_constant", grad(lambda c, xs: lax.reduce_sum(
+            lax.scan(lambda c, x: (c * x3 * x, c * x3), c, xs)[1], (0, 1)), argnums=(0, 1)), (x3, xs)),
+        ("grad_nested", grad(lambda c, xs: lax.scan(
+            lambda c, x: (lax.scan(lambda d, y: (lax.sin(d) * y + c, None), c, xs)[0] * x, None), c, xs)[0],
+            argnums=(0, 1)), (c, xs)),
+        ("grad_map", grad(lambda xs: lax.reduce_sum(lax.map(lambda x: lax.sin(x) * x, xs), (0,))), (xs,)),
+        ("grad_xs_only", grad(lambda c, xs: lax.reduce_sum(
+            lax.scan(lambda c, x: (c + lax.exp(x), c * x), c, xs)[1], (0,)), argnums=1), (c, xs)),
+        ("grad_pytree_xs", grad(lambda c, a, b: lax.reduce_sum(lax.scan(pytree_xs_body, c, (a, b))[1]["p"], (0,)),
+                                argnums=(0, 1, 2)), (c, xs, np.ones((3, 2), f32))),
+        ("vjp_reverse_consts", lambda w, c, xs: vjp(lambda w, c, xs: lax.scan(
+            lambda c, x: (lax.sin(c * w) + x * lax.exp(w), None), c, xs, reverse=True)[0], w, c, xs)[1](c),
+         (w, c, xs)),
+        ("grad_mixed_consts", grad(lambda w, v, c, xs: lax.scan(lambda c, x: (c * w + v * x + w * v, c), c, xs)[0],
+                                   argnums=(0, 1, 2, 3)), (w, f32(0.2), c, xs)),
+        ("grad_carry_swap", grad(lambda a, b, xs: lax.scan(lambda c, x: ((c[1] * x, lax.sin(c[0])), None), (a, b),
+                                                          xs)[0][0], argnums=(0, 1, 2)), (c, w, xs)),
+    ]
+
+
+def render(module_name: str) -> dict[str, str]:
+    return render_table(module_name, cases)
+
+
+if __name__ == "__main__":
+    write_golden(render)
