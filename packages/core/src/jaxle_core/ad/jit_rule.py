@@ -62,8 +62,9 @@ def _jit_partial_eval(trace: PartialStagingTrace, args, params):
     unknowns = [trace.is_unknown(x) for x in args]
     split = partial_eval_jaxpr(params["jaxpr"], unknowns)
     known_args = [x for x, u in zip(args, unknowns) if not u]
+    known = ClosedJaxpr(dce_jaxpr(split.known.jaxpr, instantiate=True)[0], split.known.consts)
     with core.set_current_trace(trace.parent):
-        known_outs = bind_jit(split.known, known_args, params["name"], params["keep_unused"], params["inline"])
+        known_outs = bind_jit(known, known_args, params["name"], params["keep_unused"], params["inline"])
     n_known = split.out_unknowns.count(False)
     residuals = split.residuals(known_args, known_outs)
     unknown_args = [x for x, u in zip(args, unknowns) if u]
