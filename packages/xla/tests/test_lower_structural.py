@@ -213,3 +213,14 @@ def test_concatenate(dtype):
         a, b, c = (random_values(rng, shape, dtype) for shape in [(2, 3), (4, 3), (0, 3)])
         check_against_reference(lambda x, y, z: (lax.concatenate([x, y, z], 0), lax.concatenate([z, x], 0),
                                                  lax.concatenate([x, x, x], 1), lax.concatenate([z, z], 1)), a, b, c)
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int32, np.uint8, np.float32, np.float64, np.complex64],
+                         ids=DTYPE_IDS)
+def test_split(dtype):
+    rng = np.random.default_rng(10)
+    with enable_x64():
+        a, e = random_values(rng, (5, 3, 2), dtype), random_values(rng, (0, 3), dtype)
+        check_against_reference(lambda x, z: [*lax.split(x, (2, 0, 3)), *lax.split(x, (1, 2), axis=1),
+                                              *lax.split(x, (2,), axis=-1), *lax.split(z, (0, 0)),
+                                              *lax.split(z, (2, 1), axis=1)], a, e)

@@ -325,6 +325,7 @@ CASES: list[Case] = [
     *structural("rev", lambda x: lax.rev(x, (0,)), (3, 2), complex_too=True),
     *structural("pad", lambda x, p: lax.pad(x, p, ((1, -1, 1), (0, 2, 0))), (3, 2), (), complex_too=True),
     *structural("concatenate", lambda x, y: lax.concatenate([x, y], 1), (2, 2), (2, 3), complex_too=True),
+    *structural("split", lambda x: lax.split(x, (1, 0, 2), 1), (2, 3), complex_too=True),
     *structural("slice", lambda x: lax.slice(x, (0, 1), (3, 4), (2, 2)), (3, 4), complex_too=True),
     *structural("dynamic_slice", lambda x: lax.dynamic_slice(x, (np.int32(1), np.int32(2)), (2, 2)), (3, 4),
                 complex_too=True),

@@ -1,12 +1,12 @@
-"""Reverse-mode differentiation of slicing, padding, concatenation, dynamic slices, gather/scatter, the cumulative
-scans, sort and top_k: cotangents against finite differences and the jvp (dot-product identity), second order,
-the transposes' errors, and the equations JAX 0.10.2 emits."""
+"""Reverse-mode differentiation of slicing, padding, concatenation, splitting, dynamic slices, gather/scatter, the
+cumulative scans, sort and top_k: cotangents against finite differences and the jvp (dot-product identity), second
+order, the transposes' errors, and the equations JAX 0.10.2 emits."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from jvp_checks import assert_jaxprs_match_golden, finite_difference, x64_everywhere  # noqa: F401  (x64_everywhere: an autouse fixture)
+from jvp_checks import assert_jaxprs_match_golden, check_jvp, finite_difference, x64_everywhere  # noqa: F401  (x64_everywhere: an autouse fixture)
 from make_grad_indexing_golden import render
 
 from jaxle_core import lax, make_jaxpr
@@ -95,6 +95,34 @@ def test_concatenate(dimension):
 def test_concatenate_with_some_constant_operands():
     cts = check_vjp(lambda a: lax.concatenate([X, lax.mul(a, 2.0), a], 1), X)
     assert cts[0].shape == X.shape
+
+
+@pytest.mark.parametrize("sizes, axis", [((2, 0, 3), 1), ((1, 3), 0), ((5,), -1)])
+def test_split(sizes, axis):
+    def fun(x):
+        return lax.concatenate(lax.split(lax.sin(x), sizes, axis)[::-1], axis % 2) * x
+
+    check_jvp(fun, (X,))
+    check_vjp(fun, X)
+
+
+def test_split_with_unused_pieces():
+    """Pieces that do not reach the output have symbolic zero cotangents, which the transpose fills with zeros."""
+    check_vjp(lambda x: lax.split(x, (1, 2, 2), 1)[1] ** 2, X)
+    expected = np.zeros_like(X)
+    expected[:, 1:3] = 2 * X[:, 1:3]
+    np.testing.assert_allclose(np.asarray(grad(lambda x: total(lax.split(x, (1, 2, 2), 1)[1] ** 2))(X)), expected,
+                               rtol=1e-12)
+
+
+def test_split_transposes_to_concatenate():
+    pieces = [np.ones((4, 2)), np.full((4, 3), 2.0)]
+    (ct,) = linear_transpose(lambda x: lax.split(x, (2, 3), 1), X)(pieces)
+    np.testing.assert_array_equal(np.asarray(ct), np.concatenate(pieces, 1))
+
+
+def test_split_second_order():
+    check_second_order(lambda x: total(lax.mul(*lax.split(lax.sin(x), (3, 3), 0)) ** 2), V[:6])
 
 
 def test_copy():

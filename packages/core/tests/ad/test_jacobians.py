@@ -105,7 +105,7 @@ def test_jacrev_is_one_batched_pullback_not_one_per_row():
     assert len(eqns) < 50  # a per-row pullback would need at least one equation per row
 
 
-def test_jaxprs_match_jax_up_to_split():
+def test_jaxprs_match_jax():
     with open(GOLDEN_DIR / "jacobian_golden.json") as f:
         golden = json.load(f)
     ours = render("jaxle_core")

@@ -1,5 +1,5 @@
-"""Print the jaxprs of ``lax.associative_scan`` (alone, reversed, along other axes, on pytrees, under ``vmap``) as
-JSON, to compare jaxle with JAX 0.10.2.
+"""Print the jaxprs of ``lax.associative_scan`` (alone, reversed, along other axes, on pytrees, under ``vmap`` and
+``grad``) as JSON, to compare jaxle with JAX 0.10.2.
 
 Usage: ``python make_associative_scan_golden.py jax [OUT.json]`` (with JAX 0.10.2's interpreter) writes the
 goldens; with ``jaxle_core`` it prints jaxle's text.
@@ -39,6 +39,13 @@ def cases(impl, lax, vmap):
         ("mul_int", lambda x: scan(lax.mul, x), (np.arange(1, 5, dtype=np.int32),)),
         ("affine_pytree", lambda a, b: scan(affine(lax), (a, b)), (x6 + 1, x6)),
         ("vmap", vmap(lambda x: scan(lax.add, x), in_axes=1), (np.ones((4, 3), f32),)),
+        ("grad_add_6", impl.grad(lambda x: lax.reduce_sum(lax.sin(scan(lax.add, x)), (0,))), (x6,)),
+        ("grad_mul_5_reverse", impl.grad(lambda x: lax.reduce_sum(scan(lax.mul, x, reverse=True), (0,))),
+         (np.arange(1, 6, dtype=f32),)),
+        ("grad_axis1", impl.grad(lambda x: lax.reduce_sum(scan(lax.add, x, axis=1) ** 2, (0, 1))),
+         (np.ones((2, 3), f32),)),
+        ("grad_affine_pytree", impl.grad(lambda a, b: lax.reduce_sum(scan(affine(lax), (a, b))[1], (0,)),
+                                         argnums=(0, 1)), (x6 + 1, x6)),
     ]
 
 

@@ -1,5 +1,5 @@
-"""Print the jaxpr of ``grad`` through slicing, padding, dynamic slices, gather/scatter, cumulative scans, sort
-and top_k, as JSON, to compare jaxle with JAX 0.10.2.
+"""Print the jaxpr of ``grad`` through slicing, padding, concatenation, splitting, dynamic slices, gather/scatter,
+cumulative scans, sort and top_k, as JSON, to compare jaxle with JAX 0.10.2.
 
 Usage: ``python make_grad_indexing_golden.py jax [OUT.json]`` (with JAX 0.10.2's interpreter) writes the goldens;
 with ``jaxle_core`` it prints jaxle's text.
@@ -81,6 +81,12 @@ def cases(lax, grad):
         ("sort_two_operands", *on_mat(lambda x: lax.sort((x, scaled(x)), dimension=0, num_keys=1)[1])),
         ("top_k", *on_mat(lambda x: lax.top_k(x, 2)[0])),
         ("copy", *on_vec(lambda x: lax.copy_p.bind(x))),
+        ("concatenate", *on_mat(lambda x: lax.concatenate([x, mat, scaled(x)], 1))),
+        ("concatenate_two_operands", grad(lambda x, y: total(lax.concatenate([x, y], 0), 2), argnums=(0, 1)),
+         (mat, mat)),
+        ("split", *on_mat(lambda x: lax.split(x, (1, 3), 1)[1])),
+        ("split_product_of_pieces", *on_vec(lambda x: lax.mul(*lax.split(x, (3, 3))))),
+        ("split_one_piece_used", *on_vec(lambda x: lax.split(scaled(x), (2, 0, 4))[0])),
     ]
     return table
 

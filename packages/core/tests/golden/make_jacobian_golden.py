@@ -1,8 +1,7 @@
 """Print the jaxprs of ``jacfwd``, ``jacrev`` and ``hessian`` for a table of functions, as JSON, to compare jaxle
 with JAX 0.10.2.
 
-Only the ``structure`` is compared: jaxle has no ``split`` primitive yet, so it cuts blocks with ``slice``, and no
-shardings, so it skips conversions to the operand's own type.
+Only the ``structure`` is compared: jaxle has no shardings, so it skips conversions to the operand's own type.
 
 Usage: ``python make_jacobian_golden.py jax [OUT.json]`` (with JAX 0.10.2's interpreter) writes the goldens; with
 ``jaxle_core`` it prints jaxle's text.
@@ -82,10 +81,8 @@ def _same_type(eqn) -> bool:
 
 
 def structure(closed) -> list[str]:
-    """The equations of ``closed`` with canonical variable names, blocks cut out of an array written as
-    ``part`` lines whether the cut is a ``split`` (JAX) or a ``slice`` along one axis (jaxle), and no-ops left out:
-    a ``split`` into a single block, and a conversion to the operand's own type (which JAX stages because it
-    carries a sharding; jaxle has no shardings and skips it)."""
+    """The equations of ``closed`` with canonical variable names, and conversions to the operand's own type left out
+    (JAX stages them because they carry a sharding; jaxle has no shardings and skips them)."""
     names: dict[int, str] = {}
     count = iter(range(1 << 30))
 
@@ -101,17 +98,8 @@ def structure(closed) -> list[str]:
     lines = [" ".join(bind(v) for v in closed.jaxpr.invars)]
     for eqn in closed.jaxpr.eqns:
         prim, params, source = eqn.primitive.name, eqn.params, [name(v) for v in eqn.invars]
-        if prim == "split" and len(eqn.outvars) == 1 or prim == "convert_element_type" and _same_type(eqn):
+        if prim == "convert_element_type" and _same_type(eqn):
             bind(eqn.outvars[0], eqn.invars[0])
-        elif prim == "split":
-            stops = np.cumsum(params["sizes"])
-            for out, stop, size in zip(eqn.outvars, stops, params["sizes"]):
-                lines.append(f"{bind(out)} = part[{params['axis']} {stop - size}:{stop}] {source[0]}")
-        elif prim == "slice" and len(cut := [i for i, (a, b) in enumerate(zip(
-                params["start_indices"], params["limit_indices"])) if (a, b) != (0, eqn.invars[0].aval.shape[i])]) == 1:
-            axis = cut[0]
-            start, stop = params["start_indices"][axis], params["limit_indices"][axis]
-            lines.append(f"{bind(eqn.outvars[0])} = part[{axis} {start}:{stop}] {source[0]}")
         else:
             shown = " ".join(f"{k}={v}" for k, v in sorted(params.items())
                              if k != "sharding" or prim != "convert_element_type")  # JAX's differs but is not printed

@@ -42,6 +42,8 @@ def unary_cases(lax):
         ("rev", lambda x: lax.rev(x, (0, 1)), (3, 4)),
         ("pad", lambda x: lax.pad(x, f32(0.5), ((1, 2, 1), (-1, 0, 0))), (3, 4)),
         ("concatenate_const", lambda x: lax.concatenate([x, np.ones((3, 2), f32)], 1), (3, 4)),
+        ("split", lambda x: lax.split(x, (1, 0, 3), 1), (3, 4)),
+        ("split_axis0", lambda x: lax.split(x, (2, 1), 0), (3, 4)),
         ("bitcast_narrow", lambda x: lax.bitcast_convert_type(x, np.int16), (3, 4)),
         ("bitcast_same", lambda x: lax.bitcast_convert_type(x, np.int32), (3, 4)),
         ("copy", lambda x: lax.copy_p.bind(x), (3, 4)),

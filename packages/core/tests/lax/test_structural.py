@@ -167,6 +167,27 @@ def test_weak_types():
 
 # ---------------------------------------------------------------- errors
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_split_matches_numpy(dtype):
+    x = _sample(dtype, (6, 4))
+    for sizes, axis in [((1, 3, 0, 2), 0), ((4,), 1), ((2, 2), -1), ((0, 6), 0)]:
+        got = lax.split(x, sizes, axis)
+        expected = np.split(x, np.cumsum(sizes)[:-1], axis=axis)
+        assert len(got) == len(expected)
+        for g, e in zip(got, expected):
+            assert_same(g, e)
+    assert lax.split(np.zeros((0, 3), dtype), ()) == []
+
+
+def test_split_error_messages_like_jax():
+    with pytest.raises(ValueError, match=r"Sum of sizes 3 must be equal to dimension 1 of the operand shape \[4, 5\]"):
+        lax.split(X, (1, 2), 1)
+    with pytest.raises(ValueError, match=r"Sizes passed to split must be nonnegative, got \[-1, 6\]"):
+        lax.split(X, (-1, 6), 1)
+    with pytest.raises(ValueError, match="axis 2 is out of bounds for array of dimension 2"):
+        lax.split(X, (5,), 2)
+
+
 X = np.ones((4, 5), np.float32)
 ERRORS = [
     (TypeError, lambda: lax.select_n(np.ones(5, np.float32), X[0], X[0])),
@@ -188,6 +209,11 @@ ERRORS = [
     (TypeError, lambda: lax.concatenate([X, X], 2)),
     (TypeError, lambda: lax.concatenate([X, X], -1)),
     (ValueError, lambda: lax.concatenate([], 0)),
+    (ValueError, lambda: lax.split(X, (1, 2))),
+    (ValueError, lambda: lax.split(X, (5, -1), 1)),
+    (ValueError, lambda: lax.split(X, (4,), 2)),
+    (ValueError, lambda: lax.split(X, (4,), -3)),
+    (ValueError, lambda: lax.split(np.float32(1), (), 0)),
     (ValueError, lambda: lax.bitcast_convert_type(np.ones(3, np.uint8), np.float32)),
     (TypeError, lambda: lax.bitcast_convert_type(np.ones(3, bool), np.uint8)),
     (TypeError, lambda: lax.bitcast_convert_type(np.ones(3, np.complex64), np.float32)),

@@ -1,5 +1,5 @@
-"""Transpose rules of the linear structural and indexing primitives: slicing, padding, concatenation, dynamic
-slices, gather/scatter and cumulative sums.
+"""Transpose rules of the linear structural and indexing primitives: slicing, padding, concatenation, splitting,
+dynamic slices, gather/scatter and cumulative sums.
 
 A read of some positions transposes to a write of the cotangent into those positions of zeros, and a write
 transposes to a read. The equations (and the NumPy integer types in their parameters) match those JAX 0.10.2
@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from jaxle_core import lax
+from jaxle_core.ad.jvp import instantiate
 from jaxle_core.ad.rule_helpers import const
 from jaxle_core.ad.transpose import is_undefined, transpose_rules
 from jaxle_core.avals import get_aval
@@ -64,22 +65,20 @@ def _pad_transpose(ct, x, padding_value, *, padding_config):
 
 
 def _concatenate_transpose(ct, *operands, dimension):
-    shape = get_aval(ct).shape
-    stops = np.cumsum([_aval(x).shape[dimension] for x in operands])
-    cts = []
-    for x, stop in zip(operands, stops):
-        if not is_undefined(x):
-            cts.append(None)
-            continue
-        start, limit = [0] * len(shape), list(shape)
-        start[dimension], limit[dimension] = int(stop) - x.aval.shape[dimension], int(stop)
-        cts.append(lax.slice(ct, start, limit))
-    return cts
+    """The cotangent split back into the operands' pieces."""
+    pieces = lax.split(ct, [_aval(x).shape[dimension] for x in operands], dimension)
+    return [t if is_undefined(x) else None for t, x in zip(pieces, operands)]
+
+
+def _split_transpose(cts, x, *, sizes, axis):
+    """The cotangents joined back together, zeros standing in for symbolic zeros."""
+    return [lax.concatenate([instantiate(t) for t in cts], axis)]
 
 
 transpose_rules[sl.slice_p] = _slice_transpose
 transpose_rules[st.pad_p] = _pad_transpose
 transpose_rules[st.concatenate_p] = _concatenate_transpose
+transpose_rules[st.split_p] = _split_transpose
 
 # ---------------------------------------------------------------- dynamic slices
 

@@ -32,14 +32,6 @@ def _eye(n: int, dtype: np.dtype) -> Any:
     return lax.convert_element_type(lax.eq(lax.add(rows, np.int32(0)), cols), dtype)
 
 
-def _split(x: Any, sizes: list[int], axis: int) -> list[Any]:
-    """``x`` cut along ``axis`` into consecutive blocks of ``sizes``."""
-    if len(sizes) == 1:
-        return [x]
-    starts = np.cumsum([0, *sizes])
-    return [lax.slice_in_dim(x, int(a), int(b), axis=axis) for a, b in zip(starts[:-1], starts[1:])]
-
-
 def _cast(x: Any, aval: ShapedArray, always: bool) -> Any:
     """``x`` converted to ``aval``'s dtype and weak type (real part of complex ``x`` for a real target)."""
     if dtypes.issubdtype(get_aval(x).dtype, np.complexfloating) and \
@@ -59,7 +51,7 @@ def _unravel(avals: Sequence[ShapedArray], axis: int, arr: Any, example: ShapedA
     """
     shape = get_aval(arr).shape
     blocks = []
-    for part, aval in zip(_split(arr, [a.size for a in avals], axis), avals):
+    for part, aval in zip(lax.split(arr, [np.int64(a.size) for a in avals], axis), avals):
         target = shape[:axis] + aval.shape + shape[axis + 1:]
         part = part if get_aval(part).shape == target else lax.reshape(part, target)
         blocks.append(_cast(part, example or aval, example is None))

@@ -104,6 +104,11 @@ def _concatenate_rule(vals, dims, *, dimension):
     return st.concatenate_p.bind(*ops, dimension=dimension + 1), 0
 
 
+def _split_rule(vals, dims, *, sizes, axis):
+    (x,), (d,) = vals, dims
+    return st.split_p.bind(x, sizes=sizes, axis=axis + 1 if axis >= d else axis), [d] * len(sizes)
+
+
 def _bitcast_rule(vals, dims, *, new_dtype):
     (x,), (d,) = vals, dims
     aval = get_aval(x)
@@ -179,7 +184,7 @@ def _register() -> None:
     rules: dict[Any, Any] = {
         st.broadcast_in_dim_p: _broadcast_in_dim_rule, st.reshape_p: _reshape_rule, st.squeeze_p: _squeeze_rule,
         st.transpose_p: _transpose_rule, st.rev_p: _rev_rule, st.pad_p: _pad_rule,
-        st.concatenate_p: _concatenate_rule, st.bitcast_convert_type_p: _bitcast_rule,
+        st.concatenate_p: _concatenate_rule, st.split_p: _split_rule, st.bitcast_convert_type_p: _bitcast_rule,
         ident.copy_p: _identity_rule(ident.copy_p), ident.stop_gradient_p: _identity_rule(ident.stop_gradient_p),
         rd.reduce_p: _reduce_rule, so.sort_p: _sort_rule, so.top_k_p: _top_k_rule,
     }

@@ -1,5 +1,5 @@
 """Primitives that move, select or retype elements without arithmetic: conversions, selects, iota,
-broadcasts, reshapes, transposes, reversal, padding and concatenation."""
+broadcasts, reshapes, transposes, reversal, padding, concatenation and splitting."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from jaxle_core.staging import staging_rewrites
 
 __all__ = ["bitcast_convert_type", "broadcast", "broadcast_in_dim", "broadcast_to_rank", "broadcasted_iota", "clamp",
            "concatenate", "convert_element_type", "expand_dims", "iota", "pad", "reduce_precision", "reshape", "rev",
-           "select", "select_n", "squeeze", "transpose"]
+           "select", "select_n", "split", "squeeze", "transpose"]
 
 _PYTHON_SCALARS = (bool, int, float, complex)
 
@@ -101,15 +101,19 @@ convert_element_type_p = Primitive("convert_element_type")
 
 
 def _convert_element_type_staging(args, params):
-    """Staging skips a conversion to the operand's own type and folds strong conversions of host scalars (as JAX)."""
+    """Staging skips a conversion to the operand's own type and folds conversions of host scalars (as JAX)."""
     (x,) = args
     aval, new_dtype, weak = get_aval(x), params["new_dtype"], params["weak_type"]
     if params["sharding"] is not None:
         return None
     if aval.dtype == new_dtype and aval.weak_type == weak:
         return x
-    if not weak and isinstance(x, (bool, int, float, complex, np.ndarray, np.generic)) and not np.shape(x):
-        return _convert_element_type_impl(np.asarray(x), new_dtype=new_dtype, weak_type=weak, sharding=None)[()]
+    if isinstance(x, (bool, int, float, complex, np.ndarray, np.generic)) and not np.shape(x):
+        folded = _convert_element_type_impl(np.asarray(x), new_dtype=new_dtype, weak_type=weak, sharding=None)[()]
+        if not weak:
+            return folded
+        if get_aval(folded.item()).dtype == new_dtype:  # a weak result is a Python scalar
+            return folded.item()
     return None
 
 
@@ -597,6 +601,35 @@ def concatenate(operands: Sequence, dimension: int):
         _concatenate_aval(get_aval(operands[0]), dimension=int(dimension))
         return operands[0]
     return concatenate_p.bind(*operands, dimension=int(dimension))
+
+
+# ---------------------------------------------------------------- split
+
+split_p = Primitive("split")
+split_p.multiple_results = True
+
+
+@split_p.def_abstract_eval
+def _split_aval(x, *, sizes, axis):
+    if any(s < 0 for s in sizes):
+        raise ValueError(f"Sizes passed to split must be nonnegative, got {list(sizes)}")
+    if sum(sizes) != x.shape[axis]:
+        raise ValueError(f"Sum of sizes {sum(sizes)} must be equal to dimension {axis} of the operand shape "
+                         f"{list(x.shape)}")
+    return [ShapedArray(x.shape[:axis] + (int(s),) + x.shape[axis + 1:], x.dtype, x.weak_type) for s in sizes]
+
+
+@split_p.def_impl
+def _split_impl(x, *, sizes, axis):
+    return np.split(x, np.cumsum(sizes[:-1], dtype=np.int64), axis=axis) if sizes else []
+
+
+def split(operand, sizes: Sequence[int], axis: int = 0):
+    """Cut ``operand`` along ``axis`` into consecutive pieces of ``sizes`` (which must add up to its length)."""
+    ndim = get_aval(operand).ndim
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    return split_p.bind(operand, sizes=tuple(sizes), axis=int(axis) % ndim)
 
 
 # ---------------------------------------------------------------- reshapes shared by AD and batching rules

@@ -1,5 +1,5 @@
 """Lowering of the structural primitives: conversions, selects, clamp, iota, broadcasts, reshapes, transposes,
-reversal, padding and concatenation."""
+reversal, padding, concatenation and splitting."""
 
 from __future__ import annotations
 
@@ -119,3 +119,17 @@ def _pad(ctx: LoweringContext, x: Value, padding_value: Value, *, padding_config
 @register_lowering(st.concatenate_p)
 def _concatenate(ctx: LoweringContext, *operands: Value, dimension: int) -> Value:
     return ctx.op1("stablehlo.concatenate", list(operands), ctx.avals_out[0], {"dimension": i64(dimension)})
+
+
+@register_lowering(st.split_p)
+def _split(ctx: LoweringContext, x: Value, *, sizes, axis: int) -> list[Value]:
+    """One slice per piece."""
+    pieces, start = [], 0
+    for size, aval in zip(sizes, ctx.avals_out):
+        starts, limits = [0] * x.aval.ndim, list(x.aval.shape)
+        starts[axis], limits[axis] = start, start + int(size)
+        pieces.append(ctx.op1("stablehlo.slice", [x], aval, {
+            "start_indices": i64_array(starts), "limit_indices": i64_array(limits),
+            "strides": i64_array([1] * x.aval.ndim)}))
+        start += int(size)
+    return pieces
