@@ -5,7 +5,12 @@ import pkgutil
 
 import jaxle_core
 from jaxle_core.core import Primitive
+from jaxle_core.lax import parallel
 from jaxle_xla.lowering import lowering_rules
+
+# Collectives are lowered only over a device-mapped axis (pmap, a later issue): under vmap they become array
+# operations, and staged with no bound axis name they raise NameError before lowering.
+COLLECTIVES = {v for v in vars(parallel).values() if isinstance(v, Primitive)}
 
 
 def core_primitives() -> set[Primitive]:
@@ -19,5 +24,7 @@ def core_primitives() -> set[Primitive]:
 def test_every_core_primitive_has_a_lowering():
     primitives = core_primitives()
     assert len(primitives) > 120  # the walk really found core's primitives
-    missing = sorted(p.name for p in primitives if p not in lowering_rules)
+    assert {p.name for p in COLLECTIVES} == {"psum", "pmax", "pmin", "all_gather", "reduce_scatter", "all_to_all",
+                                             "ppermute", "axis_index"}
+    missing = sorted(p.name for p in primitives - COLLECTIVES if p not in lowering_rules)
     assert missing == []

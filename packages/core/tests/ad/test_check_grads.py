@@ -387,7 +387,7 @@ NOT_SWEPT = {
     "stop_gradient": "zero derivative by definition, which finite differences contradict",
     **dict.fromkeys(["psum", "all_gather", "reduce_scatter", "all_to_all", "ppermute"],
                     "needs a bound axis name: checked under vmap in batching/test_collectives.py"),
-    **dict.fromkeys(["cond", "scan"], "carries jaxprs: checked in control_flow/test_*_transforms.py and "
+    **dict.fromkeys(["cond", "scan", "while"], "carries jaxprs: checked in control_flow/test_*_transforms.py and "
                     "test_scan_grad.py with finite differences"),
 }
 

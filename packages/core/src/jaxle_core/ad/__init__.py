@@ -14,6 +14,7 @@ from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     numeric_transpose,
     scan_rules,
     scan_transpose,
+    while_rules,
 )
 from jaxle_core.ad.jacobians import hessian, jacfwd, jacrev
 from jaxle_core.ad.jvp import JVPTrace, JVPTracer, Zero, add_any_p, instantiate, jvp, jvp_rules, tangent_aval

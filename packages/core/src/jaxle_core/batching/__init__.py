@@ -10,6 +10,7 @@ from jaxle_core.batching import (  # noqa: F401  (registers the rules)
     numeric_rules,
     scan_rules,
     structural_rules,
+    while_rules,
 )
 from jaxle_core.batching.api import vmap
 from jaxle_core.batching.trace import BatchTrace, BatchTracer, batching_rules

@@ -8,6 +8,7 @@ from jaxle_core.lax import operators as _operators  # noqa: E402, F401  (install
 from jaxle_core.lax.control_flow.associative_scan import *  # noqa: F403
 from jaxle_core.lax.control_flow.conditionals import *  # noqa: F403
 from jaxle_core.lax.control_flow.scan import *  # noqa: F403
+from jaxle_core.lax.control_flow.while_loops import *  # noqa: F403
 from jaxle_core.lax.convolution import *  # noqa: F403
 from jaxle_core.lax.cumulative import *  # noqa: F403
 from jaxle_core.lax.dot import *  # noqa: F403

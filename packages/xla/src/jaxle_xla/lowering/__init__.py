@@ -17,6 +17,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     sorting,
     special,
     structural,
+    while_loops,
     windowed,
 )
 from jaxle_xla.lowering.context import LoweringContext, Value, tensor_type

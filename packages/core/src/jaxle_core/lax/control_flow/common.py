@@ -8,6 +8,7 @@ leading input of the jaxpr and a leading operand of the equation, as in JAX.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -62,3 +63,76 @@ def flatten_avals(values: Any) -> tuple[list[Any], Any, list[ShapedArray]]:
 def same_type(a: ShapedArray, b: ShapedArray) -> bool:
     """Whether two avals agree in shape and dtype (weak types may differ)."""
     return a.shape == b.shape and a.dtype == b.dtype
+
+
+# ---------------------------------------------------------------- loop carries (JAX's error messages)
+
+
+def carry_name(f: Callable) -> str:
+    """The name of the carry argument of a loop body, for error messages."""
+    try:
+        params = list(inspect.signature(f).parameters)
+    except (TypeError, ValueError):
+        params = []
+    return params[0] if params else "carry"
+
+
+def _describe_node(x: Any) -> str:
+    if type(x) in (tuple, list):
+        return f"{type(x).__name__} of length {len(x)}"
+    return str(type(x))
+
+
+def _structure_differences(a: Any, b: Any, name: str) -> list[str]:
+    """Why the pytrees ``a`` and ``b`` (of avals) differ, as JAX words it (nothing if they agree)."""
+    a_def, b_def = tree.tree_structure(a), tree.tree_structure(b)
+    if a_def == b_def:
+        return []
+    if type(a) is not type(b) or tree.treedef_is_leaf(a_def) or tree.treedef_is_leaf(b_def):
+        return [f"the input carry {name} is a {type(a)} but the corresponding component of the carry output is a "
+                f"{type(b)}, so their Python types differ"]
+    if type(a) in (tuple, list) and len(a) != len(b):
+        return [f"the input carry {name} is a {_describe_node(a)} but the corresponding component of the carry "
+                f"output is a {_describe_node(b)}, so the lengths do not match"]
+    a_meta, b_meta = a_def.node_data()[1], b_def.node_data()[1]
+    if a_meta != b_meta:
+        return [f"the input carry {name} is a {type(a)} with pytree metadata {tuple(a_meta)} but the corresponding "
+                f"component of the carry output is a {type(b)} with pytree metadata {tuple(b_meta)}, so the pytree "
+                "node metadata does not match"]
+    children = lambda node: tree.tree_flatten_with_path(node, is_leaf=lambda n: n is not node)[0]  # noqa: E731
+    base = name.removeprefix("component ")
+    return [found for (path, x), (_, y) in zip(children(a), children(b))
+            for found in _structure_differences(x, y, f"component {base}{tree.keystr(path)}")]
+
+
+def _paragraphs(items: list[str]) -> str:
+    if len(items) == 1:
+        return items[0][0].upper() + items[0][1:] + "."
+    return "\n".join(f"  * {item}{';' if i < len(items) - 1 else '.'}" for i, item in enumerate(items))
+
+
+def check_carry(loop: str, name: str, in_tree: Any, in_avals: list[ShapedArray], out_tree: Any,
+                 out_avals: list[ShapedArray]) -> None:
+    """JAX's errors for a body whose carry output differs in structure or type from its carry input."""
+    if in_tree != out_tree:
+        differences = _structure_differences(tree.tree_unflatten(in_tree, in_avals),
+                                             tree.tree_unflatten(out_tree, out_avals), name)
+        raise TypeError(f"{loop} body function carry input and carry output must have the same pytree structure, but "
+                        f"they differ:\n\n{_paragraphs(differences)}\n\nRevise the function so that the carry "
+                        "output has the same pytree structure as the carry input.")
+    paths = [tree.keystr(p) for p, _ in tree.tree_flatten_with_path(tree.tree_unflatten(in_tree, in_avals))[0]]
+    problems = []
+    for path, a, b in zip(paths, in_avals, out_avals):
+        reasons = []
+        if a.dtype != b.dtype:
+            reasons.append("the dtypes do not match")
+        if a.shape != b.shape:
+            reasons.append("the shapes do not match")
+        if reasons:
+            who = f"{name}" if tree.treedef_is_leaf(in_tree) else f"component {name}{path}"
+            problems.append(f"the input carry {who} has type {a.str_short()} but the corresponding output carry "
+                            f"component has type {b.str_short()}, so {', and '.join(reasons)}")
+    if problems:
+        raise TypeError(f"{loop} body function carry input and carry output must have equal types, but they differ:"
+                        f"\n\n{_paragraphs(problems)}\n\nRevise the function so that all output types match the "
+                        "corresponding input types.")

@@ -7,7 +7,6 @@ values and the scanned arrays; its jaxpr maps (consts, carry, x slices) to
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -19,7 +18,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Var
 from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules
-from jaxle_core.lax.control_flow.common import TracedFunction, trace_function
+from jaxle_core.lax.control_flow.common import TracedFunction, carry_name, check_carry, trace_function
 from jaxle_core.lax.slicing import slice as lax_slice
 from jaxle_core.lax.structural import _convert_keeping_weak_type, concatenate, reshape
 
@@ -122,75 +121,6 @@ class _AvalText:
         return ("~" if self.aval.weak_type else "") + self.aval.str_short()
 
 
-def _carry_name(f: Callable) -> str:
-    try:
-        params = list(inspect.signature(f).parameters)
-    except (TypeError, ValueError):
-        params = []
-    return params[0] if params else "carry"
-
-
-def _describe_node(x: Any) -> str:
-    if type(x) in (tuple, list):
-        return f"{type(x).__name__} of length {len(x)}"
-    return str(type(x))
-
-
-def _structure_differences(a: Any, b: Any, name: str) -> list[str]:
-    """Why the pytrees ``a`` and ``b`` (of avals) differ, as JAX words it (nothing if they agree)."""
-    a_def, b_def = tree.tree_structure(a), tree.tree_structure(b)
-    if a_def == b_def:
-        return []
-    if type(a) is not type(b) or tree.treedef_is_leaf(a_def) or tree.treedef_is_leaf(b_def):
-        return [f"the input carry {name} is a {type(a)} but the corresponding component of the carry output is a "
-                f"{type(b)}, so their Python types differ"]
-    if type(a) in (tuple, list) and len(a) != len(b):
-        return [f"the input carry {name} is a {_describe_node(a)} but the corresponding component of the carry "
-                f"output is a {_describe_node(b)}, so the lengths do not match"]
-    a_meta, b_meta = a_def.node_data()[1], b_def.node_data()[1]
-    if a_meta != b_meta:
-        return [f"the input carry {name} is a {type(a)} with pytree metadata {tuple(a_meta)} but the corresponding "
-                f"component of the carry output is a {type(b)} with pytree metadata {tuple(b_meta)}, so the pytree "
-                "node metadata does not match"]
-    children = lambda node: tree.tree_flatten_with_path(node, is_leaf=lambda n: n is not node)[0]  # noqa: E731
-    base = name.removeprefix("component ")
-    return [found for (path, x), (_, y) in zip(children(a), children(b))
-            for found in _structure_differences(x, y, f"component {base}{tree.keystr(path)}")]
-
-
-def _paragraphs(items: list[str]) -> str:
-    if len(items) == 1:
-        return items[0][0].upper() + items[0][1:] + "."
-    return "\n".join(f"  * {item}{';' if i < len(items) - 1 else '.'}" for i, item in enumerate(items))
-
-
-def _check_carry(name: str, in_tree: Any, in_avals: list[ShapedArray], out_tree: Any,
-                 out_avals: list[ShapedArray]) -> None:
-    """JAX's errors for a body whose carry output differs in structure or type from its carry input."""
-    if in_tree != out_tree:
-        differences = _structure_differences(tree.tree_unflatten(in_tree, in_avals),
-                                             tree.tree_unflatten(out_tree, out_avals), name)
-        raise TypeError("scan body function carry input and carry output must have the same pytree structure, but "
-                        f"they differ:\n\n{_paragraphs(differences)}\n\nRevise the function so that the carry "
-                        "output has the same pytree structure as the carry input.")
-    paths = [tree.keystr(p) for p, _ in tree.tree_flatten_with_path(tree.tree_unflatten(in_tree, in_avals))[0]]
-    problems = []
-    for path, a, b in zip(paths, in_avals, out_avals):
-        reasons = []
-        if a.dtype != b.dtype:
-            reasons.append("the dtypes do not match")
-        if a.shape != b.shape:
-            reasons.append("the shapes do not match")
-        if reasons:
-            who = f"{name}" if tree.treedef_is_leaf(in_tree) else f"component {name}{path}"
-            problems.append(f"the input carry {who} has type {a.str_short()} but the corresponding output carry "
-                            f"component has type {b.str_short()}, so {', and '.join(reasons)}")
-    if problems:
-        raise TypeError("scan body function carry input and carry output must have equal types, but they differ:"
-                        f"\n\n{_paragraphs(problems)}\n\nRevise the function so that all output types match the "
-                        "corresponding input types.")
-
-
 def _trace_body(f: Callable, init_tree: Any, carry_avals: list[ShapedArray], xs_tree: Any,
                 x_avals: list[ShapedArray]) -> tuple[TracedFunction, Any, Any]:
     """Trace ``f(carry, x)``: the body (outputs: carry leaves, then y leaves) and the carry and y trees."""
@@ -243,7 +173,7 @@ def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None, reve
     unroll = _normalize_unroll(unroll, length)
     init_leaves, init_tree = tree.tree_flatten(init)
     x_avals = [get_aval(x).update(shape=get_aval(x).shape[1:]) for x in xs_leaves]
-    name = _carry_name(f)
+    name = carry_name(f)
     carry_avals = [get_aval(x) for x in init_leaves]
     traced, carry_tree, y_tree = _trace_body(f, init_tree, carry_avals, xs_tree, x_avals)
     num_carry = len(init_leaves)
@@ -252,7 +182,7 @@ def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None, reve
         if changed:
             carry_avals = [get_aval(x) for x in init_leaves]
             traced, carry_tree, y_tree = _trace_body(f, init_tree, carry_avals, xs_tree, x_avals)
-    _check_carry(name, init_tree, carry_avals, carry_tree, traced.out_avals[:carry_tree.num_leaves])
+    check_carry("scan", name, init_tree, carry_avals, carry_tree, traced.out_avals[:carry_tree.num_leaves])
     carry_out, ys = _bind_forwarding(traced, init_leaves, xs_leaves, length, reverse, unroll)
     return tree.tree_unflatten(init_tree, carry_out), tree.tree_unflatten(y_tree, ys)
 

@@ -1,0 +1,50 @@
+"""Lowering of ``while``: a ``stablehlo.while`` whose state holds the consts and the carry.
+
+A batched predicate (from ``vmap``) is reduced with ``or`` in the cond region, and
+the body region keeps the old carry of the elements whose predicate is false.
+"""
+
+from __future__ import annotations
+
+from jaxle_core import lax
+from jaxle_core.core import ClosedJaxpr
+from jaxle_core.lax.control_flow.while_loops import while_p
+from jaxle_xla.lowering.context import LoweringContext, Value
+from jaxle_xla.lowering.module import register_lowering
+
+
+def _any(pred):
+    return lax.reduce_or(pred, tuple(range(pred.ndim)))
+
+
+def _keep_where_false(pred, new, old):
+    mask = lax.broadcast_in_dim(pred, old.shape, tuple(range(pred.ndim)))
+    return lax.select(mask, new, old)
+
+
+@register_lowering(while_p)
+def _while_lowering(ctx: LoweringContext, *args: Value, cond_nconsts: int, cond_jaxpr: ClosedJaxpr,
+                    body_nconsts: int, body_jaxpr: ClosedJaxpr) -> list[Value]:
+    n_consts = cond_nconsts + body_nconsts
+    avals = [a.aval for a in args]
+    batched_pred = bool(cond_jaxpr.out_avals[0].shape)
+
+    def predicate(inner: LoweringContext, state: list[Value]) -> Value:
+        cconsts, carry = state[:cond_nconsts], state[n_consts:]
+        pred = inner.lower_jaxpr(cond_jaxpr.jaxpr, cond_jaxpr.consts, cconsts + carry)[0]
+        return pred
+
+    def cond(inner: LoweringContext, state: list[Value]) -> list[Value]:
+        pred = predicate(inner, state)
+        return inner.lower_fun(_any, pred) if batched_pred else [pred]
+
+    def body(inner: LoweringContext, state: list[Value]) -> list[Value]:
+        bconsts, carry = state[cond_nconsts:n_consts], state[n_consts:]
+        new = inner.lower_jaxpr(body_jaxpr.jaxpr, body_jaxpr.consts, bconsts + carry)
+        if batched_pred:
+            pred = predicate(inner, state)
+            new = [inner.lower_fun(_keep_where_false, pred, n, o)[0] for n, o in zip(new, carry)]
+        return state[:n_consts] + new
+
+    outs = ctx.op("stablehlo.while", args, avals, regions=[ctx.region(avals, cond), ctx.region(avals, body)])
+    return outs[n_consts:]
