@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxle_core import core, dtypes
+from jaxle_core import config, core, dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_xla import _jaxlib, clients
@@ -18,6 +18,7 @@ from jaxle_xla.lowering import lower_to_text
 # Constants with more elements than this are passed to the executable as arguments
 # rather than written into the program text.
 _LARGEST_INLINE_CONSTANT = 256
+_PYTHON_SCALARS = (bool, int, float)
 
 
 def used_inputs(jaxpr: core.Jaxpr) -> list[bool]:
@@ -82,6 +83,23 @@ def host_buffer(x: Any, aval: ShapedArray, device: _jaxlib.Device) -> _jaxlib.De
     return _jaxlib.device_put(value, aval, device)
 
 
+# Buffers of Python scalar arguments (steps, learning rates, ...), shared between calls: device buffers are
+# immutable and executables that donate their inputs never read this cache.
+_scalar_buffers: dict[tuple, _jaxlib.DeviceBuffer] = {}
+_SCALAR_BUFFERS_KEPT = 1024
+
+
+def _scalar_buffer(x: bool | int | float, device: _jaxlib.Device) -> _jaxlib.DeviceBuffer:
+    value = x.hex() if type(x) is float else x  # -0.0 and 0.0 are different buffers
+    key = (type(x), value, device, config.trace_context())
+    buffer = _scalar_buffers.get(key)
+    if buffer is None:
+        if len(_scalar_buffers) >= _SCALAR_BUFFERS_KEPT:
+            _scalar_buffers.clear()
+        buffer = _scalar_buffers[key] = host_buffer(x, get_aval(x), device)
+    return buffer
+
+
 def to_buffer(x: Any, device: _jaxlib.Device) -> _jaxlib.DeviceBuffer:
     """The device buffer of ``x`` on ``device``, copying or transferring it there if needed."""
     if type(x) is XlaArray:
@@ -109,6 +127,7 @@ class Executable:
         self._keep = program.keep
         self._all_kept = all(self._keep)
         self._commit = commit
+        self._donates = any(donated)
         self._one_device = clients.has_one_device()
         self.text = program.text
         self.loaded = _jaxlib.compile(device.client, self.text, device)
@@ -129,6 +148,8 @@ class Executable:
             if type(a) is XlaArray and (one_device or _jaxlib.buffer_device(a._buffer) == device):
                 buffers.append(a._buffer)
                 committed = committed or a._committed
+            elif type(a) in _PYTHON_SCALARS and not self._donates:
+                buffers.append(_scalar_buffer(a, device))
             else:
                 buffers.append(to_buffer(a, device))
                 committed = committed or (type(a) is XlaArray and a._committed)
