@@ -40,3 +40,12 @@ print(jc.make_jaxpr(jc.grad(lambda x: lax.sin(x) * x))(1.0))
 cubic = lambda x: x ** 3 + 2 * x ** 2 - 3 * x + 1  # noqa: E731
 print("derivatives     :", [float(d(1.0)) for d in (jc.grad(cubic), jc.grad(jc.grad(cubic)))])
 print("jit(grad) on XLA:", repr(jc.jit(jc.grad(loss))(params["w"], x)))
+
+xs = np.stack([x, x + 1, x + 2])
+print("per-example grad:", jc.jit(jc.vmap(jc.grad(loss), in_axes=(None, 0)))(params["w"], xs).shape)
+print("psum under vmap :", jc.vmap(lambda v: v / lax.psum(v, "i"), axis_name="i")(np.arange(1.0, 4.0)))
+print("fori_loop sum   :", lax.fori_loop(1, 11, lambda i, total: total + i, 0))
+carry, ys = jc.jit(lambda c, xs: lax.scan(lambda c, x: (c + x, c * x), c, xs))(0.0, np.arange(5.0))
+print("scan            :", carry, ys)
+print("jaxpr of a cond :")
+print(jc.make_jaxpr(lambda p, v: lax.cond(p > 0, lax.sin, lax.cos, v))(1.0, 2.0))

@@ -10,6 +10,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     dot,
     elementwise,
     identity,
+    parallel,
     reductions,
     remat,
     scan,

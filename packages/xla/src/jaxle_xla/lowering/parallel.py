@@ -1,0 +1,34 @@
+"""Lowering of the reductions ``psum``/``pmax``/``pmin`` over positional axes.
+
+Under ``vmap`` a reduction over the mapped axis becomes the collective over the
+batch dimension's position (``psum[axes=(0,)]``, as in JAX's jaxprs), which is an
+ordinary reduction here. Named axes need a device-mapped axis (pmap), which this
+backend does not lower yet.
+"""
+
+from __future__ import annotations
+
+from jaxle_core import lax
+from jaxle_core.lax import parallel
+from jaxle_xla.lowering.context import LoweringContext, Value
+from jaxle_xla.lowering.module import register_lowering
+
+_REDUCTIONS = {parallel.psum_p: lax.reduce_sum, parallel.pmax_p: lax.reduce_max, parallel.pmin_p: lax.reduce_min}
+
+
+def _positional_reduction(primitive, reduce):
+    def lowering(ctx: LoweringContext, x: Value, *, axes, axis_index_groups) -> Value:
+        named, positional = parallel.split_axes(axes)
+        if named:
+            raise NotImplementedError(f"{primitive.name} over the named axes {tuple(named)} needs a device-mapped "
+                                      "axis (pmap), which jaxle-xla does not lower yet; use it under vmap.")
+        if not positional:
+            return x
+        (out,) = ctx.lower_fun(lambda v: reduce(v, tuple(positional)), x)
+        return out
+
+    return lowering
+
+
+for _primitive, _reduce in _REDUCTIONS.items():
+    register_lowering(_primitive)(_positional_reduction(_primitive, _reduce))
