@@ -24,6 +24,20 @@ _HOST_COPY_BYTES = 4096
 _WEAK_SCALARS_KEPT = 1024
 
 
+def _jaxpr_key(value: Any) -> Any:
+    """A jaxpr-valued param by its text, types (the text omits weak types) and constants' identities: control flow
+    re-traces its bodies on every eager call, and equal bodies must reuse one executable."""
+    if type(value) is core.ClosedJaxpr:
+        return str(value.jaxpr), tuple(value.in_avals), tuple(value.out_avals), tuple(map(id, value.consts))
+    if type(value) is tuple and value and type(value[0]) is core.ClosedJaxpr:
+        return tuple(map(_jaxpr_key, value))
+    return value
+
+
+def _params_key(params: dict) -> tuple:
+    return tuple([(name, _jaxpr_key(value)) for name, value in params.items()])
+
+
 class XlaBackend:
     """Runs primitives and jaxprs with XLA on the default platform's devices."""
 
@@ -41,7 +55,7 @@ class XlaBackend:
         avals = tuple([get_aval(x) for x in args])
         device = self._only_device or self._place(args, primitive.name)
         try:
-            key = (primitive, tuple(params.items()), avals, device)
+            key = (primitive, _params_key(params), avals, device)
             executable = self._eager.get(key)
         except TypeError:  # unhashable params: compile without caching
             key, executable = None, None
