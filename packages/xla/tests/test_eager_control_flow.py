@@ -31,7 +31,7 @@ def test_different_bodies_or_constants_do_not_share_executables():
     out_b = lax.scan(lambda c, x: (c + b * x, None), np.zeros(3, np.float32), xs)[0]
     np.testing.assert_array_equal(np.asarray(out_a), a * 3)
     np.testing.assert_array_equal(np.asarray(out_b), b * 3)
-    plus, minus = (lax.cond(True, lambda v: v + k, lambda v: v, np.float32(1)) for k in (1.0, -1.0))
+    plus, minus = (lax.cond(True, lambda v, k=k: v + k, lambda v: v, np.float32(1)) for k in (1.0, -1.0))
     assert (float(plus), float(minus)) == (2.0, 0.0)
     weak = lax.cond(True, lambda: 1.0, lambda: 2.0)
     strong = lax.cond(True, lambda: np.float32(1.0), lambda: np.float32(2.0))

@@ -18,7 +18,7 @@ import numpy as np
 from jaxle_core import core, dtypes
 from jaxle_core.ad.jit_rule import jvp_jaxpr
 from jaxle_core.ad.jvp import Zero, jvp_rules, tangent_aval
-from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_rules
+from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, partial_eval_rules
 from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass, is_undefined, transpose_rules
 from jaxle_core.avals import get_aval
 from jaxle_core.checkpoint import checkpoint_p, checkpoint_params, name_p, nothing_saveable, open_jaxpr
@@ -60,22 +60,28 @@ jvp_rules[name_p] = lambda primals, tangents, *, name: (name_p.bind(primals[0], 
 
 
 def _inline_calls(eqns: list[JaxprEqn], outvars: list[Any], env: dict[Var, Any], unknown: set[Var],
-                  fresh: bool) -> tuple[list[JaxprEqn], list[Any]]:
-    """``eqns`` with the jaxpr-carrying calls that mix known and unknown operands inlined (recursively), and
-    ``outvars``, renamed through ``env``; ``fresh`` gives the equations new output variables."""
+                  fresh: bool, split_mixed: bool = True) -> tuple[list[JaxprEqn], list[Any]]:
+    """``eqns`` with the jaxpr-carrying calls that mix known and unknown operands inlined (recursively) and other
+    equations with a partial evaluation rule (control flow) split into their known and unknown equations (unless
+    ``split_mixed`` is off), and ``outvars``, renamed through ``env``; ``fresh`` gives the equations new output
+    variables."""
     read = lambda a: env.get(a, a) if type(a) is Var else a
     flat: list[JaxprEqn] = []
     for eqn in eqns:
         ins = [read(a) for a in eqn.invars]
         reads_unknown = [type(a) is Var and a in unknown for a in ins]
-        if eqn.primitive in (jit_p, checkpoint_p) and any(reads_unknown) and not all(reads_unknown):
+        mixed = any(reads_unknown) and not all(reads_unknown)
+        if eqn.primitive in (jit_p, checkpoint_p) and mixed:
             inner = eqn.params["jaxpr"]
             body, consts = (inner.jaxpr, inner.consts) if isinstance(inner, ClosedJaxpr) else (inner, [])
-            inner_env: dict[Var, Any] = dict(zip(body.invars, ins))
-            inner_env.update((v, Literal(c, get_aval(c))) for v, c in zip(body.constvars, consts))
-            inner_eqns, inner_outs = _inline_calls(body.eqns, body.outvars, inner_env, unknown, True)
+            inner_eqns, inner_outs = _inline_jaxpr(body, consts, ins, unknown, True)
             flat.extend(inner_eqns)
             env.update(zip(eqn.outvars, inner_outs))
+            continue
+        if split_mixed and mixed and eqn.primitive in partial_eval_rules:
+            split_eqns, split_outs = _split_equation(eqn, ins, unknown)
+            flat.extend(split_eqns)
+            env.update(zip(eqn.outvars, split_outs))
             continue
         outs = list(eqn.outvars)
         if fresh:
@@ -85,6 +91,34 @@ def _inline_calls(eqns: list[JaxprEqn], outvars: list[Any], env: dict[Var, Any],
             unknown.update(outs)
         flat.append(eqn.replace(invars=ins, outvars=outs))
     return flat, [read(v) for v in outvars]
+
+
+def _inline_jaxpr(jaxpr: Jaxpr, consts: list[Any], ins: list[Any], unknown: set[Var],
+                  split_mixed: bool) -> tuple[list[JaxprEqn], list[Any]]:
+    """The equations of ``jaxpr`` applied to the atoms ``ins`` (fresh variables), and its output atoms."""
+    env: dict[Var, Any] = dict(zip(jaxpr.invars, ins))
+    env.update((v, Literal(c, get_aval(c))) for v, c in zip(jaxpr.constvars, consts))
+    return _inline_calls(jaxpr.eqns, jaxpr.outvars, env, unknown, True, split_mixed)
+
+
+def _split_equation(eqn: JaxprEqn, ins: list[Any], unknown: set[Var]) -> tuple[list[JaxprEqn], list[Any]]:
+    """A control-flow equation with known and unknown operands as its known equations (run now, or recomputed
+    as the policy says) followed by its unknown ones, reading the residuals; and the atoms of its outputs."""
+    positions = [i for i, a in enumerate(ins) if type(a) is Var]
+    params_in = {i: Var(ins[i].aval) for i in positions}
+    one = Jaxpr([], list(params_in.values()), [Var(v.aval) for v in eqn.outvars], [])
+    one.eqns.append(eqn.replace(invars=[params_in.get(i, a) for i, a in enumerate(ins)], outvars=one.outvars))
+    is_unknown = [ins[i] in unknown for i in positions]
+    split = partial_eval_jaxpr(ClosedJaxpr(one, []), is_unknown)
+    known_ins = [ins[i] for i, u in zip(positions, is_unknown) if not u]
+    known_eqns, known_outs = _inline_jaxpr(split.known.jaxpr, split.known.consts, known_ins, unknown, True)
+    residuals = [known_ins[j] if src == "input" else known_outs[j] for src, j in split.residual_sources]
+    unknown_ins = [ins[i] for i, u in zip(positions, is_unknown) if u]
+    unknown_eqns, unknown_outs = _inline_jaxpr(split.unknown.jaxpr, split.unknown.consts, residuals + unknown_ins,
+                                               unknown, False)
+    known_iter, unknown_iter = iter(known_outs), iter(unknown_outs)
+    outs = [next(unknown_iter) if u else next(known_iter) for u in split.out_unknowns]
+    return known_eqns + unknown_eqns, outs
 
 
 def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy) -> tuple[Jaxpr, Jaxpr, list[bool], int]:
