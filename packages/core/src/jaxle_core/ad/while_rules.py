@@ -14,6 +14,7 @@ from jaxle_core import core
 from jaxle_core.ad.jit_rule import jvp_jaxpr
 from jaxle_core.ad.jvp import Zero, instantiate, jvp_rules, tangent_aval
 from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, partial_eval_rules
+from jaxle_core.ad.transpose import transpose_rules
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.jaxpr_util import dce_jaxpr
 from jaxle_core.lax.control_flow.while_loops import split_while_args, while_p, while_params
@@ -95,13 +96,13 @@ def _while_partial_eval(trace: PartialStagingTrace, args, params):
     cconsts_uk, bconsts_uk, init_uk = split_while_args(unknowns, cond_nconsts, body_nconsts)
     carry_uk = _carry_unknown(body_jaxpr, bconsts_uk, list(init_uk))
     if any(partial_eval_jaxpr(cond_jaxpr, cconsts_uk + carry_uk).out_unknowns):
-        raise ValueError(REVERSE_MODE_ERROR)
+        carry_uk = [True] * len(carry_uk)
+    # The unknown carries need the whole loop (known parts recomputed): it is staged as it is.
+    staged = trace.stage(while_p, args, params) if any(carry_uk) else None
+    if all(carry_uk):
+        return staged
+    # The known carries run now in a loop of their own.
     body = body_jaxpr.jaxpr
-    carry_vars = body.invars[body_nconsts:]
-    forwarded = [out is var for out, var in zip(body.outvars, carry_vars)]
-    if any(uk and not fwd for uk, fwd in zip(carry_uk, forwarded)):
-        raise ValueError(REVERSE_MODE_ERROR)
-    # Only forwarded carries are unknown: the known loop runs without them (and without unknown consts).
     known_body, _ = dce_jaxpr(body.replace(outvars=[v for v, uk in zip(body.outvars, carry_uk) if not uk]),
                               instantiate=True)
     keep_in = [not uk for uk in bconsts_uk + carry_uk]
@@ -110,13 +111,17 @@ def _while_partial_eval(trace: PartialStagingTrace, args, params):
     keep_cond = [not uk for uk in cconsts_uk + carry_uk]
     known_cond, _ = dce_jaxpr(cond, instantiate=True)
     known_cond = known_cond.replace(invars=[v for v, k in zip(cond.invars, keep_cond) if k])
-    cconsts, bconsts, init = split_while_args(args, cond_nconsts, body_nconsts)
     known_params = while_params(ClosedJaxpr(known_cond, cond_jaxpr.consts), cconsts_uk.count(False),
                                 ClosedJaxpr(known_body, body_jaxpr.consts), bconsts_uk.count(False))
     known_args = [x for x, uk in zip(args, cconsts_uk + bconsts_uk + carry_uk) if not uk]
     with core.set_current_trace(trace.parent):
         known_outs = iter(while_p.bind(*known_args, **known_params))
-    return [x if uk else next(known_outs) for x, uk in zip(init, carry_uk)]
+    return [staged[i] if uk else next(known_outs) for i, uk in enumerate(carry_uk)]
 
 
+def _while_transpose(cts, *args, **params):
+    raise ValueError(REVERSE_MODE_ERROR)
+
+
+transpose_rules[while_p] = _while_transpose
 partial_eval_rules[while_p] = _while_partial_eval
