@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 from conftest import GOLDEN_DIR
+from jvp_checks import finite_difference
 from make_collectives_golden import render
 
 import jaxle_core as jc
@@ -166,10 +167,6 @@ def test_collectives_over_axis_env_stage_and_abstract_evals():
 # ---------------------------------------------------------------- derivatives
 
 
-def _finite_difference(f, x, t, eps=1e-6):
-    return (np.asarray(f(x + eps * t)) - np.asarray(f(x - eps * t))) / (2 * eps)
-
-
 def test_grad_of_normalised_values_against_finite_differences():
     with enable_x64(True):
         x = RNG.uniform(0.5, 2.0, (4, 3))
@@ -179,10 +176,10 @@ def test_grad_of_normalised_values_against_finite_differences():
         analytic = 2 * x / s ** 2 - 2 * (x ** 2).sum(0) / s ** 3
         np.testing.assert_allclose(g, analytic, rtol=1e-10)
         t = RNG.normal(size=x.shape)
-        np.testing.assert_allclose(np.sum(g * t), _finite_difference(loss, x, t), rtol=1e-6)
+        np.testing.assert_allclose(np.sum(g * t), finite_difference(loss, (x,), (t,)), rtol=1e-6)
         _, tangent = jc.jvp(named(lambda u: u / lax.psum(u, "i")), (x,), (t,))
         np.testing.assert_allclose(np.asarray(tangent),
-                                   _finite_difference(named(lambda u: u / lax.psum(u, "i")), x, t), rtol=1e-6)
+                                   finite_difference(named(lambda u: u / lax.psum(u, "i")), (x,), (t,)), rtol=1e-6)
 
 
 def test_vmap_of_grad_transposes_psum_to_psum():

@@ -5,25 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from jvp_checks import finite_difference, x64_everywhere  # noqa: F401  (x64_everywhere: an autouse fixture)
 
 import jaxle_core as jc
 from jaxle_core import lax
 from jaxle_core.batching import vmap
-from jaxle_core.config import enable_x64
 
 RNG = np.random.default_rng(0)
-
-
-@pytest.fixture(autouse=True)
-def x64_everywhere():
-    with enable_x64(True):
-        yield
-
-
-def finite_difference(fun, primals, tangents, eps=1e-6):
-    plus = fun(*[p + eps * t for p, t in zip(primals, tangents)])
-    minus = fun(*[p - eps * t for p, t in zip(primals, tangents)])
-    return (np.asarray(plus) - np.asarray(minus)) / (2 * eps)
 
 
 def piecewise(x, z):

@@ -9,6 +9,7 @@ import make_scan_grad_golden as cases
 import numpy as np
 import pytest
 from conftest import GOLDEN_DIR
+from jvp_checks import x64_everywhere  # noqa: F401  (an autouse fixture)
 
 import jaxle_core as jc
 import jaxle_tree as tree
@@ -18,12 +19,6 @@ from jaxle_core.checkpoint import checkpoint
 from jaxle_core.config import enable_x64
 
 rng = np.random.default_rng(0)
-
-
-@pytest.fixture(autouse=True)
-def x64_everywhere():
-    with enable_x64(True):
-        yield
 
 
 def numerical_grad(fun, args, argnum, eps=1e-6):

@@ -5,25 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from jvp_checks import finite_difference, x64_everywhere  # noqa: F401  (x64_everywhere: an autouse fixture)
 
 import jaxle_core as jc
 import jaxle_tree as tree
 from jaxle_core import lax
-from jaxle_core.config import enable_x64
 
 RNG = np.random.default_rng(0)
-
-
-@pytest.fixture(autouse=True)
-def x64():
-    with enable_x64(True):
-        yield
-
-
-def central_difference(fun, primals, tangents, eps=1e-6):
-    plus = fun(*[p + eps * t for p, t in zip(primals, tangents)])
-    minus = fun(*[p - eps * t for p, t in zip(primals, tangents)])
-    return tree.tree_map(lambda a, b: (np.asarray(a) - np.asarray(b)) / (2 * eps), plus, minus)
 
 
 def check_jvp(fun, primals, nonzero=None):
@@ -31,7 +19,7 @@ def check_jvp(fun, primals, nonzero=None):
     nonzero = [True] * len(primals) if nonzero is None else nonzero
     tangents = [RNG.standard_normal(np.shape(p)) if nz else np.zeros(np.shape(p)) for p, nz in zip(primals, nonzero)]
     value, derivative = jc.jvp(fun, tuple(primals), tuple(tangents))
-    expected = central_difference(fun, primals, tangents)
+    expected = finite_difference(fun, primals, tangents)
     for a, e in zip(tree.tree_leaves(value), tree.tree_leaves(fun(*primals))):
         np.testing.assert_allclose(np.asarray(a), np.asarray(e), rtol=1e-12)
     for a, e in zip(tree.tree_leaves(derivative), tree.tree_leaves(expected)):

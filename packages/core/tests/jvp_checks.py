@@ -1,4 +1,4 @@
-"""Shared by the jvp tests: float64 everywhere, central differences, and the check of a jvp against them."""
+"""Shared by the derivative tests: float64 everywhere, central differences, and the check of a jvp against them."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from conftest import GOLDEN_DIR
 
+import jaxle_tree as tree
 from jaxle_core.ad import jvp
 from jaxle_core.config import enable_x64
 
@@ -20,10 +21,10 @@ def x64_everywhere():
 
 
 def finite_difference(fun, primals, tangents, eps=1e-6):
-    """Central difference of ``fun`` along ``tangents`` (float64)."""
+    """Central difference of ``fun`` (pytree outputs too) along ``tangents`` (float64)."""
     plus = fun(*[p + eps * t for p, t in zip(primals, tangents)])
     minus = fun(*[p - eps * t for p, t in zip(primals, tangents)])
-    return (np.asarray(plus) - np.asarray(minus)) / (2 * eps)
+    return tree.tree_map(lambda a, b: (np.asarray(a) - np.asarray(b)) / (2 * eps), plus, minus)
 
 
 def check_jvp(fun, primals, tangents=None, rtol=1e-6, atol=1e-8, rng=None):
