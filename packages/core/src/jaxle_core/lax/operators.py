@@ -26,7 +26,7 @@ def _as_weak_scalar(x: Any, dtype: np.dtype) -> Any:
     """The Python scalar ``x`` as a weakly typed constant of ``dtype``."""
     if get_aval(x).dtype == dtype:
         return x
-    return structural._convert_keeping_weak_type(x, dtype, True)
+    return structural.convert_keeping_weak_type(x, dtype, True)
 
 
 def promote_dtypes(*args: Any) -> list[Any]:
@@ -41,7 +41,7 @@ def promote_dtypes(*args: Any) -> list[Any]:
             continue
         aval = get_aval(x)
         if aval.dtype != dtype or aval.weak_type != weak:
-            x = structural._convert_keeping_weak_type(x, dtype, weak)
+            x = structural.convert_keeping_weak_type(x, dtype, weak)
         converted.append(x)
     return converted
 
@@ -94,8 +94,8 @@ def _true_divide(x, y):
     if not dtypes.issubdtype(dtype, np.inexact):
         float_dtype = dtypes.default_float_dtype()
         weak = get_aval(x).weak_type
-        x = structural._convert_keeping_weak_type(x, float_dtype, weak)
-        y = structural._convert_keeping_weak_type(y, float_dtype, get_aval(y).weak_type)
+        x = structural.convert_keeping_weak_type(x, float_dtype, weak)
+        y = structural.convert_keeping_weak_type(y, float_dtype, get_aval(y).weak_type)
     return ew.div(x, y)
 
 

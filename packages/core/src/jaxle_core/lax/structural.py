@@ -179,7 +179,7 @@ def _host_constant(value: np.ndarray, weak_type: bool = False):
     return value
 
 
-def _convert_keeping_weak_type(operand, new_dtype, weak_type: bool):
+def convert_keeping_weak_type(operand, new_dtype, weak_type: bool):
     """Convert, keeping the weak type given; scalar constants are converted on the host, as JAX does."""
     new_dtype = np.dtype(new_dtype)
     if not isinstance(operand, core.Tracer) and core.is_scalar_literal(operand):

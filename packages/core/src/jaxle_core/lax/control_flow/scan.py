@@ -20,7 +20,7 @@ from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Var
 from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules
 from jaxle_core.lax.control_flow.common import TracedFunction, carry_name, check_carry, trace_function
 from jaxle_core.lax.slicing import slice as lax_slice
-from jaxle_core.lax.structural import _convert_keeping_weak_type, concatenate, reshape
+from jaxle_core.lax.structural import concatenate, convert_keeping_weak_type, reshape
 
 __all__ = ["map", "scan"]
 
@@ -151,7 +151,7 @@ def _promote_weak_carry(init: list, in_avals: list[ShapedArray], out_avals: list
     promoted = []
     for x, a, b in zip(init, in_avals, out_avals):
         if a.weak_type and a.dtype != b.dtype and a.shape == b.shape:
-            x = _convert_keeping_weak_type(x, b.dtype, b.weak_type)
+            x = convert_keeping_weak_type(x, b.dtype, b.weak_type)
             changed = True
         promoted.append(x)
     return promoted, changed

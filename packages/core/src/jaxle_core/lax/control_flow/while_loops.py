@@ -20,7 +20,7 @@ from jaxle_core import core, dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import ClosedJaxpr, Primitive
 from jaxle_core.lax.control_flow.common import TracedFunction, carry_name, check_carry, flatten_avals, trace_function
-from jaxle_core.lax.structural import _convert_keeping_weak_type, convert_element_type
+from jaxle_core.lax.structural import convert_element_type, convert_keeping_weak_type
 from jaxle_core.promotion import result_type
 
 __all__ = ["fori_loop", "while_loop"]
@@ -87,7 +87,7 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
     if body.out_tree == in_tree:
         promote = [a.weak_type and a.dtype != b.dtype and a.shape == b.shape for a, b in zip(avals, body.out_avals)]
         if any(promote):
-            init = [_convert_keeping_weak_type(x, b.dtype, False) if p else x
+            init = [convert_keeping_weak_type(x, b.dtype, False) if p else x
                     for x, b, p in zip(init, body.out_avals, promote)]
             avals = [get_aval(x) for x in init]
             body = trace_body(body_fun, avals)
@@ -158,7 +158,7 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any, *, unro
             i, x = carry
             return (i + 1, body_fun(i, x)), None
 
-        start = _convert_keeping_weak_type(lo, dtype, False)
+        start = convert_keeping_weak_type(lo, dtype, False)
         (_, result), _ = scan(step, (start, init_val), None, length=max(hi - lo, 0),
                               unroll=1 if unroll is None else unroll)
         return result
