@@ -110,10 +110,6 @@ def _bool_to_int(x: Any) -> Any:
     return st.convert_element_type(x, np.int32) if dtypes.dtype(x) == np.bool_ else x
 
 
-def _leaves(x: Any):
-    return tree.tree_flatten(x)
-
-
 def psum(x, axis_name, *, axis_index_groups=None):
     """Sum of ``x`` (a pytree) over the named axes ``axis_name`` (a name or a tuple of names)."""
     names = axis_names(axis_name)
