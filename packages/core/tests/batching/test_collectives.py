@@ -275,3 +275,19 @@ def test_collectives_inside_jit_inside_vmap():
     g = jc.grad(lambda v: total(f(v) ** 2))(X)
     s = X.sum(0)
     np.testing.assert_allclose(np.asarray(g), 2 * X / s ** 2 - 2 * (X ** 2).sum(0) / s ** 3, rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("body", ["jit", "cond", "while", "scan", "checkpoint"])
+def test_collectives_in_bodies_whose_operands_are_not_batched(body):
+    # The body's operand y is the same for every member, so psum(y, "i") is 3 * y (JAX gives the same).
+    bodies = {
+        "jit": lambda y: jc.jit(lambda v: lax.psum(v, "i"))(y),
+        "cond": lambda y: lax.cond(y > 0, lambda v: lax.psum(v, "i"), lambda v: v, y),
+        "while": lambda y: lax.while_loop(lambda c: c < 10.0, lambda c: c + lax.psum(c, "i"), y),
+        "scan": lambda y: lax.scan(lambda c, _: (c + lax.psum(c, "i"), None), y, None, length=2)[0],
+        "checkpoint": lambda y: jc.checkpoint(lambda v: lax.psum(v, "i") * v)(y),
+    }
+    expected = {"jit": 6.0, "cond": 6.0, "while": 32.0, "scan": 32.0, "checkpoint": 12.0}[body]
+    out = jc.vmap(lambda x, y: x * bodies[body](y), in_axes=(0, None), axis_name="i")(np.arange(3.0, dtype=f32),
+                                                                                      f32(2.0))
+    np.testing.assert_allclose(np.asarray(out), np.arange(3.0) * expected)

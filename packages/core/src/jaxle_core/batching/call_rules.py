@@ -13,7 +13,7 @@ from jaxle_core import core
 from jaxle_core.ad.jvp import add_any_p
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.batching.elementwise_rules import elementwise_batcher
-from jaxle_core.batching.trace import BatchTrace, BatchTracer, batching_rules, rule_axis_name
+from jaxle_core.batching.trace import BatchTrace, BatchTracer, batching_rules, rule_trace
 from jaxle_core.checkpoint import checkpoint_p, checkpoint_params, name_p, open_jaxpr
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.jit import bind_jit, jit_p
@@ -25,8 +25,9 @@ def _batched_aval(aval: ShapedArray, dim: int | None, size: int) -> ShapedArray:
 
 
 def batch_size(vals: Sequence[Any], dims: Sequence[int | None]) -> int:
-    """The batch size, read off the first batched operand."""
-    return next(get_aval(v).shape[d] for v, d in zip(vals, dims) if d is not None)
+    """The batch size, read off the first batched operand (the axis size when none is: a named vmap batches
+    bodies whose operands are all unbatched)."""
+    return next((get_aval(v).shape[d] for v, d in zip(vals, dims) if d is not None), rule_trace().axis_size)
 
 
 def batch_jaxpr(closed: ClosedJaxpr, dims: Sequence[int | None], size: int) -> tuple[ClosedJaxpr, list[int | None]]:
@@ -34,7 +35,7 @@ def batch_jaxpr(closed: ClosedJaxpr, dims: Sequence[int | None], size: int) -> t
     out_dims: list[int | None] = []
 
     def batched(*args):
-        trace = BatchTrace(size, rule_axis_name())
+        trace = BatchTrace(size, rule_trace().axis_name)
         with core.new_trace(trace):
             tracers = [a if d is None else BatchTracer(trace, a, d) for a, d in zip(args, dims)]
             pairs = [trace.to_val_dim(x) for x in core.eval_jaxpr(closed.jaxpr, closed.consts, *tracers)]

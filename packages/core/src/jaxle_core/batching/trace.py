@@ -68,7 +68,9 @@ class BatchTrace(core.Trace):
             with core.set_current_trace(self.parent):
                 out, out_dim = collective(self, list(vals), list(dims), **params)
         else:
-            if all(d is None for d in dims):
+            # Inside a named vmap, a body (jit, cond, loops, custom rules) may use the axis even when no operand
+            # is batched, so it is batched too.
+            if all(d is None for d in dims) and (self.axis_name is None or not _carries_jaxprs(params)):
                 with core.set_current_trace(self.parent):
                     return primitive.bind(*vals, **params)
             rule = batching_rules.get(primitive)
@@ -94,9 +96,15 @@ class _RuleContext(threading.local):
 _rule_context = _RuleContext()
 
 
-def rule_axis_name() -> Any:
-    """The axis name of the trace whose batching rule is running: a rule batching a sub-jaxpr maps that axis."""
-    return None if _rule_context.trace is None else _rule_context.trace.axis_name
+def rule_trace() -> BatchTrace:
+    """The trace whose batching rule is running: a rule batching a sub-jaxpr maps the same (named) axis."""
+    return _rule_context.trace
+
+
+def _carries_jaxprs(params: dict) -> bool:
+    return any(isinstance(v, (core.ClosedJaxpr, core.Jaxpr))
+               or (type(v) is tuple and v and isinstance(v[0], (core.ClosedJaxpr, core.Jaxpr)))
+               for v in params.values())
 
 
 # ---------------------------------------------------------------- moving batch dimensions
