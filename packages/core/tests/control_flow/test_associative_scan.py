@@ -111,6 +111,13 @@ def test_vmap_of_a_scan():
     close(vmap(functools.partial(scan, matmul))(mats), expected, rtol=1e-4)
 
 
+def test_jit_of_a_scan_and_of_its_grad():
+    x = np.random.default_rng(3).normal(size=(7,)).astype(f32)
+    close(jc.jit(functools.partial(scan, lax.max))(x), np.maximum.accumulate(x))
+    grad = jc.jit(jc.grad(lambda v: lax.reduce_sum(scan(lax.add, v), (0,))))(x)
+    close(grad, np.arange(7, 0, -1))
+
+
 def test_errors_match_jax():
     with pytest.raises(TypeError, match="fn argument should be callable"):
         scan(3, np.ones(3, f32))

@@ -148,3 +148,14 @@ def test_jit_of_vmap_of_scan():
     expected = per_example(rnn3, args, (0, None, None))
     for a, e in zip(tree.tree_leaves(got), tree.tree_leaves(expected)):
         np.testing.assert_allclose(np.asarray(a), e, rtol=1e-12)
+
+
+@pytest.mark.parametrize("batch_size", [None, 2, 3])
+def test_map_under_jit_grad_and_vmap(batch_size):
+    xs = RNG.standard_normal((5, 3))
+    f = lambda v: lax.map(lambda x: lax.sin(x) * x, v, batch_size=batch_size)  # noqa: E731
+    np.testing.assert_allclose(np.asarray(jc.jit(f)(xs)), np.sin(xs) * xs, rtol=1e-12)
+    grad = jc.grad(lambda v: lax.reduce_sum(f(v), (0, 1)))(xs)
+    np.testing.assert_allclose(np.asarray(grad), np.cos(xs) * xs + np.sin(xs), rtol=1e-12)
+    batched = jc.vmap(f, in_axes=1, out_axes=1)(xs)
+    np.testing.assert_allclose(np.asarray(batched), np.sin(xs) * xs, rtol=1e-12)
