@@ -16,7 +16,7 @@ from jaxle_core.lax.dot import canonicalize_precision, compute_dtype, from_accum
 from jaxle_core.lax.standard import as_int_tuple
 from jaxle_core.lax.windowed import dilate_shape, padtype_to_pads, window_output_shape, window_positions
 
-__all__ = ["ConvDimensionNumbers", "conv", "conv_dimension_numbers", "conv_general_dilated",
+__all__ = ["ConvDimensionNumbers", "conv", "conv_dimension_numbers", "conv_general_dilated", "conv_general_dilated_p",
            "conv_with_general_padding"]
 
 

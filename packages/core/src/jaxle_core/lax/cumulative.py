@@ -12,7 +12,8 @@ from jaxle_core.core import Primitive
 from jaxle_core.lax.reductions import accumulation_dtype
 from jaxle_core.lax.standard import NUMBER, check_dtype
 
-__all__ = ["cumlogsumexp", "cummax", "cummin", "cumprod", "cumsum"]
+__all__ = ["cumlogsumexp", "cumlogsumexp_p", "cummax", "cummax_p", "cummin", "cummin_p", "cumprod", "cumprod_p",
+           "cumsum", "cumsum_p"]
 
 
 def _logaddexp(x: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -16,7 +16,7 @@ from jaxle_core.core import Primitive
 from jaxle_core.lax.standard import as_int_tuple
 from jaxle_core.lax.structural import convert_element_type_p
 
-__all__ = ["Precision", "batch_matmul", "dot", "dot_general"]
+__all__ = ["Precision", "batch_matmul", "dot", "dot_general", "dot_general_p"]
 
 
 class Precision(enum.Enum):

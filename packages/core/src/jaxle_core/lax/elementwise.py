@@ -32,12 +32,18 @@ from jaxle_core.lax.standard import (
 )
 
 __all__ = [
-    "RoundingMethod", "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
-    "bitwise_not", "bitwise_or", "bitwise_xor", "cbrt", "ceil", "clz", "complex", "conj", "cos", "cosh", "div",
-    "eq", "exp", "exp2", "expm1", "floor", "ge", "gt", "imag", "integer_pow", "is_finite", "le", "log", "log1p",
-    "logistic", "lt", "max", "min", "mul", "mulhi", "ne", "neg", "nextafter", "population_count", "pow", "real",
-    "reciprocal", "rem", "round", "rsqrt", "shift_left", "shift_right_arithmetic", "shift_right_logical", "sign",
-    "sin", "sinh", "sqrt", "square", "sub", "tan", "tanh",
+    "RoundingMethod", "abs", "abs_p", "acos", "acos_p", "acosh", "acosh_p", "add", "add_p", "and_p", "asin", "asin_p",
+    "asinh", "asinh_p", "atan", "atan2", "atan2_p", "atan_p", "atanh", "atanh_p", "bitwise_and", "bitwise_not",
+    "bitwise_or", "bitwise_xor", "cbrt", "cbrt_p", "ceil", "ceil_p", "clz", "clz_p", "complex", "complex_p", "conj",
+    "conj_p", "cos", "cos_p", "cosh", "cosh_p", "div", "div_p", "eq", "eq_p", "exp", "exp2", "exp2_p", "exp_p", "expm1",
+    "expm1_p", "floor", "floor_p", "ge", "ge_p", "gt", "gt_p", "imag", "imag_p", "integer_pow", "integer_pow_p",
+    "is_finite", "is_finite_p", "le", "le_p", "log", "log1p", "log1p_p", "log_p", "logistic", "logistic_p", "lt",
+    "lt_p", "max", "max_p", "min", "min_p", "mul", "mul_p", "mulhi", "mulhi_p", "ne", "ne_p", "neg", "neg_p",
+    "nextafter", "nextafter_p", "not_p", "or_p", "population_count", "population_count_p", "pow", "pow_p", "real",
+    "real_p", "reciprocal", "rem", "rem_p", "round", "round_p", "rsqrt", "rsqrt_p", "shift_left", "shift_left_p",
+    "shift_right_arithmetic", "shift_right_arithmetic_p", "shift_right_logical", "shift_right_logical_p", "sign",
+    "sign_p", "sin", "sin_p", "sinh", "sinh_p", "sqrt", "sqrt_p", "square", "square_p", "sub", "sub_p", "tan", "tan_p",
+    "tanh", "tanh_p", "xor_p",
 ]
 
 # Dtype categories as JAX's error messages list them for these primitives.

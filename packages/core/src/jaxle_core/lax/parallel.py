@@ -24,7 +24,8 @@ from jaxle_core.lax import elementwise as ew
 from jaxle_core.lax import reductions as red
 from jaxle_core.lax import structural as st
 
-__all__ = ["all_gather", "all_to_all", "axis_index", "pmax", "pmean", "pmin", "ppermute", "psum", "psum_scatter"]
+__all__ = ["all_gather", "all_gather_p", "all_to_all", "all_to_all_p", "axis_index", "axis_index_p", "pmax", "pmax_p",
+           "pmean", "pmin", "pmin_p", "ppermute", "ppermute_p", "psum", "psum_p", "psum_scatter"]
 
 
 # ---------------------------------------------------------------- axis names

@@ -13,8 +13,9 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
 from jaxle_core.lax.standard import ANY, NUMBER, as_int_tuple, check_dtype
 
-__all__ = ["argmax", "argmin", "reduce", "reduce_and", "reduce_max", "reduce_min", "reduce_or", "reduce_prod",
-           "reduce_sum", "reduce_xor"]
+__all__ = ["argmax", "argmax_p", "argmin", "argmin_p", "reduce", "reduce_and", "reduce_and_p", "reduce_max",
+           "reduce_max_p", "reduce_min", "reduce_min_p", "reduce_or", "reduce_or_p", "reduce_p", "reduce_prod",
+           "reduce_prod_p", "reduce_sum", "reduce_sum_p", "reduce_xor", "reduce_xor_p"]
 
 
 def check_reduction_axes(axes: tuple[int, ...], aval: ShapedArray) -> None:

@@ -15,9 +15,11 @@ from jaxle_core.core import Primitive, Tracer
 from jaxle_core.lax.standard import as_int_tuple, normalize_axis
 
 __all__ = ["GatherDimensionNumbers", "GatherScatterMode", "ScatterDimensionNumbers", "dynamic_index_in_dim",
-           "dynamic_slice", "dynamic_slice_in_dim", "dynamic_update_index_in_dim", "dynamic_update_slice",
-           "dynamic_update_slice_in_dim", "gather", "index_in_dim", "scatter", "scatter_add", "scatter_max",
-           "scatter_min", "scatter_mul", "scatter_sub", "slice", "slice_in_dim"]
+           "dynamic_slice", "dynamic_slice_in_dim", "dynamic_slice_p", "dynamic_update_index_in_dim",
+           "dynamic_update_slice", "dynamic_update_slice_in_dim", "dynamic_update_slice_p", "gather", "gather_p",
+           "index_in_dim", "scatter", "scatter_add", "scatter_add_p", "scatter_max", "scatter_max_p", "scatter_min",
+           "scatter_min_p", "scatter_mul", "scatter_mul_p", "scatter_p", "scatter_sub", "scatter_sub_p", "slice",
+           "slice_in_dim", "slice_p"]
 
 _STATIC_INTS = (int, np.integer)
 

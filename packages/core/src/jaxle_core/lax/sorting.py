@@ -11,7 +11,7 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
 from jaxle_core.lax.standard import normalize_axis
 
-__all__ = ["sort", "sort_key_val", "top_k"]
+__all__ = ["sort", "sort_key_val", "sort_p", "top_k", "top_k_p"]
 
 
 def _float_parts(x: np.ndarray, signed_nan: bool) -> list[np.ndarray]:

@@ -35,8 +35,10 @@ class _SciPySpecial:
 sp = _SciPySpecial()
 
 __all__ = [
-    "bessel_i0e", "bessel_i1e", "betainc", "digamma", "erf", "erf_inv", "erfc", "igamma", "igamma_grad_a",
-    "igammac", "lgamma", "polygamma", "random_gamma_grad", "zeta",
+    "bessel_i0e", "bessel_i0e_p", "bessel_i1e", "bessel_i1e_p", "betainc", "digamma", "digamma_p", "erf", "erf_inv",
+    "erf_inv_p", "erf_p", "erfc", "erfc_p", "igamma", "igamma_grad_a", "igamma_grad_a_p", "igamma_p", "igammac",
+    "igammac_p", "lgamma", "lgamma_p", "polygamma", "polygamma_p", "random_gamma_grad", "regularized_incomplete_beta_p",
+    "zeta", "zeta_p",
 ]
 
 

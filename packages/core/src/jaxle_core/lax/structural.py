@@ -14,9 +14,11 @@ from jaxle_core.core import Primitive
 from jaxle_core.lax.standard import FLOATING, NUMBER, as_int_tuple, check_dtype, normalize_axis
 from jaxle_core.staging import staging_rewrites
 
-__all__ = ["bitcast_convert_type", "broadcast", "broadcast_in_dim", "broadcast_to_rank", "broadcasted_iota", "clamp",
-           "concatenate", "convert_element_type", "expand_dims", "iota", "pad", "reduce_precision", "reshape", "rev",
-           "select", "select_n", "split", "squeeze", "transpose"]
+__all__ = ["bitcast_convert_type", "bitcast_convert_type_p", "broadcast", "broadcast_in_dim", "broadcast_in_dim_p",
+           "broadcast_to_rank", "broadcasted_iota", "clamp", "clamp_p", "concatenate", "concatenate_p",
+           "convert_element_type", "convert_element_type_p", "expand_dims", "iota", "iota_p", "pad", "pad_p",
+           "reduce_precision", "reduce_precision_p", "reshape", "reshape_p", "rev", "rev_p", "select", "select_n",
+           "select_n_p", "split", "split_p", "squeeze", "squeeze_p", "transpose", "transpose_p"]
 
 _PYTHON_SCALARS = (bool, int, float, complex)
 

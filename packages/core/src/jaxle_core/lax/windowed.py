@@ -21,7 +21,8 @@ from jaxle_core.lax.reductions import (
 )
 from jaxle_core.lax.standard import ANY, NUMBER, as_int_tuple, check_dtype
 
-__all__ = ["padtype_to_pads", "reduce_window"]
+__all__ = ["padtype_to_pads", "reduce_window", "reduce_window_max_p", "reduce_window_min_p", "reduce_window_p",
+           "reduce_window_sum_p", "select_and_gather_add_p", "select_and_scatter_add_p"]
 
 Padding = tuple[tuple[int, int], ...]
 

@@ -22,7 +22,7 @@ from jaxle_core.lax.control_flow.common import TracedFunction, carry_name, check
 from jaxle_core.lax.slicing import slice as lax_slice
 from jaxle_core.lax.structural import concatenate, convert_keeping_weak_type, reshape
 
-__all__ = ["map", "scan"]
+__all__ = ["map", "scan", "scan_p"]
 
 scan_p = Primitive("scan")
 scan_p.multiple_results = True

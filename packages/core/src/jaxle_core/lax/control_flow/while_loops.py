@@ -23,7 +23,7 @@ from jaxle_core.lax.control_flow.common import TracedFunction, carry_name, check
 from jaxle_core.lax.structural import convert_element_type, convert_keeping_weak_type
 from jaxle_core.promotion import result_type
 
-__all__ = ["fori_loop", "while_loop"]
+__all__ = ["fori_loop", "while_loop", "while_p"]
 
 while_p = Primitive("while")
 while_p.multiple_results = True
