@@ -18,6 +18,7 @@ import jaxle_tree as tree
 from jaxle_core import backend as backend_module
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray, aval_handlers, get_aval
+from jaxle_core.caches import LruCache
 from jaxle_core.config import disable_jit as _disable_jit_flag
 from jaxle_core.config import trace_context
 from jaxle_core.core import ClosedJaxpr, Primitive, Tracer
@@ -179,10 +180,10 @@ class JitWrapped:
         self.device = device
         self.backend = backend
         self._has_static = bool(self.static_argnums or self.static_argnames)
-        self._traces: dict[Any, _CacheEntry] = {}
+        self._traces = LruCache()
         # Calls whose arguments are all arrays (no pytrees, keywords or static arguments) are
         # looked up by (avals, trace context) alone, skipping flattening.
-        self._array_calls: dict[Any, _CacheEntry] = {}
+        self._array_calls = LruCache()
         self.trace_count = 0
 
     def _split_static(self, args: tuple, kwargs: dict) -> tuple[tuple, tuple]:
@@ -223,7 +224,7 @@ class JitWrapped:
                 pass
             else:
                 fast_key = (avals, trace_context())
-                entry = self._array_calls.get(fast_key)
+                entry = self._array_calls.lookup(fast_key)
                 if entry is None:
                     entry, flat = self._trace_general(args, kwargs)
                     if entry.cacheable:
@@ -236,7 +237,7 @@ class JitWrapped:
         flat, in_tree = tree.tree_flatten(dynamic)
         avals = tuple(_argument_aval(x, self.fun) for x in flat)
         key = (in_tree, avals, static, trace_context())
-        entry = self._traces.get(key)
+        entry = self._traces.lookup(key)
         if entry is None:
             entry = _CacheEntry(*self._trace_uncached(args, kwargs, dynamic, in_tree, avals))
             if entry.cacheable:
@@ -273,7 +274,7 @@ class JitWrapped:
             except KeyError:
                 pass
             else:
-                entry = self._array_calls.get((avals, trace_context()))
+                entry = self._array_calls.lookup((avals, trace_context()))
                 if entry is not None and entry.executable is not None:
                     outs = entry.executable(*args)
                     return outs[0] if entry.single_output else entry.out_tree.unflatten(outs)
@@ -317,6 +318,11 @@ class JitWrapped:
     def eval_shape(self, *args, **kwargs):
         entry, _ = self._trace(args, kwargs)
         return entry.out_tree.unflatten([_shape_dtype(a) for a in entry.jaxpr.out_avals])
+
+    def clear_cache(self) -> None:
+        """Forget this function's traced jaxprs and compiled executables."""
+        self._traces.clear()
+        self._array_calls.clear()
 
     def __get__(self, instance, owner=None):
         return self if instance is None else functools.partial(self, instance)

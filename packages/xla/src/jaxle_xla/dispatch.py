@@ -15,6 +15,7 @@ import numpy as np
 from jaxle_core import core
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
+from jaxle_core.caches import LruCache
 from jaxle_core.staging import trace_to_jaxpr
 from jaxle_xla import _jaxlib, clients
 from jaxle_xla.array import XlaArray
@@ -44,7 +45,7 @@ class XlaBackend:
     platform = "xla"
 
     def __init__(self):
-        self._eager: dict[Any, Executable] = {}
+        self._eager = LruCache()
         self._only_device: _jaxlib.Device | None = None  # set on first use when there is a single device
         self._several_devices = False
         self._weak_scalars: dict[tuple, XlaArray] = {}
@@ -56,7 +57,7 @@ class XlaBackend:
         device = self._only_device or self._place(args, primitive.name)
         try:
             key = (primitive, _params_key(params), avals, device)
-            executable = self._eager.get(key)
+            executable = self._eager.lookup(key)
         except TypeError:  # unhashable params: compile without caching
             key, executable = None, None
         if executable is None:

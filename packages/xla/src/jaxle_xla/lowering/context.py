@@ -15,6 +15,7 @@ import ml_dtypes
 import numpy as np
 
 from jaxle_core.avals import ShapedArray
+from jaxle_core.caches import LruCache
 
 # ---------------------------------------------------------------- types
 
@@ -43,13 +44,13 @@ def element_type(dtype: Any) -> str:
         raise TypeError(f"dtype {np.dtype(dtype).name} has no XLA element type") from None
 
 
-_tensor_types: dict[tuple, str] = {}
+_tensor_types = LruCache()
 
 
 def tensor_type(aval: ShapedArray) -> str:
     """``tensor<2x3xf32>`` for a ShapedArray (``tensor<f32>`` for a scalar)."""
     key = (aval.shape, aval.dtype)
-    text = _tensor_types.get(key)
+    text = _tensor_types.lookup(key)
     if text is None:
         dims = "".join(f"{d}x" for d in aval.shape)
         text = _tensor_types[key] = f"tensor<{dims}{element_type(aval.dtype)}>"
