@@ -368,6 +368,9 @@ CASES: list[Case] = [
          lambda rng: (rng.uniform(-1, 1, (3, 2)), separated_grid((3, 4))(rng)[0])),
     *structural("dot_general", lambda x, y: lax.dot_general(x, y, (((2,), (1,)), ((0,), (0,)))), (2, 3, 2),
                 (2, 2, 3), complex_too=True),
+    # First order only: as in JAX, the rhs cotangent is a contracting-mode ragged_dot, which has no transpose.
+    *structural("ragged_dot_general", lambda x, y: lax.ragged_dot(x, y, np.array([2, 1], np.int32)), (4, 3),
+                (2, 3, 2), order=1),
     *structural("conv_general_dilated", lambda x, w: lax.conv_general_dilated(x, w, (2,), "VALID"), (1, 2, 5),
                 (3, 2, 2)),
     Case("conv_general_dilated", lambda x, w: lax.conv_general_dilated(

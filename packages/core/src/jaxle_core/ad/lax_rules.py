@@ -26,6 +26,7 @@ from jaxle_core.lax import slicing as sl
 from jaxle_core.lax import structural as st
 from jaxle_core.lax.dot import dot_general_p
 from jaxle_core.lax.identity import stop_gradient_p
+from jaxle_core.lax.ragged_dot import ragged_dot_general_p
 
 # ---------------------------------------------------------------- derivative zero
 
@@ -252,3 +253,21 @@ jvp_rules[red.reduce_min_p] = _chooser_reduction_jvp(red.reduce_min_p)
 
 
 defbilinear(dot_general_p)
+
+
+def _ragged_dot_general_jvp(primals, tangents, **params):
+    """Bilinear in lhs and rhs; unlike dot_general's, JAX's rule fills a missing term with zeros and adds with
+    ``add``."""
+    lhs, rhs, group_sizes = primals
+    t_lhs, t_rhs, _ = tangents
+    ans = ragged_dot_general_p.bind(lhs, rhs, group_sizes, **params)
+    if type(t_lhs) is Zero and type(t_rhs) is Zero:
+        return ans, Zero(tangent_aval(get_aval(ans)))
+    lhs_term = full_like(ans, 0) if type(t_lhs) is Zero else ragged_dot_general_p.bind(t_lhs, rhs, group_sizes,
+                                                                                        **params)
+    rhs_term = full_like(ans, 0) if type(t_rhs) is Zero else ragged_dot_general_p.bind(lhs, t_rhs, group_sizes,
+                                                                                        **params)
+    return ans, lax.add(lhs_term, rhs_term)
+
+
+jvp_rules[ragged_dot_general_p] = _ragged_dot_general_jvp

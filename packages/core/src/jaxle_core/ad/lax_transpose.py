@@ -1,4 +1,4 @@
-"""Transpose rules of the linear lax primitives: arithmetic, complex parts, shape changes, ``dot_general``.
+"""Transpose rules of the linear lax primitives: arithmetic, complex parts, shape changes, contractions.
 
 Each rule receives the output's cotangent and the operands (``UndefinedPrimal``
 for the linear ones) and returns one cotangent per operand, ``None`` for the
@@ -7,7 +7,7 @@ operands it is not linear in. The equations match those JAX 0.10.2 emits.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -21,6 +21,13 @@ from jaxle_core.lax import elementwise as ew
 from jaxle_core.lax import reductions as red
 from jaxle_core.lax import structural as st
 from jaxle_core.lax.dot import dot_general_p
+from jaxle_core.lax.ragged_dot import (
+    RaggedDotDimensionNumbers,
+    RaggedMode,
+    ragged_dot_general,
+    ragged_dot_general_p,
+    ragged_mode,
+)
 
 
 def unbroadcast(aval: ShapedArray, ct: Any) -> Any:
@@ -155,40 +162,84 @@ def _others(ndim: int, *excluded: Sequence[int]) -> list[int]:
     return [d for d in range(ndim) if d not in dropped]
 
 
+Contract = Callable[[Any, Any, tuple], Any]
+
+
 def _dot_transpose_first(ct: Any, first: ShapedArray, second: Any, contracting: tuple, batch: tuple,
-                         first_is_lhs: bool, params: dict) -> Any:
+                         first_is_lhs: bool, contract: Contract, second_grouped: Sequence[int] = ()) -> Any:
     """The cotangent of ``first`` in ``dot_general(first, second)`` (operands possibly swapped).
 
     The result's dimensions are batch, lhs free, rhs free: ``ct`` is contracted with ``second`` over
-    ``second``'s free dimensions (and batched over the batch ones), then permuted into ``first``'s layout.
+    ``second``'s free dimensions (and batched over the batch ones) by ``contract(ct, second, dimension_numbers)``,
+    then permuted into ``first``'s layout. ``second_grouped`` (a ragged rhs's group dimension) is not free.
     """
     first_contract, second_contract = contracting
     first_batch, second_batch = batch
     first_free = _others(first.ndim, first_contract, first_batch)
-    second_free = _others(len(get_aval(second).shape), second_contract, second_batch)
+    second_free = _others(len(get_aval(second).shape), second_contract, second_batch, second_grouped)
     n_batch = len(first_batch)
     start = n_batch + (len(first_free) if first_is_lhs else len(second_free))
     ct_second_free = list(range(start, start + len(second_free))) if first_is_lhs else \
         list(range(n_batch, n_batch + len(second_free)))
     dims = ((tuple(ct_second_free), tuple(second_free)), (tuple(range(n_batch)), tuple(second_batch)))
-    product = lax.dot_general(ct, second, dims, precision=params["precision"],
-                              preferred_element_type=params["preferred_element_type"])
+    product = contract(ct, second, dims)
     contract_in_second_order = [first_contract[i] for i in np.argsort(second_contract)]
     layout = list(first_batch) + first_free + contract_in_second_order
-    result = lax.transpose(product, tuple(int(i) for i in np.argsort(layout)))
-    if get_aval(result).dtype != first.dtype:
-        result = st.convert_element_type_p.bind(result, new_dtype=first.dtype, weak_type=first.weak_type,
-                                                sharding=None)
-    return result
+    return _as_operand(lax.transpose(product, tuple(int(i) for i in np.argsort(layout))), first)
 
 
-def _dot_general_transpose(ct, lhs, rhs, *, dimension_numbers, **params):
+def _as_operand(ct: Any, operand: ShapedArray) -> Any:
+    """A contraction's cotangent converted to its operand's dtype (it has the result's)."""
+    if get_aval(ct).dtype != operand.dtype:
+        ct = st.convert_element_type_p.bind(ct, new_dtype=operand.dtype, weak_type=operand.weak_type, sharding=None)
+    return ct
+
+
+def _dot_general_transpose(ct, lhs, rhs, *, dimension_numbers, precision, preferred_element_type, out_sharding):
     (lhs_contract, rhs_contract), (lhs_batch, rhs_batch) = dimension_numbers
+
+    def contract(x, y, dims):
+        return lax.dot_general(x, y, dims, precision=precision, preferred_element_type=preferred_element_type)
+
     if is_undefined(lhs):
         return [_dot_transpose_first(ct, lhs.aval, rhs, (lhs_contract, rhs_contract), (lhs_batch, rhs_batch),
-                                     True, params), None]
+                                     True, contract), None]
     return [None, _dot_transpose_first(ct, rhs.aval, lhs, (rhs_contract, lhs_contract), (rhs_batch, lhs_batch),
-                                       False, params)]
+                                       False, contract)]
 
 
 transpose_rules[dot_general_p] = _dot_general_transpose
+
+
+def _ragged_dot_general_transpose(ct, lhs, rhs, group_sizes, *, ragged_dot_dimension_numbers, **params):
+    """The noncontracting mode only, as JAX: the lhs cotangent is again noncontracting (``ct`` ragged where the
+    lhs was), the rhs's is contracting (the groups become the leading dimension)."""
+    numbers = ragged_dot_dimension_numbers
+    mode = ragged_mode(numbers)
+    if mode is not RaggedMode.RAGGED_NONCONTRACTING:
+        side = "x" if is_undefined(lhs) else "y"
+        raise NotImplementedError(f"Unimplemented grad_{side}_dims for ragged dot general in mode {mode.name}.")
+    (lhs_contract, rhs_contract), (lhs_batch, rhs_batch) = numbers.dot_dimension_numbers
+    (ragged,), (group,) = numbers.lhs_ragged_dimensions, numbers.rhs_group_dimensions
+    if is_undefined(lhs):
+        lhs_free = _others(lhs.aval.ndim, lhs_contract, lhs_batch)
+        ct_ragged = len(lhs_batch) + lhs_free.index(ragged)
+
+        def contract(x, y, dims):
+            return ragged_dot_general(x, y, group_sizes, RaggedDotDimensionNumbers(dims, (ct_ragged,), (group,)),
+                                      **params)
+
+        return [_dot_transpose_first(ct, lhs.aval, rhs, (lhs_contract, rhs_contract), (lhs_batch, rhs_batch),
+                                     True, contract, (group,)), None, None]
+    lhs_ndim = len(get_aval(lhs).shape)
+    lhs_free = _others(lhs_ndim, lhs_contract, lhs_batch)
+    ct_lhs_free = tuple(range(len(lhs_batch), len(lhs_batch) + len(lhs_free)))
+    dims = ((tuple(lhs_free), ct_lhs_free), (tuple(lhs_batch), tuple(range(len(lhs_batch)))))
+    product = ragged_dot_general(lhs, ct, group_sizes, RaggedDotDimensionNumbers(dims, (ragged,), ()), **params)
+    # product: groups, batch, lhs's contracting dimensions (ascending), rhs's free ones.
+    rhs_free = _others(rhs.aval.ndim, rhs_contract, rhs_batch, (group,))
+    layout = [group, *rhs_batch, *(rhs_contract[i] for i in np.argsort(lhs_contract)), *rhs_free]
+    return [None, _as_operand(lax.transpose(product, tuple(int(i) for i in np.argsort(layout))), rhs.aval), None]
+
+
+transpose_rules[ragged_dot_general_p] = _ragged_dot_general_transpose

@@ -11,6 +11,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     elementwise,
     identity,
     parallel,
+    ragged_dot,
     reductions,
     remat,
     scan,
