@@ -8,6 +8,7 @@ from jaxle_core.batching import (  # noqa: F401  (registers the rules)
     elementwise_rules,
     indexing_rules,
     numeric_rules,
+    random_bits,
     scan_rules,
     structural_rules,
     while_rules,

@@ -16,6 +16,7 @@ from jaxle_core.lax.elementwise import *  # noqa: F403
 from jaxle_core.lax.identity import *  # noqa: F403
 from jaxle_core.lax.parallel import *  # noqa: F403
 from jaxle_core.lax.ragged_dot import *  # noqa: F403
+from jaxle_core.lax.random_bits import *  # noqa: F403
 from jaxle_core.lax.reductions import *  # noqa: F403
 from jaxle_core.lax.slicing import *  # noqa: F403
 from jaxle_core.lax.sorting import *  # noqa: F403

@@ -12,6 +12,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     identity,
     parallel,
     ragged_dot,
+    random_bits,
     reductions,
     remat,
     scan,
