@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from conftest import FLOAT_EDGES, check_against_reference, random_values
 
+import jaxle_core as jc
 from jaxle_core import lax
 from jaxle_core.config import enable_x64
 
@@ -224,3 +225,18 @@ def test_split(dtype):
         check_against_reference(lambda x, z: [*lax.split(x, (2, 0, 3)), *lax.split(x, (1, 2), axis=1),
                                               *lax.split(x, (2,), axis=-1), *lax.split(z, (0, 0)),
                                               *lax.split(z, (2, 1), axis=1)], a, e)
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint32, np.float16, np.float32, np.complex64],
+                         ids=DTYPE_IDS)
+def test_stack_unstack_tile(dtype):
+    rng = np.random.default_rng(11)
+    a, b, e = random_values(rng, (2, 3), dtype), random_values(rng, (2, 3), dtype), random_values(rng, (0, 3), dtype)
+    f = lambda x, y, z: [lax.stack([x, y, x], 0), lax.stack([x, y], 1), lax.stack([x, y], -1), lax.stack([z, z], 1),
+                         *lax.unstack(x, 0), *lax.unstack(y, 1), *lax.unstack(z, 1), lax.tile(x, (2, 3)),
+                         lax.tile(y, (1, 0)), lax.tile(z, (3, 2)), lax.tile(x[0, 0], ())]
+    check_against_reference(f, a, b, e)
+    expected = [np.stack([a, b, a], 0), np.stack([a, b], 1), np.stack([a, b], -1), np.stack([e, e], 1), *a, *b.T,
+                *e.T, np.tile(a, (2, 3)), np.tile(b, (1, 0)), np.tile(e, (3, 2)), a[0, 0]]
+    for got, want in zip(jc.jit(f)(a, b, e), expected, strict=True):
+        np.testing.assert_array_equal(np.asarray(got), want)

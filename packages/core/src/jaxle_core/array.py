@@ -67,11 +67,6 @@ class Array:
             raise TypeError("len() of unsized object")
         return self.shape[0]
 
-    def __iter__(self):
-        if not self.shape:
-            raise TypeError("iteration over a 0-d array")
-        return (self[i] for i in range(self.shape[0]))
-
     __hash__ = None  # arrays are not hashable, as in NumPy and JAX
 
     def __setitem__(self, index, value):

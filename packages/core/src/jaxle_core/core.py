@@ -194,11 +194,6 @@ class Tracer:
             raise TypeError("len() of unsized object")
         return self.shape[0]
 
-    def __iter__(self):
-        if not self.shape:
-            raise TypeError("iteration over a 0-d array")
-        return (self[i] for i in range(self.shape[0]))
-
     def __bool__(self):
         raise TracerBoolConversionError(
             f"Attempted boolean conversion of traced array with shape {self.aval.str_short()}.\n"

@@ -1,5 +1,5 @@
 """Transpose rules of the linear structural and indexing primitives: slicing, padding, concatenation, splitting,
-dynamic slices, gather/scatter and cumulative sums.
+stacking, tiling, dynamic slices, gather/scatter and cumulative sums.
 
 A read of some positions transposes to a write of the cotangent into those positions of zeros, and a write
 transposes to a read. The equations (and the NumPy integer types in their parameters) match those JAX 0.10.2
@@ -21,6 +21,7 @@ from jaxle_core.avals import get_aval
 from jaxle_core.core import Jaxpr, Primitive, Trace, current_trace
 from jaxle_core.lax import cumulative as cu
 from jaxle_core.lax import identity as ident
+from jaxle_core.lax import reductions as red
 from jaxle_core.lax import slicing as sl
 from jaxle_core.lax import structural as st
 
@@ -75,10 +76,33 @@ def _split_transpose(cts, x, *, sizes, axis):
     return [lax.concatenate([instantiate(t) for t in cts], axis)]
 
 
+def _stack_transpose(ct, *operands, axis):
+    """The cotangent unstacked back into the operands."""
+    pieces = st.unstack_p.bind(ct, axis=axis)
+    return [t if is_undefined(x) else None for t, x in zip(pieces, operands)]
+
+
+def _unstack_transpose(cts, x, *, axis):
+    """The cotangents stacked back together, zeros standing in for symbolic zeros."""
+    return [st.stack_p.bind(*[instantiate(t) for t in cts], axis=axis)]
+
+
+def _tile_transpose(ct, x, *, reps):
+    """Each repetition of the cotangent summed: ``(r0, d0, r1, d1, ...)`` reduced over the ``r`` dimensions."""
+    shape = x.aval.shape
+    interleaved = tuple(s for r, d in zip(reps, shape) for s in (r, d))
+    # bound directly: JAX emits both equations even where they change nothing (a scalar)
+    parts = st.reshape_p.bind(ct, new_sizes=interleaved, dimensions=None, sharding=None)
+    return [red.reduce_sum_p.bind(parts, axes=tuple(range(0, 2 * len(shape), 2)), out_sharding=None)]
+
+
 transpose_rules[sl.slice_p] = _slice_transpose
 transpose_rules[st.pad_p] = _pad_transpose
 transpose_rules[st.concatenate_p] = _concatenate_transpose
 transpose_rules[st.split_p] = _split_transpose
+transpose_rules[st.stack_p] = _stack_transpose
+transpose_rules[st.unstack_p] = _unstack_transpose
+transpose_rules[st.tile_p] = _tile_transpose
 
 # ---------------------------------------------------------------- dynamic slices
 

@@ -181,9 +181,10 @@ defjvp(ew.atan2_p, _atan2_term(1), _atan2_term(-1))
 # ---------------------------------------------------------------- structure and data movement
 
 for _p in (st.broadcast_in_dim_p, st.reshape_p, st.squeeze_p, st.transpose_p, st.rev_p, sl.slice_p,
-           red.reduce_sum_p, st.reduce_precision_p, ident.copy_p, st.split_p):
+           red.reduce_sum_p, st.reduce_precision_p, ident.copy_p, st.split_p, st.unstack_p, st.tile_p):
     deflinear(_p)
 deflinear(st.concatenate_p, instantiate_zeros=True)
+deflinear(st.stack_p, instantiate_zeros=True)
 deflinear(st.pad_p, instantiate_zeros=True)
 deflinear_first(sl.dynamic_slice_p, 1)
 deflinear_first(sl.dynamic_update_slice_p, 2)

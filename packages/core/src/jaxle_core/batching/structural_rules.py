@@ -109,6 +109,25 @@ def _split_rule(vals, dims, *, sizes, axis):
     return st.split_p.bind(x, sizes=sizes, axis=axis + 1 if axis >= d else axis), [d] * len(sizes)
 
 
+def _stack_rule(vals, dims, *, axis):
+    if all(d is not None for d in dims) and len(set(dims)) == 1:
+        d = dims[0]  # one shared batch dimension: the new axis goes in around it
+        return st.stack_p.bind(*vals, axis=axis if axis <= d else axis + 1), d + 1 if axis <= d else d
+    size = _size(vals, dims)
+    return st.stack_p.bind(*[_at_front(v, d, size) for v, d in zip(vals, dims)], axis=axis + 1), 0
+
+
+def _unstack_rule(vals, dims, *, axis):
+    (x,), (d,) = vals, dims
+    outs = st.unstack_p.bind(x, axis=axis if axis < d else axis + 1)
+    return outs, [d - 1 if axis < d else d] * len(outs)
+
+
+def _tile_rule(vals, dims, *, reps):
+    (x,), (d,) = vals, dims
+    return st.tile_p.bind(x, reps=reps[:d] + (1,) + reps[d:]), d
+
+
 def _bitcast_rule(vals, dims, *, new_dtype):
     (x,), (d,) = vals, dims
     aval = get_aval(x)
@@ -185,6 +204,7 @@ def _register() -> None:
         st.broadcast_in_dim_p: _broadcast_in_dim_rule, st.reshape_p: _reshape_rule, st.squeeze_p: _squeeze_rule,
         st.transpose_p: _transpose_rule, st.rev_p: _rev_rule, st.pad_p: _pad_rule,
         st.concatenate_p: _concatenate_rule, st.split_p: _split_rule, st.bitcast_convert_type_p: _bitcast_rule,
+        st.stack_p: _stack_rule, st.unstack_p: _unstack_rule, st.tile_p: _tile_rule,
         ident.copy_p: _identity_rule(ident.copy_p), ident.stop_gradient_p: _identity_rule(ident.stop_gradient_p),
         rd.reduce_p: _reduce_rule, so.sort_p: _sort_rule, so.top_k_p: _top_k_rule,
     }

@@ -212,6 +212,16 @@ def getitem(x, index):
 # ---------------------------------------------------------------- methods
 
 
+def _iterate(x):
+    """The rows of ``x``, each as JAX traces it: a unit-stride slice then a squeeze."""
+    shape = get_aval(x).shape
+    if not shape:
+        raise TypeError("iteration over a 0-d array")
+    rest = shape[1:]
+    return (structural.squeeze(slicing.slice(x, (i,) + (0,) * len(rest), (i + 1,) + rest, (1,) * len(shape)), (0,))
+            for i in range(shape[0]))
+
+
 def _astype(x, dtype):
     return structural.convert_element_type(x, dtype)
 
@@ -247,6 +257,7 @@ _METHODS: dict[str, Any] = {
     "__abs__": ew.abs,
     "__invert__": ew.bitwise_not,
     "__getitem__": getitem,
+    "__iter__": _iterate,
     "__matmul__": _matmul,
     "__rmatmul__": lambda x, y: _matmul(y, x),
     "__pow__": _pow_operator,

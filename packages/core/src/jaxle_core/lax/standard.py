@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -87,6 +88,17 @@ def normalize_axis(axis: int, ndim: int, what: str = "axis") -> int:
     if not -ndim <= axis < max(ndim, 1):
         raise ValueError(f"{what} {axis} is out of bounds for array of dimension {ndim}")
     return axis % ndim if ndim else 0
+
+
+def canonical_shape(shape) -> tuple[int, ...]:
+    """``shape`` (an integer or a sequence of integers) as a tuple of ints, with JAX's error for anything else."""
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    try:
+        return tuple(operator.index(d) for d in shape)
+    except TypeError:
+        raise TypeError(f"Shapes must be 1D sequences of concrete values of integer type, got {tuple(shape)}.") \
+            from None
 
 
 def as_int_tuple(values: Sequence[int] | int) -> tuple[int, ...]:

@@ -1,8 +1,9 @@
 """Primitives that move, select or retype elements without arithmetic: conversions, selects, iota,
-broadcasts, reshapes, transposes, reversal, padding, concatenation and splitting."""
+broadcasts, reshapes, transposes, reversal, padding, concatenation, splitting, stacking and tiling."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 
 import ml_dtypes
@@ -11,23 +12,27 @@ import numpy as np
 from jaxle_core import core, dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
-from jaxle_core.lax.standard import FLOATING, NUMBER, as_int_tuple, check_dtype, normalize_axis
+from jaxle_core.lax.standard import FLOATING, NUMBER, as_int_tuple, canonical_shape, check_dtype, normalize_axis
 from jaxle_core.staging import staging_rewrites
 
 __all__ = ["bitcast_convert_type", "bitcast_convert_type_p", "broadcast", "broadcast_in_dim", "broadcast_in_dim_p",
            "broadcast_to_rank", "broadcasted_iota", "clamp", "clamp_p", "concatenate", "concatenate_p",
            "convert_element_type", "convert_element_type_p", "expand_dims", "iota", "iota_p", "pad", "pad_p",
            "reduce_precision", "reduce_precision_p", "reshape", "reshape_p", "rev", "rev_p", "select", "select_n",
-           "select_n_p", "split", "split_p", "squeeze", "squeeze_p", "transpose", "transpose_p"]
+           "select_n_p", "split", "split_p", "squeeze", "squeeze_p", "stack", "stack_p", "tile", "tile_p", "transpose",
+           "transpose_p", "unstack", "unstack_p"]
 
 _PYTHON_SCALARS = (bool, int, float, complex)
 
 
-def _same_dtypes(name: str, avals: Sequence[ShapedArray], tip: str) -> None:
+def _same_dtypes(name: str, avals: Sequence[ShapedArray], tip: str | None) -> None:
+    """JAX's error for operands of different dtypes, naming the promoting ``jnp`` function when there is a ``tip``."""
     if len({a.dtype for a in avals}) > 1:
-        raise TypeError(f"lax.{name} requires arguments to have the same dtypes, got "
-                        f"{', '.join(a.dtype.name for a in avals)}. (Tip: jnp.{tip} is a similar function that does "
-                        "automatic type promotion on inputs).")
+        names = ", ".join(a.dtype.name for a in avals)
+        message = f"lax.{name} requires arguments to have the same dtypes, got {names}."
+        if tip is not None:
+            message += f" (Tip: jnp.{tip} is a similar function that does automatic type promotion on inputs)."
+        raise TypeError(message)
 
 
 # ---------------------------------------------------------------- select_n
@@ -632,6 +637,82 @@ def split(operand, sizes: Sequence[int], axis: int = 0):
     if not -ndim <= axis < ndim:
         raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
     return split_p.bind(operand, sizes=tuple(sizes), axis=int(axis) % ndim)
+
+
+# ---------------------------------------------------------------- stack, unstack, tile
+
+stack_p = Primitive("stack")
+
+
+@stack_p.def_abstract_eval
+def _stack_aval(*operands, axis):
+    if len({x.ndim for x in operands}) > 1:
+        raise ValueError("Cannot stack arrays with different numbers of dimensions: got "
+                         f"{', '.join(str(x.shape) for x in operands)}.")
+    if len({x.shape for x in operands}) > 1:
+        raise ValueError(f"All input arrays must have the same shape. Got {', '.join(str(x.shape) for x in operands)}.")
+    _same_dtypes("stack", operands, None)
+    shape = operands[0].shape
+    return ShapedArray(shape[:axis] + (len(operands),) + shape[axis:], operands[0].dtype,
+                       all(x.weak_type for x in operands))
+
+
+@stack_p.def_impl
+def _stack_impl(*operands, axis):
+    return np.stack(operands, axis=axis)
+
+
+def stack(operands: Sequence, axis: int = 0):
+    """Join ``operands`` (of one shape and dtype) along a new dimension ``axis``."""
+    operands = list(operands)
+    # JAX reads the rank off the first operand before anything else: an empty list fails right here
+    ndim = get_aval(operands[0]).ndim
+    axis = normalize_axis(operator.index(axis), ndim + 1)
+    return stack_p.bind(*operands, axis=axis)
+
+
+unstack_p = Primitive("unstack")
+unstack_p.multiple_results = True
+
+
+@unstack_p.def_abstract_eval
+def _unstack_aval(x, *, axis):
+    shape = x.shape[:axis] + x.shape[axis + 1:]
+    return [ShapedArray(shape, x.dtype, x.weak_type)] * x.shape[axis]
+
+
+@unstack_p.def_impl
+def _unstack_impl(x, *, axis):
+    return [np.take(x, i, axis=axis) for i in range(x.shape[axis])]
+
+
+def unstack(x, axis: int = 0) -> tuple:
+    """The slices of ``x`` along ``axis``, that dimension removed, as a tuple."""
+    ndim = get_aval(x).ndim
+    if not -ndim <= operator.index(axis) < ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    return tuple(unstack_p.bind(x, axis=operator.index(axis) % ndim))
+
+
+tile_p = Primitive("tile")
+
+
+@tile_p.def_abstract_eval
+def _tile_aval(x, *, reps):
+    if len(reps) != x.ndim:
+        raise TypeError(f"reps length must be equal to the ndim of x, got len(reps)={len(reps)} and x.ndim={x.ndim}.")
+    # NumPy products, so that non-integer reps are reported (as JAX reports them) by the shape check
+    return ShapedArray(canonical_shape(tuple(np.multiply(x.shape, reps))), x.dtype, x.weak_type)
+
+
+@tile_p.def_impl
+def _tile_impl(x, *, reps):
+    return np.tile(x, reps)
+
+
+def tile(operand, reps: Sequence[int]):
+    """``operand`` repeated ``reps[i]`` times along each dimension ``i`` (one entry per dimension)."""
+    return tile_p.bind(operand, reps=tuple(reps))
 
 
 # ---------------------------------------------------------------- reshapes shared by AD and batching rules

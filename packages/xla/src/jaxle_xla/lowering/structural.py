@@ -1,5 +1,5 @@
 """Lowering of the structural primitives: conversions, selects, clamp, iota, broadcasts, reshapes, transposes,
-reversal, padding, concatenation and splitting."""
+reversal, padding, concatenation, splitting, stacking and tiling."""
 
 from __future__ import annotations
 
@@ -133,3 +133,45 @@ def _split(ctx: LoweringContext, x: Value, *, sizes, axis: int) -> list[Value]:
             "strides": i64_array([1] * x.aval.ndim)}))
         start += int(size)
     return pieces
+
+
+# ---------------------------------------------------------------- stack, unstack, tile (as JAX expands them)
+
+
+@register_lowering(st.stack_p)
+def _stack(ctx: LoweringContext, *operands: Value, axis: int) -> Value:
+    """Each operand given a size-1 dimension at ``axis``, then concatenated along it."""
+    shape = operands[0].aval.shape
+    kept = [i for i in range(len(shape) + 1) if i != axis]
+    expanded = operands[0].aval.update(shape=shape[:axis] + (1,) + shape[axis:])
+    pieces = [ctx.op1("stablehlo.broadcast_in_dim", [x], expanded, {"broadcast_dimensions": i64_array(kept)})
+              for x in operands]
+    return ctx.op1("stablehlo.concatenate", pieces, ctx.avals_out[0], {"dimension": i64(axis)})
+
+
+@register_lowering(st.unstack_p)
+def _unstack(ctx: LoweringContext, x: Value, *, axis: int) -> list[Value]:
+    """One size-1 slice per position along ``axis``, reshaped to drop that dimension."""
+    shape = x.aval.shape
+    sliced = x.aval.update(shape=shape[:axis] + (1,) + shape[axis + 1:])
+    outs = []
+    for i, aval in enumerate(ctx.avals_out):
+        starts, limits = [0] * len(shape), list(shape)
+        starts[axis], limits[axis] = i, i + 1
+        piece = ctx.op1("stablehlo.slice", [x], sliced, {
+            "start_indices": i64_array(starts), "limit_indices": i64_array(limits),
+            "strides": i64_array([1] * len(shape))})
+        outs.append(ctx.op1("stablehlo.reshape", [piece], aval))
+    return outs
+
+
+@register_lowering(st.tile_p)
+def _tile(ctx: LoweringContext, x: Value, *, reps) -> Value:
+    """``x`` reshaped to ``(1, d0, 1, d1, ...)``, broadcast to ``(r0, d0, r1, d1, ...)`` and merged pairwise."""
+    shape = x.aval.shape
+    spread = x.aval.update(shape=tuple(s for d in shape for s in (1, d)))
+    repeated = x.aval.update(shape=tuple(s for r, d in zip(reps, shape) for s in (r, d)))
+    y = ctx.op1("stablehlo.reshape", [x], spread)
+    y = ctx.op1("stablehlo.broadcast_in_dim", [y], repeated,
+                {"broadcast_dimensions": i64_array(range(2 * len(shape)))})
+    return ctx.op1("stablehlo.reshape", [y], ctx.avals_out[0])
