@@ -43,6 +43,7 @@ def cases(impl, lax):
          (np.ones((2, 1), f32),)),
         ("scalar_times_vector", grad(lambda x, y: lax.reduce_sum(x * y, (0,)), argnums=(0, 1)), (f32(2), x3)),
         ("convert", grad(lambda x: lax.convert_element_type(x, np.float16).astype(f32) * 3), (f32(2),)),
+        ("convert_to_complex", grad(lambda x: lax.real(lax.convert_element_type(x, np.complex64)) * 3), (f32(2),)),
         ("select", grad(lambda x, y: lax.reduce_sum(lax.select_n(x > 2, x, y), (0,)), argnums=(0, 1)),
          (x3, x3 * 2)),
         ("reshape_transpose", grad(lambda x: lax.reduce_sum(lax.transpose(lax.reshape(x, (2, 3)), (1, 0)), (0, 1))),

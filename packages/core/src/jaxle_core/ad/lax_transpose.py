@@ -101,10 +101,8 @@ transpose_rules[ew.conj_p] = _conj_transpose
 
 
 def _convert_element_type_transpose(ct, x, **params):
+    # A complex cotangent of a real operand is converted directly (keeping its real part), as JAX does.
     aval = x.aval
-    if dtypes.issubdtype(get_aval(ct).dtype, np.complexfloating) and \
-            not dtypes.issubdtype(aval.dtype, np.complexfloating):
-        ct = lax.real(ct)
     return [st.convert_element_type_p.bind(ct, new_dtype=aval.dtype, weak_type=aval.weak_type, sharding=None)]
 
 
