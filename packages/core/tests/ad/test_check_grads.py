@@ -358,6 +358,10 @@ CASES: list[Case] = [
     Case("sort", lambda x: lax.sort(x, dimension=1), separated_grid((2, 3))),
     Case("sort", lambda x: lax.sort((x, lax.sin(x)), num_keys=1)[1], separated(5), "pair"),
     Case("top_k", lambda x: lax.top_k(x, 2)[0], separated_grid((2, 3))),
+    # ---- Fourier transforms
+    *structural("fft", lambda x: lax.fft(x, "FFT", (2, 3)), (2, 3), complex_too=True),
+    Case("fft", lambda x: lax.fft(x, "RFFT", (4,)), fixed((2, 4))[0][1], "rfft"),
+    Case("fft", lambda x: lax.fft(x, "IRFFT", (3, 4)), fixed((3, 3), complex_too=True)[1][1], "irfft"),
     # ---- windows, contractions, convolutions
     *structural("reduce_window_sum", lambda x: lax.reduce_window(x, 0.0, lax.add, **WINDOW), (3, 4)),
     Case("reduce_window_max", lambda x: lax.reduce_window(x, -np.inf, lax.max, **WINDOW), separated_grid((3, 4))),

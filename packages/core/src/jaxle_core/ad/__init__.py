@@ -5,6 +5,7 @@ from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     collective_rules,
     cond_rules,
     custom_rules,
+    fft_rules,
     indexing_rules,
     indexing_transpose,
     jit_rule,

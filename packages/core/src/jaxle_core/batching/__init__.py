@@ -6,6 +6,7 @@ from jaxle_core.batching import (  # noqa: F401  (registers the rules)
     cond_rules,
     custom_rules,
     elementwise_rules,
+    fft_rules,
     indexing_rules,
     numeric_rules,
     random_bits,

@@ -9,6 +9,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     custom_calls,
     dot,
     elementwise,
+    fft,
     identity,
     parallel,
     ragged_dot,
