@@ -7,8 +7,10 @@ from typing import Any
 import numpy as np
 
 import jaxle_tree as tree
+from jaxle_core import core
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
+from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p
 from jaxle_xla import _jaxlib
 from jaxle_xla.array import XlaArray
 from jaxle_xla.clients import (
@@ -59,11 +61,30 @@ def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = Fa
         return out
 
     if _is_placement(device):
+        if not isinstance(core.current_trace(), core.EvalTrace):
+            return _staged_device_put(x, device, donate, may_alias)
         target = _placement_device(device)
         return tree.tree_map(lambda leaf: put(leaf, target), x)
     return tree.tree_map(lambda spec, subtree: tree.tree_map(lambda leaf: put(leaf, _placement_device(spec)),
                                                               subtree),
                          device, x, is_leaf=_is_placement)
+
+
+def _staged_device_put(x: Any, device: Any, donate: bool, may_alias: bool | None) -> Any:
+    """Inside a transformation, traced values and Python scalars go through one ``device_put`` equation
+    (as JAX stages it); other constants are returned as they are."""
+    leaves, treedef = tree.tree_flatten(x)
+    staged = [i for i, leaf in enumerate(leaves) if isinstance(leaf, (core.Tracer, bool, int, float, complex))]
+    if not staged:
+        return x
+    semantics = (ArrayCopySemantics.DONATE_INPUT if donate else
+                 ArrayCopySemantics.ALWAYS_COPY if may_alias is False else ArrayCopySemantics.REUSE_INPUT)
+    n = len(staged)
+    outs = device_put_p.bind(*[leaves[i] for i in staged], devices=(device,) * n, srcs=(None,) * n,
+                             copy_semantics=(semantics,) * n)
+    for i, out in zip(staged, outs):
+        leaves[i] = out
+    return tree.tree_unflatten(treedef, leaves)
 
 
 def device_get(x: Any) -> Any:

@@ -1,6 +1,7 @@
 """Automatic differentiation: forward mode, linearization, transposition and the derivative functions."""
 
 from jaxle_core.ad import (  # noqa: F401  (registers the rules)
+    barriers,
     checkpoint_rules,
     collective_rules,
     cond_rules,
@@ -13,6 +14,7 @@ from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     lax_transpose,
     numeric_rules,
     numeric_transpose,
+    placement,
     scan_rules,
     scan_transpose,
     while_rules,

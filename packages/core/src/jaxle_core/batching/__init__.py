@@ -1,6 +1,7 @@
 """Batching: the ``vmap`` interpreter and the batching rule of each primitive."""
 
 from jaxle_core.batching import (  # noqa: F401  (registers the rules)
+    barriers,
     call_rules,
     collective_rules,
     cond_rules,
@@ -9,6 +10,7 @@ from jaxle_core.batching import (  # noqa: F401  (registers the rules)
     fft_rules,
     indexing_rules,
     numeric_rules,
+    placement,
     random_bits,
     scan_rules,
     structural_rules,

@@ -5,6 +5,7 @@ in ``__all__``; this package re-exports them all.
 """
 
 from jaxle_core.lax import operators as _operators  # noqa: E402, F401  (installs the array operators)
+from jaxle_core.lax.barriers import *  # noqa: F403
 from jaxle_core.lax.control_flow.associative_scan import *  # noqa: F403
 from jaxle_core.lax.control_flow.conditionals import *  # noqa: F403
 from jaxle_core.lax.control_flow.scan import *  # noqa: F403
@@ -16,6 +17,7 @@ from jaxle_core.lax.elementwise import *  # noqa: F403
 from jaxle_core.lax.fft import *  # noqa: F403
 from jaxle_core.lax.identity import *  # noqa: F403
 from jaxle_core.lax.parallel import *  # noqa: F403
+from jaxle_core.lax.placement import *  # noqa: F403
 from jaxle_core.lax.ragged_dot import *  # noqa: F403
 from jaxle_core.lax.random_bits import *  # noqa: F403
 from jaxle_core.lax.reductions import *  # noqa: F403

@@ -2,6 +2,7 @@
 
 from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers its rules)
     ad,
+    barriers,
     calls,
     conditionals,
     convolution,
@@ -12,6 +13,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     fft,
     identity,
     parallel,
+    placement,
     ragged_dot,
     random_bits,
     reductions,

@@ -1,0 +1,28 @@
+"""Derivatives of ``stage`` and ``device_put``: both are identities, so tangents and cotangents are placed
+the same way (cotangents are always copied, as JAX does)."""
+
+from __future__ import annotations
+
+from jaxle_core.ad.barriers import float0_to_zero
+from jaxle_core.ad.jvp import instantiate, jvp_rules
+from jaxle_core.ad.transpose import transpose_rules
+from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p, stage_p
+
+
+def _stage_jvp(primals, tangents):
+    return stage_p.bind(*primals), tangents[0]
+
+
+def _device_put_jvp(primals, tangents, **params):
+    outs = device_put_p.bind(*primals, **params)
+    return outs, float0_to_zero(device_put_p.bind(*map(instantiate, tangents), **params))
+
+
+def _device_put_transpose(cts, *operands, devices, srcs, copy_semantics):
+    copies = (ArrayCopySemantics.ALWAYS_COPY,) * len(cts)
+    return device_put_p.bind(*map(instantiate, cts), devices=srcs, srcs=devices, copy_semantics=copies)
+
+
+jvp_rules[stage_p] = _stage_jvp
+jvp_rules[device_put_p] = _device_put_jvp
+transpose_rules[device_put_p] = _device_put_transpose
