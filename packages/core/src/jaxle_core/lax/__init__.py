@@ -13,6 +13,7 @@ from jaxle_core.lax.control_flow.while_loops import *  # noqa: F403
 from jaxle_core.lax.convolution import *  # noqa: F403
 from jaxle_core.lax.cumulative import *  # noqa: F403
 from jaxle_core.lax.dot import *  # noqa: F403
+from jaxle_core.lax.dot_algorithm import *  # noqa: F403
 from jaxle_core.lax.elementwise import *  # noqa: F403
 from jaxle_core.lax.fft import *  # noqa: F403
 from jaxle_core.lax.identity import *  # noqa: F403

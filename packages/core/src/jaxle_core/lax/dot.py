@@ -13,6 +13,7 @@ import numpy as np
 from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
+from jaxle_core.lax.dot_algorithm import DotAlgorithm, DotAlgorithmPreset, algorithm_types, check_runs_on_cpu
 from jaxle_core.lax.standard import as_int_tuple
 from jaxle_core.lax.structural import convert_element_type_p
 
@@ -47,10 +48,15 @@ _PRECISION_ERROR = (
     "lax.DotAlgorithm value;\nbut got {}.")
 
 
-def canonicalize_precision(precision: Any) -> tuple[Precision, Precision] | None:
-    """``None``, or the (lhs, rhs) pair of Precisions a contraction's ``precision`` argument names."""
-    if precision is None:
-        return None
+Canonical = tuple[Precision, Precision] | DotAlgorithmPreset | DotAlgorithm | None
+
+
+def canonicalize_precision(precision: Any) -> Canonical:
+    """``None``, the (lhs, rhs) pair of Precisions, or the dot algorithm a contraction's ``precision`` names."""
+    if precision is None or isinstance(precision, (DotAlgorithmPreset, DotAlgorithm)):
+        return precision
+    if isinstance(precision, str) and precision in DotAlgorithmPreset.__members__:
+        return DotAlgorithmPreset[precision]
     if isinstance(precision, (str, Precision)):
         try:
             single = Precision(precision)
@@ -212,6 +218,14 @@ def _sums_of_products(lhs, rhs, dimension_numbers) -> np.ndarray:
 @dot_general_p.def_impl
 def _dot_general_impl(lhs, rhs, *, dimension_numbers, precision, preferred_element_type, out_sharding):
     out_dtype = contraction_dtype(lhs.dtype, rhs.dtype, preferred_element_type)
+    check_runs_on_cpu(precision)
+    if isinstance(precision, DotAlgorithmPreset) and precision is not DotAlgorithmPreset.DEFAULT:
+        # The preset's types, as the CPU lowering converts to them.
+        lhs_dtype, rhs_dtype, produced = algorithm_types(precision, lhs.dtype, rhs.dtype, out_dtype)
+        total = _dot_general_impl(_convert(lhs, lhs_dtype), _convert(rhs, rhs_dtype),
+                                  dimension_numbers=dimension_numbers, precision=None,
+                                  preferred_element_type=produced, out_sharding=out_sharding)
+        return _convert(total, out_dtype)
     if lhs.dtype != rhs.dtype and not {lhs.dtype.name, rhs.dtype.name} <= _FLOAT8_NAMES:
         lhs, rhs = _convert(lhs, out_dtype), _convert(rhs, out_dtype)
     compute = compute_dtype(lhs.dtype, rhs.dtype, out_dtype)
