@@ -168,6 +168,27 @@ CASES.update({
         lambda a, b: lax.conv_general_dilated(a, b, (1, 1), "VALID", feature_group_count=3),
         (rand((1, 4, 5, 5), "float32"), rand((6, 1, 3, 3), "float32", 1))),
 })
+# Strides and dilation lengths that JAX traces but XLA's verifier rejects (ValueError when run), dilations that are
+# not positive, malformed padding and layouts.
+for _name, _kw in {
+    "zero-stride": dict(window_strides=(0, 1)),
+    "negative-strides": dict(window_strides=(1, -2)),
+    "zero-stride-same": dict(window_strides=(0, 1), padding="SAME"),
+    "short-rhs-dilation": dict(rhs_dilation=(2,)),
+    "long-lhs-dilation": dict(lhs_dilation=(2, 1, 3), padding=((0, 0), (0, 0))),
+    "zero-rhs-dilation": dict(rhs_dilation=(0, 1)),
+    "negative-lhs-dilation": dict(lhs_dilation=(1, -1), padding=((0, 0), (0, 0))),
+    "zero-rhs-dilation-same": dict(rhs_dilation=(1, 0), padding="SAME"),
+    "padding-triple": dict(padding=((0, 0), (0, 0, 1))),
+    "padding-int": dict(padding=3),
+    "dimension-numbers-duplicate": dict(dimension_numbers=("NCHH", "OIHW", "NCHW")),
+    "dimension-numbers-no-features": dict(dimension_numbers=("NNHW", "OIHW", "NCHW")),
+    "dimension-numbers-rhs-lowercase": dict(dimension_numbers=("NCHW", "oihw", "NCHW")),
+    "dimension-numbers-short": dict(dimension_numbers=("NCH", "OIHW", "NCHW")),
+}.items():
+    CASES[f"err-{_name}"] = lambda lax, kw=_kw: (
+        lambda a, b: lax.conv_general_dilated(a, b, **{"window_strides": (1, 1), "padding": "VALID", **kw}),
+        (rand(_NCHW[0], "float32"), rand(_NCHW[1], "float32", 1)))
 
 if __name__ == "__main__":
     write(CASES, "convolution_golden.json")

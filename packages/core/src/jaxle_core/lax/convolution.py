@@ -5,19 +5,26 @@ from __future__ import annotations
 import math
 import string
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Union
 
 import numpy as np
 
 from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
+from jaxle_core.lax.convolution_shapes import (
+    conv_general_permutations,
+    conv_transpose_padding,
+    dilated_extents,
+    strided_extent,
+)
 from jaxle_core.lax.dot import canonicalize_precision, compute_dtype, from_accumulator, to_accumulator
 from jaxle_core.lax.standard import as_int_tuple
-from jaxle_core.lax.windowed import dilate_shape, padtype_to_pads, window_output_shape, window_positions
+from jaxle_core.lax.structural import rev, transpose
+from jaxle_core.lax.windowed import padtype_to_pads, window_positions
 
-__all__ = ["ConvDimensionNumbers", "conv", "conv_dimension_numbers", "conv_general_dilated", "conv_general_dilated_p",
-           "conv_with_general_padding"]
+__all__ = ["ConvDimensionNumbers", "ConvGeneralDilatedDimensionNumbers", "conv", "conv_dimension_numbers",
+           "conv_general_dilated", "conv_general_dilated_p", "conv_transpose", "conv_with_general_padding"]
 
 
 class ConvDimensionNumbers(NamedTuple):
@@ -46,20 +53,11 @@ def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers) -> ConvDimen
     if not all(isinstance(spec, str) for spec in dimension_numbers):
         raise TypeError(f"convolution dimension_numbers elements must be strings, got "
                         f"{tuple(map(type, dimension_numbers))}.")
-    lhs, rhs, out = dimension_numbers
-    spatial = [set(lhs) - set("NC"), set(rhs) - set("OI"), set(out) - set("NC")]
-    if not spatial[0] == spatial[1] == spatial[2]:
-        raise TypeError(f"convolution dimension_numbers elements must each have the same set of spatial "
-                        f"characters, got {dimension_numbers}.")
     for i, spec in enumerate(dimension_numbers):
         if len(spec) != ndim:
             raise TypeError(f"convolution dimension_numbers[{i}] must have len equal to the ndim of lhs and rhs, "
                             f"got {len(spec)} for lhs and rhs shapes {tuple(lhs_shape)} and {tuple(rhs_shape)}.")
-    spatial_order = [c for c in rhs if c not in "OI"]
-    return ConvDimensionNumbers(
-        (lhs.index("N"), lhs.index("C"), *(lhs.index(c) for c in spatial_order)),
-        (rhs.index("O"), rhs.index("I"), *(rhs.index(c) for c in spatial_order)),
-        (out.index("N"), out.index("C"), *(out.index(c) for c in spatial_order)))
+    return ConvDimensionNumbers(*conv_general_permutations(dimension_numbers))
 
 
 # ---------------------------------------------------------------- conv_general_dilated
@@ -97,13 +95,14 @@ def _conv_aval(lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation,
     if feature_group_count > 1 and batch_group_count > 1:
         raise ValueError(f"At most one of batch_group_count and feature_group_count may be > 1, got "
                          f"batch_group_count={batch_group_count} and feature_group_count={feature_group_count}")
-    lhs_spatial = [lhs.shape[d] for d in lhs_spec[2:]]
-    rhs_spatial = [rhs.shape[d] for d in rhs_spec[2:]]
-    dilated = dilate_shape(lhs_spatial, lhs_dilation)
-    if any(size + lo + hi < 0 for size, (lo, hi) in zip(dilated, padding)):
+    dilated = dilated_extents([lhs.shape[d] for d in lhs_spec[2:]], lhs_dilation)
+    window = dilated_extents([rhs.shape[d] for d in rhs_spec[2:]], rhs_dilation)
+    padded = [size + lo + hi for size, (lo, hi) in zip(dilated, padding)]
+    if any(size < 0 for size in padded):
         raise ValueError(f"Negative padding is larger than the size of the corresponding dimension: got "
                          f"padding={padding} for lhs_shape[2:]={tuple(np.int64(size) for size in dilated)}")
-    spatial = window_output_shape(lhs_spatial, rhs_spatial, window_strides, padding, lhs_dilation, rhs_dilation)
+    # Strides are checked when the convolution runs or is compiled, as XLA's verifier does in JAX.
+    spatial = [int(strided_extent(size, w, s)) for size, w, s in zip(padded, window, window_strides)]
     logical = (batch // batch_group_count, out_features, *spatial)
     shape = [0] * lhs.ndim
     for logical_dim, axis in enumerate(out_spec):
@@ -136,9 +135,25 @@ def _letters(count: int, pool) -> str:
     return "".join(next(pool) for _ in range(count))
 
 
+def check_conv_window(n_spatial: int, window_strides: Sequence[int], lhs_dilation: Sequence[int],
+                      rhs_dilation: Sequence[int]) -> None:
+    """What XLA's verifier rejects in a convolution that JAX's tracing lets through (JAX raises it when the
+    convolution is lowered): dilations of the wrong length and strides that are not positive."""
+    problems = [f"expects {name} to have same dimension-size as size of window dimensions ({n_spatial}), but got: "
+                f"{len(values)}." for name, values in (("window-strides", window_strides),
+                                                        ("base-dilation factors", lhs_dilation),
+                                                        ("window-dilation factors", rhs_dilation))
+                if len(values) != n_spatial]
+    problems += [f"expects window to have positive stride for {i}-th window dimension, but got {stride}."
+                 for i, stride in enumerate(window_strides) if stride <= 0]
+    if problems:
+        raise ValueError(f"Cannot lower jaxpr with verifier errors:\n\t{problems[0]}")
+
+
 @conv_general_dilated_p.def_impl
 def _conv_impl(lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation, dimension_numbers,
                feature_group_count, batch_group_count, precision, preferred_element_type, out_sharding):
+    check_conv_window(lhs.ndim - 2, window_strides, lhs_dilation, rhs_dilation)
     lhs_spec, rhs_spec, out_spec = dimension_numbers
     out_dtype = np.dtype(preferred_element_type or lhs.dtype)
     compute = compute_dtype(lhs.dtype, out_dtype)
@@ -184,9 +199,13 @@ def _conv_padding(padding, lhs_spatial, rhs_spatial, strides, lhs_dilation, rhs_
         if any(d != 1 for d in lhs_dilation):
             raise ValueError("String padding is not implemented for transposed convolution using this op. Please "
                              "either exactly specify the required padding or use conv_transpose.")
-        pads = padtype_to_pads(lhs_spatial, dilate_shape(rhs_spatial, rhs_dilation), strides, padding)
+        pads = padtype_to_pads(lhs_spatial, dilated_extents(rhs_spatial, rhs_dilation), strides, padding)
     else:
-        pads = list(padding)
+        try:
+            pads = [(lo, hi) for lo, hi in padding]
+        except (TypeError, ValueError):
+            raise ValueError(f"padding argument to conv_general_dilated should be a string or a sequence of "
+                             f"(low, high) pairs, got {padding}") from None
         if len(pads) != len(lhs_spatial):
             raise TypeError(f"Wrong number of explicit pads for convolution: expected {len(lhs_spatial)}, got "
                             f"{len(pads)}.")
@@ -232,3 +251,52 @@ def conv_with_general_padding(lhs, rhs, window_strides: Sequence[int], padding: 
     return conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=lhs_dilation,
                                 rhs_dilation=rhs_dilation, precision=precision,
                                 preferred_element_type=preferred_element_type)
+
+
+ConvGeneralDilatedDimensionNumbers = Union[tuple[str, str, str], ConvDimensionNumbers, None]  # noqa: UP007
+
+# conv_transpose's default layouts by rank: features last, as in TensorFlow.
+_TRANSPOSE_LAYOUTS = {2: ("NC", "IO", "NC"), 3: ("NHC", "HIO", "NHC"), 4: ("NHWC", "HWIO", "NHWC"),
+                      5: ("NHWDC", "HWDIO", "NHWDC")}
+
+
+def _flip_kernel(rhs, dnums: ConvDimensionNumbers):
+    """The kernel mirrored along its window and with its input and output features swapped."""
+    for axis in dnums.rhs_spec[2:]:
+        rhs = rev(rhs, (axis,))
+    permutation = list(range(len(dnums.rhs_spec)))
+    out_axis, in_axis = dnums.rhs_spec[:2]
+    permutation[out_axis], permutation[in_axis] = in_axis, out_axis
+    return transpose(rhs, permutation)
+
+
+def conv_transpose(lhs, rhs, strides: Sequence[int], padding, rhs_dilation: Sequence[int] | None = None,
+                   dimension_numbers: ConvGeneralDilatedDimensionNumbers = None, transpose_kernel: bool = False,
+                   precision=None, preferred_element_type=None, use_consistent_padding: bool = False):
+    """Transposed convolution: the input dilated by ``strides`` and convolved with unit strides, padded so that
+    'SAME' multiplies each spatial size by its stride and 'VALID' gives every position a window could have
+    covered. Explicit (low, high) ``padding`` pads the dilated input, or with ``use_consistent_padding`` names
+    the padding of the forward convolution this one transposes. ``transpose_kernel`` flips the kernel's window
+    and swaps its features, giving the gradient of that forward convolution. Layouts default to NHWC/HWIO."""
+    lhs_shape, rhs_shape = get_aval(lhs).shape, get_aval(rhs).shape
+    ndim = len(lhs_shape)
+    if ndim != len(rhs_shape) or ndim < 2:
+        raise AssertionError
+    if dimension_numbers is None:
+        if ndim not in _TRANSPOSE_LAYOUTS:
+            raise ValueError("No 4+ dimensional dimension_number defaults.")
+        dimension_numbers = _TRANSPOSE_LAYOUTS[ndim]
+    dnums = conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)
+    if rhs_dilation is None:
+        rhs_dilation = (1,) * (ndim - 2)
+    window = dilated_extents([rhs_shape[d] for d in dnums.rhs_spec[2:]], rhs_dilation)
+    if use_consistent_padding and not isinstance(padding, str):
+        pads = [(k - 1 - lo, k - 1 - hi) for k, (lo, hi) in zip(window, padding)]
+    elif use_consistent_padding or padding in ("SAME", "VALID"):
+        pads = [conv_transpose_padding(k, s, padding) for k, s in zip(window, strides)]
+    else:
+        pads = padding
+    if transpose_kernel:
+        rhs = _flip_kernel(rhs, dnums)
+    return conv_general_dilated(lhs, rhs, (1,) * (ndim - 2), pads, strides, rhs_dilation, dnums,
+                                precision=precision, preferred_element_type=preferred_element_type)

@@ -63,9 +63,11 @@ def canonicalize_precision(precision: Any) -> Canonical:
         except ValueError:
             raise ValueError(_PRECISION_ERROR.format(precision)) from None
         return single, single
-    if (isinstance(precision, (tuple, list)) and len(precision) == 2
-            and all(isinstance(p, Precision) for p in precision)):
-        return tuple(precision)
+    if isinstance(precision, (tuple, list)) and len(precision) == 2:
+        if all(isinstance(p, Precision) for p in precision):
+            return tuple(precision)
+        if all(isinstance(p, str) for p in precision):  # each named alone; a bad name is the error's subject
+            return tuple(canonicalize_precision(p)[0] for p in precision)
     raise ValueError(_PRECISION_ERROR.format(precision))
 
 

@@ -12,6 +12,7 @@ import numpy as np
 from jaxle_core import core, dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
+from jaxle_core.lax.elementwise import add, eq
 from jaxle_core.lax.standard import FLOATING, NUMBER, as_int_tuple, canonical_shape, check_dtype, normalize_axis
 from jaxle_core.staging import staging_rewrites
 
@@ -324,6 +325,13 @@ def broadcasted_iota(dtype, shape: Sequence[int], dimension: int, *, out_shardin
 def iota(dtype, size: int):
     """``[0, 1, ..., size - 1]`` as ``dtype``."""
     return broadcasted_iota(dtype, (size,), 0)
+
+
+def eye(dtype, shape: tuple[int, int]):
+    """The identity matrix of ``shape`` as ``dtype``, built from iotas in the order JAX's lax traces them
+    (``jnp.eye``, which the jacobians follow, traces both iotas first)."""
+    rows = add(broadcasted_iota(np.int32, shape, 0), np.int32(0))
+    return convert_element_type(eq(rows, broadcasted_iota(np.int32, shape, 1)), dtype)
 
 
 # ---------------------------------------------------------------- broadcast_in_dim

@@ -37,7 +37,7 @@ def padtype_to_pads(in_shape: Sequence[int], window_shape: Sequence[int], window
         raise RuntimeError(f"Unrecognized padding type: expected 'VALID', 'SAME', or 'SAME_LOWER', got {padding}.")
     pads = []
     for size, window, stride in zip(in_shape, window_shape, window_strides):
-        out = -(-size // stride)
+        out = -(-size // stride) if stride else 0  # a zero stride counts as NumPy's integer division by zero
         total = max((out - 1) * stride + window - size, 0)
         small, large = total // 2, total - total // 2
         pads.append((small, large) if kind == "SAME" else (large, small))
