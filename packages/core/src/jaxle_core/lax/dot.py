@@ -58,17 +58,21 @@ def canonicalize_precision(precision: Any) -> Canonical:
     if isinstance(precision, str) and precision in DotAlgorithmPreset.__members__:
         return DotAlgorithmPreset[precision]
     if isinstance(precision, (str, Precision)):
-        try:
-            single = Precision(precision)
-        except ValueError:
-            raise ValueError(_PRECISION_ERROR.format(precision)) from None
+        single = _named_precision(precision)
         return single, single
     if isinstance(precision, (tuple, list)) and len(precision) == 2:
         if all(isinstance(p, Precision) for p in precision):
             return tuple(precision)
         if all(isinstance(p, str) for p in precision):  # each named alone; a bad name is the error's subject
-            return tuple(canonicalize_precision(p)[0] for p in precision)
+            return tuple(_named_precision(p) for p in precision)
     raise ValueError(_PRECISION_ERROR.format(precision))
+
+
+def _named_precision(precision: str | Precision) -> Precision:
+    try:
+        return Precision(precision)
+    except ValueError:
+        raise ValueError(_PRECISION_ERROR.format(precision)) from None
 
 
 def _bit_width(dtype: np.dtype) -> int:
