@@ -4,6 +4,7 @@ from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     barriers,
     checkpoint_rules,
     collective_rules,
+    composite,
     cond_rules,
     custom_rules,
     fft_rules,

@@ -41,7 +41,7 @@ def _with_outputs(closed: ClosedJaxpr, have: Sequence[bool], want: Sequence[bool
     return trace_to_jaxpr(fun, closed.in_avals, closed.jaxpr.debug_info)
 
 
-def _cond_jvp(primals, tangents, *, branches: tuple[ClosedJaxpr, ...]):
+def _cond_jvp(primals, tangents, *, branches: tuple[ClosedJaxpr, ...], **params):
     nonzero = [type(t) is not Zero for t in tangents[1:]]
     jvps = [jvp_jaxpr(b, nonzero) for b in branches]
     out_nonzero = [any(flags) for flags in zip(*[nz for _, nz in jvps])]
@@ -49,7 +49,7 @@ def _cond_jvp(primals, tangents, *, branches: tuple[ClosedJaxpr, ...]):
     new_branches = tuple(j if nz == out_nonzero else _with_outputs(j, nz, out_nonzero, tangent_avals)
                          for j, nz in jvps)
     outs = cond_p.bind(primals[0], *primals[1:], *[t for t in tangents[1:] if type(t) is not Zero],
-                       branches=new_branches)
+                       branches=new_branches, **params)
     n_out = len(tangent_avals)
     given = iter(outs[n_out:])
     return outs[:n_out], [next(given) if nz else Zero(a) for nz, a in zip(out_nonzero, tangent_avals)]
@@ -145,10 +145,10 @@ def _cond_partial_eval(trace: PartialStagingTrace, args, params):
                                              unknown_avals)
                              for s, idx in zip(splits, slot_indices))
     with core.set_current_trace(trace.parent):
-        known_outs = cond_p.bind(index, *known_ops, branches=known_branches)
+        known_outs = cond_p.bind(index, *known_ops, **dict(params, branches=known_branches))
     n_known = out_unknowns.count(False)
     residuals = known_outs[n_known:]
-    unknown_outs = iter(trace.stage(cond_p, [index, *residuals, *unknown_ops], dict(branches=unknown_branches)))
+    unknown_outs = iter(trace.stage(cond_p, [index, *residuals, *unknown_ops], dict(params, branches=unknown_branches)))
     known_iter = iter(known_outs[:n_known])
     return [next(unknown_outs) if u else next(known_iter) for u in out_unknowns]
 
@@ -158,7 +158,7 @@ partial_eval_rules[cond_p] = _cond_partial_eval
 # ---------------------------------------------------------------- transposition
 
 
-def _cond_transpose(cts, index, *ops, branches: tuple[ClosedJaxpr, ...]):
+def _cond_transpose(cts, index, *ops, branches: tuple[ClosedJaxpr, ...], **params):
     linear = [is_undefined(x) for x in ops]
     residuals = [x for x, lin in zip(ops, linear) if not lin]
     nonzero = [type(ct) is not Zero for ct in cts]
@@ -176,7 +176,7 @@ def _cond_transpose(cts, index, *ops, branches: tuple[ClosedJaxpr, ...]):
         return trace_to_jaxpr(fun, in_avals, closed.jaxpr.debug_info)
 
     new_branches = tuple(transposed(b) for b in branches)
-    outs = iter(cond_p.bind(index, *residuals, *given_cts, branches=new_branches))
+    outs = iter(cond_p.bind(index, *residuals, *given_cts, branches=new_branches, **params))
     return [None] + [next(outs) if lin else None for lin in linear]
 
 

@@ -44,7 +44,7 @@ def _broadcast_to(pred, shape: tuple[int, ...]):
     return pred if len(shape) <= 1 else broadcast_in_dim(pred, shape, (0,))
 
 
-def _cond_batch(vals, dims, *, branches: tuple[ClosedJaxpr, ...]):
+def _cond_batch(vals, dims, *, branches: tuple[ClosedJaxpr, ...], **params):
     size = batch_size(vals, dims)
     index, index_dim = vals[0], dims[0]
     if index_dim is None:
@@ -53,7 +53,7 @@ def _cond_batch(vals, dims, *, branches: tuple[ClosedJaxpr, ...]):
         batched = [batch_jaxpr(b, in_dims, size) for b in branches]
         out_batched = [any(d is not None for d in flags) for flags in zip(*[ds for _, ds in batched])]
         new_branches = tuple(_outputs_at_front(b, ds, out_batched, size) for b, ds in batched)
-        outs = cond_p.bind(index, *ops, branches=new_branches)
+        outs = cond_p.bind(index, *ops, branches=new_branches, **params)
         return outs, [0 if b else None for b in out_batched]
     index = move_dim(index, index_dim, 0)
     ops = [at_dim(v, d, size, 0) for v, d in zip(vals[1:], dims[1:])]

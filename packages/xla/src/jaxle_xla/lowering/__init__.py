@@ -4,6 +4,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     ad,
     barriers,
     calls,
+    composite,
     conditionals,
     convolution,
     cumulative,

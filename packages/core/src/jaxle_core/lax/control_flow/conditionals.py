@@ -5,6 +5,10 @@ then the constants every branch closes over (joined across branches), then the
 operands; its ``branches`` param holds one closed jaxpr per branch, each taking
 all the joined constants and the operands. ``cond`` orders its branches
 ``(false_fun, true_fun)`` so that the predicate converted to an integer picks one.
+
+``platform_dependent`` binds ``cond`` with a ``branches_platforms`` param naming the
+platforms of each branch (``None``: the default branch), indexed by ``platform_index``,
+which compilation resolves for the platform it compiles for.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from jaxle_core.lax.elementwise import ne
 from jaxle_core.lax.structural import broadcast_in_dim, clamp, convert_element_type
 from jaxle_core.staging import trace_to_jaxpr
 
-__all__ = ["cond", "switch", "cond_p"]
+__all__ = ["cond", "switch", "cond_p", "platform_dependent"]
 
 cond_p = Primitive("cond")
 cond_p.multiple_results = True
@@ -39,12 +43,13 @@ def _joined_out_avals(branches: Sequence[ClosedJaxpr]) -> list[ShapedArray]:
 
 
 @cond_p.def_abstract_eval
-def _cond_aval(index_aval: ShapedArray, *avals: ShapedArray, branches: tuple[ClosedJaxpr, ...]):
+def _cond_aval(index_aval: ShapedArray, *avals: ShapedArray, branches: tuple[ClosedJaxpr, ...],
+               branches_platforms: tuple | None = None):
     return _joined_out_avals(branches)
 
 
 @cond_p.def_impl
-def _cond_impl(index, *args, branches: tuple[ClosedJaxpr, ...]):
+def _cond_impl(index, *args, branches: tuple[ClosedJaxpr, ...], branches_platforms: tuple | None = None):
     chosen = branches[int(np.clip(np.asarray(index), 0, len(branches) - 1))]
     return core.eval_jaxpr(chosen.jaxpr, chosen.consts, *args)
 
@@ -154,7 +159,7 @@ def _tree_difference(a: Any, b: Any, name_a: str, name_b: str) -> str:
 
 
 def _bind_branches(index: Any, funs: Sequence[Callable], operands: tuple, names: Sequence[str], what: str,
-                   reverse: bool = False) -> Any:
+                   reverse: bool = False, **params: Any) -> Any:
     """Trace ``funs`` on ``operands`` and bind ``cond`` choosing among them (reversed if ``reverse``) by the
     int32 ``index``; the constants are joined in the order ``funs`` are traced."""
     leaves, in_tree, in_avals = flatten_avals(operands)
@@ -164,7 +169,7 @@ def _bind_branches(index: Any, funs: Sequence[Callable], operands: tuple, names:
     consts = _join_consts(traced)
     branches = tuple(_common_branch(t, consts, out_avals) for t in traced)
     branches = branches[::-1] if reverse else branches
-    outs = cond_p.bind(index, *consts, *leaves, branches=branches)
+    outs = cond_p.bind(index, *consts, *leaves, branches=branches, **params)
     return tree.tree_unflatten(traced[0].out_tree, outs)
 
 
@@ -227,5 +232,52 @@ def switch(index, branches: Sequence[Callable], *operands: Any, operand: Any = _
     index = clamp(np.int32(0), index, np.int32(len(branches) - 1))
     if disable_jit.value and _concrete(index):
         return branches[int(np.asarray(index))](*operands)
-    names = ["branch 0"] + [f"branch{i}" for i in range(1, len(branches))]
-    return _bind_branches(index, branches, operands, names, "switch")
+    return _bind_branches(index, branches, operands, _branch_names(len(branches)), "switch")
+
+
+def _branch_names(n: int) -> list[str]:
+    return ["branch 0"] + [f"branch{i}" for i in range(1, n)]
+
+
+# ---------------------------------------------------------------- platform_dependent
+
+platform_index_p = Primitive("platform_index")
+platform_index_p.def_abstract_eval(lambda *, platforms: ShapedArray((), np.int32))
+
+
+def platform_branch(platforms: tuple, platform: str) -> int:
+    """The branch of ``platforms`` (a tuple of platform-name tuples, ``None`` for the default) for ``platform``."""
+    for i, names in enumerate(platforms):
+        if names is not None and platform in names:
+            return i
+    if None in platforms:
+        return platforms.index(None)
+    raise NotImplementedError(f"MLIR translation rule for primitive 'platform_index(platforms={platforms})' not "
+                              f"found for platform {platform}")
+
+
+# The reference backend computes on the host CPU.
+platform_index_p.def_impl(lambda *, platforms: np.int32(platform_branch(platforms, "cpu")))
+
+
+def platform_dependent(*args: Any, default: Callable | None = None, **per_platform: Callable) -> Any:
+    """``per_platform[p](*args)`` for the platform ``p`` the program is compiled for (``cpu``, ``cuda``,
+    ``rocm``, ``tpu``), else ``default(*args)``. Under a transformation all branches are traced and must
+    agree in type; evaluated eagerly, only the default device's branch runs."""
+    groups: list[tuple[list[str], Callable]] = []
+    for platform, fun in per_platform.items():
+        if platform == "gpu":
+            raise ValueError("Use 'cuda' or 'rocm' for lax.platform_dependent.")
+        same = [names for names, f in groups if f is fun]
+        if same:
+            same[0].append(platform)
+        else:
+            groups.append(([platform], fun))
+    platforms: tuple = tuple(tuple(names) for names, _ in groups)
+    funs = [fun for _, fun in groups]
+    if default is not None:
+        platforms, funs = platforms + (None,), funs + [default]
+    index = platform_index_p.bind(platforms=platforms)
+    if _concrete(index):  # evaluated eagerly, for the default device's platform: run that branch alone
+        return funs[int(np.asarray(index))](*args)
+    return _bind_branches(index, funs, args, _branch_names(len(funs)), "switch", branches_platforms=platforms)
