@@ -20,6 +20,7 @@ from jaxle_core.lax import windowed as win
 from jaxle_core.lax.convolution import conv_general_dilated_p
 from jaxle_core.lax.dot import dot_general_p
 from jaxle_core.lax.ragged_dot import RaggedDotDimensionNumbers, ragged_dot_general, ragged_dot_general_p
+from jaxle_core.lax.scaled_dot import scaled_dot_p
 from jaxle_core.lax.structural import merge_axis, split_axis
 
 # ---------------------------------------------------------------- dot_general
@@ -75,6 +76,19 @@ def _ragged_dot_general_rule(vals, dims, *, ragged_dot_dimension_numbers, **para
 
 
 batching_rules[ragged_dot_general_p] = _ragged_dot_general_rule
+
+
+def _scaled_dot_rule(vals, dims, *, dimension_numbers, preferred_element_type):
+    """Every operand (unbatched ones broadcast) batched along a new leading batch dimension of the contraction."""
+    size = next(get_aval(v).shape[d] for v, d in zip(vals, dims) if d is not None)
+    operands = [at_dim(v, d, size) for v, d in zip(vals, dims)]
+    (lhs_contract, rhs_contract), (lhs_batch, rhs_batch) = dimension_numbers
+    shift = lambda ds: tuple(d + 1 for d in ds)  # noqa: E731
+    numbers = ((shift(lhs_contract), shift(rhs_contract)), ((0, *shift(lhs_batch)), (0, *shift(rhs_batch))))
+    return scaled_dot_p.bind(*operands, dimension_numbers=numbers, preferred_element_type=preferred_element_type), 0
+
+
+batching_rules[scaled_dot_p] = _scaled_dot_rule
 
 # ---------------------------------------------------------------- conv_general_dilated
 

@@ -25,6 +25,7 @@ from jaxle_core.lax.placement import *  # noqa: F403
 from jaxle_core.lax.ragged_dot import *  # noqa: F403
 from jaxle_core.lax.random_bits import *  # noqa: F403
 from jaxle_core.lax.reductions import *  # noqa: F403
+from jaxle_core.lax.scaled_dot import *  # noqa: F403
 from jaxle_core.lax.slicing import *  # noqa: F403
 from jaxle_core.lax.sorting import *  # noqa: F403
 from jaxle_core.lax.special import *  # noqa: F403

@@ -19,6 +19,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     random_bits,
     reductions,
     remat,
+    scaled_dot,
     scan,
     slicing,
     sorting,
