@@ -397,6 +397,8 @@ NOT_SWEPT = {
     "stop_gradient": "zero derivative by definition, which finite differences contradict",
     **dict.fromkeys(["psum", "all_gather", "reduce_scatter", "all_to_all", "ppermute"],
                     "needs a bound axis name: checked under vmap in batching/test_collectives.py"),
+    "pbroadcast": "needs a bound axis name, and JAX batches it for NumPy operands only: its jvp is checked against "
+                  "JAX's jaxpr under make_jaxpr(axis_env=...) in batching/test_collectives.py",
     **dict.fromkeys(["cond", "scan", "while"], "carries jaxprs: checked in control_flow/test_*_transforms.py and "
                     "test_scan_grad.py with finite differences"),
 }

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from conftest import GOLDEN_DIR
 from jvp_checks import finite_difference
+from make_api_errors_golden import render as render_errors
 from make_collectives_golden import render
 
 import jaxle_core as jc
@@ -20,6 +21,7 @@ f32 = np.float32
 RNG = np.random.default_rng(0)
 X = RNG.uniform(0.5, 2.0, (4, 3)).astype(f32)
 CYCLE = [(0, 1), (1, 2), (2, 3), (3, 0)]
+NESTED_X = RNG.normal(size=(2, 4, 3)).astype(f32)
 
 
 def named(f, name="i", **kwargs):
@@ -38,7 +40,7 @@ MINE = render("jaxle_core")
 # another reshape/transpose sequence; add_any's batching (call_rules) broadcasts to [1,3] where JAX materialises
 # [4,3]; reduce_sum's transpose with axes=() (lax_transpose) emits a broadcast_in_dim where JAX passes the ct on.
 TEXT_DIFFERS = {"all_to_all", "grad_all_to_all", "vmap_grad_all_to_all", "vmap_grad_normalised",
-                "vmap_grad_psum_scatter"}
+                "vmap_grad_psum_scatter", "pswapaxes", "pswapaxes_axis0"}
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
@@ -102,10 +104,11 @@ def test_axis_index_and_ppermute_cyclic_shift():
     np.testing.assert_array_equal(np.asarray(named(lambda v: lax.axis_index("i"))(X)), np.arange(4))
     shifted = named(lambda v: lax.ppermute(v, "i", CYCLE), in_axes=1, out_axes=1)(X.T)
     np.testing.assert_array_equal(np.asarray(shifted), np.roll(X, 1, axis=0).T)
-    partial = named(lambda v: lax.ppermute(v, "i", [(0, 2), (3, 1)]))(X)
-    expected = np.zeros_like(X)
-    expected[2], expected[1] = X[0], X[3]
-    np.testing.assert_array_equal(np.asarray(partial), expected)
+    # a member no pair sends to keeps its value (JAX's batching); a permutation of another size is refused
+    repeated = named(lambda v: lax.ppermute(v, "i", [(0, 2), (3, 1), (1, 1), (2, 3)]))(X)
+    np.testing.assert_array_equal(np.asarray(repeated), X[[0, 1, 0, 2]])
+    with pytest.raises(AssertionError, match="Permutation doesn't match the axis size!"):
+        named(lambda v: lax.ppermute(v, "i", [(0, 2), (3, 1)]))(X)
 
 
 def test_all_to_all_on_a_two_dimensional_batch():
@@ -200,7 +203,9 @@ LINEAR = {
     "psum_scatter_tiled": lambda v: lax.psum_scatter(v, "i", tiled=True),
     "all_to_all": lambda v: lax.all_to_all(v, "i", 0, 1),
     "ppermute": lambda v: lax.ppermute(v, "i", CYCLE),
-    "ppermute_partial": lambda v: lax.ppermute(v, "i", [(0, 3), (1, 0)]),
+    "ppermute_reversed": lambda v: lax.ppermute(v, "i", [(0, 3), (1, 2), (2, 1), (3, 0)]),
+    "pshuffle": lambda v: lax.pshuffle(v, "i", [2, 0, 3, 1]),
+    "pswapaxes": lambda v: lax.pswapaxes(v, "i", 0),
 }
 
 
@@ -291,3 +296,56 @@ def test_collectives_in_bodies_whose_operands_are_not_batched(body):
     out = jc.vmap(lambda x, y: x * bodies[body](y), in_axes=(0, None), axis_name="i")(np.arange(3.0, dtype=f32),
                                                                                       f32(2.0))
     np.testing.assert_allclose(np.asarray(out), np.arange(3.0) * expected)
+
+
+# ---------------------------------------------------------------- axis_size, pbroadcast, pshuffle, pswapaxes
+
+
+def test_axis_size_is_a_python_int():
+    sizes = []
+    named(named(lambda v: sizes.append((lax.axis_size("i"), lax.axis_size(("i", "j")))) or v, "j"))(NESTED_X)
+    assert sizes == [(2, 8)] and all(type(s) is int for s in sizes[0])
+
+
+def test_pbroadcast_replicates_the_source_member():
+    # vmapped NumPy arguments are broadcast (JAX's rule indexes them with a list; see the error test below)
+    np.testing.assert_array_equal(np.asarray(named(lambda v: lax.pbroadcast(v, "i", 2))(X)), X[[2, 2, 2, 2]])
+    np.testing.assert_array_equal(np.asarray(named(lambda v: lax.pbroadcast(v, ("i",), 1), in_axes=1)(X.T)),
+                                  X[[1, 1, 1, 1]])
+    both = named(named(lambda v: lax.pbroadcast(v, "i", 1), "j"), "i")(NESTED_X)
+    np.testing.assert_array_equal(np.asarray(both), NESTED_X[[1, 1]])
+    unbatched = named(lambda v, w: lax.pbroadcast(w, "i", 3), in_axes=(0, None))(X, X[0])
+    np.testing.assert_array_equal(np.asarray(unbatched), X[[0, 0, 0, 0]])
+
+
+def test_pshuffle_receives_from_the_listed_member():
+    perm = [2, 0, 3, 1]
+    out = named(lambda v: lax.pshuffle((v, 2 * v), "i", perm))(X)
+    np.testing.assert_array_equal(np.asarray(out[0]), X[perm])
+    np.testing.assert_array_equal(np.asarray(out[1]), 2 * X[perm])
+
+
+def test_pswapaxes_swaps_the_named_and_positional_axes():
+    x = RNG.normal(size=(4, 3, 4)).astype(f32)  # member k holds x[k]; its axis 1 has the axis size
+    out = named(lambda v: lax.pswapaxes(v, "i", 1))(x)
+    np.testing.assert_array_equal(np.asarray(out), np.swapaxes(x, 0, 2))
+    negative = named(lambda v: lax.pswapaxes(v, "i", -1))(x)
+    np.testing.assert_array_equal(np.asarray(negative), np.swapaxes(x, 0, 2))
+
+
+def test_pcast_without_axes_is_the_identity():
+    assert lax.pcast(X, (), to="varying") is X
+    assert named(lambda v: lax.pcast(v, (), to="reduced"))(X) is X
+
+
+# ---------------------------------------------------------------- JAX's errors, recorded (make_api_errors_golden.py)
+
+ERRORS = json.loads((GOLDEN_DIR / "api_errors_golden.json").read_text())["collectives"]
+MY_ERRORS = render_errors("jaxle_core", ["collectives"])["collectives"]
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS))
+def test_errors_match_jax(name):
+    expected, actual = ERRORS[name], MY_ERRORS[name]
+    assert actual["type"] == expected["type"], actual["message"]
+    assert actual["message"][:expected["compare"]] == expected["message"][:expected["compare"]]

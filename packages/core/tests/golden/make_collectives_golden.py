@@ -21,9 +21,11 @@ CYCLE = [(0, 1), (1, 2), (2, 3), (3, 0)]
 X = np.arange(1, 13, dtype=f32).reshape(4, 3)
 SQUARE = np.arange(1, 17, dtype=f32).reshape(4, 4)
 NESTED = np.arange(1, 25, dtype=f32).reshape(2, 4, 3)
+SWAP = np.arange(1, 33, dtype=f32).reshape(4, 2, 4)
+RAGGED_INDICES = [np.array(v, np.int32) for v in ([0, 1], [1, 2], [0, 1], [1, 2])]
 
 
-def env_cases(lax):
+def env_cases(lax, jvp):
     """``(name, function, argument)`` staged with ``axis_env=[('i', 4), ('j', 2)]`` (no values: no axis is bound)."""
     return [
         ("env_psum", lambda x: lax.psum(x, "i"), X),
@@ -55,6 +57,18 @@ def env_cases(lax):
         ("env_psum_scatter", lambda x: lax.psum_scatter(x, "i"), X),
         ("env_psum_scatter_tiled", lambda x: lax.psum_scatter(x, "i", tiled=True), X),
         ("env_psum_scatter_dim1", lambda x: lax.psum_scatter(x.T, "i", scatter_dimension=1), X),
+        ("env_axis_size", lambda x: x * lax.axis_size("i"), X),
+        ("env_axis_size_two_names", lambda x: x * lax.axis_size(("i", "j")), X),
+        ("env_pbroadcast", lambda x: lax.pbroadcast(x, "i", 2), X),
+        ("env_pbroadcast_pair", lambda x: lax.pbroadcast((x, x.astype(np.int32)), ("i",), 1), X),
+        ("env_pbroadcast_jvp", lambda x: jvp(lambda v: lax.pbroadcast(v, "i", 1), (x,), (x,)), X),
+        ("env_pshuffle", lambda x: lax.pshuffle(x, "i", [1, 2, 3, 0]), X),
+        ("env_pswapaxes", lambda x: lax.pswapaxes(x, "i", 0), X),
+        ("env_pswapaxes_negative", lambda x: lax.pswapaxes((x.T, x.T), ("i",), -1), X),
+        ("env_ragged_all_to_all", lambda x: lax.ragged_all_to_all(x[0], x[1], *RAGGED_INDICES, axis_name="j"), X),
+        ("env_ragged_all_to_all_groups",
+         lambda x: lax.ragged_all_to_all(x, x.astype(np.int32), *RAGGED_INDICES, axis_name=("i", "j"),
+                                         axis_index_groups=[[0], [1, 2]]), X),
     ]
 
 
@@ -105,6 +119,13 @@ def vmap_cases(lax, vmap, grad, jit):
         ("vmap_grad_normalised", named(grad(lambda x: total(x / lax.psum(x, "i")) ** 2)), X),
         ("vmap_grad_all_gather", named(grad(lambda x: total(lax.all_gather(x, "i") ** 2))), X),
         ("vmap_grad_psum_scatter", named(grad(lambda x: total(lax.psum_scatter(x, "i") ** 3))), SQUARE),
+        ("axis_size", named(lambda x: x * lax.axis_size("i")), X),
+        ("axis_size_nested", named(named(lambda x: x + lax.axis_size(("i", "j")), "j")), NESTED),
+        ("pshuffle", named(lambda x: lax.pshuffle(x, "i", [1, 2, 3, 0])), X),
+        ("pswapaxes", named(lambda x: lax.pswapaxes(x, "i", 1)), SWAP),
+        ("pswapaxes_axis0", named(lambda x: lax.pswapaxes(x, "i", 0)), SQUARE),
+        ("ppermute_repeated_destination", named(lambda x: lax.ppermute(x, "i", [(0, 1), (1, 1), (2, 2), (3, 3)])),
+         X),
     ]
 
 
@@ -113,7 +134,7 @@ def render(module_name: str) -> dict[str, dict]:
     lax = importlib.import_module(f"{module_name}.lax")
     vmap = impl.vmap if module_name == "jax" else importlib.import_module(f"{module_name}.batching").vmap
     out = {}
-    for name, fn, arg in env_cases(lax):
+    for name, fn, arg in env_cases(lax, impl.jvp):
         out[name] = {"jaxpr": str(impl.make_jaxpr(fn, axis_env=[("i", 4), ("j", 2)])(arg)), "value": None}
     for name, fn, arg in vmap_cases(lax, vmap, impl.grad, impl.jit):
         out[name] = {"jaxpr": str(impl.make_jaxpr(fn)(arg)), "value": np.asarray(fn(arg)).tolist()}

@@ -1,7 +1,7 @@
 """Derivative rules of the named-axis collectives (``lax/parallel.py``).
 
-``psum``, ``all_gather``, ``reduce_scatter``, ``all_to_all`` and ``ppermute`` are
-linear. Their transposes, as JAX's: ``psum`` is its own transpose over the named
+``psum``, ``all_gather``, ``reduce_scatter``, ``all_to_all``, ``ppermute`` and
+``pbroadcast`` are linear. Their transposes, as JAX's: ``psum`` is its own transpose over the named
 axes (positional axes transpose to a broadcast), ``all_gather`` and
 ``reduce_scatter`` transpose to each other, ``all_to_all`` swaps its split and
 concat axes, ``ppermute`` applies the inverse permutation. ``pmax``/``pmin`` have
@@ -17,7 +17,8 @@ from jaxle_core.ad.transpose import transpose_rules
 from jaxle_core.lax import parallel as par
 from jaxle_core.lax import structural as st
 
-for _primitive in (par.psum_p, par.all_gather_p, par.reduce_scatter_p, par.all_to_all_p, par.ppermute_p):
+for _primitive in (par.psum_p, par.all_gather_p, par.reduce_scatter_p, par.all_to_all_p, par.ppermute_p,
+                   par.pbroadcast_p):
     deflinear(_primitive)
 
 

@@ -3,7 +3,8 @@
 A rule receives the ``BatchTrace``: the part of a collective naming the trace's
 own axis becomes array operations over the batch dimension (a reduction over it,
 a transpose moving it, an ``iota`` for ``axis_index``); the rest is bound again,
-with batched operands, for the enclosing traces. Positional axes in ``psum``'s
+with batched operands, for the enclosing traces (``ragged_all_to_all`` is not batched, as in
+JAX, and ``pbroadcast`` only batches NumPy operands, as JAX's rule does). Positional axes in ``psum``'s
 ``axes`` are per-example dimensions, shifted here past the batch dimension.
 """
 
@@ -141,6 +142,8 @@ def _all_to_all_rule(trace: BatchTrace, vals, dims, *, split_axis, concat_axis, 
                                      concat_axis=concat_axis + shift, axis_name=axis_name,
                                      axis_index_groups=axis_index_groups, tiled=tiled), (0 if shift else None)
     size = trace.axis_size
+    ndim = get_aval(x).ndim - (dim is not None)
+    split_axis, concat_axis = split_axis % ndim, concat_axis % ndim  # pswapaxes passes negative axes through
     stacked = at_dim(x, dim, size, 0)  # (source k, *per-example shape)
     per = get_aval(stacked).shape[1:]
     chunk = per[split_axis] // size
@@ -185,18 +188,37 @@ def _ppermute_rule(trace: BatchTrace, vals, dims, *, axis_name, perm):
     if not _over_own_axis(trace, axis_name, None):
         return par.ppermute_p.bind(x, axis_name=axis_name, perm=perm), dim
     size = trace.axis_size
-    stacked = at_dim(x, dim, size, 0)
-    sources = np.full(size, size, np.int32)  # out of bounds: members receiving nothing get zeros
+    if len(perm) != size:
+        raise AssertionError("Permutation doesn't match the axis size!")
+    sources = np.arange(size, dtype=np.int32)  # as JAX's: a member no pair sends to keeps its own value
     for source, destination in perm:
         sources[destination] = source
-    if sorted(d for _, d in perm) == list(range(size)):
-        return jit(_take)(stacked, sources), 0
-    shape = get_aval(stacked).shape
-    numbers = GatherDimensionNumbers(offset_dims=tuple(range(1, len(shape))), collapsed_slice_dims=(0,),
-                                     start_index_map=(0,))
-    out = lax.gather(stacked, sources[:, None], numbers, (1,) + shape[1:], mode=GatherScatterMode.FILL_OR_DROP,
-                     fill_value=0)
-    return out, 0
+    return jit(_take)(at_dim(x, dim, size, 0), sources), 0
+
+
+def _pbroadcast_rule(trace: BatchTrace, vals, dims, *, axis_name, source):
+    (x,), (dim,) = vals, dims
+    if not _over_own_axis(trace, par.axis_names(axis_name), None):
+        return par.pbroadcast_p.bind(x, axis_name=axis_name, source=source), dim
+    if not 0 <= source < trace.axis_size:
+        raise AssertionError("collective broadcast doesn't fit in the axis size!")
+    if dim is None:
+        return x, None
+    # JAX 0.10.2's rule indexes the batch dimension with a Python list, which only NumPy arrays accept: a vmapped
+    # NumPy argument works, anything computed (an Array, a tracer) raises jnp.take's TypeError. Kept, as JAX's.
+    if not isinstance(x, np.ndarray):
+        raise TypeError("take requires ndarray or scalar arguments, got <class 'list'> at position 1.")
+    return np.take(x, [source] * trace.axis_size, axis=dim), dim
+
+
+def _ragged_all_to_all_rule(trace: BatchTrace, vals, dims, *, axis_name, axis_index_groups):
+    # JAX batches no ragged_all_to_all: over the trace's own axis it asks for a feature request, batched operands
+    # over another axis fail its assertion, and unbatched ones go to the enclosing trace.
+    if trace.axis_name in axis_name:
+        raise NotImplementedError("Please open a feature request!")
+    if any(d is not None for d in dims):
+        raise AssertionError()
+    return par.ragged_all_to_all(*vals, axis_name=axis_name, axis_index_groups=axis_index_groups), None
 
 
 def _axis_index_rule(trace: BatchTrace, vals, dims, *, axis_name):
@@ -207,3 +229,5 @@ def _axis_index_rule(trace: BatchTrace, vals, dims, *, axis_name):
 
 collective_rules[par.ppermute_p] = _ppermute_rule
 collective_rules[par.axis_index_p] = _axis_index_rule
+collective_rules[par.pbroadcast_p] = _pbroadcast_rule
+collective_rules[par.ragged_all_to_all_p] = _ragged_all_to_all_rule

@@ -18,14 +18,16 @@ import numpy as np
 
 import jaxle_tree as tree
 from jaxle_core import core, dtypes
-from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.avals import ShapedArray, get_aval, is_array_like
 from jaxle_core.core import Primitive, Tracer
 from jaxle_core.lax import elementwise as ew
 from jaxle_core.lax import reductions as red
 from jaxle_core.lax import structural as st
+from jaxle_core.staging import StagingTrace
 
-__all__ = ["all_gather", "all_gather_p", "all_to_all", "all_to_all_p", "axis_index", "axis_index_p", "pmax", "pmax_p",
-           "pmean", "pmin", "pmin_p", "ppermute", "ppermute_p", "psum", "psum_p", "psum_scatter"]
+__all__ = ["all_gather", "all_gather_p", "all_to_all", "all_to_all_p", "axis_index", "axis_index_p", "axis_size",
+           "pbroadcast", "pbroadcast_p", "pcast", "pmax", "pmax_p", "pmean", "pmin", "pmin_p", "ppermute", "ppermute_p",
+           "pshuffle", "psum", "psum_p", "psum_scatter", "pswapaxes", "ragged_all_to_all", "ragged_all_to_all_p"]
 
 
 # ---------------------------------------------------------------- axis names
@@ -48,6 +50,38 @@ def bound_axis_size(name: Any, function: str | None = None) -> int:
         if function is None:
             raise NameError(f"unbound axis name: {name}") from None
         raise unbound_axis_error(name, function) from None
+
+
+def axis_size(axis_name: Any) -> int:
+    """The size of the named axis (the product of the sizes for a tuple of names), a Python int."""
+    return math.prod(bound_axis_size(n) for n in axis_names(axis_name))
+
+
+def _evaluated_eagerly(leaves: Sequence[Any]) -> bool:
+    """Whether binding a collective to ``leaves`` now would evaluate it, outside any transformation."""
+    return isinstance(core.current_trace(), core.EvalTrace) and not any(isinstance(x, Tracer) for x in leaves)
+
+
+def _no_evaluation_rule(name: str) -> NotImplementedError:
+    # JAX has no eager rule for these collectives: evaluated with no transformation, they fail before any check.
+    return NotImplementedError(f"Evaluation rule for '{name}' not implemented")
+
+
+def _no_impl(name: str):
+    def impl(*args, **params):
+        raise _no_evaluation_rule(name)
+
+    return impl
+
+
+def _under_staging() -> bool:
+    """Whether a jaxpr is being staged (``jit``, ``make_jaxpr``) around the current trace."""
+    trace = core.current_trace()
+    while trace is not None:
+        if isinstance(trace, StagingTrace):
+            return True
+        trace = trace.parent
+    return False
 
 
 def _group_size(names: Sequence[Any], groups: Any, function: str | None = None) -> int:
@@ -298,7 +332,25 @@ def all_to_all(x, axis_name, split_axis, concat_axis, *, axis_index_groups=None,
     return tree.tree_map(exchange, x)
 
 
-# ---------------------------------------------------------------- ppermute and axis_index
+def pswapaxes(x, axis_name, axis, *, axis_index_groups=None):
+    """Swaps the named axis with positional axis ``axis`` of ``x`` (a pytree), whose size must be the named
+    axis's: an ``all_to_all`` splitting and concatenating along ``axis``."""
+    groups = _canonical_groups(axis_index_groups)
+    size = _group_size(axis_names(axis_name), groups)
+
+    def swap(leaf):
+        shape = get_aval(leaf).shape
+        extent = shape[axis]  # an IndexError for an axis out of range, as JAX's
+        if extent != size:
+            raise ValueError("all_to_all requires the size of the mapped axis axis_name to equal x.shape[split_axis], "
+                             f"but they are {size} and {extent} respectively.")
+        return all_to_all_p.bind(leaf, split_axis=axis, concat_axis=axis, axis_name=axis_name,
+                                 axis_index_groups=groups, tiled=False)
+
+    return tree.tree_map(swap, x)
+
+
+# ---------------------------------------------------------------- ppermute, pshuffle and axis_index
 
 
 ppermute_p = Primitive("ppermute")
@@ -315,11 +367,45 @@ ppermute_p.def_impl(_unbound_impl("ppermute", "axis_name"))
 
 
 def ppermute(x, axis_name, perm):
-    """``x`` (a pytree) sent from member ``i`` to member ``j`` for each pair ``(i, j)`` of ``perm``; members that
-    receive nothing get zeros."""
+    """``x`` (a pytree) sent from member ``i`` to member ``j`` for each pair ``(i, j)`` of ``perm``."""
     names = axis_names(axis_name)
     pairs = tuple((int(i), int(j)) for i, j in perm)
-    return tree.tree_map(lambda leaf: ppermute_p.bind(leaf, axis_name=names, perm=pairs), x)
+    leaves, treedef = tree.tree_flatten(x)
+    if _evaluated_eagerly(leaves):
+        raise _no_evaluation_rule("ppermute")
+    return tree.tree_unflatten(treedef, [ppermute_p.bind(leaf, axis_name=names, perm=pairs) for leaf in leaves])
+
+
+def pshuffle(x, axis_name, perm):
+    """``ppermute`` with ``perm`` listing, for each member, the member it receives from."""
+    if set(perm) != set(range(len(perm))):
+        raise ValueError(f"`perm` does not represent a permutation: {perm}")
+    return ppermute(x, axis_name, list(zip(perm, range(len(perm)))))
+
+
+# ---------------------------------------------------------------- pbroadcast
+
+
+pbroadcast_p = Primitive("pbroadcast")
+
+
+@pbroadcast_p.def_abstract_eval
+def _pbroadcast_aval(x, *, axis_name, source):
+    for n in axis_names(axis_name):
+        bound_axis_size(n, "ppermute")  # JAX names ppermute, of which pbroadcast is a special case
+    return x
+
+
+pbroadcast_p.def_impl(_no_impl("pbroadcast"))
+
+
+def pbroadcast(x, axis_name, source):
+    """``x`` (a pytree) of member ``source`` of the named axis, replicated to every member."""
+    leaves, treedef = tree.tree_flatten(x)
+    if _evaluated_eagerly(leaves):
+        raise _no_evaluation_rule("pbroadcast")
+    return tree.tree_unflatten(treedef, [pbroadcast_p.bind(leaf, axis_name=axis_name, source=source)
+                                         for leaf in leaves])
 
 
 axis_index_p = Primitive("axis_index")
@@ -344,3 +430,76 @@ def axis_index(axis_name):
         index = ew.add(index, ew.mul(axis_index_p.bind(axis_name=name), stride))
         stride *= bound_axis_size(name, "axis_index")
     return index
+
+
+# ---------------------------------------------------------------- pcast
+
+
+_PCAST_TARGETS = ("unreduced", "reduced", "varying")
+
+
+def pcast(x, axis_name, *, to: str):
+    """Changes how ``x`` (a pytree) varies along the named axes (``to``: ``'varying'``, ``'reduced'``,
+    ``'unreduced'``). That type only exists inside ``shard_map``: with no axis named it is the identity,
+    otherwise it raises JAX's error for the setting (eager or ``vmap``, or staged)."""
+    names = axis_names(axis_name)
+    if not names:
+        return x
+    if to not in _PCAST_TARGETS:
+        raise ValueError(f"Got unexpected `to` value. Allowed `to` values are: {set(_PCAST_TARGETS)}")
+    if to == "unreduced":
+        raise ValueError("Unsupported pcast from=invarying, to='unreduced'")
+    function = "pvary" if to == "varying" else "preduced"
+    if _under_staging():
+        for n in names:
+            bound_axis_size(n, function)
+        varying, reduced = (frozenset(names), frozenset()) if to == "varying" else (frozenset(), frozenset(names))
+        raise AssertionError(f"ManualAxisType(varying={varying}, unreduced=frozenset(), reduced={reduced})")
+    if to == "reduced" and not isinstance(core.current_trace(), core.EvalTrace):
+        raise NotImplementedError()
+    raise ValueError(f"{function} should be called under jax.shard_map.")
+
+
+# ---------------------------------------------------------------- ragged_all_to_all
+
+
+_RAGGED_INDEX_OPERANDS = ("input_offsets", "send_sizes", "output_offsets", "recv_sizes")
+
+ragged_all_to_all_p = Primitive("ragged_all_to_all")
+
+
+@ragged_all_to_all_p.def_abstract_eval
+def _ragged_all_to_all_aval(operand, output, *index_avals, axis_name, axis_index_groups):
+    for name, aval in zip(_RAGGED_INDEX_OPERANDS, index_avals):
+        if not dtypes.issubdtype(aval.dtype, np.integer):
+            raise ValueError(f"ragged_all_to_all {name} must be integer type.")
+    for name, aval in zip(_RAGGED_INDEX_OPERANDS, index_avals):
+        if aval.ndim != 1 or aval.shape[0] == 0:
+            raise ValueError(f"ragged_all_to_all {name} must be rank 1 with positive dimension size, but got shape "
+                             f"{aval.shape}")
+    for n in axis_name:
+        bound_axis_size(n, "ragged_all_to_all")
+    return output
+
+
+ragged_all_to_all_p.def_impl(_unbound_impl("ragged_all_to_all", "axis_name"))
+
+
+def _as_jax_value(x: Any, function: str, position: int) -> Any:
+    if not is_array_like(x):
+        raise TypeError(f"Error interpreting argument to {function} as a JAX value. The problematic value is of type "
+                        f"{type(x)} and was passed to {function} at position {position}.\n")
+    return x
+
+
+def ragged_all_to_all(operand, output, input_offsets, send_sizes, output_offsets, recv_sizes, *, axis_name,
+                      axis_index_groups=None):
+    """``all_to_all`` of ragged data: member ``i`` sends ``operand[input_offsets[j]:][:send_sizes[j]]`` to member
+    ``j``, written into ``j``'s ``output`` at ``output_offsets[j]``; ``recv_sizes`` are the sizes received."""
+    args = [_as_jax_value(x, "ragged_all_to_all", i)
+            for i, x in enumerate((operand, output, input_offsets, send_sizes, output_offsets, recv_sizes))]
+    if _evaluated_eagerly(args):
+        raise RuntimeError("ragged_all_to_all must be used within a mapped context like vmap or shard_map.")
+    # Unlike the other collectives, groups of different sizes are accepted (as JAX's).
+    groups = None if axis_index_groups is None else tuple(tuple(int(i) for i in g) for g in axis_index_groups)
+    return ragged_all_to_all_p.bind(*args, axis_name=axis_names(axis_name), axis_index_groups=groups)
