@@ -196,3 +196,65 @@ def test_conv_wrappers():
         lambda a, b: [lax.conv(a, b, (1, 2), "SAME"),
                       lax.conv_with_general_padding(a, b, (2, 1), ((1, 0), (0, 1)), (1, 2), (2, 1))],
         x, w, **tolerance(np.float32, w, "OIHW"))
+
+
+@pytest.mark.parametrize("params,message", [
+    (dict(window_strides=(0, 1)), "expects window to have positive stride for 0-th window dimension, but got 0."),
+    (dict(window_strides=(1, -2)), "expects window to have positive stride for 1-th window dimension, but got -2."),
+    (dict(window_strides=(1, 1), rhs_dilation=(2,)),
+     "expects window-dilation factors to have same dimension-size as size of window dimensions (2), but got: 1."),
+])
+def test_conv_rejects_what_xla_verifies_as_jax_does(params, message):
+    # JAX traces these (make_jaxpr succeeds) and raises XLA's verifier error when compiling or running them.
+    x, w = np.ones((1, 2, 5, 5), np.float32), np.ones((3, 2, 2, 2), np.float32)
+    fun = conv(padding="VALID", **params)
+    jc.make_jaxpr(fun)(x, w)
+    for run in (jc.jit(fun), fun):
+        with pytest.raises(ValueError) as error:
+            run(x, w)
+        assert str(error.value).split("\n")[:2] == ["Cannot lower jaxpr with verifier errors:", f"\t{message}"]
+
+
+@pytest.mark.parametrize("strides,padding,kw", [
+    ((2, 2), "SAME", {}), ((2, 3), "VALID", dict(transpose_kernel=True)), ((2, 1), ((1, 2), (0, 1)), {}),
+    ((1, 2), "SAME", dict(rhs_dilation=(2, 1))), ((2, 3), ((1, 2), (0, 1)), dict(use_consistent_padding=True)),
+])
+def test_conv_transpose(strides, padding, kw):
+    rng = np.random.default_rng(12)
+    x, w = random_values(rng, (2, 4, 5, 3), np.float32), random_values(rng, (3, 2, 3, 3), np.float32)
+    check_against_reference(lambda a, b: lax.conv_transpose(a, b, strides, padding, **kw), x, w,
+                            **contraction_tolerance(np.float32, 18))
+
+
+def test_conv_transpose_layouts_and_types():
+    rng = np.random.default_rng(13)
+    x, w = random_values(rng, (2, 3, 4, 5), np.float16), random_values(rng, (3, 4, 2, 3), np.float16)
+    check_against_reference(
+        lambda a, b: lax.conv_transpose(a, b, (2, 1), "SAME", dimension_numbers=("NCHW", "OIHW", "NCHW"),
+                                        transpose_kernel=True, preferred_element_type=np.float32),
+        x, w, **contraction_tolerance(np.float16, 18), eager=False)
+    check_against_reference(lambda a, b: lax.conv_transpose(a, b, (3,), "VALID"),
+                            random_values(rng, (2, 4, 3), np.int32), random_values(rng, (2, 3, 2), np.int32))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.bool_, np.complex64], ids=DTYPE_IDS)
+def test_conv_general_dilated_patches(dtype):
+    # Each patch element is one input element times one: exact for every type.
+    rng = np.random.default_rng(14)
+    x = random_values(rng, (2, 3, 5, 4), dtype)
+    check_against_reference(
+        lambda a: [lax.conv_general_dilated_patches(a, (2, 3), (1, 2), "SAME", rhs_dilation=(2, 1)),
+                   lax.conv_general_dilated_patches(a, (3, 2), (2, 1), ((1, 0), (1, 1)), lhs_dilation=(1, 2),
+                                                    dimension_numbers=("NCWH", "HWIO", "NHWC"))],
+        x, eager=False)
+
+
+def test_conv_general_dilated_local():
+    rng = np.random.default_rng(15)
+    x = random_values(rng, (2, 5, 5, 3), np.float32)
+    w = random_values(rng, (4, 4, 12, 2), np.float32)  # output H, W; 3 features x 2 x 2 window; 2 outputs
+    check_against_reference(
+        lambda a, b: lax.conv_general_dilated_local(a, b, (1, 1), "VALID", (2, 2),
+                                                    dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                                                    precision="highest"),
+        x, w, **contraction_tolerance(np.float32, 12))

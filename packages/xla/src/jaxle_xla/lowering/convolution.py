@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from jaxle_core.avals import ShapedArray
-from jaxle_core.lax.convolution import ConvDimensionNumbers, conv_general_dilated_p
+from jaxle_core.lax.convolution import ConvDimensionNumbers, check_conv_window, conv_general_dilated_p
 from jaxle_xla.lowering.context import LoweringContext, Value, i64, i64_array
 from jaxle_xla.lowering.dot import precision_config
 from jaxle_xla.lowering.module import register_lowering
@@ -60,6 +60,7 @@ def _complex_convolution(ctx: LoweringContext, lhs: Value, rhs: Value, out_aval:
 def _conv_general_dilated(ctx: LoweringContext, lhs: Value, rhs: Value, *, window_strides, padding, lhs_dilation,
                           rhs_dilation, dimension_numbers, feature_group_count, batch_group_count, precision,
                           preferred_element_type, out_sharding) -> Value:
+    check_conv_window(lhs.aval.ndim - 2, window_strides, lhs_dilation, rhs_dilation)
     out_aval = ctx.avals_out[0]
     window = [rhs.aval.shape[d] for d in dimension_numbers.rhs_spec[2:]]
     if 0 in window:
