@@ -30,8 +30,8 @@ def _jaxpr_key(value: Any) -> Any:
     re-traces its bodies on every eager call, and equal bodies must reuse one executable."""
     if type(value) is core.ClosedJaxpr:
         return str(value.jaxpr), tuple(value.in_avals), tuple(value.out_avals), tuple(map(id, value.consts))
-    if type(value) is tuple and value and type(value[0]) is core.ClosedJaxpr:
-        return tuple(map(_jaxpr_key, value))
+    if isinstance(value, tuple) and any(type(v) is core.ClosedJaxpr for v in value):  # named tuples too
+        return type(value).__name__, tuple(map(_jaxpr_key, value))
     return value
 
 

@@ -18,6 +18,7 @@ from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     placement,
     scan_rules,
     scan_transpose,
+    solve_rules,
     while_rules,
 )
 from jaxle_core.ad.jacobians import hessian, jacfwd, jacrev

@@ -13,6 +13,7 @@ from jaxle_core.batching import (  # noqa: F401  (registers the rules)
     placement,
     random_bits,
     scan_rules,
+    solve_rules,
     structural_rules,
     while_rules,
 )

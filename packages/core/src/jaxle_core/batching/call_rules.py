@@ -13,7 +13,7 @@ from jaxle_core import core
 from jaxle_core.ad.jvp import add_any_p
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.batching.elementwise_rules import elementwise_batcher
-from jaxle_core.batching.trace import BatchTrace, BatchTracer, batching_rules, rule_trace
+from jaxle_core.batching.trace import BatchTrace, BatchTracer, at_dim, batching_rules, rule_trace
 from jaxle_core.checkpoint import checkpoint_p, checkpoint_params, name_p, open_jaxpr
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.jit import bind_jit, jit_p
@@ -44,6 +44,21 @@ def batch_jaxpr(closed: ClosedJaxpr, dims: Sequence[int | None], size: int) -> t
 
     in_avals = [_batched_aval(a, d, size) for a, d in zip(closed.in_avals, dims)]
     return trace_to_jaxpr(batched, in_avals, closed.jaxpr.debug_info), out_dims
+
+
+def batch_jaxpr_at_front(closed: ClosedJaxpr, batched: Sequence[bool], size: int,
+                         instantiate: Sequence[bool]) -> tuple[ClosedJaxpr, list[bool]]:
+    """``closed`` taking its ``batched`` inputs batched along axis 0, returning every batched output (and those
+    flagged in ``instantiate``, broadcast if need be) batched along axis 0; also says which outputs are."""
+    dims = [0 if b else None for b in batched]
+    inner, out_dims = batch_jaxpr(closed, dims, size)
+    out_batched = [d is not None or force for d, force in zip(out_dims, instantiate)]
+
+    def fun(*args):
+        outs = core.eval_jaxpr(inner.jaxpr, inner.consts, *args)
+        return [at_dim(x, d, size) if b else x for x, d, b in zip(outs, out_dims, out_batched)]
+
+    return trace_to_jaxpr(fun, inner.in_avals, closed.jaxpr.debug_info), out_batched
 
 
 def _jit_batch(vals, dims, *, jaxpr: ClosedJaxpr, name: str, keep_unused: bool, inline: bool, **params):

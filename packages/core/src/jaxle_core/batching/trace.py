@@ -103,7 +103,7 @@ def rule_trace() -> BatchTrace:
 
 def _carries_jaxprs(params: dict) -> bool:
     return any(isinstance(v, (core.ClosedJaxpr, core.Jaxpr))
-               or (type(v) is tuple and v and isinstance(v[0], (core.ClosedJaxpr, core.Jaxpr)))
+               or (isinstance(v, tuple) and any(isinstance(e, (core.ClosedJaxpr, core.Jaxpr)) for e in v))
                for v in params.values())
 
 

@@ -10,6 +10,7 @@ from jaxle_core.lax.composite import *  # noqa: F403
 from jaxle_core.lax.control_flow.associative_scan import *  # noqa: F403
 from jaxle_core.lax.control_flow.conditionals import *  # noqa: F403
 from jaxle_core.lax.control_flow.scan import *  # noqa: F403
+from jaxle_core.lax.control_flow.solves import *  # noqa: F403
 from jaxle_core.lax.control_flow.while_loops import *  # noqa: F403
 from jaxle_core.lax.convolution import *  # noqa: F403
 from jaxle_core.lax.convolution_patches import *  # noqa: F403

@@ -22,6 +22,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     scaled_dot,
     scan,
     slicing,
+    solves,
     sorting,
     special,
     structural,
