@@ -109,13 +109,17 @@ for _t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
     aval_handlers[_t] = _numpy_aval
 
 
+# Abstract values other than ShapedArray that values may carry (tokens register theirs).
+abstract_value_types: list[type] = [ShapedArray]
+
+
 def get_aval(x: Any) -> ShapedArray:
     """The abstract value of an array-like; a TypeError for anything else."""
     handler = aval_handlers.get(type(x))
     if handler is not None:
         return handler(x)
     aval = getattr(x, "aval", None)
-    if isinstance(aval, ShapedArray):
+    if type(aval) in abstract_value_types:
         return aval
     if isinstance(x, np.generic) and dtypes.is_valid_dtype(x.dtype):
         return _numpy_aval(x)

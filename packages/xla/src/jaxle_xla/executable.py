@@ -11,6 +11,7 @@ import numpy as np
 from jaxle_core import config, core, dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.lax.tokens import AbstractToken
 from jaxle_xla import _jaxlib, clients
 from jaxle_xla.array import XlaArray
 from jaxle_xla.lowering import lower_to_text
@@ -123,6 +124,9 @@ class Executable:
                  device: _jaxlib.Device, commit: bool = False):
         self.name = name
         self.device = device
+        if any(type(v.aval) is AbstractToken for v in closed.jaxpr.invars + closed.jaxpr.outvars):
+            raise TypeError(f"jit of {name}: tokens can be created and used inside a compiled function, but jaxle "
+                            "cannot pass them into or out of one yet (XLA token buffers are not supported)")
         program = Program(closed, name, donated, keep_unused)
         self._keep = program.keep
         self._all_kept = all(self._keep)

@@ -31,4 +31,5 @@ from jaxle_core.lax.slicing import *  # noqa: F403
 from jaxle_core.lax.sorting import *  # noqa: F403
 from jaxle_core.lax.special import *  # noqa: F403
 from jaxle_core.lax.structural import *  # noqa: F403
+from jaxle_core.lax.tokens import *  # noqa: F403
 from jaxle_core.lax.windowed import *  # noqa: F403

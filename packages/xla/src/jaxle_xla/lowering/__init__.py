@@ -26,6 +26,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     sorting,
     special,
     structural,
+    tokens,
     while_loops,
     windowed,
 )

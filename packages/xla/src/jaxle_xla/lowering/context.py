@@ -16,6 +16,7 @@ import numpy as np
 
 from jaxle_core.avals import ShapedArray
 from jaxle_core.caches import LruCache
+from jaxle_core.lax.tokens import AbstractToken
 
 # ---------------------------------------------------------------- types
 
@@ -48,7 +49,9 @@ _tensor_types = LruCache()
 
 
 def tensor_type(aval: ShapedArray) -> str:
-    """``tensor<2x3xf32>`` for a ShapedArray (``tensor<f32>`` for a scalar)."""
+    """``tensor<2x3xf32>`` for a ShapedArray (``tensor<f32>`` for a scalar), ``!stablehlo.token`` for a token."""
+    if type(aval) is AbstractToken:
+        return "!stablehlo.token"
     key = (aval.shape, aval.dtype)
     text = _tensor_types.lookup(key)
     if text is None:

@@ -1,0 +1,25 @@
+"""Tokens inside compiled functions: StableHLO's token type and ops, as JAX 0.10.2 writes them."""
+
+import numpy as np
+import pytest
+
+import jaxle_core as jc
+from jaxle_core import lax
+
+X = np.array([0.5, -1.0, 2.0], np.float32)
+
+
+def test_tokens_inside_jit():
+    fun = jc.jit(lambda x: [lax.after_all(lax.create_token(), lax.create_token(x)), x * 2][1])
+    text = fun.lower(X).as_text()
+    assert "%0 = stablehlo.create_token : !stablehlo.token" in text
+    assert "%2 = stablehlo.after_all %0, %1 : !stablehlo.token" in text
+    np.testing.assert_array_equal(np.asarray(fun(X)), X * 2)
+
+
+def test_token_arguments_lower_but_do_not_cross_the_compiled_boundary():
+    token = lax.create_token()
+    text = jc.jit(lambda t: lax.after_all(t)).lower(token).as_text()
+    assert "func.func public @main(%arg0: !stablehlo.token) -> !stablehlo.token" in text
+    with pytest.raises(TypeError, match="cannot pass them into or out of one"):
+        jc.jit(lambda t: lax.after_all(t))(token)
