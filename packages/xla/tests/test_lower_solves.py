@@ -38,3 +38,14 @@ def test_custom_root_and_its_gradient():
     check_against_reference(sqrt, np.float32(3.0), rtol=1e-6)
     check_against_reference(jc.grad(sqrt), np.float32(3.0), rtol=1e-6)
     np.testing.assert_allclose(np.asarray(jc.jit(jc.grad(sqrt))(np.float32(3.0))), 0.5 / np.sqrt(3.0), rtol=1e-6)
+
+
+def test_eager_solves_compile_once():
+    from jaxle_xla.executable import Executable
+
+    solve_with(MAT, B)
+    before = Executable.compile_count
+    for _ in range(3):
+        x = solve_with(MAT, B)
+    assert Executable.compile_count == before  # re-traced equal jaxprs reuse the executable
+    np.testing.assert_allclose(np.asarray(x), np.linalg.solve(MAT, B), rtol=1e-5)

@@ -155,6 +155,16 @@ def test_linear_solve_vmap():
     close(jc.vmap(solve_with)(mats, bs), np.stack([np.linalg.solve(m, b) for m, b in zip(mats, bs)]))
 
 
+def test_linear_solve_under_a_named_vmap_sees_the_axis():
+    # no operand is batched, but matvec reads the batch through psum, so the solve is batched
+    def f(s):
+        matvec = lambda x: lax.dot(MAT, x) * lax.psum(s, "i")  # noqa: E731
+        return lax.custom_linear_solve(matvec, B, richardson, symmetric=True)
+
+    out = jc.vmap(f, axis_name="i")(np.array([0.25, 0.75], f32))
+    close(out, np.stack([np.linalg.solve(MAT, B)] * 2))
+
+
 def test_linear_solve_vmap_of_grad_and_has_aux():
     mats = np.stack([MAT, NONSYMMETRIC])
     grads = jc.vmap(jc.grad(lambda a: lax.dot(solve_with(a, B), C)))(mats)
