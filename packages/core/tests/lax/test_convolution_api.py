@@ -143,3 +143,20 @@ def test_gradients_match_finite_differences(fun, shapes):
     with enable_x64():
         args = [SHARED.rand(shape, "float64", seed) for seed, shape in enumerate(shapes)]
         check_grads(fun, args, order=1, modes=("fwd", "rev"))
+
+
+def test_vmap_and_jit_of_the_wrappers_match_a_loop():
+    nhwc = ("NHWC", "HWIO", "NHWC")
+    x = SHARED.rand((3, 1, 4, 3, 2), "float32")
+    w = SHARED.rand((3, 2, 2, 3, 2), "float32", 1)
+    local_w = SHARED.rand((3, 3, 2, 8, 2), "float32", 2)
+
+    def f(a, b, c):
+        return (lax.conv_transpose(a, b, (2, 1), "SAME", transpose_kernel=True),
+                lax.conv_general_dilated_patches(a, (2, 2), (1, 1), "VALID", dimension_numbers=nhwc),
+                lax.conv_general_dilated_local(a, c, (1, 1), "VALID", (2, 2), dimension_numbers=nhwc))
+
+    batched = jaxle_core.vmap(jaxle_core.jit(f))(x, w, local_w)
+    for i in range(3):
+        for got, want in zip(batched, f(x[i], w[i], local_w[i]), strict=True):
+            np.testing.assert_allclose(np.asarray(got)[i], np.asarray(want), rtol=1e-5, atol=1e-6)
