@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from conftest import FLOAT_EDGES, check_against_reference, random_values
 
+import jaxle_core as jc
 from jaxle_core import lax
 from jaxle_core.config import enable_x64
 from jaxle_core.lax.identity import copy_p
@@ -295,3 +296,20 @@ def test_copy_and_stop_gradient_return_the_operand():
     rng = np.random.default_rng(0)
     xs = [random_values(rng, (2, 3), dtype) for dtype in [np.bool_, np.int8, np.uint64, np.float16, np.complex64]]
     check_against_reference(lambda *xs: [f(x) for x in xs for f in (copy_p.bind, lax.stop_gradient)], *xs)
+
+
+@pytest.mark.parametrize("dtype", FLOATS + [np.int8, np.uint16, np.bool_], ids=_name)
+def test_total_order_comparisons(dtype):
+    """eq_to/le_to/lt_to compare floats in the total order: -NaN < -inf < -0.0 < 0.0 < inf < NaN."""
+    if np.dtype(dtype).kind == "f" or dtype == ml_dtypes.bfloat16:
+        values = np.array([-np.nan, -np.inf, -1.5, -0.0, 0.0, 1.5, np.inf, np.nan], dtype)
+        rank = np.arange(len(values))
+    else:
+        values = np.unique(random_values(np.random.default_rng(3), (12,), dtype))
+        rank = np.argsort(values, kind="stable")
+    x, y = np.repeat(values, len(values)), np.tile(values, len(values))
+    rx, ry = np.repeat(rank, len(values)), np.tile(rank, len(values))
+    f = lambda x, y: (lax.eq_to_p.bind(x, y), lax.le_to_p.bind(x, y), lax.lt_to_p.bind(x, y))
+    check_against_reference(f, x, y)
+    for got, want in zip(jc.jit(f)(x, y), (rx == ry, rx <= ry, rx < ry), strict=True):
+        np.testing.assert_array_equal(np.asarray(got), want)

@@ -3,8 +3,9 @@
     /work/jaxpeer/bin/python packages/core/tests/golden/make_reductions_golden.py jax
 
 The module must offer ``lax`` and ``make_jaxpr`` (jax and jaxle_core both do). The machinery here
-(``record``, ``write``) is shared by the other lax golden generators beside this file; each one's ``CASES``
-maps a case name to ``build(lax) -> (function, args)``. The tests import the generators and run the same
+(``record``, ``write``; ``run_text_case``, ``write_text_cases`` for cases built from the whole module and compared
+by jaxpr text) is shared by the other lax golden generators beside this file; each one's ``CASES`` maps a case name
+to ``build(lax) -> (function, args)``. The tests import the generators and run the same
 cases with jaxle_core.
 """
 
@@ -48,6 +49,8 @@ def _aval(aval):
 def _value(x):
     x = np.asarray(x)
     entry = {"dtype": x.dtype.name, "shape": list(x.shape)}
+    if x.dtype.names is not None:  # float0 (the tangent of integers and booleans, a structured dtype) has no values
+        return {"dtype": "float0", "shape": list(x.shape)}
     if np.iscomplexobj(x):
         entry["real"] = x.real.astype(np.float64).tolist()
         entry["imag"] = x.imag.astype(np.float64).tolist()
@@ -103,6 +106,36 @@ def record(module, cases):
 def write(cases, filename):
     module = importlib.import_module(sys.argv[1])
     (HERE / filename).write_text(json.dumps(record(module, cases), indent=1, sort_keys=True) + "\n")
+
+
+def run_text_case(module, build):
+    """Like ``run_case`` with the module itself given to ``build`` (for jit, grad, vmap, ...) and the whole jaxpr
+    text recorded: {'jaxpr': text, 'values': [...]} or {'error': ExceptionType, 'message': first line}."""
+    fn, args = build(module)
+    try:
+        text = str(module.make_jaxpr(fn)(*args))
+        outs = fn(*args)
+    except Exception as error:  # noqa: BLE001 - the error is what we record
+        return {"error": type(error).__name__, "message": str(error).split("\n")[0]}
+    leaves = [leaf for out in (outs if isinstance(outs, (tuple, list)) else [outs])
+              for leaf in (out if isinstance(out, (tuple, list)) else [out])]
+    return {"jaxpr": text, "values": [_value(leaf) for leaf in leaves]}
+
+
+def assert_text_matches(actual, expected):
+    """One ``run_text_case`` outcome against its golden: the same error and message, or the same jaxpr text and
+    values (as ``assert_matches`` compares them)."""
+    if "error" in expected or "error" in actual:
+        assert (actual.get("error"), actual.get("message")) == (expected.get("error"), expected.get("message"))
+        return
+    assert actual["jaxpr"] == expected["jaxpr"]
+    assert_matches({"eqns": [], "values": actual["values"]}, {"eqns": [], "values": expected["values"]})
+
+
+def write_text_cases(cases, filename):
+    module = importlib.import_module(sys.argv[1])
+    record = {name: run_text_case(module, build) for name, build in cases.items()}
+    (HERE / filename).write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
 
 
 def _nan_data():

@@ -3,35 +3,12 @@ their jaxpr text, values and errors, alone and under jit, jvp, grad, linear_tran
 
     /work/jaxpeer/bin/python packages/core/tests/golden/make_stacking_golden.py jax
 
-Each case is ``build(module) -> (function, args)`` with ``module`` jax or jaxle_core; ``run_text_case`` records
-the whole jaxpr text (transformations add equations around the primitive, so its text is what is compared).
+Each case is ``build(module) -> (function, args)`` with ``module`` jax or jaxle_core; the whole jaxpr text is
+recorded (transformations add equations around the primitive, so its text is what is compared).
 """
 
-import importlib
-import json
-import sys
-
 import numpy as np
-from make_reductions_golden import HERE, _value, rand
-
-
-def run_text_case(module, build):
-    """{'jaxpr': text, 'values': [...]} or {'error': ExceptionType, 'message': first line}."""
-    fn, args = build(module)
-    try:
-        text = str(module.make_jaxpr(fn)(*args))
-        outs = fn(*args)
-    except Exception as error:  # noqa: BLE001 - the error is what we record
-        return {"error": type(error).__name__, "message": str(error).split("\n")[0]}
-    leaves = [leaf for out in (outs if isinstance(outs, (tuple, list)) else [outs])
-              for leaf in (out if isinstance(out, (tuple, list)) else [out])]
-    return {"jaxpr": text, "values": [_value(leaf) for leaf in leaves]}
-
-
-def write_text_cases(cases, filename):
-    module = importlib.import_module(sys.argv[1])
-    record = {name: run_text_case(module, build) for name, build in cases.items()}
-    (HERE / filename).write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+from make_reductions_golden import rand, write_text_cases
 
 
 def _sum(m, x):

@@ -31,9 +31,9 @@ from jaxle_core.lax.ragged_dot import ragged_dot_general_p
 # ---------------------------------------------------------------- derivative zero
 
 for _p in (ew.sign_p, ew.floor_p, ew.ceil_p, ew.round_p, ew.is_finite_p, ew.eq_p, ew.ne_p, ew.lt_p, ew.le_p,
-           ew.gt_p, ew.ge_p, ew.not_p, ew.and_p, ew.or_p, ew.xor_p, ew.shift_left_p, ew.shift_right_logical_p,
-           ew.shift_right_arithmetic_p, ew.clz_p, ew.population_count_p, ew.mulhi_p, st.iota_p,
-           red.argmax_p, red.argmin_p, red.reduce_and_p, red.reduce_or_p, red.reduce_xor_p,
+           ew.gt_p, ew.ge_p, ew.eq_to_p, ew.le_to_p, ew.lt_to_p, ew.not_p, ew.and_p, ew.or_p, ew.xor_p,
+           ew.shift_left_p, ew.shift_right_logical_p, ew.shift_right_arithmetic_p, ew.clz_p, ew.population_count_p,
+           ew.mulhi_p, st.iota_p, red.argmax_p, red.argmin_p, red.reduce_and_p, red.reduce_or_p, red.reduce_xor_p,
            st.bitcast_convert_type_p, stop_gradient_p):
     defzero(_p)
 

@@ -35,15 +35,15 @@ __all__ = [
     "RoundingMethod", "abs", "abs_p", "acos", "acos_p", "acosh", "acosh_p", "add", "add_p", "and_p", "asin", "asin_p",
     "asinh", "asinh_p", "atan", "atan2", "atan2_p", "atan_p", "atanh", "atanh_p", "bitwise_and", "bitwise_not",
     "bitwise_or", "bitwise_xor", "cbrt", "cbrt_p", "ceil", "ceil_p", "clz", "clz_p", "complex", "complex_p", "conj",
-    "conj_p", "cos", "cos_p", "cosh", "cosh_p", "div", "div_p", "eq", "eq_p", "exp", "exp2", "exp2_p", "exp_p", "expm1",
-    "expm1_p", "floor", "floor_p", "ge", "ge_p", "gt", "gt_p", "imag", "imag_p", "integer_pow", "integer_pow_p",
-    "is_finite", "is_finite_p", "le", "le_p", "log", "log1p", "log1p_p", "log_p", "logistic", "logistic_p", "lt",
-    "lt_p", "max", "max_p", "min", "min_p", "mul", "mul_p", "mulhi", "mulhi_p", "ne", "ne_p", "neg", "neg_p",
-    "nextafter", "nextafter_p", "not_p", "or_p", "population_count", "population_count_p", "pow", "pow_p", "real",
-    "real_p", "reciprocal", "rem", "rem_p", "round", "round_p", "rsqrt", "rsqrt_p", "shift_left", "shift_left_p",
-    "shift_right_arithmetic", "shift_right_arithmetic_p", "shift_right_logical", "shift_right_logical_p", "sign",
-    "sign_p", "sin", "sin_p", "sinh", "sinh_p", "sqrt", "sqrt_p", "square", "square_p", "sub", "sub_p", "tan", "tan_p",
-    "tanh", "tanh_p", "xor_p",
+    "conj_p", "cos", "cos_p", "cosh", "cosh_p", "div", "div_p", "eq", "eq_p", "eq_to_p", "exp", "exp2", "exp2_p",
+    "exp_p", "expm1", "expm1_p", "floor", "floor_p", "ge", "ge_p", "gt", "gt_p", "imag", "imag_p", "integer_pow",
+    "integer_pow_p", "is_finite", "is_finite_p", "le", "le_p", "le_to_p", "log", "log1p", "log1p_p", "log_p",
+    "logistic", "logistic_p", "lt", "lt_p", "lt_to_p", "max", "max_p", "min", "min_p", "mul", "mul_p", "mulhi",
+    "mulhi_p", "ne", "ne_p", "neg", "neg_p", "nextafter", "nextafter_p", "not_p", "or_p", "population_count",
+    "population_count_p", "pow", "pow_p", "real", "real_p", "reciprocal", "rem", "rem_p", "round", "round_p", "rsqrt",
+    "rsqrt_p", "shift_left", "shift_left_p", "shift_right_arithmetic", "shift_right_arithmetic_p",
+    "shift_right_logical", "shift_right_logical_p", "sign", "sign_p", "sin", "sin_p", "sinh", "sinh_p", "sqrt",
+    "sqrt_p", "square", "square_p", "sub", "sub_p", "tan", "tan_p", "tanh", "tanh_p", "xor_p",
 ]
 
 # Dtype categories as JAX's error messages list them for these primitives.
@@ -406,6 +406,36 @@ lt_p = _primitive("lt", np.less, _ORDERED, _to_bool)
 le_p = _primitive("le", np.less_equal, _ORDERED, _to_bool)
 gt_p = _primitive("gt", np.greater, _ORDERED, _to_bool)
 ge_p = _primitive("ge", np.greater_equal, _ORDERED, _to_bool)
+
+
+def _total_order_keys(x: np.ndarray) -> np.ndarray:
+    """Integers that order floats totally: -NaN < -inf < ... < -0.0 < 0.0 < ... < inf < NaN (by sign and payload).
+
+    A float's bits read as a signed integer order the non-negative floats; for negative ones (sign bit set) the
+    other bits count the wrong way, so they are flipped. Integers and booleans are their own keys.
+    """
+    if not dtypes.issubdtype(x.dtype, np.inexact):
+        return x
+    if np.issubdtype(x.dtype, np.complexfloating):  # no total order; compared part by part for equality only
+        return np.stack([_total_order_keys(x.real), _total_order_keys(x.imag)], -1)
+    signed = x.view(np.dtype(f"int{8 * x.dtype.itemsize}"))
+    return np.where(signed < 0, signed ^ np.iinfo(signed.dtype).max, signed)
+
+
+def _total_order(compare: Callable):
+    def impl(x, y):
+        x, y = np.broadcast_arrays(x, y)
+        keys_x, keys_y = _total_order_keys(x), _total_order_keys(y)
+        result = compare(keys_x, keys_y)
+        return result.all(-1) if keys_x.ndim > x.ndim else result
+
+    return impl
+
+
+# Comparisons in the total order (JAX's primitives behind sorting keys; XLA's TOTALORDER comparison type).
+eq_to_p = _primitive("eq_to", _total_order(np.equal), _ANY, _to_bool)
+le_to_p = _primitive("le_to", _total_order(np.less_equal), _ORDERED, _to_bool)
+lt_to_p = _primitive("lt_to", _total_order(np.less), _ORDERED, _to_bool)
 
 # ---------------------------------------------------------------- public functions
 

@@ -51,6 +51,16 @@ def broadcast_shapes(name: str, *shapes: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(result)
 
 
+def check_same_dtypes(name: str, avals: Sequence[ShapedArray], tip: str | None) -> None:
+    """JAX's error for operands of different dtypes, naming the promoting ``jnp`` function when there is a ``tip``."""
+    if len({a.dtype for a in avals}) > 1:
+        names = ", ".join(a.dtype.name for a in avals)
+        message = f"lax.{name} requires arguments to have the same dtypes, got {names}."
+        if tip is not None:
+            message += f" (Tip: jnp.{tip} is a similar function that does automatic type promotion on inputs)."
+        raise TypeError(message)
+
+
 def elementwise_aval(name: str, avals: Sequence[ShapedArray], accepted: Sequence | None,
                      out_dtype: Callable[[np.dtype], np.dtype] | None = None,
                      same_dtypes: bool = True) -> ShapedArray:
@@ -58,10 +68,8 @@ def elementwise_aval(name: str, avals: Sequence[ShapedArray], accepted: Sequence
     if accepted is not None:
         for i, aval in enumerate(avals):
             check_dtype(name, aval.dtype, accepted, i if len(avals) > 1 else None)
-    if same_dtypes and len({a.dtype for a in avals}) > 1:
-        raise TypeError(f"lax.{name} requires arguments to have the same dtypes, got "
-                        f"{', '.join(a.dtype.name for a in avals)}. (Tip: jnp.{_jnp_names.get(name, name)} is a "
-                        "similar function that does automatic type promotion on inputs).")
+    if same_dtypes:
+        check_same_dtypes(name, avals, _jnp_names.get(name, name))
     shape = broadcast_shapes(name, *(a.shape for a in avals))
     dtype = avals[0].dtype if out_dtype is None else out_dtype(avals[0].dtype)
     return ShapedArray(shape, dtype, all(a.weak_type for a in avals))
@@ -70,7 +78,9 @@ def elementwise_aval(name: str, avals: Sequence[ShapedArray], accepted: Sequence
 _jnp_names = {"and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor", "not": "bitwise_not",
               "sub": "subtract", "mul": "multiply", "div": "divide", "rem": "remainder", "max": "maximum",
               "min": "minimum", "pow": "power", "eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
-              "gt": "greater", "ge": "greater_equal"}
+              "gt": "greater", "ge": "greater_equal",
+              # the total-order comparisons have no jnp counterpart, so JAX's error gives no tip
+              "eq_to": None, "le_to": None, "lt_to": None}
 
 
 def elementwise_primitive(name: str, impl: Callable, accepted: Sequence | None = ANY,

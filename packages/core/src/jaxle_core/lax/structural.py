@@ -13,7 +13,15 @@ from jaxle_core import core, dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
 from jaxle_core.lax.elementwise import add, eq
-from jaxle_core.lax.standard import FLOATING, NUMBER, as_int_tuple, canonical_shape, check_dtype, normalize_axis
+from jaxle_core.lax.standard import (
+    FLOATING,
+    NUMBER,
+    as_int_tuple,
+    canonical_shape,
+    check_dtype,
+    check_same_dtypes,
+    normalize_axis,
+)
 from jaxle_core.staging import staging_rewrites
 
 __all__ = ["bitcast_convert_type", "bitcast_convert_type_p", "broadcast", "broadcast_in_dim", "broadcast_in_dim_p",
@@ -24,16 +32,6 @@ __all__ = ["bitcast_convert_type", "bitcast_convert_type_p", "broadcast", "broad
            "transpose_p", "unstack", "unstack_p"]
 
 _PYTHON_SCALARS = (bool, int, float, complex)
-
-
-def _same_dtypes(name: str, avals: Sequence[ShapedArray], tip: str | None) -> None:
-    """JAX's error for operands of different dtypes, naming the promoting ``jnp`` function when there is a ``tip``."""
-    if len({a.dtype for a in avals}) > 1:
-        names = ", ".join(a.dtype.name for a in avals)
-        message = f"lax.{name} requires arguments to have the same dtypes, got {names}."
-        if tip is not None:
-            message += f" (Tip: jnp.{tip} is a similar function that does automatic type promotion on inputs)."
-        raise TypeError(message)
 
 
 # ---------------------------------------------------------------- select_n
@@ -51,7 +49,7 @@ def _select_n_aval(which, *cases):
         raise TypeError("select with boolean `which` cannot have > 2 cases.")
     if len({c.shape for c in cases}) > 1:
         raise TypeError(f"select cases must have the same shapes, got [{', '.join(str(c.shape) for c in cases)}].")
-    _same_dtypes("select", cases, "where")
+    check_same_dtypes("select", cases, "where")
     if which.shape and which.shape != cases[0].shape:
         raise TypeError(f"select `which` must be scalar or have the same shape as cases, got `which` shape "
                         f"{which.shape} but case shape {cases[0].shape}.")
@@ -89,7 +87,7 @@ def _clamp_aval(lo, x, hi):
         if bound.shape and bound.shape != x.shape:
             raise TypeError(f"clamp requires {name}.shape == operand.shape or {name}.shape == (), got "
                             f"{name}.shape={bound.shape}, operand.shape={x.shape}.")
-    _same_dtypes("clamp", (lo, x, hi), "clip")
+    check_same_dtypes("clamp", (lo, x, hi), "clip")
     return ShapedArray(x.shape, x.dtype, lo.weak_type and x.weak_type and hi.weak_type)
 
 
@@ -598,7 +596,7 @@ def _concatenate_aval(*operands, dimension):
     if len({x.shape[:dimension] + x.shape[dimension + 1:] for x in operands}) != 1:
         raise TypeError(f"Cannot concatenate arrays with shapes that differ in dimensions other than the one being "
                         f"concatenated: concatenating along dimension {dimension} for shapes {shapes}.")
-    _same_dtypes("concatenate", operands, "concatenate")
+    check_same_dtypes("concatenate", operands, "concatenate")
     shape = list(operands[0].shape)
     shape[dimension] = sum(x.shape[dimension] for x in operands)
     return ShapedArray(shape, operands[0].dtype, all(x.weak_type for x in operands))
@@ -659,7 +657,7 @@ def _stack_aval(*operands, axis):
                          f"{', '.join(str(x.shape) for x in operands)}.")
     if len({x.shape for x in operands}) > 1:
         raise ValueError(f"All input arrays must have the same shape. Got {', '.join(str(x.shape) for x in operands)}.")
-    _same_dtypes("stack", operands, None)
+    check_same_dtypes("stack", operands, None)
     shape = operands[0].shape
     return ShapedArray(shape[:axis] + (len(operands),) + shape[axis:], operands[0].dtype,
                        all(x.weak_type for x in operands))

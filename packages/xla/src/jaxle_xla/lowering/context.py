@@ -202,11 +202,15 @@ class LoweringContext:
         return self.op1("stablehlo.broadcast_in_dim", [value], value.aval.update(shape=shape),
                         {"broadcast_dimensions": i64_array(dims)})
 
-    def compare(self, direction: str, x: Value, y: Value) -> Value:
-        """``x <direction> y`` elementwise (EQ, NE, LT, LE, GT, GE), as their dtype compares (IEEE for floats)."""
+    def compare(self, direction: str, x: Value, y: Value, total_order: bool = False) -> Value:
+        """``x <direction> y`` elementwise (EQ, NE, LT, LE, GT, GE), as their dtype compares (IEEE for floats, or
+        with ``total_order`` -NaN < -inf < -0.0 < 0.0 < inf < NaN)."""
+        compare_type = comparison_type(x.aval.dtype)
+        if total_order and compare_type == "FLOAT":
+            compare_type = "TOTALORDER"
         return self.op1("stablehlo.compare", [x, y], x.aval.update(dtype=np.dtype(np.bool_), weak_type=False), {
             "comparison_direction": f"#stablehlo<comparison_direction {direction}>",
-            "compare_type": f"#stablehlo<comparison_type {comparison_type(x.aval.dtype)}>"})
+            "compare_type": f"#stablehlo<comparison_type {compare_type}>"})
 
     def select(self, predicate: Value, on_true: Value, on_false: Value) -> Value:
         """``on_true`` where ``predicate`` holds, else ``on_false``."""

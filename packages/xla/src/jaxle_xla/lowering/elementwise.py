@@ -64,9 +64,9 @@ def _binary(ctx: LoweringContext, op: str, x: Value, y: Value) -> Value:
 # ---------------------------------------------------------------- comparisons
 
 
-def _comparison(direction: str):
+def _comparison(direction: str, total_order: bool = False):
     def rule(ctx: LoweringContext, x: Value, y: Value) -> Value:
-        return ctx.compare(direction, *_operands(ctx, (x, y)))
+        return ctx.compare(direction, *_operands(ctx, (x, y)), total_order=total_order)
 
     return rule
 
@@ -74,6 +74,8 @@ def _comparison(direction: str):
 for _primitive, _direction in [(ew.eq_p, "EQ"), (ew.ne_p, "NE"), (ew.lt_p, "LT"), (ew.le_p, "LE"),
                                (ew.gt_p, "GT"), (ew.ge_p, "GE")]:
     register_lowering(_primitive)(_comparison(_direction))
+for _primitive, _direction in [(ew.eq_to_p, "EQ"), (ew.le_to_p, "LE"), (ew.lt_to_p, "LT")]:
+    register_lowering(_primitive)(_comparison(_direction, total_order=True))
 
 
 # ---------------------------------------------------------------- arithmetic
