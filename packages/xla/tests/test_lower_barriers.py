@@ -1,5 +1,9 @@
-"""XLA lowerings of optimization_barrier, dce_sink, stage and device_put (the primitive and jaxle_xla.device_put
-staging it under tracing), against the NumPy reference and JAX 0.10.2's StableHLO."""
+"""XLA lowerings of optimization_barrier, dce_sink, stage, device_put (the primitive and jaxle_xla.device_put
+staging it under tracing) and sharding constraints, against the NumPy reference and JAX 0.10.2."""
+
+import importlib
+import pathlib
+import sys
 
 import numpy as np
 import pytest
@@ -9,6 +13,8 @@ import jaxle_core as jc
 import jaxle_xla
 from jaxle_core import lax
 
+sys.path.insert(0, str(pathlib.Path(__file__).parents[2] / "core" / "tests" / "golden"))
+GEN, GOLDEN = importlib.import_module("make_reductions_golden").load_suite("barriers")
 X = np.array([0.5, -1.0, 2.0], np.float32)
 
 
@@ -42,4 +48,21 @@ def test_device_put_is_staged_inside_jit():
                           "copy_semantics": (lax.ArrayCopySemantics.ALWAYS_COPY,)}
     np.testing.assert_array_equal(np.asarray(jc.jit(lambda x: jaxle_xla.device_put(x) * 2)(X)), X * 2)
     grad = jc.grad(lambda x: lax.sin(jaxle_xla.device_put(x)))(np.float32(0.5))
+    np.testing.assert_allclose(float(grad), np.cos(0.5), rtol=1e-6)
+
+
+SHARDING_JAXPRS = {name: (fn, args) for name, fn, args in GEN.sharding_transforms(
+    jc, lax, jaxle_xla.device_put(X).sharding)}
+
+
+@pytest.mark.parametrize("name", sorted(SHARDING_JAXPRS))
+def test_sharding_constraint_jaxprs_match_jax(name):
+    fn, args = SHARDING_JAXPRS[name]
+    assert str(jc.make_jaxpr(fn)(*args)) == GOLDEN["sharding_jaxprs"][name]
+
+
+def test_sharding_constraint_is_the_identity_on_one_device():
+    sharding = jaxle_xla.device_put(X).sharding
+    check_against_reference(lambda x: lax.with_sharding_constraint((x, x * 2), sharding), X)
+    grad = jc.jit(jc.grad(lambda x: lax.sin(lax.with_sharding_constraint(x, sharding))))(np.float32(0.5))
     np.testing.assert_allclose(float(grad), np.cos(0.5), rtol=1e-6)

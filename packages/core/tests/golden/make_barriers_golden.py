@@ -64,7 +64,24 @@ def transforms(impl, lax):
     ]
 
 
+def sharding_transforms(impl, lax, sharding):
+    """``(name, function, arguments)``: with_sharding_constraint to the one-device ``sharding``, transformed."""
+    x = np.arange(3, dtype=f32)
+    constrain = lambda y: lax.with_sharding_constraint(y, sharding)  # noqa: E731
+    return [
+        ("constraint-tree", lambda x: lax.with_sharding_constraint((x, 2 * x), (sharding, sharding)), (x,)),
+        ("constraint-weak", lambda: constrain(2.0), ()),
+        ("jvp-constraint", lambda x: impl.jvp(constrain, (x,), (x,)), (x,)),
+        ("grad-constraint", impl.grad(lambda y: lax.reduce_sum(constrain(y), (0,))), (x,)),
+        ("vmap-constraint", impl.vmap(constrain), (np.ones((2, 3), f32),)),
+        ("vmap-constraint-axis-1", impl.vmap(impl.vmap(constrain), in_axes=1), (np.ones((2, 3, 4), f32),)),
+    ]
+
+
 if __name__ == "__main__":
     module = importlib.import_module(sys.argv[1])
-    golden = {"cases": record(module, CASES), "jaxprs": render_table(sys.argv[1], transforms)}
+    one_device = module.sharding.SingleDeviceSharding(module.devices()[0])
+    golden = {"cases": record(module, CASES), "jaxprs": render_table(sys.argv[1], transforms),
+              "sharding_jaxprs": render_table(sys.argv[1], lambda impl, lax: sharding_transforms(impl, lax,
+                                                                                                  one_device))}
     (HERE / "barriers_golden.json").write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")

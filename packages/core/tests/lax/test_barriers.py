@@ -37,3 +37,33 @@ def test_dce_sink_survives_dead_code_elimination():
     closed = jaxle_core.make_jaxpr(lambda x: [lax.dce_sink(lax.sin(x)), x][1])(np.float32(1))
     kept, _ = dce_jaxpr(closed.jaxpr)
     assert [e.primitive.name for e in kept.eqns] == ["sin", "dce_sink"]
+
+
+class OneDeviceSharding:
+    """A stand-in for a sharding over one device (jaxle_core has no devices of its own)."""
+
+    device_set = frozenset({"the device"})
+
+
+class TwoDeviceSharding:
+    device_set = frozenset({"one", "two"})
+
+
+def test_sharding_constraint_errors():
+    x = np.ones(3, np.float32)
+    with pytest.raises(ValueError, match="got sharding None which is not allowed"):
+        lax.with_sharding_constraint(x, None)
+    with pytest.raises(TypeError, match="expected to be PartitionSpec instances or None, but got abc"):
+        lax.with_sharding_constraint(x, "abc")
+    with pytest.raises(ValueError, match="must be a tree prefix of the corresponding value"):
+        lax.with_sharding_constraint(x, (OneDeviceSharding(), OneDeviceSharding()))
+    with pytest.raises(ValueError, match="shardings of one device only"):
+        lax.with_sharding_constraint(x, TwoDeviceSharding())
+
+
+def test_sharding_constraint_keeps_batch_dimensions_unconstrained():
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    fun = jaxle_core.vmap(jaxle_core.vmap(lambda y: lax.with_sharding_constraint(y, OneDeviceSharding())), in_axes=1)
+    (eqn, _) = jaxle_core.make_jaxpr(fun)(x).eqns
+    assert eqn.params["unconstrained_dims"] == frozenset({0, 1})
+    np.testing.assert_array_equal(np.asarray(fun(x)), x.transpose(1, 0, 2))

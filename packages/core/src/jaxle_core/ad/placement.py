@@ -1,12 +1,12 @@
-"""Derivatives of ``stage`` and ``device_put``: both are identities, so tangents and cotangents are placed
-the same way (cotangents are always copied, as JAX does)."""
+"""Derivatives of ``stage``, ``device_put`` and ``sharding_constraint``: all are identities, so tangents and
+cotangents are placed the same way (``device_put`` always copies cotangents, as JAX does)."""
 
 from __future__ import annotations
 
 from jaxle_core.ad.barriers import float0_to_zero
 from jaxle_core.ad.jvp import instantiate, jvp_rules
 from jaxle_core.ad.transpose import transpose_rules
-from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p, stage_p
+from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p, sharding_constraint_p, stage_p
 
 
 def _stage_jvp(primals, tangents):
@@ -23,6 +23,13 @@ def _device_put_transpose(cts, *operands, devices, srcs, copy_semantics):
     return device_put_p.bind(*map(instantiate, cts), devices=srcs, srcs=devices, copy_semantics=copies)
 
 
+def _sharding_constraint_jvp(primals, tangents, **params):
+    return sharding_constraint_p.bind(*primals, **params), sharding_constraint_p.bind(*tangents, **params)
+
+
 jvp_rules[stage_p] = _stage_jvp
+jvp_rules[sharding_constraint_p] = _sharding_constraint_jvp
+transpose_rules[sharding_constraint_p] = lambda ct, x, **params: [sharding_constraint_p.bind(instantiate(ct),
+                                                                                             **params)]
 jvp_rules[device_put_p] = _device_put_jvp
 transpose_rules[device_put_p] = _device_put_transpose
