@@ -70,6 +70,9 @@ def _gather_windows(x, indices, updates_shape: tuple[int, ...], dn: sl.ScatterDi
 def _scatter_jvp(primals, tangents, **params):
     """Replacing scatter. With unique indices it is linear; otherwise each position keeps the value of the one
     update that won it, found by scattering update ids and reading them back."""
+    if params["update_jaxpr"] is not None:
+        # scatter_apply's: JAX has no derivative for a function applied in place.
+        raise NotImplementedError("scatter_apply JVP not implemented")
     operand, indices, updates = primals
     t_operand, t_updates = instantiate(tangents[0]), instantiate(tangents[2])
     if params["unique_indices"]:

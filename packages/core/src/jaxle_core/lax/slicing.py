@@ -17,9 +17,9 @@ from jaxle_core.lax.standard import as_int_tuple, normalize_axis
 __all__ = ["GatherDimensionNumbers", "GatherScatterMode", "ScatterDimensionNumbers", "dynamic_index_in_dim",
            "dynamic_slice", "dynamic_slice_in_dim", "dynamic_slice_p", "dynamic_update_index_in_dim",
            "dynamic_update_slice", "dynamic_update_slice_in_dim", "dynamic_update_slice_p", "gather", "gather_p",
-           "index_in_dim", "scatter", "scatter_add", "scatter_add_p", "scatter_max", "scatter_max_p", "scatter_min",
-           "scatter_min_p", "scatter_mul", "scatter_mul_p", "scatter_p", "scatter_sub", "scatter_sub_p", "slice",
-           "slice_in_dim", "slice_p"]
+           "index_in_dim", "scatter", "scatter_add", "scatter_add_p", "scatter_apply", "scatter_max", "scatter_max_p",
+           "scatter_min", "scatter_min_p", "scatter_mul", "scatter_mul_p", "scatter_p", "scatter_sub", "scatter_sub_p",
+           "slice", "slice_in_dim", "slice_p"]
 
 _STATIC_INTS = (int, np.integer)
 
@@ -551,8 +551,12 @@ def _scatter_impl(combine: Callable[[np.ndarray, tuple, np.ndarray], None]):
         # XLA skips every update window that does not lie wholly inside the operand.
         kept = np.all((starts >= 0) & (starts <= upper), axis=1)
         out = np.array(operand, copy=True)
+        coords = _window_coordinates(starts[kept], window)
         with np.errstate(all="ignore"):
-            combine(out, _window_coordinates(starts[kept], window), updates[kept])
+            if update_jaxpr is not None and combine is _assign:
+                _apply_update_jaxpr(update_jaxpr, update_consts, out, coords, updates[kept])
+            else:
+                combine(out, coords, updates[kept])
         return out
 
     return impl
@@ -560,6 +564,18 @@ def _scatter_impl(combine: Callable[[np.ndarray, tuple, np.ndarray], None]):
 
 def _assign(out: np.ndarray, coords: tuple, values: np.ndarray) -> None:
     out[coords] = values
+
+
+def _apply_update_jaxpr(update_jaxpr, update_consts, out: np.ndarray, coords: tuple, values: np.ndarray) -> None:
+    """A scatter's own combiner (scatter_apply's): each window in turn becomes ``update_jaxpr(window, update)``,
+    the scalar jaxpr applied elementwise, so repeated indices apply it repeatedly."""
+    from jaxle_core import core
+
+    with core.set_current_trace(core.EvalTrace()):
+        for i in range(values.shape[0]):
+            at = tuple(c[i] for c in coords)
+            (new,) = core.eval_jaxpr(update_jaxpr, update_consts, out[at], values[i])
+            out[at] = np.asarray(new)
 
 
 def _scatter_primitive(name: str, combine: Callable) -> Primitive:
@@ -618,6 +634,26 @@ scatter_sub = _scatter_function(scatter_sub_p, "sub", _SCATTER_DOC.format(" (sub
 scatter_mul = _scatter_function(scatter_mul_p, "mul", _SCATTER_DOC.format(" (multiplying)"))
 scatter_min = _scatter_function(scatter_min_p, "min", _SCATTER_DOC.format(" (taking the minimum)"))
 scatter_max = _scatter_function(scatter_max_p, "max", _SCATTER_DOC.format(" (taking the maximum)"))
+
+
+def scatter_apply(operand, scatter_indices, func: Callable, dimension_numbers: ScatterDimensionNumbers, *,
+                  update_shape: Sequence[int] = (), indices_are_sorted: bool = False, unique_indices: bool = False,
+                  mode: str | GatherScatterMode | None = None):
+    """``operand`` with ``func`` applied to each element of the windows ``scatter_indices`` selects (windows of
+    ``update_shape``, laid out as scatter's updates); repeated indices apply ``func`` again."""
+    from jaxle_core.lax.structural import broadcast_in_dim
+    from jaxle_core.staging import trace_to_jaxpr
+
+    dtype = get_aval(operand).dtype
+    # The updates only give the windows' shape: a scatter's combiner also receives them, and ignores them here.
+    unused_updates = broadcast_in_dim(np.zeros((), dtype), update_shape, ())
+    scalar = ShapedArray((), dtype)
+    closed = trace_to_jaxpr(lambda x, _: [func(x)], [scalar, scalar])
+    dn = ScatterDimensionNumbers(*(as_int_tuple(f) for f in dimension_numbers))
+    return scatter_p.bind(operand, scatter_indices, unused_updates, update_jaxpr=closed.jaxpr,
+                          update_consts=tuple(closed.consts), dimension_numbers=dn,
+                          indices_are_sorted=bool(indices_are_sorted), unique_indices=bool(unique_indices),
+                          mode=GatherScatterMode.from_any(mode))
 
 
 # ---------------------------------------------------------------- indexing with traced integer scalars

@@ -116,7 +116,10 @@ def _scatter_rule(combiner: str | None):
         scalar = ShapedArray((), operand.aval.dtype)
 
         def combine(inner: LoweringContext, args: list[Value]) -> list[Value]:
-            # args: the operand's current element, then the update.
+            # args: the operand's current element, then the update. A replacing scatter with a jaxpr of its own
+            # (scatter_apply's) applies it.
+            if combiner is None and update_jaxpr is not None:
+                return inner.lower_jaxpr(update_jaxpr, update_consts, args)
             return [args[1] if combiner is None else inner.op1(combiner, args, scalar)]
 
         # XLA skips update windows that do not lie wholly inside the operand (FILL_OR_DROP and the others) and
