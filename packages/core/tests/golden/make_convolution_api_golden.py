@@ -237,6 +237,18 @@ SHAPE_CASES = {
                                                                                      ((0, 0), (1, 1))),
     "err-reduce-window-shape-zero-dilation": lambda lax: lax.reduce_window_shape_tuple((5, 6), (2, 2), (1, 2),
                                                                                        ((0, 0), (1, 1)), (0, 1)),
+    "err-reduce-window-shape-padding-string": lambda lax: lax.reduce_window_shape_tuple((5, 6), (2, 2), (1, 2),
+                                                                                        "VALID"),
+    "err-reduce-window-shape-short-padding": lambda lax: lax.reduce_window_shape_tuple((5, 6), (2, 2), (1, 2),
+                                                                                       ((0, 0),)),
+    "err-reduce-window-shape-short-window": lambda lax: lax.reduce_window_shape_tuple((5, 6), (2,), (1, 2),
+                                                                                      ((0, 0), (1, 1))),
+    "err-reduce-window-shape-long-window": lambda lax: lax.reduce_window_shape_tuple((5, 6), (2, 2, 2), (1, 2),
+                                                                                     ((0, 0), (1, 1))),
+    "err-reduce-window-shape-short-strides": lambda lax: lax.reduce_window_shape_tuple((5, 6), (2, 2), (1,),
+                                                                                       ((0, 0), (1, 1))),
+    "err-reduce-window-shape-long-strides": lambda lax: lax.reduce_window_shape_tuple((5, 6), (2, 2), (1, 2, 3),
+                                                                                      ((0, 0), (1, 1))),
 }
 
 

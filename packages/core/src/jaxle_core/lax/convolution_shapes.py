@@ -134,7 +134,14 @@ def reduce_window_shape_tuple(operand_shape, window_dimensions, window_strides, 
                  for size, window, stride in zip(padded, window_dimensions, window_strides))
 
 
-def _check_lengths(*sequences: Sequence) -> None:
-    lengths = [len(s) for s in sequences]
-    if len(set(lengths)) > 1:
-        raise ValueError(f"reduce_window_shape_tuple arguments must have the same length, got lengths {lengths}")
+def _check_lengths(operand_shape: Sequence[int], window_dimensions: Sequence[int], window_strides: Sequence[int],
+                   padding: Sequence) -> None:
+    """JAX's errors for arguments of different lengths: it pairs the shape with the padding, then walks the padded
+    shape, the window and the strides together."""
+    if len(padding) != len(operand_shape):
+        raise ValueError(f"safe_zip() argument 1 has length {len(padding)} but argument 0 has length "
+                         f"{len(operand_shape)}. All lengths: {(len(operand_shape), len(padding))}")
+    for position, values in ((2, window_dimensions), (3, window_strides)):
+        if len(values) != len(operand_shape):
+            relation = "shorter" if len(values) < len(operand_shape) else "longer"
+            raise ValueError(f"safe_map() argument {position} is {relation} than argument 1")
