@@ -90,7 +90,7 @@ class XlaBackend:
                 keep_unused: bool, device: Any) -> PerDeviceExecutable:
         """``device``: a Device, a platform name (``jit(backend=...)``), or None to follow the arguments."""
         executable = PerDeviceExecutable(closed_jaxpr, name, donated_invars, keep_unused, device)
-        return executable.single or executable  # one device: skip the per-device lookup on every call
+        return executable.direct  # one device: skip the per-device lookup on every call
 
     def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool] = (),
                    keep_unused: bool = False) -> str:

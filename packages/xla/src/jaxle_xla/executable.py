@@ -11,7 +11,7 @@ import numpy as np
 from jaxle_core import config, core, dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
-from jaxle_core.lax.tokens import AbstractToken
+from jaxle_core.lax.tokens import AbstractToken, Token, create_token_p
 from jaxle_xla import _jaxlib, clients
 from jaxle_xla.array import XlaArray
 from jaxle_xla.lowering import lower_to_text
@@ -124,9 +124,6 @@ class Executable:
                  device: _jaxlib.Device, commit: bool = False):
         self.name = name
         self.device = device
-        if any(type(v.aval) is AbstractToken for v in closed.jaxpr.invars + closed.jaxpr.outvars):
-            raise TypeError(f"jit of {name}: tokens can be created and used inside a compiled function, but jaxle "
-                            "cannot pass them into or out of one yet (XLA token buffers are not supported)")
         program = Program(closed, name, donated, keep_unused)
         self._keep = program.keep
         self._all_kept = all(self._keep)
@@ -182,6 +179,22 @@ class Executable:
         return _jaxlib.memory_stats(self.loaded)
 
 
+def _without_boundary_tokens(closed: core.ClosedJaxpr, donated: Sequence[bool]) -> tuple:
+    """``closed`` with no token inputs or outputs, which XLA buffers cannot hold: token inputs are created
+    inside instead (a token carries no data) and token outputs are made on the host. Returns the program, its
+    donations and which inputs and outputs were tokens (None, None when none were)."""
+    jaxpr = closed.jaxpr
+    token_in = [type(v.aval) is AbstractToken for v in jaxpr.invars]
+    token_out = [type(v.aval) is AbstractToken for v in jaxpr.outvars]
+    if not any(token_in) and not any(token_out):
+        return closed, donated, None, None
+    created = [core.JaxprEqn([], [v], create_token_p, {}) for v, t in zip(jaxpr.invars, token_in) if t]
+    jaxpr = jaxpr.replace(invars=[v for v, t in zip(jaxpr.invars, token_in) if not t], eqns=created + jaxpr.eqns,
+                          outvars=[v for v, t in zip(jaxpr.outvars, token_out) if not t])
+    donated = [d for d, t in zip(list(donated) + [False] * len(token_in), token_in) if not t]
+    return core.ClosedJaxpr(jaxpr, closed.consts), donated, token_in, token_out
+
+
 class PerDeviceExecutable:
     """A jitted function's compiled program, compiled once for each device it runs on.
 
@@ -192,6 +205,7 @@ class PerDeviceExecutable:
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
                  device: _jaxlib.Device | str | None):
+        closed, donated, self._token_in, self._token_out = _without_boundary_tokens(closed, donated)
         self._spec = (closed, name, donated, keep_unused)
         self._compiled: dict[_jaxlib.Device, Executable] = {}
         self.single = None
@@ -209,10 +223,24 @@ class PerDeviceExecutable:
         return executable
 
     def __call__(self, *args: Any) -> list[XlaArray]:
+        if self._token_in is not None:
+            return self._call_with_tokens(args)
         if self.single is not None:
             return self.single(*args)
         closed, name = self._spec[:2]
         return self._for(placement(args, name, closed.jaxpr.debug_info))(*args)
+
+    @property
+    def direct(self) -> Executable | PerDeviceExecutable:
+        """What to call: the one device's executable when arguments need no per-call handling, else this."""
+        return self.single if self.single is not None and self._token_in is None else self
+
+    def _call_with_tokens(self, args: Sequence[Any]) -> list[Any]:
+        args = [a for a, is_token in zip(args, self._token_in) if not is_token]
+        closed, name = self._spec[:2]
+        executable = self.single or self._for(placement(args, name, closed.jaxpr.debug_info))
+        outs = iter(executable(*args))
+        return [Token() if is_token else next(outs) for is_token in self._token_out]
 
     def _any(self) -> Executable:
         return self.single or self._for(clients.default_device())
