@@ -5,10 +5,11 @@ convolution shape functions) with the named module:
 
 ``CASES`` are recorded as the other lax goldens are (equations and values, or the error); ``TEXT_CASES`` by the
 whole text make_jaxpr prints (and the error running them raises, where XLA rejects what JAX traced);
-``SHAPE_CASES`` by the repr of what a shape function returns, or its error.
+``SHAPE_CASES`` by the repr of what a shape function returns, or its error; ``FUNCTIONS`` by their signatures.
 """
 
 import importlib
+import inspect
 import json
 import sys
 
@@ -277,8 +278,20 @@ def shape_result(module, build) -> dict:
         return _error(error)
 
 
+FUNCTIONS = ["conv_transpose", "conv_general_dilated_patches", "conv_general_dilated_local",
+             "conv_general_permutations", "conv_general_shape_tuple", "conv_shape_tuple", "conv_transpose_shape_tuple",
+             "reduce_window_shape_tuple"]
+
+
+def signature(module, name: str) -> list:
+    """Each parameter's name, kind and default."""
+    parameters = inspect.signature(getattr(module.lax, name)).parameters.values()
+    return [[p.name, p.kind.name, repr(p.default)] for p in parameters]
+
+
 def record_all(module) -> dict:
-    return {"cases": record(module, CASES),
+    return {"signatures": {name: signature(module, name) for name in FUNCTIONS},
+            "cases": record(module, CASES),
             "text": {name: trace_text(module, build) for name, build in TEXT_CASES.items()},
             "shapes": {name: shape_result(module, build) for name, build in SHAPE_CASES.items()}}
 

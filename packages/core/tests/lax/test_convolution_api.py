@@ -15,6 +15,11 @@ SHARED = importlib.import_module("make_reductions_golden")
 GEN, GOLDEN = SHARED.load_suite("convolution_api")
 
 
+@pytest.mark.parametrize("name", GEN.FUNCTIONS)
+def test_signatures_match_jax(name):
+    assert GEN.signature(jaxle_core, name) == GOLDEN["signatures"][name]
+
+
 @pytest.mark.parametrize("name", sorted(GEN.CASES))
 def test_matches_jax(name):
     SHARED.assert_matches(SHARED.run_case(jaxle_core, GEN.CASES[name]), GOLDEN["cases"][name])
