@@ -11,24 +11,33 @@ from .registry import register_pytree_node
 __all__ = ["Partial"]
 
 
-class _HashableCallableShim:
-    """Holds a nested partial as static data, so only the outer arguments become children."""
+class _StaticCallable:
+    """A callable kept whole as ``Partial``'s static ``func``.
 
-    def __init__(self, fun: Callable) -> None:
-        self.fun = fun
+    ``functools.partial`` flattens a partial given as ``func`` into the new one, which would turn the inner
+    partial's arguments into children of the outer ``Partial``. Hidden behind this wrapper they stay static;
+    the wrapper compares and hashes as the callable it holds, so tree definitions still match.
+    """
+
+    __slots__ = ("target",)
+
+    def __init__(self, target: Callable) -> None:
+        self.target = target
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.fun(*args, **kwargs)
-
-    def __hash__(self) -> int:
-        return hash(self.fun)
+        return self.target(*args, **kwargs)
 
     def __eq__(self, other: object) -> bool:
-        target = other.fun if isinstance(other, _HashableCallableShim) else other
-        return self.fun == target
+        if isinstance(other, _StaticCallable):
+            other = other.target
+        return self.target == other
+
+    def __hash__(self) -> int:
+        return hash(self.target)
 
     def __repr__(self) -> str:
-        return f"_HashableCallableShim({self.fun!r})"
+        # Printed inside tree definitions, where JAX shows its own wrapper's name.
+        return f"_HashableCallableShim({self.target!r})"
 
 
 class Partial(functools.partial):
@@ -39,10 +48,8 @@ class Partial(functools.partial):
     """
 
     def __new__(cls, func: Callable, *args: Any, **kwargs: Any) -> Partial:
-        # functools.partial would merge a nested partial's arguments into this one;
-        # wrapping keeps the inner partial (and its arguments) static instead.
         if isinstance(func, functools.partial):
-            func = _HashableCallableShim(func)
+            func = _StaticCallable(func)
         return super().__new__(cls, func, *args, **kwargs)
 
 
