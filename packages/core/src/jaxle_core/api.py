@@ -9,10 +9,10 @@ from typing import Any
 
 import jaxle_tree as tree
 from jaxle_core import core
-from jaxle_core.avals import ShapedArray, ShapeDtypeStruct, get_aval
+from jaxle_core.avals import ShapedArray, ShapeDtypeStruct, argument_avals, get_aval
 from jaxle_core.config import config
 from jaxle_core.core import ClosedJaxpr
-from jaxle_core.jit import jit
+from jaxle_core.jit import flat_argument_names, jit, signature_or_none
 from jaxle_core.staging import DebugInfo, trace_to_jaxpr
 
 
@@ -37,8 +37,10 @@ def _trace_pytree_function(fun: Callable, traced_for: str, args: tuple, kwargs: 
         out_tree_box.append(out_tree)
         return out_flat
 
+    avals = argument_avals(fun, flat, lambda: flat_argument_names(signature_or_none(fun), args, static, kwargs),
+                           _abstractify)
     names = [f"args{tree.keystr(path)}" for path, _ in tree.tree_flatten_with_path(dynamic)[0]]
-    closed = trace_to_jaxpr(flat_fun, [_abstractify(x) for x in flat], DebugInfo(traced_for, fun, names))
+    closed = trace_to_jaxpr(flat_fun, list(avals), DebugInfo(traced_for, fun, names))
     return closed, out_tree_box[0]
 
 

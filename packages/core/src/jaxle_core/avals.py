@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
 
 from jaxle_core import dtypes
+
+
+def canonicalize_shape(shape: Any) -> tuple[int, ...]:
+    """``shape`` as a tuple of Python ints; each size must be an integer (``operator.index``), or TypeError."""
+    try:
+        return tuple(operator.index(d) for d in shape)
+    except TypeError:
+        pass  # a float, string or traced size: reported as JAX reports it, not as the conversion failed
+    raise TypeError(f"Shapes must be 1D sequences of concrete values of integer type, got {shape}.")
 
 
 class ShapedArray:
@@ -16,7 +26,9 @@ class ShapedArray:
     array_abstraction_level = 1
 
     def __init__(self, shape, dtype, weak_type: bool = False):
-        self.shape = tuple(shape)
+        shape = tuple(shape)
+        # Shapes come from jaxle's own rules as ints; anything else is checked (and converted) once here.
+        self.shape = shape if all(type(d) is int for d in shape) else canonicalize_shape(shape)
         self.dtype = np.dtype(dtype)
         self.weak_type = bool(weak_type)
         self._hash = None
@@ -92,6 +104,9 @@ def _scalar_aval(x) -> ShapedArray:
 
 
 def _numpy_aval(x) -> ShapedArray:
+    if not dtypes.is_valid_dtype(x.dtype):  # strings, datetimes, objects, void, long double
+        raise TypeError(f"Value '{x}' with dtype {x.dtype} is not a valid JAX array type. "
+                        "Only arrays of numeric types are supported by JAX.")
     return ShapedArray(x.shape, dtypes.canonicalize_dtype(x.dtype))
 
 
@@ -125,7 +140,23 @@ def get_aval(x: Any) -> ShapedArray:
         return _numpy_aval(x)
     if isinstance(x, (bool, int, float, complex)):
         return _scalar_aval(x)
-    raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type")
+    raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type.")
+
+
+def argument_avals(fun: Any, args: list, arg_names: Any, abstractify: Any = get_aval) -> tuple[ShapedArray, ...]:
+    """The avals of a traced function's flat arguments. A value that is not an array gets JAX's TypeError naming
+    its path among the arguments; ``arg_names()`` lists those paths and is only called then."""
+    avals = []
+    for i, x in enumerate(args):
+        try:
+            avals.append(abstractify(x))
+        except TypeError:
+            raise TypeError(
+                f"Error interpreting argument to {fun} as an abstract array. The problematic value is of type "
+                f"{type(x)} and was passed to the function at path {arg_names()[i]}.\nThis typically means that a "
+                "jit-wrapped function was called with a non-array argument, and this argument was not marked as "
+                "static using the static_argnums or static_argnames parameters of jax.jit.") from None
+    return tuple(avals)
 
 
 def is_array_like(x: Any) -> bool:

@@ -24,7 +24,7 @@ import numpy as np
 
 from jaxle_core import dtypes
 from jaxle_core.array import Array
-from jaxle_core.avals import ShapedArray, aval_handlers, get_aval
+from jaxle_core.avals import ShapedArray, aval_handlers, get_aval, is_array_like
 from jaxle_core.errors import (
     ConcretizationTypeError,
     TracerArrayConversionError,
@@ -51,7 +51,11 @@ class Primitive:
         return self.name
 
     def bind(self, *args, **params):
-        return _context.trace.process_primitive(self, args, params)
+        try:
+            return _context.trace.process_primitive(self, args, params)
+        except TypeError:
+            _check_operands(self, args)  # a non-array operand is reported as such, not by the rule it broke
+            raise
 
     def def_abstract_eval(self, rule: Callable[..., Any]) -> Callable[..., Any]:
         """``rule(*avals, **params)`` returns the output aval (a list if multiple_results)."""
@@ -62,6 +66,14 @@ class Primitive:
         """``impl(*numpy_arrays, **params)``: the NumPy reference implementation."""
         self.impl = impl
         return impl
+
+
+def _check_operands(primitive: Primitive, args: Sequence[Any]) -> None:
+    """JAX's TypeError for the first of ``args`` that is not a JAX value (a string, an object array ...)."""
+    for position, x in enumerate(args):
+        if not is_array_like(x):
+            raise TypeError(f"Error interpreting argument to {primitive} as a JAX value. The problematic value is of "
+                            f"type {type(x)} and was passed to {primitive} at position {position}.") from None
 
 
 # ---------------------------------------------------------------- traces

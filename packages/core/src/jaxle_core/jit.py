@@ -17,7 +17,7 @@ from typing import Any
 import jaxle_tree as tree
 from jaxle_core import backend as backend_module
 from jaxle_core import core
-from jaxle_core.avals import ShapedArray, aval_handlers, get_aval
+from jaxle_core.avals import ShapedArray, argument_avals, aval_handlers
 from jaxle_core.caches import LruCache
 from jaxle_core.config import disable_jit as _disable_jit_flag
 from jaxle_core.config import trace_context
@@ -146,9 +146,10 @@ class Compiled:
             raise TypeError(f"Function compiled with input pytree does not match the input pytree it was called "
                             f"with: {len(expected)} array arguments were compiled for, {in_tree.num_leaves} given.")
         names = wrapped._arg_names(args, kwargs, dynamic_args)
+        avals = argument_avals(wrapped.fun, flat, lambda: names)
         mismatches = [f"Argument '{name}' compiled with {want.str_short()} and called with {got.str_short()}"
-                      for name, want, x in zip(names, expected, flat)
-                      for got in [_argument_aval(x, wrapped.fun)] if got.strip_weak_type() != want.strip_weak_type()]
+                      for name, want, got in zip(names, expected, avals)
+                      if got.strip_weak_type() != want.strip_weak_type()]
         if mismatches:
             raise TypeError("Argument types differ from the types for which this computation was compiled. Perhaps "
                             "you are calling the compiled executable with a different enable_x64 mode than when it "
@@ -170,7 +171,7 @@ class JitWrapped:
         functools.update_wrapper(self, fun)  # copies fun.__dict__, so set our own attributes after it
         self.fun = fun
         self.__name__ = getattr(fun, "__name__", type(fun).__name__)
-        self._signature = _signature_or_none(fun)
+        self._signature = signature_or_none(fun)
         self.static_argnums = _resolve_argnums(static_argnums, static_argnames, self._signature)
         self.static_argnames = _resolve_argnames(static_argnames, static_argnums, self._signature)
         self.donate_argnums = _resolve_argnums(donate_argnums, donate_argnames, self._signature)
@@ -196,8 +197,8 @@ class JitWrapped:
         static_nums = [i for i in static_nums if i < n or names[i] not in kwargs]
         for i in static_nums:
             if not 0 <= i < n:
-                raise ValueError(f"jitted function has static_argnums={self.static_argnums} but was called with "
-                                 f"only {n} positional arguments.")
+                raise ValueError(f"Jitted function has static_argnums={self.static_argnums}, but only accepts {n} "
+                                 "positional arguments.")
         dynamic = tuple(a for i, a in enumerate(args) if i not in static_nums)
         dynamic_kwargs = {k: v for k, v in kwargs.items() if k not in self.static_argnames}
         static = (tuple((i, _hashable_static(args[i])) for i in sorted(static_nums)),
@@ -205,22 +206,15 @@ class JitWrapped:
         return (dynamic, dynamic_kwargs), static
 
     def _arg_names(self, args: tuple, kwargs: dict, dynamic) -> list[str]:
-        names = []
-        bound_names = _positional_names(self._signature, len(args))
         static_nums = {i if i >= 0 else i + len(args) for i in self.static_argnums}
-        positional = [bound_names[i] for i in range(len(args)) if i not in static_nums]
-        for name, value in zip(positional, dynamic[0]):
-            names += [name + tree.keystr(path) for path, _ in tree.tree_flatten_with_path(value)[0]]
-        for key in sorted(dynamic[1]):
-            names += [key + tree.keystr(path) for path, _ in tree.tree_flatten_with_path(dynamic[1][key])[0]]
-        return names
+        return flat_argument_names(self._signature, args, static_nums, dynamic[1])
 
     def _trace(self, args: tuple, kwargs: dict) -> tuple[_CacheEntry, list]:
         """The cache entry for this call's signature (tracing on a miss) and the flat dynamic arguments."""
         if not kwargs and not self._has_static:
             try:
                 avals = tuple([aval_handlers[type(x)](x) for x in args])
-            except KeyError:
+            except (KeyError, TypeError):  # not all arrays (or not of array dtypes): the general path reports it
                 pass
             else:
                 fast_key = (avals, trace_context())
@@ -235,7 +229,7 @@ class JitWrapped:
     def _trace_general(self, args: tuple, kwargs: dict) -> tuple[_CacheEntry, list]:
         dynamic, static = self._split_static(args, kwargs)
         flat, in_tree = tree.tree_flatten(dynamic)
-        avals = tuple(_argument_aval(x, self.fun) for x in flat)
+        avals = argument_avals(self.fun, flat, lambda: self._arg_names(args, kwargs, dynamic))
         key = (in_tree, avals, static, trace_context())
         entry = self._traces.lookup(key)
         if entry is None:
@@ -271,7 +265,7 @@ class JitWrapped:
             # The hot path: array arguments whose signature was compiled before.
             try:
                 avals = tuple([aval_handlers[type(x)](x) for x in args])
-            except KeyError:
+            except (KeyError, TypeError):
                 pass
             else:
                 entry = self._array_calls.lookup((avals, trace_context()))
@@ -346,18 +340,20 @@ class _CacheEntry:
         self.cacheable = not any(isinstance(c, Tracer) for c in jaxpr.consts)
 
 
-def _argument_aval(x: Any, fun: Callable) -> ShapedArray:
-    try:
-        return get_aval(x)
-    except TypeError:
-        raise TypeError(
-            f"Error interpreting argument to {fun} as an abstract array. The problematic value is of type {type(x)}"
-            ". This typically means that a jit-wrapped function was called with a non-array argument, and this "
-            "argument was not marked as static using the static_argnums or static_argnames parameters of "
-            "jax.jit.") from None
+def flat_argument_names(signature: inspect.Signature | None, args: tuple, static_nums: set[int],
+                        dynamic_kwargs: dict) -> list[str]:
+    """Paths of a call's flat dynamic arguments, for messages: ``x``, ``params['w']``, keywords by name."""
+    bound_names = _positional_names(signature, len(args))
+    names = []
+    for i, value in enumerate(args):
+        if i not in static_nums:
+            names += [bound_names[i] + tree.keystr(path) for path, _ in tree.tree_flatten_with_path(value)[0]]
+    for key in sorted(dynamic_kwargs):
+        names += [key + tree.keystr(path) for path, _ in tree.tree_flatten_with_path(dynamic_kwargs[key])[0]]
+    return names
 
 
-def _signature_or_none(fun: Callable) -> inspect.Signature | None:
+def signature_or_none(fun: Callable) -> inspect.Signature | None:
     try:
         return inspect.signature(fun)
     except (TypeError, ValueError):

@@ -63,5 +63,5 @@ def test_errors():
         vmap(lambda x: x, out_axes=3)(X)
     with pytest.raises(ValueError, match="the `axis_size` argument was 3"):
         vmap(lambda x: x, axis_size=3)(X)
-    with pytest.raises(TypeError, match="vmap requires a callable"):
+    with pytest.raises(TypeError, match="Expected a callable value"):
         vmap(3)

@@ -169,7 +169,7 @@ ERRORS = [
     (TypeError, lambda: lax.slice(X, (0, 0), (5, 1))),
     (TypeError, lambda: lax.slice(X, (2, 0), (1, 1))),
     (IndexError, lambda: lax.index_in_dim(X, 7)),
-    (TypeError, lambda: lax.gather(X, np.array([[1.0]], np.float32), GDN((1,), (0,), (0,)), (1, 5))),
+    (ValueError, lambda: lax.gather(X, np.array([[1.0]], np.float32), GDN((1,), (0,), (0,)), (1, 5))),
     (TypeError, lambda: lax.gather(X, np.array([[1]], np.int32), GDN((1,), (0,), (0,)), (2, 5))),
     (TypeError, lambda: lax.gather(X, np.array([[1, 1]], np.int32), GDN((1,), (0,), (0,)), (1, 5))),
     (TypeError, lambda: lax.gather(X, np.array([[1]], np.int32), GDN((1,), (0,), (0,)), (1, 6))),

@@ -8,9 +8,11 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 import jaxle_tree as tree
-from jaxle_core import core
-from jaxle_core.avals import get_aval
+from jaxle_core import core, dtypes
+from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.batching.trace import BatchTrace, BatchTracer, at_dim
 
 
@@ -46,7 +48,7 @@ def _batch_size(flat: list[Any], axes: list[int | None], names: Callable[[], lis
     for i, (x, axis) in enumerate(zip(flat, axes)):
         if axis is None:
             continue
-        aval = get_aval(x)
+        aval = _mapped_aval(x)
         if not -aval.ndim <= axis < aval.ndim:
             raise ValueError(f"vmap was requested to map its argument along axis {axis}, which implies that its rank "
                              f"should be at least {(axis if axis >= 0 else -axis - 1) + 1}, but is only {aval.ndim} "
@@ -59,9 +61,20 @@ def _batch_size(flat: list[Any], axes: list[int | None], names: Callable[[], lis
         lines += [f"  * one axis had size {s}: axis {a} of argument {arg_names[i]} of type {v.str_short()};"
                   for s, a, i, v in sizes]
         raise ValueError("vmap got inconsistent sizes for array axes to be mapped:\n" + "\n".join(lines)[:-1])
+    if not distinct and not flat:
+        raise ValueError("vmap wrapped function must be passed at least one argument containing an array or "
+                         "axis_size must be specified, got empty *args=() and **kwargs={}")
     if not distinct:
         raise ValueError("vmap must have at least one non-None value in in_axes or axis_size must be specified")
     return distinct.pop()
+
+
+def _mapped_aval(x: Any) -> ShapedArray:
+    """The aval of a mapped argument; an array of a non-numeric dtype is reported by its dtype, as JAX does."""
+    dtype = getattr(x, "dtype", None)
+    if isinstance(dtype, np.dtype):
+        dtypes.check_valid_dtype(dtype)
+    return get_aval(x)
 
 
 def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = None, axis_size: int | None = None,
@@ -72,7 +85,7 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
     arguments/outputs; keyword arguments are mapped along axis 0. ``axis_name`` names the axis for collectives.
     """
     if not callable(fun):
-        raise TypeError(f"vmap requires a callable, but got {fun}")
+        raise TypeError(f"Expected a callable value, got {fun}")
 
     @functools.wraps(fun)
     def vmapped(*args, **kwargs):

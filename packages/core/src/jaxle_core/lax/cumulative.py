@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 
 import numpy as np
@@ -10,7 +11,7 @@ from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
 from jaxle_core.lax.reductions import accumulation_dtype
-from jaxle_core.lax.standard import NUMBER, check_dtype
+from jaxle_core.lax.standard import NUMBER_KIND, check_dtype
 
 __all__ = ["cumlogsumexp", "cumlogsumexp_p", "cummax", "cummax_p", "cummin", "cummin_p", "cumprod", "cumprod_p",
            "cumsum", "cumsum_p"]
@@ -78,7 +79,7 @@ def _cumulative_primitive(name: str) -> Primitive:
     primitive = Primitive(name)
 
     def rule(x, *, axis, reverse):
-        check_dtype(name, x.dtype, NUMBER)
+        check_dtype(name, x.dtype, (NUMBER_KIND,))
         if not 0 <= axis < x.ndim:
             raise ValueError(f"axis {axis} is out of bounds for array of shape {x.shape}")
         return ShapedArray(x.shape, x.dtype, x.weak_type)
@@ -96,12 +97,13 @@ cumlogsumexp_p = _cumulative_primitive("cumlogsumexp")
 
 
 def _bind(primitive: Primitive, operand, axis: int, reverse: bool):
+    axis = operator.index(axis)
     ndim = get_aval(operand).ndim
     if axis < 0:
         raise ValueError("XLA operations do not allow negative axes")
     if axis >= ndim:
         raise ValueError(f"axis {axis} is out of bounds for array of shape {get_aval(operand).shape}")
-    return primitive.bind(operand, axis=int(axis), reverse=bool(reverse))
+    return primitive.bind(operand, axis=axis, reverse=bool(reverse))
 
 
 def cumsum(operand, axis: int = 0, reverse: bool = False):

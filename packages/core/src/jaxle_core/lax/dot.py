@@ -165,6 +165,9 @@ def _check_dims(side: str, aval: ShapedArray, batch: tuple[int, ...], contract: 
         raise TypeError(f"dot_general requires {side} dimension numbers to be nonnegative and less than the number "
                         f"of axes of the {side} value, got {side}_batch of {batch} and {side}_contracting of "
                         f"{contract} for {side} of rank {aval.ndim}")
+    for kind, dims in (("batch", batch), ("contracting", contract)):
+        if len(set(dims)) != len(dims):
+            raise TypeError(f"dot_general requires {side} {kind} dimensions to be distinct, got {side}_{kind} {dims}.")
     if len(set(batch + contract)) != len(batch + contract):
         raise TypeError(f"dot_general requires no repeated axis among {side}_batch {batch} and {side}_contracting "
                         f"{contract}")
@@ -259,7 +262,7 @@ def dot(lhs, rhs, *, dimension_numbers=None, precision=None, preferred_element_t
     ``dimension_numbers`` is given."""
     if dimension_numbers is None:
         lhs_shape, rhs_shape = get_aval(lhs).shape, get_aval(rhs).shape
-        if not (1 <= len(lhs_shape) <= 2 and 1 <= len(rhs_shape) <= 2):
+        if not (1 <= len(lhs_shape) <= 2 and 1 <= len(rhs_shape) <= 2 and lhs_shape[-1] == rhs_shape[0]):
             raise ValueError("jax.lax.dot: dimension_numbers must be specified when not performing simple "
                              "un-batched matrix-matrix, matrix-vector, or vector-vector products; got "
                              f"lhs_shape={lhs_shape} rhs_shape={rhs_shape}")

@@ -10,6 +10,7 @@ for the cases C leaves undefined.
 from __future__ import annotations
 
 import enum
+import operator
 from collections.abc import Callable
 
 import numpy as np
@@ -472,7 +473,7 @@ def pow(x, y):  # noqa: A001 - lax's name
 
 def integer_pow(x, y: int):
     """Elementwise ``x ** y`` for a static Python integer ``y``."""
-    return integer_pow_p.bind(x, y=int(y))
+    return integer_pow_p.bind(x, y=operator.index(y))
 
 
 def square(x):

@@ -213,7 +213,8 @@ argmin_p = _arg_extremum_primitive("argmin", False)
 
 
 def _arg_reduce(primitive: Primitive, operand, axis: int, index_dtype):
-    return primitive.bind(operand, axes=(int(axis),), index_dtype=dtypes.canonicalize_dtype(dtypes.dtype(index_dtype)))
+    index_dtype = dtypes.canonicalize_dtype(dtypes.dtype(index_dtype))
+    return primitive.bind(operand, axes=as_int_tuple(axis), index_dtype=index_dtype)
 
 
 def argmax(operand, axis: int, index_dtype):
@@ -237,7 +238,7 @@ def _reduce_aval(*avals, computation, jaxpr, dimensions):
     operands, inits = avals[:len(avals) // 2], avals[len(avals) // 2:]
     if any(o.dtype != i.dtype for o, i in zip(operands, inits)):
         raise TypeError(f"reduce operand dtypes should match corresponding initial value dtypes, got operands="
-                        f"{[o.str_short() for o in operands]} and initial_values={[i.str_short() for i in inits]}")
+                        f"{list(operands)} and initial_values={list(inits)}")
     if len({o.shape for o in operands}) != 1:
         raise ValueError(f"reduce found non-scalar initial value or operands of different shapes: "
                          f"{[o.shape for o in operands]}")
@@ -326,9 +327,12 @@ def reduce(operands, init_values, computation: Callable, dimensions: Sequence[in
     flat_operands, tree = jaxle_tree.tree_flatten(operands)
     flat_inits, init_tree = jaxle_tree.tree_flatten(init_values)
     if tree != init_tree:
-        raise ValueError(f"reduce operands and init_values must have the same structure, got {tree} and {init_tree}")
+        raise ValueError(f"Operands must have the same tree structure as init_values: {tree} vs. {init_tree}")
     dimensions = as_int_tuple(dimensions)
     avals = [get_aval(x) for x in flat_operands]
+    init_shapes = [np.shape(i) for i in flat_inits]
+    if any(init_shapes):
+        raise ValueError(f"reduce found non-scalar initial value: {init_shapes}")
     if len(flat_operands) == 1:
         name = monoid_reducer(computation, flat_inits[0], avals[0].dtype)
         if name is not None:

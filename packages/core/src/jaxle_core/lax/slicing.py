@@ -5,14 +5,15 @@ from __future__ import annotations
 import builtins
 import enum
 import functools
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.avals import ShapedArray, canonicalize_shape, get_aval
 from jaxle_core.core import Primitive, Tracer
-from jaxle_core.lax.standard import as_int_tuple, normalize_axis
+from jaxle_core.lax.standard import as_int_tuple, check_integer_elements, check_nonnegative, normalize_axis
 
 __all__ = ["GatherDimensionNumbers", "GatherScatterMode", "ScatterDimensionNumbers", "dynamic_index_in_dim",
            "dynamic_slice", "dynamic_slice_in_dim", "dynamic_slice_p", "dynamic_update_index_in_dim",
@@ -30,10 +31,10 @@ slice_p = Primitive("slice")
 
 @slice_p.def_abstract_eval
 def _slice_aval(x, *, start_indices, limit_indices, strides):
-    if not len(start_indices) == len(limit_indices) == x.ndim:
-        raise TypeError(f"slice start_indices and limit_indices must have length equal to the number of dimensions "
-                        f"of the operand, got start_indices {start_indices}, limit_indices {limit_indices} for "
-                        f"operand shape {x.shape}")
+    for what, indices in (("start_indices", start_indices), ("limit_indices", limit_indices)):
+        if len(indices) != x.ndim:
+            raise TypeError(f"slice {what} must have length equal to the number of dimensions of the operand, got "
+                            f"indices {indices} for operand shape {x.shape}.")
     strides = strides or (1,) * x.ndim
     if len(strides) != x.ndim:
         raise TypeError(f"slice strides must have length equal to the number of dimensions of the operand, got "
@@ -43,9 +44,7 @@ def _slice_aval(x, *, start_indices, limit_indices, strides):
     if any(limit > size for limit, size in zip(limit_indices, x.shape)):
         raise TypeError(f"slice limit_indices must be less than or equal to operand shape, got limit_indices "
                         f"{limit_indices} for operand shape {x.shape}.")
-    if any(start < 0 for start in start_indices):
-        raise TypeError(f"slice start_indices must be greater than or equal to zero, got start_indices "
-                        f"{start_indices}.")
+    check_nonnegative("slice", "start_indices", start_indices)
     if any(start > limit for start, limit in zip(start_indices, limit_indices)):
         raise TypeError(f"slice limit_indices must be greater than or equal to start_indices, got start_indices "
                         f"{start_indices} and limit_indices {limit_indices}.")
@@ -63,9 +62,9 @@ def _slice_impl(x, *, start_indices, limit_indices, strides):
 def slice(operand, start_indices: Sequence[int], limit_indices: Sequence[int],  # noqa: A001 - lax's name
           strides: Sequence[int] | None = None):
     """The static slice ``operand[start:limit:stride]`` in every dimension."""
-    return slice_p.bind(operand, start_indices=as_int_tuple(start_indices),
-                        limit_indices=as_int_tuple(limit_indices),
-                        strides=None if strides is None else as_int_tuple(strides))
+    return slice_p.bind(operand, start_indices=check_integer_elements("slice", "start_indices", start_indices),
+                        limit_indices=check_integer_elements("slice", "limit_indices", limit_indices),
+                        strides=None if strides is None else check_integer_elements("slice", "strides", strides))
 
 
 def slice_in_dim(operand, start_index: int | None, limit_index: int | None, stride: int = 1, axis: int = 0):
@@ -73,11 +72,11 @@ def slice_in_dim(operand, start_index: int | None, limit_index: int | None, stri
     shape = get_aval(operand).shape
     starts, limits, strides = [0] * len(shape), list(shape), [1] * len(shape)
     size = shape[axis]
-    start = 0 if start_index is None else int(start_index)
-    limit = size if limit_index is None else int(limit_index)
+    start = 0 if start_index is None else operator.index(start_index)
+    limit = size if limit_index is None else operator.index(limit_index)
     starts[axis] = start + size if start < 0 else start
     limits[axis] = limit + size if limit < 0 else limit
-    strides[axis] = int(stride)
+    strides[axis] = operator.index(stride)
     return slice(operand, starts, limits, strides)
 
 
@@ -85,6 +84,7 @@ def index_in_dim(operand, index: int, axis: int = 0, keepdims: bool = True):
     """The slice at static ``index`` along ``axis``; the axis is dropped unless ``keepdims``."""
     from jaxle_core.lax.structural import squeeze
 
+    index = operator.index(index)
     size = get_aval(operand).shape[axis]
     if not -size <= index < size:
         raise IndexError(f"index {index} is out of bounds for axis {axis} with size {size}")
@@ -174,7 +174,7 @@ def _dynamic_slice_aval(x, *indices, slice_sizes):
         raise TypeError(f"dynamic_slice slice_sizes must have the same length as operand.shape, got slice_sizes "
                         f"{slice_sizes} for operand shape {x.shape}.")
     if any(s < 0 for s in slice_sizes):
-        raise TypeError(f"dynamic_slice slice_sizes must be greater than or equal to zero, got {slice_sizes}.")
+        raise TypeError(f"slice slice_sizes must be greater than or equal to zero, got slice_sizes of {slice_sizes}.")
     if any(s > d for s, d in zip(slice_sizes, x.shape)):
         raise TypeError(f"slice slice_sizes must be less than or equal to operand shape, got slice_sizes "
                         f"{slice_sizes} for operand shape {x.shape}.")
@@ -192,7 +192,7 @@ def dynamic_slice(operand, start_indices, slice_sizes: Sequence[int], *,
     """The window of ``slice_sizes`` at traced ``start_indices``, clamped to lie inside ``operand``."""
     shape = get_aval(operand).shape
     indices = _normalized_start_indices("dynamic_slice", shape, start_indices, allow_negative_indices)
-    return dynamic_slice_p.bind(operand, *indices, slice_sizes=as_int_tuple(slice_sizes))
+    return dynamic_slice_p.bind(operand, *indices, slice_sizes=canonicalize_shape(slice_sizes))
 
 
 def dynamic_slice_in_dim(operand, start_index, slice_size: int, axis: int = 0, *,
@@ -203,7 +203,7 @@ def dynamic_slice_in_dim(operand, start_index, slice_size: int, axis: int = 0, *
     starts: list[Any] = [0] * len(shape)
     starts[axis] = start_index
     sizes = list(shape)
-    sizes[axis] = int(slice_size)
+    sizes[axis] = operator.index(slice_size)
     allow = [False] * len(shape)
     allow[axis] = allow_negative_indices
     return dynamic_slice(operand, _zeros_like_index(starts, axis), sizes, allow_negative_indices=allow)
@@ -335,19 +335,21 @@ class GatherScatterMode(enum.Enum):
     PROMISE_IN_BOUNDS = 3
     ONE_HOT = 4
 
-    @staticmethod
-    def from_any(s: str | GatherScatterMode | None) -> GatherScatterMode:
-        if isinstance(s, GatherScatterMode):
-            return s
-        if s == "clip":
-            return GatherScatterMode.CLIP
-        if s is None or s == "fill" or s == "drop":
-            return GatherScatterMode.FILL_OR_DROP
-        if s == "promise_in_bounds":
-            return GatherScatterMode.PROMISE_IN_BOUNDS
-        if s == "one_hot":
-            return GatherScatterMode.ONE_HOT
-        raise ValueError(f'Unknown gather mode "{s}"')
+    @classmethod
+    def from_any(cls, mode: str | GatherScatterMode | None) -> GatherScatterMode:
+        """The mode itself, or the one a user-facing name stands for (None: the default, fill/drop)."""
+        if isinstance(mode, cls):
+            return mode
+        named = _MODE_NAMES.get(mode) if isinstance(mode, (str, type(None))) else None
+        if named is None:
+            raise ValueError(f'Unknown gather mode "{mode}"')
+        return named
+
+
+# "fill" (gather) and "drop" (scatter) are one mode seen from either side.
+_MODE_NAMES = {None: GatherScatterMode.FILL_OR_DROP, "fill": GatherScatterMode.FILL_OR_DROP,
+               "drop": GatherScatterMode.FILL_OR_DROP, "clip": GatherScatterMode.CLIP,
+               "promise_in_bounds": GatherScatterMode.PROMISE_IN_BOUNDS, "one_hot": GatherScatterMode.ONE_HOT}
 
 
 def _batch_starts(indices: np.ndarray, operand_ndim: int, index_map: Sequence[int],
@@ -376,8 +378,11 @@ def _window_coordinates(starts: np.ndarray, window: Sequence[int]) -> tuple[np.n
 
 
 def _check_sorted_unique(name: str, field: str, dims: Sequence[int], bound: int) -> None:
-    if list(dims) != sorted(set(dims)):
-        raise TypeError(f"{name} {field} in dimension_numbers must be sorted and unique; got {tuple(dims)}.")
+    op = "gather" if name == "gather" else "scatter"
+    if len(set(dims)) != len(dims):
+        raise TypeError(f"{field} in {op} op must not repeat; got: {tuple(dims)}.")
+    if list(dims) != sorted(dims):
+        raise TypeError(f"{field} in {op} op must be sorted; got {tuple(dims)}")
     if any(not 0 <= d < bound for d in dims):
         raise TypeError(f"All components of {field} in {name} op must lie in the range [0, {bound}); got "
                         f"{tuple(dims)}.")
@@ -385,7 +390,7 @@ def _check_sorted_unique(name: str, field: str, dims: Sequence[int], bound: int)
 
 def _check_indices(name: str, indices: ShapedArray) -> None:
     if not np.issubdtype(indices.dtype, np.integer):
-        raise TypeError(f"{name} indices must have an integer type, got {indices.dtype.name}")
+        raise ValueError("indices must have an integer type")
     if indices.ndim == 0:
         raise TypeError(f"{name} indices must have at least one dimension (the index vector), got a scalar")
 
@@ -425,7 +430,7 @@ def _gather_aval(operand, indices, *, dimension_numbers, slice_sizes, unique_ind
                             f"within [0, {bound} + 1), got {size}.")
     for dim in dn.collapsed_slice_dims + dn.operand_batching_dims:
         if slice_sizes[dim] > 1:
-            raise TypeError(f"Gather op can only collapse slice dims with bound 1 or 0, but bound is "
+            raise TypeError(f"Gather op can only collapse slice dims with bound 1, but bound is "
                             f"{slice_sizes[dim]} for index {dim} at position "
                             f"{(dn.collapsed_slice_dims + dn.operand_batching_dims).index(dim)}.")
     dropped = set(dn.collapsed_slice_dims) | set(dn.operand_batching_dims)
@@ -502,8 +507,8 @@ def _scatter_aval(operand, indices, updates, *, update_jaxpr, update_consts, dim
     dn = dimension_numbers
     _check_indices(name, indices)
     if operand.dtype != updates.dtype:
-        raise TypeError(f"{name} requires operand and updates to have the same dtype, got {operand.dtype.name} "
-                        f"and {updates.dtype.name}.")
+        raise TypeError(f"lax.scatter requires arguments to have the same dtypes, got {operand.dtype.name}, "
+                        f"{updates.dtype.name}.")
     _check_sorted_unique(name, "update_window_dims", dn.update_window_dims, updates.ndim)
     _check_sorted_unique(name, "inserted_window_dims", dn.inserted_window_dims, operand.ndim)
     _check_sorted_unique(name, "operand_batching_dims", dn.operand_batching_dims, operand.ndim)
@@ -521,11 +526,13 @@ def _scatter_aval(operand, indices, updates, *, update_jaxpr, update_consts, dim
     if scatter_shape != indices.shape[:-1]:
         raise TypeError(f"{name} updates scatter dimensions {scatter_shape} must match the indices batch shape "
                         f"{indices.shape[:-1]}.")
-    for size, bound in zip(scatter_window_sizes(operand.ndim, updates.shape, dn), operand.shape):
-        if size > bound:
+    window_operand_dims = [d for d in range(operand.ndim)
+                           if d not in dn.inserted_window_dims and d not in dn.operand_batching_dims]
+    for updates_dim, operand_dim in zip(dn.update_window_dims, window_operand_dims):
+        if updates.shape[updates_dim] > operand.shape[operand_dim]:
             raise TypeError(f"Bounds of the window dimensions of updates must not exceed the bounds of the "
-                            f"corresponding dimensions of operand; got updates shape {updates.shape} for operand "
-                            f"shape {operand.shape}.")
+                            f"corresponding dimensions of operand. For dimension {updates_dim}, updates bound is "
+                            f"{updates.shape[updates_dim]}, operand bound is {operand.shape[operand_dim]}.")
     return ShapedArray(operand.shape, operand.dtype, operand.weak_type)
 
 

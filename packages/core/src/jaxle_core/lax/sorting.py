@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 
 import numpy as np
 
 from jaxle_core import dtypes
-from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.avals import ShapedArray, canonicalize_shape, get_aval
 from jaxle_core.core import Primitive
 from jaxle_core.lax.standard import normalize_axis
 
@@ -128,9 +129,12 @@ def _top_k_impl(operand, *, k, axis):
 
 def top_k(operand, k: int, *, axis: int = -1):
     """The ``k`` largest entries along ``axis`` and their int32 indices, largest first (ties: lowest index)."""
-    k = int(k)
+    shape = get_aval(operand).shape
+    if not isinstance(k, (int, np.integer)):
+        canonicalize_shape([*shape[:-1], k])  # JAX meets a float k while forming the result's shape
+    k = operator.index(k)
     if k < 0:
         raise ValueError(f"k argument to top_k must be nonnegative, got {k}")
-    axis = normalize_axis(axis, get_aval(operand).ndim)
+    axis = normalize_axis(axis, len(shape))
     values, indices = top_k_p.bind(operand, k=k, axis=axis)
     return values, indices

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from jaxle_core import dtypes
-from jaxle_core.avals import ShapedArray
+from jaxle_core.avals import ShapedArray, canonicalize_shape
 from jaxle_core.core import Primitive
 
 # Dtype categories that primitives accept, named as JAX's error messages name them.
@@ -20,6 +20,8 @@ FLOATING = ("floating", lambda d: dtypes.issubdtype(d, np.floating))
 COMPLEX = ("complexfloating", lambda d: np.issubdtype(d, np.complexfloating))
 INEXACT = (FLOATING, COMPLEX)
 NUMBER = (INTEGER, FLOATING, COMPLEX)
+# The same dtypes named as one kind, as JAX's messages for cumulative reductions name them.
+NUMBER_KIND = ("number", lambda d: d != np.bool_ and any(test(d) for _, test in NUMBER))
 ANY = (BOOL, INTEGER, FLOATING, COMPLEX)
 
 
@@ -40,7 +42,7 @@ def broadcast_shapes(name: str, *shapes: tuple[int, ...]) -> tuple[int, ...]:
         return ()
     if len({len(s) for s in ranked}) != 1:
         raise TypeError(f"{name}: arrays must have the same number of dimensions, got "
-                        f"{{{', '.join(str(len(s)) for s in shapes)}}}")
+                        f"{set(len(s) for s in shapes)}")
     result = []
     for sizes in zip(*ranked):
         others = {d for d in sizes if d != 1}
@@ -95,6 +97,8 @@ def elementwise_primitive(name: str, impl: Callable, accepted: Sequence | None =
 
 
 def normalize_axis(axis: int, ndim: int, what: str = "axis") -> int:
+    """``axis`` (an integer, ``operator.index`` semantics) counted from 0, or ValueError when out of range."""
+    axis = operator.index(axis)
     if not -ndim <= axis < max(ndim, 1):
         raise ValueError(f"{what} {axis} is out of bounds for array of dimension {ndim}")
     return axis % ndim if ndim else 0
@@ -102,16 +106,37 @@ def normalize_axis(axis: int, ndim: int, what: str = "axis") -> int:
 
 def canonical_shape(shape) -> tuple[int, ...]:
     """``shape`` (an integer or a sequence of integers) as a tuple of ints, with JAX's error for anything else."""
-    if isinstance(shape, (int, np.integer)):
-        return (int(shape),)
-    try:
-        return tuple(operator.index(d) for d in shape)
-    except TypeError:
-        raise TypeError(f"Shapes must be 1D sequences of concrete values of integer type, got {tuple(shape)}.") \
-            from None
+    return canonicalize_shape((shape,) if isinstance(shape, (int, np.integer)) else shape)
 
 
 def as_int_tuple(values: Sequence[int] | int) -> tuple[int, ...]:
-    if isinstance(values, (int, np.integer)):
-        return (int(values),)
-    return tuple(int(v) for v in values)
+    """Integer parameters (axes, permutations, strides, sizes) as Python ints, with ``operator.index``
+    semantics: a float or string raises TypeError instead of being truncated."""
+    if isinstance(values, (int, np.integer)) or not hasattr(values, "__iter__"):
+        return (operator.index(values),)
+    return tuple(operator.index(v) for v in values)
+
+
+def check_integer_elements(name: str, what: str, values: Sequence) -> tuple[int, ...]:
+    """``values`` as ints, or JAX's TypeError naming ``what`` of ``name`` and the types of its elements."""
+    if not all(isinstance(v, (int, np.integer)) for v in values):
+        raise TypeError(f"{name} {what} must have every element be an integer type, got "
+                        f"{tuple(type(v) for v in values)}.")
+    return tuple(operator.index(v) for v in values)
+
+
+def check_nonnegative(name: str, what: str, values: tuple[int, ...]) -> None:
+    if any(v < 0 for v in values):
+        raise TypeError(f"{name} {what} must have every element be nonnegative, got {values}.")
+
+
+_INT64_MAX = np.iinfo(np.int64).max
+
+
+def check_element_count(shape: tuple[int, ...]) -> None:
+    """Reject a shape whose element count does not fit in 64 bits (XLA cannot represent it)."""
+    count = 1
+    for d in shape:
+        count *= max(d, 1)
+    if count > _INT64_MAX:
+        raise ValueError(f"overflow in static extent product: dimensions=[{', '.join(map(str, shape))}].")

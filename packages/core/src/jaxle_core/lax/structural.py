@@ -10,7 +10,7 @@ import ml_dtypes
 import numpy as np
 
 from jaxle_core import core, dtypes
-from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.avals import ShapedArray, canonicalize_shape, get_aval
 from jaxle_core.core import Primitive
 from jaxle_core.lax.elementwise import add, eq
 from jaxle_core.lax.standard import (
@@ -19,6 +19,9 @@ from jaxle_core.lax.standard import (
     as_int_tuple,
     canonical_shape,
     check_dtype,
+    check_element_count,
+    check_integer_elements,
+    check_nonnegative,
     check_same_dtypes,
     normalize_axis,
 )
@@ -163,7 +166,7 @@ def convert_element_type(operand, new_dtype):
 
     Python scalars are converted on the host, as JAX does (no equation is staged).
     """
-    new_dtype = dtypes.canonicalize_dtype(dtypes.dtype(new_dtype))
+    new_dtype = _target_dtype(new_dtype)
     if type(operand) in _PYTHON_SCALARS:
         value = _convert_element_type_impl(np.asarray(operand), new_dtype=new_dtype, weak_type=False, sharding=None)
         return _host_constant(np.asarray(value, new_dtype))
@@ -171,6 +174,16 @@ def convert_element_type(operand, new_dtype):
     if aval.dtype == new_dtype and not aval.weak_type:
         return operand
     return convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=False, sharding=None)
+
+
+def _target_dtype(new_dtype) -> np.dtype:
+    """The canonical dtype to convert to; a dtype NumPy knows but arrays cannot have gets JAX's TypeError."""
+    try:
+        return dtypes.canonicalize_dtype(dtypes.dtype(new_dtype))
+    except TypeError:
+        np.dtype(new_dtype)  # a name NumPy does not know raises NumPy's own TypeError
+        raise TypeError(f"JAX only supports number, bool, and string dtypes, got dtype {new_dtype} in "
+                        "convert_element_type") from None
 
 
 def _host_constant(value: np.ndarray, weak_type: bool = False):
@@ -289,7 +302,8 @@ def _reduce_precision_impl(x, *, exponent_bits, mantissa_bits):
 
 def reduce_precision(operand, exponent_bits: int, mantissa_bits: int):
     """Round ``operand`` to a float format with the given exponent and mantissa widths, keeping its dtype."""
-    return reduce_precision_p.bind(operand, exponent_bits=int(exponent_bits), mantissa_bits=int(mantissa_bits))
+    return reduce_precision_p.bind(operand, exponent_bits=operator.index(exponent_bits),
+                                   mantissa_bits=operator.index(mantissa_bits))
 
 
 # ---------------------------------------------------------------- iota
@@ -300,8 +314,8 @@ iota_p = Primitive("iota")
 @iota_p.def_abstract_eval
 def _iota_aval(*, dtype, shape, dimension, sharding):
     check_dtype("iota", dtype, NUMBER)
-    if any(d < 0 for d in shape):
-        raise TypeError(f"iota shape must have every element be nonnegative, got {shape}.")
+    check_nonnegative("iota", "shape", shape)
+    check_element_count(shape)
     if not 0 <= dimension < len(shape):
         raise ValueError(f"iota dimension must be between 0 and len(shape), got dimension={dimension} for "
                          f"shape={shape}")
@@ -317,7 +331,8 @@ def _iota_impl(*, dtype, shape, dimension, sharding):
 def broadcasted_iota(dtype, shape: Sequence[int], dimension: int, *, out_sharding=None):
     """An array of ``shape`` counting 0, 1, ... along ``dimension``."""
     dtype = dtypes.canonicalize_dtype(dtypes.dtype(dtype))
-    return iota_p.bind(dtype=dtype, shape=as_int_tuple(shape), dimension=int(dimension), sharding=out_sharding)
+    return iota_p.bind(dtype=dtype, shape=canonicalize_shape(shape), dimension=operator.index(dimension),
+                       sharding=out_sharding)
 
 
 def iota(dtype, size: int):
@@ -339,11 +354,16 @@ broadcast_in_dim_p = Primitive("broadcast_in_dim")
 
 @broadcast_in_dim_p.def_abstract_eval
 def _broadcast_in_dim_aval(x, *, shape, broadcast_dimensions, sharding):
+    check_nonnegative("broadcast_in_dim", "shape", shape)
+    check_element_count(shape)
     if len(broadcast_dimensions) != x.ndim:
         raise TypeError(f"broadcast_in_dim broadcast_dimensions must have length equal to operand ndim; got "
                         f"broadcast_dimensions {broadcast_dimensions} for operand ndim {x.ndim}.")
+    if not all(0 <= d < len(shape) for d in broadcast_dimensions):
+        raise TypeError(f"broadcast_in_dim broadcast_dimensions must be a subset of output dimensions, got "
+                        f"{broadcast_dimensions} for operand ndim {x.ndim} and shape {shape}.")
     for in_dim, out_dim in enumerate(broadcast_dimensions):
-        if not 0 <= out_dim < len(shape) or x.shape[in_dim] not in (1, shape[out_dim]):
+        if x.shape[in_dim] not in (1, shape[out_dim]):
             raise TypeError(f"broadcast_in_dim operand dimension sizes must either be 1, or be equal to their "
                             f"corresponding dimensions in the target broadcast shape; got operand of shape "
                             f"{x.shape}, target broadcast shape {shape}, broadcast_dimensions "
@@ -364,7 +384,8 @@ def _broadcast_in_dim_impl(x, *, shape, broadcast_dimensions, sharding):
 
 def broadcast_in_dim(operand, shape: Sequence[int], broadcast_dimensions: Sequence[int], *, out_sharding=None):
     """Broadcast ``operand`` to ``shape``, its dimension i becoming ``broadcast_dimensions[i]``."""
-    shape, dims = as_int_tuple(shape), as_int_tuple(broadcast_dimensions)
+    shape = check_integer_elements("broadcast_in_dim", "shape", shape)
+    dims = check_integer_elements("broadcast_in_dim", "broadcast_dimensions", broadcast_dimensions)
     aval = get_aval(operand)
     if aval.shape == shape and dims == tuple(range(len(shape))) and type(operand) not in _PYTHON_SCALARS:
         return operand
@@ -374,7 +395,7 @@ def broadcast_in_dim(operand, shape: Sequence[int], broadcast_dimensions: Sequen
 def broadcast(operand, sizes: Sequence[int], *, out_sharding=None):
     """Add leading dimensions of the given ``sizes``."""
     aval = get_aval(operand)
-    sizes = as_int_tuple(sizes)
+    sizes = tuple(sizes)
     dims = tuple(range(len(sizes), len(sizes) + aval.ndim))
     return broadcast_in_dim(operand, sizes + aval.shape, dims, out_sharding=out_sharding)
 
@@ -391,7 +412,7 @@ def expand_dims(array, dimensions: Sequence[int]):
     """Insert size-1 dimensions at ``dimensions`` (positions in the result)."""
     aval = get_aval(array)
     out_ndim = aval.ndim + len(dimensions)
-    dims = [normalize_axis(int(d), out_ndim) for d in dimensions]
+    dims = [normalize_axis(d, out_ndim) for d in as_int_tuple(dimensions)]
     if len(set(dims)) != len(dims):
         raise ValueError(f"repeated axis in lax.expand_dims: {tuple(dimensions)}")
     if not dims:
@@ -411,7 +432,8 @@ reshape_p = Primitive("reshape")
 @reshape_p.def_abstract_eval
 def _reshape_aval(x, *, new_sizes, dimensions, sharding):
     if any(d < 0 for d in new_sizes):
-        raise TypeError(f"reshape new_sizes must all be nonnegative, got {new_sizes}.")
+        raise TypeError(f"reshape new_sizes must all be positive, got {new_sizes}.")
+    check_element_count(new_sizes)
     if int(np.prod(new_sizes, dtype=np.int64)) != x.size:
         raise TypeError(f"reshape total size must be unchanged, got new_sizes {new_sizes} (of total size "
                         f"{int(np.prod(new_sizes, dtype=np.int64))}) for shape {x.shape} (of total size {x.size}).")
@@ -430,7 +452,7 @@ def _reshape_impl(x, *, new_sizes, dimensions, sharding):
 
 def reshape(operand, new_sizes: Sequence[int], dimensions: Sequence[int] | None = None, *, out_sharding=None):
     """``operand`` with a new shape of the same size (after transposing by ``dimensions`` if given)."""
-    new_sizes = as_int_tuple(new_sizes)
+    new_sizes = canonical_shape(new_sizes)
     aval = get_aval(operand)
     dims = None if dimensions is None or tuple(dimensions) == tuple(range(aval.ndim)) else as_int_tuple(dimensions)
     if aval.shape == new_sizes and dims is None and type(operand) not in _PYTHON_SCALARS:
@@ -517,7 +539,7 @@ def _rev_impl(x, *, dimensions):
 
 def rev(operand, dimensions: Sequence[int]):
     """``operand`` reversed along ``dimensions``."""
-    return rev_p.bind(operand, dimensions=as_int_tuple(dimensions))
+    return rev_p.bind(operand, dimensions=check_integer_elements("rev", "dimensions", dimensions))
 
 
 # ---------------------------------------------------------------- pad
@@ -575,7 +597,11 @@ def _pad_impl(x, padding_value, *, padding_config):
 
 def pad(operand, padding_value, padding_config: Sequence[tuple[int, int, int]]):
     """Pad ``operand`` with ``padding_value``: ``(low, high, interior)`` per dimension; negative low/high crop."""
-    config = tuple(tuple(int(p) for p in dim) for dim in padding_config)
+    config = tuple(tuple(dim) for dim in padding_config)
+    if not all(isinstance(p, (int, np.integer)) for dim in config for p in dim):
+        # JAX meets a float while forming the result's shape: report that shape
+        canonicalize_shape(tuple(_padded_size(size, *dim) for size, dim in zip(get_aval(operand).shape, config)))
+    config = tuple(as_int_tuple(dim) for dim in config)
     return pad_p.bind(operand, padding_value, padding_config=config)
 
 
@@ -610,10 +636,11 @@ def _concatenate_impl(*operands, dimension):
 def concatenate(operands: Sequence, dimension: int):
     """Join ``operands`` along ``dimension``."""
     operands = list(operands)
+    dimension = operator.index(dimension)
     if len(operands) == 1:
-        _concatenate_aval(get_aval(operands[0]), dimension=int(dimension))
+        _concatenate_aval(get_aval(operands[0]), dimension=dimension)
         return operands[0]
-    return concatenate_p.bind(*operands, dimension=int(dimension))
+    return concatenate_p.bind(*operands, dimension=dimension)
 
 
 # ---------------------------------------------------------------- split
@@ -639,10 +666,15 @@ def _split_impl(x, *, sizes, axis):
 
 def split(operand, sizes: Sequence[int], axis: int = 0):
     """Cut ``operand`` along ``axis`` into consecutive pieces of ``sizes`` (which must add up to its length)."""
-    ndim = get_aval(operand).ndim
-    if not -ndim <= axis < ndim:
-        raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
-    return split_p.bind(operand, sizes=tuple(sizes), axis=int(axis) % ndim)
+    shape = get_aval(operand).shape
+    axis = operator.index(axis)
+    if not -len(shape) <= axis < len(shape):
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {len(shape)}")
+    axis %= len(shape)
+    for size in sizes:  # each piece's shape must be a valid shape (a float size is not)
+        canonicalize_shape(shape[:axis] + (size,) + shape[axis + 1:])
+    # The sizes are kept as given (NumPy integers too), as JAX's parameters print them.
+    return split_p.bind(operand, sizes=tuple(sizes), axis=axis)
 
 
 # ---------------------------------------------------------------- stack, unstack, tile

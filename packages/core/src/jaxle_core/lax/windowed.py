@@ -19,7 +19,7 @@ from jaxle_core.lax.reductions import (
     reduce_min_p,
     trace_reducer,
 )
-from jaxle_core.lax.standard import ANY, NUMBER, as_int_tuple, check_dtype
+from jaxle_core.lax.standard import ANY, NUMBER, as_int_tuple, check_dtype, check_integer_elements
 
 __all__ = ["padtype_to_pads", "reduce_window", "reduce_window_max_p", "reduce_window_min_p", "reduce_window_p",
            "reduce_window_sum_p", "select_and_gather_add_p", "select_and_scatter_add_p"]
@@ -199,7 +199,10 @@ def reduce_window(operand, init_value, computation: Callable, window_dimensions:
         raise ValueError(f"reduce_window operands and init_values must have the same structure, got {tree} and "
                          f"{init_tree}")
     avals = [get_aval(x) for x in flat_operands]
-    window_dimensions = as_int_tuple(window_dimensions)
+    window_dimensions = check_integer_elements("reduce_window", "window_dimensions", window_dimensions)
+    if len(window_dimensions) != avals[0].ndim:
+        raise TypeError(f"reduce_window got the wrong number of window_dimensions for operand: got operand shape "
+                        f"{avals[0].shape} with window_dimensions {window_dimensions}.")
     ones = (1,) * len(window_dimensions)
     window_strides = ones if window_strides is None else as_int_tuple(window_strides)
     base_dilation = ones if base_dilation is None else as_int_tuple(base_dilation)
@@ -208,7 +211,7 @@ def reduce_window(operand, init_value, computation: Callable, window_dimensions:
         padding = padtype_to_pads(dilate_shape(avals[0].shape, base_dilation),
                                   dilate_shape(window_dimensions, window_dilation), window_strides, padding)
     params = dict(window_dimensions=window_dimensions, window_strides=window_strides,
-                  padding=tuple((int(lo), int(hi)) for lo, hi in padding), base_dilation=base_dilation,
+                  padding=tuple(as_int_tuple(pair) for pair in padding), base_dilation=base_dilation,
                   window_dilation=window_dilation)
     if len(flat_operands) == 1:
         name = monoid_reducer(computation, flat_inits[0], avals[0].dtype)
