@@ -358,6 +358,7 @@ CASES: list[Case] = [
     Case("sort", lambda x: lax.sort(x, dimension=1), separated_grid((2, 3))),
     Case("sort", lambda x: lax.sort((x, lax.sin(x)), num_keys=1)[1], separated(5), "pair"),
     Case("top_k", lambda x: lax.top_k(x, 2)[0], separated_grid((2, 3))),
+    Case("approx_top_k", lambda x: lax.approx_min_k(x, 2, reduction_dimension=0)[0], separated_grid((3, 2))),
     # ---- Fourier transforms
     *structural("fft", lambda x: lax.fft(x, "FFT", (2, 3)), (2, 3), complex_too=True),
     Case("fft", lambda x: lax.fft(x, "RFFT", (4,)), fixed((2, 4))[0][1], "rfft"),

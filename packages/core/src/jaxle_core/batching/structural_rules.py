@@ -18,6 +18,7 @@ from jaxle_core.lax import identity as ident
 from jaxle_core.lax import reductions as rd
 from jaxle_core.lax import sorting as so
 from jaxle_core.lax import structural as st
+from jaxle_core.lax.approx_top_k import approx_top_k_p
 
 
 def _size(vals, dims) -> int:
@@ -193,6 +194,14 @@ def _sort_rule(vals, dims, *, dimension, is_stable, num_keys):
     return outs, [bdim] * len(ops)
 
 
+def _approx_top_k_rule(vals, dims, *, reduction_dimension, **params):
+    (x,), (d,) = vals, dims
+    # The reduction dimension is recorded nonnegative once batched, as JAX does.
+    axis = reduction_dimension % (get_aval(x).ndim - 1)
+    outs = approx_top_k_p.bind(x, reduction_dimension=axis + (axis >= d), **params)
+    return outs, [d, d]
+
+
 def _top_k_rule(vals, dims, *, k, axis):
     (x,), (d,) = vals, dims
     outs = so.top_k_p.bind(x, k=k, axis=axis + 1 if axis >= d else axis)
@@ -207,6 +216,7 @@ def _register() -> None:
         st.stack_p: _stack_rule, st.unstack_p: _unstack_rule, st.tile_p: _tile_rule,
         ident.copy_p: _identity_rule(ident.copy_p), ident.stop_gradient_p: _identity_rule(ident.stop_gradient_p),
         rd.reduce_p: _reduce_rule, so.sort_p: _sort_rule, so.top_k_p: _top_k_rule,
+        approx_top_k_p: _approx_top_k_rule,
     }
     for p in (rd.reduce_sum_p, rd.reduce_prod_p, rd.reduce_max_p, rd.reduce_min_p, rd.reduce_and_p, rd.reduce_or_p,
               rd.reduce_xor_p, rd.argmax_p, rd.argmin_p):

@@ -2,6 +2,7 @@
 
 from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers its rules)
     ad,
+    approx_top_k,
     barriers,
     calls,
     composite,
