@@ -101,6 +101,11 @@ CASES = {
     "err-grad-contracting": lambda lax: (
         top(lax).grad(lambda a, b: lax.reduce_sum(general(*CONTRACTING)(lax)(a, b, sizes(2, 3)), (0, 1, 2))),
         (rand((5, 6), "float32"), rand((6, 4), "float32", 1))),
+    "err-group-offset-array": lambda lax: (
+        lambda a, b, g, o: lax.ragged_dot(a, b, g, group_offset=o),
+        (rand((6, 3), "float32"), rand((2, 3, 4), "float32", 1), sizes(2, 4), np.array([1], np.int32))),
+    "err-group-offset": lambda lax: (lambda a, b, g: lax.ragged_dot(a, b, g, group_offset=(1,)),
+                                     (rand((6, 3), "float32"), rand((2, 3, 4), "float32", 1), sizes(2, 4))),
     "err-vmap-unbatched": lambda lax: (top(lax).vmap(lax.ragged_dot, (0, None, None)),
                                        (rand((3, 6, 3), "float32"), rand((2, 3, 4), "float32", 1), sizes(2, 3))),
 }

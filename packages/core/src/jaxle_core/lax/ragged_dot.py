@@ -171,9 +171,16 @@ def group_masks(group_sizes: np.ndarray, shape: tuple[int, ...], ragged: int, si
     return (laid_out(starts) <= position) & (position < laid_out(ends))
 
 
+def check_no_group_offset(group_offset: Any) -> None:
+    """JAX's error for running a ragged contraction with a group offset."""
+    if group_offset is not None:
+        raise NotImplementedError("Unimplemented group_offset support.")
+
+
 @ragged_dot_general_p.def_impl
 def _ragged_dot_general_impl(lhs, rhs, group_sizes, *, ragged_dot_dimension_numbers, precision,
                              preferred_element_type, group_offset, out_sharding):
+    check_no_group_offset(group_offset)
     numbers = ragged_dot_dimension_numbers
     params = dict(precision=precision, preferred_element_type=_preferred(preferred_element_type),
                   out_sharding=out_sharding)
@@ -194,7 +201,14 @@ def _ragged_dot_general_impl(lhs, rhs, group_sizes, *, ragged_dot_dimension_numb
 def ragged_dot_general(lhs, rhs, group_sizes, ragged_dot_dimension_numbers: RaggedDotDimensionNumbers,
                        precision=None, preferred_element_type=None, group_offset=None, out_sharding=None):
     """Ragged contraction: ``lhs``'s ragged dimension is split into consecutive groups of ``group_sizes``
-    (shape ``(g,)``, or batched over the lhs's batch dimensions); see the module docstring for the modes."""
+    (shape ``(g,)``, or batched over the lhs's batch dimensions); see the module docstring for the modes.
+    ``group_offset`` is not supported (as in JAX: an array is refused as a parameter, anything else when run)."""
+    try:
+        hash(group_offset)
+    except TypeError:
+        raise TypeError("As of JAX v0.7, parameters to jaxpr equations must have __hash__ and __eq__ methods. In a "
+                        "call to primitive ragged_dot_general, the value of parameter group_offset was not hashable: "
+                        f"{group_offset}") from None
     return ragged_dot_general_p.bind(
         lhs, rhs, group_sizes, ragged_dot_dimension_numbers=ragged_dot_dimension_numbers,
         precision=canonicalize_precision(precision), preferred_element_type=preferred_element_type,

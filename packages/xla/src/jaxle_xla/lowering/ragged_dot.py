@@ -7,7 +7,14 @@ import numpy as np
 
 from jaxle_core import lax
 from jaxle_core.avals import get_aval
-from jaxle_core.lax.ragged_dot import RaggedMode, dense_numbers, group_sizes_dims, ragged_dot_general_p, ragged_mode
+from jaxle_core.lax.ragged_dot import (
+    RaggedMode,
+    check_no_group_offset,
+    dense_numbers,
+    group_sizes_dims,
+    ragged_dot_general_p,
+    ragged_mode,
+)
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
 
@@ -43,6 +50,7 @@ def _grouped(operand, group_sizes, ragged: int, sizes_dims: list[int]):
 
 def _ragged_dot_general(lhs, rhs, group_sizes, *, ragged_dot_dimension_numbers, precision,
                         preferred_element_type, group_offset, out_sharding):
+    check_no_group_offset(group_offset)
     numbers = ragged_dot_dimension_numbers
     params = dict(precision=precision, preferred_element_type=preferred_element_type)
     mode = ragged_mode(numbers)
