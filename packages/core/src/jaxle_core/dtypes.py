@@ -121,7 +121,7 @@ def default_dtype_for_kind(dt: np.dtype) -> np.dtype:
     raise TypePromotionError(f"weakly typed values of dtype {dt} have no default dtype")
 
 
-def _canonicalize_requested(dt: np.dtype) -> np.dtype:
+def _canonicalize_requested(dt: np.dtype, requested_in: str = "dtype") -> np.dtype:
     """Canonicalise an explicitly requested dtype, warning or raising per jax_explicit_x64_dtypes."""
     if _config.x64_enabled():
         return dt
@@ -134,9 +134,9 @@ def _canonicalize_requested(dt: np.dtype) -> np.dtype:
     if mode == _config.ExplicitX64Mode.ERROR:
         raise ValueError(f"Explicitly requested dtype {dt} is not available. To enable more dtypes, set the "
                          "jax_enable_x64 or jax_explicit_x64_dtypes configuration options.")
-    warnings.warn(f"Explicitly requested dtype {dt} requested in dtype is not available, and will be truncated "
-                  f"to dtype {narrow}. To enable more dtypes, set the jax_enable_x64 configuration option or the "
-                  "JAX_ENABLE_X64 shell environment variable.", UserWarning, stacklevel=3)
+    warnings.warn(f"Explicitly requested dtype {dt} requested in {requested_in} is not available, and will be "
+                  f"truncated to dtype {narrow}. To enable more dtypes, set the jax_enable_x64 configuration option "
+                  "or the JAX_ENABLE_X64 shell environment variable.", UserWarning, stacklevel=3)
     return narrow
 
 
@@ -170,13 +170,14 @@ def _check_value_dtype(x: Any, dt: np.dtype) -> None:
                         "Only arrays of numeric types are supported by JAX.")
 
 
-def dtype(x: Any, canonicalize: bool = True) -> np.dtype:
+def dtype(x: Any, canonicalize: bool = True, *, requested_in: str = "dtype") -> np.dtype:
     """The JAX dtype of a value or dtype-like, as ``jax._src.dtypes.dtype`` gives it.
 
     Python scalars and their types give the default dtype of their kind; an
     explicitly named 64-bit dtype (a string, NumPy type or dtype) is narrowed
     with a warning when x64 is off; NumPy arrays and scalars are narrowed
-    silently. ``canonicalize=False`` skips every narrowing.
+    silently. ``canonicalize=False`` skips every narrowing. The warning names ``requested_in`` as the
+    function the dtype was asked of.
     """
     if x is None:
         raise ValueError(f"Invalid argument to dtype: {x}.")
@@ -187,7 +188,7 @@ def dtype(x: Any, canonicalize: bool = True) -> np.dtype:
         if issubclass(x, np.generic):
             dt = np.dtype(x)
             _check_value_dtype(x, dt)
-            return _canonicalize_requested(dt) if canonicalize else dt
+            return _canonicalize_requested(dt, requested_in) if canonicalize else dt
     else:
         py_dtype = PYTHON_SCALAR_DTYPES.get(type(x))
         if py_dtype is not None:
@@ -197,7 +198,7 @@ def dtype(x: Any, canonicalize: bool = True) -> np.dtype:
     if isinstance(x, (str, np.dtype)):
         dt = np.dtype(x)
         _check_value_dtype(x, dt)
-        return _canonicalize_requested(dt) if canonicalize else dt
+        return _canonicalize_requested(dt, requested_in) if canonicalize else dt
     dt = getattr(x, "dtype", None)
     if not isinstance(dt, np.dtype):
         try:

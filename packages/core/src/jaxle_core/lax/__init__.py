@@ -16,6 +16,7 @@ from jaxle_core.lax.control_flow.while_loops import *  # noqa: F403
 from jaxle_core.lax.convolution import *  # noqa: F403
 from jaxle_core.lax.convolution_patches import *  # noqa: F403
 from jaxle_core.lax.convolution_shapes import *  # noqa: F403
+from jaxle_core.lax.creation import *  # noqa: F403
 from jaxle_core.lax.cumulative import *  # noqa: F403
 from jaxle_core.lax.dot import *  # noqa: F403
 from jaxle_core.lax.dot_algorithm import *  # noqa: F403

@@ -18,9 +18,9 @@ from jaxle_core.lax.standard import as_int_tuple, check_integer_elements, check_
 __all__ = ["GatherDimensionNumbers", "GatherScatterMode", "ScatterDimensionNumbers", "dynamic_index_in_dim",
            "dynamic_slice", "dynamic_slice_in_dim", "dynamic_slice_p", "dynamic_update_index_in_dim",
            "dynamic_update_slice", "dynamic_update_slice_in_dim", "dynamic_update_slice_p", "gather", "gather_p",
-           "index_in_dim", "scatter", "scatter_add", "scatter_add_p", "scatter_apply", "scatter_max", "scatter_max_p",
-           "scatter_min", "scatter_min_p", "scatter_mul", "scatter_mul_p", "scatter_p", "scatter_sub", "scatter_sub_p",
-           "slice", "slice_in_dim", "slice_p"]
+           "index_in_dim", "index_take", "scatter", "scatter_add", "scatter_add_p", "scatter_apply", "scatter_max",
+           "scatter_max_p", "scatter_min", "scatter_min_p", "scatter_mul", "scatter_mul_p", "scatter_p", "scatter_sub",
+           "scatter_sub_p", "slice", "slice_in_dim", "slice_p"]
 
 _STATIC_INTS = (int, np.integer)
 
@@ -497,6 +497,42 @@ def gather(operand, start_indices, dimension_numbers: GatherDimensionNumbers, sl
     return gather_p.bind(operand, start_indices, dimension_numbers=dn, slice_sizes=as_int_tuple(slice_sizes),
                          unique_indices=bool(unique_indices), indices_are_sorted=bool(indices_are_sorted),
                          mode=parsed, fill_value=fill_value)
+
+
+def _where_body(condition, x, y):
+    from jaxle_core.lax.structural import select_n
+
+    return select_n(condition, y, x)
+
+
+def _floor_remainder_body(x, y):
+    """``x mod y`` with the sign of ``y`` (Python's ``%``) for integers; a zero divisor is read as one."""
+    from jaxle_core.lax.elementwise import add, bitwise_and, eq, lt, ne, rem
+    from jaxle_core.lax.structural import broadcast_in_dim, select_n
+
+    zero, one = np.zeros((), get_aval(y).dtype)[()], np.ones((), get_aval(y).dtype)[()]
+    where = _staged(_where_body, "_where", ())
+    divisor = where(eq(y, zero), broadcast_in_dim(one, get_aval(y).shape, ()), y)
+    remainder = rem(x, divisor)
+    nonzero = ne(remainder, zero)
+    wrong_sign = bitwise_and(ne(lt(remainder, zero), lt(divisor, zero)), nonzero)
+    return select_n(wrong_sign, remainder, add(remainder, divisor))
+
+
+def index_take(src, idxs: Sequence, axes: Sequence[int]):
+    """The elements of ``src`` at the index arrays ``idxs`` along ``axes`` (one array per axis, taken modulo that
+    axis' size), followed by the untouched dimensions."""
+    from jaxle_core.lax.structural import concatenate, expand_dims
+
+    axes = tuple(axes)
+    indices = concatenate([expand_dims(i, (1,)) for i in idxs], 1)
+    shape = get_aval(src).shape
+    sizes = np.array([shape[a] for a in axes], get_aval(indices).dtype)
+    # staged under JAX's names (jnp.remainder and its jnp.where), so that jaxprs print as JAX's do
+    indices = _staged(_floor_remainder_body, "remainder", ())(indices, expand_dims(sizes, (0,)))
+    slice_sizes = tuple(1 if i in axes else d for i, d in enumerate(shape))
+    offset_dims = tuple(range(1, 1 + len(shape) - len(axes)))
+    return gather(src, indices, GatherDimensionNumbers(offset_dims, axes, axes), slice_sizes)
 
 
 # ---------------------------------------------------------------- scatter

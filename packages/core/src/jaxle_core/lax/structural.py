@@ -28,11 +28,11 @@ from jaxle_core.lax.standard import (
 from jaxle_core.staging import staging_rewrites
 
 __all__ = ["bitcast_convert_type", "bitcast_convert_type_p", "broadcast", "broadcast_in_dim", "broadcast_in_dim_p",
-           "broadcast_to_rank", "broadcasted_iota", "clamp", "clamp_p", "concatenate", "concatenate_p",
-           "convert_element_type", "convert_element_type_p", "expand_dims", "iota", "iota_p", "pad", "pad_p",
-           "reduce_precision", "reduce_precision_p", "reshape", "reshape_p", "rev", "rev_p", "select", "select_n",
-           "select_n_p", "split", "split_p", "squeeze", "squeeze_p", "stack", "stack_p", "tile", "tile_p", "transpose",
-           "transpose_p", "unstack", "unstack_p"]
+           "broadcast_like", "broadcast_shapes", "broadcast_to_rank", "broadcasted_iota", "clamp", "clamp_p",
+           "collapse", "concatenate", "concatenate_p", "convert_element_type", "convert_element_type_p", "expand_dims",
+           "iota", "iota_p", "pad", "pad_p", "reduce_precision", "reduce_precision_p", "reshape", "reshape_p", "rev",
+           "rev_p", "select", "select_n", "select_n_p", "split", "split_p", "squeeze", "squeeze_p", "stack", "stack_p",
+           "tile", "tile_p", "transpose", "transpose_p", "unstack", "unstack_p"]
 
 _PYTHON_SCALARS = (bool, int, float, complex)
 
@@ -424,6 +424,41 @@ def expand_dims(array, dimensions: Sequence[int]):
     return broadcast_in_dim(array, shape, kept)
 
 
+def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
+    """The shape NumPy's broadcasting gives arrays of ``shapes`` (aligned at their last dimensions)."""
+    assert shapes  # JAX's own check, kept so that no shapes fail as they do in JAX
+    ndim = max(len(s) for s in shapes)
+    shapes = [canonical_shape(s) for s in shapes]
+    for shape in shapes:
+        if any(d < 0 for d in shape):
+            raise TypeError(f"Only non-negative indices are allowed when broadcasting static shapes, but got shape "
+                            f"{shape}.")
+    padded = [(1,) * (ndim - len(s)) + s for s in shapes]
+    result = []
+    for sizes in zip(*padded):
+        stretched = {d for d in sizes if d != 1}
+        if len(stretched) > 1:
+            raise ValueError(f"Incompatible shapes for broadcasting: shapes={list(shapes)}")
+        result.append(stretched.pop() if stretched else 1)
+    return tuple(result)
+
+
+def broadcast_like(arr, like_arr):
+    """``arr`` broadcast (NumPy's way: trailing dimensions aligned, size 1 stretching) to ``like_arr``'s shape."""
+    aval, shape = get_aval(arr), tuple(np.shape(like_arr))
+    if aval.shape == shape:
+        return arr
+    lead = len(shape) - aval.ndim
+    if lead < 0:
+        raise ValueError(f"Cannot broadcast to shape with fewer dimensions: arr_shape={aval.shape} shape={shape}")
+    if any(d not in (1, target) for d, target in zip(aval.shape, shape[lead:])):
+        def type_text(dims):
+            return f"{aval.dtype.name}[{','.join(map(str, dims))}]"
+        raise ValueError(f"Incompatible types for broadcasting: input type={type_text(aval.shape)} and requested "
+                         f"type={type_text(shape)}")
+    return broadcast_in_dim(arr, shape, range(lead, len(shape)))
+
+
 # ---------------------------------------------------------------- reshape
 
 reshape_p = Primitive("reshape")
@@ -458,6 +493,16 @@ def reshape(operand, new_sizes: Sequence[int], dimensions: Sequence[int] | None 
     if aval.shape == new_sizes and dims is None and type(operand) not in _PYTHON_SCALARS:
         return operand
     return reshape_p.bind(operand, new_sizes=new_sizes, dimensions=dims, sharding=out_sharding)
+
+
+def collapse(operand, start_dimension: int, stop_dimension: int | None = None):
+    """``operand`` with dimensions ``start_dimension:stop_dimension`` (a Python slice of its shape) merged into one."""
+    shape = operand.shape
+    start, stop, _ = slice(start_dimension, stop_dimension).indices(len(shape))
+    if stop < start:
+        raise ValueError(f"Invalid dimension range passed to collapse: {shape}[{start_dimension}:{stop_dimension}]")
+    size = int(np.prod(shape[start:stop], dtype=np.int64))
+    return reshape(operand, shape[:start] + (size,) + shape[stop:])
 
 
 # ---------------------------------------------------------------- squeeze

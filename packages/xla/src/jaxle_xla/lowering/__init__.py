@@ -8,6 +8,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     composite,
     conditionals,
     convolution,
+    creation,
     cumulative,
     custom_calls,
     dot,

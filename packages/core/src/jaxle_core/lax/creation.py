@@ -1,0 +1,80 @@
+"""Arrays made from a shape and a value: ``full``, ``full_like``, ``empty`` (a primitive in JAX 0.10.2) and
+``shape_as_value``; ``dtype`` is JAX's rule for the dtype such an array gets from a value."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+
+import numpy as np
+
+from jaxle_core import dtypes
+from jaxle_core.avals import ShapedArray
+from jaxle_core.core import Primitive
+from jaxle_core.dtypes import dtype
+from jaxle_core.lax.standard import canonical_shape
+from jaxle_core.lax.structural import broadcast, convert_keeping_weak_type
+
+__all__ = ["dtype", "empty", "full", "full_like", "shape_as_value"]
+
+
+def _requested_dtype(requested, value, requester: str) -> tuple[np.dtype, bool]:
+    """The dtype of an array filled with ``value`` (``requested`` if given) and whether it is weakly typed."""
+    if requested is None:
+        return dtypes.dtype(value), dtypes.is_weakly_typed(value)
+    return dtypes.dtype(requested, requested_in=requester), False
+
+
+def full(shape: Sequence[int] | int, fill_value, dtype=None, *, sharding=None):
+    """An array of ``shape`` whose elements are the scalar ``fill_value`` (converted to ``dtype`` if given)."""
+    shape = canonical_shape(shape)
+    if np.shape(fill_value):
+        raise TypeError(f"full must be called with scalar fill_value, got fill_value.shape {np.shape(fill_value)}.")
+    new_dtype, weak_type = _requested_dtype(dtype, fill_value, "full")
+    value = convert_keeping_weak_type(fill_value, new_dtype, weak_type)
+    return broadcast(value, shape, out_sharding=sharding) if shape else value
+
+
+def full_like(x, fill_value, dtype=None, shape: Sequence[int] | None = None, sharding=None):
+    """An array like ``x`` (its shape and dtype unless ``shape``/``dtype`` are given) filled with ``fill_value``."""
+    fill_shape = (x.shape if hasattr(x, "shape") else np.shape(x)) if shape is None else canonical_shape(shape)
+    if np.shape(fill_value):
+        raise TypeError(f"full must be called with scalar fill_value, got fill_value.shape {np.shape(fill_value)}.")
+    new_dtype, weak_type = _requested_dtype(dtype, x, "full_like")
+    value = convert_keeping_weak_type(fill_value, new_dtype, weak_type)
+    return broadcast(value, tuple(fill_shape), out_sharding=sharding) if fill_shape else value
+
+
+# ---------------------------------------------------------------- empty
+
+empty_p = Primitive("empty")
+
+
+# The parameters are kept as given and not checked, the dtype not canonicalised (as JAX 0.10.2 does: float64 even
+# without x64, a shape of floats read as integers).
+def _empty_shape(shape) -> tuple[int, ...]:
+    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
+
+
+@empty_p.def_abstract_eval
+def _empty_aval(*, shape, dtype, out_sharding):
+    return ShapedArray(_empty_shape(shape), np.dtype(dtype))
+
+
+@empty_p.def_impl
+def _empty_impl(*, shape, dtype, out_sharding):
+    return np.zeros(_empty_shape(shape), np.dtype(dtype))
+
+
+def empty(shape: Sequence[int] | int, dtype, *, out_sharding=None):
+    """An array of ``shape`` and ``dtype`` whose contents are unspecified (zeros here, as XLA makes them)."""
+    return empty_p.bind(shape=shape if isinstance(shape, (int, np.integer)) else tuple(shape), dtype=dtype,
+                        out_sharding=out_sharding)
+
+
+def shape_as_value(shape: Sequence[int]):
+    """``shape`` as a one-dimensional int32 array (a NumPy constant; the empty shape gives an Array, as in JAX)."""
+    dims = [operator.index(d) for d in shape]
+    if not dims:
+        return full((0,), 0, np.int32)
+    return np.array(dims, np.int32)
