@@ -144,8 +144,9 @@ def test_basic_indexing_matches_numpy():
                   (0, slice(None, None, -1), None, 3)]:
         got = jc.jit(lambda a, i=index: a[i])(x)
         np.testing.assert_array_equal(np.asarray(got), x[index])
-    with pytest.raises(IndexError):
-        jc.jit(lambda a: a[5])(x)
+    # out-of-range integers are clamped into range, as JAX does (not an IndexError as in NumPy)
+    for index, clamped in [(5, 1), (-9, 0), ((1, 7), (1, 2)), ((0, -1, 4), (0, 2, 3))]:
+        np.testing.assert_array_equal(np.asarray(jc.jit(lambda a, i=index: a[i])(x)), x[clamped])
 
 
 def test_ensure_compile_time_eval_computes_concretely_inside_jit():

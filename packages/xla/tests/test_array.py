@@ -109,6 +109,13 @@ def test_operators_dispatch_through_lax_to_xla_arrays():
     np.testing.assert_allclose(np.asarray(lax.exp(lax.sin(x))), np.exp(np.sin(np.arange(3.0))), rtol=1e-6)
 
 
+@pytest.mark.parametrize("index, clamped", [(10, 1), (-10, 0), ((1, 7), (1, 2)), ((5, slice(None)), (1, slice(None)))])
+def test_out_of_range_integer_index_is_clamped(index, clamped):
+    """As JAX 0.10.2 does for an Array (eagerly and under jit): the index is clamped into range, no IndexError."""
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(np.asarray(put(x)[index]), x[clamped])
+
+
 def test_scalar_conversions():
     assert float(put(np.float32(1.5))) == 1.5
     assert int(put(np.float32(-2.7))) == -2

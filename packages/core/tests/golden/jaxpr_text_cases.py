@@ -543,6 +543,12 @@ def _(lax, jit):
     return lambda x: (x[1], x[1:3], x[:, 2])
 
 
+# An integer index out of range is applied as a dynamic index, which clamps it into range.
+@case("getitem_static_out_of_range", ones((3, 4)))
+def _(lax, jit):
+    return lambda x: (x[10], x[-10], x[1, 7])
+
+
 @case("operators_int_scalars_with_floats", ones(3))
 def _(lax, jit):
     return lambda x: (3 - x, x / 4, x * 2)

@@ -152,9 +152,11 @@ def _matmul(x, y):
 
 
 def getitem(x, index):
-    """Basic indexing: integers, slices, ``None`` and ``...``."""
+    """Basic indexing: integers, slices, ``None`` and ``...``. As in JAX, an integer out of range is clamped
+    into it (the index is applied as a dynamic one) rather than raising IndexError."""
     shape = get_aval(x).shape
     index = index if isinstance(index, tuple) else (index,)
+    given = index
     if any(not isinstance(i, (int, np.integer, slice, type(None), type(Ellipsis))) or isinstance(i, bool)
            for i in index):
         return slicing.index_with_arrays(x, index)
@@ -185,8 +187,8 @@ def getitem(x, index):
             strides.append(step)
             out_dim += 1
         else:
-            if not -size <= int(i) < size:
-                raise IndexError(f"index {int(i)} is out of bounds for axis {dim} with size {size}")
+            if not -size <= i < size:
+                return slicing.index_with_arrays(x, given)
             start = int(i) % size
             starts.append(start)
             limits.append(start + 1)

@@ -729,7 +729,7 @@ def index_with_arrays(x, index: tuple):
             if step < 0:
                 reversed_dims.append(dim)
         else:
-            starts.append(_scalar_index(item, size, dim))
+            starts.append(_scalar_index(item))
             sizes.append(1)
             strides.append(1)
             squeezed.append(dim)
@@ -777,11 +777,9 @@ def _expand_ellipsis(index: tuple, ndim: int) -> tuple:
     return index + fill if at is None else index[:at] + fill + index[at + 1:]
 
 
-def _scalar_index(item, size: int, dim: int):
-    """An integer index as an int32 scalar: static ints are bounds-checked, others converted if needed."""
+def _scalar_index(item):
+    """An integer index as an int32 scalar (out-of-range ones are clamped later, by dynamic_slice)."""
     if isinstance(item, _STATIC_INTS):
-        if not -size <= int(item) < size:
-            raise IndexError(f"index {int(item)} is out of bounds for axis {dim} with size {size}")
         return np.asarray(int(item), np.int32)
     if not isinstance(item, Tracer) and isinstance(item, np.ndarray):
         return np.asarray(item, np.int32)
