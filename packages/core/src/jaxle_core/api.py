@@ -13,7 +13,7 @@ from jaxle_core.avals import ShapedArray, ShapeDtypeStruct, argument_avals, get_
 from jaxle_core.config import config
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.jit import flat_argument_names, jit, signature_or_none
-from jaxle_core.staging import DebugInfo, trace_to_jaxpr
+from jaxle_core.staging import DebugInfo, flatten_outputs, trace_to_jaxpr
 
 
 def _abstractify(x: Any) -> ShapedArray:
@@ -29,18 +29,20 @@ def _trace_pytree_function(fun: Callable, traced_for: str, args: tuple, kwargs: 
     flat, in_tree = tree.tree_flatten(dynamic)
     out_tree_box = []
 
+    names = [f"args{tree.keystr(path)}" for path, _ in tree.tree_flatten_with_path(dynamic)[0]]
+    debug = DebugInfo(traced_for, fun, names)
+
     def flat_fun(*flat_args):
         positional, keywords = tree.tree_unflatten(in_tree, flat_args)
         it = iter(positional)
         out = fun(*[args[i] if i in static else next(it) for i in range(len(args))], **keywords)
-        out_flat, out_tree = tree.tree_flatten(out)
+        out_flat, out_tree = flatten_outputs(out, debug)
         out_tree_box.append(out_tree)
         return out_flat
 
     avals = argument_avals(fun, flat, lambda: flat_argument_names(signature_or_none(fun), args, static, kwargs),
                            _abstractify)
-    names = [f"args{tree.keystr(path)}" for path, _ in tree.tree_flatten_with_path(dynamic)[0]]
-    closed = trace_to_jaxpr(flat_fun, list(avals), DebugInfo(traced_for, fun, names))
+    closed = trace_to_jaxpr(flat_fun, list(avals), debug)
     return closed, out_tree_box[0]
 
 
@@ -52,7 +54,7 @@ def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), axis_env
     @functools.wraps(fun)
     def make(*args, **kwargs):
         with _axis_env(axis_env or ()):
-            closed, out_tree = _trace_pytree_function(fun, "make_jaxpr", args, kwargs, static)
+            closed, out_tree = _trace_pytree_function(fun, "jit", args, kwargs, static)
         if return_shape:
             shapes = [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals]
             return closed, tree.tree_unflatten(out_tree, shapes)
@@ -74,7 +76,7 @@ def _axis_env(frames: Sequence[tuple[Any, int]]) -> Iterator[None]:
 
 def eval_shape(fun: Callable, *args, **kwargs) -> Any:
     """The shapes and dtypes of ``fun``'s outputs, as ``ShapeDtypeStruct``s, without computing them."""
-    closed, out_tree = _trace_pytree_function(fun, "eval_shape", args, kwargs, ())
+    closed, out_tree = _trace_pytree_function(fun, "jit", args, kwargs, ())
     return tree.tree_unflatten(
         out_tree, [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals])
 

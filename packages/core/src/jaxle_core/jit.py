@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -22,7 +23,8 @@ from jaxle_core.caches import LruCache
 from jaxle_core.config import disable_jit as _disable_jit_flag
 from jaxle_core.config import trace_context
 from jaxle_core.core import ClosedJaxpr, Primitive, Tracer
-from jaxle_core.staging import DebugInfo, trace_to_jaxpr
+from jaxle_core.staging import DebugInfo, flatten_outputs, trace_to_jaxpr
+from jaxle_tree.equality_errors import equality_errors
 
 # ---------------------------------------------------------------- the primitive
 
@@ -72,22 +74,43 @@ def bind_jit(closed: ClosedJaxpr, args: Sequence[Any], name: str, keep_unused: b
 # ---------------------------------------------------------------- the user-facing wrapper
 
 
-def _hashable_static(value: Any) -> Any:
-    try:
-        hash(value)
-    except TypeError as err:
-        raise ValueError(
-            "Non-hashable static arguments are not supported. An error occurred while trying to hash an object of "
-            f"type {type(value)}, {value}. The error was:\nTypeError: {err}\n") from None
-    return value
+class _StaticArgument:
+    """A static argument in a cache key: hashed once, and compared with JAX's error when its ``__eq__`` raises."""
+
+    __slots__ = ("value", "_hash")
+
+    def __init__(self, value: Any):
+        try:
+            self._hash = hash(value)
+        except TypeError as err:
+            raise ValueError(
+                "Non-hashable static arguments are not supported. An error occurred while trying to hash an object "
+                f"of type {type(value)}, {value}. The error was:\nTypeError: {err}\n") from None
+        self.value = value
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: Any) -> bool:
+        if not isinstance(other, _StaticArgument):
+            return NotImplemented
+        try:
+            return bool(self.value == other.value)
+        except Exception:
+            raise ValueError(
+                "static arguments should be comparable using __eq__.The following error was raised when comparing "
+                f"two objects of types {type(self.value)} and {type(other.value)}. The error was:\n"
+                f"{traceback.format_exc()}") from None
 
 
 class Traced:
     """The result of ``jit(f).trace(...)``: the jaxpr and what is needed to lower it."""
 
-    def __init__(self, wrapped: JitWrapped, jaxpr: ClosedJaxpr, out_tree: Any, donated: tuple[bool, ...]):
+    def __init__(self, wrapped: JitWrapped, jaxpr: ClosedJaxpr, in_tree: Any, out_tree: Any,
+                 donated: tuple[bool, ...]):
         self._wrapped = wrapped
         self.jaxpr = jaxpr
+        self.in_tree = in_tree  # of (args, kwargs) without the static arguments
         self.out_tree = out_tree
         self._donated = donated
 
@@ -137,24 +160,31 @@ class Compiled:
         return self._executable.memory_analysis()
 
     def __call__(self, *args, **kwargs):
+        """Runs on ``args``/``kwargs`` of the lowered signature, static arguments left out (JAX's convention)."""
         traced = self._traced
-        wrapped = traced._wrapped
-        dynamic_args, _ = wrapped._split_static(args, kwargs)
-        flat, in_tree = tree.tree_flatten(dynamic_args)
-        expected = traced.jaxpr.in_avals
-        if in_tree.num_leaves != len(expected):
-            raise TypeError(f"Function compiled with input pytree does not match the input pytree it was called "
-                            f"with: {len(expected)} array arguments were compiled for, {in_tree.num_leaves} given.")
-        names = wrapped._arg_names(args, kwargs, dynamic_args)
-        avals = argument_avals(wrapped.fun, flat, lambda: names)
+        flat, in_tree = tree.tree_flatten((args, kwargs))
+        if in_tree != traced.in_tree:
+            raise _structure_mismatch(traced.in_tree, (args, kwargs))
+        names = traced.jaxpr.jaxpr.debug_info.arg_names
+        avals = argument_avals(traced._wrapped.fun, flat, lambda: names)
         mismatches = [f"Argument '{name}' compiled with {want.str_short()} and called with {got.str_short()}"
-                      for name, want, got in zip(names, expected, avals)
+                      for name, want, got in zip(names, traced.jaxpr.in_avals, avals)
                       if got.strip_weak_type() != want.strip_weak_type()]
         if mismatches:
             raise TypeError("Argument types differ from the types for which this computation was compiled. Perhaps "
                             "you are calling the compiled executable with a different enable_x64 mode than when it "
                             "was AOT compiled? The mismatches are:\n" + "\n".join(mismatches))
         return traced.out_tree.unflatten(self._executable(*flat))
+
+
+def _structure_mismatch(compiled_tree: Any, given: tuple[tuple, dict]) -> TypeError:
+    """JAX's error for a compiled function called with arguments of another pytree structure."""
+    seen = tree.tree_unflatten(compiled_tree, [object()] * compiled_tree.num_leaves)
+    lines = [f"    * at {name}{tree.keystr(path)}, {reason}"
+             for name, seen_part, given_part in zip(("args", "kwargs"), seen, given)
+             for path, reason in equality_errors(seen_part, given_part)]
+    return TypeError("Function compiled with input pytree does not match the input pytree it was called with. "
+                     f"There are {len(lines)} mismatches, including:\n" + "\n".join(lines))
 
 
 def _shape_dtype(aval: ShapedArray):
@@ -172,10 +202,19 @@ class JitWrapped:
         self.fun = fun
         self.__name__ = getattr(fun, "__name__", type(fun).__name__)
         self._signature = signature_or_none(fun)
+        if self._signature is not None:
+            for kind, argnums in (("static_argnums", static_argnums), ("donate_argnums", donate_argnums)):
+                _check_argnums(kind, _as_tuple(argnums), self._signature)
+            for kind, argnames in (("static_argnames", static_argnames), ("donate_argnames", donate_argnames)):
+                _check_argnames(kind, _as_tuple(argnames), self._signature)
         self.static_argnums = _resolve_argnums(static_argnums, static_argnames, self._signature)
         self.static_argnames = _resolve_argnames(static_argnames, static_argnums, self._signature)
         self.donate_argnums = _resolve_argnums(donate_argnums, donate_argnames, self._signature)
         self.donate_argnames = _resolve_argnames(donate_argnames, donate_argnums, self._signature)
+        both = set(self.static_argnames) & set(self.donate_argnames)
+        if both:
+            raise ValueError(f"static_argnames and donate_argnames cannot intersect. Argument names {both} appear in "
+                             "both static_argnames and donate_argnames")
         self.keep_unused = keep_unused
         self.inline = inline
         self.device = device
@@ -201,8 +240,8 @@ class JitWrapped:
                                  "positional arguments.")
         dynamic = tuple(a for i, a in enumerate(args) if i not in static_nums)
         dynamic_kwargs = {k: v for k, v in kwargs.items() if k not in self.static_argnames}
-        static = (tuple((i, _hashable_static(args[i])) for i in sorted(static_nums)),
-                  tuple(sorted((k, _hashable_static(v)) for k, v in kwargs.items() if k in self.static_argnames)))
+        static = (tuple((i, _StaticArgument(args[i])) for i in sorted(static_nums)),
+                  tuple((k, _StaticArgument(kwargs[k])) for k in sorted(kwargs) if k in self.static_argnames))
         return (dynamic, dynamic_kwargs), static
 
     def _arg_names(self, args: tuple, kwargs: dict, dynamic) -> list[str]:
@@ -243,17 +282,17 @@ class JitWrapped:
         static_nums = {i if i >= 0 else i + len(args) for i in self.static_argnums}
         out_tree_box = []
 
+        debug = DebugInfo("jit", self.fun, self._arg_names(args, kwargs, dynamic))
+
         def flat_fun(*flat_args):
             positional, keywords = tree.tree_unflatten(in_tree, flat_args)
             it = iter(positional)
             full_args = [args[i] if i in static_nums else next(it) for i in range(len(args))]
             full_kwargs = {**keywords, **{k: v for k, v in kwargs.items() if k in self.static_argnames}}
-            out = self.fun(*full_args, **full_kwargs)
-            out_flat, out_tree = tree.tree_flatten(out)
+            out_flat, out_tree = flatten_outputs(self.fun(*full_args, **full_kwargs), debug)
             out_tree_box.append(out_tree)
             return out_flat
 
-        debug = DebugInfo("jit", self.fun, self._arg_names(args, kwargs, dynamic))
         closed = trace_to_jaxpr(flat_fun, avals, debug)
         donated = _donated_leaves(self.donate_argnums, self.donate_argnames, args, dynamic[1], static_nums)
         return closed, out_tree_box[0], donated
@@ -304,7 +343,8 @@ class JitWrapped:
 
     def trace(self, *args, **kwargs) -> Traced:
         entry, _ = self._trace(args, kwargs)
-        return Traced(self, entry.jaxpr, entry.out_tree, entry.donated)
+        dynamic, _ = self._split_static(args, kwargs)
+        return Traced(self, entry.jaxpr, tree.tree_structure(dynamic), entry.out_tree, entry.donated)
 
     def lower(self, *args, **kwargs) -> Lowered:
         return self.trace(*args, **kwargs).lower()
@@ -375,6 +415,27 @@ def _as_tuple(x) -> tuple:
     if x is None:
         return ()
     return (x,) if isinstance(x, (int, str)) else tuple(x)
+
+
+def _check_argnums(kind: str, argnums: tuple, signature: inspect.Signature) -> None:
+    """JAX's error for argument numbers a function without ``*args`` cannot receive."""
+    params = signature.parameters.values()
+    if any(p.kind == p.VAR_POSITIONAL for p in params):
+        return
+    n = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+    if any(not -n <= i < n for i in argnums):
+        raise ValueError(f"Jitted function has {kind}={argnums}, but only accepts {n} positional arguments.")
+
+
+def _check_argnames(kind: str, argnames: tuple, signature: inspect.Signature) -> None:
+    """JAX's error for argument names a function without ``**kwargs`` does not take."""
+    params = signature.parameters.values()
+    if any(p.kind == p.VAR_KEYWORD for p in params):
+        return
+    invalid = set(argnames) - {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    if invalid:
+        raise ValueError(f"Jitted function has invalid argnames {invalid} in {kind}. Function does not take these "
+                         "args.")
 
 
 def _resolve_argnums(argnums, argnames, signature) -> tuple[int, ...]:

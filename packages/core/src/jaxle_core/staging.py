@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import jaxle_tree as tree
 from jaxle_core import core
 from jaxle_core.array import Array
-from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.avals import ShapedArray, get_aval, is_array_like
 from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Tracer, Var
 
 # Primitives that staging may skip (as JAX's forwarding and constant folding do): ``rule(args, params)``
@@ -113,6 +114,19 @@ class StagingTrace(core.Trace):
             text = (f"{text[:-1]}. This concrete value was not available in Python because it depends on the "
                     f"value of the argument{plural} {', '.join(names)}.")
         return text
+
+
+def flatten_outputs(out: Any, debug_info: DebugInfo) -> tuple[list[Any], Any]:
+    """The leaves and tree of a traced function's output, with JAX's TypeError for a leaf that is no array."""
+    leaves, out_tree = tree.tree_flatten(out)
+    for i, leaf in enumerate(leaves):
+        if not isinstance(leaf, Tracer) and not is_array_like(leaf):
+            path = tree.tree_flatten_with_path(out)[0][i][0]
+            where = f" at output component {tree.keystr(path)}" if path else ""
+            source = f" at {debug_info.source}" if debug_info.source else ""
+            raise TypeError(f"function {debug_info.func_name}{source} traced for {debug_info.traced_for} returned a "
+                            f"value of type {type(leaf)}{where}, which is not a valid JAX type")
+    return leaves, out_tree
 
 
 def make_literal(x: Any) -> Literal:

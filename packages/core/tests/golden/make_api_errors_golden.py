@@ -76,17 +76,130 @@ def collective_cases(impl, lax):
     ]
 
 
+def api_cases(impl, lax):
+    """``(name, thunk, marker)`` for jit's and vmap's arguments and results, and fori_loop's bounds."""
+    jit, vmap = impl.jit, impl.vmap
+    x = X[0]
+
+    def add(a, b):
+        return a + b
+
+    def scale(a, n):
+        return a * n
+
+    def first(a, b):
+        return a
+
+    compiled = jit(add).lower(x, x).compile()
+    nested = jit(first).lower(x, {"p": x, "q": (x, x)}).compile()
+    static = jit(scale, static_argnums=1).lower(x, 2).compile()
+    static_name = jit(scale, static_argnames="n").lower(x, n=2).compile()
+    keep = jit(lambda a, n: a, static_argnums=1)
+
+    def count(i, c):
+        return c + i
+
+    return [
+        ("compiled_leaf_given_a_tuple", lambda: compiled((x,), x), None),
+        ("compiled_leaf_given_a_list", lambda: compiled(x, [x]), None),
+        ("compiled_given_a_keyword", lambda: compiled(x, b=x), None),
+        ("compiled_given_an_extra_argument", lambda: compiled(x, x, x), None),
+        ("compiled_given_another_shape", lambda: compiled(x, X[:, 0]), None),
+        ("compiled_given_another_dtype", lambda: compiled(x, x.astype(np.int32)), None),
+        ("compiled_dict_keys_differ", lambda: nested(x, {"p": x, "r": (x, x)}), None),
+        ("compiled_dict_gains_a_key", lambda: nested(x, {"p": x, "q": (x, x), "r": x}), None),
+        ("compiled_tuple_length_differs", lambda: nested(x, {"p": x, "q": (x,)}), None),
+        ("compiled_none_for_a_leaf", lambda: nested(x, {"p": None, "q": (x, x)}), None),
+        ("compiled_several_mismatches", lambda: nested((x,), {"p": [x], "q": [x, x]}), None),
+        ("compiled_given_the_static_argument", lambda: static(x, 2), None),
+        ("compiled_without_the_static_argument", lambda: static(x), None),
+        ("compiled_given_the_static_keyword", lambda: static_name(x, n=2), None),
+        ("compiled_without_the_static_keyword", lambda: static_name(x), None),
+        ("static_argnames_not_a_parameter", lambda: jit(add, static_argnames="c"), None),
+        ("static_argnames_two_not_parameters", lambda: jit(add, static_argnames=("a", "zz", "yy")), "argnames "),
+        ("static_argnames_with_var_keywords", lambda: jit(lambda a, **kw: a, static_argnames="zz")(x, zz=1), None),
+        ("static_argnums_out_of_range", lambda: jit(add, static_argnums=(0, 5)), None),
+        ("static_argnums_negative_out_of_range", lambda: jit(add, static_argnums=-3), None),
+        ("static_argnums_with_var_positional", lambda: jit(lambda *a: a[0], static_argnums=5), None),
+        ("donate_argnums_out_of_range", lambda: jit(add, donate_argnums=2), None),
+        ("donate_argnums_negative", lambda: jit(add, donate_argnums=-1)(x, x), None),
+        ("donate_argnames_not_a_parameter", lambda: jit(add, donate_argnames="zz"), None),
+        ("donate_and_static_argnums_intersect", lambda: jit(add, donate_argnums=(0, 1), static_argnums=1), None),
+        ("donate_and_static_argnames_intersect", lambda: jit(add, donate_argnames="b", static_argnames="b"), None),
+        ("static_argument_eq_raises", lambda: (keep(x, RaisingEq()), keep(x, RaisingEq())), "The error was:\n"),
+        ("static_argument_hash_raises", lambda: jit(scale, static_argnums=1)(x, RaisingHash()), None),
+        ("static_argument_unhashable", lambda: jit(scale, static_argnums=1)(x, [1, 2]), None),
+        ("jit_returns_a_string", lambda: jit(lambda a: "s")(x), None),
+        ("jit_returns_an_object", lambda: jit(lambda a: object())(x), None),
+        ("jit_returns_a_dtype", lambda: jit(lambda a: a.dtype)(x), None),
+        ("jit_returns_a_string_in_a_tuple", lambda: jit(lambda a: (a, "s"))(x), None),
+        ("jit_returns_a_string_deep_inside", lambda: jit(lambda a: [a, (a, {"k": "v"})])(x), None),
+        ("jit_trace_returns_a_string", lambda: jit(lambda a: "s").trace(x), None),
+        ("make_jaxpr_returns_a_string", lambda: impl.make_jaxpr(lambda a: "s")(x), None),
+        ("eval_shape_returns_a_string", lambda: impl.eval_shape(lambda a: "s", x), None),
+        ("vmap_returns_a_string", lambda: vmap(lambda a: "s")(x), None),
+        ("vmap_in_axes_a_string", lambda: vmap(add, in_axes="x"), None),
+        ("vmap_in_axes_a_float", lambda: vmap(add, in_axes=0.0), None),
+        ("vmap_in_axes_a_dict", lambda: vmap(add, in_axes={"a": 0}), None),
+        ("vmap_in_axes_a_numpy_int", lambda: vmap(add, in_axes=np.int64(0)), None),
+        ("vmap_in_axes_a_bool", lambda: vmap(add, in_axes=True), None),
+        ("vmap_in_axes_a_float_inside", lambda: vmap(add, in_axes=(0, 1.0)), None),
+        ("vmap_in_axes_a_string_inside_a_list", lambda: vmap(add, in_axes=[0, ["x"]]), None),
+        ("vmap_out_axes_a_string", lambda: vmap(add, out_axes="x"), None),
+        ("vmap_out_axes_a_float_inside", lambda: vmap(add, out_axes=(0.0,)), None),
+        ("vmap_in_axes_a_list", lambda: vmap(add, in_axes=[0, None])(X, x), None),
+        ("fori_numpy_and_python_ints", lambda: lax.fori_loop(np.int32(1), 4, count, 0), None),
+        ("fori_int64_and_int32", lambda: lax.fori_loop(np.int64(0), np.int32(3), count, 0), None),
+        ("fori_int16_and_python_int", lambda: lax.fori_loop(np.int16(0), 3, count, 0), None),
+        ("fori_static_floats", lambda: lax.fori_loop(0.0, 3.0, count, 0), None),
+        ("fori_int16_and_int8", lambda: lax.fori_loop(np.int16(0), np.int8(3), count, 0), None),
+        ("fori_uint8_and_python_int", lambda: lax.fori_loop(np.uint8(0), 3, count, 0), None),
+        ("fori_float_and_int", lambda: lax.fori_loop(0.0, 3, count, 0), None),
+        ("fori_bool_and_int", lambda: lax.fori_loop(True, 3, count, 0), None),
+        ("fori_string_bound", lambda: lax.fori_loop("a", 3, count, 0), None),
+        ("fori_none_bound", lambda: lax.fori_loop(None, 3, count, 0), None),
+        ("fori_vector_bound", lambda: lax.fori_loop(np.array([0, 1]), 3, count, 0), None),
+        ("fori_traced_upper", lambda: jit(lambda n: lax.fori_loop(0, n, count, 0))(5), None),
+        ("fori_traced_int16_upper", lambda: jit(lambda n: lax.fori_loop(0, n, count, 0))(np.int16(5)), None),
+        ("fori_traced_uint8_upper", lambda: jit(lambda n: lax.fori_loop(0, n, count, 0))(np.uint8(5)), None),
+        ("fori_traced_float_upper", lambda: jit(lambda n: lax.fori_loop(0, n, count, 0))(5.0), None),
+        ("fori_traced_float_bounds", lambda: jit(lambda n: lax.fori_loop(0.0, n, count, 0.0))(2.5), None),
+    ]
+
+
+class RaisingEq:
+    """A static argument whose comparison fails."""
+
+    def __eq__(self, other):
+        raise ValueError("comparison failed")
+
+    def __hash__(self):
+        return 1
+
+
+class RaisingHash:
+    """A static argument whose hash fails (not with TypeError)."""
+
+    def __hash__(self):
+        raise ValueError("hash failed")
+
+
+HERE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
 def _outcome(thunk, marker):
     try:
-        thunk()
+        result = thunk()
     except Exception as e:  # noqa: BLE001 - recording whatever the library raises is the point
-        message = str(e)
+        # source locations relative to this directory, classes defined here without their module's name
+        message = str(e).replace(HERE, "").replace(f"'{__name__}.", "'")
         compare = None if marker is None else message.index(marker) + len(marker)
         return {"type": type(e).__name__, "message": message, "compare": compare}
-    return {"type": None, "message": None, "compare": None}
+    value = np.asarray(result).tolist() if hasattr(result, "dtype") else None
+    return {"type": None, "message": None, "compare": None, "value": value}
 
 
-SECTIONS = {"collectives": collective_cases}
+SECTIONS = {"collectives": collective_cases, "api": api_cases}
 
 
 def render(module_name: str, sections=tuple(SECTIONS)) -> dict[str, dict[str, dict]]:

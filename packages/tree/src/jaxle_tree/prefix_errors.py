@@ -14,7 +14,7 @@ from .registry import LEAF, NONE, kind_of
 ErrorMaker = Callable[[str], ValueError]
 
 
-def _one_level(tree: Any) -> tuple[list, list, Any]:
+def one_level(tree: Any) -> tuple[list, list, Any]:
     """Keys, children and node data of a non-leaf node."""
     pairs, treedef = _flatten_general(tree, lambda path, _: len(path) == 1, True)
     keys = [path[0] for path, _ in pairs]
@@ -48,8 +48,8 @@ def prefix_errors(
         return
     if kind_of(type(prefix_tree)) == NONE:
         return
-    prefix_keys, prefix_children, prefix_data = _one_level(prefix_tree)
-    full_keys, full_children, full_data = _one_level(full_tree)
+    prefix_keys, prefix_children, prefix_data = one_level(prefix_tree)
+    full_keys, full_children, full_data = one_level(full_tree)
     if isinstance(prefix_tree, (list, tuple)) and len(prefix_tree) != len(full_tree):
         kind = type(prefix_tree).__name__
         yield lambda name: ValueError(
@@ -77,9 +77,9 @@ def prefix_errors(
             f"    {' '.join(str(getattr(k, 'key', k)) for k in full_keys)}\n" + difference_text
         )
         return
-    if _metadata(prefix_tree, prefix_data) != _metadata(full_tree, full_data):
-        prefix_text = str(_metadata(prefix_tree, prefix_data))
-        full_text = str(_metadata(full_tree, full_data))
+    if node_metadata(prefix_tree, prefix_data) != node_metadata(full_tree, full_data):
+        prefix_text = str(node_metadata(prefix_tree, prefix_data))
+        full_text = str(node_metadata(full_tree, full_data))
         diff = textwrap.indent("\n".join(difflib.ndiff(prefix_text.splitlines(), full_text.splitlines())), "    ")
         yield lambda name: ValueError(
             "pytree structure error: different pytree metadata at key path\n"
@@ -98,8 +98,8 @@ def prefix_errors(
         yield from prefix_errors((*key_path, key), prefix_child, full_child, is_leaf)
 
 
-def _metadata(tree: Any, data: Any) -> Any:
-    # Dict metadata is shown as the tuple of sorted keys.
+def node_metadata(tree: Any, data: Any) -> Any:
+    """A node's metadata as error messages show it (a dict's is the tuple of its sorted keys)."""
     if type(tree) is dict:
         return tuple(data)
     return data

@@ -12,7 +12,7 @@ import numpy as np
 
 import jaxle_tree as tree
 from jaxle_core import core, dtypes
-from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.avals import ShapedArray, get_aval, is_array_like
 from jaxle_core.batching.trace import BatchTrace, BatchTracer, at_dim
 
 
@@ -25,6 +25,13 @@ def _check_axes_spec(in_axes: Any, args: tuple) -> list[Any]:
                          f"len(args)={len(args)}")
     spec = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
     return tree.tree_broadcast(spec, args, is_leaf=lambda x: x is None)
+
+
+def _check_axis_leaves(kind: str, axes: Any) -> None:
+    # Exactly ints (not bools or NumPy integers) and None, as JAX accepts.
+    if not all(a is None or type(a) is int for a in tree.tree_leaves(axes, is_leaf=lambda x: x is None)):
+        raise TypeError(f"vmap {kind} must be an int, None, or (nested) container with those types as leaves, but "
+                        f"got {axes}.")
 
 
 def _argument_names(fun: Callable, args: tuple, kwargs: dict) -> list[str]:
@@ -86,6 +93,13 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
     """
     if not callable(fun):
         raise TypeError(f"Expected a callable value, got {fun}")
+    if isinstance(in_axes, list):
+        in_axes = tuple(in_axes)
+    if not (in_axes is None or type(in_axes) in (int, tuple)):
+        raise TypeError("vmap in_axes must be an int, None, or a tuple of entries corresponding to the positional "
+                        f"arguments passed to the function, but got {in_axes}.")
+    _check_axis_leaves("in_axes", in_axes)
+    _check_axis_leaves("out_axes", out_axes)
 
     @functools.wraps(fun)
     def vmapped(*args, **kwargs):
@@ -100,6 +114,10 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
             positional, keywords = tree.tree_unflatten(in_tree, tracers)
             out = fun(*positional, **keywords)
             out_flat, out_tree = tree.tree_flatten(out)
+            for leaf in out_flat:
+                if not isinstance(leaf, core.Tracer) and not is_array_like(leaf):
+                    raise TypeError(f"Output from batched function {leaf!r} with type {type(leaf)} is not a valid JAX "
+                                    "type")
             out_spec = tree.tree_leaves(tree.tree_broadcast(out_axes, out, is_leaf=lambda x: x is None),
                                         is_leaf=lambda x: x is None)
             results = [_place_output(trace, x, axis, size) for x, axis in zip(out_flat, out_spec)]

@@ -20,8 +20,7 @@ from jaxle_core import core, dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import ClosedJaxpr, Primitive
 from jaxle_core.lax.control_flow.common import TracedFunction, carry_name, check_carry, flatten_avals, trace_function
-from jaxle_core.lax.structural import convert_element_type, convert_keeping_weak_type
-from jaxle_core.promotion import result_type
+from jaxle_core.lax.structural import convert_keeping_weak_type
 
 __all__ = ["fori_loop", "while_loop", "while_p"]
 
@@ -91,9 +90,9 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
                     for x, b, p in zip(init, body.out_avals, promote)]
             avals = [get_aval(x) for x in init]
             body = trace_body(body_fun, avals)
-    check_carry("while_loop", name, in_tree, avals, body.out_tree, body.out_avals)
     cond = trace_body(cond_fun, avals)
-    _check_cond(cond)
+    _check_cond(cond)  # before the carry check: JAX reports a bad predicate first
+    check_carry("while_loop", name, in_tree, avals, body.out_tree, body.out_avals)
     return tree.tree_unflatten(in_tree, _bind_forwarding(cond, body, init))
 
 
@@ -123,24 +122,25 @@ def _bind_forwarding(cond: TracedFunction, body: TracedFunction, init: list) -> 
 
 
 def _static_bound(x: Any) -> int | None:
-    """The Python int behind a loop bound, or None when it is only known at run time."""
+    """The Python int behind a scalar loop bound, or None when it is only known at run time."""
     value = core.concrete_value(x)
-    if value is None:
+    if value is None or np.ndim(value):
         return None
     return int(np.asarray(value))
 
 
-def _counter_dtype(lower: Any, upper: Any) -> np.dtype:
-    lower_dtype, upper_dtype = get_aval(lower).dtype, get_aval(upper).dtype
-    if not (dtypes.issubdtype(lower_dtype, np.integer) and dtypes.issubdtype(upper_dtype, np.integer)):
-        raise TypeError(f"lower and upper arguments to fori_loop must have integer dtype, got {lower_dtype} and "
-                        f"{upper_dtype}")
-    return np.dtype(result_type(lower, upper))
-
-
-def _as_counter(x: Any, dtype: np.dtype) -> Any:
-    aval = get_aval(x)
-    return x if aval.dtype == dtype and isinstance(x, core.Tracer) else convert_element_type(x, dtype)
+def _counter_type(lower: Any, upper: Any) -> tuple[np.dtype, bool]:
+    """The dtype and weak type of a loop counter running over traced bounds, with JAX's error for bounds of
+    different types: a weakly typed signed integer (a Python int) takes the other bound's signed integer type."""
+    lower_dtype, upper_dtype = (dtypes.canonicalize_dtype(dtypes.dtype(x)) for x in (lower, upper))
+    lower_weak, upper_weak = get_aval(lower).weak_type, get_aval(upper).weak_type
+    if lower_dtype == upper_dtype:
+        return lower_dtype, lower_weak and upper_weak
+    signed = [dtypes.issubdtype(d, np.signedinteger) for d in (lower_dtype, upper_dtype)]
+    if all(signed) and (lower_weak or upper_weak):
+        return (upper_dtype if lower_weak else lower_dtype), lower_weak and upper_weak
+    raise TypeError(f"lower and upper arguments to fori_loop must have equal types, got {lower_dtype} and "
+                    f"{upper_dtype}")
 
 
 def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any, *, unroll: int | bool | None = None) -> Any:
@@ -149,7 +149,7 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any, *, unro
     Static (concrete) bounds make a ``scan`` of ``upper - lower`` steps, which reverse mode can differentiate;
     traced bounds make a ``while``.
     """
-    dtype = _counter_dtype(lower, upper)
+    dtype, weak_type = _counter_type(lower, upper)
     lo, hi = _static_bound(lower), _static_bound(upper)
     if lo is not None and hi is not None:
         from jaxle_core.lax.control_flow.scan import scan
@@ -158,8 +158,8 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any, *, unro
             i, x = carry
             return (i + 1, body_fun(i, x)), None
 
-        start = convert_keeping_weak_type(lo, dtype, False)
-        (_, result), _ = scan(step, (start, init_val), None, length=max(hi - lo, 0),
+        # As JAX's, static bounds of any type count with a Python int: a weakly typed int32 counter.
+        (_, result), _ = scan(step, (lo, init_val), None, length=max(hi - lo, 0),
                               unroll=1 if unroll is None else unroll)
         return result
     if unroll is not None and unroll is not False and unroll != 1:
@@ -169,6 +169,7 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any, *, unro
         i, upper_, x = carry
         return i + 1, upper_, body_fun(i, x)
 
-    lower, upper = _as_counter(lower, dtype), _as_counter(upper, dtype)
+    lower, upper = (x if get_aval(x).dtype == dtype and get_aval(x).weak_type == weak_type
+                    else convert_keeping_weak_type(x, dtype, weak_type) for x in (lower, upper))
     _, _, result = while_loop(lambda carry: carry[0] < carry[1], body, (lower, upper, init_val))
     return result
