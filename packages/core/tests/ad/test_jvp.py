@@ -122,6 +122,16 @@ def test_complex_parts_and_abs():
     check_jvp(lambda b: lax.complex(x, b), (y,), (np.array([-1.0, 0.5]),))
 
 
+def test_abs_of_complex_divides_in_complex_arithmetic():
+    """JAX forms dz conj(z) / |z| in the operand's complex type (|z| converted back), and 0 at z = 0."""
+    z = np.array([1 + 2j, -3 + 0.5j, 0j, 3e-20 + 4e-20j], np.complex64)
+    dz = np.array([0.5 - 1j, 2 + 1j, 1 + 1j, 1 - 2j], np.complex64)
+    magnitude = np.abs(z)
+    denominator = np.where(magnitude == 0, 1, magnitude).astype(np.complex64)
+    _, tangent = jvp(lax.abs, (z,), (dz,))
+    np.testing.assert_array_equal(np.asarray(tangent), np.real(dz * (np.conj(z) / denominator)))
+
+
 # ---------------------------------------------------------------- structural primitives
 
 A = rng.standard_normal((2, 3))

@@ -53,6 +53,9 @@ def cases(lax, jit, jvp):
         ("jit_closure", lambda x, y: jvp(jit(lambda a: lax.sin(a * y)), (x,), (x,)), (f32(1.0), f32(2.0))),
         ("select_n", lambda p, x, t: jvp(lambda a: lax.select_n(p, a, lax.neg(a)), (x,), (t,)),
          (np.array([True, False]), np.ones(2, f32), np.ones(2, f32))),
+        ("abs_complex", lambda x, t: jvp(lax.abs, (x,), (t,)),
+         (np.array([1 + 2j, -3 + 0.5j, 0j], np.complex64), np.array([0.5 - 1j, 2 + 1j, 1 + 1j], np.complex64))),
+        ("abs_complex_scalar", lambda x, t: jvp(lax.abs, (x,), (t,)), (np.complex64(1 + 1j), np.complex64(1j))),
         ("concatenate_zero_operand", lambda x, y, t: jvp(lambda a: lax.concatenate([a, y], 0), (x,), (t,)),
          (np.ones(2, f32), np.ones(3, f32), np.ones(2, f32))),
     ]

@@ -118,10 +118,14 @@ for _p in (ew.max_p, ew.min_p):
 def _abs_jvp(primals, tangents):
     (x,), (t,) = primals, tangents
     ans = lax.abs(x)
-    if get_aval(x).dtype.kind == "c":
-        # d|z| = Re(conj(z) dz) / |z|, taken as 0 at z = 0.
-        safe = lax.select_n(lax.eq(ans, const(ans, 0.0)), ans, full_like(ans, 1.0))
-        return ans, lax.div(lax.real(lax.mul(lax.conj(x), t)), safe)
+    dtype = get_aval(x).dtype
+    if dtype.kind == "c":
+        # d|z| = Re(dz conj(z) / |z|), taken as 0 at z = 0; as JAX, the quotient is formed in complex arithmetic
+        # (|z| converted back to z's type), which the staged equations and the rounding of the result show.
+        conj = lax.conj(x)
+        magnitude = lax.convert_element_type(ans, dtype)
+        safe = lax.select_n(lax.eq(magnitude, const(magnitude, 0.0)), magnitude, full_like(magnitude, 1.0))
+        return ans, lax.real(lax.mul(t, lax.div(conj, safe)))
     return ans, lax.select_n(lax.ge(x, const(x, 0.0)), lax.neg(t), t)
 
 
