@@ -51,6 +51,11 @@ def _leak(m):
     return m.lax.add(leaked[0], 1.0)
 
 
+def _compile_then_call_with_other_tree(m):
+    compiled = m.jit(lambda a: a[0]).lower((X, X)).compile()
+    return compiled([X, X])
+
+
 def _conv(m, lhs_shape, rhs_shape, strides, padding="VALID", **kw):
     return m.lax.conv_general_dilated(f32(*lhs_shape), f32(*rhs_shape), strides, padding, **kw)
 
@@ -257,6 +262,8 @@ CASES = {
     "while-carry-dtype": lambda m: m.lax.while_loop(lambda c: c < 3, lambda c: c + 1.5, np.int32(0)),
     "while-carry-tree": lambda m: m.lax.while_loop(lambda c: c[0] < 3, lambda c: c[0], (np.int32(0),)),
     "fori_loop-carry-dtype": lambda m: m.lax.fori_loop(0, 3, lambda i, c: c + 0.5, np.int32(0)),
+    "fori_loop-float-bounds": lambda m: m.lax.fori_loop(0.0, 3.0, lambda i, c: c + 1, np.int32(0)),
+    "fori_loop-bound-dtypes": lambda m: m.lax.fori_loop(np.int16(0), np.int32(3), lambda i, c: c, np.float32(0)),
     # --- autodiff ---
     "grad-non-scalar-output": lambda m: m.grad(lambda x: x)(f32(3)),
     "grad-int-input": lambda m: m.grad(lambda x: x)(np.int32(3)),
@@ -292,6 +299,11 @@ CASES = {
     "vmap-not-callable": lambda m: m.vmap(1.0),
     # --- jit ---
     "jit-static_argnums-range": lambda m: m.jit(lambda x: x, static_argnums=3)(X),
+    "jit-static_argnames-unknown": lambda m: m.jit(lambda x: x, static_argnames="y")(X),
+    "jit-donate_argnums-range": lambda m: m.jit(lambda x: x, donate_argnums=2)(X),
+    "jit-returns-str": lambda m: m.jit(lambda x: "a")(X),
+    "jit-returns-object": lambda m: m.jit(lambda x: object())(X),
+    "jit-compiled-other-tree": _compile_then_call_with_other_tree,
     "jit-static-unhashable": lambda m: m.jit(lambda x, n: x, static_argnums=1)(X, [1]),
     "jit-static-eq-raises": lambda m: m.jit(lambda x, s: x, static_argnums=1)(X, _EqRaises()),
     "jit-not-callable": lambda m: m.jit(1.0),
@@ -314,6 +326,8 @@ CASES = {
     "eval_shape-object-array": lambda m: m.eval_shape(lambda x: x, np.array([1, 2], dtype=object)),
     "grad-datetime64": lambda m: m.grad(lambda x: 1.0)(np.datetime64("2020-01-01")),
     "vmap-str-array": lambda m: m.vmap(lambda x: x)(np.array(["a", "b"])),
+    "vmap-in_axes-str": lambda m: m.vmap(lambda x: x, in_axes="x")(X),
+    "vmap-in_axes-float": lambda m: m.vmap(lambda x: x, in_axes=0.0)(X),
     "lax-add-str-array": lambda m: m.lax.add(np.array(["a"]), np.array(["b"])),
     "lax-neg-object": lambda m: m.lax.neg(object()),
     "lax-sin-str": lambda m: m.lax.sin("a"),
