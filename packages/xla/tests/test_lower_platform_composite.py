@@ -40,7 +40,12 @@ def test_platform_dependent_without_a_branch_for_cpu():
 def test_composite_stablehlo_text():
     text = jc.jit(lambda x: lax.composite(_scale, "my.scale", version=2)(x, scale=np.float32(2.0), label="s")
                   ).lower(X).as_text()
-    # JAX 0.10.2 names the decomposition @my.scale; jaxle's function symbols keep letters, digits and '_'
     assert ('stablehlo.composite "my.scale" %arg0 {composite_attributes = {label = "s", scale = 2.000000e+00 : f32}, '
-            'decomposition = @my_scale, version = 2 : i32} : (tensor<3xf32>) -> tensor<3xf32>') in text
-    assert "func.func private @my_scale(%arg0: tensor<3xf32>) -> tensor<3xf32>" in text
+            'decomposition = @my.scale, version = 2 : i32} : (tensor<3xf32>) -> tensor<3xf32>') in text
+    assert "func.func private @my.scale(%arg0: tensor<3xf32>) -> tensor<3xf32>" in text
+
+
+@pytest.mark.parametrize("name", ["tanh", "my tanh"])
+def test_composite_names_must_be_namespaced(name):
+    with pytest.raises(ValueError, match="must be a valid namespaced op name"):
+        jc.jit(lax.composite(lax.tanh, name))(X)

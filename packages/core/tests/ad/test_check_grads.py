@@ -110,6 +110,12 @@ def test_tolerances_are_per_dtype_and_scale_the_check():
 # ---------------------------------------------------------------- the sweep over primitives
 
 
+class OneDeviceSharding:
+    """A stand-in for a sharding over one device (jaxle_core has no devices of its own)."""
+
+    device_set = frozenset({"the device"})
+
+
 @dataclass(frozen=True)
 class Case:
     """``fun`` of the float64 arguments ``make(rng)`` returns (cast to float32 in the 32-bit runs)."""
@@ -384,6 +390,13 @@ CASES: list[Case] = [
     Case("conv_general_dilated", lambda x, w: lax.conv_general_dilated(
         x, w, (1,), ((1, 0),), lhs_dilation=(2,), rhs_dilation=(2,), feature_group_count=2),
          lambda rng: (rng.uniform(-1, 1, (1, 4, 3)), rng.uniform(-1, 1, (2, 2, 2))), "dilated"),
+    # ---- compiler hints and placement (identities)
+    *structural("optimization_barrier", lambda x, y: lax.optimization_barrier((x, lax.sin(y)))[1] * x, (2, 3),
+                (2, 3), complex_too=True),
+    *structural("dce_sink", lambda x: [lax.dce_sink(lax.cos(x)), lax.sin(x)][1], (2, 3)),
+    *structural("device_put", lambda x: lax.device_put_p.bind(
+        x, devices=(None,), srcs=(None,), copy_semantics=(lax.ArrayCopySemantics.REUSE_INPUT,))[0] * x, (2, 3)),
+    *structural("sharding_constraint", lambda x: lax.with_sharding_constraint(x, OneDeviceSharding()) * x, (2, 3)),
 ]
 
 # Primitives with a jvp rule the sweep leaves out, and why.
@@ -404,6 +417,8 @@ NOT_SWEPT = {
     **dict.fromkeys(["cond", "scan", "while"], "carries jaxprs: checked in control_flow/test_*_transforms.py and "
                     "test_scan_grad.py with finite differences"),
     "custom_linear_solve": "carries jaxprs: checked in control_flow/test_solves.py with finite differences",
+    "stage": "staging records no equation for it (the operand itself): its jvp is checked in lax/test_barriers.py",
+    "composite": "not differentiable, as in JAX (its jvp raises): checked in lax/test_platform_composite.py",
 }
 
 

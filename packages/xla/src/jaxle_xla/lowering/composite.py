@@ -3,6 +3,7 @@ with the decomposition as a private function (which XLA inlines unless it knows 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -31,10 +32,18 @@ def _attribute(value: Any) -> str:
     return dense_elements(array, ShapedArray(array.shape, array.dtype))
 
 
+# What StableHLO accepts as a composite's name: a namespaced op name.
+_NAMESPACED = re.compile(r"[a-zA-Z][a-zA-Z0-9_]*([.][a-zA-Z0-9_$]+)+")
+
+
 @register_lowering(composite_p)
 def _composite(ctx: LoweringContext, *args: Value, name: str, attributes: tuple, version: int,
                jaxpr: ClosedJaxpr) -> list[Value]:
-    decomposition = ctx.module.function(jaxpr, name)
+    if not _NAMESPACED.fullmatch(name):
+        raise ValueError("Cannot lower jaxpr with verifier errors:\n\tname must be a valid namespaced op name, i.e. "
+                         "it must match the following regular expression: ^[a-zA-Z][a-zA-Z0-9_]*([.][a-zA-Z0-9_$]+)+$ "
+                         f'e.g. "my_namespace.my_op" (got "{name}")')
+    decomposition = ctx.module.function(jaxpr, name, keep_name=True)
     fields = {"name": _attribute(name)}
     if attributes:
         entries = [f"{key} = {_attribute(leaves[0] if len(leaves) == 1 else np.asarray(leaves))}"

@@ -8,6 +8,7 @@ primitive with multiple results).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -81,12 +82,13 @@ class ModuleBuilder:
             env.update(zip(eqn.outvars, outs))
         return [read(v) for v in jaxpr.outvars]
 
-    def function(self, closed: core.ClosedJaxpr, name: str) -> str:
-        """The name of a private function computing ``closed`` (written once per jaxpr)."""
+    def function(self, closed: core.ClosedJaxpr, name: str, keep_name: bool = False) -> str:
+        """The name of a private function computing ``closed`` (written once per jaxpr); ``keep_name`` keeps
+        ``name`` as it is when it is a valid symbol (dots included, as JAX names composites' decompositions)."""
         known = self._function_names.get(id(closed))
         if known is not None:
             return known
-        name = symbol_name(name)
+        name = name if keep_name and _BARE_SYMBOL.fullmatch(name) else symbol_name(name)
         unique, i = name, 0
         while unique in self._taken:
             unique, i = f"{name}_{i}", i + 1
@@ -136,6 +138,10 @@ def lower_to_text(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] =
     """The StableHLO module (generic-form text) computing ``closed``; its entry point is ``@main``."""
     donated = list(donated) + [False] * (len(closed.jaxpr.invars) - len(donated))
     return ModuleBuilder(_module_name(name)).module_text(closed, donated)
+
+
+# MLIR's bare identifiers: what a symbol may be without quotes.
+_BARE_SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 
 
 def symbol_name(name: str) -> str:
