@@ -313,3 +313,26 @@ def test_total_order_comparisons(dtype):
     check_against_reference(f, x, y)
     for got, want in zip(jc.jit(f)(x, y), (rx == ry, rx <= ry, rx < ry), strict=True):
         np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("accuracy", [lax.AccuracyMode.HIGHEST, lax.AccuracyMode.DEFAULT,
+                                      lax.Tolerance(atol=1e-5, ulps=2), lax.Tolerance(rtol=1e-3)],
+                         ids=["highest", "default", "atol-ulps", "rtol"])
+def test_accuracy_reaches_stablehlo(accuracy):
+    """Each math op carries JAX's ``result_accuracy`` attribute (none for DEFAULT) and computes the same values."""
+    names = ["exp", "exp2", "log", "log1p", "expm1", "tanh", "sin", "cos", "tan", "sqrt", "rsqrt", "cbrt"]
+    x = np.linspace(0.25, 2.0, 5, dtype=np.float32)
+    f = lambda x: [getattr(lax, name)(x, accuracy=accuracy) for name in names]
+    check_against_reference(f, x)
+    text = jc.jit(f).lower(x).as_text()
+    if accuracy is lax.AccuracyMode.DEFAULT:
+        assert "result_accuracy" not in text
+    elif isinstance(accuracy, lax.Tolerance):
+        assert text.count("#stablehlo.result_accuracy_mode<TOLERANCE>") == len(names)
+    else:
+        assert text.count("#stablehlo.result_accuracy<mode = #stablehlo.result_accuracy_mode<HIGHEST>>") == len(names)
+
+
+def test_unknown_accuracy_fails_when_compiled():
+    with pytest.raises(NotImplementedError, match="Accuracy x not supported"):
+        jc.jit(lambda x: lax.exp(x, accuracy="x"))(np.float32(1.0))

@@ -24,6 +24,7 @@ from jaxle_core.lax import identity as ident
 from jaxle_core.lax import reductions as red
 from jaxle_core.lax import slicing as sl
 from jaxle_core.lax import structural as st
+from jaxle_core.lax.accuracy import AccuracyMode
 from jaxle_core.lax.dot import dot_general_p
 from jaxle_core.lax.identity import stop_gradient_p
 from jaxle_core.lax.ragged_dot import ragged_dot_general_p
@@ -152,11 +153,36 @@ defjvp(ew.exp_p, lambda t, ans, x, **_: lax.mul(t, ans))
 defjvp(ew.exp2_p, lambda t, ans, x, **_: lax.mul(lax.log(const(x, 2.0)), lax.mul(t, ans)))
 defjvp(ew.log_p, lambda t, ans, x, **_: lax.div(t, x))
 defjvp(ew.log1p_p, lambda t, ans, x, **_: lax.div(t, lax.add(x, const(x, 1.0))))
-defjvp(ew.expm1_p, lambda t, ans, x, **_: lax.mul(t, lax.add(ans, const(ans, 1.0))))
-defjvp(ew.tanh_p, lambda t, ans, x, **_: lax.mul(lax.add(t, lax.mul(t, ans)), lax.sub(const(ans, 1.0), ans)))
-defjvp(ew.logistic_p, lambda t, ans, x, **_: lax.mul(t, lax.mul(ans, lax.sub(const(ans, 1.0), ans))))
+
+
+# With accuracy HIGHEST, JAX differentiates expm1, tanh and logistic through exp/logistic of the operand (computed
+# to that accuracy) rather than through the result, which loses precision where the result saturates.
+def _expm1_term(t, ans, x, *, accuracy):
+    if accuracy is AccuracyMode.HIGHEST:
+        return lax.mul(t, lax.exp(x, accuracy=accuracy))
+    return lax.mul(t, lax.add(ans, const(ans, 1.0)))
+
+
+def _tanh_term(t, ans, x, *, accuracy):
+    if accuracy is AccuracyMode.HIGHEST:
+        rising = lax.logistic(lax.mul(const(x, 2.0), x), accuracy=accuracy)
+        falling = lax.logistic(lax.mul(const(x, -2.0), x), accuracy=accuracy)
+        return lax.mul(t, lax.mul(const(x, 4.0), lax.mul(rising, falling)))
+    return lax.mul(lax.add(t, lax.mul(t, ans)), lax.sub(const(ans, 1.0), ans))
+
+
+def _logistic_term(t, ans, x, *, accuracy):
+    if accuracy is AccuracyMode.HIGHEST:
+        return lax.mul(t, lax.mul(ans, lax.logistic(lax.neg(x))))
+    return lax.mul(t, lax.mul(ans, lax.sub(const(ans, 1.0), ans)))
+
+
+defjvp(ew.expm1_p, _expm1_term)
+defjvp(ew.tanh_p, _tanh_term)
+defjvp(ew.logistic_p, _logistic_term)
+# sin's cosine drops the accuracy, as JAX's linearization (grad) does; cos's sine keeps it.
 defjvp(ew.sin_p, lambda t, ans, x, **_: lax.mul(t, lax.cos(x)))
-defjvp(ew.cos_p, lambda t, ans, x, **_: lax.neg(lax.mul(t, lax.sin(x))))
+defjvp(ew.cos_p, lambda t, ans, x, *, accuracy: lax.neg(lax.mul(t, lax.sin(x, accuracy=accuracy))))
 defjvp(ew.tan_p, lambda t, ans, x, **_: lax.mul(t, lax.add(const(ans, 1.0), lax.square(ans))))
 defjvp(ew.asin_p, lambda t, ans, x: lax.mul(t, lax.rsqrt(lax.sub(const(x, 1.0), lax.square(x)))))
 defjvp(ew.acos_p, lambda t, ans, x: lax.mul(t, lax.neg(lax.rsqrt(lax.sub(const(x, 1.0), lax.square(x))))))

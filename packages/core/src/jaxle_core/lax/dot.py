@@ -6,7 +6,7 @@ import enum
 import math
 import string
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Union
 
 import numpy as np
 
@@ -17,7 +17,7 @@ from jaxle_core.lax.dot_algorithm import DotAlgorithm, DotAlgorithmPreset, algor
 from jaxle_core.lax.standard import as_int_tuple
 from jaxle_core.lax.structural import convert_element_type_p
 
-__all__ = ["Precision", "batch_matmul", "dot", "dot_general", "dot_general_p"]
+__all__ = ["DotDimensionNumbers", "Precision", "PrecisionLike", "batch_matmul", "dot", "dot_general", "dot_general_p"]
 
 
 class Precision(enum.Enum):
@@ -49,6 +49,12 @@ _PRECISION_ERROR = (
 
 
 Canonical = tuple[Precision, Precision] | DotAlgorithmPreset | DotAlgorithm | None
+
+# Typing aliases of JAX's signatures: what ``precision=`` accepts, and dot_general's
+# ``((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))``.
+PrecisionLike = Union[None, str, Precision, tuple[str, str], tuple[Precision, Precision],  # noqa: UP007
+                      DotAlgorithm, DotAlgorithmPreset]
+DotDimensionNumbers = tuple[tuple[Sequence[int], Sequence[int]], tuple[Sequence[int], Sequence[int]]]
 
 
 def canonicalize_precision(precision: Any) -> Canonical:

@@ -18,6 +18,7 @@ import numpy as np
 from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
+from jaxle_core.lax.accuracy import check_accuracy
 from jaxle_core.lax.standard import (
     BOOL,
     COMPLEX,
@@ -283,8 +284,18 @@ def _unsigned_zeros(fn: Callable) -> Callable:
     return lambda x: fn(x + np.zeros((), x.dtype)) if np.issubdtype(x.dtype, np.complexfloating) else fn(x)
 
 
-def _math_primitive(name: str, fn: Callable, accepted=INEXACT, keeps_denormals: bool = False) -> Primitive:
-    return _primitive(name, float_semantics(fn, keeps_denormals), accepted)
+def _math_primitive(name: str, fn: Callable, accepted=INEXACT, keeps_denormals: bool = False,
+                    checks_accuracy: bool = True) -> Primitive:
+    """A unary (or atan2's binary) math primitive; ``checks_accuracy`` is off where JAX's lowering (an expansion)
+    never reads the ``accuracy`` parameter, so that no value of it fails."""
+    compute = float_semantics(fn, keeps_denormals)
+
+    def impl(*args, accuracy=None):
+        if checks_accuracy:
+            check_accuracy(accuracy)  # an unknown accuracy fails when run, as in JAX (not when traced)
+        return compute(*args)
+
+    return _primitive(name, impl, accepted)
 
 
 exp_p = _math_primitive("exp", np.exp)
@@ -293,7 +304,7 @@ log_p = _math_primitive("log", np.log)
 log1p_p = _math_primitive("log1p", np.log1p)
 expm1_p = _math_primitive("expm1", np.expm1, keeps_denormals=True)
 tanh_p = _math_primitive("tanh", np.tanh, keeps_denormals=True)
-logistic_p = _math_primitive("logistic", _logistic)
+logistic_p = _math_primitive("logistic", _logistic, checks_accuracy=False)
 sin_p = _math_primitive("sin", np.sin, keeps_denormals=True)
 cos_p = _math_primitive("cos", np.cos)
 tan_p = _math_primitive("tan", np.tan, keeps_denormals=True)

@@ -15,6 +15,7 @@ import numpy as np
 
 from jaxle_core import lax
 from jaxle_core.lax import elementwise as ew
+from jaxle_core.lax.accuracy import AccuracyMode, Tolerance, check_accuracy
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import elementwise_op, register_lowering
 
@@ -25,10 +26,6 @@ for _primitive, _op in [
     (ew.floor_p, "stablehlo.floor"), (ew.ceil_p, "stablehlo.ceil"), (ew.is_finite_p, "stablehlo.is_finite"),
     (ew.nextafter_p, "chlo.next_after"),
     # transcendental
-    (ew.exp_p, "stablehlo.exponential"), (ew.expm1_p, "stablehlo.exponential_minus_one"),
-    (ew.log_p, "stablehlo.log"), (ew.log1p_p, "stablehlo.log_plus_one"), (ew.sqrt_p, "stablehlo.sqrt"),
-    (ew.rsqrt_p, "stablehlo.rsqrt"), (ew.cbrt_p, "stablehlo.cbrt"), (ew.tanh_p, "stablehlo.tanh"),
-    (ew.tan_p, "stablehlo.tan"),
     (ew.atan2_p, "stablehlo.atan2"), (ew.asin_p, "chlo.asin"), (ew.acos_p, "chlo.acos"), (ew.atan_p, "chlo.atan"),
     (ew.sinh_p, "chlo.sinh"), (ew.cosh_p, "chlo.cosh"), (ew.asinh_p, "chlo.asinh"), (ew.acosh_p, "chlo.acosh"),
     (ew.atanh_p, "chlo.atanh"),
@@ -161,11 +158,39 @@ register_lowering(ew.min_p)(_extremum("stablehlo.minimum", "LT"))
 # ---------------------------------------------------------------- transcendental
 
 
+def _result_accuracy(accuracy) -> dict[str, str]:
+    """The ``result_accuracy`` attribute JAX gives an op for ``accuracy`` (none for None or DEFAULT)."""
+    check_accuracy(accuracy)
+    if isinstance(accuracy, Tolerance):
+        return {"result_accuracy": f"#stablehlo.result_accuracy<atol = {float(accuracy.atol):.17e}, rtol = "
+                                   f"{float(accuracy.rtol):.17e}, ulps = {int(accuracy.ulps)}, mode = "
+                                   "#stablehlo.result_accuracy_mode<TOLERANCE>>"}
+    if accuracy is AccuracyMode.HIGHEST:
+        return {"result_accuracy": "#stablehlo.result_accuracy<mode = #stablehlo.result_accuracy_mode<HIGHEST>>"}
+    return {}
+
+
+def _with_accuracy(op: str):
+    def rule(ctx: LoweringContext, x: Value, *, accuracy=None) -> Value:
+        return ctx.op1(op, [x], ctx.avals_out[0], _result_accuracy(accuracy))
+
+    return rule
+
+
+for _primitive, _op in [
+    (ew.exp_p, "stablehlo.exponential"), (ew.expm1_p, "stablehlo.exponential_minus_one"),
+    (ew.log_p, "stablehlo.log"), (ew.log1p_p, "stablehlo.log_plus_one"), (ew.sqrt_p, "stablehlo.sqrt"),
+    (ew.rsqrt_p, "stablehlo.rsqrt"), (ew.cbrt_p, "stablehlo.cbrt"), (ew.tanh_p, "stablehlo.tanh"),
+    (ew.tan_p, "stablehlo.tan"),
+]:
+    register_lowering(_primitive)(_with_accuracy(_op))
+
+
 @register_lowering(ew.exp2_p)
 def _exp2(ctx: LoweringContext, x: Value, *, accuracy=None) -> Value:
     """``exp(x log 2)``, as JAX computes it."""
     scaled = _binary(ctx, "stablehlo.multiply", ctx.full_like(np.log(2), x), x)
-    return ctx.op1("stablehlo.exponential", [scaled], x.aval)
+    return ctx.op1("stablehlo.exponential", [scaled], x.aval, _result_accuracy(accuracy))
 
 
 @register_lowering(ew.logistic_p)
@@ -199,7 +224,7 @@ def _sin_or_cos(op: str, cosine: bool):
     def rule(ctx: LoweringContext, x: Value, *, accuracy=None) -> Value:
         if np.issubdtype(x.aval.dtype, np.complexfloating):
             return ctx.lower_fun(functools.partial(_sin_or_cos_complex, cosine=cosine), x)[0]
-        return ctx.op1(op, [x], x.aval)
+        return ctx.op1(op, [x], x.aval, _result_accuracy(accuracy))
 
     return rule
 
