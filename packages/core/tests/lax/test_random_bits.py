@@ -71,3 +71,10 @@ def test_bad_arguments():
         lax.rng_bit_generator(key, (3,), out_sharding="x")
     with pytest.raises(TypeError, match="non-negative"):
         lax.rng_bit_generator(key, (-1,))
+
+
+def test_uint64_without_x64_is_truncated_with_jax_warning():
+    with pytest.warns(UserWarning, match="Explicitly requested dtype uint64 requested in rng_bit_generator is not "
+                                         "available, and will be truncated to dtype uint32"):
+        _, bits = lax.rng_bit_generator(np.array([1, 2, 3, 4], np.uint32), (3,), dtype=np.uint64)
+    assert bits.dtype == np.uint32

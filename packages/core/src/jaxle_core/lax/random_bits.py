@@ -162,7 +162,7 @@ def rng_bit_generator(key, shape: Sequence[int], dtype=np.uint32,
     shape = as_int_tuple(shape)
     if any(d < 0 for d in shape):
         raise TypeError(f"rng_bit_generator: shape must have non-negative dimensions, got {shape}")
-    dtype = dtypes.dtype(dtype)
+    dtype = dtypes.dtype(dtype, requested_in="rng_bit_generator")
     if dtype not in _BIT_DTYPES:
         raise TypeError(f"rng_bit_generator: unsupported dtype {dtype}")
     if out_sharding is not None:
