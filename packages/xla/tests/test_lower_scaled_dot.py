@@ -27,7 +27,7 @@ def test_block_scaled_product(preferred):
     check_against_reference(fun, *args, rtol=1e-2, atol=1e-2)
     text = jc.jit(fun).lower(*args).as_text()
     assert 'stablehlo.composite "xla.scaled_dot"' in text and "composite_attributes = {dimension_numbers = " \
-        "[[[2], [1]], [[0], [0]]]" in text
+        "[[[2], [1]], [[0], [0]]]" in text and "decomposition = @xla.scaled_dot" in text
 
 
 def test_default_scales_and_vmap():

@@ -32,6 +32,6 @@ def _scaled_dot_lowering(ctx: LoweringContext, *operands: Value, dimension_numbe
     closed = trace_to_jaxpr(lambda *xs: _decomposition(*xs, **params), [v.aval for v in operands], None)
     attributes = {"composite_attributes": f"{{dimension_numbers = {_nested(dimension_numbers)}, "
                                           f"preferred_element_type = {element_type(preferred_element_type)}}}",
-                  "decomposition": f"@{ctx.module.function(closed, 'xla.scaled_dot')}",
+                  "decomposition": f"@{ctx.module.function(closed, 'xla.scaled_dot', keep_name=True)}",
                   "name": '"xla.scaled_dot"'}
     return ctx.op1("stablehlo.composite", list(operands), ctx.avals_out[0], attributes)
