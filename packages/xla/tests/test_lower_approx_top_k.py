@@ -34,3 +34,8 @@ def test_lowered_text_and_jvp():
     assert "reduction_dim = 1 : i64" in text and "top_k = 3 : i64" in text
     jvp = lambda x, t: jc.jvp(lambda y: lax.approx_min_k(y, 2)[0], (x,), (t,))  # noqa: E731
     check_against_reference(jvp, x[:, ::-1].copy(), np.ones_like(x))
+
+
+def test_xla_refuses_out_of_range_recall():
+    with pytest.raises(Exception, match="recall_target out of range"):
+        jc.jit(lambda x: lax.approx_max_k(x, 1, recall_target=1.5))(np.ones(5, np.float32))

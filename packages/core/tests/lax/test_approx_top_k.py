@@ -54,3 +54,11 @@ SIZES = {(5000, 1, 1, 0.95, -1): 1024, (5000, 1, 17, 0.99, -1): 3072, (10000, 1,
 def test_output_size(case):
     size, rank, k, recall, override = case
     assert approx_top_k_output_size(size, rank, k, recall, False, override) == SIZES[case]
+
+
+@pytest.mark.parametrize("params", [dict(recall_target=0.0), dict(recall_target=1.5),
+                                    dict(reduction_input_size_override=3)], ids=str)
+def test_parameters_xla_refuses(params):
+    # ValueError from the reference; XLA's own runtime error when it is the backend.
+    with pytest.raises(Exception, match="out of range"):
+        lax.approx_max_k(np.ones(5, np.float32), 1, **params)

@@ -35,7 +35,7 @@ def approx_top_k_output_size(size: int, rank: int, k: int, recall_target: float,
         return size
     if k == 1:
         return tile
-    log_recall = math.log(recall_target)
+    log_recall = math.log(recall_target) if recall_target > 0 else -math.inf
     # The expected recall of windows of size w is about exp((1 - k) / w): the window that reaches the target.
     window = math.inf if log_recall == 0 else max((1.0 - k) / log_recall, tile)
     if window == math.inf:
@@ -78,6 +78,11 @@ def _approx_top_k_aval(operand, *, k, reduction_dimension, recall_target, is_max
 def _approx_top_k_impl(operand, *, k, reduction_dimension, recall_target, is_max_k, reduction_input_size_override,
                        aggregate_to_topk):
     dim = reduction_dimension % operand.ndim
+    # XLA's verifier refuses these when compiling; JAX raises its error then.
+    if not 0 < recall_target <= 1:
+        raise ValueError("'stablehlo.custom_call' op recall_target out of range")
+    if 0 <= reduction_input_size_override < operand.shape[dim]:
+        raise ValueError("'stablehlo.custom_call' op reduction_input_size_override out of range")
     size = approx_top_k_output_size(operand.shape[dim], operand.ndim, k, recall_target, aggregate_to_topk,
                                     reduction_input_size_override)
     moved = np.moveaxis(operand, dim, -1)
