@@ -39,6 +39,12 @@ CASES = {
     "vmap": lambda lax: (top(lax).vmap(lambda x: lax.scatter_apply(x, REPEATED, lax.exp, rows(lax),
                                                                    update_shape=(3,))),
                          (rand((2, 5), "float32"),)),
+    "closes-over-constant": lambda lax: (
+        lambda x: lax.scatter_apply(x, REPEATED, lambda v: v * np.float32(3), rows(lax), update_shape=(3,)),
+        (rand((5,), "float32"),)),
+    "err-closes-over-tracer": lambda lax: (
+        lambda x, y: lax.scatter_apply(x, REPEATED, lambda v: v * y, rows(lax), update_shape=(3,)),
+        (rand((5,), "float32"), np.float32(2))),
     "err-update-shape": lambda lax: (lambda x, i: lax.scatter_apply(x, i, lax.sin, rows(lax)),
                                      (rand((5,), "float32"), REPEATED)),
     "err-grad": lambda lax: (top(lax).grad(lambda x: lax.reduce_sum(

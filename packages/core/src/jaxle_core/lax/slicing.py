@@ -692,6 +692,9 @@ def scatter_apply(operand, scatter_indices, func: Callable, dimension_numbers: S
     unused_updates = broadcast_in_dim(np.zeros((), dtype), update_shape, ())
     scalar = ShapedArray((), dtype)
     closed = trace_to_jaxpr(lambda x, _: [func(x)], [scalar, scalar])
+    if any(isinstance(c, Tracer) for c in closed.consts):
+        raise NotImplementedError("Reduction computations can't close over Tracers. Please open an issue at "
+                                  "https://github.com/jax-ml/jax.")
     dn = ScatterDimensionNumbers(*(as_int_tuple(f) for f in dimension_numbers))
     return scatter_p.bind(operand, scatter_indices, unused_updates, update_jaxpr=closed.jaxpr,
                           update_consts=tuple(closed.consts), dimension_numbers=dn,
