@@ -170,6 +170,15 @@ def _check_value_dtype(x: Any, dt: np.dtype) -> None:
                         "Only arrays of numeric types are supported by JAX.")
 
 
+def _check_requested_dtype(x: Any, requested_in: str) -> None:
+    try:
+        dt = np.dtype(x)
+    except TypeError:
+        return  # not a dtype name at all: the lookup that follows reports it as NumPy does
+    if dt not in _JAX_DTYPE_SET:
+        raise TypeError(f"JAX only supports number, bool, and string dtypes, got dtype {x} in {requested_in}")
+
+
 def dtype(x: Any, canonicalize: bool = True, *, requested_in: str = "dtype") -> np.dtype:
     """The JAX dtype of a value or dtype-like, as ``jax._src.dtypes.dtype`` gives it.
 
@@ -177,10 +186,13 @@ def dtype(x: Any, canonicalize: bool = True, *, requested_in: str = "dtype") -> 
     explicitly named 64-bit dtype (a string, NumPy type or dtype) is narrowed
     with a warning when x64 is off; NumPy arrays and scalars are narrowed
     silently. ``canonicalize=False`` skips every narrowing. The warning names ``requested_in`` as the
-    function the dtype was asked of.
+    function the dtype was asked of; a lax function asking for a dtype arrays cannot have (a string, object or
+    datetime type) gets JAX's TypeError naming it.
     """
     if x is None:
         raise ValueError(f"Invalid argument to dtype: {x}.")
+    if requested_in != "dtype" and isinstance(x, (type, str, np.dtype)):
+        _check_requested_dtype(x, requested_in)
     if isinstance(x, type):
         py_dtype = PYTHON_SCALAR_DTYPES.get(x)
         if py_dtype is not None:

@@ -204,12 +204,22 @@ def _conv_padding(padding, lhs_spatial, rhs_spatial, strides, lhs_dilation, rhs_
         try:
             pads = [(lo, hi) for lo, hi in padding]
         except (TypeError, ValueError):
+            pads = None
+        if pads is None or not all(isinstance(p, (int, np.integer)) for pair in pads for p in pair):
             raise ValueError(f"padding argument to conv_general_dilated should be a string or a sequence of "
-                             f"(low, high) pairs, got {padding}") from None
+                             f"(low, high) pairs, got {padding}")
         if len(pads) != len(lhs_spatial):
             raise TypeError(f"Wrong number of explicit pads for convolution: expected {len(lhs_spatial)}, got "
                             f"{len(pads)}.")
     return tuple((int(lo), int(hi)) for lo, hi in pads)
+
+
+def _static_counts(values: Sequence[int]) -> tuple[int, ...]:
+    """Dilations and group counts must be Python or NumPy integers; JAX reports anything else this way."""
+    if not all(isinstance(v, (int, np.integer)) for v in values):
+        raise NotImplementedError("Convolutions with non-static strides, dilation, feature_group_count, or "
+                                  "batch_group_count")
+    return tuple(int(v) for v in values)
 
 
 def conv_general_dilated(lhs, rhs, window_strides: Sequence[int], padding, lhs_dilation=None, rhs_dilation=None,
@@ -225,8 +235,9 @@ def conv_general_dilated(lhs, rhs, window_strides: Sequence[int], padding, lhs_d
     if len(window_strides) != n_spatial:
         raise ValueError(f"conv_general_dilated window and window_strides must have the same number of "
                          f"dimensions, but got {n_spatial} and {len(window_strides)}")
-    lhs_dilation = (1,) * n_spatial if lhs_dilation is None else as_int_tuple(lhs_dilation)
-    rhs_dilation = (1,) * n_spatial if rhs_dilation is None else as_int_tuple(rhs_dilation)
+    lhs_dilation = (1,) * n_spatial if lhs_dilation is None else _static_counts(lhs_dilation)
+    rhs_dilation = (1,) * n_spatial if rhs_dilation is None else _static_counts(rhs_dilation)
+    feature_group_count, batch_group_count = _static_counts((feature_group_count, batch_group_count))
     lhs_spatial = [lhs_shape[d] for d in dnums.lhs_spec[2:]]
     rhs_spatial = [rhs_shape[d] for d in dnums.rhs_spec[2:]]
     pads = _conv_padding(padding, lhs_spatial, rhs_spatial, window_strides, lhs_dilation, rhs_dilation)
@@ -234,8 +245,8 @@ def conv_general_dilated(lhs, rhs, window_strides: Sequence[int], padding, lhs_d
         dtypes.dtype(preferred_element_type))
     return conv_general_dilated_p.bind(
         lhs, rhs, window_strides=window_strides, padding=pads, lhs_dilation=lhs_dilation,
-        rhs_dilation=rhs_dilation, dimension_numbers=dnums, feature_group_count=int(feature_group_count),
-        batch_group_count=int(batch_group_count), precision=canonicalize_precision(precision),
+        rhs_dilation=rhs_dilation, dimension_numbers=dnums, feature_group_count=feature_group_count,
+        batch_group_count=batch_group_count, precision=canonicalize_precision(precision),
         preferred_element_type=preferred, out_sharding=out_sharding)
 
 

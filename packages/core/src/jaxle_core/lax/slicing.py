@@ -494,7 +494,7 @@ def gather(operand, start_indices, dimension_numbers: GatherDimensionNumbers, sl
     else:
         fill_value = None
     dn = GatherDimensionNumbers(*(as_int_tuple(f) for f in dimension_numbers))
-    return gather_p.bind(operand, start_indices, dimension_numbers=dn, slice_sizes=as_int_tuple(slice_sizes),
+    return gather_p.bind(operand, start_indices, dimension_numbers=dn, slice_sizes=canonicalize_shape(slice_sizes),
                          unique_indices=bool(unique_indices), indices_are_sorted=bool(indices_are_sorted),
                          mode=parsed, fill_value=fill_value)
 

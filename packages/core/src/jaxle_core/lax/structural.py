@@ -166,7 +166,7 @@ def convert_element_type(operand, new_dtype):
 
     Python scalars are converted on the host, as JAX does (no equation is staged).
     """
-    new_dtype = _target_dtype(new_dtype)
+    new_dtype = dtypes.canonicalize_dtype(dtypes.dtype(new_dtype, requested_in="convert_element_type"))
     if type(operand) in _PYTHON_SCALARS:
         value = _convert_element_type_impl(np.asarray(operand), new_dtype=new_dtype, weak_type=False, sharding=None)
         return _host_constant(np.asarray(value, new_dtype))
@@ -174,16 +174,6 @@ def convert_element_type(operand, new_dtype):
     if aval.dtype == new_dtype and not aval.weak_type:
         return operand
     return convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=False, sharding=None)
-
-
-def _target_dtype(new_dtype) -> np.dtype:
-    """The canonical dtype to convert to; a dtype NumPy knows but arrays cannot have gets JAX's TypeError."""
-    try:
-        return dtypes.canonicalize_dtype(dtypes.dtype(new_dtype))
-    except TypeError:
-        np.dtype(new_dtype)  # a name NumPy does not know raises NumPy's own TypeError
-        raise TypeError(f"JAX only supports number, bool, and string dtypes, got dtype {new_dtype} in "
-                        "convert_element_type") from None
 
 
 def _host_constant(value: np.ndarray, weak_type: bool = False):
@@ -249,7 +239,7 @@ def bitcast_convert_type(operand, new_dtype):
 
     A narrower ``new_dtype`` adds a trailing dimension; a wider one consumes the trailing dimension.
     """
-    new_dtype = dtypes.canonicalize_dtype(dtypes.dtype(new_dtype))
+    new_dtype = dtypes.canonicalize_dtype(dtypes.dtype(new_dtype, requested_in="bitcast_convert_type"))
     return bitcast_convert_type_p.bind(operand, new_dtype=new_dtype)
 
 
@@ -330,7 +320,7 @@ def _iota_impl(*, dtype, shape, dimension, sharding):
 
 def broadcasted_iota(dtype, shape: Sequence[int], dimension: int, *, out_sharding=None):
     """An array of ``shape`` counting 0, 1, ... along ``dimension``."""
-    dtype = dtypes.canonicalize_dtype(dtypes.dtype(dtype))
+    dtype = dtypes.canonicalize_dtype(dtypes.dtype(dtype, requested_in="broadcasted_iota"))
     return iota_p.bind(dtype=dtype, shape=canonicalize_shape(shape), dimension=operator.index(dimension),
                        sharding=out_sharding)
 

@@ -204,9 +204,13 @@ def reduce_window(operand, init_value, computation: Callable, window_dimensions:
         raise TypeError(f"reduce_window got the wrong number of window_dimensions for operand: got operand shape "
                         f"{avals[0].shape} with window_dimensions {window_dimensions}.")
     ones = (1,) * len(window_dimensions)
-    window_strides = ones if window_strides is None else as_int_tuple(window_strides)
-    base_dilation = ones if base_dilation is None else as_int_tuple(base_dilation)
-    window_dilation = ones if window_dilation is None else as_int_tuple(window_dilation)
+    window_strides = ones if window_strides is None else check_integer_elements(
+        "reduce_window", "window_strides", window_strides)
+    # JAX names base_dilation for either dilation
+    base_dilation = ones if base_dilation is None else check_integer_elements(
+        "reduce_window", "base_dilation", base_dilation)
+    window_dilation = ones if window_dilation is None else check_integer_elements(
+        "reduce_window", "base_dilation", window_dilation)
     if isinstance(padding, str):
         padding = padtype_to_pads(dilate_shape(avals[0].shape, base_dilation),
                                   dilate_shape(window_dimensions, window_dilation), window_strides, padding)
