@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from conftest import FLOAT_EDGES, check_against_reference, random_values, run_both
 
+import jaxle_core as jc
 from jaxle_core import lax
 from jaxle_core.config import enable_x64
 from jaxle_core.lax import elementwise, windowed
@@ -194,3 +195,28 @@ def test_select_and_gather_add_eagerly_and_with_64_bit_values():
     with enable_x64():
         check_against_reference(_gather(elementwise.le_p, *GATHER_WINDOWS[1]), operand.astype(np.float64) - 1,
                                 operand.astype(np.float64), eager=False)
+
+
+def _select_and_scatter(operand, source, init, select, scatter, **params):
+    scalar = np.zeros((), operand.dtype)
+    chosen, combined = jc.make_jaxpr(select)(scalar, scalar), jc.make_jaxpr(scatter)(scalar, scalar)
+    return windowed.select_and_scatter_p.bind(operand, source, init, select_jaxpr=chosen.jaxpr, select_consts=(),
+                                         scatter_jaxpr=combined.jaxpr, scatter_consts=(), **params)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float32], ids=lambda d: np.dtype(d).name)
+def test_general_select_and_scatter(dtype):
+    """Ties, overlapping windows and padding (never selected), on XLA as in the reference and a loop over windows."""
+    x = np.array([[3, 1, 3, 0], [2, 3, 1, 1], [0, 0, 5, 5], [1, 2, 5, 4]], dtype)
+    overlapping = dict(window_dimensions=(2, 2), window_strides=(1, 1), padding=((0, 0), (0, 0)))
+    padded = dict(window_dimensions=(2, 2), window_strides=(2, 2), padding=((1, 1), (1, 1)))
+    source = np.arange(1, 10, dtype=dtype).reshape(3, 3)
+    f = lambda x, s: (_select_and_scatter(x, s, dtype(0), lax.ge, lax.add, **overlapping),
+                      _select_and_scatter(x, s, dtype(7), lax.le, lax.max, **padded))
+    check_against_reference(f, x, source)
+    expected = np.zeros_like(x)
+    for i in range(3):
+        for j in range(3):
+            r, c = np.unravel_index(np.argmax(x[i:i + 2, j:j + 2]), (2, 2))
+            expected[i + r, j + c] += source[i, j]
+    np.testing.assert_array_equal(np.asarray(jc.jit(f)(x, source)[0]), expected)

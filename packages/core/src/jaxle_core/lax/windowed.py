@@ -1,4 +1,5 @@
-"""Windowed reductions (reduce_window) and the pooling gradients (select_and_scatter_add, select_and_gather_add)."""
+"""Windowed reductions (reduce_window), the pooling gradients (select_and_scatter_add, select_and_gather_add) and
+the general select_and_scatter."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 import numpy as np
 
 import jaxle_tree
+from jaxle_core import core
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
 from jaxle_core.lax.reductions import (
@@ -22,7 +24,7 @@ from jaxle_core.lax.reductions import (
 from jaxle_core.lax.standard import ANY, NUMBER, as_int_tuple, check_dtype, check_integer_elements
 
 __all__ = ["padtype_to_pads", "reduce_window", "reduce_window_max_p", "reduce_window_min_p", "reduce_window_p",
-           "reduce_window_sum_p", "select_and_gather_add_p", "select_and_scatter_add_p"]
+           "reduce_window_sum_p", "select_and_gather_add_p", "select_and_scatter_add_p", "select_and_scatter_p"]
 
 Padding = tuple[tuple[int, int], ...]
 
@@ -231,9 +233,10 @@ def reduce_window(operand, init_value, computation: Callable, window_dimensions:
 # ---------------------------------------------------------------- pooling gradients
 
 
-def _selected_positions(operand: np.ndarray, select_prim: Primitive, params: dict) -> np.ndarray:
-    """For each window, the flat operand index that ``select_prim`` (ge: first maximum, le: first minimum) picks;
-    -1 for a window over padding only. Padding is never selected."""
+def _selected_positions(operand: np.ndarray, prefers: Callable, params: dict) -> np.ndarray:
+    """For each window, the flat operand index selected by ``prefers(current, candidate)`` (elementwise: keep the
+    current choice?; ge picks the first maximum, le the first minimum); -1 for a window over padding only. Padding
+    is never selected."""
     index = window_positions(operand.shape, **params)
     out_shape = index.shape[:operand.ndim]
     index = index.reshape(out_shape + (int(np.prod(params["window_dimensions"], dtype=np.int64)),))
@@ -244,7 +247,7 @@ def _selected_positions(operand: np.ndarray, select_prim: Primitive, params: dic
     for t in range(index.shape[-1]):
         candidate = index[..., t]
         current, value = flat[np.maximum(chosen, 0)], flat[np.maximum(candidate, 0)]
-        keep = (chosen >= 0) & np.asarray(select_prim.impl(current, value), bool)
+        keep = (chosen >= 0) & np.asarray(prefers(current, value), bool)
         chosen = np.where((candidate >= 0) & ~keep, candidate, chosen)
     return chosen
 
@@ -265,9 +268,9 @@ def _select_and_scatter_add_aval(source, operand, *, select_prim, window_dimensi
 @select_and_scatter_add_p.def_impl
 def _select_and_scatter_add_impl(source, operand, *, select_prim, window_dimensions, window_strides, padding):
     ones = (1,) * operand.ndim
-    chosen = _selected_positions(operand, select_prim, dict(window_dimensions=window_dimensions,
-                                                           window_strides=window_strides, padding=padding,
-                                                           base_dilation=ones, window_dilation=ones))
+    chosen = _selected_positions(operand, select_prim.impl, dict(window_dimensions=window_dimensions,
+                                                                window_strides=window_strides, padding=padding,
+                                                                base_dilation=ones, window_dilation=ones))
     out = np.zeros(operand.size, source.dtype)
     hit = chosen >= 0
     with np.errstate(over="ignore", invalid="ignore"):
@@ -288,7 +291,59 @@ def _select_and_gather_add_aval(tangents, operand, *, select_prim, **params):
 
 @select_and_gather_add_p.def_impl
 def _select_and_gather_add_impl(tangents, operand, *, select_prim, **params):
-    chosen = _selected_positions(operand, select_prim, params)
+    chosen = _selected_positions(operand, select_prim.impl, params)
     flat = tangents.reshape(-1)
     taken = flat[np.maximum(chosen, 0)] if flat.size else np.zeros(chosen.shape, tangents.dtype)
     return np.where(chosen >= 0, taken, np.zeros((), tangents.dtype))
+
+
+# ---------------------------------------------------------------- select_and_scatter (with jaxpr-valued select and
+# scatter computations, as JAX's general primitive; it has no derivative or batching rule in JAX either)
+
+select_and_scatter_p = Primitive("select_and_scatter")
+
+
+@select_and_scatter_p.def_abstract_eval
+def _select_and_scatter_aval(operand, source, init_value, *, select_jaxpr, select_consts, scatter_jaxpr,
+                             scatter_consts, window_dimensions, window_strides, padding):
+    if len(window_strides) != len(window_dimensions):
+        raise TypeError(f"select_and_scatter got inconsistent window_strides and window_dimensions: got "
+                        f"window_strides {window_strides} and window_dimensions {window_dimensions}.")
+    return ShapedArray(operand.shape, operand.dtype, operand.weak_type)
+
+
+def _scalar_function(jaxpr, consts) -> Callable:
+    """A scalar computation's jaxpr applied elementwise to NumPy arrays (its primitives broadcast)."""
+    def apply(*args):
+        with core.set_current_trace(core.EvalTrace()):
+            return np.asarray(core.eval_jaxpr(jaxpr, list(consts), *args)[0])
+
+    return apply
+
+
+@select_and_scatter_p.def_impl
+def _select_and_scatter_impl(operand, source, init_value, *, select_jaxpr, select_consts, scatter_jaxpr,
+                             scatter_consts, window_dimensions, window_strides, padding):
+    ones = (1,) * operand.ndim
+    params = dict(window_dimensions=window_dimensions, window_strides=window_strides, padding=padding,
+                  base_dilation=ones, window_dilation=ones)
+    expected = window_output_shape(operand.shape, **params)
+    if source.shape != expected or source.dtype != operand.dtype or init_value.dtype != operand.dtype:
+        raise ValueError(f"select_and_scatter needs a source of the window output shape {expected} and a source and "
+                         f"init value of the operand's dtype {operand.dtype}; got source {source.dtype}"
+                         f"{list(source.shape)} and init value {init_value.dtype}")
+    chosen = _selected_positions(operand, _scalar_function(select_jaxpr, select_consts), params).reshape(-1)
+    values = source.reshape(-1)
+    scatter = _scalar_function(scatter_jaxpr, scatter_consts)
+    out = np.full(operand.size, init_value, operand.dtype)
+    # Windows that chose the same element combine into it one after the other (in window order): the k-th of
+    # each group in round k, where every target is distinct.
+    order = np.argsort(chosen, kind="stable")
+    group_start = np.searchsorted(chosen[order], chosen[order])
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order)) - group_start
+    for k in range(int(rank.max(initial=-1)) + 1):
+        hit = (rank == k) & (chosen >= 0)
+        targets = chosen[hit]
+        out[targets] = scatter(out[targets], values[hit]).astype(operand.dtype)
+    return out.reshape(operand.shape)

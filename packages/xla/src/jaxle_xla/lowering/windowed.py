@@ -131,3 +131,15 @@ def _select_and_gather_add_lowering(ctx: LoweringContext, tangents: Value, opera
     return emit_reduce_window(ctx, triples, inits, body, window_dimensions=window_dimensions,
                               window_strides=window_strides, padding=[(0, 0)] * operand.aval.ndim,
                               base_dilation=ones, window_dilation=window_dilation)[1]
+
+
+@register_lowering(win.select_and_scatter_p)
+def _select_and_scatter_lowering(ctx: LoweringContext, operand: Value, source: Value, init_value: Value, *,
+                                 select_jaxpr, select_consts, scatter_jaxpr, scatter_consts, window_dimensions,
+                                 window_strides, padding) -> Value:
+    select_region = ctx.region([scalar(operand.aval)] * 2,
+                               lambda inner, args: inner.lower_jaxpr(select_jaxpr, select_consts, args))
+    scatter_region = ctx.region([scalar(source.aval)] * 2,
+                                lambda inner, args: inner.lower_jaxpr(scatter_jaxpr, scatter_consts, args))
+    return ctx.op1("stablehlo.select_and_scatter", [operand, source, init_value], ctx.avals_out[0],
+                   _window_attributes(window_dimensions, window_strides, padding), [select_region, scatter_region])
