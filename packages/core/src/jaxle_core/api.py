@@ -9,17 +9,11 @@ from typing import Any
 
 import jaxle_tree as tree
 from jaxle_core import core
-from jaxle_core.avals import ShapedArray, ShapeDtypeStruct, argument_avals, get_aval
+from jaxle_core.avals import ShapeDtypeStruct, abstract_argument_aval, argument_avals
 from jaxle_core.config import config
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.jit import flat_argument_names, jit, signature_or_none
 from jaxle_core.staging import DebugInfo, flatten_outputs, trace_to_jaxpr
-
-
-def _abstractify(x: Any) -> ShapedArray:
-    if isinstance(x, ShapeDtypeStruct):
-        return ShapedArray(x.shape, x.dtype, x.weak_type)
-    return get_aval(x)
 
 
 def _trace_pytree_function(fun: Callable, traced_for: str, args: tuple, kwargs: dict,
@@ -41,7 +35,7 @@ def _trace_pytree_function(fun: Callable, traced_for: str, args: tuple, kwargs: 
         return out_flat
 
     avals = argument_avals(fun, flat, lambda: flat_argument_names(signature_or_none(fun), args, static, kwargs),
-                           _abstractify)
+                           abstract_argument_aval)
     closed = trace_to_jaxpr(flat_fun, list(avals), debug)
     return closed, out_tree_box[0]
 

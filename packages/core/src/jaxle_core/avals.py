@@ -143,6 +143,23 @@ def get_aval(x: Any) -> ShapedArray:
     raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type.")
 
 
+def abstract_argument_aval(x: Any) -> ShapedArray:
+    """The aval of an array, or of any other object with ``shape`` and ``dtype`` (a ``ShapeDtypeStruct``, a user's
+    class; ``weak_type`` is read when present): the abstract arguments that ``eval_shape``, ``make_jaxpr``,
+    ``jit(f).trace``/``.lower`` and ``linear_transpose`` accept. A TypeError for anything else."""
+    try:
+        return get_aval(x)
+    except TypeError:
+        shape, dtype = getattr(x, "shape", None), getattr(x, "dtype", None)
+        if shape is None or dtype is None or isinstance(x, (np.ndarray, np.generic)):
+            raise
+        dtype = np.dtype(dtype)  # a TypeError for a name NumPy does not know
+        if not dtypes.is_valid_dtype(dtype):
+            raise
+        return ShapedArray(canonicalize_shape(shape), dtypes.canonicalize_dtype(dtype),
+                           bool(getattr(x, "weak_type", False)))
+
+
 def argument_avals(fun: Any, args: list, arg_names: Any, abstractify: Any = get_aval) -> tuple[ShapedArray, ...]:
     """The avals of a traced function's flat arguments. A value that is not an array gets JAX's TypeError naming
     its path among the arguments; ``arg_names()`` lists those paths and is only called then."""

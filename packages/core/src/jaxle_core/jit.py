@@ -18,7 +18,7 @@ from typing import Any
 import jaxle_tree as tree
 from jaxle_core import backend as backend_module
 from jaxle_core import core
-from jaxle_core.avals import ShapedArray, argument_avals, aval_handlers
+from jaxle_core.avals import ShapedArray, abstract_argument_aval, argument_avals, aval_handlers, get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.config import disable_jit as _disable_jit_flag
 from jaxle_core.config import trace_context
@@ -265,10 +265,11 @@ class JitWrapped:
                 return entry, args
         return self._trace_general(args, kwargs)
 
-    def _trace_general(self, args: tuple, kwargs: dict) -> tuple[_CacheEntry, list]:
+    def _trace_general(self, args: tuple, kwargs: dict, abstractify: Callable[[Any], ShapedArray] = get_aval
+                       ) -> tuple[_CacheEntry, list]:
         dynamic, static = self._split_static(args, kwargs)
         flat, in_tree = tree.tree_flatten(dynamic)
-        avals = argument_avals(self.fun, flat, lambda: self._arg_names(args, kwargs, dynamic))
+        avals = argument_avals(self.fun, flat, lambda: self._arg_names(args, kwargs, dynamic), abstractify)
         key = (in_tree, avals, static, trace_context())
         entry = self._traces.lookup(key)
         if entry is None:
@@ -342,7 +343,8 @@ class JitWrapped:
         return backend_module.current_backend(), device
 
     def trace(self, *args, **kwargs) -> Traced:
-        entry, _ = self._trace(args, kwargs)
+        """The traced stage; arguments may be abstract (anything with ``shape`` and ``dtype``)."""
+        entry, _ = self._trace_general(args, kwargs, abstract_argument_aval)
         dynamic, _ = self._split_static(args, kwargs)
         return Traced(self, entry.jaxpr, tree.tree_structure(dynamic), entry.out_tree, entry.donated)
 
@@ -350,7 +352,7 @@ class JitWrapped:
         return self.trace(*args, **kwargs).lower()
 
     def eval_shape(self, *args, **kwargs):
-        entry, _ = self._trace(args, kwargs)
+        entry, _ = self._trace_general(args, kwargs, abstract_argument_aval)
         return entry.out_tree.unflatten([_shape_dtype(a) for a in entry.jaxpr.out_avals])
 
     def clear_cache(self) -> None:

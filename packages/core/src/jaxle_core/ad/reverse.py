@@ -20,7 +20,7 @@ from jaxle_core.ad.jvp import Zero, as_output, tangent_aval
 from jaxle_core.ad.linearize import Linearization, linearize_flat
 from jaxle_core.ad.rule_helpers import const
 from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass
-from jaxle_core.avals import ShapedArray, ShapeDtypeStruct, get_aval
+from jaxle_core.avals import ShapedArray, abstract_argument_aval, get_aval
 from jaxle_core.staging import DebugInfo, trace_to_jaxpr
 
 
@@ -240,8 +240,7 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Sequence = ()) -
     """The transpose of the linear function ``fun``, whose inputs have the shapes and dtypes of ``primals``."""
     _check_callable(fun)
     flat, in_tree = tree.tree_flatten(primals)
-    in_avals = [ShapedArray(x.shape, x.dtype, x.weak_type) if isinstance(x, ShapeDtypeStruct) else get_aval(x)
-                for x in flat]
+    in_avals = [abstract_argument_aval(x) for x in flat]
     out_tree_box = []
 
     def flat_fun(*args):
