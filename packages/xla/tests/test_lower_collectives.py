@@ -1,4 +1,5 @@
-"""psum/pmax/pmin under vmap on XLA: the collective over the mapped axis is a reduction over a positional axis."""
+"""Collectives on XLA: psum/pmax/pmin over the mapped axis are reductions over a positional axis; a receive is
+refused as JAX refuses it off GPU."""
 
 import numpy as np
 import pytest
@@ -35,3 +36,11 @@ def test_nested_names_and_grad_on_xla():
     g = jc.jit(jc.grad(lambda v: lax.reduce_sum(normalise(v) ** 2, (0, 1))))(y)
     s = y.sum(0)
     np.testing.assert_allclose(np.asarray(g), 2 * y / s ** 2 - 2 * (y ** 2).sum(0) / s ** 3, rtol=1e-4, atol=1e-6)
+
+
+def test_a_receive_is_not_compiled_as_in_jax_on_cpu():
+    def receive():
+        return lax.precv(lax.create_token(), jc.ShapeDtypeStruct((3,), np.float32), "i", [(0, 1)])
+
+    with pytest.raises(NotImplementedError, match="^precv is currently only implemented on GPU$"):
+        jc.jit(receive)()

@@ -12,7 +12,7 @@ from jaxle_xla.lowering import lowering_rules
 # operations (psum/pmax/pmin over positional axes, which are lowered), and staged with no bound axis name they
 # raise NameError before lowering.
 COLLECTIVES = {v for v in vars(parallel).values() if isinstance(v, Primitive)} - {
-    parallel.psum_p, parallel.pmax_p, parallel.pmin_p}
+    parallel.psum_p, parallel.pmax_p, parallel.pmin_p, parallel.precv_p}
 
 
 def core_primitives() -> set[Primitive]:
@@ -27,6 +27,6 @@ def test_every_core_primitive_has_a_lowering():
     primitives = core_primitives()
     assert len(primitives) > 120  # the walk really found core's primitives
     assert {p.name for p in COLLECTIVES} == {"all_gather", "reduce_scatter", "all_to_all", "ppermute", "axis_index",
-                                            "pbroadcast", "ragged_all_to_all"}
+                                            "pbroadcast", "ragged_all_to_all", "psend"}
     missing = sorted(p.name for p in primitives - COLLECTIVES if p not in lowering_rules)
     assert missing == []

@@ -65,6 +65,10 @@ def env_cases(lax, jvp):
         ("env_pshuffle", lambda x: lax.pshuffle(x, "i", [1, 2, 3, 0]), X),
         ("env_pswapaxes", lambda x: lax.pswapaxes(x, "i", 0), X),
         ("env_pswapaxes_negative", lambda x: lax.pswapaxes((x.T, x.T), ("i",), -1), X),
+        ("env_psend", lambda x: lax.psend(x, "i", CYCLE), X),
+        ("env_psend_pair", lambda x: lax.psend((x, x.T), ("i", "j"), [(0, 1)]), X),
+        ("env_send_then_recv", lambda x: lax.precv(lax.psend(x, "i", CYCLE), x, "i", CYCLE), X),
+        ("env_precv", lambda x: lax.precv(lax.create_token(), x[0], "i", [[0, 1]]), X),
         ("env_ragged_all_to_all", lambda x: lax.ragged_all_to_all(x[0], x[1], *RAGGED_INDICES, axis_name="j"), X),
         ("env_ragged_all_to_all_groups",
          lambda x: lax.ragged_all_to_all(x, x.astype(np.int32), *RAGGED_INDICES, axis_name=("i", "j"),
@@ -124,6 +128,7 @@ def vmap_cases(lax, vmap, grad, jit):
         ("pshuffle", named(lambda x: lax.pshuffle(x, "i", [1, 2, 3, 0])), X),
         ("pswapaxes", named(lambda x: lax.pswapaxes(x, "i", 1)), SWAP),
         ("pswapaxes_axis0", named(lambda x: lax.pswapaxes(x, "i", 0)), SQUARE),
+        ("psend", named(lambda x: lax.psend(x, "i", CYCLE)), X),
         ("ppermute_repeated_destination", named(lambda x: lax.ppermute(x, "i", [(0, 1), (1, 1), (2, 2), (3, 3)])),
          X),
     ]

@@ -211,6 +211,18 @@ def _pbroadcast_rule(trace: BatchTrace, vals, dims, *, axis_name, source):
     return np.take(x, [source] * trace.axis_size, axis=dim), dim
 
 
+def _psend_rule(trace: BatchTrace, vals, dims, *, axis_name, perm):
+    # As JAX's: over the trace's own axis a send is batched as the ppermute it pairs with (its value, no token).
+    if not _over_own_axis(trace, axis_name, None):
+        return par.psend_p.bind(*vals, axis_name=axis_name, perm=perm), None
+    return _ppermute_rule(trace, vals, dims, axis_name=axis_name, perm=perm)
+
+
+def _precv_rule(trace: BatchTrace, vals, dims, *, axis_name, out_shape, perm):
+    # JAX 0.10.2 hands a receive inside a named vmap to its ppermute rule, which has no out_shape parameter.
+    raise TypeError("_ppermute_batcher() got an unexpected keyword argument 'out_shape'")
+
+
 def _ragged_all_to_all_rule(trace: BatchTrace, vals, dims, *, axis_name, axis_index_groups):
     # JAX batches no ragged_all_to_all: over the trace's own axis it asks for a feature request, batched operands
     # over another axis fail its assertion, and unbatched ones go to the enclosing trace.
@@ -231,3 +243,5 @@ collective_rules[par.ppermute_p] = _ppermute_rule
 collective_rules[par.axis_index_p] = _axis_index_rule
 collective_rules[par.pbroadcast_p] = _pbroadcast_rule
 collective_rules[par.ragged_all_to_all_p] = _ragged_all_to_all_rule
+collective_rules[par.psend_p] = _psend_rule
+collective_rules[par.precv_p] = _precv_rule

@@ -23,11 +23,13 @@ from jaxle_core.core import Primitive, Tracer
 from jaxle_core.lax import elementwise as ew
 from jaxle_core.lax import reductions as red
 from jaxle_core.lax import structural as st
+from jaxle_core.lax.tokens import abstract_token
 from jaxle_core.staging import StagingTrace
 
 __all__ = ["all_gather", "all_gather_p", "all_to_all", "all_to_all_p", "axis_index", "axis_index_p", "axis_size",
            "pbroadcast", "pbroadcast_p", "pcast", "pmax", "pmax_p", "pmean", "pmin", "pmin_p", "ppermute", "ppermute_p",
-           "pshuffle", "psum", "psum_p", "psum_scatter", "pswapaxes", "ragged_all_to_all", "ragged_all_to_all_p"]
+           "precv", "psend", "pshuffle", "psum", "psum_p", "psum_scatter", "pswapaxes", "ragged_all_to_all",
+           "ragged_all_to_all_p"]
 
 
 # ---------------------------------------------------------------- axis names
@@ -406,6 +408,53 @@ def pbroadcast(x, axis_name, source):
         raise _no_evaluation_rule("pbroadcast")
     return tree.tree_unflatten(treedef, [pbroadcast_p.bind(leaf, axis_name=axis_name, source=source)
                                          for leaf in leaves])
+
+
+# ---------------------------------------------------------------- psend and precv
+
+
+psend_p = Primitive("psend")
+psend_p.effectful = True  # the send happens whether or not its token is used
+
+
+@psend_p.def_abstract_eval
+def _psend_aval(x, *, axis_name, perm):
+    for n in axis_name:
+        bound_axis_size(n, "psend")
+    return abstract_token
+
+
+psend_p.def_impl(_unbound_impl("psend", "axis_name"))
+
+
+def psend(x, axis_name, perm):
+    """Sends ``x`` (a pytree) from member ``i`` to member ``j`` for each pair ``(i, j)`` of ``perm``; a token per
+    leaf, for the matching ``precv``."""
+    names = axis_names(axis_name)
+    pairs = tuple((int(i), int(j)) for i, j in perm)
+    return tree.tree_map(lambda leaf: psend_p.bind(leaf, axis_name=names, perm=pairs), x)
+
+
+precv_p = Primitive("precv")
+precv_p.effectful = True
+
+
+@precv_p.def_abstract_eval
+def _precv_aval(token, *, axis_name, out_shape, perm):
+    # As JAX's, the receive is typed by out_shape alone; its axis names are only resolved when compiled.
+    return ShapedArray(out_shape.shape, out_shape.dtype)
+
+
+precv_p.def_impl(_no_impl("precv"))
+
+
+def precv(token, out_shape, axis_name, perm):
+    """Receives an array of ``out_shape``'s shape and dtype sent by ``psend`` over ``perm``, after ``token``."""
+    if _evaluated_eagerly([token]):
+        raise _no_evaluation_rule("precv")
+    aval = ShapedArray(out_shape.shape, dtypes.canonicalize_dtype(out_shape.dtype))
+    return precv_p.bind(token, axis_name=axis_names(axis_name), out_shape=aval,
+                        perm=tuple((int(i), int(j)) for i, j in perm))
 
 
 axis_index_p = Primitive("axis_index")
