@@ -23,7 +23,7 @@ def _trace_pytree_function(fun: Callable, traced_for: str, args: tuple, kwargs: 
     flat, in_tree = tree.tree_flatten(dynamic)
     out_tree_box = []
 
-    names = [f"args{tree.keystr(path)}" for path, _ in tree.tree_flatten_with_path(dynamic)[0]]
+    names = flat_argument_names(signature_or_none(fun), args, static, kwargs)  # as jit names them, as JAX
     debug = DebugInfo(traced_for, fun, names)
 
     def flat_fun(*flat_args):
@@ -34,8 +34,7 @@ def _trace_pytree_function(fun: Callable, traced_for: str, args: tuple, kwargs: 
         out_tree_box.append(out_tree)
         return out_flat
 
-    avals = argument_avals(fun, flat, lambda: flat_argument_names(signature_or_none(fun), args, static, kwargs),
-                           abstract_argument_aval)
+    avals = argument_avals(fun, flat, lambda: names, abstract_argument_aval)
     closed = trace_to_jaxpr(flat_fun, list(avals), debug)
     return closed, out_tree_box[0]
 

@@ -248,7 +248,8 @@ class JitWrapped:
         static_nums = {i if i >= 0 else i + len(args) for i in self.static_argnums}
         return flat_argument_names(self._signature, args, static_nums, dynamic[1])
 
-    def _trace(self, args: tuple, kwargs: dict) -> tuple[_CacheEntry, list]:
+    def _trace(self, args: tuple, kwargs: dict, abstractify: Callable[[Any], ShapedArray] = get_aval
+               ) -> tuple[_CacheEntry, list]:
         """The cache entry for this call's signature (tracing on a miss) and the flat dynamic arguments."""
         if not kwargs and not self._has_static:
             try:
@@ -263,7 +264,7 @@ class JitWrapped:
                     if entry.cacheable:
                         self._array_calls[fast_key] = entry
                 return entry, args
-        return self._trace_general(args, kwargs)
+        return self._trace_general(args, kwargs, abstractify)
 
     def _trace_general(self, args: tuple, kwargs: dict, abstractify: Callable[[Any], ShapedArray] = get_aval
                        ) -> tuple[_CacheEntry, list]:
@@ -312,8 +313,12 @@ class JitWrapped:
                 if entry is not None and entry.executable is not None:
                     outs = entry.executable(*args)
                     return outs[0] if entry.single_output else entry.out_tree.unflatten(outs)
-        entry, flat = self._trace(args, kwargs)
+        # As JAX's, an abstract argument (anything with shape and dtype) is traced, then refused as a value.
+        entry, flat = self._trace(args, kwargs, abstract_argument_aval)
         if type(core.current_trace()) is core.EvalTrace:
+            for x in flat:
+                if type(x) not in aval_handlers:
+                    get_aval(x)
             executable = entry.executable
             if executable is None:
                 backend, device = self._backend_and_device()
