@@ -11,38 +11,39 @@ import numpy as np
 from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray
 from jaxle_core.core import Primitive
-from jaxle_core.dtypes import dtype
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_core.lax.structural import broadcast, convert_keeping_weak_type
 
 __all__ = ["dtype", "empty", "full", "full_like", "shape_as_value"]
 
 
-def _requested_dtype(requested, value, requester: str) -> tuple[np.dtype, bool]:
-    """The dtype of an array filled with ``value`` (``requested`` if given) and whether it is weakly typed."""
+def dtype(x) -> np.dtype:
+    """The dtype JAX gives ``x`` (a value, array or dtype-like), canonicalised for the x64 setting."""
+    return dtypes.dtype(x)
+
+
+def _filled(shape: tuple[int, ...], fill_value, requested, like, requester: str, sharding):
+    """``fill_value`` broadcast to ``shape``, as the ``requested`` dtype or else ``like``'s (weakly typed where
+    ``like`` is); ``requester`` is the function named in the warning about an unavailable dtype."""
+    if np.shape(fill_value):
+        raise TypeError(f"full must be called with scalar fill_value, got fill_value.shape {np.shape(fill_value)}.")
     if requested is None:
-        return dtypes.dtype(value), dtypes.is_weakly_typed(value)
-    return dtypes.dtype(requested, requested_in=requester), False
+        new_dtype, weak_type = dtypes.dtype(like), dtypes.is_weakly_typed(like)
+    else:
+        new_dtype, weak_type = dtypes.dtype(requested, requested_in=requester), False
+    value = convert_keeping_weak_type(fill_value, new_dtype, weak_type)
+    return broadcast(value, shape, out_sharding=sharding) if shape else value
 
 
 def full(shape: Sequence[int] | int, fill_value, dtype=None, *, sharding=None):
     """An array of ``shape`` whose elements are the scalar ``fill_value`` (converted to ``dtype`` if given)."""
-    shape = canonical_shape(shape)
-    if np.shape(fill_value):
-        raise TypeError(f"full must be called with scalar fill_value, got fill_value.shape {np.shape(fill_value)}.")
-    new_dtype, weak_type = _requested_dtype(dtype, fill_value, "full")
-    value = convert_keeping_weak_type(fill_value, new_dtype, weak_type)
-    return broadcast(value, shape, out_sharding=sharding) if shape else value
+    return _filled(canonical_shape(shape), fill_value, dtype, fill_value, "full", sharding)
 
 
 def full_like(x, fill_value, dtype=None, shape: Sequence[int] | None = None, sharding=None):
     """An array like ``x`` (its shape and dtype unless ``shape``/``dtype`` are given) filled with ``fill_value``."""
     fill_shape = (x.shape if hasattr(x, "shape") else np.shape(x)) if shape is None else canonical_shape(shape)
-    if np.shape(fill_value):
-        raise TypeError(f"full must be called with scalar fill_value, got fill_value.shape {np.shape(fill_value)}.")
-    new_dtype, weak_type = _requested_dtype(dtype, x, "full_like")
-    value = convert_keeping_weak_type(fill_value, new_dtype, weak_type)
-    return broadcast(value, tuple(fill_shape), out_sharding=sharding) if fill_shape else value
+    return _filled(tuple(fill_shape), fill_value, dtype, x, "full_like", sharding)
 
 
 # ---------------------------------------------------------------- empty
