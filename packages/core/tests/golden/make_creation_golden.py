@@ -104,6 +104,8 @@ CASES = {
     "err-index_take-unsorted-axes": lambda m: (lambda x: m.lax.index_take(x, (I1, I2), (1, 0)), (X,)),
     "err-index_take-array-not-tuple": lambda m: (lambda x: m.lax.index_take(x, I1, (1,)), (X,)),
     "err-index_take-nothing": lambda m: (lambda x: m.lax.index_take(x, (), ()), (X,)),
+    "err-index_take-matrix-index": lambda m: (lambda x: m.lax.index_take(x, (np.array([[1, 0]], np.int32),), (1,)),
+                                              (X,)),
     "err-square-bool": lambda m: (lambda: m.lax.square(True), ()),
 }
 

@@ -508,8 +508,9 @@ def _where_body(condition, x, y):
 def _floor_remainder_body(x, y):
     """``x mod y`` with the sign of ``y`` (Python's ``%``) for integers; a zero divisor is read as one."""
     from jaxle_core.lax.elementwise import add, bitwise_and, eq, lt, ne, rem
-    from jaxle_core.lax.structural import broadcast_in_dim, select_n
+    from jaxle_core.lax.structural import broadcast_in_dim, broadcast_to_rank, select_n
 
+    x, y = broadcast_to_rank(x, get_aval(y).ndim), broadcast_to_rank(y, get_aval(x).ndim)  # NumPy's rank rule
     zero, one = np.zeros((), get_aval(y).dtype)[()], np.ones((), get_aval(y).dtype)[()]
     where = _staged(_where_body, "_where", ())
     divisor = where(eq(y, zero), broadcast_in_dim(one, get_aval(y).shape, ()), y)
