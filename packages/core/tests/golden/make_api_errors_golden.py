@@ -45,6 +45,8 @@ def collective_cases(impl, lax):
         ("pbroadcast_staged_unbound", lambda: make_jaxpr(lambda v: lax.pbroadcast(v, "j", 2))(X), None),
         ("pbroadcast_computed_operand", lambda: named(lambda v: lax.pbroadcast(2 * v, "i", 1))(X), None),
         ("pbroadcast_staged_vmap", lambda: make_jaxpr(named(lambda v: lax.pbroadcast(v, "i", 1)))(X), None),
+        ("pbroadcast_transpose_of_an_array",
+         lambda: env(lambda v: impl.vjp(lambda u: lax.pbroadcast(u, "i", 1), v)[1](v))(X[0]), None),
         ("pbroadcast_source_too_large", lambda: named(lambda v: lax.pbroadcast(v, "i", 4))(X), None),
         ("pbroadcast_source_negative", lambda: named(lambda v: lax.pbroadcast(v, "i", -1))(X), None),
         ("pshuffle_not_a_permutation", lambda: named(lambda v: lax.pshuffle(v, "i", [1, 1, 3, 0]))(X), None),

@@ -25,7 +25,7 @@ SWAP = np.arange(1, 33, dtype=f32).reshape(4, 2, 4)
 RAGGED_INDICES = [np.array(v, np.int32) for v in ([0, 1], [1, 2], [0, 1], [1, 2])]
 
 
-def env_cases(lax, jvp):
+def env_cases(lax, jvp, grad):
     """``(name, function, argument)`` staged with ``axis_env=[('i', 4), ('j', 2)]`` (no values: no axis is bound)."""
     return [
         ("env_psum", lambda x: lax.psum(x, "i"), X),
@@ -62,6 +62,9 @@ def env_cases(lax, jvp):
         ("env_pbroadcast", lambda x: lax.pbroadcast(x, "i", 2), X),
         ("env_pbroadcast_pair", lambda x: lax.pbroadcast((x, x.astype(np.int32)), ("i",), 1), X),
         ("env_pbroadcast_jvp", lambda x: jvp(lambda v: lax.pbroadcast(v, "i", 1), (x,), (x,)), X),
+        ("env_pbroadcast_grad", grad(lambda v: lax.sin(lax.pbroadcast(v, "i", 2))), f32(1)),
+        ("env_pbroadcast_grad_weak", grad(lambda v: lax.pbroadcast(v, ("i",), 1)), 1.0),
+        ("env_axis_index_one_name_tuple", lambda x: lax.axis_index(("i",)), X),
         ("env_pshuffle", lambda x: lax.pshuffle(x, "i", [1, 2, 3, 0]), X),
         ("env_pswapaxes", lambda x: lax.pswapaxes(x, "i", 0), X),
         ("env_pswapaxes_negative", lambda x: lax.pswapaxes((x.T, x.T), ("i",), -1), X),
@@ -139,7 +142,7 @@ def render(module_name: str) -> dict[str, dict]:
     lax = importlib.import_module(f"{module_name}.lax")
     vmap = impl.vmap if module_name == "jax" else importlib.import_module(f"{module_name}.batching").vmap
     out = {}
-    for name, fn, arg in env_cases(lax, impl.jvp):
+    for name, fn, arg in env_cases(lax, impl.jvp, impl.grad):
         out[name] = {"jaxpr": str(impl.make_jaxpr(fn, axis_env=[("i", 4), ("j", 2)])(arg)), "value": None}
     for name, fn, arg in vmap_cases(lax, vmap, impl.grad, impl.jit):
         out[name] = {"jaxpr": str(impl.make_jaxpr(fn)(arg)), "value": np.asarray(fn(arg)).tolist()}

@@ -4,8 +4,9 @@
 ``pbroadcast`` are linear. Their transposes, as JAX's: ``psum`` is its own transpose over the named
 axes (positional axes transpose to a broadcast), ``all_gather`` and
 ``reduce_scatter`` transpose to each other, ``all_to_all`` swaps its split and
-concat axes, ``ppermute`` applies the inverse permutation. ``pmax``/``pmin`` have
-no derivative rule, as in JAX; ``axis_index`` takes no operand.
+concat axes, ``ppermute`` applies the inverse permutation, ``pbroadcast`` gives the
+source member the sum of the (scalar) cotangents. ``pmax``/``pmin`` have no
+derivative rule, as in JAX; ``axis_index`` takes no operand.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import numpy as np
 
 from jaxle_core.ad.rule_helpers import deflinear
 from jaxle_core.ad.transpose import transpose_rules
+from jaxle_core.avals import get_aval
+from jaxle_core.lax import elementwise as ew
 from jaxle_core.lax import parallel as par
 from jaxle_core.lax import structural as st
 
@@ -45,6 +48,19 @@ def _all_to_all_transpose(ct, x, *, split_axis, concat_axis, axis_name, axis_ind
                                   axis_index_groups=axis_index_groups, tiled=tiled)]
 
 
+def _pbroadcast_transpose(ct, x, *, axis_name, source):
+    # The source member receives every member's cotangent, the others nothing. JAX 0.10.2 builds the result with
+    # lax.full, so only scalar cotangents transpose; others raise its TypeError.
+    shape = get_aval(ct).shape
+    if shape:
+        raise TypeError(f"full must be called with scalar fill_value, got fill_value.shape {shape}.")
+    is_source = ew.eq(par.axis_index(axis_name), source)
+    total = par.psum_p.bind(ct, axes=par.axis_names(axis_name), axis_index_groups=None)
+    if x.aval.weak_type:  # filled like the operand, whose weak type it keeps
+        total = st.convert_keeping_weak_type(total, x.aval.dtype, True)
+    return [st.select_n(is_source, np.zeros((), x.aval.dtype), total)]
+
+
 def _ppermute_transpose(ct, x, *, axis_name, perm):
     return [par.ppermute_p.bind(ct, axis_name=axis_name, perm=tuple((j, i) for i, j in perm))]
 
@@ -54,3 +70,4 @@ transpose_rules[par.all_gather_p] = _all_gather_transpose
 transpose_rules[par.reduce_scatter_p] = _reduce_scatter_transpose
 transpose_rules[par.all_to_all_p] = _all_to_all_transpose
 transpose_rules[par.ppermute_p] = _ppermute_transpose
+transpose_rules[par.pbroadcast_p] = _pbroadcast_transpose

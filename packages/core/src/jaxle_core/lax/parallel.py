@@ -471,9 +471,9 @@ axis_index_p.def_impl(_unbound_impl("axis_index", "axis_name"))
 
 def axis_index(axis_name):
     """This member's index along the named axis (row-major over a tuple of names), an int32 scalar."""
-    names = axis_names(axis_name)
-    if len(names) == 1:
-        return axis_index_p.bind(axis_name=names[0])
+    if not isinstance(axis_name, (tuple, list)):
+        return axis_index_p.bind(axis_name=axis_name)
+    names = axis_names(axis_name)  # as JAX's, even a 1-tuple is combined row-major (staged as mul/add)
     index, stride = 0, 1
     for name in reversed(names):
         index = ew.add(index, ew.mul(axis_index_p.bind(axis_name=name), stride))
