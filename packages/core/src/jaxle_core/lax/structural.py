@@ -442,10 +442,8 @@ def broadcast_like(arr, like_arr):
     if lead < 0:
         raise ValueError(f"Cannot broadcast to shape with fewer dimensions: arr_shape={aval.shape} shape={shape}")
     if any(d not in (1, target) for d, target in zip(aval.shape, shape[lead:])):
-        def type_text(dims):
-            return f"{aval.dtype.name}[{','.join(map(str, dims))}]"
-        raise ValueError(f"Incompatible types for broadcasting: input type={type_text(aval.shape)} and requested "
-                         f"type={type_text(shape)}")
+        given, requested = (f"{aval.dtype.name}[{','.join(map(str, dims))}]" for dims in (aval.shape, shape))
+        raise ValueError(f"Incompatible types for broadcasting: input type={given} and requested type={requested}")
     return broadcast_in_dim(arr, shape, range(lead, len(shape)))
 
 
@@ -761,10 +759,10 @@ def _unstack_impl(x, *, axis):
 
 def unstack(x, axis: int = 0) -> tuple:
     """The slices of ``x`` along ``axis``, that dimension removed, as a tuple."""
-    ndim = get_aval(x).ndim
-    if not -ndim <= operator.index(axis) < ndim:
+    ndim, axis = get_aval(x).ndim, operator.index(axis)
+    if not -ndim <= axis < ndim:
         raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
-    return tuple(unstack_p.bind(x, axis=operator.index(axis) % ndim))
+    return tuple(unstack_p.bind(x, axis=axis % ndim))
 
 
 tile_p = Primitive("tile")
