@@ -142,25 +142,31 @@ def _all_to_all_rule(trace: BatchTrace, vals, dims, *, split_axis, concat_axis, 
                                      concat_axis=concat_axis + shift, axis_name=axis_name,
                                      axis_index_groups=axis_index_groups, tiled=tiled), (0 if shift else None)
     size = trace.axis_size
-    ndim = get_aval(x).ndim - (dim is not None)
-    split_axis, concat_axis = split_axis % ndim, concat_axis % ndim  # pswapaxes passes negative axes through
-    stacked = at_dim(x, dim, size, 0)  # (source k, *per-example shape)
-    per = get_aval(stacked).shape[1:]
-    chunk = per[split_axis] // size
-    # Split the split axis into (destination j, chunk): source k at 0, per-example dim i at 1 + i (+1 past split).
-    parts = lax.reshape(stacked, (size,) + per[:split_axis] + (size, chunk) + per[split_axis + 1:])
-    position = [1 + i + (i > split_axis) for i in range(len(per))]
-    position[split_axis] += 1  # the chunk's own extent
-    order = [1 + split_axis]  # destination first: the new batch dimension
-    for i in range(len(per)):
-        if i == concat_axis:
-            order.append(0)  # sources concatenate, in order, along the concat axis
-        order.append(position[i])
-    out_shape = list(per)
-    out_shape[split_axis] = chunk
-    out_shape[concat_axis] *= size
-    out = lax.reshape(lax.transpose(parts, tuple(order)), (size, *out_shape))
-    return out, 0
+    if dim is None:
+        x, dim = at_dim(x, None, size, 0), 0
+    shape = get_aval(x).shape
+    ndim = len(shape) - 1
+    split, concat = split_axis % ndim, concat_axis % ndim  # pswapaxes passes negative axes through
+    # Member j receives chunk j of every member k's split axis, concatenated in order along its concat axis. As
+    # JAX's rule (whose jaxprs these are): with one axis for both, the batch dimension is swapped with the chunk
+    # index of the split axis; otherwise the batch dimension joins the concat axis and the chunk index of the split
+    # axis becomes the batch dimension.
+    if split == concat:
+        at = split + (split >= dim)
+        parts = lax.reshape(x, shape[:at] + (size, shape[at] // size) + shape[at + 1:])
+        batch = dim + (dim > at)
+        perm = list(range(ndim + 2))
+        perm[batch], perm[at] = at, batch
+        return lax.reshape(lax.transpose(parts, tuple(perm)), shape), dim
+    per_example = [i for i in range(ndim + 1) if i != dim]
+    order = tuple(per_example[:concat] + [dim] + per_example[concat:])
+    moved = x if order == tuple(range(ndim + 1)) else lax.transpose(x, order)
+    merged = [shape[i] for i in per_example]
+    merged[concat] *= size
+    merged = lax.reshape(moved, tuple(merged))
+    merged_shape = get_aval(merged).shape
+    parts = lax.reshape(merged, merged_shape[:split] + (size, merged_shape[split] // size) + merged_shape[split + 1:])
+    return move_dim(parts, split, 0), 0
 
 
 collective_rules[par.all_to_all_p] = _all_to_all_rule

@@ -324,6 +324,9 @@ def all_to_all(x, axis_name, split_axis, concat_axis, *, axis_index_groups=None,
         if aval.shape[split] != size:
             raise ValueError("all_to_all requires the size of the mapped axis axis_name to equal x.shape[split_axis], "
                              f"but they are {size} and {aval.shape[split]} respectively.")
+        if split == concat:  # chunks of size 1 exchanged in place: no axis to add and remove, as JAX binds it
+            return all_to_all_p.bind(leaf, split_axis=split, concat_axis=concat, axis_name=axis_name,
+                                     axis_index_groups=groups, tiled=False)
         new_dim = concat + (split <= concat)
         split += concat < split
         expanded = st.expand_dims(leaf, (new_dim,))
