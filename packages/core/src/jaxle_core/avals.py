@@ -28,7 +28,11 @@ class ShapedArray:
     def __init__(self, shape, dtype, weak_type: bool = False):
         shape = tuple(shape)
         # Shapes come from jaxle's own rules as ints; anything else is checked (and converted) once here.
-        self.shape = shape if all(type(d) is int for d in shape) else canonicalize_shape(shape)
+        for d in shape:
+            if type(d) is not int:
+                shape = canonicalize_shape(shape)
+                break
+        self.shape = shape
         self.dtype = np.dtype(dtype)
         self.weak_type = bool(weak_type)
         self._hash = None

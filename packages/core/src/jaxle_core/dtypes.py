@@ -152,6 +152,8 @@ def register_uncanonicalized_type(cls: type) -> None:
 
 def is_valid_dtype(dt: Any) -> bool:
     """Whether ``dt`` is a dtype JAX arrays can have (float0 included)."""
+    if isinstance(dt, np.dtype):  # every array's aval asks: skip the conversion
+        return dt in _JAX_DTYPE_SET
     try:
         return np.dtype(dt) in _JAX_DTYPE_SET
     except TypeError:
