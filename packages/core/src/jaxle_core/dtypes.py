@@ -192,7 +192,7 @@ def dtype(x: Any, canonicalize: bool = True, *, requested_in: str = "dtype") -> 
     datetime type) gets JAX's TypeError naming it.
     """
     if x is None:
-        raise ValueError(f"Invalid argument to dtype: {x}.")
+        raise ValueError("dtype must be specified." if requested_in != "dtype" else f"Invalid argument to dtype: {x}.")
     if requested_in != "dtype" and isinstance(x, (type, str, np.dtype)):
         _check_requested_dtype(x, requested_in)
     if isinstance(x, type):

@@ -192,6 +192,10 @@ CASES = {
     "convert-to-datetime": lambda m: m.lax.convert_element_type(X, np.dtype("datetime64[s]")),
     "convert-to-unknown-name": lambda m: m.lax.convert_element_type(X, "float33"),
     "bitcast-to-str": lambda m: m.lax.bitcast_convert_type(X, np.str_),
+    "convert-to-none": lambda m: m.lax.convert_element_type(X, None),
+    "bitcast-to-none": lambda m: m.lax.bitcast_convert_type(X, None),
+    "iota-none-dtype": lambda m: m.lax.iota(None, 3),
+    "argmax-none-index-dtype": lambda m: m.lax.argmax(X, 0, None),
     "bitcast-width-mismatch": lambda m: m.lax.bitcast_convert_type(np.ones((2, 3), np.int8), np.float32),
     "bitcast-to-bool": lambda m: m.lax.bitcast_convert_type(np.ones(3, np.int8), np.bool_),
     # --- reductions, cumulative, sorting ---

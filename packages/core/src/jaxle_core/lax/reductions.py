@@ -213,7 +213,7 @@ argmin_p = _arg_extremum_primitive("argmin", False)
 
 
 def _arg_reduce(primitive: Primitive, operand, axis: int, index_dtype):
-    index_dtype = dtypes.canonicalize_dtype(dtypes.dtype(index_dtype))
+    index_dtype = dtypes.canonicalize_dtype(dtypes.dtype(index_dtype, requested_in=primitive.name))
     return primitive.bind(operand, axes=as_int_tuple(axis), index_dtype=index_dtype)
 
 
