@@ -25,8 +25,13 @@ SWAP = np.arange(1, 33, dtype=f32).reshape(4, 2, 4)
 RAGGED_INDICES = [np.array(v, np.int32) for v in ([0, 1], [1, 2], [0, 1], [1, 2])]
 
 
-def env_cases(lax, jvp, grad):
+def env_cases(lax, impl):
     """``(name, function, argument)`` staged with ``axis_env=[('i', 4), ('j', 2)]`` (no values: no axis is bound)."""
+    jvp, grad = impl.jvp, impl.grad
+
+    def ragged(operand, output):
+        return lax.ragged_all_to_all(operand, output, *RAGGED_INDICES, axis_name="j")
+
     return [
         ("env_psum", lambda x: lax.psum(x, "i"), X),
         ("env_psum_pair", lambda x: lax.psum((x, x), "i"), X),
@@ -73,6 +78,10 @@ def env_cases(lax, jvp, grad):
         ("env_send_then_recv", lambda x: lax.precv(lax.psend(x, "i", CYCLE), x, "i", CYCLE), X),
         ("env_precv", lambda x: lax.precv(lax.create_token(), x[0], "i", [[0, 1]]), X),
         ("env_ragged_all_to_all", lambda x: lax.ragged_all_to_all(x[0], x[1], *RAGGED_INDICES, axis_name="j"), X),
+        ("env_ragged_all_to_all_jvp", lambda x: jvp(ragged, (x[0], x[1]), (x[1], x[0])), X),
+        ("env_ragged_all_to_all_jvp_of_the_operand", lambda x: jvp(lambda o: ragged(o, x[1]), (x[0],), (x[1],)), X),
+        ("env_ragged_all_to_all_vjp", lambda x: impl.vjp(ragged, x[:2], x)[1](x), X),
+        ("env_ragged_all_to_all_grad_of_the_output", grad(lambda u: lax.reduce_sum(ragged(X[:2], u), (0, 1))), X),
         ("env_ragged_all_to_all_groups",
          lambda x: lax.ragged_all_to_all(x, x.astype(np.int32), *RAGGED_INDICES, axis_name=("i", "j"),
                                          axis_index_groups=[[0], [1, 2]]), X),
@@ -142,7 +151,7 @@ def render(module_name: str) -> dict[str, dict]:
     lax = importlib.import_module(f"{module_name}.lax")
     vmap = impl.vmap if module_name == "jax" else importlib.import_module(f"{module_name}.batching").vmap
     out = {}
-    for name, fn, arg in env_cases(lax, impl.jvp, impl.grad):
+    for name, fn, arg in env_cases(lax, impl):
         out[name] = {"jaxpr": str(impl.make_jaxpr(fn, axis_env=[("i", 4), ("j", 2)])(arg)), "value": None}
     for name, fn, arg in vmap_cases(lax, vmap, impl.grad, impl.jit):
         out[name] = {"jaxpr": str(impl.make_jaxpr(fn)(arg)), "value": np.asarray(fn(arg)).tolist()}

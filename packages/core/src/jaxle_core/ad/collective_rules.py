@@ -1,23 +1,26 @@
 """Derivative rules of the named-axis collectives (``lax/parallel.py``).
 
 ``psum``, ``all_gather``, ``reduce_scatter``, ``all_to_all``, ``ppermute`` and
-``pbroadcast`` are linear. Their transposes, as JAX's: ``psum`` is its own transpose over the named
-axes (positional axes transpose to a broadcast), ``all_gather`` and
-``reduce_scatter`` transpose to each other, ``all_to_all`` swaps its split and
-concat axes, ``ppermute`` applies the inverse permutation, ``pbroadcast`` gives the
-source member the sum of the (scalar) cotangents. ``pmax``/``pmin`` have no
-derivative rule, as in JAX; ``axis_index`` takes no operand.
+``pbroadcast`` are linear, ``ragged_all_to_all`` in its operand and output. Their
+transposes, as JAX's: ``psum`` is its own transpose over the named axes (positional
+axes transpose to a broadcast), ``all_gather`` and ``reduce_scatter`` transpose to
+each other, ``all_to_all`` swaps its split and concat axes, ``ppermute`` applies the
+inverse permutation, ``pbroadcast`` gives the source member the sum of the (scalar)
+cotangents, ``ragged_all_to_all`` sends cotangents back with the offsets exchanged.
+``pmax``/``pmin`` have no derivative rule, as in JAX; ``axis_index`` takes no operand.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from jaxle_core.ad.rule_helpers import deflinear
-from jaxle_core.ad.transpose import transpose_rules
+from jaxle_core.ad.rule_helpers import deflinear, deflinear_first
+from jaxle_core.ad.transpose import is_undefined, transpose_rules
 from jaxle_core.avals import get_aval
+from jaxle_core.lax import cumulative as cu
 from jaxle_core.lax import elementwise as ew
 from jaxle_core.lax import parallel as par
+from jaxle_core.lax import slicing as sl
 from jaxle_core.lax import structural as st
 
 for _primitive in (par.psum_p, par.all_gather_p, par.reduce_scatter_p, par.all_to_all_p, par.ppermute_p,
@@ -71,3 +74,55 @@ transpose_rules[par.reduce_scatter_p] = _reduce_scatter_transpose
 transpose_rules[par.all_to_all_p] = _all_to_all_transpose
 transpose_rules[par.ppermute_p] = _ppermute_transpose
 transpose_rules[par.pbroadcast_p] = _pbroadcast_transpose
+
+
+# ---------------------------------------------------------------- ragged_all_to_all
+
+deflinear_first(par.ragged_all_to_all_p, instantiated=2)  # linear in the operand and the output jointly
+
+_POINTS = sl.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+                                     scatter_dims_to_operand_dims=(0,))
+
+
+def _filled(value, dtype, shape):
+    return st.broadcast_in_dim(np.array(value, dtype), tuple(shape), ())
+
+
+def _at_points(scatter, target, positions, value):
+    """``target`` with ``value`` set/added at ``positions`` (negative ones counted from the end, out of range ones
+    dropped), as JAX's indexed updates stage it."""
+    extent = np.array(get_aval(target).shape[0], np.int32)
+    wrapped = st.select_n(ew.lt(positions, np.int32(0)), positions, ew.add(positions, extent))
+    indices = st.broadcast_in_dim(wrapped, (*get_aval(positions).shape, 1), (0,))
+    updates = _filled(value, np.int32, get_aval(positions).shape)
+    return scatter(target, indices, updates, _POINTS, mode=sl.GatherScatterMode.FILL_OR_DROP)
+
+
+def _ragged_all_to_all_transpose(ct, operand, output, input_offsets, send_sizes, output_offsets, recv_sizes, *,
+                                 axis_name, axis_index_groups):
+    # As JAX's: the operand's cotangent travels back the way the data came (the offsets exchanged, so each member
+    # reads where it wrote); the output's is the cotangent where nothing was written.
+    params = dict(axis_name=axis_name, axis_index_groups=axis_index_groups)
+    operand_aval = operand.aval if is_undefined(operand) else get_aval(operand)
+    ct_aval = get_aval(ct)
+
+    def exchange(offsets):
+        return par.all_to_all_p.bind(offsets, split_axis=0, concat_axis=0, tiled=True, **params)
+
+    zeros = _filled(0, operand_aval.dtype, operand_aval.shape)
+    written_at, read_at = exchange(output_offsets), exchange(input_offsets)
+    operand_ct = par.ragged_all_to_all_p.bind(ct, zeros, written_at, recv_sizes, read_at, send_sizes, **params)
+    starts = _at_points(sl.scatter, _filled(0, np.int32, ct_aval.shape[:1]), written_at, 1)
+    bounds = _at_points(sl.scatter_add, starts, ew.add(written_at, recv_sizes), -1)
+    written = cu.cumsum(bounds, 0)
+    if ct_aval.ndim > 1:  # a mask per row, broadcast along the row as JAX's where does
+        rows = (ct_aval.shape[0],) + (1,) * (ct_aval.ndim - 1)
+        written = st.broadcast_in_dim(written, rows, (0,))
+        if rows != ct_aval.shape:
+            written = st.broadcast_in_dim(written, ct_aval.shape, tuple(range(ct_aval.ndim)))
+    output_ct = st.select_n(written, ct, _filled(0, ct_aval.dtype, ct_aval.shape))
+    return [operand_ct if is_undefined(operand) else None, output_ct if is_undefined(output) else None,
+            None, None, None, None]
+
+
+transpose_rules[par.ragged_all_to_all_p] = _ragged_all_to_all_transpose
