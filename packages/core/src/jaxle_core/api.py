@@ -42,6 +42,8 @@ def _trace_pytree_function(fun: Callable, traced_for: str, args: tuple, kwargs: 
 def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), axis_env=None,
                return_shape: bool = False) -> Callable[..., Any]:
     """A function returning the ``ClosedJaxpr`` of ``fun`` traced on the given arguments."""
+    if not callable(fun):
+        raise TypeError("the first argument must be callable")  # JAX's words
     static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
 
     @functools.wraps(fun)
@@ -69,6 +71,7 @@ def _axis_env(frames: Sequence[tuple[Any, int]]) -> Iterator[None]:
 
 def eval_shape(fun: Callable, *args, **kwargs) -> Any:
     """The shapes and dtypes of ``fun``'s outputs, as ``ShapeDtypeStruct``s, without computing them."""
+    core.check_callable(fun)
     closed, out_tree = _trace_pytree_function(fun, "jit", args, kwargs, ())
     return tree.tree_unflatten(
         out_tree, [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals])

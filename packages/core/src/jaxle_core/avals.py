@@ -81,6 +81,8 @@ class ShapeDtypeStruct:
     __slots__ = ("shape", "dtype", "weak_type", "sharding")
 
     def __init__(self, shape, dtype, *, weak_type: bool = False, sharding: Any = None):
+        if dtype is None:
+            raise ValueError("ShapeDtypeStruct: dtype must be specified.")
         self.shape = tuple(shape)
         self.dtype = np.dtype(dtype)
         self.weak_type = weak_type
@@ -132,6 +134,12 @@ for _t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
 abstract_value_types: list[type] = [ShapedArray]
 
 
+def not_a_jax_type(x: Any, full_stop: bool = False) -> TypeError:
+    """JAX's TypeError for a value that is not an array. JAX's argument checks (a jit call's, grad's) end the
+    message with a full stop; ``typeof`` and the primitives' operand checks do not."""
+    return TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type{'.' if full_stop else ''}")
+
+
 def get_aval(x: Any) -> ShapedArray:
     """The abstract value of an array-like; a TypeError for anything else."""
     handler = aval_handlers.get(type(x))
@@ -144,7 +152,7 @@ def get_aval(x: Any) -> ShapedArray:
         return _numpy_aval(x)
     if isinstance(x, (bool, int, float, complex)):
         return _scalar_aval(x)
-    raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type.")
+    raise not_a_jax_type(x)
 
 
 def abstract_argument_aval(x: Any) -> ShapedArray:

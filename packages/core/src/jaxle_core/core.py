@@ -68,6 +68,12 @@ class Primitive:
         return impl
 
 
+def check_callable(fun: Any) -> None:
+    """JAX's TypeError when a transformation is given something that cannot be called."""
+    if not callable(fun):
+        raise TypeError(f"Expected a callable value, got {fun}")
+
+
 def _check_operands(primitive: Primitive, args: Sequence[Any]) -> None:
     """JAX's TypeError for the first of ``args`` that is not a JAX value (a string, an object array ...)."""
     for position, x in enumerate(args):
@@ -207,6 +213,9 @@ class Tracer:
         return self.shape[0]
 
     def __bool__(self):
+        if self.aval.size > 1:  # ambiguous whatever the value, as for a NumPy array
+            raise ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or "
+                             "a.all()")
         raise TracerBoolConversionError(
             f"Attempted boolean conversion of traced array with shape {self.aval.str_short()}.\n"
             f"{self._origin()}"

@@ -18,7 +18,15 @@ from typing import Any
 import jaxle_tree as tree
 from jaxle_core import backend as backend_module
 from jaxle_core import core
-from jaxle_core.avals import ShapedArray, abstract_argument_aval, argument_avals, aval_handlers, get_aval
+from jaxle_core.avals import (
+    ShapedArray,
+    abstract_argument_aval,
+    argument_avals,
+    aval_handlers,
+    get_aval,
+    is_array_like,
+    not_a_jax_type,
+)
 from jaxle_core.caches import LruCache
 from jaxle_core.config import disable_jit as _disable_jit_flag
 from jaxle_core.config import trace_context
@@ -317,8 +325,8 @@ class JitWrapped:
         entry, flat = self._trace(args, kwargs, abstract_argument_aval)
         if type(core.current_trace()) is core.EvalTrace:
             for x in flat:
-                if type(x) not in aval_handlers:
-                    get_aval(x)
+                if type(x) not in aval_handlers and not is_array_like(x):
+                    raise not_a_jax_type(x, full_stop=True)
             executable = entry.executable
             if executable is None:
                 backend, device = self._backend_and_device()

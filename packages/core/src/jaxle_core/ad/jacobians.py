@@ -19,9 +19,10 @@ import numpy as np
 import jaxle_tree as tree
 from jaxle_core import dtypes, lax
 from jaxle_core.ad.jvp import jvp
-from jaxle_core.ad.reverse import check_input_dtype, check_output_dtype, split_argnums, vjp
+from jaxle_core.ad.reverse import argument_dtype, check_input_dtype, check_output_dtype, split_argnums, vjp
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.batching.api import vmap
+from jaxle_core.core import check_callable
 from jaxle_core.lax.structural import convert_element_type_p
 
 
@@ -77,7 +78,7 @@ def _tree_product(out_tree: Any, in_tree: Any, blocks: list[list[Any]]) -> Any:
 
 
 def _check_jacfwd_input(x: Any, holomorphic: bool) -> None:
-    dtype = get_aval(x).dtype
+    dtype = argument_dtype(x)
     if holomorphic:
         if not dtypes.issubdtype(dtype, np.complexfloating):
             raise TypeError(f"jacfwd with holomorphic=True requires inputs with complex dtype, but got {dtype.name}.")
@@ -91,6 +92,7 @@ def _check_jacfwd_input(x: Any, holomorphic: bool) -> None:
 def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
            holomorphic: bool = False) -> Callable:
     """The Jacobian of ``fun`` with respect to ``argnums`` by forward mode (the jvp vmapped over a basis)."""
+    check_callable(fun)
 
     @functools.wraps(fun)
     def jacfwd_fun(*args, **kwargs):
@@ -120,6 +122,7 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
 def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False, holomorphic: bool = False,
            allow_int: bool = False) -> Callable:
     """The Jacobian of ``fun`` with respect to ``argnums`` by reverse mode (the pullback vmapped over a basis)."""
+    check_callable(fun)
 
     @functools.wraps(fun)
     def jacrev_fun(*args, **kwargs):

@@ -9,6 +9,7 @@ are ``Partial``s whose leaves are the residuals, so they can be passed through
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -20,13 +21,9 @@ from jaxle_core.ad.jvp import Zero, as_output, tangent_aval
 from jaxle_core.ad.linearize import Linearization, linearize_flat
 from jaxle_core.ad.rule_helpers import const
 from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass
-from jaxle_core.avals import ShapedArray, abstract_argument_aval, get_aval
+from jaxle_core.avals import ShapedArray, abstract_argument_aval, get_aval, not_a_jax_type
+from jaxle_core.core import check_callable
 from jaxle_core.staging import DebugInfo, trace_to_jaxpr
-
-
-def _check_callable(fun: Any) -> None:
-    if not callable(fun):
-        raise TypeError(f"Expected a callable value, got {fun}")
 
 
 def _fun_name(fun: Callable) -> str:
@@ -85,7 +82,7 @@ def _apply_linearization(lin: Linearization, in_tree: Any, out_tree: Any, residu
 
 def linearize(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple:
     """``(fun(*primals), f_jvp)``: ``f_jvp(*tangents)`` is the jvp at ``primals``, with the primal work done once."""
-    _check_callable(fun)
+    check_callable(fun)
     primals_out, lin, aux, in_tree, out_tree = _linearize_pytree(fun, primals, has_aux)
     f_jvp = tree.Partial(functools.partial(_apply_linearization, lin, in_tree, out_tree), lin.residuals)
     out = tree.tree_unflatten(out_tree, primals_out)
@@ -121,7 +118,7 @@ def _pullback(lin: Linearization, in_tree: Any, out_tree: Any, name: str, residu
 
 def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequence = ()) -> tuple:
     """``(fun(*primals), f_vjp)``: ``f_vjp(cotangent)`` pulls an output cotangent back to a tuple of input ones."""
-    _check_callable(fun)
+    check_callable(fun)
     primals_out, lin, aux, in_tree, out_tree = _linearize_pytree(fun, primals, has_aux)
     f_vjp = tree.Partial(functools.partial(_pullback, lin, in_tree, out_tree, _fun_name(fun)), lin.residuals)
     out = tree.tree_unflatten(out_tree, primals_out)
@@ -131,9 +128,18 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequen
 # ---------------------------------------------------------------- grad
 
 
+def argument_dtype(x: Any) -> np.dtype:
+    """The dtype of an argument to differentiate; a non-array gets the TypeError JAX's grad, jacrev and jacfwd give
+    (which, unlike the one for other uses, ends in a full stop)."""
+    try:
+        return get_aval(x).dtype
+    except TypeError:
+        raise not_a_jax_type(x, full_stop=True) from None
+
+
 def check_input_dtype(transform: str, x: Any, holomorphic: bool, allow_int: bool) -> None:
     """The error JAX gives for an argument ``transform`` (grad, jacrev) cannot differentiate."""
-    dtype = get_aval(x).dtype
+    dtype = argument_dtype(x)
     if holomorphic:
         if not dtypes.issubdtype(dtype, np.complexfloating):
             raise TypeError(f"{transform} with holomorphic=True requires inputs with complex dtype, but got "
@@ -165,9 +171,7 @@ def split_argnums(fun: Callable, argnums: int | Sequence[int], args: tuple, kwar
                   ) -> tuple[Callable, tuple]:
     """``fun`` as a function of the ``argnums`` arguments alone (the others fixed), and those arguments."""
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
-    for i in nums:
-        if not isinstance(i, (int, np.integer)):
-            raise TypeError(f"argnums must be an int or a tuple of ints, got {argnums!r}")
+    nums = tuple(operator.index(i) for i in nums)  # as JAX: a float or string is a TypeError
     if nums and max(nums) >= len(args):
         raise TypeError(f"differentiating with respect to argnums={argnums} requires at least {max(nums) + 1} "
                         f"positional arguments to be passed by the caller, but got only {len(args)} positional "
@@ -199,7 +203,7 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
 
     With ``has_aux`` ``fun`` returns ``(value, aux)`` and the result is ``((value, aux), gradient)``.
     """
-    _check_callable(fun)
+    check_callable(fun)
 
     @functools.wraps(fun)
     def value_and_grad_fun(*args, **kwargs):
@@ -238,7 +242,7 @@ def _linear_dtype_kind(dtype: np.dtype) -> str:
 
 def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Sequence = ()) -> Callable:
     """The transpose of the linear function ``fun``, whose inputs have the shapes and dtypes of ``primals``."""
-    _check_callable(fun)
+    check_callable(fun)
     flat, in_tree = tree.tree_flatten(primals)
     in_avals = [abstract_argument_aval(x) for x in flat]
     out_tree_box = []

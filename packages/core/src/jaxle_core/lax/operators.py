@@ -155,18 +155,9 @@ def getitem(x, index):
     """Basic indexing: integers, slices, ``None`` and ``...``. As in JAX, an integer out of range is clamped
     into it (the index is applied as a dynamic one) rather than raising IndexError."""
     shape = get_aval(x).shape
-    index = index if isinstance(index, tuple) else (index,)
-    given = index
-    if any(not isinstance(i, (int, np.integer, slice, type(None), type(Ellipsis))) or isinstance(i, bool)
-           for i in index):
+    index = slicing.expand_index(index, len(shape))
+    if any(not isinstance(i, (int, np.integer, slice, type(None))) for i in index):
         return slicing.index_with_arrays(x, index)
-    n_real = sum(1 for i in index if i is not None and i is not Ellipsis)
-    if n_real > len(shape):
-        raise IndexError(f"Too many indices: {len(shape)}-dimensional array indexed with {n_real} regular indices.")
-    if Ellipsis in index:
-        at = index.index(Ellipsis)
-        index = index[:at] + (slice(None),) * (len(shape) - n_real) + index[at + 1:]
-    index = index + (slice(None),) * (len(shape) - sum(1 for i in index if i is not None))
     starts, limits, strides, squeezed, new_axes, reversed_dims = [], [], [], [], [], []
     dim = 0
     out_dim = 0
@@ -188,7 +179,7 @@ def getitem(x, index):
             out_dim += 1
         else:
             if not -size <= i < size:
-                return slicing.index_with_arrays(x, given)
+                return slicing.index_with_arrays(x, index)
             start = int(i) % size
             starts.append(start)
             limits.append(start + 1)
@@ -225,7 +216,7 @@ def _iterate(x):
 
 
 def _astype(x, dtype):
-    return structural.convert_element_type(x, dtype)
+    return structural.convert_element_type(x, dtypes.dtype(dtype, requested_in="astype"))
 
 
 def _reshape(x, *shape, order="C"):
@@ -259,6 +250,7 @@ _METHODS: dict[str, Any] = {
     "__abs__": ew.abs,
     "__invert__": ew.bitwise_not,
     "__getitem__": getitem,
+    "__setitem__": Array.__setitem__,  # immutable, traced or not
     "__iter__": _iterate,
     "__matmul__": _matmul,
     "__rmatmul__": lambda x, y: _matmul(y, x),

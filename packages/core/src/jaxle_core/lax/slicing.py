@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray, canonicalize_shape, get_aval
 from jaxle_core.core import Primitive, Tracer
 from jaxle_core.lax.standard import as_int_tuple, check_integer_elements, check_nonnegative, normalize_axis
@@ -715,7 +716,7 @@ def index_with_arrays(x, index: tuple):
     from jaxle_core.lax import structural
 
     shape = get_aval(x).shape
-    index = _expand_ellipsis(index, len(shape))
+    index = expand_index(index, len(shape))
     starts, sizes, strides, reversed_dims, squeezed, new_axes = [], [], [], [], [], []
     dim = 0
     for position, item in enumerate(index):
@@ -760,25 +761,33 @@ def index_with_arrays(x, index: tuple):
     return x
 
 
-def _expand_ellipsis(index: tuple, ndim: int) -> tuple:
-    for item in index:
+def expand_index(index: Any, ndim: int) -> tuple:
+    """``index`` (one item or a tuple) checked as JAX checks an index, with ``...`` and the dimensions it leaves
+    out spelled as full slices."""
+    items = index if isinstance(index, tuple) else (index,)
+    for item in items:
         if item is None or item is Ellipsis or isinstance(item, (builtins.slice, bool, *_STATIC_INTS)):
             continue
+        if isinstance(item, str):
+            raise TypeError(f"JAX does not support string indexing; got idx={index!r}")
         aval = get_aval(item)
-        if aval.ndim > 0 or not np.issubdtype(aval.dtype, np.integer):
+        if not (np.issubdtype(aval.dtype, np.integer) or aval.dtype == np.bool_):
+            requested = dtypes.dtype(item, canonicalize=False)  # a Python float is float64 to JAX here
+            raise TypeError(f"Indexer must have integer or boolean type, got indexer with type {requested}")
+        if aval.ndim > 0 or aval.dtype == np.bool_:
             raise TypeError(f"Indexing with an array of shape {aval.shape} and dtype {aval.dtype.name} needs "
                             "jaxle.numpy advanced indexing; core's indexing accepts integer scalars, slices, None "
                             "and ... .")
-    if any(isinstance(item, bool) for item in index):
+    if any(isinstance(item, bool) for item in items):
         raise TypeError("Indexing with booleans needs jaxle.numpy advanced indexing.")
-    n_real = sum(1 for i in index if i is not None and i is not Ellipsis)
-    if n_real > ndim:
-        raise IndexError(f"Too many indices: {ndim}-dimensional array indexed with {n_real} regular indices.")
-    if sum(1 for i in index if i is Ellipsis) > 1:
+    if sum(1 for item in items if item is Ellipsis) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
+    n_real = sum(1 for item in items if item is not None and item is not Ellipsis)
+    if n_real > ndim:
+        raise IndexError(f"Too many indices: array is {ndim}-dimensional, but {n_real} were indexed")
     fill = (builtins.slice(None),) * (ndim - n_real)
-    at = next((k for k, i in enumerate(index) if i is Ellipsis), None)
-    return index + fill if at is None else index[:at] + fill + index[at + 1:]
+    at = next((k for k, item in enumerate(items) if item is Ellipsis), None)
+    return items + fill if at is None else items[:at] + fill + items[at + 1:]
 
 
 def _scalar_index(item):

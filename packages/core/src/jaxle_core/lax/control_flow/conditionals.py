@@ -226,6 +226,8 @@ def switch(index, branches: Sequence[Callable], *operands: Any, operand: Any = _
     branches = tuple(branches)
     if not branches:
         raise ValueError("Empty branch sequence")
+    if not all(callable(branch) for branch in branches):
+        raise TypeError("lax.switch: branches argument should be a sequence of callables.")
     if len(branches) == 1:
         return branches[0](*operands)
     index = convert_element_type(index, np.int32)

@@ -168,6 +168,8 @@ def _normalize_unroll(unroll: int | bool, length: int) -> int:
 def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None, reverse: bool = False,
          unroll: int | bool = 1, _split_transpose: bool = False) -> tuple[Any, Any]:
     """Loop ``carry, y = f(carry, x)`` over the leading axis of ``xs``; returns the final carry and stacked ys."""
+    if not callable(f):
+        raise TypeError("lax.scan: f argument should be a callable.")
     xs_leaves, xs_tree = tree.tree_flatten(xs)
     length = _scan_length(xs_leaves, length)
     unroll = _normalize_unroll(unroll, length)

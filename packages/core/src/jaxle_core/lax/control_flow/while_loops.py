@@ -75,6 +75,8 @@ def _check_cond(traced: TracedFunction) -> None:
 
 def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
     """Run ``init_val = body_fun(init_val)`` while ``cond_fun(init_val)`` is true; returns the final value."""
+    if not (callable(body_fun) and callable(cond_fun)):
+        raise TypeError("lax.while_loop: body_fun and cond_fun arguments should be callable.")
     init, in_tree, avals = flatten_avals(init_val)
     name = carry_name(body_fun)
 
@@ -149,6 +151,8 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any, *, unro
     Static (concrete) bounds make a ``scan`` of ``upper - lower`` steps, which reverse mode can differentiate;
     traced bounds make a ``while``.
     """
+    if not callable(body_fun):
+        raise TypeError("lax.fori_loop: body_fun argument should be callable.")
     dtype, weak_type = _counter_type(lower, upper)
     lo, hi = _static_bound(lower), _static_bound(upper)
     if lo is not None and hi is not None:
