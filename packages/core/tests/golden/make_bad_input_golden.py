@@ -459,6 +459,17 @@ def record_case(module, case, prefix=None) -> dict:
     return {"error": None}
 
 
+def load_golden() -> dict:
+    return json.loads((HERE / "bad_input_golden.json").read_text())
+
+
+def assert_matches(actual: dict, expected: dict) -> None:
+    """The same exception type as the golden, and a message starting with the golden's."""
+    assert actual["error"] == expected["error"], actual
+    if expected["error"] is not None:
+        assert actual["message"].startswith(expected["message"]), actual["message"]
+
+
 def main() -> None:
     import importlib
 
