@@ -12,7 +12,7 @@ from jaxle_core import core
 from jaxle_core.avals import ShapeDtypeStruct, abstract_argument_aval, argument_avals
 from jaxle_core.config import config
 from jaxle_core.core import ClosedJaxpr
-from jaxle_core.jit import flat_argument_names, jit, signature_or_none
+from jaxle_core.jit import check_argnums, flat_argument_names, jit, signature_or_none
 from jaxle_core.staging import DebugInfo, flatten_outputs, trace_to_jaxpr
 
 
@@ -48,6 +48,9 @@ def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), axis_env
 
     @functools.wraps(fun)
     def make(*args, **kwargs):
+        signature = signature_or_none(fun)
+        if signature is not None:  # checked per call, as JAX does
+            check_argnums("static_argnums", static, signature)
         with _axis_env(axis_env or ()):
             closed, out_tree = _trace_pytree_function(fun, "jit", args, kwargs, static)
         if return_shape:

@@ -212,7 +212,7 @@ class JitWrapped:
         self._signature = signature_or_none(fun)
         if self._signature is not None:
             for kind, argnums in (("static_argnums", static_argnums), ("donate_argnums", donate_argnums)):
-                _check_argnums(kind, _as_tuple(argnums), self._signature)
+                check_argnums(kind, _as_tuple(argnums), self._signature)
             for kind, argnames in (("static_argnames", static_argnames), ("donate_argnames", donate_argnames)):
                 _check_argnames(kind, _as_tuple(argnames), self._signature)
         self.static_argnums = _resolve_argnums(static_argnums, static_argnames, self._signature)
@@ -432,7 +432,7 @@ def _as_tuple(x) -> tuple:
     return (x,) if isinstance(x, (int, str)) else tuple(x)
 
 
-def _check_argnums(kind: str, argnums: tuple, signature: inspect.Signature) -> None:
+def check_argnums(kind: str, argnums: tuple, signature: inspect.Signature) -> None:
     """JAX's error for argument numbers a function without ``*args`` cannot receive."""
     params = signature.parameters.values()
     if any(p.kind == p.VAR_POSITIONAL for p in params):

@@ -396,6 +396,7 @@ CASES = {
     "jit-none-argument": lambda m: m.jit(lambda x: x)(None),
     "eval_shape-not-callable": lambda m: m.eval_shape(1.0),
     "make_jaxpr-not-callable": lambda m: m.make_jaxpr(1.0)(),
+    "make_jaxpr-static_argnums-range": lambda m: m.make_jaxpr(lambda x: x, static_argnums=2)(X),
     "ShapeDtypeStruct-none-dtype": lambda m: m.ShapeDtypeStruct((2,), None),
     # --- tracers and indexing ---
     "tracer-truth-value-of-vector": lambda m: m.jit(lambda x: x if x else x)(X),
