@@ -258,7 +258,7 @@ def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_t
     numbers = ((as_int_tuple(lhs_contract), as_int_tuple(rhs_contract)),
                (as_int_tuple(lhs_batch), as_int_tuple(rhs_batch)))
     preferred = None if preferred_element_type is None else dtypes.canonicalize_dtype(
-        dtypes.dtype(preferred_element_type))
+        dtypes.dtype(preferred_element_type, requested_in="dot"))
     return dot_general_p.bind(lhs, rhs, dimension_numbers=numbers, precision=canonicalize_precision(precision),
                               preferred_element_type=preferred, out_sharding=out_sharding)
 
@@ -280,8 +280,7 @@ def batch_matmul(lhs, rhs, precision=None):
     """Matrix products batched over all leading dimensions of equal-rank operands."""
     lhs_aval, rhs_aval = get_aval(lhs), get_aval(rhs)
     if lhs_aval.ndim != rhs_aval.ndim:
-        raise ValueError(f"batch_matmul requires arguments to have the same number of dimensions, got "
-                         f"{lhs_aval.ndim} and {rhs_aval.ndim}")
+        raise ValueError(f"Arguments to batch_matmul must have same ndim, got {lhs_aval.ndim}, {rhs_aval.ndim}")
     if lhs_aval.ndim < 2:
         raise ValueError(f"batch_matmul requires arguments of rank at least 2, got {lhs_aval.ndim}")
     batch: Sequence[int] = tuple(range(lhs_aval.ndim - 2))

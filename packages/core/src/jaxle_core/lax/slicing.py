@@ -141,8 +141,9 @@ def _normalized_start_indices(name: str, shape: tuple[int, ...], start_indices,
                          f"{shape})")
     index_dtypes = [get_aval(i).dtype for i in indices]
     if any(not np.issubdtype(d, np.integer) for d in index_dtypes) or len(set(index_dtypes)) > 1:
-        raise TypeError(f"index arguments to {name} must be integers of the same type, got: "
-                        f"{', '.join(d.name for d in index_dtypes)}")
+        # JAX's two messages differ by a colon
+        raise TypeError(f"index arguments to {name} must be integers of the same type, got"
+                        f"{':' if name == 'dynamic_slice' else ''} {', '.join(d.name for d in index_dtypes)}")
     allow = ([bool(allow_negative_indices)] * len(shape) if isinstance(allow_negative_indices, (bool, np.bool_))
              else list(allow_negative_indices))
     dtype = index_dtypes[0] if index_dtypes else np.dtype(np.int32)

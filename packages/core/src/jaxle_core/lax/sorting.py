@@ -74,10 +74,10 @@ def sort(operand, dimension: int = -1, is_stable: bool = True, num_keys: int = 1
     """Sort ``operand`` (an array, or a sequence sorted together by its first ``num_keys`` arrays) along
     ``dimension``. NaNs sort last and -0.0 equals +0.0."""
     if isinstance(operand, Sequence):
+        if not operand:
+            raise TypeError("Sort requires at least one operand")
         if not 1 <= num_keys <= len(operand):
             raise ValueError(f"num_keys={num_keys} must be between 1 and len(operand)={len(operand)}")
-        if not operand:
-            return ()
         ndim = get_aval(operand[0]).ndim
         dimension = normalize_axis(dimension, ndim)
         return tuple(sort_p.bind(*operand, dimension=dimension, is_stable=is_stable, num_keys=num_keys))

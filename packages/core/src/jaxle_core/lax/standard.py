@@ -80,7 +80,8 @@ def elementwise_aval(name: str, avals: Sequence[ShapedArray], accepted: Sequence
 _jnp_names = {"and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor", "not": "bitwise_not",
               "sub": "subtract", "mul": "multiply", "div": "divide", "rem": "remainder", "max": "maximum",
               "min": "minimum", "pow": "power", "eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
-              "gt": "greater", "ge": "greater_equal",
+              "gt": "greater", "ge": "greater_equal", "shift_left": "left_shift",
+              "shift_right_logical": "right_shift", "shift_right_arithmetic": "right_shift",
               # the total-order comparisons have no jnp counterpart, so JAX's error gives no tip
               "eq_to": None, "le_to": None, "lt_to": None}
 

@@ -515,7 +515,10 @@ def _squeeze_impl(x, *, dimensions):
 def squeeze(array, dimensions: Sequence[int]):
     """Remove the size-1 ``dimensions``."""
     ndim = get_aval(array).ndim
-    dims = tuple(sorted({normalize_axis(d, ndim) for d in as_int_tuple(dimensions)}))
+    dimensions = as_int_tuple(dimensions)
+    if ndim == 0 and dimensions:  # normalize_axis lets axis 0 of a scalar through; a scalar has no axis to drop
+        raise ValueError(f"axis {dimensions[0]} is out of bounds for array of dimension 0")
+    dims = tuple(sorted({normalize_axis(d, ndim) for d in dimensions}))
     if not dims and type(array) not in _PYTHON_SCALARS:
         return array
     return squeeze_p.bind(array, dimensions=dims)

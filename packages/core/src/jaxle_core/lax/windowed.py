@@ -70,10 +70,12 @@ def _check_window(name: str, aval: ShapedArray, window_dimensions, window_stride
                         ("window_dilation", window_dilation)):
         if len(value) != aval.ndim:
             raise TypeError(f"{name}: {what} must have length equal to the operand rank {aval.ndim}, got {value}")
-    for what, value in (("window_dimensions", window_dimensions), ("window_strides", window_strides),
-                        ("base_dilation", base_dilation), ("window_dilation", window_dilation)):
+    for what, value in (("window_dimensions", window_dimensions), ("window_strides", window_strides)):
         if any(v < 1 for v in value):
-            raise TypeError(f"{name}: {what} must be positive, got {value}")
+            raise TypeError(f"reduce_window {what} must have every element be strictly positive, got {value}.")
+    for value in (base_dilation, window_dilation):
+        if any(v < 1 for v in value):
+            raise TypeError(f"All dilations must be positive, got {value}.")
 
 
 def window_positions(shape: Sequence[int], window_dimensions, window_strides, padding, base_dilation,
