@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import operator
 import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -210,6 +211,7 @@ class JitWrapped:
         self.fun = fun
         self.__name__ = getattr(fun, "__name__", type(fun).__name__)
         self._signature = signature_or_none(fun)
+        static_argnums, donate_argnums = _index_tuple(static_argnums), _index_tuple(donate_argnums)
         if self._signature is not None:
             for kind, argnums in (("static_argnums", static_argnums), ("donate_argnums", donate_argnums)):
                 check_argnums(kind, _as_tuple(argnums), self._signature)
@@ -424,6 +426,15 @@ def _positional_names(signature: inspect.Signature | None, n: int) -> list[str]:
             elif p.kind == p.VAR_POSITIONAL:
                 names += [f"{p.name}[{i}]" for i in range(n - len(names))]
     return (names + [f"args[{i}]" for i in range(len(names), n)])[:n]
+
+
+def _index_tuple(argnums) -> tuple[int, ...]:
+    """Argument numbers (one or a sequence) as ints; JAX's TypeError for anything else (a name, a float)."""
+    if argnums is None:
+        return ()
+    if hasattr(argnums, "__index__"):
+        return (operator.index(argnums),)
+    return tuple(operator.index(i) for i in argnums)
 
 
 def _as_tuple(x) -> tuple:

@@ -103,6 +103,7 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
 
     @functools.wraps(fun)
     def vmapped(*args, **kwargs):
+        hash(axis_name)  # names key the axis environment: JAX's TypeError for a list or dict, at the call
         flat_axes = tree.tree_leaves(_check_axes_spec(in_axes, args), is_leaf=lambda x: x is None) + \
             [0] * len(tree.tree_leaves(kwargs))
         flat, in_tree = tree.tree_flatten((args, kwargs))

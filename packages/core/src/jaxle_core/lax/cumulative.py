@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 
 import numpy as np
@@ -11,7 +10,7 @@ from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
 from jaxle_core.lax.reductions import accumulation_dtype
-from jaxle_core.lax.standard import NUMBER_KIND, check_dtype
+from jaxle_core.lax.standard import NUMBER_KIND, check_dtype, lenient_axis
 
 __all__ = ["cumlogsumexp", "cumlogsumexp_p", "cummax", "cummax_p", "cummin", "cummin_p", "cumprod", "cumprod_p",
            "cumsum", "cumsum_p"]
@@ -97,7 +96,7 @@ cumlogsumexp_p = _cumulative_primitive("cumlogsumexp")
 
 
 def _bind(primitive: Primitive, operand, axis: int, reverse: bool):
-    axis = operator.index(axis)
+    axis = lenient_axis(axis)
     ndim = get_aval(operand).ndim
     if axis < 0:
         raise ValueError("XLA operations do not allow negative axes")

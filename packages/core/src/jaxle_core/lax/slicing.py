@@ -14,7 +14,13 @@ import numpy as np
 from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray, canonicalize_shape, get_aval
 from jaxle_core.core import Primitive, Tracer
-from jaxle_core.lax.standard import as_int_tuple, check_integer_elements, check_nonnegative, normalize_axis
+from jaxle_core.lax.standard import (
+    as_int_tuple,
+    check_integer_elements,
+    check_nonnegative,
+    lenient_axis,
+    normalize_axis,
+)
 
 __all__ = ["GatherDimensionNumbers", "GatherScatterMode", "ScatterDimensionNumbers", "dynamic_index_in_dim",
            "dynamic_slice", "dynamic_slice_in_dim", "dynamic_slice_p", "dynamic_update_index_in_dim",
@@ -85,7 +91,7 @@ def index_in_dim(operand, index: int, axis: int = 0, keepdims: bool = True):
     """The slice at static ``index`` along ``axis``; the axis is dropped unless ``keepdims``."""
     from jaxle_core.lax.structural import squeeze
 
-    index = operator.index(index)
+    index, axis = operator.index(index), lenient_axis(axis)
     size = get_aval(operand).shape[axis]
     if not -size <= index < size:
         raise IndexError(f"index {index} is out of bounds for axis {axis} with size {size}")
@@ -201,7 +207,7 @@ def dynamic_slice_in_dim(operand, start_index, slice_size: int, axis: int = 0, *
                          allow_negative_indices: bool = True):
     """``dynamic_slice`` along one ``axis``."""
     shape = get_aval(operand).shape
-    axis = normalize_axis(axis, len(shape))
+    axis = normalize_axis(lenient_axis(axis), len(shape))
     starts: list[Any] = [0] * len(shape)
     starts[axis] = start_index
     sizes = list(shape)
@@ -248,7 +254,8 @@ def dynamic_index_in_dim(operand, index, axis: int = 0, keepdims: bool = True, *
     """The slice at traced ``index`` along ``axis``; the axis is dropped unless ``keepdims``."""
     staged = _staged(_dynamic_index_in_dim_body, "dynamic_index_in_dim",
                      ("axis", "keepdims", "allow_negative_indices"))
-    return staged(operand, index, axis=normalize_axis(axis, get_aval(operand).ndim), keepdims=bool(keepdims),
+    axis = normalize_axis(lenient_axis(axis), get_aval(operand).ndim)
+    return staged(operand, index, axis=axis, keepdims=bool(keepdims),
                   allow_negative_indices=bool(allow_negative_indices))
 
 
@@ -290,7 +297,7 @@ def dynamic_update_slice(operand, update, start_indices, *, allow_negative_indic
 def dynamic_update_slice_in_dim(operand, update, start_index, axis: int, *, allow_negative_indices: bool = True):
     """``dynamic_update_slice`` along one ``axis``."""
     ndim = get_aval(operand).ndim
-    axis = normalize_axis(axis, ndim)
+    axis = normalize_axis(lenient_axis(axis), ndim)
     starts: list[Any] = [0] * ndim
     starts[axis] = start_index
     allow = [False] * ndim
@@ -302,7 +309,7 @@ def dynamic_update_index_in_dim(operand, update, index, axis: int, *, allow_nega
     """Write ``update`` (with or without the indexed ``axis``) at traced ``index`` along ``axis``."""
     staged = _staged(_dynamic_update_index_in_dim_body, "dynamic_update_index_in_dim",
                      ("axis", "allow_negative_indices"))
-    return staged(operand, update, index, axis=normalize_axis(axis, get_aval(operand).ndim),
+    return staged(operand, update, index, axis=normalize_axis(lenient_axis(axis), get_aval(operand).ndim),
                   allow_negative_indices=bool(allow_negative_indices))
 
 

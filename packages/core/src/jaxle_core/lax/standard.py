@@ -97,6 +97,15 @@ def elementwise_primitive(name: str, impl: Callable, accepted: Sequence | None =
     return primitive
 
 
+def lenient_axis(axis) -> int:
+    """An axis that JAX also takes as an integral float (``axis=1.0`` of ``cumsum``, ``broadcasted_iota`` and the
+    ``*_in_dim`` helpers): the programs that pass one run unchanged, but a fractional axis, which JAX truncates,
+    raises ``operator.index``'s TypeError instead."""
+    if isinstance(axis, (float, np.floating)) and float(axis).is_integer():
+        return int(axis)
+    return operator.index(axis)
+
+
 def normalize_axis(axis: int, ndim: int, what: str = "axis") -> int:
     """``axis`` (an integer, ``operator.index`` semantics) counted from 0, or ValueError when out of range."""
     axis = operator.index(axis)

@@ -23,6 +23,7 @@ from jaxle_core.lax.standard import (
     check_integer_elements,
     check_nonnegative,
     check_same_dtypes,
+    lenient_axis,
     normalize_axis,
 )
 from jaxle_core.staging import staging_rewrites
@@ -321,7 +322,7 @@ def _iota_impl(*, dtype, shape, dimension, sharding):
 def broadcasted_iota(dtype, shape: Sequence[int], dimension: int, *, out_sharding=None):
     """An array of ``shape`` counting 0, 1, ... along ``dimension``."""
     dtype = dtypes.canonicalize_dtype(dtypes.dtype(dtype, requested_in="broadcasted_iota"))
-    return iota_p.bind(dtype=dtype, shape=canonicalize_shape(shape), dimension=operator.index(dimension),
+    return iota_p.bind(dtype=dtype, shape=canonicalize_shape(shape), dimension=lenient_axis(dimension),
                        sharding=out_sharding)
 
 
