@@ -163,7 +163,8 @@ def test_broadcast_in_dim(dtype):
         check_against_reference(
             lambda v, s: (lax.broadcast_in_dim(v, (2, 3, 4), (1, 2)), lax.broadcast_in_dim(v, (3, 2, 1), (0, 2)),
                           lax.broadcast_in_dim(v, (3, 0), (0, 1)), lax.broadcast_in_dim(s, (2, 2), ()),
-                          lax.broadcast_in_dim(s, (), ()), lax.broadcast(v, (2,)), lax.expand_dims(v, (0, 3))),
+                          lax.broadcast_in_dim(s, (), ()), lax.broadcast(v, (2,)), lax.expand_dims(v, (0, 3)),
+                          lax.broadcast_in_dim(v, (4, 3), (1, 0)), lax.broadcast_in_dim(v, (1, 2, 3), (2, 0))),
             x, x[0, 0])
 
 

@@ -325,6 +325,7 @@ CASES: list[Case] = [
                  real_u(0.5, 0.6)),
     # ---- shapes
     *structural("broadcast_in_dim", lambda x: lax.broadcast_in_dim(x, (2, 3, 4), (0, 2)), (2, 4), complex_too=True),
+    *structural("broadcast_in_dim", lambda x: lax.broadcast_in_dim(x, (3, 2, 4), (2, 0, 1)), (1, 3, 2)),
     *structural("reshape", lambda x: lax.reshape(x, (3, 2), (1, 0)), (2, 3), complex_too=True),
     *structural("squeeze", lambda x: lax.squeeze(x, (1,)), (3, 1), complex_too=True),
     *structural("transpose", lambda x: lax.transpose(x, (1, 0, 2)), (2, 3, 2), complex_too=True),

@@ -35,6 +35,7 @@ def unary_cases(lax):
     add = lax.add
     return [
         ("broadcast_in_dim", lambda x: lax.broadcast_in_dim(x, (3, 2, 4), (0, 2)), (3, 4)),
+        ("broadcast_in_dim_permuted", lambda x: lax.broadcast_in_dim(x, (4, 2, 3), (2, 0)), (3, 4)),
         ("reshape", lambda x: lax.reshape(x, (4, 3)), (3, 4)),
         ("reshape_dimensions", lambda x: lax.reshape(x, (12,), (1, 0)), (3, 4)),
         ("squeeze", lambda x: lax.squeeze(x, (1,)), (3, 1, 4)),

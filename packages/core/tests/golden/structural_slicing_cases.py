@@ -112,6 +112,10 @@ def value_cases():
                                             (np.zeros((0, 1), np.float32),))),
         ("clamp_nan", lambda lax: (lambda a: lax.clamp(np.float32(0), a, np.float32(1)),
                                    (np.array([-1, 0.5, 2, np.nan], np.float32),))),
+        # Operand dimensions may go to the output in any order; a size-1 one broadcasts as usual.
+        ("broadcast_in_dim_permuted", lambda lax: (lambda a: lax.broadcast_in_dim(a, (5, 3, 4), (2, 0)), (X,))),
+        ("broadcast_in_dim_permuted_expand", lambda lax: (lambda a: lax.broadcast_in_dim(a, (3, 2, 4), (2, 0, 1)),
+                                                           (np.arange(6, dtype=np.int32).reshape(1, 3, 2),))),
         ("select_n_int", lambda lax: (lambda w: lax.select_n(w, X, -X, X * 2), (np.array([[0, 1, 2, 1, 0]] * 4,
                                                                                          np.int32),))),
     ]
@@ -151,6 +155,7 @@ def jaxpr_cases():
         ("broadcasted_iota", lambda lax: (lambda: lax.broadcasted_iota(np.int32, (2, 3), 1), ())),
         ("broadcast_in_dim", lambda lax: (lambda a: lax.broadcast_in_dim(a, (3, 4, 5), (1, 2)), (X,))),
         ("broadcast_in_dim_same", lambda lax: (lambda a: lax.broadcast_in_dim(a, (4, 5), (0, 1)), (X,))),
+        ("broadcast_in_dim_permuted", lambda lax: (lambda a: lax.broadcast_in_dim(a, (5, 3, 4), (2, 0)), (X,))),
         ("broadcast_in_dim_python", lambda lax: (lambda: lax.broadcast_in_dim(1.0, (2, 3), ()), ())),
         ("broadcast", lambda lax: (lambda a: lax.broadcast(a, (2,)), (X,))),
         ("broadcast_empty", lambda lax: (lambda a: lax.broadcast(a, ()), (X,))),

@@ -19,7 +19,7 @@ cases = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(cases)
 GOLDEN = json.loads((GOLDEN_DIR / "structural_slicing_golden.json").read_text())
 
-STRUCTURAL_PREFIXES = ("reduce_precision", "convert", "bitcast", "pad", "clamp", "select")
+STRUCTURAL_PREFIXES = ("broadcast_in_dim_permuted", "reduce_precision", "convert", "bitcast", "pad", "clamp", "select")
 JAXPR_SLICING = ("slice", "index_in_dim", "dynamic", "gather", "getitem", "scatter")
 
 
@@ -117,6 +117,18 @@ def test_pad_interior_and_negative_match_reference():
     np.testing.assert_array_equal(out, [0, 2, 0, 3, 0, 4, 0, 0])
     assert np.asarray(lax.pad(np.zeros((2, 0), np.int32), np.int32(9), ((0, 0, 0), (1, 1, 5)))).tolist() == [
         [9, 9], [9, 9]]
+
+
+def test_broadcast_in_dim_with_permuted_dimensions():
+    # Operand dims 0, 1, 2 go to output dims 2, 0, 3: out[a, b, c, d] = x[c, a, 0].
+    x = np.arange(6, dtype=np.float32).reshape(2, 3, 1)
+    expected = np.broadcast_to(x.transpose(1, 0, 2)[:, None], (3, 4, 2, 5))
+    np.testing.assert_array_equal(np.asarray(lax.broadcast_in_dim(x, (3, 4, 2, 5), (2, 0, 3))), expected)
+    # The transpose sums over the new and widened dimensions, then restores the operand's order.
+    weights = np.random.default_rng(0).standard_normal((3, 4, 2, 5)).astype(np.float32)
+    grad = jc.grad(lambda v: lax.reduce_sum(lax.mul(lax.broadcast_in_dim(v, (3, 4, 2, 5), (2, 0, 3)), weights),
+                                            (0, 1, 2, 3)))(x)
+    np.testing.assert_allclose(np.asarray(grad), weights.sum((1, 3)).T[:, :, None], rtol=1e-6)
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.int32, np.uint16, np.float16, ml_dtypes.bfloat16, np.float32,

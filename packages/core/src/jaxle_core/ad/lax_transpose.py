@@ -123,6 +123,12 @@ def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions, sharding)
     new_dims = [i for i in range(len(shape)) if i not in broadcast_dimensions]
     summed = tuple(sorted(new_dims + [broadcast_dimensions[i] for i in expanded]))
     reduced = lax.reduce_sum(ct, summed) if summed else ct
+    # The kept dimensions come out in output order; permuted ``broadcast_dimensions`` need them put back in
+    # operand order. (JAX 0.10.2 skips this and rejects the cotangent's shape; see docs/core.md.)
+    kept_out_dims = [d for i, d in enumerate(broadcast_dimensions) if i not in expanded]
+    order = tuple(int(i) for i in np.argsort(np.argsort(kept_out_dims)))
+    if order != tuple(range(len(order))):
+        reduced = lax.transpose(reduced, order)
     return [lax.expand_dims(reduced, expanded) if expanded else reduced]
 
 

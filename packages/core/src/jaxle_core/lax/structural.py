@@ -345,12 +345,17 @@ broadcast_in_dim_p = Primitive("broadcast_in_dim")
 
 @broadcast_in_dim_p.def_abstract_eval
 def _broadcast_in_dim_aval(x, *, shape, broadcast_dimensions, sharding):
+    # The checks run in JAX's order, so that input breaking several rules gets JAX's message.
     check_nonnegative("broadcast_in_dim", "shape", shape)
     check_element_count(shape)
+    check_nonnegative("broadcast_in_dim", "broadcast_dimensions", broadcast_dimensions)
     if len(broadcast_dimensions) != x.ndim:
         raise TypeError(f"broadcast_in_dim broadcast_dimensions must have length equal to operand ndim; got "
                         f"broadcast_dimensions {broadcast_dimensions} for operand ndim {x.ndim}.")
-    if not all(0 <= d < len(shape) for d in broadcast_dimensions):
+    if len(shape) < x.ndim:
+        raise TypeError(f"broadcast_in_dim target broadcast shape must have equal or higher rank to the operand "
+                        f"shape; got operand ndim {x.ndim} and target broadcast ndim {len(shape)}.")
+    if not all(d < len(shape) for d in broadcast_dimensions):
         raise TypeError(f"broadcast_in_dim broadcast_dimensions must be a subset of output dimensions, got "
                         f"{broadcast_dimensions} for operand ndim {x.ndim} and shape {shape}.")
     for in_dim, out_dim in enumerate(broadcast_dimensions):
@@ -359,18 +364,21 @@ def _broadcast_in_dim_aval(x, *, shape, broadcast_dimensions, sharding):
                             f"corresponding dimensions in the target broadcast shape; got operand of shape "
                             f"{x.shape}, target broadcast shape {shape}, broadcast_dimensions "
                             f"{broadcast_dimensions} ")
-    if list(broadcast_dimensions) != sorted(set(broadcast_dimensions)):
-        raise TypeError(f"broadcast_in_dim broadcast_dimensions must be strictly increasing; got "
+    # Any order is allowed (operand dimensions may be permuted), but each output dimension takes at most one.
+    if len(set(broadcast_dimensions)) != len(broadcast_dimensions):
+        raise TypeError(f"broadcast_in_dim broadcast_dimensions must not contain duplicates, got "
                         f"broadcast_dimensions {broadcast_dimensions}")
     return ShapedArray(shape, x.dtype, x.weak_type)
 
 
 @broadcast_in_dim_p.def_impl
 def _broadcast_in_dim_impl(x, *, shape, broadcast_dimensions, sharding):
+    # Put the operand's dimensions in the order they take in the output, then add the new ones as size 1.
+    in_output_order = np.transpose(x, np.argsort(broadcast_dimensions))
     expanded = [1] * len(shape)
     for in_dim, out_dim in enumerate(broadcast_dimensions):
         expanded[out_dim] = x.shape[in_dim]
-    return np.broadcast_to(x.reshape(expanded), shape)
+    return np.broadcast_to(in_output_order.reshape(expanded), shape)
 
 
 def broadcast_in_dim(operand, shape: Sequence[int], broadcast_dimensions: Sequence[int], *, out_sharding=None):
