@@ -32,10 +32,12 @@ class LruCache:
 
     def lookup(self, key: Any) -> Any:
         """The value cached under ``key`` (None when absent), now the most recently used."""
-        value = self._entries.get(key)
-        if value is not None:
-            self._entries.move_to_end(key)
-        return value
+        entries = self._entries
+        try:
+            entries.move_to_end(key)  # on the path of every jitted call: one lookup on a hit, in C
+        except KeyError:
+            return None
+        return entries[key]
 
     def __setitem__(self, key: Any, value: Any) -> None:
         self._entries[key] = value

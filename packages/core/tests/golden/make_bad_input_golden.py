@@ -7,6 +7,9 @@ Each case in ``CASES`` takes the module (``jax`` or ``jaxle_core``; both offer `
 start of its message's first line: functions are named without their address, the line is cut before JAX's
 internal module paths, and where a case's message goes on into such detail ``PREFIX`` says how many characters count.
 A case whose call succeeds in JAX records ``{"error": None}`` (JAX accepts it and so must jaxle).
+
+Two messages (``jit-returns-*``) name the line of this file where their function is defined, as JAX's do: moving
+those lines needs the JSON regenerated.
 """
 
 import json
