@@ -3,7 +3,7 @@
 ``checkpoint(f)`` stages ``f`` into a ``remat2`` equation carrying its jaxpr.
 Evaluated, the equation just runs the jaxpr; differentiated in reverse mode,
 only the values a *policy* allows are saved as residuals and the rest are
-recomputed in the (co)tangent computation (see ``ad/checkpoint_rules.py``).
+recomputed in the (co)tangent computation (see ``ad/checkpoint.py``).
 ``checkpoint_name`` tags a value with a name (the identity ``name`` primitive)
 for the name-based policies of ``checkpoint_policies``.
 """

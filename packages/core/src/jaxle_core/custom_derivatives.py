@@ -9,7 +9,7 @@ residuals and input tangents. ``custom_lin`` is only ever transposed (calling
 the user's backward function): evaluating it means forward-mode
 differentiation was attempted, which is an error.
 
-The rules themselves live in ``jaxle_core.ad.custom_rules``.
+The rules themselves live in ``jaxle_core.ad.custom_derivatives``.
 """
 
 from __future__ import annotations

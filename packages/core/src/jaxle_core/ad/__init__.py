@@ -2,24 +2,23 @@
 
 from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     barriers,
-    checkpoint_rules,
-    collective_rules,
+    checkpoint,
     composite,
-    cond_rules,
-    custom_rules,
-    fft_rules,
+    conditionals,
+    custom_derivatives,
+    fft,
     indexing_rules,
     indexing_transpose,
-    jit_rule,
+    jit,
     lax_rules,
     lax_transpose,
     numeric_rules,
     numeric_transpose,
+    parallel,
     placement,
-    scan_rules,
-    scan_transpose,
-    solve_rules,
-    while_rules,
+    scan,
+    solves,
+    while_loops,
 )
 from jaxle_core.ad.jacobians import hessian, jacfwd, jacrev
 from jaxle_core.ad.jvp import JVPTrace, JVPTracer, Zero, add_any_p, instantiate, jvp, jvp_rules, tangent_aval

@@ -4,7 +4,7 @@
 operands are the constants of ``matvec``, ``vecmat`` (the transpose of ``matvec``), ``solve`` and
 ``transpose_solve``, then the leaves of ``b``. Its params hold each function's jaxpr and its number of
 constants, as ``_LinearSolveTuple`` named tuples (JAX's printed name). Running it runs ``solve``; its derivative solves
-again with the same operator (``ad/solve_rules.py``), so gradients never go through the solver's loop.
+again with the same operator (``ad/solves.py``), so gradients never go through the solver's loop.
 
 ``custom_root(f, initial_guess, solve, tangent_solve)`` is a ``custom_jvp`` function whose rule applies the
 implicit function theorem: the tangent of a root ``x*`` of ``f(params, x) = 0`` solves the linear system

@@ -11,7 +11,7 @@ unknown carry raises JAX's error (a loop of unknown length cannot be reversed).
 from __future__ import annotations
 
 from jaxle_core import core
-from jaxle_core.ad.jit_rule import jvp_jaxpr
+from jaxle_core.ad.jit import jvp_jaxpr
 from jaxle_core.ad.jvp import Zero, instantiate, jvp_rules, tangent_aval
 from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, partial_eval_rules
 from jaxle_core.ad.transpose import transpose_rules

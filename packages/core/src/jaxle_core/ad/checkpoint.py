@@ -16,7 +16,7 @@ import ml_dtypes
 import numpy as np
 
 from jaxle_core import core, dtypes
-from jaxle_core.ad.jit_rule import jvp_jaxpr
+from jaxle_core.ad.jit import jvp_jaxpr
 from jaxle_core.ad.jvp import Zero, jvp_rules, tangent_aval
 from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, partial_eval_rules
 from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass, is_undefined, transpose_rules

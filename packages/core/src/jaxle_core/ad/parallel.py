@@ -17,37 +17,37 @@ import numpy as np
 from jaxle_core.ad.rule_helpers import deflinear, deflinear_first
 from jaxle_core.ad.transpose import is_undefined, transpose_rules
 from jaxle_core.avals import get_aval
-from jaxle_core.lax import cumulative as cu
-from jaxle_core.lax import elementwise as ew
-from jaxle_core.lax import parallel as par
-from jaxle_core.lax import slicing as sl
-from jaxle_core.lax import structural as st
+from jaxle_core.lax import cumulative as lax_cumulative
+from jaxle_core.lax import elementwise as lax_elementwise
+from jaxle_core.lax import parallel as lax_parallel
+from jaxle_core.lax import slicing as lax_slicing
+from jaxle_core.lax import structural as lax_structural
 
-for _primitive in (par.psum_p, par.all_gather_p, par.reduce_scatter_p, par.all_to_all_p, par.ppermute_p,
-                   par.pbroadcast_p):
+for _primitive in (lax_parallel.psum_p, lax_parallel.all_gather_p, lax_parallel.reduce_scatter_p,
+                   lax_parallel.all_to_all_p, lax_parallel.ppermute_p, lax_parallel.pbroadcast_p):
     deflinear(_primitive)
 
 
 def _psum_transpose(ct, x, *, axes, axis_index_groups):
-    named, positional = par.split_axes(axes)
+    named, positional = lax_parallel.split_axes(axes)
     if positional:
         kept = tuple(np.int64(i) for i in range(len(x.aval.shape)) if i not in positional)
-        ct = st.broadcast_in_dim_p.bind(ct, shape=x.aval.shape, broadcast_dimensions=kept, sharding=None)
-    return [par.psum_p.bind(ct, axes=named, axis_index_groups=axis_index_groups)]
+        ct = lax_structural.broadcast_in_dim_p.bind(ct, shape=x.aval.shape, broadcast_dimensions=kept, sharding=None)
+    return [lax_parallel.psum_p.bind(ct, axes=named, axis_index_groups=axis_index_groups)]
 
 
 def _all_gather_transpose(ct, x, *, all_gather_dimension, axis_name, axis_index_groups, axis_size, tiled):
-    return [par.reduce_scatter_p.bind(ct, axis_name=axis_name, scatter_dimension=all_gather_dimension,
+    return [lax_parallel.reduce_scatter_p.bind(ct, axis_name=axis_name, scatter_dimension=all_gather_dimension,
                                       axis_index_groups=axis_index_groups, axis_size=axis_size, tiled=tiled)]
 
 
 def _reduce_scatter_transpose(ct, x, *, axis_name, scatter_dimension, axis_index_groups, axis_size, tiled):
-    return [par.all_gather_p.bind(ct, all_gather_dimension=scatter_dimension, axis_name=axis_name,
+    return [lax_parallel.all_gather_p.bind(ct, all_gather_dimension=scatter_dimension, axis_name=axis_name,
                                   axis_index_groups=axis_index_groups, axis_size=axis_size, tiled=tiled)]
 
 
 def _all_to_all_transpose(ct, x, *, split_axis, concat_axis, axis_name, axis_index_groups, tiled):
-    return [par.all_to_all_p.bind(ct, split_axis=concat_axis, concat_axis=split_axis, axis_name=axis_name,
+    return [lax_parallel.all_to_all_p.bind(ct, split_axis=concat_axis, concat_axis=split_axis, axis_name=axis_name,
                                   axis_index_groups=axis_index_groups, tiled=tiled)]
 
 
@@ -57,45 +57,46 @@ def _pbroadcast_transpose(ct, x, *, axis_name, source):
     shape = get_aval(ct).shape
     if shape:
         raise TypeError(f"full must be called with scalar fill_value, got fill_value.shape {shape}.")
-    is_source = ew.eq(par.axis_index(axis_name), source)
-    total = par.psum_p.bind(ct, axes=par.axis_names(axis_name), axis_index_groups=None)
+    is_source = lax_elementwise.eq(lax_parallel.axis_index(axis_name), source)
+    total = lax_parallel.psum_p.bind(ct, axes=lax_parallel.axis_names(axis_name), axis_index_groups=None)
     if x.aval.weak_type:  # filled like the operand, whose weak type it keeps
-        total = st.convert_keeping_weak_type(total, x.aval.dtype, True)
-    return [st.select_n(is_source, np.zeros((), x.aval.dtype), total)]
+        total = lax_structural.convert_keeping_weak_type(total, x.aval.dtype, True)
+    return [lax_structural.select_n(is_source, np.zeros((), x.aval.dtype), total)]
 
 
 def _ppermute_transpose(ct, x, *, axis_name, perm):
-    return [par.ppermute_p.bind(ct, axis_name=axis_name, perm=tuple((j, i) for i, j in perm))]
+    return [lax_parallel.ppermute_p.bind(ct, axis_name=axis_name, perm=tuple((j, i) for i, j in perm))]
 
 
-transpose_rules[par.psum_p] = _psum_transpose
-transpose_rules[par.all_gather_p] = _all_gather_transpose
-transpose_rules[par.reduce_scatter_p] = _reduce_scatter_transpose
-transpose_rules[par.all_to_all_p] = _all_to_all_transpose
-transpose_rules[par.ppermute_p] = _ppermute_transpose
-transpose_rules[par.pbroadcast_p] = _pbroadcast_transpose
+transpose_rules[lax_parallel.psum_p] = _psum_transpose
+transpose_rules[lax_parallel.all_gather_p] = _all_gather_transpose
+transpose_rules[lax_parallel.reduce_scatter_p] = _reduce_scatter_transpose
+transpose_rules[lax_parallel.all_to_all_p] = _all_to_all_transpose
+transpose_rules[lax_parallel.ppermute_p] = _ppermute_transpose
+transpose_rules[lax_parallel.pbroadcast_p] = _pbroadcast_transpose
 
 
 # ---------------------------------------------------------------- ragged_all_to_all
 
-deflinear_first(par.ragged_all_to_all_p, instantiated=2)  # linear in the operand and the output jointly
+deflinear_first(lax_parallel.ragged_all_to_all_p, instantiated=2)  # linear in the operand and the output jointly
 
-_POINTS = sl.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+_POINTS = lax_slicing.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
                                      scatter_dims_to_operand_dims=(0,))
 
 
 def _filled(value, dtype, shape):
-    return st.broadcast_in_dim(np.array(value, dtype), tuple(shape), ())
+    return lax_structural.broadcast_in_dim(np.array(value, dtype), tuple(shape), ())
 
 
 def _at_points(scatter, target, positions, value):
     """``target`` with ``value`` set/added at ``positions`` (negative ones counted from the end, out of range ones
     dropped), as JAX's indexed updates stage it."""
     extent = np.array(get_aval(target).shape[0], np.int32)
-    wrapped = st.select_n(ew.lt(positions, np.int32(0)), positions, ew.add(positions, extent))
-    indices = st.broadcast_in_dim(wrapped, (*get_aval(positions).shape, 1), (0,))
+    wrapped = lax_structural.select_n(lax_elementwise.lt(positions, np.int32(0)), positions,
+                                      lax_elementwise.add(positions, extent))
+    indices = lax_structural.broadcast_in_dim(wrapped, (*get_aval(positions).shape, 1), (0,))
     updates = _filled(value, np.int32, get_aval(positions).shape)
-    return scatter(target, indices, updates, _POINTS, mode=sl.GatherScatterMode.FILL_OR_DROP)
+    return scatter(target, indices, updates, _POINTS, mode=lax_slicing.GatherScatterMode.FILL_OR_DROP)
 
 
 def _ragged_all_to_all_transpose(ct, operand, output, input_offsets, send_sizes, output_offsets, recv_sizes, *,
@@ -107,22 +108,22 @@ def _ragged_all_to_all_transpose(ct, operand, output, input_offsets, send_sizes,
     ct_aval = get_aval(ct)
 
     def exchange(offsets):
-        return par.all_to_all_p.bind(offsets, split_axis=0, concat_axis=0, tiled=True, **params)
+        return lax_parallel.all_to_all_p.bind(offsets, split_axis=0, concat_axis=0, tiled=True, **params)
 
     zeros = _filled(0, operand_aval.dtype, operand_aval.shape)
     written_at, read_at = exchange(output_offsets), exchange(input_offsets)
-    operand_ct = par.ragged_all_to_all_p.bind(ct, zeros, written_at, recv_sizes, read_at, send_sizes, **params)
-    starts = _at_points(sl.scatter, _filled(0, np.int32, ct_aval.shape[:1]), written_at, 1)
-    bounds = _at_points(sl.scatter_add, starts, ew.add(written_at, recv_sizes), -1)
-    written = cu.cumsum(bounds, 0)
+    operand_ct = lax_parallel.ragged_all_to_all_p.bind(ct, zeros, written_at, recv_sizes, read_at, send_sizes, **params)
+    starts = _at_points(lax_slicing.scatter, _filled(0, np.int32, ct_aval.shape[:1]), written_at, 1)
+    bounds = _at_points(lax_slicing.scatter_add, starts, lax_elementwise.add(written_at, recv_sizes), -1)
+    written = lax_cumulative.cumsum(bounds, 0)
     if ct_aval.ndim > 1:  # a mask per row, broadcast along the row as JAX's where does
         rows = (ct_aval.shape[0],) + (1,) * (ct_aval.ndim - 1)
-        written = st.broadcast_in_dim(written, rows, (0,))
+        written = lax_structural.broadcast_in_dim(written, rows, (0,))
         if rows != ct_aval.shape:
-            written = st.broadcast_in_dim(written, ct_aval.shape, tuple(range(ct_aval.ndim)))
-    output_ct = st.select_n(written, ct, _filled(0, ct_aval.dtype, ct_aval.shape))
+            written = lax_structural.broadcast_in_dim(written, ct_aval.shape, tuple(range(ct_aval.ndim)))
+    output_ct = lax_structural.select_n(written, ct, _filled(0, ct_aval.dtype, ct_aval.shape))
     return [operand_ct if is_undefined(operand) else None, output_ct if is_undefined(output) else None,
             None, None, None, None]
 
 
-transpose_rules[par.ragged_all_to_all_p] = _ragged_all_to_all_transpose
+transpose_rules[lax_parallel.ragged_all_to_all_p] = _ragged_all_to_all_transpose

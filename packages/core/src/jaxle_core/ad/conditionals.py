@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from jaxle_core import core
-from jaxle_core.ad.jit_rule import jvp_jaxpr
+from jaxle_core.ad.jit import jvp_jaxpr
 from jaxle_core.ad.jvp import Zero, instantiate, jvp_rules, tangent_aval
 from jaxle_core.ad.partial_eval import PartialStagingTrace, SplitJaxpr, partial_eval_jaxpr, partial_eval_rules
 from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass, is_undefined, transpose_rules
