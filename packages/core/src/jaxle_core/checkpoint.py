@@ -64,7 +64,7 @@ def _dce_checkpoint(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool]
                                     params=params)
 
 
-dce_rules[checkpoint_p.name] = _dce_checkpoint
+dce_rules[checkpoint_p] = _dce_checkpoint
 
 name_p = Primitive("name")
 name_p.def_abstract_eval(lambda aval, *, name: aval)

@@ -24,7 +24,7 @@ from jaxle_core import core, dtypes
 from jaxle_core.ad.jvp import Zero, instantiate, tangent_aval
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import ClosedJaxpr, Primitive, Tracer
-from jaxle_core.jit import closure_convert as _hoist_traced_consts
+from jaxle_core.jit import hoist_traced_consts
 from jaxle_core.pretty import PpContext, pp_eqn_generic, pp_eqn_rules
 from jaxle_core.staging import DebugInfo, trace_to_jaxpr
 
@@ -87,9 +87,9 @@ def _pp_custom_lin(eqn: core.JaxprEqn, context: PpContext):
     return pp_eqn_generic(eqn, context, eqn.params, ["bwd", "in_zeros", "num_res", "symbolic_zeros"])
 
 
-pp_eqn_rules["custom_jvp_call"] = _pp_custom_jvp_call
-pp_eqn_rules["custom_vjp_call"] = _pp_custom_vjp_call
-pp_eqn_rules["custom_lin"] = _pp_custom_lin
+pp_eqn_rules[custom_jvp_call_p] = _pp_custom_jvp_call
+pp_eqn_rules[custom_vjp_call_p] = _pp_custom_vjp_call
+pp_eqn_rules[custom_lin_p] = _pp_custom_lin
 
 
 def _jaxpr_name(closed: ClosedJaxpr) -> str:
@@ -489,7 +489,7 @@ def closure_convert(fun: Callable, *example_args: Any) -> tuple[Callable, list[A
 
     names = [f"args[{i}]" for i in range(len(flat))]
     closed = trace_to_jaxpr(flat_fun, [get_aval(x) for x in flat], DebugInfo("closure_convert", fun, names))
-    converted, hoisted = _hoist_traced_consts(closed)
+    converted, hoisted = hoist_traced_consts(closed)
     out_tree = out_tree_box[0]
 
     def converted_fun(*args_and_consts: Any) -> Any:

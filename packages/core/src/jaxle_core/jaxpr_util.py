@@ -6,16 +6,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from jaxle_core import core
-from jaxle_core.core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Var
+from jaxle_core.core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Primitive, Var
 from jaxle_core.pretty import PpContext, pp_eqn_doc, pp_toplevel_doc
 
 # ---------------------------------------------------------------- dead-code elimination
 
 # ``rule(eqn, used_outputs) -> (used_inputs, new_eqn or None)`` for primitives
 # that can prune inside themselves (their sub-jaxprs); others are kept whole
-# when any output is used.
+# when any output is used. Each rule is registered beside its primitive.
 DceRule = Callable[[JaxprEqn, list[bool]], tuple[list[bool], JaxprEqn | None]]
-dce_rules: dict[str, DceRule] = {}
+dce_rules: dict[Primitive, DceRule] = {}
 
 
 def _has_effects(eqn: JaxprEqn) -> bool:
@@ -38,7 +38,7 @@ def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool] | None = None,
     new_eqns = []
     for eqn in reversed(jaxpr.eqns):
         used_outs = [not isinstance(v, DropVar) and v in live for v in eqn.outvars]
-        rule = dce_rules.get(eqn.primitive.name)
+        rule = dce_rules.get(eqn.primitive)
         if rule is not None and not _has_effects(eqn):
             used_ins, new_eqn = rule(eqn, used_outs)
         elif any(used_outs) or _has_effects(eqn):
@@ -54,24 +54,6 @@ def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool] | None = None,
                            eqns=new_eqns[::-1])
     return pruned, used_inputs
 
-
-def _dce_jit(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], JaxprEqn | None]:
-    if not any(used_outputs):
-        return [False] * len(eqn.invars), None
-    closed: ClosedJaxpr = eqn.params["jaxpr"]
-    inner, used_inputs = dce_jaxpr(closed.jaxpr, used_outputs)
-    pick_in = lambda xs: tuple(x for x, used in zip(xs, used_inputs) if used)
-    pick_out = lambda xs: tuple(x for x, used in zip(xs, used_outputs) if used)
-    params = dict(eqn.params, jaxpr=ClosedJaxpr(inner, closed.consts))
-    for name in ("in_shardings", "in_layouts", "donated_invars"):
-        params[name] = pick_in(params[name])
-    for name in ("out_shardings", "out_layouts"):
-        params[name] = pick_out(params[name])
-    return used_inputs, eqn.replace(invars=list(pick_in(eqn.invars)), outvars=list(pick_out(eqn.outvars)),
-                                    params=params)
-
-
-dce_rules["jit"] = _dce_jit
 
 # ---------------------------------------------------------------- type checking
 

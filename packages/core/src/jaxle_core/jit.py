@@ -31,7 +31,9 @@ from jaxle_core.avals import (
 from jaxle_core.caches import LruCache
 from jaxle_core.config import disable_jit as _disable_jit_flag
 from jaxle_core.config import trace_context
-from jaxle_core.core import ClosedJaxpr, Primitive, Tracer
+from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer
+from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules
+from jaxle_core.pretty import Doc, PpContext, pp_eqn_generic, pp_eqn_rules
 from jaxle_core.staging import DebugInfo, flatten_outputs, trace_to_jaxpr
 from jaxle_tree.equality_errors import equality_errors
 
@@ -61,7 +63,56 @@ def jit_params(jaxpr: ClosedJaxpr, name: str, donated_invars: Sequence[bool] | N
                 keep_unused=keep_unused, inline=inline, compiler_options_kvs=())
 
 
-def closure_convert(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Tracer]]:
+def _is_empty_mesh(mesh: Any) -> bool:
+    return mesh is None or bool(getattr(mesh, "empty", False))
+
+
+def _pp_jit(eqn: JaxprEqn, context: PpContext) -> Doc:
+    """``name`` first, then the params that differ from their defaults; the inner jaxpr's variables are named
+    after the equation's where it is printed inline."""
+    params = eqn.params
+    hidden = {"inline", "name"}
+    if not any(params["donated_invars"]):
+        hidden.add("donated_invars")
+    for k in ("in_shardings", "out_shardings", "in_layouts", "out_layouts"):
+        if all(s is None for s in params[k]):
+            hidden.add(k)
+    if not params["keep_unused"]:
+        hidden.add("keep_unused")
+    if _is_empty_mesh(params["ctx_mesh"]):
+        hidden.add("ctx_mesh")
+    if not params["compiler_options_kvs"]:
+        hidden.add("compiler_options_kvs")
+    inner = params["jaxpr"].jaxpr
+    if inner not in context.shared_jaxprs:
+        context.suggest_names(inner.invars, eqn.invars)
+        context.suggest_names(inner.outvars, eqn.outvars)
+    return pp_eqn_generic(eqn, context, params, ["name"] + sorted(k for k in params if k not in hidden))
+
+
+pp_eqn_rules[jit_p] = _pp_jit
+
+
+def _dce_jit(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], JaxprEqn | None]:
+    if not any(used_outputs):
+        return [False] * len(eqn.invars), None
+    closed: ClosedJaxpr = eqn.params["jaxpr"]
+    inner, used_inputs = dce_jaxpr(closed.jaxpr, used_outputs)
+    pick_in = lambda xs: tuple(x for x, used in zip(xs, used_inputs) if used)
+    pick_out = lambda xs: tuple(x for x, used in zip(xs, used_outputs) if used)
+    params = dict(eqn.params, jaxpr=ClosedJaxpr(inner, closed.consts))
+    for name in ("in_shardings", "in_layouts", "donated_invars"):
+        params[name] = pick_in(params[name])
+    for name in ("out_shardings", "out_layouts"):
+        params[name] = pick_out(params[name])
+    return used_inputs, eqn.replace(invars=list(pick_in(eqn.invars)), outvars=list(pick_out(eqn.outvars)),
+                                    params=params)
+
+
+dce_rules[jit_p] = _dce_jit
+
+
+def hoist_traced_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Tracer]]:
     """Turn constants that are tracers of an outer trace into leading inputs."""
     traced = [i for i, c in enumerate(closed.consts) if isinstance(c, Tracer)]
     if not traced:
@@ -76,7 +127,7 @@ def closure_convert(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Tracer]]:
 def bind_jit(closed: ClosedJaxpr, args: Sequence[Any], name: str, keep_unused: bool = False,
              inline: bool = False) -> list[Any]:
     """Apply a ``jit`` equation of ``closed`` (its tracer constants passed as leading inputs) to ``args``."""
-    converted, extra = closure_convert(closed)
+    converted, extra = hoist_traced_consts(closed)
     return jit_p.bind(*extra, *args, **jit_params(converted, name, keep_unused=keep_unused, inline=inline))
 
 
@@ -340,7 +391,7 @@ class JitWrapped:
         closed = entry.jaxpr
         if self.inline:
             return entry.out_tree.unflatten(core.eval_jaxpr(closed.jaxpr, closed.consts, *flat))
-        converted, extra = closure_convert(closed)
+        converted, extra = hoist_traced_consts(closed)
         params = jit_params(converted, self.__name__, (False,) * len(extra) + entry.donated, self.keep_unused,
                             self.inline)
         outs = jit_p.bind(*extra, *flat, **params)

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
-from jaxle_core.core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Var
+from jaxle_core.core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Primitive, Var
 
 # ---------------------------------------------------------------- documents
 
@@ -271,9 +271,9 @@ def _open(j: Jaxpr | ClosedJaxpr) -> Jaxpr:
 
 PpRule = Callable[[JaxprEqn, PpContext], Doc]
 
-# Per-primitive printing rules, keyed by primitive name; primitives without
-# one print every param, sorted by name.
-pp_eqn_rules: dict[str, PpRule] = {}
+# Per-primitive printing rules, keyed by primitive and registered beside each
+# primitive's definition; primitives without one print every param, sorted by name.
+pp_eqn_rules: dict[Primitive, PpRule] = {}
 
 
 def pp_eqn_generic(eqn: JaxprEqn, context: PpContext, params: dict | None = None,
@@ -287,11 +287,11 @@ def pp_eqn_generic(eqn: JaxprEqn, context: PpContext, params: dict | None = None
 
 
 def pp_eqn_doc(eqn: JaxprEqn, context: PpContext) -> Doc:
-    rule = pp_eqn_rules.get(eqn.primitive.name, pp_eqn_generic)
+    rule = pp_eqn_rules.get(eqn.primitive, pp_eqn_generic)
     return rule(eqn, context)
 
 
-def _hiding(hidden: Callable[[dict], Iterator[str]]) -> PpRule:
+def pp_hiding(hidden: Callable[[dict], Iterable[str]]) -> PpRule:
     """A rule printing the generic way, without the params ``hidden(params)`` names."""
 
     def rule(eqn: JaxprEqn, context: PpContext) -> Doc:
@@ -303,59 +303,9 @@ def _hiding(hidden: Callable[[dict], Iterator[str]]) -> PpRule:
     return rule
 
 
-def _if_none(*names: str) -> Callable[[dict], Iterator[str]]:
-    return lambda params: (k for k in names if k in params and params[k] is None)
-
-
-# Unary math functions hide ``accuracy=None``; ``mul`` hides ``out_dtype=None``.
-for _name in ("exp", "exp2", "log", "expm1", "log1p", "tanh", "logistic", "sin", "cos", "tan", "sqrt", "rsqrt",
-              "cbrt"):
-    pp_eqn_rules[_name] = _hiding(_if_none("accuracy"))
-pp_eqn_rules["mul"] = _hiding(_if_none("out_dtype"))
-# The binder's type already says the sharding (and, for broadcast_in_dim, the shape).
-pp_eqn_rules["convert_element_type"] = _hiding(lambda params: iter(("sharding",)))
-pp_eqn_rules["broadcast_in_dim"] = _hiding(
-    lambda params: iter(("shape", "sharding") + (() if params.get("broadcast_dimensions") else
-                                                 ("broadcast_dimensions",))))
-pp_eqn_rules["reshard"] = lambda eqn, context: pp_eqn_generic(eqn, context, {})
-
-
-def _pp_dot_general(eqn: JaxprEqn, context: PpContext) -> Doc:
-    params = {k: v for k, v in eqn.params.items() if v is not None and k != "out_sharding"}
-    (lhs_contract, rhs_contract), (lhs_batch, rhs_batch) = eqn.params["dimension_numbers"]
-    params["dimension_numbers"] = ((list(lhs_contract), list(rhs_contract)), (list(lhs_batch), list(rhs_batch)))
-    return pp_eqn_generic(eqn, context, params)
-
-
-pp_eqn_rules["dot_general"] = _pp_dot_general
-
-
-def _is_empty_mesh(mesh: Any) -> bool:
-    return mesh is None or bool(getattr(mesh, "empty", False))
-
-
-def _pp_jit(eqn: JaxprEqn, context: PpContext) -> Doc:
-    params = eqn.params
-    hidden = {"inline", "name"}
-    if not any(params["donated_invars"]):
-        hidden.add("donated_invars")
-    for k in ("in_shardings", "out_shardings", "in_layouts", "out_layouts"):
-        if all(s is None for s in params[k]):
-            hidden.add(k)
-    if not params["keep_unused"]:
-        hidden.add("keep_unused")
-    if _is_empty_mesh(params["ctx_mesh"]):
-        hidden.add("ctx_mesh")
-    if not params["compiler_options_kvs"]:
-        hidden.add("compiler_options_kvs")
-    inner = _open(params["jaxpr"])
-    if inner not in context.shared_jaxprs:
-        context.suggest_names(inner.invars, eqn.invars)
-        context.suggest_names(inner.outvars, eqn.outvars)
-    return pp_eqn_generic(eqn, context, params, ["name"] + sorted(k for k in params if k not in hidden))
-
-
-pp_eqn_rules["jit"] = _pp_jit
+def pp_hiding_none(*names: str) -> PpRule:
+    """A rule printing the generic way, without those of the params ``names`` that are None."""
+    return pp_hiding(lambda params: [k for k in names if k in params and params[k] is None])
 
 
 # ---------------------------------------------------------------- jaxprs
@@ -449,5 +399,5 @@ def pp_eqn(eqn: JaxprEqn, width: int = 80) -> str:
 
 
 __all__ = ["Doc", "PpContext", "brk", "concat", "group", "join", "literal_text", "nest", "nil", "pp_atom",
-           "pp_eqn", "pp_eqn_doc", "pp_eqn_generic", "pp_eqn_rules", "pp_jaxpr", "pp_jaxpr_doc", "pp_params",
-           "pp_toplevel_doc", "pp_vars", "text", "var_name"]
+           "pp_eqn", "pp_eqn_doc", "pp_eqn_generic", "pp_eqn_rules", "pp_hiding", "pp_hiding_none", "pp_jaxpr",
+           "pp_jaxpr_doc", "pp_params", "pp_toplevel_doc", "pp_vars", "text", "var_name"]

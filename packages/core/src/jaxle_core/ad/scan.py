@@ -263,7 +263,7 @@ def _scan_transpose(cts, *args, reverse: bool, length: int, jaxpr: ClosedJaxpr, 
     arg_avals = [a.aval if is_undefined(a) else get_aval(a) for a in args]
     eqn = JaxprEqn([Var(a) for a in arg_avals], [Var(a) for a in scan_p.abstract_eval(*arg_avals, **params)],
                    scan_p, params)
-    used_inputs, pruned_eqn = dce_rules[scan_p.name](eqn, nonzero)
+    used_inputs, pruned_eqn = dce_rules[scan_p](eqn, nonzero)
     kept = [any(v is w for w in pruned_eqn.outvars) for v in eqn.outvars]
     if not all(used_inputs) or not all(kept):
         given = iter(_scan_transpose([ct for ct, k in zip(cts, kept) if k],

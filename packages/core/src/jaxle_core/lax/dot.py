@@ -12,10 +12,11 @@ import numpy as np
 
 from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray, get_aval
-from jaxle_core.core import Primitive
+from jaxle_core.core import JaxprEqn, Primitive
 from jaxle_core.lax.dot_algorithm import DotAlgorithm, DotAlgorithmPreset, algorithm_types, check_runs_on_cpu
 from jaxle_core.lax.standard import as_int_tuple
 from jaxle_core.lax.structural import convert_element_type_p
+from jaxle_core.pretty import Doc, PpContext, pp_eqn_generic, pp_eqn_rules
 
 __all__ = ["DotDimensionNumbers", "Precision", "PrecisionLike", "batch_matmul", "dot", "dot_general", "dot_general_p"]
 
@@ -249,6 +250,17 @@ def _dot_general_impl(lhs, rhs, *, dimension_numbers, precision, preferred_eleme
     with np.errstate(over="ignore", invalid="ignore"):
         total = contract(to_accumulator(lhs, compute), to_accumulator(rhs, compute), dimension_numbers)
     return from_accumulator(total, compute, out_dtype)
+
+
+def _pp_dot_general(eqn: JaxprEqn, context: PpContext) -> Doc:
+    """Without the None params and ``out_sharding``; dimension numbers print as lists, as JAX does."""
+    params = {k: v for k, v in eqn.params.items() if v is not None and k != "out_sharding"}
+    (lhs_contract, rhs_contract), (lhs_batch, rhs_batch) = eqn.params["dimension_numbers"]
+    params["dimension_numbers"] = ((list(lhs_contract), list(rhs_contract)), (list(lhs_batch), list(rhs_batch)))
+    return pp_eqn_generic(eqn, context, params)
+
+
+pp_eqn_rules[dot_general_p] = _pp_dot_general
 
 
 def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None, *, out_sharding=None):

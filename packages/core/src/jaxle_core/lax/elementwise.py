@@ -32,6 +32,7 @@ from jaxle_core.lax.standard import (
     elementwise_aval,
     elementwise_primitive,
 )
+from jaxle_core.pretty import pp_eqn_rules, pp_hiding_none
 
 __all__ = [
     "RoundingMethod", "abs", "abs_p", "acos", "acos_p", "acosh", "acosh_p", "add", "add_p", "and_p", "asin", "asin_p",
@@ -230,6 +231,7 @@ def _mul_aval(x, y, *, out_dtype):
 
 
 mul_p.def_impl(_mul_impl)
+pp_eqn_rules[mul_p] = pp_hiding_none("out_dtype")
 
 pow_p = Primitive("pow")
 
@@ -320,6 +322,10 @@ atanh_p = _math_primitive("atanh", np.arctanh)
 sqrt_p = _math_primitive("sqrt", _unsigned_zeros(np.sqrt))
 rsqrt_p = _math_primitive("rsqrt", lambda x: 1 / np.sqrt(x))
 cbrt_p = _math_primitive("cbrt", np.cbrt, (FLOATING,))
+
+# These print without ``accuracy=None``, as JAX's do (the other math functions show it).
+pp_eqn_rules.update(dict.fromkeys((exp_p, exp2_p, log_p, expm1_p, log1p_p, tanh_p, logistic_p, sin_p, cos_p, tan_p,
+                                    sqrt_p, rsqrt_p, cbrt_p), pp_hiding_none("accuracy")))
 
 # ---------------------------------------------------------------- complex numbers
 

@@ -26,6 +26,7 @@ from jaxle_core.lax.standard import (
     lenient_axis,
     normalize_axis,
 )
+from jaxle_core.pretty import pp_eqn_rules, pp_hiding
 from jaxle_core.staging import staging_rewrites
 
 __all__ = ["bitcast_convert_type", "bitcast_convert_type_p", "broadcast", "broadcast_in_dim", "broadcast_in_dim_p",
@@ -148,6 +149,10 @@ def _convert_element_type_impl(x, *, new_dtype, weak_type, sharding):
         return _float_to_int(x, new_dtype)
     with np.errstate(over="ignore", invalid="ignore"):
         return x.astype(new_dtype)
+
+
+# The binder's type already says the sharding.
+pp_eqn_rules[convert_element_type_p] = pp_hiding(lambda params: ("sharding",))
 
 
 def _float_to_int(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
@@ -379,6 +384,11 @@ def _broadcast_in_dim_impl(x, *, shape, broadcast_dimensions, sharding):
     for in_dim, out_dim in enumerate(broadcast_dimensions):
         expanded[out_dim] = x.shape[in_dim]
     return np.broadcast_to(in_output_order.reshape(expanded), shape)
+
+
+# The binder's type already says the shape and sharding; empty broadcast_dimensions are not printed.
+pp_eqn_rules[broadcast_in_dim_p] = pp_hiding(
+    lambda params: ("shape", "sharding") + (() if params.get("broadcast_dimensions") else ("broadcast_dimensions",)))
 
 
 def broadcast_in_dim(operand, shape: Sequence[int], broadcast_dimensions: Sequence[int], *, out_sharding=None):

@@ -67,7 +67,7 @@ def _cond_dce(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], Jaxp
                                     params=dict(eqn.params, branches=pruned))
 
 
-dce_rules["cond"] = _cond_dce
+dce_rules[cond_p] = _cond_dce
 
 
 class MemorySpace(enum.Enum):

@@ -90,7 +90,7 @@ def _scan_dce(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], Jaxp
     return used_inputs, eqn.replace(invars=invars, outvars=outvars, params=new_params)
 
 
-dce_rules["scan"] = _scan_dce
+dce_rules[scan_p] = _scan_dce
 
 
 # ---------------------------------------------------------------- the public function
