@@ -13,7 +13,7 @@ from jaxle_core.avals import ShapeDtypeStruct, abstract_argument_aval, argument_
 from jaxle_core.config import config
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.jit import check_argnums, flat_argument_names, jit, signature_or_none
-from jaxle_core.staging import DebugInfo, flatten_outputs, trace_to_jaxpr
+from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 
 
 def _trace_pytree_function(fun: Callable, traced_for: str, args: tuple, kwargs: dict,
@@ -21,22 +21,18 @@ def _trace_pytree_function(fun: Callable, traced_for: str, args: tuple, kwargs: 
     static = {i % len(args) for i in static_argnums} if args else set()
     dynamic = (tuple(a for i, a in enumerate(args) if i not in static), kwargs)
     flat, in_tree = tree.tree_flatten(dynamic)
-    out_tree_box = []
 
     names = flat_argument_names(signature_or_none(fun), args, static, kwargs)  # as jit names them, as JAX
     debug = DebugInfo(traced_for, fun, names)
 
-    def flat_fun(*flat_args):
-        positional, keywords = tree.tree_unflatten(in_tree, flat_args)
+    def with_static_args(positional, keywords):
         it = iter(positional)
-        out = fun(*[args[i] if i in static else next(it) for i in range(len(args))], **keywords)
-        out_flat, out_tree = flatten_outputs(out, debug)
-        out_tree_box.append(out_tree)
-        return out_flat
+        return fun(*[args[i] if i in static else next(it) for i in range(len(args))], **keywords)
 
+    flat_fun, out_tree = flatten_fun(with_static_args, in_tree, debug)
     avals = argument_avals(fun, flat, lambda: names, abstract_argument_aval)
     closed = trace_to_jaxpr(flat_fun, list(avals), debug)
-    return closed, out_tree_box[0]
+    return closed, out_tree()
 
 
 def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), axis_env=None,

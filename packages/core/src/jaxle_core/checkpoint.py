@@ -21,7 +21,7 @@ from jaxle_core import core
 from jaxle_core.avals import get_aval
 from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Primitive
 from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules
-from jaxle_core.staging import trace_to_jaxpr
+from jaxle_core.staging import flatten_fun, trace_to_jaxpr
 
 # ---------------------------------------------------------------- the primitives
 
@@ -200,20 +200,16 @@ def checkpoint(fun: Callable, *, prevent_cse: bool | Sequence[bool] = True, poli
         dynamic = ([a for i, a in enumerate(args) if i not in static],
                    {k: v for k, v in kwargs.items() if k not in static_names})
         flat, in_tree = tree.tree_flatten(dynamic)
-        out_tree_box = []
 
-        def flat_fun(*xs):
-            positional, keywords = tree.tree_unflatten(in_tree, xs)
+        def with_static_args(positional, keywords):
             it = iter(positional)
             full = [args[i] if i in static else next(it) for i in range(len(args))]
-            out = fun(*full, **keywords, **{k: v for k, v in kwargs.items() if k in static_names})
-            outs, out_tree = tree.tree_flatten(out)
-            out_tree_box.append(out_tree)
-            return outs
+            return fun(*full, **keywords, **{k: v for k, v in kwargs.items() if k in static_names})
 
+        flat_fun, out_tree = flatten_fun(with_static_args, in_tree)
         jaxpr, consts = open_jaxpr(trace_to_jaxpr(flat_fun, [get_aval(x) for x in flat]))
         outs = checkpoint_p.bind(*consts, *flat, **checkpoint_params(jaxpr, cse, False, policy))
-        return tree.tree_unflatten(out_tree_box[0], outs)
+        return tree.tree_unflatten(out_tree(), outs)
 
     return checkpointed
 

@@ -26,7 +26,7 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import ClosedJaxpr, Primitive, Tracer
 from jaxle_core.jit import hoist_traced_consts
 from jaxle_core.pretty import PpContext, pp_eqn_generic, pp_eqn_rules
-from jaxle_core.staging import DebugInfo, trace_to_jaxpr
+from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 
 FORWARD_MODE_ERROR = "can't apply forward-mode autodiff (jvp) to a custom_vjp function."
 
@@ -154,19 +154,12 @@ def _trace_call(sig: _Signature, nondiff: list[Any], diff: tuple, traced_for: st
     arrays, the flat arguments, and the input and output trees.
     """
     flat_args, in_tree = tree.tree_flatten(diff)
-    out_tree_box: list[Any] = []
-
-    def flat_fun(*xs):
-        out = sig.fun(*sig.merge(nondiff, tree.tree_unflatten(in_tree, xs)))
-        flat_out, out_tree = tree.tree_flatten(out)
-        out_tree_box.append(out_tree)
-        return flat_out
-
+    flat_fun, out_tree = flatten_fun(lambda *diff_args: sig.fun(*sig.merge(nondiff, diff_args)), in_tree)
     names = [f"args[{i}]" for i in range(len(flat_args))]
     closed = trace_to_jaxpr(flat_fun, [get_aval(x) for x in flat_args], DebugInfo(traced_for, sig.fun, names))
     jaxpr = closed.jaxpr
     hoisted = ClosedJaxpr(jaxpr.replace(constvars=[], invars=jaxpr.constvars + jaxpr.invars), [])
-    return hoisted, closed.consts, flat_args, in_tree, out_tree_box[0]
+    return hoisted, closed.consts, flat_args, in_tree, out_tree()
 
 
 class NamedRule:
@@ -480,17 +473,11 @@ def closure_convert(fun: Callable, *example_args: Any) -> tuple[Callable, list[A
     """``(converted, consts)``: ``converted(*args, *consts)`` computes ``fun(*args)``, where ``consts`` are the
     traced values ``fun`` closes over (specialised to the types of ``example_args``)."""
     flat, in_tree = tree.tree_flatten(example_args)
-    out_tree_box: list[Any] = []
-
-    def flat_fun(*xs):
-        flat_out, out_tree = tree.tree_flatten(fun(*tree.tree_unflatten(in_tree, xs)))
-        out_tree_box.append(out_tree)
-        return flat_out
-
+    flat_fun, out_tree_thunk = flatten_fun(fun, in_tree)
     names = [f"args[{i}]" for i in range(len(flat))]
     closed = trace_to_jaxpr(flat_fun, [get_aval(x) for x in flat], DebugInfo("closure_convert", fun, names))
     converted, hoisted = hoist_traced_consts(closed)
-    out_tree = out_tree_box[0]
+    out_tree = out_tree_thunk()
 
     def converted_fun(*args_and_consts: Any) -> Any:
         n = len(args_and_consts) - len(hoisted)

@@ -34,7 +34,7 @@ from jaxle_core.config import trace_context
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer
 from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules
 from jaxle_core.pretty import Doc, PpContext, pp_eqn_generic, pp_eqn_rules
-from jaxle_core.staging import DebugInfo, flatten_outputs, trace_to_jaxpr
+from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 from jaxle_tree.equality_errors import equality_errors
 
 # ---------------------------------------------------------------- the primitive
@@ -343,22 +343,18 @@ class JitWrapped:
     def _trace_uncached(self, args, kwargs, dynamic, in_tree, avals):
         self.trace_count += 1
         static_nums = {i if i >= 0 else i + len(args) for i in self.static_argnums}
-        out_tree_box = []
-
         debug = DebugInfo("jit", self.fun, self._arg_names(args, kwargs, dynamic))
 
-        def flat_fun(*flat_args):
-            positional, keywords = tree.tree_unflatten(in_tree, flat_args)
+        def with_static_args(positional, keywords):
             it = iter(positional)
             full_args = [args[i] if i in static_nums else next(it) for i in range(len(args))]
             full_kwargs = {**keywords, **{k: v for k, v in kwargs.items() if k in self.static_argnames}}
-            out_flat, out_tree = flatten_outputs(self.fun(*full_args, **full_kwargs), debug)
-            out_tree_box.append(out_tree)
-            return out_flat
+            return self.fun(*full_args, **full_kwargs)
 
+        flat_fun, out_tree = flatten_fun(with_static_args, in_tree, debug)
         closed = trace_to_jaxpr(flat_fun, avals, debug)
         donated = _donated_leaves(self.donate_argnums, self.donate_argnames, args, dynamic[1], static_nums)
-        return closed, out_tree_box[0], donated
+        return closed, out_tree(), donated
 
     def __call__(self, *args, **kwargs):
         if _disable_jit_flag.value:

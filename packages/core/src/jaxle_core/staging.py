@@ -129,6 +129,28 @@ def flatten_outputs(out: Any, debug_info: DebugInfo) -> tuple[list[Any], Any]:
     return leaves, out_tree
 
 
+def flatten_fun(fun: Callable[..., Any], in_tree: Any, debug_info: DebugInfo | None = None,
+                returns_aux: bool = False) -> tuple[Callable[..., Any], Callable[[], Any]]:
+    """``(flat_fun, out_tree)``: ``flat_fun(*leaves)`` calls ``fun`` on the arguments that ``in_tree`` builds from
+    ``leaves`` and returns its output's leaves; ``out_tree()`` is that output's tree once ``flat_fun`` has run.
+
+    With ``debug_info``, an output leaf that is not an array raises JAX's TypeError (``flatten_outputs``). With
+    ``returns_aux``, ``fun`` returns a pair ``(output, aux)`` and ``flat_fun`` returns ``(leaves, aux)``, ``aux``
+    untouched.
+    """
+    out_trees: list[Any] = []
+
+    def flat_fun(*leaves: Any) -> Any:
+        out = fun(*tree.tree_unflatten(in_tree, leaves))
+        if returns_aux:
+            out, aux = out
+        out_leaves, out_tree = tree.tree_flatten(out) if debug_info is None else flatten_outputs(out, debug_info)
+        out_trees.append(out_tree)
+        return (out_leaves, aux) if returns_aux else out_leaves
+
+    return flat_fun, lambda: out_trees[0]
+
+
 def make_literal(x: Any) -> Literal:
     """``x`` as an inline constant: Python scalars keep their exact value (JAX prints ``0.1:f32[]``),
     NumPy scalars are cast to their canonical dtype (``np.float64(0.1)`` prints as the float32 it becomes)."""

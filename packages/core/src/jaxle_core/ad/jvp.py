@@ -24,6 +24,7 @@ from jaxle_core import core, dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive, Tracer
+from jaxle_core.staging import flatten_fun
 
 # ---------------------------------------------------------------- symbolic zeros and tangent types
 
@@ -246,21 +247,12 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
         _check_pair(p, t)
     in_tangents = [Zero(tangent_aval(get_aval(p))) if tangent_dtype(get_aval(p).dtype) == dtypes.float0 else t
                    for p, t in zip(flat_primals, flat_tangents)]
-    out_tree_box = []
-
-    def flat_fun(*args):
-        ans = fun(*tree.tree_unflatten(in_tree, args))
-        aux = None
-        if has_aux:
-            ans, aux = ans
-        out_flat, out_tree = tree.tree_flatten(ans)
-        out_tree_box.append(out_tree)
-        return out_flat, aux
-
+    fun_and_aux = fun if has_aux else lambda *args: (fun(*args), None)
+    flat_fun, out_tree_thunk = flatten_fun(fun_and_aux, in_tree, returns_aux=True)
     primals_out, tangents_out, aux = jvp_flat(flat_fun, flat_primals, in_tangents)
     for p in primals_out:
         get_aval(p)  # rejects outputs that are not arrays, as JAX does
-    out_tree = out_tree_box[0]
+    out_tree = out_tree_thunk()
     result = (tree.tree_unflatten(out_tree, primals_out),
               tree.tree_unflatten(out_tree, [as_output(t) for t in tangents_out]))
     return (*result, aux) if has_aux else result

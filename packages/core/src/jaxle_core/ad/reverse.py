@@ -23,7 +23,7 @@ from jaxle_core.ad.rule_helpers import const
 from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass
 from jaxle_core.avals import ShapedArray, abstract_argument_aval, get_aval, not_a_jax_type
 from jaxle_core.core import check_callable
-from jaxle_core.staging import DebugInfo, trace_to_jaxpr
+from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 
 
 def _fun_name(fun: Callable) -> str:
@@ -50,16 +50,9 @@ def _linearize_pytree(fun: Callable, primals: Sequence[Any], has_aux: bool):
     flat_primals, in_tree = tree.tree_flatten(tuple(primals))
     for p in flat_primals:
         get_aval(p)  # rejects arguments that are not arrays
-    out_tree_box = []
-
-    def flat_fun(*args):
-        ans, aux = _split_aux(fun(*tree.tree_unflatten(in_tree, args)), has_aux)
-        out_flat, out_tree = tree.tree_flatten(ans)
-        out_tree_box.append(out_tree)
-        return out_flat, aux
-
+    flat_fun, out_tree = flatten_fun(lambda *args: _split_aux(fun(*args), has_aux), in_tree, returns_aux=True)
     primals_out, lin, aux = linearize_flat(flat_fun, flat_primals)
-    return primals_out, lin, aux, in_tree, out_tree_box[0]
+    return primals_out, lin, aux, in_tree, out_tree()
 
 
 # ---------------------------------------------------------------- linearize
@@ -245,15 +238,9 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Sequence = ()) -
     check_callable(fun)
     flat, in_tree = tree.tree_flatten(primals)
     in_avals = [abstract_argument_aval(x) for x in flat]
-    out_tree_box = []
-
-    def flat_fun(*args):
-        out_flat, out_tree = tree.tree_flatten(fun(*tree.tree_unflatten(in_tree, args)))
-        out_tree_box.append(out_tree)
-        return out_flat
-
+    flat_fun, out_tree_thunk = flatten_fun(fun, in_tree)
     closed = trace_to_jaxpr(flat_fun, in_avals, DebugInfo("linear_transpose", fun, ()))
-    out_tree = out_tree_box[0]
+    out_tree = out_tree_thunk()
     in_kinds = {_linear_dtype_kind(a.dtype) for a in in_avals}
     out_kinds = {_linear_dtype_kind(a.dtype) for a in closed.out_avals}
     if len(in_kinds | out_kinds) > 1:
