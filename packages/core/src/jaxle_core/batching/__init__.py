@@ -1,22 +1,34 @@
-"""Batching: the ``vmap`` interpreter and the batching rule of each primitive."""
+"""Batching: the ``vmap`` interpreter and the batching rule of each primitive, one module per primitive family."""
 
-from jaxle_core.batching import (  # noqa: F401  (registers the rules)
+# Importing a rule module registers its rules: those of the lax families, of control flow, then of the
+# primitives defined outside lax (kept apart as three groups).
+from jaxle_core.batching import (  # noqa: F401
+    approx_top_k,
     barriers,
-    call_rules,
-    collective_rules,
-    cond_rules,
-    custom_rules,
-    elementwise_rules,
-    fft_rules,
-    indexing_rules,
-    numeric_rules,
+    convolution,
+    cumulative,
+    dot,
+    elementwise,
+    fft,
+    identity,
+    parallel,
     placement,
+    ragged_dot,
     random_bits,
-    scan_rules,
-    solve_rules,
-    structural_rules,
-    while_rules,
+    reductions,
+    scaled_dot,
+    slicing,
+    sorting,
+    special,
+    structural,
+    windowed,
 )
+
+# isort: split
+from jaxle_core.batching import conditionals, scan, solves, while_loops  # noqa: F401
+
+# isort: split
+from jaxle_core.batching import ad, checkpoint, custom_derivatives, jit  # noqa: F401
 from jaxle_core.batching.api import vmap
 from jaxle_core.batching.trace import BatchTrace, BatchTracer, batching_rules
 

@@ -6,12 +6,13 @@ a primitive to tracers whose values are all unbatched just applies it; otherwise
 the primitive's rule in ``batching_rules`` computes the batched result with
 ordinary lax operations: ``rule(values, dims, **params) -> (out, out_dim)``
 (lists of each for primitives with multiple results). Rules produce batched
-operations, never loops.
+operations, never loops. Rules that batch a sub-jaxpr over the same (possibly
+named) axis sit in ``traced_batching_rules`` and are given the trace first:
+``rule(trace, values, dims, **params)``.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +21,9 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive, Tracer
 
 batching_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {}
+# Rules batching a sub-jaxpr (calls, control flow, custom derivatives): ``rule(trace, values, dims, **params)``,
+# the trace telling the inner batching which axis (name and size) it maps.
+traced_batching_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {}
 # Collectives over named axes: ``rule(trace, values, dims, **params) -> (out, out_dim)``, consulted even when no
 # operand is batched (a collective over the trace's own axis depends on it), and given the trace's axis name/size.
 collective_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {}
@@ -74,31 +78,17 @@ class BatchTrace(core.Trace):
                 with core.set_current_trace(self.parent):
                     return primitive.bind(*vals, **params)
             rule = batching_rules.get(primitive)
-            if rule is None:
+            traced_rule = traced_batching_rules.get(primitive)
+            if rule is None and traced_rule is None:
                 raise NotImplementedError(f"Batching rule for '{primitive.name}' not implemented")
-            previous, _rule_context.trace = _rule_context.trace, self
-            try:
-                with core.set_current_trace(self.parent):
+            with core.set_current_trace(self.parent):
+                if rule is not None:
                     out, out_dim = rule(list(vals), list(dims), **params)
-            finally:
-                _rule_context.trace = previous
+                else:
+                    out, out_dim = traced_rule(self, list(vals), list(dims), **params)
         if primitive.multiple_results:
             return [BatchTracer(self, v, d) for v, d in zip(out, out_dim)]
         return BatchTracer(self, out, out_dim)
-
-
-class _RuleContext(threading.local):
-    """The trace whose batching rule is running (rules that batch a sub-jaxpr map the same named axis)."""
-
-    trace: BatchTrace | None = None
-
-
-_rule_context = _RuleContext()
-
-
-def rule_trace() -> BatchTrace:
-    """The trace whose batching rule is running: a rule batching a sub-jaxpr maps the same (named) axis."""
-    return _rule_context.trace
 
 
 def _carries_jaxprs(params: dict) -> bool:

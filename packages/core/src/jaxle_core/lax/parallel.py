@@ -2,7 +2,7 @@
 
 A collective names axes of the enclosing mapped computation. Each batching trace
 rewrites the part of a collective over its own axis into ordinary array operations
-over its batch dimension (see ``batching/collective_rules.py``). Reductions may
+over its batch dimension (see ``batching/parallel.py``). Reductions may
 therefore carry positional axes (ints) in ``axes``: those reduce dimensions of the
 operand. Evaluating a collective whose named axis no transformation bound raises
 ``NameError``.

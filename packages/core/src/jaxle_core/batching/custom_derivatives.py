@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from jaxle_core import core, lax
+from jaxle_core import core
 from jaxle_core.ad.jvp import Zero
 from jaxle_core.avals import ShapedArray
-from jaxle_core.batching.call_rules import batch_jaxpr, batch_size
-from jaxle_core.batching.trace import BatchTrace, BatchTracer, at_dim, batching_rules, move_dim
+from jaxle_core.batching.rule_helpers import batch_jaxpr, body_batch_size
+from jaxle_core.batching.trace import BatchTrace, BatchTracer, at_dim, batching_rules, move_dim, traced_batching_rules
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.custom_derivatives import (
     FORWARD_MODE_ERROR,
@@ -35,6 +35,7 @@ from jaxle_core.custom_derivatives import (
     custom_lin_p,
     custom_vjp_call_p,
 )
+from jaxle_core.lax.reductions import reduce_sum
 from jaxle_core.staging import trace_to_jaxpr
 
 Dims = Sequence[int | None]
@@ -97,9 +98,9 @@ def _place(pairs: Sequence[tuple[Any, int | None]], dims: Sequence[int], size: i
             for (v, src), d in zip(pairs, dims)]
 
 
-def _batch_call(closed: ClosedJaxpr, dims: Dims, size: int) -> tuple[ClosedJaxpr, list[int]]:
+def _batch_call(closed: ClosedJaxpr, dims: Dims, size: int, axis_name: Any) -> tuple[ClosedJaxpr, list[int]]:
     """``closed`` batched along ``dims``, every output batched (at 0 when it would not be)."""
-    batched, out_dims = batch_jaxpr(closed, dims, size)
+    batched, out_dims = batch_jaxpr(closed, dims, size, axis_name)
     if all(d is not None for d in out_dims):
         return batched, out_dims
 
@@ -167,22 +168,23 @@ class BatchedBwdRule(_BatchedRule):
         if type(ct) is Zero:
             return Zero(_batched(ct.aval, dst, self.size))
         if dst is None:
-            return ct if src is None else lax.reduce_sum(ct, (src,))
+            return ct if src is None else reduce_sum(ct, (src,))
         return at_dim(ct, src, self.size, dst) if src is None else move_dim(ct, src, dst)
 
 
-def _custom_jvp_call_batch(vals, dims, *, call_jaxpr, jvp_jaxpr_fun, num_consts, symbolic_zeros):
-    size = batch_size(vals, dims)
-    batched, out_dims = _batch_call(call_jaxpr, dims, size)
+def _custom_jvp_call_batch(trace: BatchTrace, vals, dims, *, call_jaxpr, jvp_jaxpr_fun, num_consts, symbolic_zeros):
+    size = body_batch_size(trace, vals, dims)
+    batched, out_dims = _batch_call(call_jaxpr, dims, size, trace.axis_name)
     rule = BatchedJVPRule(jvp_jaxpr_fun, dims[num_consts:], out_dims, size)
     outs = custom_jvp_call_p.bind(*vals, call_jaxpr=batched, jvp_jaxpr_fun=rule, num_consts=num_consts,
                                   symbolic_zeros=symbolic_zeros)
     return outs, out_dims
 
 
-def _custom_vjp_call_batch(vals, dims, *, call_jaxpr, fwd_jaxpr_thunk, num_consts, bwd, out_trees, symbolic_zeros):
-    size = batch_size(vals, dims)
-    batched, out_dims = _batch_call(call_jaxpr, dims, size)
+def _custom_vjp_call_batch(trace: BatchTrace, vals, dims, *, call_jaxpr, fwd_jaxpr_thunk, num_consts, bwd, out_trees,
+                           symbolic_zeros):
+    size = body_batch_size(trace, vals, dims)
+    batched, out_dims = _batch_call(call_jaxpr, dims, size, trace.axis_name)
     fwd = BatchedFwdRule(fwd_jaxpr_thunk, dims[num_consts:], out_dims, size)
     outs = custom_vjp_call_p.bind(*vals, call_jaxpr=batched, fwd_jaxpr_thunk=fwd, num_consts=num_consts, bwd=bwd,
                                   out_trees=out_trees, symbolic_zeros=symbolic_zeros)
@@ -193,6 +195,6 @@ def _custom_lin_batch(vals, dims, **params):
     raise TypeError(FORWARD_MODE_ERROR)
 
 
-batching_rules[custom_jvp_call_p] = _custom_jvp_call_batch
-batching_rules[custom_vjp_call_p] = _custom_vjp_call_batch
+traced_batching_rules[custom_jvp_call_p] = _custom_jvp_call_batch
+traced_batching_rules[custom_vjp_call_p] = _custom_vjp_call_batch
 batching_rules[custom_lin_p] = _custom_lin_batch

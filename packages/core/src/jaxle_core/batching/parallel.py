@@ -19,7 +19,7 @@ from jaxle_core.avals import get_aval
 from jaxle_core.batching.trace import BatchTrace, at_dim, collective_rules, move_dim
 from jaxle_core.core import Primitive
 from jaxle_core.jit import jit
-from jaxle_core.lax import parallel as par
+from jaxle_core.lax import parallel as lax_parallel
 from jaxle_core.lax.slicing import GatherDimensionNumbers, GatherScatterMode
 
 
@@ -62,7 +62,7 @@ def _reduction_rule(primitive: Primitive):
                 new_axes.append(int(axis) + (axis >= dim))
             else:
                 new_axes.append(axis)
-        if own and dim is None and primitive is par.psum_p:
+        if own and dim is None and primitive is lax_parallel.psum_p:
             x = lax.mul(np.array(trace.axis_size, get_aval(x).dtype), x)
         if new_axes or not own:
             x = primitive.bind(x, axes=tuple(new_axes), axis_index_groups=axis_index_groups)
@@ -73,7 +73,7 @@ def _reduction_rule(primitive: Primitive):
     return rule
 
 
-for _primitive in (par.psum_p, par.pmax_p, par.pmin_p):
+for _primitive in (lax_parallel.psum_p, lax_parallel.pmax_p, lax_parallel.pmin_p):
     collective_rules[_primitive] = _reduction_rule(_primitive)
 
 
@@ -86,7 +86,7 @@ def _all_gather_rule(trace: BatchTrace, vals, dims, *, all_gather_dimension, axi
     params = dict(axis_name=axis_name, axis_index_groups=axis_index_groups, axis_size=axis_size, tiled=tiled)
     if not _over_own_axis(trace, axis_name, axis_index_groups):
         gather_dim = all_gather_dimension + (dim is not None)
-        return par.all_gather_p.bind(_to_front(x, dim), all_gather_dimension=gather_dim, **params), \
+        return lax_parallel.all_gather_p.bind(_to_front(x, dim), all_gather_dimension=gather_dim, **params), \
             (None if dim is None else 0)
     if dim is None:
         shape = get_aval(x).shape
@@ -106,7 +106,7 @@ def _reduce_scatter_rule(trace: BatchTrace, vals, dims, *, axis_name, scatter_di
                          axis_size, tiled):
     (x,), (dim,) = vals, dims
     if not _over_own_axis(trace, axis_name, axis_index_groups):
-        return par.reduce_scatter_p.bind(_to_front(x, dim), axis_name=axis_name,
+        return lax_parallel.reduce_scatter_p.bind(_to_front(x, dim), axis_name=axis_name,
                                          scatter_dimension=scatter_dimension + (dim is not None),
                                          axis_index_groups=axis_index_groups, axis_size=axis_size, tiled=tiled), \
             (None if dim is None else 0)
@@ -126,8 +126,8 @@ def _reduce_scatter_rule(trace: BatchTrace, vals, dims, *, axis_name, scatter_di
     return lax.reshape(summed, split), scatter_dimension
 
 
-collective_rules[par.all_gather_p] = _all_gather_rule
-collective_rules[par.reduce_scatter_p] = _reduce_scatter_rule
+collective_rules[lax_parallel.all_gather_p] = _all_gather_rule
+collective_rules[lax_parallel.reduce_scatter_p] = _reduce_scatter_rule
 
 
 # ---------------------------------------------------------------- all_to_all
@@ -136,9 +136,9 @@ collective_rules[par.reduce_scatter_p] = _reduce_scatter_rule
 def _all_to_all_rule(trace: BatchTrace, vals, dims, *, split_axis, concat_axis, axis_name, axis_index_groups,
                      tiled):
     (x,), (dim,) = vals, dims
-    if not _over_own_axis(trace, par.axis_names(axis_name), axis_index_groups):
+    if not _over_own_axis(trace, lax_parallel.axis_names(axis_name), axis_index_groups):
         shift = dim is not None
-        return par.all_to_all_p.bind(_to_front(x, dim), split_axis=split_axis + shift,
+        return lax_parallel.all_to_all_p.bind(_to_front(x, dim), split_axis=split_axis + shift,
                                      concat_axis=concat_axis + shift, axis_name=axis_name,
                                      axis_index_groups=axis_index_groups, tiled=tiled), (0 if shift else None)
     size = trace.axis_size
@@ -169,7 +169,7 @@ def _all_to_all_rule(trace: BatchTrace, vals, dims, *, split_axis, concat_axis, 
     return move_dim(parts, split, 0), 0
 
 
-collective_rules[par.all_to_all_p] = _all_to_all_rule
+collective_rules[lax_parallel.all_to_all_p] = _all_to_all_rule
 
 
 # ---------------------------------------------------------------- ppermute and axis_index
@@ -192,7 +192,7 @@ def _take(x, indices):
 def _ppermute_rule(trace: BatchTrace, vals, dims, *, axis_name, perm):
     (x,), (dim,) = vals, dims
     if not _over_own_axis(trace, axis_name, None):
-        return par.ppermute_p.bind(x, axis_name=axis_name, perm=perm), dim
+        return lax_parallel.ppermute_p.bind(x, axis_name=axis_name, perm=perm), dim
     size = trace.axis_size
     if len(perm) != size:
         raise AssertionError("Permutation doesn't match the axis size!")
@@ -204,8 +204,8 @@ def _ppermute_rule(trace: BatchTrace, vals, dims, *, axis_name, perm):
 
 def _pbroadcast_rule(trace: BatchTrace, vals, dims, *, axis_name, source):
     (x,), (dim,) = vals, dims
-    if not _over_own_axis(trace, par.axis_names(axis_name), None):
-        return par.pbroadcast_p.bind(x, axis_name=axis_name, source=source), dim
+    if not _over_own_axis(trace, lax_parallel.axis_names(axis_name), None):
+        return lax_parallel.pbroadcast_p.bind(x, axis_name=axis_name, source=source), dim
     if not 0 <= source < trace.axis_size:
         raise AssertionError("collective broadcast doesn't fit in the axis size!")
     if dim is None:
@@ -220,7 +220,7 @@ def _pbroadcast_rule(trace: BatchTrace, vals, dims, *, axis_name, source):
 def _psend_rule(trace: BatchTrace, vals, dims, *, axis_name, perm):
     # As JAX's: over the trace's own axis a send is batched as the ppermute it pairs with (its value, no token).
     if not _over_own_axis(trace, axis_name, None):
-        return par.psend_p.bind(*vals, axis_name=axis_name, perm=perm), None
+        return lax_parallel.psend_p.bind(*vals, axis_name=axis_name, perm=perm), None
     return _ppermute_rule(trace, vals, dims, axis_name=axis_name, perm=perm)
 
 
@@ -236,18 +236,17 @@ def _ragged_all_to_all_rule(trace: BatchTrace, vals, dims, *, axis_name, axis_in
         raise NotImplementedError("Please open a feature request!")
     if any(d is not None for d in dims):
         raise AssertionError()
-    return par.ragged_all_to_all(*vals, axis_name=axis_name, axis_index_groups=axis_index_groups), None
+    return lax_parallel.ragged_all_to_all(*vals, axis_name=axis_name, axis_index_groups=axis_index_groups), None
 
 
 def _axis_index_rule(trace: BatchTrace, vals, dims, *, axis_name):
     if axis_name != trace.axis_name:
-        return par.axis_index_p.bind(axis_name=axis_name), None
+        return lax_parallel.axis_index_p.bind(axis_name=axis_name), None
     return lax.iota(np.int32, trace.axis_size), 0
 
 
-collective_rules[par.ppermute_p] = _ppermute_rule
-collective_rules[par.axis_index_p] = _axis_index_rule
-collective_rules[par.pbroadcast_p] = _pbroadcast_rule
-collective_rules[par.ragged_all_to_all_p] = _ragged_all_to_all_rule
-collective_rules[par.psend_p] = _psend_rule
-collective_rules[par.precv_p] = _precv_rule
+collective_rules.update({
+    lax_parallel.ppermute_p: _ppermute_rule, lax_parallel.axis_index_p: _axis_index_rule,
+    lax_parallel.pbroadcast_p: _pbroadcast_rule, lax_parallel.ragged_all_to_all_p: _ragged_all_to_all_rule,
+    lax_parallel.psend_p: _psend_rule, lax_parallel.precv_p: _precv_rule,
+})

@@ -8,13 +8,13 @@ operands carry their batch dimension first; a ``b`` that must be batched but is 
 
 from __future__ import annotations
 
-from jaxle_core.batching.call_rules import batch_jaxpr_at_front, batch_size
-from jaxle_core.batching.trace import at_dim, batching_rules, move_dim
+from jaxle_core.batching.rule_helpers import batch_jaxpr_at_front, body_batch_size
+from jaxle_core.batching.trace import BatchTrace, at_dim, move_dim, traced_batching_rules
 from jaxle_core.lax.control_flow.solves import linear_solve_p, num_aux, split_linear_solve_args
 
 
-def _linear_solve_batch(vals, dims, *, const_lengths, jaxprs):
-    size = batch_size(vals, dims)
+def _linear_solve_batch(trace: BatchTrace, vals, dims, *, const_lengths, jaxprs):
+    size = body_batch_size(trace, vals, dims)
     memo: dict = {}
 
     def batched(closed, in_batched, instantiate):
@@ -22,7 +22,7 @@ def _linear_solve_batch(vals, dims, *, const_lengths, jaxprs):
         # object (printed once, as JAX shares them).
         key = (id(closed), tuple(in_batched), tuple(instantiate))
         if key not in memo:
-            memo[key] = batch_jaxpr_at_front(closed, in_batched, size, instantiate)
+            memo[key] = batch_jaxpr_at_front(closed, in_batched, size, trace.axis_name, instantiate)
         return memo[key]
 
     consts_bat, orig_b_bat = split_linear_solve_args([d is not None for d in dims], const_lengths)
@@ -56,4 +56,4 @@ def _linear_solve_batch(vals, dims, *, const_lengths, jaxprs):
     return outs, [0 if bat else None for bat in solve_x_bat]
 
 
-batching_rules[linear_solve_p] = _linear_solve_batch
+traced_batching_rules[linear_solve_p] = _linear_solve_batch

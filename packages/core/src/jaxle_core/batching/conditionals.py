@@ -16,8 +16,8 @@ import numpy as np
 
 from jaxle_core import core
 from jaxle_core.avals import get_aval
-from jaxle_core.batching.call_rules import batch_jaxpr, batch_size
-from jaxle_core.batching.trace import at_dim, batching_rules, move_dim
+from jaxle_core.batching.rule_helpers import batch_jaxpr, body_batch_size
+from jaxle_core.batching.trace import BatchTrace, at_dim, move_dim, traced_batching_rules
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.lax.control_flow.conditionals import cond_p
 from jaxle_core.lax.elementwise import eq
@@ -44,13 +44,13 @@ def _broadcast_to(pred, shape: tuple[int, ...]):
     return pred if len(shape) <= 1 else broadcast_in_dim(pred, shape, (0,))
 
 
-def _cond_batch(vals, dims, *, branches: tuple[ClosedJaxpr, ...], **params):
-    size = batch_size(vals, dims)
+def _cond_batch(trace: BatchTrace, vals, dims, *, branches: tuple[ClosedJaxpr, ...], **params):
+    size = body_batch_size(trace, vals, dims)
     index, index_dim = vals[0], dims[0]
     if index_dim is None:
         ops = [v if d is None else move_dim(v, d, 0) for v, d in zip(vals[1:], dims[1:])]
         in_dims = [None if d is None else 0 for d in dims[1:]]
-        batched = [batch_jaxpr(b, in_dims, size) for b in branches]
+        batched = [batch_jaxpr(b, in_dims, size, trace.axis_name) for b in branches]
         out_batched = [any(d is not None for d in flags) for flags in zip(*[ds for _, ds in batched])]
         new_branches = tuple(_outputs_at_front(b, ds, out_batched, size) for b, ds in batched)
         outs = cond_p.bind(index, *ops, branches=new_branches, **params)
@@ -65,11 +65,11 @@ def _cond_batch(vals, dims, *, branches: tuple[ClosedJaxpr, ...], **params):
         for x in ops:
             held = stop_gradient(x)
             guarded.append(select_n(_broadcast_to(chosen, get_aval(x).shape), held, x))
-        closed, out_dims = batch_jaxpr(branch, all_batched, size)
+        closed, out_dims = batch_jaxpr(branch, all_batched, size, trace.axis_name)
         outs = core.eval_jaxpr(closed.jaxpr, closed.consts, *guarded)
         branch_outs.append([at_dim(o, d, size, 0) for o, d in zip(outs, out_dims)])
     outs = [select_n(_broadcast_to(index, get_aval(choices[0]).shape), *choices) for choices in zip(*branch_outs)]
     return outs, [0] * len(outs)
 
 
-batching_rules[cond_p] = _cond_batch
+traced_batching_rules[cond_p] = _cond_batch

@@ -14,18 +14,15 @@ import numpy as np
 
 from jaxle_core import lax
 from jaxle_core.avals import get_aval
+from jaxle_core.batching.rule_helpers import batch_size
 from jaxle_core.batching.trace import at_dim, batching_rules, move_dim
 from jaxle_core.core import Primitive
-from jaxle_core.lax import slicing as sl
+from jaxle_core.lax import slicing as lax_slicing
 
 
 def _plus_one(dims) -> tuple:
     """``dims`` shifted past a new leading dimension, as NumPy integers (as JAX computes them)."""
     return tuple(np.add(1, dims))
-
-
-def _batch_size(vals: list, dims: list) -> int:
-    return next(get_aval(v).shape[d] for v, d in zip(vals, dims) if d is not None)
 
 
 # ---------------------------------------------------------------- slice
@@ -42,7 +39,7 @@ def _slice_rule(vals, dims, *, start_indices, limit_indices, strides):
     return lax.slice(x, starts, limits, strides), bdim
 
 
-batching_rules[sl.slice_p] = _slice_rule
+batching_rules[lax_slicing.slice_p] = _slice_rule
 
 # ---------------------------------------------------------------- gather
 
@@ -55,7 +52,7 @@ def _gather_rule(vals, dims, *, dimension_numbers, slice_sizes, unique_indices, 
     if indices_bdim is None:
         operand = move_dim(operand, operand_bdim, 0)
         slice_sizes = (get_aval(operand).shape[0], *slice_sizes)
-        dn = sl.GatherDimensionNumbers(
+        dn = lax_slicing.GatherDimensionNumbers(
             offset_dims=(0, *_plus_one(dn.offset_dims)), collapsed_slice_dims=_plus_one(dn.collapsed_slice_dims),
             start_index_map=_plus_one(dn.start_index_map), operand_batching_dims=_plus_one(dn.operand_batching_dims),
             start_indices_batching_dims=dn.start_indices_batching_dims)
@@ -69,18 +66,18 @@ def _gather_rule(vals, dims, *, dimension_numbers, slice_sizes, unique_indices, 
         operand = move_dim(operand, operand_bdim, 0)
         indices = move_dim(indices, indices_bdim, 0)
         slice_sizes = (1, *slice_sizes)
-        dn = sl.GatherDimensionNumbers(
+        dn = lax_slicing.GatherDimensionNumbers(
             offset_dims=_plus_one(dn.offset_dims), collapsed_slice_dims=_plus_one(dn.collapsed_slice_dims),
             start_index_map=_plus_one(dn.start_index_map),
             operand_batching_dims=(0, *_plus_one(dn.operand_batching_dims)),
             start_indices_batching_dims=(0, *_plus_one(dn.start_indices_batching_dims)))
-    out = sl.gather_p.bind(operand, indices, dimension_numbers=dn, slice_sizes=tuple(slice_sizes),
+    out = lax_slicing.gather_p.bind(operand, indices, dimension_numbers=dn, slice_sizes=tuple(slice_sizes),
                            unique_indices=unique_indices, indices_are_sorted=indices_are_sorted, mode=mode,
                            fill_value=fill_value)
     return out, 0
 
 
-batching_rules[sl.gather_p] = _gather_rule
+batching_rules[lax_slicing.gather_p] = _gather_rule
 
 # ---------------------------------------------------------------- scatter
 
@@ -91,12 +88,12 @@ def _scatter_batcher(primitive: Primitive):
     def rule(vals, dims, *, dimension_numbers, **params):
         operand, indices, updates = vals
         operand_bdim, indices_bdim, updates_bdim = dims
-        size = _batch_size(vals, dims)
+        size = batch_size(vals, dims)
         operand = at_dim(operand, operand_bdim, size)
         updates = at_dim(updates, updates_bdim, size)
         dn = dimension_numbers
         if indices_bdim is None:
-            dn = sl.ScatterDimensionNumbers(
+            dn = lax_slicing.ScatterDimensionNumbers(
                 update_window_dims=(0, *_plus_one(dn.update_window_dims)),
                 inserted_window_dims=_plus_one(dn.inserted_window_dims),
                 scatter_dims_to_operand_dims=_plus_one(dn.scatter_dims_to_operand_dims),
@@ -104,7 +101,7 @@ def _scatter_batcher(primitive: Primitive):
                 scatter_indices_batching_dims=dn.scatter_indices_batching_dims)
         else:
             indices = at_dim(indices, indices_bdim, size)
-            dn = sl.ScatterDimensionNumbers(
+            dn = lax_slicing.ScatterDimensionNumbers(
                 update_window_dims=_plus_one(dn.update_window_dims),
                 inserted_window_dims=_plus_one(dn.inserted_window_dims),
                 scatter_dims_to_operand_dims=_plus_one(dn.scatter_dims_to_operand_dims),
@@ -115,8 +112,8 @@ def _scatter_batcher(primitive: Primitive):
     return rule
 
 
-_SCATTERS = [sl.scatter_p, sl.scatter_add_p, sl.scatter_sub_p, sl.scatter_mul_p, sl.scatter_min_p, sl.scatter_max_p]
-for _p in _SCATTERS:
+for _p in (lax_slicing.scatter_p, lax_slicing.scatter_add_p, lax_slicing.scatter_sub_p, lax_slicing.scatter_mul_p,
+           lax_slicing.scatter_min_p, lax_slicing.scatter_max_p):
     batching_rules[_p] = _scatter_batcher(_p)
 
 # ---------------------------------------------------------------- dynamic_slice / dynamic_update_slice
@@ -128,7 +125,7 @@ def _start_index_vectors(indices: list, dims: list) -> tuple[Any, int | None]:
         return np.array([], np.int32), None
     if all(d is None for d in dims):
         return lax.concatenate([lax.broadcast(i, (1,)) for i in indices], 0), None
-    size = _batch_size(indices, dims)
+    size = batch_size(indices, dims)
     columns = [lax.broadcast_in_dim(i, (size, 1), (0,) if d is not None else ()) for i, d in zip(indices, dims)]
     return lax.concatenate(columns, 1), 0
 
@@ -137,10 +134,10 @@ def _dynamic_slice_rule(vals, dims, *, slice_sizes):
     operand, *indices = vals
     operand_bdim, *index_dims = dims
     every_dim = tuple(range(get_aval(operand).ndim - (operand_bdim is not None)))
-    dn = sl.GatherDimensionNumbers(offset_dims=every_dim, collapsed_slice_dims=(), start_index_map=every_dim)
+    dn = lax_slicing.GatherDimensionNumbers(offset_dims=every_dim, collapsed_slice_dims=(), start_index_map=every_dim)
     index, index_bdim = _start_index_vectors(indices, index_dims)
     return _gather_rule([operand, index], [operand_bdim, index_bdim], dimension_numbers=dn, slice_sizes=slice_sizes,
-                        unique_indices=True, indices_are_sorted=True, mode=sl.GatherScatterMode.CLIP,
+                        unique_indices=True, indices_are_sorted=True, mode=lax_slicing.GatherScatterMode.CLIP,
                         fill_value=None)
 
 
@@ -148,14 +145,14 @@ def _dynamic_update_slice_rule(vals, dims):
     operand, update, *indices = vals
     operand_bdim, update_bdim, *index_dims = dims
     every_dim = tuple(range(get_aval(update).ndim - (update_bdim is not None)))
-    dn = sl.ScatterDimensionNumbers(update_window_dims=every_dim, inserted_window_dims=(),
+    dn = lax_slicing.ScatterDimensionNumbers(update_window_dims=every_dim, inserted_window_dims=(),
                                     scatter_dims_to_operand_dims=every_dim)
     index, index_bdim = _start_index_vectors(indices, index_dims)
-    return _scatter_batcher(sl.scatter_p)(
+    return _scatter_batcher(lax_slicing.scatter_p)(
         [operand, index, update], [operand_bdim, index_bdim, update_bdim], dimension_numbers=dn,
-        indices_are_sorted=True, unique_indices=True, mode=sl.GatherScatterMode.CLIP, update_jaxpr=None,
+        indices_are_sorted=True, unique_indices=True, mode=lax_slicing.GatherScatterMode.CLIP, update_jaxpr=None,
         update_consts=())
 
 
-batching_rules[sl.dynamic_slice_p] = _dynamic_slice_rule
-batching_rules[sl.dynamic_update_slice_p] = _dynamic_update_slice_rule
+batching_rules[lax_slicing.dynamic_slice_p] = _dynamic_slice_rule
+batching_rules[lax_slicing.dynamic_update_slice_p] = _dynamic_update_slice_rule

@@ -1,0 +1,112 @@
+"""Helpers shared by the batching rules of several families.
+
+The batch size of a rule's operands, the rule of an n-ary elementwise primitive,
+and the batching of a sub-jaxpr (calls, control flow, custom derivatives and
+solves batch their jaxprs over the axis of the trace that runs their rule).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import core
+from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.batching.trace import BatchTrace, BatchTracer, at_dim, batching_rules, move_dim
+from jaxle_core.core import ClosedJaxpr, Primitive
+from jaxle_core.lax.structural import broadcast_in_dim_p, expand_dims
+from jaxle_core.staging import trace_to_jaxpr
+
+
+def batch_size(vals: Sequence[Any], dims: Sequence[int | None]) -> int:
+    """The batch size, read off the first batched operand."""
+    return next(get_aval(v).shape[d] for v, d in zip(vals, dims) if d is not None)
+
+
+def body_batch_size(trace: BatchTrace, vals: Sequence[Any], dims: Sequence[int | None]) -> int:
+    """The batch size of a rule batching a sub-jaxpr: that of the first batched operand, the trace's axis size
+    when none is (a named vmap batches bodies whose operands are all unbatched)."""
+    return batch_size(vals, dims) if any(d is not None for d in dims) else trace.axis_size
+
+
+# ---------------------------------------------------------------- elementwise primitives
+
+
+def _expand_to_rank(x: Any, ndim: int) -> Any:
+    """An unbatched operand given leading size-1 dimensions, so it broadcasts against batched ones (as JAX)."""
+    shape = get_aval(x).shape
+    if not shape or len(shape) == ndim:
+        return x
+    lead = ndim - len(shape)
+    dims = tuple(np.int64(i + lead) for i in range(len(shape)))
+    return broadcast_in_dim_p.bind(x, shape=(1,) * lead + shape, broadcast_dimensions=dims, sharding=None)
+
+
+def _batched_to_rank(x: Any, ndim: int) -> Any:
+    """A batched operand (batch dimension first) given trailing size-1 dimensions up to ``ndim``."""
+    rank = get_aval(x).ndim
+    return x if rank == ndim else expand_dims(x, tuple(range(rank, ndim)))
+
+
+def elementwise_batcher(primitive: Primitive):
+    """The rule of an n-ary elementwise primitive (rank-0 operands broadcast)."""
+
+    def rule(vals, dims, **params):
+        batched = [(get_aval(v).shape, d) for v, d in zip(vals, dims) if d is not None]
+        others_scalar = all(get_aval(v).ndim == 0 for v, d in zip(vals, dims) if d is None)
+        if others_scalar and len(set(batched)) == 1:
+            return primitive.bind(*vals, **params), batched[0][1]
+        ndim = max(get_aval(v).ndim + (d is None) for v, d in zip(vals, dims) if d is not None or get_aval(v).ndim)
+        lined = [_batched_to_rank(move_dim(v, d, 0), ndim) if d is not None else _expand_to_rank(v, ndim)
+                 for v, d in zip(vals, dims)]
+        return primitive.bind(*lined, **params), 0
+
+    return rule
+
+
+def register_elementwise(primitives: Sequence[Primitive]) -> None:
+    """Give each of ``primitives`` the elementwise rule."""
+    for primitive in primitives:
+        batching_rules[primitive] = elementwise_batcher(primitive)
+
+
+# ---------------------------------------------------------------- sub-jaxprs
+
+
+def _batched_aval(aval: ShapedArray, dim: int | None, size: int) -> ShapedArray:
+    return aval if dim is None else aval.update(shape=aval.shape[:dim] + (size,) + aval.shape[dim:])
+
+
+def batch_jaxpr(closed: ClosedJaxpr, dims: Sequence[int | None], size: int,
+                axis_name: Any) -> tuple[ClosedJaxpr, list[int | None]]:
+    """``closed`` taking its inputs batched along ``dims`` (collectives over ``axis_name`` inside act on the
+    batch); also returns its outputs' batch dimensions."""
+    out_dims: list[int | None] = []
+
+    def batched(*args):
+        trace = BatchTrace(size, axis_name)
+        with core.new_trace(trace):
+            tracers = [a if d is None else BatchTracer(trace, a, d) for a, d in zip(args, dims)]
+            pairs = [trace.to_val_dim(x) for x in core.eval_jaxpr(closed.jaxpr, closed.consts, *tracers)]
+        out_dims.extend(d for _, d in pairs)
+        return [v for v, _ in pairs]
+
+    in_avals = [_batched_aval(a, d, size) for a, d in zip(closed.in_avals, dims)]
+    return trace_to_jaxpr(batched, in_avals, closed.jaxpr.debug_info), out_dims
+
+
+def batch_jaxpr_at_front(closed: ClosedJaxpr, batched: Sequence[bool], size: int, axis_name: Any,
+                         instantiate: Sequence[bool]) -> tuple[ClosedJaxpr, list[bool]]:
+    """``closed`` taking its ``batched`` inputs batched along axis 0, returning every batched output (and those
+    flagged in ``instantiate``, broadcast if need be) batched along axis 0; also says which outputs are."""
+    dims = [0 if b else None for b in batched]
+    inner, out_dims = batch_jaxpr(closed, dims, size, axis_name)
+    out_batched = [d is not None or force for d, force in zip(out_dims, instantiate)]
+
+    def fun(*args):
+        outs = core.eval_jaxpr(inner.jaxpr, inner.consts, *args)
+        return [at_dim(x, d, size) if b else x for x, d, b in zip(outs, out_dims, out_batched)]
+
+    return trace_to_jaxpr(fun, inner.in_avals, closed.jaxpr.debug_info), out_batched
