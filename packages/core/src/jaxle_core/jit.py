@@ -14,6 +14,7 @@ import inspect
 import operator
 import traceback
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import jaxle_tree as tree
@@ -429,19 +430,21 @@ class JitWrapped:
 _ONE_LEAF = tree.tree_structure(0)
 
 
+@dataclass(slots=True, eq=False)
 class _CacheEntry:
     """What one argument signature of a jitted function traced to, and its executable once compiled."""
 
-    __slots__ = ("jaxpr", "out_tree", "single_output", "donated", "executable", "cacheable")
+    jaxpr: ClosedJaxpr
+    out_tree: Any
+    donated: tuple[bool, ...]
+    executable: Callable[..., list[Any]] | None = field(default=None, init=False)
+    single_output: bool = field(init=False)
+    cacheable: bool = field(init=False)
 
-    def __init__(self, jaxpr: ClosedJaxpr, out_tree: Any, donated: tuple[bool, ...]):
-        self.jaxpr = jaxpr
-        self.out_tree = out_tree
-        self.single_output = out_tree == _ONE_LEAF
-        self.donated = donated
-        self.executable: Callable[..., list[Any]] | None = None
+    def __post_init__(self):
+        self.single_output = self.out_tree == _ONE_LEAF
         # A jaxpr closing over an outer trace's tracers is only valid inside that trace.
-        self.cacheable = not any(isinstance(c, Tracer) for c in jaxpr.consts)
+        self.cacheable = not any(isinstance(c, Tracer) for c in self.jaxpr.consts)
 
 
 def flat_argument_names(signature: inspect.Signature | None, args: tuple, static_nums: set[int],

@@ -8,6 +8,7 @@ constvars, or inline literals when they are scalars.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import InitVar, dataclass, field
 from typing import Any
 
 import jaxle_tree as tree
@@ -21,17 +22,22 @@ from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Tracer, Var
 staging_rewrites: dict[core.Primitive, Callable[[Sequence[Any], dict], Any]] = {}
 
 
+@dataclass(slots=True, eq=False)
 class DebugInfo:
-    """Where a jaxpr came from: the traced function and its argument names, for error messages."""
+    """Where a jaxpr came from: the traced function (its name and source line) and its argument names, for
+    error messages."""
 
-    __slots__ = ("traced_for", "func_name", "source", "arg_names")
+    traced_for: str
+    fun: InitVar[Callable | None]
+    arg_names: Sequence[str]
+    func_name: str = field(init=False)
+    source: str | None = field(init=False)
 
-    def __init__(self, traced_for: str, fun: Callable | None, arg_names: Sequence[str]):
-        self.traced_for = traced_for
+    def __post_init__(self, fun: Callable | None):
         self.func_name = getattr(fun, "__name__", type(fun).__name__) if fun is not None else "<unknown>"
         code = getattr(fun, "__code__", None)
         self.source = f"{code.co_filename}:{code.co_firstlineno}" if code is not None else None
-        self.arg_names = tuple(arg_names)
+        self.arg_names = tuple(self.arg_names)
 
     def describe_function(self) -> str:
         where = f" at {self.source}" if self.source else ""

@@ -18,6 +18,7 @@ instead of being staged whole.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from jaxle_core import core
@@ -72,6 +73,7 @@ class PartialStagingTrace(StagingTrace):
                 [c for (_, c), t in zip(kept, traced) if t])
 
 
+@dataclass(eq=False)
 class SplitJaxpr:
     """A jaxpr split in two by ``partial_eval_jaxpr``.
 
@@ -82,12 +84,10 @@ class SplitJaxpr:
     (a known output that is also a residual is returned once).
     """
 
-    def __init__(self, known: ClosedJaxpr, unknown: ClosedJaxpr, out_unknowns: list[bool],
-                 residual_sources: list[tuple[str, int]]):
-        self.known = known
-        self.unknown = unknown
-        self.out_unknowns = out_unknowns
-        self.residual_sources = residual_sources
+    known: ClosedJaxpr
+    unknown: ClosedJaxpr
+    out_unknowns: list[bool]
+    residual_sources: list[tuple[str, int]]
 
     def residuals(self, known_inputs: Sequence[Any], known_outputs: Sequence[Any]) -> list[Any]:
         """The residual values, given the known inputs and the outputs of ``known``."""

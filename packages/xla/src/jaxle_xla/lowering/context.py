@@ -9,6 +9,7 @@ which is uniform for every op and parses as fast as XLA can read it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import ml_dtypes
@@ -116,15 +117,16 @@ def _nested_literal(value: np.ndarray) -> str:
 # ---------------------------------------------------------------- values and the emitter
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class Value:
     """An SSA value of the module being written: its name (``%3``, ``%4#1``), aval and MLIR type."""
 
-    __slots__ = ("name", "aval", "type")
+    name: str
+    aval: ShapedArray
+    type: str | None = None  # the MLIR type; from the aval when not given
 
-    def __init__(self, name: str, aval: ShapedArray, type: str | None = None):
-        self.name = name
-        self.aval = aval
-        self.type = type or tensor_type(aval)
+    def __post_init__(self):
+        self.type = self.type or tensor_type(self.aval)
 
     def __repr__(self) -> str:
         return f"Value({self.name}: {tensor_type(self.aval)})"

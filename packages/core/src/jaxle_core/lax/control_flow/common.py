@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import jaxle_tree as tree
@@ -18,6 +19,7 @@ from jaxle_core.core import ClosedJaxpr
 from jaxle_core.staging import DebugInfo, trace_to_jaxpr
 
 
+@dataclass(slots=True, eq=False)
 class TracedFunction:
     """A user function traced for a control-flow primitive.
 
@@ -25,12 +27,9 @@ class TracedFunction:
     is the tree structure of what the function returned.
     """
 
-    __slots__ = ("jaxpr", "consts", "out_tree")
-
-    def __init__(self, jaxpr: ClosedJaxpr, consts: list[Any], out_tree: Any):
-        self.jaxpr = jaxpr
-        self.consts = consts
-        self.out_tree = out_tree
+    jaxpr: ClosedJaxpr
+    consts: list[Any]
+    out_tree: Any
 
     @property
     def out_avals(self) -> list[ShapedArray]:
