@@ -58,6 +58,11 @@ def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool] | None = None,
 # ---------------------------------------------------------------- type checking
 
 
+# Primitives that apply their ``jaxpr`` param (a ClosedJaxpr) to their operands, one for one: the checker
+# checks the operands' types against its inputs. Each registers itself beside its definition.
+call_primitives: set[Primitive] = set()
+
+
 class JaxprTypeError(TypeError):
     """A jaxpr is ill-typed: a variable used before definition or bound twice, or types that disagree."""
 
@@ -138,8 +143,8 @@ def check_jaxpr(jaxpr: Jaxpr | ClosedJaxpr) -> None:
 
 
 def _check_call_operands(eqn: JaxprEqn, in_avals: list, fail: Callable[..., JaxprTypeError]) -> None:
-    """A ``jit`` equation's operands must have the types its jaxpr's invars expect."""
-    closed = eqn.params.get("jaxpr") if eqn.primitive.name == "jit" else None
+    """A call equation's operands must have the types its jaxpr's invars expect."""
+    closed = eqn.params.get("jaxpr") if eqn.primitive in call_primitives else None
     if not isinstance(closed, ClosedJaxpr):
         return
     expected = closed.jaxpr.in_avals
@@ -153,4 +158,4 @@ def _check_call_operands(eqn: JaxprEqn, in_avals: list, fail: Callable[..., Jaxp
                        f"{want.str_short(short_dtypes=True)}", eqn)
 
 
-__all__ = ["JaxprTypeError", "check_jaxpr", "dce_jaxpr", "dce_rules"]
+__all__ = ["JaxprTypeError", "call_primitives", "check_jaxpr", "dce_jaxpr", "dce_rules"]

@@ -33,7 +33,7 @@ from jaxle_core.caches import LruCache
 from jaxle_core.config import disable_jit as _disable_jit_flag
 from jaxle_core.config import trace_context
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer
-from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules
+from jaxle_core.jaxpr_util import call_primitives, dce_jaxpr, dce_rules
 from jaxle_core.pretty import Doc, PpContext, pp_eqn_generic, pp_eqn_rules
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 from jaxle_tree.equality_errors import equality_errors
@@ -111,6 +111,7 @@ def _dce_jit(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], Jaxpr
 
 
 dce_rules[jit_p] = _dce_jit
+call_primitives.add(jit_p)
 
 
 def hoist_traced_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Tracer]]:
