@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import jaxle_tree as tree
@@ -162,11 +163,11 @@ def _trace_call(sig: _Signature, nondiff: list[Any], diff: tuple, traced_for: st
     return hoisted, closed.consts, flat_args, in_tree, out_tree()
 
 
+@dataclass(eq=False, repr=False)
 class NamedRule:
     """A user rule carried in an equation's params; prints as the rule's name, as JAX does."""
 
-    def __init__(self, rule: Callable):
-        self.rule = rule
+    rule: Callable
 
     def __str__(self) -> str:
         return _fun_name(self.rule)

@@ -18,6 +18,7 @@ no common bound.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -26,13 +27,12 @@ from jaxle_core import config as _config
 from jaxle_core import dtypes as _d
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class _WeakNode:
     """A weak lattice node (i*, f*, c*): the type of a Python scalar."""
-    __slots__ = ("name", "python_type")
 
-    def __init__(self, name: str, python_type: type):
-        self.name = name
-        self.python_type = python_type
+    name: str
+    python_type: type
 
     def __repr__(self) -> str:
         return self.name

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from .keys import DictKey, GetAttrKey
@@ -23,16 +24,14 @@ T = TypeVar("T")
 LEAF, NONE, TUPLE, LIST, DICT, NAMEDTUPLE, CUSTOM = range(7)
 
 
+@dataclass(slots=True, eq=False)
 class NodeRegistration:
     """How one user-registered type flattens (with or without keys) and rebuilds."""
 
-    __slots__ = ("flatten", "flatten_with_keys", "type", "unflatten")
-
-    def __init__(self, nodetype: type, flatten: Callable, unflatten: Callable, flatten_with_keys: Callable | None):
-        self.type = nodetype
-        self.flatten = flatten
-        self.unflatten = unflatten
-        self.flatten_with_keys = flatten_with_keys
+    type: type
+    flatten: Callable
+    unflatten: Callable
+    flatten_with_keys: Callable | None
 
     def __reduce__(self):
         # Pickled treedefs name the type; the registration is looked up again on load.

@@ -12,6 +12,7 @@ transposed (``vjp``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,7 @@ class LinearizeTrace(JVPTrace):
         return self.tangent_trace
 
 
+@dataclass(eq=False)
 class Linearization:
     """A function's derivative at a point: a linear jaxpr and the residuals it reads.
 
@@ -44,14 +46,12 @@ class Linearization:
     tangents of the outputs in ``out_nonzero`` (other inputs and outputs have zero tangents).
     """
 
-    def __init__(self, jaxpr: ClosedJaxpr, residuals: list[Any], in_avals: list[ShapedArray],
-                 in_nonzero: list[bool], out_avals: list[ShapedArray], out_nonzero: list[bool]):
-        self.jaxpr = jaxpr
-        self.residuals = residuals
-        self.in_avals = in_avals
-        self.in_nonzero = in_nonzero
-        self.out_avals = out_avals
-        self.out_nonzero = out_nonzero
+    jaxpr: ClosedJaxpr
+    residuals: list[Any]
+    in_avals: list[ShapedArray]
+    in_nonzero: list[bool]
+    out_avals: list[ShapedArray]
+    out_nonzero: list[bool]
 
     def jvp(self, residuals: Sequence[Any], tangents: Sequence[Any]) -> list[Any]:
         """The output tangents (``Zero`` where known to be zero) for input ``tangents``."""

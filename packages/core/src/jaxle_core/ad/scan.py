@@ -26,6 +26,7 @@ cotangents of the linear ``xs``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from jaxle_core import core
@@ -109,6 +110,7 @@ def _opened(jaxpr: Jaxpr, consts: Sequence[Any]) -> tuple[ClosedJaxpr, list[Any]
     return ClosedJaxpr(jaxpr.replace(constvars=[], invars=[*jaxpr.constvars, *jaxpr.invars]), []), list(consts)
 
 
+@dataclass(eq=False)
 class _Split:
     """A jaxpr split by ``_split``.
 
@@ -117,15 +119,13 @@ class _Split:
     Both jaxprs may have constants (``known_consts``, ``unknown_consts``).
     """
 
-    def __init__(self, known: Jaxpr, known_consts: list[Any], known_outs: list[Any], residuals: list[Any],
-                 unknown: Jaxpr, unknown_consts: list[Any], out_unknowns: list[bool]):
-        self.known = known
-        self.known_consts = known_consts
-        self.known_outs = known_outs
-        self.residuals = residuals
-        self.unknown = unknown
-        self.unknown_consts = unknown_consts
-        self.out_unknowns = out_unknowns
+    known: Jaxpr
+    known_consts: list[Any]
+    known_outs: list[Any]
+    residuals: list[Any]
+    unknown: Jaxpr
+    unknown_consts: list[Any]
+    out_unknowns: list[bool]
 
     def eval_known(self, args: Sequence[Any]) -> list[Any]:
         """The known outputs then the residuals, computed by the current trace from the known inputs."""

@@ -8,6 +8,7 @@ values and the scanned arrays; its jaxpr maps (consts, carry, x slices) to
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -111,11 +112,11 @@ def _scan_length(xs_leaves: list, length: Any) -> int:
     return sizes[0]
 
 
+@dataclass(eq=False, repr=False)
 class _AvalText:
     """Prints an aval as JAX's messages print a lone one (``~`` marks a weak type)."""
 
-    def __init__(self, aval: ShapedArray):
-        self.aval = aval
+    aval: ShapedArray
 
     def __repr__(self) -> str:
         return ("~" if self.aval.weak_type else "") + self.aval.str_short()
