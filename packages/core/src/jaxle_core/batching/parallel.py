@@ -14,13 +14,15 @@ from typing import Any
 
 import numpy as np
 
-from jaxle_core import lax
 from jaxle_core.avals import get_aval
 from jaxle_core.batching.trace import BatchTrace, at_dim, collective_rules, move_dim
 from jaxle_core.core import Primitive
 from jaxle_core.jit import jit
 from jaxle_core.lax import parallel as lax_parallel
-from jaxle_core.lax.slicing import GatherDimensionNumbers, GatherScatterMode
+from jaxle_core.lax.elementwise import add, lt, mul
+from jaxle_core.lax.reductions import reduce_sum
+from jaxle_core.lax.slicing import GatherDimensionNumbers, GatherScatterMode, gather
+from jaxle_core.lax.structural import broadcast_in_dim, iota, reshape, select_n, transpose
 
 
 def _no_groups(axis_index_groups: Any) -> None:
@@ -63,7 +65,7 @@ def _reduction_rule(primitive: Primitive):
             else:
                 new_axes.append(axis)
         if own and dim is None and primitive is lax_parallel.psum_p:
-            x = lax.mul(np.array(trace.axis_size, get_aval(x).dtype), x)
+            x = mul(np.array(trace.axis_size, get_aval(x).dtype), x)
         if new_axes or not own:
             x = primitive.bind(x, axes=tuple(new_axes), axis_index_groups=axis_index_groups)
         if dim is None or own:
@@ -92,13 +94,13 @@ def _all_gather_rule(trace: BatchTrace, vals, dims, *, all_gather_dimension, axi
         shape = get_aval(x).shape
         out_shape = shape[:all_gather_dimension] + (trace.axis_size,) + shape[all_gather_dimension:]
         kept = tuple(i for i in range(len(out_shape)) if i != all_gather_dimension)
-        out = lax.broadcast_in_dim(x, out_shape, kept)
+        out = broadcast_in_dim(x, out_shape, kept)
     else:
         out = move_dim(x, dim, all_gather_dimension)
     if tiled:
         shape = get_aval(out).shape
         merged = shape[all_gather_dimension] * shape[all_gather_dimension + 1]
-        out = lax.reshape(out, shape[:all_gather_dimension] + (merged,) + shape[all_gather_dimension + 2:])
+        out = reshape(out, shape[:all_gather_dimension] + (merged,) + shape[all_gather_dimension + 2:])
     return out, None
 
 
@@ -112,7 +114,7 @@ def _reduce_scatter_rule(trace: BatchTrace, vals, dims, *, axis_name, scatter_di
             (None if dim is None else 0)
     size = trace.axis_size
     # Member j receives the sum over members of their chunk j: that of an unbatched value is size times its own.
-    summed = lax.mul(x, np.array(size, get_aval(x).dtype)) if dim is None else lax.reduce_sum(x, (dim,))
+    summed = mul(x, np.array(size, get_aval(x).dtype)) if dim is None else reduce_sum(x, (dim,))
     shape = get_aval(summed).shape
     extent = shape[scatter_dimension]
     if not tiled:
@@ -123,7 +125,7 @@ def _reduce_scatter_rule(trace: BatchTrace, vals, dims, *, axis_name, scatter_di
         raise ValueError(f"tiled reduce_scatter operand scatter dimension size {extent} must be divisible by "
                          f"shard_count {size}")
     split = shape[:scatter_dimension] + (size, extent // size) + shape[scatter_dimension + 1:]
-    return lax.reshape(summed, split), scatter_dimension
+    return reshape(summed, split), scatter_dimension
 
 
 collective_rules[lax_parallel.all_gather_p] = _all_gather_rule
@@ -153,19 +155,19 @@ def _all_to_all_rule(trace: BatchTrace, vals, dims, *, split_axis, concat_axis, 
     # axis becomes the batch dimension.
     if split == concat:
         at = split + (split >= dim)
-        parts = lax.reshape(x, shape[:at] + (size, shape[at] // size) + shape[at + 1:])
+        parts = reshape(x, shape[:at] + (size, shape[at] // size) + shape[at + 1:])
         batch = dim + (dim > at)
         perm = list(range(ndim + 2))
         perm[batch], perm[at] = at, batch
-        return lax.reshape(lax.transpose(parts, tuple(perm)), shape), dim
+        return reshape(transpose(parts, tuple(perm)), shape), dim
     per_example = [i for i in range(ndim + 1) if i != dim]
     order = tuple(per_example[:concat] + [dim] + per_example[concat:])
-    moved = x if order == tuple(range(ndim + 1)) else lax.transpose(x, order)
+    moved = x if order == tuple(range(ndim + 1)) else transpose(x, order)
     merged = [shape[i] for i in per_example]
     merged[concat] *= size
-    merged = lax.reshape(moved, tuple(merged))
+    merged = reshape(moved, tuple(merged))
     merged_shape = get_aval(merged).shape
-    parts = lax.reshape(merged, merged_shape[:split] + (size, merged_shape[split] // size) + merged_shape[split + 1:])
+    parts = reshape(merged, merged_shape[:split] + (size, merged_shape[split] // size) + merged_shape[split + 1:])
     return move_dim(parts, split, 0), 0
 
 
@@ -176,16 +178,16 @@ collective_rules[lax_parallel.all_to_all_p] = _all_to_all_rule
 
 
 def _where(condition, if_true, if_false):
-    return lax.select_n(condition, if_false, if_true)
+    return select_n(condition, if_false, if_true)
 
 
 def _take(x, indices):
     """Rows ``indices`` of ``x`` (negative ones counted from the end), as JAX batches ``ppermute``."""
     size = get_aval(x).shape[0]
-    wrapped = jit(_where)(lax.lt(indices, 0), lax.add(indices, size), indices)
+    wrapped = jit(_where)(lt(indices, 0), add(indices, size), indices)
     numbers = GatherDimensionNumbers(offset_dims=tuple(range(1, get_aval(x).ndim)), collapsed_slice_dims=(0,),
                                      start_index_map=(0,))
-    return lax.gather(x, lax.broadcast_in_dim(wrapped, (size, 1), (0,)), numbers, (1,) + get_aval(x).shape[1:],
+    return gather(x, broadcast_in_dim(wrapped, (size, 1), (0,)), numbers, (1,) + get_aval(x).shape[1:],
                       mode=GatherScatterMode.FILL_OR_DROP)
 
 
@@ -242,7 +244,7 @@ def _ragged_all_to_all_rule(trace: BatchTrace, vals, dims, *, axis_name, axis_in
 def _axis_index_rule(trace: BatchTrace, vals, dims, *, axis_name):
     if axis_name != trace.axis_name:
         return lax_parallel.axis_index_p.bind(axis_name=axis_name), None
-    return lax.iota(np.int32, trace.axis_size), 0
+    return iota(np.int32, trace.axis_size), 0
 
 
 collective_rules.update({

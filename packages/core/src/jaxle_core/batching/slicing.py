@@ -12,12 +12,12 @@ from typing import Any
 
 import numpy as np
 
-from jaxle_core import lax
 from jaxle_core.avals import get_aval
 from jaxle_core.batching.rule_helpers import batch_size
 from jaxle_core.batching.trace import at_dim, batching_rules, move_dim
 from jaxle_core.core import Primitive
 from jaxle_core.lax import slicing as lax_slicing
+from jaxle_core.lax.structural import broadcast, broadcast_in_dim, concatenate
 
 
 def _plus_one(dims) -> tuple:
@@ -36,7 +36,7 @@ def _slice_rule(vals, dims, *, start_indices, limit_indices, strides):
     if strides is not None:
         strides = list(strides)
         strides.insert(bdim, 1)
-    return lax.slice(x, starts, limits, strides), bdim
+    return lax_slicing.slice(x, starts, limits, strides), bdim
 
 
 batching_rules[lax_slicing.slice_p] = _slice_rule
@@ -124,10 +124,10 @@ def _start_index_vectors(indices: list, dims: list) -> tuple[Any, int | None]:
     if not indices:
         return np.array([], np.int32), None
     if all(d is None for d in dims):
-        return lax.concatenate([lax.broadcast(i, (1,)) for i in indices], 0), None
+        return concatenate([broadcast(i, (1,)) for i in indices], 0), None
     size = batch_size(indices, dims)
-    columns = [lax.broadcast_in_dim(i, (size, 1), (0,) if d is not None else ()) for i, d in zip(indices, dims)]
-    return lax.concatenate(columns, 1), 0
+    columns = [broadcast_in_dim(i, (size, 1), (0,) if d is not None else ()) for i, d in zip(indices, dims)]
+    return concatenate(columns, 1), 0
 
 
 def _dynamic_slice_rule(vals, dims, *, slice_sizes):

@@ -16,9 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive, Tracer
+from jaxle_core.lax.structural import broadcast_in_dim_p, transpose
 
 batching_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {}
 # Rules batching a sub-jaxpr (calls, control flow, custom derivatives): ``rule(trace, values, dims, **params)``,
@@ -104,19 +107,13 @@ def move_dim(x: Any, src: int, dst: int) -> Any:
     """``x`` with its dimension ``src`` moved to position ``dst`` (a ``transpose`` unless already there)."""
     if src == dst:
         return x
-    from jaxle_core import lax
-
     perm = [i for i in range(get_aval(x).ndim) if i != src]
     perm.insert(dst, src)
-    return lax.transpose(x, tuple(perm))
+    return transpose(x, tuple(perm))
 
 
 def insert_dim(x: Any, size: int, dst: int) -> Any:
     """``x`` repeated ``size`` times along a new dimension at ``dst`` (as JAX, NumPy-computed dims)."""
-    import numpy as np
-
-    from jaxle_core.lax.structural import broadcast_in_dim_p
-
     shape = get_aval(x).shape
     new_shape = shape[:dst] + (size,) + shape[dst:]
     dims = tuple(np.int64(i) for i in range(len(new_shape)) if i != dst)
