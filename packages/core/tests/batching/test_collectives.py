@@ -37,7 +37,7 @@ def total(v):
 GOLDEN = json.loads((GOLDEN_DIR / "collectives_golden.json").read_text())
 MINE = render("jaxle_core")
 # Values agree; the text differs where JAX lowers differently: add_any's batching (batching/ad.py) broadcasts to [1,3]
-# where JAX materialises [4,3]; reduce_sum's transpose with axes=() (lax_transpose) emits a broadcast_in_dim where JAX
+# where JAX materialises [4,3]; reduce_sum's transpose with axes=() (ad/reductions) emits a broadcast_in_dim where JAX
 # passes the ct on.
 TEXT_DIFFERS = {"vmap_grad_normalised", "vmap_grad_psum_scatter"}
 

@@ -1,24 +1,31 @@
 """Automatic differentiation: forward mode, linearization, transposition and the derivative functions."""
 
 from jaxle_core.ad import (  # noqa: F401  (registers the rules)
+    approx_top_k,
     barriers,
     checkpoint,
     composite,
     conditionals,
+    convolution,
+    cumulative,
     custom_derivatives,
+    dot,
+    elementwise,
     fft,
-    indexing_rules,
-    indexing_transpose,
+    identity,
     jit,
-    lax_rules,
-    lax_transpose,
-    numeric_rules,
-    numeric_transpose,
     parallel,
     placement,
+    ragged_dot,
+    reductions,
     scan,
+    slicing,
     solves,
+    sorting,
+    special,
+    structural,
     while_loops,
+    windowed,
 )
 from jaxle_core.ad.jacobians import hessian, jacfwd, jacrev
 from jaxle_core.ad.jvp import JVPTrace, JVPTracer, Zero, add_any_p, instantiate, jvp, jvp_rules, tangent_aval

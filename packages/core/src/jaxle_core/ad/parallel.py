@@ -38,17 +38,17 @@ def _psum_transpose(ct, x, *, axes, axis_index_groups):
 
 def _all_gather_transpose(ct, x, *, all_gather_dimension, axis_name, axis_index_groups, axis_size, tiled):
     return [lax_parallel.reduce_scatter_p.bind(ct, axis_name=axis_name, scatter_dimension=all_gather_dimension,
-                                      axis_index_groups=axis_index_groups, axis_size=axis_size, tiled=tiled)]
+                                               axis_index_groups=axis_index_groups, axis_size=axis_size, tiled=tiled)]
 
 
 def _reduce_scatter_transpose(ct, x, *, axis_name, scatter_dimension, axis_index_groups, axis_size, tiled):
     return [lax_parallel.all_gather_p.bind(ct, all_gather_dimension=scatter_dimension, axis_name=axis_name,
-                                  axis_index_groups=axis_index_groups, axis_size=axis_size, tiled=tiled)]
+                                           axis_index_groups=axis_index_groups, axis_size=axis_size, tiled=tiled)]
 
 
 def _all_to_all_transpose(ct, x, *, split_axis, concat_axis, axis_name, axis_index_groups, tiled):
     return [lax_parallel.all_to_all_p.bind(ct, split_axis=concat_axis, concat_axis=split_axis, axis_name=axis_name,
-                                  axis_index_groups=axis_index_groups, tiled=tiled)]
+                                           axis_index_groups=axis_index_groups, tiled=tiled)]
 
 
 def _pbroadcast_transpose(ct, x, *, axis_name, source):
@@ -81,7 +81,7 @@ transpose_rules[lax_parallel.pbroadcast_p] = _pbroadcast_transpose
 deflinear_first(lax_parallel.ragged_all_to_all_p, instantiated=2)  # linear in the operand and the output jointly
 
 _POINTS = lax_slicing.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
-                                     scatter_dims_to_operand_dims=(0,))
+                                              scatter_dims_to_operand_dims=(0,))
 
 
 def _filled(value, dtype, shape):

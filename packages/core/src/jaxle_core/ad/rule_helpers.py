@@ -1,15 +1,20 @@
-"""Building blocks for JVP rules: per-operand derivative terms, linear and zero-derivative primitives."""
+"""Building blocks for derivative rules used by several families: per-operand jvp terms, linear and
+zero-derivative primitives, and the transpose helpers of padded window sweeps and contractions."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
+from jaxle_core import lax
 from jaxle_core.ad.jvp import Zero, add_tangents, instantiate, jvp_rules, tangent_aval
+from jaxle_core.ad.transpose import is_undefined
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
+from jaxle_core.lax.structural import convert_element_type_p
+from jaxle_core.lax.windowed import dilate_shape
 
 
 def const(like: Any, value: Any) -> Any:
@@ -119,3 +124,59 @@ def deflinear_first(primitive: Primitive, instantiated: int = 1) -> None:
         return ans, primitive.bind(*ts, *primals[instantiated:], **params)
 
     jvp_rules[primitive] = rule
+
+
+def operand_aval(x: Any) -> ShapedArray:
+    """The abstract value of a transpose rule's operand, linear (``UndefinedPrimal``) or known."""
+    return x.aval if is_undefined(x) else get_aval(x)
+
+
+def lhs_transpose_padding(in_shape: Sequence[int], window: Sequence[int], strides: Sequence[int],
+                          out_shape: Sequence[int], padding: Sequence[tuple[int, int]], lhs_dilation: Sequence[int],
+                          rhs_dilation: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    """Pads making a sweep of the reversed window over the stride-dilated cotangent land on every input element."""
+    pads = []
+    for n, w, o, (lo, _) in zip(dilate_shape(in_shape, lhs_dilation), dilate_shape(window, rhs_dilation),
+                                dilate_shape(out_shape, strides), padding):
+        before = w - lo - 1
+        pads.append((before, n + w - 1 - o - before))
+    return tuple(pads)
+
+
+def remaining_dims(ndim: int, *excluded: Sequence[int]) -> list[int]:
+    """The dimensions of ``range(ndim)`` in none of the ``excluded`` groups, in order."""
+    dropped = {int(d) for group in excluded for d in group}
+    return [d for d in range(ndim) if d not in dropped]
+
+
+Contract = Callable[[Any, Any, tuple], Any]
+
+
+def dot_transpose_first(ct: Any, first: ShapedArray, second: Any, contracting: tuple, batch: tuple,
+                        first_is_lhs: bool, contract: Contract, second_grouped: Sequence[int] = ()) -> Any:
+    """The cotangent of ``first`` in ``dot_general(first, second)`` (operands possibly swapped).
+
+    The result's dimensions are batch, lhs free, rhs free: ``ct`` is contracted with ``second`` over
+    ``second``'s free dimensions (and batched over the batch ones) by ``contract(ct, second, dimension_numbers)``,
+    then permuted into ``first``'s layout. ``second_grouped`` (a ragged rhs's group dimension) is not free.
+    """
+    first_contract, second_contract = contracting
+    first_batch, second_batch = batch
+    first_free = remaining_dims(first.ndim, first_contract, first_batch)
+    second_free = remaining_dims(len(get_aval(second).shape), second_contract, second_batch, second_grouped)
+    n_batch = len(first_batch)
+    start = n_batch + (len(first_free) if first_is_lhs else len(second_free))
+    ct_second_free = list(range(start, start + len(second_free))) if first_is_lhs else \
+        list(range(n_batch, n_batch + len(second_free)))
+    dims = ((tuple(ct_second_free), tuple(second_free)), (tuple(range(n_batch)), tuple(second_batch)))
+    product = contract(ct, second, dims)
+    contract_in_second_order = [first_contract[i] for i in np.argsort(second_contract)]
+    layout = list(first_batch) + first_free + contract_in_second_order
+    return as_operand_dtype(lax.transpose(product, tuple(int(i) for i in np.argsort(layout))), first)
+
+
+def as_operand_dtype(ct: Any, operand: ShapedArray) -> Any:
+    """A contraction's cotangent converted to its operand's dtype (it has the result's)."""
+    if get_aval(ct).dtype != operand.dtype:
+        ct = convert_element_type_p.bind(ct, new_dtype=operand.dtype, weak_type=operand.weak_type, sharding=None)
+    return ct

@@ -1,10 +1,11 @@
 """AD of ``scan``: forward mode, partial evaluation and transposition.
 
-Forward mode runs a scan of the body's JVP. The new scan's operands are the consts, their nonzero tangents, the carry, its
-tangents, the xs and their nonzero tangents; it returns the carry, its
-tangents, the ys and their nonzero tangents. Which carry tangents are nonzero
-is a fixed point: a carry whose tangent the body makes nonzero gets a
-(zero-instantiated) tangent on the way in too.
+Forward mode runs a scan of the body's JVP. The new scan's operands are the
+consts, their nonzero tangents, the carry, its tangents, the xs and their
+nonzero tangents; it returns the carry, its tangents, the ys and their nonzero
+tangents. Which carry tangents are nonzero is a fixed point: a carry whose
+tangent the body makes nonzero gets a (zero-instantiated) tangent on the way in
+too.
 
 Partial evaluation (linearize, vjp, grad) splits the body into a known part and an
 unknown part, after iterating to the fixed point on which carries are unknown. The
