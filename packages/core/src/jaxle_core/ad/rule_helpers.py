@@ -27,27 +27,21 @@ def const(like: Any, value: Any) -> Any:
 
 def full_like(like: Any, value: Any) -> Any:
     """An array of ``like``'s shape and dtype filled with ``value`` (a literal when ``like`` is a scalar)."""
-    from jaxle_core.lax import broadcast_in_dim
-
     aval = get_aval(like)
     scalar = const(like, value)
-    return broadcast_in_dim(scalar, aval.shape, ()) if aval.shape else scalar
+    return lax.broadcast_in_dim(scalar, aval.shape, ()) if aval.shape else scalar
 
 
 def broadcast_to_aval(x: Any, aval: ShapedArray) -> Any:
     """``x`` stretched to ``aval``'s shape the way elementwise primitives broadcast (rank 0 or size-1 dims)."""
-    from jaxle_core.lax import broadcast_in_dim
-
     shape = get_aval(x).shape
     if shape == aval.shape:
         return x
     if not shape:
-        return broadcast_in_dim(x, aval.shape, ())
+        return lax.broadcast_in_dim(x, aval.shape, ())
     kept = tuple(i for i, d in enumerate(shape) if d == aval.shape[i])
-    from jaxle_core.lax import reshape
-
-    squeezed = reshape(x, tuple(shape[i] for i in kept))
-    return broadcast_in_dim(squeezed, aval.shape, kept)
+    squeezed = lax.reshape(x, tuple(shape[i] for i in kept))
+    return lax.broadcast_in_dim(squeezed, aval.shape, kept)
 
 
 def defjvp(primitive: Primitive, *terms: Callable[..., Any] | None) -> None:
