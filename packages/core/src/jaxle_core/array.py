@@ -98,7 +98,7 @@ class Array:
 
 
 def _rebuild_array(value: np.ndarray, weak_type: bool) -> Array:
-    from jaxle_core.backend import current_backend
+    from jaxle_core.backend import current_backend  # local: backend imports array
 
     return current_backend().device_put(value, weak_type=weak_type)
 

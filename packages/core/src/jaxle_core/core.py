@@ -112,7 +112,7 @@ class EvalTrace(Trace):
                 check_tracer_valid(x)
                 with set_current_trace(x._trace):
                     return primitive.bind(*args, **params)
-        from jaxle_core.backend import current_backend
+        from jaxle_core.backend import current_backend  # local: backend imports core
 
         return current_backend().apply_primitive(primitive, args, params)
 
@@ -364,7 +364,7 @@ class JaxprEqn:
         return JaxprEqn(**fields)
 
     def __repr__(self) -> str:
-        from jaxle_core.pretty import pp_eqn
+        from jaxle_core.pretty import pp_eqn  # local: pretty imports core
 
         return pp_eqn(self)
 
@@ -385,7 +385,7 @@ class Jaxpr:
     out_avals = property(lambda self: [v.aval for v in self.outvars])
 
     def __str__(self) -> str:
-        from jaxle_core.pretty import pp_jaxpr
+        from jaxle_core.pretty import pp_jaxpr  # local: pretty imports core
 
         return pp_jaxpr(self)
 

@@ -29,6 +29,8 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
 
 from jaxlib import _jax  # noqa: E402
 from jaxlib import xla_client as xc  # noqa: E402
+from jaxlib.mlir import ir  # noqa: E402
+from jaxlib.mlir._mlir_libs import _chlo, _jax_mlir_ext, _stablehlo  # noqa: E402
 
 Device = xc.Device
 DeviceBuffer = xc.ArrayImpl
@@ -231,9 +233,6 @@ def cost_analysis(executable: LoadedExecutable) -> dict:
 
 @functools.cache
 def _mlir_context():
-    from jaxlib.mlir import ir
-    from jaxlib.mlir._mlir_libs import _chlo, _jax_mlir_ext, _stablehlo
-
     registry = ir.DialectRegistry()
     _jax_mlir_ext.register_dialects(registry)
     context = ir.Context()
@@ -246,8 +245,6 @@ def _mlir_context():
 
 def pretty_module(module_text: str) -> str:
     """A StableHLO module re-printed by MLIR in its readable (custom) form."""
-    from jaxlib.mlir import ir
-
     with _mlir_context():
         return str(ir.Module.parse(module_text))
 

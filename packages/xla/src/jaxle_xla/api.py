@@ -50,6 +50,7 @@ def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = Fa
     """
     if donate and may_alias:
         raise ValueError("may_alias and donate cannot be True at the same time.")
+    # local: the package's __init__ imports this module before it creates xla_backend
     from jaxle_xla import xla_backend as backend
 
     def put(leaf: Any, target: _jaxlib.Device | None) -> Any:

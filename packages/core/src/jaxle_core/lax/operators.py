@@ -15,8 +15,9 @@ from jaxle_core import dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.core import Tracer
-from jaxle_core.lax import elementwise as ew
-from jaxle_core.lax import slicing, structural
+from jaxle_core.lax import elementwise as lax_elementwise
+from jaxle_core.lax import slicing as lax_slicing
+from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.dot import dot_general
 
 _PYTHON_SCALARS = (bool, int, float, complex)
@@ -26,7 +27,7 @@ def _as_weak_scalar(x: Any, dtype: np.dtype) -> Any:
     """The Python scalar ``x`` as a weakly typed constant of ``dtype``."""
     if get_aval(x).dtype == dtype:
         return x
-    return structural.convert_keeping_weak_type(x, dtype, True)
+    return lax_structural.convert_keeping_weak_type(x, dtype, True)
 
 
 def promote_dtypes(*args: Any) -> list[Any]:
@@ -41,7 +42,7 @@ def promote_dtypes(*args: Any) -> list[Any]:
             continue
         aval = get_aval(x)
         if aval.dtype != dtype or aval.weak_type != weak:
-            x = structural.convert_keeping_weak_type(x, dtype, weak)
+            x = lax_structural.convert_keeping_weak_type(x, dtype, weak)
         converted.append(x)
     return converted
 
@@ -55,7 +56,7 @@ def promote(*args: Any) -> list[Any]:
         shape = get_aval(x).shape
         if 0 < len(shape) < ndim:
             rank = len(shape)
-            x = structural.broadcast_in_dim(x, (1,) * (ndim - rank) + shape, tuple(range(ndim - rank, ndim)))
+            x = lax_structural.broadcast_in_dim(x, (1,) * (ndim - rank) + shape, tuple(range(ndim - rank, ndim)))
         result.append(x)
     return result
 
@@ -94,25 +95,27 @@ def _true_divide(x, y):
     if not dtypes.issubdtype(dtype, np.inexact):
         float_dtype = dtypes.default_float_dtype()
         weak = get_aval(x).weak_type
-        x = structural.convert_keeping_weak_type(x, float_dtype, weak)
-        y = structural.convert_keeping_weak_type(y, float_dtype, get_aval(y).weak_type)
-    return ew.div(x, y)
+        x = lax_structural.convert_keeping_weak_type(x, float_dtype, weak)
+        y = lax_structural.convert_keeping_weak_type(y, float_dtype, get_aval(y).weak_type)
+    return lax_elementwise.div(x, y)
 
 
 def _floor_divide(x, y):
     if dtypes.issubdtype(get_aval(x).dtype, np.integer):
-        quotient = ew.div(x, y)
-        remainder = ew.rem(x, y)
-        adjust = ew.bitwise_and(ew.ne(ew.sign(x), ew.sign(y)), ew.ne(remainder, _zero_like(remainder)))
-        return structural.select_n(adjust, quotient, ew.sub(quotient, _one_like(quotient)))
-    return ew.floor(ew.div(x, y))
+        quotient = lax_elementwise.div(x, y)
+        remainder = lax_elementwise.rem(x, y)
+        signs_differ = lax_elementwise.ne(lax_elementwise.sign(x), lax_elementwise.sign(y))
+        adjust = lax_elementwise.bitwise_and(signs_differ, lax_elementwise.ne(remainder, _zero_like(remainder)))
+        return lax_structural.select_n(adjust, quotient, lax_elementwise.sub(quotient, _one_like(quotient)))
+    return lax_elementwise.floor(lax_elementwise.div(x, y))
 
 
 def _mod(x, y):
-    remainder = ew.rem(x, y)
+    remainder = lax_elementwise.rem(x, y)
     zero = _zero_like(remainder)
-    fix = ew.bitwise_and(ew.ne(remainder, zero), ew.ne(ew.lt(remainder, zero), ew.lt(y, _zero_like(y))))
-    return structural.select_n(fix, remainder, ew.add(remainder, y))
+    signs_differ = lax_elementwise.ne(lax_elementwise.lt(remainder, zero), lax_elementwise.lt(y, _zero_like(y)))
+    fix = lax_elementwise.bitwise_and(lax_elementwise.ne(remainder, zero), signs_differ)
+    return lax_structural.select_n(fix, remainder, lax_elementwise.add(remainder, y))
 
 
 def _zero_like(x):
@@ -125,16 +128,16 @@ def _one_like(x):
 
 def _pow_operator(x, y):
     if type(y) is int and not isinstance(x, bool):
-        return ew.integer_pow(x, y)
+        return lax_elementwise.integer_pow(x, y)
     if not _is_operand(y):
         return NotImplemented
-    return ew.pow(*promote(x, y))
+    return lax_elementwise.pow(*promote(x, y))
 
 
 def _shift_right(x, y):
     if dtypes.issubdtype(get_aval(x).dtype, np.unsignedinteger):
-        return ew.shift_right_logical(x, y)
-    return ew.shift_right_arithmetic(x, y)
+        return lax_elementwise.shift_right_logical(x, y)
+    return lax_elementwise.shift_right_arithmetic(x, y)
 
 
 def _matmul(x, y):
@@ -155,9 +158,9 @@ def getitem(x, index):
     """Basic indexing: integers, slices, ``None`` and ``...``. As in JAX, an integer out of range is clamped
     into it (the index is applied as a dynamic one) rather than raising IndexError."""
     shape = get_aval(x).shape
-    index = slicing.expand_index(index, len(shape))
+    index = lax_slicing.expand_index(index, len(shape))
     if any(not isinstance(i, (int, np.integer, slice, type(None))) for i in index):
-        return slicing.index_with_arrays(x, index)
+        return lax_slicing.index_with_arrays(x, index)
     starts, limits, strides, squeezed, new_axes, reversed_dims = [], [], [], [], [], []
     dim = 0
     out_dim = 0
@@ -179,7 +182,7 @@ def getitem(x, index):
             out_dim += 1
         else:
             if not -size <= i < size:
-                return slicing.index_with_arrays(x, index)
+                return lax_slicing.index_with_arrays(x, index)
             start = int(i) % size
             starts.append(start)
             limits.append(start + 1)
@@ -187,18 +190,18 @@ def getitem(x, index):
             squeezed.append(dim)
         dim += 1
     if reversed_dims:
-        x = structural.rev(x, tuple(reversed_dims))
+        x = lax_structural.rev(x, tuple(reversed_dims))
     if starts != [0] * len(shape) or limits != list(shape) or any(s != 1 for s in strides):
-        x = slicing.slice(x, starts, limits, None if all(s == 1 for s in strides) else strides)
+        x = lax_slicing.slice(x, starts, limits, None if all(s == 1 for s in strides) else strides)
     if squeezed:
-        x = structural.squeeze(x, squeezed)
+        x = lax_structural.squeeze(x, squeezed)
     if new_axes:
         kept = get_aval(x).shape
         out_shape = list(kept)
         for axis in new_axes:
             out_shape.insert(axis, 1)
         dims = [d for d in range(len(out_shape)) if d not in new_axes]
-        x = structural.broadcast_in_dim(x, out_shape, dims)
+        x = lax_structural.broadcast_in_dim(x, out_shape, dims)
     return x
 
 
@@ -211,12 +214,13 @@ def _iterate(x):
     if not shape:
         raise TypeError("iteration over a 0-d array")
     rest = shape[1:]
-    return (structural.squeeze(slicing.slice(x, (i,) + (0,) * len(rest), (i + 1,) + rest, (1,) * len(shape)), (0,))
+    return (lax_structural.squeeze(lax_slicing.slice(x, (i,) + (0,) * len(rest), (i + 1,) + rest, (1,) * len(shape)),
+                                   (0,))
             for i in range(shape[0]))
 
 
 def _astype(x, dtype):
-    return structural.convert_element_type(x, dtypes.dtype(dtype, requested_in="astype"))
+    return lax_structural.convert_element_type(x, dtypes.dtype(dtype, requested_in="astype"))
 
 
 def _reshape(x, *shape, order="C"):
@@ -232,7 +236,7 @@ def _reshape(x, *shape, order="C"):
         if known == 0 or size % known:
             raise TypeError(f"cannot reshape array of shape {get_aval(x).shape} (size {size}) into shape {shape}")
         shape = tuple(size // known if d == -1 else d for d in shape)
-    return structural.reshape(x, shape)
+    return lax_structural.reshape(x, shape)
 
 
 def _transpose(x, *axes):
@@ -241,21 +245,21 @@ def _transpose(x, *axes):
         axes = tuple(reversed(range(ndim)))
     elif len(axes) == 1 and isinstance(axes[0], (tuple, list)):
         axes = tuple(axes[0])
-    return structural.transpose(x, tuple(a % ndim for a in axes))
+    return lax_structural.transpose(x, tuple(a % ndim for a in axes))
 
 
 _METHODS: dict[str, Any] = {
-    "__neg__": ew.neg,
+    "__neg__": lax_elementwise.neg,
     "__pos__": lambda x: x,
-    "__abs__": ew.abs,
-    "__invert__": ew.bitwise_not,
+    "__abs__": lax_elementwise.abs,
+    "__invert__": lax_elementwise.bitwise_not,
     "__getitem__": getitem,
     "__setitem__": Array.__setitem__,  # immutable, traced or not
     "__iter__": _iterate,
     "__matmul__": _matmul,
     "__rmatmul__": lambda x, y: _matmul(y, x),
     "__pow__": _pow_operator,
-    "__rpow__": lambda x, y: ew.pow(*promote(y, x)),
+    "__rpow__": lambda x, y: lax_elementwise.pow(*promote(y, x)),
     "astype": _astype,
     "reshape": _reshape,
     "transpose": _transpose,
@@ -263,13 +267,14 @@ _METHODS: dict[str, Any] = {
     "mT": property(lambda x: _transpose(x, *range(get_aval(x).ndim - 2), get_aval(x).ndim - 1,
                                          get_aval(x).ndim - 2)),
 }
-for _name, _fn in [("add", ew.add), ("sub", ew.sub), ("mul", ew.mul), ("truediv", _true_divide),
-                   ("floordiv", _floor_divide), ("mod", _mod), ("and", ew.bitwise_and),
-                   ("or", ew.bitwise_or), ("xor", ew.bitwise_xor),
-                   ("lshift", ew.shift_left), ("rshift", _shift_right)]:
+for _name, _fn in [("add", lax_elementwise.add), ("sub", lax_elementwise.sub), ("mul", lax_elementwise.mul),
+                   ("truediv", _true_divide), ("floordiv", _floor_divide), ("mod", _mod),
+                   ("and", lax_elementwise.bitwise_and),
+                   ("or", lax_elementwise.bitwise_or), ("xor", lax_elementwise.bitwise_xor),
+                   ("lshift", lax_elementwise.shift_left), ("rshift", _shift_right)]:
     _METHODS[f"__{_name}__"], _METHODS[f"__r{_name}__"] = _binary(_fn)
-for _name, _fn in [("eq", ew.eq), ("ne", ew.ne), ("lt", ew.lt), ("le", ew.le), ("gt", ew.gt), ("ge", ew.ge)]:
-    _METHODS[f"__{_name}__"] = _binary(_fn)[0]
+for _name in ["eq", "ne", "lt", "le", "gt", "ge"]:
+    _METHODS[f"__{_name}__"] = _binary(getattr(lax_elementwise, _name))[0]
 _METHODS["__divmod__"] = lambda x, y: (_METHODS["__floordiv__"](x, y), _METHODS["__mod__"](x, y))
 
 

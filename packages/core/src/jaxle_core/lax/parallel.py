@@ -20,9 +20,9 @@ import jaxle_tree as tree
 from jaxle_core import core, dtypes
 from jaxle_core.avals import ShapedArray, get_aval, is_array_like
 from jaxle_core.core import Primitive, Tracer
-from jaxle_core.lax import elementwise as ew
-from jaxle_core.lax import reductions as red
-from jaxle_core.lax import structural as st
+from jaxle_core.lax.elementwise import add, div, mul
+from jaxle_core.lax.reductions import reduce_sum
+from jaxle_core.lax.structural import convert_element_type, expand_dims, squeeze
 from jaxle_core.lax.tokens import abstract_token
 from jaxle_core.staging import StagingTrace
 
@@ -144,7 +144,7 @@ pmin_p = _reduction_collective("pmin", lambda x, axes: np.min(x, axis=axes), "ps
 
 
 def _bool_to_int(x: Any) -> Any:
-    return st.convert_element_type(x, np.int32) if dtypes.dtype(x) == np.bool_ else x
+    return convert_element_type(x, np.int32) if dtypes.dtype(x) == np.bool_ else x
 
 
 def psum(x, axis_name, *, axis_index_groups=None):
@@ -165,12 +165,12 @@ def psum(x, axis_name, *, axis_index_groups=None):
 def _constant_sum(x: Any, size: int, positional: tuple[int, ...]) -> Any:
     """``psum`` of a value that does not vary along the named axes: ``size`` times it."""
     if positional:
-        x = red.reduce_sum(x, positional)
+        x = reduce_sum(x, positional)
     if isinstance(x, (int, float, complex)):
         return size * x
     if isinstance(x, (np.ndarray, np.generic)):
         return np.array(size, x.dtype) * x
-    return ew.mul(np.array(size, dtypes.dtype(x)), x)
+    return mul(np.array(size, dtypes.dtype(x)), x)
 
 
 def pmean(x, axis_name, *, axis_index_groups=None):
@@ -181,8 +181,8 @@ def pmean(x, axis_name, *, axis_index_groups=None):
 
     def mean(s):
         if not dtypes.issubdtype(dtypes.dtype(s), np.inexact):
-            s = st.convert_element_type(s, dtypes.default_float_dtype())
-        return ew.div(s, float(size))
+            s = convert_element_type(s, dtypes.default_float_dtype())
+        return div(s, float(size))
 
     return tree.tree_map(mean, total)
 
@@ -329,10 +329,10 @@ def all_to_all(x, axis_name, split_axis, concat_axis, *, axis_index_groups=None,
                                      axis_index_groups=groups, tiled=False)
         new_dim = concat + (split <= concat)
         split += concat < split
-        expanded = st.expand_dims(leaf, (new_dim,))
+        expanded = expand_dims(leaf, (new_dim,))
         out = all_to_all_p.bind(expanded, split_axis=split, concat_axis=new_dim, axis_name=axis_name,
                                 axis_index_groups=groups, tiled=False)
-        return st.squeeze(out, (split,))
+        return squeeze(out, (split,))
 
     return tree.tree_map(exchange, x)
 
@@ -479,7 +479,7 @@ def axis_index(axis_name):
     names = axis_names(axis_name)  # as JAX's, even a 1-tuple is combined row-major (staged as mul/add)
     index, stride = 0, 1
     for name in reversed(names):
-        index = ew.add(index, ew.mul(axis_index_p.bind(axis_name=name), stride))
+        index = add(index, mul(axis_index_p.bind(axis_name=name), stride))
         stride *= bound_axis_size(name, "axis_index")
     return index
 

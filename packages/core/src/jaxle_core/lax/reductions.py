@@ -11,7 +11,9 @@ import jaxle_tree
 from jaxle_core import core, dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
+from jaxle_core.lax import elementwise as lax_elementwise
 from jaxle_core.lax.standard import ANY, NUMBER, as_int_tuple, check_dtype
+from jaxle_core.staging import trace_to_jaxpr
 
 __all__ = ["argmax", "argmax_p", "argmin", "argmin_p", "reduce", "reduce_and", "reduce_and_p", "reduce_max",
            "reduce_max_p", "reduce_min", "reduce_min_p", "reduce_or", "reduce_or_p", "reduce_p", "reduce_prod",
@@ -272,8 +274,6 @@ def _reduce_impl(*args, computation, jaxpr, dimensions):
 
 def trace_reducer(computation: Callable, tree, avals: Sequence[ShapedArray]) -> core.ClosedJaxpr:
     """Trace ``computation(x, y)`` on scalar avals; ``x`` and ``y`` are each structured like ``tree``."""
-    from jaxle_core.staging import trace_to_jaxpr
-
     n = len(avals)
 
     def flat_computation(*scalars):
@@ -290,8 +290,6 @@ def trace_reducer(computation: Callable, tree, avals: Sequence[ShapedArray]) -> 
 
 def monoid_reducer(computation: Callable, init_value: Any, dtype: np.dtype) -> str | None:
     """The name of the lax operation ``computation`` is, when ``init_value`` is its identity for ``dtype``."""
-    from jaxle_core import lax
-
     value = core.concrete_value(init_value)
     if value is None or isinstance(value, core.Tracer):
         return None
@@ -300,7 +298,7 @@ def monoid_reducer(computation: Callable, init_value: Any, dtype: np.dtype) -> s
                   "bitwise_and": True if dtype == np.bool_ else -1,
                   "max": extremum_identity(dtype, False), "min": extremum_identity(dtype, True)}
     for name, identity in identities.items():
-        if computation is getattr(lax, name, None):
+        if computation is getattr(lax_elementwise, name, None):
             if name.startswith("bitwise") and not (dtype == np.bool_ or np.issubdtype(dtype, np.integer)):
                 return None
             identity = np.asarray(identity).astype(dtype)

@@ -11,9 +11,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from jaxle_core import dtypes
+from jaxle_core import core, dtypes
 from jaxle_core.avals import ShapedArray, canonicalize_shape, get_aval
 from jaxle_core.core import Primitive, Tracer
+from jaxle_core.jit import jit
+from jaxle_core.lax import elementwise as lax_elementwise
+from jaxle_core.lax.elementwise import add, bitwise_and, eq, lt, ne, rem
 from jaxle_core.lax.standard import (
     as_int_tuple,
     check_integer_elements,
@@ -21,6 +24,17 @@ from jaxle_core.lax.standard import (
     lenient_axis,
     normalize_axis,
 )
+from jaxle_core.lax.structural import (
+    broadcast_in_dim,
+    broadcast_to_rank,
+    concatenate,
+    convert_element_type,
+    expand_dims,
+    rev,
+    select_n,
+    squeeze,
+)
+from jaxle_core.staging import trace_to_jaxpr
 
 __all__ = ["GatherDimensionNumbers", "GatherScatterMode", "ScatterDimensionNumbers", "dynamic_index_in_dim",
            "dynamic_slice", "dynamic_slice_in_dim", "dynamic_slice_p", "dynamic_update_index_in_dim",
@@ -89,8 +103,6 @@ def slice_in_dim(operand, start_index: int | None, limit_index: int | None, stri
 
 def index_in_dim(operand, index: int, axis: int = 0, keepdims: bool = True):
     """The slice at static ``index`` along ``axis``; the axis is dropped unless ``keepdims``."""
-    from jaxle_core.lax.structural import squeeze
-
     index, axis = operator.index(index), lenient_axis(axis)
     size = get_aval(operand).shape[axis]
     if not -size <= index < size:
@@ -138,9 +150,6 @@ def _split_start_indices(start_indices) -> list:
 def _normalized_start_indices(name: str, shape: tuple[int, ...], start_indices,
                               allow_negative_indices: bool | Sequence[bool]) -> list:
     """Start indices of one integer dtype, negative ones counted from the end (staged when not static)."""
-    from jaxle_core.lax.elementwise import add, lt
-    from jaxle_core.lax.structural import select_n
-
     indices = _split_start_indices(start_indices)
     if len(indices) != len(shape):
         raise ValueError(f"Length of slice indices must match number of operand dimensions ({len(indices)} vs "
@@ -159,13 +168,13 @@ def _normalized_start_indices(name: str, shape: tuple[int, ...], start_indices,
             value = int(index) + size if negative_ok and int(index) < 0 else int(index)
             result.append(np.asarray(value, dtype))
         elif negative_ok:
-            result.append(_wrap_negative(index, size, dtype, add, lt, select_n))
+            result.append(_wrap_negative(index, size, dtype))
         else:
             result.append(index)
     return result
 
 
-def _wrap_negative(index, size: int, dtype: np.dtype, add: Callable, lt: Callable, select_n: Callable):
+def _wrap_negative(index, size: int, dtype: np.dtype):
     """``index + size if index < 0 else index``, as staged operations."""
     return select_n(lt(index, np.asarray(0, dtype)), index, add(index, np.asarray(size, dtype)))
 
@@ -226,15 +235,11 @@ def _zeros_like_index(starts: list, axis: int) -> list:
 
 
 def _dynamic_index_in_dim_body(operand, index, axis, keepdims, allow_negative_indices):
-    from jaxle_core.lax.structural import squeeze
-
     result = dynamic_slice_in_dim(operand, index, 1, axis, allow_negative_indices=allow_negative_indices)
     return result if keepdims else squeeze(result, (axis,))
 
 
 def _dynamic_update_index_in_dim_body(operand, update, index, axis, allow_negative_indices):
-    from jaxle_core.lax.structural import expand_dims
-
     if get_aval(update).ndim == get_aval(operand).ndim - 1:
         update = expand_dims(update, (axis,))
     return dynamic_update_slice_in_dim(operand, update, index, axis, allow_negative_indices=allow_negative_indices)
@@ -243,8 +248,6 @@ def _dynamic_update_index_in_dim_body(operand, update, index, axis, allow_negati
 @functools.cache
 def _staged(body: Callable, name: str, static_argnames: tuple[str, ...]):
     """``body`` under ``jit`` with JAX's function name, as lax stages these helpers."""
-    from jaxle_core.jit import jit
-
     body.__name__ = name
     return jit(body, static_argnames=static_argnames)
 
@@ -509,16 +512,11 @@ def gather(operand, start_indices, dimension_numbers: GatherDimensionNumbers, sl
 
 
 def _where_body(condition, x, y):
-    from jaxle_core.lax.structural import select_n
-
     return select_n(condition, y, x)
 
 
 def _floor_remainder_body(x, y):
     """``x mod y`` with the sign of ``y`` (Python's ``%``) for integers; a zero divisor is read as one."""
-    from jaxle_core.lax.elementwise import add, bitwise_and, eq, lt, ne, rem
-    from jaxle_core.lax.structural import broadcast_in_dim, broadcast_to_rank, select_n
-
     x, y = broadcast_to_rank(x, get_aval(y).ndim), broadcast_to_rank(y, get_aval(x).ndim)  # NumPy's rank rule
     zero, one = np.zeros((), get_aval(y).dtype)[()], np.ones((), get_aval(y).dtype)[()]
     where = _staged(_where_body, "_where", ())
@@ -532,8 +530,6 @@ def _floor_remainder_body(x, y):
 def index_take(src, idxs: Sequence, axes: Sequence[int]):
     """The elements of ``src`` at the index arrays ``idxs`` along ``axes`` (one array per axis, taken modulo that
     axis' size), followed by the untouched dimensions."""
-    from jaxle_core.lax.structural import concatenate, expand_dims
-
     axes = tuple(axes)
     indices = concatenate([expand_dims(i, (1,)) for i in idxs], 1)
     shape = get_aval(src).shape
@@ -622,8 +618,6 @@ def _assign(out: np.ndarray, coords: tuple, values: np.ndarray) -> None:
 def _apply_update_jaxpr(update_jaxpr, update_consts, out: np.ndarray, coords: tuple, values: np.ndarray) -> None:
     """A scatter's own combiner (scatter_apply's): each window in turn becomes ``update_jaxpr(window, update)``,
     the scalar jaxpr applied elementwise, so repeated indices apply it repeatedly."""
-    from jaxle_core import core
-
     with core.set_current_trace(core.EvalTrace()):
         for i in range(values.shape[0]):
             at = tuple(c[i] for c in coords)
@@ -649,10 +643,7 @@ scatter_max_p = _scatter_primitive("scatter-max", np.maximum.at)
 @functools.cache
 def _update_jaxpr(combiner_name: str, dtype: np.dtype):
     """The scalar ``update_jaxpr`` JAX records for a combining scatter: ``{ lambda ; a b. let c = op a b }``."""
-    from jaxle_core.lax import elementwise
-    from jaxle_core.staging import trace_to_jaxpr
-
-    combiner = getattr(elementwise, combiner_name)
+    combiner = getattr(lax_elementwise, combiner_name)
     scalar = ShapedArray((), dtype)
     return trace_to_jaxpr(lambda a, b: [combiner(a, b)], [scalar, scalar]).jaxpr
 
@@ -694,9 +685,6 @@ def scatter_apply(operand, scatter_indices, func: Callable, dimension_numbers: S
                   mode: str | GatherScatterMode | None = None):
     """``operand`` with ``func`` applied to each element of the windows ``scatter_indices`` selects (windows of
     ``update_shape``, laid out as scatter's updates); repeated indices apply ``func`` again."""
-    from jaxle_core.lax.structural import broadcast_in_dim
-    from jaxle_core.staging import trace_to_jaxpr
-
     dtype = get_aval(operand).dtype
     # The updates only give the windows' shape: a scatter's combiner also receives them, and ignores them here.
     unused_updates = broadcast_in_dim(np.zeros((), dtype), update_shape, ())
@@ -721,8 +709,6 @@ def index_with_arrays(x, index: tuple):
     Emits what ``jnp`` emits: each start is wrapped if negative, one ``dynamic_slice``, then ``rev`` for negative
     steps, ``squeeze`` for integer indices and ``broadcast_in_dim`` for ``None``.
     """
-    from jaxle_core.lax import structural
-
     shape = get_aval(x).shape
     index = expand_index(index, len(shape))
     starts, sizes, strides, reversed_dims, squeezed, new_axes = [], [], [], [], [], []
@@ -747,17 +733,15 @@ def index_with_arrays(x, index: tuple):
             strides.append(1)
             squeezed.append(dim)
         dim += 1
-    from jaxle_core.lax.elementwise import add, lt
-    from jaxle_core.lax.structural import select_n
 
-    starts = [_wrap_negative(s, size, np.dtype(np.int32), add, lt, select_n) for s, size in zip(starts, shape)]
+    starts = [_wrap_negative(s, size, np.dtype(np.int32)) for s, size in zip(starts, shape)]
     x = dynamic_slice_p.bind(x, *starts, slice_sizes=tuple(sizes))
     if any(s != 1 for s in strides):
         x = slice(x, (0,) * len(sizes), sizes, strides)
     if reversed_dims:
-        x = structural.rev(x, tuple(reversed_dims))
+        x = rev(x, tuple(reversed_dims))
     if squeezed:
-        x = structural.squeeze(x, squeezed)
+        x = squeeze(x, squeezed)
     if new_axes:
         kept = get_aval(x).shape
         out_ndim = len(kept) + len(new_axes)
@@ -765,7 +749,7 @@ def index_with_arrays(x, index: tuple):
         out_shape = [1] * out_ndim
         for d, s in zip(positions, kept):
             out_shape[d] = s
-        x = structural.broadcast_in_dim(x, out_shape, positions)
+        x = broadcast_in_dim(x, out_shape, positions)
     return x
 
 
@@ -804,7 +788,6 @@ def _scalar_index(item):
         return np.asarray(int(item), np.int32)
     if not isinstance(item, Tracer) and isinstance(item, np.ndarray):
         return np.asarray(item, np.int32)
-    from jaxle_core.lax.structural import convert_element_type
 
     return convert_element_type(item, np.int32) if get_aval(item).dtype != np.int32 else item
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from jaxle_core import core, dtypes
 from jaxle_core.avals import ShapedArray, canonicalize_shape, get_aval
+from jaxle_core.backend import current_backend
 from jaxle_core.core import Primitive
 from jaxle_core.lax.elementwise import add, eq
 from jaxle_core.lax.standard import (
@@ -185,8 +186,6 @@ def convert_element_type(operand, new_dtype):
 def _host_constant(value: np.ndarray, weak_type: bool = False):
     """A constant computed on the host: an Array eagerly, an inline literal when staging."""
     if weak_type or isinstance(core.current_trace(), core.EvalTrace):
-        from jaxle_core.backend import current_backend
-
         array = current_backend().device_put(value, weak_type=weak_type)
         if value.ndim == 0:
             core.mark_inline(array)

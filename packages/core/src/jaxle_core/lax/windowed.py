@@ -11,7 +11,7 @@ import numpy as np
 import jaxle_tree
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray, get_aval
-from jaxle_core.core import Primitive
+from jaxle_core.core import ClosedJaxpr, Primitive
 from jaxle_core.lax.reductions import (
     as_operand_dtype,
     extremum_identity,
@@ -170,8 +170,6 @@ def _reduce_window_aval(*avals, jaxpr, consts, **params):
 
 @reduce_window_p.def_impl
 def _reduce_window_impl(*args, jaxpr, consts, **params):
-    from jaxle_core.core import ClosedJaxpr
-
     operands, inits = args[:len(args) // 2], args[len(args) // 2:]
     ndim = operands[0].ndim
     index = window_positions(operands[0].shape, **params)

@@ -18,6 +18,7 @@ import numpy as np
 from jaxle_core.avals import ShapedArray
 from jaxle_core.caches import LruCache
 from jaxle_core.lax.tokens import AbstractToken
+from jaxle_core.staging import trace_to_jaxpr
 
 # ---------------------------------------------------------------- types
 
@@ -235,8 +236,6 @@ class LoweringContext:
 
     def lower_fun(self, fun: Callable[..., Any], *args: Value) -> list[Value]:
         """Trace ``fun`` (written with lax) on the avals of ``args`` and emit it inline."""
-        from jaxle_core.staging import trace_to_jaxpr
-
         def flat_fun(*xs):
             out = fun(*xs)
             return list(out) if isinstance(out, (list, tuple)) else [out]

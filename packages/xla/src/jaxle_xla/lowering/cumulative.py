@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jaxle_core.lax import cumulative as cum
+from jaxle_core.lax.cumulative import cumlogsumexp_p, cummax_p, cummin_p, cumprod_p, cumsum_p
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
 from jaxle_xla.lowering.reductions import Combiner, combiner, identity, ranks_before
@@ -67,6 +67,6 @@ def _cumulative(kind: str):
     return rule
 
 
-for _primitive, _kind in [(cum.cumsum_p, "add"), (cum.cumprod_p, "mul"), (cum.cummax_p, "max"),
-                          (cum.cummin_p, "min"), (cum.cumlogsumexp_p, "logaddexp")]:
+for _primitive, _kind in [(cumsum_p, "add"), (cumprod_p, "mul"), (cummax_p, "max"),
+                          (cummin_p, "min"), (cumlogsumexp_p, "logaddexp")]:
     register_lowering(_primitive)(_cumulative(_kind))

@@ -14,28 +14,93 @@ import functools
 import numpy as np
 
 from jaxle_core import lax
-from jaxle_core.lax import elementwise as ew
 from jaxle_core.lax.accuracy import AccuracyMode, Tolerance, check_accuracy
+from jaxle_core.lax.elementwise import (
+    RoundingMethod,
+    abs_p,
+    acos_p,
+    acosh_p,
+    add_p,
+    and_p,
+    asin_p,
+    asinh_p,
+    atan2_p,
+    atan_p,
+    atanh_p,
+    cbrt_p,
+    ceil_p,
+    clz_p,
+    complex_p,
+    conj_p,
+    cos_p,
+    cosh_p,
+    div_p,
+    eq_p,
+    eq_to_p,
+    exp2_p,
+    exp_p,
+    expm1_p,
+    floor_p,
+    ge_p,
+    gt_p,
+    imag_p,
+    integer_pow_p,
+    is_finite_p,
+    le_p,
+    le_to_p,
+    log1p_p,
+    log_p,
+    logistic_p,
+    lt_p,
+    lt_to_p,
+    max_p,
+    min_p,
+    mul_p,
+    mulhi_p,
+    ne_p,
+    neg_p,
+    nextafter_p,
+    not_p,
+    or_p,
+    population_count_p,
+    pow_p,
+    real_p,
+    rem_p,
+    round_p,
+    rsqrt_p,
+    shift_left_p,
+    shift_right_arithmetic_p,
+    shift_right_logical_p,
+    sign_p,
+    sin_p,
+    sinh_p,
+    sqrt_p,
+    square_p,
+    sub_p,
+    tan_p,
+    tanh_p,
+    xor_p,
+)
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import elementwise_op, register_lowering
 
 for _primitive, _op in [
     # arithmetic
-    (ew.add_p, "stablehlo.add"), (ew.sub_p, "stablehlo.subtract"), (ew.div_p, "stablehlo.divide"),
-    (ew.rem_p, "stablehlo.remainder"), (ew.neg_p, "stablehlo.negate"), (ew.abs_p, "stablehlo.abs"),
-    (ew.floor_p, "stablehlo.floor"), (ew.ceil_p, "stablehlo.ceil"), (ew.is_finite_p, "stablehlo.is_finite"),
-    (ew.nextafter_p, "chlo.next_after"),
+    (add_p, "stablehlo.add"), (sub_p, "stablehlo.subtract"), (div_p, "stablehlo.divide"),
+    (rem_p, "stablehlo.remainder"), (neg_p, "stablehlo.negate"), (abs_p, "stablehlo.abs"),
+    (floor_p, "stablehlo.floor"), (ceil_p, "stablehlo.ceil"), (is_finite_p, "stablehlo.is_finite"),
+    (nextafter_p, "chlo.next_after"),
     # transcendental
-    (ew.atan2_p, "stablehlo.atan2"), (ew.asin_p, "chlo.asin"), (ew.acos_p, "chlo.acos"), (ew.atan_p, "chlo.atan"),
-    (ew.sinh_p, "chlo.sinh"), (ew.cosh_p, "chlo.cosh"), (ew.asinh_p, "chlo.asinh"), (ew.acosh_p, "chlo.acosh"),
-    (ew.atanh_p, "chlo.atanh"),
+    (atan2_p, "stablehlo.atan2"), (asin_p, "chlo.asin"), (acos_p, "chlo.acos"), (atan_p, "chlo.atan"),
+    (sinh_p, "chlo.sinh"), (cosh_p, "chlo.cosh"), (asinh_p, "chlo.asinh"), (acosh_p, "chlo.acosh"),
+    (atanh_p, "chlo.atanh"),
     # complex parts
-    (ew.real_p, "stablehlo.real"), (ew.imag_p, "stablehlo.imag"), (ew.complex_p, "stablehlo.complex"),
+    (real_p, "stablehlo.real"), (imag_p, "stablehlo.imag"), (complex_p, "stablehlo.complex"),
     # bits
-    (ew.not_p, "stablehlo.not"), (ew.and_p, "stablehlo.and"), (ew.or_p, "stablehlo.or"), (ew.xor_p, "stablehlo.xor"),
-    (ew.shift_left_p, "stablehlo.shift_left"), (ew.shift_right_logical_p, "stablehlo.shift_right_logical"),
-    (ew.shift_right_arithmetic_p, "stablehlo.shift_right_arithmetic"), (ew.clz_p, "stablehlo.count_leading_zeros"),
-    (ew.population_count_p, "stablehlo.popcnt"), (ew.mulhi_p, "chlo.mulhi"),
+    (not_p, "stablehlo.not"), (and_p, "stablehlo.and"), (or_p, "stablehlo.or"), (xor_p, "stablehlo.xor"),
+    (shift_left_p, "stablehlo.shift_left"), (shift_right_logical_p, "stablehlo.shift_right_logical"),
+    (shift_right_arithmetic_p, "stablehlo.shift_right_arithmetic"), (clz_p, "stablehlo.count_leading_zeros"),
+    (population_count_p, "stablehlo.popcnt"), (mulhi_p, "chlo.mulhi"),
 ]:
     elementwise_op(_primitive, _op)
 
@@ -68,36 +133,36 @@ def _comparison(direction: str, total_order: bool = False):
     return rule
 
 
-for _primitive, _direction in [(ew.eq_p, "EQ"), (ew.ne_p, "NE"), (ew.lt_p, "LT"), (ew.le_p, "LE"),
-                               (ew.gt_p, "GT"), (ew.ge_p, "GE")]:
+for _primitive, _direction in [(eq_p, "EQ"), (ne_p, "NE"), (lt_p, "LT"), (le_p, "LE"),
+                               (gt_p, "GT"), (ge_p, "GE")]:
     register_lowering(_primitive)(_comparison(_direction))
-for _primitive, _direction in [(ew.eq_to_p, "EQ"), (ew.le_to_p, "LE"), (ew.lt_to_p, "LT")]:
+for _primitive, _direction in [(eq_to_p, "EQ"), (le_to_p, "LE"), (lt_to_p, "LT")]:
     register_lowering(_primitive)(_comparison(_direction, total_order=True))
 
 
 # ---------------------------------------------------------------- arithmetic
 
 
-@register_lowering(ew.mul_p)
+@register_lowering(mul_p)
 def _mul(ctx: LoweringContext, x: Value, y: Value, *, out_dtype) -> Value:
     """Both operands converted to the result's dtype (``out_dtype`` when given) and multiplied."""
     return _binary(ctx, "stablehlo.multiply", *_operands(ctx, (x, y), ctx.avals_out[0].dtype))
 
 
-@register_lowering(ew.pow_p)
+@register_lowering(pow_p)
 def _pow(ctx: LoweringContext, x: Value, y: Value) -> Value:
     # An integer exponent is converted to the base's dtype, as XLA's power wants equal types.
     return _binary(ctx, "stablehlo.power", *_operands(ctx, (x, y), ctx.avals_out[0].dtype))
 
 
-@register_lowering(ew.square_p)
+@register_lowering(square_p)
 def _square(ctx: LoweringContext, x: Value) -> Value:
     if np.issubdtype(x.aval.dtype, np.integer):
         return _binary(ctx, "stablehlo.multiply", x, x)
     return ctx.op1("chlo.square", [x], x.aval)
 
 
-@register_lowering(ew.integer_pow_p)
+@register_lowering(integer_pow_p)
 def _integer_pow(ctx: LoweringContext, x: Value, *, y: int) -> Value:
     """Repeated squaring, each product ``accumulated * power``; ``x ** -n`` is ``1 / x ** n``.
 
@@ -119,7 +184,7 @@ def _integer_pow(ctx: LoweringContext, x: Value, *, y: int) -> Value:
     return result
 
 
-@register_lowering(ew.sign_p)
+@register_lowering(sign_p)
 def _sign(ctx: LoweringContext, x: Value) -> Value:
     if not np.issubdtype(x.aval.dtype, np.unsignedinteger):
         return ctx.op1("stablehlo.sign", [x], x.aval)
@@ -127,9 +192,9 @@ def _sign(ctx: LoweringContext, x: Value) -> Value:
     return ctx.select(ctx.compare("EQ", x, ctx.full_like(0, x)), ctx.full_like(0, x), ctx.full_like(1, x))
 
 
-@register_lowering(ew.round_p)
-def _round(ctx: LoweringContext, x: Value, *, rounding_method: ew.RoundingMethod) -> Value:
-    if rounding_method == ew.RoundingMethod.TO_NEAREST_EVEN:
+@register_lowering(round_p)
+def _round(ctx: LoweringContext, x: Value, *, rounding_method: RoundingMethod) -> Value:
+    if rounding_method == RoundingMethod.TO_NEAREST_EVEN:
         return ctx.op1("stablehlo.round_nearest_even", [x], x.aval)
     return ctx.op1("stablehlo.round_nearest_afz", [x], x.aval)
 
@@ -151,8 +216,8 @@ def _extremum(op: str, direction: str):
     return rule
 
 
-register_lowering(ew.max_p)(_extremum("stablehlo.maximum", "GT"))
-register_lowering(ew.min_p)(_extremum("stablehlo.minimum", "LT"))
+register_lowering(max_p)(_extremum("stablehlo.maximum", "GT"))
+register_lowering(min_p)(_extremum("stablehlo.minimum", "LT"))
 
 
 # ---------------------------------------------------------------- transcendental
@@ -178,22 +243,22 @@ def _with_accuracy(op: str):
 
 
 for _primitive, _op in [
-    (ew.exp_p, "stablehlo.exponential"), (ew.expm1_p, "stablehlo.exponential_minus_one"),
-    (ew.log_p, "stablehlo.log"), (ew.log1p_p, "stablehlo.log_plus_one"), (ew.sqrt_p, "stablehlo.sqrt"),
-    (ew.rsqrt_p, "stablehlo.rsqrt"), (ew.cbrt_p, "stablehlo.cbrt"), (ew.tanh_p, "stablehlo.tanh"),
-    (ew.tan_p, "stablehlo.tan"),
+    (exp_p, "stablehlo.exponential"), (expm1_p, "stablehlo.exponential_minus_one"),
+    (log_p, "stablehlo.log"), (log1p_p, "stablehlo.log_plus_one"), (sqrt_p, "stablehlo.sqrt"),
+    (rsqrt_p, "stablehlo.rsqrt"), (cbrt_p, "stablehlo.cbrt"), (tanh_p, "stablehlo.tanh"),
+    (tan_p, "stablehlo.tan"),
 ]:
     register_lowering(_primitive)(_with_accuracy(_op))
 
 
-@register_lowering(ew.exp2_p)
+@register_lowering(exp2_p)
 def _exp2(ctx: LoweringContext, x: Value, *, accuracy=None) -> Value:
     """``exp(x log 2)``, as JAX computes it."""
     scaled = _binary(ctx, "stablehlo.multiply", ctx.full_like(np.log(2), x), x)
     return ctx.op1("stablehlo.exponential", [scaled], x.aval, _result_accuracy(accuracy))
 
 
-@register_lowering(ew.logistic_p)
+@register_lowering(logistic_p)
 def _logistic(ctx: LoweringContext, x: Value, *, accuracy=None) -> Value:
     """``1 / (1 + exp(-x))``, the reference's formula."""
     exp_neg = ctx.op1("stablehlo.exponential", [ctx.op1("stablehlo.negate", [x], x.aval)], x.aval)
@@ -229,14 +294,14 @@ def _sin_or_cos(op: str, cosine: bool):
     return rule
 
 
-register_lowering(ew.sin_p)(_sin_or_cos("stablehlo.sine", cosine=False))
-register_lowering(ew.cos_p)(_sin_or_cos("stablehlo.cosine", cosine=True))
+register_lowering(sin_p)(_sin_or_cos("stablehlo.sine", cosine=False))
+register_lowering(cos_p)(_sin_or_cos("stablehlo.cosine", cosine=True))
 
 
 # ---------------------------------------------------------------- complex numbers
 
 
-@register_lowering(ew.conj_p)
+@register_lowering(conj_p)
 def _conj(ctx: LoweringContext, x: Value, *, input_dtype) -> Value:
     out = ctx.avals_out[0]
     if not np.issubdtype(x.aval.dtype, np.complexfloating):

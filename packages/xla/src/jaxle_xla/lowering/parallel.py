@@ -9,16 +9,16 @@ backend does not lower yet.
 from __future__ import annotations
 
 from jaxle_core import lax
-from jaxle_core.lax import parallel
+from jaxle_core.lax.parallel import pmax_p, pmin_p, precv_p, psum_p, split_axes
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
 
-_REDUCTIONS = {parallel.psum_p: lax.reduce_sum, parallel.pmax_p: lax.reduce_max, parallel.pmin_p: lax.reduce_min}
+_REDUCTIONS = {psum_p: lax.reduce_sum, pmax_p: lax.reduce_max, pmin_p: lax.reduce_min}
 
 
 def _positional_reduction(primitive, reduce):
     def lowering(ctx: LoweringContext, x: Value, *, axes, axis_index_groups) -> Value:
-        named, positional = parallel.split_axes(axes)
+        named, positional = split_axes(axes)
         if named:
             raise NotImplementedError(f"{primitive.name} over the named axes {tuple(named)} needs a device-mapped "
                                       "axis (pmap), which jaxle-xla does not lower yet; use it under vmap.")
@@ -34,7 +34,7 @@ for _primitive, _reduce in _REDUCTIONS.items():
     register_lowering(_primitive)(_positional_reduction(_primitive, _reduce))
 
 
-@register_lowering(parallel.precv_p)
+@register_lowering(precv_p)
 def _precv(ctx: LoweringContext, token: Value, *, axis_name, out_shape, perm) -> Value:
     # A receive stages without a bound axis (its type is out_shape); compiling one fails as in JAX 0.10.2 on the
     # platforms jaxle compiles for, where JAX only lowers it on GPU meshes (which jaxle-xla does not map).

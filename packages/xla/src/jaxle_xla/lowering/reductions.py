@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from jaxle_core.avals import ShapedArray
-from jaxle_core.lax import reductions as red
+from jaxle_core.lax import reductions as lax_reductions
 from jaxle_xla.lowering.context import LoweringContext, Value, comparison_type, i64, i64_array
 from jaxle_xla.lowering.module import register_lowering
 
@@ -68,7 +68,7 @@ def lexicographic(ctx: LoweringContext, keys: Sequence[tuple[Value, Value]]) -> 
 def identity(kind: str, dtype: np.dtype) -> np.ndarray:
     """The identity element of the monoid ``kind`` (add, mul, max, min, and, or, xor) for ``dtype``."""
     if kind in ("max", "min"):
-        return np.asarray(red.extremum_identity(dtype, kind == "min"), dtype)
+        return np.asarray(lax_reductions.extremum_identity(dtype, kind == "min"), dtype)
     value = {"add": 0, "mul": 1, "or": 0, "xor": 0, "and": -1}[kind]
     return np.asarray(value != 0 if dtype == np.bool_ else value).astype(dtype)
 
@@ -119,9 +119,10 @@ def _monoid_reduction(kind: str):
     return rule
 
 
-for _primitive, _kind in [(red.reduce_sum_p, "add"), (red.reduce_prod_p, "mul"), (red.reduce_max_p, "max"),
-                          (red.reduce_min_p, "min"), (red.reduce_and_p, "and"), (red.reduce_or_p, "or"),
-                          (red.reduce_xor_p, "xor")]:
+for _primitive, _kind in [(lax_reductions.reduce_sum_p, "add"), (lax_reductions.reduce_prod_p, "mul"),
+                          (lax_reductions.reduce_max_p, "max"), (lax_reductions.reduce_min_p, "min"),
+                          (lax_reductions.reduce_and_p, "and"), (lax_reductions.reduce_or_p, "or"),
+                          (lax_reductions.reduce_xor_p, "xor")]:
     register_lowering(_primitive)(_monoid_reduction(_kind))
 
 
@@ -149,14 +150,14 @@ def _arg_extremum(largest: bool):
     return rule
 
 
-register_lowering(red.argmax_p)(_arg_extremum(True))
-register_lowering(red.argmin_p)(_arg_extremum(False))
+register_lowering(lax_reductions.argmax_p)(_arg_extremum(True))
+register_lowering(lax_reductions.argmin_p)(_arg_extremum(False))
 
 
 # ---------------------------------------------------------------- generic reduce
 
 
-@register_lowering(red.reduce_p)
+@register_lowering(lax_reductions.reduce_p)
 def _reduce_lowering(ctx: LoweringContext, *args: Value, computation, jaxpr, dimensions: tuple[int, ...]
                      ) -> list[Value]:
     operands, inits = args[:len(args) // 2], args[len(args) // 2:]

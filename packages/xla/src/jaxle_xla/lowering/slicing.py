@@ -7,28 +7,42 @@ from collections.abc import Sequence
 import numpy as np
 
 from jaxle_core.avals import ShapedArray
-from jaxle_core.lax import slicing as sl
+from jaxle_core.lax.slicing import (
+    GatherScatterMode,
+    ScatterDimensionNumbers,
+    dynamic_slice_p,
+    dynamic_update_slice_p,
+    gather_p,
+    scatter_add_p,
+    scatter_max_p,
+    scatter_min_p,
+    scatter_mul_p,
+    scatter_p,
+    scatter_sub_p,
+    scatter_window_sizes,
+    slice_p,
+)
 from jaxle_xla.lowering.context import LoweringContext, Value, boolean, i64_array
 from jaxle_xla.lowering.module import register_lowering
 
 _BOOL = np.dtype(np.bool_)
 
 
-@register_lowering(sl.slice_p)
+@register_lowering(slice_p)
 def _slice(ctx: LoweringContext, x: Value, *, start_indices, limit_indices, strides) -> Value:
     return ctx.op1("stablehlo.slice", [x], ctx.avals_out[0], {
         "start_indices": i64_array(start_indices), "limit_indices": i64_array(limit_indices),
         "strides": i64_array(strides or (1,) * x.aval.ndim)})
 
 
-@register_lowering(sl.dynamic_slice_p)
+@register_lowering(dynamic_slice_p)
 def _dynamic_slice(ctx: LoweringContext, x: Value, *starts: Value, slice_sizes) -> Value:
     """XLA clamps the start indices so that the window lies inside the operand (here and in updates)."""
     return ctx.op1("stablehlo.dynamic_slice", [x, *starts], ctx.avals_out[0],
                    {"slice_sizes": i64_array(slice_sizes)})
 
 
-@register_lowering(sl.dynamic_update_slice_p)
+@register_lowering(dynamic_update_slice_p)
 def _dynamic_update_slice(ctx: LoweringContext, x: Value, update: Value, *starts: Value) -> Value:
     return ctx.op1("stablehlo.dynamic_update_slice", [x, update, *starts], ctx.avals_out[0])
 
@@ -42,7 +56,7 @@ def _dimension_numbers(kind: str, fields: Sequence[tuple[str, Sequence[int]]], i
     return f"#stablehlo.{kind}<{text}{', ' if text else ''}index_vector_dim = {index_vector_dim}>"
 
 
-@register_lowering(sl.gather_p)
+@register_lowering(gather_p)
 def _gather(ctx: LoweringContext, operand: Value, indices: Value, *, dimension_numbers, slice_sizes,
             unique_indices, indices_are_sorted, mode, fill_value) -> Value:
     dn = dimension_numbers
@@ -52,7 +66,7 @@ def _gather(ctx: LoweringContext, operand: Value, indices: Value, *, dimension_n
         ("operand_batching_dims", dn.operand_batching_dims),
         ("start_indices_batching_dims", dn.start_indices_batching_dims), ("start_index_map", dn.start_index_map),
     ], indices.aval.ndim - 1)
-    if mode == sl.GatherScatterMode.FILL_OR_DROP:
+    if mode == GatherScatterMode.FILL_OR_DROP:
         # As JAX: indices are converted (wrapping) to int32 first, unless an operand dimension needs 64 bits.
         narrow = np.dtype(np.int64 if any(d > np.iinfo(np.int32).max for d in operand.aval.shape) else np.int32)
         if indices.aval.dtype != narrow:
@@ -61,7 +75,7 @@ def _gather(ctx: LoweringContext, operand: Value, indices: Value, *, dimension_n
     gathered = ctx.op1("stablehlo.gather", [operand, indices], out, {
         "dimension_numbers": numbers, "slice_sizes": i64_array(slice_sizes),
         "indices_are_sorted": boolean(indices_are_sorted)})
-    if mode != sl.GatherScatterMode.FILL_OR_DROP:
+    if mode != GatherScatterMode.FILL_OR_DROP:
         return gathered
     upper = [operand.aval.shape[d] - slice_sizes[d] for d in dn.start_index_map]
     in_bounds = _index_vectors_in_bounds(ctx, indices, upper)
@@ -96,16 +110,16 @@ def _index_vectors_in_bounds(ctx: LoweringContext, indices: Value, upper: Sequen
 
 # ---------------------------------------------------------------- scatter
 
-_COMBINERS = {sl.scatter_add_p: "stablehlo.add", sl.scatter_sub_p: "stablehlo.subtract",
-              sl.scatter_mul_p: "stablehlo.multiply", sl.scatter_min_p: "stablehlo.minimum",
-              sl.scatter_max_p: "stablehlo.maximum"}
+_COMBINERS = {scatter_add_p: "stablehlo.add", scatter_sub_p: "stablehlo.subtract",
+              scatter_mul_p: "stablehlo.multiply", scatter_min_p: "stablehlo.minimum",
+              scatter_max_p: "stablehlo.maximum"}
 
 
 def _scatter_rule(combiner: str | None):
     def rule(ctx: LoweringContext, operand: Value, indices: Value, updates: Value, *, update_jaxpr, update_consts,
              dimension_numbers, indices_are_sorted, unique_indices, mode) -> Value:
         dn = dimension_numbers
-        if mode == sl.GatherScatterMode.CLIP:
+        if mode == GatherScatterMode.CLIP:
             indices = _clamp_scatter_indices(ctx, operand, indices, updates, dn)
         numbers = _dimension_numbers("scatter", [
             ("update_window_dims", dn.update_window_dims), ("inserted_window_dims", dn.inserted_window_dims),
@@ -132,9 +146,9 @@ def _scatter_rule(combiner: str | None):
 
 
 def _clamp_scatter_indices(ctx: LoweringContext, operand: Value, indices: Value, updates: Value,
-                           dn: sl.ScatterDimensionNumbers) -> Value:
+                           dn: ScatterDimensionNumbers) -> Value:
     """Indices clamped so that every update window lies inside the operand (CLIP mode)."""
-    window = sl.scatter_window_sizes(operand.aval.ndim, updates.aval.shape, dn)
+    window = scatter_window_sizes(operand.aval.ndim, updates.aval.shape, dn)
     index_max = np.iinfo(indices.aval.dtype).max
     upper = [min(operand.aval.shape[d] - window[d], index_max) for d in dn.scatter_dims_to_operand_dims]
     bounds = ctx.op1("stablehlo.broadcast_in_dim", [ctx.constant(np.asarray(upper, indices.aval.dtype))],
@@ -142,6 +156,6 @@ def _clamp_scatter_indices(ctx: LoweringContext, operand: Value, indices: Value,
     return ctx.op1("stablehlo.clamp", [ctx.full_like(0, indices), indices, bounds], indices.aval)
 
 
-register_lowering(sl.scatter_p)(_scatter_rule(None))
+register_lowering(scatter_p)(_scatter_rule(None))
 for _primitive, _combiner in _COMBINERS.items():
     register_lowering(_primitive)(_scatter_rule(_combiner))

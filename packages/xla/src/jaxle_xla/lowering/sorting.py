@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from jaxle_core.avals import ShapedArray
-from jaxle_core.lax import sorting as srt
+from jaxle_core.lax.sorting import sort_p, top_k_p
 from jaxle_xla.lowering.context import LoweringContext, Value, boolean, i64, i64_array
 from jaxle_xla.lowering.module import register_lowering
 from jaxle_xla.lowering.reductions import lexicographic, ranks_before, scalar
 
 
-@register_lowering(srt.sort_p)
+@register_lowering(sort_p)
 def _sort_lowering(ctx: LoweringContext, *operands: Value, dimension: int, is_stable: bool, num_keys: int
                    ) -> list[Value]:
     # Ascending, lexicographic over the first num_keys operands: NaNs last and all tied, -0.0 tied with +0.0,
@@ -27,7 +27,7 @@ def _sort_lowering(ctx: LoweringContext, *operands: Value, dimension: int, is_st
                   {"dimension": i64(dimension), "is_stable": boolean(is_stable)}, [region])
 
 
-@register_lowering(srt.top_k_p)
+@register_lowering(top_k_p)
 def _top_k_lowering(ctx: LoweringContext, operand: Value, *, k: int, axis: int) -> list[Value]:
     # chlo.top_k works on the last axis: largest first in XLA's total order (-NaN < -inf < ... < -0.0 < +0.0 < ...
     # < inf < +NaN), ties by lower index.

@@ -27,14 +27,29 @@ from functools import partialmethod
 import numpy as np
 
 from jaxle_core.avals import ShapedArray
-from jaxle_core.lax import special
+from jaxle_core.lax.special import (
+    bessel_i0e_p,
+    bessel_i1e_p,
+    digamma_p,
+    erf_inv_p,
+    erf_p,
+    erfc_p,
+    igamma_grad_a_p,
+    igamma_p,
+    igammac_p,
+    lgamma_p,
+    polygamma_p,
+    random_gamma_grad_p,
+    regularized_incomplete_beta_p,
+    zeta_p,
+)
 from jaxle_xla.lowering.context import LoweringContext, Value, comparison_type, i64_array
 from jaxle_xla.lowering.module import elementwise_op, register_lowering
 
 for _primitive, _op in [
-    (special.erf_p, "chlo.erf"), (special.erfc_p, "chlo.erfc"), (special.erf_inv_p, "chlo.erf_inv"),
-    (special.lgamma_p, "chlo.lgamma"), (special.digamma_p, "chlo.digamma"),
-    (special.polygamma_p, "chlo.polygamma"), (special.zeta_p, "chlo.zeta"), (special.bessel_i1e_p, "chlo.bessel_i1e"),
+    (erf_p, "chlo.erf"), (erfc_p, "chlo.erfc"), (erf_inv_p, "chlo.erf_inv"),
+    (lgamma_p, "chlo.lgamma"), (digamma_p, "chlo.digamma"),
+    (polygamma_p, "chlo.polygamma"), (zeta_p, "chlo.zeta"), (bessel_i1e_p, "chlo.bessel_i1e"),
 ]:
     elementwise_op(_primitive, _op)
 
@@ -331,7 +346,7 @@ def _fraction_step(old: list[_Tensor], a_n: _Tensor, b_n: _Tensor, da_n: _Tensor
 # ---------------------------------------------------------------- Bessel
 
 
-@_computed(special.bessel_i0e_p)
+@_computed(bessel_i0e_p)
 def _bessel_i0e(x: _Tensor) -> _Tensor:
     """exp(-|x|) I0(x): I0 = sum_k (x^2/4)^k / (k!)^2 below ``switch``; above it, the asymptotic series
     exp(-|x|) I0(x) ~ sum_k c_k / |x|^k / sqrt(2 pi |x|), c_k = c_k-1 (2k - 1)^2 / (8k)."""
@@ -523,22 +538,22 @@ def _igamma_edges(a: _Tensor, x: _Tensor, value: _Tensor, at_zero: float, at_inf
     return _where((a > 0.0) & (x >= 0.0), value, math.nan)
 
 
-@_computed(special.igamma_p)
+@_computed(igamma_p)
 def _igamma(a: _Tensor, x: _Tensor) -> _Tensor:
     return _igamma_edges(a, x, _GammaParts(a, x, derivative=False).lower(), 0.0, 1.0, 0.0)
 
 
-@_computed(special.igammac_p)
+@_computed(igammac_p)
 def _igammac(a: _Tensor, x: _Tensor) -> _Tensor:
     return _igamma_edges(a, x, _GammaParts(a, x, derivative=False).upper(), 1.0, 0.0, 1.0)
 
 
-@_computed(special.igamma_grad_a_p)
+@_computed(igamma_grad_a_p)
 def _igamma_grad_a(a: _Tensor, x: _Tensor) -> _Tensor:
     return _igamma_edges(a, x, _GammaParts(a, x, derivative=True).lower_slope(), 0.0, math.nan, math.nan)
 
 
-@_computed(special.random_gamma_grad_p)
+@_computed(random_gamma_grad_p)
 def _random_gamma_grad(a: _Tensor, x: _Tensor) -> _Tensor:
     return _igamma_edges(a, x, _GammaParts(a, x, derivative=True).sample_slope(), 0.0, math.nan, math.nan)
 
@@ -561,7 +576,7 @@ def _beta_fraction(a: _Tensor, b: _Tensor, x: _Tensor) -> _Tensor:
     return _iterate([a, b, x], _fraction_start(a.like(1.0), None), step)[2]
 
 
-@_computed(special.regularized_incomplete_beta_p)
+@_computed(regularized_incomplete_beta_p)
 def _betainc(a: _Tensor, b: _Tensor, x: _Tensor) -> _Tensor:
     inf = math.inf
     valid = ((a >= 0.0) & (b >= 0.0) & (x >= 0.0) & (x <= 1.0) & ~((a == 0.0) & (b == 0.0))

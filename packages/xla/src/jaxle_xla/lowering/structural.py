@@ -8,14 +8,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from jaxle_core import dtypes
-from jaxle_core.lax import structural as st
+from jaxle_core.lax import structural as lax_structural
 from jaxle_xla.lowering.context import LoweringContext, Value, i64, i64_array
 from jaxle_xla.lowering.module import register_lowering
 
 # ---------------------------------------------------------------- conversions
 
 
-@register_lowering(st.convert_element_type_p)
+@register_lowering(lax_structural.convert_element_type_p)
 def _convert_element_type(ctx: LoweringContext, x: Value, *, new_dtype, weak_type, sharding) -> Value:
     out = ctx.avals_out[0]
     if dtypes.issubdtype(x.aval.dtype, np.complexfloating) and not dtypes.issubdtype(out.dtype, np.complexfloating):
@@ -28,13 +28,13 @@ def _convert_element_type(ctx: LoweringContext, x: Value, *, new_dtype, weak_typ
     return ctx.op1("stablehlo.convert", [x], out)
 
 
-@register_lowering(st.bitcast_convert_type_p)
+@register_lowering(lax_structural.bitcast_convert_type_p)
 def _bitcast_convert_type(ctx: LoweringContext, x: Value, *, new_dtype) -> Value:
     # StableHLO's bitcast_convert adds or consumes the trailing dimension itself when the widths differ.
     return ctx.op1("stablehlo.bitcast_convert", [x], ctx.avals_out[0])
 
 
-@register_lowering(st.reduce_precision_p)
+@register_lowering(lax_structural.reduce_precision_p)
 def _reduce_precision(ctx: LoweringContext, x: Value, *, exponent_bits: int, mantissa_bits: int) -> Value:
     return ctx.op1("stablehlo.reduce_precision", [x], ctx.avals_out[0],
                    {"exponent_bits": f"{exponent_bits} : i32", "mantissa_bits": f"{mantissa_bits} : i32"})
@@ -43,7 +43,7 @@ def _reduce_precision(ctx: LoweringContext, x: Value, *, exponent_bits: int, man
 # ---------------------------------------------------------------- selects
 
 
-@register_lowering(st.select_n_p)
+@register_lowering(lax_structural.select_n_p)
 def _select_n(ctx: LoweringContext, which: Value, *cases: Value) -> Value:
     if which.aval.dtype == np.bool_:
         return cases[0] if len(cases) == 1 else ctx.op1("stablehlo.select", [which, cases[1], cases[0]],
@@ -61,7 +61,7 @@ def _select_tree(ctx: LoweringContext, which: Value, first: int, cases: Sequence
                                         _select_tree(ctx, which, first + half, cases[half:])], ctx.avals_out[0])
 
 
-@register_lowering(st.clamp_p)
+@register_lowering(lax_structural.clamp_p)
 def _clamp(ctx: LoweringContext, lo: Value, x: Value, hi: Value) -> Value:
     return ctx.op1("stablehlo.clamp", [lo, x, hi], ctx.avals_out[0])
 
@@ -69,12 +69,12 @@ def _clamp(ctx: LoweringContext, lo: Value, x: Value, hi: Value) -> Value:
 # ---------------------------------------------------------------- creating and reshaping
 
 
-@register_lowering(st.iota_p)
+@register_lowering(lax_structural.iota_p)
 def _iota(ctx: LoweringContext, *, dtype, shape, dimension: int, sharding) -> Value:
     return ctx.op1("stablehlo.iota", [], ctx.avals_out[0], {"iota_dimension": i64(dimension)})
 
 
-@register_lowering(st.broadcast_in_dim_p)
+@register_lowering(lax_structural.broadcast_in_dim_p)
 def _broadcast_in_dim(ctx: LoweringContext, x: Value, *, shape, broadcast_dimensions, sharding) -> Value:
     return ctx.op1("stablehlo.broadcast_in_dim", [x], ctx.avals_out[0],
                    {"broadcast_dimensions": i64_array(broadcast_dimensions)})
@@ -86,29 +86,29 @@ def _transpose_value(ctx: LoweringContext, x: Value, permutation: Sequence[int])
                    {"permutation": i64_array(permutation)})
 
 
-@register_lowering(st.transpose_p)
+@register_lowering(lax_structural.transpose_p)
 def _transpose(ctx: LoweringContext, x: Value, *, permutation) -> Value:
     return _transpose_value(ctx, x, permutation)
 
 
-@register_lowering(st.reshape_p)
+@register_lowering(lax_structural.reshape_p)
 def _reshape(ctx: LoweringContext, x: Value, *, new_sizes, dimensions, sharding) -> Value:
     if dimensions is not None:
         x = _transpose_value(ctx, x, dimensions)
     return ctx.op1("stablehlo.reshape", [x], ctx.avals_out[0])
 
 
-@register_lowering(st.squeeze_p)
+@register_lowering(lax_structural.squeeze_p)
 def _squeeze(ctx: LoweringContext, x: Value, *, dimensions) -> Value:
     return ctx.op1("stablehlo.reshape", [x], ctx.avals_out[0])
 
 
-@register_lowering(st.rev_p)
+@register_lowering(lax_structural.rev_p)
 def _rev(ctx: LoweringContext, x: Value, *, dimensions) -> Value:
     return ctx.op1("stablehlo.reverse", [x], ctx.avals_out[0], {"dimensions": i64_array(dimensions)})
 
 
-@register_lowering(st.pad_p)
+@register_lowering(lax_structural.pad_p)
 def _pad(ctx: LoweringContext, x: Value, padding_value: Value, *, padding_config) -> Value:
     low, high, interior = zip(*padding_config) if padding_config else ((), (), ())
     return ctx.op1("stablehlo.pad", [x, padding_value], ctx.avals_out[0], {
@@ -116,12 +116,12 @@ def _pad(ctx: LoweringContext, x: Value, padding_value: Value, *, padding_config
         "interior_padding": i64_array(interior)})
 
 
-@register_lowering(st.concatenate_p)
+@register_lowering(lax_structural.concatenate_p)
 def _concatenate(ctx: LoweringContext, *operands: Value, dimension: int) -> Value:
     return ctx.op1("stablehlo.concatenate", list(operands), ctx.avals_out[0], {"dimension": i64(dimension)})
 
 
-@register_lowering(st.split_p)
+@register_lowering(lax_structural.split_p)
 def _split(ctx: LoweringContext, x: Value, *, sizes, axis: int) -> list[Value]:
     """One slice per piece."""
     pieces, start = [], 0
@@ -138,7 +138,7 @@ def _split(ctx: LoweringContext, x: Value, *, sizes, axis: int) -> list[Value]:
 # ---------------------------------------------------------------- stack, unstack, tile (as JAX expands them)
 
 
-@register_lowering(st.stack_p)
+@register_lowering(lax_structural.stack_p)
 def _stack(ctx: LoweringContext, *operands: Value, axis: int) -> Value:
     """Each operand given a size-1 dimension at ``axis``, then concatenated along it."""
     shape = operands[0].aval.shape
@@ -149,7 +149,7 @@ def _stack(ctx: LoweringContext, *operands: Value, axis: int) -> Value:
     return ctx.op1("stablehlo.concatenate", pieces, ctx.avals_out[0], {"dimension": i64(axis)})
 
 
-@register_lowering(st.unstack_p)
+@register_lowering(lax_structural.unstack_p)
 def _unstack(ctx: LoweringContext, x: Value, *, axis: int) -> list[Value]:
     """One size-1 slice per position along ``axis``, reshaped to drop that dimension."""
     shape = x.aval.shape
@@ -165,7 +165,7 @@ def _unstack(ctx: LoweringContext, x: Value, *, axis: int) -> list[Value]:
     return outs
 
 
-@register_lowering(st.tile_p)
+@register_lowering(lax_structural.tile_p)
 def _tile(ctx: LoweringContext, x: Value, *, reps) -> Value:
     """``x`` reshaped to ``(1, d0, 1, d1, ...)``, broadcast to ``(r0, d0, r1, d1, ...)`` and merged pairwise."""
     shape = x.aval.shape

@@ -9,7 +9,16 @@ import numpy as np
 
 from jaxle_core.avals import ShapedArray
 from jaxle_core.core import Primitive
-from jaxle_core.lax import windowed as win
+from jaxle_core.lax.windowed import (
+    reduce_window_max_p,
+    reduce_window_min_p,
+    reduce_window_p,
+    reduce_window_sum_p,
+    select_and_gather_add_p,
+    select_and_scatter_add_p,
+    select_and_scatter_p,
+    window_output_shape,
+)
 from jaxle_xla.lowering.context import LoweringContext, Value, dense_elements, i64_array
 from jaxle_xla.lowering.module import register_lowering
 from jaxle_xla.lowering.reductions import combiner, identity, logical, scalar
@@ -33,7 +42,7 @@ def emit_reduce_window(ctx: LoweringContext, operands: Sequence[Value], inits: S
     XLA folds only the operand's elements into the initial values, skipping padding and dilation holes; on CPU it
     visits them in row-major order when the window has no padding.
     """
-    shape = win.window_output_shape(operands[0].aval.shape, window_dimensions, window_strides, padding,
+    shape = window_output_shape(operands[0].aval.shape, window_dimensions, window_strides, padding,
                                     base_dilation, window_dilation)
     attributes = _window_attributes(window_dimensions, window_strides, padding)
     attributes.update(base_dilations=i64_array(base_dilation), window_dilations=i64_array(window_dilation))
@@ -51,12 +60,12 @@ def _monoid_reduce_window(kind: str):
     return rule
 
 
-for _primitive, _kind in [(win.reduce_window_sum_p, "add"), (win.reduce_window_max_p, "max"),
-                          (win.reduce_window_min_p, "min")]:
+for _primitive, _kind in [(reduce_window_sum_p, "add"), (reduce_window_max_p, "max"),
+                          (reduce_window_min_p, "min")]:
     register_lowering(_primitive)(_monoid_reduce_window(_kind))
 
 
-@register_lowering(win.reduce_window_p)
+@register_lowering(reduce_window_p)
 def _reduce_window_lowering(ctx: LoweringContext, *args: Value, jaxpr, consts, **params) -> list[Value]:
     operands, inits = args[:len(args) // 2], args[len(args) // 2:]
     return emit_reduce_window(ctx, operands, inits,
@@ -83,7 +92,7 @@ def _direction(select_prim: Primitive) -> str:
     return select_prim.name.upper()
 
 
-@register_lowering(win.select_and_scatter_add_p)
+@register_lowering(select_and_scatter_add_p)
 def _select_and_scatter_add_lowering(ctx: LoweringContext, source: Value, operand: Value, *,
                                      select_prim: Primitive, window_dimensions, window_strides, padding) -> Value:
     # As JAX does: the padding holds the extremum's identity (-inf for a maximum), so it wins only over a NaN
@@ -106,7 +115,7 @@ def _select_and_scatter_add_lowering(ctx: LoweringContext, source: Value, operan
         "strides": i64_array([1] * operand.aval.ndim)})
 
 
-@register_lowering(win.select_and_gather_add_p)
+@register_lowering(select_and_gather_add_p)
 def _select_and_gather_add_lowering(ctx: LoweringContext, tangents: Value, operand: Value, *,
                                     select_prim: Primitive, window_dimensions, window_strides, padding,
                                     base_dilation, window_dilation) -> Value:
@@ -133,7 +142,7 @@ def _select_and_gather_add_lowering(ctx: LoweringContext, tangents: Value, opera
                               base_dilation=ones, window_dilation=window_dilation)[1]
 
 
-@register_lowering(win.select_and_scatter_p)
+@register_lowering(select_and_scatter_p)
 def _select_and_scatter_lowering(ctx: LoweringContext, operand: Value, source: Value, init_value: Value, *,
                                  select_jaxpr, select_consts, scatter_jaxpr, scatter_consts, window_dimensions,
                                  window_strides, padding) -> Value:

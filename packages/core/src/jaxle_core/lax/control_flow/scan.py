@@ -17,6 +17,7 @@ import jaxle_tree as tree
 from jaxle_core import core
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.backend import current_backend
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Var
 from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules
 from jaxle_core.lax.control_flow.common import TracedFunction, carry_name, check_carry, trace_function
@@ -221,7 +222,6 @@ def _as_array(x: Any) -> Any:
     """An x returned as a y: an Array, as if the scan had produced it (staged values stay as they are)."""
     if isinstance(x, (core.Tracer, Array)) or not isinstance(core.current_trace(), core.EvalTrace):
         return x
-    from jaxle_core.backend import current_backend
 
     return current_backend().device_put(np.asarray(x, get_aval(x).dtype), weak_type=get_aval(x).weak_type)
 
@@ -233,7 +233,7 @@ def map(f: Callable, xs: Any, *, batch_size: int | None = None) -> Any:  # noqa:
     """``f`` applied to each slice of ``xs`` along its leading axis (``batch_size`` slices at a time, vmapped)."""
     if not batch_size:
         return scan(lambda _, x: ((), f(x)), (), xs)[1]
-    from jaxle_core.batching import vmap
+    from jaxle_core.batching import vmap  # local: batching imports lax (its rules)
 
     leaves, xs_tree = tree.tree_flatten(xs)
     n = _scan_length(leaves, None)

@@ -120,7 +120,7 @@ def _traced_operator(fun: Callable, name: str, in_tree: Any, b_tree: Any, b_aval
 
 def _transposed(matvec: Callable, b: Any) -> Callable:
     """The transpose of the linear function ``matvec`` at inputs shaped like ``b``."""
-    from jaxle_core.ad.reverse import linear_transpose
+    from jaxle_core.ad.reverse import linear_transpose  # local: ad imports lax (its rules)
 
     transpose = linear_transpose(matvec, b)
 
@@ -183,7 +183,7 @@ def _custom_root(const_lengths: _RootTuple, jaxprs: _RootTuple, *args: Any) -> l
 def _root_jvp(const_lengths: _RootTuple, jaxprs: _RootTuple, primals: tuple, tangents: tuple):
     # With f(params, x*(params)) = 0: dx* = -(∂f/∂x)^-1 (∂f/∂params · dparams). The right-hand side is f's tangent
     # in its constants at the solution; the inverse is tangent_solve applied to f linearized there (l_and_s).
-    from jaxle_core.ad.jvp import Zero, instantiate, jvp_flat, tangent_aval
+    from jaxle_core.ad.jvp import Zero, instantiate, jvp_flat, tangent_aval  # local: ad imports lax (its rules)
 
     consts, _ = split_linear_solve_args(primals, const_lengths)
     consts_dot, _ = split_linear_solve_args(tangents, const_lengths)
@@ -203,7 +203,7 @@ def _root_jvp(const_lengths: _RootTuple, jaxprs: _RootTuple, primals: tuple, tan
 @functools.cache
 def _custom_root_function() -> Any:
     """``_custom_root`` as a ``custom_jvp`` function (made on first use: custom_derivatives imports ``lax``)."""
-    from jaxle_core.custom_derivatives import custom_jvp
+    from jaxle_core.custom_derivatives import custom_jvp  # local: custom_derivatives imports ad, which imports lax
 
     root = custom_jvp(_custom_root, nondiff_argnums=(0, 1))
     root.defjvp(_root_jvp)
@@ -217,7 +217,7 @@ def custom_root(f: Callable, initial_guess: Any, solve: Callable, tangent_solve:
     ``tangent_solve(g, y)`` solves the linear system ``g(x) == y`` for the linearization ``g`` of ``f`` at the
     root. With ``has_aux``, ``solve`` returns ``(root, aux)`` and so does this function.
     """
-    from jaxle_core.ad.reverse import linearize
+    from jaxle_core.ad.reverse import linearize  # local: ad imports lax (its rules)
 
     guess_flat, in_tree, guess_avals = flatten_avals((initial_guess,))
     (guess_tree,) = tree.treedef_children(in_tree)

@@ -20,6 +20,7 @@ from jaxle_core import core, dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import ClosedJaxpr, Primitive
 from jaxle_core.lax.control_flow.common import TracedFunction, carry_name, check_carry, flatten_avals, trace_function
+from jaxle_core.lax.control_flow.scan import scan
 from jaxle_core.lax.structural import convert_keeping_weak_type
 
 __all__ = ["fori_loop", "while_loop", "while_p"]
@@ -156,8 +157,6 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any, *, unro
     dtype, weak_type = _counter_type(lower, upper)
     lo, hi = _static_bound(lower), _static_bound(upper)
     if lo is not None and hi is not None:
-        from jaxle_core.lax.control_flow.scan import scan
-
         def step(carry, _):
             i, x = carry
             return (i + 1, body_fun(i, x)), None
