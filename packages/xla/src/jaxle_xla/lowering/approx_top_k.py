@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from jaxle_core import lax
 from jaxle_core.avals import ShapedArray
 from jaxle_core.lax.approx_top_k import approx_top_k_p
+from jaxle_core.lax.elementwise import gt, lt
 from jaxle_core.staging import trace_to_jaxpr
 from jaxle_xla.lowering.context import LoweringContext, Value, boolean, element_type, i64
 from jaxle_xla.lowering.module import register_lowering
@@ -16,7 +16,7 @@ from jaxle_xla.lowering.module import register_lowering
 def _comparator(ctx: LoweringContext, dtype: np.dtype, is_max_k: bool) -> str:
     """The name of the function ordering (value, value, index, index): greater first for max, less for min."""
     scalars = [ShapedArray((), dtype)] * 2 + [ShapedArray((), np.int32)] * 2
-    compare = lax.gt if is_max_k else lax.lt
+    compare = gt if is_max_k else lt
     closed = trace_to_jaxpr(lambda a, b, i, j: [compare(a, b)], scalars)
     return ctx.module.function(closed, f"top_k_{'gt' if is_max_k else 'lt'}_{element_type(dtype)}_comparator")
 

@@ -8,12 +8,12 @@ backend does not lower yet.
 
 from __future__ import annotations
 
-from jaxle_core import lax
 from jaxle_core.lax.parallel import pmax_p, pmin_p, precv_p, psum_p, split_axes
+from jaxle_core.lax.reductions import reduce_max, reduce_min, reduce_sum
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
 
-_REDUCTIONS = {psum_p: lax.reduce_sum, pmax_p: lax.reduce_max, pmin_p: lax.reduce_min}
+_REDUCTIONS = {psum_p: reduce_sum, pmax_p: reduce_max, pmin_p: reduce_min}
 
 
 def _positional_reduction(primitive, reduce):

@@ -3,8 +3,10 @@ XLA's CPU backend runs) scales both operands in the preferred type and contracts
 
 from __future__ import annotations
 
-from jaxle_core import lax
+from jaxle_core.lax.dot import dot_general
+from jaxle_core.lax.elementwise import mul
 from jaxle_core.lax.scaled_dot import expanded_scale, scaled_dot_p
+from jaxle_core.lax.structural import broadcast_in_dim, convert_element_type, reshape
 from jaxle_core.staging import trace_to_jaxpr
 from jaxle_xla.lowering.context import LoweringContext, Value, element_type
 from jaxle_xla.lowering.module import register_lowering
@@ -14,12 +16,12 @@ def _decomposition(lhs, rhs, lhs_scale, rhs_scale, *, dimension_numbers, preferr
     (lhs_contract, rhs_contract), _ = dimension_numbers
 
     def scaled(x, scale, contracting):
-        full = expanded_scale(scale, x.shape, contracting, lax.broadcast_in_dim, lax.reshape)
-        return lax.mul(lax.convert_element_type(x, preferred_element_type),
-                       lax.convert_element_type(full, preferred_element_type))
+        full = expanded_scale(scale, x.shape, contracting, broadcast_in_dim, reshape)
+        return mul(convert_element_type(x, preferred_element_type),
+                   convert_element_type(full, preferred_element_type))
 
-    return [lax.dot_general(scaled(lhs, lhs_scale, lhs_contract), scaled(rhs, rhs_scale, rhs_contract),
-                            dimension_numbers, preferred_element_type=preferred_element_type)]
+    return [dot_general(scaled(lhs, lhs_scale, lhs_contract), scaled(rhs, rhs_scale, rhs_contract),
+                        dimension_numbers, preferred_element_type=preferred_element_type)]
 
 
 def _nested(numbers) -> str:

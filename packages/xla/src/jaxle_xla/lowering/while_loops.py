@@ -6,20 +6,21 @@ the body region keeps the old carry of the elements whose predicate is false.
 
 from __future__ import annotations
 
-from jaxle_core import lax
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.lax.control_flow.while_loops import while_p
+from jaxle_core.lax.reductions import reduce_or
+from jaxle_core.lax.structural import broadcast_in_dim, select
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
 
 
 def _any(pred):
-    return lax.reduce_or(pred, tuple(range(pred.ndim)))
+    return reduce_or(pred, tuple(range(pred.ndim)))
 
 
 def _keep_where_false(pred, new, old):
-    mask = lax.broadcast_in_dim(pred, old.shape, tuple(range(pred.ndim)))
-    return lax.select(mask, new, old)
+    mask = broadcast_in_dim(pred, old.shape, tuple(range(pred.ndim)))
+    return select(mask, new, old)
 
 
 @register_lowering(while_p)
