@@ -29,8 +29,6 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
 
 from jaxlib import _jax  # noqa: E402
 from jaxlib import xla_client as xc  # noqa: E402
-from jaxlib.mlir import ir  # noqa: E402
-from jaxlib.mlir._mlir_libs import _chlo, _jax_mlir_ext, _stablehlo  # noqa: E402
 
 Device = xc.Device
 DeviceBuffer = xc.ArrayImpl
@@ -229,10 +227,15 @@ def cost_analysis(executable: LoadedExecutable) -> dict:
 
 
 # ---------------------------------------------------------------- MLIR (pretty printing only)
+# Not a cycle: the MLIR bindings are imported on first use, since only `.as_text()` needs them and they would
+# add several milliseconds to every `import jaxle_xla`.
 
 
 @functools.cache
 def _mlir_context():
+    from jaxlib.mlir import ir
+    from jaxlib.mlir._mlir_libs import _chlo, _jax_mlir_ext, _stablehlo
+
     registry = ir.DialectRegistry()
     _jax_mlir_ext.register_dialects(registry)
     context = ir.Context()
@@ -245,6 +248,8 @@ def _mlir_context():
 
 def pretty_module(module_text: str) -> str:
     """A StableHLO module re-printed by MLIR in its readable (custom) form."""
+    from jaxlib.mlir import ir  # on first use, as above
+
     with _mlir_context():
         return str(ir.Module.parse(module_text))
 
