@@ -22,6 +22,7 @@ from jaxle_core import backend as backend_module
 from jaxle_core import core
 from jaxle_core.avals import (
     ShapedArray,
+    ShapeDtypeStruct,
     abstract_argument_aval,
     argument_avals,
     aval_handlers,
@@ -250,8 +251,6 @@ def _structure_mismatch(compiled_tree: Any, given: tuple[tuple, dict]) -> TypeEr
 
 
 def _shape_dtype(aval: ShapedArray):
-    from jaxle_core.avals import ShapeDtypeStruct
-
     return ShapeDtypeStruct(aval.shape, aval.dtype, weak_type=aval.weak_type)
 
 

@@ -15,8 +15,8 @@ from make_grad_numeric_golden import CONVS, POOLS, render
 from jaxle_core import lax
 from jaxle_core.ad import grad, jvp, vjp
 from jaxle_core.config import enable_x64
-from jaxle_core.lax import elementwise as ew
-from jaxle_core.lax import windowed as win
+from jaxle_core.lax import elementwise as lax_elementwise
+from jaxle_core.lax import windowed as lax_windowed
 
 rng = np.random.default_rng(7)
 
@@ -180,10 +180,11 @@ def test_pooling_second_order(op, init):
 
 def test_select_and_scatter_add_transposes_to_select_and_gather_add():
     operand = distinct((5, 6))
-    params = dict(select_prim=ew.ge_p, window_dimensions=(2, 3), window_strides=(2, 1), padding=((1, 0), (1, 1)))
-    source = rng.standard_normal(np.shape(win.select_and_gather_add_p.bind(
+    params = dict(select_prim=lax_elementwise.ge_p, window_dimensions=(2, 3), window_strides=(2, 1),
+                  padding=((1, 0), (1, 1)))
+    source = rng.standard_normal(np.shape(lax_windowed.select_and_gather_add_p.bind(
         operand, operand, base_dilation=(1, 1), window_dilation=(1, 1), **params)))
-    check_vjp(lambda s: win.select_and_scatter_add_p.bind(s, operand, **params), [source])
+    check_vjp(lambda s: lax_windowed.select_and_scatter_add_p.bind(s, operand, **params), [source])
 
 
 # ---------------------------------------------------------------- reductions, special functions, dot_general

@@ -23,7 +23,9 @@ import jaxle_tree as tree
 from jaxle_core import core, dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.backend import current_backend
 from jaxle_core.core import Primitive, Tracer
+from jaxle_core.lax.structural import broadcast_in_dim
 from jaxle_core.staging import flatten_fun
 
 # ---------------------------------------------------------------- symbolic zeros and tangent types
@@ -58,13 +60,9 @@ def zeros_like_aval(aval: ShapedArray) -> Any:
         return np.zeros(aval.shape, dtypes.float0)
     scalar = np.zeros((), aval.dtype)
     if eager:
-        from jaxle_core.backend import current_backend
-
         return current_backend().device_put(np.zeros(aval.shape, aval.dtype), weak_type=aval.weak_type)
     if not aval.shape:
         return scalar[()]
-    from jaxle_core.lax import broadcast_in_dim
-
     return broadcast_in_dim(scalar[()], aval.shape, ())
 
 
@@ -82,8 +80,6 @@ def as_output(value: Any) -> Any:
     aval = get_aval(value)
     if aval.dtype == dtypes.float0:
         return value
-    from jaxle_core.backend import current_backend
-
     return current_backend().device_put(np.asarray(value, aval.dtype), weak_type=aval.weak_type)
 
 
