@@ -73,6 +73,10 @@ def expanded_scale(scale, shape: tuple[int, ...], contracting: tuple[int, ...], 
     return reshape(blocks, tuple(shape))
 
 
+# The type in which operands are multiplied by their scales, before the contraction in the preferred type.
+SCALING_DTYPE = np.dtype(ml_dtypes.bfloat16)
+
+
 def _np_broadcast_in_dim(x: np.ndarray, shape: tuple[int, ...], dims: tuple[int, ...]) -> np.ndarray:
     return broadcast_in_dim_p.impl(x, shape=shape, broadcast_dimensions=dims, sharding=None)
 
@@ -82,9 +86,9 @@ def _scaled_dot_impl(lhs, rhs, lhs_scale, rhs_scale, *, dimension_numbers, prefe
     (lhs_contract, rhs_contract), _ = dimension_numbers
 
     def scaled(x, scale, contracting):
-        # XLA multiplies in the preferred type, rounding each product to it.
+        # As JAX's decomposition: operands and scales meet in bfloat16, whatever the result type.
         full = expanded_scale(scale, x.shape, contracting, _np_broadcast_in_dim, np.reshape)
-        return _convert(x, preferred_element_type) * _convert(full, preferred_element_type)
+        return _convert(x, SCALING_DTYPE) * _convert(full, SCALING_DTYPE)
 
     return dot_general_p.impl(scaled(lhs, lhs_scale, lhs_contract), scaled(rhs, rhs_scale, rhs_contract),
                               dimension_numbers=dimension_numbers,

@@ -1,11 +1,12 @@
 """Lowering of scaled_dot as JAX lowers it: a ``stablehlo.composite "xla.scaled_dot"`` whose decomposition (which
-XLA's CPU backend runs) scales both operands in the preferred type and contracts them with ``dot_general``."""
+XLA's CPU backend runs) scales both operands in bfloat16 and contracts them with ``dot_general`` into the preferred
+type."""
 
 from __future__ import annotations
 
 from jaxle_core.lax.dot import dot_general
 from jaxle_core.lax.elementwise import mul
-from jaxle_core.lax.scaled_dot import expanded_scale, scaled_dot_p
+from jaxle_core.lax.scaled_dot import SCALING_DTYPE, expanded_scale, scaled_dot_p
 from jaxle_core.lax.structural import broadcast_in_dim, convert_element_type, reshape
 from jaxle_core.staging import trace_to_jaxpr
 from jaxle_xla.lowering.context import LoweringContext, Value, element_type
@@ -17,8 +18,7 @@ def _decomposition(lhs, rhs, lhs_scale, rhs_scale, *, dimension_numbers, preferr
 
     def scaled(x, scale, contracting):
         full = expanded_scale(scale, x.shape, contracting, broadcast_in_dim, reshape)
-        return mul(convert_element_type(x, preferred_element_type),
-                   convert_element_type(full, preferred_element_type))
+        return mul(convert_element_type(x, SCALING_DTYPE), convert_element_type(full, SCALING_DTYPE))
 
     return [dot_general(scaled(lhs, lhs_scale, lhs_contract), scaled(rhs, rhs_scale, rhs_contract),
                         dimension_numbers, preferred_element_type=preferred_element_type)]
