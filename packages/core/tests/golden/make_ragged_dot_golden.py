@@ -92,6 +92,8 @@ CASES = {
     "err-sizes-shape": case(BATCHED_SIZES, ((3, 6, 3), (3, 2, 3, 4)), np.zeros((2, 2), np.int32)),
     "err-contracting-size": lambda lax: (lax.ragged_dot, (rand((6, 5), "float32"), rand((2, 3, 4), "float32"),
                                                           sizes(2, 4))),
+    "err-general-contracting-size": case(NONCONTRACTING, ((6, 2), (2, 3, 4)), sizes(2, 4)),
+    "err-general-contracting-range": case(((((5,), (1,)), ((), ())), [0], [0]), ((6, 3), (2, 3, 4)), sizes(2, 4)),
     "err-two-ragged": case(((((1,), (1,)), ((), ())), [0, 1], [0]), ((6, 3), (2, 3, 4)), sizes(2, 4)),
     "err-ragged-range": case(((((1,), (1,)), ((), ())), [2], [0]), ((6, 3), (2, 3, 4)), sizes(2, 4)),
     "err-two-groups": case(((((1,), (2,)), ((), ())), [0], [0, 1]), ((6, 3), (2, 2, 3, 4)), sizes(2, 4)),

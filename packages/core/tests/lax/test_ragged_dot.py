@@ -70,3 +70,8 @@ def test_grads_match_finite_differences():
                  numeric(lambda b: (_ragged_dot_loop(lhs, b, sizes) * weights).sum(), rhs))
     for got, want in zip(grads, reference):
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("name", ["err-general-contracting-size", "err-general-contracting-range"])
+def test_contraction_errors_name_the_users_dimensions(name):
+    assert SHARED.run_case(jaxle_core, GEN.CASES[name])["message"] == GOLDEN[name]["message"]

@@ -180,8 +180,8 @@ def _check_dims(side: str, aval: ShapedArray, batch: tuple[int, ...], contract: 
                         f"{contract}")
 
 
-@dot_general_p.def_abstract_eval
-def _dot_general_aval(lhs, rhs, *, dimension_numbers, precision, preferred_element_type, out_sharding):
+def check_dimension_numbers(lhs: ShapedArray, rhs: ShapedArray, dimension_numbers) -> None:
+    """JAX's checks of a contraction's dimension numbers against its operands (ranges, repeats, matching sizes)."""
     (lhs_contract, rhs_contract), (lhs_batch, rhs_batch) = dimension_numbers
     _check_dims("lhs", lhs, lhs_batch, lhs_contract)
     _check_dims("rhs", rhs, rhs_batch, rhs_contract)
@@ -197,6 +197,13 @@ def _dot_general_aval(lhs, rhs, *, dimension_numbers, precision, preferred_eleme
     if lhs_contract_shape != rhs_contract_shape:
         raise TypeError(f"dot_general requires contracting dimensions to have the same shape, got "
                         f"{lhs_contract_shape} and {rhs_contract_shape}.")
+
+
+@dot_general_p.def_abstract_eval
+def _dot_general_aval(lhs, rhs, *, dimension_numbers, precision, preferred_element_type, out_sharding):
+    check_dimension_numbers(lhs, rhs, dimension_numbers)
+    (lhs_contract, rhs_contract), (lhs_batch, rhs_batch) = dimension_numbers
+    lhs_batch_shape = tuple(lhs.shape[d] for d in lhs_batch)
     lhs_free = [s for i, s in enumerate(lhs.shape) if i not in lhs_batch + lhs_contract]
     rhs_free = [s for i, s in enumerate(rhs.shape) if i not in rhs_batch + rhs_contract]
     dtype = contraction_dtype(lhs.dtype, rhs.dtype, preferred_element_type)

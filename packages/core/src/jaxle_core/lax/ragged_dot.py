@@ -20,7 +20,7 @@ import numpy as np
 from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray
 from jaxle_core.core import Primitive
-from jaxle_core.lax.dot import canonicalize_precision, dot_general_p
+from jaxle_core.lax.dot import canonicalize_precision, check_dimension_numbers, dot_general_p
 
 __all__ = ["RaggedDotDimensionNumbers", "ragged_dot", "ragged_dot_general"]
 
@@ -110,6 +110,7 @@ def _check_numbers(lhs: ShapedArray, rhs: ShapedArray, group_sizes: ShapedArray,
     expected = tuple(lhs.shape[d] for d in group_sizes_dims(numbers, lhs.ndim)) + (num_groups,)
     if group_sizes.ndim > 1 and group_sizes.shape != expected:
         raise TypeError(f"expected group_sizes to have shape {expected}, got {group_sizes.shape}.")
+    check_dimension_numbers(lhs, rhs, numbers.dot_dimension_numbers)  # on the user's operands, not the dense ones
     return num_groups
 
 
