@@ -4,10 +4,12 @@ jaxprs against JAX 0.10.2."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import jaxle_core as jc
 from jaxle_core import lax
 from jaxle_core.batching import vmap
+from jaxle_core.jaxpr_util import check_jaxpr
 
 f32 = np.float32
 X = np.linspace(-1, 1, 20, dtype=f32).reshape(5, 4)
@@ -58,3 +60,15 @@ def test_vmap_of_checkpoint_and_its_gradient():
     np.testing.assert_allclose(vmap(f)(X), np.sin(np.sin(X)), rtol=1e-6)
     grads = vmap(jc.grad(f))(X[:, 0])
     np.testing.assert_allclose(grads, np.cos(np.sin(X[:, 0])) * np.cos(X[:, 0]), rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["cumprod", "cummax", "cummin", "cumlogsumexp"])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_vmap_of_grad_of_cumulative_scans_matches_a_loop(name, reverse):
+    # The gradients add an unbatched tangent to a batched one: both must be brought to one type.
+    x = np.arange(1, 13, dtype=np.float32).reshape(3, 4) / 5
+    f = jc.grad(lambda v: lax.reduce_sum(getattr(lax, name)(v, 0, reverse=reverse), (0,)))
+    batched = vmap(f, in_axes=1, out_axes=1)(x)
+    check_jaxpr(jc.make_jaxpr(vmap(f, in_axes=1, out_axes=1))(x))
+    looped = np.stack([np.asarray(f(x[:, j])) for j in range(4)], axis=1)
+    np.testing.assert_allclose(np.asarray(batched), looped, rtol=1e-6)

@@ -90,6 +90,8 @@ add_any_p = Primitive("add_any")
 
 @add_any_p.def_abstract_eval
 def _add_any_aval(x: ShapedArray, y: ShapedArray) -> ShapedArray:
+    if (x.shape, x.dtype) != (y.shape, y.dtype):  # tangents of one value; a transformation's rule got them wrong
+        raise TypeError(f"add_any takes two tangents of the same type, got {x.str_short()} and {y.str_short()}")
     return x
 
 
