@@ -9,30 +9,9 @@ from typing import Any
 
 import jaxle_tree as tree
 from jaxle_core import core
-from jaxle_core.avals import ShapeDtypeStruct, abstract_argument_aval, argument_avals
+from jaxle_core.avals import ShapeDtypeStruct
 from jaxle_core.config import config
-from jaxle_core.core import ClosedJaxpr
-from jaxle_core.jit import check_argnums, flat_argument_names, jit, signature_or_none
-from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
-
-
-def _trace_pytree_function(fun: Callable, traced_for: str, args: tuple, kwargs: dict,
-                           static_argnums: Sequence[int]) -> tuple[ClosedJaxpr, Any]:
-    static = {i % len(args) for i in static_argnums} if args else set()
-    dynamic = (tuple(a for i, a in enumerate(args) if i not in static), kwargs)
-    flat, in_tree = tree.tree_flatten(dynamic)
-
-    names = flat_argument_names(signature_or_none(fun), args, static, kwargs)  # as jit names them, as JAX
-    debug = DebugInfo(traced_for, fun, names)
-
-    def with_static_args(positional, keywords):
-        it = iter(positional)
-        return fun(*[args[i] if i in static else next(it) for i in range(len(args))], **keywords)
-
-    flat_fun, out_tree = flatten_fun(with_static_args, in_tree, debug)
-    avals = argument_avals(fun, flat, lambda: names, abstract_argument_aval)
-    closed = trace_to_jaxpr(flat_fun, list(avals), debug)
-    return closed, out_tree()
+from jaxle_core.jit import jit
 
 
 def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), axis_env=None,
@@ -44,14 +23,13 @@ def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), axis_env
 
     @functools.wraps(fun)
     def make(*args, **kwargs):
-        signature = signature_or_none(fun)
-        if signature is not None:  # checked per call, as JAX does
-            check_argnums("static_argnums", static, signature)
+        # As JAX's: the jaxpr is jit's traced stage (static arguments checked at the call).
         with _axis_env(axis_env or ()):
-            closed, out_tree = _trace_pytree_function(fun, "jit", args, kwargs, static)
+            traced = jit(fun, static_argnums=static).trace(*args, **kwargs)
+        closed = traced.jaxpr
         if return_shape:
             shapes = [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals]
-            return closed, tree.tree_unflatten(out_tree, shapes)
+            return closed, tree.tree_unflatten(traced.out_tree, shapes)
         return closed
 
     make.__name__ = f"make_jaxpr({getattr(fun, '__name__', fun)})"
@@ -71,9 +49,7 @@ def _axis_env(frames: Sequence[tuple[Any, int]]) -> Iterator[None]:
 def eval_shape(fun: Callable, *args, **kwargs) -> Any:
     """The shapes and dtypes of ``fun``'s outputs, as ``ShapeDtypeStruct``s, without computing them."""
     core.check_callable(fun)
-    closed, out_tree = _trace_pytree_function(fun, "jit", args, kwargs, ())
-    return tree.tree_unflatten(
-        out_tree, [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals])
+    return jit(fun).eval_shape(*args, **kwargs)
 
 
 @contextmanager

@@ -262,11 +262,11 @@ class JitWrapped:
         functools.update_wrapper(self, fun)  # copies fun.__dict__, so set our own attributes after it
         self.fun = fun
         self.__name__ = getattr(fun, "__name__", type(fun).__name__)
-        self._signature = signature_or_none(fun)
+        self._signature = _signature_or_none(fun)
         static_argnums, donate_argnums = _index_tuple(static_argnums), _index_tuple(donate_argnums)
         if self._signature is not None:
             for kind, argnums in (("static_argnums", static_argnums), ("donate_argnums", donate_argnums)):
-                check_argnums(kind, _as_tuple(argnums), self._signature)
+                _check_argnums(kind, _as_tuple(argnums), self._signature)
             for kind, argnames in (("static_argnames", static_argnames), ("donate_argnames", donate_argnames)):
                 _check_argnames(kind, _as_tuple(argnames), self._signature)
         self.static_argnums = _resolve_argnums(static_argnums, static_argnames, self._signature)
@@ -308,7 +308,7 @@ class JitWrapped:
 
     def _arg_names(self, args: tuple, kwargs: dict, dynamic) -> list[str]:
         static_nums = {i if i >= 0 else i + len(args) for i in self.static_argnums}
-        return flat_argument_names(self._signature, args, static_nums, dynamic[1])
+        return _flat_argument_names(self._signature, args, static_nums, dynamic[1])
 
     def _trace(self, args: tuple, kwargs: dict, abstractify: Callable[[Any], ShapedArray] = get_aval
                ) -> tuple[_CacheEntry, list]:
@@ -336,7 +336,7 @@ class JitWrapped:
         key = (in_tree, avals, static, trace_context())
         entry = self._traces.lookup(key)
         if entry is None:
-            entry = _CacheEntry(*self._trace_uncached(args, kwargs, dynamic, in_tree, avals))
+            entry = _CacheEntry(in_tree, *self._trace_uncached(args, kwargs, dynamic, in_tree, avals))
             if entry.cacheable:
                 self._traces[key] = entry
         return entry, flat
@@ -408,8 +408,7 @@ class JitWrapped:
     def trace(self, *args, **kwargs) -> Traced:
         """The traced stage; arguments may be abstract (anything with ``shape`` and ``dtype``)."""
         entry, _ = self._trace_general(args, kwargs, abstract_argument_aval)
-        dynamic, _ = self._split_static(args, kwargs)
-        return Traced(self, entry.jaxpr, tree.tree_structure(dynamic), entry.out_tree, entry.donated)
+        return Traced(self, entry.jaxpr, entry.in_tree, entry.out_tree, entry.donated)
 
     def lower(self, *args, **kwargs) -> Lowered:
         return self.trace(*args, **kwargs).lower()
@@ -434,6 +433,7 @@ _ONE_LEAF = tree.tree_structure(0)
 class _CacheEntry:
     """What one argument signature of a jitted function traced to, and its executable once compiled."""
 
+    in_tree: Any  # of (args, kwargs) without the static arguments
     jaxpr: ClosedJaxpr
     out_tree: Any
     donated: tuple[bool, ...]
@@ -447,7 +447,7 @@ class _CacheEntry:
         self.cacheable = not any(isinstance(c, Tracer) for c in self.jaxpr.consts)
 
 
-def flat_argument_names(signature: inspect.Signature | None, args: tuple, static_nums: set[int],
+def _flat_argument_names(signature: inspect.Signature | None, args: tuple, static_nums: set[int],
                         dynamic_kwargs: dict) -> list[str]:
     """Paths of a call's flat dynamic arguments, for messages: ``x``, ``params['w']``, keywords by name."""
     bound_names = _positional_names(signature, len(args))
@@ -460,7 +460,7 @@ def flat_argument_names(signature: inspect.Signature | None, args: tuple, static
     return names
 
 
-def signature_or_none(fun: Callable) -> inspect.Signature | None:
+def _signature_or_none(fun: Callable) -> inspect.Signature | None:
     try:
         return inspect.signature(fun)
     except (TypeError, ValueError):
@@ -493,7 +493,7 @@ def _as_tuple(x) -> tuple:
     return (x,) if isinstance(x, (int, str)) else tuple(x)
 
 
-def check_argnums(kind: str, argnums: tuple, signature: inspect.Signature) -> None:
+def _check_argnums(kind: str, argnums: tuple, signature: inspect.Signature) -> None:
     """JAX's error for argument numbers a function without ``*args`` cannot receive."""
     params = signature.parameters.values()
     if any(p.kind == p.VAR_POSITIONAL for p in params):

@@ -81,13 +81,14 @@ class BatchTrace(core.Trace):
                 with core.set_current_trace(self.parent):
                     return primitive.bind(*vals, **params)
             rule = batching_rules.get(primitive)
-            traced_rule = traced_batching_rules.get(primitive)
-            if rule is None and traced_rule is None:
-                raise NotImplementedError(f"Batching rule for '{primitive.name}' not implemented")
-            with core.set_current_trace(self.parent):
-                if rule is not None:
+            if rule is not None:
+                with core.set_current_trace(self.parent):
                     out, out_dim = rule(list(vals), list(dims), **params)
-                else:
+            else:
+                traced_rule = traced_batching_rules.get(primitive)
+                if traced_rule is None:
+                    raise NotImplementedError(f"Batching rule for '{primitive.name}' not implemented")
+                with core.set_current_trace(self.parent):
                     out, out_dim = traced_rule(self, list(vals), list(dims), **params)
         if primitive.multiple_results:
             return [BatchTracer(self, v, d) for v, d in zip(out, out_dim)]
