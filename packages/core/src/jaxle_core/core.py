@@ -131,6 +131,12 @@ def current_trace() -> Trace:
     return _context.trace
 
 
+def evaluates_eagerly(values: Sequence[Any]) -> bool:
+    """Whether binding a primitive to ``values`` now evaluates it: no transformation is running and none of
+    ``values`` belongs to one."""
+    return isinstance(_context.trace, EvalTrace) and not any(isinstance(x, Tracer) for x in values)
+
+
 @contextmanager
 def set_current_trace(trace: Trace):
     """Make ``trace`` current for the duration of the block."""

@@ -24,7 +24,7 @@ import jaxle_tree as tree
 from jaxle_core import core, dtypes
 from jaxle_core.ad.jvp import Zero, instantiate, tangent_aval
 from jaxle_core.avals import ShapedArray, get_aval
-from jaxle_core.core import ClosedJaxpr, Primitive, Tracer
+from jaxle_core.core import ClosedJaxpr, Primitive
 from jaxle_core.jit import hoist_traced_consts
 from jaxle_core.pretty import PpContext, pp_eqn_generic, pp_eqn_rules
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
@@ -141,10 +141,6 @@ class _Signature:
         nums = {i % n for i in self.nondiff_argnums}
         nd, d = iter(nondiff), iter(diff)
         return tuple(next(nd) if i in nums else next(d) for i in range(n))
-
-
-def _is_eager(flat_args: Sequence[Any]) -> bool:
-    return isinstance(core.current_trace(), core.EvalTrace) and not any(isinstance(x, Tracer) for x in flat_args)
 
 
 def _trace_call(sig: _Signature, nondiff: list[Any], diff: tuple, traced_for: str
@@ -318,7 +314,7 @@ class custom_jvp(_CustomFunction):  # noqa: N801  (JAX's name)
         if self.jvp is None:
             raise AttributeError(f"No JVP defined for custom_jvp function {self.__name__} using defjvp.")
         args, nondiff, diff = self._split_args(args, kwargs)
-        if _is_eager(tree.tree_leaves(diff)):
+        if core.evaluates_eagerly(tree.tree_leaves(diff)):
             return self.fun(*args)
         call_jaxpr, consts, flat_args, in_tree, out_tree = _trace_call(self._sig, nondiff, diff, "custom_jvp fun")
         rule = JVPRule(self.jvp, self._sig, nondiff, in_tree, out_tree, self.symbolic_zeros)
@@ -456,7 +452,7 @@ class custom_vjp(_CustomFunction):  # noqa: N801  (JAX's name)
         if self.fwd is None or self.bwd is None:
             raise AttributeError(f"No VJP defined for custom_vjp function {self.__name__} using defvjp.")
         args, nondiff, diff = self._split_args(args, kwargs)
-        if _is_eager(tree.tree_leaves(diff)):
+        if core.evaluates_eagerly(tree.tree_leaves(diff)):
             return self.fun(*args)
         call_jaxpr, consts, flat_args, in_tree, out_tree = _trace_call(self._sig, nondiff, diff, "custom_vjp fun")
         fwd = FwdRule(self.fwd, self.bwd, self._sig, nondiff, in_tree, [get_aval(x) for x in flat_args], out_tree,

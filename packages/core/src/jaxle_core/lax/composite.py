@@ -8,6 +8,7 @@ name. Evaluating it evaluates the decomposition.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -15,7 +16,7 @@ import jaxle_tree as tree
 from jaxle_core import core
 from jaxle_core.avals import get_aval
 from jaxle_core.core import Primitive
-from jaxle_core.staging import DebugInfo, trace_to_jaxpr
+from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 
 __all__ = ["composite"]
 
@@ -32,19 +33,13 @@ def composite(decomposition: Callable, name: str, version: int = 0) -> Callable:
 
     def composite_fun(*args: Any, **kwargs: Any) -> Any:
         leaves, in_tree = tree.tree_flatten(args)
-        out_trees = []
-
-        def flat_decomposition(*flat):
-            outs, out_tree = tree.tree_flatten(decomposition(*tree.tree_unflatten(in_tree, flat), **kwargs))
-            out_trees.append(out_tree)
-            return outs
-
+        flat_decomposition, out_tree = flatten_fun(functools.partial(decomposition, **kwargs), in_tree)
         closed = trace_to_jaxpr(flat_decomposition, [get_aval(x) for x in leaves],
                                 DebugInfo("composite", decomposition, ()))
         attributes = tuple((key, tuple(tree.tree_leaves(kwargs[key])), tree.tree_structure(kwargs[key]))
                            for key in sorted(kwargs))
         outs = composite_p.bind(*leaves, name=name, attributes=attributes, version=version, jaxpr=closed)
-        return tree.tree_unflatten(out_trees[0], outs)
+        return tree.tree_unflatten(out_tree(), outs)
 
     composite_fun.__name__ = getattr(decomposition, "__name__", "composite")
     return composite_fun

@@ -59,11 +59,6 @@ def axis_size(axis_name: Any) -> int:
     return math.prod(bound_axis_size(n) for n in axis_names(axis_name))
 
 
-def _evaluated_eagerly(leaves: Sequence[Any]) -> bool:
-    """Whether binding a collective to ``leaves`` now would evaluate it, outside any transformation."""
-    return isinstance(core.current_trace(), core.EvalTrace) and not any(isinstance(x, Tracer) for x in leaves)
-
-
 def _no_evaluation_rule(name: str) -> NotImplementedError:
     # JAX has no eager rule for these collectives: evaluated with no transformation, they fail before any check.
     return NotImplementedError(f"Evaluation rule for '{name}' not implemented")
@@ -376,7 +371,7 @@ def ppermute(x, axis_name, perm):
     names = axis_names(axis_name)
     pairs = tuple((int(i), int(j)) for i, j in perm)
     leaves, treedef = tree.tree_flatten(x)
-    if _evaluated_eagerly(leaves):
+    if core.evaluates_eagerly(leaves):
         raise _no_evaluation_rule("ppermute")
     return tree.tree_unflatten(treedef, [ppermute_p.bind(leaf, axis_name=names, perm=pairs) for leaf in leaves])
 
@@ -407,7 +402,7 @@ pbroadcast_p.def_impl(_no_impl("pbroadcast"))
 def pbroadcast(x, axis_name, source):
     """``x`` (a pytree) of member ``source`` of the named axis, replicated to every member."""
     leaves, treedef = tree.tree_flatten(x)
-    if _evaluated_eagerly(leaves):
+    if core.evaluates_eagerly(leaves):
         raise _no_evaluation_rule("pbroadcast")
     return tree.tree_unflatten(treedef, [pbroadcast_p.bind(leaf, axis_name=axis_name, source=source)
                                          for leaf in leaves])
@@ -453,7 +448,7 @@ precv_p.def_impl(_no_impl("precv"))
 
 def precv(token, out_shape, axis_name, perm):
     """Receives an array of ``out_shape``'s shape and dtype sent by ``psend`` over ``perm``, after ``token``."""
-    if _evaluated_eagerly([token]):
+    if core.evaluates_eagerly([token]):
         raise _no_evaluation_rule("precv")
     aval = ShapedArray(out_shape.shape, dtypes.canonicalize_dtype(out_shape.dtype))
     return precv_p.bind(token, axis_name=axis_names(axis_name), out_shape=aval,
@@ -550,7 +545,7 @@ def ragged_all_to_all(operand, output, input_offsets, send_sizes, output_offsets
     ``j``, written into ``j``'s ``output`` at ``output_offsets[j]``; ``recv_sizes`` are the sizes received."""
     args = [_as_jax_value(x, "ragged_all_to_all", i)
             for i, x in enumerate((operand, output, input_offsets, send_sizes, output_offsets, recv_sizes))]
-    if _evaluated_eagerly(args):
+    if core.evaluates_eagerly(args):
         raise RuntimeError("ragged_all_to_all must be used within a mapped context like vmap or shard_map.")
     # Unlike the other collectives, groups of different sizes are accepted (as JAX's).
     groups = None if axis_index_groups is None else tuple(tuple(int(i) for i in g) for g in axis_index_groups)

@@ -63,7 +63,7 @@ class TokenPrimitive(core.Primitive):
     """A primitive on tokens: outside any transformation it is evaluated on the host, without a backend."""
 
     def bind(self, *args, **params):
-        if isinstance(core.current_trace(), core.EvalTrace) and not any(isinstance(x, core.Tracer) for x in args):
+        if core.evaluates_eagerly(args):
             return self.impl(*args, **params)
         return super().bind(*args, **params)
 
