@@ -292,14 +292,13 @@ class JitWrapped:
         if not self.static_argnums and not self.static_argnames:  # the common case, on every call
             return (args, kwargs), ((), ())
         n = len(args)
-        static_nums = [i if i >= 0 else i + n for i in self.static_argnums if i >= n or i < 0 and i + n >= 0
-                       or 0 <= i < n]
-        names = _positional_names(self._signature, max(static_nums, default=-1) + 1)
-        static_nums = [i for i in static_nums if i < n or names[i] not in kwargs]
-        for i in static_nums:
-            if not 0 <= i < n:
-                raise ValueError(f"Jitted function has static_argnums={self.static_argnums}, but only accepts {n} "
-                                 "positional arguments.")
+        for i in self.static_argnums:
+            if i < -n:
+                raise ValueError("Positional argument indices, e.g. for `static_argnums`, must have value greater "
+                                 "than or equal to -len(args) and less than len(args), but got value "
+                                 f"{i} for len(args) == {n}.")
+        # As JAX: a static position the call does not reach is not static (the function reports a missing one).
+        static_nums = [i % n for i in self.static_argnums if i < n]
         dynamic = tuple(a for i, a in enumerate(args) if i not in static_nums)
         dynamic_kwargs = {k: v for k, v in kwargs.items() if k not in self.static_argnames}
         static = (tuple((i, _StaticArgument(args[i])) for i in sorted(static_nums)),
