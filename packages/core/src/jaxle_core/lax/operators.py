@@ -278,11 +278,15 @@ for _name in ["eq", "ne", "lt", "le", "gt", "ge"]:
 _METHODS["__divmod__"] = lambda x, y: (_METHODS["__floordiv__"](x, y), _METHODS["__mod__"](x, y))
 
 
-def install_operators(cls: type) -> None:
-    """Give ``cls`` (a tracer or concrete array type) the Python operators and array methods."""
-    for name, method in _METHODS.items():
-        setattr(cls, name, method)
+def install_array_methods(methods: dict[str, Any]) -> None:
+    """Give tracers and concrete arrays of every backend the operators, methods and properties in ``methods``.
+
+    This is the hook through which a facade (jaxle-numpy) installs NumPy's array API without core importing it;
+    a later call replaces what an earlier one installed under the same name.
+    """
+    for cls in (Tracer, Array):
+        for name, method in methods.items():
+            setattr(cls, name, method)
 
 
-install_operators(Tracer)
-install_operators(Array)
+install_array_methods(_METHODS)

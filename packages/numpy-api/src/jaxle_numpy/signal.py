@@ -1,0 +1,5 @@
+"""convolve and correlate."""
+
+from __future__ import annotations
+
+__all__: list[str] = []

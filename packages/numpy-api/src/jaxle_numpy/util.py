@@ -1,0 +1,114 @@
+"""Argument checks and dtype promotion shared by every jnp function.
+
+jnp functions accept arrays, tracers, NumPy arrays and scalars, and Python
+scalars; lists and tuples are refused (as in JAX) except where a function
+documents otherwise. Mixed operands are promoted with JAX's lattice (weak
+types respected) and, for elementwise functions, to a common rank.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import dtypes
+from jaxle_core.array import Array
+from jaxle_core.avals import get_aval
+from jaxle_core.core import Tracer
+from jaxle_core.lax import operators as lax_operators
+from jaxle_core.lax import structural as lax_structural
+
+__all__ = ["is_arraylike", "check_arraylike", "promote_dtypes", "promote_shapes", "promote_args",
+           "promote_dtypes_inexact", "promote_args_inexact", "promote_dtypes_numeric", "promote_args_numeric",
+           "canonicalize_axis", "ensure_array"]
+
+_SCALARS = (bool, int, float, complex, np.generic)
+
+
+def is_arraylike(x: Any) -> bool:
+    """Whether jnp accepts ``x`` as an array argument: an array, a tracer, or a NumPy or Python scalar."""
+    return isinstance(x, (Array, Tracer, np.ndarray) + _SCALARS) or hasattr(x, "__jax_array__")
+
+
+def check_arraylike(fun_name: str, *args: Any) -> None:
+    """JAX's TypeError for the first argument that is not array-like (a list, a tuple, a string, ...)."""
+    for position, arg in enumerate(args):
+        if not is_arraylike(arg):
+            raise TypeError(f"{fun_name} requires ndarray or scalar arguments, got {type(arg)} at position "
+                            f"{position}.")
+
+
+def ensure_array(x: Any) -> Any:
+    """``x`` with Python and NumPy scalars made 0-d NumPy arrays of their canonical (weak) dtype's value."""
+    if hasattr(x, "__jax_array__"):
+        return x.__jax_array__()
+    return x
+
+
+def promote_dtypes(*args: Any) -> list[Any]:
+    """``args`` converted to their common dtype, weak types respected (no change of rank)."""
+    return lax_operators.promote_dtypes(*(ensure_array(a) for a in args))
+
+
+def promote_shapes(fun_name: str, *args: Any) -> list[Any]:
+    """``args`` given leading size-1 dimensions up to the largest rank, as NumPy broadcasting implies."""
+    del fun_name  # rank promotion is always allowed (jax_numpy_rank_promotion="allow")
+    ndim = max((get_aval(a).ndim for a in args), default=0)
+    out = []
+    for a in args:
+        shape = get_aval(a).shape
+        if 0 < len(shape) < ndim:
+            rank = len(shape)
+            a = lax_structural.broadcast_in_dim(a, (1,) * (ndim - rank) + shape, tuple(range(ndim - rank, ndim)))
+        out.append(a)
+    return out
+
+
+def promote_args(fun_name: str, *args: Any) -> list[Any]:
+    """Check, promote to a common dtype and to a common rank: what an elementwise jnp function does first."""
+    check_arraylike(fun_name, *args)
+    return promote_shapes(fun_name, *promote_dtypes(*args))
+
+
+def _to_dtype(x: Any, dtype: np.dtype, weak: bool) -> Any:
+    aval = get_aval(x)
+    if aval.dtype == dtype and aval.weak_type == weak:
+        return x
+    return lax_structural.convert_keeping_weak_type(x, dtype, weak)
+
+
+def promote_dtypes_inexact(*args: Any) -> list[Any]:
+    """Promote to a common dtype, then to an inexact one (integers and booleans become the default float)."""
+    args = [ensure_array(a) for a in args]
+    dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+    dtype = dtypes.to_inexact_dtype(dtype)
+    return [_to_dtype(a, dtype, weak) for a in args]
+
+
+def promote_args_inexact(fun_name: str, *args: Any) -> list[Any]:
+    """``promote_args`` to an inexact dtype: what ``jnp.sin`` and friends do with integer inputs."""
+    check_arraylike(fun_name, *args)
+    return promote_shapes(fun_name, *promote_dtypes_inexact(*args))
+
+
+def promote_dtypes_numeric(*args: Any) -> list[Any]:
+    """Promote to a common dtype, with booleans becoming the default integer."""
+    args = [ensure_array(a) for a in args]
+    dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+    if dtype == np.bool_:
+        dtype = dtypes.default_int_dtype()
+    return [_to_dtype(a, dtype, weak) for a in args]
+
+
+def promote_args_numeric(fun_name: str, *args: Any) -> list[Any]:
+    check_arraylike(fun_name, *args)
+    return promote_shapes(fun_name, *promote_dtypes_numeric(*args))
+
+
+def canonicalize_axis(axis: int, ndim: int) -> int:
+    """``axis`` in ``range(ndim)``, negative axes counted from the end; NumPy's AxisError-like ValueError else."""
+    axis = int(axis)
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    return axis % ndim

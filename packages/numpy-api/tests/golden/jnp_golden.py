@@ -1,0 +1,83 @@
+"""Machinery shared by the jnp golden generators beside this file and by the tests that replay them.
+
+A generator (``make_<family>_golden.py``) defines ``CASES``: case name -> ``build(m) -> (function, args)``, where
+``m`` offers ``numpy``, ``lax``, ``make_jaxpr``, ``jit``, ``vmap`` and ``grad`` (the ``jax`` module does; tests use
+``jaxle_namespace()``). It is run with JAX 0.10.2 in its own environment:
+
+    /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_<family>_golden.py jax
+
+and writes ``<family>_golden.json``: per case the ``make_jaxpr`` text, the values of the eager call and whether each
+result is weakly typed, or the error's type and first line. The test replays every case with jaxle and compares
+(``assert_case_matches``): jaxpr text character for character, values within a dtype tolerance, weak types, errors.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pathlib
+import sys
+import types
+
+HERE = pathlib.Path(__file__).parent
+_CORE_GOLDEN = HERE.parents[2] / "core" / "tests" / "golden"
+if str(_CORE_GOLDEN) not in sys.path:
+    sys.path.insert(0, str(_CORE_GOLDEN))
+
+import make_reductions_golden as _core_golden  # noqa: E402 - found through the path set just above
+
+rand = _core_golden.rand
+value_record = _core_golden._value
+
+
+def jaxle_namespace() -> types.SimpleNamespace:
+    """What a generator's ``build`` gets from jaxle: core's transforms with jaxle_numpy as ``numpy``."""
+    import jaxle_core
+    import jaxle_numpy
+
+    return types.SimpleNamespace(numpy=jaxle_numpy, lax=jaxle_core.lax, make_jaxpr=jaxle_core.make_jaxpr,
+                                 jit=jaxle_core.jit, vmap=jaxle_core.vmap, grad=jaxle_core.grad,
+                                 jvp=jaxle_core.jvp, vjp=jaxle_core.vjp, config=jaxle_core.config)
+
+
+def _leaves(outs) -> list:
+    if isinstance(outs, (tuple, list)):
+        return [leaf for out in outs for leaf in _leaves(out)]
+    return [outs]
+
+
+def run_case(m, build) -> dict:
+    """{'jaxpr': text, 'values': [...], 'weak': [...]} or {'error': type name, 'message': first line}."""
+    fn, args = build(m)
+    try:
+        text = str(m.make_jaxpr(fn)(*args))
+        outs = _leaves(fn(*args))
+    except Exception as error:  # noqa: BLE001 - the error is what we record
+        return {"error": type(error).__name__, "message": str(error).split("\n")[0]}
+    return {"jaxpr": text, "values": [value_record(o) for o in outs],
+            "weak": [bool(getattr(o, "weak_type", False)) for o in outs]}
+
+
+def assert_case_matches(actual: dict, expected: dict, check_message: bool = True) -> None:
+    """One replayed case against its golden record."""
+    if "error" in expected or "error" in actual:
+        assert actual.get("error") == expected.get("error"), (actual, expected)
+        if check_message:
+            assert actual.get("message") == expected.get("message"), (actual, expected)
+        return
+    assert actual["jaxpr"] == expected["jaxpr"], "\n" + actual["jaxpr"] + "\n!=\n" + expected["jaxpr"]
+    _core_golden.assert_matches({"eqns": [], "values": actual["values"]}, {"eqns": [], "values": expected["values"]})
+    assert actual["weak"] == expected["weak"]
+
+
+def write(cases: dict, filename: str) -> None:
+    """Run ``cases`` with the module named on the command line and write the records to ``filename``."""
+    m = importlib.import_module(sys.argv[1])
+    importlib.import_module(f"{sys.argv[1]}.numpy")
+    records = {name: run_case(m, build) for name, build in cases.items()}
+    (HERE / filename).write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
+    print(f"{len(records)} cases -> {HERE / filename}")
+
+
+def load(filename: str) -> dict:
+    return json.loads((HERE / filename).read_text())

@@ -1,0 +1,48 @@
+"""Write numpy_names.json (every public name of the named module's ``numpy`` namespace and its kind) and
+array_attributes.json (the attributes of its ``Array`` type: methods, properties and operators).
+
+    /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_numpy_names.py jax
+
+Kinds: module, class, ufunc (a ``numpy.ufunc`` object), function, or ``value:<repr>`` for constants.
+"""
+
+import importlib
+import inspect
+import json
+import pathlib
+import sys
+
+
+def kind(value, ufunc_type) -> str:
+    if inspect.ismodule(value):
+        return "module"
+    if isinstance(value, ufunc_type):
+        return "ufunc"
+    if inspect.isclass(value):
+        return "class"
+    if callable(value):
+        return "function"
+    if isinstance(value, (float, type(None))):
+        return f"value:{value!r}"
+    return "object"
+
+
+def public_names(module_name: str) -> dict[str, str]:
+    numpy = importlib.import_module(f"{module_name}.numpy")
+    return {name: kind(getattr(numpy, name), numpy.ufunc) for name in sorted(dir(numpy)) if not name.startswith("_")}
+
+
+def array_attributes(module_name: str) -> list[str]:
+    """Public and dunder attributes of ``Array`` beyond those every Python object has."""
+    array_type = importlib.import_module(module_name).Array
+    return sorted(name for name in dir(array_type)
+                  if not (name.startswith("_") and not name.startswith("__")) and name not in dir(object))
+
+
+if __name__ == "__main__":
+    here = pathlib.Path(__file__).parent
+    names = public_names(sys.argv[1])
+    (here / "numpy_names.json").write_text(json.dumps(names, indent=1, sort_keys=True) + "\n")
+    attributes = array_attributes(sys.argv[1])
+    (here / "array_attributes.json").write_text(json.dumps(attributes, indent=1) + "\n")
+    print(f"{len(names)} names, {len(attributes)} Array attributes -> {here}")
