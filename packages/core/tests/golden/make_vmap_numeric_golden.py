@@ -94,6 +94,9 @@ def cases(impl, lax, vmap):
         ("select_and_scatter_add", vmap(max_pool_vjp, in_axes=(1, 0)), (arr(6, 5), arr(5, 5))),
         ("select_and_scatter_add_cotangent_unbatched", vmap(max_pool_vjp, in_axes=(0, None)),
          (arr(5, 6), arr(5))),
+        # an outer-level binary op with one unbatched operand of higher rank: JAX expands it before the batched one
+        ("mul_nested_second_unbatched", vmap(vmap(lax.mul, in_axes=(None, 0)), in_axes=(0, None)), (arr(3), arr(4))),
+        ("mul_nested_first_unbatched", vmap(vmap(lax.mul, in_axes=(0, None)), in_axes=(None, 0)), (arr(3), arr(4))),
         ("erf", vmap(lax.erf, in_axes=1), (arr(3, 5),)),
         ("lgamma", vmap(lax.lgamma), (arr(5, 3) + 4,)),
         ("igamma_first_batched", vmap(lax.igamma, in_axes=(0, None)), (arr(5, 3) + 2, arr(3) + 1)),
