@@ -208,6 +208,16 @@ def test_dynamic_slices_read_uint64_indices_as_unsigned():
         np.testing.assert_array_equal(np.asarray(got), [[5, 6], [9, 10]])
 
 
+def test_dynamic_slices_stage_no_wrapping_of_unsigned_indices():
+    # JAX's jaxprs for traced unsigned start indices have no `lt`/`add`/`select_n`: they cannot be negative
+    a = np.arange(3, dtype=np.float32)
+    text = str(jc.make_jaxpr(lambda x, i: lax.dynamic_slice(x, (i,), (1,)))(a, np.uint32(1)))
+    assert text.splitlines()[1].strip() == "c:f32[1] = dynamic_slice[slice_sizes=(1,)] a b"
+    text = str(jc.make_jaxpr(lambda x, i: lax.dynamic_update_slice(x, x[:1], (i,)))(a, np.uint32(1)))
+    assert "select_n" not in text and "dynamic_update_slice a c b" in text
+    np.testing.assert_array_equal(np.asarray(lax.dynamic_slice(a, (np.uint32(2),), (2,))), [1, 2])
+
+
 @pytest.mark.parametrize("mode", ["clip", "promise_in_bounds"])
 def test_gather_clamps_uint64_indices_as_unsigned(mode):
     with jc.config.enable_x64(True):

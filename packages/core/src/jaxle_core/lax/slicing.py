@@ -167,7 +167,7 @@ def _normalized_start_indices(name: str, shape: tuple[int, ...], start_indices,
         if isinstance(index, _STATIC_INTS):
             value = int(index) + size if negative_ok and int(index) < 0 else int(index)
             result.append(np.asarray(value, dtype))
-        elif negative_ok:
+        elif negative_ok and not np.issubdtype(dtype, np.unsignedinteger):  # an unsigned index is never negative
             result.append(_wrap_negative(index, size, dtype))
         else:
             result.append(index)
