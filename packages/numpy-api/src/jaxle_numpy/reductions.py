@@ -1,5 +1,572 @@
-"""Reductions: sum, prod, mean, var, std, min, max, arg*, all, any, quantiles and their nan* forms."""
+"""Reductions: sum, prod, mean, var, std, min, max, arg*, all, any, ptp, count_nonzero and their nan* forms.
+
+Every reduction follows one recipe (``_reduce``), as JAX's do: check the arguments, pick the result dtype
+(small integers summed in the default integer, float16 and bfloat16 accumulated in float32), replace masked-out
+elements by the operation's identity, reduce with the lax primitive, combine with ``initial`` and restore the
+reduced dimensions for ``keepdims``. Functions that JAX stages as ``jit`` calls (``_var``, ``nansum``, ...) are
+jitted here under the same names and static arguments, so their jaxprs read the same.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import math
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import dtypes, lax
+from jaxle_core.avals import get_aval
+from jaxle_core.jit import jit
+from jaxle_core.lax import operators as lax_operators
+from jaxle_core.lax.reductions import extremum_identity
+from jaxle_numpy.util import canonicalize_axis, check_arraylike, ensure_array
+
+__all__ = ["sum", "prod", "max", "min", "amax", "amin", "all", "any", "mean", "var", "std", "argmax", "argmin",
+           "ptp", "count_nonzero", "nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd",
+           "nanargmax", "nanargmin"]
+
+Axis = int | Sequence[int] | None
+
+_builtin_sum = sum
+
+
+# ---------------------------------------------------------------- shared pieces
+
+
+def check_out(name: str, out: Any) -> None:
+    """JAX's refusal of NumPy's ``out=`` argument."""
+    if out is not None:
+        raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported.")
+
+
+def reduction_axes(axis: Axis, ndim: int) -> tuple[int, ...]:
+    """``axis`` (None, an int or a sequence of ints, negative ones counted from the end) as sorted positions."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (int, np.integer)) or (hasattr(axis, "__index__") and not isinstance(axis, Sequence)):
+        axis = (operator.index(axis),)
+    axes = tuple(canonicalize_axis(a, ndim) for a in tuple(axis))
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"duplicate value in 'axis': {axis}")
+    return axes
+
+
+def _convert(x: Any, dtype: np.dtype) -> Any:
+    """``x`` as a strongly typed ``dtype`` value (nothing staged when it already is one)."""
+    aval = get_aval(x)
+    if aval.dtype == dtype and not aval.weak_type:
+        return x
+    return lax.convert_element_type(x, dtype)
+
+
+def _requested_dtype(dtype: Any, name: str) -> np.dtype:
+    return dtypes.dtype(dtype, requested_in=name)
+
+
+def _upcast_f16(dtype: np.dtype) -> np.dtype:
+    """float16 and bfloat16 are accumulated in float32, as JAX does."""
+    if dtype in (np.dtype(np.float16), np.dtype(dtypes.bfloat16)):
+        return np.dtype(np.float32)
+    return dtype
+
+
+def _broadcast_to_shape(x: Any, shape: tuple[int, ...]) -> Any:
+    aval = get_aval(x)
+    if aval.shape == shape:
+        return x
+    lax.broadcast_shapes(aval.shape, shape)  # NumPy's broadcasting error for incompatible shapes
+    lead = len(shape) - aval.ndim
+    return lax.broadcast_in_dim(x, shape, tuple(range(lead, len(shape))))
+
+
+def _where_body(condition: Any, x: Any, y: Any) -> Any:
+    if get_aval(condition).dtype != np.bool_:
+        condition = lax.ne(condition, np.zeros((), get_aval(condition).dtype))
+    x, y = lax_operators.promote_dtypes(x, y)
+    shape = lax.broadcast_shapes(*(get_aval(v).shape for v in (condition, x, y)))
+    if get_aval(condition).ndim:  # select_n takes a scalar predicate as it is
+        condition = _broadcast_to_shape(condition, shape)
+    x, y = _broadcast_to_shape(x, shape), _broadcast_to_shape(y, shape)
+    if math.prod(shape) == 0:  # nothing to select: JAX returns the first case unselected
+        return x
+    return lax.select_n(condition, y, x)
+
+
+_where_body.__name__ = "_where"
+# jnp.where's three-argument form, staged as JAX stages it (``jit[name=_where]``); private until ufuncs.where lands.
+where3: Callable[[Any, Any, Any], Any] = jit(_where_body)
+
+
+def isnan(x: Any) -> Any:
+    """NaN mask as JAX stages it for the nan* reductions (``ne x x``)."""
+    return lax.ne(x, x)
+
+
+def _strong_scalar(value: Any, dtype: np.dtype) -> np.ndarray:
+    return np.array(value, dtype)
+
+
+def _is_inexact(x: Any) -> bool:
+    return dtypes.issubdtype(get_aval(x).dtype, np.inexact)
+
+
+def _operand(name: str, a: Any, *others: Any) -> Any:
+    check_arraylike(name, a, *(o for o in others if o is not None))
+    return ensure_array(a)
+
+
+def _promoted_sum_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype ``sum`` and ``prod`` accumulate integers in: at least the default (unsigned) integer."""
+    if dtype == np.bool_:
+        return dtypes.default_int_dtype()
+    if dtypes.issubdtype(dtype, np.unsignedinteger):
+        default = dtypes.default_uint_dtype()
+        return default if dtype.itemsize < default.itemsize else dtype
+    if dtypes.issubdtype(dtype, np.integer):
+        default = dtypes.default_int_dtype()
+        return default if dtype.itemsize < default.itemsize else dtype
+    return dtype
+
+
+def _to_numeric(x: Any) -> Any:
+    """Booleans become the default integer before summing or multiplying, as JAX does."""
+    if get_aval(x).dtype == np.bool_:
+        return _convert(x, dtypes.default_int_dtype())
+    return x
+
+
+def _to_bool(x: Any) -> Any:
+    if dtypes.issubdtype(get_aval(x).dtype, np.complexfloating):
+        x = lax.real(x)  # JAX tests the real part only
+    return _convert(x, np.dtype(np.bool_))
+
+
+def _reduce(a: Any, name: str, reducer: Callable, combine: Callable, identity: Callable[[np.dtype], Any] | None, *,
+            axis: Axis = None, dtype: Any = None, out: Any = None, keepdims: bool = False, initial: Any = None,
+            where: Any = None, promote_integers: bool = False, upcast_f16: bool = False,
+            preprocess: Callable | None = None, bool_reducer: Callable | None = None) -> Any:
+    """The recipe every jnp reduction follows (see the module's docstring); ``identity`` is None for max/min."""
+    check_out(name, out)
+    a = _operand(name, a, initial, where)
+    if preprocess is not None:
+        a = preprocess(a)
+    aval = get_aval(a)
+    axes = reduction_axes(axis, aval.ndim)
+    if identity is None and initial is None:
+        if not _builtin_all(aval.shape[d] >= 1 for d in axes):
+            raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
+        if where is not None:
+            raise ValueError(f"reduction operation {name} does not have an identity, so to use a where mask one has "
+                             "to specify 'initial'")
+    if dtype is not None:
+        result_dtype = _requested_dtype(dtype, name)
+        computation_dtype = result_dtype
+    else:
+        result_dtype = _promoted_sum_dtype(aval.dtype) if promote_integers else aval.dtype
+        computation_dtype = _upcast_f16(result_dtype) if upcast_f16 else result_dtype
+    a = _convert(a, computation_dtype)
+    if computation_dtype == np.bool_ and bool_reducer is not None:
+        reducer = bool_reducer
+    if where is not None:
+        fill = identity(computation_dtype) if identity is not None else extremum_identity(
+            computation_dtype, largest=name in ("min", "nanmin"))
+        a = where3(where, a, _strong_scalar(fill, computation_dtype))
+    result = reducer(a, axes)
+    if initial is not None:
+        initial_value = _convert(initial, computation_dtype)
+        if get_aval(initial_value).shape != ():
+            raise ValueError(f"initial value must be a scalar. Got array of shape {get_aval(initial_value).shape}")
+        result = combine(initial_value, result)
+    if keepdims:
+        result = lax.expand_dims(result, axes)
+    return _convert(result, result_dtype)
+
+
+_builtin_all = all
+_builtin_any = any
+_builtin_max = max
+_builtin_min = min
+
+
+# ---------------------------------------------------------------- sum, prod, max, min, all, any
+
+
+def sum(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False,
+        initial: Any = None, where: Any = None, promote_integers: bool = True) -> Any:
+    """Sum of the elements over ``axis`` (small integers and booleans summed in the default integer)."""
+    return _reduce(a, "sum", lax.reduce_sum, lax.add, lambda dt: 0, axis=axis, dtype=dtype, out=out,
+                   keepdims=keepdims, initial=initial, where=where, promote_integers=promote_integers,
+                   upcast_f16=True, preprocess=_to_numeric, bool_reducer=lax.reduce_or)
+
+
+def prod(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False,
+         initial: Any = None, where: Any = None, promote_integers: bool = True) -> Any:
+    """Product of the elements over ``axis``."""
+    return _reduce(a, "prod", lax.reduce_prod, lax.mul, lambda dt: 1, axis=axis, dtype=dtype, out=out,
+                   keepdims=keepdims, initial=initial, where=where, promote_integers=promote_integers,
+                   upcast_f16=True, preprocess=_to_numeric, bool_reducer=lax.reduce_and)
+
+
+def max(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, initial: Any = None,
+        where: Any = None) -> Any:
+    """Largest element over ``axis``; an empty reduction needs ``initial``."""
+    return _reduce(a, "max", lax.reduce_max, lax.max, None, axis=axis, out=out, keepdims=keepdims,
+                   initial=initial, where=where)
+
+
+def min(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, initial: Any = None,
+        where: Any = None) -> Any:
+    """Smallest element over ``axis``; an empty reduction needs ``initial``."""
+    return _reduce(a, "min", lax.reduce_min, lax.min, None, axis=axis, out=out, keepdims=keepdims,
+                   initial=initial, where=where)
+
+
+amax = max
+amin = min
+
+
+def all(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, *, where: Any = None) -> Any:
+    """Whether every element over ``axis`` is true (nonzero)."""
+    return _reduce(a, "all", lax.reduce_and, lax.bitwise_and, lambda dt: True, axis=axis, out=out,
+                   keepdims=keepdims, where=where, preprocess=_to_bool)
+
+
+def any(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, *, where: Any = None) -> Any:
+    """Whether some element over ``axis`` is true (nonzero)."""
+    return _reduce(a, "any", lax.reduce_or, lax.bitwise_or, lambda dt: False, axis=axis, out=out,
+                   keepdims=keepdims, where=where, preprocess=_to_bool)
+
+
+# ---------------------------------------------------------------- mean, var, std
+
+
+def _reduced_size(shape: tuple[int, ...], axis: Axis) -> int:
+    """How many elements each result of a reduction over ``axis`` combines; JAX indexes the shape with ``axis``
+    as given, so an axis out of bounds is an IndexError here."""
+    if axis is None:
+        return math.prod(shape)
+    if isinstance(axis, (int, np.integer)):
+        return shape[axis]
+    return math.prod(shape[d] for d in axis)
+
+
+def _count(where: Any, shape: tuple[int, ...], axis: Axis, dtype: np.dtype, keepdims: bool) -> Any:
+    """How many elements ``where`` selects over ``axis`` (as ``dtype``)."""
+    return sum(_broadcast_to_shape(where, shape), axis, dtype=dtype, keepdims=keepdims)
+
+
+def mean(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False, *,
+         where: Any = None) -> Any:
+    """Arithmetic mean over ``axis`` (integers and booleans averaged in the default float)."""
+    check_out("mean", out)
+    a = _operand("mean", a, where)
+    aval = get_aval(a)
+    if dtype is None:
+        result_dtype = dtypes.to_inexact_dtype(aval.dtype)
+        computation_dtype = _upcast_f16(result_dtype)
+    else:
+        result_dtype = computation_dtype = _requested_dtype(dtype, "mean")
+    if where is None:
+        normalizer = _convert(_reduced_size(aval.shape, axis), computation_dtype)
+    else:
+        normalizer = _count(where, aval.shape, axis, computation_dtype, keepdims)
+    total = sum(a, axis, dtype=computation_dtype, keepdims=keepdims, where=where)
+    return _convert(lax.div(total, normalizer), result_dtype)
+
+
+def _var_dtypes(a_dtype: np.dtype, dtype: Any) -> tuple[np.dtype, np.dtype]:
+    """(the dtype var computes in, the dtype it returns)."""
+    if dtype is not None:
+        dtype = _requested_dtype(dtype, "var")
+        if not dtypes.issubdtype(dtype, np.inexact):
+            return dtype, dtype
+        return _upcast_f16(dtype), dtype
+    if not dtypes.issubdtype(a_dtype, np.inexact):
+        inexact = dtypes.to_inexact_dtype(a_dtype)
+        return inexact, inexact
+    real = _real_dtype(a_dtype)
+    return _upcast_f16(a_dtype), real
+
+
+def _real_dtype(dtype: np.dtype) -> np.dtype:
+    return np.dtype(np.finfo(dtype).dtype) if dtypes.issubdtype(dtype, np.complexfloating) else dtype
+
+
+def _squared_magnitude(x: Any) -> Any:
+    if dtypes.issubdtype(get_aval(x).dtype, np.complexfloating):
+        return lax.real(lax.mul(x, lax.conj(x)))
+    return lax.square(x)
+
+
+def _correction(ddof: int, correction: int | float | None) -> Any:
+    if correction is None:
+        return ddof
+    if ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+    return correction
+
+
+def _var_body(a: Any, mean_value: Any, correction: Any, where: Any, axis: Axis = None, dtype: Any = None,
+              keepdims: bool = False) -> Any:
+    computation_dtype, result_dtype = _var_dtypes(get_aval(a).dtype, dtype)
+    a = _convert(a, computation_dtype)
+    if mean_value is None:
+        mean_value = mean(a, axis, dtype=computation_dtype, keepdims=True, where=where)
+    centered = _squared_magnitude(lax.sub(a, mean_value))
+    real_dtype = get_aval(centered).dtype
+    shape = get_aval(a).shape
+    if where is None:
+        size = _convert(_reduced_size(shape, axis), real_dtype)
+        normalizer = lax.sub(size, _convert(correction, real_dtype))
+    else:
+        normalizer = lax.sub(_count(where, shape, axis, real_dtype, keepdims), _convert(correction, real_dtype))
+    total = sum(centered, axis, dtype=real_dtype, keepdims=keepdims, where=where)
+    result = _convert(lax.div(total, normalizer), result_dtype)
+    return where3(lax.gt(normalizer, _strong_scalar(0, real_dtype)), result, np.nan)
+
+
+_var_body.__name__ = "_var"
+_var = jit(_var_body, static_argnames=("axis", "dtype", "keepdims"))
+
+
+def var(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, ddof: int = 0, keepdims: bool = False, *,
+        where: Any = None, mean: Any = None, correction: int | float | None = None) -> Any:
+    """Variance over ``axis``, dividing by the count less ``correction`` (or ``ddof``); complex gives a real."""
+    check_out("var", out)
+    a = _operand("var", a, where, mean)
+    correction = _correction(ddof, correction)
+    return _var(a, mean, correction, where, axis=_static_axis(axis), dtype=dtype, keepdims=keepdims)
+
+
+def _std_body(a: Any, correction: Any, mean_value: Any, where: Any, axis: Axis = None, dtype: Any = None,
+              keepdims: bool = False) -> Any:
+    return lax.sqrt(_var(a, mean_value, correction, where, axis=axis, dtype=dtype, keepdims=keepdims))
+
+
+_std_body.__name__ = "_std"
+_std = jit(_std_body, static_argnames=("axis", "dtype", "keepdims"))
+
+
+def std(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, ddof: int = 0, keepdims: bool = False, *,
+        where: Any = None, mean: Any = None, correction: int | float | None = None) -> Any:
+    """Standard deviation over ``axis`` (the square root of ``var``)."""
+    check_out("std", out)
+    a = _operand("std", a, where, mean)
+    if dtype is not None and not dtypes.issubdtype(_requested_dtype(dtype, "std"), np.inexact):
+        raise ValueError(f"dtype argument to jnp.std must be inexact; got {np.dtype(dtype)}")
+    correction = _correction(ddof, correction)
+    return _std(a, correction, mean, where, axis=_static_axis(axis), dtype=dtype, keepdims=keepdims)
+
+
+def _static_axis(axis: Axis) -> Axis:
+    """``axis`` in a hashable form, as a static argument must be."""
+    if axis is None or isinstance(axis, (int, np.integer)):
+        return axis
+    if isinstance(axis, (list, tuple)):
+        return tuple(axis)
+    return axis
+
+
+# ---------------------------------------------------------------- argmax, argmin, ptp, count_nonzero
+
+
+def _arg_extremum(name: str, lax_fn: Callable, a: Any, axis: int | None, out: Any, keepdims: bool | None) -> Any:
+    check_out(name, out)
+    a = _operand(name, a)
+    aval = get_aval(a)
+    if axis is None:
+        dims = tuple(range(aval.ndim))
+        a = lax.reshape(a, (aval.size,))
+        axis = 0
+    else:
+        axis = operator.index(axis)
+        dims = None
+    shape = get_aval(a).shape
+    if shape[axis] == 0:
+        raise ValueError(f"attempt to get {name} of an empty sequence")
+    axis = canonicalize_axis(axis, len(shape))
+    result = lax_fn(a, axis, dtypes.default_int_dtype())
+    if keepdims:
+        result = lax.expand_dims(result, dims if dims is not None else (axis,))
+    return result
+
+
+def argmax(a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Any:
+    """Index of the largest element (the first one on ties; NaN counts as largest) over ``axis`` or the flat array."""
+    return _arg_extremum("argmax", lax.argmax, a, axis, out, keepdims)
+
+
+def argmin(a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Any:
+    """Index of the smallest element (the first one on ties; NaN counts as smallest) over ``axis``."""
+    return _arg_extremum("argmin", lax.argmin, a, axis, out, keepdims)
+
+
+def _ptp_body(a: Any, axis: Axis = None, keepdims: bool = False) -> Any:
+    return lax.sub(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
+
+
+_ptp_body.__name__ = "_ptp"
+_ptp = jit(_ptp_body, static_argnames=("axis", "keepdims"))
+
+
+def ptp(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False) -> Any:
+    """Range (maximum minus minimum) over ``axis``."""
+    check_out("ptp", out)
+    a = _operand("ptp", a)
+    return _ptp(a, axis=_static_axis(axis), keepdims=keepdims)
+
+
+def _count_nonzero_body(a: Any, axis: Axis = None, keepdims: bool = False) -> Any:
+    a = _operand("count_nonzero", a)
+    nonzero = lax.ne(a, _strong_scalar(0, get_aval(a).dtype))
+    return sum(nonzero, axis, dtype=dtypes.default_int_dtype(), keepdims=keepdims)
+
+
+_count_nonzero_body.__name__ = "count_nonzero"
+_count_nonzero = jit(_count_nonzero_body, static_argnames=("axis", "keepdims"))
+
+
+def count_nonzero(a: Any, axis: Axis = None, keepdims: bool = False) -> Any:
+    """How many elements over ``axis`` are nonzero (in the default integer)."""
+    check_arraylike("count_nonzero", a)
+    return _count_nonzero(ensure_array(a), axis=_static_axis(axis), keepdims=keepdims)
+
+
+# ---------------------------------------------------------------- nan* forms
+
+
+def _nan_replaced(a: Any, value: Any) -> Any:
+    """``a`` with NaNs replaced by ``value`` (a strongly typed scalar of ``a``'s dtype)."""
+    return where3(isnan(a), _strong_scalar(value, get_aval(a).dtype), a)
+
+
+def _nansum_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False,
+                 initial: Any = None, where: Any = None) -> Any:
+    a = _operand("nansum", a, initial, where)
+    if _is_inexact(a):
+        a = _nan_replaced(a, 0)
+    return sum(a, axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial, where=where)
+
+
+def _nanprod_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False,
+                  initial: Any = None, where: Any = None) -> Any:
+    a = _operand("nanprod", a, initial, where)
+    if _is_inexact(a):
+        a = _nan_replaced(a, 1)
+    return prod(a, axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial, where=where)
+
+
+def _nan_extremum(name: str, reduction: Callable, a: Any, axis: Axis, out: Any, keepdims: bool, initial: Any,
+                  where: Any) -> Any:
+    a = _operand(name, a, initial, where)
+    if not _is_inexact(a):
+        return reduction(a, axis, out=out, keepdims=keepdims, initial=initial, where=where)
+    dtype = get_aval(a).dtype
+    fill = extremum_identity(dtype, largest=name == "nanmin")
+    result = reduction(_nan_replaced(a, fill), axis, out=out, keepdims=keepdims, initial=initial, where=where)
+    if initial is None and where is None:
+        all_nan = all(isnan(a), axis, keepdims=keepdims)
+        result = where3(all_nan, _strong_scalar(np.nan, dtype), result)
+    return result
+
+
+def _nanmax_body(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, initial: Any = None,
+                 where: Any = None) -> Any:
+    return _nan_extremum("nanmax", max, a, axis, out, keepdims, initial, where)
+
+
+def _nanmin_body(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, initial: Any = None,
+                 where: Any = None) -> Any:
+    return _nan_extremum("nanmin", min, a, axis, out, keepdims, initial, where)
+
+
+def _nanmean_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False,
+                  where: Any = None) -> Any:
+    check_out("nanmean", out)
+    a = _operand("nanmean", a, where)
+    if not _is_inexact(a):
+        return mean(a, axis, dtype=dtype, keepdims=keepdims, where=where)
+    dtype = get_aval(a).dtype if dtype is None else _requested_dtype(dtype, "nanmean")
+    count = sum(lax.bitwise_not(isnan(a)), axis, dtype=dtype, keepdims=keepdims, where=where)
+    total = nansum(a, axis, dtype=dtype, keepdims=keepdims, where=where)
+    return lax.div(total, count)
+
+
+def _nanvar_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, ddof: int = 0,
+                 keepdims: bool = False, where: Any = None, mean: Any = None) -> Any:
+    check_out("nanvar", out)
+    a = _operand("nanvar", a, where, mean)
+    computation_dtype, result_dtype = _var_dtypes(get_aval(a).dtype, dtype)
+    a = _convert(a, computation_dtype)
+    if mean is None:
+        mean = nanmean(a, axis, dtype=computation_dtype, keepdims=True, where=where)
+    centered = _squared_magnitude(where3(isnan(a), 0, lax.sub(a, mean)))
+    count = sum(lax.bitwise_not(isnan(a)), axis, keepdims=keepdims, where=where)
+    normalizer = lax.sub(count, _convert(ddof, get_aval(count).dtype))
+    empty = lax.le(normalizer, _strong_scalar(0, get_aval(normalizer).dtype))
+    total = where3(empty, np.nan, sum(centered, axis, keepdims=keepdims, where=where))
+    divisor = where3(empty, 1, normalizer)
+    return _convert(lax.div(total, _convert(divisor, get_aval(total).dtype)), result_dtype)
+
+
+def _nanstd_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, ddof: int = 0,
+                 keepdims: bool = False, where: Any = None, mean: Any = None) -> Any:
+    check_out("nanstd", out)
+    return lax.sqrt(nanvar(a, axis, dtype, ddof=ddof, keepdims=keepdims, where=where, mean=mean))
+
+
+def _nan_arg_extremum(name: str, reduction: Callable, a: Any, axis: int | None, out: Any,
+                      keepdims: bool | None) -> Any:
+    check_out(name.removeprefix("_"), out)
+    a = _operand(name.removeprefix("_"), a)
+    if not _is_inexact(a):
+        return reduction(a, axis, keepdims=keepdims)
+    nan_mask = isnan(a)
+    fill = -np.inf if reduction is argmax else np.inf
+    result = reduction(where3(nan_mask, fill, a), axis, keepdims=keepdims)
+    return where3(all(nan_mask, axis, keepdims=bool(keepdims)), -1, result)
+
+
+def _nanargmax_body(a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Any:
+    return _nan_arg_extremum("_nanargmax", argmax, a, axis, out, keepdims)
+
+
+def _nanargmin_body(a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Any:
+    return _nan_arg_extremum("_nanargmin", argmin, a, axis, out, keepdims)
+
+
+def _named_jit(body: Callable, name: str, static_argnames: tuple[str, ...]) -> Any:
+    body.__name__ = body.__qualname__ = name
+    return jit(body, static_argnames=static_argnames)
+
+
+nansum = _named_jit(_nansum_body, "nansum", ("axis", "dtype", "keepdims"))
+nansum.__doc__ = "Sum over ``axis`` treating NaNs as zero."
+nanprod = _named_jit(_nanprod_body, "nanprod", ("axis", "dtype", "keepdims"))
+nanprod.__doc__ = "Product over ``axis`` treating NaNs as one."
+nanmax = _named_jit(_nanmax_body, "nanmax", ("axis", "keepdims"))
+nanmax.__doc__ = "Largest non-NaN element over ``axis`` (NaN where every element is NaN)."
+nanmin = _named_jit(_nanmin_body, "nanmin", ("axis", "keepdims"))
+nanmin.__doc__ = "Smallest non-NaN element over ``axis`` (NaN where every element is NaN)."
+nanmean = _named_jit(_nanmean_body, "nanmean", ("axis", "dtype", "keepdims"))
+nanmean.__doc__ = "Mean of the non-NaN elements over ``axis``."
+nanvar = _named_jit(_nanvar_body, "nanvar", ("axis", "dtype", "keepdims"))
+nanvar.__doc__ = "Variance of the non-NaN elements over ``axis``."
+nanstd = _named_jit(_nanstd_body, "nanstd", ("axis", "dtype", "keepdims"))
+nanstd.__doc__ = "Standard deviation of the non-NaN elements over ``axis``."
+_nanargmax = _named_jit(_nanargmax_body, "_nanargmax", ("axis", "keepdims"))
+_nanargmin = _named_jit(_nanargmin_body, "_nanargmin", ("axis", "keepdims"))
+
+
+def nanargmax(a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Any:
+    """Index of the largest non-NaN element over ``axis`` (-1 where every element is NaN)."""
+    check_out("nanargmax", out)
+    return _nanargmax(a, axis=axis, keepdims=keepdims)
+
+
+def nanargmin(a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Any:
+    """Index of the smallest non-NaN element over ``axis`` (-1 where every element is NaN)."""
+    check_out("nanargmin", out)
+    return _nanargmin(a, axis=axis, keepdims=keepdims)

@@ -1,0 +1,194 @@
+"""jnp reductions: JAX 0.10.2's jaxprs, values, weak types and errors (goldens), NumPy's values over dtypes, empty
+arrays, NaNs and x64, under jit and vmap, and gradients by finite differences."""
+
+import warnings
+
+import jnp_golden
+import make_jnp_reductions_golden as GEN
+import ml_dtypes
+import numpy as np
+import pytest
+
+import jaxle_core
+import jaxle_numpy as jnp
+from jaxle_core.test_util import check_grads
+
+GOLDEN = jnp_golden.load("jnp_reductions_golden.json")
+
+# Gradients of jitted reductions: values agree, but jaxle's partial evaluation of a jit forwards a residual that
+# is a constant of the known side differently from JAX's, so the jaxpr text differs (core's ad/partial_eval.py).
+PARTIAL_EVAL_TEXT_DIFFERS = {"grad_nanmax", "grad_var", "grad_std_where", "grad_nansum", "grad_mean_where"}
+
+
+@pytest.mark.parametrize("name", sorted(GEN.CASES))
+def test_matches_jax(name):
+    actual = jnp_golden.run_case(jnp_golden.jaxle_namespace(), GEN.CASES[name])
+    expected = GOLDEN[name]
+    if name in PARTIAL_EVAL_TEXT_DIFFERS:
+        assert "jaxpr" in actual, actual
+        actual = {**actual, "jaxpr": expected["jaxpr"]}
+    jnp_golden.assert_case_matches(actual, expected)
+
+
+DTYPES = ["bool", "int8", "uint8", "int32", "float16", "bfloat16", "float32", "complex64"]
+
+
+def _numpy_dtype(name):
+    return np.dtype(getattr(ml_dtypes, name, None) or name)
+
+
+def _tolerance(dtype):
+    return {"float16": 1e-2, "bfloat16": 5e-2}.get(np.dtype(dtype).name, 1e-5)
+
+
+def _reference(fn_name, x, **kwargs):
+    """NumPy's answer computed in float64 (or complex128), where jnp accumulates in at least float32."""
+    wide = x.astype(np.complex128 if np.iscomplexobj(x) else np.float64) if x.dtype.kind in "fcV" else x
+    return getattr(np, fn_name)(wide, **kwargs)
+
+
+def _assert_close(got, want, dtype):
+    got = np.asarray(got)
+    if got.dtype.kind in "biu" and np.asarray(want).dtype.kind in "biu":
+        np.testing.assert_array_equal(got, want)
+    else:
+        tol = _tolerance(dtype)
+        np.testing.assert_allclose(got.astype(np.complex128 if got.dtype.kind == "c" else np.float64),
+                                   want, rtol=tol, atol=tol)
+
+
+# NumPy orders complex numbers (JAX's XLA reductions refuse them) and refuses to subtract booleans.
+_NUMPY_ONLY = {("complex64", f) for f in ("max", "min", "argmax", "argmin", "ptp")} | {("bool", "ptp")}
+
+
+@pytest.mark.parametrize("dtype, fn_name", [(d, f) for d in DTYPES
+                                            for f in ["sum", "prod", "max", "min", "mean", "var", "std", "all", "any",
+                                                      "argmax", "argmin", "ptp", "count_nonzero"]
+                                            if (d, f) not in _NUMPY_ONLY])
+def test_matches_numpy_over_dtypes(fn_name, dtype):
+    x = jnp_golden.rand((3, 4), dtype, seed=21)
+    fn = getattr(jnp, fn_name)
+    for kwargs in ({}, {"axis": 0}, {"axis": -1, "keepdims": True}):
+        if fn_name in ("argmax", "argmin") and "keepdims" in kwargs:
+            kwargs = {"axis": -1}
+        want = _reference(fn_name, x, **kwargs)
+        if fn_name in ("var", "std") and dtype == "bool":
+            want = _reference(fn_name, x.astype(np.float64), **kwargs)
+        _assert_close(fn(x, **kwargs), want, dtype)
+        _assert_close(jaxle_core.jit(lambda v, kw=kwargs: fn(v, **kw))(x), want, dtype)
+
+
+@pytest.mark.parametrize("x64", [False, True])
+def test_result_dtypes_follow_jax(x64):
+    with jaxle_core.config.enable_x64(x64):
+        wide_int = np.dtype("int64" if x64 else "int32")
+        wide_uint = np.dtype("uint64" if x64 else "uint32")
+        wide_float = np.dtype("float64" if x64 else "float32")
+        assert jnp.mean(np.ones(3, np.int64)).dtype == wide_float
+        assert jnp.sum(np.ones(3, np.int8)).dtype == wide_int
+        assert jnp.sum(np.ones(3, np.uint16)).dtype == wide_uint
+        assert jnp.sum(np.ones(3, bool)).dtype == wide_int
+        assert jnp.prod(np.ones(3, np.int8), promote_integers=False).dtype == np.int8
+        assert jnp.sum(np.ones(3, np.float16)).dtype == np.float16
+        assert jnp.mean(np.ones(3, np.int8)).dtype == np.float32  # JAX: small integers average in float32
+        assert jnp.var(np.ones(3, np.complex64)).dtype == np.float32
+        assert jnp.argmax(np.ones(3)).dtype == wide_int
+        assert jnp.count_nonzero(np.ones(3)).dtype == wide_int
+        assert jnp.max(np.ones(3, np.int8)).dtype == np.int8
+        assert jnp.sum(2.0).dtype == wide_float and not jnp.sum(2.0).weak_type
+        x = np.arange(6.0).reshape(2, 3)
+        np.testing.assert_allclose(jnp.var(x, axis=0, ddof=1), np.var(x, axis=0, ddof=1))
+        assert jnp.var(x).dtype == wide_float
+        assert jnp.var(np.ones(3, np.int8)).dtype == np.float32
+
+
+def test_explicit_64_bit_dtype_warns_without_x64():
+    with pytest.warns(UserWarning, match="Explicitly requested dtype float64 requested in sum is not available"):
+        assert jnp.sum(np.ones(3, np.float32), dtype=np.float64).dtype == np.float32
+
+
+@pytest.mark.parametrize("fn_name", ["sum", "prod", "mean", "all", "any", "count_nonzero"])
+def test_empty_reductions_match_numpy(fn_name):
+    x = np.zeros((0, 3), np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for axis in (None, 0, 1):
+            _assert_close(getattr(jnp, fn_name)(x, axis=axis), _reference(fn_name, x, axis=axis), "float32")
+
+
+@pytest.mark.parametrize("fn_name", ["nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd",
+                                     "nanargmax", "nanargmin"])
+@pytest.mark.parametrize("dtype", ["float16", "float32", "int32"])
+def test_nan_reductions_match_numpy(fn_name, dtype):
+    x = jnp_golden.rand((4, 5), dtype, seed=22)
+    if dtype != "int32":
+        x[0, 0] = x[1, 3] = x[3, 4] = np.nan
+    for kwargs in ({}, {"axis": 0}, {"axis": 1, "keepdims": True}):
+        if fn_name.startswith("nanarg") and "keepdims" in kwargs:
+            kwargs = {"axis": 1}
+        _assert_close(getattr(jnp, fn_name)(x, **kwargs), _reference(fn_name, x, **kwargs), dtype)
+
+
+def test_all_nan_slices():
+    x = np.array([[np.nan, np.nan], [1.0, np.nan]], np.float32)
+    np.testing.assert_array_equal(jnp.nanmax(x, axis=1), [np.nan, 1.0])
+    np.testing.assert_array_equal(jnp.nanargmin(x, axis=1), [-1, 0])
+    np.testing.assert_array_equal(jnp.nanmean(x, axis=1), [np.nan, 1.0])
+    np.testing.assert_array_equal(jnp.nanvar(x, axis=1), [np.nan, 0.0])
+
+
+def test_where_and_initial_match_numpy():
+    x = jnp_golden.rand((3, 4), "float32", seed=23)
+    mask = x > 0
+    for fn_name, kwargs in [("sum", {}), ("prod", {}), ("max", {"initial": -10.0}), ("min", {"initial": 10.0}),
+                            ("mean", {}), ("var", {}), ("std", {}), ("all", {}), ("any", {}),
+                            ("nansum", {}), ("nanmean", {}), ("nanmax", {"initial": -10.0})]:
+        for axis in (None, 1):
+            got = getattr(jnp, fn_name)(x, axis=axis, where=mask, **kwargs)
+            _assert_close(got, _reference(fn_name, x, axis=axis, where=mask, **kwargs), "float32")
+    _assert_close(jnp.sum(x, axis=0, initial=2.5), np.sum(x, axis=0, initial=2.5), "float32")
+
+
+def test_var_correction_and_mean():
+    x = jnp_golden.rand((3, 5), "float32", seed=24)
+    np.testing.assert_allclose(jnp.var(x, axis=1, correction=1.5),
+                               ((x - x.mean(1, keepdims=True)) ** 2).sum(1) / 3.5, rtol=1e-5)
+    mu = np.mean(x, axis=1, keepdims=True)
+    np.testing.assert_allclose(jnp.std(x, axis=1, mean=mu), np.std(x, axis=1, mean=mu), rtol=1e-5)
+    np.testing.assert_allclose(jnp.var(x, ddof=20), np.nan)
+
+
+@pytest.mark.parametrize("fn_name", ["sum", "mean", "var", "max", "argmin", "nanmean", "all"])
+def test_vmap_matches_loop(fn_name):
+    x = jnp_golden.rand((3, 4, 2), "float32", seed=25)
+    fn = getattr(jnp, fn_name)
+    got = jaxle_core.vmap(lambda v: fn(v, axis=0), in_axes=2)(x)
+    want = np.stack([np.asarray(fn(x[:, :, i], axis=0)) for i in range(2)])
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("fn_name, kwargs", [("sum", {"axis": 1}), ("prod", {"axis": 0}), ("mean", {}),
+                                             ("var", {"axis": 1, "ddof": 1}), ("std", {}), ("max", {"axis": 1}),
+                                             ("min", {}), ("ptp", {"axis": 0}), ("nansum", {}),
+                                             ("nanmean", {"axis": 0}), ("nanvar", {}), ("nanstd", {"axis": 1}),
+                                             ("nanmax", {"axis": 1}), ("nanprod", {})])
+def test_gradients_match_finite_differences(fn_name, kwargs):
+    x = jnp_golden.rand((3, 4), "float32", seed=26).astype(np.float64)
+    with jaxle_core.config.enable_x64(True):
+        check_grads(lambda v: getattr(jnp, fn_name)(v, **kwargs), (x,), order=2, modes=("rev",))
+
+
+def test_errors():
+    x = np.ones((2, 3), np.float32)
+    with pytest.raises(TypeError, match="sum requires ndarray or scalar arguments"):
+        jnp.sum([1, 2])
+    with pytest.raises(NotImplementedError, match="The 'out' argument to jnp.prod is not supported."):
+        jnp.prod(x, out=x)
+    with pytest.raises(ValueError, match="duplicate value in 'axis'"):
+        jnp.max(x, axis=(1, -1))
+    with pytest.raises(ValueError, match="zero-size array to reduction operation min which has no identity"):
+        jnp.min(np.ones((2, 0)), axis=1)
+    with pytest.raises(ValueError, match="attempt to get argmin of an empty sequence"):
+        jnp.argmin(np.ones((0, 2)), axis=0)
+    with pytest.raises(ValueError, match="ddof and correction can't be provided simultaneously."):
+        jnp.std(x, ddof=1, correction=0)
