@@ -42,3 +42,7 @@ class UnexpectedTracerError(JAXTypeError):
 
 class KeyReuseError(JAXTypeError):
     """A PRNG key was consumed twice."""
+
+
+class NonConcreteBooleanIndexError(JAXIndexError):
+    """A boolean mask used as an index is traced, so the shape of the result is unknown."""

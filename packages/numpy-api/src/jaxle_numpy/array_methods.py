@@ -2,4 +2,12 @@
 
 from __future__ import annotations
 
+from jaxle_core.lax.operators import install_array_methods
+from jaxle_numpy import indexing
+
 __all__: list[str] = []
+
+install_array_methods({
+    "__getitem__": indexing.getitem,
+    "at": property(indexing.at),
+})

@@ -1,5 +1,255 @@
-"""NumPy indexing of arrays and tracers, the `.at[]` updates and the take/put family."""
+"""NumPy indexing of arrays and tracers (``x[index]``) and the ``.at[]`` updates.
+
+The plan of an index (slice, dynamic slice or gather) is made by ``jaxle_numpy.indexer``; this module applies it to
+read (``getitem``, ``x.at[index].get()``) and to update (``scatter`` for ``.at[index].set/add/...``).
+"""
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Callable
+
+import numpy as np
+
+from jaxle_core import dtypes
+from jaxle_core.avals import get_aval
+from jaxle_core.lax import elementwise as lax_elementwise
+from jaxle_core.lax import slicing as lax_slicing
+from jaxle_core.lax import structural as lax_structural
+from jaxle_numpy import indexer
+from jaxle_numpy.util import check_arraylike, promote_dtypes
+
 __all__: list[str] = []
+
+
+def rewriting_take(x, index, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
+                   fill_value=None, wrap_negative_indices: bool = True):
+    """``x[index]``: slices where they do, else one gather (out-of-bounds indices clamped unless ``mode`` says)."""
+    parsed = indexer.parse_index(index, get_aval(x).shape)
+    if not parsed.inserted_axes and mode is None and fill_value is None:
+        if indexer.is_static(parsed):
+            return indexer.static_slice(x, parsed)
+        if wrap_negative_indices and indexer.is_dynamic_slice(parsed):
+            return indexer.dynamic_slice(x, parsed)
+    plan = indexer.gather_plan(parsed, wrap_negative_indices)
+    if parsed.inserted_axes:
+        x = _insert_operand_axes(x, parsed)
+    if 0 in plan.gather_shape or get_aval(x).size == 0:
+        # nothing to gather: JAX stages zeros of the result's shape
+        y = lax_structural.broadcast_in_dim(np.zeros((), get_aval(x).dtype), plan.gather_shape, ())
+    else:
+        y = lax_slicing.gather(x, plan.indices, plan.gather_dimension_numbers, plan.slice_sizes,
+                               unique_indices=unique_indices or plan.sorted_unique,
+                               indices_are_sorted=indices_are_sorted or plan.sorted_unique,
+                               mode=lax_slicing.GatherScatterMode.PROMISE_IN_BOUNDS if mode is None else mode,
+                               fill_value=fill_value)
+    if plan.reversed_dims:
+        y = lax_structural.rev(y, plan.reversed_dims)
+    return _with_new_axes(y, plan)
+
+
+def _insert_operand_axes(x, parsed: indexer.ParsedIndex):
+    kept = [d for d in range(len(parsed.shape)) if d not in parsed.inserted_axes]
+    return lax_structural.broadcast_in_dim(x, parsed.shape, tuple(kept))
+
+
+def _with_new_axes(y, plan: indexer.GatherPlan):
+    if not plan.new_axes:
+        return y
+    dims = tuple(d for d in range(len(plan.result_shape)) if d not in plan.new_axes)
+    return lax_structural.broadcast_in_dim(y, plan.result_shape, dims)
+
+
+def getitem(x, index):
+    """``x[index]`` with every NumPy index form JAX accepts."""
+    return rewriting_take(x, index)
+
+
+# ---------------------------------------------------------------- .at[] updates
+
+
+def _broadcast_update(y, shape: tuple[int, ...]):
+    """``y`` broadcast to the indexed slice's shape, with JAX's errors."""
+    aval = get_aval(y)
+    if aval.shape == tuple(shape):
+        return y
+    if aval.ndim > len(shape):
+        raise ValueError(f"Cannot broadcast to shape with fewer dimensions: arr_shape={aval.shape} shape={shape}")
+    lead = len(shape) - aval.ndim
+    if any(s not in (1, t) for s, t in zip(aval.shape, shape[lead:])):
+        requested = aval.update(shape=tuple(shape), weak_type=False)
+        raise ValueError(f"Incompatible types for broadcasting: input type={aval.update(weak_type=False).str_short()}"
+                         f" and requested type={requested.str_short()}")
+    return lax_structural.broadcast_in_dim(y, tuple(shape), tuple(range(lead, len(shape))))
+
+
+_SCATTERS = {"set": lax_slicing.scatter, "add": lax_slicing.scatter_add, "sub": lax_slicing.scatter_sub,
+             "mul": lax_slicing.scatter_mul, "min": lax_slicing.scatter_min, "max": lax_slicing.scatter_max}
+
+
+def scatter_update(x, index, y, kind: str, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+                   mode=None, wrap_negative_indices: bool = True):
+    """``x`` with ``y`` combined into ``x[index]`` by the scatter ``kind`` (set, add, sub, mul, min, max)."""
+    check_arraylike(f"scatter_{kind}", x, y)
+    x_aval = get_aval(x)
+    parsed = indexer.parse_index(index, x_aval.shape)
+    plan = indexer.gather_plan(parsed, wrap_negative_indices)
+    if parsed.inserted_axes:
+        x = _insert_operand_axes(x, parsed)
+    result_dtype = dtypes.result_type(x, y)
+    if result_dtype != x_aval.dtype and not dtypes.issubdtype(result_dtype, x_aval.dtype):
+        warnings.warn(f"scatter inputs have incompatible types: cannot safely cast value from "
+                      f"dtype={get_aval(y).dtype} to dtype={x_aval.dtype} with jax_numpy_dtype_promotion=standard. "
+                      "In future JAX releases this will result in an error.", FutureWarning, stacklevel=4)
+    x, y = promote_dtypes(x, y)
+    y = _broadcast_update(y, plan.result_shape)
+    if plan.new_axes:
+        y = lax_structural.squeeze(y, plan.new_axes)
+    if plan.reversed_dims:
+        y = lax_structural.rev(y, plan.reversed_dims)
+    out = _SCATTERS[kind](x, plan.indices, y, plan.scatter_dimension_numbers,
+                          indices_are_sorted=indices_are_sorted or plan.sorted_unique,
+                          unique_indices=unique_indices or plan.sorted_unique, mode=mode)
+    if parsed.inserted_axes:
+        out = lax_structural.squeeze(out, parsed.inserted_axes)
+    out_aval = get_aval(out)
+    if out_aval.dtype != x_aval.dtype or out_aval.weak_type != x_aval.weak_type:
+        out = lax_structural.convert_keeping_weak_type(out, x_aval.dtype, x_aval.weak_type)
+    return out
+
+
+def scatter_apply(x, index, func: Callable, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+                  mode=None, wrap_negative_indices: bool = True):
+    """``x`` with ``func`` applied to the elements ``index`` selects (once per occurrence of an index)."""
+    x_aval = get_aval(x)
+    plan = indexer.gather_plan(indexer.parse_index(index, x_aval.shape), wrap_negative_indices)
+    update_shape = tuple(s for d, s in enumerate(plan.result_shape) if d not in plan.new_axes)
+    # JAX makes the (unused) zero updates here and scatter_apply makes its own
+    lax_structural.broadcast_in_dim(np.zeros((), x_aval.dtype), update_shape, ())
+    return lax_slicing.scatter_apply(x, plan.indices, func, plan.scatter_dimension_numbers,
+                                     update_shape=update_shape,
+                                     indices_are_sorted=indices_are_sorted or plan.sorted_unique,
+                                     unique_indices=unique_indices or plan.sorted_unique, mode=mode)
+
+
+class _IndexUpdateHelper:
+    """``x.at``: indexing it gives the reference whose methods update ``x[index]`` out of place."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array):
+        self.array = array
+
+    def __getitem__(self, index) -> _IndexUpdateRef:
+        return _IndexUpdateRef(self.array, index)
+
+    def __repr__(self) -> str:
+        return f"_IndexUpdateHelper({self.array!r})"
+
+
+class _IndexUpdateRef:
+    """``x.at[index]``: ``get`` and the out-of-place updates of ``x[index]``."""
+
+    __slots__ = ("array", "index")
+
+    def __init__(self, array, index):
+        self.array = array
+        self.index = index
+
+    def __repr__(self) -> str:
+        return f"_IndexUpdateRef({self.array!r}, {self.index!r})"
+
+    def get(self, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None, fill_value=None,
+            out_sharding=None, wrap_negative_indices: bool = True):
+        """``x[index]``, with the gather's out-of-bounds ``mode`` and ``fill_value``."""
+        del out_sharding
+        return rewriting_take(self.array, self.index, indices_are_sorted=indices_are_sorted,
+                              unique_indices=unique_indices, mode=mode, fill_value=fill_value,
+                              wrap_negative_indices=wrap_negative_indices)
+
+    def _update(self, kind: str, values, indices_are_sorted, unique_indices, mode, wrap_negative_indices):
+        return scatter_update(self.array, self.index, values, kind, indices_are_sorted=indices_are_sorted,
+                              unique_indices=unique_indices, mode=mode, wrap_negative_indices=wrap_negative_indices)
+
+    def set(self, values, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
+            out_sharding=None, wrap_negative_indices: bool = True):
+        """``x`` with ``x[index] = values``."""
+        del out_sharding
+        return self._update("set", values, indices_are_sorted, unique_indices, mode, wrap_negative_indices)
+
+    def add(self, values, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
+            out_sharding=None, wrap_negative_indices: bool = True):
+        """``x`` with ``x[index] += values`` (repeated indices accumulate)."""
+        del out_sharding
+        return self._update("add", values, indices_are_sorted, unique_indices, mode, wrap_negative_indices)
+
+    def subtract(self, values, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
+                 out_sharding=None, wrap_negative_indices: bool = True):
+        """``x`` with ``x[index] -= values``."""
+        del out_sharding
+        return self._update("sub", values, indices_are_sorted, unique_indices, mode, wrap_negative_indices)
+
+    def multiply(self, values, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
+                 out_sharding=None, wrap_negative_indices: bool = True):
+        """``x`` with ``x[index] *= values``."""
+        del out_sharding
+        return self._update("mul", values, indices_are_sorted, unique_indices, mode, wrap_negative_indices)
+
+    mul = multiply
+
+    def min(self, values, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
+            out_sharding=None, wrap_negative_indices: bool = True):
+        """``x`` with ``x[index] = minimum(x[index], values)``."""
+        del out_sharding
+        return self._update("min", values, indices_are_sorted, unique_indices, mode, wrap_negative_indices)
+
+    def max(self, values, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
+            out_sharding=None, wrap_negative_indices: bool = True):
+        """``x`` with ``x[index] = maximum(x[index], values)``."""
+        del out_sharding
+        return self._update("max", values, indices_are_sorted, unique_indices, mode, wrap_negative_indices)
+
+    def _combined(self, values, combine: Callable, indices_are_sorted, unique_indices, mode, wrap_negative_indices):
+        """``combine(x, ones.at[index].multiply(values))``: how JAX divides and raises to a power in place."""
+        aval = get_aval(self.array)
+        ones = lax_structural.broadcast_in_dim(np.ones((), aval.dtype), aval.shape, ())
+        factors = scatter_update(ones, self.index, values, "mul", indices_are_sorted=indices_are_sorted,
+                                 unique_indices=unique_indices, mode=mode,
+                                 wrap_negative_indices=wrap_negative_indices)
+        return combine(self.array, factors)
+
+    def divide(self, values, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
+               out_sharding=None, wrap_negative_indices: bool = True):
+        """``x`` with ``x[index] /= values``."""
+        del out_sharding
+        return self._combined(values, _true_divide, indices_are_sorted, unique_indices, mode, wrap_negative_indices)
+
+    def power(self, values, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
+              out_sharding=None, wrap_negative_indices: bool = True):
+        """``x`` with ``x[index] **= values``."""
+        del out_sharding
+        return self._combined(values, _power, indices_are_sorted, unique_indices, mode, wrap_negative_indices)
+
+    def apply(self, func: Callable, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
+              wrap_negative_indices: bool = True):
+        """``x`` with ``x[index] = func(x[index])``, ``func`` applied elementwise once per index."""
+        return scatter_apply(self.array, self.index, func, indices_are_sorted=indices_are_sorted,
+                             unique_indices=unique_indices, mode=mode, wrap_negative_indices=wrap_negative_indices)
+
+
+def _true_divide(x, y):
+    dtype = get_aval(x).dtype
+    if not dtypes.issubdtype(dtype, np.inexact):
+        float_dtype = dtypes.default_float_dtype()
+        x = lax_structural.convert_element_type(x, float_dtype)
+        y = lax_structural.convert_element_type(y, float_dtype)
+    return lax_elementwise.div(x, y)
+
+
+def _power(x, y):
+    return lax_elementwise.pow(x, y)
+
+
+def at(x) -> _IndexUpdateHelper:
+    """The ``.at`` property of arrays and tracers."""
+    return _IndexUpdateHelper(x)

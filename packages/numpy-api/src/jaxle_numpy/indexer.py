@@ -1,0 +1,473 @@
+"""How a NumPy index applies to an array: the plan that jnp indexing and ``.at[]`` updates stage.
+
+An index is first read into a list of items (``parse_index``): ``None``, static slices, static and traced integer
+scalars and integer arrays; ``...`` is spelled out, boolean masks (which must be concrete) become the integer arrays
+of their nonzero positions and a Python boolean becomes a new axis of the operand indexed by ``[0]`` or ``[]``.
+Indexing then takes one of three routes, as in JAX:
+
+- static integers (in bounds) and slices: ``slice``, ``rev``, ``squeeze`` and ``broadcast_in_dim``;
+- with traced scalars or out-of-bounds integers and unit-step slices: one ``dynamic_slice`` (starts clamped);
+- anything else: one ``gather`` (``gather_plan``), whose index array also serves ``scatter`` for ``.at[]``.
+
+Indices are wrapped (``i + size`` for a negative ``i``) before they are used, and advanced indices follow NumPy's
+placement rule: their broadcast dimensions replace the indexed ones when they are adjacent, else lead the result.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import operator
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import dtypes
+from jaxle_core.array import Array
+from jaxle_core.avals import get_aval
+from jaxle_core.backend import current_backend
+from jaxle_core.core import Tracer
+from jaxle_core.errors import NonConcreteBooleanIndexError
+from jaxle_core.lax import elementwise as lax_elementwise
+from jaxle_core.lax import slicing as lax_slicing
+from jaxle_core.lax import structural as lax_structural
+
+__all__: list[str] = []
+
+
+class Kind(enum.Enum):
+    NEWAXIS = 0
+    SLICE = 1
+    STATIC_INT = 2
+    TRACED_INT = 3
+    ARRAY = 4
+
+
+@dataclasses.dataclass(frozen=True)
+class Item:
+    """One parsed index item; ``dim`` is the operand dimension it indexes (None for a new axis)."""
+
+    kind: Kind
+    value: Any
+    dim: int | None
+
+
+@dataclasses.dataclass(frozen=True)
+class ParsedIndex:
+    items: list[Item]
+    shape: tuple[int, ...]  # the operand's shape after the axes of Python booleans are inserted
+    inserted_axes: tuple[int, ...]  # operand axes a Python boolean inserts
+
+    @property
+    def has_arrays(self) -> bool:
+        return any(item.kind is Kind.ARRAY for item in self.items)
+
+
+def _is_static_int(x: Any) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _as_index_array(item: Any) -> Any:
+    """A list in an index tuple becomes an array, as ``jnp.array`` makes it (a constant of the trace)."""
+    if isinstance(item, (list, tuple)):
+        value = np.asarray(item)
+        return current_backend().device_put(np.asarray(value, dtypes.canonicalize_dtype(value.dtype)))
+    return item
+
+
+def _static_slice(item: slice, position: int) -> slice:
+    """``item`` with Python integers for entries (JAX's errors for traced or non-integer ones)."""
+    for entry in (item.start, item.stop, item.step):
+        if isinstance(entry, Tracer):
+            raise IndexError(f"Slice entries must be static integers. Got {item} at position {position}")
+    return slice(*(None if e is None else operator.index(e) for e in (item.start, item.stop, item.step)))
+
+
+def _concrete(x: Any) -> np.ndarray:
+    return np.asarray(x)
+
+
+def _read_item(item: Any, position: int) -> list[tuple[Kind | str, Any]]:
+    """An index item as (kind, value) pairs; 'bool' marks a Python/NumPy boolean scalar, 'mask' a boolean array."""
+    if item is None:
+        return [(Kind.NEWAXIS, None)]
+    if item is Ellipsis:
+        return [("ellipsis", None)]
+    if isinstance(item, slice):
+        return [(Kind.SLICE, _static_slice(item, position))]
+    if isinstance(item, (bool, np.bool_)):
+        return [("bool", bool(item))]
+    if _is_static_int(item):
+        return [(Kind.STATIC_INT, int(item))]
+    if isinstance(item, str):
+        raise TypeError(f"JAX does not support string indexing; got idx={item!r}")
+    item = _as_index_array(item)
+    if hasattr(item, "__jax_array__"):
+        item = item.__jax_array__()
+    if not isinstance(item, (np.ndarray, np.generic, Array, Tracer, float, complex)):
+        raise TypeError(f"Indexer must have integer or boolean type, got indexer with type {type(item).__name__}")
+    aval = get_aval(item)
+    if aval.dtype == np.bool_:
+        if isinstance(item, Tracer):
+            raise NonConcreteBooleanIndexError(f"Array boolean indices must be concrete; got {aval.str_short()}")
+        if aval.ndim == 0:
+            return [("bool", bool(_concrete(item)))]
+        return [("mask", _concrete(item))]
+    if not np.issubdtype(aval.dtype, np.integer):
+        requested = dtypes.dtype(item, canonicalize=False)  # a Python float is float64 to JAX here
+        raise TypeError(f"Indexer must have integer or boolean type, got indexer with type {requested}")
+    if aval.ndim == 0:
+        if isinstance(item, (np.ndarray, np.generic)):
+            return [(Kind.STATIC_INT, int(item))]
+        return [(Kind.TRACED_INT, item)]
+    if isinstance(item, np.ndarray):
+        item = np.asarray(item, dtypes.canonicalize_dtype(item.dtype))
+    return [(Kind.ARRAY, item)]
+
+
+def _consumed_dims(kind: Kind | str, value: Any) -> int:
+    if kind in (Kind.NEWAXIS, "bool", "ellipsis"):
+        return 0
+    return value.ndim if kind == "mask" else 1
+
+
+def parse_index(index: Any, shape: tuple[int, ...]) -> ParsedIndex:
+    """``index`` checked as JAX checks it and read into items (see the module's docstring)."""
+    if isinstance(index, list):
+        raise TypeError("Using a non-tuple sequence for multidimensional indexing is not allowed; use "
+                        "`arr[array(seq)]` instead of `arr[seq]`. See https://github.com/jax-ml/jax/issues/4564 "
+                        "for more information.")
+    raw = index if isinstance(index, tuple) else (index,)
+    read = [pair for position, item in enumerate(raw) for pair in _read_item(item, position)]
+    if sum(1 for kind, _ in read if kind == "ellipsis") > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = sum(_consumed_dims(kind, value) for kind, value in read)
+    if used > len(shape):
+        raise IndexError(f"Too many indices: array is {len(shape)}-dimensional, but {used} were indexed")
+    full = [(Kind.SLICE, slice(None))] * (len(shape) - used)
+    at = next((k for k, (kind, _) in enumerate(read) if kind == "ellipsis"), None)
+    read = read + full if at is None else read[:at] + full + read[at + 1:]
+
+    items: list[Item] = []
+    new_shape: list[int] = []
+    inserted: list[int] = []
+    dim = 0  # in the original operand
+    for kind, value in read:
+        if kind == "bool":
+            inserted.append(len(new_shape))
+            new_shape.append(1)
+            positions = np.arange(1 if value else 0, dtype=dtypes.canonicalize_dtype(np.int64))
+            items.append(Item(Kind.ARRAY, positions, len(new_shape) - 1))
+        elif kind == "mask":
+            expected = shape[dim:dim + value.ndim]
+            if value.shape != expected:
+                raise IndexError(f"boolean index did not match shape of indexed array in index {dim}: got "
+                                 f"{value.shape}, expected {list(expected)}")
+            for positions in np.nonzero(value):
+                items.append(Item(Kind.ARRAY, positions.astype(dtypes.canonicalize_dtype(np.int64)),
+                                  len(new_shape)))
+                new_shape.append(shape[dim])
+                dim += 1
+        elif kind is Kind.NEWAXIS:
+            items.append(Item(kind, None, None))
+        else:
+            items.append(Item(kind, value, len(new_shape)))
+            new_shape.append(shape[dim])
+            dim += 1
+    return ParsedIndex(items, tuple(new_shape), tuple(inserted))
+
+
+def slice_bounds(item: slice, size: int) -> tuple[int, int, int]:
+    """(start, step, count) of a static slice over ``size`` elements."""
+    start, stop, step = item.indices(size)
+    return start, step, len(range(start, stop, step))
+
+
+# ---------------------------------------------------------------- slicing routes
+
+
+def is_static(parsed: ParsedIndex) -> bool:
+    """Whether ``lax.slice`` does it: static integers in bounds and slices only."""
+    for item in parsed.items:
+        if item.kind is Kind.TRACED_INT or item.kind is Kind.ARRAY:
+            return False
+        if item.kind is Kind.STATIC_INT and not -parsed.shape[item.dim] <= item.value < parsed.shape[item.dim]:
+            return False
+    return True
+
+
+def is_dynamic_slice(parsed: ParsedIndex) -> bool:
+    """Whether one ``dynamic_slice`` does it: no arrays, and every slice of unit step."""
+    for item in parsed.items:
+        if item.kind is Kind.ARRAY:
+            return False
+        if item.kind is Kind.SLICE and abs(slice_bounds(item.value, parsed.shape[item.dim])[1]) != 1:
+            return False
+    return True
+
+
+def _finish_slicing(x, parsed: ParsedIndex, reversed_dims: list[int], squeezed: list[int]):
+    if reversed_dims:
+        x = lax_structural.rev(x, tuple(reversed_dims))
+    if squeezed:
+        x = lax_structural.squeeze(x, tuple(squeezed))
+    return _insert_new_axes(x, [k for k, item in enumerate(_output_items(parsed)) if item.kind is Kind.NEWAXIS])
+
+
+def _output_items(parsed: ParsedIndex) -> list[Item]:
+    """The items that leave a dimension in a sliced result, in order (integers leave none)."""
+    return [item for item in parsed.items if item.kind in (Kind.NEWAXIS, Kind.SLICE)]
+
+
+def _insert_new_axes(x, new_axes: list[int]):
+    if not new_axes:
+        return x
+    kept = get_aval(x).shape
+    ndim = len(kept) + len(new_axes)
+    dims = [d for d in range(ndim) if d not in new_axes]
+    shape = [1] * ndim
+    for d, size in zip(dims, kept):
+        shape[d] = size
+    return lax_structural.broadcast_in_dim(x, tuple(shape), tuple(dims))
+
+
+def static_slice(x, parsed: ParsedIndex):
+    """``x[index]`` with ``slice``: strided windows, reversed for negative steps, integers squeezed."""
+    shape = parsed.shape
+    starts, limits, strides, reversed_dims, squeezed = [0] * len(shape), list(shape), [1] * len(shape), [], []
+    for item in parsed.items:
+        if item.kind is Kind.NEWAXIS:
+            continue
+        size = shape[item.dim]
+        if item.kind is Kind.STATIC_INT:
+            starts[item.dim] = item.value % size
+            limits[item.dim] = starts[item.dim] + 1
+            squeezed.append(item.dim)
+            continue
+        start, stop, step = item.value.indices(size)
+        if step > 0:
+            starts[item.dim], limits[item.dim] = start, max(start, stop)
+        else:  # the same elements in increasing order, reversed afterwards
+            count = len(range(start, stop, step))
+            starts[item.dim] = start + (count - 1) * step if count else stop + 1
+            limits[item.dim] = start + 1 if count else stop + 1
+            reversed_dims.append(item.dim)
+        strides[item.dim] = abs(step)
+    if starts != [0] * len(shape) or limits != list(shape) or any(s != 1 for s in strides):
+        x = lax_slicing.slice(x, starts, limits, None if all(s == 1 for s in strides) else strides)
+    return _finish_slicing(x, parsed, reversed_dims, squeezed)
+
+
+def _int32_start(value):
+    """A start index of ``dynamic_slice``: int32 (JAX converts traced ones, weak ones included)."""
+    if isinstance(value, int):
+        return np.asarray(value, np.int32)
+    aval = get_aval(value)
+    if aval.dtype != np.int32 or aval.weak_type:
+        return lax_structural.convert_element_type(value, np.int32)
+    return value
+
+
+def dynamic_slice(x, parsed: ParsedIndex):
+    """``x[index]`` with one ``dynamic_slice`` (negative starts wrapped, then clamped into bounds)."""
+    shape = parsed.shape
+    starts, sizes, reversed_dims, squeezed = [np.asarray(0, np.int32)] * len(shape), list(shape), [], []
+    for item in parsed.items:
+        if item.kind is Kind.NEWAXIS:
+            continue
+        if item.kind in (Kind.STATIC_INT, Kind.TRACED_INT):
+            starts[item.dim] = _int32_start(item.value)
+            sizes[item.dim] = 1
+            squeezed.append(item.dim)
+            continue
+        start, step, count = slice_bounds(item.value, shape[item.dim])
+        starts[item.dim] = np.asarray(start if step > 0 else (start - count + 1 if count else 0), np.int32)
+        sizes[item.dim] = count
+        if step < 0:
+            reversed_dims.append(item.dim)
+    x = lax_slicing.dynamic_slice(x, starts, sizes)
+    return _finish_slicing(x, parsed, reversed_dims, squeezed)
+
+
+# ---------------------------------------------------------------- gather
+
+
+@dataclasses.dataclass
+class GatherPlan:
+    """A gather (or scatter) equivalent to the index: its index array, dimension numbers and what follows."""
+
+    indices: Any
+    offset_dims: tuple[int, ...]
+    collapsed_slice_dims: tuple[int, ...]
+    start_index_map: tuple[int, ...]
+    slice_sizes: tuple[int, ...]
+    gather_shape: tuple[int, ...]  # the gather's result shape
+    reversed_dims: tuple[int, ...]  # dimensions of the gather's result to reverse (negative-step slices)
+    new_axes: tuple[int, ...]  # positions of ``None`` in the final result
+    sorted_unique: bool  # no advanced index: the indices are sorted and unique
+
+    @property
+    def gather_dimension_numbers(self) -> lax_slicing.GatherDimensionNumbers:
+        return lax_slicing.GatherDimensionNumbers(self.offset_dims, self.collapsed_slice_dims, self.start_index_map)
+
+    @property
+    def scatter_dimension_numbers(self) -> lax_slicing.ScatterDimensionNumbers:
+        return lax_slicing.ScatterDimensionNumbers(self.offset_dims, self.collapsed_slice_dims, self.start_index_map)
+
+    @property
+    def result_shape(self) -> tuple[int, ...]:
+        """The shape of ``x[index]``: the gather's with the new axes inserted."""
+        shape = list(self.gather_shape)
+        for axis in self.new_axes:
+            shape.insert(axis, 1)
+        return tuple(shape)
+
+
+def index_dtype(shape: tuple[int, ...]) -> np.dtype:
+    """int32 unless a dimension is too large for it."""
+    big = any(d > np.iinfo(np.int32).max for d in shape)
+    return np.dtype(np.int64 if big and dtypes.canonicalize_dtype(np.int64) == np.int64 else np.int32)
+
+
+def wrap_negative(index, size: int):
+    """``index + size`` where ``index < 0``, staged in the index's own dtype (a NumPy index's test is made now)."""
+    if isinstance(index, np.ndarray):
+        if not np.issubdtype(index.dtype, np.signedinteger):
+            return index
+        return lax_structural.select_n(index < 0, index, lax_elementwise.add(index, np.asarray(size, index.dtype)))
+    dtype = get_aval(index).dtype
+    if not np.issubdtype(dtype, np.signedinteger):
+        return index
+    return lax_structural.select_n(lax_elementwise.lt(index, _scalar(0, index)), index,
+                                   lax_elementwise.add(index, _scalar(size, index)))
+
+
+def _scalar(value: int, like) -> Any:
+    """``value`` as a literal of ``like``'s dtype and weak type."""
+    aval = get_aval(like)
+    return lax_structural.convert_keeping_weak_type(np.asarray(value, aval.dtype), aval.dtype, aval.weak_type)
+
+
+def _to_dtype(x, dtype: np.dtype):
+    aval = get_aval(x)
+    if aval.dtype == dtype and not aval.weak_type:
+        return x
+    return lax_structural.convert_element_type(x, dtype)
+
+
+def _wrapped(index, size: int, dtype: np.dtype, wrap_negative_indices: bool):
+    """A traced or array index made nonnegative; unsigned ones need no wrapping (JAX converts them first)."""
+    if not isinstance(index, np.ndarray) and np.issubdtype(get_aval(index).dtype, np.unsignedinteger):
+        return _to_dtype(index, dtype)
+    return wrap_negative(index, size) if wrap_negative_indices else index
+
+
+def _broadcast_shapes(shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise ValueError(f"Incompatible shapes for broadcasting: shapes={list(shapes)}") from None
+
+
+def gather_plan(parsed: ParsedIndex, wrap_negative_indices: bool = True) -> GatherPlan:
+    """The gather of ``x[index]`` (see the module's docstring)."""
+    shape = parsed.shape
+    dtype = index_dtype(shape)
+    items = parsed.items
+    advanced = [k for k, item in enumerate(items)
+                if parsed.has_arrays and item.kind in (Kind.ARRAY, Kind.STATIC_INT, Kind.TRACED_INT)]
+    contiguous = advanced == list(range(advanced[0], advanced[-1] + 1)) if advanced else True
+
+    # Advanced indices are wrapped, broadcast together and converted to the index dtype first, in order.
+    advanced_values: dict[int, Any] = {}
+    advanced_shape: tuple[int, ...] = ()
+    if advanced:
+        wrapped = {}
+        for k in advanced:
+            item = items[k]
+            size = shape[item.dim]
+            if item.kind is Kind.STATIC_INT:
+                wrapped[k] = item.value + size if item.value < 0 and wrap_negative_indices else item.value
+            else:
+                wrapped[k] = _wrapped(item.value, size, dtype, wrap_negative_indices)
+        advanced_shape = _broadcast_shapes([np.shape(v) if isinstance(v, int) else get_aval(v).shape
+                                            for v in wrapped.values()])
+        for k, value in wrapped.items():
+            value_shape = () if isinstance(value, int) else get_aval(value).shape
+            if value_shape != advanced_shape:
+                value = lax_structural.broadcast_in_dim(value, advanced_shape,
+                                                        tuple(range(len(advanced_shape) - len(value_shape),
+                                                                    len(advanced_shape))))
+            advanced_values[k] = _to_dtype(value, dtype)
+
+    components: list[tuple[Any, tuple[int, ...]]] = []
+    batch_sizes: list[int] = []
+    offset_dims, collapsed, start_map, slice_sizes, reversed_dims, new_axes = [], [], [], [], [], []
+    gather_dim = 0  # position in the gather's result
+    final_dim = 0  # position in the final result (new axes included)
+    advanced_batch: tuple[int, ...] = ()
+
+    def place_advanced() -> None:
+        nonlocal gather_dim, final_dim, advanced_batch
+        advanced_batch = tuple(range(len(batch_sizes), len(batch_sizes) + len(advanced_shape)))
+        batch_sizes.extend(advanced_shape)
+        gather_dim += len(advanced_shape)
+        final_dim += len(advanced_shape)
+
+    if advanced and not contiguous:
+        place_advanced()
+    for k, item in enumerate(items):
+        if k in advanced_values:
+            if contiguous and k == advanced[0]:
+                place_advanced()
+            components.append((advanced_values[k], advanced_batch))
+        elif item.kind is Kind.NEWAXIS:
+            new_axes.append(final_dim)
+            final_dim += 1
+            continue
+        elif item.kind is Kind.STATIC_INT:
+            size = shape[item.dim]
+            value = item.value + size if item.value < 0 and wrap_negative_indices else item.value
+            components.append((np.asarray(value, dtype), ()))
+        elif item.kind is Kind.TRACED_INT:
+            value = _wrapped(item.value, shape[item.dim], dtype, wrap_negative_indices)
+            components.append((_to_dtype(value, dtype), ()))
+        else:
+            start, step, count = slice_bounds(item.value, shape[item.dim])
+            if step == 1:
+                if not (start == 0 and count == shape[item.dim]):
+                    components.append((np.asarray(start, dtype), ()))
+                    start_map.append(item.dim)
+                slice_sizes.append(count)
+                offset_dims.append(gather_dim)
+                gather_dim += 1
+                final_dim += 1
+                continue
+            positions = lax_elementwise.add(np.asarray(start, dtype), lax_elementwise.mul(
+                np.asarray(step, dtype), lax_structural.iota(dtype, count)))
+            if step < 0:
+                positions = lax_structural.rev(positions, (0,))
+                reversed_dims.append(gather_dim)
+            components.append((positions, (len(batch_sizes),)))
+            batch_sizes.append(count)
+            gather_dim += 1
+            final_dim += 1
+        collapsed.append(item.dim)
+        start_map.append(item.dim)
+        slice_sizes.append(1)
+
+    batch_shape = tuple(batch_sizes)
+    if components:
+        columns = [lax_structural.broadcast_in_dim(value, batch_shape + (1,), dims) for value, dims in components]
+        indices = columns[0] if len(columns) == 1 else lax_structural.concatenate(columns, len(batch_shape))
+    else:
+        indices = np.zeros(batch_shape + (0,), dtype)
+    # collapsed dimensions are listed in operand order; slice sizes follow the operand's dimensions
+    order = sorted(range(len(shape)), key=lambda d: d)
+    sizes_by_dim = dict(zip([item.dim for item in items if item.kind is not Kind.NEWAXIS], slice_sizes))
+    offsets = iter(sizes_by_dim[d] for d in order if d not in collapsed)
+    batches = iter(batch_shape)
+    gather_shape = tuple(next(offsets) if d in offset_dims else next(batches) for d in range(gather_dim))
+    return GatherPlan(indices, tuple(offset_dims), tuple(sorted(collapsed)), tuple(start_map),
+                      tuple(sizes_by_dim[d] for d in order), gather_shape, tuple(reversed_dims), tuple(new_axes),
+                      not advanced)
