@@ -117,7 +117,7 @@ def _operand(name: str, a: Any, *others: Any) -> Any:
     return ensure_array(a)
 
 
-def _promoted_sum_dtype(dtype: np.dtype) -> np.dtype:
+def promoted_integer_dtype(dtype: np.dtype) -> np.dtype:
     """The dtype ``sum`` and ``prod`` accumulate integers in: at least the default (unsigned) integer."""
     if dtype == np.bool_:
         return dtypes.default_int_dtype()
@@ -164,7 +164,7 @@ def _reduce(a: Any, name: str, reducer: Callable, combine: Callable, identity: C
         result_dtype = _requested_dtype(dtype, name)
         computation_dtype = result_dtype
     else:
-        result_dtype = _promoted_sum_dtype(aval.dtype) if promote_integers else aval.dtype
+        result_dtype = promoted_integer_dtype(aval.dtype) if promote_integers else aval.dtype
         computation_dtype = _upcast_f16(result_dtype) if upcast_f16 else result_dtype
     a = _convert(a, computation_dtype)
     if computation_dtype == np.bool_ and bool_reducer is not None:
