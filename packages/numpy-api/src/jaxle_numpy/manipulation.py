@@ -1,5 +1,748 @@
-"""Shape manipulation: reshape, transpose, concatenation, splitting, padding, flipping, rolling, repeating."""
+"""Shape manipulation: reshape, transpose, concatenation, splitting, padding, flipping, rolling, repeating.
+
+As in JAX, several of these functions are jitted under their own (or a private) name with their shape
+arguments static, so they show up in jaxprs as ``jit[name=...]`` equations: ``rollaxis``, ``atleast_*d``,
+``block``, ``_flip``, ``rot90``, ``_roll_static``/``_roll_dynamic``, ``resize``, ``append``, ``diagonal``
+and ``_pad``.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import math
+import operator
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import dtypes
+from jaxle_core.array import Array
+from jaxle_core.avals import canonicalize_shape, get_aval
+from jaxle_core.backend import current_backend
+from jaxle_core.batching.api import vmap
+from jaxle_core.core import Tracer
+from jaxle_core.jit import jit
+from jaxle_core.lax import elementwise as lax_elementwise
+from jaxle_core.lax import slicing as lax_slicing
+from jaxle_core.lax import structural as lax_structural
+from jaxle_numpy.util import (
+    canonicalize_axis,
+    check_arraylike,
+    concrete_or_error,
+    concrete_or_none,
+    ensure_array,
+    promote_dtypes,
+)
+
+__all__ = ["reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", "moveaxis", "rollaxis", "swapaxes",
+           "expand_dims", "squeeze", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "atleast_1d",
+           "atleast_2d", "atleast_3d", "concatenate", "concat", "stack", "hstack", "vstack", "dstack",
+           "column_stack", "block", "split", "array_split", "hsplit", "vsplit", "dsplit", "unstack", "tile",
+           "flip", "fliplr", "flipud", "rot90", "roll", "resize", "append", "trim_zeros", "diagonal", "astype"]
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _named_jit(name: str, static_argnames: tuple[str, ...] = ()) -> Callable[[Callable], Any]:
+    """``jit`` with JAX's function name, so that jaxprs print ``jit[name=<name> ...]`` as JAX's do."""
+    def wrap(fun: Callable) -> Any:
+        fun.__name__ = fun.__qualname__ = name
+        return jit(fun, static_argnames=static_argnames)
+    return wrap
+
+
+def _asarray(x: Any) -> Any:
+    """``x`` as an array (arrays and tracers unchanged; NumPy and Python values put on the backend)."""
+    x = ensure_array(x)
+    if isinstance(x, (Array, Tracer)):
+        return x
+    return current_backend().device_put(x, weak_type=dtypes.is_weakly_typed(x))
+
+
+def _ndim(x: Any) -> int:
+    return get_aval(ensure_array(x)).ndim
+
+
+def _shape(x: Any) -> tuple[int, ...]:
+    return get_aval(ensure_array(x)).shape
+
+
+def _shaped_like(shape: tuple[int, ...]) -> np.ndarray:
+    """A zero-strided array of ``shape`` (no memory): what core's ``broadcast_like`` takes as the target."""
+    return np.broadcast_to(np.empty((), np.bool_), shape)
+
+
+def _axis(axis: Any, ndim: int) -> int:
+    """An integer axis (``operator.index`` semantics) in ``range(ndim)``, NumPy's ValueError if out of bounds."""
+    return canonicalize_axis(operator.index(axis), ndim)
+
+
+def _index_tuple(x: Any) -> tuple[int, ...]:
+    """An integer or a sequence of integers as a tuple of Python ints."""
+    try:
+        return (operator.index(x),)
+    except TypeError:
+        return tuple(operator.index(i) for i in x)
+
+
+def _is_array_object(x: Any) -> bool:
+    """Whether ``x`` is one array (to be split along its first axis), not a sequence of arrays."""
+    return isinstance(x, (np.ndarray, Array, Tracer))
+
+
+# ---------------------------------------------------------------- reshaping
+
+
+def _reshape_sizes(shape: Any) -> tuple[int, ...]:
+    """A shape argument (one size, a sequence or a concrete 1-d array of sizes) as a tuple of Python ints."""
+    try:
+        return (operator.index(shape),)
+    except TypeError:
+        pass
+    if isinstance(shape, (Array, Tracer, np.ndarray)):
+        shape = list(np.asarray(shape))
+    elif not isinstance(shape, (tuple, list)):
+        shape = [shape]
+    return canonicalize_shape(shape)
+
+
+def _resolve_shape(a_shape: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...]:
+    """``shape`` with its one ``-1`` size inferred from ``a_shape``'s size; JAX's TypeError for impossible shapes."""
+    size = math.prod(a_shape)
+    unknown = [i for i, d in enumerate(shape) if d == -1]
+    if len(unknown) > 1:
+        raise TypeError(f"can only specify one unknown axis size with a `-1` value, got {shape}")
+    if unknown:
+        known = math.prod(d for d in shape if d != -1)
+        if size % known:
+            raise TypeError(f"cannot reshape array of shape {a_shape} (size {size}) into shape {shape} because the "
+                            f"product of specified axis sizes ({known}) does not evenly divide {size}")
+        return shape[:unknown[0]] + (size // known,) + shape[unknown[0] + 1:]
+    if math.prod(shape) != size:
+        raise TypeError(f"cannot reshape array of shape {a_shape} (size {size}) into shape {shape} "
+                        f"(size {math.prod(shape)})")
+    return shape
+
+
+def reshape(a: Any, shape: Any = None, order: str = "C", *, copy: bool | None = None,
+            out_sharding: Any = None) -> Any:
+    """``a`` with a new ``shape`` (one size may be -1); ``order='F'`` reads and writes column-major."""
+    del copy, out_sharding  # arrays are immutable; jaxle has one device
+    check_arraylike("reshape", a)
+    _check_order(order)
+    a_shape = _shape(a)
+    new_shape = _resolve_shape(a_shape, _reshape_sizes(shape))
+    if order == "F":
+        ndim = len(a_shape)
+        flipped = lax_structural.reshape(a, new_shape[::-1], dimensions=tuple(range(ndim - 1, -1, -1)))
+        return _asarray(lax_structural.transpose(flipped, tuple(range(len(new_shape) - 1, -1, -1))))
+    return _asarray(lax_structural.reshape(a, new_shape))
+
+
+def _check_order(order: str) -> None:
+    """JAX's errors for memory orders other than ``'C'`` and ``'F'``."""
+    if order == "A":
+        raise NotImplementedError("np.reshape order=A is not implemented.")
+    if order not in ("C", "F"):
+        raise ValueError(f"Unexpected value for 'order' argument: {order}.")
+
+
+def ravel(a: Any, order: str = "C", *, out_sharding: Any = None) -> Any:
+    """``a`` flattened to one dimension, in row-major (``'C'``) or column-major (``'F'``) order."""
+    del out_sharding
+    check_arraylike("ravel", a)
+    if order == "K":
+        raise NotImplementedError("Ravel not implemented for order='K'.")
+    _check_order(order)
+    shape = _shape(a)
+    if len(shape) == 1:
+        return _asarray(a)
+    dimensions = tuple(range(len(shape) - 1, -1, -1)) if order == "F" else None
+    return _asarray(lax_structural.reshape(a, (math.prod(shape),), dimensions=dimensions))
+
+
+def transpose(a: Any, axes: Sequence[int] | None = None) -> Any:
+    """``a`` with its axes permuted by ``axes`` (reversed by default)."""
+    check_arraylike("transpose", a)
+    ndim = _ndim(a)
+    if axes is None:
+        permutation = tuple(range(ndim - 1, -1, -1))
+    else:
+        permutation = tuple(_axis(i, ndim) for i in axes)
+    return _asarray(lax_structural.transpose(a, permutation))
+
+
+def permute_dims(a: Any, /, axes: tuple[int, ...]) -> Any:
+    """The array API's name for ``transpose`` with explicit ``axes``."""
+    check_arraylike("permute_dims", a)
+    ndim = _ndim(a)
+    return _asarray(lax_structural.transpose(a, tuple(_axis(i, ndim) for i in axes)))
+
+
+def matrix_transpose(x: Any, /) -> Any:
+    """``x`` with its last two axes swapped."""
+    check_arraylike("matrix_transpose", x)
+    ndim = _ndim(x)
+    if ndim < 2:
+        raise ValueError(f"x must be at least two-dimensional for matrix_transpose; got ndim={ndim}")
+    return _asarray(lax_structural.transpose(x, tuple(range(ndim - 2)) + (ndim - 1, ndim - 2)))
+
+
+def moveaxis(a: Any, source: int | Sequence[int], destination: int | Sequence[int]) -> Any:
+    """``a`` with the axes ``source`` moved to positions ``destination``, the others keeping their order."""
+    check_arraylike("moveaxis", a)
+    ndim = _ndim(a)
+    source = tuple(_axis(i, ndim) for i in _index_tuple(source))
+    destination = tuple(_axis(i, ndim) for i in _index_tuple(destination))
+    if len(source) != len(destination):
+        raise ValueError(f"Inconsistent number of elements: {len(source)} vs {len(destination)}")
+    permutation = [i for i in range(ndim) if i not in source]
+    for dest, src in sorted(zip(destination, source)):
+        permutation.insert(dest, src)
+    return _asarray(lax_structural.transpose(a, tuple(permutation)))
+
+
+@_named_jit("rollaxis", ("axis", "start"))
+def rollaxis(a: Any, axis: int, start: int = 0) -> Any:
+    """``a`` with ``axis`` moved to just before position ``start``."""
+    ndim = _ndim(a)
+    axis = _axis(axis, ndim)
+    if not -ndim <= start <= ndim:
+        raise ValueError(f"start={start} must satisfy {-ndim}<=start<={ndim}")
+    if start < 0:
+        start += ndim
+    if axis < start:
+        start -= 1
+    if axis == start:
+        return a
+    return moveaxis(a, axis, start)
+
+
+def swapaxes(a: Any, axis1: int, axis2: int) -> Any:
+    """``a`` with axes ``axis1`` and ``axis2`` exchanged."""
+    check_arraylike("swapaxes", a)
+    permutation = np.arange(_ndim(a))
+    # NumPy's indexing gives JAX's IndexError for an axis out of bounds
+    permutation[axis1], permutation[axis2] = permutation[axis2], permutation[axis1]
+    return _asarray(lax_structural.transpose(a, tuple(int(i) for i in permutation)))
+
+
+def expand_dims(a: Any, axis: int | Sequence[int]) -> Any:
+    """``a`` with size-1 dimensions inserted at the positions ``axis`` of the result."""
+    check_arraylike("expand_dims", a)
+    return _asarray(lax_structural.expand_dims(a, _index_tuple(axis)))
+
+
+def squeeze(a: Any, axis: int | Sequence[int] | None = None) -> Any:
+    """``a`` without its size-1 dimensions (all of them, or those named by ``axis``)."""
+    check_arraylike("squeeze", a)
+    shape = _shape(a)
+    if axis is None:
+        dimensions = tuple(i for i, d in enumerate(shape) if d == 1)
+    else:
+        dimensions = tuple(_axis(i, len(shape)) for i in _index_tuple(axis))
+        if len(set(dimensions)) != len(dimensions):
+            raise ValueError(f"dimensions are not unique: {dimensions}")
+    return _asarray(lax_structural.squeeze(a, dimensions))
+
+
+# ---------------------------------------------------------------- broadcasting
+
+
+def _shape_of_sizes(shape: Any) -> tuple:
+    """A shape argument (one size or a sequence of sizes) as a tuple, each size checked to be an integer."""
+    if isinstance(shape, (Array, Tracer, np.ndarray)) and get_aval(shape).ndim:
+        shape = tuple(np.asarray(shape))
+    elif not isinstance(shape, (tuple, list)):
+        shape = (shape,)
+    return tuple(shape)
+
+
+def broadcast_to(array: Any, shape: Any, *, out_sharding: Any = None) -> Any:
+    """``array`` broadcast to ``shape`` by NumPy's rules (trailing dimensions aligned, size 1 stretching)."""
+    del out_sharding
+    check_arraylike("broadcast_to", array)
+    shape = canonicalize_shape(_shape_of_sizes(shape))
+    return _asarray(lax_structural.broadcast_like(array, _shaped_like(shape)))
+
+
+def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
+    """The shape that arrays of ``shapes`` broadcast to."""
+    if not shapes:
+        return ()
+    return lax_structural.broadcast_shapes(*(_shape_of_sizes(s) for s in shapes))
+
+
+def broadcast_arrays(*args: Any) -> list[Any]:
+    """``args`` broadcast to their common shape."""
+    check_arraylike("broadcast_arrays", *args)
+    if not args:
+        return []
+    shape = lax_structural.broadcast_shapes(*(_shape(a) for a in args))
+    return [broadcast_to(a, shape) for a in args]
+
+
+def _atleast_nd_body(name: str, rank: int, placement: Callable[[int], tuple[int, ...]]) -> Any:
+    """The jitted ``atleast_{rank}d``: each argument of lower rank gets size-1 dimensions around its own."""
+    @_named_jit(name)
+    def staged(*arys):
+        out = []
+        for a in arys:
+            shape = get_aval(a).shape
+            if len(shape) < rank:
+                dims = placement(len(shape))
+                new_shape = [1] * rank
+                for d, size in zip(dims, shape):
+                    new_shape[d] = size
+                a = lax_structural.broadcast_in_dim(a, tuple(new_shape), dims)
+            out.append(a)
+        return out[0] if len(out) == 1 else out
+
+    def public(*arys: Any) -> Any:
+        check_arraylike(name, *arys)
+        if not arys:
+            return []
+        return staged(*arys)
+
+    public.__name__ = public.__qualname__ = name
+    return public
+
+
+atleast_1d = _atleast_nd_body("atleast_1d", 1, lambda ndim: tuple(range(ndim)))
+atleast_1d.__doc__ = "Each argument with at least one dimension (a scalar becomes shape ``(1,)``)."
+atleast_2d = _atleast_nd_body("atleast_2d", 2, lambda ndim: tuple(range(2 - ndim, 2)))
+atleast_2d.__doc__ = "Each argument with at least two dimensions (new leading size-1 dimensions)."
+# NumPy's atleast_3d puts a 1-d array in the middle (1, n, 1) and a 2-d one in front (m, n, 1).
+atleast_3d = _atleast_nd_body("atleast_3d", 3, lambda ndim: (1,) if ndim == 1 else tuple(range(ndim)))
+atleast_3d.__doc__ = "Each argument with at least three dimensions, placed as NumPy places them."
+
+
+# ---------------------------------------------------------------- joining
+
+
+def _converted(arrays: Sequence[Any], dtype: Any, requested_in: str) -> list[Any]:
+    """``arrays`` in their common dtype, or in ``dtype`` (strongly typed) when one is given."""
+    if dtype is None:
+        return promote_dtypes(*arrays)
+    dt = dtypes.dtype(dtype, requested_in=requested_in)
+    return [lax_structural.convert_element_type(a, dt) for a in arrays]
+
+
+def _concatenate_array(array: Any, axis: int | None, dtype: Any) -> Any:
+    """The concatenation of the sub-arrays of one array along its first axis: one reshape."""
+    shape = _shape(array)
+    if axis is None:
+        return ravel(array if dtype is None else astype(array, dtype))
+    if len(shape) < 2:
+        raise ValueError("Zero-dimensional arrays cannot be concatenated.")
+    axis = _axis(axis, len(shape) - 1)
+    if dtype is not None:
+        array = astype(array, dtype)
+    dimensions = tuple(range(1, axis + 1)) + (0,) + tuple(range(axis + 1, len(shape)))
+    new_shape = list(shape[1:])
+    new_shape[axis] *= shape[0]
+    if dimensions == tuple(range(len(shape))):
+        dimensions = None
+    return _asarray(lax_structural.reshape(array, tuple(new_shape), dimensions=dimensions))
+
+
+def concatenate(arrays: Any, axis: int | None = 0, dtype: Any = None) -> Any:
+    """The arrays joined along an existing ``axis`` (flattened first when ``axis`` is None)."""
+    if _is_array_object(arrays):
+        return _concatenate_array(arrays, axis, dtype)
+    arrays = list(arrays) if not isinstance(arrays, Sequence) else arrays
+    if not len(arrays):
+        raise ValueError("Need at least one array to concatenate.")
+    check_arraylike("concatenate", *arrays)
+    if axis is None:
+        return concatenate([ravel(a) for a in arrays], 0, dtype=dtype)
+    ndim = _ndim(arrays[0])
+    if ndim == 0:
+        raise ValueError("Zero-dimensional arrays cannot be concatenated.")
+    axis = _axis(axis, ndim)
+    arrays = _converted(arrays, dtype, "concatenate")
+    if len(arrays) == 1:
+        return _asarray(arrays[0])
+    return _asarray(lax_structural.concatenate(arrays, axis))
+
+
+def concat(arrays: Sequence[Any], /, *, axis: int | None = 0) -> Any:
+    """The array API's ``concatenate``."""
+    return concatenate(arrays, axis=axis)
+
+
+def stack(arrays: Any, axis: int = 0, out: None = None, dtype: Any = None) -> Any:
+    """The arrays (all of one shape) joined along a new ``axis``."""
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.stack is not supported.")
+    if _is_array_object(arrays):
+        axis = _axis(axis, _ndim(arrays))
+        return concatenate(expand_dims(arrays, axis + 1), axis=axis, dtype=dtype)
+    if not len(arrays):
+        raise ValueError("Need at least one array to stack.")
+    check_arraylike("stack", *arrays)
+    axis = _axis(axis, _ndim(arrays[0]) + 1)
+    return _asarray(lax_structural.stack(_converted(arrays, dtype, "stack"), axis))
+
+
+def hstack(tup: Any, dtype: Any = None) -> Any:
+    """The arrays joined along their second axis (the first for one-dimensional arrays)."""
+    if _is_array_object(tup):
+        arrays = vmap(atleast_1d)(tup)
+        return concatenate(arrays, axis=0 if _ndim(arrays) == 2 else 1, dtype=dtype)
+    arrays = [atleast_1d(a) for a in tup]
+    return concatenate(arrays, axis=0 if _ndim(arrays[0]) == 1 else 1, dtype=dtype)
+
+
+def vstack(tup: Any, dtype: Any = None) -> Any:
+    """The arrays, made at least two-dimensional, joined along their first axis."""
+    if _is_array_object(tup):
+        return concatenate(vmap(atleast_2d)(tup), axis=0, dtype=dtype)
+    return concatenate([atleast_2d(a) for a in tup], axis=0, dtype=dtype)
+
+
+def dstack(tup: Any, dtype: Any = None) -> Any:
+    """The arrays, made at least three-dimensional, joined along their third axis."""
+    if _is_array_object(tup):
+        return concatenate(vmap(atleast_3d)(tup), axis=2, dtype=dtype)
+    return concatenate([atleast_3d(a) for a in tup], axis=2, dtype=dtype)
+
+
+def column_stack(tup: Any) -> Any:
+    """The arrays as columns: one-dimensional ones become columns, two-dimensional ones are joined as they are."""
+    arrays = list(tup) if _is_array_object(tup) else tup
+    columns = []
+    for a in arrays:
+        if _ndim(a) < 2:
+            a = transpose(atleast_2d(a))
+        columns.append(a)
+    return concatenate(columns, axis=1)
+
+
+def _block_depth(arrays: Any) -> int:
+    """The list depth of ``arrays`` (0 for an array), JAX's errors for tuples, empty lists and ragged depths."""
+    if isinstance(arrays, tuple):
+        raise ValueError(f"jax.numpy.block does not allow tuples, got {arrays}")
+    if not isinstance(arrays, list):
+        return 0
+    if not arrays:
+        raise ValueError("jax.numpy.block does not allow empty list arguments")
+    depths = {_block_depth(a) for a in arrays}
+    if len(depths) != 1:
+        raise ValueError("Mismatched list depths in jax.numpy.block")
+    return depths.pop() + 1
+
+
+def _block_concatenate(arrays: Any, depth: int) -> Any:
+    """The blocks of a list of depth ``depth`` joined along axis ``-depth``, each first raised to the rank of the
+    result by leading size-1 dimensions."""
+    if not isinstance(arrays, list):
+        return arrays
+    parts = [_block_concatenate(a, depth - 1) for a in arrays]
+    ndim = max(depth, *(get_aval(p).ndim for p in parts))
+    parts = [lax_structural.broadcast_to_rank(p, ndim) for p in parts]
+    return concatenate(parts, axis=ndim - depth)
+
+
+@_named_jit("block")
+def _block(arrays: Any) -> Any:
+    return _block_concatenate(arrays, _block_depth(arrays))
+
+
+def block(arrays: Any) -> Any:
+    """An array assembled from nested lists of blocks: the innermost lists are joined along the last axis."""
+    return _block(arrays)
+
+
+# ---------------------------------------------------------------- splitting
+
+
+def _split(name: str, ary: Any, indices_or_sections: Any, axis: int) -> list[Any]:
+    check_arraylike(name, ary)
+    size = _shape(ary)[axis]  # an axis out of bounds is JAX's IndexError
+    if np.ndim(indices_or_sections) == 0 and not isinstance(indices_or_sections, (Array, Tracer)) or (
+            isinstance(indices_or_sections, (Array, Tracer)) and get_aval(indices_or_sections).ndim == 0):
+        sections = operator.index(int(indices_or_sections)) if isinstance(indices_or_sections, float) else (
+            operator.index(indices_or_sections))
+        part, rest = divmod(size, sections)
+        if rest and name != "array_split":
+            raise ValueError(f"array split does not result in an equal division: rest is {rest}")
+        sizes = [np.int64(part + 1)] * rest + [np.int64(part)] * (sections - rest)
+    else:
+        indices = [operator.index(i) for i in indices_or_sections]
+        bounds = [0] + indices + [size]
+        sizes = [np.int64(hi - lo) for lo, hi in zip(bounds[:-1], bounds[1:])]
+    return list(lax_structural.split(ary, sizes, axis))
+
+
+def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Any]:
+    """``ary`` cut along ``axis`` into equal sections, or at the given indices."""
+    return _split("split", ary, indices_or_sections, axis)
+
+
+def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Any]:
+    """``split`` that allows sections of unequal length (the first ones one longer)."""
+    return _split("array_split", ary, indices_or_sections, axis)
+
+
+def hsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
+    """``split`` along the second axis (the first for one-dimensional arrays)."""
+    return _split("hsplit", ary, indices_or_sections, 0 if _ndim(ary) == 1 else 1)
+
+
+def vsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
+    """``split`` along the first axis."""
+    return _split("vsplit", ary, indices_or_sections, 0)
+
+
+def dsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
+    """``split`` along the third axis."""
+    return _split("dsplit", ary, indices_or_sections, 2)
+
+
+def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
+    """The slices of ``x`` along ``axis``, as a tuple."""
+    check_arraylike("unstack", x)
+    axis = _axis(axis, _ndim(x))
+    return tuple(lax_structural.unstack(x, axis))
+
+
+# ---------------------------------------------------------------- tiling
+
+
+def tile(A: Any, reps: Any) -> Any:  # noqa: N803 - NumPy's argument name
+    """``A`` repeated ``reps`` times along each axis."""
+    check_arraylike("tile", A)
+    try:
+        reps = (operator.index(reps),)
+    except TypeError:
+        reps = tuple(reps)
+    shape = _shape(A)
+    ndim = max(len(shape), len(reps))
+    reps = (1,) * (ndim - len(reps)) + reps
+    padded_shape = (1,) * (ndim - len(shape)) + shape
+    canonicalize_shape(tuple(np.multiply(padded_shape, reps)) if reps else ())  # JAX's TypeError for float reps
+    A = lax_structural.broadcast_to_rank(A, ndim)
+    return _asarray(lax_structural.tile(A, tuple(operator.index(r) for r in reps)))
+
+
+# ---------------------------------------------------------------- flipping and rolling
+
+
+@_named_jit("_flip", ("axis",))
+def _flip(m: Any, axis: tuple[int, ...]) -> Any:
+    return lax_structural.rev(m, axis)
+
+
+def flip(m: Any, axis: int | Sequence[int] | None = None) -> Any:
+    """``m`` with the order of its elements reversed along ``axis`` (every axis by default)."""
+    check_arraylike("flip", m)
+    ndim = _ndim(m)
+    axes = tuple(range(ndim)) if axis is None else tuple(_axis(i, ndim) for i in _index_tuple(axis))
+    return _flip(m, axes)
+
+
+def fliplr(m: Any) -> Any:
+    """``m`` reversed along its second axis."""
+    check_arraylike("fliplr", m)
+    return _flip(m, (_axis(1, _ndim(m)),))
+
+
+def flipud(m: Any) -> Any:
+    """``m`` reversed along its first axis."""
+    check_arraylike("flipud", m)
+    return _flip(m, (_axis(0, _ndim(m)),))
+
+
+@_named_jit("rot90", ("k", "axes"))
+def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
+    """``m`` rotated by ``k`` quarter turns in the plane of ``axes`` (from the first axis towards the second)."""
+    ndim = _ndim(m)
+    if ndim < 2:
+        raise ValueError(f"rot90 requires its first argument to have ndim at least two, but got first argument of "
+                         f"shape {_shape(m)}, which has ndim {ndim}")
+    ax1, ax2 = axes
+    ax1, ax2 = _axis(ax1, ndim), _axis(ax2, ndim)
+    if ax1 == ax2:
+        raise ValueError("Axes must be different")
+    k = k % 4
+    if k == 0:
+        return m
+    if k == 2:
+        return _flip(_flip(m, (ax1,)), (ax2,))
+    permutation = list(range(ndim))
+    permutation[ax1], permutation[ax2] = permutation[ax2], permutation[ax1]
+    if k == 1:
+        return lax_structural.transpose(_flip(m, (ax2,)), tuple(permutation))
+    return _flip(lax_structural.transpose(m, tuple(permutation)), (ax2,))
+
+
+@_named_jit("_roll_static", ("shift", "axis"))
+def _roll_static(a: Any, shift: tuple[int, ...], axis: tuple[int, ...]) -> Any:
+    shape = get_aval(a).shape
+    for s, ax in zip(shift, axis):
+        size = shape[ax]
+        if size == 0:
+            continue
+        start = (-s) % size
+        a = lax_structural.concatenate([lax_slicing.slice_in_dim(a, start, size, axis=ax),
+                                        lax_slicing.slice_in_dim(a, 0, start, axis=ax)], ax)
+    return a
+
+
+# jnp.remainder as JAX stages it (a jit named "remainder" around a "_where"), from core's indexing helpers
+_remainder = lax_slicing._staged(lax_slicing._floor_remainder_body, "remainder", ())
+
+
+@_named_jit("_roll_dynamic", ("axis",))
+def _roll_dynamic(a: Any, shift: Any, axis: tuple[int, ...]) -> Any:
+    shift_shape = get_aval(shift).shape
+    if shift_shape != (len(axis),):
+        shift = lax_structural.broadcast_like(shift, _shaped_like((len(axis),)))
+    for i, ax in enumerate(axis):
+        s = lax_structural.squeeze(lax_slicing.slice(shift, (i,), (i + 1,), (1,)), (0,))
+        s = lax_structural.convert_element_type(s, np.int32)
+        size = get_aval(a).shape[ax]
+        s = _remainder(s, lax_elementwise.max(np.int32(size), np.int32(1)))
+        doubled = lax_structural.concatenate([a, a], ax)
+        a = lax_slicing.dynamic_slice_in_dim(doubled, lax_elementwise.sub(np.int32(size), s), size, axis=ax)
+    return a
+
+
+def _roll_arguments(shift: Any, axis: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``shift`` and ``axis`` broadcast against each other as 1-d arrays, with JAX's errors."""
+    axis_arr, shift_arr = np.broadcast_arrays(np.asarray(axis), np.asarray(shift))
+    if shift_arr.ndim > 1:
+        raise ValueError("'shift' and 'axis' arguments to roll must be scalars or 1D arrays")
+    return np.atleast_1d(shift_arr), np.atleast_1d(axis_arr)
+
+
+def roll(a: Any, shift: Any, axis: int | Sequence[int] | None = None) -> Any:
+    """``a`` with its elements shifted cyclically by ``shift`` along ``axis`` (of the flattened array if None)."""
+    check_arraylike("roll", a)
+    if axis is None:
+        return reshape(roll(ravel(a), shift, 0), _shape(a))
+    ndim = _ndim(a)
+    shift_value = concrete_or_none(shift) if not isinstance(shift, (tuple, list)) else np.asarray(shift)
+    if shift_value is None:
+        shift_shape = get_aval(shift).shape
+        _, axis_arr = _roll_arguments(np.zeros(shift_shape, np.int32), axis)
+        axes = tuple(_axis(int(i), ndim) for i in axis_arr)
+        return _roll_dynamic(a, shift, axes)
+    shift_arr, axis_arr = _roll_arguments(shift_value, axis)
+    axes = tuple(_axis(int(i), ndim) for i in axis_arr)
+    return _roll_static(a, tuple(int(s) for s in shift_arr), axes)
+
+
+# ---------------------------------------------------------------- resizing, appending, trimming
+
+
+@_named_jit("resize", ("new_shape",))
+def resize(a: Any, new_shape: Any) -> Any:
+    """``a`` flattened, repeated as often as needed and cut to fill ``new_shape``."""
+    new_shape = _index_tuple(new_shape)
+    if any(d < 0 for d in new_shape):
+        raise ValueError("all elements of `new_shape` must be non-negative")
+    flat = ravel(a)
+    size, new_size = _shape(flat)[0], math.prod(new_shape)
+    if size == 0 or new_size == 0:
+        aval = get_aval(a)
+        zero = np.zeros((), aval.dtype)[()]
+        return lax_structural.broadcast_in_dim(lax_structural.convert_keeping_weak_type(zero, aval.dtype,
+                                                                                        aval.weak_type),
+                                               new_shape, ())
+    repeated = lax_structural.tile(flat, (-(-new_size // size),))
+    if _shape(repeated)[0] != new_size:
+        repeated = lax_slicing.slice(repeated, (0,), (new_size,))
+    return lax_structural.reshape(repeated, new_shape)
+
+
+@_named_jit("append", ("axis",))
+def append(arr: Any, values: Any, axis: int | None = None) -> Any:
+    """``values`` appended to ``arr`` along ``axis`` (both flattened when ``axis`` is None)."""
+    if axis is None:
+        return concatenate([ravel(arr), ravel(values)], 0)
+    return concatenate([arr, values], axis)
+
+
+def trim_zeros(filt: Any, trim: str = "fb", axis: int | Sequence[int] | None = None) -> Any:
+    """``filt`` without its leading (``'f'``) and/or trailing (``'b'``) zeros along ``axis`` (every axis)."""
+    check_arraylike("trim_zeros", filt)
+    value = concrete_or_error(filt, "Error arose in the `filt` argument of trim_zeros()")
+    if value.ndim == 0:
+        return _asarray(filt)
+    axes = range(value.ndim) if axis is None else [_axis(i, value.ndim) for i in _index_tuple(axis)]
+    nonzero = value != 0
+    starts, limits = [0] * value.ndim, list(value.shape)
+    trim = trim.lower()
+    for ax in axes:
+        along = np.flatnonzero(nonzero.any(axis=tuple(i for i in range(value.ndim) if i != ax)))
+        if along.size == 0:
+            starts[ax] = limits[ax] = 0
+            continue
+        if "f" in trim:
+            starts[ax] = int(along[0])
+        if "b" in trim:
+            limits[ax] = int(along[-1]) + 1
+    return _asarray(lax_slicing.slice(filt, tuple(starts), tuple(limits)))
+
+
+# ---------------------------------------------------------------- diagonal, astype
+
+
+def _in_bounds_index(index: Any, size: int) -> Any:
+    """``index`` with negative entries counted from the end and made int32, as ``x[index]`` prepares indices."""
+    index = lax_structural.select_n(lax_elementwise.lt(index, 0), index, lax_elementwise.add(index, size))
+    return lax_structural.convert_element_type(index, np.int32)
+
+
+@_named_jit("diagonal", ("offset", "axis1", "axis2"))
+def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
+    """The ``offset`` diagonal of the planes spanned by ``axis1`` and ``axis2``, as the last axis."""
+    ndim = _ndim(a)
+    if ndim < 2:
+        raise ValueError("diagonal requires an array of at least two dimensions.")
+    a = moveaxis(a, (_axis(axis1, ndim), _axis(axis2, ndim)), (-2, -1))
+    shape = _shape(a)
+    n, m = shape[-2:]
+    length = max(0, min(n + min(offset, 0), m - max(offset, 0)))
+    index_dtype = dtypes.default_int_dtype()
+    i = lax_structural.iota(index_dtype, length)
+    j = lax_structural.iota(index_dtype, length)
+    if offset > 0:
+        rows, cols = i, lax_elementwise.add(np.asarray(offset, index_dtype)[()], j)
+    elif offset < 0:
+        rows, cols = lax_elementwise.add(np.asarray(-offset, index_dtype)[()], j), i
+    else:
+        rows, cols = i, j
+    rows, cols = _in_bounds_index(rows, n), _in_bounds_index(cols, m)
+    indices = lax_structural.concatenate([lax_structural.broadcast_in_dim(rows, (length, 1), (0,)),
+                                          lax_structural.broadcast_in_dim(cols, (length, 1), (0,))], 1)
+    batch = tuple(range(ndim - 2))
+    dimension_numbers = lax_slicing.GatherDimensionNumbers(offset_dims=batch, collapsed_slice_dims=(ndim - 2, ndim - 1),
+                                                           start_index_map=(ndim - 2, ndim - 1))
+    if length == 0:  # indexing that selects nothing gives zeros without gathering, as JAX's does
+        return lax_structural.broadcast_in_dim(np.zeros((), get_aval(a).dtype)[()], shape[:-2] + (0,), ())
+    return lax_slicing.gather(a, indices, dimension_numbers, shape[:-2] + (1, 1),
+                              mode=lax_slicing.GatherScatterMode.PROMISE_IN_BOUNDS)
+
+
+def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> Any:
+    """``x`` converted to ``dtype`` (strongly typed)."""
+    del copy
+    check_arraylike("astype", x)
+    if device is not None and isinstance(device, str):
+        raise ValueError(f"sharding={device!r} must be an instance of jax.sharding.Sharding")
+    if dtype is None:
+        dt = dtypes.default_float_dtype()
+    else:
+        dt = dtypes.dtype(dtype, requested_in="astype")
+    aval = get_aval(ensure_array(x))
+    if aval.dtype.kind == "c" and dt.kind != "c":
+        warnings.warn("Casting from complex to real dtypes will soon raise a ValueError. Please first use jnp.real "
+                      "or jnp.imag to take the real/imaginary component of your input.", DeprecationWarning,
+                      stacklevel=2)
+    return _asarray(lax_structural.convert_element_type(x, dt))
+

@@ -15,13 +15,14 @@ import numpy as np
 from jaxle_core import dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
-from jaxle_core.core import Tracer
+from jaxle_core.core import Tracer, concrete_value
+from jaxle_core.errors import ConcretizationTypeError
 from jaxle_core.lax import operators as lax_operators
 from jaxle_core.lax import structural as lax_structural
 
 __all__ = ["is_arraylike", "check_arraylike", "promote_dtypes", "promote_shapes", "promote_args",
            "promote_dtypes_inexact", "promote_args_inexact", "promote_dtypes_numeric", "promote_args_numeric",
-           "canonicalize_axis", "ensure_array"]
+           "canonicalize_axis", "ensure_array", "concrete_or_none", "concrete_or_error"]
 
 _SCALARS = (bool, int, float, complex, np.generic)
 
@@ -112,3 +113,23 @@ def canonicalize_axis(axis: int, ndim: int) -> int:
     if not -ndim <= axis < ndim:
         raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
     return axis % ndim
+
+
+def concrete_or_none(x: Any) -> np.ndarray | None:
+    """The NumPy value of ``x``, or None when ``x`` is traced and its value is not known while tracing."""
+    x = ensure_array(x)
+    if isinstance(x, Tracer):
+        x = concrete_value(x)
+        if x is None or isinstance(x, Tracer):
+            return None
+    return np.asarray(x)
+
+
+def concrete_or_error(x: Any, context: str) -> np.ndarray:
+    """The NumPy value of ``x``; JAX's ConcretizationTypeError, naming ``context``, when it is only traced."""
+    value = concrete_or_none(x)
+    if value is None:
+        raise ConcretizationTypeError(
+            f"Abstract tracer value encountered where concrete value is expected: traced array with shape "
+            f"{x.aval.str_short()}\n{context}\n{x._origin()}")
+    return value

@@ -1,0 +1,199 @@
+"""jnp's shape manipulation functions against NumPy: dtypes, shapes (0-d, empty), jit, vmap, x64, gradients."""
+
+import ml_dtypes
+import numpy as np
+import pytest
+from jnp_golden import rand
+
+import jaxle_core
+import jaxle_numpy as jnp
+from jaxle_core.test_util import check_grads
+
+DTYPES = ["bool", "int8", "int32", "uint8", "float16", "bfloat16", "float32", "complex64"]
+
+# name -> (jnp function, NumPy function, operand shapes); every case runs over DTYPES
+CASES = {
+    "reshape": (lambda a: jnp.reshape(a, (3, -1)), lambda a: np.reshape(a, (3, -1)), [(2, 3), (6,)]),
+    "reshape_F": (lambda a: jnp.reshape(a, (3, 2), order="F"), lambda a: np.reshape(a, (3, 2), order="F"),
+                  [(2, 3)]),
+    "reshape_empty": (lambda a: jnp.reshape(a, (0, 2)), lambda a: np.reshape(a, (0, 2)), [(2, 0), (0,)]),
+    "ravel": (jnp.ravel, np.ravel, [(), (2, 3), (0, 2)]),
+    "ravel_F": (lambda a: jnp.ravel(a, "F"), lambda a: np.ravel(a, "F"), [(2, 3, 2)]),
+    "transpose": (jnp.transpose, np.transpose, [(), (3,), (2, 3, 4)]),
+    "matrix_transpose": (jnp.matrix_transpose, lambda a: np.swapaxes(a, -1, -2), [(2, 3), (2, 0, 3)]),
+    "moveaxis": (lambda a: jnp.moveaxis(a, (0, 2), (-1, 0)), lambda a: np.moveaxis(a, (0, 2), (-1, 0)),
+                 [(2, 3, 4)]),
+    "rollaxis": (lambda a: jnp.rollaxis(a, -1, 1), lambda a: np.rollaxis(a, -1, 1), [(2, 3, 4)]),
+    "swapaxes": (lambda a: jnp.swapaxes(a, 0, -1), lambda a: np.swapaxes(a, 0, -1), [(2, 3, 4), (0, 3)]),
+    "expand_dims": (lambda a: jnp.expand_dims(a, (0, -1)), lambda a: np.expand_dims(a, (0, -1)), [(), (2, 3)]),
+    "squeeze": (jnp.squeeze, np.squeeze, [(), (1, 3, 1), (1, 0)]),
+    "broadcast_to": (lambda a: jnp.broadcast_to(a, (2, 3, 4)), lambda a: np.broadcast_to(a, (2, 3, 4)),
+                     [(), (4,), (3, 1)]),
+    "atleast_3d": (jnp.atleast_3d, np.atleast_3d, [(), (3,), (2, 3), (1, 2, 3, 1)]),
+    "concatenate": (lambda a: jnp.concatenate([a, a[:1]], axis=0), lambda a: np.concatenate([a, a[:1]]),
+                    [(2, 3), (3,)]),
+    "concatenate_none": (lambda a: jnp.concatenate([a, a], axis=None), lambda a: np.concatenate([a, a], None),
+                         [(), (2, 3)]),
+    "stack": (lambda a: jnp.stack([a, a], -1), lambda a: np.stack([a, a], -1), [(), (2, 3), (0,)]),
+    "hstack": (lambda a: jnp.hstack([a, a]), lambda a: np.hstack([a, a]), [(), (3,), (2, 3)]),
+    "vstack": (lambda a: jnp.vstack([a, a]), lambda a: np.vstack([a, a]), [(), (3,), (2, 3)]),
+    "dstack": (lambda a: jnp.dstack([a, a]), lambda a: np.dstack([a, a]), [(), (3,), (2, 3)]),
+    "column_stack": (lambda a: jnp.column_stack([a, a]), lambda a: np.column_stack([a, a]), [(), (3,), (2, 3)]),
+    "block": (lambda a: jnp.block([[a, a], [a, a]]), lambda a: np.block([[a, a], [a, a]]), [(), (3,), (2, 3)]),
+    "split": (lambda a: jnp.split(a, [1, 2], axis=-1), lambda a: np.split(a, [1, 2], axis=-1), [(2, 3), (4,)]),
+    "array_split": (lambda a: jnp.array_split(a, 3), lambda a: np.array_split(a, 3), [(4, 2), (5,)]),
+    "unstack": (lambda a: jnp.unstack(a, axis=1), lambda a: tuple(np.moveaxis(a, 1, 0)), [(2, 3), (2, 0)]),
+    "tile": (lambda a: jnp.tile(a, (2, 1, 2)), lambda a: np.tile(a, (2, 1, 2)), [(), (3,), (2, 3), (2, 2, 2, 1)]),
+    "flip": (jnp.flip, np.flip, [(), (3,), (2, 3)]),
+    "flip_axis": (lambda a: jnp.flip(a, -1), lambda a: np.flip(a, -1), [(2, 3), (2, 0)]),
+    "rot90": (lambda a: jnp.rot90(a, 3, (1, 0)), lambda a: np.rot90(a, 3, (1, 0)), [(2, 3), (2, 3, 2)]),
+    "roll": (lambda a: jnp.roll(a, 4), lambda a: np.roll(a, 4), [(), (3,), (2, 3), (0, 3)]),
+    "roll_axes": (lambda a: jnp.roll(a, (-1, 5), (0, -1)), lambda a: np.roll(a, (-1, 5), (0, -1)), [(2, 3)]),
+    "resize": (lambda a: jnp.resize(a, (3, 5)), lambda a: np.resize(a, (3, 5)), [(), (4,), (2, 3)]),
+    "append": (lambda a: jnp.append(a, a), lambda a: np.append(a, a), [(), (2, 3)]),
+    "diagonal": (lambda a: jnp.diagonal(a, -1, 2, 1), lambda a: np.diagonal(a, -1, 2, 1), [(2, 3, 4), (1, 0, 2)]),
+    "diagonal_offset": (lambda a: jnp.diagonal(a, 2), lambda a: np.diagonal(a, 2), [(3, 4), (2, 2)]),
+}
+
+
+def _to_numpy(x):
+    if isinstance(x, (list, tuple)):
+        return type(x)(_to_numpy(y) for y in x)
+    return np.asarray(x)
+
+
+def _assert_same(actual, expected):
+    actual, expected = _to_numpy(actual), expected
+    if isinstance(expected, (list, tuple)):
+        assert isinstance(actual, type(expected)) and len(actual) == len(expected)
+        for a, e in zip(actual, expected):
+            _assert_same(a, e)
+        return
+    expected = np.asarray(expected)
+    assert actual.shape == expected.shape, (actual.shape, expected.shape)
+    assert actual.dtype == expected.dtype, (actual.dtype, expected.dtype)
+    np.testing.assert_array_equal(actual.astype(np.float64) if actual.dtype == ml_dtypes.bfloat16 else actual,
+                                  expected.astype(np.float64) if expected.dtype == ml_dtypes.bfloat16 else expected)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_matches_numpy(name, dtype):
+    jnp_fn, np_fn, shapes = CASES[name]
+    for shape in shapes:
+        x = rand(shape, dtype, seed=len(shape))
+        _assert_same(jnp_fn(x), np_fn(x))
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_under_jit_and_vmap(name):
+    jnp_fn, np_fn, shapes = CASES[name]
+    shape = max(shapes, key=len)
+    x = rand(shape, "float32", seed=3)
+    _assert_same(jaxle_core.jit(jnp_fn)(x), np_fn(x))
+    batch = np.stack([x, x * 2])
+    out = jaxle_core.vmap(jnp_fn)(batch)
+    expected = [np_fn(batch[0]), np_fn(batch[1])]
+    if isinstance(expected[0], (list, tuple)):
+        for i, part in enumerate(out):
+            _assert_same(part, np.stack([e[i] for e in expected]))
+    else:
+        _assert_same(out, np.stack(expected))
+
+
+@pytest.mark.parametrize("name", ["reshape", "transpose", "concatenate", "stack", "tile", "roll", "diagonal",
+                                  "resize", "block", "rot90"])
+def test_x64(name):
+    jnp_fn, np_fn, shapes = CASES[name]
+    with jaxle_core.config.enable_x64(True):
+        for dtype in ("float64", "int64", "complex128"):
+            x = rand(max(shapes, key=len), dtype, seed=1)
+            _assert_same(jnp_fn(x), np_fn(x))
+
+
+def test_weak_types_kept():
+    assert jnp.reshape(2.0, (1, 1)).weak_type
+    assert jnp.tile(1.0, 3).weak_type
+    assert jnp.stack([1.0, 2.0]).weak_type
+    assert jnp.roll(jnp.broadcast_to(1.0, (3,)), 1).weak_type
+    assert not jnp.concatenate([jnp.broadcast_to(1.0, (2,)), np.ones(2, np.float32)]).weak_type
+    assert not jnp.astype(2.0, np.float32).weak_type
+
+
+def test_traced_roll_shift_matches_numpy():
+    x = rand((2, 5), "float32")
+    for shift in (-7, 0, 3, 12):
+        _assert_same(jaxle_core.jit(lambda a, s: jnp.roll(a, s, axis=1))(x, shift), np.roll(x, shift, axis=1))
+        _assert_same(jaxle_core.jit(lambda a, s: jnp.roll(a, s))(x, shift), np.roll(x, shift))
+    shifts = np.array([1, -3])
+    _assert_same(jaxle_core.jit(lambda a, s: jnp.roll(a, s, (0, 1)))(x, shifts), np.roll(x, (1, -3), (0, 1)))
+
+
+def test_trim_zeros_matches_numpy():
+    for filt in (np.array([0, 0, 1, 2, 0, 3, 0], np.int32), np.zeros(2, np.float32), np.array([1, 0], np.int8)):
+        for trim in ("f", "b", "fb", "FB"):
+            _assert_same(jnp.trim_zeros(filt, trim), np.trim_zeros(filt, trim))
+    grid = np.zeros((4, 5), np.int32)
+    grid[1, 2] = grid[2, 3] = 1
+    _assert_same(jnp.trim_zeros(grid), grid[1:3, 2:4])
+    _assert_same(jnp.trim_zeros(grid, axis=1), grid[:, 2:4])
+    _assert_same(jnp.trim_zeros(grid, "f", axis=0), grid[1:])
+
+
+def test_split_sections_and_indices():
+    x = rand((7, 2), "int32")
+    for sections in (1, 7, [2, 5], [0, 0, 7], np.array([3])):
+        _assert_same(jnp.split(x, sections), np.split(x, sections))
+    for sections in (2, 3, 8):
+        _assert_same(jnp.array_split(x, sections), np.array_split(x, sections))
+    _assert_same(jnp.hsplit(x, 2), np.hsplit(x, 2))
+    _assert_same(jnp.vsplit(x, [3]), np.vsplit(x, [3]))
+    y = rand((2, 2, 4), "float32")
+    _assert_same(jnp.dsplit(y, [1, 3]), np.dsplit(y, [1, 3]))
+
+
+def test_broadcast_helpers():
+    assert jnp.broadcast_shapes((2, 1), (3,)) == (2, 3)
+    assert jnp.broadcast_shapes() == ()
+    assert jnp.broadcast_shapes(4, (1,)) == (4,)
+    a, b = jnp.broadcast_arrays(rand((2, 1), "float32"), np.float32(3))
+    assert a.shape == b.shape == (2, 1)
+    _assert_same(jnp.broadcast_arrays(rand((3,), "int8"), rand((2, 1), "int8")),
+                 list(np.broadcast_arrays(rand((3,), "int8"), rand((2, 1), "int8"))))
+
+
+@pytest.mark.parametrize("fun", [
+    lambda a: jnp.roll(a, 2, axis=1),
+    lambda a: jnp.roll(a, (1, -1), (0, 1)),
+    lambda a: jnp.tile(a, (2, 1)),
+    lambda a: jnp.flip(a, 0),
+    lambda a: jnp.rot90(a),
+    lambda a: jnp.diagonal(a, 1),
+    lambda a: jnp.concatenate([a, a * 2], axis=1),
+    lambda a: jnp.stack([a, a], 1),
+    lambda a: jnp.block([[a], [a]]),
+    lambda a: jnp.resize(a, (4, 4)),
+    lambda a: jnp.reshape(a, (3, 2), order="F"),
+    lambda a: jnp.broadcast_to(a[0], (2, 2, 3)),
+    lambda a: jnp.split(a, 3, axis=1)[1],
+    lambda a: jnp.moveaxis(a, 0, 1),
+    lambda a: jnp.append(a, a),
+], ids=lambda f: "")
+def test_gradients(fun):
+    check_grads(fun, (rand((2, 3), "float32", seed=5).astype(np.float64),), order=2, modes=("fwd", "rev"))
+
+
+def test_traced_roll_gradient():
+    check_grads(lambda a: jaxle_core.jit(lambda b, s: jnp.roll(b, s, axis=0))(a, 1), (np.arange(4.0),), order=1)
+
+
+def test_errors():
+    x = rand((2, 3), "float32")
+    with pytest.raises(TypeError, match="repeat requires ndarray|reshape requires ndarray"):
+        jnp.reshape([1, 2], (2,))
+    with pytest.raises(ValueError, match="array split does not result in an equal division: rest is 1"):
+        jnp.split(x, 2, axis=1)
+    with pytest.raises(jaxle_core.errors.ConcretizationTypeError):
+        jaxle_core.jit(jnp.trim_zeros)(x[0])
+    with pytest.raises(ValueError, match="Non-hashable static arguments"):
+        jnp.resize(x, [3, 3])
