@@ -212,6 +212,22 @@ def test_promotion_errors_explain_narrow_types():
     assert issubclass(dtypes.TypePromotionError, ValueError)
 
 
+def test_promote_types_error_names_inputs_in_order():
+    with pytest.raises(dtypes.TypePromotionError, match=r"\('float16', 'float8_e4m3fn'\)"):
+        dtypes.promote_types(dtypes.float16, dtypes.float8_e4m3fn)
+    with pytest.raises(dtypes.TypePromotionError, match=r"\('int8', 'int4'\)"):
+        dtypes.promote_types(dtypes.int8, dtypes.int4)
+
+
+def test_dtype_of_a_scalar_type_class_naming_its_dtype():
+    """A facade's scalar type (jnp.float32: a class with a ``dtype`` attribute) is a requested dtype like NumPy's."""
+    Float64 = type("float64", (), {"dtype": np.dtype(np.float64)})
+    with cfg.enable_x64(False), pytest.warns(UserWarning, match="requested in zeros is not available"):
+        assert dtypes.dtype(Float64, requested_in="zeros") == np.float32
+    with cfg.enable_x64(True):
+        assert dtypes.dtype(Float64) == np.float64
+
+
 def test_result_type_needs_an_argument():
     with pytest.raises(ValueError, match="at least one"):
         dtypes.result_type()

@@ -199,7 +199,8 @@ def dtype(x: Any, canonicalize: bool = True, *, requested_in: str = "dtype") -> 
         py_dtype = PYTHON_SCALAR_DTYPES.get(x)
         if py_dtype is not None:
             return canonicalize_dtype(py_dtype) if canonicalize else py_dtype
-        if issubclass(x, np.generic):
+        # NumPy's scalar types, and a facade's (jnp.float32) that name their dtype by a `dtype` attribute.
+        if issubclass(x, np.generic) or isinstance(getattr(x, "dtype", None), np.dtype):
             dt = np.dtype(x)
             _check_value_dtype(x, dt)
             return _canonicalize_requested(dt, requested_in) if canonicalize else dt

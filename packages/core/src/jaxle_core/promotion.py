@@ -93,7 +93,9 @@ def _upper_bounds(strict: bool, x64: bool) -> dict[Any, frozenset]:
 
 
 @functools.lru_cache(1024)
-def _least_upper_bound(strict: bool, x64: bool, nodes: frozenset) -> Any:
+def _least_upper_bound(strict: bool, x64: bool, nodes: frozenset | tuple) -> Any:
+    """The join of ``nodes``; an error names them in their order when given as a tuple (promote_types' inputs),
+    sorted when given as a set."""
     bounds = _upper_bounds(strict, x64)
     try:
         common = frozenset.intersection(*(bounds[n] for n in nodes))
@@ -106,8 +108,8 @@ def _least_upper_bound(strict: bool, x64: bool, nodes: frozenset) -> Any:
     raise _d.TypePromotionError(_no_path_message(strict, nodes))
 
 
-def _no_path_message(strict: bool, nodes: frozenset) -> str:
-    names = tuple(sorted(str(n) for n in nodes))
+def _no_path_message(strict: bool, nodes: frozenset | tuple) -> str:
+    names = tuple(dict.fromkeys(str(n) for n in nodes)) if isinstance(nodes, tuple) else tuple(sorted(map(str, nodes)))
     prefix = f"Input dtypes {names} have no available implicit dtype promotion path"
     if strict:
         return (f"{prefix} when jax_numpy_dtype_promotion=strict. Try explicitly casting inputs to the desired "
@@ -136,7 +138,7 @@ def promote_types(a: Any, b: Any) -> np.dtype:
     node_a = _WEAK_NODE_OF_TYPE.get(a) if isinstance(a, type) else None
     node_b = _WEAK_NODE_OF_TYPE.get(b) if isinstance(b, type) else None
     lub = _least_upper_bound(_is_strict(), _config.x64_enabled(),
-                             frozenset((node_a or np.dtype(a), node_b or np.dtype(b))))
+                             (node_a or np.dtype(a), node_b or np.dtype(b)))
     return np.dtype(lub.python_type) if isinstance(lub, _WeakNode) else lub
 
 

@@ -2,4 +2,342 @@
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import math
+import operator
+import warnings
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import core, dtypes, lax
+from jaxle_core.array import Array
+from jaxle_core.avals import canonicalize_shape, get_aval
+from jaxle_core.backend import current_backend
+from jaxle_core.core import Tracer
+from jaxle_core.errors import ConcretizationTypeError
+from jaxle_core.lax.identity import copy_p
+from jaxle_core.lax.structural import convert_keeping_weak_type
+from jaxle_numpy.scalar_types import ndim
+from jaxle_numpy.util import check_arraylike, is_arraylike
+
+__all__ = ["array", "asarray", "copy", "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like",
+           "empty_like", "arange"]
+
+_PYTHON_SCALARS = (bool, int, float, complex)
+
+
+# ---------------------------------------------------------------- array and asarray
+
+def _requested_dtype(dtype: Any, fun_name: str) -> np.dtype | None:
+    """``dtype`` canonicalised for the x64 setting (JAX's warning names ``fun_name``), or None."""
+    if dtype is None:
+        return None
+    return dtypes.canonicalize_dtype(dtypes.dtype(dtype, requested_in=fun_name))
+
+
+def _check_order(order: str | None) -> None:
+    if order is not None and order != "K":
+        raise NotImplementedError("Only implemented for order='K'")
+
+
+def _leaves(obj: Any) -> list:
+    """The elements of nested lists and tuples, in order."""
+    if isinstance(obj, (list, tuple)):
+        return [leaf for item in obj for leaf in _leaves(item)]
+    return [obj]
+
+
+def _invalid_value(x: Any, dt: np.dtype) -> TypeError:
+    return TypeError(f"Value '{x}' with dtype {dt} is not a valid JAX array type. Only arrays of numeric types are "
+                     "supported by JAX.")
+
+
+def _host_array(x: Any) -> np.ndarray:
+    """A non-Python-scalar leaf as a NumPy array of a dtype JAX arrays can have, or JAX's error."""
+    if isinstance(x, np.ndarray) and not dtypes.is_valid_dtype(x.dtype):
+        raise TypeError("Error interpreting argument to stage as a JAX value. The problematic value is of type "
+                        f"{type(x)} and was passed to stage at position 0.")
+    value = np.asarray(x)
+    if not dtypes.is_valid_dtype(value.dtype):
+        raise _invalid_value(x, value.dtype)
+    return value
+
+
+def _dtype_operand(x: Any) -> Any:
+    """A leaf as an operand of dtype promotion: Python scalars weak, arrays and tracers as typed, the rest
+    through NumPy."""
+    if x is None:
+        raise ValueError("None is not a valid value for jnp.array")
+    if type(x) in _PYTHON_SCALARS or isinstance(x, (Array, Tracer)):
+        return x
+    return _host_array(x)
+
+
+def _list_dtype(leaves: list) -> np.dtype:
+    """The (strong) dtype of an array made of ``leaves``: their promoted dtype, the default float if none."""
+    if not leaves:
+        return dtypes.default_float_dtype()
+    return dtypes.result_type(*(_dtype_operand(leaf) for leaf in leaves))
+
+
+def _python_scalar_as(x: Any, dtype: np.dtype) -> np.ndarray:
+    """A Python scalar (or string) converted as JAX does: through the Python type of ``dtype``'s kind, so
+    ``int(1e10)`` overflows int32 with NumPy's error and ``float(1j)`` is refused."""
+    value = dtypes.scalar_type_of(np.zeros((), dtype))(x)
+    return np.array(value, dtype)
+
+
+def _host_leaf_as(x: Any, dtype: np.dtype) -> np.ndarray:
+    if type(x) in _PYTHON_SCALARS or isinstance(x, str):
+        return _python_scalar_as(x, dtype)
+    if x is None:
+        raise ValueError("None is not a valid value for jnp.array")
+    with np.errstate(invalid="ignore", over="ignore"):
+        return _host_array(x).astype(dtype)
+
+
+def _host_nested(obj: Any, dtype: np.dtype) -> Any:
+    if isinstance(obj, (list, tuple)):
+        return [_host_nested(item, dtype) for item in obj]
+    return _host_leaf_as(obj, dtype)
+
+
+def _constant(value: np.ndarray, weak_type: bool = False) -> Array:
+    """A host value as an Array; while tracing, a scalar one is marked to stage inline as a literal (as JAX's
+    constants made by jnp functions are), while eagerly made ones are hoisted like any computed array."""
+    out = current_backend().device_put(value, weak_type=weak_type)
+    if value.ndim == 0 and not isinstance(core.current_trace(), core.EvalTrace):
+        core.mark_inline(out)
+    return out
+
+
+def _expand_leading(x: Any) -> Any:
+    """``x`` with a new leading dimension of size 1."""
+    shape = get_aval(x).shape
+    return lax.broadcast_in_dim(x, (1, *shape), tuple(range(1, len(shape) + 1)))
+
+
+def _staged_nested(obj: Any, dtype: np.dtype) -> Any:
+    """Nested lists holding arrays or tracers, stacked with lax as JAX stages it: each element gets a leading axis
+    and the elements are concatenated; parts holding neither are made on the host as one constant."""
+    if isinstance(obj, (list, tuple)):
+        if not any(isinstance(leaf, (Array, Tracer)) for leaf in _leaves(obj)):
+            return _constant(np.array(_host_nested(obj, dtype), dtype))
+        return lax.concatenate([_expand_leading(_staged_nested(item, dtype)) for item in obj], 0)
+    if isinstance(obj, (Array, Tracer)):
+        return convert_keeping_weak_type(obj, dtype, False)
+    return _host_leaf_as(obj, dtype)
+
+
+def _with_ndmin(x: Any, ndmin: int) -> Any:
+    shape = get_aval(x).shape
+    if ndmin <= len(shape):
+        return x
+    extra = ndmin - len(shape)
+    return lax.broadcast_in_dim(x, (1,) * extra + shape, tuple(range(extra, ndmin)))
+
+
+def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str) -> Any:
+    dtype = _requested_dtype(dtype, fun_name)
+    if hasattr(obj, "__jax_array__"):
+        obj = obj.__jax_array__()
+    if isinstance(obj, (Array, Tracer)):
+        out = copy_p.bind(obj) if copy else obj
+        if dtype is not None:
+            out = convert_keeping_weak_type(out, dtype, False)
+    elif isinstance(obj, (list, tuple)):
+        leaves = _leaves(obj)
+        dtype = _list_dtype(leaves) if dtype is None else dtype
+        if any(isinstance(leaf, (Array, Tracer)) for leaf in leaves):
+            out = _staged_nested(obj, dtype)
+        else:
+            out = _constant(np.array(_host_nested(obj, dtype), dtype))
+    else:
+        if obj is None:
+            raise ValueError("None is not a valid value for jnp.array")
+        if type(obj) in _PYTHON_SCALARS or (isinstance(obj, str) and dtype is not None):
+            weak = dtype is None and type(obj) is not bool
+            value = dtypes.coerce_to_array(obj) if dtype is None else _python_scalar_as(obj, dtype)
+            out = _constant(value, weak)
+        else:
+            value = _host_array(obj)
+            out = _constant(_host_leaf_as(value, dtypes.canonicalize_dtype(value.dtype) if dtype is None else dtype))
+    return _with_ndmin(out, ndmin)
+
+
+def array(object: Any, dtype: Any = None, *args: Any, copy: bool = True, order: str | None = "K",  # noqa: A002
+          ndmin: int = 0, device: Any = None, out_sharding: Any = None) -> Array:
+    """An array of ``object`` (an array, scalar, or nested lists and tuples of them), JAX's dtype rules applied:
+    a Python scalar gives a weakly typed array, a list the promoted dtype of its elements."""
+    if args:
+        if len(args) > 3:
+            raise TypeError(f"array() takes at most 5 positional arguments but {len(args) + 2} were given")
+        warnings.warn("Passing the copy, order, and ndmin arguments to jnp.array positionally is deprecated. Use "
+                      "keyword arguments instead.", DeprecationWarning, stacklevel=2)
+        copy, order, ndmin = (*args, *(copy, order, ndmin)[len(args):])
+    del device, out_sharding  # one device: placement is a no-op
+    _check_order(order)
+    return _array(object, dtype, copy, operator.index(ndmin), "array")
+
+
+def asarray(a: Any, dtype: Any = None, order: str | None = None, *, copy: bool | None = None, device: Any = None,
+            out_sharding: Any = None) -> Array:
+    """``a`` as an array: ``array`` without a copy unless ``copy=True``."""
+    del device, out_sharding  # one device: placement is a no-op
+    _check_order(order)
+    return _array(a, dtype, bool(copy), 0, "asarray")
+
+
+def copy(a: Any, order: str | None = None) -> Array:
+    """A copy of the array ``a``."""
+    check_arraylike("copy", a)
+    _check_order(order)
+    return _array(a, None, True, 0, "copy")
+
+
+# ---------------------------------------------------------------- filled arrays
+
+def _shape(shape: Any) -> tuple[int, ...]:
+    """A shape argument: an integer, a sequence of integers, or an integer array of rank 0 or 1."""
+    return canonicalize_shape((shape,) if np.ndim(shape) == 0 else shape)
+
+
+def _fill_dtype(dtype: Any, fun_name: str) -> np.dtype:
+    return _requested_dtype(dtype, fun_name) if dtype is not None else dtypes.default_float_dtype()
+
+
+def zeros(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Array:
+    """An array of zeros (float by default)."""
+    return lax.full(_shape(shape), 0, _fill_dtype(dtype, "zeros"), sharding=out_sharding)
+
+
+def ones(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Array:
+    """An array of ones (float by default)."""
+    return lax.full(_shape(shape), 1, _fill_dtype(dtype, "ones"), sharding=out_sharding)
+
+
+def empty(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Array:
+    """An array whose contents do not matter: zeros, as JAX makes it."""
+    return lax.full(_shape(shape), 0, _fill_dtype(dtype, "empty"), sharding=out_sharding)
+
+
+def _broadcast_fill(fill: Any, shape: tuple[int, ...]) -> Any:
+    """An array fill value broadcast to ``shape`` by NumPy's rules, with JAX's errors."""
+    aval = get_aval(fill)
+    if aval.shape == shape:
+        return fill
+    if aval.ndim > len(shape):
+        raise ValueError(f"Cannot broadcast to shape with fewer dimensions: arr_shape={aval.shape} shape={shape}")
+    dims = tuple(range(len(shape) - aval.ndim, len(shape)))
+    if any(size not in (1, shape[dim]) for size, dim in zip(aval.shape, dims)):
+        raise ValueError(f"Incompatible types for broadcasting: input type={aval.str_short()} and requested type="
+                         f"{aval.update(shape=shape).str_short()}")
+    return lax.broadcast_in_dim(fill, shape, dims)
+
+
+def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Array:
+    """An array of ``shape`` filled with ``fill_value`` (a scalar, or an array broadcast to ``shape``)."""
+    check_arraylike("full", fill_value)
+    shape = _shape(shape)
+    dtype = _requested_dtype(dtype, "full")
+    if ndim(fill_value) == 0:
+        return lax.full(shape, fill_value, dtype, sharding=out_sharding)
+    return _broadcast_fill(asarray(fill_value, dtype), shape)
+
+
+def _check_like(fun_name: str, a: Any) -> None:
+    """``a`` is an array-like or has a shape and a dtype (a ShapeDtypeStruct), or JAX's TypeError."""
+    if not (hasattr(a, "shape") and hasattr(a, "dtype")):
+        check_arraylike(fun_name, a)
+
+
+def _like_shape(a: Any, shape: Any) -> tuple[int, ...]:
+    return tuple(np.shape(a) if not hasattr(a, "shape") else a.shape) if shape is None else _shape(shape)
+
+
+def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *, device: Any = None,
+              out_sharding: Any = None) -> Array:
+    """An array with ``a``'s shape and dtype (or ``shape``/``dtype``) filled with ``fill_value``."""
+    _check_like("full_like", a)
+    check_arraylike("full_like", fill_value)
+    dtype = _requested_dtype(dtype, "full_like")
+    out_shape = _like_shape(a, shape)
+    if ndim(fill_value):
+        fill = asarray(fill_value, dtypes.dtype(a) if dtype is None else dtype)
+        return _broadcast_fill(fill, out_shape)
+    return lax.full_like(a, fill_value, dtype, out_shape, out_sharding)
+
+
+def zeros_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None,
+               out_sharding: Any = None) -> Array:
+    """Zeros with ``a``'s shape and dtype (or ``shape``/``dtype``); weakly typed where ``a`` is."""
+    _check_like("zeros_like", a)
+    return lax.full_like(a, 0, _requested_dtype(dtype, "zeros_like"), _like_shape(a, shape), out_sharding)
+
+
+def ones_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None,
+              out_sharding: Any = None) -> Array:
+    """Ones with ``a``'s shape and dtype (or ``shape``/``dtype``); weakly typed where ``a`` is."""
+    _check_like("ones_like", a)
+    return lax.full_like(a, 1, _requested_dtype(dtype, "ones_like"), _like_shape(a, shape), out_sharding)
+
+
+def empty_like(prototype: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Array:
+    """An array like ``prototype`` whose contents do not matter: zeros, as JAX makes it."""
+    _check_like("empty_like", prototype)
+    return lax.full_like(prototype, 0, _requested_dtype(dtype, "empty_like"), _like_shape(prototype, shape))
+
+
+# ---------------------------------------------------------------- arange
+
+def _concrete_scalar(name: str, x: Any) -> Any:
+    """A start/stop/step argument as a concrete scalar (NumPy's for arrays), or JAX's error."""
+    if isinstance(x, Tracer):
+        raise ConcretizationTypeError(
+            f"Abstract tracer value encountered where concrete value is expected: traced array with shape "
+            f"{x.aval.str_short()}\nIt arose in the jnp.arange argument '{name}'\n{x._origin()}\n")
+    if np.ndim(x) != 0:
+        raise ValueError(f"jax.numpy.arange: arguments must be scalars; got {name}={x}")
+    if isinstance(x, Array):
+        return np.asarray(x)[()]
+    return x
+
+
+def _converted(x: Any, dtype: np.dtype) -> np.ndarray:
+    """A concrete scalar converted to ``dtype`` as lax converts (integers wrap, floats truncate toward zero)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.asarray(x).astype(dtype)
+
+
+def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *, device: Any = None,
+           out_sharding: Any = None) -> Array:
+    """Evenly spaced values in ``[start, stop)`` (``[0, start)`` with one argument), as an iota scaled and
+    shifted in the result's dtype."""
+    given = [x for x in (start, stop, step) if x is not None]
+    for position, x in enumerate((start, stop, step)):
+        if x is not None and not is_arraylike(x):
+            raise TypeError(f"arange requires ndarray, scalar, or None arguments, got {type(x)} at position "
+                            f"{position}.")
+    if any(dtypes.issubdtype(dtypes.dtype(x), np.complexfloating) for x in given):
+        raise ValueError("Passing complex start/stop/step to jnp.arange is no longer supported starting in JAX "
+                         "v0.10.0.")
+    requested = _requested_dtype(dtype, "arange")
+    out_dtype = requested if requested is not None else dtypes.result_type(*given) if given else \
+        dtypes.default_float_dtype()
+    if stop is None and step is None:  # the one argument is the stop
+        return lax.iota(out_dtype, max(math.ceil(_concrete_scalar("stop", start)), 0))
+    if stop is None:  # arange(start, None, step) counts from zero to start, as NumPy does
+        start, stop = 0, start
+    start_value = _concrete_scalar("start", start)
+    stop_value = _concrete_scalar("stop", stop)
+    step_value = 1 if step is None else _concrete_scalar("step", step)
+    size = max(math.ceil((stop_value - start_value) / step_value), 0)
+    if step is None:  # JAX shifts by a nonzero start only
+        values = lax.iota(out_dtype, size)
+        return lax.add(_converted(start_value, out_dtype), values) if start_value != 0 else values
+    # A step is applied in float32 at least: narrow floats could not even count the elements exactly.
+    narrow_float = dtypes.issubdtype(out_dtype, np.floating) and dtypes.itemsize_bits(out_dtype) < 32
+    compute_dtype = np.dtype(np.float32) if narrow_float else out_dtype
+    values = lax.iota(compute_dtype, size)
+    values = lax.add(_converted(start_value, compute_dtype), lax.mul(_converted(step_value, compute_dtype), values))
+    return lax.convert_element_type(values, out_dtype)
