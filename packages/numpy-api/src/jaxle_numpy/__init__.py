@@ -12,6 +12,7 @@ from jaxle_numpy.polynomial import *  # noqa: E402, F403
 from jaxle_numpy.products import *  # noqa: E402, F403
 from jaxle_numpy.reductions import *  # noqa: E402, F403
 from jaxle_numpy.scalar_types import *  # noqa: E402, F403
+from jaxle_numpy.selection import *  # noqa: E402, F403
 from jaxle_numpy.setops import *  # noqa: E402, F403
 from jaxle_numpy.signal import *  # noqa: E402, F403
 from jaxle_numpy.sorting import *  # noqa: E402, F403
