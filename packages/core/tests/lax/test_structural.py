@@ -257,3 +257,11 @@ def test_expand_dims_negative_and_broadcast_to_rank():
     assert lax.expand_dims(X, (-1,)).shape == (4, 5, 1)
     assert lax.broadcast_to_rank(X, 1) is X
     assert lax.broadcast_to_rank(X[0], 3).shape == (1, 1, 5)
+
+
+def test_reshape_of_a_0d_array_is_staged_as_jax():
+    # JAX skips a reshape to the operand's own shape unless the operand is 0-d (jnp.quantile's weights path shows it).
+    assert str(jc.make_jaxpr(lambda x: lax.reshape(x, ()))(np.float32(1))) == (
+        "{ lambda ; a:f32[]. let\n    b:f32[] = reshape[dimensions=None new_sizes=() sharding=None] a\n  in (b,) }")
+    assert str(jc.make_jaxpr(lambda x: lax.reshape(x, (2,)))(np.ones(2, np.float32))) == (
+        "{ lambda ; a:f32[2]. let  in (a,) }")

@@ -496,7 +496,7 @@ def reshape(operand, new_sizes: Sequence[int], dimensions: Sequence[int] | None 
     new_sizes = canonical_shape(new_sizes)
     aval = get_aval(operand)
     dims = None if dimensions is None or tuple(dimensions) == tuple(range(aval.ndim)) else as_int_tuple(dimensions)
-    if aval.shape == new_sizes and dims is None and type(operand) not in _PYTHON_SCALARS:
+    if aval.shape == new_sizes and dims is None and aval.ndim:  # as JAX's, a 0-d operand is always reshaped
         return operand
     return reshape_p.bind(operand, new_sizes=new_sizes, dimensions=dims, sharding=out_sharding)
 
