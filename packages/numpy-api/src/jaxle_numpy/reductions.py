@@ -72,7 +72,7 @@ def _upcast_f16(dtype: np.dtype) -> np.dtype:
     return dtype
 
 
-def _broadcast_to_shape(x: Any, shape: tuple[int, ...]) -> Any:
+def broadcast_to_shape(x: Any, shape: tuple[int, ...]) -> Any:
     aval = get_aval(x)
     if aval.shape == shape:
         return x
@@ -87,8 +87,8 @@ def _where_body(condition: Any, x: Any, y: Any) -> Any:
     x, y = lax_operators.promote_dtypes(x, y)
     shape = lax.broadcast_shapes(*(get_aval(v).shape for v in (condition, x, y)))
     if get_aval(condition).ndim:  # select_n takes a scalar predicate as it is
-        condition = _broadcast_to_shape(condition, shape)
-    x, y = _broadcast_to_shape(x, shape), _broadcast_to_shape(y, shape)
+        condition = broadcast_to_shape(condition, shape)
+    x, y = broadcast_to_shape(x, shape), broadcast_to_shape(y, shape)
     if math.prod(shape) == 0:  # nothing to select: JAX returns the first case unselected
         return x
     return lax.select_n(condition, y, x)
@@ -254,7 +254,7 @@ def _reduced_size(shape: tuple[int, ...], axis: Axis) -> int:
 
 def _count(where: Any, shape: tuple[int, ...], axis: Axis, dtype: np.dtype, keepdims: bool) -> Any:
     """How many elements ``where`` selects over ``axis`` (as ``dtype``)."""
-    return sum(_broadcast_to_shape(where, shape), axis, dtype=dtype, keepdims=keepdims)
+    return sum(broadcast_to_shape(where, shape), axis, dtype=dtype, keepdims=keepdims)
 
 
 def mean(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False, *,
