@@ -39,7 +39,8 @@ def test_array_matches_numpy_values(value):
 def test_asarray_dtype(dtype):
     out = jnp.asarray([0, 1, 2], dtype=dtype)
     assert out.dtype == np.dtype(jnp.dtype(dtype)) and not out.weak_type
-    np.testing.assert_array_equal(np.asarray(out, np.float64), np.array([0, 1, 2]).astype(dtype).astype(np.float64))
+    expected = np.array([0, 1, 2]).astype(jnp.dtype(dtype))
+    np.testing.assert_array_equal(np.asarray(out).astype(expected.dtype), expected)
 
 
 def test_x64_keeps_64_bit_types():
@@ -47,7 +48,6 @@ def test_x64_keeps_64_bit_types():
         assert jnp.array(1.0).dtype == np.float64 and jnp.array(1.0).weak_type
         assert jnp.array([1, 2]).dtype == np.int64
         assert jnp.array(2**40).item() == 2**40
-        assert jnp.arange(3).dtype == np.int64
         assert jnp.zeros(2).dtype == np.float64
         assert jnp.full(2, 1.5, jnp.float64).dtype == np.float64
         assert jnp.array(np.arange(3.0)).dtype == np.float64
@@ -56,7 +56,7 @@ def test_x64_keeps_64_bit_types():
 
 def test_requested_64_bit_dtype_warns_naming_the_function():
     for fn, name in [(lambda: jnp.zeros(2, np.float64), "zeros"), (lambda: jnp.array(1, np.float64), "array"),
-                     (lambda: jnp.float64(1), "asarray"), (lambda: jnp.arange(2, dtype=np.float64), "arange"),
+                     (lambda: jnp.float64(1), "asarray"), (lambda: jnp.ones(2, dtype=np.float64), "ones"),
                      (lambda: jnp.full_like(np.ones(2), 1, np.float64), "full_like")]:
         with pytest.warns(UserWarning, match=f"requested in {name} is not available"):
             assert fn().dtype == np.float32
@@ -66,15 +66,6 @@ def test_array_positional_arguments_are_deprecated():
     with pytest.warns(DeprecationWarning, match="positionally is deprecated"):
         out = jnp.array([1, 2], None, True, "K", 2)
     assert out.shape == (1, 2)
-
-
-@pytest.mark.parametrize("args", [(5,), (2.5,), (2, 5), (5, 2, -1), (0, 1, 0.1), (1.0, 0.0, -0.25), (-3,), (1, 2.5),
-                                  (0, 10, 3)])
-def test_arange_matches_numpy(args):
-    out = jnp.arange(*args)
-    expected = np.arange(*args)
-    assert out.dtype == jaxle_core.dtypes.canonicalize_dtype(expected.dtype)
-    np.testing.assert_allclose(np.asarray(out), expected, rtol=1e-6, atol=1e-6)
 
 
 @pytest.mark.parametrize("fn, like", [(jnp.zeros, np.zeros), (jnp.ones, np.ones)])
@@ -87,12 +78,12 @@ def test_filled_match_numpy(fn, like, shape):
 
 def test_creation_under_jit_and_vmap():
     def f(x):
-        return jnp.array([x, 2 * x]) + jnp.arange(2.0) + jnp.full_like(x, 1.0) + jnp.zeros_like(x)
+        return jnp.array([x, 2 * x]) + jnp.ones(2) - 1.0 + jnp.full_like(x, 1.0) + jnp.zeros_like(x)
 
     x = np.float32(3.0)
-    np.testing.assert_allclose(np.asarray(jaxle_core.jit(f)(x)), [4.0, 8.0])
+    np.testing.assert_allclose(np.asarray(jaxle_core.jit(f)(x)), [4.0, 7.0])
     batched = jaxle_core.vmap(f)(np.arange(3, dtype=np.float32))
-    np.testing.assert_allclose(np.asarray(batched), [[1, 2], [2, 4], [3, 6]])
+    np.testing.assert_allclose(np.asarray(batched), [[1, 1], [2, 3], [3, 5]])
     full = jaxle_core.vmap(lambda v: jnp.full((2,), v))(np.arange(3, dtype=np.float32))
     np.testing.assert_array_equal(np.asarray(full), np.repeat(np.arange(3.0), 2).reshape(3, 2))
 

@@ -11,6 +11,7 @@ from jaxle_numpy.manipulation import *  # noqa: E402, F403
 from jaxle_numpy.polynomial import *  # noqa: E402, F403
 from jaxle_numpy.products import *  # noqa: E402, F403
 from jaxle_numpy.quantiles import *  # noqa: E402, F403
+from jaxle_numpy.ranges import *  # noqa: E402, F403
 from jaxle_numpy.reductions import *  # noqa: E402, F403
 from jaxle_numpy.scalar_types import *  # noqa: E402, F403
 from jaxle_numpy.selection import *  # noqa: E402, F403

@@ -1,8 +1,7 @@
-"""Array creation: array/asarray, zeros/ones/full/empty and their _like forms, ranges, grids, eye and tri."""
+"""Array creation from values and shapes: array/asarray/copy, and zeros/ones/full/empty with their _like forms."""
 
 from __future__ import annotations
 
-import math
 import operator
 import warnings
 from typing import Any
@@ -14,26 +13,18 @@ from jaxle_core.array import Array
 from jaxle_core.avals import canonicalize_shape, get_aval
 from jaxle_core.backend import current_backend
 from jaxle_core.core import Tracer
-from jaxle_core.errors import ConcretizationTypeError
 from jaxle_core.lax.identity import copy_p
 from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_numpy.scalar_types import ndim
-from jaxle_numpy.util import check_arraylike, is_arraylike
+from jaxle_numpy.util import check_arraylike, requested_dtype
 
 __all__ = ["array", "asarray", "copy", "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like",
-           "empty_like", "arange"]
+           "empty_like"]
 
 _PYTHON_SCALARS = (bool, int, float, complex)
 
 
 # ---------------------------------------------------------------- array and asarray
-
-def _requested_dtype(dtype: Any, fun_name: str) -> np.dtype | None:
-    """``dtype`` canonicalised for the x64 setting (JAX's warning names ``fun_name``), or None."""
-    if dtype is None:
-        return None
-    return dtypes.canonicalize_dtype(dtypes.dtype(dtype, requested_in=fun_name))
-
 
 def _check_order(order: str | None) -> None:
     if order is not None and order != "K":
@@ -138,7 +129,7 @@ def _with_ndmin(x: Any, ndmin: int) -> Any:
 
 
 def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str) -> Any:
-    dtype = _requested_dtype(dtype, fun_name)
+    dtype = requested_dtype(dtype, fun_name)
     if hasattr(obj, "__jax_array__"):
         obj = obj.__jax_array__()
     if isinstance(obj, (Array, Tracer)):
@@ -203,7 +194,7 @@ def _shape(shape: Any) -> tuple[int, ...]:
 
 
 def _fill_dtype(dtype: Any, fun_name: str) -> np.dtype:
-    return _requested_dtype(dtype, fun_name) if dtype is not None else dtypes.default_float_dtype()
+    return requested_dtype(dtype, fun_name) if dtype is not None else dtypes.default_float_dtype()
 
 
 def zeros(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Array:
@@ -239,7 +230,7 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None, 
     """An array of ``shape`` filled with ``fill_value`` (a scalar, or an array broadcast to ``shape``)."""
     check_arraylike("full", fill_value)
     shape = _shape(shape)
-    dtype = _requested_dtype(dtype, "full")
+    dtype = requested_dtype(dtype, "full")
     if ndim(fill_value) == 0:
         return lax.full(shape, fill_value, dtype, sharding=out_sharding)
     return _broadcast_fill(asarray(fill_value, dtype), shape)
@@ -260,7 +251,7 @@ def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *, 
     """An array with ``a``'s shape and dtype (or ``shape``/``dtype``) filled with ``fill_value``."""
     _check_like("full_like", a)
     check_arraylike("full_like", fill_value)
-    dtype = _requested_dtype(dtype, "full_like")
+    dtype = requested_dtype(dtype, "full_like")
     out_shape = _like_shape(a, shape)
     if ndim(fill_value):
         fill = asarray(fill_value, dtypes.dtype(a) if dtype is None else dtype)
@@ -272,72 +263,17 @@ def zeros_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = No
                out_sharding: Any = None) -> Array:
     """Zeros with ``a``'s shape and dtype (or ``shape``/``dtype``); weakly typed where ``a`` is."""
     _check_like("zeros_like", a)
-    return lax.full_like(a, 0, _requested_dtype(dtype, "zeros_like"), _like_shape(a, shape), out_sharding)
+    return lax.full_like(a, 0, requested_dtype(dtype, "zeros_like"), _like_shape(a, shape), out_sharding)
 
 
 def ones_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None,
               out_sharding: Any = None) -> Array:
     """Ones with ``a``'s shape and dtype (or ``shape``/``dtype``); weakly typed where ``a`` is."""
     _check_like("ones_like", a)
-    return lax.full_like(a, 1, _requested_dtype(dtype, "ones_like"), _like_shape(a, shape), out_sharding)
+    return lax.full_like(a, 1, requested_dtype(dtype, "ones_like"), _like_shape(a, shape), out_sharding)
 
 
 def empty_like(prototype: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Array:
     """An array like ``prototype`` whose contents do not matter: zeros, as JAX makes it."""
     _check_like("empty_like", prototype)
-    return lax.full_like(prototype, 0, _requested_dtype(dtype, "empty_like"), _like_shape(prototype, shape))
-
-
-# ---------------------------------------------------------------- arange
-
-def _concrete_scalar(name: str, x: Any) -> Any:
-    """A start/stop/step argument as a concrete scalar (NumPy's for arrays), or JAX's error."""
-    if isinstance(x, Tracer):
-        raise ConcretizationTypeError(
-            f"Abstract tracer value encountered where concrete value is expected: traced array with shape "
-            f"{x.aval.str_short()}\nIt arose in the jnp.arange argument '{name}'\n{x._origin()}\n")
-    if np.ndim(x) != 0:
-        raise ValueError(f"jax.numpy.arange: arguments must be scalars; got {name}={x}")
-    if isinstance(x, Array):
-        return np.asarray(x)[()]
-    return x
-
-
-def _converted(x: Any, dtype: np.dtype) -> np.ndarray:
-    """A concrete scalar converted to ``dtype`` as lax converts (integers wrap, floats truncate toward zero)."""
-    with np.errstate(invalid="ignore", over="ignore"):
-        return np.asarray(x).astype(dtype)
-
-
-def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *, device: Any = None,
-           out_sharding: Any = None) -> Array:
-    """Evenly spaced values in ``[start, stop)`` (``[0, start)`` with one argument), as an iota scaled and
-    shifted in the result's dtype."""
-    given = [x for x in (start, stop, step) if x is not None]
-    for position, x in enumerate((start, stop, step)):
-        if x is not None and not is_arraylike(x):
-            raise TypeError(f"arange requires ndarray, scalar, or None arguments, got {type(x)} at position "
-                            f"{position}.")
-    if any(dtypes.issubdtype(dtypes.dtype(x), np.complexfloating) for x in given):
-        raise ValueError("Passing complex start/stop/step to jnp.arange is no longer supported starting in JAX "
-                         "v0.10.0.")
-    requested = _requested_dtype(dtype, "arange")
-    out_dtype = requested if requested is not None else dtypes.result_type(*given) if given else \
-        dtypes.default_float_dtype()
-    if stop is None and step is None:  # the one argument is the stop
-        return lax.iota(out_dtype, max(math.ceil(_concrete_scalar("stop", start)), 0))
-    if stop is None:  # arange(start, None, step) counts from zero to start, as NumPy does
-        start, stop = 0, start
-    start_value = _concrete_scalar("start", start)
-    stop_value = _concrete_scalar("stop", stop)
-    step_value = 1 if step is None else _concrete_scalar("step", step)
-    size = max(math.ceil((stop_value - start_value) / step_value), 0)
-    if step is None:  # JAX shifts by a nonzero start only
-        values = lax.iota(out_dtype, size)
-        return lax.add(_converted(start_value, out_dtype), values) if start_value != 0 else values
-    # A step is applied in float32 at least: narrow floats could not even count the elements exactly.
-    narrow_float = dtypes.issubdtype(out_dtype, np.floating) and dtypes.itemsize_bits(out_dtype) < 32
-    compute_dtype = np.dtype(np.float32) if narrow_float else out_dtype
-    values = lax.iota(compute_dtype, size)
-    values = lax.add(_converted(start_value, compute_dtype), lax.mul(_converted(step_value, compute_dtype), values))
-    return lax.convert_element_type(values, out_dtype)
+    return lax.full_like(prototype, 0, requested_dtype(dtype, "empty_like"), _like_shape(prototype, shape))

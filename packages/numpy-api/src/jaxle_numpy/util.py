@@ -22,7 +22,7 @@ from jaxle_core.lax import structural as lax_structural
 
 __all__ = ["is_arraylike", "check_arraylike", "promote_dtypes", "promote_shapes", "promote_args",
            "promote_dtypes_inexact", "promote_args_inexact", "promote_dtypes_numeric", "promote_args_numeric",
-           "canonicalize_axis", "ensure_array", "concrete_or_none", "concrete_or_error"]
+           "canonicalize_axis", "ensure_array", "requested_dtype", "concrete_or_none", "concrete_or_error"]
 
 _SCALARS = (bool, int, float, complex, np.generic)
 
@@ -133,3 +133,9 @@ def concrete_or_error(x: Any, context: str) -> np.ndarray:
             f"Abstract tracer value encountered where concrete value is expected: traced array with shape "
             f"{x.aval.str_short()}\n{context}\n{x._origin()}")
     return value
+
+
+def requested_dtype(dtype: Any, fun_name: str) -> np.dtype | None:
+    """A ``dtype=`` argument as the dtype JAX uses (64-bit types narrowed with JAX's warning naming ``fun_name``
+    when x64 is off; non-numeric dtypes refused), or None when not given."""
+    return None if dtype is None else dtypes.dtype(dtype, requested_in=fun_name)

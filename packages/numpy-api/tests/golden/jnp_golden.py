@@ -40,6 +40,16 @@ def jaxle_namespace() -> types.SimpleNamespace:
                                  jvp=jaxle_core.jvp, vjp=jaxle_core.vjp, config=jaxle_core.config)
 
 
+def no_args_case(fn):
+    """A case calling ``fn(jnp)`` with no traced arguments (what it stages from constants alone)."""
+    return lambda m: (lambda: fn(m.numpy), [])
+
+
+def traced_case(fn, *args):
+    """A case calling ``fn(jnp, *args)`` with ``args`` traced."""
+    return lambda m: (lambda *a: fn(m.numpy, *a), list(args))
+
+
 def _leaves(outs) -> list:
     if isinstance(outs, (tuple, list)):
         return [leaf for out in outs for leaf in _leaves(out)]

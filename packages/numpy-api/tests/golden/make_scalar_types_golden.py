@@ -7,27 +7,17 @@ Run with JAX's environment: /work/jaxpeer/bin/python packages/numpy-api/tests/go
 """
 
 import numpy as np
-from jnp_golden import rand, write
-
-
-def _const(fn):
-    """A case with no arguments."""
-    return lambda m: (lambda: fn(m.numpy), [])
-
-
-def _traced(fn, *args):
-    """A case whose function takes ``args`` (traced by make_jaxpr)."""
-    return lambda m: (lambda *a: fn(m.numpy, *a), list(args))
+from jnp_golden import no_args_case, rand, traced_case, write
 
 
 def _dtype_of(query):
     """A case recording the dtype ``query(jnp)`` answers, as the dtype of a zero-dimensional array."""
-    return _const(lambda jnp: jnp.zeros((), query(jnp)))
+    return no_args_case(lambda jnp: jnp.zeros((), query(jnp)))
 
 
 def _answer(query):
     """A case recording the answer of ``query(jnp)`` (a bool or int) as an array."""
-    return _const(lambda jnp: jnp.asarray(query(jnp)))
+    return no_args_case(lambda jnp: jnp.asarray(query(jnp)))
 
 
 SCALAR_TYPES = ["bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
@@ -35,27 +25,27 @@ SCALAR_TYPES = ["bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "
                 "int_", "uint", "float_", "complex_", "single", "double", "csingle", "cdouble"]
 
 CASES = {
-    **{f"call_{name}": _const(lambda jnp, name=name: getattr(jnp, name)(1)) for name in SCALAR_TYPES},
-    "call_float32_float": _const(lambda jnp: jnp.float32(3.5)),
-    "call_float32_list": _const(lambda jnp: jnp.float32([1, 2])),
-    "call_float32_np_array": _const(lambda jnp: jnp.float32(np.arange(3))),
-    "call_float32_string": _const(lambda jnp: jnp.float32("1.5")),
-    "call_int32_truncates": _const(lambda jnp: jnp.int32(-2.7)),
-    "call_bool_nonzero": _const(lambda jnp: jnp.bool_(2)),
-    "call_bfloat16": _const(lambda jnp: jnp.bfloat16(1.5)),
-    "call_complex64": _const(lambda jnp: jnp.complex64(1 - 2j)),
-    "call_uint8_np_wraps": _const(lambda jnp: jnp.uint8(np.array([300, -1]))),
-    "call_float32_traced": _traced(lambda jnp, x: jnp.float32(x), np.int32(3)),
-    "call_float32_weak_traced": _traced(lambda jnp, x: jnp.float32(x), 3.0),
-    "call_int8_traced": _traced(lambda jnp, x: jnp.int8(x), rand((3,), "float32", 1)),
-    "call_float32_traced_same": _traced(lambda jnp, x: jnp.float32(x), rand((3,), "float32", 2)),
-    "call_float32_constant_times_traced": _traced(lambda jnp, x: x * jnp.float32(2), np.float32(1)),
-    "call_int8_overflow": _const(lambda jnp: jnp.int8(300)),
-    "call_uint8_negative": _const(lambda jnp: jnp.uint8(-1)),
-    "call_float32_none": _const(lambda jnp: jnp.float32(None)),
-    "call_no_argument": _const(lambda jnp: jnp.float32()),
-    "scalar_type_as_dtype": _const(lambda jnp: jnp.zeros(2, jnp.bfloat16)),
-    "scalar_type_as_dtype_int4": _const(lambda jnp: jnp.ones(2, jnp.uint4)),
+    **{f"call_{name}": no_args_case(lambda jnp, name=name: getattr(jnp, name)(1)) for name in SCALAR_TYPES},
+    "call_float32_float": no_args_case(lambda jnp: jnp.float32(3.5)),
+    "call_float32_list": no_args_case(lambda jnp: jnp.float32([1, 2])),
+    "call_float32_np_array": no_args_case(lambda jnp: jnp.float32(np.arange(3))),
+    "call_float32_string": no_args_case(lambda jnp: jnp.float32("1.5")),
+    "call_int32_truncates": no_args_case(lambda jnp: jnp.int32(-2.7)),
+    "call_bool_nonzero": no_args_case(lambda jnp: jnp.bool_(2)),
+    "call_bfloat16": no_args_case(lambda jnp: jnp.bfloat16(1.5)),
+    "call_complex64": no_args_case(lambda jnp: jnp.complex64(1 - 2j)),
+    "call_uint8_np_wraps": no_args_case(lambda jnp: jnp.uint8(np.array([300, -1]))),
+    "call_float32_traced": traced_case(lambda jnp, x: jnp.float32(x), np.int32(3)),
+    "call_float32_weak_traced": traced_case(lambda jnp, x: jnp.float32(x), 3.0),
+    "call_int8_traced": traced_case(lambda jnp, x: jnp.int8(x), rand((3,), "float32", 1)),
+    "call_float32_traced_same": traced_case(lambda jnp, x: jnp.float32(x), rand((3,), "float32", 2)),
+    "call_float32_constant_times_traced": traced_case(lambda jnp, x: x * jnp.float32(2), np.float32(1)),
+    "call_int8_overflow": no_args_case(lambda jnp: jnp.int8(300)),
+    "call_uint8_negative": no_args_case(lambda jnp: jnp.uint8(-1)),
+    "call_float32_none": no_args_case(lambda jnp: jnp.float32(None)),
+    "call_no_argument": no_args_case(lambda jnp: jnp.float32()),
+    "scalar_type_as_dtype": no_args_case(lambda jnp: jnp.zeros(2, jnp.bfloat16)),
+    "scalar_type_as_dtype_int4": no_args_case(lambda jnp: jnp.ones(2, jnp.uint4)),
     "dtype_of_scalar_type": _dtype_of(lambda jnp: jnp.dtype(jnp.int16)),
     "dtype_name": _dtype_of(lambda jnp: jnp.dtype("bfloat16")),
     "scalar_type_dtype_attribute": _dtype_of(lambda jnp: jnp.float16.dtype),
@@ -161,8 +151,8 @@ CASES = {
     "size_axis": _answer(lambda jnp: [jnp.size(jnp.ones((2, 3)), 1), jnp.size(jnp.ones((2, 3)), -1),
                                       jnp.size(jnp.ones((2, 3)), (0, 1)), jnp.size([[1, 2, 3]], 1)]),
     "size_axis_out_of_bounds": _answer(lambda jnp: jnp.size(jnp.ones((2, 3)), 2)),
-    "ndim_traced": _traced(lambda jnp, x: jnp.zeros(jnp.ndim(x) + jnp.size(x)), rand((2, 3), "float32", 3)),
-    "shape_traced": _traced(lambda jnp, x: jnp.zeros(jnp.shape(x)), rand((2, 3), "float32", 4)),
+    "ndim_traced": traced_case(lambda jnp, x: jnp.zeros(jnp.ndim(x) + jnp.size(x)), rand((2, 3), "float32", 3)),
+    "shape_traced": traced_case(lambda jnp, x: jnp.zeros(jnp.shape(x)), rand((2, 3), "float32", 4)),
     "constants": _answer(lambda jnp: [jnp.e, jnp.euler_gamma, jnp.inf, jnp.pi, float(jnp.newaxis is None)]),
     "constant_nan": _answer(lambda jnp: jnp.nan),
 }
