@@ -49,6 +49,22 @@ CASES = {
     "rot90": (lambda a: jnp.rot90(a, 3, (1, 0)), lambda a: np.rot90(a, 3, (1, 0)), [(2, 3), (2, 3, 2)]),
     "roll": (lambda a: jnp.roll(a, 4), lambda a: np.roll(a, 4), [(), (3,), (2, 3), (0, 3)]),
     "roll_axes": (lambda a: jnp.roll(a, (-1, 5), (0, -1)), lambda a: np.roll(a, (-1, 5), (0, -1)), [(2, 3)]),
+    "repeat": (lambda a: jnp.repeat(a, 3, axis=-1), lambda a: np.repeat(a, 3, axis=-1), [(3,), (2, 3), (2, 0)]),
+    "repeat_flat": (lambda a: jnp.repeat(a, 2), lambda a: np.repeat(a, 2), [(), (2, 3)]),
+    "repeat_array": (lambda a: jnp.repeat(a, np.array([2, 0, 1]), axis=1),
+                     lambda a: np.repeat(a, np.array([2, 0, 1]), axis=1), [(2, 3), (1, 3, 2)]),
+    "pad_constant": (lambda a: jnp.pad(a, ((1, 0), (2, 1)), constant_values=1),
+                     lambda a: np.pad(a, ((1, 0), (2, 1)), constant_values=1), [(2, 3), (0, 2)]),
+    "pad_edge": (lambda a: jnp.pad(a, (2, 1), mode="edge"), lambda a: np.pad(a, (2, 1), mode="edge"),
+                 [(3,), (2, 3)]),
+    "pad_wrap": (lambda a: jnp.pad(a, (4, 7), mode="wrap"), lambda a: np.pad(a, (4, 7), mode="wrap"),
+                 [(3,), (2, 3)]),
+    "pad_reflect": (lambda a: jnp.pad(a, (4, 7), mode="reflect"), lambda a: np.pad(a, (4, 7), mode="reflect"),
+                    [(1,), (3,), (2, 3)]),
+    "pad_symmetric": (lambda a: jnp.pad(a, (4, 7), mode="symmetric"),
+                      lambda a: np.pad(a, (4, 7), mode="symmetric"), [(1,), (2, 3)]),
+    "pad_maximum": (lambda a: jnp.pad(a, 2, mode="maximum", stat_length=(1, 2)),
+                    lambda a: np.pad(a, 2, mode="maximum", stat_length=(1, 2)), [(3,), (2, 3)]),
     "resize": (lambda a: jnp.resize(a, (3, 5)), lambda a: np.resize(a, (3, 5)), [(), (4,), (2, 3)]),
     "append": (lambda a: jnp.append(a, a), lambda a: np.append(a, a), [(), (2, 3)]),
     "diagonal": (lambda a: jnp.diagonal(a, -1, 2, 1), lambda a: np.diagonal(a, -1, 2, 1), [(2, 3, 4), (1, 0, 2)]),
@@ -101,8 +117,58 @@ def test_under_jit_and_vmap(name):
         _assert_same(out, np.stack(expected))
 
 
+NUMERIC_CASES = {
+    "pad_mean": (lambda a: jnp.pad(a, (2, 3), mode="mean"), lambda a: np.pad(a, (2, 3), mode="mean"), [(4,), (2, 3)]),
+    "pad_mean_stat": (lambda a: jnp.pad(a, 1, mode="mean", stat_length=2),
+                      lambda a: np.pad(a, 1, mode="mean", stat_length=2), [(3,), (3, 4)]),
+    "pad_minimum": (lambda a: jnp.pad(a, 1, mode="minimum"), lambda a: np.pad(a, 1, mode="minimum"), [(2, 3)]),
+    "pad_linear_ramp": (lambda a: jnp.pad(a, ((3, 1), (0, 2)), mode="linear_ramp", end_values=((1, 2), (3, -4))),
+                        lambda a: np.pad(a, ((3, 1), (0, 2)), mode="linear_ramp", end_values=((1, 2), (3, -4))),
+                        [(2, 3)]),
+    "pad_reflect_odd": (lambda a: jnp.pad(a, (5, 4), mode="reflect", reflect_type="odd"),
+                        lambda a: np.pad(a, (5, 4), mode="reflect", reflect_type="odd"), [(3,), (2, 3)]),
+    "pad_symmetric_odd": (lambda a: jnp.pad(a, (5, 4), mode="symmetric", reflect_type="odd"),
+                          lambda a: np.pad(a, (5, 4), mode="symmetric", reflect_type="odd"), [(3,), (2, 3)]),
+}
+
+
+@pytest.mark.parametrize("dtype", ["int16", "int32", "float32", "float16"])
+@pytest.mark.parametrize("name", sorted(NUMERIC_CASES))
+def test_numeric_pad_modes_match_numpy(name, dtype):
+    jnp_fn, np_fn, shapes = NUMERIC_CASES[name]
+    for shape in shapes:
+        x = rand(shape, dtype, seed=len(shape))
+        actual, expected = np.asarray(jnp_fn(x)), np_fn(x)
+        assert actual.dtype == expected.dtype
+        # NumPy computes in the array's dtype, JAX's ramps and means in float32: one unit of difference allowed
+        np.testing.assert_allclose(actual.astype(np.float64), expected.astype(np.float64), rtol=2e-3, atol=1)
+
+
+def test_pad_with_function():
+    def fill(vector, widths, axis, kwargs):
+        vector = vector.at[:widths[0]].set(kwargs["value"])
+        return vector.at[vector.shape[0] - widths[1]:].set(-axis - 1)
+
+    def np_fill(vector, widths, axis, kwargs):
+        vector[:widths[0]] = kwargs["value"]
+        vector[vector.shape[0] - widths[1]:] = -axis - 1
+
+    x = rand((2, 3), "float32")
+    _assert_same(jnp.pad(x, ((1, 2), (2, 1)), fill, value=9.0), np.pad(x, ((1, 2), (2, 1)), np_fill, value=9.0))
+
+
+def test_repeat_total_repeat_length_under_jit():
+    x = rand((2, 3), "float32")
+    fun = jaxle_core.jit(lambda a, r: jnp.repeat(a, r, axis=1, total_repeat_length=4))
+    _assert_same(fun(x, np.array([1, 2, 1])), np.repeat(x, [1, 2, 1], axis=1))
+    _assert_same(fun(x, np.array([0, 3, 3])), np.repeat(x, [0, 3, 1], axis=1))  # cut at four
+    _assert_same(fun(x, np.array([1, 1, 0])), np.repeat(x, [1, 1, 2], axis=1))  # the last element fills
+    with pytest.raises(jaxle_core.errors.ConcretizationTypeError):
+        jaxle_core.jit(lambda a, r: jnp.repeat(a, r))(x, np.array(2))
+
+
 @pytest.mark.parametrize("name", ["reshape", "transpose", "concatenate", "stack", "tile", "roll", "diagonal",
-                                  "resize", "block", "rot90"])
+                                  "resize", "block", "rot90", "repeat_array", "pad_reflect", "pad_edge"])
 def test_x64(name):
     jnp_fn, np_fn, shapes = CASES[name]
     with jaxle_core.config.enable_x64(True):
@@ -178,6 +244,15 @@ def test_broadcast_helpers():
     lambda a: jnp.split(a, 3, axis=1)[1],
     lambda a: jnp.moveaxis(a, 0, 1),
     lambda a: jnp.append(a, a),
+    lambda a: jnp.repeat(a, 2, axis=1),
+    lambda a: jnp.repeat(a, np.array([1, 0, 2]), axis=1),
+    lambda a: jnp.pad(a, ((1, 2), (3, 0))),
+    lambda a: jnp.pad(a, 2, mode="reflect", reflect_type="odd"),
+    lambda a: jnp.pad(a, 2, mode="symmetric"),
+    lambda a: jnp.pad(a, (1, 3), mode="wrap"),
+    lambda a: jnp.pad(a, 2, mode="edge"),
+    lambda a: jnp.pad(a, 2, mode="mean"),
+    lambda a: jnp.pad(a, 2, mode="linear_ramp", end_values=1.0),
 ], ids=lambda f: "")
 def test_gradients(fun):
     check_grads(fun, (rand((2, 3), "float32", seed=5).astype(np.float64),), order=2, modes=("fwd", "rev"))

@@ -26,6 +26,11 @@ from jaxle_core.jit import jit
 from jaxle_core.lax import elementwise as lax_elementwise
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
+from jaxle_numpy.creation import asarray, empty, zeros
+from jaxle_numpy.cumulative import cumsum
+from jaxle_numpy.reductions import max as jnp_max
+from jaxle_numpy.reductions import mean
+from jaxle_numpy.reductions import min as jnp_min
 from jaxle_numpy.util import (
     canonicalize_axis,
     check_arraylike,
@@ -34,12 +39,13 @@ from jaxle_numpy.util import (
     ensure_array,
     promote_dtypes,
 )
+from jaxle_numpy.vectorize import apply_along_axis
 
 __all__ = ["reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", "moveaxis", "rollaxis", "swapaxes",
            "expand_dims", "squeeze", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "atleast_1d",
            "atleast_2d", "atleast_3d", "concatenate", "concat", "stack", "hstack", "vstack", "dstack",
-           "column_stack", "block", "split", "array_split", "hsplit", "vsplit", "dsplit", "unstack", "tile",
-           "flip", "fliplr", "flipud", "rot90", "roll", "resize", "append", "trim_zeros", "diagonal", "astype"]
+           "column_stack", "block", "split", "array_split", "hsplit", "vsplit", "dsplit", "unstack", "tile", "repeat",
+           "pad", "flip", "fliplr", "flipud", "rot90", "roll", "resize", "append", "trim_zeros", "diagonal", "astype"]
 
 
 # ---------------------------------------------------------------- helpers
@@ -528,6 +534,64 @@ def tile(A: Any, reps: Any) -> Any:  # noqa: N803 - NumPy's argument name
     return _asarray(lax_structural.tile(A, tuple(operator.index(r) for r in reps)))
 
 
+# ---------------------------------------------------------------- repeating
+
+# jnp.where's three-argument form as JAX stages it (a jit named "_where"), from core's indexing helpers
+_where = lax_slicing._staged(lax_slicing._where_body, "_where", ())
+
+
+@_named_jit("_take", ("axis",))
+def _take(a: Any, indices: Any, axis: int) -> Any:
+    """``a``'s slices at the 1-d ``indices`` along ``axis`` (negative ones from the end, out of bounds filled), as
+    ``jnp.take`` stages it."""
+    shape = get_aval(a).shape
+    indices = _where(indices < 0, indices + shape[axis], indices)
+    count = get_aval(indices).shape[0]
+    dimension_numbers = lax_slicing.GatherDimensionNumbers(
+        offset_dims=tuple(d if d < axis else d + 1 for d in range(len(shape) - 1)), collapsed_slice_dims=(axis,),
+        start_index_map=(axis,))
+    return lax_slicing.gather(a, lax_structural.broadcast_in_dim(indices, (count, 1), (0,)), dimension_numbers,
+                              shape[:axis] + (1,) + shape[axis + 1:], mode=lax_slicing.GatherScatterMode.FILL_OR_DROP)
+
+
+def _repeat_each(a: Any, repeats: Any, axis: int) -> Any:
+    """Each slice of ``a`` along ``axis`` repeated ``repeats`` times (one static count): a broadcast and a reshape."""
+    shape = _shape(a)
+    widened = shape[:axis + 1] + (repeats,) + shape[axis + 1:]
+    kept = tuple(range(axis + 1)) + tuple(range(axis + 2, len(shape) + 1))
+    broadcast = lax_structural.broadcast_in_dim(a, widened, kept)
+    return lax_structural.reshape(broadcast, shape[:axis] + (shape[axis] * repeats,) + shape[axis + 1:])
+
+
+def repeat(a: Any, repeats: Any, axis: int | None = None, *, total_repeat_length: int | None = None,
+           out_sharding: Any = None) -> Any:
+    """Each element (or slice along ``axis``) of ``a`` repeated ``repeats`` times; under ``jit`` array ``repeats``
+    need a static ``total_repeat_length``."""
+    del out_sharding
+    check_arraylike("repeat", a, repeats)
+    if axis is None:
+        a, axis = ravel(a), 0
+    else:
+        axis = _axis(axis, _ndim(a))
+    if total_repeat_length is None:
+        value = concrete_or_error(repeats, "When jit-compiling jnp.repeat, the total number of repeats must be "
+                                           "static. To fix this, either specify a static value for `repeats`, or "
+                                           "pass a static value to `total_repeat_length`.")
+        if value.ndim == 0:
+            count = repeats if type(repeats) in (int, float) else value.item()  # a float count is JAX's TypeError
+            return _asarray(_repeat_each(a, count, axis))
+        repeats = np.broadcast_to(np.ravel(value), (_shape(a)[axis],))
+        total_repeat_length = int(repeats.sum())
+        repeats = _asarray(repeats)
+    else:
+        repeats = broadcast_to(ravel(repeats), (_shape(a)[axis],))
+    # Each output position's source: a 1 where each block starts, summed up.
+    exclusive_repeats = roll(repeats, 1).at[0].set(0)
+    block_starts = cumsum(exclusive_repeats)
+    block_split_indicators = zeros((total_repeat_length,), np.int32).at[block_starts].add(1)
+    return _take(a, cumsum(block_split_indicators) - 1, axis)
+
+
 # ---------------------------------------------------------------- flipping and rolling
 
 
@@ -636,6 +700,243 @@ def roll(a: Any, shift: Any, axis: int | Sequence[int] | None = None) -> Any:
     return _roll_static(a, tuple(int(s) for s in shift_arr), axes)
 
 
+# ---------------------------------------------------------------- padding
+
+_PAD_KEYWORDS = {"constant": {"constant_values"}, "edge": set(), "linear_ramp": {"end_values"},
+                 "maximum": {"stat_length"}, "mean": {"stat_length"}, "median": {"stat_length"},
+                 "minimum": {"stat_length"}, "reflect": {"reflect_type"}, "symmetric": {"reflect_type"},
+                 "wrap": set(), "empty": set()}
+_STATISTICS = {"maximum": jnp_max, "minimum": jnp_min, "mean": mean}
+
+
+def _pad_pairs(value: Any, ndim: int, name: str) -> tuple[tuple[Any, Any], ...]:
+    """A per-axis (before, after) argument of ``pad`` broadcast to ``ndim`` pairs, with JAX's shape error."""
+    pairs = np.asarray(value)
+    if pairs.shape not in ((ndim, 2), (1, 2), (2,), (1,), ()):
+        raise ValueError(f"jnp.pad: {name} with nd={ndim} has unsupported shape {pairs.shape}. Valid shapes are "
+                         f"({ndim}, 2), (1, 2), (2,), (1,), or ().")
+    return tuple(tuple(row) for row in np.broadcast_to(pairs, (ndim, 2)))
+
+
+def _check_nonempty_axis(x: Any, axis: int, widths: tuple[int, int], mode: str) -> None:
+    if _shape(x)[axis] == 0 and any(widths):
+        raise ValueError(f"Cannot apply '{mode}' padding to empty axis")
+
+
+def _pad_constant(x: Any, pad_width: tuple, constant_values: Any) -> Any:
+    dtype = get_aval(x).dtype
+    values = asarray(constant_values)
+    if get_aval(values).ndim == 0:
+        return lax_structural.pad(x, astype(values, dtype), [(lo, hi, 0) for lo, hi in pad_width])
+    ndim = len(pad_width)
+    values = broadcast_to(astype(values, dtype), (ndim, 2))
+    for axis, widths in enumerate(pad_width):
+        for side in (0, 1):
+            config = [(0, 0, 0)] * ndim
+            config[axis] = (widths[0], 0, 0) if side == 0 else (0, widths[1], 0)
+            x = lax_structural.pad(x, values[axis, side], config)
+    return x
+
+
+def _pad_edge(x: Any, pad_width: tuple) -> Any:
+    for axis, (before, after) in enumerate(pad_width):
+        _check_nonempty_axis(x, axis, (before, after), "edge")
+        size = _shape(x)[axis]
+        left = _repeat_each(lax_slicing.slice_in_dim(x, 0, 1, axis=axis), before, axis)
+        right = _repeat_each(lax_slicing.slice_in_dim(x, size - 1, size, axis=axis), after, axis)
+        x = lax_structural.concatenate([left, x, right], axis)
+    return x
+
+
+def _pad_wrap(x: Any, pad_width: tuple) -> Any:
+    for axis, (before, after) in enumerate(pad_width):
+        _check_nonempty_axis(x, axis, (before, after), "wrap")
+        size = _shape(x)[axis]
+        parts = [x] * (before // size) + [x] + [x] * (after // size)
+        if before % size:
+            parts.insert(0, lax_slicing.slice_in_dim(x, size - before % size, size, axis=axis))
+        if after % size:
+            parts.append(lax_slicing.slice_in_dim(x, 0, after % size, axis=axis))
+        x = lax_structural.concatenate(parts, axis)
+    return x
+
+
+def _pad_empty(x: Any, pad_width: tuple) -> Any:
+    for axis, (before, after) in enumerate(pad_width):
+        shape = list(_shape(x))
+        shape[axis] = before
+        left = empty(tuple(shape), get_aval(x).dtype)
+        shape[axis] = after
+        right = empty(tuple(shape), get_aval(x).dtype)
+        x = lax_structural.concatenate([left, x, right], axis)
+    return x
+
+
+def _pad_statistic(x: Any, pad_width: tuple, mode: str, stat_length: tuple | None) -> Any:
+    dtype = get_aval(x).dtype
+    for axis, (before, after) in enumerate(pad_width):
+        size = _shape(x)[axis]
+        statistic = _STATISTICS[mode]
+        if stat_length is None:
+            stat_before = stat_after = statistic(x, axis=axis, keepdims=True)
+        else:
+            length_before, length_after = (min(int(n), size) for n in stat_length[axis])
+            slice_before = lax_slicing.slice_in_dim(x, 0, length_before, axis=axis)
+            slice_after = lax_slicing.slice_in_dim(x, size - length_after, size, axis=axis)
+            stat_before = statistic(slice_before, axis=axis, keepdims=True)
+            stat_after = statistic(slice_after, axis=axis, keepdims=True)
+        if mode == "mean" and not dtypes.issubdtype(dtype, np.inexact):
+            # integer means are rounded to the nearest value (ties to even), as NumPy's pad does
+            stat_before, stat_after = _round(stat_before), _round(stat_after)
+            stat_before, stat_after = astype(stat_before, dtype), astype(stat_after, dtype)
+        x = lax_structural.concatenate([_repeat_each(stat_before, before, axis), x,
+                                        _repeat_each(stat_after, after, axis)], axis)
+    return x
+
+
+def _round_body(x: Any) -> Any:
+    return lax_elementwise.round(x, lax_elementwise.RoundingMethod.TO_NEAREST_EVEN)
+
+
+# jnp.round as JAX stages it (a jit named "round" rounding half to even)
+_round = _named_jit("round")(_round_body)
+
+
+def _pad_reflect(x: Any, pad_width: tuple, mode: str, reflect_type: str) -> Any:
+    odd = reflect_type == "odd"
+    for axis, (before, after) in enumerate(pad_width):
+        _check_nonempty_axis(x, axis, (before, after), mode)
+        size = _shape(x)[axis]
+        # reflect mirrors around the edge element, symmetric includes it (a single element is always included)
+        offset = 1 if mode == "reflect" and size > 1 else 0
+        edge = lax_slicing.slice_in_dim(x, 0, 1, axis=axis)
+        while before > 0:
+            chunk = min(before, size - offset)
+            piece = _flip(lax_slicing.slice_in_dim(x, offset, offset + chunk, axis=axis), (axis,))
+            if odd:
+                piece = 2 * edge - piece
+                edge = lax_slicing.slice_in_dim(piece, 0, 1, axis=axis)
+            x = lax_structural.concatenate([piece, x], axis)
+            before -= chunk
+        length = _shape(x)[axis]
+        edge = lax_slicing.slice_in_dim(x, length - 1, length, axis=axis)
+        while after > 0:
+            chunk = min(after, size - offset)
+            length = _shape(x)[axis]
+            start = length - offset - chunk
+            piece = _flip(lax_slicing.slice_in_dim(x, start, start + chunk, axis=axis), (axis,))
+            if odd:
+                piece = 2 * edge - piece
+                edge = lax_slicing.slice_in_dim(piece, chunk - 1, chunk, axis=axis)
+            x = lax_structural.concatenate([x, piece], axis)
+            after -= chunk
+    return x
+
+
+@_named_jit("_linspace", ("num", "dtype", "axis"))
+def _ramp(start: Any, stop: Any, num: int, dtype: np.dtype, axis: int) -> Any:
+    """``num`` values from ``start`` towards ``stop`` (excluded) along a new ``axis``: ``jnp.linspace`` with
+    ``endpoint=False`` as JAX stages it."""
+    computation = dtype if dtypes.issubdtype(dtype, np.inexact) else dtypes.default_float_dtype()
+    start = lax_structural.convert_element_type(start, computation)
+    stop = lax_structural.convert_element_type(stop, computation)
+    shape = get_aval(stop).shape
+    broadcast_start = lax_structural.broadcast_like(start, _shaped_like(shape)) if shape else start
+    out_shape = shape[:axis] + (num,) + shape[axis:]
+    if num == 0:
+        return lax_structural.broadcast_in_dim(np.zeros((), dtype)[()], out_shape, ())
+    delta = lax_elementwise.sub(stop, start)
+    expanded_shape = shape[:axis] + (1,) + shape[axis:]
+    if num == 1:
+        out = lax_structural.reshape(broadcast_start, expanded_shape)
+    else:
+        divisor = np.asarray(num, computation)[()]
+        lax_elementwise.div(delta, divisor)  # the step, which JAX computes and leaves unused
+        fraction = lax_structural.iota(computation, num)
+        iota_shape = (1,) * axis + (num,) + (1,) * (len(shape) - axis)
+        fraction = lax_elementwise.div(lax_structural.reshape(fraction, iota_shape), divisor)
+        out = lax_structural.reshape(broadcast_start, expanded_shape) * (1 - fraction)
+        out = out + lax_structural.reshape(stop, expanded_shape) * fraction
+    if computation != dtype:
+        out = lax_structural.convert_element_type(lax_elementwise.floor(out), dtype)
+    return out
+
+
+def _pad_linear_ramp(x: Any, pad_width: tuple, end_values: tuple) -> Any:
+    dtype = get_aval(x).dtype
+    for axis, (before, after) in enumerate(pad_width):
+        size = _shape(x)[axis]
+        edge_before = lax_slicing.slice_in_dim(x, 0, 1, axis=axis)
+        edge_after = lax_slicing.slice_in_dim(x, size - 1, size, axis=axis)
+        end_before, end_after = end_values[axis]
+        ramp_before = _ramp(end_before, lax_structural.squeeze(edge_before, (axis,)), int(before), dtype, axis)
+        ramp_after = _ramp(end_after, lax_structural.squeeze(edge_after, (axis,)), int(after), dtype, axis)
+        x = lax_structural.concatenate([ramp_before, x, _flip(ramp_after, (axis,))], axis)
+    return x
+
+
+@_named_jit("_pad", ("pad_width", "mode", "stat_length", "end_values", "reflect_type"))
+def _pad(array: Any, pad_width: tuple, mode: str, constant_values: Any, stat_length: tuple | None,
+         end_values: tuple, reflect_type: str) -> Any:
+    if not pad_width:
+        return array
+    if mode == "constant":
+        return _pad_constant(array, pad_width, constant_values)
+    if mode == "edge":
+        return _pad_edge(array, pad_width)
+    if mode == "wrap":
+        return _pad_wrap(array, pad_width)
+    if mode == "empty":
+        return _pad_empty(array, pad_width)
+    if mode in _STATISTICS:
+        return _pad_statistic(array, pad_width, mode, stat_length)
+    if mode in ("reflect", "symmetric"):
+        return _pad_reflect(array, pad_width, mode, reflect_type)
+    return _pad_linear_ramp(array, pad_width, end_values)
+
+
+def _pad_with_function(array: Any, pad_width: tuple, function: Callable, kwargs: dict) -> Any:
+    """NumPy's callable padding: zeros around ``array``, then ``function(vector, widths, axis, kwargs)`` applied to
+    each 1-d slice along each axis in turn."""
+    dtype = get_aval(array).dtype
+    padded = lax_structural.pad(array, np.zeros((), dtype)[()], [(lo, hi, 0) for lo, hi in pad_width])
+    for axis, widths in enumerate(pad_width):
+        padded = apply_along_axis(function, axis, padded, widths, axis, kwargs)
+    return padded
+
+
+def pad(array: Any, pad_width: Any, mode: str | Callable[..., Any] = "constant", **kwargs: Any) -> Any:
+    """``array`` padded by ``pad_width`` (per axis: before, after) with values chosen by ``mode``, as ``numpy.pad``."""
+    check_arraylike("pad", array)
+    ndim = _ndim(array)
+    widths = np.asarray(pad_width)
+    if not dtypes.issubdtype(widths.dtype, np.integer):
+        raise TypeError("`pad_width` must be of integral type.")
+    pad_width = _pad_pairs(widths, ndim, "pad_width")
+    if any(w < 0 for pair in pad_width for w in pair):
+        raise ValueError("index can't contain negative values")
+    if callable(mode):
+        return _pad_with_function(_asarray(array), pad_width, mode, kwargs)
+    allowed = _PAD_KEYWORDS.get(mode)
+    if allowed is None:
+        raise NotImplementedError(f"Unimplemented padding mode '{mode}' for np.pad.")
+    unsupported = set(kwargs) - allowed
+    if unsupported:
+        raise ValueError(f"unsupported keyword arguments for mode '{mode}': {unsupported}")
+    stat_length = kwargs.get("stat_length")
+    if stat_length is not None:
+        stat_length = _pad_pairs(stat_length, ndim, "stat_length")
+        if any(n == 0 for pair in stat_length for n in pair):
+            raise ValueError("stat_length of 0 yields no value for padding")
+        stat_length = tuple((int(lo), int(hi)) for lo, hi in stat_length)
+    end_values = tuple((lo.item(), hi.item()) for lo, hi in _pad_pairs(kwargs.get("end_values", 0), ndim,
+                                                                      "end_values"))
+    reflect_type = kwargs.get("reflect_type", "even")
+    if reflect_type not in ("even", "odd"):
+        raise ValueError(f"jnp.pad: reflect_type must be 'even' or 'odd'; got {reflect_type}")
+    return _pad(array, pad_width, mode, kwargs.get("constant_values", 0), stat_length, end_values, reflect_type)
+
+
 # ---------------------------------------------------------------- resizing, appending, trimming
 
 
@@ -694,7 +995,7 @@ def trim_zeros(filt: Any, trim: str = "fb", axis: int | Sequence[int] | None = N
 
 def _in_bounds_index(index: Any, size: int) -> Any:
     """``index`` with negative entries counted from the end and made int32, as ``x[index]`` prepares indices."""
-    index = lax_structural.select_n(lax_elementwise.lt(index, 0), index, lax_elementwise.add(index, size))
+    index = lax_structural.select_n(index < 0, index, index + size)
     return lax_structural.convert_element_type(index, np.int32)
 
 

@@ -655,7 +655,9 @@ def pad(operand, padding_value, padding_config: Sequence[tuple[int, int, int]]):
     if not all(isinstance(p, (int, np.integer)) for dim in config for p in dim):
         # JAX meets a float while forming the result's shape: report that shape
         canonicalize_shape(tuple(_padded_size(size, *dim) for size, dim in zip(get_aval(operand).shape, config)))
-    config = tuple(as_int_tuple(dim) for dim in config)
+    for dim in config:
+        as_int_tuple(dim)  # each entry an integer
+    # The entries are kept as given (NumPy integers too), as JAX's parameters print them.
     return pad_p.bind(operand, padding_value, padding_config=config)
 
 
