@@ -14,9 +14,10 @@ from jaxle_core.jit import jit
 from jaxle_core.lax import elementwise as lax_elementwise
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.control_flow.scan import scan
-from jaxle_numpy.creation import arange, array, asarray, full, ones, zeros
+from jaxle_numpy.creation import array, asarray, full, ones, zeros
 from jaxle_numpy.manipulation import atleast_1d, concatenate, trim_zeros
 from jaxle_numpy.products import matmul, trace
+from jaxle_numpy.ranges import arange
 from jaxle_numpy.reductions import prod
 from jaxle_numpy.signal import convolve
 from jaxle_numpy.util import check_arraylike, concrete_or_error, promote_args, promote_dtypes, promote_dtypes_inexact
