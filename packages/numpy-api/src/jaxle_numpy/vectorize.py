@@ -7,11 +7,10 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-import numpy as np
-
 from jaxle_core.avals import get_aval
 from jaxle_core.batching import vmap
 from jaxle_core.lax import structural as lax_structural
+from jaxle_numpy.creation import asarray
 from jaxle_numpy.util import canonicalize_axis, check_arraylike
 from jaxle_tree import tree_map
 
@@ -35,14 +34,6 @@ def _parse_signature(signature: str) -> tuple[list[CoreDims], list[CoreDims]]:
         return [tuple(name for name in group.split(",") if name) for group in re.findall(r"\(([^)]*)\)", arguments)]
 
     return dims(inputs), dims(outputs)
-
-
-def _as_array(x: Any) -> Any:
-    """A vectorized function's argument as an array (lists and tuples become NumPy arrays, as jnp.asarray would)."""
-    if isinstance(x, (list, tuple)):
-        return np.asarray(x)
-    get_aval(x)  # JAX's TypeError for what is not an array
-    return x
 
 
 def _loop_shapes_and_core_sizes(args: Sequence[Any], input_core_dims: list[CoreDims],
@@ -121,7 +112,7 @@ def vectorize(pyfunc: Callable, *, excluded: Collection[int | str] = frozenset()
     def wrapped(*args, **kwargs):
         context = f"on vectorized function with excluded={excluded!r} and signature={signature!r}"
         func, args = _without_excluded(pyfunc, excluded, args, kwargs)
-        args = tuple(_as_array(a) for a in args)
+        args = tuple(asarray(a) for a in args)
         if signature is None:
             input_core_dims: list[CoreDims] = [()] * len(args)
             output_core_dims = None

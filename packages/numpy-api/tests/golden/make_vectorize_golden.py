@@ -69,6 +69,8 @@ CASES = {
     "excluded_array": lambda m: (lambda x, w: m.numpy.vectorize(
         lambda a, w: a * m.lax.reduce_sum(w, (0, 1)), excluded={1})(x, w),
                                  [rand((3,), "float32"), rand((2, 2), "float32", 1)]),
+    "python_scalars": lambda m: (lambda: m.numpy.vectorize(lambda x, y: x * y)(2.0, [1, 2]), []),
+    "python_scalar_alone": lambda m: (lambda: m.numpy.vectorize(lambda x: x)(2.0), []),
     "keyword_argument": lambda m: (lambda x, y: m.numpy.vectorize(lambda a, b: a - b)(x, b=y),
                                    [rand((3,), "float32"), rand((3,), "float32", 1)]),
     "under_jit": lambda m: (m.jit(m.numpy.vectorize(_sin_times(m))), [rand((2, 1), "float32"), rand((3,), "float32")]),
