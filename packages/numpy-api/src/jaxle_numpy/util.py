@@ -8,6 +8,7 @@ types respected) and, for elementwise functions, to a common rank.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -17,12 +18,13 @@ from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.core import Tracer, concrete_value
 from jaxle_core.errors import ConcretizationTypeError
+from jaxle_core.jit import jit
 from jaxle_core.lax import operators as lax_operators
 from jaxle_core.lax import structural as lax_structural
 
 __all__ = ["is_arraylike", "check_arraylike", "promote_dtypes", "promote_shapes", "promote_args",
            "promote_dtypes_inexact", "promote_args_inexact", "promote_dtypes_numeric", "promote_args_numeric",
-           "canonicalize_axis", "ensure_array", "requested_dtype", "concrete_or_none", "concrete_or_error"]
+           "canonicalize_axis", "ensure_array", "requested_dtype", "named_jit", "concrete_or_none", "concrete_or_error"]
 
 _SCALARS = (bool, int, float, complex, np.generic)
 
@@ -139,3 +141,11 @@ def requested_dtype(dtype: Any, fun_name: str) -> np.dtype | None:
     """A ``dtype=`` argument as the dtype JAX uses (64-bit types narrowed with JAX's warning naming ``fun_name``
     when x64 is off; non-numeric dtypes refused), or None when not given."""
     return None if dtype is None else dtypes.dtype(dtype, requested_in=fun_name)
+
+
+def named_jit(name: str, static_argnames: tuple[str, ...] = ()) -> Callable[[Callable], Any]:
+    """A decorator: ``jit`` under JAX's function name, so that jaxprs print ``jit[name=<name> ...]`` as JAX's."""
+    def wrap(fun: Callable) -> Any:
+        fun.__name__ = fun.__qualname__ = name
+        return jit(fun, static_argnames=static_argnames)
+    return wrap
