@@ -121,6 +121,8 @@ NUMERIC_CASES = {
     "pad_mean": (lambda a: jnp.pad(a, (2, 3), mode="mean"), lambda a: np.pad(a, (2, 3), mode="mean"), [(4,), (2, 3)]),
     "pad_mean_stat": (lambda a: jnp.pad(a, 1, mode="mean", stat_length=2),
                       lambda a: np.pad(a, 1, mode="mean", stat_length=2), [(3,), (3, 4)]),
+    "pad_median": (lambda a: jnp.pad(a, (2, 1), mode="median", stat_length=(3, 2)),
+                   lambda a: np.pad(a, (2, 1), mode="median", stat_length=(3, 2)), [(4,), (3, 4)]),
     "pad_minimum": (lambda a: jnp.pad(a, 1, mode="minimum"), lambda a: np.pad(a, 1, mode="minimum"), [(2, 3)]),
     "pad_linear_ramp": (lambda a: jnp.pad(a, ((3, 1), (0, 2)), mode="linear_ramp", end_values=((1, 2), (3, -4))),
                         lambda a: np.pad(a, ((3, 1), (0, 2)), mode="linear_ramp", end_values=((1, 2), (3, -4))),

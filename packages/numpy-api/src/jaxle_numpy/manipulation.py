@@ -28,9 +28,12 @@ from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
 from jaxle_numpy.creation import asarray, empty, zeros
 from jaxle_numpy.cumulative import cumsum
+from jaxle_numpy.quantiles import median
+from jaxle_numpy.ranges import linspace
 from jaxle_numpy.reductions import max as jnp_max
 from jaxle_numpy.reductions import mean
 from jaxle_numpy.reductions import min as jnp_min
+from jaxle_numpy.selection import take
 from jaxle_numpy.util import (
     canonicalize_axis,
     check_arraylike,
@@ -540,20 +543,6 @@ def tile(A: Any, reps: Any) -> Any:  # noqa: N803 - NumPy's argument name
 _where = lax_slicing._staged(lax_slicing._where_body, "_where", ())
 
 
-@_named_jit("_take", ("axis",))
-def _take(a: Any, indices: Any, axis: int) -> Any:
-    """``a``'s slices at the 1-d ``indices`` along ``axis`` (negative ones from the end, out of bounds filled), as
-    ``jnp.take`` stages it."""
-    shape = get_aval(a).shape
-    indices = _where(indices < 0, indices + shape[axis], indices)
-    count = get_aval(indices).shape[0]
-    dimension_numbers = lax_slicing.GatherDimensionNumbers(
-        offset_dims=tuple(d if d < axis else d + 1 for d in range(len(shape) - 1)), collapsed_slice_dims=(axis,),
-        start_index_map=(axis,))
-    return lax_slicing.gather(a, lax_structural.broadcast_in_dim(indices, (count, 1), (0,)), dimension_numbers,
-                              shape[:axis] + (1,) + shape[axis + 1:], mode=lax_slicing.GatherScatterMode.FILL_OR_DROP)
-
-
 def _repeat_each(a: Any, repeats: Any, axis: int) -> Any:
     """Each slice of ``a`` along ``axis`` repeated ``repeats`` times (one static count): a broadcast and a reshape."""
     shape = _shape(a)
@@ -589,7 +578,7 @@ def repeat(a: Any, repeats: Any, axis: int | None = None, *, total_repeat_length
     exclusive_repeats = roll(repeats, 1).at[0].set(0)
     block_starts = cumsum(exclusive_repeats)
     block_split_indicators = zeros((total_repeat_length,), np.int32).at[block_starts].add(1)
-    return _take(a, cumsum(block_split_indicators) - 1, axis)
+    return take(a, cumsum(block_split_indicators) - 1, axis=axis)
 
 
 # ---------------------------------------------------------------- flipping and rolling
@@ -706,7 +695,7 @@ _PAD_KEYWORDS = {"constant": {"constant_values"}, "edge": set(), "linear_ramp": 
                  "maximum": {"stat_length"}, "mean": {"stat_length"}, "median": {"stat_length"},
                  "minimum": {"stat_length"}, "reflect": {"reflect_type"}, "symmetric": {"reflect_type"},
                  "wrap": set(), "empty": set()}
-_STATISTICS = {"maximum": jnp_max, "minimum": jnp_min, "mean": mean}
+_STATISTICS = {"maximum": jnp_max, "minimum": jnp_min, "mean": mean, "median": median}
 
 
 def _pad_pairs(value: Any, ndim: int, name: str) -> tuple[tuple[Any, Any], ...]:
@@ -785,7 +774,7 @@ def _pad_statistic(x: Any, pad_width: tuple, mode: str, stat_length: tuple | Non
             slice_after = lax_slicing.slice_in_dim(x, size - length_after, size, axis=axis)
             stat_before = statistic(slice_before, axis=axis, keepdims=True)
             stat_after = statistic(slice_after, axis=axis, keepdims=True)
-        if mode == "mean" and not dtypes.issubdtype(dtype, np.inexact):
+        if mode in ("mean", "median") and not dtypes.issubdtype(dtype, np.inexact):
             # integer means are rounded to the nearest value (ties to even), as NumPy's pad does
             stat_before, stat_after = _round(stat_before), _round(stat_after)
             stat_before, stat_after = astype(stat_before, dtype), astype(stat_after, dtype)
@@ -833,35 +822,6 @@ def _pad_reflect(x: Any, pad_width: tuple, mode: str, reflect_type: str) -> Any:
     return x
 
 
-@_named_jit("_linspace", ("num", "dtype", "axis"))
-def _ramp(start: Any, stop: Any, num: int, dtype: np.dtype, axis: int) -> Any:
-    """``num`` values from ``start`` towards ``stop`` (excluded) along a new ``axis``: ``jnp.linspace`` with
-    ``endpoint=False`` as JAX stages it."""
-    computation = dtype if dtypes.issubdtype(dtype, np.inexact) else dtypes.default_float_dtype()
-    start = lax_structural.convert_element_type(start, computation)
-    stop = lax_structural.convert_element_type(stop, computation)
-    shape = get_aval(stop).shape
-    broadcast_start = lax_structural.broadcast_like(start, _shaped_like(shape)) if shape else start
-    out_shape = shape[:axis] + (num,) + shape[axis:]
-    if num == 0:
-        return lax_structural.broadcast_in_dim(np.zeros((), dtype)[()], out_shape, ())
-    delta = lax_elementwise.sub(stop, start)
-    expanded_shape = shape[:axis] + (1,) + shape[axis:]
-    if num == 1:
-        out = lax_structural.reshape(broadcast_start, expanded_shape)
-    else:
-        divisor = np.asarray(num, computation)[()]
-        lax_elementwise.div(delta, divisor)  # the step, which JAX computes and leaves unused
-        fraction = lax_structural.iota(computation, num)
-        iota_shape = (1,) * axis + (num,) + (1,) * (len(shape) - axis)
-        fraction = lax_elementwise.div(lax_structural.reshape(fraction, iota_shape), divisor)
-        out = lax_structural.reshape(broadcast_start, expanded_shape) * (1 - fraction)
-        out = out + lax_structural.reshape(stop, expanded_shape) * fraction
-    if computation != dtype:
-        out = lax_structural.convert_element_type(lax_elementwise.floor(out), dtype)
-    return out
-
-
 def _pad_linear_ramp(x: Any, pad_width: tuple, end_values: tuple) -> Any:
     dtype = get_aval(x).dtype
     for axis, (before, after) in enumerate(pad_width):
@@ -869,8 +829,10 @@ def _pad_linear_ramp(x: Any, pad_width: tuple, end_values: tuple) -> Any:
         edge_before = lax_slicing.slice_in_dim(x, 0, 1, axis=axis)
         edge_after = lax_slicing.slice_in_dim(x, size - 1, size, axis=axis)
         end_before, end_after = end_values[axis]
-        ramp_before = _ramp(end_before, lax_structural.squeeze(edge_before, (axis,)), int(before), dtype, axis)
-        ramp_after = _ramp(end_after, lax_structural.squeeze(edge_after, (axis,)), int(after), dtype, axis)
+        ramp_before = linspace(end_before, lax_structural.squeeze(edge_before, (axis,)), int(before),
+                               endpoint=False, dtype=dtype, axis=axis)
+        ramp_after = linspace(end_after, lax_structural.squeeze(edge_after, (axis,)), int(after),
+                              endpoint=False, dtype=dtype, axis=axis)
         x = lax_structural.concatenate([ramp_before, x, _flip(ramp_after, (axis,))], axis)
     return x
 
