@@ -46,8 +46,10 @@ def test_other_products_match_numpy():
     np.testing.assert_allclose(_np(jnp.vecdot(c, c[0])), np.vecdot(c, c[0]) if hasattr(np, "vecdot")
                                else (c.conj() * c[0]).sum(-1), rtol=1e-5)
     u, v = jnp_golden.rand((4, 3), "float32"), jnp_golden.rand((2, 1, 2), "float32", 1)
-    np.testing.assert_allclose(_np(jnp.cross(u, v)), np.cross(u, v), rtol=1e-5)
-    np.testing.assert_allclose(_np(jnp.cross(u[:, :2], v)), np.cross(u[:, :2], v), rtol=1e-5)
+    v3 = np.concatenate([v, np.zeros((2, 1, 1), np.float32)], -1)  # NumPy 2 deprecates 2-vectors: a zero z instead
+    np.testing.assert_allclose(_np(jnp.cross(u, v)), np.cross(u, v3), rtol=1e-5)
+    u3 = np.concatenate([u[:, :2], np.zeros((4, 1), np.float32)], -1)
+    np.testing.assert_allclose(_np(jnp.cross(u[:, :2], v)), np.cross(u3, v3)[..., 2], rtol=1e-5)  # z alone
 
 
 def test_products_under_x64():
