@@ -65,6 +65,21 @@ def test_concretizing_a_tracer_raises(convert, error):
     assert "argument y" in message and "jit" in message
 
 
+def test_concrete_or_error_passes_values_and_refuses_tracers():
+    value = np.ones(2)
+    assert jc.core.concrete_or_error(value, "unused") is value
+
+    def needs_value(x, y):
+        return jc.core.concrete_or_error(y, "The error arose in f().")
+
+    with pytest.raises(errors.ConcretizationTypeError) as info:
+        jc.jit(needs_value)(1, f32(1, 2))
+    lines = str(info.value).splitlines()
+    assert lines[:2] == ["Abstract tracer value encountered where concrete value is expected: traced array with "
+                         "shape float32[2]", "The error arose in f()."]
+    assert "argument y" in lines[2]
+
+
 def test_bool_error_is_a_concretization_error_and_a_type_error():
     assert issubclass(errors.TracerBoolConversionError, errors.ConcretizationTypeError)
     assert issubclass(errors.ConcretizationTypeError, TypeError)

@@ -277,6 +277,16 @@ class Tracer:
         raise self._concretization_error("tolist", "Use the array itself instead of a Python list.")
 
 
+def concrete_or_error(value: Any, context: str) -> Any:
+    """``value`` itself when it is concrete; JAX's ConcretizationTypeError when it is a tracer, ``context`` saying
+    which argument of which function needed a concrete value and how to avoid the need."""
+    if isinstance(value, Tracer):
+        raise ConcretizationTypeError(
+            f"Abstract tracer value encountered where concrete value is expected: traced array with shape "
+            f"{value.aval.str_short()}\n{context}\n{value._origin()}\n")
+    return value
+
+
 def escaped_tracer_error(tracer: Tracer) -> UnexpectedTracerError:
     return UnexpectedTracerError(
         f"Encountered an unexpected tracer. A function transformed by JAX had a side effect, allowing for a "

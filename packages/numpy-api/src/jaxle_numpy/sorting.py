@@ -18,6 +18,7 @@ import numpy as np
 from jaxle_core import dtypes, jit, lax, vmap
 from jaxle_core.avals import get_aval
 from jaxle_core.lax import elementwise as lax_elementwise
+from jaxle_numpy._staged_helpers import floor_divide, set_at, take
 from jaxle_numpy.util import canonicalize_axis, check_arraylike, promote_dtypes
 
 __all__ = ["argpartition", "argsort", "lexsort", "partition", "searchsorted", "sort", "sort_complex"]
@@ -25,7 +26,7 @@ __all__ = ["argpartition", "argsort", "lexsort", "partition", "searchsorted", "s
 _SEARCHSORTED_METHODS = ("compare_all", "scan", "scan_unrolled", "sort")
 
 
-# ---------------------------------------------------------------- helpers shared with setops
+# ---------------------------------------------------------------- helpers
 
 
 def index_dtype() -> np.dtype:
@@ -35,34 +36,6 @@ def index_dtype() -> np.dtype:
 
 def _axis_of(axis: Any, ndim: int) -> int:
     return canonicalize_axis(operator.index(axis), ndim)
-
-
-def _nonnegative(indices: Any, size: int) -> Any:
-    """``indices`` with negative entries counted from the end, as jnp's indexing stages it."""
-    dtype = get_aval(indices).dtype
-    return lax.select_n(lax.lt(indices, np.array(0, dtype)), indices, lax.add(indices, np.array(size, dtype)))
-
-
-def take_1d(operand: Any, indices: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False) -> Any:
-    """``operand[indices]`` for a 1-D ``operand`` and an integer index array: jnp's gather."""
-    indices = _nonnegative(indices, get_aval(operand).shape[0])
-    shape = get_aval(indices).shape
-    indices = lax.broadcast_in_dim(indices, (*shape, 1), tuple(range(len(shape))))
-    dn = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,))
-    return lax.gather(operand, indices, dn, (1,), indices_are_sorted=indices_are_sorted,
-                      unique_indices=unique_indices, mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS)
-
-
-def set_1d(operand: Any, indices: Any, updates: Any) -> Any:
-    """``operand.at[indices].set(updates)`` for a 1-D ``operand`` and an integer index array: jnp's scatter."""
-    indices = _nonnegative(indices, get_aval(operand).shape[0])
-    shape = get_aval(indices).shape
-    indices = lax.broadcast_in_dim(indices, (*shape, 1), tuple(range(len(shape))))
-    if get_aval(updates).shape != shape:
-        updates = lax.broadcast_in_dim(updates, shape, ())
-    dn = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
-                                     scatter_dims_to_operand_dims=(0,))
-    return lax.scatter(operand, indices, updates, dn, mode=lax.GatherScatterMode.FILL_OR_DROP)
 
 
 def _swap_axis_last(a: Any, axis: int) -> tuple[Any, tuple[int, ...] | None]:
@@ -243,7 +216,7 @@ def partition(a: Any, kth: int, axis: int = -1) -> Any:
 
 
 def _zero_at(mask: Any, indices: Any) -> Any:
-    return set_1d(mask, indices, np.array(0, get_aval(mask).dtype))
+    return set_at(mask, indices, np.array(0, get_aval(mask).dtype))
 
 
 def _argpartition_body(a, kth: int, axis: int = -1):
@@ -306,31 +279,6 @@ def _goes_left(side: str, query: Any, entry: Any) -> Any:
     return _lexicographic(last, _canonical_parts(query), _canonical_parts(entry), _bind_compare)
 
 
-def _floor_divide_body(x, y):
-    """``x // y`` for integers, as jnp.floor_divide stages it (the unsigned case is a plain division)."""
-    dtype = get_aval(x).dtype
-    if get_aval(y).dtype != dtype:
-        y = lax.convert_element_type(y, dtype)
-    quotient = lax.div(x, y)
-    if dtypes.issubdtype(dtype, np.unsignedinteger):
-        return quotient
-    signs_differ = lax.ne(lax.sign(x), lax.sign(y))
-    inexact = lax.ne(lax.rem(x, y), np.array(0, dtype))
-    return _where(lax.bitwise_and(signs_differ, inexact), lax.sub(quotient, np.array(1, dtype)), quotient)
-
-
-_floor_divide_body.__name__ = "floor_divide"
-floor_divide_int = jit(_floor_divide_body)
-
-
-def _where_body(condition, x, y):
-    return lax.select_n(condition, y, x)
-
-
-_where_body.__name__ = "_where"
-_where = jit(_where_body)
-
-
 def _searchsorted_scan_body(sorted_arr, query, *, side: str, unrolled: bool):
     n = get_aval(sorted_arr).shape[0]
     query_shape = get_aval(query).shape
@@ -344,7 +292,7 @@ def _searchsorted_scan_body(sorted_arr, query, *, side: str, unrolled: bool):
 
     def step(carry, _):
         low, high = carry
-        mid = lax.add(low, floor_divide_int(lax.sub(high, low), 2))
+        mid = lax.add(low, floor_divide(lax.sub(high, low), 2))
         go_left = _goes_left(side, query, lax.squeeze(lax.dynamic_slice(sorted_arr, (mid,), (1,)), (0,)))
         return (lax.select_n(go_left, mid, low), lax.select_n(go_left, high, mid)), None
 
@@ -377,7 +325,7 @@ def _sorted_positions(x: Any) -> Any:
     iota = lax.iota(np.int32, size)
     zeros = lax.full((size,), 0, np.int32)
     _, perm = lax.sort((x, iota), dimension=0, is_stable=True)
-    return set_1d(zeros, perm, iota)
+    return set_at(zeros, perm, iota)
 
 
 _searchsorted_sort_body.__name__ = "_searchsorted_sort_impl"
@@ -413,7 +361,7 @@ def _searchsorted_body(a, v, side: str = "left", sorter=None, *, method: str = "
     if get_aval(a).ndim != 1:
         raise ValueError("a should be 1-dimensional")
     if sorter is not None:
-        a = take_1d(a, sorter)
+        a = take(a, sorter)
     a, v = promote_dtypes(a, v)
     if method in ("scan", "scan_unrolled"):
         return _searchsorted_scan(a, v, side=side, unrolled=method == "scan_unrolled")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 import enum
 import functools
+import math
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
@@ -591,7 +592,8 @@ def _scatter_impl(combine: Callable[[np.ndarray, tuple, np.ndarray], None]):
         dn = dimension_numbers
         window = scatter_window_sizes(operand.ndim, updates.shape, dn)
         scatter_axes = [d for d in range(updates.ndim) if d not in dn.update_window_dims]
-        updates = np.transpose(updates, scatter_axes + list(dn.update_window_dims)).reshape([-1] + window)
+        points = math.prod(updates.shape[d] for d in scatter_axes)  # explicit: -1 is ambiguous for empty windows
+        updates = np.transpose(updates, scatter_axes + list(dn.update_window_dims)).reshape([points] + window)
         starts = _batch_starts(indices, operand.ndim, dn.scatter_dims_to_operand_dims, dn.operand_batching_dims,
                                dn.scatter_indices_batching_dims)
         upper = np.asarray(operand.shape, np.int64) - np.asarray(window, np.int64)
