@@ -45,12 +45,12 @@ class DebugInfo:
 
 
 class StagingTracer(Tracer):
-    __slots__ = ("_aval", "var")
+    __slots__ = ("_aval", "jaxpr_var")
 
     def __init__(self, trace: StagingTrace, aval: ShapedArray, var: Var):
         self._trace = trace
         self._aval = aval
-        self.var = var
+        self.jaxpr_var = var  # not `var`: that is the Array method jnp installs
 
     @property
     def aval(self) -> ShapedArray:
@@ -77,7 +77,7 @@ class StagingTrace(core.Trace):
     def to_atom(self, x: Any) -> core.Atom:
         """The jaxpr atom standing for ``x``: its var, a literal, or a constvar."""
         if isinstance(x, StagingTracer) and x._trace is self:
-            return x.var
+            return x.jaxpr_var
         if isinstance(x, Tracer):
             core.check_tracer_valid(x)
         elif core.is_scalar_literal(x):
@@ -112,7 +112,7 @@ class StagingTrace(core.Trace):
         """Name the traced function and the arguments that ``tracer`` depends on."""
         if self.debug_info is None:
             return ""
-        depends = _inputs_reaching(self, tracer.var) if isinstance(tracer, StagingTracer) else []
+        depends = _inputs_reaching(self, tracer.jaxpr_var) if isinstance(tracer, StagingTracer) else []
         names = [self.debug_info.arg_names[i] for i in depends if i < len(self.debug_info.arg_names)]
         text = f"The error occurred while tracing {self.debug_info.describe_function()}."
         if names:

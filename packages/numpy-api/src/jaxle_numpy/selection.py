@@ -12,7 +12,6 @@ from jaxle_core import dtypes
 from jaxle_core.avals import get_aval
 from jaxle_core.backend import current_backend
 from jaxle_core.core import Tracer
-from jaxle_core.errors import ConcretizationTypeError
 from jaxle_core.jit import jit
 from jaxle_core.lax import elementwise as lax_elementwise
 from jaxle_core.lax import reductions as lax_reductions
@@ -37,15 +36,11 @@ def _asarray(x: Any) -> Any:
     return current_backend().device_put(np.asarray(value, dtypes.canonicalize_dtype(value.dtype)), weak_type=weak)
 
 
-def _concrete(x: Any, name: str = "") -> np.ndarray:
+def _concrete(x: Any) -> np.ndarray:
     """The value of ``x``; JAX's ConcretizationTypeError for a tracer."""
     if isinstance(x, Tracer):
-        message = ("Abstract tracer value encountered where concrete value is expected: traced array with shape "
-                   f"{get_aval(x).str_short()}")
-        if name:
-            message += f"\nThe size argument of jnp.{name} must be statically specified to use jnp.{name} within " \
-                       "JAX transformations."
-        raise ConcretizationTypeError(message)
+        raise x._concretization_error("numpy", "The value is needed on the host: give a static size where the "
+                                      "function takes one, or compute outside the trace.")
     return np.asarray(x)
 
 
@@ -257,7 +252,10 @@ def nonzero(a, *, size: int | None = None, fill_value=None) -> tuple[Any, ...]:
                          "instead. If this is being called on a non-numpy object, it's likely due to an unexpected "
                          "type.")
     if size is None:
-        value = _concrete(a, "nonzero")
+        # JAX counts the nonzero elements first: the count is what must be concrete
+        _concrete(lax_reductions.reduce_sum(lax_structural.convert_element_type(
+            lax_elementwise.ne(a, _like(0, a)), np.int32), tuple(range(len(shape)))))
+        value = _concrete(a)
         return tuple(current_backend().device_put(i.astype(np.int32)) for i in np.nonzero(value))
     flat = _ravel(a)
     n = get_aval(flat).size
@@ -309,18 +307,24 @@ def compress(condition, a, axis: int | None = None, *, size: int | None = None, 
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.compress is not supported.")
     check_arraylike("compress", condition, a)
-    condition_value = _concrete(condition) if size is None else None
+    condition = lax_structural.convert_element_type(_asarray(condition), np.bool_)
     a = _asarray(a)
+    if get_aval(condition).ndim != 1:
+        raise ValueError("condition must be a 1D array")
     if axis is None:
         a, axis = _ravel(a), 0
-    if np.ndim(condition) != 1 and get_aval(condition).ndim != 1:
-        raise ValueError("condition must be a 1D array")
     axis = canonicalize_axis(axis, get_aval(a).ndim)
     length = get_aval(a).shape[axis]
+    # a True past the end is an error; as in JAX the check is made on the staged condition, so that compress
+    # needs concrete values (bool() of a tracer raises under jit, whatever the condition's length)
+    beyond = lax_slicing.slice_in_dim(condition, min(length, get_aval(condition).shape[0]), None)
+    if bool(lax_reductions.reduce_or(beyond, (0,))):
+        raise ValueError("condition contains entries that are out of bounds")
+    if get_aval(condition).shape[0] > length:
+        condition = lax_slicing.slice_in_dim(condition, 0, length)
     if size is None:
-        positions = np.flatnonzero(condition_value.astype(bool)[:length]).astype(np.int32)
+        positions = np.flatnonzero(_concrete(condition)).astype(np.int32)
         return take(a, positions, axis=axis)
-    condition = _asarray(condition)
     positions = nonzero(condition, size=size, fill_value=length)[0]
     return take(a, positions, axis=axis, mode="fill", fill_value=fill_value)
 
