@@ -119,6 +119,11 @@ def _diagonal(self, offset=0, axis1=0, axis2=1):
     return manipulation.diagonal(self, offset, axis1, axis2)
 
 
+def _repeat(self, repeats, axis=None, *, total_repeat_length=None, out_sharding=None):
+    return manipulation.repeat(self, repeats, axis, total_repeat_length=total_repeat_length,
+                               out_sharding=out_sharding)
+
+
 def _astype(self, dtype, copy=False, device=None):
     return manipulation.astype(self, dtype, copy=copy, device=device)
 
@@ -260,7 +265,8 @@ install_array_methods({
     "sum": _sum, "prod": _prod, "max": _max, "min": _min, "all": _all, "any": _any, "mean": _mean, "var": _var,
     "std": _std, "argmax": _argmax, "argmin": _argmin, "ptp": _ptp, "cumsum": _cumsum, "cumprod": _cumprod,
     "reshape": _reshape, "ravel": _ravel, "flatten": _ravel, "transpose": _transpose, "squeeze": _squeeze,
-    "swapaxes": _swapaxes, "diagonal": _diagonal, "astype": _astype, "view": _view, "byteswap": _byteswap,
+    "swapaxes": _swapaxes, "diagonal": _diagonal, "repeat": _repeat, "astype": _astype, "view": _view,
+    "byteswap": _byteswap,
     "T": property(lambda self: manipulation.transpose(self)),
     "mT": property(lambda self: manipulation.matrix_transpose(self)),
     "sort": _sort, "argsort": _argsort, "argpartition": _argpartition, "searchsorted": _searchsorted,

@@ -58,6 +58,8 @@ CASES = {
     "swapaxes": _method(lambda x: x.swapaxes(0, 1), X),
     "diagonal": _method(lambda x: x.diagonal(), X),
     "diagonal_offset": _method(lambda x: x.diagonal(1), X),
+    "repeat": _method(lambda x: x.repeat(2, axis=1), X),
+    "repeat_flat": _method(lambda x: x.repeat(2), V),
     "astype": _method(lambda x: x.astype("int32"), X),
     "astype_bool": _method(lambda x: x.astype(bool), I),
     "view_same_size": _method(lambda x: x.view("int32"), X),
