@@ -71,3 +71,21 @@ def test_gradients():
     u, v = jnp_golden.rand((3,), "float32"), jnp_golden.rand((3,), "float32", 1)
     check_grads(jnp.cross, (u, v), order=1, modes=["fwd", "rev"])
     check_grads(jnp.vecdot, (a, a), order=1, modes=["fwd", "rev"])
+
+
+def test_inside_scan_and_cond():
+    matrix = jnp_golden.rand((3, 3), "float32")
+    vector = jnp_golden.rand((3,), "float32", 1)
+
+    def step(v, _):
+        return jnp.matmul(matrix, v), jnp.vdot(v, v)
+
+    final, norms = jaxle_core.lax.scan(step, vector, None, length=3)
+    expected, expected_norms = vector, []
+    for _ in range(3):
+        expected_norms.append(expected @ expected)
+        expected = matrix @ expected
+    np.testing.assert_allclose(_np(final), expected, rtol=1e-5)
+    np.testing.assert_allclose(_np(norms), expected_norms, rtol=1e-5)
+    chosen = jaxle_core.lax.cond(True, lambda m: jnp.trace(m), lambda m: jnp.dot(m[0], m[1]), matrix)
+    np.testing.assert_allclose(_np(chosen), np.trace(matrix), rtol=1e-5)
