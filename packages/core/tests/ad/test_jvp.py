@@ -3,6 +3,8 @@ float0 tangents, composition with jit and with itself, argument errors, and jaxp
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 import pytest
 from jvp_checks import assert_jaxprs_match_golden, check_jvp, finite_difference, x64_everywhere  # noqa: F401  (x64_everywhere: an autouse fixture)
@@ -284,6 +286,15 @@ def test_python_control_flow_on_concrete_primals():
 
     np.testing.assert_allclose(np.asarray(jvp(f, (f64(0.5),), (f64(1.0),))[1]), np.cos(0.5))
     np.testing.assert_allclose(np.asarray(jvp(f, (f64(-0.5),), (f64(1.0),))[1]), np.sin(0.5))
+
+
+def test_index_of_a_concrete_primal():
+    def f(x):
+        with pytest.raises(TypeError):  # a float is no index, even with its value known (not an AttributeError)
+            operator.index(x)
+        return lax.mul(x, x)
+
+    assert float(np.asarray(jvp(f, (f64(3.0),), (f64(1.0),))[1])) == 6.0
 
 
 def test_pytrees_and_has_aux():

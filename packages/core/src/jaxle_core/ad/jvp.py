@@ -14,6 +14,7 @@ staged, evaluated or differentiated again as the parent decides.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -151,7 +152,7 @@ class JVPTracer(Tracer):
 
     def __index__(self):
         value = self._concrete()
-        return value.__index__() if value is not None else Tracer.__index__(self)
+        return operator.index(value) if value is not None else Tracer.__index__(self)  # TypeError for floats
 
 
 class JVPTrace(core.Trace):
