@@ -1,5 +1,1267 @@
-"""Elementwise functions (NumPy's ufuncs) and the `jnp.ufunc` objects with reduce/accumulate/outer/at."""
+"""Elementwise functions (NumPy's ufuncs): arithmetic, powers, exponentials and logarithms, trigonometry, rounding,
+comparisons, logic and bits, floating-point classification, complex parts, ``clip``, ``isclose`` and friends.
+
+Each function promotes its operands as JAX's ``jnp`` does (weak types respected; integer inputs of the inexact
+functions become the default float) and stages the same primitives. Where JAX wraps a function in ``jit`` the
+function here is a ``jit`` of the same name, so jaxprs print alike; the others are plain functions (JAX's
+``inline=True`` jits). The fourteen names that are ``jnp.ufunc`` objects in JAX are built at the end of the module.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import operator
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+from jaxle_core import custom_jvp, dtypes, jit, lax
+from jaxle_core.avals import get_aval
+from jaxle_numpy import util
+from jaxle_numpy.conditional import _where, broadcast_together, where
+from jaxle_numpy.ufunc import ufunc
+
+__all__ = [
+    "abs", "absolute", "acos", "acosh", "add", "allclose", "angle", "arccos", "arccosh", "arcsin", "arcsinh",
+    "arctan", "arctan2", "arctanh", "around", "array_equal", "array_equiv", "asin", "asinh", "atan", "atan2",
+    "atanh", "bitwise_and", "bitwise_count", "bitwise_invert", "bitwise_left_shift", "bitwise_not", "bitwise_or",
+    "bitwise_right_shift", "bitwise_xor", "cbrt", "ceil", "clip", "conj", "conjugate", "copysign", "cos", "cosh",
+    "deg2rad", "degrees", "divide", "divmod", "equal", "exp", "exp2", "expm1", "fabs", "float_power", "floor",
+    "floor_divide", "fmax", "fmin", "fmod", "frexp", "gcd", "greater", "greater_equal", "heaviside", "hypot", "i0",
+    "imag", "invert", "isclose", "iscomplex", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "isreal", "lcm",
+    "ldexp", "left_shift", "less", "less_equal", "log", "log10", "log1p", "log2", "logaddexp", "logaddexp2",
+    "logical_and", "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "modf", "multiply",
+    "nan_to_num", "negative", "nextafter", "not_equal", "positive", "pow", "power", "rad2deg", "radians", "real",
+    "reciprocal", "remainder", "right_shift", "rint", "round", "sign", "signbit", "sin", "sinc", "sinh", "spacing",
+    "sqrt", "square", "subtract", "tan", "tanh", "true_divide", "trunc", "ufunc", "where",
+]
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _dtype(x: Any) -> np.dtype:
+    return get_aval(x).dtype
+
+
+def _is(x: Any, kind: Any) -> bool:
+    return dtypes.issubdtype(_dtype(x), kind)
+
+
+def _is_integral(x: Any) -> bool:
+    """Booleans and integers: the dtypes on which rounding is the identity."""
+    return _dtype(x) == np.bool_ or _is(x, np.integer)
+
+
+def _real_dtype(dtype: np.dtype) -> np.dtype:
+    return np.finfo(dtype).dtype if dtypes.issubdtype(dtype, np.complexfloating) else dtype
+
+
+def _finfo(dtype: np.dtype) -> Any:
+    return ml_dtypes.finfo(dtype)
+
+
+def _named(fn: Any, name: str, doc: str) -> Any:
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
+
+
+def _unary_inexact(name: str, lax_fn: Any, doc: str) -> Any:
+    """``lax_fn`` of the operand promoted to an inexact dtype (integers and booleans become the default float)."""
+    def fn(x: Any, /) -> Any:
+        x, = util.promote_args_inexact(name, x)
+        return lax_fn(x)
+    return _named(fn, name, doc)
+
+
+def _binary(name: str, lax_fn: Any, doc: str, promote: Any = util.promote_args) -> Any:
+    """``lax_fn`` of the operands promoted to a common dtype and rank with ``promote``."""
+    def fn(x: Any, y: Any, /) -> Any:
+        return lax_fn(*promote(name, x, y))
+    return _named(fn, name, doc)
+
+
+def _staged(name: str, fn: Any, static_argnames: tuple[str, ...] = ()) -> Any:
+    """``fn`` under ``jit`` with JAX's function name (the jit JAX wraps this function in)."""
+    fn.__name__ = fn.__qualname__ = name
+    return jit(fn, static_argnames=static_argnames)
+
+
+def _reject_out(name: str, out: Any) -> None:
+    if out is not None:
+        raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported.")
+
+
+# ---------------------------------------------------------------- arithmetic
+
+
+def add(x: Any, y: Any, /) -> Any:
+    """Elementwise ``x + y`` (logical or for booleans)."""
+    x, y = util.promote_args("add", x, y)
+    return lax.bitwise_or(x, y) if _dtype(x) == np.bool_ else lax.add(x, y)
+
+
+def multiply(x: Any, y: Any, /) -> Any:
+    """Elementwise ``x * y`` (logical and for booleans)."""
+    x, y = util.promote_args("multiply", x, y)
+    return lax.bitwise_and(x, y) if _dtype(x) == np.bool_ else lax.mul(x, y)
+
+
+subtract = _binary("subtract", lax.sub, "Elementwise ``x - y``.")
+maximum = _binary("maximum", lax.max, "Elementwise maximum (NaN propagates).")
+minimum = _binary("minimum", lax.min, "Elementwise minimum (NaN propagates).")
+true_divide = _binary("true_divide", lax.div, "Elementwise ``x / y`` in an inexact dtype.", util.promote_args_inexact)
+divide = true_divide
+
+
+def negative(x: Any, /) -> Any:
+    """Elementwise ``-x``."""
+    x, = util.promote_args("negative", x)
+    return lax.neg(x)
+
+
+def positive(x: Any, /) -> Any:
+    """Elementwise ``+x``: the operand as an array."""
+    x, = util.promote_args("positive", x)
+    return util.as_array(x)
+
+
+def sign(x: Any, /) -> Any:
+    """-1, 0 or 1 by the sign of each element (``x / |x|`` for complex)."""
+    x, = util.promote_args("sign", x)
+    return lax.sign(x)
+
+
+def absolute(x: Any, /) -> Any:
+    """Elementwise absolute value (the modulus for complex; booleans and unsigned integers are returned as is)."""
+    x, = util.promote_args("absolute", x)
+    if _dtype(x) == np.bool_ or _is(x, np.unsignedinteger):
+        return util.as_array(x)
+    return lax.abs(x)
+
+
+abs = absolute  # noqa: A001 - NumPy's name
+
+
+def fabs(x: Any, /) -> Any:
+    """Elementwise absolute value in an inexact dtype; complex input is refused."""
+    x, = util.promote_args_inexact("fabs", x)
+    if _is(x, np.complexfloating):
+        raise TypeError("ufunc 'fabs' does not support complex dtypes")
+    return lax.abs(x)
+
+
+def square(x: Any, /) -> Any:
+    """Elementwise ``x * x`` (booleans become the default integer)."""
+    x, = util.promote_args_numeric("square", x)
+    return lax.square(x)
+
+
+def reciprocal(x: Any, /) -> Any:
+    """Elementwise ``1 / x`` in an inexact dtype."""
+    x, = util.promote_args_inexact("reciprocal", x)
+    return lax.integer_pow(x, -1)
+
+
+def _float_divmod(x1: Any, x2: Any) -> tuple[Any, Any]:
+    """Python's floor division and modulo of floats: the quotient rounded down, the remainder with ``x2``'s sign."""
+    mod = lax.rem(x1, x2)
+    div = lax.div(_where(lax.eq(x2, util.zero_of(x2)), x1, lax.sub(x1, mod)), x2)
+    ind = lax.bitwise_and(lax.ne(mod, util.zero_of(mod)), lax.ne(lax.sign(x2), lax.sign(mod)))
+    mod = lax.select_n(ind, mod, lax.add(mod, x2))
+    div = lax.select_n(ind, div, subtract(div, 1))
+    return lax.round(div, lax.RoundingMethod.AWAY_FROM_ZERO), mod
+
+
+def _floor_divide(x1: Any, x2: Any, /) -> Any:
+    """Elementwise ``x1 // x2`` (Python's rounding towards minus infinity)."""
+    util.check_arraylike("floor_divide", x1, x2)
+    x1, x2 = util.promote_args_numeric("floor_divide", x1, x2)
+    if _is(x1, np.unsignedinteger):
+        return lax.div(x1, x2)
+    if _is(x1, np.integer):
+        quotient = lax.div(x1, x2)
+        select = lax.bitwise_and(lax.ne(lax.sign(x1), lax.sign(x2)),
+                                 lax.ne(lax.rem(x1, x2), util.zero_of(x1)))
+        return _where(select, lax.sub(quotient, util.scalar_like(quotient, 1)), quotient)
+    if _is(x1, np.complexfloating):
+        raise TypeError("floor_divide does not support complex-valued inputs")
+    return _float_divmod(x1, x2)[0]
+
+
+floor_divide = _staged("floor_divide", _floor_divide)
+
+
+def _integer_divisor(x2: Any) -> Any:
+    """``x2`` with zeros replaced by ones, so an integer division by zero gives what XLA's does (no trap)."""
+    return _where(lax.eq(x2, util.zero_of(x2)), lax.full_like(x2, 1), x2)
+
+
+def _remainder(x1: Any, x2: Any, /) -> Any:
+    """Elementwise ``x1 % x2`` with the sign of ``x2`` (Python's modulo)."""
+    util.check_arraylike("remainder", x1, x2)
+    x1, x2 = util.promote_args_numeric("remainder", x1, x2)
+    if _is(x1, np.integer):
+        x2 = _integer_divisor(x2)
+    trunc_mod = lax.rem(x1, x2)
+    trunc_mod_not_zero = lax.ne(trunc_mod, util.zero_of(trunc_mod))
+    do_plus = lax.bitwise_and(lax.ne(lax.lt(trunc_mod, util.zero_of(trunc_mod)), lax.lt(x2, util.zero_of(x2))),
+                              trunc_mod_not_zero)
+    return lax.select_n(do_plus, trunc_mod, lax.add(trunc_mod, x2))
+
+
+remainder = _staged("remainder", _remainder)
+mod = remainder
+
+
+def _divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:
+    """``(x1 // x2, x1 % x2)`` elementwise."""
+    util.check_arraylike("divmod", x1, x2)
+    x1, x2 = util.promote_args_numeric("divmod", x1, x2)
+    if _is(x1, np.integer):
+        return floor_divide(x1, x2), remainder(x1, x2)
+    return _float_divmod(x1, x2)
+
+
+divmod = _staged("divmod", _divmod)  # noqa: A001 - NumPy's name
+
+
+def _fmod(x1: Any, x2: Any, /) -> Any:
+    """Elementwise remainder of ``x1 / x2`` with the sign of ``x1`` (C's fmod)."""
+    util.check_arraylike("fmod", x1, x2)
+    if dtypes.issubdtype(dtypes.result_type(x1, x2), np.integer):
+        x2 = _integer_divisor(x2)
+    return lax.rem(*util.promote_args_numeric("fmod", x1, x2))
+
+
+fmod = _staged("fmod", _fmod)
+
+
+# ---------------------------------------------------------------- powers
+
+
+def _pow_int_int(x1: Any, x2: Any) -> Any:
+    """Integer power by squaring over the exponent's low bits (larger exponents overflow any base above 1)."""
+    acc = _where(lax.bitwise_and(lax.eq(x1, util.zero_of(x1)), lax.ne(x2, util.zero_of(x2))),
+                 util.zero_of(x1), util.scalar_like(x1, 1))
+    one = util.scalar_like(x2, 1)
+    for _ in range(6):
+        acc = _where(lax.bitwise_and(x2, one), lax.mul(acc, x1), acc)
+        x1 = lax.mul(x1, x1)
+        x2 = lax.shift_right_logical(x2, one)
+    return acc
+
+
+def power(x1: Any, x2: Any, /) -> Any:
+    """Elementwise ``x1 ** x2``; a concrete integer exponent stages ``integer_pow``."""
+    util.check_arraylike("power", x1, x2)
+    try:
+        exponent = operator.index(x2)
+    except TypeError:
+        pass
+    else:
+        x1, = util.promote_dtypes_numeric(x1)
+        return lax.integer_pow(x1, exponent)
+    base, promoted_exponent = util.promote_args_numeric("power", x1, x2)
+    if _is(base, np.integer):
+        return _pow_int_int(base, promoted_exponent)
+    if _is(x2, np.integer):
+        return lax.pow(*util.promote_shapes("power", base, x2))
+    return lax.pow(base, promoted_exponent)
+
+
+pow = power  # noqa: A001 - NumPy's name
+float_power = _binary("float_power", lax.pow, "Elementwise ``x ** y`` in an inexact dtype.",
+                      util.promote_args_inexact)
+
+
+# ---------------------------------------------------------------- exponentials, logarithms, trigonometry
+
+sin = _unary_inexact("sin", lax.sin, "Elementwise sine.")
+cos = _unary_inexact("cos", lax.cos, "Elementwise cosine.")
+tan = _unary_inexact("tan", lax.tan, "Elementwise tangent.")
+arcsin = _unary_inexact("arcsin", lax.asin, "Elementwise inverse sine.")
+arccos = _unary_inexact("arccos", lax.acos, "Elementwise inverse cosine.")
+arctan = _unary_inexact("arctan", lax.atan, "Elementwise inverse tangent.")
+sinh = _unary_inexact("sinh", lax.sinh, "Elementwise hyperbolic sine.")
+cosh = _unary_inexact("cosh", lax.cosh, "Elementwise hyperbolic cosine.")
+tanh = _unary_inexact("tanh", lax.tanh, "Elementwise hyperbolic tangent.")
+arcsinh = _unary_inexact("arcsinh", lax.asinh, "Elementwise inverse hyperbolic sine.")
+arctanh = _unary_inexact("arctanh", lax.atanh, "Elementwise inverse hyperbolic tangent.")
+
+
+def _arccosh(x: Any, /) -> Any:
+    """Elementwise inverse hyperbolic cosine (for complex input, the branch with a non-negative real part)."""
+    x, = util.promote_args_inexact("arccosh", x)
+    result = lax.acosh(x)
+    if _is(x, np.complexfloating):
+        re = lax.real(result)
+        result = _where(lax.lt(re, util.zero_of(re)), lax.neg(result), result)
+    return result
+
+
+arccosh = _staged("arccosh", _arccosh)
+exp = _unary_inexact("exp", lax.exp, "Elementwise ``e ** x``.")
+exp2 = _unary_inexact("exp2", lax.exp2, "Elementwise ``2 ** x``.")
+expm1 = _unary_inexact("expm1", lax.expm1, "Elementwise ``e ** x - 1``, accurate near zero.")
+log = _unary_inexact("log", lax.log, "Elementwise natural logarithm.")
+log1p = _unary_inexact("log1p", lax.log1p, "Elementwise ``log(1 + x)``, accurate near zero.")
+sqrt = _unary_inexact("sqrt", lax.sqrt, "Elementwise square root.")
+cbrt = _unary_inexact("cbrt", lax.cbrt, "Elementwise cube root.")
+asin, acos, atan, asinh, acosh, atanh = arcsin, arccos, arctan, arcsinh, arccosh, arctanh
+arctan2 = _binary("arctan2", lax.atan2, "Elementwise angle of the point ``(x2, x1)``.", util.promote_args_inexact)
+
+
+def atan2(x1: Any, x2: Any, /) -> Any:
+    """``arctan2`` under the array API's name (which promotes the operands to a common dtype first)."""
+    return arctan2(*util.promote_args("atan2", x1, x2))
+
+
+nextafter = _binary("nextafter", lax.nextafter, "The next representable value after ``x`` towards ``y``.",
+                    util.promote_args_inexact)
+
+
+def log2(x: Any, /) -> Any:
+    """Elementwise base-2 logarithm."""
+    x, = util.promote_args_inexact("log2", x)
+    if _is(x, np.complexfloating):
+        r = lax.log(x)
+        re, im = lax.real(r), lax.imag(r)
+        ln2 = lax.log(util.scalar_like(re, 2))
+        return lax.complex(lax.div(re, ln2), lax.div(im, ln2))
+    return lax.div(lax.log(x), lax.log(util.scalar_like(x, 2)))
+
+
+def log10(x: Any, /) -> Any:
+    """Elementwise base-10 logarithm."""
+    x, = util.promote_args_inexact("log10", x)
+    if _is(x, np.complexfloating):
+        r = lax.log(x)
+        re, im = lax.real(r), lax.imag(r)
+        scale = util.scalar_like(re, 1 / np.log(10))
+        return lax.complex(lax.mul(re, scale), lax.mul(im, scale))
+    return lax.mul(lax.log(x), util.scalar_like(x, 1 / np.log(10)))
+
+
+def deg2rad(x: Any, /) -> Any:
+    """Degrees to radians."""
+    x, = util.promote_args_inexact("deg2rad", x)
+    return lax.mul(x, util.scalar_like(x, np.pi / 180))
+
+
+def rad2deg(x: Any, /) -> Any:
+    """Radians to degrees."""
+    x, = util.promote_args_inexact("rad2deg", x)
+    return lax.mul(x, util.scalar_like(x, 180 / np.pi))
+
+
+radians, degrees = deg2rad, rad2deg
+
+
+def _logaddexp_body(x1: Any, x2: Any) -> Any:
+    amax = lax.max(x1, x2)
+    if _is(x1, np.complexfloating):
+        return _complex_logaddexp(x1, x2, amax, lax.exp, None)
+    delta = lax.sub(x1, x2)
+    is_nan = lax.ne(delta, delta)
+    total = lax.add(x1, x2)
+    return lax.select_n(is_nan, lax.add(amax, lax.log1p(lax.exp(lax.neg(lax.abs(delta))))), total)
+
+
+def _logaddexp2_body(x1: Any, x2: Any) -> Any:
+    amax = lax.max(x1, x2)
+    if _is(x1, np.complexfloating):
+        return _complex_logaddexp(x1, x2, amax, lax.exp2, 1 / np.log(2))
+    delta = lax.sub(x1, x2)
+    is_nan = lax.ne(delta, delta)
+    total = lax.add(x1, x2)
+    log2_e = util.scalar_like(x1, 1 / np.log(2))
+    return lax.select_n(is_nan, lax.add(amax, lax.mul(log2_e, lax.log1p(lax.exp2(lax.neg(lax.abs(delta)))))),
+                        total)
+
+
+def _complex_logaddexp(x1: Any, x2: Any, amax: Any, exp_fn: Any, log_scale: float | None) -> Any:
+    """``amax + log_b(1 + b^(x1 + x2 - 2 amax))`` for complex operands (``log_scale`` is ``1 / ln b``, None for
+    base e), the imaginary part wrapped back into its principal interval."""
+    delta = lax.sub(lax.add(x1, x2), lax.mul(amax, util.scalar_like(amax, 2)))
+    log_term = lax.log1p(exp_fn(delta))
+    if log_scale is not None:
+        log_term = lax.mul(util.scalar_like(log_term, log_scale), log_term)
+    out = lax.add(amax, log_term)
+    re, im = lax.real(out), lax.imag(out)
+    half_period = util.scalar_like(im, np.pi * (log_scale or 1.0))
+    period = util.scalar_like(im, 2 * np.pi * (log_scale or 1.0))
+    shifted = lax.rem(lax.add(im, half_period), period)
+    shifted = lax.select_n(lax.lt(shifted, util.zero_of(shifted)), shifted, lax.add(shifted, period))
+    return lax.complex(re, lax.sub(shifted, half_period))
+
+
+def _logaddexp_jvp_rule(fn: Any, exp_fn: Any) -> Any:
+    """The JVP of ``log_b(b^x1 + b^x2)``: each tangent weighted by ``b^(x_i - out)``, its operand's share."""
+    def rule(primals, tangents):
+        x1, x2 = primals
+        t1, t2 = tangents
+        primal_out = fn(x1, x2)
+        share1 = exp_fn(lax.sub(x1, primal_out))
+        share2 = exp_fn(lax.sub(x2, primal_out))
+        return primal_out, lax.add(lax.mul(t1, share1), lax.mul(t2, share2))
+    return rule
+
+
+_logaddexp_body.__name__ = "logaddexp"
+_logaddexp2_body.__name__ = "logaddexp2"
+_logaddexp = custom_jvp(_logaddexp_body)
+_logaddexp2 = custom_jvp(_logaddexp2_body)
+_logaddexp_jvp = _logaddexp_jvp_rule(_logaddexp, lax.exp)
+_logaddexp2_jvp = _logaddexp_jvp_rule(_logaddexp2, lax.exp2)
+_logaddexp_jvp.__name__ = "_logaddexp_jvp"
+_logaddexp2_jvp.__name__ = "_logaddexp2_jvp"
+_logaddexp.defjvp(_logaddexp_jvp)
+_logaddexp2.defjvp(_logaddexp2_jvp)
+
+
+def logaddexp(x1: Any, x2: Any, /) -> Any:
+    """Elementwise ``log(exp(x1) + exp(x2))`` without overflow."""
+    x1, x2 = util.promote_args_inexact("logaddexp", x1, x2)
+    return _logaddexp(x1, x2)
+
+
+def logaddexp2(x1: Any, x2: Any, /) -> Any:
+    """Elementwise ``log2(2**x1 + 2**x2)`` without overflow."""
+    x1, x2 = util.promote_args_inexact("logaddexp2", x1, x2)
+    return _logaddexp2(x1, x2)
+
+
+# ---------------------------------------------------------------- rounding
+
+
+def floor(x: Any, /) -> Any:
+    """Elementwise floor (booleans and integers are returned as is)."""
+    util.check_arraylike("floor", x)
+    x, = util.promote_args("floor", x)
+    return util.as_array(x) if _is_integral(x) else lax.floor(x)
+
+
+def ceil(x: Any, /) -> Any:
+    """Elementwise ceiling (booleans and integers are returned as is)."""
+    util.check_arraylike("ceil", x)
+    x, = util.promote_args("ceil", x)
+    return util.as_array(x) if _is_integral(x) else lax.ceil(x)
+
+
+def _trunc(x: Any) -> Any:
+    """Elementwise rounding towards zero."""
+    util.check_arraylike("trunc", x)
+    x, = util.promote_args("trunc", x)
+    if _is_integral(x):
+        return x
+    return _where(lax.lt(x, util.zero_of(x)), lax.ceil(x), lax.floor(x))
+
+
+trunc = _staged("trunc", _trunc)
+
+
+def _rint(x: Any, /) -> Any:
+    """Elementwise rounding to the nearest integer, ties to even, in an inexact dtype."""
+    util.check_arraylike("rint", x)
+    x, = util.promote_args("rint", x)
+    if _is_integral(x):
+        return lax.convert_element_type(x, dtypes.default_float_dtype())
+    if _is(x, np.complexfloating):
+        return lax.complex(rint(lax.real(x)), rint(lax.imag(x)))
+    return lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN)
+
+
+rint = _staged("rint", _rint)
+
+
+def _round_float(x: Any, decimals: int) -> Any:
+    if decimals == 0:
+        return lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN)
+    dtype = _dtype(x)
+    if dtype in (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)):  # scaled in float32, as JAX does
+        x = lax.convert_element_type(x, np.float32)
+    factor = util.scalar_like(x, 10.0 ** decimals)
+    rounded = lax.div(lax.round(lax.mul(x, factor), lax.RoundingMethod.TO_NEAREST_EVEN), factor)
+    return lax.convert_element_type(rounded, dtype) if _dtype(rounded) != dtype else rounded
+
+
+def _round(a: Any, decimals: int = 0, out: None = None) -> Any:
+    """Elementwise rounding to ``decimals`` decimal places, ties to even."""
+    util.check_arraylike("round", a)
+    decimals = operator.index(decimals)
+    _reject_out("round", out)
+    a, = util.promote_args("round", a)
+    if _dtype(a) == np.bool_:
+        raise ValueError(f"data type {np.bool_!r} not inexact")
+    if _is_integral(a):
+        if decimals < 0:
+            raise NotImplementedError("integer np.round not implemented for decimals < 0")
+        return a
+    if _is(a, np.complexfloating):
+        return lax.complex(_round_float(lax.real(a), decimals), _round_float(lax.imag(a), decimals))
+    return _round_float(a, decimals)
+
+
+round = _staged("round", _round, ("decimals",))  # noqa: A001 - NumPy's name
+
+
+def _around(a: Any, decimals: int = 0, out: None = None) -> Any:
+    """``round`` under NumPy's older name."""
+    return round(a, decimals, out)
+
+
+around = _staged("around", _around, ("decimals",))
+
+
+def _modf(x: Any, /, out: None = None) -> tuple[Any, Any]:
+    """The fractional and integral parts of each element, both with its sign."""
+    util.check_arraylike("modf", x)
+    _reject_out("modf", out)
+    x, = util.promote_args_inexact("modf", x)
+    whole = _where(lax.ge(x, util.zero_of(x)), lax.floor(x), lax.ceil(x))
+    return lax.sub(x, whole), whole
+
+
+modf = _staged("modf", _modf)
+
+
+# ---------------------------------------------------------------- floating-point classification
+
+
+def isnan(x: Any, /) -> Any:
+    """Whether each element is NaN."""
+    util.check_arraylike("isnan", x)
+    x, = util.promote_args("isnan", x)
+    return lax.ne(x, x)
+
+
+def isfinite(x: Any, /) -> Any:
+    """Whether each element is neither infinite nor NaN."""
+    util.check_arraylike("isfinite", x)
+    x, = util.promote_args("isfinite", x)
+    if _is(x, np.floating):
+        return lax.is_finite(x)
+    if _is(x, np.complexfloating):
+        return lax.bitwise_and(lax.is_finite(lax.real(x)), lax.is_finite(lax.imag(x)))
+    return lax.full_like(x, True, dtype=np.bool_)
+
+
+def _isinf(x: Any, /) -> Any:
+    """Whether each element is positive or negative infinity (either part, for complex)."""
+    util.check_arraylike("isinf", x)
+    x, = util.promote_args("isinf", x)
+    if _is(x, np.floating):
+        return lax.eq(lax.abs(x), util.scalar_like(x, np.inf))
+    if _is(x, np.complexfloating):
+        re, im = lax.real(x), lax.imag(x)
+        return lax.bitwise_or(lax.eq(lax.abs(re), util.scalar_like(re, np.inf)),
+                              lax.eq(lax.abs(im), util.scalar_like(im, np.inf)))
+    return lax.full_like(x, False, dtype=np.bool_)
+
+
+isinf = _staged("isinf", _isinf)
+
+
+def _is_signed_infinity(name: str, infinity: float, x: Any, out: Any) -> Any:
+    util.check_arraylike(name, x)
+    _reject_out(name, out)
+    x, = util.promote_args(name, x)
+    if _is(x, np.complexfloating):
+        raise ValueError("isposinf/isneginf are not well defined for complex types")
+    if _is(x, np.floating):
+        return lax.eq(x, util.scalar_like(x, infinity))
+    return lax.full_like(x, False, dtype=np.bool_)
+
+
+def isposinf(x: Any, /, out: None = None) -> Any:
+    """Whether each element is positive infinity."""
+    return _is_signed_infinity("isposinf", np.inf, x, out)
+
+
+def isneginf(x: Any, /, out: None = None) -> Any:
+    """Whether each element is negative infinity."""
+    return _is_signed_infinity("isneginf", -np.inf, x, out)
+
+
+def _signbit(x: Any, /) -> Any:
+    """Whether each element's sign bit is set (true for -0.0 and negative NaNs)."""
+    util.check_arraylike("signbit", x)
+    x, = util.promote_args("signbit", x)
+    dtype = _dtype(x)
+    if dtype == np.bool_:
+        return lax.full_like(x, False, dtype=np.bool_)
+    if _is(x, np.integer):
+        return lax.lt(x, util.zero_of(x))
+    if _is(x, np.complexfloating):
+        raise ValueError(f"jax.numpy.signbit is not well defined for {dtype}")
+    int_dtype = np.dtype(f"int{dtype.itemsize * 8}")
+    bits = lax.bitcast_convert_type(x, int_dtype)
+    return lax.convert_element_type(lax.shift_right_arithmetic(bits, np.array(dtype.itemsize * 8 - 1, int_dtype)[()]),
+                                    np.bool_)
+
+
+signbit = _staged("signbit", _signbit)
+
+
+def _nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None, neginf: Any = None) -> Any:
+    """NaNs replaced by ``nan`` and infinities by ``posinf``/``neginf`` (default: the dtype's extremes)."""
+    del copy
+    util.check_arraylike("nan_to_num", x)
+    x, = util.promote_args("nan_to_num", x)
+    dtype = _dtype(x)
+    if not _is(x, np.inexact):
+        return x
+    if _is(x, np.complexfloating):
+        return lax.complex(nan_to_num(lax.real(x), nan=nan, posinf=posinf, neginf=neginf),
+                           nan_to_num(lax.imag(x), nan=nan, posinf=posinf, neginf=neginf))
+    info = _finfo(dtype)
+    posinf = info.max if posinf is None else posinf
+    neginf = info.min if neginf is None else neginf
+    out = _where(isnan(x), lax.convert_element_type(nan, dtype), x)
+    out = _where(isposinf(out), lax.convert_element_type(posinf, dtype), out)
+    return _where(isneginf(out), lax.convert_element_type(neginf, dtype), out)
+
+
+nan_to_num = _staged("nan_to_num", _nan_to_num, ("copy",))
+
+
+# ---------------------------------------------------------------- complex parts
+
+
+def real(val: Any, /) -> Any:
+    """The real part of each element (the array itself for real dtypes)."""
+    util.check_arraylike("real", val)
+    val, = util.promote_args("real", val)
+    return lax.real(val) if _is(val, np.complexfloating) else util.as_array(val)
+
+
+def imag(val: Any, /) -> Any:
+    """The imaginary part of each element (zeros for real dtypes)."""
+    util.check_arraylike("imag", val)
+    val, = util.promote_args("imag", val)
+    return lax.imag(val) if _is(val, np.complexfloating) else lax.full_like(val, 0)
+
+
+def conjugate(x: Any, /) -> Any:
+    """The complex conjugate of each element (the array itself for real dtypes)."""
+    util.check_arraylike("conjugate", x)
+    x, = util.promote_args("conjugate", x)
+    return lax.conj(x) if _is(x, np.complexfloating) else util.as_array(x)
+
+
+conj = conjugate
+
+
+def _angle(z: Any, deg: bool = False) -> Any:
+    """The argument (phase) of each element, in radians unless ``deg``."""
+    util.check_arraylike("angle", z)
+    re, im = real(z), imag(z)
+    if not _is(re, np.inexact):
+        float_dtype = dtypes.default_float_dtype()
+        re = lax.convert_element_type(re, float_dtype)
+        im = lax.convert_element_type(im, float_dtype)
+    phase = lax.atan2(im, re)
+    return lax.mul(phase, util.scalar_like(phase, 180 / np.pi)) if deg else phase
+
+
+angle = _staged("angle", _angle, ("deg",))
+
+
+def _iscomplex(x: Any) -> Any:
+    """Whether each element has a nonzero imaginary part."""
+    i = imag(x)
+    return lax.ne(i, util.zero_of(i))
+
+
+def _isreal(x: Any) -> Any:
+    """Whether each element has a zero imaginary part."""
+    i = imag(x)
+    return lax.eq(i, util.zero_of(i))
+
+
+iscomplex = _staged("iscomplex", _iscomplex)
+isreal = _staged("isreal", _isreal)
+
+
+# ---------------------------------------------------------------- comparisons
+
+
+def _comparison(name: str, lax_fn: Any, ordered: bool) -> Any:
+    """A comparison; complex operands are ordered lexicographically (real parts, then imaginary ones)."""
+    def fn(x: Any, y: Any, /) -> Any:
+        x, y = util.promote_args(name, x, y)
+        if ordered and _is(x, np.complexfloating):
+            same_real = lax.eq(lax.real(x), lax.real(y))
+            by_imag = lax_fn(lax.imag(x), lax.imag(y))
+            return lax.select_n(same_real, lax_fn(lax.real(x), lax.real(y)), by_imag)
+        return lax_fn(x, y)
+    return _named(fn, name, f"Elementwise ``{name}`` comparison.")
+
+
+equal = _comparison("equal", lax.eq, False)
+not_equal = _comparison("not_equal", lax.ne, False)
+less = _comparison("less", lax.lt, True)
+less_equal = _comparison("less_equal", lax.le, True)
+greater = _comparison("greater", lax.gt, True)
+greater_equal = _comparison("greater_equal", lax.ge, True)
+
+
+def _fmax(x1: Any, x2: Any) -> Any:
+    """Elementwise maximum ignoring NaNs (NaN only where both are)."""
+    return _where(bitwise_or(greater(x1, x2), isnan(x2)), x1, x2)
+
+
+def _fmin(x1: Any, x2: Any) -> Any:
+    """Elementwise minimum ignoring NaNs (NaN only where both are)."""
+    return _where(bitwise_or(less(x1, x2), isnan(x2)), x1, x2)
+
+
+fmax = _staged("fmax", _fmax)
+fmin = _staged("fmin", _fmin)
+
+
+# ---------------------------------------------------------------- logic and bits
+
+
+def _as_bool(x: Any) -> Any:
+    return x if _dtype(x) == np.bool_ else lax.ne(x, util.zero_of(x))
+
+
+def _logical(name: str, lax_fn: Any) -> Any:
+    def fn(x: Any, y: Any, /) -> Any:
+        x, y = util.promote_args(name, x, y)
+        return lax_fn(_as_bool(x), _as_bool(y))
+    return _named(fn, name, f"Elementwise ``{name.removeprefix('logical_')}`` of the operands' truth values.")
+
+
+logical_and = _logical("logical_and", lax.bitwise_and)
+logical_or = _logical("logical_or", lax.bitwise_or)
+logical_xor = _logical("logical_xor", lax.bitwise_xor)
+
+
+def logical_not(x: Any, /) -> Any:
+    """Elementwise negation of the operand's truth values."""
+    x, = util.promote_args("logical_not", x)
+    return lax.bitwise_not(_as_bool(x))
+
+
+bitwise_and = _binary("bitwise_and", lax.bitwise_and, "Elementwise bitwise and (logical and for booleans).")
+bitwise_or = _binary("bitwise_or", lax.bitwise_or, "Elementwise bitwise or (logical or for booleans).")
+bitwise_xor = _binary("bitwise_xor", lax.bitwise_xor, "Elementwise bitwise xor (logical xor for booleans).")
+
+
+def invert(x: Any, /) -> Any:
+    """Elementwise bitwise not (logical not for booleans)."""
+    x, = util.promote_args("invert", x)
+    return lax.bitwise_not(x)
+
+
+bitwise_not = bitwise_invert = invert
+
+
+def left_shift(x: Any, y: Any, /) -> Any:
+    """Elementwise ``x << y`` (booleans become the default integer)."""
+    return lax.shift_left(*util.promote_args_numeric("left_shift", x, y))
+
+
+def right_shift(x1: Any, x2: Any, /) -> Any:
+    """Elementwise ``x1 >> x2``: arithmetic for signed integers, logical for unsigned ones."""
+    x1, x2 = util.promote_args_numeric("right_shift", x1, x2)
+    shift = lax.shift_right_logical if _is(x1, np.unsignedinteger) else lax.shift_right_arithmetic
+    return shift(x1, x2)
+
+
+bitwise_left_shift, bitwise_right_shift = left_shift, right_shift
+
+
+def _bitwise_count(x: Any, /) -> Any:
+    """The number of set bits in each element's absolute value, as uint8."""
+    x, = util.promote_args_numeric("bitwise_count", x)
+    return lax.convert_element_type(lax.population_count(absolute(x)), np.uint8)
+
+
+bitwise_count = _staged("bitwise_count", _bitwise_count)
+
+
+# ---------------------------------------------------------------- floating-point manipulation
+
+
+def _copysign(x1: Any, x2: Any, /) -> Any:
+    """``x1``'s magnitude with ``x2``'s sign bit, elementwise."""
+    x1, x2 = util.promote_args_inexact("copysign", x1, x2)
+    if _is(x1, np.complexfloating):
+        raise TypeError("copysign does not support complex-valued inputs")
+    return _where(signbit(x2), lax.neg(lax.abs(x1)), lax.abs(x1))
+
+
+copysign = _staged("copysign", _copysign)
+
+
+def spacing(x: Any, /) -> Any:
+    """The distance from each element to the next representable value away from zero."""
+    x, = util.promote_args_inexact("spacing", x)
+    if _is(x, np.complexfloating):
+        raise ValueError("jnp.spacing is not defined for complex inputs.")
+    dtype = _dtype(x)
+    if dtype == np.float16:  # JAX's float16 spacing: the step towards +inf, whatever the sign
+        return lax.sub(lax.nextafter(x, util.scalar_like(x, np.inf)), x)
+    result = lax.sub(lax.nextafter(x, copysign(util.scalar_like(x, np.inf), x)), x)
+    is_zero = lax.eq(result, util.zero_of(result))
+    return _where(is_zero, copysign(util.scalar_like(x, _finfo(dtype).smallest_subnormal), x), result)
+
+
+def _frexp_body(x: Any) -> tuple[Any, Any]:
+    dtype = _dtype(x)
+    info = _finfo(dtype)
+    int_dtype = np.dtype(f"int{dtype.itemsize * 8}")
+
+    def int_literal(value: int) -> np.generic:
+        return np.array(value, np.int64).astype(int_dtype)[()]
+
+    mask = (1 << info.nexp) - 1
+    bias = 1 - info.minexp
+    is_subnormal = lax.lt(lax.abs(x), util.scalar_like(x, info.smallest_normal))
+    x_normal = _where(is_subnormal, lax.mul(x, util.scalar_like(x, 2.0 ** info.nmant)), x)
+    offset = _where(is_subnormal, int_literal(-info.nmant), int_literal(0))
+    bits = lax.bitcast_convert_type(x_normal, int_dtype)
+    biased = lax.bitwise_and(lax.shift_right_arithmetic(bits, int_literal(info.nmant)), int_literal(mask))
+    exponent = lax.add(offset, lax.add(lax.sub(biased, int_literal(bias)), int_literal(1)))
+    cleared = lax.bitwise_and(bits, int_literal(~(mask << info.nmant)))
+    mantissa = lax.bitcast_convert_type(lax.bitwise_or(cleared, int_literal((bias - 1) << info.nmant)), dtype)
+    special = lax.bitwise_or(lax.bitwise_or(isinf(x), lax.ne(x, x)), lax.eq(x, util.zero_of(x)))
+    exponent = _where(special, lax.full_like(exponent, 0), exponent)
+    return _where(special, x, mantissa), lax.convert_element_type(exponent, np.int32)
+
+
+_frexp_body.__name__ = "_frexp"
+_frexp = custom_jvp(_frexp_body)
+
+
+def _frexp_jvp(primals, tangents):
+    x, = primals
+    t, = tangents
+    mantissa, exponent = _frexp(x)
+    scale = lax.pow(util.scalar_like(x, 2), lax.neg(lax.convert_element_type(exponent, _dtype(x))))
+    return (mantissa, exponent), (lax.mul(t, scale), np.zeros(get_aval(exponent).shape, dtypes.float0))
+
+
+_frexp.defjvp(_frexp_jvp)
+
+
+def _frexp_fn(x: Any, /) -> tuple[Any, Any]:
+    """Each element as ``mantissa * 2 ** exponent`` with ``0.5 <= |mantissa| < 1``."""
+    util.check_arraylike("frexp", x)
+    x, = util.promote_args_inexact("frexp", x)
+    if _is(x, np.complexfloating):
+        raise TypeError("frexp does not support complex-valued inputs")
+    return _frexp(x)
+
+
+frexp = _staged("frexp", _frexp_fn)
+
+
+def _ldexp(x1: Any, x2: Any, /) -> Any:
+    """Elementwise ``x1 * 2 ** x2`` for an integer ``x2``."""
+    util.check_arraylike("ldexp", x1, x2)
+    x1_dtype, x2_dtype = _dtype(x1), _dtype(x2)
+    if dtypes.issubdtype(x1_dtype, np.complexfloating) or dtypes.issubdtype(x2_dtype, np.inexact):
+        raise ValueError(f"ldexp not supported for input types {(x1_dtype, x2_dtype)}")
+    x1, x2 = util.promote_args_inexact("ldexp", x1, x2)
+    mantissa, exponent = frexp(x1)
+    exponent = lax.add(lax.convert_element_type(exponent, _dtype(x1)), x2)
+    positive_exponent = lax.gt(exponent, util.zero_of(exponent))
+    mantissa = _where(positive_exponent, lax.mul(mantissa, util.scalar_like(mantissa, 2)), mantissa)
+    positive_exponent = lax.gt(exponent, util.zero_of(exponent))
+    exponent = _where(positive_exponent, lax.sub(exponent, util.scalar_like(exponent, 1)), exponent)
+    x = lax.mul(mantissa, lax.pow(util.scalar_like(exponent, 2), exponent))
+    return _where(lax.bitwise_or(isinf(x1), lax.eq(x1, util.zero_of(x1))), x1, x)
+
+
+ldexp = _staged("ldexp", _ldexp)
+
+
+def _heaviside(x1: Any, x2: Any, /) -> Any:
+    """0 for negative ``x1``, 1 for positive, ``x2`` where ``x1`` is zero."""
+    util.check_arraylike("heaviside", x1, x2)
+    x1, x2 = util.promote_dtypes_inexact(x1, x2)
+    negative = lax.lt(x1, util.zero_of(x1))
+    positive = lax.gt(x1, util.zero_of(x1))
+    nan = lax.ne(x1, x1)
+    return _where(negative, util.zero_of(x1), _where(positive, util.scalar_like(x1, 1), _where(nan, x1, x2)))
+
+
+heaviside = _staged("heaviside", _heaviside)
+
+
+def _hypot(x1: Any, x2: Any, /) -> Any:
+    """Elementwise ``sqrt(x1**2 + x2**2)`` without overflow or underflow."""
+    x1, x2 = util.promote_args_inexact("hypot", x1, x2)
+    if _is(x1, np.complexfloating):
+        raise ValueError("jnp.hypot is not well defined for complex-valued inputs. Please convert to real values "
+                         "first, such as by using abs(x)")
+    x1, x2 = lax.abs(x1), lax.abs(x2)
+    inf = util.scalar_like(x1, np.inf)
+    idx_inf = lax.bitwise_or(lax.eq(x1, inf), lax.eq(x2, inf))
+    x1, x2 = lax.max(x1, x2), lax.min(x1, x2)
+    zero = lax.eq(x1, util.zero_of(x1))
+    safe = _where(lax.eq(x1, util.zero_of(x1)), lax.full_like(x1, 1), x1)
+    ratio = lax.square(lax.div(x2, safe))
+    x = _where(zero, x1, lax.mul(x1, lax.sqrt(add(1, ratio))))
+    return _where(idx_inf, inf, x)
+
+
+hypot = _staged("hypot", _hypot)
+
+
+def _sinc_maclaurin_body(k: int, x: Any) -> Any:
+    # the k-th derivative of sinc at zero: 0 for odd k, (-1)^(k/2) / (k + 1) for even k (x * 0 keeps x's shape)
+    zero = lax.mul(x, util.zero_of(x))
+    if k % 2:
+        return zero
+    return lax.add(zero, util.scalar_like(x, (-1) ** (k // 2) / (k + 1)))
+
+
+_sinc_maclaurin_body.__name__ = "_sinc_maclaurin"
+_sinc_maclaurin = custom_jvp(_sinc_maclaurin_body, nondiff_argnums=(0,))
+
+
+def _sinc_maclaurin_jvp(k: int, primals, tangents):
+    x, = primals
+    t, = tangents
+    return _sinc_maclaurin(k, x), lax.mul(_sinc_maclaurin(k + 1, x), t)
+
+
+_sinc_maclaurin.defjvp(_sinc_maclaurin_jvp)
+
+
+def _sinc(x: Any, /) -> Any:
+    """Elementwise ``sin(pi x) / (pi x)``, 1 at zero (with every derivative exact there)."""
+    x, = util.promote_args_inexact("sinc", x)
+    eq_zero = lax.eq(x, util.zero_of(x))
+    pi_x = lax.mul(util.scalar_like(x, np.pi), x)
+    safe_pi_x = _where(eq_zero, util.scalar_like(x, 1), pi_x)
+    return _where(eq_zero, _sinc_maclaurin(0, pi_x), lax.div(lax.sin(safe_pi_x), safe_pi_x))
+
+
+sinc = _staged("sinc", _sinc)
+
+
+def _i0_body(x: Any) -> Any:
+    magnitude = lax.abs(x)
+    return lax.mul(lax.exp(magnitude), lax.bessel_i0e(magnitude))
+
+
+_i0_body.__name__ = "_i0"
+_i0_custom = custom_jvp(_i0_body)
+
+
+def _i0_jvp(primals, tangents):
+    x, = primals
+    t, = tangents
+    # d/dx I0(x) = I1(x) = exp(|x|) i1e(x)
+    return _i0_custom(x), lax.mul(t, lax.mul(lax.exp(lax.abs(x)), lax.bessel_i1e(x)))
+
+
+_i0_custom.defjvp(_i0_jvp)
+
+
+def _i0(x: Any) -> Any:
+    """The modified Bessel function of the first kind, order zero."""
+    x, = util.promote_args_inexact("i0", x)
+    if _is(x, np.complexfloating):
+        raise ValueError(f"Unsupported input type to jax.numpy.i0: {_dtype(x)}")
+    return _i0_custom(x)
+
+
+i0 = _staged("i0", _i0)
+
+
+# ---------------------------------------------------------------- gcd, lcm
+
+
+def _gcd_cond(xs: tuple[Any, Any]) -> Any:
+    _, x2 = xs
+    nonzero = lax.ne(x2, util.zero_of(x2))
+    return lax.reduce_or(nonzero, tuple(range(get_aval(nonzero).ndim)))
+
+
+def _gcd_body(xs: tuple[Any, Any]) -> tuple[Any, Any]:
+    x1, x2 = xs
+    x1, x2 = (_where(lax.ne(x2, util.zero_of(x2)), x2, x1),
+              _where(lax.ne(x2, util.zero_of(x2)), lax.rem(x1, x2), util.zero_of(x2)))
+    return _where(lax.lt(x1, x2), x2, x1), _where(lax.lt(x1, x2), x1, x2)
+
+
+def _integer_args(name: str, x1: Any, x2: Any) -> list[Any]:
+    util.check_arraylike(name, x1, x2)
+    if not dtypes.issubdtype(dtypes.result_type(x1, x2), np.integer):
+        raise ValueError(f"Arguments to jax.numpy.{name} must be integers.")
+    return util.promote_args_numeric(name, x1, x2)
+
+
+def _gcd(x1: Any, x2: Any) -> Any:
+    """Elementwise greatest common divisor of the absolute values."""
+    x1, x2 = broadcast_together("gcd", *_integer_args("gcd", x1, x2))
+    result, _ = lax.while_loop(_gcd_cond, _gcd_body, (absolute(x1), absolute(x2)))
+    return result
+
+
+def _lcm(x1: Any, x2: Any) -> Any:
+    """Elementwise least common multiple of the absolute values (0 where either is 0)."""
+    x1, x2 = _integer_args("lcm", x1, x2)
+    x1, x2 = absolute(x1), absolute(x2)
+    divisor = gcd(x1, x2)
+    is_zero = lax.eq(divisor, util.zero_of(divisor))
+    return _where(is_zero, util.zero_of(x1), lax.mul(x1, floor_divide(x2, divisor)))
+
+
+gcd = _staged("gcd", _gcd)
+lcm = _staged("lcm", _lcm)
+
+
+# ---------------------------------------------------------------- clip, closeness, equality
+
+_CLIP_COMPLEX = ("Clip received a complex value either through the input or the min/max keywords. Complex values "
+                 "have no ordering and cannot be clipped. Please convert to a real value or array by taking the "
+                 "real or imaginary components via jax.numpy.real/imag respectively.")
+
+
+def _clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002 - NumPy's names
+    """``arr`` with elements below ``min`` raised to it and those above ``max`` lowered to it."""
+    util.check_arraylike("clip", arr)
+    bounds = [b for b in (min, max) if b is not None]
+    util.check_arraylike("clip", *bounds)
+    if any(_is(b, np.complexfloating) for b in (arr, *bounds)):
+        raise ValueError(_CLIP_COMPLEX)
+    if min is not None:
+        arr = maximum(min, arr)
+    if max is not None:
+        arr = minimum(max, arr)
+    return util.as_array(arr)
+
+
+clip = _staged("clip", _clip)
+
+
+def _isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
+    """Whether ``|a - b| <= atol + rtol * |b|`` elementwise (infinities close only to themselves)."""
+    util.check_arraylike("isclose", a, b)
+    a, b = util.promote_args_inexact("isclose", a, b)
+    tolerance_dtype = _real_dtype(_dtype(a))
+    rtol = lax.convert_element_type(rtol, tolerance_dtype)
+    atol = lax.convert_element_type(atol, tolerance_dtype)
+    both_nan = lax.bitwise_and(isnan(a), isnan(b))
+    finite_b = isfinite(b)
+    within = lax.le(lax.abs(lax.sub(a, b)), lax.add(atol, lax.mul(rtol, lax.abs(b))))
+    out = lax.bitwise_or(lax.eq(a, b), lax.bitwise_and(finite_b, within))
+    return lax.bitwise_or(out, both_nan) if equal_nan else out
+
+
+isclose = _staged("isclose", _isclose, ("equal_nan",))
+
+
+def _all(x: Any) -> Any:
+    return lax.reduce_and(x, tuple(range(get_aval(x).ndim)))
+
+
+def _allclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
+    """Whether every element of ``a`` is close to ``b`` (``isclose``)."""
+    util.check_arraylike("allclose", a, b)
+    return _all(isclose(a, b, rtol, atol, equal_nan))
+
+
+allclose = _staged("allclose", _allclose, ("equal_nan",))
+
+
+def _array_like(x: Any) -> Any:
+    """``x`` as an array, lists and tuples included (NumPy's conversion); None if it is not array data."""
+    if isinstance(x, (list, tuple)):
+        try:
+            x = np.asarray(x)
+        except ValueError:
+            return None
+    return x if util.is_arraylike(x) else None
+
+
+def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Any:
+    """Whether ``a1`` and ``a2`` have the same shape and elements (NaNs equal if ``equal_nan``)."""
+    a1, a2 = _array_like(a1), _array_like(a2)
+    if a1 is None or a2 is None or get_aval(a1).shape != get_aval(a2).shape:
+        return np.bool_(False)
+    eq = equal(a1, a2)
+    if equal_nan:
+        eq = lax.bitwise_or(eq, lax.bitwise_and(isnan(a1), isnan(a2)))
+    return _all(eq)
+
+
+def array_equiv(a1: Any, a2: Any) -> Any:
+    """Whether ``a1`` and ``a2`` broadcast to each other and are equal everywhere."""
+    a1, a2 = _array_like(a1), _array_like(a2)
+    if a1 is None or a2 is None:
+        return np.bool_(False)
+    try:
+        eq = equal(a1, a2)
+    except ValueError:
+        return np.bool_(False)
+    return _all(eq)
+
+
+# ---------------------------------------------------------------- the ufunc objects and their fast methods
+
+
+def _sum_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype ``sum``/``prod``/``cumsum`` accumulate in: booleans and narrow integers widen to the default."""
+    if dtype == np.bool_:
+        return dtypes.default_int_dtype()
+    if dtypes.issubdtype(dtype, np.unsignedinteger):
+        default = dtypes.default_uint_dtype()
+        return default if dtype.itemsize < default.itemsize else dtype
+    if dtypes.issubdtype(dtype, np.signedinteger):
+        default = dtypes.default_int_dtype()
+        return default if dtype.itemsize < default.itemsize else dtype
+    return dtype
+
+
+def _reduction(name: str, reducer: Any, fill: Any, result_dtype: Any) -> Any:
+    """The fast ``reduce`` of a ufunc: ``reducer(a, axes, keepdims)``, with ``where`` masking elements out by
+    filling them with ``fill(dtype)`` (None: the ufunc has no identity, so ``initial`` is required)."""
+    def reduce(a: Any, *, axis: Any, dtype: Any, keepdims: bool, initial: Any, where: Any) -> Any:
+        a = util.as_array(a)
+        aval = get_aval(a)
+        axes = _reduction_axes_of(axis, aval.ndim)
+        target = result_dtype(aval.dtype) if dtype is None else dtype
+        if target != aval.dtype:
+            a = lax.convert_element_type(a, target)
+        if where is not None:
+            a = _where(where, a, util.scalar_like(a, fill(get_aval(a).dtype)))
+        elif initial is None and fill in (_lowest, _highest):
+            if any(aval.shape[d] == 0 for d in axes):
+                raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
+        result = reducer(a, axes, keepdims)
+        if initial is not None:
+            result = _INITIAL_COMBINERS[name](lax.convert_element_type(initial, get_aval(result).dtype), result)
+        return result
+    return reduce
+
+
+def _lax_reducer(lax_reduce: Any) -> Any:
+    def reducer(a: Any, axes: tuple[int, ...], keepdims: bool) -> Any:
+        result = lax_reduce(a, axes)
+        return _keep_dims(result, axes) if keepdims else result
+    return reducer
+
+
+def _reduction_axes_of(axis: Any, ndim: int) -> tuple[int, ...]:
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, tuple):
+        return tuple(util.canonicalize_axis(a, ndim) for a in axis)
+    return (util.canonicalize_axis(axis, ndim),)
+
+
+def _keep_dims(x: Any, axes: tuple[int, ...]) -> Any:
+    ndim = get_aval(x).ndim + len(axes)
+    kept = tuple(d for d in range(ndim) if d not in axes)
+    shape = [1] * ndim
+    for d, size in zip(kept, get_aval(x).shape):
+        shape[d] = size
+    return lax.broadcast_in_dim(x, tuple(shape), kept)
+
+
+def _initial_logaddexp(initial: Any, result: Any) -> Any:
+    return _logaddexp(initial, result)
+
+
+_INITIAL_COMBINERS = {"sum": lax.add, "prod": lax.mul, "max": lax.max, "min": lax.min, "all": lax.bitwise_and,
+                      "any": lax.bitwise_or, "and": lax.bitwise_and, "or": lax.bitwise_or, "xor": lax.bitwise_xor,
+                      "logsumexp": _initial_logaddexp}
+
+
+def _constant(value: Any) -> Any:
+    return lambda dtype: value
+
+
+def _lowest(dtype: np.dtype) -> Any:
+    if dtype == np.bool_:
+        return False
+    return -np.inf if dtypes.issubdtype(dtype, np.inexact) else np.iinfo(dtype).min
+
+
+def _highest(dtype: np.dtype) -> Any:
+    if dtype == np.bool_:
+        return True
+    return np.inf if dtypes.issubdtype(dtype, np.inexact) else np.iinfo(dtype).max
+
+
+def _same_dtype(dtype: np.dtype) -> np.dtype:
+    return dtype
+
+
+def _bool_dtype(dtype: np.dtype) -> np.dtype:
+    return np.dtype(np.bool_)
+
+
+def _integer_dtype(dtype: np.dtype) -> np.dtype:
+    if dtype != np.bool_ and not dtypes.issubdtype(dtype, np.integer):
+        raise ValueError(f"integer argument required; got dtype={dtype}")
+    return dtype
+
+
+def _logsumexp(a: Any, axes: tuple[int, ...], keepdims: bool) -> Any:
+    """``log(sum(exp(a)))`` over ``axes``, shifted by the (finite) maximum so nothing overflows."""
+    amax = lax.max(util.scalar_like(a, -np.inf), lax.reduce_max(a, axes))
+    if keepdims:
+        amax = _keep_dims(amax, axes)
+    amax = lax.stop_gradient(lax.select_n(lax.is_finite(amax), lax.full_like(amax, 0), amax))
+    total = lax.reduce_sum(lax.exp(lax.sub(a, amax if keepdims else _keep_dims(amax, axes))), axes)
+    if keepdims:
+        total = _keep_dims(total, axes)
+    return lax.add(lax.log(total), amax)
+
+
+def _cumulative(name: str, lax_cumulative: Any) -> Any:
+    """The fast ``accumulate`` of a ufunc: ``jit[name=<name>]`` of ``lax_cumulative`` along the axis."""
+    def body(a: Any, axis: int | None, dtype: Any = None) -> Any:
+        if axis is None:
+            a, axis = lax.reshape(a, (get_aval(a).size,)), 0
+        source = get_aval(a).dtype
+        target = (dtypes.default_int_dtype() if source == np.bool_ else source) if dtype is None else dtype
+        if target != source:
+            a = lax.convert_element_type(a, target)
+        return lax_cumulative(a, axis)
+    staged = _staged(name, body, ("axis", "dtype"))
+
+    def accumulate(a: Any, *, axis: int | None, dtype: Any) -> Any:
+        return staged(a, axis=axis, dtype=dtype)
+    return accumulate
+
+
+add = ufunc(add, name="add", nin=2, nout=1, identity=0, call=add,
+            reduce=_reduction("sum", _lax_reducer(lax.reduce_sum), _constant(0), _sum_dtype),
+            accumulate=_cumulative("cumsum", lax.cumsum), at=lax.scatter_add)
+multiply = ufunc(multiply, name="multiply", nin=2, nout=1, identity=1, call=multiply,
+                 reduce=_reduction("prod", _lax_reducer(lax.reduce_prod), _constant(1), _sum_dtype),
+                 accumulate=_cumulative("cumprod", lax.cumprod), at=lax.scatter_mul)
+subtract = ufunc(subtract, name="subtract", nin=2, nout=1, call=subtract, at=lax.scatter_sub)
+maximum = ufunc(maximum, name="maximum", nin=2, nout=1, call=maximum,
+                reduce=_reduction("max", _lax_reducer(lax.reduce_max), _lowest, _same_dtype), at=lax.scatter_max)
+minimum = ufunc(minimum, name="minimum", nin=2, nout=1, call=minimum,
+                reduce=_reduction("min", _lax_reducer(lax.reduce_min), _highest, _same_dtype), at=lax.scatter_min)
+negative = ufunc(negative, name="negative", nin=1, nout=1, call=negative)
+logaddexp = ufunc(logaddexp, name="logaddexp", nin=2, nout=1, identity=-np.inf, call=logaddexp,
+                  reduce=_reduction("logsumexp", _logsumexp, _constant(-np.inf), _same_dtype))
+logaddexp2 = ufunc(logaddexp2, name="logaddexp2", nin=2, nout=1, identity=-np.inf, call=logaddexp2)
+logical_and = ufunc(logical_and, name="logical_and", nin=2, nout=1, identity=True, call=logical_and,
+                    reduce=_reduction("all", _lax_reducer(lax.reduce_and), _constant(True), _bool_dtype))
+logical_or = ufunc(logical_or, name="logical_or", nin=2, nout=1, identity=False, call=logical_or,
+                   reduce=_reduction("any", _lax_reducer(lax.reduce_or), _constant(False), _bool_dtype))
+logical_xor = ufunc(logical_xor, name="logical_xor", nin=2, nout=1, identity=False, call=logical_xor,
+                    reduce=_reduction("xor", _lax_reducer(lax.reduce_xor), _constant(False), _bool_dtype))
+bitwise_and = ufunc(bitwise_and, name="bitwise_and", nin=2, nout=1, identity=-1, call=bitwise_and,
+                    reduce=_reduction("and", _lax_reducer(lax.reduce_and), _constant(-1), _integer_dtype))
+bitwise_or = ufunc(bitwise_or, name="bitwise_or", nin=2, nout=1, identity=0, call=bitwise_or,
+                   reduce=_reduction("or", _lax_reducer(lax.reduce_or), _constant(0), _integer_dtype))
+bitwise_xor = ufunc(bitwise_xor, name="bitwise_xor", nin=2, nout=1, identity=0, call=bitwise_xor,
+                    reduce=_reduction("xor", _lax_reducer(lax.reduce_xor), _constant(0), _integer_dtype))

@@ -16,17 +16,19 @@ import numpy as np
 from jaxle_core import dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
+from jaxle_core.backend import current_backend
 from jaxle_core.core import Tracer, concrete_value
 from jaxle_core.errors import ConcretizationTypeError
 from jaxle_core.jit import jit
-from jaxle_core.lax import operators as lax_operators
 from jaxle_core.lax import structural as lax_structural
 
 __all__ = ["is_arraylike", "check_arraylike", "promote_dtypes", "promote_shapes", "promote_args",
            "promote_dtypes_inexact", "promote_args_inexact", "promote_dtypes_numeric", "promote_args_numeric",
-           "canonicalize_axis", "ensure_array", "requested_dtype", "named_jit", "concrete_or_none", "concrete_or_error"]
+           "canonicalize_axis", "ensure_array", "requested_dtype", "named_jit", "concrete_or_none",
+           "concrete_or_error", "as_array", "scalar_like", "zero_of"]
 
-_SCALARS = (bool, int, float, complex, np.generic)
+_PYTHON_SCALARS = (bool, int, float, complex)
+_SCALARS = _PYTHON_SCALARS + (np.generic,)
 
 
 def is_arraylike(x: Any) -> bool:
@@ -49,9 +51,28 @@ def ensure_array(x: Any) -> Any:
     return x
 
 
+def as_array(x: Any) -> Any:
+    """``x`` as a jaxle array: tracers and arrays unchanged, anything else put on the current backend (Python
+    scalars weakly typed), as ``jnp`` functions that compute nothing still return arrays."""
+    x = ensure_array(x)
+    if isinstance(x, (Array, Tracer)):
+        return x
+    get_aval(x)  # JAX's TypeError for values that are not arrays
+    return current_backend().device_put(x, weak_type=type(x) in _PYTHON_SCALARS)
+
+
 def promote_dtypes(*args: Any) -> list[Any]:
-    """``args`` converted to their common dtype, weak types respected (no change of rank)."""
-    return lax_operators.promote_dtypes(*(ensure_array(a) for a in args))
+    """``args`` converted to their common dtype, weak types respected (no change of rank).
+
+    A Python scalar meeting a strongly typed operand becomes a constant of the common dtype (JAX converts it on the
+    host, so ``x * 0.3`` on float32 stages the literal ``0.30000001192092896:f32[]``); among weak types it stays the
+    Python value.
+    """
+    args = [ensure_array(a) for a in args]
+    for x in args:
+        get_aval(x)  # raises JAX's TypeError for values that are not arrays
+    dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+    return [_to_dtype(a, dtype, weak) for a in args]
 
 
 def promote_shapes(fun_name: str, *args: Any) -> list[Any]:
@@ -76,6 +97,8 @@ def promote_args(fun_name: str, *args: Any) -> list[Any]:
 
 def _to_dtype(x: Any, dtype: np.dtype, weak: bool) -> Any:
     aval = get_aval(x)
+    if type(x) in _PYTHON_SCALARS and not (weak and aval.dtype == dtype):
+        return lax_structural.convert_keeping_weak_type(x, dtype, weak)
     if aval.dtype == dtype and aval.weak_type == weak:
         return x
     return lax_structural.convert_keeping_weak_type(x, dtype, weak)
@@ -149,3 +172,13 @@ def named_jit(name: str, static_argnames: tuple[str, ...] = ()) -> Callable[[Cal
         fun.__name__ = fun.__qualname__ = name
         return jit(fun, static_argnames=static_argnames)
     return wrap
+
+
+def scalar_like(x: Any, value: Any) -> np.generic:
+    """``value`` as a NumPy scalar of ``x``'s dtype: the literal JAX stages for a constant beside ``x``."""
+    return np.asarray(value).astype(get_aval(x).dtype)[()]
+
+
+def zero_of(x: Any) -> np.generic:
+    """Zero of ``x``'s dtype (``lax._zero``)."""
+    return scalar_like(x, 0)

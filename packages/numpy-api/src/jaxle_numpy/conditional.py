@@ -1,0 +1,50 @@
+"""``jnp.where``: elementwise selection between two arrays (staged as JAX's ``jit[name=_where]``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import jit, lax
+from jaxle_core.avals import get_aval
+from jaxle_numpy import util
+
+__all__ = ["where"]
+
+
+def broadcast_together(fun_name: str, *args: Any) -> list[Any]:
+    """``args`` broadcast to their common shape (only the operands whose shape differs get a ``broadcast_in_dim``);
+    JAX's ValueError for shapes that do not broadcast."""
+    shapes = [get_aval(a).shape for a in args]
+    try:
+        shape = np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise ValueError(f"Incompatible shapes for broadcasting: shapes={list(shapes)}") from None
+    del fun_name
+    return [a if s == shape else lax.broadcast_in_dim(a, shape, tuple(range(len(shape) - len(s), len(shape))))
+            for a, s in zip(args, shapes)]
+
+
+@jit
+def _where(condition, x, y):
+    """``x`` where ``condition`` holds (a non-boolean condition is compared with zero), else ``y``."""
+    if get_aval(condition).dtype != np.bool_:
+        condition = lax.ne(condition, util.zero_of(condition))
+    x, y = util.promote_dtypes(x, y)
+    if get_aval(condition).ndim == 0:  # select_n takes a scalar predicate as it is
+        x, y = broadcast_together("where", x, y)
+    else:
+        condition, x, y = broadcast_together("where", condition, x, y)
+    return lax.select_n(condition, y, x)
+
+
+def where(condition: Any, x: Any = None, y: Any = None, /, *, size: int | None = None,
+          fill_value: Any = None) -> Any:
+    """``x`` where ``condition`` is true and ``y`` elsewhere; with ``condition`` alone, ``jnp.nonzero(condition)``."""
+    if x is None and y is None:
+        from jaxle_numpy.indexing import nonzero  # noqa: PLC0415 - indexing builds on the elementwise functions
+
+        return nonzero(condition, size=size, fill_value=fill_value)
+    util.check_arraylike("where", condition, x, y)
+    return _where(condition, x, y)

@@ -1,0 +1,332 @@
+"""The ``jnp.ufunc`` class: an elementwise function with NumPy's ufunc methods (reduce, accumulate, outer, at,
+reduceat).
+
+A ufunc may be given fast implementations of its methods (``add.reduce`` is a sum, ``add.accumulate`` a cumulative
+sum, ``add.at`` a scatter-add); the others run the elementwise function in a ``scan`` over the reduced axis, as
+JAX's do. Each method is staged as a ``jit`` of the method's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import dtypes, eval_shape, jit, lax, vmap
+from jaxle_core.avals import get_aval
+from jaxle_numpy import util
+from jaxle_numpy.conditional import _where, broadcast_together
+
+__all__ = ["ufunc"]
+
+_AT_INPLACE = ("Because JAX arrays are immutable, jnp.ufunc.at() cannot operate inplace like\nnp.ufunc.at(). "
+               "Instead, you can pass inplace=False and capture the result; e.g.\n"
+               ">>> arr = jnp.add.at(arr, ind, val, inplace=False)\n")
+
+
+def _shape(x: Any) -> tuple[int, ...]:
+    return get_aval(x).shape
+
+
+def _index_along(a: Any, i: Any) -> Any:
+    """``a[i]`` for a traced position ``i`` along the first axis."""
+    return lax.dynamic_index_in_dim(a, i, 0, keepdims=False)
+
+
+def _expand(x: Any, axes: tuple[int, ...]) -> Any:
+    """``x`` with size-1 dimensions inserted at ``axes`` of the result (``keepdims``)."""
+    ndim = get_aval(x).ndim + len(axes)
+    kept = [d for d in range(ndim) if d not in axes]
+    shape = [1] * ndim
+    for d, size in zip(kept, _shape(x)):
+        shape[d] = size
+    return lax.broadcast_in_dim(x, tuple(shape), tuple(kept))
+
+
+def _reduction_axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (tuple, list)):
+        return tuple(util.canonicalize_axis(a, ndim) for a in axis)
+    return (util.canonicalize_axis(axis, ndim),)
+
+
+class ufunc:  # noqa: N801 - JAX's name
+    """An elementwise function of ``nin`` arrays with NumPy's ufunc methods."""
+
+    def __init__(self, func: Callable[..., Any], /, nin: int, nout: int, *, name: str | None = None,
+                 nargs: int | None = None, identity: Any = None, call: Callable[..., Any] | None = None,
+                 reduce: Callable[..., Any] | None = None, accumulate: Callable[..., Any] | None = None,
+                 at: Callable[..., Any] | None = None, reduceat: Callable[..., Any] | None = None):
+        self.__doc__ = func.__doc__
+        self.__name__ = name or func.__name__
+        self._props = dict(func=func, nin=int(nin), nout=int(nout), nargs=int(nargs or nin), identity=identity,
+                           call=call, reduce=reduce, accumulate=accumulate, at=at, reduceat=reduceat)
+        self._methods = {
+            "reduce": _jit_named("reduce", self._reduce_impl, ("axis", "dtype", "keepdims")),
+            "accumulate": _jit_named("accumulate", self._accumulate_impl, ("axis", "dtype")),
+            "outer": _jit_named("outer", self._outer_impl),
+            "at": _jit_named("at", self._at_impl),
+            "reduceat": _jit_named("reduceat", self._reduceat_impl, ("axis", "dtype")),
+            "_call_vectorized": _jit_named("_call_vectorized", self._vectorized_impl),
+        }
+
+    nin = property(lambda self: self._props["nin"])
+    nout = property(lambda self: self._props["nout"])
+    nargs = property(lambda self: self._props["nargs"])
+    identity = property(lambda self: self._props["identity"])
+
+    def __repr__(self) -> str:
+        return f"<jnp.ufunc '{self.__name__}'>"
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, ufunc) and self.__name__ == other.__name__ and self._props == other._props
+
+    def __hash__(self) -> int:
+        return hash((self.__name__, self._props["func"], self.nin, self.nout))
+
+    def __call__(self, *args: Any, out: None = None, where: None = None) -> Any:
+        if out is not None:
+            raise NotImplementedError(f"out argument of {self}")
+        if where is not None:
+            raise NotImplementedError(f"where argument of {self}")
+        call = self._props["call"]
+        return call(*args) if call is not None else self._methods["_call_vectorized"](*args)
+
+    # ------------------------------------------------------------ elementwise call of a user's function
+
+    def _vectorized_impl(self, *args: Any) -> Any:
+        util.check_arraylike(self.__name__, *args)
+        return self._props["func"](*broadcast_together(self.__name__, *args))
+
+    # ------------------------------------------------------------ reduce
+
+    def _check_binary(self, method: str) -> None:
+        if self.nin != 2:
+            raise ValueError(f"{method} only supported for binary ufuncs")
+        if self.nout != 1:
+            raise ValueError(f"{method} only supported for functions returning a single value")
+
+    def reduce(self, a: Any, axis: int | None = 0, dtype: Any = None, out: None = None, keepdims: bool = False,
+               initial: Any = None, where: Any = None) -> Any:
+        """``a`` combined along ``axis`` with this (binary) ufunc; ``initial`` starts the combination and
+        ``where`` masks elements out of it."""
+        self._check_binary("reduce")
+        if out is not None:
+            raise NotImplementedError(f"out argument of {self.__name__}.reduce()")
+        util.check_arraylike(f"{self.__name__}.reduce", a)
+        if isinstance(axis, list):
+            axis = tuple(axis)
+        if dtype is not None:
+            dtype = dtypes.dtype(dtype)
+        return self._methods["reduce"](a, axis=axis, dtype=dtype, keepdims=bool(keepdims), initial=initial,
+                                       where=where)
+
+    def _reduce_impl(self, a: Any, axis: Any, dtype: Any, keepdims: bool, initial: Any, where: Any) -> Any:
+        if where is not None and initial is None and self.identity is None:
+            raise ValueError(f"reduction operation {self.__name__!r} does not have an identity, so to use a where "
+                             "mask one has to specify 'initial'.")
+        fast = self._props["reduce"]
+        if fast is not None:
+            return fast(a, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial, where=where)
+        return self._reduce_via_scan(a, axis, dtype, keepdims, initial, where)
+
+    def _reduce_via_scan(self, a: Any, axis: Any, dtype: Any, keepdims: bool, initial: Any, where: Any) -> Any:
+        if where is not None and initial is None:
+            initial = self.identity
+        ndim = get_aval(a).ndim
+        if dtype is not None:
+            a = lax.convert_element_type(a, dtype)
+        if axis is None:
+            if where is not None:
+                where = lax.reshape(broadcast_together("reduce", where, a)[0], (get_aval(a).size,))
+            a = lax.reshape(a, (get_aval(a).size,))
+            axes, axis = tuple(range(ndim)), 0
+        elif isinstance(axis, tuple):
+            raise NotImplementedError("tuple of axes")
+        else:
+            axis = util.canonicalize_axis(axis, ndim)
+            axes = (axis,)
+            if where is not None:
+                where = _move_to_front(broadcast_together("reduce", where, a)[0], axis)
+            a = _move_to_front(a, axis)
+        length = _shape(a)[0]
+        if initial is None:
+            if length == 0:
+                raise ValueError(f"zero-size array to reduction operation {self.__name__} which has no identity")
+            start, first = _index_along(a, 0), 1
+            result_dtype = eval_shape(self, start, start).dtype
+            if result_dtype != get_aval(start).dtype:
+                start = lax.convert_element_type(start, result_dtype)
+        else:
+            initial = lax.convert_element_type(initial, get_aval(a).dtype)
+            start, first = lax.broadcast_in_dim(initial, _shape(a)[1:], ()), 0
+
+        def body(i, acc):
+            combined = self(acc, _index_along(a, i))
+            return combined if where is None else _where(_index_along(where, i), combined, acc)
+
+        result = lax.fori_loop(first, length, body, start)
+        return _expand(result, axes if axis is not None else tuple(range(ndim))) if keepdims else result
+
+    # ------------------------------------------------------------ accumulate
+
+    def accumulate(self, a: Any, axis: int = 0, dtype: Any = None, out: None = None) -> Any:
+        """The running combination of ``a`` along ``axis`` with this (binary) ufunc."""
+        self._check_binary("accumulate")
+        if out is not None:
+            raise NotImplementedError(f"out argument of {self.__name__}.accumulate()")
+        util.check_arraylike(f"{self.__name__}.accumulate", a)
+        if isinstance(axis, (tuple, list)) or (axis is None and self._props["accumulate"] is None):
+            raise ValueError("accumulate does not allow multiple axes")
+        if dtype is not None:
+            dtype = dtypes.dtype(dtype)
+        if axis is not None:
+            axis = util.canonicalize_axis(axis, get_aval(a).ndim)
+        return self._methods["accumulate"](a, axis=axis, dtype=dtype)
+
+    def _accumulate_impl(self, a: Any, axis: int, dtype: Any) -> Any:
+        fast = self._props["accumulate"]
+        if fast is not None:
+            return fast(a, axis=axis, dtype=dtype)
+        if dtype is not None:
+            a = lax.convert_element_type(a, dtype)
+        moved = _move_to_front(a, axis)
+        first = _index_along(moved, 0)
+        result_dtype = eval_shape(self, first, first).dtype
+        if result_dtype != get_aval(first).dtype:
+            first = lax.convert_element_type(first, result_dtype)
+
+        def step(carry, _):
+            i, acc = carry
+            combined = _where(lax.eq(i, 0), first, self(acc, _index_along(moved, i)))
+            return (lax.add(i, np.int32(1)), combined), combined
+
+        _, out = lax.scan(step, (np.int32(0), first), None, length=_shape(moved)[0])
+        return _move_from_front(out, axis)
+
+    # ------------------------------------------------------------ outer
+
+    def outer(self, A: Any, B: Any, /) -> Any:  # noqa: N803 - NumPy's names
+        """This (binary) ufunc of every element of ``A`` with every element of ``B``: shape ``A.shape + B.shape``."""
+        self._check_binary("outer")
+        util.check_arraylike(f"{self.__name__}.outer", A, B)
+        return self._methods["outer"](A, B)
+
+    def _outer_impl(self, A: Any, B: Any) -> Any:  # noqa: N803
+        a_shape, b_shape = _shape(A), _shape(B)
+        a_flat = A if len(a_shape) == 1 else lax.reshape(A, (int(np.prod(a_shape)),))
+        b_flat = B if len(b_shape) == 1 else lax.reshape(B, (int(np.prod(b_shape)),))
+        result = vmap(vmap(self, in_axes=(None, 0)), in_axes=(0, None))(a_flat, b_flat)
+        return lax.reshape(result, a_shape + b_shape)
+
+    # ------------------------------------------------------------ at
+
+    def at(self, a: Any, indices: Any, b: Any = None, /, *, inplace: bool = True) -> Any:
+        """``a`` with this ufunc applied at ``indices`` (with ``b`` as second operand of a binary ufunc); repeated
+        indices apply it repeatedly. JAX arrays are immutable: pass ``inplace=False`` and use the result."""
+        if inplace:
+            raise NotImplementedError(_AT_INPLACE)
+        if self.nin == 2 and b is None:
+            raise TypeError(f"_{self.__name__}_at() missing 1 required positional argument: 'b'")
+        return self._methods["at"](a, indices, b)
+
+    def _at_impl(self, a: Any, indices: Any, b: Any) -> Any:
+        indices = _normalized_indices(indices, _shape(a)[0])
+        fast = self._props["at"]
+        if fast is not None:
+            scatter_indices = lax.broadcast_in_dim(indices, _shape(indices) + (1,), (0,))
+            if get_aval(b).dtype != get_aval(a).dtype or get_aval(b).weak_type:
+                b = lax.convert_element_type(b, get_aval(a).dtype)
+            if _shape(b) != _shape(indices):
+                b = lax.broadcast_in_dim(b, _shape(indices), tuple(range(len(_shape(indices)) - len(_shape(b)),
+                                                                          len(_shape(indices)))))
+            return fast(a, scatter_indices, b, _scatter_numbers(), mode=lax.GatherScatterMode.FILL_OR_DROP)
+        count = _shape(indices)[0]
+        if b is not None:
+            b = lax.broadcast_in_dim(b, (count,), ()) if not _shape(b) else b
+
+        def body(i, out):
+            position = _index_along(indices, i)
+            current = _index_along(out, position)
+            updated = self(current) if b is None else self(current, _index_along(b, i))
+            updated = lax.convert_element_type(updated, get_aval(out).dtype)
+            return lax.dynamic_update_index_in_dim(out, lax.expand_dims(updated, (0,)), position, 0)
+
+        return lax.fori_loop(0, count, body, a)
+
+    # ------------------------------------------------------------ reduceat
+
+    def reduceat(self, a: Any, indices: Any, axis: int = 0, dtype: Any = None, out: None = None) -> Any:
+        """Reductions of ``a`` over the slices ``indices[i]:indices[i+1]`` along ``axis`` (the element at
+        ``indices[i]`` alone where the next index is not larger)."""
+        self._check_binary("reduceat")
+        if out is not None:
+            raise NotImplementedError(f"out argument of {self.__name__}.reduceat()")
+        util.check_arraylike(f"{self.__name__}.reduceat", a, indices)
+        if dtype is not None:
+            dtype = dtypes.dtype(dtype)
+        return self._methods["reduceat"](a, indices, axis=util.canonicalize_axis(axis, get_aval(a).ndim),
+                                         dtype=dtype)
+
+    def _reduceat_impl(self, a: Any, indices: Any, axis: int, dtype: Any) -> Any:
+        if dtype is not None:
+            a = lax.convert_element_type(a, dtype)
+        moved = _move_to_front(a, axis)
+        length = _shape(moved)[0]
+        indices = _normalized_indices(indices, length)
+        starts = lax.index_take(moved, (indices,), (0,))
+        ends = lax.concatenate([lax.slice(indices, (1,), _shape(indices)),
+                                lax.full((1,), length, get_aval(indices).dtype)], 0)
+        count = _shape(indices)[0]
+
+        def body(i, acc):
+            inside = lax.bitwise_and(lax.gt(lax.broadcast_in_dim(i, (count,), ()), indices),
+                                     lax.lt(lax.broadcast_in_dim(i, (count,), ()), ends))
+            row = lax.broadcast_in_dim(_index_along(moved, i), _shape(acc), tuple(range(1, len(_shape(acc)))))
+            return _where(_expand_mask(inside, get_aval(acc).ndim), self(acc, row), acc)
+
+        return _move_from_front(lax.fori_loop(0, length, body, starts), axis)
+
+
+def _jit_named(name: str, method: Callable[..., Any], static_argnames: tuple[str, ...] = ()) -> Any:
+    """``method`` under ``jit`` with the name JAX's ufunc method has in jaxprs."""
+    def staged(*args: Any, **kwargs: Any) -> Any:
+        return method(*args, **kwargs)
+    staged.__name__ = staged.__qualname__ = name
+    return jit(staged, static_argnames=static_argnames)
+
+
+def _expand_mask(mask: Any, ndim: int) -> Any:
+    return mask if ndim == 1 else lax.broadcast_in_dim(mask, _shape(mask) + (1,) * (ndim - 1), (0,))
+
+
+def _move_to_front(a: Any, axis: int) -> Any:
+    if axis == 0:
+        return a
+    ndim = get_aval(a).ndim
+    return lax.transpose(a, (axis,) + tuple(d for d in range(ndim) if d != axis))
+
+
+def _move_from_front(a: Any, axis: int) -> Any:
+    if axis == 0:
+        return a
+    ndim = get_aval(a).ndim
+    order = list(range(1, ndim))
+    order.insert(axis, 0)
+    return lax.transpose(a, tuple(order))
+
+
+def _normalized_indices(indices: Any, size: int) -> Any:
+    """Integer ``indices`` as a 1-D array with negative ones counted from the end."""
+    indices = util.as_array(indices)
+    if get_aval(indices).ndim == 0:
+        indices = lax.broadcast_in_dim(indices, (1,), ())
+    return lax.select_n(lax.lt(indices, util.zero_of(indices)), indices,
+                        lax.add(indices, util.scalar_like(indices, size)))
+
+
+def _scatter_numbers() -> Any:
+    return lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+                                       scatter_dims_to_operand_dims=(0,))
