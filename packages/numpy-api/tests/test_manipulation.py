@@ -67,6 +67,13 @@ CASES = {
                     lambda a: np.pad(a, 2, mode="maximum", stat_length=(1, 2)), [(3,), (2, 3)]),
     "resize": (lambda a: jnp.resize(a, (3, 5)), lambda a: np.resize(a, (3, 5)), [(), (4,), (2, 3)]),
     "append": (lambda a: jnp.append(a, a), lambda a: np.append(a, a), [(), (2, 3)]),
+    "delete": (lambda a: jnp.delete(a, np.array([0, 2, 2]), axis=-1), lambda a: np.delete(a, [0, 2, 2], axis=-1),
+               [(3,), (2, 3)]),
+    "delete_slice": (lambda a: jnp.delete(a, slice(None, None, -2)), lambda a: np.delete(a, slice(None, None, -2)),
+                     [(), (2, 3)]),
+    "insert": (lambda a: jnp.insert(a, np.array([0, 3, 1, 1]), 1, axis=-1),
+               lambda a: np.insert(a, [0, 3, 1, 1], 1, axis=-1), [(3,), (2, 3)]),
+    "insert_scalar": (lambda a: jnp.insert(a, -2, 0), lambda a: np.insert(a, -2, 0), [(3,), (2, 3)]),
     "diagonal": (lambda a: jnp.diagonal(a, -1, 2, 1), lambda a: np.diagonal(a, -1, 2, 1), [(2, 3, 4), (1, 0, 2)]),
     "diagonal_offset": (lambda a: jnp.diagonal(a, 2), lambda a: np.diagonal(a, 2), [(3, 4), (2, 2)]),
 }
@@ -220,6 +227,21 @@ def test_split_sections_and_indices():
     _assert_same(jnp.dsplit(y, [1, 3]), np.dsplit(y, [1, 3]))
 
 
+def test_delete_and_insert_forms():
+    x = rand((3, 4), "int32")
+    for obj in (0, -1, np.int64(2), slice(1, 3), np.array([3, 0]), np.array([True, False, True, False]),
+                np.array([], np.int64)):
+        _assert_same(jnp.delete(x, obj, axis=1), np.delete(x, obj, axis=1))
+    unique = jaxle_core.jit(lambda a, i: jnp.delete(a, i, axis=1, assume_unique_indices=True))
+    _assert_same(unique(x, np.array([3, -4])), np.delete(x, [3, 0], axis=1))
+    for obj, values in ((1, 7), (slice(0, 4, 2), np.array([7, 8])), (np.array([4, 0]), 9),
+                        (np.array([1]), np.array([[5], [6], [7]]))):
+        _assert_same(jnp.insert(x, obj, values, axis=1), np.insert(x, obj, values, axis=1))
+    traced = jaxle_core.jit(lambda a, i: jnp.insert(a, i, -1, axis=0))
+    _assert_same(traced(x, np.array([3, 0])), np.insert(x, [3, 0], -1, axis=0))
+    _assert_same(jnp.insert(x, 5, 0), np.insert(x, 5, 0))
+
+
 def test_broadcast_helpers():
     assert jnp.broadcast_shapes((2, 1), (3,)) == (2, 3)
     assert jnp.broadcast_shapes() == ()
@@ -247,6 +269,9 @@ def test_broadcast_helpers():
     lambda a: jnp.moveaxis(a, 0, 1),
     lambda a: jnp.append(a, a),
     lambda a: jnp.repeat(a, 2, axis=1),
+    lambda a: jnp.delete(a, np.array([0, 2]), axis=1),
+    lambda a: jnp.delete(a, slice(1, None), axis=1, assume_unique_indices=True),
+    lambda a: jnp.insert(a, np.array([1, 0]), a[:, :2] * 3, axis=1),
     lambda a: jnp.repeat(a, np.array([1, 0, 2]), axis=1),
     lambda a: jnp.pad(a, ((1, 2), (3, 0))),
     lambda a: jnp.pad(a, 2, mode="reflect", reflect_type="odd"),

@@ -22,24 +22,27 @@ from jaxle_core.avals import canonicalize_shape, get_aval
 from jaxle_core.backend import current_backend
 from jaxle_core.batching.api import vmap
 from jaxle_core.core import Tracer
-from jaxle_core.jit import jit
 from jaxle_core.lax import elementwise as lax_elementwise
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
-from jaxle_numpy.creation import asarray, empty, zeros
+from jaxle_numpy.creation import array, asarray, empty, full, ones, zeros, zeros_like
 from jaxle_numpy.cumulative import cumsum
+from jaxle_numpy.indexing import getitem
 from jaxle_numpy.quantiles import median
-from jaxle_numpy.ranges import linspace
+from jaxle_numpy.ranges import arange, linspace
 from jaxle_numpy.reductions import max as jnp_max
 from jaxle_numpy.reductions import mean
 from jaxle_numpy.reductions import min as jnp_min
-from jaxle_numpy.selection import take
+from jaxle_numpy.reductions import sum as jnp_sum
+from jaxle_numpy.selection import nonzero, take
+from jaxle_numpy.sorting import argsort, sort
 from jaxle_numpy.util import (
     canonicalize_axis,
     check_arraylike,
     concrete_or_error,
     concrete_or_none,
     ensure_array,
+    named_jit,
     promote_dtypes,
 )
 from jaxle_numpy.vectorize import apply_along_axis
@@ -48,18 +51,11 @@ __all__ = ["reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", 
            "expand_dims", "squeeze", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "atleast_1d",
            "atleast_2d", "atleast_3d", "concatenate", "concat", "stack", "hstack", "vstack", "dstack",
            "column_stack", "block", "split", "array_split", "hsplit", "vsplit", "dsplit", "unstack", "tile", "repeat",
-           "pad", "flip", "fliplr", "flipud", "rot90", "roll", "resize", "append", "trim_zeros", "diagonal", "astype"]
+           "pad", "flip", "fliplr", "flipud", "rot90", "roll", "resize", "append", "trim_zeros", "diagonal", "astype",
+           "delete", "insert"]
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def _named_jit(name: str, static_argnames: tuple[str, ...] = ()) -> Callable[[Callable], Any]:
-    """``jit`` with JAX's function name, so that jaxprs print ``jit[name=<name> ...]`` as JAX's do."""
-    def wrap(fun: Callable) -> Any:
-        fun.__name__ = fun.__qualname__ = name
-        return jit(fun, static_argnames=static_argnames)
-    return wrap
 
 
 def _asarray(x: Any) -> Any:
@@ -213,7 +209,7 @@ def moveaxis(a: Any, source: int | Sequence[int], destination: int | Sequence[in
     return _asarray(lax_structural.transpose(a, tuple(permutation)))
 
 
-@_named_jit("rollaxis", ("axis", "start"))
+@named_jit("rollaxis", ("axis", "start"))
 def rollaxis(a: Any, axis: int, start: int = 0) -> Any:
     """``a`` with ``axis`` moved to just before position ``start``."""
     ndim = _ndim(a)
@@ -295,7 +291,7 @@ def broadcast_arrays(*args: Any) -> list[Any]:
 
 def _atleast_nd_body(name: str, rank: int, placement: Callable[[int], tuple[int, ...]]) -> Any:
     """The jitted ``atleast_{rank}d``: each argument of lower rank gets size-1 dimensions around its own."""
-    @_named_jit(name)
+    @named_jit(name)
     def staged(*arys):
         out = []
         for a in arys:
@@ -455,7 +451,7 @@ def _block_concatenate(arrays: Any, depth: int) -> Any:
     return concatenate(parts, axis=ndim - depth)
 
 
-@_named_jit("block")
+@named_jit("block")
 def _block(arrays: Any) -> Any:
     return _block_concatenate(arrays, _block_depth(arrays))
 
@@ -584,7 +580,7 @@ def repeat(a: Any, repeats: Any, axis: int | None = None, *, total_repeat_length
 # ---------------------------------------------------------------- flipping and rolling
 
 
-@_named_jit("_flip", ("axis",))
+@named_jit("_flip", ("axis",))
 def _flip(m: Any, axis: tuple[int, ...]) -> Any:
     return lax_structural.rev(m, axis)
 
@@ -609,7 +605,7 @@ def flipud(m: Any) -> Any:
     return _flip(m, (_axis(0, _ndim(m)),))
 
 
-@_named_jit("rot90", ("k", "axes"))
+@named_jit("rot90", ("k", "axes"))
 def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
     """``m`` rotated by ``k`` quarter turns in the plane of ``axes`` (from the first axis towards the second)."""
     ndim = _ndim(m)
@@ -632,7 +628,7 @@ def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
     return _flip(lax_structural.transpose(m, tuple(permutation)), (ax2,))
 
 
-@_named_jit("_roll_static", ("shift", "axis"))
+@named_jit("_roll_static", ("shift", "axis"))
 def _roll_static(a: Any, shift: tuple[int, ...], axis: tuple[int, ...]) -> Any:
     shape = get_aval(a).shape
     for s, ax in zip(shift, axis):
@@ -649,7 +645,7 @@ def _roll_static(a: Any, shift: tuple[int, ...], axis: tuple[int, ...]) -> Any:
 _remainder = lax_slicing._staged(lax_slicing._floor_remainder_body, "remainder", ())
 
 
-@_named_jit("_roll_dynamic", ("axis",))
+@named_jit("_roll_dynamic", ("axis",))
 def _roll_dynamic(a: Any, shift: Any, axis: tuple[int, ...]) -> Any:
     shift_shape = get_aval(shift).shape
     if shift_shape != (len(axis),):
@@ -788,7 +784,7 @@ def _round_body(x: Any) -> Any:
 
 
 # jnp.round as JAX stages it (a jit named "round" rounding half to even)
-_round = _named_jit("round")(_round_body)
+_round = named_jit("round")(_round_body)
 
 
 def _pad_reflect(x: Any, pad_width: tuple, mode: str, reflect_type: str) -> Any:
@@ -837,7 +833,7 @@ def _pad_linear_ramp(x: Any, pad_width: tuple, end_values: tuple) -> Any:
     return x
 
 
-@_named_jit("_pad", ("pad_width", "mode", "stat_length", "end_values", "reflect_type"))
+@named_jit("_pad", ("pad_width", "mode", "stat_length", "end_values", "reflect_type"))
 def _pad(array: Any, pad_width: tuple, mode: str, constant_values: Any, stat_length: tuple | None,
          end_values: tuple, reflect_type: str) -> Any:
     if not pad_width:
@@ -902,7 +898,7 @@ def pad(array: Any, pad_width: Any, mode: str | Callable[..., Any] = "constant",
 # ---------------------------------------------------------------- resizing, appending, trimming
 
 
-@_named_jit("resize", ("new_shape",))
+@named_jit("resize", ("new_shape",))
 def resize(a: Any, new_shape: Any) -> Any:
     """``a`` flattened, repeated as often as needed and cut to fill ``new_shape``."""
     new_shape = _index_tuple(new_shape)
@@ -922,7 +918,7 @@ def resize(a: Any, new_shape: Any) -> Any:
     return lax_structural.reshape(repeated, new_shape)
 
 
-@_named_jit("append", ("axis",))
+@named_jit("append", ("axis",))
 def append(arr: Any, values: Any, axis: int | None = None) -> Any:
     """``values`` appended to ``arr`` along ``axis`` (both flattened when ``axis`` is None)."""
     if axis is None:
@@ -952,6 +948,120 @@ def trim_zeros(filt: Any, trim: str = "fb", axis: int | Sequence[int] | None = N
     return _asarray(lax_slicing.slice(filt, tuple(starts), tuple(limits)))
 
 
+# ---------------------------------------------------------------- inserting and deleting
+
+
+@named_jit("clip")
+def _clip(x: Any, lo: Any, hi: Any) -> Any:
+    """``jnp.clip`` as JAX stages it for integer indices: the bounds promoted with ``x``, then max and min."""
+    x, lo = promote_dtypes(x, lo)
+    clipped = lax_elementwise.max(lo, x)
+    hi, clipped = promote_dtypes(hi, clipped)
+    return lax_elementwise.min(hi, clipped)
+
+
+def _along(axis: int, index: Any) -> tuple:
+    """The index selecting ``index`` along ``axis`` (every element along the axes before it)."""
+    return (slice(None),) * axis + (index,)
+
+
+def _delete_unique(a: Any, indices: Any, axis: int) -> Any:
+    """``a`` without the slices at ``indices`` along ``axis``, assuming no index repeats: the kept positions are
+    counted past the sorted deleted ones, so traced indices work."""
+    size = _shape(a)[axis]
+    indices = _where(indices < 0, indices + size, indices)
+    indices = sort(_clip(indices, 0, size))
+    count = _shape(indices)[0]
+    index_dtype = dtypes.default_int_dtype()
+    indices = indices - lax_structural.iota(index_dtype, count)
+    kept = lax_structural.iota(index_dtype, size - count)
+    passed = expand_dims(kept, 0) >= expand_dims(indices, 1)
+    return getitem(a, _along(axis, kept + jnp_sum(passed, axis=0)))
+
+
+def delete(arr: Any, obj: Any, axis: int | None = None, *, assume_unique_indices: bool = False) -> Any:
+    """``arr`` without the entries (slices along ``axis``) at ``obj``: an index, a slice, an integer array or a
+    boolean mask; traced index arrays need ``assume_unique_indices=True``."""
+    check_arraylike("delete", arr, *(() if isinstance(obj, slice) else (obj,)))
+    if axis is None:
+        arr, axis = ravel(arr), 0
+    a = _asarray(arr)
+    ndim = _ndim(a)
+    axis = _axis(axis, ndim)
+    size = _shape(a)[axis]
+    if isinstance(obj, slice):
+        return _delete_unique(a, getitem(lax_structural.iota(dtypes.default_int_dtype(), size), obj), axis)
+    try:
+        index = operator.index(obj)
+    except TypeError:
+        pass
+    else:
+        index = canonicalize_axis(index, size)  # JAX words an index out of range as an axis out of bounds
+        starts, limits = [0] * ndim, list(_shape(a))
+        limits[axis] = index
+        before = lax_slicing.slice(a, tuple(starts), tuple(limits))
+        starts[axis], limits[axis] = index + 1, size
+        return concatenate([before, lax_slicing.slice(a, tuple(starts), tuple(limits))], axis=axis)
+    if assume_unique_indices:
+        indices = ravel(_asarray(obj))
+        if not dtypes.issubdtype(get_aval(indices).dtype, np.integer):
+            raise ValueError(f"np.delete(arr, obj): got obj.dtype={get_aval(indices).dtype}; must be integer.")
+        return _delete_unique(a, indices, axis)
+    value = concrete_or_error(obj, "'obj' array argument of jnp.delete()")
+    if dtypes.issubdtype(value.dtype, np.integer):
+        keep = np.ones(size, np.bool_)
+        keep[value] = False  # NumPy's IndexError for an index out of bounds
+    elif value.dtype == np.bool_:
+        if value.shape != (size,):
+            raise ValueError("np.delete(arr, obj): for boolean indices, obj must be one-dimensional with length "
+                             "matching specified axis.")
+        keep = ~value
+    else:
+        raise ValueError(f"np.delete(arr, obj): got obj.dtype={value.dtype}; must be integer or bool.")
+    return getitem(a, _along(axis, keep))
+
+
+def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Any:
+    """``arr`` with ``values`` inserted before the entries (slices along ``axis``) at ``obj``: an index, a slice
+    or an integer array (traced ones too)."""
+    check_arraylike("insert", arr, 0 if isinstance(obj, slice) else obj, values)
+    a = _asarray(arr)
+    if axis is None:
+        a, axis = ravel(a), 0
+    axis = _axis(axis, _ndim(a))
+    size = _shape(a)[axis]
+    if isinstance(obj, slice):
+        indices = arange(*obj.indices(size))
+    else:
+        indices = asarray(obj)
+    indices_aval = get_aval(indices)
+    if indices_aval.ndim > 1:
+        raise ValueError(f"jnp.insert(): obj must be a slice, a one-dimensional array, or a scalar; got {obj}")
+    if not dtypes.issubdtype(indices_aval.dtype, np.integer):
+        if indices_aval.size == 0 and not isinstance(obj, (Array, Tracer)):
+            indices = astype(indices, dtypes.default_int_dtype())
+        else:
+            raise ValueError(f"jnp.insert(): index array must be integer typed; got {obj}")
+    values = array(values, ndmin=_ndim(a), dtype=get_aval(a).dtype, copy=False)
+    if get_aval(indices).size == 1:
+        index = getitem(ravel(indices), 0)
+        if indices_aval.ndim == 0:
+            values = moveaxis(values, 0, axis)
+        indices = full(_shape(values)[axis], index)
+    n_insert = lax_structural.broadcast_shapes(_shape(indices), (_shape(values)[axis],))[0]
+    out_shape = list(_shape(a))
+    out_shape[axis] += n_insert
+    out = zeros_like(a, shape=tuple(out_shape))
+    indices = _where(indices < 0, indices + size, indices)
+    indices = _clip(indices, 0, size)
+    # Each inserted value lands after the values inserted before it; the array's entries fill the rest.
+    values_positions = indices.at[argsort(indices)].add(arange(n_insert, dtype=get_aval(indices).dtype))
+    array_mask = ones(size + n_insert, dtype=np.bool_).at[values_positions].set(False)
+    array_positions = nonzero(array_mask, size=size)[0]
+    out = out.at[_along(axis, values_positions)].set(values)
+    return out.at[_along(axis, array_positions)].set(a)
+
+
 # ---------------------------------------------------------------- diagonal, astype
 
 
@@ -961,7 +1071,7 @@ def _in_bounds_index(index: Any, size: int) -> Any:
     return lax_structural.convert_element_type(index, np.int32)
 
 
-@_named_jit("diagonal", ("offset", "axis1", "axis2"))
+@named_jit("diagonal", ("offset", "axis1", "axis2"))
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
     """The ``offset`` diagonal of the planes spanned by ``axis1`` and ``axis2``, as the last axis."""
     ndim = _ndim(a)
