@@ -1,6 +1,7 @@
 """jnp building blocks that sorting and the set operations stage under JAX's jit names, so that their jaxprs print
-as JAX's: ``where``, ``floor_divide``, ``remainder``, ``clip`` (lower bound), ``cumsum``, ``diff``, jnp's indexing
-forms (``x[idx]``, ``x.at[idx].set``, ``x.at[1:].set``) and ``nonzero`` with a static size.
+as JAX's: ``where``, ``floor_divide``, ``remainder``, ``clip`` (lower bound), ``diff``, jnp's indexing forms
+(``x[idx]``, ``x.at[idx].set``, ``x.at[1:].set``) and ``nonzero`` with a static size, JAX's program for it (a
+bincount of the running count).
 
 Only the forms these modules use are here (integer indices along the first axis, integer arithmetic); the public
 jnp functions of the same names live in their own modules.
@@ -14,6 +15,7 @@ import numpy as np
 
 from jaxle_core import dtypes, jit, lax
 from jaxle_core.avals import get_aval
+from jaxle_numpy.cumulative import cumsum
 from jaxle_numpy.util import promote_dtypes
 
 __all__: list[str] = []
@@ -81,15 +83,6 @@ def _clip_body(x, lower):
 
 
 clip_below = _staged(_clip_body, "clip")
-
-
-def _cumsum_body(x):
-    if get_aval(x).dtype == np.bool_:
-        x = lax.convert_element_type(x, dtypes.default_int_dtype())
-    return lax.cumsum(x, 0)
-
-
-cumsum = _staged(_cumsum_body, "cumsum")
 
 
 def _diff_body(x):

@@ -15,11 +15,11 @@ import numpy as np
 
 from jaxle_core import dtypes, jit, lax
 from jaxle_core.avals import get_aval
-from jaxle_core.core import concrete_or_error
+from jaxle_core.core import Tracer, concrete_or_error
+from jaxle_core.errors import NonConcreteBooleanIndexError
 from jaxle_numpy._staged_helpers import (
     arange,
     count_true,
-    cumsum,
     diff,
     head,
     nonzero_sized,
@@ -29,7 +29,8 @@ from jaxle_numpy._staged_helpers import (
     take,
     where,
 )
-from jaxle_numpy.sorting import lexsort, searchsorted
+from jaxle_numpy.cumulative import cumsum
+from jaxle_numpy.sorting import lexsort, searchsorted, sort
 from jaxle_numpy.util import canonicalize_axis, check_arraylike, promote_dtypes
 
 __all__ = ["intersect1d", "isin", "setdiff1d", "setxor1d", "union1d", "unique", "unique_all", "unique_counts",
@@ -292,10 +293,15 @@ def _intersect1d_size_body(ar1, ar2, *, assume_unique: bool, return_indices: boo
     second = _unique_for_set(ar2, assume_unique, True, 0)
     (values1, index1, count1), (values2, index2, count2) = first, second
     total = n1 + n2
-    merged = _merged(values1, count1, values2, total)
-    valid = lax.lt(arange(total), lax.add(count1, count2))
-    _, merged, origin = lax.sort((lax.bitwise_not(valid), merged, arange(total)), dimension=0, is_stable=True,
-                                 num_keys=2)
+    if assume_unique:
+        merged, origin = lax.sort((lax.concatenate([ar1, ar2], 0), arange(total)), dimension=0, is_stable=True)
+        valid = lax.full((total,), True, np.bool_)
+    else:
+        # the distinct values of each input, the padding after them sorted last
+        merged = _merged(values1, count1, values2, total)
+        valid = lax.lt(arange(total), lax.add(count1, count2))
+        _, merged, origin = lax.sort((lax.bitwise_not(valid), merged, arange(total)), dimension=0,
+                                     is_stable=True, num_keys=2)
     repeated = lax.bitwise_and(lax.eq(tail(merged), head(merged)), tail(valid))
     count = count_true(repeated)
     positions = nonzero_sized(repeated, size, fill_value=total)
@@ -321,7 +327,11 @@ _intersect1d_size = jit(_intersect1d_size_body,
                         static_argnames=("assume_unique", "return_indices", "size", "fill_value", "with_count"))
 
 
-def _concrete_inputs(ar1: Any, ar2: Any, context: str) -> tuple[Any, Any]:
+def _concrete_inputs(ar1: Any, ar2: Any, context: str, mask_size: int | None = None) -> tuple[Any, Any]:
+    """The inputs of an unsized set operation, which must be concrete. With ``mask_size`` (operations on inputs
+    assumed unique), JAX's error is that of indexing with the traced boolean mask of that length."""
+    if mask_size is not None and any(isinstance(x, Tracer) for x in (ar1, ar2)):
+        raise NonConcreteBooleanIndexError(f"Array boolean indices must be concrete; got bool[{mask_size}]")
     return concrete_or_error(ar1, context), concrete_or_error(ar2, context)
 
 
@@ -348,7 +358,8 @@ def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False, return_indices:
     if size is not None:
         return _intersect1d_size(ar1, ar2, assume_unique=bool(assume_unique), return_indices=bool(return_indices),
                                  size=size, fill_value=fill_value, with_count=False)
-    ar1, ar2 = _concrete_inputs(ar1, ar2, _UNIQUE_CONTEXT)
+    total = get_aval(ar1).shape[0] + get_aval(ar2).shape[0]
+    ar1, ar2 = _concrete_inputs(ar1, ar2, _UNIQUE_CONTEXT, total - 1 if assume_unique else None)
     most = min(get_aval(ar1).shape[0], get_aval(ar2).shape[0])
     return _cut(_intersect1d_size(ar1, ar2, assume_unique=bool(assume_unique), return_indices=bool(return_indices),
                                   size=most, fill_value=None, with_count=True))
@@ -398,19 +409,24 @@ def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False, *, size: int | No
 
 def _setxor1d_size_body(ar1, ar2, fill_value, *, assume_unique: bool, size: int, with_count: bool):
     n1, n2 = get_aval(ar1).shape[0], get_aval(ar2).shape[0]
-    values1, count1 = _unique_for_set(ar1, assume_unique, False)
-    values2, count2 = _unique_for_set(ar2, assume_unique, False)
     total = n1 + n2
-    merged = _merged(values1, count1, values2, total)
-    count = lax.add(count1, count2)
-    valid = lax.lt(arange(total + 1), lax.add(count, _index_constant(1)))
-    _, merged = lax.sort((lax.bitwise_not(tail(valid)), merged), dimension=0, is_stable=True, num_keys=2)
     # the starts of the runs of equal values, and the end of the last run: a value is in exactly one input where
     # its run starts and the next one starts right after it
-    differs = lax.ne(tail(merged), head(merged))
-    starts = lax.concatenate([lax.reshape(np.True_, (1,)), differs, lax.reshape(np.False_, (1,))], 0)
-    starts = _set_one(starts, count, np.True_)
-    starts = lax.bitwise_and(valid, starts)
+    if assume_unique:
+        lax.concatenate([ar1, ar2], 0)  # staged twice by JAX too (its jaxprs keep the unused one)
+        merged = sort(lax.concatenate([ar1, ar2], 0))
+        differs = lax.ne(tail(merged), head(merged))
+        starts = lax.concatenate([lax.reshape(np.True_, (1,)), differs, lax.reshape(np.True_, (1,))], 0)
+    else:
+        values1, count1 = _unique_for_set(ar1, False, False)
+        values2, count2 = _unique_for_set(ar2, False, False)
+        merged = _merged(values1, count1, values2, total)
+        count = lax.add(count1, count2)
+        valid = lax.lt(arange(total + 1), lax.add(count, _index_constant(1)))
+        _, merged = lax.sort((lax.bitwise_not(tail(valid)), merged), dimension=0, is_stable=True, num_keys=2)
+        differs = lax.ne(tail(merged), head(merged))
+        starts = lax.concatenate([lax.reshape(np.True_, (1,)), differs, lax.reshape(np.False_, (1,))], 0)
+        starts = lax.bitwise_and(valid, _set_one(starts, count, np.True_))
     alone = lax.bitwise_and(tail(starts), head(starts))
     count = count_true(alone)
     values = take(merged, nonzero_sized(alone, size, fill_value=total), fill_value=0)
@@ -444,6 +460,6 @@ def setxor1d(ar1: Any, ar2: Any, assume_unique: bool = False, *, size: int | Non
     size = _static_size(size)
     if size is not None:
         return _setxor1d_size(ar1, ar2, fill_value, assume_unique=bool(assume_unique), size=size, with_count=False)
-    ar1, ar2 = _concrete_inputs(ar1, ar2, _UNIQUE_CONTEXT)
     total = get_aval(ar1).shape[0] + get_aval(ar2).shape[0]
+    ar1, ar2 = _concrete_inputs(ar1, ar2, _UNIQUE_CONTEXT, total if assume_unique else None)
     return _cut(_setxor1d_size(ar1, ar2, None, assume_unique=bool(assume_unique), size=total, with_count=True))

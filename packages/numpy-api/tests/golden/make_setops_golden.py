@@ -86,6 +86,18 @@ def _set_cases():
         "setxor1d-size-fill": lambda m: (lambda a, b: m.numpy.setxor1d(a, b, size=8, fill_value=0), (A, B)),
         "setxor1d-none": lambda m: (lambda a, b: m.numpy.setxor1d(a, b, size=2), (A, A)),
         "setxor1d-traced-error": lambda m: (m.numpy.setxor1d, (A, B)),
+        "setxor1d-assume-unique-traced-error": lambda m: (
+            lambda a, b: m.numpy.setxor1d(a, b, assume_unique=True), (A[:3], B)),
+        "intersect1d-assume-unique-traced-error": lambda m: (
+            lambda a, b: m.numpy.intersect1d(a, b, assume_unique=True), (A[:3], B)),
+        "setdiff1d-assume-unique-traced-error": lambda m: (
+            lambda a, b: m.numpy.setdiff1d(a, b, assume_unique=True), (A[:3], B)),
+        "intersect1d-assume-unique-size": lambda m: (
+            lambda a, b: m.numpy.intersect1d(a, b, assume_unique=True, return_indices=True, size=3), (A[:3], B)),
+        "setxor1d-assume-unique-size": lambda m: (
+            lambda a, b: m.numpy.setxor1d(a, b, assume_unique=True, size=5), (A[:3], B)),
+        "setdiff1d-assume-unique-size": lambda m: (
+            lambda a, b: m.numpy.setdiff1d(a, b, assume_unique=True, size=2), (A[:3], B)),
     }
 
 
