@@ -19,12 +19,12 @@ import numpy as np
 from jaxle_core import dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import canonicalize_shape, get_aval
-from jaxle_core.backend import current_backend
 from jaxle_core.batching.api import vmap
 from jaxle_core.core import Tracer
 from jaxle_core.lax import elementwise as lax_elementwise
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
+from jaxle_numpy.conditional import where
 from jaxle_numpy.creation import array, asarray, empty, full, ones, zeros, zeros_like
 from jaxle_numpy.cumulative import cumsum
 from jaxle_numpy.indexing import getitem
@@ -36,7 +36,10 @@ from jaxle_numpy.reductions import min as jnp_min
 from jaxle_numpy.reductions import sum as jnp_sum
 from jaxle_numpy.selection import nonzero, take
 from jaxle_numpy.sorting import argsort, sort
+from jaxle_numpy.ufuncs import clip, remainder
+from jaxle_numpy.ufuncs import round as jnp_round
 from jaxle_numpy.util import (
+    as_array,
     canonicalize_axis,
     check_arraylike,
     concrete_or_error,
@@ -56,14 +59,6 @@ __all__ = ["reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", 
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def _asarray(x: Any) -> Any:
-    """``x`` as an array (arrays and tracers unchanged; NumPy and Python values put on the backend)."""
-    x = ensure_array(x)
-    if isinstance(x, (Array, Tracer)):
-        return x
-    return current_backend().device_put(x, weak_type=dtypes.is_weakly_typed(x))
 
 
 def _ndim(x: Any) -> int:
@@ -142,8 +137,8 @@ def reshape(a: Any, shape: Any = None, order: str = "C", *, copy: bool | None = 
     if order == "F":
         ndim = len(a_shape)
         flipped = lax_structural.reshape(a, new_shape[::-1], dimensions=tuple(range(ndim - 1, -1, -1)))
-        return _asarray(lax_structural.transpose(flipped, tuple(range(len(new_shape) - 1, -1, -1))))
-    return _asarray(lax_structural.reshape(a, new_shape))
+        return as_array(lax_structural.transpose(flipped, tuple(range(len(new_shape) - 1, -1, -1))))
+    return as_array(lax_structural.reshape(a, new_shape))
 
 
 def _check_order(order: str) -> None:
@@ -163,9 +158,9 @@ def ravel(a: Any, order: str = "C", *, out_sharding: Any = None) -> Any:
     _check_order(order)
     shape = _shape(a)
     if len(shape) == 1:
-        return _asarray(a)
+        return as_array(a)
     dimensions = tuple(range(len(shape) - 1, -1, -1)) if order == "F" else None
-    return _asarray(lax_structural.reshape(a, (math.prod(shape),), dimensions=dimensions))
+    return as_array(lax_structural.reshape(a, (math.prod(shape),), dimensions=dimensions))
 
 
 def transpose(a: Any, axes: Sequence[int] | None = None) -> Any:
@@ -176,14 +171,14 @@ def transpose(a: Any, axes: Sequence[int] | None = None) -> Any:
         permutation = tuple(range(ndim - 1, -1, -1))
     else:
         permutation = tuple(_axis(i, ndim) for i in axes)
-    return _asarray(lax_structural.transpose(a, permutation))
+    return as_array(lax_structural.transpose(a, permutation))
 
 
 def permute_dims(a: Any, /, axes: tuple[int, ...]) -> Any:
     """The array API's name for ``transpose`` with explicit ``axes``."""
     check_arraylike("permute_dims", a)
     ndim = _ndim(a)
-    return _asarray(lax_structural.transpose(a, tuple(_axis(i, ndim) for i in axes)))
+    return as_array(lax_structural.transpose(a, tuple(_axis(i, ndim) for i in axes)))
 
 
 def matrix_transpose(x: Any, /) -> Any:
@@ -192,7 +187,7 @@ def matrix_transpose(x: Any, /) -> Any:
     ndim = _ndim(x)
     if ndim < 2:
         raise ValueError(f"x must be at least two-dimensional for matrix_transpose; got ndim={ndim}")
-    return _asarray(lax_structural.transpose(x, tuple(range(ndim - 2)) + (ndim - 1, ndim - 2)))
+    return as_array(lax_structural.transpose(x, tuple(range(ndim - 2)) + (ndim - 1, ndim - 2)))
 
 
 def moveaxis(a: Any, source: int | Sequence[int], destination: int | Sequence[int]) -> Any:
@@ -206,7 +201,7 @@ def moveaxis(a: Any, source: int | Sequence[int], destination: int | Sequence[in
     permutation = [i for i in range(ndim) if i not in source]
     for dest, src in sorted(zip(destination, source)):
         permutation.insert(dest, src)
-    return _asarray(lax_structural.transpose(a, tuple(permutation)))
+    return as_array(lax_structural.transpose(a, tuple(permutation)))
 
 
 @named_jit("rollaxis", ("axis", "start"))
@@ -231,13 +226,13 @@ def swapaxes(a: Any, axis1: int, axis2: int) -> Any:
     permutation = np.arange(_ndim(a))
     # NumPy's indexing gives JAX's IndexError for an axis out of bounds
     permutation[axis1], permutation[axis2] = permutation[axis2], permutation[axis1]
-    return _asarray(lax_structural.transpose(a, tuple(int(i) for i in permutation)))
+    return as_array(lax_structural.transpose(a, tuple(int(i) for i in permutation)))
 
 
 def expand_dims(a: Any, axis: int | Sequence[int]) -> Any:
     """``a`` with size-1 dimensions inserted at the positions ``axis`` of the result."""
     check_arraylike("expand_dims", a)
-    return _asarray(lax_structural.expand_dims(a, _index_tuple(axis)))
+    return as_array(lax_structural.expand_dims(a, _index_tuple(axis)))
 
 
 def squeeze(a: Any, axis: int | Sequence[int] | None = None) -> Any:
@@ -250,7 +245,7 @@ def squeeze(a: Any, axis: int | Sequence[int] | None = None) -> Any:
         dimensions = tuple(_axis(i, len(shape)) for i in _index_tuple(axis))
         if len(set(dimensions)) != len(dimensions):
             raise ValueError(f"dimensions are not unique: {dimensions}")
-    return _asarray(lax_structural.squeeze(a, dimensions))
+    return as_array(lax_structural.squeeze(a, dimensions))
 
 
 # ---------------------------------------------------------------- broadcasting
@@ -270,7 +265,7 @@ def broadcast_to(array: Any, shape: Any, *, out_sharding: Any = None) -> Any:
     del out_sharding
     check_arraylike("broadcast_to", array)
     shape = canonicalize_shape(_shape_of_sizes(shape))
-    return _asarray(lax_structural.broadcast_like(array, _shaped_like(shape)))
+    return as_array(lax_structural.broadcast_like(array, _shaped_like(shape)))
 
 
 def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
@@ -350,7 +345,7 @@ def _concatenate_array(array: Any, axis: int | None, dtype: Any) -> Any:
     new_shape[axis] *= shape[0]
     if dimensions == tuple(range(len(shape))):
         dimensions = None
-    return _asarray(lax_structural.reshape(array, tuple(new_shape), dimensions=dimensions))
+    return as_array(lax_structural.reshape(array, tuple(new_shape), dimensions=dimensions))
 
 
 def concatenate(arrays: Any, axis: int | None = 0, dtype: Any = None) -> Any:
@@ -369,8 +364,8 @@ def concatenate(arrays: Any, axis: int | None = 0, dtype: Any = None) -> Any:
     axis = _axis(axis, ndim)
     arrays = _converted(arrays, dtype, "concatenate")
     if len(arrays) == 1:
-        return _asarray(arrays[0])
-    return _asarray(lax_structural.concatenate(arrays, axis))
+        return as_array(arrays[0])
+    return as_array(lax_structural.concatenate(arrays, axis))
 
 
 def concat(arrays: Sequence[Any], /, *, axis: int | None = 0) -> Any:
@@ -389,7 +384,7 @@ def stack(arrays: Any, axis: int = 0, out: None = None, dtype: Any = None) -> An
         raise ValueError("Need at least one array to stack.")
     check_arraylike("stack", *arrays)
     axis = _axis(axis, _ndim(arrays[0]) + 1)
-    return _asarray(lax_structural.stack(_converted(arrays, dtype, "stack"), axis))
+    return as_array(lax_structural.stack(_converted(arrays, dtype, "stack"), axis))
 
 
 def hstack(tup: Any, dtype: Any = None) -> Any:
@@ -530,14 +525,10 @@ def tile(A: Any, reps: Any) -> Any:  # noqa: N803 - NumPy's argument name
     padded_shape = (1,) * (ndim - len(shape)) + shape
     canonicalize_shape(tuple(np.multiply(padded_shape, reps)) if reps else ())  # JAX's TypeError for float reps
     A = lax_structural.broadcast_to_rank(A, ndim)
-    return _asarray(lax_structural.tile(A, tuple(operator.index(r) for r in reps)))
+    return as_array(lax_structural.tile(A, tuple(operator.index(r) for r in reps)))
 
 
 # ---------------------------------------------------------------- repeating
-
-# jnp.where's three-argument form as JAX stages it (a jit named "_where"), from core's indexing helpers
-_where = lax_slicing._staged(lax_slicing._where_body, "_where", ())
-
 
 def _repeat_each(a: Any, repeats: Any, axis: int) -> Any:
     """Each slice of ``a`` along ``axis`` repeated ``repeats`` times (one static count): a broadcast and a reshape."""
@@ -564,10 +555,10 @@ def repeat(a: Any, repeats: Any, axis: int | None = None, *, total_repeat_length
                                            "pass a static value to `total_repeat_length`.")
         if value.ndim == 0:
             count = repeats if type(repeats) in (int, float) else value.item()  # a float count is JAX's TypeError
-            return _asarray(_repeat_each(a, count, axis))
+            return as_array(_repeat_each(a, count, axis))
         repeats = np.broadcast_to(np.ravel(value), (_shape(a)[axis],))
         total_repeat_length = int(repeats.sum())
-        repeats = _asarray(repeats)
+        repeats = as_array(repeats)
     else:
         repeats = broadcast_to(ravel(repeats), (_shape(a)[axis],))
     # Each output position's source: a 1 where each block starts, summed up.
@@ -641,10 +632,6 @@ def _roll_static(a: Any, shift: tuple[int, ...], axis: tuple[int, ...]) -> Any:
     return a
 
 
-# jnp.remainder as JAX stages it (a jit named "remainder" around a "_where"), from core's indexing helpers
-_remainder = lax_slicing._staged(lax_slicing._floor_remainder_body, "remainder", ())
-
-
 @named_jit("_roll_dynamic", ("axis",))
 def _roll_dynamic(a: Any, shift: Any, axis: tuple[int, ...]) -> Any:
     shift_shape = get_aval(shift).shape
@@ -654,7 +641,7 @@ def _roll_dynamic(a: Any, shift: Any, axis: tuple[int, ...]) -> Any:
         s = lax_structural.squeeze(lax_slicing.slice(shift, (i,), (i + 1,), (1,)), (0,))
         s = lax_structural.convert_element_type(s, np.int32)
         size = get_aval(a).shape[ax]
-        s = _remainder(s, lax_elementwise.max(np.int32(size), np.int32(1)))
+        s = remainder(s, lax_elementwise.max(np.int32(size), np.int32(1)))
         doubled = lax_structural.concatenate([a, a], ax)
         a = lax_slicing.dynamic_slice_in_dim(doubled, lax_elementwise.sub(np.int32(size), s), size, axis=ax)
     return a
@@ -772,19 +759,11 @@ def _pad_statistic(x: Any, pad_width: tuple, mode: str, stat_length: tuple | Non
             stat_after = statistic(slice_after, axis=axis, keepdims=True)
         if mode in ("mean", "median") and not dtypes.issubdtype(dtype, np.inexact):
             # integer means are rounded to the nearest value (ties to even), as NumPy's pad does
-            stat_before, stat_after = _round(stat_before), _round(stat_after)
+            stat_before, stat_after = jnp_round(stat_before), jnp_round(stat_after)
             stat_before, stat_after = astype(stat_before, dtype), astype(stat_after, dtype)
         x = lax_structural.concatenate([_repeat_each(stat_before, before, axis), x,
                                         _repeat_each(stat_after, after, axis)], axis)
     return x
-
-
-def _round_body(x: Any) -> Any:
-    return lax_elementwise.round(x, lax_elementwise.RoundingMethod.TO_NEAREST_EVEN)
-
-
-# jnp.round as JAX stages it (a jit named "round" rounding half to even)
-_round = named_jit("round")(_round_body)
 
 
 def _pad_reflect(x: Any, pad_width: tuple, mode: str, reflect_type: str) -> Any:
@@ -874,7 +853,7 @@ def pad(array: Any, pad_width: Any, mode: str | Callable[..., Any] = "constant",
     if any(w < 0 for pair in pad_width for w in pair):
         raise ValueError("index can't contain negative values")
     if callable(mode):
-        return _pad_with_function(_asarray(array), pad_width, mode, kwargs)
+        return _pad_with_function(as_array(array), pad_width, mode, kwargs)
     allowed = _PAD_KEYWORDS.get(mode)
     if allowed is None:
         raise NotImplementedError(f"Unimplemented padding mode '{mode}' for np.pad.")
@@ -931,7 +910,7 @@ def trim_zeros(filt: Any, trim: str = "fb", axis: int | Sequence[int] | None = N
     check_arraylike("trim_zeros", filt)
     value = concrete_or_error(filt, "Error arose in the `filt` argument of trim_zeros()")
     if value.ndim == 0:
-        return _asarray(filt)
+        return as_array(filt)
     axes = range(value.ndim) if axis is None else [_axis(i, value.ndim) for i in _index_tuple(axis)]
     nonzero = value != 0
     starts, limits = [0] * value.ndim, list(value.shape)
@@ -945,19 +924,10 @@ def trim_zeros(filt: Any, trim: str = "fb", axis: int | Sequence[int] | None = N
             starts[ax] = int(along[0])
         if "b" in trim:
             limits[ax] = int(along[-1]) + 1
-    return _asarray(lax_slicing.slice(filt, tuple(starts), tuple(limits)))
+    return as_array(lax_slicing.slice(filt, tuple(starts), tuple(limits)))
 
 
 # ---------------------------------------------------------------- inserting and deleting
-
-
-@named_jit("clip")
-def _clip(x: Any, lo: Any, hi: Any) -> Any:
-    """``jnp.clip`` as JAX stages it for integer indices: the bounds promoted with ``x``, then max and min."""
-    x, lo = promote_dtypes(x, lo)
-    clipped = lax_elementwise.max(lo, x)
-    hi, clipped = promote_dtypes(hi, clipped)
-    return lax_elementwise.min(hi, clipped)
 
 
 def _along(axis: int, index: Any) -> tuple:
@@ -969,8 +939,8 @@ def _delete_unique(a: Any, indices: Any, axis: int) -> Any:
     """``a`` without the slices at ``indices`` along ``axis``, assuming no index repeats: the kept positions are
     counted past the sorted deleted ones, so traced indices work."""
     size = _shape(a)[axis]
-    indices = _where(indices < 0, indices + size, indices)
-    indices = sort(_clip(indices, 0, size))
+    indices = where(indices < 0, indices + size, indices)
+    indices = sort(clip(indices, 0, size))
     count = _shape(indices)[0]
     index_dtype = dtypes.default_int_dtype()
     indices = indices - lax_structural.iota(index_dtype, count)
@@ -985,7 +955,7 @@ def delete(arr: Any, obj: Any, axis: int | None = None, *, assume_unique_indices
     check_arraylike("delete", arr, *(() if isinstance(obj, slice) else (obj,)))
     if axis is None:
         arr, axis = ravel(arr), 0
-    a = _asarray(arr)
+    a = as_array(arr)
     ndim = _ndim(a)
     axis = _axis(axis, ndim)
     size = _shape(a)[axis]
@@ -1003,7 +973,7 @@ def delete(arr: Any, obj: Any, axis: int | None = None, *, assume_unique_indices
         starts[axis], limits[axis] = index + 1, size
         return concatenate([before, lax_slicing.slice(a, tuple(starts), tuple(limits))], axis=axis)
     if assume_unique_indices:
-        indices = ravel(_asarray(obj))
+        indices = ravel(as_array(obj))
         if not dtypes.issubdtype(get_aval(indices).dtype, np.integer):
             raise ValueError(f"np.delete(arr, obj): got obj.dtype={get_aval(indices).dtype}; must be integer.")
         return _delete_unique(a, indices, axis)
@@ -1025,7 +995,7 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Any:
     """``arr`` with ``values`` inserted before the entries (slices along ``axis``) at ``obj``: an index, a slice
     or an integer array (traced ones too)."""
     check_arraylike("insert", arr, 0 if isinstance(obj, slice) else obj, values)
-    a = _asarray(arr)
+    a = as_array(arr)
     if axis is None:
         a, axis = ravel(a), 0
     axis = _axis(axis, _ndim(a))
@@ -1052,8 +1022,8 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Any:
     out_shape = list(_shape(a))
     out_shape[axis] += n_insert
     out = zeros_like(a, shape=tuple(out_shape))
-    indices = _where(indices < 0, indices + size, indices)
-    indices = _clip(indices, 0, size)
+    indices = where(indices < 0, indices + size, indices)
+    indices = clip(indices, 0, size)
     # Each inserted value lands after the values inserted before it; the array's entries fill the rest.
     values_positions = indices.at[argsort(indices)].add(arange(n_insert, dtype=get_aval(indices).dtype))
     array_mask = ones(size + n_insert, dtype=np.bool_).at[values_positions].set(False)
@@ -1117,5 +1087,5 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> 
         warnings.warn("Casting from complex to real dtypes will soon raise a ValueError. Please first use jnp.real "
                       "or jnp.imag to take the real/imaginary component of your input.", DeprecationWarning,
                       stacklevel=2)
-    return _asarray(lax_structural.convert_element_type(x, dt))
+    return as_array(lax_structural.convert_element_type(x, dt))
 
