@@ -6,6 +6,7 @@ from jaxle_numpy import array_methods, operators  # noqa: E402, F401 - installin
 from jaxle_numpy.creation import *  # noqa: E402, F403
 from jaxle_numpy.cumulative import *  # noqa: E402, F403
 from jaxle_numpy.einsum import *  # noqa: E402, F403
+from jaxle_numpy.grids import *  # noqa: E402, F403
 from jaxle_numpy.indexing import *  # noqa: E402, F403
 from jaxle_numpy.manipulation import *  # noqa: E402, F403
 from jaxle_numpy.matrices import *  # noqa: E402, F403
