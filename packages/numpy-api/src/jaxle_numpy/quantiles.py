@@ -24,6 +24,7 @@ from jaxle_core.lax import structural as lax_structural
 from jaxle_numpy.cumulative import cumsum
 from jaxle_numpy.reductions import any as any_
 from jaxle_numpy.reductions import broadcast_to_shape, isnan, sum, where3
+from jaxle_numpy.selection import take_along_axis
 from jaxle_numpy.util import canonicalize_axis, check_arraylike, ensure_array, promote_dtypes_inexact
 
 __all__ = ["quantile", "nanquantile", "percentile", "nanpercentile", "median", "nanmedian"]
@@ -258,26 +259,6 @@ def _move_axis_first(x: Any, position: int) -> Any:
     ndim = get_aval(x).ndim
     permutation = (position,) + tuple(d for d in range(ndim) if d != position)
     return x if permutation == tuple(range(ndim)) else lax.transpose(x, permutation)
-
-
-def _take_along_axis_body(arr: Any, indices: Any, axis: int, mode: str | None = None, fill_value: Any = None) -> Any:
-    """``arr``'s elements at ``indices`` along ``axis`` (the other dimensions matched one to one), out-of-bounds
-    indices filled with ``fill_value``: jnp.take_along_axis for index arrays of ``arr``'s rank."""
-    arr_shape = get_aval(arr).shape
-    index_dtype = get_aval(indices).dtype
-    indices = lax.select_n(lax.lt(indices, np.zeros((), index_dtype)), indices,
-                           lax.add(indices, np.array(arr_shape[axis], index_dtype)))
-    indices = lax.reshape(indices, get_aval(indices).shape + (1,))
-    batching = tuple(d for d in range(len(arr_shape)) if d != axis)
-    dnums = GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(axis,), start_index_map=(axis,),
-                                   operand_batching_dims=batching, start_indices_batching_dims=batching)
-    return lax.gather(arr, indices, dnums, (1,) * len(arr_shape), mode=GatherScatterMode.FILL_OR_DROP,
-                      fill_value=fill_value)
-
-
-_take_along_axis_body.__name__ = "take_along_axis"
-# jnp.take_along_axis as JAX stages it for inverted_cdf's pick; private until indexing.take_along_axis lands.
-take_along_axis = jit(_take_along_axis_body, static_argnames=("axis", "mode", "fill_value"))
 
 
 def _quantile_body(a: Any, q: Any, axis: AxisArg = None, out: None = None, overwrite_input: bool = False,
