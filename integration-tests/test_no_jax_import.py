@@ -22,6 +22,15 @@ try:
     import jaxle_xla  # noqa: F401  (present once the XLA bridge is installed)
 except ImportError:
     pass
+try:
+    import jaxle_numpy as jnp
+except ImportError:  # core-only environments
+    jnp = None
+if jnp is not None:
+    a = jnp.arange(6.0).reshape(2, 3)
+    column_sums = np.arange(6.0).reshape(2, 3).sum(0)
+    assert float(jnp.einsum("ij,kj->", a, a, optimize="greedy")) == float((column_sums ** 2).sum())
+    assert float(a.at[0, 1].add(1.0).sum()) == 16.0
 """
 
 REPORT_JAX_MODULES = """
