@@ -33,6 +33,7 @@ from jaxle_numpy.reductions import max as max_
 from jaxle_numpy.reductions import min as min_
 from jaxle_numpy.selection import ravel_multi_index
 from jaxle_numpy.sorting import searchsorted
+from jaxle_numpy.ufuncs import clip, remainder
 from jaxle_numpy.util import (
     canonicalize_axis,
     check_arraylike,
@@ -302,20 +303,6 @@ def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Any:
     return _binary(lax.mul, 0.5, sum(_binary(lax.mul, spacing, pairs), -1))
 
 
-def _remainder_body(x: Any, y: Any) -> Any:
-    x, y = _promote(x, y)
-    remainder = lax.rem(x, y)
-    zero = np.zeros((), get_aval(remainder).dtype)
-    nonzero = lax.ne(remainder, zero)
-    fix = lax.bitwise_and(lax.ne(lax.lt(remainder, zero), lax.lt(y, zero)), nonzero)
-    return lax.select_n(fix, remainder, lax.add(remainder, y))
-
-
-_remainder_body.__name__ = "remainder"
-# jnp.remainder as JAX stages it; private until ufuncs.remainder lands.
-_remainder = jit(_remainder_body)
-
-
 @_named_jit("unwrap", ("axis",))
 def unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * np.pi) -> Any:
     """``p`` with jumps larger than ``discont`` along ``axis`` replaced by their complement modulo ``period``."""
@@ -325,7 +312,7 @@ def unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * np.pi)
         discont = _true_divide(period, 2)
     interval = _true_divide(period, 2)
     step = diff(p, axis=axis)
-    wrapped = _binary(lax.sub, _remainder(_binary(lax.add, step, interval), period), interval)
+    wrapped = _binary(lax.sub, remainder(_binary(lax.add, step, interval), period), interval)
     at_edge = _binary(lax.bitwise_and, _binary(lax.eq, wrapped, lax.neg(interval)), _binary(lax.gt, step, 0))
     wrapped = where3(at_edge, interval, wrapped)
     correction = where3(_binary(lax.lt, lax.abs(step), discont), 0, _binary(lax.sub, wrapped, step))
@@ -407,17 +394,6 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
     return lax.squeeze(result, squeezed) if squeezed else result
 
 
-def _clip_body(x: Any, lower: Any, upper: Any) -> Any:
-    x_dtype = get_aval(x).dtype
-    x = lax.max(lax.convert_element_type(lower, x_dtype), x)
-    return lax.min(lax.convert_element_type(upper, x_dtype), x)
-
-
-_clip_body.__name__ = "clip"
-# jnp.clip with both bounds, as JAX stages it; private until ufuncs.clip lands.
-_clip = jit(_clip_body)
-
-
 def _diag_body(v: Any) -> Any:
     return diagonal(v)
 
@@ -438,8 +414,8 @@ def corrcoef(x: Any, y: Any = None, rowvar: bool = True, dtype: Any = None) -> A
     c = _true_divide(c, lax.expand_dims(stddev, (1,)))
     c = _true_divide(c, lax.expand_dims(stddev, (0,)))
     if dtypes.issubdtype(get_aval(c).dtype, np.complexfloating):
-        return lax.complex(_clip(lax.real(c), -1, 1), _clip(lax.imag(c), -1, 1))
-    return _clip(c, -1, 1)
+        return lax.complex(clip(lax.real(c), -1, 1), clip(lax.imag(c), -1, 1))
+    return clip(c, -1, 1)
 
 
 # ---------------------------------------------------------------- digitize, bincount, interp
@@ -492,7 +468,7 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | N
         updates = ensure_array(weights)
         dtype = get_aval(updates).dtype
     zeros = lax.broadcast_in_dim(np.zeros((), dtype), (length,), ())
-    index = _clip_lower(x, 0)
+    index = clip(x, 0)
     index = lax.select_n(lax.lt(index, np.zeros((), get_aval(index).dtype)), index,
                          lax.add(index, np.array(length, get_aval(index).dtype)))
     index = lax.broadcast_in_dim(index, get_aval(index).shape + (1,), (0,))
@@ -501,14 +477,6 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | N
     dnums = ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
                                     scatter_dims_to_operand_dims=(0,))
     return lax.scatter_add(zeros, index, updates, dnums, mode=GatherScatterMode.FILL_OR_DROP)
-
-
-def _clip_lower_body(x: Any, lower: Any) -> Any:
-    return lax.max(lax.convert_element_type(lower, get_aval(x).dtype), x)
-
-
-_clip_lower_body.__name__ = "clip"
-_clip_lower = jit(_clip_lower_body)
 
 
 def _interp_body(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period: Any = None, *,
@@ -523,14 +491,14 @@ def _interp_body(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, 
         if get_aval(ensure_array(period)).ndim != 0:
             raise ValueError(f"period must be a scalar; got {period}")
         period = lax.abs(ensure_array(period))
-        x = _remainder(x, period)
-        xp = _remainder(xp, period)
+        x = remainder(x, period)
+        xp = remainder(xp, period)
         xp, fp = lax.sort_key_val(xp, fp)
         xp = concatenate([_binary(lax.sub, getitem(xp, slice(-1, None)), period), xp,
                           _binary(lax.add, getitem(xp, slice(None, 1)), period)])
         fp = concatenate([getitem(fp, slice(-1, None)), fp, getitem(fp, slice(None, 1))])
     size = get_aval(xp).shape[0]
-    i = _clip(searchsorted(xp, x, side="right"), 1, size - 1)
+    i = clip(searchsorted(xp, x, side="right"), 1, size - 1)
 
     def before() -> Any:
         return lax.sub(i, np.ones((), get_aval(i).dtype))
