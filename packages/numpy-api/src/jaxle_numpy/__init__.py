@@ -3,6 +3,7 @@
 __version__ = "0.1.0"
 
 from jaxle_numpy import array_methods, operators  # noqa: E402, F401 - installing the Array's NumPy API
+from jaxle_numpy.array_io import *  # noqa: E402, F403
 from jaxle_numpy.creation import *  # noqa: E402, F403
 from jaxle_numpy.cumulative import *  # noqa: E402, F403
 from jaxle_numpy.einsum import *  # noqa: E402, F403
