@@ -242,6 +242,15 @@ def test_delete_and_insert_forms():
     _assert_same(jnp.insert(x, 5, 0), np.insert(x, 5, 0))
 
 
+def test_stacking_one_array():
+    for shape in ((2, 3), (3,), (2, 3, 2)):
+        x = rand(shape, "float32")
+        for name in ("hstack", "vstack", "dstack", "column_stack", "stack", "concatenate"):
+            if name == "concatenate" and len(shape) == 1:
+                continue
+            _assert_same(getattr(jnp, name)(x), getattr(np, name)(x))
+
+
 def test_broadcast_helpers():
     assert jnp.broadcast_shapes((2, 1), (3,)) == (2, 3)
     assert jnp.broadcast_shapes() == ()

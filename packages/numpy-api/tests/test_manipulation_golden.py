@@ -16,6 +16,9 @@ JAXPR_DIFFERS = {
     "insert_rows": "nonzero(size=) (selection.py)",
     "insert_slice": "nonzero(size=) (selection.py)",
     "insert_traced": "nonzero(size=) (selection.py)",
+    "repeat_total_scalar": ".at[].set on a weakly typed array (indexing.py) scatters it without JAX's round trip "
+                           "through the strong type",
+    "grad_pad": "the jit equations partial evaluation rebuilds (core) print their shared inner jaxprs inline",
 }
 
 

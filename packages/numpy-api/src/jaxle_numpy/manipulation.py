@@ -410,15 +410,15 @@ def dstack(tup: Any, dtype: Any = None) -> Any:
     return concatenate([atleast_3d(a) for a in tup], axis=2, dtype=dtype)
 
 
+def _as_column(a: Any) -> Any:
+    return transpose(atleast_2d(a)) if _ndim(a) < 2 else a
+
+
 def column_stack(tup: Any) -> Any:
     """The arrays as columns: one-dimensional ones become columns, two-dimensional ones are joined as they are."""
-    arrays = list(tup) if _is_array_object(tup) else tup
-    columns = []
-    for a in arrays:
-        if _ndim(a) < 2:
-            a = transpose(atleast_2d(a))
-        columns.append(a)
-    return concatenate(columns, axis=1)
+    if _is_array_object(tup):
+        return concatenate(vmap(_as_column)(tup) if _ndim(tup) < 3 else tup, axis=1)
+    return concatenate([_as_column(a) for a in tup], axis=1)
 
 
 def _block_depth(arrays: Any) -> int:
