@@ -34,6 +34,9 @@ def cases(impl, lax):
         ("jit_closure", grad(lambda x, y: jit(lambda a: lax.sin(a * y))(x)), (f32(1.0), f32(2.0))),
         ("jit_two_outputs", grad(lambda x: jit(lambda a: (lax.sin(a), lax.cos(a)))(x)[0]), (f32(1.0),)),
         ("jit_nested", grad(jit(lambda x: jit(lax.tanh)(x) * x)), (f32(0.3),)),
+        # the transposed select_n reads none of its residuals; JAX passes them to the transposed jit all the same
+        ("jit_unread_residual", grad(lambda x: lax.reduce_sum(jit(lambda c, a, z: lax.select_n(c, z, a))(
+            lax.gt(x, f32(0)), x, lax.broadcast_in_dim(f32(0), (3,), ())), (0,))), (x3,)),
         ("mlp", grad(lambda w, x: lax.reduce_sum(lax.tanh(lax.dot_general(x, w, (((1,), (0,)), ((), ())))), (0, 1))),
          (np.ones((3, 4), f32), np.ones((2, 3), f32))),
         ("dot_batch", grad(lambda x, y: lax.reduce_sum(lax.dot_general(x, y, (((2,), (1,)), ((0,), (0,)))), (0, 1, 2)),

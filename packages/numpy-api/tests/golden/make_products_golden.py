@@ -167,6 +167,7 @@ CASES.update({
                               [rand((2, 2, 3), F32), rand((3, 2), F32, 1)]),
     "grad_kron": lambda m: (m.grad(lambda a, b: m.lax.reduce_sum(m.numpy.kron(a, b), (0, 1))),
                             [rand((2, 2), F32), rand((2, 2), F32, 1)]),
+    "grad_trace": lambda m: (m.grad(m.numpy.trace), [rand((3, 3), F32)]),
     "grad_cross": lambda m: (m.grad(lambda a, b: m.numpy.vdot(m.numpy.cross(a, b), b)),
                              [rand((3,), F32), rand((3,), F32, 1)]),
 })

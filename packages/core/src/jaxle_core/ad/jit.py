@@ -96,10 +96,9 @@ def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str, keep_unused: bool,
     in_avals = [get_aval(a) for a, lin in zip(args, linear) if not lin] + \
         [aval for aval, nz in zip(jaxpr.out_avals, nonzero_cts) if nz]
     closed = trace_to_jaxpr(transposed, in_avals, jaxpr.jaxpr.debug_info)
-    pruned, used = dce_jaxpr(closed.jaxpr)
+    # As JAX, every residual and nonzero cotangent is passed, even those the transposed body does not read.
     inputs = [a for a, lin in zip(args, linear) if not lin] + [ct for ct in cts if type(ct) is not Zero]
-    outs = iter(bind_jit(ClosedJaxpr(pruned, closed.consts), [x for x, u in zip(inputs, used) if u], name,
-                          keep_unused, inline))
+    outs = iter(bind_jit(closed, inputs, name, keep_unused, inline))
     nonzero = iter(ct_nonzero)
     return [(next(outs) if next(nonzero) else None) if lin else None for lin in linear]
 
