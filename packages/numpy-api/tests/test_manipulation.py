@@ -294,6 +294,12 @@ def test_gradients(fun):
     check_grads(fun, (rand((2, 3), "float32", seed=5).astype(np.float64),), order=2, modes=("fwd", "rev"))
 
 
+def test_pad_traced_constant_under_vmap():
+    x, c = rand((2, 3), "float32"), np.array([1.0, -2.0], np.float32)
+    out = jaxle_core.vmap(lambda a, v: jnp.pad(a, (1, 2), constant_values=v))(x, c)
+    _assert_same(out, np.stack([np.pad(x[i], (1, 2), constant_values=c[i]) for i in range(2)]))
+
+
 def test_traced_roll_gradient():
     check_grads(lambda a: jaxle_core.jit(lambda b, s: jnp.roll(b, s, axis=0))(a, 1), (np.arange(4.0),), order=1)
 

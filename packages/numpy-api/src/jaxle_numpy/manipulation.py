@@ -252,7 +252,7 @@ def squeeze(a: Any, axis: int | Sequence[int] | None = None) -> Any:
 
 
 def _shape_of_sizes(shape: Any) -> tuple:
-    """A shape argument (one size or a sequence of sizes) as a tuple, each size checked to be an integer."""
+    """A shape argument (one size, a sequence of sizes or a 1-d array of them) as a tuple of its sizes."""
     if isinstance(shape, (Array, Tracer, np.ndarray)) and get_aval(shape).ndim:
         shape = tuple(np.asarray(shape))
     elif not isinstance(shape, (tuple, list)):
@@ -462,10 +462,11 @@ def block(arrays: Any) -> Any:
 def _split(name: str, ary: Any, indices_or_sections: Any, axis: int) -> list[Any]:
     check_arraylike(name, ary)
     size = _shape(ary)[axis]  # an axis out of bounds is JAX's IndexError
-    if np.ndim(indices_or_sections) == 0 and not isinstance(indices_or_sections, (Array, Tracer)) or (
-            isinstance(indices_or_sections, (Array, Tracer)) and get_aval(indices_or_sections).ndim == 0):
-        sections = operator.index(int(indices_or_sections)) if isinstance(indices_or_sections, float) else (
-            operator.index(indices_or_sections))
+    given_ndim = _ndim(indices_or_sections) if _is_array_object(indices_or_sections) else np.ndim(indices_or_sections)
+    if given_ndim == 0:
+        # a number of sections (JAX truncates a float count); a traced count is JAX's TracerIntegerConversionError
+        sections = (int(indices_or_sections) if isinstance(indices_or_sections, float)
+                    else operator.index(indices_or_sections))
         part, rest = divmod(size, sections)
         if rest and name != "array_split":
             raise ValueError(f"array split does not result in an equal division: rest is {rest}")
