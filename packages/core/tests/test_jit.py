@@ -28,6 +28,13 @@ def test_jit_computes_and_caches_per_signature():
     assert f.trace_count == 4
 
 
+def test_outputs_passed_through_or_constant_are_arrays_of_their_avals():
+    scalar, ones, passed = jc.jit(lambda x: (np.array(0, np.int32), np.ones(2), x))(1.0)
+    assert all(isinstance(o, jc.Array) for o in (scalar, ones, passed))
+    assert scalar.dtype == np.int32 and ones.dtype == np.float32 and not ones.weak_type
+    assert passed.dtype == np.float32 and passed.weak_type and float(passed) == 1.0
+
+
 def test_static_arguments_are_part_of_the_key():
     def power(x, n):
         out = x

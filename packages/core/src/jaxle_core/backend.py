@@ -15,7 +15,7 @@ import numpy as np
 
 from jaxle_core import core
 from jaxle_core.array import Array, ReferenceArray
-from jaxle_core.avals import get_aval
+from jaxle_core.avals import ShapedArray, get_aval
 
 
 class Backend(Protocol):
@@ -81,10 +81,15 @@ class ReferenceBackend:
 
     def compile(self, closed_jaxpr, name, donated_invars, keep_unused, device):
         jaxpr, consts = closed_jaxpr.jaxpr, closed_jaxpr.consts
+        out_avals = jaxpr.out_avals
 
         def run(*args):
             with core.set_current_trace(core.EvalTrace()):
-                return core.eval_jaxpr(jaxpr, consts, *args)
+                outs = core.eval_jaxpr(jaxpr, consts, *args)
+            # outputs that are constants or inputs passed through are arrays of their avals too, as on XLA (tokens
+            # stay host values)
+            return [_wrap(out, aval) if type(out) is not ReferenceArray and isinstance(aval, ShapedArray) else out
+                    for out, aval in zip(outs, out_avals)]
 
         return run
 

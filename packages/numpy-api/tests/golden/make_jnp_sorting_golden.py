@@ -74,6 +74,7 @@ def _lexsort_cases():
         "lexsort-array-axis0": lambda m: (lambda k: m.numpy.lexsort(k, axis=0), (rand((2, 3, 2), "float32", 5),)),
         "lexsort-1d-array": lambda m: (m.numpy.lexsort, (np.array([3.0, 1.0, 2.0], np.float32),)),
         "lexsort-scalar-keys": lambda m: (lambda x: m.numpy.lexsort((x, x)), (np.float32(3.0),)),
+        "lexsort-python-scalars": lambda m: (lambda: m.numpy.lexsort((1, 2.0)), ()),
         "lexsort-empty-error": lambda m: (lambda: m.numpy.lexsort(()), ()),
         "lexsort-shape-error": lambda m: (lambda x, y: m.numpy.lexsort((x, y)), (a, b[:3])),
         "lexsort-0d-array-error": lambda m: (m.numpy.lexsort, (np.float32(3.0),)),
@@ -137,6 +138,9 @@ def _searchsorted_cases():
         "searchsorted-method-error": lambda m: (lambda a, v: m.numpy.searchsorted(a, v, method="x"),
                                                 (SORTED, QUERY)),
         "searchsorted-2d-error": lambda m: (m.numpy.searchsorted, (QUERY, QUERY)),
+        "searchsorted-list-error": lambda m: (lambda a: m.numpy.searchsorted(a, [1.0, 2.0]), (SORTED,)),
+        "searchsorted-uint-int": lambda m: (m.numpy.searchsorted, (np.array([1, 2, 3], np.uint8),
+                                                                  np.array([2, 0], np.int8))),
         "searchsorted-vmap": lambda m: (m.vmap(m.numpy.searchsorted, in_axes=(None, 0)), (SORTED, QUERY)),
     })
     return cases
