@@ -17,20 +17,20 @@ from jaxle_core import dtypes, jit, lax
 from jaxle_core.avals import get_aval
 from jaxle_core.core import Tracer, concrete_or_error
 from jaxle_core.errors import NonConcreteBooleanIndexError
-from jaxle_numpy._staged_helpers import (
+from jaxle_numpy._index_helpers import (
     arange,
     count_true,
-    diff,
     head,
     nonzero_sized,
     set_at,
     set_tail,
     tail,
     take,
-    where,
 )
+from jaxle_numpy.conditional import where
 from jaxle_numpy.cumulative import cumsum
 from jaxle_numpy.sorting import lexsort, searchsorted, sort
+from jaxle_numpy.statistics import diff
 from jaxle_numpy.util import canonicalize_axis, check_arraylike, promote_dtypes
 
 __all__ = ["intersect1d", "isin", "setdiff1d", "setxor1d", "union1d", "unique", "unique_all", "unique_counts",
@@ -426,7 +426,7 @@ def _setxor1d_size_body(ar1, ar2, fill_value, *, assume_unique: bool, size: int,
         _, merged = lax.sort((lax.bitwise_not(tail(valid)), merged), dimension=0, is_stable=True, num_keys=2)
         differs = lax.ne(tail(merged), head(merged))
         starts = lax.concatenate([lax.reshape(np.True_, (1,)), differs, lax.reshape(np.False_, (1,))], 0)
-        starts = lax.bitwise_and(valid, _set_one(starts, count, np.True_))
+        starts = lax.bitwise_and(valid, set_at(starts, count, np.True_))
     alone = lax.bitwise_and(tail(starts), head(starts))
     count = count_true(alone)
     values = take(merged, nonzero_sized(alone, size, fill_value=total), fill_value=0)
@@ -435,17 +435,6 @@ def _setxor1d_size_body(ar1, ar2, fill_value, *, assume_unique: bool, size: int,
     else:
         values = where(lax.lt(arange(size), count), values, fill_value)
     return (values, count) if with_count else values
-
-
-def _set_one(operand: Any, index: Any, value: Any) -> Any:
-    """``operand.at[index].set(value)`` for one traced ``index``."""
-    size = get_aval(operand).shape[0]
-    dtype = get_aval(index).dtype
-    index = lax.select_n(lax.lt(index, np.array(0, dtype)), index, lax.add(index, np.array(size, dtype)))
-    dn = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
-                                     scatter_dims_to_operand_dims=(0,))
-    return lax.scatter(operand, lax.broadcast_in_dim(index, (1,), ()), value, dn, indices_are_sorted=True,
-                       unique_indices=True, mode=lax.GatherScatterMode.FILL_OR_DROP)
 
 
 _setxor1d_size_body.__name__ = "_setxor1d_size"

@@ -18,7 +18,8 @@ import numpy as np
 from jaxle_core import dtypes, jit, lax, vmap
 from jaxle_core.avals import get_aval
 from jaxle_core.lax import elementwise as lax_elementwise
-from jaxle_numpy._staged_helpers import floor_divide, set_at, take
+from jaxle_numpy._index_helpers import set_at, take
+from jaxle_numpy.ufuncs import floor_divide
 from jaxle_numpy.util import canonicalize_axis, check_arraylike, promote_dtypes
 
 __all__ = ["argpartition", "argsort", "lexsort", "partition", "searchsorted", "sort", "sort_complex"]
