@@ -75,8 +75,13 @@ def test_compress_extract_choose_select_piecewise_against_numpy():
     condition = np.array([True, False, True, True])
     _eq(jnp.compress(condition, A, axis=1), np.compress(condition, A, axis=1))
     _eq(jnp.compress(condition[:3], A), np.compress(condition[:3], A))
-    _eq(jnp.compress(condition, A, axis=1, size=5, fill_value=7.0),
-        np.concatenate([np.compress(condition, A, axis=1), np.full((3, 2), 7.0)], axis=1))
+    _eq(jnp.compress(condition, A, axis=1, size=2), np.compress(condition, A, axis=1)[:, :2])
+    _eq(jnp.compress(np.array([True, False, False, False]), A, axis=1, size=3, fill_value=7.0),
+        np.concatenate([A[:, :1], np.full((3, 2), 7.0)], axis=1))
+    with pytest.raises(ValueError, match="size must be positive and not greater than the size of the array axis"):
+        jnp.compress(condition, A, axis=1, size=5)
+    with pytest.raises(ValueError, match="condition contains entries that are out of bounds"):
+        jnp.compress(np.array([True, False, False, True]), A, axis=0)
     _eq(jnp.extract(A > 0, A), np.extract(A > 0, A))
     choices = [np.arange(3), np.arange(3) * 10, -np.arange(3)]
     for mode in ("raise", "wrap", "clip"):

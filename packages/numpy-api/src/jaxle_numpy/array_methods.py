@@ -18,7 +18,17 @@ from jaxle_core.avals import get_aval
 from jaxle_core.core import Tracer
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.operators import install_array_methods
-from jaxle_numpy import creation, cumulative, indexing, manipulation, products, reductions, selection, sorting
+from jaxle_numpy import (
+    creation,
+    cumulative,
+    indexing,
+    manipulation,
+    products,
+    reductions,
+    selection,
+    sorting,
+    ufuncs,
+)
 
 __all__: list[str] = []
 
@@ -218,6 +228,28 @@ def _choose(self, choices, out=None, mode="raise"):
     return selection.choose(self, choices, out=out, mode=mode)
 
 
+# ---------------------------------------------------------------- elementwise
+
+
+def _clip(self, min=None, max=None):  # noqa: A002 - NumPy's argument names
+    return ufuncs.clip(self, min=min, max=max)  # keywords: the jit orders them by name, as JAX's
+
+
+def _round(self, decimals=0, out=None):
+    return ufuncs.round(self, decimals, out)
+
+
+def _python_round(self, ndigits=None):
+    """``round(x)``: an integer array (rounded half to even); ``round(x, n)`` keeps the dtype."""
+    if ndigits is None:
+        return lax_structural.convert_element_type(ufuncs.round(self), dtypes.default_int_dtype())
+    return ufuncs.round(self, ndigits)
+
+
+def _conjugate(self):
+    return ufuncs.conjugate(self)
+
+
 # ---------------------------------------------------------------- Python protocols
 
 
@@ -272,7 +304,9 @@ install_array_methods({
     "sort": _sort, "argsort": _argsort, "argpartition": _argpartition, "searchsorted": _searchsorted,
     "dot": _dot, "trace": _trace, "take": _take, "nonzero": _nonzero, "compress": _compress, "choose": _choose,
     "copy": _copy, "__copy__": _copy, "__deepcopy__": _deepcopy, "__contains__": _contains,
-    "__array_namespace__": _array_namespace, "item": _item, "flat": property(_flat),
+    "__array_namespace__": _array_namespace, "item": _item,
+    "clip": _clip, "round": _round, "__round__": _python_round, "conj": _conjugate, "conjugate": _conjugate,
+    "real": property(ufuncs.real), "imag": property(ufuncs.imag), "flat": property(_flat),
     "__numpy_dtype__": property(lambda self: get_aval(self).dtype),
     "itemsize": property(lambda self: get_aval(self).dtype.itemsize),
     "nbytes": property(lambda self: get_aval(self).size * get_aval(self).dtype.itemsize),

@@ -43,7 +43,7 @@ def where(condition: Any, x: Any = None, y: Any = None, /, *, size: int | None =
           fill_value: Any = None) -> Any:
     """``x`` where ``condition`` is true and ``y`` elsewhere; with ``condition`` alone, ``jnp.nonzero(condition)``."""
     if x is None and y is None:
-        from jaxle_numpy.indexing import nonzero  # noqa: PLC0415 - indexing builds on the elementwise functions
+        from jaxle_numpy.selection import nonzero  # noqa: PLC0415 - indexing builds on the elementwise functions
 
         return nonzero(condition, size=size, fill_value=fill_value)
     util.check_arraylike("where", condition, x, y)

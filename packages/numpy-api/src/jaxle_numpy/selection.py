@@ -3,6 +3,7 @@ piecewise, nonzero, argwhere, flatnonzero, fill_diagonal, ravel_multi_index, unr
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,12 +15,15 @@ from jaxle_core.backend import current_backend
 from jaxle_core.core import Tracer
 from jaxle_core.jit import jit
 from jaxle_core.lax import elementwise as lax_elementwise
+from jaxle_core.lax import identity as lax_identity
 from jaxle_core.lax import reductions as lax_reductions
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
-from jaxle_core.lax.sorting import sort as lax_sort
-from jaxle_numpy import indexing
-from jaxle_numpy.util import canonicalize_axis, check_arraylike, ensure_array, promote_dtypes
+from jaxle_core.lax.control_flow import conditionals as lax_conditionals
+from jaxle_numpy import _staged_helpers as staged
+from jaxle_numpy import creation, cumulative, indexing, manipulation, reductions, sorting, ufuncs, vectorize
+from jaxle_numpy.conditional import where
+from jaxle_numpy.util import canonicalize_axis, check_arraylike, promote_dtypes
 
 __all__ = ["take", "take_along_axis", "put_along_axis", "put", "place", "compress", "extract", "choose", "select",
            "piecewise", "nonzero", "argwhere", "flatnonzero", "fill_diagonal", "ravel_multi_index", "unravel_index",
@@ -27,13 +31,8 @@ __all__ = ["take", "take_along_axis", "put_along_axis", "put", "place", "compres
 
 
 def _asarray(x: Any) -> Any:
-    """``x`` as an array or tracer (Python and NumPy values become constants of the trace)."""
-    x = ensure_array(x)
-    if isinstance(x, Tracer) or hasattr(x, "aval"):
-        return x
-    value = np.asarray(x)
-    weak = isinstance(x, (bool, int, float, complex))
-    return current_backend().device_put(np.asarray(value, dtypes.canonicalize_dtype(value.dtype)), weak_type=weak)
+    """``x`` as an array or tracer, as ``jnp.asarray`` makes it (Python scalars stay literals of the trace)."""
+    return creation.asarray(x)
 
 
 def _concrete(x: Any) -> np.ndarray:
@@ -49,14 +48,6 @@ def _ravel(x: Any) -> Any:
     return x if aval.ndim == 1 else lax_structural.reshape(x, (aval.size,))
 
 
-def _where_body(condition, x, y):
-    return lax_structural.select_n(condition, y, x)
-
-
-_where_body.__name__ = "_where"
-_where = jit(_where_body)
-
-
 def _take_body(a, indices, axis: int | None = None, mode: str | None = None, unique_indices: bool = False,
                indices_are_sorted: bool = False, fill_value=None):
     if axis is None:
@@ -66,14 +57,13 @@ def _take_body(a, indices, axis: int | None = None, mode: str | None = None, uni
     size = a_aval.shape[axis]
     if mode is None or mode == "fill":
         gather_mode = lax_slicing.GatherScatterMode.FILL_OR_DROP
-        if np.issubdtype(index_aval.dtype, np.signedinteger):
-            indices = _where(lax_elementwise.lt(indices, _like(0, indices)), lax_elementwise.add(
-                indices, _like(size, indices)), indices)
+        indices = where(lax_elementwise.lt(indices, _like(0, indices)), lax_elementwise.add(
+            indices, _like(size, indices)), indices)
     elif mode == "raise":
         raise NotImplementedError("The 'raise' mode to jnp.take is not supported.")
     elif mode == "wrap":
         gather_mode = lax_slicing.GatherScatterMode.PROMISE_IN_BOUNDS
-        indices = _floor_mod(indices, size)
+        indices = ufuncs.remainder(indices, size)
     elif mode == "clip":
         gather_mode = lax_slicing.GatherScatterMode.CLIP
     else:
@@ -90,14 +80,6 @@ def _take_body(a, indices, axis: int | None = None, mode: str | None = None, uni
 def _like(value: int, x) -> Any:
     aval = get_aval(x)
     return lax_structural.convert_keeping_weak_type(np.asarray(value, aval.dtype), aval.dtype, aval.weak_type)
-
-
-def _floor_mod(indices, size: int):
-    """``indices mod size`` with a nonnegative result."""
-    size_value = _like(size, indices)
-    remainder = lax_elementwise.rem(indices, size_value)
-    negative = lax_elementwise.lt(remainder, _like(0, indices))
-    return lax_structural.select_n(negative, remainder, lax_elementwise.add(remainder, size_value))
 
 
 _take_body.__name__ = "_take"
@@ -167,6 +149,22 @@ _IMMUTABLE = ("jax.numpy.{} cannot modify arrays in-place, because JAX arrays ar
               "instead return an updated array.")
 
 
+def _put_along_axis_body(arr, indices, values, axis: int, mode: str | None = None):
+    index_shape = get_aval(indices).shape
+    values = _broadcast(_asarray(values), index_shape)
+    shape = get_aval(arr).shape
+    grids = []
+    for d, size in enumerate(shape):
+        grid_shape = tuple(size if k == d else 1 for k in range(len(shape)))
+        grids.append(lax_structural.broadcast_in_dim(lax_structural.iota(np.int32, size), grid_shape, (d,)))
+    grids[axis] = indices
+    return indexing.scatter_update(arr, tuple(grids), values, "set", mode=mode)
+
+
+_put_along_axis_body.__name__ = "put_along_axis"
+_put_along_axis = jit(_put_along_axis_body, static_argnames=("axis", "mode"))
+
+
 def put_along_axis(arr, indices, values, axis: int | None, inplace: bool = True, *, mode: str | None = None):
     """``arr`` with ``values`` written at ``indices`` along ``axis``; needs ``inplace=False``."""
     if inplace:
@@ -174,22 +172,21 @@ def put_along_axis(arr, indices, values, axis: int | None, inplace: bool = True,
                          "Pass inplace=False to instead return an updated array.")
     check_arraylike("put_along_axis", arr, indices, values)
     arr, indices = _asarray(arr), _asarray(indices)
+    original_shape = get_aval(arr).shape
     if axis is None:
-        arr_flat = _ravel(arr)
-        return put_along_axis(arr_flat, indices, values, 0, inplace=False, mode=mode).reshape(get_aval(arr).shape)
-    shape = get_aval(arr).shape
-    axis = canonicalize_axis(axis, len(shape))
-    index_shape = get_aval(indices).shape
-    grids = []
-    for d in range(len(shape)):
-        if d == axis:
-            grids.append(indices)
-        else:
-            grid_shape = [1] * len(shape)
-            grid_shape[d] = shape[d]
-            grids.append(np.arange(shape[d]).reshape(grid_shape))
-    del index_shape
-    return indexing.scatter_update(arr, tuple(grids), values, "set", mode=mode)
+        arr, axis = _ravel(arr), 0
+    axis = canonicalize_axis(axis, get_aval(arr).ndim)
+    out = _put_along_axis(arr, indices, values, axis=axis, mode=mode)
+    return out if get_aval(out).shape == original_shape else lax_structural.reshape(out, original_shape)
+
+
+def _cycled(values, count: int):
+    """``values`` (1-d) repeated and cut to ``count`` elements (NumPy's put and place repeat them)."""
+    size = get_aval(values).size
+    if size == count:
+        return values
+    tiled = manipulation.tile(values, -(-count // size))
+    return tiled if get_aval(tiled).size == count else lax_slicing.slice(tiled, (0,), (count,))
 
 
 def put(a, ind, v, mode: str | None = None, *, inplace: bool = True):
@@ -198,34 +195,23 @@ def put(a, ind, v, mode: str | None = None, *, inplace: bool = True):
         raise ValueError(_IMMUTABLE.format("put"))
     check_arraylike("put", a, ind, v)
     a = _asarray(a)
-    flat = _ravel(a)
     ind = _ravel(_asarray(ind))
-    count = get_aval(ind).size
     values = _ravel(_asarray(v))
-    if get_aval(values).size == 0 or count == 0:
+    size = get_aval(a).size
+    if size == 0 or get_aval(ind).size == 0 or get_aval(values).size == 0:
         return a
-    values = _resize(values, count)
-    size = get_aval(flat).size
-    if mode is None or mode == "clip":
-        scatter_mode = "clip"
+    values = _cycled(values, get_aval(ind).size)
+    if mode is None:
+        scatter_mode = None  # unravel_index clips; the scatter keeps its default
     elif mode == "wrap":
-        ind, scatter_mode = _floor_mod(ind, size), "clip"
+        ind, scatter_mode = ufuncs.remainder(ind, size), "promise_in_bounds"
+    elif mode == "clip":
+        ind, scatter_mode = ufuncs.clip(ind, 0, size - 1), "promise_in_bounds"
     elif mode == "raise":
         raise NotImplementedError("The 'raise' mode to jnp.put is not supported.")
     else:
         raise ValueError(f"mode should be one of 'wrap' or 'clip'; got {mode=}")
-    out = indexing.scatter_update(flat, ind, values, "set", mode=scatter_mode)
-    return lax_structural.reshape(out, get_aval(a).shape)
-
-
-def _resize(values, count: int):
-    """``values`` (1-d) repeated and cut to ``count`` elements, as NumPy's put repeats them."""
-    size = get_aval(values).size
-    if size == count:
-        return values
-    reps = -(-count // size)
-    tiled = lax_structural.reshape(lax_structural.broadcast_in_dim(values, (reps, size), (1,)), (reps * size,))
-    return lax_slicing.slice(tiled, (0,), (count,))
+    return indexing.scatter_update(a, unravel_index(ind, get_aval(a).shape), values, "set", mode=scatter_mode)
 
 
 def place(arr, mask, vals, *, inplace: bool = True):
@@ -234,12 +220,12 @@ def place(arr, mask, vals, *, inplace: bool = True):
         raise ValueError(_IMMUTABLE.format("place"))
     check_arraylike("place", arr, mask, vals)
     arr = _asarray(arr)
-    positions = np.flatnonzero(_concrete(mask))
-    values = _ravel(_asarray(vals))
-    if positions.size == 0 or get_aval(values).size == 0:
-        return arr
-    out = indexing.scatter_update(_ravel(arr), positions.astype(np.int32), _resize(values, positions.size), "set")
-    return lax_structural.reshape(out, get_aval(arr).shape)
+    mask = _ravel(_asarray(mask))
+    size = get_aval(mask).size
+    (positions,) = nonzero(mask, size=size, fill_value=size)
+    values = _cycled(_ravel(_asarray(vals)), size)
+    out = indexing.scatter_update(_ravel(arr), positions, values, "set", mode="drop")
+    return out if get_aval(out).shape == get_aval(arr).shape else lax_structural.reshape(out, get_aval(arr).shape)
 
 
 def nonzero(a, *, size: int | None = None, fill_value=None) -> tuple[Any, ...]:
@@ -249,39 +235,38 @@ def nonzero(a, *, size: int | None = None, fill_value=None) -> tuple[Any, ...]:
     shape = get_aval(a).shape
     if not shape:
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use jnp.atleast_1d(scalar).nonzero() "
-                         "instead. If this is being called on a non-numpy object, it's likely due to an unexpected "
-                         "type.")
+                         "instead.")
     if size is None:
         # JAX counts the nonzero elements first: the count is what must be concrete
         _concrete(lax_reductions.reduce_sum(lax_structural.convert_element_type(
             lax_elementwise.ne(a, _like(0, a)), np.int32), tuple(range(len(shape)))))
         value = _concrete(a)
         return tuple(current_backend().device_put(i.astype(np.int32)) for i in np.nonzero(value))
-    flat = _ravel(a)
-    n = get_aval(flat).size
-    mask = flat if get_aval(flat).dtype == np.bool_ else lax_elementwise.ne(flat, _like(0, flat))
-    keys = lax_structural.select_n(mask, lax_structural.broadcast_in_dim(np.asarray(n, np.int32), (n,), ()),
-                                   lax_structural.iota(np.int32, n))
-    ordered = lax_sort(keys)
-    if size <= n:
-        ordered = lax_slicing.slice(ordered, (0,), (size,))
-    else:
-        ordered = lax_structural.concatenate(
-            [ordered, lax_structural.broadcast_in_dim(np.asarray(n, np.int32), (size - n,), ())], 0)
-    valid = lax_elementwise.lt(ordered, np.asarray(n, np.int32))
+    return _nonzero_sized(a, size, fill_value)
+
+
+def _nonzero_sized(a, size: int, fill_value) -> tuple[Any, ...]:
+    """nonzero with a static ``size``, staged as JAX stages it: the running count of nonzero elements, counted
+    into ``size`` bins, accumulated again into flat positions, unraveled, and filled past the count."""
+    shape = get_aval(a).shape
+    mask = a if get_aval(a).dtype == np.bool_ else lax_elementwise.ne(a, _like(0, a))
+    index_dtype = dtypes.default_int_dtype()
+    if get_aval(a).size == 0:
+        return tuple(lax_structural.broadcast_in_dim(np.zeros((), index_dtype), (size,), ()) for _ in shape)
+    running = cumulative.cumsum(mask)
+    counts = lax_structural.broadcast_in_dim(np.zeros((), index_dtype), (size,), ())
+    counts = staged.add_at(counts, staged.clip_below(running, 0), np.array(1, index_dtype))
+    flat = cumulative.cumsum(counts)
+    strides = np.cumprod((1,) + shape[::-1])[::-1][1:]
+    coordinates = [staged.remainder(staged.floor_divide(flat, np.array(stride, index_dtype)), dim)
+                   for stride, dim in zip(strides, shape)]
+    if fill_value is None:
+        return tuple(coordinates)
     fills = fill_value if isinstance(fill_value, tuple) else (fill_value,) * len(shape)
     if len(fills) != len(shape):
         raise ValueError(f"fill_value must be a scalar or a tuple of length {len(shape)}; got {fill_value}")
-    results = []
-    stride = n
-    for dim, dim_size in enumerate(shape):
-        stride //= max(dim_size, 1) if dim_size else 1
-        coordinate = lax_elementwise.div(ordered, np.asarray(max(stride, 1), np.int32))
-        coordinate = lax_elementwise.rem(coordinate, np.asarray(max(dim_size, 1), np.int32))
-        fill = np.asarray(0 if fills[dim] is None else fills[dim], np.int32)
-        results.append(lax_structural.select_n(valid, lax_structural.broadcast_in_dim(fill, (size,), ()),
-                                               coordinate))
-    return tuple(results)
+    beyond = lax_elementwise.ge(staged.arange(size), staged.count_true(mask))
+    return tuple(staged.where(beyond, fill, coordinate) for fill, coordinate in zip(fills, coordinates))
 
 
 def flatnonzero(a, *, size: int | None = None, fill_value=None):
@@ -297,36 +282,44 @@ def argwhere(a, *, size: int | None = None, fill_value=None):
     if get_aval(a).ndim == 0:
         count = int(bool(_concrete(a))) if size is None else size
         return current_backend().device_put(np.zeros((count, 0), np.int32))
-    columns = nonzero(a, size=size, fill_value=fill_value)
-    count = get_aval(columns[0]).shape[0]
-    return lax_structural.concatenate([lax_structural.reshape(c, (count, 1)) for c in columns], 1)
+    columns = nonzero(manipulation.atleast_1d(a), size=size, fill_value=fill_value)
+    rows = lax_structural.concatenate([manipulation.atleast_2d(c) for c in columns], 0)
+    return lax_structural.transpose(rows, (1, 0))
 
 
 def compress(condition, a, axis: int | None = None, *, size: int | None = None, fill_value=0, out=None):
-    """The slices of ``a`` along ``axis`` where ``condition`` (1-d) holds."""
+    """The slices of ``a`` along ``axis`` where ``condition`` (1-d) holds; ``size`` pads or cuts the result."""
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.compress is not supported.")
     check_arraylike("compress", condition, a)
-    condition = lax_structural.convert_element_type(_asarray(condition), np.bool_)
+    condition = _asarray(condition)
+    if get_aval(condition).dtype != np.bool_:
+        condition = lax_structural.convert_element_type(condition, np.bool_)
     a = _asarray(a)
     if get_aval(condition).ndim != 1:
         raise ValueError("condition must be a 1D array")
     if axis is None:
         a, axis = _ravel(a), 0
     axis = canonicalize_axis(axis, get_aval(a).ndim)
-    length = get_aval(a).shape[axis]
-    # a True past the end is an error; as in JAX the check is made on the staged condition, so that compress
-    # needs concrete values (bool() of a tracer raises under jit, whatever the condition's length)
-    beyond = lax_slicing.slice_in_dim(condition, min(length, get_aval(condition).shape[0]), None)
-    if bool(lax_reductions.reduce_or(beyond, (0,))):
-        raise ValueError("condition contains entries that are out of bounds")
-    if get_aval(condition).shape[0] > length:
-        condition = lax_slicing.slice_in_dim(condition, 0, length)
+    moved = manipulation.moveaxis(a, axis, 0)
+    length = get_aval(moved).shape[0]
+    # a True past the end is an error, checked on the staged condition as JAX does (so not under jit)
+    beyond = indexing.getitem(condition, slice(length, None))
     if size is None:
-        positions = np.flatnonzero(_concrete(condition)).astype(np.int32)
-        return take(a, positions, axis=axis)
-    positions = nonzero(condition, size=size, fill_value=length)[0]
-    return take(a, positions, axis=axis, mode="fill", fill_value=fill_value)
+        if bool(reductions.any(beyond)):
+            raise ValueError("condition contains entries that are out of bounds")
+        size = int(np.count_nonzero(_concrete(condition)))
+    elif not 0 <= size <= length:
+        raise ValueError("size must be positive and not greater than the size of the array axis; got "
+                         f"size={size} for a.shape[axis]={length}")
+    condition = indexing.getitem(condition, slice(None, length))
+    moved = indexing.getitem(moved, slice(None, get_aval(condition).shape[0]))  # a shorter condition selects less
+    expanded = indexing.getitem(condition, (slice(None),) + (None,) * (get_aval(moved).ndim - 1))
+    fill = lax_structural.convert_element_type(lax_identity.copy_p.bind(_asarray(fill_value)), get_aval(a).dtype)
+    filled = where(expanded, moved, fill)
+    order = sorting.argsort(condition, descending=True)
+    result = indexing.getitem(indexing.getitem(filled, order), slice(None, size))
+    return manipulation.moveaxis(result, 0, axis)
 
 
 def extract(condition, arr, *, size: int | None = None, fill_value=0):
@@ -349,17 +342,17 @@ def choose(a, choices, out=None, mode: str = "raise"):
         if np.any((value < 0) | (value >= n)):
             raise ValueError("invalid entry in choice array")
     elif mode == "wrap":
-        a = _floor_mod(a, n)
+        a = ufuncs.remainder(a, n)
     elif mode == "clip":
-        a = lax_structural.clamp(_like(0, a), a, _like(n - 1, a))
+        a = ufuncs.clip(a, 0, n - 1)
     else:
         raise ValueError(f"mode={mode!r} not understood. Must be 'raise', 'wrap', or 'clip'")
-    promoted = promote_dtypes(*[_asarray(c) for c in choices])
-    shape = lax_structural.broadcast_shapes(get_aval(a).shape, *(get_aval(c).shape for c in promoted))
-    a = _broadcast(a, shape)
-    stacked = lax_structural.concatenate([lax_structural.reshape(_broadcast(c, shape), (1,) + shape)
-                                          for c in promoted], 0)
-    return take_along_axis(stacked, lax_structural.reshape(a, (1,) + shape), axis=0)[0]
+    a, *choices = manipulation.broadcast_arrays(a, *promote_dtypes(*[_asarray(c) for c in choices]))
+    shape = get_aval(a).shape
+    stacked = lax_structural.concatenate(
+        [lax_structural.broadcast_in_dim(c, (1,) + shape, tuple(range(1, len(shape) + 1))) for c in choices], 0)
+    grids = [lax_structural.broadcasted_iota(np.int32, shape, d) for d in range(len(shape))]
+    return indexing.getitem(stacked, (a, *grids))
 
 
 def _broadcast(x, shape: tuple[int, ...]):
@@ -382,37 +375,56 @@ def select(condlist: Sequence, choicelist: Sequence, default=0):
             raise TypeError(f"condlist must be a sequence of bool arrays, got {get_aval(c).dtype}")
     values = promote_dtypes(_asarray(default), *[_asarray(c) for c in choicelist])
     shape = lax_structural.broadcast_shapes(*(get_aval(v).shape for v in values + conditions))
-    result = _broadcast(values[0], shape)
-    for condition, value in reversed(list(zip(conditions, values[1:]))):
-        result = lax_structural.select_n(_broadcast(condition, shape), result, _broadcast(value, shape))
-    return result
+    # the index of the first true condition (0 for none): the argmax of [False, *conditions]
+    never = lax_structural.broadcast_in_dim(np.asarray(False), shape, ())
+    stacked = lax_structural.stack([never] + [_broadcast(c, shape) for c in conditions], 0)
+    which = lax_reductions.argmax(stacked, 0, np.int32)
+    return lax_structural.select_n(which, *[_broadcast(v, shape) for v in values])
+
+
+def _piecewise_body(x, condlist, consts: dict, funcs: tuple):
+    # the branch of each element: the number of the last condition that holds (0, "otherwise", for none)
+    never = creation.zeros_like(indexing.getitem(condlist, slice(None, 1)))
+    counts = cumulative.cumsum(lax_structural.concatenate([never, condlist], 0), axis=0)
+    branch = reductions.argmax(counts, axis=0)
+    dtype = get_aval(x).dtype
+
+    def function(f):
+        return lambda v: manipulation.astype(creation.asarray(f(v)), dtype)
+
+    def constant(k):
+        return lambda v: creation.array(consts[k], dtype=dtype)
+
+    branches = [constant(k) if f is None else function(f) for k, f in enumerate(funcs)]
+    return vectorize.vectorize(lax_conditionals.switch, excluded=(1,))(branch, branches, x)
+
+
+_piecewise_body.__name__ = "_piecewise"
+_piecewise = jit(_piecewise_body, static_argnames=("funcs",))
 
 
 def piecewise(x, condlist, funclist: list, *args, **kw):
-    """``funclist[k](x)`` where ``condlist[k]`` holds (a last extra function or value: elsewhere)."""
+    """``funclist[k](x)`` where ``condlist[k]`` holds (a last extra function or value: elsewhere; the last true
+    condition wins)."""
     check_arraylike("piecewise", x)
     x = _asarray(x)
-    conditions = [condlist] if get_aval(_asarray(condlist)).ndim == get_aval(x).ndim and not isinstance(
-        condlist, (list, tuple)) else list(condlist)
-    n = len(conditions)
-    if len(funclist) == n + 1:
-        otherwise = funclist[-1]
-        funclist = funclist[:-1]
-        conditions = conditions + [None]
-    elif len(funclist) != n:
-        raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected")
+    condlist = creation.asarray(condlist)
+    if get_aval(condlist).ndim == get_aval(x).ndim:  # one condition, not a list of them
+        condlist = lax_structural.broadcast_in_dim(condlist, (1,) + get_aval(condlist).shape,
+                                                   tuple(range(1, get_aval(condlist).ndim + 1)))
+    n = get_aval(condlist).shape[0]
+    funclist = list(funclist)
+    if len(funclist) == n:
+        funclist = [0] + funclist
+    elif len(funclist) == n + 1:
+        funclist = [funclist[-1]] + funclist[:-1]
     else:
-        otherwise = 0
-    aval = get_aval(x)
-
-    def evaluate(f):
-        value = f(x, *args, **kw) if callable(f) else f
-        return lax_structural.convert_element_type(_broadcast(_asarray(value), aval.shape), aval.dtype)
-
-    result = evaluate(otherwise)
-    for condition, f in zip(conditions[:n], funclist):
-        result = lax_structural.select_n(_broadcast(_asarray(condition), aval.shape), result, evaluate(f))
-    return result
+        raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected")
+    if args or kw:
+        funclist = [functools.partial(f, *args, **kw) if callable(f) else f for f in funclist]
+    consts = {k: f for k, f in enumerate(funclist) if not callable(f)}
+    funcs = tuple(f if callable(f) else None for f in funclist)
+    return _piecewise(x, condlist, consts, funcs=funcs)
 
 
 def fill_diagonal(a, val, wrap: bool = False, *, inplace: bool = True):
@@ -429,9 +441,11 @@ def fill_diagonal(a, val, wrap: bool = False, *, inplace: bool = True):
     if len(shape) > 2 and len(set(shape)) != 1:
         raise ValueError("All dimensions of input must be of equal length")
     n = min(shape)
-    values = _resize(_ravel(lax_structural.convert_element_type(_asarray(val), get_aval(a).dtype)), n)
-    diagonal = np.arange(n, dtype=np.int32)
-    return indexing.scatter_update(a, (diagonal,) * len(shape), values, "set")
+    val = _asarray(val)
+    if get_aval(val).ndim:
+        val = _cycled(_ravel(val), n)
+    diagonal = lax_structural.iota(np.int32, n)
+    return indexing.scatter_update(a, (diagonal,) * len(shape), val, "set")
 
 
 def ravel_multi_index(multi_index: Sequence, dims: Sequence[int], mode: str = "raise", order: str = "C", *,
@@ -447,25 +461,23 @@ def ravel_multi_index(multi_index: Sequence, dims: Sequence[int], mode: str = "r
     for c in coordinates:
         if not np.issubdtype(get_aval(c).dtype, np.integer):
             raise TypeError(f"only int indices permitted, got {get_aval(c).dtype}")
-    out_dtype = dtypes.canonicalize_dtype(dtype if dtype is not None else dtypes.default_int_dtype())
     if mode == "raise":
         for c, d in zip(coordinates, dims):
             value = _concrete(c)
             if np.any((value < 0) | (value >= d)):
                 raise ValueError("invalid entry in coordinates array")
     elif mode == "clip":
-        coordinates = [lax_structural.clamp(_like(0, c), c, _like(d - 1, c)) for c, d in zip(coordinates, dims)]
+        coordinates = [ufuncs.clip(c, 0, d - 1) for c, d in zip(coordinates, dims)]
     elif mode == "wrap":
-        coordinates = [_floor_mod(c, d) for c, d in zip(coordinates, dims)]
+        coordinates = [ufuncs.remainder(c, d) for c, d in zip(coordinates, dims)]
     else:
         raise ValueError(f"invalid mode={mode!r}. Expected 'raise', 'wrap', or 'clip'")
-    shape = lax_structural.broadcast_shapes(*(get_aval(c).shape for c in coordinates))
+    if dtype is not None:
+        coordinates = [lax_structural.convert_element_type(c, dtypes.canonicalize_dtype(dtype)) for c in coordinates]
     strides = np.cumprod((1,) + dims[::-1][:-1])[::-1] if order == "C" else np.cumprod((1,) + dims[:-1])
-    total = _broadcast(lax_structural.convert_element_type(np.zeros((), out_dtype), out_dtype), shape)
+    total = 0
     for c, stride in zip(coordinates, strides):
-        term = lax_elementwise.mul(_broadcast(lax_structural.convert_element_type(c, out_dtype), shape),
-                                   np.asarray(stride, out_dtype))
-        total = lax_elementwise.add(total, term)
+        total = ufuncs.add(total, ufuncs.multiply(c, int(stride)))
     return total
 
 
@@ -477,17 +489,41 @@ def unravel_index(indices, shape: Sequence[int]) -> tuple[Any, ...]:
     if not np.issubdtype(dtype, np.integer):
         raise TypeError(f"unravel_index: expected integer indices, got {dtype}")
     shape = tuple(int(d) for d in shape)
-    total = int(np.prod(shape, dtype=np.int64))
-    if total == 0:
-        raise ValueError("cannot unravel index into an empty shape")
-    flat = lax_structural.select_n(lax_elementwise.lt(indices, _like(0, indices)), indices,
-                                   lax_elementwise.add(indices, _like(total, indices)))
-    flat = lax_structural.clamp(_like(0, flat), flat, _like(total - 1, flat))
-    out = []
-    for d in reversed(shape):
-        out.append(lax_elementwise.rem(flat, _like(d, flat)))
-        flat = lax_elementwise.div(flat, _like(d, flat))
-    return tuple(reversed(out))
+    if not shape:
+        raise ValueError("unravel_index: shape should be non-empty")
+    coordinates = []
+    quotient = indices
+    for size in reversed(shape):
+        quotient, coordinate = ufuncs.divmod(quotient, size)
+        coordinates.append(coordinate)
+    coordinates.reverse()
+    # a flat index past either end clips to the first or last element (negative ones wrap once)
+    above = lax_elementwise.gt(quotient, _like(0, quotient))
+    below = lax_elementwise.lt(quotient, _like(-1, quotient))
+    return tuple(where(above, size - 1, where(below, 0, c)) for c, size in zip(coordinates, shape))
+
+
+def _packbits_body(a, axis: int, bitorder: str):
+    bits = lax_structural.convert_element_type(lax_elementwise.ne(a, _like(0, a)), np.uint8)
+    shifts = lax_structural.iota(np.uint8, 8)
+    if bitorder == "big":
+        shifts = lax_structural.rev(shifts, (0,))
+    ndim = get_aval(bits).ndim
+    bits = manipulation.moveaxis(bits, axis, -1)
+    shape = get_aval(bits).shape
+    length = shape[-1]
+    padded = -(-length // 8) * 8
+    if padded != length:
+        bits = lax_structural.pad(bits, np.zeros((), np.uint8), [(0, 0, 0)] * (ndim - 1) + [(0, padded - length, 0)])
+    grouped = lax_structural.reshape(bits, shape[:-1] + (padded // 8, 8))
+    shifted = lax_elementwise.shift_left(grouped, lax_structural.broadcast_in_dim(shifts, (1,) * ndim + (8,),
+                                                                                  (ndim,)))
+    packed = lax_reductions.reduce_sum(lax_structural.convert_element_type(shifted, np.uint32), (ndim,))
+    return manipulation.moveaxis(lax_structural.convert_element_type(packed, np.uint8), -1, axis)
+
+
+_packbits_body.__name__ = "packbits"
+_packbits = jit(_packbits_body, static_argnames=("axis", "bitorder"))
 
 
 def packbits(a, axis: int | None = None, bitorder: str = "big"):
@@ -500,23 +536,31 @@ def packbits(a, axis: int | None = None, bitorder: str = "big"):
         raise ValueError("'order' must be either 'little' or 'big'")
     if axis is None:
         a, axis = _ravel(a), 0
-    axis = canonicalize_axis(axis, get_aval(a).ndim)
-    bits = lax_structural.convert_element_type(lax_elementwise.ne(a, _like(0, a)), np.uint8)
-    shape = get_aval(bits).shape
-    length = shape[axis]
-    padded = -(-length // 8) * 8
-    if padded != length:
-        zero = np.zeros((), np.uint8)
-        config = [(0, 0, 0)] * len(shape)
-        config[axis] = (0, padded - length, 0)
-        bits = lax_structural.pad(bits, zero, config)
-    grouped = lax_structural.reshape(bits, shape[:axis] + (padded // 8, 8) + shape[axis + 1:])
-    weights = np.array([1 << k for k in range(8)], np.uint8)
+    return _packbits(a, axis=canonicalize_axis(axis, get_aval(a).ndim), bitorder=bitorder)
+
+
+def _unpackbits_body(a, axis: int, count: int | None, bitorder: str):
+    masks = lax_elementwise.shift_left(np.ones((), np.uint8), lax_structural.iota(np.uint8, 8))
     if bitorder == "big":
-        weights = weights[::-1].copy()
-    weights = weights.reshape((8,) + (1,) * (len(shape) - axis - 1))
-    weighted = lax_elementwise.mul(grouped, _broadcast(weights, get_aval(grouped).shape))
-    return lax_reductions.reduce_sum(weighted, (axis + 1,))
+        masks = lax_structural.rev(masks, (0,))
+    a = manipulation.moveaxis(a, axis, -1)
+    shape = get_aval(a).shape
+    ndim = len(shape)
+    expanded = lax_structural.broadcast_in_dim(a, shape + (1,), tuple(range(ndim)))
+    bits = lax_elementwise.bitwise_and(expanded, lax_structural.broadcast_in_dim(masks, (1,) * ndim + (8,), (ndim,)))
+    bits = lax_structural.convert_element_type(lax_elementwise.gt(bits, np.zeros((), np.uint8)), np.uint8)
+    total = shape[-1] * 8
+    bits = lax_structural.reshape(bits, shape[:-1] + (total,))
+    if count is not None:
+        if count <= total:
+            bits = indexing.getitem(bits, (Ellipsis, slice(None, count)))
+        else:
+            bits = manipulation.pad(bits, [(0, 0)] * (ndim - 1) + [(0, count - total)])
+    return manipulation.moveaxis(bits, -1, axis)
+
+
+_unpackbits_body.__name__ = "unpackbits"
+_unpackbits = jit(_unpackbits_body, static_argnames=("axis", "count", "bitorder"))
 
 
 def unpackbits(a, axis: int | None = None, count: int | None = None, bitorder: str = "big"):
@@ -529,25 +573,4 @@ def unpackbits(a, axis: int | None = None, count: int | None = None, bitorder: s
         raise ValueError("'order' must be either 'little' or 'big'")
     if axis is None:
         a, axis = _ravel(a), 0
-    axis = canonicalize_axis(axis, get_aval(a).ndim)
-    shape = get_aval(a).shape
-    shifts = np.arange(8, dtype=np.uint8)
-    if bitorder == "big":
-        shifts = shifts[::-1].copy()
-    expanded = lax_structural.broadcast_in_dim(a, shape[:axis + 1] + (8,) + shape[axis + 1:],
-                                               tuple(range(axis + 1)) + tuple(range(axis + 2, len(shape) + 1)))
-    shift_array = _broadcast(shifts.reshape((8,) + (1,) * (len(shape) - axis - 1)), get_aval(expanded).shape)
-    bits = lax_elementwise.bitwise_and(lax_elementwise.shift_right_logical(expanded, shift_array),
-                                       np.ones((), np.uint8))
-    bits = lax_structural.reshape(bits, shape[:axis] + (shape[axis] * 8,) + shape[axis + 1:])
-    if count is not None:
-        total = shape[axis] * 8
-        count = count if count >= 0 else total + count
-        if count <= total:
-            bits = lax_slicing.slice_in_dim(bits, 0, max(count, 0), axis=axis)
-        else:
-            config = [(0, 0, 0)] * len(shape)
-            config[axis] = (0, count - total, 0)
-            bits = lax_structural.pad(bits, np.zeros((), np.uint8), config)
-    return bits
-
+    return _unpackbits(a, axis=canonicalize_axis(axis, get_aval(a).ndim), count=count, bitorder=bitorder)

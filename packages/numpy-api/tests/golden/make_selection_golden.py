@@ -1,0 +1,88 @@
+"""Golden records of take, take_along_axis, nonzero and the other index-driven selections from JAX 0.10.2 (see
+jnp_golden.py).
+
+    /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_selection_golden.py jax
+"""
+
+import jnp_golden
+import numpy as np
+from jnp_golden import rand
+
+X = rand((3, 4), "float32", 0)
+I = rand((3, 4), "int32", 1)
+V = rand((5,), "float32", 2)
+
+
+def _fn(build, *args):
+    """A case ``build(jnp)`` applied to ``args``."""
+    return lambda m: (build(m.numpy), args)
+
+
+CASES = {
+    "take_flat": _fn(lambda jnp: lambda x, i: jnp.take(x, i), X, np.array([0, 13, -1])),
+    "take_axis": _fn(lambda jnp: lambda x, i: jnp.take(x, i, axis=1), X, np.array([[0, 2], [-1, 5]])),
+    "take_axis0_int": _fn(lambda jnp: lambda x, i: jnp.take(x, i, axis=0), I, np.array([2, 0])),
+    "take_clip": _fn(lambda jnp: lambda x, i: jnp.take(x, i, axis=1, mode="clip"), X, np.array([0, 9, -3])),
+    "take_fill_value": _fn(lambda jnp: lambda x, i: jnp.take(x, i, fill_value=-1.0), V, np.array([0, 9])),
+    "take_unique_sorted": _fn(lambda jnp: lambda x, i: jnp.take(x, i, unique_indices=True, indices_are_sorted=True),
+                              V, np.array([1, 3])),
+    "take_raise": _fn(lambda jnp: lambda x, i: jnp.take(x, i, mode="raise"), V, np.array([1])),
+    "take_uint_indices": _fn(lambda jnp: lambda x, i: jnp.take(x, i), V, np.array([1, 7], np.uint8)),
+    "take_along_axis": _fn(lambda jnp: lambda x, i: jnp.take_along_axis(x, i, axis=1), X,
+                           np.array([[0], [3], [-1]])),
+    "take_along_axis_0": _fn(lambda jnp: lambda x, i: jnp.take_along_axis(x, i, axis=0), X,
+                             np.array([[0, 1, 2, 0], [2, 2, 1, 0]])),
+    "take_along_axis_none": _fn(lambda jnp: lambda x, i: jnp.take_along_axis(x, i, axis=None), X,
+                                np.array([0, 11, 5])),
+    "take_along_axis_rank": _fn(lambda jnp: lambda x, i: jnp.take_along_axis(x, i, axis=1), X, np.array([0])),
+    "take_along_axis_float": _fn(lambda jnp: lambda x, i: jnp.take_along_axis(x, i, axis=1), X,
+                                 np.array([[0.0]], np.float32)),
+    "nonzero_size": _fn(lambda jnp: lambda x: jnp.nonzero(x, size=5), I),
+    "nonzero_size_fill": _fn(lambda jnp: lambda x: jnp.nonzero(x, size=14, fill_value=-1), I),
+    "nonzero_size_1d": _fn(lambda jnp: lambda x: jnp.nonzero(x, size=3), V),
+    "nonzero_bool": _fn(lambda jnp: lambda x: jnp.nonzero(x > 0, size=4, fill_value=(7, 8)), X),
+    "nonzero_unsized": _fn(lambda jnp: lambda x: jnp.nonzero(x), I),
+    "nonzero_scalar": _fn(lambda jnp: lambda x: jnp.nonzero(x), np.float32(1.0)),
+    "flatnonzero_size": _fn(lambda jnp: lambda x: jnp.flatnonzero(x, size=4), I),
+    "argwhere_size": _fn(lambda jnp: lambda x: jnp.argwhere(x, size=4, fill_value=-1), I),
+    "compress_size": _fn(lambda jnp: lambda x, c: jnp.compress(c, x, axis=1, size=3, fill_value=9.0), X,
+                         np.array([True, False, True, True])),
+    "compress_traced": _fn(lambda jnp: lambda x: jnp.compress(np.array([True, False, True, True]), x, axis=1), X),
+    "extract_size": _fn(lambda jnp: lambda x: jnp.extract(x > 0, x, size=6), X),
+    "choose_clip": _fn(lambda jnp: lambda i, a, b: jnp.choose(i, [a, b], mode="clip"), np.array([0, 3, -1, 1, 0]),
+                       V, 2 * V),
+    "choose_wrap": _fn(lambda jnp: lambda i, a, b: jnp.choose(i, [a, b], mode="wrap"), np.array([0, 3, -1, 1, 0]),
+                       V, 2 * V),
+    "choose_raise_traced": _fn(lambda jnp: lambda i, a: jnp.choose(i, [a, a]), np.array([0, 1, 0, 1, 0]), V),
+    "select": _fn(lambda jnp: lambda x: jnp.select([x < -0.5, x > 0.5], [x, 2 * x], -1.0), X),
+    "select_error": _fn(lambda jnp: lambda x: jnp.select([x < 0], [x, x]), X),
+    "piecewise": _fn(lambda jnp: lambda x: jnp.piecewise(x, [x < 0, x > 1], [lambda v: -v, lambda v: v * 2, 5.0]),
+                     V),
+    "put": _fn(lambda jnp: lambda x, i, v: jnp.put(x, i, v, inplace=False), X, np.array([0, 5, 20]),
+               np.array([1.0, 2.0], np.float32)),
+    "put_wrap": _fn(lambda jnp: lambda x, i: jnp.put(x, i, 7.0, mode="wrap", inplace=False), V, np.array([-1, 6])),
+    "put_inplace": _fn(lambda jnp: lambda x: jnp.put(x, np.array([0]), 1.0), V),
+    "put_along_axis": _fn(lambda jnp: lambda x, i: jnp.put_along_axis(x, i, 0.0, axis=1, inplace=False), X,
+                          np.array([[0], [3], [1]])),
+    "place": _fn(lambda jnp: lambda x: jnp.place(x, np.array([True, False, True, False, True]),
+                                                 np.array([1.0, 2.0], np.float32), inplace=False), V),
+    "fill_diagonal": _fn(lambda jnp: lambda x: jnp.fill_diagonal(x, 5.0, inplace=False), X),
+    "fill_diagonal_inplace": _fn(lambda jnp: lambda x: jnp.fill_diagonal(x, 5.0), X),
+    "ravel_multi_index_clip": _fn(lambda jnp: lambda i, j: jnp.ravel_multi_index((i, j), (3, 4), mode="clip"),
+                                  np.array([0, 2, 5]), np.array([1, -1, 3])),
+    "ravel_multi_index_wrap_f": _fn(lambda jnp: lambda i, j: jnp.ravel_multi_index((i, j), (3, 4), mode="wrap",
+                                                                                   order="F"),
+                                    np.array([0, 2, 5]), np.array([1, -1, 3])),
+    "ravel_multi_index_raise": _fn(lambda jnp: lambda i, j: jnp.ravel_multi_index((i, j), (3, 4)),
+                                   np.array([0, 2]), np.array([1, 3])),
+    "unravel_index": _fn(lambda jnp: lambda i: jnp.unravel_index(i, (3, 4)), np.array([0, 5, 11, -1, 13])),
+    "packbits": _fn(lambda jnp: lambda x: jnp.packbits(x), np.array([1, 0, 1, 1, 0, 0, 0, 1, 1], np.uint8)),
+    "packbits_axis_little": _fn(lambda jnp: lambda x: jnp.packbits(x, axis=1, bitorder="little"),
+                                rand((2, 10), "bool", 3)),
+    "unpackbits": _fn(lambda jnp: lambda x: jnp.unpackbits(x), np.array([7, 160], np.uint8)),
+    "unpackbits_count_little": _fn(lambda jnp: lambda x: jnp.unpackbits(x, axis=0, count=5, bitorder="little"),
+                                   np.array([[7, 1], [160, 2]], np.uint8)),
+}
+
+if __name__ == "__main__":
+    jnp_golden.write(CASES, "selection_golden.json")
