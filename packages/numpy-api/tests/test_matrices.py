@@ -14,9 +14,11 @@ GOLDEN = jnp_golden.load("matrices_golden.json")
 
 # Cases whose jaxpr is another module's staging; their values, weak types and errors are still checked.
 STAGED_ELSEWHERE = {
-    name: "nonzero(size=) stages a sort where JAX stages cumsum and scatter-add (selection.py)"
-    for name in ("tril_indices", "tril_indices_k", "triu_indices", "triu_indices_default", "tril_indices_from",
-                 "triu_indices_from")
+    **{name: "nonzero(size=) stages a sort where JAX stages cumsum and scatter-add (selection.py)"
+       for name in ("tril_indices", "tril_indices_k", "triu_indices", "triu_indices_default", "tril_indices_from",
+                    "triu_indices_from")},
+    **{name: "diagonal stages one gather where JAX's main diagonal goes through platform_index and cond "
+             "(manipulation.py)" for name in ("diag_matrix",)},
 }
 
 
@@ -46,6 +48,19 @@ def test_tril_triu_match_numpy(dtype, k):
     np.testing.assert_array_equal(np.asarray(jnp.tril(x, k)), np.tril(x, k))
     np.testing.assert_array_equal(np.asarray(jnp.triu(x, k)), np.triu(x, k))
     assert jnp.tril(x, k).dtype == x.dtype
+
+
+@pytest.mark.parametrize("k", [-2, 0, 1, 4])
+def test_diag_matches_numpy(k):
+    v, m = np.arange(1, 4), np.arange(12.0).reshape(3, 4)
+    np.testing.assert_array_equal(np.asarray(jnp.diag(v, k)), np.diag(v, k))
+    np.testing.assert_array_equal(np.asarray(jnp.diag(m, k)), np.diag(m, k))
+
+
+@pytest.mark.parametrize("n, increasing", [(None, False), (None, True), (1, False), (5, True)])
+@pytest.mark.parametrize("x", [np.array([1, 2, -3]), np.array([0.5, -1.5, 2.0, 0.0], np.float32)])
+def test_vander_matches_numpy(x, n, increasing):
+    np.testing.assert_allclose(np.asarray(jnp.vander(x, n, increasing)), np.vander(x, n, increasing), rtol=1e-6)
 
 
 @pytest.mark.parametrize("k", [-2, 0, 1])
@@ -78,3 +93,5 @@ def test_under_vmap_and_grad():
     np.testing.assert_array_equal(np.asarray(eyes), np.stack([np.eye(3, k=k) for k in (-1, 0, 1)]))
     check_grads(lambda m: jnp.triu(m, 1), (x[0],), order=2)
     check_grads(lambda v: jnp.diagflat(v, -1), (x[0, 0],), order=2)
+    check_grads(lambda v: jnp.diag(v, 1), (x[0, 0],), order=2)
+    check_grads(lambda v: jnp.vander(v, 3), (x[0, 0],), order=2)

@@ -14,14 +14,16 @@ from jaxle_core.array import Array
 from jaxle_core.avals import canonicalize_shape, get_aval
 from jaxle_core.core import Tracer
 from jaxle_core.lax.structural import convert_keeping_weak_type
+from jaxle_numpy.conditional import where
 from jaxle_numpy.creation import asarray, ones, zeros
 from jaxle_numpy.indexing import scatter_update
-from jaxle_numpy.manipulation import ravel
+from jaxle_numpy.manipulation import diagonal, ravel
 from jaxle_numpy.ranges import arange
 from jaxle_numpy.selection import nonzero
+from jaxle_numpy.ufuncs import power, subtract
 from jaxle_numpy.util import check_arraylike, named_jit, requested_dtype
 
-__all__ = ["eye", "identity", "tri", "tril", "triu", "diagflat", "diag_indices", "diag_indices_from",
+__all__ = ["eye", "identity", "tri", "tril", "triu", "diag", "diagflat", "vander", "diag_indices", "diag_indices_from",
            "tril_indices", "triu_indices", "tril_indices_from", "triu_indices_from", "mask_indices"]
 
 _INDEX = np.dtype(np.int32)
@@ -63,10 +65,7 @@ def eye(N: Any, M: Any = None, k: Any = 0, dtype: Any = None, *, device: Any = N
     shape = _eye_shape(N, M)
     if not isinstance(k, (Array, Tracer)) and not isinstance(k, (int, np.integer)):
         raise ValueError(f"k must be a scalar integer; got {k}")
-    dtype = _out_dtype(dtype, "eye")
-    rows, cols = lax.broadcasted_iota(_INDEX, shape, 0), lax.broadcasted_iota(_INDEX, shape, 1)
-    mask = lax.eq(lax.add(rows, convert_keeping_weak_type(k, _INDEX, False)), cols)
-    return lax.convert_element_type(mask, dtype)
+    return lax.convert_element_type(_diagonal_mask(shape, k), _out_dtype(dtype, "eye"))
 
 
 def identity(n: Any, dtype: Any = None) -> Array:
@@ -118,6 +117,33 @@ def triu(m: Any, k: int = 0) -> Array:
     return _triu(_check_matrix("triu", m), operator.index(k))
 
 
+@named_jit("_diag", ("k",))
+def _diag(v: Any, k: int) -> Any:
+    aval = get_aval(v)
+    if aval.ndim == 2:
+        return diagonal(v, offset=k)
+    # Each row i of the result holds the padded vector's element i where the row meets the k-th diagonal.
+    n = aval.shape[0] + abs(k)
+    zero = lax.full_like(v, 0, shape=())  # weakly typed where v is, so the result stays so
+    padded = lax.pad(v, zero, ((max(-k, 0), max(k, 0), 0),))
+    return where(_diagonal_mask((n, n), k), lax.expand_dims(padded, (1,)), zero)
+
+
+def _diagonal_mask(shape: tuple[int, int], k: Any) -> Any:
+    """True on the ``k``-th diagonal (both iotas first, then the shifted rows compared, as JAX stages eye)."""
+    rows, cols = lax.broadcasted_iota(_INDEX, shape, 0), lax.broadcasted_iota(_INDEX, shape, 1)
+    return lax.eq(lax.add(rows, convert_keeping_weak_type(k, _INDEX, False)), cols)
+
+
+def diag(v: Any, k: int = 0) -> Array:
+    """The ``k``-th diagonal of the 2-D ``v``, or a square matrix with the 1-D ``v`` on its ``k``-th diagonal."""
+    check_arraylike("diag", v)
+    v = asarray(v)
+    if get_aval(v).ndim not in (1, 2):
+        raise ValueError("diag input must be 1d or 2d")
+    return _diag(v, operator.index(k))
+
+
 def diagflat(v: Any, k: int = 0) -> Array:
     """A square matrix with the flattened ``v`` on its ``k``-th diagonal."""
     check_arraylike("diagflat", v)
@@ -133,6 +159,27 @@ def diagflat(v: Any, k: int = 0) -> Array:
     else:
         positions = lax.add(i, lax.mul(lax.sub(i, np.int32(k)), np.int32(n)))
     return lax.reshape(scatter_update(flat, positions, values, "set"), (n, n))
+
+
+@named_jit("vander", ("N", "increasing"))
+def _vander(x: Any, N: int, increasing: bool) -> Any:
+    exponents = lax.iota(get_aval(x).dtype, N)
+    if not increasing:
+        exponents = subtract(N - 1, exponents)
+    return power(lax.expand_dims(x, (1,)), lax.expand_dims(exponents, (0,)))
+
+
+def vander(x: Any, N: int | None = None, increasing: bool = False) -> Array:
+    """The Vandermonde matrix of the 1-D ``x``: its columns are powers of ``x`` (decreasing unless
+    ``increasing``)."""
+    check_arraylike("vander", x)
+    x = asarray(x)
+    if get_aval(x).ndim != 1:
+        raise ValueError("x must be a one-dimensional array")
+    N = get_aval(x).shape[0] if N is None else operator.index(N)
+    if N < 0:
+        raise ValueError("N must be nonnegative")
+    return _vander(x, N, bool(increasing))
 
 
 def diag_indices(n: int, ndim: int = 2) -> tuple[Array, ...]:
