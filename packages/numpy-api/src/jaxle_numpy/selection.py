@@ -20,7 +20,6 @@ from jaxle_core.lax import reductions as lax_reductions
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.control_flow import conditionals as lax_conditionals
-from jaxle_numpy import _staged_helpers as staged
 from jaxle_numpy import creation, cumulative, indexing, manipulation, reductions, sorting, ufuncs, vectorize
 from jaxle_numpy.conditional import where
 from jaxle_numpy.util import canonicalize_axis, check_arraylike, promote_dtypes
@@ -255,18 +254,21 @@ def _nonzero_sized(a, size: int, fill_value) -> tuple[Any, ...]:
         return tuple(lax_structural.broadcast_in_dim(np.zeros((), index_dtype), (size,), ()) for _ in shape)
     running = cumulative.cumsum(mask)
     counts = lax_structural.broadcast_in_dim(np.zeros((), index_dtype), (size,), ())
-    counts = staged.add_at(counts, staged.clip_below(running, 0), np.array(1, index_dtype))
+    counts = indexing.scatter_update(counts, ufuncs.clip(running, 0), np.array(1, index_dtype), "add")
     flat = cumulative.cumsum(counts)
     strides = np.cumprod((1,) + shape[::-1])[::-1][1:]
-    coordinates = [staged.remainder(staged.floor_divide(flat, np.array(stride, index_dtype)), dim)
+    coordinates = [ufuncs.remainder(ufuncs.floor_divide(flat, np.array(stride, index_dtype)), dim)
                    for stride, dim in zip(strides, shape)]
     if fill_value is None:
         return tuple(coordinates)
     fills = fill_value if isinstance(fill_value, tuple) else (fill_value,) * len(shape)
     if len(fills) != len(shape):
         raise ValueError(f"fill_value must be a scalar or a tuple of length {len(shape)}; got {fill_value}")
-    beyond = lax_elementwise.ge(staged.arange(size), staged.count_true(mask))
-    return tuple(staged.where(beyond, fill, coordinate) for fill, coordinate in zip(fills, coordinates))
+    positions = lax_structural.iota(index_dtype, size)
+    count = lax_reductions.reduce_sum(lax_structural.convert_element_type(mask, index_dtype),
+                                      tuple(range(len(shape))))
+    beyond = lax_elementwise.ge(positions, count)
+    return tuple(where(beyond, fill, coordinate) for fill, coordinate in zip(fills, coordinates))
 
 
 def flatnonzero(a, *, size: int | None = None, fill_value=None):
