@@ -169,8 +169,12 @@ def test_dtype_of_values_and_dtype_likes(x64):
 
 def test_dtype_warns_when_a_64_bit_dtype_is_requested_without_x64():
     with cfg.enable_x64(False):
-        with pytest.warns(UserWarning, match="Explicitly requested dtype int64"):
+        with pytest.warns(UserWarning) as record:
             assert dtypes.dtype("int64") == np.int32
+        assert str(record[0].message) == (  # JAX 0.10.2's text
+            "Explicitly requested dtype int64 requested in dtype is not available, and will be truncated to dtype "
+            "int32. To enable more dtypes, set the jax_enable_x64 configuration option or the JAX_ENABLE_X64 shell "
+            "environment variable. See https://github.com/jax-ml/jax#current-gotchas for more.")
         with cfg.explicit_x64_dtypes("allow"):
             assert dtypes.dtype(np.float64) == np.float64
         with cfg.explicit_x64_dtypes("error"), pytest.raises(ValueError, match="float64"):

@@ -136,7 +136,8 @@ def _canonicalize_requested(dt: np.dtype, requested_in: str = "dtype") -> np.dty
                          "jax_enable_x64 or jax_explicit_x64_dtypes configuration options.")
     warnings.warn(f"Explicitly requested dtype {dt} requested in {requested_in} is not available, and will be "
                   f"truncated to dtype {narrow}. To enable more dtypes, set the jax_enable_x64 configuration option "
-                  "or the JAX_ENABLE_X64 shell environment variable.", UserWarning, stacklevel=3)
+                  "or the JAX_ENABLE_X64 shell environment variable. See "
+                  "https://github.com/jax-ml/jax#current-gotchas for more.", UserWarning, stacklevel=3)
     return narrow
 
 
