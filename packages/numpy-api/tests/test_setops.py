@@ -178,3 +178,11 @@ def test_x64_index_dtypes():
         assert values.dtype == np.int64 and index.dtype == np.int64 and counts.dtype == np.int64
         np.testing.assert_array_equal(np.asarray(inverse), np.unique(x, return_inverse=True)[1])
         _assert_equal(jnp.setxor1d(x, np.array([1, 5])), np.setxor1d(x, [1, 5]))
+
+
+def test_unique_complex_nans_count_once():
+    x = np.array([1 + 1j, complex(np.nan, 1), 1 - 1j, complex(0, np.nan), 1 + 1j], np.complex64)
+    values = np.asarray(jnp.unique(x))
+    assert len(values) == 3 and np.isnan(values[-1])
+    np.testing.assert_array_equal(values[:2], [1 - 1j, 1 + 1j])
+    assert len(np.asarray(jnp.unique(x, equal_nan=False))) == 4

@@ -93,6 +93,10 @@ def _fill_constant(fill_value: Any, dtype: np.dtype) -> Any:
 def _unique_sorted_mask_body(ar, axis: int, equal_nan: bool):
     """``ar`` sorted along ``axis`` (moved first), the mask of the first entry of each run of equal entries, and
     the permutation that sorted it."""
+    dtype = get_aval(ar).dtype
+    if equal_nan and dtypes.issubdtype(dtype, np.complexfloating):
+        # one NaN for all: complex NaNs differing in their other part would not sort together
+        ar = where(lax.ne(ar, ar), np.array(complex(np.nan, 0), dtype), ar)
     aux = _move_axis(ar, axis, 0)
     shape = get_aval(aux).shape
     keys = aux if len(shape) == 2 else lax.reshape(aux, (shape[0], math.prod(shape[1:])))

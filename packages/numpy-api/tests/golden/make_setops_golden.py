@@ -21,6 +21,9 @@ def _unique_cases():
         "unique-size-cut": lambda m: (lambda a: m.numpy.unique(a, True, True, True, size=2), (NANS,)),
         "unique-equal-nan-false": lambda m: (lambda a: m.numpy.unique(a, True, True, True, equal_nan=False,
                                                                       size=6), (NANS,)),
+        "unique-complex": lambda m: (lambda a: m.numpy.unique(a, return_counts=True, size=4),
+                                     (np.array([1 + 1j, np.nan, 1 - 1j, complex(0, np.nan), 1 + 1j], np.complex64),)),
+        "unique-float16-weak": lambda m: (lambda a: m.numpy.unique(a * 2.0, size=3), (NANS.astype(np.float16),)),
         "unique-int": lambda m: (lambda a: m.numpy.unique(a, return_counts=True, size=3), (A,)),
         "unique-bool": lambda m: (lambda a: m.numpy.unique(a, return_inverse=True, size=2),
                                   (np.array([True, False, True]),)),
@@ -56,6 +59,8 @@ def _isin_cases():
         cases[f"isin-{method}-assume-unique"] = lambda m, method=method: (
             lambda a, b: m.numpy.isin(a, b, assume_unique=True, method=method), (B[:3], A[2:]))
     cases.update({
+        "isin-complex": lambda m: (lambda a, b: m.numpy.isin(a, b, method="sort"),
+                                   (np.array([1 + 1j, 2j, 1j], np.complex64), np.array([2j, 1 + 1j], np.complex64))),
         "isin-float-int": lambda m: (m.numpy.isin, (NANS, B)),
         "isin-scalar": lambda m: (lambda a: m.numpy.isin(a, 2), (ROWS,)),
         "isin-method-error": lambda m: (lambda a, b: m.numpy.isin(a, b, method="x"), (A, B)),
