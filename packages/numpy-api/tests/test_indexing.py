@@ -5,6 +5,7 @@ import itertools
 
 import jnp_golden
 import make_indexing_golden
+import make_indexing_x64_golden
 import numpy as np
 import pytest
 
@@ -134,3 +135,14 @@ def test_gradients(fn):
     # adding zero makes check_grads' NumPy points arrays, which have `.at`
     check_grads(lambda v: fn(jaxle_core.lax.add(v, np.float32(0))), (x,), order=2,
                 modes=("fwd", "rev"))
+
+
+GOLDEN_X64 = jnp_golden.load("indexing_x64_golden.json")
+
+
+@pytest.mark.filterwarnings("ignore:scatter inputs have incompatible types")
+@pytest.mark.parametrize("name", sorted(make_indexing_x64_golden.CASES))
+def test_golden_x64(name):
+    with jaxle_core.config.enable_x64(True):
+        actual = jnp_golden.run_case(jnp_golden.jaxle_namespace(), make_indexing_x64_golden.CASES[name])
+    jnp_golden.assert_case_matches(actual, GOLDEN_X64[name])

@@ -398,6 +398,8 @@ def gather_plan(parsed: ParsedIndex, wrap_negative_indices: bool = True) -> Gath
                 value = lax_structural.broadcast_in_dim(value, advanced_shape,
                                                         tuple(range(len(advanced_shape) - len(value_shape),
                                                                     len(advanced_shape))))
+            advanced_values[k] = value
+        for k, value in advanced_values.items():  # all broadcast first, then all converted, as JAX stages them
             advanced_values[k] = _to_dtype(value, dtype)
 
     components: list[tuple[Any, tuple[int, ...]]] = []

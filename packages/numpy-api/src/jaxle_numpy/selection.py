@@ -20,7 +20,7 @@ from jaxle_core.lax import reductions as lax_reductions
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.control_flow import conditionals as lax_conditionals
-from jaxle_numpy import creation, cumulative, indexing, manipulation, reductions, sorting, ufuncs, vectorize
+from jaxle_numpy import creation, cumulative, indexer, indexing, manipulation, reductions, sorting, ufuncs, vectorize
 from jaxle_numpy.conditional import where
 from jaxle_numpy.util import canonicalize_axis, check_arraylike, promote_dtypes
 
@@ -104,7 +104,10 @@ def _take_along_axis_body(arr, indices, axis: int | None, mode=None, fill_value=
                          f"{arr_aval.ndim}")
     axis = canonicalize_axis(axis, arr_aval.ndim)
     size = arr_aval.shape[axis]
-    if np.issubdtype(index_aval.dtype, np.signedinteger):
+    index_dtype = indexer.index_dtype(arr_aval.shape)
+    if index_aval.dtype != index_dtype:
+        indices = lax_structural.convert_element_type(indices, index_dtype)
+    if np.issubdtype(index_dtype, np.signedinteger):
         indices = lax_structural.select_n(lax_elementwise.lt(indices, _like(0, indices)), indices,
                                           lax_elementwise.add(indices, _like(size, indices)))
     # the other dimensions broadcast together
@@ -238,9 +241,9 @@ def nonzero(a, *, size: int | None = None, fill_value=None) -> tuple[Any, ...]:
     if size is None:
         # JAX counts the nonzero elements first: the count is what must be concrete
         _concrete(lax_reductions.reduce_sum(lax_structural.convert_element_type(
-            lax_elementwise.ne(a, _like(0, a)), np.int32), tuple(range(len(shape)))))
+            lax_elementwise.ne(a, _like(0, a)), dtypes.default_int_dtype()), tuple(range(len(shape)))))
         value = _concrete(a)
-        return tuple(current_backend().device_put(i.astype(np.int32)) for i in np.nonzero(value))
+        return tuple(current_backend().device_put(i.astype(dtypes.default_int_dtype())) for i in np.nonzero(value))
     return _nonzero_sized(a, size, fill_value)
 
 
