@@ -207,6 +207,7 @@ def moveaxis(a: Any, source: int | Sequence[int], destination: int | Sequence[in
 @named_jit("rollaxis", ("axis", "start"))
 def rollaxis(a: Any, axis: int, start: int = 0) -> Any:
     """``a`` with ``axis`` moved to just before position ``start``."""
+    check_arraylike("rollaxis", a)
     ndim = _ndim(a)
     axis = _axis(axis, ndim)
     if not -ndim <= start <= ndim:
@@ -392,6 +393,7 @@ def hstack(tup: Any, dtype: Any = None) -> Any:
     if _is_array_object(tup):
         arrays = vmap(atleast_1d)(tup)
         return concatenate(arrays, axis=0 if _ndim(arrays) == 2 else 1, dtype=dtype)
+    check_arraylike("hstack", *tup)
     arrays = [atleast_1d(a) for a in tup]
     return concatenate(arrays, axis=0 if _ndim(arrays[0]) == 1 else 1, dtype=dtype)
 
@@ -400,6 +402,7 @@ def vstack(tup: Any, dtype: Any = None) -> Any:
     """The arrays, made at least two-dimensional, joined along their first axis."""
     if _is_array_object(tup):
         return concatenate(vmap(atleast_2d)(tup), axis=0, dtype=dtype)
+    check_arraylike("vstack", *tup)
     return concatenate([atleast_2d(a) for a in tup], axis=0, dtype=dtype)
 
 
@@ -407,6 +410,7 @@ def dstack(tup: Any, dtype: Any = None) -> Any:
     """The arrays, made at least three-dimensional, joined along their third axis."""
     if _is_array_object(tup):
         return concatenate(vmap(atleast_3d)(tup), axis=2, dtype=dtype)
+    check_arraylike("dstack", *tup)
     return concatenate([atleast_3d(a) for a in tup], axis=2, dtype=dtype)
 
 
@@ -418,6 +422,7 @@ def column_stack(tup: Any) -> Any:
     """The arrays as columns: one-dimensional ones become columns, two-dimensional ones are joined as they are."""
     if _is_array_object(tup):
         return concatenate(vmap(_as_column)(tup) if _ndim(tup) < 3 else tup, axis=1)
+    check_arraylike("column_stack", *tup)
     return concatenate([_as_column(a) for a in tup], axis=1)
 
 
@@ -600,6 +605,7 @@ def flipud(m: Any) -> Any:
 @named_jit("rot90", ("k", "axes"))
 def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
     """``m`` rotated by ``k`` quarter turns in the plane of ``axes`` (from the first axis towards the second)."""
+    check_arraylike("rot90", m)
     ndim = _ndim(m)
     if ndim < 2:
         raise ValueError(f"rot90 requires its first argument to have ndim at least two, but got first argument of "
@@ -881,6 +887,7 @@ def pad(array: Any, pad_width: Any, mode: str | Callable[..., Any] = "constant",
 @named_jit("resize", ("new_shape",))
 def resize(a: Any, new_shape: Any) -> Any:
     """``a`` flattened, repeated as often as needed and cut to fill ``new_shape``."""
+    check_arraylike("resize", a)
     new_shape = _index_tuple(new_shape)
     if any(d < 0 for d in new_shape):
         raise ValueError("all elements of `new_shape` must be non-negative")
@@ -1045,6 +1052,7 @@ def _in_bounds_index(index: Any, size: int) -> Any:
 @named_jit("diagonal", ("offset", "axis1", "axis2"))
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
     """The ``offset`` diagonal of the planes spanned by ``axis1`` and ``axis2``, as the last axis."""
+    check_arraylike("diagonal", a)
     ndim = _ndim(a)
     if ndim < 2:
         raise ValueError("diagonal requires an array of at least two dimensions.")

@@ -13,6 +13,11 @@ def _case(fn_of_m, *args):
     return lambda m: (fn_of_m(m), args)
 
 
+def _list_case(name, *args):
+    """A case calling ``jnp.<name>`` on a nested list (not an array) and ``args``."""
+    return lambda m: (lambda: getattr(m.numpy, name)([[1.0, 2.0], [3.0, 4.0]], *args), ())
+
+
 def _negative_edges(vector, pad_width, iaxis, kwargs):
     """A callable padding mode: -1 before, -2 after."""
     vector = vector.at[:pad_width[0]].set(-1)
@@ -359,6 +364,13 @@ CASES = {
     "insert_error_axis": _case(lambda m: lambda a: m.numpy.insert(a, 1, 1.0, axis=2), _f32(2, 3)),
     "insert_error_broadcast": _case(lambda m: lambda a: m.numpy.insert(a, 1, np.array([7.0, 8.0]), axis=0),
                                     _f32(2, 3)),
+    # lists are not arrays, also for the jitted functions
+    **{f"{name}_error_list": _list_case(name, *args)
+       for name, args in [("rollaxis", (1,)), ("rot90", ()), ("resize", (3,)), ("diagonal", ()), ("hstack", ()),
+                          ("vstack", ()), ("dstack", ()), ("column_stack", ()), ("flip", ()), ("pad", (1,)),
+                          ("roll", (1,)), ("split", (2,)), ("transpose", ()), ("insert", (0, 1.0)),
+                          ("delete", (0,)), ("trim_zeros", ()), ("stack", ()), ("unstack", ()), ("tile", (2,)),
+                          ("swapaxes", (0, 1))]},
     # under transformations
     "vmap_roll": _case(lambda m: m.vmap(lambda a: m.numpy.roll(a, 1)), _f32(2, 3)),
     "vmap_concatenate": _case(lambda m: m.vmap(lambda a, b: m.numpy.concatenate([a, b])), _f32(2, 3), _f32(2, 1)),
