@@ -77,7 +77,7 @@ def test_x64_default_dtypes():
     with config.enable_x64(True):
         assert jnp.eye(2).dtype == np.float64
         assert jnp.tri(2, dtype=int).dtype == np.int64
-        assert jnp.diag_indices(2)[0].dtype == np.int32
+        assert jnp.diag_indices(2)[0].dtype == np.int64
 
 
 def test_under_vmap_and_grad():

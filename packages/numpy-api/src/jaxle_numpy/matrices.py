@@ -26,7 +26,9 @@ from jaxle_numpy.util import check_arraylike, named_jit, requested_dtype
 __all__ = ["eye", "identity", "tri", "tril", "triu", "diag", "diagflat", "vander", "diag_indices", "diag_indices_from",
            "tril_indices", "triu_indices", "tril_indices_from", "triu_indices_from", "mask_indices"]
 
-_INDEX = np.dtype(np.int32)
+def _index_dtype() -> np.dtype:
+    """The dtype of the row and column counters: the default integer (int64 with x64), as JAX's."""
+    return dtypes.default_int_dtype()
 
 
 def _out_dtype(dtype: Any, fun_name: str) -> np.dtype:
@@ -36,13 +38,14 @@ def _out_dtype(dtype: Any, fun_name: str) -> np.dtype:
 
 def _offset_rows(shape: tuple[int, int], k: Any) -> Any:
     """Row indices of a ``shape`` matrix shifted by ``k`` (an integer or a traced one)."""
-    return lax.add(lax.broadcasted_iota(_INDEX, shape, 0), convert_keeping_weak_type(k, _INDEX, False))
+    index = _index_dtype()
+    return lax.add(lax.broadcasted_iota(index, shape, 0), convert_keeping_weak_type(k, index, False))
 
 
 def _lower_mask(shape: tuple[int, int], k: Any) -> Any:
     """True on and below the ``k``-th diagonal, in the order JAX stages it (rows shifted before columns)."""
     rows = _offset_rows(shape, k)
-    return lax.ge(rows, lax.broadcasted_iota(_INDEX, shape, 1))
+    return lax.ge(rows, lax.broadcasted_iota(_index_dtype(), shape, 1))
 
 
 def _eye_dim(size: Any, name: str) -> int:
@@ -131,8 +134,9 @@ def _diag(v: Any, k: int) -> Any:
 
 def _diagonal_mask(shape: tuple[int, int], k: Any) -> Any:
     """True on the ``k``-th diagonal (both iotas first, then the shifted rows compared, as JAX stages eye)."""
-    rows, cols = lax.broadcasted_iota(_INDEX, shape, 0), lax.broadcasted_iota(_INDEX, shape, 1)
-    return lax.eq(lax.add(rows, convert_keeping_weak_type(k, _INDEX, False)), cols)
+    index = _index_dtype()
+    rows, cols = lax.broadcasted_iota(index, shape, 0), lax.broadcasted_iota(index, shape, 1)
+    return lax.eq(lax.add(rows, convert_keeping_weak_type(k, index, False)), cols)
 
 
 def diag(v: Any, k: int = 0) -> Array:
@@ -154,10 +158,11 @@ def diagflat(v: Any, k: int = 0) -> Array:
     flat = zeros(n * n, get_aval(values).dtype)
     i = arange(length)
     # The flat position of row r, column c is r * n + c; the diagonal's rows and columns are i and i + k.
+    k_, n_ = np.asarray(k, _index_dtype()), np.asarray(n, _index_dtype())
     if k >= 0:
-        positions = lax.add(lax.add(i, np.int32(k)), lax.mul(i, np.int32(n)))
+        positions = lax.add(lax.add(i, k_), lax.mul(i, n_))
     else:
-        positions = lax.add(i, lax.mul(lax.sub(i, np.int32(k)), np.int32(n)))
+        positions = lax.add(i, lax.mul(lax.sub(i, k_), n_))
     return lax.reshape(scatter_update(flat, positions, values, "set"), (n, n))
 
 
@@ -189,7 +194,7 @@ def diag_indices(n: int, ndim: int = 2) -> tuple[Array, ...]:
         raise ValueError(f"n argument to diag_indices must be nonnegative, got {n}")
     if ndim < 0:
         raise ValueError(f"ndim argument to diag_indices must be nonnegative, got {ndim}")
-    return (lax.iota(_INDEX, n),) * ndim
+    return (lax.iota(_index_dtype(), n),) * ndim
 
 
 def diag_indices_from(arr: Any) -> tuple[Array, ...]:
@@ -249,4 +254,4 @@ def triu_indices_from(arr: Any, k: int = 0) -> tuple[Array, Array]:
 def mask_indices(n: int, mask_func: Callable[[Any, int], Any], k: int = 0, *,
                  size: int | None = None) -> tuple[Array, Array]:
     """The indices where ``mask_func(ones((n, n)), k)`` is nonzero (``size`` fixes their number)."""
-    return nonzero(asarray(mask_func(ones((n, n), dtype=_INDEX), k)), size=size)
+    return nonzero(asarray(mask_func(ones((n, n), dtype=_index_dtype()), k)), size=size)

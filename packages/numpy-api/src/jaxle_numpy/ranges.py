@@ -172,16 +172,16 @@ def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: 
                      operator.index(axis))
 
 
-_INV_LN10 = 1 / math.log(10)
+_LOG10_E = math.log10(math.e)  # JAX's factor (not 1 / log(10), which differs in the last float64 bit)
 
 
 def _log10(x: Any) -> Any:
     """``log(x) / log(10)``, as jnp.log10 stages it (per component for complex values)."""
     log = lax.log(x)
     if not dtypes.issubdtype(get_aval(x).dtype, np.complexfloating):
-        return lax.mul(log, _scalar(_INV_LN10, get_aval(log).dtype))
+        return lax.mul(log, _scalar(_LOG10_E, get_aval(log).dtype))
     real_part, imag_part = lax.real(log), lax.imag(log)
-    scale = _scalar(_INV_LN10, get_aval(real_part).dtype)
+    scale = _scalar(_LOG10_E, get_aval(real_part).dtype)
     return lax.complex(lax.mul(real_part, scale), lax.mul(imag_part, scale))
 
 
