@@ -36,6 +36,8 @@ def _where(condition, x, y):
         x, y = broadcast_together("where", x, y)
     else:
         condition, x, y = broadcast_together("where", condition, x, y)
+    if 0 in get_aval(x).shape:  # nothing to select: JAX returns x
+        return x
     return lax.select_n(condition, y, x)
 
 

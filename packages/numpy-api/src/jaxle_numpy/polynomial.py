@@ -11,7 +11,6 @@ import numpy as np
 from jaxle_core import dtypes
 from jaxle_core.avals import get_aval
 from jaxle_core.jit import jit
-from jaxle_core.lax import elementwise as lax_elementwise
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.control_flow.scan import scan
 from jaxle_numpy.creation import array, asarray, full, ones, zeros
@@ -20,7 +19,8 @@ from jaxle_numpy.products import matmul, trace
 from jaxle_numpy.ranges import arange
 from jaxle_numpy.reductions import prod
 from jaxle_numpy.signal import convolve
-from jaxle_numpy.util import check_arraylike, concrete_or_error, promote_args, promote_dtypes, promote_dtypes_inexact
+from jaxle_numpy.ufuncs import maximum, negative, true_divide
+from jaxle_numpy.util import check_arraylike, concrete_or_error, promote_dtypes, promote_dtypes_inexact
 
 __all__ = ["polyval", "polyadd", "polysub", "polymul", "polydiv", "polyder", "polyint", "poly"]
 
@@ -64,7 +64,7 @@ def polysub(a1: Any, a2: Any) -> Any:
     """The difference of two polynomials."""
     check_arraylike("polysub", a1, a2)
     a1, a2 = promote_dtypes(a1, a2)
-    return polyadd(a1, lax_elementwise.neg(a2))
+    return polyadd(a1, negative(a2))
 
 
 def polymul(a1: Any, a2: Any, *, trim_leading_zeros: bool = False) -> Any:
@@ -142,8 +142,8 @@ def polyint(p: Any, m: int = 1, k: Any = None) -> Any:
         return p
     dtype, n = get_aval(p).dtype, get_aval(p).shape[0]
     grid = arange(n + m, dtype=dtype)[np.newaxis] - arange(m, dtype=dtype)[:, np.newaxis]
-    divisors = prod(lax_elementwise.max(*promote_args("maximum", 1, grid)), 0)[::-1]
-    return lax_elementwise.div(*promote_args("true_divide", concatenate((p, k)), divisors))
+    divisors = prod(maximum(1, grid), 0)[::-1]
+    return true_divide(concatenate((p, k)), divisors)
 
 
 @jit

@@ -16,7 +16,9 @@ from jaxle_core.lax import reductions as lax_reductions
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.dot import dot_general
-from jaxle_numpy.util import canonicalize_axis, check_arraylike, ensure_array, promote_args, promote_dtypes
+from jaxle_numpy.conditional import where
+from jaxle_numpy.ufuncs import multiply, subtract
+from jaxle_numpy.util import canonicalize_axis, check_arraylike, ensure_array, promote_dtypes
 from jaxle_numpy.vectorize import vectorize
 
 __all__ = ["dot", "vdot", "vecdot", "inner", "outer", "matmul", "matvec", "vecmat", "tensordot", "kron", "trace",
@@ -47,13 +49,6 @@ def dot(a: Any, b: Any, *, precision=None, preferred_element_type=None, out_shar
     else:
         contracting = ((a_ndim - 1,), (max(b_ndim - 2, 0),))
     return _contract(a, b, (contracting, ((), ())), precision, preferred_element_type)
-
-
-def _multiply(x: Any, y: Any) -> Any:
-    """jnp.multiply of operands of one dtype and rank (booleans multiply as a logical and)."""
-    if get_aval(x).dtype == np.bool_:
-        return lax_elementwise.bitwise_and(x, y)
-    return lax_elementwise.mul(x, y)
 
 
 def _ravel(x: Any) -> Any:
@@ -103,7 +98,7 @@ def inner(a: Any, b: Any, *, precision=None, preferred_element_type=None) -> Any
     a_ndim, b_ndim = get_aval(a).ndim, get_aval(b).ndim
     if a_ndim == 0 or b_ndim == 0:
         a, b = promote_dtypes(a, b)
-        return _multiply(*_with_common_rank(a, b))
+        return multiply(*_with_common_rank(a, b))
     return _contract(a, b, (((a_ndim - 1,), (b_ndim - 1,)), ((), ())), precision, preferred_element_type)
 
 
@@ -120,7 +115,7 @@ def outer(a: Any, b: Any, out: None = None) -> Any:
         raise NotImplementedError("The 'out' argument to jnp.outer is not supported.")
     a, b = promote_dtypes(a, b)
     column = lax_structural.expand_dims(_ravel(a), (1,))
-    return _multiply(column, lax_structural.expand_dims(_ravel(b), (0,)))
+    return multiply(column, lax_structural.expand_dims(_ravel(b), (0,)))
 
 
 def matmul(a: Any, b: Any, *, precision=None, preferred_element_type=None, out_sharding=None) -> Any:
@@ -250,21 +245,7 @@ def kron(a: Any, b: Any) -> Any:
     ndim = len(a_shape)
     a = lax_structural.expand_dims(a, tuple(range(1, 2 * ndim, 2)))
     b = lax_structural.expand_dims(b, tuple(range(0, 2 * ndim, 2)))
-    return lax_structural.reshape(_multiply(a, b), tuple(x * y for x, y in zip(a_shape, b_shape)))
-
-
-@jit
-def _where(condition: Any, x: Any, y: Any) -> Any:
-    """jnp.where's staged body (``jit[name=_where]``), for the operands trace gives it: ``x`` and ``y`` of one
-    shape and dtype, ``condition`` broadcast to it."""
-    shape = get_aval(x).shape
-    if 0 in shape:  # nothing to select: JAX's where returns ``x``
-        return x
-    condition_shape = get_aval(condition).shape
-    if condition_shape != shape:
-        lead = len(shape) - len(condition_shape)
-        condition = lax_structural.broadcast_in_dim(condition, shape, tuple(range(lead, len(shape))))
-    return lax_structural.select_n(condition, y, x)
+    return lax_structural.reshape(multiply(a, b), tuple(x * y for x, y in zip(a_shape, b_shape)))
 
 
 def _trace_dtype(dtype: Any, input_dtype: np.dtype) -> np.dtype:
@@ -297,7 +278,7 @@ def trace(a: Any, offset: int | Any = 0, axis1: int = 0, axis2: int = 1, dtype: 
     shifted = lax_elementwise.add(rows, lax_structural.convert_element_type(offset, np.int32))
     on_diagonal = lax_elementwise.eq(shifted, columns)
     zeros = lax_structural.broadcast_in_dim(np.zeros((), aval.dtype)[()], shape, ())
-    diagonal = _where(on_diagonal, a, zeros)
+    diagonal = where(on_diagonal, a, zeros)
     out_dtype = _trace_dtype(dtype, aval.dtype)
     if out_dtype != aval.dtype:
         diagonal = lax_structural.convert_element_type(diagonal, out_dtype)
@@ -318,10 +299,6 @@ def _zeros_like(x: Any) -> Any:
     return lax_structural.broadcast_in_dim(zero, aval.shape, ()) if aval.shape else zero
 
 
-def _binary(fn, x: Any, y: Any) -> Any:
-    return fn(*promote_args("cross", x, y))
-
-
 @functools.partial(jit, static_argnames=("axisa", "axisb", "axisc", "axis"))
 def cross(a, b, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: int | None = None):
     """The cross product of 3-vectors (or 2-vectors, read with a zero third component) along the given axes."""
@@ -334,15 +311,15 @@ def cross(a, b, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: int | N
     if a_size not in (2, 3) or b_size not in (2, 3):
         raise ValueError("Dimension must be either 2 or 3 for cross product")
     if a_size == b_size == 2:
-        first = _binary(_multiply, _component(a, 0), _component(b, 1))
-        return _binary(lax_elementwise.sub, first, _binary(_multiply, _component(a, 1), _component(b, 0)))
+        first = multiply(_component(a, 0), _component(b, 1))
+        return subtract(first, multiply(_component(a, 1), _component(b, 0)))
     a0, a1 = _component(a, 0), _component(a, 1)
     a2 = _component(a, 2) if a_size == 3 else _zeros_like(a0)
     b0, b1 = _component(b, 0), _component(b, 1)
     b2 = _component(b, 2) if b_size == 3 else _zeros_like(b0)
 
     def term(x, y, z, w):
-        return _binary(lax_elementwise.sub, _binary(_multiply, x, y), _binary(_multiply, z, w))
+        return subtract(multiply(x, y), multiply(z, w))
 
     parts = [term(a1, b2, a2, b1), term(a2, b0, a0, b2), term(a0, b1, a1, b0)]
     shape = get_aval(parts[0]).shape  # each part involves both operands, so all have the broadcast shape
