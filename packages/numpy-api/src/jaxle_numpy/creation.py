@@ -45,7 +45,12 @@ def _invalid_value(x: Any, dt: np.dtype) -> TypeError:
 
 def _host_array(x: Any) -> np.ndarray:
     """A non-Python-scalar leaf as a NumPy array of a dtype JAX arrays can have, or JAX's error."""
-    if isinstance(x, np.ndarray) and not dtypes.is_valid_dtype(x.dtype):
+    if isinstance(x, np.ma.MaskedArray):
+        raise ValueError("numpy masked arrays are not supported as direct inputs to JAX functions. Use arr.filled() "
+                         "to convert the value to a standard numpy array.")
+    # NumPy arrays and numbers (timedelta64 is one) of other dtypes fail where JAX stages them; other values
+    # (strings, datetimes, objects) are refused by the dtype check below.
+    if isinstance(x, (np.ndarray, np.number)) and not dtypes.is_valid_dtype(x.dtype):
         raise TypeError("Error interpreting argument to stage as a JAX value. The problematic value is of type "
                         f"{type(x)} and was passed to stage at position 0.")
     value = np.asarray(x)

@@ -52,7 +52,9 @@ def _eye_dim(size: Any, name: str) -> int:
     try:
         (size,) = canonicalize_shape((size,))
     except TypeError as error:
-        raise TypeError(f"{error} argument of '{name}' jnp.eye().") from None
+        # JAX's two messages word the argument differently.
+        where = "argument of 'N' jnp.eye()" if name == "N" else "argument 'M' of jnp.eye()"
+        raise TypeError(f"{error} {where}.") from None
     return size
 
 

@@ -239,7 +239,10 @@ def size(a: Any, axis: int | tuple[int, ...] | None = None) -> int:
     if axis is None:
         return math.prod(dims)
     axes = axis if isinstance(axis, (tuple, list)) else (axis,)
-    return math.prod(dims[canonicalize_axis(ax, len(dims))] for ax in axes)
+    canonical = [canonicalize_axis(ax, len(dims)) for ax in axes]
+    if len(set(canonical)) != len(canonical):
+        raise ValueError(f"repeated axis: {tuple(axes)}")
+    return math.prod(dims[ax] for ax in canonical)
 
 
 # ---------------------------------------------------------------- printing: NumPy's options govern Array repr too

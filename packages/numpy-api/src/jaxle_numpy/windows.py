@@ -4,7 +4,6 @@ elementwise functions as JAX's are)."""
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any
 
 from jaxle_core import dtypes, lax
@@ -16,14 +15,10 @@ from jaxle_numpy.util import check_arraylike, concrete_or_error
 __all__ = ["bartlett", "blackman", "hamming", "hanning", "kaiser"]
 
 
-def _length(M: Any, fun_name: str) -> int:
-    """The window length: a concrete integer (floats truncated, as JAX's int() does)."""
-    return int(operator.index(M) if not hasattr(M, "aval") else concrete_or_error(M, f"M argument of jnp.{fun_name}"))
-
-
 def _window(M: Any, fun_name: str) -> tuple[int, Array | None]:
-    """The length and, for windows of two or more points, the sample positions 0..M-1 as floats."""
-    M = int(M) if isinstance(M, float) else _length(M, fun_name)
+    """The length (a concrete number made an int, floats truncated as JAX's int() does) and, for windows of two
+    or more points, the sample positions 0..M-1 as floats."""
+    M = int(concrete_or_error(M, f"M argument of jnp.{fun_name}") if hasattr(M, "aval") else M)
     if M <= 1:
         return M, None
     return M, lax.iota(dtypes.default_float_dtype(), M)

@@ -80,6 +80,8 @@ CASES = {
     "array_generator": no_args_case(lambda jnp: jnp.array(i for i in range(3))),
     "array_datetime": no_args_case(lambda jnp: jnp.array(np.datetime64("2020"))),
     "array_np_str_array": no_args_case(lambda jnp: jnp.array(np.array(["a"]))),
+    "array_timedelta": no_args_case(lambda jnp: jnp.array(np.timedelta64(1, "D"))),
+    "asarray_masked_array": no_args_case(lambda jnp: jnp.asarray(np.ma.masked_array([1, 2], mask=[0, 1]))),
     "array_order_F": no_args_case(lambda jnp: jnp.array([1, 2], order="F")),
     "asarray_order_C": no_args_case(lambda jnp: jnp.asarray([1, 2], order="C")),
     "array_dtype_not_understood": no_args_case(lambda jnp: jnp.array([1], dtype="foo")),

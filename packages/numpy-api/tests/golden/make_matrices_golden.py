@@ -28,6 +28,7 @@ CASES = {
     "eye_negative_m": no_args_case(lambda jnp: jnp.eye(2, -1)),
     "eye_float_n": no_args_case(lambda jnp: jnp.eye(2.5)),
     "eye_float_k": no_args_case(lambda jnp: jnp.eye(2, k=1.5)),
+    "eye_float_m": no_args_case(lambda jnp: jnp.eye(2, 3.0)),
     "identity": no_args_case(lambda jnp: jnp.identity(2, jnp.int8)),
     "identity_default": no_args_case(lambda jnp: jnp.identity(3)),
     "identity_negative": no_args_case(lambda jnp: jnp.identity(-1)),

@@ -151,6 +151,7 @@ CASES = {
     "size_axis": _answer(lambda jnp: [jnp.size(jnp.ones((2, 3)), 1), jnp.size(jnp.ones((2, 3)), -1),
                                       jnp.size(jnp.ones((2, 3)), (0, 1)), jnp.size([[1, 2, 3]], 1)]),
     "size_axis_out_of_bounds": _answer(lambda jnp: jnp.size(jnp.ones((2, 3)), 2)),
+    "size_axis_repeated": _answer(lambda jnp: jnp.size(np.ones((2, 3)), axis=(0, 0))),
     "ndim_traced": traced_case(lambda jnp, x: jnp.zeros(jnp.ndim(x) + jnp.size(x)), rand((2, 3), "float32", 3)),
     "shape_traced": traced_case(lambda jnp, x: jnp.zeros(jnp.shape(x)), rand((2, 3), "float32", 4)),
     "constants": _answer(lambda jnp: [jnp.e, jnp.euler_gamma, jnp.inf, jnp.pi, float(jnp.newaxis is None)]),

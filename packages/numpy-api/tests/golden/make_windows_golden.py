@@ -16,6 +16,8 @@ for _name in ("bartlett", "blackman", "hamming", "hanning"):
         f"{_name}_negative": no_args_case(lambda jnp, name=_name: getattr(jnp, name)(-1)),
         f"{_name}_float": no_args_case(lambda jnp, name=_name: getattr(jnp, name)(2.5)),
         f"{_name}_numpy_int": no_args_case(lambda jnp, name=_name: getattr(jnp, name)(np.int32(3))),
+        f"{_name}_numpy_float": no_args_case(lambda jnp, name=_name: getattr(jnp, name)(np.float32(3.7))),
+        f"{_name}_bool": no_args_case(lambda jnp, name=_name: getattr(jnp, name)(True)),
         f"{_name}_traced": traced_case(lambda jnp, m, name=_name: getattr(jnp, name)(m), 3),
     })
 CASES.update({
