@@ -1,8 +1,11 @@
 """jnp's shape manipulation functions replay JAX 0.10.2's golden records: jaxprs, values, weak types, errors."""
 
 import jnp_golden
+import make_manipulation_x64_golden
 import pytest
 from make_manipulation_golden import CASES
+
+import jaxle_core
 
 GOLDEN = jnp_golden.load("manipulation_golden.json")
 
@@ -24,5 +27,22 @@ def test_matches_jax(name):
     actual = jnp_golden.run_case(jnp_golden.jaxle_namespace(), CASES[name])
     expected = GOLDEN[name]
     if name in JAXPR_DIFFERS:
+        actual, expected = dict(actual, jaxpr=None), dict(expected, jaxpr=None)
+    jnp_golden.assert_case_matches(actual, expected)
+
+
+GOLDEN_X64 = jnp_golden.load("manipulation_x64_golden.json")
+X64_JAXPR_DIFFERS = {
+    "insert_indices": ".at[] with weakly typed indices (indexing.py)",
+    "delete_unique": "jnp.sum of booleans (reductions.py) converts them straight to int64; JAX's goes through int32",
+}
+
+
+@pytest.mark.parametrize("name", sorted(make_manipulation_x64_golden.CASES))
+def test_matches_jax_with_x64(name):
+    with jaxle_core.config.enable_x64(True):
+        actual = jnp_golden.run_case(jnp_golden.jaxle_namespace(), make_manipulation_x64_golden.CASES[name])
+    expected = GOLDEN_X64[name]
+    if name in X64_JAXPR_DIFFERS:
         actual, expected = dict(actual, jaxpr=None), dict(expected, jaxpr=None)
     jnp_golden.assert_case_matches(actual, expected)

@@ -1044,9 +1044,8 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Any:
 
 
 def _in_bounds_index(index: Any, size: int) -> Any:
-    """``index`` with negative entries counted from the end and made int32, as ``x[index]`` prepares indices."""
-    index = lax_structural.select_n(index < 0, index, index + size)
-    return lax_structural.convert_element_type(index, np.int32)
+    """``index`` with negative entries counted from the end, as ``x[index]`` prepares indices."""
+    return lax_structural.select_n(index < 0, index, index + size)
 
 
 @named_jit("diagonal", ("offset", "axis1", "axis2"))
@@ -1069,7 +1068,9 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
         rows, cols = lax_elementwise.add(np.asarray(-offset, index_dtype)[()], j), i
     else:
         rows, cols = i, j
+    # normalized, then made int32 (gather's index type), as x[rows, cols] stages them
     rows, cols = _in_bounds_index(rows, n), _in_bounds_index(cols, m)
+    rows, cols = (lax_structural.convert_element_type(i, np.int32) for i in (rows, cols))
     indices = lax_structural.concatenate([lax_structural.broadcast_in_dim(rows, (length, 1), (0,)),
                                           lax_structural.broadcast_in_dim(cols, (length, 1), (0,))], 1)
     batch = tuple(range(ndim - 2))
