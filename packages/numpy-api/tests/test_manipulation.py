@@ -186,6 +186,17 @@ def test_x64(name):
             _assert_same(jnp_fn(x), np_fn(x))
 
 
+def test_reshape_of_numpy_values_is_numpy_reshape():
+    x = np.arange(6.0)
+    out = jnp.reshape(x, (2, -1), order="F")
+    assert type(out) is np.ndarray and out.dtype == np.float64
+    np.testing.assert_array_equal(out, x.reshape((2, -1), order="F"))
+    assert type(jnp.reshape(np.float64(3.0), (1,))) is np.ndarray
+    with pytest.raises(ValueError, match=r"cannot reshape array of size 6 into shape \(4,2\)"):
+        jnp.reshape(x, (4, 2))
+    assert isinstance(jnp.reshape(3.0, (1, 1)), jaxle_core.Array)
+
+
 def test_weak_types_kept():
     assert jnp.reshape(2.0, (1, 1)).weak_type
     assert jnp.tile(1.0, 3).weak_type

@@ -129,8 +129,11 @@ def _resolve_shape(a_shape: tuple[int, ...], shape: tuple[int, ...]) -> tuple[in
 def reshape(a: Any, shape: Any = None, order: str = "C", *, copy: bool | None = None,
             out_sharding: Any = None) -> Any:
     """``a`` with a new ``shape`` (one size may be -1); ``order='F'`` reads and writes column-major."""
-    del copy, out_sharding  # arrays are immutable; jaxle has one device
+    del copy  # arrays are immutable
     check_arraylike("reshape", a)
+    if isinstance(a, (np.ndarray, np.generic)) and out_sharding is None:
+        # JAX forwards NumPy values to their own reshape method: a NumPy result, with NumPy's errors
+        return a.reshape(shape, order=order)
     _check_order(order)
     a_shape = _shape(a)
     new_shape = _resolve_shape(a_shape, _reshape_sizes(shape))
