@@ -29,6 +29,11 @@ def _traced(fn, *extra, spec=X3):
 
 I2 = np.array([0, 2], np.int32)
 
+
+def _assign_item(x):
+    x[0] = 1.0
+    return x
+
 CASES = {
     # static slicing
     "int": _index(0),
@@ -90,6 +95,19 @@ CASES = {
     "int32_operand": _case(lambda m: lambda x: x[np.array([2, 0])], rand((3,), "int32", 1)),
     "bool_operand": _case(lambda m: lambda x: x[1:, np.array([0])], rand((3, 2), "bool", 1)),
     "weak_operand": _case(lambda m: lambda x: (x * 2.0)[0], rand((3,), "float32", 1)),
+    # operand dtypes
+    "bfloat16_gather": _case(lambda m: lambda x, i: x[i, 1:], rand((3, 4), "bfloat16", 4), np.array([2, 0])),
+    "float16_slice": _case(lambda m: lambda x: x[::-1, 2], rand((3, 4), "float16", 4)),
+    "complex_gather": _case(lambda m: lambda x, i: x[i], rand((4,), "complex64", 4), np.array([3, -4])),
+    "uint8_traced_int": _case(lambda m: lambda x, i: x[i], rand((4, 2), "uint8", 4), 2),
+    "int8_at_add_python_int": _case(lambda m: lambda x: x.at[1:].add(3), rand((4,), "int8", 4)),
+    "bool_at_set": _case(lambda m: lambda x, i: x.at[i].set(True), rand((5,), "bool", 4), np.array([0, 3])),
+    "complex_at_multiply": _case(lambda m: lambda x: x.at[0].multiply(2j), rand((3,), "complex64", 4)),
+    "float16_at_max": _case(lambda m: lambda x, y: x.at[np.array([0, 0])].max(y), rand((3,), "float16", 4),
+                            rand((2,), "float16", 5)),
+    "weak_at_set": _case(lambda m: lambda x: (x * 2.0).at[0].set(1.0), rand((3,), "float32", 4)),
+    "int_into_bool_at_set": _case(lambda m: lambda x: x.at[0].set(2), rand((3,), "bool", 4)),
+    "item_assignment": _case(lambda m: _assign_item, rand((3,), "float32", 4)),
     # under transformations
     "jit_gather": _case(lambda m: m.jit(lambda x, i: x[i, 1]), _x(), np.array([1, 0])),
     "vmap_traced_int": _case(lambda m: m.vmap(lambda x, i: x[i]), _x(X2), np.array([0, 1, 3])),
@@ -99,6 +117,17 @@ CASES = {
     "grad_gather": _case(lambda m: m.grad(lambda x: m.lax.reduce_sum(x[np.array([0, 0, 2])] ** 2, (0,))),
                          _x(((4,), "float32"))),
     "grad_slice": _case(lambda m: m.grad(lambda x: m.lax.reduce_sum(x[1:, ::2], (0, 1))), _x(X2)),
+    "vmap_at_set_batched_update": _case(lambda m: m.vmap(lambda x, y: x.at[1:3].set(y)), _x(X2),
+                                        _x(((3, 2), "float32"), 6)),
+    "vmap_unbatched_operand": _case(lambda m: m.vmap(lambda i: m.lax.iota("float32", 5)[i]), np.array([4, 0, 2])),
+    "vmap_mask_constant": _case(lambda m: m.vmap(lambda x: x[np.array([True, False, True, True])]), _x(X2)),
+    "grad_at_add_repeated": _case(lambda m: m.grad(lambda x, y: m.lax.reduce_sum(
+        x.at[np.array([1, 1])].add(y) ** 2, (0,)), argnums=1), _x(((3,), "float32")), _x(((2,), "float32"), 7)),
+    "grad_at_mul": _case(lambda m: m.grad(lambda x: m.lax.reduce_sum(x.at[0].multiply(x[1]), (0,))),
+                         _x(((3,), "float32"))),
+    "grad_at_min": _case(lambda m: m.grad(lambda x: m.lax.reduce_sum(x.at[0].min(x[1]), (0,))),
+                         _x(((3,), "float32"))),
+    "grad_traced_index": _case(lambda m: m.grad(lambda x, i: m.lax.reduce_sum(x[i, 1:], (0,))), _x(X2), 1),
     "grad_at_set": _case(lambda m: m.grad(lambda x: m.lax.reduce_sum(x.at[1].set(3.0) * x, (0, 1))), _x(X2)),
     # errors
     "list_index": _index([0, 1]),

@@ -160,6 +160,8 @@ def _scatter_extremum_jvp(primitive):
         operand, indices, updates = primals
         t_operand, t_updates = instantiate(tangents[0]), instantiate(tangents[2])
         dn, options = params["dimension_numbers"], _scatter_options(params)
+        # JAX's counting scatters drop the sortedness and uniqueness promises (keeping the mode)
+        count_options = dict(options, indices_are_sorted=False, unique_indices=False)
         shape = get_aval(updates).shape
         ans = primitive.bind(operand, indices, updates, **params)
 
@@ -168,7 +170,7 @@ def _scatter_extremum_jvp(primitive):
 
         def count(flags: Callable[[], Any]):
             zeros = full_like(operand, 0.0)
-            return per_window(lax.scatter_add(zeros, indices, flags(), dn, **options))
+            return per_window(lax.scatter_add(zeros, indices, flags(), dn, **count_options))
 
         def share_with_operand(n):
             return lax.div(const(n, 1.0), lax.add(n, const(n, 1.0)))
