@@ -40,3 +40,15 @@ def test_printing_goes_through_numpy_options():
         assert jnp.get_printoptions()["precision"] == 2
         assert jnp.array_str(jnp.arange(3.0) / 3) == np.array_str(np.arange(3.0) / 3)
     assert jnp.array_repr(np.arange(2.0)) == "array([0., 1.])"
+
+
+def test_ndarray_is_the_type_of_arrays_and_traced_values():
+    import jaxle_core
+
+    seen = []
+    jaxle_core.jit(lambda x: seen.append(isinstance(x, jnp.ndarray)) or x)(np.float32(1))
+    jaxle_core.vmap(lambda x: seen.append(isinstance(x, jnp.ndarray)) or x)(np.ones(2, np.float32))
+    jaxle_core.grad(lambda x: seen.append(isinstance(x, jnp.ndarray)) or x)(np.float32(1))
+    assert seen == [True, True, True]
+    assert isinstance(jnp.zeros(2), jnp.ndarray) and issubclass(type(jnp.zeros(2)), jnp.ndarray)
+    assert not isinstance(np.ones(2), jnp.ndarray) and not isinstance(1.0, jnp.ndarray)

@@ -112,7 +112,22 @@ character, flexible, object_ = np.character, np.flexible, np.object_
 dtype = np.dtype
 finfo = ml_dtypes.finfo
 iinfo = ml_dtypes.iinfo
-ndarray = Array
+
+
+class _ArrayTypeMeta(type):
+    """Instances are jnp's arrays on any backend and, as JAX's ``isinstance(x, jax.Array)`` says, traced values:
+    code testing ``isinstance(x, jnp.ndarray)`` works the same inside jit, vmap and grad."""
+
+    def __instancecheck__(cls, instance: Any) -> builtins.bool:
+        return isinstance(instance, (Array, Tracer))
+
+    def __subclasscheck__(cls, subclass: type) -> builtins.bool:
+        return issubclass(subclass, Array)
+
+
+class ndarray(metaclass=_ArrayTypeMeta):
+    """The type of jnp's arrays (``jax.Array``): concrete arrays of every backend and traced values."""
+
 ComplexWarning = np.exceptions.ComplexWarning
 
 e = math.e
