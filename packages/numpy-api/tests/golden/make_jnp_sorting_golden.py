@@ -75,6 +75,7 @@ def _lexsort_cases():
         "lexsort-1d-array": lambda m: (m.numpy.lexsort, (np.array([3.0, 1.0, 2.0], np.float32),)),
         "lexsort-scalar-keys": lambda m: (lambda x: m.numpy.lexsort((x, x)), (np.float32(3.0),)),
         "lexsort-python-scalars": lambda m: (lambda: m.numpy.lexsort((1, 2.0)), ()),
+        "lexsort-vmap": lambda m: (m.vmap(lambda x, y: m.numpy.lexsort((x, y))), (F32, F32[::-1].copy())),
         "lexsort-empty-error": lambda m: (lambda: m.numpy.lexsort(()), ()),
         "lexsort-shape-error": lambda m: (lambda x, y: m.numpy.lexsort((x, y)), (a, b[:3])),
         "lexsort-0d-array-error": lambda m: (m.numpy.lexsort, (np.float32(3.0),)),
@@ -102,6 +103,8 @@ def _partition_cases():
         "argpartition-3d": lambda m: (lambda a: m.numpy.argpartition(a, 1, axis=1),
                                       (rand((2, 3, 2), "float32", 7),)),
         "argpartition-uint8": lambda m: (lambda a: m.numpy.argpartition(a, 1), (np.array([3, 1, 0, 2], np.uint8),)),
+        "partition-vmap": lambda m: (m.vmap(lambda a: m.numpy.partition(a, 1)), (x,)),
+        "argpartition-vmap": lambda m: (m.vmap(lambda a: m.numpy.argpartition(a, 1), in_axes=1), (x,)),
         "argpartition-int": lambda m: (lambda a: m.numpy.argpartition(a, 3), (rand((5,), "int32", 8),)),
     }
 
@@ -141,6 +144,11 @@ def _searchsorted_cases():
         "searchsorted-list-error": lambda m: (lambda a: m.numpy.searchsorted(a, [1.0, 2.0]), (SORTED,)),
         "searchsorted-uint-int": lambda m: (m.numpy.searchsorted, (np.array([1, 2, 3], np.uint8),
                                                                   np.array([2, 0], np.int8))),
+        "searchsorted-vmap-sorted": lambda m: (m.vmap(lambda a, v: m.numpy.searchsorted(a, v, method="sort")),
+                                               (np.sort(F32, axis=1), F32)),
+        "searchsorted-vmap-compare-all": lambda m: (
+            m.vmap(lambda a, v: m.numpy.searchsorted(a, v, side="right", method="compare_all"), in_axes=(0, None)),
+            (np.sort(F32, axis=1), SORTED)),
         "searchsorted-vmap": lambda m: (m.vmap(m.numpy.searchsorted, in_axes=(None, 0)), (SORTED, QUERY)),
     })
     return cases

@@ -61,6 +61,8 @@ def _isin_cases():
     cases.update({
         "isin-complex": lambda m: (lambda a, b: m.numpy.isin(a, b, method="sort"),
                                    (np.array([1 + 1j, 2j, 1j], np.complex64), np.array([2j, 1 + 1j], np.complex64))),
+        "isin-vmap": lambda m: (m.vmap(lambda a, b: m.numpy.isin(a, b, method="sort"), in_axes=(0, None)),
+                                (ROWS, B)),
         "isin-float-int": lambda m: (m.numpy.isin, (NANS, B)),
         "isin-scalar": lambda m: (lambda a: m.numpy.isin(a, 2), (ROWS,)),
         "isin-method-error": lambda m: (lambda a, b: m.numpy.isin(a, b, method="x"), (A, B)),
@@ -90,6 +92,10 @@ def _set_cases():
         "setxor1d-size": lambda m: (lambda a, b: m.numpy.setxor1d(a, b, size=8), (A, B)),
         "setxor1d-size-fill": lambda m: (lambda a, b: m.numpy.setxor1d(a, b, size=8, fill_value=0), (A, B)),
         "setxor1d-none": lambda m: (lambda a, b: m.numpy.setxor1d(a, b, size=2), (A, A)),
+        "intersect1d-vmap": lambda m: (m.vmap(lambda a: m.numpy.intersect1d(a, B, size=2)), (ROWS,)),
+        "setdiff1d-vmap": lambda m: (m.vmap(lambda a: m.numpy.setdiff1d(a, B, size=2)), (ROWS,)),
+        "union1d-vmap": lambda m: (m.vmap(lambda a: m.numpy.union1d(a, B, size=5)), (ROWS,)),
+        "setxor1d-vmap": lambda m: (m.vmap(lambda a: m.numpy.setxor1d(a, B, size=5)), (ROWS,)),
         "setxor1d-traced-error": lambda m: (m.numpy.setxor1d, (A, B)),
         "setxor1d-assume-unique-traced-error": lambda m: (
             lambda a, b: m.numpy.setxor1d(a, b, assume_unique=True), (A[:3], B)),

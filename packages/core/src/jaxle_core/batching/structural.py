@@ -173,6 +173,13 @@ def _select_n_rule(vals, dims):
     # The cases must share one shape (an unbatched one is materialised); the predicate may stay an unbatched
     # scalar, a batched one is broadcast along the cases' dimensions.
     (which, *cases), (which_dim, *case_dims) = vals, dims
+    if which_dim is not None and all(d == which_dim for d in case_dims):
+        # everything batched along the same dimension: no transposes (a batched scalar predicate is broadcast)
+        case_shape = get_aval(cases[0]).shape
+        if get_aval(which).shape != case_shape:
+            which = broadcast_in_dim_p.bind(which, shape=case_shape, broadcast_dimensions=(which_dim,),
+                                            sharding=None)
+        return select_n_p.bind(which, *cases), which_dim
     if which_dim is None and not get_aval(which).ndim and len(set(case_dims)) == 1 and \
             len({get_aval(c).shape for c in cases}) == 1:
         return select_n_p.bind(which, *cases), case_dims[0]
