@@ -41,6 +41,16 @@ def test_vectorize_bad_excluded():
         jnp.vectorize(lambda a: a, excluded={1.5})
 
 
+def test_frompyfunc_is_a_ufunc_with_numpys_attributes():
+    f = jnp.frompyfunc(lambda x, y: x + y, 2, 1, identity=0)
+    assert isinstance(f, jnp.ufunc)
+    assert (f.nin, f.nout, f.nargs, f.identity, repr(f)) == (2, 1, 2, 0, "<jnp.ufunc '<lambda>'>")
+    a, b = jnp_golden.rand((2, 3), "float32"), jnp_golden.rand((3,), "float32", 1)
+    np.testing.assert_allclose(np.asarray(f(a, b)), a + b)
+    np.testing.assert_allclose(np.asarray(f.reduce(a, axis=1)), a.sum(1), rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(f.outer(b, b)), np.add.outer(b, b))
+
+
 def test_apply_along_axis_matches_numpy():
     a = jnp_golden.rand((2, 3, 4), "float32")
     for axis in (0, 1, 2, -1):

@@ -17,6 +17,7 @@ from jaxle_core import dtypes, eval_shape, jit, lax, vmap
 from jaxle_core.avals import get_aval
 from jaxle_numpy import util
 from jaxle_numpy.conditional import _where, broadcast_together
+from jaxle_numpy.vectorize import vectorize
 
 __all__ = ["ufunc"]
 
@@ -98,7 +99,7 @@ class ufunc:  # noqa: N801 - JAX's name
 
     def _vectorized_impl(self, *args: Any) -> Any:
         util.check_arraylike(self.__name__, *args)
-        return self._props["func"](*broadcast_together(self.__name__, *args))
+        return vectorize(self._props["func"])(*args)  # as JAX: size-1 dimensions are left to vmap
 
     # ------------------------------------------------------------ reduce
 

@@ -1,4 +1,4 @@
-"""vectorize, apply_along_axis, apply_over_axes: NumPy's function-mapping helpers built on vmap."""
+"""vectorize, frompyfunc, apply_along_axis, apply_over_axes: NumPy's function-mapping helpers built on vmap."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from jaxle_numpy.creation import asarray
 from jaxle_numpy.util import canonicalize_axis, check_arraylike
 from jaxle_tree import tree_map
 
-__all__ = ["vectorize", "apply_along_axis", "apply_over_axes"]
+__all__ = ["vectorize", "frompyfunc", "apply_along_axis", "apply_over_axes"]
 
 # NumPy's generalized-ufunc signature grammar: "(m,n),(n)->(m)", dimension names are words.
 _DIMENSION_LIST = r"\((?:\w+(?:,\w+)*)?\)"
@@ -144,6 +144,14 @@ def vectorize(pyfunc: Callable, *, excluded: Collection[int | str] = frozenset()
         return tree_map(lambda x: lax_structural.expand_dims(x, sorted(unmapped_dims)), result)
 
     return wrapped
+
+
+def frompyfunc(func: Callable[..., Any], /, nin: int, nout: int, *, identity: Any = None) -> Any:
+    """``func`` of ``nin`` scalars (returning ``nout`` values) as a ``jnp.ufunc``: called through ``vectorize``,
+    with the ufunc methods (``reduce``, ``accumulate``, ``outer``, ``at``, ...)."""
+    from jaxle_numpy.ufunc import ufunc  # noqa: PLC0415 - the ufunc class calls back into vectorize
+
+    return ufunc(func, nin, nout, identity=identity)
 
 
 def apply_along_axis(func1d: Callable, axis: int, arr: Any, *args, **kwargs) -> Any:
