@@ -9,6 +9,7 @@ from make_setops_golden import CASES
 
 import jaxle_core as jc
 import jaxle_numpy as jnp
+from jaxle_core.test_util import check_grads
 
 GOLDEN = jnp_golden.load("setops_golden.json")
 
@@ -186,3 +187,11 @@ def test_unique_complex_nans_count_once():
     assert len(values) == 3 and np.isnan(values[-1])
     np.testing.assert_array_equal(values[:2], [1 - 1j, 1 + 1j])
     assert len(np.asarray(jnp.unique(x, equal_nan=False))) == 4
+
+
+def test_gradients_flow_to_the_chosen_entries():
+    x = np.array([0.3, -1.2, 2.0, 0.7], np.float32)
+    check_grads(lambda a: jnp.unique(a, size=5, fill_value=0.0), (x,), order=1)
+    check_grads(lambda a: jnp.union1d(a, np.array([5.0], np.float32), size=6), (x,), order=1)
+    g = jc.grad(lambda a: jnp.unique(a, size=2).sum())(np.array([1.0, 3.0, 1.0], np.float32))
+    np.testing.assert_array_equal(np.asarray(g), [1.0, 1.0, 0.0])  # the first of the repeated entries
