@@ -192,3 +192,5 @@ def test_errors():
         jnp.argmin(np.ones((0, 2)), axis=0)
     with pytest.raises(ValueError, match="ddof and correction can't be provided simultaneously."):
         jnp.std(x, ddof=1, correction=0)
+    with pytest.raises(ValueError, match="dtype argument to jnp.std must be inexact; got int32"):
+        jnp.std(x, dtype=int)

@@ -202,3 +202,15 @@ def test_errors():
         jnp.histogram_bin_edges(np.ones(3), bins="auto")
     with pytest.raises(ValueError, match="m has more than 2 dimensions"):
         jnp.cov(np.ones((2, 2, 2)))
+
+
+def test_more_errors_as_jax():
+    f = np.ones((2, 3), np.float32)
+    with pytest.raises(ValueError, match=r"Incompatible shapes for broadcasting: shapes=\[\(2, 3\), \(2, 2, 2\)\]"):
+        jnp.cov(f, np.ones((2, 2, 2)))
+    with pytest.raises(ValueError, match="Shape of weights must be consistent with shape of a along specified axis."):
+        jnp.average(f, axis=(0, 1), weights=np.ones(3))
+    with pytest.raises(TypeError, match="Invalid number of spacing arguments 3 for axis=None"):
+        jnp.gradient(f, 1.0, 2.0, 3.0)
+    with pytest.raises(IndexError):
+        jnp.unwrap(f, axis=3)

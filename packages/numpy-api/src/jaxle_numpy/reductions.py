@@ -354,8 +354,8 @@ def std(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, ddof: in
     """Standard deviation over ``axis`` (the square root of ``var``)."""
     check_out("std", out)
     a = _operand("std", a, where, mean)
-    if dtype is not None and not dtypes.issubdtype(_requested_dtype(dtype, "std"), np.inexact):
-        raise ValueError(f"dtype argument to jnp.std must be inexact; got {np.dtype(dtype)}")
+    if dtype is not None and not dtypes.issubdtype(requested := _requested_dtype(dtype, "std"), np.inexact):
+        raise ValueError(f"dtype argument to jnp.std must be inexact; got {requested}")
     correction = _correction(ddof, correction)
     return _std(a, correction, mean, where, axis=_static_axis(axis), dtype=dtype, keepdims=keepdims)
 

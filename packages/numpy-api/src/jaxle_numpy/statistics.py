@@ -120,9 +120,7 @@ def average(a: Any, axis: int | tuple[int, ...] | None = None, weights: Any = No
         if a_shape != weights_shape:
             if axis is None:
                 raise ValueError("Axis must be specified when shapes of a and weights differ.")
-            if isinstance(axis, tuple):
-                raise ValueError("Single axis expected when shapes of a and weights differ")
-            if len(weights_shape) != 1 or weights_shape[0] != a_shape[axis]:
+            if isinstance(axis, tuple) or len(weights_shape) != 1 or weights_shape[0] != a_shape[axis]:
                 raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
             along = [1] * ndim
             along[axis] = weights_shape[0]
@@ -266,7 +264,7 @@ def gradient(f: Any, *varargs: Any, axis: int | Sequence[int] | None = None, edg
     elif len(varargs) == len(axes):
         spacing = list(varargs)
     else:
-        raise TypeError("Invalid number of arguments")
+        raise TypeError(f"Invalid number of spacing arguments {len(varargs)} for axis={axis}")
     for x in spacing:
         x_aval = get_aval(ensure_array(x))
         if x_aval.ndim > 1:
@@ -308,6 +306,7 @@ def unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * np.pi)
     """``p`` with jumps larger than ``discont`` along ``axis`` replaced by their complement modulo ``period``."""
     check_arraylike("unwrap", p)
     p, period = promote_dtypes_inexact(ensure_array(p), ensure_array(period))
+    get_aval(p).shape[axis]  # JAX's IndexError for an axis out of bounds
     if discont is None:
         discont = _true_divide(period, 2)
     interval = _true_divide(period, 2)

@@ -78,6 +78,9 @@ def promote_dtypes(*args: Any) -> list[Any]:
 def promote_shapes(fun_name: str, *args: Any) -> list[Any]:
     """``args`` given leading size-1 dimensions up to the largest rank, as NumPy broadcasting implies."""
     del fun_name  # rank promotion is always allowed (jax_numpy_rank_promotion="allow")
+    shapes = [get_aval(a).shape for a in args]
+    if len({len(s) for s in shapes if s}) > 1:  # ranks differ: JAX's ValueError for shapes that do not broadcast
+        lax_structural.broadcast_shapes(*shapes)
     ndim = max((get_aval(a).ndim for a in args), default=0)
     out = []
     for a in args:
