@@ -25,12 +25,12 @@ import numpy as np
 from jaxle_core import dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
-from jaxle_core.backend import current_backend
 from jaxle_core.core import Tracer
 from jaxle_core.errors import NonConcreteBooleanIndexError
 from jaxle_core.lax import elementwise as lax_elementwise
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
+from jaxle_numpy import creation
 
 __all__: list[str] = []
 
@@ -68,17 +68,16 @@ def _is_static_int(x: Any) -> bool:
 
 
 def _as_index_array(item: Any) -> Any:
-    """A list in an index tuple becomes an array, as ``jnp.array`` makes it (a constant of the trace)."""
+    """A list in an index tuple becomes an array as ``jnp.array`` makes it (tracers inside it are stacked)."""
     if isinstance(item, (list, tuple)):
-        value = np.asarray(item)
-        return current_backend().device_put(np.asarray(value, dtypes.canonicalize_dtype(value.dtype)))
+        return creation.array(item)
     return item
 
 
 def _static_slice(item: slice, position: int) -> slice:
     """``item`` with Python integers for entries (JAX's errors for traced or non-integer ones)."""
     for entry in (item.start, item.stop, item.step):
-        if isinstance(entry, Tracer):
+        if isinstance(entry, (Tracer, Array)):
             raise IndexError(f"Slice entries must be static integers. Got {item} at position {position}")
     return slice(*(None if e is None else operator.index(e) for e in (item.start, item.stop, item.step)))
 
@@ -105,7 +104,8 @@ def _read_item(item: Any, position: int) -> list[tuple[Kind | str, Any]]:
     if hasattr(item, "__jax_array__"):
         item = item.__jax_array__()
     if not isinstance(item, (np.ndarray, np.generic, Array, Tracer, float, complex)):
-        raise TypeError(f"Indexer must have integer or boolean type, got indexer with type {type(item).__name__}")
+        raise IndexError("only integers, slices (`:`), ellipsis (`...`), newaxis (`None`) and integer or boolean "
+                         f"arrays are valid indices. Got {item}")
     aval = get_aval(item)
     if aval.dtype == np.bool_:
         if isinstance(item, Tracer):
@@ -113,13 +113,14 @@ def _read_item(item: Any, position: int) -> list[tuple[Kind | str, Any]]:
         if aval.ndim == 0:
             return [("bool", bool(_concrete(item)))]
         return [("mask", _concrete(item))]
-    if not np.issubdtype(aval.dtype, np.integer):
+    if not np.issubdtype(aval.dtype, np.integer) and not (aval.size == 0 and aval.ndim > 0):
+        # (an empty array of any dtype, such as the float32 array of an empty list, selects nothing: JAX takes it)
         requested = dtypes.dtype(item, canonicalize=False)  # a Python float is float64 to JAX here
         raise TypeError(f"Indexer must have integer or boolean type, got indexer with type {requested}")
     if aval.ndim == 0:
-        if isinstance(item, (np.ndarray, np.generic)):
+        if isinstance(item, np.generic):
             return [(Kind.STATIC_INT, int(item))]
-        return [(Kind.TRACED_INT, item)]
+        return [(Kind.TRACED_INT, item)]  # a 0-d array, even a NumPy one, indexes as a dynamic start
     if isinstance(item, np.ndarray):
         item = np.asarray(item, dtypes.canonicalize_dtype(item.dtype))
     return [(Kind.ARRAY, item)]
@@ -134,9 +135,10 @@ def _consumed_dims(kind: Kind | str, value: Any) -> int:
 def parse_index(index: Any, shape: tuple[int, ...]) -> ParsedIndex:
     """``index`` checked as JAX checks it and read into items (see the module's docstring)."""
     if isinstance(index, list):
+        nested = any(e is None or e is Ellipsis or isinstance(e, (slice, list, tuple)) for e in index)
         raise TypeError("Using a non-tuple sequence for multidimensional indexing is not allowed; use "
-                        "`arr[array(seq)]` instead of `arr[seq]`. See https://github.com/jax-ml/jax/issues/4564 "
-                        "for more information.")
+                        f"`arr[{'tuple' if nested else 'array'}(seq)]` instead of `arr[seq]`. See "
+                        "https://github.com/jax-ml/jax/issues/4564 for more information.")
     raw = index if isinstance(index, tuple) else (index,)
     read = [pair for position, item in enumerate(raw) for pair in _read_item(item, position)]
     if sum(1 for kind, _ in read if kind == "ellipsis") > 1:
@@ -336,7 +338,7 @@ def wrap_negative(index, size: int):
             return index
         return lax_structural.select_n(index < 0, index, lax_elementwise.add(index, np.asarray(size, index.dtype)))
     dtype = get_aval(index).dtype
-    if not np.issubdtype(dtype, np.signedinteger):
+    if np.issubdtype(dtype, np.unsignedinteger):
         return index
     return lax_structural.select_n(lax_elementwise.lt(index, _scalar(0, index)), index,
                                    lax_elementwise.add(index, _scalar(size, index)))

@@ -62,7 +62,13 @@ CASES = {
     "traced_negative_int": _traced(lambda x, i: x[i], np.int32(-1)),
     "traced_int16": _traced(lambda x, i: x[i], np.int16(1)),
     "traced_uint32": _traced(lambda x, i: x[i], np.uint32(1)),
+    "numpy_0d_array": _index(np.array(1)),
+    "numpy_0d_array_out_of_bounds": _index(np.array(5)),
     # gathers
+    "list_with_tracer": _traced(lambda x, i: x[[i, 0], 1], 2),
+    "empty_list": _index(([], 0)),
+    "tuples_in_tuple": _index(((0, 1), (1, 2))),
+    "list_of_booleans": _index(([True, False], 0)),
     "numpy_array": _index(np.array([0, 1, -1])),
     "numpy_array_2d": _index(np.array([[0, 1], [1, 0]])),
     "list_in_tuple": _index(([0, 1], 0)),
@@ -131,6 +137,9 @@ CASES = {
     "grad_at_set": _case(lambda m: m.grad(lambda x: m.lax.reduce_sum(x.at[1].set(3.0) * x, (0, 1))), _x(X2)),
     # errors
     "list_index": _index([0, 1]),
+    "nested_list_index": _index([[0, 1], [1, 0]]),
+    "object_index": _index({}),
+    "array_slice_entry": _case(lambda m: lambda x: x[m.numpy.asarray(1):], _x()),
     "float_index": _index(1.0),
     "float_array_index": _index(np.array([1.0])),
     "string_index": _index("a"),
