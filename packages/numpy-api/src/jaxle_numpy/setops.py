@@ -275,12 +275,10 @@ def _pad_with_extremes(values: Any, count: Any) -> Any:
     return where(lax.lt(arange(size), count), values, lax.reduce_min(values, (0,)))
 
 
-def _unique_for_set(ar: Any, assume_unique: bool, return_index: bool, fill_value: Any = None) -> list[Any]:
-    """``[values, (first indices,) count]``: ``ar``'s distinct values padded to its length, or ``ar`` as it is."""
-    n = get_aval(ar).shape[0]
-    if assume_unique:
-        return [ar, lax.iota(dtypes.default_int_dtype(), n), _index_constant(n)] if return_index else [ar, n]
-    return _unique(ar, None, return_index, False, False, True, n, fill_value, return_true_size=True)
+def _distinct_padded(ar: Any, return_index: bool, fill_value: Any = None) -> list[Any]:
+    """``[values, (first indices,) count]``: ``ar``'s distinct values padded to its length, and how many."""
+    return _unique(ar, None, return_index, False, False, True, get_aval(ar).shape[0], fill_value,
+                   return_true_size=True)
 
 
 def _merged(first: Any, first_count: Any, second: Any, total: int) -> Any:
@@ -293,9 +291,11 @@ def _merged(first: Any, first_count: Any, second: Any, total: int) -> Any:
 def _intersect1d_size_body(ar1, ar2, *, assume_unique: bool, return_indices: bool, size: int, fill_value: Any,
                            with_count: bool):
     n1, n2 = get_aval(ar1).shape[0], get_aval(ar2).shape[0]
-    first = _unique_for_set(ar1, assume_unique, True, 0)
-    second = _unique_for_set(ar2, assume_unique, True, 0)
-    (values1, index1, count1), (values2, index2, count2) = first, second
+    if assume_unique:
+        (values1, index1, count1), (values2, index2, count2) = ((ar, arange(n), _index_constant(n))
+                                                                for ar, n in ((ar1, n1), (ar2, n2)))
+    else:
+        (values1, index1, count1), (values2, index2, count2) = (_distinct_padded(ar, True, 0) for ar in (ar1, ar2))
     total = n1 + n2
     if assume_unique:
         merged, origin = lax.sort((lax.concatenate([ar1, ar2], 0), arange(total)), dimension=0, is_stable=True)
@@ -422,8 +422,8 @@ def _setxor1d_size_body(ar1, ar2, fill_value, *, assume_unique: bool, size: int,
         differs = lax.ne(tail(merged), head(merged))
         starts = lax.concatenate([lax.reshape(np.True_, (1,)), differs, lax.reshape(np.True_, (1,))], 0)
     else:
-        values1, count1 = _unique_for_set(ar1, False, False)
-        values2, count2 = _unique_for_set(ar2, False, False)
+        values1, count1 = _distinct_padded(ar1, False)
+        values2, count2 = _distinct_padded(ar2, False)
         merged = _merged(values1, count1, values2, total)
         count = lax.add(count1, count2)
         valid = lax.lt(arange(total + 1), lax.add(count, _index_constant(1)))

@@ -30,7 +30,7 @@ _SEARCHSORTED_METHODS = ("compare_all", "scan", "scan_unrolled", "sort")
 # ---------------------------------------------------------------- helpers
 
 
-def index_dtype() -> np.dtype:
+def _index_dtype() -> np.dtype:
     """The dtype of the indices jnp returns: the default integer (int64 with x64)."""
     return dtypes.default_int_dtype()
 
@@ -92,7 +92,7 @@ def _argsort_body(a, axis: int | None = -1, *, kind: None = None, order: None = 
         axis = 0
     shape = get_aval(a).shape
     axis = _axis_of(axis, len(shape))
-    index_type = index_dtype() if dtype is None else dtypes.dtype(dtype, requested_in="argsort")
+    index_type = _index_dtype() if dtype is None else dtypes.dtype(dtype, requested_in="argsort")
     iota = lax.broadcasted_iota(index_type, shape, axis)
     if descending and stable:
         # reversing first keeps equal elements in their original order once the result is reversed back
@@ -124,9 +124,9 @@ def _lexsort_body(keys, axis: int = -1):
         raise ValueError("all keys need to be the same shape")
     shape = get_aval(keys[0]).shape
     if not shape:
-        return np.array(0, index_dtype())
+        return np.array(0, _index_dtype())
     axis = _axis_of(axis, len(shape))
-    iota = lax.broadcasted_iota(index_dtype(), shape, axis)
+    iota = lax.broadcasted_iota(_index_dtype(), shape, axis)
     # the last key is the primary one
     return lax.sort((*keys[::-1], iota), dimension=axis, is_stable=True, num_keys=len(keys))[-1]
 
