@@ -1,4 +1,6 @@
-"""jnp.vectorize, apply_along_axis and apply_over_axes: JAX's goldens and NumPy."""
+"""jnp.vectorize, frompyfunc, apply_along_axis and apply_over_axes: JAX's goldens and NumPy."""
+
+import functools
 
 import jnp_golden
 import make_vectorize_golden
@@ -49,6 +51,16 @@ def test_frompyfunc_is_a_ufunc_with_numpys_attributes():
     np.testing.assert_allclose(np.asarray(f(a, b)), a + b)
     np.testing.assert_allclose(np.asarray(f.reduce(a, axis=1)), a.sum(1), rtol=1e-6)
     np.testing.assert_allclose(np.asarray(f.outer(b, b)), np.add.outer(b, b))
+
+
+def test_frompyfunc_reduce_starts_from_the_identity():
+    a = jnp_golden.rand((4,), "float32")
+    with_identity = jnp.frompyfunc(lambda x, y: x * y + 1, 2, 1, identity=0)
+    without = jnp.frompyfunc(lambda x, y: x * y + 1, 2, 1)
+    np.testing.assert_allclose(np.asarray(with_identity.reduce(a)),
+                               functools.reduce(lambda x, y: x * y + 1, a, np.float32(0)), rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(without.reduce(a)), functools.reduce(lambda x, y: x * y + 1, a),
+                               rtol=1e-6)
 
 
 def test_apply_along_axis_matches_numpy():

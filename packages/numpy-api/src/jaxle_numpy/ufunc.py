@@ -134,7 +134,7 @@ class ufunc:  # noqa: N801 - JAX's name
         return self._reduce_via_scan(a, axis, dtype, keepdims, initial, where)
 
     def _reduce_via_scan(self, a: Any, axis: Any, dtype: Any, keepdims: bool, initial: Any, where: Any) -> Any:
-        if where is not None and initial is None:
+        if initial is None:  # as JAX: a ufunc's identity starts the reduction (frompyfunc(f, 2, 1, identity=0))
             initial = self.identity
         ndim = get_aval(a).ndim
         if dtype is not None:
