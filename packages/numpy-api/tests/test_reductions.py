@@ -194,3 +194,16 @@ def test_errors():
         jnp.std(x, ddof=1, correction=0)
     with pytest.raises(ValueError, match="dtype argument to jnp.std must be inexact; got int32"):
         jnp.std(x, dtype=int)
+
+
+def test_inside_scan_and_cond():
+    xs = jnp_golden.rand((4, 3), "float32", seed=27)
+
+    def step(carry, x):
+        return carry + jnp.var(x), jnp.nanmax(x)
+
+    total, maxima = jaxle_core.lax.scan(step, np.float32(0), xs)
+    np.testing.assert_allclose(total, np.var(xs, axis=1).sum(), rtol=1e-5)
+    np.testing.assert_allclose(maxima, xs.max(axis=1), rtol=1e-6)
+    chosen = jaxle_core.lax.cond(True, lambda v: jnp.median(v), lambda v: jnp.mean(v), xs)
+    np.testing.assert_allclose(chosen, np.median(xs), rtol=1e-6)

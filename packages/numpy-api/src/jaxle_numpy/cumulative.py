@@ -15,7 +15,8 @@ import numpy as np
 from jaxle_core import dtypes, lax
 from jaxle_core.avals import get_aval
 from jaxle_core.jit import jit
-from jaxle_numpy.reductions import isnan, promoted_integer_dtype, where3
+from jaxle_numpy.reductions import promoted_integer_dtype, where3
+from jaxle_numpy.ufuncs import isnan
 from jaxle_numpy.util import canonicalize_axis, check_arraylike, ensure_array
 
 __all__ = ["cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum", "cumulative_prod"]

@@ -23,8 +23,9 @@ from jaxle_core.lax import operators as lax_operators
 from jaxle_core.lax import structural as lax_structural
 from jaxle_numpy.cumulative import cumsum
 from jaxle_numpy.reductions import any as any_
-from jaxle_numpy.reductions import broadcast_to_shape, isnan, sum, where3
+from jaxle_numpy.reductions import broadcast_to_shape, sum, where3
 from jaxle_numpy.selection import take_along_axis
+from jaxle_numpy.ufuncs import isnan
 from jaxle_numpy.util import canonicalize_axis, check_arraylike, ensure_array, promote_dtypes_inexact
 
 __all__ = ["quantile", "nanquantile", "percentile", "nanpercentile", "median", "nanmedian"]

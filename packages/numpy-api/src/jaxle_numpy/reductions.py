@@ -21,6 +21,7 @@ from jaxle_core.avals import get_aval
 from jaxle_core.jit import jit
 from jaxle_core.lax import operators as lax_operators
 from jaxle_core.lax.reductions import extremum_identity
+from jaxle_numpy.ufuncs import isnan
 from jaxle_numpy.util import canonicalize_axis, check_arraylike, ensure_array
 
 __all__ = ["sum", "prod", "max", "min", "amax", "amin", "all", "any", "mean", "var", "std", "argmax", "argmin",
@@ -97,11 +98,6 @@ def _where_body(condition: Any, x: Any, y: Any) -> Any:
 _where_body.__name__ = "_where"
 # jnp.where's three-argument form, staged as JAX stages it (``jit[name=_where]``); private until ufuncs.where lands.
 where3: Callable[[Any, Any, Any], Any] = jit(_where_body)
-
-
-def isnan(x: Any) -> Any:
-    """NaN mask as JAX stages it for the nan* reductions (``ne x x``)."""
-    return lax.ne(x, x)
 
 
 def _strong_scalar(value: Any, dtype: np.dtype) -> np.ndarray:
