@@ -132,8 +132,8 @@ def test_broadcast_in_dim_with_permuted_dimensions():
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.int32, np.uint16, np.float16, ml_dtypes.bfloat16, np.float32,
-                                   np.complex64])
-def test_iota_matches_arange(dtype):
+                                   np.complex64, ml_dtypes.int4, ml_dtypes.uint4, ml_dtypes.uint2])
+def test_iota_matches_arange(dtype):  # the narrow integers are integers to the dtype checks, as in JAX
     np.testing.assert_array_equal(np.asarray(lax.iota(dtype, 5)), np.arange(5).astype(dtype))
     out = np.asarray(lax.broadcasted_iota(dtype, (2, 3), 0))
     np.testing.assert_array_equal(out, np.array([[0, 0, 0], [1, 1, 1]]).astype(dtype))

@@ -32,6 +32,8 @@ CASES = {
     "arange_dtype_float": no_args_case(lambda jnp: jnp.arange(0.5, 3, 0.5, dtype=jnp.float32)),
     "arange_dtype_bf16": no_args_case(lambda jnp: jnp.arange(0, 1, 0.25, dtype=jnp.bfloat16)),
     "arange_uint8_negative_step": no_args_case(lambda jnp: jnp.arange(5, 0, -1, dtype=jnp.uint8)),
+    "arange_uint4": no_args_case(lambda jnp: jnp.arange(5, dtype=jnp.uint4)),
+    "arange_int4_step": no_args_case(lambda jnp: jnp.arange(-2, 6, 3, dtype=jnp.int4)),
     "arange_int8_wraps": no_args_case(lambda jnp: jnp.arange(0, 300, 100, dtype=jnp.int8)),
     "arange_np_int8": no_args_case(lambda jnp: jnp.arange(np.int8(5))),
     "arange_np_uint8_stop": no_args_case(lambda jnp: jnp.arange(1, np.uint8(5))),

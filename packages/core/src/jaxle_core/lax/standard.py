@@ -15,7 +15,7 @@ from jaxle_core.core import Primitive
 BOOL = ("bool", lambda d: d == np.bool_)
 SIGNED = ("signedinteger", lambda d: np.issubdtype(d, np.signedinteger))
 UNSIGNED = ("unsignedinteger", lambda d: np.issubdtype(d, np.unsignedinteger))
-INTEGER = ("integer", lambda d: np.issubdtype(d, np.integer))
+INTEGER = ("integer", lambda d: dtypes.issubdtype(d, np.integer))  # int4 & co included, as in JAX
 FLOATING = ("floating", lambda d: dtypes.issubdtype(d, np.floating))
 COMPLEX = ("complexfloating", lambda d: np.issubdtype(d, np.complexfloating))
 INEXACT = (FLOATING, COMPLEX)
