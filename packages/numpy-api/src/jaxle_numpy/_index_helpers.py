@@ -1,19 +1,14 @@
 """Short names for the jnp indexing forms sorting and the set operations use along the first axis (``x[idx]``,
-``x.at[idx].get(mode='fill')``, ``x.at[idx].set/add``, ``x.at[1:].set``, ``x[1:]``, ``x[:-1]``), and ``jnp.nonzero``
-of a 1-D mask with a static size staged as JAX stages it (a bincount of the running count)."""
+``x.at[idx].get(mode='fill')``, ``x.at[idx].set``, ``x.at[1:].set``, ``x[1:]``, ``x[:-1]``), and the counting
+helpers they share."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from jaxle_core import dtypes, lax
 from jaxle_core.avals import get_aval
-from jaxle_numpy.conditional import where
-from jaxle_numpy.cumulative import cumsum
 from jaxle_numpy.indexing import at, getitem
-from jaxle_numpy.ufuncs import clip, floor_divide, remainder
 
 __all__: list[str] = []
 
@@ -42,10 +37,6 @@ def set_at(operand: Any, indices: Any, updates: Any) -> Any:
     return at(operand)[indices].set(updates)
 
 
-def add_at(operand: Any, indices: Any, updates: Any) -> Any:
-    return at(operand)[indices].add(updates)
-
-
 def set_tail(operand: Any, updates: Any) -> Any:
     """``operand.at[1:].set(updates)``; like JAX's, an empty slice stages no scatter."""
     start = lax.full((1,), 1, dtypes.default_int_dtype())
@@ -63,22 +54,3 @@ def tail(x: Any) -> Any:
 
 def head(x: Any) -> Any:
     return getitem(x, slice(None, -1))
-
-
-def nonzero_sized(mask: Any, size: int, fill_value: Any = None) -> Any:
-    """``jnp.nonzero(mask, size=size, fill_value=fill_value)[0]`` for a 1-D boolean ``mask``: the positions of its
-    True entries, padded with ``fill_value`` (zeros by default) or cut to ``size``."""
-    n = get_aval(mask).shape[0]
-    index_dtype = dtypes.default_int_dtype()
-    if n == 0:
-        return lax.full((size,), 0, index_dtype)
-    # how many True entries come before each position of the result: a bincount of the running count
-    running = cumsum(mask)
-    counts = lax.full((size,), 0, index_dtype)
-    counts = add_at(counts, clip(running, 0), np.array(1, index_dtype))
-    flat = cumsum(counts)
-    # jnp.unravel_index of one dimension: (flat // stride) % size
-    positions = remainder(floor_divide(flat, np.array(1, index_dtype)), n)
-    if fill_value is None:
-        return positions
-    return where(lax.ge(arange(size), count_true(mask)), fill_value, positions)

@@ -21,7 +21,6 @@ from jaxle_numpy._index_helpers import (
     arange,
     count_true,
     head,
-    nonzero_sized,
     set_at,
     set_tail,
     tail,
@@ -29,6 +28,7 @@ from jaxle_numpy._index_helpers import (
 )
 from jaxle_numpy.conditional import where
 from jaxle_numpy.cumulative import cumsum
+from jaxle_numpy.selection import nonzero
 from jaxle_numpy.sorting import lexsort, searchsorted, sort
 from jaxle_numpy.statistics import diff
 from jaxle_numpy.util import canonicalize_axis, check_arraylike, promote_dtypes
@@ -132,7 +132,7 @@ def _unique(ar: Any, axis: int | None, return_index: bool, return_inverse: bool,
     aux, mask, perm = _unique_sorted_mask(ar, axis, equal_nan)
     if size is None:
         size = int(np.count_nonzero(np.asarray(concrete_or_error(mask, _UNIQUE_CONTEXT))))
-    positions = nonzero_sized(mask, size)
+    positions = nonzero(mask, size=size)[0]
     if length == 0:  # JAX's results: fill_value rows when a size is asked for, the indices empty
         return _empty_unique(aux, perm, size, fill_value, (return_index, return_inverse, return_counts),
                              return_true_size)
@@ -151,7 +151,7 @@ def _unique(ar: Any, axis: int | None, return_index: bool, return_inverse: bool,
         outs.append(set_at(lax.full((length,), 0, dtypes.default_int_dtype()), perm, group))
     if return_counts:
         # the start of each run of equal entries, then the end of the last: their differences are the counts
-        bounds = nonzero_sized(mask, size + 1)
+        bounds = nonzero(mask, size=size + 1)[0]
         bounds = set_tail(bounds, where(tail(bounds), tail(bounds), length))
         outs.append(diff(bounds))
     if return_inverse and inverse_shape != (length,):
@@ -308,7 +308,7 @@ def _intersect1d_size_body(ar1, ar2, *, assume_unique: bool, return_indices: boo
                                      is_stable=True, num_keys=2)
     repeated = lax.bitwise_and(lax.eq(tail(merged), head(merged)), tail(valid))
     count = count_true(repeated)
-    positions = nonzero_sized(repeated, size, fill_value=total)
+    positions = nonzero(repeated, size=size, fill_value=total)[0]
     values = take(merged, positions, fill_value=0)
     if fill_value is None:
         values = _pad_with_extremes(values, count)
@@ -395,7 +395,7 @@ def _setdiff1d_sized(ar1: Any, ar2: Any, assume_unique: bool, size: int, fill_va
         distinct = lax.sub(_index_constant(n1 + 1), count_true(lax.eq(ar1, first)))
         keep = where(lax.lt(arange(n1), distinct), keep, False)
     valid = lax.lt(arange(size), count_true(keep))
-    result = where(valid, take(ar1, nonzero_sized(keep, size)), fill)
+    result = where(valid, take(ar1, nonzero(keep, size=size)[0]), fill)
     return (result, count_true(keep)) if with_count else (result,)
 
 
@@ -433,7 +433,7 @@ def _setxor1d_size_body(ar1, ar2, fill_value, *, assume_unique: bool, size: int,
         starts = lax.bitwise_and(valid, set_at(starts, count, np.True_))
     alone = lax.bitwise_and(tail(starts), head(starts))
     count = count_true(alone)
-    values = take(merged, nonzero_sized(alone, size, fill_value=total), fill_value=0)
+    values = take(merged, nonzero(alone, size=size, fill_value=total)[0], fill_value=0)
     if fill_value is None:
         values = _pad_with_extremes(values, count)
     else:
