@@ -403,6 +403,13 @@ def gather_plan(parsed: ParsedIndex, wrap_negative_indices: bool = True) -> Gath
             advanced_values[k] = value
         for k, value in advanced_values.items():  # all broadcast first, then all converted, as JAX stages them
             advanced_values[k] = _to_dtype(value, dtype)
+    # Without advanced indices, traced integers are likewise all wrapped before any is converted.
+    traced_values: dict[int, Any] = {}
+    if not advanced:
+        for k, item in enumerate(items):
+            if item.kind is Kind.TRACED_INT:
+                traced_values[k] = _wrapped(item.value, shape[item.dim], dtype, wrap_negative_indices)
+        traced_values = {k: _to_dtype(value, dtype) for k, value in traced_values.items()}
 
     components: list[tuple[Any, tuple[int, ...]]] = []
     batch_sizes: list[int] = []
@@ -434,8 +441,7 @@ def gather_plan(parsed: ParsedIndex, wrap_negative_indices: bool = True) -> Gath
             value = item.value + size if item.value < 0 and wrap_negative_indices else item.value
             components.append((np.asarray(value, dtype), ()))
         elif item.kind is Kind.TRACED_INT:
-            value = _wrapped(item.value, shape[item.dim], dtype, wrap_negative_indices)
-            components.append((_to_dtype(value, dtype), ()))
+            components.append((traced_values[k], ()))
         else:
             start, step, count = slice_bounds(item.value, shape[item.dim])
             if step == 1:

@@ -13,10 +13,9 @@ import numpy as np
 
 from jaxle_core import dtypes
 from jaxle_core.avals import get_aval
-from jaxle_core.lax import elementwise as lax_elementwise
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
-from jaxle_numpy import indexer
+from jaxle_numpy import indexer, ufuncs
 from jaxle_numpy.util import check_arraylike, promote_dtypes
 
 __all__: list[str] = []
@@ -94,8 +93,8 @@ def scatter_update(x, index, y, kind: str, *, indices_are_sorted: bool = False, 
     x_aval = get_aval(x)
     parsed = indexer.parse_index(index, x_aval.shape)
     plan = indexer.gather_plan(parsed, wrap_negative_indices)
-    if parsed.inserted_axes:
-        x = _insert_operand_axes(x, parsed)
+    if 0 in plan.result_shape:
+        return x  # nothing to update (JAX stages the indices all the same)
     result_dtype = dtypes.result_type(x, y)
     if result_dtype != x_aval.dtype and not dtypes.issubdtype(result_dtype, x_aval.dtype):
         warnings.warn(f"scatter inputs have incompatible types: cannot safely cast value from "
@@ -107,6 +106,8 @@ def scatter_update(x, index, y, kind: str, *, indices_are_sorted: bool = False, 
         y = lax_structural.squeeze(y, plan.new_axes)
     if plan.reversed_dims:
         y = lax_structural.rev(y, plan.reversed_dims)
+    if parsed.inserted_axes:
+        x = _insert_operand_axes(x, parsed)
     out = _SCATTERS[kind](x, plan.indices, y, plan.scatter_dimension_numbers,
                           indices_are_sorted=indices_are_sorted or plan.sorted_unique,
                           unique_indices=unique_indices or plan.sorted_unique, mode=mode)
@@ -222,32 +223,19 @@ class _IndexUpdateRef:
                out_sharding=None, wrap_negative_indices: bool = True):
         """``x`` with ``x[index] /= values``."""
         del out_sharding
-        return self._combined(values, _true_divide, indices_are_sorted, unique_indices, mode, wrap_negative_indices)
+        return self._combined(values, ufuncs.divide, indices_are_sorted, unique_indices, mode, wrap_negative_indices)
 
     def power(self, values, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
               out_sharding=None, wrap_negative_indices: bool = True):
         """``x`` with ``x[index] **= values``."""
         del out_sharding
-        return self._combined(values, _power, indices_are_sorted, unique_indices, mode, wrap_negative_indices)
+        return self._combined(values, ufuncs.power, indices_are_sorted, unique_indices, mode, wrap_negative_indices)
 
     def apply(self, func: Callable, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
               wrap_negative_indices: bool = True):
         """``x`` with ``x[index] = func(x[index])``, ``func`` applied elementwise once per index."""
         return scatter_apply(self.array, self.index, func, indices_are_sorted=indices_are_sorted,
                              unique_indices=unique_indices, mode=mode, wrap_negative_indices=wrap_negative_indices)
-
-
-def _true_divide(x, y):
-    dtype = get_aval(x).dtype
-    if not dtypes.issubdtype(dtype, np.inexact):
-        float_dtype = dtypes.default_float_dtype()
-        x = lax_structural.convert_element_type(x, float_dtype)
-        y = lax_structural.convert_element_type(y, float_dtype)
-    return lax_elementwise.div(x, y)
-
-
-def _power(x, y):
-    return lax_elementwise.pow(x, y)
 
 
 def at(x) -> _IndexUpdateHelper:
