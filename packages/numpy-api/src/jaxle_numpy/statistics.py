@@ -24,6 +24,7 @@ from jaxle_core.lax import GatherScatterMode, ScatterDimensionNumbers
 from jaxle_core.lax import operators as lax_operators
 from jaxle_numpy.creation import asarray
 from jaxle_numpy.cumulative import cumsum
+from jaxle_numpy.grids import ix_
 from jaxle_numpy.indexing import getitem, scatter_update
 from jaxle_numpy.manipulation import atleast_2d, concatenate, diagonal, moveaxis, ravel
 from jaxle_numpy.products import dot
@@ -629,10 +630,8 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None, weights: Any = N
     counts = getitem(lax.reshape(counts, bin_counts), d * (slice(1, -1),))
     if density:
         counts = _true_divide(counts, sum(counts))
-        for axis, width in enumerate(widths):
-            shape = [1] * d
-            shape[axis] = get_aval(width).shape[0]
-            counts = _true_divide(counts, lax.reshape(width, tuple(shape)))
+        for width in ix_(*widths):
+            counts = _true_divide(counts, width)
     return counts, edges
 
 
