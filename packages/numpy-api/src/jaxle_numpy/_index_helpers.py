@@ -1,6 +1,5 @@
 """Short names for the jnp indexing forms sorting and the set operations use along the first axis (``x[idx]``,
-``x.at[idx].get(mode='fill')``, ``x.at[idx].set``, ``x.at[1:].set``, ``x[1:]``, ``x[:-1]``), and the counting
-helpers they share."""
+``x.at[idx].get(mode='fill')``, ``x.at[idx].set``, ``x.at[1:].set``, ``x[1:]``, ``x[:-1]``)."""
 
 from __future__ import annotations
 
@@ -11,16 +10,6 @@ from jaxle_core.avals import get_aval
 from jaxle_numpy.indexing import at, getitem
 
 __all__: list[str] = []
-
-
-def count_true(mask: Any) -> Any:
-    """``mask.sum()`` of a boolean array: the number of True entries, of the default integer dtype."""
-    mask = lax.convert_element_type(mask, dtypes.default_int_dtype())
-    return lax.reduce_sum(mask, tuple(range(get_aval(mask).ndim)))
-
-
-def arange(size: int) -> Any:
-    return lax.iota(dtypes.default_int_dtype(), size)
 
 
 # ---------------------------------------------------------------- indexing along the first axis

@@ -18,8 +18,6 @@ from jaxle_core.avals import get_aval
 from jaxle_core.core import Tracer, concrete_or_error
 from jaxle_core.errors import NonConcreteBooleanIndexError
 from jaxle_numpy._index_helpers import (
-    arange,
-    count_true,
     head,
     set_at,
     set_tail,
@@ -28,6 +26,8 @@ from jaxle_numpy._index_helpers import (
 )
 from jaxle_numpy.conditional import where
 from jaxle_numpy.cumulative import cumsum
+from jaxle_numpy.ranges import arange
+from jaxle_numpy.reductions import sum as _count  # of a boolean mask: its number of True entries
 from jaxle_numpy.selection import nonzero
 from jaxle_numpy.sorting import lexsort, searchsorted, sort
 from jaxle_numpy.statistics import diff
@@ -139,7 +139,7 @@ def _unique(ar: Any, axis: int | None, return_index: bool, return_inverse: bool,
     result = take(aux, positions)
     if fill_value is not None:
         fill = _fill_constant(fill_value, get_aval(result).dtype)
-        valid = lax.lt(arange(size), count_true(mask))
+        valid = lax.lt(arange(size), _count(mask))
         if get_aval(result).ndim > 1:
             valid = lax.broadcast_in_dim(valid, (size,) + (1,) * (get_aval(result).ndim - 1), (0,))
         result = where(valid, result, fill)
@@ -158,7 +158,7 @@ def _unique(ar: Any, axis: int | None, return_index: bool, return_inverse: bool,
         inverse_at = 1 + return_index
         outs[inverse_at] = lax.reshape(outs[inverse_at], inverse_shape)
     if return_true_size:
-        outs.append(count_true(mask))
+        outs.append(_count(mask))
     return outs
 
 
@@ -307,7 +307,7 @@ def _intersect1d_size_body(ar1, ar2, *, assume_unique: bool, return_indices: boo
         _, merged, origin = lax.sort((lax.bitwise_not(valid), merged, arange(total)), dimension=0,
                                      is_stable=True, num_keys=2)
     repeated = lax.bitwise_and(lax.eq(tail(merged), head(merged)), tail(valid))
-    count = count_true(repeated)
+    count = _count(repeated)
     positions = nonzero(repeated, size=size, fill_value=total)[0]
     values = take(merged, positions, fill_value=0)
     if fill_value is None:
@@ -392,11 +392,11 @@ def _setdiff1d_sized(ar1: Any, ar2: Any, assume_unique: bool, size: int, fill_va
     if not assume_unique:
         # unique pads with copies of its first value: only the first n1 + 1 - (copies of it) entries are distinct
         first = lax.squeeze(lax.slice(ar1, (0,), (1,)), (0,))
-        distinct = lax.sub(_index_constant(n1 + 1), count_true(lax.eq(ar1, first)))
+        distinct = lax.sub(_index_constant(n1 + 1), _count(lax.eq(ar1, first)))
         keep = where(lax.lt(arange(n1), distinct), keep, False)
-    valid = lax.lt(arange(size), count_true(keep))
+    valid = lax.lt(arange(size), _count(keep))
     result = where(valid, take(ar1, nonzero(keep, size=size)[0]), fill)
-    return (result, count_true(keep)) if with_count else (result,)
+    return (result, _count(keep)) if with_count else (result,)
 
 
 def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False, *, size: int | None = None,
@@ -432,7 +432,7 @@ def _setxor1d_size_body(ar1, ar2, fill_value, *, assume_unique: bool, size: int,
         starts = lax.concatenate([lax.reshape(np.True_, (1,)), differs, lax.reshape(np.False_, (1,))], 0)
         starts = lax.bitwise_and(valid, set_at(starts, count, np.True_))
     alone = lax.bitwise_and(tail(starts), head(starts))
-    count = count_true(alone)
+    count = _count(alone)
     values = take(merged, nonzero(alone, size=size, fill_value=total)[0], fill_value=0)
     if fill_value is None:
         values = _pad_with_extremes(values, count)
