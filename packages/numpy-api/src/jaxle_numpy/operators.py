@@ -1,10 +1,9 @@
 """Python operators of arrays and tracers, routed through the jnp ufuncs as JAX routes them.
 
 ``x * 0.3`` is ``jnp.multiply(x, 0.3)`` (so a float32 ``x`` stages ``mul a 0.30000001192092896:f32[]``), ``x ** 2``
-is ``jnp.power`` (``integer_pow`` for a concrete integer exponent), ``x @ y`` is ``jnp.matmul``, ``round(x)`` is
-``jnp.round`` made an integer. As in JAX, an operand of an unknown type makes the operator return
-``NotImplemented`` (so Python tries the other operand's reflected method), while a list or tuple is refused with
-a TypeError.
+is ``jnp.power`` (``integer_pow`` for a concrete integer exponent), ``x @ y`` is ``jnp.matmul``. As in JAX, an
+operand of an unknown type makes the operator return ``NotImplemented`` (so Python tries the other operand's
+reflected method), while a list or tuple is refused with a TypeError.
 """
 
 from __future__ import annotations
@@ -14,10 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from jaxle_core import dtypes
 from jaxle_core.array import Array
 from jaxle_core.core import Tracer
-from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.operators import install_array_methods
 from jaxle_numpy import products, ufuncs
 
@@ -39,14 +36,6 @@ def _binary(fn: Callable[[Any, Any], Any], symbol: str, reflected: bool) -> Call
     return method
 
 
-def _round(x: Any, ndigits: int | None = None) -> Any:
-    """``round(x)``: to the nearest integer (ties to even) as the default integer dtype; with ``ndigits``, to
-    that many decimals in ``x``'s dtype."""
-    if ndigits is None:
-        return lax_structural.convert_element_type(ufuncs.round(x), dtypes.default_int_dtype())
-    return ufuncs.round(x, ndigits)
-
-
 _BINARY = {
     "add": (ufuncs.add, "+"), "sub": (ufuncs.subtract, "-"), "mul": (ufuncs.multiply, "*"),
     "truediv": (ufuncs.true_divide, "/"), "floordiv": (ufuncs.floor_divide, "//"), "mod": (ufuncs.remainder, "%"),
@@ -66,7 +55,7 @@ def _unary(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
 OPERATORS: dict[str, Any] = {
     "__neg__": _unary(ufuncs.negative), "__pos__": _unary(ufuncs.positive), "__abs__": _unary(ufuncs.absolute),
-    "__invert__": _unary(ufuncs.invert), "__round__": _round,
+    "__invert__": _unary(ufuncs.invert),  # __round__ is array_methods' (with round/clip/conj)
 }
 for _name, (_fn, _symbol) in _BINARY.items():
     OPERATORS[f"__{_name}__"] = _binary(_fn, _symbol, reflected=False)

@@ -5,9 +5,8 @@
 
 import operator
 
-import numpy as np
-
 import jnp_golden
+import numpy as np
 from jnp_golden import rand
 
 BINARY = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,

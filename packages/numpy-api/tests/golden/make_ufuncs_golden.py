@@ -3,9 +3,8 @@
     /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_ufuncs_golden.py jax
 """
 
-import numpy as np
-
 import jnp_golden
+import numpy as np
 from jnp_golden import rand
 
 EDGE = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 0.5, 1.5, -2.5, 2.0, -3.0], np.float32)
