@@ -37,9 +37,9 @@ __all__ = [
 class _ScalarMeta(type):
     """The metaclass of jnp's scalar types: a type that names a dtype and makes arrays of it when called.
 
-    ``jnp.float32`` compares and hashes equal to ``np.float32`` (so it works wherever NumPy's type does, and as a
-    dtype argument through its ``dtype`` attribute), NumPy's scalars are its instances, and calling it converts
-    the argument: ``jnp.float32(3)`` is ``jnp.asarray(3, dtype=jnp.float32)``.
+    ``jnp.float32`` compares equal to ``np.float32`` and to its dtype and hashes as ``np.float32`` (so it works
+    wherever NumPy's type does, and as a dtype argument through its ``dtype`` attribute), NumPy's scalars are its
+    instances, and calling it converts the argument: ``jnp.float32(3)`` is ``jnp.asarray(3, dtype=jnp.float32)``.
     """
 
     dtype: np.dtype
@@ -48,7 +48,7 @@ class _ScalarMeta(type):
         return hash(cls.dtype.type)
 
     def __eq__(cls, other: object) -> builtins.bool:
-        return cls is other or other is cls.dtype.type
+        return cls is other or other is cls.dtype.type or (isinstance(other, np.dtype) and other == cls.dtype)
 
     def __ne__(cls, other: object) -> builtins.bool:
         return not cls == other

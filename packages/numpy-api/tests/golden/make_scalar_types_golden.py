@@ -55,6 +55,8 @@ CASES = {
     "equals_numpy_type": _answer(lambda jnp: jnp.float32 == np.float32),
     "not_equals_numpy_type": _answer(lambda jnp: jnp.float32 != np.float32),
     "equals_string": _answer(lambda jnp: jnp.float32 == "float32"),
+    "equals_dtype": _answer(lambda jnp: [jnp.float32 == np.dtype("float32"), np.dtype("float32") == jnp.float32,
+                                         jnp.float32 != np.dtype("float32"), jnp.int8 == np.dtype("int16")]),
     "hash_as_numpy": _answer(lambda jnp: hash(jnp.int8) == hash(np.int8)),
     "dict_lookup": _answer(lambda jnp: {np.float32: 7}.get(jnp.float32)),
     "bool_alias": _answer(lambda jnp: jnp.bool is jnp.bool_),
