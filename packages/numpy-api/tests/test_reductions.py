@@ -4,6 +4,7 @@ arrays, NaNs and x64, under jit and vmap, and gradients by finite differences.""
 import warnings
 
 import jnp_golden
+import make_jnp_reduction_signatures_golden as SIGNATURES_GEN
 import make_jnp_reductions_golden as GEN
 import ml_dtypes
 import numpy as np
@@ -207,3 +208,11 @@ def test_inside_scan_and_cond():
     np.testing.assert_allclose(maxima, xs.max(axis=1), rtol=1e-6)
     chosen = jaxle_core.lax.cond(True, lambda v: jnp.median(v), lambda v: jnp.mean(v), xs)
     np.testing.assert_allclose(chosen, np.median(xs), rtol=1e-6)
+
+
+SIGNATURES = jnp_golden.load("jnp_reduction_signatures.json")
+
+
+@pytest.mark.parametrize("name", sorted(SIGNATURES))
+def test_signature_is_jax(name):
+    assert SIGNATURES_GEN.signatures(jnp)[name] == SIGNATURES[name]

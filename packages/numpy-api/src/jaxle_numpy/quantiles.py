@@ -279,7 +279,9 @@ def _nanquantile_body(a: Any, q: Any, axis: AxisArg = None, out: None = None, ov
 
 
 def _percentile_body(a: Any, q: Any, axis: AxisArg = None, out: None = None, overwrite_input: bool = False,
-                     method: str = "linear", keepdims: bool = False, *, weights: Any = None) -> Any:
+                     method: str = "linear", keepdims: bool = False, *, weights: Any = None,
+                     out_sharding: Any = None) -> Any:
+    del out_sharding  # one device: nothing to place
     check_arraylike("percentile", a, q)
     return quantile(a, _percent_to_fraction(q), axis=axis, out=out, overwrite_input=overwrite_input, method=method,
                     keepdims=keepdims, weights=weights)
@@ -316,7 +318,7 @@ _Q_STATIC = ("axis", "overwrite_input", "method", "keepdims")
 quantile = _named_jit(_quantile_body, "quantile", _Q_STATIC,
                       "The ``q``-th quantiles (``q`` in [0, 1], a scalar or 1-D) over ``axis``, per ``method``.")
 nanquantile = _named_jit(_nanquantile_body, "nanquantile", _Q_STATIC, "``quantile`` ignoring NaNs.")
-percentile = _named_jit(_percentile_body, "percentile", _Q_STATIC,
+percentile = _named_jit(_percentile_body, "percentile", (*_Q_STATIC, "out_sharding"),
                         "The ``q``-th percentiles (``q`` in [0, 100]) over ``axis``, per ``method``.")
 nanpercentile = _named_jit(_nanpercentile_body, "nanpercentile", _Q_STATIC, "``percentile`` ignoring NaNs.")
 median = _named_jit(_median_body, "median", ("axis", "overwrite_input", "keepdims"),
