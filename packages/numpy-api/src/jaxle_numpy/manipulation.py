@@ -269,6 +269,10 @@ def broadcast_to(array: Any, shape: Any, *, out_sharding: Any = None) -> Any:
     del out_sharding
     check_arraylike("broadcast_to", array)
     shape = canonicalize_shape(_shape_of_sizes(shape))
+    if any(d < 0 for d in shape):
+        aval = get_aval(ensure_array(array))
+        raise ValueError(f"Incompatible types for broadcasting: input type={aval.str_short()} and requested type="
+                         f"{aval.update(shape=shape, weak_type=False).str_short()}")
     return as_array(lax_structural.broadcast_like(array, _shaped_like(shape)))
 
 
@@ -356,8 +360,7 @@ def concatenate(arrays: Any, axis: int | None = 0, dtype: Any = None) -> Any:
     """The arrays joined along an existing ``axis`` (flattened first when ``axis`` is None)."""
     if _is_array_object(arrays):
         return _concatenate_array(arrays, axis, dtype)
-    arrays = list(arrays) if not isinstance(arrays, Sequence) else arrays
-    if not len(arrays):
+    if not isinstance(arrays, Sequence) or not arrays:  # JAX takes no arrays from an iterator either
         raise ValueError("Need at least one array to concatenate.")
     check_arraylike("concatenate", *arrays)
     if axis is None:
@@ -524,10 +527,7 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
 def tile(A: Any, reps: Any) -> Any:  # noqa: N803 - NumPy's argument name
     """``A`` repeated ``reps`` times along each axis."""
     check_arraylike("tile", A)
-    try:
-        reps = (operator.index(reps),)
-    except TypeError:
-        reps = tuple(reps)
+    reps = (reps,) if np.ndim(reps) == 0 else tuple(reps)
     shape = _shape(A)
     ndim = max(len(shape), len(reps))
     reps = (1,) * (ndim - len(reps)) + reps
@@ -570,6 +570,10 @@ def repeat(a: Any, repeats: Any, axis: int | None = None, *, total_repeat_length
         repeats = as_array(repeats)
     else:
         repeats = broadcast_to(ravel(repeats), (_shape(a)[axis],))
+    if total_repeat_length == 0:
+        shape = list(_shape(a))
+        shape[axis] = 0
+        return reshape(array([], dtype=get_aval(a).dtype), tuple(shape))
     # Each output position's source: a 1 where each block starts, summed up.
     exclusive_repeats = roll(repeats, 1).at[0].set(0)
     block_starts = cumsum(exclusive_repeats)
@@ -700,9 +704,13 @@ def _pad_pairs(value: Any, ndim: int, name: str) -> tuple[tuple[Any, Any], ...]:
     return tuple(tuple(row) for row in np.broadcast_to(pairs, (ndim, 2)))
 
 
-def _check_nonempty_axis(x: Any, axis: int, widths: tuple[int, int], mode: str) -> None:
-    if _shape(x)[axis] == 0 and any(widths):
+def _is_empty_axis(x: Any, axis: int, widths: tuple[int, int], mode: str) -> bool:
+    """Whether ``x`` has no elements along ``axis`` (nothing to pad from); JAX's error if padding is asked there."""
+    if _shape(x)[axis]:
+        return False
+    if any(widths):
         raise ValueError(f"Cannot apply '{mode}' padding to empty axis")
+    return True
 
 
 def _pad_constant(x: Any, pad_width: tuple, constant_values: Any) -> Any:
@@ -722,7 +730,8 @@ def _pad_constant(x: Any, pad_width: tuple, constant_values: Any) -> Any:
 
 def _pad_edge(x: Any, pad_width: tuple) -> Any:
     for axis, (before, after) in enumerate(pad_width):
-        _check_nonempty_axis(x, axis, (before, after), "edge")
+        if _is_empty_axis(x, axis, (before, after), "edge"):
+            continue
         size = _shape(x)[axis]
         left = _repeat_each(lax_slicing.slice_in_dim(x, 0, 1, axis=axis), before, axis)
         right = _repeat_each(lax_slicing.slice_in_dim(x, size - 1, size, axis=axis), after, axis)
@@ -732,7 +741,8 @@ def _pad_edge(x: Any, pad_width: tuple) -> Any:
 
 def _pad_wrap(x: Any, pad_width: tuple) -> Any:
     for axis, (before, after) in enumerate(pad_width):
-        _check_nonempty_axis(x, axis, (before, after), "wrap")
+        if _is_empty_axis(x, axis, (before, after), "wrap"):
+            continue
         size = _shape(x)[axis]
         parts = [x] * (before // size) + [x] + [x] * (after // size)
         if before % size:
@@ -762,9 +772,10 @@ def _pad_statistic(x: Any, pad_width: tuple, mode: str, stat_length: tuple | Non
         if stat_length is None:
             stat_before = stat_after = statistic(x, axis=axis, keepdims=True)
         else:
-            length_before, length_after = (min(int(n), size) for n in stat_length[axis])
-            slice_before = lax_slicing.slice_in_dim(x, 0, length_before, axis=axis)
-            slice_after = lax_slicing.slice_in_dim(x, size - length_after, size, axis=axis)
+            # x[:n] and x[-n:], with Python's slicing rules for lengths out of range, as JAX's indexing has them
+            length_before, length_after = (int(n) for n in stat_length[axis])
+            slice_before = lax_slicing.slice_in_dim(x, *slice(None, length_before).indices(size)[:2], axis=axis)
+            slice_after = lax_slicing.slice_in_dim(x, *slice(-length_after, None).indices(size)[:2], axis=axis)
             stat_before = statistic(slice_before, axis=axis, keepdims=True)
             stat_after = statistic(slice_after, axis=axis, keepdims=True)
         if mode in ("mean", "median") and not dtypes.issubdtype(dtype, np.inexact):
@@ -779,7 +790,8 @@ def _pad_statistic(x: Any, pad_width: tuple, mode: str, stat_length: tuple | Non
 def _pad_reflect(x: Any, pad_width: tuple, mode: str, reflect_type: str) -> Any:
     odd = reflect_type == "odd"
     for axis, (before, after) in enumerate(pad_width):
-        _check_nonempty_axis(x, axis, (before, after), mode)
+        if _is_empty_axis(x, axis, (before, after), mode):
+            continue
         size = _shape(x)[axis]
         # reflect mirrors around the edge element, symmetric includes it (a single element is always included)
         offset = 1 if mode == "reflect" and size > 1 else 0
@@ -983,22 +995,20 @@ def delete(arr: Any, obj: Any, axis: int | None = None, *, assume_unique_indices
         before = lax_slicing.slice(a, tuple(starts), tuple(limits))
         starts[axis], limits[axis] = index + 1, size
         return concatenate([before, lax_slicing.slice(a, tuple(starts), tuple(limits))], axis=axis)
-    if assume_unique_indices:
-        indices = ravel(as_array(obj))
-        if not dtypes.issubdtype(get_aval(indices).dtype, np.integer):
-            raise ValueError(f"np.delete(arr, obj): got obj.dtype={get_aval(indices).dtype}; must be integer.")
-        return _delete_unique(a, indices, axis)
+    obj_dtype = obj.dtype if _is_array_object(obj) or isinstance(obj, np.generic) else np.asarray(obj).dtype
+    if not (dtypes.issubdtype(obj_dtype, np.integer) or obj_dtype == np.bool_):
+        raise ValueError(f"np.delete(arr, obj): got obj.dtype={obj_dtype}; must be integer or bool.")
+    if assume_unique_indices and obj_dtype != np.bool_:
+        return _delete_unique(a, ravel(obj), axis)
     value = concrete_or_error(obj, "'obj' array argument of jnp.delete()")
-    if dtypes.issubdtype(value.dtype, np.integer):
+    if value.dtype != np.bool_:
         keep = np.ones(size, np.bool_)
         keep[value] = False  # NumPy's IndexError for an index out of bounds
-    elif value.dtype == np.bool_:
-        if value.shape != (size,):
-            raise ValueError("np.delete(arr, obj): for boolean indices, obj must be one-dimensional with length "
-                             "matching specified axis.")
-        keep = ~value
+    elif value.shape != (size,):
+        raise ValueError("np.delete(arr, obj): for boolean indices, obj must be one-dimensional with length "
+                         "matching specified axis.")
     else:
-        raise ValueError(f"np.delete(arr, obj): got obj.dtype={value.dtype}; must be integer or bool.")
+        keep = ~value
     return getitem(a, _along(axis, keep))
 
 
