@@ -216,3 +216,12 @@ SIGNATURES = jnp_golden.load("jnp_reduction_signatures.json")
 @pytest.mark.parametrize("name", sorted(SIGNATURES))
 def test_signature_is_jax(name):
     assert SIGNATURES_GEN.signatures(jnp)[name] == SIGNATURES[name]
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "all", "any", "mean", "var", "std", "nansum",
+                                  "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd"])
+def test_where_must_be_boolean(name):
+    kwargs = {"initial": 0.0} if name in ("max", "min", "nanmax", "nanmin") else {}
+    with pytest.raises(ValueError, match=rf"jnp.{name}: where must be None or a boolean array; got "
+                                         r"where.dtype=dtype\('int32'\)."):
+        getattr(jnp, name)(np.ones((2, 3), np.float32), where=np.array([1, 0, 1]), **kwargs)

@@ -108,6 +108,14 @@ def _is_inexact(x: Any) -> bool:
     return dtypes.issubdtype(get_aval(x).dtype, np.inexact)
 
 
+def check_where(name: str, where: Any) -> None:
+    """JAX's ValueError for a ``where`` mask that is not boolean."""
+    if where is not None:
+        dtype = dtypes.dtype(where)
+        if dtype != np.bool_:
+            raise ValueError(f"jnp.{name}: where must be None or a boolean array; got where.dtype={dtype!r}.")
+
+
 def _operand(name: str, a: Any, *others: Any) -> Any:
     check_arraylike(name, a, *(o for o in others if o is not None))
     return ensure_array(a)
@@ -146,6 +154,7 @@ def _reduce(a: Any, name: str, reducer: Callable, combine: Callable, identity: C
     """The recipe every jnp reduction follows (see the module's docstring); ``identity`` is None for max/min."""
     check_out(name, out)
     a = _operand(name, a, initial, where)
+    check_where(name, where)
     if preprocess is not None:
         a = preprocess(a)
     aval = get_aval(a)
@@ -258,6 +267,7 @@ def mean(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdim
     """Arithmetic mean over ``axis`` (integers and booleans averaged in the default float)."""
     check_out("mean", out)
     a = _operand("mean", a, where)
+    check_where("mean", where)
     aval = get_aval(a)
     if dtype is None:
         result_dtype = dtypes.to_inexact_dtype(aval.dtype)
@@ -332,6 +342,7 @@ def var(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, ddof: in
     """Variance over ``axis``, dividing by the count less ``correction`` (or ``ddof``); complex gives a real."""
     check_out("var", out)
     a = _operand("var", a, where, mean)
+    check_where("var", where)
     correction = _correction(ddof, correction)
     return _var(a, mean, correction, where, axis=_static_axis(axis), dtype=dtype, keepdims=keepdims)
 
@@ -350,6 +361,7 @@ def std(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, ddof: in
     """Standard deviation over ``axis`` (the square root of ``var``)."""
     check_out("std", out)
     a = _operand("std", a, where, mean)
+    check_where("std", where)
     if dtype is not None and not dtypes.issubdtype(requested := _requested_dtype(dtype, "std"), np.inexact):
         raise ValueError(f"dtype argument to jnp.std must be inexact; got {requested}")
     correction = _correction(ddof, correction)
@@ -441,6 +453,7 @@ def _nan_replaced(a: Any, value: Any) -> Any:
 def _nansum_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False,
                  initial: Any = None, where: Any = None) -> Any:
     a = _operand("nansum", a, initial, where)
+    check_where("nansum", where)
     if _is_inexact(a):
         a = _nan_replaced(a, 0)
     return sum(a, axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial, where=where)
@@ -449,6 +462,7 @@ def _nansum_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None,
 def _nanprod_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False,
                   initial: Any = None, where: Any = None) -> Any:
     a = _operand("nanprod", a, initial, where)
+    check_where("nanprod", where)
     if _is_inexact(a):
         a = _nan_replaced(a, 1)
     return prod(a, axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial, where=where)
@@ -457,6 +471,7 @@ def _nanprod_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None
 def _nan_extremum(name: str, reduction: Callable, a: Any, axis: Axis, out: Any, keepdims: bool, initial: Any,
                   where: Any) -> Any:
     a = _operand(name, a, initial, where)
+    check_where(name, where)
     if not _is_inexact(a):
         return reduction(a, axis, out=out, keepdims=keepdims, initial=initial, where=where)
     dtype = get_aval(a).dtype
@@ -482,6 +497,7 @@ def _nanmean_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None
                   where: Any = None) -> Any:
     check_out("nanmean", out)
     a = _operand("nanmean", a, where)
+    check_where("nanmean", where)
     if not _is_inexact(a):
         return mean(a, axis, dtype=dtype, keepdims=keepdims, where=where)
     dtype = get_aval(a).dtype if dtype is None else _requested_dtype(dtype, "nanmean")
@@ -494,6 +510,7 @@ def _nanvar_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None,
                  keepdims: bool = False, where: Any = None, mean: Any = None) -> Any:
     check_out("nanvar", out)
     a = _operand("nanvar", a, where, mean)
+    check_where("nanvar", where)
     computation_dtype, result_dtype = _var_dtypes(get_aval(a).dtype, dtype)
     a = _convert(a, computation_dtype)
     if mean is None:
@@ -510,6 +527,7 @@ def _nanvar_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None,
 def _nanstd_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, ddof: int = 0,
                  keepdims: bool = False, where: Any = None, mean: Any = None) -> Any:
     check_out("nanstd", out)
+    check_where("nanstd", where)
     return lax.sqrt(nanvar(a, axis, dtype, ddof=ddof, keepdims=keepdims, where=where, mean=mean))
 
 
