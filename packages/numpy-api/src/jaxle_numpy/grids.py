@@ -165,11 +165,8 @@ class _AxisConcatenator:
     def _piece(item: Any, ndmin: int, trans1d: int) -> Array:
         if isinstance(item, str):
             raise ValueError("string directive must be placed at the beginning")
-        if isinstance(item, slice):
-            piece, item_ndim = _range_of_slice(item), 1
-        else:
-            item_ndim = np.ndim(item) if not hasattr(item, "ndim") else item.ndim
-            piece = array(item, copy=False)
+        piece = _range_of_slice(item) if isinstance(item, slice) else array(item, copy=False)
+        item_ndim = get_aval(piece).ndim
         piece = array(piece, copy=False, ndmin=ndmin)
         if trans1d != -1 and item_ndim < ndmin:
             # JAX rotates the axes right by trans1d + 1: the item's last axis lands at position trans1d.

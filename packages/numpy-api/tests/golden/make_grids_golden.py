@@ -94,6 +94,7 @@ CASES = {
     "r_directive_later": no_args_case(lambda jnp: jnp.r_[1, "0", 2]),
     "r_none": no_args_case(lambda jnp: jnp.r_[None]),
     "r_traced_slice": traced_case(lambda jnp, n: jnp.r_[n:3], 1),
+    "r_list_of_tracers": traced_case(lambda jnp, x: jnp.r_["0,2,0", [x, x], 1.0], np.float32(2)),
     "c_": traced_case(lambda jnp, x, y: jnp.c_[x, y], X2, X2),
     "c_2d": no_args_case(lambda jnp: jnp.c_[np.ones((2, 2)), np.zeros((2, 1))]),
     "c_scalars": no_args_case(lambda jnp: jnp.c_[1, 2]),
