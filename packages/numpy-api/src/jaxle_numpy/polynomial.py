@@ -19,7 +19,7 @@ from jaxle_numpy.products import matmul, trace
 from jaxle_numpy.ranges import arange
 from jaxle_numpy.reductions import prod
 from jaxle_numpy.signal import convolve
-from jaxle_numpy.ufuncs import maximum, negative, true_divide
+from jaxle_numpy.ufuncs import add, maximum, multiply, negative, true_divide
 from jaxle_numpy.util import check_arraylike, concrete_or_error, promote_dtypes, promote_dtypes_inexact
 
 __all__ = ["polyval", "polyadd", "polysub", "polymul", "polydiv", "polyder", "polyint", "poly"]
@@ -37,7 +37,7 @@ def polyval(p: Any, x: Any, *, unroll: int = 16) -> Any:
     y = lax_structural.broadcast_in_dim(zero, shape, ()) if shape else zero
 
     def horner_step(y, coefficient):
-        return y * x + coefficient, None
+        return add(multiply(y, x), coefficient), None  # jnp's operators (booleans: and, or)
 
     y, _ = scan(horner_step, y, p, unroll=unroll)
     return y

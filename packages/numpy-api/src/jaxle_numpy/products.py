@@ -245,7 +245,8 @@ def kron(a: Any, b: Any) -> Any:
     ndim = len(a_shape)
     a = lax_structural.expand_dims(a, tuple(range(1, 2 * ndim, 2)))
     b = lax_structural.expand_dims(b, tuple(range(0, 2 * ndim, 2)))
-    return lax_structural.reshape(multiply(a, b), tuple(x * y for x, y in zip(a_shape, b_shape)))
+    # lax's mul, as JAX's kron (booleans are refused, where jnp.multiply would take their logical and)
+    return lax_structural.reshape(lax_elementwise.mul(a, b), tuple(x * y for x, y in zip(a_shape, b_shape)))
 
 
 def _trace_dtype(dtype: Any, input_dtype: np.dtype) -> np.dtype:

@@ -24,6 +24,7 @@ CASES = {
     "polyval_2d_coefficients": _call("polyval", ((3, 2), F32), ((2,), F32)),
     "polyval_complex": _call("polyval", ((3,), "complex64"), ((2,), F32)),
     "polyval_float16": _call("polyval", ((3,), "float16"), ((2,), "float16")),
+    "polyval_bool": _call("polyval", ((3,), "bool"), ((2,), "bool")),
     "polyval_empty": _call("polyval", ((0,), F32), ((2,), F32)),
     "polyval_list": lambda m: (lambda x: m.numpy.polyval([1.0, 2.0], x), [rand((2,), F32)]),
     "polyadd": _call("polyadd", ((3,), F32), ((2,), F32)),

@@ -130,6 +130,7 @@ CASES.update({
     "kron_vector_matrix": _call("kron", ((3,), F32), ((2, 3), F32)),
     "kron_int_float": _call("kron", ((2,), "int32"), ((2,), F32)),
     "kron_scalar": _with_scalar("kron", 2.0, ((2, 2), "int32")),
+    "kron_bool": _call("kron", ((2,), "bool"), ((2,), "bool")),
     "kron_3d": _call("kron", ((2, 1, 2), F32), ((1, 2, 3), F32)),
     "trace_f32": _call("trace", ((3, 4), F32)),
     "trace_int8": _call("trace", ((3, 4), "int8")),
