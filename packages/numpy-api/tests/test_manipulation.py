@@ -1,5 +1,7 @@
 """jnp's shape manipulation functions against NumPy: dtypes, shapes (0-d, empty), jit, vmap, x64, gradients."""
 
+import jnp_golden
+import make_jnp_reduction_signatures_golden
 import ml_dtypes
 import numpy as np
 import pytest
@@ -325,3 +327,11 @@ def test_errors():
         jaxle_core.jit(jnp.trim_zeros)(x[0])
     with pytest.raises(ValueError, match="Non-hashable static arguments"):
         jnp.resize(x, [3, 3])
+
+
+SIGNATURES = jnp_golden.load("manipulation_signatures.json")
+
+
+@pytest.mark.parametrize("name", sorted(SIGNATURES))
+def test_signature_is_jax(name):
+    assert make_jnp_reduction_signatures_golden.signatures(jnp, [name])[name] == SIGNATURES[name]

@@ -126,7 +126,7 @@ def _resolve_shape(a_shape: tuple[int, ...], shape: tuple[int, ...]) -> tuple[in
     return shape
 
 
-def reshape(a: Any, shape: Any = None, order: str = "C", *, copy: bool | None = None,
+def reshape(a: Any, shape: Any, order: str = "C", *, copy: bool | None = None,
             out_sharding: Any = None) -> Any:
     """``a`` with a new ``shape`` (one size may be -1); ``order='F'`` reads and writes column-major."""
     del copy  # arrays are immutable

@@ -17,10 +17,11 @@ NAMES = ("sum prod mean var std min max amin amax argmin argmax all any ptp coun
          "unwrap").split()
 
 
-def signatures(numpy_module) -> dict:
-    """name -> [[parameter name, kind, repr of the default]...]."""
+def signatures(numpy_module, names=NAMES) -> dict:
+    """name -> [[parameter name, kind, repr of the default]...] for each of ``names`` (other modules' generators
+    pass their own)."""
     return {name: [[p.name, p.kind.name, repr(p.default)]
-                   for p in inspect.signature(getattr(numpy_module, name)).parameters.values()] for name in NAMES}
+                   for p in inspect.signature(getattr(numpy_module, name)).parameters.values()] for name in names}
 
 
 if __name__ == "__main__":
