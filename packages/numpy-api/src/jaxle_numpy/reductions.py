@@ -30,8 +30,6 @@ __all__ = ["sum", "prod", "max", "min", "amax", "amin", "all", "any", "mean", "v
 
 Axis = int | Sequence[int] | None
 
-_builtin_sum = sum
-
 
 # ---------------------------------------------------------------- shared pieces
 
@@ -160,7 +158,7 @@ def _reduce(a: Any, name: str, reducer: Callable, combine: Callable, identity: C
     aval = get_aval(a)
     axes = reduction_axes(axis, aval.ndim)
     if identity is None and initial is None:
-        if not _builtin_all(aval.shape[d] >= 1 for d in axes):
+        if 0 in (aval.shape[d] for d in axes):
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
         if where is not None:
             raise ValueError(f"reduction operation {name} does not have an identity, so to use a where mask one has "
@@ -187,12 +185,6 @@ def _reduce(a: Any, name: str, reducer: Callable, combine: Callable, identity: C
     if keepdims:
         result = lax.expand_dims(result, axes)
     return _convert(result, result_dtype)
-
-
-_builtin_all = all
-_builtin_any = any
-_builtin_max = max
-_builtin_min = min
 
 
 # ---------------------------------------------------------------- sum, prod, max, min, all, any
