@@ -73,7 +73,15 @@ def _list_dtype(leaves: list) -> np.dtype:
     """The (strong) dtype of an array made of ``leaves``: their promoted dtype, the default float if none."""
     if not leaves:
         return dtypes.default_float_dtype()
-    return dtypes.result_type(*(_dtype_operand(leaf) for leaf in leaves))
+    # One operand per kind of leaf is enough for the promotion (long lists of numbers are common).
+    operands: dict[Any, Any] = {}
+    for leaf in leaves:
+        if type(leaf) in _PYTHON_SCALARS:
+            operands.setdefault(type(leaf), leaf)
+        else:
+            operand = _dtype_operand(leaf)
+            operands.setdefault((operand.dtype, dtypes.is_weakly_typed(operand)), operand)
+    return dtypes.result_type(*operands.values())
 
 
 def _python_scalar_as(x: Any, dtype: np.dtype) -> np.ndarray:
@@ -143,9 +151,14 @@ def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str) -> Any:
             out = convert_keeping_weak_type(out, dtype, False)
     elif isinstance(obj, (list, tuple)):
         leaves = _leaves(obj)
-        dtype = _list_dtype(leaves) if dtype is None else dtype
+        promoted = dtype is None
+        dtype = _list_dtype(leaves) if promoted else dtype
         if any(isinstance(leaf, (Array, Tracer)) for leaf in leaves):
             out = _staged_nested(obj, dtype)
+        elif promoted:
+            # Every leaf converts to the dtype they promote to as NumPy converts it (big Python ints overflow
+            # with NumPy's error), so NumPy builds the array in one go.
+            out = _constant(np.array(obj, dtype))
         else:
             out = _constant(np.array(_host_nested(obj, dtype), dtype))
     else:
