@@ -49,6 +49,9 @@ def cases(impl, lax):
         ("convert_to_complex", grad(lambda x: lax.real(lax.convert_element_type(x, np.complex64)) * 3), (f32(2),)),
         ("select", grad(lambda x, y: lax.reduce_sum(lax.select_n(x > 2, x, y), (0,)), argnums=(0, 1)),
          (x3, x3 * 2)),
+        ("select_int32_which", grad(lambda x, y, z: lax.reduce_sum(lax.select_n(
+            lax.convert_element_type(x > 2, np.int32) + lax.convert_element_type(x > 4, np.int32), x, y, z), (0,)),
+            argnums=(0, 1, 2)), (x3 * 2, x3, x3 * 3)),
         ("reshape_transpose", grad(lambda x: lax.reduce_sum(lax.transpose(lax.reshape(x, (2, 3)), (1, 0)), (0, 1))),
          (np.ones(6, f32),)),
         ("unused_branch", grad(lambda x: (lax.sin(x) * 2, lax.cos(x) * 3)[0]), (f32(1),)),

@@ -9,10 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from jaxle_core import dtypes
+from jaxle_core import core, dtypes
 from jaxle_core.avals import get_aval
 from jaxle_core.backend import current_backend
 from jaxle_core.core import Tracer
+from jaxle_core.errors import ConcretizationTypeError
 from jaxle_core.jit import jit
 from jaxle_core.lax import elementwise as lax_elementwise
 from jaxle_core.lax import identity as lax_identity
@@ -343,8 +344,13 @@ def choose(a, choices, out=None, mode: str = "raise"):
         raise ValueError("`a` array must be integer typed")
     n = len(choices)
     if mode == "raise":
-        value = _concrete(a)
-        if np.any((value < 0) | (value >= n)):
+        if not core.evaluates_eagerly([a, *choices]):
+            # JAX's choose is jitted: under any transformation its index is abstract, constant or not
+            raise ConcretizationTypeError(
+                "Abstract tracer value encountered where concrete value is expected: traced array with shape "
+                f"{get_aval(a).str_short()}\nThe error occurred because jnp.choose was jit-compiled with "
+                "mode='raise'. Use mode='wrap' or mode='clip' instead.")
+        if np.any((_concrete(a) < 0) | (_concrete(a) >= n)):
             raise ValueError("invalid entry in choice array")
     elif mode == "wrap":
         a = ufuncs.remainder(a, n)

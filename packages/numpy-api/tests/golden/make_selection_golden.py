@@ -84,5 +84,37 @@ CASES = {
                                    np.array([[7, 1], [160, 2]], np.uint8)),
 }
 
+def _summed(m, fn):
+    def total(*args):
+        out = fn(*args)
+        return m.lax.reduce_sum(out, tuple(range(out.ndim)))
+
+    return total
+
+
+def _grad(build, *args, argnums=0):
+    """A case: the gradient of the sum of ``build(jnp)``'s result."""
+    return lambda m: (m.grad(_summed(m, build(m.numpy)), argnums=argnums), args)
+
+
+CASES.update({
+    "grad_take": _grad(lambda jnp: lambda x: jnp.take(x, np.array([0, 5, 5])), X),
+    "grad_take_clip": _grad(lambda jnp: lambda x: jnp.take(x, np.array([0, 50]), mode="clip"), X),
+    "grad_take_along_axis": _grad(lambda jnp: lambda x: jnp.take_along_axis(x, np.array([[0], [1], [3]]), axis=1),
+                                  X),
+    "grad_choose_traced": _grad(lambda jnp: lambda a, b: jnp.choose(np.array([0, 1, 0]), [a, b]), V[:3], V[2:]),
+    "grad_choose_clip": _grad(lambda jnp: lambda a, b: jnp.choose(np.array([0, 5, 0]), [a, b], mode="clip"),
+                              V[:3], V[2:], argnums=(0, 1)),
+    "grad_select": _grad(lambda jnp: lambda x: jnp.select([x > 0.5], [x * 2], 0.0), X),
+    "grad_piecewise": _grad(lambda jnp: lambda x: jnp.piecewise(x, [x < 0.5], [lambda v: v ** 2, lambda v: -v]), X),
+    "grad_compress": _grad(lambda jnp: lambda x: jnp.compress(np.array([True, False, True]), x, axis=0, size=2),
+                           X),
+    "grad_put": _grad(lambda jnp: lambda x: jnp.put(x, np.array([1, 3]), 0.0, inplace=False), X),
+    "grad_fill_diagonal": _grad(lambda jnp: lambda x: jnp.fill_diagonal(x, 2.0, inplace=False), X),
+    "grad_put_along_axis": _grad(lambda jnp: lambda x, v: jnp.put_along_axis(x, np.array([[0], [2], [1]]), v,
+                                                                             axis=1, inplace=False),
+                                 X, np.ones((3, 1), np.float32), argnums=(0, 1)),
+})
+
 if __name__ == "__main__":
     jnp_golden.write(CASES, "selection_golden.json")

@@ -143,9 +143,14 @@ transpose_rules[rev_p] = lambda ct, x, *, dimensions: [lax.rev(ct, dimensions)]
 
 
 def _select_n_transpose(ct, which, *cases):
+    """Each case's cotangent is ``ct`` where it was selected, else zero; as in JAX, a boolean ``which`` selects
+    directly and an integer one through a mask ``which == i`` per case."""
     zeros = full_like(ct, 0)
-    return [None] + [lax.select_n(which, *[ct if j == i else zeros for j in range(len(cases))])
-                     if is_undefined(case) else None for i, case in enumerate(cases)]
+    if operand_aval(which).dtype == np.bool_:
+        return [None] + [lax.select_n(which, *[ct if j == i else zeros for j in range(len(cases))])
+                         if is_undefined(case) else None for i, case in enumerate(cases)]
+    return [None] + [lax.select_n(lax.eq(which, const(which, i)), zeros, ct) if is_undefined(case) else None
+                     for i, case in enumerate(cases)]
 
 
 transpose_rules[select_n_p] = _select_n_transpose
