@@ -26,6 +26,7 @@ from jaxle_numpy.util import check_arraylike, named_jit, requested_dtype
 __all__ = ["eye", "identity", "tri", "tril", "triu", "diag", "diagflat", "vander", "diag_indices", "diag_indices_from",
            "tril_indices", "triu_indices", "tril_indices_from", "triu_indices_from", "mask_indices"]
 
+
 def _index_dtype() -> np.dtype:
     """The dtype of the row and column counters: the default integer (int64 with x64), as JAX's."""
     return dtypes.default_int_dtype()
@@ -53,8 +54,8 @@ def _eye_dim(size: Any, name: str) -> int:
         (size,) = canonicalize_shape((size,))
     except TypeError as error:
         # JAX's two messages word the argument differently.
-        where = "argument of 'N' jnp.eye()" if name == "N" else "argument 'M' of jnp.eye()"
-        raise TypeError(f"{error} {where}.") from None
+        argument = "argument of 'N' jnp.eye()" if name == "N" else "argument 'M' of jnp.eye()"
+        raise TypeError(f"{error} {argument}.") from None
     return size
 
 
