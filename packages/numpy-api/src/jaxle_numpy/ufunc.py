@@ -31,8 +31,8 @@ def _shape(x: Any) -> tuple[int, ...]:
 
 
 def _index_along(a: Any, i: Any) -> Any:
-    """``a[i]`` for a traced position ``i`` along the first axis."""
-    return lax.dynamic_index_in_dim(a, i, 0, keepdims=False)
+    """``a[i]``: jnp indexing along the first axis (a traced ``i`` is a dynamic slice, as JAX stages it)."""
+    return a[i]
 
 
 def _expand(x: Any, axes: tuple[int, ...]) -> Any:
@@ -43,14 +43,6 @@ def _expand(x: Any, axes: tuple[int, ...]) -> Any:
     for d, size in zip(kept, _shape(x)):
         shape[d] = size
     return lax.broadcast_in_dim(x, tuple(shape), tuple(kept))
-
-
-def _reduction_axes(axis: Any, ndim: int) -> tuple[int, ...]:
-    if axis is None:
-        return tuple(range(ndim))
-    if isinstance(axis, (tuple, list)):
-        return tuple(util.canonicalize_axis(a, ndim) for a in axis)
-    return (util.canonicalize_axis(axis, ndim),)
 
 
 class ufunc:  # noqa: N801 - JAX's name
@@ -165,7 +157,10 @@ class ufunc:  # noqa: N801 - JAX's name
             start, first = lax.broadcast_in_dim(initial, _shape(a)[1:], ()), 0
 
         def body(i, acc):
-            combined = self(acc, _index_along(a, i))
+            element = _index_along(a, i)
+            if get_aval(element).dtype != get_aval(acc).dtype:
+                element = lax.convert_element_type(element, get_aval(acc).dtype)
+            combined = self(acc, element)
             return combined if where is None else _where(_index_along(where, i), combined, acc)
 
         result = lax.fori_loop(first, length, body, start)
@@ -194,17 +189,24 @@ class ufunc:  # noqa: N801 - JAX's name
         if dtype is not None:
             a = lax.convert_element_type(a, dtype)
         moved = _move_to_front(a, axis)
-        first = _index_along(moved, 0)
+        first = moved[0]
         result_dtype = eval_shape(self, first, first).dtype
         if result_dtype != get_aval(first).dtype:
             first = lax.convert_element_type(first, result_dtype)
 
         def step(carry, _):
             i, acc = carry
-            combined = _where(lax.eq(i, 0), first, self(acc, _index_along(moved, i)))
-            return (lax.add(i, np.int32(1)), combined), combined
+            is_first = i == 0
+            start = moved[0]
+            if result_dtype != get_aval(start).dtype:
+                start = lax.convert_element_type(start, result_dtype)
+            element = _index_along(moved, i)
+            if result_dtype != get_aval(element).dtype:
+                element = lax.convert_element_type(element, result_dtype)
+            combined = _where(is_first, start, self(acc, element))
+            return (i + 1, combined), combined
 
-        _, out = lax.scan(step, (np.int32(0), first), None, length=_shape(moved)[0])
+        _, out = lax.scan(step, (0, first), None, length=_shape(moved)[0])
         return _move_from_front(out, axis)
 
     # ------------------------------------------------------------ outer
@@ -229,33 +231,29 @@ class ufunc:  # noqa: N801 - JAX's name
         indices apply it repeatedly. JAX arrays are immutable: pass ``inplace=False`` and use the result."""
         if inplace:
             raise NotImplementedError(_AT_INPLACE)
-        if self.nin == 2 and b is None:
-            raise TypeError(f"_{self.__name__}_at() missing 1 required positional argument: 'b'")
-        return self._methods["at"](a, indices, b)
+        return self._methods["at"](a, indices, *(() if b is None else (b,)))
 
-    def _at_impl(self, a: Any, indices: Any, b: Any) -> Any:
-        indices = _normalized_indices(indices, _shape(a)[0])
+    def _at_impl(self, a: Any, indices: Any, *b: Any) -> Any:
         fast = self._props["at"]
         if fast is not None:
-            scatter_indices = lax.broadcast_in_dim(indices, _shape(indices) + (1,), (0,))
-            if get_aval(b).dtype != get_aval(a).dtype or get_aval(b).weak_type:
-                b = lax.convert_element_type(b, get_aval(a).dtype)
-            if _shape(b) != _shape(indices):
-                b = lax.broadcast_in_dim(b, _shape(indices), tuple(range(len(_shape(indices)) - len(_shape(b)),
-                                                                          len(_shape(indices)))))
-            return fast(a, scatter_indices, b, _scatter_numbers(), mode=lax.GatherScatterMode.FILL_OR_DROP)
-        count = _shape(indices)[0]
-        if b is not None:
-            b = lax.broadcast_in_dim(b, (count,), ()) if not _shape(b) else b
+            return fast(a, indices, *b)
+        if self.nin == 2 and not b:
+            raise TypeError(f"{self.__name__}.at() missing 1 required positional argument: 'b'")
+        indices = util.as_array(indices)
+        count = _shape(indices)[0] if _shape(indices) else 1
+        if b:
+            values = lax.convert_element_type(b[0], get_aval(a).dtype)
+            b = (broadcast_together("at", values, indices)[0],)
 
-        def body(i, out):
+        def step(carry, _):
+            i, out = carry
             position = _index_along(indices, i)
-            current = _index_along(out, position)
-            updated = self(current) if b is None else self(current, _index_along(b, i))
-            updated = lax.convert_element_type(updated, get_aval(out).dtype)
-            return lax.dynamic_update_index_in_dim(out, lax.expand_dims(updated, (0,)), position, 0)
+            updated = self(_index_along(out, position), *(_index_along(v, i) for v in b))
+            out = out.at[position].set(updated)
+            return (i + 1, out), None
 
-        return lax.fori_loop(0, count, body, a)
+        (_, out), _ = lax.scan(step, (0, a), None, length=count)
+        return out
 
     # ------------------------------------------------------------ reduceat
 
@@ -272,23 +270,26 @@ class ufunc:  # noqa: N801 - JAX's name
                                          dtype=dtype)
 
     def _reduceat_impl(self, a: Any, indices: Any, axis: int, dtype: Any) -> Any:
+        # jnp.take and jnp.append build on the elementwise functions, so they are imported here (breaks the cycle)
+        from jaxle_numpy.manipulation import append  # noqa: PLC0415
+        from jaxle_numpy.selection import take  # noqa: PLC0415
+
         if dtype is not None:
             a = lax.convert_element_type(a, dtype)
-        moved = _move_to_front(a, axis)
-        length = _shape(moved)[0]
-        indices = _normalized_indices(indices, length)
-        starts = lax.index_take(moved, (indices,), (0,))
-        ends = lax.concatenate([lax.slice(indices, (1,), _shape(indices)),
-                                lax.full((1,), length, get_aval(indices).dtype)], 0)
-        count = _shape(indices)[0]
+        length = _shape(a)[axis]
+        out = take(a, indices, axis=axis)
+        bounds = append(indices, length)
+        ndim = get_aval(out).ndim
+        bounds = lax.broadcast_in_dim(bounds, tuple(_shape(bounds)[0] if d == axis else 1 for d in range(ndim)),
+                                      (axis,))
+        starts = lax.slice_in_dim(bounds, 0, _shape(bounds)[axis] - 1, axis=axis)
+        ends = lax.slice_in_dim(bounds, 1, _shape(bounds)[axis], axis=axis)
 
         def body(i, acc):
-            inside = lax.bitwise_and(lax.gt(lax.broadcast_in_dim(i, (count,), ()), indices),
-                                     lax.lt(lax.broadcast_in_dim(i, (count,), ()), ends))
-            row = lax.broadcast_in_dim(_index_along(moved, i), _shape(acc), tuple(range(1, len(_shape(acc)))))
-            return _where(_expand_mask(inside, get_aval(acc).ndim), self(acc, row), acc)
+            inside = (i > starts) & (i < ends)
+            return _where(inside, self(acc, take(a, lax.broadcast_in_dim(i, (1,), ()), axis=axis)), acc)
 
-        return _move_from_front(lax.fori_loop(0, length, body, starts), axis)
+        return lax.fori_loop(0, length, body, out)
 
 
 def _jit_named(name: str, method: Callable[..., Any], static_argnames: tuple[str, ...] = ()) -> Any:
@@ -297,10 +298,6 @@ def _jit_named(name: str, method: Callable[..., Any], static_argnames: tuple[str
         return method(*args, **kwargs)
     staged.__name__ = staged.__qualname__ = name
     return jit(staged, static_argnames=static_argnames)
-
-
-def _expand_mask(mask: Any, ndim: int) -> Any:
-    return mask if ndim == 1 else lax.broadcast_in_dim(mask, _shape(mask) + (1,) * (ndim - 1), (0,))
 
 
 def _move_to_front(a: Any, axis: int) -> Any:
@@ -319,15 +316,3 @@ def _move_from_front(a: Any, axis: int) -> Any:
     return lax.transpose(a, tuple(order))
 
 
-def _normalized_indices(indices: Any, size: int) -> Any:
-    """Integer ``indices`` as a 1-D array with negative ones counted from the end."""
-    indices = util.as_array(indices)
-    if get_aval(indices).ndim == 0:
-        indices = lax.broadcast_in_dim(indices, (1,), ())
-    return lax.select_n(lax.lt(indices, util.zero_of(indices)), indices,
-                        lax.add(indices, util.scalar_like(indices, size)))
-
-
-def _scatter_numbers() -> Any:
-    return lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
-                                       scatter_dims_to_operand_dims=(0,))

@@ -1238,17 +1238,29 @@ def _cumulative(name: str, lax_cumulative: Any) -> Any:
     return accumulate
 
 
+def _add_at(a: Any, indices: Any, b: Any) -> Any:
+    return a.at[indices].add(b)
+
+
+def _subtract_at(a: Any, indices: Any, b: Any) -> Any:
+    return a.at[indices].subtract(b)
+
+
+def _multiply_at(a: Any, indices: Any, b: Any) -> Any:
+    return a.at[indices].multiply(b)
+
+
 add = ufunc(add, name="add", nin=2, nout=1, identity=0, call=add,
             reduce=_reduction("sum", _lax_reducer(lax.reduce_sum), _constant(0), _sum_dtype),
-            accumulate=_cumulative("cumsum", lax.cumsum), at=lax.scatter_add)
+            accumulate=_cumulative("cumsum", lax.cumsum), at=_add_at)
 multiply = ufunc(multiply, name="multiply", nin=2, nout=1, identity=1, call=multiply,
                  reduce=_reduction("prod", _lax_reducer(lax.reduce_prod), _constant(1), _sum_dtype),
-                 accumulate=_cumulative("cumprod", lax.cumprod), at=lax.scatter_mul)
-subtract = ufunc(subtract, name="subtract", nin=2, nout=1, call=subtract, at=lax.scatter_sub)
+                 accumulate=_cumulative("cumprod", lax.cumprod), at=_multiply_at)
+subtract = ufunc(subtract, name="subtract", nin=2, nout=1, call=subtract, at=_subtract_at)
 maximum = ufunc(maximum, name="maximum", nin=2, nout=1, call=maximum,
-                reduce=_reduction("max", _lax_reducer(lax.reduce_max), _lowest, _same_dtype), at=lax.scatter_max)
+                reduce=_reduction("max", _lax_reducer(lax.reduce_max), _lowest, _same_dtype))
 minimum = ufunc(minimum, name="minimum", nin=2, nout=1, call=minimum,
-                reduce=_reduction("min", _lax_reducer(lax.reduce_min), _highest, _same_dtype), at=lax.scatter_min)
+                reduce=_reduction("min", _lax_reducer(lax.reduce_min), _highest, _same_dtype))
 negative = ufunc(negative, name="negative", nin=1, nout=1, call=negative)
 logaddexp = ufunc(logaddexp, name="logaddexp", nin=2, nout=1, identity=-np.inf, call=logaddexp,
                   reduce=_reduction("logsumexp", _logsumexp, _constant(-np.inf), _same_dtype))
