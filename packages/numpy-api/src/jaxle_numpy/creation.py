@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import operator
 import warnings
 from typing import Any
 
@@ -134,11 +133,13 @@ def _staged_nested(obj: Any, dtype: np.dtype) -> Any:
 
 
 def _with_ndmin(x: Any, ndmin: int) -> Any:
+    """``x`` with leading dimensions of size 1 up to rank ``ndmin`` (compared first, as JAX does: a traced ndmin
+    fails as a boolean, a float one where it counts dimensions)."""
     shape = get_aval(x).shape
     if ndmin <= len(shape):
         return x
-    extra = ndmin - len(shape)
-    return lax.broadcast_in_dim(x, (1,) * extra + shape, tuple(range(extra, ndmin)))
+    extra = tuple(range(ndmin - len(shape)))
+    return lax.broadcast_in_dim(x, (1,) * len(extra) + shape, tuple(range(len(extra), len(extra) + len(shape))))
 
 
 def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str) -> Any:
@@ -186,7 +187,7 @@ def array(object: Any, dtype: Any = None, *args: Any, copy: bool = True, order: 
         copy, order, ndmin = (*args, *(copy, order, ndmin)[len(args):])
     del device, out_sharding  # one device: placement is a no-op
     _check_order(order)
-    return _array(object, dtype, copy, operator.index(ndmin), "array")
+    return _array(object, dtype, copy, ndmin, "array")
 
 
 def asarray(a: Any, dtype: Any = None, order: str | None = None, *, copy: bool | None = None, device: Any = None,
@@ -207,8 +208,9 @@ def copy(a: Any, order: str | None = None) -> Array:
 # ---------------------------------------------------------------- filled arrays
 
 def _shape(shape: Any) -> tuple[int, ...]:
-    """A shape argument: an integer, a sequence of integers, or an integer array of rank 0 or 1."""
-    return canonicalize_shape((shape,) if np.ndim(shape) == 0 else shape)
+    """A shape argument: an integer, a sequence of integers, or an integer array of rank 0 or 1 (a traced size
+    gets JAX's TypeError)."""
+    return canonicalize_shape(shape if isinstance(shape, (tuple, list)) or ndim(shape) else (shape,))
 
 
 def _fill_dtype(dtype: Any, fun_name: str) -> np.dtype:

@@ -3,7 +3,6 @@ fromfunction."""
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -11,12 +10,12 @@ import numpy as np
 
 from jaxle_core import dtypes, lax
 from jaxle_core.array import Array
-from jaxle_core.avals import get_aval
+from jaxle_core.avals import canonicalize_shape, get_aval
 from jaxle_core.batching import vmap
 from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_numpy.creation import array, asarray
 from jaxle_numpy.ranges import arange, linspace
-from jaxle_numpy.util import check_arraylike, requested_dtype
+from jaxle_numpy.util import check_arraylike, concrete_index, requested_dtype
 
 __all__ = ["meshgrid", "mgrid", "ogrid", "indices", "ix_", "r_", "c_", "s_", "index_exp", "fromfunction"]
 
@@ -99,7 +98,7 @@ def indices(dimensions: Any, dtype: Any = None, sparse: bool = False) -> Array |
     ``sparse``."""
     dtype = requested_dtype(dtype, "indices")
     dtype = dtypes.default_int_dtype() if dtype is None else dtype
-    dimensions = tuple(operator.index(d) for d in dimensions)
+    dimensions = tuple(concrete_index(d, "dimensions argument of jnp.indices") for d in dimensions)
     outs = []
     for axis, size in enumerate(dimensions):
         out_shape = tuple(n if d == axis else 1 for d, n in enumerate(dimensions)) if sparse else dimensions
@@ -198,7 +197,10 @@ c_ = CClass()
 def fromfunction(function: Callable[..., Any], shape: Any, *, dtype: Any = float, **kwargs: Any) -> Any:
     """``function`` applied to the index grid of ``shape`` (its coordinates as ``dtype``), vectorised with vmap
     over one axis per argument."""
-    shape = (shape,) if np.ndim(shape) == 0 else tuple(shape)
+    try:
+        shape = canonicalize_shape(shape if isinstance(shape, (tuple, list)) else (shape,))
+    except TypeError as error:
+        raise TypeError(f"{error} shape argument of jnp.fromfunction().") from None
     for axis in reversed(range(len(shape))):
         function = vmap(function, in_axes=tuple(0 if k == axis else None for k in range(len(shape))))
     return function(*(arange(size, dtype=dtype) for size in shape), **kwargs)

@@ -21,7 +21,7 @@ from jaxle_numpy.manipulation import diagonal, ravel
 from jaxle_numpy.ranges import arange
 from jaxle_numpy.selection import nonzero
 from jaxle_numpy.ufuncs import power, subtract
-from jaxle_numpy.util import check_arraylike, named_jit, requested_dtype
+from jaxle_numpy.util import check_arraylike, concrete_index, named_jit, requested_dtype
 
 __all__ = ["eye", "identity", "tri", "tril", "triu", "diag", "diagflat", "vander", "diag_indices", "diag_indices_from",
            "tril_indices", "triu_indices", "tril_indices_from", "triu_indices_from", "mask_indices"]
@@ -81,7 +81,7 @@ def identity(n: Any, dtype: Any = None) -> Array:
 
 def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Array:
     """A matrix with ones on and below the ``k``-th diagonal."""
-    k = operator.index(k)
+    k = k if isinstance(k, Tracer) else operator.index(k)  # a traced diagonal is fine, as in JAX
     shape = canonicalize_shape((N, N if M is None else M))
     return lax.convert_element_type(_lower_mask(shape, k), _out_dtype(dtype, "tri"))
 
@@ -97,12 +97,12 @@ def _triangle(m: Any, k: int, keep_lower: bool) -> Any:
 
 @named_jit("tril", ("k",))
 def _tril(m: Any, k: int) -> Any:
-    return _triangle(m, k, keep_lower=True)
+    return _triangle(m, operator.index(k), keep_lower=True)
 
 
 @named_jit("triu", ("k",))
 def _triu(m: Any, k: int) -> Any:
-    return _triangle(m, k - 1, keep_lower=False)
+    return _triangle(m, operator.index(k) - 1, keep_lower=False)
 
 
 def _check_matrix(fun_name: str, m: Any) -> Any:
@@ -115,12 +115,12 @@ def _check_matrix(fun_name: str, m: Any) -> Any:
 
 def tril(m: Any, k: int = 0) -> Array:
     """``m`` with the elements above the ``k``-th diagonal zeroed (in its last two axes)."""
-    return _tril(_check_matrix("tril", m), operator.index(k))
+    return _tril(_check_matrix("tril", m), k)
 
 
 def triu(m: Any, k: int = 0) -> Array:
     """``m`` with the elements below the ``k``-th diagonal zeroed (in its last two axes)."""
-    return _triu(_check_matrix("triu", m), operator.index(k))
+    return _triu(_check_matrix("triu", m), k)
 
 
 @named_jit("_diag", ("k",))
@@ -154,7 +154,6 @@ def diag(v: Any, k: int = 0) -> Array:
 def diagflat(v: Any, k: int = 0) -> Array:
     """A square matrix with the flattened ``v`` on its ``k``-th diagonal."""
     check_arraylike("diagflat", v)
-    k = operator.index(k)
     values = ravel(asarray(v))
     length = get_aval(values).size
     n = length + abs(k)
@@ -170,7 +169,12 @@ def diagflat(v: Any, k: int = 0) -> Array:
 
 
 @named_jit("vander", ("N", "increasing"))
-def _vander(x: Any, N: int, increasing: bool) -> Any:
+def _vander(x: Any, N: int | None, increasing: bool) -> Any:
+    if get_aval(x).ndim != 1:
+        raise ValueError("x must be a one-dimensional array")
+    N = get_aval(x).shape[0] if N is None else operator.index(N)
+    if N < 0:
+        raise ValueError("N must be nonnegative")
     exponents = lax.iota(get_aval(x).dtype, N)
     if not increasing:
         exponents = subtract(N - 1, exponents)
@@ -181,18 +185,13 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> Array:
     """The Vandermonde matrix of the 1-D ``x``: its columns are powers of ``x`` (decreasing unless
     ``increasing``)."""
     check_arraylike("vander", x)
-    x = asarray(x)
-    if get_aval(x).ndim != 1:
-        raise ValueError("x must be a one-dimensional array")
-    N = get_aval(x).shape[0] if N is None else operator.index(N)
-    if N < 0:
-        raise ValueError("N must be nonnegative")
-    return _vander(x, N, bool(increasing))
+    return _vander(asarray(x), N, bool(increasing))
 
 
 def diag_indices(n: int, ndim: int = 2) -> tuple[Array, ...]:
     """The indices of the main diagonal of an ``ndim``-dimensional array of side ``n``."""
-    n, ndim = operator.index(n), operator.index(ndim)
+    n = concrete_index(n, "'n' argument of jnp.diag_indices()")
+    ndim = concrete_index(ndim, "'ndim' argument of jnp.diag_indices()")
     if n < 0:
         raise ValueError(f"n argument to diag_indices must be nonnegative, got {n}")
     if ndim < 0:
@@ -212,8 +211,9 @@ def diag_indices_from(arr: Any) -> tuple[Array, ...]:
 
 
 def _triangle_indices(n: int, k: int, m: int | None, keep_lower: bool) -> tuple[Array, Array]:
-    n, k = operator.index(n), operator.index(k)
-    m = n if m is None else operator.index(m)
+    # JAX's messages name triu_indices for both triangles.
+    n, k = concrete_index(n, "n argument of jnp.triu_indices"), concrete_index(k, "k argument of jnp.triu_indices")
+    m = n if m is None else concrete_index(m, "m argument of jnp.triu_indices")
     count = int(np.count_nonzero((np.tri if keep_lower else _np_upper)(n, m, k))) if n >= 0 and m >= 0 else 0
     square = ones((n, m))
     return nonzero(tril(square, k) if keep_lower else triu(square, k), size=count)

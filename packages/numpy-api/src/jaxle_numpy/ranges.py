@@ -14,7 +14,14 @@ from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.jit import jit
 from jaxle_core.lax.structural import convert_keeping_weak_type
-from jaxle_numpy.util import check_arraylike, concrete_or_error, is_arraylike, promote_shapes, requested_dtype
+from jaxle_numpy.util import (
+    check_arraylike,
+    concrete_index,
+    concrete_or_error,
+    is_arraylike,
+    promote_shapes,
+    requested_dtype,
+)
 
 __all__ = ["arange", "linspace", "logspace", "geomspace"]
 
@@ -72,8 +79,8 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
 
 # ---------------------------------------------------------------- linspace, logspace, geomspace
 
-def _check_num(num: Any) -> int:
-    num = operator.index(num)
+def _check_num(num: Any, fun_name: str) -> int:
+    num = concrete_index(num, f"'num' argument of jnp.{fun_name}")
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     return num
@@ -146,7 +153,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
              axis: int = 0, *, device: Any = None) -> Any:
     """``num`` evenly spaced values from ``start`` to ``stop`` (inclusive unless ``endpoint=False``) along
     ``axis``; with ``retstep``, also the spacing."""
-    num = _check_num(num)
+    num = _check_num(num, "linspace")
     check_arraylike("linspace", start, stop)
     return _linspace(start, stop, num, bool(endpoint), bool(retstep), requested_dtype(dtype, "linspace"),
                      operator.index(axis))
@@ -167,7 +174,7 @@ def _logspace(start: Any, stop: Any, base: Any, num: int, endpoint: bool = True,
 def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: Any = 10.0, dtype: Any = None,
              axis: int = 0) -> Array:
     """``base`` raised to ``num`` evenly spaced exponents from ``start`` to ``stop``."""
-    num = _check_num(num)
+    num = _check_num(num, "logspace")
     return _logspace(start, stop, base, num, bool(endpoint), requested_dtype(dtype, "logspace"),
                      operator.index(axis))
 
@@ -208,5 +215,5 @@ def _geomspace(start: Any, stop: Any, num: int, endpoint: bool = True, dtype: np
 def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None,
               axis: int = 0) -> Array:
     """``num`` values from ``start`` to ``stop`` spaced evenly on a log scale (a geometric progression)."""
-    num = _check_num(num)
+    num = _check_num(num, "geomspace")
     return _geomspace(start, stop, num, bool(endpoint), requested_dtype(dtype, "geomspace"), operator.index(axis))

@@ -8,6 +8,7 @@ types respected) and, for elementwise functions, to a common rank.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -24,7 +25,7 @@ from jaxle_core.lax import structural as lax_structural
 
 __all__ = ["is_arraylike", "check_arraylike", "promote_dtypes", "promote_shapes", "promote_args",
            "promote_dtypes_inexact", "promote_args_inexact", "promote_dtypes_numeric", "promote_args_numeric",
-           "canonicalize_axis", "ensure_array", "requested_dtype", "named_jit", "concrete_or_none",
+           "canonicalize_axis", "ensure_array", "requested_dtype", "named_jit", "concrete_index", "concrete_or_none",
            "concrete_or_error", "as_array", "scalar_like", "zero_of"]
 
 _PYTHON_SCALARS = (bool, int, float, complex)
@@ -185,3 +186,11 @@ def scalar_like(x: Any, value: Any) -> np.generic:
 def zero_of(x: Any) -> np.generic:
     """Zero of ``x``'s dtype (``lax._zero``)."""
     return scalar_like(x, 0)
+
+
+def concrete_index(x: Any, context: str) -> int:
+    """An integer argument (``operator.index`` semantics); a traced one gets JAX's ConcretizationTypeError
+    naming ``context`` (e.g. "'num' argument of jnp.linspace")."""
+    if isinstance(x, Tracer):
+        x = concrete_or_error(x, context)
+    return operator.index(x)
