@@ -15,7 +15,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from jaxle_core import custom_jvp, dtypes, jit, lax
+from jaxle_core import custom_jvp, dtypes, lax
 from jaxle_core.avals import get_aval
 from jaxle_numpy import util
 from jaxle_numpy.conditional import _where, broadcast_together, where
@@ -80,12 +80,6 @@ def _binary(name: str, lax_fn: Any, doc: str, promote: Any = util.promote_args) 
     def fn(x: Any, y: Any, /) -> Any:
         return lax_fn(*promote(name, x, y))
     return _named(fn, name, doc)
-
-
-def _staged(name: str, fn: Any, static_argnames: tuple[str, ...] = ()) -> Any:
-    """``fn`` under ``jit`` with JAX's function name (the jit JAX wraps this function in)."""
-    fn.__name__ = fn.__qualname__ = name
-    return jit(fn, static_argnames=static_argnames)
 
 
 def _reject_out(name: str, out: Any) -> None:
@@ -174,7 +168,8 @@ def _float_divmod(x1: Any, x2: Any) -> tuple[Any, Any]:
     return lax.round(div, lax.RoundingMethod.AWAY_FROM_ZERO), mod
 
 
-def _floor_divide(x1: Any, x2: Any, /) -> Any:
+@util.named_jit("floor_divide")
+def floor_divide(x1: Any, x2: Any, /) -> Any:
     """Elementwise ``x1 // x2`` (Python's rounding towards minus infinity)."""
     util.check_arraylike("floor_divide", x1, x2)
     x1, x2 = util.promote_args_numeric("floor_divide", x1, x2)
@@ -190,7 +185,6 @@ def _floor_divide(x1: Any, x2: Any, /) -> Any:
     return _float_divmod(x1, x2)[0]
 
 
-floor_divide = _staged("floor_divide", _floor_divide)
 
 
 def _integer_divisor(x2: Any) -> Any:
@@ -198,7 +192,8 @@ def _integer_divisor(x2: Any) -> Any:
     return _where(lax.eq(x2, util.zero_of(x2)), lax.full_like(x2, 1), x2)
 
 
-def _remainder(x1: Any, x2: Any, /) -> Any:
+@util.named_jit("remainder")
+def remainder(x1: Any, x2: Any, /) -> Any:
     """Elementwise ``x1 % x2`` with the sign of ``x2`` (Python's modulo)."""
     util.check_arraylike("remainder", x1, x2)
     x1, x2 = util.promote_args_numeric("remainder", x1, x2)
@@ -211,11 +206,11 @@ def _remainder(x1: Any, x2: Any, /) -> Any:
     return lax.select_n(do_plus, trunc_mod, lax.add(trunc_mod, x2))
 
 
-remainder = _staged("remainder", _remainder)
 mod = remainder
 
 
-def _divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:
+@util.named_jit("divmod")
+def divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:
     """``(x1 // x2, x1 % x2)`` elementwise."""
     util.check_arraylike("divmod", x1, x2)
     x1, x2 = util.promote_args_numeric("divmod", x1, x2)
@@ -224,10 +219,10 @@ def _divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:
     return _float_divmod(x1, x2)
 
 
-divmod = _staged("divmod", _divmod)  # noqa: A001 - NumPy's name
 
 
-def _fmod(x1: Any, x2: Any, /) -> Any:
+@util.named_jit("fmod")
+def fmod(x1: Any, x2: Any, /) -> Any:
     """Elementwise remainder of ``x1 / x2`` with the sign of ``x1`` (C's fmod)."""
     util.check_arraylike("fmod", x1, x2)
     if dtypes.issubdtype(dtypes.result_type(x1, x2), np.integer):
@@ -235,7 +230,6 @@ def _fmod(x1: Any, x2: Any, /) -> Any:
     return lax.rem(*util.promote_args_numeric("fmod", x1, x2))
 
 
-fmod = _staged("fmod", _fmod)
 
 
 # ---------------------------------------------------------------- powers
@@ -291,7 +285,8 @@ arcsinh = _unary_inexact("arcsinh", lax.asinh, "Elementwise inverse hyperbolic s
 arctanh = _unary_inexact("arctanh", lax.atanh, "Elementwise inverse hyperbolic tangent.")
 
 
-def _arccosh(x: Any, /) -> Any:
+@util.named_jit("arccosh")
+def arccosh(x: Any, /) -> Any:
     """Elementwise inverse hyperbolic cosine (for complex input, the branch with a non-negative real part)."""
     x, = util.promote_args_inexact("arccosh", x)
     result = lax.acosh(x)
@@ -301,7 +296,6 @@ def _arccosh(x: Any, /) -> Any:
     return result
 
 
-arccosh = _staged("arccosh", _arccosh)
 exp = _unary_inexact("exp", lax.exp, "Elementwise ``e ** x``.")
 exp2 = _unary_inexact("exp2", lax.exp2, "Elementwise ``2 ** x``.")
 expm1 = _unary_inexact("expm1", lax.expm1, "Elementwise ``e ** x - 1``, accurate near zero.")
@@ -450,7 +444,8 @@ def ceil(x: Any, /) -> Any:
     return util.as_array(x) if _is_integral(x) else lax.ceil(x)
 
 
-def _trunc(x: Any) -> Any:
+@util.named_jit("trunc")
+def trunc(x: Any) -> Any:
     """Elementwise rounding towards zero."""
     util.check_arraylike("trunc", x)
     x, = util.promote_args("trunc", x)
@@ -459,10 +454,10 @@ def _trunc(x: Any) -> Any:
     return _where(lax.lt(x, util.zero_of(x)), lax.ceil(x), lax.floor(x))
 
 
-trunc = _staged("trunc", _trunc)
 
 
-def _rint(x: Any, /) -> Any:
+@util.named_jit("rint")
+def rint(x: Any, /) -> Any:
     """Elementwise rounding to the nearest integer, ties to even, in an inexact dtype."""
     util.check_arraylike("rint", x)
     x, = util.promote_args("rint", x)
@@ -473,7 +468,6 @@ def _rint(x: Any, /) -> Any:
     return lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN)
 
 
-rint = _staged("rint", _rint)
 
 
 def _round_float(x: Any, decimals: int) -> Any:
@@ -487,7 +481,8 @@ def _round_float(x: Any, decimals: int) -> Any:
     return lax.convert_element_type(rounded, dtype) if _dtype(rounded) != dtype else rounded
 
 
-def _round(a: Any, decimals: int = 0, out: None = None) -> Any:
+@util.named_jit("round", ("decimals",))
+def round(a: Any, decimals: int = 0, out: None = None) -> Any:
     """Elementwise rounding to ``decimals`` decimal places, ties to even."""
     util.check_arraylike("round", a)
     decimals = operator.index(decimals)
@@ -504,18 +499,18 @@ def _round(a: Any, decimals: int = 0, out: None = None) -> Any:
     return _round_float(a, decimals)
 
 
-round = _staged("round", _round, ("decimals",))  # noqa: A001 - NumPy's name
 
 
-def _around(a: Any, decimals: int = 0, out: None = None) -> Any:
+@util.named_jit("around", ("decimals",))
+def around(a: Any, decimals: int = 0, out: None = None) -> Any:
     """``round`` under NumPy's older name."""
     return round(a, decimals, out)
 
 
-around = _staged("around", _around, ("decimals",))
 
 
-def _modf(x: Any, /, out: None = None) -> tuple[Any, Any]:
+@util.named_jit("modf")
+def modf(x: Any, /, out: None = None) -> tuple[Any, Any]:
     """The fractional and integral parts of each element, both with its sign."""
     util.check_arraylike("modf", x)
     _reject_out("modf", out)
@@ -524,7 +519,6 @@ def _modf(x: Any, /, out: None = None) -> tuple[Any, Any]:
     return lax.sub(x, whole), whole
 
 
-modf = _staged("modf", _modf)
 
 
 # ---------------------------------------------------------------- floating-point classification
@@ -548,7 +542,8 @@ def isfinite(x: Any, /) -> Any:
     return lax.full_like(x, True, dtype=np.bool_)
 
 
-def _isinf(x: Any, /) -> Any:
+@util.named_jit("isinf")
+def isinf(x: Any, /) -> Any:
     """Whether each element is positive or negative infinity (either part, for complex)."""
     util.check_arraylike("isinf", x)
     x, = util.promote_args("isinf", x)
@@ -561,7 +556,6 @@ def _isinf(x: Any, /) -> Any:
     return lax.full_like(x, False, dtype=np.bool_)
 
 
-isinf = _staged("isinf", _isinf)
 
 
 def _is_signed_infinity(name: str, infinity: float, x: Any, out: Any) -> Any:
@@ -585,7 +579,8 @@ def isneginf(x: Any, /, out: None = None) -> Any:
     return _is_signed_infinity("isneginf", -np.inf, x, out)
 
 
-def _signbit(x: Any, /) -> Any:
+@util.named_jit("signbit")
+def signbit(x: Any, /) -> Any:
     """Whether each element's sign bit is set (true for -0.0 and negative NaNs)."""
     util.check_arraylike("signbit", x)
     x, = util.promote_args("signbit", x)
@@ -602,10 +597,10 @@ def _signbit(x: Any, /) -> Any:
                                     np.bool_)
 
 
-signbit = _staged("signbit", _signbit)
 
 
-def _nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None, neginf: Any = None) -> Any:
+@util.named_jit("nan_to_num", ("copy",))
+def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None, neginf: Any = None) -> Any:
     """NaNs replaced by ``nan`` and infinities by ``posinf``/``neginf`` (default: the dtype's extremes)."""
     del copy
     util.check_arraylike("nan_to_num", x)
@@ -624,7 +619,6 @@ def _nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None, n
     return _where(isneginf(out), lax.convert_element_type(neginf, dtype), out)
 
 
-nan_to_num = _staged("nan_to_num", _nan_to_num, ("copy",))
 
 
 # ---------------------------------------------------------------- complex parts
@@ -654,7 +648,8 @@ def conjugate(x: Any, /) -> Any:
 conj = conjugate
 
 
-def _angle(z: Any, deg: bool = False) -> Any:
+@util.named_jit("angle", ("deg",))
+def angle(z: Any, deg: bool = False) -> Any:
     """The argument (phase) of each element, in radians unless ``deg``."""
     util.check_arraylike("angle", z)
     re, im = real(z), imag(z)
@@ -666,23 +661,22 @@ def _angle(z: Any, deg: bool = False) -> Any:
     return lax.mul(phase, util.scalar_like(phase, 180 / np.pi)) if deg else phase
 
 
-angle = _staged("angle", _angle, ("deg",))
 
 
-def _iscomplex(x: Any) -> Any:
+@util.named_jit("iscomplex")
+def iscomplex(x: Any) -> Any:
     """Whether each element has a nonzero imaginary part."""
     i = imag(x)
     return lax.ne(i, util.zero_of(i))
 
 
-def _isreal(x: Any) -> Any:
+@util.named_jit("isreal")
+def isreal(x: Any) -> Any:
     """Whether each element has a zero imaginary part."""
     i = imag(x)
     return lax.eq(i, util.zero_of(i))
 
 
-iscomplex = _staged("iscomplex", _iscomplex)
-isreal = _staged("isreal", _isreal)
 
 
 # ---------------------------------------------------------------- comparisons
@@ -708,18 +702,18 @@ greater = _comparison("greater", lax.gt, True)
 greater_equal = _comparison("greater_equal", lax.ge, True)
 
 
-def _fmax(x1: Any, x2: Any) -> Any:
+@util.named_jit("fmax")
+def fmax(x1: Any, x2: Any) -> Any:
     """Elementwise maximum ignoring NaNs (NaN only where both are)."""
     return _where(bitwise_or(greater(x1, x2), isnan(x2)), x1, x2)
 
 
-def _fmin(x1: Any, x2: Any) -> Any:
+@util.named_jit("fmin")
+def fmin(x1: Any, x2: Any) -> Any:
     """Elementwise minimum ignoring NaNs (NaN only where both are)."""
     return _where(bitwise_or(less(x1, x2), isnan(x2)), x1, x2)
 
 
-fmax = _staged("fmax", _fmax)
-fmin = _staged("fmin", _fmin)
 
 
 # ---------------------------------------------------------------- logic and bits
@@ -776,19 +770,20 @@ def right_shift(x1: Any, x2: Any, /) -> Any:
 bitwise_left_shift, bitwise_right_shift = left_shift, right_shift
 
 
-def _bitwise_count(x: Any, /) -> Any:
+@util.named_jit("bitwise_count")
+def bitwise_count(x: Any, /) -> Any:
     """The number of set bits in each element's absolute value, as uint8."""
     x, = util.promote_args_numeric("bitwise_count", x)
     return lax.convert_element_type(lax.population_count(absolute(x)), np.uint8)
 
 
-bitwise_count = _staged("bitwise_count", _bitwise_count)
 
 
 # ---------------------------------------------------------------- floating-point manipulation
 
 
-def _copysign(x1: Any, x2: Any, /) -> Any:
+@util.named_jit("copysign")
+def copysign(x1: Any, x2: Any, /) -> Any:
     """``x1``'s magnitude with ``x2``'s sign bit, elementwise."""
     x1, x2 = util.promote_args_inexact("copysign", x1, x2)
     if _is(x1, np.complexfloating):
@@ -796,7 +791,6 @@ def _copysign(x1: Any, x2: Any, /) -> Any:
     return _where(signbit(x2), lax.neg(lax.abs(x1)), lax.abs(x1))
 
 
-copysign = _staged("copysign", _copysign)
 
 
 def spacing(x: Any, /) -> Any:
@@ -850,7 +844,8 @@ def _frexp_jvp(primals, tangents):
 _frexp.defjvp(_frexp_jvp)
 
 
-def _frexp_fn(x: Any, /) -> tuple[Any, Any]:
+@util.named_jit("frexp")
+def frexp(x: Any, /) -> tuple[Any, Any]:
     """Each element as ``mantissa * 2 ** exponent`` with ``0.5 <= |mantissa| < 1``."""
     util.check_arraylike("frexp", x)
     x, = util.promote_args_inexact("frexp", x)
@@ -859,10 +854,10 @@ def _frexp_fn(x: Any, /) -> tuple[Any, Any]:
     return _frexp(x)
 
 
-frexp = _staged("frexp", _frexp_fn)
 
 
-def _ldexp(x1: Any, x2: Any, /) -> Any:
+@util.named_jit("ldexp")
+def ldexp(x1: Any, x2: Any, /) -> Any:
     """Elementwise ``x1 * 2 ** x2`` for an integer ``x2``."""
     util.check_arraylike("ldexp", x1, x2)
     x1_dtype, x2_dtype = _dtype(x1), _dtype(x2)
@@ -879,10 +874,10 @@ def _ldexp(x1: Any, x2: Any, /) -> Any:
     return _where(lax.bitwise_or(isinf(x1), lax.eq(x1, util.zero_of(x1))), x1, x)
 
 
-ldexp = _staged("ldexp", _ldexp)
 
 
-def _heaviside(x1: Any, x2: Any, /) -> Any:
+@util.named_jit("heaviside")
+def heaviside(x1: Any, x2: Any, /) -> Any:
     """0 for negative ``x1``, 1 for positive, ``x2`` where ``x1`` is zero."""
     util.check_arraylike("heaviside", x1, x2)
     x1, x2 = util.promote_dtypes_inexact(x1, x2)
@@ -892,10 +887,10 @@ def _heaviside(x1: Any, x2: Any, /) -> Any:
     return _where(negative, util.zero_of(x1), _where(positive, util.scalar_like(x1, 1), _where(nan, x1, x2)))
 
 
-heaviside = _staged("heaviside", _heaviside)
 
 
-def _hypot(x1: Any, x2: Any, /) -> Any:
+@util.named_jit("hypot")
+def hypot(x1: Any, x2: Any, /) -> Any:
     """Elementwise ``sqrt(x1**2 + x2**2)`` without overflow or underflow."""
     x1, x2 = util.promote_args_inexact("hypot", x1, x2)
     if _is(x1, np.complexfloating):
@@ -912,7 +907,6 @@ def _hypot(x1: Any, x2: Any, /) -> Any:
     return _where(idx_inf, inf, x)
 
 
-hypot = _staged("hypot", _hypot)
 
 
 def _sinc_maclaurin_body(k: int, x: Any) -> Any:
@@ -936,7 +930,8 @@ def _sinc_maclaurin_jvp(k: int, primals, tangents):
 _sinc_maclaurin.defjvp(_sinc_maclaurin_jvp)
 
 
-def _sinc(x: Any, /) -> Any:
+@util.named_jit("sinc")
+def sinc(x: Any, /) -> Any:
     """Elementwise ``sin(pi x) / (pi x)``, 1 at zero (with every derivative exact there)."""
     x, = util.promote_args_inexact("sinc", x)
     eq_zero = lax.eq(x, util.zero_of(x))
@@ -945,7 +940,6 @@ def _sinc(x: Any, /) -> Any:
     return _where(eq_zero, _sinc_maclaurin(0, pi_x), lax.div(lax.sin(safe_pi_x), safe_pi_x))
 
 
-sinc = _staged("sinc", _sinc)
 
 
 def _i0_body(x: Any) -> Any:
@@ -967,7 +961,8 @@ def _i0_jvp(primals, tangents):
 _i0_custom.defjvp(_i0_jvp)
 
 
-def _i0(x: Any) -> Any:
+@util.named_jit("i0")
+def i0(x: Any) -> Any:
     """The modified Bessel function of the first kind, order zero."""
     x, = util.promote_args_inexact("i0", x)
     if _is(x, np.complexfloating):
@@ -975,7 +970,6 @@ def _i0(x: Any) -> Any:
     return _i0_custom(x)
 
 
-i0 = _staged("i0", _i0)
 
 
 # ---------------------------------------------------------------- gcd, lcm
@@ -1001,14 +995,16 @@ def _integer_args(name: str, x1: Any, x2: Any) -> list[Any]:
     return util.promote_args_numeric(name, x1, x2)
 
 
-def _gcd(x1: Any, x2: Any) -> Any:
+@util.named_jit("gcd")
+def gcd(x1: Any, x2: Any) -> Any:
     """Elementwise greatest common divisor of the absolute values."""
     x1, x2 = broadcast_together("gcd", *_integer_args("gcd", x1, x2))
     result, _ = lax.while_loop(_gcd_cond, _gcd_body, (absolute(x1), absolute(x2)))
     return result
 
 
-def _lcm(x1: Any, x2: Any) -> Any:
+@util.named_jit("lcm")
+def lcm(x1: Any, x2: Any) -> Any:
     """Elementwise least common multiple of the absolute values (0 where either is 0)."""
     x1, x2 = _integer_args("lcm", x1, x2)
     x1, x2 = absolute(x1), absolute(x2)
@@ -1017,8 +1013,6 @@ def _lcm(x1: Any, x2: Any) -> Any:
     return _where(is_zero, util.zero_of(x1), lax.mul(x1, floor_divide(x2, divisor)))
 
 
-gcd = _staged("gcd", _gcd)
-lcm = _staged("lcm", _lcm)
 
 
 # ---------------------------------------------------------------- clip, closeness, equality
@@ -1028,7 +1022,8 @@ _CLIP_COMPLEX = ("Clip received a complex value either through the input or the 
                  "real or imaginary components via jax.numpy.real/imag respectively.")
 
 
-def _clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002 - NumPy's names
+@util.named_jit("clip")
+def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002 - NumPy's names
     """``arr`` with elements below ``min`` raised to it and those above ``max`` lowered to it."""
     util.check_arraylike("clip", arr)
     bounds = [b for b in (min, max) if b is not None]
@@ -1042,10 +1037,10 @@ def _clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:  # noqa:
     return util.as_array(arr)
 
 
-clip = _staged("clip", _clip)
 
 
-def _isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
+@util.named_jit("isclose", ("equal_nan",))
+def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
     """Whether ``|a - b| <= atol + rtol * |b|`` elementwise (infinities close only to themselves)."""
     util.check_arraylike("isclose", a, b)
     a, b = util.promote_args_inexact("isclose", a, b)
@@ -1059,20 +1054,19 @@ def _isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bo
     return lax.bitwise_or(out, both_nan) if equal_nan else out
 
 
-isclose = _staged("isclose", _isclose, ("equal_nan",))
 
 
 def _all(x: Any) -> Any:
     return lax.reduce_and(x, tuple(range(get_aval(x).ndim)))
 
 
-def _allclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
+@util.named_jit("allclose", ("equal_nan",))
+def allclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
     """Whether every element of ``a`` is close to ``b`` (``isclose``)."""
     util.check_arraylike("allclose", a, b)
     return _all(isclose(a, b, rtol, atol, equal_nan))
 
 
-allclose = _staged("allclose", _allclose, ("equal_nan",))
 
 
 def _array_like(x: Any) -> Any:
@@ -1231,7 +1225,7 @@ def _cumulative(name: str, lax_cumulative: Any) -> Any:
         if target != source:
             a = lax.convert_element_type(a, target)
         return lax_cumulative(a, axis)
-    staged = _staged(name, body, ("axis", "dtype"))
+    staged = util.named_jit(name, ("axis", "dtype"))(body)
 
     def accumulate(a: Any, *, axis: int | None, dtype: Any) -> Any:
         return staged(a, axis=axis, dtype=dtype)
