@@ -47,6 +47,7 @@ from jaxle_numpy.util import (
     ensure_array,
     named_jit,
     promote_dtypes,
+    requested_dtype,
 )
 from jaxle_numpy.vectorize import apply_along_axis
 
@@ -79,8 +80,11 @@ def _axis(axis: Any, ndim: int) -> int:
     return canonicalize_axis(operator.index(axis), ndim)
 
 
-def _index_tuple(x: Any) -> tuple[int, ...]:
-    """An integer or a sequence of integers as a tuple of Python ints."""
+def _index_tuple(x: Any, context: str = "expected a static index or sequence of indices.") -> tuple[int, ...]:
+    """An integer or a sequence of integers as a tuple of Python ints; JAX's ConcretizationTypeError naming
+    ``context`` for a traced one."""
+    if isinstance(x, Tracer):
+        x = concrete_or_error(x, context)
     try:
         return (operator.index(x),)
     except TypeError:
@@ -101,7 +105,9 @@ def _reshape_sizes(shape: Any) -> tuple[int, ...]:
         return (operator.index(shape),)
     except TypeError:
         pass
-    if isinstance(shape, (Array, Tracer, np.ndarray)):
+    if isinstance(shape, Tracer):
+        shape = list(shape) if shape.ndim else [shape]  # JAX's TypeError names the traced sizes
+    elif isinstance(shape, (Array, np.ndarray)):
         shape = list(np.asarray(shape))
     elif not isinstance(shape, (tuple, list)):
         shape = [shape]
@@ -332,9 +338,9 @@ atleast_3d.__doc__ = "Each argument with at least three dimensions, placed as Nu
 
 def _converted(arrays: Sequence[Any], dtype: Any, requested_in: str) -> list[Any]:
     """``arrays`` in their common dtype, or in ``dtype`` (strongly typed) when one is given."""
-    if dtype is None:
+    dt = requested_dtype(dtype, requested_in)
+    if dt is None:
         return promote_dtypes(*arrays)
-    dt = dtypes.dtype(dtype, requested_in=requested_in)
     return [lax_structural.convert_element_type(a, dt) for a in arrays]
 
 
@@ -473,6 +479,10 @@ def block(arrays: Any) -> Any:
 def _split(name: str, ary: Any, indices_or_sections: Any, axis: int) -> list[Any]:
     check_arraylike(name, ary)
     size = _shape(ary)[axis]  # an axis out of bounds is JAX's IndexError
+    if isinstance(indices_or_sections, Tracer):  # JAX's error names the first traced count or index
+        context = f"in jax.numpy.{name} argument 1"
+        indices_or_sections = (concrete_or_error(indices_or_sections, context) if indices_or_sections.ndim == 0
+                               else [concrete_or_error(i, context) for i in indices_or_sections])
     given_ndim = _ndim(indices_or_sections) if _is_array_object(indices_or_sections) else np.ndim(indices_or_sections)
     if given_ndim == 0:
         # a number of sections (JAX truncates a float count); a traced count is JAX's TracerIntegerConversionError
@@ -557,7 +567,7 @@ def repeat(a: Any, repeats: Any, axis: int | None = None, *, total_repeat_length
     if axis is None:
         a, axis = ravel(a), 0
     else:
-        axis = _axis(axis, _ndim(a))
+        axis = _axis(_index_tuple(axis, "'axis' argument of jnp.repeat()")[0], _ndim(a))
     if total_repeat_length is None:
         value = concrete_or_error(repeats, "When jit-compiling jnp.repeat, the total number of repeats must be "
                                            "static. To fix this, either specify a static value for `repeats`, or "
@@ -593,7 +603,8 @@ def flip(m: Any, axis: int | Sequence[int] | None = None) -> Any:
     """``m`` with the order of its elements reversed along ``axis`` (every axis by default)."""
     check_arraylike("flip", m)
     ndim = _ndim(m)
-    axes = tuple(range(ndim)) if axis is None else tuple(_axis(i, ndim) for i in _index_tuple(axis))
+    axes = tuple(range(ndim)) if axis is None else tuple(
+        _axis(i, ndim) for i in _index_tuple(axis, "The axis argument must be known statically."))
     return _flip(m, axes)
 
 
@@ -675,6 +686,7 @@ def roll(a: Any, shift: Any, axis: int | Sequence[int] | None = None) -> Any:
     if axis is None:
         return reshape(roll(ravel(a), shift, 0), _shape(a))
     ndim = _ndim(a)
+    axis = _index_tuple(axis)
     shift_value = concrete_or_none(shift) if not isinstance(shift, (tuple, list)) else np.asarray(shift)
     if shift_value is None:
         shift_shape = get_aval(shift).shape
@@ -868,7 +880,7 @@ def pad(array: Any, pad_width: Any, mode: str | Callable[..., Any] = "constant",
     """``array`` padded by ``pad_width`` (per axis: before, after) with values chosen by ``mode``, as ``numpy.pad``."""
     check_arraylike("pad", array)
     ndim = _ndim(array)
-    widths = np.asarray(pad_width)
+    widths = concrete_or_error(pad_width, "pad_width argument of jnp.pad")
     if not dtypes.issubdtype(widths.dtype, np.integer):
         raise TypeError("`pad_width` must be of integral type.")
     pad_width = _pad_pairs(widths, ndim, "pad_width")
@@ -1101,10 +1113,7 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> 
     check_arraylike("astype", x)
     if device is not None and isinstance(device, str):
         raise ValueError(f"sharding={device!r} must be an instance of jax.sharding.Sharding")
-    if dtype is None:
-        dt = dtypes.default_float_dtype()
-    else:
-        dt = dtypes.dtype(dtype, requested_in="astype")
+    dt = requested_dtype(dtype, "astype") if dtype is not None else dtypes.default_float_dtype()
     aval = get_aval(ensure_array(x))
     if aval.dtype.kind == "c" and dt.kind != "c":
         warnings.warn("Casting from complex to real dtypes will soon raise a ValueError. Please first use jnp.real "

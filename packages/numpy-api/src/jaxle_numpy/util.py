@@ -166,7 +166,12 @@ def concrete_or_error(x: Any, context: str) -> np.ndarray:
 
 def requested_dtype(dtype: Any, fun_name: str) -> np.dtype | None:
     """A ``dtype=`` argument as the dtype JAX uses (64-bit types narrowed with JAX's warning naming ``fun_name``
-    when x64 is off; non-numeric dtypes refused), or None when not given."""
+    when x64 is off; non-numeric dtypes and arrays refused), or None when not given."""
+    if isinstance(dtype, (Array, Tracer)):
+        raise ValueError("Passing an array as a dtype argument is no longer supported; instead of dtype=arr use "
+                         "dtype=arr.dtype.")
+    if isinstance(dtype, np.ndarray):
+        raise TypeError("Cannot construct a dtype from an array")
     return None if dtype is None else dtypes.dtype(dtype, requested_in=fun_name)
 
 

@@ -380,6 +380,18 @@ CASES = {
                           ("roll", (1,)), ("split", (2,)), ("transpose", ()), ("insert", (0, 1.0)),
                           ("delete", (0,)), ("trim_zeros", ()), ("stack", ()), ("unstack", ()), ("tile", (2,)),
                           ("swapaxes", (0, 1))]},
+    # static arguments given traced values
+    "pad_error_traced_width": _case(lambda m: lambda a, p: m.numpy.pad(a, p), _f32(3), 1),
+    "split_error_traced_sections": _case(lambda m: lambda a, p: m.numpy.split(a, p), _f32(3), 3),
+    "split_error_traced_indices": _case(lambda m: lambda a, p: m.numpy.split(a, p), _f32(3), np.array([1])),
+    "expand_dims_error_traced": _case(lambda m: lambda a, p: m.numpy.expand_dims(a, p), _f32(3), 0),
+    "squeeze_error_traced": _case(lambda m: lambda a, p: m.numpy.squeeze(a, p), _f32(1, 3), 0),
+    "flip_error_traced": _case(lambda m: lambda a, p: m.numpy.flip(a, p), _f32(3), 0),
+    "moveaxis_error_traced": _case(lambda m: lambda a, p: m.numpy.moveaxis(a, p, 0), _f32(3), 0),
+    "roll_error_traced_axis": _case(lambda m: lambda a, p: m.numpy.roll(a, 1, p), _f32(3), 0),
+    "repeat_error_traced_axis": _case(lambda m: lambda a, p: m.numpy.repeat(a, 2, p), _f32(3), 0),
+    "astype_error_array_dtype": _case(lambda m: lambda a: m.numpy.astype(a, np.array(1)), _f32(3)),
+    "concatenate_error_array_dtype": _case(lambda m: lambda a: m.numpy.concatenate([a], dtype=np.array(1)), _f32(3)),
     # under transformations
     "vmap_roll": _case(lambda m: m.vmap(lambda a: m.numpy.roll(a, 1)), _f32(2, 3)),
     "vmap_concatenate": _case(lambda m: m.vmap(lambda a, b: m.numpy.concatenate([a, b])), _f32(2, 3), _f32(2, 1)),
