@@ -35,6 +35,8 @@ def cases(impl, lax):
         ("jit_two_outputs", grad(lambda x: jit(lambda a: (lax.sin(a), lax.cos(a)))(x)[0]), (f32(1.0),)),
         ("jit_nested", grad(jit(lambda x: jit(lax.tanh)(x) * x)), (f32(0.3),)),
         # the transposed select_n reads none of its residuals; JAX passes them to the transposed jit all the same
+        # the transpose of a sum over no axes of a scalar passes a concrete cotangent through, as JAX's does
+        ("sum_of_scalar_no_axes", grad(lambda x: lax.reduce_sum(lax.sin(x), ())), (f32(0.5),)),
         ("jit_unread_residual", grad(lambda x: lax.reduce_sum(jit(lambda c, a, z: lax.select_n(c, z, a))(
             lax.gt(x, f32(0)), x, lax.broadcast_in_dim(f32(0), (3,), ())), (0,))), (x3,)),
         ("mlp", grad(lambda w, x: lax.reduce_sum(lax.tanh(lax.dot_general(x, w, (((1,), (0,)), ((), ())))), (0, 1))),
