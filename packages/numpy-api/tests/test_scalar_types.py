@@ -1,8 +1,10 @@
 """jnp's scalar types and dtype queries against JAX 0.10.2's records, and the scalar types' class behaviour."""
 
+import json
 import warnings
 
 import jnp_golden
+import make_creation_signatures
 import make_scalar_types_golden
 import numpy as np
 import pytest
@@ -11,6 +13,7 @@ import jaxle_numpy as jnp
 from jaxle_core import config
 
 GOLDEN = jnp_golden.load("scalar_types_golden.json")
+SIGNATURES = json.loads((jnp_golden.HERE / "creation_signatures.json").read_text())
 
 
 @pytest.mark.parametrize("name", sorted(make_scalar_types_golden.CASES))
@@ -52,3 +55,10 @@ def test_ndarray_is_the_type_of_arrays_and_traced_values():
     assert seen == [True, True, True]
     assert isinstance(jnp.zeros(2), jnp.ndarray) and issubclass(type(jnp.zeros(2)), jnp.ndarray)
     assert not isinstance(np.ones(2), jnp.ndarray) and not isinstance(1.0, jnp.ndarray)
+
+
+@pytest.mark.parametrize("name", make_creation_signatures.NAMES)
+def test_signature_is_jaxs(name):
+    """Parameter names, kinds and defaults as JAX 0.10.2's (creation, ranges, matrices, grids, I/O, windows and
+    the dtype queries)."""
+    assert make_creation_signatures.signature_record(getattr(jnp, name)) == SIGNATURES[name]
