@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxle_core import dtypes
+from jaxle_core import core, dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.core import Tracer
@@ -67,9 +67,25 @@ def _is_static_int(x: Any) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
+def _leaves(items: list | tuple):
+    for e in items:
+        if isinstance(e, (list, tuple)):
+            yield from _leaves(e)
+        else:
+            yield e
+
+
+def _all_python_booleans(items: list | tuple) -> bool:
+    """Whether a (nested) list holds Python or NumPy booleans only, and at least one."""
+    leaves = list(_leaves(items))
+    return bool(leaves) and all(isinstance(e, (bool, np.bool_)) for e in leaves)
+
+
 def _as_index_array(item: Any) -> Any:
     """A list in an index tuple becomes an array as ``jnp.array`` makes it (tracers inside it are stacked)."""
     if isinstance(item, (list, tuple)):
+        if _all_python_booleans(item):
+            return np.asarray(item, np.bool_)  # a mask of Python booleans is concrete, traced or not
         return creation.array(item)
     return item
 
@@ -108,7 +124,8 @@ def _read_item(item: Any, position: int) -> list[tuple[Kind | str, Any]]:
                          f"arrays are valid indices. Got {item}")
     aval = get_aval(item)
     if aval.dtype == np.bool_:
-        if isinstance(item, Tracer):
+        # under a transformation JAX holds even a concrete jax array as a traced constant
+        if isinstance(item, Tracer) or (isinstance(item, Array) and not core.evaluates_eagerly([])):
             raise NonConcreteBooleanIndexError(f"Array boolean indices must be concrete; got {aval.str_short()}")
         if aval.ndim == 0:
             return [("bool", bool(_concrete(item)))]

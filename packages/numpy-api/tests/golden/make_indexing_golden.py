@@ -69,6 +69,8 @@ CASES = {
     "empty_list": _index(([], 0)),
     "tuples_in_tuple": _index(((0, 1), (1, 2))),
     "list_of_booleans": _index(([True, False], 0)),
+    "jax_array_mask_traced": _case(lambda m: lambda x: x[m.numpy.asarray(np.array([True, False]))], _x()),
+    "numpy_0d_mask": _index(np.asarray(True)),
     "numpy_array": _index(np.array([0, 1, -1])),
     "numpy_array_2d": _index(np.array([[0, 1], [1, 0]])),
     "list_in_tuple": _index(([0, 1], 0)),
