@@ -15,7 +15,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from jaxle_core import custom_jvp, dtypes, lax
+from jaxle_core import custom_jvp, dtypes, jvp, lax
 from jaxle_core.avals import get_aval
 from jaxle_numpy import util
 from jaxle_numpy.conditional import _where, broadcast_together, where
@@ -391,14 +391,22 @@ def _complex_logaddexp(x1: Any, x2: Any, amax: Any, exp_fn: Any, log_scale: floa
     return lax.complex(re, lax.sub(shifted, half_period))
 
 
+def _replace_inf(x: Any) -> Any:
+    """``x`` with +inf read as zero, as JAX's logaddexp derivative reads its operands and result."""
+    if not _is(x, np.floating):
+        return x
+    zero = util.zero_of(x) if not get_aval(x).shape else lax.full_like(x, 0)
+    return lax.select_n(lax.eq(x, util.scalar_like(x, np.inf)), x, zero)
+
+
 def _logaddexp_jvp_rule(fn: Any, exp_fn: Any) -> Any:
     """The JVP of ``log_b(b^x1 + b^x2)``: each tangent weighted by ``b^(x_i - out)``, its operand's share."""
     def rule(primals, tangents):
         x1, x2 = primals
         t1, t2 = tangents
         primal_out = fn(x1, x2)
-        share1 = exp_fn(lax.sub(x1, primal_out))
-        share2 = exp_fn(lax.sub(x2, primal_out))
+        share1 = exp_fn(lax.sub(_replace_inf(x1), _replace_inf(primal_out)))
+        share2 = exp_fn(lax.sub(_replace_inf(x2), _replace_inf(primal_out)))
         return primal_out, lax.add(lax.mul(t1, share1), lax.mul(t2, share2))
     return rule
 
@@ -836,8 +844,8 @@ _frexp = custom_jvp(_frexp_body)
 def _frexp_jvp(primals, tangents):
     x, = primals
     t, = tangents
-    mantissa, exponent = _frexp(x)
-    scale = lax.pow(util.scalar_like(x, 2), lax.neg(lax.convert_element_type(exponent, _dtype(x))))
+    mantissa, exponent = frexp(x)
+    scale = lax.exp2(lax.neg(lax.convert_element_type(exponent, _dtype(x))))
     return (mantissa, exponent), (lax.mul(t, scale), np.zeros(get_aval(exponent).shape, dtypes.float0))
 
 
@@ -953,9 +961,9 @@ _i0_custom = custom_jvp(_i0_body)
 
 def _i0_jvp(primals, tangents):
     x, = primals
-    t, = tangents
-    # d/dx I0(x) = I1(x) = exp(|x|) i1e(x)
-    return _i0_custom(x), lax.mul(t, lax.mul(lax.exp(lax.abs(x)), lax.bessel_i1e(x)))
+    # the derivative of exp(|x|) i0e(|x|) as differentiation gives it, except at 0 where |x| has no derivative
+    primal_out, tangent_out = jvp(_i0_body, primals, tangents)
+    return primal_out, _where(lax.eq(x, util.zero_of(x)), 0.0, tangent_out)
 
 
 _i0_custom.defjvp(_i0_jvp)
