@@ -5,6 +5,7 @@ import copy
 
 import jnp_golden
 import make_array_methods_golden
+import make_indexing_signatures_golden
 import numpy as np
 import pytest
 
@@ -52,3 +53,13 @@ def test_properties_and_protocols():
     assert jaxle_core.jit(lambda v: (v.itemsize, v.nbytes) == (4, 48) and v.T)(X).shape == (4, 3)
     with pytest.raises(NotImplementedError, match="arr.flat"):
         x.flat  # noqa: B018 - the property raises
+
+
+SIGNATURES = jnp_golden.load("indexing_signatures.json")
+
+
+@pytest.mark.parametrize("name", sorted(SIGNATURES))
+def test_signature_is_jax(name):
+    x = jnp.ones(2)
+    ours = make_indexing_signatures_golden.signatures(jnp, x, x.at[0])
+    assert ours[name] == SIGNATURES[name]

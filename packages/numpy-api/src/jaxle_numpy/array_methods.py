@@ -239,11 +239,11 @@ def _round(self, decimals=0, out=None):
     return ufuncs.round(self, decimals, out)
 
 
-def _python_round(self, ndigits=None):
+def _python_round(number, ndigits=None):
     """``round(x)``: an integer array (rounded half to even); ``round(x, n)`` keeps the dtype."""
     if ndigits is None:
-        return lax_structural.convert_element_type(ufuncs.round(self), dtypes.default_int_dtype())
-    return ufuncs.round(self, ndigits)
+        return lax_structural.convert_element_type(ufuncs.round(number), dtypes.default_int_dtype())
+    return ufuncs.round(number, ndigits)
 
 
 def _conjugate(self):
