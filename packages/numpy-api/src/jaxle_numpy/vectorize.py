@@ -26,9 +26,9 @@ CoreDims = tuple[str, ...]
 
 def _parse_signature(signature: str) -> tuple[list[CoreDims], list[CoreDims]]:
     """The core dimension names of each input and each output of a gufunc signature."""
-    if not _SIGNATURE.match(signature.replace(" ", "")):
+    if not _SIGNATURE.match(signature):
         raise ValueError(f"not a valid gufunc signature: {signature}")
-    inputs, outputs = signature.replace(" ", "").split("->")
+    inputs, outputs = signature.split("->")
 
     def dims(arguments: str) -> list[CoreDims]:
         return [tuple(name for name in group.split(",") if name) for group in re.findall(r"\(([^)]*)\)", arguments)]
@@ -74,7 +74,8 @@ def _checking_outputs(func: Callable, output_core_dims: list[CoreDims] | None, s
                 raise ValueError(f"output shape {shape} does not match core dimensions {core_dims} {context}")
             for name, size in zip(core_dims, shape):
                 if sizes.setdefault(name, size) != size:
-                    raise ValueError(f"output shape {shape} does not match core dimensions {core_dims} {context}")
+                    raise ValueError(f"inconsistent size for core dimension {name!r}: {size} vs {sizes[name]} "
+                                     f"{context}")
         return out
 
     return checked

@@ -59,6 +59,11 @@ CASES = {
     "error_argument_count": _vectorized("(n)->(n)", frozenset(), ((2, 3), "float32"), ((3,), "float32"),
                                         fn=_identity),
     "error_bad_signature": _vectorized("(n->(n)", frozenset(), ((2, 3), "float32"), fn=_identity),
+    "error_signature_spaces": _vectorized("( n ) -> ( n )", frozenset(), ((2, 3), "float32"), fn=_identity),
+    "error_inconsistent_output": _vectorized("(n)->(n)", frozenset(), ((2, 3), "float32"),
+                                             fn=lambda m: lambda x: x[:2]),
+    "excluded_with_signature": lambda m: (lambda x: m.numpy.vectorize(
+        lambda k, a: a * k, excluded={0}, signature="(n)->(n)")(2.0, x), [rand((2, 3), "float32")]),
     "error_inconsistent_core": _vectorized("(m,n),(n)->(m)", frozenset(), ((2, 3), "float32"),
                                            ((4,), "float32"), fn=_matvec),
     "error_broadcast": _vectorized(None, frozenset(), ((2,), "float32"), ((4,), "float32"), fn=_sin_times),
