@@ -1109,9 +1109,9 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
 
 def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> Any:
     """``x`` converted to ``dtype`` (strongly typed)."""
-    del copy
+    del copy  # arrays are immutable
     check_arraylike("astype", x)
-    if device is not None and isinstance(device, str):
+    if isinstance(device, str):  # a device object places nothing: jnp arrays live on the one device they are on
         raise ValueError(f"sharding={device!r} must be an instance of jax.sharding.Sharding")
     dt = requested_dtype(dtype, "astype") if dtype is not None else dtypes.default_float_dtype()
     aval = get_aval(ensure_array(x))
