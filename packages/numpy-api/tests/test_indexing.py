@@ -147,3 +147,17 @@ def test_golden_x64(name):
     with jaxle_core.config.enable_x64(True):
         actual = jnp_golden.run_case(jnp_golden.jaxle_namespace(), make_indexing_x64_golden.CASES[name])
     jnp_golden.assert_case_matches(actual, GOLDEN_X64[name])
+
+
+@pytest.mark.parametrize("combo", _sweep()[::3])
+def test_at_add_sweep_against_numpy(combo):
+    """x.at[index].add(values) against np.add.at (repeated indices accumulate in both)."""
+    index = tuple(np.asarray(i) if isinstance(i, list) else i for i in _build(combo))
+    try:
+        expected = X.copy()
+        values = np.arange(np.size(X[index]), dtype=np.float32).reshape(np.shape(X[index])) + 1
+        np.add.at(expected, index, values)
+    except (IndexError, ValueError, TypeError):
+        return  # NumPy refuses the index (jnp's refusals are checked by the getitem sweep)
+    np.testing.assert_array_equal(np.asarray(_array(X).at[index].add(values)), expected)
+    np.testing.assert_array_equal(np.asarray(jaxle_core.jit(lambda x, v: x.at[index].add(v))(X, values)), expected)
