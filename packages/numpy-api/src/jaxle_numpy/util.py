@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from jaxle_core import dtypes
+from jaxle_core import config, dtypes
 from jaxle_core.array import Array
-from jaxle_core.avals import get_aval
+from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.backend import current_backend
 from jaxle_core.core import Tracer, concrete_value
 from jaxle_core.errors import ConcretizationTypeError
@@ -30,11 +30,12 @@ __all__ = ["is_arraylike", "check_arraylike", "promote_dtypes", "promote_shapes"
 
 _PYTHON_SCALARS = (bool, int, float, complex)
 _SCALARS = _PYTHON_SCALARS + (np.generic,)
+_ARRAYLIKE_TYPES = (Array, Tracer, np.ndarray) + _SCALARS
 
 
 def is_arraylike(x: Any) -> bool:
     """Whether jnp accepts ``x`` as an array argument: an array, a tracer, or a NumPy or Python scalar."""
-    return isinstance(x, (Array, Tracer, np.ndarray) + _SCALARS) or hasattr(x, "__jax_array__")
+    return isinstance(x, _ARRAYLIKE_TYPES) or hasattr(x, "__jax_array__")
 
 
 def check_arraylike(fun_name: str, *args: Any) -> None:
@@ -72,14 +73,45 @@ def promote_dtypes(*args: Any) -> list[Any]:
     args = [ensure_array(a) for a in args]
     for x in args:
         get_aval(x)  # raises JAX's TypeError for values that are not arrays
-    dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+    dtype, weak = _result_type(args)
     return [_to_dtype(a, dtype, weak) for a in args]
+
+
+# result_type of operands that are jaxle arrays, tracers or Python scalars depends only on each one's type, dtype
+# and weak type and on the trace-context flags (x64, promotion mode); eager code repeats few such signatures, so
+# the answers are kept (jnp's hot path: the promotion lattice walk costs several microseconds per call).
+_result_types: dict[tuple, tuple[np.dtype, bool]] = {}
+_RESULT_TYPES_KEPT = 4096
+
+
+def _result_type(args: list[Any]) -> tuple[np.dtype, bool]:
+    """``dtypes.result_type(*args, return_weak_type_flag=True)``, memoised by the operands' signature."""
+    key = [config.trace_context()]
+    for a in args:
+        kind = type(a)
+        if kind in _PYTHON_SCALARS:
+            key.append(kind)
+        elif isinstance(a, (Array, Tracer)) and type(a.aval) is ShapedArray:
+            aval = a.aval
+            key.append((kind, aval.dtype, aval.weak_type))
+        else:
+            return dtypes.result_type(*args, return_weak_type_flag=True)
+    key = tuple(key)
+    result = _result_types.get(key)
+    if result is None:
+        result = dtypes.result_type(*args, return_weak_type_flag=True)
+        if len(_result_types) >= _RESULT_TYPES_KEPT:
+            _result_types.clear()
+        _result_types[key] = result
+    return result
 
 
 def promote_shapes(fun_name: str, *args: Any) -> list[Any]:
     """``args`` given leading size-1 dimensions up to the largest rank, as NumPy broadcasting implies."""
     del fun_name  # rank promotion is always allowed (jax_numpy_rank_promotion="allow")
     shapes = [get_aval(a).shape for a in args]
+    if len({len(s) for s in shapes}) <= 1:  # one rank: nothing to broadcast here
+        return list(args)
     if len({len(s) for s in shapes if s}) > 1:  # ranks differ: JAX's ValueError for shapes that do not broadcast
         lax_structural.broadcast_shapes(*shapes)
     ndim = max((get_aval(a).ndim for a in args), default=0)
@@ -111,7 +143,7 @@ def _to_dtype(x: Any, dtype: np.dtype, weak: bool) -> Any:
 def promote_dtypes_inexact(*args: Any) -> list[Any]:
     """Promote to a common dtype, then to an inexact one (integers and booleans become the default float)."""
     args = [ensure_array(a) for a in args]
-    dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+    dtype, weak = _result_type(args)
     dtype = dtypes.to_inexact_dtype(dtype)
     return [_to_dtype(a, dtype, weak) for a in args]
 
@@ -125,7 +157,7 @@ def promote_args_inexact(fun_name: str, *args: Any) -> list[Any]:
 def promote_dtypes_numeric(*args: Any) -> list[Any]:
     """Promote to a common dtype, with booleans becoming the default integer."""
     args = [ensure_array(a) for a in args]
-    dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+    dtype, weak = _result_type(args)
     if dtype == np.bool_:
         dtype = dtypes.default_int_dtype()
     return [_to_dtype(a, dtype, weak) for a in args]
