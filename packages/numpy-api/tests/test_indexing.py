@@ -161,3 +161,32 @@ def test_at_add_sweep_against_numpy(combo):
         return  # NumPy refuses the index (jnp's refusals are checked by the getitem sweep)
     np.testing.assert_array_equal(np.asarray(_array(X).at[index].add(values)), expected)
     np.testing.assert_array_equal(np.asarray(jaxle_core.jit(lambda x, v: x.at[index].add(v))(X, values)), expected)
+
+
+DTYPES = ["bool", "int8", "uint8", "int32", "uint32", "float16", "bfloat16", "float32", "complex64"]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_dtypes_against_numpy(dtype):
+    x = jnp_golden.rand((3, 4), dtype, 3)
+    index = (np.array([2, 0, 2]), slice(None, None, -2))
+    got = _array(x)[index]
+    assert got.dtype == x.dtype
+    np.testing.assert_array_equal(np.asarray(got), x[index])
+    values = jnp_golden.rand(x[index].shape, dtype, 4)
+    for kind, combine in [("set", None), ("add", np.add), ("min", np.minimum), ("max", np.maximum)]:
+        if dtype == "bool" and kind == "add":
+            with pytest.raises(TypeError, match="add does not accept dtype bool"):  # as in JAX
+                _array(x).at[index].add(values)
+            continue
+        expected = x.copy()
+        if combine is None:
+            expected[np.array([0, 2])[:, None], np.array([3, 1])] = values[1:]
+        else:  # the columns ::-2 selects are 3 and 1
+            combine.at(expected, (np.array([2, 0, 2])[:, None], np.array([3, 1])), values)
+        updates = values[1:] if kind == "set" else values
+        idx = (np.array([0, 2]), slice(None, None, -2)) if kind == "set" else index
+        got = getattr(_array(x).at[idx], kind)(updates)
+        assert got.dtype == x.dtype
+        wide = np.complex128 if dtype == "complex64" else np.float64  # (complex minimum/maximum: lexicographic)
+        np.testing.assert_array_equal(np.asarray(got).astype(wide), expected.astype(wide))
