@@ -16,6 +16,8 @@ from jaxle_core.lax import elementwise as lax_elementwise
 from jaxle_core.lax import reductions as lax_reductions
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.dot import dot_general
+from jaxle_numpy.creation import asarray
+from jaxle_numpy.util import check_arraylike
 
 __all__ = ["einsum", "einsum_path"]
 
@@ -30,34 +32,26 @@ class _InOrder(opt_einsum.paths.PathOptimizer):
         return [(0, 1)] * (len(inputs) - 1)
 
 
-def _as_operand(x: Any) -> Any:
-    if isinstance(x, (list, tuple)):
-        return np.asarray(x)
-    get_aval(x)  # JAX's TypeError for what is not an array
-    return x
-
-
 def _plan(subscripts: Any, operands: tuple, optimize: Any) -> tuple[list, list]:
-    """opt_einsum's contraction list for ``operands``, and the operands in the order it refers to them."""
+    """opt_einsum's contraction list for the arrays among einsum's arguments, and the arrays in the order it refers
+    to them. opt_einsum sees shape-only stand-ins of arrays (so nothing is computed) and other values as given."""
     path_type = "optimal" if optimize is True else _InOrder() if optimize is False else optimize
-    shapes_only, positions = [], {}
-    for x in (subscripts, *operands):
-        if isinstance(x, str) or not _is_operand(x):
-            shapes_only.append(x)
-            continue
-        aval = get_aval(x)
-        stand_in = _ShapeOnly(aval.shape, aval.dtype)
-        positions[id(stand_in)] = x
-        shapes_only.append(stand_in)
-    planned, contractions = opt_einsum.contract_path(*shapes_only, einsum_call=True, use_blas=True,
-                                                     optimize=path_type)
+    arguments = [subscripts, *operands]
+    if isinstance(subscripts, str):
+        array_positions = range(1, len(arguments))
+    else:  # interleaved: array, sublist, array, sublist, ..., [output sublist]
+        array_positions = range(0, 2 * (len(arguments) // 2), 2)
+    arrays = [arguments[i] for i in array_positions]
+    stand_ins = {}
+    for i in array_positions:
+        if hasattr(arguments[i], "dtype") or isinstance(arguments[i], (bool, int, float, complex)):
+            aval = get_aval(arguments[i])
+            stand_ins[i] = _ShapeOnly(aval.shape, aval.dtype)
+    positions = {id(stand_in): arguments[i] for i, stand_in in stand_ins.items()}
+    planned, contractions = opt_einsum.contract_path(*(stand_ins.get(i, x) for i, x in enumerate(arguments)),
+                                                     einsum_call=True, use_blas=True, optimize=path_type)
+    check_arraylike("einsum", *arrays)  # after planning, as JAX's (opt_einsum reads a list's shape first)
     return [positions[id(p)] for p in planned], list(contractions)
-
-
-def _is_operand(x: Any) -> bool:
-    """Whether ``x`` among einsum's arguments is an array (in the interleaved form, the others are sublists)."""
-    return not isinstance(x, (list, tuple, str)) and (hasattr(x, "dtype") or isinstance(x, (bool, int, float,
-                                                                                           complex)))
 
 
 def einsum(subscripts, /, *operands, out: None = None, optimize: str | bool | list = "auto", precision=None,
@@ -70,13 +64,6 @@ def einsum(subscripts, /, *operands, out: None = None, optimize: str | bool | li
     del out_sharding  # one device: nothing to place
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.einsum is not supported.")
-    if isinstance(subscripts, str):
-        operands = tuple(_as_operand(x) for x in operands)
-    else:  # interleaved: operand, sublist, operand, sublist, ..., [output sublist]
-        items = (subscripts, *operands)
-        n_operands = len(items) // 2  # a trailing output sublist is not paired with an operand
-        items = tuple(_as_operand(x) if i % 2 == 0 and i // 2 < n_operands else x for i, x in enumerate(items))
-        subscripts, operands = items[0], items[1:]
     planned, contractions = _plan(subscripts, operands, optimize)
     if preferred_element_type is None:
         out_dtype, weak = dtypes.result_type(*planned, return_weak_type_flag=True)
@@ -86,7 +73,7 @@ def einsum(subscripts, /, *operands, out: None = None, optimize: str | bool | li
     result = _contract_all(planned, contractions, precision, out_dtype, _dot_general)
     if get_aval(result).dtype != out_dtype or get_aval(result).weak_type != weak:
         result = lax_structural.convert_keeping_weak_type(result, out_dtype, weak)
-    return result
+    return asarray(result)  # an operand returned untouched may be a Python scalar
 
 
 def _sum(x: Any, axes: list[int], out_dtype: np.dtype) -> Any:

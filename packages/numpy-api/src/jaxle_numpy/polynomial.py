@@ -4,6 +4,7 @@ polyint, poly."""
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any
 
 import numpy as np
@@ -112,7 +113,7 @@ def polydiv(u: Any, v: Any, *, trim_leading_zeros: bool = False) -> tuple[Any, A
 def polyder(p: Any, m: int = 1) -> Any:
     """The ``m``-th derivative of the polynomial ``p``."""
     check_arraylike("polyder", p)
-    m = int(concrete_or_error(m, "argument 'm' of jnp.polyder()"))
+    m = operator.index(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive")
     p, = promote_dtypes_inexact(p)
@@ -127,7 +128,7 @@ def polyder(p: Any, m: int = 1) -> Any:
 @functools.partial(jit, static_argnames=("m",))
 def polyint(p: Any, m: int = 1, k: Any = None) -> Any:
     """The ``m``-th antiderivative of ``p``; ``k`` holds the integration constants (a scalar or ``m`` of them)."""
-    m = int(concrete_or_error(m, "argument 'm' of jnp.polyint()"))
+    m = operator.index(m)
     k = 0 if k is None else k
     check_arraylike("polyint", p, k)
     p, k = promote_dtypes_inexact(p, k)

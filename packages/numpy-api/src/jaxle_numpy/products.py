@@ -73,9 +73,9 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1, precision=None, preferred_ele
     check_arraylike("vecdot", x1, x2)
     x1, x2 = ensure_array(x1), ensure_array(x2)
     x1_shape, x2_shape = get_aval(x1).shape, get_aval(x2).shape
-    x1_axis, x2_axis = canonicalize_axis(axis, len(x1_shape)), canonicalize_axis(axis, len(x2_shape))
-    if x1_shape[x1_axis] != x2_shape[x2_axis]:
+    if x1_shape[axis] != x2_shape[axis]:  # Python's IndexError for an axis out of range, as JAX's
         raise ValueError(f"axes must match; got shapes {x1_shape} and {x2_shape} with axis={axis}")
+    x1_axis, x2_axis = canonicalize_axis(axis, len(x1_shape)), canonicalize_axis(axis, len(x2_shape))
     x1, x2 = _move_to_end(x1, x1_axis), _move_to_end(x2, x2_axis)
 
     def vector_dot(u, v):
@@ -269,7 +269,10 @@ def trace(a: Any, offset: int | Any = 0, axis1: int = 0, axis2: int = 1, dtype: 
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.trace is not supported.")
     aval = get_aval(a)
+    given = axis1, axis2
     axis1, axis2 = canonicalize_axis(axis1, aval.ndim), canonicalize_axis(axis2, aval.ndim)
+    if axis1 == axis2:
+        raise ValueError(f"axis1 and axis2 can not be same. axis1={given[0]} and axis2={given[1]}")
     rest = [d for d in range(aval.ndim) if d not in (axis1, axis2)]
     if [axis1, axis2] != [aval.ndim - 2, aval.ndim - 1]:
         a = lax_structural.transpose(a, tuple(rest) + (axis1, axis2))

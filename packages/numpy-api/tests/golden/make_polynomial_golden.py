@@ -46,6 +46,8 @@ CASES = {
     "polyder_2": _call("polyder", ((4,), "int32"), m=2),
     "polyder_0": _call("polyder", ((4,), F32), m=0),
     "polyder_too_high": _call("polyder", ((3,), F32), m=4),
+    "polyder_float_order": _call("polyder", ((3,), F32), m=1.5),
+    "polyint_float_order": _call("polyint", ((3,), F32), m=1.5),
     "polyder_negative": _call("polyder", ((4,), F32), m=-1),
     "polyint": _call("polyint", ((3,), F32)),
     "polyint_k_array": lambda m: (lambda p, k: m.numpy.polyint(p, 2, k), [rand((3,), F32), rand((2,), F32, 1)]),
