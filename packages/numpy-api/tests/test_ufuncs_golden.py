@@ -17,10 +17,11 @@ GRAD_JAXPRS_DIFFER = {
     "grad_heaviside", "grad_hypot", "grad_hypot_zero", "grad_ldexp", "grad_nan_to_num", "grad_sinc",
     "grad_sinc_nonzero",
 }
-# The generic ufunc.at (no fast scatter) indexes with a weakly typed scan counter, which jnp indexing converts
-# before comparing it with zero where JAX's compares first:
-AT_JAXPRS_DIFFER = {"bitwise_or_at", "logaddexp_at", "maximum_at", "minimum_at", "negative_at"}
-VALUES_ONLY = GRAD_JAXPRS_DIFFER | AT_JAXPRS_DIFFER
+# Scans over a 1-D array index it with a weakly typed counter: jnp indexing converts the counter before comparing
+# it with zero, where JAX's 1-D fast path compares first (the generic ufunc.at, a user's ufunc's reduce/accumulate):
+INDEXING_JAXPRS_DIFFER = {"bitwise_or_at", "logaddexp_at", "maximum_at", "minimum_at", "negative_at",
+                          "user_ufunc_reduce", "user_ufunc_accumulate"}
+VALUES_ONLY = GRAD_JAXPRS_DIFFER | INDEXING_JAXPRS_DIFFER
 
 
 @pytest.mark.parametrize("name", sorted(make_ufuncs_golden.CASES))

@@ -39,7 +39,8 @@ for _op_name, _op in BINARY.items():
     for _kind, _maker in OPERANDS.items():
         if _op_name == "matmul" and _kind == "bcast":
             _maker = (lambda: [rand((2, 3), "float32", 1), rand((3, 2), "float32", 2)])
-        _case(f"{_op_name}_{_kind}", lambda m, op=_op: op, _maker)
+        # the left operand made an array, so that the eager call runs the array's operator (not NumPy's)
+        _case(f"{_op_name}_{_kind}", lambda m, op=_op: (lambda x, y: op(m.numpy.asarray(x), y)), _maker)
     for _scalar_name, _scalar in SCALARS.items():
         if _op_name == "matmul":
             continue
@@ -53,7 +54,8 @@ for _op_name, _op in BINARY.items():
               lambda: [rand((3,), "int32", 1) % 4 + 1])
 for _op_name, _op in UNARY.items():
     for _kind in ("float32", "int32", "bool", "complex64", "uint8"):
-        _case(f"{_op_name}_{_kind}", lambda m, op=_op: op, lambda k=_kind: [rand((3,), k, 1)])
+        _case(f"{_op_name}_{_kind}", lambda m, op=_op: (lambda x: op(m.numpy.asarray(x))),
+              lambda k=_kind: [rand((3,), k, 1)])
 
 _case("numpy_array_left", lambda m: (lambda x: np.ones(3, np.float32) + x), lambda: [rand((3,), "float32", 1)])
 _case("numpy_array_right", lambda m: (lambda x: x * np.arange(3)), lambda: [rand((3,), "float32", 1)])

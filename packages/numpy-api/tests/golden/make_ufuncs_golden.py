@@ -226,6 +226,19 @@ _case("add_reduceat", lambda m: (lambda a: m.numpy.add.reduceat(a, np.array([0, 
 _case("maximum_reduceat_2d", lambda m: (lambda a: m.numpy.maximum.reduceat(a, np.array([0, 1]), axis=1)),
       lambda: [rand((2, 3), "float32", 1)])
 
+# a user's ufunc: its function vectorized under jit[name=_call_vectorized], its methods by scans
+def _fma(m):
+    return m.numpy.ufunc(lambda x, y: x * y + 1, 2, 1, name="fma")
+
+
+_case("user_ufunc_call", lambda m: (lambda a, b: _fma(m)(a, b)), lambda: [rand((3,), "float32", 1),
+                                                                          rand((3,), "float32", 2)])
+_case("user_ufunc_call_broadcast", lambda m: (lambda a: _fma(m)(a, 2.0)), lambda: [rand((2, 3), "float32", 1)])
+_case("user_ufunc_reduce", lambda m: (lambda a: _fma(m).reduce(a)), lambda: [rand((3,), "float32", 1)])
+_case("user_ufunc_accumulate", lambda m: (lambda a: _fma(m).accumulate(a)), lambda: [rand((3,), "float32", 1)])
+_case("user_ufunc_outer", lambda m: (lambda a, b: _fma(m).outer(a, b)), lambda: [rand((2,), "float32", 1),
+                                                                                 rand((3,), "float32", 2)])
+
 # transformations
 _case("jit_add", lambda m: m.jit(m.numpy.add), lambda: [rand((3,), "float32", 1), rand((3,), "float32", 2)])
 _case("jit_floor_divide_int", lambda m: m.jit(m.numpy.floor_divide), _INT_SIGNS)
