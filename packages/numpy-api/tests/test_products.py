@@ -60,6 +60,9 @@ def test_products_under_x64():
         np.testing.assert_allclose(_np(out), a @ a.T)
         assert jnp.trace(jnp_golden.rand((3, 3), "int8")).dtype == np.int64
         assert jnp.trace(jnp_golden.rand((3, 3), "uint8")).dtype == np.uint64
+        # int64 with uint64 promotes to a weak float64, which jnp.array in cross makes strong (as JAX's)
+        c = jnp.cross(jnp_golden.rand((3,), "int64"), jnp_golden.rand((3,), "uint64", 1))
+        assert c.dtype == np.float64 and not c.weak_type
 
 
 def test_gradients():

@@ -17,6 +17,7 @@ from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.dot import dot_general
 from jaxle_numpy.conditional import where
+from jaxle_numpy.creation import array
 from jaxle_numpy.ufuncs import multiply, subtract
 from jaxle_numpy.util import canonicalize_axis, check_arraylike, ensure_array, promote_dtypes
 from jaxle_numpy.vectorize import vectorize
@@ -327,7 +328,7 @@ def cross(a, b, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: int | N
 
     parts = [term(a1, b2, a2, b1), term(a2, b0, a0, b2), term(a0, b1, a1, b0)]
     shape = get_aval(parts[0]).shape  # each part involves both operands, so all have the broadcast shape
-    c = lax_structural.concatenate([lax_structural.expand_dims(p, (0,)) for p in parts], 0)
+    c = array(parts)  # jnp.array of the parts, as JAX's: stacked along a new first axis, weak types dropped
     out_axis = canonicalize_axis(axisc, len(shape) + 1)
     if out_axis != 0:
         rest = tuple(range(out_axis + 1, len(shape) + 1))
