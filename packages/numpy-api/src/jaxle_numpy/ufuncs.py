@@ -1113,38 +1113,41 @@ def array_equiv(a1: Any, a2: Any) -> Any:
 # ---------------------------------------------------------------- the ufunc objects and their fast methods
 
 
-def _sum_dtype(dtype: np.dtype) -> np.dtype:
-    """The dtype ``sum``/``prod``/``cumsum`` accumulate in: booleans and narrow integers widen to the default."""
-    if dtype == np.bool_:
-        return dtypes.default_int_dtype()
-    if dtypes.issubdtype(dtype, np.unsignedinteger):
-        default = dtypes.default_uint_dtype()
-        return default if dtype.itemsize < default.itemsize else dtype
-    if dtypes.issubdtype(dtype, np.signedinteger):
-        default = dtypes.default_int_dtype()
-        return default if dtype.itemsize < default.itemsize else dtype
-    return dtype
-
-
-def _reduction(name: str, reducer: Any, fill: Any, result_dtype: Any) -> Any:
-    """The fast ``reduce`` of a ufunc: ``reducer(a, axes, keepdims)``, with ``where`` masking elements out by
-    filling them with ``fill(dtype)`` (None: the ufunc has no identity, so ``initial`` is required)."""
+def _reduction(name: str, reducer: Any, identity: Any, result_dtype: Any = None) -> Any:
+    """The fast ``reduce`` of a ufunc jnp has no reduction for: ``reducer(a, axes, keepdims)`` in
+    ``result_dtype(a.dtype)``, with ``where`` masking elements out by filling them with ``identity``."""
     def reduce(a: Any, *, axis: Any, dtype: Any, keepdims: bool, initial: Any, where: Any) -> Any:
         a = util.as_array(a)
         aval = get_aval(a)
         axes = _reduction_axes_of(axis, aval.ndim)
-        target = result_dtype(aval.dtype) if dtype is None else dtype
+        target = aval.dtype if result_dtype is None else result_dtype(aval.dtype)
+        target = target if dtype is None else dtype
         if target != aval.dtype:
             a = lax.convert_element_type(a, target)
         if where is not None:
-            a = _where(where, a, util.scalar_like(a, fill(get_aval(a).dtype)))
-        elif initial is None and fill in (_lowest, _highest):
-            if any(aval.shape[d] == 0 for d in axes):
-                raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
+            a = _where(where, a, util.scalar_like(a, identity))
         result = reducer(a, axes, keepdims)
         if initial is not None:
             result = _INITIAL_COMBINERS[name](lax.convert_element_type(initial, get_aval(result).dtype), result)
         return result
+    return reduce
+
+
+def _jnp_reduction(name: str) -> Any:
+    """The fast ``reduce`` of a ufunc that is one of jnp's reductions (``add.reduce`` is ``jnp.sum``)."""
+    def reduce(a: Any, *, axis: Any, dtype: Any, keepdims: bool, initial: Any, where: Any) -> Any:
+        from jaxle_numpy import reductions  # noqa: PLC0415 - the reductions build on the elementwise functions
+
+        kwargs = dict(axis=axis, keepdims=keepdims, where=where)
+        if name in ("sum", "prod"):
+            kwargs["dtype"] = dtype
+        elif dtype is not None:
+            a = lax.convert_element_type(a, dtype)
+        if name not in ("all", "any"):
+            kwargs["initial"] = initial
+        elif initial is not None:
+            raise TypeError(f"{name}() got an unexpected keyword argument 'initial'")
+        return getattr(reductions, name)(a, **kwargs)
     return reduce
 
 
@@ -1176,29 +1179,8 @@ def _initial_logaddexp(initial: Any, result: Any) -> Any:
     return _logaddexp(initial, result)
 
 
-_INITIAL_COMBINERS = {"sum": lax.add, "prod": lax.mul, "max": lax.max, "min": lax.min, "all": lax.bitwise_and,
-                      "any": lax.bitwise_or, "and": lax.bitwise_and, "or": lax.bitwise_or, "xor": lax.bitwise_xor,
+_INITIAL_COMBINERS = {"and": lax.bitwise_and, "or": lax.bitwise_or, "xor": lax.bitwise_xor,
                       "logsumexp": _initial_logaddexp}
-
-
-def _constant(value: Any) -> Any:
-    return lambda dtype: value
-
-
-def _lowest(dtype: np.dtype) -> Any:
-    if dtype == np.bool_:
-        return False
-    return -np.inf if dtypes.issubdtype(dtype, np.inexact) else np.iinfo(dtype).min
-
-
-def _highest(dtype: np.dtype) -> Any:
-    if dtype == np.bool_:
-        return True
-    return np.inf if dtypes.issubdtype(dtype, np.inexact) else np.iinfo(dtype).max
-
-
-def _same_dtype(dtype: np.dtype) -> np.dtype:
-    return dtype
 
 
 def _bool_dtype(dtype: np.dtype) -> np.dtype:
@@ -1223,20 +1205,12 @@ def _logsumexp(a: Any, axes: tuple[int, ...], keepdims: bool) -> Any:
     return lax.add(lax.log(total), amax)
 
 
-def _cumulative(name: str, lax_cumulative: Any) -> Any:
-    """The fast ``accumulate`` of a ufunc: ``jit[name=<name>]`` of ``lax_cumulative`` along the axis."""
-    def body(a: Any, axis: int | None, dtype: Any = None) -> Any:
-        if axis is None:
-            a, axis = lax.reshape(a, (get_aval(a).size,)), 0
-        source = get_aval(a).dtype
-        target = (dtypes.default_int_dtype() if source == np.bool_ else source) if dtype is None else dtype
-        if target != source:
-            a = lax.convert_element_type(a, target)
-        return lax_cumulative(a, axis)
-    staged = util.named_jit(name, ("axis", "dtype"))(body)
-
+def _jnp_cumulative(name: str) -> Any:
+    """The fast ``accumulate`` of a ufunc that is one of jnp's cumulative reductions (``jnp.cumsum``)."""
     def accumulate(a: Any, *, axis: int | None, dtype: Any) -> Any:
-        return staged(a, axis=axis, dtype=dtype)
+        from jaxle_numpy import cumulative  # noqa: PLC0415 - the reductions build on the elementwise functions
+
+        return getattr(cumulative, name)(a, axis=axis, dtype=dtype)
     return accumulate
 
 
@@ -1253,29 +1227,29 @@ def _multiply_at(a: Any, indices: Any, b: Any) -> Any:
 
 
 add = ufunc(add, name="add", nin=2, nout=1, identity=0, call=add,
-            reduce=_reduction("sum", _lax_reducer(lax.reduce_sum), _constant(0), _sum_dtype),
-            accumulate=_cumulative("cumsum", lax.cumsum), at=_add_at)
+            reduce=_jnp_reduction("sum"),
+            accumulate=_jnp_cumulative("cumsum"), at=_add_at)
 multiply = ufunc(multiply, name="multiply", nin=2, nout=1, identity=1, call=multiply,
-                 reduce=_reduction("prod", _lax_reducer(lax.reduce_prod), _constant(1), _sum_dtype),
-                 accumulate=_cumulative("cumprod", lax.cumprod), at=_multiply_at)
+                 reduce=_jnp_reduction("prod"),
+                 accumulate=_jnp_cumulative("cumprod"), at=_multiply_at)
 subtract = ufunc(subtract, name="subtract", nin=2, nout=1, call=subtract, at=_subtract_at)
 maximum = ufunc(maximum, name="maximum", nin=2, nout=1, call=maximum,
-                reduce=_reduction("max", _lax_reducer(lax.reduce_max), _lowest, _same_dtype))
+                reduce=_jnp_reduction("max"))
 minimum = ufunc(minimum, name="minimum", nin=2, nout=1, call=minimum,
-                reduce=_reduction("min", _lax_reducer(lax.reduce_min), _highest, _same_dtype))
+                reduce=_jnp_reduction("min"))
 negative = ufunc(negative, name="negative", nin=1, nout=1, call=negative)
 logaddexp = ufunc(logaddexp, name="logaddexp", nin=2, nout=1, identity=-np.inf, call=logaddexp,
-                  reduce=_reduction("logsumexp", _logsumexp, _constant(-np.inf), _same_dtype))
+                  reduce=_reduction("logsumexp", _logsumexp, -np.inf))
 logaddexp2 = ufunc(logaddexp2, name="logaddexp2", nin=2, nout=1, identity=-np.inf, call=logaddexp2)
 logical_and = ufunc(logical_and, name="logical_and", nin=2, nout=1, identity=True, call=logical_and,
-                    reduce=_reduction("all", _lax_reducer(lax.reduce_and), _constant(True), _bool_dtype))
+                    reduce=_jnp_reduction("all"))
 logical_or = ufunc(logical_or, name="logical_or", nin=2, nout=1, identity=False, call=logical_or,
-                   reduce=_reduction("any", _lax_reducer(lax.reduce_or), _constant(False), _bool_dtype))
+                   reduce=_jnp_reduction("any"))
 logical_xor = ufunc(logical_xor, name="logical_xor", nin=2, nout=1, identity=False, call=logical_xor,
-                    reduce=_reduction("xor", _lax_reducer(lax.reduce_xor), _constant(False), _bool_dtype))
+                    reduce=_reduction("xor", _lax_reducer(lax.reduce_xor), False, _bool_dtype))
 bitwise_and = ufunc(bitwise_and, name="bitwise_and", nin=2, nout=1, identity=-1, call=bitwise_and,
-                    reduce=_reduction("and", _lax_reducer(lax.reduce_and), _constant(-1), _integer_dtype))
+                    reduce=_reduction("and", _lax_reducer(lax.reduce_and), -1, _integer_dtype))
 bitwise_or = ufunc(bitwise_or, name="bitwise_or", nin=2, nout=1, identity=0, call=bitwise_or,
-                   reduce=_reduction("or", _lax_reducer(lax.reduce_or), _constant(0), _integer_dtype))
+                   reduce=_reduction("or", _lax_reducer(lax.reduce_or), 0, _integer_dtype))
 bitwise_xor = ufunc(bitwise_xor, name="bitwise_xor", nin=2, nout=1, identity=0, call=bitwise_xor,
-                    reduce=_reduction("xor", _lax_reducer(lax.reduce_xor), _constant(0), _integer_dtype))
+                    reduce=_reduction("xor", _lax_reducer(lax.reduce_xor), 0, _integer_dtype))
