@@ -152,16 +152,19 @@ _IMMUTABLE = ("jax.numpy.{} cannot modify arrays in-place, because JAX arrays ar
               "instead return an updated array.")
 
 
-def _put_along_axis_body(arr, indices, values, axis: int, mode: str | None = None):
+def _put_along_axis_body(arr, indices, values, axis: int | None, mode: str | None = None):
+    shape = get_aval(arr).shape
+    if axis is None:
+        arr, axis = _ravel(arr), 0
     index_shape = get_aval(indices).shape
     values = _broadcast(_asarray(values), index_shape)
-    shape = get_aval(arr).shape
     grids = []
-    for d, size in enumerate(shape):
-        grid_shape = tuple(size if k == d else 1 for k in range(len(shape)))
+    for d, size in enumerate(get_aval(arr).shape):
+        grid_shape = tuple(size if k == d else 1 for k in range(get_aval(arr).ndim))
         grids.append(lax_structural.broadcast_in_dim(lax_structural.iota(np.int32, size), grid_shape, (d,)))
     grids[axis] = indices
-    return indexing.scatter_update(arr, tuple(grids), values, "set", mode=mode)
+    out = indexing.scatter_update(arr, tuple(grids), values, "set", mode=mode)
+    return out if get_aval(out).shape == shape else lax_structural.reshape(out, shape)
 
 
 _put_along_axis_body.__name__ = "put_along_axis"
@@ -175,12 +178,9 @@ def put_along_axis(arr, indices, values, axis: int | None, inplace: bool = True,
                          "Pass inplace=False to instead return an updated array.")
     check_arraylike("put_along_axis", arr, indices, values)
     arr, indices = _asarray(arr), _asarray(indices)
-    original_shape = get_aval(arr).shape
-    if axis is None:
-        arr, axis = _ravel(arr), 0
-    axis = canonicalize_axis(axis, get_aval(arr).ndim)
-    out = _put_along_axis(arr, indices, values, axis=axis, mode=mode)
-    return out if get_aval(out).shape == original_shape else lax_structural.reshape(out, original_shape)
+    if axis is not None:
+        axis = canonicalize_axis(axis, get_aval(arr).ndim)
+    return _put_along_axis(arr, indices, values, axis=axis, mode=mode)
 
 
 def _cycled(values, count: int):
@@ -362,7 +362,12 @@ def choose(a, choices, out=None, mode: str = "raise"):
     shape = get_aval(a).shape
     stacked = lax_structural.concatenate(
         [lax_structural.broadcast_in_dim(c, (1,) + shape, tuple(range(1, len(shape) + 1))) for c in choices], 0)
-    grids = [lax_structural.broadcasted_iota(np.int32, shape, d) for d in range(len(shape))]
+    # an open grid of positions: one iota per dimension, of size 1 in the others
+    grids = []
+    for d, size in enumerate(shape):
+        grid = lax_structural.iota(np.int32, size)
+        grid_shape = tuple(size if k == d else 1 for k in range(len(shape)))
+        grids.append(grid if grid_shape == (size,) else lax_structural.broadcast_in_dim(grid, grid_shape, (d,)))
     return indexing.getitem(stacked, (a, *grids))
 
 
@@ -393,15 +398,16 @@ def select(condlist: Sequence, choicelist: Sequence, default=0):
     return lax_structural.select_n(which, *[_broadcast(v, shape) for v in values])
 
 
-def _piecewise_body(x, condlist, consts: dict, funcs: tuple):
+def _piecewise_body(x, condlist, consts: dict, *args, funcs: tuple):
     # the branch of each element: the number of the last condition that holds (0, "otherwise", for none)
     never = creation.zeros_like(indexing.getitem(condlist, slice(None, 1)))
     counts = cumulative.cumsum(lax_structural.concatenate([never, condlist], 0), axis=0)
     branch = reductions.argmax(counts, axis=0)
     dtype = get_aval(x).dtype
 
+    # the branches close over the constants and the extra arguments (JAX's switch takes them first)
     def function(f):
-        return lambda v: manipulation.astype(creation.asarray(f(v)), dtype)
+        return lambda v: manipulation.astype(creation.asarray(f(v, *args)), dtype)
 
     def constant(k):
         return lambda v: creation.array(consts[k], dtype=dtype)
@@ -415,14 +421,13 @@ _piecewise = jit(_piecewise_body, static_argnames=("funcs",))
 
 
 def piecewise(x, condlist, funclist: list, *args, **kw):
-    """``funclist[k](x)`` where ``condlist[k]`` holds (a last extra function or value: elsewhere; the last true
-    condition wins)."""
+    """``funclist[k](x, *args, **kw)`` where ``condlist[k]`` holds (a last extra function or value: elsewhere; the
+    last true condition wins)."""
     check_arraylike("piecewise", x)
     x = _asarray(x)
     condlist = creation.asarray(condlist)
-    if get_aval(condlist).ndim == get_aval(x).ndim:  # one condition, not a list of them
-        condlist = lax_structural.broadcast_in_dim(condlist, (1,) + get_aval(condlist).shape,
-                                                   tuple(range(1, get_aval(condlist).ndim + 1)))
+    if get_aval(condlist).ndim == 0:  # one condition of a scalar
+        condlist = lax_structural.broadcast_in_dim(condlist, (1,), ())
     n = get_aval(condlist).shape[0]
     funclist = list(funclist)
     if len(funclist) == n:
@@ -430,12 +435,13 @@ def piecewise(x, condlist, funclist: list, *args, **kw):
     elif len(funclist) == n + 1:
         funclist = [funclist[-1]] + funclist[:-1]
     else:
-        raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected")
-    if args or kw:
-        funclist = [functools.partial(f, *args, **kw) if callable(f) else f for f in funclist]
+        raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected; got "
+                         f"{len(funclist)}")
+    if kw:
+        funclist = [functools.partial(f, **kw) if callable(f) else f for f in funclist]
     consts = {k: f for k, f in enumerate(funclist) if not callable(f)}
     funcs = tuple(f if callable(f) else None for f in funclist)
-    return _piecewise(x, condlist, consts, funcs=funcs)
+    return _piecewise(x, condlist, consts, *args, funcs=funcs)
 
 
 def fill_diagonal(a, val, wrap: bool = False, *, inplace: bool = True):
@@ -452,10 +458,10 @@ def fill_diagonal(a, val, wrap: bool = False, *, inplace: bool = True):
     if len(shape) > 2 and len(set(shape)) != 1:
         raise ValueError("All dimensions of input must be of equal length")
     n = min(shape)
+    diagonal = lax_structural.iota(np.int32, n)
     val = _asarray(val)
     if get_aval(val).ndim:
         val = _cycled(_ravel(val), n)
-    diagonal = lax_structural.iota(np.int32, n)
     return indexing.scatter_update(a, (diagonal,) * len(shape), val, "set")
 
 
@@ -483,11 +489,11 @@ def ravel_multi_index(multi_index: Sequence, dims: Sequence[int], mode: str = "r
         coordinates = [ufuncs.remainder(c, d) for c, d in zip(coordinates, dims)]
     else:
         raise ValueError(f"invalid mode={mode!r}. Expected 'raise', 'wrap', or 'clip'")
-    if dtype is not None:
-        coordinates = [lax_structural.convert_element_type(c, dtypes.canonicalize_dtype(dtype)) for c in coordinates]
     strides = np.cumprod((1,) + dims[::-1][:-1])[::-1] if order == "C" else np.cumprod((1,) + dims[:-1])
     total = 0
     for c, stride in zip(coordinates, strides):
+        if dtype is not None:
+            c = lax_structural.convert_element_type(c, dtypes.canonicalize_dtype(dtype))
         total = ufuncs.add(total, ufuncs.multiply(c, int(stride)))
     return total
 

@@ -82,7 +82,29 @@ CASES = {
     "unpackbits": _fn(lambda jnp: lambda x: jnp.unpackbits(x), np.array([7, 160], np.uint8)),
     "unpackbits_count_little": _fn(lambda jnp: lambda x: jnp.unpackbits(x, axis=0, count=5, bitorder="little"),
                                    np.array([[7, 1], [160, 2]], np.uint8)),
+    "piecewise_scalar": _fn(lambda jnp: lambda s: jnp.piecewise(s, [s < 0], [lambda t: -t, lambda t: t]),
+                            np.float32(-2.0)),
+    "piecewise_conditions_count": _fn(lambda jnp: lambda v: jnp.piecewise(v, v < 0, [-1.0, 1.0]), V),
+    "piecewise_extra_args": _fn(lambda jnp: lambda v: jnp.piecewise(v, [v < 0], [lambda t, k: t * k, 0.0], 3.0), V),
+    "piecewise_int": _fn(lambda jnp: lambda v: jnp.piecewise(v, [v < 2], [lambda t: t * 2, 7]),
+                         np.arange(4, dtype=np.int32)),
+    "select_broadcast": _fn(lambda jnp: lambda x: jnp.select([x[0] > 0.5, x > 0.2], [x, 1.0], x[:, :1]), X),
+    "select_default_zero": _fn(lambda jnp: lambda x: jnp.select([x > 0.5], [x]), X),
+    "choose_broadcast": _fn(lambda jnp: lambda x: jnp.choose(np.array([[0], [1], [0]]), [x, x[0]], mode="wrap"), X),
+    "take_negative_axis": _fn(lambda jnp: lambda x: jnp.take(x, np.array([0, 1]), axis=-1), X),
+    "take_along_axis_broadcast": _fn(lambda jnp: lambda x: jnp.take_along_axis(x, np.array([[0, 1, 3, 2]]), axis=0),
+                                     X),
+    "put_along_axis_none": _fn(lambda jnp: lambda x: jnp.put_along_axis(x, np.array([1, 5]), 0.0, axis=None,
+                                                                         inplace=False), X),
+    "extract_fill": _fn(lambda jnp: lambda x: jnp.extract(x > 0.5, x, size=3, fill_value=-1), X),
+    "argwhere_mask_size": _fn(lambda jnp: lambda x: jnp.argwhere(x > 0.5, size=2), X),
+    "flatnonzero_fill": _fn(lambda jnp: lambda x: jnp.flatnonzero(x, size=13, fill_value=99), X),
+    "ravel_multi_index_dtype": _fn(lambda jnp: lambda i: jnp.ravel_multi_index((i, i), (3, 4), mode="wrap",
+                                                                               dtype=jnp.int16), np.array([1, 5])),
+    "fill_diagonal_3d": _fn(lambda jnp: lambda x: jnp.fill_diagonal(x, np.array([1.0, 2.0], np.float32),
+                                                                    inplace=False), np.zeros((3, 3, 3), np.float32)),
 }
+
 
 def _summed(m, fn):
     def total(*args):
