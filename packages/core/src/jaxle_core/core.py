@@ -348,13 +348,19 @@ class DropVar(Var):
 
 
 class Literal:
-    """A scalar constant written inline in a jaxpr (``2.0:f32[]``)."""
+    """A scalar constant written inline in a jaxpr (``2.0:f32[]``).
 
-    __slots__ = ("val", "aval")
+    ``residual`` marks a constant a JVP rule made (an instantiated zero tangent): partially evaluating the
+    jaxpr passes it from the known side as a residual when unknown equations read it, as JAX's linearization
+    does, instead of writing it inline there.
+    """
 
-    def __init__(self, val: Any, aval: ShapedArray):
+    __slots__ = ("val", "aval", "residual")
+
+    def __init__(self, val: Any, aval: ShapedArray, residual: bool = False):
         self.val = val
         self.aval = aval
+        self.residual = residual
 
     def __repr__(self) -> str:
         return f"Literal({self.val})"

@@ -95,14 +95,27 @@ def _pp_jit(eqn: JaxprEqn, context: PpContext) -> Doc:
 pp_eqn_rules[jit_p] = _pp_jit
 
 
+# As JAX's, pruning is cached per jaxpr and used outputs, so that the calls of one jitted function pruned alike
+# keep sharing one jaxpr.
+_pruned_jaxprs = LruCache()
+
+
 def _dce_jit(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], JaxprEqn | None]:
     if not any(used_outputs):
         return [False] * len(eqn.invars), None
     closed: ClosedJaxpr = eqn.params["jaxpr"]
-    inner, used_inputs = dce_jaxpr(closed.jaxpr, used_outputs)
+    reusable = not any(isinstance(c, Tracer) for c in closed.consts)  # no values of a live trace kept alive
+    key = (closed, tuple(used_outputs))
+    cached = _pruned_jaxprs.lookup(key) if reusable else None
+    if cached is None:
+        inner, used_inputs = dce_jaxpr(closed.jaxpr, used_outputs)
+        cached = (ClosedJaxpr(inner, closed.consts), used_inputs)
+        if reusable:
+            _pruned_jaxprs[key] = cached
+    pruned, used_inputs = cached
     pick_in = lambda xs: tuple(x for x, used in zip(xs, used_inputs) if used)
     pick_out = lambda xs: tuple(x for x, used in zip(xs, used_outputs) if used)
-    params = dict(eqn.params, jaxpr=ClosedJaxpr(inner, closed.consts))
+    params = dict(eqn.params, jaxpr=pruned)
     for name in ("in_shardings", "in_layouts", "donated_invars"):
         params[name] = pick_in(params[name])
     for name in ("out_shardings", "out_layouts"):

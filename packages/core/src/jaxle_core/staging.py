@@ -65,6 +65,8 @@ class StagingTrace(core.Trace):
         self.eqns: list[JaxprEqn] = []
         self.invars: list[Var] = []
         self.constvars: dict[int, tuple[Var, Any]] = {}  # id(value) -> (var, value)
+        # id(value) -> value: scalar zeros JVP rules instantiated under this trace (kept alive so ids stay unique)
+        self.rule_constants: dict[int, Any] = {}
 
     def describe(self) -> str:
         return f"tracing {self.debug_info.describe_function()}" if self.debug_info else "a staging trace"
@@ -81,7 +83,7 @@ class StagingTrace(core.Trace):
         if isinstance(x, Tracer):
             core.check_tracer_valid(x)
         elif core.is_scalar_literal(x):
-            return make_literal(x)
+            return make_literal(x, residual=id(x) in self.rule_constants)
         entry = self.constvars.get(id(x))
         if entry is None:
             entry = self.constvars[id(x)] = (Var(get_aval(x)), x)
@@ -157,12 +159,12 @@ def flatten_fun(fun: Callable[..., Any], in_tree: Any, debug_info: DebugInfo | N
     return flat_fun, lambda: out_trees[0]
 
 
-def make_literal(x: Any) -> Literal:
+def make_literal(x: Any, residual: bool = False) -> Literal:
     """``x`` as an inline constant: Python scalars keep their exact value (JAX prints ``0.1:f32[]``),
     NumPy scalars are cast to their canonical dtype (``np.float64(0.1)`` prints as the float32 it becomes)."""
     aval = get_aval(x)
     keep = type(x) in (bool, int, float, complex) or isinstance(x, Array)  # an Array keeps its weak type
-    return Literal(x if keep else _scalar_value(x, aval), aval)
+    return Literal(x if keep else _scalar_value(x, aval), aval, residual)
 
 
 def _scalar_value(x: Any, aval: ShapedArray) -> Any:

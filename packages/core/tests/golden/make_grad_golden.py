@@ -39,6 +39,11 @@ def cases(impl, lax):
         ("sum_of_scalar_no_axes", grad(lambda x: lax.reduce_sum(lax.sin(x), ())), (f32(0.5),)),
         ("jit_unread_residual", grad(lambda x: lax.reduce_sum(jit(lambda c, a, z: lax.select_n(c, z, a))(
             lax.gt(x, f32(0)), x, lax.broadcast_in_dim(f32(0), (3,), ())), (0,))), (x3,)),
+        # a zero tangent the JVP of select_n instantiates is a residual the known jit returns, and the two calls
+        # of one jitted function share their jvp, known and transposed jaxprs
+        ("jit_zero_residual_shared", grad(lambda x: _two_selects(jit, lax, x)), (f32(0.5),)),
+        # the zero tangents of cumprod's padding values are residuals too
+        ("jit_cumprod_zero_residuals", grad(lambda x: lax.reduce_sum(jit(lax.cumprod)(x), (0,))), (x3,)),
         ("mlp", grad(lambda w, x: lax.reduce_sum(lax.tanh(lax.dot_general(x, w, (((1,), (0,)), ((), ())))), (0, 1))),
          (np.ones((3, 4), f32), np.ones((2, 3), f32))),
         ("dot_batch", grad(lambda x, y: lax.reduce_sum(lax.dot_general(x, y, (((2,), (1,)), ((0,), (0,)))), (0, 1, 2)),
@@ -74,6 +79,11 @@ def cases(impl, lax):
          (f32(1.0),)),
     ]
     return table
+
+
+def _two_selects(jit, lax, x):
+    pick = jit(lambda c, a: lax.select_n(c, a, lax.convert_element_type(f32(2), np.float32)))
+    return pick(lax.gt(x, f32(0)), x) + pick(lax.lt(x, f32(1)), lax.sin(x))
 
 
 def render(module_name: str) -> dict[str, str]:

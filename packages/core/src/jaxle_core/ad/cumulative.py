@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from jaxle_core import lax
-from jaxle_core.ad.jvp import instantiate, jvp, jvp_rules
+from jaxle_core.ad.jvp import instantiate, jvp, jvp_rules, tangent_aval, zeros_like_aval
 from jaxle_core.ad.rule_helpers import const, deflinear, full_like
 from jaxle_core.ad.transpose import transpose_rules
 from jaxle_core.avals import get_aval
@@ -61,10 +61,12 @@ def _prefix_scan(combine: Callable, pair: list, axis: int) -> list:
     def cut(arrays, start, stop, stride):
         return [lax.slice_in_dim(x, start, stop, stride, axis) for x in arrays]
 
-    def spread(x, low, high):
-        config = [(0, 0, 0)] * get_aval(x).ndim
+    def spread(pair, low, high):
+        config = [(0, 0, 0)] * get_aval(pair[0]).ndim
         config[axis] = (low, high, 1)
-        return lax.pad(x, const(x, 0.0), config)
+        # the tangent's padding is the zero tangent of the value's padding, as differentiating lax.pad makes it
+        padding = [const(pair[0], 0.0), zeros_like_aval(tangent_aval(get_aval(pair[1]).update(shape=())))]
+        return [lax.pad(x, fill, config) for x, fill in zip(pair, padding)]
 
     earlier, later = cut(pair, 0, n - 1, 2), cut(pair, 1, n, 2)
     odd = _prefix_scan(combine, combine(earlier[0], later[0], earlier[1], later[1]), axis)
@@ -76,8 +78,8 @@ def _prefix_scan(combine: Callable, pair: list, axis: int) -> list:
     even_tail = combine(odd_head[0], rest[0], odd_head[1], rest[1])
     first = cut(pair, 0, 1, 1)
     even = [lax.concatenate([f, e], axis) for f, e in zip(first, even_tail)]
-    even = [spread(x, 0, 1 - n % 2) for x in even]
-    odd = [spread(x, 1, n % 2) for x in odd]
+    even = spread(even, 0, 1 - n % 2)
+    odd = spread(odd, 1, n % 2)
     return [lax.add(e, o) for e, o in zip(even, odd)]
 
 

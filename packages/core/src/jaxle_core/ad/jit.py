@@ -10,13 +10,33 @@ from __future__ import annotations
 
 from jaxle_core import core
 from jaxle_core.ad.jvp import Zero, jvp_flat, jvp_rules, tangent_aval
-from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, partial_eval_rules
+from jaxle_core.ad.partial_eval import PartialStagingTrace, SplitJaxpr, partial_eval_jaxpr, partial_eval_rules
 from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass, is_undefined, transpose_rules
 from jaxle_core.avals import get_aval
-from jaxle_core.core import ClosedJaxpr
+from jaxle_core.caches import LruCache
+from jaxle_core.config import trace_context
+from jaxle_core.core import ClosedJaxpr, Tracer
 from jaxle_core.jaxpr_util import dce_jaxpr
 from jaxle_core.jit import bind_jit, jit_p, jit_params
 from jaxle_core.staging import trace_to_jaxpr
+
+# As JAX's, the JVP, partial evaluation and transposition of a jit's jaxpr are cached on the jaxpr (by identity)
+# and the pattern of nonzero tangents, unknown inputs or linear inputs: two calls of one jitted function under a
+# transformation stage one shared jaxpr (printed once, ``let _where = ...``), not a copy per call.
+_jvp_jaxprs = LruCache()
+_partial_evals = LruCache()
+_transposes = LruCache()
+
+
+def _cached(cache: LruCache, closed: ClosedJaxpr, pattern: list, build):
+    if any(isinstance(c, Tracer) for c in closed.consts):  # closes over values of a live trace: not reusable
+        return build()
+    key = (closed, tuple(pattern), trace_context())
+    result = cache.lookup(key)
+    if result is None:
+        result = cache[key] = build()
+    return result
+
 
 # ---------------------------------------------------------------- forward mode
 
@@ -43,7 +63,7 @@ def jvp_jaxpr(closed: ClosedJaxpr, nonzero: list[bool]) -> tuple[ClosedJaxpr, li
 
 def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str, keep_unused: bool, inline: bool, **params):
     nonzero = [type(t) is not Zero for t in tangents]
-    new_jaxpr, out_nonzero = jvp_jaxpr(jaxpr, nonzero)
+    new_jaxpr, out_nonzero = _cached(_jvp_jaxprs, jaxpr, nonzero, lambda: jvp_jaxpr(jaxpr, nonzero))
     outs = bind_jit(new_jaxpr, [*primals, *[t for t in tangents if type(t) is not Zero]], name, keep_unused,
                      inline)
     n_out = len(jaxpr.out_avals)
@@ -60,9 +80,8 @@ jvp_rules[jit_p] = _jit_jvp
 
 def _jit_partial_eval(trace: PartialStagingTrace, args, params):
     unknowns = [trace.is_unknown(x) for x in args]
-    split = partial_eval_jaxpr(params["jaxpr"], unknowns)
+    split, known = _cached(_partial_evals, params["jaxpr"], unknowns, lambda: _split_jit(params["jaxpr"], unknowns))
     known_args = [x for x, u in zip(args, unknowns) if not u]
-    known = ClosedJaxpr(dce_jaxpr(split.known.jaxpr, instantiate=True)[0], split.known.consts)
     with core.set_current_trace(trace.parent):
         known_outs = bind_jit(known, known_args, params["name"], params["keep_unused"], params["inline"])
     n_known = split.out_unknowns.count(False)
@@ -73,6 +92,12 @@ def _jit_partial_eval(trace: PartialStagingTrace, args, params):
     unknown_outs = iter(trace.stage(jit_p, [*residuals, *unknown_args], unknown_params))
     known_iter = iter(known_outs[:n_known])
     return [next(unknown_outs) if u else next(known_iter) for u in split.out_unknowns]
+
+
+def _split_jit(closed: ClosedJaxpr, unknowns: list[bool]) -> tuple[SplitJaxpr, ClosedJaxpr]:
+    """The split of a jit's jaxpr, and its known part without dead equations."""
+    split = partial_eval_jaxpr(closed, unknowns)
+    return split, ClosedJaxpr(dce_jaxpr(split.known.jaxpr, instantiate=True)[0], split.known.consts)
 
 
 partial_eval_rules[jit_p] = _jit_partial_eval
@@ -95,7 +120,11 @@ def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str, keep_unused: bool,
 
     in_avals = [get_aval(a) for a, lin in zip(args, linear) if not lin] + \
         [aval for aval, nz in zip(jaxpr.out_avals, nonzero_cts) if nz]
-    closed = trace_to_jaxpr(transposed, in_avals, jaxpr.jaxpr.debug_info)
+
+    def build():
+        return trace_to_jaxpr(transposed, in_avals, jaxpr.jaxpr.debug_info), ct_nonzero
+
+    closed, ct_nonzero = _cached(_transposes, jaxpr, [*linear, *nonzero_cts, *in_avals], build)
     # As JAX, every residual and nonzero cotangent is passed, even those the transposed body does not read.
     inputs = [a for a, lin in zip(args, linear) if not lin] + [ct for ct in cts if type(ct) is not Zero]
     outs = iter(bind_jit(closed, inputs, name, keep_unused, inline))

@@ -27,7 +27,7 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.backend import current_backend
 from jaxle_core.core import Primitive, Tracer
 from jaxle_core.lax.structural import broadcast_in_dim
-from jaxle_core.staging import flatten_fun
+from jaxle_core.staging import StagingTrace, flatten_fun
 
 # ---------------------------------------------------------------- symbolic zeros and tangent types
 
@@ -54,8 +54,13 @@ def tangent_aval(aval: ShapedArray) -> ShapedArray:
     return aval.update(dtype=dtype, weak_type=aval.weak_type and dtype != dtypes.float0)
 
 
-def zeros_like_aval(aval: ShapedArray) -> Any:
-    """A concrete (or staged) array of zeros of ``aval``; ``float0`` zeros are plain NumPy arrays."""
+def zeros_like_aval(aval: ShapedArray, as_residual: bool = True) -> Any:
+    """A concrete (or staged) array of zeros of ``aval``; ``float0`` zeros are plain NumPy arrays.
+
+    A scalar zero made under a staging trace is, with ``as_residual``, a constant that partial evaluation of the
+    staged jaxpr passes from the known side as a residual, as JAX's linearization does with the zeros
+    differentiation rules instantiate (the zero carries loops start from stay inline).
+    """
     eager = isinstance(core.current_trace(), core.EvalTrace)
     if aval.dtype == dtypes.float0 and (eager or not aval.shape):
         return np.zeros(aval.shape, dtypes.float0)
@@ -63,13 +68,17 @@ def zeros_like_aval(aval: ShapedArray) -> Any:
     if eager:
         return current_backend().device_put(np.zeros(aval.shape, aval.dtype), weak_type=aval.weak_type)
     if not aval.shape:
-        return scalar[()]
+        zero = scalar[()]
+        trace = core.current_trace()
+        if as_residual and isinstance(trace, StagingTrace):
+            trace.rule_constants[id(zero)] = zero
+        return zero
     return broadcast_in_dim(scalar[()], aval.shape, ())
 
 
-def instantiate(tangent: Any) -> Any:
-    """``tangent`` as an array: symbolic zeros become real zeros."""
-    return zeros_like_aval(tangent.aval) if type(tangent) is Zero else tangent
+def instantiate(tangent: Any, as_residual: bool = True) -> Any:
+    """``tangent`` as an array: symbolic zeros become real zeros (see ``zeros_like_aval``)."""
+    return zeros_like_aval(tangent.aval, as_residual) if type(tangent) is Zero else tangent
 
 
 def as_output(value: Any) -> Any:

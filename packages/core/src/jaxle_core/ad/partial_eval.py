@@ -23,7 +23,7 @@ from typing import Any
 
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray
-from jaxle_core.core import ClosedJaxpr, Primitive, Tracer
+from jaxle_core.core import ClosedJaxpr, Literal, Primitive, Tracer
 from jaxle_core.jaxpr_util import dce_jaxpr
 from jaxle_core.staging import DebugInfo, StagingTrace, StagingTracer
 
@@ -37,6 +37,8 @@ class PartialStagingTrace(StagingTrace):
     def __init__(self, parent: core.Trace, debug_info: DebugInfo | None = None):
         super().__init__(debug_info)
         self.parent = parent
+        # id(value) -> literal: known constants passed to the staged jaxpr as residuals rather than written inline
+        self.residual_constants: dict[int, Any] = {}
 
     def is_unknown(self, x: Any) -> bool:
         return isinstance(x, StagingTracer) and x._trace is self
@@ -50,6 +52,14 @@ class PartialStagingTrace(StagingTrace):
             return rule(self, args, params)
         return super().process_primitive(primitive, args, params)
 
+    def to_atom(self, x: Any) -> core.Atom:
+        if id(x) in self.residual_constants:
+            entry = self.constvars.get(id(x))
+            if entry is None:
+                entry = self.constvars[id(x)] = (core.Var(self.residual_constants[id(x)].aval), x)
+            return entry[0]
+        return super().to_atom(x)
+
     def stage(self, primitive: Primitive, args: Sequence[Any], params: dict) -> Any:
         """Record ``primitive`` as an equation of this trace whatever its operands."""
         return super().process_primitive(primitive, args, params)
@@ -58,7 +68,8 @@ class PartialStagingTrace(StagingTrace):
         """The staged jaxpr, without dead equations, with its residuals turned into leading invars, and the
         residual values.
 
-        Residuals that are tracers of other traces must be passed in; concrete ones stay constants.
+        Residuals that are tracers of other traces or residual constants must be passed in; other concrete ones
+        stay constants.
         """
         closed = self.to_closed_jaxpr(outs)
         jaxpr = closed.jaxpr
@@ -66,7 +77,7 @@ class PartialStagingTrace(StagingTrace):
         pruned, used = dce_jaxpr(jaxpr.replace(constvars=[], invars=jaxpr.constvars + jaxpr.invars),
                                  instantiate=[False] * n_consts + [True] * len(jaxpr.invars))
         kept = [(v, c) for v, c, u in zip(jaxpr.constvars, closed.consts, used) if u]
-        traced = [isinstance(c, Tracer) for _, c in kept]
+        traced = [isinstance(c, Tracer) or id(c) in self.residual_constants for _, c in kept]
         opened = pruned.replace(constvars=[v for (v, _), t in zip(kept, traced) if not t],
                                 invars=[v for (v, _), t in zip(kept, traced) if t] + jaxpr.invars)
         return (ClosedJaxpr(opened, [c for (_, c), t in zip(kept, traced) if not t]),
@@ -101,6 +112,8 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool]) -> SplitJa
     with core.new_trace(known_trace):
         known_args = [known_trace.new_arg(a) for a, u in zip(in_avals, unknowns) if not u]
         unknown_trace = PartialStagingTrace(known_trace, closed.jaxpr.debug_info)
+        unknown_trace.residual_constants = {id(atom.val): atom for eqn in closed.jaxpr.eqns
+                                            for atom in eqn.invars if type(atom) is Literal and atom.residual}
         with core.set_current_trace(unknown_trace):
             unknown_args = [unknown_trace.new_arg(a) for a, u in zip(in_avals, unknowns) if u]
             known_iter, unknown_iter = iter(known_args), iter(unknown_args)

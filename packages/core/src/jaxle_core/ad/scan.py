@@ -84,7 +84,7 @@ def _scan_jvp(primals, tangents, *, reverse: bool, length: int, jaxpr: ClosedJax
         if all(a or not b for a, b in zip(carry_nz, carry_out_nz)):
             break
         carry_nz = [a or b for a, b in zip(carry_nz, carry_out_nz)]
-    tangents = [instantiate(t) if nz else t for t, nz in zip(tangents, nonzero)]
+    tangents = [instantiate(t, as_residual=False) if nz else t for t, nz in zip(tangents, nonzero)]
     operands = []
     for prim_group, tan_group in zip(split_scan_args(primals, num_consts, num_carry),
                                      split_scan_args(tangents, num_consts, num_carry)):

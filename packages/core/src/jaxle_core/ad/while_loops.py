@@ -46,7 +46,7 @@ def _while_jvp(primals, tangents, *, cond_nconsts: int, cond_jaxpr: ClosedJaxpr,
     cconsts, bconsts, init = split_while_args(primals, cond_nconsts, body_nconsts)
     _, bconst_tangents, init_tangents = split_while_args(tangents, cond_nconsts, body_nconsts)
     bconst_tangents = [t for t in bconst_tangents if type(t) is not Zero]
-    init_tangents = [instantiate(t) for t, nz in zip(init_tangents, carry_nz) if nz]
+    init_tangents = [instantiate(t, as_residual=False) for t, nz in zip(init_tangents, carry_nz) if nz]
     n_carry, n_bt, n_ct = len(init), len(bconst_tangents), len(init_tangents)
     carry_avals = body_jaxpr.in_avals[body_nconsts:]
     tangent_avals = [tangent_aval(a) for a, nz in zip(carry_avals, carry_nz) if nz]
