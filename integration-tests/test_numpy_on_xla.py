@@ -88,3 +88,20 @@ def test_grad_and_vmap_of_jnp_on_xla():
     expected = X.copy()
     expected[np.arange(4), I] = 0.0
     np.testing.assert_array_equal(np.asarray(rows), expected)
+
+
+def test_eager_ufuncs_compile_once_per_signature():
+    """Eager elementwise calls on arrays and Python scalars run one program compiled per operand signature (as
+    JAX's jitted ufuncs); an int too large for int32 takes the eager promotion path, which narrows it as before."""
+    from jaxle_xla.executable import Executable
+
+    x = jaxle_xla.device_put(X)
+    k = jaxle_xla.device_put(K.astype(np.int8))
+    np.testing.assert_allclose(np.asarray(x * 0.3), X * np.float32(0.3), rtol=1e-6)
+    before = Executable.compile_count
+    for scale in (0.5, 2.0):
+        np.testing.assert_allclose(np.asarray(jnp.multiply(x, scale)), X * np.float32(scale), rtol=1e-6)
+        np.testing.assert_array_equal(np.asarray(jnp.less(x, scale)), X < scale)
+    assert Executable.compile_count - before == 1  # less; multiply's signature was compiled by x * 0.3
+    np.testing.assert_array_equal(np.asarray(k + 300), (K + 300).astype(np.int8))
+    assert (k + 2**40).dtype == np.int8

@@ -72,14 +72,14 @@ def _unary_inexact(name: str, lax_fn: Any, doc: str) -> Any:
     def fn(x: Any, /) -> Any:
         x, = util.promote_args_inexact(name, x)
         return lax_fn(x)
-    return _named(fn, name, doc)
+    return util.compiled_when_eager(_named(fn, name, doc))
 
 
 def _binary(name: str, lax_fn: Any, doc: str, promote: Any = util.promote_args) -> Any:
     """``lax_fn`` of the operands promoted to a common dtype and rank with ``promote``."""
     def fn(x: Any, y: Any, /) -> Any:
         return lax_fn(*promote(name, x, y))
-    return _named(fn, name, doc)
+    return util.compiled_when_eager(_named(fn, name, doc))
 
 
 def _reject_out(name: str, out: Any) -> None:
@@ -90,12 +90,14 @@ def _reject_out(name: str, out: Any) -> None:
 # ---------------------------------------------------------------- arithmetic
 
 
+@util.compiled_when_eager
 def add(x: Any, y: Any, /) -> Any:
     """Elementwise ``x + y`` (logical or for booleans)."""
     x, y = util.promote_args("add", x, y)
     return lax.bitwise_or(x, y) if _dtype(x) == np.bool_ else lax.add(x, y)
 
 
+@util.compiled_when_eager
 def multiply(x: Any, y: Any, /) -> Any:
     """Elementwise ``x * y`` (logical and for booleans)."""
     x, y = util.promote_args("multiply", x, y)
@@ -699,7 +701,7 @@ def _comparison(name: str, lax_fn: Any, ordered: bool) -> Any:
             by_imag = lax_fn(lax.imag(x), lax.imag(y))
             return lax.select_n(same_real, lax_fn(lax.real(x), lax.real(y)), by_imag)
         return lax_fn(x, y)
-    return _named(fn, name, f"Elementwise ``{name}`` comparison.")
+    return util.compiled_when_eager(_named(fn, name, f"Elementwise ``{name}`` comparison."))
 
 
 equal = _comparison("equal", lax.eq, False)

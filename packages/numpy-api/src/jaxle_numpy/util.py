@@ -8,6 +8,7 @@ types respected) and, for elementwise functions, to a common rank.
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -18,7 +19,7 @@ from jaxle_core import config, dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.backend import current_backend
-from jaxle_core.core import Tracer, concrete_value
+from jaxle_core.core import EvalTrace, Tracer, concrete_value, current_trace
 from jaxle_core.errors import ConcretizationTypeError
 from jaxle_core.jit import jit
 from jaxle_core.lax import structural as lax_structural
@@ -26,7 +27,7 @@ from jaxle_core.lax import structural as lax_structural
 __all__ = ["is_arraylike", "check_arraylike", "promote_dtypes", "promote_shapes", "promote_args",
            "promote_dtypes_inexact", "promote_args_inexact", "promote_dtypes_numeric", "promote_args_numeric",
            "canonicalize_axis", "ensure_array", "requested_dtype", "named_jit", "concrete_index", "concrete_or_none",
-           "concrete_or_error", "as_array", "scalar_like", "zero_of"]
+           "concrete_or_error", "compiled_when_eager", "as_array", "scalar_like", "zero_of"]
 
 _PYTHON_SCALARS = (bool, int, float, complex)
 _SCALARS = _PYTHON_SCALARS + (np.generic,)
@@ -213,6 +214,29 @@ def named_jit(name: str, static_argnames: tuple[str, ...] = ()) -> Callable[[Cal
         fun.__name__ = fun.__qualname__ = name
         return jit(fun, static_argnames=static_argnames)
     return wrap
+
+
+def compiled_when_eager(fun: Callable) -> Callable:
+    """``fun`` (a jnp function of positional operands, which JAX jits inline) with its eager calls on jaxle arrays
+    and Python scalars run as one program compiled per operand signature, as JAX's run: promotion is traced once,
+    not redone on every call. Under a transformation, or given other operands, ``fun`` itself runs, so jaxprs are
+    unchanged."""
+    compiled = jit(fun)
+
+    @functools.wraps(fun)
+    def call(*args: Any) -> Any:
+        if type(current_trace()) is EvalTrace and all(map(_compiled_operand, args)):
+            return compiled(*args)
+        return fun(*args)
+    return call
+
+
+def _compiled_operand(x: Any) -> bool:
+    """Whether ``x`` passes into a compiled call as it is: an array, or a Python scalar (a weakly typed argument, as
+    in JAX) other than an int too large for int32, which eager promotion reports instead."""
+    if isinstance(x, Array) or type(x) in (bool, float, complex):
+        return True
+    return type(x) is int and -2**31 <= x < 2**31
 
 
 def scalar_like(x: Any, value: Any) -> np.generic:
