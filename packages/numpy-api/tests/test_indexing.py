@@ -4,6 +4,7 @@ NumPy, on concrete arrays, under jit and under vmap; gradients of gathers and sc
 import itertools
 
 import jnp_golden
+import make_index_sweep_golden
 import make_indexing_golden
 import make_indexing_x64_golden
 import numpy as np
@@ -190,3 +191,12 @@ def test_dtypes_against_numpy(dtype):
         assert got.dtype == x.dtype
         wide = np.complex128 if dtype == "complex64" else np.float64  # (complex minimum/maximum: lexicographic)
         np.testing.assert_array_equal(np.asarray(got).astype(wide), expected.astype(wide))
+
+
+GOLDEN_SWEEP = jnp_golden.load("index_sweep_golden.json")
+
+
+@pytest.mark.parametrize("name", sorted(make_index_sweep_golden.CASES))
+def test_golden_sweep(name):
+    actual = jnp_golden.run_case(jnp_golden.jaxle_namespace(), make_index_sweep_golden.CASES[name])
+    jnp_golden.assert_case_matches(actual, GOLDEN_SWEEP[name])

@@ -50,6 +50,7 @@ class Item:
     kind: Kind
     value: Any
     dim: int | None
+    numpy_dtype: np.dtype | None = None  # of a static integer given as a NumPy scalar
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,7 +114,7 @@ def _read_item(item: Any, position: int) -> list[tuple[Kind | str, Any]]:
     if isinstance(item, (bool, np.bool_)):
         return [("bool", bool(item))]
     if _is_static_int(item):
-        return [(Kind.STATIC_INT, int(item))]
+        return [(Kind.STATIC_INT, item)]
     if isinstance(item, str):
         raise TypeError(f"JAX does not support string indexing; got idx={item!r}")
     item = _as_index_array(item)
@@ -136,11 +137,28 @@ def _read_item(item: Any, position: int) -> list[tuple[Kind | str, Any]]:
         raise TypeError(f"Indexer must have integer or boolean type, got indexer with type {requested}")
     if aval.ndim == 0:
         if isinstance(item, np.generic):
-            return [(Kind.STATIC_INT, int(item))]
+            return [(Kind.STATIC_INT, item)]
         return [(Kind.TRACED_INT, item)]  # a 0-d array, even a NumPy one, indexes as a dynamic start
     if isinstance(item, np.ndarray):
-        item = np.asarray(item, dtypes.canonicalize_dtype(item.dtype))
+        item = _canonical(item)
     return [(Kind.ARRAY, item)]
+
+
+# The same NumPy index array used twice is one constant of the trace, as in JAX: conversions are cached by identity
+# (keeping the source alive, so that its id is not reused while the converted array is).
+_canonical_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _canonical(array: np.ndarray) -> np.ndarray:
+    dtype = dtypes.canonicalize_dtype(array.dtype)
+    if array.dtype == dtype:
+        return array
+    cached = _canonical_cache.get(id(array))
+    if cached is None or cached[0] is not array or cached[1].dtype != dtype:
+        if len(_canonical_cache) > 64:
+            _canonical_cache.clear()
+        cached = _canonical_cache[id(array)] = (array, np.asarray(array, dtype))
+    return cached[1]
 
 
 def _consumed_dims(kind: Kind | str, value: Any) -> int:
@@ -157,21 +175,21 @@ def parse_index(index: Any, shape: tuple[int, ...]) -> ParsedIndex:
                         f"`arr[{'tuple' if nested else 'array'}(seq)]` instead of `arr[seq]`. See "
                         "https://github.com/jax-ml/jax/issues/4564 for more information.")
     raw = index if isinstance(index, tuple) else (index,)
-    read = [pair for position, item in enumerate(raw) for pair in _read_item(item, position)]
-    if sum(1 for kind, _ in read if kind == "ellipsis") > 1:
+    read = [(*pair, position) for position, item in enumerate(raw) for pair in _read_item(item, position)]
+    if sum(1 for kind, _, _ in read if kind == "ellipsis") > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
-    used = sum(_consumed_dims(kind, value) for kind, value in read)
+    used = sum(_consumed_dims(kind, value) for kind, value, _ in read)
     if used > len(shape):
         raise IndexError(f"Too many indices: array is {len(shape)}-dimensional, but {used} were indexed")
-    full = [(Kind.SLICE, slice(None))] * (len(shape) - used)
-    at = next((k for k, (kind, _) in enumerate(read) if kind == "ellipsis"), None)
+    at = next((k for k, (kind, _, _) in enumerate(read) if kind == "ellipsis"), None)
+    full = [(Kind.SLICE, slice(None), at)] * (len(shape) - used)
     read = read + full if at is None else read[:at] + full + read[at + 1:]
 
     items: list[Item] = []
     new_shape: list[int] = []
     inserted: list[int] = []
     dim = 0  # in the original operand
-    for kind, value in read:
+    for kind, value, position in read:  # (the position in the index as written, for messages)
         if kind == "bool":
             inserted.append(len(new_shape))
             new_shape.append(1)
@@ -180,7 +198,7 @@ def parse_index(index: Any, shape: tuple[int, ...]) -> ParsedIndex:
         elif kind == "mask":
             expected = shape[dim:dim + value.ndim]
             if value.shape != expected:
-                raise IndexError(f"boolean index did not match shape of indexed array in index {dim}: got "
+                raise IndexError(f"boolean index did not match shape of indexed array in index {position}: got "
                                  f"{value.shape}, expected {list(expected)}")
             for positions in np.nonzero(value):
                 items.append(Item(Kind.ARRAY, positions.astype(dtypes.canonicalize_dtype(np.int64)),
@@ -189,6 +207,11 @@ def parse_index(index: Any, shape: tuple[int, ...]) -> ParsedIndex:
                 dim += 1
         elif kind is Kind.NEWAXIS:
             items.append(Item(kind, None, None))
+        elif kind is Kind.STATIC_INT:
+            numpy_dtype = value.dtype if isinstance(value, np.generic) else None
+            items.append(Item(kind, int(value), len(new_shape), numpy_dtype))
+            new_shape.append(shape[dim])
+            dim += 1
         else:
             items.append(Item(kind, value, len(new_shape)))
             new_shape.append(shape[dim])
@@ -397,91 +420,95 @@ def gather_plan(parsed: ParsedIndex, wrap_negative_indices: bool = True) -> Gath
                 if parsed.has_arrays and item.kind in (Kind.ARRAY, Kind.STATIC_INT, Kind.TRACED_INT)]
     contiguous = advanced == list(range(advanced[0], advanced[-1] + 1)) if advanced else True
 
-    # Advanced indices are wrapped, broadcast together and converted to the index dtype first, in order.
-    advanced_values: dict[int, Any] = {}
-    advanced_shape: tuple[int, ...] = ()
-    if advanced:
-        wrapped = {}
+    # Every array and traced index is wrapped first, in order; each is converted to the index dtype (advanced
+    # ones broadcast together first) where the walk below reaches it, as JAX stages them.
+    wrapped: dict[int, Any] = {}
+    for k, item in enumerate(items):
+        size = shape[item.dim] if item.dim is not None else 0
+        if k in advanced and item.kind is Kind.STATIC_INT:
+            value = item.value + size if item.value < 0 and wrap_negative_indices else item.value
+            # a NumPy integer is a strongly typed scalar; a Python int a weak one
+            wrapped[k] = np.asarray(value, dtypes.canonicalize_dtype(item.numpy_dtype)) if item.numpy_dtype \
+                else value
+        elif item.kind in (Kind.ARRAY, Kind.TRACED_INT):
+            wrapped[k] = _wrapped(item.value, size, dtype, wrap_negative_indices)
+    advanced_shape = _broadcast_shapes([np.shape(wrapped[k]) if isinstance(wrapped[k], int)
+                                        else get_aval(wrapped[k]).shape for k in advanced]) if advanced else ()
+
+    def advanced_indices() -> dict[int, Any]:
+        """The advanced indices broadcast together, then converted to the index dtype."""
+        values = {}
         for k in advanced:
-            item = items[k]
-            size = shape[item.dim]
-            if item.kind is Kind.STATIC_INT:
-                wrapped[k] = item.value + size if item.value < 0 and wrap_negative_indices else item.value
-            else:
-                wrapped[k] = _wrapped(item.value, size, dtype, wrap_negative_indices)
-        advanced_shape = _broadcast_shapes([np.shape(v) if isinstance(v, int) else get_aval(v).shape
-                                            for v in wrapped.values()])
-        for k, value in wrapped.items():
+            value = wrapped[k]
             value_shape = () if isinstance(value, int) else get_aval(value).shape
             if value_shape != advanced_shape:
-                value = lax_structural.broadcast_in_dim(value, advanced_shape,
-                                                        tuple(range(len(advanced_shape) - len(value_shape),
-                                                                    len(advanced_shape))))
-            advanced_values[k] = value
-        for k, value in advanced_values.items():  # all broadcast first, then all converted, as JAX stages them
-            advanced_values[k] = _to_dtype(value, dtype)
-    # Without advanced indices, traced integers are likewise all wrapped before any is converted.
-    traced_values: dict[int, Any] = {}
-    if not advanced:
-        for k, item in enumerate(items):
-            if item.kind is Kind.TRACED_INT:
-                traced_values[k] = _wrapped(item.value, shape[item.dim], dtype, wrap_negative_indices)
-        traced_values = {k: _to_dtype(value, dtype) for k, value in traced_values.items()}
+                value = lax_structural.broadcast_in_dim(value, advanced_shape, tuple(range(
+                    len(advanced_shape) - len(value_shape), len(advanced_shape))))
+            values[k] = value
+        return {k: _to_dtype(value, dtype) for k, value in values.items()}
 
     components: list[tuple[Any, tuple[int, ...]]] = []
     batch_sizes: list[int] = []
-    offset_dims, collapsed, start_map, slice_sizes, reversed_dims, new_axes = [], [], [], [], [], []
+    offset_dims, collapsed, start_map, reversed_dims, new_axes = [], [], [], [], []
+    slice_sizes: dict[int, int] = {}  # operand dimension -> its extent in the gathered slices
     gather_dim = 0  # position in the gather's result
     final_dim = 0  # position in the final result (new axes included)
     advanced_batch: tuple[int, ...] = ()
 
+    advanced_values: dict[int, Any] = {}
+
     def place_advanced() -> None:
         nonlocal gather_dim, final_dim, advanced_batch
+        advanced_values.update(advanced_indices())
         advanced_batch = tuple(range(len(batch_sizes), len(batch_sizes) + len(advanced_shape)))
         batch_sizes.extend(advanced_shape)
         gather_dim += len(advanced_shape)
         final_dim += len(advanced_shape)
 
+    def index_dimension(dim: int, value, batch_dims: tuple[int, ...]) -> None:
+        components.append((value, batch_dims))
+        collapsed.append(dim)
+        start_map.append(dim)
+        slice_sizes[dim] = 1
+
     if advanced and not contiguous:
+        # NumPy puts the dimensions of separated advanced indices first; JAX also indexes with them first
         place_advanced()
+        for k in advanced:
+            index_dimension(items[k].dim, advanced_values[k], advanced_batch)
     for k, item in enumerate(items):
-        if k in advanced_values:
-            if contiguous and k == advanced[0]:
-                place_advanced()
-            components.append((advanced_values[k], advanced_batch))
+        if k in advanced:
+            if contiguous:
+                if k == advanced[0]:
+                    place_advanced()
+                index_dimension(item.dim, advanced_values[k], advanced_batch)
         elif item.kind is Kind.NEWAXIS:
             new_axes.append(final_dim)
             final_dim += 1
-            continue
         elif item.kind is Kind.STATIC_INT:
             size = shape[item.dim]
             value = item.value + size if item.value < 0 and wrap_negative_indices else item.value
-            components.append((np.asarray(value, dtype), ()))
+            index_dimension(item.dim, np.asarray(value, dtype), ())
         elif item.kind is Kind.TRACED_INT:
-            components.append((traced_values[k], ()))
+            index_dimension(item.dim, _to_dtype(wrapped[k], dtype), ())
         else:
             start, step, count = slice_bounds(item.value, shape[item.dim])
             if step == 1:
                 if not (start == 0 and count == shape[item.dim]):
                     components.append((np.asarray(start, dtype), ()))
                     start_map.append(item.dim)
-                slice_sizes.append(count)
+                slice_sizes[item.dim] = count
                 offset_dims.append(gather_dim)
-                gather_dim += 1
-                final_dim += 1
-                continue
-            positions = lax_elementwise.add(np.asarray(start, dtype), lax_elementwise.mul(
-                np.asarray(step, dtype), lax_structural.iota(dtype, count)))
-            if step < 0:
-                positions = lax_structural.rev(positions, (0,))
-                reversed_dims.append(gather_dim)
-            components.append((positions, (len(batch_sizes),)))
-            batch_sizes.append(count)
+            else:
+                positions = lax_elementwise.add(np.asarray(start, dtype), lax_elementwise.mul(
+                    np.asarray(step, dtype), lax_structural.iota(dtype, count)))
+                if step < 0:
+                    positions = lax_structural.rev(positions, (0,))
+                    reversed_dims.append(gather_dim)
+                index_dimension(item.dim, positions, (len(batch_sizes),))
+                batch_sizes.append(count)
             gather_dim += 1
             final_dim += 1
-        collapsed.append(item.dim)
-        start_map.append(item.dim)
-        slice_sizes.append(1)
 
     batch_shape = tuple(batch_sizes)
     if components:
@@ -489,12 +516,9 @@ def gather_plan(parsed: ParsedIndex, wrap_negative_indices: bool = True) -> Gath
         indices = columns[0] if len(columns) == 1 else lax_structural.concatenate(columns, len(batch_shape))
     else:
         indices = np.zeros(batch_shape + (0,), dtype)
-    # collapsed dimensions are listed in operand order; slice sizes follow the operand's dimensions
-    order = sorted(range(len(shape)), key=lambda d: d)
-    sizes_by_dim = dict(zip([item.dim for item in items if item.kind is not Kind.NEWAXIS], slice_sizes))
-    offsets = iter(sizes_by_dim[d] for d in order if d not in collapsed)
+    offsets = iter(slice_sizes[d] for d in range(len(shape)) if d not in collapsed)
     batches = iter(batch_shape)
     gather_shape = tuple(next(offsets) if d in offset_dims else next(batches) for d in range(gather_dim))
     return GatherPlan(indices, tuple(offset_dims), tuple(sorted(collapsed)), tuple(start_map),
-                      tuple(sizes_by_dim[d] for d in order), gather_shape, tuple(reversed_dims), tuple(new_axes),
-                      not advanced)
+                      tuple(slice_sizes[d] for d in range(len(shape))), gather_shape, tuple(reversed_dims),
+                      tuple(new_axes), not advanced)
