@@ -103,7 +103,7 @@ def _concrete(x: Any) -> np.ndarray:
     return np.asarray(x)
 
 
-def _read_item(item: Any, position: int) -> list[tuple[Kind | str, Any]]:
+def _read_item(item: Any, position: int, canonical: dict[int, np.ndarray]) -> list[tuple[Kind | str, Any]]:
     """An index item as (kind, value) pairs; 'bool' marks a Python/NumPy boolean scalar, 'mask' a boolean array."""
     if item is None:
         return [(Kind.NEWAXIS, None)]
@@ -140,25 +140,9 @@ def _read_item(item: Any, position: int) -> list[tuple[Kind | str, Any]]:
             return [(Kind.STATIC_INT, item)]
         return [(Kind.TRACED_INT, item)]  # a 0-d array, even a NumPy one, indexes as a dynamic start
     if isinstance(item, np.ndarray):
-        item = _canonical(item)
+        # the same NumPy array used twice in an index is one constant of the trace, as in JAX
+        item = canonical.setdefault(id(item), np.asarray(item, dtypes.canonicalize_dtype(item.dtype)))
     return [(Kind.ARRAY, item)]
-
-
-# The same NumPy index array used twice is one constant of the trace, as in JAX: conversions are cached by identity
-# (keeping the source alive, so that its id is not reused while the converted array is).
-_canonical_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-
-
-def _canonical(array: np.ndarray) -> np.ndarray:
-    dtype = dtypes.canonicalize_dtype(array.dtype)
-    if array.dtype == dtype:
-        return array
-    cached = _canonical_cache.get(id(array))
-    if cached is None or cached[0] is not array or cached[1].dtype != dtype:
-        if len(_canonical_cache) > 64:
-            _canonical_cache.clear()
-        cached = _canonical_cache[id(array)] = (array, np.asarray(array, dtype))
-    return cached[1]
 
 
 def _consumed_dims(kind: Kind | str, value: Any) -> int:
@@ -175,7 +159,8 @@ def parse_index(index: Any, shape: tuple[int, ...]) -> ParsedIndex:
                         f"`arr[{'tuple' if nested else 'array'}(seq)]` instead of `arr[seq]`. See "
                         "https://github.com/jax-ml/jax/issues/4564 for more information.")
     raw = index if isinstance(index, tuple) else (index,)
-    read = [(*pair, position) for position, item in enumerate(raw) for pair in _read_item(item, position)]
+    canonical: dict[int, np.ndarray] = {}  # NumPy index arrays in the canonical dtype, by the given array's id
+    read = [(*pair, position) for position, item in enumerate(raw) for pair in _read_item(item, position, canonical)]
     if sum(1 for kind, _, _ in read if kind == "ellipsis") > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     used = sum(_consumed_dims(kind, value) for kind, value, _ in read)
