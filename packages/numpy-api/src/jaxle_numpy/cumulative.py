@@ -15,7 +15,8 @@ import numpy as np
 from jaxle_core import dtypes, lax
 from jaxle_core.avals import get_aval
 from jaxle_core.jit import jit
-from jaxle_numpy.reductions import promoted_integer_dtype, where3
+from jaxle_numpy import conditional
+from jaxle_numpy.reductions import promoted_integer_dtype
 from jaxle_numpy.ufuncs import isnan
 from jaxle_numpy.util import canonicalize_axis, check_arraylike, ensure_array
 
@@ -38,7 +39,7 @@ def _accumulate(name: str, scan: Callable, a: Any, axis: int | None, dtype: Any,
         axis = 0
     axis = canonicalize_axis(operator.index(axis), get_aval(a).ndim)
     if nan_fill is not None:
-        a = where3(isnan(a), np.array(nan_fill, get_aval(a).dtype), a)
+        a = conditional.where(isnan(a), np.array(nan_fill, get_aval(a).dtype), a)
     a_dtype = get_aval(a).dtype
     requested = None if dtype is None else dtypes.dtype(dtype, requested_in=name)
     result_dtype = a_dtype if requested is None else requested

@@ -21,9 +21,10 @@ from jaxle_core.jit import jit
 from jaxle_core.lax import GatherDimensionNumbers, GatherScatterMode
 from jaxle_core.lax import operators as lax_operators
 from jaxle_core.lax import structural as lax_structural
+from jaxle_numpy import conditional
 from jaxle_numpy.cumulative import cumsum
 from jaxle_numpy.reductions import any as any_
-from jaxle_numpy.reductions import broadcast_to_shape, sum, where3
+from jaxle_numpy.reductions import broadcast_to_shape, sum
 from jaxle_numpy.selection import take_along_axis
 from jaxle_numpy.ufuncs import isnan
 from jaxle_numpy.util import canonicalize_axis, check_arraylike, ensure_array, promote_dtypes_inexact
@@ -132,7 +133,7 @@ def _quantile(name: str, a: Any, q: Any, axis: AxisArg, method: str, keepdims: b
     q_original = q
     shape = get_aval(a).shape
     if squash_nans:
-        a = where3(isnan(a), np.nan, a)
+        a = conditional.where(isnan(a), np.nan, a)
         if weights is None:
             a = lax.sort(a, dimension=axis)
         else:
@@ -158,7 +159,7 @@ def _quantile(name: str, a: Any, q: Any, axis: AxisArg, method: str, keepdims: b
 
         low_value, high_value = at(low), at(high)
     else:
-        a = where3(any_(isnan(a), axis=axis, keepdims=True), np.nan, a)
+        a = conditional.where(any_(isnan(a), axis=axis, keepdims=True), np.nan, a)
         if weights is None:
             a = lax.sort(a, dimension=axis)
         else:
@@ -244,7 +245,7 @@ def _inverted_cdf(a: Any, q: Any, weights: Any, axis: int, keepdims: bool, squas
     else:
         invalid = lax.bitwise_or(any_(bad_weight, axis=axis), any_(nan_data, axis=axis))
     invalid = lax.expand_dims(invalid, q_dims)
-    result = where3(invalid, broadcast_to_shape(np.array(np.nan, dtype), get_aval(picked).shape), picked)
+    result = conditional.where(invalid, broadcast_to_shape(np.array(np.nan, dtype), get_aval(picked).shape), picked)
     return lax.expand_dims(result, (axis + len(q_shape),)) if keepdims else result
 
 

@@ -19,8 +19,8 @@ import numpy as np
 from jaxle_core import dtypes, lax
 from jaxle_core.avals import get_aval
 from jaxle_core.jit import jit
-from jaxle_core.lax import operators as lax_operators
 from jaxle_core.lax.reductions import extremum_identity
+from jaxle_numpy import conditional
 from jaxle_numpy.ufuncs import isnan
 from jaxle_numpy.util import canonicalize_axis, check_arraylike, ensure_array
 
@@ -78,24 +78,6 @@ def broadcast_to_shape(x: Any, shape: tuple[int, ...]) -> Any:
     lax.broadcast_shapes(aval.shape, shape)  # NumPy's broadcasting error for incompatible shapes
     lead = len(shape) - aval.ndim
     return lax.broadcast_in_dim(x, shape, tuple(range(lead, len(shape))))
-
-
-def _where_body(condition: Any, x: Any, y: Any) -> Any:
-    if get_aval(condition).dtype != np.bool_:
-        condition = lax.ne(condition, np.zeros((), get_aval(condition).dtype))
-    x, y = lax_operators.promote_dtypes(x, y)
-    shape = lax.broadcast_shapes(*(get_aval(v).shape for v in (condition, x, y)))
-    if get_aval(condition).ndim:  # select_n takes a scalar predicate as it is
-        condition = broadcast_to_shape(condition, shape)
-    x, y = broadcast_to_shape(x, shape), broadcast_to_shape(y, shape)
-    if math.prod(shape) == 0:  # nothing to select: JAX returns the first case unselected
-        return x
-    return lax.select_n(condition, y, x)
-
-
-_where_body.__name__ = "_where"
-# jnp.where's three-argument form, staged as JAX stages it (``jit[name=_where]``); private until ufuncs.where lands.
-where3: Callable[[Any, Any, Any], Any] = jit(_where_body)
 
 
 def _strong_scalar(value: Any, dtype: np.dtype) -> np.ndarray:
@@ -175,7 +157,7 @@ def _reduce(a: Any, name: str, reducer: Callable, combine: Callable, identity: C
     if where is not None:
         fill = identity(computation_dtype) if identity is not None else extremum_identity(
             computation_dtype, largest=name in ("min", "nanmin"))
-        a = where3(where, a, _strong_scalar(fill, computation_dtype))
+        a = conditional.where(where, a, _strong_scalar(fill, computation_dtype))
     result = reducer(a, axes)
     if initial is not None:
         initial_value = _convert(initial, computation_dtype)
@@ -322,7 +304,7 @@ def _var_body(a: Any, mean_value: Any, correction: Any, where: Any, axis: Axis =
         normalizer = lax.sub(_count(where, shape, axis, real_dtype, keepdims), _convert(correction, real_dtype))
     total = sum(centered, axis, dtype=real_dtype, keepdims=keepdims, where=where)
     result = _convert(lax.div(total, normalizer), result_dtype)
-    return where3(lax.gt(normalizer, _strong_scalar(0, real_dtype)), result, np.nan)
+    return conditional.where(lax.gt(normalizer, _strong_scalar(0, real_dtype)), result, np.nan)
 
 
 _var_body.__name__ = "_var"
@@ -439,7 +421,7 @@ def count_nonzero(a: Any, axis: Axis = None, keepdims: bool = False) -> Any:
 
 def _nan_replaced(a: Any, value: Any) -> Any:
     """``a`` with NaNs replaced by ``value`` (a strongly typed scalar of ``a``'s dtype)."""
-    return where3(isnan(a), _strong_scalar(value, get_aval(a).dtype), a)
+    return conditional.where(isnan(a), _strong_scalar(value, get_aval(a).dtype), a)
 
 
 def _nansum_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False,
@@ -471,7 +453,7 @@ def _nan_extremum(name: str, reduction: Callable, a: Any, axis: Axis, out: Any, 
     result = reduction(_nan_replaced(a, fill), axis, out=out, keepdims=keepdims, initial=initial, where=where)
     if initial is None and where is None:
         all_nan = all(isnan(a), axis, keepdims=keepdims)
-        result = where3(all_nan, _strong_scalar(np.nan, dtype), result)
+        result = conditional.where(all_nan, _strong_scalar(np.nan, dtype), result)
     return result
 
 
@@ -507,12 +489,12 @@ def _nanvar_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None,
     a = _convert(a, computation_dtype)
     if mean is None:
         mean = nanmean(a, axis, dtype=computation_dtype, keepdims=True, where=where)
-    centered = _squared_magnitude(where3(isnan(a), 0, lax.sub(a, mean)))
+    centered = _squared_magnitude(conditional.where(isnan(a), 0, lax.sub(a, mean)))
     count = sum(lax.bitwise_not(isnan(a)), axis, keepdims=keepdims, where=where)
     normalizer = lax.sub(count, _convert(ddof, get_aval(count).dtype))
     empty = lax.le(normalizer, _strong_scalar(0, get_aval(normalizer).dtype))
-    total = where3(empty, np.nan, sum(centered, axis, keepdims=keepdims, where=where))
-    divisor = where3(empty, 1, normalizer)
+    total = conditional.where(empty, np.nan, sum(centered, axis, keepdims=keepdims, where=where))
+    divisor = conditional.where(empty, 1, normalizer)
     return _convert(lax.div(total, _convert(divisor, get_aval(total).dtype)), result_dtype)
 
 
@@ -531,8 +513,8 @@ def _nan_arg_extremum(name: str, reduction: Callable, a: Any, axis: int | None, 
         return reduction(a, axis, keepdims=keepdims)
     nan_mask = isnan(a)
     fill = -np.inf if reduction is argmax else np.inf
-    result = reduction(where3(nan_mask, fill, a), axis, keepdims=keepdims)
-    return where3(all(nan_mask, axis, keepdims=bool(keepdims)), -1, result)
+    result = reduction(conditional.where(nan_mask, fill, a), axis, keepdims=keepdims)
+    return conditional.where(all(nan_mask, axis, keepdims=bool(keepdims)), -1, result)
 
 
 def _nanargmax_body(a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Any:

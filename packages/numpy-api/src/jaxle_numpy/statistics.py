@@ -22,6 +22,7 @@ from jaxle_core.errors import ConcretizationTypeError
 from jaxle_core.jit import jit
 from jaxle_core.lax import GatherScatterMode, ScatterDimensionNumbers
 from jaxle_core.lax import operators as lax_operators
+from jaxle_numpy import conditional
 from jaxle_numpy.creation import asarray
 from jaxle_numpy.cumulative import cumsum
 from jaxle_numpy.grids import ix_
@@ -29,7 +30,7 @@ from jaxle_numpy.indexing import getitem, scatter_update
 from jaxle_numpy.manipulation import atleast_2d, concatenate, diagonal, moveaxis, ravel
 from jaxle_numpy.products import dot
 from jaxle_numpy.ranges import linspace
-from jaxle_numpy.reductions import broadcast_to_shape, mean, ptp, sum, where3
+from jaxle_numpy.reductions import broadcast_to_shape, mean, ptp, sum
 from jaxle_numpy.reductions import max as max_
 from jaxle_numpy.reductions import min as min_
 from jaxle_numpy.selection import ravel_multi_index
@@ -314,8 +315,8 @@ def unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * np.pi)
     step = diff(p, axis=axis)
     wrapped = _binary(lax.sub, remainder(_binary(lax.add, step, interval), period), interval)
     at_edge = _binary(lax.bitwise_and, _binary(lax.eq, wrapped, lax.neg(interval)), _binary(lax.gt, step, 0))
-    wrapped = where3(at_edge, interval, wrapped)
-    correction = where3(_binary(lax.lt, lax.abs(step), discont), 0, _binary(lax.sub, wrapped, step))
+    wrapped = conditional.where(at_edge, interval, wrapped)
+    correction = conditional.where(_binary(lax.lt, lax.abs(step), discont), 0, _binary(lax.sub, wrapped, step))
     axis = canonicalize_axis(axis, get_aval(p).ndim)
     size = get_aval(p).shape[axis]
     first = lax.slice_in_dim(p, 0, 1, axis=axis)
@@ -437,7 +438,7 @@ def digitize(x: Any, bins: Any, right: bool = False, *, method: str | None = Non
     increasing = lax.ge(getitem(bins, -1), getitem(bins, 0))
     forward = searchsorted(bins, x, side=side, **kwargs)
     backward = _binary(lax.sub, size, searchsorted(lax.rev(bins, (0,)), x, side=side, **kwargs))
-    return where3(increasing, forward, backward)
+    return conditional.where(increasing, forward, backward)
 
 
 def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | None = None,
@@ -508,16 +509,16 @@ def _interp_body(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, 
     delta = lax.sub(x, getitem(xp, before()))
     epsilon = np.spacing(np.finfo(get_aval(xp).dtype).eps)
     tiny = lax.le(lax.abs(dx), np.array(epsilon, get_aval(dx).dtype))  # no NaN gradients where dx is tiny
-    f = where3(tiny, getitem(fp, before()),
-               _binary(lax.add, getitem(fp, before()), lax.mul(lax.div(delta, where3(tiny, 1, dx)), df)))
+    f = conditional.where(tiny, getitem(fp, before()),
+               _binary(lax.add, getitem(fp, before()), lax.mul(lax.div(delta, conditional.where(tiny, 1, dx)), df)))
     if not extrapolate_left:
         fill = getitem(fp, 0) if left is None else left
         if period is None:
-            f = where3(lax.lt(x, getitem(xp, 0)), fill, f)
+            f = conditional.where(lax.lt(x, getitem(xp, 0)), fill, f)
     if not extrapolate_right:
         fill = getitem(fp, -1) if right is None else right
         if period is None:
-            f = where3(lax.gt(x, getitem(xp, -1)), fill, f)
+            f = conditional.where(lax.gt(x, getitem(xp, -1)), fill, f)
     return f
 
 
@@ -562,9 +563,9 @@ def histogram_bin_edges(a: Any, bins: Any = 10, range: Any = None, weights: Any 
     range = asarray(range, dtype=dtype)  # noqa: A001
     if get_aval(range).shape != (2,):
         raise ValueError(f"`range` must be either None or a sequence of scalars, got {range}")
-    low = where3(lax.eq(ptp(range), np.zeros((), dtype)), _binary(lax.sub, getitem(range, 0), 0.5),
+    low = conditional.where(lax.eq(ptp(range), np.zeros((), dtype)), _binary(lax.sub, getitem(range, 0), 0.5),
                  getitem(range, 0))
-    high = where3(lax.eq(ptp(range), np.zeros((), dtype)), _binary(lax.add, getitem(range, 1), 0.5),
+    high = conditional.where(lax.eq(ptp(range), np.zeros((), dtype)), _binary(lax.add, getitem(range, 1), 0.5),
                   getitem(range, 1))
     return linspace(low, high, bin_count + 1, dtype=dtype)
 
@@ -584,7 +585,7 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, weights: Any = None,  #
     bin_edges = histogram_bin_edges(a, bins, range, weights)
     edge_count = get_aval(bin_edges).shape[0]
     bin_index = searchsorted(bin_edges, a, side="right")
-    bin_index = where3(lax.eq(a, getitem(bin_edges, -1)), edge_count - 1, bin_index)
+    bin_index = conditional.where(lax.eq(a, getitem(bin_edges, -1)), edge_count - 1, bin_index)
     zeros = lax.broadcast_in_dim(np.zeros((), get_aval(weights).dtype), (edge_count,), ())
     counts = getitem(scatter_update(zeros, bin_index, weights, "add"), slice(1, None))
     if density:
@@ -619,7 +620,7 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None, weights: Any = N
         bin_edges = histogram_bin_edges(getitem(sample, (slice(None), i)), bins[i],
                                         None if range is None else range[i], weights)
         bin_index = searchsorted(bin_edges, getitem(sample, (slice(None), i)), side="right")
-        bin_index = where3(lax.eq(getitem(sample, (slice(None), i)), getitem(bin_edges, -1)),
+        bin_index = conditional.where(lax.eq(getitem(sample, (slice(None), i)), getitem(bin_edges, -1)),
                            _binary(lax.sub, bin_index, 1), bin_index)
         indices.append(bin_index)
         edges.append(bin_edges)

@@ -147,6 +147,10 @@ _case("where_bad_shapes", _attr("where"), lambda: [rand((2,), "bool", 1), rand((
                                                    rand((2,), "float32", 3)])
 _case("where_one_missing", lambda m: (lambda c: m.numpy.where(c, 1.0)), lambda: [rand((2,), "bool", 1)])
 _case("where_list", lambda m: (lambda: m.numpy.where([True], 1, 2)), lambda: [])
+# an empty result selects nothing: JAX's _where returns the broadcast first case without a select_n
+_case("where_empty", _attr("where"), lambda: [rand((2, 0), "bool", 1), rand((1, 0), "int32", 2), 1])
+_case("where_empty_scalar_condition", _attr("where"), lambda: [np.bool_(True), rand((0,), "float32", 2),
+                                                               np.float32(2)])
 _case("sin_list", lambda m: (lambda: m.numpy.sin([1.0])), lambda: [])
 _case("add_list", lambda m: (lambda x: m.numpy.add(x, [1.0])), lambda: [rand((2,), "float32", 1)])
 _case("add_string", lambda m: (lambda x: m.numpy.add(x, "a")), lambda: [rand((2,), "float32", 1)])
