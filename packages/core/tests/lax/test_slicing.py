@@ -241,3 +241,23 @@ def test_scatter_reads_uint64_indices_as_unsigned():
         np.testing.assert_array_equal(np.asarray(got), [_OPS[0], [-1] * 4, [-1] * 4])
         got = lax.scatter_add(_OPS, _HUGE, np.ones((3, 4), _OPS.dtype), _ROW_SDN, mode="fill")
         np.testing.assert_array_equal(np.asarray(got), [_OPS[0], _OPS[1] + 1, _OPS[2]])
+
+
+def test_dynamic_slice_of_a_weakly_typed_index_makes_it_strong_before_wrapping():
+    """A scan counter starting at Python 0 is weakly typed: JAX compares it with zero as it is and converts it
+    before adding the dimension's size (JAX 0.10.2's text)."""
+    def f(a):
+        def step(carry, _):
+            i, total = carry
+            value = lax.squeeze(lax.dynamic_slice(a, (i,), (1,)), (0,))
+            return (i + 1, total + value), None
+        return lax.scan(step, (0, np.float32(0)), None, length=3)[0][1]
+
+    text = str(jc.make_jaxpr(f)(np.float32([1, 2, 3])))
+    assert """\
+          f:bool[] = lt d 0:i32[]
+          g:i32[] = convert_element_type[new_dtype=int32 weak_type=False] d
+          h:i32[] = add g 3:i32[]
+          i:i32[] = select_n f d h
+          j:f32[1] = dynamic_slice[slice_sizes=(1,)] c i""" in text
+    assert float(f(np.float32([1, 2, 3]))) == 6.0

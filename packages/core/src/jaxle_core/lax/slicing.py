@@ -176,8 +176,11 @@ def _normalized_start_indices(name: str, shape: tuple[int, ...], start_indices,
 
 
 def _wrap_negative(index, size: int, dtype: np.dtype):
-    """``index + size if index < 0 else index``, as staged operations."""
-    return select_n(lt(index, np.asarray(0, dtype)), index, add(index, np.asarray(size, dtype)))
+    """``index + size if index < 0 else index``, as staged operations (a weakly typed index is made strong before
+    the addition, as JAX's arithmetic does with mixed weak types; the comparison takes it as it is)."""
+    is_negative = lt(index, np.asarray(0, dtype))
+    addend = convert_element_type(index, dtype) if get_aval(index).weak_type else index
+    return select_n(is_negative, index, add(addend, np.asarray(size, dtype)))
 
 
 # ---------------------------------------------------------------- dynamic_slice
