@@ -31,7 +31,11 @@ def _shape(x: Any) -> tuple[int, ...]:
 
 
 def _index_along(a: Any, i: Any) -> Any:
-    """``a[i]``: jnp indexing along the first axis (a traced ``i`` is a dynamic slice, as JAX stages it)."""
+    """``a[i]`` along the first axis, staged as JAX stages it: jnp indexing, except that a 1-D array at a traced
+    position is one ``lax.dynamic_slice`` (which compares a weakly typed position with zero before converting it,
+    where jnp indexing of more dimensions converts it first)."""
+    if get_aval(a).ndim == 1 and not isinstance(i, int):
+        return lax.squeeze(lax.dynamic_slice(a, (i,), (1,)), (0,))
     return a[i]
 
 
