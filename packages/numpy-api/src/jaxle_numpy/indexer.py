@@ -223,6 +223,12 @@ def is_static(parsed: ParsedIndex) -> bool:
     return True
 
 
+def selects_everything(parsed: ParsedIndex) -> bool:
+    """Whether the index is full slices and new axes only."""
+    return all(item.kind is Kind.NEWAXIS or (item.kind is Kind.SLICE and slice_bounds(
+        item.value, parsed.shape[item.dim]) == (0, 1, parsed.shape[item.dim])) for item in parsed.items)
+
+
 def is_dynamic_slice(parsed: ParsedIndex) -> bool:
     """Whether one ``dynamic_slice`` does it: no arrays, and every slice of unit step."""
     for item in parsed.items:

@@ -25,10 +25,12 @@ def rewriting_take(x, index, *, indices_are_sorted: bool = False, unique_indices
                    fill_value=None, wrap_negative_indices: bool = True):
     """``x[index]``: slices where they do, else one gather (out-of-bounds indices clamped unless ``mode`` says)."""
     parsed = indexer.parse_index(index, get_aval(x).shape)
-    if not parsed.inserted_axes and mode is None and fill_value is None:
-        if indexer.is_static(parsed):
+    if not parsed.inserted_axes:
+        plain = mode is None and fill_value is None
+        # with a mode, JAX slices only an index that selects everything (new axes aside)
+        if indexer.is_static(parsed) and (plain or indexer.selects_everything(parsed)):
             return indexer.static_slice(x, parsed)
-        if wrap_negative_indices and indexer.is_dynamic_slice(parsed):
+        if plain and wrap_negative_indices and indexer.is_dynamic_slice(parsed):
             return indexer.dynamic_slice(x, parsed)
     plan = indexer.gather_plan(parsed, wrap_negative_indices)
     if parsed.inserted_axes:

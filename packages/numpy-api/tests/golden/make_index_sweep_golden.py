@@ -1,5 +1,6 @@
 """Golden records of a random sweep of index forms from JAX 0.10.2 (see jnp_golden.py): each index read
-(``x[index]``), updated (``x.at[index].add``) and read after a traced integer (``x[(i,) + index]``).
+(``x[index]``), updated (``x.at[index].add``), read after a traced integer (``x[(i,) + index]``) and read with
+``mode="fill"``.
 
     /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_index_sweep_golden.py jax
 
@@ -36,6 +37,7 @@ def _cases() -> dict:
         cases[f"{name}-get"] = lambda m, index=index: (lambda x: x[index], (X,))
         cases[f"{name}-add"] = lambda m, index=index: (lambda x: x.at[index].add(1.0), (X,))
         cases[f"{name}-traced"] = lambda m, index=index: (lambda x, i: x[(i,) + index], (X, 1))
+        cases[f"{name}-fill"] = lambda m, index=index: (lambda x: x.at[index].get(mode="fill", fill_value=0.0), (X,))
     return cases
 
 
