@@ -407,9 +407,9 @@ def _logaddexp_jvp_rule(fn: Any, exp_fn: Any) -> Any:
         x1, x2 = primals
         t1, t2 = tangents
         primal_out = fn(x1, x2)
-        share1 = exp_fn(lax.sub(_replace_inf(x1), _replace_inf(primal_out)))
-        share2 = exp_fn(lax.sub(_replace_inf(x2), _replace_inf(primal_out)))
-        return primal_out, lax.add(lax.mul(t1, share1), lax.mul(t2, share2))
+        term1 = lax.mul(t1, exp_fn(lax.sub(_replace_inf(x1), _replace_inf(primal_out))))
+        term2 = lax.mul(t2, exp_fn(lax.sub(_replace_inf(x2), _replace_inf(primal_out))))
+        return primal_out, lax.add(term1, term2)
     return rule
 
 
