@@ -31,7 +31,7 @@ from jaxle_numpy.reductions import sum as _count  # of a boolean mask: its numbe
 from jaxle_numpy.selection import nonzero
 from jaxle_numpy.sorting import lexsort, searchsorted, sort
 from jaxle_numpy.statistics import diff
-from jaxle_numpy.util import canonicalize_axis, check_arraylike, promote_dtypes
+from jaxle_numpy.util import canonicalize_axis, check_arraylike, promote_dtypes, strip_weak_type
 
 __all__ = ["intersect1d", "isin", "setdiff1d", "setxor1d", "union1d", "unique", "unique_all", "unique_counts",
            "unique_inverse", "unique_values"]
@@ -230,7 +230,7 @@ def _in1d_body(ar1, ar2, invert: bool, method: str, assume_unique: bool):
     if method in ("auto", "compare_all"):
         pairs = (lax.ne if invert else lax.eq)(lax.broadcast_in_dim(ar1, (n1, 1), (0,)),
                                                lax.broadcast_in_dim(ar2, (1, n2), (1,)))
-        return (lax.reduce_and if invert else lax.reduce_or)(pairs, (1,))
+        return (lax.reduce_and if invert else lax.reduce_or)(strip_weak_type(pairs), (1,))
     if method == "binary_search":
         ar2 = lax.sort(ar2, dimension=0)
         nearest = take(ar2, searchsorted(ar2, ar1))

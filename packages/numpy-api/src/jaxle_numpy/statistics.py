@@ -510,7 +510,8 @@ def _interp_body(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, 
     epsilon = np.spacing(np.finfo(get_aval(xp).dtype).eps)
     tiny = lax.le(lax.abs(dx), np.array(epsilon, get_aval(dx).dtype))  # no NaN gradients where dx is tiny
     f = conditional.where(tiny, getitem(fp, before()),
-               _binary(lax.add, getitem(fp, before()), lax.mul(lax.div(delta, conditional.where(tiny, 1, dx)), df)))
+                          _binary(lax.add, getitem(fp, before()),
+                                  _binary(lax.mul, lax.div(delta, conditional.where(tiny, 1, dx)), df)))
     if not extrapolate_left:
         fill = getitem(fp, 0) if left is None else left
         if period is None:

@@ -181,7 +181,9 @@ def floor_divide(x1: Any, x2: Any, /) -> Any:
         quotient = lax.div(x1, x2)
         select = lax.bitwise_and(lax.ne(lax.sign(x1), lax.sign(x2)),
                                  lax.ne(lax.rem(x1, x2), util.zero_of(x1)))
-        return _where(select, lax.sub(quotient, util.scalar_like(quotient, 1)), quotient)
+        # JAX subtracts a weak 1 from a weak quotient of any rank (the result stays weak)
+        one = 1 if get_aval(quotient).weak_type else util.scalar_like(quotient, 1)
+        return _where(select, lax.sub(quotient, one), quotient)
     if _is(x1, np.complexfloating):
         raise TypeError("floor_divide does not support complex-valued inputs")
     return _float_divmod(x1, x2)[0]
@@ -343,13 +345,13 @@ def log10(x: Any, /) -> Any:
 def deg2rad(x: Any, /) -> Any:
     """Degrees to radians."""
     x, = util.promote_args_inexact("deg2rad", x)
-    return lax.mul(x, util.scalar_like(x, np.pi / 180))
+    return lax.mul(x, util.weak_scalar_like(x, np.pi / 180))
 
 
 def rad2deg(x: Any, /) -> Any:
     """Radians to degrees."""
     x, = util.promote_args_inexact("rad2deg", x)
-    return lax.mul(x, util.scalar_like(x, 180 / np.pi))
+    return lax.mul(x, util.weak_scalar_like(x, 180 / np.pi))
 
 
 radians, degrees = deg2rad, rad2deg
@@ -372,7 +374,7 @@ def _logaddexp2_body(x1: Any, x2: Any) -> Any:
     delta = lax.sub(x1, x2)
     is_nan = lax.ne(delta, delta)
     total = lax.add(x1, x2)
-    log2_e = util.scalar_like(x1, 1 / np.log(2))
+    log2_e = util.weak_scalar_like(amax, 1 / np.log(2))  # of the broadcast operands, as JAX's
     return lax.select_n(is_nan, lax.add(amax, lax.mul(log2_e, lax.log1p(lax.exp2(lax.neg(lax.abs(delta)))))),
                         total)
 
@@ -380,16 +382,16 @@ def _logaddexp2_body(x1: Any, x2: Any) -> Any:
 def _complex_logaddexp(x1: Any, x2: Any, amax: Any, exp_fn: Any, log_scale: float | None) -> Any:
     """``amax + log_b(1 + b^(x1 + x2 - 2 amax))`` for complex operands (``log_scale`` is ``1 / ln b``, None for
     base e), the imaginary part wrapped back into its principal interval."""
-    delta = lax.sub(lax.add(x1, x2), lax.mul(amax, util.scalar_like(amax, 2)))
+    delta = lax.sub(lax.add(x1, x2), lax.mul(amax, util.weak_scalar_like(amax, 2)))
     log_term = lax.log1p(exp_fn(delta))
     if log_scale is not None:
-        log_term = lax.mul(util.scalar_like(log_term, log_scale), log_term)
+        log_term = lax.mul(util.weak_scalar_like(log_term, log_scale), log_term)
     out = lax.add(amax, log_term)
     re, im = lax.real(out), lax.imag(out)
-    half_period = util.scalar_like(im, np.pi * (log_scale or 1.0))
-    period = util.scalar_like(im, 2 * np.pi * (log_scale or 1.0))
+    half_period = util.weak_scalar_like(im, np.pi * (log_scale or 1.0))
+    period = util.weak_scalar_like(im, 2 * np.pi * (log_scale or 1.0))
     shifted = lax.rem(lax.add(im, half_period), period)
-    shifted = lax.select_n(lax.lt(shifted, util.zero_of(shifted)), shifted, lax.add(shifted, period))
+    shifted = lax.select_n(lax.lt(shifted, util.weak_scalar_like(shifted, 0)), shifted, lax.add(shifted, period))
     return lax.complex(re, lax.sub(shifted, half_period))
 
 
@@ -486,7 +488,7 @@ def _round_float(x: Any, decimals: int) -> Any:
     dtype = _dtype(x)
     if dtype in (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)):  # scaled in float32, as JAX does
         x = lax.convert_element_type(x, np.float32)
-    factor = util.scalar_like(x, 10.0 ** decimals)
+    factor = util.weak_scalar_like(x, 10.0 ** decimals)
     rounded = lax.div(lax.round(lax.mul(x, factor), lax.RoundingMethod.TO_NEAREST_EVEN), factor)
     return lax.convert_element_type(rounded, dtype) if _dtype(rounded) != dtype else rounded
 
@@ -663,10 +665,10 @@ def angle(z: Any, deg: bool = False) -> Any:
     """The argument (phase) of each element, in radians unless ``deg``."""
     util.check_arraylike("angle", z)
     re, im = real(z), imag(z)
-    if not _is(re, np.inexact):
-        float_dtype = dtypes.default_float_dtype()
-        re = lax.convert_element_type(re, float_dtype)
-        im = lax.convert_element_type(im, float_dtype)
+    if not _is(z, np.complexfloating):  # real input is made a strongly typed float, as JAX's
+        float_dtype = _dtype(re) if _is(re, np.inexact) else dtypes.default_float_dtype()
+        re, im = (x if _dtype(x) == float_dtype and not get_aval(x).weak_type else
+                  lax.convert_element_type(x, float_dtype) for x in (re, im))
     phase = lax.atan2(im, re)
     return lax.mul(phase, util.scalar_like(phase, 180 / np.pi)) if deg else phase
 
@@ -677,14 +679,14 @@ def angle(z: Any, deg: bool = False) -> Any:
 def iscomplex(x: Any) -> Any:
     """Whether each element has a nonzero imaginary part."""
     i = imag(x)
-    return lax.ne(i, util.zero_of(i))
+    return lax.ne(i, util.weak_scalar_like(i, 0))
 
 
 @util.named_jit("isreal")
 def isreal(x: Any) -> Any:
     """Whether each element has a zero imaginary part."""
     i = imag(x)
-    return lax.eq(i, util.zero_of(i))
+    return lax.eq(i, util.weak_scalar_like(i, 0))
 
 
 
@@ -730,7 +732,7 @@ def fmin(x1: Any, x2: Any) -> Any:
 
 
 def _as_bool(x: Any) -> Any:
-    return x if _dtype(x) == np.bool_ else lax.ne(x, util.zero_of(x))
+    return x if _dtype(x) == np.bool_ else lax.ne(x, util.weak_scalar_like(x, 0))
 
 
 def _logical(name: str, lax_fn: Any) -> Any:
@@ -891,10 +893,11 @@ def heaviside(x1: Any, x2: Any, /) -> Any:
     """0 for negative ``x1``, 1 for positive, ``x2`` where ``x1`` is zero."""
     util.check_arraylike("heaviside", x1, x2)
     x1, x2 = util.promote_dtypes_inexact(x1, x2)
-    negative = lax.lt(x1, util.zero_of(x1))
-    positive = lax.gt(x1, util.zero_of(x1))
+    negative = lax.lt(x1, util.weak_scalar_like(x1, 0))
+    positive = lax.gt(x1, util.weak_scalar_like(x1, 0))
     nan = lax.ne(x1, x1)
-    return _where(negative, util.zero_of(x1), _where(positive, util.scalar_like(x1, 1), _where(nan, x1, x2)))
+    one = util.weak_scalar_like(x1, 1)
+    return _where(negative, util.weak_scalar_like(x1, 0), _where(positive, one, _where(nan, x1, x2)))
 
 
 
@@ -910,21 +913,21 @@ def hypot(x1: Any, x2: Any, /) -> Any:
     inf = util.scalar_like(x1, np.inf)
     idx_inf = lax.bitwise_or(lax.eq(x1, inf), lax.eq(x2, inf))
     x1, x2 = lax.max(x1, x2), lax.min(x1, x2)
-    zero = lax.eq(x1, util.zero_of(x1))
-    safe = _where(lax.eq(x1, util.zero_of(x1)), lax.full_like(x1, 1), x1)
+    zero = lax.eq(x1, util.weak_scalar_like(x1, 0))
+    safe = _where(lax.eq(x1, util.weak_scalar_like(x1, 0)), lax.full_like(x1, 1), x1)
     ratio = lax.square(lax.div(x2, safe))
     x = _where(zero, x1, lax.mul(x1, lax.sqrt(add(1, ratio))))
-    return _where(idx_inf, inf, x)
+    return _where(idx_inf, util.weak_scalar_like(x1, np.inf), x)
 
 
 
 
 def _sinc_maclaurin_body(k: int, x: Any) -> Any:
     # the k-th derivative of sinc at zero: 0 for odd k, (-1)^(k/2) / (k + 1) for even k (x * 0 keeps x's shape)
-    zero = lax.mul(x, util.zero_of(x))
+    zero = lax.mul(x, util.weak_scalar_like(x, 0))
     if k % 2:
         return zero
-    return lax.add(zero, util.scalar_like(x, (-1) ** (k // 2) / (k + 1)))
+    return lax.add(zero, util.weak_scalar_like(x, (-1) ** (k // 2) / (k + 1)))
 
 
 _sinc_maclaurin_body.__name__ = "_sinc_maclaurin"
@@ -944,9 +947,9 @@ _sinc_maclaurin.defjvp(_sinc_maclaurin_jvp)
 def sinc(x: Any, /) -> Any:
     """Elementwise ``sin(pi x) / (pi x)``, 1 at zero (with every derivative exact there)."""
     x, = util.promote_args_inexact("sinc", x)
-    eq_zero = lax.eq(x, util.zero_of(x))
-    pi_x = lax.mul(util.scalar_like(x, np.pi), x)
-    safe_pi_x = _where(eq_zero, util.scalar_like(x, 1), pi_x)
+    eq_zero = lax.eq(x, util.weak_scalar_like(x, 0))
+    pi_x = lax.mul(util.weak_scalar_like(x, np.pi), x)
+    safe_pi_x = _where(eq_zero, util.weak_scalar_like(x, 1), pi_x)
     return _where(eq_zero, _sinc_maclaurin(0, pi_x), lax.div(lax.sin(safe_pi_x), safe_pi_x))
 
 
@@ -987,14 +990,14 @@ def i0(x: Any) -> Any:
 
 def _gcd_cond(xs: tuple[Any, Any]) -> Any:
     _, x2 = xs
-    nonzero = lax.ne(x2, util.zero_of(x2))
-    return lax.reduce_or(nonzero, tuple(range(get_aval(nonzero).ndim)))
+    nonzero = lax.ne(x2, util.weak_scalar_like(x2, 0))
+    return lax.reduce_or(util.strip_weak_type(nonzero), tuple(range(get_aval(nonzero).ndim)))
 
 
 def _gcd_body(xs: tuple[Any, Any]) -> tuple[Any, Any]:
     x1, x2 = xs
-    x1, x2 = (_where(lax.ne(x2, util.zero_of(x2)), x2, x1),
-              _where(lax.ne(x2, util.zero_of(x2)), lax.rem(x1, x2), util.zero_of(x2)))
+    x1, x2 = (_where(lax.ne(x2, util.weak_scalar_like(x2, 0)), x2, x1),
+              _where(lax.ne(x2, util.weak_scalar_like(x2, 0)), lax.rem(x1, x2), util.weak_scalar_like(x2, 0)))
     return _where(lax.lt(x1, x2), x2, x1), _where(lax.lt(x1, x2), x1, x2)
 
 
@@ -1019,8 +1022,8 @@ def lcm(x1: Any, x2: Any) -> Any:
     x1, x2 = _integer_args("lcm", x1, x2)
     x1, x2 = absolute(x1), absolute(x2)
     divisor = gcd(x1, x2)
-    is_zero = lax.eq(divisor, util.zero_of(divisor))
-    return _where(is_zero, util.zero_of(x1), lax.mul(x1, floor_divide(x2, divisor)))
+    is_zero = lax.eq(divisor, util.weak_scalar_like(divisor, 0))
+    return _where(is_zero, util.weak_scalar_like(x1, 0), lax.mul(x1, floor_divide(x2, divisor)))
 
 
 
@@ -1067,7 +1070,7 @@ def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: boo
 
 
 def _all(x: Any) -> Any:
-    return lax.reduce_and(x, tuple(range(get_aval(x).ndim)))
+    return lax.reduce_and(util.strip_weak_type(x), tuple(range(get_aval(x).ndim)))
 
 
 @util.named_jit("allclose", ("equal_nan",))

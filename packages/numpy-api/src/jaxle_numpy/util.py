@@ -27,7 +27,8 @@ from jaxle_core.lax import structural as lax_structural
 __all__ = ["is_arraylike", "check_arraylike", "promote_dtypes", "promote_shapes", "promote_args",
            "promote_dtypes_inexact", "promote_args_inexact", "promote_dtypes_numeric", "promote_args_numeric",
            "canonicalize_axis", "ensure_array", "requested_dtype", "named_jit", "concrete_index", "concrete_or_none",
-           "concrete_or_error", "compiled_when_eager", "as_array", "scalar_like", "zero_of"]
+           "concrete_or_error", "compiled_when_eager", "as_array", "scalar_like", "weak_scalar_like",
+           "strip_weak_type", "zero_of"]
 
 _PYTHON_SCALARS = (bool, int, float, complex)
 _SCALARS = _PYTHON_SCALARS + (np.generic,)
@@ -156,11 +157,11 @@ def promote_args_inexact(fun_name: str, *args: Any) -> list[Any]:
 
 
 def promote_dtypes_numeric(*args: Any) -> list[Any]:
-    """Promote to a common dtype, with booleans becoming the default integer."""
+    """Promote to a common dtype, with booleans becoming int32 (JAX's choice even with x64 on)."""
     args = [ensure_array(a) for a in args]
     dtype, weak = _result_type(args)
     if dtype == np.bool_:
-        dtype = dtypes.default_int_dtype()
+        dtype = np.dtype(np.int32)
     return [_to_dtype(a, dtype, weak) for a in args]
 
 
@@ -242,6 +243,23 @@ def _compiled_operand(x: Any) -> bool:
 def scalar_like(x: Any, value: Any) -> np.generic:
     """``value`` as a NumPy scalar of ``x``'s dtype: the literal JAX stages for a constant beside ``x``."""
     return np.asarray(value).astype(get_aval(x).dtype)[()]
+
+
+def weak_scalar_like(x: Any, value: Any) -> Any:
+    """``value`` as the literal JAX's ``lax._const`` stages beside ``x``: ``scalar_like``, except that a weakly typed
+    scalar ``x`` gets a Python scalar of its kind (a weak literal, so the result stays weak as in JAX; weak arrays
+    get the strong scalar, as JAX's do)."""
+    aval = get_aval(x)
+    if aval.weak_type and not aval.shape:
+        return dtypes.scalar_type_of(aval.dtype)(value)
+    return scalar_like(x, value)
+
+
+def strip_weak_type(x: Any) -> Any:
+    """``x`` strongly typed (a ``convert_element_type`` to its own dtype is staged only when ``x`` is weak), as JAX's
+    boolean reductions convert their operand first."""
+    aval = get_aval(x)
+    return lax_structural.convert_element_type(x, aval.dtype) if aval.weak_type else x
 
 
 def zero_of(x: Any) -> np.generic:

@@ -1,0 +1,63 @@
+"""Result dtypes and weak types of jnp functions over a grid of input dtypes, x64 off and on, against the table
+recorded with JAX 0.10.2 (golden/make_result_dtypes_golden.py). One test per function lists every mismatch."""
+
+import contextlib
+import warnings
+
+import jnp_golden
+import make_result_dtypes_golden as grid
+import numpy as np
+import pytest
+
+import jaxle_core
+import jaxle_numpy as jnp
+
+GOLDEN = jnp_golden.load("result_dtypes_golden.json")
+_MODES = ("x32", "x64")
+_TRACED_PYTHON_SCALARS = ("py_int", "py_float", "py_complex")
+
+# Functions where both raise for some inputs, but not the same exception type as JAX's (docs/numpy.md lists them):
+# only such combinations may differ.
+ERROR_TYPE_DIFFERENCES = {"average:axis", "mean:where", "polyder", "polyint", "polymul", "unwrap", "vecdot"}
+
+# Known differences from JAX 0.10.2, combination by combination (docs/numpy.md lists them).
+KNOWN_DIFFERENCES = {
+    # JAX treats a traced Python scalar given axis=0 as a 1-d array (a NumPy scalar raises, as jaxle does)
+    **{f"{name}:axis": {f"{mode} {key}" for mode in _MODES for key in _TRACED_PYTHON_SCALARS}
+       for name in ("cumsum", "cumprod", "nancumsum", "nancumprod")},
+    # JAX returns an empty list for a 0-d array; jaxle raises JAX's error for too few elements
+    "gradient": {f"{mode} {key}" for mode in _MODES for key in ("py_bool", *_TRACED_PYTHON_SCALARS)},
+    # with x64, JAX's ldexp of a weak integer exponent keeps float32 for booleans and widens for uint8/int32
+    "ldexp": {"x64 bool,py_int", "x64 py_int,uint8", "x64 py_int,int32"},
+    # JAX accepts complex bins (compared by their real parts)
+    "digitize": {f"{mode} {key},complex64" for mode in _MODES for key in grid.BINARY_GRID},
+    # a Python int beyond int32 overflows in JAX's conversion; jaxle converts it to float directly
+    **{f"const:{name}": {"x32 py_int_large"} for name in ("linspace", "logspace", "geomspace")},
+    # JAX refuses to fill an int8 array with a complex value; jaxle casts
+    "const:full_like": {"x32 py_complex", "x64 py_complex"},
+    # JAX refuses var(complex, dtype=float32); jaxle computes it in float32
+    "var:dtype_float32": {f"{mode} {key}" for mode in _MODES for key in ("complex64", "py_complex")},
+}
+
+
+def _row(name: str) -> list:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # complex-to-real casts warn, as JAX's do
+        if name.startswith("const:"):
+            return grid.record_constant_function(jnp, jaxle_core.eval_shape, np, name[len("const:"):])
+        return grid.record_function(jnp, jaxle_core.eval_shape, name)
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN["x32"]))
+def test_result_dtypes_match_jax(name):
+    failures = []
+    for mode, setting in (("x32", contextlib.nullcontext), ("x64", lambda: jaxle_core.config.enable_x64(True))):
+        with setting():
+            row = _row(name)
+        expected = GOLDEN[mode][name].split(" ")
+        for key, got, want in zip(grid.grid_keys(name), row, expected, strict=True):
+            if got == want or (name in ERROR_TYPE_DIFFERENCES and got[0] == want[0] == "!"):
+                continue
+            if f"{mode} {key}" not in KNOWN_DIFFERENCES.get(name, ()):
+                failures.append(f"{mode} {key}: jaxle {got}, JAX {want}")
+    assert not failures, f"{name}: {len(failures)} mismatches\n" + "\n".join(failures)
