@@ -12,20 +12,10 @@ from jaxle_core.test_util import check_grads
 
 GOLDEN = jnp_golden.load("matrices_golden.json")
 
-# Cases whose jaxpr is another module's staging; their values, weak types and errors are still checked.
-STAGED_ELSEWHERE = {
-    "diag_matrix": "diagonal stages one gather where JAX's main diagonal goes through platform_index and cond "
-                   "(manipulation.py)",
-}
-
-
 @pytest.mark.parametrize("name", sorted(make_matrices_golden.CASES))
 def test_golden(name):
-    expected = dict(GOLDEN[name])
     actual = jnp_golden.run_case(jnp_golden.jaxle_namespace(), make_matrices_golden.CASES[name])
-    if name in STAGED_ELSEWHERE and "jaxpr" in actual:
-        actual["jaxpr"] = expected["jaxpr"]
-    jnp_golden.assert_case_matches(actual, expected)
+    jnp_golden.assert_case_matches(actual, GOLDEN[name])
 
 
 @pytest.mark.parametrize("n, m, k", [(3, None, 0), (2, 4, 1), (4, 2, -1), (3, 3, 5), (0, 2, 0), (3, 1, -3)])

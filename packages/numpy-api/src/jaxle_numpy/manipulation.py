@@ -22,8 +22,10 @@ from jaxle_core.avals import canonicalize_shape, get_aval
 from jaxle_core.batching.api import vmap
 from jaxle_core.core import Tracer
 from jaxle_core.lax import elementwise as lax_elementwise
+from jaxle_core.lax import reductions as lax_reductions
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
+from jaxle_core.lax.control_flow.conditionals import platform_dependent
 from jaxle_numpy.conditional import where
 from jaxle_numpy.creation import array, asarray, empty, full, ones, zeros, zeros_like
 from jaxle_numpy.cumulative import cumsum
@@ -1080,6 +1082,25 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
     ndim = _ndim(a)
     if ndim < 2:
         raise ValueError("diagonal requires an array of at least two dimensions.")
+    shape, dtype = _shape(a), get_aval(a).dtype
+    if ndim == 2 and offset == 0 and shape[0] == shape[1] and dtype != np.bool_:
+        # As JAX's: the main diagonal of a square matrix is a masked sum for Mosaic (TPU kernels), which cannot
+        # gather; every other platform takes the gather.
+        index_dtype = dtypes.default_int_dtype()
+        rows = lax_structural.broadcasted_iota(index_dtype, shape, 0)
+        cols = lax_structural.broadcasted_iota(index_dtype, shape, 1)
+        mask = lax_structural.convert_element_type(lax_elementwise.eq(lax_elementwise.add(rows, offset), cols), dtype)
+        return platform_dependent(mask, a, mosaic=_masked_main_diagonal,
+                                  default=lambda _, a: _gathered_diagonal(a, offset, axis1, axis2))
+    return _gathered_diagonal(a, offset, axis1, axis2)
+
+
+def _masked_main_diagonal(mask: Any, a: Any) -> Any:
+    return lax_reductions.reduce_sum(lax_elementwise.mul(mask, a), (0,))
+
+
+def _gathered_diagonal(a: Any, offset: int, axis1: int, axis2: int) -> Any:
+    ndim = _ndim(a)
     a = moveaxis(a, (_axis(axis1, ndim), _axis(axis2, ndim)), (-2, -1))
     shape = _shape(a)
     n, m = shape[-2:]
