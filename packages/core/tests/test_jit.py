@@ -35,6 +35,22 @@ def test_outputs_passed_through_or_constant_are_arrays_of_their_avals():
     assert passed.dtype == np.float32 and passed.weak_type and float(passed) == 1.0
 
 
+def test_static_keywords_share_the_array_call_cache():
+    def scaled(x, *, n, offset=0):
+        return x * n + offset
+
+    f = jc.jit(scaled, static_argnames=("n", "offset"))
+    x = np.arange(3, dtype=np.float32)
+    np.testing.assert_array_equal(np.asarray(f(x, n=2, offset=1)), x * 2 + 1)
+    np.testing.assert_array_equal(np.asarray(f(x, offset=1, n=2)), x * 2 + 1)  # keyword order does not matter
+    assert f.trace_count == 1
+    np.testing.assert_array_equal(np.asarray(f(x, n=3)), x * 3)
+    np.testing.assert_array_equal(np.asarray(f(x, n=3.0)), x * 3)  # equal static values share an entry, as in JAX
+    assert f.trace_count == 2
+    with pytest.raises(ValueError, match="Non-hashable static arguments are not supported"):
+        f(x, n=[2])
+
+
 def test_static_arguments_are_part_of_the_key():
     def power(x, n):
         out = x

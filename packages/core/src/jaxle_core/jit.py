@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import inspect
 import operator
+import sys
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -295,9 +296,13 @@ class JitWrapped:
         self.device = device
         self.backend = backend
         self._has_static = bool(self.static_argnums or self.static_argnames)
+        self._static_names = frozenset(self.static_argnames)
+        # Positional arguments before this index are never static (none are when a static index is negative).
+        self._first_static = -1 if any(i < 0 for i in self.static_argnums) else min(self.static_argnums,
+                                                                                     default=sys.maxsize)
         self._traces = LruCache()
-        # Calls whose arguments are all arrays (no pytrees, keywords or static arguments) are
-        # looked up by (avals, trace context) alone, skipping flattening.
+        # Calls whose positional arguments are all arrays and whose keywords are all static are looked up by
+        # (avals, static keywords, trace context) alone, skipping flattening.
         self._array_calls = LruCache()
         self.trace_count = 0
 
@@ -325,20 +330,34 @@ class JitWrapped:
     def _trace(self, args: tuple, kwargs: dict, abstractify: Callable[[Any], ShapedArray] = get_aval
                ) -> tuple[_CacheEntry, list]:
         """The cache entry for this call's signature (tracing on a miss) and the flat dynamic arguments."""
-        if not kwargs and not self._has_static:
-            try:
-                avals = tuple([aval_handlers[type(x)](x) for x in args])
-            except (KeyError, TypeError):  # not all arrays (or not of array dtypes): the general path reports it
-                pass
-            else:
-                fast_key = (avals, trace_context())
-                entry = self._array_calls.lookup(fast_key)
-                if entry is None:
-                    entry, flat = self._trace_general(args, kwargs)
-                    if entry.cacheable:
-                        self._array_calls[fast_key] = entry
-                return entry, args
+        fast_key = self._array_call_key(args, kwargs)
+        if fast_key is not None:
+            entry = self._array_call(fast_key)
+            if entry is None:
+                entry, flat = self._trace_general(args, kwargs)
+                if entry.cacheable:
+                    self._array_calls[fast_key] = entry
+            return entry, args
         return self._trace_general(args, kwargs, abstractify)
+
+    def _array_call_key(self, args: tuple, kwargs: dict) -> tuple | None:
+        """The key of a call in ``_array_calls``, or None when it is not such a call (a pytree or non-array
+        argument, a dynamic keyword or positional static argument, a static value that does not hash)."""
+        if len(args) > self._first_static or (kwargs and not self._static_names.issuperset(kwargs)):
+            return None
+        try:
+            key = (tuple([aval_handlers[type(x)](x) for x in args]),
+                   tuple(sorted(kwargs.items())) if kwargs else (), trace_context())
+            hash(key)
+        except Exception:  # the general path reports what is wrong, with JAX's errors
+            return None
+        return key
+
+    def _array_call(self, key: tuple) -> _CacheEntry | None:
+        try:
+            return self._array_calls.lookup(key)
+        except Exception:  # a static value's __eq__ raised: the general path gives JAX's error
+            return None
 
     def _trace_general(self, args: tuple, kwargs: dict, abstractify: Callable[[Any], ShapedArray] = get_aval
                        ) -> tuple[_CacheEntry, list]:
@@ -372,14 +391,11 @@ class JitWrapped:
     def __call__(self, *args, **kwargs):
         if _disable_jit_flag.value:
             return self.fun(*args, **kwargs)
-        if not kwargs and not self._has_static and type(core._context.trace) is core.EvalTrace:
-            # The hot path: array arguments whose signature was compiled before.
-            try:
-                avals = tuple([aval_handlers[type(x)](x) for x in args])
-            except (KeyError, TypeError):
-                pass
-            else:
-                entry = self._array_calls.lookup((avals, trace_context()))
+        if type(core._context.trace) is core.EvalTrace:
+            # The hot path: array arguments (static ones by keyword) whose signature was compiled before.
+            key = self._array_call_key(args, kwargs)
+            if key is not None:
+                entry = self._array_call(key)
                 if entry is not None and entry.executable is not None:
                     outs = entry.executable(*args)
                     return outs[0] if entry.single_output else entry.out_tree.unflatten(outs)
