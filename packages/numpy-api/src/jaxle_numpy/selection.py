@@ -63,7 +63,7 @@ def _take_body(a, indices, axis: int | None = None, mode: str | None = None, uni
         raise NotImplementedError("The 'raise' mode to jnp.take is not supported.")
     elif mode == "wrap":
         gather_mode = lax_slicing.GatherScatterMode.PROMISE_IN_BOUNDS
-        indices = ufuncs.remainder(indices, size)
+        indices = ufuncs.remainder(indices, np.asarray(size, index_aval.dtype))
     elif mode == "clip":
         gather_mode = lax_slicing.GatherScatterMode.CLIP
     else:
@@ -254,7 +254,7 @@ def _nonzero_sized(a, size: int, fill_value) -> tuple[Any, ...]:
     shape = get_aval(a).shape
     mask = a if get_aval(a).dtype == np.bool_ else lax_elementwise.ne(a, _like(0, a))
     index_dtype = dtypes.default_int_dtype()
-    if get_aval(a).size == 0:
+    if get_aval(a).size == 0 or size == 0:
         return tuple(lax_structural.broadcast_in_dim(np.zeros((), index_dtype), (size,), ()) for _ in shape)
     running = cumulative.cumsum(mask)
     counts = lax_structural.broadcast_in_dim(np.zeros((), index_dtype), (size,), ())

@@ -103,6 +103,22 @@ CASES = {
                                                                                dtype=jnp.int16), np.array([1, 5])),
     "fill_diagonal_3d": _fn(lambda jnp: lambda x: jnp.fill_diagonal(x, np.array([1.0, 2.0], np.float32),
                                                                     inplace=False), np.zeros((3, 3, 3), np.float32)),
+    "take_wrap": _fn(lambda jnp: lambda x, i: jnp.take(x, i, axis=1, mode="wrap"), X, np.array([0, 5, -6])),
+    "take_fill_int": _fn(lambda jnp: lambda x, i: jnp.take(x, i, mode="fill"), np.arange(5, dtype=np.int32),
+                         np.array([0, 9])),
+    "take_scalar_index": _fn(lambda jnp: lambda x: jnp.take(x, 2, axis=0), X),
+    "take_bool_operand": _fn(lambda jnp: lambda x, i: jnp.take(x, i), np.array([True, False]), np.array([1, 5])),
+    "take_bad_mode": _fn(lambda jnp: lambda x: jnp.take(x, np.array([1]), mode="foo"), X),
+    "take_list": _fn(lambda jnp: lambda x: jnp.take(x, [0, 1]), X),
+    "take_along_axis_clip": _fn(lambda jnp: lambda x, i: jnp.take_along_axis(x, i, axis=1, mode="clip"), X,
+                                np.array([[5], [0], [-9]])),
+    "take_along_axis_fill_value": _fn(lambda jnp: lambda x, i: jnp.take_along_axis(x, i, axis=1, fill_value=-1.0),
+                                      X, np.array([[5], [0], [-9]])),
+    "take_along_axis_uint8": _fn(lambda jnp: lambda x, i: jnp.take_along_axis(x, i, axis=1), X,
+                                 np.array([[1], [0], [3]], np.uint8)),
+    "take_along_axis_int16": _fn(lambda jnp: lambda x, i: jnp.take_along_axis(x, i, axis=0), X,
+                                 np.array([[1, 0, 2, 1]], np.int16)),
+    "nonzero_size_zero": _fn(lambda jnp: lambda x: jnp.nonzero(x, size=0), X),
 }
 
 
