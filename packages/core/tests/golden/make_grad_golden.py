@@ -44,6 +44,11 @@ def cases(impl, lax):
         ("jit_zero_residual_shared", grad(lambda x: _two_selects(jit, lax, x)), (f32(0.5),)),
         # the zero tangents of cumprod's padding values are residuals too
         ("jit_cumprod_zero_residuals", grad(lambda x: lax.reduce_sum(jit(lax.cumprod)(x), (0,))), (x3,)),
+        # an integer exponent: broadcast against the base, a zero exponent's derivative selected to 0
+        ("pow_integer_exponent", grad(lambda x, y: lax.reduce_sum(lax.pow(x, y), (0,))),
+         (x3, np.array([0, 1, 3], np.int32))),
+        ("pow_scalar_integer_exponent", grad(lambda x: lax.reduce_sum(lax.pow(x, np.int32(2)), (0,))), (x3,)),
+        ("pow_array_exponent", grad(lambda x: lax.reduce_sum(lax.pow(x, x), (0,))), (x3,)),
         ("mlp", grad(lambda w, x: lax.reduce_sum(lax.tanh(lax.dot_general(x, w, (((1,), (0,)), ((), ())))), (0, 1))),
          (np.ones((3, 4), f32), np.ones((2, 3), f32))),
         ("dot_batch", grad(lambda x, y: lax.reduce_sum(lax.dot_general(x, y, (((2,), (1,)), ((0,), (0,)))), (0, 1, 2)),

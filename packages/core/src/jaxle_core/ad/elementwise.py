@@ -144,8 +144,19 @@ jvp_rules[integer_pow_p] = _integer_pow_jvp
 
 
 def _pow_base_term(t, ans, x, y):
+    integer_exponent = not dtypes.issubdtype(get_aval(y).dtype, np.inexact)
     exponent = y if get_aval(y).dtype == get_aval(x).dtype else lax.convert_element_type(y, get_aval(x).dtype)
-    return lax.mul(t, lax.mul(exponent, lax.pow(x, lax.sub(exponent, const(exponent, 1.0)))))
+    if not integer_exponent:
+        return lax.mul(t, lax.mul(exponent, lax.pow(x, lax.sub(exponent, full_like(exponent, 1.0)))))
+    # As JAX's: an integer exponent is broadcast against the base, and where it is 0 the derivative is exactly 0
+    # (x ** -1 is never formed there: a 0 exponent is replaced by 1 before the power).
+    shape = np.broadcast_shapes(get_aval(x).shape, get_aval(exponent).shape)
+    x, exponent = (v if get_aval(v).shape == shape else lax.broadcast_in_dim(v, shape, ()) for v in (x, exponent))
+    is_zero = lax.eq(exponent, const(exponent, 0.0))
+    zeros = full_like(exponent, 0.0)
+    nonzero_exponent = lax.select_n(lax.eq(exponent, const(exponent, 0.0)), exponent, full_like(exponent, 1.0))
+    derivative = lax.mul(nonzero_exponent, lax.pow(x, lax.sub(exponent, full_like(exponent, 1.0))))
+    return lax.mul(t, lax.select_n(is_zero, derivative, zeros))
 
 
 def _pow_exponent_term(t, ans, x, y):
