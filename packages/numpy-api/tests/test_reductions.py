@@ -216,3 +216,11 @@ def test_where_must_be_boolean(name):
     with pytest.raises(ValueError, match=rf"jnp.{name}: where must be None or a boolean array; got "
                                          r"where.dtype=dtype\('int32'\)."):
         getattr(jnp, name)(np.ones((2, 3), np.float32), where=np.array([1, 0, 1]), **kwargs)
+
+
+@pytest.mark.parametrize("name", ["var", "std", "nanvar"])
+def test_variance_of_complex_values_refuses_a_real_dtype(name):
+    values = np.array([1 + 1j, 2 - 1j], np.complex64)
+    with pytest.raises(ValueError, match="jax.numpy.var does not yet support real dtype parameters"):
+        getattr(jnp, name)(values, dtype=np.float32)
+    assert getattr(jnp, name)(values, dtype=np.complex64).dtype == np.complex64  # as JAX 0.10.2

@@ -18,7 +18,7 @@ _TRACED_PYTHON_SCALARS = ("py_int", "py_float", "py_complex")
 
 # Functions where both raise for some inputs, but not the same exception type as JAX's (docs/numpy.md lists them):
 # only such combinations may differ.
-ERROR_TYPE_DIFFERENCES = {"average:axis", "mean:where", "polyder", "polyint", "polymul", "unwrap", "vecdot"}
+ERROR_TYPE_DIFFERENCES = {"average:axis", "mean:where", "polyder", "polyint", "polymul", "vecdot"}
 
 # Known differences from JAX 0.10.2, combination by combination (docs/numpy.md lists them).
 KNOWN_DIFFERENCES = {
@@ -29,14 +29,8 @@ KNOWN_DIFFERENCES = {
     "gradient": {f"{mode} {key}" for mode in _MODES for key in ("py_bool", *_TRACED_PYTHON_SCALARS)},
     # with x64, JAX's ldexp of a weak integer exponent keeps float32 for booleans and widens for uint8/int32
     "ldexp": {"x64 bool,py_int", "x64 py_int,uint8", "x64 py_int,int32"},
-    # JAX accepts complex bins (compared by their real parts)
-    "digitize": {f"{mode} {key},complex64" for mode in _MODES for key in grid.BINARY_GRID},
     # a Python int beyond int32 overflows in JAX's conversion; jaxle converts it to float directly
     **{f"const:{name}": {"x32 py_int_large"} for name in ("linspace", "logspace", "geomspace")},
-    # JAX refuses to fill an int8 array with a complex value; jaxle casts
-    "const:full_like": {"x32 py_complex", "x64 py_complex"},
-    # JAX refuses var(complex, dtype=float32); jaxle computes it in float32
-    "var:dtype_float32": {f"{mode} {key}" for mode in _MODES for key in ("complex64", "py_complex")},
 }
 
 

@@ -208,3 +208,14 @@ def test_more_errors_as_jax():
         jnp.gradient(f, 1.0, 2.0, 3.0)
     with pytest.raises(IndexError):
         jnp.unwrap(f, axis=3)
+
+
+def test_digitize_with_complex_bins_orders_them_lexicographically():
+    # JAX 0.10.2: bins [1+1j, 2] are increasing (real parts first); 1.5 falls in bin 1, 0.5 in bin 0
+    bins = np.array([1 + 1j, 2 + 0j], np.complex64)
+    np.testing.assert_array_equal(np.asarray(jnp.digitize(np.array([1.5, 0.5], np.float32), bins)), [1, 0])
+
+
+def test_unwrap_refuses_complex_input():
+    with pytest.raises(ValueError, match="jnp.unwrap does not support complex inputs."):
+        jnp.unwrap(np.ones(3, np.complex64))

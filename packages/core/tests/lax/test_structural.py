@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import pathlib
+import warnings
 
 import ml_dtypes
 import numpy as np
@@ -265,3 +266,17 @@ def test_reshape_of_a_0d_array_is_staged_as_jax():
         "{ lambda ; a:f32[]. let\n    b:f32[] = reshape[dimensions=None new_sizes=() sharding=None] a\n  in (b,) }")
     assert str(jc.make_jaxpr(lambda x: lax.reshape(x, (2,)))(np.ones(2, np.float32))) == (
         "{ lambda ; a:f32[2]. let  in (a,) }")
+
+
+def test_python_complex_converted_on_the_host_as_jax():
+    # JAX converts a Python complex with int()/float()/bool(): Python's TypeError for real dtypes, its truth value
+    # for booleans; a NumPy complex is cast (imaginary part dropped)
+    with pytest.raises(TypeError, match=r"int\(\) argument must be a string, a bytes-like object or a real number, "
+                                        r"not 'complex'"):
+        lax.full((2,), 1j, "int8")
+    with pytest.raises(TypeError, match=r"float\(\) argument must be a string or a real number, not 'complex'"):
+        lax.convert_element_type(1j, np.float32)
+    np.testing.assert_array_equal(np.asarray(lax.full((2,), 1j, "bool")), [True, True])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        np.testing.assert_array_equal(np.asarray(lax.full((2,), np.complex64(2 + 1j), "int8")), [2, 2])

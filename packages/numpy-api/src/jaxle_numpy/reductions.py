@@ -260,6 +260,11 @@ def _var_dtypes(a_dtype: np.dtype, dtype: Any) -> tuple[np.dtype, np.dtype]:
     """(the dtype var computes in, the dtype it returns)."""
     if dtype is not None:
         dtype = _requested_dtype(dtype, "var")
+        if dtypes.issubdtype(a_dtype, np.complexfloating) and not dtypes.issubdtype(dtype, np.complexfloating):
+            raise ValueError(
+                "jax.numpy.var does not yet support real dtype parameters when computing the variance of an array of "
+                "complex values. The semantics of numpy.var seem unclear in this case. Please comment on "
+                "https://github.com/jax-ml/jax/issues/2283 if this behavior is important to you.")
         if not dtypes.issubdtype(dtype, np.inexact):
             return dtype, dtype
         return _upcast_f16(dtype), dtype

@@ -35,7 +35,7 @@ from jaxle_numpy.reductions import max as max_
 from jaxle_numpy.reductions import min as min_
 from jaxle_numpy.selection import ravel_multi_index
 from jaxle_numpy.sorting import searchsorted
-from jaxle_numpy.ufuncs import clip, remainder
+from jaxle_numpy.ufuncs import clip, greater_equal, remainder
 from jaxle_numpy.util import (
     canonicalize_axis,
     check_arraylike,
@@ -308,6 +308,8 @@ def unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * np.pi)
     """``p`` with jumps larger than ``discont`` along ``axis`` replaced by their complement modulo ``period``."""
     check_arraylike("unwrap", p)
     p, period = promote_dtypes_inexact(ensure_array(p), ensure_array(period))
+    if dtypes.issubdtype(get_aval(p).dtype, np.complexfloating):
+        raise ValueError("jnp.unwrap does not support complex inputs.")
     get_aval(p).shape[axis]  # JAX's IndexError for an axis out of bounds
     if discont is None:
         discont = _true_divide(period, 2)
@@ -435,7 +437,7 @@ def digitize(x: Any, bins: Any, right: bool = False, *, method: str | None = Non
         return lax.broadcast_in_dim(np.zeros((), dtypes.default_int_dtype()), get_aval(x).shape, ())
     side = "right" if not right else "left"
     kwargs = {} if method is None else {"method": method}
-    increasing = lax.ge(getitem(bins, -1), getitem(bins, 0))
+    increasing = greater_equal(getitem(bins, -1), getitem(bins, 0))  # complex bins: ordered lexicographically
     forward = searchsorted(bins, x, side=side, **kwargs)
     backward = _binary(lax.sub, size, searchsorted(lax.rev(bins, (0,)), x, side=side, **kwargs))
     return conditional.where(increasing, forward, backward)
