@@ -105,3 +105,19 @@ def test_eager_ufuncs_compile_once_per_signature():
     assert Executable.compile_count - before == 1  # less; multiply's signature was compiled by x * 0.3
     np.testing.assert_array_equal(np.asarray(k + 300), (K + 300).astype(np.int8))
     assert (k + 2**40).dtype == np.int8
+
+
+def test_eager_reductions_take_static_arguments_by_position_or_keyword():
+    from jaxle_xla.executable import Executable
+
+    x = jaxle_xla.device_put(X)
+    np.testing.assert_allclose(np.asarray(jnp.sum(x, axis=1)), X.sum(axis=1), rtol=1e-6)
+    before = Executable.compile_count
+    for out in (jnp.sum(x, 1), x.sum(axis=1), jnp.sum(x, axis=1, keepdims=False, where=None)):
+        np.testing.assert_allclose(np.asarray(out), X.sum(axis=1), rtol=1e-6)
+    assert Executable.compile_count == before  # one compiled signature serves every spelling
+    for _ in range(2):  # a requested dtype is checked (and warned about) on every call, as JAX does
+        with pytest.warns(UserWarning, match="Explicitly requested dtype float64"):
+            jnp.sum(x, dtype=np.float64)
+    assert int(jnp.argmax(x)) == int(np.argmax(X))
+    np.testing.assert_allclose(np.asarray(x @ jaxle_xla.device_put(Y)), X @ Y, rtol=1e-5)

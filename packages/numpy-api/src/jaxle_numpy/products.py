@@ -19,7 +19,7 @@ from jaxle_core.lax.dot import dot_general
 from jaxle_numpy.conditional import where
 from jaxle_numpy.creation import array
 from jaxle_numpy.ufuncs import multiply, subtract
-from jaxle_numpy.util import canonicalize_axis, check_arraylike, ensure_array, promote_dtypes
+from jaxle_numpy.util import canonicalize_axis, check_arraylike, compiled_when_eager, ensure_array, promote_dtypes
 from jaxle_numpy.vectorize import vectorize
 
 __all__ = ["dot", "vdot", "vecdot", "inner", "outer", "matmul", "matvec", "vecmat", "tensordot", "kron", "trace",
@@ -40,6 +40,7 @@ def _contract(a: Any, b: Any, dimension_numbers, precision, preferred_element_ty
     return out
 
 
+@compiled_when_eager
 def dot(a: Any, b: Any, *, precision=None, preferred_element_type=None, out_sharding=None) -> Any:
     """NumPy's dot: scalars multiply, otherwise ``a``'s last axis contracts with ``b``'s second-to-last (or only)."""
     del out_sharding  # one device: nothing to place
@@ -119,6 +120,7 @@ def outer(a: Any, b: Any, out: None = None) -> Any:
     return multiply(column, lax_structural.expand_dims(_ravel(b), (0,)))
 
 
+@compiled_when_eager
 def matmul(a: Any, b: Any, *, precision=None, preferred_element_type=None, out_sharding=None) -> Any:
     """Matrix product, broadcast over leading (batch) dimensions; a 1-d operand is a vector (NumPy's matmul)."""
     del out_sharding  # one device: nothing to place

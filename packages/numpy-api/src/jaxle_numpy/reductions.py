@@ -22,7 +22,7 @@ from jaxle_core.jit import jit
 from jaxle_core.lax.reductions import extremum_identity
 from jaxle_numpy import conditional
 from jaxle_numpy.ufuncs import isnan
-from jaxle_numpy.util import canonicalize_axis, check_arraylike, ensure_array
+from jaxle_numpy.util import canonicalize_axis, check_arraylike, compiled_when_eager, ensure_array
 
 __all__ = ["sum", "prod", "max", "min", "amax", "amin", "all", "any", "mean", "var", "std", "argmax", "argmin",
            "ptp", "count_nonzero", "nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd",
@@ -172,6 +172,7 @@ def _reduce(a: Any, name: str, reducer: Callable, combine: Callable, identity: C
 # ---------------------------------------------------------------- sum, prod, max, min, all, any
 
 
+@compiled_when_eager(static_argnames=("axis", "keepdims", "promote_integers"))
 def sum(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False,
         initial: Any = None, where: Any = None, promote_integers: bool = True) -> Any:
     """Sum of the elements over ``axis`` (small integers and booleans summed in the default integer)."""
@@ -180,6 +181,7 @@ def sum(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims
                    upcast_f16=True, preprocess=_to_numeric, bool_reducer=lax.reduce_or)
 
 
+@compiled_when_eager(static_argnames=("axis", "keepdims", "promote_integers"))
 def prod(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False,
          initial: Any = None, where: Any = None, promote_integers: bool = True) -> Any:
     """Product of the elements over ``axis``."""
@@ -188,6 +190,7 @@ def prod(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdim
                    upcast_f16=True, preprocess=_to_numeric, bool_reducer=lax.reduce_and)
 
 
+@compiled_when_eager(static_argnames=("axis", "keepdims"))
 def max(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, initial: Any = None,
         where: Any = None) -> Any:
     """Largest element over ``axis``; an empty reduction needs ``initial``."""
@@ -195,6 +198,7 @@ def max(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, ini
                    initial=initial, where=where)
 
 
+@compiled_when_eager(static_argnames=("axis", "keepdims"))
 def min(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, initial: Any = None,
         where: Any = None) -> Any:
     """Smallest element over ``axis``; an empty reduction needs ``initial``."""
@@ -236,6 +240,7 @@ def _count(where: Any, shape: tuple[int, ...], axis: Axis, dtype: np.dtype, keep
     return sum(broadcast_to_shape(where, shape), axis, dtype=dtype, keepdims=keepdims)
 
 
+@compiled_when_eager(static_argnames=("axis", "keepdims"))
 def mean(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False, *,
          where: Any = None) -> Any:
     """Arithmetic mean over ``axis`` (integers and booleans averaged in the default float)."""
@@ -380,11 +385,13 @@ def _arg_extremum(name: str, lax_fn: Callable, a: Any, axis: int | None, out: An
     return result
 
 
+@compiled_when_eager(static_argnames=("axis", "keepdims"))
 def argmax(a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Any:
     """Index of the largest element (the first one on ties; NaN counts as largest) over ``axis`` or the flat array."""
     return _arg_extremum("argmax", lax.argmax, a, axis, out, keepdims)
 
 
+@compiled_when_eager(static_argnames=("axis", "keepdims"))
 def argmin(a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Any:
     """Index of the smallest element (the first one on ties; NaN counts as smallest) over ``axis``."""
     return _arg_extremum("argmin", lax.argmin, a, axis, out, keepdims)

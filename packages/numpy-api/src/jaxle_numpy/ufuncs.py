@@ -111,6 +111,7 @@ true_divide = _binary("true_divide", lax.div, "Elementwise ``x / y`` in an inexa
 divide = true_divide
 
 
+@util.compiled_when_eager
 def negative(x: Any, /) -> Any:
     """Elementwise ``-x``."""
     x, = util.promote_args("negative", x)
@@ -123,12 +124,14 @@ def positive(x: Any, /) -> Any:
     return util.as_array(x)
 
 
+@util.compiled_when_eager
 def sign(x: Any, /) -> Any:
     """-1, 0 or 1 by the sign of each element (``x / |x|`` for complex)."""
     x, = util.promote_args("sign", x)
     return lax.sign(x)
 
 
+@util.compiled_when_eager
 def absolute(x: Any, /) -> Any:
     """Elementwise absolute value (the modulus for complex; booleans and unsigned integers are returned as is)."""
     x, = util.promote_args("absolute", x)
@@ -148,12 +151,14 @@ def fabs(x: Any, /) -> Any:
     return lax.abs(x)
 
 
+@util.compiled_when_eager
 def square(x: Any, /) -> Any:
     """Elementwise ``x * x`` (booleans become the default integer)."""
     x, = util.promote_args_numeric("square", x)
     return lax.square(x)
 
 
+@util.compiled_when_eager
 def reciprocal(x: Any, /) -> Any:
     """Elementwise ``1 / x`` in an inexact dtype."""
     x, = util.promote_args_inexact("reciprocal", x)
@@ -536,6 +541,7 @@ def modf(x: Any, /, out: None = None) -> tuple[Any, Any]:
 # ---------------------------------------------------------------- floating-point classification
 
 
+@util.compiled_when_eager
 def isnan(x: Any, /) -> Any:
     """Whether each element is NaN."""
     util.check_arraylike("isnan", x)
@@ -543,6 +549,7 @@ def isnan(x: Any, /) -> Any:
     return lax.ne(x, x)
 
 
+@util.compiled_when_eager
 def isfinite(x: Any, /) -> Any:
     """Whether each element is neither infinite nor NaN."""
     util.check_arraylike("isfinite", x)
@@ -739,7 +746,8 @@ def _logical(name: str, lax_fn: Any) -> Any:
     def fn(x: Any, y: Any, /) -> Any:
         x, y = util.promote_args(name, x, y)
         return lax_fn(_as_bool(x), _as_bool(y))
-    return _named(fn, name, f"Elementwise ``{name.removeprefix('logical_')}`` of the operands' truth values.")
+    return util.compiled_when_eager(_named(fn, name, f"Elementwise ``{name.removeprefix('logical_')}`` of the "
+                                                     "operands' truth values."))
 
 
 logical_and = _logical("logical_and", lax.bitwise_and)
@@ -747,6 +755,7 @@ logical_or = _logical("logical_or", lax.bitwise_or)
 logical_xor = _logical("logical_xor", lax.bitwise_xor)
 
 
+@util.compiled_when_eager
 def logical_not(x: Any, /) -> Any:
     """Elementwise negation of the operand's truth values."""
     x, = util.promote_args("logical_not", x)
@@ -758,6 +767,7 @@ bitwise_or = _binary("bitwise_or", lax.bitwise_or, "Elementwise bitwise or (logi
 bitwise_xor = _binary("bitwise_xor", lax.bitwise_xor, "Elementwise bitwise xor (logical xor for booleans).")
 
 
+@util.compiled_when_eager
 def invert(x: Any, /) -> Any:
     """Elementwise bitwise not (logical not for booleans)."""
     x, = util.promote_args("invert", x)

@@ -9,6 +9,7 @@ types respected) and, for elementwise functions, to a common rank.
 from __future__ import annotations
 
 import functools
+import inspect
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -217,18 +218,55 @@ def named_jit(name: str, static_argnames: tuple[str, ...] = ()) -> Callable[[Cal
     return wrap
 
 
-def compiled_when_eager(fun: Callable) -> Callable:
-    """``fun`` (a jnp function of positional operands, which JAX jits inline) with its eager calls on jaxle arrays
-    and Python scalars run as one program compiled per operand signature, as JAX's run: promotion is traced once,
-    not redone on every call. Under a transformation, or given other operands, ``fun`` itself runs, so jaxprs are
-    unchanged."""
-    compiled = jit(fun)
+_NO_DEFAULT = object()
+
+
+def compiled_when_eager(fun: Callable | None = None, *, static_argnames: tuple[str, ...] = ()) -> Any:
+    """``fun`` (a jnp function that JAX jits inline) with its eager calls on jaxle arrays and Python scalars run as
+    one program compiled per operand signature, as JAX's run: promotion is traced once, not redone on every call.
+
+    Its leading positional parameters not named in ``static_argnames`` are the operands; an eager call takes the
+    compiled path when every other argument it passes is its parameter's default or one of ``static_argnames``
+    (with a hashable value). Under a transformation, or given other arguments, ``fun`` itself
+    runs, so jaxprs and errors are unchanged. Used bare or as ``@compiled_when_eager(static_argnames=...)``.
+    """
+    if fun is None:
+        return functools.partial(compiled_when_eager, static_argnames=static_argnames)
+    compiled = jit(fun, static_argnames=static_argnames)
+    parameters = inspect.signature(fun).parameters.values()
+    positional = [p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    static = frozenset(static_argnames)
+    n_operands = next((i for i, name in enumerate(positional) if name in static), len(positional))
+    defaults = {p.name: p.default for p in parameters if p.default is not p.empty}
+
+    def static_keywords(args: tuple, kwargs: dict) -> dict | None:
+        """The call's static arguments by name, or None when it passes anything else."""
+        keywords = dict(zip(positional[n_operands:], args[n_operands:]))
+        if len(args) > len(positional) or not keywords.keys().isdisjoint(kwargs):
+            return None
+        keywords.update(kwargs)
+        for name, value in list(keywords.items()):
+            default = defaults.get(name, _NO_DEFAULT)
+            if value is default or (type(value) is type(default) and value == default):
+                del keywords[name]  # spelled out or not, one signature
+            elif name not in static:
+                return None
+        try:
+            hash(tuple(keywords.values()))
+        except TypeError:
+            return None
+        return keywords
 
     @functools.wraps(fun)
-    def call(*args: Any) -> Any:
-        if type(current_trace()) is EvalTrace and all(map(_compiled_operand, args)):
-            return compiled(*args)
-        return fun(*args)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if (type(current_trace()) is EvalTrace and len(args) >= n_operands
+                and all(map(_compiled_operand, args[:n_operands]))):
+            if len(args) == n_operands and not kwargs:
+                return compiled(*args)
+            keywords = static_keywords(args, kwargs)
+            if keywords is not None:
+                return compiled(*args[:n_operands], **keywords)
+        return fun(*args, **kwargs)
     return call
 
 
