@@ -224,3 +224,11 @@ def test_variance_of_complex_values_refuses_a_real_dtype(name):
     with pytest.raises(ValueError, match="jax.numpy.var does not yet support real dtype parameters"):
         getattr(jnp, name)(values, dtype=np.float32)
     assert getattr(jnp, name)(values, dtype=np.complex64).dtype == np.complex64  # as JAX 0.10.2
+
+
+def test_mean_where_of_more_dimensions_than_the_operand_is_jax_error():
+    with pytest.raises(ValueError, match=r"Cannot broadcast to shape with fewer dimensions: arr_shape=\(3, 2\) "
+                                         r"shape=\(2,\)"):
+        jnp.mean(np.ones(2, np.float32), where=np.ones((3, 2), bool))
+    np.testing.assert_array_equal(np.asarray(jnp.sum(np.ones(2, np.float32), where=np.ones((3, 2), bool))),
+                                  [3.0, 3.0])  # sum broadcasts the operand instead, as JAX's

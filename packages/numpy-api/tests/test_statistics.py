@@ -219,3 +219,9 @@ def test_digitize_with_complex_bins_orders_them_lexicographically():
 def test_unwrap_refuses_complex_input():
     with pytest.raises(ValueError, match="jnp.unwrap does not support complex inputs."):
         jnp.unwrap(np.ones(3, np.complex64))
+
+
+@pytest.mark.parametrize("axis", [3, (0, 3)])
+def test_average_axis_out_of_bounds_is_jax_value_error(axis):
+    with pytest.raises(ValueError, match="axis 3 is out of bounds for array of dimension 1"):
+        jnp.average(np.ones(2, np.float32), axis=axis, returned=True)

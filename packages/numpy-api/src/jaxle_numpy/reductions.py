@@ -75,6 +75,8 @@ def broadcast_to_shape(x: Any, shape: tuple[int, ...]) -> Any:
     aval = get_aval(x)
     if aval.shape == shape:
         return x
+    if aval.ndim > len(shape):
+        raise ValueError(f"Cannot broadcast to shape with fewer dimensions: arr_shape={aval.shape} shape={shape}")
     lax.broadcast_shapes(aval.shape, shape)  # NumPy's broadcasting error for incompatible shapes
     lead = len(shape) - aval.ndim
     return lax.broadcast_in_dim(x, shape, tuple(range(lead, len(shape))))

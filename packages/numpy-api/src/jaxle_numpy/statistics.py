@@ -99,6 +99,8 @@ def average(a: Any, axis: int | tuple[int, ...] | None = None, weights: Any = No
     if weights is None:
         check_arraylike("average", a)
         a = ensure_array(a)
+        for dimension in axis if isinstance(axis, tuple) else () if axis is None else (axis,):
+            canonicalize_axis(dimension, get_aval(a).ndim)  # JAX's ValueError here (jnp.mean's is an IndexError)
         avg = mean(a, axis=axis, keepdims=keepdims)
         if not returned:
             return avg
