@@ -179,6 +179,9 @@ def put_along_axis(arr, indices, values, axis: int | None, inplace: bool = True,
     check_arraylike("put_along_axis", arr, indices, values)
     arr, indices = _asarray(arr), _asarray(indices)
     if axis is not None:
+        if get_aval(arr).ndim != get_aval(indices).ndim:
+            raise ValueError(f"put_along_axis arguments 'arr' and 'indices' must have same ndim. Got arr.ndim="
+                             f"{get_aval(arr).ndim} and indices.ndim={get_aval(indices).ndim}.")
         axis = canonicalize_axis(axis, get_aval(arr).ndim)
     return _put_along_axis(arr, indices, values, axis=axis, mode=mode)
 
@@ -267,7 +270,8 @@ def _nonzero_sized(a, size: int, fill_value) -> tuple[Any, ...]:
         return tuple(coordinates)
     fills = fill_value if isinstance(fill_value, tuple) else (fill_value,) * len(shape)
     if len(fills) != len(shape):
-        raise ValueError(f"fill_value must be a scalar or a tuple of length {len(shape)}; got {fill_value}")
+        raise ValueError(f"safe_zip() argument 1 has length {len(shape)} but argument 0 has length {len(fills)}. "
+                         f"All lengths: ({len(fills)}, {len(shape)})")
     positions = lax_structural.iota(index_dtype, size)
     count = lax_reductions.reduce_sum(lax_structural.convert_element_type(mask, index_dtype),
                                       tuple(range(len(shape))))
@@ -285,12 +289,13 @@ def argwhere(a, *, size: int | None = None, fill_value=None):
     """The indices of ``a``'s nonzero elements, one row per element."""
     check_arraylike("argwhere", a)
     a = _asarray(a)
-    if get_aval(a).ndim == 0:
-        count = int(bool(_concrete(a))) if size is None else size
-        return current_backend().device_put(np.zeros((count, 0), np.int32))
     columns = nonzero(manipulation.atleast_1d(a), size=size, fill_value=fill_value)
-    rows = lax_structural.concatenate([manipulation.atleast_2d(c) for c in columns], 0)
-    return lax_structural.transpose(rows, (1, 0))
+    rows = lax_structural.transpose(lax_structural.concatenate([manipulation.atleast_2d(c) for c in columns], 0),
+                                    (1, 0))
+    if get_aval(a).ndim:
+        return rows
+    # a scalar's positions have no coordinates: JAX cuts the rows and reshapes
+    return lax_structural.reshape(indexing.getitem(rows, slice(None, 0)), (get_aval(rows).shape[0], 0))
 
 
 def compress(condition, a, axis: int | None = None, *, size: int | None = None, fill_value=0, out=None):
@@ -386,14 +391,14 @@ def select(condlist: Sequence, choicelist: Sequence, default=0):
     if len(condlist) == 0:
         raise ValueError("condlist must be non-empty")
     conditions = [_asarray(c) for c in condlist]
-    for c in conditions:
-        if get_aval(c).dtype != np.bool_:
-            raise TypeError(f"condlist must be a sequence of bool arrays, got {get_aval(c).dtype}")
     values = promote_dtypes(_asarray(default), *[_asarray(c) for c in choicelist])
     shape = lax_structural.broadcast_shapes(*(get_aval(v).shape for v in values + conditions))
-    # the index of the first true condition (0 for none): the argmax of [False, *conditions]
+    # the index of the first true condition (0 for none): the argmax of [False, *conditions], stacked in their
+    # common dtype and read as booleans
     never = lax_structural.broadcast_in_dim(np.asarray(False), shape, ())
-    stacked = lax_structural.stack([never] + [_broadcast(c, shape) for c in conditions], 0)
+    stacked = lax_structural.stack(promote_dtypes(never, *[_broadcast(c, shape) for c in conditions]), 0)
+    if get_aval(stacked).dtype != np.bool_:
+        stacked = lax_structural.convert_element_type(stacked, np.bool_)
     which = lax_reductions.argmax(stacked, 0, np.int32)
     return lax_structural.select_n(which, *[_broadcast(v, shape) for v in values])
 
@@ -468,16 +473,14 @@ def fill_diagonal(a, val, wrap: bool = False, *, inplace: bool = True):
 def ravel_multi_index(multi_index: Sequence, dims: Sequence[int], mode: str = "raise", order: str = "C", *,
                       dtype=None):
     """Flat indices of the coordinates ``multi_index`` into an array of shape ``dims``."""
-    if order not in ("C", "F"):
-        raise ValueError("only 'C' or 'F' order is permitted")
     if len(multi_index) != len(dims):
-        raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+        raise AssertionError(f"len(multi_index)={len(multi_index)} != len(dims)={len(dims)}")  # JAX's assert
     dims = tuple(int(d) for d in dims)
     check_arraylike("ravel_multi_index", *multi_index)
     coordinates = [_asarray(i) for i in multi_index]
     for c in coordinates:
         if not np.issubdtype(get_aval(c).dtype, np.integer):
-            raise TypeError(f"only int indices permitted, got {get_aval(c).dtype}")
+            raise ValueError(f"dtype={get_aval(c).dtype!r} is not an integer type.")
     if mode == "raise":
         for c, d in zip(coordinates, dims):
             value = _concrete(c)
@@ -487,8 +490,10 @@ def ravel_multi_index(multi_index: Sequence, dims: Sequence[int], mode: str = "r
         coordinates = [ufuncs.clip(c, 0, d - 1) for c, d in zip(coordinates, dims)]
     elif mode == "wrap":
         coordinates = [ufuncs.remainder(c, d) for c, d in zip(coordinates, dims)]
-    else:
-        raise ValueError(f"invalid mode={mode!r}. Expected 'raise', 'wrap', or 'clip'")
+    elif mode != "ignore":
+        raise ValueError(f"invalid mode={mode!r}. Expected 'raise', 'wrap', 'clip', or 'ignore'.")
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
     strides = np.cumprod((1,) + dims[::-1][:-1])[::-1] if order == "C" else np.cumprod((1,) + dims[:-1])
     total = 0
     for c, stride in zip(coordinates, strides):
@@ -502,12 +507,7 @@ def unravel_index(indices, shape: Sequence[int]) -> tuple[Any, ...]:
     """The coordinates of the flat ``indices`` in an array of ``shape`` (negative ones wrap, others clip)."""
     check_arraylike("unravel_index", indices)
     indices = _asarray(indices)
-    dtype = get_aval(indices).dtype
-    if not np.issubdtype(dtype, np.integer):
-        raise TypeError(f"unravel_index: expected integer indices, got {dtype}")
     shape = tuple(int(d) for d in shape)
-    if not shape:
-        raise ValueError("unravel_index: shape should be non-empty")
     coordinates = []
     quotient = indices
     for size in reversed(shape):
