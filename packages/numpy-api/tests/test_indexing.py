@@ -200,3 +200,10 @@ GOLDEN_SWEEP = jnp_golden.load("index_sweep_golden.json")
 def test_golden_sweep(name):
     actual = jnp_golden.run_case(jnp_golden.jaxle_namespace(), make_index_sweep_golden.CASES[name])
     jnp_golden.assert_case_matches(actual, GOLDEN_SWEEP[name])
+
+
+def test_scatter_warnings_as_jax():
+    with pytest.warns(FutureWarning, match="scatter inputs have incompatible types"):
+        with pytest.warns(np.exceptions.ComplexWarning, match="discards the imaginary part"):
+            got = _array(np.ones(3, np.float32)).at[1].set(2 + 1j)
+    np.testing.assert_array_equal(np.asarray(got), [1.0, 2.0, 1.0])

@@ -116,6 +116,10 @@ def scatter_update(x, index, y, kind: str, *, indices_are_sorted: bool = False, 
     if parsed.inserted_axes:
         out = lax_structural.squeeze(out, parsed.inserted_axes)
     out_aval = get_aval(out)
+    if dtypes.issubdtype(out_aval.dtype, np.complexfloating) and not dtypes.issubdtype(x_aval.dtype,
+                                                                                         np.complexfloating):
+        warnings.warn("Casting complex values to real discards the imaginary part", np.exceptions.ComplexWarning,
+                      stacklevel=4)
     if out_aval.dtype != x_aval.dtype or out_aval.weak_type != x_aval.weak_type:
         out = lax_structural.convert_keeping_weak_type(out, x_aval.dtype, x_aval.weak_type)
     return out
