@@ -81,3 +81,10 @@ def test_gradients():
     check_grads(jnp.polyval, (p, x), order=2, modes=["fwd", "rev"])
     check_grads(jnp.polymul, (p, x), order=1, modes=["fwd", "rev"])
     check_grads(lambda q: jnp.polyint(q, 2), (p,), order=1, modes=["fwd", "rev"])
+
+
+@pytest.mark.parametrize("call", [lambda: jnp.polyder(1.0), lambda: jnp.polyint(np.float32(2)),
+                                  lambda: jnp.polymul(1, np.ones(2, np.float32))])
+def test_0d_coefficients_get_jax_type_error(call):
+    with pytest.raises(TypeError, match="len\\(\\) of unsized object"):
+        call()

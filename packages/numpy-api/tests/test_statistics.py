@@ -225,3 +225,8 @@ def test_unwrap_refuses_complex_input():
 def test_average_axis_out_of_bounds_is_jax_value_error(axis):
     with pytest.raises(ValueError, match="axis 3 is out of bounds for array of dimension 1"):
         jnp.average(np.ones(2, np.float32), axis=axis, returned=True)
+
+
+def test_gradient_of_a_0d_array_is_an_empty_list():
+    assert jnp.gradient(np.float32(1.5)) == []  # as JAX 0.10.2 (no axes to differentiate along)
+    assert jnp.gradient(3.0) == []

@@ -44,6 +44,14 @@ def polyval(p: Any, x: Any, *, unroll: int = 16) -> Any:
     return y
 
 
+def _coefficient_count(p: Any) -> int:
+    """How many coefficients ``p`` holds; a 0-d one gets the TypeError JAX's ``len(p)`` raises."""
+    shape = get_aval(p).shape
+    if not shape:
+        raise TypeError("len() of unsized object")
+    return shape[0]
+
+
 def _shorter_added_into_longer(a1: Any, a2: Any) -> Any:
     """The sum of coefficient arrays aligned at their ends (their constant terms)."""
     n1, n2 = get_aval(a1).shape[0], get_aval(a2).shape[0]
@@ -76,9 +84,9 @@ def polymul(a1: Any, a2: Any, *, trim_leading_zeros: bool = False) -> Any:
     if trim_leading_zeros and (len(get_aval(a1).shape) and get_aval(a1).shape[0] > 1
                                or len(get_aval(a2).shape) and get_aval(a2).shape[0] > 1):
         a1, a2 = trim_zeros(a1, trim="f"), trim_zeros(a2, trim="f")
-    if get_aval(a1).shape[0] == 0:
+    if _coefficient_count(a1) == 0:
         a1 = zeros((1,), dtype=get_aval(a2).dtype)
-    if get_aval(a2).shape[0] == 0:
+    if _coefficient_count(a2) == 0:
         a2 = zeros((1,), dtype=get_aval(a1).dtype)
     return convolve(a1, a2, mode="full")
 
@@ -119,7 +127,7 @@ def polyder(p: Any, m: int = 1) -> Any:
     p, = promote_dtypes_inexact(p)
     if m == 0:
         return p
-    dtype, n = get_aval(p).dtype, get_aval(p).shape[0]
+    dtype, n = get_aval(p).dtype, _coefficient_count(p)
     falling = arange(m, n, dtype=dtype)[np.newaxis] - arange(m, dtype=dtype)[:, np.newaxis]
     coefficients = prod(falling, 0)
     return p[:-m] * coefficients[::-1]
@@ -141,7 +149,7 @@ def polyint(p: Any, m: int = 1, k: Any = None) -> Any:
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or m.")
     if m == 0:
         return p
-    dtype, n = get_aval(p).dtype, get_aval(p).shape[0]
+    dtype, n = get_aval(p).dtype, _coefficient_count(p)
     grid = arange(n + m, dtype=dtype)[np.newaxis] - arange(m, dtype=dtype)[:, np.newaxis]
     divisors = prod(maximum(1, grid), 0)[::-1]
     return true_divide(concatenate((p, k)), divisors)

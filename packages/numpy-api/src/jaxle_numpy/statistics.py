@@ -258,7 +258,7 @@ def gradient(f: Any, *varargs: Any, axis: int | Sequence[int] | None = None, edg
         axes = (canonicalize_axis(axis, ndim),)
     else:
         axes = tuple(canonicalize_axis(ax, ndim) for ax in axis)
-    if min(get_aval(f).shape[ax] for ax in axes) < 2:
+    if any(get_aval(f).shape[ax] < 2 for ax in axes):  # a 0-d array has no axes: an empty list, as JAX's
         raise ValueError("Shape of array too small to calculate a numerical gradient, at least 2 elements are "
                          "required.")
     if not varargs:
