@@ -12,10 +12,6 @@ GOLDEN = jnp_golden.load("manipulation_golden.json")
 # Cases whose values and weak types match JAX but whose jaxprs differ in the staging of functions other modules
 # own; each says where.
 JAXPR_DIFFERS = {
-    "insert": ".at[] (indexing.py) converts weakly typed indices to the strong type, JAX's scatters keep them",
-    "insert_flat_values": ".at[] with weakly typed indices (indexing.py)",
-    "insert_negative": ".at[] with weakly typed indices (indexing.py)",
-    "insert_rows": ".at[] with weakly typed indices (indexing.py)",
     "repeat_total_scalar": ".at[].set on a weakly typed array (indexing.py) scatters it without JAX's round trip "
                            "through the strong type",
 }

@@ -309,7 +309,10 @@ def dynamic_slice(x, parsed: ParsedIndex):
         if item.kind is Kind.NEWAXIS:
             continue
         if item.kind in (Kind.STATIC_INT, Kind.TRACED_INT):
-            starts[item.dim] = _int32_start(item.value)
+            # JAX's fast path for one traced integer into a 1-D array hands it to dynamic_slice as it is (which
+            # tests it for negativity in its own dtype); other indices are made int32 first
+            one_dim = len(shape) == 1 and item.kind is Kind.TRACED_INT
+            starts[item.dim] = item.value if one_dim else _int32_start(item.value)
             sizes[item.dim] = 1
             squeezed.append(item.dim)
             continue
@@ -362,8 +365,9 @@ def index_dtype(shape: tuple[int, ...]) -> np.dtype:
     return np.dtype(np.int64 if big and dtypes.canonicalize_dtype(np.int64) == np.int64 else np.int32)
 
 
-def wrap_negative(index, size: int):
-    """``index + size`` where ``index < 0``, staged in the index's own dtype (a NumPy index's test is made now)."""
+def wrap_negative(index, size: int, keep_weak_type: bool = True):
+    """``index + size`` where ``index < 0``, staged in the index's own dtype (a NumPy index's test is made now);
+    without ``keep_weak_type`` the size added is strongly typed, so a weakly typed index comes out strong."""
     if isinstance(index, np.ndarray):
         if not np.issubdtype(index.dtype, np.signedinteger):
             return index
@@ -371,8 +375,9 @@ def wrap_negative(index, size: int):
     dtype = get_aval(index).dtype
     if np.issubdtype(dtype, np.unsignedinteger):
         return index
+    added = _scalar(size, index) if keep_weak_type else np.asarray(size, dtype)
     return lax_structural.select_n(lax_elementwise.lt(index, _scalar(0, index)), index,
-                                   lax_elementwise.add(index, _scalar(size, index)))
+                                   lax_elementwise.add(index, added))
 
 
 def _scalar(value: int, like) -> Any:
@@ -388,11 +393,13 @@ def _to_dtype(x, dtype: np.dtype):
     return lax_structural.convert_element_type(x, dtype)
 
 
-def _wrapped(index, size: int, dtype: np.dtype, wrap_negative_indices: bool):
-    """A traced or array index made nonnegative; unsigned ones need no wrapping (JAX converts them first)."""
+def _wrapped(index, size: int, dtype: np.dtype, wrap_negative_indices: bool, is_array: bool):
+    """A traced or array index made nonnegative; unsigned ones need no wrapping (JAX converts them first). As
+    JAX's, an index array is wrapped by a strongly typed size (a weakly typed one comes out strong), a traced
+    scalar keeps its weak type."""
     if not isinstance(index, np.ndarray) and np.issubdtype(get_aval(index).dtype, np.unsignedinteger):
         return _to_dtype(index, dtype)
-    return wrap_negative(index, size) if wrap_negative_indices else index
+    return wrap_negative(index, size, keep_weak_type=not is_array) if wrap_negative_indices else index
 
 
 def _broadcast_shapes(shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
@@ -422,7 +429,7 @@ def gather_plan(parsed: ParsedIndex, wrap_negative_indices: bool = True) -> Gath
             wrapped[k] = np.asarray(value, dtypes.canonicalize_dtype(item.numpy_dtype)) if item.numpy_dtype \
                 else value
         elif item.kind in (Kind.ARRAY, Kind.TRACED_INT):
-            wrapped[k] = _wrapped(item.value, size, dtype, wrap_negative_indices)
+            wrapped[k] = _wrapped(item.value, size, dtype, wrap_negative_indices, item.kind is Kind.ARRAY)
     advanced_shape = _broadcast_shapes([np.shape(wrapped[k]) if isinstance(wrapped[k], int)
                                         else get_aval(wrapped[k]).shape for k in advanced]) if advanced else ()
 

@@ -88,6 +88,14 @@ CASES = {
     "traced_int_and_array": _traced(lambda x, i, j: x[j, :, i], np.array([0, 3]), 1),
     "traced_int_strided": _traced(lambda x, i: x[i, ::2], 1),
     "traced_int16_strided": _traced(lambda x, i: x[i, ::2], np.int16(1), spec=X2),
+    # one traced integer into a 1-D array goes to dynamic_slice in its own dtype (tested for negativity first)
+    "traced_int_1d": _traced(lambda x, i: x[i], 1, spec=((4,), "float32")),
+    "traced_int16_1d": _traced(lambda x, i: x[i, None], np.int16(-1), spec=((4,), "float32")),
+    "traced_uint8_1d": _traced(lambda x, i: x[i], np.uint8(2), spec=((4,), "float32")),
+    # a weakly typed index array is wrapped with a strongly typed size and needs no conversion afterwards
+    "weak_index_array": _case(lambda m: lambda x, i: x[m.lax.broadcast_in_dim(i, (2,), ()), 1], _x(X2), -1),
+    "weak_index_array_set": _case(lambda m: lambda x, i: x.at[m.lax.broadcast_in_dim(i, (2,), ())].set(1.0), _x(X2),
+                                  1),
     "traced_array": _traced(lambda x, i: x[i], np.array([1, 0, 1])),
     "traced_uint8_array": _traced(lambda x, i: x[i], np.array([0, 1], np.uint8)),
     "traced_int16_array": _traced(lambda x, i: x[i], np.array([0, -1], np.int16), spec=X2),
