@@ -1,5 +1,7 @@
 """jit: staging, caching per signature, static arguments, stages and errors."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -138,3 +140,23 @@ def test_compiled_stage_checks_argument_types():
     np.testing.assert_array_equal(np.asarray(compiled(np.ones(3, np.float32), np.ones(3, np.float32))), [2, 2, 2])
     with pytest.raises(TypeError, match=r"Argument 'a' compiled with float32\[3\] and called with int32\[3\]"):
         compiled(np.ones(3, np.int32), np.ones(3, np.float32))
+
+
+@pytest.mark.parametrize("call, path", [
+    (lambda: jc.jit(lambda x: x)(2 ** 40), "x"),
+    (lambda: jc.jit(lambda x, y: x)(1, y=-2 ** 40), "y"),
+    (lambda: jc.jit(lambda t: t)((1, 2 ** 40)), "t[1]"),
+    (lambda: jc.make_jaxpr(lambda x: x)(2 ** 40), "x"),
+    (lambda: jc.eval_shape(lambda x: x, 2 ** 40), "x"),
+])
+def test_python_int_argument_beyond_the_default_integer_overflows_as_jax(call, path):
+    small = jc.jit(lambda x: x)
+    assert int(small(3)) == 3  # a cached signature for a small int must not let a large one through
+    with pytest.raises(OverflowError, match=re.escape(
+            f"An overflow was encountered while parsing an argument to a jitted computation, whose argument path "
+            f"is {path}. Got <class 'int'> with value")):
+        call()
+    with pytest.raises(OverflowError):
+        small(2 ** 40)
+    with jc.config.enable_x64(True):
+        assert int(jc.jit(lambda x: x)(2 ** 40)) == 2 ** 40

@@ -23,8 +23,6 @@ KNOWN_DIFFERENCES = {
        for name in ("cumsum", "cumprod", "nancumsum", "nancumprod")},
     # with x64, JAX's ldexp of a weak integer exponent keeps float32 for booleans and widens for uint8/int32
     "ldexp": {"x64 bool,py_int", "x64 py_int,uint8", "x64 py_int,int32"},
-    # a Python int beyond int32 overflows in JAX's conversion; jaxle converts it to float directly
-    **{f"const:{name}": {"x32 py_int_large"} for name in ("linspace", "logspace", "geomspace")},
 }
 
 

@@ -172,11 +172,20 @@ def abstract_argument_aval(x: Any) -> ShapedArray:
                            bool(getattr(x, "weak_type", False)))
 
 
+def python_int_fits(x: int) -> bool:
+    """Whether a Python int fits the default integer dtype (int32, or int64 with x64) it is passed as."""
+    info = np.iinfo(dtypes.canonicalize_dtype(np.int64))
+    return info.min <= x <= info.max
+
+
 def argument_avals(fun: Any, args: list, arg_names: Any, abstractify: Any = get_aval) -> tuple[ShapedArray, ...]:
     """The avals of a traced function's flat arguments. A value that is not an array gets JAX's TypeError naming
     its path among the arguments; ``arg_names()`` lists those paths and is only called then."""
     avals = []
     for i, x in enumerate(args):
+        if type(x) is int and not python_int_fits(x):
+            raise OverflowError(f"An overflow was encountered while parsing an argument to a jitted computation, "
+                                f"whose argument path is {arg_names()[i]}. Got {int} with value {x}")
         try:
             avals.append(abstractify(x))
         except TypeError:

@@ -30,6 +30,7 @@ from jaxle_core.avals import (
     get_aval,
     is_array_like,
     not_a_jax_type,
+    python_int_fits,
 )
 from jaxle_core.caches import LruCache
 from jaxle_core.config import disable_jit as _disable_jit_flag
@@ -344,6 +345,8 @@ class JitWrapped:
         """The key of a call in ``_array_calls``, or None when it is not such a call (a pytree or non-array
         argument, a dynamic keyword or positional static argument, a static value that does not hash)."""
         if len(args) > self._first_static or (kwargs and not self._static_names.issuperset(kwargs)):
+            return None
+        if any(type(x) is int and not python_int_fits(x) for x in args):  # the general path raises JAX's error
             return None
         try:
             key = (tuple([aval_handlers[type(x)](x) for x in args]),
