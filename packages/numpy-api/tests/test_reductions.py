@@ -6,6 +6,7 @@ import warnings
 import jnp_golden
 import make_jnp_reduction_signatures_golden as SIGNATURES_GEN
 import make_jnp_reductions_golden as GEN
+import make_jnp_reductions_x64_golden as X64_GEN
 import ml_dtypes
 import numpy as np
 import pytest
@@ -20,6 +21,16 @@ GOLDEN = jnp_golden.load("jnp_reductions_golden.json")
 def test_matches_jax(name):
     actual = jnp_golden.run_case(jnp_golden.jaxle_namespace(), GEN.CASES[name])
     jnp_golden.assert_case_matches(actual, GOLDEN[name])
+
+
+GOLDEN_X64 = jnp_golden.load("jnp_reductions_x64_golden.json")
+
+
+@pytest.mark.parametrize("name", sorted(X64_GEN.CASES))
+def test_matches_jax_with_x64(name):
+    with jaxle_core.config.enable_x64(True):
+        actual = jnp_golden.run_case(jnp_golden.jaxle_namespace(), X64_GEN.CASES[name])
+    jnp_golden.assert_case_matches(actual, GOLDEN_X64[name])
 
 
 DTYPES = ["bool", "int8", "uint8", "int32", "float16", "bfloat16", "float32", "complex64"]

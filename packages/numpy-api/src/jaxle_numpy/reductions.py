@@ -117,9 +117,9 @@ def promoted_integer_dtype(dtype: np.dtype) -> np.dtype:
 
 
 def _to_numeric(x: Any) -> Any:
-    """Booleans become the default integer before summing or multiplying, as JAX does."""
+    """Booleans become int32 before summing or multiplying, as JAX's do (then the result dtype, int64 with x64)."""
     if get_aval(x).dtype == np.bool_:
-        return _convert(x, dtypes.default_int_dtype())
+        return _convert(x, np.dtype(np.int32))
     return x
 
 
