@@ -21,8 +21,6 @@ KNOWN_DIFFERENCES = {
     # JAX treats a traced Python scalar given axis=0 as a 1-d array (a NumPy scalar raises, as jaxle does)
     **{f"{name}:axis": {f"{mode} {key}" for mode in _MODES for key in _TRACED_PYTHON_SCALARS}
        for name in ("cumsum", "cumprod", "nancumsum", "nancumprod")},
-    # with x64, JAX's ldexp of a weak integer exponent keeps float32 for booleans and widens for uint8/int32
-    "ldexp": {"x64 bool,py_int", "x64 py_int,uint8", "x64 py_int,int32"},
 }
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from jaxle_core import custom_jvp, dtypes, jvp, lax
 from jaxle_core.avals import get_aval
+from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_numpy import util
 from jaxle_numpy.conditional import _where, broadcast_together, where
 from jaxle_numpy.ufunc import ufunc
@@ -885,7 +886,11 @@ def ldexp(x1: Any, x2: Any, /) -> Any:
     x1_dtype, x2_dtype = _dtype(x1), _dtype(x2)
     if dtypes.issubdtype(x1_dtype, np.complexfloating) or dtypes.issubdtype(x2_dtype, np.inexact):
         raise ValueError(f"ldexp not supported for input types {(x1_dtype, x2_dtype)}")
-    x1, x2 = util.promote_args_inexact("ldexp", x1, x2)
+    # the dtype is x1's made inexact, as JAX's (with x64, ldexp(bool, 1) is float32 and ldexp(1, uint8) float64)
+    x1, = util.promote_dtypes_inexact(x1)
+    x2 = util.ensure_array(x2)
+    x2 = convert_keeping_weak_type(x2, _dtype(x1), get_aval(x1).weak_type and get_aval(x2).weak_type)
+    x1, x2 = util.promote_shapes("ldexp", x1, x2)
     mantissa, exponent = frexp(x1)
     exponent = lax.add(lax.convert_element_type(exponent, _dtype(x1)), x2)
     positive_exponent = lax.gt(exponent, util.zero_of(exponent))
