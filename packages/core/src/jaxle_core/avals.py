@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxle_core import dtypes
+from jaxle_core import config, dtypes
 
 
 def canonicalize_shape(shape: Any) -> tuple[int, ...]:
@@ -105,8 +105,18 @@ class ShapeDtypeStruct:
         return hash((self.shape, self.dtype, self.weak_type))
 
 
+# A Python scalar's aval depends only on its type and the x64 flag; built once each (on every jitted call with a
+# scalar argument and every promotion of one).
+_scalar_avals: dict[tuple[type, bool], ShapedArray] = {}
+
+
 def _scalar_aval(x) -> ShapedArray:
-    return ShapedArray((), dtypes.dtype(type(x), canonicalize=True), weak_type=type(x) is not bool)
+    key = (type(x), config.x64_enabled())
+    aval = _scalar_avals.get(key)
+    if aval is None:
+        aval = _scalar_avals[key] = ShapedArray((), dtypes.dtype(type(x), canonicalize=True),
+                                                weak_type=type(x) is not bool)
+    return aval
 
 
 def _numpy_aval(x) -> ShapedArray:

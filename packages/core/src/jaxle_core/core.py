@@ -112,9 +112,19 @@ class EvalTrace(Trace):
                 check_tracer_valid(x)
                 with set_current_trace(x._trace):
                     return primitive.bind(*args, **params)
-        from jaxle_core.backend import current_backend  # local: backend imports core
+        return (_backend_module or _import_backend_module()).current_backend().apply_primitive(primitive, args, params)
 
-        return current_backend().apply_primitive(primitive, args, params)
+
+_backend_module: Any = None  # jaxle_core.backend, which imports this module: imported on first use
+
+
+def _import_backend_module() -> Any:
+    # Once, not on every eager primitive: an import statement in a function costs a call into importlib each time.
+    global _backend_module
+    from jaxle_core import backend
+
+    _backend_module = backend
+    return backend
 
 
 class _Context(threading.local):
