@@ -192,6 +192,8 @@ def parse_index(index: Any, shape: tuple[int, ...]) -> ParsedIndex:
                 dim += 1
         elif kind is Kind.NEWAXIS:
             items.append(Item(kind, None, None))
+        elif kind in (Kind.STATIC_INT, Kind.TRACED_INT) and shape[dim] == 0:
+            raise IndexError(f"index is out of bounds for axis {dim} with size 0")
         elif kind is Kind.STATIC_INT:
             numpy_dtype = value.dtype if isinstance(value, np.generic) else None
             items.append(Item(kind, int(value), len(new_shape), numpy_dtype))

@@ -35,8 +35,9 @@ def rewriting_take(x, index, *, indices_are_sorted: bool = False, unique_indices
     plan = indexer.gather_plan(parsed, wrap_negative_indices)
     if parsed.inserted_axes:
         x = _insert_operand_axes(x, parsed)
-    if 0 in plan.gather_shape or get_aval(x).size == 0:
-        # nothing to gather: JAX stages zeros of the result's shape
+    if 0 in plan.gather_shape:
+        # nothing to gather: JAX stages zeros of the result's shape (from an empty operand, a non-empty result is
+        # gather's error)
         y = lax_structural.broadcast_in_dim(np.zeros((), get_aval(x).dtype), plan.gather_shape, ())
     else:
         y = lax_slicing.gather(x, plan.indices, plan.gather_dimension_numbers, plan.slice_sizes,

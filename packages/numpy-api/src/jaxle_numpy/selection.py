@@ -4,6 +4,7 @@ piecewise, nonzero, argwhere, flatnonzero, fill_diagonal, ravel_multi_index, unr
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -68,6 +69,13 @@ def _take_body(a, indices, axis: int | None = None, mode: str | None = None, uni
         gather_mode = lax_slicing.GatherScatterMode.CLIP
     else:
         raise ValueError(f"Invalid mode '{mode}' for np.take")
+    if size == 0:  # JAX's rule, its quirk included: an empty take from an empty axis returns the operand itself
+        if index_aval.size:
+            raise IndexError("Cannot do a non-empty jnp.take() from an empty axis.")
+        return a
+    out_shape = a_aval.shape[:axis] + index_aval.shape + a_aval.shape[axis + 1:]
+    if not math.prod(out_shape):
+        return lax_structural.broadcast_in_dim(np.zeros((), a_aval.dtype), out_shape, ())
     index_ndim = index_aval.ndim
     indices = lax_structural.broadcast_in_dim(indices, index_aval.shape + (1,), tuple(range(index_ndim)))
     offset_dims = tuple(range(axis)) + tuple(range(axis + index_ndim, a_aval.ndim + index_ndim - 1))

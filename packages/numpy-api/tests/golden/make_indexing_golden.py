@@ -35,6 +35,13 @@ def _assign_item(x):
     return x
 
 CASES = {
+    # integers into an empty axis: JAX's IndexError; integer arrays: gather's error, or zeros when nothing is taken
+    "empty_axis_int": _index(0, ((0, 3), "float32")),
+    "empty_axis_second_int": _index((slice(None), 0), ((3, 0), "float32")),
+    "empty_axis_traced_int": _traced(lambda x, i: x[i], np.int32(0), spec=((0, 3), "float32")),
+    "empty_axis_int_array": _index(np.array([0], np.int32), ((0, 3), "float32")),
+    "empty_axis_empty_array": _index(np.zeros((0,), np.int32), ((0, 3), "float32")),
+    "empty_result_of_full_axis": _index(np.zeros((0,), np.int32), ((2, 3), "float32")),
     # static slicing
     "int": _index(0),
     "negative_int": _index(-1),

@@ -19,6 +19,11 @@ def _fn(build, *args):
 
 
 CASES = {
+    "take_empty_from_empty": _fn(lambda jnp: lambda x, i: jnp.take(x, i, axis=0), np.zeros((0, 3), np.float32),
+                                 np.zeros((0, 5), np.int32)),
+    "take_nothing": _fn(lambda jnp: lambda x, i: jnp.take(x, i, axis=0), X, np.zeros((0,), np.int32)),
+    "take_from_empty_axis": _fn(lambda jnp: lambda x, i: jnp.take(x, i), np.zeros((0,), np.float32),
+                                np.array([1, 2], np.int32)),
     "take_flat": _fn(lambda jnp: lambda x, i: jnp.take(x, i), X, np.array([0, 13, -1])),
     "take_axis": _fn(lambda jnp: lambda x, i: jnp.take(x, i, axis=1), X, np.array([[0, 2], [-1, 5]])),
     "take_axis0_int": _fn(lambda jnp: lambda x, i: jnp.take(x, i, axis=0), I, np.array([2, 0])),
