@@ -4,12 +4,11 @@ Usage: python numpy_bench.py jaxle|jax   (prints one JSON object per line; lower
 """
 
 import importlib
-import json
 import sys
 
 import numpy as np
 
-from tree_bench import time_us
+from tree_bench import print_timings
 
 # (api module, numpy module, module whose import installs the XLA backend)
 MODULES = {"jaxle": ("jaxle_core", "jaxle_numpy", "jaxle_xla"), "jax": ("jax", "jax.numpy", "jax")}
@@ -72,11 +71,7 @@ def main():
         ("jit/mlp_forward_128x64", "us"): lambda: forward(params, batch).block_until_ready(),
         ("trace/500_jnp_calls", "ms"): lambda: api.make_jaxpr(many_calls(jnp, 500))(small),  # fresh: no cache
     }
-    for (name, unit), fn in cases.items():
-        fn()
-        value = time_us(fn, target_seconds=0.5 if unit == "us" else 2.0, repeat=7 if unit == "us" else 3)
-        print(json.dumps({"name": name, "value": round(value / (1000 if unit == "ms" else 1), 3), "unit": unit}),
-              flush=True)
+    print_timings(cases)
 
 
 if __name__ == "__main__":

@@ -35,6 +35,15 @@ def time_us(fn, target_seconds=0.2, repeat=7):
     return min(timeit.repeat(fn, number=number, repeat=repeat)) / number * 1e6
 
 
+def print_timings(cases):
+    """Time each ``{(name, unit): fn}`` case ("us" or "ms"; the slow ones get fewer, longer repeats) and print it."""
+    for (name, unit), fn in cases.items():
+        fn()
+        value = time_us(fn, target_seconds=0.5 if unit == "us" else 2.0, repeat=7 if unit == "us" else 3)
+        print(json.dumps({"name": name, "value": round(value / (1000 if unit == "ms" else 1), 3), "unit": unit}),
+              flush=True)
+
+
 def main():
     tu = importlib.import_module(TREE_MODULES[sys.argv[1]])
     for size, tree in (("small", small_tree()), ("large", large_tree())):

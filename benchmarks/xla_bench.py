@@ -4,12 +4,11 @@ Usage: python xla_bench.py jaxle|jax   (prints one JSON object per line; lower i
 """
 
 import importlib
-import json
 import sys
 
 import numpy as np
 
-from tree_bench import time_us
+from tree_bench import print_timings
 
 # (api module, lax module, module whose import installs the XLA backend, device_put's module)
 MODULES = {"jaxle": ("jaxle_core", "jaxle_core.lax", "jaxle_xla", "jaxle_xla"),
@@ -48,11 +47,7 @@ def main():
         ("device_put/3_elements", "us"): lambda: device_put(host),
         ("trace_lower_as_text/1200_equations", "ms"): trace_and_lower,
     }
-    for (name, unit), fn in cases.items():
-        fn()
-        value = time_us(fn, target_seconds=0.5 if unit == "us" else 2.0, repeat=7 if unit == "us" else 3)
-        print(json.dumps({"name": name, "value": round(value / (1000 if unit == "ms" else 1), 3), "unit": unit}),
-              flush=True)
+    print_timings(cases)
 
 
 if __name__ == "__main__":
