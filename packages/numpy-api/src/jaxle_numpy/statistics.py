@@ -101,7 +101,8 @@ def average(a: Any, axis: int | tuple[int, ...] | None = None, weights: Any = No
         a = ensure_array(a)
         for dimension in axis if isinstance(axis, tuple) else () if axis is None else (axis,):
             canonicalize_axis(dimension, get_aval(a).ndim)  # JAX's ValueError here (jnp.mean's is an IndexError)
-        avg = mean(a, axis=axis, keepdims=keepdims)
+        # made inexact first, as JAX's (booleans become floats directly, not through the integer mean sums in)
+        avg = mean(promote_dtypes_inexact(a)[0], axis=axis, keepdims=keepdims)
         if not returned:
             return avg
         shape = get_aval(a).shape

@@ -12,6 +12,9 @@ CASES = {
     # average
     "average_none": lambda m: (m.numpy.average, [rand((2, 3), "float32", 1)]),
     "average_int_keepdims": lambda m: (lambda a: m.numpy.average(a, keepdims=True), [rand((2, 3), "int32", 1)]),
+    # booleans are made floats before the mean (not summed through int32 as jnp.mean's are)
+    "average_bool_returned": lambda m: (lambda a: m.numpy.average(a, axis=1, returned=True),
+                                        [rand((2, 3), "bool", 1)]),
     "average_axis_returned": lambda m: (lambda a: m.numpy.average(a, axis=0, returned=True),
                                         [rand((2, 3), "float32", 1)]),
     "average_weights_same_shape": lambda m: (lambda a, w: m.numpy.average(a, weights=w),
