@@ -23,6 +23,7 @@ from jaxle_core.backend import current_backend
 from jaxle_core.core import EvalTrace, Tracer, concrete_value, current_trace
 from jaxle_core.errors import ConcretizationTypeError
 from jaxle_core.jit import jit
+from jaxle_core.lax import operators as lax_operators
 from jaxle_core.lax import structural as lax_structural
 
 __all__ = ["is_arraylike", "check_arraylike", "promote_dtypes", "promote_shapes", "promote_args",
@@ -117,15 +118,7 @@ def promote_shapes(fun_name: str, *args: Any) -> list[Any]:
         return list(args)
     if len({len(s) for s in shapes if s}) > 1:  # ranks differ: JAX's ValueError for shapes that do not broadcast
         lax_structural.broadcast_shapes(*shapes)
-    ndim = max((get_aval(a).ndim for a in args), default=0)
-    out = []
-    for a in args:
-        shape = get_aval(a).shape
-        if 0 < len(shape) < ndim:
-            rank = len(shape)
-            a = lax_structural.broadcast_in_dim(a, (1,) * (ndim - rank) + shape, tuple(range(ndim - rank, ndim)))
-        out.append(a)
-    return out
+    return lax_operators.promote_ranks(args)
 
 
 def promote_args(fun_name: str, *args: Any) -> list[Any]:

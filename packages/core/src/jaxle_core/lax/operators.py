@@ -7,6 +7,7 @@ leading size-1 dimensions, and the lax primitive does the rest.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -47,18 +48,22 @@ def promote_dtypes(*args: Any) -> list[Any]:
     return converted
 
 
-def promote(*args: Any) -> list[Any]:
-    """Convert ``args`` to their common dtype and rank, as jnp's binary ufuncs do."""
-    converted = promote_dtypes(*args)
-    ndim = max(get_aval(x).ndim for x in converted)
+def promote_ranks(args: Sequence[Any]) -> list[Any]:
+    """``args`` given leading size-1 dimensions up to the largest rank (0-d operands are left alone)."""
+    ndim = max((get_aval(x).ndim for x in args), default=0)
     result = []
-    for x in converted:
+    for x in args:
         shape = get_aval(x).shape
         if 0 < len(shape) < ndim:
             rank = len(shape)
             x = lax_structural.broadcast_in_dim(x, (1,) * (ndim - rank) + shape, tuple(range(ndim - rank, ndim)))
         result.append(x)
     return result
+
+
+def promote(*args: Any) -> list[Any]:
+    """Convert ``args`` to their common dtype and rank, as jnp's binary ufuncs do."""
+    return promote_ranks(promote_dtypes(*args))
 
 
 def _scalar_joins_without_promotion(x: Any, y: Any) -> bool:
