@@ -1,8 +1,9 @@
-"""A short tour of what jaxle can do so far: pytrees, tracing to jaxprs, jit compiled by XLA, and autodiff."""
+"""A short tour of what jaxle can do so far: pytrees, tracing to jaxprs, jit compiled by XLA, autodiff, jax.numpy."""
 
 import numpy as np
 
 import jaxle_core as jc
+import jaxle_numpy as jnp
 import jaxle_tree as tree
 import jaxle_xla
 from jaxle_core import lax
@@ -49,3 +50,13 @@ carry, ys = jc.jit(lambda c, xs: lax.scan(lambda c, x: (c + x, c * x), c, xs))(0
 print("scan            :", carry, ys)
 print("jaxpr of a cond :")
 print(jc.make_jaxpr(lambda p, v: lax.cond(p > 0, lax.sin, lax.cos, v))(1.0, 2.0))
+
+print("jax.numpy       :")
+data = jnp.arange(12.0).reshape(3, 4)
+print("  mean, std     :", data.mean(axis=0), data.std())
+print("  x[[2, 0], 1:] :", data[jnp.array([2, 0]), 1:])
+print("  .at[1].add(1) :", data.at[1].add(1.0)[1])
+print("  einsum        :", jnp.einsum("ij,kj->ik", data, data)[0])
+print("  jaxpr of where:")
+print(jc.make_jaxpr(lambda v: jnp.where(v > 5, v, 0.0).sum())(data))
+print("  grad of a jnp loss:", jc.grad(lambda w: jnp.mean(jnp.tanh(data @ w) ** 2))(jnp.ones(4)))
