@@ -1,7 +1,8 @@
 """Every public name of JAX 0.10.2's ``jax.numpy`` exists in ``jaxle_numpy`` as the same kind of object, and the
 Array has every attribute JAX's has.
 
-The lists are data generated from JAX (golden/make_numpy_names.py: numpy_names.json, array_attributes.json).
+The lists are data generated from JAX (golden/make_numpy_names.py: numpy_names.json, fft_names.json,
+array_attributes.json).
 """
 
 import inspect
@@ -16,12 +17,12 @@ import jaxle_numpy as jnp
 
 GOLDEN = pathlib.Path(__file__).parent / "golden"
 NAMES = json.loads((GOLDEN / "numpy_names.json").read_text())
+FFT_NAMES = json.loads((GOLDEN / "fft_names.json").read_text())
 ARRAY_ATTRIBUTES = json.loads((GOLDEN / "array_attributes.json").read_text())
 
 # Names whose subsystem is planned as its own piece of work; each says why it waits.
 LATER = {
     "linalg": "jnp.linalg is built on the LAPACK bridge with lax.linalg",
-    "fft": "jnp.fft is built with the FFT lowering of lax.fft beside jnp.linalg",
     "roots": "the roots of a polynomial are the eigenvalues of its companion matrix (lax.linalg.eig)",
     "polyfit": "a least-squares fit needs jnp.linalg.lstsq",
 }
@@ -51,6 +52,20 @@ def test_numpy_has_name(name):
         else:
             got = float(value)
             assert (math.isnan(got) and want == "nan") or got == float(want)
+
+
+@pytest.mark.parametrize("name", sorted(FFT_NAMES))
+def test_fft_has_name(name):
+    assert inspect.ismodule(jnp.fft)
+    assert hasattr(jnp.fft, name), f"jnp.fft lacks {name}"
+    assert FFT_NAMES[name]["kind"] == "function" and inspect.isfunction(getattr(jnp.fft, name))
+    parameters = inspect.signature(getattr(jnp.fft, name)).parameters.values()
+    assert [[p.name, p.kind.name, "-" if p.default is p.empty else repr(p.default)] for p in parameters] == \
+        FFT_NAMES[name]["signature"]
+
+
+def test_fft_functions_stay_in_their_submodule():
+    assert not any(hasattr(jnp, name) for name in FFT_NAMES if name != "fft")
 
 
 def test_later_names_leave_the_list_once_they_land():

@@ -72,12 +72,29 @@ def test_derivatives_match_finite_differences(kind, shape, lengths):
     (np.ones((3, 4), np.complex64), (8,),
      "IRFFT requires innermost dimension to be compatible with fft_length[-1]/2+1. Got: 4 but fft_length is 8."),
     (np.ones((1, 1, 2, 2), np.complex64), (1, 1, 2, 3), "rank must be between 1 and 3, but got 4."),
+    (np.ones((2, 2), np.complex64), (0,),
+     "IRFFT requires innermost dimension to be compatible with fft_length[-1]/2+1. Got: 2 but fft_length is 0."),
 ])
 def test_transforms_xla_cannot_run_raise_its_message(x, lengths, message):
     """JAX stages these and fails in XLA's verifier (an MLIRError with this text); jaxle raises ValueError."""
     jaxle_core.make_jaxpr(lambda y: lax.fft(y, "IRFFT", lengths))(x)
     with pytest.raises(ValueError, match=re.escape(message)):
         lax.fft(x, "IRFFT", lengths)
+
+
+def test_rfft_of_no_points_fails_as_xla_lowering_does():
+    """XLA returns no frequencies where the result has one: JAX's ValueError from the verifier when lowering."""
+    x = np.ones((2, 0), np.float32)
+    assert str(jaxle_core.make_jaxpr(lambda y: lax.fft(y, "RFFT", (0,)))(x).out_avals[0]) == "complex64[2,1]"
+    with pytest.raises(ValueError, match="^Cannot lower jaxpr with verifier errors:\n"):
+        lax.fft(x, "RFFT", (0,))
+
+
+@pytest.mark.parametrize("shape", [(2, 0), (2, 1), (0, 1)])
+def test_irfft_to_no_points_takes_an_empty_or_single_innermost_dimension(shape):
+    """XLA accepts an IRFFT of length 0 from an innermost dimension of 0 or 1 (jnp.fft.irfft of an empty array)."""
+    out = lax.fft(np.ones(shape, np.complex64), "IRFFT", (0,))
+    assert out.shape == shape[:-1] + (0,) and out.dtype == np.float32
 
 
 def test_fft_type_is_an_int_enum_printed_as_its_number():

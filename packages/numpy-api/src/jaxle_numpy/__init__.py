@@ -2,7 +2,8 @@
 
 __version__ = "0.1.0"
 
-from jaxle_numpy import array_methods, operators  # noqa: E402, F401 - installing the Array's NumPy API
+# array_methods and operators install the Array's NumPy API; fft is the jnp.fft submodule (not star-imported).
+from jaxle_numpy import array_methods, fft, operators  # noqa: E402, F401
 from jaxle_numpy.array_io import *  # noqa: E402, F403
 from jaxle_numpy.creation import *  # noqa: E402, F403
 from jaxle_numpy.cumulative import *  # noqa: E402, F403

@@ -1,5 +1,6 @@
-"""Write numpy_names.json (every public name of the named module's ``numpy`` namespace and its kind) and
-array_attributes.json (the attributes of its ``Array`` type: methods, properties and operators).
+"""Write numpy_names.json (every public name of the named module's ``numpy`` namespace and its kind),
+fft_names.json (the same for ``numpy.fft``, with each function's signature) and array_attributes.json (the
+attributes of its ``Array`` type: methods, properties and operators).
 
     /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_numpy_names.py jax
 
@@ -11,6 +12,8 @@ import inspect
 import json
 import pathlib
 import sys
+
+from make_creation_signatures import signature_record
 
 
 def kind(value, ufunc_type) -> str:
@@ -27,9 +30,11 @@ def kind(value, ufunc_type) -> str:
     return "object"
 
 
-def public_names(module_name: str) -> dict[str, str]:
+def public_names(module_name: str, submodule: str = "numpy") -> dict[str, str]:
     numpy = importlib.import_module(f"{module_name}.numpy")
-    return {name: kind(getattr(numpy, name), numpy.ufunc) for name in sorted(dir(numpy)) if not name.startswith("_")}
+    namespace = importlib.import_module(f"{module_name}.{submodule}")
+    return {name: kind(getattr(namespace, name), numpy.ufunc) for name in sorted(dir(namespace))
+            if not name.startswith("_")}
 
 
 def array_attributes(module_name: str) -> list[str]:
@@ -43,6 +48,10 @@ if __name__ == "__main__":
     here = pathlib.Path(__file__).parent
     names = public_names(sys.argv[1])
     (here / "numpy_names.json").write_text(json.dumps(names, indent=1, sort_keys=True) + "\n")
+    fft = importlib.import_module(f"{sys.argv[1]}.numpy.fft")
+    fft_names = {name: {"kind": kind_of, "signature": signature_record(getattr(fft, name))}
+                 for name, kind_of in public_names(sys.argv[1], "numpy.fft").items()}
+    (here / "fft_names.json").write_text(json.dumps(fft_names, indent=1, sort_keys=True) + "\n")
     attributes = array_attributes(sys.argv[1])
     (here / "array_attributes.json").write_text(json.dumps(attributes, indent=1) + "\n")
-    print(f"{len(names)} names, {len(attributes)} Array attributes -> {here}")
+    print(f"{len(names)} names, {len(fft_names)} fft names, {len(attributes)} Array attributes -> {here}")

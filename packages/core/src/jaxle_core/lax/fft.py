@@ -71,7 +71,12 @@ def check_fft_supported(x: ShapedArray, fft_type: FftType, fft_lengths: tuple[in
     JAX stages such transforms and fails only when compiling them; the reference backend fails the same way."""
     if not 1 <= len(fft_lengths) <= 3:
         raise ValueError(f"rank must be between 1 and 3, but got {len(fft_lengths)}.")
-    if fft_type == FftType.IRFFT and x.shape[-1] != fft_lengths[-1] // 2 + 1:
+    if fft_type == FftType.RFFT and fft_lengths[-1] == 0:  # XLA's result has no frequencies where one is expected
+        raise ValueError(f"Cannot lower jaxpr with verifier errors:\n\tthe RFFT of no points has shape "
+                         f"{x.shape[:-1] + (0,)}, which doesn't match the result's {x.shape[:-1] + (1,)}")
+    # XLA also takes an empty innermost dimension for an empty result (jnp.fft.irfft of no points).
+    empty = fft_lengths[-1] == 0 and x.shape[-1] == 0
+    if fft_type == FftType.IRFFT and x.shape[-1] != fft_lengths[-1] // 2 + 1 and not empty:
         raise ValueError(f"IRFFT requires innermost dimension to be compatible with fft_length[-1]/2+1. Got: "
                          f"{x.shape[-1]} but fft_length is {fft_lengths[-1]}.")
 
