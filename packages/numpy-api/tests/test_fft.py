@@ -3,6 +3,7 @@ norms, jit and vmap, x64, and gradients checked numerically."""
 
 import jnp_golden
 import make_jnp_fft_golden
+import make_jnp_fft_x64_golden
 import numpy as np
 import pytest
 
@@ -11,6 +12,7 @@ import jaxle_numpy as jnp
 from jaxle_core.test_util import check_grads
 
 GOLDEN = jnp_golden.load("jnp_fft_golden.json")
+X64_GOLDEN = jnp_golden.load("jnp_fft_x64_golden.json")
 
 
 @pytest.mark.parametrize("name", sorted(make_jnp_fft_golden.CASES))
@@ -158,3 +160,10 @@ def test_round_trips():
     _assert_close(jnp.fft.irfft(jnp.fft.rfft(x), n=6), x)
     _assert_close(jnp.fft.ifftn(jnp.fft.fftn(x)), x)
     _assert_close(jnp.fft.ihfft(jnp.fft.hfft(x, n=10), n=10), x[:, :6].astype(np.complex64))
+
+
+@pytest.mark.parametrize("name", sorted(make_jnp_fft_x64_golden.CASES))
+def test_golden_with_x64(name):
+    with jaxle_core.config.enable_x64(True):
+        actual = jnp_golden.run_case(jnp_golden.jaxle_namespace(), make_jnp_fft_x64_golden.CASES[name])
+    jnp_golden.assert_case_matches(actual, X64_GOLDEN[name])

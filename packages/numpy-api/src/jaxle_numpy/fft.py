@@ -249,13 +249,23 @@ def _check_spacing(func_name: str, d: Any) -> None:
         raise ValueError(f"The d argument of jax.numpy.fft.{func_name} only takes a single value. Got d = {list(d)}.")
 
 
+def _computation_dtype(dtype: np.dtype) -> np.dtype:
+    """The float dtype frequencies of ``dtype`` are computed in, as JAX's: itself when floating, else float64 for
+    64-bit integers and complex128 and float32 for the rest."""
+    if dtypes.issubdtype(dtype, np.floating):
+        return dtype
+    bits = dtype.itemsize * (4 if dtypes.issubdtype(dtype, np.complexfloating) else 8)
+    return np.dtype(np.float64 if bits == 64 else np.float32)
+
+
 def fftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> Any:
     """The sample frequencies of an ``n``-point transform with sample spacing ``d``: ``[0, 1, ..., -1] / (d n)``.
 
-    They are computed in ``dtype`` when it is a real floating type, else in the default float and converted."""
+    They are computed in ``dtype`` when it is a real floating type, else in a float of its width (float32 or
+    float64) and converted."""
     dtype = dtypes.default_float_dtype() if dtype is None else requested_dtype(dtype, "fftfreq")
     _check_spacing("fftfreq", d)
-    float_dtype = dtype if dtypes.issubdtype(dtype, np.floating) else dtypes.default_float_dtype()
+    float_dtype = _computation_dtype(dtype)
     half = n // 2
     k = remainder(arange(n, dtype=float_dtype) + half, n) - half
     result = k / array(d * n, dtype=float_dtype, device=device)
