@@ -48,6 +48,16 @@ CASES = {
     "linspace": (lambda: jnp.linspace(0.0, 1.0, 7), lambda: np.linspace(0.0, 1.0, 7, dtype=np.float32), ()),
     "arange-reshape": (lambda: jnp.arange(12).reshape(3, 4), lambda: np.arange(12, dtype=np.int32).reshape(3, 4),
                        ()),
+    "fft-axis0-pad-ortho": (lambda x: jnp.fft.fft(x, n=6, axis=0, norm="ortho"),
+                            lambda x: np.fft.fft(x, n=6, axis=0, norm="ortho").astype(np.complex64), (X,)),
+    "rfft-irfft": (lambda x: jnp.fft.irfft(jnp.fft.rfft(x), n=5), lambda x: x, (X,)),
+    "fftn-four-axes": (lambda v: jnp.fft.ifftn(v.reshape(1, 2, 5, 2), axes=(2, 0, 3, 1)),
+                       lambda v: np.fft.ifftn(v.reshape(1, 2, 5, 2), axes=(2, 0, 3, 1)).astype(np.complex64), (V,)),
+    "irfftn-crop": (lambda x: jnp.fft.irfftn(x, s=(3, 4)), lambda x: np.fft.irfftn(x, s=(3, 4), axes=(0, 1)).astype(
+        np.float32), (X,)),
+    "irfft-no-points": (lambda x: jnp.fft.irfft(x[:, :0]), lambda x: np.zeros((4, 0), np.float32), (X,)),
+    "fftfreq-fftshift": (lambda: jnp.fft.fftshift(jnp.fft.fftfreq(7, 0.5)),
+                         lambda: np.fft.fftshift(np.fft.fftfreq(7, 0.5)).astype(np.float32), ()),
 }
 
 

@@ -48,6 +48,20 @@ def _moveaxis_permutation(ndim: int, source: Sequence[int], destination: Sequenc
     return tuple(permutation)
 
 
+def _to_minor(x: Any, axes: tuple[int, ...]) -> tuple[Any, tuple[int, ...] | None]:
+    """``x`` with dimensions ``axes`` moved, in order, to the minor end (no transpose when they are there already),
+    and the permutation that moves them back (None when none was needed)."""
+    ndim = get_aval(x).ndim
+    permutation = _moveaxis_permutation(ndim, axes, tuple(range(ndim - len(axes), ndim)))
+    if permutation == tuple(range(ndim)):
+        return x, None
+    return lax_structural.transpose(x, permutation), tuple(int(i) for i in np.argsort(permutation))
+
+
+def _from_minor(x: Any, back: tuple[int, ...] | None) -> Any:
+    return x if back is None else lax_structural.transpose(x, back)
+
+
 def _transform_minor(x: Any, fft_type: FftType, lengths: tuple[int, ...], axes: tuple[int, ...]) -> Any:
     """The ``fft_type`` transform of ``x`` over its dimensions ``axes``, each moved to the minor end first.
 
@@ -56,10 +70,7 @@ def _transform_minor(x: Any, fft_type: FftType, lengths: tuple[int, ...], axes: 
     inverse one the leading group first, so that the real half-spectrum dimension is always the last transformed."""
     ndim = get_aval(x).ndim
     minor = tuple(range(ndim - len(axes), ndim))
-    permutation = _moveaxis_permutation(ndim, axes, minor)
-    moved = permutation != tuple(range(ndim))
-    if moved:
-        x = lax_structural.transpose(x, permutation)
+    x, back = _to_minor(x, axes)
     if len(axes) <= _MAX_LAX_DIMS:
         x = lax_fft(x, fft_type, lengths)
     else:
@@ -71,9 +82,7 @@ def _transform_minor(x: Any, fft_type: FftType, lengths: tuple[int, ...], axes: 
         else:
             x = _transform_minor(x, fft_type, lengths[split:], trailing)
             x = _transform_minor(x, FftType.FFT, lengths[:split], leading)
-    if moved:
-        x = lax_structural.transpose(x, tuple(np.argsort(permutation)))
-    return x
+    return _from_minor(x, back)
 
 
 def _normalization(transformed: Any, lengths: Sequence[int], norm: str | None, inverse: bool) -> Any:
@@ -108,10 +117,7 @@ def _fft_core(func_name: str, fft_type: FftType, a: Any, s: Sequence[int] | None
     axes = tuple(canonicalize_axis(operator.index(axis), ndim) for axis in axes)
 
     minor = tuple(range(ndim - len(axes), ndim))
-    permutation = _moveaxis_permutation(ndim, axes, minor)
-    moved = permutation != tuple(range(ndim))
-    if moved:
-        arr = lax_structural.transpose(arr, permutation)
+    arr, back = _to_minor(arr, axes)
     shape = get_aval(arr).shape
     if s is None:
         lengths = tuple(shape[ax] for ax in minor)
@@ -121,10 +127,9 @@ def _fft_core(func_name: str, fft_type: FftType, a: Any, s: Sequence[int] | None
         lengths = s
         arr = _crop_and_pad(arr, _input_lengths(fft_type, s))
     transformed = _transform_minor(arr, fft_type, lengths, minor)
+    # The scale follows the named function's direction: hfft runs an IRFFT but scales as a forward transform.
     transformed = _normalization(transformed, lengths, norm, inverse=func_name.startswith("i"))
-    if moved:
-        transformed = lax_structural.transpose(transformed, tuple(np.argsort(permutation)))
-    return transformed
+    return _from_minor(transformed, back)
 
 
 def _input_lengths(fft_type: FftType, lengths: tuple[int, ...]) -> tuple[int, ...]:
