@@ -14,11 +14,10 @@ import numpy as np
 
 from jaxle_core import dtypes, lax
 from jaxle_core.avals import get_aval
-from jaxle_core.jit import jit
 from jaxle_numpy import conditional
 from jaxle_numpy.reductions import promoted_integer_dtype
 from jaxle_numpy.ufuncs import isnan
-from jaxle_numpy.util import canonicalize_axis, check_arraylike, ensure_array
+from jaxle_numpy.util import canonicalize_axis, check_arraylike, ensure_array, named_jit
 
 __all__ = ["cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum", "cumulative_prod"]
 
@@ -56,12 +55,6 @@ def _accumulate(name: str, scan: Callable, a: Any, axis: int | None, dtype: Any,
     return result
 
 
-def _named_jit(body: Callable, name: str, doc: str) -> Any:
-    body.__name__ = body.__qualname__ = name
-    body.__doc__ = doc
-    return jit(body, static_argnames=("axis", "dtype"))
-
-
 def _cumsum_body(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Any:
     _check_out("cumsum", out)
     return _accumulate("cumsum", lax.cumsum, a, axis, dtype)
@@ -86,12 +79,16 @@ def _cumsum_with_promotion_body(a: Any, axis: int | None = None, dtype: Any = No
     return _accumulate("cumulative_sum", lax.cumsum, a, axis, dtype, promote_integers=True)
 
 
-cumsum = _named_jit(_cumsum_body, "cumsum", "Cumulative sum over ``axis`` (over the flattened array for None).")
-cumprod = _named_jit(_cumprod_body, "cumprod", "Cumulative product over ``axis`` (the flattened array for None).")
-nancumsum = _named_jit(_nancumsum_body, "nancumsum", "Cumulative sum over ``axis`` treating NaNs as zero.")
-nancumprod = _named_jit(_nancumprod_body, "nancumprod", "Cumulative product over ``axis`` treating NaNs as one.")
-_cumsum_with_promotion = _named_jit(_cumsum_with_promotion_body, "_cumsum_with_promotion",
-                                    "cumulative_sum's accumulation, small integers promoted as sum does.")
+cumsum = named_jit("cumsum", ("axis", "dtype"),
+    "Cumulative sum over ``axis`` (over the flattened array for None).")(_cumsum_body)
+cumprod = named_jit("cumprod", ("axis", "dtype"),
+    "Cumulative product over ``axis`` (the flattened array for None).")(_cumprod_body)
+nancumsum = named_jit("nancumsum", ("axis", "dtype"),
+    "Cumulative sum over ``axis`` treating NaNs as zero.")(_nancumsum_body)
+nancumprod = named_jit("nancumprod", ("axis", "dtype"),
+    "Cumulative product over ``axis`` treating NaNs as one.")(_nancumprod_body)
+_cumsum_with_promotion = named_jit("_cumsum_with_promotion", ("axis", "dtype"),
+    "cumulative_sum's accumulation, small integers promoted as sum does.")(_cumsum_with_promotion_body)
 
 
 def _cumulative_axis(name: str, x: Any, axis: int | None) -> int:

@@ -17,7 +17,6 @@ import numpy as np
 
 from jaxle_core import dtypes, lax
 from jaxle_core.avals import get_aval
-from jaxle_core.jit import jit
 from jaxle_core.lax import GatherDimensionNumbers, GatherScatterMode
 from jaxle_core.lax import operators as lax_operators
 from jaxle_core.lax import structural as lax_structural
@@ -27,7 +26,7 @@ from jaxle_numpy.reductions import any as any_
 from jaxle_numpy.reductions import broadcast_to_shape, sum
 from jaxle_numpy.selection import take_along_axis
 from jaxle_numpy.ufuncs import isnan
-from jaxle_numpy.util import canonicalize_axis, check_arraylike, ensure_array, promote_dtypes_inexact
+from jaxle_numpy.util import canonicalize_axis, check_arraylike, ensure_array, named_jit, promote_dtypes_inexact
 
 __all__ = ["quantile", "nanquantile", "percentile", "nanpercentile", "median", "nanmedian"]
 
@@ -309,20 +308,14 @@ def _nanmedian_body(a: Any, axis: AxisArg = None, out: None = None, overwrite_in
                        method="midpoint")
 
 
-def _named_jit(body: Callable, name: str, static_argnames: tuple[str, ...], doc: str) -> Any:
-    body.__name__ = body.__qualname__ = name
-    body.__doc__ = doc
-    return jit(body, static_argnames=static_argnames)
-
-
 _Q_STATIC = ("axis", "overwrite_input", "method", "keepdims")
-quantile = _named_jit(_quantile_body, "quantile", _Q_STATIC,
-                      "The ``q``-th quantiles (``q`` in [0, 1], a scalar or 1-D) over ``axis``, per ``method``.")
-nanquantile = _named_jit(_nanquantile_body, "nanquantile", _Q_STATIC, "``quantile`` ignoring NaNs.")
-percentile = _named_jit(_percentile_body, "percentile", (*_Q_STATIC, "out_sharding"),
-                        "The ``q``-th percentiles (``q`` in [0, 100]) over ``axis``, per ``method``.")
-nanpercentile = _named_jit(_nanpercentile_body, "nanpercentile", _Q_STATIC, "``percentile`` ignoring NaNs.")
-median = _named_jit(_median_body, "median", ("axis", "overwrite_input", "keepdims"),
-                    "The median over ``axis`` (the midpoint of the two middle elements for an even count).")
-nanmedian = _named_jit(_nanmedian_body, "nanmedian", ("axis", "overwrite_input", "keepdims"),
-                       "``median`` ignoring NaNs.")
+quantile = named_jit("quantile", _Q_STATIC,
+    "The ``q``-th quantiles (``q`` in [0, 1], a scalar or 1-D) over ``axis``, per ``method``.")(_quantile_body)
+nanquantile = named_jit("nanquantile", _Q_STATIC, "``quantile`` ignoring NaNs.")(_nanquantile_body)
+percentile = named_jit("percentile", (*_Q_STATIC, "out_sharding"),
+    "The ``q``-th percentiles (``q`` in [0, 100]) over ``axis``, per ``method``.")(_percentile_body)
+nanpercentile = named_jit("nanpercentile", _Q_STATIC, "``percentile`` ignoring NaNs.")(_nanpercentile_body)
+median = named_jit("median", ("axis", "overwrite_input", "keepdims"),
+    "The median over ``axis`` (the midpoint of the two middle elements for an even count).")(_median_body)
+nanmedian = named_jit("nanmedian", ("axis", "overwrite_input", "keepdims"),
+    "``median`` ignoring NaNs.")(_nanmedian_body)

@@ -22,7 +22,7 @@ from jaxle_core.jit import jit
 from jaxle_core.lax.reductions import extremum_identity
 from jaxle_numpy import conditional
 from jaxle_numpy.ufuncs import isnan
-from jaxle_numpy.util import canonicalize_axis, check_arraylike, compiled_when_eager, ensure_array
+from jaxle_numpy.util import canonicalize_axis, check_arraylike, compiled_when_eager, ensure_array, named_jit
 
 __all__ = ["sum", "prod", "max", "min", "amax", "amin", "all", "any", "mean", "var", "std", "argmax", "argmin",
            "ptp", "count_nonzero", "nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd",
@@ -539,27 +539,22 @@ def _nanargmin_body(a: Any, axis: int | None = None, out: None = None, keepdims:
     return _nan_arg_extremum("_nanargmin", argmin, a, axis, out, keepdims)
 
 
-def _named_jit(body: Callable, name: str, static_argnames: tuple[str, ...]) -> Any:
-    body.__name__ = body.__qualname__ = name
-    return jit(body, static_argnames=static_argnames)
-
-
-nansum = _named_jit(_nansum_body, "nansum", ("axis", "dtype", "keepdims"))
+nansum = named_jit("nansum", ("axis", "dtype", "keepdims"))(_nansum_body)
 nansum.__doc__ = "Sum over ``axis`` treating NaNs as zero."
-nanprod = _named_jit(_nanprod_body, "nanprod", ("axis", "dtype", "keepdims"))
+nanprod = named_jit("nanprod", ("axis", "dtype", "keepdims"))(_nanprod_body)
 nanprod.__doc__ = "Product over ``axis`` treating NaNs as one."
-nanmax = _named_jit(_nanmax_body, "nanmax", ("axis", "keepdims"))
+nanmax = named_jit("nanmax", ("axis", "keepdims"))(_nanmax_body)
 nanmax.__doc__ = "Largest non-NaN element over ``axis`` (NaN where every element is NaN)."
-nanmin = _named_jit(_nanmin_body, "nanmin", ("axis", "keepdims"))
+nanmin = named_jit("nanmin", ("axis", "keepdims"))(_nanmin_body)
 nanmin.__doc__ = "Smallest non-NaN element over ``axis`` (NaN where every element is NaN)."
-nanmean = _named_jit(_nanmean_body, "nanmean", ("axis", "dtype", "keepdims"))
+nanmean = named_jit("nanmean", ("axis", "dtype", "keepdims"))(_nanmean_body)
 nanmean.__doc__ = "Mean of the non-NaN elements over ``axis``."
-nanvar = _named_jit(_nanvar_body, "nanvar", ("axis", "dtype", "keepdims"))
+nanvar = named_jit("nanvar", ("axis", "dtype", "keepdims"))(_nanvar_body)
 nanvar.__doc__ = "Variance of the non-NaN elements over ``axis``."
-nanstd = _named_jit(_nanstd_body, "nanstd", ("axis", "dtype", "keepdims"))
+nanstd = named_jit("nanstd", ("axis", "dtype", "keepdims"))(_nanstd_body)
 nanstd.__doc__ = "Standard deviation of the non-NaN elements over ``axis``."
-_nanargmax = _named_jit(_nanargmax_body, "_nanargmax", ("axis", "keepdims"))
-_nanargmin = _named_jit(_nanargmin_body, "_nanargmin", ("axis", "keepdims"))
+_nanargmax = named_jit("_nanargmax", ("axis", "keepdims"))(_nanargmax_body)
+_nanargmin = named_jit("_nanargmin", ("axis", "keepdims"))(_nanargmin_body)
 
 
 def nanargmax(a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Any:

@@ -40,6 +40,7 @@ from jaxle_numpy.util import (
     canonicalize_axis,
     check_arraylike,
     ensure_array,
+    named_jit,
     promote_args_inexact,
     promote_dtypes_inexact,
     promote_shapes,
@@ -47,13 +48,6 @@ from jaxle_numpy.util import (
 
 __all__ = ["average", "cov", "corrcoef", "histogram", "histogram2d", "histogramdd", "histogram_bin_edges",
            "bincount", "digitize", "diff", "ediff1d", "gradient", "interp", "trapezoid", "unwrap"]
-
-
-def _named_jit(name: str, static_argnames: tuple[str, ...] = ()) -> Callable[[Callable], Any]:
-    def wrap(body: Callable) -> Any:
-        body.__name__ = body.__qualname__ = name
-        return jit(body, static_argnames=static_argnames)
-    return wrap
 
 
 def concrete_or_error(convert: Callable, value: Any, context: str) -> Any:
@@ -148,7 +142,7 @@ def _static_int(value: Any, what: str) -> int:
     return concrete_or_error(operator.index, value, f"'{what}' argument of jnp.diff")
 
 
-@_named_jit("diff", ("n", "axis"))
+@named_jit("diff", ("n", "axis"))
 def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> Any:
     """The ``n``-th discrete difference along ``axis`` (``prepend``/``append`` joined first)."""
     check_arraylike("diff", a)
@@ -191,7 +185,7 @@ def _flat_as(x: Any, dtype: np.dtype) -> Any:
     return ravel(x)
 
 
-@_named_jit("ediff1d")
+@named_jit("ediff1d")
 def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
     """Differences of consecutive elements of the flattened ``ary``, with ``to_begin``/``to_end`` around them."""
     check_arraylike("ediff1d", ary)
@@ -244,7 +238,7 @@ def _along(v: Any, a: Any, axis: int) -> Any:
     return lax.reshape(v, tuple(shape))
 
 
-@_named_jit("gradient", ("axis", "edge_order"))
+@named_jit("gradient", ("axis", "edge_order"))
 def gradient(f: Any, *varargs: Any, axis: int | Sequence[int] | None = None, edge_order: int | None = None) -> Any:
     """The gradient of ``f`` by central differences (one-sided at the edges), along each axis in ``axis``; the
     spacing is 1, a scalar per axis, or the coordinates per axis."""
@@ -278,7 +272,7 @@ def gradient(f: Any, *varargs: Any, axis: int | Sequence[int] | None = None, edg
     return grads[0] if len(axes) == 1 else grads
 
 
-@_named_jit("trapezoid", ("axis",))
+@named_jit("trapezoid", ("axis",))
 def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Any:
     """The integral of ``y`` along ``axis`` by the trapezoidal rule, at points ``x`` or spacing ``dx``."""
     if x is None:
@@ -306,7 +300,7 @@ def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Any:
     return _binary(lax.mul, 0.5, sum(_binary(lax.mul, spacing, pairs), -1))
 
 
-@_named_jit("unwrap", ("axis",))
+@named_jit("unwrap", ("axis",))
 def unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * np.pi) -> Any:
     """``p`` with jumps larger than ``discont`` along ``axis`` replaced by their complement modulo ``period``."""
     check_arraylike("unwrap", p)
@@ -332,7 +326,7 @@ def unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * np.pi)
 # ---------------------------------------------------------------- cov, corrcoef
 
 
-@_named_jit("cov", ("rowvar", "bias", "ddof", "dtype"))
+@named_jit("cov", ("rowvar", "bias", "ddof", "dtype"))
 def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: int | None = None,
         fweights: Any = None, aweights: Any = None, dtype: Any = None) -> Any:
     """Covariance matrix of the variables in the rows (or columns, ``rowvar=False``) of ``m`` (and ``y``)."""
@@ -408,7 +402,7 @@ _diag_body.__name__ = "_diag"
 _diag = jit(_diag_body)
 
 
-@_named_jit("corrcoef", ("rowvar", "dtype"))
+@named_jit("corrcoef", ("rowvar", "dtype"))
 def corrcoef(x: Any, y: Any = None, rowvar: bool = True, dtype: Any = None) -> Any:
     """Pearson correlation coefficients of the variables in ``x`` (and ``y``), clipped to [-1, 1]."""
     check_arraylike("corrcoef", x)
@@ -427,7 +421,7 @@ def corrcoef(x: Any, y: Any = None, rowvar: bool = True, dtype: Any = None) -> A
 # ---------------------------------------------------------------- digitize, bincount, interp
 
 
-@_named_jit("digitize", ("right", "method"))
+@named_jit("digitize", ("right", "method"))
 def digitize(x: Any, bins: Any, right: bool = False, *, method: str | None = None) -> Any:
     """The index of the bin of ``bins`` (monotonic, increasing or decreasing) holding each element of ``x``."""
     check_arraylike("digitize", x, bins)

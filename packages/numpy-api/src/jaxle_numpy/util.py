@@ -203,10 +203,13 @@ def requested_dtype(dtype: Any, fun_name: str) -> np.dtype | None:
     return None if dtype is None else dtypes.dtype(dtype, requested_in=fun_name)
 
 
-def named_jit(name: str, static_argnames: tuple[str, ...] = ()) -> Callable[[Callable], Any]:
-    """A decorator: ``jit`` under JAX's function name, so that jaxprs print ``jit[name=<name> ...]`` as JAX's."""
+def named_jit(name: str, static_argnames: tuple[str, ...] = (), doc: str | None = None) -> Callable[[Callable], Any]:
+    """A decorator: ``jit`` under JAX's function name, so that jaxprs print ``jit[name=<name> ...]`` as JAX's
+    (``doc``, when given, becomes the function's docstring)."""
     def wrap(fun: Callable) -> Any:
         fun.__name__ = fun.__qualname__ = name
+        if doc is not None:
+            fun.__doc__ = doc
         return jit(fun, static_argnames=static_argnames)
     return wrap
 
