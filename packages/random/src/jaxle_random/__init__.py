@@ -1,0 +1,7 @@
+"""jaxle-random: ``jax.random`` for jaxle, on the counter-based threefry2x32 generator."""
+
+__version__ = "0.1.0"
+
+from jaxle_random.keys import *  # noqa: E402, F403
+from jaxle_random.samplers import *  # noqa: E402, F403
+from jaxle_random.threefry import *  # noqa: E402, F403

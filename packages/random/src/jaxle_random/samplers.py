@@ -1,0 +1,155 @@
+"""The first samplers: ``uniform``, ``normal``, ``randint`` and ``bernoulli``, bit for bit JAX's.
+
+As in JAX, each public function checks and canonicalizes its arguments, then calls a jitted body with JAX's
+name (``_uniform``, ``_normal``, ...). The jit matters for the bits, not only for speed: XLA on CPU fuses
+``u * (maxval - minval) + minval`` of a compiled body into one fused multiply-add.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import jaxle_numpy as jnp
+from jaxle_core import dtypes, jit, lax
+from jaxle_core.lax.standard import canonical_shape
+from jaxle_random.keys import key_words, random_bits, split
+
+__all__ = ["bernoulli", "normal", "randint", "uniform"]
+
+
+def _unit_floats(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    """Floats in [0, 1): random mantissa bits under the exponent of 1.0, minus 1.
+
+    JAX draws the fewest bits (8, 16, 32 or 64) that cover the mantissa and one more bit, then widens them
+    to the float's width (bfloat16 draws 8 bits).
+    """
+    mantissa = int(dtypes.finfo(dtype).nmant)
+    draw_width = next(w for w in (8, 16, 32, 64) if w > mantissa)
+    word_dtype = np.dtype(f"uint{dtype.itemsize * 8}")
+    words = lax.convert_element_type(random_bits(key, draw_width, shape), word_dtype)
+    one = np.array(1, dtype).view(word_dtype)
+    mantissas = lax.bitwise_or(lax.shift_right_logical(words, np.array(draw_width - mantissa, word_dtype)), one)
+    return lax.sub(lax.bitcast_convert_type(mantissas, dtype), np.array(1, dtype))
+
+
+def _uniform_body(key: Any, shape: tuple[int, ...], dtype: np.dtype, minval: Any, maxval: Any) -> Any:
+    minval = jnp.asarray(minval).astype(dtype)
+    maxval = jnp.asarray(maxval).astype(dtype)
+    floats = _unit_floats(key, shape, dtype)
+    return jnp.maximum(minval, floats * (maxval - minval) + minval)
+
+
+_uniform_body.__name__ = "_uniform"
+_uniform = jit(_uniform_body, static_argnums=(1, 2))
+
+
+def uniform(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, minval: Any = 0.0,
+            maxval: Any = 1.0) -> Any:
+    """Floats uniform in [minval, maxval)."""
+    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    if not dtypes.issubdtype(dtype, np.floating):
+        raise ValueError(f"dtype argument to `uniform` must be a float dtype, got {dtype}")
+    key_words(key)
+    return _uniform(key, canonical_shape(shape), dtype, minval, maxval)
+
+
+def _normal_real_body(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    just_above_minus_one = np.array(-1 + 2.0 ** -(dtypes.finfo(dtype).nmant + 1), dtype)
+    u = _uniform(key, shape, dtype, just_above_minus_one, np.array(1, dtype))
+    return lax.mul(lax.full_like(u, np.sqrt(2)), lax.erf_inv(u))
+
+
+_normal_real_body.__name__ = "_normal_real"
+_normal_real = jit(_normal_real_body, static_argnums=(1, 2))
+
+
+def _normal_body(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    if not dtypes.issubdtype(dtype, np.complexfloating):
+        return _normal_real(key, shape, dtype)
+    real_dtype = np.dtype(np.float32 if dtype == np.complex64 else np.float64)
+    real_key, imag_key = split(key)
+    real = _normal_real(real_key, shape, real_dtype).astype(dtype)
+    imag = _normal_real(imag_key, shape, real_dtype).astype(dtype)
+    return (real + np.array(1j, dtype) * imag) / np.array(np.sqrt(2).astype(real_dtype), dtype)
+
+
+_normal_body.__name__ = "_normal"
+_normal = jit(_normal_body, static_argnums=(1, 2))
+
+
+def normal(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None) -> Any:
+    """Standard normal values: sqrt(2) * erfinv of a uniform draw on (-1, 1); a complex dtype draws its real
+    and imaginary parts from two split keys, each with variance 1/2."""
+    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    if not dtypes.issubdtype(dtype, np.inexact):
+        raise ValueError(f"dtype argument to `normal` must be a float or complex dtype, got {dtype}")
+    key_words(key)
+    return _normal(key, canonical_shape(shape), dtype)
+
+
+def _clip_convert(value: Any, dtype: np.dtype) -> Any:
+    """``value`` clipped to the range both its dtype and ``dtype`` can hold, then converted to ``dtype``."""
+    source, target = jnp.iinfo(value.dtype), jnp.iinfo(dtype)
+    low, high = max(int(source.min), int(target.min)), min(int(source.max), int(target.max))
+    return jnp.clip(value, low, high).astype(dtype)
+
+
+def _randint_body(key: Any, shape: tuple[int, ...], minval: Any, maxval: Any, dtype: np.dtype) -> Any:
+    width = dtype.itemsize * 8
+    unsigned = np.dtype(f"uint{width}")
+    # a maxval beyond the dtype's range makes the largest value of the dtype reachable
+    maxval_beyond = maxval > _clip_convert(jnp.asarray(jnp.iinfo(dtype).max, dtype), maxval.dtype)
+    minval, maxval = _clip_convert(minval, dtype), _clip_convert(maxval, dtype)
+    high_key, low_key = split(key)
+    higher_bits = random_bits(high_key, width, shape)
+    lower_bits = random_bits(low_key, width, shape)
+    span = jnp.where(maxval <= minval, np.array(1, unsigned), (maxval - minval).astype(unsigned))
+    span = jnp.where(maxval_beyond & (maxval > minval), span + np.array(1, unsigned), span)
+    multiplier = jnp.remainder(np.array(2 ** (width // 2), unsigned), span)
+    multiplier = jnp.remainder(multiplier * multiplier, span)
+    offset = jnp.remainder(jnp.remainder(higher_bits, span) * multiplier + jnp.remainder(lower_bits, span), span)
+    return jnp.broadcast_to(minval + offset.astype(dtype), shape)
+
+
+_randint_body.__name__ = "_randint"
+_randint = jit(_randint_body, static_argnums=(1, 4))
+
+
+def randint(key: Any, shape: tuple[int, ...] | int, minval: Any, maxval: Any, dtype: Any = None) -> Any:
+    """Integers uniform in [minval, maxval), from two independent draws reduced modulo the span.
+
+    As JAX, integers narrower than 32 bits are drawn as 32-bit ones (bounds clipped to the narrow range,
+    ``maxval`` one past its top) and converted.
+    """
+    dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    if not dtypes.issubdtype(dtype, np.integer):
+        raise TypeError(f"randint only accepts integer dtypes, got {dtype}")
+    key_words(key)
+    shape = canonical_shape(shape)
+    minval, maxval = jnp.asarray(minval), jnp.asarray(maxval)
+    if dtype.itemsize >= 4:
+        return _randint(key, shape, minval, maxval, dtype)
+    info = jnp.iinfo(dtype)
+    wide = np.dtype(np.int32 if dtypes.issubdtype(dtype, np.signedinteger) else np.uint32)
+    minval = jnp.clip(minval, int(info.min), int(info.max))
+    maxval = jnp.clip(maxval, int(info.min), int(info.max) + 1)
+    return _randint(key, shape, minval, maxval, wide).astype(dtype)
+
+
+def _bernoulli_body(key: Any, p: Any, shape: tuple[int, ...]) -> Any:
+    return _uniform(key, shape, p.dtype, np.array(0, p.dtype), np.array(1, p.dtype)) < p
+
+
+_bernoulli_body.__name__ = "_bernoulli"
+_bernoulli = jit(_bernoulli_body, static_argnums=(2,))
+
+
+def bernoulli(key: Any, p: Any = 0.5, shape: tuple[int, ...] | int | None = None) -> Any:
+    """Booleans that are True with probability ``p``."""
+    p = jnp.asarray(p)
+    if not dtypes.issubdtype(p.dtype, np.floating):
+        raise TypeError(f"bernoulli probability `p` must have a floating dtype, got {p.dtype}.")
+    key_words(key)
+    return _bernoulli(key, p, p.shape if shape is None else canonical_shape(shape))
