@@ -41,8 +41,17 @@ def _seed_words(seed: Any) -> tuple[Any, Any]:
     return hi, lo
 
 
-def PRNGKey(seed: Any) -> Any:  # noqa: N802 - JAX's name
+def check_no_sharding(out_sharding: Any, function: str) -> None:
+    """jaxle places results on one device: ``out_sharding`` may only be None."""
+    if out_sharding is not None:
+        raise TypeError(f"`out_sharding` argument of {function} only supports instances of `NamedSharding` or "
+                        f"`PartitionSpec`. Got {out_sharding} of type: {type(out_sharding)}")
+
+
+def PRNGKey(seed: Any, *, impl: Any = None) -> Any:  # noqa: N802 - JAX's name
     """A raw ``uint32[2]`` key made from an integer seed (64-bit seeds use both words under x64)."""
+    if impl not in (None, "threefry2x32"):
+        raise ValueError(f"jaxle_random implements the threefry2x32 PRNG only; got impl={impl!r}")
     hi, lo = _seed_words(seed)
     return lax.concatenate([lax.broadcast(hi, (1,)), lax.broadcast(lo, (1,))], 0)
 
@@ -96,8 +105,9 @@ def random_bits(key: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
     return word if bit_width == 32 else lax.convert_element_type(word, _UINT_OF_WIDTH[bit_width])
 
 
-def bits(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None) -> Any:
+def bits(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Uniformly random bits of an unsigned integer ``dtype`` (default: the default unsigned int)."""
+    check_no_sharding(out_sharding, "bits")
     dtype = dtypes.default_uint_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.unsignedinteger):
         raise ValueError(f"dtype argument to `bits` must be an unsigned int dtype, got {dtype}")

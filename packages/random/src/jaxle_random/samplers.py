@@ -14,7 +14,7 @@ import numpy as np
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, jit, lax
 from jaxle_core.lax.standard import canonical_shape
-from jaxle_random.keys import key_words, random_bits, split
+from jaxle_random.keys import check_no_sharding, key_words, random_bits, split
 
 __all__ = ["bernoulli", "normal", "randint", "uniform"]
 
@@ -46,8 +46,9 @@ _uniform = jit(_uniform_body, static_argnums=(1, 2))
 
 
 def uniform(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, minval: Any = 0.0,
-            maxval: Any = 1.0) -> Any:
+            maxval: Any = 1.0, *, out_sharding: Any = None) -> Any:
     """Floats uniform in [minval, maxval)."""
+    check_no_sharding(out_sharding, "uniform")
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.floating):
         raise ValueError(f"dtype argument to `uniform` must be a float dtype, got {dtype}")
@@ -79,9 +80,10 @@ _normal_body.__name__ = "_normal"
 _normal = jit(_normal_body, static_argnums=(1, 2))
 
 
-def normal(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None) -> Any:
+def normal(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Standard normal values: sqrt(2) * erfinv of a uniform draw on (-1, 1); a complex dtype draws its real
     and imaginary parts from two split keys, each with variance 1/2."""
+    check_no_sharding(out_sharding, "normal")
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.inexact):
         raise ValueError(f"dtype argument to `normal` must be a float or complex dtype, got {dtype}")
@@ -117,12 +119,14 @@ _randint_body.__name__ = "_randint"
 _randint = jit(_randint_body, static_argnums=(1, 4))
 
 
-def randint(key: Any, shape: tuple[int, ...] | int, minval: Any, maxval: Any, dtype: Any = None) -> Any:
+def randint(key: Any, shape: tuple[int, ...] | int, minval: Any, maxval: Any, dtype: Any = None, *,
+            out_sharding: Any = None) -> Any:
     """Integers uniform in [minval, maxval), from two independent draws reduced modulo the span.
 
     As JAX, integers narrower than 32 bits are drawn as 32-bit ones (bounds clipped to the narrow range,
     ``maxval`` one past its top) and converted.
     """
+    check_no_sharding(out_sharding, "randint")
     dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.integer):
         raise TypeError(f"randint only accepts integer dtypes, got {dtype}")
@@ -138,18 +142,28 @@ def randint(key: Any, shape: tuple[int, ...] | int, minval: Any, maxval: Any, dt
     return _randint(key, shape, minval, maxval, wide).astype(dtype)
 
 
-def _bernoulli_body(key: Any, p: Any, shape: tuple[int, ...]) -> Any:
-    return _uniform(key, shape, p.dtype, np.array(0, p.dtype), np.array(1, p.dtype)) < p
+def _bernoulli_body(key: Any, p: Any, shape: tuple[int, ...], mode: str) -> Any:
+    if mode == "low":
+        return _uniform(key, shape, p.dtype, np.array(0, p.dtype), np.array(1, p.dtype)) < p
+    # "high": a second draw refines the first below its resolution, so tiny probabilities are honoured
+    u = _uniform(key, (2,) + shape, p.dtype, np.array(0, p.dtype), np.array(1, p.dtype))
+    coarse, fine = lax.index_in_dim(u, 0, keepdims=False), lax.index_in_dim(u, 1, keepdims=False)
+    return fine * np.array(dtypes.finfo(p.dtype).eps, p.dtype) < p - coarse
 
 
 _bernoulli_body.__name__ = "_bernoulli"
-_bernoulli = jit(_bernoulli_body, static_argnums=(2,))
+_bernoulli = jit(_bernoulli_body, static_argnums=(2, 3))
 
 
-def bernoulli(key: Any, p: Any = 0.5, shape: tuple[int, ...] | int | None = None) -> Any:
-    """Booleans that are True with probability ``p``."""
+def bernoulli(key: Any, p: Any = 0.5, shape: tuple[int, ...] | int | None = None, mode: str = "low", *,
+              out_sharding: Any = None) -> Any:
+    """Booleans that are True with probability ``p``; ``mode="high"`` draws twice the bits for more precision
+    in small probabilities."""
+    check_no_sharding(out_sharding, "bernoulli")
+    if mode not in ("high", "low"):
+        raise ValueError(f"got {mode=}, expected 'high' or 'low'")
     p = jnp.asarray(p)
     if not dtypes.issubdtype(p.dtype, np.floating):
         raise TypeError(f"bernoulli probability `p` must have a floating dtype, got {p.dtype}.")
     key_words(key)
-    return _bernoulli(key, p, p.shape if shape is None else canonical_shape(shape))
+    return _bernoulli(key, p, p.shape if shape is None else canonical_shape(shape), mode)

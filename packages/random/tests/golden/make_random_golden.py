@@ -89,6 +89,12 @@ def _cases() -> dict:
                                                                np.array([[5], [100]])))
     for p in (0.0, 0.25, 1.0):
         case(f"bernoulli_{p}", lambda ns, p=p: ns.random.bernoulli(ns.random.PRNGKey(10), p, (16,)))
+    case("bernoulli_high", lambda ns: ns.random.bernoulli(ns.random.PRNGKey(10), 0.3, (16,), mode="high"))
+    case("bernoulli_high_float16", lambda ns: ns.random.bernoulli(ns.random.PRNGKey(10), np.float16(0.3), (2, 4),
+                                                                  "high"))
+    case("PRNGKey_impl_named", lambda ns: ns.random.PRNGKey(5, impl="threefry2x32"))
+    case("error_bernoulli_mode", lambda ns: ns.random.bernoulli(ns.random.PRNGKey(1), 0.5, (2,), mode="x"))
+    case("error_uniform_out_sharding", lambda ns: ns.random.uniform(ns.random.PRNGKey(1), out_sharding=1))
     case("bernoulli_array_p", lambda ns: ns.random.bernoulli(ns.random.PRNGKey(10), np.linspace(0, 1, 6,
                                                                                               dtype=np.float32)))
     case("bernoulli_float16_p", lambda ns: ns.random.bernoulli(ns.random.PRNGKey(10), np.float16(0.5), (6,)))
