@@ -11,7 +11,7 @@ PAGES = sorted(p.name for p in DOCS.glob("*.md") if _BLOCK.search(p.read_text())
 
 
 def test_the_docs_have_examples():
-    assert {"autodiff.md", "control-flow.md", "core.md", "tree.md", "vmap.md", "xla.md"} <= set(PAGES)
+    assert {"autodiff.md", "control-flow.md", "core.md", "random.md", "tree.md", "vmap.md", "xla.md"} <= set(PAGES)
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -1,0 +1,38 @@
+"""jax.random benchmarks: jitted sampling throughput, splitting many keys, vmapped sampling over keys.
+
+Usage: python random_bench.py jaxle|jax   (prints one JSON object per line; lower is better)
+"""
+
+import importlib
+import sys
+
+from tree_bench import print_timings
+
+# (api module, random module, module whose import installs the XLA backend)
+MODULES = {"jaxle": ("jaxle_core", "jaxle_random", "jaxle_xla"), "jax": ("jax", "jax.random", "jax")}
+
+
+def main():
+    api_name, random_name, backend_name = MODULES[sys.argv[1]]
+    api, random = importlib.import_module(api_name), importlib.import_module(random_name)
+    importlib.import_module(backend_name)
+    key = random.PRNGKey(0)
+    keys = random.split(key, 1000)
+
+    normal = api.jit(lambda k: random.normal(k, (1_000_000,)))
+    uniform = api.jit(lambda k: random.uniform(k, (10_000_000,)))
+    split = api.jit(lambda k: random.split(k, 100_000))
+    per_key = api.jit(api.vmap(lambda k: random.normal(k, (1000,))))
+
+    cases = {
+        ("eager/normal_1e3", "us"): lambda: random.normal(key, (1000,)).block_until_ready(),
+        ("jit/normal_1e6", "ms"): lambda: normal(key).block_until_ready(),
+        ("jit/uniform_1e7", "ms"): lambda: uniform(key).block_until_ready(),
+        ("jit/split_1e5_keys", "ms"): lambda: split(key).block_until_ready(),
+        ("jit/vmap_normal_1e3_keys_x_1e3", "ms"): lambda: per_key(keys).block_until_ready(),
+    }
+    print_timings(cases)
+
+
+if __name__ == "__main__":
+    main()
