@@ -1,9 +1,11 @@
-"""A short tour of what jaxle can do so far: pytrees, tracing to jaxprs, jit compiled by XLA, autodiff, jax.numpy."""
+"""A short tour of what jaxle can do so far: pytrees, tracing to jaxprs, jit compiled by XLA, autodiff, jax.numpy,
+jax.random."""
 
 import numpy as np
 
 import jaxle_core as jc
 import jaxle_numpy as jnp
+import jaxle_random as random
 import jaxle_tree as tree
 import jaxle_xla
 from jaxle_core import lax
@@ -60,3 +62,8 @@ print("  einsum        :", jnp.einsum("ij,kj->ik", data, data)[0])
 print("  jaxpr of where:")
 print(jc.make_jaxpr(lambda v: jnp.where(v > 5, v, 0.0).sum())(data))
 print("  grad of a jnp loss:", jc.grad(lambda w: jnp.mean(jnp.tanh(data @ w) ** 2))(jnp.ones(4)))
+
+print("jax.random      :")
+key, subkey = random.split(random.PRNGKey(0))
+print("  normal        :", random.normal(subkey, (3,)))
+print("  per-key draws :", jc.jit(jc.vmap(lambda k: random.uniform(k, (2,))))(random.split(key, 3)))
