@@ -1,0 +1,284 @@
+"""Samplers that transform ``uniform`` or ``normal`` draws in closed form: exponential, gumbel, laplace,
+logistic, cauchy, rademacher, pareto, weibull_min, rayleigh, lognormal, maxwell, double_sided_maxwell,
+geometric and triangular, bit for bit JAX's (same draws, same operations, jitted under JAX's names)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import jaxle_numpy as jnp
+from jaxle_core import dtypes, lax
+from jaxle_core.lax.standard import canonical_shape
+from jaxle_numpy.util import named_jit
+from jaxle_random.keys import check_no_sharding, key_words, split
+from jaxle_random.samplers import _bernoulli, _normal, _uniform
+
+__all__ = ["cauchy", "double_sided_maxwell", "exponential", "geometric", "gumbel", "laplace", "logistic",
+           "lognormal", "maxwell", "pareto", "rademacher", "rayleigh", "triangular", "weibull_min"]
+
+
+def _float_dtype(dtype: Any, function: str) -> np.dtype:
+    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    if not dtypes.issubdtype(dtype, np.floating):
+        raise ValueError(f"dtype argument to `{function}` must be a float dtype, got {dtype}")
+    return dtype
+
+
+def _int_dtype(dtype: Any, function: str) -> np.dtype:
+    dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    if not dtypes.issubdtype(dtype, np.integer):
+        raise ValueError(f"dtype argument to `{function}` must be an int dtype, got {dtype}")
+    return dtype
+
+
+def _broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    try:
+        return np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise ValueError(f"Incompatible shapes for broadcasting: shapes={list(shapes)}") from None
+
+
+def _sample_shape(shape: Any, function: str, *params: Any) -> tuple[int, ...]:
+    """``shape``, or the broadcast shape of the parameters when it is None; the parameters must broadcast to it."""
+    param_shapes = [np.shape(p) for p in params]
+    if shape is None:
+        return _broadcast_shapes(*param_shapes)
+    shape = canonical_shape(shape)
+    result = _broadcast_shapes(shape, *param_shapes)
+    if result != shape:
+        raise ValueError(f"{function} parameter shapes must be broadcast-compatible with shape argument, "
+                         f"and the result of broadcasting the shapes must equal the shape argument, "
+                         f"but got result {result} for shape argument {shape}.")
+    return shape
+
+
+def _unit(dtype: np.dtype, value: float) -> np.ndarray:
+    return np.array(value, dtype)
+
+
+@named_jit("_exponential", static_argnames=("shape", "dtype"))
+def _exponential(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    u = _uniform(key, shape, dtype, 0.0, 1.0)
+    return lax.neg(lax.log1p(lax.neg(u)))
+
+
+def exponential(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """Exponential(1) values: ``-log1p(-u)`` of a uniform draw."""
+    check_no_sharding(out_sharding, "exponential")
+    dtype = _float_dtype(dtype, "exponential")
+    key_words(key)
+    return _exponential(key, canonical_shape(shape), dtype)
+
+
+@named_jit("_gumbel", static_argnames=("shape", "dtype", "mode"))
+def _gumbel(key: Any, shape: tuple[int, ...], dtype: np.dtype, mode: str) -> Any:
+    if mode == "high":
+        # below 1/2 a second draw fills in the bits under the first's resolution; -log1p(-u) keeps them
+        draws = _uniform(key, (2,) + shape, dtype, 0.0, 1.0)
+        coarse, fine = lax.index_in_dim(draws, 0, keepdims=False), lax.index_in_dim(draws, 1, keepdims=False)
+        finfo = dtypes.finfo(dtype)
+        refined = coarse + _unit(dtype, finfo.eps) * fine + _unit(dtype, finfo.tiny)
+        u = jnp.where(coarse >= 0.5, coarse, refined)
+        return lax.neg(lax.log(lax.neg(lax.log1p(lax.neg(u)))))
+    u = _uniform(key, shape, dtype, _unit(dtype, dtypes.finfo(dtype).tiny), 1.0)
+    return lax.neg(lax.log(lax.neg(lax.log(u))))
+
+
+def gumbel(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, mode: str | None = None, *,
+           out_sharding: Any = None) -> Any:
+    """Standard Gumbel values: ``-log(-log(u))`` of a uniform draw on [tiny, 1)."""
+    check_no_sharding(out_sharding, "gumbel")
+    dtype = _float_dtype(dtype, "gumbel")
+    mode = "low" if mode is None else mode
+    if mode not in ("high", "low"):
+        raise ValueError(f"Must provide valid mode for gumbel got: {mode}")
+    key_words(key)
+    return _gumbel(key, canonical_shape(shape), dtype, mode)
+
+
+@named_jit("_laplace", static_argnames=("shape", "dtype"))
+def _laplace(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    u = _uniform(key, shape, dtype, _unit(dtype, -1 + 2.0 ** -(dtypes.finfo(dtype).nmant + 1)), 1.0)
+    return lax.mul(lax.sign(u), lax.log1p(lax.neg(lax.abs(u))))
+
+
+def laplace(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """Standard Laplace values: ``sign(u) * log1p(-|u|)`` of a uniform draw on (-1, 1)."""
+    check_no_sharding(out_sharding, "laplace")
+    dtype = _float_dtype(dtype, "laplace")
+    key_words(key)
+    return _laplace(key, canonical_shape(shape), dtype)
+
+
+@named_jit("_logistic", static_argnames=("shape", "dtype"))
+def _logistic(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    u = _uniform(key, shape, dtype, _unit(dtype, dtypes.finfo(dtype).tiny), 1.0)
+    return lax.sub(lax.log(u), lax.log1p(lax.neg(u)))
+
+
+def logistic(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """Standard logistic values: the logit of a uniform draw on [tiny, 1)."""
+    check_no_sharding(out_sharding, "logistic")
+    dtype = _float_dtype(dtype, "logistic")
+    key_words(key)
+    return _logistic(key, canonical_shape(shape), dtype)
+
+
+@named_jit("_cauchy", static_argnames=("shape", "dtype"))
+def _cauchy(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    u = _uniform(key, shape, dtype, _unit(dtype, dtypes.finfo(dtype).eps), 1.0)
+    return lax.tan(lax.mul(_unit(dtype, np.pi), lax.sub(u, _unit(dtype, 0.5))))
+
+
+def cauchy(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """Standard Cauchy values: ``tan(pi * (u - 1/2))`` of a uniform draw on [eps, 1)."""
+    check_no_sharding(out_sharding, "cauchy")
+    dtype = _float_dtype(dtype, "cauchy")
+    key_words(key)
+    return _cauchy(key, canonical_shape(shape), dtype)
+
+
+@named_jit("_rademacher", static_argnames=("shape", "dtype"))
+def _rademacher(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    signs = _bernoulli(key, jnp.asarray(0.5), shape, "low").astype(dtype)
+    return lax.sub(lax.mul(_unit(dtype, 2), signs), _unit(dtype, 1))
+
+
+def rademacher(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """-1 or +1 with equal probability."""
+    check_no_sharding(out_sharding, "rademacher")
+    dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    key_words(key)
+    return _rademacher(key, canonical_shape(shape), dtype)
+
+
+@named_jit("_pareto", static_argnames=("shape", "dtype"))
+def _pareto(key: Any, b: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    return lax.exp(_exponential(key, shape, dtype) / jnp.asarray(b).astype(dtype))
+
+
+def pareto(key: Any, b: Any, shape: tuple[int, ...] | int | None = None, dtype: Any = None, *,
+           out_sharding: Any = None) -> Any:
+    """Pareto values with shape parameter ``b`` (support [1, inf)): ``exp(E / b)`` of an exponential draw."""
+    check_no_sharding(out_sharding, "pareto")
+    dtype = _float_dtype(dtype, "pareto")
+    key_words(key)
+    return _pareto(key, b, _sample_shape(shape, "pareto", b), dtype)
+
+
+@named_jit("_weibull_min", static_argnames=("shape", "dtype"))
+def _weibull_min(key: Any, scale: Any, concentration: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    u = _uniform(key, shape, dtype, 0, 1)
+    exponentials = lax.neg(lax.log1p(lax.neg(u)))
+    return jnp.power(exponentials, (1.0 / concentration).astype(dtype)) * jnp.asarray(scale).astype(dtype)
+
+
+def weibull_min(key: Any, scale: Any, concentration: Any, shape: tuple[int, ...] | int = (),
+                dtype: Any = None) -> Any:
+    """Weibull values: ``scale * E ** (1 / concentration)`` of an exponential draw."""
+    dtype = _float_dtype(dtype, "weibull_min")
+    key_words(key)
+    return _weibull_min(key, jnp.asarray(scale), jnp.asarray(concentration), canonical_shape(shape), dtype)
+
+
+@named_jit("_rayleigh", static_argnames=("shape", "dtype"))
+def _rayleigh(key: Any, scale: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    u = _uniform(key, shape, dtype, 0.0, 1.0)
+    scale = jnp.broadcast_to(jnp.asarray(scale).astype(dtype), shape)
+    return scale * lax.sqrt(lax.log(u) * _unit(dtype, -2.0))
+
+
+def rayleigh(key: Any, scale: Any, shape: tuple[int, ...] | int | None = None, dtype: Any = None, *,
+             out_sharding: Any = None) -> Any:
+    """Rayleigh values: ``scale * sqrt(-2 log u)`` of a uniform draw."""
+    check_no_sharding(out_sharding, "rayleigh")
+    dtype = _float_dtype(dtype, "rayleigh")
+    key_words(key)
+    return _rayleigh(key, scale, _sample_shape(shape, "rayleigh", scale), dtype)
+
+
+_UNIT_SIGMA = np.float32(1.0)  # JAX's default, a NumPy scalar (not weak)
+
+
+def lognormal(key: Any, sigma: Any = _UNIT_SIGMA, shape: tuple[int, ...] | int | None = None,
+              dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """Log-normal values: ``exp(sigma * N)`` of a standard normal draw."""
+    check_no_sharding(out_sharding, "lognormal")
+    dtype = _float_dtype(dtype, "lognormal")
+    key_words(key)
+    shape = _sample_shape(shape, "lognormal", sigma)
+    return jnp.exp(_normal(key, shape, dtype) * sigma)
+
+
+@named_jit("norm")
+def _norm(x: Any) -> Any:
+    return lax.sqrt(lax.reduce_sum(lax.mul(x, x), (x.ndim - 1,)))
+
+
+@named_jit("_maxwell", static_argnames=("shape", "dtype"))
+def _maxwell(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    return _norm(_normal(key, shape + (3,), dtype))
+
+
+def maxwell(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """Maxwell values: the length of a standard normal 3-vector."""
+    check_no_sharding(out_sharding, "maxwell")
+    dtype = _float_dtype(dtype, "maxwell")
+    key_words(key)
+    return _maxwell(key, canonical_shape(shape), dtype)
+
+
+@named_jit("_double_sided_maxwell", static_argnames=("shape", "dtype"))
+def _double_sided_maxwell(key: Any, loc: Any, scale: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    maxwell_key, sign_key = split(key)
+    signs = _rademacher(sign_key, shape, dtype)
+    return signs * _maxwell(maxwell_key, shape, dtype) * jnp.asarray(scale).astype(dtype) + \
+        jnp.asarray(loc).astype(dtype)
+
+
+def double_sided_maxwell(key: Any, loc: Any, scale: Any, shape: tuple[int, ...] | int = (),
+                         dtype: Any = None) -> Any:
+    """Maxwell values with a random sign, scaled by ``scale`` and shifted by ``loc``, of shape
+    ``shape + broadcast(loc, scale).shape``."""
+    dtype = _float_dtype(dtype, "double_sided_maxwell")
+    key_words(key)
+    # as JAX, the parameters' broadcast shape is appended to ``shape``
+    shape = canonical_shape(shape) + _broadcast_shapes(np.shape(loc), np.shape(scale))
+    return _double_sided_maxwell(key, loc, scale, shape, dtype)
+
+
+@named_jit("_geometric", static_argnames=("shape", "dtype"))
+def _geometric(key: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    u = _uniform(key, shape, p.dtype, 0.0, 1.0)
+    u = jnp.where(u == 0, 1, u)
+    trials = jnp.floor(lax.log(u) / jnp.broadcast_to(lax.log1p(lax.neg(p)), shape)) + 1.0
+    return trials.astype(dtype)
+
+
+def geometric(key: Any, p: Any, shape: tuple[int, ...] | int | None = None, dtype: Any = None, *,
+              out_sharding: Any = None) -> Any:
+    """The number of Bernoulli(p) trials up to the first success (>= 1)."""
+    check_no_sharding(out_sharding, "geometric")
+    dtype = _int_dtype(dtype, "geometric")
+    key_words(key)
+    p = jnp.asarray(p)
+    if not dtypes.issubdtype(p.dtype, np.floating):
+        p = p.astype(dtypes.default_float_dtype())
+    return _geometric(key, p, _sample_shape(shape, "geometric", p), dtype)
+
+
+def triangular(key: Any, left: Any, mode: Any, right: Any, shape: tuple[int, ...] | int | None = None,
+               dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """Triangular values on [left, right] peaking at ``mode``, by inverting the distribution function."""
+    check_no_sharding(out_sharding, "triangular")
+    dtype = _float_dtype(dtype, "triangular")
+    key_words(key)
+    shape = _sample_shape(shape, "triangular", left, mode, right)
+    left, mode, right = (jnp.broadcast_to(jnp.asarray(v).astype(dtype), shape) for v in (left, mode, right))
+    mode_quantile = (mode - left) / (right - left)
+    u = _uniform(key, shape, dtype, 0.0, 1.0)
+    below_mode = left + jnp.sqrt(u * (right - left) * (mode - left))
+    above_mode = right - jnp.sqrt((1.0 - u) * (right - left) * (right - mode))
+    return jnp.where(u < mode_quantile, below_mode, above_mode)

@@ -1,0 +1,100 @@
+"""The closed-form samplers (jaxle_random.distributions) against JAX 0.10.2's values
+(golden/random_dist_golden.json from golden/make_random_dist_golden.py) and against their analytic laws.
+
+On core's NumPy reference backend the transcendental functions and XLA's fused multiply-adds round
+differently in the last bits, so float values compare to a few ulps here; integration-tests/test_random_on_xla.py
+replays every case bit for bit on XLA. Integer results (rademacher, geometric) compare exactly.
+"""
+
+import importlib.util
+import json
+import pathlib
+
+import ml_dtypes  # noqa: F401 - registers bfloat16 with NumPy for decoding
+import numpy as np
+import pytest
+import scipy.stats
+
+import jaxle_random as random
+
+_GOLDEN_DIR = pathlib.Path(__file__).parent / "golden"
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(name, _GOLDEN_DIR / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+golden = _load("make_random_dist_golden")
+GOLDEN = json.loads(golden.GOLDEN.read_text())
+NS = golden.namespace("jaxle")
+
+
+def decode(record: dict) -> np.ndarray:
+    return np.frombuffer(bytes.fromhex(record["hex"]), np.dtype(record["dtype"])).reshape(record["shape"])
+
+
+@pytest.mark.parametrize("name", sorted(golden.CASES))
+def test_golden(name):
+    got, expected = golden.run_case(NS, name), GOLDEN[name]
+    if "error" in expected or "error" in got:
+        assert (got.get("error"), got.get("message")) == (expected.get("error"), expected.get("message")), name
+        return
+    assert (got["dtype"], got["shape"]) == (expected["dtype"], expected["shape"]), name
+    actual, wanted = decode(got), decode(expected)
+    if actual.dtype.kind != "f" and actual.dtype != ml_dtypes.bfloat16:
+        np.testing.assert_array_equal(actual, wanted, err_msg=name)
+        return
+    rtol = {2: 8e-3, 4: 2e-5, 8: 1e-13}[actual.itemsize]
+    np.testing.assert_allclose(actual.astype(np.float64), wanted.astype(np.float64), rtol=rtol, atol=rtol,
+                               err_msg=name)
+
+
+N = 10_000
+KEY = random.PRNGKey(2026)
+
+# each sampler with its scipy.stats law
+LAWS = {
+    "exponential": (lambda k: random.exponential(k, (N,)), scipy.stats.expon()),
+    "gumbel": (lambda k: random.gumbel(k, (N,)), scipy.stats.gumbel_r()),
+    "gumbel_high": (lambda k: random.gumbel(k, (N,), mode="high"), scipy.stats.gumbel_r()),
+    "laplace": (lambda k: random.laplace(k, (N,)), scipy.stats.laplace()),
+    "logistic": (lambda k: random.logistic(k, (N,)), scipy.stats.logistic()),
+    "cauchy": (lambda k: random.cauchy(k, (N,)), scipy.stats.cauchy()),
+    "pareto": (lambda k: random.pareto(k, 3.0, (N,)), scipy.stats.pareto(3.0)),
+    "weibull_min": (lambda k: random.weibull_min(k, 2.0, 1.5, (N,)), scipy.stats.weibull_min(1.5, scale=2.0)),
+    "rayleigh": (lambda k: random.rayleigh(k, 2.0, (N,)), scipy.stats.rayleigh(scale=2.0)),
+    "lognormal": (lambda k: random.lognormal(k, 0.5, (N,)), scipy.stats.lognorm(0.5)),
+    "maxwell": (lambda k: random.maxwell(k, (N,)), scipy.stats.maxwell()),
+    "triangular": (lambda k: random.triangular(k, -1.0, 0.5, 2.0, (N,)), scipy.stats.triang(0.5, loc=-1.0, scale=3.0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LAWS))
+def test_follows_its_law(name):
+    sample, law = LAWS[name]
+    draws = np.asarray(sample(KEY), np.float64)
+    assert scipy.stats.kstest(draws, law.cdf).pvalue > 1e-3, name
+
+
+def test_double_sided_maxwell_moments():
+    draws = np.asarray(random.double_sided_maxwell(KEY, 1.0, 2.0, (N,)), np.float64)
+    # |x - loc| / scale is Maxwell; the sign is symmetric
+    assert scipy.stats.kstest(np.abs(draws - 1.0) / 2.0, scipy.stats.maxwell().cdf).pvalue > 1e-3
+    assert abs(np.mean(draws > 1.0) - 0.5) < 0.02
+
+
+def test_rademacher_is_a_fair_sign():
+    draws = np.asarray(random.rademacher(KEY, (N,)))
+    assert set(np.unique(draws)) == {-1, 1}
+    assert abs(draws.mean()) < 0.03
+
+
+def test_geometric_moments():
+    p = 0.3
+    draws = np.asarray(random.geometric(KEY, p, (N,)), np.float64)
+    assert draws.min() >= 1
+    assert abs(draws.mean() - 1 / p) < 0.05 * (1 / p)
+    assert abs(draws.var() - (1 - p) / p ** 2) < 0.1 * (1 - p) / p ** 2
