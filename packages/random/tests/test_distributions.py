@@ -69,6 +69,8 @@ LAWS = {
     "lognormal": (lambda k: random.lognormal(k, 0.5, (N,)), scipy.stats.lognorm(0.5)),
     "maxwell": (lambda k: random.maxwell(k, (N,)), scipy.stats.maxwell()),
     "triangular": (lambda k: random.triangular(k, -1.0, 0.5, 2.0, (N,)), scipy.stats.triang(0.5, loc=-1.0, scale=3.0)),
+    "truncated_normal": (lambda k: random.truncated_normal(k, -1.0, 2.0, (N,)), scipy.stats.truncnorm(-1.0, 2.0)),
+    "wald": (lambda k: random.wald(k, 1.5, (N,)), scipy.stats.invgauss(1.5)),
 }
 
 
@@ -98,3 +100,19 @@ def test_geometric_moments():
     assert draws.min() >= 1
     assert abs(draws.mean() - 1 / p) < 0.05 * (1 / p)
     assert abs(draws.var() - (1 - p) / p ** 2) < 0.1 * (1 - p) / p ** 2
+
+
+def test_permutation_is_uniform_over_orders():
+    keys = random.split(KEY, 2000)
+    orders = np.stack([np.asarray(random.permutation(k, 3)) for k in keys[:600]])
+    assert all(sorted(order) == [0, 1, 2] for order in orders.tolist())
+    counts = np.unique([str(order) for order in orders.tolist()], return_counts=True)[1]
+    assert len(counts) == 6 and scipy.stats.chisquare(counts).pvalue > 1e-3
+
+
+def test_permutation_of_rows_keeps_rows():
+    x = np.arange(20).reshape(5, 4)
+    shuffled = np.asarray(random.permutation(KEY, x))
+    assert sorted(map(tuple, shuffled.tolist())) == sorted(map(tuple, x.tolist()))
+    independent = np.asarray(random.permutation(KEY, x, axis=1, independent=True))
+    np.testing.assert_array_equal(np.sort(independent, axis=1), x)

@@ -18,8 +18,8 @@ _TYPED_KEYS = "typed keys (key<fry> dtypes, random_wrap/random_unwrap) come afte
 LATER = {
     **{name: _SAMPLERS for name in (
         "ball", "beta", "binomial", "categorical", "chisquare", "choice", "dirichlet", "f", "gamma",
-        "generalized_normal", "loggamma", "multinomial", "multivariate_normal", "orthogonal", "permutation",
-        "poisson", "random_gamma_p", "t", "truncated_normal", "wald")},
+        "generalized_normal", "loggamma", "multinomial", "multivariate_normal", "orthogonal", "poisson",
+        "random_gamma_p", "t")},
     **{name: _TYPED_KEYS for name in ("clone", "key", "key_data", "key_dtype", "key_impl", "wrap_key_data")},
 }
 

@@ -1,6 +1,7 @@
 """Samplers that transform ``uniform`` or ``normal`` draws in closed form: exponential, gumbel, laplace,
 logistic, cauchy, rademacher, pareto, weibull_min, rayleigh, lognormal, maxwell, double_sided_maxwell,
-geometric and triangular, bit for bit JAX's (same draws, same operations, jitted under JAX's names)."""
+geometric, triangular, truncated_normal and wald, bit for bit JAX's (same draws, same operations, jitted
+under JAX's names)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from jaxle_random.keys import check_no_sharding, key_words, split
 from jaxle_random.samplers import _bernoulli, _normal, _uniform
 
 __all__ = ["cauchy", "double_sided_maxwell", "exponential", "geometric", "gumbel", "laplace", "logistic",
-           "lognormal", "maxwell", "pareto", "rademacher", "rayleigh", "triangular", "weibull_min"]
+           "lognormal", "maxwell", "pareto", "rademacher", "rayleigh", "triangular", "truncated_normal", "wald",
+           "weibull_min"]
 
 
 def _float_dtype(dtype: Any, function: str) -> np.dtype:
@@ -282,3 +284,45 @@ def triangular(key: Any, left: Any, mode: Any, right: Any, shape: tuple[int, ...
     below_mode = left + jnp.sqrt(u * (right - left) * (mode - left))
     above_mode = right - jnp.sqrt((1.0 - u) * (right - left) * (right - mode))
     return jnp.where(u < mode_quantile, below_mode, above_mode)
+
+
+@named_jit("_truncated_normal", static_argnames=("shape", "dtype"))
+def _truncated_normal(key: Any, lower: Any, upper: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    lower, upper = jnp.asarray(lower).astype(dtype), jnp.asarray(upper).astype(dtype)
+    sqrt2 = _unit(dtype, np.sqrt(2))
+    u = _uniform(key, shape, dtype, lax.erf(lower / sqrt2), lax.erf(upper / sqrt2))
+    values = lax.mul(sqrt2, lax.erf_inv(u))
+    # rounding may land on a bound: keep the values strictly inside (lower, upper)
+    return jnp.clip(values, lax.nextafter(lax.stop_gradient(lower), _unit(dtype, np.inf)),
+                    lax.nextafter(lax.stop_gradient(upper), _unit(dtype, -np.inf)))
+
+
+def truncated_normal(key: Any, lower: Any, upper: Any, shape: tuple[int, ...] | int | None = None,
+                     dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """Standard normal values conditioned on (lower, upper): the inverse distribution function of a uniform
+    draw between the bounds' probabilities."""
+    check_no_sharding(out_sharding, "truncated_normal")
+    dtype = _float_dtype(dtype, "truncated_normal")
+    key_words(key)
+    return _truncated_normal(key, lower, upper, _sample_shape(shape, "truncated_normal", lower, upper), dtype)
+
+
+@named_jit("_wald", static_argnames=("shape", "dtype"))
+def _wald(key: Any, mean: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    normal_key, uniform_key = split(key)
+    mean = jnp.broadcast_to(jnp.asarray(mean).astype(dtype), shape)
+    y = lax.integer_pow(_normal(normal_key, shape, dtype), 2)
+    z = _uniform(uniform_key, shape, dtype, 0.0, 1.0)
+    y_squared, mean_squared = lax.integer_pow(y, 2), lax.integer_pow(mean, 2)
+    root = lax.sqrt(_unit(dtype, 4.0) * mean * y + mean_squared * y_squared)
+    x = mean + mean_squared * y / _unit(dtype, 2.0) - mean / _unit(dtype, 2.0) * root
+    return jnp.where(z <= mean / (mean + x), x, mean_squared / x)
+
+
+def wald(key: Any, mean: Any, shape: tuple[int, ...] | int | None = None, dtype: Any = None, *,
+         out_sharding: Any = None) -> Any:
+    """Wald (inverse Gaussian) values with scale 1, by the transformation method of Michael, Schucany and Haas."""
+    check_no_sharding(out_sharding, "wald")
+    dtype = _float_dtype(dtype, "wald")
+    key_words(key)
+    return _wald(key, mean, _sample_shape(shape, "wald", mean), dtype)

@@ -86,6 +86,30 @@ def _cases() -> dict:
     case("triangular_float16", lambda ns: ns.random.triangular(key(ns, 16), 0.0, 0.3, 1.0, (8,), "float16"))
     case("triangular_x64", lambda ns: ns.random.triangular(key(ns, 16), 0.0, 0.3, 1.0, (8,)), True)
     case("triangular_jit", lambda ns: ns.jit(lambda k: ns.random.triangular(k, -2.0, 0.0, 2.0, (5,)))(key(ns, 16)))
+    case("truncated_normal", lambda ns: ns.random.truncated_normal(key(ns, 17), -1.0, 2.0, (8,)))
+    case("truncated_normal_arrays", lambda ns: ns.random.truncated_normal(
+        key(ns, 17), np.array([-3.0, 0.5], np.float32), np.array([[0.0], [4.0]], np.float32)))
+    case("truncated_normal_float16", lambda ns: ns.random.truncated_normal(key(ns, 17), -1.0, 2.0, (8,), "float16"))
+    case("truncated_normal_x64", lambda ns: ns.random.truncated_normal(key(ns, 17), -1.0, 2.0, (8,)), True)
+    case("truncated_normal_narrow", lambda ns: ns.random.truncated_normal(key(ns, 17), 5.0, 5.0001, (8,)))
+    case("truncated_normal_vmap", lambda ns: ns.vmap(lambda k: ns.random.truncated_normal(k, 0.0, 1.0, (3,)))(
+        ns.random.split(key(ns, 6), 2)))
+    case("wald", lambda ns: ns.random.wald(key(ns, 18), 2.0, (8,)))
+    case("wald_array", lambda ns: ns.random.wald(key(ns, 18), np.array([0.5, 1.0, 7.0], np.float32)))
+    case("wald_float16", lambda ns: ns.random.wald(key(ns, 18), 2.0, (8,), "float16"))
+    case("wald_x64", lambda ns: ns.random.wald(key(ns, 18), 2.0, (8,)), True)
+    for n in (0, 1, 5, 300, 1700):
+        case(f"permutation_int_{n}", lambda ns, n=n: ns.random.permutation(key(ns, 19), n))
+    case("permutation_int_x64", lambda ns: ns.random.permutation(key(ns, 19), 9), True)
+    case("permutation_array", lambda ns: ns.random.permutation(key(ns, 19), np.arange(12.0).reshape(4, 3)))
+    case("permutation_axis1", lambda ns: ns.random.permutation(key(ns, 19), np.arange(12).reshape(3, 4), axis=1))
+    case("permutation_independent", lambda ns: ns.random.permutation(key(ns, 19), np.arange(12).reshape(3, 4),
+                                                                       axis=-1, independent=True))
+    case("permutation_1d", lambda ns: ns.random.permutation(key(ns, 19), np.array([5, 1, 9, 2], np.int8)))
+    case("permutation_jit", lambda ns: ns.jit(lambda k: ns.random.permutation(k, 6))(key(ns, 20)))
+    case("permutation_vmap", lambda ns: ns.vmap(lambda k: ns.random.permutation(k, 6))(
+        ns.random.split(key(ns, 20), 3)))
+    case("error_permutation_float", lambda ns: ns.random.permutation(key(ns, 19), 2.5))
     return cases
 
 
