@@ -1,0 +1,248 @@
+"""The gamma family: ``gamma`` and ``loggamma`` (Marsaglia–Tsang rejection), and the samplers built on them —
+``beta``, ``dirichlet``, ``chisquare``, ``f`` and ``t`` — bit for bit JAX's.
+
+Each element of a gamma draw gets its own key (the draw's key split into one key per element) and runs its
+own rejection loop; the elements are vectorized with ``vmap``, so the loops become one batched while loop
+whose finished elements keep their values, exactly as JAX's sampler does.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+import jaxle_numpy as jnp
+from jaxle_core import dtypes, jit, lax, vmap
+from jaxle_core.lax.standard import canonical_shape
+from jaxle_random.distributions import _exponential
+from jaxle_random.keys import check_no_sharding, key_words, split
+from jaxle_random.samplers import _normal, _uniform
+
+__all__ = ["beta", "chisquare", "dirichlet", "f", "gamma", "loggamma", "t"]
+
+
+def _key_pair(key: Any, num: int) -> list[Any]:
+    keys = split(key, num)
+    return [lax.index_in_dim(keys, i, keepdims=False) for i in range(num)]
+
+
+def _gamma_one(key: Any, alpha: Any, log_space: bool) -> Any:
+    """One Gamma(alpha) value (its log when ``log_space``): Marsaglia–Tsang for alpha >= 1; below 1 the
+    draw for alpha + 1 is scaled by U ** (1 / alpha)."""
+    dtype = alpha.dtype
+
+    def const(value: float) -> Any:
+        return lax.full_like(alpha, value)
+
+    one, zero = const(1), const(0)
+    boost_mask = lax.ge(alpha, one)
+    alpha_orig = alpha
+    alpha = lax.select(boost_mask, alpha, lax.add(alpha, one))
+    d = lax.sub(alpha, const(1 / 3))
+    c = lax.div(const(1 / 3), lax.sqrt(d))
+
+    def rejected(state: tuple) -> Any:
+        _, x_squared, v, u = state
+        squeeze_fails = lax.ge(u, lax.sub(one, lax.mul(const(0.0331), lax.mul(x_squared, x_squared))))
+        log_fails = lax.ge(lax.log(u), lax.add(lax.mul(x_squared, const(0.5)),
+                                               lax.mul(d, lax.add(lax.sub(one, v), lax.log(v)))))
+        return lax.bitwise_and(squeeze_fails, log_fails)
+
+    def next_normal(state: tuple) -> tuple:
+        loop_key, _, _ = state
+        loop_key, normal_key = _key_pair(loop_key, 2)
+        x = _normal(normal_key, (), dtype)
+        return loop_key, x, lax.add(one, lax.mul(x, c))
+
+    def propose(state: tuple) -> tuple:
+        loop_key, x_key, u_key = _key_pair(state[0], 3)
+        # v = (1 + c x)^3 must be positive: redraw x until 1 + c x > 0
+        _, x, v = lax.while_loop(lambda s: lax.le(s[2], zero), next_normal, (x_key, zero, const(-1)))
+        u = _uniform(u_key, (), dtype, np.array(0, dtype), np.array(1, dtype))
+        return loop_key, lax.mul(x, x), lax.mul(lax.mul(v, v), v), u
+
+    key, boost_key = _key_pair(key, 2)
+    # the initial state is rejected, so the loop proposes at least once
+    _, _, v, _ = lax.while_loop(rejected, propose, (key, zero, one, const(2)))
+    if log_space:
+        log_u = lax.neg(_exponential(boost_key, (), dtype))
+        log_boost = lax.select(lax.bitwise_or(boost_mask, lax.eq(log_u, zero)), zero,
+                               lax.mul(log_u, lax.div(one, alpha_orig)))
+        return lax.add(lax.add(lax.log(d), lax.log(v)), log_boost)
+    u = lax.sub(one, _uniform(boost_key, (), dtype, np.array(0, dtype), np.array(1, dtype)))
+    boost = lax.select(boost_mask, one, lax.pow(u, lax.div(one, alpha_orig)))
+    return lax.mul(lax.mul(d, v), boost)
+
+
+def _random_gamma(key: Any, alpha: Any, log_space: bool) -> Any:
+    """Gamma draws of every element of ``alpha``, each from its own key split off ``key``."""
+    size = math.prod(alpha.shape)
+    keys = lax.reshape(split(key, size), (size, 2))
+    flat = lax.reshape(alpha, (size,))
+    samples = vmap(lambda k, a: _gamma_one(k, a, log_space))(keys, flat)
+    return lax.reshape(samples, alpha.shape)
+
+
+def _gamma_body(key: Any, a: Any, shape: tuple[int, ...], dtype: np.dtype, log_space: bool) -> Any:
+    a = lax.convert_element_type(a, dtype)
+    if a.shape != shape:
+        a = lax.broadcast_in_dim(a, shape, tuple(range(len(shape) - a.ndim, len(shape))))
+    return _random_gamma(key, a, log_space)
+
+
+_gamma_body.__name__ = "_gamma"
+_gamma = jit(_gamma_body, static_argnums=(2, 3, 4))
+
+
+def _float_dtype(dtype: Any, function: str) -> np.dtype:
+    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    if not dtypes.issubdtype(dtype, np.floating):
+        raise ValueError(f"dtype argument to `{function}` must be a float dtype, got {dtype}")
+    return dtype
+
+
+def _draw_shape(shape: Any, *param_shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape of a draw: ``shape``, or the parameters' broadcast shape; parameters must broadcast to it."""
+    if shape is None:
+        return tuple(np.broadcast_shapes(*param_shapes))
+    shape = canonical_shape(shape)
+    try:
+        broadcast = np.broadcast_shapes(shape, *param_shapes)
+    except ValueError:
+        broadcast = None
+    if broadcast != shape:
+        raise ValueError(f"Incompatible shapes for broadcasting: shapes={[shape, *map(tuple, param_shapes)]}")
+    return shape
+
+
+def _gamma_family(key: Any, a: Any, shape: Any, dtype: Any, out_sharding: Any, function: str,
+                  log_space: bool) -> Any:
+    check_no_sharding(out_sharding, function)
+    dtype = _float_dtype(dtype, function)
+    key_words(key)
+    a = jnp.asarray(a)
+    return _gamma(key, a, _draw_shape(shape, a.shape), dtype, log_space)
+
+
+def gamma(key: Any, a: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """Gamma(a) values (unit scale), by Marsaglia and Tsang's rejection method."""
+    return _gamma_family(key, a, shape, dtype, out_sharding, "gamma", log_space=False)
+
+
+def loggamma(key: Any, a: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """Logarithms of Gamma(a) values, computed in log space so that tiny ``a`` does not underflow to 0."""
+    return _gamma_family(key, a, shape, dtype, out_sharding, "loggamma", log_space=True)
+
+
+def _beta_body(key: Any, a: Any, b: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    a, b = lax.convert_element_type(a, dtype), lax.convert_element_type(b, dtype)
+    key_a, key_b = _key_pair(key, 2)
+    a, b = jnp.broadcast_to(a, shape), jnp.broadcast_to(b, shape)
+    log_gamma_a = _gamma(key_a, a, shape, dtype, True)
+    log_gamma_b = _gamma(key_b, b, shape, dtype, True)
+    # Ga / (Ga + Gb) from the logs, scaled by the larger one so neither exp underflows
+    log_max = lax.max(log_gamma_a, log_gamma_b)
+    gamma_a = lax.exp(lax.sub(log_gamma_a, log_max))
+    gamma_b = lax.exp(lax.sub(log_gamma_b, log_max))
+    return lax.div(gamma_a, lax.add(gamma_a, gamma_b))
+
+
+_beta_body.__name__ = "_beta"
+_beta = jit(_beta_body, static_argnums=(3, 4))
+
+
+def beta(key: Any, a: Any, b: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """Beta(a, b) values: Ga / (Ga + Gb) of two independent gamma draws."""
+    check_no_sharding(out_sharding, "beta")
+    dtype = _float_dtype(dtype, "beta")
+    key_words(key)
+    a, b = jnp.asarray(a), jnp.asarray(b)
+    return _beta(key, a, b, _draw_shape(shape, a.shape, b.shape), dtype)
+
+
+def _dirichlet_body(key: Any, alpha: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    full_shape = shape + alpha.shape[-1:]
+    log_gammas = _gamma(key, alpha, full_shape, dtype, True)
+    # a softmax of the logs, shifted by their maximum so that exp stays in range
+    log_max = lax.max(np.array(-np.inf, dtype), lax.reduce_max(log_gammas, (len(shape),)))
+    shifted = lax.exp(lax.sub(log_gammas, lax.stop_gradient(lax.expand_dims(log_max, (len(shape),)))))
+    return lax.div(shifted, lax.expand_dims(lax.reduce_sum(shifted, (len(shape),)), (len(shape),)))
+
+
+_dirichlet_body.__name__ = "_dirichlet"
+_dirichlet = jit(_dirichlet_body, static_argnums=(2, 3))
+
+
+def dirichlet(key: Any, alpha: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """Dirichlet(alpha) vectors along the last axis: gamma draws normalized to sum 1."""
+    check_no_sharding(out_sharding, "dirichlet")
+    dtype = _float_dtype(dtype, "dirichlet")
+    key_words(key)
+    alpha = jnp.asarray(alpha)
+    if alpha.ndim < 1:
+        raise ValueError(f"dirichlet requires alpha.ndim >= 1, got alpha.ndim == {alpha.ndim}")
+    batch_shape = _draw_shape(shape, alpha.shape[:-1])
+    return _dirichlet(key, lax.convert_element_type(alpha, dtype), batch_shape, dtype)
+
+
+def _chisquare_body(key: Any, df: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    half = lax.div(df, np.array(2, dtype))
+    return lax.mul(lax.exp(_gamma(key, half, shape, dtype, True)), np.array(2, dtype))
+
+
+_chisquare_body.__name__ = "_chisquare"
+_chisquare = jit(_chisquare_body, static_argnums=(2, 3))
+
+
+def chisquare(key: Any, df: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """Chi-square values with ``df`` degrees of freedom: twice a Gamma(df / 2) draw."""
+    check_no_sharding(out_sharding, "chisquare")
+    dtype = _float_dtype(dtype, "chisquare")
+    key_words(key)
+    df = jnp.asarray(df)
+    return _chisquare(key, lax.convert_element_type(df, dtype), _draw_shape(shape, df.shape), dtype)
+
+
+def _f_body(key: Any, dfnum: Any, dfden: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    dfden, dfnum = lax.convert_element_type(dfden, dtype), lax.convert_element_type(dfnum, dtype)
+    key_den, key_num = _key_pair(key, 2)
+    numerator = lax.div(_chisquare(key_num, dfnum, shape, dtype), dfnum)
+    denominator = lax.div(_chisquare(key_den, dfden, shape, dtype), dfden)
+    return lax.div(numerator, denominator)
+
+
+_f_body.__name__ = "_f"
+_f = jit(_f_body, static_argnums=(3, 4))
+
+
+def f(key: Any, dfnum: Any, dfden: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """F(dfnum, dfden) values: the ratio of two chi-square draws, each over its degrees of freedom."""
+    check_no_sharding(out_sharding, "f")
+    dtype = _float_dtype(dtype, "f")
+    key_words(key)
+    dfnum, dfden = jnp.asarray(dfnum), jnp.asarray(dfden)
+    return _f(key, dfnum, dfden, _draw_shape(shape, dfnum.shape, dfden.shape), dtype)
+
+
+def _t_body(key: Any, df: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    df = lax.convert_element_type(df, dtype)
+    key_normal, key_gamma = _key_pair(key, 2)
+    n = _normal(key_normal, shape, dtype)
+    half = lax.div(df, np.array(2, dtype))
+    g = _gamma(key_gamma, half, shape, dtype, False)
+    return lax.mul(n, lax.sqrt(lax.div(half, g)))
+
+
+_t_body.__name__ = "_t"
+_t = jit(_t_body, static_argnums=(2, 3))
+
+
+def t(key: Any, df: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """Student's t values: a normal draw over sqrt(chi-square / df)."""
+    check_no_sharding(out_sharding, "t")
+    dtype = _float_dtype(dtype, "t")
+    key_words(key)
+    df = jnp.asarray(df)
+    return _t(key, df, _draw_shape(shape, df.shape), dtype)

@@ -1,0 +1,97 @@
+"""Golden values of jax.random's gamma family (gamma, loggamma, beta, dirichlet, chisquare, f, t).
+
+Run with JAX's venv: ``/work/jaxpeer/bin/python make_random_gamma_golden.py jax`` writes random_gamma_golden.json.
+Cases are built as in make_random_golden.py (``build(ns)`` returning an array or raising) and share its
+``namespace`` and encoding.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+_HERE = pathlib.Path(__file__).parent
+_spec = importlib.util.spec_from_file_location("make_random_golden", _HERE / "make_random_golden.py")
+base = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(base)
+
+GOLDEN = _HERE / "random_gamma_golden.json"
+ALPHAS = np.array([0.01, 0.3, 1.0, 2.5, 40.0], np.float32)
+
+
+def _cases() -> dict:
+    cases = {}
+
+    def case(name, build, x64=False):
+        cases[name] = (build, x64)
+
+    def key(ns, seed=0):
+        return ns.random.PRNGKey(seed)
+
+    for dtype in base.FLOATS:
+        case(f"gamma_{dtype}", lambda ns, d=dtype: ns.random.gamma(key(ns, 1), ALPHAS.astype(d), dtype=d))
+        case(f"loggamma_{dtype}", lambda ns, d=dtype: ns.random.loggamma(key(ns, 1), ALPHAS.astype(d), dtype=d))
+    case("gamma_float64_x64", lambda ns: ns.random.gamma(key(ns, 1), ALPHAS.astype("float64"), dtype="float64"),
+         True)
+    case("loggamma_float64_x64", lambda ns: ns.random.loggamma(key(ns, 1), ALPHAS, dtype="float64"), True)
+    case("gamma_default_x64", lambda ns: ns.random.gamma(key(ns, 2), 3.0, (4,)), True)
+    for alpha in (0.2, 1.0, 3.0):
+        case(f"gamma_shape_{alpha}", lambda ns, a=alpha: ns.random.gamma(key(ns, 3), a, (2, 3)))
+    case("gamma_scalar", lambda ns: ns.random.gamma(key(ns, 4), 1.5))
+    case("gamma_empty", lambda ns: ns.random.gamma(key(ns, 4), 1.5, (0, 2)))
+    case("gamma_broadcast", lambda ns: ns.random.gamma(key(ns, 5), np.array([0.5, 5.0], np.float32), (3, 2)))
+    case("gamma_int_alpha", lambda ns: ns.random.gamma(key(ns, 5), 2, (3,)))
+    case("gamma_many", lambda ns: ns.random.gamma(key(ns, 6), 0.7, (32,)))
+    case("loggamma_tiny", lambda ns: ns.random.loggamma(key(ns, 7), np.float32(1e-4), (4,)))
+    case("beta", lambda ns: ns.random.beta(key(ns, 8), 1.5, 3.0, (5,)))
+    case("beta_arrays", lambda ns: ns.random.beta(key(ns, 8), np.array([0.1, 2.0], np.float32),
+                                                  np.array([[0.5], [4.0]], np.float32)))
+    case("beta_float16", lambda ns: ns.random.beta(key(ns, 8), 2.0, 2.0, (3,), "float16"))
+    case("dirichlet", lambda ns: ns.random.dirichlet(key(ns, 9), np.array([0.5, 1.0, 3.0], np.float32)))
+    case("dirichlet_shape", lambda ns: ns.random.dirichlet(key(ns, 9), np.array([0.5, 1.0, 3.0], np.float32),
+                                                            (2,)))
+    case("dirichlet_batched_alpha", lambda ns: ns.random.dirichlet(key(ns, 9), np.array(
+        [[0.5, 2.0], [1.0, 1.0]], np.float32)))
+    case("chisquare", lambda ns: ns.random.chisquare(key(ns, 10), 3.0, (5,)))
+    case("chisquare_array", lambda ns: ns.random.chisquare(key(ns, 10), np.array([0.5, 1.0, 7.0], np.float32)))
+    case("f", lambda ns: ns.random.f(key(ns, 11), 2.0, 5.0, (5,)))
+    case("t", lambda ns: ns.random.t(key(ns, 12), 3.0, (5,)))
+    case("t_array", lambda ns: ns.random.t(key(ns, 12), np.array([1.0, 4.0, 30.0], np.float32)))
+    case("f_x64", lambda ns: ns.random.f(key(ns, 11), 2.0, 5.0, (3,), "float64"), True)
+    # transformations
+    case("jit_gamma", lambda ns: ns.jit(lambda k, a: ns.random.gamma(k, a, (3,)))(key(ns, 13), np.float32(0.8)))
+    case("vmap_gamma_keys", lambda ns: ns.vmap(lambda k: ns.random.gamma(k, 2.0, (2,)))(
+        ns.random.split(key(ns, 14), 3)))
+    case("vmap_gamma_alpha", lambda ns: ns.vmap(lambda a: ns.random.gamma(key(ns, 14), a, (2,)))(ALPHAS))
+    case("vmap_beta_keys", lambda ns: ns.vmap(lambda k: ns.random.beta(k, 0.5, 0.5, (2,)))(
+        ns.random.split(key(ns, 15), 2)))
+    # errors
+    case("error_gamma_int_dtype", lambda ns: ns.random.gamma(key(ns), 1.0, (2,), "int32"))
+    case("error_gamma_shape", lambda ns: ns.random.gamma(key(ns), np.ones(3, np.float32), (2,)))
+    case("error_beta_shape", lambda ns: ns.random.beta(key(ns), 1.0, np.ones(3, np.float32), (2,)))
+    case("error_dirichlet_scalar", lambda ns: ns.random.dirichlet(key(ns), 1.0))
+    case("error_t_int_dtype", lambda ns: ns.random.t(key(ns), 1.0, (2,), "int32"))
+    return cases
+
+
+CASES = _cases()
+
+
+def run_case(ns, name: str) -> dict:
+    """The encoded result of case ``name``, or its exception type and message."""
+    build, x64 = CASES[name]
+    with ns.enable_x64(True) if x64 else contextlib.nullcontext():
+        try:
+            return base.encode(build(ns))
+        except Exception as error:  # noqa: BLE001 - the golden records which exception a case raises
+            return {"error": type(error).__name__, "message": str(error)}
+
+
+if __name__ == "__main__":
+    ns = base.namespace(sys.argv[1])
+    GOLDEN.write_text(json.dumps({name: run_case(ns, name) for name in CASES}, indent=0, sort_keys=True) + "\n")
