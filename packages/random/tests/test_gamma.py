@@ -97,3 +97,8 @@ def test_f_distribution():
 
 def test_t_distribution():
     assert _ks(np.asarray(random.t(KEY, 5.0, (N,))), stats.t(5.0).cdf) < 0.04
+
+
+@pytest.mark.parametrize("p", [1.0, 2.0, 4.0])
+def test_generalized_normal_distribution(p):
+    assert _ks(np.asarray(random.generalized_normal(KEY, p, (N,))), stats.gennorm(p).cdf) < 0.04

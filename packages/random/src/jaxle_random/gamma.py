@@ -16,11 +16,11 @@ import numpy as np
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, jit, lax, vmap
 from jaxle_core.lax.standard import canonical_shape
-from jaxle_random.distributions import _exponential
+from jaxle_random.distributions import _exponential, _rademacher
 from jaxle_random.keys import check_no_sharding, key_words, split
 from jaxle_random.samplers import _normal, _uniform
 
-__all__ = ["beta", "chisquare", "dirichlet", "f", "gamma", "loggamma", "t"]
+__all__ = ["beta", "chisquare", "dirichlet", "f", "gamma", "generalized_normal", "loggamma", "t"]
 
 
 def _key_pair(key: Any, num: int) -> list[Any]:
@@ -246,3 +246,23 @@ def t(key: Any, df: Any, shape: Any = None, dtype: Any = None, *, out_sharding: 
     key_words(key)
     df = jnp.asarray(df)
     return _t(key, df, _draw_shape(shape, df.shape), dtype)
+
+
+def _generalized_normal_body(key: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    key_gamma, key_sign = _key_pair(key, 2)
+    g = gamma(key_gamma, lax.div(np.array(1, p.dtype), p), shape, dtype)
+    signs = _rademacher(key_sign, shape, dtype)
+    return lax.mul(signs, lax.pow(g, lax.convert_element_type(lax.div(np.array(1, p.dtype), p), dtype)))
+
+
+_generalized_normal_body.__name__ = "_generalized_normal"
+_generalized_normal = jit(_generalized_normal_body, static_argnums=(2, 3))
+
+
+def generalized_normal(key: Any, p: float, shape: tuple[int, ...] = (), dtype: Any = None, *,
+                       out_sharding: Any = None) -> Any:
+    """Values of density proportional to exp(-|x|^p): a random sign times Gamma(1/p) ** (1/p)."""
+    check_no_sharding(out_sharding, "generalized_normal")
+    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    key_words(key)
+    return _generalized_normal(key, jnp.asarray(p), canonical_shape(shape), dtype)

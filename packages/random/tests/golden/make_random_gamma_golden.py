@@ -63,6 +63,10 @@ def _cases() -> dict:
     case("t", lambda ns: ns.random.t(key(ns, 12), 3.0, (5,)))
     case("t_array", lambda ns: ns.random.t(key(ns, 12), np.array([1.0, 4.0, 30.0], np.float32)))
     case("f_x64", lambda ns: ns.random.f(key(ns, 11), 2.0, 5.0, (3,), "float64"), True)
+    for p in (0.5, 1.0, 2.0, 5.0):
+        case(f"generalized_normal_{p}", lambda ns, p=p: ns.random.generalized_normal(key(ns, 16), p, (4,)))
+    case("generalized_normal_float16", lambda ns: ns.random.generalized_normal(key(ns, 16), 2.0, (3,), "float16"))
+    case("generalized_normal_x64", lambda ns: ns.random.generalized_normal(key(ns, 16), 1.5, (3,)), True)
     # transformations
     case("jit_gamma", lambda ns: ns.jit(lambda k, a: ns.random.gamma(k, a, (3,)))(key(ns, 13), np.float32(0.8)))
     case("vmap_gamma_keys", lambda ns: ns.vmap(lambda k: ns.random.gamma(k, 2.0, (2,)))(
@@ -70,7 +74,11 @@ def _cases() -> dict:
     case("vmap_gamma_alpha", lambda ns: ns.vmap(lambda a: ns.random.gamma(key(ns, 14), a, (2,)))(ALPHAS))
     case("vmap_beta_keys", lambda ns: ns.vmap(lambda k: ns.random.beta(k, 0.5, 0.5, (2,)))(
         ns.random.split(key(ns, 15), 2)))
+    case("vmap_generalized_normal_keys", lambda ns: ns.vmap(lambda k: ns.random.generalized_normal(k, 3.0, (2,)))(
+        ns.random.split(key(ns, 17), 2)))
     # errors
+    case("error_generalized_normal_int", lambda ns: ns.random.generalized_normal(key(ns), 2.0, (2,), "int32"))
+    case("error_generalized_normal_shape", lambda ns: ns.random.generalized_normal(key(ns), np.ones(2), (3,)))
     case("error_gamma_int_dtype", lambda ns: ns.random.gamma(key(ns), 1.0, (2,), "int32"))
     case("error_gamma_shape", lambda ns: ns.random.gamma(key(ns), np.ones(3, np.float32), (2,)))
     case("error_beta_shape", lambda ns: ns.random.beta(key(ns), 1.0, np.ones(3, np.float32), (2,)))
