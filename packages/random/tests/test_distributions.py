@@ -116,3 +116,29 @@ def test_permutation_of_rows_keeps_rows():
     assert sorted(map(tuple, shuffled.tolist())) == sorted(map(tuple, x.tolist()))
     independent = np.asarray(random.permutation(KEY, x, axis=1, independent=True))
     np.testing.assert_array_equal(np.sort(independent, axis=1), x)
+
+
+def _frequencies(draws: np.ndarray, n: int) -> np.ndarray:
+    return np.bincount(np.asarray(draws).ravel(), minlength=n) / np.asarray(draws).size
+
+
+def test_choice_follows_the_weights():
+    weights = np.array([0.1, 0.0, 0.5, 0.15, 0.25], np.float32)
+    frequencies = _frequencies(random.choice(KEY, 5, (N,), p=weights), 5)
+    np.testing.assert_allclose(frequencies, weights, atol=0.02)
+    np.testing.assert_allclose(_frequencies(random.choice(KEY, 4, (N,)), 4), 0.25, atol=0.02)
+
+
+def test_choice_without_replacement_is_distinct():
+    picks = np.asarray(random.choice(KEY, 50, (20,), replace=False))
+    assert len(set(picks.tolist())) == 20 and picks.min() >= 0 and picks.max() < 50
+    weighted = np.asarray(random.choice(KEY, 6, (6,), replace=False, p=np.full(6, 1 / 6, np.float32)))
+    assert sorted(weighted.tolist()) == list(range(6))
+
+
+def test_categorical_follows_softmax():
+    probabilities = np.array([0.1, 0.2, 0.3, 0.4], np.float32)
+    draws = random.categorical(KEY, np.log(probabilities), shape=(N,))
+    np.testing.assert_allclose(_frequencies(draws, 4), probabilities, atol=0.02)
+    without = np.asarray(random.categorical(KEY, np.log(probabilities), shape=(4,), replace=False))
+    assert sorted(without.tolist()) == [0, 1, 2, 3]

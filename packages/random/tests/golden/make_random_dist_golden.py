@@ -110,6 +110,43 @@ def _cases() -> dict:
     case("permutation_vmap", lambda ns: ns.vmap(lambda k: ns.random.permutation(k, 6))(
         ns.random.split(key(ns, 20), 3)))
     case("error_permutation_float", lambda ns: ns.random.permutation(key(ns, 19), 2.5))
+    arr = np.arange(12, dtype=np.float32).reshape(4, 3)
+    weights = np.array([0.1, 0.0, 0.5, 0.15, 0.25], np.float32)
+    case("choice_int", lambda ns: ns.random.choice(key(ns, 21), 5, (6,)))
+    case("choice_int_x64", lambda ns: ns.random.choice(key(ns, 21), 5, (6,)), True)
+    case("choice_scalar", lambda ns: ns.random.choice(key(ns, 21), 7))
+    case("choice_no_replace", lambda ns: ns.random.choice(key(ns, 21), 7, (2, 3), replace=False))
+    case("choice_array", lambda ns: ns.random.choice(key(ns, 21), arr, (5,)))
+    case("choice_array_axis1", lambda ns: ns.random.choice(key(ns, 21), arr, (2,), axis=1))
+    case("choice_array_no_replace", lambda ns: ns.random.choice(key(ns, 21), arr, (3,), replace=False))
+    case("choice_p", lambda ns: ns.random.choice(key(ns, 21), 5, (10,), p=weights))
+    case("choice_p_x64", lambda ns: ns.random.choice(key(ns, 21), 5, (10,), p=weights), True)
+    case("choice_p_no_replace", lambda ns: ns.random.choice(key(ns, 21), 5, (4,), replace=False, p=weights))
+    case("choice_p_array", lambda ns: ns.random.choice(key(ns, 21), arr, (2, 2), p=weights[:4] / weights[:4].sum()))
+    case("choice_empty", lambda ns: ns.random.choice(key(ns, 21), 5, (0,)))
+    case("choice_jit", lambda ns: ns.jit(lambda k: ns.random.choice(k, 9, (4,), replace=False))(key(ns, 22)))
+    case("choice_vmap", lambda ns: ns.vmap(lambda k: ns.random.choice(k, arr, (2,)))(ns.random.split(key(ns, 22), 2)))
+    case("error_choice_too_many", lambda ns: ns.random.choice(key(ns, 21), 3, (5,), replace=False))
+    case("error_choice_p_shape", lambda ns: ns.random.choice(key(ns, 21), 5, (3,), p=np.ones(4, np.float32) / 4))
+    case("error_choice_axis", lambda ns: ns.random.choice(key(ns, 21), arr, axis=3))
+    case("error_choice_nonpositive", lambda ns: ns.random.choice(key(ns, 21), -1))
+    logits = np.log(np.array([[0.1, 0.2, 0.3, 0.4], [0.7, 0.1, 0.1, 0.1]], np.float32))
+    case("categorical", lambda ns: ns.random.categorical(key(ns, 23), logits))
+    case("categorical_axis0", lambda ns: ns.random.categorical(key(ns, 23), logits, axis=0))
+    case("categorical_shape", lambda ns: ns.random.categorical(key(ns, 23), logits, shape=(3, 2)))
+    case("categorical_1d", lambda ns: ns.random.categorical(key(ns, 23), logits[0], shape=(7,)))
+    case("categorical_x64", lambda ns: ns.random.categorical(key(ns, 23), logits, shape=(3, 2)), True)
+    case("categorical_float16", lambda ns: ns.random.categorical(key(ns, 23), logits.astype(np.float16)))
+    case("categorical_no_replace", lambda ns: ns.random.categorical(key(ns, 23), logits, shape=(3, 2),
+                                                                     replace=False))
+    case("categorical_no_replace_axis0", lambda ns: ns.random.categorical(key(ns, 23), logits.T, axis=0,
+                                                                           shape=(2, 1, 2), replace=False))
+    case("categorical_no_replace_default", lambda ns: ns.random.categorical(key(ns, 23), logits, replace=False))
+    case("categorical_high", lambda ns: ns.random.categorical(key(ns, 23), logits, mode="high"))
+    case("categorical_vmap", lambda ns: ns.vmap(lambda k: ns.random.categorical(k, logits))(
+        ns.random.split(key(ns, 24), 3)))
+    case("error_categorical_too_many", lambda ns: ns.random.categorical(key(ns, 23), logits, shape=(5, 2),
+                                                                         replace=False))
     return cases
 
 

@@ -1,0 +1,97 @@
+"""Random picks: ``choice`` (elements of ``range(a)`` or slices of an array, with or without replacement,
+uniform or weighted by ``p``) and ``categorical`` (category indices drawn from logits), bit for bit JAX's.
+
+Weighted picks with replacement invert the cumulative weights at uniform draws; picks without replacement
+take the largest Gumbel-perturbed log-weights (the Gumbel top-k trick), as JAX does.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+import jaxle_numpy as jnp
+from jaxle_core import dtypes, lax
+from jaxle_core.lax.standard import canonical_shape
+from jaxle_random.distributions import gumbel
+from jaxle_random.keys import check_no_sharding, key_words
+from jaxle_random.samplers import randint, uniform
+from jaxle_random.shuffles import _shuffle
+
+__all__ = ["categorical", "choice"]
+
+
+def choice(key: Any, a: Any, shape: tuple[int, ...] | int = (), replace: bool = True, p: Any = None,
+           axis: int = 0, mode: str | None = None) -> Any:
+    """Elements of ``range(a)`` (integer ``a``) or slices of ``a`` along ``axis``, picked at random."""
+    key_words(key)
+    shape = canonical_shape(shape)
+    scalar_population = np.ndim(a) == 0
+    if scalar_population:
+        n_inputs = int(a)
+    else:
+        a = jnp.asarray(a)
+        if not -a.ndim <= axis < a.ndim:
+            raise ValueError(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
+        axis = axis % a.ndim
+        n_inputs = a.shape[axis]
+    n_draws = math.prod(shape)
+    if n_draws == 0:
+        return jnp.zeros(shape, dtypes.default_int_dtype() if scalar_population else a.dtype)
+    if n_inputs <= 0:
+        raise ValueError("a must be greater than 0 unless no samples are taken")
+    if not replace and n_draws > n_inputs:
+        raise ValueError(f"Cannot take a larger sample (size {n_draws}) than population (size {n_inputs}) when "
+                         "'replace=False'")
+    if p is None:
+        if replace:
+            picks = randint(key, shape, 0, n_inputs)
+        else:
+            picks = lax.slice_in_dim(_shuffle(key, jnp.arange(n_inputs), 0), 0, n_draws).reshape(shape)
+    else:
+        p = jnp.asarray(p)
+        if p.shape != (n_inputs,):
+            raise ValueError(f"p must be None or a 1D vector with the same size as a.shape[axis]. p has shape "
+                             f"{p.shape} and a.shape[axis] is {n_inputs}.")
+        if replace:
+            cumulative = jnp.cumsum(p)
+            total = lax.index_in_dim(cumulative, n_inputs - 1, keepdims=False)
+            targets = total * (1 - uniform(key, shape, cumulative.dtype))
+            picks = jnp.searchsorted(cumulative, targets).astype(dtypes.default_int_dtype())
+        else:
+            perturbed = gumbel(key, (n_inputs,), p.dtype, mode) + jnp.log(p)
+            picks = lax.top_k(perturbed, n_draws)[1].astype(dtypes.default_int_dtype()).reshape(shape)
+    return picks if scalar_population else jnp.take(a, picks, axis)
+
+
+def categorical(key: Any, logits: Any, axis: int = -1, shape: tuple[int, ...] | int | None = None,
+                replace: bool = True, mode: str | None = None, *, out_sharding: Any = None) -> Any:
+    """Category indices along ``axis`` drawn with probabilities ``softmax(logits)``: the argmax (top-k without
+    replacement) of Gumbel-perturbed logits. ``shape`` is the sample shape; it ends in the logits' batch shape."""
+    check_no_sharding(out_sharding, "categorical")
+    key_words(key)
+    logits = jnp.asarray(logits)
+    if axis >= 0:
+        axis -= logits.ndim
+    batch_shape = tuple(np.delete(logits.shape, axis))
+    if shape is None:
+        shape = batch_shape
+    else:
+        shape = canonical_shape(shape)
+        if np.broadcast_shapes(shape, batch_shape) != shape:
+            raise ValueError(f"Incompatible shapes for broadcasting: shapes={[shape, batch_shape]}")
+    prefix = shape[:len(shape) - len(batch_shape)]
+    noise_shape = list(shape[len(shape) - len(batch_shape):])
+    noise_shape.insert(axis % logits.ndim, logits.shape[axis])
+    if replace:
+        noise = gumbel(key, (*prefix, *noise_shape), logits.dtype, mode)
+        return jnp.argmax(noise + lax.expand_dims(logits, tuple(range(len(prefix)))), axis=axis)
+    n_draws = math.prod(prefix)
+    if n_draws > logits.shape[axis]:
+        raise ValueError(f"Number of samples without replacement ({n_draws}) cannot exceed number of categories "
+                         f"({logits.shape[axis]}).")
+    perturbed = gumbel(key, tuple(noise_shape), logits.dtype, mode) + logits
+    picks = lax.top_k(perturbed, n_draws, axis=axis)[1]
+    return jnp.moveaxis(picks, axis, 0).reshape(shape)
