@@ -9,18 +9,22 @@ whose finished elements keep their values, exactly as JAX's sampler does.
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any
 
 import numpy as np
 
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, jit, lax, vmap
+from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.batching.trace import batching_rules, move_dim
+from jaxle_core.core import Primitive
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_random.distributions import _exponential, _rademacher
 from jaxle_random.keys import check_no_sharding, key_words, split
 from jaxle_random.samplers import _normal, _uniform
 
-__all__ = ["beta", "chisquare", "dirichlet", "f", "gamma", "generalized_normal", "loggamma", "t"]
+__all__ = ["random_gamma_p", "beta", "chisquare", "dirichlet", "f", "gamma", "generalized_normal", "loggamma", "t"]
 
 
 def _key_pair(key: Any, num: int) -> list[Any]:
@@ -77,19 +81,58 @@ def _gamma_one(key: Any, alpha: Any, log_space: bool) -> Any:
 
 
 def _random_gamma(key: Any, alpha: Any, log_space: bool) -> Any:
-    """Gamma draws of every element of ``alpha``, each from its own key split off ``key``."""
-    size = math.prod(alpha.shape)
-    keys = lax.reshape(split(key, size), (size, 2))
-    flat = lax.reshape(alpha, (size,))
-    samples = vmap(lambda k, a: _gamma_one(k, a, log_space))(keys, flat)
+    """Gamma draws of every element of ``alpha``, each from its own key: keys ``(*batch, 2)`` and ``alpha``
+    of shape ``(*batch, *rest)`` split every key into one key per element of ``rest``."""
+    batch = math.prod(key.shape[:-1])
+    count = math.prod(alpha.shape[key.ndim - 1:])
+    keys = vmap(lambda k: split(k, count))(lax.reshape(key, (batch, 2)))
+    size = batch * count
+    samples = vmap(lambda k, a: _gamma_one(k, a, log_space))(lax.reshape(keys, (size, 2)),
+                                                             lax.reshape(alpha, (size,)))
     return lax.reshape(samples, alpha.shape)
+
+
+def _random_gamma_abstract_eval(key: ShapedArray, alpha: ShapedArray, *, log_space: bool) -> ShapedArray:
+    if key.dtype != np.uint32 or key.shape[-1:] != (2,) or alpha.shape[:key.ndim - 1] != key.shape[:-1]:
+        raise TypeError(f"random_gamma takes uint32 keys (*batch, 2) and alpha (*batch, ...); got {key} "
+                        f"and {alpha}")
+    return ShapedArray(alpha.shape, alpha.dtype)
+
+
+def _random_gamma_batching(values: list, dims: list, *, log_space: bool) -> tuple[Any, int]:
+    # As JAX: an unbatched operand is broadcast over the batch, so keys and alphas are lined up element
+    # for element and every element is computed (and rounded) alike, batched or not.
+    size = next(get_aval(v).shape[d] for v, d in zip(values, dims) if d is not None)
+    key, alpha = (move_dim(v, d, 0) if d is not None else lax.broadcast(v, (size,)) for v, d in zip(values, dims))
+    return random_gamma_p.bind(key, alpha, log_space=log_space), 0
+
+
+random_gamma_p = Primitive("random_gamma")
+random_gamma_p.def_abstract_eval(_random_gamma_abstract_eval)
+random_gamma_p.def_impl(lambda key, alpha, *, log_space: np.asarray(_random_gamma(key, alpha, log_space)))
+batching_rules[random_gamma_p] = _random_gamma_batching
+_lowering_registered = False
+
+
+def _bind_random_gamma(key: Any, alpha: Any, log_space: bool) -> Any:
+    """``random_gamma_p`` of ``key`` and ``alpha``, its XLA lowering registered first if jaxle_xla is loaded."""
+    global _lowering_registered
+    if not _lowering_registered and "jaxle_xla" in sys.modules:
+        from jaxle_xla.lowering.module import register_lowering
+
+        @register_lowering(random_gamma_p)
+        def _lower(ctx, key, alpha, *, log_space):
+            return ctx.lower_fun(lambda k, a: _random_gamma(k, a, log_space), key, alpha)[0]
+
+        _lowering_registered = True
+    return random_gamma_p.bind(key, alpha, log_space=log_space)
 
 
 def _gamma_body(key: Any, a: Any, shape: tuple[int, ...], dtype: np.dtype, log_space: bool) -> Any:
     a = lax.convert_element_type(a, dtype)
     if a.shape != shape:
         a = lax.broadcast_in_dim(a, shape, tuple(range(len(shape) - a.ndim, len(shape))))
-    return _random_gamma(key, a, log_space)
+    return _bind_random_gamma(key, a, log_space)
 
 
 _gamma_body.__name__ = "_gamma"
