@@ -142,3 +142,12 @@ def test_categorical_follows_softmax():
     np.testing.assert_allclose(_frequencies(draws, 4), probabilities, atol=0.02)
     without = np.asarray(random.categorical(KEY, np.log(probabilities), shape=(4,), replace=False))
     assert sorted(without.tolist()) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("p", [1.0, 2.0])
+def test_ball_radius_to_the_d_is_uniform(p):
+    d = 3
+    points = np.asarray(random.ball(KEY, d, p, (N // 4,)), np.float64)
+    radii = np.sum(np.abs(points) ** p, axis=-1) ** (1 / p)
+    assert radii.max() < 1
+    assert scipy.stats.kstest(radii ** d, scipy.stats.uniform().cdf).pvalue > 1e-3

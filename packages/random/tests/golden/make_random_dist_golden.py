@@ -147,6 +147,12 @@ def _cases() -> dict:
         ns.random.split(key(ns, 24), 3)))
     case("error_categorical_too_many", lambda ns: ns.random.categorical(key(ns, 23), logits, shape=(5, 2),
                                                                          replace=False))
+    case("ball", lambda ns: ns.random.ball(key(ns, 25), 3, 2, (4,)))
+    case("ball_p1", lambda ns: ns.random.ball(key(ns, 25), 2, 1, (3,)))
+    case("ball_p_float", lambda ns: ns.random.ball(key(ns, 25), 2, 2.5))
+    case("ball_float16", lambda ns: ns.random.ball(key(ns, 25), 3, 2, (2,), "float16"))
+    case("ball_x64", lambda ns: ns.random.ball(key(ns, 25), 3, 2, (2,)), True)
+    case("error_ball_d", lambda ns: ns.random.ball(key(ns, 25), 1.5))
     return cases
 
 

@@ -1,0 +1,39 @@
+"""``ball``: points uniform in the unit p-norm ball of R^d, bit for bit JAX's — a generalized normal vector
+scaled by the p-norm of itself padded with one exponential draw (Barthe, Guédon, Mendelson and Naor)."""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+import jaxle_numpy as jnp
+from jaxle_core import dtypes
+from jaxle_core.lax.standard import canonical_shape
+from jaxle_numpy.util import named_jit
+from jaxle_random.distributions import _exponential, _float_dtype
+from jaxle_random.gamma import _generalized_normal
+from jaxle_random.keys import check_no_sharding, key_words, split
+
+__all__ = ["ball"]
+
+
+@named_jit("_ball", static_argnames=("d", "shape", "dtype"))
+def _ball(key: Any, p: Any, d: int, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    normal_key, exponential_key = split(key)
+    # JAX draws with p as a float of the default precision, whatever the sample dtype
+    p_float = jnp.asarray(p).astype(dtypes.default_float_dtype())
+    g = _generalized_normal(normal_key, p_float, shape + (d,), dtype)
+    e = _exponential(exponential_key, shape, dtype)
+    radius = (jnp.sum(jnp.abs(g) ** p_float.astype(dtype), axis=-1) + e) ** (1 / p_float).astype(dtype)
+    return g / radius[..., None]
+
+
+def ball(key: Any, d: int, p: float = 2, shape: tuple[int, ...] | int = (), dtype: Any = None, *,
+         out_sharding: Any = None) -> Any:
+    """Points uniform in the unit ``p``-norm ball of dimension ``d``, of shape ``shape + (d,)``."""
+    check_no_sharding(out_sharding, "ball")
+    dtype = _float_dtype(dtype, "ball")
+    key_words(key)
+    return _ball(key, p, operator.index(d), canonical_shape(shape), dtype)
