@@ -2,12 +2,13 @@
 
 Run with JAX's venv: ``/work/jaxpeer/bin/python make_random_gamma_golden.py jax`` writes random_gamma_golden.json.
 Cases are built as in make_random_golden.py (``build(ns)`` returning an array or raising) and share its
-``namespace`` and encoding.
+encoding; the namespace adds ``grad``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import importlib.util
 import json
 import pathlib
@@ -21,6 +22,15 @@ base = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(base)
 
 GOLDEN = _HERE / "random_gamma_golden.json"
+
+
+def namespace(which: str):
+    """make_random_golden's namespace, with ``grad`` of JAX or of jaxle_core."""
+    ns = base.namespace(which)
+    ns.grad = importlib.import_module("jax" if which == "jax" else "jaxle_core").grad
+    return ns
+
+
 ALPHAS = np.array([0.01, 0.3, 1.0, 2.5, 40.0], np.float32)
 
 
@@ -76,6 +86,12 @@ def _cases() -> dict:
         ns.random.split(key(ns, 15), 2)))
     case("vmap_generalized_normal_keys", lambda ns: ns.vmap(lambda k: ns.random.generalized_normal(k, 3.0, (2,)))(
         ns.random.split(key(ns, 17), 2)))
+    # gradients: implicit reparameterization (random_gamma_grad at the sample)
+    case("grad_gamma", lambda ns: ns.grad(lambda a: ns.random.gamma(key(ns, 18), a, (3,)).sum())(np.float32(0.5)))
+    case("grad_gamma_vmap", lambda ns: ns.vmap(ns.grad(lambda a: ns.random.gamma(key(ns, 18), a)))(ALPHAS[1:]))
+    case("grad_loggamma", lambda ns: ns.grad(lambda a: ns.random.loggamma(key(ns, 18), a, (3,)).sum())(
+        np.float32(2.5)))
+    case("grad_beta", lambda ns: ns.grad(lambda a: ns.random.beta(key(ns, 19), a, 2.0, (3,)).sum())(np.float32(0.7)))
     # errors
     case("error_generalized_normal_int", lambda ns: ns.random.generalized_normal(key(ns), 2.0, (2,), "int32"))
     case("error_generalized_normal_shape", lambda ns: ns.random.generalized_normal(key(ns), np.ones(2), (3,)))
@@ -101,5 +117,5 @@ def run_case(ns, name: str) -> dict:
 
 
 if __name__ == "__main__":
-    ns = base.namespace(sys.argv[1])
+    ns = namespace(sys.argv[1])
     GOLDEN.write_text(json.dumps({name: run_case(ns, name) for name in CASES}, indent=0, sort_keys=True) + "\n")
