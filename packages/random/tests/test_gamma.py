@@ -114,3 +114,12 @@ def test_gamma_gradient_is_that_of_a_fixed_quantile(alpha):
     expected = (stats.gamma(alpha + h).ppf(level) - stats.gamma(alpha - h).ppf(level)) / (2 * h)
     np.testing.assert_allclose(float(jc.grad(lambda a: random.gamma(KEY, a))(np.float32(alpha))), expected,
                                rtol=2e-3)
+
+
+@pytest.mark.parametrize("lam", [0.7, 4.0, 30.0])
+def test_poisson_distribution(lam):
+    sample = np.asarray(random.poisson(KEY, lam, (N,)))
+    assert abs(sample.mean() - lam) < 5 * np.sqrt(lam / N)
+    assert abs(sample.var() - lam) < 0.15 * lam
+    frequencies = np.bincount(sample, minlength=int(3 * lam) + 10)[:int(3 * lam) + 10] / N
+    assert np.abs(frequencies - stats.poisson(lam).pmf(np.arange(frequencies.size))).max() < 0.03

@@ -7,6 +7,7 @@ from jaxle_random.choices import *  # noqa: E402, F403
 from jaxle_random.distributions import *  # noqa: E402, F403
 from jaxle_random.gamma import *  # noqa: E402, F403
 from jaxle_random.keys import *  # noqa: E402, F403
+from jaxle_random.poisson import *  # noqa: E402, F403
 from jaxle_random.samplers import *  # noqa: E402, F403
 from jaxle_random.shuffles import *  # noqa: E402, F403
 from jaxle_random.threefry import *  # noqa: E402, F403

@@ -77,6 +77,16 @@ def _cases() -> dict:
         case(f"generalized_normal_{p}", lambda ns, p=p: ns.random.generalized_normal(key(ns, 16), p, (4,)))
     case("generalized_normal_float16", lambda ns: ns.random.generalized_normal(key(ns, 16), 2.0, (3,), "float16"))
     case("generalized_normal_x64", lambda ns: ns.random.generalized_normal(key(ns, 16), 1.5, (3,)), True)
+    case("poisson_rates", lambda ns: ns.random.poisson(key(ns, 20), np.array([0.0, 0.5, 3.0, 9.9, 10.0, 50.0, 1e3],
+                                                                               np.float32)))
+    case("poisson_shape", lambda ns: ns.random.poisson(key(ns, 21), 4.0, (2, 3)))
+    case("poisson_large_shape", lambda ns: ns.random.poisson(key(ns, 21), 25.0, (8,)))
+    case("poisson_int16", lambda ns: ns.random.poisson(key(ns, 22), 3.0, (4,), "int16"))
+    case("poisson_x64", lambda ns: ns.random.poisson(key(ns, 22), np.array([2.0, 40.0]), (3, 2)), True)
+    case("vmap_poisson_keys", lambda ns: ns.vmap(lambda k: ns.random.poisson(k, 12.0, (2,)))(
+        ns.random.split(key(ns, 23), 2)))
+    case("jit_poisson", lambda ns: ns.jit(lambda k, lam: ns.random.poisson(k, lam, (3,)))(key(ns, 24),
+                                                                                        np.float32(5.0)))
     # transformations
     case("jit_gamma", lambda ns: ns.jit(lambda k, a: ns.random.gamma(k, a, (3,)))(key(ns, 13), np.float32(0.8)))
     case("vmap_gamma_keys", lambda ns: ns.vmap(lambda k: ns.random.gamma(k, 2.0, (2,)))(
