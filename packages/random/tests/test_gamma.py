@@ -123,3 +123,11 @@ def test_poisson_distribution(lam):
     assert abs(sample.var() - lam) < 0.15 * lam
     frequencies = np.bincount(sample, minlength=int(3 * lam) + 10)[:int(3 * lam) + 10] / N
     assert np.abs(frequencies - stats.poisson(lam).pmf(np.arange(frequencies.size))).max() < 0.03
+
+
+@pytest.mark.parametrize("n, p", [(8.0, 0.3), (60.0, 0.4), (200.0, 0.8)])
+def test_binomial_distribution(n, p):
+    sample = np.asarray(random.binomial(KEY, n, p, (N,))).astype(np.int64)
+    frequencies = np.bincount(sample, minlength=int(n) + 1) / N
+    assert np.abs(frequencies - stats.binom(int(n), p).pmf(np.arange(int(n) + 1))).max() < 0.03
+    assert abs(sample.mean() - n * p) < 5 * np.sqrt(n * p * (1 - p) / N)

@@ -3,6 +3,7 @@
 __version__ = "0.1.0"
 
 from jaxle_random.ball import *  # noqa: E402, F403
+from jaxle_random.binomial import *  # noqa: E402, F403
 from jaxle_random.choices import *  # noqa: E402, F403
 from jaxle_random.distributions import *  # noqa: E402, F403
 from jaxle_random.gamma import *  # noqa: E402, F403

@@ -87,6 +87,17 @@ def _cases() -> dict:
         ns.random.split(key(ns, 23), 2)))
     case("jit_poisson", lambda ns: ns.jit(lambda k, lam: ns.random.poisson(k, lam, (3,)))(key(ns, 24),
                                                                                         np.float32(5.0)))
+    case("binomial_mixed", lambda ns: ns.random.binomial(key(ns, 25), np.array(
+        [0.0, 5.0, 20.0, 100.0, 1000.0, 30.0, 7.0, 50.0], np.float32), np.array(
+        [0.5, 0.3, 0.3, 0.4, 0.7, 0.9, 0.5, 0.02], np.float32)))
+    case("binomial_shape", lambda ns: ns.random.binomial(key(ns, 26), 40.0, 0.6, (2, 3)))
+    case("binomial_edges", lambda ns: ns.random.binomial(key(ns, 26), np.array([np.nan, -1.0, np.inf, 4.0, 4.0, 9.0],
+                                                                               np.float32),
+                                                          np.array([0.5, 0.5, 0.5, np.nan, 1.0, 0.0], np.float32)))
+    case("binomial_x64", lambda ns: ns.random.binomial(key(ns, 27), 200.0, 0.25, (4,)), True)
+    case("vmap_binomial_keys", lambda ns: ns.vmap(lambda k: ns.random.binomial(k, 60.0, 0.5, (2,)))(
+        ns.random.split(key(ns, 28), 2)))
+    case("error_binomial_int_dtype", lambda ns: ns.random.binomial(key(ns), 5.0, 0.3, (2,), "int32"))
     # transformations
     case("jit_gamma", lambda ns: ns.jit(lambda k, a: ns.random.gamma(k, a, (3,)))(key(ns, 13), np.float32(0.8)))
     case("vmap_gamma_keys", lambda ns: ns.vmap(lambda k: ns.random.gamma(k, 2.0, (2,)))(

@@ -1,0 +1,143 @@
+"""``binomial``, bit for bit JAX's: counting geometric waiting times (inversion) when ``n * p <= 10``,
+Hörmann's BTRS transformed rejection otherwise; probabilities above 1/2 draw ``n - Binomial(n, 1 - p)``."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+import jaxle_numpy as jnp
+from jaxle_core import dtypes, lax
+from jaxle_core.lax.standard import canonical_shape
+from jaxle_random.keys import key_words, split
+from jaxle_random.samplers import _uniform
+
+__all__ = ["binomial"]
+
+
+def _keys(key: Any, num: int) -> list[Any]:
+    keys = split(key, num)
+    return [lax.index_in_dim(keys, i, keepdims=False) for i in range(num)]
+
+
+def _stirling_table(dtype: np.dtype) -> np.ndarray:
+    """log(k!) minus Stirling's approximation of it, for k = 0..9."""
+    return np.array([math.lgamma(k + 1) - ((k + 0.5) * math.log(k + 1) - (k + 1) + 0.5 * math.log(2 * math.pi))
+                     for k in range(10)], dtype)
+
+
+def _stirling_tail(k: Any) -> Any:
+    """The Stirling correction of log(k!): the table up to 9, beyond it the series (of k clamped, as JAX's)."""
+    dtype = k.dtype
+
+    def c(value: float) -> Any:
+        return np.array(value, dtype)
+
+    clamped = lax.clamp(c(0), k, c(9))
+    square = (clamped + c(1)) * (clamped + c(1))
+    series = (c(1 / 12) - (c(1 / 360) - c(1 / 1260) / square) / square) / (clamped + c(1))
+    index = lax.convert_element_type(lax.floor(clamped), np.int32)
+    index = lax.select(index < 0, index + np.int32(10), index)
+    return lax.select(k <= c(9), jnp.asarray(_stirling_table(dtype))[index], series)
+
+
+def _unit_uniform(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    return _uniform(key, shape, dtype, np.array(0, dtype), np.array(1, dtype))
+
+
+def _binomial_inversion(key: Any, count: Any, log1m_p: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    # the number of geometric waiting times that fit in ``count`` trials
+    limit = np.array(dtypes.finfo(dtype).max, dtype)
+
+    def more(state: tuple) -> Any:
+        iteration, _, geom_sum, _ = state
+        return lax.bitwise_and(jnp.any(geom_sum <= count), lax.convert_element_type(iteration, dtype) < limit)
+
+    def step(state: tuple) -> tuple:
+        iteration, num_geom, geom_sum, loop_key = state
+        draw_key, loop_key = _keys(loop_key, 2)
+        num_geom = lax.select(geom_sum <= count, num_geom + np.array(1, dtype), num_geom)
+        geom = lax.ceil(lax.div(lax.log(_unit_uniform(draw_key, shape, dtype)), log1m_p))
+        return iteration + 1, num_geom, geom_sum + geom, loop_key
+
+    zeros = lax.full(shape, 0, dtype)
+    return lax.while_loop(more, step, (0, zeros, zeros, key))[1] - np.array(1, dtype)
+
+
+def _binomial_btrs(key: Any, count: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    def c(value: float) -> Any:
+        return np.array(value, dtype)
+
+    stddev = lax.sqrt(count * p * (c(1) - p))
+    b = c(1.15) + c(2.53) * stddev
+    a = c(-0.0873) + c(0.0248) * b + c(0.01) * p
+    center = count * p + c(0.5)
+    v_r = c(0.92) - c(4.2) / b
+    r = p / (c(1) - p)
+    alpha = (c(2.83) + c(5.1) / b) * stddev
+    m = lax.floor((count + c(1)) * p)
+    limit = np.array(dtypes.finfo(dtype).max, dtype)
+
+    def more(state: tuple) -> Any:
+        iteration, _, accepted, _ = state
+        return lax.bitwise_and(jnp.any(~accepted), lax.convert_element_type(iteration, dtype) < limit)
+
+    def step(state: tuple) -> tuple:
+        iteration, k_out, accepted, loop_key = state
+        loop_key, u_key, v_key = _keys(loop_key, 3)
+        u = _unit_uniform(u_key, shape, dtype) - c(0.5)
+        v = _unit_uniform(v_key, shape, dtype)
+        u_shifted = c(0.5) - lax.abs(u)
+        accept_fast = (u_shifted >= c(0.07)) & (v <= v_r)
+        k = lax.floor((c(2) * a / u_shifted + b) * u + center)
+        reject = (k < c(0)) | (k > count)
+        log_v = lax.log(v * alpha / (a / (u_shifted * u_shifted) + b))
+        bound = (m + c(0.5)) * lax.log((m + c(1)) / (r * (count - m + c(1)))) + \
+            (count + c(1)) * lax.log((count - m + c(1)) / (count - k + c(1))) + \
+            (k + c(0.5)) * lax.log(r * (count - k + c(1)) / (k + c(1)))
+        bound = bound + _stirling_tail(m) + _stirling_tail(count - m) - _stirling_tail(k) - \
+            _stirling_tail(count - k)
+        accept = accept_fast | (~reject & (log_v <= bound))
+        return iteration + 1, lax.select(accept, k, k_out), accepted | accept, loop_key
+
+    state = (0, lax.full(shape, -1, dtype), lax.full(shape, False, np.bool_), key)
+    return lax.while_loop(more, step, state)[1]
+
+
+def _binomial(key: Any, n: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    def c(value: float) -> Any:
+        return np.array(value, dtype)
+
+    below_half = p < c(0.5)
+    q = lax.select(below_half, p, c(1) - p)
+    count_invalid = (n != n) | (n < c(0))
+    count_infinite = lax.abs(n) == c(np.inf)
+    q_invalid = (q != q) | (q < c(0))
+    q = lax.select(q_invalid, lax.full_like(q, 0.01), q)
+    use_inversion = count_invalid | (n * q <= c(10))
+    count = lax.floor(n)
+    inversion = _binomial_inversion(key, lax.select(use_inversion, count, lax.full_like(count, 0)),
+                                    lax.log1p(-q), shape, dtype)
+    btrs = _binomial_btrs(key, lax.select(use_inversion, lax.full_like(count, 1e4), count),
+                          lax.select(use_inversion, lax.full_like(q, 0.5), q), shape, dtype)
+    result = lax.select(use_inversion, inversion, btrs)
+    invalid = q_invalid | count_invalid
+    result = lax.select(invalid, lax.full_like(result, np.nan), result)
+    result = lax.select(count_infinite & ~invalid, lax.full_like(result, np.inf), result)
+    keep = below_half | count_invalid | (p != p) | count_infinite
+    return lax.select(keep, result, count - result)
+
+
+def binomial(key: Any, n: Any, p: Any, shape: Any = None, dtype: Any = None) -> Any:
+    """Binomial(n, p) counts, as floats of ``dtype``."""
+    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    if not dtypes.issubdtype(dtype, np.floating):
+        raise ValueError(f"dtype argument to `binomial` must be a float dtype, got {dtype}")
+    key_words(key)
+    n, p = jnp.asarray(n), jnp.asarray(p)
+    shape = tuple(np.broadcast_shapes(n.shape, p.shape)) if shape is None else canonical_shape(shape)
+    n = jnp.broadcast_to(lax.convert_element_type(n, dtype), shape)
+    p = jnp.broadcast_to(lax.convert_element_type(p, dtype), shape)
+    return _binomial(key, n, p, shape, dtype)
