@@ -6,10 +6,9 @@ differently in the last bits, so float values compare to a few ulps here; integr
 replays every case bit for bit on XLA. Integer results (rademacher, geometric) compare exactly.
 """
 
-import importlib.util
 import json
-import pathlib
 
+import make_random_dist_golden as golden  # noqa: E402 - on the path set by conftest.py
 import ml_dtypes  # noqa: F401 - registers bfloat16 with NumPy for decoding
 import numpy as np
 import pytest
@@ -19,23 +18,11 @@ import jaxle_core
 import jaxle_numpy as jnp
 import jaxle_random as random
 
-_GOLDEN_DIR = pathlib.Path(__file__).parent / "golden"
-
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, _GOLDEN_DIR / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-golden = _load("make_random_dist_golden")
 GOLDEN = json.loads(golden.GOLDEN.read_text())
 NS = golden.namespace("jaxle")
 
 
-def decode(record: dict) -> np.ndarray:
-    return np.frombuffer(bytes.fromhex(record["hex"]), np.dtype(record["dtype"])).reshape(record["shape"])
+from make_random_golden import decode  # noqa: E402 - on the path set by conftest.py
 
 
 @pytest.mark.parametrize("name", sorted(golden.CASES))

@@ -6,10 +6,9 @@ last bits (see test_golden.py), so values compare with a tolerance here; the XLA
 every case bit for bit.
 """
 
-import importlib.util
 import json
-import pathlib
 
+import make_random_gamma_golden as golden  # noqa: E402 - on the path set by conftest.py
 import ml_dtypes  # noqa: F401 - registers bfloat16 with NumPy for decoding
 import numpy as np
 import pytest
@@ -18,23 +17,11 @@ from scipy import stats
 import jaxle_core as jc
 import jaxle_random as random
 
-_GOLDEN_DIR = pathlib.Path(__file__).parent / "golden"
-
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, _GOLDEN_DIR / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-golden = _load("make_random_gamma_golden")
 GOLDEN = json.loads(golden.GOLDEN.read_text())
 NS = golden.namespace("jaxle")
 
 
-def decode(record: dict) -> np.ndarray:
-    return np.frombuffer(bytes.fromhex(record["hex"]), np.dtype(record["dtype"])).reshape(record["shape"])
+from make_random_golden import decode  # noqa: E402 - on the path set by conftest.py
 
 
 @pytest.mark.parametrize("name", sorted(golden.CASES))

@@ -8,18 +8,12 @@ On core's NumPy reference backend two things may differ in the last bits, and ar
   fused multiply-add, NumPy rounds twice.
 """
 
-import importlib.util
 import json
-import pathlib
 
+import make_random_golden as golden  # noqa: E402 - on the path set by conftest.py
 import ml_dtypes  # noqa: F401 - registers bfloat16 with NumPy for decoding
 import numpy as np
 import pytest
-
-_GOLDEN_DIR = pathlib.Path(__file__).parent / "golden"
-_spec = importlib.util.spec_from_file_location("make_random_golden", _GOLDEN_DIR / "make_random_golden.py")
-golden = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(golden)
 
 GOLDEN = json.loads(golden.GOLDEN.read_text())
 NS = golden.namespace("jaxle")
@@ -28,9 +22,7 @@ NS = golden.namespace("jaxle")
 TYPE_ONLY_ERRORS = {"error_seed_float", "error_key_shape"}
 
 
-def decode(record: dict) -> np.ndarray:
-    dtype = np.dtype(record["dtype"])
-    return np.frombuffer(bytes.fromhex(record["hex"]), dtype).reshape(record["shape"])
+decode = golden.decode
 
 
 def assert_matches(name: str, got: dict, expected: dict, exact: bool) -> None:

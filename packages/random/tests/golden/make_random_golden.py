@@ -132,6 +132,11 @@ def encode(value) -> dict:
     return {"dtype": str(value.dtype), "shape": list(value.shape), "hex": value.tobytes().hex()}
 
 
+def decode(record: dict) -> np.ndarray:
+    """The array ``encode`` recorded."""
+    return np.frombuffer(bytes.fromhex(record["hex"]), np.dtype(record["dtype"])).reshape(record["shape"])
+
+
 def run_case(ns: SimpleNamespace, name: str) -> dict:
     """The encoded result of case ``name``, or its exception type and message."""
     build, x64 = CASES[name]
