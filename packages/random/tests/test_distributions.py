@@ -8,11 +8,12 @@ replays every case bit for bit on XLA. Integer results (rademacher, geometric) c
 
 import json
 
-import make_random_dist_golden as golden  # noqa: E402 - on the path set by conftest.py
+import make_random_dist_golden as golden  # on the path set by conftest.py
 import ml_dtypes  # noqa: F401 - registers bfloat16 with NumPy for decoding
 import numpy as np
 import pytest
 import scipy.stats
+from make_random_golden import decode
 
 import jaxle_core
 import jaxle_numpy as jnp
@@ -20,9 +21,6 @@ import jaxle_random as random
 
 GOLDEN = json.loads(golden.GOLDEN.read_text())
 NS = golden.namespace("jaxle")
-
-
-from make_random_golden import decode  # noqa: E402 - on the path set by conftest.py
 
 
 @pytest.mark.parametrize("name", sorted(golden.CASES))

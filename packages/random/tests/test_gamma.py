@@ -8,10 +8,11 @@ every case bit for bit.
 
 import json
 
-import make_random_gamma_golden as golden  # noqa: E402 - on the path set by conftest.py
+import make_random_gamma_golden as golden  # on the path set by conftest.py
 import ml_dtypes  # noqa: F401 - registers bfloat16 with NumPy for decoding
 import numpy as np
 import pytest
+from make_random_golden import decode
 from scipy import stats
 
 import jaxle_core as jc
@@ -19,9 +20,6 @@ import jaxle_random as random
 
 GOLDEN = json.loads(golden.GOLDEN.read_text())
 NS = golden.namespace("jaxle")
-
-
-from make_random_golden import decode  # noqa: E402 - on the path set by conftest.py
 
 
 @pytest.mark.parametrize("name", sorted(golden.CASES))

@@ -10,7 +10,7 @@ On core's NumPy reference backend two things may differ in the last bits, and ar
 
 import json
 
-import make_random_golden as golden  # noqa: E402 - on the path set by conftest.py
+import make_random_golden as golden  # on the path set by conftest.py
 import ml_dtypes  # noqa: F401 - registers bfloat16 with NumPy for decoding
 import numpy as np
 import pytest
