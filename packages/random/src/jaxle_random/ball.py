@@ -14,7 +14,7 @@ from jaxle_core.lax.standard import canonical_shape
 from jaxle_numpy.util import named_jit
 from jaxle_random.distributions import _exponential, _float_dtype
 from jaxle_random.gamma import _generalized_normal
-from jaxle_random.keys import check_no_sharding, key_words, split
+from jaxle_random.keys import check_key, check_no_sharding, split
 
 __all__ = ["ball"]
 
@@ -35,5 +35,5 @@ def ball(key: Any, d: int, p: float = 2, shape: tuple[int, ...] | int = (), dtyp
     """Points uniform in the unit ``p``-norm ball of dimension ``d``, of shape ``shape + (d,)``."""
     check_no_sharding(out_sharding, "ball")
     dtype = _float_dtype(dtype, "ball")
-    key_words(key)
+    check_key(key)
     return _ball(key, p, operator.index(d), canonical_shape(shape), dtype)

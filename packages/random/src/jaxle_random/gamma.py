@@ -22,7 +22,7 @@ from jaxle_core.batching.trace import batching_rules, move_dim
 from jaxle_core.core import Primitive
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_random.distributions import _exponential, _rademacher
-from jaxle_random.keys import check_no_sharding, key_words, split
+from jaxle_random.keys import check_key, check_no_sharding, split
 from jaxle_random.samplers import _normal, _uniform
 
 __all__ = ["random_gamma_p", "beta", "chisquare", "dirichlet", "f", "gamma", "generalized_normal", "loggamma", "t"]
@@ -183,7 +183,7 @@ def _gamma_family(key: Any, a: Any, shape: Any, dtype: Any, out_sharding: Any, f
                   log_space: bool) -> Any:
     check_no_sharding(out_sharding, function)
     dtype = _float_dtype(dtype, function)
-    key_words(key)
+    check_key(key)
     a = jnp.asarray(a)
     return _gamma(key, a, _draw_shape(shape, a.shape), dtype, log_space)
 
@@ -219,7 +219,7 @@ def beta(key: Any, a: Any, b: Any, shape: Any = None, dtype: Any = None, *, out_
     """Beta(a, b) values: Ga / (Ga + Gb) of two independent gamma draws."""
     check_no_sharding(out_sharding, "beta")
     dtype = _float_dtype(dtype, "beta")
-    key_words(key)
+    check_key(key)
     a, b = jnp.asarray(a), jnp.asarray(b)
     return _beta(key, a, b, _draw_shape(shape, a.shape, b.shape), dtype)
 
@@ -241,7 +241,7 @@ def dirichlet(key: Any, alpha: Any, shape: Any = None, dtype: Any = None, *, out
     """Dirichlet(alpha) vectors along the last axis: gamma draws normalized to sum 1."""
     check_no_sharding(out_sharding, "dirichlet")
     dtype = _float_dtype(dtype, "dirichlet")
-    key_words(key)
+    check_key(key)
     alpha = jnp.asarray(alpha)
     if alpha.ndim < 1:
         raise ValueError(f"dirichlet requires alpha.ndim >= 1, got alpha.ndim == {alpha.ndim}")
@@ -262,7 +262,7 @@ def chisquare(key: Any, df: Any, shape: Any = None, dtype: Any = None, *, out_sh
     """Chi-square values with ``df`` degrees of freedom: twice a Gamma(df / 2) draw."""
     check_no_sharding(out_sharding, "chisquare")
     dtype = _float_dtype(dtype, "chisquare")
-    key_words(key)
+    check_key(key)
     df = jnp.asarray(df)
     return _chisquare(key, lax.convert_element_type(df, dtype), _draw_shape(shape, df.shape), dtype)
 
@@ -283,7 +283,7 @@ def f(key: Any, dfnum: Any, dfden: Any, shape: Any = None, dtype: Any = None, *,
     """F(dfnum, dfden) values: the ratio of two chi-square draws, each over its degrees of freedom."""
     check_no_sharding(out_sharding, "f")
     dtype = _float_dtype(dtype, "f")
-    key_words(key)
+    check_key(key)
     dfnum, dfden = jnp.asarray(dfnum), jnp.asarray(dfden)
     return _f(key, dfnum, dfden, _draw_shape(shape, dfnum.shape, dfden.shape), dtype)
 
@@ -305,7 +305,7 @@ def t(key: Any, df: Any, shape: Any = None, dtype: Any = None, *, out_sharding: 
     """Student's t values: a normal draw over sqrt(chi-square / df)."""
     check_no_sharding(out_sharding, "t")
     dtype = _float_dtype(dtype, "t")
-    key_words(key)
+    check_key(key)
     df = jnp.asarray(df)
     return _t(key, df, _draw_shape(shape, df.shape), dtype)
 
@@ -326,5 +326,5 @@ def generalized_normal(key: Any, p: float, shape: tuple[int, ...] = (), dtype: A
     """Values of density proportional to exp(-|x|^p): a random sign times Gamma(1/p) ** (1/p)."""
     check_no_sharding(out_sharding, "generalized_normal")
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
-    key_words(key)
+    check_key(key)
     return _generalized_normal(key, jnp.asarray(p), canonical_shape(shape), dtype)

@@ -56,8 +56,8 @@ def PRNGKey(seed: Any, *, impl: Any = None) -> Any:  # noqa: N802 - JAX's name
     return lax.concatenate([lax.broadcast(hi, (1,)), lax.broadcast(lo, (1,))], 0)
 
 
-def key_words(key: Any) -> tuple[Any, Any]:
-    """The two uint32 words of a raw key, with JAX's error for anything that is not one."""
+def check_key(key: Any) -> Any:
+    """``key`` as an array, with JAX's error for anything that is not a raw key (nothing is staged)."""
     key = jnp.asarray(key)
     if key.dtype != np.uint32:
         raise TypeError(f"JAX encountered invalid PRNG key data: expected key_data.dtype = uint32; "
@@ -65,6 +65,12 @@ def key_words(key: Any) -> tuple[Any, Any]:
     if key.shape != (2,):
         raise TypeError(f"JAX encountered invalid PRNG key data: expected key_data.shape to end with (2,); "
                         f"got shape={key.shape} for impl=threefry2x32")
+    return key
+
+
+def key_words(key: Any) -> tuple[Any, Any]:
+    """The two uint32 words of a raw key, with JAX's error for anything that is not one."""
+    key = check_key(key)
     return lax.index_in_dim(key, 0, keepdims=False), lax.index_in_dim(key, 1, keepdims=False)
 
 
