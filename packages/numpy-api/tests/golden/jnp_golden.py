@@ -89,5 +89,11 @@ def write(cases: dict, filename: str) -> None:
     print(f"{len(records)} cases -> {HERE / filename}")
 
 
+def write_x64(cases: dict, filename: str) -> None:
+    """``write`` with 64-bit types enabled in the module named on the command line."""
+    importlib.import_module(sys.argv[1]).config.update("jax_enable_x64", True)
+    write(cases, filename)
+
+
 def load(filename: str) -> dict:
     return json.loads((HERE / filename).read_text())

@@ -6,16 +6,13 @@ Run with JAX's environment:
 /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_creation_x64_golden.py jax
 """
 
-import importlib
-import sys
-
 import make_array_creation_golden
 import make_grids_golden
 import make_matrices_golden
 import make_ranges_golden
 import make_scalar_types_golden
 import make_windows_golden
-from jnp_golden import write
+from jnp_golden import write_x64
 
 _SELECTED = {
     make_array_creation_golden: [
@@ -42,5 +39,4 @@ CASES = {f"{module.__name__.removeprefix('make_').removesuffix('_golden')}.{name
          for module, names in _SELECTED.items() for name in names}
 
 if __name__ == "__main__":
-    importlib.import_module(sys.argv[1]).config.update("jax_enable_x64", True)
-    write(CASES, "creation_x64_golden.json")
+    write_x64(CASES, "creation_x64_golden.json")

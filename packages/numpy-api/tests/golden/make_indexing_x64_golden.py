@@ -35,7 +35,4 @@ CASES = {
 }
 
 if __name__ == "__main__":
-    import jax
-
-    jax.config.update("jax_enable_x64", True)
-    jnp_golden.write(CASES, "indexing_x64_golden.json")
+    jnp_golden.write_x64(CASES, "indexing_x64_golden.json")

@@ -5,12 +5,9 @@ of the cases of make_jnp_fft_golden.py, recorded with ``jax_enable_x64`` on (the
     /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_jnp_fft_x64_golden.py jax
 """
 
-import importlib
-import sys
-
 import make_jnp_fft_golden
 import numpy as np
-from jnp_golden import rand, write
+from jnp_golden import rand, write_x64
 from make_jnp_fft_golden import const_case, fft_case
 
 F64 = rand((3, 4), "float64", 21)
@@ -43,5 +40,4 @@ CASES.update({
 })
 
 if __name__ == "__main__":
-    importlib.import_module(sys.argv[1]).config.update("jax_enable_x64", True)
-    write(CASES, "jnp_fft_x64_golden.json")
+    write_x64(CASES, "jnp_fft_x64_golden.json")
