@@ -6,15 +6,13 @@ Cases are built as in make_random_golden.py (``build(ns)`` returning an array or
 
 from __future__ import annotations
 
-import contextlib
-import json
 import pathlib
 import sys
 
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
-from make_random_golden import encode, namespace  # noqa: E402
+from make_random_golden import namespace, run_case_of, write_golden  # noqa: E402
 
 GOLDEN = pathlib.Path(__file__).parent / "random_dist_golden.json"
 FLOATS = ("float16", "bfloat16", "float32")
@@ -160,15 +158,8 @@ CASES = _cases()
 
 
 def run_case(ns, name: str) -> dict:
-    """The encoded result of case ``name``, or its exception type and message."""
-    build, x64 = CASES[name]
-    with ns.enable_x64(True) if x64 else contextlib.nullcontext():
-        try:
-            return encode(build(ns))
-        except Exception as error:  # noqa: BLE001 - the golden records which exception a case raises
-            return {"error": type(error).__name__, "message": str(error)}
+    return run_case_of(CASES, ns, name)
 
 
 if __name__ == "__main__":
-    ns = namespace(sys.argv[1])
-    GOLDEN.write_text(json.dumps({name: run_case(ns, name) for name in CASES}, indent=0, sort_keys=True) + "\n")
+    write_golden(CASES, GOLDEN, namespace(sys.argv[1]))

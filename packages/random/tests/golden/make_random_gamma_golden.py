@@ -7,10 +7,8 @@ encoding; the namespace adds ``grad``.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import importlib.util
-import json
 import pathlib
 import sys
 
@@ -128,15 +126,8 @@ CASES = _cases()
 
 
 def run_case(ns, name: str) -> dict:
-    """The encoded result of case ``name``, or its exception type and message."""
-    build, x64 = CASES[name]
-    with ns.enable_x64(True) if x64 else contextlib.nullcontext():
-        try:
-            return base.encode(build(ns))
-        except Exception as error:  # noqa: BLE001 - the golden records which exception a case raises
-            return {"error": type(error).__name__, "message": str(error)}
+    return base.run_case_of(CASES, ns, name)
 
 
 if __name__ == "__main__":
-    ns = namespace(sys.argv[1])
-    GOLDEN.write_text(json.dumps({name: run_case(ns, name) for name in CASES}, indent=0, sort_keys=True) + "\n")
+    base.write_golden(CASES, GOLDEN, namespace(sys.argv[1]))

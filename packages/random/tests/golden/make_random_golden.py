@@ -137,9 +137,9 @@ def decode(record: dict) -> np.ndarray:
     return np.frombuffer(bytes.fromhex(record["hex"]), np.dtype(record["dtype"])).reshape(record["shape"])
 
 
-def run_case(ns: SimpleNamespace, name: str) -> dict:
-    """The encoded result of case ``name``, or its exception type and message."""
-    build, x64 = CASES[name]
+def run_case_of(cases: dict, ns: SimpleNamespace, name: str) -> dict:
+    """The encoded result of ``cases[name]`` (``(build, x64)``), or its exception type and message."""
+    build, x64 = cases[name]
     with ns.enable_x64(True) if x64 else contextlib.nullcontext():
         try:
             return encode(build(ns))
@@ -147,6 +147,15 @@ def run_case(ns: SimpleNamespace, name: str) -> dict:
             return {"error": type(error).__name__, "message": str(error)}
 
 
+def write_golden(cases: dict, path: pathlib.Path, ns: SimpleNamespace) -> None:
+    """Run every case with ``ns`` and write the records to ``path``."""
+    path.write_text(json.dumps({name: run_case_of(cases, ns, name) for name in cases}, indent=0, sort_keys=True)
+                    + "\n")
+
+
+def run_case(ns: SimpleNamespace, name: str) -> dict:
+    return run_case_of(CASES, ns, name)
+
+
 if __name__ == "__main__":
-    ns = namespace(sys.argv[1])
-    GOLDEN.write_text(json.dumps({name: run_case(ns, name) for name in CASES}, indent=0, sort_keys=True) + "\n")
+    write_golden(CASES, GOLDEN, namespace(sys.argv[1]))
