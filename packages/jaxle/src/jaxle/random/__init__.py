@@ -1,0 +1,3 @@
+"""``jax.random``: jaxle-random's namespace."""
+
+from jaxle_random import *  # noqa: F403
