@@ -3,7 +3,7 @@
 __version__ = "0.1.0"
 
 import jaxle_xla  # noqa: E402, F401  (importing the bridge registers XLA as the default backend)
-from jaxle import lax, numpy, random, tree_util  # noqa: E402, F401
+from jaxle import lax, numpy, random, scipy, tree_util  # noqa: E402, F401
 from jaxle_core import *  # noqa: E402, F403
 from jaxle_xla import (  # noqa: E402, F401
     default_backend,

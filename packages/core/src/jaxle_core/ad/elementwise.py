@@ -169,8 +169,13 @@ defjvp(pow_p, _pow_base_term, _pow_exponent_term)
 
 def _chooser_weight(x, other, ans):
     """1 where ``x`` is the chosen value, 1/2 where both are, 0 elsewhere (JAX's balanced tie-breaking)."""
-    picked = lax.select_n(lax.eq(x, ans), full_like(ans, 0.0), full_like(ans, 1.0))
-    shared = lax.select_n(lax.eq(other, ans), full_like(ans, 1.0), full_like(ans, 2.0))
+    # the constants are made in JAX's order (each select's true case first), which non-scalar jaxprs show
+    is_x = lax.eq(x, ans)
+    one, zero = full_like(ans, 1.0), full_like(ans, 0.0)
+    picked = lax.select_n(is_x, zero, one)
+    is_other = lax.eq(other, ans)
+    two, one = full_like(ans, 2.0), full_like(ans, 1.0)
+    shared = lax.select_n(is_other, one, two)
     return lax.div(picked, shared)
 
 

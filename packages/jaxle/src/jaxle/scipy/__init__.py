@@ -1,0 +1,3 @@
+"""``jax.scipy``: jaxle-numpy's SciPy namespaces (``jaxle.scipy.special``, ``jaxle.scipy.stats``)."""
+
+from jaxle.scipy import special, stats  # noqa: F401

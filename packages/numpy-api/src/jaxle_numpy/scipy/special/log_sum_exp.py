@@ -1,0 +1,79 @@
+"""``logsumexp``, ``softmax`` and ``log_softmax``: sums of exponentials computed after shifting by the maximum, so
+nothing overflows (``jax.nn`` shares ``logsumexp`` with this module)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import lax
+from jaxle_core.avals import get_aval
+from jaxle_numpy import util
+from jaxle_numpy.conditional import _where
+from jaxle_numpy.reductions import max as jnp_max
+from jaxle_numpy.reductions import sum as jnp_sum
+from jaxle_numpy.ufuncs import exp, log, subtract, true_divide
+
+__all__ = ["log_softmax", "logsumexp", "softmax"]
+
+Axis = int | tuple[int, ...] | None
+
+
+def _reduction_axes(axis: Axis, ndim: int) -> tuple[int, ...]:
+    """``axis`` as sorted non-negative dimensions of an array of rank ``ndim`` (every one when None)."""
+    if axis is None:
+        return tuple(range(ndim))
+    axes = tuple(util.canonicalize_axis(a, ndim) for a in (axis if isinstance(axis, (tuple, list)) else (axis,)))
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"duplicate value in 'axis': {axis}")
+    return axes
+
+
+def _expand_reduced(x: Any, axes: tuple[int, ...], ndim: int) -> Any:
+    """``x`` (reduced over ``axes``) with those dimensions back as size 1."""
+    kept = tuple(d for d in range(ndim) if d not in axes)
+    shape = tuple(1 if d in axes else get_aval(x).shape[kept.index(d)] for d in range(ndim))
+    return lax.broadcast_in_dim(x, shape, kept)
+
+
+def logsumexp(a: Any, axis: Axis = None, b: Any = None, keepdims: bool = False, return_sign: bool = False,
+              where: Any = None) -> Any:
+    """``log(sum(b * exp(a)))`` over ``axis``, stable for large ``a``; with ``return_sign`` also the sign of the sum
+    (otherwise a negative sum gives NaN)."""
+    if b is not None:
+        a, b = util.promote_args_inexact("logsumexp", a, b)
+        a = _where(lax.ne(b, util.zero_of(b)), a, -np.inf)
+    else:
+        util.check_arraylike("logsumexp", a)
+        a, = util.promote_dtypes_inexact(a)
+    axes = _reduction_axes(axis, get_aval(a).ndim)
+    if where is not None:
+        a = _where(where, a, 0)
+    amax = jnp_max(a, axis=axes, keepdims=keepdims, where=where, initial=-np.inf)
+    amax = lax.stop_gradient(lax.select_n(lax.is_finite(amax), lax.full_like(amax, 0), amax))
+    shift = amax if keepdims else _expand_reduced(amax, axes, get_aval(a).ndim)
+    exp_a = lax.exp(lax.sub(a, shift))
+    if b is not None:
+        exp_a = lax.mul(exp_a, b)
+    total = jnp_sum(exp_a, axis=axes, keepdims=keepdims, where=where)
+    sign = lax.sign(total)
+    out = lax.add(lax.log(lax.abs(total)), amax)
+    if return_sign:
+        return out, sign
+    if b is not None:
+        out = _where(lax.lt(sign, util.zero_of(sign)), util.scalar_like(out, np.nan), out)
+    return out
+
+
+def softmax(x: Any, /, *, axis: Axis = None) -> Any:
+    """``exp(x) / sum(exp(x))`` over ``axis`` (every axis by default), shifted by the maximum for stability."""
+    unnormalized = exp(subtract(x, lax.stop_gradient(jnp_max(x, axis, keepdims=True, initial=-np.inf))))
+    return true_divide(unnormalized, jnp_sum(unnormalized, axis, keepdims=True))
+
+
+@util.named_jit("log_softmax", static_argnames=("axis",))
+def log_softmax(x: Any, /, *, axis: Axis = None) -> Any:
+    """``x - logsumexp(x)`` over ``axis`` (every axis by default)."""
+    shifted = subtract(x, lax.stop_gradient(jnp_max(x, axis, keepdims=True, initial=-np.inf)))
+    return subtract(shifted, log(jnp_sum(exp(shifted), axis, keepdims=True)))

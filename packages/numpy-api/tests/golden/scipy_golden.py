@@ -1,0 +1,35 @@
+"""What the ``jax.scipy`` golden generators and their tests share: the ``m`` namespace with ``m.scipy`` and a
+writer that imports the named module's ``scipy.special`` and ``scipy.stats`` first.
+
+    /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_scipy_<family>_golden.py jax
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+
+import jnp_golden
+
+
+def jaxle_namespace() -> types.SimpleNamespace:
+    """``jnp_golden.jaxle_namespace`` with jaxle_numpy's ``scipy`` beside ``numpy``."""
+    import jaxle_numpy.scipy
+
+    return types.SimpleNamespace(**vars(jnp_golden.jaxle_namespace()), scipy=jaxle_numpy.scipy)
+
+
+def _import_scipy() -> None:
+    for submodule in ("scipy.special", "scipy.stats"):
+        importlib.import_module(f"{sys.argv[1]}.{submodule}")
+
+
+def write(cases: dict, filename: str) -> None:
+    _import_scipy()
+    jnp_golden.write(cases, filename)
+
+
+def write_x64(cases: dict, filename: str) -> None:
+    _import_scipy()
+    jnp_golden.write_x64(cases, filename)
