@@ -56,11 +56,17 @@ def import_name(folder: Path) -> str:
     return source.name
 
 
+def extras(folder: Path) -> str:
+    """``[a,b]`` naming every optional-dependency group of the package (so its tests can use them), or ``""``."""
+    groups = tomllib.loads((folder / "pyproject.toml").read_text())["project"].get("optional-dependencies", {})
+    return f"[{','.join(sorted(groups))}]" if groups else ""
+
+
 def install_editable(session: nox.Session, names: list[str] | None = None) -> None:
     selected = [folder for name, folder in packages() if names is None or name in names]
     args: list[str] = []
     for folder in selected:
-        args += ["-e", str(folder)]
+        args += ["-e", f"{folder}{extras(folder)}"]
     session.install(*args)
 
 

@@ -1,0 +1,5 @@
+"""``python -m jaxle.demo``."""
+
+from jaxle.demo.cli import main
+
+main()
