@@ -47,8 +47,13 @@ def test_static_keywords_share_the_array_call_cache():
     np.testing.assert_array_equal(np.asarray(f(x, offset=1, n=2)), x * 2 + 1)  # keyword order does not matter
     assert f.trace_count == 1
     np.testing.assert_array_equal(np.asarray(f(x, n=3)), x * 3)
-    np.testing.assert_array_equal(np.asarray(f(x, n=3.0)), x * 3)  # equal static values share an entry, as in JAX
     assert f.trace_count == 2
+    # Equal static values of different types trace apart, as in JAX (a function may branch on the type).
+    np.testing.assert_array_equal(np.asarray(f(x, n=3.0)), x * 3)
+    np.testing.assert_array_equal(np.asarray(f(x, n=True)), x)
+    assert f.trace_count == 4
+    f(x, n=3.0)
+    assert f.trace_count == 4
     with pytest.raises(ValueError, match="Non-hashable static arguments are not supported"):
         f(x, n=[2])
 
@@ -65,6 +70,8 @@ def test_static_arguments_are_part_of_the_key():
     assert float(f(np.float32(2), 4)) == 16.0
     assert float(f(np.float32(3), 3)) == 27.0
     assert f.trace_count == 2
+    assert float(f(np.float32(2), np.int64(3))) == 8.0  # a NumPy integer is not a Python int
+    assert f.trace_count == 3
     g = jc.jit(power, static_argnames="n")
     assert float(g(np.float32(2), n=5)) == 32.0
     with pytest.raises(ValueError, match="Non-hashable static arguments"):

@@ -171,7 +171,9 @@ def bind_jit(closed: ClosedJaxpr, args: Sequence[Any], name: str, keep_unused: b
 
 
 class _StaticArgument:
-    """A static argument in a cache key: hashed once, and compared with JAX's error when its ``__eq__`` raises."""
+    """A static argument in a cache key: hashed once, and compared with JAX's error when its ``__eq__`` raises.
+
+    Values of different types never match (as in JAX's cache): ``f(x, n=2)`` and ``f(x, n=2.0)`` trace apart."""
 
     __slots__ = ("value", "_hash")
 
@@ -190,6 +192,8 @@ class _StaticArgument:
     def __eq__(self, other: Any) -> bool:
         if not isinstance(other, _StaticArgument):
             return NotImplemented
+        if type(self.value) is not type(other.value):
+            return False
         try:
             return bool(self.value == other.value)
         except Exception:
@@ -368,7 +372,7 @@ class JitWrapped:
             return None
         try:
             key = (tuple([aval_handlers[type(x)](x) for x in args]),
-                   tuple(sorted(kwargs.items())) if kwargs else (), trace_context())
+                   tuple(sorted((k, type(v), v) for k, v in kwargs.items())) if kwargs else (), trace_context())
             hash(key)
         except Exception:  # the general path reports what is wrong, with JAX's errors
             return None
