@@ -18,3 +18,13 @@ def test_random_and_grad_through_the_namespace():
     np.testing.assert_allclose(np.asarray(jax.random.normal(key, (3,))),
                                [1.6226422, 2.0252647, -0.43359444], rtol=1e-6)
     assert float(jax.grad(lambda v: jnp.sum(v ** 2))(np.float32(3.0))) == 6.0
+
+
+def test_numpy_submodules_import_by_name():
+    import jaxle.numpy.fft
+    import jaxle.numpy.linalg
+
+    assert jnp.linalg is jaxle.numpy.linalg and jnp.fft is jaxle.numpy.fft
+    x = np.array([[3.0, 0.0], [0.0, 4.0]], np.float32)
+    assert float(jnp.linalg.norm(x)) == 5.0
+    np.testing.assert_allclose(np.asarray(jnp.fft.fft(np.ones(4, np.float32))), [4, 0, 0, 0])

@@ -2,8 +2,8 @@
 
 __version__ = "0.1.0"
 
-# array_methods and operators install the Array's NumPy API; fft is the jnp.fft submodule (not star-imported).
-from jaxle_numpy import array_methods, fft, operators  # noqa: E402, F401
+# array_methods and operators install the Array's NumPy API; fft and linalg are submodules (not star-imported).
+from jaxle_numpy import array_methods, fft, linalg, operators  # noqa: E402, F401
 from jaxle_numpy.array_io import *  # noqa: E402, F403
 from jaxle_numpy.creation import *  # noqa: E402, F403
 from jaxle_numpy.cumulative import *  # noqa: E402, F403

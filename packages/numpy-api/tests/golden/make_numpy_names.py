@@ -1,6 +1,6 @@
 """Write numpy_names.json (every public name of the named module's ``numpy`` namespace and its kind),
-fft_names.json (the same for ``numpy.fft``, with each function's signature) and array_attributes.json (the
-attributes of its ``Array`` type: methods, properties and operators).
+fft_names.json and linalg_names.json (the same for ``numpy.fft`` and ``numpy.linalg``, with each function's
+signature) and array_attributes.json (the attributes of its ``Array`` type: methods, properties and operators).
 
     /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_numpy_names.py jax
 
@@ -48,10 +48,14 @@ if __name__ == "__main__":
     here = pathlib.Path(__file__).parent
     names = public_names(sys.argv[1])
     (here / "numpy_names.json").write_text(json.dumps(names, indent=1, sort_keys=True) + "\n")
-    fft = importlib.import_module(f"{sys.argv[1]}.numpy.fft")
-    fft_names = {name: {"kind": kind_of, "signature": signature_record(getattr(fft, name))}
-                 for name, kind_of in public_names(sys.argv[1], "numpy.fft").items()}
-    (here / "fft_names.json").write_text(json.dumps(fft_names, indent=1, sort_keys=True) + "\n")
+    submodule_names = {}
+    for submodule in ("fft", "linalg"):
+        module = importlib.import_module(f"{sys.argv[1]}.numpy.{submodule}")
+        submodule_names[submodule] = {name: {"kind": kind_of, "signature": signature_record(getattr(module, name))}
+                                      for name, kind_of in public_names(sys.argv[1], f"numpy.{submodule}").items()}
+        (here / f"{submodule}_names.json").write_text(
+            json.dumps(submodule_names[submodule], indent=1, sort_keys=True) + "\n")
     attributes = array_attributes(sys.argv[1])
     (here / "array_attributes.json").write_text(json.dumps(attributes, indent=1) + "\n")
-    print(f"{len(names)} names, {len(fft_names)} fft names, {len(attributes)} Array attributes -> {here}")
+    print(f"{len(names)} names, {len(submodule_names['fft'])} fft names, {len(submodule_names['linalg'])} linalg "
+          f"names, {len(attributes)} Array attributes -> {here}")

@@ -1,4 +1,5 @@
-"""``jax.numpy``: jaxle-numpy's namespace."""
+"""``jax.numpy``: jaxle-numpy's namespace, with its ``fft`` and ``linalg`` submodules."""
 
-from jaxle_numpy import *  # noqa: F403
-from jaxle_numpy import fft  # noqa: F401
+# The submodules are imported after the star import, which would otherwise rebind them to jaxle_numpy's.
+from jaxle_numpy import *  # noqa: F403, I001
+from jaxle.numpy import fft, linalg  # noqa: F401, E402
