@@ -74,6 +74,12 @@ def _igamma_domain(a, x, value):
     return np.where((a > 0) & (x >= 0) & ~np.isnan(a) & ~np.isnan(x), value, np.nan)
 
 
+def _igamma_value_domain(a, x, value):
+    """``_igamma_domain``, extended (as XLA computes it) to ``a = 0`` with ``x > 0``, where all the mass is below
+    ``x``: SciPy's value there (P = 1, Q = 0) is kept."""
+    return np.where((a == 0) & (x > 0), value, _igamma_domain(a, x, value))
+
+
 def _log_tail_slope(a, x):
     """(tail, sign, d log(tail)/da): the smaller of P(a, x) and Q(a, x), -1 for Q, and its log-derivative in ``a``.
 
@@ -123,13 +129,14 @@ def _betainc(a, b, x):
 
 erf_p = elementwise_primitive("erf", float_semantics(sp.erf), (FLOATING,))
 erfc_p = elementwise_primitive("erfc", float_semantics(sp.erfc), (FLOATING,))
-erf_inv_p = elementwise_primitive("erf_inv", _in_float64(sp.erfinv), (FLOATING,))
+# SciPy drops the sign of -0.0, which XLA (an odd polynomial) keeps
+erf_inv_p = elementwise_primitive("erf_inv", _in_float64(lambda x: np.where(x == 0, x, sp.erfinv(x))), (FLOATING,))
 lgamma_p = elementwise_primitive("lgamma", _in_float64(_lgamma), (FLOATING,))
 digamma_p = elementwise_primitive("digamma", _in_float64(_digamma), (FLOATING,))
 polygamma_p = elementwise_primitive("polygamma", _in_float64(_polygamma), (FLOATING,))
-igamma_p = elementwise_primitive("igamma", _in_float64(lambda a, x: _igamma_domain(a, x, sp.gammainc(a, x))),
+igamma_p = elementwise_primitive("igamma", _in_float64(lambda a, x: _igamma_value_domain(a, x, sp.gammainc(a, x))),
                                  (FLOATING,))
-igammac_p = elementwise_primitive("igammac", _in_float64(lambda a, x: _igamma_domain(a, x, sp.gammaincc(a, x))),
+igammac_p = elementwise_primitive("igammac", _in_float64(lambda a, x: _igamma_value_domain(a, x, sp.gammaincc(a, x))),
                                   (FLOATING,))
 igamma_grad_a_p = elementwise_primitive("igamma_grad_a", _in_float64(_igamma_grad_a), (FLOATING,))
 random_gamma_grad_p = elementwise_primitive("random_gamma_grad", _in_float64(_random_gamma_grad), (FLOATING,))

@@ -1,3 +1,8 @@
 """``jax.scipy.special``: SciPy's special functions, one module per family of functions."""
 
+from jaxle_numpy.scipy.special.bessel import *  # noqa: F403
+from jaxle_numpy.scipy.special.error_functions import *  # noqa: F403
+from jaxle_numpy.scipy.special.gamma_functions import *  # noqa: F403
 from jaxle_numpy.scipy.special.log_sum_exp import *  # noqa: F403
+from jaxle_numpy.scipy.special.logarithmic import *  # noqa: F403
+from jaxle_numpy.scipy.special.zeta_functions import *  # noqa: F403

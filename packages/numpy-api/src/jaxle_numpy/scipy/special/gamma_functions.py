@@ -1,0 +1,173 @@
+"""The gamma family: ``gamma``, ``gammaln``, ``loggamma``, ``gammasgn``, ``digamma``, ``polygamma``,
+``multigammaln``, the incomplete gamma functions, ``beta``, ``betaln``, ``betainc``, ``factorial``, ``comb`` and
+``poch``, over lax's ``lgamma``, ``digamma``, ``polygamma``, ``igamma``/``igammac`` and
+``regularized_incomplete_beta`` primitives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import custom_jvp, dtypes, lax
+from jaxle_core.avals import get_aval
+from jaxle_numpy import util
+from jaxle_numpy.conditional import _where
+from jaxle_numpy.manipulation import expand_dims
+from jaxle_numpy.selection import select
+from jaxle_numpy.ufuncs import floor, remainder, signbit, subtract
+
+__all__ = ["beta", "betainc", "betaln", "comb", "digamma", "factorial", "gamma", "gammainc", "gammaincc", "gammaln",
+           "gammasgn", "loggamma", "multigammaln", "poch", "polygamma"]
+
+
+def _unary(name: str, lax_fn: Any, doc: str) -> Any:
+    def fn(x: Any) -> Any:
+        x, = util.promote_args_inexact(name, x)
+        return lax_fn(x)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
+
+
+def _binary(name: str, lax_fn: Any, doc: str) -> Any:
+    def fn(a: Any, x: Any) -> Any:
+        return lax_fn(*util.promote_args_inexact(name, a, x))
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
+
+
+gammaln = _unary("gammaln", lax.lgamma, "The logarithm of the absolute value of the gamma function.")
+digamma = _unary("digamma", lax.digamma, "The logarithmic derivative of the gamma function.")
+gammainc = _binary("gammainc", lax.igamma, "The regularized lower incomplete gamma function P(a, x).")
+gammaincc = _binary("gammaincc", lax.igammac, "The regularized upper incomplete gamma function Q(a, x).")
+
+
+def loggamma(x: Any) -> Any:
+    """The logarithm of the gamma function for real ``x``: NaN where gamma is not positive (``x <= 0``)."""
+    x, = util.promote_args_inexact("loggamma", x)
+    log_gamma = lax.lgamma(x)
+    return _where(lax.gt(x, util.zero_of(x)), log_gamma, np.nan)
+
+
+@util.named_jit("gammasgn")
+def gammasgn(x: Any) -> Any:
+    """The sign of the gamma function (NaN at its poles, signed at zero)."""
+    x, = util.promote_args_inexact("gammasgn", x)
+    floor_x = floor(x)
+    negative = lax.lt(x, util.zero_of(x))
+    pole = lax.bitwise_or(lax.bitwise_and(negative, lax.eq(x, floor_x)), lax.ne(x, x))
+    odd_negative = lax.bitwise_and(negative, lax.ne(remainder(floor_x, 2), util.zero_of(x)))
+    negative_zero = lax.bitwise_and(lax.eq(x, util.zero_of(x)), signbit(x))
+    return select([pole, lax.bitwise_or(odd_negative, negative_zero)],
+                  [util.scalar_like(x, np.nan), util.scalar_like(x, -1)], util.scalar_like(x, 1))
+
+
+def gamma(x: Any) -> Any:
+    """The gamma function."""
+    x, = util.promote_args_inexact("gamma", x)
+    return lax.mul(gammasgn(x), lax.exp(lax.lgamma(x)))
+
+
+def polygamma(n: Any, x: Any) -> Any:
+    """The ``n``-th derivative of the digamma function (``n`` an integer)."""
+    util.check_arraylike("polygamma", n, x)
+    n_dtype = get_aval(util.ensure_array(n)).dtype
+    if not dtypes.issubdtype(n_dtype, np.integer):
+        raise ValueError(f"Argument `n` to polygamma must be of integer type. Got dtype {n_dtype}.")
+    n, x = util.promote_args_inexact("polygamma", n, x)
+    return lax.polygamma(n, x)
+
+
+def multigammaln(a: Any, d: Any) -> Any:
+    """The logarithm of the multivariate gamma function of dimension ``d`` (a concrete integer)."""
+    d = util.concrete_index(d, "d argument of multigammaln")
+    a, = util.promote_args_inexact("multigammaln", a)
+    dtype = get_aval(a).dtype
+    d_value = np.asarray(d, dtype)[()]
+    constant = lax.mul(lax.mul(np.asarray(0.25, dtype)[()], d_value), lax.sub(d_value, np.asarray(1, dtype)[()]))
+    constant = lax.mul(constant, lax.log(np.asarray(np.pi, dtype)[()]))
+    offsets = lax.div(lax.iota(dtype, d), np.asarray(2, dtype)[()])
+    shifted = subtract(expand_dims(a, -1), offsets)
+    return lax.add(lax.reduce_sum(lax.lgamma(shifted), (get_aval(a).ndim,)), constant)
+
+
+def _log_gamma_correction(x: Any) -> Any:
+    """Stirling's series for ``lgamma(x) - ((x - 1/2) log x - x + log(2 pi)/2)``, accurate for ``x >= 8``."""
+    inverse_square = lax.integer_pow(lax.div(util.weak_scalar_like(x, 1), x), 2)
+    series = util.scalar_like(x, 0)
+    for coefficient in (-1 / 1680, 1 / 1260, -1 / 360, 1 / 12):
+        series = lax.add(lax.mul(series, inverse_square), util.scalar_like(x, coefficient))
+    return lax.div(series, x)
+
+
+def betaln(a: Any, b: Any) -> Any:
+    """The logarithm of the absolute value of the beta function."""
+    a, b = util.promote_args_inexact("betaln", a, b)
+    small, large = lax.min(a, b), lax.max(a, b)
+    direct = lax.add(lax.lgamma(small), lax.sub(lax.lgamma(large), lax.lgamma(lax.add(small, large))))
+    # lgamma(large) - lgamma(small + large) without cancellation, from Stirling's series for large >= 8
+    difference = lax.sub(_log_gamma_correction(large), _log_gamma_correction(lax.add(small, large)))
+    difference = lax.sub(difference, lax.mul(small, lax.sub(lax.log(large), util.weak_scalar_like(large, 1))))
+    difference = lax.sub(difference, lax.mul(lax.add(large, lax.sub(small, util.weak_scalar_like(small, 0.5))),
+                                             lax.log1p(lax.div(small, large))))
+    asymptotic = lax.add(lax.lgamma(small), difference)
+    return _where(lax.lt(large, util.weak_scalar_like(large, 8)), direct, asymptotic)
+
+
+def beta(a: Any, b: Any) -> Any:
+    """The beta function ``gamma(a) gamma(b) / gamma(a + b)``."""
+    a, b = util.promote_args_inexact("beta", a, b)
+    sign = lax.mul(lax.mul(gammasgn(a), gammasgn(b)), gammasgn(lax.add(a, b)))
+    return lax.mul(sign, lax.exp(betaln(a, b)))
+
+
+def betainc(a: Any, b: Any, x: Any) -> Any:
+    """The regularized incomplete beta function I_x(a, b)."""
+    a, b, x = util.promote_args_inexact("betainc", a, b, x)
+    return lax.betainc(a, b, x)
+
+
+def factorial(n: Any, exact: bool = False) -> Any:
+    """``n!`` as ``gamma(n + 1)`` (0 for negative ``n``)."""
+    if exact:
+        raise NotImplementedError("factorial with exact=True")
+    n, = util.promote_args_inexact("factorial", n)
+    return _where(lax.lt(n, util.zero_of(n)), 0, lax.exp(lax.lgamma(lax.add(n, util.weak_scalar_like(n, 1)))))
+
+
+def comb(N: Any, k: Any, *, repetition: bool = False) -> Any:  # noqa: N803 - SciPy's name
+    """The number of combinations of ``N`` things taken ``k`` at a time (with ``repetition``: multisets)."""
+    N, k = util.promote_args_inexact("comb", N, k)
+    if repetition:  # multisets of k from N: the combinations of k from N + k - 1 (one, the empty one, for k = 0)
+        empty = lax.bitwise_and(lax.eq(k, util.zero_of(k)), lax.ge(N, util.zero_of(N)))
+        return _where(empty, 1.0, comb(lax.sub(lax.add(N, k), util.weak_scalar_like(N, 1)), k))
+    valid = lax.bitwise_and(lax.bitwise_and(lax.le(k, N), lax.ge(N, util.zero_of(N))), lax.ge(k, util.zero_of(k)))
+    safe_n = _where(valid, N, 0.0)
+    safe_k = _where(valid, k, 0.0)
+    one = util.weak_scalar_like(safe_n, 1)
+    log_comb = lax.sub(lax.sub(lax.lgamma(lax.add(safe_n, one)), lax.lgamma(lax.add(safe_k, one))),
+                       lax.lgamma(lax.sub(lax.add(safe_n, one), safe_k)))
+    return _where(valid, lax.exp(log_comb), 0.0)
+
+
+def _poch_body(z: Any, m: Any) -> Any:
+    m_is_zero = lax.eq(m, util.zero_of(m))
+    numerator = lax.add(z, m)
+    ratio = lax.div(lax.mul(gammasgn(numerator), lax.exp(lax.lgamma(numerator))),
+                    lax.mul(gammasgn(z), lax.exp(lax.lgamma(z))))
+    return _where(m_is_zero, util.scalar_like(z, 1), ratio)
+
+
+_poch_body.__name__ = "poch"
+_poch = custom_jvp(_poch_body)
+_poch.defjvps(lambda z_dot, ans, z, m: lax.mul(z_dot, lax.mul(ans, lax.sub(lax.digamma(lax.add(z, m)),
+                                                                            lax.digamma(z)))),
+              lambda m_dot, ans, z, m: lax.mul(m_dot, lax.mul(ans, lax.digamma(lax.add(z, m)))))
+
+
+def poch(z: Any, m: Any) -> Any:
+    """The Pochhammer symbol (rising factorial) ``gamma(z + m) / gamma(z)``."""
+    z, m = util.promote_args_inexact("poch", z, m)
+    return _poch(z, m)

@@ -1,0 +1,68 @@
+"""Golden records of ``jax.scipy.special``'s elementwise functions (see scipy_golden.py)."""
+
+import numpy as np
+import scipy_golden
+from jnp_golden import rand
+
+X = (rand((3,), "float32", 0) * 4).astype(np.float32)
+POSITIVE = np.array([0.5, 1.5, 7.0], np.float32)
+LARGE = np.array([3.0, 9.0, 30.0], np.float32)
+UNIT = np.array([0.1, 0.5, 0.9], np.float32)
+EDGES = np.array([0.0, -0.0, -1.0, np.inf, -np.inf, np.nan], np.float32)
+INTS = np.array([0, 1, 3], np.int32)
+
+
+def case(name, *args):
+    return lambda m: (lambda *a: getattr(m.scipy.special, name)(*a), list(args))
+
+
+def call(fn, *args):
+    return lambda m: (lambda *a: fn(m.scipy.special, *a), list(args))
+
+
+def grad(name, *args, argnums=0):
+    return lambda m: (m.grad(getattr(m.scipy.special, name), argnums), list(args))
+
+
+CASES = {
+    **{f"{name}": case(name, X) for name in ("erf", "erfc", "gammaln", "digamma", "i0e", "i1e", "i1", "expit",
+                                             "ndtr", "gamma", "gammasgn", "loggamma", "entr", "factorial")},
+    **{f"{name}_edges": case(name, EDGES) for name in ("erf", "erfinv", "gammasgn", "entr", "ndtr", "gamma")},
+    "erf_int": case("erf", INTS),
+    "gammaln_weak": case("gammaln", 2),
+    "gammaln_f16": case("gammaln", np.float16(1.5)),
+    "erf_complex": case("erf", np.complex64(1 + 1j)),
+    "erfinv": case("erfinv", UNIT),
+    "logit": case("logit", UNIT),
+    "log_ndtr": case("log_ndtr", np.array([-30.0, -11.0, -3.0, 0.0, 4.0, 6.0], np.float32)),
+    "log_ndtr_series_order": call(lambda s, x: s.log_ndtr(x, series_order=5), np.array([-12.0, 1.0], np.float32)),
+    "log_ndtr_bad_order": call(lambda s, x: s.log_ndtr(x, series_order=-1), X),
+    "xlogy": case("xlogy", np.array([0.0, 0.0, 2.0, 3.0], np.float32), np.array([0.0, np.nan, 0.0, 2.0], np.float32)),
+    "xlog1py": case("xlog1py", np.array([0.0, 1.0, 2.0], np.float32), np.array([-1.0, 0.5, 3.0], np.float32)),
+    "rel_entr": case("rel_entr", np.array([0.0, 0.5, 1.0, -1.0], np.float32),
+                     np.array([0.0, 0.25, 0.0, 1.0], np.float32)),
+    "kl_div": case("kl_div", np.array([0.0, 0.5, 1.0, -1.0], np.float32),
+                   np.array([0.0, 0.25, 0.0, 1.0], np.float32)),
+    "gammainc": case("gammainc", POSITIVE, LARGE / 3),
+    "gammaincc": case("gammaincc", POSITIVE, LARGE / 3),
+    "betainc": case("betainc", POSITIVE, POSITIVE[::-1].copy(), UNIT),
+    "polygamma": case("polygamma", INTS, POSITIVE),
+    "polygamma_float_n": case("polygamma", np.float32(1.5), np.float32(2.0)),
+    "zeta": case("zeta", LARGE / 2, POSITIVE),
+    "zeta_riemann": case("zeta", X),
+    "multigammaln": call(lambda s, a: s.multigammaln(a, 2), LARGE),
+    "boxcox": case("boxcox", POSITIVE, np.array([0.0, 0.5, 2.0], np.float32)),
+    "boxcox1p": case("boxcox1p", POSITIVE, np.array([0.0, 0.5, 2.0], np.float32)),
+    "comb": case("comb", np.array([5.0, 4.0, 3.0], np.float32), np.array([2.0, 5.0, -1.0], np.float32)),
+    "comb_repetition": call(lambda s, n, k: s.comb(n, k, repetition=True), np.float32(5.0), np.float32(2.0)),
+    "factorial_exact": call(lambda s, n: s.factorial(n, exact=True), np.int32(3)),
+    "poch": case("poch", POSITIVE, np.array([0.0, 1.5, 2.0], np.float32)),
+    "grad_xlogy": grad("xlogy", np.float32(2.0), np.float32(3.0)),
+    "grad_xlogy_y": grad("xlogy", np.float32(2.0), np.float32(3.0), argnums=1),
+    "grad_entr": grad("entr", np.float32(2.0)),
+    "grad_logit": grad("logit", np.float32(0.3)),
+    "grad_log_ndtr": grad("log_ndtr", np.float32(-2.0)),
+}
+
+if __name__ == "__main__":
+    scipy_golden.write(CASES, "scipy_special_golden.json")
