@@ -169,3 +169,31 @@ def test_observers_see_global_and_local_changes(restore_flags):
     assert seen == [True, False, True, False]
     with pytest.raises(AttributeError):
         config.add_observer("jax_foo", seen.append)
+
+
+def test_more_flags_defaults_match_jax():
+    code = ("from jaxle_core.config import config as c; print(repr([c.jax_log_compiles, c.jax_check_tracer_leaks, "
+            "c.jax_allow_f16_reductions, c.jax_threefry_partitionable, c.jax_default_prng_impl, "
+            "str(c.jax_legacy_prng_key), c.jax_default_device, c.jax_transfer_guard_host_to_device, "
+            "c.jax_array_garbage_collection_guard, c.jax_no_tracing, c.jax_softmax_custom_jvp]))")
+    assert run_python(code, {}) == ("[False, False, True, True, 'threefry2x32', 'allow', None, None, None, False, "
+                                    "False]")
+
+
+def test_transfer_guard_sets_every_direction(restore_flags):
+    with cfg.transfer_guard("log"):
+        assert [config.jax_transfer_guard_host_to_device, config.jax_transfer_guard_device_to_host,
+                config.jax_transfer_guard_device_to_device] == ["log"] * 3
+    assert config.jax_transfer_guard_device_to_host is None
+    with pytest.raises(ValueError, match="new enum value must be None or in"), cfg.transfer_guard("bad"):
+        pass
+
+
+def test_user_contexts_enter_the_trace_context():
+    context = cfg.make_user_context(default_value="a")
+    base = cfg.trace_context()
+    with context("a"):
+        assert cfg.trace_context() == base
+    with context("b"):
+        assert cfg.trace_context() != base
+    assert "user_context" not in " ".join(config.values)

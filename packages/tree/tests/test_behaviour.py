@@ -136,3 +136,15 @@ def test_partial_is_a_pytree_and_callable():
     doubled = tu.tree_map(lambda v: v * 2, add)
     assert isinstance(doubled, tu.Partial)
     assert add(2) == 9 and doubled(2) == 24
+
+
+def test_static_field_stays_in_the_treedef():
+    @tu.register_dataclass
+    @dataclasses.dataclass
+    class Op:
+        x: float
+        name: str = tu.tree.static(default="add", metadata={"doc": "kept"})
+
+    leaves, treedef = tu.tree.flatten(Op(1.0))
+    assert leaves == [1.0] and tu.tree.unflatten(treedef, [2.0]) == Op(2.0, "add")
+    assert dataclasses.fields(Op)[1].metadata == {"doc": "kept", "static": True}

@@ -4,6 +4,7 @@ __version__ = "0.1.0"
 
 from jaxle_core import dtypes, errors, lax  # noqa: E402
 from jaxle_core.ad import (  # noqa: E402
+    fwd_and_bwd,
     grad,
     hessian,
     jacfwd,
@@ -15,6 +16,8 @@ from jaxle_core.ad import (  # noqa: E402
     vjp,
 )
 from jaxle_core.api import (  # noqa: E402
+    block_until_ready,
+    copy_to_host_async,
     disable_jit,
     ensure_compile_time_eval,
     eval_shape,
@@ -28,11 +31,12 @@ from jaxle_core.batching import vmap  # noqa: E402
 from jaxle_core.caches import clear_caches  # noqa: E402
 from jaxle_core.checkpoint import checkpoint, checkpoint_name, checkpoint_policies, remat  # noqa: E402
 from jaxle_core.core import ClosedJaxpr, Jaxpr, typeof  # noqa: E402
-from jaxle_core.custom_derivatives import closure_convert, custom_jvp, custom_vjp  # noqa: E402
+from jaxle_core.custom_derivatives import closure_convert, custom_gradient, custom_jvp, custom_vjp  # noqa: E402
 from jaxle_core.jit import jit  # noqa: E402
 
-__all__ = ["Array", "ClosedJaxpr", "Jaxpr", "ShapeDtypeStruct", "ShapedArray", "checkpoint", "checkpoint_name",
-           "checkpoint_policies", "clear_caches", "closure_convert", "custom_jvp", "custom_vjp", "disable_jit",
-           "dtypes", "ensure_compile_time_eval", "errors", "eval_shape", "grad", "hessian", "jacfwd", "jacrev", "jit",
-           "jvp", "lax", "linear_transpose", "linearize", "make_jaxpr", "named_call", "named_scope", "remat",
-           "typeof", "value_and_grad", "vjp", "vmap"]
+__all__ = ["Array", "ClosedJaxpr", "Jaxpr", "ShapeDtypeStruct", "ShapedArray", "block_until_ready", "checkpoint",
+           "checkpoint_name", "checkpoint_policies", "clear_caches", "closure_convert", "copy_to_host_async",
+           "custom_gradient", "custom_jvp", "custom_vjp", "disable_jit", "dtypes", "ensure_compile_time_eval",
+           "errors", "eval_shape", "fwd_and_bwd", "grad", "hessian", "jacfwd", "jacrev", "jit", "jvp", "lax",
+           "linear_transpose", "linearize", "make_jaxpr", "named_call", "named_scope", "remat", "typeof",
+           "value_and_grad", "vjp", "vmap"]

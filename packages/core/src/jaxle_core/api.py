@@ -91,5 +91,23 @@ def named_call(fun: Callable, *, name: str | None = None) -> Callable:
     return named
 
 
+def block_until_ready(x: Any) -> Any:
+    """Wait until every array leaf of the pytree ``x`` is computed; returns ``x``. Other leaves are ignored."""
+    for leaf in tree.tree_leaves(x):
+        wait = getattr(leaf, "block_until_ready", None)
+        if wait is not None:
+            wait()
+    return x
+
+
+def copy_to_host_async(x: Any) -> Any:
+    """Start copying every array leaf of the pytree ``x`` to the host without waiting; returns ``x``."""
+    for leaf in tree.tree_leaves(x):
+        start = getattr(leaf, "copy_to_host_async", None)
+        if start is not None:
+            start()
+    return x
+
+
 __all__ = ["make_jaxpr", "eval_shape", "jit", "disable_jit", "ensure_compile_time_eval", "named_scope",
-           "named_call"]
+           "named_call", "block_until_ready", "copy_to_host_async"]

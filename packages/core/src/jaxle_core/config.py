@@ -11,11 +11,13 @@ by its context manager::
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import functools
+import itertools
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 __all__ = [
@@ -23,7 +25,13 @@ __all__ = [
     "NumpyDtypePromotion", "ExplicitX64Mode",
     "enable_x64", "disable_jit", "debug_nans", "debug_infs", "numpy_rank_promotion",
     "numpy_dtype_promotion", "default_matmul_precision", "explicit_x64_dtypes",
-    "platforms", "num_cpu_devices",
+    "platforms", "num_cpu_devices", "LegacyPrngKeyState",
+    "log_compiles", "explain_cache_misses", "check_tracer_leaks", "checking_leaks", "enable_checks",
+    "no_tracing", "no_execution", "default_device", "transfer_guard", "transfer_guard_host_to_device",
+    "transfer_guard_device_to_host", "transfer_guard_device_to_device", "array_garbage_collection_guard",
+    "thread_guard", "allow_f16_reductions", "softmax_custom_jvp", "jax2tf_associative_scan_reductions",
+    "default_prng_impl", "threefry_partitionable", "enable_custom_prng", "legacy_prng_key", "debug_key_reuse",
+    "make_user_context",
 ]
 
 
@@ -31,6 +39,16 @@ class NumpyDtypePromotion(str, enum.Enum):
     """Values of ``jax_numpy_dtype_promotion``; compares equal to its string."""
     STANDARD = "standard"
     STRICT = "strict"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class LegacyPrngKeyState(str, enum.Enum):
+    """Values of ``jax_legacy_prng_key``: what to do when a raw ``uint32`` key is passed where a key is expected."""
+    ALLOW = "allow"
+    WARN = "warn"
+    ERROR = "error"
 
     def __str__(self) -> str:
         return self.value
@@ -109,7 +127,8 @@ class Flag:
     def __call__(self, new_value: Any = _UNSET) -> _FlagOverride:
         if new_value is _UNSET:
             if self._context_default is _UNSET:
-                raise TypeError(f"Context manager for {self.name} config option requires an argument "
+                short_name = self.name.removeprefix("jax_")
+                raise TypeError(f"Context manager for {short_name} config option requires an argument "
                                 "representing the new value for the config option.")
             new_value = self._context_default
         return _FlagOverride(self, self._parse(new_value))
@@ -294,6 +313,88 @@ platforms = _define("jax_platforms", _from_env("jax_platforms", None, _parse_opt
 num_cpu_devices = _define("jax_num_cpu_devices", _from_env("jax_num_cpu_devices", -1, _parse_optional_int, int),
                           _parse_optional_int, doc="Number of CPU devices to create (-1: the platform default).")
 
+log_compiles = _define_bool("jax_log_compiles", False,
+                            doc="Log a message each time jit compiles a function (at WARNING level).")
+explain_cache_misses = _define_bool("jax_explain_cache_misses", False,
+                                    doc="Log why each jit tracing cache miss happened.")
+check_tracer_leaks = _define_bool("jax_check_tracer_leaks", False,
+                                  doc="Check for tracers leaked out of the transformation that made them.")
+checking_leaks = functools.partial(check_tracer_leaks, True)
+enable_checks = _define_bool("jax_enable_checks", False, doc="Turn on internal consistency checks.")
+no_tracing = _define_bool("jax_no_tracing", False, doc="Disallow tracing (jit, vmap, grad, ...): raise instead.")
+no_execution = _define_bool("jax_no_execution", False, doc="Disallow executing computations: raise instead.")
+thread_guard = _define_bool("jax_thread_guard", False,
+                            doc="Check that multi-process computations are launched from one thread only.")
+allow_f16_reductions = _define_bool("jax_allow_f16_reductions", True,
+                                    doc="Allow reductions to accumulate in float16/bfloat16.")
+softmax_custom_jvp = _define_bool("jax_softmax_custom_jvp", False, in_trace_context=True,
+                                  doc="Use a custom_jvp rule for jax.nn.softmax.")
+jax2tf_associative_scan_reductions = _define_bool(
+    "jax2tf_associative_scan_reductions", False, in_trace_context=True,
+    doc="Lower cumulative reductions through associative_scan when exporting.")
+enable_custom_prng = _define_bool("jax_enable_custom_prng", False, in_trace_context=True,
+                                  doc="Enable the experimental custom PRNG implementation API.")
+threefry_partitionable = _define_bool("jax_threefry_partitionable", True, in_trace_context=True,
+                                      doc="Use the threefry PRNG formulation that shards without communication.")
+debug_key_reuse = _define_bool("jax_debug_key_reuse", False, in_trace_context=True,
+                               doc="Raise KeyReuseError when a PRNG key is used twice.")
+
+_prng_impl_parse = _enum_parser(["threefry2x32", "threefry4x32", "rbg", "unsafe_rbg", "philox2x32", "philox4x32"],
+                                optional=False)
+default_prng_impl = _define(
+    "jax_default_prng_impl", _from_env("jax_default_prng_impl", "threefry2x32", _prng_impl_parse),
+    _prng_impl_parse, in_trace_context=True, doc="The PRNG implementation of new keys.")
+
+_legacy_key_parse = _enum_class_parser(LegacyPrngKeyState)
+legacy_prng_key = _define(
+    "jax_legacy_prng_key", _from_env("jax_legacy_prng_key", LegacyPrngKeyState.ALLOW, _legacy_key_parse),
+    _legacy_key_parse, in_trace_context=True, doc="What to do with legacy uint32 keys: allow, warn or error.")
+
+# Platform names that a string `jax_default_device` may give.
+_PLATFORM_NAMES = ("cpu", "gpu", "cuda", "rocm", "tpu")
+
+
+def _parse_default_device(value: Any) -> Any:
+    # A device is anything with a platform and an id: core does not know the backend's Device class.
+    is_device = hasattr(value, "platform") and hasattr(value, "id")
+    if value is None or is_device or (isinstance(value, str) and value in _PLATFORM_NAMES):
+        return value
+    raise ValueError("jax.default_device must be passed either a Device object (e.g. `jax.devices('cpu')[0]`) "
+                     f"or a platform name string like 'cpu' or 'gpu', got: {value!r}")
+
+
+default_device = _define("jax_default_device", None, _parse_default_device, in_trace_context=True,
+                         doc="The device that uncommitted computations and arrays are placed on.")
+
+_guard_parse = _enum_parser(["allow", "log", "disallow", "log_explicit", "disallow_explicit"], optional=True)
+transfer_guard_host_to_device = _define(
+    "jax_transfer_guard_host_to_device", _from_env("jax_transfer_guard_host_to_device", None, _guard_parse),
+    _guard_parse, doc="Guard level for host-to-device transfers.")
+transfer_guard_device_to_host = _define(
+    "jax_transfer_guard_device_to_host", _from_env("jax_transfer_guard_device_to_host", None, _guard_parse),
+    _guard_parse, doc="Guard level for device-to-host transfers.")
+transfer_guard_device_to_device = _define(
+    "jax_transfer_guard_device_to_device", _from_env("jax_transfer_guard_device_to_device", None, _guard_parse),
+    _guard_parse, doc="Guard level for device-to-device transfers.")
+_transfer_guard_all = _define("jax_transfer_guard", _from_env("jax_transfer_guard", None, _guard_parse),
+                              _guard_parse, doc="Guard level for every kind of transfer.")
+
+_gc_guard_parse = _enum_parser(["allow", "log", "fatal"], optional=True)
+array_garbage_collection_guard = _define(
+    "jax_array_garbage_collection_guard",
+    _from_env("jax_array_garbage_collection_guard", None, _gc_guard_parse), _gc_guard_parse,
+    doc="What to do when an array is freed by the garbage collector (in a reference cycle).")
+
+
+@contextlib.contextmanager
+def transfer_guard(new_val: str) -> Iterator[None]:
+    """Set the guard level of every kind of transfer (host to device, device to host, device to device)."""
+    with contextlib.ExitStack() as stack:
+        for flag in (transfer_guard_host_to_device, transfer_guard_device_to_host, transfer_guard_device_to_device,
+                     _transfer_guard_all):
+            stack.enter_context(flag(new_val))
+        yield
+
 
 # ---- hot-path accessors
 
@@ -306,7 +407,8 @@ def x64_enabled() -> bool:
     return enable_x64._global if local is _UNSET else local
 
 
-_TRACE_CONTEXT_FLAGS = tuple(flag for flag in config._flags.values() if flag.in_trace_context)
+# A list: make_user_context appends to it.
+_TRACE_CONTEXT_FLAGS = [flag for flag in config._flags.values() if flag.in_trace_context]
 
 
 class _TraceContextCache(threading.local):
@@ -324,3 +426,15 @@ def trace_context() -> tuple:
         cache.changes = _changes[0]
         cache.value = tuple([flag.value for flag in _TRACE_CONTEXT_FLAGS])
     return cache.value
+
+
+_user_context_ids = itertools.count()
+
+
+def make_user_context(default_value: Any = None) -> Flag:
+    """A new context whose value (``with context(value): ...``) is part of every jit cache key: jitted functions
+    are traced and compiled again when it changes. Values must be hashable. Not listed in ``config``."""
+    flag = Flag(f"user_context_{next(_user_context_ids)}", default_value, lambda value: value, in_trace_context=True)
+    _TRACE_CONTEXT_FLAGS.append(flag)
+    _changes[0] += 1
+    return flag

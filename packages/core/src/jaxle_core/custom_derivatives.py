@@ -1,4 +1,4 @@
-"""User-defined derivatives: ``custom_jvp``, ``custom_vjp`` and ``closure_convert``.
+"""User-defined derivatives: ``custom_jvp``, ``custom_vjp``, ``custom_gradient`` and ``closure_convert``.
 
 A ``custom_jvp`` function is staged as a ``custom_jvp_call`` equation carrying
 the jaxpr of the function and the user's JVP rule; differentiation applies the
@@ -489,5 +489,32 @@ def closure_convert(fun: Callable, *example_args: Any) -> tuple[Callable, list[A
     return converted_fun, hoisted
 
 
-__all__ = ["FORWARD_MODE_ERROR", "CustomVJPPrimal", "SymbolicZero", "closure_convert", "custom_jvp",
-           "custom_jvp_call_p", "custom_lin_p", "custom_vjp", "custom_vjp_call_p"]
+# ---------------------------------------------------------------- custom_gradient
+
+
+def custom_gradient(fun: Callable) -> custom_vjp:
+    """A custom_vjp from one function: ``fun(*args) -> (out, vjp)`` where ``vjp(out_cotangent)`` gives the
+    cotangents of the arguments (a tuple, or a single value for a function of one argument)."""
+
+    def wrapped_fun(*args: Any, **kwargs: Any) -> Any:
+        out, _ = fun(*args, **kwargs)
+        return out
+
+    def fwd(*args: Any, **kwargs: Any) -> tuple[Any, tuple[Callable, list[Any]]]:
+        out, rule = fun(*args, **kwargs)
+        # The rule closes over values traced in fwd: hoist them out as residuals, keep the rest as a function.
+        converted, consts = closure_convert(rule, out)
+        return out, (converted, consts)
+
+    def bwd(residuals: tuple[Callable, list[Any]], cotangent: Any) -> tuple:
+        converted, consts = residuals
+        cotangents = converted(cotangent, *consts)
+        return (cotangents,) if tree.treedef_is_leaf(tree.tree_structure(cotangents)) else cotangents
+
+    function = custom_vjp(wrapped_fun)
+    function.defvjp(fwd, bwd)
+    return function
+
+
+__all__ = ["FORWARD_MODE_ERROR", "CustomVJPPrimal", "SymbolicZero", "closure_convert", "custom_gradient",
+           "custom_jvp", "custom_jvp_call_p", "custom_lin_p", "custom_vjp", "custom_vjp_call_p"]

@@ -240,3 +240,25 @@ def _dead_zeros(name: str, line: str) -> bool:
 
 def test_jaxprs_match_jax():
     assert_jaxprs_match_golden("grad_golden.json", render, _dead_zeros)
+
+
+# ---------------------------------------------------------------- fwd_and_bwd
+
+
+@pytest.mark.parametrize("jitted", [True, False])
+def test_fwd_and_bwd_match_vjp(jitted):
+    def f(x, w):
+        return lax.sin(x) * w
+
+    fwd, bwd = jax.fwd_and_bwd(f, argnums=0, jitted=jitted)
+    y, residuals = fwd(2.0, 3.0)
+    assert float(y) == pytest.approx(np.sin(2.0) * 3.0) and float(bwd(residuals, 1.0)) == pytest.approx(np.cos(2.0) * 3)
+    fwd, bwd = jax.fwd_and_bwd(lambda x, w: (f(x, w), x * 2), argnums=(0, 1), has_aux=True, jitted=jitted)
+    y, residuals, aux = fwd(2.0, 3.0)
+    dx, dw = bwd(residuals, 2.0)
+    assert float(aux) == 4.0 and float(dw) == pytest.approx(2 * np.sin(2.0))
+
+
+def test_block_until_ready_returns_its_pytree():
+    tree = {"a": lax.sin(np.float32(1.0)), "b": [None, "text", 3]}
+    assert jax.block_until_ready(tree) is tree and jax.copy_to_host_async(tree) is tree

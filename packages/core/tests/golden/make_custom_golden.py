@@ -100,12 +100,27 @@ def closure_examples(cd, lax):
     return scaled, closing, int_scale
 
 
+def gradient_examples(cd, lax):
+    """``custom_gradient`` functions of one argument (the rule returns a bare cotangent) and of two."""
+
+    @cd.custom_gradient
+    def square(x):
+        return x * x, lambda g: g * x
+
+    @cd.custom_gradient
+    def product(x, y):
+        return x * y, lambda g: (g * y, lax.sin(x) * g)
+
+    return square, product
+
+
 def cases(impl, lax):
     """``(name, function, example arguments)`` triples."""
     module = impl.__name__
     cd = importlib.import_module(f"{module}.custom_derivatives")
     f, h, g, clip_gradient, apply = examples(cd, lax)
     scaled, closing, int_scale = closure_examples(cd, lax)
+    square, product = gradient_examples(cd, lax)
     grad, jvp, jit, linearize = impl.grad, impl.jvp, impl.jit, impl.linearize
     x, y = f32(1.0), f32(2.0)
     return [
@@ -138,6 +153,11 @@ def cases(impl, lax):
         ("integer_argument_grad", grad(int_scale), (x, np.int32(3))),
         ("clip_gradient", lambda a: clip_gradient(a, 0.5), (x,)),
         ("clip_gradient_grad", grad(lambda a: clip_gradient(lax.sin(a), 0.5) * 3.0), (x,)),
+        ("custom_gradient", square, (x,)),
+        ("custom_gradient_grad", grad(square), (x,)),
+        ("custom_gradient_jit_grad", jit(grad(lambda a: square(lax.sin(a)))), (x,)),
+        ("custom_gradient_two_arguments", product, (x, y)),
+        ("custom_gradient_two_arguments_grad", grad(product, (0, 1)), (x, y)),
     ]
 
 

@@ -1,18 +1,117 @@
-"""jaxle: JAX's public API over jaxle's layers. ``import jaxle as jax``; importing it makes XLA the backend."""
+"""jaxle: JAX's public API over jaxle's layers. ``import jaxle as jax``; importing it makes XLA the backend.
+
+The top level gathers the transformations (jaxle-core), the devices and transfers (jaxle-xla), the configuration
+object and its context managers, and the submodules JAX has (``jaxle.numpy``, ``jaxle.lax``, ``jaxle.random``,
+``jaxle.tree``, ``jaxle.tree_util``, ...). Each name lives in the lowest layer that can implement it; this package
+only re-exports.
+"""
 
 __version__ = "0.1.0"
 
 import jaxle_xla  # noqa: E402, F401  (importing the bridge registers XLA as the default backend)
-from jaxle import lax, numpy, random, scipy, tree_util  # noqa: E402, F401
-from jaxle_core import *  # noqa: E402, F403
+
+# JAX's submodules: this package's thin modules over the layers (jaxle.lax, jaxle.dtypes, ... not core's modules).
+from jaxle import (  # noqa: E402, F401
+    ad_checkpoint,
+    core,
+    custom_derivatives,
+    dlpack,
+    dtypes,
+    errors,
+    flatten_util,
+    lax,
+    numpy,
+    random,
+    scipy,
+    stages,
+    test_util,
+    tree,
+    tree_util,
+    typing,
+    version,
+)
+from jaxle.environment_info import print_environment_info  # noqa: E402, F401
+from jaxle_core import (  # noqa: E402, F401
+    Array,
+    ShapeDtypeStruct,
+    block_until_ready,
+    checkpoint,
+    checkpoint_policies,
+    clear_caches,
+    closure_convert,
+    copy_to_host_async,
+    custom_gradient,
+    custom_jvp,
+    custom_vjp,
+    disable_jit,
+    ensure_compile_time_eval,
+    eval_shape,
+    fwd_and_bwd,
+    grad,
+    hessian,
+    jacfwd,
+    jacrev,
+    jit,
+    jvp,
+    linear_transpose,
+    linearize,
+    make_jaxpr,
+    named_call,
+    named_scope,
+    remat,
+    typeof,
+    value_and_grad,
+    vjp,
+    vmap,
+)
+from jaxle_core.ad import jacrev as jacobian  # noqa: E402, F401  (JAX's alias)
+from jaxle_core.config import (  # noqa: E402, F401
+    allow_f16_reductions,
+    array_garbage_collection_guard,
+    check_tracer_leaks,
+    checking_leaks,
+    config,
+    debug_infs,
+    debug_key_reuse,
+    debug_nans,
+    default_device,
+    default_matmul_precision,
+    default_prng_impl,
+    enable_checks,
+    enable_custom_prng,
+    enable_x64,
+    explain_cache_misses,
+    jax2tf_associative_scan_reductions,
+    legacy_prng_key,
+    log_compiles,
+    make_user_context,
+    no_execution,
+    no_tracing,
+    numpy_dtype_promotion,
+    numpy_rank_promotion,
+    softmax_custom_jvp,
+    thread_guard,
+    threefry_partitionable,
+    transfer_guard,
+    transfer_guard_device_to_device,
+    transfer_guard_device_to_host,
+    transfer_guard_host_to_device,
+)
+from jaxle_core.dtypes import float0  # noqa: E402, F401
 from jaxle_xla import (  # noqa: E402, F401
+    Device,
     default_backend,
     device_count,
     device_get,
     device_put,
     devices,
+    host_count,
+    host_id,
+    host_ids,
+    live_arrays,
     local_device_count,
     local_devices,
     process_count,
     process_index,
+    process_indices,
 )

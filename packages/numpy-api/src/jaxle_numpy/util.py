@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 import operator
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -110,15 +111,33 @@ def _result_type(args: list[Any]) -> tuple[np.dtype, bool]:
     return result
 
 
+_RANK_PROMOTION_DOCS = "https://docs.jax.dev/en/latest/rank_promotion_warning.html"
+
+
 def promote_shapes(fun_name: str, *args: Any) -> list[Any]:
-    """``args`` given leading size-1 dimensions up to the largest rank, as NumPy broadcasting implies."""
-    del fun_name  # rank promotion is always allowed (jax_numpy_rank_promotion="allow")
+    """``args`` given leading size-1 dimensions up to the largest rank, as NumPy broadcasting implies
+    (``jax_numpy_rank_promotion`` may ask for a warning or an error when non-scalar ranks differ)."""
     shapes = [get_aval(a).shape for a in args]
     if len({len(s) for s in shapes}) <= 1:  # one rank: nothing to broadcast here
         return list(args)
     if len({len(s) for s in shapes if s}) > 1:  # ranks differ: JAX's ValueError for shapes that do not broadcast
+        _check_rank_promotion(fun_name, shapes)
         lax_structural.broadcast_shapes(*shapes)
     return lax_operators.promote_ranks(args)
+
+
+def _check_rank_promotion(fun_name: str, shapes: list[tuple[int, ...]]) -> None:
+    mode = config.config.jax_numpy_rank_promotion
+    if mode == "allow":
+        return
+    described = " ".join(map(str, shapes))
+    if mode == "raise":
+        raise ValueError(f"Operands could not be broadcast together for {fun_name} on shapes {described} and with "
+                         f"the config option jax_numpy_rank_promotion='raise'. For more information, see "
+                         f"{_RANK_PROMOTION_DOCS}.")
+    warnings.warn(f"Following NumPy automatic rank promotion for {fun_name} on shapes {described}. Set the "
+                  "jax_numpy_rank_promotion config option to 'allow' to disable this warning; for more "
+                  f"information, see {_RANK_PROMOTION_DOCS}.", stacklevel=4)
 
 
 def promote_args(fun_name: str, *args: Any) -> list[Any]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 from .api import tree_all as all
 from .api import tree_broadcast as broadcast
 from .api import tree_map as map
@@ -27,7 +30,14 @@ __all__ = [
     "map_with_path",
     "reduce",
     "reduce_associative",
+    "static",
     "structure",
     "transpose",
     "unflatten",
 ]
+
+
+def static(**kwargs: Any) -> Any:
+    """A ``dataclasses.field`` marked static: ``register_dataclass`` keeps it in the treedef, not the leaves."""
+    metadata = {**kwargs.pop("metadata", {}), "static": True}
+    return dataclasses.field(metadata=metadata, **kwargs)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 import numpy as np
@@ -17,14 +18,21 @@ from jaxle_xla.clients import (
     default_backend,
     device_count,
     devices,
+    host_count,
+    host_id,
+    host_ids,
     local_device_count,
     local_devices,
     process_count,
     process_index,
+    process_indices,
 )
 
-__all__ = ["default_backend", "device_count", "device_get", "device_put", "devices", "local_device_count",
-           "local_devices", "process_count", "process_index"]
+__all__ = ["Device", "default_backend", "device_count", "device_get", "device_put", "devices", "host_count",
+           "host_id", "host_ids", "live_arrays", "local_device_count", "local_devices", "process_count",
+           "process_index", "process_indices"]
+
+Device = _jaxlib.Device
 
 
 def _is_placement(spec: Any) -> bool:
@@ -94,3 +102,12 @@ def device_get(x: Any) -> Any:
         if isinstance(leaf, XlaArray):
             leaf.copy_to_host_async()
     return tree.tree_map(lambda leaf: np.asarray(leaf) if isinstance(leaf, Array) else leaf, x)
+
+
+def live_arrays(platform: str | None = None) -> list[XlaArray]:
+    """Every Array not yet deleted whose buffer is on ``platform`` (the default backend when None)."""
+    wanted = {"gpu": ("cuda", "rocm")}.get(platform or default_backend(), (platform or default_backend(),))
+    # Arrays are not registered anywhere when made (that would cost on every operation): the garbage
+    # collector's list of tracked objects holds them all.
+    return [x for x in gc.get_objects()
+            if type(x) is XlaArray and not x.is_deleted() and x.device.platform in wanted]

@@ -13,6 +13,8 @@ are installed; see docs/xla.md.
 from __future__ import annotations
 
 import functools
+import warnings
+from collections.abc import Callable
 from typing import Any
 
 from jaxle_core.config import config
@@ -140,9 +142,36 @@ def process_count(backend: Any = None) -> int:
     return max(d.process_index for d in get_client(backend).devices()) + 1
 
 
+def process_indices(backend: Any = None) -> list[int]:
+    """The indices of every process of the run."""
+    return list(range(process_count(backend)))
+
+
+def _renamed(new: Callable[..., Any], old_name: str) -> Callable[..., Any]:
+    """JAX's older name for a process query: it warns, in JAX's words, then answers as ``new``."""
+
+    @functools.wraps(new)
+    def deprecated(backend: Any = None) -> Any:
+        warnings.warn(f"jax.{old_name} has been renamed to jax.{new.__name__}. This alias will eventually be "
+                      "removed; please update your code.", UserWarning, stacklevel=2)
+        return new(backend)
+
+    return deprecated
+
+
+# JAX names the old functions after the new ones in its warnings ("jax.process_indexs" included).
+host_id = _renamed(process_index, "process_index")
+host_count = _renamed(process_count, "process_count")
+host_ids = _renamed(process_indices, "process_indexs")
+
+
 def default_device() -> _jaxlib.Device:
-    """The first local device of the default backend."""
-    return _local_devices_of(get_client())[0]
+    """Where uncommitted work runs: ``jax_default_device`` when set (a device, or a platform's first device),
+    else the first local device of the default backend."""
+    chosen = config.jax_default_device
+    if chosen is None:
+        return _local_devices_of(get_client())[0]
+    return platform_device(chosen) if isinstance(chosen, str) else chosen
 
 
 def platform_device(backend: str) -> _jaxlib.Device:

@@ -29,9 +29,9 @@ from jaxle_core.ad import (  # noqa: F401  (registers the rules)
 )
 from jaxle_core.ad.jacobians import hessian, jacfwd, jacrev
 from jaxle_core.ad.jvp import JVPTrace, JVPTracer, Zero, add_any_p, instantiate, jvp, jvp_rules, tangent_aval
-from jaxle_core.ad.reverse import grad, linear_transpose, linearize, value_and_grad, vjp
+from jaxle_core.ad.reverse import fwd_and_bwd, grad, linear_transpose, linearize, value_and_grad, vjp
 from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass, transpose_rules
 
-__all__ = ["JVPTrace", "JVPTracer", "UndefinedPrimal", "Zero", "add_any_p", "backward_pass", "grad", "hessian",
-           "instantiate", "jacfwd", "jacrev", "jvp", "jvp_rules", "linear_transpose", "linearize", "tangent_aval",
-           "transpose_rules", "value_and_grad", "vjp"]
+__all__ = ["JVPTrace", "JVPTracer", "UndefinedPrimal", "Zero", "add_any_p", "backward_pass", "fwd_and_bwd", "grad",
+           "hessian", "instantiate", "jacfwd", "jacrev", "jvp", "jvp_rules", "linear_transpose", "linearize",
+           "tangent_aval", "transpose_rules", "value_and_grad", "vjp"]

@@ -118,6 +118,34 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequen
     return (out, f_vjp, aux) if has_aux else (out, f_vjp)
 
 
+def fwd_and_bwd(fun: Callable, argnums: int | Sequence[int], has_aux: bool = False,
+                jitted: bool = True) -> tuple[Callable, Callable]:
+    """``(fwd, bwd)``: ``fwd(*args)`` gives ``(fun(*args), residuals)`` (and ``aux`` last with ``has_aux``);
+    ``bwd(residuals, cotangent)`` gives the cotangents of the arguments ``argnums`` names (one value for an int).
+
+    Unlike ``vjp``'s pullback, ``bwd`` is one function for every forward pass, so with ``jitted`` it compiles once.
+    """
+    from jaxle_core.jit import jit  # local: jit's module imports the autodiff rules
+
+    check_callable(fun)
+    positions = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+
+    def fwd(*args: Any) -> tuple:
+        def of_chosen(*chosen: Any) -> Any:
+            full = list(args)
+            for position, value in zip(positions, chosen):
+                full[position] = value
+            return fun(*full)
+
+        return vjp(of_chosen, *[args[i] for i in positions], has_aux=has_aux)
+
+    def bwd(residuals: tree.Partial, cotangent: Any) -> Any:
+        cotangents = residuals(cotangent)
+        return cotangents[0] if isinstance(argnums, int) else cotangents
+
+    return (jit(fwd), jit(bwd)) if jitted else (fwd, bwd)
+
+
 # ---------------------------------------------------------------- grad
 
 

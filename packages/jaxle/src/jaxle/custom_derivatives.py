@@ -1,0 +1,15 @@
+"""``jax.custom_derivatives``: user-defined derivative rules."""
+
+from jaxle_core.custom_derivatives import (
+    CustomVJPPrimal,
+    SymbolicZero,
+    closure_convert,
+    custom_gradient,
+    custom_jvp,
+    custom_jvp_call_p,
+    custom_vjp,
+    custom_vjp_call_p,
+)
+
+__all__ = ["CustomVJPPrimal", "SymbolicZero", "closure_convert", "custom_gradient", "custom_jvp",
+           "custom_jvp_call_p", "custom_vjp", "custom_vjp_call_p"]

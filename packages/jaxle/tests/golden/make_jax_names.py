@@ -1,0 +1,44 @@
+"""Write jax_names.json: every public name of the named module's top-level namespace and of the public submodules
+a user program imports, each with its kind.
+
+    /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_jax_names.py jax
+
+Kinds: module, class, alias (a typing annotation such as a Union), function (anything else callable), or object
+(configuration, dtypes, namespaces).
+"""
+
+import importlib
+import inspect
+import json
+import pathlib
+import sys
+
+# The submodules whose names are listed, besides the top level ("").
+SUBMODULES = ["tree", "tree_util", "flatten_util", "dtypes", "errors", "typing", "test_util", "custom_derivatives",
+              "ad_checkpoint", "stages", "core", "custom_batching", "api_util"]
+
+
+def kind(value) -> str:
+    if inspect.ismodule(value):
+        return "module"
+    if inspect.isclass(value):
+        return "class"
+    if type(value).__module__ == "typing":
+        return "alias"
+    if callable(value):
+        return "function"
+    return "object"
+
+
+def public_names(module_name: str) -> dict[str, str]:
+    namespace = importlib.import_module(module_name)
+    return {name: kind(getattr(namespace, name)) for name in sorted(dir(namespace)) if not name.startswith("_")}
+
+
+if __name__ == "__main__":
+    root = sys.argv[1]
+    listing = {"": public_names(root)}
+    listing.update({sub: public_names(f"{root}.{sub}") for sub in SUBMODULES})
+    out = pathlib.Path(__file__).parent / "jax_names.json"
+    out.write_text(json.dumps(listing, indent=1, sort_keys=True) + "\n")
+    print(f"{sum(map(len, listing.values()))} names in {len(listing)} namespaces -> {out}")

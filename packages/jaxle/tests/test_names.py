@@ -1,0 +1,105 @@
+"""Every public name of JAX 0.10.2's ``jax`` namespace, and of the submodules a program imports, exists in
+``jaxle`` as the same kind of object.
+
+The lists are data generated from JAX (golden/make_jax_names.py: jax_names.json).
+"""
+
+import inspect
+import json
+import pathlib
+
+import pytest
+
+import jaxle
+
+NAMES = json.loads((pathlib.Path(__file__).parent / "golden" / "jax_names.json").read_text())
+
+MULTI_DEVICE = "multi-device work"
+CALLBACKS = "callbacks (in progress)"
+REFS = "mutable array references (jax.ref) are not implemented"
+
+# Names whose subsystem is its own piece of work, per namespace ("" is the top level); each says why it waits.
+LATER: dict[str, dict[str, str]] = {
+    "": {
+        **dict.fromkeys(["NamedSharding", "P", "Shard", "auto_pcast", "distributed", "make_array_from_callback",
+                         "make_array_from_process_local_data", "make_array_from_single_device_arrays", "make_mesh",
+                         "memory", "pmap", "remove_size_one_mesh_axis_from_type", "reshard", "set_mesh", "shard_map",
+                         "sharding", "smap"], MULTI_DEVICE),
+        **dict.fromkeys(["debug", "effects_barrier", "experimental", "export", "profiler", "pure_callback"],
+                        CALLBACKS),
+        **dict.fromkeys(["Ref", "ad", "ds", "empty_ref", "free_ref", "freeze", "new_ref", "ref"], REFS),
+        "nn": "jax.nn (in progress)",
+        "ops": "segment reductions (jax.ops.segment_sum, ...) are not implemented",
+        "image": "image resizing (jax.image) is not implemented",
+        "ffi": "the foreign function interface (jax.ffi) is not implemented",
+        "monitoring": "event listeners (jax.monitoring) are not implemented",
+        "custom_batching": "custom batching rules (custom_vmap) are not implemented",
+        "api_util": "helpers over JAX's internals, for libraries built on them",
+        "interpreters": "JAX's internal tracing machinery",
+        "lib": "jaxlib's internals",
+    },
+    "ad_checkpoint": {
+        **dict.fromkeys(["Offloadable", "Recompute", "Saveable"], "host-offloading checkpoint policies"),
+        "print_saved_residuals": "reporting the residuals a checkpoint saves",
+    },
+    "core": {
+        **dict.fromkeys(["AbstractValue", "Value", "ParamDict", "eval_context"], "JAX's internal tracing machinery"),
+        **dict.fromkeys(["max_dim", "min_dim"], "shape polymorphism (symbolic dimensions)"),
+    },
+    "custom_derivatives": {
+        **dict.fromkeys(["linear_call", "remat_opt_p", "custom_vjp_primal_tree_values", "zero_from_primal"],
+                        "custom_derivatives internals beyond custom_jvp/custom_vjp/custom_gradient"),
+    },
+    "dtypes": dict.fromkeys(["extended", "prng_key"], "typed PRNG keys (extended dtypes) are in progress"),
+    "errors": {
+        "InconclusiveDimensionOperation": "shape polymorphism (symbolic dimensions)",
+        "JaxprTypeError": "jaxpr type checking (jax_enable_checks)",
+    },
+    "stages": dict.fromkeys(["ArgInfo", "CompilerOptions", "Wrapped"], "typing helpers of the stages API"),
+    "tree_util": dict.fromkeys(["default_registry", "flatten_one_level", "flatten_one_level_with_keys",
+                                "is_tree_node"], "pytree registry introspection"),
+}
+
+
+def _namespace(submodule: str):
+    return jaxle if not submodule else getattr(jaxle, submodule)
+
+
+def _provided(submodule: str) -> bool:
+    return submodule not in LATER[""]
+
+
+CASES = [(sub, name) for sub, names in NAMES.items() if _provided(sub) for name in names
+         if name not in LATER.get(sub, {})]
+
+
+@pytest.mark.parametrize("submodule,name", CASES, ids=[f"{s or 'jax'}.{n}" for s, n in CASES])
+def test_jaxle_has_name(submodule, name):
+    namespace = _namespace(submodule)
+    assert hasattr(namespace, name), f"jaxle{'.' + submodule if submodule else ''} lacks {name}"
+    value = getattr(namespace, name)
+    expected = NAMES[submodule][name]
+    if expected == "module":
+        assert inspect.ismodule(value)
+    elif expected == "class":
+        assert inspect.isclass(value)
+    elif expected == "function":
+        assert callable(value) and not inspect.ismodule(value)
+    else:  # object or alias: a value, never a module
+        assert not inspect.ismodule(value)
+
+
+def test_submodules_import_by_name():
+    import importlib
+
+    for submodule in NAMES:
+        if submodule and _provided(submodule):
+            assert importlib.import_module(f"jaxle.{submodule}") is _namespace(submodule)
+
+
+def test_later_names_leave_the_list_once_they_land():
+    for submodule, names in LATER.items():
+        assert set(names) <= set(NAMES[submodule])
+        if _provided(submodule):
+            for name in names:
+                assert not hasattr(_namespace(submodule), name), f"{name} has landed: remove it from LATER"
