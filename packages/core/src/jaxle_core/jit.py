@@ -20,7 +20,7 @@ from typing import Any
 
 import jaxle_tree as tree
 from jaxle_core import backend as backend_module
-from jaxle_core import core
+from jaxle_core import core, nan_checks
 from jaxle_core.avals import (
     ShapedArray,
     ShapeDtypeStruct,
@@ -423,6 +423,8 @@ class JitWrapped:
                 entry = self._array_call(key)
                 if entry is not None and entry.executable is not None:
                     outs = entry.executable(*args)
+                    if nan_checks.armed:
+                        nan_checks.check_jit_outputs(self.__name__, entry.jaxpr, args, outs)
                     return outs[0] if entry.single_output else entry.out_tree.unflatten(outs)
         # As JAX's, an abstract argument (anything with shape and dtype) is traced, then refused as a value.
         entry, flat = self._trace(args, kwargs, abstract_argument_aval)
@@ -435,9 +437,10 @@ class JitWrapped:
                 backend, device = self._backend_and_device()
                 executable = entry.executable = backend.compile(entry.jaxpr, self.__name__, entry.donated,
                                                                 self.keep_unused, device)
-            if entry.single_output:
-                return executable(*flat)[0]
-            return entry.out_tree.unflatten(executable(*flat))
+            outs = executable(*flat)
+            if nan_checks.armed:
+                nan_checks.check_jit_outputs(self.__name__, entry.jaxpr, flat, outs)
+            return outs[0] if entry.single_output else entry.out_tree.unflatten(outs)
         closed = entry.jaxpr
         if self.inline:
             return entry.out_tree.unflatten(core.eval_jaxpr(closed.jaxpr, closed.consts, *flat))

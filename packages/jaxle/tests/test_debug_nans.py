@@ -1,0 +1,52 @@
+"""``jax_debug_nans`` / ``jax_debug_infs`` on XLA: compiled functions are re-run op by op to name the primitive, with
+JAX 0.10.2's notice and messages; compiled control flow names its own primitive, as JAX's does."""
+
+import numpy as np
+import pytest
+
+import jaxle as jax
+import jaxle.numpy as jnp
+from jaxle import lax
+
+NOTICE = "Invalid nan value encountered in the output of a jax.jit function. Calling the de-optimized version.\n"
+
+
+def test_jit_reruns_op_by_op_to_find_the_primitive(capsys):
+    @jax.jit
+    def f(x):
+        return jnp.log(jnp.sin(x) - 2.0) * 3
+
+    with jax.debug_nans(True):
+        for _ in range(2):  # the second call takes the compiled fast path
+            with pytest.raises(FloatingPointError, match=r"^invalid value \(nan\) encountered in log$"):
+                f(1.0)
+    assert capsys.readouterr().out == NOTICE * 2
+
+
+def test_eager_jnp_and_control_flow():
+    with jax.debug_nans(True):
+        with pytest.raises(FloatingPointError, match=r"^invalid value \(nan\) encountered in div$"):
+            jnp.zeros(2) / jnp.zeros(2)
+        for name, run in [("scan", lambda: lax.scan(lambda c, x: (c + lax.log(x), None), 0.0, jnp.array([1.0, -1.0]))),
+                          ("cond", lambda: lax.cond(True, lax.log, lambda x: x, -1.0)),
+                          ("while", lambda: lax.while_loop(lambda c: c < 0, lax.log, -1.0))]:
+            with pytest.raises(FloatingPointError, match=rf"^invalid value \(nan\) encountered in {name}$"):
+                run()
+
+
+def test_debug_infs_under_jit(capsys):
+    with jax.debug_infs(True):
+        with pytest.raises(FloatingPointError, match=r"^invalid value \(inf\) encountered in log$"):
+            jax.jit(lambda x: jnp.log(x) + 1)(0.0)
+        assert np.isnan(jax.jit(jnp.log)(-1.0))
+    assert capsys.readouterr().out.startswith(NOTICE)
+
+
+def test_config_update_turns_checks_on_and_off():
+    jax.config.update("jax_debug_nans", True)
+    try:
+        with pytest.raises(FloatingPointError):
+            jax.jit(jnp.sqrt)(-1.0)
+    finally:
+        jax.config.update("jax_debug_nans", False)
+    assert np.isnan(jax.jit(jnp.sqrt)(-1.0))
