@@ -52,8 +52,8 @@ def test_first_epochs_of_the_default_run_have_jax_losses_and_accuracies(digits, 
     np.testing.assert_allclose(history.test_accuracy, golden["default"]["test_accuracy"][:2], rtol=1e-6)
 
 
-def test_the_loss_jaxpr_is_jax_text(digits, golden):
-    assert jaxprs(jax, digits, DEFAULT)["loss"] == golden["jaxprs"]["loss"]
+def test_the_jaxprs_of_the_loss_and_the_train_step_are_jax_text(digits, golden):
+    assert jaxprs(jax, digits, DEFAULT) == golden["jaxprs"]
 
 
 def test_reference_epochs_only_for_the_recorded_run(golden):
@@ -100,6 +100,7 @@ def test_cli_runs_one_epoch(tmp_path, golden):
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "jaxpr of the loss: identical to JAX 0.10.2's" in out
+    assert "jaxpr of the train step: identical to JAX 0.10.2's" in out
     assert f"loss {golden['default']['epoch_losses'][0]:.4f}" in out
     assert "fixed-seed check: the 1 epoch losses" in out and "JAX 0.10.2's" in out
     assert "final test accuracy" in out and "time per step" in out

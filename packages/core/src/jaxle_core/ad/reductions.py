@@ -46,8 +46,9 @@ def _chooser_reduction_jvp(primitive):
         shape = get_aval(x).shape
         kept_dims = lax.reshape(ans, tuple(1 if i in axes else d for i, d in enumerate(shape)))
         where = lax.convert_element_type(lax.eq(x, kept_dims), get_aval(t).dtype)
-        counts = lax.reduce_sum(where, axes)
-        return ans, lax.div(lax.reduce_sum(lax.mul(t, where), axes), counts)
+        # The sums take the reduction's axes as they are (numpy integers under vmap), as JAX's jaxprs show them.
+        counts = reduce_sum_p.bind(where, axes=axes, out_sharding=None)
+        return ans, lax.div(reduce_sum_p.bind(lax.mul(t, where), axes=axes, out_sharding=None), counts)
 
     return rule
 
