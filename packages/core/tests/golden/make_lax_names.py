@@ -1,4 +1,5 @@
-"""Write lax_names.json: every public name of the named module's ``lax`` namespace, with what kind of object it is.
+"""Write lax_names.json and lax_linalg_names.json: every public name of the named module's ``lax`` and
+``lax.linalg`` namespaces, with what kind of object it is.
 
     /work/jaxpeer/bin/python packages/core/tests/golden/make_lax_names.py jax
 """
@@ -23,12 +24,13 @@ def kind(value) -> str:
 
 
 def public_names(module_name: str) -> dict[str, str]:
-    lax = importlib.import_module(f"{module_name}.lax")
-    return {name: kind(getattr(lax, name)) for name in sorted(dir(lax)) if not name.startswith("_")}
+    namespace = importlib.import_module(module_name)
+    return {name: kind(getattr(namespace, name)) for name in sorted(dir(namespace)) if not name.startswith("_")}
 
 
 if __name__ == "__main__":
-    names = public_names(sys.argv[1])
-    path = pathlib.Path(__file__).parent / "lax_names.json"
-    path.write_text(json.dumps(names, indent=1, sort_keys=True) + "\n")
-    print(f"{len(names)} names -> {path}")
+    for namespace, filename in [("lax", "lax_names.json"), ("lax.linalg", "lax_linalg_names.json")]:
+        names = public_names(f"{sys.argv[1]}.{namespace}")
+        path = pathlib.Path(__file__).parent / filename
+        path.write_text(json.dumps(names, indent=1, sort_keys=True) + "\n")
+        print(f"{len(names)} names -> {path}")

@@ -111,6 +111,23 @@ def make_plugin_client(platform: str, library: str) -> Any:
     return xc.make_c_api_client(platform, options, None)
 
 
+# ---------------------------------------------------------------- LAPACK
+
+
+@functools.cache
+def register_lapack_targets() -> None:
+    """Make jaxlib's LAPACK custom-call targets (``lapack_spotrf_ffi`` and the rest, typed FFI) callable on CPU.
+
+    jaxlib's LAPACK module takes its routines from SciPy's LAPACK and BLAS, which it must be pointed at first
+    (without that a call crashes); registering after a client exists is fine. Done once, on first use, because
+    loading SciPy's LAPACK takes a fraction of a second."""
+    from jaxlib.cpu import _lapack
+
+    _lapack.initialize()
+    for name, target in _lapack.registrations().items():
+        _jax.register_custom_call_target(name, target, "Host", 1, 0)  # api version 1: the typed FFI
+
+
 # ---------------------------------------------------------------- buffers
 
 

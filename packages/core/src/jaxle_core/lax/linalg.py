@@ -1,0 +1,16 @@
+"""``jaxle_core.lax.linalg``: the linear-algebra primitives and functions (``jax.lax.linalg``).
+
+Each primitive lives with its family (``factorizations``, ``householder``, ``matrix_solves``,
+``symmetric_product``); this module gathers their public names.
+"""
+
+from jaxle_core.lax.factorizations import *  # noqa: F403
+from jaxle_core.lax.factorizations import __all__ as _factorizations
+from jaxle_core.lax.householder import *  # noqa: F403
+from jaxle_core.lax.householder import __all__ as _householder
+from jaxle_core.lax.matrix_solves import *  # noqa: F403
+from jaxle_core.lax.matrix_solves import __all__ as _matrix_solves
+from jaxle_core.lax.symmetric_product import *  # noqa: F403
+from jaxle_core.lax.symmetric_product import __all__ as _symmetric_product
+
+__all__ = [*_factorizations, *_householder, *_matrix_solves, *_symmetric_product]

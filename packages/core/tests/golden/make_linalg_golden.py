@@ -1,0 +1,168 @@
+"""Write linalg_golden.json: the jaxprs (full text), values and errors of lax.linalg's factorizations and solves, and
+of their jvp, grad and vmap, as the named module computes them:
+
+    /work/jaxpeer/bin/python packages/core/tests/golden/make_linalg_golden.py jax
+
+Each case maps a name to ``build(module) -> (function, args)``, where ``module`` is jax or jaxle_core; the cases
+of ``X64_CASES`` run with 64-bit types enabled.
+"""
+
+import importlib
+import json
+import sys
+
+import numpy as np
+from make_fft_golden import record_case, x64_flag
+from make_reductions_golden import HERE, rand
+
+
+def spd(shape, dtype, seed=0):
+    """Hermitian positive definite matrices ``m m^H + n I`` of ``shape``."""
+    m = rand(shape, "complex128" if "complex" in dtype else "float64", seed)
+    return (m @ np.conj(np.swapaxes(m, -1, -2)) + shape[-1] * np.eye(shape[-1])).astype(dtype)
+
+
+def upper(shape, dtype, seed=0):
+    """Well-conditioned upper triangular matrices (a dominant diagonal)."""
+    m = np.triu(rand(shape, dtype, seed))
+    return (m + 4 * np.eye(shape[-1], dtype=m.dtype)).astype(dtype)
+
+
+def _call(name, *args, **params):
+    def build(module):
+        fn = getattr(module.lax.linalg, name)
+        return (lambda *xs: fn(*xs, **params)), args
+    return build
+
+
+F32, C64 = "float32", "complex64"
+A = rand((4, 4), F32, 1)
+TALL = rand((5, 3), F32, 2)
+WIDE = rand((3, 5), F32, 3)
+B = rand((4, 3), F32, 4)
+DL, D, DU = rand((4,), F32, 5), rand((4,), F32, 6) + 4, rand((4,), F32, 7)
+
+CASES = {
+    "cholesky": _call("cholesky", spd((4, 4), F32)),
+    "cholesky-complex": _call("cholesky", spd((3, 3), C64)),
+    "cholesky-batched": _call("cholesky", spd((2, 3, 3), F32)),
+    "cholesky-no-symmetrize": _call("cholesky", spd((3, 3), F32), symmetrize_input=False),
+    "cholesky-int": _call("cholesky", np.array([[4, 1], [1, 3]], np.int32)),
+    "cholesky-not-positive": _call("cholesky", -spd((3, 3), F32)),
+    "cholesky-empty": _call("cholesky", np.zeros((0, 0), np.float32)),
+    "cholesky-empty-batch": _call("cholesky", np.zeros((0, 2, 2), np.float32)),
+    "err-cholesky-float16": _call("cholesky", spd((3, 3), "float16")),
+    "err-cholesky-bfloat16": _call("cholesky", spd((3, 3), "bfloat16")),
+    "err-cholesky-not-square": _call("cholesky", rand((3, 4), F32), symmetrize_input=False),
+    "err-cholesky-vector": _call("cholesky", rand((3,), F32), symmetrize_input=False),
+    "err-cholesky-int-unsymmetrized": _call("cholesky", np.eye(3, dtype=np.int32), symmetrize_input=False),
+    "cholesky_update": _call("cholesky_update", np.linalg.cholesky(spd((4, 4), F32)).T, rand((4,), F32, 2)),
+    "cholesky_update-zero": _call("cholesky_update", np.linalg.cholesky(spd((3, 3), F32)).T, np.zeros(3, F32)),
+    "err-cholesky_update-sizes": _call("cholesky_update", spd((3, 3), F32), rand((4,), F32)),
+    "err-cholesky_update-int": _call("cholesky_update", np.eye(3, dtype=np.int32), np.ones(3, np.int32)),
+    "err-cholesky_update-batched": _call("cholesky_update", spd((2, 3, 3), F32), rand((2, 3), F32)),
+    "lu": _call("lu", A),
+    "lu-complex": _call("lu", rand((3, 3), C64)),
+    "lu-tall": _call("lu", TALL),
+    "lu-wide-batched": _call("lu", rand((2, 3, 5), F32)),
+    "lu-singular": _call("lu", np.array([[1.0, 2.0], [2.0, 4.0]], np.float32)),
+    "lu-no-rows": _call("lu", np.zeros((0, 3), np.float32)),
+    "lu-no-columns": _call("lu", np.zeros((3, 0), np.float32)),
+    "err-lu-float16": _call("lu", rand((3, 3), "float16")),
+    "err-lu-int": _call("lu", np.eye(3, dtype=np.int32)),
+    "err-lu-vector": _call("lu", rand((3,), F32)),
+    "lu_pivots_to_permutation": _call("lu_pivots_to_permutation", np.array([2, 2, 3], np.int32),
+                                      permutation_size=5),
+    "lu_pivots_to_permutation-batched": _call("lu_pivots_to_permutation",
+                                              np.array([[1, 2, 2], [2, 1, 2]], np.int32), permutation_size=3),
+    "err-lu_pivots_to_permutation-size": _call("lu_pivots_to_permutation", np.zeros(3, np.int32),
+                                               permutation_size=2),
+    "err-lu_pivots_to_permutation-float": _call("lu_pivots_to_permutation", np.zeros(3, np.float32),
+                                                permutation_size=3),
+    "err-lu_pivots_to_permutation-scalar": _call("lu_pivots_to_permutation", np.int32(0), permutation_size=3),
+    "qr": _call("qr", A),
+    "qr-tall": _call("qr", TALL),
+    "qr-tall-economic": _call("qr", TALL, full_matrices=False),
+    "qr-wide": _call("qr", WIDE),
+    "qr-wide-economic": _call("qr", WIDE, full_matrices=False),
+    "qr-complex-batched": _call("qr", rand((2, 4, 3), C64)),
+    "qr-pivoting": _call("qr", TALL, pivoting=True),
+    "qr-pivoting-economic": _call("qr", WIDE, pivoting=True, full_matrices=False),
+    "qr-no-columns": _call("qr", np.zeros((3, 0), np.float32)),
+    "qr-no-rows-economic": _call("qr", np.zeros((0, 3), np.float32), full_matrices=False),
+    "err-qr-float16": _call("qr", rand((3, 3), "float16")),
+    "err-qr-int": _call("qr", np.eye(3, dtype=np.int32)),
+    "householder_product": _call("householder_product", TALL, rand((3,), F32, 8)),
+    "householder_product-batched": _call("householder_product", rand((2, 4, 3), C64), rand((2, 2), C64, 8)),
+    "err-householder_product-wide": _call("householder_product", WIDE, rand((3,), F32)),
+    "err-householder_product-taus": _call("householder_product", TALL, rand((4,), F32)),
+    "err-householder_product-batch": _call("householder_product", rand((2, 4, 3), F32), rand((3,), F32)),
+    "ormqr": _call("ormqr", TALL, rand((3,), F32, 8), rand((5, 2), F32, 9)),
+    "ormqr-right-transpose": _call("ormqr", TALL, rand((3,), F32, 8), rand((2, 5), F32, 9), left=False,
+                                   transpose=True),
+    "ormqr-complex-transpose": _call("ormqr", rand((4, 2), C64), rand((2,), C64, 8), rand((4, 3), C64, 9),
+                                     transpose=True),
+    "err-ormqr-rows": _call("ormqr", TALL, rand((3,), F32), rand((3, 2), F32)),
+    "triangular_solve": _call("triangular_solve", upper((4, 4), F32), B, left_side=True),
+    "triangular_solve-right-lower": _call("triangular_solve", upper((4, 4), F32).T, B.T, lower=True),
+    "triangular_solve-transpose-unit": _call("triangular_solve", upper((4, 4), F32), B, left_side=True,
+                                             transpose_a=True, unit_diagonal=True),
+    "triangular_solve-conjugate": _call("triangular_solve", upper((3, 3), C64), rand((3, 2), C64), left_side=True,
+                                        conjugate_a=True),
+    "triangular_solve-adjoint-batched": _call("triangular_solve", upper((2, 3, 3), C64), rand((2, 2, 3), C64),
+                                              transpose_a=True, conjugate_a=True),
+    "triangular_solve-vector": _call("triangular_solve", upper((4, 4), F32), rand((4,), F32), left_side=True),
+    "triangular_solve-vector-right": _call("triangular_solve", upper((4, 4), F32), rand((4,), F32)),
+    "triangular_solve-float16": _call("triangular_solve", upper((3, 3), "float16"), rand((3, 2), "float16"),
+                                      left_side=True),
+    "triangular_solve-empty": _call("triangular_solve", np.zeros((0, 0), np.float32), np.zeros((0, 2), np.float32),
+                                    left_side=True),
+    "err-triangular_solve-int": _call("triangular_solve", np.eye(3, dtype=np.int32), np.eye(3, dtype=np.int32)),
+    "err-triangular_solve-not-square": _call("triangular_solve", rand((3, 2), F32), rand((3, 2), F32)),
+    "err-triangular_solve-shapes": _call("triangular_solve", upper((3, 3), F32), rand((4, 2), F32), left_side=True),
+    "err-triangular_solve-batch-rank": _call("triangular_solve", upper((3, 3), F32), rand((2, 3, 3), F32)),
+    "err-triangular_solve-batch-size": _call("triangular_solve", upper((2, 3, 3), F32), rand((3, 3, 3), F32)),
+    "tridiagonal_solve": _call("tridiagonal_solve", DL, D, DU, rand((4, 2), F32, 8)),
+    "tridiagonal_solve-batched": _call("tridiagonal_solve", rand((2, 3), C64), rand((2, 3), C64) + 4,
+                                       rand((2, 3), C64, 2), rand((2, 3, 1), C64, 3)),
+    "tridiagonal_solve-singular": _call("tridiagonal_solve", np.zeros(3, F32), np.zeros(3, F32), np.zeros(3, F32),
+                                        np.ones((3, 1), F32)),
+    "err-tridiagonal_solve-float16": _call("tridiagonal_solve", *(np.ones(3, "float16"),) * 3,
+                                           np.ones((3, 1), "float16")),
+    "err-tridiagonal_solve-int": _call("tridiagonal_solve", *(np.ones(3, np.int32),) * 3, np.ones((3, 1), np.int32)),
+    "err-tridiagonal_solve-vector": _call("tridiagonal_solve", DL, D, DU, rand((4,), F32)),
+    "err-tridiagonal_solve-diagonals": _call("tridiagonal_solve", DL[:3], D, DU, rand((4, 1), F32)),
+    "err-tridiagonal_solve-rhs": _call("tridiagonal_solve", DL, D, DU, rand((5, 1), F32)),
+    "err-tridiagonal_solve-batch": _call("tridiagonal_solve", DL, D, DU, rand((2, 4, 1), F32)),
+    "symmetric_product": _call("symmetric_product", WIDE, spd((3, 3), F32), alpha=0.5, beta=2.0),
+    "symmetric_product-symmetrized": _call("symmetric_product", WIDE, rand((3, 3), F32), alpha=2.0, beta=0.5,
+                                           symmetrize_output=True),
+    "symmetric_product-batched": _call("symmetric_product", rand((2, 3, 2), F32), rand((2, 3, 3), F32)),
+    "err-symmetric_product-shapes": _call("symmetric_product", rand((3, 2), F32), rand((2, 2), F32)),
+    "err-symmetric_product-int": _call("symmetric_product", np.ones((3, 2), np.int32), np.ones((3, 3), np.int32)),
+}
+
+X64_CASES = {
+    "x64-cholesky": _call("cholesky", spd((3, 3), "float64")),
+    "x64-cholesky-complex": _call("cholesky", spd((3, 3), "complex128")),
+    "x64-lu": _call("lu", rand((4, 3), "float64")),
+    "x64-qr": _call("qr", rand((4, 3), "complex128")),
+    "x64-triangular_solve": _call("triangular_solve", upper((3, 3), "float64"), rand((3, 2), "float64"),
+                                  left_side=True, lower=False),
+    "x64-triangular_solve-mixed": _call("triangular_solve", upper((3, 3), "float32"), rand((3, 2), "float64"),
+                                        left_side=True),
+    "x64-tridiagonal_solve": _call("tridiagonal_solve", *(rand((3,), "float64", s) + 3 * (s == 1) for s in range(3)),
+                                   rand((3, 2), "float64")),
+}
+
+
+def record(module) -> dict:
+    golden = {name: record_case(module, build) for name, build in CASES.items()}
+    with x64_flag(module)(True):
+        golden.update({name: record_case(module, build) for name, build in X64_CASES.items()})
+    return golden
+
+
+if __name__ == "__main__":
+    outcomes = record(importlib.import_module(sys.argv[1]))
+    (HERE / "linalg_golden.json").write_text(json.dumps(outcomes, indent=1, sort_keys=True) + "\n")

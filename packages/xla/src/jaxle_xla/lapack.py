@@ -1,0 +1,114 @@
+"""Calling jaxlib's LAPACK kernels from a lowering, as JAX 0.10.2 calls them on CPU (same kernels, same bits).
+
+jaxlib ships LAPACK routines as typed-FFI custom-call targets named ``lapack_<t><routine>_ffi``, ``<t>`` being
+``s``, ``d``, ``c`` or ``z`` for float32, float64, complex64 and complex128 (``lapack_dgetrf_ffi``). A lowering
+rule emits one with ``lapack_call``::
+
+    factor, info = lapack_call(ctx, "potrf", [x], [x.aval, info_aval], attributes={"uplo": char("L")},
+                               aliases={0: 0})
+    return nan_where_failed(ctx, info, factor)
+
+- Operands and results carry leading batch dimensions; the kernel loops over them. ``info`` results have the batch
+  shape and type int32 (also with x64), as do pivots.
+- Arrays of the largest operand rank are passed column-major (LAPACK's order), lower-rank ones (vectors of a
+  batch, scalars) row-major; ``lapack_call`` writes these layouts.
+- Character options are ``ui8`` ASCII codes (``char("L")``), booleans ``flag(True)``, integers ``int32(n)``.
+- The targets are registered with XLA on the first call, so importing jaxle does not load LAPACK.
+- A call on a matrix with no elements crashes the kernel (a division by zero): rules handle empty operands
+  without calling LAPACK. LAPACK takes the four types above only: rules check with ``check_lapack_dtype`` first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from jaxle_core.avals import ShapedArray
+from jaxle_core.lax.linalg_support import nan_of
+from jaxle_xla import _jaxlib
+from jaxle_xla.lowering.context import LoweringContext, Value, i64_array
+
+__all__ = ["char", "flag", "int32", "lapack_call", "lapack_target", "nan_where_failed"]
+
+_TYPE_LETTERS = {np.dtype(np.float32): "s", np.dtype(np.float64): "d", np.dtype(np.complex64): "c",
+                 np.dtype(np.complex128): "z"}
+# Routines whose complex (Hermitian, unitary) versions LAPACK names differently.
+_COMPLEX_NAMES = {"orgqr": "ungqr", "ormqr": "unmqr", "syevd": "heevd", "sytrd": "hetrd"}
+
+
+# jaxlib's own kernels beside LAPACK: one target for every element type.
+_TYPE_GENERIC = {"tridiagonal_solve_perturbed"}
+
+
+def lapack_target(routine: str, dtype: np.dtype) -> str:
+    """The custom-call target of ``routine`` (its real name, ``"orgqr"``) for ``dtype``: ``lapack_cungqr_ffi``."""
+    if routine in _TYPE_GENERIC:
+        return f"{routine}_ffi"
+    letter = _TYPE_LETTERS[np.dtype(dtype)]
+    name = _COMPLEX_NAMES.get(routine, routine) if letter in "cz" else routine
+    return f"lapack_{letter}{name}_ffi"
+
+
+def char(value: str) -> str:
+    """A character option (``"L"``, ``"N"``) as the ``ui8`` attribute the kernels read."""
+    return f"{ord(value)} : ui8"
+
+
+def flag(value: bool) -> str:
+    """A boolean option."""
+    return "true" if value else "false"
+
+
+def int32(value: int) -> str:
+    """An integer option."""
+    return f"{int(value)} : i32"
+
+
+def _layout(rank: int, matrix_rank: int) -> str:
+    if rank >= 2 and rank == matrix_rank:  # column-major matrices: minor-to-major rows, columns, then the batch
+        order = [rank - 2, rank - 1, *range(rank - 3, -1, -1)]
+    else:
+        order = list(range(rank - 1, -1, -1))
+    return f"dense<{order}> : tensor<{rank}xindex>" if rank else "dense<> : tensor<0xindex>"
+
+
+def _alias(result: int, operand: int, single_result: bool) -> str:
+    index = "[]" if single_result else f"[{result}]"
+    return f"#stablehlo.output_operand_alias<output_tuple_indices = {index}, operand_index = {operand}, " \
+           "operand_tuple_indices = []>"
+
+
+def lapack_call(ctx: LoweringContext, routine: str, operands: Sequence[Value], results: Sequence[ShapedArray], *,
+                attributes: Mapping[str, str] | None = None, aliases: Mapping[int, int] | None = None,
+                dtype: np.dtype | None = None) -> list[Value]:
+    """Emit the LAPACK kernel ``routine`` (``"getrf"``) on ``operands``, returning its ``results``.
+
+    The element type (``dtype``, by default the first operand's) picks the kernel; ``attributes`` are its options
+    (values written with ``char``, ``flag``, ``int32``); ``aliases`` maps a result to the operand whose buffer it
+    may reuse, as JAX declares them."""
+    _jaxlib.register_lapack_targets()
+    target = lapack_target(routine, operands[0].aval.dtype if dtype is None else dtype)
+    matrix_rank = max(v.aval.ndim for v in operands)
+    options = ", ".join(f"{name} = {value}" for name, value in (attributes or {}).items())
+    call_attributes = {
+        "call_target_name": f'"{target}"',
+        "backend_config": '""',
+        "mhlo.backend_config": "{" + options + "}",
+        "operand_layouts": "[" + ", ".join(_layout(v.aval.ndim, matrix_rank) for v in operands) + "]",
+        "result_layouts": "[" + ", ".join(_layout(a.ndim, matrix_rank) for a in results) + "]",
+    }
+    if aliases:
+        call_attributes["output_operand_aliases"] = "[" + ", ".join(
+            _alias(r, o, len(results) == 1) for r, o in aliases.items()) + "]"
+    return ctx.op("stablehlo.custom_call", operands, results, call_attributes)
+
+
+def nan_where_failed(ctx: LoweringContext, info: Value, value: Value, accept_positive: bool = False) -> Value:
+    """``value`` where the batch element's ``info`` is 0 (or positive too, with ``accept_positive``), NaN in the
+    elements of failed ones: how JAX reports a LAPACK failure."""
+    zero = ctx.full_like(0, info)
+    ok = ctx.compare("GE" if accept_positive else "EQ", info, zero)
+    mask = ctx.op1("stablehlo.broadcast_in_dim", [ok], ShapedArray(value.aval.shape, np.bool_),
+                   {"broadcast_dimensions": i64_array(range(info.aval.ndim))})
+    return ctx.select(mask, value, ctx.full_like(nan_of(value.aval.dtype), value))

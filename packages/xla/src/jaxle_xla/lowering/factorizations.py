@@ -1,0 +1,84 @@
+"""Lowering of the Cholesky and LU factorizations: LAPACK's ``potrf`` and ``getrf`` through jaxlib's kernels (as
+JAX emits them, for the same bits), the pivots' permutation as a loop of swaps, ``cholesky_update`` as its sweep of
+Givens rotations."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxle_core import lax
+from jaxle_core.avals import ShapedArray
+from jaxle_core.lax.control_flow.while_loops import fori_loop
+from jaxle_core.lax.factorizations import (
+    cholesky_p,
+    cholesky_update_p,
+    cholesky_update_sweep,
+    lu_p,
+    lu_pivots_to_permutation_p,
+)
+from jaxle_core.lax.linalg_support import check_lapack_dtype
+from jaxle_xla.lapack import char, lapack_call, nan_where_failed
+from jaxle_xla.lowering.context import LoweringContext, Value
+from jaxle_xla.lowering.module import register_lowering
+
+
+@register_lowering(cholesky_p)
+def _cholesky_lowering(ctx: LoweringContext, x: Value) -> Value:
+    check_lapack_dtype(x.aval.dtype)
+    if x.aval.size == 0:  # LAPACK fails on no elements; there is nothing to factor
+        return x
+    batch = x.aval.shape[:-2]
+    factor, info = lapack_call(ctx, "potrf", [x], [x.aval, ShapedArray(batch, np.int32)],
+                               attributes={"uplo": char("L")}, aliases={0: 0})
+    return nan_where_failed(ctx, info, factor)
+
+
+@register_lowering(cholesky_update_p)
+def _cholesky_update_lowering(ctx: LoweringContext, r: Value, w: Value) -> Value:
+    return ctx.lower_fun(cholesky_update_sweep, r, w)[0]
+
+
+def _permutation_of_pivots(pivots, size: int):
+    """Swap entry ``i`` of ``range(size)`` with entry ``pivots[..., i]``, for each ``i`` in turn (a loop, as on
+    CPU JAX's); every step is elementwise over the batch."""
+    batch, count = pivots.shape[:-1], pivots.shape[-1]
+    shape = (*batch, size)
+    positions = lax.broadcasted_iota(np.int32, shape, len(shape) - 1)
+    wrapped = lax.select_n(lax.lt(pivots, np.int32(0)), pivots, lax.add(pivots, np.int32(size)))
+
+    def swap(i, permutation):
+        i = lax.convert_element_type(i, np.int32)  # the loop counter is 64-bit with x64
+        target = lax.dynamic_slice_in_dim(wrapped, i, 1, len(batch))
+        at_i, at_target = lax.eq(positions, i), lax.eq(positions, target)
+        value_i = lax.reduce_sum(lax.select_n(at_i, lax.full_like(permutation, 0), permutation), (len(batch),))
+        value_target = lax.reduce_sum(lax.select_n(at_target, lax.full_like(permutation, 0), permutation),
+                                      (len(batch),))
+        dims = tuple(range(len(batch)))
+        value_i = lax.broadcast_in_dim(value_i, shape, dims)
+        value_target = lax.broadcast_in_dim(value_target, shape, dims)
+        return lax.select_n(at_i, lax.select_n(at_target, permutation, value_i), value_target)
+
+    return fori_loop(np.int32(0), np.int32(count), swap, positions)
+
+
+@register_lowering(lu_pivots_to_permutation_p)
+def _lu_pivots_to_permutation_lowering(ctx: LoweringContext, pivots: Value, *, permutation_size: int) -> Value:
+    return ctx.lower_fun(lambda p: _permutation_of_pivots(p, permutation_size), pivots)[0]
+
+
+@register_lowering(lu_p)
+def _lu_lowering(ctx: LoweringContext, x: Value) -> list[Value]:
+    check_lapack_dtype(x.aval.dtype)
+    lu_aval, pivots_aval, permutation_aval = ctx.avals_out
+    if x.aval.size == 0:  # no rows or no columns: nothing to eliminate, no row swapped
+        pivots = ctx.full_like(0, pivots_aval)
+        permutation = ctx.op1("stablehlo.iota", [], permutation_aval,
+                              {"iota_dimension": f"{permutation_aval.ndim - 1} : i64"})
+        return [x, pivots, permutation]
+    batch = x.aval.shape[:-2]
+    factors, pivots, info = lapack_call(ctx, "getrf", [x], [lu_aval, pivots_aval, ShapedArray(batch, np.int32)],
+                                        aliases={0: 0})
+    pivots = ctx.op1("stablehlo.subtract", [pivots, ctx.full_like(1, pivots_aval)], pivots_aval)  # from 1-based
+    factors = nan_where_failed(ctx, info, factors, accept_positive=True)  # info > 0: singular, still factored
+    permutation = ctx.lower_fun(lambda p: _permutation_of_pivots(p, x.aval.shape[-2]), pivots)[0]
+    return [factors, pivots, permutation]

@@ -1,0 +1,84 @@
+"""Lowering of ``qr``, ``householder_product`` and ``ormqr`` to LAPACK's ``geqrf``/``geqp3``, ``orgqr`` and
+``ormqr`` (``ungqr``/``unmqr`` for complex) through jaxlib's kernels, as JAX emits them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxle_core import lax
+from jaxle_core.avals import ShapedArray
+from jaxle_core.lax.householder import householder_product_p, ormqr_p, qr_p
+from jaxle_core.lax.linalg_support import check_lapack_dtype, triu
+from jaxle_core.lax.structural import eye
+from jaxle_xla.lapack import flag, lapack_call
+from jaxle_xla.lowering.context import LoweringContext, Value
+from jaxle_xla.lowering.module import register_lowering
+
+
+def _identity_columns(aval: ShapedArray):
+    """The first columns of identity matrices, broadcast over the batch: the product of no reflectors."""
+    rows, columns = aval.shape[-2:]
+    identity = eye(aval.dtype, (rows, columns))
+    return lax.broadcast_in_dim(identity, aval.shape, (aval.ndim - 2, aval.ndim - 1))
+
+
+def _empty_qr(x, avals: list[ShapedArray]):
+    """QR of matrices with no rows or no columns (or an empty batch), which LAPACK cannot take."""
+    outs = [_identity_columns(avals[0]), lax.full(avals[1].shape, 0, avals[1].dtype)]
+    if len(avals) == 3:
+        outs.append(lax.broadcasted_iota(np.int32, avals[2].shape, avals[2].ndim - 1))
+    return outs
+
+
+def _reflector_block(factored, m: int, n: int, columns: int):
+    """The reflectors as the ``columns`` columns ``orgqr`` forms Q from: zero-padded or cut to size."""
+    ndim = factored.ndim
+    if columns > n:
+        return lax.pad(factored, np.array(0, factored.dtype)[()], [(0, 0, 0)] * (ndim - 1) + [(0, columns - n, 0)])
+    if columns < n:
+        return lax.slice_in_dim(factored, 0, columns, axis=ndim - 1)
+    return factored
+
+
+@register_lowering(qr_p)
+def _qr_lowering(ctx: LoweringContext, x: Value, *, pivoting: bool, full_matrices: bool,
+                 use_magma: bool | None) -> list[Value]:
+    check_lapack_dtype(x.aval.dtype)
+    avals = ctx.avals_out
+    if x.aval.size == 0:
+        return ctx.lower_fun(lambda v: _empty_qr(v, avals), x)
+    batch, (m, n) = x.aval.shape[:-2], x.aval.shape[-2:]
+    taus_aval = ShapedArray((*batch, min(m, n)), x.aval.dtype)
+    if pivoting:
+        jpvt_aval = ShapedArray((*batch, n), np.int32)
+        factored, jpvt, taus = lapack_call(ctx, "geqp3", [x, ctx.full_like(0, jpvt_aval)],
+                                           [x.aval, jpvt_aval, taus_aval], aliases={0: 0, 1: 1})
+        permutation = ctx.op1("stablehlo.subtract", [jpvt, ctx.full_like(1, jpvt_aval)], jpvt_aval)  # from 1-based
+    else:
+        factored, taus = lapack_call(ctx, "geqrf", [x], [x.aval, taus_aval], aliases={0: 0})
+    columns = avals[0].shape[-1]
+    block = ctx.lower_fun(lambda f: _reflector_block(f, m, n, columns), factored)[0]
+    q = lapack_call(ctx, "orgqr", [block, taus], [avals[0]], aliases={0: 0})[0]
+    rows = avals[1].shape[-2]
+    r = ctx.lower_fun(lambda f: triu(lax.slice_in_dim(f, 0, rows, axis=f.ndim - 2) if rows < m else f),
+                      factored)[0]
+    return [q, r, permutation] if pivoting else [q, r]
+
+
+@register_lowering(householder_product_p)
+def _householder_product_lowering(ctx: LoweringContext, a: Value, taus: Value) -> Value:
+    check_lapack_dtype(a.aval.dtype)
+    if a.aval.size == 0:
+        return a
+    if taus.aval.size == 0:  # no reflectors
+        return ctx.lower_fun(lambda: _identity_columns(a.aval))[0]
+    return lapack_call(ctx, "orgqr", [a, taus], [a.aval], aliases={0: 0})[0]
+
+
+@register_lowering(ormqr_p)
+def _ormqr_lowering(ctx: LoweringContext, a: Value, taus: Value, c: Value, *, left: bool, transpose: bool) -> Value:
+    check_lapack_dtype(a.aval.dtype)
+    if c.aval.size == 0 or taus.aval.size == 0:  # nothing to multiply, or by the identity
+        return c
+    return lapack_call(ctx, "ormqr", [a, taus, c], [c.aval], attributes={"left": flag(left),
+                       "transpose": flag(transpose)}, aliases={0: 2})[0]
