@@ -187,3 +187,22 @@ def test_the_watch_would_see_an_attempt_to_import_jax():
     result = subprocess.run([sys.executable, "-c", program + "print(jax_import_attempts)"], capture_output=True,
                             text=True, check=True)
     assert "'jax'" in result.stdout
+
+
+# jaxle.compat (opt-in) puts jaxle's modules in sys.modules under jax's names: each must be a jaxle module, never
+# one of an installed jax.
+COMPAT = """
+import sys
+from jaxle.compat import install_as_jax
+install_as_jax()
+import jax, jax.numpy, jax.lax, jax.random, jax.tree_util
+print(",".join(sorted(f"{name}={module.__name__}" for name, module in sys.modules.items()
+                      if name == "jax" or name.startswith("jax."))))
+"""
+
+
+def test_compat_aliases_are_jaxle_modules():
+    result = subprocess.run([sys.executable, "-c", COMPAT], capture_output=True, text=True, check=True)
+    aliases = dict(entry.split("=") for entry in result.stdout.strip().split(","))
+    assert {"jax", "jax.numpy", "jax.lax", "jax.random", "jax.tree_util"} <= set(aliases)
+    assert all(target == "jaxle" + name[len("jax"):] for name, target in aliases.items()), aliases
