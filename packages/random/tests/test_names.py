@@ -14,12 +14,10 @@ from jaxle_core.core import Primitive
 NAMES = json.loads((pathlib.Path(__file__).parent / "golden" / "random_names.json").read_text())
 
 _SAMPLERS = "samplers beyond the first slice"
-_TYPED_KEYS = "typed keys (key<fry> dtypes, random_wrap/random_unwrap) come after the raw-key slice"
 # Names planned as later work; each says why it waits. The test below fails once one lands, so the list shrinks.
 LATER = {
     **{name: _SAMPLERS for name in (
         "multinomial", "multivariate_normal", "orthogonal")},
-    **{name: _TYPED_KEYS for name in ("clone", "key", "key_data", "key_dtype", "key_impl", "wrap_key_data")},
 }
 
 

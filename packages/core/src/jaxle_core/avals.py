@@ -33,7 +33,7 @@ class ShapedArray:
                 shape = canonicalize_shape(shape)
                 break
         self.shape = shape
-        self.dtype = np.dtype(dtype)
+        self.dtype = dtype if isinstance(dtype, (np.dtype, dtypes.ExtendedDType)) else np.dtype(dtype)
         self.weak_type = bool(weak_type)
         self._hash = None
 
@@ -84,7 +84,7 @@ class ShapeDtypeStruct:
         if dtype is None:
             raise ValueError("ShapeDtypeStruct: dtype must be specified.")
         self.shape = tuple(shape)
-        self.dtype = np.dtype(dtype)
+        self.dtype = dtype if isinstance(dtype, dtypes.ExtendedDType) else np.dtype(dtype)
         self.weak_type = weak_type
         self.sharding = sharding
 
@@ -175,7 +175,8 @@ def abstract_argument_aval(x: Any) -> ShapedArray:
         shape, dtype = getattr(x, "shape", None), getattr(x, "dtype", None)
         if shape is None or dtype is None or isinstance(x, (np.ndarray, np.generic)):
             raise
-        dtype = np.dtype(dtype)  # a TypeError for a name NumPy does not know
+        if not isinstance(dtype, dtypes.ExtendedDType):
+            dtype = np.dtype(dtype)  # a TypeError for a name NumPy does not know
         if not dtypes.is_valid_dtype(dtype):
             raise
         return ShapedArray(canonicalize_shape(shape), dtypes.canonicalize_dtype(dtype),

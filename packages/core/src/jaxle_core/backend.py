@@ -16,6 +16,7 @@ import numpy as np
 from jaxle_core import core
 from jaxle_core.array import Array, ReferenceArray
 from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.extended import ExtendedArray, apply_physically, has_extended
 
 
 class Backend(Protocol):
@@ -72,6 +73,8 @@ class ReferenceBackend:
     def apply_primitive(self, primitive, args, params):
         avals = [get_aval(x) for x in args]
         out_avals = core.abstract_eval(primitive, avals, params)
+        if has_extended(avals) or has_extended(out_avals if primitive.multiple_results else [out_avals]):
+            return apply_physically(primitive, args, avals, out_avals, params)
         if primitive.impl is None:
             raise NotImplementedError(f"primitive {primitive.name} has no reference implementation")
         outs = primitive.impl(*[to_numpy(x) for x in args], **params)
@@ -97,7 +100,7 @@ class ReferenceBackend:
         return str(closed_jaxpr)
 
     def device_put(self, x, device=None, weak_type=False):
-        if isinstance(x, ReferenceArray):
+        if isinstance(x, (ReferenceArray, ExtendedArray)):
             return x
         return ReferenceArray(to_numpy(x), weak_type)
 
@@ -105,7 +108,9 @@ class ReferenceBackend:
         return [self._device]
 
 
-def _wrap(value: Any, aval) -> ReferenceArray:
+def _wrap(value: Any, aval) -> ReferenceArray | ExtendedArray:
+    if isinstance(value, ExtendedArray):  # a jaxpr's output of an extended dtype is already one
+        return value
     value = np.asarray(value)
     if value.dtype != aval.dtype:
         value = value.astype(aval.dtype)

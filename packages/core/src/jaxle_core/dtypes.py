@@ -6,6 +6,8 @@ re-exported here, so ``dtypes`` is the one place callers import from.
 
 from __future__ import annotations
 
+import abc
+import math
 import warnings
 from typing import Any
 
@@ -66,6 +68,46 @@ class TypePromotionError(ValueError):
     """Raised when dtypes have no implicit promotion path."""
 
 
+# ---- extended dtypes: element types that are not NumPy's (PRNG keys), stored as arrays of a NumPy dtype
+
+
+class extended(np.generic):  # noqa: N801 - JAX's name (``jax.dtypes.extended``)
+    """The scalar-type category of every extended dtype: ``issubdtype(key.dtype, extended)`` holds."""
+
+
+class prng_key(extended):  # noqa: N801 - JAX's name (``jax.dtypes.prng_key``)
+    """The scalar-type category of PRNG key dtypes."""
+
+
+class ExtendedDType(abc.ABC):
+    """A dtype whose elements are not NumPy scalars. Each element is stored as ``physical_shape`` values of
+    ``physical_dtype``: an array of shape ``s`` is, physically, an array of shape ``s + physical_shape``.
+
+    Subclasses give ``type`` (a subclass of ``extended``), ``name`` (printed in jaxprs and reprs, e.g.
+    ``key<fry>``), the physical layout, and ``wrap``: the concrete array of this dtype over a physical array.
+    Primitives that move elements around (reshape, slice, ...) apply to such arrays through the physical
+    rules of ``jaxle_core.extended``.
+    """
+
+    type: type = extended
+    name: str
+    physical_shape: tuple[int, ...]
+    physical_dtype: np.dtype
+
+    @abc.abstractmethod
+    def wrap(self, physical: Any) -> Any:
+        """The concrete array of this dtype whose physical representation is the Array ``physical``."""
+
+    @property
+    def itemsize(self) -> int:
+        return math.prod(self.physical_shape) * self.physical_dtype.itemsize
+
+    def __str__(self) -> str:
+        return self.name
+
+    __repr__ = __str__
+
+
 # ---- canonicalisation under the x64 flag
 
 _canonical_cache: dict[tuple[bool, Any], np.dtype] = {}
@@ -73,6 +115,8 @@ _canonical_cache: dict[tuple[bool, Any], np.dtype] = {}
 
 def canonicalize_dtype(dtype: Any) -> np.dtype:
     """The dtype JAX uses for ``dtype``: 64-bit types map to 32-bit ones unless x64 is enabled."""
+    if isinstance(dtype, ExtendedDType):
+        return dtype
     x64 = _config.x64_enabled()
     try:
         return _canonical_cache[x64, dtype]
@@ -155,6 +199,8 @@ def is_valid_dtype(dt: Any) -> bool:
     """Whether ``dt`` is a dtype JAX arrays can have (float0 included)."""
     if isinstance(dt, np.dtype):  # every array's aval asks: skip the conversion
         return dt in _JAX_DTYPE_SET
+    if isinstance(dt, ExtendedDType):
+        return True
     try:
         return np.dtype(dt) in _JAX_DTYPE_SET
     except TypeError:
@@ -194,6 +240,8 @@ def dtype(x: Any, canonicalize: bool = True, *, requested_in: str = "dtype") -> 
     """
     if x is None:
         raise ValueError("dtype must be specified." if requested_in != "dtype" else f"Invalid argument to dtype: {x}.")
+    if isinstance(x, ExtendedDType):
+        return x
     if requested_in != "dtype" and isinstance(x, (type, str, np.dtype)):
         _check_requested_dtype(x, requested_in)
     if isinstance(x, type):
@@ -269,6 +317,8 @@ _UNSIGNED_INTN_TYPES = frozenset(dt.type for dt in (uint1, uint2, uint4))
 def _scalar_type(x: Any) -> type:
     if isinstance(x, type) and issubclass(x, np.generic):
         return x
+    if isinstance(x, ExtendedDType):
+        return x.type
     return np.dtype(x).type
 
 
@@ -282,6 +332,11 @@ def issubdtype(a: Any, b: Any) -> bool:
     if a_type in _UNSIGNED_INTN_TYPES:
         return b_type is a_type or b_type in _NP_ABSTRACT_OF_UNSIGNED
     return bool(np.issubdtype(a_type, b_type))
+
+
+def is_extended(dt: Any) -> bool:
+    """Whether ``dt`` is an extended dtype (a PRNG key dtype, say)."""
+    return isinstance(dt, ExtendedDType)
 
 
 def is_inexact(dt: Any) -> bool:
@@ -320,7 +375,9 @@ def scalar_type_of(x: Any) -> type:
 
 
 def short_dtype_name(dt: Any) -> str:
-    """The dtype's name in printed jaxprs: f32, bf16, i8, u4, c64, f8_e4m3fn, bool, float0."""
+    """The dtype's name in printed jaxprs: f32, bf16, i8, u4, c64, f8_e4m3fn, bool, float0, key<fry>."""
+    if isinstance(dt, ExtendedDType):
+        return dt.name
     dt = np.dtype(dt)
     if dt == float0:
         return "float0"
@@ -357,5 +414,5 @@ __all__ = [
     "default_complex_dtype", "dtype", "is_weakly_typed", "is_python_scalar", "scalar_type_to_dtype",
     "coerce_to_array", "issubdtype", "is_inexact", "finfo", "iinfo", "to_inexact_dtype", "to_complex_dtype",
     "scalar_type_of", "short_dtype_name", "itemsize_bits", "check_valid_dtype", "is_valid_dtype",
-    "register_uncanonicalized_type",
+    "register_uncanonicalized_type", "extended", "prng_key", "ExtendedDType", "is_extended",
 ]  # plus promote_types and result_type, served from promotion.py by __getattr__

@@ -14,7 +14,7 @@ from jaxle_core.lax.standard import canonical_shape
 from jaxle_numpy.util import named_jit
 from jaxle_random.distributions import _exponential, _float_dtype
 from jaxle_random.gamma import _generalized_normal
-from jaxle_random.keys import check_key, check_no_sharding, split
+from jaxle_random.keys import check_no_sharding, split, typed_key
 
 __all__ = ["ball"]
 
@@ -35,5 +35,5 @@ def ball(key: Any, d: int, p: float = 2, shape: tuple[int, ...] | int = (), dtyp
     """Points uniform in the unit ``p``-norm ball of dimension ``d``, of shape ``shape + (d,)``."""
     check_no_sharding(out_sharding, "ball")
     dtype = _float_dtype(dtype, "ball")
-    check_key(key)
+    key = typed_key(key, "ball")
     return _ball(key, p, operator.index(d), canonical_shape(shape), dtype)

@@ -11,7 +11,7 @@ import numpy as np
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, lax
 from jaxle_core.lax.standard import canonical_shape
-from jaxle_random.keys import check_key, split
+from jaxle_random.keys import split, typed_key
 from jaxle_random.samplers import _uniform
 
 __all__ = ["binomial"]
@@ -135,7 +135,7 @@ def binomial(key: Any, n: Any, p: Any, shape: Any = None, dtype: Any = None) -> 
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.floating):
         raise ValueError(f"dtype argument to `binomial` must be a float dtype, got {dtype}")
-    check_key(key)
+    key = typed_key(key, "binomial")
     n, p = jnp.asarray(n), jnp.asarray(p)
     shape = tuple(np.broadcast_shapes(n.shape, p.shape)) if shape is None else canonical_shape(shape)
     n = jnp.broadcast_to(lax.convert_element_type(n, dtype), shape)

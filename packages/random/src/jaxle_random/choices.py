@@ -16,7 +16,7 @@ import jaxle_numpy as jnp
 from jaxle_core import dtypes, lax
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_random.distributions import gumbel
-from jaxle_random.keys import check_key, check_no_sharding
+from jaxle_random.keys import check_no_sharding, typed_key
 from jaxle_random.samplers import randint, uniform
 from jaxle_random.shuffles import _shuffle
 
@@ -26,7 +26,7 @@ __all__ = ["categorical", "choice"]
 def choice(key: Any, a: Any, shape: tuple[int, ...] | int = (), replace: bool = True, p: Any = None,
            axis: int = 0, mode: str | None = None) -> Any:
     """Elements of ``range(a)`` (integer ``a``) or slices of ``a`` along ``axis``, picked at random."""
-    check_key(key)
+    key = typed_key(key, "choice")
     shape = canonical_shape(shape)
     scalar_population = np.ndim(a) == 0
     if scalar_population:
@@ -71,7 +71,7 @@ def categorical(key: Any, logits: Any, axis: int = -1, shape: tuple[int, ...] | 
     """Category indices along ``axis`` drawn with probabilities ``softmax(logits)``: the argmax (top-k without
     replacement) of Gumbel-perturbed logits. ``shape`` is the sample shape; it ends in the logits' batch shape."""
     check_no_sharding(out_sharding, "categorical")
-    check_key(key)
+    key = typed_key(key, "categorical")
     logits = jnp.asarray(logits)
     if axis >= 0:
         axis -= logits.ndim

@@ -13,7 +13,7 @@ import jaxle_numpy as jnp
 from jaxle_core import dtypes, lax
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_numpy.util import named_jit
-from jaxle_random.keys import check_key, check_no_sharding, split
+from jaxle_random.keys import check_no_sharding, split, typed_key
 from jaxle_random.samplers import _bernoulli, _normal, _uniform
 
 __all__ = ["cauchy", "double_sided_maxwell", "exponential", "geometric", "gumbel", "laplace", "logistic",
@@ -70,7 +70,7 @@ def exponential(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, 
     """Exponential(1) values: ``-log1p(-u)`` of a uniform draw."""
     check_no_sharding(out_sharding, "exponential")
     dtype = _float_dtype(dtype, "exponential")
-    check_key(key)
+    key = typed_key(key, "exponential")
     return _exponential(key, canonical_shape(shape), dtype)
 
 
@@ -96,7 +96,7 @@ def gumbel(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, mode:
     mode = "low" if mode is None else mode
     if mode not in ("high", "low"):
         raise ValueError(f"Must provide valid mode for gumbel got: {mode}")
-    check_key(key)
+    key = typed_key(key, "gumbel")
     return _gumbel(key, canonical_shape(shape), dtype, mode)
 
 
@@ -110,7 +110,7 @@ def laplace(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, o
     """Standard Laplace values: ``sign(u) * log1p(-|u|)`` of a uniform draw on (-1, 1)."""
     check_no_sharding(out_sharding, "laplace")
     dtype = _float_dtype(dtype, "laplace")
-    check_key(key)
+    key = typed_key(key, "laplace")
     return _laplace(key, canonical_shape(shape), dtype)
 
 
@@ -124,7 +124,7 @@ def logistic(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, 
     """Standard logistic values: the logit of a uniform draw on [tiny, 1)."""
     check_no_sharding(out_sharding, "logistic")
     dtype = _float_dtype(dtype, "logistic")
-    check_key(key)
+    key = typed_key(key, "logistic")
     return _logistic(key, canonical_shape(shape), dtype)
 
 
@@ -138,7 +138,7 @@ def cauchy(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, ou
     """Standard Cauchy values: ``tan(pi * (u - 1/2))`` of a uniform draw on [eps, 1)."""
     check_no_sharding(out_sharding, "cauchy")
     dtype = _float_dtype(dtype, "cauchy")
-    check_key(key)
+    key = typed_key(key, "cauchy")
     return _cauchy(key, canonical_shape(shape), dtype)
 
 
@@ -152,7 +152,7 @@ def rademacher(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *
     """-1 or +1 with equal probability."""
     check_no_sharding(out_sharding, "rademacher")
     dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
-    check_key(key)
+    key = typed_key(key, "rademacher")
     return _rademacher(key, canonical_shape(shape), dtype)
 
 
@@ -166,7 +166,7 @@ def pareto(key: Any, b: Any, shape: tuple[int, ...] | int | None = None, dtype: 
     """Pareto values with shape parameter ``b`` (support [1, inf)): ``exp(E / b)`` of an exponential draw."""
     check_no_sharding(out_sharding, "pareto")
     dtype = _float_dtype(dtype, "pareto")
-    check_key(key)
+    key = typed_key(key, "pareto")
     return _pareto(key, b, _sample_shape(shape, "pareto", b), dtype)
 
 
@@ -181,7 +181,7 @@ def weibull_min(key: Any, scale: Any, concentration: Any, shape: tuple[int, ...]
                 dtype: Any = None) -> Any:
     """Weibull values: ``scale * E ** (1 / concentration)`` of an exponential draw."""
     dtype = _float_dtype(dtype, "weibull_min")
-    check_key(key)
+    key = typed_key(key, "weibull_min")
     return _weibull_min(key, jnp.asarray(scale), jnp.asarray(concentration), canonical_shape(shape), dtype)
 
 
@@ -197,7 +197,7 @@ def rayleigh(key: Any, scale: Any, shape: tuple[int, ...] | int | None = None, d
     """Rayleigh values: ``scale * sqrt(-2 log u)`` of a uniform draw."""
     check_no_sharding(out_sharding, "rayleigh")
     dtype = _float_dtype(dtype, "rayleigh")
-    check_key(key)
+    key = typed_key(key, "rayleigh")
     return _rayleigh(key, scale, _sample_shape(shape, "rayleigh", scale), dtype)
 
 
@@ -209,7 +209,7 @@ def lognormal(key: Any, sigma: Any = _UNIT_SIGMA, shape: tuple[int, ...] | int |
     """Log-normal values: ``exp(sigma * N)`` of a standard normal draw."""
     check_no_sharding(out_sharding, "lognormal")
     dtype = _float_dtype(dtype, "lognormal")
-    check_key(key)
+    key = typed_key(key, "lognormal")
     shape = _sample_shape(shape, "lognormal", sigma)
     return jnp.exp(_normal(key, shape, dtype) * sigma)
 
@@ -228,7 +228,7 @@ def maxwell(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, o
     """Maxwell values: the length of a standard normal 3-vector."""
     check_no_sharding(out_sharding, "maxwell")
     dtype = _float_dtype(dtype, "maxwell")
-    check_key(key)
+    key = typed_key(key, "maxwell")
     return _maxwell(key, canonical_shape(shape), dtype)
 
 
@@ -245,7 +245,7 @@ def double_sided_maxwell(key: Any, loc: Any, scale: Any, shape: tuple[int, ...] 
     """Maxwell values with a random sign, scaled by ``scale`` and shifted by ``loc``, of shape
     ``shape + broadcast(loc, scale).shape``."""
     dtype = _float_dtype(dtype, "double_sided_maxwell")
-    check_key(key)
+    key = typed_key(key, "double_sided_maxwell")
     # as JAX, the parameters' broadcast shape is appended to ``shape``
     shape = canonical_shape(shape) + _broadcast_shapes(np.shape(loc), np.shape(scale))
     return _double_sided_maxwell(key, loc, scale, shape, dtype)
@@ -264,7 +264,7 @@ def geometric(key: Any, p: Any, shape: tuple[int, ...] | int | None = None, dtyp
     """The number of Bernoulli(p) trials up to the first success (>= 1)."""
     check_no_sharding(out_sharding, "geometric")
     dtype = _int_dtype(dtype, "geometric")
-    check_key(key)
+    key = typed_key(key, "geometric")
     p = jnp.asarray(p)
     if not dtypes.issubdtype(p.dtype, np.floating):
         p = p.astype(dtypes.default_float_dtype())
@@ -276,7 +276,7 @@ def triangular(key: Any, left: Any, mode: Any, right: Any, shape: tuple[int, ...
     """Triangular values on [left, right] peaking at ``mode``, by inverting the distribution function."""
     check_no_sharding(out_sharding, "triangular")
     dtype = _float_dtype(dtype, "triangular")
-    check_key(key)
+    key = typed_key(key, "triangular")
     shape = _sample_shape(shape, "triangular", left, mode, right)
     left, mode, right = (jnp.broadcast_to(jnp.asarray(v).astype(dtype), shape) for v in (left, mode, right))
     mode_quantile = (mode - left) / (right - left)
@@ -303,7 +303,7 @@ def truncated_normal(key: Any, lower: Any, upper: Any, shape: tuple[int, ...] | 
     draw between the bounds' probabilities."""
     check_no_sharding(out_sharding, "truncated_normal")
     dtype = _float_dtype(dtype, "truncated_normal")
-    check_key(key)
+    key = typed_key(key, "truncated_normal")
     return _truncated_normal(key, lower, upper, _sample_shape(shape, "truncated_normal", lower, upper), dtype)
 
 
@@ -324,5 +324,5 @@ def wald(key: Any, mean: Any, shape: tuple[int, ...] | int | None = None, dtype:
     """Wald (inverse Gaussian) values with scale 1, by the transformation method of Michael, Schucany and Haas."""
     check_no_sharding(out_sharding, "wald")
     dtype = _float_dtype(dtype, "wald")
-    check_key(key)
+    key = typed_key(key, "wald")
     return _wald(key, mean, _sample_shape(shape, "wald", mean), dtype)

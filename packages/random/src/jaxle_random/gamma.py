@@ -9,7 +9,6 @@ whose finished elements keep their values, exactly as JAX's sampler does.
 from __future__ import annotations
 
 import math
-import sys
 from typing import Any
 
 import numpy as np
@@ -20,9 +19,12 @@ from jaxle_core.ad.jvp import jvp_rules
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.batching.trace import batching_rules, move_dim
 from jaxle_core.core import Primitive
+from jaxle_core.extended import physical_rules
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_random.distributions import _exponential, _rademacher
-from jaxle_random.keys import check_key, check_no_sharding, split
+from jaxle_random.key_array import is_key_dtype
+from jaxle_random.key_primitives import random_wrap
+from jaxle_random.keys import check_no_sharding, split, typed_key
 from jaxle_random.samplers import _normal, _uniform
 
 __all__ = ["random_gamma_p", "beta", "chisquare", "dirichlet", "f", "gamma", "generalized_normal", "loggamma", "t"]
@@ -82,22 +84,27 @@ def _gamma_one(key: Any, alpha: Any, log_space: bool) -> Any:
 
 
 def _random_gamma(key: Any, alpha: Any, log_space: bool) -> Any:
-    """Gamma draws of every element of ``alpha``, each from its own key: keys ``(*batch, 2)`` and ``alpha``
-    of shape ``(*batch, *rest)`` split every key into one key per element of ``rest``."""
-    batch = math.prod(key.shape[:-1])
-    count = math.prod(alpha.shape[key.ndim - 1:])
-    keys = vmap(lambda k: split(k, count))(lax.reshape(key, (batch, 2)))
+    """Gamma draws of every element of ``alpha``, each from its own key: typed keys of shape ``batch`` and
+    ``alpha`` of shape ``(*batch, *rest)`` split every key into one key per element of ``rest``."""
+    batch = math.prod(key.shape)
+    count = math.prod(alpha.shape[key.ndim:])
+    keys = vmap(lambda k: split(k, count))(lax.reshape(key, (batch,)))
     size = batch * count
-    samples = vmap(lambda k, a: _gamma_one(k, a, log_space))(lax.reshape(keys, (size, 2)),
+    samples = vmap(lambda k, a: _gamma_one(k, a, log_space))(lax.reshape(keys, (size,)),
                                                              lax.reshape(alpha, (size,)))
     return lax.reshape(samples, alpha.shape)
 
 
 def _random_gamma_abstract_eval(key: ShapedArray, alpha: ShapedArray, *, log_space: bool) -> ShapedArray:
-    if key.dtype != np.uint32 or key.shape[-1:] != (2,) or alpha.shape[:key.ndim - 1] != key.shape[:-1]:
-        raise TypeError(f"random_gamma takes uint32 keys (*batch, 2) and alpha (*batch, ...); got {key} "
+    if not is_key_dtype(key.dtype) or alpha.shape[:key.ndim] != key.shape:
+        raise TypeError(f"random_gamma takes typed keys of shape batch and alpha (*batch, ...); got {key} "
                         f"and {alpha}")
     return ShapedArray(alpha.shape, alpha.dtype)
+
+
+def _random_gamma_physical(data: Any, alpha: Any, *, avals_in: list, avals_out: list, log_space: bool) -> list:
+    # what the draw computes, on the keys' data: the keys are wrapped again and drawn from as above
+    return [_random_gamma(random_wrap(data, avals_in[0].dtype._impl), alpha, log_space)]
 
 
 def _random_gamma_batching(values: list, dims: list, *, log_space: bool) -> tuple[Any, int]:
@@ -110,7 +117,7 @@ def _random_gamma_batching(values: list, dims: list, *, log_space: bool) -> tupl
 
 random_gamma_p = Primitive("random_gamma")
 random_gamma_p.def_abstract_eval(_random_gamma_abstract_eval)
-random_gamma_p.def_impl(lambda key, alpha, *, log_space: np.asarray(_random_gamma(key, alpha, log_space)))
+physical_rules[random_gamma_p] = _random_gamma_physical
 batching_rules[random_gamma_p] = _random_gamma_batching
 
 
@@ -130,28 +137,12 @@ def _random_gamma_jvp(primals: list, tangents: list, *, log_space: bool) -> tupl
 
 
 jvp_rules[random_gamma_p] = _random_gamma_jvp
-_lowering_registered = False
-
-
-def _bind_random_gamma(key: Any, alpha: Any, log_space: bool) -> Any:
-    """``random_gamma_p`` of ``key`` and ``alpha``, its XLA lowering registered first if jaxle_xla is loaded."""
-    global _lowering_registered
-    if not _lowering_registered and "jaxle_xla" in sys.modules:
-        from jaxle_xla.lowering.module import register_lowering
-
-        @register_lowering(random_gamma_p)
-        def _lower(ctx, key, alpha, *, log_space):
-            return ctx.lower_fun(lambda k, a: _random_gamma(k, a, log_space), key, alpha)[0]
-
-        _lowering_registered = True
-    return random_gamma_p.bind(key, alpha, log_space=log_space)
-
 
 def _gamma_body(key: Any, a: Any, shape: tuple[int, ...], dtype: np.dtype, log_space: bool) -> Any:
     a = lax.convert_element_type(a, dtype)
     if a.shape != shape:
         a = lax.broadcast_in_dim(a, shape, tuple(range(len(shape) - a.ndim, len(shape))))
-    return _bind_random_gamma(key, a, log_space)
+    return random_gamma_p.bind(key, a, log_space=log_space)
 
 
 _gamma_body.__name__ = "_gamma"
@@ -183,7 +174,7 @@ def _gamma_family(key: Any, a: Any, shape: Any, dtype: Any, out_sharding: Any, f
                   log_space: bool) -> Any:
     check_no_sharding(out_sharding, function)
     dtype = _float_dtype(dtype, function)
-    check_key(key)
+    key = typed_key(key, function)
     a = jnp.asarray(a)
     return _gamma(key, a, _draw_shape(shape, a.shape), dtype, log_space)
 
@@ -219,7 +210,7 @@ def beta(key: Any, a: Any, b: Any, shape: Any = None, dtype: Any = None, *, out_
     """Beta(a, b) values: Ga / (Ga + Gb) of two independent gamma draws."""
     check_no_sharding(out_sharding, "beta")
     dtype = _float_dtype(dtype, "beta")
-    check_key(key)
+    key = typed_key(key, "beta")
     a, b = jnp.asarray(a), jnp.asarray(b)
     return _beta(key, a, b, _draw_shape(shape, a.shape, b.shape), dtype)
 
@@ -241,7 +232,7 @@ def dirichlet(key: Any, alpha: Any, shape: Any = None, dtype: Any = None, *, out
     """Dirichlet(alpha) vectors along the last axis: gamma draws normalized to sum 1."""
     check_no_sharding(out_sharding, "dirichlet")
     dtype = _float_dtype(dtype, "dirichlet")
-    check_key(key)
+    key = typed_key(key, "dirichlet")
     alpha = jnp.asarray(alpha)
     if alpha.ndim < 1:
         raise ValueError(f"dirichlet requires alpha.ndim >= 1, got alpha.ndim == {alpha.ndim}")
@@ -262,7 +253,7 @@ def chisquare(key: Any, df: Any, shape: Any = None, dtype: Any = None, *, out_sh
     """Chi-square values with ``df`` degrees of freedom: twice a Gamma(df / 2) draw."""
     check_no_sharding(out_sharding, "chisquare")
     dtype = _float_dtype(dtype, "chisquare")
-    check_key(key)
+    key = typed_key(key, "chisquare")
     df = jnp.asarray(df)
     return _chisquare(key, lax.convert_element_type(df, dtype), _draw_shape(shape, df.shape), dtype)
 
@@ -283,7 +274,7 @@ def f(key: Any, dfnum: Any, dfden: Any, shape: Any = None, dtype: Any = None, *,
     """F(dfnum, dfden) values: the ratio of two chi-square draws, each over its degrees of freedom."""
     check_no_sharding(out_sharding, "f")
     dtype = _float_dtype(dtype, "f")
-    check_key(key)
+    key = typed_key(key, "f")
     dfnum, dfden = jnp.asarray(dfnum), jnp.asarray(dfden)
     return _f(key, dfnum, dfden, _draw_shape(shape, dfnum.shape, dfden.shape), dtype)
 
@@ -305,7 +296,7 @@ def t(key: Any, df: Any, shape: Any = None, dtype: Any = None, *, out_sharding: 
     """Student's t values: a normal draw over sqrt(chi-square / df)."""
     check_no_sharding(out_sharding, "t")
     dtype = _float_dtype(dtype, "t")
-    check_key(key)
+    key = typed_key(key, "t")
     df = jnp.asarray(df)
     return _t(key, df, _draw_shape(shape, df.shape), dtype)
 
@@ -326,5 +317,5 @@ def generalized_normal(key: Any, p: float, shape: tuple[int, ...] = (), dtype: A
     """Values of density proportional to exp(-|x|^p): a random sign times Gamma(1/p) ** (1/p)."""
     check_no_sharding(out_sharding, "generalized_normal")
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
-    check_key(key)
+    key = typed_key(key, "generalized_normal")
     return _generalized_normal(key, jnp.asarray(p), canonical_shape(shape), dtype)

@@ -1,44 +1,92 @@
-"""Raw ``uint32[2]`` keys: ``PRNGKey``, ``split``, ``fold_in`` and ``bits``.
+"""Keys: typed ``key``, raw ``PRNGKey``, ``split``, ``fold_in``, ``bits`` and the key-data functions.
 
-A key is a pair of uint32 words. Every derived value is threefry2x32 of the key applied to counters:
-the counter of element ``i`` (flat, row-major) is the 64-bit ``i`` as the word pair ``(hi, lo)`` — the
-``jax_threefry_partitionable=True`` scheme, so an element's bits do not depend on the other elements.
+A typed key is an array of dtype ``key<fry>``; a raw key is its ``uint32[2]`` data. Every function accepts
+both: a raw key is wrapped on the way in (``random_wrap``) and results that are keys are unwrapped on the way
+out, so a raw-key program stages the same key primitives as a typed one, between a wrap and an unwrap.
+
+Derived values are threefry2x32 of the key applied to counters: the counter of element ``i`` (flat,
+row-major) is the 64-bit ``i`` as the word pair ``(hi, lo)`` — the ``jax_threefry_partitionable=True``
+scheme, so an element's bits do not depend on the other elements.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 import jaxle_numpy as jnp
-from jaxle_core import dtypes, lax
+from jaxle_core import dtypes
+from jaxle_core.avals import get_aval
 from jaxle_core.lax.standard import canonical_shape
-from jaxle_random.threefry import threefry_2x32
+from jaxle_random import key_primitives as prims
+from jaxle_random.impls import PRNGImpl, resolve_prng_impl
+from jaxle_random.key_array import KeyTy, is_key_dtype
 
-__all__ = ["PRNGKey", "bits", "fold_in", "split"]
+__all__ = ["PRNGKey", "bits", "clone", "fold_in", "key", "key_data", "key_dtype", "key_impl", "split",
+           "wrap_key_data"]
 
-_UINT_OF_WIDTH = {8: np.dtype(np.uint8), 16: np.dtype(np.uint16), 32: np.dtype(np.uint32), 64: np.dtype(np.uint64)}
+
+def _is_typed(key: Any) -> bool:
+    return is_key_dtype(getattr(key, "dtype", None))
 
 
-def _seed_words(seed: Any) -> tuple[Any, Any]:
-    """The (hi, lo) uint32 words of an integer seed: a 64-bit seed gives both words, a narrower one only lo."""
+def _seed_array(seed: Any, function: str) -> Any:
+    """An integer seed as a scalar array (a Python int wraps to the default integer's width, as in JAX)."""
+    if _is_typed(seed):
+        raise TypeError(f"{function} accepts a scalar seed, but was given a PRNG key.")
     if isinstance(seed, (float, complex, bool)) or not dtypes.issubdtype(jnp.result_type(seed), np.integer):
         raise TypeError(f"PRNG key seed must be an integer; got {seed!r}")
     if isinstance(seed, int):
-        # a Python int wraps to the default integer's width, as in JAX
         width = dtypes.default_int_dtype().itemsize * 8
         seed = np.array((seed + 2 ** (width - 1)) % 2 ** width - 2 ** (width - 1), dtypes.default_int_dtype())
     seed = jnp.asarray(seed)
     if seed.shape:
-        raise TypeError(f"PRNG key seed must be a scalar; got {seed!r}.")
-    lo = lax.convert_element_type(seed, np.uint32)
-    if seed.dtype.itemsize == 8:
-        hi = lax.convert_element_type(lax.shift_right_logical(seed, np.array(32, seed.dtype)), np.uint32)
+        raise TypeError(f"{function} accepts a scalar seed, but was given an array of shape {seed.shape} != (). "
+                        "Use jax.vmap for batching")
+    return seed
+
+
+def _impl_of_spec(impl: Any, dtype: Any = None) -> PRNGImpl:
+    if dtype is not None and impl is None:
+        return key_dtype(dtype)._impl
+    return resolve_prng_impl(impl)
+
+
+def key(seed: Any, *, impl: Any = None, dtype: Any = None) -> Any:
+    """A typed key (dtype ``key<fry>``) made from an integer seed; ``impl`` (or ``dtype``) picks the PRNG."""
+    return prims.random_seed(_seed_array(seed, "key"), _impl_of_spec(impl, dtype))
+
+
+def PRNGKey(seed: Any, *, impl: Any = None) -> Any:  # noqa: N802 - JAX's name
+    """A raw key (the ``uint32[2]`` data of a typed key) made from an integer seed (64-bit seeds use both
+    words under x64)."""
+    return prims.random_unwrap(prims.random_seed(_seed_array(seed, "PRNGKey"), resolve_prng_impl(impl)))
+
+
+def check_key(key: Any, function: str, allow_batched: bool = False) -> tuple[Any, bool]:
+    """``key`` as a typed key and whether it came raw, with JAX's errors for anything that is not a key (or,
+    unless ``allow_batched``, for an array of several keys)."""
+    if _is_typed(key):
+        typed, wrapped, shape = key, False, get_aval(key).shape
     else:
-        hi = lax.full((), 0, np.uint32)
-    return hi, lo
+        data = jnp.asarray(key)
+        impl = resolve_prng_impl(None)
+        prims.check_key_data(get_aval(data), impl)
+        typed, wrapped, shape = prims.random_wrap(data, impl), True, data.shape
+    if not allow_batched and get_aval(typed).shape:
+        raise ValueError(f"{function} accepts a single key, but was given a key array of shape {shape} != (). "
+                         "Use jax.vmap for batching.")
+    return typed, wrapped
+
+
+def typed_key(key: Any, function: str) -> Any:
+    """``key`` (raw or typed, a single key) as a typed key: what samplers pass to their jitted bodies."""
+    return check_key(key, function)[0]
+
+
+def _return_keys(keys: Any, wrapped: bool) -> Any:
+    return prims.random_unwrap(keys) if wrapped else keys
 
 
 def check_no_sharding(out_sharding: Any, function: str) -> None:
@@ -48,73 +96,66 @@ def check_no_sharding(out_sharding: Any, function: str) -> None:
                         f"`PartitionSpec`. Got {out_sharding} of type: {type(out_sharding)}")
 
 
-def PRNGKey(seed: Any, *, impl: Any = None) -> Any:  # noqa: N802 - JAX's name
-    """A raw ``uint32[2]`` key made from an integer seed (64-bit seeds use both words under x64)."""
-    if impl not in (None, "threefry2x32"):
-        raise ValueError(f"jaxle_random implements the threefry2x32 PRNG only; got impl={impl!r}")
-    hi, lo = _seed_words(seed)
-    return lax.concatenate([lax.broadcast(hi, (1,)), lax.broadcast(lo, (1,))], 0)
-
-
-def check_key(key: Any) -> Any:
-    """``key`` as an array, with JAX's error for anything that is not a raw key (nothing is staged)."""
-    key = jnp.asarray(key)
-    if key.dtype != np.uint32:
-        raise TypeError(f"JAX encountered invalid PRNG key data: expected key_data.dtype = uint32; "
-                        f"got dtype={key.dtype}")
-    if key.shape != (2,):
-        raise TypeError(f"JAX encountered invalid PRNG key data: expected key_data.shape to end with (2,); "
-                        f"got shape={key.shape} for impl=threefry2x32")
-    return key
-
-
-def key_words(key: Any) -> tuple[Any, Any]:
-    """The two uint32 words of a raw key, with JAX's error for anything that is not one."""
-    key = check_key(key)
-    return lax.index_in_dim(key, 0, keepdims=False), lax.index_in_dim(key, 1, keepdims=False)
-
-
-def _counters(shape: tuple[int, ...]) -> tuple[Any, Any]:
-    """The (hi, lo) counter words of every element of ``shape`` (its flat row-major index)."""
-    size = math.prod(shape)
-    if size >= 2 ** 32:
-        raise NotImplementedError(f"jaxle_random draws at most 2**32 - 1 values at once; asked for {size}")
-    lo = lax.reshape(lax.iota(np.uint32, size), shape)
-    return lax.full(shape, 0, np.uint32), lo
-
-
 def split(key: Any, num: int | tuple[int, ...] = 2) -> Any:
-    """``num`` new keys (an integer or a shape) derived from ``key``: a ``uint32[*shape, 2]`` array."""
-    shape = canonical_shape(num)
-    k1, k2 = key_words(key)
-    b1, b2 = threefry_2x32(k1, k2, *_counters(shape))
-    ndim = len(shape)
-    return lax.concatenate([lax.expand_dims(b1, (ndim,)), lax.expand_dims(b2, (ndim,))], ndim)
+    """``num`` new keys (an integer or a shape) derived from ``key``: keys of shape ``num`` (raw keys:
+    ``uint32[*num, 2]``)."""
+    typed, wrapped = check_key(key, "split")
+    return _return_keys(prims.random_split(typed, canonical_shape(num)), wrapped)
 
 
 def fold_in(key: Any, data: Any) -> Any:
     """A new key determined by ``key`` and the integer ``data``."""
-    k1, k2 = key_words(key)
-    y1, y2 = threefry_2x32(k1, k2, lax.full((), 0, np.uint32), jnp.asarray(data, np.uint32))
-    return lax.concatenate([lax.broadcast(y1, (1,)), lax.broadcast(y2, (1,))], 0)
+    typed, wrapped = check_key(key, "fold_in")
+    return _return_keys(prims.random_fold_in(typed, jnp.asarray(data, np.uint32)), wrapped)
+
+
+def clone(key: Any) -> Any:
+    """A copy of ``key`` (for ``jax_debug_key_reuse``; the same key otherwise)."""
+    return prims.random_clone(key) if _is_typed(key) else key
+
+
+def key_data(keys: Any) -> Any:
+    """The uint32 data underlying typed keys (``uint32[*keys.shape, 2]``); raw keys are returned as they are."""
+    if _is_typed(keys):
+        return prims.random_unwrap(keys)
+    check_key(keys, "key_data", allow_batched=True)
+    return keys
+
+
+def wrap_key_data(key_bits_array: Any, *, impl: Any = None, dtype: Any = None) -> Any:
+    """Typed keys over their uint32 data (``uint32[..., 2]`` for threefry2x32)."""
+    impl = _impl_of_spec(impl, dtype)
+    if _is_typed(key_bits_array):
+        raise TypeError(f"JAX encountered invalid PRNG key data: expected key_data.ndim >= 1; got "
+                        f"ndim={get_aval(key_bits_array).ndim}")
+    data = jnp.asarray(key_bits_array)
+    prims.check_key_data(get_aval(data), impl)
+    return prims.random_wrap(data, impl)
+
+
+def key_impl(keys: Any) -> str:
+    """The name of the PRNG implementation of ``keys`` (the default one for raw keys)."""
+    typed, _ = check_key(keys, "key_impl", allow_batched=True)
+    return get_aval(typed).dtype._impl.name
+
+
+def key_dtype(impl_spec: Any = None) -> KeyTy:
+    """The key dtype of a PRNG implementation (by name; the default one when None)."""
+    if isinstance(impl_spec, KeyTy):
+        return impl_spec
+    return KeyTy(resolve_prng_impl(impl_spec))
 
 
 def random_bits(key: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
-    """Unsigned integers of ``bit_width`` bits (8, 16, 32 or 64), one per element of ``shape``."""
-    k1, k2 = key_words(key)
-    hi, lo = _counters(shape)
-    b1, b2 = threefry_2x32(k1, k2, hi, lo)
-    if bit_width == 64:
-        high = lax.shift_left(lax.convert_element_type(b1, np.uint64), np.uint64(32))
-        return lax.bitwise_or(high, lax.convert_element_type(b2, np.uint64))
-    word = lax.bitwise_xor(b1, b2)
-    return word if bit_width == 32 else lax.convert_element_type(word, _UINT_OF_WIDTH[bit_width])
+    """Unsigned integers of ``bit_width`` bits (8, 16, 32 or 64), one per element of ``shape``, from a typed key."""
+    return prims.random_bits(key, bit_width, shape)
 
 
 def bits(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Uniformly random bits of an unsigned integer ``dtype`` (default: the default unsigned int)."""
     check_no_sharding(out_sharding, "bits")
+    typed, _ = check_key(key, "bits")
     dtype = dtypes.default_uint_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.unsignedinteger):
         raise ValueError(f"dtype argument to `bits` must be an unsigned int dtype, got {dtype}")
-    return random_bits(key, dtype.itemsize * 8, canonical_shape(shape))
+    return prims.random_bits(typed, dtype.itemsize * 8, canonical_shape(shape))

@@ -10,7 +10,7 @@ import numpy as np
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, jit, lax
 from jaxle_core.lax.standard import canonical_shape
-from jaxle_random.keys import check_key, check_no_sharding, split
+from jaxle_random.keys import check_no_sharding, split, typed_key
 from jaxle_random.samplers import _uniform
 
 __all__ = ["poisson"]
@@ -102,7 +102,7 @@ def poisson(key: Any, lam: Any, shape: Any = None, dtype: Any = None, *, out_sha
     """Poisson(lam) counts: Knuth's method below rate 10, transformed rejection above."""
     check_no_sharding(out_sharding, "poisson")
     dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
-    check_key(key)
+    key = typed_key(key, "poisson")
     lam = jnp.asarray(lam)
     shape = lam.shape if shape is None else canonical_shape(shape)
     lam = lax.convert_element_type(jnp.broadcast_to(lam, shape), np.float32)

@@ -14,7 +14,7 @@ import numpy as np
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, jit, lax
 from jaxle_core.lax.standard import canonical_shape
-from jaxle_random.keys import check_key, check_no_sharding, random_bits, split
+from jaxle_random.keys import check_no_sharding, random_bits, split, typed_key
 
 __all__ = ["bernoulli", "normal", "randint", "uniform"]
 
@@ -52,7 +52,7 @@ def uniform(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, minv
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.floating):
         raise ValueError(f"dtype argument to `uniform` must be a float dtype, got {dtype}")
-    check_key(key)
+    key = typed_key(key, "uniform")
     return _uniform(key, canonical_shape(shape), dtype, minval, maxval)
 
 
@@ -87,7 +87,7 @@ def normal(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, ou
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.inexact):
         raise ValueError(f"dtype argument to `normal` must be a float or complex dtype, got {dtype}")
-    check_key(key)
+    key = typed_key(key, "normal")
     return _normal(key, canonical_shape(shape), dtype)
 
 
@@ -130,7 +130,7 @@ def randint(key: Any, shape: tuple[int, ...] | int, minval: Any, maxval: Any, dt
     dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.integer):
         raise TypeError(f"randint only accepts integer dtypes, got {dtype}")
-    check_key(key)
+    key = typed_key(key, "randint")
     shape = canonical_shape(shape)
     minval, maxval = jnp.asarray(minval), jnp.asarray(maxval)
     if dtype.itemsize >= 4:
@@ -165,5 +165,5 @@ def bernoulli(key: Any, p: Any = 0.5, shape: tuple[int, ...] | int | None = None
     p = jnp.asarray(p)
     if not dtypes.issubdtype(p.dtype, np.floating):
         raise TypeError(f"bernoulli probability `p` must have a floating dtype, got {p.dtype}.")
-    check_key(key)
+    key = typed_key(key, "bernoulli")
     return _bernoulli(key, p, p.shape if shape is None else canonical_shape(shape), mode)

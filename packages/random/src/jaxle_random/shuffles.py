@@ -12,7 +12,7 @@ import numpy as np
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, lax
 from jaxle_numpy.util import named_jit
-from jaxle_random.keys import check_key, check_no_sharding, random_bits, split
+from jaxle_random.keys import check_no_sharding, random_bits, split, typed_key
 
 __all__ = ["permutation"]
 
@@ -32,7 +32,7 @@ def permutation(key: Any, x: Any, axis: int = 0, independent: bool = False, *, o
     """A random permutation of ``range(x)`` for an integer ``x``, else of ``x`` along ``axis`` (each slice
     shuffled on its own when ``independent``)."""
     check_no_sharding(out_sharding, "permutation")
-    check_key(key)
+    key = typed_key(key, "permutation")
     if not np.ndim(x):
         if not dtypes.issubdtype(np.result_type(x), np.integer):
             raise TypeError("x must be an integer or at least 1-dimensional")

@@ -16,6 +16,7 @@ from jaxle_core import core
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
+from jaxle_core.extended import ExtendedArray
 from jaxle_core.staging import trace_to_jaxpr
 from jaxle_xla import _jaxlib, clients
 from jaxle_xla.array import XlaArray
@@ -111,6 +112,8 @@ class XlaBackend:
             moved = XlaArray(buffer, x.aval, True)
             moved._host = x._host  # a host value already read stays valid: arrays are immutable
             return moved
+        if isinstance(x, ExtendedArray):  # keys: their physical data moved, then viewed as keys again
+            return x.aval.dtype.wrap(self.device_put(x.physical, device))
         if weak_type and device is None and type(x) is np.ndarray and x.ndim == 0:
             return self._weak_scalar(x)
         aval = get_aval(x)

@@ -11,6 +11,7 @@ import numpy as np
 from jaxle_core import config, core, dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, physicalize, wrap_physical
 from jaxle_core.lax.tokens import AbstractToken, Token, create_token_p
 from jaxle_xla import _jaxlib, clients
 from jaxle_xla.array import XlaArray
@@ -55,6 +56,7 @@ class Program:
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
                  hoist: bool = True):
+        closed = physicalize(closed)  # XLA computes on the physical data of extended values (keys)
         n = len(closed.jaxpr.invars)
         self.keep = [True] * n if keep_unused else used_inputs(closed.jaxpr)
         # Pruned inputs are neither donated nor warned about, as in JAX.
@@ -108,6 +110,8 @@ def to_buffer(x: Any, device: _jaxlib.Device) -> _jaxlib.DeviceBuffer:
         if _jaxlib.buffer_device(x._buffer) == device:
             return x._buffer
         return _jaxlib.copy_to_device(x._buffer, x.aval, device)
+    if isinstance(x, ExtendedArray):  # keys: their physical data
+        return to_buffer(x.physical, device)
     return host_buffer(x, get_aval(x), device)
 
 
@@ -135,7 +139,8 @@ class Executable:
         Executable.compile_count += 1
         self._constants = [to_buffer(c, device) for c in program.hoisted]
         self.out_avals: list[ShapedArray] = list(closed.out_avals)
-        self._handlers = [_jaxlib.result_handler(aval, device) for aval in self.out_avals]
+        self._handlers = [_jaxlib.result_handler(physical_aval(aval), device) for aval in self.out_avals]
+        self._extended_out = has_extended(self.out_avals)
 
     def __call__(self, *args: Any) -> list[XlaArray]:
         device = self.device
@@ -162,6 +167,8 @@ class Executable:
                     a._check_alive()
             raise
         avals = self.out_avals
+        if self._extended_out:
+            return [wrap_physical(XlaArray(b, physical_aval(a), committed), a) for b, a in zip(outs, avals)]
         if len(outs) == 1:
             return [XlaArray(outs[0], avals[0], committed)]
         return [XlaArray(b, a, committed) for b, a in zip(outs, avals)]
@@ -259,6 +266,7 @@ def placement(args: Sequence[Any], name: str, debug_info: Any = None) -> _jaxlib
     """The device committed arguments agree on (the default device if none is committed)."""
     chosen = None
     for i, x in enumerate(args):
+        x = x.physical if isinstance(x, ExtendedArray) else x
         if type(x) is XlaArray and x._committed:
             device = _jaxlib.buffer_device(x._buffer)
             if chosen is None:

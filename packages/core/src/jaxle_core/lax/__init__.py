@@ -26,6 +26,7 @@ from jaxle_core.lax.elementwise import *  # noqa: F403
 from jaxle_core.lax.fft import *  # noqa: F403
 from jaxle_core.lax.identity import *  # noqa: F403
 from jaxle_core.lax.parallel import *  # noqa: F403
+from jaxle_core.lax.physical import *  # noqa: F403
 from jaxle_core.lax.placement import *  # noqa: F403
 from jaxle_core.lax.ragged_dot import *  # noqa: F403
 from jaxle_core.lax.random_bits import *  # noqa: F403

@@ -26,7 +26,7 @@ ANY = (BOOL, INTEGER, FLOATING, COMPLEX)
 
 
 def check_dtype(name: str, dtype: np.dtype, accepted: Sequence, position: int | None = None) -> None:
-    if any(test(dtype) for _, test in accepted):
+    if not dtypes.is_extended(dtype) and any(test(dtype) for _, test in accepted):
         return
     kinds = ", ".join(kind for kind, _ in accepted)
     if position is None:

@@ -1,0 +1,187 @@
+"""Arrays of extended dtypes (PRNG keys): the physical representation every backend computes with.
+
+An array of an extended dtype (``dtypes.ExtendedDType``) of shape ``s`` is stored as an ordinary array of
+shape ``s + dtype.physical_shape`` and dtype ``dtype.physical_dtype``. Tracing, jaxprs and the transforms
+see the extended aval (``key<fry>[3]``); only backends look through it:
+
+- a *physical rule* says what a primitive does to physical arrays: ``rule(*physical_operands, avals_in,
+  avals_out, **params)`` returns the physical results, written with lax on ordinary arrays. The reference
+  backend evaluates it eagerly; jaxle_xla lowers it inline. Structural primitives (reshape, slice, ...) get
+  theirs in ``jaxle_core.lax.physical``; the package defining an extended dtype registers the rules of its
+  own primitives;
+- a concrete array of an extended dtype is an ``ExtendedArray``: its aval and the backend Array holding its
+  physical representation (``physical``). ``dtype.wrap(physical)`` builds one;
+- ``physicalize`` rewrites a jaxpr into one on physical arrays only (what a compiler is given): equations
+  with extended values are replaced by their physical rules, and primitives that carry jaxprs (jit, scan,
+  cond, ...) get their jaxprs physicalized.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from jaxle_core import core, dtypes
+from jaxle_core.array import Array
+from jaxle_core.avals import ShapedArray
+from jaxle_core.core import ClosedJaxpr, Jaxpr, Literal, Primitive
+from jaxle_core.staging import trace_to_jaxpr
+
+__all__ = ["ExtendedArray", "apply_physically", "has_extended", "jaxpr_has_extended", "physical_aval",
+           "physical_rules", "physical_value", "physicalize", "wrap_physical"]
+
+PhysicalRule = Callable[..., Any]
+# primitive -> rule(*physical_operands, avals_in=..., avals_out=..., **params) -> physical result(s)
+physical_rules: dict[Primitive, PhysicalRule] = {}
+
+
+class ExtendedArray(Array):
+    """A concrete array of an extended dtype over the backend Array ``physical`` of its physical representation."""
+
+    __slots__ = ("aval", "physical")
+
+    def __init__(self, aval: ShapedArray, physical: Array):
+        self.aval = aval
+        self.physical = physical
+
+    @property
+    def _value(self):
+        raise TypeError(f"arrays of dtype {self.aval.dtype} have no NumPy value; read their physical data instead")
+
+    def block_until_ready(self) -> ExtendedArray:
+        self.physical.block_until_ready()
+        return self
+
+
+def physical_aval(aval: Any) -> Any:
+    """The aval of the physical representation of values of ``aval`` (``aval`` itself for NumPy dtypes)."""
+    dtype = getattr(aval, "dtype", None)
+    if not isinstance(dtype, dtypes.ExtendedDType):
+        return aval
+    return ShapedArray(aval.shape + dtype.physical_shape, dtype.physical_dtype)
+
+
+def has_extended(avals: Sequence[Any]) -> bool:
+    """Whether any of ``avals`` has an extended dtype."""
+    return any(isinstance(getattr(a, "dtype", None), dtypes.ExtendedDType) for a in avals)
+
+
+def physical_value(x: Any) -> Any:
+    """The physical Array of a concrete ``ExtendedArray``; any other value as it is."""
+    return x.physical if isinstance(x, ExtendedArray) else x
+
+
+def wrap_physical(physical: Any, aval: Any) -> Any:
+    """The concrete array of ``aval`` over ``physical`` (``physical`` itself for NumPy dtypes)."""
+    dtype = getattr(aval, "dtype", None)
+    return dtype.wrap(physical) if isinstance(dtype, dtypes.ExtendedDType) else physical
+
+
+def physical_rule(primitive: Primitive, avals_in: Sequence[Any]) -> PhysicalRule:
+    """The physical rule of ``primitive``, or JAX's TypeError when it has none for these operands."""
+    rule = physical_rules.get(primitive)
+    if rule is None:
+        dtype = next(a.dtype for a in avals_in if isinstance(getattr(a, "dtype", None), dtypes.ExtendedDType))
+        raise TypeError(f"{primitive.name} does not accept dtype {dtype}.")
+    return rule
+
+
+def _jaxprs_of(value: Any) -> list[Any]:
+    if isinstance(value, (ClosedJaxpr, Jaxpr)):
+        return [value]
+    if isinstance(value, tuple):
+        return [v for v in value if isinstance(v, (ClosedJaxpr, Jaxpr))]
+    return []
+
+
+def _carries_jaxprs(params: dict) -> bool:
+    return any(_jaxprs_of(value) for value in params.values())
+
+
+def jaxpr_has_extended(jaxpr: Jaxpr | ClosedJaxpr) -> bool:
+    """Whether any value of ``jaxpr`` (or of the jaxprs its equations carry) has an extended dtype."""
+    jaxpr = jaxpr.jaxpr if isinstance(jaxpr, ClosedJaxpr) else jaxpr
+    if has_extended([v.aval for v in jaxpr.invars + jaxpr.constvars + jaxpr.outvars]):
+        return True
+    for eqn in jaxpr.eqns:
+        if has_extended([v.aval for v in eqn.outvars]) or has_extended([v.aval for v in eqn.invars]):
+            return True
+        if any(jaxpr_has_extended(j) for value in eqn.params.values() for j in _jaxprs_of(value)):
+            return True
+    return False
+
+
+def _physicalize_param(value: Any) -> Any:
+    if isinstance(value, ClosedJaxpr):
+        return physicalize(value)
+    if isinstance(value, Jaxpr):
+        return physicalize(ClosedJaxpr(value, [])).jaxpr
+    if isinstance(value, tuple) and _jaxprs_of(value):
+        return type(value)(*map(_physicalize_param, value)) if hasattr(value, "_fields") else \
+            tuple(map(_physicalize_param, value))
+    return value
+
+
+def _eval_physically(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any]) -> list[Any]:
+    """Interpret ``jaxpr`` on the physical representations of its values (under the current trace)."""
+    env: dict[Any, Any] = {}
+
+    def read(atom: Any) -> Any:
+        return atom.val if type(atom) is Literal else env[atom]
+
+    env.update(zip(jaxpr.constvars, map(physical_value, consts)))
+    env.update(zip(jaxpr.invars, args))
+    for eqn in jaxpr.eqns:
+        avals_in = [v.aval for v in eqn.invars]
+        avals_out = [v.aval for v in eqn.outvars]
+        invals = list(map(read, eqn.invars))
+        extended = has_extended(avals_in) or has_extended(avals_out)
+        if extended and eqn.primitive in physical_rules:
+            outs = physical_rules[eqn.primitive](*invals, avals_in=avals_in, avals_out=avals_out, **eqn.params)
+        else:
+            params = eqn.params
+            if _carries_jaxprs(params):
+                params = {name: _physicalize_param(value) for name, value in params.items()}
+            elif extended:
+                physical_rule(eqn.primitive, avals_in)  # no rule and no jaxpr to rewrite: JAX's TypeError
+            outs = eqn.primitive.bind(*invals, **params)
+            if not eqn.primitive.multiple_results:
+                outs = [outs]
+        env.update(zip(eqn.outvars, outs))
+    return [read(v) for v in jaxpr.outvars]
+
+
+def physicalize(closed: ClosedJaxpr) -> ClosedJaxpr:
+    """``closed`` computing on the physical representations of its extended values (itself when it has none).
+
+    A physical rule may itself use extended values (a sampler's rule drawing from wrapped keys), so the
+    rewrite repeats until none is left."""
+    while jaxpr_has_extended(closed):
+        jaxpr, consts = closed.jaxpr, closed.consts
+        in_avals = [physical_aval(v.aval) for v in jaxpr.invars]
+        closed = trace_to_jaxpr(lambda *args, j=jaxpr, c=consts: _eval_physically(j, c, args), in_avals, None)
+    return closed
+
+
+def apply_physically(primitive: Primitive, args: Sequence[Any], avals_in: Sequence[Any], avals_out: Any,
+                     params: dict) -> Any:
+    """Evaluate ``primitive`` on concrete ``args`` some of which (or of whose results) have an extended dtype:
+    its physical rule, or its physicalized jaxpr (a primitive carrying jaxprs), applied to the physical
+    arrays; the results wrapped again."""
+    out_list = list(avals_out) if primitive.multiple_results else [avals_out]
+    physical_args = list(map(physical_value, args))
+    rule = physical_rules.get(primitive)
+    if rule is not None:
+        outs = rule(*physical_args, avals_in=list(avals_in), avals_out=out_list, **params)
+    else:
+        if not _carries_jaxprs(params):
+            physical_rule(primitive, avals_in)  # JAX's TypeError
+
+        def apply(*xs):
+            out = primitive.bind(*xs, **params)
+            return list(out) if primitive.multiple_results else [out]
+
+        closed = physicalize(trace_to_jaxpr(apply, avals_in, None))
+        outs = core.eval_jaxpr(closed.jaxpr, closed.consts, *physical_args)
+    outs = [wrap_physical(out, aval) for out, aval in zip(outs, out_list)]
+    return outs if primitive.multiple_results else outs[0]

@@ -1,0 +1,134 @@
+"""PRNG implementations: what a key is physically and how keys are seeded, split, folded and turned into bits.
+
+A ``PRNGImpl`` names an implementation (``threefry2x32``), gives the tag its key dtype prints (``key<fry>``),
+the shape of one key's uint32 data (``(2,)``), and four functions written with lax on that data. Every
+function takes keys with any leading shape ``K`` (``uint32[*K, *key_shape]``) and treats each key on its
+own, so the key primitives apply to batches of keys without a loop:
+
+- ``seed(seeds)``: integer seeds ``[*K]`` to keys;
+- ``split(keys, shape)``: ``[*K, *shape]`` new keys;
+- ``fold_in(keys, data)``: uint32 ``data [*K]`` folded into each key;
+- ``random_bits(keys, bit_width, shape)``: unsigned ``[*K, *shape]`` integers of ``bit_width`` bits.
+
+Implementations are registered by name (``register_prng_impl``); ``jax_default_prng_impl`` picks the
+default. Another generator (one built on ``lax.rng_bit_generator``, say) is one more ``PRNGImpl`` with its
+key shape and its four functions, registered the same way.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from jaxle_core import config, lax
+from jaxle_random.threefry import threefry_2x32
+
+__all__ = ["PRNGImpl", "prng_impls", "register_prng_impl", "resolve_prng_impl", "threefry_prng_impl"]
+
+_UINT_OF_WIDTH = {8: np.dtype(np.uint8), 16: np.dtype(np.uint16), 32: np.dtype(np.uint32), 64: np.dtype(np.uint64)}
+
+
+class PRNGImpl(NamedTuple):
+    """A PRNG implementation: its key data's shape and its key functions on that data (see the module)."""
+
+    key_shape: tuple[int, ...]
+    seed: Callable[[Any], Any]
+    split: Callable[[Any, tuple[int, ...]], Any]
+    random_bits: Callable[[Any, int, tuple[int, ...]], Any]
+    fold_in: Callable[[Any, Any], Any]
+    name: str
+    tag: str
+
+    def __str__(self) -> str:
+        return self.tag  # as equations print it: random_seed[impl=fry]
+
+
+prng_impls: dict[str, PRNGImpl] = {}
+
+
+def register_prng_impl(impl: PRNGImpl) -> PRNGImpl:
+    """Make ``impl`` selectable by its name (``key(0, impl=name)``, ``jax_default_prng_impl``)."""
+    prng_impls[impl.name] = impl
+    return impl
+
+
+def resolve_prng_impl(spec: Any) -> PRNGImpl:
+    """The implementation ``spec`` names: None (the ``jax_default_prng_impl`` flag), a name or a PRNGImpl."""
+    if spec is None:
+        spec = config.config.read("jax_default_prng_impl")
+    if isinstance(spec, PRNGImpl):
+        return spec
+    if isinstance(spec, str):
+        impl = prng_impls.get(spec)
+        if impl is None:
+            names = ", ".join(f'"{name}"' for name in prng_impls)
+            raise ValueError(f'unrecognized PRNG implementation "{spec}". Did you mean one of: {names}?')
+        return impl
+    raise TypeError(f"unrecognized type {type(spec)} for specifying PRNG implementation.")
+
+
+# ---------------------------------------------------------------- threefry2x32
+
+
+def _words(keys: Any) -> tuple[Any, Any]:
+    """The two uint32 words of each key of ``keys`` (``uint32[*K, 2]``)."""
+    batch = keys.shape[:-1]
+    return (lax.reshape(lax.slice_in_dim(keys, 0, 1, axis=len(batch)), batch),
+            lax.reshape(lax.slice_in_dim(keys, 1, 2, axis=len(batch)), batch))
+
+
+def _join(first: Any, second: Any) -> Any:
+    """Keys ``uint32[*K, 2]`` from their two words (each ``[*K]``)."""
+    n = first.ndim
+    return lax.concatenate([lax.expand_dims(first, (n,)), lax.expand_dims(second, (n,))], n)
+
+
+def _hash_per_key(keys: Any, shape: tuple[int, ...]) -> tuple[Any, Any]:
+    """threefry2x32 of every key (``[*K, 2]``) on the counters of ``shape`` (each element's flat index, as the
+    64-bit word pair (hi, lo)): two uint32 arrays ``[*K, *shape]``."""
+    size = math.prod(shape)
+    if size >= 2 ** 32:
+        raise NotImplementedError(f"jaxle_random draws at most 2**32 - 1 values at once; asked for {size}")
+    k1, k2 = _words(keys)
+    batch = k1.shape
+    full = batch + tuple(shape)
+    key_dims = tuple(range(len(batch)))
+    counter_dims = tuple(range(len(batch), len(full)))
+    lo = lax.broadcast_in_dim(lax.reshape(lax.iota(np.uint32, size), tuple(shape)), full, counter_dims)
+    return threefry_2x32(lax.broadcast_in_dim(k1, full, key_dims), lax.broadcast_in_dim(k2, full, key_dims),
+                         lax.full(full, 0, np.uint32), lo)
+
+
+def _threefry_seed(seeds: Any) -> Any:
+    lo = lax.convert_element_type(seeds, np.uint32)
+    if seeds.dtype.itemsize == 8:  # a 64-bit seed fills both words
+        hi = lax.convert_element_type(lax.shift_right_logical(seeds, np.array(32, seeds.dtype)), np.uint32)
+    else:
+        hi = lax.full(seeds.shape, 0, np.uint32)
+    return _join(hi, lo)
+
+
+def _threefry_split(keys: Any, shape: tuple[int, ...]) -> Any:
+    return _join(*_hash_per_key(keys, shape))
+
+
+def _threefry_fold_in(keys: Any, data: Any) -> Any:
+    k1, k2 = _words(keys)
+    return _join(*threefry_2x32(k1, k2, lax.full(data.shape, 0, np.uint32), data))
+
+
+def _threefry_random_bits(keys: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
+    b1, b2 = _hash_per_key(keys, shape)
+    if bit_width == 64:
+        high = lax.shift_left(lax.convert_element_type(b1, np.uint64), np.uint64(32))
+        return lax.bitwise_or(high, lax.convert_element_type(b2, np.uint64))
+    word = lax.bitwise_xor(b1, b2)
+    return word if bit_width == 32 else lax.convert_element_type(word, _UINT_OF_WIDTH[bit_width])
+
+
+threefry_prng_impl = register_prng_impl(PRNGImpl(
+    key_shape=(2,), seed=_threefry_seed, split=_threefry_split, random_bits=_threefry_random_bits,
+    fold_in=_threefry_fold_in, name="threefry2x32", tag="fry"))

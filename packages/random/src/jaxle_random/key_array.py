@@ -1,0 +1,76 @@
+"""Typed keys: the ``key<fry>`` dtype and the concrete arrays of keys.
+
+A key array's dtype (``KeyTy``) is an extended dtype of core: tracing, jaxprs, jit and vmap see one element
+per key (``key<fry>[3]``); the backends compute with its physical ``uint32[3, 2]`` data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import dtypes
+from jaxle_core.avals import ShapedArray
+from jaxle_core.extended import ExtendedArray
+from jaxle_random.impls import PRNGImpl
+
+__all__ = ["KeyTy", "PRNGKeyArray", "is_key_dtype"]
+
+
+class KeyTy(dtypes.ExtendedDType):
+    """The dtype of keys of one PRNG implementation, printed ``key<tag>``."""
+
+    type = dtypes.prng_key
+    physical_dtype = np.dtype(np.uint32)
+
+    def __init__(self, impl: PRNGImpl):
+        self._impl = impl
+        self.name = f"key<{impl.tag}>"
+        self.physical_shape = impl.key_shape
+
+    def wrap(self, physical: Any) -> PRNGKeyArray:
+        shape = physical.shape[:physical.ndim - len(self.physical_shape)]
+        return PRNGKeyArray(ShapedArray(shape, self), physical)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is KeyTy and other._impl == self._impl
+
+    def __hash__(self) -> int:
+        return hash((KeyTy, self._impl.name))
+
+
+def is_key_dtype(dtype: Any) -> bool:
+    return type(dtype) is KeyTy
+
+
+class PRNGKeyArray(ExtendedArray):
+    """A concrete array of typed keys: ``jax.Array`` with a ``key<...>`` dtype over its uint32 key data."""
+
+    __slots__ = ()
+
+    @property
+    def _impl(self) -> PRNGImpl:
+        return self.aval.dtype._impl
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError("JAX array with PRNGKey dtype cannot be converted to a NumPy array. Use "
+                        "jax.random.key_data(arr) if you wish to extract the underlying integer array.")
+
+    def __repr__(self) -> str:
+        return f"Array({self.shape}, dtype={self.dtype.name}) overlaying:\n{np.asarray(self.physical)}"
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return (_rebuild_keys, (self._impl.name, np.asarray(self.physical)))
+
+    def __bool__(self) -> bool:
+        raise TypeError("JAX array with PRNGKey dtype cannot be converted to a NumPy array. Use "
+                        "jax.random.key_data(arr) if you wish to extract the underlying integer array.")
+
+
+def _rebuild_keys(impl_name: str, data: np.ndarray) -> PRNGKeyArray:
+    from jaxle_random.keys import wrap_key_data  # local: keys imports this module
+
+    return wrap_key_data(data, impl=impl_name)

@@ -1,0 +1,194 @@
+"""The primitives of typed keys, as JAX stages them: ``random_seed``, ``random_wrap``, ``random_unwrap``,
+``random_bits``, ``random_split``, ``random_fold_in`` and ``random_clone``.
+
+Each applies to an array of keys, key by key: their shapes lead the result's (``random_bits`` of keys
+``key<fry>[4]`` with ``shape=(3,)`` is ``u32[4,3]``), which makes every batching rule a move of the batch
+dimension to the front. What they compute is the implementation's function on the physical key data (the
+physical rules of ``jaxle_core.extended``); keys have no derivatives, so their tangents are ``float0`` zeros.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import dtypes
+from jaxle_core.ad.rule_helpers import defzero
+from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.batching.trace import batching_rules, insert_dim, move_dim
+from jaxle_core.core import Primitive
+from jaxle_core.extended import physical_rules
+from jaxle_random.impls import PRNGImpl
+from jaxle_random.key_array import KeyTy, is_key_dtype
+
+__all__ = ["random_bits_p", "random_clone_p", "random_fold_in_p", "random_seed_p", "random_split_p",
+           "random_unwrap_p", "random_wrap_p"]
+
+random_seed_p = Primitive("random_seed")
+random_wrap_p = Primitive("random_wrap")
+random_unwrap_p = Primitive("random_unwrap")
+random_bits_p = Primitive("random_bits")
+random_split_p = Primitive("random_split")
+random_fold_in_p = Primitive("random_fold_in")
+random_clone_p = Primitive("random_clone")
+
+
+def _impl_of(keys: ShapedArray, primitive: str) -> PRNGImpl:
+    if not is_key_dtype(keys.dtype):
+        raise TypeError(f"{primitive} expects an array of typed PRNG keys, got {keys.str_short()}")
+    return keys.dtype._impl
+
+
+def check_key_data(data: ShapedArray, impl: PRNGImpl) -> None:
+    """JAX's TypeError for raw key data that is not ``uint32[..., *impl.key_shape]``."""
+    if data.ndim < 1:
+        raise TypeError(f"JAX encountered invalid PRNG key data: expected key_data.ndim >= 1; got ndim={data.ndim}")
+    if data.dtype != np.uint32:
+        raise TypeError(f"JAX encountered invalid PRNG key data: expected key_data.dtype = uint32; "
+                        f"got dtype={data.dtype}")
+    n = len(impl.key_shape)
+    if data.shape[data.ndim - n:] != impl.key_shape:
+        raise TypeError(f"JAX encountered invalid PRNG key data: expected key_data.shape to end with "
+                        f"{impl.key_shape}; got shape={data.shape} for impl={impl.name}")
+
+
+# ---------------------------------------------------------------- abstract evaluation
+
+
+@random_seed_p.def_abstract_eval
+def _seed_aval(seeds, *, impl):
+    if not dtypes.issubdtype(seeds.dtype, np.integer):
+        raise TypeError(f"PRNG key seed must be an integer; got {seeds.str_short()}")
+    return ShapedArray(seeds.shape, KeyTy(impl))
+
+
+@random_wrap_p.def_abstract_eval
+def _wrap_aval(data, *, impl):
+    check_key_data(data, impl)
+    return ShapedArray(data.shape[:data.ndim - len(impl.key_shape)], KeyTy(impl))
+
+
+@random_unwrap_p.def_abstract_eval
+def _unwrap_aval(keys):
+    impl = _impl_of(keys, "random_unwrap")
+    return ShapedArray(keys.shape + impl.key_shape, np.dtype(np.uint32))
+
+
+@random_bits_p.def_abstract_eval
+def _bits_aval(keys, *, bit_width, shape):
+    _impl_of(keys, "random_bits")
+    return ShapedArray(keys.shape + tuple(shape), np.dtype(f"uint{bit_width}"))
+
+
+@random_split_p.def_abstract_eval
+def _split_aval(keys, *, shape):
+    _impl_of(keys, "random_split")
+    return ShapedArray(keys.shape + tuple(shape), keys.dtype)
+
+
+@random_fold_in_p.def_abstract_eval
+def _fold_in_aval(keys, msgs):
+    _impl_of(keys, "random_fold_in")
+    if msgs.dtype != np.uint32 or msgs.shape != keys.shape:
+        raise TypeError(f"random_fold_in expects uint32 data of the keys' shape {keys.shape}, got "
+                        f"{msgs.str_short()}")
+    return ShapedArray(keys.shape, keys.dtype)
+
+
+@random_clone_p.def_abstract_eval
+def _clone_aval(keys):
+    _impl_of(keys, "random_clone")
+    return keys.strip_weak_type()
+
+
+# ---------------------------------------------------------------- physical rules: the implementation's functions
+
+
+def _physical(primitive: Primitive):
+    def register(rule):
+        physical_rules[primitive] = lambda *args, avals_in, avals_out, **params: [rule(*args, avals_in, **params)]
+        return rule
+
+    return register
+
+
+@_physical(random_seed_p)
+def _seed_physical(seeds, avals_in, *, impl):
+    return impl.seed(seeds)
+
+
+@_physical(random_wrap_p)
+def _wrap_physical(data, avals_in, *, impl):
+    return data
+
+
+@_physical(random_unwrap_p)
+def _unwrap_physical(data, avals_in):
+    return data
+
+
+@_physical(random_clone_p)
+def _clone_physical(data, avals_in):
+    return data
+
+
+@_physical(random_bits_p)
+def _bits_physical(data, avals_in, *, bit_width, shape):
+    return avals_in[0].dtype._impl.random_bits(data, bit_width, tuple(shape))
+
+
+@_physical(random_split_p)
+def _split_physical(data, avals_in, *, shape):
+    return avals_in[0].dtype._impl.split(data, tuple(shape))
+
+
+@_physical(random_fold_in_p)
+def _fold_in_physical(data, msgs, avals_in):
+    return avals_in[0].dtype._impl.fold_in(data, msgs)
+
+
+# ---------------------------------------------------------------- batching: the batch dimension to the front
+
+
+def _batch_in_front(primitive: Primitive):
+    def rule(vals, dims, **params):
+        size = next(get_aval(v).shape[d] for v, d in zip(vals, dims) if d is not None)
+        lined = [insert_dim(v, size, 0) if d is None else move_dim(v, d, 0) for v, d in zip(vals, dims)]
+        return primitive.bind(*lined, **params), 0
+
+    batching_rules[primitive] = rule
+
+
+for _p in (random_seed_p, random_unwrap_p, random_bits_p, random_split_p, random_fold_in_p, random_clone_p,
+           random_wrap_p):
+    _batch_in_front(_p)
+    defzero(_p)
+
+
+def random_seed(seeds: Any, impl: PRNGImpl) -> Any:
+    return random_seed_p.bind(seeds, impl=impl)
+
+
+def random_wrap(data: Any, impl: PRNGImpl) -> Any:
+    return random_wrap_p.bind(data, impl=impl)
+
+
+def random_unwrap(keys: Any) -> Any:
+    return random_unwrap_p.bind(keys)
+
+
+def random_bits(keys: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
+    return random_bits_p.bind(keys, bit_width=bit_width, shape=tuple(shape))
+
+
+def random_split(keys: Any, shape: tuple[int, ...]) -> Any:
+    return random_split_p.bind(keys, shape=tuple(shape))
+
+
+def random_fold_in(keys: Any, msgs: Any) -> Any:
+    return random_fold_in_p.bind(keys, msgs)
+
+
+def random_clone(keys: Any) -> Any:
+    return random_clone_p.bind(keys)
