@@ -50,7 +50,6 @@ LATER: dict[str, dict[str, str]] = {
         **dict.fromkeys(["linear_call", "remat_opt_p", "custom_vjp_primal_tree_values", "zero_from_primal"],
                         "custom_derivatives internals beyond custom_jvp/custom_vjp/custom_gradient"),
     },
-    "dtypes": dict.fromkeys(["extended", "prng_key"], "typed PRNG keys (extended dtypes) are in progress"),
     "errors": {
         "InconclusiveDimensionOperation": "shape polymorphism (symbolic dimensions)",
         "JaxprTypeError": "jaxpr type checking (jax_enable_checks)",

@@ -5,14 +5,16 @@ from ml_dtypes import bfloat16  # the scalar type, as JAX's (core's dtypes.bfloa
 from jaxle_core.dtypes import (
     TypePromotionError,
     canonicalize_dtype,
+    extended,
     finfo,
     float0,
     iinfo,
     issubdtype,
     itemsize_bits,
+    prng_key,
     result_type,
     scalar_type_of,
 )
 
-__all__ = ["TypePromotionError", "bfloat16", "canonicalize_dtype", "finfo", "float0", "iinfo", "issubdtype",
-           "itemsize_bits", "result_type", "scalar_type_of"]
+__all__ = ["TypePromotionError", "bfloat16", "canonicalize_dtype", "extended", "finfo", "float0", "iinfo",
+           "issubdtype", "itemsize_bits", "prng_key", "result_type", "scalar_type_of"]
