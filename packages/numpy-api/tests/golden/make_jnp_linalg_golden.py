@@ -1,7 +1,7 @@
-"""Write linalg_golden.json: ``jnp.linalg`` (norms, products, matrix powers, and the array API's forms) as the named
-module runs them — jaxprs, values, weak types and errors.
+"""Write jnp_linalg_golden.json: ``jnp.linalg`` (norms, products, matrix powers, and the array API's forms) as the
+named module runs them — jaxprs, values, weak types and errors.
 
-    /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_linalg_golden.py jax
+    /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_jnp_linalg_golden.py jax
 """
 
 import jnp_golden
@@ -167,4 +167,4 @@ CASES.update({
 })
 
 if __name__ == "__main__":
-    jnp_golden.write(CASES, "linalg_golden.json")
+    jnp_golden.write(CASES, "jnp_linalg_golden.json")
