@@ -2,6 +2,7 @@
 
 import numpy as np
 import scipy.special
+import scipy.stats
 
 import jaxle as jax
 import jaxle.scipy.special
@@ -22,3 +23,16 @@ def test_special_functions_on_xla_agree_with_scipy():
     for name in ("gammainc", "betaln", "xlogy", "zeta", "poch"):
         np.testing.assert_allclose(getattr(jax.scipy.special, name)(x + 1, x), getattr(scipy.special, name)(x + 1, x),
                                    rtol=2e-5, err_msg=name)
+
+
+def test_stats_modules_import_by_name_and_run_on_xla():
+    import jaxle.scipy.stats.norm as norm  # noqa: PLC0415 - importing the distribution module is what is tested
+
+    import jaxle_numpy.scipy.stats
+
+    assert norm is jaxle_numpy.scipy.stats.norm is jax.scipy.stats.norm
+    x = np.linspace(-2, 2, 5, dtype=np.float32)
+    np.testing.assert_allclose(jax.jit(norm.logpdf)(x, 0.5, 2.0), scipy.stats.norm.logpdf(x, 0.5, 2.0), rtol=1e-6)
+    np.testing.assert_allclose(jax.scipy.stats.gamma.cdf(x + 2, 2.5), scipy.stats.gamma.cdf(x + 2, 2.5), rtol=2e-5)
+    np.testing.assert_allclose(jax.scipy.stats.poisson.entropy(np.float32(5.0)), scipy.stats.poisson.entropy(5.0),
+                               rtol=2e-5)

@@ -93,13 +93,36 @@ def multigammaln(a: Any, d: Any) -> Any:
     return lax.add(lax.reduce_sum(lax.lgamma(shifted), (get_aval(a).ndim,)), constant)
 
 
-def _log_gamma_correction(x: Any) -> Any:
-    """Stirling's series for ``lgamma(x) - ((x - 1/2) log x - x + log(2 pi)/2)``, accurate for ``x >= 8``."""
-    inverse_square = lax.integer_pow(lax.div(util.weak_scalar_like(x, 1), x), 2)
-    series = util.scalar_like(x, 0)
-    for coefficient in (-1 / 1680, 1 / 1260, -1 / 360, 1 / 12):
-        series = lax.add(lax.mul(series, inverse_square), util.scalar_like(x, coefficient))
-    return lax.div(series, x)
+# Coefficients of the series in 1/y**2 for corr(y) - corr(x + y), where corr(y) = lgamma(y) - Stirling's
+# approximation; the k-th multiplies the k-th partial sum of the geometric series in x / (x + y).
+_CORRECTION_DIFFERENCE = (0.0833333333333333, -0.00277777777760991, 0.00079365066682539, -0.00059520293135187,
+                          0.000837308034031215, -0.00165322962780713)
+
+
+def _log_gamma_difference(small: Any, large: Any) -> Any:
+    """``lgamma(large) - lgamma(small + large)`` for ``large >= 8``, without the cancellation of the direct form."""
+    def k(value: float) -> Any:
+        return util.weak_scalar_like(small, value)
+
+    ratio = lax.div(small, large)
+    fraction = lax.div(ratio, lax.add(k(1), ratio))
+    z = lax.div(ratio, lax.add(k(1), ratio))
+    shifted = lax.add(large, lax.sub(small, k(0.5)))
+    z_squared = lax.mul(z, z)
+    partial_sums = [lax.add(k(1), lax.add(z, z_squared))]
+    for _ in range(4):
+        partial_sums.append(lax.add(k(1), lax.add(z, lax.mul(z_squared, partial_sums[-1]))))
+    inverse_square = lax.integer_pow(lax.div(k(1), large), 2)
+    series = lax.mul(k(_CORRECTION_DIFFERENCE[5]), partial_sums[4])
+    for coefficient, partial_sum in zip(_CORRECTION_DIFFERENCE[4:0:-1], partial_sums[3::-1]):
+        series = lax.add(lax.mul(series, inverse_square), lax.mul(k(coefficient), partial_sum))
+    series = lax.add(lax.mul(series, inverse_square), k(_CORRECTION_DIFFERENCE[0]))
+    correction = lax.mul(series, lax.div(fraction, large))
+    log_term = lax.mul(shifted, lax.log1p(lax.div(small, large)))
+    linear_term = lax.mul(small, lax.sub(lax.log(large), k(1)))
+    # subtract the smaller term last, for accuracy
+    return _where(lax.le(log_term, linear_term), lax.sub(lax.sub(correction, linear_term), log_term),
+                  lax.sub(lax.sub(correction, log_term), linear_term))
 
 
 def betaln(a: Any, b: Any) -> Any:
@@ -107,12 +130,7 @@ def betaln(a: Any, b: Any) -> Any:
     a, b = util.promote_args_inexact("betaln", a, b)
     small, large = lax.min(a, b), lax.max(a, b)
     direct = lax.add(lax.lgamma(small), lax.sub(lax.lgamma(large), lax.lgamma(lax.add(small, large))))
-    # lgamma(large) - lgamma(small + large) without cancellation, from Stirling's series for large >= 8
-    difference = lax.sub(_log_gamma_correction(large), _log_gamma_correction(lax.add(small, large)))
-    difference = lax.sub(difference, lax.mul(small, lax.sub(lax.log(large), util.weak_scalar_like(large, 1))))
-    difference = lax.sub(difference, lax.mul(lax.add(large, lax.sub(small, util.weak_scalar_like(small, 0.5))),
-                                             lax.log1p(lax.div(small, large))))
-    asymptotic = lax.add(lax.lgamma(small), difference)
+    asymptotic = lax.add(lax.lgamma(small), _log_gamma_difference(small, large))
     return _where(lax.lt(large, util.weak_scalar_like(large, 8)), direct, asymptotic)
 
 

@@ -1,3 +1,35 @@
-"""``jax.scipy.stats``: SciPy's distributions, one module per distribution (``stats.norm.logpdf``)."""
+"""``jax.scipy.stats``: SciPy's distributions, one module per distribution (``stats.norm.logpdf``), and the
+sample summaries ``mode``, ``rankdata`` and ``sem``."""
 
-__all__: list[str] = []
+from jaxle_numpy.scipy.stats import (
+    bernoulli,
+    beta,
+    betabinom,
+    binom,
+    cauchy,
+    chi2,
+    dirichlet,
+    expon,
+    gamma,
+    gennorm,
+    geom,
+    gumbel_l,
+    gumbel_r,
+    laplace,
+    logistic,
+    multinomial,
+    nbinom,
+    norm,
+    pareto,
+    poisson,
+    t,
+    truncnorm,
+    uniform,
+    vonmises,
+    wrapcauchy,
+)
+from jaxle_numpy.scipy.stats.summaries import mode, rankdata, sem
+
+__all__ = ["bernoulli", "beta", "betabinom", "binom", "cauchy", "chi2", "dirichlet", "expon", "gamma", "gennorm",
+           "geom", "gumbel_l", "gumbel_r", "laplace", "logistic", "mode", "multinomial", "nbinom", "norm", "pareto",
+           "poisson", "rankdata", "sem", "t", "truncnorm", "uniform", "vonmises", "wrapcauchy"]

@@ -1,0 +1,31 @@
+"""What the distribution modules share: argument promotion, standardizing by ``loc``/``scale`` and the masks that
+put values outside a distribution's support."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jaxle_core import lax
+from jaxle_numpy import util
+
+__all__ = ["c", "not_probability", "promote", "standardize"]
+
+
+def promote(name: str, *args: Any) -> list[Any]:
+    """``args`` checked and promoted to a common inexact dtype and rank (integers become the default float)."""
+    return util.promote_args_inexact(name, *args)
+
+
+def c(x: Any, value: float) -> Any:
+    """``value`` as the constant JAX stages beside ``x`` (weakly typed beside a weakly typed scalar)."""
+    return util.weak_scalar_like(x, value)
+
+
+def standardize(x: Any, loc: Any, scale: Any) -> Any:
+    """``(x - loc) / scale``."""
+    return lax.div(lax.sub(x, loc), scale)
+
+
+def not_probability(q: Any) -> Any:
+    """Where ``q`` is NaN or outside [0, 1] (where quantile functions give NaN)."""
+    return lax.bitwise_or(lax.bitwise_or(lax.ne(q, q), lax.lt(q, c(q, 0))), lax.gt(q, c(q, 1)))

@@ -1,0 +1,53 @@
+"""The left-skewed Gumbel (extreme value of minima) distribution."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jaxle_core import lax
+from jaxle_numpy.scipy.stats._common import promote, standardize
+
+__all__ = ["cdf", "logcdf", "logpdf", "logsf", "pdf", "ppf", "sf"]
+
+
+def _z(name: str, x: Any, loc: Any, scale: Any) -> tuple[Any, Any]:
+    x, loc, scale = promote(name, x, loc, scale)
+    return standardize(x, loc, scale), scale
+
+
+def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    """The log of the probability density at ``x``."""
+    z, scale = _z("gumbel_l.logpdf", x, loc, scale)
+    return lax.sub(lax.sub(z, lax.exp(z)), lax.log(scale))
+
+
+def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    """The probability density at ``x``."""
+    return lax.exp(logpdf(x, loc, scale))
+
+
+def logsf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    """The log of the survival function at ``x``."""
+    z, _ = _z("gumbel_l.logsf", x, loc, scale)
+    return lax.neg(lax.exp(z))
+
+
+def sf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    """The survival function at ``x``."""
+    return lax.exp(logsf(x, loc, scale))
+
+
+def cdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    """The cumulative distribution function at ``x``."""
+    return lax.neg(lax.expm1(logsf(x, loc, scale)))
+
+
+def logcdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    """The log of the cumulative distribution function at ``x``."""
+    return lax.log(cdf(x, loc, scale))
+
+
+def ppf(p: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    """The quantile function at ``p``."""
+    p, loc, scale = promote("gumbel_l.ppf", p, loc, scale)
+    return lax.add(loc, lax.mul(scale, lax.log(lax.neg(lax.log1p(lax.neg(p))))))

@@ -1,0 +1,65 @@
+"""Golden records of a sample of ``jax.scipy.stats`` functions (see scipy_golden.py)."""
+
+import numpy as np
+import scipy_golden
+
+X = np.array([-1.5, 0.0, 0.4, 2.5], np.float32)
+UNIT = np.array([0.05, 0.3, 0.5, 0.9], np.float32)
+COUNTS = np.array([-1.0, 0.0, 1.5, 3.0], np.float32)
+
+
+def case(name, *args):
+    module, function = name.split(".")
+    return lambda m: (lambda *a: getattr(getattr(m.scipy.stats, module), function)(*a), list(args))
+
+
+CASES = {
+    **{f"norm.{f}": case(f"norm.{f}", X) for f in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")},
+    "norm.logpdf_int": case("norm.logpdf", np.arange(3, dtype=np.int32)),
+    "norm.logpdf_weak": case("norm.logpdf", 1.0),
+    **{f"uniform.{f}": case(f"uniform.{f}", X) for f in ("pdf", "logpdf", "cdf")},
+    "uniform.ppf": case("uniform.ppf", UNIT),
+    **{f"expon.{f}": case(f"expon.{f}", X) for f in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")},
+    "expon.ppf": case("expon.ppf", UNIT),
+    **{f"laplace.{f}": case(f"laplace.{f}", X) for f in ("pdf", "logpdf", "cdf")},
+    **{f"logistic.{f}": case(f"logistic.{f}", X) for f in ("pdf", "logpdf", "cdf", "sf")},
+    **{f"logistic.{f}": case(f"logistic.{f}", UNIT) for f in ("ppf", "isf")},
+    **{f"cauchy.{f}": case(f"cauchy.{f}", X) for f in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")},
+    **{f"cauchy.{f}": case(f"cauchy.{f}", UNIT) for f in ("ppf", "isf")},
+    **{f"t.{f}": case(f"t.{f}", X, np.float32(3.0)) for f in ("pdf", "logpdf")},
+    **{f"gamma.{f}": case(f"gamma.{f}", X, np.float32(2.5)) for f in ("pdf", "logpdf", "cdf", "logcdf", "sf",
+                                                                       "logsf")},
+    **{f"beta.{f}": case(f"beta.{f}", UNIT, np.float32(2.0), np.float32(3.0)) for f in ("cdf", "logcdf", "sf",
+                                                                                          "logsf")},
+    "poisson.logpmf": case("poisson.logpmf", COUNTS, np.float32(2.0)),
+    "poisson.pmf": case("poisson.pmf", COUNTS, np.float32(2.0)),
+    "poisson.cdf": case("poisson.cdf", COUNTS, np.float32(2.0)),
+    "bernoulli.logpmf": case("bernoulli.logpmf", COUNTS, np.float32(0.3)),
+    "bernoulli.cdf": case("bernoulli.cdf", COUNTS, np.float32(0.3)),
+    "bernoulli.ppf": case("bernoulli.ppf", np.array([0.0, 0.5, 0.7, 1.0, -1.0], np.float32), np.float32(0.3)),
+    "geom.logpmf": case("geom.logpmf", COUNTS, np.float32(0.3)),
+    "binom.logpmf": case("binom.logpmf", COUNTS, np.float32(5.0), np.float32(0.3)),
+    "nbinom.logpmf": case("nbinom.logpmf", COUNTS, np.float32(2.5), np.float32(0.3)),
+    "betabinom.logpmf": case("betabinom.logpmf", COUNTS, np.float32(5.0), np.float32(2.0), np.float32(3.0)),
+    "vonmises.logpdf": case("vonmises.logpdf", X, np.array([0.0, 2.0, 2.0, 50.0], np.float32)),
+    "wrapcauchy.logpdf": case("wrapcauchy.logpdf", X + 1, np.array([0.5, 0.5, 1.0, 0.2], np.float32)),
+    "gennorm.cdf": case("gennorm.cdf", X, np.float32(1.5)),
+    "dirichlet.logpdf": case("dirichlet.logpdf", np.array([0.2, 0.3, 0.5], np.float32),
+                             np.array([1.0, 2.0, 3.0], np.float32)),
+    "dirichlet.bad_alpha": case("dirichlet.logpdf", np.array([0.2, 0.8], np.float32),
+                                np.array([[1.0, 2.0]], np.float32)),
+    "multinomial.logpmf": case("multinomial.logpmf", np.array([1, 2, 3], np.int32), np.int32(6),
+                               np.array([0.2, 0.3, 0.5], np.float32)),
+    "multinomial.float_counts": case("multinomial.logpmf", np.array([1.0, 2.0, 3.0], np.float32), np.float32(6),
+                                     np.array([0.2, 0.3, 0.5], np.float32)),
+    "norm.logpdf_loc_scale": case("norm.logpdf", X, np.float32(0.5), np.float32(2.0)),
+    "beta.logpdf": case("beta.logpdf", UNIT, np.float32(2.0), np.float32(3.0)),
+    "beta.logpdf_large_shapes": case("beta.logpdf", UNIT, np.float32(9.0), np.float32(30.0)),
+    "rankdata_bad_method": lambda m: (lambda a: m.scipy.stats.rankdata(a, "foo"), [X]),
+    "rankdata_omit": lambda m: (lambda a: m.scipy.stats.rankdata(a, nan_policy="omit"), [X]),
+    "sem": lambda m: (lambda a: m.scipy.stats.sem(a), [np.arange(6, dtype=np.float32).reshape(3, 2)]),
+    "sem_raise": lambda m: (lambda a: m.scipy.stats.sem(a, nan_policy="raise"), [X]),
+}
+
+if __name__ == "__main__":
+    scipy_golden.write(CASES, "scipy_stats_golden.json")
