@@ -7,7 +7,7 @@ import pytest
 
 import jaxle_core as jc
 from jaxle_core import lax
-from jaxle_core.config import config
+from jaxle_core.config import config, log_compiles, no_tracing
 
 
 def test_jit_computes_and_caches_per_signature():
@@ -167,3 +167,21 @@ def test_python_int_argument_beyond_the_default_integer_overflows_as_jax(call, p
         small(2 ** 40)
     with jc.config.enable_x64(True):
         assert int(jc.jit(lambda x: x)(2 ** 40)) == 2 ** 40
+
+
+def test_no_tracing_refuses_a_cache_miss():
+    double = jc.jit(lambda x: x * 2.0)
+    double(np.float32(1.0))
+    with no_tracing(True):
+        assert float(double(np.float32(2.0))) == 4.0  # traced before: runs
+        with pytest.raises(RuntimeError, match=r"^re-tracing function <lambda> at .*test_jit.py:\d+ for `jit`, but "
+                                               r"'no_tracing' is set$"):
+            double(np.ones(2, np.float32))
+    assert double.trace_count == 1
+
+
+def test_log_compiles_reports_tracing(caplog):
+    with log_compiles(True):
+        jc.jit(lambda x: x + 1.0)(np.float32(1.0))
+    assert re.fullmatch(r"Finished tracing <lambda> for jit in \d+\.\d{9} sec", caplog.records[0].getMessage())
+    assert caplog.records[0].levelname == "WARNING"

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxle_core import dtypes, nan_checks
+from jaxle_core import dtypes, execution_checks
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, aval_handlers, get_aval, is_array_like
 from jaxle_core.errors import (
@@ -112,10 +112,10 @@ class EvalTrace(Trace):
                 check_tracer_valid(x)
                 with set_current_trace(x._trace):
                     return primitive.bind(*args, **params)
-        outs = (_backend_module or _import_backend_module()).current_backend().apply_primitive(primitive, args, params)
-        if nan_checks.armed:
-            nan_checks.check_primitive_outputs(primitive, args, params, outs)
-        return outs
+        apply = (_backend_module or _import_backend_module()).current_backend().apply_primitive
+        if execution_checks.armed:
+            return execution_checks.apply_checked(apply, primitive, args, params)
+        return apply(primitive, args, params)
 
 
 _backend_module: Any = None  # jaxle_core.backend, which imports this module: imported on first use

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
 import operator
 import sys
+import time
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -20,7 +22,7 @@ from typing import Any
 
 import jaxle_tree as tree
 from jaxle_core import backend as backend_module
-from jaxle_core import core, nan_checks
+from jaxle_core import core, execution_checks
 from jaxle_core.avals import (
     ShapedArray,
     ShapeDtypeStruct,
@@ -34,12 +36,23 @@ from jaxle_core.avals import (
 )
 from jaxle_core.caches import LruCache
 from jaxle_core.config import disable_jit as _disable_jit_flag
-from jaxle_core.config import trace_context
+from jaxle_core.config import log_compiles, no_tracing, trace_context
 from jaxle_core.core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Primitive, Tracer, Var
 from jaxle_core.jaxpr_util import call_primitives, dce_jaxpr, dce_rules
 from jaxle_core.pretty import Doc, PpContext, pp_eqn_generic, pp_eqn_rules
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 from jaxle_tree.equality_errors import equality_errors
+
+# With jax_log_compiles, tracing reports at WARNING level (as JAX's), so that it shows without logging set up.
+_logger = logging.getLogger(__name__)
+
+
+def _source_info(fun: Callable) -> str:
+    """``name at file:line`` for a Python function, as JAX names functions in its messages."""
+    code = getattr(inspect.unwrap(fun), "__code__", None)
+    name = getattr(fun, "__name__", repr(fun))
+    return f"{name} at {code.co_filename}:{code.co_firstlineno}" if code is not None else name
+
 
 # ---------------------------------------------------------------- the primitive
 
@@ -398,7 +411,10 @@ class JitWrapped:
         return entry, flat
 
     def _trace_uncached(self, args, kwargs, dynamic, in_tree, avals):
+        if no_tracing.value:
+            raise RuntimeError(f"re-tracing function {_source_info(self.fun)} for `jit`, but 'no_tracing' is set")
         self.trace_count += 1
+        started = time.perf_counter()
         static_nums = {i if i >= 0 else i + len(args) for i in self.static_argnums}
         debug = DebugInfo("jit", self.fun, self._arg_names(args, kwargs, dynamic))
 
@@ -410,6 +426,8 @@ class JitWrapped:
 
         flat_fun, out_tree = flatten_fun(with_static_args, in_tree, debug)
         closed = trace_to_jaxpr(flat_fun, avals, debug)
+        if log_compiles.value:
+            _logger.warning("Finished tracing %s for jit in %.9f sec", debug.func_name, time.perf_counter() - started)
         donated = _donated_leaves(self.donate_argnums, self.donate_argnames, args, dynamic[1], static_nums)
         return closed, out_tree(), donated
 
@@ -422,9 +440,10 @@ class JitWrapped:
             if key is not None:
                 entry = self._array_call(key)
                 if entry is not None and entry.executable is not None:
-                    outs = entry.executable(*args)
-                    if nan_checks.armed:
-                        nan_checks.check_jit_outputs(self.__name__, entry.jaxpr, args, outs)
+                    if execution_checks.armed:
+                        outs = execution_checks.call_jit_checked(self.__name__, entry.jaxpr, entry.executable, args)
+                    else:
+                        outs = entry.executable(*args)
                     return outs[0] if entry.single_output else entry.out_tree.unflatten(outs)
         # As JAX's, an abstract argument (anything with shape and dtype) is traced, then refused as a value.
         entry, flat = self._trace(args, kwargs, abstract_argument_aval)
@@ -437,9 +456,10 @@ class JitWrapped:
                 backend, device = self._backend_and_device()
                 executable = entry.executable = backend.compile(entry.jaxpr, self.__name__, entry.donated,
                                                                 self.keep_unused, device)
-            outs = executable(*flat)
-            if nan_checks.armed:
-                nan_checks.check_jit_outputs(self.__name__, entry.jaxpr, flat, outs)
+            if execution_checks.armed:
+                outs = execution_checks.call_jit_checked(self.__name__, entry.jaxpr, executable, flat)
+            else:
+                outs = executable(*flat)
             return outs[0] if entry.single_output else entry.out_tree.unflatten(outs)
         closed = entry.jaxpr
         if self.inline:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import time
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -115,6 +117,18 @@ def to_buffer(x: Any, device: _jaxlib.Device) -> _jaxlib.DeviceBuffer:
     return host_buffer(x, get_aval(x), device)
 
 
+# With jax_log_compiles, each compilation reports at WARNING level, in JAX's words, so that it shows without
+# logging set up.
+_logger = logging.getLogger(__name__)
+
+
+def _log_compiling(name: str, in_avals: Sequence[Any]) -> None:
+    # JAX's argument mapping names one (unspecified) sharding per argument, printed as a tuple.
+    mapping = ", ".join(["UnspecifiedValue"] * len(in_avals)) + ("," if len(in_avals) == 1 else "")
+    _logger.warning("Compiling jit(%s) with global shapes and types %r. Argument mapping: (%s).", name,
+                    tuple(in_avals), mapping)
+
+
 class Executable:
     """A closed jaxpr compiled by XLA for one device; calling it runs it on that device.
 
@@ -128,15 +142,25 @@ class Executable:
                  device: _jaxlib.Device, commit: bool = False):
         self.name = name
         self.device = device
+        logging_compiles = config.config.jax_log_compiles
+        if logging_compiles:
+            _log_compiling(name, closed.in_avals)
+        lowering = time.perf_counter()
         program = Program(closed, name, donated, keep_unused)
+        if logging_compiles:
+            _logger.warning("Finished jaxpr to MLIR module conversion jit(%s) in %.9f sec", name,
+                            time.perf_counter() - lowering)
         self._keep = program.keep
         self._all_kept = all(self._keep)
         self._commit = commit
         self._donates = any(donated)
         self._one_device = clients.has_one_device()
         self.text = program.text
+        compiling = time.perf_counter()
         self.loaded = _jaxlib.compile(device.client, self.text, device)
         Executable.compile_count += 1
+        if logging_compiles:
+            _logger.warning("Finished XLA compilation of jit(%s) in %.9f sec", name, time.perf_counter() - compiling)
         self._constants = [to_buffer(c, device) for c in program.hoisted]
         self.out_avals: list[ShapedArray] = list(closed.out_avals)
         self._handlers = [_jaxlib.result_handler(physical_aval(aval), device) for aval in self.out_avals]

@@ -1,13 +1,14 @@
 """``jax_debug_nans`` / ``jax_debug_infs``: the FloatingPointError names the primitive, as JAX 0.10.2's does, eagerly
-and under jit; messages are JAX's. (The reference backend runs jitted functions op by op already; the de-optimized
-re-run of compiled functions is tested on XLA, in packages/jaxle/tests/test_debug_nans.py.)"""
+and under jit; ``jax_no_execution`` refuses to run; messages are JAX's. (The reference backend runs jitted functions
+op by op already; the de-optimized re-run of compiled functions is tested on XLA, in
+packages/jaxle/tests/test_execution_flags.py.)"""
 
 import numpy as np
 import pytest
 
 import jaxle_core as jax
 from jaxle_core import lax
-from jaxle_core.config import debug_infs, debug_nans
+from jaxle_core.config import debug_infs, debug_nans, no_execution
 
 
 def test_eager_primitive_names_itself():
@@ -55,3 +56,14 @@ def test_infs_are_checked_apart_from_nans():
 
 def test_off_by_default():
     assert np.isnan(jax.jit(lax.log)(np.float32(-1.0)))
+
+
+def test_no_execution_refuses_to_run():
+    double = jax.jit(lambda x: x * 2.0)
+    with no_execution(True):
+        with pytest.raises(RuntimeError, match=r"^JAX tried to execute function jit\(<lambda>\), but the no_execution "
+                                               r"config option is set$"):
+            double(np.float32(1.0))
+        with pytest.raises(RuntimeError, match=r"execute function jit\(sin\)"):
+            lax.sin(np.float32(1.0))
+    assert float(double(np.float32(1.0))) == 2.0

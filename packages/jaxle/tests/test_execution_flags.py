@@ -1,5 +1,6 @@
-"""``jax_debug_nans`` / ``jax_debug_infs`` on XLA: compiled functions are re-run op by op to name the primitive, with
-JAX 0.10.2's notice and messages; compiled control flow names its own primitive, as JAX's does."""
+"""Flags that watch execution, on XLA: ``jax_debug_nans`` / ``jax_debug_infs`` re-run compiled functions op by op
+to name the primitive (compiled control flow names its own primitive, as JAX's does), and ``jax_log_compiles``
+reports compilations; JAX 0.10.2's notices and messages."""
 
 import numpy as np
 import pytest
@@ -50,3 +51,13 @@ def test_config_update_turns_checks_on_and_off():
     finally:
         jax.config.update("jax_debug_nans", False)
     assert np.isnan(jax.jit(jnp.sqrt)(-1.0))
+
+
+def test_log_compiles_reports_in_jaxs_words(caplog):
+    with jax.log_compiles():
+        jax.jit(lambda x: x * 2)(jnp.ones(3))
+    messages = [record.getMessage() for record in caplog.records]
+    assert "Compiling jit(<lambda>) with global shapes and types (ShapedArray(float32[3]),). Argument mapping: " \
+           "(UnspecifiedValue,)." in messages
+    assert any(m.startswith("Finished XLA compilation of jit(<lambda>) in ") for m in messages)
+    assert any(m.startswith("Finished jaxpr to MLIR module conversion jit(<lambda>) in ") for m in messages)

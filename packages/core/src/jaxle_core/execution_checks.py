@@ -1,6 +1,7 @@
-"""``jax_debug_nans`` and ``jax_debug_infs``: stop at the first operation that produces a nan (or an inf).
+"""The flags that watch execution: ``jax_debug_nans`` and ``jax_debug_infs`` stop at the first operation that
+produces a nan (an inf); ``jax_no_execution`` refuses to run anything.
 
-With a flag on, the outputs of every eagerly applied primitive are read back and checked: a nan (inf) raises
+With a nan flag on, the outputs of every eagerly applied primitive are read back and checked: a nan (inf) raises
 ``FloatingPointError("invalid value (nan) encountered in <primitive>")``. A jitted function's outputs are checked
 after the compiled call; on a nan, it prints that it calls the de-optimized version and evaluates the function's
 jaxpr again op by op, so that the error names the primitive that produced the value. When the op-by-op run
@@ -10,17 +11,17 @@ JAX's words. Checking costs a host transfer per operation: it is a debugging mod
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from jaxle_core.config import config, debug_infs, debug_nans
+from jaxle_core.config import config, debug_infs, debug_nans, no_execution
 
-__all__ = ["armed", "check_jit_outputs", "check_primitive_outputs"]
+__all__ = ["apply_checked", "armed", "call_jit_checked"]
 
-# False until either flag is first turned on (globally or in a block, in any thread): until then the dispatch paths
-# skip checking with one module attribute read. Once armed, the flags' thread-local values decide.
+# False until one of the flags is first turned on (globally or in a block, in any thread): until then the dispatch
+# paths skip checking with one module attribute read. Once armed, the flags' thread-local values decide.
 armed = False
 
 
@@ -29,9 +30,9 @@ def _arm(value: Any) -> None:
     armed = armed or bool(value)
 
 
-config.add_observer("jax_debug_nans", _arm)
-config.add_observer("jax_debug_infs", _arm)
-_arm(config.jax_debug_nans or config.jax_debug_infs)  # set from the environment (JAX_DEBUG_NANS=1)
+for _name in ("jax_debug_nans", "jax_debug_infs", "jax_no_execution"):
+    config.add_observer(_name, _arm)
+    _arm(config.read(_name))  # set from the environment (JAX_DEBUG_NANS=1)
 
 _DEOPTIMIZED_NOTICE = ("Invalid nan value encountered in the output of a jax.jit function. Calling the de-optimized "
                        "version.")
@@ -44,6 +45,11 @@ _NOT_REPRODUCED = (
     "literals as inputs or outputs, like `jax.jit(lambda ...: jax.numpy.nan)(...)`. \n\nIt may be possible to avoid "
     "the invalid value by removing the `jit` decorator, at the cost of losing optimizations. \n\nIf you see this "
     "error, consider opening a bug report at https://github.com/jax-ml/jax.")
+
+
+def _refuse_execution(name: str) -> None:
+    if no_execution.value:
+        raise RuntimeError(f"JAX tried to execute function {name}, but the no_execution config option is set")
 
 
 def _invalid_kind(values: Sequence[Any]) -> str | None:
@@ -63,24 +69,30 @@ def _invalid_kind(values: Sequence[Any]) -> str | None:
     return None
 
 
-def check_primitive_outputs(primitive: Any, args: Sequence[Any], params: dict, outs: Any) -> None:
-    """Raise FloatingPointError when the outputs of a primitive applied eagerly to ``args`` hold a value the flags
-    refuse; a ``jit`` equation is re-run op by op first, to name the primitive inside it."""
-    values = outs if primitive.multiple_results else [outs]
-    kind = _invalid_kind(values)
+def apply_checked(apply: Callable[[Any, Sequence[Any], dict], Any], primitive: Any, args: Sequence[Any],
+                  params: dict) -> Any:
+    """``apply(primitive, args, params)`` (a backend's eager dispatch) under the flags: refused with
+    ``jax_no_execution``; outputs checked for nans and infs (a ``jit`` equation re-run op by op first, to name the
+    primitive inside it)."""
+    _refuse_execution(f"jit({primitive.name})")
+    outs = apply(primitive, args, params)
+    kind = _invalid_kind(outs if primitive.multiple_results else [outs])
     if kind is None:
-        return
+        return outs
     if primitive.name == "jit":
         _rerun_op_by_op(f"jit({params['name']})", kind, params["jaxpr"], args)
     raise FloatingPointError(f"invalid value ({kind}) encountered in {primitive.name}")
 
 
-def check_jit_outputs(name: str, closed: Any, args: Sequence[Any], outs: Sequence[Any]) -> None:
-    """Raise FloatingPointError when the outputs of the jitted function ``name`` (jaxpr ``closed``, called on the
-    flat ``args``) hold a value the flags refuse, naming the primitive that produced it when an op-by-op run can."""
+def call_jit_checked(name: str, closed: Any, executable: Callable[..., list], args: Sequence[Any]) -> list:
+    """``executable(*args)``, the compiled jitted function ``name`` of jaxpr ``closed``, under the flags: refused
+    with ``jax_no_execution``; outputs checked, naming the primitive that produced a nan when an op-by-op run can."""
+    _refuse_execution(f"jit({name})")
+    outs = executable(*args)
     kind = _invalid_kind(outs)
     if kind is not None:
         _rerun_op_by_op(f"jit({name})", kind, closed, args)
+    return outs
 
 
 def _rerun_op_by_op(name: str, kind: str, closed: Any, args: Sequence[Any]) -> None:
