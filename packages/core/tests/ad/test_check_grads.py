@@ -19,8 +19,10 @@ from jaxle_core.config import enable_x64
 from jaxle_core.core import Primitive
 from jaxle_core.custom_derivatives import custom_jvp, custom_vjp
 from jaxle_core.lax import windowed
+from jaxle_core.lax.eigen import eigh
 from jaxle_core.lax.elementwise import ge_p
 from jaxle_core.lax.standard import FLOATING, elementwise_primitive
+from jaxle_core.lax.svd import svd
 from jaxle_core.test_util import check_grads, check_jvp, check_vjp
 
 # ---------------------------------------------------------------- the checker catches wrong rules
@@ -237,6 +239,12 @@ def custom_vjp_sine(scale: float = 1.0) -> custom_vjp:
     return sine
 
 
+def separated_spectrum(rng):
+    """A symmetric 3x3 matrix whose eigenvalues lie far apart (eigenvectors change smoothly with it)."""
+    a = rng.uniform(-0.3, 0.3, (3, 3))
+    return (a + a.T + np.diag([0.0, 2.0, 4.0]),)
+
+
 def to_complex(x):
     """A conversion from real to the complex type of the same width."""
     return lax.convert_element_type(x, np.complex128 if x.dtype == np.float64 else np.complex64)
@@ -398,6 +406,10 @@ CASES: list[Case] = [
     *structural("device_put", lambda x: lax.device_put_p.bind(
         x, devices=(None,), srcs=(None,), copy_semantics=(lax.ArrayCopySemantics.REUSE_INPUT,))[0] * x, (2, 3)),
     *structural("sharding_constraint", lambda x: lax.with_sharding_constraint(x, OneDeviceSharding()) * x, (2, 3)),
+    # ---- decompositions: functions of the vectors their signs do not change
+    Case("eigh", lambda x: [eigh(x)[1], lax.square(eigh(x)[0])], separated_spectrum),
+    Case("svd", lambda x: [svd(x, compute_uv=False), lax.square(svd(x, full_matrices=False)[0])],
+         lambda rng: (rng.uniform(-0.3, 0.3, (3, 2)) + np.array([[3.0, 0.0], [0.0, 1.0], [0.0, 0.0]]),)),
 ]
 
 # Primitives with a jvp rule the sweep leaves out, and why.

@@ -20,12 +20,7 @@ LINALG_NAMES = json.loads((GOLDEN / "lax_linalg_names.json").read_text())
 # Names whose whole subsystem is planned as its own piece of work; each says where it will live.
 LATER: dict[str, str] = {}
 
-_EIGEN = "eigen and singular value decompositions (lax/eigen families), written beside the factorizations"
-LINALG_LATER = {
-    **{name: _EIGEN for name in ["eig", "eig_p", "eigh", "eigh_p", "svd", "svd_p", "schur", "schur_p", "hessenberg",
-                                 "hessenberg_p", "tridiagonal", "tridiagonal_p", "qdwh", "EigImplementation",
-                                 "EighImplementation", "SvdAlgorithm"]},
-}
+LINALG_LATER = {"qdwh": "QR-based dynamically weighted Halley iteration, written in lax operations as JAX's"}
 
 
 def _assert_same_kind(namespace, name, expected):

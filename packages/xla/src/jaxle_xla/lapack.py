@@ -29,7 +29,8 @@ from jaxle_core.lax.linalg_support import nan_of
 from jaxle_xla import _jaxlib
 from jaxle_xla.lowering.context import LoweringContext, Value, i64_array
 
-__all__ = ["char", "flag", "int32", "lapack_call", "lapack_target", "nan_where_failed"]
+__all__ = ["char", "empty_results", "flag", "identity_matrices", "info_aval", "int32", "lapack_call", "lapack_target",
+           "nan_where_failed"]
 
 _TYPE_LETTERS = {np.dtype(np.float32): "s", np.dtype(np.float64): "d", np.dtype(np.complex64): "c",
                  np.dtype(np.complex128): "z"}
@@ -112,3 +113,20 @@ def nan_where_failed(ctx: LoweringContext, info: Value, value: Value, accept_pos
     mask = ctx.op1("stablehlo.broadcast_in_dim", [ok], ShapedArray(value.aval.shape, np.bool_),
                    {"broadcast_dimensions": i64_array(range(info.aval.ndim))})
     return ctx.select(mask, value, ctx.full_like(nan_of(value.aval.dtype), value))
+
+
+def info_aval(x: Value) -> ShapedArray:
+    """The aval of a kernel's status result for the operand ``x``: one int32 per matrix."""
+    return ShapedArray(x.aval.shape[:-2], np.int32)
+
+
+def empty_results(ctx: LoweringContext, avals: Sequence[ShapedArray]) -> list[Value]:
+    """Zero-filled results of ``avals``, for rules whose operand has no elements (every such result is empty, or an
+    identity the rule builds with ``identity_matrices``)."""
+    return [ctx.full_like(0, aval) for aval in avals]
+
+
+def identity_matrices(ctx: LoweringContext, aval: ShapedArray) -> Value:
+    """Identity matrices of ``aval`` (square in its two minor dimensions, under any batch dimensions)."""
+    eye = np.broadcast_to(np.eye(aval.shape[-1], dtype=aval.dtype), aval.shape)
+    return ctx.constant(eye, aval.dtype, aval.shape)

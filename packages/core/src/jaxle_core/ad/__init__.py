@@ -10,6 +10,7 @@ from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     cumulative,
     custom_derivatives,
     dot,
+    eigen,
     elementwise,
     fft,
     identity,
@@ -24,6 +25,7 @@ from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     sorting,
     special,
     structural,
+    svd,
     while_loops,
     windowed,
 )

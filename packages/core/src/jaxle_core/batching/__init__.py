@@ -5,9 +5,11 @@
 from jaxle_core.batching import (  # noqa: F401
     approx_top_k,
     barriers,
+    condensed_forms,
     convolution,
     cumulative,
     dot,
+    eigen,
     elementwise,
     fft,
     identity,
@@ -17,10 +19,12 @@ from jaxle_core.batching import (  # noqa: F401
     random_bits,
     reductions,
     scaled_dot,
+    schur,
     slicing,
     sorting,
     special,
     structural,
+    svd,
     windowed,
 )
 

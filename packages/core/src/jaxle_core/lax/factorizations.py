@@ -8,45 +8,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
-from jaxle_core.lax.elementwise import abs, add, conj, div, max, mul, ne, neg, sqrt, sub  # noqa: A004
+from jaxle_core.lax.elementwise import abs, add, div, max, mul, ne, neg, sqrt, sub  # noqa: A004
 from jaxle_core.lax.linalg_support import (
     check_lapack_dtype,
     check_operands,
     lapack_function,
     map_matrices,
     nan_matrix,
+    symmetrize,
     tril,
 )
 from jaxle_core.lax.slicing import dynamic_update_slice, slice  # noqa: A004
 from jaxle_core.lax.standard import FLOATING, INEXACT, check_dtype
-from jaxle_core.lax.structural import convert_element_type, reshape, select_n, transpose
+from jaxle_core.lax.structural import reshape, select_n
 
 __all__ = [
     "cholesky", "cholesky_p", "cholesky_update", "cholesky_update_p", "lu", "lu_p", "lu_pivots_to_permutation",
     "lu_pivots_to_permutation_p",
 ]
-
-
-def swap_minor_dims(x):
-    """``x`` with its two minor dimensions exchanged (each matrix transposed)."""
-    ndim = get_aval(x).ndim
-    return transpose(x, (*range(ndim - 2), ndim - 1, ndim - 2))
-
-
-def symmetrize(x):
-    """``(x + x^H) / 2``, in an inexact dtype: the Hermitian part that ``cholesky`` and ``eigh`` factor."""
-    dtype = get_aval(x).dtype
-    other = swap_minor_dims(x)
-    if dtypes.issubdtype(dtype, np.complexfloating):
-        other = conj(other)
-    total = add(x, other)
-    inexact = dtypes.to_inexact_dtype(dtype)
-    if inexact != dtype:
-        total = convert_element_type(total, inexact)
-    return div(total, np.array(2, inexact)[()])
 
 
 # ---------------------------------------------------------------- cholesky

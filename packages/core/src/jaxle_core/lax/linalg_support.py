@@ -1,6 +1,7 @@
 """Pieces shared by the linear-algebra primitive families (``factorizations``, ``householder``, ``matrix_solves``,
-``symmetric_product``): operand checks worded as JAX words them, triangular masks traced as JAX traces them, the
-dtypes LAPACK takes, SciPy imported on first use and the loop of a NumPy reference over leading batch dimensions."""
+``symmetric_product``, ``eigen``, ``svd``, ``schur``, ``condensed_forms``): operand checks worded as JAX words them,
+the matrix idioms (transposes, Hermitian parts, triangles, diagonals) traced as JAX traces them, the dtypes LAPACK
+takes, SciPy imported on first use and the loop of a NumPy reference over leading batch dimensions."""
 
 from __future__ import annotations
 
@@ -13,9 +14,18 @@ import numpy as np
 
 from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray, get_aval
-from jaxle_core.lax.elementwise import add, ge
+from jaxle_core.lax import slicing
+from jaxle_core.lax.elementwise import add, conj, div, ge, lt
 from jaxle_core.lax.standard import check_dtype
-from jaxle_core.lax.structural import broadcast_in_dim, broadcasted_iota, select_n
+from jaxle_core.lax.structural import (
+    broadcast_in_dim,
+    broadcasted_iota,
+    concatenate,
+    convert_element_type,
+    iota,
+    select_n,
+    transpose,
+)
 
 __all__: list[str] = []
 
@@ -123,3 +133,102 @@ def triu(x: Any, k: int = 0) -> Any:
     """The upper triangle of the matrices of ``x`` (on and above diagonal ``k``), the rest zero."""
     mask = _triangle_mask(x, k - 1)
     return select_n(mask, x, _zeros(x))
+
+
+# ---------------------------------------------------------------- matrix idioms
+
+
+def swap_minor_dims(x: Any) -> Any:
+    """``x`` with its two minor dimensions exchanged (each matrix transposed)."""
+    ndim = get_aval(x).ndim
+    return transpose(x, (*range(ndim - 2), ndim - 1, ndim - 2))
+
+
+def adjoint(x: Any) -> Any:
+    """The conjugate transpose of the matrices of ``x`` (just the transpose for real ones)."""
+    swapped = swap_minor_dims(x)
+    return conj(swapped) if dtypes.issubdtype(get_aval(x).dtype, np.complexfloating) else swapped
+
+
+def symmetrize(x: Any) -> Any:
+    """``(x + x^H) / 2``, in an inexact dtype: the Hermitian part that ``cholesky`` and ``eigh`` factor."""
+    total = add(x, adjoint(x))
+    dtype = get_aval(total).dtype
+    inexact = dtypes.to_inexact_dtype(dtype)
+    if inexact != dtype:
+        total = convert_element_type(total, inexact)
+    return div(total, np.array(2, inexact)[()])
+
+
+def _wrapped_index(index: Any, size: int) -> Any:
+    # indexing with an array stages the wrap-around of negative entries, even where none can be negative
+    zero, length = (np.array(v, get_aval(index).dtype)[()] for v in (0, size))
+    return select_n(lt(index, zero), index, add(index, length))
+
+
+def _diagonal_positions(i: Any, n: int) -> Any:
+    """The ``(i, i)`` index pairs of an ``arange(n)`` ``i`` as ``[n, 2]`` indices, staged as ``x[..., i, i]``."""
+    rows, cols = _wrapped_index(i, n), _wrapped_index(i, n)
+    return concatenate([broadcast_in_dim(rows, (n, 1), (0,)), broadcast_in_dim(cols, (n, 1), (0,))], 1)
+
+
+def indexed_diagonal(x: Any) -> Any:
+    """The main diagonals of the square matrices ``x`` (batch dimensions first), gathered the way indexing
+    ``x[..., i, i]`` with ``i = arange(n)`` stages it."""
+    aval = get_aval(x)
+    n, ndim = aval.shape[-1], aval.ndim
+    positions = _diagonal_positions(iota(np.int32, n), n)
+    numbers = slicing.GatherDimensionNumbers(offset_dims=tuple(range(ndim - 2)),
+                                             collapsed_slice_dims=(ndim - 2, ndim - 1),
+                                             start_index_map=(ndim - 2, ndim - 1))
+    return slicing.gather(x, positions, numbers, aval.shape[:-2] + (1, 1),
+                          mode=slicing.GatherScatterMode.PROMISE_IN_BOUNDS)
+
+
+def diagonal_matrix(d: Any) -> Any:
+    """Square matrices with the vectors ``d`` on their diagonals, zero elsewhere, staged as
+    ``zeros.at[..., i, i].set(d)``."""
+    aval = get_aval(d)
+    n, ndim = aval.shape[-1], aval.ndim + 1
+    i = iota(np.int32, n)
+    zeros = broadcast_in_dim(np.zeros((), aval.dtype)[()], aval.shape + (n,), ())
+    numbers = slicing.ScatterDimensionNumbers(update_window_dims=tuple(range(ndim - 2)),
+                                              inserted_window_dims=(ndim - 2, ndim - 1),
+                                              scatter_dims_to_operand_dims=(ndim - 2, ndim - 1))
+    return slicing.scatter(zeros, _diagonal_positions(i, n), d, numbers, mode=slicing.GatherScatterMode.FILL_OR_DROP)
+
+
+# ---------------------------------------------------------------- decompositions
+
+
+def check_square(name: str, x: ShapedArray) -> None:
+    """The ValueError several decompositions give for a non-square operand."""
+    if x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"The input to {name} must be a square matrix. Got shape {x.shape}.")
+
+
+def real_dtype(dtype: np.dtype) -> np.dtype:
+    """The real dtype of ``dtype``'s components (float32 for complex64)."""
+    return np.finfo(dtype).dtype if dtypes.issubdtype(dtype, np.complexfloating) else np.dtype(dtype)
+
+
+def complex_dtype(dtype: np.dtype) -> np.dtype:
+    """The complex dtype with ``dtype``'s precision."""
+    return np.result_type(dtype, np.complex64)
+
+
+def map_decomposition(fn: Callable[[np.ndarray], Sequence[np.ndarray]], x: np.ndarray,
+                      out_avals: Sequence[ShapedArray]) -> list[np.ndarray]:
+    """``map_matrices`` of a one-operand decomposition: ``fn`` on each matrix of ``x`` fills arrays of
+    ``out_avals`` (batch dimensions first), with NaNs where the LAPACK routine behind ``fn`` fails, as JAX reports
+    a failure."""
+    batch = x.shape[:-2]
+    matrix_avals = [ShapedArray(aval.shape[len(batch):], aval.dtype) for aval in out_avals]
+
+    def decompose(matrix: np.ndarray) -> Sequence[np.ndarray]:
+        try:
+            return fn(matrix)
+        except (np.linalg.LinAlgError, ValueError):
+            return [nan_matrix(aval) for aval in matrix_avals]
+
+    return map_matrices(decompose, batch, out_avals, x)
