@@ -56,6 +56,10 @@ def import_name(folder: Path) -> str:
     return source.name
 
 
+def version(folder: Path) -> str:
+    return tomllib.loads((folder / "pyproject.toml").read_text())["project"]["version"]
+
+
 def extras(folder: Path) -> str:
     """``[a,b]`` naming every optional-dependency group of the package (so its tests can use them), or ``""``."""
     groups = tomllib.loads((folder / "pyproject.toml").read_text())["project"].get("optional-dependencies", {})
@@ -101,24 +105,81 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "check", ".")
 
 
+def fresh_venv(session: nox.Session, name: str) -> str:
+    """A new, empty virtual environment under .nox; returns its python."""
+    folder = ROOT / ".nox" / name
+    shutil.rmtree(folder, ignore_errors=True)
+    session.run("uv", "venv", "-q", "-p", sys.executable, str(folder))
+    return str(folder / "bin" / "python")
+
+
 @nox.session
 def wheels(session: nox.Session) -> None:
-    """Build every wheel (hatchling backend), install them from the wheels alone, import each."""
+    """Build the six wheels (hatchling, run by uv) and install from them alone, twice.
+
+    In a fresh venv: the meta-package with its demo extra (jaxle's packages from the built wheels only, third-party
+    ones from the index), its dependency ranges checked, every package importable at its own version, and the
+    demo's first epoch run. Then the minimal check: jaxle-core alone (with jaxle-tree, without jaxlib) runs a
+    transform on the NumPy reference backend.
+    """
+    session.install("uv")
     dist = ROOT / "dist"
     shutil.rmtree(dist, ignore_errors=True)
     for _, folder in packages():
         # Each package builds with its own backend (hatchling); uv runs it in an isolated build env.
         session.run("uv", "build", "--wheel", "-q", "-o", str(dist), str(folder))
-    built = sorted(str(w) for w in dist.glob("*.whl"))
-    session.log(f"built: {', '.join(Path(w).name for w in built)}")
-    fresh = ROOT / ".nox" / "wheels-fresh"
-    shutil.rmtree(fresh, ignore_errors=True)
-    session.run("uv", "venv", "-q", "-p", sys.executable, str(fresh))
-    python = str(fresh / "bin" / "python")
-    session.run("uv", "pip", "install", "-q", "-p", python, "--find-links", str(dist), *built)
-    for _, folder in packages():
-        session.run(python, "-c", f"import {import_name(folder)} as m; print(m.__name__, m.__version__)",
+    wheel = {name: _wheel_of(dist, name, version(folder)) for name, folder in packages()}
+    session.log(f"built: {', '.join(w.name for w in wheel.values())}")
+
+    # Every jaxle package from its wheel file (a direct reference: nothing of jaxle comes from an index or the
+    # source tree); third-party dependencies from the index, as wheels.
+    python = fresh_venv(session, "wheels-full")
+    session.run("uv", "pip", "install", "-q", "-p", python, "--no-build",
+                *(f"{name}{'[demo]' if name == 'jaxle' else ''} @ {path.as_uri()}" for name, path in wheel.items()))
+    session.run("uv", "pip", "check", "-p", python)
+    for name, folder in packages():
+        session.run(python, "-c", WHEEL_CHECK.format(dist=name, module=import_name(folder), version=version(folder)),
                     external=True)
+    demo = session.run(python, "-m", "jaxle.demo", "--epochs", "1", "--no-progress", "--plot",
+                       str(ROOT / ".nox" / "wheels-full" / "jaxle-demo-loss.png"), external=True, silent=True)
+    session.log(demo)
+    for promise in ("jaxpr of the train step: identical to JAX 0.10.2's", "are equal to JAX 0.10.2's"):
+        if promise not in demo:
+            session.error(f"the demo from the wheels did not say {promise!r}")
+
+    python = fresh_venv(session, "wheels-minimal")
+    session.run("uv", "pip", "install", "-q", "-p", python, "--no-build",
+                *(f"{name} @ {wheel[name].as_uri()}" for name in ("jaxle-tree", "jaxle-core")))
+    session.run(python, "-c", MINIMAL_CHECK, external=True)
+
+
+def _wheel_of(dist: Path, name: str, version: str) -> Path:
+    """The wheel ``uv build`` wrote for distribution ``name`` at ``version``."""
+    (path,) = dist.glob(f"{name.replace('-', '_')}-{version}-*.whl")
+    return path
+
+
+WHEEL_CHECK = """
+import importlib, importlib.metadata, pathlib
+module = importlib.import_module("{module}")
+assert importlib.metadata.version("{dist}") == module.__version__ == "{version}", module.__version__
+assert "site-packages" in pathlib.Path(module.__file__).parts, module.__file__  # the wheel, not the source tree
+print("{dist}", module.__version__, "from", pathlib.Path(module.__file__).parent)
+"""
+
+MINIMAL_CHECK = """
+import importlib.util
+import numpy as np
+import jaxle_core as jc
+from jaxle_core import lax
+assert importlib.util.find_spec("jaxlib") is None and importlib.util.find_spec("jaxle_xla") is None
+f = lambda x: lax.sin(x) * x
+x = np.linspace(0.0, 1.0, 5, dtype=np.float32)
+g = jc.jit(jc.vmap(jc.grad(f)))(x)
+np.testing.assert_allclose(np.asarray(g), np.cos(x) * x + np.sin(x), rtol=1e-6)
+print(jc.make_jaxpr(jc.vmap(jc.grad(f)))(x))
+print("jaxle-core alone, on the NumPy reference backend: jit(vmap(grad)) gives", g)
+"""
 
 
 @nox.session
