@@ -36,3 +36,13 @@ def test_stats_modules_import_by_name_and_run_on_xla():
     np.testing.assert_allclose(jax.scipy.stats.gamma.cdf(x + 2, 2.5), scipy.stats.gamma.cdf(x + 2, 2.5), rtol=2e-5)
     np.testing.assert_allclose(jax.scipy.stats.poisson.entropy(np.float32(5.0)), scipy.stats.poisson.entropy(5.0),
                                rtol=2e-5)
+
+
+def test_linear_algebra_backed_stats_on_xla():
+    rng = np.random.default_rng(0)
+    factor = rng.normal(size=(3, 3)).astype(np.float32)
+    cov, x = factor @ factor.T + np.eye(3, dtype=np.float32), rng.normal(size=(4, 3)).astype(np.float32)
+    np.testing.assert_allclose(jax.jit(jax.scipy.stats.multivariate_normal.logpdf)(x, np.zeros(3, np.float32), cov),
+                               scipy.stats.multivariate_normal.logpdf(x, np.zeros(3), cov), rtol=2e-5)
+    kde = jax.scipy.stats.gaussian_kde(x.T)
+    np.testing.assert_allclose(kde.evaluate(x[:2].T), scipy.stats.gaussian_kde(x.T).evaluate(x[:2].T), rtol=2e-5)

@@ -162,3 +162,56 @@ def test_jit_vmap_and_grad_compose():
     np.testing.assert_allclose(vmap(lambda s: stats.gamma.cdf(x, 2.0, 0.0, s))(np.array([1.0, 2.0], np.float32)),
                                stats.gamma.cdf(x, 2.0, 0.0, np.array([[1.0], [2.0]], np.float32)), rtol=1e-6)
     np.testing.assert_allclose(grad(lambda m: stats.norm.logpdf(1.0, m, 2.0))(0.5), (1.0 - 0.5) / 4, rtol=1e-6)
+
+
+def test_multivariate_normal_against_scipy():
+    rng = np.random.default_rng(1)
+    factor = rng.normal(size=(3, 3))
+    cov, mean, x = factor @ factor.T + np.eye(3), rng.normal(size=3), rng.normal(size=(2, 4, 3))
+    want = scipy.stats.multivariate_normal.logpdf(x, mean, cov)
+    with config.enable_x64(True):
+        np.testing.assert_allclose(stats.multivariate_normal.logpdf(x, mean, cov), want, rtol=1e-12)
+        np.testing.assert_allclose(stats.multivariate_normal.pdf(x[0, 0], mean, cov), np.exp(want[0, 0]), rtol=1e-12)
+        np.testing.assert_allclose(stats.multivariate_normal.logpdf(x, mean, 2.0),
+                                   scipy.stats.multivariate_normal.logpdf(x, mean, 2.0), rtol=1e-12)
+        np.testing.assert_allclose(stats.multivariate_normal.logpdf(1.0, 0.5, 2.0),
+                                   scipy.stats.multivariate_normal.logpdf(1.0, 0.5, 2.0), rtol=1e-12)
+    got = stats.multivariate_normal.logpdf(x.astype(np.float32), mean.astype(np.float32), cov.astype(np.float32))
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, want, rtol=2e-5)
+    with pytest.raises(NotImplementedError, match="allow_singular"):
+        stats.multivariate_normal.logpdf(x, mean, cov, allow_singular=True)
+    with pytest.raises(ValueError, match="incompatible shapes"):
+        stats.multivariate_normal.logpdf(x, mean, np.ones((2, 2)))
+
+
+def test_gaussian_kde_against_scipy():
+    rng = np.random.default_rng(2)
+    data, points = rng.normal(size=(2, 7)), rng.normal(size=(2, 3))
+    weights = rng.uniform(0.5, 2.0, size=7)
+    for kwargs in ({}, {"bw_method": "silverman"}, {"bw_method": 0.6}, {"weights": weights}):
+        want = scipy.stats.gaussian_kde(data, **kwargs)
+        with config.enable_x64(True):
+            kde = stats.gaussian_kde(data, **kwargs)
+            np.testing.assert_allclose(kde.covariance, want.covariance, rtol=1e-12)
+            np.testing.assert_allclose(kde.inv_cov, want.inv_cov, rtol=1e-10)
+            np.testing.assert_allclose(kde.neff, want.neff, rtol=1e-12)
+            np.testing.assert_allclose(kde.evaluate(points), want.evaluate(points), rtol=1e-12)
+            np.testing.assert_allclose(kde.logpdf(points), want.logpdf(points), rtol=1e-12)
+            np.testing.assert_allclose(kde.integrate_gaussian(np.zeros(2), np.eye(2)),
+                                       want.integrate_gaussian(np.zeros(2), np.eye(2)), rtol=1e-12)
+            other = stats.gaussian_kde(data + 1)
+            np.testing.assert_allclose(kde.integrate_kde(other), want.integrate_kde(scipy.stats.gaussian_kde(data + 1)),
+                                       rtol=1e-12)
+    one_d = stats.gaussian_kde(data[0].astype(np.float32))
+    np.testing.assert_allclose(one_d.integrate_box_1d(-0.5, 1.0),
+                               scipy.stats.gaussian_kde(data[0]).integrate_box_1d(-0.5, 1.0), rtol=2e-5)
+    assert (one_d.d, one_d.n) == (1, 7) and one_d.dataset.dtype == np.float32
+    kde = stats.gaussian_kde(data.astype(np.float32))
+    np.testing.assert_allclose(jit(lambda k, p: k(p))(kde, points.astype(np.float32)), kde.pdf(points), rtol=1e-5)
+    with pytest.raises(ValueError, match="points have dimension 3, dataset has dimension 2"):
+        kde.evaluate(np.ones((3, 2)))
+    with pytest.raises(ValueError, match="`bw_method` should be"):
+        stats.gaussian_kde(data, bw_method="foo")
+    with pytest.raises(ValueError, match="only handles 1D pdfs"):
+        kde.integrate_box_1d(0.0, 1.0)

@@ -18,6 +18,7 @@ from jaxle_numpy.scipy.stats import (
     laplace,
     logistic,
     multinomial,
+    multivariate_normal,
     nbinom,
     norm,
     pareto,
@@ -28,8 +29,10 @@ from jaxle_numpy.scipy.stats import (
     vonmises,
     wrapcauchy,
 )
+from jaxle_numpy.scipy.stats.kde import gaussian_kde
 from jaxle_numpy.scipy.stats.summaries import mode, rankdata, sem
 
-__all__ = ["bernoulli", "beta", "betabinom", "binom", "cauchy", "chi2", "dirichlet", "expon", "gamma", "gennorm",
-           "geom", "gumbel_l", "gumbel_r", "laplace", "logistic", "mode", "multinomial", "nbinom", "norm", "pareto",
-           "poisson", "rankdata", "sem", "t", "truncnorm", "uniform", "vonmises", "wrapcauchy"]
+__all__ = ["bernoulli", "beta", "betabinom", "binom", "cauchy", "chi2", "dirichlet", "expon", "gamma", "gaussian_kde",
+           "gennorm", "geom", "gumbel_l", "gumbel_r", "laplace", "logistic", "mode", "multinomial",
+           "multivariate_normal", "nbinom", "norm", "pareto", "poisson", "rankdata", "sem", "t", "truncnorm", "uniform",
+           "vonmises", "wrapcauchy"]
