@@ -29,6 +29,7 @@ from jaxle_core.array import Array  # noqa: E402
 from jaxle_core.avals import ShapedArray, ShapeDtypeStruct  # noqa: E402
 from jaxle_core.batching import vmap  # noqa: E402
 from jaxle_core.caches import clear_caches  # noqa: E402
+from jaxle_core.callbacks import pure_callback  # noqa: E402
 from jaxle_core.checkpoint import checkpoint, checkpoint_name, checkpoint_policies, remat  # noqa: E402
 from jaxle_core.core import ClosedJaxpr, Jaxpr, typeof  # noqa: E402
 from jaxle_core.custom_derivatives import closure_convert, custom_gradient, custom_jvp, custom_vjp  # noqa: E402
@@ -38,5 +39,5 @@ __all__ = ["Array", "ClosedJaxpr", "Jaxpr", "ShapeDtypeStruct", "ShapedArray", "
            "checkpoint_name", "checkpoint_policies", "clear_caches", "closure_convert", "copy_to_host_async",
            "custom_gradient", "custom_jvp", "custom_vjp", "disable_jit", "dtypes", "ensure_compile_time_eval",
            "errors", "eval_shape", "fwd_and_bwd", "grad", "hessian", "jacfwd", "jacrev", "jit", "jvp", "lax",
-           "linear_transpose", "linearize", "make_jaxpr", "named_call", "named_scope", "remat", "typeof",
-           "value_and_grad", "vjp", "vmap"]
+           "linear_transpose", "linearize", "make_jaxpr", "named_call", "named_scope", "pure_callback",
+           "remat", "typeof", "value_and_grad", "vjp", "vmap"]

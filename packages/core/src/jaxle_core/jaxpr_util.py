@@ -19,7 +19,15 @@ dce_rules: dict[Primitive, DceRule] = {}
 
 
 def _has_effects(eqn: JaxprEqn) -> bool:
-    return bool(getattr(eqn.primitive, "effectful", False))
+    """Whether ``eqn`` has side effects: its primitive's own, or those of an equation of a jaxpr it carries (a
+    ``jit`` around a ``debug.print``)."""
+    return bool(getattr(eqn.primitive, "effectful", False)) or any(
+        jaxpr_has_effects(j) for j in _sub_jaxprs(eqn.params))
+
+
+def jaxpr_has_effects(jaxpr: Jaxpr) -> bool:
+    """Whether any equation of ``jaxpr`` has side effects."""
+    return any(_has_effects(eqn) for eqn in jaxpr.eqns)
 
 
 def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool] | None = None,

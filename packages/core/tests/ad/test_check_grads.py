@@ -434,6 +434,10 @@ NOT_SWEPT = {
     "custom_linear_solve": "carries jaxprs: checked in control_flow/test_solves.py with finite differences",
     "stage": "staging records no equation for it (the operand itself): its jvp is checked in lax/test_barriers.py",
     "composite": "not differentiable, as in JAX (its jvp raises): checked in lax/test_platform_composite.py",
+    **dict.fromkeys(["pure_callback", "io_callback"], "not differentiable, as in JAX (the jvp raises): checked in "
+                    "test_callbacks.py"),
+    **dict.fromkeys(["debug_callback", "debug_print"], "no outputs: the rule sees primal values only, checked in "
+                    "test_callbacks.py"),
 }
 
 

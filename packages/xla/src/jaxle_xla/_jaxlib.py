@@ -199,21 +199,39 @@ def dlpack_capsule(buffer: DeviceBuffer, stream: Any = None) -> Any:
 # ---------------------------------------------------------------- executables
 
 
-def compile(client: Any, module_text: str, device: Device) -> LoadedExecutable:
-    """Compile a StableHLO module (text) to run on ``device``."""
+def compile(client: Any, module_text: str, device: Device,
+            host_callbacks: Sequence[Any] = ()) -> LoadedExecutable:
+    """Compile a StableHLO module (text) to run on ``device``.
+
+    ``host_callbacks`` are the Python functions the module's ``xla_ffi_python_*_callback`` custom calls name by
+    index; jaxlib takes them only beside a parsed MLIR module, not beside text.
+    """
     options = xc.CompileOptions()
     # Without an explicit assignment XLA runs the program on the client's first device.
     options.executable_build_options.device_assignment = xc.DeviceAssignment.create(np.array([[device.id]]))
-    return client.compile_and_load(module_text, xc.DeviceList((device,)), options)
+    if not host_callbacks:
+        return client.compile_and_load(module_text, xc.DeviceList((device,)), options)
+    from jaxlib.mlir import ir  # on first use, as for pretty printing below
+
+    with _mlir_context():
+        module = ir.Module.parse(module_text)
+        return client.compile_and_load(module, xc.DeviceList((device,)), options, list(host_callbacks))
 
 
 def result_handler(aval: Any, device: Device) -> Any:
     return xc.array_result_handler(aval, sharding_for(device), committed=True, _skip_checks=True)
 
 
-def execute(executable: LoadedExecutable, buffers: Sequence[DeviceBuffer], handlers: Sequence[Any]) -> list:
-    """Run ``executable`` on device buffers; the outputs come back as device buffers."""
-    outputs = executable.execute_sharded(buffers).consume_with_handlers(handlers)
+def execute(executable: LoadedExecutable, buffers: Sequence[DeviceBuffer], handlers: Sequence[Any],
+            wait: bool = False) -> list:
+    """Run ``executable`` on device buffers; the outputs come back as device buffers. With ``wait``, return once
+    the execution has finished, side effects (host callbacks) included, raising the error of a failed one."""
+    if wait:
+        results = executable.execute_sharded(buffers, with_tokens=True)
+        results.consume_token().block_until_ready()
+        outputs = results.consume_with_handlers(handlers)
+    else:
+        outputs = executable.execute_sharded(buffers).consume_with_handlers(handlers)
     # jaxlib drops its references to an execution's Python objects on its worker threads, where it cannot take
     # the GIL, and queues them; a loop of executions that allocates nothing else never triggers Python's
     # collector, so the queue is emptied here (about 60 ns when there is nothing to free).
@@ -277,3 +295,35 @@ def environment_num_cpu_devices() -> int | None:
         if flag.startswith("--xla_force_host_platform_device_count="):
             return int(flag.split("=", 1)[1])
     return None
+
+
+# ---------------------------------------------------------------- profiling
+# jaxlib's profiler needs nothing from jax: a session collects an XSpace, which it writes under a log directory as
+# TensorBoard's profile plugin reads it; TraceMe marks a host-side region; clients dump their heap as pprof.
+
+from jaxlib import _profile_data, _profiler  # noqa: E402
+
+ProfilerSession = _profiler.ProfilerSession
+ProfileOptions = _profiler.ProfileOptions
+TraceMe = _profiler.TraceMe
+ProfileData = _profile_data.ProfileData
+ProfileEvent = _profile_data.ProfileEvent
+ProfilePlane = _profile_data.ProfilePlane
+
+
+def export_profile(session: Any, log_dir: str) -> None:
+    """Stop ``session`` and write what it collected under ``log_dir/plugins/profile/<time>/``."""
+    session.export(session.stop(), log_dir)
+
+
+def start_profiler_server(port: int) -> Any:
+    return _profiler.start_server(port)
+
+
+def register_profiler_subprocess(pid: int, port: int) -> Any:
+    return _profiler.register_subprocess(pid, port)
+
+
+def heap_profile(client: Any) -> bytes:
+    """The client's device memory in use, as a pprof profile (a serialized protocol buffer)."""
+    return client.heap_profile()

@@ -17,7 +17,7 @@ from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, phys
 from jaxle_core.lax.tokens import AbstractToken, Token, create_token_p
 from jaxle_xla import _jaxlib, clients
 from jaxle_xla.array import XlaArray
-from jaxle_xla.lowering import lower_to_text
+from jaxle_xla.lowering import lower_module
 
 # Constants with more elements than this are passed to the executable as arguments
 # rather than written into the program text.
@@ -71,8 +71,8 @@ class Program:
             invars=[v for v, big in zip(jaxpr.constvars, large) if big]
             + [v for v, k in zip(jaxpr.invars, self.keep) if k])
         program = core.ClosedJaxpr(jaxpr, [c for c, big in zip(closed.consts, large) if not big])
-        self.text = lower_to_text(program, name, [False] * len(self.hoisted)
-                                  + [d for d, k in zip(donated, self.keep) if k])
+        self.text, self.host_callbacks = lower_module(program, name, [False] * len(self.hoisted)
+                                                      + [d for d, k in zip(donated, self.keep) if k])
 
 
 def host_buffer(x: Any, aval: ShapedArray, device: _jaxlib.Device) -> _jaxlib.DeviceBuffer:
@@ -156,8 +156,12 @@ class Executable:
         self._donates = any(donated)
         self._one_device = clients.has_one_device()
         self.text = program.text
+        # The host callbacks live as long as the executable that calls them; a program calling back into
+        # Python returns only once they have run, so their effects and errors belong to the call that ran them.
+        self._host_callbacks = program.host_callbacks
+        self._waits = bool(program.host_callbacks)
         compiling = time.perf_counter()
-        self.loaded = _jaxlib.compile(device.client, self.text, device)
+        self.loaded = _jaxlib.compile(device.client, self.text, device, program.host_callbacks)
         Executable.compile_count += 1
         if logging_compiles:
             _logger.warning("Finished XLA compilation of jit(%s) in %.9f sec", name, time.perf_counter() - compiling)
@@ -184,7 +188,7 @@ class Executable:
                 buffers.append(to_buffer(a, device))
                 committed = committed or (type(a) is XlaArray and a._committed)
         try:
-            outs = _jaxlib.execute(self.loaded, buffers, self._handlers)
+            outs = _jaxlib.execute(self.loaded, buffers, self._handlers, self._waits)
         except _jaxlib.XlaRuntimeError:
             for a in args:
                 if type(a) is XlaArray:

@@ -3,6 +3,7 @@
 from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers its rules)
     approx_top_k,
     barriers,
+    callbacks,
     checkpoint,
     composite,
     condensed_forms,
@@ -11,6 +12,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     creation,
     cumulative,
     custom_derivatives,
+    debugging,
     dot,
     eigen,
     elementwise,
@@ -41,7 +43,14 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     windowed,
 )
 from jaxle_xla.lowering.context import LoweringContext, Value, tensor_type
-from jaxle_xla.lowering.module import elementwise_op, lower_to_text, lowering_rules, register_lowering
+from jaxle_xla.lowering.module import (
+    LoweredModule,
+    elementwise_op,
+    lower_module,
+    lower_to_text,
+    lowering_rules,
+    register_lowering,
+)
 
-__all__ = ["LoweringContext", "Value", "elementwise_op", "lower_to_text", "lowering_rules", "register_lowering",
-           "tensor_type"]
+__all__ = ["LoweredModule", "LoweringContext", "Value", "elementwise_op", "lower_module", "lower_to_text",
+           "lowering_rules", "register_lowering", "tensor_type"]

@@ -4,7 +4,7 @@ custom call that consumes the values when ``prevent_mlir_dce``, as JAX emits).""
 from __future__ import annotations
 
 from jaxle_core.lax.barriers import dce_sink_p, optimization_barrier_p
-from jaxle_xla.lowering.context import LoweringContext, Value
+from jaxle_xla.lowering.context import LoweringContext, Value, default_layout
 from jaxle_xla.lowering.module import register_lowering
 
 
@@ -16,7 +16,7 @@ def _optimization_barrier(ctx: LoweringContext, *args: Value) -> list[Value]:
 @register_lowering(dce_sink_p)
 def _dce_sink(ctx: LoweringContext, x: Value, *, prevent_mlir_dce: bool) -> list[Value]:
     if prevent_mlir_dce:
-        layout = f"dense<[{', '.join(str(d) for d in reversed(range(x.aval.ndim)))}]> : tensor<{x.aval.ndim}xindex>"
+        layout = default_layout(x.aval.ndim)
         ctx.op("stablehlo.custom_call", [x], [], {
             "call_target_name": '"dce_sink"', "has_side_effect": "true", "backend_config": '""',
             "operand_layouts": f"[{layout}]", "result_layouts": "[]", "mhlo.backend_config": "{}"})

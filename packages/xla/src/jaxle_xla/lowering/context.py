@@ -84,6 +84,13 @@ def i64(value: int) -> str:
     return f"{int(value)} : i64"
 
 
+def default_layout(ndim: int) -> str:
+    """The major-to-minor layout of an array of rank ``ndim`` (a token's is empty), as custom calls state it."""
+    if ndim == 0:
+        return "dense<> : tensor<0xindex>"
+    return f"dense<[{', '.join(str(d) for d in reversed(range(ndim)))}]> : tensor<{ndim}xindex>"
+
+
 def boolean(value: bool) -> str:
     return "true" if value else "false"
 
@@ -145,6 +152,8 @@ class LoweringContext:
         self.indent = indent
         self.lines: list[str] = []
         self.eqn: Any = None  # the equation being lowered
+        # The token threading this block's ordered side effects (host callbacks), made by the first of them.
+        self.ordered_token: Value | None = None
 
     @property
     def avals_in(self) -> list[ShapedArray]:

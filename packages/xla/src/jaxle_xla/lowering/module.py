@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -52,6 +52,13 @@ class ModuleBuilder:
         self._functions: list[str] = []
         self._function_names: dict[int, str] = {}
         self._taken: set[str] = {"main"}
+        self.host_callbacks: list[Callable[..., Any]] = []
+
+    def add_host_callback(self, callback: Callable[..., Any]) -> int:
+        """Register a Python function the compiled program calls on the host; returns its index, by which the
+        program's custom call names it (compiled with the list, in this order)."""
+        self.host_callbacks.append(callback)
+        return len(self.host_callbacks) - 1
 
     def fresh_name(self) -> str:
         self._counter = counter = self._counter + 1
@@ -134,10 +141,24 @@ def _donation_attributes(closed: core.ClosedJaxpr, donated: Sequence[bool]) -> l
     return attributes
 
 
+class LoweredModule(NamedTuple):
+    """A StableHLO module's text and the host callbacks its custom calls name by index."""
+
+    text: str
+    host_callbacks: list[Callable[..., Any]]
+
+
+def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = ()) -> LoweredModule:
+    """The StableHLO module (generic-form text) computing ``closed``, entry point ``@main``, with its host
+    callbacks."""
+    donated = list(donated) + [False] * (len(closed.jaxpr.invars) - len(donated))
+    builder = ModuleBuilder(_module_name(name))
+    return LoweredModule(builder.module_text(closed, donated), builder.host_callbacks)
+
+
 def lower_to_text(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = ()) -> str:
     """The StableHLO module (generic-form text) computing ``closed``; its entry point is ``@main``."""
-    donated = list(donated) + [False] * (len(closed.jaxpr.invars) - len(donated))
-    return ModuleBuilder(_module_name(name)).module_text(closed, donated)
+    return lower_module(closed, name, donated).text
 
 
 # MLIR's bare identifiers: what a symbol may be without quotes.

@@ -1,0 +1,82 @@
+"""Lowering of host callbacks (``pure_callback``, ``io_callback``) to jaxlib's Python-callback custom call.
+
+jaxlib registers an XLA FFI handler, ``xla_ffi_python_cpu_callback`` (``..._gpu_callback`` on GPUs), that calls
+a Python function on the host. The functions of a module are handed to the compiler as a list
+(``compile_and_load(..., host_callbacks)``); each custom call names its function by position in that list
+(``mhlo.backend_config = {index = N : ui64}``) and receives the operands as NumPy arrays (``None`` for a token),
+returning a tuple of arrays of exactly the result types. Ordered effects thread a token through their calls so
+that XLA keeps them in program order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from jaxle_core.avals import ShapedArray
+from jaxle_core.backend import get_backend
+from jaxle_core.callbacks import call_host, io_callback_p, pure_callback_p
+from jaxle_core.lax.tokens import abstract_token
+from jaxle_xla.clients import default_backend
+from jaxle_xla.lowering.context import LoweringContext, Value, default_layout
+from jaxle_xla.lowering.module import register_lowering
+
+
+def as_array(value: np.ndarray, aval: ShapedArray) -> Any:
+    """A host value the compiled program passed to a callback, as an XLA Array of ``aval`` (weak type kept)."""
+    return get_backend("xla").device_put(np.array(value, dtype=aval.dtype), None, aval.weak_type)
+
+
+def emit_host_callback(ctx: LoweringContext, host_function: Callable[..., Sequence[np.ndarray]],
+                       operands: Sequence[Value], result_avals: Sequence[ShapedArray], *, has_side_effect: bool,
+                       ordered: bool) -> list[Value]:
+    """Emit a custom call running ``host_function(*operand_arrays) -> result_arrays`` on the host; returns the
+    results. ``ordered`` chains it after the block's previous ordered call through a token."""
+    function = host_function
+    operands, result_avals = list(operands), list(result_avals)
+    if ordered:
+        token = ctx.ordered_token or ctx.op1("stablehlo.create_token", [], abstract_token)
+
+        def function(token_value: Any, *args: np.ndarray) -> tuple:
+            return (token_value, *host_function(*args))
+
+        operands, result_avals = [token, *operands], [abstract_token, *result_avals]
+    index = ctx.module.add_host_callback(function)
+    device = "gpu" if default_backend() in ("cuda", "rocm", "gpu") else "cpu"
+    outs = ctx.op("stablehlo.custom_call", operands, result_avals, {
+        "api_version": "1 : i32",
+        "backend_config": '""',
+        "call_target_name": f'"xla_ffi_python_{device}_callback"',
+        "has_side_effect": "true" if has_side_effect else "false",
+        "operand_layouts": "[" + ", ".join(default_layout(len(v.aval.shape)) for v in operands) + "]",
+        "result_layouts": "[" + ", ".join(default_layout(len(a.shape)) for a in result_avals) + "]",
+        "mhlo.backend_config": f"{{index = {index} : ui64}}",
+    })
+    if ordered:
+        ctx.ordered_token, outs = outs[0], outs[1:]
+    return outs
+
+
+def _host_results(results: Sequence[np.ndarray]) -> tuple:
+    # Row-major, as the results' layouts say (``np.ascontiguousarray`` would make scalars 1-d).
+    return tuple(np.asarray(r, order="C") for r in results)
+
+
+def _lower_callback(name: str, has_side_effect: bool):
+    def rule(ctx: LoweringContext, *args: Value, callback, result_avals, ordered: bool = False, **params):
+        avals_in = ctx.avals_in
+
+        def host_function(*values: np.ndarray) -> tuple:
+            arrays = [as_array(v, a) for v, a in zip(values, avals_in)]
+            return _host_results(call_host(callback, arrays, result_avals, name))
+
+        return emit_host_callback(ctx, host_function, args, result_avals, has_side_effect=has_side_effect,
+                                  ordered=ordered)
+
+    return rule
+
+
+register_lowering(pure_callback_p)(_lower_callback("pure_callback", has_side_effect=False))
+register_lowering(io_callback_p)(_lower_callback("io_callback", has_side_effect=True))

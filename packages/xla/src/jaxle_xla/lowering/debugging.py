@@ -1,0 +1,24 @@
+"""Lowering of the debug callbacks (``debug_callback``, ``debug_print``): a side-effecting host callback with no
+results (see lowering/callbacks.py), ordered through the block's token when the effect is ordered."""
+
+from __future__ import annotations
+
+from jaxle_core.callbacks import call_host
+from jaxle_core.debugging import debug_callback_p, debug_print_p, host_runners
+from jaxle_xla.lowering.callbacks import as_array, emit_host_callback
+from jaxle_xla.lowering.context import LoweringContext, Value
+from jaxle_xla.lowering.module import register_lowering
+
+
+@register_lowering(debug_callback_p, debug_print_p)
+def _debug_lowering(ctx: LoweringContext, *args: Value, **params) -> list[Value]:
+    run = host_runners[ctx.eqn.primitive]
+    avals_in = ctx.avals_in
+    ordered = params["effect"].ordered if "effect" in params else params["ordered"]
+
+    def host_function(*values):
+        arrays = [as_array(v, a) for v, a in zip(values, avals_in)]
+        call_host(lambda *xs: run(*xs, **params), arrays, (), "debug.callback")
+        return ()
+
+    return emit_host_callback(ctx, host_function, args, [], has_side_effect=True, ordered=ordered)
