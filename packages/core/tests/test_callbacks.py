@@ -262,3 +262,11 @@ def test_breakpoint_opens_the_debugger_with_the_arrays(monkeypatch, capsys):
 
     jc.jit(f)(x)
     assert "(jdb) Array([0., 2., 4.], dtype=float32)" in capsys.readouterr().out
+
+
+def test_debug_log_records_the_text_at_the_calling_line(caplog):
+    caplog.set_level("INFO", logger="jaxle_core.debugging")
+    jc.jit(lambda a: debugging.log("logged {}", a))(x)
+    (record,) = caplog.records
+    assert record.getMessage() == "logged [0. 1. 2.]" and record.levelname == "INFO"
+    assert record.pathname == __file__

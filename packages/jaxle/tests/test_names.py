@@ -15,7 +15,6 @@ import jaxle
 NAMES = json.loads((pathlib.Path(__file__).parent / "golden" / "jax_names.json").read_text())
 
 MULTI_DEVICE = "multi-device work"
-CALLBACKS = "callbacks (in progress)"
 REFS = "mutable array references (jax.ref) are not implemented"
 
 # Names whose subsystem is its own piece of work, per namespace ("" is the top level); each says why it waits.
@@ -25,8 +24,7 @@ LATER: dict[str, dict[str, str]] = {
                          "make_array_from_process_local_data", "make_array_from_single_device_arrays", "make_mesh",
                          "memory", "pmap", "remove_size_one_mesh_axis_from_type", "reshard", "set_mesh", "shard_map",
                          "sharding", "smap"], MULTI_DEVICE),
-        **dict.fromkeys(["debug", "effects_barrier", "experimental", "export", "profiler", "pure_callback"],
-                        CALLBACKS),
+        "export": "jax.export (in progress)",
         **dict.fromkeys(["Ref", "ad", "ds", "empty_ref", "free_ref", "freeze", "new_ref", "ref"], REFS),
         "nn": "jax.nn (in progress)",
         "ops": "segment reductions (jax.ops.segment_sum, ...) are not implemented",
@@ -50,9 +48,14 @@ LATER: dict[str, dict[str, str]] = {
         **dict.fromkeys(["linear_call", "remat_opt_p", "custom_vjp_primal_tree_values", "zero_from_primal"],
                         "custom_derivatives internals beyond custom_jvp/custom_vjp/custom_gradient"),
     },
+    "debug": dict.fromkeys(["inspect_array_sharding", "visualize_array_sharding", "visualize_sharding"], MULTI_DEVICE),
     "errors": {
         "InconclusiveDimensionOperation": "shape polymorphism (symbolic dimensions)",
         "JaxprTypeError": "jaxpr type checking (jax_enable_checks)",
+    },
+    "experimental": {
+        **dict.fromkeys(["EArray", "cur_qdd", "primal_tangent_dtype"], "extended-dtype and dynamic-data internals"),
+        "compilation_cache": "the persistent compilation cache is not implemented",
     },
     "stages": dict.fromkeys(["ArgInfo", "CompilerOptions", "Wrapped"], "typing helpers of the stages API"),
     "tree_util": dict.fromkeys(["default_registry", "flatten_one_level", "flatten_one_level_with_keys",

@@ -14,6 +14,7 @@ from jaxle_xla.api import (  # noqa: E402
     device_get,
     device_put,
     devices,
+    effects_barrier,
     host_count,
     host_id,
     host_ids,
@@ -31,5 +32,5 @@ xla_backend = XlaBackend()
 register_backend("xla", xla_backend, priority=100)
 
 __all__ = ["Device", "JaxRuntimeError", "XlaArray", "XlaBackend", "default_backend", "device_count", "device_get",
-           "device_put", "devices", "host_count", "host_id", "host_ids", "live_arrays", "local_device_count",
-           "local_devices", "process_count", "process_index", "process_indices", "xla_backend"]
+           "device_put", "devices", "effects_barrier", "host_count", "host_id", "host_ids", "live_arrays",
+           "local_device_count", "local_devices", "process_count", "process_index", "process_indices", "xla_backend"]

@@ -28,7 +28,8 @@ from jaxle_xla.clients import (
     process_indices,
 )
 
-__all__ = ["Device", "default_backend", "device_count", "device_get", "device_put", "devices", "host_count",
+__all__ = ["Device", "default_backend", "device_count", "device_get", "device_put", "devices", "effects_barrier",
+           "host_count",
            "host_id", "host_ids", "live_arrays", "local_device_count", "local_devices", "process_count",
            "process_index", "process_indices"]
 
@@ -102,6 +103,14 @@ def device_get(x: Any) -> Any:
         if isinstance(leaf, XlaArray):
             leaf.copy_to_host_async()
     return tree.tree_map(lambda leaf: np.asarray(leaf) if isinstance(leaf, Array) else leaf, x)
+
+
+def effects_barrier() -> None:
+    """Wait until the side effects (host callbacks) of every computation started so far have run.
+
+    A compiled program that calls back into Python returns only once its callbacks have run (so that their output
+    and errors belong to the call that ran them), so none is ever still pending when this is called.
+    """
 
 
 def live_arrays(platform: str | None = None) -> list[XlaArray]:
