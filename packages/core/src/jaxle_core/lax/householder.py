@@ -80,6 +80,40 @@ def qr(x, *, pivoting: bool = False, full_matrices: bool = True, use_magma: bool
     return tuple(qr_p.bind(x, pivoting=pivoting, full_matrices=full_matrices, use_magma=use_magma))
 
 
+# ---------------------------------------------------------------- geqrf
+
+# LAPACK's QR in its packed form (R on and above the diagonal, the reflectors below, their scales), which
+# jnp.linalg.qr(mode="raw") and slogdet(method="qr") use; JAX keeps it out of jax.lax.linalg's public names.
+geqrf_p = Primitive("geqrf")
+geqrf_p.multiple_results = True
+
+
+@geqrf_p.def_abstract_eval
+def _geqrf_aval(x: ShapedArray) -> list[ShapedArray]:
+    batch = check_operands("geqrf", [x], [2], INEXACT)
+    m, n = x.shape[-2:]
+    return [ShapedArray(x.shape, x.dtype), ShapedArray(batch + (min(m, n),), x.dtype)]
+
+
+def _geqrf_of_matrix(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    if a.size == 0:
+        return a.copy(), np.zeros(0, a.dtype)
+    factored, taus, _, _ = lapack_function("geqrf", a)(a)
+    return factored, taus
+
+
+@geqrf_p.def_impl
+def _geqrf_impl(x: np.ndarray) -> list[np.ndarray]:
+    check_lapack_dtype(x.dtype)
+    return map_matrices(_geqrf_of_matrix, x.shape[:-2], _geqrf_aval(get_aval(x)), x)
+
+
+def geqrf(x):
+    """LAPACK's packed QR factorization of the matrices ``x``: ``(a, taus)`` with ``R`` on and above the diagonal
+    of ``a``, the Householder reflectors below it and their scales ``taus``."""
+    return tuple(geqrf_p.bind(x))
+
+
 # ---------------------------------------------------------------- householder_product
 
 householder_product_p = Primitive("householder_product")

@@ -1,5 +1,5 @@
-"""Lowering of ``qr``, ``householder_product`` and ``ormqr`` to LAPACK's ``geqrf``/``geqp3``, ``orgqr`` and
-``ormqr`` (``ungqr``/``unmqr`` for complex) through jaxlib's kernels, as JAX emits them."""
+"""Lowering of ``qr``, ``geqrf``, ``householder_product`` and ``ormqr`` to LAPACK's ``geqrf``/``geqp3``, ``orgqr``
+and ``ormqr`` (``ungqr``/``unmqr`` for complex) through jaxlib's kernels, as JAX emits them."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 
 from jaxle_core import lax
 from jaxle_core.avals import ShapedArray
-from jaxle_core.lax.householder import householder_product_p, ormqr_p, qr_p
+from jaxle_core.lax.householder import geqrf_p, householder_product_p, ormqr_p, qr_p
 from jaxle_core.lax.linalg_support import check_lapack_dtype, triu
 from jaxle_core.lax.structural import eye
 from jaxle_xla.lapack import flag, lapack_call
@@ -63,6 +63,15 @@ def _qr_lowering(ctx: LoweringContext, x: Value, *, pivoting: bool, full_matrice
     r = ctx.lower_fun(lambda f: triu(lax.slice_in_dim(f, 0, rows, axis=f.ndim - 2) if rows < m else f),
                       factored)[0]
     return [q, r, permutation] if pivoting else [q, r]
+
+
+@register_lowering(geqrf_p)
+def _geqrf_lowering(ctx: LoweringContext, x: Value) -> list[Value]:
+    check_lapack_dtype(x.aval.dtype)
+    taus_aval = ctx.avals_out[1]
+    if x.aval.size == 0:  # LAPACK cannot take it: no reflectors
+        return [x, ctx.full_like(0, taus_aval)]
+    return lapack_call(ctx, "geqrf", [x], [x.aval, taus_aval], aliases={0: 0})
 
 
 @register_lowering(householder_product_p)
