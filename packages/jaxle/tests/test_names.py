@@ -27,7 +27,6 @@ LATER: dict[str, dict[str, str]] = {
         "export": "jax.export (in progress)",
         **dict.fromkeys(["Ref", "ad", "ds", "empty_ref", "free_ref", "freeze", "new_ref", "ref"], REFS),
         "nn": "jax.nn (in progress)",
-        "ops": "segment reductions (jax.ops.segment_sum, ...) are not implemented",
         "image": "image resizing (jax.image) is not implemented",
         "ffi": "the foreign function interface (jax.ffi) is not implemented",
         "monitoring": "event listeners (jax.monitoring) are not implemented",

@@ -176,3 +176,9 @@ def test_tree_and_typing_submodules():
     assert jax.tree.map(lambda v: v + 1, {"a": 1, "b": (2,)}) == {"a": 2, "b": (3,)}
     assert jax.tree.leaves([1, (2, None)]) == [1, 2]
     assert int in jax.typing.ArrayLike.__args__ and str in jax.typing.DTypeLike.__args__
+
+
+def test_segment_sum_runs_on_xla_under_jit():
+    ids = np.array([0, 2, 2, 5])
+    out = jax.jit(lambda d: jax.ops.segment_sum(d, ids, num_segments=3))(jnp.arange(4.0))
+    np.testing.assert_array_equal(out, [0.0, 0.0, 3.0])  # rows 1 and 2 in segment 2; id 5 is out of range: dropped

@@ -23,6 +23,7 @@ from jaxle import (  # noqa: E402, F401
     flatten_util,
     lax,
     numpy,
+    ops,
     profiler,
     random,
     scipy,

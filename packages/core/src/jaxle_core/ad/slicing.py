@@ -158,12 +158,12 @@ def _scatter_extremum_jvp(primitive):
 
     def rule(primals, tangents, **params):
         operand, indices, updates = primals
-        t_operand, t_updates = instantiate(tangents[0]), instantiate(tangents[2])
         dn, options = params["dimension_numbers"], _scatter_options(params)
         # JAX's counting scatters drop the sortedness and uniqueness promises (keeping the mode)
         count_options = dict(options, indices_are_sorted=False, unique_indices=False)
         shape = get_aval(updates).shape
         ans = primitive.bind(operand, indices, updates, **params)
+        t_operand, t_updates = instantiate(tangents[0]), instantiate(tangents[2])  # after the primal, as JAX's
 
         def per_window(x):
             return _gather_windows(x, indices, shape, dn)
