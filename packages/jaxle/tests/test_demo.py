@@ -12,6 +12,7 @@ from jaxle.demo import (
     DEFAULT,
     SHORT,
     Config,
+    History,
     adam,
     apply_updates,
     jaxprs,
@@ -20,6 +21,7 @@ from jaxle.demo import (
     reference_epochs,
     train,
 )
+from jaxle.demo.cli import _compare_with_jax
 
 
 @pytest.fixture(scope="module")
@@ -115,3 +117,14 @@ def test_cli_without_a_jax_reference(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "no JAX 0.10.2 values recorded for this configuration" in done.stdout
     assert (tmp_path / "loss.png").exists()
+
+
+def test_the_check_fails_on_losses_that_are_not_jax(golden, capsys):
+    config = dataclasses.replace(DEFAULT, epochs=2)
+    expected = reference_epochs(config, golden)
+    assert _compare_with_jax(History(epoch_losses=list(expected)), config, golden)
+    assert "equal to JAX 0.10.2's, bit for bit" in capsys.readouterr().out
+    assert _compare_with_jax(History(epoch_losses=[expected[0], expected[1] * (1 + 1e-7)]), config, golden)
+    assert "equal to JAX 0.10.2's to 1e-07 (relative)" in capsys.readouterr().out
+    assert not _compare_with_jax(History(epoch_losses=[expected[0], expected[1] * 1.001]), config, golden)
+    assert "DIFFERENT from JAX 0.10.2's, by up to 1.0e-03" in capsys.readouterr().out
