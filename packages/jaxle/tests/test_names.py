@@ -57,8 +57,6 @@ LATER: dict[str, dict[str, str]] = {
         "compilation_cache": "the persistent compilation cache is not implemented",
     },
     "stages": dict.fromkeys(["ArgInfo", "CompilerOptions", "Wrapped"], "typing helpers of the stages API"),
-    "tree_util": dict.fromkeys(["default_registry", "flatten_one_level", "flatten_one_level_with_keys",
-                                "is_tree_node"], "pytree registry introspection"),
 }
 
 

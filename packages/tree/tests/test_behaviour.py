@@ -148,3 +148,26 @@ def test_static_field_stays_in_the_treedef():
     leaves, treedef = tu.tree.flatten(Op(1.0))
     assert leaves == [1.0] and tu.tree.unflatten(treedef, [2.0]) == Op(2.0, "add")
     assert dataclasses.fields(Op)[1].metadata == {"doc": "kept", "static": True}
+
+
+def test_flatten_one_level_as_jax():
+    assert tu.flatten_one_level({"b": [1, 2], "a": (3,)}) == (((3,), [1, 2]), ("a", "b"))
+    assert tu.flatten_one_level((1, None)) == ((1, None), None) and tu.flatten_one_level(None) == ((), None)
+    assert tu.flatten_one_level(OrderedDict(b=1, a=2)) == ([1, 2], ("b", "a"))
+    assert tu.flatten_one_level_with_keys([1, 2]) == (((tu.SequenceKey(0), 1), (tu.SequenceKey(1), 2)), None)
+    assert tu.flatten_one_level_with_keys({"a": 1}) == (((tu.DictKey("a"), 1),), ("a",))
+    with pytest.raises(ValueError, match="can't tree-flatten type: <class 'float'>"):
+        tu.flatten_one_level(1.0)
+
+    class Pair:
+        def __init__(self, a, b):
+            self.a, self.b = a, b
+
+    tu.default_registry.register_node(Pair, lambda p: ((p.a, p.b), "aux"), lambda aux, children: Pair(*children))
+    assert tu.flatten_one_level(Pair(1, 2)) == ((1, 2), "aux")
+    assert tu.flatten_one_level_with_keys(Pair(1, 2)) == ([(tu.FlattenedIndexKey(0), 1),
+                                                           (tu.FlattenedIndexKey(1), 2)], "aux")
+    assert tu.default_registry.flatten_one_level(3) is None
+    assert tu.default_registry.flatten({"a": 1, "b": None})[0] == [1]
+    assert tu.is_tree_node(list) and tu.is_tree_node(type(None)) and tu.is_tree_node(Pair)
+    assert not tu.is_tree_node(int) and tu.default_registry.is_node(OrderedDict)

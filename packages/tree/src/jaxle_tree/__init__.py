@@ -16,7 +16,16 @@ from .api import (
     treedef_tuple,
 )
 from .dataclass_nodes import register_dataclass
-from .flatten import tree_flatten, tree_flatten_with_path, tree_leaves, tree_leaves_with_path, tree_structure
+from .flatten import (
+    flatten_one_level,
+    flatten_one_level_with_keys,
+    is_tree_node,
+    tree_flatten,
+    tree_flatten_with_path,
+    tree_leaves,
+    tree_leaves_with_path,
+    tree_structure,
+)
 from .keys import DictKey, FlattenedIndexKey, GetAttrKey, KeyEntry, KeyPath, SequenceKey, keystr
 from .partial import Partial
 from .registry import (
@@ -26,6 +35,7 @@ from .registry import (
     register_pytree_with_keys_class,
     register_static,
 )
+from .registry_object import default_registry
 from .treedef import PyTreeDef
 
 __version__ = "0.1.0"
@@ -40,6 +50,10 @@ __all__ = [
     "PyTreeDef",
     "SequenceKey",
     "all_leaves",
+    "default_registry",
+    "flatten_one_level",
+    "flatten_one_level_with_keys",
+    "is_tree_node",
     "keystr",
     "register_dataclass",
     "register_pytree_node",

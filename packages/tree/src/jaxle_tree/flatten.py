@@ -21,7 +21,8 @@ from .registry import (
 )
 from .treedef import LEAF_NODE, LIST_NODES, NONE_NODE, TUPLE_NODES, PyTreeDef
 
-__all__ = ["tree_flatten", "tree_flatten_with_path", "tree_leaves", "tree_leaves_with_path", "tree_structure"]
+__all__ = ["flatten_one_level", "flatten_one_level_with_keys", "is_tree_node", "tree_flatten", "tree_flatten_with_path",
+           "tree_leaves", "tree_leaves_with_path", "tree_structure"]
 
 _UNSORTABLE = "Comparator raised exception while sorting pytree dictionary keys."
 
@@ -171,3 +172,51 @@ def tree_leaves_with_path(
 ) -> list[tuple[tuple, Any]]:
     """``(key_path, leaf)`` for every leaf of ``tree``."""
     return tree_flatten_with_path(tree, is_leaf, is_leaf_takes_path)[0]
+
+
+def _one_level(tree: Any, with_keys: bool) -> tuple[Any, Any] | None:
+    """The children of the node ``tree`` (as ``(key, child)`` pairs ``with_keys``) and its auxiliary data, in the
+    containers JAX gives them in; None for a leaf."""
+    kind = kind_of(type(tree))
+    if kind == LEAF:
+        return None
+    if kind == NONE:
+        return (), None
+    if kind in (TUPLE, LIST):
+        if with_keys:
+            return tuple((SequenceKey(i), child) for i, child in enumerate(tree)), None
+        return (tuple(tree) if kind == TUPLE else list(tree)), None
+    if kind == DICT:
+        keys = _sorted_keys(tree)
+        children = tuple((DictKey(k), tree[k]) for k in keys) if with_keys else tuple(tree[k] for k in keys)
+        return children, tuple(keys)
+    if kind == NAMEDTUPLE:
+        return (namedtuple_keys(tree) if with_keys else list(tree)), type(tree)
+    registration = custom_nodes[type(tree)]
+    if with_keys and registration.flatten_with_keys is not None:
+        return registration.flatten_with_keys(tree)
+    children, aux = registration.flatten(tree)
+    if with_keys:
+        return [(FlattenedIndexKey(i), child) for i, child in enumerate(children)], aux
+    return children, aux
+
+
+def flatten_one_level(tree: Any) -> tuple[Any, Any]:
+    """``(children, aux_data)`` of the pytree node ``tree``; a leaf raises ValueError."""
+    result = _one_level(tree, with_keys=False)
+    if result is None:
+        raise ValueError(f"can't tree-flatten type: {type(tree)}")
+    return result
+
+
+def flatten_one_level_with_keys(tree: Any) -> tuple[Any, Any]:
+    """``(key_child_pairs, aux_data)`` of the pytree node ``tree``; a leaf raises ValueError."""
+    result = _one_level(tree, with_keys=True)
+    if result is None:
+        raise ValueError(f"can't tree-flatten type: {type(tree)}")
+    return result
+
+
+def is_tree_node(typ: type) -> bool:
+    """Whether values of type ``typ`` are pytree nodes (built-in containers, namedtuples, registered types)."""
+    return kind_of(typ) != LEAF
