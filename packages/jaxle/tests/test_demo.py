@@ -15,13 +15,13 @@ from jaxle.demo import (
     History,
     adam,
     apply_updates,
+    cli,
     jaxprs,
     load_digits,
     load_golden,
     reference_epochs,
     train,
 )
-from jaxle.demo.cli import _compare_with_jax
 
 
 @pytest.fixture(scope="module")
@@ -122,9 +122,15 @@ def test_cli_without_a_jax_reference(tmp_path):
 def test_the_check_fails_on_losses_that_are_not_jax(golden, capsys):
     config = dataclasses.replace(DEFAULT, epochs=2)
     expected = reference_epochs(config, golden)
-    assert _compare_with_jax(History(epoch_losses=list(expected)), config, golden)
+    assert cli._compare_with_jax(History(epoch_losses=list(expected)), config, golden)
     assert "equal to JAX 0.10.2's, bit for bit" in capsys.readouterr().out
-    assert _compare_with_jax(History(epoch_losses=[expected[0], expected[1] * (1 + 1e-7)]), config, golden)
+    assert cli._compare_with_jax(History(epoch_losses=[expected[0], expected[1] * (1 + 1e-7)]), config, golden)
     assert "equal to JAX 0.10.2's to 1e-07 (relative)" in capsys.readouterr().out
-    assert not _compare_with_jax(History(epoch_losses=[expected[0], expected[1] * 1.001]), config, golden)
+    assert not cli._compare_with_jax(History(epoch_losses=[expected[0], expected[1] * 1.001]), config, golden)
     assert "DIFFERENT from JAX 0.10.2's, by up to 1.0e-03" in capsys.readouterr().out
+
+
+def test_without_the_demo_extra_the_demo_says_how_to_get_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # as if tqdm were not installed
+    with pytest.raises(SystemExit, match=r"pip install 'jaxle\[demo\]' \(missing: tqdm\)"):
+        cli.main(["--epochs", "1"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib.util
 import pathlib
 import statistics
 import sys
@@ -16,6 +17,7 @@ from jaxle.demo.training import CLASSES, IMAGE_SIZE, Config, History, load_digit
 __all__ = ["main", "parse_config", "plot_losses"]
 
 JAXPR_HEAD_LINES, JAXPR_TAIL_LINES = 10, 4  # the excerpt of the train step's jaxpr that the demo prints
+DEMO_EXTRA = {"sklearn": "scikit-learn", "matplotlib": "matplotlib", "tqdm": "tqdm"}  # import name: distribution
 ROUNDING = 1e-5  # the largest relative difference from JAX's losses that float32 rounding explains
 
 
@@ -101,9 +103,17 @@ def _progress(total: int, enabled: bool):
     return tqdm(total=total, desc="training", unit="step", disable=not enabled, file=sys.stderr, leave=False)
 
 
+def _require_demo_extra() -> None:
+    missing = [name for name in DEMO_EXTRA if importlib.util.find_spec(name) is None]
+    if missing:
+        sys.exit(f"the demo needs {', '.join(DEMO_EXTRA.values())}, which come with jaxle's demo extra: "
+                 f"pip install 'jaxle[demo]' (missing: {', '.join(missing)})")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the demo; see ``python -m jaxle.demo --help``. Exits with status 1 where the losses are not JAX's."""
     config, plot_path, show_progress = parse_config(argv)
+    _require_demo_extra()
     data = load_digits()
     golden = load_golden()
     batches = steps_per_epoch(data, config)
