@@ -166,3 +166,33 @@ def test_debug_print_in_an_unused_inner_jit_still_prints(capsys):
     out = jc.jit(lambda a: (inner(a), a + 1)[1])(x)
     np.testing.assert_array_equal(np.asarray(out), x + 1)
     assert capsys.readouterr().out == "inner [0. 1. 2.]\n"
+
+
+def test_ordered_effects_keep_program_order_across_loops_branches_and_inner_jits():
+    log = []
+
+    def host(tag):
+        def record(a):
+            log.append(tag)
+            return np.asarray(a)
+        return record
+
+    scalar = jc.ShapeDtypeStruct((), f32)
+
+    def emit(tag, a):
+        return io_callback(host(tag), scalar, a, ordered=True)
+
+    def f(a, flag):
+        total = emit("first", a)
+        total = total + lax.scan(lambda c, r: (c + emit("scan", r), None), f32(0), lax.broadcast_in_dim(a, (2,), ()))[0]
+        total = total + jc.jit(lambda b: emit("inner jit", b))(a)
+        total = total + lax.cond(flag, lambda b: emit("true branch", b), lambda b: b, a)
+        total = total + lax.fori_loop(0, flag.astype(np.int32) + 1, lambda i, c: c + emit("while", a), f32(0))
+        debugging.print("print", ordered=True)
+        return total + emit("last", a)
+
+    for flag in (True, False):
+        log.clear()
+        jc.jit(f)(f32(1), np.bool_(flag))
+        assert log == ["first", "scan", "scan", "inner jit"] + ["true branch"] * flag + ["while"] * (1 + flag) + [
+            "last"]

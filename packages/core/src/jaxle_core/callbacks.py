@@ -19,6 +19,7 @@ import jaxle_tree as tree
 from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray
 from jaxle_core.core import Primitive
+from jaxle_core.jaxpr_util import ordered_effect_rules
 
 __all__ = ["FlatCallback", "io_callback", "io_callback_p", "pure_callback", "pure_callback_p"]
 
@@ -111,6 +112,7 @@ io_callback_p = CallbackPrimitive("io_callback")
 io_callback_p.effectful = True
 io_callback_p.def_abstract_eval(_result_avals_rule)
 io_callback_p.def_impl(_callback_impl("io_callback"))
+ordered_effect_rules[io_callback_p] = lambda params: params["ordered"]
 
 
 def _bind_callback(primitive: Primitive, callback: Callable[..., Any], result_shape_dtypes: Any, args: Any,

@@ -23,6 +23,7 @@ import jaxle_tree as tree
 from jaxle_core.avals import is_array_like
 from jaxle_core.callbacks import call_host, host_array
 from jaxle_core.core import Primitive
+from jaxle_core.jaxpr_util import ordered_effect_rules
 
 __all__ = ["DebugEffect", "OrderedDebugEffect", "breakpoint", "callback", "debug_callback_p", "debug_print_p", "log",
            "print"]
@@ -64,6 +65,8 @@ debug_callback_p.def_abstract_eval(lambda *avals, **params: [])
 
 debug_print_p = DebugPrimitive("debug_print")
 debug_print_p.def_abstract_eval(lambda *avals, **params: [])
+ordered_effect_rules[debug_callback_p] = lambda params: params["effect"].ordered
+ordered_effect_rules[debug_print_p] = lambda params: params["ordered"]
 
 
 def split_static(leaves: Sequence[Any]) -> tuple[list[Any], tuple[tuple[int, Any], ...]]:

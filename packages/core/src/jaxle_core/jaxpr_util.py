@@ -30,6 +30,20 @@ def jaxpr_has_effects(jaxpr: Jaxpr) -> bool:
     return any(_has_effects(eqn) for eqn in jaxpr.eqns)
 
 
+# ``rule(params) -> bool``: whether an equation of the primitive has an ordered effect (its calls must happen in
+# program order); registered beside the effectful primitives that can be ordered.
+ordered_effect_rules: dict[Primitive, Callable[[dict], bool]] = {}
+
+
+def jaxpr_has_ordered_effects(jaxpr: Jaxpr) -> bool:
+    """Whether an equation of ``jaxpr``, or of a jaxpr one carries, has an ordered effect."""
+    for eqn in jaxpr.eqns:
+        rule = ordered_effect_rules.get(eqn.primitive)
+        if (rule is not None and rule(eqn.params)) or any(map(jaxpr_has_ordered_effects, _sub_jaxprs(eqn.params))):
+            return True
+    return False
+
+
 def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool] | None = None,
               instantiate: bool | Sequence[bool] = False) -> tuple[Jaxpr, list[bool]]:
     """Remove what ``used_outputs`` (default: all) do not need.

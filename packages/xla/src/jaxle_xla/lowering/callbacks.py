@@ -37,7 +37,7 @@ def emit_host_callback(ctx: LoweringContext, host_function: Callable[..., Sequen
     function = host_function
     operands, result_avals = list(operands), list(result_avals)
     if ordered:
-        token = ctx.ordered_token or ctx.op1("stablehlo.create_token", [], abstract_token)
+        token = ctx.token()
 
         def function(token_value: Any, *args: np.ndarray) -> tuple:
             return (token_value, *host_function(*args))

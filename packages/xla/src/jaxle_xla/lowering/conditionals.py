@@ -7,7 +7,9 @@ emitted, and ``platform_index`` is that branch's number.
 from __future__ import annotations
 
 from jaxle_core.core import ClosedJaxpr
+from jaxle_core.jaxpr_util import jaxpr_has_ordered_effects
 from jaxle_core.lax.control_flow.conditionals import cond_p, empty2_p, platform_branch, platform_index_p
+from jaxle_core.lax.tokens import abstract_token
 from jaxle_xla.clients import default_backend
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
@@ -20,10 +22,23 @@ def _cond_lowering(ctx: LoweringContext, index: Value, *args: Value,
         chosen = branches[platform_branch(branches_platforms, default_backend())]
         return ctx.lower_jaxpr(chosen.jaxpr, chosen.consts, args)
 
-    def region(branch: ClosedJaxpr) -> str:
-        return ctx.region([], lambda inner, _: inner.lower_jaxpr(branch.jaxpr, branch.consts, args))
+    # Branches with ordered effects continue this block's token, and the case returns the token they end with.
+    ordered = any(jaxpr_has_ordered_effects(b.jaxpr) for b in branches)
+    token = ctx.token() if ordered else None
 
-    return ctx.op("stablehlo.case", [index], ctx.avals_out, regions=[region(b) for b in branches])
+    def region(branch: ClosedJaxpr) -> str:
+        def body(inner: LoweringContext, _: list[Value]) -> list[Value]:
+            inner.ordered_token = token
+            outs = inner.lower_jaxpr(branch.jaxpr, branch.consts, args)
+            return [*outs, inner.ordered_token] if ordered else outs
+
+        return ctx.region([], body)
+
+    outs = ctx.op("stablehlo.case", [index], ctx.avals_out + [abstract_token] * ordered,
+                  regions=[region(b) for b in branches])
+    if ordered:
+        ctx.ordered_token, outs = outs[-1], outs[:-1]
+    return outs
 
 
 @register_lowering(empty2_p)

@@ -17,7 +17,7 @@ import numpy as np
 
 from jaxle_core.avals import ShapedArray
 from jaxle_core.caches import LruCache
-from jaxle_core.lax.tokens import AbstractToken
+from jaxle_core.lax.tokens import AbstractToken, abstract_token
 from jaxle_core.staging import trace_to_jaxpr
 
 # ---------------------------------------------------------------- types
@@ -125,6 +125,18 @@ def _nested_literal(value: np.ndarray) -> str:
 # ---------------------------------------------------------------- values and the emitter
 
 
+def _carrying_token(region_body: Callable, returns_state: bool) -> Callable:
+    """A loop region's body whose last argument is the token of ordered effects, which it carries on when it
+    returns the state."""
+
+    def with_token(inner: LoweringContext, values: list[Value]) -> list[Value]:
+        inner.ordered_token = values[-1]
+        outs = list(region_body(inner, values[:-1]))
+        return [*outs, inner.ordered_token] if returns_state else outs
+
+    return with_token
+
+
 @dataclass(slots=True, eq=False, repr=False)
 class Value:
     """An SSA value of the module being written: its name (``%3``, ``%4#1``), aval and MLIR type."""
@@ -227,6 +239,27 @@ class LoweringContext:
     def select(self, predicate: Value, on_true: Value, on_false: Value) -> Value:
         """``on_true`` where ``predicate`` holds, else ``on_false``."""
         return self.op1("stablehlo.select", [predicate, on_true, on_false], on_true.aval)
+
+    def token(self) -> Value:
+        """The token ordering this block's side effects: the last ordered effect's, or a new one."""
+        if self.ordered_token is None:
+            self.ordered_token = self.op1("stablehlo.create_token", [], abstract_token)
+        return self.ordered_token
+
+    def while_loop(self, state: Sequence[Value], cond: Callable[[LoweringContext, list[Value]], Sequence[Value]],
+                   body: Callable[[LoweringContext, list[Value]], Sequence[Value]],
+                   ordered_effects: bool = False) -> list[Value]:
+        """A ``stablehlo.while`` over ``state``: ``cond`` gives the predicate, ``body`` the next state. With
+        ``ordered_effects`` (the body has some) the block's token is carried too, so the body's ordered effects
+        come after this block's earlier ones and before its later ones."""
+        if ordered_effects:
+            state = [*state, self.token()]
+            cond, body = _carrying_token(cond, False), _carrying_token(body, True)
+        avals = [v.aval for v in state]
+        outs = self.op("stablehlo.while", state, avals, regions=[self.region(avals, cond), self.region(avals, body)])
+        if ordered_effects:
+            self.ordered_token, outs = outs[-1], outs[:-1]
+        return outs
 
     def region(self, arg_avals: Sequence[ShapedArray],
                body: Callable[[LoweringContext, list[Value]], Sequence[Value]]) -> str:

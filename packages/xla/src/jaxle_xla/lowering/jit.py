@@ -1,13 +1,22 @@
-"""Lowering of the ``jit`` primitive: a private function and a call to it."""
+"""Lowering of the ``jit`` primitive: a private function and a call to it (threading the token of ordered
+effects through it when it has some)."""
 
 from __future__ import annotations
 
+from jaxle_core.jaxpr_util import jaxpr_has_ordered_effects
 from jaxle_core.jit import jit_p
+from jaxle_core.lax.tokens import abstract_token
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
 
 
 @register_lowering(jit_p)
 def _jit_lowering(ctx: LoweringContext, *args: Value, jaxpr, name: str, **params) -> list[Value]:
-    callee = ctx.module.function(jaxpr, name)
-    return ctx.op("func.call", args, ctx.avals_out, {"callee": f"@{callee}"})
+    if not jaxpr_has_ordered_effects(jaxpr.jaxpr):
+        callee = ctx.module.function(jaxpr, name)
+        return ctx.op("func.call", args, ctx.avals_out, {"callee": f"@{callee}"})
+    # The callee's ordered effects continue this block's token and hand it back.
+    callee = ctx.module.function(jaxpr, name, token=True)
+    outs = ctx.op("func.call", [ctx.token(), *args], [abstract_token, *ctx.avals_out], {"callee": f"@{callee}"})
+    ctx.ordered_token = outs[0]
+    return outs[1:]

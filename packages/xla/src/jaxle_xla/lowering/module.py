@@ -16,6 +16,7 @@ import numpy as np
 
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray
+from jaxle_core.lax.tokens import abstract_token
 from jaxle_xla.lowering.context import LoweringContext, Value, tensor_type
 
 LoweringRule = Callable[..., Any]
@@ -89,10 +90,12 @@ class ModuleBuilder:
             env.update(zip(eqn.outvars, outs))
         return [read(v) for v in jaxpr.outvars]
 
-    def function(self, closed: core.ClosedJaxpr, name: str, keep_name: bool = False) -> str:
+    def function(self, closed: core.ClosedJaxpr, name: str, keep_name: bool = False, token: bool = False) -> str:
         """The name of a private function computing ``closed`` (written once per jaxpr); ``keep_name`` keeps
-        ``name`` as it is when it is a valid symbol (dots included, as JAX names composites' decompositions)."""
-        known = self._function_names.get(id(closed))
+        ``name`` as it is when it is a valid symbol (dots included, as JAX names composites' decompositions).
+        With ``token`` it takes the caller's token of ordered effects as first argument and returns the token of
+        its own last one first."""
+        known = self._function_names.get((id(closed), token))
         if known is not None:
             return known
         name = name if keep_name and _BARE_SYMBOL.fullmatch(name) else symbol_name(name)
@@ -100,15 +103,18 @@ class ModuleBuilder:
         while unique in self._taken:
             unique, i = f"{name}_{i}", i + 1
         self._taken.add(unique)
-        self._function_names[id(closed)] = unique
-        self._functions.append(self._function_text(closed, unique, "private", ()))
+        self._function_names[(id(closed), token)] = unique
+        self._functions.append(self._function_text(closed, unique, "private", (), token))
         return unique
 
     def _function_text(self, closed: core.ClosedJaxpr, name: str, visibility: str,
-                       arg_attributes: Sequence[str]) -> str:
+                       arg_attributes: Sequence[str], token: bool = False) -> str:
         ctx = LoweringContext(self)
         args = [Value(f"%arg{i}", v.aval) for i, v in enumerate(closed.jaxpr.invars)]
+        token_arg = ctx.ordered_token = Value("%token", abstract_token) if token else None
         outs = ctx.lower_jaxpr(closed.jaxpr, closed.consts, args)
+        if token:
+            args, outs = [token_arg, *args], [ctx.ordered_token, *outs]
         attributes = list(arg_attributes) + [""] * (len(args) - len(arg_attributes))
         params = ", ".join(f"{a.name}: {tensor_type(a.aval)}{attr}" for a, attr in zip(args, attributes))
         results = ", ".join(tensor_type(v.aval) for v in outs)

@@ -11,6 +11,7 @@ import numpy as np
 
 from jaxle_core.avals import ShapedArray
 from jaxle_core.core import ClosedJaxpr
+from jaxle_core.jaxpr_util import jaxpr_has_ordered_effects
 from jaxle_core.lax.control_flow.scan import scan_p, split_scan_args, stacked_aval
 from jaxle_xla.lowering.context import LoweringContext, Value, i64_array
 from jaxle_xla.lowering.module import register_lowering
@@ -45,7 +46,6 @@ def _scan_lowering(ctx: LoweringContext, *args: Value, reverse: bool, length: in
     if length == 0:  # no step runs (and a slice of an empty x would not type-check)
         return split_scan_args(args, num_consts, num_carry)[1] + buffers
     state = [ctx.constant(0, np.int32), *args, *buffers]
-    avals = [v.aval for v in state]
     n_args = len(args)
 
     def cond(inner: LoweringContext, values: list[Value]) -> list[Value]:
@@ -64,5 +64,5 @@ def _scan_lowering(ctx: LoweringContext, *args: Value, reverse: bool, length: in
         step = inner.op1("stablehlo.add", [counter, inner.constant(1, np.int32)], _INDEX)
         return [step, *consts, *outs[:num_carry], *xs, *new_ys]
 
-    outs = ctx.op("stablehlo.while", state, avals, regions=[ctx.region(avals, cond), ctx.region(avals, body)])
+    outs = ctx.while_loop(state, cond, body, jaxpr_has_ordered_effects(jaxpr.jaxpr))
     return outs[1 + num_consts:1 + num_consts + num_carry] + outs[1 + n_args:]

@@ -7,6 +7,7 @@ the body region keeps the old carry of the elements whose predicate is false.
 from __future__ import annotations
 
 from jaxle_core.core import ClosedJaxpr
+from jaxle_core.jaxpr_util import jaxpr_has_ordered_effects
 from jaxle_core.lax.control_flow.while_loops import while_p
 from jaxle_core.lax.reductions import reduce_or
 from jaxle_core.lax.structural import broadcast_in_dim, select
@@ -27,7 +28,6 @@ def _keep_where_false(pred, new, old):
 def _while_lowering(ctx: LoweringContext, *args: Value, cond_nconsts: int, cond_jaxpr: ClosedJaxpr,
                     body_nconsts: int, body_jaxpr: ClosedJaxpr) -> list[Value]:
     n_consts = cond_nconsts + body_nconsts
-    avals = [a.aval for a in args]
     batched_pred = bool(cond_jaxpr.out_avals[0].shape)
 
     def predicate(inner: LoweringContext, state: list[Value]) -> Value:
@@ -47,5 +47,5 @@ def _while_lowering(ctx: LoweringContext, *args: Value, cond_nconsts: int, cond_
             new = [inner.lower_fun(_keep_where_false, pred, n, o)[0] for n, o in zip(new, carry)]
         return state[:n_consts] + new
 
-    outs = ctx.op("stablehlo.while", args, avals, regions=[ctx.region(avals, cond), ctx.region(avals, body)])
-    return outs[n_consts:]
+    ordered_effects = jaxpr_has_ordered_effects(body_jaxpr.jaxpr) or jaxpr_has_ordered_effects(cond_jaxpr.jaxpr)
+    return ctx.while_loop(args, cond, body, ordered_effects)[n_consts:]
