@@ -119,26 +119,34 @@ def _take_along_axis_body(arr, indices, axis: int | None, mode=None, fill_value=
     if np.issubdtype(index_dtype, np.signedinteger):
         indices = lax_structural.select_n(lax_elementwise.lt(indices, _like(0, indices)), indices,
                                           lax_elementwise.add(indices, _like(size, indices)))
-    # the other dimensions broadcast together
-    shape = []
+    # The other dimensions broadcast against each other, as JAX gathers them: a size-1 index dimension takes the
+    # whole operand dimension as a slice, a size-1 operand dimension is squeezed out (the index dimension then
+    # indexes nothing), and dimensions of equal size are batch dimensions of the gather.
+    offset_dims, squeezed, operand_batching, index_batching, kept_index_dims = [], [], [], [], []
     for d, (a_size, i_size) in enumerate(zip(arr_aval.shape, index_aval.shape)):
         if d == axis:
-            shape.append(None)
-        elif a_size == i_size or i_size == 1 or a_size == 1:
-            shape.append(a_size if i_size == 1 else i_size)
+            kept_index_dims.append(d)
+        elif i_size == 1:
+            offset_dims.append(d)
+        elif a_size == 1:
+            squeezed.append(d)
+            kept_index_dims.append(d)
+        elif a_size == i_size:
+            operand_batching.append(d - sum(s < d for s in squeezed))
+            index_batching.append(len(kept_index_dims))
+            kept_index_dims.append(d)
         else:
-            raise ValueError(f"Incompatible shapes for broadcasting: {arr_aval.shape} and {index_aval.shape}")
-    arr_shape = tuple(s if d != axis else arr_aval.shape[d] for d, s in enumerate(shape))
-    index_shape = tuple(s if d != axis else index_aval.shape[d] for d, s in enumerate(shape))
-    if arr_shape != arr_aval.shape:
-        arr = lax_structural.broadcast_in_dim(lax_structural.reshape(arr, arr_aval.shape), arr_shape,
-                                              tuple(range(arr_aval.ndim)))
-    if index_shape != index_aval.shape:
-        indices = lax_structural.broadcast_in_dim(indices, index_shape, tuple(range(index_aval.ndim)))
-    indices = lax_structural.reshape(indices, index_shape + (1,))
-    others = tuple(d for d in range(arr_aval.ndim) if d != axis)
-    dnums = lax_slicing.GatherDimensionNumbers((), (axis,), (axis,), others, others)
-    return lax_slicing.gather(arr, indices, dnums, (1,) * arr_aval.ndim,
+            arr_shape = tuple(1 if k == axis else n for k, n in enumerate(arr_aval.shape))
+            raise ValueError(f"Incompatible shapes for broadcasting: shapes={[index_aval.shape, arr_shape]}")
+    indices = lax_structural.reshape(indices, tuple(index_aval.shape[d] for d in kept_index_dims) + (1,))
+    if squeezed:
+        arr = lax_structural.squeeze(arr, tuple(squeezed))
+    operand_axis = axis - sum(s < axis for s in squeezed)
+    slice_sizes = tuple(1 if d == axis or d not in offset_dims else arr_aval.shape[d]
+                        for d in range(arr_aval.ndim) if d not in squeezed)
+    dnums = lax_slicing.GatherDimensionNumbers(tuple(offset_dims), (operand_axis,), (operand_axis,),
+                                               tuple(operand_batching), tuple(index_batching))
+    return lax_slicing.gather(arr, indices, dnums, slice_sizes,
                               mode="fill" if mode is None else mode, fill_value=fill_value)
 
 
