@@ -24,7 +24,6 @@ LATER: dict[str, dict[str, str]] = {
                          "make_array_from_process_local_data", "make_array_from_single_device_arrays", "make_mesh",
                          "memory", "pmap", "remove_size_one_mesh_axis_from_type", "reshard", "set_mesh", "shard_map",
                          "sharding", "smap"], MULTI_DEVICE),
-        "export": "jax.export (in progress)",
         **dict.fromkeys(["Ref", "ad", "ds", "empty_ref", "free_ref", "freeze", "new_ref", "ref"], REFS),
         "nn": "jax.nn (in progress)",
         "image": "image resizing (jax.image) is not implemented",
@@ -55,6 +54,13 @@ LATER: dict[str, dict[str, str]] = {
     "experimental": {
         **dict.fromkeys(["EArray", "cur_qdd", "primal_tangent_dtype"], "extended-dtype and dynamic-data internals"),
         "compilation_cache": "the persistent compilation cache is not implemented",
+    },
+    "export": {
+        **dict.fromkeys(["SymbolicScope", "is_symbolic_dim", "symbolic_args_specs", "symbolic_shape"],
+                        "shape polymorphism (symbolic dimensions)"),
+        **dict.fromkeys(["DisabledSafetyCheck", "register_namedtuple_serialization",
+                         "register_pytree_node_serialization"],
+                        "JAX's serialization format's registries and safety checks (jaxle has its own format)"),
     },
     "stages": dict.fromkeys(["ArgInfo", "CompilerOptions", "Wrapped"], "typing helpers of the stages API"),
 }

@@ -20,6 +20,7 @@ from jaxle import (  # noqa: E402, F401
     dtypes,
     errors,
     experimental,
+    export,
     flatten_util,
     lax,
     numpy,

@@ -289,6 +289,42 @@ def pretty_module(module_text: str) -> str:
         return str(ir.Module.parse(module_text))
 
 
+def serialize_portable(module_text: str) -> bytes:
+    """A StableHLO module as a portable artifact (versioned VHLO bytecode, readable by later StableHLO releases)."""
+    from jaxlib.mlir import ir
+    from jaxlib.mlir._mlir_libs import _stablehlo
+
+    with _mlir_context():
+        return _stablehlo.serialize_portable_artifact(ir.Module.parse(module_text), _stablehlo.get_current_version())
+
+
+def deserialize_portable(artifact: bytes) -> Any:
+    """The MLIR module (an object of jaxlib's MLIR bindings) of a portable artifact."""
+    from jaxlib.mlir._mlir_libs import _stablehlo
+
+    return _stablehlo.deserialize_portable_artifact(_mlir_context(), artifact)
+
+
+def embeddable_functions(module: Any, rename: Any) -> tuple[list[str], str]:
+    """The texts of ``module``'s functions, each renamed by ``rename(name) -> new name`` (references included) and
+    made private, to be written into another module; returns them and the new name of ``main``."""
+    from jaxlib.mlir import ir
+
+    with _mlir_context():
+        module = ir.Module.parse(str(module))  # a copy, renamed in place
+        functions = list(module.body.operations)
+        names = {}
+        for function in functions:
+            old = ir.StringAttr(function.attributes["sym_name"]).value
+            names[old] = rename(old)
+        for old, new in names.items():
+            ir.SymbolTable.replace_all_symbol_uses(old, new, module.operation)
+        for function in functions:
+            ir.SymbolTable.set_symbol_name(function, names[ir.StringAttr(function.attributes["sym_name"]).value])
+            function.attributes["sym_visibility"] = ir.StringAttr.get("private")
+        return [str(function) for function in functions], names["main"]
+
+
 def environment_num_cpu_devices() -> int | None:
     """The CPU device count requested through XLA_FLAGS, as jaxlib's own flag spells it."""
     for flag in os.environ.get("XLA_FLAGS", "").split():

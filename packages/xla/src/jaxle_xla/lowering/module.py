@@ -99,13 +99,22 @@ class ModuleBuilder:
         if known is not None:
             return known
         name = name if keep_name and _BARE_SYMBOL.fullmatch(name) else symbol_name(name)
+        unique = self.reserve_symbol(name)
+        self._function_names[(id(closed), token)] = unique
+        self._functions.append(self._function_text(closed, unique, "private", (), token))
+        return unique
+
+    def reserve_symbol(self, name: str) -> str:
+        """A function name based on ``name`` that no other function of the module has, reserved."""
         unique, i = name, 0
         while unique in self._taken:
             unique, i = f"{name}_{i}", i + 1
         self._taken.add(unique)
-        self._function_names[(id(closed), token)] = unique
-        self._functions.append(self._function_text(closed, unique, "private", (), token))
         return unique
+
+    def add_function_text(self, text: str) -> None:
+        """Append a function written elsewhere (its name reserved with ``reserve_symbol``)."""
+        self._functions.append(text)
 
     def _function_text(self, closed: core.ClosedJaxpr, name: str, visibility: str,
                        arg_attributes: Sequence[str], token: bool = False) -> str:

@@ -1,0 +1,231 @@
+"""``jax.export``: a jitted function saved as StableHLO, to be called (or compiled elsewhere) later.
+
+``export(jit_f)(*args)`` traces and lowers ``jit_f`` for the current platform and keeps the module as a
+StableHLO portable artifact (versioned bytecode) beside its calling signature: an ``Exported``.
+``Exported.call`` runs it on arguments of that signature, eagerly or inside other transformations, where the
+``call_exported`` primitive is lowered by writing the module's functions into the caller's module.
+``serialize``/``deserialize`` round-trip an ``Exported`` through bytes (jaxle's own format).
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import jaxle_tree as tree
+from jaxle_core import core, dtypes
+from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_tree.equality_errors import equality_errors
+from jaxle_xla import _jaxlib
+from jaxle_xla.clients import default_backend
+from jaxle_xla.executable import Program
+from jaxle_xla.lowering.context import LoweringContext, Value
+from jaxle_xla.lowering.module import register_lowering, symbol_name
+
+__all__ = ["Exported", "call_exported_p", "default_export_platform", "deserialize", "export",
+           "maximum_supported_calling_convention_version", "minimum_supported_calling_convention_version"]
+
+# The calling conventions of JAX 0.10.2's exports; jaxle writes the newest (no platform index or tokens for
+# functions without effects).
+minimum_supported_calling_convention_version = 9
+maximum_supported_calling_convention_version = 10
+_FORMAT = b"jaxle.export/1\n"
+
+
+def default_export_platform() -> str:
+    """The platform ``export`` lowers for by default: the default backend's."""
+    return default_backend()
+
+
+@dataclass(frozen=True, eq=False)
+class Exported:
+    """A lowered function and its calling signature (flat ``in_avals``/``out_avals`` and their pytrees)."""
+
+    fun_name: str
+    in_tree: Any
+    in_avals: tuple[ShapedArray, ...]
+    out_tree: Any
+    out_avals: tuple[ShapedArray, ...]
+    in_shardings_hlo: tuple[None, ...]
+    out_shardings_hlo: tuple[None, ...]
+    nr_devices: int
+    platforms: tuple[str, ...]
+    ordered_effects: tuple
+    unordered_effects: tuple
+    disabled_safety_checks: tuple
+    mlir_module_serialized: bytes
+    calling_convention_version: int
+    module_kept_var_idx: tuple[int, ...]
+    uses_global_constants: bool
+
+    def __str__(self) -> str:  # as JAX prints it in jaxprs
+        return f"Exported(fun_name={self.fun_name}, ...)"
+
+    def mlir_module(self) -> str:
+        """The StableHLO module, as text."""
+        with _jaxlib._mlir_context():
+            return str(_jaxlib.deserialize_portable(self.mlir_module_serialized))
+
+    def has_vjp(self) -> bool:
+        """Whether a derivative was exported with the function: never in jaxle."""
+        return False
+
+    def serialize(self, vjp_order: int = 0) -> bytearray:
+        """The exported function as bytes, for ``deserialize`` (``vjp_order`` > 0 is refused: no derivatives are
+        exported)."""
+        if vjp_order:
+            raise ValueError(f"serialize(vjp_order={vjp_order}): jaxle exports no derivatives")
+        header = {"fun_name": self.fun_name, "platforms": list(self.platforms), "nr_devices": self.nr_devices,
+                  "calling_convention_version": self.calling_convention_version,
+                  "module_kept_var_idx": list(self.module_kept_var_idx),
+                  "in_avals": [_aval_record(a) for a in self.in_avals],
+                  "out_avals": [_aval_record(a) for a in self.out_avals]}
+        trees = pickle.dumps((self.in_tree, self.out_tree))
+        parts = [json.dumps(header).encode(), trees, self.mlir_module_serialized]
+        blob = bytearray(_FORMAT)
+        for part in parts:
+            blob += len(part).to_bytes(8, "little") + part
+        return blob
+
+    def call(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the exported function on arguments of the signature it was exported with."""
+        flat, in_tree = tree.tree_flatten((args, kwargs))
+        _check_call(self, flat, in_tree)
+        outs = call_exported_p.bind(*flat, exported=self)
+        return tree.tree_unflatten(self.out_tree, outs)
+
+
+def _aval_record(aval: ShapedArray) -> list:
+    return [list(aval.shape), np.dtype(aval.dtype).name, aval.weak_type]
+
+
+def _aval_from_record(record: Sequence) -> ShapedArray:
+    shape, dtype, weak_type = record
+    return ShapedArray(tuple(shape), dtypes.dtype(dtype, canonicalize=False), weak_type=weak_type)
+
+
+def deserialize(blob: bytearray | bytes) -> Exported:
+    """The ``Exported`` that ``Exported.serialize`` wrote (only trusted data: the pytrees are pickled)."""
+    blob = bytes(blob)
+    if not blob.startswith(_FORMAT):
+        raise ValueError("Not a function exported by jaxle's Exported.serialize")
+    parts, at = [], len(_FORMAT)
+    for _ in range(3):
+        size = int.from_bytes(blob[at:at + 8], "little")
+        parts.append(blob[at + 8:at + 8 + size])
+        at += 8 + size
+    header = json.loads(parts[0])
+    in_tree, out_tree = pickle.loads(parts[1])
+    in_avals = tuple(map(_aval_from_record, header["in_avals"]))
+    out_avals = tuple(map(_aval_from_record, header["out_avals"]))
+    return Exported(header["fun_name"], in_tree, in_avals, out_tree, out_avals, (None,) * len(in_avals),
+                    (None,) * len(out_avals), header["nr_devices"], tuple(header["platforms"]), (), (), (), parts[2],
+                    header["calling_convention_version"], tuple(header["module_kept_var_idx"]), False)
+
+
+def export(fun_jit: Any, *, platforms: Sequence[str] | None = None,
+           disabled_checks: Sequence[Any] = ()) -> Callable[..., Exported]:
+    """A function that, called with example arguments (Arrays or ``ShapeDtypeStruct``s), exports ``fun_jit`` (a
+    ``jit``-wrapped function) for them. ``platforms`` must name the current platform only."""
+    if not hasattr(fun_jit, "trace"):
+        raise ValueError(f"Function to be exported must be the result of `jit` but is: {fun_jit}")
+    current = default_export_platform()
+    platforms = tuple(platforms) if platforms is not None else (current,)
+    if platforms != (current,):
+        raise ValueError(f"jaxle exports for the current platform only ('{current}'), not for {platforms}")
+
+    def do_export(*args: Any, **kwargs: Any) -> Exported:
+        traced = fun_jit.trace(*args, **kwargs)
+        closed = traced.jaxpr
+        name = fun_jit.__name__
+        program = Program(closed, name, (), keep_unused=False, hoist=False)
+        if program.host_callbacks:  # Python functions cannot be saved with the module
+            raise NotImplementedError("serialization of host_callbacks is not yet implemented")
+        in_avals = tuple(closed.in_avals)
+        return Exported(name, traced.in_tree, in_avals, traced.out_tree, tuple(closed.out_avals),
+                        (None,) * len(in_avals), (None,) * len(closed.out_avals), 1, platforms, (), (),
+                        tuple(disabled_checks), _jaxlib.serialize_portable(program.text),
+                        maximum_supported_calling_convention_version,
+                        tuple(i for i, kept in enumerate(program.keep) if kept), False)
+
+    return do_export
+
+
+def _check_call(exported: Exported, flat: Sequence[Any], in_tree: Any) -> None:
+    """JAX's errors for a call whose arguments do not have the exported signature or platform."""
+    if in_tree != exported.in_tree:
+        differences = "\n\n".join(f"   - {_path_text(path)} is {thing}"
+                                  for path, thing in _structure_differences(in_tree, exported.in_tree))
+        raise ValueError("The invocation args and kwargs must have the same pytree structure as when the function "
+                         f"'{exported.fun_name}' was exported, but they have the following structural differences:\n"
+                         f"{differences}\n")
+    paths = [_path_text(p) for p, _ in tree.tree_flatten_with_path(tree.tree_unflatten(in_tree, flat))[0]]
+    for path, x, expected in zip(paths, flat, exported.in_avals):
+        aval = get_aval(x)
+        if aval.ndim != expected.ndim:
+            raise ValueError(f"Rank mismatch for {path}: expected {expected.shape} and called with {aval.shape}")
+        if aval.dtype != expected.dtype:
+            raise ValueError(f"Dtype mismatch for {path}: expected {expected.dtype} and called with {aval.dtype}")
+        for i, (want, got) in enumerate(zip(expected.shape, aval.shape)):
+            if want != got:
+                raise ValueError(f"Shape mismatch for {path}.shape[{i}] (expected same constant): expected "
+                                 f"{expected.shape} and called with {aval.shape}")
+    platform = default_backend()
+    if platform not in exported.platforms:
+        raise ValueError(f"Function '{exported.fun_name}' was exported for platforms '{exported.platforms}' but it "
+                         f"is used on '{(platform,)}'.")
+
+
+def _structure_differences(ours: Any, theirs: Any) -> list[tuple[Any, str]]:
+    """``(path, description)`` of each difference between the call's and the export's pytree structure of
+    ``(args, kwargs)``, in JAX's words (leaves stand in as ``0``, as in JAX's messages)."""
+    differences = []
+    for path, reason in equality_errors(tree.tree_unflatten(theirs, [0] * theirs.num_leaves),
+                                             tree.tree_unflatten(ours, [0] * ours.num_leaves)):
+        match = _SEEN_GIVEN.fullmatch(reason)
+        if match:
+            exported, invocation, consequence = (_as_jax_describes(g) for g in match.groups())
+            reason = f"a {invocation} in the invocation and a {exported} when exported, so {consequence}."
+        differences.append((path, reason))
+    return differences
+
+
+# How jaxle_tree.equality_errors phrases a difference (as jit reports it): "seen X but now given Y, so Z".
+_SEEN_GIVEN = re.compile(r"seen (.*) but now given (.*?), so (.*)", re.S)
+
+
+def _as_jax_describes(text: str) -> str:
+    """A part of jit's description as JAX's export words it: a leaf (``0`` here) by its type."""
+    return text.replace("pytree leaf", "<class 'int'>")
+
+
+def _path_text(path: Sequence[Any]) -> str:
+    """``args[0]``, ``kwargs['y']``: a path into ``(args, kwargs)`` as JAX names it."""
+    if not path:
+        return "args and kwargs"
+    head = "args" if getattr(path[0], "idx", None) == 0 else "kwargs"
+    return head + "".join(str(k) for k in path[1:])
+
+
+# ---------------------------------------------------------------- the call_exported primitive
+
+call_exported_p = core.Primitive("call_exported")
+call_exported_p.multiple_results = True
+call_exported_p.def_abstract_eval(lambda *avals, exported: [a.strip_weak_type() for a in exported.out_avals])
+
+
+@register_lowering(call_exported_p)
+def _call_exported_lowering(ctx: LoweringContext, *args: Value, exported: Exported) -> list[Value]:
+    module = _jaxlib.deserialize_portable(exported.mlir_module_serialized)
+    base = f"exported_{symbol_name(exported.fun_name)}"
+    functions, main = _jaxlib.embeddable_functions(module, lambda name: ctx.module.reserve_symbol(f"{base}_{name}"))
+    for text in functions:
+        ctx.module.add_function_text(text)
+    kept = [args[i] for i in exported.module_kept_var_idx]
+    return ctx.op("func.call", kept, ctx.avals_out, {"callee": f"@{main}"})
