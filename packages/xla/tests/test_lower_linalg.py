@@ -5,10 +5,13 @@ import importlib.util
 import json
 import pathlib
 
+import numpy as np
 import pytest
-from conftest import check_against_reference
+from conftest import assert_same, check_against_reference
 
 import jaxle_core
+from jaxle_core import lax
+from jaxle_core.backend import use_backend
 from jaxle_core.config import enable_x64
 
 _GOLDEN_DIR = pathlib.Path(__file__).parent / "golden"
@@ -18,24 +21,58 @@ _spec.loader.exec_module(golden)
 GOLDEN = json.loads(golden.GOLDEN.read_text())
 
 
+# jaxlib's perturbing tridiagonal kernel (perturb_singular=True) has no reference implementation yet: the
+# reference solves without perturbing, which differs on the singular systems of these cases.
+_REFERENCE_UNWRITTEN = {f"tridiagonal_solve-perturbed-{t}" for t in ["float32", "complex64", "float64", "complex128"]}
+
+
+def _check_case(name, build):
+    """JAX's exact bits on XLA; the SciPy reference agrees with them to rounding (NaNs of failures included)."""
+    outcome = golden.run_case(jaxle_core, build)
+    assert outcome == GOLDEN[name]
+    if "error" in outcome or name in _REFERENCE_UNWRITTEN:
+        return
+    fn, args = build(jaxle_core)
+    with use_backend("reference"):
+        reference = fn(*args)
+    reference = list(reference) if isinstance(reference, (tuple, list)) else [reference]
+    for record, expected in zip(outcome["outs"], reference):
+        compiled = np.frombuffer(bytes.fromhex(record["hex"]), record["dtype"]).reshape(record["shape"])
+        assert_same(np.asarray(expected), compiled, rtol=1e-2 if "float16" in name else 2e-5, atol=2e-5)
+
+
 @pytest.mark.parametrize("name", sorted(golden.CASES))
 def test_bits_match_jax(name):
-    assert golden.run_case(jaxle_core, golden.CASES[name]) == GOLDEN[name]
+    _check_case(name, golden.CASES[name])
 
 
 @pytest.mark.parametrize("name", sorted(golden.X64_CASES))
 def test_bits_match_jax_with_x64(name):
     with enable_x64(True):
-        assert golden.run_case(jaxle_core, golden.X64_CASES[name]) == GOLDEN[name]
+        _check_case(name, golden.X64_CASES[name])
 
 
-# jaxlib's perturbing tridiagonal kernel (perturb_singular=True) has no reference implementation yet: the
-# reference solves without perturbing, which differs on the singular systems of these cases.
-_REFERENCE_UNWRITTEN = {"tridiagonal_solve-perturbed-float32", "tridiagonal_solve-perturbed-complex64"}
+def _loss(x):
+    """A scalar of a matrix through every differentiable factorization and solve."""
+    linalg = lax.linalg
+    spd = lax.dot_general(x, x, (((1,), (1,)), ((), ()))) + 4 * np.eye(4, dtype=np.float32)
+    factor = linalg.cholesky(spd)
+    q, r = linalg.qr(x)
+    solved = linalg.triangular_solve(factor, x, left_side=True, lower=True)
+    total = factor + linalg.lu(x)[0] + q + r + solved
+    return lax.reduce_sum(total * total, (0, 1))
 
 
-@pytest.mark.parametrize("name", sorted(set(golden.CASES) - _REFERENCE_UNWRITTEN))
-def test_reference_agrees_with_xla(name):
-    """Core's SciPy reference computes what jaxlib's kernels do (to rounding), NaNs of failures included."""
-    fn, args = golden.CASES[name](jaxle_core)
-    check_against_reference(fn, *args, rtol=1e-2 if "float16" in name else 2e-5, atol=2e-5, eager=False)
+def test_gradient_runs_compiled():
+    x = golden.matrix((4, 4), "float32", 5) + 2 * np.eye(4, dtype=np.float32)
+    check_against_reference(jaxle_core.grad(_loss), x, rtol=1e-3, atol=1e-3, eager=False)
+
+
+def test_vmap_runs_compiled():
+    x = golden.matrix((3, 2, 4, 4), "float32", 6)
+    check_against_reference(jaxle_core.vmap(lambda m: lax.linalg.qr(m), in_axes=1), x, rtol=1e-4, atol=1e-4,
+                            eager=False)
+    b = golden.matrix((4, 3, 2), "float32", 7)
+    check_against_reference(jaxle_core.vmap(lambda a, v: lax.linalg.triangular_solve(a, v, left_side=True),
+                                            in_axes=(None, 2)), np.triu(x[0, 0]) + 4 * np.eye(4, dtype=np.float32),
+                            b, rtol=1e-4, atol=1e-4, eager=False)

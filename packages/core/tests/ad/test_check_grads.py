@@ -129,6 +129,12 @@ class Case:
     modes: tuple = ("fwd", "rev")
 
 
+def positive_definite(rng, n: int, is_complex: bool = False) -> np.ndarray:
+    """A well-conditioned Hermitian positive definite matrix ``m m^H + n I``."""
+    m = rng.uniform(-1, 1, (n, n)) + (0.5j * rng.uniform(-1, 1, (n, n)) if is_complex else 0)
+    return m @ np.conj(m.T) + n * np.eye(n)
+
+
 def uniform(lo: float, hi: float, signed: bool = False, is_complex: bool = False):
     """Values with magnitudes in [lo, hi] (random signs if ``signed``; a complex one gets a small imaginary part)."""
     def draw(rng, shape):
@@ -410,6 +416,28 @@ CASES: list[Case] = [
     Case("eigh", lambda x: [eigh(x)[1], lax.square(eigh(x)[0])], separated_spectrum),
     Case("svd", lambda x: [svd(x, compute_uv=False), lax.square(svd(x, full_matrices=False)[0])],
          lambda rng: (rng.uniform(-0.3, 0.3, (3, 2)) + np.array([[3.0, 0.0], [0.0, 1.0], [0.0, 0.0]]),)),
+    # ---- linear algebra (well-conditioned matrices: positive definite, dominant diagonals)
+    Case("cholesky", lax.linalg.cholesky, lambda rng: (positive_definite(rng, 3),)),
+    Case("cholesky", lax.linalg.cholesky, lambda rng: (positive_definite(rng, 3, True),), "complex"),
+    Case("triangular_solve", lambda a, b: lax.linalg.triangular_solve(a, b, left_side=True, lower=True),
+         lambda rng: (np.tril(positive_definite(rng, 3)), rng.uniform(-1, 1, (3, 2)))),
+    Case("triangular_solve", lambda a, b: lax.linalg.triangular_solve(a, b, transpose_a=True, conjugate_a=True,
+                                                                      unit_diagonal=True),
+         lambda rng: (np.triu(positive_definite(rng, 3, True)), rng.uniform(-1, 1, (2, 2, 3))[0] + 0.5j),
+         "right-adjoint-unit"),
+    Case("lu", lambda x: lax.linalg.lu(x)[0], lambda rng: (rng.uniform(-1, 1, (3, 3)) + 3 * np.eye(3),)),
+    Case("lu", lambda x: lax.linalg.lu(x)[0], lambda rng: (rng.uniform(-1, 1, (2, 4, 3)),), "batched-tall"),
+    Case("qr", lax.linalg.qr, lambda rng: (rng.uniform(-1, 1, (3, 3)) + 2 * np.eye(3),)),
+    Case("qr", lambda x: lax.linalg.qr(x, full_matrices=False), lambda rng: (rng.uniform(-1, 1, (4, 3)),),
+         "economic"),
+    Case("qr", lax.linalg.qr, lambda rng: (rng.uniform(-1, 1, (4, 3)) + 0.5j * rng.uniform(-1, 1, (4, 3)),),
+         "tall-complex"),
+    Case("qr", lax.linalg.qr, lambda rng: (rng.uniform(-1, 1, (2, 4)) + np.eye(2, 4),), "wide"),
+    Case("qr", lambda x: lax.linalg.qr(x, pivoting=True, full_matrices=False)[:2],
+         lambda rng: (rng.uniform(-1, 1, (4, 3)),), "pivoting"),
+    Case("tridiagonal_solve", lax.linalg.tridiagonal_solve,
+         lambda rng: (rng.uniform(-1, 1, (4,)), rng.uniform(3, 4, (4,)), rng.uniform(-1, 1, (4,)),
+                      rng.uniform(-1, 1, (4, 2)))),
 ]
 
 # Primitives with a jvp rule the sweep leaves out, and why.

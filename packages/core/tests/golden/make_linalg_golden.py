@@ -35,6 +35,59 @@ def _call(name, *args, **params):
     return build
 
 
+def _first(name, *args, **params):
+    """The first result of ``name`` (whose other results are integers)."""
+    def build(module):
+        fn = getattr(module.lax.linalg, name)
+        return (lambda *xs: fn(*xs, **params)[0]), args
+    return build
+
+
+def _leaves(outs):
+    """The arrays of nested tuples and lists, in order."""
+    if isinstance(outs, (tuple, list)):
+        return [leaf for out in outs for leaf in _leaves(out)]
+    return [outs]
+
+
+def _jvp(build_fn):
+    """The jvp of a case's function, tangents drawn like its (inexact) arguments."""
+    def build(module):
+        fn, args = build_fn(module)
+        tangents = tuple(rand(np.shape(a), np.asarray(a).dtype.name, 7 + i) for i, a in enumerate(args))
+        return (lambda *xs: _leaves(module.jvp(fn, xs[:len(args)], xs[len(args):]))), (*args, *tangents)
+    return build
+
+
+def _real_sum(module, ys):
+    """A real scalar depending on every element of the (inexact) outputs ``ys``."""
+    lax = module.lax
+    total = 0.0
+    for y in ys if isinstance(ys, (tuple, list)) else [ys]:
+        if not np.issubdtype(y.dtype, np.inexact):
+            continue
+        axes = tuple(range(y.ndim))
+        parts = [lax.real(y), lax.imag(y)] if np.issubdtype(y.dtype, np.complexfloating) else [y]
+        for i, part in enumerate(parts):
+            total = total + lax.reduce_sum(part * part * (i + 1.0), axes)
+    return total
+
+
+def _grad(build_fn, argnums=0):
+    def build(module):
+        fn, args = build_fn(module)
+        return module.grad(lambda *xs: _real_sum(module, fn(*xs)), argnums=argnums), args
+    return build
+
+
+def _vmap(build_fn, in_axes=0, out_axes=0):
+    def build(module):
+        fn, args = build_fn(module)
+        batched = module.vmap(fn, in_axes=in_axes, out_axes=out_axes)
+        return (lambda *xs: _leaves(batched(*xs))), args
+    return build
+
+
 F32, C64 = "float32", "complex64"
 A = rand((4, 4), F32, 1)
 TALL = rand((5, 3), F32, 2)
@@ -154,6 +207,75 @@ X64_CASES = {
     "x64-tridiagonal_solve": _call("tridiagonal_solve", *(rand((3,), "float64", s) + 3 * (s == 1) for s in range(3)),
                                    rand((3, 2), "float64")),
 }
+
+# Derivatives and batching.
+SQUARE = rand((3, 3), F32, 5) + 3 * np.eye(3, dtype=np.float32)
+CASES.update({
+    "jvp-cholesky": _jvp(_call("cholesky", spd((3, 3), F32), symmetrize_input=False)),
+    "jvp-cholesky-complex": _jvp(_call("cholesky", spd((2, 2), C64))),
+    "jvp-cholesky-batched": _jvp(_call("cholesky", spd((2, 3, 3), F32))),
+    "grad-cholesky": _grad(_call("cholesky", spd((3, 3), F32))),
+    "jvp-triangular_solve": _jvp(_call("triangular_solve", upper((3, 3), F32), rand((3, 2), F32), left_side=True)),
+    "jvp-triangular_solve-right-lower-unit": _jvp(_call("triangular_solve", upper((3, 3), F32).T,
+                                                        rand((2, 3), F32), lower=True, unit_diagonal=True)),
+    "jvp-triangular_solve-adjoint": _jvp(_call("triangular_solve", upper((2, 2), C64), rand((2, 2), C64),
+                                               left_side=True, transpose_a=True, conjugate_a=True)),
+    "grad-triangular_solve-a": _grad(_call("triangular_solve", upper((3, 3), F32), rand((3, 2), F32),
+                                           left_side=True)),
+    "grad-triangular_solve-b": _grad(_call("triangular_solve", upper((3, 3), F32), rand((3, 2), F32),
+                                           left_side=True, transpose_a=True), argnums=1),
+    "jvp-lu": _jvp(_first("lu", SQUARE)),
+    "jvp-lu-tall": _jvp(_first("lu", TALL)),
+    "jvp-lu-wide": _jvp(_first("lu", WIDE)),
+    "jvp-lu-all": _jvp(_call("lu", SQUARE)),
+    "grad-lu": _grad(_first("lu", SQUARE)),
+    "jvp-qr": _jvp(_call("qr", SQUARE)),
+    "jvp-qr-economic": _jvp(_call("qr", TALL, full_matrices=False)),
+    "jvp-qr-tall": _jvp(_call("qr", TALL)),
+    "jvp-qr-wide": _jvp(_call("qr", WIDE)),
+    "jvp-qr-pivoting": _jvp(_call("qr", TALL, pivoting=True, full_matrices=False)),
+    "jvp-qr-complex": _jvp(_call("qr", rand((3, 3), C64) + 3 * np.eye(3, dtype=np.complex64))),
+    "jvp-qr-batched": _jvp(_call("qr", rand((2, 3, 3), F32))),
+    "grad-qr": _grad(_call("qr", TALL, full_matrices=False)),
+    "jvp-tridiagonal_solve": _jvp(_call("tridiagonal_solve", DL, D, DU, rand((4, 2), F32, 8))),
+    "grad-tridiagonal_solve-b": _grad(_call("tridiagonal_solve", DL, D, DU, rand((4, 2), F32, 8)), argnums=3),
+    "grad-tridiagonal_solve-d": _grad(_call("tridiagonal_solve", DL, D, DU, rand((4, 2), F32, 8)), argnums=1),
+    "err-jvp-householder_product": _jvp(_call("householder_product", TALL, rand((3,), F32, 8))),
+    "err-jvp-symmetric_product": _jvp(_call("symmetric_product", WIDE, spd((3, 3), F32))),
+    "err-jvp-cholesky_update": _jvp(_call("cholesky_update", np.linalg.cholesky(spd((3, 3), F32)).T,
+                                          rand((3,), F32))),
+    "vmap-cholesky-1": _vmap(_call("cholesky", np.swapaxes(spd((2, 3, 3), F32), 0, 1)), 1),
+    "vmap-lu": _vmap(_call("lu", rand((2, 3, 3), F32))),
+    "vmap-qr-2": _vmap(_call("qr", rand((3, 3, 2), F32)), 2),
+    "vmap-triangular_solve-b-only": _vmap(_call("triangular_solve", upper((3, 3), F32), rand((3, 2, 4), F32),
+                                                left_side=True), (None, 1)),
+    "vmap-triangular_solve-b-only-right": _vmap(_call("triangular_solve", upper((3, 3), F32), rand((2, 4, 3), F32)),
+                                                (None, 0)),
+    "vmap-triangular_solve-a-only": _vmap(_call("triangular_solve", upper((2, 3, 3), F32), rand((3, 4), F32),
+                                                left_side=True), (0, None)),
+    "vmap-triangular_solve-both": _vmap(_call("triangular_solve", np.swapaxes(upper((2, 3, 3), F32), 0, 1),
+                                              rand((4, 3, 2), F32)), (1, 2)),
+    "vmap-householder_product": _vmap(_call("householder_product", rand((2, 4, 3), F32), rand((3,), F32)),
+                                      (0, None)),
+    "vmap-ormqr": _vmap(_call("ormqr", TALL, rand((2, 3), F32), rand((5, 2, 2), F32)), (None, 0, 1)),
+    "vmap-tridiagonal_solve": _vmap(_call("tridiagonal_solve", DL, rand((2, 4), F32) + 4, DU, rand((4, 2, 3), F32)),
+                                    (None, 0, None, 1)),
+    "vmap-symmetric_product": _vmap(_call("symmetric_product", rand((2, 3, 2), F32), rand((3, 3), F32)), (0, None)),
+    "vmap-lu_pivots_to_permutation": _vmap(_call("lu_pivots_to_permutation", np.array([[2, 1], [1, 2], [2, 2]],
+                                                                                         np.int32),
+                                                 permutation_size=3), 1),
+    "err-vmap-cholesky_update": _vmap(_call("cholesky_update", np.stack([np.linalg.cholesky(spd((3, 3), F32)).T] * 2),
+                                            rand((2, 3), F32))),
+    "vmap-jvp-cholesky": _vmap(_jvp(_call("cholesky", spd((2, 3, 3), F32)))),
+    "grad-vmap-qr": _grad(_vmap(_call("qr", rand((2, 4, 3), F32), full_matrices=False))),
+})
+X64_CASES.update({
+    "x64-jvp-cholesky": _jvp(_call("cholesky", spd((3, 3), "float64"))),
+    "x64-jvp-lu": _jvp(_first("lu", rand((3, 3), "float64"))),
+    "x64-jvp-qr": _jvp(_call("qr", rand((4, 3), "float64"))),
+    "x64-jvp-tridiagonal_solve": _jvp(_call("tridiagonal_solve", *(rand((3,), "float64", s) + 3 * (s == 1)
+                                                                    for s in range(3)), rand((3, 2), "float64"))),
+})
 
 
 def record(module) -> dict:

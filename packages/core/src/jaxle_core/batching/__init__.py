@@ -11,8 +11,11 @@ from jaxle_core.batching import (  # noqa: F401
     dot,
     eigen,
     elementwise,
+    factorizations,
     fft,
+    householder,
     identity,
+    matrix_solves,
     parallel,
     placement,
     ragged_dot,
@@ -25,6 +28,7 @@ from jaxle_core.batching import (  # noqa: F401
     special,
     structural,
     svd,
+    symmetric_product,
     windowed,
 )
 

@@ -119,18 +119,13 @@ def batch_jaxpr_at_front(closed: ClosedJaxpr, batched: Sequence[bool], size: int
 
 
 def leading_batch_rule(primitive: Primitive):
-    """The rule of a primitive that already maps over any leading dimensions of its operands (the matrix
-    decompositions): batched operands get the batch dimension first, unbatched ones are broadcast to the batch,
-    and every output is batched along its first dimension."""
+    """The rule of a primitive that already maps over any leading dimensions of its operands (the linear-algebra
+    primitives): batched operands get the batch dimension first, unbatched ones are broadcast to the batch (with
+    NumPy-computed dimensions, as JAX's jaxprs print them), and every output is batched along its first dimension."""
 
     def rule(vals, dims, **params):
         size = batch_size(vals, dims)
-        operands = [move_dim(v, d, 0) if d is not None else
-                    broadcast_in_dim_p.bind(v, shape=(size, *get_aval(v).shape),
-                                            broadcast_dimensions=tuple(range(1, get_aval(v).ndim + 1)),
-                                            sharding=None)
-                    for v, d in zip(vals, dims)]
-        outs = primitive.bind(*operands, **params)
+        outs = primitive.bind(*(at_dim(v, d, size, 0) for v, d in zip(vals, dims)), **params)
         return outs, ([0] * len(outs) if primitive.multiple_results else 0)
 
     return rule

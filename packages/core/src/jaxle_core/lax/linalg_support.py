@@ -15,6 +15,7 @@ import numpy as np
 from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.lax import slicing
+from jaxle_core.lax.dot import dot_general
 from jaxle_core.lax.elementwise import add, conj, div, ge, lt
 from jaxle_core.lax.standard import check_dtype
 from jaxle_core.lax.structural import (
@@ -116,6 +117,20 @@ def _triangle_mask(x: Any, offset: int) -> Any:
     if aval.ndim > 2:
         mask = broadcast_in_dim(mask, aval.shape, (aval.ndim - 2, aval.ndim - 1))
     return mask
+
+
+def matmul(a: Any, b: Any, precision: Any = None, preferred_element_type: Any = None) -> Any:
+    """The matrix products of ``a`` and ``b``, batched over their (equal) leading dimensions."""
+    ndim = get_aval(a).ndim
+    batch = tuple(range(ndim - 2))
+    return dot_general(a, b, (((ndim - 1,), (ndim - 2,)), (batch, batch)), precision, preferred_element_type)
+
+
+def slice_axis(x: Any, start: int, stop: int, axis: int) -> Any:
+    """``x[start:stop]`` along ``axis`` (a ``slice`` without strides, as ``jnp`` indexing stages it)."""
+    shape = get_aval(x).shape
+    return slicing.slice(x, tuple(start if d == axis else 0 for d in range(len(shape))),
+                    tuple(stop if d == axis else size for d, size in enumerate(shape)))
 
 
 def _zeros(x: Any) -> Any:

@@ -65,7 +65,9 @@ def triangular_solve(a, b, *, left_side: bool = False, lower: bool = False, tran
     """Solve ``op(a) x = b`` (``x op(a) = b`` unless ``left_side``) for triangular ``a``, reading only its
     ``lower`` or upper triangle; ``op`` transposes and/or conjugates ``a``; ``unit_diagonal`` assumes ones on the
     diagonal. ``b`` may have one dimension fewer than ``a`` (a single right-hand side)."""
-    a_ndim, b_aval = get_aval(a).ndim, get_aval(b)
+    a_aval, b_aval = get_aval(a), get_aval(b)
+    a_ndim = a_aval.ndim
+    conjugate_a = conjugate_a and np.issubdtype(a_aval.dtype, np.complexfloating)  # a no-op on real matrices
     vector = b_aval.ndim == a_ndim - 1
     if vector:
         new_dim = b_aval.ndim if left_side else b_aval.ndim - 1

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.avals import ShapedArray
 from jaxle_core.core import Primitive
 from jaxle_core.lax.elementwise import add
-from jaxle_core.lax.linalg_support import check_operands, tril
+from jaxle_core.lax.linalg_support import check_operands, swap_minor_dims, tril
 from jaxle_core.lax.standard import FLOATING
-from jaxle_core.lax.structural import transpose
 
 __all__ = ["symmetric_product", "symmetric_product_p"]
 
@@ -38,6 +37,5 @@ def symmetric_product(a_matrix, c_matrix, *, alpha: float = 1.0, beta: float = 0
     out = symmetric_product_p.bind(a_matrix, c_matrix, alpha=alpha, beta=beta)
     if not symmetrize_output:
         return out
-    ndim = get_aval(out).ndim
-    upper = transpose(tril(out, -1), (*range(ndim - 2), ndim - 1, ndim - 2))
-    return add(tril(out), upper)
+    mirrored = swap_minor_dims(tril(out, -1))
+    return add(tril(out), mirrored)
