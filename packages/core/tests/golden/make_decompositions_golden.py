@@ -1,5 +1,5 @@
 """Write decompositions_golden.json: the jaxprs (full text), values and errors of lax.linalg's eigh, eig, svd,
-schur, hessenberg and tridiagonal, and of the jvp, grad and vmap of those JAX differentiates and batches, as the
+schur, hessenberg, tridiagonal and qdwh, and of the jvp, grad and vmap of those JAX differentiates and batches, as the
 named module computes them:
 
     /work/jaxpeer/bin/python packages/core/tests/golden/make_decompositions_golden.py jax
@@ -178,9 +178,26 @@ CASES = {
     "err-tridiagonal-float16": _call("tridiagonal", np.eye(2, dtype=np.float16)),
     "err-tridiagonal-non-square": _call("tridiagonal", np.ones((2, 3), np.float32)),
     "vmap-tridiagonal": _vmap("tridiagonal", rand((3, 2, 3), "float32", 5), 1),
+    # qdwh (lax operations, jitted)
+    "qdwh": _call("qdwh", rand((3, 3), "float32", 18)),
+    "qdwh-tall": _call("qdwh", rand((4, 3), "float32", 19)),
+    "qdwh-complex": _call("qdwh", rand((3, 2), "complex64", 20)),
+    "qdwh-one-iteration": _call("qdwh", rand((3, 3), "float32", 18), max_iterations=1),
+    "qdwh-eps": _call("qdwh", rand((3, 3), "float32", 18), eps=1e-3, max_iterations=5),
+    "qdwh-hermitian": _call("qdwh", _hermitian(3, "float32"), is_hermitian=True),
+    "qdwh-zero": _call("qdwh", np.zeros((2, 2), np.float32)),
+    "qdwh-dynamic-shape": lambda module: (
+        (lambda a: module.lax.linalg.qdwh(a, dynamic_shape=(3, 2))),
+        (np.pad(rand((3, 2), "float32", 21), ((0, 0), (0, 1))),)),
+    "err-qdwh-wide": _call("qdwh", rand((2, 3), "float32", 22)),
+    "err-qdwh-int": _call("qdwh", np.ones((2, 2), np.int32)),
+    "err-qdwh-vector": _call("qdwh", np.ones((3,), np.float32)),
 }
 
 X64_CASES = {
+    "x64-qdwh": _call("qdwh", rand((3, 2), "float64", 23)),
+    "x64-qdwh-complex": _call("qdwh", rand((2, 2), "complex128", 24)),
+    "x64-qdwh-float32": _call("qdwh", rand((2, 2), "float32", 25)),
     "x64-eigh": _call("eigh", _hermitian(3, "float64")),
     "x64-eigh-complex": _call("eigh", _hermitian(3, "complex128")),
     "x64-eig": _call("eig", rand((3, 3), "float64", 2)),

@@ -171,3 +171,17 @@ def test_svd_derivatives_match_finite_differences(dtype, shape):
         check_grads(lambda x: linalg.svd(x, compute_uv=False), (a,), order=2, modes=("fwd", "rev"))
         check_grads(lambda x: [_sign_free_squares(f) for f in linalg.svd(x, full_matrices=False)[::2]], (a,),
                     order=1, modes=("fwd", "rev"))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(3, 3), (5, 3)])
+def test_qdwh_is_the_polar_decomposition(shape, dtype):
+    import scipy.linalg
+
+    a = _matrix(shape, dtype, 9)
+    with enable_x64(True):
+        u, h, iterations, converged = (np.asarray(r) for r in linalg.qdwh(a))
+    expected_u, expected_h = scipy.linalg.polar(a)
+    assert u.dtype == h.dtype == np.dtype(dtype) and converged and 0 < iterations <= 10
+    _close(u, expected_u, dtype)
+    _close(h, expected_h, dtype)

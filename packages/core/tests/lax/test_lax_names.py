@@ -20,7 +20,7 @@ LINALG_NAMES = json.loads((GOLDEN / "lax_linalg_names.json").read_text())
 # Names whose whole subsystem is planned as its own piece of work; each says where it will live.
 LATER: dict[str, str] = {}
 
-LINALG_LATER = {"qdwh": "QR-based dynamically weighted Halley iteration, written in lax operations as JAX's"}
+LINALG_LATER: dict[str, str] = {}
 
 
 def _assert_same_kind(namespace, name, expected):

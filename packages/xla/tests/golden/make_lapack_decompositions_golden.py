@@ -1,5 +1,5 @@
-"""Write lapack_decompositions_golden.json: the exact bits of lax.linalg's eigh, eig, svd, schur, hessenberg and
-tridiagonal (and of a few derivatives) computed jitted on CPU, as the named module computes them:
+"""Write lapack_decompositions_golden.json: the exact bits of lax.linalg's eigh, eig, svd, schur, hessenberg,
+tridiagonal and qdwh (and of a few derivatives) computed jitted on CPU, as the named module computes them:
 
     /work/jaxpeer/bin/python packages/xla/tests/golden/make_lapack_decompositions_golden.py jax
 
@@ -74,6 +74,7 @@ for _dtype in ["float32", "float64", "complex64", "complex128"]:
         f"{_prefix}schur-{_dtype}": _call("schur", _matrix((4, 4), _dtype, 5)),
         f"{_prefix}hessenberg-{_dtype}": _call("hessenberg", _matrix((4, 4), _dtype, 6)),
         f"{_prefix}tridiagonal-{_dtype}": _call("tridiagonal", _hermitian(4, _dtype, seed=7)),
+        f"{_prefix}qdwh-{_dtype}": _call("qdwh", _matrix((4, 3), _dtype, 19)),
     })
 CASES.update({
     "eigh-batch-upper": _call("eigh", _matrix((2, 3, 3), "float32", 8), lower=False, symmetrize_input=False),
