@@ -46,3 +46,12 @@ def test_linear_algebra_backed_stats_on_xla():
                                scipy.stats.multivariate_normal.logpdf(x, np.zeros(3), cov), rtol=2e-5)
     kde = jax.scipy.stats.gaussian_kde(x.T)
     np.testing.assert_allclose(kde.evaluate(x[:2].T), scipy.stats.gaussian_kde(x.T).evaluate(x[:2].T), rtol=2e-5)
+
+
+def test_series_functions_on_xla():
+    x = np.array([0.3, 1.5, 4.0, 12.0], np.float32)
+    for name in ("exp1", "expi", "dawsn", "spence"):
+        np.testing.assert_allclose(jax.jit(getattr(jax.scipy.special, name))(x), getattr(scipy.special, name)(x),
+                                   rtol=2e-5, err_msg=name)
+    np.testing.assert_allclose(jax.scipy.special.hyp1f1(0.5, 1.5, -x), scipy.special.hyp1f1(0.5, 1.5, -x), rtol=2e-5)
+    np.testing.assert_allclose(jax.scipy.special.wofz(x + 1j), scipy.special.wofz(x + 1j), rtol=2e-5)

@@ -15,11 +15,7 @@ from jaxle_numpy.scipy import special, stats
 NAMES = json.loads((pathlib.Path(__file__).parent / "golden" / "scipy_names.json").read_text())
 
 # Names still to come; each says why it waits. The sets shrink as the names land.
-_SERIES = "evaluated by its own series, continued fraction or recurrence (no lax primitive): not yet written"
-LATER_SPECIAL: dict[str, str] = dict.fromkeys((
-    "bernoulli", "bessel_jn", "dawsn", "exp1", "expi", "expn", "fresnel", "hyp1f1", "hyp2f1", "owens_t", "sici",
-    "spence", "sph_harm_y", "wofz",
-), _SERIES)
+LATER_SPECIAL: dict[str, str] = {}
 LATER_STATS: dict[str, str] = {}
 
 

@@ -12,7 +12,7 @@ from jaxle_core.avals import get_aval
 from jaxle_numpy import util
 from jaxle_numpy.conditional import _where
 
-__all__ = ["erf", "erfc", "erfcx", "erfinv", "log_ndtr", "ndtr", "ndtri"]
+__all__ = ["erf", "erfc", "erfcx", "erfinv", "log_ndtr", "ndtr", "ndtri", "owens_t"]
 
 _HALF_LOG_TWO_PI = 0.5 * np.log(2 * np.pi)
 
@@ -159,3 +159,35 @@ def erfcx(x: Any) -> Any:
     """The scaled complementary error function ``exp(x**2) erfc(x)``."""
     x, = util.promote_args_inexact("erfcx", x)
     return _erfcx(x)
+
+
+# Gauss-Legendre nodes and weights on [-1, 1] for Owen's T integral over [0, a] with |a| <= 1
+_OWENS_NODES, _OWENS_WEIGHTS = np.polynomial.legendre.leggauss(40)
+
+
+def _owens_t_quadrature(h: Any, a: Any) -> Any:
+    """``T(h, a) = integral of exp(-h**2 (1 + t**2) / 2) / (1 + t**2) / (2 pi) from 0 to a`` by quadrature."""
+    total = lax.full_like(lax.add(h, a), 0)
+    half_a = lax.mul(a, _c(a, 0.5))
+    minus_half_h2 = lax.mul(_c(h, -0.5), lax.square(h))
+    for node, weight in zip(_OWENS_NODES, _OWENS_WEIGHTS):
+        t = lax.mul(half_a, _c(a, node + 1))
+        one_plus_t2 = lax.add(_c(t, 1), lax.square(t))
+        total = lax.add(total, lax.mul(_c(t, weight), lax.div(lax.exp(lax.mul(minus_half_h2, one_plus_t2)),
+                                                              one_plus_t2)))
+    return lax.mul(total, lax.div(half_a, _c(a, 2 * np.pi)))
+
+
+def owens_t(h: Any, a: Any) -> Any:
+    """Owen's T function: the probability that a standard bivariate normal ``(X, Y)`` has ``X > h`` and
+    ``0 < Y < a X``."""
+    h, a = util.promote_args_inexact("owens_t", h, a)
+    h, sign, a = lax.abs(h), lax.sign(a), lax.abs(a)
+    wide = lax.gt(a, _c(a, 1))
+    narrow_a = _where(wide, _c(a, 0.5), a)
+    wide_a = _where(wide, a, _c(a, 2))
+    # T(h, a) + T(a h, 1/a) = (Q(h) + Q(a h)) / 2 - Q(h) Q(a h), Q the upper normal tail, for h >= 0
+    tail_h, tail_ah = _ndtr(lax.neg(h)), _ndtr(lax.neg(lax.mul(wide_a, h)))
+    complement = lax.sub(lax.mul(_c(h, 0.5), lax.add(tail_h, tail_ah)), lax.mul(tail_h, tail_ah))
+    reflected = lax.sub(complement, _owens_t_quadrature(lax.mul(wide_a, h), lax.div(_c(a, 1), wide_a)))
+    return lax.mul(sign, _where(wide, reflected, _owens_t_quadrature(h, narrow_a)))
