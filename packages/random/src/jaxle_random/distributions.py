@@ -84,7 +84,7 @@ def _gumbel(key: Any, shape: tuple[int, ...], dtype: np.dtype, mode: str) -> Any
         refined = coarse + _unit(dtype, finfo.eps) * fine + _unit(dtype, finfo.tiny)
         u = jnp.where(coarse >= 0.5, coarse, refined)
         return lax.neg(lax.log(lax.neg(lax.log1p(lax.neg(u)))))
-    u = _uniform(key, shape, dtype, _unit(dtype, dtypes.finfo(dtype).tiny), 1.0)
+    u = _uniform(key, shape, dtype, minval=_unit(dtype, dtypes.finfo(dtype).tiny), maxval=1.0)
     return lax.neg(lax.log(lax.neg(lax.log(u))))
 
 
@@ -144,7 +144,7 @@ def cauchy(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, ou
 
 @named_jit("_rademacher", static_argnames=("shape", "dtype"))
 def _rademacher(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    signs = _bernoulli(key, jnp.asarray(0.5), shape, "low").astype(dtype)
+    signs = _bernoulli(key, np.array(0.5, dtypes.default_float_dtype()), shape, "low").astype(dtype)
     return lax.sub(lax.mul(_unit(dtype, 2), signs), _unit(dtype, 1))
 
 
@@ -158,7 +158,8 @@ def rademacher(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *
 
 @named_jit("_pareto", static_argnames=("shape", "dtype"))
 def _pareto(key: Any, b: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    return lax.exp(_exponential(key, shape, dtype) / jnp.asarray(b).astype(dtype))
+    b = jnp.asarray(b).astype(dtype)
+    return lax.exp(_exponential(key, shape, dtype) / b)
 
 
 def pareto(key: Any, b: Any, shape: tuple[int, ...] | int | None = None, dtype: Any = None, *,
@@ -235,9 +236,9 @@ def maxwell(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, o
 @named_jit("_double_sided_maxwell", static_argnames=("shape", "dtype"))
 def _double_sided_maxwell(key: Any, loc: Any, scale: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     maxwell_key, sign_key = split(key)
+    magnitudes = _maxwell(maxwell_key, shape, dtype)
     signs = _rademacher(sign_key, shape, dtype)
-    return signs * _maxwell(maxwell_key, shape, dtype) * jnp.asarray(scale).astype(dtype) + \
-        jnp.asarray(loc).astype(dtype)
+    return signs * magnitudes * jnp.asarray(scale).astype(dtype) + jnp.asarray(loc).astype(dtype)
 
 
 def double_sided_maxwell(key: Any, loc: Any, scale: Any, shape: tuple[int, ...] | int = (),
@@ -266,8 +267,7 @@ def geometric(key: Any, p: Any, shape: tuple[int, ...] | int | None = None, dtyp
     dtype = _int_dtype(dtype, "geometric")
     key = typed_key(key, "geometric")
     p = jnp.asarray(p)
-    if not dtypes.issubdtype(p.dtype, np.floating):
-        p = p.astype(dtypes.default_float_dtype())
+    p = jnp.asarray(p, p.dtype if dtypes.issubdtype(p.dtype, np.floating) else dtypes.default_float_dtype())
     return _geometric(key, p, _sample_shape(shape, "geometric", p), dtype)
 
 
@@ -278,12 +278,12 @@ def triangular(key: Any, left: Any, mode: Any, right: Any, shape: tuple[int, ...
     dtype = _float_dtype(dtype, "triangular")
     key = typed_key(key, "triangular")
     shape = _sample_shape(shape, "triangular", left, mode, right)
-    left, mode, right = (jnp.broadcast_to(jnp.asarray(v).astype(dtype), shape) for v in (left, mode, right))
+    left, right, mode = (jnp.broadcast_to(v, shape) for v in (left, right, mode))
     mode_quantile = (mode - left) / (right - left)
     u = _uniform(key, shape, dtype, 0.0, 1.0)
     below_mode = left + jnp.sqrt(u * (right - left) * (mode - left))
     above_mode = right - jnp.sqrt((1.0 - u) * (right - left) * (right - mode))
-    return jnp.where(u < mode_quantile, below_mode, above_mode)
+    return lax.select(u < mode_quantile, below_mode, above_mode)
 
 
 @named_jit("_truncated_normal", static_argnames=("shape", "dtype"))
@@ -311,12 +311,13 @@ def truncated_normal(key: Any, lower: Any, upper: Any, shape: tuple[int, ...] | 
 def _wald(key: Any, mean: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     normal_key, uniform_key = split(key)
     mean = jnp.broadcast_to(jnp.asarray(mean).astype(dtype), shape)
-    y = lax.integer_pow(_normal(normal_key, shape, dtype), 2)
+    normals = _normal(normal_key, shape, dtype)
     z = _uniform(uniform_key, shape, dtype, 0.0, 1.0)
+    y = lax.integer_pow(normals, 2)
     y_squared, mean_squared = lax.integer_pow(y, 2), lax.integer_pow(mean, 2)
     root = lax.sqrt(_unit(dtype, 4.0) * mean * y + mean_squared * y_squared)
     x = mean + mean_squared * y / _unit(dtype, 2.0) - mean / _unit(dtype, 2.0) * root
-    return jnp.where(z <= mean / (mean + x), x, mean_squared / x)
+    return lax.select(z <= mean / (mean + x), x, mean_squared / x)
 
 
 def wald(key: Any, mean: Any, shape: tuple[int, ...] | int | None = None, dtype: Any = None, *,

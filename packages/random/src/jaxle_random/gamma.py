@@ -241,7 +241,7 @@ def dirichlet(key: Any, alpha: Any, shape: Any = None, dtype: Any = None, *, out
 
 
 def _chisquare_body(key: Any, df: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    half = lax.div(df, np.array(2, dtype))
+    half = lax.div(lax.convert_element_type(df, dtype), np.array(2, dtype))
     return lax.mul(lax.exp(_gamma(key, half, shape, dtype, True)), np.array(2, dtype))
 
 
@@ -255,15 +255,15 @@ def chisquare(key: Any, df: Any, shape: Any = None, dtype: Any = None, *, out_sh
     dtype = _float_dtype(dtype, "chisquare")
     key = typed_key(key, "chisquare")
     df = jnp.asarray(df)
-    return _chisquare(key, lax.convert_element_type(df, dtype), _draw_shape(shape, df.shape), dtype)
+    return _chisquare(key, df, _draw_shape(shape, df.shape), dtype)
 
 
 def _f_body(key: Any, dfnum: Any, dfden: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     dfden, dfnum = lax.convert_element_type(dfden, dtype), lax.convert_element_type(dfnum, dtype)
     key_den, key_num = _key_pair(key, 2)
-    numerator = lax.div(_chisquare(key_num, dfnum, shape, dtype), dfnum)
-    denominator = lax.div(_chisquare(key_den, dfden, shape, dtype), dfden)
-    return lax.div(numerator, denominator)
+    num_draws = _chisquare(key_num, dfnum, shape, dtype)
+    den_draws = _chisquare(key_den, dfden, shape, dtype)
+    return lax.div(lax.div(num_draws, dfnum), lax.div(den_draws, dfden))
 
 
 _f_body.__name__ = "_f"
@@ -283,7 +283,7 @@ def _t_body(key: Any, df: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     df = lax.convert_element_type(df, dtype)
     key_normal, key_gamma = _key_pair(key, 2)
     n = _normal(key_normal, shape, dtype)
-    half = lax.div(df, np.array(2, dtype))
+    half = lax.div(lax.convert_element_type(df, dtype), np.array(2, dtype))
     g = _gamma(key_gamma, half, shape, dtype, False)
     return lax.mul(n, lax.sqrt(lax.div(half, g)))
 
@@ -302,9 +302,9 @@ def t(key: Any, df: Any, shape: Any = None, dtype: Any = None, *, out_sharding: 
 
 
 def _generalized_normal_body(key: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    key_gamma, key_sign = _key_pair(key, 2)
-    g = gamma(key_gamma, lax.div(np.array(1, p.dtype), p), shape, dtype)
-    signs = _rademacher(key_sign, shape, dtype)
+    keys = split(key)
+    g = gamma(keys[0], lax.div(np.array(1, p.dtype), p), shape, dtype)
+    signs = _rademacher(keys[1], shape, dtype)
     return lax.mul(signs, lax.pow(g, lax.convert_element_type(lax.div(np.array(1, p.dtype), p), dtype)))
 
 

@@ -9,6 +9,7 @@ physical rules of ``jaxle_core.extended``); keys have no derivatives, so their t
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
@@ -98,8 +99,10 @@ def _fold_in_aval(keys, msgs):
 
 @random_clone_p.def_abstract_eval
 def _clone_aval(keys):
-    _impl_of(keys, "random_clone")
-    return keys.strip_weak_type()
+    return keys.strip_weak_type()  # typed keys, or raw key data as it is
+
+
+random_clone_p.def_impl(lambda data: data)
 
 
 # ---------------------------------------------------------------- physical rules: the implementation's functions
@@ -190,5 +193,15 @@ def random_fold_in(keys: Any, msgs: Any) -> Any:
     return random_fold_in_p.bind(keys, msgs)
 
 
+_clone_lowering_registered = False
+
+
 def random_clone(keys: Any) -> Any:
+    global _clone_lowering_registered
+    if not _clone_lowering_registered and "jaxle_xla" in sys.modules:
+        # raw key data is cloned as it is (typed keys go through the physical rule)
+        from jaxle_xla.lowering.module import register_lowering
+
+        register_lowering(random_clone_p)(lambda ctx, data: data)
+        _clone_lowering_registered = True
     return random_clone_p.bind(keys)

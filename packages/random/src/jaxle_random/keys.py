@@ -111,15 +111,13 @@ def fold_in(key: Any, data: Any) -> Any:
 
 def clone(key: Any) -> Any:
     """A copy of ``key`` (for ``jax_debug_key_reuse``; the same key otherwise)."""
-    return prims.random_clone(key) if _is_typed(key) else key
+    return prims.random_clone(key)
 
 
 def key_data(keys: Any) -> Any:
     """The uint32 data underlying typed keys (``uint32[*keys.shape, 2]``); raw keys are returned as they are."""
-    if _is_typed(keys):
-        return prims.random_unwrap(keys)
-    check_key(keys, "key_data", allow_batched=True)
-    return keys
+    typed, _ = check_key(keys, "key_data", allow_batched=True)
+    return prims.random_unwrap(typed)
 
 
 def wrap_key_data(key_bits_array: Any, *, impl: Any = None, dtype: Any = None) -> Any:

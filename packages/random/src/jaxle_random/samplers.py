@@ -35,10 +35,10 @@ def _unit_floats(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
 
 
 def _uniform_body(key: Any, shape: tuple[int, ...], dtype: np.dtype, minval: Any, maxval: Any) -> Any:
-    minval = jnp.asarray(minval).astype(dtype)
-    maxval = jnp.asarray(maxval).astype(dtype)
+    minval, maxval = jnp.asarray(minval).astype(dtype), jnp.asarray(maxval).astype(dtype)
+    minval, maxval = lax.broadcast_to_rank(minval, len(shape)), lax.broadcast_to_rank(maxval, len(shape))
     floats = _unit_floats(key, shape, dtype)
-    return jnp.maximum(minval, floats * (maxval - minval) + minval)
+    return lax.max(minval, lax.reshape(lax.add(lax.mul(floats, lax.sub(maxval, minval)), minval), shape))
 
 
 _uniform_body.__name__ = "_uniform"
@@ -59,7 +59,7 @@ def uniform(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, minv
 def _normal_real_body(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     just_above_minus_one = np.array(-1 + 2.0 ** -(dtypes.finfo(dtype).nmant + 1), dtype)
     u = _uniform(key, shape, dtype, just_above_minus_one, np.array(1, dtype))
-    return lax.mul(lax.full_like(u, np.sqrt(2)), lax.erf_inv(u))
+    return lax.mul(np.array(np.sqrt(2), dtype), lax.erf_inv(u))
 
 
 _normal_real_body.__name__ = "_normal_real"
@@ -91,28 +91,35 @@ def normal(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, ou
     return _normal(key, canonical_shape(shape), dtype)
 
 
+def _clip_range(source: np.dtype, target: np.dtype) -> tuple[int, int]:
+    """The range of integers both ``source`` and ``target`` can hold."""
+    source_info, target_info = jnp.iinfo(source), jnp.iinfo(target)
+    return max(int(source_info.min), int(target_info.min)), min(int(source_info.max), int(target_info.max))
+
+
 def _clip_convert(value: Any, dtype: np.dtype) -> Any:
     """``value`` clipped to the range both its dtype and ``dtype`` can hold, then converted to ``dtype``."""
-    source, target = jnp.iinfo(value.dtype), jnp.iinfo(dtype)
-    low, high = max(int(source.min), int(target.min)), min(int(source.max), int(target.max))
-    return jnp.clip(value, low, high).astype(dtype)
+    return lax.convert_element_type(jnp.clip(value, *_clip_range(value.dtype, dtype)), dtype)
 
 
 def _randint_body(key: Any, shape: tuple[int, ...], minval: Any, maxval: Any, dtype: np.dtype) -> Any:
     width = dtype.itemsize * 8
     unsigned = np.dtype(f"uint{width}")
     # a maxval beyond the dtype's range makes the largest value of the dtype reachable
-    maxval_beyond = maxval > _clip_convert(jnp.asarray(jnp.iinfo(dtype).max, dtype), maxval.dtype)
+    maxval_beyond = lax.gt(maxval, _clip_convert(jnp.array(jnp.iinfo(dtype).max, dtype), maxval.dtype))
     minval, maxval = _clip_convert(minval, dtype), _clip_convert(maxval, dtype)
+    minval, maxval = lax.broadcast_to_rank(minval, len(shape)), lax.broadcast_to_rank(maxval, len(shape))
     high_key, low_key = split(key)
     higher_bits = random_bits(high_key, width, shape)
     lower_bits = random_bits(low_key, width, shape)
-    span = jnp.where(maxval <= minval, np.array(1, unsigned), (maxval - minval).astype(unsigned))
-    span = jnp.where(maxval_beyond & (maxval > minval), span + np.array(1, unsigned), span)
-    multiplier = jnp.remainder(np.array(2 ** (width // 2), unsigned), span)
-    multiplier = jnp.remainder(multiplier * multiplier, span)
-    offset = jnp.remainder(jnp.remainder(higher_bits, span) * multiplier + jnp.remainder(lower_bits, span), span)
-    return jnp.broadcast_to(minval + offset.astype(dtype), shape)
+    span = lax.convert_element_type(lax.sub(maxval, minval), unsigned)
+    span = lax.select(lax.le(maxval, minval), lax.full_like(span, 1), span)
+    span = lax.select(lax.bitwise_and(maxval_beyond, lax.gt(maxval, minval)), lax.add(span, np.array(1, unsigned)),
+                      span)
+    multiplier = lax.rem(np.array(2 ** (width // 2), unsigned), span)
+    multiplier = lax.rem(lax.mul(multiplier, multiplier), span)
+    offset = lax.add(lax.mul(lax.rem(higher_bits, span), multiplier), lax.rem(lower_bits, span))
+    return lax.add(minval, lax.convert_element_type(lax.rem(offset, span), dtype))
 
 
 _randint_body.__name__ = "_randint"
@@ -144,9 +151,9 @@ def randint(key: Any, shape: tuple[int, ...] | int, minval: Any, maxval: Any, dt
 
 def _bernoulli_body(key: Any, p: Any, shape: tuple[int, ...], mode: str) -> Any:
     if mode == "low":
-        return _uniform(key, shape, p.dtype, np.array(0, p.dtype), np.array(1, p.dtype)) < p
+        return _uniform(key, shape, p.dtype, 0.0, 1.0) < p
     # "high": a second draw refines the first below its resolution, so tiny probabilities are honoured
-    u = _uniform(key, (2,) + shape, p.dtype, np.array(0, p.dtype), np.array(1, p.dtype))
+    u = _uniform(key, (2,) + shape, p.dtype, 0.0, 1.0)
     coarse, fine = lax.index_in_dim(u, 0, keepdims=False), lax.index_in_dim(u, 1, keepdims=False)
     return fine * np.array(dtypes.finfo(p.dtype).eps, p.dtype) < p - coarse
 
@@ -163,6 +170,7 @@ def bernoulli(key: Any, p: Any = 0.5, shape: tuple[int, ...] | int | None = None
     if mode not in ("high", "low"):
         raise ValueError(f"got {mode=}, expected 'high' or 'low'")
     p = jnp.asarray(p)
+    p = jnp.asarray(p, p.dtype)  # a weakly typed probability (a Python float) enters the jit strongly typed
     if not dtypes.issubdtype(p.dtype, np.floating):
         raise TypeError(f"bernoulli probability `p` must have a floating dtype, got {p.dtype}.")
     key = typed_key(key, "bernoulli")

@@ -62,6 +62,8 @@ def _reshape_rule(vals, dims, *, new_sizes, dimensions, sharding):
     size = get_aval(x).shape[0]
     if dimensions is not None:
         dimensions = (0,) + tuple(int(i) + 1 for i in dimensions)
+    elif get_aval(x).shape == (size,) + tuple(new_sizes):  # a 0-d operand's reshape to (): nothing to do per row
+        return x, 0
     return reshape_p.bind(x, new_sizes=(size,) + tuple(new_sizes), dimensions=dimensions, sharding=sharding), 0
 
 
