@@ -75,8 +75,28 @@ def cases(impl, lax):
 
         return lax.scan(body, np.zeros(3, f32), a)[0]
 
+    custom_jvp = importlib.import_module(f"{impl.__name__}.custom_derivatives").custom_jvp
+
+    @custom_jvp
+    def host_sin_differentiable(a):
+        return pure_callback(host_sin, like(a), a)
+
+    host_sin_differentiable.defjvp(lambda p, t: (host_sin_differentiable(p[0]),
+                                                 pure_callback(np.cos, like(p[0]), p[0]) * t[0]))
+
+    def branches(a):
+        return lax.cond(a[0] > 0, lambda b: debug.print("pos {}", b, ordered=True), lambda b: None, a)
+
+    def loop(a):
+        return lax.fori_loop(0, 2, lambda i, c: (debug.print("i={i} c={c}", i=i, c=c), c + 1.0)[1], a)
+
     cases = [
         ("pure", lambda a: pure_callback(host_sin, like(a), a), (x,)),
+        ("pure_custom_jvp_grad", grad(lambda a: lax.reduce_sum(host_sin_differentiable(a), (0,))), (x,)),
+        ("debug_callback_grad", grad(lambda a: (debug.callback(host_print, a), lax.reduce_sum(a * a, (0,)))[1]),
+         (x,)),
+        ("debug_print_cond", branches, (x,)),
+        ("debug_print_loop", loop, (x,)),
         ("pure_pytrees", lambda a: pure_callback(host_pair, {"sum": like(a), "scaled": like(a)}, (a, a),
                                                  scale=2.0), (x,)),
         ("pure_jit", jit(lambda a: pure_callback(host_sin, like(a), a) * 2.0), (x,)),
