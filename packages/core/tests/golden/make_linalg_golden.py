@@ -204,6 +204,12 @@ X64_CASES = {
                                   left_side=True, lower=False),
     "x64-triangular_solve-mixed": _call("triangular_solve", upper((3, 3), "float32"), rand((3, 2), "float64"),
                                         left_side=True),
+    "err-x64-householder_product-dtypes": _call("householder_product", rand((3, 3), F32), rand((3,), "float64")),
+    "err-x64-ormqr-dtypes": _call("ormqr", rand((3, 3), F32), rand((3,), F32), rand((3, 3), "float64")),
+    "err-x64-tridiagonal_solve-dtypes": _call("tridiagonal_solve", DL, D.astype("float64"), DU, rand((4, 1), F32)),
+    "err-x64-symmetric_product-dtypes": _call("symmetric_product", rand((3, 3), F32), rand((3, 3), "float64")),
+    "err-x64-cholesky_update-dtypes": _call("cholesky_update", np.eye(3, dtype=F32), rand((3,), "float64")),
+    "err-x64-triangular_solve-complex-real": _call("triangular_solve", upper((3, 3), C64), rand((3, 3), F32)),
     "x64-tridiagonal_solve": _call("tridiagonal_solve", *(rand((3,), "float64", s) + 3 * (s == 1) for s in range(3)),
                                    rand((3, 2), "float64")),
 }

@@ -17,7 +17,7 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.lax import slicing
 from jaxle_core.lax.dot import dot_general
 from jaxle_core.lax.elementwise import add, conj, div, ge, lt
-from jaxle_core.lax.standard import check_dtype
+from jaxle_core.lax.standard import check_dtype, check_same_dtypes
 from jaxle_core.lax.structural import (
     broadcast_in_dim,
     broadcasted_iota,
@@ -45,7 +45,9 @@ def check_operands(name: str, avals: Sequence[ShapedArray], core_ranks: Sequence
     """Check the operands of a linear-algebra primitive as JAX does and return their common batch shape.
 
     Operand ``i`` has ``core_ranks[i]`` minor dimensions (exactly, with ``exact_rank``) after the batch dimensions,
-    which every operand must share; the first operand's dtype must be one of ``accepted``."""
+    which every operand must share; the first operand's dtype must be one of ``accepted`` and the others the same.
+    (JAX checks the dtypes after each primitive's own shape rules, so an operand breaking both reports its dtype
+    here.)"""
     for position, (aval, rank) in enumerate(zip(avals, core_ranks)):
         if exact_rank and aval.ndim != rank:
             raise TypeError(f"Input {position} to {name} must have a rank of exactly {rank}, but got "
@@ -57,6 +59,7 @@ def check_operands(name: str, avals: Sequence[ShapedArray], core_ranks: Sequence
     if len(set(batch_ranks)) > 1:
         raise TypeError(f"All inputs to {name} must have the same number of batch dimensions, but got "
                         f"{batch_ranks} batch dimensions for the inputs.")
+    check_same_dtypes(name, avals, None)
     batch_shape = avals[0].shape[:batch_ranks[0]]
     for aval in avals[1:]:
         for dim, (size, other) in enumerate(zip(batch_shape, aval.shape)):

@@ -19,7 +19,7 @@ from jaxle_core.lax.linalg_support import (
     map_matrices,
     nan_matrix,
 )
-from jaxle_core.lax.standard import INEXACT, check_same_dtypes
+from jaxle_core.lax.standard import INEXACT
 from jaxle_core.lax.structural import broadcast_in_dim, squeeze
 
 __all__ = ["triangular_solve", "triangular_solve_p", "tridiagonal_solve", "tridiagonal_solve_p"]
@@ -33,7 +33,6 @@ triangular_solve_p = Primitive("triangular_solve")
 def _triangular_solve_aval(a: ShapedArray, b: ShapedArray, *, left_side: bool, lower: bool, transpose_a: bool,
                            conjugate_a: bool, unit_diagonal: bool) -> ShapedArray:
     check_operands("triangular_solve", [a, b], [2, 2], INEXACT)
-    check_same_dtypes("triangular_solve", [a, b], None)
     if a.shape[-1] != a.shape[-2]:
         raise ValueError(f"The first input to triangular_solve must be a square matrix. Got shape {a.shape[-2:]}.")
     if b.shape[-2 if left_side else -1] != a.shape[-1]:
