@@ -1,5 +1,6 @@
 """geqrf (LAPACK's packed QR, behind jnp.linalg.qr(mode="raw") and slogdet(method="qr")) on the reference backend
-against SciPy's raw QR: float32/float64/complex, batched and empty matrices, its staged equation and its errors."""
+against SciPy's raw QR: float32/float64/complex, batched and empty matrices, vmap, its staged equation and its
+errors."""
 
 import numpy as np
 import pytest
@@ -37,6 +38,14 @@ def test_geqrf_of_empty_matrices_and_its_equation():
     assert packed.shape == (2, 0, 3) and taus.shape == (2, 0)
     text = str(jaxle_core.make_jaxpr(geqrf)(np.ones((3, 2), np.float32)))
     assert "b:f32[3,2] c:f32[2] = geqrf a" in text
+
+
+def test_geqrf_under_vmap_maps_over_a_leading_batch():
+    x = _matrix((3, 2, 4, 3), np.float32, 1)
+    packed, taus = jaxle_core.vmap(geqrf, in_axes=1)(x)
+    expected_packed, expected_taus = geqrf(np.moveaxis(x, 1, 0))
+    np.testing.assert_array_equal(np.asarray(packed), np.asarray(expected_packed))
+    np.testing.assert_array_equal(np.asarray(taus), np.asarray(expected_taus))
 
 
 def test_geqrf_errors():
