@@ -61,3 +61,18 @@ def test_log_compiles_reports_in_jaxs_words(caplog):
            "(UnspecifiedValue,)." in messages
     assert any(m.startswith("Finished XLA compilation of jit(<lambda>) in ") for m in messages)
     assert any(m.startswith("Finished jaxpr to MLIR module conversion jit(<lambda>) in ") for m in messages)
+
+
+def test_compilation_reports_its_durations():
+    events = []
+    jax.monitoring.register_event_duration_secs_listener(lambda e, d, **kw: events.append((e, kw)))
+    try:
+        def scaled(x):
+            return x * 3
+
+        jax.jit(scaled)(jnp.ones(2))
+    finally:
+        jax.monitoring.clear_event_listeners()
+    assert events == [("/jax/core/compile/jaxpr_trace_duration", {"fun_name": "scaled"}),
+                      ("/jax/core/compile/jaxpr_to_mlir_module_duration", {"fun_name": "jit(scaled)"}),
+                      ("/jax/core/compile/backend_compile_duration", {"fun_name": "jit(scaled)"})]

@@ -28,7 +28,6 @@ LATER: dict[str, dict[str, str]] = {
         "nn": "jax.nn (in progress)",
         "image": "image resizing (jax.image) is not implemented",
         "ffi": "the foreign function interface (jax.ffi) is not implemented",
-        "monitoring": "event listeners (jax.monitoring) are not implemented",
         "custom_batching": "custom batching rules (custom_vmap) are not implemented",
         "api_util": "helpers over JAX's internals, for libraries built on them",
         "interpreters": "JAX's internal tracing machinery",

@@ -22,7 +22,7 @@ from typing import Any
 
 import jaxle_tree as tree
 from jaxle_core import backend as backend_module
-from jaxle_core import core, execution_checks
+from jaxle_core import core, execution_checks, monitoring
 from jaxle_core.avals import (
     ShapedArray,
     ShapeDtypeStruct,
@@ -428,6 +428,7 @@ class JitWrapped:
         closed = trace_to_jaxpr(flat_fun, avals, debug)
         if log_compiles.value:
             _logger.warning("Finished tracing %s for jit in %.9f sec", debug.func_name, time.perf_counter() - started)
+        monitoring.record_compile_step("/jax/core/compile/jaxpr_trace_duration", started, debug.func_name)
         donated = _donated_leaves(self.donate_argnums, self.donate_argnames, args, dynamic[1], static_nums)
         return closed, out_tree(), donated
 

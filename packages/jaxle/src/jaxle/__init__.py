@@ -23,6 +23,7 @@ from jaxle import (  # noqa: E402, F401
     export,
     flatten_util,
     lax,
+    monitoring,
     numpy,
     ops,
     profiler,

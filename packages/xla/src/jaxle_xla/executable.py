@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxle_core import config, core, dtypes
+from jaxle_core import config, core, dtypes, monitoring
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, physicalize, wrap_physical
@@ -150,6 +150,7 @@ class Executable:
         if logging_compiles:
             _logger.warning("Finished jaxpr to MLIR module conversion jit(%s) in %.9f sec", name,
                             time.perf_counter() - lowering)
+        monitoring.record_compile_step("/jax/core/compile/jaxpr_to_mlir_module_duration", lowering, f"jit({name})")
         self._keep = program.keep
         self._all_kept = all(self._keep)
         self._commit = commit
@@ -165,6 +166,7 @@ class Executable:
         Executable.compile_count += 1
         if logging_compiles:
             _logger.warning("Finished XLA compilation of jit(%s) in %.9f sec", name, time.perf_counter() - compiling)
+        monitoring.record_compile_step("/jax/core/compile/backend_compile_duration", compiling, f"jit({name})")
         self._constants = [to_buffer(c, device) for c in program.hoisted]
         self.out_avals: list[ShapedArray] = list(closed.out_avals)
         self._handlers = [_jaxlib.result_handler(physical_aval(aval), device) for aval in self.out_avals]
