@@ -22,15 +22,7 @@ LINALG_NAMES = json.loads((GOLDEN / "linalg_names.json").read_text())
 ARRAY_ATTRIBUTES = json.loads((GOLDEN / "array_attributes.json").read_text())
 
 # Names whose subsystem is planned as its own piece of work; each says why it waits.
-LATER = {
-    "roots": "the roots of a polynomial are the eigenvalues of its companion matrix (lax.linalg.eig)",
-    "polyfit": "a least-squares fit needs jnp.linalg.lstsq",
-}
-
-_LAPACK = "built on jaxle_core.lax.linalg's LAPACK-backed primitives"
-LINALG_LATER = {name: _LAPACK for name in (
-    "cholesky", "cond", "det", "eig", "eigh", "eigvals", "eigvalsh", "inv", "lstsq", "matrix_rank", "pinv", "qr",
-    "slogdet", "solve", "svd", "svdvals", "tensorinv", "tensorsolve")}
+LATER: dict[str, str] = {}
 
 # Array attributes that describe placement on devices: the XLA backend's Array has them, core's reference one not.
 DEVICE_ATTRIBUTES = {"addressable_data", "addressable_shards", "committed", "copy_to_host_async", "device",
@@ -69,7 +61,7 @@ def test_fft_has_name(name):
         FFT_NAMES[name]["signature"]
 
 
-@pytest.mark.parametrize("name", sorted(set(LINALG_NAMES) - set(LINALG_LATER)))
+@pytest.mark.parametrize("name", sorted(LINALG_NAMES))
 def test_linalg_has_name(name):
     assert inspect.ismodule(jnp.linalg)
     assert hasattr(jnp.linalg, name), f"jnp.linalg lacks {name}"
@@ -78,12 +70,6 @@ def test_linalg_has_name(name):
     parameters = inspect.signature(function).parameters.values()
     assert [[p.name, p.kind.name, "-" if p.default is p.empty else repr(p.default)] for p in parameters] == \
         LINALG_NAMES[name]["signature"]
-
-
-def test_linalg_later_names_leave_the_list_once_they_land():
-    assert set(LINALG_LATER) <= set(LINALG_NAMES)
-    for name in LINALG_LATER:
-        assert not hasattr(jnp.linalg, name), f"jnp.linalg.{name} has landed: remove it from LINALG_LATER"
 
 
 def test_fft_functions_stay_in_their_submodule():

@@ -13,6 +13,7 @@ from jaxle_numpy.indexing import *  # noqa: E402, F403
 from jaxle_numpy.manipulation import *  # noqa: E402, F403
 from jaxle_numpy.matrices import *  # noqa: E402, F403
 from jaxle_numpy.polynomial import *  # noqa: E402, F403
+from jaxle_numpy.polynomial_fits import *  # noqa: E402, F403
 from jaxle_numpy.products import *  # noqa: E402, F403
 from jaxle_numpy.quantiles import *  # noqa: E402, F403
 from jaxle_numpy.ranges import *  # noqa: E402, F403

@@ -11,6 +11,7 @@ from typing import Any
 from jaxle_core.avals import get_aval
 from jaxle_numpy.creation import asarray
 from jaxle_numpy.einsum import einsum
+from jaxle_numpy.linalg.solves import inv
 from jaxle_numpy.manipulation import broadcast_to
 from jaxle_numpy.matrices import eye
 from jaxle_numpy.products import matmul
@@ -60,8 +61,6 @@ def matrix_power(a: Any, n: int) -> Any:
     if n == 0:
         return broadcast_to(eye(shape[-2], dtype=get_aval(a).dtype), shape)
     if n < 0:
-        from jaxle_numpy.linalg.solves import inv
-
         a, n = inv(a), -n
     # Small powers as NumPy spells them; then binary powering over the bits of n, lowest first.
     if n == 1:

@@ -11,6 +11,7 @@ import numpy as np
 from jaxle_core.avals import get_aval
 from jaxle_numpy import reductions, ufuncs
 from jaxle_numpy.creation import asarray
+from jaxle_numpy.linalg.svd import svd
 from jaxle_numpy.manipulation import expand_dims, moveaxis
 from jaxle_numpy.scalar_types import finfo
 from jaxle_numpy.util import canonicalize_axis, check_arraylike, named_jit, promote_dtypes_inexact, scalar_like
@@ -73,8 +74,6 @@ def _matrix_norm_over(x: Any, ord: Any, row_axis: int, col_axis: int, keepdims: 
             return reductions.max(row_sums, axis=row_axis, keepdims=keepdims, initial=0)
         return reductions.min(row_sums, axis=row_axis, keepdims=keepdims)
     if ord in (2, -2, "nuc"):  # from the singular values
-        from jaxle_numpy.linalg.decompositions import svd
-
         singular_values = svd(moveaxis(x, (row_axis, col_axis), (-2, -1)), compute_uv=False)
         if ord == 2:
             y = reductions.max(singular_values, axis=-1, initial=0)
