@@ -20,9 +20,21 @@ from make_scipy_special_golden import CASES  # noqa: E402
 GOLDEN = jnp_golden.load("scipy_special_golden.json")
 
 
+# Cases whose values, weak types and errors match JAX's but whose jaxprs differ by design; each says why.
+JAXPR_DIFFERS = {
+    **dict.fromkeys(("ndtri", "grad_ndtri"), "a first guess polished by Newton steps on log_ndtr (JAX: Cephes' "
+                                             "rational approximations through polyval)"),
+    **dict.fromkeys(("erfcx", "grad_erfcx"), "the asymptotic series has its own terms and switch point"),
+    "grad_zeta_x": "the x derivative differentiates an Euler-Maclaurin sum (JAX: its own series)",
+}
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_golden(name):
-    jnp_golden.assert_case_matches(jnp_golden.run_case(scipy_golden.jaxle_namespace(), CASES[name]), GOLDEN[name])
+    actual, expected = jnp_golden.run_case(scipy_golden.jaxle_namespace(), CASES[name]), GOLDEN[name]
+    if name in JAXPR_DIFFERS:
+        actual, expected = dict(actual, jaxpr=None), dict(expected, jaxpr=None)
+    jnp_golden.assert_case_matches(actual, expected)
 
 
 RNG = np.random.default_rng(0)
