@@ -235,3 +235,16 @@ def test_gaussian_kde_against_scipy():
         stats.gaussian_kde(data, bw_method="foo")
     with pytest.raises(ValueError, match="only handles 1D pdfs"):
         kde.integrate_box_1d(0.0, 1.0)
+
+
+def test_linear_algebra_backed_gradients_and_vmap():
+    rng = np.random.default_rng(4)
+    factor = rng.normal(size=(3, 3))
+    cov, mean, x = factor @ factor.T + np.eye(3), rng.normal(size=3), rng.normal(size=(2, 3))
+    data, points = rng.normal(size=(2, 5)), rng.normal(size=(2, 3))
+    with config.enable_x64(True):
+        check_grads(stats.multivariate_normal.logpdf, (x, mean, cov), order=1, modes=["fwd", "rev"])
+        check_grads(lambda p: stats.gaussian_kde(data).logpdf(p), (points,), order=1, modes=["fwd", "rev"])
+        check_grads(lambda d: stats.gaussian_kde(d).evaluate(points), (data,), order=1, modes=["fwd", "rev"])
+        np.testing.assert_allclose(vmap(lambda row: stats.multivariate_normal.logpdf(row, mean, cov))(x),
+                                   stats.multivariate_normal.logpdf(x, mean, cov), rtol=1e-12)
