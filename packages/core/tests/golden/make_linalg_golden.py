@@ -233,6 +233,8 @@ CASES.update({
     "jvp-lu": _jvp(_first("lu", SQUARE)),
     "jvp-lu-tall": _jvp(_first("lu", TALL)),
     "jvp-lu-wide": _jvp(_first("lu", WIDE)),
+    "jvp-lu-batched": _jvp(_first("lu", rand((2, 3, 3), F32))),
+    "jvp-lu-batched-twice": _jvp(_first("lu", rand((2, 2, 3, 4), F32))),
     "jvp-lu-all": _jvp(_call("lu", SQUARE)),
     "grad-lu": _grad(_first("lu", SQUARE)),
     "jvp-qr": _jvp(_call("qr", SQUARE)),

@@ -12,6 +12,7 @@ import numpy as np
 
 from jaxle_core.ad.jvp import Zero, instantiate, jvp_rules, tangent_aval
 from jaxle_core.avals import get_aval
+from jaxle_core.batching.api import vmap
 from jaxle_core.lax.dot import Precision
 from jaxle_core.lax.elementwise import add, div, lt
 from jaxle_core.lax.factorizations import cholesky_p, lu_p
@@ -44,25 +45,34 @@ jvp_rules[cholesky_p] = _cholesky_jvp
 
 
 def _rows_of(x, permutation):
-    """``x[..., permutation, :]``: the rows of each matrix in the order of ``permutation`` (negative indices wrap)."""
-    aval = get_aval(x)
-    m = aval.shape[-2]
+    """``x[permutation, :]``: the rows of a matrix in the order of ``permutation`` (negative indices wrap)."""
+    m, n = get_aval(x).shape
     wrapped = select_n(lt(permutation, np.int32(0)), permutation, add(permutation, np.int32(m)))
-    batch = tuple(range(aval.ndim - 2))
-    indices = broadcast_in_dim(wrapped, (*get_aval(permutation).shape, 1), tuple(range(get_aval(permutation).ndim)))
-    numbers = GatherDimensionNumbers(offset_dims=(aval.ndim - 1,), collapsed_slice_dims=(aval.ndim - 2,),
-                                     start_index_map=(aval.ndim - 2,), operand_batching_dims=batch,
-                                     start_indices_batching_dims=batch)
-    return gather(x, indices, numbers, (1,) * (aval.ndim - 2) + (1, aval.shape[-1]),
-                  mode=GatherScatterMode.PROMISE_IN_BOUNDS)
+    indices = broadcast_in_dim(wrapped, (m, 1), (0,))
+    numbers = GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,),
+                                     operand_batching_dims=(), start_indices_batching_dims=())
+    return gather(x, indices, numbers, (1, n), mode=GatherScatterMode.PROMISE_IN_BOUNDS)
 
 
-def _batched_like(matrix, like):
-    """``matrix`` broadcast over the batch dimensions of ``like``."""
-    shape = get_aval(like).shape
-    if len(shape) == 2:
-        return matrix
-    return broadcast_in_dim(matrix, shape, (len(shape) - 2, len(shape) - 1))
+def _lu_tangent(lu, permutation, x_dot):
+    """The tangent of the packed factors ``lu`` of one matrix, ``x_dot`` the matrix's tangent."""
+    aval = get_aval(x_dot)
+    dtype = aval.dtype
+    m, n = aval.shape
+    k = min(m, n)
+    zero = np.array(0, dtype)[()]
+    # The unit lower factor [m, m] and the upper factor [n, n], completed with identity blocks.
+    lower = pad(tril(slice_axis(lu, 0, k, 1) if k < n else lu, -1), zero, [(0, 0, 0), (0, m - k, 0)])
+    lower = add(lower, eye(dtype, (m, m)))
+    upper_eye = pad(eye(dtype, (n - k, n - k)), zero, [(k, 0, 0), (k, 0, 0)])
+    upper = pad(triu(slice_axis(lu, 0, k, 0) if k < m else lu), zero, [(0, n - k, 0), (0, 0, 0)])
+    upper = add(upper, upper_eye)
+    permuted = _rows_of(x_dot, permutation)
+    solved = triangular_solve(lower, permuted, left_side=True, transpose_a=False, lower=True, unit_diagonal=True)
+    f = triangular_solve(upper, solved, left_side=False, transpose_a=False, lower=False)
+    lower_dot = matmul(lower, tril(f, -1), Precision.HIGHEST, dtype)
+    upper_dot = matmul(triu(f), upper, Precision.HIGHEST, dtype)
+    return add(lower_dot, upper_dot)
 
 
 def _lu_jvp(primals, tangents):
@@ -71,28 +81,11 @@ def _lu_jvp(primals, tangents):
     integer_tangents = [Zero(tangent_aval(get_aval(pivots))), Zero(tangent_aval(get_aval(permutation)))]
     if type(x_dot) is Zero:
         return [lu, pivots, permutation], [Zero(tangent_aval(get_aval(lu))), *integer_tangents]
-    x_dot = instantiate(x_dot)
-    aval = get_aval(x)
-    dtype, ndim = aval.dtype, aval.ndim
-    m, n = aval.shape[-2:]
-    k = min(m, n)
-    zero = np.array(0, dtype)[()]
-    no_padding = [(0, 0, 0)] * ndim
-    # The unit lower factor [m, m] and the upper factor [n, n], completed with identity blocks.
-    lower = pad(tril(slice_axis(lu, 0, k, ndim - 1) if k < n else lu, -1), zero,
-                no_padding[:-1] + [(0, m - k, 0)])
-    lower = add(lower, _batched_like(eye(dtype, (m, m)), lower))
-    upper_eye = pad(eye(dtype, (n - k, n - k)), zero, [(k, 0, 0), (k, 0, 0)])
-    upper = pad(triu(slice_axis(lu, 0, k, ndim - 2) if k < m else lu), zero,
-                no_padding[:-2] + [(0, n - k, 0), (0, 0, 0)])
-    upper = add(upper, _batched_like(upper_eye, upper))
-    permuted = _rows_of(x_dot, permutation)
-    solved = triangular_solve(lower, permuted, left_side=True, transpose_a=False, lower=True, unit_diagonal=True)
-    f = triangular_solve(upper, solved, left_side=False, transpose_a=False, lower=False)
-    lower_dot = matmul(lower, tril(f, -1), Precision.HIGHEST, dtype)
-    upper_dot = matmul(triu(f), upper, Precision.HIGHEST, dtype)
-    lu_dot = add(lower_dot, upper_dot)
-    return [lu, pivots, permutation], [lu_dot, *integer_tangents]
+    # JAX maps the rule of one matrix over the batch dimensions, which its jaxprs show.
+    tangent = _lu_tangent
+    for _ in range(get_aval(x).ndim - 2):
+        tangent = vmap(tangent)
+    return [lu, pivots, permutation], [tangent(lu, permutation, instantiate(x_dot)), *integer_tangents]
 
 
 jvp_rules[lu_p] = _lu_jvp
