@@ -13,11 +13,10 @@ X64_GOLDEN = jnp_golden.load("jnp_linalg_lapack_x64_golden.json")
 # Cases whose staged jaxpr differs from JAX's, compared by values, dtypes and weak types (docs/numpy.md lists them).
 _SOLVE = ("solve stages one custom_linear_solve over the right-hand side's columns; JAX maps it over them with vmap, "
           "which batches its LU solve")
-VALUES_ONLY = {
-    **{name: _SOLVE for name in ("solve_vector", "solve_matrix", "solve_batched", "solve_complex", "inv",
-                                 "inv_batched", "inv_int", "matrix_power_minus_1", "matrix_power_minus_3", "cond_fro",
-                                 "cond_1", "tensorsolve", "tensorsolve_axes", "polyfit_weights_cov")},
-}
+VALUES_ONLY = {name: _SOLVE for name in (
+    "solve_vector", "solve_matrix", "solve_batched", "solve_complex", "solve_empty", "inv", "inv_batched", "inv_int",
+    "inv_empty", "matrix_power_minus_1", "matrix_power_minus_3", "cond_fro", "cond_1", "cond_inf", "tensorsolve",
+    "tensorsolve_axes", "polyfit_weights_cov")}
 
 
 X64_VALUES_ONLY = {name: _SOLVE for name in ("inv", "solve", "solve_complex")}
