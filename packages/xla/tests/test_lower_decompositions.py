@@ -74,3 +74,17 @@ def test_a_matrix_lapack_cannot_decompose_gives_nans():
 def test_what_the_cpu_lacks_raises_jaxs_error(call, error, message):
     with pytest.raises(error, match=message):
         jc.jit(call)(np.eye(3, dtype=np.float32))
+
+
+def test_derivatives_run_compiled():
+    a = _matrix((3, 3), "float32", 2) + np.diag([0.0, 3.0, 6.0]).astype(np.float32)
+
+    def eigenvalue_sum(x):
+        w = linalg.eig(x, compute_left_eigenvectors=False, compute_right_eigenvectors=False)[0]
+        return jc.lax.reduce_sum(jc.lax.real(w), (0,))
+
+    check_against_reference(jc.grad(eigenvalue_sum), a, rtol=1e-4, atol=1e-5, eager=False)
+    check_against_reference(jc.grad(lambda x: jc.lax.reduce_sum(linalg.eigh(x)[1], (0,))), a, rtol=1e-4, atol=1e-5,
+                            eager=False)
+    check_against_reference(jc.grad(lambda x: jc.lax.reduce_sum(linalg.svd(x, compute_uv=False), (0,))), a,
+                            rtol=1e-4, atol=1e-5, eager=False)

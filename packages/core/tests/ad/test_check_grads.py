@@ -19,7 +19,7 @@ from jaxle_core.config import enable_x64
 from jaxle_core.core import Primitive
 from jaxle_core.custom_derivatives import custom_jvp, custom_vjp
 from jaxle_core.lax import windowed
-from jaxle_core.lax.eigen import eigh
+from jaxle_core.lax.eigen import eig, eigh
 from jaxle_core.lax.elementwise import ge_p
 from jaxle_core.lax.standard import FLOATING, elementwise_primitive
 from jaxle_core.lax.svd import svd
@@ -414,6 +414,9 @@ CASES: list[Case] = [
     *structural("sharding_constraint", lambda x: lax.with_sharding_constraint(x, OneDeviceSharding()) * x, (2, 3)),
     # ---- decompositions: functions of the vectors their signs do not change
     Case("eigh", lambda x: [eigh(x)[1], lax.square(eigh(x)[0])], separated_spectrum),
+    # first order only: as in JAX, the rule's own eig asks for eigenvectors, which have no derivative by default
+    Case("eig", lambda x: lax.real(eig(x, compute_left_eigenvectors=False, compute_right_eigenvectors=False)[0]),
+         separated_spectrum, order=1),
     Case("svd", lambda x: [svd(x, compute_uv=False), lax.square(svd(x, full_matrices=False)[0])],
          lambda rng: (rng.uniform(-0.3, 0.3, (3, 2)) + np.array([[3.0, 0.0], [0.0, 1.0], [0.0, 0.0]]),)),
     # ---- linear algebra (well-conditioned matrices: positive definite, dominant diagonals)

@@ -25,7 +25,7 @@ def _triangular_solve_rule(vals, dims, **params):
         moved_shape = get_aval(moved).shape
         merged = moved_shape[:folded_at - 1] + (moved_shape[folded_at - 1] * size,) + moved_shape[folded_at + 1:]
         out = triangular_solve_p.bind(a, reshape(moved, merged), **params)
-        return move_dim(reshape(out, moved_shape), folded_at, 0), 0
+        return reshape(out, moved_shape), folded_at  # the batch stays where it was folded, as in JAX
     size = get_aval(a).shape[a_dim]
     return triangular_solve_p.bind(at_dim(a, a_dim, size, 0), at_dim(b, b_dim, size, 0), **params), 0
 
