@@ -14,6 +14,7 @@ import numpy as np
 
 from jaxle_core.ad.jvp import Zero, instantiate, jvp_rules, tangent_aval
 from jaxle_core.avals import get_aval
+from jaxle_core.batching.api import vmap
 from jaxle_core.jit import jit
 from jaxle_core.lax.elementwise import add, lt, mul, real, sub
 from jaxle_core.lax.factorizations import lu_p
@@ -24,10 +25,10 @@ from jaxle_core.lax.slicing import GatherDimensionNumbers, GatherScatterMode, ga
 from jaxle_core.lax.sorting import sort
 from jaxle_core.lax.structural import (
     broadcast_in_dim,
-    broadcasted_iota,
     concatenate,
     convert_element_type,
     eye,
+    iota,
     select_n,
 )
 
@@ -61,22 +62,27 @@ def _qr_square_jvp(q, r, dx):
     lower = tril(qt_dx_rinv, -1)
     skew = sub(lower, adjoint(lower))
     # The diagonal of the skew-Hermitian part: C's imaginary part (nothing for real matrices).
-    identity = eye(dtype, (n, n))
+    identity = _batch_broadcast(eye(dtype, (n, n)), get_aval(dx).ndim - 2)
     real_part = real(qt_dx_rinv) if np.issubdtype(dtype, np.complexfloating) else qt_dx_rinv
     if real_part is not qt_dx_rinv:
         real_part = convert_element_type(real_part, dtype)
-    batch_rank = get_aval(dx).ndim - 2
-    if batch_rank:
-        identity = broadcast_in_dim(identity, (1,) * batch_rank + (n, n), (batch_rank, batch_rank + 1))
     skew = add(skew, mul(identity, sub(qt_dx_rinv, real_part)))
     dq = add(_product(q, sub(skew, qt_dx_rinv)), dx_rinv)
     dr = _product(sub(qt_dx_rinv, skew), r)
     return dq, dr
 
 
-def _batched_like(matrix, like):
-    shape = get_aval(like).shape
-    return matrix if len(shape) == 2 else broadcast_in_dim(matrix, shape, (len(shape) - 2, len(shape) - 1))
+def _batch_broadcast(matrix, batch_rank: int):
+    """``matrix`` with ``batch_rank`` leading dimensions of size 1 (broadcast against a batch, as ``jnp`` does)."""
+    if not batch_rank:
+        return matrix
+    n, k = get_aval(matrix).shape
+    return broadcast_in_dim(matrix, (1,) * batch_rank + (n, k), (batch_rank, batch_rank + 1))
+
+
+def _rows_of(x, indices):
+    """``x[indices, :]`` of one matrix."""
+    return _take(x, indices, 0)
 
 
 @jit
@@ -85,10 +91,15 @@ def _lu_solve(lu, permutation, b):
     upper_solved = triangular_solve(lu, b, left_side=True, lower=False, transpose_a=True, conjugate_a=True)
     solved = triangular_solve(lu, upper_solved, left_side=True, lower=True, transpose_a=True, conjugate_a=True,
                               unit_diagonal=True)
-    ndim = get_aval(permutation).ndim
-    order = broadcasted_iota(np.int32, get_aval(permutation).shape, ndim - 1)
-    _, inverse = sort((permutation, order), dimension=ndim - 1, num_keys=1)
-    return _take(solved, inverse, get_aval(solved).ndim - 2)
+    shape = get_aval(permutation).shape
+    order = iota(np.int32, shape[-1])
+    if len(shape) > 1:
+        order = broadcast_in_dim(order, shape, (len(shape) - 1,))
+    _, inverse = sort((permutation, order), dimension=len(shape) - 1, num_keys=1)
+    rows_of = _rows_of
+    for _ in range(len(shape) - 1):  # JAX indexes each matrix of a batch as vmap would
+        rows_of = vmap(rows_of)
+    return rows_of(solved, inverse)
 
 
 def _complete_orthogonal(q, q1, dq1):
@@ -99,7 +110,7 @@ def _complete_orthogonal(q, q1, dq1):
     top, bottom = slice_axis(q1, 0, n, ndim - 2), slice_axis(q1, n, m, ndim - 2)
     q2 = slice_axis(q, n, m, ndim - 1)
     dtop, dbottom = slice_axis(dq1, 0, n, ndim - 2), slice_axis(dq1, n, m, ndim - 2)
-    shifted = sub(top, _batched_like(eye(get_aval(q).dtype, (n, n)), top))
+    shifted = sub(top, _batch_broadcast(eye(get_aval(q).dtype, (n, n)), ndim - 2))
     lu, _, permutation = lu_p.bind(shifted)
     coefficients = _lu_solve(lu, permutation, adjoint(bottom))
     coefficients_h = adjoint(coefficients)
