@@ -182,3 +182,9 @@ def test_segment_sum_runs_on_xla_under_jit():
     ids = np.array([0, 2, 2, 5])
     out = jax.jit(lambda d: jax.ops.segment_sum(d, ids, num_segments=3))(jnp.arange(4.0))
     np.testing.assert_array_equal(out, [0.0, 0.0, 3.0])  # rows 1 and 2 in segment 2; id 5 is out of range: dropped
+
+
+def test_image_resize_runs_on_xla_under_jit():
+    x = jnp.arange(12.0).reshape(3, 4)
+    out = jax.jit(lambda a: jax.image.resize(a, (2, 2), "linear"))(x)
+    np.testing.assert_allclose(out, [[2.2142859, 3.785715], [7.2142873, 8.785716]], rtol=1e-5)  # JAX 0.10.2's

@@ -22,6 +22,7 @@ from jaxle import (  # noqa: E402, F401
     experimental,
     export,
     flatten_util,
+    image,
     lax,
     monitoring,
     numpy,
