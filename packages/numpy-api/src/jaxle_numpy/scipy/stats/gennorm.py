@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from jaxle_core import lax
 from jaxle_numpy.scipy.stats._common import c, promote
 
@@ -15,7 +13,7 @@ __all__ = ["cdf", "logpdf", "pdf"]
 def logpdf(x: Any, beta: Any) -> Any:
     """The log of the probability density at ``x``."""
     x, beta = promote("gennorm.logpdf", x, beta)
-    log_normalizer = lax.sub(lax.sub(lax.log(beta), c(beta, np.log(2))), lax.lgamma(lax.div(c(beta, 1), beta)))
+    log_normalizer = lax.sub(lax.log(lax.mul(c(beta, 0.5), beta)), lax.lgamma(lax.div(c(beta, 1), beta)))
     return lax.sub(log_normalizer, lax.pow(lax.abs(x), beta))
 
 

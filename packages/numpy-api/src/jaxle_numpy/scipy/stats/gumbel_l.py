@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from jaxle_core import lax
-from jaxle_numpy.scipy.stats._common import promote, standardize
+from jaxle_numpy.conditional import _where
+from jaxle_numpy.scipy.stats._common import c, promote, standardize
 
 __all__ = ["cdf", "logcdf", "logpdf", "logsf", "pdf", "ppf", "sf"]
 
@@ -15,10 +18,15 @@ def _z(name: str, x: Any, loc: Any, scale: Any) -> tuple[Any, Any]:
     return standardize(x, loc, scale), scale
 
 
+def _valid(scale: Any, value: Any) -> Any:
+    """``value`` where ``scale`` is positive, NaN elsewhere."""
+    return _where(lax.gt(scale, c(scale, 0)), value, np.nan)
+
+
 def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
     """The log of the probability density at ``x``."""
     z, scale = _z("gumbel_l.logpdf", x, loc, scale)
-    return lax.sub(lax.sub(z, lax.exp(z)), lax.log(scale))
+    return _valid(scale, lax.sub(lax.sub(z, lax.exp(z)), lax.log(scale)))
 
 
 def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -28,8 +36,8 @@ def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 def logsf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
     """The log of the survival function at ``x``."""
-    z, _ = _z("gumbel_l.logsf", x, loc, scale)
-    return lax.neg(lax.exp(z))
+    z, scale = _z("gumbel_l.logsf", x, loc, scale)
+    return _valid(scale, lax.neg(lax.exp(z)))
 
 
 def sf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -48,6 +56,7 @@ def logcdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def ppf(p: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    """The quantile function at ``p``."""
+    """The quantile function at ``p`` (NaN outside (0, 1))."""
     p, loc, scale = promote("gumbel_l.ppf", p, loc, scale)
-    return lax.add(loc, lax.mul(scale, lax.log(lax.neg(lax.log1p(lax.neg(p))))))
+    inside = lax.bitwise_and(lax.gt(p, c(p, 0)), lax.lt(p, c(p, 1)))
+    return _where(inside, lax.add(loc, lax.mul(scale, lax.log(lax.neg(lax.log1p(lax.neg(p)))))), np.nan)
