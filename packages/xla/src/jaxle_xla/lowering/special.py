@@ -530,22 +530,24 @@ def _igammac_small_x(a: _Tensor, x: _Tensor) -> _Tensor:
 
 
 def _igamma_edges(a: _Tensor, x: _Tensor, value: _Tensor, at_zero: float, at_infinite_x: float,
-                  at_infinite_a: float) -> _Tensor:
-    """``value`` with the limits at x = 0, x = inf and a = inf, and NaN outside a > 0, x >= 0."""
+                  at_infinite_a: float, at_zero_a: float = math.nan) -> _Tensor:
+    """``value`` with the limits at x = 0, x = inf, a = inf and a = 0 < x, and NaN outside a > 0, x >= 0.
+
+    At a = 0 all the mass lies at 0, so P = 1 and Q = 0 for x > 0 (``at_zero_a``; NaN for the derivatives)."""
     inf_a, inf_x = _abs(a) == math.inf, _abs(x) == math.inf
     value = _where(inf_a, at_infinite_a, _where(inf_x, at_infinite_x, value))
     value = _where(x == 0.0, at_zero, _where(inf_a & inf_x, math.nan, value))
-    return _where((a > 0.0) & (x >= 0.0), value, math.nan)
+    return _where((a > 0.0) & (x >= 0.0), value, _where((a == 0.0) & (x > 0.0), a.like(at_zero_a), math.nan))
 
 
 @_computed(igamma_p)
 def _igamma(a: _Tensor, x: _Tensor) -> _Tensor:
-    return _igamma_edges(a, x, _GammaParts(a, x, derivative=False).lower(), 0.0, 1.0, 0.0)
+    return _igamma_edges(a, x, _GammaParts(a, x, derivative=False).lower(), 0.0, 1.0, 0.0, 1.0)
 
 
 @_computed(igammac_p)
 def _igammac(a: _Tensor, x: _Tensor) -> _Tensor:
-    return _igamma_edges(a, x, _GammaParts(a, x, derivative=False).upper(), 1.0, 0.0, 1.0)
+    return _igamma_edges(a, x, _GammaParts(a, x, derivative=False).upper(), 1.0, 0.0, 1.0, 0.0)
 
 
 @_computed(igamma_grad_a_p)
