@@ -131,6 +131,9 @@ CASES = {
                             enable_eigvec_derivs=True),
     "jvp-eig-vectors-complex-batch": _jvp("eig", rand((2, 3, 3), "complex64", 29), compute_left_eigenvectors=False,
                                           enable_eigvec_derivs=True),
+    "jvp-eig-left-and-right": _jvp("eig", rand((3, 3), "float32", 28), enable_eigvec_derivs=True),
+    "jvp-eig-left-complex-batch": _jvp("eig", rand((2, 3, 3), "complex64", 29), compute_right_eigenvectors=False,
+                                       enable_eigvec_derivs=True),
     "err-jvp-eig-vectors": _jvp("eig", rand((3, 3), "float32", 28)),
     "grad-eig-values": lambda module: (module.grad(lambda a: module.lax.reduce_sum(module.lax.real(
         module.lax.linalg.eig(a, compute_left_eigenvectors=False, compute_right_eigenvectors=False)[0]), (0,))),

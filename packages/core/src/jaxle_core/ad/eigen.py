@@ -108,31 +108,18 @@ def _solve(a: Any, b: Any) -> Any:
     return vmap(solve_one, in_axes=ndim - 1, out_axes=ndim - 1)(b)
 
 
-_LEFT_DERIVATIVES = "The derivatives of left eigenvectors are not implemented: ask for the right ones only."
 _EIGENVECTOR_DERIVATIVES = (
     "Derivatives of non-symmetric eigenvectors are only valid under assumptions on the input that JAX cannot "
     "check (see the enable_eigvec_derivs argument to jax.lax.linalg.eig). Pass enable_eigvec_derivs=True to "
     "jax.lax.linalg.eig to opt in. See https://github.com/jax-ml/jax/issues/2748 for discussion.")
 
 
-def _eig_jvp(primals, tangents, *, compute_left_eigenvectors, compute_right_eigenvectors, enable_eigvec_derivs,
-             implementation):
-    (a,), (a_dot,) = primals, tangents
-    if (compute_left_eigenvectors or compute_right_eigenvectors) and not enable_eigvec_derivs:
-        raise NotImplementedError(_EIGENVECTOR_DERIVATIVES)
-    if compute_left_eigenvectors:  # JAX differentiates them too; jaxle does not yet
-        raise NotImplementedError(_LEFT_DERIVATIVES)
-    w, v = eig_p.bind(a, compute_left_eigenvectors=False, compute_right_eigenvectors=True,
-                      enable_eigvec_derivs=enable_eigvec_derivs, implementation=implementation)
+def _eigenvector_jvp(w: Any, v: Any, a_dot: Any) -> tuple[Any, Any]:
+    """The tangents of the eigenvalues ``w`` and right eigenvectors ``v`` of ``a`` along ``a_dot``: as for eigh,
+    with ``v^{-1}`` in place of ``v^H``; then each vector's change is made orthogonal to it and its largest
+    component kept real, the normalization LAPACK applies."""
     aval = get_aval(v)
     ndim = aval.ndim
-    a_dot = lax.convert_element_type(a_dot, aval.dtype)
-    if not compute_right_eigenvectors:
-        # dw = diag(v^{-1} da v), summed without forming the product
-        projected = _solve(v, a_dot)
-        return [w], [lax.reduce_sum(lax.mul(projected, swap_minor_dims(v)), (ndim - 1,))]
-    # as for eigh, with v^{-1} in place of v^H; then each vector's change is made orthogonal to it and its largest
-    # component kept real, the normalization LAPACK applies
     inverse_gaps = _inverse_gaps(w)
     projected = batch_matmul(_solve(v, a_dot), v, Precision.HIGHEST)
     w_dot = indexed_diagonal(projected)
@@ -144,7 +131,32 @@ def _eig_jvp(primals, tangents, *, compute_left_eigenvectors, compute_right_eige
     imag_part = lax.neg(lax.imag(lax.reduce_sum(lax.mul(at_largest, v_dot), (ndim - 2,))))
     imag_part = lax.div(imag_part, lax.real(lax.reduce_sum(lax.mul(at_largest, v), (ndim - 2,))))
     correction = lax.expand_dims(lax.complex(real_part, imag_part), (ndim - 2,))
-    return [w, v], [w_dot, lax.add(v_dot, lax.mul(v, correction))]
+    return w_dot, lax.add(v_dot, lax.mul(v, correction))
+
+
+def _eig_jvp(primals, tangents, *, compute_left_eigenvectors, compute_right_eigenvectors, enable_eigvec_derivs,
+             implementation):
+    (a,), (a_dot,) = primals, tangents
+    if (compute_left_eigenvectors or compute_right_eigenvectors) and not enable_eigvec_derivs:
+        raise NotImplementedError(_EIGENVECTOR_DERIVATIVES)
+    w, *left, v = eig_p.bind(a, compute_left_eigenvectors=compute_left_eigenvectors, compute_right_eigenvectors=True,
+                             enable_eigvec_derivs=enable_eigvec_derivs, implementation=implementation)
+    ndim = get_aval(v).ndim
+    a_dot = lax.convert_element_type(a_dot, get_aval(v).dtype)
+    if not (compute_left_eigenvectors or compute_right_eigenvectors):
+        # dw = diag(v^{-1} da v), summed without forming the product
+        projected = _solve(v, a_dot)
+        return [w], [lax.reduce_sum(lax.mul(projected, swap_minor_dims(v)), (ndim - 1,))]
+    w_dot, v_dot = _eigenvector_jvp(w, v, a_dot)
+    primals_out, tangents_out = [w], [w_dot]
+    if compute_left_eigenvectors:  # the right eigenvectors of a^H, for the conjugate eigenvalues
+        _, vl_dot = _eigenvector_jvp(lax.conj(w), left[0], adjoint(a_dot))
+        primals_out.append(left[0])
+        tangents_out.append(vl_dot)
+    if compute_right_eigenvectors:
+        primals_out.append(v)
+        tangents_out.append(v_dot)
+    return primals_out, tangents_out
 
 
 jvp_rules[eig_p] = _eig_jvp
