@@ -12,6 +12,7 @@ import numpy as np
 
 from jaxle_core import dtypes
 from jaxle_core.avals import get_aval
+from jaxle_core.batching import vmap
 from jaxle_core.custom_derivatives import custom_jvp
 from jaxle_core.lax import linalg as lax_linalg
 from jaxle_core.lax import sorting as lax_sorting
@@ -43,15 +44,14 @@ class SlogdetResult(NamedTuple):
 
 
 def _matvec(a: Any, x: Any) -> Any:
-    """``a @ x`` for one matrix and a vector or matrix, at the highest precision."""
+    """``a @ x`` for one matrix and one vector, at the highest precision."""
     return dot_general(a, x, (((1,), (0,)), ((), ())), precision=("highest", "highest"))
 
 
-def _lu_solve_columns(lu: Any, permutation: Any, b: Any, transpose: bool) -> Any:
-    """Solve ``A x = b`` (``A^T x = b`` with ``transpose``) for the columns of ``b`` given ``A``'s LU factors."""
-    m = get_aval(lu).shape[0]
-    shape = get_aval(b).shape
-    x = lax_structural.reshape(b, (m, math.prod(shape[1:])))
+@named_jit("_lu_solve", ("transpose",))
+def _lu_solve(lu: Any, permutation: Any, b: Any, transpose: bool) -> Any:
+    """Solve ``A x = b`` (``A^T x = b`` with ``transpose``) for the vector ``b`` given ``A``'s LU factors."""
+    x = expand_dims(b, -1)
     if not transpose:
         x = x[permutation, :]
         x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=True, unit_diagonal=True)
@@ -59,20 +59,24 @@ def _lu_solve_columns(lu: Any, permutation: Any, b: Any, transpose: bool) -> Any
     else:
         x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=False, transpose_a=True)
         x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=True, transpose_a=True, unit_diagonal=True)
-        _, inverse = lax_sorting.sort_key_val(permutation, lax_structural.iota(np.int32, m))
+        _, inverse = lax_sorting.sort_key_val(permutation, lax_structural.iota(np.int32, get_aval(lu).shape[0]))
         x = x[inverse, :]
-    return lax_structural.reshape(x, shape)
+    return x[:, 0]
 
 
 def _solve_square(a: Any, b: Any) -> Any:
-    """Solve ``a x = b`` for one square matrix ``a`` and a vector or matrix ``b``, as a custom linear solve over
-    the LU factors of ``a`` (which are not differentiated: the solve's derivative is another solve). The columns
-    of a matrix ``b`` are solved together (JAX maps the solve over them: the same arithmetic per column)."""
+    """Solve ``a x = b`` for one square matrix ``a`` and a vector ``b`` (or each column of a matrix ``b``), as a
+    custom linear solve over the LU factors of ``a`` (which are not differentiated: the solve's derivative is
+    another solve)."""
     lu, _, permutation = lax_linalg.lu(stop_gradient(a))
-    return custom_linear_solve(
-        lambda x: _matvec(a, x), b,
-        solve=lambda _, x: _lu_solve_columns(lu, permutation, x, transpose=False),
-        transpose_solve=lambda _, x: _lu_solve_columns(lu, permutation, x, transpose=True))
+
+    def solve_vector(rhs):
+        return custom_linear_solve(
+            lambda x: _matvec(a, x), rhs,
+            solve=lambda _, x: _lu_solve(lu, permutation, x, transpose=False),
+            transpose_solve=lambda _, x: _lu_solve(lu, permutation, x, transpose=True))
+
+    return solve_vector(b) if get_aval(b).ndim == 1 else vmap(solve_vector, in_axes=1, out_axes=1)(b)
 
 
 @named_jit("solve")
@@ -105,7 +109,8 @@ def _check_square(a: Any, message: str) -> tuple[int, ...]:
 @named_jit("inv")
 def inv(a: Any) -> Any:
     """The inverse of each square matrix (NaN or inf where singular)."""
-    a = inexact_operand("inv", a)
+    check_arraylike("jnp.linalg.inv", a)
+    a = asarray(a)  # solve promotes it, with the identity of its own dtype
     shape = _check_square(a, "Argument to inv must have shape [..., n, n], got {shape}.")
     identity = eye(shape[-1], dtype=get_aval(a).dtype)
     return solve(a, lax_structural.broadcast(identity, shape[:-2]))
