@@ -27,7 +27,6 @@ LATER: dict[str, dict[str, str]] = {
         **dict.fromkeys(["Ref", "ad", "ds", "empty_ref", "free_ref", "freeze", "new_ref", "ref"], REFS),
         "nn": "jax.nn (in progress)",
         "ffi": "the foreign function interface (jax.ffi) is not implemented",
-        "custom_batching": "custom batching rules (custom_vmap) are not implemented",
         "api_util": "helpers over JAX's internals, for libraries built on them",
         "interpreters": "JAX's internal tracing machinery",
         "lib": "jaxlib's internals",

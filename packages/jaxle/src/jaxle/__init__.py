@@ -14,6 +14,7 @@ import jaxle_xla  # noqa: E402, F401  (importing the bridge registers XLA as the
 from jaxle import (  # noqa: E402, F401
     ad_checkpoint,
     core,
+    custom_batching,
     custom_derivatives,
     debug,
     dlpack,

@@ -9,6 +9,7 @@ from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     conditionals,
     convolution,
     cumulative,
+    custom_batching,
     custom_derivatives,
     debugging,
     dot,

@@ -36,7 +36,15 @@ from jaxle_core.batching import (  # noqa: F401
 from jaxle_core.batching import conditionals, scan, solves, while_loops  # noqa: F401
 
 # isort: split
-from jaxle_core.batching import ad, callbacks, checkpoint, custom_derivatives, debugging, jit  # noqa: F401
+from jaxle_core.batching import (  # noqa: F401
+    ad,
+    callbacks,
+    checkpoint,
+    custom_batching,
+    custom_derivatives,
+    debugging,
+    jit,
+)
 from jaxle_core.batching.api import vmap
 from jaxle_core.batching.trace import BatchTrace, BatchTracer, batching_rules
 

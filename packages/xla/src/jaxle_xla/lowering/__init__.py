@@ -11,6 +11,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     convolution,
     creation,
     cumulative,
+    custom_batching,
     custom_derivatives,
     debugging,
     dot,
