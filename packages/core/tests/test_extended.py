@@ -125,3 +125,19 @@ def test_primitive_without_physical_rule_is_a_type_error():
         lax.add(make_p.bind(DATA), make_p.bind(DATA))
     with pytest.raises(TypeError, match="cumsum does not accept dtype pair"):
         lax.cumsum(make_p.bind(DATA))
+
+
+def test_eq_and_ne_compare_whole_elements():
+    data = DATA.copy()
+    data[1, 2, 1] = data[0, 2, 1]  # second halves equal, first halves not
+    data[1, 3] = data[0, 3]  # the whole element equal
+    pairs = make_p.bind(data)
+    np.testing.assert_array_equal(np.asarray(lax.eq(pairs[0], pairs[1])), [False, False, False, True])
+    np.testing.assert_array_equal(np.asarray(jit(lax.ne)(pairs[1], pairs[0][3])), [True, True, True, False])
+    with pytest.raises(TypeError, match="eq requires arguments to have the same dtypes"):
+        lax.eq(pairs, np.zeros((3, 4), np.int32))
+
+
+def test_stack_joins_whole_elements():
+    out = first_p.bind(lax.stack([make_p.bind(DATA[0]), make_p.bind(DATA[1])], 1))
+    np.testing.assert_array_equal(np.asarray(out), np.stack([DATA[0, :, 0], DATA[1, :, 0]], 1))

@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 
 import jaxle_numpy as jnp
-from jaxle_core import dtypes
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_numpy.util import named_jit
 from jaxle_random.distributions import _exponential, _float_dtype
@@ -22,11 +21,9 @@ __all__ = ["ball"]
 @named_jit("_ball", static_argnames=("d", "shape", "dtype"))
 def _ball(key: Any, p: Any, d: int, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     normal_key, exponential_key = split(key)
-    # JAX draws with p as a float of the default precision, whatever the sample dtype
-    p_float = jnp.asarray(p).astype(dtypes.default_float_dtype())
-    g = _generalized_normal(normal_key, p_float, shape + (d,), dtype)
+    g = _generalized_normal(normal_key, p, shape + (d,), dtype)
     e = _exponential(exponential_key, shape, dtype)
-    radius = (jnp.sum(jnp.abs(g) ** p_float.astype(dtype), axis=-1) + e) ** (1 / p_float).astype(dtype)
+    radius = (jnp.sum(jnp.abs(g) ** p, axis=-1) + e) ** (1 / p)
     return g / radius[..., None]
 
 

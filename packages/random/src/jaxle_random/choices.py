@@ -49,7 +49,7 @@ def choice(key: Any, a: Any, shape: tuple[int, ...] | int = (), replace: bool = 
         if replace:
             picks = randint(key, shape, 0, n_inputs)
         else:
-            picks = lax.slice_in_dim(_shuffle(key, jnp.arange(n_inputs), 0), 0, n_draws).reshape(shape)
+            picks = _shuffle(key, jnp.arange(n_inputs), 0)[:n_draws].reshape(shape)
     else:
         p = jnp.asarray(p)
         if p.shape != (n_inputs,):
@@ -57,7 +57,7 @@ def choice(key: Any, a: Any, shape: tuple[int, ...] | int = (), replace: bool = 
                              f"{p.shape} and a.shape[axis] is {n_inputs}.")
         if replace:
             cumulative = jnp.cumsum(p)
-            total = lax.index_in_dim(cumulative, n_inputs - 1, keepdims=False)
+            total = cumulative[-1]
             targets = total * (1 - uniform(key, shape, cumulative.dtype))
             picks = jnp.searchsorted(cumulative, targets).astype(dtypes.default_int_dtype())
         else:

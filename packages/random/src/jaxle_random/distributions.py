@@ -278,7 +278,7 @@ def triangular(key: Any, left: Any, mode: Any, right: Any, shape: tuple[int, ...
     dtype = _float_dtype(dtype, "triangular")
     key = typed_key(key, "triangular")
     shape = _sample_shape(shape, "triangular", left, mode, right)
-    left, right, mode = (jnp.broadcast_to(v, shape) for v in (left, right, mode))
+    left, right, mode = (jnp.broadcast_to(lax.convert_element_type(v, dtype), shape) for v in (left, right, mode))
     mode_quantile = (mode - left) / (right - left)
     u = _uniform(key, shape, dtype, 0.0, 1.0)
     below_mode = left + jnp.sqrt(u * (right - left) * (mode - left))

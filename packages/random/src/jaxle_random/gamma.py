@@ -303,9 +303,9 @@ def t(key: Any, df: Any, shape: Any = None, dtype: Any = None, *, out_sharding: 
 
 def _generalized_normal_body(key: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     keys = split(key)
-    g = gamma(keys[0], lax.div(np.array(1, p.dtype), p), shape, dtype)
+    g = gamma(keys[0], 1 / p, shape, dtype)
     signs = _rademacher(keys[1], shape, dtype)
-    return lax.mul(signs, lax.pow(g, lax.convert_element_type(lax.div(np.array(1, p.dtype), p), dtype)))
+    return lax.mul(signs, lax.pow(g, lax.convert_element_type(1 / p, dtype)))
 
 
 _generalized_normal_body.__name__ = "_generalized_normal"

@@ -22,7 +22,7 @@ def _keys(key: Any, num: int) -> list[Any]:
 
 
 def _unit_uniform(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    return _uniform(key, shape, dtype, np.array(0, dtype), np.array(1, dtype))
+    return _uniform(key, shape, dtype, 0.0, 1.0)
 
 
 def _poisson_knuth_body(key: Any, lam: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -74,8 +74,11 @@ def _poisson_rejection_body(key: Any, lam: Any, shape: tuple[int, ...], dtype: n
         t = -lam + k * log_lam - lax.lgamma(k + c(1))
         accept_fast = (u_shifted >= c(0.07)) & (v <= v_r)
         reject = (k < c(0)) | ((u_shifted < c(0.013)) & (v > u_shifted))
-        accept = accept_fast | (~reject & (s <= t))
-        return iteration + 1, lax.select(accept, k, k_out), accepted | accept, loop_key
+        within = s <= t
+        accept = accept_fast | (~reject & within)
+        k_out = lax.select(accept, k, k_out)
+        accepted = accepted | accept
+        return iteration + 1, k_out, accepted, loop_key
 
     state = (0, lax.full(shape, -1, lam.dtype), lax.full(shape, False, np.bool_), key)
     return lax.convert_element_type(lax.while_loop(more, step, state)[1], dtype)

@@ -121,6 +121,12 @@ def _cases() -> dict:
     case("key_array_attrs", lambda ns: str([(k.shape, k.ndim, k.size, len(k)) for k in [ns.random.split(
         ns.random.key(2), (2, 3))]]))
     case("key_array_gather", lambda ns: ns.random.split(ns.random.key(2), 4)[np.array([3, 0])])
+    case("key_array_eq", lambda ns: ns.random.split(ns.random.key(2), 4) == ns.random.split(ns.random.key(2), 4)[1])
+    case("key_array_ne", lambda ns: ns.random.split(ns.random.key(2), 3) != ns.random.key(2))
+    case("key_array_stack", lambda ns: ns.numpy.stack([ns.random.key(1), ns.random.key(2)]))
+    case("key_array_concatenate", lambda ns: ns.numpy.concatenate([ns.random.split(ns.random.key(1), 2)] * 2))
+    case("key_array_where", lambda ns: ns.numpy.where(np.array([True, False]), ns.random.split(ns.random.key(1), 2),
+                                                      ns.random.key(3)))
     case("jit_key_in_out", lambda ns: ns.jit(lambda k: ns.random.split(k, 3))(ns.random.key(12)))
     case("jit_key_seed", lambda ns: ns.jit(ns.random.key)(np.int32(77)))
     case("vmap_typed_normal", lambda ns: ns.vmap(lambda k: ns.random.normal(k, (3,)))(
@@ -175,6 +181,7 @@ def _cases() -> dict:
     case("jaxpr_key_array_index", lambda ns: _text(ns, lambda k: k[1], ns.random.split(ns.random.key(0), 4)))
     case("jaxpr_key_array_reshape_T", lambda ns: _text(ns, lambda k: k.reshape(2, 2).T,
                                                        ns.random.split(ns.random.key(0), 4)))
+    case("jaxpr_key_array_eq", lambda ns: _text(ns, lambda k: k == k[0], ns.random.split(ns.random.key(0), 4)))
     keys = lambda ns: ns.random.split(ns.random.key(0), 6)  # noqa: E731
     case("jaxpr_vmap_normal", lambda ns: _text(ns, ns.vmap(ns.random.normal), keys(ns)))
     case("jaxpr_vmap_split", lambda ns: _text(ns, ns.vmap(ns.random.split), keys(ns)))

@@ -11,8 +11,12 @@ from typing import Any
 
 import numpy as np
 
+from jaxle_core import dtypes
+from jaxle_core.avals import ShapedArray
 from jaxle_core.extended import physical_aval, physical_rules
+from jaxle_core.lax.elementwise import eq_p, ne_p
 from jaxle_core.lax.identity import copy_p
+from jaxle_core.lax.reductions import reduce_and_p, reduce_or_p
 from jaxle_core.lax.slicing import (
     GatherDimensionNumbers,
     dynamic_slice_p,
@@ -27,6 +31,7 @@ from jaxle_core.lax.structural import (
     rev_p,
     select_n_p,
     squeeze_p,
+    stack_p,
     transpose_p,
 )
 
@@ -79,6 +84,11 @@ def _rev(x, *, avals_in, avals_out, dimensions):
     return [rev_p.bind(x, dimensions=dimensions)]
 
 
+@_rule(stack_p)
+def _stack(*xs, avals_in, avals_out, axis):
+    return [stack_p.bind(*xs, axis=axis)]
+
+
 @_rule(concatenate_p)
 def _concatenate(*xs, avals_in, avals_out, dimension):
     return [concatenate_p.bind(*xs, dimension=dimension)]
@@ -129,3 +139,36 @@ def _select_n(which, *cases, avals_in, avals_out):
         which = broadcast_in_dim_p.bind(which, shape=shape, broadcast_dimensions=tuple(range(avals_in[0].ndim)),
                                         sharding=None)
     return [select_n_p.bind(which, *cases)]
+
+
+# Equality of extended elements (two keys are equal when all their data is): eq and ne accept two operands of
+# one extended dtype, as JAX's do.
+
+
+def _comparison_of_elements(primitive, reduction):
+    numeric_aval = primitive.abstract_eval
+
+    def aval(x, y):
+        if dtypes.is_extended(x.dtype) or dtypes.is_extended(y.dtype):
+            if x.dtype != y.dtype:
+                raise TypeError(f"{primitive.name} requires arguments to have the same dtypes, got {x.dtype}, "
+                                f"{y.dtype}.")
+            shape = x.shape if x.ndim >= y.ndim else y.shape
+            return ShapedArray(shape, np.dtype(np.bool_))
+        return numeric_aval(x, y)
+
+    primitive.def_abstract_eval(aval)
+
+    @_rule(primitive)
+    def _compare(x, y, *, avals_in, avals_out):
+        trailing = _trailing(avals_in[0])
+        n = avals_out[0].ndim
+        shape = avals_out[0].shape + trailing
+        x, y = (v if a.shape == avals_out[0].shape else
+                broadcast_in_dim_p.bind(v, shape=shape, sharding=None, broadcast_dimensions=tuple(
+                    range(n - a.ndim, n + len(trailing)))) for v, a in zip((x, y), avals_in))
+        return [reduction.bind(primitive.bind(x, y), axes=tuple(range(n, n + len(trailing))))]
+
+
+_comparison_of_elements(eq_p, reduce_and_p)
+_comparison_of_elements(ne_p, reduce_or_p)
