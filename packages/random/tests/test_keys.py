@@ -51,3 +51,34 @@ def test_keys_golden(name):
 def test_later_jaxprs_still_differ(name):
     got = golden.run_case(NS, name).get("text")
     assert got != GOLDEN[name]["text"], f"{name} matches JAX: remove it from JAXPR_LATER"
+
+
+def test_keys_pickle_and_keep_their_impl():
+    import pickle
+
+    keys = NS.random.split(NS.random.key(3), 2)
+    again = pickle.loads(pickle.dumps(keys))
+    assert again.dtype == keys.dtype and again.shape == (2,)
+    np.testing.assert_array_equal(NS.random.key_data(again), NS.random.key_data(keys))
+
+
+def test_keys_have_float0_tangents_and_no_gradient():
+    import jaxle_core as jc
+
+    key = NS.random.key(0)
+    out, tangent = jc.jvp(lambda k: NS.random.split(k), (key,), (np.zeros((), jc.dtypes.float0),))
+    assert out.shape == (2,) and tangent.dtype == jc.dtypes.float0 and tangent.shape == (2,)
+    # a key beside a differentiated argument is a constant of the derivative
+    grad = jc.grad(lambda x, k: x * NS.random.normal(k))(2.0, key)
+    np.testing.assert_allclose(grad, NS.random.normal(key), rtol=1e-6)
+    with pytest.raises(TypeError, match="grad requires real- or complex-valued inputs"):
+        jc.grad(lambda k: NS.random.normal(k))(key)
+
+
+def test_default_impl_flag_selects_the_implementation():
+    import jaxle_core as jc
+
+    with jc.config.default_prng_impl("threefry2x32"):
+        assert NS.random.key_impl(NS.random.key(0)) == "threefry2x32"
+    with pytest.raises(ValueError, match="new enum value must be in"):
+        jc.config.config.update("jax_default_prng_impl", "nope")
