@@ -36,7 +36,6 @@ LATER: dict[str, dict[str, str]] = {
         "print_saved_residuals": "reporting the residuals a checkpoint saves",
     },
     "core": {
-        **dict.fromkeys(["AbstractValue", "Value", "ParamDict", "eval_context"], "JAX's internal tracing machinery"),
         **dict.fromkeys(["max_dim", "min_dim"], "shape polymorphism (symbolic dimensions)"),
     },
     "custom_derivatives": {

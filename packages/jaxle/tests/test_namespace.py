@@ -188,3 +188,11 @@ def test_image_resize_runs_on_xla_under_jit():
     x = jnp.arange(12.0).reshape(3, 4)
     out = jax.jit(lambda a: jax.image.resize(a, (2, 2), "linear"))(x)
     np.testing.assert_allclose(out, [[2.2142859, 3.785715], [7.2142873, 8.785716]], rtol=1e-5)  # JAX 0.10.2's
+
+
+def test_core_types():
+    assert isinstance(jax.typeof(1.0), jax.core.AbstractValue)
+    assert issubclass(jax.core.ShapedArray, jax.core.AbstractValue)
+    with jax.core.eval_context():
+        out = jax.jit(lambda x: (jnp.sin(2.0), x))(1.0)
+    np.testing.assert_allclose(out[0], np.sin(2.0), rtol=1e-6)

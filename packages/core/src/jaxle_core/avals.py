@@ -19,7 +19,13 @@ def canonicalize_shape(shape: Any) -> tuple[int, ...]:
     raise TypeError(f"Shapes must be 1D sequences of concrete values of integer type, got {shape}.")
 
 
-class ShapedArray:
+class AbstractValue:
+    """What tracing knows of a value without its contents: the base of ``ShapedArray`` and the token's type."""
+
+    __slots__ = ()
+
+
+class ShapedArray(AbstractValue):
     """An array known only by its shape, dtype and weak-typedness."""
 
     __slots__ = ("shape", "dtype", "weak_type", "_hash")

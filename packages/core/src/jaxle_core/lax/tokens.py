@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from jaxle_core import core
-from jaxle_core.avals import abstract_value_types, aval_handlers
+from jaxle_core.avals import AbstractValue, abstract_value_types, aval_handlers
 
 __all__ = ["after_all", "after_all_p", "create_token", "create_token_p"]
 
 
-class AbstractToken:
+class AbstractToken(AbstractValue):
     """The abstract value of a token."""
 
     __slots__ = ()
