@@ -24,7 +24,6 @@ from jaxle_core.backend import current_backend
 from jaxle_core.core import EvalTrace, Tracer, concrete_value, current_trace
 from jaxle_core.errors import ConcretizationTypeError
 from jaxle_core.jit import jit
-from jaxle_core.lax import operators as lax_operators
 from jaxle_core.lax import structural as lax_structural
 
 __all__ = ["is_arraylike", "check_arraylike", "promote_dtypes", "promote_shapes", "promote_args",
@@ -116,14 +115,19 @@ _RANK_PROMOTION_DOCS = "https://docs.jax.dev/en/latest/rank_promotion_warning.ht
 
 def promote_shapes(fun_name: str, *args: Any) -> list[Any]:
     """``args`` given leading size-1 dimensions up to the largest rank, as NumPy broadcasting implies
-    (``jax_numpy_rank_promotion`` may ask for a warning or an error when non-scalar ranks differ)."""
+    (``jax_numpy_rank_promotion`` may ask for a warning or an error when non-scalar ranks differ). As in JAX, 0-d
+    operands are left to lax's scalar broadcasting beside operands of one rank; beside several ranks every
+    operand, 0-d ones included, is brought to the common rank."""
     shapes = [get_aval(a).shape for a in args]
     if len({len(s) for s in shapes}) <= 1:  # one rank: nothing to broadcast here
         return list(args)
-    if len({len(s) for s in shapes if s}) > 1:  # ranks differ: JAX's ValueError for shapes that do not broadcast
-        _check_rank_promotion(fun_name, shapes)
-        lax_structural.broadcast_shapes(*shapes)
-    return lax_operators.promote_ranks(args)
+    if len({len(s) for s in shapes if s}) < 2:  # scalars beside one rank: lax broadcasts them
+        return list(args)
+    _check_rank_promotion(fun_name, shapes)
+    rank = len(lax_structural.broadcast_shapes(*shapes))  # JAX's ValueError for shapes that do not broadcast
+    return [a if len(s) == rank else lax_structural.broadcast_in_dim(a, (1,) * (rank - len(s)) + tuple(s),
+                                                                     tuple(range(rank - len(s), rank)))
+            for a, s in zip(args, shapes)]
 
 
 def _check_rank_promotion(fun_name: str, shapes: list[tuple[int, ...]]) -> None:

@@ -65,6 +65,7 @@ CASES = {
     "multinomial.float_counts": case("multinomial.logpmf", np.array([1.0, 2.0, 3.0], np.float32), np.float32(6),
                                      np.array([0.2, 0.3, 0.5], np.float32)),
     "norm.logpdf_loc_scale": case("norm.logpdf", X, np.float32(0.5), np.float32(2.0)),
+    "norm.logpdf_ranks": case("norm.logpdf", X, np.float32(0.5), np.array([[1.0], [2.0]], np.float32)),
     "beta.logpdf": case("beta.logpdf", UNIT, np.float32(2.0), np.float32(3.0)),
     "beta.logpdf_large_shapes": case("beta.logpdf", UNIT, np.float32(9.0), np.float32(30.0)),
     "rankdata_bad_method": lambda m: (lambda a: m.scipy.stats.rankdata(a, "foo"), [X]),
