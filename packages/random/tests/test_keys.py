@@ -15,8 +15,8 @@ NS = golden.keys_namespace("jaxle")
 # the PRNG implementations JAX registers (jaxle registers threefry2x32 alone).
 TYPE_ONLY_ERRORS = {"error_wrap_dtype", "error_impl_unknown"}
 
-_CLIP = ("randint's bounds are clipped by jnp.clip calls on constants, which jaxle's jit evaluates on the spot "
-         "where JAX stages them")
+_CLIP = ("the equations are JAX's; JAX's printer also writes the shared clip jaxpr inline at its first use inside "
+         "_randint, where jaxle's printer refers to its let binding")
 # Jaxprs that still print differently from JAX's, each with the reason (the values are JAX's regardless: see
 # test_golden); the last test fails once one matches, so the set only shrinks.
 JAXPR_LATER = {

@@ -106,7 +106,9 @@ def _randint_body(key: Any, shape: tuple[int, ...], minval: Any, maxval: Any, dt
     width = dtype.itemsize * 8
     unsigned = np.dtype(f"uint{width}")
     # a maxval beyond the dtype's range makes the largest value of the dtype reachable
-    maxval_beyond = lax.gt(maxval, _clip_convert(jnp.array(jnp.iinfo(dtype).max, dtype), maxval.dtype))
+    low, high = _clip_range(dtype, maxval.dtype)
+    top = jnp.asarray(high) if maxval.dtype == dtypes.default_int_dtype() else jnp.asarray(high, maxval.dtype)
+    maxval_beyond = lax.gt(maxval, jnp.clip(top, low, high))
     minval, maxval = _clip_convert(minval, dtype), _clip_convert(maxval, dtype)
     minval, maxval = lax.broadcast_to_rank(minval, len(shape)), lax.broadcast_to_rank(maxval, len(shape))
     high_key, low_key = split(key)
