@@ -76,3 +76,35 @@ def test_compilation_reports_its_durations():
     assert events == [("/jax/core/compile/jaxpr_trace_duration", {"fun_name": "scaled"}),
                       ("/jax/core/compile/jaxpr_to_mlir_module_duration", {"fun_name": "jit(scaled)"}),
                       ("/jax/core/compile/backend_compile_duration", {"fun_name": "jit(scaled)"})]
+
+
+DISALLOWED = ("INVALID_ARGUMENT: Disallowed host-to-device transfer: aval=ShapedArray({}), "
+              "dst_sharding=SingleDeviceSharding(device=CpuDevice(id=0), memory_kind=device)")
+
+
+def test_transfer_guard_refuses_implicit_host_to_device_transfers():
+    x = jnp.ones(3)
+    double = jax.jit(lambda a: a * 2)
+    double(x)
+    with jax.transfer_guard("disallow"):
+        for run, aval in [(lambda: double(np.ones(3, np.float32)), "float32[3]"),
+                          (lambda: double(2.0), "float32[], weak_type=True"),
+                          (lambda: x + np.ones(3, np.float32), "float32[3]"),
+                          (lambda: jnp.asarray(np.ones(2, np.int32)), "int32[2]")]:
+            with pytest.raises(jax.errors.JaxRuntimeError) as info:
+                run()
+            assert str(info.value) == DISALLOWED.format(aval)
+        # explicit transfers, and reading values back on CPU, are allowed
+        put = jax.device_put(np.ones(3, np.float32))
+        assert np.asarray(double(put)).tolist() == [2.0, 2.0, 2.0] and jax.device_get(x).shape == (3,)
+    with jax.transfer_guard("disallow_explicit"), pytest.raises(jax.errors.JaxRuntimeError):
+        jax.device_put(np.ones(3, np.float32))
+    assert float(double(2.0)) == 4.0  # allowed again outside the block
+
+
+def test_transfer_guard_log(caplog):
+    x = jnp.ones(3)
+    with jax.transfer_guard_host_to_device("log"):
+        x + np.ones(3, np.float32)
+    assert caplog.records[-1].getMessage() == DISALLOWED.format("float32[3]").removeprefix(
+        "INVALID_ARGUMENT: Disallowed ")

@@ -12,7 +12,7 @@ from jaxle_core import core
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p
-from jaxle_xla import _jaxlib
+from jaxle_xla import _jaxlib, transfer_guard
 from jaxle_xla.array import XlaArray
 from jaxle_xla.clients import (
     default_backend,
@@ -70,14 +70,15 @@ def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = Fa
             out._host = leaf._host
         return out
 
-    if _is_placement(device):
-        if not isinstance(core.current_trace(), core.EvalTrace):
-            return _staged_device_put(x, device, donate, may_alias)
-        target = _placement_device(device)
-        return tree.tree_map(lambda leaf: put(leaf, target), x)
-    return tree.tree_map(lambda spec, subtree: tree.tree_map(lambda leaf: put(leaf, _placement_device(spec)),
-                                                              subtree),
-                         device, x, is_leaf=_is_placement)
+    with transfer_guard.explicit_transfers():
+        if _is_placement(device):
+            if not isinstance(core.current_trace(), core.EvalTrace):
+                return _staged_device_put(x, device, donate, may_alias)
+            target = _placement_device(device)
+            return tree.tree_map(lambda leaf: put(leaf, target), x)
+        return tree.tree_map(lambda spec, subtree: tree.tree_map(lambda leaf: put(leaf, _placement_device(spec)),
+                                                                  subtree),
+                             device, x, is_leaf=_is_placement)
 
 
 def _staged_device_put(x: Any, device: Any, donate: bool, may_alias: bool | None) -> Any:

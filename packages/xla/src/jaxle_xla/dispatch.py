@@ -18,7 +18,7 @@ from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.extended import ExtendedArray
 from jaxle_core.staging import trace_to_jaxpr
-from jaxle_xla import _jaxlib, clients
+from jaxle_xla import _jaxlib, clients, transfer_guard
 from jaxle_xla.array import XlaArray
 from jaxle_xla.executable import Executable, PerDeviceExecutable, Program, host_buffer, placement
 
@@ -114,6 +114,10 @@ class XlaBackend:
             return moved
         if isinstance(x, ExtendedArray):  # keys: their physical data moved, then viewed as keys again
             return x.aval.dtype.wrap(self.device_put(x.physical, device))
+        if transfer_guard.armed and not isinstance(x, Array):
+            aval = get_aval(x)
+            transfer_guard.check_host_to_device(aval.update(weak_type=weak_type) if weak_type else aval,
+                                                clients.default_device() if device is None else device)
         if weak_type and device is None and type(x) is np.ndarray and x.ndim == 0:
             return self._weak_scalar(x)
         aval = get_aval(x)

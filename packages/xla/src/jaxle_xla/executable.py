@@ -15,7 +15,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, physicalize, wrap_physical
 from jaxle_core.lax.tokens import AbstractToken, Token, create_token_p
-from jaxle_xla import _jaxlib, clients
+from jaxle_xla import _jaxlib, clients, transfer_guard
 from jaxle_xla.array import XlaArray
 from jaxle_xla.lowering import lower_module
 
@@ -184,11 +184,14 @@ class Executable:
             if type(a) is XlaArray and (one_device or _jaxlib.buffer_device(a._buffer) == device):
                 buffers.append(a._buffer)
                 committed = committed or a._committed
-            elif type(a) in _PYTHON_SCALARS and not self._donates:
-                buffers.append(_scalar_buffer(a, device))
             else:
-                buffers.append(to_buffer(a, device))
-                committed = committed or (type(a) is XlaArray and a._committed)
+                if transfer_guard.armed and type(a) is not XlaArray:
+                    transfer_guard.check_host_to_device(get_aval(a), device)
+                if type(a) in _PYTHON_SCALARS and not self._donates:
+                    buffers.append(_scalar_buffer(a, device))
+                else:
+                    buffers.append(to_buffer(a, device))
+                    committed = committed or (type(a) is XlaArray and a._committed)
         try:
             outs = _jaxlib.execute(self.loaded, buffers, self._handlers, self._waits)
         except _jaxlib.XlaRuntimeError:
