@@ -141,3 +141,22 @@ def test_eq_and_ne_compare_whole_elements():
 def test_stack_joins_whole_elements():
     out = first_p.bind(lax.stack([make_p.bind(DATA[0]), make_p.bind(DATA[1])], 1))
     np.testing.assert_array_equal(np.asarray(out), np.stack([DATA[0, :, 0], DATA[1, :, 0]], 1))
+
+
+def test_physicalize_rewrites_open_jaxprs_that_equations_carry():
+    from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Var
+
+    inner = make_jaxpr(lambda d: lax.rev(make_p.bind(d), (0,)))(DATA[0]).jaxpr
+    const = Var(inner.invars[0].aval)  # the inner jaxpr reads its data from a constvar
+    inner = inner.replace(constvars=[const], invars=[], eqns=[e.replace(invars=[const]) if e.invars == inner.invars
+                                                               else e for e in inner.eqns])
+    carrier = Primitive("carry_open_jaxpr")
+    carrier.def_abstract_eval(lambda x, *, jaxpr: jaxpr.outvars[0].aval)
+    outer_in, outer_out = Var(ShapedArray((4, 2), np.int32)), Var(ShapedArray((4,), PAIR))
+    closed = ClosedJaxpr(Jaxpr([], [outer_in], [outer_out], [JaxprEqn([outer_in], [outer_out], carrier,
+                                                                       {"jaxpr": inner})]), [])
+    physical = physicalize(closed)
+    rewritten = physical.jaxpr.eqns[0].params["jaxpr"]
+    assert not jaxpr_has_extended(physical) and [v.aval for v in rewritten.constvars] == [ShapedArray((4, 2),
+                                                                                                       np.int32)]
+    assert "rev[dimensions=(0,)]" in str(rewritten) and physical.out_avals == [ShapedArray((4, 2), np.int32)]

@@ -115,7 +115,15 @@ def _physicalize_param(value: Any) -> Any:
     if isinstance(value, ClosedJaxpr):
         return physicalize(value)
     if isinstance(value, Jaxpr):
-        return physicalize(ClosedJaxpr(value, [])).jaxpr
+        if not jaxpr_has_extended(value):
+            return value
+        # its constvars are rewritten as leading inputs, then made constvars again
+        n = len(value.constvars)
+        opened = physicalize(ClosedJaxpr(value.replace(constvars=[], invars=value.constvars + value.invars), []))
+        if opened.consts:  # a bare jaxpr has nowhere to keep the values of new constants
+            raise TypeError(f"cannot physicalize an open jaxpr whose rewrite needs constants: {value}")
+        jaxpr = opened.jaxpr
+        return jaxpr.replace(constvars=jaxpr.invars[:n], invars=jaxpr.invars[n:])
     if isinstance(value, tuple) and _jaxprs_of(value):
         return type(value)(*map(_physicalize_param, value)) if hasattr(value, "_fields") else \
             tuple(map(_physicalize_param, value))
