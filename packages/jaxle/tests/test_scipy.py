@@ -55,3 +55,18 @@ def test_series_functions_on_xla():
                                    rtol=2e-5, err_msg=name)
     np.testing.assert_allclose(jax.scipy.special.hyp1f1(0.5, 1.5, -x), scipy.special.hyp1f1(0.5, 1.5, -x), rtol=2e-5)
     np.testing.assert_allclose(jax.scipy.special.wofz(x + 1j), scipy.special.wofz(x + 1j), rtol=2e-5)
+
+
+def test_gaussian_kde_resample_gives_jax_bits():
+    import json  # noqa: PLC0415
+    import pathlib  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    golden = pathlib.Path(__file__).parent / "golden"
+    sys.path.insert(0, str(golden))
+    import make_kde_resample_golden  # noqa: PLC0415
+
+    assert make_kde_resample_golden.draws(jax) == json.loads((golden / "kde_resample_golden.json").read_text())
+    kde = jax.scipy.stats.gaussian_kde(np.array(make_kde_resample_golden.DATA, np.float32))
+    sample = jax.jit(lambda k, key: k.resample(key, (4,)))(kde, jax.random.PRNGKey(0))
+    np.testing.assert_array_equal(sample, kde.resample(jax.random.PRNGKey(0), (4,)))
