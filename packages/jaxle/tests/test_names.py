@@ -4,6 +4,7 @@
 The lists are data generated from JAX (golden/make_jax_names.py: jax_names.json).
 """
 
+import functools
 import inspect
 import json
 import pathlib
@@ -25,7 +26,6 @@ LATER: dict[str, dict[str, str]] = {
                          "memory", "pmap", "remove_size_one_mesh_axis_from_type", "reshard", "set_mesh", "shard_map",
                          "sharding", "smap"], MULTI_DEVICE),
         **dict.fromkeys(["Ref", "ad", "ds", "empty_ref", "free_ref", "freeze", "new_ref", "ref"], REFS),
-        "nn": "jax.nn (in progress)",
         "ffi": "the foreign function interface (jax.ffi) is not implemented",
         "api_util": "helpers over JAX's internals, for libraries built on them",
         "interpreters": "JAX's internal tracing machinery",
@@ -59,11 +59,17 @@ LATER: dict[str, dict[str, str]] = {
                         "JAX's serialization format's registries and safety checks (jaxle has its own format)"),
     },
     "stages": dict.fromkeys(["ArgInfo", "CompilerOptions", "Wrapped"], "typing helpers of the stages API"),
+    "nn": {
+        "dot_product_attention": "attention (in progress)",
+        **dict.fromkeys(["scaled_dot_general", "scaled_matmul", "get_scaled_dot_general_config"],
+                        "block-scaled (mxfp8/nvfp4) matrix products"),
+    },
+    "nn.initializers": {name: "initializers (in progress)" for name in NAMES["nn.initializers"]},
 }
 
 
 def _namespace(submodule: str):
-    return jaxle if not submodule else getattr(jaxle, submodule)
+    return functools.reduce(getattr, submodule.split("."), jaxle) if submodule else jaxle
 
 
 def _provided(submodule: str) -> bool:

@@ -26,6 +26,7 @@ from jaxle import (  # noqa: E402, F401
     image,
     lax,
     monitoring,
+    nn,
     numpy,
     ops,
     profiler,

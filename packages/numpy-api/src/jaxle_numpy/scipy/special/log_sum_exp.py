@@ -66,14 +66,23 @@ def logsumexp(a: Any, axis: Axis = None, b: Any = None, keepdims: bool = False, 
     return out
 
 
+def shifted_by_max(x: Any, axis: Axis, where: Any = None) -> Any:
+    """``x`` minus its maximum over ``axis`` (kept as size-1 dimensions, held constant under differentiation), so
+    that exponentials of it cannot overflow; with ``where``, entries outside it become -inf first. Shared by the
+    softmax functions here and in ``jax.nn``."""
+    x_max = jnp_max(x, axis, where=where, initial=-np.inf, keepdims=True)
+    x_safe = x if where is None else _where(where, x, -np.inf)
+    return subtract(x_safe, lax.stop_gradient(x_max))
+
+
 def softmax(x: Any, /, *, axis: Axis = None) -> Any:
     """``exp(x) / sum(exp(x))`` over ``axis`` (every axis by default), shifted by the maximum for stability."""
-    unnormalized = exp(subtract(x, lax.stop_gradient(jnp_max(x, axis, keepdims=True, initial=-np.inf))))
+    unnormalized = exp(shifted_by_max(x, axis))
     return true_divide(unnormalized, jnp_sum(unnormalized, axis, keepdims=True))
 
 
 @util.named_jit("log_softmax", static_argnames=("axis",))
 def log_softmax(x: Any, /, *, axis: Axis = None) -> Any:
     """``x - logsumexp(x)`` over ``axis`` (every axis by default)."""
-    shifted = subtract(x, lax.stop_gradient(jnp_max(x, axis, keepdims=True, initial=-np.inf)))
+    shifted = shifted_by_max(x, axis)
     return subtract(shifted, log(jnp_sum(exp(shifted), axis, keepdims=True)))

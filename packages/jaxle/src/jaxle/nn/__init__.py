@@ -1,0 +1,7 @@
+"""``jax.nn``: activation functions, softmax and its relatives, ``one_hot``, attention and (in
+``jaxle.nn.initializers``) parameter initializers, over ``jaxle.numpy`` and ``jaxle.random``."""
+
+from jaxle.nn import initializers  # noqa: F401
+from jaxle.nn.activations import *  # noqa: F403
+from jaxle.nn.normalization import *  # noqa: F403
+from jaxle.nn.one_hot import one_hot  # noqa: F401

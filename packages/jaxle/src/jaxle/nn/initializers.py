@@ -1,0 +1,1 @@
+"""``jax.nn.initializers`` (placeholder replaced below)."""
