@@ -67,6 +67,8 @@ def cholesky(x, *, symmetrize_input: bool = True):
     """The lower Cholesky factor ``L`` of the Hermitian positive definite matrices ``x`` (``x = L L^H``); NaNs
     where a matrix is not positive definite. Only the lower triangle is read unless ``symmetrize_input``."""
     if symmetrize_input:
+        if not hasattr(x, "ndim"):  # JAX reads the rank off the argument first, lists and Python scalars failing
+            raise AttributeError(f"'{type(x).__name__}' object has no attribute 'ndim'")
         x = symmetrize(x)
     return tril(cholesky_p.bind(x))
 

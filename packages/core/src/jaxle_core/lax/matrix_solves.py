@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.avals import ShapedArray, get_aval, is_array_like
 from jaxle_core.core import Primitive
 from jaxle_core.lax.linalg_support import (
     LAPACK_DTYPES,
@@ -64,6 +64,9 @@ def triangular_solve(a, b, *, left_side: bool = False, lower: bool = False, tran
     """Solve ``op(a) x = b`` (``x op(a) = b`` unless ``left_side``) for triangular ``a``, reading only its
     ``lower`` or upper triangle; ``op`` transposes and/or conjugates ``a``; ``unit_diagonal`` assumes ones on the
     diagonal. ``b`` may have one dimension fewer than ``a`` (a single right-hand side)."""
+    params = dict(left_side=left_side, lower=lower, transpose_a=transpose_a, unit_diagonal=unit_diagonal)
+    if not (is_array_like(a) and is_array_like(b)):  # binding reports the operand that is not an array, as JAX
+        return triangular_solve_p.bind(a, b, conjugate_a=conjugate_a, **params)
     a_aval, b_aval = get_aval(a), get_aval(b)
     a_ndim = a_aval.ndim
     conjugate_a = conjugate_a and np.issubdtype(a_aval.dtype, np.complexfloating)  # a no-op on real matrices
@@ -73,8 +76,7 @@ def triangular_solve(a, b, *, left_side: bool = False, lower: bool = False, tran
         kept = tuple(d for d in range(b_aval.ndim + 1) if d != new_dim)
         shape = b_aval.shape[:new_dim] + (1,) + b_aval.shape[new_dim:]
         b = broadcast_in_dim(b, shape, kept)
-    out = triangular_solve_p.bind(a, b, left_side=left_side, lower=lower, transpose_a=transpose_a,
-                                  conjugate_a=conjugate_a, unit_diagonal=unit_diagonal)
+    out = triangular_solve_p.bind(a, b, conjugate_a=conjugate_a, **params)
     return squeeze(out, (new_dim,)) if vector else out
 
 
