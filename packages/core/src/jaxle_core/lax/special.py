@@ -63,10 +63,21 @@ def _digamma(x):
 
 
 def _polygamma(m, x):
-    """polygamma(m, x) for non-negative integer ``m``; NaN otherwise."""
-    valid = (m >= 0) & (m == np.floor(m))
+    """polygamma(m, x) for non-negative integer ``m``; NaN otherwise. As XLA computes it, order 0 is digamma (NaN
+    at the poles) and the higher orders are NaN at +inf."""
+    valid = (m >= 0) & (m == np.floor(m)) & ~((m > 0) & (x == np.inf))
     order = np.where(valid, m, 0).astype(np.int64)
-    return np.where(valid, sp.polygamma(order, x), np.nan)
+    return np.where(valid, np.where(order == 0, _digamma(x), sp.polygamma(order, x)), np.nan)
+
+
+def _zeta(x, q):
+    # XLA's Hurwitz zeta is NaN at q = +inf, where SciPy has 0.
+    return np.where(q == np.inf, np.nan, sp.zeta(x, q))
+
+
+def _keeping_zero_sign(fn):
+    """``fn`` with the sign of a zero argument kept (XLA's odd functions keep it, SciPy's drop it)."""
+    return lambda x: np.where(x == 0, x, fn(x))
 
 
 def _igamma_domain(a, x, value):
@@ -129,8 +140,7 @@ def _betainc(a, b, x):
 
 erf_p = elementwise_primitive("erf", float_semantics(sp.erf), (FLOATING,))
 erfc_p = elementwise_primitive("erfc", float_semantics(sp.erfc), (FLOATING,))
-# SciPy drops the sign of -0.0, which XLA (an odd polynomial) keeps
-erf_inv_p = elementwise_primitive("erf_inv", _in_float64(lambda x: np.where(x == 0, x, sp.erfinv(x))), (FLOATING,))
+erf_inv_p = elementwise_primitive("erf_inv", _in_float64(_keeping_zero_sign(sp.erfinv)), (FLOATING,))
 lgamma_p = elementwise_primitive("lgamma", _in_float64(_lgamma), (FLOATING,))
 digamma_p = elementwise_primitive("digamma", _in_float64(_digamma), (FLOATING,))
 polygamma_p = elementwise_primitive("polygamma", _in_float64(_polygamma), (FLOATING,))
@@ -140,9 +150,9 @@ igammac_p = elementwise_primitive("igammac", _in_float64(lambda a, x: _igamma_va
                                   (FLOATING,))
 igamma_grad_a_p = elementwise_primitive("igamma_grad_a", _in_float64(_igamma_grad_a), (FLOATING,))
 random_gamma_grad_p = elementwise_primitive("random_gamma_grad", _in_float64(_random_gamma_grad), (FLOATING,))
-zeta_p = elementwise_primitive("zeta", _in_float64(sp.zeta), (FLOATING,))
+zeta_p = elementwise_primitive("zeta", _in_float64(_zeta), (FLOATING,))
 bessel_i0e_p = elementwise_primitive("bessel_i0e", _in_float64(sp.i0e), (FLOATING,))
-bessel_i1e_p = elementwise_primitive("bessel_i1e", _in_float64(sp.i1e), (FLOATING,))
+bessel_i1e_p = elementwise_primitive("bessel_i1e", _in_float64(_keeping_zero_sign(sp.i1e)), (FLOATING,))
 regularized_incomplete_beta_p = elementwise_primitive("regularized_incomplete_beta", _in_float64(_betainc),
                                                       (FLOATING,))
 

@@ -85,12 +85,14 @@ def multigammaln(a: Any, d: Any) -> Any:
     d = util.concrete_index(d, "d argument of multigammaln")
     a, = util.promote_args_inexact("multigammaln", a)
     dtype = get_aval(a).dtype
-    d_value = np.asarray(d, dtype)[()]
-    constant = lax.mul(lax.mul(np.asarray(0.25, dtype)[()], d_value), lax.sub(d_value, np.asarray(1, dtype)[()]))
-    constant = lax.mul(constant, lax.log(np.asarray(np.pi, dtype)[()]))
+
+    def k(value: float) -> Any:  # JAX's constants: weakly typed beside a weakly typed scalar
+        return util.weak_scalar_like(a, value)
+
+    constant = lax.mul(lax.mul(lax.mul(k(0.25), k(d)), lax.sub(k(d), k(1))), lax.log(k(np.pi)))
     offsets = lax.div(lax.iota(dtype, d), np.asarray(2, dtype)[()])
     shifted = subtract(expand_dims(a, -1), offsets)
-    return lax.add(lax.reduce_sum(lax.lgamma(shifted), (get_aval(a).ndim,)), constant)
+    return lax.add(lax.reduce_sum(lax.lgamma(shifted), (get_aval(a).ndim,)), util.strip_weak_type(constant))
 
 
 # Coefficients of the series in 1/y**2 for corr(y) - corr(x + y), where corr(y) = lgamma(y) - Stirling's
