@@ -4,7 +4,7 @@ jaxlib ships LAPACK routines as typed-FFI custom-call targets named ``lapack_<t>
 ``s``, ``d``, ``c`` or ``z`` for float32, float64, complex64 and complex128 (``lapack_dgetrf_ffi``). A lowering
 rule emits one with ``lapack_call``::
 
-    factor, info = lapack_call(ctx, "potrf", [x], [x.aval, info_aval], attributes={"uplo": char("L")},
+    factor, info = lapack_call(ctx, "potrf", [x], [x.aval, info_aval(x)], attributes={"uplo": char("L")},
                                aliases={0: 0})
     return nan_where_failed(ctx, info, factor)
 

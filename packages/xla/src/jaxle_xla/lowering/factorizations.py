@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 
 from jaxle_core import lax
-from jaxle_core.avals import ShapedArray
 from jaxle_core.lax.control_flow.while_loops import fori_loop
 from jaxle_core.lax.factorizations import (
     cholesky_p,
@@ -17,7 +16,7 @@ from jaxle_core.lax.factorizations import (
     lu_pivots_to_permutation_p,
 )
 from jaxle_core.lax.linalg_support import check_lapack_dtype
-from jaxle_xla.lapack import char, lapack_call, nan_where_failed
+from jaxle_xla.lapack import char, info_aval, lapack_call, nan_where_failed
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
 
@@ -27,8 +26,7 @@ def _cholesky_lowering(ctx: LoweringContext, x: Value) -> Value:
     check_lapack_dtype(x.aval.dtype)
     if x.aval.size == 0:  # LAPACK fails on no elements; there is nothing to factor
         return x
-    batch = x.aval.shape[:-2]
-    factor, info = lapack_call(ctx, "potrf", [x], [x.aval, ShapedArray(batch, np.int32)],
+    factor, info = lapack_call(ctx, "potrf", [x], [x.aval, info_aval(x)],
                                attributes={"uplo": char("L")}, aliases={0: 0})
     return nan_where_failed(ctx, info, factor)
 
@@ -75,8 +73,7 @@ def _lu_lowering(ctx: LoweringContext, x: Value) -> list[Value]:
         permutation = ctx.op1("stablehlo.iota", [], permutation_aval,
                               {"iota_dimension": f"{permutation_aval.ndim - 1} : i64"})
         return [x, pivots, permutation]
-    batch = x.aval.shape[:-2]
-    factors, pivots, info = lapack_call(ctx, "getrf", [x], [lu_aval, pivots_aval, ShapedArray(batch, np.int32)],
+    factors, pivots, info = lapack_call(ctx, "getrf", [x], [lu_aval, pivots_aval, info_aval(x)],
                                         aliases={0: 0})
     pivots = ctx.op1("stablehlo.subtract", [pivots, ctx.full_like(1, pivots_aval)], pivots_aval)  # from 1-based
     factors = nan_where_failed(ctx, info, factors, accept_positive=True)  # info > 0: singular, still factored

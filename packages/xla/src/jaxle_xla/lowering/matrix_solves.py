@@ -7,10 +7,9 @@ from __future__ import annotations
 import numpy as np
 
 from jaxle_core import lax
-from jaxle_core.avals import ShapedArray
 from jaxle_core.lax.linalg_support import LAPACK_DTYPES, check_lapack_dtype
 from jaxle_core.lax.matrix_solves import triangular_solve_p, tridiagonal_solve_p
-from jaxle_xla.lapack import char, lapack_call, nan_where_failed
+from jaxle_xla.lapack import char, info_aval, lapack_call, nan_where_failed
 from jaxle_xla.lowering.context import LoweringContext, Value, boolean
 from jaxle_xla.lowering.module import register_lowering
 
@@ -46,7 +45,6 @@ def _tridiagonal_solve_lowering(ctx: LoweringContext, dl: Value, d: Value, du: V
     operands = [dl, d, du, b]
     if perturb_singular:
         return lapack_call(ctx, "tridiagonal_solve_perturbed", operands, [b.aval], aliases={0: 3})[0]
-    info_aval = ShapedArray(b.aval.shape[:-2], np.int32)
-    *_, x, info = lapack_call(ctx, "gtsv", operands, [v.aval for v in operands] + [info_aval],
+    *_, x, info = lapack_call(ctx, "gtsv", operands, [v.aval for v in operands] + [info_aval(b)],
                               aliases={i: i for i in range(4)})
     return nan_where_failed(ctx, info, x)
