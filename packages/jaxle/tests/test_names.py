@@ -64,7 +64,6 @@ LATER: dict[str, dict[str, str]] = {
         **dict.fromkeys(["scaled_dot_general", "scaled_matmul", "get_scaled_dot_general_config"],
                         "block-scaled (mxfp8/nvfp4) matrix products"),
     },
-    "nn.initializers": {name: "initializers (in progress)" for name in NAMES["nn.initializers"]},
 }
 
 
