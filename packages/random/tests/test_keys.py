@@ -15,15 +15,10 @@ NS = golden.keys_namespace("jaxle")
 # the PRNG implementations JAX registers (jaxle registers threefry2x32 alone).
 TYPE_ONLY_ERRORS = {"error_wrap_dtype", "error_impl_unknown"}
 
-_CLIP = ("the equations are JAX's; JAX's printer also writes the shared clip jaxpr inline at its first use inside "
-         "_randint, where jaxle's printer refers to its let binding")
 # Jaxprs that still print differently from JAX's, each with the reason (the values are JAX's regardless: see
 # test_golden); the last test fails once one matches, so the set only shrinks.
 JAXPR_LATER = {
     "jaxpr_binomial_typed": "binomial's rejection loop stages its equations in another order than JAX's",
-    "jaxpr_randint_typed": _CLIP,
-    "jaxpr_randint_raw": _CLIP,
-    "jaxpr_choice_typed": _CLIP + " (choice with replacement draws through randint)",
 }
 
 

@@ -105,10 +105,12 @@ def _clip_convert(value: Any, dtype: np.dtype) -> Any:
 def _randint_body(key: Any, shape: tuple[int, ...], minval: Any, maxval: Any, dtype: np.dtype) -> Any:
     width = dtype.itemsize * 8
     unsigned = np.dtype(f"uint{width}")
-    # a maxval beyond the dtype's range makes the largest value of the dtype reachable
+    # a maxval beyond the dtype's range makes the largest value of the dtype reachable. JAX traces this clip
+    # apart from the bounds' clips below (it prints its jaxpr inline, not as the shared one): passing max by
+    # keyword gives it a call signature, hence a jit cache entry, of its own
     low, high = _clip_range(dtype, maxval.dtype)
     top = jnp.asarray(high) if maxval.dtype == dtypes.default_int_dtype() else jnp.asarray(high, maxval.dtype)
-    maxval_beyond = lax.gt(maxval, jnp.clip(top, low, high))
+    maxval_beyond = lax.gt(maxval, jnp.clip(top, low, max=high))
     minval, maxval = _clip_convert(minval, dtype), _clip_convert(maxval, dtype)
     minval, maxval = lax.broadcast_to_rank(minval, len(shape)), lax.broadcast_to_rank(maxval, len(shape))
     high_key, low_key = split(key)
