@@ -36,6 +36,7 @@ CASES = {
     "logit": case("logit", UNIT),
     "log_ndtr": case("log_ndtr", np.array([-30.0, -11.0, -3.0, 0.0, 4.0, 6.0], np.float32)),
     "log_ndtr_series_order": call(lambda s, x: s.log_ndtr(x, series_order=5), np.array([-12.0, 1.0], np.float32)),
+    "log_ndtr_int": case("log_ndtr", INTS),
     "log_ndtr_bad_order": call(lambda s, x: s.log_ndtr(x, series_order=-1), X),
     "xlogy": case("xlogy", np.array([0.0, 0.0, 2.0, 3.0], np.float32), np.array([0.0, np.nan, 0.0, 2.0], np.float32)),
     "xlog1py": case("xlog1py", np.array([0.0, 1.0, 2.0], np.float32), np.array([-1.0, 0.5, 3.0], np.float32)),

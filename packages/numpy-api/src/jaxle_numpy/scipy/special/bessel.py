@@ -13,6 +13,7 @@ from jaxle_core import lax
 from jaxle_core.avals import get_aval
 from jaxle_numpy import util
 from jaxle_numpy.conditional import _where
+from jaxle_numpy.creation import asarray
 from jaxle_numpy.ufuncs import i0
 
 __all__ = ["bessel_jn", "i0", "i0e", "i1", "i1e"]
@@ -44,7 +45,7 @@ def bessel_jn(z: Any, *, v: int, n_iter: int = 50) -> Any:
     ``J_(k-1) = 2k/z J_k - J_(k+1)`` started ``n_iter`` orders above ``max(v, z)`` and normalized by
     ``J_0 + 2 (J_2 + J_4 + ...) = 1``; NaN for ``z <= 0``, as in JAX."""
     v, n_iter = operator.index(v), operator.index(n_iter)
-    z, = util.promote_args_inexact("bessel_jn", z)
+    z, = util.promote_args_inexact("bessel_jn", asarray(z))
     shape = get_aval(z).shape
     if v < 0:
         return lax.full((0,) + shape, 0, get_aval(z).dtype)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxle_core import custom_jvp, lax
+from jaxle_core import custom_jvp, dtypes, lax
 from jaxle_core.avals import get_aval
 from jaxle_numpy import util
 from jaxle_numpy.conditional import _where
@@ -107,6 +107,10 @@ def log_ndtr(x: Any, series_order: int = 3) -> Any:
         raise ValueError("series_order must be non-negative.")
     if series_order > 30:
         raise ValueError("series_order must be <= 30.")
+    util.check_arraylike("log_ndtr", x)
+    dtype = dtypes.dtype(util.ensure_array(x)) if not hasattr(x, "aval") else get_aval(x).dtype
+    if not dtypes.issubdtype(dtype, np.floating):
+        raise TypeError(f"x.dtype={dtypes.canonicalize_dtype(dtype)} is not supported.")
     x, = util.promote_args_inexact("log_ndtr", x)
     return _log_ndtr(x, series_order)
 

@@ -11,6 +11,7 @@ from jaxle_core import lax
 from jaxle_core.avals import get_aval
 from jaxle_numpy import util
 from jaxle_numpy.conditional import _where
+from jaxle_numpy.creation import asarray
 
 __all__ = ["exp1", "expi", "expn", "sici"]
 
@@ -115,7 +116,7 @@ def _expn_series(n: Any, x: Any) -> Any:
 def expn(n: Any, x: Any) -> Any:
     """The generalized exponential integral ``E_n(x)`` for integer orders ``n >= 0`` (NaN for other ``n`` or
     negative ``x``)."""
-    n, x = util.promote_args_inexact("expn", n, x)
+    n, x = util.promote_args_inexact("expn", asarray(n), asarray(x))
     positive = lax.gt(x, _k(x, 0))
     small = lax.le(x, _k(x, 2))
     safe_n = _where(lax.ge(n, _k(n, 1)), n, _k(n, 1))

@@ -11,6 +11,7 @@ from jaxle_core import lax
 from jaxle_core.avals import get_aval
 from jaxle_numpy import util
 from jaxle_numpy.conditional import _where
+from jaxle_numpy.creation import asarray
 from jaxle_numpy.manipulation import broadcast_arrays
 
 __all__ = ["hyp1f1", "hyp2f1"]
@@ -41,7 +42,7 @@ def _series(numerator_parameters: tuple[Any, ...], denominator: Any, z: Any, ter
 def hyp1f1(a: Any, b: Any, x: Any) -> Any:
     """Kummer's confluent hypergeometric function ``1F1(a; b; x)``; for negative ``x`` through Kummer's
     transformation ``1F1(a; b; x) = exp(x) 1F1(b - a; b; -x)``, whose series has no cancellation."""
-    a, b, x = broadcast_arrays(*util.promote_args_inexact("hyp1f1", a, b, x))
+    a, b, x = broadcast_arrays(*util.promote_args_inexact("hyp1f1", *map(asarray, (a, b, x))))
     negative = lax.lt(x, _k(x, 0))
     top = _where(negative, lax.sub(b, a), a)
     value = _series((top,), b, lax.abs(x), _KUMMER_TERMS)
@@ -56,7 +57,7 @@ def hyp2f1(a: Any, b: Any, c: Any, x: Any) -> Any:
     """The Gauss hypergeometric function ``2F1(a, b; c; x)`` for ``x < 1`` (negative ``x`` through Pfaff's
     transformation), at 1 by Gauss's theorem, and for any ``x`` when ``a`` or ``b`` ends the series; infinite
     elsewhere above 1, as in JAX."""
-    a, b, c, x = broadcast_arrays(*util.promote_args_inexact("hyp2f1", a, b, c, x))
+    a, b, c, x = broadcast_arrays(*util.promote_args_inexact("hyp2f1", *map(asarray, (a, b, c, x))))
     polynomial = lax.bitwise_or(_is_nonpositive_integer(a), _is_nonpositive_integer(b))
     pfaff = lax.bitwise_and(lax.lt(x, _k(x, 0)), lax.bitwise_not(polynomial))
     # Pfaff: 2F1(a, b; c; x) = (1 - x)**-a 2F1(a, c - b; c; x / (x - 1)), x / (x - 1) in (0, 1) for x < 0
