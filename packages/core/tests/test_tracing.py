@@ -175,3 +175,19 @@ def test_ensure_compile_time_eval_computes_concretely_inside_jit():
 
     assert float(jc.jit(fun)(np.float32(2))) == 10.0
     assert seen == [5.0]
+
+
+def test_tracers_print_as_jax_prints_them():
+    # What JAX 0.10.2 prints for a value traced by jit (weak types marked "~") and by vmap.
+    printed = []
+
+    def show(x):
+        printed.append(str(x))
+        return x
+
+    jc.jit(show)(np.arange(3, dtype=np.int32))
+    jc.jit(show)(1.0)
+    jc.vmap(show)(np.arange(3.0, dtype=np.float32))
+    jc.vmap(show, in_axes=1)(np.ones((2, 3), np.float32))
+    assert printed == ["JitTracer(int32[3])", "JitTracer(~float32[])", "VmapTracer(aval=float32[], batched=float32[3])",
+                       "VmapTracer(aval=float32[2], batched=float32[2,3])"]

@@ -56,6 +56,10 @@ class StagingTracer(Tracer):
     def aval(self) -> ShapedArray:
         return self._aval
 
+    def __repr__(self) -> str:
+        # JAX names a staged value after jit and marks a weak type with "~".
+        return f"JitTracer({'~' if self._aval.weak_type else ''}{self._aval.str_short()})"
+
 
 class StagingTrace(core.Trace):
     """Records primitive applications into a list of equations."""

@@ -50,6 +50,9 @@ class BatchTracer(Tracer):
         shape = aval.shape[:self.dim] + aval.shape[self.dim + 1:]
         return aval.update(shape=shape)
 
+    def __repr__(self) -> str:
+        return f"VmapTracer(aval={self.aval.str_short()}, batched={get_aval(self.val).str_short()})"
+
 
 class BatchTrace(core.Trace):
     """Interprets primitives on batched values by their batching rules."""

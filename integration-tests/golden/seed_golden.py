@@ -1,0 +1,115 @@
+"""Machinery shared by the seed-document generators beside this file and the tests that replay them.
+
+A generator (``make_seed_<NNN>_golden.py``) defines ``EXAMPLES``: example name -> ``example(jax)``, the seed's code
+written against the module ``jax`` it is given (its ``numpy``, ``random``, ``lax``, ... as attributes), returning
+what the seed prints or shows: arrays, Python scalars, strings (jaxpr text), or tuples, lists and dicts of them.
+It is run with JAX 0.10.2 in its own environment:
+
+    /work/jaxpeer/bin/python integration-tests/golden/make_seed_<NNN>_golden.py jax
+
+and writes ``seed_<NNN>_golden.json``: per example the record of its result (values, dtypes, shapes, weak types,
+texts), or the type and first line of the error it raised. The tests run the same examples with ``jaxle`` and
+compare records (``assert_matches``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pathlib
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).parent
+
+
+def record(value: Any) -> Any:
+    """A JSON-able description of an example's result."""
+    if isinstance(value, str):
+        return {"text": value}
+    if isinstance(value, dict):
+        return {"dict": {str(key): record(item) for key, item in value.items()}}
+    if isinstance(value, (tuple, list)):
+        return {type(value).__name__: [record(item) for item in value]}
+    if isinstance(value, (bool, int, float)) and not isinstance(value, np.generic):
+        return {"python": type(value).__name__, "value": value}
+    array = np.asarray(value)
+    entry = {"dtype": array.dtype.name, "shape": list(array.shape),
+             "weak": bool(getattr(value, "weak_type", False))}
+    if np.iscomplexobj(array):
+        entry["real"] = array.real.astype(np.float64).tolist()
+        entry["imag"] = array.imag.astype(np.float64).tolist()
+    elif array.dtype == np.bool_ or np.issubdtype(array.dtype, np.integer):
+        entry["values"] = array.tolist()
+    else:
+        entry["values"] = array.astype(np.float64).tolist()
+    return entry
+
+
+def run_example(jax: Any, example: Callable[[Any], Any]) -> dict:
+    """{'result': record} or {'error': type name, 'message': first line}."""
+    try:
+        result = example(jax)
+    except Exception as error:  # noqa: BLE001 - the error is what we record
+        return {"error": type(error).__name__, "message": str(error).split("\n")[0]}
+    return {"result": record(result)}
+
+
+def _assert_records_match(actual: Any, expected: Any, where: str, rtol: float) -> None:
+    assert actual.keys() == expected.keys(), (where, actual, expected)
+    if "dict" in expected:
+        assert actual["dict"].keys() == expected["dict"].keys(), where
+        for key in expected["dict"]:
+            _assert_records_match(actual["dict"][key], expected["dict"][key], f"{where}[{key!r}]", rtol)
+    elif "tuple" in expected or "list" in expected:
+        kind = "tuple" if "tuple" in expected else "list"
+        assert len(actual[kind]) == len(expected[kind]), where
+        for index, (got, want) in enumerate(zip(actual[kind], expected[kind])):
+            _assert_records_match(got, want, f"{where}[{index}]", rtol)
+    elif "text" in expected:
+        assert actual["text"] == expected["text"], f"{where}:\n{actual['text']}\n!=\n{expected['text']}"
+    elif "python" in expected:
+        assert actual["python"] == expected["python"], where
+        np.testing.assert_allclose(actual["value"], expected["value"], rtol=rtol, err_msg=where)
+    else:
+        assert (actual["dtype"], actual["shape"], actual["weak"]) == \
+            (expected["dtype"], expected["shape"], expected["weak"]), (where, actual, expected)
+        for part in ("values", "real", "imag"):
+            if part in expected:
+                np.testing.assert_allclose(actual[part], expected[part], rtol=rtol, atol=rtol, err_msg=where)
+
+
+def assert_matches(actual: dict, expected: dict, check_message: bool = True, rtol: float = 2e-5) -> None:
+    """One example's outcome against its golden record (float values to ``rtol``, everything else exactly)."""
+    if "error" in expected or "error" in actual:
+        assert actual.get("error") == expected.get("error"), (actual, expected)
+        if check_message:
+            assert actual.get("message") == expected.get("message"), (actual, expected)
+        return
+    _assert_records_match(actual["result"], expected["result"], "result", rtol)
+
+
+def golden_path(seed: str) -> pathlib.Path:
+    return HERE / f"seed_{seed}_golden.json"
+
+
+def write(examples: dict[str, Callable[[Any], Any]], seed: str) -> None:
+    """Run ``examples`` with the module named on the command line and write their records."""
+    jax = importlib.import_module(sys.argv[1])
+    records = {name: run_example(jax, example) for name, example in examples.items()}
+    golden_path(seed).write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
+    print(f"{len(records)} examples -> {golden_path(seed)}")
+
+
+def load(seed: str) -> dict:
+    return json.loads(golden_path(seed).read_text())
+
+
+def load_generator(seed: str):
+    """The generator module of ``seed`` (its ``EXAMPLES``), imported from its file."""
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    return importlib.import_module(f"make_seed_{seed}_golden")

@@ -1,0 +1,39 @@
+"""Seed 002 (JAX's README): its single-device examples run on ``import jaxle as jax`` and give JAX 0.10.2's results
+(golden/make_seed_002_golden.py), and the values the README prints.
+
+Joins with multi-device work: the 8-GPU ``pmap`` matmul of random matrices, ``normalize`` with ``lax.psum`` over a
+pmapped axis, and ``grad`` through nested ``pmap``s.
+"""
+
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+import jaxle as jax
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent / "golden"))
+import seed_golden  # noqa: E402 - found through the path set just above
+
+SEED = "002"
+EXAMPLES = seed_golden.load_generator(SEED).EXAMPLES
+GOLDEN = seed_golden.load(SEED)
+
+
+def test_every_example_has_a_golden_record():
+    assert GOLDEN.keys() == EXAMPLES.keys()
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_example_gives_jax_result(name):
+    seed_golden.assert_matches(seed_golden.run_example(jax, EXAMPLES[name]), GOLDEN[name])
+
+
+@pytest.mark.parametrize(("name", "printed"), [
+    ("grad_tanh", 0.4199743),
+    ("third_derivative_of_tanh", 0.62162673),
+    ("grad_of_python_control_flow", (1.0, -1.0)),
+])
+def test_values_the_readme_prints(name, printed):
+    np.testing.assert_allclose(EXAMPLES[name](jax), printed, rtol=1e-6)
