@@ -253,3 +253,17 @@ def test_linear_algebra_backed_gradients_and_vmap():
         check_grads(lambda d: stats.gaussian_kde(d).evaluate(points), (data,), order=1, modes=["fwd", "rev"])
         np.testing.assert_allclose(vmap(lambda row: stats.multivariate_normal.logpdf(row, mean, cov))(x),
                                    stats.multivariate_normal.logpdf(x, mean, cov), rtol=1e-12)
+
+
+# one density (or mass) function and the cdf of each distribution keep the transforms' sweep short
+TRANSFORM_CASES = [case for case in CASES_VS_SCIPY if case[1] in ("logpdf", "logpmf", "cdf")]
+
+
+@pytest.mark.parametrize("name, function, args", TRANSFORM_CASES, ids=[f"{n}.{f}" for n, f, _ in TRANSFORM_CASES])
+def test_jit_and_vmap_agree_with_eager(name, function, args):
+    fn = getattr(getattr(stats, name), function)
+    args = [np.asarray(a, np.float32) for a in args]
+    eager = np.asarray(fn(*args))
+    np.testing.assert_allclose(jit(fn)(*args), eager, rtol=1e-5, atol=1e-6)
+    mapped = np.asarray(vmap(lambda first: fn(first, *args[1:]))(args[0]))  # over the points: a leading axis
+    np.testing.assert_allclose(np.moveaxis(mapped, 0, -1).reshape(eager.shape), eager, rtol=1e-5, atol=1e-6)
