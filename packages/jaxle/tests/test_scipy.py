@@ -1,10 +1,14 @@
 """``jaxle.scipy`` imports as ``jax.scipy`` would and its functions run on XLA."""
 
 import numpy as np
+import scipy.cluster.vq
+import scipy.fft
+import scipy.linalg
 import scipy.special
 import scipy.stats
 
 import jaxle as jax
+import jaxle.scipy.cluster.vq
 import jaxle.scipy.special
 
 
@@ -70,3 +74,15 @@ def test_gaussian_kde_resample_gives_jax_bits():
     kde = jax.scipy.stats.gaussian_kde(np.array(make_kde_resample_golden.DATA, np.float32))
     sample = jax.jit(lambda k, key: k.resample(key, (4,)))(kde, jax.random.PRNGKey(0))
     np.testing.assert_array_equal(sample, kde.resample(jax.random.PRNGKey(0), (4,)))
+
+
+def test_linalg_and_the_smaller_submodules_on_xla():
+    rng = np.random.default_rng(1)
+    a = rng.normal(size=(4, 4)).astype(np.float32)
+    spd = a @ a.T + 4 * np.eye(4, dtype=np.float32)
+    np.testing.assert_allclose(jax.jit(jax.scipy.linalg.cholesky)(spd), scipy.linalg.cholesky(spd), rtol=1e-4)
+    np.testing.assert_allclose(jax.scipy.linalg.lu_factor(a)[0], scipy.linalg.lu_factor(a)[0], rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(jax.scipy.linalg.expm(0.3 * a), scipy.linalg.expm(0.3 * a), rtol=1e-4)
+    np.testing.assert_allclose(jax.scipy.fft.dct(a), scipy.fft.dct(a), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(jax.scipy.integrate.trapezoid(a), np.trapezoid(a), rtol=1e-5)
+    assert (np.asarray(jaxle.scipy.cluster.vq.vq(a, a[:2])[0]) == scipy.cluster.vq.vq(a, a[:2])[0]).all()

@@ -1,3 +1,3 @@
 """``jax.scipy``: jaxle-numpy's SciPy namespaces (``jaxle.scipy.special``, ``jaxle.scipy.stats``)."""
 
-from jaxle.scipy import special, stats  # noqa: F401
+from jaxle.scipy import cluster, fft, integrate, linalg, ndimage, special, stats  # noqa: F401

@@ -1,0 +1,3 @@
+"""``jax.scipy.cluster``: jaxle-numpy's vector quantization."""
+
+from jaxle.scipy.cluster import vq  # noqa: F401

@@ -1,0 +1,284 @@
+"""``jax.scipy.linalg``'s factorizations with SciPy's conventions: Cholesky (upper by default), LU with SciPy's
+permutation matrix, QR modes, SVD, the Hermitian eigendecomposition, Schur and Hessenberg forms, and the polar
+decomposition."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import jaxle_numpy as jnp
+from jaxle_core.avals import get_aval
+from jaxle_core.lax import linalg as lax_linalg
+from jaxle_core.lax import structural as lax_structural
+from jaxle_numpy.linalg.factorizations import conjugate_transpose
+from jaxle_numpy.util import check_arraylike, named_jit, promote_dtypes_inexact
+
+__all__ = ["cholesky", "cho_factor", "lu", "lu_factor", "qr", "qr_multiply", "svd", "eigh", "eigh_tridiagonal", "schur",
+           "rsf2csf", "hessenberg",
+           "polar"]
+
+
+def inexact(fun_name: str, *args: Any) -> Any:
+    """``args`` checked as array arguments of ``fun_name`` and promoted to one inexact dtype."""
+    check_arraylike(fun_name, *args)
+    return promote_dtypes_inexact(*(jnp.asarray(a) for a in args))
+
+
+@named_jit("_cholesky", ("lower",))
+def _cholesky(a: Any, lower: bool) -> Any:
+    a, = inexact("scipy.linalg.cholesky", a)
+    if lower:
+        return lax_linalg.cholesky(a, symmetrize_input=False)
+    return conjugate_transpose(lax_linalg.cholesky(conjugate_transpose(a), symmetrize_input=False))
+
+
+def cholesky(a: Any, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True) -> Any:
+    """The Cholesky factor of each Hermitian positive definite matrix: upper ``U`` with ``a = U^H U`` (lower ``L``
+    with ``a = L L^H`` when ``lower``), read from the matching triangle of ``a``."""
+    del overwrite_a, check_finite  # SciPy's memory and checking options mean nothing here
+    return _cholesky(a, lower)
+
+
+def cho_factor(a: Any, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True) -> tuple[Any, bool]:
+    """``(c, lower)``: the Cholesky factor and which triangle it is, the form ``cho_solve`` takes."""
+    del overwrite_a, check_finite
+    return _cholesky(a, lower), lower
+
+
+def permutation_matrix(permutation: Any, dtype: Any) -> Any:
+    """SciPy's ``P`` of ``A = P L U``: ``P[i, j]`` is 1 where row ``j`` of ``L U`` is row ``i`` of ``A``."""
+    rows = lax_structural.iota(np.int32, get_aval(permutation).shape[-1])
+    return jnp.asarray(permutation[..., None, :] == rows[:, None], dtype=dtype)
+
+
+@named_jit("_lu", ("permute_l",))
+def _lu(a: Any, permute_l: bool) -> Any:
+    a, = inexact("scipy.linalg.lu", a)
+    packed, _, permutation = lax_linalg.lu(a)
+    dtype = get_aval(a).dtype
+    m, n = get_aval(a).shape[-2:]
+    k = min(m, n)
+    p = permutation_matrix(permutation, dtype)
+    lower = jnp.tril(packed[..., :, :k], -1) + jnp.eye(m, k, dtype=dtype)
+    upper = jnp.triu(packed[..., :k, :])
+    if permute_l:
+        return jnp.matmul(p, lower, precision="highest"), upper
+    return p, lower, upper
+
+
+@named_jit("lu", ("permute_l", "overwrite_a", "check_finite"))
+def lu(a: Any, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True) -> Any:
+    """``(P, L, U)`` with ``a = P L U`` (``(P L, U)`` when ``permute_l``): ``L`` unit lower triangular, ``U`` upper
+    triangular."""
+    del overwrite_a, check_finite
+    return _lu(a, permute_l)
+
+
+@named_jit("lu_factor", ("overwrite_a", "check_finite"))
+def lu_factor(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> tuple[Any, Any]:
+    """``(lu, piv)``: ``L`` and ``U`` packed in one matrix and LAPACK's (0-based) row interchanges."""
+    del overwrite_a, check_finite
+    a, = inexact("scipy.linalg.lu_factor", a)
+    packed, pivots, _ = lax_linalg.lu(a)
+    return packed, pivots
+
+
+_QR_MODES = ("full", "r", "economic")
+
+
+@named_jit("_qr", ("mode", "pivoting"))
+def _qr(a: Any, mode: str, pivoting: bool) -> Any:
+    if mode not in _QR_MODES:
+        raise ValueError(f"Unsupported QR decomposition mode '{mode}'")
+    a, = inexact("scipy.linalg.qr", a)
+    factors = lax_linalg.qr(a, pivoting=pivoting, full_matrices=mode == "full")
+    if mode == "r":
+        return (factors[1], factors[2]) if pivoting else (factors[1],)
+    return tuple(factors)
+
+
+def qr(a: Any, overwrite_a: bool = False, lwork: Any = None, mode: str = "full", pivoting: bool = False,
+       check_finite: bool = True) -> Any:
+    """The QR decomposition: ``(Q, R)`` ('full': square ``Q``; 'economic': ``min(m, n)`` columns), ``(R,)`` for
+    'r'; with ``pivoting`` the column permutation ``P`` (``a[:, P] = Q R``) comes last."""
+    del overwrite_a, lwork, check_finite
+    return _qr(a, mode, pivoting)
+
+
+def qr_multiply(a: Any, c: Any, mode: str = "right", pivoting: bool = False, conjugate: bool = False,
+                overwrite_a: bool = False, overwrite_c: bool = False) -> tuple[Any, ...]:
+    """``(c @ Q, R)`` ('right') or ``(Q @ c, R)`` ('left') for the economic QR decomposition of ``a`` (``Q``
+    conjugated when ``conjugate``), with the column permutation last when ``pivoting``."""
+    del overwrite_a, overwrite_c
+    if mode not in ("right", "left"):
+        raise ValueError(f"mode must be either 'left' or 'right', got {mode!r}")
+    a, c = inexact("scipy.linalg.qr_multiply", a, c)
+    factors = _qr(a, "economic", pivoting)
+    q = jnp.conj(factors[0]) if conjugate else factors[0]
+    m, k = get_aval(q).shape
+    c_shape = get_aval(c).shape
+    if mode == "left":
+        if c_shape[0] != k:
+            raise ValueError(f"Array shapes are not compatible for Q @ c operation: a has shape {get_aval(a).shape} "
+                             f"so Q has {k} columns, but c has {c_shape[0]} rows (expected {k}).")
+        product = jnp.matmul(q, c, precision="highest")
+    else:
+        if c_shape[-1] != m:
+            raise ValueError(f"Array shapes are not compatible for c @ Q operation: a has shape "
+                             f"{get_aval(a).shape} so Q has {m} rows, but c has {c_shape[-1]} columns "
+                             f"(expected {m}).")
+        product = jnp.matmul(c, q, precision="highest")
+    return (product, *factors[1:])
+
+
+@named_jit("_svd", ("full_matrices", "compute_uv"))
+def _svd(a: Any, full_matrices: bool, compute_uv: bool) -> Any:
+    a, = inexact("scipy.linalg.svd", a)
+    return lax_linalg.svd(a, full_matrices=full_matrices, compute_uv=compute_uv)
+
+
+def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True, overwrite_a: bool = False,
+        check_finite: bool = True, lapack_driver: str = "gesdd") -> Any:
+    """The singular value decomposition ``(U, s, Vh)`` with ``a = U diag(s) Vh`` (``s`` alone, descending, when not
+    ``compute_uv``)."""
+    del overwrite_a, check_finite, lapack_driver
+    return _svd(a, full_matrices, compute_uv)
+
+
+@named_jit("_eigh", ("lower", "eigvals_only", "eigvals"))
+def _eigh(a: Any, lower: bool, eigvals_only: bool, eigvals: Any) -> Any:
+    a, = inexact("scipy.linalg.eigh", a)
+    hermitian = (a + conjugate_transpose(a)) / 2
+    vectors, values = lax_linalg.eigh(hermitian, lower=lower, symmetrize_input=False, subset_by_index=eigvals)
+    return values if eigvals_only else (values, vectors)
+
+
+def eigh(a: Any, b: Any = None, lower: bool = True, eigvals_only: bool = False, overwrite_a: bool = False,
+         overwrite_b: bool = False, turbo: bool = True, eigvals: Any = None, type: int = 1,  # noqa: A002 - SciPy's
+         check_finite: bool = True) -> Any:
+    """The eigenvalues (ascending) and eigenvectors (columns) of each Hermitian matrix; ``eigvals=(lo, hi)`` keeps
+    the eigenpairs of that (half-open) index range."""
+    del overwrite_a, overwrite_b, turbo, check_finite
+    if b is not None:
+        raise NotImplementedError("Only the b=None case of eigh is implemented")
+    if type != 1:
+        raise NotImplementedError("Only the type=1 case of eigh is implemented.")
+    return _eigh(a, lower, eigvals_only, None if eigvals is None else tuple(eigvals))
+
+
+@named_jit("eigh_tridiagonal", ("eigvals_only", "select", "select_range", "tol"))
+def eigh_tridiagonal(d: Any, e: Any, *, eigvals_only: bool = False, select: str = "a", select_range: Any = None,
+                     tol: float | None = None, key: Any = None) -> Any:
+    """The eigenvalues (ascending; with the eigenvectors unless ``eigvals_only``) of the real symmetric tridiagonal
+    matrix with diagonal ``d`` and off-diagonal ``e``; ``select='i'`` keeps the index range ``select_range``
+    (inclusive)."""
+    del tol, key  # the bisection tolerance and random start of JAX's algorithm; the eigensolver needs neither
+    if select == "v":
+        raise NotImplementedError("eigh_tridiagonal(..., select='v') is not implemented")
+    if select not in ("a", "i"):
+        raise ValueError("'select must be either 'a' or 'i'.")
+    d, e = inexact("scipy.linalg.eigh_tridiagonal", d, e)
+    matrix = jnp.diag(d) + jnp.diag(e, 1) + jnp.diag(e, -1)
+    vectors, values = lax_linalg.eigh(matrix, symmetrize_input=False)
+    if select == "i":
+        low, high = int(select_range[0]), int(select_range[1]) + 1
+        values, vectors = values[low:high], vectors[:, low:high]
+    return values if eigvals_only else (values, vectors)
+
+
+@named_jit("_schur", ("output",))
+def _schur(a: Any, output: str) -> Any:
+    a, = inexact("scipy.linalg.schur", a)
+    if output == "complex":
+        a = a.astype(jnp.result_type(a, 0j))
+    return tuple(lax_linalg.schur(a))
+
+
+def schur(a: Any, output: str = "real") -> tuple[Any, Any]:
+    """The Schur decomposition ``(T, Z)`` with ``a = Z T Z^H``: ``T`` quasi upper triangular ('real') or upper
+    triangular ('complex'), ``Z`` unitary."""
+    if output not in ("real", "complex"):
+        raise ValueError(f"Expected 'output' to be either 'real' or 'complex', got {output=}.")
+    return _schur(a, output)
+
+
+@named_jit("rsf2csf", ("check_finite",))
+def rsf2csf(T: Any, Z: Any, check_finite: bool = True) -> tuple[Any, Any]:  # noqa: N803 - SciPy's names
+    """A real Schur form ``(T, Z)`` turned into the complex one: each 2x2 block of a complex pair of eigenvalues is
+    reduced to upper triangular by a Givens rotation, applied to ``T`` and ``Z`` alike."""
+    del check_finite
+    T, Z = inexact("scipy.linalg.rsf2csf", T, Z)  # noqa: N806
+    shape_t, shape_z = get_aval(T).shape, get_aval(Z).shape
+    if len(shape_t) != 2 or shape_t[0] != shape_t[1]:
+        raise ValueError(f"Input 'T' must be square. Got shape {shape_t}.")
+    if len(shape_z) != 2 or shape_z[0] != shape_z[1]:
+        raise ValueError(f"Input 'Z' must be square. Got shape {shape_z}.")
+    if shape_t[0] != shape_z[0]:
+        raise ValueError(f"Input array shapes must match: Z: {shape_z} vs. T: {shape_t}")
+    complex_dtype = jnp.result_type(T, 0j)
+    T, Z = T.astype(complex_dtype), Z.astype(complex_dtype)  # noqa: N806
+    n = shape_t[0]
+    eps = jnp.finfo(T.dtype).eps
+    for m in range(n - 1, 0, -1):
+        # A block starts at m-1 when its subdiagonal entry is not negligible beside its diagonal neighbours.
+        sub = T[m, m - 1]
+        negligible = jnp.abs(sub) <= eps * (jnp.abs(T[m - 1, m - 1]) + jnp.abs(T[m, m]))
+        block = T[m - 1:m + 1, m - 1:m + 1]
+        trace, det = block[0, 0] + block[1, 1], block[0, 0] * block[1, 1] - block[0, 1] * block[1, 0]
+        mu = trace / 2 + jnp.sqrt(trace * trace / 4 - det) - T[m, m]
+        radius = jnp.sqrt(jnp.abs(mu) ** 2 + jnp.abs(sub) ** 2)
+        safe_radius = jnp.where(negligible | (radius == 0), 1, radius)
+        c, s = mu / safe_radius, sub / safe_radius
+        rotation = jnp.array([[jnp.conj(c), s], [-s, c]])
+        rotation = jnp.where(negligible, jnp.eye(2, dtype=complex_dtype), rotation)
+        T = T.at[m - 1:m + 1, m - 1:].set(jnp.matmul(rotation, T[m - 1:m + 1, m - 1:], precision="highest"))  # noqa: N806
+        T = T.at[:m + 1, m - 1:m + 1].set(  # noqa: N806
+            jnp.matmul(T[:m + 1, m - 1:m + 1], jnp.conj(rotation.T), precision="highest"))
+        Z = Z.at[:, m - 1:m + 1].set(jnp.matmul(Z[:, m - 1:m + 1], jnp.conj(rotation.T), precision="highest"))  # noqa: N806
+        T = T.at[m, m - 1].set(jnp.where(negligible, T[m, m - 1], 0))  # noqa: N806
+    return T, Z
+
+
+@named_jit("hessenberg", ("calc_q", "overwrite_a", "check_finite"))
+def hessenberg(a: Any, *, calc_q: bool = False, overwrite_a: bool = False, check_finite: bool = True) -> Any:
+    """The upper Hessenberg form ``H`` of a square matrix, with the unitary ``Q`` (``a = Q H Q^H``) when
+    ``calc_q``."""
+    del overwrite_a, check_finite
+    a, = inexact("scipy.linalg.hessenberg", a)
+    packed, taus = lax_linalg.hessenberg(a)
+    h = jnp.triu(packed, -1)
+    if not calc_q:
+        return h
+    q = lax_linalg.householder_product(packed[1:, :-1], taus)
+    dtype = get_aval(a).dtype
+    n = get_aval(a).shape[-1]
+    q = jnp.block([[jnp.ones((1, 1), dtype), jnp.zeros((1, n - 1), dtype)], [jnp.zeros((n - 1, 1), dtype), q]])
+    return h, q
+
+
+def polar(a: Any, side: str = "right", *, method: str = "qdwh", eps: float | None = None,
+          max_iterations: int | None = None) -> tuple[Any, Any]:
+    """The polar decomposition ``(U, P)``: ``a = U P`` ('right') or ``a = P U`` ('left'), ``U`` with orthonormal
+    columns and ``P`` Hermitian positive semidefinite ('qdwh' iterations or an 'svd')."""
+    a, = inexact("scipy.linalg.polar", a)
+    if side not in ("right", "left"):
+        raise ValueError("The argument `side` must be either 'right' or 'left'.")
+    shape = get_aval(a).shape
+    if len(shape) != 2:
+        raise ValueError("The input `a` must be a 2-D array.")
+    if method == "qdwh":
+        u, h_right, _, _ = lax_linalg.qdwh(a, is_hermitian=False, max_iterations=max_iterations, eps=eps)
+        if side == "right":
+            return u, h_right
+        return u, jnp.matmul(jnp.matmul(u, h_right, precision="highest"), jnp.conj(u.T), precision="highest")
+    if method == "svd":
+        u_svd, s, vh = lax_linalg.svd(a, full_matrices=False)
+        unitary = jnp.matmul(u_svd, vh, precision="highest")
+        if side == "right":
+            p = jnp.matmul(jnp.conj(vh.T) * s, vh, precision="highest")
+        else:
+            p = jnp.matmul(u_svd * s, jnp.conj(u_svd.T), precision="highest")
+        return unitary, p
+    raise ValueError(f"Unknown polar decomposition method {method}.")

@@ -1,0 +1,133 @@
+"""``jax.scipy.linalg``'s linear solves: general, triangular, from Cholesky or LU factors, Sylvester equations,
+and the inverse and determinant."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jaxle_numpy as jnp
+from jaxle_core.avals import get_aval
+from jaxle_core.batching import vmap
+from jaxle_core.lax import linalg as lax_linalg
+from jaxle_numpy.linalg import solves as jnp_solves
+from jaxle_numpy.scipy.linalg.decompositions import cho_factor, inexact
+from jaxle_numpy.util import named_jit
+
+__all__ = ["solve_triangular", "cho_solve", "lu_solve", "solve", "inv", "det", "solve_sylvester"]
+
+
+def _as_columns(solve_matrix, b: Any) -> Any:
+    """``solve_matrix`` (which takes a matrix of right-hand sides) applied to a vector or matrix ``b``."""
+    if get_aval(b).ndim == 1:
+        return solve_matrix(b[..., None])[..., 0]
+    return solve_matrix(b)
+
+
+_TRANSPOSES = {0: (False, False), "N": (False, False), 1: (True, False), "T": (True, False), 2: (True, True),
+               "C": (True, True)}
+
+
+@named_jit("_solve_triangular", ("trans", "lower", "unit_diagonal"))
+def _solve_triangular(a: Any, b: Any, trans: Any, lower: bool, unit_diagonal: bool) -> Any:
+    if trans not in _TRANSPOSES:
+        raise ValueError(f"Invalid 'trans' value {trans}")
+    transpose_a, conjugate_a = _TRANSPOSES[trans]
+    a, b = inexact("scipy.linalg.solve_triangular", a, b)
+    return _as_columns(lambda rhs: lax_linalg.triangular_solve(
+        a, rhs, left_side=True, lower=lower, transpose_a=transpose_a, conjugate_a=conjugate_a,
+        unit_diagonal=unit_diagonal), b)
+
+
+def solve_triangular(a: Any, b: Any, trans: int | str = 0, lower: bool = False, unit_diagonal: bool = False,
+                     overwrite_b: bool = False, debug: Any = None, check_finite: bool = True) -> Any:
+    """The solution ``x`` of ``a x = b`` for triangular ``a`` (``a^T x = b`` for ``trans`` 1 or 'T', ``a^H x = b``
+    for 2 or 'C'), reading only the ``lower`` or upper triangle."""
+    del overwrite_b, debug, check_finite
+    return _solve_triangular(a, b, trans, lower, unit_diagonal)
+
+
+@named_jit("_cho_solve", ("lower",))
+def _cho_solve(c: Any, b: Any, lower: bool) -> Any:
+    c, b = inexact("scipy.linalg.cho_solve", c, b)
+
+    # c c^H x = b (lower) or c^H c x = b (upper): one solve with each triangle in turn.
+    b = _as_columns(lambda rhs: lax_linalg.triangular_solve(c, rhs, left_side=True, lower=lower,
+                                                            transpose_a=not lower, conjugate_a=not lower), b)
+    return _as_columns(lambda rhs: lax_linalg.triangular_solve(c, rhs, left_side=True, lower=lower,
+                                                               transpose_a=lower, conjugate_a=lower), b)
+
+
+def cho_solve(c_and_lower: tuple[Any, bool], b: Any, overwrite_b: bool = False, check_finite: bool = True) -> Any:
+    """The solution ``x`` of ``a x = b`` given ``cho_factor(a)``'s ``(c, lower)``."""
+    del overwrite_b, check_finite
+    c, lower = c_and_lower
+    return _cho_solve(c, b, lower)
+
+
+@named_jit("lu_solve", ("trans", "overwrite_b", "check_finite"))
+def _lu_solve_pivots(lu: Any, piv: Any, b: Any, trans: int = 0, overwrite_b: bool = False,
+                     check_finite: bool = True) -> Any:
+    if trans not in (0, 1, 2):
+        raise ValueError(f"'trans' value must be 0, 1, or 2, got {trans}")
+    lu, b = inexact("scipy.linalg.lu_solve", lu, b)
+    permutation = lax_linalg.lu_pivots_to_permutation(piv, get_aval(lu).shape[-1])
+    conjugate = trans == 2 and jnp.iscomplexobj(lu)
+
+    def solve_vector(rhs):
+        if conjugate:  # a^H x = b is the conjugate of a^T conj(x) = conj(b)
+            return jnp.conj(jnp_solves._lu_solve(lu, permutation, jnp.conj(rhs), transpose=True))
+        return jnp_solves._lu_solve(lu, permutation, rhs, transpose=trans != 0)
+    return solve_vector(b) if get_aval(b).ndim == 1 else vmap(solve_vector, in_axes=1, out_axes=1)(b)
+
+
+def lu_solve(lu_and_piv: tuple[Any, Any], b: Any, trans: int = 0, overwrite_b: bool = False,
+             check_finite: bool = True) -> Any:
+    """The solution ``x`` of ``a x = b`` (``a^T x = b`` for ``trans`` 1, ``a^H x = b`` for 2) given
+    ``lu_factor(a)``'s ``(lu, piv)``."""
+    lu, piv = lu_and_piv
+    return _lu_solve_pivots(lu, piv, b, trans, overwrite_b, check_finite)
+
+
+_ASSUME_A = ["gen", "sym", "her", "pos"]
+
+
+@named_jit("_solve", ("lower", "assume_a"))
+def _solve(a: Any, b: Any, lower: bool, assume_a: str) -> Any:
+    if assume_a not in _ASSUME_A:
+        raise ValueError(f"Expected assume_a to be one of {_ASSUME_A}; got {assume_a!r}")
+    if assume_a == "pos":
+        return cho_solve(cho_factor(a, lower=lower), b)
+    return jnp.linalg.solve(a, b)
+
+
+def solve(a: Any, b: Any, lower: bool = False, overwrite_a: bool = False, overwrite_b: bool = False,
+          debug: bool = False, check_finite: bool = True, assume_a: str = "gen") -> Any:
+    """The solution ``x`` of ``a x = b`` for square ``a`` (through its Cholesky factor when ``assume_a='pos'``)."""
+    del overwrite_a, overwrite_b, debug, check_finite
+    return _solve(a, b, lower, assume_a)
+
+
+def inv(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> Any:
+    """The inverse of a square matrix."""
+    del overwrite_a, check_finite
+    return jnp.linalg.inv(a)
+
+
+def det(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> Any:
+    """The determinant of a square matrix."""
+    del overwrite_a, check_finite
+    return jnp.linalg.det(a)
+
+
+def solve_sylvester(A: Any, B: Any, C: Any, *, method: str = "schur", tol: float = 1e-8) -> Any:  # noqa: N803
+    """The ``X`` with ``A X + X B = C``, as one linear system over ``X``'s entries (column-major: the Kronecker
+    form ``(I (x) A + B^T (x) I) vec(X) = vec(C)``, whichever ``method``); NaN when ``A`` and ``-B`` share an
+    eigenvalue, judged with ``tol`` against the system's largest singular value."""
+    if method not in ("schur", "eigen"):
+        raise ValueError(f'Unrecognized method {method}. The two valid methods are either "schur" or "eigen".')
+    A, B, C = inexact("scipy.linalg.solve_sylvester", A, B, C)  # noqa: N806
+    m, n = get_aval(A).shape[0], get_aval(B).shape[0]
+    system = jnp.kron(jnp.eye(n, dtype=A.dtype), A) + jnp.kron(B.T, jnp.eye(m, dtype=A.dtype))
+    x = jnp.linalg.solve(system, C.T.reshape(-1)).reshape(n, m).T
+    singular_values = jnp.linalg.svd(system, compute_uv=False)
+    return jnp.where(singular_values[-1] < tol * jnp.maximum(singular_values[0], 1), jnp.nan, x)

@@ -1,0 +1,68 @@
+"""Golden records of a sample of ``jax.scipy.linalg``, ``fft``, ``ndimage``, ``integrate`` and ``cluster``
+functions (see scipy_golden.py).
+
+    /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_scipy_linalg_golden.py jax
+"""
+
+import importlib
+import sys
+
+import numpy as np
+import scipy_golden
+
+_RNG = np.random.default_rng(7)
+A = _RNG.standard_normal((3, 3)).astype(np.float32)
+SPD = (A @ A.T + 3 * np.eye(3)).astype(np.float32)
+B = _RNG.standard_normal(3).astype(np.float32)
+SIGNAL = _RNG.standard_normal(6).astype(np.float32)
+
+
+def case(path, *args, **kwargs):
+    """``m.scipy.<path>(*args, **kwargs)`` with ``args`` traced."""
+    def build(m):
+        target = m.scipy
+        for part in path.split("."):
+            target = getattr(target, part)
+        return (lambda *a: target(*a, **kwargs)), list(args)
+    return build
+
+
+CASES = {
+    "linalg.cholesky": case("linalg.cholesky", SPD),
+    "linalg.cholesky_lower": case("linalg.cholesky", SPD, lower=True),
+    "linalg.cho_solve": lambda m: (lambda c, b: m.scipy.linalg.cho_solve((c, False), b), [SPD, B]),
+    "linalg.solve_triangular": case("linalg.solve_triangular", A, B),
+    "linalg.solve_triangular_lower_t": case("linalg.solve_triangular", A, B, trans=1, lower=True),
+    "linalg.lu_factor": case("linalg.lu_factor", A),
+    "linalg.lu": case("linalg.lu", A),
+    "linalg.lu_solve": lambda m: (lambda a, b: m.scipy.linalg.lu_solve(m.scipy.linalg.lu_factor(a), b), [A, B]),
+    "linalg.solve": case("linalg.solve", A, B),
+    "linalg.solve_pos": case("linalg.solve", SPD, B, assume_a="pos"),
+    "linalg.qr": case("linalg.qr", A),
+    "linalg.svd": case("linalg.svd", A),
+    "linalg.eigh": case("linalg.eigh", SPD),
+    "linalg.schur": case("linalg.schur", A),
+    "linalg.hessenberg": case("linalg.hessenberg", A),
+    "linalg.det": case("linalg.det", A),
+    "linalg.inv": case("linalg.inv", A),
+    "linalg.expm": case("linalg.expm", A),
+    "linalg.block_diag": case("linalg.block_diag", A, B),
+    "linalg.toeplitz": case("linalg.toeplitz", B),
+    "linalg.hilbert": lambda m: (lambda: m.scipy.linalg.hilbert(3), []),
+    "linalg.schur_bad_output": case("linalg.schur", A, output="x"),
+    "linalg.qr_bad_mode": case("linalg.qr", A, mode="x"),
+    "linalg.expm_not_square": case("linalg.expm", B),
+    "linalg.solve_bad_assume_a": case("linalg.solve", A, B, assume_a="x"),
+    "fft.dct": case("fft.dct", SIGNAL),
+    "fft.idct_ortho": case("fft.idct", SIGNAL, norm="ortho"),
+    "fft.dct_type1": case("fft.dct", SIGNAL, type=1),
+    "integrate.trapezoid": case("integrate.trapezoid", SIGNAL),
+    "ndimage.map_coordinates": lambda m: (
+        lambda x, i, j: m.scipy.ndimage.map_coordinates(x, [i, j], order=1), [A, B, B[::-1].copy()]),
+    "cluster.vq": case("cluster.vq.vq", A, A[:2].copy()),
+}
+
+if __name__ == "__main__":
+    for submodule in ("linalg", "fft", "ndimage", "integrate", "cluster.vq"):
+        importlib.import_module(f"{sys.argv[1]}.scipy.{submodule}")
+    scipy_golden.write(CASES, "scipy_linalg_golden.json")
