@@ -39,7 +39,7 @@ LATER: dict[str, dict[str, str]] = {
         **dict.fromkeys(["max_dim", "min_dim"], "shape polymorphism (symbolic dimensions)"),
     },
     "custom_derivatives": {
-        **dict.fromkeys(["linear_call", "remat_opt_p", "custom_vjp_primal_tree_values", "zero_from_primal"],
+        **dict.fromkeys(["linear_call", "remat_opt_p"],
                         "custom_derivatives internals beyond custom_jvp/custom_vjp/custom_gradient"),
     },
     "debug": dict.fromkeys(["inspect_array_sharding", "visualize_array_sharding", "visualize_sharding"], MULTI_DEVICE),

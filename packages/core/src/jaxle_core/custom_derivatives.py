@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 import jaxle_tree as tree
 from jaxle_core import core, dtypes
-from jaxle_core.ad.jvp import Zero, instantiate, tangent_aval
+from jaxle_core.ad.jvp import Zero, instantiate, tangent_aval, zeros_like_aval
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import ClosedJaxpr, Primitive
 from jaxle_core.jit import hoist_traced_consts
@@ -201,6 +201,28 @@ class CustomVJPPrimal(NamedTuple):
 
     value: Any
     perturbed: bool
+
+
+def zero_from_primal(val: Any, symbolic_zeros: bool = False) -> Any:
+    """Zero tangents for the pytree of primal values ``val``: ``SymbolicZero``s with ``symbolic_zeros``, else arrays
+    of zeros of the tangent types (``float0`` ones for integer primals)."""
+
+    def zero(x: Any) -> Any:
+        aval = tangent_aval(get_aval(x))
+        return SymbolicZero(aval) if symbolic_zeros else zeros_like_aval(aval, as_residual=False)
+
+    return tree.tree_map(zero, val)
+
+
+def custom_vjp_primal_tree_values(primals: Any) -> Any:
+    """The values of a tree of ``CustomVJPPrimal`` records (what a ``symbolic_zeros`` fwd rule receives)."""
+
+    def value(leaf: Any) -> Any:
+        if type(leaf) is not CustomVJPPrimal:
+            raise TypeError(f"unexpected leaf type {type(leaf)}")
+        return leaf.value
+
+    return tree.tree_map(value, primals, is_leaf=lambda x: type(x) is CustomVJPPrimal)
 
 
 def _to_symbolic(tangent: Any) -> Any:
@@ -517,4 +539,5 @@ def custom_gradient(fun: Callable) -> custom_vjp:
 
 
 __all__ = ["FORWARD_MODE_ERROR", "CustomVJPPrimal", "SymbolicZero", "closure_convert", "custom_gradient",
-           "custom_jvp", "custom_jvp_call_p", "custom_lin_p", "custom_vjp", "custom_vjp_call_p"]
+           "custom_jvp", "custom_jvp_call_p", "custom_lin_p", "custom_vjp", "custom_vjp_call_p",
+           "custom_vjp_primal_tree_values", "zero_from_primal"]

@@ -360,3 +360,17 @@ def test_rule_errors():
 
 def test_jaxprs_match_jax():
     assert_jaxprs_match_golden("custom_golden.json", render)
+
+
+def test_zero_from_primal_and_primal_tree_values():
+    from jaxle_core.custom_derivatives import custom_vjp_primal_tree_values, zero_from_primal
+
+    ints = zero_from_primal({"a": np.ones(2, np.int32)})["a"]
+    assert ints.dtype == dtypes.float0 and ints.shape == (2,)
+    zero = zero_from_primal(1.0)
+    assert float(zero) == 0.0 and zero.weak_type
+    symbolic = zero_from_primal(np.ones(2, np.float32), symbolic_zeros=True)
+    assert isinstance(symbolic, SymbolicZero) and symbolic.aval.shape == (2,)
+    assert custom_vjp_primal_tree_values([CustomVJPPrimal(1.0, True), (CustomVJPPrimal(2.0, False),)]) == [1.0, (2.0,)]
+    with pytest.raises(TypeError, match="unexpected leaf type <class 'float'>"):
+        custom_vjp_primal_tree_values([1.0])
