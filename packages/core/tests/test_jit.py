@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import jaxle_core as jc
+from jaxle_core import config as config_flags
 from jaxle_core import lax
 from jaxle_core.config import config, log_compiles, no_tracing
 
@@ -185,3 +186,22 @@ def test_log_compiles_reports_tracing(caplog):
         jc.jit(lambda x: x + 1.0)(np.float32(1.0))
     assert re.fullmatch(r"Finished tracing <lambda> for jit in \d+\.\d{9} sec", caplog.records[0].getMessage())
     assert caplog.records[0].levelname == "WARNING"
+
+
+def test_explain_cache_misses_logs_why(caplog):
+    def scale(x, n):
+        return x * n
+
+    scaled = jc.jit(scale, static_argnums=1)
+    with config_flags.explain_cache_misses(True):
+        scaled(np.ones(3, np.float32), 2)
+        scaled(np.ones(4, np.float32), 2)
+        scaled(np.ones(4, np.float32), 3)
+        scaled(np.ones(4, np.float32), 3)  # a hit: nothing logged
+    messages = [record.getMessage() for record in caplog.records]
+    assert len(messages) == 3 and all(m.startswith("TRACING CACHE MISS at ") and "test_jit.py" in m for m in messages)
+    assert messages[0].splitlines()[1:] == ["  never seen function:",
+                                            f"    scale id={id(scale)} defined at {__file__}:"
+                                            f"{scale.__code__.co_firstlineno}"]
+    assert messages[1].splitlines()[3:] == ["  different input types:", "  * at x, now f32[4] and before f32[3]"]
+    assert messages[2].splitlines()[3:] == ["  different static arguments:", "  * at args[1], now 3 and before 2"]

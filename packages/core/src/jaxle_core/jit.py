@@ -9,6 +9,7 @@ interprets like any other primitive.
 
 from __future__ import annotations
 
+import collections
 import functools
 import inspect
 import logging
@@ -22,7 +23,7 @@ from typing import Any
 
 import jaxle_tree as tree
 from jaxle_core import backend as backend_module
-from jaxle_core import core, execution_checks, monitoring
+from jaxle_core import cache_misses, core, execution_checks, monitoring
 from jaxle_core.avals import (
     ShapedArray,
     ShapeDtypeStruct,
@@ -36,7 +37,7 @@ from jaxle_core.avals import (
 )
 from jaxle_core.caches import LruCache
 from jaxle_core.config import disable_jit as _disable_jit_flag
-from jaxle_core.config import log_compiles, no_tracing, trace_context
+from jaxle_core.config import explain_cache_misses, log_compiles, no_tracing, trace_context
 from jaxle_core.core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Primitive, Tracer, Var
 from jaxle_core.jaxpr_util import call_primitives, dce_jaxpr, dce_rules
 from jaxle_core.pretty import Doc, PpContext, pp_eqn_generic, pp_eqn_rules
@@ -341,6 +342,7 @@ class JitWrapped:
         # (avals, static keywords, trace context) alone, skipping flattening.
         self._array_calls = LruCache()
         self.trace_count = 0
+        self._seen_keys: collections.deque = collections.deque(maxlen=16)  # recent cache misses, for explaining
 
     def _split_static(self, args: tuple, kwargs: dict) -> tuple[tuple, tuple]:
         if not self.static_argnums and not self.static_argnames:  # the common case, on every call
@@ -405,6 +407,9 @@ class JitWrapped:
         key = (in_tree, avals, static, trace_context())
         entry = self._traces.lookup(key)
         if entry is None:
+            if explain_cache_misses.value:
+                cache_misses.explain(self.fun, self._seen_keys, key, self._arg_names(args, kwargs, dynamic))
+            self._seen_keys.append(key)
             entry = _CacheEntry(in_tree, *self._trace_uncached(args, kwargs, dynamic, in_tree, avals))
             if entry.cacheable:
                 self._traces[key] = entry
