@@ -205,3 +205,21 @@ def test_explain_cache_misses_logs_why(caplog):
                                             f"{scale.__code__.co_firstlineno}"]
     assert messages[1].splitlines()[3:] == ["  different input types:", "  * at x, now f32[4] and before f32[3]"]
     assert messages[2].splitlines()[3:] == ["  different static arguments:", "  * at args[1], now 3 and before 2"]
+
+
+def test_check_tracer_leaks_finds_a_stored_tracer():
+    leaked = []
+
+    def keeps_a_tracer(x):
+        leaked.append(x * 3.0)
+        return x
+
+    with config_flags.checking_leaks():
+        assert float(jc.jit(lambda x: lax.sin(x))(np.float32(0.0))) == 0.0  # nothing kept: no error
+        with pytest.raises(Exception, match=r"^Leaked trace DynamicJaxprTrace\. Leaked tracer\(s\):\n\n"
+                                            r"JitTracer\(~float32\[\]\)\nThe error occurred while tracing the "
+                                            r"function keeps_a_tracer") as info:
+            jc.jit(keeps_a_tracer)(np.float32(1.0))
+    assert "is referred to by <list " in str(info.value)
+    leaked.clear()
+    assert float(jc.jit(keeps_a_tracer)(np.float32(1.0))) == 1.0  # flag off: no check

@@ -7,6 +7,8 @@ constvars, or inline literals when they are scalars.
 
 from __future__ import annotations
 
+import gc
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import InitVar, dataclass, field
 from typing import Any
@@ -15,6 +17,7 @@ import jaxle_tree as tree
 from jaxle_core import core
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval, is_array_like
+from jaxle_core.config import check_tracer_leaks
 from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Tracer, Var
 
 # Primitives that staging may skip (as JAX's forwarding and constant folding do): ``rule(args, params)``
@@ -196,4 +199,26 @@ def trace_to_jaxpr(fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedA
     with core.new_trace(trace):
         args = [trace.new_arg(aval) for aval in in_avals]
         outs = fun(*args)
-        return trace.to_closed_jaxpr(outs)
+        closed = trace.to_closed_jaxpr(outs)
+    if check_tracer_leaks.value:
+        del args, outs
+        _check_leaks(trace)
+    return closed
+
+
+def _check_leaks(trace: StagingTrace) -> None:
+    """With ``jax_check_tracer_leaks``: JAX's error when a tracer of the finished ``trace`` is still referenced
+    (stored in a global, a closure, an object...)."""
+    gc.collect()
+    leaked = [x for x in gc.get_objects() if type(x) is StagingTracer and x._trace is trace]
+    if not leaked:
+        return
+    described = []
+    for tracer in leaked:
+        lines = [f"JitTracer(~{tracer.aval.str_short()})", tracer._origin()]
+        for holder in gc.get_referrers(tracer):
+            if holder is not leaked and not inspect.isframe(holder):
+                lines.append(f"<DynamicJaxprTracer {id(tracer)}> is referred to by <{type(holder).__name__} "
+                             f"{id(holder)}>")
+        described.append("\n".join(lines))
+    raise Exception("Leaked trace DynamicJaxprTrace. Leaked tracer(s):\n\n" + "\n".join(described))
