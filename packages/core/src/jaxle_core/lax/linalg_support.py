@@ -70,11 +70,7 @@ def check_operands(name: str, avals: Sequence[ShapedArray], core_ranks: Sequence
 
 def scipy_linalg() -> ModuleType:
     """``scipy.linalg``, imported on first use (only the reference implementations need it)."""
-    try:
-        return importlib.import_module("scipy.linalg")
-    except ImportError:
-        raise ImportError("The NumPy reference implementations of lax.linalg need SciPy: pip install scipy "
-                          "(or install jaxle-xla to compute with XLA).") from None
+    return importlib.import_module("scipy.linalg")
 
 
 def lapack_function(name: str, *arrays: np.ndarray) -> Callable[..., Any]:

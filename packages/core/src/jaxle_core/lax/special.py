@@ -17,19 +17,10 @@ from jaxle_core.lax.standard import FLOATING, elementwise_primitive
 
 
 class _SciPySpecial:
-    """``scipy.special``, imported on first use: SciPy is an optional dependency of jaxle-core."""
+    """``scipy.special``, imported on first use, so that importing jaxle_core does not pay for SciPy."""
 
     def __getattr__(self, name: str):
-        def call(*args, **kwargs):
-            try:
-                module = importlib.import_module("scipy.special")
-            except ImportError:
-                raise ImportError("The NumPy reference implementations of lax's special functions need SciPy: "
-                                  "pip install 'jaxle-core[special]' (or install jaxle-xla to compute with XLA)."
-                                  ) from None
-            return getattr(module, name)(*args, **kwargs)
-
-        return call
+        return getattr(importlib.import_module("scipy.special"), name)
 
 
 sp = _SciPySpecial()
