@@ -60,7 +60,6 @@ LATER: dict[str, dict[str, str]] = {
     },
     "stages": dict.fromkeys(["ArgInfo", "CompilerOptions", "Wrapped"], "typing helpers of the stages API"),
     "nn": {
-        "dot_product_attention": "attention (in progress)",
         **dict.fromkeys(["scaled_dot_general", "scaled_matmul", "get_scaled_dot_general_config"],
                         "block-scaled (mxfp8/nvfp4) matrix products"),
     },

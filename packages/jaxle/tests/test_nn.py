@@ -24,6 +24,10 @@ GOLDEN = jnp_golden.load(str(pathlib.Path(__file__).parent / "golden" / "nn_gold
 BY_VALUE = {
     "identity_grad": "JAX drops a jit's outputs that only forward its inputs from the linearized jaxpr; jaxle keeps "
                      "them (an unused jit equation)",
+    "attention_bias_mask": "vmap of an elementwise primitive whose unbatched operand comes first: JAX expands it "
+                           "before moving the batched operand's dimension, jaxle after (same equations, other order)",
+    "attention_bfloat16": "jnp.einsum of bfloat16 operands into float32 prints JAX's precision=BF16_BF16_F32 "
+                          "preset on dot_general; jaxle leaves precision unset (same result on CPU)",
 }
 
 
@@ -138,3 +142,46 @@ def test_one_hot_agrees_with_numpy_and_vmaps():
     np.testing.assert_array_equal(jax.nn.one_hot(labels, 4), expected)
     np.testing.assert_array_equal(jax.vmap(lambda row: jax.nn.one_hot(row, 4))(labels), expected)
     np.testing.assert_array_equal(jax.nn.one_hot(labels, 4, axis=0), np.moveaxis(expected, -1, 0))
+
+
+def _attention_reference(query, key, value, bias=None, mask=None, scale=None):
+    """Grouped-query attention in float64 NumPy: each key/value head serves ``N / K`` consecutive query heads."""
+    query, key, value = (np.asarray(a, np.float64) for a in (query, key, value))
+    groups = query.shape[2] // key.shape[2]
+    key, value = np.repeat(key, groups, axis=2), np.repeat(value, groups, axis=2)
+    logits = np.einsum("btnh,bsnh->bnts", query, key) * (1 / np.sqrt(query.shape[-1]) if scale is None else scale)
+    if bias is not None:
+        logits = logits + bias
+    if mask is not None:
+        logits = np.where(mask, logits, -0.7 * np.finfo(np.float32).max)
+    return np.einsum("bnts,bsnh->btnh", scipy.special.softmax(logits, axis=-1), value)
+
+
+def test_dot_product_attention_agrees_with_numpy():
+    q, k, v = make_nn_golden.QUERY, make_nn_golden.KEY, make_nn_golden.VALUE
+    np.testing.assert_allclose(jax.nn.dot_product_attention(q, k, v), _attention_reference(q, k, v), rtol=1e-5,
+                               atol=1e-6)
+    bias, mask = make_nn_golden.BIAS, make_nn_golden.MASK
+    np.testing.assert_allclose(jax.jit(jax.nn.dot_product_attention)(q, k, v, bias, mask),
+                               _attention_reference(q, k, v, bias, mask), rtol=1e-5, atol=1e-6)
+    causal = np.tril(np.ones((3, 5), bool))
+    np.testing.assert_allclose(jax.nn.dot_product_attention(q, k, v, is_causal=True),
+                               _attention_reference(q, k, v, mask=causal), rtol=1e-5, atol=1e-6)
+    lengths_q, lengths_kv = make_nn_golden.LENGTHS
+    padded = (np.arange(3)[None, :, None] < lengths_q[:, None, None]) & (np.arange(5) < lengths_kv[:, None, None])
+    expected = _attention_reference(q, k, v, mask=padded[:, None]) * (np.arange(3) < lengths_q[:, None])[..., None,
+                                                                                                          None]
+    np.testing.assert_allclose(jax.nn.dot_product_attention(q, k, v, query_seq_lengths=lengths_q,
+                                                            key_value_seq_lengths=lengths_kv), expected, rtol=1e-5,
+                               atol=1e-6)
+
+
+def test_dot_product_attention_gradients_and_vmap():
+    rng = np.random.default_rng(9)
+    # float32 operands: the softmax runs in float32 whatever the input dtype, as in JAX
+    q, k, v = (rng.normal(size=shape).astype(np.float32) for shape in [(1, 2, 2, 3), (1, 4, 1, 3), (1, 4, 1, 3)])
+    check_grads(lambda a, b, c: jax.nn.dot_product_attention(a, b, c, is_causal=True), (q, k, v), order=1,
+                modes=("rev",))
+    q32, k32, v32 = make_nn_golden.QUERY, make_nn_golden.KEY, make_nn_golden.VALUE
+    np.testing.assert_allclose(jax.vmap(jax.nn.dot_product_attention)(q32, k32, v32),
+                               _attention_reference(q32, k32, v32), rtol=1e-5, atol=1e-6)

@@ -84,5 +84,40 @@ CASES.update({
     "one_hot_traced_classes": lambda m: (m.jit(lambda n: m.nn.one_hot(LABELS, n)), [3]),
 })
 
+# Attention: [batch, length, heads, head_dim]; 4 query heads over 2 key/value heads.
+QUERY = jnp_golden.rand((2, 3, 4, 4), "float32", seed=4)
+KEY = jnp_golden.rand((2, 5, 2, 4), "float32", seed=5)
+VALUE = jnp_golden.rand((2, 5, 2, 4), "float32", seed=6)
+BIAS = jnp_golden.rand((2, 1, 3, 5), "float32", seed=7)
+MASK = jnp_golden.rand((2, 4, 3, 5), "bool", seed=8)
+LENGTHS = (np.array([2, 3], np.int32), np.array([4, 1], np.int32))
+
+
+def attention_case(*extra, qkv=(QUERY, KEY, VALUE), **kwargs):
+    return lambda m: (lambda *a: m.nn.dot_product_attention(*a, **kwargs), [*qkv, *extra])
+
+
+CASES.update({
+    "attention": attention_case(),
+    "attention_unbatched": attention_case(qkv=(QUERY[0], KEY[0], VALUE[0])),
+    "attention_heads_equal": attention_case(qkv=(QUERY[:, :, :2], KEY, VALUE), implementation="xla"),
+    "attention_bias_mask": attention_case(BIAS, MASK, scale=0.3),
+    "attention_causal": attention_case(is_causal=True),
+    "attention_window": attention_case(local_window_size=(1, 0)),
+    "attention_seq_lengths": lambda m: (lambda q, k, v, lq, lkv: m.nn.dot_product_attention(
+        q, k, v, query_seq_lengths=lq, key_value_seq_lengths=lkv), [QUERY, KEY, VALUE, *LENGTHS]),
+    "attention_residual": attention_case(return_residual=True),
+    "attention_bfloat16": attention_case(qkv=tuple(a.astype("bfloat16") for a in (QUERY, KEY, VALUE))),
+    "attention_grad": lambda m: (m.grad(lambda q, k, v: m.nn.dot_product_attention(q, k, v, is_causal=True).sum(),
+                                        argnums=(0, 1, 2)), [QUERY, KEY, VALUE]),
+    "attention_cudnn_error": attention_case(implementation="cudnn"),
+    "attention_implementation_error": attention_case(implementation="flash"),
+    "attention_value_shape_error": attention_case(qkv=(QUERY, KEY, VALUE[:, :4])),
+    "attention_dtype_error": attention_case(qkv=(QUERY, KEY, VALUE.astype(np.float16))),
+    "attention_heads_error": attention_case(qkv=(QUERY[:, :, :3], KEY, VALUE)),
+    "attention_mask_dtype_error": attention_case(None, MASK.astype(np.float32)),
+    "attention_lengths_shape_error": attention_case(query_seq_lengths=np.array([1, 2, 3], np.int32)),
+})
+
 if __name__ == "__main__":
     jnp_golden.write(CASES, str(pathlib.Path(__file__).parent / "nn_golden.json"))  # an absolute path: written here
