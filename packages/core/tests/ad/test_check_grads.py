@@ -463,6 +463,8 @@ NOT_SWEPT = {
     **dict.fromkeys(["cond", "scan", "while"], "carries jaxprs: checked in control_flow/test_*_transforms.py and "
                     "test_scan_grad.py with finite differences"),
     "custom_linear_solve": "carries jaxprs: checked in control_flow/test_solves.py with finite differences",
+    "custom_vmap_call": "carries a jaxpr and a user rule; forward mode only, as in JAX: checked in "
+                        "test_custom_batching.py",
     "stage": "staging records no equation for it (the operand itself): its jvp is checked in lax/test_barriers.py",
     "composite": "not differentiable, as in JAX (its jvp raises): checked in lax/test_platform_composite.py",
     **dict.fromkeys(["pure_callback", "io_callback"], "not differentiable, as in JAX (the jvp raises): checked in "
