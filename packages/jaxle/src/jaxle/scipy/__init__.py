@@ -1,3 +1,4 @@
 """``jax.scipy``: jaxle-numpy's SciPy namespaces (``jaxle.scipy.special``, ``jaxle.scipy.stats``)."""
 
-from jaxle.scipy import cluster, fft, integrate, linalg, ndimage, special, stats  # noqa: F401
+from jaxle.scipy import (  # noqa: F401
+    cluster, fft, integrate, interpolate, linalg, ndimage, optimize, signal, sparse, special, stats)

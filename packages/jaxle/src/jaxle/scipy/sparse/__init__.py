@@ -1,0 +1,3 @@
+"""``jax.scipy.sparse``: jaxle-numpy's iterative solvers."""
+
+from jaxle.scipy.sparse import linalg  # noqa: F401

@@ -1,0 +1,3 @@
+"""``jax.scipy.sparse.linalg``: jaxle-numpy's ``scipy.sparse.linalg``."""
+
+from jaxle_numpy.scipy.sparse.linalg import *  # noqa: F403

@@ -1,0 +1,165 @@
+"""``jax.scipy.signal``'s n-dimensional convolutions and correlations: direct (one ``conv_general_dilated``) or
+through FFTs, with SciPy's 'full', 'same' and 'valid' output regions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+import jaxle_numpy as jnp
+from jaxle_core.avals import get_aval
+from jaxle_core.lax import convolution as lax_convolution
+from jaxle_numpy.util import check_arraylike, named_jit, promote_dtypes_inexact
+
+__all__ = ["convolve", "correlate", "convolve2d", "correlate2d", "fftconvolve"]
+
+_MODES = ["full", "same", "valid"]
+
+
+def _operands(fun_name: str, in1: Any, in2: Any) -> tuple[Any, Any]:
+    check_arraylike(fun_name, in1, in2)
+    in1, in2 = promote_dtypes_inexact(jnp.asarray(in1), jnp.asarray(in2))
+    if get_aval(in1).ndim != get_aval(in2).ndim:
+        raise ValueError("in1 and in2 must have the same number of dimensions")
+    return in1, in2
+
+
+def _valid_order(in1: Any, in2: Any) -> tuple[Any, Any]:
+    """SciPy's operands for 'valid': the larger one first (one must be at least as large in every axis)."""
+    shape1, shape2 = get_aval(in1).shape, get_aval(in2).shape
+    if all(a >= b for a, b in zip(shape1, shape2)):
+        return in1, in2
+    if all(a <= b for a, b in zip(shape1, shape2)):
+        return in2, in1
+    raise ValueError("For 'valid' mode, one must be at least as large as the other in every dimension")
+
+
+def _region(full: Any, shape1: Sequence[int], shape2: Sequence[int], mode: str, axes: Sequence[int]) -> Any:
+    """The 'same' (centred on ``in1``) or 'valid' part of a full convolution along ``axes``."""
+    if mode == "full":
+        return full
+    index = [slice(None)] * get_aval(full).ndim
+    for axis in axes:
+        n, k = shape1[axis], shape2[axis]
+        if mode == "same":
+            start = (k - 1) // 2
+            index[axis] = slice(start, start + n)
+        else:
+            index[axis] = slice(min(n, k) - 1, max(n, k))
+    return full[tuple(index)]
+
+
+def _direct(in1: Any, in2: Any, mode: str, precision: Any) -> Any:
+    """The convolution of ``in1`` and ``in2`` as one ``conv_general_dilated`` over every axis."""
+    if mode == "valid":
+        in1, in2 = _valid_order(in1, in2)
+    shape1, shape2 = get_aval(in1).shape, get_aval(in2).shape
+    ndim = len(shape1)
+    padding = []
+    for n, k in zip(shape1, shape2):
+        if mode == "full":
+            padding.append((k - 1, k - 1))
+        elif mode == "same":
+            start = (k - 1) // 2
+            padding.append((k - 1 - start, start))
+        else:
+            padding.append((0, 0))
+    kernel = jnp.flip(in2)
+    out = lax_convolution.conv_general_dilated(in1[None, None], kernel[None, None], (1,) * ndim, padding,
+                                               precision=precision)
+    return out[0, 0]
+
+
+def _checked_mode(mode: str) -> str:
+    if mode not in _MODES:
+        raise ValueError(f"mode must be one of {_MODES}")
+    return mode
+
+
+def _checked_method(method: str) -> str:
+    if method not in ("auto", "fft", "direct"):
+        raise ValueError(f"Got {method=}; expected 'auto', 'fft', or 'direct'.")
+    return method
+
+
+@named_jit("convolve", ("mode", "method", "precision"))
+def convolve(in1: Any, in2: Any, mode: str = "full", method: str = "auto", precision: Any = None) -> Any:
+    """The n-dimensional convolution of ``in1`` and ``in2`` ('full', 'same' as ``in1``, or 'valid'); ``method``
+    'fft' computes it through FFTs."""
+    _checked_mode(mode)
+    if _checked_method(method) == "fft":
+        return fftconvolve(in1, in2, mode=mode)
+    in1, in2 = _operands("convolve", in1, in2)
+    if get_aval(in1).size == 0 or get_aval(in2).size == 0:
+        raise ValueError("convolve: inputs cannot be empty")
+    return _direct(in1, in2, mode, precision)
+
+
+@named_jit("correlate", ("mode", "method", "precision"))
+def correlate(in1: Any, in2: Any, mode: str = "full", method: str = "auto", precision: Any = None) -> Any:
+    """The n-dimensional cross-correlation of ``in1`` and ``in2``: the convolution of ``in1`` with ``in2``
+    reversed and conjugated."""
+    _checked_mode(mode)
+    _checked_method(method)
+    in1, in2 = _operands("correlate", in1, in2)
+    if mode == "valid" and not all(a >= b for a, b in zip(get_aval(in1).shape, get_aval(in2).shape)):
+        # SciPy swaps the operands, which reverses (and conjugates) the result.
+        swapped = convolve(in2, jnp.flip(jnp.conj(in1)), mode="valid", method=method, precision=precision)
+        return jnp.flip(jnp.conj(swapped))
+    return convolve(in1, jnp.flip(jnp.conj(in2)), mode=mode, method=method, precision=precision)
+
+
+def _check_2d(fun_name: str, in1: Any, in2: Any, boundary: str, fillvalue: Any) -> tuple[Any, Any]:
+    if boundary != "fill" or fillvalue != 0:
+        raise NotImplementedError(f"{fun_name}() only supports boundary='fill', fillvalue=0")
+    in1, in2 = _operands(fun_name, in1, in2)
+    if get_aval(in1).ndim != 2:
+        raise ValueError(f"{fun_name}() only supports 2-dimensional inputs.")
+    return in1, in2
+
+
+@named_jit("convolve2d", ("mode", "boundary", "fillvalue", "precision"))
+def convolve2d(in1: Any, in2: Any, mode: str = "full", boundary: str = "fill", fillvalue: Any = 0,
+               precision: Any = None) -> Any:
+    """The 2-dimensional convolution of ``in1`` and ``in2`` (zero-filled boundaries)."""
+    in1, in2 = _check_2d("convolve2d", in1, in2, boundary, fillvalue)
+    return _direct(in1, in2, _checked_mode(mode), precision)
+
+
+@named_jit("correlate2d", ("mode", "boundary", "fillvalue", "precision"))
+def correlate2d(in1: Any, in2: Any, mode: str = "full", boundary: str = "fill", fillvalue: Any = 0,
+                precision: Any = None) -> Any:
+    """The 2-dimensional cross-correlation of ``in1`` and ``in2`` (zero-filled boundaries)."""
+    in1, in2 = _check_2d("correlate2d", in1, in2, boundary, fillvalue)
+    if _checked_mode(mode) != "same":
+        return correlate(in1, in2, mode=mode, precision=precision)
+    # SciPy centres correlate2d's 'same' region at k // 2 of the full correlation (correlate's at (k - 1) // 2).
+    full = correlate(in1, in2, mode="full", precision=precision)
+    (rows, cols), (k_rows, k_cols) = get_aval(in1).shape, get_aval(in2).shape
+    return full[k_rows // 2:k_rows // 2 + rows, k_cols // 2:k_cols // 2 + cols]
+
+
+@named_jit("fftconvolve", ("mode", "axes"))
+def fftconvolve(in1: Any, in2: Any, mode: str = "full", axes: Sequence[int] | None = None) -> Any:
+    """The convolution of ``in1`` and ``in2`` through FFTs over ``axes`` (all by default; the other axes are
+    multiplied elementwise, broadcasting)."""
+    _checked_mode(mode)
+    in1, in2 = _operands("fftconvolve", in1, in2)
+    ndim = get_aval(in1).ndim
+    axes = tuple(range(ndim)) if axes is None else tuple(sorted(a % ndim for a in np.atleast_1d(axes)))
+    shape1, shape2 = get_aval(in1).shape, get_aval(in2).shape
+    if mode == "valid":
+        for axis in axes:
+            if shape1[axis] < shape2[axis]:
+                in1, in2 = in2, in1
+                shape1, shape2 = shape2, shape1
+                break
+    sizes = [shape1[a] + shape2[a] - 1 for a in axes]
+    complex_result = jnp.iscomplexobj(in1)
+    if complex_result:
+        full = jnp.fft.ifftn(jnp.fft.fftn(in1, sizes, axes) * jnp.fft.fftn(in2, sizes, axes), sizes, axes)
+    else:
+        full = jnp.fft.irfftn(jnp.fft.rfftn(in1, sizes, axes) * jnp.fft.rfftn(in2, sizes, axes), sizes, axes)
+    return _region(full, shape1, shape2, mode, axes)
