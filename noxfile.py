@@ -1,4 +1,4 @@
-"""Sessions for the jaxle monorepo: tests, core_only, lint, wheels, bench.
+"""Sessions for the jaxle monorepo: tests, core_only, lint, wheels, bench, docs.
 
 Packages are discovered from ``packages/*/pyproject.toml`` and installed in
 dependency order, so adding a package needs no change here.
@@ -180,6 +180,16 @@ np.testing.assert_allclose(np.asarray(g), np.cos(x) * x + np.sin(x), rtol=1e-6)
 print(jc.make_jaxpr(jc.vmap(jc.grad(f)))(x))
 print("jaxle-core alone, on the NumPy reference backend: jit(vmap(grad)) gives", g)
 """
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """The user guide (mkdocs.yml, docs/) built with mkdocs-material into site/, failing on any warning.
+
+    Its code examples are run by integration-tests/test_docs_examples.py in the tests session.
+    """
+    session.install("mkdocs-material")
+    session.run("mkdocs", "build", "--strict", "--clean", *session.posargs)
 
 
 @nox.session

@@ -1,17 +1,29 @@
-"""Every ```python example in docs/ runs: the blocks of one page in order, sharing one namespace."""
+"""Every ```python example in docs/ (subfolders included) runs: the blocks of one page in order, sharing one
+namespace; and every page is in the user guide's navigation (mkdocs.yml)."""
 
 import pathlib
 import re
 
 import pytest
 
-DOCS = pathlib.Path(__file__).parents[1] / "docs"
+ROOT = pathlib.Path(__file__).parents[1]
+DOCS = ROOT / "docs"
 _BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
-PAGES = sorted(p.name for p in DOCS.glob("*.md") if _BLOCK.search(p.read_text()))
+_NAV_PAGE = re.compile(r"^\s*- (?:[^:\n]+: )?(\S+\.md)\s*$", re.M)
+ALL_PAGES = sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md"))
+PAGES = [page for page in ALL_PAGES if _BLOCK.search((DOCS / page).read_text())]
 
 
 def test_the_docs_have_examples():
-    assert {"autodiff.md", "control-flow.md", "core.md", "random.md", "tree.md", "vmap.md", "xla.md"} <= set(PAGES)
+    guide = {"quickstart.md", "sharp-bits.md", "jit.md", "installation.md", "index.md"}
+    design = {"autodiff.md", "control-flow.md", "core.md", "random.md", "tree.md", "vmap.md", "xla.md"}
+    assert guide | design <= set(PAGES)
+
+
+def test_every_page_is_in_the_navigation():
+    nav = _NAV_PAGE.findall((ROOT / "mkdocs.yml").read_text())
+    assert sorted(nav) == sorted(set(nav)), "a page is listed twice in mkdocs.yml"
+    assert set(nav) == set(ALL_PAGES)
 
 
 @pytest.mark.parametrize("page", PAGES)
