@@ -25,6 +25,7 @@ import numpy as np
 
 from jaxle_core import config, lax
 from jaxle_random.threefry import threefry_2x32
+from jaxle_random.threefry_sequential import sequential_random_bits, sequential_split
 
 __all__ = ["PRNGImpl", "prng_impls", "register_prng_impl", "resolve_prng_impl", "threefry_prng_impl"]
 
@@ -111,7 +112,13 @@ def _threefry_seed(seeds: Any) -> Any:
     return _join(hi, lo)
 
 
+def _partitionable() -> bool:
+    return config.config.read("jax_threefry_partitionable")
+
+
 def _threefry_split(keys: Any, shape: tuple[int, ...]) -> Any:
+    if not _partitionable():
+        return sequential_split(keys, shape)
     return _join(*_hash_per_key(keys, shape))
 
 
@@ -121,6 +128,8 @@ def _threefry_fold_in(keys: Any, data: Any) -> Any:
 
 
 def _threefry_random_bits(keys: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
+    if not _partitionable():
+        return sequential_random_bits(keys, bit_width, shape)
     b1, b2 = _hash_per_key(keys, shape)
     if bit_width == 64:
         high = lax.shift_left(lax.convert_element_type(b1, np.uint64), np.uint64(32))

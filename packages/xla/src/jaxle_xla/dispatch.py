@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxle_core import core
+from jaxle_core import config, core
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
@@ -57,7 +57,8 @@ class XlaBackend:
         avals = tuple([get_aval(x) for x in args])
         device = self._only_device or self._place(args, primitive.name)
         try:
-            key = (primitive, _params_key(params), avals, device)
+            # the flags that change tracing (x64, jax_threefry_partitionable, ...) change the compiled program
+            key = (primitive, _params_key(params), avals, device, config.trace_context())
             executable = self._eager.lookup(key)
         except TypeError:  # unhashable params: compile without caching
             key, executable = None, None

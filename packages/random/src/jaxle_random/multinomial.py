@@ -1,0 +1,43 @@
+"""``multinomial``, bit for bit JAX's: category by category, the count of category ``i`` is a binomial draw
+of the trials left over with probability ``p[i] / (p[i] + p[i+1] + ...)`` (a scan over the categories, one
+split key each)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import jaxle_numpy as jnp
+from jaxle_core import dtypes, lax
+from jaxle_core.lax.standard import canonical_shape
+from jaxle_numpy.util import check_arraylike, promote_dtypes_inexact
+from jaxle_random.binomial import binomial
+from jaxle_random.keys import split, typed_key
+
+__all__ = ["multinomial"]
+
+
+def multinomial(key: Any, n: Any, p: Any, *, shape: tuple[int, ...] | None = None, dtype: Any = None,
+                unroll: int | bool = 1) -> Any:
+    """Counts of ``n`` trials falling in each category of probabilities ``p`` (the last axis); ``shape`` is the
+    full result shape, ending with the number of categories."""
+    key = typed_key(key, "multinomial")
+    check_arraylike("multinomial", n, p)
+    n, p = promote_dtypes_inexact(n, p)
+    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    shape = p.shape if shape is None else canonical_shape(shape)
+    n = jnp.broadcast_to(n, shape[:-1])
+    p = jnp.moveaxis(jnp.broadcast_to(p, shape), -1, 0)
+    # the probability of each category among itself and the categories after it
+    remainder = lax.cumsum(p, axis=0, reverse=True)
+    ratios = p / jnp.where(remainder == 0, 1, remainder)
+
+    def draw_category(trials_left: Any, ratio_and_key: tuple[Any, Any]) -> tuple[Any, Any]:
+        ratio, category_key = ratio_and_key
+        count = binomial(category_key, trials_left, ratio, dtype=ratio.dtype)
+        return trials_left - count, count
+
+    _, counts = lax.scan(draw_category, n, (ratios, split(key, p.shape[0])), unroll=unroll)
+    counts = jnp.moveaxis(counts, 0, -1)
+    return counts if counts.dtype == np.dtype(dtype) else counts.astype(dtype)

@@ -1,0 +1,164 @@
+"""Golden values of jax.random's multinomial, orthogonal, multivariate_normal, of the threefry scheme under
+``jax_threefry_partitionable=False`` and of the ``rbg`` and ``unsafe_rbg`` implementations, for jaxle_random's
+tests.
+
+Run with JAX's venv: ``/work/jaxpeer/bin/python make_random_more_golden.py jax`` writes random_more_golden.json.
+Cases are built as in make_random_golden.py; key arrays are recorded through ``key_data``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pathlib
+import sys
+
+import numpy as np
+
+_HERE = pathlib.Path(__file__).parent
+_spec = importlib.util.spec_from_file_location("make_random_golden", _HERE / "make_random_golden.py")
+base = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(base)
+
+GOLDEN = _HERE / "random_more_golden.json"
+P3 = np.array([0.2, 0.3, 0.5], np.float32)
+COV = np.array([[2.0, 0.6, 0.1], [0.6, 1.0, -0.3], [0.1, -0.3, 0.5]], np.float32)
+
+
+def namespace(which: str):
+    """make_random_golden's namespace, with the flag contexts ``partitionable(bool)`` and ``prng_impl(name)``."""
+    ns = base.namespace(which)
+    flags = importlib.import_module("jax") if which == "jax" else importlib.import_module("jaxle_core").config
+    ns.partitionable, ns.prng_impl = flags.threefry_partitionable, flags.default_prng_impl
+    return ns
+
+
+def _cases() -> dict:
+    cases = {}
+
+    def case(name, build, x64=False):
+        cases[name] = (build, x64)
+
+    def key(ns, seed=0, impl=None):
+        return ns.random.key(seed, impl=impl)
+
+    # multinomial
+    case("multinomial", lambda ns: ns.random.multinomial(key(ns, 1), 10, P3))
+    case("multinomial_float_n", lambda ns: ns.random.multinomial(key(ns, 1), 25.0, P3))
+    case("multinomial_int32", lambda ns: ns.random.multinomial(key(ns, 2), 40, P3, dtype="int32"))
+    case("multinomial_shape", lambda ns: ns.random.multinomial(
+        key(ns, 3), np.array([3.0, 50.0], np.float32), np.array([[0.5, 0.5, 0.0], [0.1, 0.1, 0.8]], np.float32),
+        shape=(4, 2, 3)))
+    case("multinomial_float16_p", lambda ns: ns.random.multinomial(key(ns, 4), 7, P3.astype(np.float16)))
+    case("multinomial_dtype_float16", lambda ns: ns.random.multinomial(key(ns, 4), 7, P3, dtype="float16"))
+    case("multinomial_unnormalized", lambda ns: ns.random.multinomial(key(ns, 5), 100, np.array([1.0, 3.0],
+                                                                                                   np.float32)))
+    case("multinomial_unroll", lambda ns: ns.random.multinomial(key(ns, 6), 1000, P3, unroll=2))
+    case("multinomial_x64", lambda ns: ns.random.multinomial(key(ns, 7), 30, P3.astype(np.float64)), True)
+    case("multinomial_jit", lambda ns: ns.jit(lambda k: ns.random.multinomial(k, 12, P3))(key(ns, 8)))
+    case("multinomial_vmap", lambda ns: ns.vmap(lambda k: ns.random.multinomial(k, 12, P3))(
+        ns.random.split(key(ns, 9), 3)))
+    case("multinomial_raw_key", lambda ns: ns.random.multinomial(ns.random.PRNGKey(10), 9, P3))
+    case("error_multinomial_scalar_p", lambda ns: ns.random.multinomial(key(ns), 5, np.float32(0.5)))
+    case("error_multinomial_shape", lambda ns: ns.random.multinomial(key(ns), 5, P3, shape=(2,)))
+    # orthogonal
+    case("orthogonal", lambda ns: ns.random.orthogonal(key(ns, 11), 3))
+    case("orthogonal_batch", lambda ns: ns.random.orthogonal(key(ns, 12), 3, (2,)))
+    case("orthogonal_wide", lambda ns: ns.random.orthogonal(key(ns, 13), 2, m=4))
+    case("orthogonal_tall", lambda ns: ns.random.orthogonal(key(ns, 13), 4, m=2))
+    case("orthogonal_complex64", lambda ns: ns.random.orthogonal(key(ns, 14), 3, dtype="complex64"))
+    case("orthogonal_float64_x64", lambda ns: ns.random.orthogonal(key(ns, 15), 4, dtype="float64"), True)
+    case("orthogonal_empty", lambda ns: ns.random.orthogonal(key(ns, 15), 0))
+    case("orthogonal_vmap", lambda ns: ns.vmap(lambda k: ns.random.orthogonal(k, 2))(
+        ns.random.split(key(ns, 16), 2)))
+    case("error_orthogonal_int", lambda ns: ns.random.orthogonal(key(ns), 3, dtype="int32"))
+    case("error_orthogonal_negative", lambda ns: ns.random.orthogonal(key(ns), -1))
+    # multivariate_normal
+    for method in ("cholesky", "eigh", "svd"):
+        case(f"mvn_{method}", lambda ns, m=method: ns.random.multivariate_normal(
+            key(ns, 17), np.array([1.0, -2.0, 0.5], np.float32), COV, (5,), method=m))
+    case("mvn_default_shape", lambda ns: ns.random.multivariate_normal(key(ns, 18), np.zeros(3, np.float32), COV))
+    case("mvn_batched", lambda ns: ns.random.multivariate_normal(
+        key(ns, 19), np.zeros((2, 3), np.float32), np.stack([COV, 2 * COV]), (4, 2)))
+    case("mvn_int_cov_float16", lambda ns: ns.random.multivariate_normal(
+        key(ns, 20), np.zeros(2, np.float32), np.eye(2, dtype=np.int32), dtype="float16"))
+    case("mvn_x64", lambda ns: ns.random.multivariate_normal(key(ns, 21), np.zeros(3), COV.astype(np.float64),
+                                                             (2,)), True)
+    case("mvn_jit", lambda ns: ns.jit(lambda k, c: ns.random.multivariate_normal(k, np.zeros(3, np.float32), c))(
+        key(ns, 22), COV))
+    case("error_mvn_mean_scalar", lambda ns: ns.random.multivariate_normal(key(ns), np.float32(0), COV))
+    case("error_mvn_cov_vector", lambda ns: ns.random.multivariate_normal(key(ns), np.zeros(2), np.ones(2)))
+    case("error_mvn_cov_shape", lambda ns: ns.random.multivariate_normal(key(ns), np.zeros(2), COV))
+    case("error_mvn_method", lambda ns: ns.random.multivariate_normal(key(ns), np.zeros(3), COV, method="lu"))
+    case("error_mvn_shape", lambda ns: ns.random.multivariate_normal(key(ns), np.zeros((3, 3)), COV, (2,)))
+    case("error_mvn_int_dtype", lambda ns: ns.random.multivariate_normal(key(ns), np.zeros(3), COV, dtype="int32"))
+
+    # jax_threefry_partitionable=False
+    def sequential(build):
+        def run(ns):
+            with ns.partitionable(False):
+                return build(ns)
+        return run
+
+    case("seq_split", sequential(lambda ns: ns.random.split(ns.random.PRNGKey(0))))
+    case("seq_split_shape", sequential(lambda ns: ns.random.split(ns.random.PRNGKey(1), (3, 2))))
+    case("seq_split_odd", sequential(lambda ns: ns.random.split(ns.random.PRNGKey(1), 3)))
+    case("seq_fold_in", sequential(lambda ns: ns.random.fold_in(ns.random.PRNGKey(2), 77)))
+    for dtype, size in (("uint8", 7), ("uint16", 5), ("uint32", 5), ("uint8", 8), ("uint32", 1)):
+        case(f"seq_bits_{dtype}_{size}", sequential(lambda ns, d=dtype, s=size: ns.random.bits(
+            ns.random.PRNGKey(3), (s,), d)))
+    case("seq_bits_uint64_x64", sequential(lambda ns: ns.random.bits(ns.random.PRNGKey(3), (2, 3), "uint64")), True)
+    case("seq_uniform", sequential(lambda ns: ns.random.uniform(ns.random.PRNGKey(4), (2, 3))))
+    case("seq_normal", sequential(lambda ns: ns.random.normal(ns.random.PRNGKey(0), (3,))))
+    case("seq_normal_float16", sequential(lambda ns: ns.random.normal(ns.random.PRNGKey(0), (5,), "float16")))
+    case("seq_randint", sequential(lambda ns: ns.random.randint(ns.random.PRNGKey(5), (7,), 0, 100)))
+    case("seq_gamma", sequential(lambda ns: ns.random.gamma(ns.random.PRNGKey(6), 2.0, (4,))))
+    case("seq_permutation", sequential(lambda ns: ns.random.permutation(ns.random.PRNGKey(7), 6)))
+    case("seq_jit_normal", sequential(lambda ns: ns.jit(lambda k: ns.random.normal(k, (3,)))(ns.random.PRNGKey(8))))
+    case("seq_vmap_bits", sequential(lambda ns: ns.vmap(lambda k: ns.random.bits(k, (3,)))(
+        ns.random.split(ns.random.PRNGKey(9), 2))))
+    case("seq_typed_split", sequential(lambda ns: ns.random.key_data(ns.random.split(key(ns, 10), 3))))
+
+    # rbg and unsafe_rbg
+    for impl in ("rbg", "unsafe_rbg"):
+        case(f"{impl}_key", lambda ns, i=impl: ns.random.key_data(key(ns, 3, i)))
+        case(f"{impl}_key_x64", lambda ns, i=impl: ns.random.key_data(key(ns, 2 ** 40 + 3, i)), True)
+        case(f"{impl}_split", lambda ns, i=impl: ns.random.key_data(ns.random.split(key(ns, 1, i))))
+        case(f"{impl}_split_shape", lambda ns, i=impl: ns.random.key_data(ns.random.split(key(ns, 1, i), (2, 3))))
+        case(f"{impl}_fold_in", lambda ns, i=impl: ns.random.key_data(ns.random.fold_in(key(ns, 1, i), 5)))
+        for dtype in ("uint8", "uint16", "uint32"):
+            case(f"{impl}_bits_{dtype}", lambda ns, i=impl, d=dtype: ns.random.bits(key(ns, 2, i), (5,), d))
+        case(f"{impl}_bits_uint64_x64", lambda ns, i=impl: ns.random.bits(key(ns, 2, i), (3,), "uint64"), True)
+        case(f"{impl}_uniform", lambda ns, i=impl: ns.random.uniform(key(ns, 4, i), (2, 3)))
+        case(f"{impl}_normal", lambda ns, i=impl: ns.random.normal(key(ns, 4, i), (4,)))
+        case(f"{impl}_randint", lambda ns, i=impl: ns.random.randint(key(ns, 5, i), (6,), 0, 10))
+        case(f"{impl}_jit_normal", lambda ns, i=impl: ns.jit(lambda k: ns.random.normal(k, (3,)))(key(ns, 6, i)))
+        case(f"{impl}_vmap_bits", lambda ns, i=impl: ns.vmap(lambda k: ns.random.bits(k, (3,)))(
+            ns.random.split(key(ns, 7, i), 3)))
+        case(f"{impl}_vmap_fold_in", lambda ns, i=impl: ns.random.key_data(ns.vmap(ns.random.fold_in)(
+            ns.random.split(key(ns, 8, i), 2), np.array([4, 9], np.uint32))))
+        case(f"{impl}_split_sequential", lambda ns, i=impl: sequential(lambda ns: ns.random.key_data(
+            ns.random.split(key(ns, 9, i), 3)))(ns))
+
+    def default_rbg(build):
+        def run(ns):
+            with ns.prng_impl("rbg"):
+                return build(ns)
+        return run
+
+    case("default_rbg_PRNGKey", default_rbg(lambda ns: ns.random.PRNGKey(3)))
+    case("default_rbg_normal", default_rbg(lambda ns: ns.random.normal(ns.random.PRNGKey(3), (2,))))
+    case("default_rbg_split", default_rbg(lambda ns: ns.random.split(ns.random.PRNGKey(3))))
+    case("default_rbg_key_impl", default_rbg(lambda ns: np.array(str(ns.random.key_impl(ns.random.key(0))) == "rbg")))
+    return cases
+
+
+CASES = _cases()
+
+
+def run_case(ns, name: str) -> dict:
+    return base.run_case_of(CASES, ns, name)
+
+
+if __name__ == "__main__":
+    base.write_golden(CASES, GOLDEN, namespace(sys.argv[1]))
