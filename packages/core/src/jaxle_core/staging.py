@@ -23,6 +23,10 @@ from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Tracer, Var
 # Primitives that staging may skip (as JAX's forwarding and constant folding do): ``rule(args, params)``
 # returns the result without recording an equation (an operand, or a folded constant), or None to stage it.
 staging_rewrites: dict[core.Primitive, Callable[[Sequence[Any], dict], Any]] = {}
+# Equations that JAX's tracing into jaxprs forwards (returns an operand for, ``rule(args, params)`` as above) but
+# its partial-evaluation tracing, which ``linear_transpose`` traces with, records: a trace built with
+# ``forwarding=False`` stages them (and so transposes them).
+forwarding_rules: dict[core.Primitive, Callable[[Sequence[Any], dict], Any]] = {}
 
 
 @dataclass(slots=True, eq=False)
@@ -67,8 +71,9 @@ class StagingTracer(Tracer):
 class StagingTrace(core.Trace):
     """Records primitive applications into a list of equations."""
 
-    def __init__(self, debug_info: DebugInfo | None = None):
+    def __init__(self, debug_info: DebugInfo | None = None, forwarding: bool = True):
         self.debug_info = debug_info
+        self.forwarding = forwarding
         self.eqns: list[JaxprEqn] = []
         self.invars: list[Var] = []
         self.constvars: dict[int, tuple[Var, Any]] = {}  # id(value) -> (var, value)
@@ -97,11 +102,12 @@ class StagingTrace(core.Trace):
         return entry[0]
 
     def process_primitive(self, primitive, args, params):
-        rewrite = staging_rewrites.get(primitive)
-        if rewrite is not None:
-            result = rewrite(args, params)
-            if result is not None:
-                return result
+        for rewrites in (staging_rewrites, forwarding_rules) if self.forwarding else (staging_rewrites,):
+            rewrite = rewrites.get(primitive)
+            if rewrite is not None:
+                result = rewrite(args, params)
+                if result is not None:
+                    return result
         atoms = [self.to_atom(x) for x in args]
         out_aval = core.abstract_eval(primitive, [a.aval for a in atoms], params)
         out_avals = out_aval if primitive.multiple_results else [out_aval]
@@ -193,9 +199,9 @@ def _inputs_reaching(trace: StagingTrace, var: Var) -> list[int]:
 
 
 def trace_to_jaxpr(fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray],
-                   debug_info: DebugInfo | None = None) -> ClosedJaxpr:
-    """Trace ``fun`` (flat arrays in, flat list out) on abstract inputs."""
-    trace = StagingTrace(debug_info)
+                   debug_info: DebugInfo | None = None, forwarding: bool = True) -> ClosedJaxpr:
+    """Trace ``fun`` (flat arrays in, flat list out) on abstract inputs (``forwarding``: see ``forwarding_rules``)."""
+    trace = StagingTrace(debug_info, forwarding)
     with core.new_trace(trace):
         args = [trace.new_arg(aval) for aval in in_avals]
         outs = fun(*args)

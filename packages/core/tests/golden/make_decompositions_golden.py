@@ -227,11 +227,6 @@ X64_CASES = {
 }
 
 
-# Cases whose values, not jaxprs, are compared: JAX's linear solve inside eig's jvp transposes its matrix-vector
-# product with an extra no-op ``reduce_sum[axes=()]`` that jaxle's (otherwise identical) staging does not emit.
-VALUES_ONLY = {name for name in CASES if "jvp-eig-" in name or name == "grad-eig-values"}
-
-
 def record(module) -> dict:
     golden = {name: run_text_case(module, build) for name, build in CASES.items()}
     with x64_flag(module)(True):

@@ -56,6 +56,9 @@ def cases(impl, lax):
         ("broadcast", grad(lambda x: lax.reduce_sum(lax.broadcast_in_dim(x, (2, 3), (1,)) * 2.0, (0, 1))), (x3,)),
         ("broadcast_unit", grad(lambda x: lax.reduce_sum(lax.broadcast_in_dim(x, (2, 3, 4), (0, 2)), (0, 1, 2))),
          (np.ones((2, 1), f32),)),
+        # a size-1 dimension kept at size 1 is summed and put back all the same
+        ("broadcast_unit_kept", grad(lambda x: lax.reduce_sum(lax.broadcast_in_dim(x, (3, 1, 2), (1, 2)), (0, 1, 2))),
+         (np.ones((1, 2), f32),)),
         ("scalar_times_vector", grad(lambda x, y: lax.reduce_sum(x * y, (0,)), argnums=(0, 1)), (f32(2), x3)),
         ("convert", grad(lambda x: lax.convert_element_type(x, np.float16).astype(f32) * 3), (f32(2),)),
         ("convert_to_complex", grad(lambda x: lax.real(lax.convert_element_type(x, np.complex64)) * 3), (f32(2),)),
@@ -82,6 +85,9 @@ def cases(impl, lax):
         ("linearize_apply", lambda x: impl.linearize(lambda a: lax.sin(a) * a, x)[1](x), (f32(1.0),)),
         ("linear_transpose", lambda c: impl.linear_transpose(lambda a: a * 2.0 + lax.neg(a), f32(1))(c),
          (f32(1.0),)),
+        # linear_transpose records a broadcast to the operand's own shape (jit forwards it) and sums over no axes
+        ("linear_transpose_identity_broadcast",
+         lambda c: impl.linear_transpose(lambda a: lax.broadcast_in_dim(a, (3,), (0,)), x3)(c), (x3,)),
     ]
     return table
 

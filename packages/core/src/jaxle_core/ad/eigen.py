@@ -99,6 +99,9 @@ def _solve(a: Any, b: Any) -> Any:
     batch = tuple(range(ndim - 2))
 
     def matvec(x):
+        # as JAX's, x first goes through a broadcast to its own shape: staging forwards it, but the transpose of
+        # the product (the solve's vecmat) sums over no axes for it
+        x = lax.broadcast_in_dim(x, get_aval(x).shape, tuple(range(ndim - 1)))
         return lax.dot_general(a, x, (((ndim - 1,), (ndim - 2,)), (batch, batch)), Precision.HIGHEST)
 
     def solve_one(column):

@@ -267,7 +267,8 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Sequence = ()) -
     flat, in_tree = tree.tree_flatten(primals)
     in_avals = [abstract_argument_aval(x) for x in flat]
     flat_fun, out_tree_thunk = flatten_fun(fun, in_tree)
-    closed = trace_to_jaxpr(flat_fun, in_avals, DebugInfo("linear_transpose", fun, ()))
+    # traced as JAX's partial evaluation traces it: identity broadcasts are recorded, so transposed
+    closed = trace_to_jaxpr(flat_fun, in_avals, DebugInfo("linear_transpose", fun, ()), forwarding=False)
     out_tree = out_tree_thunk()
     in_kinds = {_linear_dtype_kind(a.dtype) for a in in_avals}
     out_kinds = {_linear_dtype_kind(a.dtype) for a in closed.out_avals}

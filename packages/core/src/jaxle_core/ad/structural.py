@@ -109,10 +109,12 @@ transpose_rules[reduce_precision_p] = lambda ct, x, **params: [reduce_precision_
 
 
 def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions, sharding):
-    expanded = tuple(i for i, d in enumerate(x.aval.shape) if d == 1 and shape[broadcast_dimensions[i]] != 1)
+    # As JAX: every size-1 operand dimension is summed and put back (whether or not it was broadcast), and the
+    # sum is staged even over no axes (the transpose of an identity broadcast linear_transpose records)
+    expanded = tuple(i for i, d in enumerate(x.aval.shape) if d == 1)
     new_dims = [i for i in range(len(shape)) if i not in broadcast_dimensions]
     summed = tuple(sorted(new_dims + [broadcast_dimensions[i] for i in expanded]))
-    reduced = lax.reduce_sum(ct, summed) if summed else ct
+    reduced = lax.reduce_sum(ct, summed)
     # The kept dimensions come out in output order; permuted ``broadcast_dimensions`` need them put back in
     # operand order. (JAX 0.10.2 skips this and rejects the cotangent's shape; see docs/core.md.)
     kept_out_dims = [d for i, d in enumerate(broadcast_dimensions) if i not in expanded]

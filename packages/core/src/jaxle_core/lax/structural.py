@@ -28,7 +28,7 @@ from jaxle_core.lax.standard import (
     normalize_axis,
 )
 from jaxle_core.pretty import pp_eqn_rules, pp_hiding
-from jaxle_core.staging import staging_rewrites
+from jaxle_core.staging import forwarding_rules, staging_rewrites
 
 __all__ = ["bitcast_convert_type", "bitcast_convert_type_p", "broadcast", "broadcast_in_dim", "broadcast_in_dim_p",
            "broadcast_like", "broadcast_shapes", "broadcast_to_rank", "broadcasted_iota", "clamp", "clamp_p",
@@ -407,9 +407,26 @@ def broadcast_in_dim(operand, shape: Sequence[int], broadcast_dimensions: Sequen
     shape = check_integer_elements("broadcast_in_dim", "shape", shape)
     dims = check_integer_elements("broadcast_in_dim", "broadcast_dimensions", broadcast_dimensions)
     aval = get_aval(operand)
-    if aval.shape == shape and dims == tuple(range(len(shape))) and type(operand) not in _PYTHON_SCALARS:
+    if _is_identity(aval.shape, shape, dims) and not isinstance(operand, core.Tracer) \
+            and type(operand) not in _PYTHON_SCALARS:
         return operand
+    # a traced identity is bound all the same: staging forwards it, linear_transpose's trace keeps it (and its
+    # transpose stages a reduce_sum over no axes, as JAX's)
     return broadcast_in_dim_p.bind(operand, shape=shape, broadcast_dimensions=dims, sharding=out_sharding)
+
+
+def _is_identity(operand_shape: tuple[int, ...], shape: tuple[int, ...], dims: tuple[int, ...]) -> bool:
+    return operand_shape == shape and dims == tuple(range(len(shape)))
+
+
+def _forward_identity_broadcast(args, params):
+    (x,) = args
+    if params["sharding"] is None and _is_identity(get_aval(x).shape, params["shape"], params["broadcast_dimensions"]):
+        return x
+    return None
+
+
+forwarding_rules[broadcast_in_dim_p] = _forward_identity_broadcast
 
 
 def broadcast(operand, sizes: Sequence[int], *, out_sharding=None):

@@ -44,7 +44,11 @@ class SlogdetResult(NamedTuple):
 
 
 def _matvec(a: Any, x: Any) -> Any:
-    """``a @ x`` for one matrix and one vector, at the highest precision."""
+    """``a @ x`` for one matrix and one vector, at the highest precision.
+
+    As JAX's, ``x`` first goes through a broadcast to its own shape: staging forwards it, but the transpose of the
+    product (the solve's ``vecmat``) sums over no axes for it."""
+    x = lax_structural.broadcast_in_dim(x, get_aval(x).shape, (0,))
     return dot_general(a, x, (((1,), (0,)), ((), ())), precision=("highest", "highest"))
 
 
