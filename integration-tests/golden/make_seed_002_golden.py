@@ -1,7 +1,7 @@
 """Seed 002 (JAX's README): its single-device examples, run with the module named on the command line.
 
 ``/work/jaxpeer/bin/python integration-tests/golden/make_seed_002_golden.py jax`` writes seed_002_golden.json.
-The README's timing example uses 5000x5000 matrices only to time them; here they are 16x16. Its pmap examples
+The README's timing example uses 5000x5000 matrices only to time them; here they are 8x8. Its pmap examples
 (the 8-GPU matmul, ``normalize`` with ``lax.psum`` and the nested pmaps differentiated by ``grad``) join with
 multi-device work.
 """
@@ -58,7 +58,7 @@ def jit_fuses_elementwise_ops(jax):
     def slow_f(x):
         return x * x + x * 2.0
 
-    x = jnp.ones((16, 16))
+    x = jnp.ones((8, 8))
     fast_f = jax.jit(slow_f)
     return fast_f(x), slow_f(x)
 
