@@ -86,3 +86,19 @@ def test_linalg_and_the_smaller_submodules_on_xla():
     np.testing.assert_allclose(jax.scipy.fft.dct(a), scipy.fft.dct(a), rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(jax.scipy.integrate.trapezoid(a), np.trapezoid(a), rtol=1e-5)
     assert (np.asarray(jaxle.scipy.cluster.vq.vq(a, a[:2])[0]) == scipy.cluster.vq.vq(a, a[:2])[0]).all()
+
+
+def test_signal_optimize_and_solvers_on_xla():
+    import scipy.signal  # noqa: PLC0415 - only this test needs it
+
+    rng = np.random.default_rng(2)
+    x, k = rng.normal(size=32).astype(np.float32), rng.normal(size=5).astype(np.float32)
+    np.testing.assert_allclose(jax.jit(jax.scipy.signal.convolve)(x, k), scipy.signal.convolve(x, k), atol=1e-4)
+    np.testing.assert_allclose(jax.scipy.signal.welch(x, nperseg=8)[1], scipy.signal.welch(x, nperseg=8)[1],
+                               atol=1e-5)
+    minimum = jax.jit(lambda x0: jax.scipy.optimize.minimize(lambda v: jax.numpy.sum((v - 3.0) ** 2), x0,
+                                                             method="BFGS").x)(np.zeros(2, np.float32))
+    np.testing.assert_allclose(minimum, [3.0, 3.0], atol=1e-4)
+    spd = np.array([[4.0, 1.0], [1.0, 3.0]], np.float32)
+    np.testing.assert_allclose(jax.scipy.sparse.linalg.cg(spd, np.ones(2, np.float32))[0],
+                               np.linalg.solve(spd, np.ones(2)), atol=1e-5)

@@ -1,8 +1,10 @@
-"""``jax.scipy.signal``: n-dimensional convolutions and correlations (direct and FFT) against SciPy, gradients,
+"""``jax.scipy.signal``: n-dimensional convolutions and correlations (direct and FFT), detrending and spectral
+analysis (welch, csd, stft, istft) against SciPy, gradients,
 jit/vmap, and JAX 0.10.2's jaxprs, values and errors for a sample (golden/make_scipy_signal_golden.py, which also
 holds the optimize, sparse.linalg and interpolate cases replayed by their own tests)."""
 
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -28,6 +30,7 @@ JAXPR_DIFFERS = {
     **dict.fromkeys(("signal.correlate_same", "signal.correlate2d_same"),
                     "the correlation is staged as a convolution with the conjugated, flipped kernel"),
     "signal.fftconvolve": "the 'same' region is sliced with other equations",
+    "signal.detrend": "the line is fitted in closed form about the centred sample index (JAX: a least-squares solve)",
     "interpolate.linear": "the cell search and corner weights are staged with other equations",
 }
 
@@ -103,3 +106,48 @@ def test_gradients_jit_and_vmap():
                                np.stack([scipy.signal.correlate(a, y) for a in stack]), atol=1e-4)
     np.testing.assert_allclose(jit(signal.convolve2d)(stack, stack[:, :2]),
                                scipy.signal.convolve2d(stack, stack[:, :2]), atol=1e-4)
+
+
+_LONG = np.random.default_rng(4).standard_normal((2, 40)).astype(np.float32)
+
+
+def _close_all(actual, expected, atol=1e-5):
+    assert len(actual) == len(expected)
+    for a, e in zip(actual, expected):
+        assert np.shape(a) == np.shape(e)
+        np.testing.assert_allclose(np.asarray(a), e, atol=atol)
+
+
+@pytest.mark.parametrize("kwargs", [dict(nperseg=16), dict(window="hamming", nperseg=16, detrend="linear", noverlap=4,
+                                                           nfft=20),
+                                    dict(nperseg=16, scaling="spectrum", average="median"),
+                                    dict(nperseg=15, return_onesided=False), dict(window=np.ones(8)),
+                                    dict(nperseg=8, axis=0)])
+def test_welch_and_csd_against_scipy(kwargs):
+    x = _LONG.T if kwargs.get("axis") == 0 else _LONG
+    _close_all(signal.welch(x, **kwargs), scipy.signal.welch(x, **kwargs))
+    _close_all(signal.csd(x, x[::-1], **kwargs), scipy.signal.csd(x, x[::-1], **kwargs))
+    _close_all(signal.csd(x + 1j * x[::-1], x, **kwargs), scipy.signal.csd(x + 1j * x[::-1], x, **kwargs))
+
+
+@pytest.mark.parametrize("kwargs", [dict(nperseg=16), dict(nperseg=16, boundary=None, padded=False, noverlap=5),
+                                    dict(nperseg=8, axis=0), dict(nperseg=16, boundary="even"),
+                                    dict(nperseg=16, boundary="odd"), dict(nperseg=16, boundary="constant")])
+def test_stft_and_istft_against_scipy(kwargs):
+    x = _LONG.T if kwargs.get("axis") == 0 else _LONG
+    _close_all(signal.stft(x, **kwargs), scipy.signal.stft(x, **kwargs))
+    _, _, spectrum = scipy.signal.stft(_LONG, nperseg=8, noverlap=6)
+    for boundary in (True, False):
+        with warnings.catch_warnings():  # SciPy warns that the unpadded transform may not invert
+            warnings.simplefilter("ignore")
+            expected = scipy.signal.istft(spectrum, nperseg=8, noverlap=6, boundary=boundary)
+        _close_all(signal.istft(spectrum, nperseg=8, noverlap=6, boundary=boundary), expected)
+    _, restored = signal.istft(signal.stft(_LONG[0], nperseg=16)[2], nperseg=16)
+    np.testing.assert_allclose(restored[:40], _LONG[0], atol=1e-5)
+
+
+def test_detrend_against_scipy():
+    for kwargs in (dict(), dict(axis=0, type="c"), dict(bp=[10, 30])):
+        np.testing.assert_allclose(signal.detrend(_LONG, **kwargs), scipy.signal.detrend(_LONG, **kwargs), atol=1e-4)
+    with pytest.raises(ValueError, match="Trend type"):
+        signal.detrend(_LONG, type="x")

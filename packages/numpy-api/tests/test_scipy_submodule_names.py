@@ -16,8 +16,6 @@ NAMES = json.loads((pathlib.Path(__file__).parent / "golden" / "scipy_submodule_
 
 # Names still to come, per submodule; each says why it waits. The sets shrink as the names land.
 LATER: dict[str, dict[str, str]] = {
-    "signal": dict.fromkeys(("csd", "detrend", "istft", "stft", "welch"),
-                            "the spectral analysis module is not written yet"),
 }
 
 

@@ -16,6 +16,8 @@ X = _RNG.standard_normal(8).astype(np.float32)
 K = _RNG.standard_normal(3).astype(np.float32)
 IMAGE = _RNG.standard_normal((4, 5)).astype(np.float32)
 KERNEL = _RNG.standard_normal((2, 3)).astype(np.float32)
+LONG = _RNG.standard_normal(24).astype(np.float32)
+SPECTRUM = (_RNG.standard_normal((5, 5)) + 1j * _RNG.standard_normal((5, 5))).astype(np.complex64)
 SPD = np.array([[4.0, 1.0, 0.0], [1.0, 3.0, 0.5], [0.0, 0.5, 2.0]], np.float32)
 
 
@@ -35,6 +37,17 @@ CASES = {
     "signal.convolve_bad_method": signal_case("convolve", X, K, method="x"),
     "signal.convolve_rank_mismatch": signal_case("convolve", IMAGE, K),
     "signal.convolve2d_boundary": signal_case("convolve2d", IMAGE, KERNEL, boundary="wrap"),
+    "signal.detrend": signal_case("detrend", IMAGE),
+    "signal.detrend_constant": signal_case("detrend", IMAGE, axis=0, type="constant"),
+    "signal.detrend_bad_type": signal_case("detrend", X, type="x"),
+    "signal.welch": signal_case("welch", LONG, nperseg=8),
+    "signal.welch_median_spectrum": signal_case("welch", LONG, nperseg=8, average="median", scaling="spectrum"),
+    "signal.csd": lambda m: (lambda x, y: m.scipy.signal.csd(x, y, nperseg=8), [LONG, LONG[::-1].copy()]),
+    "signal.stft": signal_case("stft", LONG, nperseg=8),
+    "signal.istft": signal_case("istft", SPECTRUM, nperseg=8),
+    "signal.welch_bad_scaling": signal_case("welch", LONG, scaling="x"),
+    "signal.stft_bad_nfft": signal_case("stft", LONG, nperseg=8, nfft=4),
+    "signal.istft_same_axes": signal_case("istft", SPECTRUM, time_axis=0, freq_axis=0),
     "optimize.minimize": lambda m: (
         lambda x0: m.scipy.optimize.minimize(lambda x: m.numpy.sum((x - 1.0) ** 2 * SPD[0]), x0, method="BFGS").x,
         [np.zeros(3, np.float32)]),
@@ -55,8 +68,10 @@ CASES = {
         [X[:4]]),
 }
 
-# Cases whose jaxprs (long while loops) are left out of the record to keep it small: their values are compared.
-VALUES_ONLY = ("optimize.minimize", "sparse.cg", "sparse.bicgstab", "sparse.gmres")
+# Cases whose long jaxprs (while loops, segment-wise spectra) are left out of the record to keep it small: their
+# values are compared.
+VALUES_ONLY = ("optimize.minimize", "sparse.cg", "sparse.bicgstab", "sparse.gmres", "signal.welch",
+               "signal.welch_median_spectrum", "signal.csd", "signal.stft", "signal.istft")
 
 if __name__ == "__main__":
     for submodule in ("signal", "optimize", "sparse.linalg", "interpolate"):

@@ -58,7 +58,7 @@ def _direct(in1: Any, in2: Any, mode: str, precision: Any) -> Any:
     shape1, shape2 = get_aval(in1).shape, get_aval(in2).shape
     ndim = len(shape1)
     padding = []
-    for n, k in zip(shape1, shape2):
+    for k in shape2:
         if mode == "full":
             padding.append((k - 1, k - 1))
         elif mode == "same":
