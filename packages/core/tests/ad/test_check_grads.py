@@ -469,7 +469,6 @@ NOT_SWEPT = {
     "composite": "not differentiable, as in JAX (its jvp raises): checked in lax/test_platform_composite.py",
     **dict.fromkeys(["pure_callback", "io_callback"], "not differentiable, as in JAX (the jvp raises): checked in "
                     "test_callbacks.py"),
-    "custom_vmap_call": "wraps a user function and its batching rule: its jvp is checked in test_custom_batching.py",
     **dict.fromkeys(["debug_callback", "debug_print"], "no outputs: the rule sees primal values only, checked in "
                     "test_callbacks.py"),
 }
