@@ -60,7 +60,7 @@ def _lu(a: Any, permute_l: bool) -> Any:
     dtype = get_aval(a).dtype
     m, n = get_aval(a).shape[-2:]
     k = min(m, n)
-    p = permutation_matrix(permutation, dtype)
+    p = permutation_matrix(permutation, jnp.finfo(dtype).dtype)  # real even for complex matrices, as JAX
     lower = jnp.tril(packed[..., :, :k], -1) + jnp.eye(m, k, dtype=dtype)
     upper = jnp.triu(packed[..., :k, :])
     if permute_l:

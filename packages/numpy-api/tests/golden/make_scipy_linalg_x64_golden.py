@@ -1,0 +1,47 @@
+"""Golden records of ``jax.scipy.linalg``'s LAPACK-backed functions in float64 and complex128 (64-bit types
+enabled; see scipy_golden.py).
+
+    /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_scipy_linalg_x64_golden.py jax
+"""
+
+import importlib
+import sys
+
+import numpy as np
+import scipy_golden
+from make_scipy_linalg_golden import case
+
+_RNG = np.random.default_rng(8)
+A = _RNG.standard_normal((3, 3))
+C = A + 1j * _RNG.standard_normal((3, 3))
+B = _RNG.standard_normal((3, 2))
+
+
+def _spd(a):
+    return a @ a.conj().T + 3 * np.eye(3)
+
+
+CASES = {}
+for label, matrix in (("f64", A), ("c128", C)):
+    spd, rhs = _spd(matrix), B.astype(matrix.dtype)
+    CASES.update({
+        f"linalg.cholesky_{label}": case("linalg.cholesky", spd),
+        f"linalg.cho_solve_{label}": lambda m, spd=spd, rhs=rhs: (
+            lambda c, b: m.scipy.linalg.cho_solve((c, True), b), [m.scipy.linalg.cholesky(spd, lower=True), rhs]),
+        f"linalg.solve_triangular_{label}": case("linalg.solve_triangular", matrix, rhs, trans=2, lower=True),
+        f"linalg.lu_{label}": case("linalg.lu", matrix),
+        f"linalg.lu_solve_{label}": lambda m, matrix=matrix, rhs=rhs: (
+            lambda a, b: m.scipy.linalg.lu_solve(m.scipy.linalg.lu_factor(a), b, trans=1), [matrix, rhs]),
+        f"linalg.solve_{label}": case("linalg.solve", matrix, rhs),
+        f"linalg.qr_{label}": case("linalg.qr", matrix, mode="economic"),
+        f"linalg.svd_{label}": case("linalg.svd", matrix),
+        f"linalg.eigh_{label}": case("linalg.eigh", spd),
+        f"linalg.schur_{label}": case("linalg.schur", matrix, output="complex"),
+        f"linalg.hessenberg_{label}": case("linalg.hessenberg", matrix, calc_q=True),
+        f"linalg.det_{label}": case("linalg.det", matrix),
+        f"linalg.inv_{label}": case("linalg.inv", matrix),
+    })
+
+if __name__ == "__main__":
+    importlib.import_module(f"{sys.argv[1]}.scipy.linalg")
+    scipy_golden.write_x64(CASES, "scipy_linalg_x64_golden.json")
