@@ -14,9 +14,8 @@ _GOLDEN_DIR = pathlib.Path(__file__).parents[1] / "packages" / "numpy-api" / "te
 sys.path.insert(0, str(_GOLDEN_DIR))
 import jnp_golden  # noqa: E402 - found through the path set above
 import make_scipy_linalg_golden  # noqa: E402
-import scipy_golden  # noqa: E402
-
 import make_scipy_linalg_x64_golden  # noqa: E402
+import scipy_golden  # noqa: E402
 
 import jaxle_core  # noqa: E402
 

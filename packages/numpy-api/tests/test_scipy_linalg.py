@@ -19,8 +19,8 @@ from jaxle_numpy.scipy.cluster import vq
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent / "golden"))
 import jnp_golden  # noqa: E402
-import scipy_golden  # noqa: E402
 import make_scipy_linalg_x64_golden  # noqa: E402
+import scipy_golden  # noqa: E402
 from make_scipy_linalg_golden import CASES  # noqa: E402
 
 GOLDEN = jnp_golden.load("scipy_linalg_golden.json")
