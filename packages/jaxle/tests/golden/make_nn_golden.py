@@ -84,6 +84,24 @@ CASES.update({
     "one_hot_traced_classes": lambda m: (m.jit(lambda n: m.nn.one_hot(LABELS, n)), [3]),
 })
 
+
+def with_softmax_rule(build):
+    """``build``'s function run with ``jax_softmax_custom_jvp`` set (softmax as a custom_jvp function)."""
+    def wrapped(m):
+        fn, args = build(m)
+
+        def under_flag(*a):
+            with m.softmax_custom_jvp(True):
+                return fn(*a)
+        return under_flag, args
+    return wrapped
+
+
+for _case in ["softmax", "softmax_where", "softmax_grad", "softmax_int"]:
+    CASES[f"{_case}_custom_jvp"] = with_softmax_rule(CASES[_case])
+CASES["softmax_where_grad_custom_jvp"] = with_softmax_rule(
+    lambda m: (m.jit(m.grad(lambda x: m.nn.softmax(x, where=x > 0)[1, 2])), [MATRIX]))
+
 # Attention: [batch, length, heads, head_dim]; 4 query heads over 2 key/value heads.
 QUERY = jnp_golden.rand((2, 3, 4, 4), "float32", seed=4)
 KEY = jnp_golden.rand((2, 5, 2, 4), "float32", seed=5)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 import jaxle_numpy as jnp
-from jaxle_core import lax
+from jaxle_core import config, custom_jvp, lax
 from jaxle_core.avals import get_aval
 from jaxle_numpy import util
 from jaxle_numpy.scipy.special.log_sum_exp import logsumexp, shifted_by_max
@@ -21,10 +21,35 @@ Axis = int | tuple[int, ...] | None
 
 
 def softmax(x: ArrayLike, axis: Axis = -1, where: ArrayLike | None = None) -> Array:
-    """``exp(x) / sum(exp(x))`` over ``axis``; entries outside ``where`` take no part and come out 0."""
+    """``exp(x) / sum(exp(x))`` over ``axis``; entries outside ``where`` take no part and come out 0. With
+    ``jax_softmax_custom_jvp`` set, differentiated by its own rule (``y * (dx - sum(y * dx))``), as in JAX."""
+    if config.config.jax_softmax_custom_jvp:
+        return _softmax_with_rule(x, axis, where, -np.inf)
     unnormalized = jnp.exp(shifted_by_max(x, axis, where))
+    return _normalized(unnormalized, axis, where)
+
+
+def _normalized(unnormalized: Array, axis: Axis, where: ArrayLike | None) -> Array:
     result = unnormalized / jnp.sum(unnormalized, axis, where=where, keepdims=True)
     return result if where is None else jnp.where(where, result, 0)
+
+
+def _softmax(x: ArrayLike, axis: Axis, where: ArrayLike | None, initial: Any) -> Array:
+    x_max = jnp.max(x, axis, where=where, initial=initial, keepdims=True)
+    x_safe = x if where is None else jnp.where(where, x, initial)
+    return _normalized(jnp.exp(x_safe - x_max), axis, where)
+
+
+_softmax_with_rule = custom_jvp(_softmax, nondiff_argnums=(1,))
+
+
+def _softmax_jvp(axis: Axis, primals: tuple, tangents: tuple) -> tuple[Array, Array]:
+    (x, where, initial), (x_dot, _, _) = primals, tangents
+    y = _softmax_with_rule(x, axis, where, initial)
+    return y, y * (x_dot - (y * x_dot).sum(axis, where=where, keepdims=True))
+
+
+_softmax_with_rule.defjvp(_softmax_jvp)
 
 
 @util.named_jit("log_softmax", static_argnames=("axis",))

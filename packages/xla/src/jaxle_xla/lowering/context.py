@@ -17,6 +17,7 @@ import numpy as np
 
 from jaxle_core.avals import ShapedArray
 from jaxle_core.caches import LruCache
+from jaxle_core.dtypes import float0
 from jaxle_core.lax.tokens import AbstractToken, abstract_token
 from jaxle_core.staging import trace_to_jaxpr
 
@@ -36,6 +37,7 @@ _ELEMENT_TYPES = {
     np.dtype(ml_dtypes.float8_e4m3b11fnuz): "f8E4M3B11FNUZ", np.dtype(ml_dtypes.float8_e3m4): "f8E3M4",
     np.dtype(ml_dtypes.float8_e4m3): "f8E4M3", np.dtype(ml_dtypes.float8_e8m0fnu): "f8E8M0FNU",
     np.dtype(ml_dtypes.float4_e2m1fn): "f4E2M1FN",
+    float0: "i1",  # the tangent type of integers and booleans holds no data: lowered as booleans, as in JAX
 }
 
 
@@ -97,6 +99,8 @@ def boolean(value: bool) -> str:
 
 def dense_elements(value: np.ndarray, aval: ShapedArray) -> str:
     """``dense<...> : tensor<...>``: the elements of ``value`` (cast to the aval's dtype)."""
+    if aval.dtype == float0:  # zero-width elements: all equal, written as the boolean they lower to
+        return f"dense<false> : {tensor_type(aval)}"
     value = np.ascontiguousarray(value, dtype=aval.dtype)
     if value.size == 0:
         return f"dense<> : {tensor_type(aval)}"
