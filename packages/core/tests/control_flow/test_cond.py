@@ -104,9 +104,19 @@ def test_params_and_branch_order():
     assert eqn.invars[0].aval.dtype == np.int32
 
 
-def test_weak_types_join():
-    strong_and_weak = jc.make_jaxpr(lambda p, x: lax.cond(p, lambda y: y, lambda y: 1.0, x))(True, f32(1.0))
-    assert not strong_and_weak.out_avals[0].weak_type
+def test_weak_types_come_from_the_first_branch():
+    # JAX 0.10.2 leaves each branch's outputs as they are and types the result by the first bound branch
+    # (cond's false branch): no conversion is staged where branches disagree on weak types.
+    weak_first = jc.make_jaxpr(lambda p, x: lax.cond(p, lambda y: y, lambda y: 1.0, x))(True, f32(1.0))
+    assert weak_first.out_avals[0].weak_type
+    assert [b.jaxpr.eqns for b in weak_first.jaxpr.eqns[-1].params["branches"]] == [[], []]
+    strong_first = jc.make_jaxpr(lambda p, x: lax.cond(p, lambda y: 1.0, lambda y: y, x))(True, f32(1.0))
+    assert not strong_first.out_avals[0].weak_type
+    for order, weak in [("sww", False), ("wss", True)]:
+        branches = [(lambda a, b: a) if c == "s" else (lambda a, b: b) for c in order]
+        for index in range(3):
+            out = lax.switch(index, branches, f32(0.0), 2.0)
+            assert out.weak_type == weak and float(out) == (0.0 if order[index] == "s" else 2.0)
     both_weak = jc.make_jaxpr(lambda p: lax.cond(p, lambda: 2.0, lambda: 1.0))(True)
     assert both_weak.out_avals[0].weak_type
     assert all(b.out_avals[0].weak_type for b in both_weak.jaxpr.eqns[-1].params["branches"])

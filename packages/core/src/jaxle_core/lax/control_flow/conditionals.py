@@ -37,9 +37,9 @@ cond_p.multiple_results = True
 
 
 def _joined_out_avals(branches: Sequence[ClosedJaxpr]) -> list[ShapedArray]:
-    """The branches' common output types: weak only where every branch's output is weak."""
-    outs = [b.out_avals for b in branches]
-    return [a.update(weak_type=all(o[k].weak_type for o in outs)) for k, a in enumerate(outs[0])]
+    """The branches' common output types: the first branch's, weak types included (as JAX, which leaves each
+    branch's weak types as they are and types the result by its first branch)."""
+    return list(branches[0].out_avals)
 
 
 @cond_p.def_abstract_eval
@@ -101,17 +101,15 @@ def _join_consts(traced: Sequence[TracedFunction]) -> list[Any]:
     return list(seen.values())
 
 
-def _common_branch(t: TracedFunction, consts: Sequence[Any], out_avals: Sequence[ShapedArray]) -> ClosedJaxpr:
-    """``t``'s jaxpr taking all joined ``consts`` first, with weak outputs made strong where ``out_avals`` are."""
+def _common_branch(t: TracedFunction, consts: Sequence[Any]) -> ClosedJaxpr:
+    """``t``'s jaxpr taking all joined ``consts`` first."""
     positions = {id(c): i for i, c in enumerate(consts)}
     own = [positions[id(c)] for c in t.consts]
     n_consts = len(consts)
     closed = t.jaxpr
 
     def branch(*args):
-        outs = core.eval_jaxpr(closed.jaxpr, closed.consts, *[args[i] for i in own], *args[n_consts:])
-        return [convert_element_type(o, a.dtype) if a.weak_type != get_aval(o).weak_type else o
-                for o, a in zip(outs, out_avals)]
+        return core.eval_jaxpr(closed.jaxpr, closed.consts, *[args[i] for i in own], *args[n_consts:])
 
     in_avals = [get_aval(c) for c in consts] + closed.in_avals[len(own):]
     return trace_to_jaxpr(branch, in_avals, closed.jaxpr.debug_info)
@@ -165,9 +163,8 @@ def _bind_branches(index: Any, funs: Sequence[Callable], operands: tuple, names:
     leaves, in_tree, in_avals = flatten_avals(operands)
     traced = [trace_function(f, in_tree, in_avals, what) for f in funs]
     _check_branch_outputs(traced, funs, names, what)
-    out_avals = _joined_out_avals([t.jaxpr for t in traced])
     consts = _join_consts(traced)
-    branches = tuple(_common_branch(t, consts, out_avals) for t in traced)
+    branches = tuple(_common_branch(t, consts) for t in traced)
     branches = branches[::-1] if reverse else branches
     outs = cond_p.bind(index, *consts, *leaves, branches=branches, **params)
     return tree.tree_unflatten(traced[0].out_tree, outs)
