@@ -189,5 +189,10 @@ def test_tracers_print_as_jax_prints_them():
     jc.jit(show)(1.0)
     jc.vmap(show)(np.arange(3.0, dtype=np.float32))
     jc.vmap(show, in_axes=1)(np.ones((2, 3), np.float32))
+    jc.grad(show)(1.0)
+    jc.jvp(show, (np.ones(2, np.float32),), (np.ones(2, np.float32),))
+    jc.jit(jc.grad(show))(1.0)
     assert printed == ["JitTracer(int32[3])", "JitTracer(~float32[])", "VmapTracer(aval=float32[], batched=float32[3])",
-                       "VmapTracer(aval=float32[2], batched=float32[2,3])"]
+                       "VmapTracer(aval=float32[2], batched=float32[2,3])",
+                       "GradTracer(primal=1.0, typeof(tangent)=f32[])", "JVPTracer(primal=[1. 1.], tangent=[1. 1.])",
+                       "GradTracer(primal=JitTracer(~float32[]), typeof(tangent)=f32[])"]

@@ -138,6 +138,9 @@ class JVPTracer(Tracer):
     def aval(self) -> ShapedArray:
         return get_aval(self.primal)
 
+    def __repr__(self) -> str:
+        return f"{self._trace.tracer_name}(primal={self.primal}, {self._trace.describe_tangent(self.tangent)})"
+
     def _concrete(self) -> Any:
         core.check_tracer_valid(self)
         return core.concrete_value(self.primal)
@@ -167,8 +170,13 @@ class JVPTracer(Tracer):
 class JVPTrace(core.Trace):
     """Interprets each primitive by its JVP rule, carrying tangents beside primals."""
 
+    tracer_name = "JVPTracer"  # how JAX prints a value traced by jvp
+
     def describe(self) -> str:
         return "a jvp trace"
+
+    def describe_tangent(self, tangent: Any) -> str:
+        return f"tangent={tangent}"
 
     def to_primal_tangent(self, x: Any) -> tuple[Any, Any]:
         if isinstance(x, JVPTracer) and x._trace is self:

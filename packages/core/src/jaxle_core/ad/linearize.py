@@ -31,8 +31,13 @@ class LinearizeTrace(JVPTrace):
     def __init__(self, tangent_trace: PartialStagingTrace):
         self.tangent_trace = tangent_trace
 
+    tracer_name = "GradTracer"  # JAX's name for a value traced by grad (its tangent is staged, not computed)
+
     def describe(self) -> str:
         return "a linearize trace"
+
+    def describe_tangent(self, tangent: Any) -> str:
+        return f"typeof(tangent)={tangent.aval.str_short(short_dtypes=True)}"
 
     def rule_trace(self) -> core.Trace:
         return self.tangent_trace
