@@ -9,7 +9,7 @@ import scipy.optimize
 from test_scipy_signal import golden_case_names, replay
 
 import jaxle_numpy as jnp
-from jaxle_core import config, jit
+from jaxle_core import config, grad, jit
 from jaxle_numpy.scipy import optimize
 from jaxle_numpy.scipy.interpolate import RegularGridInterpolator
 from jaxle_numpy.scipy.sparse import linalg as sparse_linalg
@@ -108,3 +108,26 @@ def test_regular_grid_interpolator_errors():
         RegularGridInterpolator(grid, np.ones(4), bounds_error=True)
     with pytest.raises(ValueError, match="dimension 2"):
         RegularGridInterpolator(grid, np.ones(4))(np.ones((1, 2)))
+
+
+@pytest.mark.parametrize("solver", ["cg", "bicgstab", "gmres"])
+def test_krylov_solver_gradients_solve_again(solver):
+    matrix = (_SPD if solver == "cg" else _GENERAL)[:3, :3].astype(np.float32)
+    b = _B[:3].astype(np.float32)
+    solve = getattr(sparse_linalg, solver)
+    x = np.linalg.solve(matrix, b)
+    adjoint = np.linalg.solve(matrix.T, 2 * x)  # d|x|^2/db = 2 A^-T x; d/dA = -adjoint x^T
+    np.testing.assert_allclose(grad(lambda rhs: jnp.sum(solve(matrix, rhs)[0] ** 2))(b), adjoint, rtol=1e-4)
+    np.testing.assert_allclose(grad(lambda m: jnp.sum(solve(m, b)[0] ** 2))(matrix), -np.outer(adjoint, x),
+                               rtol=1e-4, atol=1e-6)
+
+
+def test_krylov_solvers_take_pytrees():
+    diagonal = {"a": np.array([2.0, 4.0], np.float32), "b": np.array([[5.0]], np.float32)}
+    rhs = {"a": np.array([1.0, 2.0], np.float32), "b": np.array([[10.0]], np.float32)}
+    for solver in ("cg", "bicgstab", "gmres"):
+        solution = getattr(sparse_linalg, solver)(lambda v: {k: diagonal[k] * v[k] for k in v}, rhs)[0]
+        np.testing.assert_allclose(solution["a"], [0.5, 0.5], rtol=1e-5)
+        np.testing.assert_allclose(solution["b"], [[2.0]], rtol=1e-5)
+    with pytest.raises(ValueError, match="matching tree structure"):
+        sparse_linalg.cg(lambda v: v, rhs, x0={"a": np.zeros(2, np.float32)})
