@@ -223,3 +223,14 @@ def test_check_tracer_leaks_finds_a_stored_tracer():
     assert "is referred to by <list " in str(info.value)
     leaked.clear()
     assert float(jc.jit(keeps_a_tracer)(np.float32(1.0))) == 1.0  # flag off: no check
+
+
+def test_device_and_backend_arguments_are_deprecated_as_in_jax():
+    message = re.escape('backend and device argument on jit is deprecated. You can use `jax.device_put(..., '
+                        'jax.local_devices(backend="cpu")[0])` on the inputs to the jitted function to get the same '
+                        'behavior.')
+    with pytest.warns(DeprecationWarning, match=message):
+        jc.jit(lambda x: x, backend="cpu")
+    with pytest.warns(DeprecationWarning, match=message), pytest.raises(
+            ValueError, match="can't specify both a device and a backend for jit, got device=dev0 and backend='cpu'"):
+        jc.jit(lambda x: x, device="dev0", backend="cpu")

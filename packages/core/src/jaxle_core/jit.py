@@ -17,6 +17,7 @@ import operator
 import sys
 import time
 import traceback
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -634,5 +635,12 @@ def jit(fun: Callable | None = None, *, static_argnums=(), static_argnames=(), d
                                  keep_unused=keep_unused, inline=inline, device=device, backend=backend)
     if not callable(fun):
         raise TypeError(f"Expected a callable value, got {fun}")
+    if device is not None or backend is not None:
+        warnings.warn("backend and device argument on jit is deprecated. You can use `jax.device_put(..., "
+                      "jax.local_devices(backend=\"cpu\")[0])` on the inputs to the jitted function to get the same "
+                      "behavior.", DeprecationWarning, stacklevel=2)
+    if device is not None and backend is not None:
+        raise ValueError(f"can't specify both a device and a backend for jit, got device={device} and "
+                         f"backend={backend!r}")
     return JitWrapped(fun, static_argnums, static_argnames, donate_argnums, donate_argnames, keep_unused, inline,
                       device, backend)
