@@ -24,8 +24,16 @@ def main():
     split = api.jit(lambda k: random.split(k, 100_000))
     per_key = api.jit(api.vmap(lambda k: random.normal(k, (1000,))))
 
+    typed_key = random.key(0)
     cases = {
         ("eager/normal_1e3", "us"): lambda: random.normal(key, (1000,)).block_until_ready(),
+        ("eager/normal_1e3_typed_key", "us"): lambda: random.normal(typed_key, (1000,)).block_until_ready(),
+        ("eager/uniform_1e3", "us"): lambda: random.uniform(key, (1000,)).block_until_ready(),
+        ("eager/randint_1e3", "us"): lambda: random.randint(key, (1000,), 0, 10).block_until_ready(),
+        ("eager/bernoulli_1e3", "us"): lambda: random.bernoulli(key, 0.3, (1000,)).block_until_ready(),
+        ("eager/split", "us"): lambda: random.split(key).block_until_ready(),
+        ("eager/fold_in", "us"): lambda: random.fold_in(key, 7).block_until_ready(),
+        ("eager/gamma_1e3", "us"): lambda: random.gamma(key, 2.0, (1000,)).block_until_ready(),
         ("jit/normal_1e6", "ms"): lambda: normal(key).block_until_ready(),
         ("jit/uniform_1e7", "ms"): lambda: uniform(key).block_until_ready(),
         ("jit/split_1e5_keys", "ms"): lambda: split(key).block_until_ready(),

@@ -16,10 +16,11 @@ import numpy as np
 
 from jaxle_core import dtypes
 from jaxle_core.ad.rule_helpers import defzero
+from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.batching.trace import batching_rules, insert_dim, move_dim
-from jaxle_core.core import Primitive
-from jaxle_core.extended import physical_rules
+from jaxle_core.core import Primitive, evaluates_eagerly
+from jaxle_core.extended import ExtendedArray, physical_rules
 from jaxle_random.impls import PRNGImpl
 from jaxle_random.key_array import KeyTy, is_key_dtype
 
@@ -174,10 +175,17 @@ def random_seed(seeds: Any, impl: PRNGImpl) -> Any:
 
 
 def random_wrap(data: Any, impl: PRNGImpl) -> Any:
+    if isinstance(data, Array) and evaluates_eagerly((data,)):
+        # eagerly, wrapping is a new view of the same data: no computation to dispatch
+        _wrap_aval(get_aval(data), impl=impl)
+        return KeyTy(impl).wrap(data)
     return random_wrap_p.bind(data, impl=impl)
 
 
 def random_unwrap(keys: Any) -> Any:
+    if isinstance(keys, ExtendedArray) and evaluates_eagerly((keys,)):
+        _unwrap_aval(keys.aval)
+        return keys.physical
     return random_unwrap_p.bind(keys)
 
 
