@@ -4,10 +4,10 @@ values the page prints where JAX 0.10.2 still prints them.
 
 Where the page's older JAX differs from 0.10.2, the golden values rule: ``selu``'s normal draws (the page's PRNG
 predates today's threefry partitioning), the jaxprs (now typed: ``a:f32[]``), the tracer printed under jit
-(``JitTracer(int32[3])``) and the error messages. ``xla_computation`` no longer exists in JAX 0.10.2.
+(``JitTracer(int32[3])``) and the error messages. ``xla_computation``, ``device_put_replicated`` and
+``device_put_sharded`` no longer exist in JAX 0.10.2 and fail with its AttributeError.
 
-Joins with multi-device work: ``device_put_replicated``, ``device_put_sharded``, every ``pmap`` example (maps,
-``psum`` collectives, nested pmaps, ``devices=``) and ``xla_computation``'s ``axis_env`` collectives.
+Joins with multi-device work: every ``pmap`` example (maps, ``psum`` collectives, nested pmaps, ``devices=``).
 """
 
 import pathlib

@@ -2,10 +2,12 @@
 on the command line.
 
 ``/work/jaxpeer/bin/python integration-tests/golden/make_seed_000_golden.py jax`` writes seed_000_golden.json.
-``eval_shape``'s example keeps its 2000x3000 shapes (nothing is computed). Not here: ``xla_computation`` (JAX 0.10.2
-no longer has it), the body-less ``closure_convert`` sketch (its minimizer is elided; the conversion itself is an
-example here), and what joins with multi-device work: ``device_put_replicated``, ``device_put_sharded``, ``pmap``
-(maps, ``psum`` collectives, nested pmaps, ``devices=``) and the ``axis_env`` of ``xla_computation``.
+``eval_shape``'s example keeps its 2000x3000 shapes (nothing is computed). ``xla_computation``,
+``device_put_replicated`` and ``device_put_sharded`` are gone from JAX 0.10.2: their examples record its
+AttributeError. Not here: the body-less ``closure_convert`` sketch (its minimizer is elided; the conversion itself is
+an example here), the examples that need several devices (``device_put_sharded`` over a tree of shards,
+``xla_computation``'s ``axis_env`` collectives) and ``pmap`` (maps, ``psum`` collectives, nested pmaps,
+``devices=``), which joins with multi-device work.
 """
 
 from __future__ import annotations
@@ -82,6 +84,27 @@ def device_get(jax):
     x = jax.numpy.array([1., 2., 3.])
     host = jax.device_get(x)
     return host, type(host).__name__, jax.device_get(1)
+
+
+def device_put_replicated(jax):
+    devices = jax.local_devices()
+    x = jax.numpy.array([1., 2., 3.])
+    y = jax.device_put_replicated(x, devices)
+    return np.allclose(y, jax.numpy.stack([x for _ in devices]))
+
+
+def device_put_sharded(jax):
+    devices = jax.local_devices()
+    x = [jax.numpy.ones(5) for device in devices]
+    y = jax.device_put_sharded(x, devices)
+    return np.allclose(y, jax.numpy.stack(x))
+
+
+def xla_computation(jax):
+    def f(x):
+        return jax.numpy.sin(jax.numpy.cos(x))
+    c = jax.xla_computation(f)(3.)
+    return c.as_hlo_text()
 
 
 def grad_of_tanh(jax):

@@ -126,3 +126,14 @@ from jaxle_xla import (  # noqa: E402, F401
     process_index,
     process_indices,
 )
+
+# JAX 0.10.2 answers these removed pmap-era transfers with a pointer to their replacement.
+_REPLACED_BY_DEVICE_PUT = frozenset({"device_put_replicated", "device_put_sharded"})
+
+
+def __getattr__(name: str):
+    if name in _REPLACED_BY_DEVICE_PUT:
+        raise AttributeError(f"jax.{name} is deprecated; use jax.device_put instead. See "
+                             "https://docs.jax.dev/en/latest/migrate_pmap.html#drop-in-replacements for a drop-in "
+                             "replacement.")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
