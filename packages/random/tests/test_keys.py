@@ -15,14 +15,8 @@ NS = golden.keys_namespace("jaxle")
 # the PRNG implementations JAX registers (jaxle registers threefry2x32 alone).
 TYPE_ONLY_ERRORS = {"error_wrap_dtype", "error_impl_unknown"}
 
-# Jaxprs that still print differently from JAX's, each with the reason (the values are JAX's regardless: see
-# test_golden); the last test fails once one matches, so the set only shrinks.
-JAXPR_LATER = {
-    "jaxpr_binomial_typed": "binomial's rejection loop stages its equations in another order than JAX's",
-}
 
-
-@pytest.mark.parametrize("name", sorted(set(golden.CASES) - set(JAXPR_LATER)))
+@pytest.mark.parametrize("name", sorted(golden.CASES))
 def test_keys_golden(name):
     got, expected = golden.run_case(NS, name), GOLDEN[name]
     if "error" in expected or "error" in got:
@@ -40,12 +34,6 @@ def test_keys_golden(name):
         np.testing.assert_allclose(actual, wanted, rtol=2e-6, atol=2e-6, err_msg=name)
     else:
         np.testing.assert_array_equal(actual, wanted, err_msg=name)
-
-
-@pytest.mark.parametrize("name", sorted(JAXPR_LATER))
-def test_later_jaxprs_still_differ(name):
-    got = golden.run_case(NS, name).get("text")
-    assert got != GOLDEN[name]["text"], f"{name} matches JAX: remove it from JAXPR_LATER"
 
 
 def test_keys_pickle_and_keep_their_impl():

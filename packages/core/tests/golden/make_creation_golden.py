@@ -41,6 +41,10 @@ CASES = {
     # full_like
     "full_like": lambda m: (lambda x: m.lax.full_like(x, 3), (X,)),
     "full_like-dtype-shape": lambda m: (lambda x: m.lax.full_like(x, 3, np.int32, (4,)), (X,)),
+    # a weak array filled with a Python scalar: its value is broadcast as is (0.01, not float32's 0.0099999...)
+    "full_like-weak-python-fill": lambda m: (lambda x: m.lax.full_like(x * 2.0, 0.01, shape=(3,)), (1.0,)),
+    "full_like-weak-int-float-fill": lambda m: (lambda x: m.lax.full_like(x * 2, 1.7, shape=(3,)), (1,)),
+    "full-weak-inexact-value": lambda m: (lambda: m.lax.full((2,), 0.1), ()),
     "full_like-traced-fill": lambda m: (lambda x: m.lax.full_like(x, x[0, 0]), (X,)),
     "full_like-scalar-shape": lambda m: (lambda x: m.lax.full_like(x, x[0, 0], shape=()), (X,)),
     "full_like-bool": lambda m: (lambda x: m.lax.full_like(x > 0, 7), (X,)),

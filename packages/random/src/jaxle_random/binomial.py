@@ -11,6 +11,7 @@ import numpy as np
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, lax
 from jaxle_core.lax.standard import canonical_shape
+from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_random.keys import split, typed_key
 from jaxle_random.samplers import _uniform
 
@@ -35,16 +36,20 @@ def _stirling_tail(k: Any) -> Any:
     def c(value: float) -> Any:
         return np.array(value, dtype)
 
+    small = k <= c(9)
     clamped = lax.clamp(c(0), k, c(9))
     square = (clamped + c(1)) * (clamped + c(1))
     series = (c(1 / 12) - (c(1 / 360) - c(1 / 1260) / square) / square) / (clamped + c(1))
     index = lax.convert_element_type(lax.floor(clamped), np.int32)
-    index = lax.select(index < 0, index + np.int32(10), index)
-    return lax.select(k <= c(9), jnp.asarray(_stirling_table(dtype))[index], series)
+    return lax.select(small, jnp.asarray(_stirling_table(dtype))[index], series)
 
 
 def _unit_uniform(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    return _uniform(key, shape, dtype, np.array(0, dtype), np.array(1, dtype))
+    return _uniform(key, shape, dtype, 0.0, 1.0)
+
+
+# The samplers below write their arithmetic as JAX's does, with NumPy-style promotion: the probability stays
+# weakly typed when it came in so, and is converted where it meets a strongly typed value (JAX's equations).
 
 
 def _binomial_inversion(key: Any, count: Any, log1m_p: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -59,23 +64,24 @@ def _binomial_inversion(key: Any, count: Any, log1m_p: Any, shape: tuple[int, ..
         iteration, num_geom, geom_sum, loop_key = state
         draw_key, loop_key = _keys(loop_key, 2)
         num_geom = lax.select(geom_sum <= count, num_geom + np.array(1, dtype), num_geom)
-        geom = lax.ceil(lax.div(lax.log(_unit_uniform(draw_key, shape, dtype)), log1m_p))
-        return iteration + 1, num_geom, geom_sum + geom, loop_key
+        geom = lax.ceil(lax.log(_unit_uniform(draw_key, shape, dtype)) / log1m_p)
+        geom_sum = geom_sum + geom
+        return iteration + 1, num_geom, geom_sum, loop_key
 
-    zeros = lax.full(shape, 0, dtype)
-    return lax.while_loop(more, step, (0, zeros, zeros, key))[1] - np.array(1, dtype)
+    state = (0, lax.full(shape, 0, dtype), lax.full(shape, 0, dtype), key)
+    return lax.while_loop(more, step, state)[1] - np.array(1, dtype)
 
 
 def _binomial_btrs(key: Any, count: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     def c(value: float) -> Any:
         return np.array(value, dtype)
 
-    stddev = lax.sqrt(count * p * (c(1) - p))
+    stddev = lax.sqrt(count * p * (1 - p))
     b = c(1.15) + c(2.53) * stddev
-    a = c(-0.0873) + c(0.0248) * b + c(0.01) * p
+    a = c(-0.0873) + c(0.0248) * b + 0.01 * p
     center = count * p + c(0.5)
     v_r = c(0.92) - c(4.2) / b
-    r = p / (c(1) - p)
+    r = p / (1 - p)
     alpha = (c(2.83) + c(5.1) / b) * stddev
     m = lax.floor((count + c(1)) * p)
     limit = np.array(dtypes.finfo(dtype).max, dtype)
@@ -87,8 +93,9 @@ def _binomial_btrs(key: Any, count: Any, p: Any, shape: tuple[int, ...], dtype: 
     def step(state: tuple) -> tuple:
         iteration, k_out, accepted, loop_key = state
         loop_key, u_key, v_key = _keys(loop_key, 3)
-        u = _unit_uniform(u_key, shape, dtype) - c(0.5)
+        u = _unit_uniform(u_key, shape, dtype)
         v = _unit_uniform(v_key, shape, dtype)
+        u = u - c(0.5)
         u_shifted = c(0.5) - lax.abs(u)
         accept_fast = (u_shifted >= c(0.07)) & (v <= v_r)
         k = lax.floor((c(2) * a / u_shifted + b) * u + center)
@@ -99,8 +106,10 @@ def _binomial_btrs(key: Any, count: Any, p: Any, shape: tuple[int, ...], dtype: 
             (k + c(0.5)) * lax.log(r * (count - k + c(1)) / (k + c(1)))
         bound = bound + _stirling_tail(m) + _stirling_tail(count - m) - _stirling_tail(k) - \
             _stirling_tail(count - k)
-        accept = accept_fast | (~reject & (log_v <= bound))
-        return iteration + 1, lax.select(accept, k, k_out), accepted | accept, loop_key
+        below_bound = log_v <= bound
+        accept = accept_fast | (~reject & below_bound)
+        k_out, accepted = lax.select(accept, k, k_out), accepted | accept
+        return iteration + 1, k_out, accepted, loop_key
 
     state = (0, lax.full(shape, -1, dtype), lax.full(shape, False, np.bool_), key)
     return lax.while_loop(more, step, state)[1]
@@ -110,23 +119,25 @@ def _binomial(key: Any, n: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype)
     def c(value: float) -> Any:
         return np.array(value, dtype)
 
-    below_half = p < c(0.5)
-    q = lax.select(below_half, p, c(1) - p)
-    count_invalid = (n != n) | (n < c(0))
-    count_infinite = lax.abs(n) == c(np.inf)
-    q_invalid = (q != q) | (q < c(0))
-    q = lax.select(q_invalid, lax.full_like(q, 0.01), q)
-    use_inversion = count_invalid | (n * q <= c(10))
+    below_half = p < 0.5
+    q = lax.select(below_half, p, 1 - p)
+    count_invalid = lax.bitwise_or(lax.ne(n, n), lax.lt(n, c(0)))
+    count_infinite = jnp.isinf(n)
+    q_nan, q_negative = lax.ne(q, q), q < 0.0
+    q = lax.select(jnp.logical_or(q_nan, q_negative), lax.full_like(q, 0.01), q)
+    use_inversion = lax.bitwise_or(count_invalid, lax.le(n * q, c(10)))
     count = lax.floor(n)
-    inversion = _binomial_inversion(key, lax.select(use_inversion, count, lax.full_like(count, 0)),
-                                    lax.log1p(-q), shape, dtype)
-    btrs = _binomial_btrs(key, lax.select(use_inversion, lax.full_like(count, 1e4), count),
-                          lax.select(use_inversion, lax.full_like(q, 0.5), q), shape, dtype)
+    inversion_count = lax.select(use_inversion, count, lax.full_like(count, 0))
+    btrs_count = lax.select(use_inversion, lax.full_like(count, 1e4), count)
+    btrs_p = lax.select(use_inversion, lax.full_like(q, 0.5), q)
+    inversion = _binomial_inversion(key, inversion_count, lax.log1p(-q), shape, dtype)
+    btrs = _binomial_btrs(key, btrs_count, btrs_p, shape, dtype)
     result = lax.select(use_inversion, inversion, btrs)
-    invalid = q_invalid | count_invalid
+    invalid = lax.bitwise_or(jnp.logical_or(q_negative, q_nan), count_invalid)
     result = lax.select(invalid, lax.full_like(result, np.nan), result)
-    result = lax.select(count_infinite & ~invalid, lax.full_like(result, np.inf), result)
-    keep = below_half | count_invalid | (p != p) | count_infinite
+    result = lax.select(lax.bitwise_and(count_infinite, lax.bitwise_not(invalid)), lax.full_like(result, np.inf),
+                        result)
+    keep = lax.bitwise_or(jnp.logical_or(jnp.logical_or(below_half, count_invalid), q_nan), count_infinite)
     return lax.select(keep, result, count - result)
 
 
@@ -136,8 +147,10 @@ def binomial(key: Any, n: Any, p: Any, shape: Any = None, dtype: Any = None) -> 
     if not dtypes.issubdtype(dtype, np.floating):
         raise ValueError(f"dtype argument to `binomial` must be a float dtype, got {dtype}")
     key = typed_key(key, "binomial")
-    n, p = jnp.asarray(n), jnp.asarray(p)
-    shape = tuple(np.broadcast_shapes(n.shape, p.shape)) if shape is None else canonical_shape(shape)
+    # Python scalars are converted on the host, as JAX's are (a literal, no staged conversion)
+    n, p = (x if type(x) in dtypes.WEAK_SCALAR_TYPES else jnp.asarray(x) for x in (n, p))
+    shape = tuple(np.broadcast_shapes(np.shape(n), np.shape(p))) if shape is None else canonical_shape(shape)
     n = jnp.broadcast_to(lax.convert_element_type(n, dtype), shape)
-    p = jnp.broadcast_to(lax.convert_element_type(p, dtype), shape)
+    # a weakly typed probability stays so, as in JAX (its equations convert it where it meets strong values)
+    p = jnp.broadcast_to(convert_keeping_weak_type(p, dtype, dtypes.is_weakly_typed(p)), shape)
     return _binomial(key, n, p, shape, dtype)

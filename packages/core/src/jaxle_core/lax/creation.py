@@ -31,8 +31,28 @@ def _filled(shape: tuple[int, ...], fill_value, requested, like, requester: str,
         new_dtype, weak_type = dtypes.dtype(like), dtypes.is_weakly_typed(like)
     else:
         new_dtype, weak_type = dtypes.dtype(requested, requested_in=requester), False
+    python_value = _weak_python_fill(fill_value, new_dtype) if weak_type and shape else None
+    if python_value is not None:  # JAX broadcasts the Python value itself: its literal prints it exactly
+        return broadcast(python_value, shape, out_sharding=sharding)
     value = convert_keeping_weak_type(fill_value, new_dtype, weak_type)
     return broadcast(value, shape, out_sharding=sharding) if shape else value
+
+
+def _weak_python_fill(fill_value, new_dtype: np.dtype):
+    """``fill_value`` as the Python scalar of ``new_dtype``'s kind (a weakly typed default dtype), or None."""
+    if type(fill_value) not in (bool, int, float, complex):
+        return None
+    if dtypes.issubdtype(new_dtype, np.complexfloating):
+        value = complex(fill_value)
+    elif dtypes.issubdtype(new_dtype, np.floating):
+        value = float(fill_value) if type(fill_value) is not complex else None
+    elif dtypes.issubdtype(new_dtype, np.signedinteger) and type(fill_value) is not complex:
+        value = int(fill_value)
+        info = np.iinfo(new_dtype)
+        value = value if info.min <= value <= info.max else None
+    else:
+        value = None
+    return value if value is not None and dtypes.dtype(value) == new_dtype else None
 
 
 def full(shape: Sequence[int] | int, fill_value, dtype=None, *, sharding=None):
