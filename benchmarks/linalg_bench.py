@@ -37,8 +37,9 @@ def attention_cases(api, nn, rng):
     }
 
 
-def main():
-    api_name, numpy_name, special_name, nn_name = MODULES[sys.argv[1]]
+def cases(implementation):
+    """``{(name, unit): timed call}`` for ``implementation`` (``"jaxle"`` or ``"jax"``), inputs on the device."""
+    api_name, numpy_name, special_name, nn_name = MODULES[implementation]
     api, jnp = importlib.import_module(api_name), importlib.import_module(numpy_name)
     special, nn = importlib.import_module(special_name), importlib.import_module(nn_name)
     rng = np.random.default_rng(0)
@@ -58,7 +59,7 @@ def main():
     def ready(result):
         return api.block_until_ready(result)
 
-    cases = {
+    timed = {
         ("eager/linalg.solve_512x512", "ms"): lambda: ready(jnp.linalg.solve(a512, b512)),
         ("jit/linalg.solve_512x512", "ms"): lambda: ready(solve(a512, b512)),
         ("eager/linalg.cholesky_256x256", "us"): lambda: ready(jnp.linalg.cholesky(s256)),
@@ -74,8 +75,12 @@ def main():
         ("eager/special.logsumexp_1e6", "us"): lambda: ready(special.logsumexp(logits)),
         ("jit/special.logsumexp_1e6", "us"): lambda: ready(logsumexp(logits)),
     }
-    cases.update(attention_cases(api, nn, rng))
-    print_timings(cases)
+    timed.update(attention_cases(api, nn, rng))
+    return timed
+
+
+def main():
+    print_timings(cases(sys.argv[1]))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Run every benchmarks/*_bench.py for jaxle and for JAX, and print a ratio table.
 
-    python benchmarks/run.py --peer-python /path/to/jax-venv/bin/python [--markdown FILE]
+    python benchmarks/run.py --peer-python /path/to/jax-venv/bin/python [--markdown FILE] [--only NAME] [--runs N]
+        [--clock wall|cpu]
 
 Each bench script takes the implementation name (``jaxle`` or ``jax``) and prints one JSON
 object per line: ``{"name": ..., "value": ..., "unit": "us"}``; lower is better.
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,9 +19,10 @@ from pathlib import Path
 HERE = Path(__file__).parent
 
 
-def run_bench(python: str, script: Path, implementation: str) -> dict[str, tuple[float, str]]:
+def run_bench(python: str, script: Path, implementation: str, clock: str = "wall") -> dict[str, tuple[float, str]]:
     completed = subprocess.run(
-        [python, str(script), implementation], capture_output=True, text=True, check=False
+        [python, str(script), implementation], capture_output=True, text=True, check=False,
+        env={**os.environ, "BENCH_CLOCK": clock},
     )
     if completed.returncode != 0:
         sys.stderr.write(f"{script.name} ({implementation}) failed:\n{completed.stderr}\n")
@@ -48,13 +51,22 @@ def main() -> int:
     parser.add_argument("--peer-python", required=True, help="python of a venv with JAX 0.10.2 installed")
     parser.add_argument("--markdown", help="also write the table to this file")
     parser.add_argument("--only", help="run only bench scripts whose name contains this")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="run each script this many times per side and keep each benchmark's best (noisy machines)")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="time by wall clock or by the process's CPU time, all threads counted (loaded machines)")
     args = parser.parse_args()
     rows = []
     for script in sorted(HERE.glob("*_bench.py")):
         if args.only and args.only not in script.name:
             continue
-        ours = run_bench(sys.executable, script, "jaxle")
-        theirs = run_bench(args.peer_python, script, "jax")
+        ours: dict[str, tuple[float, str]] = {}
+        theirs: dict[str, tuple[float, str]] = {}
+        for _ in range(args.runs):  # alternate the sides, so that a slow spell of the machine hits both
+            for results, python, implementation in ((ours, sys.executable, "jaxle"), (theirs, args.peer_python, "jax")):
+                for name, (value, unit) in run_bench(python, script, implementation, args.clock).items():
+                    if name not in results or value < results[name][0]:
+                        results[name] = (value, unit)
         for name in list(ours) + [n for n in theirs if n not in ours]:
             unit = (ours.get(name) or theirs.get(name))[1]
             rows.append((name, ours.get(name, (None,))[0], theirs.get(name, (None,))[0], unit))

@@ -5,7 +5,9 @@ Usage: python tree_bench.py jaxle|jax   (prints one JSON object per line, micros
 
 import importlib
 import json
+import os
 import sys
+import time
 import timeit
 
 # The jaxle meta-package does not exist yet; map its name to the package that holds tree_util.
@@ -27,12 +29,17 @@ def large_tree():
     return {f"layer{i:04d}": {"w": [float(j) for j in range(5)], "b": tuple(range(5))} for i in range(1000)}
 
 
+# BENCH_CLOCK=cpu (run.py --clock cpu) times by the process's CPU time, all threads counted: steadier than wall-clock
+# time on a loaded machine, where a descheduled process keeps its wall clock running.
+TIMER = time.process_time if os.environ.get("BENCH_CLOCK") == "cpu" else time.perf_counter
+
+
 def time_us(fn, target_seconds=0.2, repeat=7):
     """Min over ``repeat`` runs of the mean time per call, in microseconds."""
     number = 1
-    while timeit.timeit(fn, number=number) < target_seconds / 10:
+    while timeit.timeit(fn, number=number, timer=TIMER) < target_seconds / 10:
         number *= 2
-    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number * 1e6
+    return min(timeit.repeat(fn, number=number, repeat=repeat, timer=TIMER)) / number * 1e6
 
 
 def print_timings(cases):
