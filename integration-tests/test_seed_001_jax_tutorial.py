@@ -24,14 +24,16 @@ import seed_golden  # noqa: E402 - found through the path set just above
 SEED = "001"
 EXAMPLES = seed_golden.load_generator(SEED).EXAMPLES
 GOLDEN = seed_golden.load(SEED)
-# Their messages name a function by its address or JAX's internal classes; the exception types still match.
-MESSAGE_NAMES_INTERNALS = {"strings_are_not_jax_types", "static_argnums_under_vmap_fails"}
+# Their messages name a function by its address or JAX's internal classes (and jaxle has no ``jax.lib``, jaxlib's
+# internals, where JAX's ``jax.lib`` lacks ``xla_bridge``); the exception types still match.
+MESSAGE_NAMES_INTERNALS = {"strings_are_not_jax_types", "static_argnums_under_vmap_fails", "backend_through_jax_lib"}
 
 
 def test_every_example_has_a_golden_record():
     assert GOLDEN.keys() == EXAMPLES.keys()
 
 
+@pytest.mark.filterwarnings("ignore:backend and device argument on jit is deprecated")
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_example_gives_jax_result(name):
     seed_golden.assert_matches(seed_golden.run_example(jax, EXAMPLES[name]), GOLDEN[name],
@@ -92,3 +94,8 @@ def test_pytrees_print_the_notebooks_values():
     leaves, treedef, rebuilt = EXAMPLES["tree_flatten_and_unflatten"](jax)
     assert (leaves, treedef, rebuilt) == ([1, 2, 3, 4, 5], "PyTreeDef([*, {'k1': *, 'k2': (*, *)}, *])",
                                           [1, {"k1": 2, "k2": (3, 4)}, 5])
+
+
+def test_jit_on_a_named_backend_warns_as_jax_does():
+    with pytest.warns(DeprecationWarning, match="backend and device argument on jit is deprecated"):
+        EXAMPLES["jit_on_cpu_backend"](jax)

@@ -5,7 +5,8 @@ named on the command line.
 Where the notebook draws unseeded ``np.random`` data, a seeded ``np.random.RandomState`` draws it here (the same
 arrays for JAX and jaxle). Its 1000x1000 and 5000x5000 matrices only time operations; here they are 8x8. The
 MLP trains 1000 steps as in the notebook but on 32-wide hidden layers instead of 128. Not here: ``distrax``/TFP
-and ``optax`` (other libraries), ``jax.tools.colab_tpu``, ``nvidia-smi`` and the timings themselves.
+and ``optax`` (other libraries), ``jax.tools.colab_tpu``, ``nvidia-smi``, ``jax.__version__`` and the timings
+themselves.
 """
 
 from __future__ import annotations
@@ -25,6 +26,14 @@ def captured(thunk):
     with contextlib.redirect_stdout(printed):
         result = thunk()
     return printed.getvalue(), result
+
+
+def devices(jax):
+    return str(jax.devices()), str(jax.local_devices()), jax.default_backend()
+
+
+def backend_through_jax_lib(jax):
+    return jax.lib.xla_bridge.get_backend().platform
 
 
 def jit_on_cpu_backend(jax):
