@@ -46,6 +46,8 @@ CASES = {
     "linalg.det": case("linalg.det", A),
     "linalg.inv": case("linalg.inv", A),
     "linalg.expm": case("linalg.expm", A),
+    "linalg.expm_small": case("linalg.expm", 0.1 * A),
+    "linalg.expm_scaled": case("linalg.expm", 6 * A),
     "linalg.block_diag": case("linalg.block_diag", A, B),
     "linalg.toeplitz": case("linalg.toeplitz", B),
     "linalg.hilbert": lambda m: (lambda: m.scipy.linalg.hilbert(3), []),

@@ -41,6 +41,9 @@ for label, matrix in (("f64", A), ("c128", C)):
         f"linalg.det_{label}": case("linalg.det", matrix),
         f"linalg.inv_{label}": case("linalg.inv", matrix),
     })
+    # One scale per Pade degree (3, 5, 7, 9, 13) and one that needs squarings.
+    CASES.update({f"linalg.expm_{label}_{scale}": case("linalg.expm", scale * matrix)
+                  for scale in (0.004, 0.08, 0.3, 0.7, 1.5, 6.0)})
 
 if __name__ == "__main__":
     importlib.import_module(f"{sys.argv[1]}.scipy.linalg")

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 import jaxle_numpy as jnp
-from jaxle_core import jvp
+from jaxle_core import jvp, lax
 from jaxle_core.avals import get_aval
 from jaxle_core.batching import vmap
 from jaxle_numpy.scipy.linalg.decompositions import inexact, schur
@@ -17,42 +17,52 @@ from jaxle_numpy.util import named_jit
 
 __all__ = ["expm", "expm_frechet", "sqrtm", "funm"]
 
-# Pade [13/13] coefficients of exp (b_k of the numerator; the denominator alternates their signs), and the
-# 1-norm bounds below which lower degrees already reach the working precision (Higham's theta_m).
-_PADE13 = (64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800., 129060195264000.,
-           10559470521600., 670442572800., 33522128640., 1323241920., 40840800., 960960., 16380., 182., 1.)
+# Pade [m/m] coefficients of exp (b_0 .. b_m; the numerator's odd part and even part are the sums of b_k A^k over
+# odd and even k, the denominator the same with the odd part negated), and the 1-norm bounds (Higham's theta_m)
+# below which degree m already reaches the working precision; above the largest, A is scaled by 2^-s first.
 _PADE = {3: (120., 60., 12., 1.), 5: (30240., 15120., 3360., 420., 30., 1.),
          7: (17297280., 8648640., 1995840., 277200., 25200., 1512., 56., 1.),
          9: (17643225600., 8821612800., 2075673600., 302702400., 30270240., 2162160., 110880., 3960., 90., 1.),
-         13: _PADE13}
-_THETA = {np.dtype(np.float32): ((3, 4.258730016922831e-001), (5, 1.880152677804762e+000), (7, 3.925724783138660e+000)),
-          np.dtype(np.float64): ((3, 1.495585217958292e-002), (5, 2.539398330063230e-001),
-                                 (7, 9.504178996162932e-001), (9, 2.097847961257068e+000))}
-_THETA_MAX = {np.dtype(np.float32): 3.925724783138660e+000, np.dtype(np.float64): 5.371920351148152e+000}
+         13: (64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800., 129060195264000.,
+              10559470521600., 670442572800., 33522128640., 1323241920., 40840800., 960960., 16380., 182., 1.)}
+_THETAS = {np.dtype(np.float32): ((3, 4.258730016922831e-001), (5, 1.880152677804762e+000),
+                                  (7, 3.925724783138660e+000)),
+           np.dtype(np.float64): ((3, 1.495585217958292e-002), (5, 2.539398330063230e-001),
+                                  (7, 9.504178996162932e-001), (9, 2.097847961257068e+000),
+                                  (13, 5.371920351148152e+000))}
 
 
 def _matmul(a: Any, b: Any) -> Any:
     return jnp.matmul(a, b, precision="highest")
 
 
+def _weighted_sum(terms: list[tuple[float, Any]]) -> Any:
+    """``c_1 X_1 + c_2 X_2 + ...`` summed left to right (the order fixes the rounding)."""
+    total = terms[0][0] * terms[0][1]
+    for coefficient, x in terms[1:]:
+        total = total + coefficient * x
+    return total
+
+
 def _pade(a: Any, degree: int) -> tuple[Any, Any]:
-    """The Pade numerator ``p`` and denominator ``q`` of ``exp(a)`` of the given degree."""
+    """The odd part ``u`` and even part ``v`` of the degree-``degree`` Pade approximant of ``exp(a)``."""
     b = _PADE[degree]
     identity = jnp.eye(get_aval(a).shape[-1], dtype=a.dtype)
-    a2 = _matmul(a, a)
+    powers = [identity, _matmul(a, a)]  # A^0, A^2, A^4, ...
+    while len(powers) <= min(degree, 7) // 2:
+        powers.append(_matmul(powers[-1], powers[1]))
+    if degree == 9:
+        powers.append(_matmul(powers[-1], powers[1]))
     if degree < 13:
-        powers = [identity, a2]
-        while len(powers) <= degree // 2:
-            powers.append(_matmul(powers[-1], a2))
-        odd = _matmul(a, sum(b[2 * k + 1] * powers[k] for k in range(len(powers))))
-        even = sum(b[2 * k] * powers[k] for k in range(len(powers)))
-    else:
-        a4 = _matmul(a2, a2)
-        a6 = _matmul(a4, a2)
-        odd = _matmul(a, _matmul(a6, b[13] * a6 + b[11] * a4 + b[9] * a2) + b[7] * a6 + b[5] * a4 + b[3] * a2
-                      + b[1] * identity)
-        even = _matmul(a6, b[12] * a6 + b[10] * a4 + b[8] * a2) + b[6] * a6 + b[4] * a4 + b[2] * a2 + b[0] * identity
-    return even + odd, even - odd
+        odd = [(b[2 * k + 1], powers[k]) for k in reversed(range(len(powers)))]
+        even = [(b[2 * k], powers[k]) for k in reversed(range(len(powers)))]
+        return _matmul(a, _weighted_sum(odd)), _weighted_sum(even)
+    _, a2, a4, a6 = powers
+    odd_high = _matmul(a6, _weighted_sum([(b[13], a6), (b[11], a4), (b[9], a2)]))
+    odd = _matmul(a, _weighted_sum([(1.0, odd_high), (b[7], a6), (b[5], a4), (b[3], a2), (b[1], identity)]))
+    even_high = _matmul(a6, _weighted_sum([(b[12], a6), (b[10], a4), (b[8], a2)]))
+    even = _weighted_sum([(1.0, even_high), (b[6], a6), (b[4], a4), (b[2], a2), (b[0], identity)])
+    return odd, even
 
 
 def _real_dtype(a: Any) -> np.dtype:
@@ -60,30 +70,19 @@ def _real_dtype(a: Any) -> np.dtype:
 
 
 def _expm_one(a: Any, max_squarings: int) -> Any:
-    """exp of one matrix: the lowest Pade degree accurate at its 1-norm, or degree 13 after scaling by 2^-s."""
-    real = _real_dtype(a)
-    norm = jnp.max(jnp.sum(jnp.abs(a), axis=-2))
-    theta_max = _THETA_MAX[real]
-    squarings = jnp.maximum(0, jnp.floor(jnp.log2(norm / theta_max))).astype(np.int32)
-    squarings = jnp.where(norm > theta_max, squarings + 1, 0)
-    top_degree = 13 if real == np.float64 else 7
-    scaled = a / jnp.exp2(squarings).astype(a.dtype)
-    result = _solve_pade(*_pade(scaled, top_degree))
-    for degree, theta in reversed(_THETA[real]):
-        if degree == top_degree:
-            continue
-        result = jnp.where(norm < theta, _solve_pade(*_pade(a, degree)), result)
-
-    def square(k, x):
-        return jnp.where(k < squarings, _matmul(x, x), x)
-
+    """exp of one matrix: the Pade approximant of the lowest degree accurate at its 1-norm (the top degree after
+    scaling by 2^-s), ``(v - u)^-1 (v + u)``, squared s times; NaN past ``max_squarings``."""
+    thetas = _THETAS[_real_dtype(a)]
+    norm = jnp.linalg.norm(a, 1)
+    squarings = jnp.maximum(0.0, jnp.floor(jnp.log(norm / thetas[-1][1]) / jnp.log(2.0)))
+    scaled = a / jnp.power(2.0, squarings).astype(a.dtype)
+    choice = jnp.clip(jnp.digitize(norm, np.array([theta for _, theta in thetas[:-1]], norm.dtype)), 0,
+                      len(thetas) - 1)
+    odd, even = lax.switch(choice, [lambda x, degree=degree: _pade(x, degree) for degree, _ in thetas], scaled)
+    result = jnp.linalg.solve(-odd + even, odd + even)
     for k in range(max_squarings):
-        result = square(k, result)
+        result = jnp.where(k < squarings, _matmul(result, result), result)
     return jnp.where(squarings > max_squarings, jnp.nan, result)
-
-
-def _solve_pade(p: Any, q: Any) -> Any:
-    return jnp.linalg.solve(q, p)
 
 
 @named_jit("expm", ("upper_triangular", "max_squarings"))
