@@ -3,7 +3,8 @@
 tests.
 
 Run with JAX's venv: ``/work/jaxpeer/bin/python make_random_more_golden.py jax`` writes random_more_golden.json.
-Cases are built as in make_random_golden.py; key arrays are recorded through ``key_data``.
+Cases are built as in make_random_golden.py; key arrays are recorded through ``key_data``, and the
+``jaxpr_`` cases record the text ``make_jaxpr`` prints as UTF-8 bytes (``jaxpr_text`` decodes it).
 """
 
 from __future__ import annotations
@@ -26,11 +27,23 @@ COV = np.array([[2.0, 0.6, 0.1], [0.6, 1.0, -0.3], [0.1, -0.3, 0.5]], np.float32
 
 
 def namespace(which: str):
-    """make_random_golden's namespace, with the flag contexts ``partitionable(bool)`` and ``prng_impl(name)``."""
+    """make_random_golden's namespace, with ``make_jaxpr`` and the flag contexts ``partitionable(bool)`` and
+    ``prng_impl(name)``."""
     ns = base.namespace(which)
-    flags = importlib.import_module("jax") if which == "jax" else importlib.import_module("jaxle_core").config
-    ns.partitionable, ns.prng_impl = flags.threefry_partitionable, flags.default_prng_impl
+    top = importlib.import_module("jax" if which == "jax" else "jaxle_core")
+    flags = top if which == "jax" else top.config
+    ns.partitionable, ns.prng_impl, ns.make_jaxpr = flags.threefry_partitionable, flags.default_prng_impl, \
+        top.make_jaxpr
     return ns
+
+
+def _jaxpr(ns, fun, *args) -> np.ndarray:
+    return np.frombuffer(str(ns.make_jaxpr(fun)(*args)).encode(), np.uint8)
+
+
+def jaxpr_text(record: dict) -> str:
+    """The jaxpr text a ``jaxpr_`` case recorded."""
+    return bytes.fromhex(record["hex"]).decode()
 
 
 def _cases() -> dict:
@@ -149,6 +162,17 @@ def _cases() -> dict:
     case("default_rbg_PRNGKey", default_rbg(lambda ns: ns.random.PRNGKey(3)))
     case("default_rbg_normal", default_rbg(lambda ns: ns.random.normal(ns.random.PRNGKey(3), (2,))))
     case("default_rbg_split", default_rbg(lambda ns: ns.random.split(ns.random.PRNGKey(3))))
+    # jaxprs, as make_jaxpr prints them
+    cov2 = COV[:2, :2]
+    case("jaxpr_orthogonal", lambda ns: _jaxpr(ns, lambda k: ns.random.orthogonal(k, 3), key(ns)))
+    case("jaxpr_orthogonal_wide", lambda ns: _jaxpr(ns, lambda k: ns.random.orthogonal(k, 2, (2,), m=3), key(ns)))
+    for method in ("cholesky", "eigh", "svd"):
+        case(f"jaxpr_mvn_{method}", lambda ns, m=method: _jaxpr(
+            ns, lambda k, mean, cov: ns.random.multivariate_normal(k, mean, cov, (3,), method=m), key(ns),
+            np.zeros(2, np.float32), cov2))
+    case("jaxpr_rbg_split", lambda ns: _jaxpr(ns, ns.random.split, key(ns, 0, "rbg")))
+    case("jaxpr_unsafe_rbg_fold_in", lambda ns: _jaxpr(ns, ns.random.fold_in, key(ns, 0, "unsafe_rbg"), np.uint32(3)))
+    case("jaxpr_rbg_normal", lambda ns: _jaxpr(ns, lambda k: ns.random.normal(k, (2,)), key(ns, 0, "rbg")))
     case("default_rbg_key_impl", default_rbg(lambda ns: np.array(str(ns.random.key_impl(ns.random.key(0))) == "rbg")))
     return cases
 
