@@ -185,8 +185,11 @@ def floor_divide(x1: Any, x2: Any, /) -> Any:
         return lax.div(x1, x2)
     if _is(x1, np.integer):
         quotient = lax.div(x1, x2)
-        select = lax.bitwise_and(lax.ne(lax.sign(x1), lax.sign(x2)),
-                                 lax.ne(lax.rem(x1, x2), util.zero_of(x1)))
+        # the comparisons of weak operands are weak booleans, made strong for the logical and (as in JAX)
+        signs_differ = lax.ne(lax.sign(x1), lax.sign(x2))
+        inexact = lax.ne(lax.rem(x1, x2), util.weak_scalar_like(x1, 0))
+        select = lax.bitwise_and(lax.convert_element_type(signs_differ, np.bool_),
+                                 lax.convert_element_type(inexact, np.bool_))
         # JAX subtracts a weak 1 from a weak quotient of any rank (the result stays weak)
         one = 1 if get_aval(quotient).weak_type else util.scalar_like(quotient, 1)
         return _where(select, lax.sub(quotient, one), quotient)
@@ -199,7 +202,7 @@ def floor_divide(x1: Any, x2: Any, /) -> Any:
 
 def _integer_divisor(x2: Any) -> Any:
     """``x2`` with zeros replaced by ones, so an integer division by zero gives what XLA's does (no trap)."""
-    return _where(lax.eq(x2, util.zero_of(x2)), lax.full_like(x2, 1), x2)
+    return _where(lax.eq(x2, util.weak_scalar_like(x2, 0)), lax.full_like(x2, 1), x2)
 
 
 @util.named_jit("remainder")

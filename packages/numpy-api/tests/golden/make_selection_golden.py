@@ -135,6 +135,9 @@ CASES = {
     "unpackbits_int32": _fn(lambda jnp: lambda x: jnp.unpackbits(x), np.ones(3, np.int32)),
     "unravel_index_float": _fn(lambda jnp: lambda i: jnp.unravel_index(i, (3, 4)), np.array([1.0], np.float32)),
     "unravel_index_empty_shape": _fn(lambda jnp: lambda i: jnp.unravel_index(i, ()), np.array([1])),
+    # a weakly typed traced index: floor_divide and remainder compare it with weak zeros (weak booleans)
+    "unravel_index_weak_scalar": _fn(lambda jnp: lambda i: jnp.unravel_index(i, (3, 4)), 5),
+    "floor_divide_weak_scalars": _fn(lambda jnp: lambda i: jnp.floor_divide(i, 4), -7),
     "ravel_multi_index_float": _fn(lambda jnp: lambda i: jnp.ravel_multi_index((i,), (3,)),
                                    np.array([1.0], np.float32)),
     "ravel_multi_index_length": _fn(lambda jnp: lambda i: jnp.ravel_multi_index((i,), (3, 4)), np.array([1])),
