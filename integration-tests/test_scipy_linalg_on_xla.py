@@ -21,13 +21,8 @@ import jaxle_core  # noqa: E402
 
 SUITES = {False: (make_scipy_linalg_golden.CASES, jnp_golden.load("scipy_linalg_golden.json")),
           True: (make_scipy_linalg_x64_golden.CASES, jnp_golden.load("scipy_linalg_x64_golden.json"))}
-# Composed with other operations than JAX's (where, not cond inside a scan), so equal to JAX's values to rounding
-# only; each says why.
-NOT_BIT_EXACT = {(x64, name): "expm selects its Pade degree and squarings with where (JAX: switch, cond and scan)"
-                 for x64, (cases, golden) in SUITES.items() for name in cases
-                 if name.startswith("linalg.expm") and "values" in golden[name]}
 CASES = sorted((x64, name) for x64, (cases, golden) in SUITES.items() for name in cases
-               if name.startswith("linalg.") and "values" in golden[name] and (x64, name) not in NOT_BIT_EXACT)
+               if name.startswith("linalg.") and "values" in golden[name])
 
 
 def _as_array(record: dict) -> np.ndarray:
@@ -41,14 +36,6 @@ def _run(x64: bool, name: str) -> tuple[list, list]:
     with jaxle_core.config.enable_x64(x64):
         fn, args = cases[name](scipy_golden.jaxle_namespace())
         return jnp_golden._leaves(fn(*args)), golden[name]["values"]
-
-
-@pytest.mark.parametrize("x64, name", sorted(NOT_BIT_EXACT))
-def test_golden_values_to_rounding(x64, name):
-    outs, expected = _run(x64, name)
-    for out, want in zip(outs, expected, strict=True):
-        np.testing.assert_allclose(_as_array(jnp_golden.value_record(out)), _as_array(want),
-                                   rtol=1e-12 if x64 else 1e-5, err_msg=name)
 
 
 @pytest.mark.parametrize("x64, name", CASES)

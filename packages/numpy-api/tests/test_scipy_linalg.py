@@ -31,16 +31,13 @@ JAXPR_DIFFERS = {
     "linalg.solve_pos": "the Cholesky factor is computed by cho_factor's own jit (JAX: inlined)",
     "linalg.lu": "the permutation matrix is one comparison cast to the dtype (JAX: a copy before the cast) and L's "
                  "unit diagonal is jnp.eye",
-    **dict.fromkeys(("linalg.expm", "linalg.expm_small", "linalg.expm_scaled"),
-                    "the squarings and the NaN past max_squarings are selected with where (JAX: cond inside a scan, "
-                    "and its Pade step in a jitted _calc_P_Q)"),
     "linalg.toeplitz": "the diagonals are gathered from the concatenated row and column (JAX: a convolution)",
     **dict.fromkeys(("fft.dct", "fft.idct_ortho"), "the twiddle factors are formed with other equations"),
     "ndimage.map_coordinates": "the corner weights are combined in another order of equations",
     "cluster.vq": "the distances are formed by broadcasting (JAX: a vmapped norm)",
 }
 
-X64_JAXPR_DIFFERS = {name: JAXPR_DIFFERS[name] for name in ("linalg.lu", "linalg.expm")}
+X64_JAXPR_DIFFERS = {name: JAXPR_DIFFERS[name] for name in ("linalg.lu",)}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

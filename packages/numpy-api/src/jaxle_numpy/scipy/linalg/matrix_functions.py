@@ -36,11 +36,11 @@ def _matmul(a: Any, b: Any) -> Any:
     return jnp.matmul(a, b, precision="highest")
 
 
-def _weighted_sum(terms: list[tuple[float, Any]]) -> Any:
-    """``c_1 X_1 + c_2 X_2 + ...`` summed left to right (the order fixes the rounding)."""
-    total = terms[0][0] * terms[0][1]
-    for coefficient, x in terms[1:]:
-        total = total + coefficient * x
+def _weighted_sum(terms: list[tuple[float, Any]], start: Any = None) -> Any:
+    """``start + c_1 X_1 + c_2 X_2 + ...`` summed left to right (the order fixes the rounding)."""
+    total = start
+    for coefficient, x in terms:
+        total = coefficient * x if total is None else total + coefficient * x
     return total
 
 
@@ -59,9 +59,9 @@ def _pade(a: Any, degree: int) -> tuple[Any, Any]:
         return _matmul(a, _weighted_sum(odd)), _weighted_sum(even)
     _, a2, a4, a6 = powers
     odd_high = _matmul(a6, _weighted_sum([(b[13], a6), (b[11], a4), (b[9], a2)]))
-    odd = _matmul(a, _weighted_sum([(1.0, odd_high), (b[7], a6), (b[5], a4), (b[3], a2), (b[1], identity)]))
+    odd = _matmul(a, _weighted_sum([(b[7], a6), (b[5], a4), (b[3], a2), (b[1], identity)], odd_high))
     even_high = _matmul(a6, _weighted_sum([(b[12], a6), (b[10], a4), (b[8], a2)]))
-    even = _weighted_sum([(1.0, even_high), (b[6], a6), (b[4], a4), (b[2], a2), (b[0], identity)])
+    even = _weighted_sum([(b[6], a6), (b[4], a4), (b[2], a2), (b[0], identity)], even_high)
     return odd, even
 
 
@@ -69,20 +69,40 @@ def _real_dtype(a: Any) -> np.dtype:
     return np.dtype(jnp.finfo(get_aval(a).dtype).dtype)
 
 
+@named_jit("_calc_P_Q")
+def _pade_at_norm(a: Any) -> tuple[Any, Any, Any]:
+    """The numerator and denominator of the Pade approximant for ``a``'s 1-norm (of ``a`` scaled by ``2^-s`` when
+    that norm exceeds the top degree's bound) and the number ``s`` of squarings that undo the scaling."""
+    thetas = _THETAS[_real_dtype(a)]
+    norm = jnp.linalg.norm(a, 1)
+    squarings = jnp.maximum(0.0, jnp.floor(jnp.log(norm / thetas[-1][1]) / jnp.log(jnp.array(2.0, norm.dtype))))
+    scaled = a / 2.0 ** squarings.astype(a.dtype)
+    choice = jnp.digitize(norm, np.array([theta for _, theta in thetas[:-1]], norm.dtype))  # switch clamps it
+    odd, even = lax.switch(choice, [lambda x, degree=degree: _pade(x, degree) for degree, _ in thetas], scaled)
+    return odd + even, -odd + even, squarings
+
+
+@named_jit("_squaring", ("max_squarings",))
+def _squared(result: Any, squarings: Any, max_squarings: int) -> Any:
+    """``result`` squared ``squarings`` times: a scan over ``max_squarings`` steps, each squaring or not."""
+    def step(x, k):
+        return lax.cond(k < squarings, lambda y: _matmul(y, y), lambda y: y, x), None
+    steps = jnp.arange(max_squarings, dtype=get_aval(squarings).dtype)
+    return lax.scan(step, result, steps)[0]
+
+
 def _expm_one(a: Any, max_squarings: int) -> Any:
     """exp of one matrix: the Pade approximant of the lowest degree accurate at its 1-norm (the top degree after
     scaling by 2^-s), ``(v - u)^-1 (v + u)``, squared s times; NaN past ``max_squarings``."""
-    thetas = _THETAS[_real_dtype(a)]
-    norm = jnp.linalg.norm(a, 1)
-    squarings = jnp.maximum(0.0, jnp.floor(jnp.log(norm / thetas[-1][1]) / jnp.log(2.0)))
-    scaled = a / jnp.power(2.0, squarings).astype(a.dtype)
-    choice = jnp.clip(jnp.digitize(norm, np.array([theta for _, theta in thetas[:-1]], norm.dtype)), 0,
-                      len(thetas) - 1)
-    odd, even = lax.switch(choice, [lambda x, degree=degree: _pade(x, degree) for degree, _ in thetas], scaled)
-    result = jnp.linalg.solve(-odd + even, odd + even)
-    for k in range(max_squarings):
-        result = jnp.where(k < squarings, _matmul(result, result), result)
-    return jnp.where(squarings > max_squarings, jnp.nan, result)
+    numerator, denominator, squarings = _pade_at_norm(a)
+
+    def too_many(s, a, p, q):
+        return jnp.full(get_aval(p).shape, jnp.nan, get_aval(p).dtype)
+
+    def solve_and_square(s, a, p, q):
+        return _squared(jnp.linalg.solve(q, p), s, max_squarings)
+
+    return lax.cond(squarings > max_squarings, too_many, solve_and_square, squarings, a, numerator, denominator)
 
 
 @named_jit("expm", ("upper_triangular", "max_squarings"))
