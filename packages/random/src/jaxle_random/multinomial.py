@@ -35,7 +35,8 @@ def multinomial(key: Any, n: Any, p: Any, *, shape: tuple[int, ...] | None = Non
 
     def draw_category(trials_left: Any, ratio_and_key: tuple[Any, Any]) -> tuple[Any, Any]:
         ratio, category_key = ratio_and_key
-        count = binomial(category_key, trials_left, ratio, dtype=ratio.dtype)
+        # rounding in the cumulative sums may push a ratio just past 1
+        count = binomial(category_key, trials_left, jnp.clip(ratio, min=0, max=1), dtype=ratio.dtype)
         return trials_left - count, count
 
     _, counts = lax.scan(draw_category, n, (ratios, split(key, p.shape[0])), unroll=unroll)

@@ -66,6 +66,8 @@ def _cases() -> dict:
     case("multinomial_dtype_float16", lambda ns: ns.random.multinomial(key(ns, 4), 7, P3, dtype="float16"))
     case("multinomial_unnormalized", lambda ns: ns.random.multinomial(key(ns, 5), 100, np.array([1.0, 3.0],
                                                                                                    np.float32)))
+    case("multinomial_negative_weight", lambda ns: ns.random.multinomial(
+        key(ns, 5), 20, np.array([0.5, -0.1, 0.6, 0.2], np.float32)))
     case("multinomial_unroll", lambda ns: ns.random.multinomial(key(ns, 6), 1000, P3, unroll=2))
     case("multinomial_x64", lambda ns: ns.random.multinomial(key(ns, 7), 30, P3.astype(np.float64)), True)
     case("multinomial_jit", lambda ns: ns.jit(lambda k: ns.random.multinomial(k, 12, P3))(key(ns, 8)))
