@@ -6,12 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 import jaxle_numpy as jnp
 from jaxle_core.avals import get_aval
 from jaxle_core.lax import linalg as lax_linalg
-from jaxle_core.lax import structural as lax_structural
 from jaxle_numpy.linalg.factorizations import conjugate_transpose
 from jaxle_numpy.util import check_arraylike, named_jit, promote_dtypes_inexact
 
@@ -49,8 +46,9 @@ def cho_factor(a: Any, lower: bool = False, overwrite_a: bool = False, check_fin
 
 def permutation_matrix(permutation: Any, dtype: Any) -> Any:
     """SciPy's ``P`` of ``A = P L U``: ``P[i, j]`` is 1 where row ``j`` of ``L U`` is row ``i`` of ``A``."""
-    rows = lax_structural.iota(np.int32, get_aval(permutation).shape[-1])
-    return jnp.asarray(permutation[..., None, :] == rows[:, None], dtype=dtype)
+    rows = get_aval(permutation).shape[-1]
+    return jnp.array(permutation[..., None, :] == jnp.arange(rows, dtype=get_aval(permutation).dtype)[:, None],
+                     dtype=dtype)
 
 
 @named_jit("_lu", ("permute_l",))
@@ -60,9 +58,14 @@ def _lu(a: Any, permute_l: bool) -> Any:
     dtype = get_aval(a).dtype
     m, n = get_aval(a).shape[-2:]
     k = min(m, n)
-    p = permutation_matrix(permutation, jnp.finfo(dtype).dtype)  # real even for complex matrices, as JAX
-    lower = jnp.tril(packed[..., :, :k], -1) + jnp.eye(m, k, dtype=dtype)
-    upper = jnp.triu(packed[..., :k, :])
+    p = jnp.real(permutation_matrix(permutation, dtype))  # real even for complex matrices, as JAX
+    lower = jnp.tril(packed, -1)
+    if k < n:
+        lower = lower[..., :, :k]
+    lower = lower + jnp.eye(m, k, dtype=dtype)
+    upper = jnp.triu(packed)
+    if k < m:
+        upper = upper[..., :k, :]
     if permute_l:
         return jnp.matmul(p, lower, precision="highest"), upper
     return p, lower, upper
