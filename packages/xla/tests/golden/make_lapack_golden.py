@@ -109,6 +109,15 @@ def _cases(dtypes):
         f"lu_pivots_to_permutation-{n}": _one("lu_pivots_to_permutation",
                                               np.array([[2, 2, 1], [4, 3, 2]], np.int32)[:n], permutation_size=5)
         for n in (1, 2)})
+    cases.update({  # one matrix's pivots (swapped in place), and pivots out of range (read clamped, never written)
+        "lu_pivots_to_permutation-unbatched": _one("lu_pivots_to_permutation", np.array([3, 3, 4, 4], np.int32),
+                                                   permutation_size=6),
+        "lu_pivots_to_permutation-out-of-range": _one("lu_pivots_to_permutation",
+                                                      np.array([-9, 7, 2], np.int32), permutation_size=5),
+        "lu_pivots_to_permutation-out-of-range-batch": _one("lu_pivots_to_permutation",
+                                                            np.array([[7, 1, -9], [1, 9, 0]], np.int32),
+                                                            permutation_size=5),
+    })
     return cases
 
 

@@ -135,11 +135,15 @@ def _lu_aval(x: ShapedArray) -> list[ShapedArray]:
 
 
 def permutation_of_pivots(pivots: np.ndarray, size: int) -> np.ndarray:
-    """The row order that applying the row swaps ``i <-> pivots[i]`` in turn makes of ``range(size)``."""
+    """The row order that applying the row swaps ``i <-> pivots[i]`` in turn makes of ``range(size)``. A pivot
+    out of range reads the nearest entry and is not written, as JAX's gather and scatter on XLA do."""
     permutation = np.arange(size, dtype=np.int32)
     for i, pivot in enumerate(pivots):
         pivot = pivot + size if pivot < 0 else pivot
-        permutation[i], permutation[pivot] = permutation[pivot], permutation[i]
+        at_pivot = permutation[np.clip(pivot, 0, size - 1)]
+        if 0 <= pivot < size:
+            permutation[pivot] = permutation[i]
+        permutation[i] = at_pivot
     return permutation
 
 
