@@ -25,6 +25,7 @@ from typing import Any
 import jaxle_tree as tree
 from jaxle_core import backend as backend_module
 from jaxle_core import cache_misses, core, execution_checks, monitoring
+from jaxle_core.array import Array
 from jaxle_core.avals import (
     ShapedArray,
     ShapeDtypeStruct,
@@ -342,6 +343,9 @@ class JitWrapped:
         # Calls whose positional arguments are all arrays and whose keywords are all static are looked up by
         # (avals, static keywords, trace context) alone, skipping flattening.
         self._array_calls = LruCache()
+        # The same entries of calls with only Array arguments, by the identities of their avals (see
+        # _remember_arrays).
+        self._known_arrays = LruCache()
         self.trace_count = 0
         self._seen_keys: collections.deque = collections.deque(maxlen=16)  # recent cache misses, for explaining
 
@@ -394,6 +398,15 @@ class JitWrapped:
             return None
         return key
 
+    def _remember_arrays(self, args: tuple, ids: tuple, entry: _CacheEntry) -> None:
+        """Find ``entry`` by the identities ``ids`` of ``args``' aval objects (and of the trace context object)
+        from now on: that key hashes in C, where equal avals hash through Python. The stored value keeps those
+        objects alive, so their ids stay theirs."""
+        avals = tuple([x.aval for x in args])
+        if all(aval is aval_handlers[type(x)](x) for x, aval in zip(args, avals)):
+            context = trace_context()
+            self._known_arrays[(ids, id(context))] = ((avals, context), entry)
+
     def _array_call(self, key: tuple) -> _CacheEntry | None:
         try:
             return self._array_calls.lookup(key)
@@ -443,15 +456,22 @@ class JitWrapped:
             return self.fun(*args, **kwargs)
         if type(core._context.trace) is core.EvalTrace:
             # The hot path: array arguments (static ones by keyword) whose signature was compiled before.
-            key = self._array_call_key(args, kwargs)
-            if key is not None:
-                entry = self._array_call(key)
-                if entry is not None and entry.executable is not None:
-                    if execution_checks.armed:
-                        outs = execution_checks.call_jit_checked(self.__name__, entry.jaxpr, entry.executable, args)
-                    else:
-                        outs = entry.executable(*args)
-                    return outs[0] if entry.single_output else entry.out_tree.unflatten(outs)
+            ids = None if kwargs else tuple([id(x.aval) if isinstance(x, Array) else None for x in args])
+            entry = None
+            if ids is not None and None not in ids:
+                known = self._known_arrays.lookup((ids, id(trace_context())))
+                entry = None if known is None else known[1]
+            if entry is None:
+                key = self._array_call_key(args, kwargs)
+                entry = None if key is None else self._array_call(key)
+                if entry is not None and ids is not None and None not in ids and entry.executable is not None:
+                    self._remember_arrays(args, ids, entry)
+            if entry is not None and entry.executable is not None:
+                if execution_checks.armed:
+                    outs = execution_checks.call_jit_checked(self.__name__, entry.jaxpr, entry.executable, args)
+                else:
+                    outs = entry.executable(*args)
+                return outs[0] if entry.single_output else entry.out_tree.unflatten(outs)
         # As JAX's, an abstract argument (anything with shape and dtype) is traced, then refused as a value.
         entry, flat = self._trace(args, kwargs, abstract_argument_aval)
         if type(core.current_trace()) is core.EvalTrace:
@@ -504,6 +524,7 @@ class JitWrapped:
         """Forget this function's traced jaxprs and compiled executables."""
         self._traces.clear()
         self._array_calls.clear()
+        self._known_arrays.clear()
 
     def __get__(self, instance, owner=None):
         return self if instance is None else functools.partial(self, instance)

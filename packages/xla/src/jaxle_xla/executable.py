@@ -171,8 +171,34 @@ class Executable:
         self.out_avals: list[ShapedArray] = list(closed.out_avals)
         self._handlers = [_jaxlib.result_handler(physical_aval(aval), device) for aval in self.out_avals]
         self._extended_out = has_extended(self.out_avals)
+        self._plain = self._one_device and self._all_kept and not self._constants and not self._extended_out
 
     def __call__(self, *args: Any) -> list[XlaArray]:
+        if self._plain:
+            # The common case: device arrays on the only device, into a program that keeps all of them and has
+            # no hoisted constants (a deleted array fails in execute, reported below).
+            buffers, committed = [], self._commit
+            for a in args:
+                if type(a) is XlaArray:
+                    buffers.append(a._buffer)
+                    committed = committed or a._committed
+                elif type(a) in _PYTHON_SCALARS and not self._donates and not transfer_guard.armed:
+                    buffers.append(_scalar_buffer(a, self.device))
+                else:
+                    return self._call_general(args)
+            try:
+                outs = _jaxlib.execute(self.loaded, buffers, self._handlers, self._waits)
+            except _jaxlib.XlaRuntimeError:
+                for a in args:
+                    if type(a) is XlaArray:
+                        a._check_alive()
+                raise
+            if len(outs) == 1:
+                return [XlaArray(outs[0], self.out_avals[0], committed)]
+            return [XlaArray(b, a, committed) for b, a in zip(outs, self.out_avals)]
+        return self._call_general(args)
+
+    def _call_general(self, args: Sequence[Any]) -> list[XlaArray]:
         device = self.device
         committed = self._commit
         if not self._all_kept:
