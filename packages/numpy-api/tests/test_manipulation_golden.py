@@ -9,20 +9,11 @@ import jaxle_core
 
 GOLDEN = jnp_golden.load("manipulation_golden.json")
 
-# Cases whose values and weak types match JAX but whose jaxprs differ in the staging of functions other modules
-# own; each says where.
-JAXPR_DIFFERS = {
-    "repeat_total_scalar": ".at[].set on a weakly typed array (indexing.py) scatters it without JAX's round trip "
-                           "through the strong type",
-}
-
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_matches_jax(name):
     actual = jnp_golden.run_case(jnp_golden.jaxle_namespace(), CASES[name])
     expected = GOLDEN[name]
-    if name in JAXPR_DIFFERS:
-        actual, expected = dict(actual, jaxpr=None), dict(expected, jaxpr=None)
     jnp_golden.assert_case_matches(actual, expected)
 
 

@@ -126,6 +126,11 @@ CASES = {
     "int8_at_add_python_int": _case(lambda m: lambda x: x.at[1:].add(3), rand((4,), "int8", 4)),
     "bool_at_set": _case(lambda m: lambda x, i: x.at[i].set(True), rand((5,), "bool", 4), np.array([0, 3])),
     "complex_at_multiply": _case(lambda m: lambda x: x.at[0].multiply(2j), rand((3,), "complex64", 4)),
+    # a weakly typed integer or boolean operand is scattered as a strong one and made weak again (a float stays weak)
+    "weak_int_at_set": _case(lambda m: lambda: m.lax.broadcast_in_dim(2, (3,), ()).at[1:].set(1)),
+    "weak_int_at_max": _case(lambda m: lambda: m.lax.broadcast_in_dim(2, (3,), ()).at[0].max(5)),
+    "weak_bool_at_set": _case(lambda m: lambda: m.lax.lt(m.lax.broadcast_in_dim(2, (3,), ()), 1).at[0].set(True)),
+    "weak_float_at_add": _case(lambda m: lambda: m.lax.broadcast_in_dim(2.0, (3,), ()).at[0].add(1.0)),
     "float16_at_max": _case(lambda m: lambda x, y: x.at[np.array([0, 0])].max(y), rand((3,), "float16", 4),
                             rand((2,), "float16", 5)),
     "weak_at_set": _case(lambda m: lambda x: (x * 2.0).at[0].set(1.0), rand((3,), "float32", 4)),
