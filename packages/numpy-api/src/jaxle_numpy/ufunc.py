@@ -40,13 +40,13 @@ def _index_along(a: Any, i: Any) -> Any:
 
 
 def _expand(x: Any, axes: tuple[int, ...]) -> Any:
-    """``x`` with size-1 dimensions inserted at ``axes`` of the result (``keepdims``)."""
+    """``x`` with size-1 dimensions inserted at ``axes`` of the result (``keepdims``), by a reshape as JAX's."""
     ndim = get_aval(x).ndim + len(axes)
     kept = [d for d in range(ndim) if d not in axes]
     shape = [1] * ndim
     for d, size in zip(kept, _shape(x)):
         shape[d] = size
-    return lax.broadcast_in_dim(x, tuple(shape), tuple(kept))
+    return lax.reshape(x, tuple(shape))
 
 
 class ufunc:  # noqa: N801 - JAX's name
@@ -161,11 +161,12 @@ class ufunc:  # noqa: N801 - JAX's name
             start, first = lax.broadcast_in_dim(initial, _shape(a)[1:], ()), 0
 
         def body(i, acc):
+            mask = None if where is None else _index_along(where, i)  # read before the element, as JAX does
             element = _index_along(a, i)
             if get_aval(element).dtype != get_aval(acc).dtype:
                 element = lax.convert_element_type(element, get_aval(acc).dtype)
             combined = self(acc, element)
-            return combined if where is None else _where(_index_along(where, i), combined, acc)
+            return combined if mask is None else _where(mask, combined, acc)
 
         result = lax.fori_loop(first, length, body, start)
         return _expand(result, axes if axis is not None else tuple(range(ndim))) if keepdims else result
@@ -190,10 +191,10 @@ class ufunc:  # noqa: N801 - JAX's name
         fast = self._props["accumulate"]
         if fast is not None:
             return fast(a, axis=axis, dtype=dtype)
-        if dtype is not None:
-            a = lax.convert_element_type(a, dtype)
         moved = _move_to_front(a, axis)
         first = moved[0]
+        if dtype is not None:  # as JAX: each element is converted as it is read, not the whole operand first
+            first = lax.convert_element_type(first, dtype)
         result_dtype = eval_shape(self, first, first).dtype
         if result_dtype != get_aval(first).dtype:
             first = lax.convert_element_type(first, result_dtype)

@@ -92,6 +92,17 @@ CASES = {
                                   [rand((), "float32")]),
     "frompyfunc_outer": lambda m: (m.numpy.frompyfunc(lambda x, y: x * y + 1, 2, 1).outer,
                                    [rand((3,), "float32"), rand((2,), "float32", 1)]),
+    # reduce and accumulate of a user's ufunc run the function in a loop over the axis
+    "frompyfunc_reduce": lambda m: (lambda a: m.numpy.frompyfunc(lambda x, y: x * y + 1, 2, 1).reduce(a),
+                                    [rand((2, 3), "float32")]),
+    "frompyfunc_reduce_keepdims": lambda m: (lambda a: m.numpy.frompyfunc(lambda x, y: x + y, 2, 1, identity=0).reduce(
+        a, axis=1, keepdims=True), [rand((2, 3), "float32")]),
+    "frompyfunc_reduce_where": lambda m: (lambda a: m.numpy.frompyfunc(lambda x, y: x + y, 2, 1, identity=0).reduce(
+        a, where=a > 0), [rand((2, 3), "float32")]),
+    "frompyfunc_accumulate": lambda m: (lambda a: m.numpy.frompyfunc(lambda x, y: x * y + 1, 2, 1).accumulate(a),
+                                        [rand((2, 3), "float32")]),
+    "frompyfunc_accumulate_dtype": lambda m: (lambda a: m.numpy.frompyfunc(lambda x, y: x + y, 2, 1).accumulate(
+        a, axis=1, dtype="int32"), [rand((2, 3), "float32")]),
     "along_axis_sum": lambda m: (lambda a: m.numpy.apply_along_axis(_total(m), 1, a), [rand((2, 3, 4), "float32")]),
     "along_axis_first": lambda m: (lambda a: m.numpy.apply_along_axis(_total(m), 0, a),
                                    [rand((2, 3, 4), "int32")]),
