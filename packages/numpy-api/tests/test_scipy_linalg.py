@@ -28,7 +28,6 @@ X64_GOLDEN = jnp_golden.load("scipy_linalg_x64_golden.json")
 
 # Cases whose values and errors match JAX's but whose jaxprs differ; each says why.
 JAXPR_DIFFERS = {
-    "linalg.solve_pos": "the Cholesky factor is computed by cho_factor's own jit (JAX: inlined)",
     "linalg.toeplitz": "the diagonals are gathered from the concatenated row and column (JAX: a convolution)",
     **dict.fromkeys(("fft.dct", "fft.idct_ortho"), "the twiddle factors are formed with other equations"),
     "ndimage.map_coordinates": "the corner weights are combined in another order of equations",
@@ -220,6 +219,8 @@ def test_gradients():
         check_grads(lambda x: linalg.solve_triangular(x, _B, lower=True), (spd,), order=1, modes=("fwd", "rev"))
         check_grads(lambda x: linalg.cho_solve((x, True), _B), (np.linalg.cholesky(spd),), order=1, modes=("rev",))
         check_grads(linalg.expm, (0.3 * a,), order=1, modes=("fwd", "rev"))
+        check_grads(lambda x: linalg.solve(x @ x.T + 4 * np.eye(4), _B, assume_a="pos"), (a,), order=1,
+                    modes=("fwd", "rev"))
         check_grads(lambda x: linalg.det(x), (a,), order=1, modes=("rev",))
 
 

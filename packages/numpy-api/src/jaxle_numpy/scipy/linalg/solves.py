@@ -9,8 +9,10 @@ import jaxle_numpy as jnp
 from jaxle_core.avals import get_aval
 from jaxle_core.batching import vmap
 from jaxle_core.lax import linalg as lax_linalg
+from jaxle_core.lax.control_flow.solves import custom_linear_solve
+from jaxle_core.lax.identity import stop_gradient
 from jaxle_numpy.linalg import solves as jnp_solves
-from jaxle_numpy.scipy.linalg.decompositions import cho_factor, inexact
+from jaxle_numpy.scipy.linalg.decompositions import _cholesky, inexact
 from jaxle_numpy.util import named_jit
 
 __all__ = ["solve_triangular", "cho_solve", "lu_solve", "solve", "inv", "det", "solve_sylvester"]
@@ -96,8 +98,21 @@ def _solve(a: Any, b: Any, lower: bool, assume_a: str) -> Any:
     if assume_a not in _ASSUME_A:
         raise ValueError(f"Expected assume_a to be one of {_ASSUME_A}; got {assume_a!r}")
     if assume_a == "pos":
-        return cho_solve(cho_factor(a, lower=lower), b)
+        return _positive_definite_solve(a, b, lower)
     return jnp.linalg.solve(a, b)
+
+
+def _positive_definite_solve(a: Any, b: Any, lower: bool) -> Any:
+    """``a x = b`` through ``a``'s Cholesky factor, as a symmetric custom linear solve (its derivative is another
+    solve with the same factor, which is not differentiated)."""
+    a, b = inexact("scipy.linalg.solve", a, b)
+    factor = _cholesky(stop_gradient(a), lower)
+
+    def solve_vector(rhs):
+        return custom_linear_solve(lambda x: jnp_solves._matvec(a, x), rhs,
+                                   solve=lambda _, x: _cho_solve(factor, x, lower), symmetric=True)
+
+    return solve_vector(b) if get_aval(b).ndim == 1 else vmap(solve_vector, in_axes=1, out_axes=1)(b)
 
 
 def solve(a: Any, b: Any, lower: bool = False, overwrite_a: bool = False, overwrite_b: bool = False,
