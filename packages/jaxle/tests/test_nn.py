@@ -24,8 +24,6 @@ GOLDEN = jnp_golden.load(str(pathlib.Path(__file__).parent / "golden" / "nn_gold
 BY_VALUE = {
     "identity_grad": "JAX drops a jit's outputs that only forward its inputs from the linearized jaxpr; jaxle keeps "
                      "them (an unused jit equation)",
-    "attention_bias_mask": "vmap of an elementwise primitive whose unbatched operand comes first: JAX expands it "
-                           "before moving the batched operand's dimension, jaxle after (same equations, other order)",
     "attention_bfloat16": "jnp.einsum of bfloat16 operands into float32 prints JAX's precision=BF16_BF16_F32 "
                           "preset on dot_general; jaxle leaves precision unset (same result on CPU)",
 }

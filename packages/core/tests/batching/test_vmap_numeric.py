@@ -58,6 +58,15 @@ def test_vmap_of_a_matrix_vector_product_is_one_dot_general():
                           "    d:f32[5,3] = transpose[permutation=(1, 0)] c\n  in (d,) }")
 
 
+def test_vmap_of_elementwise_lines_operands_up_one_by_one_as_jax():
+    """An unbatched operand before a batched one is expanded before the other's batch dimension moves (JAX's
+    equation order, from make_jaxpr in JAX 0.10.2)."""
+    batched_add = vmap(lax.add, in_axes=(None, 1))
+    jaxpr = jc.make_jaxpr(batched_add)(arr(3, 4), arr(3, 2, 4))
+    assert [e.primitive.name for e in jaxpr.jaxpr.eqns] == ["broadcast_in_dim", "transpose", "add"]
+    np.testing.assert_allclose(batched_add(arr(3, 4), arr(3, 2, 4)), arr(3, 4) + np.moveaxis(arr(3, 2, 4), 1, 0))
+
+
 @pytest.mark.parametrize("in_axes, shapes", [
     ((1, None), ((2, 5, 3, 4), (2, 4, 6))), ((None, 2), ((2, 3, 4), (2, 4, 5, 6))),
     ((3, 0), ((2, 3, 4, 5), (5, 2, 4, 6))), ((0, 3), ((5, 2, 3, 4), (2, 4, 6, 5))),

@@ -59,10 +59,9 @@ def elementwise_batcher(primitive: Primitive):
         if others_scalar and len(set(batched)) == 1:
             return primitive.bind(*vals, **params), batched[0][1]
         ndim = max(get_aval(v).ndim + (d is None) for v, d in zip(vals, dims) if d is not None or get_aval(v).ndim)
-        # JAX's order of equations: batch dimensions moved to the front, then the unbatched operands expanded,
-        # then the batched ones given trailing dimensions
-        moved = [v if d is None else move_dim(v, d, 0) for v, d in zip(vals, dims)]
-        expanded = [_expand_to_rank(v, ndim) if d is None else v for v, d in zip(moved, dims)]
+        # JAX's order of equations: operand by operand, the batch dimension moved to the front or the unbatched
+        # operand expanded; then the batched ones given trailing dimensions
+        expanded = [_expand_to_rank(v, ndim) if d is None else move_dim(v, d, 0) for v, d in zip(vals, dims)]
         lined = [v if d is None else _batched_to_rank(v, ndim) for v, d in zip(expanded, dims)]
         return primitive.bind(*lined, **params), 0
 
