@@ -17,6 +17,7 @@ from jaxle_core.array import Array
 from jaxle_core.core import Tracer
 from jaxle_core.lax.operators import install_array_methods
 from jaxle_numpy import products, ufuncs
+from jaxle_numpy.ufunc import ufunc
 
 __all__: list[str] = []
 
@@ -25,7 +26,11 @@ _OPERAND_TYPES = (int, float, complex, np.generic, np.ndarray, Array, Tracer)
 
 def _binary(fn: Callable[[Any, Any], Any], symbol: str, reflected: bool) -> Callable[[Any, Any], Any]:
     """The method ``x.__op__(other)`` (or ``__rop__`` when ``reflected``) calling ``fn`` in Python's order."""
+    fn = fn.plain_call if isinstance(fn, ufunc) else fn
+
     def method(self: Any, other: Any) -> Any:
+        if isinstance(other, Array):  # the common case first
+            return fn(other, self) if reflected else fn(self, other)
         if isinstance(other, (list, tuple)):
             left, right = (other, self) if reflected else (self, other)
             raise TypeError(f"unsupported operand type(s) for {symbol}: '{type(left).__name__}' and "
@@ -48,6 +53,8 @@ _COMPARISONS = {"eq": (ufuncs.equal, "=="), "ne": (ufuncs.not_equal, "!="), "lt"
 
 def _unary(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """A method calling ``fn`` (a ufunc object is no descriptor, so it cannot be installed as a method itself)."""
+    fn = fn.plain_call if isinstance(fn, ufunc) else fn
+
     def method(self: Any) -> Any:
         return fn(self)
     return method

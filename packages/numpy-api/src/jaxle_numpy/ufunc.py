@@ -91,6 +91,12 @@ class ufunc:  # noqa: N801 - JAX's name
         call = self._props["call"]
         return call(*args) if call is not None else self._methods["_call_vectorized"](*args)
 
+    @property
+    def plain_call(self) -> Callable[..., Any]:
+        """What a call without ``out`` or ``where`` runs: operators call it directly, skipping this layer."""
+        call = self._props["call"]
+        return call if call is not None else self
+
     # ------------------------------------------------------------ elementwise call of a user's function
 
     def _vectorized_impl(self, *args: Any) -> Any:
