@@ -399,11 +399,12 @@ class JitWrapped:
         return key
 
     def _remember_arrays(self, args: tuple, ids: tuple, entry: _CacheEntry) -> None:
-        """Find ``entry`` by the identities ``ids`` of ``args``' aval objects (and of the trace context object)
-        from now on: that key hashes in C, where equal avals hash through Python. The stored value keeps those
-        objects alive, so their ids stay theirs."""
-        avals = tuple([x.aval for x in args])
-        if all(aval is aval_handlers[type(x)](x) for x, aval in zip(args, avals)):
+        """Find ``entry`` by ``ids`` from now on: the identities of ``args``' aval objects (the types of Python
+        floats, bools and complexes, whose avals only the trace context decides) and of the trace context object.
+        That key hashes in C, where equal avals hash through Python. The stored value keeps those objects alive,
+        so their ids stay theirs."""
+        avals = tuple([x.aval if isinstance(x, Array) else None for x in args])
+        if all(aval is None or aval is aval_handlers[type(x)](x) for x, aval in zip(args, avals)):
             context = trace_context()
             self._known_arrays[(ids, id(context))] = ((avals, context), entry)
 
@@ -456,7 +457,8 @@ class JitWrapped:
             return self.fun(*args, **kwargs)
         if type(core._context.trace) is core.EvalTrace:
             # The hot path: array arguments (static ones by keyword) whose signature was compiled before.
-            ids = None if kwargs else tuple([id(x.aval) if isinstance(x, Array) else None for x in args])
+            ids = None if kwargs else tuple([id(x.aval) if isinstance(x, Array) else _SCALAR_KEYS.get(type(x))
+                                             for x in args])
             entry = None
             if ids is not None and None not in ids:
                 known = self._known_arrays.lookup((ids, id(trace_context())))
@@ -531,6 +533,8 @@ class JitWrapped:
 
 
 _ONE_LEAF = tree.tree_structure(0)
+# Python scalars whose aval follows from their type and the trace context alone (ints also need a range check).
+_SCALAR_KEYS = {float: float, bool: bool, complex: complex}
 
 
 @dataclass(slots=True, eq=False)
