@@ -58,3 +58,26 @@ def test_grad_of_jitted_function_and_higher_order():
     np.testing.assert_allclose(np.asarray(jc.grad(jc.grad(f))(x)), 2 * np.cos(x) - x * np.sin(x), rtol=1e-6)
     h = jc.jit(jc.hessian(lambda v: lax.reduce_sum(v * v * v, (0,))))(np.arange(3, dtype=np.float32))
     np.testing.assert_allclose(np.asarray(h), np.diag(6 * np.arange(3)), rtol=1e-6)
+
+
+def test_eager_custom_jvp_with_a_boolean_argument():
+    """The boolean argument's float0 tangent reaches the device as booleans, eagerly as under jit."""
+
+    @jc.custom_jvp
+    def masked(x, mask):
+        return lax.select(mask, x, lax.full_like(x, 0.0))
+
+    @masked.defjvp
+    def masked_jvp(primals, tangents):
+        x, mask = primals
+        return masked(x, mask), lax.select(mask, tangents[0], lax.full_like(x, 0.0))
+
+    x, mask = np.arange(3.0, dtype=np.float32), np.array([True, False, True])
+    def loss(v):
+        return lax.reduce_sum(masked(v, mask) * v, (0,))
+    expected = np.where(mask, 2 * x, 0.0)
+    np.testing.assert_array_equal(np.asarray(jc.grad(loss)(jaxle_xla.device_put(x))), expected)
+    np.testing.assert_array_equal(np.asarray(jc.jit(jc.grad(loss))(x)), expected)
+    zeros = np.zeros(3, jc.dtypes.float0)
+    _, tangent = jc.jvp(masked, (jaxle_xla.device_put(x), mask), (np.ones(3, np.float32), zeros))
+    np.testing.assert_array_equal(np.asarray(tangent), mask.astype(np.float32))

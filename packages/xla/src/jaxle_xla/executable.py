@@ -83,7 +83,9 @@ def host_buffer(x: Any, aval: ShapedArray, device: _jaxlib.Device) -> _jaxlib.De
         value = dtypes.coerce_to_array(x)  # JAX's OverflowError for ints that do not fit
     else:
         value = x
-    if type(value) is not np.ndarray or value.dtype != aval.dtype:
+    if aval.dtype == dtypes.float0:  # no data: sent as the booleans float0 lowers to, as JAX does
+        aval, value = aval.update(dtype=np.dtype(np.bool_)), np.zeros(aval.shape, np.bool_)
+    elif type(value) is not np.ndarray or value.dtype != aval.dtype:
         value = np.asarray(value, dtype=aval.dtype)
     return _jaxlib.device_put(value, aval, device)
 
