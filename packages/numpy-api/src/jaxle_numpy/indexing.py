@@ -137,6 +137,8 @@ def scatter_apply(x, index, func: Callable, *, indices_are_sorted: bool = False,
     """``x`` with ``func`` applied to the elements ``index`` selects (once per occurrence of an index)."""
     x_aval = get_aval(x)
     plan = indexer.gather_plan(indexer.parse_index(index, x_aval.shape), wrap_negative_indices)
+    if 0 in plan.result_shape:
+        return x  # nothing to update (JAX stages the indices all the same)
     update_shape = tuple(s for d, s in enumerate(plan.result_shape) if d not in plan.new_axes)
     # JAX makes the (unused) zero updates here and scatter_apply makes its own
     lax_structural.broadcast_in_dim(np.zeros((), x_aval.dtype), update_shape, ())

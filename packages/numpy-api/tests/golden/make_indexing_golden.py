@@ -131,6 +131,8 @@ CASES = {
     "weak_int_at_max": _case(lambda m: lambda: m.lax.broadcast_in_dim(2, (3,), ()).at[0].max(5)),
     "weak_bool_at_set": _case(lambda m: lambda: m.lax.lt(m.lax.broadcast_in_dim(2, (3,), ()), 1).at[0].set(True)),
     "weak_float_at_add": _case(lambda m: lambda: m.lax.broadcast_in_dim(2.0, (3,), ()).at[0].add(1.0)),
+    # an empty slice updates nothing: JAX stages the index and no scatter
+    "empty_slice_at_apply": _case(lambda m: lambda x: m.numpy.asarray(x).at[1:1].apply(m.numpy.sin), _x(X2)),
     "float16_at_max": _case(lambda m: lambda x, y: x.at[np.array([0, 0])].max(y), rand((3,), "float16", 4),
                             rand((2,), "float16", 5)),
     "weak_at_set": _case(lambda m: lambda x: (x * 2.0).at[0].set(1.0), rand((3,), "float32", 4)),
