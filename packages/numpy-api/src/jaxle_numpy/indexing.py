@@ -105,9 +105,10 @@ def scatter_update(x, index, y, kind: str, *, indices_are_sorted: bool = False, 
                       "In future JAX releases this will result in an error.", FutureWarning, stacklevel=4)
     x, y = promote_dtypes(x, y)
     x_promoted = get_aval(x)
-    if x_promoted.weak_type and (dtypes.issubdtype(x_promoted.dtype, np.integer) or x_promoted.dtype == np.bool_):
+    if x_aval.weak_type and x_promoted.weak_type and (dtypes.issubdtype(x_promoted.dtype, np.integer)
+                                                      or x_promoted.dtype == np.bool_):
         # JAX scatters into a weakly typed integer (or boolean) operand as a strong one, with a strong update, and
-        # makes the result weak again below
+        # makes the result weak again below (an operand made weak only by promotion is scattered as it is)
         x = lax_structural.convert_element_type(x, x_promoted.dtype)
         y = lax_structural.convert_element_type(y, x_promoted.dtype)
     y = _broadcast_update(y, plan.result_shape)

@@ -19,6 +19,8 @@ import pathlib
 import sys
 import types
 
+import numpy as np
+
 HERE = pathlib.Path(__file__).parent
 _CORE_GOLDEN = HERE.parents[2] / "core" / "tests" / "golden"
 if str(_CORE_GOLDEN) not in sys.path:
@@ -54,6 +56,12 @@ def _leaves(outs) -> list:
     if isinstance(outs, (tuple, list)):
         return [leaf for out in outs for leaf in _leaves(out)]
     return [outs]
+
+
+def module_arrays(m, args: tuple) -> tuple:
+    """``args`` with NumPy arrays made the module's arrays, for cases that index their arguments or call their
+    methods: eagerly, a NumPy array would index as NumPy (and has no ``.at``)."""
+    return tuple(m.numpy.asarray(a) if isinstance(a, np.ndarray) else a for a in args)
 
 
 def run_case(m, build) -> dict:

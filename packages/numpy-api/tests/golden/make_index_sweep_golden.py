@@ -34,10 +34,13 @@ def _cases() -> dict:
     for combo in _combos(40):
         index = tuple(ITEMS[k] for k in combo)
         name = "-".join(str(k) for k in combo)
-        cases[f"{name}-get"] = lambda m, index=index: (lambda x: x[index], (X,))
-        cases[f"{name}-add"] = lambda m, index=index: (lambda x: x.at[index].add(1.0), (X,))
-        cases[f"{name}-traced"] = lambda m, index=index: (lambda x, i: x[(i,) + index], (X, 1))
-        cases[f"{name}-fill"] = lambda m, index=index: (lambda x: x.at[index].get(mode="fill", fill_value=0.0), (X,))
+        cases[f"{name}-get"] = lambda m, index=index: (lambda x: x[index], jnp_golden.module_arrays(m, (X,)))
+        cases[f"{name}-add"] = lambda m, index=index: (lambda x: x.at[index].add(1.0),
+                                                       jnp_golden.module_arrays(m, (X,)))
+        cases[f"{name}-traced"] = lambda m, index=index: (lambda x, i: x[(i,) + index],
+                                                          jnp_golden.module_arrays(m, (X, 1)))
+        cases[f"{name}-fill"] = lambda m, index=index: (lambda x: x.at[index].get(mode="fill", fill_value=0.0),
+                                                        jnp_golden.module_arrays(m, (X,)))
     return cases
 
 

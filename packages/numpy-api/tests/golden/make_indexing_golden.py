@@ -16,7 +16,7 @@ def _x(spec=X3, seed=0):
 
 
 def _case(fn, *args):
-    return lambda m: (fn(m), args)
+    return lambda m: (fn(m), jnp_golden.module_arrays(m, args))
 
 
 def _index(index, spec=X3):

@@ -12,7 +12,7 @@ I2 = np.array([0, 2])  # int64
 
 
 def _case(fn, *args):
-    return lambda m: (fn(m), args)
+    return lambda m: (fn(m), jnp_golden.module_arrays(m, args))
 
 
 CASES = {
