@@ -8,25 +8,15 @@ import numpy as np
 
 from jaxle_core import lax
 from jaxle_numpy.conditional import _where
-from jaxle_numpy.scipy.stats._common import c, promote, standardize
+from jaxle_numpy.scipy.stats._common import c, nan_unless_positive_scale, promote, promoted_standard_point
 
 __all__ = ["cdf", "logcdf", "logpdf", "logsf", "pdf", "ppf", "sf"]
 
 
-def _z(name: str, x: Any, loc: Any, scale: Any) -> tuple[Any, Any]:
-    x, loc, scale = promote(name, x, loc, scale)
-    return standardize(x, loc, scale), scale
-
-
-def _valid(scale: Any, value: Any) -> Any:
-    """``value`` where ``scale`` is positive, NaN elsewhere."""
-    return _where(lax.gt(scale, c(scale, 0)), value, np.nan)
-
-
 def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
     """The log of the probability density at ``x``."""
-    z, scale = _z("gumbel_r.logpdf", x, loc, scale)
-    return _valid(scale, lax.sub(lax.neg(lax.add(z, lax.exp(lax.neg(z)))), lax.log(scale)))
+    z, scale = promoted_standard_point("gumbel_r.logpdf", x, loc, scale)
+    return nan_unless_positive_scale(scale, lax.sub(lax.neg(lax.add(z, lax.exp(lax.neg(z)))), lax.log(scale)))
 
 
 def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -36,8 +26,8 @@ def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 def logcdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
     """The log of the cumulative distribution function at ``x``."""
-    z, scale = _z("gumbel_r.logcdf", x, loc, scale)
-    return _valid(scale, lax.neg(lax.exp(lax.neg(z))))
+    z, scale = promoted_standard_point("gumbel_r.logcdf", x, loc, scale)
+    return nan_unless_positive_scale(scale, lax.neg(lax.exp(lax.neg(z))))
 
 
 def cdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
