@@ -14,7 +14,7 @@ import json
 import sys
 
 import numpy as np
-from make_fft_golden import x64_flag
+from make_fft_golden import record_suite
 from make_reductions_golden import HERE, rand, run_text_case
 
 
@@ -228,10 +228,7 @@ X64_CASES = {
 
 
 def record(module) -> dict:
-    golden = {name: run_text_case(module, build) for name, build in CASES.items()}
-    with x64_flag(module)(True):
-        golden.update({name: run_text_case(module, build) for name, build in X64_CASES.items()})
-    return golden
+    return record_suite(module, run_text_case, CASES, X64_CASES)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ import json
 import sys
 
 import numpy as np
-from make_reductions_golden import HERE, rand, run_case
+from make_reductions_golden import HERE, assert_matches, rand, run_case
 
 # The four transforms over one, two and three minor dimensions of a (2, 3, 4) array; IRFFT's input is the half
 # spectrum (2, 3, 3) of an even last length, or of the odd length 5.
@@ -177,11 +177,23 @@ def record_case(module, build):
     return outcome
 
 
-def record(module) -> dict:
-    golden = {name: record_case(module, build) for name, build in CASES.items()}
+def assert_case_matches(module, build, expected):
+    """``record_case``'s outcome of ``build`` against its golden, the error message included."""
+    actual = record_case(module, build)
+    assert_matches(actual, expected)
+    assert actual.get("message") == expected.get("message")
+
+
+def record_suite(module, run, cases, x64_cases) -> dict:
+    """``run``'s outcome of every case, those of ``x64_cases`` with 64-bit types enabled."""
+    golden = {name: run(module, build) for name, build in cases.items()}
     with x64_flag(module)(True):
-        golden.update({name: record_case(module, build) for name, build in X64_CASES.items()})
+        golden.update({name: run(module, build) for name, build in x64_cases.items()})
     return golden
+
+
+def record(module) -> dict:
+    return record_suite(module, record_case, CASES, X64_CASES)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ import json
 import sys
 
 import numpy as np
-from make_fft_golden import record_case, x64_flag
+from make_fft_golden import record_case, record_suite
 from make_reductions_golden import HERE, rand
 
 
@@ -300,10 +300,7 @@ X64_CASES.update({
 
 
 def record(module) -> dict:
-    golden = {name: record_case(module, build) for name, build in CASES.items()}
-    with x64_flag(module)(True):
-        golden.update({name: record_case(module, build) for name, build in X64_CASES.items()})
-    return golden
+    return record_suite(module, record_case, CASES, X64_CASES)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 import pytest
+from make_fft_golden import assert_case_matches
 
 import jaxle_core
 from jaxle_core import lax
@@ -16,21 +17,15 @@ SHARED = importlib.import_module("make_reductions_golden")
 GEN, GOLDEN = SHARED.load_suite("fft")
 
 
-def _assert_matches_golden(name, build):
-    actual, expected = GEN.record_case(jaxle_core, build), GOLDEN[name]
-    SHARED.assert_matches(actual, expected)
-    assert actual.get("message") == expected.get("message")
-
-
 @pytest.mark.parametrize("name", sorted(GEN.CASES))
 def test_matches_jax(name):
-    _assert_matches_golden(name, GEN.CASES[name])
+    assert_case_matches(jaxle_core, GEN.CASES[name], GOLDEN[name])
 
 
 @pytest.mark.parametrize("name", sorted(GEN.X64_CASES))
 def test_matches_jax_with_x64(name):
     with enable_x64(True):
-        _assert_matches_golden(name, GEN.X64_CASES[name])
+        assert_case_matches(jaxle_core, GEN.X64_CASES[name], GOLDEN[name])
 
 
 _NUMPY = {"FFT": np.fft.fftn, "IFFT": np.fft.ifftn, "RFFT": np.fft.rfftn}
