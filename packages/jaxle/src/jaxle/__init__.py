@@ -108,24 +108,7 @@ from jaxle_core.config import (  # noqa: E402, F401
     transfer_guard_host_to_device,
 )
 from jaxle_core.dtypes import float0  # noqa: E402, F401
-from jaxle_xla import (  # noqa: E402, F401
-    Device,
-    default_backend,
-    device_count,
-    device_get,
-    device_put,
-    devices,
-    effects_barrier,
-    host_count,
-    host_id,
-    host_ids,
-    live_arrays,
-    local_device_count,
-    local_devices,
-    process_count,
-    process_index,
-    process_indices,
-)
+from jaxle_xla.api import *  # noqa: E402, F401, F403  (the devices and transfers, listed once in jaxle_xla.api)
 
 # JAX 0.10.2 answers these removed pmap-era transfers with a pointer to their replacement.
 _REPLACED_BY_DEVICE_PUT = frozenset({"device_put_replicated", "device_put_sharded"})

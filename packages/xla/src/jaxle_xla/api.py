@@ -29,8 +29,7 @@ from jaxle_xla.clients import (
 )
 
 __all__ = ["Device", "default_backend", "device_count", "device_get", "device_put", "devices", "effects_barrier",
-           "host_count",
-           "host_id", "host_ids", "live_arrays", "local_device_count", "local_devices", "process_count",
+           "host_count", "host_id", "host_ids", "live_arrays", "local_device_count", "local_devices", "process_count",
            "process_index", "process_indices"]
 
 Device = _jaxlib.Device
