@@ -178,7 +178,7 @@ class Executable:
     def __call__(self, *args: Any) -> list[XlaArray]:
         if self._plain:
             # The common case: device arrays on the only device, into a program that keeps all of them and has
-            # no hoisted constants (a deleted array fails in execute, reported below).
+            # no hoisted constants (a deleted array fails in execute, reported by _execute).
             buffers, committed = [], self._commit
             for a in args:
                 if type(a) is XlaArray:
@@ -188,16 +188,7 @@ class Executable:
                     buffers.append(_scalar_buffer(a, self.device))
                 else:
                     return self._call_general(args)
-            try:
-                outs = _jaxlib.execute(self.loaded, buffers, self._handlers, self._waits)
-            except _jaxlib.XlaRuntimeError:
-                for a in args:
-                    if type(a) is XlaArray:
-                        a._check_alive()
-                raise
-            if len(outs) == 1:
-                return [XlaArray(outs[0], self.out_avals[0], committed)]
-            return [XlaArray(b, a, committed) for b, a in zip(outs, self.out_avals)]
+            return self._execute(args, buffers, committed)
         return self._call_general(args)
 
     def _call_general(self, args: Sequence[Any]) -> list[XlaArray]:
@@ -220,6 +211,10 @@ class Executable:
                 else:
                     buffers.append(to_buffer(a, device))
                     committed = committed or (type(a) is XlaArray and a._committed)
+        return self._execute(args, buffers, committed)
+
+    def _execute(self, args: Sequence[Any], buffers: list[Any], committed: bool) -> list[XlaArray]:
+        """The program run on ``buffers`` (made from ``args``), its outputs wrapped as arrays."""
         try:
             outs = _jaxlib.execute(self.loaded, buffers, self._handlers, self._waits)
         except _jaxlib.XlaRuntimeError:
