@@ -1,5 +1,5 @@
-"""What the ``jax.scipy`` golden generators and their tests share: the ``m`` namespace with ``m.scipy`` and a
-writer that imports the named module's ``scipy.special`` and ``scipy.stats`` first.
+"""What the ``jax.scipy`` golden generators and their tests share: the ``m`` namespace with ``m.scipy``, a case's
+replay and a writer that imports the named module's ``scipy.special`` and ``scipy.stats`` first.
 
     /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_scipy_<family>_golden.py jax
 """
@@ -18,6 +18,14 @@ def jaxle_namespace() -> types.SimpleNamespace:
     import jaxle_numpy.scipy
 
     return types.SimpleNamespace(**vars(jnp_golden.jaxle_namespace()), scipy=jaxle_numpy.scipy)
+
+
+def assert_case_matches(case, expected: dict, jaxpr_differs: bool = False) -> None:
+    """One golden case run on ``jaxle_namespace`` against JAX's record, jaxprs left out where ``jaxpr_differs``."""
+    actual = jnp_golden.run_case(jaxle_namespace(), case)
+    if jaxpr_differs:
+        actual, expected = {**actual, "jaxpr": ""}, {**expected, "jaxpr": ""}
+    jnp_golden.assert_case_matches(actual, expected)
 
 
 def _import_scipy() -> None:
