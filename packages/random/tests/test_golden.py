@@ -26,10 +26,7 @@ decode = golden.decode
 
 
 def assert_matches(name: str, got: dict, expected: dict, exact: bool) -> None:
-    if "error" in expected or "error" in got:
-        assert got.get("error") == expected.get("error"), (name, got)
-        if name not in TYPE_ONLY_ERRORS:
-            assert got["message"] == expected["message"], name
+    if golden.compare_errors(name, got, expected, check_message=name not in TYPE_ONLY_ERRORS):
         return
     assert (got["dtype"], got["shape"]) == (expected["dtype"], expected["shape"]), name
     actual, wanted = decode(got), decode(expected)

@@ -137,6 +137,17 @@ def decode(record: dict) -> np.ndarray:
     return np.frombuffer(bytes.fromhex(record["hex"]), np.dtype(record["dtype"])).reshape(record["shape"])
 
 
+def compare_errors(name: str, got: dict, expected: dict, check_message: bool = True) -> bool:
+    """Whether either record is an exception; if so, both are asserted to be the same one (type, and message
+    where ``check_message``)."""
+    if "error" not in expected and "error" not in got:
+        return False
+    assert got.get("error") == expected.get("error"), (name, got)
+    if check_message:
+        assert got["message"] == expected["message"], name
+    return True
+
+
 def run_case_of(cases: dict, ns: SimpleNamespace, name: str) -> dict:
     """The encoded result of ``cases[name]`` (``(build, x64)``), or its exception type and message."""
     build, x64 = cases[name]
