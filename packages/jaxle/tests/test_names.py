@@ -26,7 +26,6 @@ LATER: dict[str, dict[str, str]] = {
                          "memory", "pmap", "remove_size_one_mesh_axis_from_type", "reshard", "set_mesh", "shard_map",
                          "sharding", "smap"], MULTI_DEVICE),
         **dict.fromkeys(["Ref", "ad", "ds", "empty_ref", "free_ref", "freeze", "new_ref", "ref"], REFS),
-        "ffi": "the foreign function interface (jax.ffi) is not implemented",
         "api_util": "helpers over JAX's internals, for libraries built on them",
         "interpreters": "JAX's internal tracing machinery",
         "lib": "jaxlib's internals",
@@ -57,6 +56,11 @@ LATER: dict[str, dict[str, str]] = {
         **dict.fromkeys(["DisabledSafetyCheck", "register_namedtuple_serialization",
                          "register_pytree_node_serialization"],
                         "JAX's serialization format's registries and safety checks (jaxle has its own format)"),
+    },
+    "ffi": {
+        **dict.fromkeys(["build_ffi_lowering_function", "ffi_lowering"],
+                        "JAX's MLIR lowering-rule API (jaxle lowers ffi_call itself; there are no MLIR rules)"),
+        "register_ffi_type": "typed-FFI user types with a TypeRegistration (register_ffi_type_id covers type ids)",
     },
     "stages": dict.fromkeys(["ArgInfo", "CompilerOptions", "Wrapped"], "typing helpers of the stages API"),
     "nn": {

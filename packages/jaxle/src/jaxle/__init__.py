@@ -22,6 +22,7 @@ from jaxle import (  # noqa: E402, F401
     errors,
     experimental,
     export,
+    ffi,
     flatten_util,
     image,
     lax,

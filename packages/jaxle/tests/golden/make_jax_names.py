@@ -16,7 +16,7 @@ import sys
 # The submodules whose names are listed, besides the top level ("").
 SUBMODULES = ["tree", "tree_util", "flatten_util", "dtypes", "errors", "typing", "test_util", "custom_derivatives",
               "ad_checkpoint", "stages", "core", "custom_batching", "api_util", "debug", "profiler", "experimental",
-              "ops", "dlpack", "export", "monitoring", "image", "nn", "nn.initializers"]
+              "ops", "dlpack", "export", "monitoring", "image", "nn", "nn.initializers", "ffi"]
 
 
 def kind(value) -> str:

@@ -128,6 +128,27 @@ def register_lapack_targets() -> None:
         _jax.register_custom_call_target(name, target, "Host", 1, 0)  # api version 1: the typed FFI
 
 
+def register_custom_call_target(name: str, target: Any, platform: str, api_version: int, **options: Any) -> None:
+    """Register a user's custom-call target (a PyCapsule, or a dict of them for a typed-FFI handler's stages)."""
+    xc.register_custom_call_target(name, target, platform, api_version, **options)
+
+
+def register_custom_type(name: str, type_id: Any, platform: str) -> None:
+    """Register a user type for typed-FFI handlers (``type_id`` a PyCapsule holding its id, or a dict)."""
+    xc.register_custom_type(name, type_id, platform)
+
+
+def register_custom_call_as_batch_partitionable(name: str) -> None:
+    xc.register_custom_call_as_batch_partitionable(name)
+
+
+def include_dir() -> str:
+    """The directory of the C++ headers jaxlib ships for writing FFI kernels (``xla/ffi/api/ffi.h``)."""
+    import jaxlib
+
+    return os.path.join(os.path.dirname(jaxlib.__file__), "include")
+
+
 # ---------------------------------------------------------------- buffers
 
 

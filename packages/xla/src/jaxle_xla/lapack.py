@@ -30,7 +30,7 @@ from jaxle_xla import _jaxlib
 from jaxle_xla.lowering.context import LoweringContext, Value, i64_array
 
 __all__ = ["char", "empty_results", "flag", "identity_matrices", "info_aval", "int32", "lapack_call", "lapack_target",
-           "nan_where_failed"]
+           "nan_where_failed", "operand_alias"]
 
 _TYPE_LETTERS = {np.dtype(np.float32): "s", np.dtype(np.float64): "d", np.dtype(np.complex64): "c",
                  np.dtype(np.complex128): "z"}
@@ -74,7 +74,8 @@ def _layout(rank: int, matrix_rank: int) -> str:
     return f"dense<{order}> : tensor<{rank}xindex>" if rank else "dense<> : tensor<0xindex>"
 
 
-def _alias(result: int, operand: int, single_result: bool) -> str:
+def operand_alias(result: int, operand: int, single_result: bool) -> str:
+    """A custom call's ``output_operand_aliases`` entry: ``result`` may reuse the buffer of ``operand``."""
     index = "[]" if single_result else f"[{result}]"
     return f"#stablehlo.output_operand_alias<output_tuple_indices = {index}, operand_index = {operand}, " \
            "operand_tuple_indices = []>"
@@ -101,7 +102,7 @@ def lapack_call(ctx: LoweringContext, routine: str, operands: Sequence[Value], r
     }
     if aliases:
         call_attributes["output_operand_aliases"] = "[" + ", ".join(
-            _alias(r, o, len(results) == 1) for r, o in aliases.items()) + "]"
+            operand_alias(r, o, len(results) == 1) for r, o in aliases.items()) + "]"
     return ctx.op("stablehlo.custom_call", operands, results, call_attributes)
 
 

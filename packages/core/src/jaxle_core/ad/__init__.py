@@ -16,6 +16,7 @@ from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     eigen,
     elementwise,
     factorizations,
+    ffi,
     fft,
     householder,
     identity,

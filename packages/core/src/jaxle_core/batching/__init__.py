@@ -43,6 +43,7 @@ from jaxle_core.batching import (  # noqa: F401
     custom_batching,
     custom_derivatives,
     debugging,
+    ffi,
     jit,
 )
 from jaxle_core.batching.api import vmap

@@ -9,10 +9,10 @@ batched, as in JAX.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from jaxle_core.avals import get_aval
+from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.batching.trace import batching_rules, move_dim
 from jaxle_core.callbacks import io_callback_p, pure_callback_p
 from jaxle_core.core import Primitive
@@ -36,14 +36,20 @@ def call_per_element(primitive: Primitive, vals: Sequence[Any], dims: Sequence[i
     return outs
 
 
-def _pure_callback_batch(vals, dims, *, callback, result_avals, sharding, vmap_method):
-    params = dict(callback=callback, result_avals=result_avals, sharding=sharding, vmap_method=vmap_method)
+def batch_by_vmap_method(primitive: Primitive, vals: Sequence[Any], dims: Sequence[int | None],
+                         params: dict[str, Any],
+                         widen: Callable[[int, Sequence[Any], dict[str, Any]], dict[str, Any]]) -> tuple[list, list]:
+    """Batch a call of ``primitive`` (``pure_callback``, ``ffi_call``) as its ``vmap_method`` param says.
+
+    ``widen(size, args, params)`` gives the params of one call on the whole batch of ``size`` (results with a
+    leading batch dimension) on the arguments ``args`` as that method prepares them."""
+    vmap_method = params["vmap_method"]
     if vmap_method is None:
         raise NotImplementedError(
-            "vmap is only supported for the pure_callback primitive when vmap_method is one of 'sequential', "
+            f"vmap is only supported for the {primitive.name} primitive when vmap_method is one of 'sequential', "
             "'sequential_unrolled', 'expand_dims', 'broadcast_all', or 'legacy_vectorized'. Got vmap_method=None.")
     if vmap_method in ("sequential", "sequential_unrolled"):
-        outs = call_per_element(pure_callback_p, vals, dims, unroll=vmap_method == "sequential_unrolled", **params)
+        outs = call_per_element(primitive, vals, dims, unroll=vmap_method == "sequential_unrolled", **params)
         return outs, [0] * len(outs)
     size = batch_size(vals, dims)
     args = []
@@ -57,9 +63,17 @@ def _pure_callback_batch(vals, dims, *, callback, result_avals, sharding, vmap_m
             args.append(broadcast_in_dim(v, (size, *shape), tuple(range(1, len(shape) + 1))))
         else:
             args.append(v)
-    params["result_avals"] = tuple(a.update(shape=(size, *a.shape)) for a in result_avals)
-    outs = pure_callback_p.bind(*args, **params)
+    outs = primitive.bind(*args, **widen(size, args, params))
     return outs, [0] * len(outs)
+
+
+def batched_result_avals(size: int, result_avals: Sequence[ShapedArray]) -> tuple[ShapedArray, ...]:
+    return tuple(a.update(shape=(size, *a.shape)) for a in result_avals)
+
+
+def _pure_callback_batch(vals, dims, **params):
+    return batch_by_vmap_method(pure_callback_p, vals, dims, params, lambda size, args, p: {
+        **p, "result_avals": batched_result_avals(size, p["result_avals"])})
 
 
 def _io_callback_batch(vals, dims, *, ordered, **params):

@@ -18,6 +18,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     eigen,
     elementwise,
     factorizations,
+    ffi,
     fft,
     householder,
     identity,
