@@ -64,9 +64,8 @@ LATER: dict[str, dict[str, str]] = {
     },
     "stages": dict.fromkeys(["ArgInfo", "CompilerOptions", "Wrapped"], "typing helpers of the stages API"),
     "nn": {
-        **dict.fromkeys(["scaled_dot_general", "scaled_matmul", "get_scaled_dot_general_config"],
-                        "block-scaled (mxfp8/nvfp4) matrix products: JAX's scaled_matmul_wrapper primitive runs "
-                        "only through cuDNN"),
+        "scaled_dot_general": "quantizes both operands per BlockScaleConfig (a custom_vjp over scaled_matmul); "
+                              "not written yet",
     },
 }
 

@@ -31,6 +31,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     random_bits,
     reductions,
     scaled_dot,
+    scaled_matmul,
     scan,
     schur,
     slicing,
