@@ -22,6 +22,14 @@ def like(a):
     return jc.ShapeDtypeStruct(aval.shape, aval.dtype)
 
 
+def tag_logger(log, tag):
+    """A host function that appends ``tag`` to ``log`` and returns its argument."""
+    def record(a):
+        log.append(tag)
+        return np.asarray(a)
+    return record
+
+
 @pytest.mark.parametrize("wrap", [lambda f: f, jc.jit], ids=["eager", "jit"])
 def test_pure_callback_runs_on_the_host_with_device_arrays(wrap):
     seen = []
@@ -94,15 +102,9 @@ def test_callback_exceptions_surface_at_the_call(stage, caplog):
 def test_ordered_io_callbacks_run_in_program_order():
     log = []
 
-    def host(tag):
-        def record(a):
-            log.append(tag)
-            return np.asarray(a)
-        return record
-
     def f(a):
         for tag in range(6):
-            a = a + io_callback(host(tag), like(x), x, ordered=True)
+            a = a + io_callback(tag_logger(log, tag), like(x), x, ordered=True)
         return a
 
     for _ in range(3):
@@ -176,16 +178,10 @@ def test_debug_print_in_an_unused_inner_jit_still_prints(capsys):
 def test_ordered_effects_keep_program_order_across_loops_branches_and_inner_jits():
     log = []
 
-    def host(tag):
-        def record(a):
-            log.append(tag)
-            return np.asarray(a)
-        return record
-
     scalar = jc.ShapeDtypeStruct((), f32)
 
     def emit(tag, a):
-        return io_callback(host(tag), scalar, a, ordered=True)
+        return io_callback(tag_logger(log, tag), scalar, a, ordered=True)
 
     def f(a, flag):
         total = emit("first", a)
