@@ -6,6 +6,7 @@ import pytest
 
 import jaxle_core as jc
 from jaxle_core.ffi import HashableArray, ffi_call
+from jaxle_core.jaxpr_util import dce_jaxpr
 
 X = np.ones((2, 3), np.float32)
 
@@ -42,3 +43,10 @@ def test_no_derivative():
 def test_reference_backend_refuses_to_run():
     with pytest.raises(RuntimeError, match="needs a compiling backend"):
         _call()(X)
+
+
+@pytest.mark.parametrize("side_effect", [False, True])
+def test_dead_code_elimination_keeps_side_effects(side_effect):
+    jaxpr = jc.make_jaxpr(lambda x: (_call(has_side_effect=side_effect)(x), x)[1])(X).jaxpr
+    pruned, _ = dce_jaxpr(jaxpr)
+    assert len(pruned.eqns) == int(side_effect)

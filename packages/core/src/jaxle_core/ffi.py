@@ -16,6 +16,7 @@ import jaxle_tree as tree
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.callbacks import VMAP_METHODS, result_avals_of
 from jaxle_core.core import Primitive
+from jaxle_core.jaxpr_util import dce_rules
 
 __all__ = ["HashableArray", "default_layout", "ffi_call", "ffi_call_p"]
 
@@ -127,3 +128,13 @@ ffi_call_p = Primitive("ffi_call")
 ffi_call_p.multiple_results = True
 ffi_call_p.def_abstract_eval(_ffi_abstract_eval)
 ffi_call_p.def_impl(_ffi_impl)
+
+
+def _ffi_call_dce(eqn: Any, used_outputs: list[bool]) -> tuple[list[bool], Any]:
+    # A call with a side effect stays even when nothing reads its results, as XLA keeps its custom call.
+    if eqn.params["has_side_effect"] or any(used_outputs):
+        return [True] * len(eqn.invars), eqn
+    return [False] * len(eqn.invars), None
+
+
+dce_rules[ffi_call_p] = _ffi_call_dce
