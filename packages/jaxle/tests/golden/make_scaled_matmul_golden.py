@@ -1,6 +1,6 @@
 """Write scaled_matmul_golden.json: JAX's jaxprs of ``jax.nn.scaled_matmul`` (and the error its CPU compilation
 raises), its shape errors and the configurations of ``get_scaled_dot_general_config``, replayed by
-test_scaled_matmul.py.
+test_nn_scaled_matmul.py.
 
     /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_scaled_matmul_golden.py jax
 """
