@@ -25,6 +25,11 @@ from typing import Any
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
+_CORE_GOLDEN = HERE.parents[1] / "packages" / "core" / "tests" / "golden"
+if str(_CORE_GOLDEN) not in sys.path:
+    sys.path.insert(0, str(_CORE_GOLDEN))
+
+import make_reductions_golden as _core_golden  # noqa: E402 - found through the path set just above
 
 
 def record(value: Any) -> Any:
@@ -37,17 +42,7 @@ def record(value: Any) -> Any:
         return {type(value).__name__: [record(item) for item in value]}
     if isinstance(value, (bool, int, float)) and not isinstance(value, np.generic):
         return {"python": type(value).__name__, "value": value}
-    array = np.asarray(value)
-    entry = {"dtype": array.dtype.name, "shape": list(array.shape),
-             "weak": bool(getattr(value, "weak_type", False))}
-    if np.iscomplexobj(array):
-        entry["real"] = array.real.astype(np.float64).tolist()
-        entry["imag"] = array.imag.astype(np.float64).tolist()
-    elif array.dtype == np.bool_ or np.issubdtype(array.dtype, np.integer):
-        entry["values"] = array.tolist()
-    else:
-        entry["values"] = array.astype(np.float64).tolist()
-    return entry
+    return {**_core_golden._value(value), "weak": bool(getattr(value, "weak_type", False))}
 
 
 def run_example(jax: Any, example: Callable[[Any], Any]) -> dict:
