@@ -124,17 +124,23 @@ def _method(method: str | ResizeMethod) -> ResizeMethod:
     return method if isinstance(method, ResizeMethod) else ResizeMethod.from_string(method)
 
 
-def scale_and_translate(image: Any, shape: Sequence[int], spatial_dims: Sequence[int], scale: Any,
-                        translation: Any, method: str | ResizeMethod, antialias: bool = True,
-                        precision: Any = lax.Precision.HIGHEST) -> Any:
-    """``image`` resampled to ``shape`` along ``spatial_dims``, output coordinate ``o`` of dimension ``d`` taken
-    from input coordinate ``(o + 0.5 - translation[d]) / scale[d] - 0.5``. Not for ``"nearest"``."""
+def _arguments(image: Any, shape: Sequence[int],
+               method: str | ResizeMethod) -> tuple[Any, tuple[int, ...], ResizeMethod]:
+    """The image as an array, ``shape`` checked against its rank, and the method as a ``ResizeMethod``."""
     image = creation.asarray(image)
     shape = tuple(shape)
     if len(shape) != image.ndim:
         raise ValueError("shape must have length equal to the number of dimensions of x; "
                          f" {shape} vs {image.shape}")
-    method = _method(method)
+    return image, shape, _method(method)
+
+
+def scale_and_translate(image: Any, shape: Sequence[int], spatial_dims: Sequence[int], scale: Any,
+                        translation: Any, method: str | ResizeMethod, antialias: bool = True,
+                        precision: Any = lax.Precision.HIGHEST) -> Any:
+    """``image`` resampled to ``shape`` along ``spatial_dims``, output coordinate ``o`` of dimension ``d`` taken
+    from input coordinate ``(o + 0.5 - translation[d]) / scale[d] - 0.5``. Not for ``"nearest"``."""
+    image, shape, method = _arguments(image, shape, method)
     if method == ResizeMethod.NEAREST:
         raise ValueError("scale_and_translate does not support the nearest method; use resize")
     # Integer images are resampled as floats; the weights are computed in at least single precision.
@@ -164,12 +170,7 @@ def resize(image: Any, shape: Sequence[int], method: str | ResizeMethod, antiali
            precision: Any = lax.Precision.HIGHEST) -> Any:
     """``image`` resized to ``shape`` with ``method`` (nearest, linear, cubic, lanczos3, lanczos5, or the
     ``ResizeMethod`` members, AREA and CUBIC_PYTORCH included); every dimension whose size changes is resized."""
-    image = creation.asarray(image)
-    shape = tuple(shape)
-    if len(shape) != image.ndim:
-        raise ValueError("shape must have length equal to the number of dimensions of x; "
-                         f" {shape} vs {image.shape}")
-    method = _method(method)
+    image, shape, method = _arguments(image, shape, method)
     if method == ResizeMethod.NEAREST:
         return _resize_nearest(image, shape)
     spatial_dims = [d for d in range(image.ndim) if image.shape[d] != shape[d]]

@@ -3,7 +3,7 @@ through one complex FFT of a reordered sequence (Makhoul's method)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -106,21 +106,23 @@ def _axes_and_sizes(x: Any, s: Sequence[int] | None, axes: Sequence[int] | None)
     return list(zip(axes, [None] * len(axes) if s is None else s))
 
 
+def _along_axes(fun_name: str, transform: Callable[[Any, int, str | None], Any], x: Any, type: int,  # noqa: A002
+                s: Sequence[int] | None, axes: Sequence[int] | None, norm: str | None) -> Any:
+    """``transform`` applied along each of ``axes`` in turn, ``x`` cut or zero-padded to ``s`` first."""
+    _check(fun_name, type, norm)
+    x = _operand(fun_name, x)
+    for axis, n in _axes_and_sizes(x, s, axes):
+        x = transform(_resized(x, n, axis), axis, norm)
+    return x
+
+
 def dctn(x: Any, type: int = 2, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,  # noqa: A002
          norm: str | None = None) -> Any:
     """The type-2 discrete cosine transform over several axes (all by default), one axis after another."""
-    _check("dctn", type, norm)
-    x = _operand("dctn", x)
-    for axis, n in _axes_and_sizes(x, s, axes):
-        x = _dct_axis(_resized(x, n, axis), axis, norm)
-    return x
+    return _along_axes("dctn", _dct_axis, x, type, s, axes, norm)
 
 
 def idctn(x: Any, type: int = 2, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,  # noqa: A002
           norm: str | None = None) -> Any:
     """The inverse of ``dctn``."""
-    _check("idctn", type, norm)
-    x = _operand("idctn", x)
-    for axis, n in _axes_and_sizes(x, s, axes):
-        x = _idct_axis(_resized(x, n, axis), axis, norm)
-    return x
+    return _along_axes("idctn", _idct_axis, x, type, s, axes, norm)
