@@ -1,19 +1,14 @@
 """jaxle_random's gamma family on the XLA backend: every case of golden/random_gamma_golden.json replayed
 bit for bit (the rejection loops, erf_inv and fused multiply-adds round as in JAX's compiled sampler)."""
 
-import importlib.util
 import json
-import pathlib
 
+import make_random_gamma_golden as golden  # on the path set by conftest.py
 import numpy as np
 import pytest
 
 import jaxle_xla  # noqa: F401 - XLA becomes the default backend
 
-_GOLDEN_DIR = pathlib.Path(__file__).parents[1] / "packages" / "random" / "tests" / "golden"
-_spec = importlib.util.spec_from_file_location("make_random_gamma_golden", _GOLDEN_DIR / "make_random_gamma_golden.py")
-golden = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(golden)
 GOLDEN = json.loads(golden.GOLDEN.read_text())
 NS = golden.namespace("jaxle")
 # JAX computes random_gamma_grad in a lax.map loop over the elements; jaxle's elementwise jvp rounds these

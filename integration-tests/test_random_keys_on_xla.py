@@ -1,10 +1,9 @@
 """Typed keys on the XLA backend: key arrays cross jit boundaries as their uint32 data, and every value case of
 the typed-key golden (packages/random/tests/golden/make_random_keys_golden.py) is JAX 0.10.2's bit for bit."""
 
-import importlib.util
 import json
-import pathlib
 
+import make_random_keys_golden as golden  # on the path set by conftest.py
 import numpy as np
 import pytest
 
@@ -14,10 +13,6 @@ import jaxle_xla  # noqa: F401 - XLA becomes the default backend
 from jaxle_core.extended import ExtendedArray
 from jaxle_xla.array import XlaArray
 
-_GOLDEN_DIR = pathlib.Path(__file__).parents[1] / "packages" / "random" / "tests" / "golden"
-_spec = importlib.util.spec_from_file_location("make_random_keys_golden", _GOLDEN_DIR / "make_random_keys_golden.py")
-golden = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(golden)
 GOLDEN = json.loads(golden.GOLDEN.read_text())
 NS = golden.keys_namespace("jaxle")
 VALUE_CASES = sorted(name for name, record in GOLDEN.items() if "hex" in record)
