@@ -1,10 +1,10 @@
 """jaxle_random on the XLA backend: threefry2x32 lowered to StableHLO (registered by jaxle_random once
 jaxle_xla is loaded) and every golden case of jax.random replayed bit for bit, eagerly and under jit."""
 
-import importlib.util
 import json
-import pathlib
 
+import make_random_dist_golden as dist_golden  # on the path set by conftest.py
+import make_random_golden as golden
 import numpy as np
 import pytest
 
@@ -12,16 +12,8 @@ import jaxle_core as jc
 import jaxle_random as random
 import jaxle_xla  # noqa: F401 - XLA becomes the default backend
 
-_GOLDEN_DIR = pathlib.Path(__file__).parents[1] / "packages" / "random" / "tests" / "golden"
-_spec = importlib.util.spec_from_file_location("make_random_golden", _GOLDEN_DIR / "make_random_golden.py")
-golden = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(golden)
 GOLDEN = json.loads(golden.GOLDEN.read_text())
 NS = golden.namespace("jaxle")
-_dist_spec = importlib.util.spec_from_file_location("make_random_dist_golden",
-                                                    _GOLDEN_DIR / "make_random_dist_golden.py")
-dist_golden = importlib.util.module_from_spec(_dist_spec)
-_dist_spec.loader.exec_module(dist_golden)
 DIST_GOLDEN = json.loads(dist_golden.GOLDEN.read_text())
 
 
