@@ -1,9 +1,10 @@
-"""Make jaxle_random's golden generators (packages/random/tests/golden) importable by name: the XLA tests here
-replay their cases bit for bit."""
+"""Make the golden generators importable by name from every test module here: the seed and README generators
+(golden/) and jaxle_random's (packages/random/tests/golden), whose cases the XLA tests replay bit for bit."""
 
 import pathlib
 import sys
 
-RANDOM_GOLDEN_DIR = pathlib.Path(__file__).parents[1] / "packages" / "random" / "tests" / "golden"
-if str(RANDOM_GOLDEN_DIR) not in sys.path:
-    sys.path.insert(0, str(RANDOM_GOLDEN_DIR))
+HERE = pathlib.Path(__file__).parent
+for golden_dir in (HERE / "golden", HERE.parent / "packages" / "random" / "tests" / "golden"):
+    if str(golden_dir) not in sys.path:
+        sys.path.insert(0, str(golden_dir))

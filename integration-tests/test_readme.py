@@ -1,19 +1,15 @@
 """README.md: its quickstart runs and prints what JAX 0.10.2 prints; its set-up commands install every package."""
 
-import importlib.util
 import json
 import pathlib
 import re
 import subprocess
 import sys
 
+import make_readme_golden as readme  # on the path set by conftest.py
 import numpy as np
 
 ROOT = pathlib.Path(__file__).parents[1]
-_spec = importlib.util.spec_from_file_location("make_readme_golden", ROOT / "integration-tests" / "golden" /
-                                               "make_readme_golden.py")
-readme = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(readme)
 GOLDEN = json.loads(readme.GOLDEN.read_text())
 _NUMBER = re.compile(r"-?\d+\.\d*(?:e[-+]?\d+)?")
 

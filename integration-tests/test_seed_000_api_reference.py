@@ -10,16 +10,11 @@ predates today's threefry partitioning), the jaxprs (now typed: ``a:f32[]``), th
 Joins with multi-device work: every ``pmap`` example (maps, ``psum`` collectives, nested pmaps, ``devices=``).
 """
 
-import pathlib
-import sys
-
 import numpy as np
 import pytest
+import seed_golden  # on the path set by conftest.py
 
 import jaxle as jax
-
-sys.path.insert(0, str(pathlib.Path(__file__).parent / "golden"))
-import seed_golden  # noqa: E402 - found through the path set just above
 
 SEED = "000"
 EXAMPLES = seed_golden.load_generator(SEED).EXAMPLES

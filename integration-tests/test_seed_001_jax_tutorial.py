@@ -10,16 +10,11 @@ W no longer lands within 0.1 of the true one (JAX prints {'W': False, 'b': True}
 ``jax.tools.colab_tpu`` and the timings. Nothing in this notebook needs several devices.
 """
 
-import pathlib
-import sys
-
 import numpy as np
 import pytest
+import seed_golden  # on the path set by conftest.py
 
 import jaxle as jax
-
-sys.path.insert(0, str(pathlib.Path(__file__).parent / "golden"))
-import seed_golden  # noqa: E402 - found through the path set just above
 
 SEED = "001"
 EXAMPLES = seed_golden.load_generator(SEED).EXAMPLES

@@ -5,16 +5,11 @@ Joins with multi-device work: the 8-GPU ``pmap`` matmul of random matrices, ``no
 pmapped axis, and ``grad`` through nested ``pmap``s.
 """
 
-import pathlib
-import sys
-
 import numpy as np
 import pytest
+import seed_golden  # on the path set by conftest.py
 
 import jaxle as jax
-
-sys.path.insert(0, str(pathlib.Path(__file__).parent / "golden"))
-import seed_golden  # noqa: E402 - found through the path set just above
 
 SEED = "002"
 EXAMPLES = seed_golden.load_generator(SEED).EXAMPLES

@@ -11,16 +11,11 @@ non-scalar constants hoisted as constvars, and the operand layout of ``cond``, `
 Joins with multi-device work: ``func13`` (``pmap`` with ``lax.psum``, the ``xla_pmap`` primitive).
 """
 
-import pathlib
-import sys
-
 import numpy as np
 import pytest
+import seed_golden  # on the path set by conftest.py
 
 import jaxle as jax
-
-sys.path.insert(0, str(pathlib.Path(__file__).parent / "golden"))
-import seed_golden  # noqa: E402 - found through the path set just above
 
 SEED = "003"
 EXAMPLES = seed_golden.load_generator(SEED).EXAMPLES
