@@ -469,6 +469,7 @@ NOT_SWEPT = {
     "composite": "not differentiable, as in JAX (its jvp raises): checked in lax/test_platform_composite.py",
     **dict.fromkeys(["pure_callback", "io_callback"], "not differentiable, as in JAX (the jvp raises): checked in "
                     "test_callbacks.py"),
+    "ffi_call": "not differentiable, as in JAX (the jvp raises): checked in test_ffi.py",
     **dict.fromkeys(["debug_callback", "debug_print"], "no outputs: the rule sees primal values only, checked in "
                     "test_callbacks.py"),
 }
