@@ -215,14 +215,9 @@ def lognormal(key: Any, sigma: Any = _UNIT_SIGMA, shape: tuple[int, ...] | int |
     return jnp.exp(_normal(key, shape, dtype) * sigma)
 
 
-@named_jit("norm")
-def _norm(x: Any) -> Any:
-    return lax.sqrt(lax.reduce_sum(lax.mul(x, x), (x.ndim - 1,)))
-
-
 @named_jit("_maxwell", static_argnames=("shape", "dtype"))
 def _maxwell(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    return _norm(_normal(key, shape + (3,), dtype))
+    return jnp.linalg.norm(_normal(key, shape + (3,), dtype), axis=-1)
 
 
 def maxwell(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_sharding: Any = None) -> Any:

@@ -51,25 +51,31 @@ def _hash(ops: SimpleNamespace, k1: Any, k2: Any, x1: Any, x2: Any) -> list[Any]
 def _abstract_eval(*avals: ShapedArray) -> list[ShapedArray]:
     if any(a.dtype != np.uint32 for a in avals):
         raise TypeError(f"threefry2x32 requires uint32 arguments, got {[str(a.dtype) for a in avals]}")
-    if len({a.shape for a in avals}) != 1:
-        raise TypeError(f"threefry2x32 requires all arguments to have the same shape, got "
-                        f"{[a.shape for a in avals]}")
-    return [ShapedArray(avals[0].shape, np.dtype(np.uint32))] * 2
+    try:
+        shape = np.broadcast_shapes(*(a.shape for a in avals))
+    except ValueError:
+        raise TypeError(f"threefry2x32 requires arguments of broadcast-compatible shapes, got "
+                        f"{[a.shape for a in avals]}") from None
+    return [ShapedArray(shape, np.dtype(np.uint32))] * 2
 
 
 threefry2x32_p = Primitive("threefry2x32")
 threefry2x32_p.multiple_results = True
 threefry2x32_p.def_abstract_eval(_abstract_eval)
-threefry2x32_p.def_impl(lambda *words: _hash(_NUMPY_OPS, *(np.asarray(w, np.uint32) for w in words)))
+threefry2x32_p.def_impl(lambda *words: [np.broadcast_to(w, np.broadcast_shapes(*map(np.shape, words))).copy()
+                                         for w in _hash(_NUMPY_OPS, *(np.asarray(w, np.uint32) for w in words))])
 
 
 def _batching_rule(vals, dims):
-    # Elementwise: every operand gets the batch dimension in front and the full batched shape.
+    # Elementwise with broadcasting: every operand gets the batch dimension in front and the full batched shape.
     size = next(get_aval(v).shape[d] for v, d in zip(vals, dims) if d is not None)
-    shape = (size,) + next(get_aval(v).shape for v, d in zip(vals, dims) if d is None) if None in dims else None
     lined = [move_dim(v, d, 0) if d is not None else v for v, d in zip(vals, dims)]
-    if shape is not None:
-        lined = [v if d is not None else lax.broadcast(v, (size,)) for v, d in zip(lined, dims)]
+    shape = np.broadcast_shapes(*(get_aval(v).shape[1:] if d is not None else get_aval(v).shape
+                                  for v, d in zip(lined, dims)))
+    full = (size,) + shape
+    lined = [lax.broadcast_in_dim(v, full, (0,) + tuple(range(len(full) - get_aval(v).ndim + 1, len(full))))
+             if d is not None else lax.broadcast_in_dim(v, full, tuple(range(len(full) - get_aval(v).ndim, len(full))))
+             for v, d in zip(lined, dims)]
     return threefry2x32_p.bind(*lined), [0, 0]
 
 
@@ -87,16 +93,47 @@ def _register_xla_lowering() -> None:
 
     @register_lowering(threefry2x32_p)
     def _lower(ctx, *words):
-        return ctx.lower_fun(lambda *xs: _hash(_LAX_OPS, *xs), *words)
+        return ctx.lower_fun(_rolled_hash, *words)
 
     _lowering_registered = True
 
 
+def _rolled_hash(k1: Any, k2: Any, x1: Any, x2: Any) -> list[Any]:
+    """``_hash`` as JAX lowers it on CPU: the key words unbroadcast, the five groups of four rounds as one loop whose
+    state carries the key schedule and the two rotation tables, each rotated by one place per trip. XLA compiles
+    the same program as JAX's, so it fuses the draws with what follows them the same way (the same bits)."""
+    shape = np.broadcast_shapes(*(get_aval(w).shape for w in (k1, k2, x1, x2)))
+
+    def full(x: Any) -> Any:
+        return x if get_aval(x).shape == shape else lax.broadcast_in_dim(
+            x, shape, tuple(range(len(shape) - get_aval(x).ndim, len(shape))))
+
+    k3 = lax.bitwise_xor(lax.bitwise_xor(k1, k2), _PARITY)
+    x1, x2 = lax.add(full(x1), full(k1)), lax.add(full(x2), full(k2))
+
+    def group(_, state):
+        i, x1, x2, ka, kb, kc, rotations, next_rotations = state
+        for j in range(4):
+            r = lax.reshape(lax.slice(rotations, (j,), (j + 1,)), ())
+            x1 = lax.add(x1, x2)
+            rotated = lax.bitwise_or(lax.shift_left(x2, full(r)), lax.shift_right_logical(x2, full(lax.sub(
+                np.uint32(32), r))))
+            x2 = lax.bitwise_xor(x1, rotated)
+        i = lax.add(i, np.int32(1))
+        x1 = lax.add(x1, full(ka))
+        x2 = lax.add(lax.add(x2, full(kb)), full(lax.convert_element_type(i, np.uint32)))
+        return i, x1, x2, kb, kc, ka, next_rotations, rotations
+
+    tables = [np.array(r, np.uint32) for r in _ROTATIONS]
+    state = lax.fori_loop(0, 5, group, (np.int32(0), x1, x2, k2, k3, k1, *tables))
+    return [state[1], state[2]]
+
+
 def threefry_2x32(k1: Any, k2: Any, x1: Any, x2: Any) -> list[Any]:
-    """The threefry2x32 hash of the counters ``(x1, x2)`` (uint32, one shape) under the key words ``k1, k2``."""
+    """The threefry2x32 hash of the counters ``(x1, x2)`` (uint32) under the key words ``k1, k2`` (uint32, of a
+    shape that broadcasts to the counters')."""
     _register_xla_lowering()
     shape = np.broadcast_shapes(*(np.shape(x) for x in (k1, k2, x1, x2)))
-    words = [x if np.shape(x) == shape else lax.broadcast_in_dim(x, shape, tuple(range(len(shape) - np.ndim(x),
-                                                                                       len(shape))))
-             for x in (k1, k2, x1, x2)]
-    return threefry2x32_p.bind(*words)
+    counters = [x if np.shape(x) == shape else lax.broadcast_in_dim(
+        x, shape, tuple(range(len(shape) - np.ndim(x), len(shape)))) for x in (x1, x2)]
+    return threefry2x32_p.bind(k1, k2, *counters)
