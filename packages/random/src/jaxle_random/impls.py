@@ -99,10 +99,10 @@ def _hash_per_key(keys: Any, shape: tuple[int, ...]) -> tuple[Any, Any]:
     key_dims = tuple(range(len(batch)))
     counter_dims = tuple(range(len(batch), len(full)))
     lo = lax.broadcast_in_dim(lax.reshape(lax.iota(np.uint32, size), tuple(shape)), full, counter_dims)
-    if not batch:  # one key: its words stay scalars, as JAX passes them
-        return threefry_2x32(k1, k2, lax.full(full, 0, np.uint32), lo)
-    return threefry_2x32(lax.broadcast_in_dim(k1, full, key_dims), lax.broadcast_in_dim(k2, full, key_dims),
-                         lax.full(full, 0, np.uint32), lo)
+    if batch:  # several keys: each word gets size-1 counter dimensions, which the hash broadcasts
+        ones = batch + (1,) * len(shape)
+        k1, k2 = lax.broadcast_in_dim(k1, ones, key_dims), lax.broadcast_in_dim(k2, ones, key_dims)
+    return threefry_2x32(k1, k2, lax.full(full, 0, np.uint32), lo)
 
 
 def _threefry_seed(seeds: Any) -> Any:
