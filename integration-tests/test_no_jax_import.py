@@ -192,10 +192,11 @@ def test_the_watch_would_see_an_attempt_to_import_jax():
 # jaxle.compat (opt-in) puts jaxle's modules in sys.modules under jax's names: each must be a jaxle module, never
 # one of an installed jax.
 COMPAT = """
-import sys
+import importlib, sys
 from jaxle.compat import install_as_jax
 install_as_jax()
-import jax, jax.numpy, jax.lax, jax.random, jax.tree_util
+for name in ("jax", "jax.numpy", "jax.lax", "jax.random", "jax.tree_util"):
+    importlib.import_module(name)
 print(",".join(sorted(f"{name}={module.__name__}" for name, module in sys.modules.items()
                       if name == "jax" or name.startswith("jax."))))
 """

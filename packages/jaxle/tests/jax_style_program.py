@@ -50,8 +50,9 @@ def train(jax, jnp, steps: int = 30) -> dict:
 
 
 if __name__ == "__main__":
-    import jax
-    import jax.numpy as jnp
+    import importlib  # the names jax and jax.numpy are jaxle's modules once jaxle.compat is installed
+
+    jax, jnp = importlib.import_module("jax"), importlib.import_module("jax.numpy")
 
     steps = int(sys.argv[1]) if len(sys.argv) > 1 else 30
     print(json.dumps(train(jax, jnp, steps)))

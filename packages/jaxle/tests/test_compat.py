@@ -37,14 +37,15 @@ import sys
 from jaxle.compat import install_as_jax, is_installed
 install_as_jax()
 install_as_jax()  # a second call changes nothing
-import jax, jax.numpy as jnp, jaxle
-from jax import lax, random
-import jax.scipy.special, jax.tree_util
+import importlib
+import jaxle
+jax, jnp, lax, random = (importlib.import_module(n) for n in ("jax", "jax.numpy", "jax.lax", "jax.random"))
+importlib.import_module("jax.scipy.special"), importlib.import_module("jax.tree_util")
 assert is_installed() and jax is jaxle and jnp is jaxle.numpy and lax is jaxle.lax and random is jaxle.random
 assert jax.scipy.special is jaxle.scipy.special and sys.modules["jax.tree_util"] is jaxle.tree_util
 assert float(jax.jit(lambda x: jnp.sin(x) * 2)(0.5)) == float(jaxle.jit(lambda x: jaxle.numpy.sin(x) * 2)(0.5))
 try:
-    import jax._src.core
+    importlib.import_module("jax._src.core")
     raise AssertionError("jax._src imported")
 except ModuleNotFoundError as err:
     assert str(err) == "No module named 'jax._src'", err
