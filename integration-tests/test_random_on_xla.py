@@ -24,19 +24,19 @@ def test_threefry_known_answer_compiled():
     assert [int(np.asarray(o)) for o in out] == [0xC4923A9C, 0x483DF7A0]
 
 
-@pytest.mark.parametrize("name", sorted(golden.CASES))
-def test_golden_bit_for_bit(name):
-    got, expected = golden.run_case(NS, name), GOLDEN[name]
+def _replays(generator, records: dict, name: str) -> None:
+    got, expected = generator.run_case(NS, name), records[name]
     if "error" in expected:
         assert got.get("error") == expected["error"], (name, got)
         return
     assert got == expected, name
+
+
+@pytest.mark.parametrize("name", sorted(golden.CASES))
+def test_golden_bit_for_bit(name):
+    _replays(golden, GOLDEN, name)
 
 
 @pytest.mark.parametrize("name", sorted(dist_golden.CASES))
 def test_distribution_golden_bit_for_bit(name):
-    got, expected = dist_golden.run_case(NS, name), DIST_GOLDEN[name]
-    if "error" in expected:
-        assert got.get("error") == expected["error"], (name, got)
-        return
-    assert got == expected, name
+    _replays(dist_golden, DIST_GOLDEN, name)
