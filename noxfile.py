@@ -79,11 +79,12 @@ def tests(session: nox.Session) -> None:
     """Every package's tests and the integration tests, in one venv.
 
     Each package runs in its own pytest process: importing jaxle_xla makes XLA
-    the default backend, and core's own tests must keep seeing the reference one.
+    the default backend, and core's own tests must keep seeing the reference one. multidevice-tests/ starts its
+    CPU backend with eight devices.
     """
     install_editable(session)
     session.install(*TEST_TOOLS)
-    targets = [str(folder / "tests") for _, folder in packages()] + ["integration-tests"]
+    targets = [str(folder / "tests") for _, folder in packages()] + ["integration-tests", "multidevice-tests"]
     for target in targets:
         session.run("pytest", "-n", "auto", "-q", target, *session.posargs)
 
