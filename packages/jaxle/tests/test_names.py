@@ -17,6 +17,8 @@ NAMES = json.loads((pathlib.Path(__file__).parent / "golden" / "jax_names.json")
 
 MULTI_DEVICE = "multi-device work"
 REFS = "mutable array references (jax.ref) are not implemented"
+MLIR_BINDINGS = "MLIR's Python bindings: jaxle writes StableHLO as text (rules come from mlir.lower_fun)"
+CALLS = "jaxle stages calls as jit equations; there is no separate call primitive"
 
 # Names whose subsystem is its own piece of work, per namespace ("" is the top level); each says why it waits.
 LATER: dict[str, dict[str, str]] = {
@@ -26,9 +28,6 @@ LATER: dict[str, dict[str, str]] = {
                          "memory", "pmap", "remove_size_one_mesh_axis_from_type", "reshard", "set_mesh", "shard_map",
                          "sharding", "smap"], MULTI_DEVICE),
         **dict.fromkeys(["Ref", "ad", "ds", "empty_ref", "free_ref", "freeze", "new_ref", "ref"], REFS),
-        "api_util": "helpers over JAX's internals, for libraries built on them",
-        "interpreters": "JAX's internal tracing machinery",
-        "lib": "jaxlib's internals",
     },
     "ad_checkpoint": {
         **dict.fromkeys(["Offloadable", "Recompute", "Saveable"], "host-offloading checkpoint policies"),
@@ -42,6 +41,56 @@ LATER: dict[str, dict[str, str]] = {
                         "custom_derivatives internals beyond custom_jvp/custom_vjp/custom_gradient"),
     },
     "debug": dict.fromkeys(["inspect_array_sharding", "visualize_array_sharding", "visualize_sharding"], MULTI_DEVICE),
+    "extend": {
+        **dict.fromkeys(["lowering", "mlir", "xla"], MLIR_BINDINGS),
+        "pallas": "Pallas kernels are not implemented",
+        "random": "user-defined PRNG implementations (jax.extend.random) are not implemented",
+        "sharding": MULTI_DEVICE,
+        "source_info_util": "source locations of equations are not recorded",
+    },
+    "extend.core": {
+        **dict.fromkeys(["CallPrimitive", "call_impl"], CALLS),
+        "InconclusiveDimensionOperation": "shape polymorphism (symbolic dimensions)",
+        **dict.fromkeys(["TraceTag", "find_top_trace", "get_opaque_trace_state", "nonempty_axis_env_DO_NOT_USE",
+                         "set_current_trace", "take_current_trace", "unsafe_am_i_under_a_jit_DO_NOT_USE",
+                         "unsafe_am_i_under_a_vmap_DO_NOT_USE", "unsafe_get_axis_names_DO_NOT_USE"],
+                        "JAX's trace-state internals (jaxle's traces are its own)"),
+    },
+    "extend.core.primitives": {
+        **dict.fromkeys(["call_p", "closed_call_p"], CALLS),
+        **dict.fromkeys(["get_p", "swap_p"], REFS),
+    },
+    "extend.backend": {
+        **dict.fromkeys(["clear_backends", "ifrt_proxy", "register_backend_cache", "register_backend_factory"],
+                        "jaxle starts jaxlib's clients itself; they cannot be replaced or restarted"),
+        "get_compile_options": "jaxle compiles with jaxlib's default options",
+    },
+    "interpreters": {
+        **dict.fromkeys(["pxla", "xla"], MULTI_DEVICE),
+        **dict.fromkeys(["os", "traceback_util"], "modules JAX's package imports for itself, not its API"),
+    },
+    "interpreters.ad": dict.fromkeys(["jvp", "linearize"], "transformations of WrappedFuns in JAX's internal form"),
+    "interpreters.batching": {
+        **dict.fromkeys(["axis_primitive_batchers", "fancy_primitive_batchers"],
+                        "batching rules given JAX's internal axis data"),
+        **dict.fromkeys(["register_vmappable", "unregister_vmappable"], "custom vmappable container types"),
+    },
+    "interpreters.partial_eval": {
+        **dict.fromkeys(["JaxprTracer", "custom_partial_eval_rules", "partial_eval_jaxpr_custom_rules"],
+                        "JAX's partial-evaluation internals (jaxle splits jaxprs its own way)"),
+        **dict.fromkeys(["dce_jaxpr_call_rule", "dce_jaxpr_closed_call_rule", "dce_jaxpr_consts", "dce_rules"],
+                        "dead-code rules in JAX's internal form"),
+    },
+    "interpreters.mlir": dict.fromkeys(
+        ["AxisContext", "ConstantHandler", "DEVICE_TO_DEVICE_TYPE", "LoweringParameters", "LoweringResult", "Mesh",
+         "MeshAxisName", "ModuleContext", "RECV_FROM_HOST_TYPE", "SEND_TO_HOST_TYPE", "SPMDAxisContext",
+         "ShapePolyLoweringState", "ShardingContext", "Token", "TokenSet", "aval_to_ir_type", "aval_to_ir_types",
+         "core_call_lowering", "dense_int_array", "dense_int_elements", "dtype_to_ir_type", "emit_python_callback",
+         "flatten_ir_types", "flatten_ir_values", "i32_attr", "i64_attr", "ir", "ir_attribute", "ir_constant",
+         "ir_constants", "ir_tree_registry", "ir_type_handlers", "jaxpr_subcomp", "lower_jaxpr_to_fun",
+         "lower_jaxpr_to_module", "lowerable_effects", "make_ir_context", "merge_mlir_modules", "module_to_bytecode",
+         "module_to_string", "register_constant_handler", "shape_tensor", "token_type",
+         "unflatten_ir_values_like_types"], MLIR_BINDINGS),
     "errors": {
         "InconclusiveDimensionOperation": "shape polymorphism (symbolic dimensions)",
         "JaxprTypeError": "jaxpr type checking (jax_enable_checks)",

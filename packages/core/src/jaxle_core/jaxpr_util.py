@@ -22,7 +22,7 @@ def _has_effects(eqn: JaxprEqn) -> bool:
     """Whether ``eqn`` has side effects: its primitive's own, or those of an equation of a jaxpr it carries (a
     ``jit`` around a ``debug.print``)."""
     return bool(getattr(eqn.primitive, "effectful", False)) or any(
-        jaxpr_has_effects(j) for j in _sub_jaxprs(eqn.params))
+        jaxpr_has_effects(j) for j in sub_jaxprs(eqn.params))
 
 
 def jaxpr_has_effects(jaxpr: Jaxpr) -> bool:
@@ -39,7 +39,7 @@ def jaxpr_has_ordered_effects(jaxpr: Jaxpr) -> bool:
     """Whether an equation of ``jaxpr``, or of a jaxpr one carries, has an ordered effect."""
     for eqn in jaxpr.eqns:
         rule = ordered_effect_rules.get(eqn.primitive)
-        if (rule is not None and rule(eqn.params)) or any(map(jaxpr_has_ordered_effects, _sub_jaxprs(eqn.params))):
+        if (rule is not None and rule(eqn.params)) or any(map(jaxpr_has_ordered_effects, sub_jaxprs(eqn.params))):
             return True
     return False
 
@@ -94,7 +94,8 @@ def _same_type(a: Any, b: Any) -> bool:
     return a.shape == b.shape and a.dtype == b.dtype
 
 
-def _sub_jaxprs(params: dict) -> list[Jaxpr]:
+def sub_jaxprs(params: dict) -> list[Jaxpr]:
+    """The jaxprs an equation's params carry (a call's body, the branches of a cond, ...)."""
     found = []
     for value in params.values():
         for v in value if isinstance(value, tuple) else (value,):
@@ -140,7 +141,7 @@ def check_jaxpr(jaxpr: Jaxpr | ClosedJaxpr) -> None:
         bind(v, None)
     for eqn in jaxpr.eqns:
         in_avals = [read(x, eqn) for x in eqn.invars]
-        for sub in _sub_jaxprs(eqn.params):
+        for sub in sub_jaxprs(eqn.params):
             try:
                 check_jaxpr(sub)
             except JaxprTypeError as err:
@@ -180,4 +181,4 @@ def _check_call_operands(eqn: JaxprEqn, in_avals: list, fail: Callable[..., Jaxp
                        f"{want.str_short(short_dtypes=True)}", eqn)
 
 
-__all__ = ["JaxprTypeError", "call_primitives", "check_jaxpr", "dce_jaxpr", "dce_rules"]
+__all__ = ["JaxprTypeError", "call_primitives", "check_jaxpr", "dce_jaxpr", "dce_rules", "sub_jaxprs"]

@@ -13,6 +13,7 @@ import jaxle_xla  # noqa: E402, F401  (importing the bridge registers XLA as the
 # JAX's submodules: this package's thin modules over the layers (jaxle.lax, jaxle.dtypes, ... not core's modules).
 from jaxle import (  # noqa: E402, F401
     ad_checkpoint,
+    api_util,
     core,
     custom_batching,
     custom_derivatives,
@@ -22,10 +23,13 @@ from jaxle import (  # noqa: E402, F401
     errors,
     experimental,
     export,
+    extend,
     ffi,
     flatten_util,
     image,
+    interpreters,
     lax,
+    lib,
     monitoring,
     nn,
     numpy,

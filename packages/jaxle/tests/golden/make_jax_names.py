@@ -16,7 +16,9 @@ import sys
 # The submodules whose names are listed, besides the top level ("").
 SUBMODULES = ["tree", "tree_util", "flatten_util", "dtypes", "errors", "typing", "test_util", "custom_derivatives",
               "ad_checkpoint", "stages", "core", "custom_batching", "api_util", "debug", "profiler", "experimental",
-              "ops", "dlpack", "export", "monitoring", "image", "nn", "nn.initializers", "ffi"]
+              "ops", "dlpack", "export", "monitoring", "image", "nn", "nn.initializers", "ffi", "lib", "extend",
+              "extend.core", "extend.core.primitives", "extend.backend", "extend.linear_util", "interpreters",
+              "interpreters.ad", "interpreters.batching", "interpreters.partial_eval", "interpreters.mlir"]
 
 
 def kind(value) -> str:

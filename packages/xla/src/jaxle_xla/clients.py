@@ -99,6 +99,11 @@ def get_client(backend: Any = None) -> Any:
     return client
 
 
+def started_clients() -> dict[str, Any]:
+    """Every client by platform name, in priority order (starting them on first use)."""
+    return dict(_started())
+
+
 def default_backend() -> str:
     """The platform name of the default backend (``'cpu'``, ``'gpu'``)."""
     platform = next(iter(_started()))
