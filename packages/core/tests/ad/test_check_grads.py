@@ -463,6 +463,7 @@ NOT_SWEPT = {
     **dict.fromkeys(["cond", "scan", "while"], "carries jaxprs: checked in control_flow/test_*_transforms.py and "
                     "test_scan_grad.py with finite differences"),
     "custom_linear_solve": "carries jaxprs: checked in control_flow/test_solves.py with finite differences",
+    "shard_map": "carries a jaxpr over a mesh: checked in test_shard_map.py with finite differences",
     "custom_vmap_call": "carries a jaxpr and a user rule; forward mode only, as in JAX: checked in "
                         "test_custom_batching.py",
     "stage": "staging records no equation for it (the operand itself): its jvp is checked in lax/test_barriers.py",

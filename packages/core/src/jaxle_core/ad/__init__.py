@@ -27,6 +27,7 @@ from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     ragged_dot,
     reductions,
     scan,
+    shard_map,
     slicing,
     solves,
     sorting,

@@ -45,6 +45,7 @@ from jaxle_core.batching import (  # noqa: F401
     debugging,
     ffi,
     jit,
+    shard_map,
 )
 from jaxle_core.batching.api import vmap
 from jaxle_core.batching.trace import BatchTrace, BatchTracer, batching_rules

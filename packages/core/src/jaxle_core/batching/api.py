@@ -103,28 +103,35 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
 
     @functools.wraps(fun)
     def vmapped(*args, **kwargs):
-        hash(axis_name)  # names key the axis environment: JAX's TypeError for a list or dict, at the call
-        flat_axes = tree.tree_leaves(_check_axes_spec(in_axes, args), is_leaf=lambda x: x is None) + \
-            [0] * len(tree.tree_leaves(kwargs))
-        flat, in_tree = tree.tree_flatten((args, kwargs))
-        size = _batch_size(flat, flat_axes, lambda: _argument_names(fun, args, kwargs), axis_size)
-        trace = BatchTrace(size, axis_name)
-        with core.new_trace(trace), _axis_frame(axis_name, size):
-            tracers = [x if axis is None else BatchTracer(trace, x, axis % get_aval(x).ndim)
-                       for x, axis in zip(flat, flat_axes)]
-            positional, keywords = tree.tree_unflatten(in_tree, tracers)
-            out = fun(*positional, **keywords)
-            out_flat, out_tree = tree.tree_flatten(out)
-            for leaf in out_flat:
-                if not isinstance(leaf, core.Tracer) and not is_array_like(leaf):
-                    raise TypeError(f"Output from batched function {leaf!r} with type {type(leaf)} is not a valid JAX "
-                                    "type")
-            out_spec = tree.tree_leaves(tree.tree_broadcast(out_axes, out, is_leaf=lambda x: x is None),
-                                        is_leaf=lambda x: x is None)
-            results = [_place_output(trace, x, axis, size) for x, axis in zip(out_flat, out_spec)]
-        return tree.tree_unflatten(out_tree, results)
+        return call_mapped(BatchTrace, fun, args, kwargs, in_axes, out_axes, axis_name, axis_size)
 
     return vmapped
+
+
+def call_mapped(trace_type: type[BatchTrace], fun: Callable, args: tuple, kwargs: dict, in_axes: Any, out_axes: Any,
+                axis_name: Any, axis_size: int | None) -> Any:
+    """``fun`` applied to ``args`` mapped along ``in_axes`` under a ``trace_type`` trace (``vmap``'s, or one that
+    emulates devices), results stacked along ``out_axes``."""
+    hash(axis_name)  # names key the axis environment: JAX's TypeError for a list or dict, at the call
+    flat_axes = tree.tree_leaves(_check_axes_spec(in_axes, args), is_leaf=lambda x: x is None) + \
+        [0] * len(tree.tree_leaves(kwargs))
+    flat, in_tree = tree.tree_flatten((args, kwargs))
+    size = _batch_size(flat, flat_axes, lambda: _argument_names(fun, args, kwargs), axis_size)
+    trace = trace_type(size, axis_name)
+    with core.new_trace(trace), _axis_frame(axis_name, size):
+        tracers = [x if axis is None else BatchTracer(trace, x, axis % get_aval(x).ndim)
+                   for x, axis in zip(flat, flat_axes)]
+        positional, keywords = tree.tree_unflatten(in_tree, tracers)
+        out = fun(*positional, **keywords)
+        out_flat, out_tree = tree.tree_flatten(out)
+        for leaf in out_flat:
+            if not isinstance(leaf, core.Tracer) and not is_array_like(leaf):
+                raise TypeError(f"Output from batched function {leaf!r} with type {type(leaf)} is not a valid JAX "
+                                "type")
+        out_spec = tree.tree_leaves(tree.tree_broadcast(out_axes, out, is_leaf=lambda x: x is None),
+                                    is_leaf=lambda x: x is None)
+        results = [_place_output(trace, x, axis, size) for x, axis in zip(out_flat, out_spec)]
+    return tree.tree_unflatten(out_tree, results)
 
 
 def _place_output(trace: BatchTrace, x: Any, out_axis: int | None, size: int) -> Any:

@@ -15,14 +15,14 @@ from typing import Any
 import numpy as np
 
 from jaxle_core.avals import get_aval
-from jaxle_core.batching.trace import BatchTrace, at_dim, collective_rules, move_dim
+from jaxle_core.batching.trace import BatchTrace, DeviceTrace, at_dim, collective_rules, move_dim
 from jaxle_core.core import Primitive
 from jaxle_core.jit import jit
 from jaxle_core.lax import parallel as lax_parallel
 from jaxle_core.lax.elementwise import add, lt, mul
 from jaxle_core.lax.reductions import reduce_sum
 from jaxle_core.lax.slicing import GatherDimensionNumbers, GatherScatterMode, gather
-from jaxle_core.lax.structural import broadcast_in_dim, iota, reshape, select_n, transpose
+from jaxle_core.lax.structural import broadcast_in_dim, concatenate, iota, reshape, select_n, transpose
 
 
 def _no_groups(axis_index_groups: Any) -> None:
@@ -53,6 +53,8 @@ def _reduction_rule(primitive: Primitive):
     def rule(trace: BatchTrace, vals, dims, *, axes, axis_index_groups):
         (x,), (dim,) = vals, dims
         own = trace.axis_name is not None and trace.axis_name in axes
+        if own and axis_index_groups is not None and isinstance(trace, DeviceTrace) and len(axes) == 1:
+            return _grouped_reduction(primitive, at_dim(x, dim, trace.axis_size, 0), axis_index_groups), 0
         if own:
             _no_groups(axis_index_groups)
         new_axes = []
@@ -77,6 +79,17 @@ def _reduction_rule(primitive: Primitive):
 
 for _primitive in (lax_parallel.psum_p, lax_parallel.pmax_p, lax_parallel.pmin_p):
     collective_rules[_primitive] = _reduction_rule(_primitive)
+
+
+def _grouped_reduction(primitive: Primitive, x: Any, groups: tuple[tuple[int, ...], ...]) -> Any:
+    """Each member's reduction over the members of its group, ``x`` having the members along dimension 0."""
+    reduced = [primitive.bind(_take(x, np.array(g, np.int32)), axes=(0,), axis_index_groups=None) for g in groups]
+    group_of = np.zeros(get_aval(x).shape[0], np.int32)
+    for index, group in enumerate(groups):
+        group_of[list(group)] = index
+    stacked = concatenate([broadcast_in_dim(r, (1, *get_aval(r).shape), tuple(range(1, get_aval(r).ndim + 1)))
+                           for r in reduced], 0)
+    return _take(stacked, group_of)
 
 
 # ---------------------------------------------------------------- all_gather and reduce_scatter
@@ -187,7 +200,8 @@ def _take(x, indices):
     wrapped = jit(_where)(lt(indices, 0), add(indices, size), indices)
     numbers = GatherDimensionNumbers(offset_dims=tuple(range(1, get_aval(x).ndim)), collapsed_slice_dims=(0,),
                                      start_index_map=(0,))
-    return gather(x, broadcast_in_dim(wrapped, (size, 1), (0,)), numbers, (1,) + get_aval(x).shape[1:],
+    count = get_aval(indices).shape[0]
+    return gather(x, broadcast_in_dim(wrapped, (count, 1), (0,)), numbers, (1,) + get_aval(x).shape[1:],
                       mode=GatherScatterMode.FILL_OR_DROP)
 
 
@@ -196,12 +210,19 @@ def _ppermute_rule(trace: BatchTrace, vals, dims, *, axis_name, perm):
     if not _over_own_axis(trace, axis_name, None):
         return lax_parallel.ppermute_p.bind(x, axis_name=axis_name, perm=perm), dim
     size = trace.axis_size
-    if len(perm) != size:
+    if len(perm) != size and not isinstance(trace, DeviceTrace):
         raise AssertionError("Permutation doesn't match the axis size!")
     sources = np.arange(size, dtype=np.int32)  # as JAX's: a member no pair sends to keeps its own value
     for source, destination in perm:
         sources[destination] = source
-    return jit(_take)(at_dim(x, dim, size, 0), sources), 0
+    received = jit(_take)(at_dim(x, dim, size, 0), sources)
+    unsent = np.ones(size, bool)
+    unsent[[destination for _, destination in perm]] = False
+    if isinstance(trace, DeviceTrace) and unsent.any():  # on devices, a member no pair sends to receives zeros
+        aval = get_aval(received)
+        mask = broadcast_in_dim(unsent, aval.shape, (0,))
+        received = select_n(mask, received, broadcast_in_dim(np.zeros((), aval.dtype), aval.shape, ()))
+    return received, 0
 
 
 def _pbroadcast_rule(trace: BatchTrace, vals, dims, *, axis_name, source):

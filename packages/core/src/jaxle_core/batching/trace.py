@@ -98,6 +98,15 @@ class BatchTrace(core.Trace):
         return BatchTracer(self, out, out_dim)
 
 
+class DeviceTrace(BatchTrace):
+    """A batch trace whose members are devices of a mesh axis (``shard_map``'s evaluation): collectives follow
+    the devices' semantics where they differ from ``vmap``'s (a ``ppermute`` may leave members without a
+    sender, which receive zeros; reductions may be over ``axis_index_groups``)."""
+
+    def describe(self) -> str:
+        return "a shard_map trace"
+
+
 def _carries_jaxprs(params: dict) -> bool:
     return any(isinstance(v, (core.ClosedJaxpr, core.Jaxpr))
                or (isinstance(v, tuple) and any(isinstance(e, (core.ClosedJaxpr, core.Jaxpr)) for e in v))

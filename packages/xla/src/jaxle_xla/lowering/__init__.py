@@ -34,6 +34,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     scaled_matmul,
     scan,
     schur,
+    shard_map,
     slicing,
     solves,
     sorting,

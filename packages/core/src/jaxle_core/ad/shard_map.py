@@ -1,0 +1,174 @@
+"""AD of ``shard_map``: every derivative of a body stays inside a ``shard_map`` over the same mesh.
+
+The JVP differentiates the body (tangents split like their primals);
+linearization splits the body into a known ``shard_map`` (run now) and an
+unknown one, the residuals computed per device travelling between them one row
+per device (split over every mesh axis); transposition maps the transposed body.
+As JAX's transpose with ``check_vma=False``: a cotangent of an output replicated
+over mesh axes is divided among those axes' devices, and the cotangent of an
+input replicated over mesh axes is summed (``psum``) over them.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import core
+from jaxle_core.ad.jit import jvp_jaxpr
+from jaxle_core.ad.jvp import Zero, jvp_rules, tangent_aval
+from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, partial_eval_rules
+from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass, is_undefined, transpose_rules
+from jaxle_core.avals import get_aval
+from jaxle_core.core import ClosedJaxpr
+from jaxle_core.jaxpr_util import dce_jaxpr
+from jaxle_core.lax.elementwise import div
+from jaxle_core.lax.parallel import psum
+from jaxle_core.lax.structural import broadcast_in_dim, squeeze
+from jaxle_core.shard_map import (
+    all_axes_spec,
+    bind_shard_map,
+    block_aval,
+    body_context,
+    shard_map_p,
+    shard_map_params,
+    spec_axes,
+    with_consts_as_inputs,
+)
+from jaxle_core.staging import trace_to_jaxpr
+
+# ---------------------------------------------------------------- forward mode
+
+
+def _shard_map_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs, check_vma, **params):
+    nonzero = [type(t) is not Zero for t in tangents]
+    with body_context(mesh):
+        new_jaxpr, out_nonzero = jvp_jaxpr(jaxpr, nonzero)
+    given = [t for t in tangents if type(t) is not Zero]
+    tangent_specs = [s for s, nz in zip(in_specs, nonzero) if nz]
+    out_tangent_specs = [s for s, nz in zip(out_specs, out_nonzero) if nz]
+    outs = bind_shard_map(new_jaxpr, [*primals, *given], mesh, [*in_specs, *tangent_specs],
+                          [*out_specs, *out_tangent_specs], check_vma)
+    n_out = len(out_specs)
+    primals_out, nonzero_out = outs[:n_out], iter(outs[n_out:])
+    full_avals = [get_aval(x) for x in primals_out]
+    return primals_out, [next(nonzero_out) if nz else Zero(tangent_aval(aval))
+                         for nz, aval in zip(out_nonzero, full_avals)]
+
+
+jvp_rules[shard_map_p] = _shard_map_jvp
+
+# ---------------------------------------------------------------- partial evaluation
+
+
+def _one_row(x: Any) -> Any:
+    """A per-device value as its device's row of a value split over every mesh axis."""
+    shape = get_aval(x).shape
+    return broadcast_in_dim(x, (1, *shape), tuple(range(1, len(shape) + 1)))
+
+
+def _shard_map_partial_eval(trace: PartialStagingTrace, args, params):
+    jaxpr, mesh, check_vma = params["jaxpr"], params["mesh"], params["check_vma"]
+    in_specs, out_specs = params["in_specs"], params["out_specs"]
+    unknowns = [trace.is_unknown(x) for x in args]
+    row_spec = all_axes_spec(mesh)
+    with body_context(mesh):
+        split = partial_eval_jaxpr(jaxpr, unknowns)
+        known = ClosedJaxpr(dce_jaxpr(split.known.jaxpr, instantiate=True)[0], split.known.consts)
+        n_known = split.out_unknowns.count(False)
+        from_outputs = [j for source, j in split.residual_sources if source == "output"]
+
+        def known_body(*xs):
+            outs = core.eval_jaxpr(known.jaxpr, known.consts, *xs)
+            return [*outs[:n_known], *(_one_row(outs[j]) for j in from_outputs)]
+
+        known_closed = trace_to_jaxpr(known_body, known.in_avals, jaxpr.jaxpr.debug_info)
+    known_args = [x for x, u in zip(args, unknowns) if not u]
+    known_in_specs = [s for s, u in zip(in_specs, unknowns) if not u]
+    known_out_specs = [s for s, u in zip(out_specs, split.out_unknowns) if not u] + [row_spec] * len(from_outputs)
+    with core.set_current_trace(trace.parent):
+        known_outs = bind_shard_map(known_closed, known_args, mesh, known_in_specs, known_out_specs, check_vma)
+    rows = iter(known_outs[n_known:])
+    residuals, residual_specs, is_row = [], [], []
+    for source, j in split.residual_sources:
+        residuals.append(known_args[j] if source == "input" else next(rows))
+        residual_specs.append(known_in_specs[j] if source == "input" else row_spec)
+        is_row.append(source == "output")
+    n_res = len(residuals)
+    unknown = split.unknown
+
+    def unknown_body(*xs):
+        res = [squeeze(x, (0,)) if row else x for x, row in zip(xs[:n_res], is_row)]
+        return core.eval_jaxpr(unknown.jaxpr, unknown.consts, *res, *xs[n_res:])
+
+    res_avals = [block_aval(get_aval(x), s, mesh) for x, s in zip(residuals, residual_specs)]
+    with body_context(mesh):
+        unknown_closed = trace_to_jaxpr(unknown_body, [*res_avals, *unknown.in_avals[n_res:]],
+                                        jaxpr.jaxpr.debug_info)
+    unknown_args = [x for x, u in zip(args, unknowns) if u]
+    unknown_in_specs = [*residual_specs, *(s for s, u in zip(in_specs, unknowns) if u)]
+    unknown_out_specs = [s for s, u in zip(out_specs, split.out_unknowns) if u]
+    unknown_closed, inputs, unknown_in_specs = with_consts_as_inputs(unknown_closed, [*residuals, *unknown_args],
+                                                                     unknown_in_specs)
+    staged = iter(trace.stage(shard_map_p, inputs, shard_map_params(unknown_closed, mesh, unknown_in_specs,
+                                                                    unknown_out_specs, check_vma)))
+    known_iter = iter(known_outs[:n_known])
+    return [next(staged) if u else next(known_iter) for u in split.out_unknowns]
+
+
+partial_eval_rules[shard_map_p] = _shard_map_partial_eval
+
+# ---------------------------------------------------------------- transposition
+
+
+def _unmentioned(mesh, spec) -> tuple:
+    named = spec_axes(spec)
+    return tuple(n for n in mesh.axis_names if n not in named)
+
+
+def _shard_map_transpose(cts, *args, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs, check_vma, **params):
+    linear = [is_undefined(a) for a in args]
+    nonzero_cts = [type(ct) is not Zero for ct in cts]
+    ct_nonzero: list[bool] = []
+    n_known = linear.count(False)
+
+    def transposed(*inputs):
+        known, given = iter(inputs[:n_known]), iter(inputs[n_known:])
+        values = [UndefinedPrimal(aval) if lin else next(known) for aval, lin in zip(jaxpr.in_avals, linear)]
+        out_cts = []
+        for nz, aval, spec in zip(nonzero_cts, jaxpr.out_avals, out_specs):
+            if not nz:
+                out_cts.append(Zero(aval))
+                continue
+            ct = next(given)
+            shared_by = math.prod(mesh.shape[n] for n in _unmentioned(mesh, spec))
+            out_cts.append(div(ct, np.array(shared_by, aval.dtype)) if shared_by > 1 else ct)
+        cts_in = backward_pass(jaxpr.jaxpr, jaxpr.consts, values, out_cts)
+        results = []
+        for ct, lin, spec in zip(cts_in, linear, in_specs):
+            if not lin:
+                continue
+            nonzero = type(ct) is not Zero and ct is not None
+            ct_nonzero.append(nonzero)
+            if nonzero:
+                replicated_over = _unmentioned(mesh, spec)
+                results.append(psum(ct, replicated_over) if replicated_over else ct)
+        return results
+
+    known_avals = [aval for aval, lin in zip(jaxpr.in_avals, linear) if not lin]
+    ct_avals = [aval for aval, nz in zip(jaxpr.out_avals, nonzero_cts) if nz]
+    with body_context(mesh):
+        closed = trace_to_jaxpr(transposed, [*known_avals, *ct_avals], jaxpr.jaxpr.debug_info)
+    inputs = [a for a, lin in zip(args, linear) if not lin] + [ct for ct in cts if type(ct) is not Zero]
+    specs = [s for s, lin in zip(in_specs, linear) if not lin] + [s for s, nz in zip(out_specs, nonzero_cts) if nz]
+    linear_specs = [s for s, lin in zip(in_specs, linear) if lin]
+    result_specs = [s for s, nz in zip(linear_specs, ct_nonzero) if nz]
+    outs = iter(bind_shard_map(closed, inputs, mesh, specs, result_specs, check_vma))
+    nonzero = iter(ct_nonzero)
+    return [(next(outs) if next(nonzero) else None) if lin else None for lin in linear]
+
+
+transpose_rules[shard_map_p] = _shard_map_transpose
+

@@ -1,0 +1,136 @@
+"""``pmap`` as JAX 0.10.2 builds it: a ``jit`` around a ``shard_map`` over a one-axis mesh of devices.
+
+The mapped axis of each argument is split over the first ``axis_size`` devices
+(each device's block keeps it with size 1, and the body squeezes it away);
+every output gets a dimension of size 1 back at its ``out_axes`` position and
+is assembled along it (``out_axes=None``: the first device's value). An
+unnamed pmap names its axis ``_internal_pmap_axis_name``, as JAX does.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+import jaxle_tree as tree
+from jaxle_core import backend as backend_module
+from jaxle_core.avals import get_aval
+from jaxle_core.jit import jit
+from jaxle_core.lax.structural import broadcast_in_dim, squeeze
+from jaxle_core.mesh import Mesh, PartitionSpec
+from jaxle_core.shard_map import bind_shard_map, block_aval, check_context_mesh, check_divisible, trace_body
+from jaxle_core.staging import DebugInfo
+
+__all__ = ["pmap"]
+
+PMAP_AXIS_NAME = "_internal_pmap_axis_name"
+
+
+class _Plan(NamedTuple):
+    """What one call of a pmapped function stages, hashable: the jit's static argument."""
+
+    mesh: Mesh
+    in_tree: Any
+    in_axes: tuple
+    out_axes: Any
+    static: tuple  # (position, value) of each static broadcasted argument
+
+
+def _mapped_spec(axis: int | None, name: Any) -> PartitionSpec:
+    return PartitionSpec() if axis is None else PartitionSpec(*([None] * axis), name)
+
+
+def _normalized_axes(flat: Sequence[Any], axes: Sequence[Any]) -> tuple:
+    out = []
+    for x, axis in zip(flat, axes):
+        if axis is not None:
+            ndim = get_aval(x).ndim
+            if not -ndim <= axis < ndim:
+                raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+            axis %= ndim
+        out.append(axis)
+    return tuple(out)
+
+
+def _block_to_output(x: Any, axis: int | None) -> Any:
+    """A body's output as its device's block: a dimension of size 1 inserted at ``axis``."""
+    if axis is None:
+        return x
+    aval = get_aval(x)
+    ndim = aval.ndim + 1
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    axis %= ndim
+    shape = aval.shape[:axis] + (1,) + aval.shape[axis:]
+    return broadcast_in_dim(x, shape, tuple(i for i in range(ndim) if i != axis))
+
+
+def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: Any = 0,
+         static_broadcasted_argnums: int | Sequence[int] = (), devices: Sequence[Any] | None = None,
+         backend: str | None = None, axis_size: int | None = None, donate_argnums: int | Sequence[int] = ()
+         ) -> Callable:
+    """``fun`` mapped over axis ``in_axes`` of its arguments, one slice per device, results stacked along
+    ``out_axes``; ``axis_name`` names the mapped axis for collectives."""
+    if not callable(fun):
+        raise TypeError(f"Expected a callable value, got {fun}")
+    static_positions = (static_broadcasted_argnums,) if isinstance(static_broadcasted_argnums, int) \
+        else tuple(static_broadcasted_argnums)
+    name = PMAP_AXIS_NAME if axis_name is None else axis_name
+
+    def _fun(plan: _Plan, *flat):
+        mesh = plan.mesh
+        in_specs = [_mapped_spec(a, name) for a in plan.in_axes]
+        for x, spec in zip(flat, in_specs):
+            check_divisible(get_aval(x), spec, mesh, f"NamedSharding(mesh={mesh}, spec={spec}, memory_kind=device)")
+        check_context_mesh(mesh)
+        out_info: list[tuple[Any, list]] = []
+
+        def body(*blocks):
+            leaves = [b if a is None else squeeze(b, (a,)) for b, a in zip(blocks, plan.in_axes)]
+            dynamic = list(tree.tree_unflatten(plan.in_tree, leaves))
+            for position, value in plan.static:
+                dynamic.insert(position, value)
+            out = fun(*dynamic)
+            out_flat, out_tree = tree.tree_flatten(out)
+            axes = tree.tree_leaves(tree.tree_broadcast(plan.out_axes, out, is_leaf=lambda x: x is None),
+                                    is_leaf=lambda x: x is None)
+            out_info.append((out_tree, axes))
+            return [_block_to_output(x, a) for x, a in zip(out_flat, axes)]
+
+        block_avals = [block_aval(get_aval(x), s, mesh) for x, s in zip(flat, in_specs)]
+        closed = trace_body(body, block_avals, mesh, DebugInfo("pmap", fun, ()))
+        out_tree, axes = out_info[0]
+        out_specs = [_mapped_spec(None if a is None else a % aval.ndim, name)
+                     for a, aval in zip(axes, closed.out_avals)]
+        return tree.tree_unflatten(out_tree, bind_shard_map(closed, flat, mesh, in_specs, out_specs, False))
+
+    jitted = jit(_fun, static_argnums=0)
+
+    @functools.wraps(fun)
+    def pmapped(*args):
+        static = tuple((i, args[i]) for i in sorted(p % len(args) for p in static_positions)) if args else ()
+        dynamic = tuple(a for i, a in enumerate(args) if i not in {p for p, _ in static})
+        axes_spec = in_axes
+        if isinstance(axes_spec, list):
+            axes_spec = tuple(axes_spec)
+        if isinstance(axes_spec, tuple) and len(axes_spec) != len(dynamic):
+            raise ValueError("pmap in_axes specification must be a tree prefix of the corresponding value, got "
+                             f"specification {in_axes} for value tree {tree.tree_structure(dynamic)}.")
+        spec = axes_spec if isinstance(axes_spec, tuple) else (axes_spec,) * len(dynamic)
+        flat, in_tree = tree.tree_flatten(dynamic)
+        flat_axes = tree.tree_leaves(tree.tree_broadcast(spec, dynamic, is_leaf=lambda x: x is None),
+                                     is_leaf=lambda x: x is None)
+        flat_axes = _normalized_axes(flat, flat_axes)
+        sizes = [get_aval(x).shape[a] for x, a in zip(flat, flat_axes) if a is not None]
+        if not sizes:
+            raise ValueError("pmap requires at least one argument with a mapped axis.")
+        size = sizes[0] if axis_size is None else axis_size
+        available = list(devices) if devices is not None else backend_module.current_backend().devices()
+        mesh = Mesh(np.array(available[:size], dtype=object), (name,))
+        plan = _Plan(mesh, in_tree, flat_axes, out_axes, static)
+        return jitted(plan, *flat)
+
+    return pmapped

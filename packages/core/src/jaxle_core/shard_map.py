@@ -1,0 +1,321 @@
+"""``shard_map``: a function of per-device blocks, mapped over the devices of a mesh.
+
+Each argument is split into blocks along the mesh axes its ``PartitionSpec``
+names (the other mesh axes see it whole), the body runs on every device's
+blocks with the mesh axes bound as named axes (so collectives name them), and
+each result is assembled from the blocks along the axes its output spec names
+(a mesh axis it does not name is taken from the first device, as every device
+is expected to agree).
+
+The primitive ``shard_map`` carries the body as a jaxpr over blocks, with JAX
+0.10.2's params (``check_vma``, ``in_specs``, ``jaxpr``, ``mesh``,
+``newly_manual_axes``, ``out_specs``). Its reference evaluation maps the body
+over the mesh axes with ``vmap`` (named axes, so collectives act across the
+devices' blocks); jaxle-xla lowers it to one SPMD program over the mesh's devices.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+import jaxle_tree as tree
+from jaxle_core import core
+from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.core import ClosedJaxpr, Primitive
+from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_abstract_mesh, use_abstract_mesh
+from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
+
+__all__ = ["IndivisibleError", "shard_map", "shard_map_p"]
+
+
+class IndivisibleError(ValueError):
+    """An array dimension that the mesh axes of its spec do not divide evenly."""
+
+
+# ---------------------------------------------------------------- specs and blocks
+
+
+def spec_entry_axes(entry: Any) -> tuple:
+    """The mesh axes of one entry of a ``PartitionSpec`` (None: none, a name, or a tuple of names)."""
+    if entry is None or entry is PartitionSpec.UNCONSTRAINED:
+        return ()
+    return tuple(entry) if isinstance(entry, tuple) else (entry,)
+
+
+def spec_axes(spec: PartitionSpec) -> tuple:
+    """Every mesh axis ``spec`` names, in the order it names them."""
+    return tuple(a for entry in spec for a in spec_entry_axes(entry))
+
+
+def _dim_factors(spec: PartitionSpec, ndim: int, mesh: Mesh | AbstractMesh) -> list[int]:
+    entries = list(spec) + [None] * (ndim - len(spec))
+    return [math.prod(mesh.shape[a] for a in spec_entry_axes(e)) for e in entries]
+
+
+def block_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh | AbstractMesh) -> ShapedArray:
+    """The per-device block of an array of ``aval`` split by ``spec``."""
+    factors = _dim_factors(spec, aval.ndim, mesh)
+    return aval.update(shape=tuple(d // f for d, f in zip(aval.shape, factors)))
+
+
+def full_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh | AbstractMesh) -> ShapedArray:
+    """The whole array assembled from per-device blocks of ``aval`` along ``spec``."""
+    factors = _dim_factors(spec, aval.ndim, mesh)
+    return aval.update(shape=tuple(d * f for d, f in zip(aval.shape, factors)), weak_type=False)
+
+
+def check_divisible(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh, sharding: str) -> None:
+    """JAX's IndivisibleError, naming ``sharding``, when the axes of ``spec`` do not divide ``aval``'s dimensions."""
+    factors = _dim_factors(spec, aval.ndim, mesh)
+    for dim, (size, factor) in enumerate(zip(aval.shape, factors)):
+        if size % factor:
+            raise IndivisibleError(
+                f"Sharding {sharding} implies that array axis {dim} is partitioned {factor} times, but the dimension "
+                f"size is {size} (full shape: {aval.shape}, per-dimension tiling factors: {factors} should evenly "
+                "divide the shape)")
+
+
+def _check_in_spec(fun_name: str, index: int, aval: ShapedArray, spec: PartitionSpec, mesh: Mesh) -> None:
+    """JAX's errors for an ``in_specs`` entry that names an axis not in the mesh, is longer than the argument's
+    rank, or splits a dimension that its mesh axes do not divide."""
+    for axis in spec_axes(spec):
+        if axis not in mesh.shape:
+            raise ValueError(f"shard_map in_specs argument must refer to an axis marked as manual "
+                             f"({frozenset(mesh.axis_names)}), but:\n\n  in_specs refers to {axis!r}\n\nCheck the "
+                             "in_specs values passed to shard_map.")
+    if len(spec) > aval.ndim:
+        raise ValueError(f"shard_map applied to the function {fun_name!r} was given an in_specs entry which is too "
+                         "long to be compatible with the corresponding input value from the function:\n\nin_specs "
+                         f"is {spec} which has length {len(spec)}, but the passed args[{index}] has shape "
+                         f"{aval.str_short()}, which has rank {aval.ndim} (and {aval.ndim} < {len(spec)})")
+    for dim, (size, entry) in enumerate(zip(aval.shape, spec)):
+        axes = spec_entry_axes(entry)
+        factor = math.prod(mesh.shape[a] for a in axes)
+        if size % factor:
+            named = axes[0] if len(axes) == 1 else axes
+            raise ValueError(
+                f"shard_map applied to the function {fun_name!r} was given argument arrays with axis sizes that are "
+                "not evenly divisible by the corresponding mesh axis sizes:\n\nThe mesh given has shape "
+                f"{mesh.axis_sizes} with corresponding axis names {mesh.axis_names}.\n\nthe passed args[{index}] "
+                f"of shape {aval.str_short()} corresponds to in_specs of value {spec}, which maps array axis {dim} "
+                f"(of size {size}) to mesh axis {named!r} (of size {factor}), but {factor} does not evenly divide "
+                f"{size}")
+
+
+def manual_mesh(mesh: Mesh | AbstractMesh) -> AbstractMesh:
+    """The abstract mesh a body is traced under: ``mesh``'s axes, all manual."""
+    return mesh.abstract_mesh.update_axis_types({n: AxisType.Manual for n in mesh.axis_names})
+
+
+@contextlib.contextmanager
+def body_context(mesh: Mesh | AbstractMesh) -> Iterator[None]:
+    """Trace a body: the mesh axes bound as named axes, the mesh's manual form the context mesh."""
+    with contextlib.ExitStack() as stack:
+        for name, size in mesh.shape_tuple:
+            stack.enter_context(core.extend_axis_env(name, size))
+        stack.enter_context(use_abstract_mesh(manual_mesh(mesh)))
+        yield
+
+
+# ---------------------------------------------------------------- the primitive
+
+shard_map_p = Primitive("shard_map")
+shard_map_p.multiple_results = True
+
+
+@shard_map_p.def_abstract_eval
+def _shard_map_aval(*avals, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs, **params):
+    return [full_aval(a, s, mesh) for a, s in zip(jaxpr.out_avals, out_specs)]
+
+
+def shard_map_params(jaxpr: ClosedJaxpr, mesh: Mesh | AbstractMesh, in_specs: Sequence[PartitionSpec],
+                     out_specs: Sequence[PartitionSpec], check_vma: bool) -> dict:
+    """The params of a ``shard_map`` equation (JAX prints them sorted by name)."""
+    return dict(jaxpr=jaxpr, mesh=mesh, in_specs=tuple(in_specs), out_specs=tuple(out_specs),
+                check_vma=bool(check_vma), newly_manual_axes=frozenset(mesh.axis_names))
+
+
+def with_consts_as_inputs(closed: ClosedJaxpr, args: Sequence[Any],
+                          in_specs: Sequence[PartitionSpec]) -> tuple[ClosedJaxpr, list[Any], list[PartitionSpec]]:
+    """``closed`` with its constants turned into leading replicated inputs (as JAX passes the values a body closes
+    over), and the arguments and specs to match."""
+    jaxpr, consts = closed.jaxpr, closed.consts
+    if not consts:
+        return closed, list(args), list(in_specs)
+    opened = ClosedJaxpr(jaxpr.replace(constvars=[], invars=[*jaxpr.constvars, *jaxpr.invars]), [])
+    return opened, [*consts, *args], [PartitionSpec()] * len(consts) + list(in_specs)
+
+
+def bind_shard_map(closed: ClosedJaxpr, args: Sequence[Any], mesh, in_specs, out_specs, check_vma) -> list[Any]:
+    """A ``shard_map`` equation of ``closed`` on ``args``."""
+    closed, args, in_specs = with_consts_as_inputs(closed, args, in_specs)
+    return shard_map_p.bind(*args, **shard_map_params(closed, mesh, in_specs, out_specs, check_vma))
+
+
+def all_axes_spec(mesh: Mesh | AbstractMesh) -> PartitionSpec:
+    """The spec splitting dimension 0 over every mesh axis: one row per device (how per-device values travel)."""
+    names = mesh.axis_names
+    return PartitionSpec(names[0] if len(names) == 1 else tuple(names))
+
+
+def _split_blocks(x: Any, spec: PartitionSpec, mesh: Mesh | AbstractMesh) -> tuple[Any, list[bool]]:
+    """``x`` reshaped to its mesh axes (those ``spec`` names, in mesh order) then its block dimensions; also which
+    mesh axes it has."""
+    from jaxle_core.lax.structural import reshape, transpose
+
+    aval = get_aval(x)
+    entries = list(spec) + [None] * (aval.ndim - len(spec))
+    shape, labels = [], []
+    for dim, entry in enumerate(entries):
+        axes = spec_entry_axes(entry)
+        shape.extend(mesh.shape[a] for a in axes)
+        labels.extend(("mesh", a) for a in axes)
+        shape.append(aval.shape[dim] // math.prod(mesh.shape[a] for a in axes))
+        labels.append(("block", dim))
+    present = [name in spec_axes(spec) for name in mesh.axis_names]
+    order = [labels.index(("mesh", n)) for n, p in zip(mesh.axis_names, present) if p]
+    order += [i for i, label in enumerate(labels) if label[0] == "block"]
+    if len(shape) != aval.ndim:
+        x = reshape(x, tuple(shape))
+    if order != list(range(len(order))):
+        x = transpose(x, tuple(order))
+    return x, present
+
+
+def _assemble(y: Any, spec: PartitionSpec, mesh: Mesh | AbstractMesh) -> Any:
+    """The whole output from ``y``, the blocks of every device stacked along leading mesh axes (mesh order)."""
+    from jaxle_core.lax.slicing import index_in_dim
+    from jaxle_core.lax.structural import reshape, transpose
+
+    names = list(mesh.axis_names)
+    named = spec_axes(spec)
+    for position in reversed(range(len(names))):  # an axis the spec does not name: every device agrees
+        if names[position] not in named:
+            y = index_in_dim(y, 0, position, keepdims=False)
+            del names[position]
+    aval = get_aval(y)
+    block_ndim = aval.ndim - len(names)
+    entries = list(spec) + [None] * (block_ndim - len(spec))
+    order, shape = [], []
+    for dim, entry in enumerate(entries):
+        axes = spec_entry_axes(entry)
+        order.extend(names.index(a) for a in axes)
+        order.append(len(names) + dim)
+        shape.append(aval.shape[len(names) + dim] * math.prod(mesh.shape[a] for a in axes))
+    if order != list(range(len(order))):
+        y = transpose(y, tuple(order))
+    return reshape(y, tuple(shape)) if get_aval(y).ndim != len(shape) else y
+
+
+def _over_devices(fun: Callable, in_axes: tuple, name: Any, size: int) -> Callable:
+    """``fun`` mapped over the devices of one mesh axis, results stacked in front."""
+    from jaxle_core.batching.api import call_mapped
+    from jaxle_core.batching.trace import DeviceTrace
+
+    return lambda *xs: call_mapped(DeviceTrace, fun, xs, {}, in_axes, 0, name, size)
+
+
+def evaluate_shard_map(args: Sequence[Any], *, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs, **params) -> list[Any]:
+    """The body mapped over every device's blocks (a named ``vmap`` per mesh axis), results assembled by spec."""
+    split = [_split_blocks(x, s, mesh) for x, s in zip(args, in_specs)]
+
+    def body(*blocks):
+        return core.eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *blocks)
+
+    mapped = body
+    for position in reversed(range(len(mesh.axis_names))):
+        in_axes = tuple(0 if present[position] else None for _, present in split)
+        mapped = _over_devices(mapped, in_axes, mesh.axis_names[position], mesh.axis_sizes[position])
+    with use_abstract_mesh(manual_mesh(mesh)) if get_abstract_mesh().empty else contextlib.nullcontext():
+        outs = mapped(*[x for x, _ in split])
+    return [_assemble(y, s, mesh) for y, s in zip(outs, out_specs)]
+
+
+@shard_map_p.def_impl
+def _shard_map_impl(*args, **params):
+    return [np.asarray(o) for o in evaluate_shard_map(args, **params)]
+
+
+# ---------------------------------------------------------------- shard_map
+
+
+def _broadcast_specs(specs: Any, values: Any, what: str) -> list[PartitionSpec]:
+    """``specs`` (a pytree prefix of ``values``) given per leaf of ``values``."""
+    is_spec = lambda x: x is None or isinstance(x, PartitionSpec)
+    try:
+        flat = tree.tree_leaves(tree.tree_broadcast(specs, values, is_leaf=is_spec), is_leaf=is_spec)
+    except ValueError as error:
+        raise ValueError(f"shard_map {what} must be a tree prefix of the corresponding value, got specs {specs} "
+                         f"for value tree {tree.tree_structure(values)}.") from error
+    for spec in flat:
+        if not isinstance(spec, PartitionSpec):
+            raise TypeError(f"shard_map {what} must be PartitionSpecs, got {spec!r}")
+    return flat
+
+
+def check_context_mesh(mesh: Mesh | AbstractMesh) -> None:
+    """JAX's error for a shard_map inside another over a different mesh (nested pmaps among them)."""
+    context = get_abstract_mesh()
+    if context.empty or (context.axis_names, context.axis_sizes) == (mesh.axis_names, mesh.axis_sizes):
+        return
+    raise ValueError(f"The context mesh {context} should match the mesh passed to shard_map {mesh}")
+
+
+def trace_body(fun: Callable, block_avals: Sequence[ShapedArray], mesh, debug_info: DebugInfo) -> ClosedJaxpr:
+    """The jaxpr of ``fun`` (flat blocks in, flat list out) traced under ``mesh``'s named axes."""
+    with body_context(mesh):
+        return trace_to_jaxpr(fun, block_avals, debug_info)
+
+
+def _check_out_spec(spec: PartitionSpec, mesh) -> None:
+    for axis in spec_axes(spec):
+        if axis not in mesh.shape:
+            raise ValueError(f"shard_map out_specs argument must refer to an axis marked as manual "
+                             f"({frozenset(mesh.axis_names)}), but:\n\n  out_specs refers to {axis!r}\n\nCheck the "
+                             "out_specs values passed to shard_map.")
+
+
+def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = None, mesh: Mesh | None = None,
+              axis_names: Any = frozenset(), check_vma: bool = True) -> Callable:
+    """``f`` applied to every device's blocks of its arguments (split along ``in_specs`` over ``mesh``), the results
+    assembled along ``out_specs``. Inside ``f`` the mesh axes are named axes for collectives."""
+    if f is None:
+        return lambda g: shard_map(g, out_specs=out_specs, in_specs=in_specs, mesh=mesh, axis_names=axis_names,
+                                   check_vma=check_vma)
+    if not callable(f):
+        raise TypeError(f"shard_map requires a callable for its first argument, but got {f} of type {type(f)}.")
+    if mesh is None:
+        from jaxle_core.mesh import get_mesh
+
+        mesh = get_mesh()
+        if mesh.empty:
+            raise ValueError("The context mesh cannot be empty. Use `jax.set_mesh(mesh)` to enter into a mesh "
+                             "context")
+
+    def mapped(*args):
+        flat, in_tree = tree.tree_flatten(args)
+        if in_specs is None:
+            raise ValueError("shard_map in_specs cannot be inferred from unsharded arguments: pass in_specs.")
+        flat_in_specs = _broadcast_specs(in_specs, args, "in_specs")
+        avals = [get_aval(x) for x in flat]
+        fun_name = getattr(f, "__name__", type(f).__name__)
+        for index, (aval, spec) in enumerate(zip(avals, flat_in_specs)):
+            _check_in_spec(fun_name, index, aval, spec, mesh)
+        check_context_mesh(mesh)
+        debug_info = DebugInfo("shard_map", f, ())
+        flat_fun, out_tree = flatten_fun(f, in_tree, debug_info)
+        closed = trace_body(flat_fun, [block_aval(a, s, mesh) for a, s in zip(avals, flat_in_specs)], mesh,
+                            debug_info)
+        outs_shape = tree.tree_unflatten(out_tree(), list(closed.out_avals))
+        flat_out_specs = _broadcast_specs(out_specs, outs_shape, "out_specs")
+        for spec in flat_out_specs:
+            _check_out_spec(spec, mesh)
+        outs = bind_shard_map(closed, flat, mesh, flat_in_specs, flat_out_specs, check_vma)
+        return tree.tree_unflatten(out_tree(), outs)
+
+    return mapped

@@ -1,0 +1,124 @@
+"""``shard_map`` on the reference backend: every device's block computed by the body (collectives across the
+blocks), results assembled by spec, against NumPy; its derivatives against finite differences; ``vmap`` of it; the
+refusals. (Its jaxprs as JAX prints them, and ``pmap``, are checked on eight XLA devices in multidevice-tests.)"""
+
+import numpy as np
+import pytest
+
+from jaxle_core import grad, jvp, lax, make_jaxpr, shard_map, vmap
+from jaxle_core.mesh import Mesh
+from jaxle_core.mesh import PartitionSpec as P
+from jaxle_core.test_util import check_grads
+
+
+class FakeDevice:
+    device_kind = "cpu"
+    platform = "cpu"
+
+    def __init__(self, id):
+        self.id = id
+
+
+DEVICES = np.array([FakeDevice(i) for i in range(8)], dtype=object)
+LINE = Mesh(DEVICES[:4], ("i",))
+GRID = Mesh(DEVICES.reshape(4, 2), ("i", "j"))
+X = np.arange(1.0, 9.0, dtype=np.float32)
+
+
+def blocks_of(x, n):
+    return x.reshape(n, -1, *x.shape[1:])
+
+
+def test_blocks_see_collectives_across_devices():
+    f = shard_map(lambda v: lax.sin(v) * lax.psum(v, "i"), mesh=LINE, in_specs=P("i"), out_specs=P("i"),
+                  check_vma=False)
+    b = blocks_of(X, 4)
+    np.testing.assert_allclose(np.asarray(f(X)), (np.sin(b) * b.sum(0)).reshape(-1), rtol=1e-6)
+
+
+def test_two_axis_mesh_psum_and_axis_index():
+    x = np.arange(32.0, dtype=np.float32).reshape(8, 4)
+    f = shard_map(lambda v: lax.psum(v, "j") + lax.axis_index("i"), mesh=GRID, in_specs=P("i", "j"),
+                  out_specs=P("i", None), check_vma=False)
+    blocks = x.reshape(4, 2, 2, 2)  # [i, rows, j, cols]
+    expected = blocks.sum(2) + np.arange(4, dtype=np.float32)[:, None, None]
+    np.testing.assert_array_equal(np.asarray(f(x)), expected.reshape(8, 2))
+
+
+def test_unmentioned_output_axis_takes_the_first_device_value():
+    f = shard_map(lambda v: lax.psum(v, "i"), mesh=LINE, in_specs=P("i"), out_specs=P(), check_vma=False)
+    np.testing.assert_array_equal(np.asarray(f(X)), blocks_of(X, 4).sum(0))
+
+
+def test_replicated_input_and_all_gather():
+    f = shard_map(lambda v, w: lax.all_gather(v * w, "i", tiled=True), mesh=LINE, in_specs=(P("i"), P()),
+                  out_specs=P(), check_vma=False)
+    np.testing.assert_array_equal(np.asarray(f(X, np.float32(3))), X * 3)
+
+
+def test_partial_ppermute_sends_zeros_to_devices_without_sender():
+    f = shard_map(lambda v: lax.ppermute(v, "i", [(0, 1), (1, 2), (2, 3)]), mesh=LINE, in_specs=P("i"),
+                  out_specs=P("i"), check_vma=False)
+    np.testing.assert_array_equal(np.asarray(f(X)), np.concatenate([[0, 0], X[:6]]))
+
+
+def test_psum_over_axis_index_groups():
+    f = shard_map(lambda v: lax.psum(v, "i", axis_index_groups=[[0, 2], [1, 3]]), mesh=LINE, in_specs=P("i"),
+                  out_specs=P("i"), check_vma=False)
+    b = blocks_of(X, 4)
+    expected = np.stack([b[0] + b[2], b[1] + b[3], b[0] + b[2], b[1] + b[3]])
+    np.testing.assert_array_equal(np.asarray(f(X)), expected.reshape(-1))
+
+
+def test_derivatives_match_finite_differences():
+    f = shard_map(lambda v: lax.sin(v) * lax.psum(v, "i"), mesh=LINE, in_specs=P("i"), out_specs=P("i"),
+                  check_vma=False)
+    check_grads(f, (X,), order=2, modes=["fwd", "rev"])
+    g = shard_map(lambda v, w: lax.cos(v) * w, mesh=GRID, in_specs=(P("i", "j"), P()), out_specs=P("i", "j"),
+                  check_vma=False)
+    check_grads(g, (X.reshape(4, 2), np.float32(0.5)), order=1, modes=["rev"])
+
+
+def test_gradient_of_replicated_input_sums_over_devices():
+    f = shard_map(lambda v, w: v * w, mesh=LINE, in_specs=(P("i"), P()), out_specs=P("i"), check_vma=False)
+    assert float(grad(lambda w: lax.reduce_sum(f(X, w), (0,)))(np.float32(2.0))) == X.sum()
+
+
+def test_gradient_of_replicated_output_is_not_counted_per_device():
+    f = shard_map(lambda v: lax.psum(v, "i"), mesh=LINE, in_specs=P("i"), out_specs=P(), check_vma=False)
+    np.testing.assert_array_equal(np.asarray(grad(lambda x: lax.reduce_sum(f(x), (0,)))(X)), np.ones(8))
+
+
+def test_jvp_keeps_tangents_split_like_primals():
+    f = shard_map(lambda v: v * lax.psum(v, "i"), mesh=LINE, in_specs=P("i"), out_specs=P("i"), check_vma=False)
+    t = np.ones(8, np.float32)
+    _, tangent = jvp(f, (X,), (t,))
+    b, s = blocks_of(X, 4), blocks_of(X, 4).sum(0)
+    np.testing.assert_allclose(np.asarray(tangent), (s + b * 4).reshape(-1), rtol=1e-6)
+
+
+def test_vmap_of_shard_map_batches_each_block():
+    f = shard_map(lambda v: v * lax.psum(v, "i"), mesh=LINE, in_specs=P("i"), out_specs=P("i"), check_vma=False)
+    xs = np.stack([X, -X, 2 * X])
+    np.testing.assert_allclose(np.asarray(vmap(f)(xs)), np.stack([np.asarray(f(x)) for x in xs]), rtol=1e-6)
+    text = str(make_jaxpr(vmap(f))(xs))
+    assert "in_specs=(P(None, 'i'),)" in text and "out_specs=(P(None, 'i'),)" in text
+
+
+def test_indivisible_dimension_is_refused():
+    f = shard_map(lambda v: v, mesh=LINE, in_specs=P("i"), out_specs=P("i"))
+    with pytest.raises(ValueError, match="4 does not evenly divide 6"):
+        f(np.ones(6, np.float32))
+
+
+def test_unknown_mesh_axis_is_refused():
+    f = shard_map(lambda v: v, mesh=LINE, in_specs=P("k"), out_specs=P("k"))
+    with pytest.raises(ValueError, match="in_specs argument must refer to an axis marked as manual"):
+        f(X)
+
+
+def test_shard_map_inside_another_mesh_is_refused():
+    inner = shard_map(lambda v: v, mesh=Mesh(DEVICES[:2], ("j",)), in_specs=P("j"), out_specs=P("j"))
+    outer = shard_map(inner, mesh=LINE, in_specs=P("i"), out_specs=P("i"))
+    with pytest.raises(ValueError, match="should match the mesh passed to shard_map"):
+        outer(X)
