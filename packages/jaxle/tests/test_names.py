@@ -112,10 +112,6 @@ LATER: dict[str, dict[str, str]] = {
         "register_ffi_type": "typed-FFI user types with a TypeRegistration (register_ffi_type_id covers type ids)",
     },
     "stages": dict.fromkeys(["ArgInfo", "CompilerOptions", "Wrapped"], "typing helpers of the stages API"),
-    "nn": {
-        "scaled_dot_general": "quantizes both operands per BlockScaleConfig (a custom_vjp over scaled_matmul); "
-                              "not written yet",
-    },
 }
 
 

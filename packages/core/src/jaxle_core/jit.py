@@ -10,6 +10,7 @@ interprets like any other primitive.
 from __future__ import annotations
 
 import collections
+import contextlib
 import functools
 import inspect
 import logging
@@ -18,7 +19,7 @@ import sys
 import time
 import traceback
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -392,7 +393,7 @@ class JitWrapped:
             return None
         try:
             key = (tuple([aval_handlers[type(x)](x) for x in args]),
-                   tuple(sorted((k, type(v), v) for k, v in kwargs.items())) if kwargs else (), trace_context())
+                   tuple(sorted((k, type(v), v) for k, v in kwargs.items())) if kwargs else (), _tracing_context())
             hash(key)
         except Exception:  # the general path reports what is wrong, with JAX's errors
             return None
@@ -419,7 +420,7 @@ class JitWrapped:
         dynamic, static = self._split_static(args, kwargs)
         flat, in_tree = tree.tree_flatten(dynamic)
         avals = argument_avals(self.fun, flat, lambda: self._arg_names(args, kwargs, dynamic), abstractify)
-        key = (in_tree, avals, static, trace_context())
+        key = (in_tree, avals, static, _tracing_context())
         entry = self._traces.lookup(key)
         if entry is None:
             if explain_cache_misses.value:
@@ -535,6 +536,27 @@ class JitWrapped:
 _ONE_LEAF = tree.tree_structure(0)
 # Python scalars whose aval follows from their type and the trace context alone (ints also need a range check).
 _SCALAR_KEYS = {float: float, bool: bool, complex: complex}
+
+# Whether a custom_vjp's backward rule is running. As in JAX, jitted functions it calls are traced apart from the
+# same calls in the forward computation: the printed jaxpr shares inner jaxprs within the backward rule only.
+_backward_rule_scope = [False]
+
+
+@contextlib.contextmanager
+def backward_rule_scope() -> Iterator[None]:
+    """Trace the jitted functions called inside apart from the same calls outside (see ``_backward_rule_scope``)."""
+    outer = _backward_rule_scope[0]
+    _backward_rule_scope[0] = True
+    try:
+        yield
+    finally:
+        _backward_rule_scope[0] = outer
+
+
+def _tracing_context() -> tuple:
+    """The trace context of a cache key: the flags', marked inside a backward rule."""
+    context = trace_context()
+    return context + ("backward rule",) if _backward_rule_scope[0] else context
 
 
 @dataclass(slots=True, eq=False)

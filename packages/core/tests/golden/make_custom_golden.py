@@ -122,6 +122,7 @@ def cases(impl, lax):
     scaled, closing, int_scale = closure_examples(cd, lax)
     square, product = gradient_examples(cd, lax)
     grad, jvp, jit, linearize = impl.grad, impl.jvp, impl.jit, impl.linearize
+    jitted_rules = jitted_rule_example(cd, jit)
     x, y = f32(1.0), f32(2.0)
     return [
         ("jvp_fun", f, (x, y)),
@@ -158,7 +159,27 @@ def cases(impl, lax):
         ("custom_gradient_jit_grad", jit(grad(lambda a: square(lax.sin(a)))), (x,)),
         ("custom_gradient_two_arguments", product, (x, y)),
         ("custom_gradient_two_arguments_grad", grad(product, (0, 1)), (x, y)),
+        ("jitted_in_rules_grad", grad(lambda a: jitted_rules(a) * a), (x,)),
     ]
+
+
+def jitted_rule_example(cd, jit):
+    """A custom_vjp whose function and rules call one jitted function: the backward rule's calls share their
+    inner jaxpr with each other, not with the forward ones."""
+    twice = jit(lambda v: v * 2.0)
+
+    @cd.custom_vjp
+    def doubled(x):
+        return twice(x)
+
+    def doubled_fwd(x):
+        return twice(x), x
+
+    def doubled_bwd(x, ct):
+        return (twice(ct) * twice(x),)
+
+    doubled.defvjp(doubled_fwd, doubled_bwd)
+    return doubled
 
 
 def _call_converted(cd, a, b):

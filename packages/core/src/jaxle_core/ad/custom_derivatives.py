@@ -18,6 +18,7 @@ from jaxle_core.ad.transpose import transpose_rules
 from jaxle_core.avals import get_aval
 from jaxle_core.custom_derivatives import BwdRule, SymbolicZero, custom_jvp_call_p, custom_lin_p, custom_vjp_call_p
 from jaxle_core.errors import UnexpectedTracerError
+from jaxle_core.jit import backward_rule_scope
 
 
 def _check_closure_tangents(tangents: Sequence[Any], kind: str) -> None:
@@ -49,7 +50,8 @@ def _custom_vjp_call_jvp(primals, tangents, *, call_jaxpr, fwd_jaxpr_thunk, num_
 def _custom_lin_transpose(cts, *args, num_res: int, bwd: BwdRule, out_avals, symbolic_zeros: bool,
                           in_zeros: list[bool]):
     cts = [(SymbolicZero(ct.aval) if type(ct) is Zero else ct) if symbolic_zeros else instantiate(ct) for ct in cts]
-    cts_in = bwd(args[:num_res], cts)
+    with backward_rule_scope():
+        cts_in = bwd(args[:num_res], cts)
     return [None] * num_res + [ct for ct, zero in zip(cts_in, in_zeros) if not zero]
 
 
