@@ -22,3 +22,10 @@ def test_every_example_has_a_golden_record():
 @pytest.mark.parametrize("name", make_pmap_golden.EXAMPLES)
 def test_example_gives_jax_result(name):
     seed_golden.assert_matches(seed_golden.run_example(jax, make_pmap_golden.EXAMPLES[name]), GOLDEN[name])
+
+
+def test_experimental_shard_map_is_the_deprecated_alias():
+    import jaxle.experimental.shard_map as experimental
+
+    with pytest.warns(DeprecationWarning, match="jax.experimental.shard_map is deprecated"):
+        assert experimental.shard_map is jax.shard_map

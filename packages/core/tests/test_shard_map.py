@@ -5,8 +5,8 @@ refusals. (Its jaxprs as JAX prints them, and ``pmap``, are checked on eight XLA
 import numpy as np
 import pytest
 
-from jaxle_core import grad, jvp, lax, make_jaxpr, shard_map, vmap
-from jaxle_core.mesh import Mesh
+from jaxle_core import grad, jvp, lax, make_jaxpr, shard_map, smap, vmap
+from jaxle_core.mesh import Mesh, set_mesh
 from jaxle_core.mesh import PartitionSpec as P
 from jaxle_core.test_util import check_grads
 
@@ -122,3 +122,12 @@ def test_shard_map_inside_another_mesh_is_refused():
     outer = shard_map(inner, mesh=LINE, in_specs=P("i"), out_specs=P("i"))
     with pytest.raises(ValueError, match="should match the mesh passed to shard_map"):
         outer(X)
+
+
+def test_smap_maps_one_axis_of_the_context_mesh():
+    f = smap(lambda v, w: lax.psum(v, "i") * w, in_axes=(0, None), out_axes=0, axis_name="i")
+    with pytest.raises(ValueError, match="The context mesh cannot be empty"):
+        f(X, np.float32(2))
+    with set_mesh(LINE):
+        np.testing.assert_array_equal(np.asarray(f(X, np.float32(2))), np.tile(blocks_of(X, 4).sum(0), 4) * 2)
+        assert "mesh=AbstractMesh('i': 4, axis_types=(Auto,), device_kind=cpu" in str(make_jaxpr(f)(X, 2.0))

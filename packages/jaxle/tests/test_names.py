@@ -25,7 +25,7 @@ LATER: dict[str, dict[str, str]] = {
     "": {
         **dict.fromkeys(["NamedSharding", "P", "Shard", "auto_pcast", "distributed", "make_array_from_callback",
                          "make_array_from_process_local_data", "make_array_from_single_device_arrays", "make_mesh",
-                         "memory", "remove_size_one_mesh_axis_from_type", "reshard", "set_mesh", "sharding", "smap"],
+                         "memory", "remove_size_one_mesh_axis_from_type", "reshard", "set_mesh", "sharding"],
                         MULTI_DEVICE),
         **dict.fromkeys(["Ref", "ad", "ds", "empty_ref", "free_ref", "freeze", "new_ref", "ref"], REFS),
     },

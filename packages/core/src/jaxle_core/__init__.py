@@ -35,11 +35,11 @@ from jaxle_core.core import ClosedJaxpr, Jaxpr, typeof  # noqa: E402
 from jaxle_core.custom_derivatives import closure_convert, custom_gradient, custom_jvp, custom_vjp  # noqa: E402
 from jaxle_core.jit import jit  # noqa: E402
 from jaxle_core.pmap import pmap  # noqa: E402
-from jaxle_core.shard_map import shard_map  # noqa: E402
+from jaxle_core.shard_map import shard_map, smap  # noqa: E402
 
 __all__ = ["Array", "ClosedJaxpr", "Jaxpr", "ShapeDtypeStruct", "ShapedArray", "block_until_ready", "checkpoint",
            "checkpoint_name", "checkpoint_policies", "clear_caches", "closure_convert", "copy_to_host_async",
            "custom_gradient", "custom_jvp", "custom_vjp", "disable_jit", "dtypes", "ensure_compile_time_eval",
            "errors", "eval_shape", "fwd_and_bwd", "grad", "hessian", "jacfwd", "jacrev", "jit", "jvp", "lax",
            "linear_transpose", "linearize", "make_jaxpr", "named_call", "named_scope", "pmap", "pure_callback",
-           "remat", "shard_map", "typeof", "value_and_grad", "vjp", "vmap"]
+           "remat", "shard_map", "smap", "typeof", "value_and_grad", "vjp", "vmap"]

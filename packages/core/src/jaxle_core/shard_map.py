@@ -30,7 +30,7 @@ from jaxle_core.core import ClosedJaxpr, Primitive
 from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_abstract_mesh, use_abstract_mesh
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 
-__all__ = ["IndivisibleError", "shard_map", "shard_map_p"]
+__all__ = ["IndivisibleError", "shard_map", "shard_map_p", "smap"]
 
 
 class IndivisibleError(ValueError):
@@ -280,6 +280,13 @@ def _check_out_spec(spec: PartitionSpec, mesh) -> None:
                              "out_specs values passed to shard_map.")
 
 
+def _context_mesh() -> AbstractMesh:
+    mesh = get_abstract_mesh()
+    if mesh.empty:
+        raise ValueError("The context mesh cannot be empty. Use `jax.set_mesh(mesh)` to enter into a mesh context")
+    return mesh
+
+
 def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = None, mesh: Mesh | None = None,
               axis_names: Any = frozenset(), check_vma: bool = True) -> Callable:
     """``f`` applied to every device's blocks of its arguments (split along ``in_specs`` over ``mesh``), the results
@@ -290,12 +297,7 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
     if not callable(f):
         raise TypeError(f"shard_map requires a callable for its first argument, but got {f} of type {type(f)}.")
     if mesh is None:
-        from jaxle_core.mesh import get_mesh
-
-        mesh = get_mesh()
-        if mesh.empty:
-            raise ValueError("The context mesh cannot be empty. Use `jax.set_mesh(mesh)` to enter into a mesh "
-                             "context")
+        mesh = _context_mesh()
 
     def mapped(*args):
         flat, in_tree = tree.tree_flatten(args)
@@ -317,5 +319,25 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
             _check_out_spec(spec, mesh)
         outs = bind_shard_map(closed, flat, mesh, flat_in_specs, flat_out_specs, check_vma)
         return tree.tree_unflatten(out_tree(), outs)
+
+    return mapped
+
+
+def _axis_spec(axis: int | None, name: Any) -> PartitionSpec:
+    return PartitionSpec() if axis is None else PartitionSpec(*([None] * axis), name)
+
+
+def smap(f: Callable | None = None, /, *, in_axes: Any = 0, out_axes: Any, axis_name: Any) -> Callable:
+    """``shard_map`` over one axis of the context mesh (``set_mesh``), with ``vmap``-style axes: ``f`` maps each
+    device's slice of axis ``in_axes`` of its arguments; results are joined along ``out_axes``."""
+    if f is None:
+        return lambda g: smap(g, in_axes=in_axes, out_axes=out_axes, axis_name=axis_name)
+    is_axis = lambda x: x is None
+    to_specs = lambda axes: tree.tree_map(lambda a: _axis_spec(a, axis_name), axes, is_leaf=is_axis)
+
+    def mapped(*args):
+        specs = to_specs(tuple(in_axes) if isinstance(in_axes, (tuple, list)) else (in_axes,) * len(args))
+        return shard_map(f, mesh=_context_mesh(), in_specs=specs, out_specs=to_specs(out_axes),
+                         axis_names=frozenset({axis_name}))(*args)
 
     return mapped

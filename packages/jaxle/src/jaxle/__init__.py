@@ -76,6 +76,7 @@ from jaxle_core import (  # noqa: E402, F401
     pure_callback,
     remat,
     shard_map,
+    smap,
     typeof,
     value_and_grad,
     vjp,
