@@ -4,6 +4,7 @@
 import pathlib
 import sys
 
+import numpy as np
 import pytest
 
 import jaxle as jax
@@ -29,3 +30,31 @@ def test_experimental_shard_map_is_the_deprecated_alias():
 
     with pytest.warns(DeprecationWarning, match="jax.experimental.shard_map is deprecated"):
         assert experimental.shard_map is jax.shard_map
+
+
+def test_gradients_through_pmap_match_finite_differences():
+    from jaxle.test_util import check_grads
+
+    x = np.linspace(-1.0, 1.0, 16, dtype=np.float32).reshape(8, 2)
+    f = jax.pmap(lambda v: jax.numpy.sin(v) * jax.lax.psum(v * v, "i"), axis_name="i")
+    check_grads(f, (x,), order=2, modes=["fwd", "rev"], atol=2e-2, rtol=2e-2)
+    g = jax.pmap(lambda v, w: jax.numpy.cos(v * w), in_axes=(0, None))
+    check_grads(g, (x, np.float32(0.7)), order=1, modes=["rev"], atol=2e-2, rtol=2e-2)
+
+
+def test_vmap_of_pmap_and_pmap_of_vmap_against_numpy():
+    x = np.arange(48.0, dtype=np.float32).reshape(3, 8, 2)
+    per_device_sum = jax.pmap(lambda v: v * jax.lax.psum(v, "i"), axis_name="i")
+    np.testing.assert_allclose(np.asarray(jax.vmap(per_device_sum)(x)), x * x.sum(1, keepdims=True))
+    swapped = np.swapaxes(x, 0, 1)  # 8 devices, each with a batch of 3
+    inner = jax.pmap(jax.vmap(lambda v: v - jax.lax.pmean(v, "i")), axis_name="i")
+    np.testing.assert_allclose(np.asarray(inner(swapped)), swapped - swapped.mean(0, keepdims=True), rtol=1e-6)
+
+
+def test_jit_of_pmap_and_pmap_of_jit_agree_with_pmap():
+    x = np.arange(16.0, dtype=np.float32).reshape(8, 2)
+    f = jax.pmap(lambda v: jax.lax.pmax(v, "i") - v, axis_name="i")
+    expected = x.max(0) - x
+    np.testing.assert_array_equal(np.asarray(jax.jit(f)(x)), expected)
+    g = jax.pmap(jax.jit(lambda v: jax.lax.pmax(v, "i") - v), axis_name="i")
+    np.testing.assert_array_equal(np.asarray(g(x)), expected)
