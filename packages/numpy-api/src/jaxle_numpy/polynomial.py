@@ -15,8 +15,8 @@ from jaxle_core.jit import jit
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.control_flow.scan import scan
 from jaxle_numpy.creation import array, asarray, full, ones, zeros
+from jaxle_numpy.linalg.eigen import eigvals
 from jaxle_numpy.manipulation import atleast_1d, concatenate, trim_zeros
-from jaxle_numpy.products import matmul, trace
 from jaxle_numpy.ranges import arange
 from jaxle_numpy.reductions import prod
 from jaxle_numpy.signal import convolve
@@ -163,8 +163,10 @@ def poly(seq_of_zeros: Any) -> Any:
     seq_of_zeros = atleast_1d(seq_of_zeros)
     shape = get_aval(seq_of_zeros).shape
     if len(shape) == 2 and shape[0] == shape[1] and shape[0] != 0:
-        return _characteristic_polynomial(seq_of_zeros)
-    if len(shape) != 1:
+        # The characteristic polynomial: that of the matrix's eigenvalues.
+        seq_of_zeros = eigvals(seq_of_zeros)
+        shape = get_aval(seq_of_zeros).shape
+    elif len(shape) != 1:
         raise ValueError("input must be 1d or non-empty square 2d array.")
     dtype = get_aval(seq_of_zeros).dtype
     if shape[0] == 0:
@@ -173,17 +175,3 @@ def poly(seq_of_zeros: Any) -> Any:
     for k in range(shape[0]):
         coefficients = convolve(coefficients, array([1, -seq_of_zeros[k]], dtype=dtype), mode="full")
     return coefficients
-
-
-def _characteristic_polynomial(matrix: Any) -> Any:
-    """det(xI - A)'s coefficients by the Faddeev-LeVerrier recurrence (no eigenvalues needed), in the complex dtype
-    of JAX's eigenvalue route: M_k = A M_{k-1} + c_{k-1} I and c_k = -trace(A M_k) / k, from M_0 = 0 and c_0 = 1."""
-    size, dtype = get_aval(matrix).shape[0], get_aval(matrix).dtype
-    identity = lax_structural.eye(dtype, (size, size))
-    coefficients = [ones((), dtype=dtype)]
-    product = zeros((size, size), dtype=dtype)
-    for k in range(1, size + 1):
-        product = matmul(matrix, product) + identity * coefficients[-1]
-        coefficients.append(-trace(matmul(matrix, product)) / k)
-    out = lax_structural.concatenate([lax_structural.broadcast_in_dim(c, (1,), ()) for c in coefficients], 0)
-    return lax_structural.convert_element_type(out, dtypes.to_complex_dtype(dtype))

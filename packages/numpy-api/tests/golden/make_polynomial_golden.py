@@ -65,6 +65,8 @@ CASES = {
     "poly_scalar": _call("poly", ((), F32)),
     "poly_3d": _call("poly", ((2, 2, 2), F32)),
     "poly_nonsquare": _call("poly", ((2, 3), F32)),
+    "poly_matrix": _call("poly", ((3, 3), F32)),
+    "poly_matrix_int": _call("poly", ((2, 2), "int32")),
     "polyval_vmap": lambda m: (m.vmap(m.numpy.polyval, in_axes=(None, 0)), [rand((3,), F32), rand((4, 2), F32, 1)]),
     "polyval_grad": lambda m: (m.grad(m.numpy.polyval, argnums=(0, 1)), [rand((3,), F32), rand((), F32, 1)]),
     "polyder_jit": lambda m: (m.jit(lambda p: m.numpy.polyder(p, 2)), [rand((5,), F32)]),
