@@ -10,7 +10,9 @@ import ml_dtypes
 import numpy as np
 
 from jaxle_core import dtypes
-from jaxle_core.array import Array
+from jaxle_core.array import Array, ReferenceArray
+from jaxle_core.backend import current_backend
+from jaxle_core.lax.structural import convert_element_type
 from jaxle_numpy.creation import array, asarray
 
 __all__ = ["frombuffer", "fromstring", "fromiter", "fromfile", "load", "save", "savez", "from_dlpack"]
@@ -67,4 +69,7 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
         return array(x, copy=bool(copy))
     if not (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__")):
         raise TypeError("The array passed to from_dlpack must have __dlpack__ and __dlpack_device__ methods.")
-    return asarray(np.from_dlpack(x))
+    # As JAX, the buffer is imported with its own dtype (64 bits even without x64) and then made canonical: under a
+    # trace the conversion is staged after the imported constant.
+    imported = current_backend().device_put(ReferenceArray(np.from_dlpack(x)))
+    return convert_element_type(imported, dtypes.canonicalize_dtype(imported.dtype))
