@@ -16,7 +16,7 @@ from jaxle_core.avals import get_aval
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
 from jaxle_numpy import indexer, ufuncs
-from jaxle_numpy.util import check_arraylike, promote_dtypes
+from jaxle_numpy.util import check_arraylike, promote_dtypes, staged_when_converted
 
 __all__: list[str] = []
 
@@ -93,6 +93,7 @@ def scatter_update(x, index, y, kind: str, *, indices_are_sorted: bool = False, 
                    mode=None, wrap_negative_indices: bool = True):
     """``x`` with ``y`` combined into ``x[index]`` by the scatter ``kind`` (set, add, sub, mul, min, max)."""
     check_arraylike(f"scatter_{kind}", x, y)
+    y = staged_when_converted(y)  # before the indices, as JAX's
     x_aval = get_aval(x)
     parsed = indexer.parse_index(index, x_aval.shape)
     plan = indexer.gather_plan(parsed, wrap_negative_indices)

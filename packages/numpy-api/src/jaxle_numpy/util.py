@@ -25,12 +25,13 @@ from jaxle_core.core import EvalTrace, Tracer, concrete_value, current_trace
 from jaxle_core.errors import ConcretizationTypeError
 from jaxle_core.jit import jit
 from jaxle_core.lax import structural as lax_structural
+from jaxle_core.staging import StagingTrace
 
 __all__ = ["is_arraylike", "check_arraylike", "promote_dtypes", "promote_shapes", "promote_args",
            "promote_dtypes_inexact", "promote_args_inexact", "promote_dtypes_numeric", "promote_args_numeric",
            "canonicalize_axis", "ensure_array", "requested_dtype", "named_jit", "concrete_index", "concrete_or_none",
            "concrete_or_error", "compiled_when_eager", "as_array", "scalar_like", "weak_scalar_like",
-           "strip_weak_type", "zero_of"]
+           "strip_weak_type", "zero_of", "staged_when_converted"]
 
 _PYTHON_SCALARS = (bool, int, float, complex)
 _SCALARS = _PYTHON_SCALARS + (np.generic,)
@@ -54,6 +55,18 @@ def ensure_array(x: Any) -> Any:
     """``x`` with Python and NumPy scalars made 0-d NumPy arrays of their canonical (weak) dtype's value."""
     if hasattr(x, "__jax_array__"):
         return x.__jax_array__()
+    return x
+
+
+def staged_when_converted(x: Any) -> Any:
+    """``x`` (a concrete array) as a jaxle array that, under a staging trace, is made a constant of the jaxpr at once:
+    JAX's conversion stages it when it happens, so the jaxpr lists constants in the order they were converted, not
+    first used. Anything else is returned as it is."""
+    if isinstance(x, (np.ndarray, Array)) and np.ndim(x):
+        x = ensure_array(x)
+        trace = current_trace()
+        if isinstance(trace, StagingTrace):
+            trace.to_atom(x)
     return x
 
 

@@ -28,6 +28,7 @@ def _traced(fn, *extra, spec=X3):
 
 
 I2 = np.array([0, 2], np.int32)
+C4 = np.arange(4.0, dtype=np.float32)
 
 
 def _assign_item(x):
@@ -230,6 +231,10 @@ CASES = {
     "at_update_too_many_dims": _case(lambda m: lambda x, y: x.at[0].set(y), _x(X2), np.ones((1, 4), "float32")),
     "at_unknown_mode": _case(lambda m: lambda x: x.at[0].set(1.0, mode="foo"), _x(X2)),
     "at_traced_mask": _case(lambda m: lambda x: x.at[x > 0.5].set(0.0), _x(X2)),
+    # a closed-over update and a list index: constants listed in the order they are converted
+    "at_list_index_constant_update": _case(lambda m: lambda x: x.at[[0, 2], :].set(C4), _x(X2)),
+    "at_list_index_constant_add": _case(lambda m: lambda x: x.at[[2, 0], 1].add(C4[:2]), _x(X2)),
+    "at_constant_index_constant_update": _case(lambda m: lambda x: x.at[I2].max(C4), _x(X2)),
 }
 
 if __name__ == "__main__":
