@@ -18,6 +18,7 @@ from jaxle import (  # noqa: E402, F401
     custom_batching,
     custom_derivatives,
     debug,
+    distributed,
     dlpack,
     dtypes,
     errors,

@@ -18,7 +18,11 @@ SUBMODULES = ["tree", "tree_util", "flatten_util", "dtypes", "errors", "typing",
               "ad_checkpoint", "stages", "core", "custom_batching", "api_util", "debug", "profiler", "experimental",
               "ops", "dlpack", "export", "monitoring", "image", "nn", "nn.initializers", "ffi", "lib", "extend",
               "extend.core", "extend.core.primitives", "extend.backend", "extend.linear_util", "interpreters",
-              "interpreters.ad", "interpreters.batching", "interpreters.partial_eval", "interpreters.mlir"]
+              "interpreters.ad", "interpreters.batching", "interpreters.partial_eval", "interpreters.mlir",
+              "distributed", "experimental.multihost_utils"]
+# Submodules that import helpers (numpy, jax's internal modules) under public names: only the functions and
+# classes they define count.
+OWN_NAMES_ONLY = {"experimental.multihost_utils"}
 
 
 def kind(value) -> str:
@@ -33,15 +37,18 @@ def kind(value) -> str:
     return "object"
 
 
-def public_names(module_name: str) -> dict[str, str]:
+def public_names(module_name: str, own_only: bool = False) -> dict[str, str]:
     namespace = importlib.import_module(module_name)
-    return {name: kind(getattr(namespace, name)) for name in sorted(dir(namespace)) if not name.startswith("_")}
+    names = [name for name in sorted(dir(namespace)) if not name.startswith("_")]
+    if own_only:
+        names = [name for name in names if getattr(getattr(namespace, name), "__module__", None) == module_name]
+    return {name: kind(getattr(namespace, name)) for name in names}
 
 
 if __name__ == "__main__":
     root = sys.argv[1]
     listing = {"": public_names(root)}
-    listing.update({sub: public_names(f"{root}.{sub}") for sub in SUBMODULES})
+    listing.update({sub: public_names(f"{root}.{sub}", sub in OWN_NAMES_ONLY) for sub in SUBMODULES})
     out = pathlib.Path(__file__).parent / "jax_names.json"
     out.write_text(json.dumps(listing, indent=1, sort_keys=True) + "\n")
     print(f"{sum(map(len, listing.values()))} names in {len(listing)} namespaces -> {out}")

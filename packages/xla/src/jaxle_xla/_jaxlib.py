@@ -12,11 +12,14 @@ another platform (``to_host``, ``copy_to_host_async``) and ``dlpack_capsule``.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import gc
+import importlib.abc
 import importlib.metadata
 import os
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -75,11 +78,110 @@ def sharding_for(device: Device) -> DeviceSharding:
 # ---------------------------------------------------------------- clients
 
 
-def make_cpu_client(num_devices: int) -> Any:
-    """A CPU client with ``num_devices`` devices (jaxlib's default when negative)."""
+def make_cpu_client(num_devices: int, distributed: dict[str, Any] | None = None) -> Any:
+    """A CPU client with ``num_devices`` devices (jaxlib's default when negative). ``distributed`` holds the
+    multi-process options (``distributed_client``, ``node_id``, ``num_nodes``, ``collectives``)."""
+    options = dict(distributed or {})
     if num_devices > 0:
-        return xc.make_cpu_client(asynchronous=True, num_devices=num_devices)
-    return xc.make_cpu_client(asynchronous=True)
+        options["num_devices"] = num_devices
+    return xc.make_cpu_client(asynchronous=True, **options)
+
+
+# ---------------------------------------------------------------- distributed runtime
+
+DistributedRuntimeService = _jax.DistributedRuntimeService
+DistributedRuntimeClient = _jax.DistributedRuntimeClient
+
+
+def start_distributed_service(bind_address: str, num_processes: int, heartbeat_timeout: int,
+                              shutdown_timeout: int) -> DistributedRuntimeService:
+    """The coordination service every process of a run connects to (process 0 starts it); timeouts in seconds."""
+    return _jax.get_distributed_runtime_service(bind_address, num_processes, heartbeat_timeout=heartbeat_timeout,
+                                                shutdown_timeout=shutdown_timeout)
+
+
+def _connection_failed(status: Any) -> None:
+    """Never completes: jaxlib cannot hand the status to Python, so calling this raises inside jaxlib."""
+
+
+def connect_distributed_client(address: str, process_id: int, init_timeout: int, heartbeat_timeout: int,
+                               shutdown_timeout: int) -> DistributedRuntimeClient:
+    """A client of the service at ``address``, connected: returns once every process has connected.
+
+    Without an error callback jaxlib aborts the process when the other processes do not all connect within
+    ``init_timeout`` seconds; with one (which jaxlib fails to call from C++) ``connect`` raises a RuntimeError
+    instead, which the caller turns into a readable error. Failures after connecting (a peer that dies, missed
+    heartbeats) still end the process inside jaxlib."""
+    client = _jax.get_distributed_runtime_client(address, process_id, init_timeout=init_timeout,
+                                                 heartbeat_timeout=heartbeat_timeout,
+                                                 shutdown_timeout=shutdown_timeout,
+                                                 missed_heartbeat_callback=_connection_failed, use_compression=True)
+    client.connect()
+    return client
+
+
+def cpu_collectives(client: DistributedRuntimeClient, hostname: str | None = None) -> Any:
+    """CPU collectives between processes over gloo's TCP transport, rendezvousing through ``client``'s store."""
+    return _jax.make_gloo_tcp_collectives(distributed_client=client, hostname=hostname)
+
+
+def compile_replicated(client: Any, module_text: str, devices: Sequence[Device]) -> LoadedExecutable:
+    """Compile a module whose program runs once per device of ``devices`` (one replica each, in order), which may
+    span processes; its collectives name replicas by their position in ``devices``."""
+    options = xc.CompileOptions()
+    build = options.executable_build_options
+    build.num_replicas = len(devices)
+    build.num_partitions = 1
+    build.device_assignment = xc.DeviceAssignment.create(np.array([[d.id] for d in devices]))
+    return client.compile_and_load(module_text, xc.DeviceList(tuple(devices)), options)
+
+
+def run_replicated(executable: LoadedExecutable, devices: Sequence[Device], rows: Sequence[np.ndarray],
+                   out_shape: tuple[int, ...]) -> np.ndarray:
+    """Run a replicated program of one argument and one result, both arrays of bytes (uint8): ``rows`` are this
+    process's per-device arguments (shape ``(1, n)``), in the order of its devices in ``devices``; every replica's
+    result is the same, ``out_shape``, returned as a host array. Every process must run it with its rows."""
+    local = [d for d in devices if d.process_index == d.client.process_index()]
+    everywhere = tuple(devices)
+    one_row_each = xc.GSPMDSharding(everywhere, xc.HloSharding.iota_tile([len(devices), 1]))
+    argument = xc.batched_device_put(_ByteAval((len(devices), rows[0].shape[1])), one_row_each, list(rows), local,
+                                     True)
+    replicated = xc.GSPMDSharding(everywhere, xc.HloSharding.replicate())
+    handler = xc.array_result_handler(_ByteAval(out_shape), replicated, True, _skip_checks=True)
+    (result,) = executable.execute_sharded([argument]).consume_with_handlers([handler])
+    with _without_jax_imports():
+        return to_host(result._arrays[0], out_shape, np.dtype(np.uint8))
+
+
+class _ByteAval:
+    """The shape and type jaxlib reads from an aval, for arrays of bytes."""
+
+    dtype = np.dtype(np.uint8)
+    weak_type = False
+
+    def __init__(self, shape: tuple[int, ...]):
+        self.shape = shape
+        self.ndim = len(shape)
+
+
+class _RefuseJax(importlib.abc.MetaPathFinder):
+    """Fails imports of ``jax`` modules, which jaxlib's C++ tries when it makes single-device views of a
+    multi-device array: where jax is installed it would otherwise be imported (jaxle never loads it)."""
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> None:
+        if fullname == "jax" or fullname.startswith("jax."):
+            raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
+        return None
+
+
+@contextlib.contextmanager
+def _without_jax_imports():
+    finder = _RefuseJax()
+    sys.meta_path.insert(0, finder)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(finder)
 
 
 # The PJRT plugin packages NVIDIA GPUs need (installed by `pip install jax-cuda12-plugin[with-cuda]`);

@@ -7,7 +7,8 @@ available platform starts, GPUs first. The CPU client's device count comes
 from ``jax_num_cpu_devices`` (env ``JAX_NUM_CPU_DEVICES``) or from XLA_FLAGS'
 ``--xla_force_host_platform_device_count``, read when the client starts.
 GPUs are found through NVIDIA's (or AMD's) PJRT plugin packages when they
-are installed; see docs/xla.md.
+are installed; see docs/xla.md. In a multi-process run (``jaxle_xla.distributed``) the CPU client spans every
+process: its devices are global, each process's own are its local devices.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from jaxle_core.config import config
-from jaxle_xla import _jaxlib
+from jaxle_xla import _jaxlib, distributed
 
 _GPU_PLATFORMS = ("cuda", "rocm")
 _clients: dict[str, Any] = {}  # platform -> client, in priority order; filled once by _started()
@@ -39,7 +40,7 @@ def _start_client(platform: str) -> Any:
         count = config.jax_num_cpu_devices
         if count is None or count < 0:
             count = _jaxlib.environment_num_cpu_devices() or -1
-        return _jaxlib.make_cpu_client(count)
+        return _jaxlib.make_cpu_client(count, distributed.global_state.cpu_client_options())
     return _jaxlib.make_plugin_client(platform, _jaxlib.find_plugin_library(platform))
 
 

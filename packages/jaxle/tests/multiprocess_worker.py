@@ -1,0 +1,115 @@
+"""One process of a multi-process run on localhost, started by test_distributed.py:
+
+    python multiprocess_worker.py PORT NUM_PROCESSES PROCESS_ID [--store]
+
+It joins the run (two CPU devices per process), exercises it and prints what it saw as one JSON line after
+``RESULT``; the test compares those with NumPy. ``--store`` adds the key-value store, barrier and multihost checks.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import numpy as np
+
+import jaxle as jax
+import jaxle.numpy as jnp
+from jaxle.experimental import multihost_utils
+
+LOCAL_DEVICES = 2
+FEATURES, ROWS_PER_PROCESS, LEARNING_RATE = 3, 4, 0.1
+
+
+def regression_data(num_processes: int) -> tuple[np.ndarray, np.ndarray]:
+    """The global batch of the training step; process i trains on rows [i * ROWS_PER_PROCESS, ...)."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(num_processes * ROWS_PER_PROCESS, FEATURES)).astype(np.float32)
+    y = x @ np.array([1.0, -2.0, 0.5], np.float32) + 0.25
+    return x, y.astype(np.float32)
+
+
+def _local_loss(params, x, y, global_rows):
+    w, b = params
+    return jnp.sum((x @ w + b - y) ** 2) / global_rows
+
+
+def training_step(params, x, y, global_rows):
+    """One data-parallel SGD step: each process's gradient of its rows' share of the mean squared error, summed
+    over the processes."""
+    loss, grads = jax.jit(jax.value_and_grad(_local_loss), static_argnums=3)(params, x, y, global_rows)
+    loss, grads = jax.tree.map(lambda g: multihost_utils.process_allgather(g).sum(0), (loss, grads))
+    return loss, jax.tree.map(lambda p, g: p - LEARNING_RATE * g, params, grads)
+
+
+def _error(action) -> str:
+    try:
+        action()
+    except Exception as err:  # the test checks the type's name and the message
+        return f"{type(err).__name__}: {str(err).splitlines()[0]}"
+    return "no error"
+
+
+def store_checks(pid: int, n: int) -> dict:
+    client = jax.distributed.global_state.client
+    report = {}
+    client.key_value_set(f"rank/{pid}", f"hello from {pid}")
+    report["values"] = [client.blocking_key_value_get(f"rank/{i}", 30_000) for i in range(n)]
+    client.wait_at_barrier("read", 30_000)
+    report["overwrite"] = _error(lambda: client.key_value_set(f"rank/{pid}", "again"))
+    client.key_value_set(f"rank/{pid}", "replaced", allow_overwrite=True)
+    report["missing"] = _error(lambda: client.key_value_try_get("no/such/key"))
+    report["timeout"] = _error(lambda: client.blocking_key_value_get("no/such/key", 50))
+    client.key_value_set_bytes(f"bytes/{pid}", bytes([0, 255, pid]))
+    report["bytes"] = list(client.blocking_key_value_get_bytes(f"bytes/{(pid + 1) % n}", 30_000))
+    client.wait_at_barrier("written", 30_000)
+    report["directory"] = sorted(client.key_value_dir_get("rank"))
+    if pid == n - 1:
+        time.sleep(0.5)  # the others are already waiting at the barrier: it must hold them until this key exists
+        client.key_value_set("late", "set before the barrier")
+    client.wait_at_barrier("late key", 30_000)
+    report["late"] = client.key_value_try_get("late")
+    report["counter"] = client.key_value_increment("counter", 1)
+    multihost_utils.sync_global_devices("counted")
+    report["counter_total"] = client.key_value_increment("counter", 0)
+
+    report["allgather"] = multihost_utils.process_allgather({"x": np.arange(2) + pid}, tiled=True)["x"].tolist()
+    report["allgather_stacked"] = multihost_utils.process_allgather(np.float32(pid)).tolist()
+    broadcast = multihost_utils.broadcast_one_to_all(jnp.full((2,), pid + 1.0))
+    report["broadcast"] = [broadcast.tolist(), str(broadcast.dtype)]
+    from_last = multihost_utils.broadcast_one_to_all(np.int8(pid), is_source=pid == n - 1)
+    report["broadcast_from_last"] = [from_last.tolist(), str(from_last.dtype)]
+    report["assert_equal"] = _error(lambda: multihost_utils.assert_equal(jnp.arange(2) + pid, "differs"))
+    report["sync_mismatch"] = _error(lambda: multihost_utils.sync_global_devices(f"point {pid}"))
+    with multihost_utils.live_devices(jax.devices()) as alive:
+        report["live"] = len(alive)
+    return report
+
+
+def main(port: str, num_processes: int, pid: int, store: bool) -> dict:
+    jax.config.update("jax_num_cpu_devices", LOCAL_DEVICES)
+    jax.distributed.initialize(f"127.0.0.1:{port}", num_processes, pid, initialization_timeout=60)
+    report = {
+        "initialized": jax.distributed.is_initialized(),
+        "devices": [repr(d) for d in jax.devices()],
+        "device_processes": [d.process_index for d in jax.devices()],
+        "local_devices": [repr(d) for d in jax.local_devices()],
+        "counts": [jax.process_index(), jax.process_count(), jax.device_count(), jax.local_device_count()],
+    }
+    report["psum"] = multihost_utils.process_allgather(jnp.arange(3.0) * (pid + 1)).sum(0).tolist()
+    x, y = regression_data(num_processes)
+    rows = slice(pid * ROWS_PER_PROCESS, (pid + 1) * ROWS_PER_PROCESS)
+    params = (jnp.zeros(FEATURES), jnp.float32(0.0))
+    loss, (w, b) = training_step(params, x[rows], y[rows], len(x))
+    report["step"] = {"loss": float(loss), "w": np.asarray(w).tolist(), "b": float(b)}
+    if store:
+        report.update(store_checks(pid, num_processes))
+    jax.distributed.shutdown()
+    report["after_shutdown"] = jax.distributed.is_initialized()
+    return report
+
+
+if __name__ == "__main__":
+    result = main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), "--store" in sys.argv[4:])
+    print("RESULT " + json.dumps(result), flush=True)

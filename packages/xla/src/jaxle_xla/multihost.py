@@ -1,0 +1,151 @@
+"""``jax.experimental.multihost_utils``: exchanging host values between the processes of a multi-process run.
+
+Every exchange is one XLA program over every device of the run, an ``all_gather`` of bytes that gloo carries
+between processes, so values of any dtype travel unchanged and one program serves every dtype of a given size.
+Each process contributes its value through its first device; all processes must call these functions in the same
+order with values of the same shapes and dtypes. With a single process the values come back at once, as NumPy
+arrays, as in JAX.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import zlib
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+import jaxle_tree as tree
+from jaxle_core import dtypes
+from jaxle_core.array import Array
+from jaxle_xla import _jaxlib, clients, distributed
+
+__all__ = ["ProcessFailureError", "assert_equal", "broadcast_one_to_all", "live_devices", "process_allgather",
+           "sync_global_devices"]
+
+
+class ProcessFailureError(Exception):
+    """Some processes of the run failed; ``failed_devices`` are their devices."""
+
+    def __init__(self, failed_devices: set[_jaxlib.Device]):
+        super().__init__(f"Devices failed: {failed_devices}")
+        self.failed_devices = failed_devices
+
+
+@functools.cache
+def _all_gather_program(client: Any, devices: tuple[_jaxlib.Device, ...], width: int) -> Any:
+    n = len(devices)
+    groups = ", ".join(map(str, range(n)))
+    text = (f"module @jit_multihost_all_gather attributes {{mhlo.num_partitions = 1 : i32, mhlo.num_replicas = {n} : "
+            f"i32}} {{\n  func.func public @main(%arg0: tensor<1x{width}xui8>) -> tensor<{n}x{width}xui8> {{\n"
+            f"    %0 = \"stablehlo.all_gather\"(%arg0) {{all_gather_dim = 0 : i64, replica_groups = dense<[[{groups}]]>"
+            f" : tensor<1x{n}xi64>}} : (tensor<1x{width}xui8>) -> tensor<{n}x{width}xui8>\n"
+            f"    \"func.return\"(%0) : (tensor<{n}x{width}xui8>) -> ()\n  }}\n}}\n")
+    return _jaxlib.compile_replicated(client, text, devices)
+
+
+def _gather_bytes(data: bytes) -> list[bytes]:
+    """Every process's ``data`` (all of one length), in process order."""
+    client = clients.get_client("cpu")
+    devices = tuple(client.devices())
+    local = [d for d in devices if d.process_index == client.process_index()]
+    width = max(len(data), 1)  # an empty value still takes part, so every process runs the same program
+    row = np.zeros((1, width), np.uint8)
+    row[0, :len(data)] = np.frombuffer(data, np.uint8)
+    rows = [row] + [np.zeros_like(row)] * (len(local) - 1)
+    gathered = _jaxlib.run_replicated(_all_gather_program(client, devices, width), devices, rows,
+                                      (len(devices), width))
+    first = {}
+    for position, device in enumerate(devices):
+        first.setdefault(device.process_index, position)
+    return [gathered[first[p], :len(data)].tobytes() for p in sorted(first)]
+
+
+def _host_value(x: Any) -> np.ndarray:
+    """A leaf as the NumPy array a process sends: Arrays as they are, other values with JAX's canonical dtype."""
+    if isinstance(x, Array):
+        return np.asarray(x)
+    return np.asarray(x, dtypes.dtype(x))
+
+
+def _from_bytes(data: bytes, like: np.ndarray) -> np.ndarray:
+    return np.frombuffer(data, like.dtype).reshape(like.shape)
+
+
+def _gather_leaf(x: np.ndarray) -> list[np.ndarray]:
+    return [_from_bytes(b, x) for b in _gather_bytes(x.tobytes())]
+
+
+def _combine(values: list[np.ndarray], tiled: bool) -> np.ndarray:
+    return np.concatenate(values) if tiled and values[0].ndim else np.stack(values)
+
+
+def _multi_process() -> bool:
+    return clients.process_count("cpu") > 1
+
+
+def process_allgather(in_tree: Any, tiled: bool = False) -> Any:
+    """Every process's value of each leaf, as NumPy arrays: stacked on a new leading axis, or concatenated along
+    the first axis when ``tiled`` (scalars are stacked either way)."""
+
+    def gather(leaf: Any) -> np.ndarray:
+        if not _multi_process():
+            value = np.asarray(leaf)
+            return value if tiled else np.expand_dims(value, 0)
+        return _combine(_gather_leaf(_host_value(leaf)), tiled)
+
+    return tree.tree_map(gather, in_tree)
+
+
+def broadcast_one_to_all(in_tree: Any, is_source: bool | None = None) -> Any:
+    """The source process's value of each leaf, in every process, as NumPy arrays. The source is process 0 unless
+    ``is_source`` says which processes are (several sources' values are summed)."""
+    if is_source is None:
+        is_source = clients.process_index("cpu") == 0
+
+    def broadcast(leaf: Any) -> np.ndarray:
+        if not _multi_process():
+            return np.asarray(leaf)
+        value = _host_value(leaf)
+        sources = [_from_bytes(b[:-1], value) for b in _gather_bytes(value.tobytes() + bytes([is_source])) if b[-1]]
+        if not sources:
+            return np.zeros_like(value)
+        if value.dtype == np.bool_:
+            return np.logical_or.reduce(sources)
+        return np.asarray(np.sum(sources, axis=0, dtype=value.dtype))
+
+    return tree.tree_map(broadcast, in_tree)
+
+
+def assert_equal(in_tree: Any, fail_message: str = "") -> None:
+    """Raise an AssertionError, in every process, unless each leaf has the same value in every process."""
+
+    def check(leaf: Any) -> None:
+        if not _multi_process():
+            return
+        value = _host_value(leaf)
+        values = _gather_leaf(value)
+        if not all(np.array_equal(v, value) for v in values):
+            raise AssertionError(f"{fail_message}. Expected: {_combine(values, tiled=True)}; got: {leaf}.")
+
+    tree.tree_map(check, in_tree)
+
+
+def sync_global_devices(name: str) -> None:
+    """Wait until every process of the run reaches a call with the same ``name`` (an AssertionError when the
+    processes' names differ)."""
+    assert_equal(np.uint32(zlib.crc32(name.encode())), f"sync_global_devices name mismatch ('{name}')")
+
+
+@contextlib.contextmanager
+def live_devices(devices: Sequence[_jaxlib.Device]) -> Iterator[list[_jaxlib.Device]]:
+    """The devices, among ``devices``, of the processes still alive: the context waits for each live process to
+    enter it too."""
+    client = distributed.global_state.client
+    if client is None:
+        raise RuntimeError("Distributed JAX not initialized.")
+    processes = sorted({d.process_index for d in devices})
+    alive = client.get_live_nodes(processes)
+    yield [d for d in devices if d.process_index in alive]
