@@ -39,6 +39,12 @@ class _Plan(NamedTuple):
     static: tuple  # (position, value) of each static broadcasted argument
 
 
+@functools.lru_cache(maxsize=64)
+def _mesh(devices: tuple, name: Any) -> Mesh:
+    """The one-axis mesh of ``devices`` (made once: a mesh hashes by its devices, and calls reuse it)."""
+    return Mesh(np.array(devices, dtype=object), (name,))
+
+
 def _mapped_spec(axis: int | None, name: Any) -> PartitionSpec:
     return PartitionSpec() if axis is None else PartitionSpec(*([None] * axis), name)
 
@@ -128,9 +134,8 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
         if not sizes:
             raise ValueError("pmap requires at least one argument with a mapped axis.")
         size = sizes[0] if axis_size is None else axis_size
-        available = list(devices) if devices is not None else backend_module.current_backend().devices()
-        mesh = Mesh(np.array(available[:size], dtype=object), (name,))
-        plan = _Plan(mesh, in_tree, flat_axes, out_axes, static)
+        available = tuple(devices) if devices is not None else tuple(backend_module.current_backend().devices())
+        plan = _Plan(_mesh(available[:size], name), in_tree, flat_axes, out_axes, static)
         return jitted(plan, *flat)
 
     return pmapped
