@@ -58,3 +58,10 @@ def test_jit_of_pmap_and_pmap_of_jit_agree_with_pmap():
     np.testing.assert_array_equal(np.asarray(jax.jit(f)(x)), expected)
     g = jax.pmap(jax.jit(lambda v: jax.lax.pmax(v, "i") - v), axis_name="i")
     np.testing.assert_array_equal(np.asarray(g(x)), expected)
+
+
+def test_values_the_seed_readme_prints():
+    # Seed 002 (JAX's README): ``normalize`` with ``lax.psum`` over the pmapped axis prints these.
+    normalized = make_pmap_golden.normalize(jax)
+    np.testing.assert_allclose(np.asarray(normalized), [0.0, 0.16666667, 0.33333334, 0.5], rtol=1e-7)
+    assert normalized.shape == (4,) and normalized.dtype == np.float32
