@@ -61,6 +61,9 @@ class PRNGKeyArray(ExtendedArray):
         return f"Array({self.shape}, dtype={self.dtype.name}) overlaying:\n{np.asarray(self.physical)}"
 
     __str__ = __repr__
+    # As for JAX's keys: an empty spec (``f"{key}"``) formats as str(key), any other is a TypeError; Array's own
+    # __format__ would read the keys' NumPy value, which they have none of.
+    __format__ = object.__format__
 
     def __reduce__(self):
         return (_rebuild_keys, (self._impl.name, np.asarray(self.physical)))

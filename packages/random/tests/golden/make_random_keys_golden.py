@@ -97,6 +97,8 @@ def _cases() -> dict:
     case("key_dtype_given", lambda ns: ns.random.key(5, dtype=ns.random.key_dtype()))
     case("key_repr", lambda ns: repr(ns.random.key(0)))
     case("key_array_repr", lambda ns: repr(ns.random.split(ns.random.key(0), (2, 2))))
+    case("key_format", lambda ns: f"{ns.random.key(0)}|{ns.random.split(ns.random.key(1))}")
+    case("error_key_format_spec", lambda ns: format(ns.random.key(0), ">5"))
     case("key_dtype_name", lambda ns: f"{ns.random.key(0).dtype} {ns.random.key_dtype('threefry2x32')}")
     case("key_impl_name", lambda ns: ns.random.key_impl(ns.random.key(0)) + " " + ns.random.key_impl(
         ns.random.PRNGKey(0)))
