@@ -100,9 +100,10 @@ def get_client(backend: Any = None) -> Any:
     return client
 
 
-def started_clients() -> dict[str, Any]:
-    """Every client by platform name, in priority order (starting them on first use)."""
-    return dict(_started())
+def started_clients(start: bool = True) -> dict[str, Any]:
+    """Every client by platform name, in priority order; starting them on first use unless ``start`` is False
+    (then empty until something has started them)."""
+    return dict(_started() if start else _clients)
 
 
 def default_backend() -> str:

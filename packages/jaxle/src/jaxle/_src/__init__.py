@@ -1,0 +1,11 @@
+"""Compatibility shims for the private ``jax._src`` modules that some libraries import at import time.
+
+Under ``jaxle.compat.install_as_jax()``, ``import jax._src.compiler`` imports ``jaxle._src.compiler``. Each shim
+exposes only the few names those libraries use, mapped onto jaxle's machinery; they are not an API of jaxle.
+
+- ``compiler.backend_compile_and_load(backend, module, device, host_callbacks)``: compiles a program; replacing
+  the attribute (as chex's ``restrict_backends`` does) wraps every compilation jaxle makes.
+- ``xla_bridge._backends``: the XLA clients started so far, by platform (empty before the first computation).
+"""
+
+__all__: list[str] = []

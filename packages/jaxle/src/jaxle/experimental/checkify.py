@@ -1,0 +1,374 @@
+"""``jax.experimental.checkify``: runtime checks as values.
+
+``checkify(f)`` returns a function computing ``(error, f(...))``: the checks that ``f`` makes with ``check`` (and,
+as ``errors`` asks, checks jaxle adds after primitives: NaNs produced, division by zero, out-of-bounds indices)
+are computed beside its result instead of raising, so ``f`` can be jitted and vmapped. ``error.get()`` is the
+message of the first check that failed (per mapped index under vmap) or None; ``error.throw()`` raises it.
+
+``f`` runs under a ``CheckifyTrace``, an interpreter that applies each primitive as the enclosing transformation
+would and adds its checks (a ``check`` is the ``check`` primitive) as flags and message arguments; calls (``jit``)
+are interpreted inline. Checks inside control flow (``cond``, ``while_loop``, ``scan``) are not supported:
+checkify raises a ValueError.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+
+import jaxle_tree as tree
+from jaxle_core import core, lax
+from jaxle_core.array import Array
+from jaxle_core.avals import get_aval
+from jaxle_core.core import ClosedJaxpr, Jaxpr, Literal, Primitive, Tracer
+from jaxle_core.jaxpr_util import sub_jaxprs
+from jaxle_core.jit import jit_p
+from jaxle_xla.api import device_put
+
+__all__ = ["Error", "ErrorCategory", "JaxRuntimeError", "all_checks", "automatic_checks", "check", "check_error",
+           "checkify", "debug_check", "div_checks", "float_checks", "index_checks", "init_error", "nan_checks",
+           "user_checks"]
+
+
+class JaxRuntimeError(ValueError):
+    """A check that failed, raised by ``Error.throw`` (or by ``check`` applied to concrete values)."""
+
+
+class JaxException(Exception):
+    """The kinds of check (``ErrorCategory``): each subclass is one category."""
+
+
+class FailedCheckError(JaxException):
+    """A ``check`` whose predicate was false."""
+
+
+class NaNError(JaxException):
+    """A primitive produced a NaN."""
+
+
+class DivisionByZeroError(JaxException):
+    """A division by zero."""
+
+
+class OOBError(JaxException):
+    """An index out of bounds."""
+
+
+ErrorCategory = type[JaxException]
+
+user_checks: frozenset = frozenset({FailedCheckError})
+nan_checks: frozenset = frozenset({NaNError})
+div_checks: frozenset = frozenset({DivisionByZeroError})
+index_checks: frozenset = frozenset({OOBError})
+float_checks = nan_checks | div_checks
+automatic_checks = float_checks | index_checks
+all_checks = automatic_checks | user_checks
+
+
+# ---------------------------------------------------------------- the check primitive
+
+class _Functionalizing(threading.local):
+    depth = 0
+
+
+_functionalizing = _Functionalizing()
+
+
+@contextmanager
+def _tracing_for_checkify():
+    _functionalizing.depth += 1
+    try:
+        yield
+    finally:
+        _functionalizing.depth -= 1
+
+
+check_p = Primitive("check")
+check_p.multiple_results = True
+check_p.effectful = True
+
+
+@check_p.def_abstract_eval
+def _check_abstract_eval(pred, *fmt_args, **params):
+    if not _functionalizing.depth:
+        raise ValueError("Cannot abstractly evaluate a checkify.check which was not functionalized. This probably "
+                         "means you tried to stage (jit/scan/pmap/...) a `check` without functionalizing it through "
+                         "`checkify.checkify`.")
+    return []
+
+
+def _user_message(msg: str, fmt_tree: Any, fmt_leaves: Sequence[Any]) -> str:
+    # formatted as arrays, as JAX formats them (``Array(nan, dtype=float32)`` inside containers)
+    args, kwargs = tree.tree_unflatten(fmt_tree, [x if isinstance(x, Array) else device_put(x) for x in fmt_leaves])
+    return f"{msg.format(*args, **kwargs)} (`check` failed)"
+
+
+def _check_format_arguments(fmt_leaves: Sequence[Any]) -> None:
+    for x in fmt_leaves:
+        if not isinstance(x, Tracer) and not hasattr(x, "shape"):
+            raise TypeError(f"Formatting arguments to checkify.check need to be PyTrees of arrays, but got {x!r} of "
+                            f"type {type(x)}.")
+
+
+def _check_predicate(pred: Any) -> None:
+    if isinstance(pred, bool):
+        return
+    if isinstance(pred, (Array, Tracer)) and get_aval(pred).shape == () and get_aval(pred).dtype == np.bool_:
+        return
+    raise TypeError(f"check takes a scalar pred as argument, got {pred}")
+
+
+def check(pred: Any, msg: str, *fmt_args: Any, debug: bool = False, **fmt_kwargs: Any) -> None:
+    """Check that ``pred`` (a Python bool or a boolean scalar array) is true; ``msg`` is formatted with
+    ``fmt_args``/``fmt_kwargs`` (arrays) when it is not. Outside ``checkify`` a false concrete predicate raises
+    JaxRuntimeError at once; a traced one must be functionalized by ``checkify``."""
+    _check_predicate(pred)
+    fmt_leaves, fmt_tree = tree.tree_flatten((fmt_args, fmt_kwargs))
+    _check_format_arguments(fmt_leaves)
+    if not _functionalizing.depth and not isinstance(pred, Tracer) and not any(
+            isinstance(x, Tracer) for x in fmt_leaves):
+        if debug:
+            return
+        if not pred:
+            raise JaxRuntimeError(_user_message(msg, fmt_tree, fmt_leaves))
+        return
+    if debug and not _functionalizing.depth:
+        return
+    check_p.bind(pred, *fmt_leaves, msg=msg, fmt_tree=fmt_tree)
+
+
+def debug_check(pred: Any, msg: str, *fmt_args: Any, **fmt_kwargs: Any) -> None:
+    """A ``check`` that only ``checkify`` acts on: elsewhere it does nothing."""
+    check(pred, msg, *fmt_args, debug=True, **fmt_kwargs)
+
+
+# ---------------------------------------------------------------- errors as values
+
+class _Found:
+    """One check of a checkified function: the flag saying it failed and the values its message reads."""
+
+    __slots__ = ("category", "describe", "failed", "payload")
+
+    def __init__(self, category: type, describe: Callable[[Sequence[Any]], str], failed: Any, payload: Sequence):
+        self.category, self.describe, self.failed, self.payload = category, describe, failed, list(payload)
+
+
+class Error:
+    """The outcome of a checkified function's checks: which failed first, and the message's values.
+
+    A pytree (its leaves are arrays), so it can be returned from ``jit`` and batched by ``vmap``.
+    """
+
+    def __init__(self, found: Sequence[_Found] = ()):
+        self._found = list(found)
+
+    def _messages(self) -> list[str]:
+        flags = [np.asarray(f.failed) for f in self._found]
+        if not flags:
+            return []
+        shape = flags[0].shape
+        messages = []
+        for index in np.ndindex(*shape):
+            first = next((f for f, flag in zip(self._found, flags) if flag[index]), None)
+            if first is None:
+                continue
+            text = first.describe([p[index] if index else p for p in first.payload])
+            messages.append(f"at mapped index {index[0] if len(index) == 1 else index}: {text}" if shape else text)
+        return messages
+
+    def get(self) -> str | None:
+        """The message of the first failed check (one line per failing mapped index under vmap), or None."""
+        messages = self._messages()
+        return "\n".join(messages) if messages else None
+
+    def get_exception(self) -> JaxRuntimeError | None:
+        """The JaxRuntimeError ``throw`` would raise, or None when every check held."""
+        message = self.get()
+        return None if message is None else JaxRuntimeError(message)
+
+    def throw(self) -> None:
+        """Raise JaxRuntimeError with the first failure's message, if a check failed."""
+        exception = self.get_exception()
+        if exception is not None:
+            raise exception
+
+    def __repr__(self) -> str:
+        return f"Error({self.get()})"
+
+
+def _error_flatten(error: Error):
+    leaves = [(f.failed, *f.payload) for f in error._found]
+    meta = tuple((f.category, f.describe, len(f.payload)) for f in error._found)
+    return leaves, meta
+
+
+def _error_unflatten(meta, leaves) -> Error:
+    return Error([_Found(category, describe, entry[0], entry[1:]) for (category, describe, _), entry
+                  in zip(meta, leaves)])
+
+
+tree.register_pytree_node(Error, _error_flatten, _error_unflatten)
+
+init_error = Error()
+
+
+def check_error(error: Error) -> None:
+    """Raise ``error``'s failure (a concrete Error); under ``checkify``, add its checks to the function's."""
+    leaves = tree.tree_leaves(error)
+    if not any(isinstance(x, Tracer) for x in leaves):
+        error.throw()
+        return
+    for found in error._found:
+        check_p.bind(lax.bitwise_not(found.failed), *found.payload, msg=found.describe, fmt_tree=found.category)
+
+
+# ---------------------------------------------------------------- the checking interpreter
+
+def _reduce_any(x: Any) -> Any:
+    ndim = get_aval(x).ndim
+    return lax.reduce_or(x, tuple(range(ndim))) if ndim else x
+
+
+def _contains_checks(jaxpr: Jaxpr) -> bool:
+    return any(eqn.primitive is check_p or any(map(_contains_checks, sub_jaxprs(eqn.params))) for eqn in jaxpr.eqns)
+
+
+def _describe_check(msg: Any, fmt_tree: Any) -> Callable[[Sequence[Any]], str]:
+    if callable(msg):  # a check re-inserted by check_error: its own description
+        return msg
+    return lambda payload: _user_message(msg, fmt_tree, payload)
+
+
+def _division_checks(primitive: Primitive, args: Sequence[Any]) -> list[_Found]:
+    if primitive is not lax.div_p:
+        return []
+    failed = _reduce_any(lax.eq(args[1], lax.full_like(args[1], 0)))
+    return [_Found(DivisionByZeroError, lambda payload: "division by zero", failed, [])]
+
+
+def _nan_checks(primitive: Primitive, outs: Sequence[Any]) -> list[_Found]:
+    floats = [x for x in outs if np.issubdtype(get_aval(x).dtype, np.inexact)]
+    if not floats:
+        return []
+    name = primitive.name
+    failed = _reduce_any(lax.ne(floats[0], floats[0]))
+    for x in floats[1:]:
+        failed = lax.bitwise_or(failed, _reduce_any(lax.ne(x, x)))
+    return [_Found(NaNError, lambda payload: f"nan generated by primitive: {name}.", failed, [])]
+
+
+def _out_of_bounds(shape: tuple, starts: Sequence[tuple[int, Any, int]]) -> list[_Found]:
+    """Checks that each ``(axis, start, window)`` keeps the window inside ``shape``: the first bad index reported."""
+    found = []
+    for axis, start, window in starts:
+        start = lax.convert_element_type(start, np.int64 if get_aval(start).dtype.itemsize == 8 else np.int32)
+        bad = lax.bitwise_or(lax.lt(start, lax.full_like(start, 0)),
+                             lax.gt(start, lax.full_like(start, shape[axis] - window)))
+        if get_aval(start).ndim:  # several indices: report the first bad one
+            flat_bad = lax.reshape(bad, (int(np.prod(get_aval(bad).shape)),))
+            first = lax.argmax(flat_bad, 0, np.int32)
+            start = lax.dynamic_index_in_dim(lax.reshape(start, get_aval(flat_bad).shape), first, 0, keepdims=False)
+            bad = _reduce_any(bad)
+
+        def describe(payload, axis=axis):
+            return (f"out-of-bounds indexing for array of shape {shape}: index {int(payload[0])} is out of bounds "
+                    f"for axis {axis} with size {shape[axis]}. ")
+
+        found.append(_Found(OOBError, describe, bad, [start]))
+    return found
+
+
+def _index_checks(primitive: Primitive, args: Sequence[Any], params: dict) -> list[_Found]:
+    if primitive is lax.gather_p:
+        operand, indices = args[0], args[1]
+        shape = get_aval(operand).shape
+        dnums = params["dimension_numbers"]
+        return _out_of_bounds(shape, [(axis, lax.index_in_dim(indices, k, get_aval(indices).ndim - 1, False),
+                                       params["slice_sizes"][axis])
+                                      for k, axis in enumerate(dnums.start_index_map)])
+    if primitive is lax.dynamic_slice_p:
+        operand, *starts = args
+        shape = get_aval(operand).shape
+        return _out_of_bounds(shape, [(axis, s, size) for axis, (s, size)
+                                      in enumerate(zip(starts, params["slice_sizes"]))])
+    if primitive in (lax.scatter_p, lax.scatter_add_p, lax.scatter_mul_p, lax.scatter_min_p, lax.scatter_max_p):
+        operand, indices, updates = args[0], args[1], args[2]
+        shape = get_aval(operand).shape
+        dnums = params["dimension_numbers"]
+        window = [d for d in range(len(shape)) if d not in dnums.inserted_window_dims
+                  and d not in dnums.operand_batching_dims]
+        sizes = dict(zip(window, (get_aval(updates).shape[d] for d in dnums.update_window_dims)))
+        return _out_of_bounds(shape, [(axis, lax.index_in_dim(indices, k, get_aval(indices).ndim - 1, False),
+                                       sizes.get(axis, 1))
+                                      for k, axis in enumerate(dnums.scatter_dims_to_operand_dims)])
+    return []
+
+
+def _checked_outputs(found: list[_Found], errors: frozenset, primitive: Primitive, invals: Sequence[Any],
+                     params: dict) -> Any:
+    """Apply ``primitive`` (under the current trace), adding the checks ``errors`` asks for to ``found``."""
+    if primitive is check_p:
+        category = params["fmt_tree"] if callable(params["msg"]) else FailedCheckError
+        if category in errors:
+            found.append(_Found(category, _describe_check(params["msg"], params["fmt_tree"]),
+                                lax.bitwise_not(invals[0]), invals[1:]))
+        return []
+    if primitive is jit_p:  # a call: its body checked inline
+        body: ClosedJaxpr = params["jaxpr"]
+        return _eval_checked(body.jaxpr, body.consts, invals, errors, found)
+    if any(map(_contains_checks, sub_jaxprs(params))):
+        raise ValueError(f"checkify: jaxle does not support checks inside {primitive.name}; check before or after "
+                         "it.")
+    if DivisionByZeroError in errors:
+        found += _division_checks(primitive, invals)
+    if OOBError in errors:
+        found += _index_checks(primitive, invals, params)
+    outs = primitive.bind(*invals, **params)
+    if NaNError in errors:
+        found += _nan_checks(primitive, outs if primitive.multiple_results else [outs])
+    return outs
+
+
+def _eval_checked(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any], errors: frozenset,
+                  found: list[_Found]) -> list[Any]:
+    env: dict = dict(zip(jaxpr.constvars, consts))
+    env.update(zip(jaxpr.invars, args))
+
+    def read(atom):
+        return atom.val if type(atom) is Literal else env[atom]
+
+    for eqn in jaxpr.eqns:
+        outs = _checked_outputs(found, errors, eqn.primitive, [read(a) for a in eqn.invars], eqn.params)
+        env.update(zip(eqn.outvars, outs if eqn.primitive.multiple_results else [outs]))
+    return [read(v) for v in jaxpr.outvars]
+
+
+class CheckifyTrace(core.Trace):
+    """Applies each primitive with the parent trace and adds its checks to ``found``: values are not wrapped (the
+    function sees its arguments as given), only the primitives it applies are intercepted."""
+
+    def __init__(self, errors: frozenset):
+        self.errors = errors
+        self.found: list[_Found] = []
+
+    def process_primitive(self, primitive, args, params):
+        with core.set_current_trace(self.parent):
+            return _checked_outputs(self.found, self.errors, primitive, args, params)
+
+
+def checkify(f: Callable[..., Any], errors: frozenset = user_checks) -> Callable[..., tuple[Error, Any]]:
+    """``f`` returning ``(error, output)``: its checks of the ``errors`` categories (``user_checks``,
+    ``nan_checks``, ``div_checks``, ``index_checks`` or their unions) computed as values."""
+    core.check_callable(f)
+
+    def checked(*args: Any, **kwargs: Any) -> tuple[Error, Any]:
+        trace = CheckifyTrace(frozenset(errors))
+        with _tracing_for_checkify(), core.new_trace(trace):
+            out = f(*args, **kwargs)
+        return Error(trace.found), out
+
+    return checked

@@ -1,0 +1,41 @@
+"""The compatibility shims for private ``jax._src`` modules (``jaxle._src``): chex's way of forbidding compilation
+on a platform (wrapping ``compiler.backend_compile_and_load``) and of finding the started clients."""
+
+import numpy as np
+import pytest
+
+import jaxle
+from jaxle._src import compiler, xla_bridge
+
+
+class Forbidden(RuntimeError):
+    pass
+
+
+def test_wrapping_the_compile_entry_point_sees_every_compilation():
+    inner = compiler.backend_compile_and_load
+    forbidden = jaxle.extend.backend.get_backend().platform
+    platforms = []
+
+    def wrapper(backend, *args, **kwargs):
+        platforms.append(backend.platform)
+        if backend.platform == forbidden:
+            raise Forbidden(f"Compiling a JAX program for {backend.platform} is forbidden")
+        return inner(backend, *args, **kwargs)
+
+    compiler.backend_compile_and_load = wrapper
+    try:
+        with pytest.raises(Forbidden):
+            jaxle.jit(lambda x: x * 3.0 + 1.0)(np.float32(2.0))
+    finally:
+        compiler.backend_compile_and_load = inner
+    assert platforms == [forbidden]
+    assert compiler.backend_compile_and_load is inner
+    np.testing.assert_allclose(jaxle.jit(lambda x: x * 3.0 + 1.0)(np.float32(2.0)), 7.0)
+
+
+def test_backends_lists_the_started_clients():
+    jaxle.numpy.ones(2).block_until_ready()
+    assert xla_bridge._backends == jaxle.extend.backend.backends()
+    with pytest.raises(AttributeError):
+        xla_bridge.no_such_name  # noqa: B018
