@@ -13,22 +13,11 @@ from jaxle_core.test_util import check_grads
 
 GOLDEN = jnp_golden.load("jnp_statistics_golden.json")
 
-# Cases whose values, weak types and errors agree but whose jaxpr text differs for reasons outside this module:
-TEXT_DIFFERS = {
-    # the loop-invariant residuals core's partial evaluation of searchsorted's scan hoists out of the loop are
-    # ordered by first use, JAX's in the order of its topological sort of the loop body (core's ad/scan.py).
-    "grad_interp": "scan partial eval",
-}
-
 
 @pytest.mark.parametrize("name", sorted(GEN.CASES))
 def test_matches_jax(name):
     actual = jnp_golden.run_case(jnp_golden.jaxle_namespace(), GEN.CASES[name])
-    expected = GOLDEN[name]
-    if name in TEXT_DIFFERS:
-        assert "jaxpr" in actual, actual
-        actual = {**actual, "jaxpr": expected["jaxpr"]}
-    jnp_golden.assert_case_matches(actual, expected)
+    jnp_golden.assert_case_matches(actual, GOLDEN[name])
 
 
 def _close(got, want, rtol=1e-5, atol=1e-6):

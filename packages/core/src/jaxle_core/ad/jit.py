@@ -80,7 +80,9 @@ jvp_rules[jit_p] = _jit_jvp
 
 def _jit_partial_eval(trace: PartialStagingTrace, args, params):
     unknowns = [trace.is_unknown(x) for x in args]
-    split, known = _cached(_partial_evals, params["jaxpr"], unknowns, lambda: _split_jit(params["jaxpr"], unknowns))
+    residuals_last = trace.sort_residuals
+    split, known = _cached(_partial_evals, params["jaxpr"], [*unknowns, residuals_last],
+                           lambda: _split_jit(params["jaxpr"], unknowns, residuals_last))
     known_args = [x for x, u in zip(args, unknowns) if not u]
     with core.set_current_trace(trace.parent):
         known_outs = bind_jit(known, known_args, params["name"], params["keep_unused"], params["inline"])
@@ -89,14 +91,21 @@ def _jit_partial_eval(trace: PartialStagingTrace, args, params):
     unknown_args = [x for x, u in zip(args, unknowns) if u]
     unknown_params = jit_params(split.unknown, params["name"], keep_unused=params["keep_unused"],
                                 inline=params["inline"])
-    unknown_outs = iter(trace.stage(jit_p, [*residuals, *unknown_args], unknown_params))
+    unknown_outs = iter(trace.stage(jit_p, [*unknown_args, *residuals] if residuals_last else
+                                    [*residuals, *unknown_args], unknown_params))
     known_iter = iter(known_outs[:n_known])
     return [next(unknown_outs) if u else next(known_iter) for u in split.out_unknowns]
 
 
-def _split_jit(closed: ClosedJaxpr, unknowns: list[bool]) -> tuple[SplitJaxpr, ClosedJaxpr]:
-    """The split of a jit's jaxpr, and its known part without dead equations."""
-    split = partial_eval_jaxpr(closed, unknowns)
+def _split_jit(closed: ClosedJaxpr, unknowns: list[bool], residuals_last: bool) -> tuple[SplitJaxpr, ClosedJaxpr]:
+    """The split of a jit's jaxpr, and its known part without dead equations. With ``residuals_last`` (a split
+    inside a jaxpr split as JAX's scan does) the residuals come in JAX's sorted order and after the unknown inputs."""
+    split = partial_eval_jaxpr(closed, unknowns, sort_residuals=residuals_last)
+    if residuals_last:
+        unknown = split.unknown.jaxpr
+        n_res = len(split.residual_sources)
+        split.unknown = ClosedJaxpr(unknown.replace(invars=unknown.invars[n_res:] + unknown.invars[:n_res]),
+                                    split.unknown.consts)
     return split, ClosedJaxpr(dce_jaxpr(split.known.jaxpr, instantiate=True)[0], split.known.consts)
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray
-from jaxle_core.core import ClosedJaxpr, Literal, Primitive, Tracer
+from jaxle_core.core import ClosedJaxpr, Jaxpr, Literal, Primitive, Tracer, Var
 from jaxle_core.jaxpr_util import dce_jaxpr
 from jaxle_core.staging import DebugInfo, StagingTrace, StagingTracer
 
@@ -39,6 +39,9 @@ class PartialStagingTrace(StagingTrace):
         self.parent = parent
         # id(value) -> literal: known constants passed to the staged jaxpr as residuals rather than written inline
         self.residual_constants: dict[int, Any] = {}
+        # Splitting a jaxpr as JAX's scan does: residuals in JAX's sorted order, and a split jit takes its
+        # unknown inputs before its residuals (see partial_eval_jaxpr).
+        self.sort_residuals = False
 
     def is_unknown(self, x: Any) -> bool:
         return isinstance(x, StagingTracer) and x._trace is self
@@ -64,12 +67,13 @@ class PartialStagingTrace(StagingTrace):
         """Record ``primitive`` as an equation of this trace whatever its operands."""
         return super().process_primitive(primitive, args, params)
 
-    def to_open_jaxpr(self, outs: Sequence[Any]) -> tuple[ClosedJaxpr, list[Any]]:
+    def to_open_jaxpr(self, outs: Sequence[Any], sort_residuals: bool = False) -> tuple[ClosedJaxpr, list[Any]]:
         """The staged jaxpr, without dead equations, with its residuals turned into leading invars, and the
         residual values.
 
         Residuals that are tracers of other traces or residual constants must be passed in; other concrete ones
-        stay constants.
+        stay constants. They come in the order they were first read, or with ``sort_residuals`` in the order of
+        JAX's topological sort (``residual_order``), which JAX's own jaxpr splitting gives them.
         """
         closed = self.to_closed_jaxpr(outs)
         jaxpr = closed.jaxpr
@@ -78,10 +82,72 @@ class PartialStagingTrace(StagingTrace):
                                  instantiate=[False] * n_consts + [True] * len(jaxpr.invars))
         kept = [(v, c) for v, c, u in zip(jaxpr.constvars, closed.consts, used) if u]
         traced = [isinstance(c, Tracer) or id(c) in self.residual_constants for _, c in kept]
+        if sort_residuals:
+            rank = {v: i for i, v in enumerate(residual_order(pruned, [v for (v, _), t in zip(kept, traced) if t]))}
+            kept = sorted(kept, key=lambda vc: rank.get(vc[0], len(rank)))
+            traced = [isinstance(c, Tracer) or id(c) in self.residual_constants for _, c in kept]
         opened = pruned.replace(constvars=[v for (v, _), t in zip(kept, traced) if not t],
                                 invars=[v for (v, _), t in zip(kept, traced) if t] + jaxpr.invars)
         return (ClosedJaxpr(opened, [c for (_, c), t in zip(kept, traced) if not t]),
                 [c for (_, c), t in zip(kept, traced) if t])
+
+
+def residual_order(jaxpr: Jaxpr, residuals: Sequence[Var]) -> list[Var]:
+    """``residuals`` (variables ``jaxpr`` reads but does not define) in the order JAX lists them.
+
+    JAX builds the staged jaxpr from a graph of tracers: one per unknown input and equation output, and a fresh
+    one for every read of a residual; it sorts that graph topologically from the unknown inputs and the outputs
+    (counting each node's consumers by a depth-first walk, then emitting from a stack of nodes whose consumers are
+    all emitted, and reversing) and names residuals as it meets them. That order is reproduced here.
+    """
+    residual_set = set(residuals)
+    parents: list[list[int]] = []
+    residual_of: dict[int, Var] = {}
+    node_of: dict[Var, int] = {}
+
+    def new_node(node_parents: list[int]) -> int:
+        parents.append(node_parents)
+        return len(parents) - 1
+
+    def read(atom: Any) -> int | None:
+        if type(atom) is Literal:
+            return None
+        if atom in residual_set:
+            node = new_node([])
+            residual_of[node] = atom
+            return node
+        return node_of.setdefault(atom, new_node([]))
+
+    end_nodes = [node_of.setdefault(v, new_node([])) for v in jaxpr.invars if v not in residual_set]
+    for eqn in jaxpr.eqns:
+        eqn_parents = [n for n in map(read, eqn.invars) if n is not None]
+        for v in eqn.outvars:
+            node_of[v] = new_node(eqn_parents)
+    end_nodes += [n for n in map(read, jaxpr.outvars) if n is not None]
+    end_nodes = list(dict.fromkeys(end_nodes))
+    consumers: dict[int, int] = {}
+    stack = list(end_nodes)
+    while stack:
+        node = stack.pop()
+        if node in consumers:
+            consumers[node] += 1
+        else:
+            consumers[node] = 1
+            stack.extend(parents[node])
+    for node in end_nodes:
+        consumers[node] -= 1
+    ready = [node for node in end_nodes if consumers[node] == 0]
+    emitted = []
+    while ready:
+        node = ready.pop()
+        emitted.append(node)
+        for parent in parents[node]:
+            if consumers[parent] == 1:
+                ready.append(parent)
+            else:
+                consumers[parent] -= 1
+    ordered = dict.fromkeys(residual_of[n] for n in reversed(emitted) if n in residual_of)
+    return list(ordered) + [v for v in residuals if v not in ordered]
 
 
 @dataclass(eq=False)
@@ -105,13 +171,15 @@ class SplitJaxpr:
         return [known_inputs[j] if source == "input" else known_outputs[j] for source, j in self.residual_sources]
 
 
-def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool]) -> SplitJaxpr:
-    """Split ``closed`` into the part computable from its known inputs and the part needing the unknown ones."""
+def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool], sort_residuals: bool = False) -> SplitJaxpr:
+    """Split ``closed`` into the part computable from its known inputs and the part needing the unknown ones
+    (``sort_residuals``: see ``PartialStagingTrace.to_open_jaxpr``)."""
     in_avals: list[ShapedArray] = closed.in_avals
     known_trace = StagingTrace(closed.jaxpr.debug_info)
     with core.new_trace(known_trace):
         known_args = [known_trace.new_arg(a) for a, u in zip(in_avals, unknowns) if not u]
         unknown_trace = PartialStagingTrace(known_trace, closed.jaxpr.debug_info)
+        unknown_trace.sort_residuals = sort_residuals
         unknown_trace.residual_constants = {id(atom.val): atom for eqn in closed.jaxpr.eqns
                                             for atom in eqn.invars if type(atom) is Literal and atom.residual}
         with core.set_current_trace(unknown_trace):
@@ -121,7 +189,8 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool]) -> SplitJa
             outs = core.eval_jaxpr(closed.jaxpr, closed.consts, *args)
         unknown_trace.invalidate()
         out_unknowns = [unknown_trace.is_unknown(x) for x in outs]
-        unknown, residual_values = unknown_trace.to_open_jaxpr([x for x, u in zip(outs, out_unknowns) if u])
+        unknown, residual_values = unknown_trace.to_open_jaxpr([x for x, u in zip(outs, out_unknowns) if u],
+                                                               sort_residuals)
         inputs = {id(x): j for j, x in enumerate(known_args)}
         known_outs = [x for x, u in zip(outs, out_unknowns) if not u]
         outputs = {id(x): k for k, x in reversed(list(enumerate(known_outs)))}

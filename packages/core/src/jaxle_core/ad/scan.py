@@ -134,10 +134,11 @@ class _Split:
                                *args)
 
 
-def _split(closed: ClosedJaxpr, unknowns: Sequence[bool], instantiate_outs: Sequence[bool]) -> _Split:
+def _split(closed: ClosedJaxpr, unknowns: Sequence[bool], instantiate_outs: Sequence[bool],
+           sort_residuals: bool = False) -> _Split:
     """``partial_eval_jaxpr`` whose outputs in ``instantiate_outs`` are unknown even when computable now
     (they become residuals that the unknown jaxpr returns)."""
-    split = partial_eval_jaxpr(closed, unknowns)
+    split = partial_eval_jaxpr(closed, unknowns, sort_residuals)
     known = split.known.jaxpr
     residuals = [known.invars[j] if source == "input" else known.outvars[j] for source, j in split.residual_sources]
     unknown = split.unknown.jaxpr
@@ -202,8 +203,9 @@ def _scan_partial_eval(trace: PartialStagingTrace, args, params):
     stacked_candidates = [r for r, f in zip(first.residuals, forwarded) if f is None]
     n_kouts = len(first.known_outs)
     known_body = ClosedJaxpr(first.known.replace(outvars=first.known_outs + stacked_candidates), first.known_consts)
+    # (its residuals, the known loop's constants, in the order of JAX's topological sort)
     second = _split(known_body, [False] * n_kconsts + [True] * (len(known_args) - n_kconsts),
-                    [True] * n_kouts + [False] * len(stacked_candidates))
+                    [True] * n_kouts + [False] * len(stacked_candidates), sort_residuals=True)
     with core.set_current_trace(trace.parent):
         hoisted = second.eval_known(known_args[:n_kconsts])
         invariant, loop_consts = hoisted[:len(second.known_outs)], hoisted[len(second.known_outs):]
