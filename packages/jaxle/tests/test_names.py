@@ -24,10 +24,6 @@ CALLS = "jaxle stages calls as jit equations; there is no separate call primitiv
 # Names whose subsystem is its own piece of work, per namespace ("" is the top level); each says why it waits.
 LATER: dict[str, dict[str, str]] = {
     "": {
-        **dict.fromkeys(["NamedSharding", "P", "Shard", "auto_pcast", "make_array_from_callback",
-                         "make_array_from_process_local_data", "make_array_from_single_device_arrays", "make_mesh",
-                         "memory", "remove_size_one_mesh_axis_from_type", "reshard", "set_mesh", "sharding"],
-                        MULTI_DEVICE),
         **dict.fromkeys(["Ref", "ad", "ds", "empty_ref", "free_ref", "freeze", "new_ref", "ref"], REFS),
     },
     "ad_checkpoint": {
@@ -119,6 +115,10 @@ LATER: dict[str, dict[str, str]] = {
         **dict.fromkeys(["build_ffi_lowering_function", "ffi_lowering"],
                         "JAX's MLIR lowering-rule API (jaxle lowers ffi_call itself; there are no MLIR rules)"),
         "register_ffi_type": "typed-FFI user types with a TypeRegistration (register_ffi_type_id covers type ids)",
+    },
+    "sharding": {
+        **dict.fromkeys(["ManualAxisType", "auto_axes", "explicit_axes"],
+                        "sharding in types (Explicit mesh axes carried by array types) is not modelled"),
     },
     "stages": dict.fromkeys(["ArgInfo", "CompilerOptions", "Wrapped"], "typing helpers of the stages API"),
 }

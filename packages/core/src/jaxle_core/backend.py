@@ -28,8 +28,10 @@ class Backend(Protocol):
         """Evaluate one primitive on concrete values; returns Array(s)."""
 
     def compile(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool],
-                keep_unused: bool, device: Any) -> Callable[..., list[Any]]:
-        """A callable taking the jaxpr's flat inputs (concrete values) and returning its outputs."""
+                keep_unused: bool, device: Any, in_shardings: Sequence[Any] = (),
+                out_shardings: Sequence[Any] = ()) -> Callable[..., list[Any]]:
+        """A callable taking the jaxpr's flat inputs (concrete values) and returning its outputs; the shardings
+        (one per input and output, None where free; empty when none was asked for) lay them out over devices."""
 
     def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool] = (),
                    keep_unused: bool = False) -> str:
@@ -82,7 +84,7 @@ class ReferenceBackend:
             return [_wrap(out, aval) for out, aval in zip(outs, out_avals)]
         return _wrap(outs, out_avals)
 
-    def compile(self, closed_jaxpr, name, donated_invars, keep_unused, device):
+    def compile(self, closed_jaxpr, name, donated_invars, keep_unused, device, in_shardings=(), out_shardings=()):
         jaxpr, consts = closed_jaxpr.jaxpr, closed_jaxpr.consts
         out_avals = jaxpr.out_avals
 

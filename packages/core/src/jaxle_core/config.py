@@ -31,7 +31,7 @@ __all__ = [
     "transfer_guard_device_to_host", "transfer_guard_device_to_device", "array_garbage_collection_guard",
     "thread_guard", "allow_f16_reductions", "softmax_custom_jvp", "jax2tf_associative_scan_reductions",
     "default_prng_impl", "threefry_partitionable", "enable_custom_prng", "legacy_prng_key", "debug_key_reuse",
-    "make_user_context",
+    "make_user_context", "remove_size_one_mesh_axis_from_type", "auto_pcast",
 ]
 
 
@@ -338,6 +338,13 @@ threefry_partitionable = _define_bool("jax_threefry_partitionable", True, in_tra
                                       doc="Use the threefry PRNG formulation that shards without communication.")
 debug_key_reuse = _define_bool("jax_debug_key_reuse", False, in_trace_context=True,
                                doc="Raise KeyReuseError when a PRNG key is used twice.")
+# Switches of JAX's sharding in types (Explicit mesh axes in avals), which jaxle does not model: they are kept so
+# that programs setting them run, and change nothing.
+remove_size_one_mesh_axis_from_type = _define_bool(
+    "jax_remove_size_one_mesh_axis_from_type", False, in_trace_context=True,
+    doc="Leave mesh axes of size one out of the shardings in array types.")
+auto_pcast = _define_bool("jax_auto_pcast", True, in_trace_context=True,
+                          doc="Insert the casts between varying and invarying values under shard_map automatically.")
 
 _prng_impl_parse = _enum_parser(["threefry2x32", "threefry4x32", "rbg", "unsafe_rbg", "philox2x32", "philox4x32"],
                                 optional=False)

@@ -43,7 +43,9 @@ from jaxle_core.config import disable_jit as _disable_jit_flag
 from jaxle_core.config import explain_cache_misses, log_compiles, no_tracing, trace_context
 from jaxle_core.core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Primitive, Tracer, Var
 from jaxle_core.jaxpr_util import call_primitives, dce_jaxpr, dce_rules
+from jaxle_core.mesh import get_mesh
 from jaxle_core.pretty import Doc, PpContext, pp_eqn_generic, pp_eqn_rules
+from jaxle_core.sharding import flat_jit_shardings
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 from jaxle_tree.equality_errors import equality_errors
 
@@ -80,7 +82,7 @@ def jit_params(jaxpr: ClosedJaxpr, name: str, donated_invars: Sequence[bool] | N
     n = len(jaxpr.jaxpr.invars)
     return dict(jaxpr=jaxpr, in_shardings=(None,) * n, out_shardings=(None,) * len(jaxpr.jaxpr.outvars),
                 in_layouts=(None,) * n, out_layouts=(None,) * len(jaxpr.jaxpr.outvars),
-                donated_invars=tuple(donated_invars or (False,) * n), ctx_mesh=None, name=name,
+                donated_invars=tuple(donated_invars or (False,) * n), ctx_mesh=get_mesh(), name=name,
                 keep_unused=keep_unused, inline=inline, compiler_options_kvs=())
 
 
@@ -312,7 +314,8 @@ class JitWrapped:
     """A function staged out and compiled by ``jit``."""
 
     def __init__(self, fun: Callable, static_argnums=(), static_argnames=(), donate_argnums=(),
-                 donate_argnames=(), keep_unused: bool = False, inline: bool = False, device=None, backend=None):
+                 donate_argnames=(), keep_unused: bool = False, inline: bool = False, device=None, backend=None,
+                 in_shardings=None, out_shardings=None):
         functools.update_wrapper(self, fun)  # copies fun.__dict__, so set our own attributes after it
         self.fun = fun
         self.__name__ = getattr(fun, "__name__", type(fun).__name__)
@@ -335,6 +338,8 @@ class JitWrapped:
         self.inline = inline
         self.device = device
         self.backend = backend
+        self.in_shardings = in_shardings
+        self.out_shardings = out_shardings
         self._has_static = bool(self.static_argnums or self.static_argnames)
         self._static_names = frozenset(self.static_argnames)
         # Positional arguments before this index are never static (none are when a static index is negative).
@@ -427,6 +432,11 @@ class JitWrapped:
                 cache_misses.explain(self.fun, self._seen_keys, key, self._arg_names(args, kwargs, dynamic))
             self._seen_keys.append(key)
             entry = _CacheEntry(in_tree, *self._trace_uncached(args, kwargs, dynamic, in_tree, avals))
+            if self.in_shardings is not None or self.out_shardings is not None:
+                entry.in_shardings, entry.out_shardings = flat_jit_shardings(
+                    self.in_shardings, self.out_shardings, tuple(dynamic[0]),
+                    len(tree.tree_leaves(dynamic[1])), avals, entry.out_tree.unflatten(entry.jaxpr.out_avals),
+                    entry.jaxpr.out_avals)
             if entry.cacheable:
                 self._traces[key] = entry
         return entry, flat
@@ -485,7 +495,7 @@ class JitWrapped:
             if executable is None:
                 backend, device = self._backend_and_device()
                 executable = entry.executable = backend.compile(entry.jaxpr, self.__name__, entry.donated,
-                                                                self.keep_unused, device)
+                                                                self.keep_unused, device, **entry.shardings())
             if execution_checks.armed:
                 outs = execution_checks.call_jit_checked(self.__name__, entry.jaxpr, executable, flat)
             else:
@@ -497,6 +507,8 @@ class JitWrapped:
         converted, extra = hoist_traced_consts(closed)
         params = jit_params(converted, self.__name__, (False,) * len(extra) + entry.donated, self.keep_unused,
                             self.inline)
+        if entry.in_shardings or entry.out_shardings:
+            params.update(in_shardings=(None,) * len(extra) + entry.in_shardings, out_shardings=entry.out_shardings)
         outs = jit_p.bind(*extra, *flat, **params)
         return entry.out_tree.unflatten(outs)
 
@@ -568,8 +580,17 @@ class _CacheEntry:
     out_tree: Any
     donated: tuple[bool, ...]
     executable: Callable[..., list[Any]] | None = field(default=None, init=False)
+    # per flat argument and output: the Sharding asked for, or None (empty when jit was given none)
+    in_shardings: tuple = field(default=(), init=False)
+    out_shardings: tuple = field(default=(), init=False)
     single_output: bool = field(init=False)
     cacheable: bool = field(init=False)
+
+    def shardings(self) -> dict:
+        """The keywords telling a backend's ``compile`` the shardings asked for (none when there are none)."""
+        if not self.in_shardings and not self.out_shardings:
+            return {}
+        return {"in_shardings": self.in_shardings, "out_shardings": self.out_shardings}
 
     def __post_init__(self):
         self.single_output = self.out_tree == _ONE_LEAF
@@ -673,11 +694,16 @@ def _donated_leaves(donate_argnums, donate_argnames, args, dynamic_kwargs, stati
     return tuple(flags)
 
 
-def jit(fun: Callable | None = None, *, static_argnums=(), static_argnames=(), donate_argnums=(),
-        donate_argnames=(), keep_unused: bool = False, inline: bool = False, device=None, backend=None):
-    """Compile ``fun`` with the current backend, tracing once per argument signature."""
+def jit(fun: Callable | None = None, *, in_shardings=None, out_shardings=None, static_argnums=(),
+        static_argnames=(), donate_argnums=(), donate_argnames=(), keep_unused: bool = False, inline: bool = False,
+        device=None, backend=None):
+    """Compile ``fun`` with the current backend, tracing once per argument signature.
+
+    ``in_shardings`` and ``out_shardings`` (Shardings, or PartitionSpecs over the current mesh; pytree prefixes of
+    the positional arguments and of the outputs) lay the arrays out over several devices."""
     if fun is None:
-        return functools.partial(jit, static_argnums=static_argnums, static_argnames=static_argnames,
+        return functools.partial(jit, in_shardings=in_shardings, out_shardings=out_shardings,
+                                 static_argnums=static_argnums, static_argnames=static_argnames,
                                  donate_argnums=donate_argnums, donate_argnames=donate_argnames,
                                  keep_unused=keep_unused, inline=inline, device=device, backend=backend)
     if not callable(fun):
@@ -690,4 +716,4 @@ def jit(fun: Callable | None = None, *, static_argnums=(), static_argnames=(), d
         raise ValueError(f"can't specify both a device and a backend for jit, got device={device} and "
                          f"backend={backend!r}")
     return JitWrapped(fun, static_argnums, static_argnames, donate_argnums, donate_argnames, keep_unused, inline,
-                      device, backend)
+                      device, backend, in_shardings, out_shardings)

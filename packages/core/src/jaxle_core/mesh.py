@@ -8,7 +8,6 @@ ambient one that sharding-in-types and ``reshard`` read.
 
 from __future__ import annotations
 
-import contextlib
 import enum
 import threading
 import warnings
@@ -411,18 +410,20 @@ class set_mesh:  # noqa: N801 - a function in JAX's API that also works as a con
         _state.abstract_meshes.pop()
 
 
-@contextlib.contextmanager
-def use_abstract_mesh(mesh: AbstractMesh) -> Iterator[None]:
+class use_abstract_mesh:  # noqa: N801 - JAX's name for this context manager
     """Trace with ``mesh`` as the current abstract mesh (of the same size as the current one)."""
-    if not isinstance(mesh, AbstractMesh):
-        raise ValueError(f"Expected mesh of type `jax.sharding.AbstractMesh`. Got {type(mesh)}")
-    previous = get_abstract_mesh()
-    if not previous.empty and previous.size != mesh.size:
-        raise ValueError(f"use_abstract_mesh cannot change the size of the mesh. Got new mesh: {mesh} with "
-                         f"size={mesh.size} and prev mesh: {previous} with size={previous.size}")
-    _state.abstract_meshes.append(mesh)
-    try:
-        yield
-    finally:
-        _state.abstract_meshes.pop()
 
+    def __init__(self, mesh: AbstractMesh) -> None:
+        if not isinstance(mesh, AbstractMesh):
+            raise ValueError(f"Expected mesh of type `jax.sharding.AbstractMesh`. Got {type(mesh)}")
+        self._mesh = mesh
+
+    def __enter__(self) -> None:
+        previous = get_abstract_mesh()
+        if not previous.empty and previous.size != self._mesh.size:
+            raise ValueError(f"use_abstract_mesh cannot change the size of the mesh. Got new mesh: {self._mesh} with "
+                             f"size={self._mesh.size} and prev mesh: {previous} with size={previous.size}")
+        _state.abstract_meshes.append(self._mesh)
+
+    def __exit__(self, *exc: Any) -> None:
+        _state.abstract_meshes.pop()

@@ -23,6 +23,7 @@ from jaxle_core.lax.eigen import eig, eigh
 from jaxle_core.lax.elementwise import ge_p
 from jaxle_core.lax.standard import FLOATING, elementwise_primitive
 from jaxle_core.lax.svd import svd
+from jaxle_core.sharding import Sharding
 from jaxle_core.test_util import check_grads, check_jvp, check_vjp
 
 # ---------------------------------------------------------------- the checker catches wrong rules
@@ -112,10 +113,13 @@ def test_tolerances_are_per_dtype_and_scale_the_check():
 # ---------------------------------------------------------------- the sweep over primitives
 
 
-class OneDeviceSharding:
+class OneDeviceSharding(Sharding):
     """A stand-in for a sharding over one device (jaxle_core has no devices of its own)."""
 
     device_set = frozenset({"the device"})
+
+    def devices_indices_map(self, global_shape):
+        return {"the device": (slice(None),) * len(global_shape)}
 
 
 @dataclass(frozen=True)

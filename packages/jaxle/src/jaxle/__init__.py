@@ -38,6 +38,7 @@ from jaxle import (  # noqa: E402, F401
     profiler,
     random,
     scipy,
+    sharding,
     stages,
     test_util,
     tree,
@@ -46,6 +47,7 @@ from jaxle import (  # noqa: E402, F401
     version,
 )
 from jaxle.environment_info import print_environment_info  # noqa: E402, F401
+from jaxle.memory_spaces import memory  # noqa: E402, F401
 from jaxle_core import (  # noqa: E402, F401
     Array,
     ShapeDtypeStruct,
@@ -84,9 +86,10 @@ from jaxle_core import (  # noqa: E402, F401
     vmap,
 )
 from jaxle_core.ad import jacrev as jacobian  # noqa: E402, F401  (JAX's alias)
-from jaxle_core.config import (  # noqa: E402, F401
+from jaxle_core.config import (  # noqa: E402, F401  # noqa: E402, F401
     allow_f16_reductions,
     array_garbage_collection_guard,
+    auto_pcast,
     check_tracer_leaks,
     checking_leaks,
     config,
@@ -108,6 +111,7 @@ from jaxle_core.config import (  # noqa: E402, F401
     no_tracing,
     numpy_dtype_promotion,
     numpy_rank_promotion,
+    remove_size_one_mesh_axis_from_type,
     softmax_custom_jvp,
     thread_guard,
     threefry_partitionable,
@@ -117,7 +121,18 @@ from jaxle_core.config import (  # noqa: E402, F401
     transfer_guard_host_to_device,
 )
 from jaxle_core.dtypes import float0  # noqa: E402, F401
+from jaxle_core.lax.placement import reshard  # noqa: E402, F401
+from jaxle_core.mesh import PartitionSpec as P  # noqa: E402, F401
+from jaxle_core.mesh import set_mesh  # noqa: E402, F401
+from jaxle_core.sharding import NamedSharding  # noqa: E402, F401
 from jaxle_xla.api import *  # noqa: E402, F401, F403  (the devices and transfers, listed once in jaxle_xla.api)
+from jaxle_xla.make_array import (  # noqa: E402, F401
+    make_array_from_callback,
+    make_array_from_process_local_data,
+    make_array_from_single_device_arrays,
+)
+from jaxle_xla.sharded_array import Shard  # noqa: E402, F401
+from jaxle_xla.sharding import make_mesh  # noqa: E402, F401
 
 # JAX 0.10.2 answers these removed pmap-era transfers with a pointer to their replacement.
 _REPLACED_BY_DEVICE_PUT = frozenset({"device_put_replicated", "device_put_sharded"})

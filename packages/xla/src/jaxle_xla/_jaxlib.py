@@ -60,6 +60,12 @@ class DeviceSharding(xc.SingleDeviceSharding):
     def _to_xla_hlo_sharding(self, ndim: int):
         return xc.HloSharding.replicate()
 
+    def devices_indices_map(self, global_shape: tuple[int, ...]) -> dict:
+        return {self._device: (slice(None),) * len(global_shape)}
+
+    def shard_shape(self, global_shape: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(global_shape)
+
     def __hash__(self) -> int:
         return hash(self._device)
 
@@ -317,6 +323,54 @@ def dlpack_capsule(buffer: DeviceBuffer, stream: Any = None) -> Any:
     array's own handle does).
     """
     return _jax.buffer_to_dlpack_managed_tensor(buffer._fully_replicated_shard(), stream=stream)
+
+
+# ---------------------------------------------------------------- arrays over several devices
+# Laid out by the exact xc.GSPMDSharding: jaxlib's C++ calls no Python for it (a Python subclass would be called
+# back). Shard positions index the sharding's device list, never device ids.
+
+
+@functools.lru_cache(maxsize=1024)
+def hlo_sharding(text: str) -> Any:
+    return xc.HloSharding.from_string(text)
+
+
+def gspmd_sharding(devices: Sequence[Device], hlo: Any) -> Any:
+    return xc.GSPMDSharding(tuple(devices), hlo)
+
+
+def put_shards(aval: Any, sharding: Any, shards: Sequence[Any], devices: Sequence[Device]) -> DeviceBuffer:
+    """One array over ``devices`` made of ``shards`` (host arrays, or buffers on those devices), one each in order.
+    The caller has checked their shapes: a wrong one crashes the process when a program reads it."""
+    return xc.batched_device_put(aval, sharding, list(shards), list(devices), True)
+
+
+def shard_buffers(buffer: DeviceBuffer) -> list[DeviceBuffer]:
+    """The single-device buffers of an array, in the order of its sharding's device list."""
+    return buffer._arrays
+
+
+def compile_spmd(client: Any, module_text: str, devices: Sequence[Device]) -> LoadedExecutable:
+    """Compile a Shardy-annotated StableHLO module partitioned over ``devices`` (one partition each), letting
+    the partitioner choose the layouts of results the module leaves open."""
+    options = xc.CompileOptions()
+    build = options.executable_build_options
+    build.num_replicas = 1
+    build.num_partitions = len(devices)
+    build.use_spmd_partitioning = True
+    build.use_shardy_partitioner = True
+    build.allow_spmd_sharding_propagation_to_output = [True]
+    build.device_assignment = xc.DeviceAssignment.create(np.array([[d.id for d in devices]]))
+    return client.compile_and_load(module_text, xc.DeviceList(tuple(devices)), options)
+
+
+def output_hlo_shardings(executable: LoadedExecutable) -> list[Any]:
+    """The HLO sharding of each output XLA's partitioner settled on."""
+    return [xc.HloSharding.from_proto(p) for p in executable.get_output_shardings()]
+
+
+def sharded_result_handler(aval: Any, sharding: Any) -> Any:
+    return xc.array_result_handler(aval, sharding, committed=True, _skip_checks=True)
 
 
 # ---------------------------------------------------------------- executables

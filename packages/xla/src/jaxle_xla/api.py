@@ -12,6 +12,7 @@ from jaxle_core import core
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p
+from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib, transfer_guard
 from jaxle_xla.array import XlaArray
 from jaxle_xla.clients import (
@@ -36,10 +37,11 @@ Device = _jaxlib.Device
 
 
 def _is_placement(spec: Any) -> bool:
-    return spec is None or isinstance(spec, (_jaxlib.Device, _jaxlib.DeviceSharding))
+    return spec is None or isinstance(spec, (_jaxlib.Device, _jaxlib.DeviceSharding, NamedSharding))
 
 
-def _placement_device(spec: Any) -> _jaxlib.Device | None:
+def _placement_device(spec: Any) -> _jaxlib.Device | NamedSharding | None:
+    """Where ``spec`` puts an array: a device, a NamedSharding (several devices), or None (the default)."""
     if not _is_placement(spec):
         raise ValueError("`jax.device_put` only accepts `None`, `jax.sharding.Sharding`, `jax.Device`, `Format`, "
                          f"`jax.memory.Space` or a pytree of these values. Received invalid value: {spec}")
@@ -61,9 +63,11 @@ def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = Fa
     # local: the package's __init__ imports this module before it creates xla_backend
     from jaxle_xla import xla_backend as backend
 
-    def put(leaf: Any, target: _jaxlib.Device | None) -> Any:
+    def put(leaf: Any, target: _jaxlib.Device | NamedSharding | None) -> Any:
         out = backend.device_put(leaf, target, get_aval(leaf).weak_type)
         if type(leaf) is XlaArray and out._buffer is leaf._buffer and (donate or may_alias is False):
+            if leaf._sharding is not None:  # a new layout of the same values: new buffers, never aliases
+                return backend.device_put(np.asarray(leaf), target, leaf.aval.weak_type)
             buffer = _jaxlib.copy_buffer(leaf._buffer, out.device) if may_alias is False else leaf._buffer
             out = XlaArray(buffer, leaf.aval, out._committed)
             out._host = leaf._host
@@ -119,4 +123,4 @@ def live_arrays(platform: str | None = None) -> list[XlaArray]:
     # Arrays are not registered anywhere when made (that would cost on every operation): the garbage
     # collector's list of tracked objects holds them all.
     return [x for x in gc.get_objects()
-            if type(x) is XlaArray and not x.is_deleted() and x.device.platform in wanted]
+            if type(x) is XlaArray and not x.is_deleted() and next(iter(x.devices())).platform in wanted]

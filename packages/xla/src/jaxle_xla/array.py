@@ -9,7 +9,7 @@ import numpy as np
 
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, aval_handlers
-from jaxle_xla import _jaxlib
+from jaxle_xla import _jaxlib, sharded_array
 
 
 class DLDeviceType(enum.IntEnum):
@@ -30,15 +30,20 @@ class XlaArray(Array):
     ``committed`` says whether the array was placed on its device explicitly
     (``device_put`` with a device, or computed from committed arrays): computations
     on committed arrays run on their device, uncommitted ones follow the others.
+
+    An array laid out over several devices by a NamedSharding (``_sharding``) holds one
+    buffer of several shards; it is always committed.
     """
 
-    __slots__ = ("aval", "_buffer", "_host", "_committed", "_inline")
+    __slots__ = ("aval", "_buffer", "_host", "_committed", "_inline", "_sharding")
 
-    def __init__(self, buffer: _jaxlib.DeviceBuffer, aval: ShapedArray, committed: bool = False):
+    def __init__(self, buffer: _jaxlib.DeviceBuffer, aval: ShapedArray, committed: bool = False,
+                 sharding: Any = None):
         self.aval = aval
         self._buffer = buffer
         self._host: np.ndarray | None = None
         self._committed = committed
+        self._sharding = sharding
 
     def _check_alive(self) -> None:
         if self._buffer.is_deleted():
@@ -48,7 +53,10 @@ class XlaArray(Array):
     def _value(self) -> np.ndarray:
         self._check_alive()
         if self._host is None:
-            self._host = _jaxlib.to_host(self._buffer, self.aval.shape, self.aval.dtype)
+            if self._sharding is not None:
+                self._host = sharded_array.read(self._buffer, self.aval, self._sharding)
+            else:
+                self._host = _jaxlib.to_host(self._buffer, self.aval.shape, self.aval.dtype)
         return self._host
 
     def __array__(self, dtype=None, copy=None):
@@ -82,16 +90,40 @@ class XlaArray(Array):
         return self._buffer.is_deleted()
 
     @property
-    def device(self) -> _jaxlib.Device:
+    def device(self) -> Any:
+        """The array's device; its sharding when it spans several."""
         self._check_alive()
-        return _jaxlib.buffer_device(self._buffer)
+        return self._sharding or _jaxlib.buffer_device(self._buffer)
 
     def devices(self) -> set[_jaxlib.Device]:
-        return {self.device}
+        self._check_alive()
+        return self.sharding.device_set
 
     @property
-    def sharding(self) -> _jaxlib.DeviceSharding:
-        return _jaxlib.sharding_for(_jaxlib.buffer_device(self._buffer))
+    def sharding(self) -> Any:
+        return self._sharding or _jaxlib.sharding_for(_jaxlib.buffer_device(self._buffer))
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        return self.sharding.is_fully_replicated
+
+    @property
+    def is_fully_addressable(self) -> bool:
+        return self.sharding.is_fully_addressable
+
+    @property
+    def addressable_shards(self) -> list[sharded_array.Shard]:
+        """Each device's part of the array, with its index into the whole."""
+        self._check_alive()
+        if self._sharding is not None:
+            return sharded_array.shards(self)
+        device = _jaxlib.buffer_device(self._buffer)
+        return [sharded_array.Shard(device, (slice(None),) * self.ndim, 0, self)]
+
+    global_shards = addressable_shards
+
+    def addressable_data(self, index: int) -> XlaArray:
+        return self.addressable_shards[index].data
 
     @property
     def committed(self) -> bool:

@@ -17,10 +17,12 @@ from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.extended import ExtendedArray
+from jaxle_core.sharding import NamedSharding
 from jaxle_core.staging import trace_to_jaxpr
-from jaxle_xla import _jaxlib, clients, transfer_guard
+from jaxle_xla import _jaxlib, clients, sharded_array, transfer_guard
 from jaxle_xla.array import XlaArray
 from jaxle_xla.executable import Executable, PerDeviceExecutable, Program, host_buffer, placement
+from jaxle_xla.spmd import FollowShardings, SpmdFunction, has_sharded_argument, jaxpr_mesh, params_mesh
 
 _HOST_COPY_BYTES = 4096
 _WEAK_SCALARS_KEPT = 1024
@@ -40,6 +42,16 @@ def _params_key(params: dict) -> tuple:
     return tuple([(name, _jaxpr_key(value)) for name, value in params.items()])
 
 
+def _primitive_jaxpr(primitive: core.Primitive, avals: tuple, params: dict) -> core.ClosedJaxpr:
+    """The jaxpr of one application of ``primitive``, for compiling it eagerly."""
+
+    def apply(*xs):
+        out = primitive.bind(*xs, **params)
+        return list(out) if primitive.multiple_results else [out]
+
+    return trace_to_jaxpr(apply, avals, None)
+
+
 class XlaBackend:
     """Runs primitives and jaxprs with XLA on the default platform's devices."""
 
@@ -55,6 +67,8 @@ class XlaBackend:
 
     def apply_primitive(self, primitive: core.Primitive, args: Sequence[Any], params: dict) -> Any:
         avals = tuple([get_aval(x) for x in args])
+        if self._only_device is None and (has_sharded_argument(args) or params_mesh(params) is not None):
+            return self._apply_partitioned(primitive, args, params, avals)
         device = self._only_device or self._place(args, primitive.name)
         try:
             # the flags that change tracing (x64, jax_threefry_partitionable, ...) change the compiled program
@@ -78,20 +92,32 @@ class XlaBackend:
             self._several_devices = True
         return placement(args, name)
 
-    def _compile_primitive(self, primitive, avals, params, device) -> Executable:
-        def apply(*xs):
-            out = primitive.bind(*xs, **params)
-            return list(out) if primitive.multiple_results else [out]
+    def _apply_partitioned(self, primitive: core.Primitive, args: Sequence[Any], params: dict, avals: tuple) -> Any:
+        """``primitive`` on arguments laid out over several devices, partitioned as they are."""
+        key = (primitive, _params_key(params), avals, SpmdFunction, config.trace_context())
+        function = self._eager.lookup(key)
+        if function is None:
+            function = self._eager[key] = SpmdFunction(_primitive_jaxpr(primitive, avals, params), primitive.name,
+                                                       (), True)
+        outs = function(*args)
+        return outs if primitive.multiple_results else outs[0]
 
-        closed = trace_to_jaxpr(apply, avals, None)
-        return Executable(closed, primitive.name, (), True, device)
+    def _compile_primitive(self, primitive, avals, params, device) -> Executable:
+        return Executable(_primitive_jaxpr(primitive, avals, params), primitive.name, (), True, device)
 
     # -- jit
 
     def compile(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool],
-                keep_unused: bool, device: Any) -> PerDeviceExecutable:
-        """``device``: a Device, a platform name (``jit(backend=...)``), or None to follow the arguments."""
-        executable = PerDeviceExecutable(closed_jaxpr, name, donated_invars, keep_unused, device)
+                keep_unused: bool, device: Any, in_shardings: Sequence[Any] = (),
+                out_shardings: Sequence[Any] = ()) -> Any:
+        """``device``: a Device, a platform name (``jit(backend=...)``), or None to follow the arguments.
+        NamedShardings (asked for, or named by sharding constraints inside) partition the program over a mesh."""
+        spec = (closed_jaxpr, name, donated_invars, keep_unused)
+        if any(isinstance(s, NamedSharding) for s in (*in_shardings, *out_shardings)) or jaxpr_mesh(closed_jaxpr):
+            return SpmdFunction(*spec, in_shardings or None, out_shardings or None)
+        executable = PerDeviceExecutable(*spec, device)
+        if device is None and not clients.has_one_device():
+            return FollowShardings(executable, *spec)
         return executable.direct  # one device: skip the per-device lookup on every call
 
     def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool] = (),
@@ -102,7 +128,14 @@ class XlaBackend:
     # -- devices
 
     def device_put(self, x: Any, device: Any = None, weak_type: bool = False) -> XlaArray:
-        """``x`` on ``device`` (committed), or uncommitted on the default device when None."""
+        """``x`` on ``device`` (committed), or uncommitted on the default device when None; ``device`` may be a
+        NamedSharding, laying ``x`` out over its devices."""
+        if isinstance(device, NamedSharding):
+            return self._put_sharded(x, device, weak_type)
+        if type(x) is XlaArray and x._sharding is not None:
+            if device is None:
+                return x
+            x = x._value  # gathered, then put on the one device
         if type(x) is XlaArray:
             if device is None:
                 return x
@@ -133,6 +166,17 @@ class XlaBackend:
             host.flags.writeable = False
             array._host = host
         return array
+
+    def _put_sharded(self, x: Any, sharding: NamedSharding, weak_type: bool) -> Any:
+        if isinstance(x, ExtendedArray):
+            return x.aval.dtype.wrap(self._put_sharded(x.physical, sharding, False))
+        aval = get_aval(x)
+        if weak_type != aval.weak_type and not isinstance(x, Array):
+            aval = aval.update(weak_type=weak_type)
+        if type(x) is XlaArray and x._sharding == sharding:
+            return x
+        value = np.asarray(x._value if isinstance(x, Array) else x, dtype=aval.dtype)
+        return XlaArray(sharded_array.put(value, aval, sharding), aval, True, sharding)
 
     def _weak_scalar(self, value: np.ndarray) -> XlaArray:
         """A weakly typed scalar constant (a promoted Python scalar) on the default device, transferred once.

@@ -57,7 +57,9 @@ class Program:
     leading inputs (when ``hoist``), donated inputs aliased to outputs; ``text`` is the StableHLO module."""
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
-                 hoist: bool = True):
+                 hoist: bool = True, mesh: Any = None, arg_shardings: Sequence[Any] = (),
+                 result_shardings: Sequence[Any] = ()):
+        """With a ``mesh``, the program is partitioned over its devices (see ``lower_module``)."""
         closed = physicalize(closed)  # XLA computes on the physical data of extended values (keys)
         n = len(closed.jaxpr.invars)
         self.keep = [True] * n if keep_unused else used_inputs(closed.jaxpr)
@@ -72,7 +74,9 @@ class Program:
             + [v for v, k in zip(jaxpr.invars, self.keep) if k])
         program = core.ClosedJaxpr(jaxpr, [c for c, big in zip(closed.consts, large) if not big])
         self.text, self.host_callbacks = lower_module(program, name, [False] * len(self.hoisted)
-                                                      + [d for d, k in zip(donated, self.keep) if k])
+                                                      + [d for d, k in zip(donated, self.keep) if k], mesh,
+                                                      [s for s, k in zip(arg_shardings, self.keep) if k],
+                                                      result_shardings)
 
 
 def host_buffer(x: Any, aval: ShapedArray, device: _jaxlib.Device) -> _jaxlib.DeviceBuffer:

@@ -1,12 +1,12 @@
-"""Derivatives of ``stage``, ``device_put`` and ``sharding_constraint``: all are identities, so tangents and
-cotangents are placed the same way (``device_put`` always copies cotangents, as JAX does)."""
+"""Derivatives of ``stage``, ``device_put``, ``sharding_constraint`` and ``reshard``: all are identities, so
+tangents and cotangents are placed the same way (``device_put`` always copies cotangents, as JAX does)."""
 
 from __future__ import annotations
 
 from jaxle_core.ad.barriers import float0_to_zero
 from jaxle_core.ad.jvp import instantiate, jvp_rules
 from jaxle_core.ad.transpose import transpose_rules
-from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p, sharding_constraint_p, stage_p
+from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p, reshard_p, sharding_constraint_p, stage_p
 
 
 def _stage_jvp(primals, tangents):
@@ -33,3 +33,6 @@ transpose_rules[sharding_constraint_p] = lambda ct, x, **params: [sharding_const
                                                                                              **params)]
 jvp_rules[device_put_p] = _device_put_jvp
 transpose_rules[device_put_p] = _device_put_transpose
+jvp_rules[reshard_p] = lambda primals, tangents, **params: (reshard_p.bind(*primals, **params),
+                                                              reshard_p.bind(instantiate(tangents[0]), **params))
+transpose_rules[reshard_p] = lambda ct, x, **params: [instantiate(ct)]  # the cotangent keeps its own layout

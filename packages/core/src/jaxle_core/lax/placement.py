@@ -2,9 +2,9 @@
 ``device_put`` (onto a device, as ``jax.device_put`` stages inside a traced function) and
 ``sharding_constraint`` (``with_sharding_constraint``: how a value is laid out across devices).
 
-With one device these are identities; their parameters are recorded as JAX records them. jaxle has no
-meshes or partition specs: a sharding constraint accepts shardings of one device (such as an Array's
-``.sharding``) and raises a clear error for anything spanning more.
+Their parameters are recorded as JAX records them; evaluated on one device each is an identity, and a backend
+with several devices lays the value out as the sharding says. A PartitionSpec given to
+``with_sharding_constraint`` is read over the current mesh (``set_mesh``).
 """
 
 from __future__ import annotations
@@ -13,10 +13,14 @@ import enum
 from typing import Any
 
 import jaxle_tree as tree
+from jaxle_core.avals import get_aval
 from jaxle_core.core import Primitive
+from jaxle_core.mesh import AxisType, PartitionSpec, get_abstract_mesh, get_mesh, resource_mesh
+from jaxle_core.pretty import pp_eqn_generic, pp_eqn_rules
+from jaxle_core.sharding import NamedSharding, Sharding, check_sharding_fits
 from jaxle_core.staging import staging_rewrites
 
-__all__ = ["ArrayCopySemantics", "device_put_p", "sharding_constraint_p", "stage", "stage_p",
+__all__ = ["ArrayCopySemantics", "device_put_p", "reshard", "reshard_p", "sharding_constraint_p", "stage", "stage_p",
            "with_sharding_constraint"]
 
 stage_p = Primitive("stage")
@@ -61,7 +65,7 @@ device_put_p.def_impl(lambda *values, devices, srcs, copy_semantics: list(values
 
 
 class EmptyMesh:
-    """The device mesh in context when none is set (jaxle has no others); printed as JAX prints it."""
+    """The device mesh in context when none is set; printed as JAX prints it."""
 
     empty = True
 
@@ -76,17 +80,24 @@ sharding_constraint_p.def_abstract_eval(lambda aval, **params: aval)
 sharding_constraint_p.def_impl(lambda x, **params: x)
 
 
-def _check_sharding(sharding: Any) -> None:
+def _checked_sharding(sharding: Any, aval: Any) -> Any:
+    """The Sharding a leaf is constrained to (a PartitionSpec read over the current mesh), checked against it."""
     if sharding is None:
         raise ValueError("One of with_sharding_constraint arguments got sharding None which is not allowed. Please "
                          "only pass `jax.sharding.Sharding` instances.")
-    devices = getattr(sharding, "device_set", None)
-    if devices is None:
+    if isinstance(sharding, PartitionSpec):
+        mesh = resource_mesh()
+        if mesh is None:
+            raise RuntimeError("with_sharding_constraint requires a non-empty mesh in context if you are passing "
+                               "`PartitionSpec`s to shardings. You can define a context mesh via "
+                               "`jax.set_mesh(mesh)`. Alternatively, provide `Sharding`s to shardings and then the "
+                               "mesh context manager is not required.")
+        sharding = NamedSharding(mesh, sharding)
+    if not isinstance(sharding, Sharding):
         raise TypeError(f"shardings leaf specifications are expected to be PartitionSpec instances or None, but got "
                         f"{sharding}")
-    if len(devices) != 1:
-        raise ValueError(f"with_sharding_constraint: jaxle runs each computation on one device, so it accepts "
-                         f"shardings of one device only; got {sharding} over {len(devices)} devices")
+    check_sharding_fits(sharding, aval.shape, "One of with_sharding_constraint args")
+    return sharding
 
 
 def with_sharding_constraint(x: Any, shardings: Any) -> Any:
@@ -99,8 +110,52 @@ def with_sharding_constraint(x: Any, shardings: Any) -> Any:
         details = str(error).replace("broadcast_prefix prefix_tree", "with_sharding_constraint shardings")
         raise ValueError("with_sharding_constraint shardings specification must be a tree prefix of the "
                          f"corresponding value; \n{details}") from None
-    for sharding in per_leaf:
-        _check_sharding(sharding)
-    outs = [sharding_constraint_p.bind(leaf, sharding=sharding, layout=None, context_mesh=empty_mesh,
+    per_leaf = [_checked_sharding(sharding, get_aval(leaf)) for sharding, leaf in zip(per_leaf, leaves)]
+    context = get_abstract_mesh()
+    context = empty_mesh if context.empty else context
+    outs = [sharding_constraint_p.bind(leaf, sharding=sharding, layout=None, context_mesh=context,
                                        unconstrained_dims=frozenset()) for leaf, sharding in zip(leaves, per_leaf)]
+    return tree.tree_unflatten(treedef, outs)
+
+
+# ---------------------------------------------------------------- reshard
+
+reshard_p = Primitive("reshard")
+reshard_p.def_abstract_eval(lambda aval, **params: aval)
+reshard_p.def_impl(lambda x, **params: x)
+pp_eqn_rules[reshard_p] = lambda eqn, context: pp_eqn_generic(eqn, context, names=[])  # JAX prints no params
+
+
+def _reshard_target(sharding: Any) -> NamedSharding:
+    if isinstance(sharding, PartitionSpec):
+        mesh = get_mesh()
+        if mesh.empty:
+            raise ValueError("reshard requires a non-empty mesh in context if you are passing `PartitionSpec`s. "
+                             "Please use `jax.set_mesh` to set a mesh in context.")
+        sharding = NamedSharding(mesh, sharding)
+    if not isinstance(sharding, NamedSharding):
+        raise TypeError("`out_sharding` argument of reshard only supports instances of `NamedSharding` or "
+                        f"`PartitionSpec`. Got {sharding} of type: {type(sharding)}")
+    for entry in sharding.spec:
+        for axis in entry if isinstance(entry, tuple) else (entry,):
+            kind = None if axis is None or axis is PartitionSpec.UNCONSTRAINED else sharding.mesh.axis_types[
+                sharding.mesh.axis_names.index(axis)]
+            if kind is not None and kind is not AxisType.Explicit:
+                raise ValueError("PartitionSpec passed to reshard cannot contain axis names that are of type Auto or "
+                                 f"Manual. Got PartitionSpec: {sharding.spec} with axis name: {axis} of type: "
+                                 f"{kind}.")
+    return sharding
+
+
+def reshard(xs: Any, out_shardings: Any) -> Any:
+    """``xs`` (a pytree of arrays) laid out as ``out_shardings`` (NamedShardings or PartitionSpecs over the current
+    mesh, whose axes must be Explicit; a pytree prefix of ``xs``)."""
+    leaves, treedef = tree.tree_flatten(xs)
+    per_leaf = tree.tree_leaves(tree.tree_broadcast(out_shardings, xs, is_leaf=lambda s: s is None),
+                                is_leaf=lambda s: s is None)
+    outs = []
+    for leaf, sharding in zip(leaves, per_leaf):
+        target = _reshard_target(sharding)
+        check_sharding_fits(target, get_aval(leaf).shape, "One of reshard args")
+        outs.append(reshard_p.bind(leaf, dst_sharding=target))
     return tree.tree_unflatten(treedef, outs)

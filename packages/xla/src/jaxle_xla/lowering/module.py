@@ -18,6 +18,7 @@ from jaxle_core import core
 from jaxle_core.avals import ShapedArray
 from jaxle_core.lax.tokens import abstract_token
 from jaxle_xla.lowering.context import LoweringContext, Value, tensor_type
+from jaxle_xla.sharding import mesh_text, sdy_sharding_text
 
 LoweringRule = Callable[..., Any]
 lowering_rules: dict[core.Primitive, LoweringRule] = {}
@@ -47,8 +48,10 @@ def elementwise_op(primitive: core.Primitive, op_name: str) -> None:
 class ModuleBuilder:
     """The functions of one StableHLO module being written."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, mesh: Any = None):
         self.name = name
+        self.mesh = mesh  # the Mesh a partitioned program runs over (None: one device)
+        self._mesh_symbols: dict[Any, str] = {} if mesh is None else {mesh: "mesh"}
         self._counter = 0
         self._functions: list[str] = []
         self._function_names: dict[int, str] = {}
@@ -104,6 +107,17 @@ class ModuleBuilder:
         self._functions.append(self._function_text(closed, unique, "private", (), token))
         return unique
 
+    def mesh_symbol(self, mesh: Any) -> str:
+        """The name of the ``sdy.mesh`` of ``mesh``'s axes (declared once), for Shardy sharding attributes; its
+        devices must be the program's."""
+        if self.mesh is None or mesh._flat_devices_tuple != self.mesh._flat_devices_tuple:
+            raise ValueError(f"a sharding over {mesh} in a program that runs over "
+                             f"{'one device' if self.mesh is None else self.mesh}")
+        symbol = self._mesh_symbols.get(mesh)
+        if symbol is None:
+            symbol = self._mesh_symbols[mesh] = self.reserve_symbol("mesh")
+        return symbol
+
     def reserve_symbol(self, name: str) -> str:
         """A function name based on ``name`` that no other function of the module has, reserved."""
         unique, i = name, 0
@@ -117,7 +131,8 @@ class ModuleBuilder:
         self._functions.append(text)
 
     def _function_text(self, closed: core.ClosedJaxpr, name: str, visibility: str,
-                       arg_attributes: Sequence[str], token: bool = False) -> str:
+                       arg_attributes: Sequence[str], token: bool = False,
+                       result_attributes: Sequence[str] = ()) -> str:
         ctx = LoweringContext(self)
         args = [Value(f"%arg{i}", v.aval) for i, v in enumerate(closed.jaxpr.invars)]
         token_arg = ctx.ordered_token = Value("%token", abstract_token) if token else None
@@ -128,14 +143,32 @@ class ModuleBuilder:
         params = ", ".join(f"{a.name}: {tensor_type(a.aval)}{attr}" for a, attr in zip(args, attributes))
         results = ", ".join(tensor_type(v.aval) for v in outs)
         ret = f'    "func.return"({", ".join(v.name for v in outs)}) : ({results}) -> ()'
+        if result_attributes:
+            results = ", ".join(f"{tensor_type(v.aval)}{attr}" for v, attr in zip(outs, result_attributes))
         return (f"  func.func {visibility} @{name}({params}) -> ({results}) {{\n"
                 + "\n".join(ctx.lines + [ret]) + "\n  }")
 
-    def module_text(self, closed: core.ClosedJaxpr, donated: Sequence[bool]) -> str:
-        main = self._function_text(closed, "main", "public", _donation_attributes(closed, donated))
-        body = "\n".join([main] + self._functions)
-        return (f"module @{self.name} attributes {{mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32}} {{\n"
-                f"{body}\n}}\n")
+    def module_text(self, closed: core.ClosedJaxpr, donated: Sequence[bool],
+                    arg_shardings: Sequence[str | None] = (), result_shardings: Sequence[str | None] = ()) -> str:
+        """The module with entry point ``main``; ``arg_shardings`` and ``result_shardings`` are Shardy sharding
+        attributes (None: left to the partitioner) of a program partitioned over ``mesh``."""
+        n_in, n_out = len(closed.jaxpr.invars), len(closed.jaxpr.outvars)
+        arg_entries = [[d] if d else [] for d in _donation_attributes(closed, donated)]
+        for entries, sharding in zip(arg_entries, arg_shardings):
+            if sharding is not None:
+                entries.append(f"sdy.sharding = {sharding}")
+        results = [[f"sdy.sharding = {s}"] if s is not None else [] for s in result_shardings] or [[]] * n_out
+        main = self._function_text(closed, "main", "public", [_attributes(e) for e in arg_entries[:n_in]],
+                                   result_attributes=[_attributes(e) for e in results])
+        meshes = [f"  sdy.mesh @{symbol} = {mesh_text(mesh)}" for mesh, symbol in self._mesh_symbols.items()]
+        body = "\n".join(meshes + [main] + self._functions)
+        partitions = 1 if self.mesh is None else self.mesh.size
+        return (f"module @{self.name} attributes {{mhlo.num_partitions = {partitions} : i32, "
+                f"mhlo.num_replicas = 1 : i32}} {{\n{body}\n}}\n")
+
+
+def _attributes(entries: Sequence[str]) -> str:
+    return f" {{{', '.join(entries)}}}" if entries else ""
 
 
 def _donation_attributes(closed: core.ClosedJaxpr, donated: Sequence[bool]) -> list[str]:
@@ -150,9 +183,9 @@ def _donation_attributes(closed: core.ClosedJaxpr, donated: Sequence[bool]) -> l
             continue
         candidates = free_outputs.get(var.aval.strip_weak_type())
         if candidates:
-            attributes.append(f" {{tf.aliasing_output = {candidates.pop(0)} : i32}}")
+            attributes.append(f"tf.aliasing_output = {candidates.pop(0)} : i32")
         else:
-            attributes.append(" {jax.buffer_donor = true}")
+            attributes.append("jax.buffer_donor = true")
     return attributes
 
 
@@ -163,12 +196,21 @@ class LoweredModule(NamedTuple):
     host_callbacks: list[Callable[..., Any]]
 
 
-def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = ()) -> LoweredModule:
+def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = (), mesh: Any = None,
+                 arg_shardings: Sequence[Any] = (), result_shardings: Sequence[Any] = ()) -> LoweredModule:
     """The StableHLO module (generic-form text) computing ``closed``, entry point ``@main``, with its host
-    callbacks."""
+    callbacks. With a ``mesh`` it is partitioned over the mesh's devices: ``arg_shardings`` and
+    ``result_shardings`` (NamedShardings, or None where the partitioner chooses) annotate its boundary."""
     donated = list(donated) + [False] * (len(closed.jaxpr.invars) - len(donated))
-    builder = ModuleBuilder(_module_name(name))
-    return LoweredModule(builder.module_text(closed, donated), builder.host_callbacks)
+    builder = ModuleBuilder(_module_name(name), mesh)
+
+    def attributes(shardings: Sequence[Any], avals: Sequence[Any]) -> list[str | None]:
+        return [None if s is None else sdy_sharding_text(s, a.ndim, builder.mesh_symbol(s.mesh))
+                for s, a in zip(shardings, avals)]
+
+    text = builder.module_text(closed, donated, attributes(arg_shardings, closed.in_avals),
+                               attributes(result_shardings, closed.out_avals))
+    return LoweredModule(text, builder.host_callbacks)
 
 
 def lower_to_text(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = ()) -> str:

@@ -1,16 +1,34 @@
-"""Lowering of ``stage``, ``device_put`` and ``sharding_constraint``: on one device each is the operand itself
-(JAX writes a Shardy ``sdy.sharding_constraint`` over an empty mesh there, which changes nothing)."""
+"""Lowering of ``stage``, ``device_put``, ``sharding_constraint`` and ``reshard``: each is the operand itself,
+except a constraint (or reshard) to a NamedSharding in a partitioned program, which becomes Shardy's
+``sdy.sharding_constraint`` (JAX writes one over an empty mesh for a single device's sharding, which changes
+nothing)."""
 
 from __future__ import annotations
 
-from jaxle_core.lax.placement import device_put_p, sharding_constraint_p, stage_p
+from jaxle_core.lax.placement import device_put_p, reshard_p, sharding_constraint_p, stage_p
+from jaxle_core.sharding import NamedSharding
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
+from jaxle_xla.sharding import sdy_sharding_text
 
 
-@register_lowering(stage_p, sharding_constraint_p)
+@register_lowering(stage_p)
 def _identity(ctx: LoweringContext, x: Value, **params) -> Value:
     return x
+
+
+@register_lowering(sharding_constraint_p)
+def _sharding_constraint(ctx: LoweringContext, x: Value, *, sharding, unconstrained_dims=frozenset(),
+                         **params) -> Value:
+    if not isinstance(sharding, NamedSharding) or ctx.module.mesh is None:
+        return x
+    text = sdy_sharding_text(sharding, x.aval.ndim, ctx.module.mesh_symbol(sharding.mesh), unconstrained_dims)
+    return ctx.op1("sdy.sharding_constraint", [x], x.aval, {"sharding": text})
+
+
+@register_lowering(reshard_p)
+def _reshard(ctx: LoweringContext, x: Value, *, dst_sharding) -> Value:
+    return _sharding_constraint(ctx, x, sharding=dst_sharding)
 
 
 @register_lowering(device_put_p)

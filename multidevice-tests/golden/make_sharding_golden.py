@@ -1,0 +1,125 @@
+"""Write sharding_golden.json: what sharded arrays, sharded jit and sharding constraints print and compute on eight
+CPU devices, recorded from the module named on the command line.
+
+    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
+        multidevice-tests/golden/make_sharding_golden.py jax
+
+Each case is a function of the module returning text (reprs, shardings, values, jaxprs or an error's type and
+message); the test runs the same functions with jaxle and compares the texts.
+"""
+
+import importlib
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).parent
+X = np.arange(32, dtype=np.float32).reshape(4, 8)
+
+
+def _mesh(jax):
+    Auto = jax.sharding.AxisType.Auto
+    return jax.sharding.Mesh(np.array(jax.devices()).reshape(2, 4), ("x", "y"), axis_types=(Auto, Auto))
+
+
+def _named(jax, *spec):
+    return jax.sharding.NamedSharding(_mesh(jax), jax.sharding.PartitionSpec(*spec))
+
+
+def _put(jax, value, *spec):
+    return jax.device_put(value, _named(jax, *spec))
+
+
+def _error(thunk):
+    try:
+        thunk()
+    except Exception as error:  # the type and message are what is compared
+        return f"{type(error).__name__}: {error}"
+    return "no error"
+
+
+def _shards(array):
+    return "\n".join(f"{s.device.id} {s.index} {s.replica_id} {np.asarray(s.data).tolist()}"
+                     for s in array.addressable_shards)
+
+
+CASES = {
+    "named_sharding_repr": lambda jax: repr(_named(jax, "x", "y")),
+    "mesh_reprs": lambda jax: "\n".join([repr(_mesh(jax)), str(_mesh(jax)), repr(_mesh(jax).abstract_mesh),
+                                         str(jax.make_mesh((2, 4), ("a", "b")))]),
+    "put_2d_repr": lambda jax: repr(_put(jax, X, "x", "y")),
+    "put_2d_shards": lambda jax: _shards(_put(jax, X, "x", "y")),
+    "put_partly_replicated_shards": lambda jax: _shards(_put(jax, np.arange(8.0), "x")),
+    "put_joined_axes_shards": lambda jax: _shards(_put(jax, np.arange(8.0), ("x", "y"))),
+    "put_replicated": lambda jax: (lambda a: f"{a.sharding} {a.is_fully_replicated} {len(a.addressable_shards)}")(
+        _put(jax, np.arange(8.0))),
+    "single_device_sharding": lambda jax: repr(jax.numpy.ones(3).sharding),
+    "shard_shape": lambda jax: str([_named(jax, "x", "y").shard_shape((4, 8)),
+                                    _named(jax, None, ("y", "x")).shard_shape((4, 8))]),
+    "indivisible": lambda jax: _error(lambda: _put(jax, np.arange(6.0), "y")),
+    "rank_too_small": lambda jax: _error(lambda: _put(jax, np.arange(8.0), "x", "y")),
+    "unknown_axis": lambda jax: _error(lambda: _named(jax, "z")),
+    "duplicate_axis": lambda jax: _error(lambda: _named(jax, "x", "x")),
+    "elementwise_keeps_sharding": lambda jax: str((jax.numpy.sin(_put(jax, X, "x", "y")) + 1).sharding),
+    "matmul": lambda jax: (lambda a: f"{(a @ a.T).sharding}\n{(a @ a.T).tolist()}")(_put(jax, X, "x", "y")),
+    "sum": lambda jax: (lambda s: f"{s.sharding} {s}")(_put(jax, X, "x", "y").sum()),
+    "index_row": lambda jax: str(_put(jax, X, "x", "y")[0].sharding),
+    "move_to_one_device": lambda jax: repr(jax.device_put(_put(jax, X, "x", "y"), jax.devices()[2]).sharding),
+    "with_uncommitted": lambda jax: str((_put(jax, np.arange(8), "y") + jax.numpy.ones(8, dtype=np.int32)).tolist()),
+    "incompatible_devices": lambda jax: _error(
+        lambda: _put(jax, np.arange(8), "y") + jax.device_put(jax.numpy.ones(8, dtype=np.int32), jax.devices()[0])),
+    "jit_in_shardings": lambda jax: str(jax.jit(lambda a: a * 2, in_shardings=_named(jax, "y"))(np.ones((4, 8)))
+                                        .sharding),
+    "jit_in_shardings_mismatch": lambda jax: _error(
+        lambda: jax.jit(lambda a: a * 2, in_shardings=_named(jax, "y"))(_put(jax, X, "x", "y"))),
+    "jit_out_shardings": lambda jax: (lambda r: f"{r.sharding} {r.tolist()}")(
+        jax.jit(lambda a: a.sum(0), out_shardings=_named(jax, "x"))(_put(jax, X, "x", "y"))),
+    "jit_follows_arguments": lambda jax: str(jax.jit(lambda a: a + 1)(_put(jax, X, "x", "y")).sharding),
+    "jit_constraint": lambda jax: str(jax.jit(lambda a: jax.lax.with_sharding_constraint(
+        a * 2, _named(jax, None, "x")))(np.ones((4, 8))).sharding),
+    "eager_constraint": lambda jax: str(jax.lax.with_sharding_constraint(np.ones((4, 8)), _named(jax, "x")).sharding),
+    "grad_constraint": lambda jax: str(jax.jit(jax.grad(lambda a: jax.lax.with_sharding_constraint(
+        a * a, _named(jax, "x")).sum()))(np.ones(4)).sharding),
+    "vmap_constraint_jaxpr": lambda jax: str(jax.make_jaxpr(jax.vmap(
+        lambda a: jax.lax.with_sharding_constraint(a * a, _named(jax, "x"))))(np.ones((3, 4)))),
+    "jit_jaxpr": lambda jax: str(jax.make_jaxpr(jax.jit(lambda a: a * 2, in_shardings=_named(jax, "x", "y"),
+                                                        out_shardings=_named(jax)))(np.ones((4, 8)))),
+    "constraint_jaxpr": lambda jax: str(jax.make_jaxpr(
+        lambda a: jax.lax.with_sharding_constraint(a, _named(jax, "x", "y")))(np.ones((4, 8)))),
+    "spec_without_mesh": lambda jax: _error(
+        lambda: jax.jit(lambda a: a, in_shardings=jax.sharding.PartitionSpec("x"))(np.ones(4))),
+    "in_shardings_wrong_length": lambda jax: _error(
+        lambda: jax.jit(lambda a, b: a, in_shardings=(_named(jax, "x"),))(np.ones(4), np.ones(4))),
+    "set_mesh_spec": lambda jax: _with_mesh(jax, lambda: str(
+        jax.jit(lambda a: a, in_shardings=jax.sharding.PartitionSpec("x"))(np.ones(4)).sharding)),
+    "set_mesh_jaxpr": lambda jax: _with_mesh(jax, lambda: str(jax.make_jaxpr(
+        jax.jit(lambda a: a, in_shardings=jax.sharding.PartitionSpec("x")))(np.ones(4)))),
+    "reshard_explicit": lambda jax: (lambda m: str(jax.sharding.reshard(
+        jax.device_put(np.arange(8.0), jax.sharding.NamedSharding(m, jax.sharding.PartitionSpec("x"))),
+        jax.sharding.NamedSharding(m, jax.sharding.PartitionSpec("y"))).sharding))(jax.make_mesh((2, 4), ("x", "y"))),
+    "reshard_auto_refused": lambda jax: _error(lambda: jax.sharding.reshard(np.arange(8.0), _named(jax, "y")))
+    .split(" This error occurs")[0],
+    "make_array_from_callback": lambda jax: _shards(jax.make_array_from_callback(
+        (4, 8), _named(jax, "x", "y"), lambda index: X[index])),
+    "make_array_from_callback_bad_shape": lambda jax: _error(lambda: jax.make_array_from_callback(
+        (4, 8), _named(jax, "x", "y"), lambda index: X)),
+    "make_array_from_single_device_arrays": lambda jax: repr(jax.make_array_from_single_device_arrays(
+        (8,), _named(jax, ("x", "y")), [jax.device_put(np.float32([i]), d) for i, d in enumerate(jax.devices())])),
+}
+
+
+def _with_mesh(jax, thunk):
+    with jax.sharding.set_mesh(_mesh(jax)):
+        return thunk()
+
+
+def run(module) -> dict:
+    return {name: case(module) for name, case in CASES.items()}
+
+
+if __name__ == "__main__":
+    module = importlib.import_module(sys.argv[1])
+    assert module.device_count() == 8, "run with XLA_FLAGS=--xla_force_host_platform_device_count=8"
+    (HERE / "sharding_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")

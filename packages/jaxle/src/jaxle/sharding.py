@@ -1,0 +1,19 @@
+"""``jax.sharding``: meshes of devices, partition specs, and the shardings that lay arrays out over them."""
+
+from jaxle_core.mesh import (
+    AbstractDevice,
+    AbstractMesh,
+    AxisType,
+    Mesh,
+    PartitionSpec,
+    get_abstract_mesh,
+    get_mesh,
+    set_mesh,
+    use_abstract_mesh,
+)
+from jaxle_core.sharding import NamedSharding, Sharding
+from jaxle_xla.sharding import SingleDeviceSharding, make_single_device_sharding, reshard
+
+__all__ = ["AbstractDevice", "AbstractMesh", "AxisType", "Mesh", "NamedSharding", "PartitionSpec", "Sharding",
+           "SingleDeviceSharding", "get_abstract_mesh", "get_mesh", "make_single_device_sharding", "reshard",
+           "set_mesh", "use_abstract_mesh"]

@@ -1,0 +1,133 @@
+"""Shardings as XLA reads them: HLO sharding text for jaxlib's arrays, Shardy attributes for programs, and back.
+
+A ``NamedSharding`` of rank ``ndim`` becomes one cached ``GSPMDSharding`` (the exact jaxlib class, which calls no
+Python) over the mesh's devices in row-major order; tile positions index that device list. Programs annotate
+their arguments, results and constraints with Shardy's ``#sdy.sharding`` over an ``sdy.mesh`` of the same axes,
+so XLA's partitioner and JAX's agree on what they produce. Shardings XLA chooses come back as HLO shardings and
+are named over the mesh of the computation.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from jaxle_core.lax.placement import reshard
+from jaxle_core.mesh import AxisType, Mesh, PartitionSpec
+from jaxle_core.sharding import NamedSharding, Sharding
+from jaxle_xla import _jaxlib, clients
+
+__all__ = ["SingleDeviceSharding", "gspmd_sharding", "hlo_sharding_text", "make_mesh", "make_single_device_sharding",
+           "mesh_text", "named_from_hlo", "reshard", "sdy_sharding_text"]
+
+SingleDeviceSharding = _jaxlib.DeviceSharding
+Sharding.register(SingleDeviceSharding)
+
+
+def hlo_sharding_text(sharding: NamedSharding, ndim: int) -> str:
+    """XLA's HLO sharding text: each dimension tiled by its axes (major first), unused axes replicating the tiles."""
+    mesh = sharding.mesh
+    position = {name: i for i, name in enumerate(mesh.axis_names)}
+    dims = sharding.dimension_axes(ndim)
+    tiles = [math.prod(mesh.shape[a] for a in axes) for axes in dims]
+    unused = [a for a in mesh.axis_names if all(a not in axes for axes in dims)]
+    replicas = math.prod(mesh.shape[a] for a in unused)
+    if math.prod(tiles) == 1:
+        return "{replicated}"
+    order = [position[a] for axes in dims for a in axes] + [position[a] for a in unused]
+    tile_dims = tiles + ([replicas] if replicas > 1 else [])
+    if order == sorted(order):
+        devices = f"<=[{mesh.size}]"
+    else:
+        devices = f"<=[{','.join(map(str, mesh.axis_sizes))}]T({','.join(map(str, order))})"
+    last = " last_tile_dim_replicate" if replicas > 1 else ""
+    return f"{{devices=[{','.join(map(str, tile_dims))}]{devices}{last}}}"
+
+
+@functools.lru_cache(maxsize=1024)
+def gspmd_sharding(sharding: NamedSharding, ndim: int) -> Any:
+    """The jaxlib sharding of an array of rank ``ndim`` laid out by ``sharding``."""
+    return _jaxlib.gspmd_sharding(sharding.mesh._flat_devices_tuple,
+                                  _jaxlib.hlo_sharding(hlo_sharding_text(sharding, ndim)))
+
+
+def mesh_text(mesh: Mesh) -> str:
+    """The ``<[...]>`` of an ``sdy.mesh`` with ``mesh``'s axes."""
+    return "<[" + ", ".join(f'"{name}"={size}' for name, size in mesh.shape_tuple) + "]>"
+
+
+def sdy_sharding_text(sharding: NamedSharding, ndim: int, mesh_symbol: str,
+                      unconstrained_dims: frozenset = frozenset()) -> str:
+    """``#sdy.sharding<@mesh, [{"x"}, {}]>``: each dimension's axes; unconstrained dimensions are left open."""
+    dims = []
+    for d, axes in enumerate(sharding.dimension_axes(ndim)):
+        entry = sharding.spec[d] if d < len(sharding.spec) else None
+        names = ", ".join(f'"{a}"' for a in axes)
+        open_dim = d in unconstrained_dims or entry is PartitionSpec.UNCONSTRAINED
+        dims.append(f"{{{names}{', ?' if open_dim and names else '?' if open_dim else ''}}}")
+    return f"#sdy.sharding<@{mesh_symbol}, [{', '.join(dims)}]>"
+
+
+def named_from_hlo(hlo: Any, mesh: Mesh, ndim: int) -> NamedSharding:
+    """The NamedSharding over ``mesh`` laying out a rank-``ndim`` array as XLA's ``hlo`` sharding does (the
+    shortest spec, as JAX names them)."""
+    return _named_from_hlo_text(str(hlo), mesh, ndim)
+
+
+@functools.lru_cache(maxsize=1024)
+def _named_from_hlo_text(text: str, mesh: Mesh, ndim: int) -> NamedSharding:
+    hlo = _jaxlib.hlo_sharding(text)
+    if hlo.is_replicated():
+        return NamedSharding(mesh, PartitionSpec())
+    tiles = hlo.tile_assignment_dimensions()[:ndim]
+    axes = [a for a in mesh.axis_names if mesh.shape[a] > 1]
+    for spec in _specs_with_tiles(axes, mesh, tiles):
+        candidate = NamedSharding(mesh, spec)
+        if _jaxlib.hlo_sharding(hlo_sharding_text(candidate, ndim)) == hlo:
+            return candidate
+    raise ValueError(f"XLA chose the sharding {text}, which no PartitionSpec over {mesh} expresses")
+
+
+def _specs_with_tiles(axes: list, mesh: Mesh, tiles: list[int]):
+    """Every PartitionSpec over ``axes`` whose dimension ``d`` is split ``tiles[d]`` times, trailing Nones cut."""
+
+    def choices(d: int, free: tuple):
+        if d == len(tiles):
+            yield ()
+            return
+        for k in range(len(free) + 1):
+            for picked in itertools.permutations(free, k):
+                if math.prod(mesh.shape[a] for a in picked) == tiles[d]:
+                    rest = tuple(a for a in free if a not in picked)
+                    for tail in choices(d + 1, rest):
+                        yield (picked,) + tail
+
+    for per_dim in choices(0, tuple(axes)):
+        entries = [None if not p else p[0] if len(p) == 1 else p for p in per_dim]
+        while entries and entries[-1] is None:
+            entries.pop()
+        yield PartitionSpec(*entries)
+
+
+def make_single_device_sharding(device: Any, *, memory_kind: str | None = None) -> SingleDeviceSharding:
+    """The sharding placing a whole array on ``device``."""
+    return _jaxlib.sharding_for(device)
+
+
+def make_mesh(axis_shapes: Sequence[int], axis_names: Sequence[str], axis_types: Any = None, *,
+              devices: Sequence[Any] | None = None) -> Mesh:
+    """A mesh of ``axis_shapes`` over the first devices (``devices`` when given), its axes Explicit by default."""
+    devices = list(clients.devices() if devices is None else devices)
+    size = math.prod(axis_shapes)
+    if len(devices) < size:
+        raise ValueError(f"Number of devices {len(devices)} must be >= the product of mesh_shape "
+                         f"{tuple(axis_shapes)}")
+    grid = np.empty(size, dtype=object)
+    grid[:] = devices[:size]
+    types = (AxisType.Explicit,) * len(axis_names) if axis_types is None else axis_types
+    return Mesh(grid.reshape(tuple(axis_shapes)), tuple(axis_names), types)

@@ -1,0 +1,228 @@
+"""Programs partitioned over a mesh's devices by XLA's SPMD partitioner (Shardy).
+
+A jitted function (or an eager primitive) runs this way when it is given shardings (``in_shardings``,
+``out_shardings``, ``with_sharding_constraint``) or when an argument is laid out over several devices. It is
+compiled once per layout of its arguments: explicit in_shardings first, then each argument's own NamedSharding;
+uncommitted arguments are replicated over the mesh. Results carry the layouts the partitioner chose (or the
+out_shardings asked for), named over the mesh.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import core
+from jaxle_core.array import Array
+from jaxle_core.avals import get_aval
+from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, wrap_physical
+from jaxle_core.jit import jit_p
+from jaxle_core.lax.placement import sharding_constraint_p
+from jaxle_core.mesh import Mesh, PartitionSpec
+from jaxle_core.sharding import NamedSharding
+from jaxle_xla import _jaxlib, sharded_array
+from jaxle_xla.array import XlaArray
+from jaxle_xla.executable import Executable, Program
+from jaxle_xla.sharding import named_from_hlo
+
+__all__ = ["FollowShardings", "SpmdFunction", "has_sharded_argument", "jaxpr_mesh", "params_mesh"]
+
+
+def _physical(x: Any) -> Any:
+    return x.physical if isinstance(x, ExtendedArray) else x
+
+
+def has_sharded_argument(args: Sequence[Any]) -> bool:
+    """Whether any argument is an array laid out over several devices."""
+    return any(type(x) is XlaArray and x._sharding is not None for x in map(_physical, args))
+
+
+def _meshes_of_params(params: dict) -> Any:
+    for value in params.values():
+        for v in value if isinstance(value, tuple) else (value,):
+            if isinstance(v, NamedSharding):
+                yield v.mesh
+            elif isinstance(v, core.ClosedJaxpr):
+                yield from _meshes_of(v.jaxpr)
+            elif isinstance(v, core.Jaxpr):
+                yield from _meshes_of(v)
+
+
+def _meshes_of(jaxpr: core.Jaxpr) -> Any:
+    for eqn in jaxpr.eqns:
+        if eqn.primitive is sharding_constraint_p or eqn.primitive is jit_p or any(
+                isinstance(v, (core.Jaxpr, core.ClosedJaxpr, tuple)) for v in eqn.params.values()):
+            yield from _meshes_of_params(eqn.params)
+
+
+def jaxpr_mesh(closed: core.ClosedJaxpr) -> Mesh | None:
+    """The mesh of the first NamedSharding a sharding constraint (or nested jit) of ``closed`` names."""
+    return next(_meshes_of(closed.jaxpr), None)
+
+
+def params_mesh(params: dict) -> Mesh | None:
+    """The mesh of the first NamedSharding an equation's ``params`` (or the jaxprs among them) name."""
+    return next(_meshes_of_params(params), None)
+
+
+def _device_ids(x: Any) -> list[int]:
+    return [d.id for d in x.sharding._device_assignment]
+
+
+def _mismatch(explicit: NamedSharding, own: Any, aval: Any) -> ValueError:
+    return ValueError(f"Sharding passed to jit does not match the sharding on the respective arg. Got jit sharding: "
+                      f"{explicit},\narg sharding: {own} for arg type: {aval.str_short()}")
+
+
+class SpmdFunction:
+    """A jitted function run partitioned over a mesh, compiled once per layout of its arguments."""
+
+    def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
+                 in_shardings: Sequence[Any] | None = None, out_shardings: Sequence[Any] | None = None):
+        self._spec = (closed, name, donated, keep_unused)
+        self._in = list(in_shardings or [None] * len(closed.in_avals))
+        self._out = list(out_shardings or [None] * len(closed.out_avals))
+        named = [s for s in self._in + self._out if isinstance(s, NamedSharding)]
+        self._mesh = named[0].mesh if named else jaxpr_mesh(closed)
+        self._compiled: dict[tuple, SpmdExecutable] = {}
+
+    def __call__(self, *args: Any) -> list[Any]:
+        layouts = self._layouts(args)
+        executable = self._compiled.get(layouts)
+        if executable is None:
+            mesh = next(s.mesh for s in layouts)
+            executable = self._compiled[layouts] = SpmdExecutable(*self._spec, mesh, layouts, self._out)
+        return executable(args)
+
+    def _layouts(self, args: Sequence[Any]) -> tuple[NamedSharding, ...]:
+        """Each argument's layout: its explicit in_sharding (which a committed argument must already have), its
+        own NamedSharding, or replicated over the mesh; every committed argument must be on the mesh's devices."""
+        mesh, anchor = self._mesh, None
+        closed, name = self._spec[:2]
+        physical = [_physical(a) for a in args]
+        chosen: list[NamedSharding | None] = []
+        for i, (x, explicit) in enumerate(zip(physical, self._in)):
+            committed = type(x) is XlaArray and x._committed
+            if explicit is not None and committed and not _same_layout(x.sharding, explicit, x.ndim):
+                raise _mismatch(explicit, x.sharding, x.aval)
+            layout = explicit or (x._sharding if type(x) is XlaArray else None)
+            if layout is not None:
+                mesh = mesh or layout.mesh
+                anchor = i if anchor is None and committed else anchor
+            chosen.append(layout)
+        if mesh is None:
+            raise ValueError(f"{name}: no mesh to partition over")
+        mesh_ids = [d.id for d in mesh._flat_devices_tuple]
+        for i, (x, layout) in enumerate(zip(physical, chosen)):
+            ids = [d.id for d in layout.mesh._flat_devices_tuple] if layout is not None else \
+                _device_ids(x) if type(x) is XlaArray and x._committed else mesh_ids
+            if ids != mesh_ids:
+                raise ValueError(_incompatible(args, i if anchor is None else anchor, i, name, closed))
+        replicated = NamedSharding(mesh, PartitionSpec())
+        return tuple(layout or replicated for layout in chosen)
+
+
+def _same_layout(sharding: Any, explicit: NamedSharding, ndim: int) -> bool:
+    if isinstance(sharding, NamedSharding):
+        return sharding.is_equivalent_to(explicit, ndim)
+    return explicit.num_devices == 1 and sharding.device_set == explicit.device_set
+
+
+def _incompatible(args: Sequence[Any], first: int, second: int, name: str, closed: core.ClosedJaxpr) -> str:
+    names = getattr(closed.jaxpr.debug_info, "arg_names", ()) or ()
+    described = []
+    for i in (first, second):
+        x = _physical(args[i])
+        arg_name = names[i] if i < len(names) else f"args[{i}]"
+        described.append(f"argument {arg_name} of {name} with shape {x.aval.str_short()} and with device ids "
+                         f"{_device_ids(x)} on platform {next(iter(x.sharding.device_set)).platform.upper()}")
+    return "Received incompatible devices for jitted computation. Got " + " and ".join(described)
+
+
+class SpmdExecutable:
+    """One partitioned compilation: the arguments' layouts fixed, the results' chosen by XLA where not given."""
+
+    def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
+                 mesh: Mesh, layouts: Sequence[NamedSharding], out_shardings: Sequence[Any]):
+        program = Program(closed, name, donated, keep_unused, hoist=False, mesh=mesh, arg_shardings=layouts,
+                          result_shardings=out_shardings)
+        if program.host_callbacks:
+            raise NotImplementedError(f"{name}: host callbacks in a program partitioned over several devices")
+        self._keep = program.keep
+        self._layouts = [s for s, k in zip(layouts, program.keep) if k]
+        self._in_avals = [physical_aval(a) for a, k in zip(closed.in_avals, program.keep) if k]
+        devices = mesh._flat_devices_tuple
+        self.text = program.text
+        self.loaded = _jaxlib.compile_spmd(devices[0].client, program.text, devices)
+        Executable.compile_count += 1
+        self.out_avals = list(closed.out_avals)
+        physical = [physical_aval(a) for a in self.out_avals]
+        chosen = _jaxlib.output_hlo_shardings(self.loaded)
+        self._out_shardings = [given if given is not None else named_from_hlo(hlo, mesh, aval.ndim)
+                               for given, hlo, aval in zip(out_shardings, chosen, physical)]
+        self._handlers = [_jaxlib.sharded_result_handler(aval, _jaxlib.gspmd_sharding(devices, hlo))
+                          for aval, hlo in zip(physical, chosen)]
+        self._extended_out = has_extended(self.out_avals)
+
+    def __call__(self, args: Sequence[Any]) -> list[Any]:
+        kept = [_physical(a) for a, k in zip(args, self._keep) if k]
+        buffers = [self._buffer(x, aval, layout) for x, aval, layout in zip(kept, self._in_avals, self._layouts)]
+        try:
+            outs = _jaxlib.execute(self.loaded, buffers, self._handlers)
+        except _jaxlib.XlaRuntimeError:
+            for x in kept:
+                if type(x) is XlaArray:
+                    x._check_alive()
+            raise
+        arrays = [XlaArray(b, _physical_of(a), True, s) for b, a, s in zip(outs, self.out_avals, self._out_shardings)]
+        if self._extended_out:
+            return [wrap_physical(x, a) for x, a in zip(arrays, self.out_avals)]
+        return arrays
+
+    @staticmethod
+    def _buffer(x: Any, aval: Any, layout: NamedSharding) -> _jaxlib.DeviceBuffer:
+        """``x`` laid out as ``layout``: its own buffer when it already is, else its value put there."""
+        if type(x) is XlaArray:
+            x._check_alive()
+            if x._sharding is not None and x._sharding == layout:
+                return x._buffer
+        value = x._value if isinstance(x, Array) else x
+        if type(value) is not np.ndarray or value.dtype != aval.dtype:
+            value = np.asarray(value, dtype=aval.dtype)
+        return sharded_array.put(value, aval.update(weak_type=get_aval(x).weak_type), layout)
+
+    def as_text(self) -> str:
+        return _jaxlib.hlo_text(self.loaded)
+
+
+def _physical_of(aval: Any) -> Any:
+    return physical_aval(aval) if has_extended([aval]) else aval
+
+
+class FollowShardings:
+    """A jitted function's per-device executable, or its partitioned form when an argument spans several
+    devices (as JAX's jit follows its committed arguments' shardings)."""
+
+    def __init__(self, per_device: Any, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool],
+                 keep_unused: bool):
+        self._per_device = per_device
+        self._spec = (closed, name, donated, keep_unused)
+        self._partitioned: SpmdFunction | None = None
+
+    def __call__(self, *args: Any) -> list[Any]:
+        if not has_sharded_argument(args):
+            return self._per_device(*args)
+        if self._partitioned is None:
+            self._partitioned = SpmdFunction(*self._spec)
+        return self._partitioned(*args)
+
+    def as_text(self) -> str:
+        return self._per_device.as_text()
+
+    def cost_analysis(self) -> dict:
+        return self._per_device.cost_analysis()
+
+    def memory_analysis(self) -> Any:
+        return self._per_device.memory_analysis()
