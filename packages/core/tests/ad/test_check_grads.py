@@ -416,6 +416,7 @@ CASES: list[Case] = [
     *structural("device_put", lambda x: lax.device_put_p.bind(
         x, devices=(None,), srcs=(None,), copy_semantics=(lax.ArrayCopySemantics.REUSE_INPUT,))[0] * x, (2, 3)),
     *structural("sharding_constraint", lambda x: lax.with_sharding_constraint(x, OneDeviceSharding()) * x, (2, 3)),
+    *structural("reshard", lambda x: lax.reshard_p.bind(x, dst_sharding=OneDeviceSharding()) * x, (2, 3)),
     # ---- decompositions: functions of the vectors their signs do not change
     Case("eigh", lambda x: [eigh(x)[1], lax.square(eigh(x)[0])], separated_spectrum),
     # first order only: as in JAX, the rule's own eig asks for eigenvectors, which have no derivative by default
