@@ -88,3 +88,23 @@ def test_usage(capsys):
     assert compat_main(["script.py"]) == 2 and compat_main(["run", "-m"]) == 2
     assert capsys.readouterr().err.startswith("usage: python -m jaxle.compat run script.py [args...]\n")
     assert not is_installed()
+
+
+PLUGIN_SUITE = """
+import importlib
+
+
+def test_jax_is_jaxle():
+    jax = importlib.import_module("jax")
+    assert jax.__name__ == "jaxle"
+    assert float(jax.grad(lambda x: x * x)(3.0)) == 6.0
+"""
+
+
+def test_pytest_plugin_runs_a_suite_on_jaxle(tmp_path):
+    (tmp_path / "test_suite.py").write_text(PLUGIN_SUITE)
+    for workers in ([], ["-n", "2"]):  # and in every pytest-xdist worker
+        result = run_python("-m", "pytest", "-q", "-p", "jaxle.compat.pytest_plugin", "-p", "no:cacheprovider",
+                            *workers, str(tmp_path / "test_suite.py"))
+        assert result.returncode == 0, result.stdout[-3000:]
+        assert "1 passed" in result.stdout
