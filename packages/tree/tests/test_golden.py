@@ -16,13 +16,17 @@ sys.modules["make_golden"] = make_golden  # dataclasses resolve annotations thro
 _spec.loader.exec_module(make_golden)
 
 GOLDEN = json.loads((HERE / "golden.json").read_text())
-RESULTS = make_golden.compute(jaxle_tree)
 
 
-def test_same_cases():
-    assert sorted(RESULTS) == sorted(GOLDEN)
+@pytest.fixture(scope="module")
+def results(tree_path):
+    return make_golden.compute(jaxle_tree)
+
+
+def test_same_cases(results):
+    assert sorted(results) == sorted(GOLDEN)
 
 
 @pytest.mark.parametrize("case", sorted(GOLDEN))
-def test_matches_jax(case):
-    assert RESULTS[case] == GOLDEN[case]
+def test_matches_jax(case, results):
+    assert results[case] == GOLDEN[case]

@@ -6,10 +6,11 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from . import accelerator
 from .flatten import tree_flatten, tree_flatten_with_path, tree_structure
 from .prefix_errors import prefix_errors
 from .registry import LEAF, TUPLE, kind_of
-from .treedef import PyTreeDef
+from .treedef import PyTreeDef, wrap
 
 __all__ = [
     "all_leaves",
@@ -34,12 +35,14 @@ def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
 
 def _leaves_up_to(treedef: PyTreeDef, tree: Any, other: Any, is_leaf: Callable | None, name: str) -> list:
     """Leaves of ``other`` cut at the leaves of ``treedef`` (the structure of ``tree``)."""
-    try:
-        leaves, other_def = tree_flatten(other)
-        if other_def == treedef:
-            return leaves
-    except Exception:
-        pass
+    if not accelerator.uses_jaxlib():
+        # In Python, flattening ``other`` whole and comparing structures beats walking it against ``treedef``.
+        try:
+            leaves, other_def = tree_flatten(other)
+            if other_def == treedef:
+                return leaves
+        except Exception:
+            pass
     try:
         return treedef.flatten_up_to(other)
     except Exception as error:
@@ -152,6 +155,8 @@ def tree_broadcast(prefix_tree: Any, full_tree: Any, is_leaf: Callable[[Any], bo
 def treedef_tuple(treedefs: Iterable[PyTreeDef]) -> PyTreeDef:
     """The treedef of a tuple whose children have the given treedefs."""
     treedefs = list(treedefs)
+    if accelerator.active is not None:
+        return wrap(accelerator.pytree.treedef_tuple(accelerator.active, [t._def for t in treedefs]))
     nodes: list = []
     for treedef in treedefs:
         nodes.extend(treedef._nodes)

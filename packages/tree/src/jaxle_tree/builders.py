@@ -44,7 +44,7 @@ def _source(nodes: tuple) -> str:
         elif kind == NAMEDTUPLE:
             stack.append(f"N[{index}][2](" + ", ".join(parts) + ")")
         else:
-            stack.append(f"N[{index}][2][0].unflatten(N[{index}][2][1], [" + ", ".join(parts) + "])")
+            stack.append(f"N[{index}][2][0].unflatten(N[{index}][2][1], (" + "".join(p + ", " for p in parts) + "))")
     return "lambda L, N: " + stack[0]
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .keys import DictKey, FlattenedIndexKey, SequenceKey
+from . import accelerator
+from .keys import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey
 from .registry import (
     CUSTOM,
     DICT,
@@ -19,7 +20,7 @@ from .registry import (
     kind_of,
     namedtuple_keys,
 )
-from .treedef import LEAF_NODE, LIST_NODES, NONE_NODE, TUPLE_NODES, PyTreeDef
+from .treedef import LEAF_NODE, LIST_NODES, NONE_NODE, TUPLE_NODES, PyTreeDef, wrap
 
 __all__ = ["flatten_one_level", "flatten_one_level_with_keys", "is_tree_node", "tree_flatten", "tree_flatten_with_path",
            "tree_leaves", "tree_leaves_with_path", "tree_structure"]
@@ -124,7 +125,34 @@ def _walk_general(x: Any, is_leaf: Callable | None, leaf: Callable, node: Callab
     node(record)
 
 
+# jaxlib's own key classes, as the jaxle key class and the attribute holding the value.
+_JAXLIB_KEYS: dict = {} if accelerator.pytree is None else {
+    accelerator.pytree.SequenceKey: (SequenceKey, "idx"),
+    accelerator.pytree.DictKey: (DictKey, "key"),
+    accelerator.pytree.GetAttrKey: (GetAttrKey, "name"),
+    accelerator.pytree.FlattenedIndexKey: (FlattenedIndexKey, "key"),
+}
+
+
+def _jaxle_path(path: tuple) -> tuple:
+    """A key path from jaxlib with its built-in keys as jaxle's key objects (user-made keys pass through)."""
+    out = []
+    for key in path:
+        known = _JAXLIB_KEYS.get(type(key))
+        out.append(key if known is None else known[0](getattr(key, known[1])))
+    return tuple(out)
+
+
+def _flatten_with_jaxlib_paths(registry: Any, tree: Any, is_leaf: Callable | None) -> tuple[list, PyTreeDef]:
+    predicate = None if is_leaf is None else (lambda path, x: is_leaf(_jaxle_path(path), x))
+    pairs, jaxlib_def = registry.flatten_with_path(tree, predicate)
+    return [(_jaxle_path(path), x) for path, x in pairs], wrap(jaxlib_def)
+
+
 def _flatten_general(tree: Any, is_leaf: Callable | None, with_path: bool) -> tuple[list, PyTreeDef]:
+    registry = accelerator.active
+    if registry is not None and with_path:
+        return _flatten_with_jaxlib_paths(registry, tree, is_leaf)
     pairs: list = []
     nodes: list = []
     _walk_general(tree, is_leaf, pairs.append, nodes.append, () if with_path else None)
@@ -133,6 +161,10 @@ def _flatten_general(tree: Any, is_leaf: Callable | None, with_path: bool) -> tu
 
 def tree_flatten(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> tuple[list, PyTreeDef]:
     """Flatten ``tree`` into ``(leaves, treedef)``; ``is_leaf(x)`` returning True stops descent at ``x``."""
+    registry = accelerator.active
+    if registry is not None:
+        leaves, jaxlib_def = registry.flatten(tree, is_leaf)
+        return leaves, wrap(jaxlib_def)
     if is_leaf is None:
         leaves: list = []
         nodes: list = []

@@ -7,9 +7,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from . import accelerator
+from .accelerator import jaxlib_registry
 from .keys import DictKey, GetAttrKey
 
 __all__ = [
+    "jaxlib_registry",
     "register_pytree_node",
     "register_pytree_node_class",
     "register_pytree_with_keys",
@@ -77,6 +80,10 @@ def _add(registration: NodeRegistration) -> None:
     nodetype = registration.type
     if nodetype in custom_nodes or nodetype in _BUILTIN_KINDS:
         raise ValueError(f"Duplicate custom PyTreeDef type registration for {nodetype}.")
+    if accelerator.mirror is not None:
+        accelerator.mirror.register_node(
+            nodetype, registration.flatten, registration.unflatten, registration.flatten_with_keys
+        )
     custom_nodes[nodetype] = registration
     kind_cache[nodetype] = CUSTOM
 

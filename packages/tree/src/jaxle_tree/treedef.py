@@ -4,6 +4,9 @@ A node record is ``(kind, arity, payload)`` where payload is ``None`` for leaves
 tuples and lists, the key tuple for dicts, the class for namedtuples and
 ``(registration, aux_data)`` for custom nodes. Records of the common shapes are
 shared, so flattening a tree of built-in containers allocates almost nothing.
+
+On the accelerated path (see ``accelerator``) a ``PyTreeDef`` instead wraps a jaxlib C++ treedef
+and hands each operation to it; the node records are then derived only for pickling.
 """
 
 from __future__ import annotations
@@ -11,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from . import accelerator
 from .builders import builder_for
-from .registry import CUSTOM, DICT, LEAF, LIST, NAMEDTUPLE, NONE, TUPLE, registration_of
+from .registry import CUSTOM, DICT, LEAF, LIST, NAMEDTUPLE, NONE, TUPLE, custom_nodes, registration_of
 
 __all__ = ["PyTreeDef"]
 
@@ -52,9 +56,10 @@ def _post_order(view: tuple, out: list) -> None:
 class PyTreeDef:
     """The structure of a pytree: its containers and where the leaves go."""
 
-    __slots__ = ("_builder", "_hash", "_nodes", "_num_leaves", "_view")
+    __slots__ = ("_builder", "_def", "_hash", "_nodes", "_num_leaves", "_view")
 
     def __init__(self, nodes: tuple, num_leaves: int) -> None:
+        self._def = None
         self._nodes = nodes
         self._num_leaves = num_leaves
         self._view = None
@@ -70,10 +75,14 @@ class PyTreeDef:
 
     @property
     def num_leaves(self) -> int:
+        if self._def is not None:
+            return self._def.num_leaves
         return self._num_leaves
 
     @property
     def num_nodes(self) -> int:
+        if self._def is not None:
+            return self._def.num_nodes
         return len(self._nodes)
 
     def _root(self) -> tuple:
@@ -83,6 +92,8 @@ class PyTreeDef:
 
     def unflatten(self, leaves: Iterable[Any]) -> Any:
         """Build the pytree of this structure holding ``leaves``."""
+        if self._def is not None:
+            return self._def.unflatten(leaves)
         if type(leaves) is not list:
             leaves = list(leaves)
         if len(leaves) != self._num_leaves:
@@ -123,21 +134,27 @@ class PyTreeDef:
                 push(payload(*children))
             else:
                 registration, aux = payload
-                push(registration.unflatten(aux, children))
+                push(registration.unflatten(aux, tuple(children)))
         return stack[0]
 
     def flatten_up_to(self, tree: Any) -> list:
         """Leaves of this structure found in ``tree``, which this treedef must be a prefix of."""
+        if self._def is not None:
+            return self._def.flatten_up_to(tree)
         out: list = []
         _flatten_up_to(self._root(), tree, out)
         return out
 
     def children(self) -> list[PyTreeDef]:
         """Treedefs of the root's children."""
+        if self._def is not None:
+            return [wrap(child) for child in self._def.children()]
         return [PyTreeDef._from_view(child) for child in self._root()[1]]
 
     def node_data(self) -> tuple[type, Any] | None:
         """``(type, aux data)`` of the root node; ``None`` for a leaf."""
+        if self._def is not None:
+            return self._def.node_data()
         kind, _, payload = self._root()[0]
         if kind == LEAF:
             return None
@@ -151,6 +168,8 @@ class PyTreeDef:
 
     def compose(self, inner: PyTreeDef) -> PyTreeDef:
         """The treedef of this structure with every leaf replaced by ``inner``."""
+        if self._def is not None:
+            return wrap(self._def.compose(inner._def))
         nodes: list = []
         for node in self._nodes:
             if node[0] == LEAF:
@@ -160,29 +179,95 @@ class PyTreeDef:
         return PyTreeDef(tuple(nodes), self._num_leaves * inner._num_leaves)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, PyTreeDef) and self._nodes == other._nodes
+        if not isinstance(other, PyTreeDef):
+            return False
+        if self._def is not None or other._def is not None:
+            return self._def == other._def
+        return self._nodes == other._nodes
 
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
     def __hash__(self) -> int:
         # Aux data takes part in equality but not in the hash, so unhashable aux data is allowed.
+        if self._def is not None:
+            return hash(self._def)
         if self._hash is None:
             self._hash = hash(tuple((k, a, p[0].type if k == CUSTOM else p) for k, a, p in self._nodes))
         return self._hash
 
     def __repr__(self) -> str:
+        if self._def is not None:
+            return repr(self._def)
         return f"PyTreeDef({_render(self._root())})"
 
     def __reduce__(self):
-        plain = tuple(
-            (k, a, (p[0].type, p[1])) if k == CUSTOM else (k, a, p) for k, a, p in self._nodes
-        )
-        return (_rebuild, (plain, self._num_leaves))
+        # Both paths pickle the same plain records (custom nodes by type), so either path can load either pickle.
+        if self._def is not None:
+            records: list = []
+            _records_of(self._def, records)
+            nodes, num_leaves = tuple(records), self._def.num_leaves
+        else:
+            nodes, num_leaves = self._nodes, self._num_leaves
+        plain = tuple((k, a, (p[0].type, p[1])) if k == CUSTOM else (k, a, p) for k, a, p in nodes)
+        return (_rebuild, (plain, num_leaves))
+
+
+_new = object.__new__
+
+
+def wrap(jaxlib_def: Any) -> PyTreeDef:
+    """The ``PyTreeDef`` handing every operation to the jaxlib C++ treedef ``jaxlib_def``."""
+    treedef = _new(PyTreeDef)
+    treedef._def = jaxlib_def
+    return treedef
+
+
+_KIND_OF_BUILTIN = {type(None): NONE, tuple: TUPLE, list: LIST, dict: DICT}
+
+
+def _records_of(jaxlib_def: Any, out: list) -> None:
+    """Append the post-order node records of a jaxlib treedef to ``out``."""
+    data = jaxlib_def.node_data()
+    if data is None:
+        out.append(LEAF_NODE)
+        return
+    children = jaxlib_def.children()
+    for child in children:
+        _records_of(child, out)
+    nodetype, aux = data
+    kind = _KIND_OF_BUILTIN.get(nodetype)
+    if kind == DICT:
+        out.append((DICT, len(children), tuple(aux)))
+    elif kind is not None:
+        out.append((kind, len(children), None))
+    elif nodetype in custom_nodes:
+        out.append((CUSTOM, len(children), (custom_nodes[nodetype], aux)))
+    else:
+        out.append((NAMEDTUPLE, len(children), nodetype))
+
+
+def _jaxlib_def_of(view: tuple, registry: Any) -> Any:
+    """The jaxlib treedef of a nested record view."""
+    (kind, _, payload), children = view
+    if kind == LEAF:
+        data = None
+    elif kind == DICT:
+        data = (dict, list(payload))
+    elif kind == NAMEDTUPLE:
+        data = (payload, None)
+    elif kind == CUSTOM:
+        data = (payload[0].type, payload[1])
+    else:
+        data = ({NONE: type(None), TUPLE: tuple, LIST: list}[kind], None)
+    parts = [_jaxlib_def_of(child, registry) for child in children]
+    return accelerator.pytree.PyTreeDef.from_node_data_and_children(registry, data, parts)
 
 
 def _rebuild(plain: tuple, num_leaves: int) -> PyTreeDef:
     nodes = tuple((k, a, (registration_of(p[0]), p[1])) if k == CUSTOM else (k, a, p) for k, a, p in plain)
+    if accelerator.active is not None:
+        return wrap(_jaxlib_def_of(_nested(nodes), accelerator.active))
     return PyTreeDef(nodes, num_leaves)
 
 

@@ -1,0 +1,111 @@
+"""The two paths (pure Python, jaxlib's C++ registry) agree, and jaxle_tree works with jaxlib refused."""
+
+import collections
+import dataclasses
+import os
+import pickle
+import subprocess
+import sys
+
+import jaxle_tree as tu
+from jaxle_tree import accelerator
+from jaxle_tree.registry import jaxlib_registry
+
+Pair = collections.namedtuple("Pair", "left right")
+
+
+@tu.register_dataclass
+@dataclasses.dataclass
+class Layer:
+    w: object
+    b: object
+    act: str = dataclasses.field(default="relu", metadata=dict(static=True))
+
+
+class Box:
+    def __init__(self, *items):
+        self.items = items
+
+    def __eq__(self, other):
+        return type(other) is Box and other.items == self.items
+
+
+tu.register_pytree_node(Box, lambda box: (box.items, len(box.items)), lambda n, items: Box(*items))
+
+
+def sample():
+    return {
+        "layers": [Layer(1.0, 2.0), Layer(3.0, (4.0, None), "tanh")],
+        "pair": Pair(Box(5, [6]), collections.OrderedDict(b=7, a=8)),
+        "counts": collections.defaultdict(int, {"z": 9}),
+    }
+
+
+def test_path_in_use(tree_path):
+    assert accelerator.uses_jaxlib() == (tree_path == "jaxlib")
+    assert (tu.tree_structure(sample())._def is not None) == (tree_path == "jaxlib")
+
+
+def test_round_trip_and_structure_queries():
+    leaves, treedef = tu.tree_flatten(sample())
+    assert leaves == [9, 1.0, 2.0, 3.0, 4.0, 5, 6, 7, 8]
+    assert treedef.unflatten(leaves) == sample()
+    assert treedef.num_leaves == 9 and treedef.num_nodes == 20
+    assert [child.num_leaves for child in treedef.children()] == [1, 4, 4]
+    assert treedef.node_data() == (dict, ["counts", "layers", "pair"])
+    assert tu.treedef_tuple([treedef, treedef]) == tu.tree_structure((sample(), sample()))
+    assert treedef.compose(tu.tree_structure((0, 0))).num_leaves == 18
+    assert tu.tree_map(lambda x, y: (x, y), sample(), sample())["pair"].left == Box((5, 5), [(6, 6)])
+
+
+def test_path_keys_are_jaxle_keys():
+    paths = [path for path, _ in tu.tree_leaves_with_path(sample())]
+    assert tu.keystr(paths[4]) == "['layers'][1].b[0]"
+    assert [type(key) for key in paths[5]] == [tu.DictKey, tu.GetAttrKey, tu.FlattenedIndexKey]
+    assert [type(key) for key in paths[6]] == [tu.DictKey, tu.GetAttrKey, tu.FlattenedIndexKey, tu.SequenceKey]
+    seen = []
+    tu.tree_flatten_with_path([Pair(1, 2)], is_leaf=lambda path, x: seen.append(path) or False, is_leaf_takes_path=True)
+    assert seen[2] == (tu.SequenceKey(0), tu.GetAttrKey("left"))
+
+
+def test_pickles_load_on_either_path(tree_path):
+    data = pickle.dumps(tu.tree_structure(sample()))
+    try:
+        for load_on_jaxlib in {False, accelerator.mirror is not None}:
+            accelerator.use_jaxlib(load_on_jaxlib)
+            loaded = pickle.loads(data)
+            assert loaded == tu.tree_structure(sample()) and hash(loaded) == hash(tu.tree_structure(sample()))
+            assert repr(loaded) == repr(tu.tree_structure(sample()))
+    finally:
+        accelerator.use_jaxlib(tree_path == "jaxlib")
+
+
+def test_jaxlib_registry_mirrors_registrations():
+    registry = jaxlib_registry()
+    if registry is None:  # jaxlib is not installed in this environment
+        assert accelerator.pytree is None
+        return
+    leaves, jaxlib_def = registry.flatten(sample())
+    assert leaves == tu.tree_leaves(sample())
+    assert repr(jaxlib_def) == repr(tu.tree_structure(sample()))
+    assert jaxlib_def.unflatten(leaves) == sample()
+
+
+def test_pure_python_when_jaxlib_is_refused():
+    program = (
+        "import sys, jaxle_tree as tu\n"
+        "from jaxle_tree import accelerator\n"
+        "assert tu.registry.jaxlib_registry() is None and not accelerator.uses_jaxlib()\n"
+        "assert tu.tree_structure({'a': [1, None]}).unflatten([2]) == {'a': [2, None]}\n"
+        "try:\n"
+        "    accelerator.use_jaxlib(True)\n"
+        "except RuntimeError as error:\n"
+        "    print(error)\n"
+        "print(sorted(name for name in sys.modules if name.startswith('jaxlib')))\n"
+    )
+    env = {**os.environ, "JAXLE_TREE_PURE": "1"}
+    out = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == [
+        "jaxlib's pytree registry is not available (jaxlib missing or JAXLE_TREE_PURE=1).",
+        "[]",
+    ]
