@@ -10,6 +10,7 @@ import numpy as np
 
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, lax
+from jaxle_core.avals import get_aval
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_numpy.util import check_arraylike, promote_dtypes_inexact
 from jaxle_random.binomial import binomial
@@ -24,10 +25,14 @@ def multinomial(key: Any, n: Any, p: Any, *, shape: tuple[int, ...] | None = Non
     full result shape, ending with the number of categories."""
     key = typed_key(key, "multinomial")
     check_arraylike("multinomial", n, p)
+    python_n = type(n) in (bool, int, float)
     n, p = promote_dtypes_inexact(n, p)
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     shape = p.shape if shape is None else canonical_shape(shape)
     n = jnp.broadcast_to(n, shape[:-1])
+    if python_n and not n.shape and not get_aval(n).weak_type:
+        # JAX converts a Python scalar on the host: the trials enter the scan as a literal, not a constant
+        n = np.asarray(n)[()]
     p = jnp.moveaxis(jnp.broadcast_to(p, shape), -1, 0)
     # the probability of each category among itself and the categories after it
     remainder = lax.cumsum(p, axis=0, reverse=True)

@@ -74,6 +74,8 @@ SAMPLER_CALLS = {
     "permutation": lambda r, k: r.permutation(k, 5),
     "categorical": lambda r, k: r.categorical(k, np.zeros((2, 3), np.float32)),
     "ball": lambda r, k: r.ball(k, 2, shape=(3,)),
+    "multinomial": lambda r, k: r.multinomial(k, 10, np.array([0.2, 0.3, 0.5], np.float32)),
+    "multinomial_shape": lambda r, k: r.multinomial(k, 10.0, np.array([0.2, 0.3, 0.5], np.float32), shape=(2, 3)),
 }
 
 
