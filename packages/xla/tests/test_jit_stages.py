@@ -49,3 +49,14 @@ def test_backend_names_a_platform():
     out = h(np.ones(2, np.float32))
     np.testing.assert_array_equal(np.asarray(out), [2.0, 2.0])
     assert out.device.platform == "cpu"
+
+
+def test_compiler_ir_in_both_dialects():
+    lowered = jc.jit(lambda a: lax.mul(a, a)).lower(np.ones(3, np.float32))
+    hlo = lowered.compiler_ir(dialect="hlo").as_hlo_text()
+    assert hlo.startswith("HloModule jit__lambda, entry_computation_layout={(f32[3]{0})->f32[3]{0}}")
+    assert "f32[3]{0} multiply(" in hlo
+    module = lowered.compiler_ir()
+    assert str(module) == str(lowered.compiler_ir("stablehlo")) == lowered.as_text()
+    with pytest.raises(ValueError, match="unknown dialect: foo"):
+        lowered.compiler_ir(dialect="foo")

@@ -37,6 +37,11 @@ class Backend(Protocol):
                    keep_unused: bool = False) -> str:
         """The backend's program text for ``closed_jaxpr`` (StableHLO for XLA)."""
 
+    def compiler_ir(self, program_text: str, dialect: str | None) -> Any:
+        """The program ``lower_text`` gave as the compiler's IR object for ``dialect`` (None: the backend's own);
+        None for a backend without one."""
+        return None
+
     def device_put(self, x: Any, device: Any = None, weak_type: bool = False) -> Array:
         """``x`` as an Array on ``device`` (the default device when None)."""
 

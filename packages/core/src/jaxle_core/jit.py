@@ -253,6 +253,11 @@ class Lowered:
         return self._backend.lower_text(traced.jaxpr, traced._wrapped.__name__, traced._donated,
                                         traced._wrapped.keep_unused)
 
+    def compiler_ir(self, dialect: str | None = None) -> Any:
+        """The program as the backend's IR object: on XLA an MLIR module (``dialect`` None or 'stablehlo') or
+        XLA's HLO computation ('hlo', printed by its ``as_hlo_text()``)."""
+        return self._backend.compiler_ir(self.as_text(), dialect)
+
     def compile(self) -> Compiled:
         traced = self._traced
         executable = self._backend.compile(traced.jaxpr, traced._wrapped.__name__, traced._donated,

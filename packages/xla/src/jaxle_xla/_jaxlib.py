@@ -466,6 +466,19 @@ def pretty_module(module_text: str) -> str:
         return str(ir.Module.parse(module_text))
 
 
+def compiler_ir(module_text: str, dialect: str | None) -> Any:
+    """A StableHLO module as an MLIR module (``dialect`` None or 'stablehlo') or as XLA's HLO computation
+    ('hlo': ``as_hlo_text()`` prints it)."""
+    if dialect in (None, "stablehlo"):
+        from jaxlib.mlir import ir
+
+        with _mlir_context():
+            return ir.Module.parse(module_text)
+    if dialect == "hlo":
+        return _jax.mlir.mlir_module_to_xla_computation(module_text, use_tuple_args=False, return_tuple=False)
+    raise ValueError(f"unknown dialect: {dialect}")
+
+
 def serialize_portable(module_text: str) -> bytes:
     """A StableHLO module as a portable artifact (versioned VHLO bytecode, readable by later StableHLO releases)."""
     from jaxlib.mlir import ir

@@ -125,6 +125,9 @@ class XlaBackend:
         """The StableHLO module of ``closed_jaxpr``, every constant inline, in MLIR's readable form."""
         return _jaxlib.pretty_module(Program(closed_jaxpr, name, donated_invars, keep_unused, hoist=False).text)
 
+    def compiler_ir(self, program_text: str, dialect: str | None) -> Any:
+        return _jaxlib.compiler_ir(program_text, dialect)
+
     # -- devices
 
     def device_put(self, x: Any, device: Any = None, weak_type: bool = False) -> XlaArray:
