@@ -107,6 +107,19 @@ CASES = {
         (4, 8), _named(jax, "x", "y"), lambda index: X)),
     "make_array_from_single_device_arrays": lambda jax: repr(jax.make_array_from_single_device_arrays(
         (8,), _named(jax, ("x", "y")), [jax.device_put(np.float32([i]), d) for i, d in enumerate(jax.devices())])),
+    "sharded_keys": lambda jax: (lambda ks: f"{ks.sharding.spec} {jax.vmap(jax.random.uniform)(ks).sharding.spec}")(
+        jax.device_put(jax.random.split(jax.random.key(0), 8), _named(jax, ("x", "y")))),
+    "lowered_and_compiled": lambda jax: str(jax.jit(lambda a: a * 2, in_shardings=_named(jax, "x", "y")).lower(
+        np.ones((4, 8))).compile()(np.ones((4, 8))).sharding.spec),
+    "donated": lambda jax: str(jax.jit(lambda a: a + 1, donate_argnums=0)(_put(jax, X, "x", "y")).sharding.spec),
+    "process_local_data": lambda jax: _shards(jax.make_array_from_process_local_data(_named(jax, "x", "y"), X)),
+    "astype": lambda jax: (lambda a: f"{a.dtype} {a.sharding.spec}")(_put(jax, X, "x", "y").astype(np.int32)),
+    "zeros_on_sharding": lambda jax: str(jax.numpy.zeros((4, 8), device=_named(jax, "x", "y")).sharding.spec),
+    "transpose_reshape": lambda jax: (lambda a: f"{a.T.sharding.spec} {a.reshape(32).sharding.spec}")(
+        _put(jax, X, "x", "y")),
+    "grad": lambda jax: str(jax.grad(lambda a: (a ** 2).sum())(_put(jax, X, "x", "y")).sharding.spec),
+    "vmap_rows": lambda jax: str(jax.vmap(lambda r: r.sum())(_put(jax, X, "x", "y")).sharding.spec),
+    "fori_loop": lambda jax: str(jax.lax.fori_loop(0, 3, lambda i, a: a + 1, _put(jax, X, "x", "y")).sharding.spec),
 }
 
 

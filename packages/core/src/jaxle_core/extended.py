@@ -52,6 +52,14 @@ class ExtendedArray(Array):
         self.physical.block_until_ready()
         return self
 
+    @property
+    def sharding(self) -> Any:
+        """The layout of the physical data: its leading dimensions are this array's."""
+        return self.physical.sharding
+
+    def devices(self) -> set:
+        return self.physical.devices()
+
 
 def physical_aval(aval: Any) -> Any:
     """The aval of the physical representation of values of ``aval`` (``aval`` itself for NumPy dtypes)."""

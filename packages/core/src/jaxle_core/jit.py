@@ -226,12 +226,13 @@ class Traced:
     """The result of ``jit(f).trace(...)``: the jaxpr and what is needed to lower it."""
 
     def __init__(self, wrapped: JitWrapped, jaxpr: ClosedJaxpr, in_tree: Any, out_tree: Any,
-                 donated: tuple[bool, ...]):
+                 donated: tuple[bool, ...], shardings: dict | None = None):
         self._wrapped = wrapped
         self.jaxpr = jaxpr
         self.in_tree = in_tree  # of (args, kwargs) without the static arguments
         self.out_tree = out_tree
         self._donated = donated
+        self._shardings = shardings or {}  # the in/out shardings jit was given, for the backend's compile
 
     out_info = property(lambda self: tree.tree_unflatten(
         self.out_tree, [_shape_dtype(a) for a in self.jaxpr.out_avals]))
@@ -261,7 +262,7 @@ class Lowered:
     def compile(self) -> Compiled:
         traced = self._traced
         executable = self._backend.compile(traced.jaxpr, traced._wrapped.__name__, traced._donated,
-                                           traced._wrapped.keep_unused, self._device)
+                                           traced._wrapped.keep_unused, self._device, **traced._shardings)
         return Compiled(executable, traced)
 
 
@@ -531,7 +532,7 @@ class JitWrapped:
     def trace(self, *args, **kwargs) -> Traced:
         """The traced stage; arguments may be abstract (anything with ``shape`` and ``dtype``)."""
         entry, _ = self._trace_general(args, kwargs, abstract_argument_aval)
-        return Traced(self, entry.jaxpr, entry.in_tree, entry.out_tree, entry.donated)
+        return Traced(self, entry.jaxpr, entry.in_tree, entry.out_tree, entry.donated, entry.shardings())
 
     def lower(self, *args, **kwargs) -> Lowered:
         return self.trace(*args, **kwargs).lower()

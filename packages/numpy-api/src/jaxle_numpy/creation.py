@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -175,6 +177,21 @@ def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str) -> Any:
     return _with_ndmin(out, ndmin)
 
 
+
+def _placed(fun: Callable[..., Array]) -> Callable[..., Array]:
+    """``fun``'s result put on its ``device=`` argument (a device or a sharding) when one is given, outside
+    transformations (inside them the value stays where the computation puts it)."""
+
+    @functools.wraps(fun)
+    def placed(*args: Any, device: Any = None, **kwargs: Any) -> Array:
+        out = fun(*args, device=device, **kwargs)
+        if device is None or isinstance(out, Tracer):
+            return out
+        return current_backend().device_put(out, device, weak_type=get_aval(out).weak_type)
+
+    return placed
+
+@_placed
 def array(object: Any, dtype: Any = None, *args: Any, copy: bool = True, order: str | None = "K",  # noqa: A002
           ndmin: int = 0, device: Any = None, out_sharding: Any = None) -> Array:
     """An array of ``object`` (an array, scalar, or nested lists and tuples of them), JAX's dtype rules applied:
@@ -185,15 +202,16 @@ def array(object: Any, dtype: Any = None, *args: Any, copy: bool = True, order: 
         warnings.warn("Passing the copy, order, and ndmin arguments to jnp.array positionally is deprecated. Use "
                       "keyword arguments instead.", DeprecationWarning, stacklevel=2)
         copy, order, ndmin = (*args, *(copy, order, ndmin)[len(args):])
-    del device, out_sharding  # one device: placement is a no-op
+    del out_sharding  # the layout follows the value's (device= is applied by @_placed)
     _check_order(order)
     return _array(object, dtype, copy, ndmin, "array")
 
 
+@_placed
 def asarray(a: Any, dtype: Any = None, order: str | None = None, *, copy: bool | None = None, device: Any = None,
             out_sharding: Any = None) -> Array:
     """``a`` as an array: ``array`` without a copy unless ``copy=True``."""
-    del device, out_sharding  # one device: placement is a no-op
+    del out_sharding  # the layout follows the value's (device= is applied by @_placed)
     _check_order(order)
     return _array(a, dtype, bool(copy), 0, "asarray")
 
@@ -217,16 +235,19 @@ def _fill_dtype(dtype: Any, fun_name: str) -> np.dtype:
     return requested_dtype(dtype, fun_name) if dtype is not None else dtypes.default_float_dtype()
 
 
+@_placed
 def zeros(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Array:
     """An array of zeros (float by default)."""
     return lax.full(_shape(shape), 0, _fill_dtype(dtype, "zeros"), sharding=out_sharding)
 
 
+@_placed
 def ones(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Array:
     """An array of ones (float by default)."""
     return lax.full(_shape(shape), 1, _fill_dtype(dtype, "ones"), sharding=out_sharding)
 
 
+@_placed
 def empty(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Array:
     """An array whose contents do not matter: zeros, as JAX makes it."""
     return lax.full(_shape(shape), 0, _fill_dtype(dtype, "empty"), sharding=out_sharding)
@@ -246,6 +267,7 @@ def _broadcast_fill(fill: Any, shape: tuple[int, ...]) -> Any:
     return lax.broadcast_in_dim(fill, shape, dims)
 
 
+@_placed
 def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Array:
     """An array of ``shape`` filled with ``fill_value`` (a scalar, or an array broadcast to ``shape``)."""
     check_arraylike("full", fill_value)
@@ -266,6 +288,7 @@ def _like_shape(a: Any, shape: Any) -> tuple[int, ...]:
     return tuple(np.shape(a) if not hasattr(a, "shape") else a.shape) if shape is None else _shape(shape)
 
 
+@_placed
 def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *, device: Any = None,
               out_sharding: Any = None) -> Array:
     """An array with ``a``'s shape and dtype (or ``shape``/``dtype``) filled with ``fill_value``."""
@@ -279,6 +302,7 @@ def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *, 
     return lax.full_like(a, fill_value, dtype, out_shape, out_sharding)
 
 
+@_placed
 def zeros_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None,
                out_sharding: Any = None) -> Array:
     """Zeros with ``a``'s shape and dtype (or ``shape``/``dtype``); weakly typed where ``a`` is."""
@@ -286,6 +310,7 @@ def zeros_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = No
     return lax.full_like(a, 0, requested_dtype(dtype, "zeros_like"), _like_shape(a, shape), out_sharding)
 
 
+@_placed
 def ones_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None,
               out_sharding: Any = None) -> Array:
     """Ones with ``a``'s shape and dtype (or ``shape``/``dtype``); weakly typed where ``a`` is."""
@@ -293,6 +318,7 @@ def ones_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = Non
     return lax.full_like(a, 1, requested_dtype(dtype, "ones_like"), _like_shape(a, shape), out_sharding)
 
 
+@_placed
 def empty_like(prototype: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Array:
     """An array like ``prototype`` whose contents do not matter: zeros, as JAX makes it."""
     _check_like("empty_like", prototype)
