@@ -30,12 +30,16 @@ __all__ = [
 
 def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
     """Rebuild a pytree of structure ``treedef`` from ``leaves``."""
+    jaxlib_def = treedef._def
+    if jaxlib_def is not None:  # straight to C++: this runs on every jitted call
+        return jaxlib_def.unflatten(leaves)
     return treedef.unflatten(leaves)
 
 
 def _leaves_up_to(treedef: PyTreeDef, tree: Any, other: Any, is_leaf: Callable | None, name: str) -> list:
     """Leaves of ``other`` cut at the leaves of ``treedef`` (the structure of ``tree``)."""
-    if not accelerator.uses_jaxlib():
+    jaxlib_def = treedef._def
+    if jaxlib_def is None:
         # In Python, flattening ``other`` whole and comparing structures beats walking it against ``treedef``.
         try:
             leaves, other_def = tree_flatten(other)
@@ -44,7 +48,7 @@ def _leaves_up_to(treedef: PyTreeDef, tree: Any, other: Any, is_leaf: Callable |
         except Exception:
             pass
     try:
-        return treedef.flatten_up_to(other)
+        return treedef.flatten_up_to(other) if jaxlib_def is None else jaxlib_def.flatten_up_to(other)
     except Exception as error:
         make = next(prefix_errors((), tree, other, is_leaf), None)
         if make is None:
