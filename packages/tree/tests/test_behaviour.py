@@ -171,3 +171,15 @@ def test_flatten_one_level_as_jax():
     assert tu.default_registry.flatten({"a": 1, "b": None})[0] == [1]
     assert tu.is_tree_node(list) and tu.is_tree_node(type(None)) and tu.is_tree_node(Pair)
     assert not tu.is_tree_node(int) and tu.default_registry.is_node(OrderedDict)
+
+
+def test_key_entries_take_their_value_by_position_or_field_name():
+    for cls, field, value in ((tu.DictKey, "key", "a"), (tu.SequenceKey, "idx", 1), (tu.GetAttrKey, "name", "x"),
+                              (tu.FlattenedIndexKey, "key", 2)):
+        by_name = cls(**{field: value})
+        assert by_name == cls(value) and getattr(by_name, field) == value
+        with pytest.raises(TypeError):
+            cls(value, **{field: value})
+        with pytest.raises(TypeError):
+            cls(other=value)
+    assert str(tu.DictKey(key="a")) + str(tu.SequenceKey(idx=1)) + str(tu.GetAttrKey(name="x")) == "['a'][1].x"

@@ -13,8 +13,12 @@ class _KeyEntryBase:
     __slots__ = ("_value",)
     _field = ""
 
-    def __init__(self, value: Any) -> None:
-        object.__setattr__(self, "_value", value)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # one value, given by position or by the field's name (``DictKey(key='a')``), as JAX's key classes take it
+        if len(args) + len(kwargs) != 1 or (kwargs and self._field not in kwargs):
+            given = ", ".join([*map(repr, args), *(f"{k}={v!r}" for k, v in kwargs.items())])
+            raise TypeError(f"{type(self).__name__}() takes one argument, {self._field}; got ({given})")
+        object.__setattr__(self, "_value", args[0] if args else kwargs[self._field])
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"property of {type(self).__name__!r} object has no setter")
