@@ -120,7 +120,29 @@ CASES = {
     "grad": lambda jax: str(jax.grad(lambda a: (a ** 2).sum())(_put(jax, X, "x", "y")).sharding.spec),
     "vmap_rows": lambda jax: str(jax.vmap(lambda r: r.sum())(_put(jax, X, "x", "y")).sharding.spec),
     "fori_loop": lambda jax: str(jax.lax.fori_loop(0, 3, lambda i, a: a + 1, _put(jax, X, "x", "y")).sharding.spec),
+    "inspect_in_jit": lambda jax: _inspected(jax, lambda f: jax.jit(f)(_put(jax, X, "x", "y"))),
+    "inspect_with_in_shardings": lambda jax: _inspected(
+        jax, lambda f: jax.jit(f, in_shardings=_named(jax, "y"))(np.ones((4, 8)))),
+    "inspect_eager": lambda jax: _inspected(jax, lambda f: f(_put(jax, X, "x", "y"))),
+    "inspect_jaxpr": lambda jax: str(jax.make_jaxpr(_inspecting(jax, []))(X)),
 }
+
+
+def _inspecting(jax, seen: list):
+    """A function reporting, through inspect_array_sharding, the layouts of its input and of its row sums."""
+
+    def f(a):
+        jax.debug.inspect_array_sharding(a, callback=lambda s: seen.append(f"input {s}"))
+        jax.debug.inspect_array_sharding(a.sum(1), callback=lambda s: seen.append(f"row sums {s}"))
+        return 2 * a
+
+    return f
+
+
+def _inspected(jax, run) -> str:
+    seen: list = []
+    run(_inspecting(jax, seen))
+    return "\n".join(seen)
 
 
 def _with_mesh(jax, thunk):

@@ -18,6 +18,7 @@ from jaxle_core.checkpoint import checkpoint, checkpoint_name
 from jaxle_core.config import enable_x64
 from jaxle_core.core import Primitive
 from jaxle_core.custom_derivatives import custom_jvp, custom_vjp
+from jaxle_core.inspect_sharding import inspect_sharding_p  # noqa: F401  (registers its jvp rule)
 from jaxle_core.lax import windowed
 from jaxle_core.lax.eigen import eig, eigh
 from jaxle_core.lax.elementwise import ge_p
@@ -478,6 +479,7 @@ NOT_SWEPT = {
     "ffi_call": "not differentiable, as in JAX (the jvp raises): checked in test_ffi.py",
     **dict.fromkeys(["debug_callback", "debug_print"], "no outputs: the rule sees primal values only, checked in "
                     "test_callbacks.py"),
+    "inspect_sharding": "no outputs: the rule inspects the primal only, checked on eight devices in multidevice-tests",
 }
 
 

@@ -73,10 +73,9 @@ class Program:
             invars=[v for v, big in zip(jaxpr.constvars, large) if big]
             + [v for v, k in zip(jaxpr.invars, self.keep) if k])
         program = core.ClosedJaxpr(jaxpr, [c for c, big in zip(closed.consts, large) if not big])
-        self.text, self.host_callbacks = lower_module(program, name, [False] * len(self.hoisted)
-                                                      + [d for d, k in zip(donated, self.keep) if k], mesh,
-                                                      [s for s, k in zip(arg_shardings, self.keep) if k],
-                                                      result_shardings)
+        self.text, self.host_callbacks, self.inspections = lower_module(
+            program, name, [False] * len(self.hoisted) + [d for d, k in zip(donated, self.keep) if k], mesh,
+            [s for s, k in zip(arg_shardings, self.keep) if k], result_shardings)
 
 
 def host_buffer(x: Any, aval: ShapedArray, device: _jaxlib.Device) -> _jaxlib.DeviceBuffer:
@@ -170,6 +169,8 @@ class Executable:
         compiling = time.perf_counter()
         self.loaded = _jaxlib.compile(device.client, self.text, device, program.host_callbacks)
         Executable.compile_count += 1
+        for inspect in program.inspections:  # inspect_array_sharding: everything is on this device
+            inspect(_jaxlib.sharding_for(device))
         if logging_compiles:
             _logger.warning("Finished XLA compilation of jit(%s) in %.9f sec", name, time.perf_counter() - compiling)
         monitoring.record_compile_step("/jax/core/compile/backend_compile_duration", compiling, f"jit({name})")

@@ -18,6 +18,7 @@ from jaxle_core import core
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, wrap_physical
+from jaxle_core.inspect_sharding import inspect_sharding_p
 from jaxle_core.jit import jit_p
 from jaxle_core.lax.placement import sharding_constraint_p
 from jaxle_core.mesh import Mesh, PartitionSpec
@@ -162,8 +163,12 @@ class SpmdExecutable:
         chosen = _jaxlib.output_hlo_shardings(self.loaded)
         self._out_shardings = [given if given is not None else named_from_hlo(hlo, mesh, aval.ndim)
                                for given, hlo, aval in zip(out_shardings, chosen, physical)]
+        # the values inspect_array_sharding looks at are extra results after the function's own
+        inspected = [eqn.invars[0].aval for eqn in _inspections(closed.jaxpr)]
+        for inspect, hlo, aval in zip(program.inspections, chosen[len(physical):], inspected):
+            inspect(named_from_hlo(hlo, mesh, aval.ndim))
         self._handlers = [_jaxlib.sharded_result_handler(aval, _jaxlib.gspmd_sharding(devices, hlo))
-                          for aval, hlo in zip(physical, chosen)]
+                          for aval, hlo in zip(physical + [physical_aval(a) for a in inspected], chosen)]
         self._extended_out = has_extended(self.out_avals)
 
     def __call__(self, args: Sequence[Any]) -> list[Any]:
@@ -177,6 +182,7 @@ class SpmdExecutable:
                     x._check_alive()
             raise
         arrays = [XlaArray(b, _physical_of(a), True, s) for b, a, s in zip(outs, self.out_avals, self._out_shardings)]
+        # (zip drops the results that only carried inspected layouts)
         if self._extended_out:
             return [wrap_physical(x, a) for x, a in zip(arrays, self.out_avals)]
         return arrays
@@ -195,6 +201,11 @@ class SpmdExecutable:
 
     def as_text(self) -> str:
         return _jaxlib.hlo_text(self.loaded)
+
+
+def _inspections(jaxpr: core.Jaxpr) -> list[core.JaxprEqn]:
+    """The top-level inspect_sharding equations of ``jaxpr``, in order (those the entry function lowers)."""
+    return [eqn for eqn in jaxpr.eqns if eqn.primitive is inspect_sharding_p]
 
 
 def _physical_of(aval: Any) -> Any:

@@ -22,6 +22,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     fft,
     householder,
     identity,
+    inspect_sharding,
     jit,
     jvp,
     matrix_solves,

@@ -57,6 +57,11 @@ class ModuleBuilder:
         self._function_names: dict[int, str] = {}
         self._taken: set[str] = {"main"}
         self.host_callbacks: list[Callable[..., Any]] = []
+        # inspect_array_sharding's callbacks, called once the program is compiled; in a partitioned program each
+        # inspected value becomes an extra result of main, whose layout XLA reports
+        self.inspections: list[Callable[[Any], Any]] = []
+        self._inspected: list[Value] = []
+        self._entry: LoweringContext | None = None
 
     def add_host_callback(self, callback: Callable[..., Any]) -> int:
         """Register a Python function the compiled program calls on the host; returns its index, by which the
@@ -107,6 +112,15 @@ class ModuleBuilder:
         self._functions.append(self._function_text(closed, unique, "private", (), token))
         return unique
 
+    def inspect_sharding(self, ctx: LoweringContext, value: Value, callback: Callable[[Any], Any]) -> None:
+        """Call ``callback`` with ``value``'s layout once compiled (see ``inspections``)."""
+        if self.mesh is not None:
+            if ctx is not self._entry:
+                raise NotImplementedError("jaxle: inspect_array_sharding inside control flow or a nested jit of a "
+                                          "program partitioned over several devices")
+            self._inspected.append(value)
+        self.inspections.append(callback)
+
     def mesh_symbol(self, mesh: Any) -> str:
         """The name of the ``sdy.mesh`` of ``mesh``'s axes (declared once), for Shardy sharding attributes; its
         devices must be the program's."""
@@ -134,9 +148,13 @@ class ModuleBuilder:
                        arg_attributes: Sequence[str], token: bool = False,
                        result_attributes: Sequence[str] = ()) -> str:
         ctx = LoweringContext(self)
+        if visibility == "public":
+            self._entry = ctx
         args = [Value(f"%arg{i}", v.aval) for i, v in enumerate(closed.jaxpr.invars)]
         token_arg = ctx.ordered_token = Value("%token", abstract_token) if token else None
         outs = ctx.lower_jaxpr(closed.jaxpr, closed.consts, args)
+        if ctx is self._entry:
+            outs = outs + self._inspected
         if token:
             args, outs = [token_arg, *args], [ctx.ordered_token, *outs]
         attributes = list(arg_attributes) + [""] * (len(args) - len(arg_attributes))
@@ -144,7 +162,8 @@ class ModuleBuilder:
         results = ", ".join(tensor_type(v.aval) for v in outs)
         ret = f'    "func.return"({", ".join(v.name for v in outs)}) : ({results}) -> ()'
         if result_attributes:
-            results = ", ".join(f"{tensor_type(v.aval)}{attr}" for v, attr in zip(outs, result_attributes))
+            attributes = list(result_attributes) + [""] * (len(outs) - len(result_attributes))
+            results = ", ".join(f"{tensor_type(v.aval)}{attr}" for v, attr in zip(outs, attributes))
         return (f"  func.func {visibility} @{name}({params}) -> ({results}) {{\n"
                 + "\n".join(ctx.lines + [ret]) + "\n  }")
 
@@ -194,6 +213,7 @@ class LoweredModule(NamedTuple):
 
     text: str
     host_callbacks: list[Callable[..., Any]]
+    inspections: list[Callable[[Any], Any]]  # inspect_array_sharding's callbacks (and, partitioned, extra results)
 
 
 def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = (), mesh: Any = None,
@@ -210,7 +230,7 @@ def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = 
 
     text = builder.module_text(closed, donated, attributes(arg_shardings, closed.in_avals),
                                attributes(result_shardings, closed.out_avals))
-    return LoweredModule(text, builder.host_callbacks)
+    return LoweredModule(text, builder.host_callbacks, builder.inspections)
 
 
 def lower_to_text(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = ()) -> str:
