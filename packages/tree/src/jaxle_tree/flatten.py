@@ -74,7 +74,7 @@ def _walk(x: Any, leaf: Callable, node: Callable, kinds=kind_cache, LEAF=LEAF) -
         node((NAMEDTUPLE, len(x), t))
     else:
         registration = custom_nodes[t]
-        children, aux = registration.flatten(x)
+        children, aux = registration.children_of(x)
         count = 0
         for child in children:
             _walk(child, leaf, node)
@@ -88,10 +88,14 @@ def _walk_general(x: Any, is_leaf: Callable | None, leaf: Callable, node: Callab
     ``is_leaf`` receives ``(path, x)`` when walking with paths and ``is_leaf_takes_path`` was
     requested; the caller wraps it so that here it always takes ``(path, x)``.
     """
-    if is_leaf is not None and is_leaf(path, x):
-        leaf((path, x))
-        node(LEAF_NODE)
-        return
+    if is_leaf is not None:
+        stop = is_leaf(path, x)
+        if stop is True:
+            leaf((path, x))
+            node(LEAF_NODE)
+            return
+        if stop is not False and stop is not None:
+            raise ValueError(f"is_leaf predicate returned a non-boolean value {stop!r}; expected a boolean")
     t = type(x)
     kind = kind_of(t)
     if kind == LEAF:
@@ -114,10 +118,9 @@ def _walk_general(x: Any, is_leaf: Callable | None, leaf: Callable, node: Callab
     else:
         registration = custom_nodes[t]
         if path is not None and registration.flatten_with_keys is not None:
-            pairs, aux = registration.flatten_with_keys(x)
-            keyed = list(pairs)
+            keyed, aux = registration.keyed_children_of(x)
         else:
-            children, aux = registration.flatten(x)
+            children, aux = registration.children_of(x)
             keyed = [(FlattenedIndexKey(i), child) for i, child in enumerate(children)]
         record = (CUSTOM, len(keyed), (registration, aux))
     for key, child in keyed:
@@ -226,8 +229,8 @@ def _one_level(tree: Any, with_keys: bool) -> tuple[Any, Any] | None:
         return (namedtuple_keys(tree) if with_keys else list(tree)), type(tree)
     registration = custom_nodes[type(tree)]
     if with_keys and registration.flatten_with_keys is not None:
-        return registration.flatten_with_keys(tree)
-    children, aux = registration.flatten(tree)
+        return registration.keyed_children_of(tree)
+    children, aux = registration.children_of(tree)
     if with_keys:
         return [(FlattenedIndexKey(i), child) for i, child in enumerate(children)], aux
     return children, aux

@@ -40,6 +40,37 @@ class NodeRegistration:
         # Pickled treedefs name the type; the registration is looked up again on load.
         return (registration_of, (self.type,))
 
+    def children_of(self, node: Any) -> tuple[Any, Any]:
+        """``(children, aux_data)`` from ``flatten(node)``, whose result is checked as jaxlib checks it."""
+        result = self.flatten(node)
+        _check_result(result, "to_iterable", "children")
+        return result[0], result[1]
+
+    def keyed_children_of(self, node: Any) -> tuple[list, Any]:
+        """``([(key, child), ...], aux_data)`` from ``flatten_with_keys(node)``, checked as jaxlib checks it."""
+        result = self.flatten_with_keys(node)
+        _check_result(result, "to_iterable_with_keys", "key_leaf_pairs")
+        pairs = list(result[0])
+        for pair in pairs:
+            if not isinstance(pair, tuple) or len(pair) != 2:
+                # jaxlib's message, cut short as jaxlib cuts it.
+                rule = _RESULT_RULE.format("to_iterable_with_keys", "key_leaf_pairs")
+                raise ValueError(f"{rule} where 'child{pair!r}")
+        return pairs, result[1]
+
+
+_RESULT_RULE = "The {} function for a custom PyTree node should return a ({}, aux_data) tuple"
+
+
+def _check_result(result: Any, function: str, children: str) -> None:
+    if not isinstance(result, tuple) or len(result) != 2:
+        raise ValueError(f"{_RESULT_RULE.format(function, children)}, got {result!r}")
+    try:
+        iter(result[0])
+    except TypeError:
+        raise ValueError(f"{_RESULT_RULE.format(function, children)} where '{children}' is iterable, got {result!r}"
+                         ) from None
+
 
 _BUILTIN_KINDS: dict[type, int] = {tuple: TUPLE, list: LIST, dict: DICT, type(None): NONE}
 

@@ -95,7 +95,12 @@ class PyTreeDef:
         if self._def is not None:
             return self._def.unflatten(leaves)
         if type(leaves) is not list:
-            leaves = list(leaves)
+            try:
+                leaves = list(iter(leaves))
+            except TypeError:
+                if hasattr(leaves, "__iter__") or hasattr(leaves, "__getitem__"):
+                    raise
+                raise _incompatible_arguments("unflatten", "arg: Iterable[Any], /) -> Any", leaves) from None
         if len(leaves) != self._num_leaves:
             if len(leaves) < self._num_leaves:
                 raise ValueError(
@@ -168,6 +173,8 @@ class PyTreeDef:
 
     def compose(self, inner: PyTreeDef) -> PyTreeDef:
         """The treedef of this structure with every leaf replaced by ``inner``."""
+        if not isinstance(inner, PyTreeDef):
+            raise _incompatible_arguments("compose", f"arg: {_JAXLIB_TREEDEF}, /) -> {_JAXLIB_TREEDEF}", inner)
         if self._def is not None:
             return wrap(self._def.compose(inner._def))
         nodes: list = []
@@ -264,6 +271,17 @@ def _jaxlib_def_of(view: tuple, registry: Any) -> Any:
     return accelerator.pytree.PyTreeDef.from_node_data_and_children(registry, data, parts)
 
 
+_JAXLIB_TREEDEF = "jaxlib._jax.pytree.PyTreeDef"
+
+
+def _incompatible_arguments(method: str, signature: str, argument: Any) -> TypeError:
+    """jaxlib's error for a ``PyTreeDef`` method called with an argument of the wrong type."""
+    kind = type(argument)
+    name = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+    return TypeError(f"{method}(): incompatible function arguments. The following argument types are supported:\n"
+                     f"    1. {method}(self, {signature}\n\nInvoked with types: {_JAXLIB_TREEDEF}, {name}")
+
+
 def _rebuild(plain: tuple, num_leaves: int) -> PyTreeDef:
     nodes = tuple((k, a, (registration_of(p[0]), p[1])) if k == CUSTOM else (k, a, p) for k, a, p in plain)
     if accelerator.active is not None:
@@ -330,7 +348,7 @@ def _flatten_up_to(view: tuple, tree: Any, out: list) -> None:
         registration, aux = payload
         if kind_type is not registration.type:
             raise ValueError(f"Custom node type mismatch: expected type: {registration.type!r}, value: {tree!r}.")
-        values, tree_aux = registration.flatten(tree)
+        values, tree_aux = registration.children_of(tree)
         values = list(values)
         if tree_aux != aux:
             raise ValueError(f"Mismatch custom node data: {aux!r} != {tree_aux!r}; value: {tree!r}.")

@@ -113,6 +113,21 @@ def _classes(tu):
     return Box, Keyed, Tagged, Params, Explicit, Marker
 
 
+def _bad_node(tu, result, with_keys=False):
+    """An instance of a fresh class whose registered flatten function (or key flatten function) returns
+    ``result``, however malformed."""
+
+    class Bad:
+        def __repr__(self):
+            return "Bad()"
+
+    if with_keys:
+        tu.register_pytree_with_keys(Bad, lambda node: result, lambda aux, ch: Bad(), lambda node: ([1], None))
+    else:
+        tu.register_pytree_node(Bad, lambda node: result, lambda aux, ch: Bad())
+    return Bad()
+
+
 def _trees(tu, classes):
     Box, Keyed, Tagged, Params, Explicit, Marker = classes
     return {
@@ -171,6 +186,7 @@ def compute(tu) -> dict:
     Box, Keyed, Tagged, Params, Explicit, Marker = classes
     trees = _trees(tu, classes)
     out: dict = {}
+    s = tu.tree_structure
     for name, tree in trees.items():
         out.update({f"{aspect}/{name}": value for aspect, value in _describe(tu, tree).items()})
     errors = {
@@ -213,10 +229,24 @@ def compute(tu) -> dict:
         ),
         "dataclass_one_of": lambda: tu.register_dataclass(dataclasses.make_dataclass("D2", ["x"]), data_fields=["x"]),
         "dataclass_not": lambda: tu.register_dataclass(type("NotDataclass", (), {})),
+        "flatten_result_list": lambda: tu.tree_flatten([_bad_node(tu, [[1], None])]),
+        "flatten_result_three": lambda: tu.tree_flatten_with_path([_bad_node(tu, ([1], None, 3))]),
+        "flatten_children_int": lambda: tu.tree_flatten(_bad_node(tu, (5, None))),
+        "one_level_result_list": lambda: tu.flatten_one_level(_bad_node(tu, [[1], None])),
+        "keys_result_list": lambda: tu.tree_flatten_with_path([_bad_node(tu, [[("k", 1)], None], True)]),
+        "keys_children_int": lambda: tu.tree_leaves_with_path(_bad_node(tu, (5, None), True)),
+        "keys_pair_int": lambda: tu.tree_flatten_with_path(_bad_node(tu, ([3], None), True)),
+        "keys_pair_str": lambda: tu.tree_flatten_with_path(_bad_node(tu, (["ab"], None), True)),
+        "keys_pair_list": lambda: tu.tree_flatten_with_path(_bad_node(tu, ([["k", 1]], None), True)),
+        "one_level_keys_pair": lambda: tu.flatten_one_level_with_keys(_bad_node(tu, ([(1,)], None), True)),
+        "is_leaf_int": lambda: tu.tree_flatten([1, (2,)], is_leaf=lambda x: 0),
+        "is_leaf_str": lambda: tu.tree_map(lambda x: x, [1, (2,)], is_leaf=lambda x: "x"),
+        "is_leaf_path_int": lambda: tu.tree_flatten_with_path([1], is_leaf=lambda p, x: 1, is_leaf_takes_path=True),
+        "unflatten_not_iterable": lambda: s([1]).unflatten(5),
+        "compose_not_treedef": lambda: s([1]).compose([1]),
     }
     for name, thunk in errors.items():
         out[f"error/{name}"] = _run(thunk)
-    s = tu.tree_structure
     misc = {
         "up_to_prefix": lambda: s([1, (2, 3)]).flatten_up_to([[9], ({"a": 1}, None)]),
         "up_to_dict_order": lambda: s({"a": 1, "b": 2}).flatten_up_to({"b": [3], "a": 4}),
@@ -247,6 +277,9 @@ def compute(tu) -> dict:
         ],
         "is_leaf_none": lambda: tu.tree_flatten([None, 1], is_leaf=lambda x: x is None),
         "is_leaf_list": lambda: tu.tree_flatten([1, [2, (3,)]], is_leaf=lambda x: isinstance(x, tuple)),
+        "is_leaf_returns_none": lambda: tu.tree_flatten([1, (2,)], is_leaf=lambda x: None),
+        "flatten_result_namedtuple": lambda: tu.tree_flatten([_bad_node(tu, Point([1, 2], "aux"))]),
+        "keys_result_namedtuple": lambda: tu.tree_flatten_with_path([_bad_node(tu, Point([("k", 1)], "aux"), True)]),
         "is_leaf_root": lambda: tu.tree_structure([1, [2]], is_leaf=lambda x: isinstance(x, list)),
         "map_prefix": lambda: tu.tree_map(lambda a, b: (a, b), [1, 2], [[3, 4], 5]),
         "map_three": lambda: tu.tree_map(lambda a, b, c: a + b + c, {"x": 1, "y": (2,)}, {"x": 10, "y": (20,)},
