@@ -120,6 +120,11 @@ CASES = {
     "grad": lambda jax: str(jax.grad(lambda a: (a ** 2).sum())(_put(jax, X, "x", "y")).sharding.spec),
     "vmap_rows": lambda jax: str(jax.vmap(lambda r: r.sum())(_put(jax, X, "x", "y")).sharding.spec),
     "fori_loop": lambda jax: str(jax.lax.fori_loop(0, 3, lambda i, a: a + 1, _put(jax, X, "x", "y")).sharding.spec),
+    "device_put_in_jit": lambda jax: (lambda f: f"{f(np.ones((4, 8))).sharding.spec}\n{jax.make_jaxpr(f)(X)}")(
+        jax.jit(lambda a: jax.device_put(a * 2, _named(jax, None, "x")))),
+    "device_put_spec_without_mesh": lambda jax: _error(lambda: jax.device_put(X, jax.sharding.PartitionSpec("x"))),
+    "device_put_spec_with_mesh": lambda jax: _with_mesh(jax, lambda: str(
+        jax.device_put(X, jax.sharding.PartitionSpec("x")).sharding)),
     "inspect_in_jit": lambda jax: _inspected(jax, lambda f: jax.jit(f)(_put(jax, X, "x", "y"))),
     "inspect_with_in_shardings": lambda jax: _inspected(
         jax, lambda f: jax.jit(f, in_shardings=_named(jax, "y"))(np.ones((4, 8)))),

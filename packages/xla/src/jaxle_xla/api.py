@@ -12,6 +12,7 @@ from jaxle_core import core
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p
+from jaxle_core.mesh import PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib, transfer_guard
 from jaxle_xla.array import XlaArray
@@ -37,11 +38,17 @@ Device = _jaxlib.Device
 
 
 def _is_placement(spec: Any) -> bool:
-    return spec is None or isinstance(spec, (_jaxlib.Device, _jaxlib.DeviceSharding, NamedSharding))
+    return spec is None or isinstance(spec, (_jaxlib.Device, _jaxlib.DeviceSharding, NamedSharding, PartitionSpec))
 
 
 def _placement_device(spec: Any) -> _jaxlib.Device | NamedSharding | None:
-    """Where ``spec`` puts an array: a device, a NamedSharding (several devices), or None (the default)."""
+    """Where ``spec`` puts an array: a device, a NamedSharding (several devices; a PartitionSpec is read over the
+    mesh of ``set_mesh``), or None (the default)."""
+    if isinstance(spec, PartitionSpec):
+        mesh = get_mesh()
+        if mesh.empty:
+            raise ValueError("Please set a mesh via `jax.set_mesh` if a PartitionSpec is passed to device_put")
+        return NamedSharding(mesh, spec)
     if not _is_placement(spec):
         raise ValueError("`jax.device_put` only accepts `None`, `jax.sharding.Sharding`, `jax.Device`, `Format`, "
                          f"`jax.memory.Space` or a pytree of these values. Received invalid value: {spec}")
@@ -76,7 +83,8 @@ def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = Fa
     with transfer_guard.explicit_transfers():
         if _is_placement(device):
             if not isinstance(core.current_trace(), core.EvalTrace):
-                return _staged_device_put(x, device, donate, may_alias)
+                placement = _placement_device(device) if isinstance(device, PartitionSpec) else device
+                return _staged_device_put(x, placement, donate, may_alias)
             target = _placement_device(device)
             return tree.tree_map(lambda leaf: put(leaf, target), x)
         return tree.tree_map(lambda spec, subtree: tree.tree_map(lambda leaf: put(leaf, _placement_device(spec)),
