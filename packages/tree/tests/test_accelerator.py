@@ -109,3 +109,30 @@ def test_pure_python_when_jaxlib_is_refused():
         "jaxlib's pytree registry is not available (jaxlib missing or JAXLE_TREE_PURE=1).",
         "[]",
     ]
+
+
+def test_no_pytree_operation_tries_to_import_jax():
+    # jaxlib's C++ imports jax modules by name on some paths; none of the pytree operations may reach one.
+    program = (
+        "import sys\n"
+        "attempts = []\n"
+        "class Watch:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'jax' or name.startswith('jax.'):\n"
+        "            attempts.append(name)\n"
+        "sys.meta_path.insert(0, Watch())\n"
+        "import pickle, test_accelerator as t, jaxle_tree as tu\n"
+        "leaves, treedef = tu.tree_flatten(t.sample())\n"
+        "assert pickle.loads(pickle.dumps(treedef)) == treedef and treedef.unflatten(leaves) == t.sample()\n"
+        "tu.tree_map(lambda a, b: a, t.sample(), t.sample()); tu.tree_leaves_with_path(t.sample())\n"
+        "repr(treedef); hash(treedef); treedef.children(); treedef.node_data(); tu.treedef_tuple([treedef])\n"
+        "for bad in (lambda: treedef.unflatten([1]), lambda: tu.tree_map(lambda a, b: a, t.sample(), [1])):\n"
+        "    try:\n"
+        "        bad()\n"
+        "    except ValueError:\n"
+        "        pass\n"
+        "print(tu.accelerator.uses_jaxlib() == (tu.registry.jaxlib_registry() is not None), attempts)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([os.path.dirname(__file__), *sys.path])}
+    out = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["True []"]
