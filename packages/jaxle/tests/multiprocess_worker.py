@@ -2,8 +2,10 @@
 
     python multiprocess_worker.py PORT NUM_PROCESSES PROCESS_ID [--store]
 
-It joins the run (two CPU devices per process), exercises it and prints what it saw as one JSON line after
-``RESULT``; the test compares those with NumPy. ``--store`` adds the key-value store, barrier and multihost checks.
+It joins the run (two CPU devices per process), computes over arrays laid out across every process's devices (a
+sum and a training step, by jit with shardings: gloo collectives between the processes), and prints what it saw as
+one JSON line after ``RESULT``; the test compares those with NumPy. ``--store`` adds the key-value store, barrier
+and multihost checks.
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ import numpy as np
 import jaxle as jax
 import jaxle.numpy as jnp
 from jaxle.experimental import multihost_utils
+from jaxle.sharding import NamedSharding
+from jaxle.sharding import PartitionSpec as P
 
 LOCAL_DEVICES = 2
-FEATURES, ROWS_PER_PROCESS, LEARNING_RATE = 3, 4, 0.1
+FEATURES, ROWS_PER_PROCESS, LEARNING_RATE = 3, 4, 0.1  # rows: a multiple of LOCAL_DEVICES
 
 
 def regression_data(num_processes: int) -> tuple[np.ndarray, np.ndarray]:
@@ -30,16 +34,16 @@ def regression_data(num_processes: int) -> tuple[np.ndarray, np.ndarray]:
     return x, y.astype(np.float32)
 
 
-def _local_loss(params, x, y, global_rows):
+def _loss(params, x, y):
     w, b = params
-    return jnp.sum((x @ w + b - y) ** 2) / global_rows
+    return jnp.mean((x @ w + b - y) ** 2)
 
 
-def training_step(params, x, y, global_rows):
-    """One data-parallel SGD step: each process's gradient of its rows' share of the mean squared error, summed
-    over the processes."""
-    loss, grads = jax.jit(jax.value_and_grad(_local_loss), static_argnums=3)(params, x, y, global_rows)
-    loss, grads = jax.tree.map(lambda g: multihost_utils.process_allgather(g).sum(0), (loss, grads))
+@jax.jit
+def training_step(params, x, y):
+    """One SGD step on the global batch, which is laid out over every process's devices: XLA's partitioner sums
+    the devices' partial gradients across the processes."""
+    loss, grads = jax.value_and_grad(_loss)(params, x, y)
     return loss, jax.tree.map(lambda p, g: p - LEARNING_RATE * g, params, grads)
 
 
@@ -97,12 +101,18 @@ def main(port: str, num_processes: int, pid: int, store: bool) -> dict:
         "local_devices": [repr(d) for d in jax.local_devices()],
         "counts": [jax.process_index(), jax.process_count(), jax.device_count(), jax.local_device_count()],
     }
-    report["psum"] = multihost_utils.process_allgather(jnp.arange(3.0) * (pid + 1)).sum(0).tolist()
+    mesh = jax.make_mesh((jax.device_count(),), ("batch",))
+    rows = NamedSharding(mesh, P("batch"))
+    # Each process holds its own rows; the sum over all of them runs on every device of every process.
+    values = jax.make_array_from_process_local_data(rows, np.arange(6.0).reshape(LOCAL_DEVICES, 3) * (pid + 1))
+    total = jax.jit(lambda v: jnp.sum(v, axis=0))(values)
+    report["psum"] = [np.asarray(total).tolist(), total.is_fully_replicated, values.is_fully_addressable, repr(values)]
     x, y = regression_data(num_processes)
-    rows = slice(pid * ROWS_PER_PROCESS, (pid + 1) * ROWS_PER_PROCESS)
+    mine = slice(pid * ROWS_PER_PROCESS, (pid + 1) * ROWS_PER_PROCESS)
+    batch = [jax.make_array_from_process_local_data(rows, v[mine]) for v in (x, y)]
     params = (jnp.zeros(FEATURES), jnp.float32(0.0))
-    loss, (w, b) = training_step(params, x[rows], y[rows], len(x))
-    report["step"] = {"loss": float(loss), "w": np.asarray(w).tolist(), "b": float(b)}
+    loss, (w, b) = training_step(params, *batch)
+    report["step"] = {"loss": float(loss), "w": np.asarray(w).tolist(), "b": float(b), "shape": list(batch[0].shape)}
     if store:
         report.update(store_checks(pid, num_processes))
     jax.distributed.shutdown()

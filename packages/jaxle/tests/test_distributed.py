@@ -78,8 +78,11 @@ def check_run(reports: list[dict]) -> None:
         assert report["device_processes"] == [i for i in range(n) for _ in range(worker.LOCAL_DEVICES)]
         assert report["local_devices"] == [f"CpuDevice(id={pid * 2048 + k})" for k in range(worker.LOCAL_DEVICES)]
         assert report["counts"] == [pid, n, n * worker.LOCAL_DEVICES, worker.LOCAL_DEVICES]
-        np.testing.assert_allclose(report["psum"], np.arange(3.0) * n * (n + 1) / 2)
+        total, replicated, addressable, described = report["psum"]
+        np.testing.assert_allclose(total, np.arange(6.0).reshape(2, 3).sum(0) * n * (n + 1) / 2)
+        assert replicated and not addressable and described == f"Array(shape=({2 * n}, 3), dtype=float32)"
         step = report["step"]
+        assert step["shape"] == [n * worker.ROWS_PER_PROCESS, worker.FEATURES]
         np.testing.assert_allclose(step["loss"], expected["loss"], rtol=1e-5)
         np.testing.assert_allclose(step["w"], expected["w"], rtol=1e-5)
         np.testing.assert_allclose(step["b"], expected["b"], rtol=1e-5, atol=1e-7)

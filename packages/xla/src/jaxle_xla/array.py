@@ -59,6 +59,22 @@ class XlaArray(Array):
                 self._host = _jaxlib.to_host(self._buffer, self.aval.shape, self.aval.dtype)
         return self._host
 
+    def _spans_processes(self) -> bool:
+        """Whether parts of the value live only on other processes' devices (it cannot be read here)."""
+        sharding = self._sharding
+        return sharding is not None and not sharding.is_fully_addressable and not sharding.is_fully_replicated
+
+    def __repr__(self) -> str:
+        if self._spans_processes():
+            return f"Array(shape={self.shape}, dtype={self.dtype.name})"
+        return super().__repr__()
+
+    def __str__(self) -> str:
+        return repr(self) if self._spans_processes() else super().__str__()
+
+    def __format__(self, spec: str) -> str:
+        return repr(self) if self._spans_processes() else super().__format__(spec)
+
     def __array__(self, dtype=None, copy=None):
         value = self._value
         if dtype is not None and np.dtype(dtype) != value.dtype:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -41,7 +42,7 @@ def _assemble(aval: ShapedArray, sharding: Any, parts: Sequence[Any]) -> XlaArra
             raise ValueError(f"Expected shard shape {expected} doesn't match the single device array shape "
                              f"{tuple(np.shape(part))}. Shape of Array is {_typed_shape(aval, sharding)} with sharding "
                              f"{sharding}")
-    devices = list(sharding.devices_indices_map(aval.shape))
+    devices = _local_devices(sharding, aval.shape)
     if not isinstance(sharding, NamedSharding):  # one device
         (part,) = parts
         return XlaArray(_jaxlib.put_shards(aval, sharding, [part], devices), aval, True)
@@ -54,7 +55,7 @@ def make_array_from_callback(shape: Sequence[int], sharding: Any, data_callback:
     """An array of ``shape`` laid out by ``sharding``, each device's part being ``data_callback(index)``."""
     shape = tuple(shape)
     indices = sharding.devices_indices_map(shape)
-    parts = [np.asarray(data_callback(index)) for index in indices.values()]
+    parts = [np.asarray(data_callback(indices[d])) for d in _local_devices(sharding, shape)]
     if dtype is None:
         dtype = parts[0].dtype if parts else np.dtype(np.float32)
     dtype = dtypes.canonicalize_dtype(dtype)
@@ -69,7 +70,7 @@ def make_array_from_single_device_arrays(shape: Sequence[int], sharding: Any, ar
                          "to `jax.make_array_from_single_device_arrays`.")
     dtype = arrays[0].dtype if dtype is None else dtypes.canonicalize_dtype(dtype)
     aval = ShapedArray(tuple(shape), dtype)
-    devices = list(sharding.devices_indices_map(aval.shape))
+    devices = _local_devices(sharding, aval.shape)
     if len(arrays) != len(devices):
         raise ValueError(f"Expected {len(devices)} per-device arrays (one for each device of {sharding}), got "
                          f"{len(arrays)}")
@@ -83,13 +84,51 @@ def make_array_from_single_device_arrays(shape: Sequence[int], sharding: Any, ar
 
 
 def make_array_from_process_local_data(sharding: Any, local_data: Any, global_shape: Any = None) -> XlaArray:
-    """The array laid out by ``sharding`` holding ``local_data``: in one process, the whole array."""
+    """The array laid out by ``sharding`` of which this process holds ``local_data``: the parts of its own devices,
+    concatenated in order along each dimension the sharding splits between processes (in one process, the whole
+    array). ``global_shape`` is inferred when None."""
     local_data = np.asarray(local_data)
+    dtype = dtypes.canonicalize_dtype(local_data.dtype)
+    local_data = local_data.astype(dtype, copy=False)
+    if isinstance(sharding, NamedSharding) and not sharding.is_fully_addressable:
+        return _from_process_parts(sharding, local_data, global_shape)
     if global_shape is not None and tuple(global_shape) != local_data.shape:
         raise ValueError(f"global_shape {tuple(global_shape)} differs from the shape {local_data.shape} of the data "
                          "of the only process")
-    aval = ShapedArray(local_data.shape, dtypes.canonicalize_dtype(local_data.dtype))
-    value = local_data.astype(aval.dtype, copy=False)
+    aval = ShapedArray(local_data.shape, dtype)
     if isinstance(sharding, NamedSharding):
-        return XlaArray(sharded_array.put(value, aval, sharding), aval, True, sharding)
-    return _assemble(aval, sharding, [value])
+        return XlaArray(sharded_array.put(local_data, aval, sharding), aval, True, sharding)
+    return _assemble(aval, sharding, [local_data])
+
+
+def _local_devices(sharding: Any, shape: tuple[int, ...]) -> list[Any]:
+    """The devices of ``sharding`` that belong to this process, in its device order."""
+    return [d for d in sharding.devices_indices_map(shape) if d.process_index == d.client.process_index()]
+
+
+def _from_process_parts(sharding: NamedSharding, local_data: np.ndarray, global_shape: Any) -> XlaArray:
+    # Which block of each dimension every device holds: its index into an array of one element per block.
+    tiles = tuple(math.prod(sharding.mesh.shape[a] for a in axes) for axes in sharding.dimension_axes(local_data.ndim))
+    blocks = sharding.devices_indices_map(tiles)
+    local = sharding.mesh.local_devices
+    local_blocks = [sorted({blocks[d][dim].start or 0 for d in local}) for dim in range(local_data.ndim)]
+    block_sizes = []
+    for size, held in zip(local_data.shape, local_blocks):
+        if size % len(held):
+            raise ValueError(f"The local data of shape {local_data.shape} cannot be split into this process's "
+                             f"{len(held)} parts of its dimension laid out by {sharding}")
+        block_sizes.append(size // len(held))
+    inferred = tuple(b * t for b, t in zip(block_sizes, tiles))
+    if global_shape is not None:
+        sharding.check_compatible_aval(tuple(global_shape))
+    if global_shape is not None and tuple(global_shape) != inferred:
+        raise ValueError(f"global_shape {tuple(global_shape)} does not match the shape {inferred} that the local data "
+                         f"of shape {local_data.shape} makes with {sharding}")
+    parts = []
+    for device in local:
+        index = tuple(slice(held.index(block.start or 0) * size, (held.index(block.start or 0) + 1) * size)
+                      for block, held, size in zip(blocks[device], local_blocks, block_sizes))
+        parts.append(np.ascontiguousarray(local_data[index]))
+    aval = ShapedArray(inferred, local_data.dtype)
+    return XlaArray(_jaxlib.put_shards(aval, gspmd_sharding(sharding, aval.ndim), parts, local), aval, True,
+                    sharding)

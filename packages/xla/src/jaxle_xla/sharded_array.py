@@ -37,30 +37,46 @@ def put(value: np.ndarray, aval: ShapedArray, sharding: NamedSharding) -> _jaxli
     """The host array ``value`` laid out over ``sharding``'s devices (its shape checked first)."""
     check_sharding_fits(sharding, aval.shape, "One of device_put args")
     indices = sharding.devices_indices_map(aval.shape)
-    devices = sharding._device_assignment
+    devices = sharding.mesh.local_devices  # in a multi-process run, each process puts its own devices' parts
     parts = [np.ascontiguousarray(value[indices[d]]) for d in devices]
     return _jaxlib.put_shards(aval, gspmd_sharding(sharding, aval.ndim), parts, devices)
 
 
-def read(buffer: _jaxlib.DeviceBuffer, aval: ShapedArray, sharding: NamedSharding) -> np.ndarray:
-    """The whole array, assembled on the host from the first copy of each part (read-only)."""
-    whole = np.empty(aval.shape, aval.dtype)
+def _local_parts(buffer: _jaxlib.DeviceBuffer, aval: ShapedArray, sharding: NamedSharding) -> list[tuple]:
+    """(device, index, replica id, buffer) of each of this process's devices, in the sharding's device order."""
     indices = sharding.devices_indices_map(aval.shape)
-    shard_aval = aval.update(shape=sharding.shard_shape(aval.shape))
-    for device, part, copy in zip(sharding._device_assignment, _jaxlib.shard_buffers(buffer),
-                                  sharding.replica_ids(aval.shape)):
+    local = [(d, copy) for d, copy in zip(sharding._device_assignment, sharding.replica_ids(aval.shape))
+             if d in sharding.addressable_devices]
+    return [(d, indices[d], copy, part) for (d, copy), part in zip(local, _jaxlib.shard_buffers(buffer))]
+
+
+def read(buffer: _jaxlib.DeviceBuffer, aval: ShapedArray, sharding: NamedSharding) -> np.ndarray:
+    """The whole array, assembled on the host from the first copy of each part (read-only). An array with parts
+    on other processes' devices can be read only when every device holds all of it."""
+    shard_shape = sharding.shard_shape(aval.shape)
+    parts = _local_parts(buffer, aval, sharding)
+    if not sharding.is_fully_addressable:
+        if not sharding.is_fully_replicated:
+            raise RuntimeError(NOT_ADDRESSABLE)
+        return _jaxlib.to_host(parts[0][3], shard_shape, aval.dtype)
+    whole = np.empty(aval.shape, aval.dtype)
+    for _, index, copy, part in parts:
         if copy == 0:
-            whole[indices[device]] = _jaxlib.to_host(part, shard_aval.shape, aval.dtype)
+            whole[index] = _jaxlib.to_host(part, shard_shape, aval.dtype)
     whole.flags.writeable = False
     return whole
 
 
+NOT_ADDRESSABLE = ("Fetching value for `jax.Array` that spans non-addressable (non process local) devices is not "
+                   "possible. You can use `jax.experimental.multihost_utils.process_allgather` to print the global "
+                   "array or use `.addressable_shards` method of jax.Array to inspect the addressable (process "
+                   "local) shards.")
+
+
 def shards(array: Any) -> list[Shard]:
-    """The ``Shard`` of each device of a sharded ``array`` (an XlaArray), in its sharding's device order."""
-    sharding: NamedSharding = array._sharding
+    """The ``Shard`` of each of this process's devices of a sharded ``array`` (an XlaArray), in its sharding's
+    device order."""
     aval = array.aval
-    indices = sharding.devices_indices_map(aval.shape)
-    shard_aval = aval.update(shape=sharding.shard_shape(aval.shape))
-    return [Shard(device, indices[device], copy, type(array)(part, shard_aval, True))
-            for device, part, copy in zip(sharding._device_assignment, _jaxlib.shard_buffers(array._buffer),
-                                          sharding.replica_ids(aval.shape))]
+    shard_aval = aval.update(shape=array._sharding.shard_shape(aval.shape))
+    return [Shard(device, index, copy, type(array)(part, shard_aval, True))
+            for device, index, copy, part in _local_parts(array._buffer, aval, array._sharding)]
