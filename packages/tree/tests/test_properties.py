@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jaxle_tree as tu
+from jaxle_tree import accelerator
 
 Pair = namedtuple("Pair", "first second")
 
@@ -98,3 +99,30 @@ def test_children_and_node_counts_agree(tree):
         assert treedef.num_nodes == 1 + sum(c.num_nodes for c in children)
         assert treedef.num_leaves == sum(c.num_leaves for c in children)
         assert tu.treedef_tuple(children).num_leaves == treedef.num_leaves
+
+
+def _observed(tree, other):
+    """What a user sees of ``tree`` on the path in use: leaves, structure, key paths, pickles and a two-tree map."""
+    leaves_, treedef = tu.tree_flatten(tree)
+    paths = tu.tree_flatten_with_path(tree, is_leaf=lambda x: type(x) is tuple)
+    try:
+        mapped = repr(tu.tree_map(lambda x, y: (x, y), tree, other))
+    except ValueError as error:
+        mapped = str(error)
+    return (repr(leaves_), repr(treedef), treedef.num_nodes, [repr(c) for c in treedef.children()],
+            repr(treedef.node_data()), repr(treedef.unflatten(leaves_)), repr(paths),
+            repr(pickle.loads(pickle.dumps(treedef))), mapped)
+
+
+@settings(max_examples=60, deadline=None)
+@given(trees, trees)
+def test_both_paths_agree(tree, other):
+    in_use = accelerator.uses_jaxlib()
+    try:
+        seen = []
+        for on_jaxlib in {False, accelerator.mirror is not None}:
+            accelerator.use_jaxlib(on_jaxlib)
+            seen.append(_observed(tree, other))
+    finally:
+        accelerator.use_jaxlib(in_use)
+    assert seen[0] == seen[-1]
