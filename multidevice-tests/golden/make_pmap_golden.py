@@ -82,6 +82,45 @@ def jit_of_pmap_of_jit_jaxpr(jax):
     return jaxpr_text(jax, fun, np.ones((2, 3), np.float32))
 
 
+def shard_map_jaxpr(jax):
+    P = jax.sharding.PartitionSpec
+    mesh = jax.sharding.Mesh(np.array(jax.devices()), ("i",))
+    fun = jax.shard_map(lambda x: x * 2, mesh=mesh, in_specs=P("i"), out_specs=P("i"), check_vma=False)
+    return jaxpr_text(jax, fun, np.arange(8.0, dtype=np.float32))
+
+
+def shard_map_two_axes_jaxpr(jax):
+    P = jax.sharding.PartitionSpec
+    mesh = jax.sharding.Mesh(np.array(jax.devices()).reshape(4, 2), ("i", "j"))
+    fun = jax.shard_map(lambda x: jax.lax.psum(x, "j"), mesh=mesh, in_specs=P("i", "j"), out_specs=P("i", None),
+                        check_vma=False)
+    return jaxpr_text(jax, fun, np.ones((8, 4), np.float32))
+
+
+def shard_map_values(jax):
+    P = jax.sharding.PartitionSpec
+    mesh = jax.sharding.Mesh(np.array(jax.devices()).reshape(4, 2), ("i", "j"))
+    fun = jax.shard_map(lambda x: jax.lax.psum(x, "j") + jax.lax.axis_index("i"), mesh=mesh,
+                        in_specs=P("i", "j"), out_specs=P("i", None), check_vma=False)
+    return fun(np.arange(32.0, dtype=np.float32).reshape(8, 4))
+
+
+def smap_values(jax):
+    mesh = jax.sharding.Mesh(np.array(jax.devices()), ("i",))
+    fun = jax.smap(lambda v, w: jax.lax.psum(v, "i") * w + v, in_axes=(0, None), out_axes=0, axis_name="i")
+    with jax.set_mesh(mesh):
+        return fun(np.arange(16.0, dtype=np.float32), np.float32(3.0))
+
+
+def shard_map_grad(jax):
+    P = jax.sharding.PartitionSpec
+    mesh = jax.sharding.Mesh(np.array(jax.devices()).reshape(4, 2), ("i", "j"))
+    fun = jax.shard_map(lambda x, w: jax.numpy.sin(x) * jax.lax.psum(x * w, ("i", "j")), mesh=mesh,
+                        in_specs=(P("i", "j"), P()), out_specs=P("i", "j"), check_vma=False)
+    x = np.linspace(-1.0, 1.0, 32, dtype=np.float32).reshape(8, 4)
+    return jax.grad(lambda x, w: fun(x, w).sum(), argnums=(0, 1))(x, np.float32(0.5))
+
+
 def normalize(jax):
     @partial(jax.pmap, axis_name="i")
     def normalize(x):
@@ -190,6 +229,11 @@ EXAMPLES = {
     "closure_jaxpr": closure_jaxpr,
     "vmap_inside_pmap_jaxpr": vmap_inside_pmap_jaxpr,
     "jit_of_pmap_of_jit_jaxpr": jit_of_pmap_of_jit_jaxpr,
+    "shard_map_jaxpr": shard_map_jaxpr,
+    "shard_map_two_axes_jaxpr": shard_map_two_axes_jaxpr,
+    "shard_map_values": shard_map_values,
+    "smap_values": smap_values,
+    "shard_map_grad": shard_map_grad,
     "normalize": normalize,
     "random_matmul_mean": random_matmul_mean,
     "pytree_outputs": pytree_outputs,

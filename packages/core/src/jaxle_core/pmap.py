@@ -18,10 +18,12 @@ import numpy as np
 import jaxle_tree as tree
 from jaxle_core import backend as backend_module
 from jaxle_core.avals import get_aval
+from jaxle_core.core import Tracer
 from jaxle_core.jit import jit
 from jaxle_core.lax.structural import broadcast_in_dim, squeeze
 from jaxle_core.mesh import Mesh, PartitionSpec
 from jaxle_core.shard_map import bind_shard_map, block_aval, check_context_mesh, check_divisible, trace_body
+from jaxle_core.sharding import NamedSharding
 from jaxle_core.staging import DebugInfo
 
 __all__ = ["pmap"]
@@ -89,8 +91,6 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
     def _fun(plan: _Plan, *flat):
         mesh = plan.mesh
         in_specs = [_mapped_spec(a, name) for a in plan.in_axes]
-        for x, spec in zip(flat, in_specs):
-            check_divisible(get_aval(x), spec, mesh, f"NamedSharding(mesh={mesh}, spec={spec}, memory_kind=device)")
         check_context_mesh(mesh)
         out_info: list[tuple[Any, list]] = []
 
@@ -135,7 +135,14 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
             raise ValueError("pmap requires at least one argument with a mapped axis.")
         size = sizes[0] if axis_size is None else axis_size
         available = tuple(devices) if devices is not None else tuple(backend_module.current_backend().devices())
-        plan = _Plan(_mesh(available[:size], name), in_tree, flat_axes, out_axes, static)
-        return jitted(plan, *flat)
+        mesh = _mesh(available[:size], name)
+        shardings = [NamedSharding(mesh, _mapped_spec(a, name)) for a in flat_axes]
+        for x, sharding in zip(flat, shardings):
+            check_divisible(get_aval(x), sharding.spec, mesh, str(sharding))
+        if mesh.size > 1 and not any(isinstance(x, Tracer) for x in flat):
+            # Each device gets its slice directly, as the program's arguments are split.
+            put = backend_module.current_backend().device_put
+            flat = [put(x, sharding) for x, sharding in zip(flat, shardings)]
+        return jitted(_Plan(mesh, in_tree, flat_axes, out_axes, static), *flat)
 
     return pmapped

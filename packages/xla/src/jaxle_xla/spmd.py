@@ -41,6 +41,9 @@ def has_sharded_argument(args: Sequence[Any]) -> bool:
 
 
 def _meshes_of_params(params: dict) -> Any:
+    mesh = params.get("mesh")  # a shard_map's, over several devices
+    if isinstance(mesh, Mesh) and mesh.size > 1:
+        yield mesh
     for value in params.values():
         for v in value if isinstance(value, tuple) else (value,):
             if isinstance(v, NamedSharding):
@@ -59,7 +62,8 @@ def _meshes_of(jaxpr: core.Jaxpr) -> Any:
 
 
 def jaxpr_mesh(closed: core.ClosedJaxpr) -> Mesh | None:
-    """The mesh of the first NamedSharding a sharding constraint (or nested jit) of ``closed`` names."""
+    """The mesh of the first NamedSharding a sharding constraint (or nested jit) of ``closed`` names, or of its
+    first shard_map."""
     return next(_meshes_of(closed.jaxpr), None)
 
 

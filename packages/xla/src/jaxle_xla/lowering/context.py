@@ -266,12 +266,14 @@ class LoweringContext:
         return outs
 
     def region(self, arg_avals: Sequence[ShapedArray],
-               body: Callable[[LoweringContext, list[Value]], Sequence[Value]]) -> str:
-        """The text of a one-block region whose block takes ``arg_avals``; ``body`` returns its results."""
+               body: Callable[[LoweringContext, list[Value]], Sequence[Value]],
+               terminator: str = "stablehlo.return") -> str:
+        """The text of a one-block region whose block takes ``arg_avals``; ``body`` returns its results (passed
+        to the ``terminator`` op)."""
         inner = LoweringContext(self.module, self.indent + "  ")
         args = [Value(self.fresh_name(), aval) for aval in arg_avals]
         results = list(body(inner, args))
-        inner.lines.append(f'{inner.indent}"stablehlo.return"({", ".join(v.name for v in results)}) : '
+        inner.lines.append(f'{inner.indent}"{terminator}"({", ".join(v.name for v in results)}) : '
                            f"({', '.join([v.type for v in results])}) -> ()")
         header = ", ".join(f"{a.name}: {tensor_type(a.aval)}" for a in args)
         return "{\n" + f"{self.indent}^bb0({header}):\n" + "\n".join(inner.lines) + f"\n{self.indent}}}"

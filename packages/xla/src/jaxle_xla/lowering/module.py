@@ -52,6 +52,8 @@ class ModuleBuilder:
         self.name = name
         self.mesh = mesh  # the Mesh a partitioned program runs over (None: one device)
         self._mesh_symbols: dict[Any, str] = {} if mesh is None else {mesh: "mesh"}
+        self.manual_regions: list[Any] = []  # the shard_map bodies being lowered, innermost last
+        self._channels = 0
         self._counter = 0
         self._functions: list[str] = []
         self._function_names: dict[int, str] = {}
@@ -120,6 +122,11 @@ class ModuleBuilder:
                                           "program partitioned over several devices")
             self._inspected.append(value)
         self.inspections.append(callback)
+
+    def next_channel(self) -> int:
+        """A channel handle no other collective of the module uses."""
+        self._channels += 1
+        return self._channels
 
     def mesh_symbol(self, mesh: Any) -> str:
         """The name of the ``sdy.mesh`` of ``mesh``'s axes (declared once), for Shardy sharding attributes; its

@@ -1,37 +1,163 @@
-"""Lowering of the reductions ``psum``/``pmax``/``pmin`` over positional axes, and ``precv``'s refusal.
+"""Lowering of the collectives: XLA collectives between the devices of a ``shard_map``'s mesh axes.
+
+Inside a manual computation (``lowering/shard_map.py``) a collective over
+named axes communicates within groups of partitions (the devices that differ
+only along those axes, or the ``axis_index_groups`` along them), with a channel
+of its own and global device ids, as JAX lowers them: ``psum``/``pmax``/
+``pmin`` are ``all_reduce``, ``all_gather``, ``reduce_scatter``, ``all_to_all``
+and ``ppermute`` (a ``collective_permute``), and ``axis_index`` is computed
+from the ``partition_id``. ``pbroadcast`` has no CPU lowering, as in JAX.
 
 Under ``vmap`` a reduction over the mapped axis becomes the collective over the
 batch dimension's position (``psum[axes=(0,)]``, as in JAX's jaxprs), which is an
-ordinary reduction here. Named axes need a device-mapped axis (pmap), which this
-backend does not lower yet.
+ordinary reduction here. Named axes outside a manual computation have no devices
+to communicate between and are refused.
 """
 
 from __future__ import annotations
 
-from jaxle_core.lax.parallel import pmax_p, pmin_p, precv_p, psum_p, split_axes
+from typing import Any
+
+import numpy as np
+
+from jaxle_core.avals import ShapedArray
+from jaxle_core.lax.parallel import (
+    all_gather_p,
+    all_to_all_p,
+    axis_index_p,
+    pbroadcast_p,
+    pmax_p,
+    pmin_p,
+    ppermute_p,
+    precv_p,
+    psum_p,
+    reduce_scatter_p,
+    split_axes,
+)
 from jaxle_core.lax.reductions import reduce_max, reduce_min, reduce_sum
-from jaxle_xla.lowering.context import LoweringContext, Value
+from jaxle_xla.lowering.context import LoweringContext, Value, i64
 from jaxle_xla.lowering.module import register_lowering
+from jaxle_xla.lowering.shard_map import ManualRegion
 
-_REDUCTIONS = {psum_p: reduce_sum, pmax_p: reduce_max, pmin_p: reduce_min}
+_REDUCTIONS = {psum_p: (reduce_sum, "stablehlo.add"), pmax_p: (reduce_max, "stablehlo.maximum"),
+               pmin_p: (reduce_min, "stablehlo.minimum")}
 
 
-def _positional_reduction(primitive, reduce):
+def _region(ctx: LoweringContext, names: tuple, function: str) -> ManualRegion:
+    """The manual computation whose mesh has the axes ``names``."""
+    regions = ctx.module.manual_regions
+    if not regions or any(n not in regions[-1].mesh.shape for n in names):
+        raise NotImplementedError(f"{function} over the named axes {tuple(names)} outside a shard_map or pmap over "
+                                  "them: there are no devices to communicate between")
+    return regions[-1]
+
+
+def _groups_attribute(groups: list[list[int]]) -> str:
+    return f"dense<{groups}> : tensor<{len(groups)}x{len(groups[0])}xi64>"
+
+
+def _channel(ctx: LoweringContext) -> str:
+    return f"#stablehlo.channel_handle<handle = {ctx.module.next_channel()}, type = 1>"
+
+
+def _collective_attributes(ctx: LoweringContext, groups: list[list[int]], global_ids: bool = True) -> dict:
+    attributes = {"replica_groups": _groups_attribute(groups), "channel_handle": _channel(ctx)}
+    if global_ids:
+        attributes["use_global_device_ids"] = "unit"
+    return attributes
+
+
+def _combiner(ctx: LoweringContext, op: str, dtype: Any) -> str:
+    scalar = ShapedArray((), dtype)
+    return ctx.region([scalar, scalar], lambda inner, xs: [inner.op1(op, xs, scalar)])
+
+
+def _reduction(primitive, reduce, op):
     def lowering(ctx: LoweringContext, x: Value, *, axes, axis_index_groups) -> Value:
         named, positional = split_axes(axes)
-        if named:
-            raise NotImplementedError(f"{primitive.name} over the named axes {tuple(named)} needs a device-mapped "
-                                      "axis (pmap), which jaxle-xla does not lower yet; use it under vmap.")
-        if not positional:
+        if positional:
+            (x,) = ctx.lower_fun(lambda v: reduce(v, tuple(positional)), x)
+        if not named:
             return x
-        (out,) = ctx.lower_fun(lambda v: reduce(v, tuple(positional)), x)
-        return out
+        region = _region(ctx, named, primitive.name)
+        attributes = _collective_attributes(ctx, region.groups(named, axis_index_groups))
+        return ctx.op1("stablehlo.all_reduce", [x], x.aval, attributes,
+                       regions=[_combiner(ctx, op, x.aval.dtype)])
 
     return lowering
 
 
-for _primitive, _reduce in _REDUCTIONS.items():
-    register_lowering(_primitive)(_positional_reduction(_primitive, _reduce))
+for _primitive, (_reduce, _op) in _REDUCTIONS.items():
+    register_lowering(_primitive)(_reduction(_primitive, _reduce, _op))
+
+
+def _with_unit_dim(ctx: LoweringContext, x: Value, dim: int) -> Value:
+    shape = x.aval.shape[:dim] + (1,) + x.aval.shape[dim:]
+    return ctx.op1("stablehlo.reshape", [x], x.aval.update(shape=shape))
+
+
+@register_lowering(all_gather_p)
+def _all_gather(ctx: LoweringContext, x: Value, *, all_gather_dimension, axis_name, axis_index_groups, axis_size,
+                tiled) -> Value:
+    region = _region(ctx, axis_name, "all_gather")
+    if not tiled:
+        x = _with_unit_dim(ctx, x, all_gather_dimension)
+    attributes = {"all_gather_dim": i64(all_gather_dimension),
+                  **_collective_attributes(ctx, region.groups(axis_name, axis_index_groups))}
+    return ctx.op1("stablehlo.all_gather", [x], ctx.avals_out[0], attributes)
+
+
+@register_lowering(reduce_scatter_p)
+def _reduce_scatter(ctx: LoweringContext, x: Value, *, axis_name, scatter_dimension, axis_index_groups, axis_size,
+                    tiled) -> Value:
+    region = _region(ctx, axis_name, "psum_scatter")
+    out_aval = ctx.avals_out[0]
+    scattered = out_aval if tiled else out_aval.update(
+        shape=out_aval.shape[:scatter_dimension] + (1,) + out_aval.shape[scatter_dimension:])
+    attributes = {"scatter_dimension": i64(scatter_dimension),
+                  **_collective_attributes(ctx, region.groups(axis_name, axis_index_groups))}
+    out = ctx.op1("stablehlo.reduce_scatter", [x], scattered, attributes,
+                  regions=[_combiner(ctx, "stablehlo.add", x.aval.dtype)])
+    return out if tiled else ctx.op1("stablehlo.reshape", [out], out_aval)
+
+
+@register_lowering(all_to_all_p)
+def _all_to_all(ctx: LoweringContext, x: Value, *, split_axis, concat_axis, axis_name, axis_index_groups,
+                tiled) -> Value:
+    names = axis_name if isinstance(axis_name, tuple) else (axis_name,)
+    region = _region(ctx, names, "all_to_all")
+    groups = region.groups(names, axis_index_groups)
+    attributes = {"split_dimension": i64(split_axis), "concat_dimension": i64(concat_axis),
+                  "split_count": i64(len(groups[0])), **_collective_attributes(ctx, groups, global_ids=False)}
+    return ctx.op1("stablehlo.all_to_all", [x], ctx.avals_out[0], attributes)
+
+
+@register_lowering(ppermute_p)
+def _ppermute(ctx: LoweringContext, x: Value, *, axis_name, perm) -> Value:
+    region = _region(ctx, axis_name, "ppermute")
+    pairs = [[group[i], group[j]] for group in region.groups(axis_name) for i, j in perm]
+    attributes = {"source_target_pairs": f"dense<{pairs}> : tensor<{len(pairs)}x2xi64>",
+                  "channel_handle": _channel(ctx)}
+    return ctx.op1("stablehlo.collective_permute", [x], x.aval, attributes)
+
+
+@register_lowering(pbroadcast_p)
+def _pbroadcast(ctx: LoweringContext, x: Value, *, axis_name, source) -> Value:
+    # XLA:CPU has no collective-broadcast; JAX 0.10.2 registers pbroadcast's lowering for GPU and TPU only.
+    raise NotImplementedError("MLIR translation rule for primitive 'pbroadcast' not found for platform cpu")
+
+
+@register_lowering(axis_index_p)
+def _axis_index(ctx: LoweringContext, *, axis_name) -> Value:
+    region = _region(ctx, (axis_name,), "axis_index")
+    index_aval = ShapedArray((), np.dtype(np.uint32))
+    partition = ctx.op1("stablehlo.partition_id", [], index_aval)
+    stride, size = region.axis_stride(axis_name), region.mesh.shape[axis_name]
+    if stride > 1:
+        partition = ctx.op1("stablehlo.divide", [partition, ctx.constant(np.uint32(stride))], index_aval)
+    if size < region.mesh.size // stride:
+        partition = ctx.op1("stablehlo.remainder", [partition, ctx.constant(np.uint32(size))], index_aval)
+    return ctx.op1("stablehlo.convert", [partition], ShapedArray((), np.dtype(np.int32)))
 
 
 @register_lowering(precv_p)

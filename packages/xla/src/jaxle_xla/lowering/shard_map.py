@@ -1,18 +1,104 @@
-"""Lowering of ``shard_map``: the body mapped over the mesh's devices' blocks within one program.
+"""Lowering of ``shard_map``.
 
-Every device's block is computed by the body batched along the mesh axes (the
-collectives acting across the batch, as under a named ``vmap``), and the results
-are assembled by their specs: the values of an SPMD run over the mesh, computed
-on the program's one device.
+In a program partitioned over the shard_map's mesh, it is a Shardy manual
+computation (``sdy.manual_computation``): XLA's partitioner hands each device
+its blocks, the body runs once per device, its collectives are XLA collectives
+between the devices of the mesh axes they name (``lowering/parallel.py``), and
+the results are the blocks assembled along the output specs. In a program on
+one device, every device's block is computed there instead: the body batched
+along the mesh axes, the collectives acting across the batch (as under a named
+``vmap``), which gives the same values.
 """
 
 from __future__ import annotations
 
-from jaxle_core.shard_map import evaluate_shard_map, shard_map_p
+import contextlib
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from jaxle_core.mesh import AbstractMesh, Mesh, PartitionSpec
+from jaxle_core.shard_map import block_aval, evaluate_shard_map, shard_map_p
+from jaxle_core.sharding import NamedSharding
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
+from jaxle_xla.sharding import sdy_sharding_text
+
+__all__ = ["ManualRegion", "manual_region"]
+
+
+class ManualRegion:
+    """The mesh whose axes a manual computation being lowered maps, for the collectives inside it: device ``d``
+    of the mesh (row-major) is partition ``d`` of the program."""
+
+    def __init__(self, mesh: Mesh):
+        self.mesh = mesh
+
+    def groups(self, axes: Sequence[Any], axis_index_groups: Any = None) -> list[list[int]]:
+        """The partitions that communicate over ``axes``: one group per position along the other mesh axes,
+        its members in the order of ``axes`` (row-major), or split by ``axis_index_groups`` (indices along the
+        axes)."""
+        names = list(self.mesh.axis_names)
+        sizes = self.mesh.axis_sizes
+        positions = [names.index(a) for a in axes]
+        others = [i for i in range(len(names)) if i not in positions]
+        ids = np.arange(self.mesh.size).reshape(sizes).transpose(others + positions)
+        rows = ids.reshape(-1, int(np.prod([sizes[p] for p in positions], dtype=np.int64)))
+        if axis_index_groups is None:
+            return rows.tolist()
+        return [[int(row[i]) for i in group] for row in rows for group in axis_index_groups]
+
+    def axis_stride(self, name: Any) -> int:
+        """How many partitions apart neighbours along mesh axis ``name`` are."""
+        names = list(self.mesh.axis_names)
+        return int(np.prod(self.mesh.axis_sizes[names.index(name) + 1:], dtype=np.int64))
+
+
+@contextlib.contextmanager
+def manual_region(ctx: LoweringContext, mesh: Mesh) -> Iterator[ManualRegion]:
+    region = ManualRegion(mesh)
+    ctx.module.manual_regions.append(region)
+    try:
+        yield region
+    finally:
+        ctx.module.manual_regions.pop()
+
+
+def _per_value(specs: Sequence[PartitionSpec], avals: Sequence[Any], mesh: Mesh, symbol: str) -> str:
+    prefix = "#sdy.sharding"
+    texts = [sdy_sharding_text(NamedSharding(mesh, s), a.ndim, symbol)[len(prefix):] for s, a in zip(specs, avals)]
+    return f"#sdy.sharding_per_value<[{', '.join(texts)}]>"
+
+
+def _program_mesh(ctx: LoweringContext, mesh: Mesh | AbstractMesh) -> Mesh | None:
+    """The mesh of the partitioned program when it is ``mesh`` (or has an abstract ``mesh``'s axes)."""
+    program = ctx.module.mesh
+    if program is None:
+        return None
+    if isinstance(mesh, AbstractMesh):
+        return program if program.shape_tuple == mesh.shape_tuple else None
+    return program if program._flat_devices_tuple == mesh._flat_devices_tuple else None
 
 
 @register_lowering(shard_map_p)
-def _shard_map_lowering(ctx: LoweringContext, *args: Value, **params) -> list[Value]:
-    return ctx.lower_fun(lambda *xs: evaluate_shard_map(xs, **params), *args)
+def _shard_map_lowering(ctx: LoweringContext, *args: Value, jaxpr, mesh, in_specs, out_specs, **params
+                        ) -> list[Value]:
+    program_mesh = _program_mesh(ctx, mesh)
+    if program_mesh is None:
+        return ctx.lower_fun(lambda *xs: evaluate_shard_map(xs, jaxpr=jaxpr, mesh=mesh, in_specs=in_specs,
+                                                            out_specs=out_specs, **params), *args)
+    mesh = program_mesh
+    symbol = ctx.module.mesh_symbol(mesh)
+    block_avals = [block_aval(a.aval, s, mesh) for a, s in zip(args, in_specs)]
+
+    def body(inner: LoweringContext, blocks: list[Value]) -> list[Value]:
+        with manual_region(ctx, mesh):
+            return inner.lower_jaxpr(jaxpr.jaxpr, jaxpr.consts, blocks)
+
+    names = ", ".join(f'"{n}"' for n in mesh.axis_names)
+    attributes = {"in_shardings": _per_value(in_specs, [a.aval for a in args], mesh, symbol),
+                  "out_shardings": _per_value(out_specs, ctx.avals_out, mesh, symbol),
+                  "manual_axes": f"#sdy<manual_axes{{{names}}}>"}
+    return ctx.op("sdy.manual_computation", args, ctx.avals_out, attributes,
+                  regions=[ctx.region(block_avals, body, terminator="sdy.return")])
