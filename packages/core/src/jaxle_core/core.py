@@ -112,11 +112,20 @@ class EvalTrace(Trace):
                 check_tracer_valid(x)
                 with set_current_trace(x._trace):
                     return primitive.bind(*args, **params)
+            if type(x) in mutable_value_types:
+                # A mutable reference (a loop closing over one, say): the primitive runs on the arrays it holds.
+                from jaxle_core.discharge import apply_eagerly  # local: discharge imports the primitives
+
+                return apply_eagerly(primitive, args, params)
         apply = (_backend_module or _import_backend_module()).current_backend().apply_primitive
         if execution_checks.armed:
             return execution_checks.apply_checked(apply, primitive, args, params)
         return apply(primitive, args, params)
 
+
+# Types of eager values that no backend takes as they are (``Ref``): a primitive given one is applied to the
+# arrays they hold, through the discharge rules.
+mutable_value_types: set[type] = set()
 
 _backend_module: Any = None  # jaxle_core.backend, which imports this module: imported on first use
 
@@ -231,6 +240,14 @@ class Tracer:
             raise TypeError("len() of unsized object")
         return self.shape[0]
 
+    def __getattr__(self, name: str) -> Any:
+        # Methods of abstract values other than arrays (a traced reference's ``addupdate``), from ``aval_methods``.
+        if not name.startswith("_") and name != "aval":
+            own = aval_methods.get(type(self.aval))
+            if own is not None and name in own:
+                return lambda *args, **kwargs: own[name](self, *args, **kwargs)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def __bool__(self):
         if self.aval.size > 1:  # ambiguous whatever the value, as for a NumPy array
             raise ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or "
@@ -316,6 +333,10 @@ def check_tracer_valid(x: Tracer) -> None:
     if not x._trace.is_valid:
         raise escaped_tracer_error(x)
 
+
+# Per type of abstract value other than ShapedArray: methods its tracers have instead of the array ones
+# (``__getitem__``, ``__setitem__``) or besides them.
+aval_methods: dict[type, dict[str, Callable[..., Any]]] = {}
 
 aval_handlers[Tracer] = lambda x: x.aval
 dtypes.register_uncanonicalized_type(Tracer)

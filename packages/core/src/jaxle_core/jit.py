@@ -168,8 +168,8 @@ call_primitives.add(jit_p)
 
 
 def hoist_traced_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Tracer]]:
-    """Turn constants that are tracers of an outer trace into leading inputs."""
-    traced = [i for i, c in enumerate(closed.consts) if isinstance(c, Tracer)]
+    """Turn constants that are tracers of an outer trace, or mutable references, into leading inputs."""
+    traced = [i for i, c in enumerate(closed.consts) if isinstance(c, Tracer) or type(c) in core.mutable_value_types]
     if not traced:
         return closed, []
     jaxpr = closed.jaxpr
@@ -251,8 +251,13 @@ class Lowered:
     def as_text(self) -> str:
         """The backend's program (StableHLO for XLA), with donation and unused-argument pruning applied."""
         traced = self._traced
-        return self._backend.lower_text(traced.jaxpr, traced._wrapped.__name__, traced._donated,
-                                        traced._wrapped.keep_unused)
+        jaxpr, donated = traced.jaxpr, traced._donated
+        if _uses_refs(jaxpr):
+            from jaxle_core.discharge import discharged_program  # local: discharge imports this module
+
+            jaxpr, ref_consts = discharged_program(jaxpr)
+            donated = (True,) * len(ref_consts) + donated
+        return self._backend.lower_text(jaxpr, traced._wrapped.__name__, donated, traced._wrapped.keep_unused)
 
     def compiler_ir(self, dialect: str | None = None) -> Any:
         """The program as the backend's IR object: on XLA an MLIR module (``dialect`` None or 'stablehlo') or
@@ -261,9 +266,26 @@ class Lowered:
 
     def compile(self) -> Compiled:
         traced = self._traced
-        executable = self._backend.compile(traced.jaxpr, traced._wrapped.__name__, traced._donated,
-                                           traced._wrapped.keep_unused, self._device, **traced._shardings)
+        executable = compile_jaxpr(self._backend, traced.jaxpr, traced._wrapped.__name__, traced._donated,
+                                   traced._wrapped.keep_unused, self._device, **traced._shardings)
         return Compiled(executable, traced)
+
+
+def _uses_refs(closed: ClosedJaxpr) -> bool:
+    from jaxle_core.discharge import jaxpr_uses_refs  # local: discharge imports this module
+
+    return jaxpr_uses_refs(closed.jaxpr)
+
+
+def compile_jaxpr(backend: Any, closed: ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
+                  device: Any, **shardings: Any) -> Callable[..., list[Any]]:
+    """``backend``'s executable of ``closed``; a program using mutable references is discharged first, and its
+    executable reads and writes the references it is given (``discharge.compile_with_refs``)."""
+    if _uses_refs(closed):
+        from jaxle_core.discharge import compile_with_refs  # local: discharge imports this module
+
+        return compile_with_refs(backend.compile, closed, name, donated, keep_unused, device)
+    return backend.compile(closed, name, donated, keep_unused, device, **shardings)
 
 
 class Compiled:
@@ -500,8 +522,8 @@ class JitWrapped:
             executable = entry.executable
             if executable is None:
                 backend, device = self._backend_and_device()
-                executable = entry.executable = backend.compile(entry.jaxpr, self.__name__, entry.donated,
-                                                                self.keep_unused, device, **entry.shardings())
+                executable = entry.executable = compile_jaxpr(backend, entry.jaxpr, self.__name__, entry.donated,
+                                                              self.keep_unused, device, **entry.shardings())
             if execution_checks.armed:
                 outs = execution_checks.call_jit_checked(self.__name__, entry.jaxpr, executable, flat)
             else:

@@ -37,6 +37,7 @@ from jaxle import (  # noqa: E402, F401
     ops,
     profiler,
     random,
+    ref,
     scipy,
     sharding,
     stages,
@@ -122,6 +123,7 @@ from jaxle_core.config import (  # noqa: E402, F401  # noqa: E402, F401
 )
 from jaxle_core.dtypes import float0  # noqa: E402, F401
 from jaxle_core.lax.placement import reshard  # noqa: E402, F401
+from jaxle_core.lax.refs import Ref, ds, empty_ref, free_ref, freeze, new_ref  # noqa: E402, F401
 from jaxle_core.mesh import PartitionSpec as P  # noqa: E402, F401
 from jaxle_core.mesh import set_mesh  # noqa: E402, F401
 from jaxle_core.sharding import NamedSharding  # noqa: E402, F401

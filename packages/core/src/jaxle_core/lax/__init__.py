@@ -6,6 +6,7 @@ in ``__all__``; this package re-exports them all.
 
 from jaxle_core.lax import linalg  # noqa: E402, F401  (a namespace, as jax.lax.linalg; its names stay there)
 from jaxle_core.lax import operators as _operators  # noqa: E402, F401  (installs the array operators)
+from jaxle_core.lax import refs as _refs  # noqa: E402, F401  (references: jax.ref's names, not lax's)
 from jaxle_core.lax.accuracy import *  # noqa: F403
 from jaxle_core.lax.approx_top_k import *  # noqa: F403
 from jaxle_core.lax.barriers import *  # noqa: F403

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxle_core import dtypes
+from jaxle_core import core, dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.core import Tracer
@@ -291,7 +291,22 @@ def install_array_methods(methods: dict[str, Any]) -> None:
     """
     for cls in (Tracer, Array):
         for name, method in methods.items():
-            setattr(cls, name, method)
+            setattr(cls, name, _dispatching_on_aval(name, method) if cls is Tracer and name in _AVAL_DISPATCHED
+                    else method)
+
+
+_AVAL_DISPATCHED = frozenset({"__getitem__", "__setitem__"})
+
+
+def _dispatching_on_aval(name: str, method: Any) -> Any:
+    """``method`` for tracers of arrays, ``core.aval_methods``' for tracers of other abstract values (a traced
+    reference's indexing)."""
+
+    def dispatch(self, *args):
+        own = core.aval_methods.get(type(self.aval))
+        return (own[name] if own is not None and name in own else method)(self, *args)
+
+    return dispatch
 
 
 install_array_methods(_METHODS)

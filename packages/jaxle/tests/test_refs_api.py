@@ -1,0 +1,60 @@
+"""``jaxle.new_ref``/``jaxle.Ref``/``jaxle.ref`` on XLA: every case of core's reference goldens (jaxprs, eager and
+jitted values, what references passed in hold afterwards, errors) through the public names."""
+
+import importlib
+import pathlib
+import re
+import sys
+
+import numpy as np
+import pytest
+
+import jaxle
+import jaxle.numpy as jnp
+
+_CORE_GOLDEN = pathlib.Path(__file__).parents[2] / "core" / "tests" / "golden"
+if str(_CORE_GOLDEN) not in sys.path:
+    sys.path.insert(0, str(_CORE_GOLDEN))
+
+GEN = importlib.import_module("make_refs_golden")
+GOLDEN = importlib.import_module("make_reductions_golden").load_suite("refs")[1]
+M = GEN.namespace(jaxle, jaxle.ref)
+
+
+def _without_sources(message: str) -> str:
+    return re.sub(r" at \S+:\d+", " at <source>", message)
+
+
+@pytest.mark.parametrize("name", sorted(GEN.CASES))
+def test_matches_jax_on_xla(name):
+    actual, expected = GEN.run_case(M, GEN.CASES[name]), GOLDEN["cases"][name]
+    if "error" in expected or "error" in actual:
+        assert (actual.get("error"), _without_sources(actual.get("message", ""))) == \
+            (expected.get("error"), _without_sources(expected.get("message", "")))
+        return
+    assert actual["jaxpr"] == expected["jaxpr"]
+    for key in ("eager", "jit", "eager_refs", "jit_refs"):
+        for a, e in zip(actual[key], expected[key], strict=True):
+            assert (a["dtype"], a["shape"]) == (e["dtype"], e["shape"])
+            np.testing.assert_allclose(a["data"], e["data"], rtol=1e-6)
+
+
+def test_errors_match_jax_on_xla():
+    for name, actual in GEN.errors(M).items():
+        expected = GOLDEN["errors"][name]
+        assert (actual["error"], _without_sources(actual["message"])) == \
+            (expected["error"], _without_sources(expected["message"]))
+
+
+def test_jnp_values_and_ds_with_refs():
+    r = jaxle.new_ref(jnp.zeros((2, 4)))
+
+    @jaxle.jit
+    def fill(i):
+        r[i, jaxle.ds(1, 2)] = jnp.arange(2.0) + i
+        return jaxle.freeze(r).sum()
+
+    assert float(fill(0)) == 1.0
+    assert float(fill(1)) == 4.0
+    np.testing.assert_array_equal(np.asarray(r[...]), [[0, 0, 1, 0], [0, 1, 2, 0]])
+    assert isinstance(r, jaxle.Ref) and isinstance(jaxle.typeof(r), jaxle.ref.AbstractRef)
