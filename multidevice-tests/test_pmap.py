@@ -65,3 +65,24 @@ def test_values_the_seed_readme_prints():
     normalized = make_pmap_golden.normalize(jax)
     np.testing.assert_allclose(np.asarray(normalized), [0.0, 0.16666667, 0.33333334, 0.5], rtol=1e-7)
     assert normalized.shape == (4,) and normalized.dtype == np.float32
+
+
+def test_collectives_over_eight_devices_against_numpy():
+    lax = jax.lax
+    x = np.arange(64.0, dtype=np.float32).reshape(8, 8)  # device d holds row d
+    shift = [(d, (d + 3) % 8) for d in range(8)]
+    groups = [[0, 2, 4, 6], [1, 3, 5, 7]]
+
+    def body(v):
+        return (lax.psum(v, "i"), lax.pmean(v, "i"), lax.pmax(-v, "i"), lax.pmin(v, "i"),
+                lax.all_gather(v, "i"), lax.all_gather(v, "i", tiled=True), lax.psum_scatter(v, "i", tiled=True),
+                lax.all_to_all(v, "i", 0, 0, tiled=True), lax.ppermute(v, "i", shift), lax.axis_index("i"),
+                lax.psum(v, "i", axis_index_groups=groups))
+
+    outs = [np.asarray(o) for o in jax.pmap(body, axis_name="i")(x)]
+    rows = np.arange(8)
+    expected = [np.tile(x.sum(0), (8, 1)), np.tile(x.mean(0), (8, 1)), np.tile(-x.min(0), (8, 1)),
+                np.tile(x.min(0), (8, 1)), np.tile(x, (8, 1, 1)), np.tile(x.reshape(-1), (8, 1)),
+                x.sum(0)[:, None], x.T, x[(rows - 3) % 8], rows, x.reshape(4, 2, 8).sum(0)[rows % 2]]
+    for got, want in zip(outs, expected):
+        np.testing.assert_allclose(got, want.reshape(got.shape), rtol=1e-6)

@@ -202,6 +202,15 @@ def seed_nested_pmap(jax):
     return f(X)
 
 
+def chosen_devices(jax):
+    out = jax.pmap(lambda x: x + 1, devices=jax.devices()[2:4])(jax.numpy.ones(2))
+    return out, str(out.sharding), str(sorted(d.id for d in out.sharding.device_set))
+
+
+def fewer_devices_than_the_axis(jax):
+    return jax.pmap(lambda x: x, devices=jax.devices()[:2])(jax.numpy.ones(4))
+
+
 def more_devices_than_exist(jax):
     return jax.pmap(lambda x: x)(jax.numpy.ones(9))
 
@@ -246,6 +255,8 @@ EXAMPLES = {
     "pmap_of_grad": pmap_of_grad,
     "vmap_inside_pmap": vmap_inside_pmap,
     "seed_nested_pmap": seed_nested_pmap,
+    "chosen_devices": chosen_devices,
+    "fewer_devices_than_the_axis": fewer_devices_than_the_axis,
     "more_devices_than_exist": more_devices_than_exist,
     "mismatched_axis_sizes": mismatched_axis_sizes,
     "nothing_mapped": nothing_mapped,
