@@ -80,6 +80,19 @@ def test_pickles_load_on_either_path(tree_path):
         accelerator.use_jaxlib(tree_path == "jaxlib")
 
 
+def test_treedefs_of_either_path_compare_by_structure(tree_path):
+    made = []
+    try:
+        for on_jaxlib in {False, accelerator.mirror is not None}:
+            accelerator.use_jaxlib(on_jaxlib)
+            made.append((tu.tree_structure(sample()), tu.tree_structure([sample(), 1])))
+    finally:
+        accelerator.use_jaxlib(tree_path == "jaxlib")
+    for one, other in made:
+        for same, larger in made:
+            assert one == same and other == larger and one != larger and not (one != same)
+
+
 def test_jaxlib_registry_mirrors_registrations():
     registry = jaxlib_registry()
     if registry is None:  # jaxlib is not installed in this environment

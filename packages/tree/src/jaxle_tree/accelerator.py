@@ -50,7 +50,7 @@ def uses_jaxlib() -> bool:
 def use_jaxlib(enabled: bool) -> None:
     """Choose the path for treedefs made from now on: jaxlib's C++ (where available) or pure Python.
 
-    Treedefs made on one path are meant to meet only treedefs made on the same path.
+    Treedefs made on the two paths compare equal when their structures are, but hash differently.
     """
     global active
     if enabled and mirror is None:

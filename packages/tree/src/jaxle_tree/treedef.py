@@ -18,7 +18,7 @@ from . import accelerator
 from .builders import builder_for
 from .registry import CUSTOM, DICT, LEAF, LIST, NAMEDTUPLE, NONE, TUPLE, custom_nodes, registration_of
 
-__all__ = ["PyTreeDef"]
+__all__ = ["PyTreeDef", "wrap"]
 
 LEAF_NODE = (LEAF, 0, None)
 NONE_NODE = (NONE, 0, None)
@@ -188,9 +188,12 @@ class PyTreeDef:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PyTreeDef):
             return False
-        if self._def is not None or other._def is not None:
-            return self._def == other._def
-        return self._nodes == other._nodes
+        mine, theirs = self._def, other._def
+        if mine is not None and theirs is not None:
+            return mine == theirs
+        if mine is None and theirs is None:
+            return self._nodes == other._nodes
+        return self._records() == other._records()  # made on different paths (rare): compare as records
 
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
@@ -210,14 +213,16 @@ class PyTreeDef:
 
     def __reduce__(self):
         # Both paths pickle the same plain records (custom nodes by type), so either path can load either pickle.
-        if self._def is not None:
-            records: list = []
-            _records_of(self._def, records)
-            nodes, num_leaves = tuple(records), self._def.num_leaves
-        else:
-            nodes, num_leaves = self._nodes, self._num_leaves
-        plain = tuple((k, a, (p[0].type, p[1])) if k == CUSTOM else (k, a, p) for k, a, p in nodes)
-        return (_rebuild, (plain, num_leaves))
+        plain = tuple((k, a, (p[0].type, p[1])) if k == CUSTOM else (k, a, p) for k, a, p in self._records())
+        return (_rebuild, (plain, self.num_leaves))
+
+    def _records(self) -> tuple:
+        """The post-order node records, derived from the jaxlib treedef on the C++ path."""
+        if self._def is None:
+            return self._nodes
+        records: list = []
+        _records_of(self._def, records)
+        return tuple(records)
 
 
 _new = object.__new__
