@@ -121,6 +121,16 @@ def shard_map_grad(jax):
     return jax.grad(lambda x, w: fun(x, w).sum(), argnums=(0, 1))(x, np.float32(0.5))
 
 
+def donated_jaxpr(jax):
+    x = np.ones((2, 3), np.float32)
+    return jaxpr_text(jax, jax.pmap(lambda a, b: a + b, donate_argnums=0), x, x)
+
+
+def keyword_argument(jax):
+    x = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    return jax.pmap(lambda a, b: a - b)(x, b=2 * x), jaxpr_text(jax, jax.pmap(lambda a, b: a * b), x, x)
+
+
 def normalize(jax):
     @partial(jax.pmap, axis_name="i")
     def normalize(x):
@@ -243,6 +253,8 @@ EXAMPLES = {
     "shard_map_values": shard_map_values,
     "smap_values": smap_values,
     "shard_map_grad": shard_map_grad,
+    "donated_jaxpr": donated_jaxpr,
+    "keyword_argument": keyword_argument,
     "normalize": normalize,
     "random_matmul_mean": random_matmul_mean,
     "pytree_outputs": pytree_outputs,

@@ -96,10 +96,11 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
 
         def body(*blocks):
             leaves = [b if a is None else squeeze(b, (a,)) for b, a in zip(blocks, plan.in_axes)]
-            dynamic = list(tree.tree_unflatten(plan.in_tree, leaves))
+            dynamic, keywords = tree.tree_unflatten(plan.in_tree, leaves)
+            dynamic = list(dynamic)
             for position, value in plan.static:
                 dynamic.insert(position, value)
-            out = fun(*dynamic)
+            out = fun(*dynamic, **keywords)
             out_flat, out_tree = tree.tree_flatten(out)
             axes = tree.tree_leaves(tree.tree_broadcast(plan.out_axes, out, is_leaf=lambda x: x is None),
                                     is_leaf=lambda x: x is None)
@@ -113,12 +114,18 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
                      for a, aval in zip(axes, closed.out_avals)]
         return tree.tree_unflatten(out_tree, bind_shard_map(closed, flat, mesh, in_specs, out_specs, False))
 
-    jitted = jit(_fun, static_argnums=0)
+    donate_positions = (donate_argnums,) if isinstance(donate_argnums, int) else tuple(donate_argnums)
+
+    @functools.lru_cache(maxsize=16)
+    def jitted(donated: tuple[int, ...]) -> Callable:
+        """``_fun`` jitted, donating the flat arguments ``donated`` (after the plan)."""
+        return jit(_fun, static_argnums=0, donate_argnums=tuple(1 + i for i in donated))
 
     @functools.wraps(fun)
-    def pmapped(*args):
+    def pmapped(*args, **kwargs):
         static = tuple((i, args[i]) for i in sorted(p % len(args) for p in static_positions)) if args else ()
-        dynamic = tuple(a for i, a in enumerate(args) if i not in {p for p, _ in static})
+        static_positions_now = {p for p, _ in static}
+        dynamic = tuple(a for i, a in enumerate(args) if i not in static_positions_now)
         axes_spec = in_axes
         if isinstance(axes_spec, list):
             axes_spec = tuple(axes_spec)
@@ -126,10 +133,18 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
             raise ValueError("pmap in_axes specification must be a tree prefix of the corresponding value, got "
                              f"specification {in_axes} for value tree {tree.tree_structure(dynamic)}.")
         spec = axes_spec if isinstance(axes_spec, tuple) else (axes_spec,) * len(dynamic)
-        flat, in_tree = tree.tree_flatten(dynamic)
+        flat, in_tree = tree.tree_flatten((dynamic, kwargs))
         flat_axes = tree.tree_leaves(tree.tree_broadcast(spec, dynamic, is_leaf=lambda x: x is None),
-                                     is_leaf=lambda x: x is None)
+                                     is_leaf=lambda x: x is None) + [0] * len(tree.tree_leaves(kwargs))
         flat_axes = _normalized_axes(flat, flat_axes)
+        donated, start = [], 0
+        for position, arg in enumerate(args):
+            if position in static_positions_now:
+                continue
+            count = len(tree.tree_leaves(arg))
+            if position in donate_positions:
+                donated.extend(range(start, start + count))
+            start += count
         sizes = [get_aval(x).shape[a] for x, a in zip(flat, flat_axes) if a is not None]
         if not sizes:
             raise ValueError("pmap requires at least one argument with a mapped axis.")
@@ -143,6 +158,6 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
             # Each device gets its slice directly, as the program's arguments are split.
             put = backend_module.current_backend().device_put
             flat = [put(x, sharding) for x, sharding in zip(flat, shardings)]
-        return jitted(_Plan(mesh, in_tree, flat_axes, out_axes, static), *flat)
+        return jitted(tuple(donated))(_Plan(mesh, in_tree, flat_axes, out_axes, static), *flat)
 
     return pmapped
