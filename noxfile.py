@@ -202,3 +202,88 @@ def bench(session: nox.Session) -> None:
         session.run("uv", "venv", "-q", "-p", sys.executable, str(peer))
         session.run("uv", "pip", "install", "-q", "-p", str(peer / "bin" / "python"), *JAX_PEER)
     session.run("python", "benchmarks/run.py", "--peer-python", str(peer / "bin" / "python"), *session.posargs)
+
+
+# Libraries whose own test suites run on jaxle (``import jax`` importing jaxle): the sdist, the pinned packages its
+# tests import besides jax (none of which depends on jax, so nothing pulls the real jax in), the suite's folder in
+# the sdist, the test files of the fast subset CI runs, and test files left out of every run with the reason.
+CLIENT_LIBRARIES = {
+    "optax": {
+        "sdist": "optax==0.2.8",
+        "requirements": ["absl-py==2.5.1", "scipy==1.17.1", "scikit-learn==1.9.1"],
+        "tests": "optax",
+        "fast": ["optax/_src/base_test.py", "optax/_src/update_test.py", "optax/_src/utils_test.py",
+                 "optax/_src/combine_test.py", "optax/_src/transform_test.py", "optax/_src/numerics_test.py",
+                 "optax/_src/factorized_test.py", "optax/_src/lookahead_test.py", "optax/schedules",
+                 "optax/tree_utils", "optax/losses", "optax/transforms", "optax/projections"],
+        "ignore": dict.fromkeys(["optax/_src/linear_algebra_test.py", "optax/transforms/_accumulation_test.py"],
+                                "imports flax, which imports JAX's private modules (jax._src.*) throughout"),
+    },
+    "chex": {
+        "sdist": "chex==0.1.92",
+        "requirements": ["absl-py==2.5.1", "toolz==1.1.0", "dm-tree==0.1.9", "cloudpickle==3.1.3",
+                         "typing-extensions==4.16.0"],
+        "tests": "chex",
+        "fast": ["chex/chex_test.py", "chex/_src/warnings_test.py", "chex/_src/restrict_backends_test.py",
+                 "chex/_src/dimensions_test.py", "chex/_src/asserts_internal_test.py", "chex/_src/dataclass_test.py",
+                 "chex/_src/asserts_chexify_test.py"],
+        "ignore": {},
+    },
+}
+CLIENT_TEST_TOOLS = ["pytest==9.2.0", "pytest-xdist==3.8.0"]
+
+
+def _client_suite(session: nox.Session, library: str, peer: bool) -> tuple[Path, list[str]]:
+    """Unpack the library's sdist under .clients/ (downloaded once) and install what its tests import; returns the
+    unpacked folder and the pytest targets (the fast subset unless ``--full`` is given)."""
+    spec = CLIENT_LIBRARIES[library]
+    downloads = ROOT / ".clients"
+    name, version = spec["sdist"].split("==")
+    folder = downloads / f"{name}-{version}"
+    if not folder.exists():
+        session.install("pip")
+        session.run("python", "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:", "-d",
+                    str(downloads), spec["sdist"])
+        shutil.unpack_archive(downloads / f"{name}-{version}.tar.gz", downloads)
+    session.install(*CLIENT_TEST_TOOLS, *spec["requirements"], *(JAX_PEER if peer else []))
+    full = "--full" in session.posargs or peer
+    ignored = [f"--ignore={path}" for path in spec["ignore"]]
+    return folder, [*ignored, *([spec["tests"]] if full else spec["fast"])]
+
+
+@nox.session
+def clients(session: nox.Session) -> None:
+    """Third-party libraries' own test suites run unmodified on jaxle, their counts printed beside JAX 0.10.2's.
+
+    Each suite runs from its sdist (kept under .clients/) through ``pytest -p jaxle.compat.pytest_plugin``, which
+    makes ``import jax`` import jaxle. The session fails when a test that passes on JAX fails on jaxle (the
+    baselines, clients/<library>.json, hold every test's outcome on JAX). Positional arguments: ``--full`` runs
+    whole suites instead of the fast subset; library names pick libraries.
+    """
+    chosen = [name for name in CLIENT_LIBRARIES if name in session.posargs] or list(CLIENT_LIBRARIES)
+    install_editable(session)
+    reports = []
+    for library in chosen:
+        folder, targets = _client_suite(session, library, peer=False)
+        results = ROOT / ".clients" / f"{library}-jaxle.xml"
+        session.chdir(folder)
+        session.run("python", "-m", "pytest", "-p", "jaxle.compat.pytest_plugin", "-p", "no:cacheprovider", "-q",
+                    "-n", "auto", f"--junitxml={results}", *targets, success_codes=[0, 1])
+        session.chdir(ROOT)
+        reports += [library, str(results)]
+    session.run("python", "clients/suite_report.py", "compare", *reports)
+
+
+@nox.session
+def clients_baseline(session: nox.Session) -> None:
+    """The whole suite of each client library run on JAX 0.10.2 (in this session's own venv), written as its
+    baseline clients/<library>.json. Positional arguments pick libraries."""
+    chosen = [name for name in CLIENT_LIBRARIES if name in session.posargs] or list(CLIENT_LIBRARIES)
+    for library in chosen:
+        folder, targets = _client_suite(session, library, peer=True)
+        results = ROOT / ".clients" / f"{library}-jax.xml"
+        session.chdir(folder)
+        session.run("python", "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "auto", f"--junitxml={results}",
+                    *targets, success_codes=[0, 1])
+        session.chdir(ROOT)
+        session.run("python", "clients/suite_report.py", "baseline", library, str(results))
