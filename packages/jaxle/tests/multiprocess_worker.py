@@ -86,6 +86,14 @@ def store_checks(pid: int, n: int) -> dict:
     report["broadcast_from_last"] = [from_last.tolist(), str(from_last.dtype)]
     report["assert_equal"] = _error(lambda: multihost_utils.assert_equal(jnp.arange(2) + pid, "differs"))
     report["sync_mismatch"] = _error(lambda: multihost_utils.sync_global_devices(f"point {pid}"))
+    mesh = jax.make_mesh((jax.device_count(),), ("x",))
+    spread = multihost_utils.host_local_array_to_global_array(np.arange(4, dtype=np.int32) + 10 * pid, mesh, P("x"))
+    report["global"] = [list(spread.shape), [[d.id, i[0].start, np.asarray(a).tolist()] for d, i, a in
+                                             ((s.device, s.index, s.data) for s in spread.addressable_shards)]]
+    report["gathered"] = multihost_utils.process_allgather(jax.jit(lambda v: v * 2)(spread), tiled=True).tolist()
+    report["untiled"] = _error(lambda: multihost_utils.process_allgather(spread))
+    back = multihost_utils.global_array_to_host_local_array(spread, mesh, P("x"))
+    report["local"] = [repr(back), str(back.sharding)]
     with multihost_utils.live_devices(jax.devices()) as alive:
         report["live"] = len(alive)
     return report

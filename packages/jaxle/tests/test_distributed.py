@@ -110,6 +110,14 @@ def test_two_processes_with_the_store_and_barriers():
         assert report["sync_mismatch"] == (f"AssertionError: sync_global_devices name mismatch ('point {pid}'). "
                                            f"Expected: {np.array(hashes, np.uint32)}; got: {hashes[pid]}.")
         assert report["live"] == 4
+        mine = np.arange(4) + 10 * pid
+        assert report["global"] == [[8], [[2048 * pid, 4 * pid, mine[:2].tolist()],
+                                          [2048 * pid + 1, 4 * pid + 2, mine[2:].tolist()]]]
+        assert report["gathered"] == (np.concatenate([np.arange(4), np.arange(4) + 10]) * 2).tolist()
+        assert report["untiled"] == "ValueError: Gathering global non-fully-addressable arrays only supports tiled=True"
+        assert report["local"] == [repr(np.asarray(mine, np.int32)).replace("array", "Array"),
+                                   "NamedSharding(mesh=Mesh('x': 2, axis_types=(Auto,)), spec=P('x',), "
+                                   "memory_kind=device)"]
     assert sorted(r["counter"] for r in reports) == [1, 2]
 
 

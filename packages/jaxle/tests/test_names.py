@@ -99,8 +99,6 @@ LATER: dict[str, dict[str, str]] = {
         "compilation_cache": "the persistent compilation cache is not implemented",
     },
     "experimental.multihost_utils": {
-        **dict.fromkeys(["global_array_to_host_local_array", "host_local_array_to_global_array"],
-                        "converting between host-local and global arrays needs sharded global arrays"),
         **dict.fromkeys(["global_array_to_host_local_array_impl", "gtl_abstract_eval",
                          "host_local_array_to_global_array_impl", "ltg_abstract_eval", "ltg_batcher"],
                         "the rules of the primitives behind the host-local/global conversions"),

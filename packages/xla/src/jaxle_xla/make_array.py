@@ -17,7 +17,8 @@ from jaxle_xla import _jaxlib, sharded_array
 from jaxle_xla.array import XlaArray
 from jaxle_xla.sharding import gspmd_sharding
 
-__all__ = ["make_array_from_callback", "make_array_from_process_local_data", "make_array_from_single_device_arrays"]
+__all__ = ["ProcessBlocks", "make_array_from_callback", "make_array_from_process_local_data",
+           "make_array_from_single_device_arrays"]
 
 
 def _typed_shape(aval: ShapedArray, sharding: Any) -> str:
@@ -106,29 +107,39 @@ def _local_devices(sharding: Any, shape: tuple[int, ...]) -> list[Any]:
     return [d for d in sharding.devices_indices_map(shape) if d.process_index == d.client.process_index()]
 
 
+class ProcessBlocks:
+    """Which blocks of each dimension of an array laid out by ``sharding`` this process's devices hold: a
+    process's data is its blocks, concatenated in order along each dimension."""
+
+    def __init__(self, sharding: NamedSharding, ndim: int):
+        mesh = sharding.mesh
+        self.tiles = tuple(math.prod(mesh.shape[a] for a in axes) for axes in sharding.dimension_axes(ndim))
+        blocks = sharding.devices_indices_map(self.tiles)  # an index into one element per block
+        self.devices = mesh.local_devices
+        self.of_device = {d: tuple(s.start or 0 for s in blocks[d]) for d in self.devices}
+        self.held = [sorted({b[dim] for b in self.of_device.values()}) for dim in range(ndim)]
+
+    def local_index(self, device: Any, block_shape: Sequence[int]) -> tuple[slice, ...]:
+        """Where ``device``'s part lies in this process's data, given the shape of one block."""
+        return tuple(slice(held.index(b) * size, (held.index(b) + 1) * size)
+                     for b, held, size in zip(self.of_device[device], self.held, block_shape))
+
+
 def _from_process_parts(sharding: NamedSharding, local_data: np.ndarray, global_shape: Any) -> XlaArray:
-    # Which block of each dimension every device holds: its index into an array of one element per block.
-    tiles = tuple(math.prod(sharding.mesh.shape[a] for a in axes) for axes in sharding.dimension_axes(local_data.ndim))
-    blocks = sharding.devices_indices_map(tiles)
-    local = sharding.mesh.local_devices
-    local_blocks = [sorted({blocks[d][dim].start or 0 for d in local}) for dim in range(local_data.ndim)]
-    block_sizes = []
-    for size, held in zip(local_data.shape, local_blocks):
+    blocks = ProcessBlocks(sharding, local_data.ndim)
+    block_shape = []
+    for size, held in zip(local_data.shape, blocks.held):
         if size % len(held):
             raise ValueError(f"The local data of shape {local_data.shape} cannot be split into this process's "
                              f"{len(held)} parts of its dimension laid out by {sharding}")
-        block_sizes.append(size // len(held))
-    inferred = tuple(b * t for b, t in zip(block_sizes, tiles))
+        block_shape.append(size // len(held))
+    inferred = tuple(b * t for b, t in zip(block_shape, blocks.tiles))
     if global_shape is not None:
         sharding.check_compatible_aval(tuple(global_shape))
-    if global_shape is not None and tuple(global_shape) != inferred:
-        raise ValueError(f"global_shape {tuple(global_shape)} does not match the shape {inferred} that the local data "
-                         f"of shape {local_data.shape} makes with {sharding}")
-    parts = []
-    for device in local:
-        index = tuple(slice(held.index(block.start or 0) * size, (held.index(block.start or 0) + 1) * size)
-                      for block, held, size in zip(blocks[device], local_blocks, block_sizes))
-        parts.append(np.ascontiguousarray(local_data[index]))
+        if tuple(global_shape) != inferred:
+            raise ValueError(f"global_shape {tuple(global_shape)} does not match the shape {inferred} that the local "
+                             f"data of shape {local_data.shape} makes with {sharding}")
+    parts = [np.ascontiguousarray(local_data[blocks.local_index(d, block_shape)]) for d in blocks.devices]
     aval = ShapedArray(inferred, local_data.dtype)
-    return XlaArray(_jaxlib.put_shards(aval, gspmd_sharding(sharding, aval.ndim), parts, local), aval, True,
+    return XlaArray(_jaxlib.put_shards(aval, gspmd_sharding(sharding, aval.ndim), parts, blocks.devices), aval, True,
                     sharding)

@@ -20,10 +20,15 @@ import numpy as np
 import jaxle_tree as tree
 from jaxle_core import dtypes
 from jaxle_core.array import Array
-from jaxle_xla import _jaxlib, clients, distributed
+from jaxle_core.jit import jit
+from jaxle_core.mesh import AxisType, Mesh, PartitionSpec
+from jaxle_core.sharding import NamedSharding
+from jaxle_xla import _jaxlib, clients, distributed, sharded_array
+from jaxle_xla.array import XlaArray
+from jaxle_xla.make_array import ProcessBlocks, make_array_from_process_local_data
 
-__all__ = ["ProcessFailureError", "assert_equal", "broadcast_one_to_all", "live_devices", "process_allgather",
-           "sync_global_devices"]
+__all__ = ["ProcessFailureError", "assert_equal", "broadcast_one_to_all", "global_array_to_host_local_array",
+           "host_local_array_to_global_array", "live_devices", "process_allgather", "sync_global_devices"]
 
 
 class ProcessFailureError(Exception):
@@ -91,12 +96,26 @@ def process_allgather(in_tree: Any, tiled: bool = False) -> Any:
     the first axis when ``tiled`` (scalars are stacked either way)."""
 
     def gather(leaf: Any) -> np.ndarray:
+        if _spans_processes(leaf):
+            if not tiled:
+                raise ValueError("Gathering global non-fully-addressable arrays only supports tiled=True")
+            return np.asarray(_replicated(leaf._sharding.mesh)(leaf))
         if not _multi_process():
             value = np.asarray(leaf)
             return value if tiled else np.expand_dims(value, 0)
         return _combine(_gather_leaf(_host_value(leaf)), tiled)
 
     return tree.tree_map(gather, in_tree)
+
+
+def _spans_processes(x: Any) -> bool:
+    return type(x) is XlaArray and x._sharding is not None and not x._sharding.is_fully_addressable
+
+
+@functools.cache
+def _replicated(mesh: Mesh) -> Any:
+    """A jitted identity whose result every device of ``mesh`` holds whole (so every process can read it)."""
+    return jit(lambda x: x, out_shardings=NamedSharding(mesh, PartitionSpec()))
 
 
 def broadcast_one_to_all(in_tree: Any, is_source: bool | None = None) -> Any:
@@ -149,3 +168,42 @@ def live_devices(devices: Sequence[_jaxlib.Device]) -> Iterator[list[_jaxlib.Dev
     processes = sorted({d.process_index for d in devices})
     alive = client.get_live_nodes(processes)
     yield [d for d in devices if d.process_index in alive]
+
+
+def _map_with_specs(convert: Any, inputs: Any, pspecs: Any) -> Any:
+    """``convert(leaf, spec)`` over ``inputs``, ``pspecs`` being one PartitionSpec or a pytree prefix of them."""
+    return tree.tree_map(lambda spec, subtree: tree.tree_map(lambda leaf: convert(leaf, spec), subtree), pspecs,
+                         inputs, is_leaf=lambda x: isinstance(x, PartitionSpec))
+
+
+def host_local_array_to_global_array(local_inputs: Any, global_mesh: Mesh, pspecs: Any) -> Any:
+    """Each leaf, this process's part of an array laid out over ``global_mesh`` by its PartitionSpec, as the global
+    array (see ``make_array_from_process_local_data``)."""
+    return _map_with_specs(lambda leaf, spec: make_array_from_process_local_data(
+        NamedSharding(global_mesh, spec), _host_value(leaf)), local_inputs, pspecs)
+
+
+def _local_mesh(mesh: Mesh) -> Mesh:
+    """The part of ``mesh`` made of this process's devices, with the same axis names (typed Auto)."""
+    local = np.vectorize(lambda d: d in set(mesh.local_devices), otypes=[bool])(mesh.devices)
+    rows = [sorted(set(i)) for i in np.nonzero(local)]
+    return Mesh(mesh.devices[np.ix_(*rows)], mesh.axis_names, axis_types=(AxisType.Auto,) * len(mesh.axis_names))
+
+
+def global_array_to_host_local_array(global_inputs: Any, global_mesh: Mesh, pspecs: Any) -> Any:
+    """Each leaf, a global array laid out over ``global_mesh``, as this process's part of it: an array over this
+    process's devices (the inverse of ``host_local_array_to_global_array``)."""
+    local_mesh = _local_mesh(global_mesh)
+
+    def convert(x: Any, spec: PartitionSpec) -> XlaArray:
+        sharding = NamedSharding(global_mesh, spec)
+        blocks = ProcessBlocks(sharding, x.ndim)
+        block_shape = sharding.shard_shape(x.shape)
+        local = np.empty(tuple(len(held) * size for held, size in zip(blocks.held, block_shape)), x.dtype)
+        for shard in x.addressable_shards:
+            local[blocks.local_index(shard.device, block_shape)] = np.asarray(shard.data)
+        local_sharding = NamedSharding(local_mesh, spec)
+        aval = x.aval.update(shape=local.shape)
+        return XlaArray(sharded_array.put(local, aval, local_sharding), aval, True, local_sharding)
+
+    return _map_with_specs(convert, global_inputs, pspecs)

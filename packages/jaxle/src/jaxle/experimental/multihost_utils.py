@@ -4,10 +4,12 @@ from jaxle_xla.multihost import (
     ProcessFailureError,
     assert_equal,
     broadcast_one_to_all,
+    global_array_to_host_local_array,
+    host_local_array_to_global_array,
     live_devices,
     process_allgather,
     sync_global_devices,
 )
 
-__all__ = ["ProcessFailureError", "assert_equal", "broadcast_one_to_all", "live_devices", "process_allgather",
-           "sync_global_devices"]
+__all__ = ["ProcessFailureError", "assert_equal", "broadcast_one_to_all", "global_array_to_host_local_array",
+           "host_local_array_to_global_array", "live_devices", "process_allgather", "sync_global_devices"]
