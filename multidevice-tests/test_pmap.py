@@ -86,3 +86,20 @@ def test_collectives_over_eight_devices_against_numpy():
                 x.sum(0)[:, None], x.T, x[(rows - 3) % 8], rows, x.reshape(4, 2, 8).sum(0)[rows % 2]]
     for got, want in zip(outs, expected):
         np.testing.assert_allclose(got, want.reshape(got.shape), rtol=1e-6)
+
+
+def test_values_the_seed_api_reference_prints():
+    # Seed 000 (JAX's API reference), jax.pmap's examples: what each prints.
+    np.testing.assert_array_equal(np.asarray(make_pmap_golden.seed_000_squares(jax)), [0, 1, 4, 9, 16, 25, 36, 49])
+    np.testing.assert_array_equal(np.asarray(make_pmap_golden.seed_000_dot(jax)),
+                                  [[[4, 9], [12, 29]], [[244, 345], [348, 493]], [[1412, 1737], [1740, 2141]]])
+    shifted, doubled = make_pmap_golden.seed_000_broadcast_argument(jax)
+    np.testing.assert_array_equal(np.asarray(shifted), [4.0, 5.0])
+    np.testing.assert_array_equal(np.asarray(doubled), [8.0, 8.0])
+    out, total = make_pmap_golden.seed_000_normalize(jax)
+    np.testing.assert_allclose(np.asarray(out), [0.0, 0.16666667, 0.33333334, 0.5], rtol=1e-7)
+    assert float(total) == 1.0
+    first_six, last_two = make_pmap_golden.seed_000_chosen_devices(jax)
+    np.testing.assert_allclose(np.asarray(first_six), [0.0, 0.06666667, 0.13333333, 0.2, 0.26666667, 0.33333333],
+                               rtol=1e-6)
+    np.testing.assert_array_equal(np.asarray(last_two), [13.0, 13.0])

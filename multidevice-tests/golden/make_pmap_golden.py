@@ -131,6 +131,51 @@ def keyword_argument(jax):
     return jax.pmap(lambda a, b: a - b)(x, b=2 * x), jaxpr_text(jax, jax.pmap(lambda a, b: a * b), x, x)
 
 
+def seed_000_squares(jax):
+    return jax.pmap(lambda x: x ** 2)(jax.numpy.arange(8))
+
+
+def seed_000_dot(jax):
+    jnp = jax.numpy
+    x = jnp.arange(3 * 2 * 2.0).reshape((3, 2, 2))
+    y = jnp.arange(3 * 2 * 2.0).reshape((3, 2, 2)) ** 2
+    return jax.pmap(jnp.dot)(x, y)
+
+
+def seed_000_broadcast_argument(jax):
+    x, y = jax.numpy.arange(2.0), 4.0
+    return jax.pmap(lambda x, y: (x + y, y * 2.0), in_axes=(0, None))(x, y)
+
+
+def seed_000_normalize(jax):
+    out = jax.pmap(lambda x: x / jax.lax.psum(x, axis_name="i"), axis_name="i")(jax.numpy.arange(4.0))
+    return out, out.sum()
+
+
+def seed_000_nested_normalize(jax):
+    psum = jax.lax.psum
+
+    @partial(jax.pmap, axis_name="rows")
+    @partial(jax.pmap, axis_name="cols")
+    def normalize(x):
+        return x / psum(x, "rows"), x / psum(x, "cols"), x / psum(x, ("rows", "cols"))
+    return normalize(jax.numpy.arange(8.0).reshape((4, 2)))
+
+
+def seed_000_chosen_devices(jax):
+    jnp = jax.numpy
+
+    @partial(jax.pmap, axis_name="i", devices=jax.devices()[:6])
+    def f1(x):
+        return x / jax.lax.psum(x, axis_name="i")
+
+    @partial(jax.pmap, axis_name="i", devices=jax.devices()[-2:])
+    def f2(x):
+        return jax.lax.psum(x ** 2, axis_name="i")
+
+    return f1(jnp.arange(6.0)), f2(jnp.array([2.0, 3.0]))
+
+
 def normalize(jax):
     @partial(jax.pmap, axis_name="i")
     def normalize(x):
@@ -255,6 +300,12 @@ EXAMPLES = {
     "shard_map_grad": shard_map_grad,
     "donated_jaxpr": donated_jaxpr,
     "keyword_argument": keyword_argument,
+    "seed_000_squares": seed_000_squares,
+    "seed_000_dot": seed_000_dot,
+    "seed_000_broadcast_argument": seed_000_broadcast_argument,
+    "seed_000_normalize": seed_000_normalize,
+    "seed_000_nested_normalize": seed_000_nested_normalize,
+    "seed_000_chosen_devices": seed_000_chosen_devices,
     "normalize": normalize,
     "random_matmul_mean": random_matmul_mean,
     "pytree_outputs": pytree_outputs,

@@ -157,7 +157,7 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
         if mesh.size > 1 and not any(isinstance(x, Tracer) for x in flat):
             # Each device gets its slice directly, as the program's arguments are split.
             put = backend_module.current_backend().device_put
-            flat = [put(x, sharding) for x, sharding in zip(flat, shardings)]
+            flat = [put(x, sharding, get_aval(x).weak_type) for x, sharding in zip(flat, shardings)]
         return jitted(tuple(donated))(_Plan(mesh, in_tree, flat_axes, out_axes, static), *flat)
 
     return pmapped

@@ -66,7 +66,7 @@ def block_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh | AbstractMesh
 def full_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh | AbstractMesh) -> ShapedArray:
     """The whole array assembled from per-device blocks of ``aval`` along ``spec``."""
     factors = _dim_factors(spec, aval.ndim, mesh)
-    return aval.update(shape=tuple(d * f for d, f in zip(aval.shape, factors)), weak_type=False)
+    return aval.update(shape=tuple(d * f for d, f in zip(aval.shape, factors)))
 
 
 def check_divisible(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh, sharding: str) -> None:
