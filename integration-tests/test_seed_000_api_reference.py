@@ -7,7 +7,8 @@ predates today's threefry partitioning), the jaxprs (now typed: ``a:f32[]``), th
 (``JitTracer(int32[3])``) and the error messages. ``xla_computation``, ``device_put_replicated`` and
 ``device_put_sharded`` no longer exist in JAX 0.10.2 and fail with its AttributeError.
 
-Joins with multi-device work: every ``pmap`` example (maps, ``psum`` collectives, nested pmaps, ``devices=``).
+Its ``pmap`` examples (maps, ``psum`` collectives, nested pmaps, ``devices=``) run on eight devices in
+multidevice-tests/test_pmap.py.
 """
 
 import numpy as np

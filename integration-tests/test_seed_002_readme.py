@@ -1,8 +1,8 @@
 """Seed 002 (JAX's README): its single-device examples run on ``import jaxle as jax`` and give JAX 0.10.2's results
 (golden/make_seed_002_golden.py), and the values the README prints.
 
-Joins with multi-device work: the 8-GPU ``pmap`` matmul of random matrices, ``normalize`` with ``lax.psum`` over a
-pmapped axis, and ``grad`` through nested ``pmap``s.
+Its ``pmap`` examples (the 8-GPU matmul of random matrices, ``normalize`` with ``lax.psum`` over a pmapped axis, and
+``grad`` through nested ``pmap``s) run on eight devices in multidevice-tests/test_pmap.py.
 """
 
 import numpy as np

@@ -8,7 +8,8 @@ The page shows the jaxprs of an older JAX: untyped variables, ``xla_call`` where
 ``func3`` (Python control flow inlined) and ``func4`` (a pytree argument flattened), scalar literals inline and
 non-scalar constants hoisted as constvars, and the operand layout of ``cond``, ``while`` and ``scan``.
 
-Joins with multi-device work: ``func13`` (``pmap`` with ``lax.psum``, the ``xla_pmap`` primitive).
+``func13`` (``pmap`` with ``lax.psum``; JAX 0.10.2 stages a ``jit`` around a ``shard_map`` where the page shows
+``xla_pmap``) is checked on eight devices in multidevice-tests/test_pmap.py.
 """
 
 import numpy as np

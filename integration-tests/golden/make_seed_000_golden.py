@@ -7,7 +7,7 @@ on the command line.
 AttributeError. Not here: the body-less ``closure_convert`` sketch (its minimizer is elided; the conversion itself is
 an example here), the examples that need several devices (``device_put_sharded`` over a tree of shards,
 ``xla_computation``'s ``axis_env`` collectives) and ``pmap`` (maps, ``psum`` collectives, nested pmaps,
-``devices=``), which joins with multi-device work.
+``devices=``), which multidevice-tests/golden/make_pmap_golden.py records.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 ``/work/jaxpeer/bin/python integration-tests/golden/make_seed_002_golden.py jax`` writes seed_002_golden.json.
 The README's timing example uses 5000x5000 matrices only to time them; here they are 8x8. Its pmap examples
-(the 8-GPU matmul, ``normalize`` with ``lax.psum`` and the nested pmaps differentiated by ``grad``) join with
-multi-device work.
+(the 8-GPU matmul, ``normalize`` with ``lax.psum`` and the nested pmaps differentiated by ``grad``) are recorded by
+multidevice-tests/golden/make_pmap_golden.py.
 """
 
 from __future__ import annotations

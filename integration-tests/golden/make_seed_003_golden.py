@@ -2,7 +2,8 @@
 it and the function's value, run with the module named on the command line.
 
 ``/work/jaxpeer/bin/python integration-tests/golden/make_seed_003_golden.py jax`` writes seed_003_golden.json.
-The page's ``func13`` (``pmap`` with ``lax.psum``, the ``xla_pmap`` primitive) joins with multi-device work.
+The page's ``func13`` (``pmap`` with ``lax.psum``, the ``xla_pmap`` primitive) is recorded by
+multidevice-tests/golden/make_pmap_golden.py.
 """
 
 from __future__ import annotations

@@ -4,6 +4,11 @@ command line.
 ``/work/jaxpeer/bin/python multidevice-tests/golden/make_pmap_golden.py jax`` writes pmap_golden.json (the examples'
 records in integration-tests/golden/seed_golden.py's format). The 8 devices come from ``XLA_FLAGS``, set before the
 module is imported.
+
+The seeds' pmap examples are here: seed 000's (``seed_000_*``: maps, ``psum``, nested pmaps, ``devices=``), seed
+002's (``normalize``, ``random_matmul_mean`` with 50x60 matrices where the README draws 5000x6000, and
+``seed_nested_pmap`` on ``X``, as the README does not say its ``x``) and seed 003's ``func13`` (``closure_jaxpr``).
+JAX 0.10.2 refuses nested pmaps (its inner shard_map's mesh is not the context mesh): those record its error.
 """
 
 from __future__ import annotations
