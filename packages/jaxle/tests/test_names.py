@@ -28,8 +28,8 @@ LATER: dict[str, dict[str, str]] = {
         "ad": REFS,
     },
     "ad_checkpoint": {
-        **dict.fromkeys(["Offloadable", "Recompute", "Saveable"], "host-offloading checkpoint policies"),
-        "print_saved_residuals": "reporting the residuals a checkpoint saves",
+        "print_saved_residuals": "its report names each residual's source line and column: jaxle's equations "
+                                 "record no source locations",
     },
     "core": {
         **dict.fromkeys(["max_dim", "min_dim"], "shape polymorphism (symbolic dimensions)"),
@@ -57,7 +57,6 @@ LATER: dict[str, dict[str, str]] = {
     },
     "extend.core.primitives": {
         **dict.fromkeys(["call_p", "closed_call_p"], CALLS),
-        **dict.fromkeys(["get_p", "swap_p"], REFS),
     },
     "extend.backend": {
         **dict.fromkeys(["clear_backends", "ifrt_proxy", "register_backend_cache", "register_backend_factory"],
@@ -92,7 +91,6 @@ LATER: dict[str, dict[str, str]] = {
          "unflatten_ir_values_like_types"], MLIR_BINDINGS),
     "errors": {
         "InconclusiveDimensionOperation": "shape polymorphism (symbolic dimensions)",
-        "JaxprTypeError": "jaxpr type checking (jax_enable_checks)",
     },
     "experimental": {
         **dict.fromkeys(["EArray", "cur_qdd", "primal_tangent_dtype"], "extended-dtype and dynamic-data internals"),
@@ -120,7 +118,6 @@ LATER: dict[str, dict[str, str]] = {
         **dict.fromkeys(["ManualAxisType", "auto_axes", "explicit_axes"],
                         "sharding in types (Explicit mesh axes carried by array types) is not modelled"),
     },
-    "stages": dict.fromkeys(["ArgInfo", "CompilerOptions", "Wrapped"], "typing helpers of the stages API"),
 }
 
 

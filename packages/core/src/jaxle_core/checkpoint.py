@@ -14,7 +14,9 @@ import functools
 import types
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
+
+import numpy as np
 
 import jaxle_tree as tree
 from jaxle_core import core
@@ -79,6 +81,44 @@ def checkpoint_name(x: Any, name: Any) -> Any:
 # ---------------------------------------------------------------- policies
 # A policy is called as policy(primitive, *operand_avals, **params) for each equation whose operands are
 # all known when a checkpointed function is linearized; True means its outputs may be saved as residuals.
+
+
+class Offloadable(NamedTuple):
+    """A policy's answer: save the value, kept in memory ``dst`` (moved from ``src``) until the backward pass."""
+
+    src: Any
+    dst: Any
+
+
+class RecomputeType:
+    """The type of ``Recompute``, a policy's answer: recompute the value on the backward pass."""
+
+    __slots__ = ()
+
+
+class SaveableType:
+    """The type of ``Saveable``, a policy's answer: save the value for the backward pass."""
+
+    __slots__ = ()
+
+
+Recompute = RecomputeType()
+Saveable = SaveableType()
+
+
+def policy_saves(answer: Any) -> bool:
+    """Whether a policy's ``answer`` saves the value: True or ``Saveable`` save it, False or ``Recompute`` do not;
+    an ``Offloadable`` value is saved too (jaxle has one memory per device: nothing to move). JAX's TypeError for
+    any other answer."""
+    if answer is Recompute:
+        return False
+    if answer is Saveable or isinstance(answer, Offloadable):
+        return True
+    if isinstance(answer, (bool, np.bool_)):
+        return bool(answer)
+    raise TypeError("Value returned by a remat policy should be a bool or `ad_checkpoint.Recompute`, "
+                    "`ad_checkpoint.Saveable` or `ad_checkpoint.Offloadable(...)`. "
+                    f"Got {answer} of type {type(answer)}.")
 
 
 def everything_saveable(*_, **__) -> bool:
@@ -160,7 +200,43 @@ def save_from_both_policies(policy_1: Callable[..., bool], policy_2: Callable[..
     """Policy saving what either policy saves."""
 
     def policy(prim: Primitive, *avals: Any, **params: Any) -> bool:
-        return policy_1(prim, *avals, **params) or policy_2(prim, *avals, **params)
+        first, second = policy_1(prim, *avals, **params), policy_2(prim, *avals, **params)
+        if not (isinstance(first, bool) and isinstance(second, bool)):
+            raise ValueError(f"The return value of the policies should be a boolean. Got: {first} and {second}. "
+                             "Please write a custom policy function directly, rather than using this helper "
+                             "function.")
+        return first or second
+
+    return policy
+
+
+def save_and_offload_only_these_names(*, names_which_can_be_saved: Iterable[Any],
+                                      names_which_can_be_offloaded: Iterable[Any], offload_src: Any,
+                                      offload_dst: Any) -> Callable[..., Any]:
+    """Policy saving the values named ``names_which_can_be_saved``, offloading those named
+    ``names_which_can_be_offloaded`` (from memory ``offload_src`` to ``offload_dst``), recomputing the rest."""
+    saved, offloaded = frozenset(names_which_can_be_saved), frozenset(names_which_can_be_offloaded)
+    if saved & offloaded:
+        raise ValueError("The names should be exclusive and should not intersect in `names_which_can_be_saved` and "
+                         f"`names_which_can_be_offloaded`. Got names_which_can_be_saved={set(saved)}, "
+                         f"names_which_can_be_offloaded={set(offloaded)} and the intersection={set(saved & offloaded)}")
+
+    def policy(prim: Primitive, *_, **params: Any) -> Any:
+        if prim is name_p and params["name"] in saved:
+            return Saveable
+        if prim is name_p and params["name"] in offloaded:
+            return Offloadable(offload_src, offload_dst)
+        return Recompute
+
+    return policy
+
+
+def offload_dot_with_no_batch_dims(offload_src: Any, offload_dst: Any) -> Callable[..., Any]:
+    """Policy offloading the results of ``dot_general`` without batch dimensions, recomputing the rest."""
+
+    def policy(prim: Primitive, *_, **params: Any) -> Any:
+        return Offloadable(offload_src, offload_dst) if dots_with_no_batch_dims_saveable(prim, **params) \
+            else Recompute
 
     return policy
 
@@ -172,7 +248,9 @@ checkpoint_policies = types.SimpleNamespace(
     checkpoint_dots_with_no_batch_dims=checkpoint_dots_with_no_batch_dims,
     save_any_names_but_these=save_any_names_but_these, save_only_these_names=save_only_these_names,
     save_anything_except_these_names=save_anything_except_these_names,
-    save_from_both_policies=save_from_both_policies)
+    save_from_both_policies=save_from_both_policies,
+    save_and_offload_only_these_names=save_and_offload_only_these_names,
+    offload_dot_with_no_batch_dims=offload_dot_with_no_batch_dims)
 
 # ---------------------------------------------------------------- the user-facing wrappers
 
@@ -220,4 +298,5 @@ def remat(fun: Callable, *, prevent_cse: bool = True, policy: Callable[..., bool
     return checkpoint(fun, prevent_cse=prevent_cse, policy=policy, static_argnums=static_argnums)
 
 
-__all__ = ["checkpoint", "checkpoint_name", "checkpoint_p", "checkpoint_policies", "name_p", "remat"]
+__all__ = ["Offloadable", "Recompute", "Saveable", "checkpoint", "checkpoint_name", "checkpoint_p",
+           "checkpoint_policies", "name_p", "policy_saves", "remat"]

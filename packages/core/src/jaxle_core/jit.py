@@ -40,9 +40,9 @@ from jaxle_core.avals import (
 )
 from jaxle_core.caches import LruCache
 from jaxle_core.config import disable_jit as _disable_jit_flag
-from jaxle_core.config import explain_cache_misses, log_compiles, no_tracing, trace_context
+from jaxle_core.config import enable_checks, explain_cache_misses, log_compiles, no_tracing, trace_context
 from jaxle_core.core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Primitive, Tracer, Var
-from jaxle_core.jaxpr_util import call_primitives, dce_jaxpr, dce_rules
+from jaxle_core.jaxpr_util import call_primitives, check_jaxpr, dce_jaxpr, dce_rules
 from jaxle_core.mesh import get_mesh
 from jaxle_core.pretty import Doc, PpContext, pp_eqn_generic, pp_eqn_rules
 from jaxle_core.sharding import flat_jit_shardings
@@ -222,6 +222,18 @@ class _StaticArgument:
                 f"{traceback.format_exc()}") from None
 
 
+@dataclass(frozen=True)
+class ArgInfo:
+    """What a stage knows of one argument (``jax.stages.ArgInfo``): its abstract value and whether it is
+    donated."""
+
+    _aval: Any
+    donated: bool
+
+    shape = property(lambda self: self._aval.shape)
+    dtype = property(lambda self: self._aval.dtype)
+
+
 class Traced:
     """The result of ``jit(f).trace(...)``: the jaxpr and what is needed to lower it."""
 
@@ -237,6 +249,12 @@ class Traced:
     out_info = property(lambda self: tree.tree_unflatten(
         self.out_tree, [_shape_dtype(a) for a in self.jaxpr.out_avals]))
 
+    @property
+    def args_info(self) -> Any:
+        """``(args, kwargs)`` with an ``ArgInfo`` for each array argument (static ones left out)."""
+        infos = [ArgInfo(aval, donated) for aval, donated in zip(self.jaxpr.in_avals, self._donated)]
+        return tree.tree_unflatten(self.in_tree, infos)
+
     def lower(self) -> Lowered:
         return Lowered(self)
 
@@ -247,6 +265,8 @@ class Lowered:
     def __init__(self, traced: Traced):
         self._traced = traced
         self._backend, self._device = traced._wrapped._backend_and_device()
+
+    args_info = property(lambda self: self._traced.args_info)
 
     def as_text(self) -> str:
         """The backend's program (StableHLO for XLA), with donation and unused-argument pruning applied."""
@@ -294,6 +314,8 @@ class Compiled:
     def __init__(self, executable: Callable[..., list[Any]], traced: Traced):
         self._executable = executable
         self._traced = traced
+
+    args_info = property(lambda self: self._traced.args_info)
 
     def as_text(self) -> str:
         """The compiled program's text (XLA's optimised HLO)."""
@@ -485,6 +507,8 @@ class JitWrapped:
 
         flat_fun, out_tree = flatten_fun(with_static_args, in_tree, debug)
         closed = trace_to_jaxpr(flat_fun, avals, debug)
+        if enable_checks.value:  # jax_enable_checks: type-check what was traced (JaxprTypeError)
+            check_jaxpr(closed)
         if log_compiles.value:
             _logger.warning("Finished tracing %s for jit in %.9f sec", debug.func_name, time.perf_counter() - started)
         monitoring.record_compile_step("/jax/core/compile/jaxpr_trace_duration", started, debug.func_name)

@@ -11,8 +11,9 @@ from jaxle_core.errors import (
     TracerIntegerConversionError,
     UnexpectedTracerError,
 )
+from jaxle_core.jaxpr_util import JaxprTypeError
 from jaxle_xla import JaxRuntimeError
 
-__all__ = ["ConcretizationTypeError", "JAXIndexError", "JAXTypeError", "JaxRuntimeError", "KeyReuseError",
-           "NonConcreteBooleanIndexError", "TracerArrayConversionError", "TracerBoolConversionError",
+__all__ = ["ConcretizationTypeError", "JAXIndexError", "JAXTypeError", "JaxRuntimeError", "JaxprTypeError",
+           "KeyReuseError", "NonConcreteBooleanIndexError", "TracerArrayConversionError", "TracerBoolConversionError",
            "TracerIntegerConversionError", "UnexpectedTracerError"]

@@ -21,7 +21,14 @@ from jaxle_core.ad.jvp import Zero, jvp_rules, tangent_aval
 from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, partial_eval_rules
 from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass, is_undefined, transpose_rules
 from jaxle_core.avals import get_aval
-from jaxle_core.checkpoint import checkpoint_p, checkpoint_params, name_p, nothing_saveable, open_jaxpr
+from jaxle_core.checkpoint import (
+    checkpoint_p,
+    checkpoint_params,
+    name_p,
+    nothing_saveable,
+    open_jaxpr,
+    policy_saves,
+)
 from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from jaxle_core.jaxpr_util import dce_jaxpr
 from jaxle_core.jit import jit_p
@@ -141,7 +148,7 @@ def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy) -> tuple[Jaxpr
             available.update(eqn.outvars)
             continue
         known_eqns.append(eqn)
-        if not policy(eqn.primitive, *[a.aval for a in eqn.invars], **eqn.params):
+        if not policy_saves(policy(eqn.primitive, *[a.aval for a in eqn.invars], **eqn.params)):
             residuals.update((a, None) for a in reads if a not in available and a not in residuals)
             staged_eqns.append(eqn)
             available.update(eqn.outvars)

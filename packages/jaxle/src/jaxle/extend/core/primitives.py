@@ -172,6 +172,7 @@ from jaxle_core.lax.linalg import (
     tridiagonal_p,
     tridiagonal_solve_p,
 )
+from jaxle_core.lax.refs import get_p, swap_p
 from jaxle_random.gamma import random_gamma_p
 from jaxle_random.key_primitives import random_bits_p, random_fold_in_p, random_seed_p, random_split_p
 from jaxle_random.threefry import threefry2x32_p
@@ -202,4 +203,4 @@ __all__ = ["abs_p", "acos_p", "acosh_p", "add_jaxvals_p", "add_p", "after_all_p"
            "shift_left_p", "shift_right_arithmetic_p", "shift_right_logical_p", "sign_p", "sin_p", "sinh_p",
            "slice_p", "sort_p", "sqrt_p", "square_p", "squeeze_p", "stop_gradient_p", "sub_p", "svd_p",
            "tan_p", "tanh_p", "threefry2x32_p", "top_k_p", "transpose_p", "triangular_solve_p",
-           "tridiagonal_p", "tridiagonal_solve_p", "while_p", "xor_p", "zeta_p"]
+           "tridiagonal_p", "tridiagonal_solve_p", "while_p", "xor_p", "zeta_p", "get_p", "swap_p"]
