@@ -9,6 +9,7 @@ ambient one that sharding-in-types and ``reshard`` read.
 from __future__ import annotations
 
 import enum
+import math
 import threading
 import warnings
 from collections import OrderedDict
@@ -196,7 +197,7 @@ class _MeshAxes:
 
     @property
     def size(self) -> int:
-        return int(np.prod(self.axis_sizes, dtype=np.int64))
+        return math.prod(self.axis_sizes)
 
     @property
     def empty(self) -> bool:
@@ -327,10 +328,14 @@ class Mesh(_MeshAxes):
                     self.axis_types if axis_types is None else axis_types)
 
     def _key(self) -> tuple:
-        return (tuple(int(i) for i in self.device_ids.flat), self.axis_sizes, self.axis_names, self.axis_types)
+        key = self.__dict__.get("_cached_key")
+        if key is None:  # computed once: meshes are compared and hashed on every call that keys a cache by them
+            key = self.__dict__["_cached_key"] = (tuple(int(i) for i in self.device_ids.flat), self.axis_sizes,
+                                                  self.axis_names, self.axis_types)
+        return key
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Mesh) and self._key() == other._key()
+        return isinstance(other, Mesh) and (self is other or self._key() == other._key())
 
     def __hash__(self) -> int:
         return hash(self._key())
