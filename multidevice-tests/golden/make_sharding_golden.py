@@ -125,6 +125,11 @@ CASES = {
     "device_put_spec_without_mesh": lambda jax: _error(lambda: jax.device_put(X, jax.sharding.PartitionSpec("x"))),
     "device_put_spec_with_mesh": lambda jax: _with_mesh(jax, lambda: str(
         jax.device_put(X, jax.sharding.PartitionSpec("x")).sharding)),
+    "constraint_spec_under_set_mesh": lambda jax: _with_mesh(jax, lambda: "\n".join([
+        str(jax.make_jaxpr(lambda a: jax.lax.with_sharding_constraint(a, jax.sharding.PartitionSpec("x")))(X)),
+        str(jax.jit(lambda a: jax.lax.with_sharding_constraint(2 * a, jax.sharding.PartitionSpec(None, "y")))(X)
+            .sharding),
+        str(jax.lax.with_sharding_constraint(X, jax.sharding.PartitionSpec("y")).sharding)])),
     "inspect_in_jit": lambda jax: _inspected(jax, lambda f: jax.jit(f)(_put(jax, X, "x", "y"))),
     "inspect_with_in_shardings": lambda jax: _inspected(
         jax, lambda f: jax.jit(f, in_shardings=_named(jax, "y"))(np.ones((4, 8)))),

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh, resource_mesh
+from jaxle_core.mesh import AbstractMesh, Mesh, PartitionSpec, get_mesh, resource_mesh
 from jaxle_tree import tree_broadcast, tree_leaves
 
 __all__ = ["DuplicateSpecError", "IndivisibleError", "NamedSharding", "Sharding", "check_sharding_fits",
@@ -98,7 +98,7 @@ class NamedSharding(Sharding):
         if not isinstance(spec, PartitionSpec):
             raise TypeError("spec of NamedSharding must be an instance of jax.sharding.PartitionSpec. Got "
                             f"{spec} of type {type(spec)}")
-        if not isinstance(mesh, Mesh):
+        if not isinstance(mesh, (Mesh, AbstractMesh)):
             raise TypeError(f"mesh should be of type `jax.sharding.Mesh`. Got {mesh} of type {type(mesh)}")
         _check_spec(mesh, spec)
         self.mesh = mesh
@@ -106,7 +106,10 @@ class NamedSharding(Sharding):
         self._memory_kind = memory_kind
 
     @property
-    def memory_kind(self) -> str:
+    def memory_kind(self) -> str | None:
+        """Where the array lives: device memory (none for a sharding over an abstract mesh, which has no devices)."""
+        if isinstance(self.mesh, AbstractMesh):
+            return self._memory_kind
         return self._memory_kind or "device"
 
     def with_memory_kind(self, kind: str) -> NamedSharding:
@@ -132,7 +135,8 @@ class NamedSharding(Sharding):
         return hash(self._key())
 
     def __repr__(self) -> str:
-        return f"NamedSharding(mesh={self.mesh}, spec={self.spec}, memory_kind={self.memory_kind})"
+        memory = "" if self.memory_kind is None else f", memory_kind={self.memory_kind}"
+        return f"NamedSharding(mesh={self.mesh}, spec={self.spec}{memory})"
 
     @property
     def device_set(self) -> set:

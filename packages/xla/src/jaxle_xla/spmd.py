@@ -21,7 +21,7 @@ from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, wrap
 from jaxle_core.inspect_sharding import inspect_sharding_p
 from jaxle_core.jit import jit_p
 from jaxle_core.lax.placement import sharding_constraint_p
-from jaxle_core.mesh import Mesh, PartitionSpec
+from jaxle_core.mesh import AbstractMesh, Mesh, PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib, sharded_array
 from jaxle_xla.array import XlaArray
@@ -72,6 +72,17 @@ def params_mesh(params: dict) -> Mesh | None:
     return next(_meshes_of_params(params), None)
 
 
+def _concrete(mesh: Mesh | AbstractMesh | None) -> Mesh | None:
+    """``mesh``, or for an abstract mesh (a PartitionSpec constraint under ``set_mesh``) the mesh set."""
+    if not isinstance(mesh, AbstractMesh):
+        return mesh
+    current = get_mesh()
+    if current.empty or current.abstract_mesh != mesh:
+        raise ValueError(f"a sharding over {mesh} needs a mesh of the same axes and devices set by jax.set_mesh; "
+                         f"the current mesh is {current}")
+    return current
+
+
 def _device_ids(x: Any) -> list[int]:
     return [d.id for d in x.sharding._device_assignment]
 
@@ -90,7 +101,7 @@ class SpmdFunction:
         self._in = list(in_shardings or [None] * len(closed.in_avals))
         self._out = list(out_shardings or [None] * len(closed.out_avals))
         named = [s for s in self._in + self._out if isinstance(s, NamedSharding)]
-        self._mesh = named[0].mesh if named else jaxpr_mesh(closed)
+        self._mesh = _concrete(named[0].mesh if named else jaxpr_mesh(closed))
         self._compiled: dict[tuple, SpmdExecutable] = {}
 
     def __call__(self, *args: Any) -> list[Any]:

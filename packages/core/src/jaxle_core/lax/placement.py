@@ -86,7 +86,8 @@ def _checked_sharding(sharding: Any, aval: Any) -> Any:
         raise ValueError("One of with_sharding_constraint arguments got sharding None which is not allowed. Please "
                          "only pass `jax.sharding.Sharding` instances.")
     if isinstance(sharding, PartitionSpec):
-        mesh = resource_mesh()
+        # over the abstract mesh of set_mesh (as JAX records it), else the mesh of a legacy `with mesh:`
+        mesh = get_abstract_mesh() if not get_abstract_mesh().empty else resource_mesh()
         if mesh is None:
             raise RuntimeError("with_sharding_constraint requires a non-empty mesh in context if you are passing "
                                "`PartitionSpec`s to shardings. You can define a context mesh via "

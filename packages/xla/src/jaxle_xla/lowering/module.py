@@ -17,6 +17,7 @@ import numpy as np
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray
 from jaxle_core.lax.tokens import abstract_token
+from jaxle_core.mesh import AbstractMesh
 from jaxle_xla.lowering.context import LoweringContext, Value, tensor_type
 from jaxle_xla.sharding import mesh_text, sdy_sharding_text
 
@@ -131,9 +132,12 @@ class ModuleBuilder:
     def mesh_symbol(self, mesh: Any) -> str:
         """The name of the ``sdy.mesh`` of ``mesh``'s axes (declared once), for Shardy sharding attributes; its
         devices must be the program's."""
-        if self.mesh is None or mesh._flat_devices_tuple != self.mesh._flat_devices_tuple:
+        if self.mesh is None or (mesh != self.mesh.abstract_mesh if isinstance(mesh, AbstractMesh) else
+                                 mesh._flat_devices_tuple != self.mesh._flat_devices_tuple):
             raise ValueError(f"a sharding over {mesh} in a program that runs over "
                              f"{'one device' if self.mesh is None else self.mesh}")
+        if isinstance(mesh, AbstractMesh):  # the program's own mesh, as tracing under set_mesh saw it
+            return self._mesh_symbols[self.mesh]
         symbol = self._mesh_symbols.get(mesh)
         if symbol is None:
             symbol = self._mesh_symbols[mesh] = self.reserve_symbol("mesh")
