@@ -94,6 +94,7 @@ def store_checks(pid: int, n: int) -> dict:
     report["untiled"] = _error(lambda: multihost_utils.process_allgather(spread))
     back = multihost_utils.global_array_to_host_local_array(spread, mesh, P("x"))
     report["local"] = [repr(back), str(back.sharding)]
+    report["pmap_size"] = _error(lambda: jax.pmap(lambda v: v)(jnp.zeros(1)))
     with multihost_utils.live_devices(jax.devices()) as alive:
         report["live"] = len(alive)
     return report
@@ -115,6 +116,10 @@ def main(port: str, num_processes: int, pid: int, store: bool) -> dict:
     values = jax.make_array_from_process_local_data(rows, np.arange(6.0).reshape(LOCAL_DEVICES, 3) * (pid + 1))
     total = jax.jit(lambda v: jnp.sum(v, axis=0))(values)
     report["psum"] = [np.asarray(total).tolist(), total.is_fully_replicated, values.is_fully_addressable, repr(values)]
+    # pmap maps every process's devices, each process passing its own devices' slices.
+    summed = jax.pmap(lambda v: jax.lax.psum(v, "i"), axis_name="i")(jnp.arange(2.0) + 10 * pid)
+    index = jax.pmap(lambda v: jax.lax.axis_index("i"), axis_name="i")(jnp.zeros(LOCAL_DEVICES))
+    report["pmap"] = [repr(summed), np.asarray(index).tolist(), str(summed.sharding)]
     x, y = regression_data(num_processes)
     mine = slice(pid * ROWS_PER_PROCESS, (pid + 1) * ROWS_PER_PROCESS)
     batch = [jax.make_array_from_process_local_data(rows, v[mine]) for v in (x, y)]

@@ -81,6 +81,10 @@ def check_run(reports: list[dict]) -> None:
         total, replicated, addressable, described = report["psum"]
         np.testing.assert_allclose(total, np.arange(6.0).reshape(2, 3).sum(0) * n * (n + 1) / 2)
         assert replicated and not addressable and described == f"Array(shape=({2 * n}, 3), dtype=float32)"
+        summed = float(sum(np.arange(2.0).sum() + 10 * i * 2 for i in range(n)))
+        assert report["pmap"] == [f"Array([{summed:g}., {summed:g}.], dtype=float32)", [2 * pid, 2 * pid + 1],
+                                  "NamedSharding(mesh=Mesh('i': 2, axis_types=(Auto,)), spec=P('i',), "
+                                  "memory_kind=device)"]
         step = report["step"]
         assert step["shape"] == [n * worker.ROWS_PER_PROCESS, worker.FEATURES]
         np.testing.assert_allclose(step["loss"], expected["loss"], rtol=1e-5)
@@ -110,6 +114,8 @@ def test_two_processes_with_the_store_and_barriers():
         assert report["sync_mismatch"] == (f"AssertionError: sync_global_devices name mismatch ('point {pid}'). "
                                            f"Expected: {np.array(hashes, np.uint32)}; got: {hashes[pid]}.")
         assert report["live"] == 4
+        assert report["pmap_size"] == ("ValueError: pmap in a multi-process run maps each process's 2 local devices, "
+                                       "but the mapped axis has size 1")
         mine = np.arange(4) + 10 * pid
         assert report["global"] == [[8], [[2048 * pid, 4 * pid, mine[:2].tolist()],
                                           [2048 * pid + 1, 4 * pid + 2, mine[2:].tolist()]]]

@@ -48,6 +48,12 @@ class Backend(Protocol):
     def devices(self) -> list[Any]:
         """The devices of this backend."""
 
+    def from_process_local(self, x: Any, sharding: Any) -> Array:
+        """In a multi-process run, the array laid out by ``sharding`` of which ``x`` is this process's part."""
+
+    def process_local_part(self, x: Any) -> Array:
+        """In a multi-process run, this process's part of ``x``, over a mesh of its own devices."""
+
 
 def to_numpy(x: Any) -> np.ndarray:
     """A concrete value as a NumPy array of its canonical JAX dtype."""

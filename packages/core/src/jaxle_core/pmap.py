@@ -4,7 +4,8 @@ The mapped axis of each argument is split over the first ``axis_size`` devices
 (each device's block keeps it with size 1, and the body squeezes it away);
 every output gets a dimension of size 1 back at its ``out_axes`` position and
 is assembled along it (``out_axes=None``: the first device's value). An
-unnamed pmap names its axis ``_internal_pmap_axis_name``, as JAX does.
+unnamed pmap names its axis ``_internal_pmap_axis_name``, as JAX does. In a multi-process run the mesh is every
+process's devices: each process passes (and gets back) the slices of its own devices.
 """
 
 from __future__ import annotations
@@ -45,6 +46,15 @@ class _Plan(NamedTuple):
 def _mesh(devices: tuple, name: Any) -> Mesh:
     """The one-axis mesh of ``devices`` (made once: a mesh hashes by its devices, and calls reuse it)."""
     return Mesh(np.array(devices, dtype=object), (name,))
+
+
+def _process_mesh(available: tuple, size: int, name: Any) -> Mesh:
+    """In a multi-process run, pmap maps every process's devices, each process giving its own devices' slices."""
+    mesh = _mesh(available, name)
+    if size != len(mesh.local_devices):
+        raise ValueError(f"pmap in a multi-process run maps each process's {len(mesh.local_devices)} local devices, "
+                         f"but the mapped axis has size {size}")
+    return mesh
 
 
 def _mapped_spec(axis: int | None, name: Any) -> PartitionSpec:
@@ -149,15 +159,19 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
         if not sizes:
             raise ValueError("pmap requires at least one argument with a mapped axis.")
         size = sizes[0] if axis_size is None else axis_size
-        available = tuple(devices) if devices is not None else tuple(backend_module.current_backend().devices())
-        mesh = _mesh(available[:size], name)
+        backend = backend_module.current_backend()
+        available = tuple(devices) if devices is not None else tuple(backend.devices())
+        processes = devices is None and _mesh(available, name).is_multi_process
+        mesh = _process_mesh(available, size, name) if processes else _mesh(available[:size], name)
         shardings = [NamedSharding(mesh, _mapped_spec(a, name)) for a in flat_axes]
+        if processes:  # each process's arguments are its own devices' slices of the global ones
+            flat = [backend.from_process_local(x, sharding) for x, sharding in zip(flat, shardings)]
         for x, sharding in zip(flat, shardings):
             check_divisible(get_aval(x), sharding.spec, mesh, str(sharding))
         if mesh.size > 1 and not any(isinstance(x, Tracer) for x in flat):
             # Each device gets its slice directly, as the program's arguments are split.
-            put = backend_module.current_backend().device_put
-            flat = [put(x, sharding, get_aval(x).weak_type) for x, sharding in zip(flat, shardings)]
-        return jitted(tuple(donated))(_Plan(mesh, in_tree, flat_axes, out_axes, static), *flat)
+            flat = [backend.device_put(x, sharding, get_aval(x).weak_type) for x, sharding in zip(flat, shardings)]
+        out = jitted(tuple(donated))(_Plan(mesh, in_tree, flat_axes, out_axes, static), *flat)
+        return tree.tree_map(backend.process_local_part, out) if processes else out
 
     return pmapped

@@ -200,3 +200,15 @@ class XlaBackend:
 
     def devices(self) -> list[Any]:
         return clients.devices()
+
+    def from_process_local(self, x: Any, sharding: NamedSharding) -> XlaArray:
+        from jaxle_xla.make_array import make_array_from_process_local_data
+
+        return make_array_from_process_local_data(sharding, x)
+
+    def process_local_part(self, x: Any) -> Any:
+        from jaxle_xla.multihost import global_array_to_host_local_array
+
+        if type(x) is not XlaArray or x._sharding is None or x._sharding.is_fully_addressable:
+            return x
+        return global_array_to_host_local_array(x, x._sharding.mesh, x._sharding.spec)
