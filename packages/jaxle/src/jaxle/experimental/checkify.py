@@ -24,6 +24,8 @@ import jaxle_tree as tree
 from jaxle_core import core, lax
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
+from jaxle_core.batching.rule_helpers import batch_size
+from jaxle_core.batching.trace import at_dim, batching_rules, move_dim
 from jaxle_core.core import ClosedJaxpr, Jaxpr, Literal, Primitive, Tracer
 from jaxle_core.jaxpr_util import sub_jaxprs
 from jaxle_core.jit import jit_p
@@ -99,6 +101,23 @@ def _check_abstract_eval(pred, *fmt_args, **params):
                          "means you tried to stage (jit/scan/pmap/...) a `check` without functionalizing it through "
                          "`checkify.checkify`.")
     return []
+
+
+def _check_batcher(vals, dims, *, msg, fmt_tree):
+    """A check of a batch holds when it holds for every element; the message's values are those of the last element
+    it fails for (as JAX reports a batched check)."""
+    pred, *fmt_leaves = vals
+    pred_dim, *fmt_dims = dims
+    size = batch_size(vals, dims)
+    failed = lax.bitwise_not(at_dim(pred, pred_dim, size, 0))
+    last = lax.sub(np.int32(size - 1), lax.argmax(lax.rev(failed, (0,)), 0, np.int32))
+    fmt_leaves = [x if d is None else lax.dynamic_index_in_dim(move_dim(x, d, 0), last, 0, keepdims=False)
+                  for x, d in zip(fmt_leaves, fmt_dims)]
+    check_p.bind(lax.bitwise_not(lax.reduce_or(failed, (0,))), *fmt_leaves, msg=msg, fmt_tree=fmt_tree)
+    return [], []
+
+
+batching_rules[check_p] = _check_batcher
 
 
 def _user_message(msg: str, fmt_tree: Any, fmt_leaves: Sequence[Any]) -> str:
