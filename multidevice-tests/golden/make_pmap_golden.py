@@ -243,6 +243,12 @@ def pmap_of_grad(jax):
     return fun(X)
 
 
+def linearized_pmap_jaxpr(jax):
+    fun = jax.pmap(lambda v: jax.numpy.sin(v) * jax.lax.psum(v, "i"), axis_name="i")
+    x = np.arange(8.0, dtype=np.float32)
+    return jaxpr_text(jax, lambda x, t: jax.linearize(fun, x)[1](t), x, x)
+
+
 def vmap_inside_pmap(jax):
     x = np.arange(24.0, dtype=np.float32).reshape(4, 2, 3)
     return jax.pmap(lambda v: jax.vmap(lambda y: jax.lax.psum(y, "i") * y)(v), axis_name="i")(x)
@@ -321,6 +327,7 @@ EXAMPLES = {
     "all_to_all_untiled": all_to_all_untiled,
     "grad_of_pmap": grad_of_pmap,
     "pmap_of_grad": pmap_of_grad,
+    "linearized_pmap_jaxpr": linearized_pmap_jaxpr,
     "vmap_inside_pmap": vmap_inside_pmap,
     "seed_nested_pmap": seed_nested_pmap,
     "chosen_devices": chosen_devices,

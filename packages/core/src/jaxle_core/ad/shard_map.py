@@ -80,17 +80,17 @@ def _shard_map_partial_eval(trace: PartialStagingTrace, args, params):
         n_known = split.out_unknowns.count(False)
         from_outputs = [j for source, j in split.residual_sources if source == "output"]
 
-        def known_body(*xs):
+        def known_body(*xs):  # the residuals first, as JAX orders them
             outs = core.eval_jaxpr(known.jaxpr, known.consts, *xs)
-            return [*outs[:n_known], *(_one_row(outs[j]) for j in from_outputs)]
+            return [*(_one_row(outs[j]) for j in from_outputs), *outs[:n_known]]
 
         known_closed = trace_to_jaxpr(known_body, known.in_avals, jaxpr.jaxpr.debug_info)
     known_args = [x for x, u in zip(args, unknowns) if not u]
     known_in_specs = [s for s, u in zip(in_specs, unknowns) if not u]
-    known_out_specs = [s for s, u in zip(out_specs, split.out_unknowns) if not u] + [row_spec] * len(from_outputs)
+    known_out_specs = [row_spec] * len(from_outputs) + [s for s, u in zip(out_specs, split.out_unknowns) if not u]
     with core.set_current_trace(trace.parent):
         known_outs = bind_shard_map(known_closed, known_args, mesh, known_in_specs, known_out_specs, check_vma)
-    rows = iter(known_outs[n_known:])
+    rows, known_outs = iter(known_outs[:len(from_outputs)]), known_outs[len(from_outputs):]
     residuals, residual_specs, is_row = [], [], []
     for source, j in split.residual_sources:
         residuals.append(known_args[j] if source == "input" else next(rows))
@@ -114,7 +114,7 @@ def _shard_map_partial_eval(trace: PartialStagingTrace, args, params):
                                                                      unknown_in_specs)
     staged = iter(trace.stage(shard_map_p, inputs, shard_map_params(unknown_closed, mesh, unknown_in_specs,
                                                                     unknown_out_specs, check_vma)))
-    known_iter = iter(known_outs[:n_known])
+    known_iter = iter(known_outs)
     return [next(staged) if u else next(known_iter) for u in split.out_unknowns]
 
 
@@ -132,10 +132,11 @@ def _shard_map_transpose(cts, *args, jaxpr: ClosedJaxpr, mesh, in_specs, out_spe
     linear = [is_undefined(a) for a in args]
     nonzero_cts = [type(ct) is not Zero for ct in cts]
     ct_nonzero: list[bool] = []
-    n_known = linear.count(False)
 
-    def transposed(*inputs):
-        known, given = iter(inputs[:n_known]), iter(inputs[n_known:])
+    n_cts = nonzero_cts.count(True)
+
+    def transposed(*inputs):  # the cotangents first, then the residuals, as JAX orders them
+        given, known = iter(inputs[:n_cts]), iter(inputs[n_cts:])
         values = [UndefinedPrimal(aval) if lin else next(known) for aval, lin in zip(jaxpr.in_avals, linear)]
         out_cts = []
         for nz, aval, spec in zip(nonzero_cts, jaxpr.out_avals, out_specs):
@@ -160,9 +161,9 @@ def _shard_map_transpose(cts, *args, jaxpr: ClosedJaxpr, mesh, in_specs, out_spe
     known_avals = [aval for aval, lin in zip(jaxpr.in_avals, linear) if not lin]
     ct_avals = [aval for aval, nz in zip(jaxpr.out_avals, nonzero_cts) if nz]
     with body_context(mesh):
-        closed = trace_to_jaxpr(transposed, [*known_avals, *ct_avals], jaxpr.jaxpr.debug_info)
-    inputs = [a for a, lin in zip(args, linear) if not lin] + [ct for ct in cts if type(ct) is not Zero]
-    specs = [s for s, lin in zip(in_specs, linear) if not lin] + [s for s, nz in zip(out_specs, nonzero_cts) if nz]
+        closed = trace_to_jaxpr(transposed, [*ct_avals, *known_avals], jaxpr.jaxpr.debug_info)
+    inputs = [ct for ct in cts if type(ct) is not Zero] + [a for a, lin in zip(args, linear) if not lin]
+    specs = [s for s, nz in zip(out_specs, nonzero_cts) if nz] + [s for s, lin in zip(in_specs, linear) if not lin]
     linear_specs = [s for s, lin in zip(in_specs, linear) if lin]
     result_specs = [s for s, nz in zip(linear_specs, ct_nonzero) if nz]
     outs = iter(bind_shard_map(closed, inputs, mesh, specs, result_specs, check_vma))
