@@ -59,6 +59,8 @@ def test_round_trip_and_structure_queries():
 
 
 def test_path_keys_are_jaxle_keys():
+    if accelerator.pytree is not None:  # jaxlib's key classes, the ones JAX uses
+        assert (tu.DictKey, tu.SequenceKey) == (accelerator.pytree.DictKey, accelerator.pytree.SequenceKey)
     paths = [path for path, _ in tu.tree_leaves_with_path(sample())]
     assert tu.keystr(paths[4]) == "['layers'][1].b[0]"
     assert [type(key) for key in paths[5]] == [tu.DictKey, tu.GetAttrKey, tu.FlattenedIndexKey]
@@ -109,6 +111,7 @@ def test_pure_python_when_jaxlib_is_refused():
         "import sys, jaxle_tree as tu\n"
         "from jaxle_tree import accelerator\n"
         "assert tu.registry.jaxlib_registry() is None and not accelerator.uses_jaxlib()\n"
+        "assert tu.DictKey.__module__ == 'jaxle_tree.keys' and tu.keystr((tu.DictKey(key='a'),)) == \"['a']\"\n"
         "assert tu.tree_structure({'a': [1, None]}).unflatten([2]) == {'a': [2, None]}\n"
         "try:\n"
         "    accelerator.use_jaxlib(True)\n"

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import accelerator
-from .keys import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey
+from .keys import DictKey, FlattenedIndexKey, SequenceKey
 from .registry import (
     CUSTOM,
     DICT,
@@ -128,28 +128,10 @@ def _walk_general(x: Any, is_leaf: Callable | None, leaf: Callable, node: Callab
     node(record)
 
 
-# jaxlib's own key classes, as the jaxle key class and the attribute holding the value.
-_JAXLIB_KEYS: dict = {} if accelerator.pytree is None else {
-    accelerator.pytree.SequenceKey: (SequenceKey, "idx"),
-    accelerator.pytree.DictKey: (DictKey, "key"),
-    accelerator.pytree.GetAttrKey: (GetAttrKey, "name"),
-    accelerator.pytree.FlattenedIndexKey: (FlattenedIndexKey, "key"),
-}
-
-
-def _jaxle_path(path: tuple) -> tuple:
-    """A key path from jaxlib with its built-in keys as jaxle's key objects (user-made keys pass through)."""
-    out = []
-    for key in path:
-        known = _JAXLIB_KEYS.get(type(key))
-        out.append(key if known is None else known[0](getattr(key, known[1])))
-    return tuple(out)
-
-
 def _flatten_with_jaxlib_paths(registry: Any, tree: Any, is_leaf: Callable | None) -> tuple[list, PyTreeDef]:
-    predicate = None if is_leaf is None else (lambda path, x: is_leaf(_jaxle_path(path), x))
-    pairs, jaxlib_def = registry.flatten_with_path(tree, predicate)
-    return [(_jaxle_path(path), x) for path, x in pairs], wrap(jaxlib_def)
+    # jaxlib's key classes are jaxle's key classes here (see keys.py), so its key paths are returned as they are.
+    pairs, jaxlib_def = registry.flatten_with_path(tree, is_leaf)
+    return pairs, wrap(jaxlib_def)
 
 
 def _flatten_general(tree: Any, is_leaf: Callable | None, with_path: bool) -> tuple[list, PyTreeDef]:

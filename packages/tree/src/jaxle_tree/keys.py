@@ -1,8 +1,15 @@
-"""Key entries that name a child inside its parent node, and ``keystr``."""
+"""Key entries that name a child inside its parent node, and ``keystr``.
+
+Where jaxlib is importable (see ``accelerator``) the key classes are jaxlib's own, the ones JAX uses, so
+that key paths from jaxlib's C++ flattening need no conversion; otherwise they are the pure-Python classes
+below, which behave the same.
+"""
 
 from __future__ import annotations
 
 from typing import Any
+
+from . import accelerator
 
 __all__ = ["DictKey", "FlattenedIndexKey", "GetAttrKey", "KeyEntry", "KeyPath", "SequenceKey", "keystr"]
 
@@ -92,13 +99,22 @@ class FlattenedIndexKey(_KeyEntryBase):
         return f"[<flat index {self._value}>]"
 
 
+if accelerator.pytree is not None:
+    DictKey = accelerator.pytree.DictKey
+    SequenceKey = accelerator.pytree.SequenceKey
+    GetAttrKey = accelerator.pytree.GetAttrKey
+    FlattenedIndexKey = accelerator.pytree.FlattenedIndexKey
+
 KeyEntry = Any
 KeyPath = tuple
 
+_VALUE_FIELDS = ((DictKey, "key"), (SequenceKey, "idx"), (GetAttrKey, "name"), (FlattenedIndexKey, "key"))
+
 
 def _simple_str(entry: Any) -> str:
-    if isinstance(entry, _KeyEntryBase):
-        return str(entry._value)
+    for key_class, field in _VALUE_FIELDS:
+        if isinstance(entry, key_class):
+            return str(getattr(entry, field))
     return str(entry)
 
 
