@@ -35,8 +35,7 @@ LATER: dict[str, dict[str, str]] = {
         **dict.fromkeys(["max_dim", "min_dim"], "shape polymorphism (symbolic dimensions)"),
     },
     "custom_derivatives": {
-        **dict.fromkeys(["linear_call", "remat_opt_p"],
-                        "custom_derivatives internals beyond custom_jvp/custom_vjp/custom_gradient"),
+        "remat_opt_p": "the primitive of custom_vjp(optimize_remat=True), which jaxle's custom_vjp does not take",
     },
     "debug": dict.fromkeys(["visualize_array_sharding", "visualize_sharding"],
                            "the sharding visualizers (drawn with rich) are not written yet"),

@@ -24,6 +24,7 @@ from jaxle_core.lax.eigen import eig, eigh
 from jaxle_core.lax.elementwise import ge_p
 from jaxle_core.lax.standard import FLOATING, elementwise_primitive
 from jaxle_core.lax.svd import svd
+from jaxle_core.linear_call import linear_call
 from jaxle_core.sharding import Sharding
 from jaxle_core.test_util import check_grads, check_jvp, check_vjp
 
@@ -338,6 +339,8 @@ CASES: list[Case] = [
       for c in elementwise("custom_vjp_call", custom_vjp_sine(), u(0.2, 2, True))],
     *elementwise("remat2", checkpoint(lambda x, y: lax.sin(x) * y), u(0.2, 2, True), u(0.2, 2, True)),
     *elementwise("name", lambda x: lax.sin(checkpoint_name(x * x, "squared")), u(0.2, 2, True)),
+    *elementwise("linear_call", lambda x: linear_call(lambda r, t: r * lax.sin(r) * t,
+                                                       lambda r, ct: r * lax.sin(r) * ct, 1.5, x), u(0.2, 2, True)),
     *elementwise("select_n", lambda x, y: lax.select_n(x > 0, x * y, lax.sin(y)), real_u(0.2, 2, True),
                  real_u(0.2, 2, True)),
     *elementwise("clamp", lambda lo, x, hi: lax.clamp(lo, x, hi), real_u(-0.6, -0.5), real_u(0.1, 1.0, True),

@@ -12,6 +12,8 @@ from jaxle_core.custom_derivatives import (
     custom_vjp_primal_tree_values,
     zero_from_primal,
 )
+from jaxle_core.linear_call import linear_call
 
 __all__ = ["CustomVJPPrimal", "SymbolicZero", "closure_convert", "custom_gradient", "custom_jvp",
-           "custom_jvp_call_p", "custom_vjp", "custom_vjp_call_p", "custom_vjp_primal_tree_values", "zero_from_primal"]
+           "custom_jvp_call_p", "custom_vjp", "custom_vjp_call_p", "custom_vjp_primal_tree_values", "linear_call",
+           "zero_from_primal"]

@@ -21,6 +21,7 @@ from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     householder,
     identity,
     jit,
+    linear_call,
     matrix_solves,
     parallel,
     placement,

@@ -25,6 +25,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     inspect_sharding,
     jit,
     jvp,
+    linear_call,
     matrix_solves,
     parallel,
     placement,
