@@ -155,8 +155,7 @@ def run_replicated(executable: LoadedExecutable, devices: Sequence[Device], rows
     replicated = xc.GSPMDSharding(everywhere, xc.HloSharding.replicate())
     handler = xc.array_result_handler(_ByteAval(out_shape), replicated, True, _skip_checks=True)
     (result,) = executable.execute_sharded([argument]).consume_with_handlers([handler])
-    with _without_jax_imports():
-        return to_host(result._arrays[0], out_shape, np.dtype(np.uint8))
+    return to_host(shard_buffers(result)[0], out_shape, np.dtype(np.uint8))
 
 
 class _ByteAval:
@@ -347,7 +346,8 @@ def put_shards(aval: Any, sharding: Any, shards: Sequence[Any], devices: Sequenc
 
 def shard_buffers(buffer: DeviceBuffer) -> list[DeviceBuffer]:
     """The single-device buffers of an array, in the order of its sharding's device list."""
-    return buffer._arrays
+    with _without_jax_imports():  # jaxlib looks jax's sharding module up for each buffer it makes
+        return buffer._arrays
 
 
 def compile_spmd(client: Any, module_text: str, devices: Sequence[Device]) -> LoadedExecutable:
