@@ -134,13 +134,12 @@ def test_incomplete_gamma(dtype):
     a, x = gamma_arguments(dtype)
     with x64(dtype):
         reference, compiled, _ = run_both(
-            lambda a, x: (lax.igamma(a, x), lax.igammac(a, x), lax.igamma_grad_a(a, x), lax.random_gamma_grad(a, x)),
-            a, x)
+            lambda a, x: (lax.igamma(a, x), lax.igammac(a, x), lax.igamma_grad_a(a, x)), a, x)
     # The reference is SciPy, which is good to ~1e-11 only for a in the thousands and ~1e-9 beyond a ~ 1e5 (the
     # values here agree with mpmath to 1e-13 there); its derivatives in a are finite differences of SciPy, good
     # to ~1e-9 up to a ~ 1e4 and only where Q(a, x) does not underflow float64.
     moderate, large, huge = a < 300, (a >= 300) & (a <= 1e4), a > 1e4
-    for i, r, c in zip(range(4), reference, compiled):
+    for i, r, c in zip(range(3), reference, compiled):
         if i < 2:
             assert_same(r[moderate], c[moderate], **tolerance(dtype, 1e-5, 5e-14))
             assert_same(r[large], c[large], **tolerance(dtype, 2e-5, 1e-11))

@@ -98,7 +98,9 @@ def norm_param(v):
     return v
 
 
-AVAL_CASES = [c for c in GOLDEN["avals"] if c["op"] != "random_gamma_grad"]
+# random_gamma_grad stages dozens of equations and two while loops (golden/random_gamma_grad_golden.json compares
+# their text): only its errors are replayed here.
+AVAL_CASES = [c for c in GOLDEN["avals"] if c["op"] != "random_gamma_grad" or "error" in c["result"]]
 
 
 @pytest.mark.parametrize("case", AVAL_CASES, ids=[f"{c['op']}-{'-'.join(c['args'])}-{c['kwargs']}" for c in AVAL_CASES])
@@ -120,12 +122,6 @@ def test_staging_matches_jax(case):
     assert [list(eqn[1]) for eqn in eqns] == [list(p) for _, p in want["eqns"]]  # param order
     out = closed.jaxpr.outvars[0].aval
     assert [list(out.shape), out.dtype.name, out.weak_type] == want["out"]
-
-
-def test_random_gamma_grad_is_one_primitive():
-    """JAX inlines an iterative series here; the reference keeps one equation (a known difference)."""
-    closed = make_jaxpr(lax.random_gamma_grad)(np.float32(2.0), np.float32(1.5))
-    assert [e.primitive.name for e in closed.eqns] == ["random_gamma_grad"]
 
 
 # ---------------------------------------------------------------- semantics, as examples

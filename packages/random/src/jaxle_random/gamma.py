@@ -20,6 +20,7 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.batching.trace import batching_rules, move_dim
 from jaxle_core.core import Primitive
 from jaxle_core.extended import physical_rules
+from jaxle_core.lax.gamma_sample_grad import gamma_sample_grad, log_density_floor
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_random.distributions import _exponential, _rademacher
 from jaxle_random.key_array import is_key_dtype
@@ -123,16 +124,26 @@ batching_rules[random_gamma_p] = _random_gamma_batching
 
 def _random_gamma_jvp(primals: list, tangents: list, *, log_space: bool) -> tuple[Any, Any]:
     """Implicit reparameterization: d sample / d alpha = -(dF/dalpha) / (dF/dx) of the Gamma CDF at the
-    sample, ``random_gamma_grad``; in log space divided by the sample (kept off 0 where exp underflows)."""
+    sample, ``random_gamma_grad``; in log space divided by the sample (kept off 0 where exp underflows).
+
+    As JAX does on CPU, the gradient is computed one element at a time in a ``lax.map`` loop over the flattened
+    samples: XLA rounds that program's arithmetic as JAX's."""
     key, alpha = primals
     samples = random_gamma_p.bind(key, alpha, log_space=log_space)
+    flat_samples, flat_alphas = lax.reshape(samples, (samples.size,)), lax.reshape(alpha, (alpha.size,))
     if log_space:
-        values = lax.exp(samples)
-        values = lax.select(lax.eq(values, lax.full_like(values, 0)),
-                            lax.full_like(values, dtypes.finfo(values.dtype).tiny), values)
-        grads = lax.div(lax.random_gamma_grad(alpha, values), values)
-    else:
-        grads = lax.random_gamma_grad(alpha, samples)
+        flat_samples = lax.exp(flat_samples)
+        flat_samples = lax.select(lax.eq(flat_samples, lax.full_like(flat_samples, 0)),
+                                  lax.full_like(flat_samples, dtypes.finfo(flat_samples.dtype).tiny), flat_samples)
+
+    floor = log_density_floor(flat_samples.dtype)
+
+    def element_grad(alpha_and_sample):
+        a, x = alpha_and_sample
+        slope = gamma_sample_grad(a, x, floor)
+        return lax.div(slope, x) if log_space else slope
+
+    grads = lax.reshape(lax.map(element_grad, (flat_alphas, flat_samples)), alpha.shape)
     return samples, lax.mul(tangents[1], grads)
 
 

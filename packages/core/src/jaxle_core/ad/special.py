@@ -1,6 +1,6 @@
 """JVP rules of the special functions (``lax/special.py``).
 
-As in JAX 0.10.2, ``zeta``, ``igamma_grad_a`` and ``random_gamma_grad`` have no rule, and the derivatives of
+As in JAX 0.10.2, ``zeta`` and ``igamma_grad_a`` have no rule, and the derivatives of
 ``polygamma`` in ``m`` and of ``regularized_incomplete_beta`` in ``a`` and ``b`` raise ``ValueError``.
 """
 

@@ -25,6 +25,7 @@ from jaxle_core.lax.dot import *  # noqa: F403
 from jaxle_core.lax.dot_algorithm import *  # noqa: F403
 from jaxle_core.lax.elementwise import *  # noqa: F403
 from jaxle_core.lax.fft import *  # noqa: F403
+from jaxle_core.lax.gamma_sample_grad import *  # noqa: F403
 from jaxle_core.lax.identity import *  # noqa: F403
 from jaxle_core.lax.parallel import *  # noqa: F403
 from jaxle_core.lax.physical import *  # noqa: F403

@@ -28,7 +28,7 @@ sp = _SciPySpecial()
 __all__ = [
     "bessel_i0e", "bessel_i0e_p", "bessel_i1e", "bessel_i1e_p", "betainc", "digamma", "digamma_p", "erf", "erf_inv",
     "erf_inv_p", "erf_p", "erfc", "erfc_p", "igamma", "igamma_grad_a", "igamma_grad_a_p", "igamma_p", "igammac",
-    "igammac_p", "lgamma", "lgamma_p", "polygamma", "polygamma_p", "random_gamma_grad", "regularized_incomplete_beta_p",
+    "igammac_p", "lgamma", "lgamma_p", "polygamma", "polygamma_p", "regularized_incomplete_beta_p",
     "zeta", "zeta_p",
 ]
 
@@ -114,17 +114,6 @@ def _igamma_grad_a(a, x):
     return _igamma_domain(a, x, np.where(x == 0, 0.0, np.where(np.isinf(x) | np.isinf(a), np.nan, grad)))
 
 
-def _random_gamma_grad(a, x):
-    """d sample / d a for a Gamma(a, 1) sample ``x``: -(dP/da) / (dP/dx), by implicit differentiation."""
-    safe_a = np.where(a > 0, a, 1.0)
-    safe_x = np.where(x > 0, x, 1.0)
-    tail, sign, slope = _log_tail_slope(safe_a, safe_x)
-    log_density = (safe_a - 1) * np.log(safe_x) - safe_x - sp.gammaln(safe_a)
-    log_tail = np.where(tail > 0, np.log(tail), _log_lower_series(safe_a, safe_x))
-    grad = -sign * slope * np.exp(log_tail - log_density)
-    return _igamma_domain(a, x, np.where(x == 0, 0.0, np.where(np.isinf(x) | np.isinf(a), np.nan, grad)))
-
-
 def _betainc(a, b, x):
     return sp.betainc(a, b, x)
 
@@ -140,7 +129,6 @@ igamma_p = elementwise_primitive("igamma", _in_float64(lambda a, x: _igamma_valu
 igammac_p = elementwise_primitive("igammac", _in_float64(lambda a, x: _igamma_value_domain(a, x, sp.gammaincc(a, x))),
                                   (FLOATING,))
 igamma_grad_a_p = elementwise_primitive("igamma_grad_a", _in_float64(_igamma_grad_a), (FLOATING,))
-random_gamma_grad_p = elementwise_primitive("random_gamma_grad", _in_float64(_random_gamma_grad), (FLOATING,))
 zeta_p = elementwise_primitive("zeta", _in_float64(_zeta), (FLOATING,))
 bessel_i0e_p = elementwise_primitive("bessel_i0e", _in_float64(sp.i0e), (FLOATING,))
 bessel_i1e_p = elementwise_primitive("bessel_i1e", _in_float64(_keeping_zero_sign(sp.i1e)), (FLOATING,))
@@ -191,11 +179,6 @@ def igammac(a, x):
 def igamma_grad_a(a, x):
     """Elementwise derivative of P(a, x) with respect to ``a``."""
     return igamma_grad_a_p.bind(a, x)
-
-
-def random_gamma_grad(a, x):
-    """Elementwise derivative of a Gamma(a, 1) sample ``x`` with respect to ``a``."""
-    return random_gamma_grad_p.bind(a, x)
 
 
 def zeta(x, q):

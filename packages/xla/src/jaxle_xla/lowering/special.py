@@ -6,7 +6,7 @@ asymptotic expansions:
 
 - ``bessel_i0e``: the power series of I0 for small ``|x|`` and its asymptotic series for large ``|x|``, each
   with a fixed number of terms that reaches the dtype's precision in its range.
-- ``igamma``, ``igammac``, ``igamma_grad_a``, ``random_gamma_grad``: the power series of P(a, x) for
+- ``igamma``, ``igammac``, ``igamma_grad_a``: the power series of P(a, x) for
   ``x < a + 1`` and Legendre's continued fraction for Q(a, x) otherwise, each carried together with its
   derivative in ``a`` through one ``stablehlo.while`` until every element has converged; Temme's uniform
   expansion for large ``a`` and ``x`` near ``a``, where those would need ~sqrt(a) terms; and, for Q with ``a < 1``
@@ -39,7 +39,6 @@ from jaxle_core.lax.special import (
     igammac_p,
     lgamma_p,
     polygamma_p,
-    random_gamma_grad_p,
     regularized_incomplete_beta_p,
     zeta_p,
 )
@@ -509,14 +508,6 @@ class _GammaParts:
         return _where(self.use_temme, temme,
                       self.prefactor * _where(self.use_series, series, self.a * fraction))
 
-    def sample_slope(self) -> _Tensor:
-        """-(dP/da) / (dP/dx), where dP/dx = x^(a-1) e^-x / Gamma(a) = a prefactor / x."""
-        series, fraction = self._slopes()
-        # dP/dx = (a/x) scale exp(-s(a)), s(a) = lgamma(a) - ((a - 1/2) log a - a + log(2 pi)/2).
-        r = 1.0 / self.temme.a
-        temme = self.temme.x * r * _exp(r * _horner(r * r, _STIRLING)) * self.temme.upper_slope()
-        return _where(self.use_temme, temme, -self.x * _where(self.use_series, series / self.a, fraction))
-
 
 def _igammac_small_x(a: _Tensor, x: _Tensor) -> _Tensor:
     """Q(a, x) for a < 1 and x < 2: 1 - x^a/Gamma(a+1) (1 + a sum_n>=1 (-x)^n / (n! (a+n)))."""
@@ -553,11 +544,6 @@ def _igammac(a: _Tensor, x: _Tensor) -> _Tensor:
 @_computed(igamma_grad_a_p)
 def _igamma_grad_a(a: _Tensor, x: _Tensor) -> _Tensor:
     return _igamma_edges(a, x, _GammaParts(a, x, derivative=True).lower_slope(), 0.0, math.nan, math.nan)
-
-
-@_computed(random_gamma_grad_p)
-def _random_gamma_grad(a: _Tensor, x: _Tensor) -> _Tensor:
-    return _igamma_edges(a, x, _GammaParts(a, x, derivative=True).sample_slope(), 0.0, math.nan, math.nan)
 
 
 # ---------------------------------------------------------------- incomplete beta

@@ -1,0 +1,42 @@
+"""Write random_gamma_grad_golden.json: the jaxprs JAX 0.10.2 stages for ``lax.random_gamma_grad`` (scalars,
+arrays, broadcasting, float16 and float64 operands), replayed as text by lax/test_gamma_sample_grad.py.
+
+    /work/jaxpeer/bin/python packages/core/tests/golden/make_random_gamma_grad_golden.py jax
+"""
+
+import importlib
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+# name: (a's shape, x's shape, dtype)
+CASES = {
+    "scalar": ((), (), np.float32),
+    "vector": ((3,), (3,), np.float32),
+    "scalar_a": ((), (3,), np.float32),
+    "float16": ((), (2,), np.float16),
+    "float64": ((2,), (2,), np.float64),
+}
+
+
+def record(m, a_shape, x_shape, dtype) -> dict:
+    lax = m.lax
+    try:
+        return {"jaxpr": str(m.make_jaxpr(lax.random_gamma_grad)(np.ones(a_shape, dtype), np.ones(x_shape, dtype)))}
+    except Exception as error:  # noqa: BLE001 - the error is what we record
+        return {"error": type(error).__name__, "message": str(error)}
+
+
+def main() -> None:
+    m = importlib.import_module(sys.argv[1])
+    m.config.update("jax_enable_x64", True)
+    records = {name: record(m, *case) for name, case in CASES.items()}
+    path = pathlib.Path(__file__).parent / "random_gamma_grad_golden.json"
+    path.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
+    print(f"{len(records)} cases -> {path}")
+
+
+if __name__ == "__main__":
+    main()
