@@ -11,6 +11,8 @@ and multihost checks.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
 import time
 
@@ -55,6 +57,20 @@ def _error(action) -> str:
     return "no error"
 
 
+def preemption_step(pid: int, n: int) -> list:
+    """The last process gets SIGTERM (caught by jaxlib, which tells the others): the step at which each process's
+    reached_preemption_sync_point first says True, which must be the same everywhere."""
+    before = [multihost_utils.reached_preemption_sync_point(step) for step in range(3)]
+    multihost_utils.sync_global_devices("before preemption")
+    if pid == n - 1:
+        os.kill(os.getpid(), signal.SIGTERM)
+    for step in range(3, 3000):
+        if multihost_utils.reached_preemption_sync_point(step):
+            return [before, step]
+        time.sleep(0.01)
+    return [before, None]
+
+
 def store_checks(pid: int, n: int) -> dict:
     client = jax.distributed.global_state.client
     report = {}
@@ -97,6 +113,7 @@ def store_checks(pid: int, n: int) -> dict:
     report["pmap_size"] = _error(lambda: jax.pmap(lambda v: v)(jnp.zeros(1)))
     with multihost_utils.live_devices(jax.devices()) as alive:
         report["live"] = len(alive)
+    report["preemption"] = preemption_step(pid, n)
     return report
 
 

@@ -125,6 +125,8 @@ def test_two_processes_with_the_store_and_barriers():
                                    "NamedSharding(mesh=Mesh('x': 2, axis_types=(Auto,)), spec=P('x',), "
                                    "memory_kind=device)"]
     assert sorted(r["counter"] for r in reports) == [1, 2]
+    (before, stop), (_, other_stop) = (r["preemption"] for r in reports)
+    assert before == [False] * 3 and stop is not None and stop == other_stop
 
 
 def test_four_processes():
@@ -208,6 +210,7 @@ def test_one_process_without_a_run():
     gathered = multihost_utils.process_allgather([1, (np.ones((2, 2)),)])
     assert [g.shape for g in jax.tree.leaves(gathered)] == [(1,), (1, 2, 2)]
     assert multihost_utils.process_allgather(np.ones((2, 2)), tiled=True).shape == (2, 2)
+    assert multihost_utils.reached_preemption_sync_point(0) is False
     multihost_utils.sync_global_devices("alone")
     multihost_utils.assert_equal(np.arange(3))
     with pytest.raises(RuntimeError, match="^Distributed JAX not initialized.$"):

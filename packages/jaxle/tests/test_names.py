@@ -99,7 +99,6 @@ LATER: dict[str, dict[str, str]] = {
         **dict.fromkeys(["global_array_to_host_local_array_impl", "gtl_abstract_eval",
                          "host_local_array_to_global_array_impl", "ltg_abstract_eval", "ltg_batcher"],
                         "the rules of the primitives behind the host-local/global conversions"),
-        "reached_preemption_sync_point": "the preemption sync manager (coordinated checkpoints on preemption)",
     },
     "export": {
         **dict.fromkeys(["SymbolicScope", "is_symbolic_dim", "symbolic_args_specs", "symbolic_shape"],

@@ -126,6 +126,14 @@ def connect_distributed_client(address: str, process_id: int, init_timeout: int,
     return client
 
 
+def start_preemption_sync_manager(client: DistributedRuntimeClient) -> Any:
+    """jaxlib's agreement on a step at which every process stops once one is told to (SIGTERM): its
+    ``reached_sync_point(step)`` is True at that step, in every process."""
+    manager = _jax.create_preemption_sync_manager()
+    manager.initialize(client)
+    return manager
+
+
 def cpu_collectives(client: DistributedRuntimeClient, hostname: str | None = None) -> Any:
     """CPU collectives between processes over gloo's TCP transport, rendezvousing through ``client``'s store."""
     return _jax.make_gloo_tcp_collectives(distributed_client=client, hostname=hostname)

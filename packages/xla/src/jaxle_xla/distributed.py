@@ -6,7 +6,9 @@ client to it, which returns once all have connected. The CPU client started afte
 its devices are every process's devices (``devices()`` is global, ``local_devices()`` this process's), and programs
 spanning processes exchange data through gloo's collectives over TCP. The client's key-value store and barriers are
 ``global_state.client``'s methods (``key_value_set``, ``blocking_key_value_get``, ``wait_at_barrier``, ...), as in
-JAX. ``shutdown`` runs at interpreter exit, clients before the service.
+JAX. A preemption sync manager lets every process agree on the step at which to stop once one of them receives
+SIGTERM (``multihost_utils.reached_preemption_sync_point``). ``shutdown`` runs at interpreter exit, clients before
+the service.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ class State:
     def __init__(self) -> None:
         self.service: _jaxlib.DistributedRuntimeService | None = None
         self.client: _jaxlib.DistributedRuntimeClient | None = None
+        self.preemption_sync_manager: Any = None
         self.coordinator_address: str | None = None
         self.process_id = 0
         self.num_processes = 1
@@ -101,6 +104,7 @@ def initialize(coordinator_address: str | None = None, num_processes: int | None
             f"coordinated at {coordinator_address}: not every process connected within {initialization_timeout} "
             "seconds (check that each process was started with the same coordinator address and number of "
             "processes, and a distinct process_id)") from err
+    global_state.preemption_sync_manager = _jaxlib.start_preemption_sync_manager(global_state.client)
     global_state.coordinator_address = coordinator_address
     global_state.process_id = process_id
     global_state.num_processes = num_processes
@@ -120,6 +124,9 @@ def _stop_service() -> None:
 def shutdown() -> None:
     """Leave the run: this process's client disconnects, then process 0 stops the service (waiting for every
     process's client). Does nothing outside a run; called at exit."""
+    if global_state.preemption_sync_manager is not None:
+        global_state.preemption_sync_manager.shutdown()
+        global_state.preemption_sync_manager = None
     if global_state.client is not None:
         gc.collect()  # arrays and executables in reference cycles go before the client they use
         global_state.client.shutdown()

@@ -28,7 +28,8 @@ from jaxle_xla.array import XlaArray
 from jaxle_xla.make_array import ProcessBlocks, make_array_from_process_local_data
 
 __all__ = ["ProcessFailureError", "assert_equal", "broadcast_one_to_all", "global_array_to_host_local_array",
-           "host_local_array_to_global_array", "live_devices", "process_allgather", "sync_global_devices"]
+           "host_local_array_to_global_array", "live_devices", "process_allgather", "reached_preemption_sync_point",
+           "sync_global_devices"]
 
 
 class ProcessFailureError(Exception):
@@ -156,6 +157,17 @@ def sync_global_devices(name: str) -> None:
     """Wait until every process of the run reaches a call with the same ``name`` (an AssertionError when the
     processes' names differ)."""
     assert_equal(np.uint32(zlib.crc32(name.encode())), f"sync_global_devices name mismatch ('{name}')")
+
+
+def reached_preemption_sync_point(step_id: int) -> bool:
+    """Whether the run should stop at ``step_id``: True, at the same step in every process, once any process has
+    received SIGTERM; call it with increasing step ids. Always False outside a multi-process run."""
+    manager = distributed.global_state.preemption_sync_manager
+    if manager is None:
+        if _multi_process():
+            raise RuntimeError("Preemption sync manager has not been initialized.")
+        return False
+    return manager.reached_sync_point(step_id)
 
 
 @contextlib.contextmanager
