@@ -92,7 +92,6 @@ LATER: dict[str, dict[str, str]] = {
         "InconclusiveDimensionOperation": "shape polymorphism (symbolic dimensions)",
     },
     "experimental": {
-        **dict.fromkeys(["EArray", "cur_qdd", "primal_tangent_dtype"], "extended-dtype and dynamic-data internals"),
         "compilation_cache": "the persistent compilation cache is not implemented",
     },
     "experimental.multihost_utils": {

@@ -347,6 +347,13 @@ def typeof(x: Any) -> ShapedArray:
     return get_aval(x)
 
 
+def cur_qdd(x: Any) -> Any:
+    """The quasi-dynamic data ``x`` has now (``jax.experimental.cur_qdd``): what its own ``cur_qdd()`` gives, read
+    outside any transformation. Arrays, references and tracers of them carry none (AttributeError, as in JAX)."""
+    with set_current_trace(EvalTrace()):
+        return x.cur_qdd()
+
+
 def concrete_value(x: Any) -> Any:
     """The concrete value behind ``x``, or None when it is only known abstractly."""
     if isinstance(x, Tracer):

@@ -52,6 +52,9 @@ class ExtendedArray(Array):
         self.physical.block_until_ready()
         return self
 
+    def __repr__(self) -> str:
+        return "E" + repr(self.physical)
+
     @property
     def sharding(self) -> Any:
         """The layout of the physical data: its leading dimensions are this array's."""

@@ -45,7 +45,11 @@ class Zero:
 
 
 def tangent_dtype(dtype: np.dtype) -> np.dtype:
-    """The dtype of tangents to values of ``dtype``: itself when inexact, ``float0`` otherwise."""
+    """The dtype of tangents to values of ``dtype``: itself when inexact, the one an extended dtype names
+    (``primal_tangent_dtype``), ``float0`` otherwise."""
+    named = getattr(dtype, "tangent_dtype", None) if isinstance(dtype, dtypes.ExtendedDType) else None
+    if named is not None:
+        return named
     return dtype if dtypes.issubdtype(dtype, np.inexact) else dtypes.float0
 
 

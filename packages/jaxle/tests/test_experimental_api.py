@@ -1,0 +1,40 @@
+"""``jaxle.experimental``'s ``primal_tangent_dtype``, ``EArray`` and ``cur_qdd``, against what JAX 0.10.2 prints
+and raises (the expected texts are JAX's output for the same calls)."""
+
+import numpy as np
+import pytest
+
+import jaxle
+import jaxle.numpy as jnp
+from jaxle.experimental import EArray, cur_qdd, primal_tangent_dtype
+
+
+def test_primal_tangent_dtype_names_and_kind():
+    dt = primal_tangent_dtype(np.dtype("int8"), np.dtype("float32"))
+    assert str(dt) == repr(dt) == dt.name == "PrimalTangentDType{i8/f32}"
+    assert (dt.primal_dtype, dt.tangent_dtype) == (np.int8, np.float32)
+    assert jaxle.dtypes.issubdtype(dt, jaxle.dtypes.extended)
+    assert dt.type.__name__ == "primal_tangent_dtype_scalar"
+    assert dt == primal_tangent_dtype(np.int8, np.float32) and dt != primal_tangent_dtype(np.int8, np.float16)
+
+
+def test_primal_tangent_dtype_jaxprs_and_tangents():
+    q8 = primal_tangent_dtype(np.dtype("int8"), np.dtype("float32"), name="q8")
+    assert str(jaxle.make_jaxpr(lambda x: x)(jaxle.ShapeDtypeStruct((3,), q8))) == "{ lambda ; a:q8[3]. let  in (a,) }"
+    grad_jaxpr = jaxle.make_jaxpr(jaxle.grad(lambda x: 1.0, allow_int=True))(jaxle.ShapeDtypeStruct((), q8))
+    assert str(grad_jaxpr) == "{ lambda ; a:q8[]. let  in (0.0:f32[],) }"
+
+
+def test_earray_holds_its_physical_array():
+    q8 = primal_tangent_dtype(np.dtype("int8"), np.dtype("float32"), name="q8")
+    e = EArray(jaxle.core.ShapedArray((3,), q8), jnp.arange(3, dtype=jnp.int8))
+    assert repr(e) == "EArray([0, 1, 2], dtype=int8)"
+    assert (e.dtype, e.shape) == (q8, (3,))
+    assert repr(q8.wrap(jnp.arange(2, dtype=jnp.int8))) == "EArray([0, 1], dtype=int8)"
+
+
+@pytest.mark.parametrize("make", [lambda: jaxle.new_ref(jnp.ones(3)), lambda: jnp.ones(3)], ids=["ref", "array"])
+def test_cur_qdd_of_values_without_quasi_dynamic_data(make):
+    value = make()
+    with pytest.raises(AttributeError, match=f"'{type(value).__name__}' object has no attribute 'cur_qdd'"):
+        cur_qdd(value)
