@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import jaxle_tree as tu
+import jaxle_tree.treedef
 from jaxle_tree import accelerator
 from jaxle_tree.registry import jaxlib_registry
 
@@ -104,6 +105,17 @@ def test_jaxlib_registry_mirrors_registrations():
     assert leaves == tu.tree_leaves(sample())
     assert repr(jaxlib_def) == repr(tu.tree_structure(sample()))
     assert jaxlib_def.unflatten(leaves) == sample()
+
+
+def test_jaxlib_treedef_of_either_path():
+    treedef = tu.tree_structure(sample())
+    jaxlib_def = jaxle_tree.treedef.jaxlib_treedef(treedef)
+    if accelerator.mirror is None:
+        assert jaxlib_def is None
+        return
+    assert type(jaxlib_def) is accelerator.pytree.PyTreeDef and repr(jaxlib_def) == repr(treedef)
+    assert jaxle_tree.treedef.wrap(jaxlib_def) == treedef
+    assert jaxlib_def.unflatten(tu.tree_leaves(sample())) == sample()
 
 
 def test_pure_python_when_jaxlib_is_refused():

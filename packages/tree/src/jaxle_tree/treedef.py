@@ -18,7 +18,7 @@ from . import accelerator
 from .builders import builder_for
 from .registry import CUSTOM, DICT, LEAF, LIST, NAMEDTUPLE, NONE, TUPLE, custom_nodes, registration_of
 
-__all__ = ["PyTreeDef", "wrap"]
+__all__ = ["PyTreeDef", "jaxlib_treedef", "wrap"]
 
 LEAF_NODE = (LEAF, 0, None)
 NONE_NODE = (NONE, 0, None)
@@ -233,6 +233,16 @@ def wrap(jaxlib_def: Any) -> PyTreeDef:
     treedef = _new(PyTreeDef)
     treedef._def = jaxlib_def
     return treedef
+
+
+def jaxlib_treedef(treedef: PyTreeDef) -> Any:
+    """jaxlib's C++ treedef of ``treedef`` (for jaxlib's C++ callers), built from its node records when it was made
+    on the pure-Python path; None where jaxlib is absent or refused."""
+    if treedef._def is not None:
+        return treedef._def
+    if accelerator.mirror is None:
+        return None
+    return _jaxlib_def_of(_nested(treedef._nodes), accelerator.mirror)
 
 
 _KIND_OF_BUILTIN = {type(None): NONE, tuple: TUPLE, list: LIST, dict: DICT}
