@@ -137,6 +137,9 @@ def main(port: str, num_processes: int, pid: int, store: bool) -> dict:
     summed = jax.pmap(lambda v: jax.lax.psum(v, "i"), axis_name="i")(jnp.arange(2.0) + 10 * pid)
     index = jax.pmap(lambda v: jax.lax.axis_index("i"), axis_name="i")(jnp.zeros(LOCAL_DEVICES))
     report["pmap"] = [repr(summed), np.asarray(index).tolist(), str(summed.sharding)]
+    per_device = jax.shard_map(lambda block: jax.lax.psum(block, "batch"), mesh=mesh, in_specs=P("batch"),
+                               out_specs=P())
+    report["shard_map"] = np.asarray(jax.jit(per_device)(values)).tolist()
     x, y = regression_data(num_processes)
     mine = slice(pid * ROWS_PER_PROCESS, (pid + 1) * ROWS_PER_PROCESS)
     batch = [jax.make_array_from_process_local_data(rows, v[mine]) for v in (x, y)]

@@ -85,6 +85,7 @@ def check_run(reports: list[dict]) -> None:
         assert report["pmap"] == [f"Array([{summed:g}., {summed:g}.], dtype=float32)", [2 * pid, 2 * pid + 1],
                                   "NamedSharding(mesh=Mesh('i': 2, axis_types=(Auto,)), spec=P('i',), "
                                   "memory_kind=device)"]
+        np.testing.assert_allclose(report["shard_map"], [np.arange(6.0).reshape(2, 3).sum(0) * n * (n + 1) / 2])
         step = report["step"]
         assert step["shape"] == [n * worker.ROWS_PER_PROCESS, worker.FEATURES]
         np.testing.assert_allclose(step["loss"], expected["loss"], rtol=1e-5)
