@@ -130,6 +130,10 @@ CASES = {
         str(jax.jit(lambda a: jax.lax.with_sharding_constraint(2 * a, jax.sharding.PartitionSpec(None, "y")))(X)
             .sharding),
         str(jax.lax.with_sharding_constraint(X, jax.sharding.PartitionSpec("y")).sharding)])),
+    "in_shardings_with_kwargs": lambda jax: _error(lambda: jax.jit(lambda a, b=1: a * b, in_shardings=_named(
+        jax, "x"))(np.ones(4), b=np.ones(4))),
+    "in_shardings_with_static": lambda jax: str(jax.jit(lambda a, n: a * n, in_shardings=_named(jax, "x"),
+                                                        static_argnums=1)(np.ones(4), 3).sharding.spec),
     "inspect_in_jit": lambda jax: _inspected(jax, lambda f: jax.jit(f)(_put(jax, X, "x", "y"))),
     "inspect_with_in_shardings": lambda jax: _inspected(
         jax, lambda f: jax.jit(f, in_shardings=_named(jax, "y"))(np.ones((4, 8)))),

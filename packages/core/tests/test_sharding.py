@@ -88,8 +88,11 @@ def test_jit_shardings_spread_over_the_arguments():
 
     aval = ShapedArray((4,), np.dtype(np.float32))
     row = NamedSharding(MESH, P("x"))
-    ins, outs = flat_jit_shardings((row, None), row, ((1, 2), 3), 1, [aval] * 4, 5, [aval])
-    assert ins == (row, row, None, None) and outs == (row,)
+    ins, outs = flat_jit_shardings((row, None), row, ((1, 2), 3), 0, [aval] * 3, 5, [aval])
+    assert ins == (row, row, None) and outs == (row,)
+    assert flat_jit_shardings(None, row, (1,), 1, [aval] * 2, 5, [aval])[0] == (None, None)
+    with pytest.raises(ValueError, match="pjit does not support kwargs when in_shardings is specified."):
+        flat_jit_shardings(row, None, (1,), 1, [aval] * 2, 5, [aval])
     with pytest.raises(ValueError, match="got a tuple or list of length 1 for an args tuple of length 2"):
         flat_jit_shardings((row,), None, (1, 2), 0, [aval] * 2, 1, [aval])
     with pytest.raises(RuntimeError, match="jit requires a non-empty mesh in context"):

@@ -288,6 +288,8 @@ def flat_jit_shardings(in_shardings: Any, out_shardings: Any, positional: tuple,
                        in_avals: Any, outputs: Any, out_avals: Any) -> tuple[tuple, tuple]:
     """A jitted function's in_shardings per flat argument (keyword arguments unconstrained) and out_shardings per
     flat output, as Shardings or None, each checked against its array's shape."""
+    if in_shardings is not None and keyword_leaves:
+        raise ValueError("pjit does not support kwargs when in_shardings is specified.")
     ins = _broadcast(in_shardings, positional, "in_shardings", "positional arguments tuple") + [None] * keyword_leaves
     outs = _broadcast(out_shardings, outputs, "out_shardings", "output of the function")
     for sharding, aval in zip(ins + outs, list(in_avals) + list(out_avals)):
