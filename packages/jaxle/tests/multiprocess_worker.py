@@ -106,6 +106,8 @@ def store_checks(pid: int, n: int) -> dict:
     spread = multihost_utils.host_local_array_to_global_array(np.arange(4, dtype=np.int32) + 10 * pid, mesh, P("x"))
     report["global"] = [list(spread.shape), [[d.id, i[0].start, np.asarray(a).tolist()] for d, i, a in
                                              ((s.device, s.index, s.data) for s in spread.addressable_shards)]]
+    placed = jax.device_put(np.arange(8, dtype=np.int32), NamedSharding(mesh, P("x")))  # the same value everywhere
+    report["device_put"] = [np.asarray(s.data).tolist() for s in placed.addressable_shards]
     report["gathered"] = multihost_utils.process_allgather(jax.jit(lambda v: v * 2)(spread), tiled=True).tolist()
     report["untiled"] = _error(lambda: multihost_utils.process_allgather(spread))
     back = multihost_utils.global_array_to_host_local_array(spread, mesh, P("x"))

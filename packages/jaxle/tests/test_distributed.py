@@ -120,6 +120,7 @@ def test_two_processes_with_the_store_and_barriers():
         mine = np.arange(4) + 10 * pid
         assert report["global"] == [[8], [[2048 * pid, 4 * pid, mine[:2].tolist()],
                                           [2048 * pid + 1, 4 * pid + 2, mine[2:].tolist()]]]
+        assert report["device_put"] == [[4 * pid, 4 * pid + 1], [4 * pid + 2, 4 * pid + 3]]
         assert report["gathered"] == (np.concatenate([np.arange(4), np.arange(4) + 10]) * 2).tolist()
         assert report["untiled"] == "ValueError: Gathering global non-fully-addressable arrays only supports tiled=True"
         assert report["local"] == [repr(np.asarray(mine, np.int32)).replace("array", "Array"),
