@@ -21,6 +21,7 @@ from jaxle_core.batching import (  # noqa: F401
     ragged_dot,
     random_bits,
     reductions,
+    refs,
     scaled_dot,
     schur,
     slicing,

@@ -1,0 +1,113 @@
+"""Write refs_vmap_golden.json: ``vmap`` through mutable array references with the named module: per case the
+jaxpr of the vmapped function and its values, or the error:
+
+    /work/jaxpeer/bin/python packages/core/tests/golden/make_refs_vmap_golden.py jax
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).parent
+f32 = np.float32
+Y23 = np.arange(6, dtype=f32).reshape(2, 3)
+
+
+def _made_inside(m):
+    def f(y):
+        r = m.new_ref(y)
+        r[0] = y[1]
+        r[1:] += 2.0
+        return r[...], m.freeze(r)
+    return f, (Y23,)
+
+
+def _batched_index(m):
+    def f(y, i):
+        return m.new_ref(y)[i]
+    return f, (Y23, np.array([2, 0], np.int32))
+
+
+def _batched_index_writes(m):
+    def f(y, i):
+        r = m.new_ref(y)
+        r[i, 1] = 7.0
+        r[0, i] += y[0, 0]
+        return m.freeze(r)
+    return f, (np.arange(12, dtype=f32).reshape(2, 2, 3), np.array([1, 0], np.int32))
+
+
+def _closed_over_read(m):
+    outer = m.new_ref(np.arange(3, dtype=f32))
+    return (lambda i: outer[i]), (np.array([2, 0], np.int32),)
+
+
+def _closed_over_write(m):
+    outer = m.new_ref(np.arange(3, dtype=f32))
+    return (lambda v: outer.__setitem__(0, v)), (np.array([2.0, 0.0], f32),)
+
+
+def _in_scan(m):
+    def f(y):
+        r = m.new_ref(np.zeros((), f32))
+
+        def body(c, x):
+            r[...] += x * y
+            return c, None
+        m.lax.scan(body, f32(0), np.arange(3, dtype=f32))
+        return m.freeze(r)
+    return f, (np.array([1.0, 2.0], f32),)
+
+
+def _in_axes_one(m):
+    def f(y):
+        r = m.new_ref(y)
+        r[1] = r[0] * 2.0
+        return m.freeze(r)
+    return m.vmap_in_axes(f, 1), (Y23,)
+
+
+CASES = {"made_inside": _made_inside, "batched_index": _batched_index,
+         "batched_index_writes": _batched_index_writes, "closed_over_read": _closed_over_read,
+         "closed_over_write": _closed_over_write, "in_scan": _in_scan, "in_axes_one": _in_axes_one}
+
+
+def run_case(m, name: str) -> dict:
+    f, args = CASES[name](m)
+    g = f if getattr(f, "already_vmapped", False) else m.vmap(f)
+    try:
+        text = str(m.make_jaxpr(g)(*args))
+        outs = g(*args)
+    except Exception as error:  # noqa: BLE001 - the error is what we record
+        return {"error": type(error).__name__, "message": str(error).split("\n")[0]}
+    outs = outs if isinstance(outs, (tuple, list)) else [outs]
+    return {"jaxpr": text, "values": [np.asarray(o).tolist() for o in outs if o is not None]}
+
+
+def namespace(impl, new_ref, freeze):
+    import types
+
+    def vmap_in_axes(f, axis):
+        g = impl.vmap(f, in_axes=axis)
+        g.already_vmapped = True
+        return g
+
+    return types.SimpleNamespace(new_ref=new_ref, freeze=freeze, vmap=impl.vmap, make_jaxpr=impl.make_jaxpr,
+                                 lax=impl.lax, vmap_in_axes=vmap_in_axes)
+
+
+def main() -> None:
+    impl = importlib.import_module(sys.argv[1])
+    m = namespace(impl, impl.new_ref, impl.freeze)
+    records = {name: run_case(m, name) for name in CASES}
+    (HERE / "refs_vmap_golden.json").write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
+    print(f"{len(records)} cases -> {HERE / 'refs_vmap_golden.json'}")
+
+
+if __name__ == "__main__":
+    main()
