@@ -15,8 +15,9 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from jaxle_core import custom_jvp, dtypes, jvp, lax
+from jaxle_core import core, custom_jvp, dtypes, jvp, lax
 from jaxle_core.avals import get_aval
+from jaxle_core.backend import current_backend
 from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_numpy import util
 from jaxle_numpy.conditional import _where, broadcast_together, where
@@ -1113,8 +1114,12 @@ def _array_like(x: Any) -> Any:
 def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Any:
     """Whether ``a1`` and ``a2`` have the same shape and elements (NaNs equal if ``equal_nan``)."""
     a1, a2 = _array_like(a1), _array_like(a2)
-    if a1 is None or a2 is None or get_aval(a1).shape != get_aval(a2).shape:
+    if a1 is None or a2 is None:
         return np.bool_(False)
+    if get_aval(a1).shape != get_aval(a2).shape:
+        # JAX's answer is an array: computed now outside transformations, a literal of the jaxpr inside them
+        unequal = np.bool_(False)
+        return current_backend().device_put(unequal) if core.evaluates_eagerly([a1, a2]) else unequal
     eq = equal(a1, a2)
     if equal_nan:
         eq = lax.bitwise_or(eq, lax.bitwise_and(isnan(a1), isnan(a2)))
