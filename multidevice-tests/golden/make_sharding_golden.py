@@ -134,6 +134,7 @@ CASES = {
         jax, "x"))(np.ones(4), b=np.ones(4))),
     "in_shardings_with_static": lambda jax: str(jax.jit(lambda a, n: a * n, in_shardings=_named(jax, "x"),
                                                         static_argnums=1)(np.ones(4), 3).sharding.spec),
+    "jit_jaxpr_under_set_mesh": lambda jax: _with_mesh(jax, lambda: str(jax.make_jaxpr(jax.jit(lambda a: 2 * a))(X))),
     "inspect_in_jit": lambda jax: _inspected(jax, lambda f: jax.jit(f)(_put(jax, X, "x", "y"))),
     "inspect_with_in_shardings": lambda jax: _inspected(
         jax, lambda f: jax.jit(f, in_shardings=_named(jax, "y"))(np.ones((4, 8)))),
