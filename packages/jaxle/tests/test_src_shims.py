@@ -39,3 +39,9 @@ def test_backends_lists_the_started_clients():
     assert xla_bridge._backends == jaxle.extend.backend.backends()
     with pytest.raises(AttributeError):
         xla_bridge.no_such_name  # noqa: B018
+
+
+def test_shims_are_attributes_of_the_package():
+    import jaxle._src
+
+    assert jaxle._src.xla_bridge is xla_bridge and jaxle._src.compiler is compiler

@@ -8,4 +8,8 @@ exposes only the few names those libraries use, mapped onto jaxle's machinery; t
 - ``xla_bridge._backends``: the XLA clients started so far, by platform (empty before the first computation).
 """
 
-__all__: list[str] = []
+# Imported with the package: libraries read ``jax._src.xla_bridge._backends`` as attributes, as JAX imports these
+# modules itself.
+from jaxle._src import compiler, xla_bridge  # noqa: E402
+
+__all__ = ["compiler", "xla_bridge"]
