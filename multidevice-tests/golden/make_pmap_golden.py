@@ -110,6 +110,14 @@ def shard_map_values(jax):
     return fun(np.arange(32.0, dtype=np.float32).reshape(8, 4))
 
 
+def shard_map_inferred_in_specs(jax):
+    P = jax.sharding.PartitionSpec
+    mesh = jax.make_mesh((8,), ("i",), axis_types=(jax.sharding.AxisType.Explicit,))
+    x = jax.device_put(np.arange(16.0, dtype=np.float32), jax.sharding.NamedSharding(mesh, P("i")))
+    fun = jax.shard_map(lambda v: v * jax.lax.axis_index("i"), mesh=mesh, out_specs=P("i"), check_vma=False)
+    return fun(x)
+
+
 def smap_values(jax):
     mesh = jax.sharding.Mesh(np.array(jax.devices()), ("i",))
     fun = jax.smap(lambda v, w: jax.lax.psum(v, "i") * w + v, in_axes=(0, None), out_axes=0, axis_name="i")
@@ -307,6 +315,7 @@ EXAMPLES = {
     "shard_map_jaxpr": shard_map_jaxpr,
     "shard_map_two_axes_jaxpr": shard_map_two_axes_jaxpr,
     "shard_map_values": shard_map_values,
+    "shard_map_inferred_in_specs": shard_map_inferred_in_specs,
     "smap_values": smap_values,
     "shard_map_grad": shard_map_grad,
     "donated_jaxpr": donated_jaxpr,

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from jaxle_core import grad, jvp, lax, make_jaxpr, shard_map, smap, vmap
-from jaxle_core.mesh import Mesh, set_mesh
+from jaxle_core.mesh import AxisType, Mesh, set_mesh
 from jaxle_core.mesh import PartitionSpec as P
 from jaxle_core.test_util import check_grads
 
@@ -131,3 +131,11 @@ def test_smap_maps_one_axis_of_the_context_mesh():
     with set_mesh(LINE):
         np.testing.assert_array_equal(np.asarray(f(X, np.float32(2))), np.tile(blocks_of(X, 4).sum(0), 4) * 2)
         assert "mesh=AbstractMesh('i': 4, axis_types=(Auto,), device_kind=cpu" in str(make_jaxpr(f)(X, 2.0))
+
+
+def test_in_specs_are_inferred_only_over_explicit_axes():
+    with pytest.raises(TypeError, match="in_specs argument must be a pytree of `jax.sharding.PartitionSpec` instances"):
+        shard_map(lambda v: v, mesh=LINE, out_specs=P())(X)
+    explicit = Mesh(DEVICES[:4], ("i",), axis_types=(AxisType.Explicit,))
+    f = shard_map(lambda v: v * lax.axis_index("i"), mesh=explicit, out_specs=P(), check_vma=False)
+    np.testing.assert_array_equal(np.asarray(f(X)), X * 0)  # an unsharded argument is replicated

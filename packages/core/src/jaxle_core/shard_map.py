@@ -26,8 +26,9 @@ import numpy as np
 import jaxle_tree as tree
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray, get_aval
-from jaxle_core.core import ClosedJaxpr, Primitive
+from jaxle_core.core import ClosedJaxpr, Primitive, Tracer
 from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_abstract_mesh, use_abstract_mesh
+from jaxle_core.sharding import NamedSharding
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 
 __all__ = ["IndivisibleError", "shard_map", "shard_map_p", "smap"]
@@ -272,6 +273,17 @@ def trace_body(fun: Callable, block_avals: Sequence[ShapedArray], mesh, debug_in
         return trace_to_jaxpr(fun, block_avals, debug_info)
 
 
+def _inferred_specs(flat: Sequence[Any], mesh) -> list[PartitionSpec]:
+    """The specs of arguments laid out over ``mesh`` (replicated for the others), which only meshes whose axes are
+    all Explicit allow, as in JAX."""
+    auto = [n for n, t in zip(mesh.axis_names, mesh.axis_types) if t is not AxisType.Explicit]
+    if auto:
+        raise TypeError("shard_map in_specs argument must be a pytree of `jax.sharding.PartitionSpec` instances, but "
+                        f"it was `None` when axis_names={frozenset(auto)} are of type AxisType.Auto")
+    shardings = [None if isinstance(x, Tracer) else getattr(x, "sharding", None) for x in flat]
+    return [s.spec if isinstance(s, NamedSharding) and s.mesh == mesh else PartitionSpec() for s in shardings]
+
+
 def _check_out_spec(spec: PartitionSpec, mesh) -> None:
     for axis in spec_axes(spec):
         if axis not in mesh.shape:
@@ -301,9 +313,8 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
 
     def mapped(*args):
         flat, in_tree = tree.tree_flatten(args)
-        if in_specs is None:
-            raise ValueError("shard_map in_specs cannot be inferred from unsharded arguments: pass in_specs.")
-        flat_in_specs = _broadcast_specs(in_specs, args, "in_specs")
+        flat_in_specs = _inferred_specs(flat, mesh) if in_specs is None else _broadcast_specs(in_specs, args,
+                                                                                                "in_specs")
         avals = [get_aval(x) for x in flat]
         fun_name = getattr(f, "__name__", type(f).__name__)
         for index, (aval, spec) in enumerate(zip(avals, flat_in_specs)):
