@@ -10,8 +10,9 @@ is expected to agree).
 The primitive ``shard_map`` carries the body as a jaxpr over blocks, with JAX
 0.10.2's params (``check_vma``, ``in_specs``, ``jaxpr``, ``mesh``,
 ``newly_manual_axes``, ``out_specs``). Its reference evaluation maps the body
-over the mesh axes with ``vmap`` (named axes, so collectives act across the
-devices' blocks); jaxle-xla lowers it to one SPMD program over the mesh's devices.
+over the mesh axes, one named batching trace per axis whose collectives act
+across the devices' blocks as devices' do (``batching.trace.DeviceTrace``);
+jaxle-xla lowers it to one SPMD program over the mesh's devices.
 """
 
 from __future__ import annotations
