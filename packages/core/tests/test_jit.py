@@ -1,5 +1,6 @@
 """jit: staging, caching per signature, static arguments, stages and errors."""
 
+import inspect
 import re
 
 import numpy as np
@@ -234,3 +235,11 @@ def test_device_and_backend_arguments_are_deprecated_as_in_jax():
     with pytest.warns(DeprecationWarning, match=message), pytest.raises(
             ValueError, match="can't specify both a device and a backend for jit, got device=dev0 and backend='cpu'"):
         jc.jit(lambda x: x, device="dev0", backend="cpu")
+
+
+def test_jitted_function_has_the_wrapped_signature():
+    def f(x, y=1, *, z):
+        return x
+
+    assert inspect.signature(jc.jit(f), follow_wrapped=False) == inspect.signature(f)
+    assert inspect.signature(jc.jit(f, static_argnums=1)) == inspect.signature(f)

@@ -596,6 +596,12 @@ class JitWrapped:
     def __get__(self, instance, owner=None):
         return self if instance is None else functools.partial(self, instance)
 
+    @property
+    def __signature__(self) -> inspect.Signature | None:
+        """The wrapped function's signature, for ``inspect.signature`` (which does not look through ``__wrapped__``
+        with ``follow_wrapped=False``)."""
+        return self._signature
+
 
 _ONE_LEAF = tree.tree_structure(0)
 # Python scalars whose aval follows from their type and the trace context alone (ints also need a range check).
