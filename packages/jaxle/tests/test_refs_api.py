@@ -58,3 +58,24 @@ def test_jnp_values_and_ds_with_refs():
     assert float(fill(1)) == 4.0
     np.testing.assert_array_equal(np.asarray(r[...]), [[0, 0, 1, 0], [0, 1, 2, 0]])
     assert isinstance(r, jaxle.Ref) and isinstance(jaxle.typeof(r), jaxle.ref.AbstractRef)
+
+
+VMAP = importlib.import_module("make_refs_vmap_golden")
+GRAD = importlib.import_module("make_refs_grad_golden")
+SHARED = importlib.import_module("make_reductions_golden")
+
+
+@pytest.mark.parametrize("gen,family", [(VMAP, "refs_vmap"), (GRAD, "refs_grad")], ids=["vmap", "grad"])
+def test_transformed_references_match_jax_on_xla(gen, family):
+    golden = SHARED.load_suite(family)[1]
+    m = gen.namespace(jaxle, jaxle.new_ref, jaxle.freeze)
+    for name in gen.CASES:
+        actual, expected = gen.run_case(m, name), golden[name]
+        if "error" in expected:
+            assert actual == expected
+            continue
+        for key, want in expected.items():
+            if key == "jaxpr":
+                assert actual[key] == want
+            else:
+                np.testing.assert_allclose(np.asarray(actual[key], dtype=object).tolist(), want, rtol=1e-5)

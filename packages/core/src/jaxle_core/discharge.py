@@ -207,7 +207,7 @@ def _sub_jaxprs(params: dict):
                 yield v
 
 
-def _aliases(operands: Sequence[Any]) -> list[int]:
+def operand_aliases(operands: Sequence[Any]) -> list[int]:
     """Per operand, the position of the first operand that is the same reference (a cell or ``Ref``), else its
     own."""
     first: dict[int, int] = {}
@@ -249,8 +249,8 @@ def run_discharged(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any]) -> 
             outs = outs if eqn.primitive.multiple_results else [outs]
         else:
             in_avals = [a.aval for a in eqn.invars]
-            new_values, outs = rule(in_avals, _aliases(values), *[v.value if type(v) is _Cell else v for v in values],
-                                    **eqn.params)
+            plain = [v.value if type(v) is _Cell else v for v in values]
+            new_values, outs = rule(in_avals, operand_aliases(values), *plain, **eqn.params)
             for cell, new in zip(values, new_values):
                 if type(cell) is _Cell and new is not None:
                     cell.value = new
@@ -400,7 +400,7 @@ def apply_eagerly(primitive: Primitive, args: Sequence[Any], params: dict) -> An
         return Ref(copy_p.bind(value), aval)
     core.abstract_eval(primitive, in_avals, params)  # JAX's errors for bad operands
     _check_static_bounds(in_avals, params)
-    new_values, outs = rule(in_avals, _aliases(args), *values, **params)
+    new_values, outs = rule(in_avals, operand_aliases(args), *values, **params)
     for ref, new in zip(args, new_values):
         if type(ref) is Ref and new is not None:
             ref._value = new

@@ -27,6 +27,7 @@ from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     placement,
     ragged_dot,
     reductions,
+    refs,
     scan,
     shard_map,
     slicing,

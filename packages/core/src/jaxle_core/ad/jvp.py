@@ -126,6 +126,12 @@ def add_tangents(x: Any, y: Any) -> Any:
 jvp_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {
     add_any_p: lambda primals, tangents: (add_any_p.bind(*primals), add_tangents(*tangents)),
 }
+# Primitives whose rule runs even when every operand's tangent is zero: those making or reading mutable references,
+# whose tangents live beside the reference rather than in its operands.
+jvp_always: set[Primitive] = set()
+# Tangents of a kind other than arrays (a reference's): ``handler(trace, primitive, primals, tangents, params)``
+# applies a primitive not in ``jvp_always`` to operands among which one has such a tangent.
+tangent_handlers: dict[type, Callable[..., Any]] = {}
 
 
 class JVPTracer(Tracer):
@@ -191,9 +197,13 @@ class JVPTrace(core.Trace):
 
     def process_primitive(self, primitive, args, params):
         primals, tangents = zip(*map(self.to_primal_tangent, args)) if args else ((), ())
-        if all(type(t) is Zero for t in tangents):
+        if all(type(t) is Zero for t in tangents) and primitive not in jvp_always:
             with core.set_current_trace(self.parent):
                 return primitive.bind(*primals, **params)
+        if tangent_handlers and primitive not in jvp_always:
+            handler = next((tangent_handlers[type(t)] for t in tangents if type(t) in tangent_handlers), None)
+            if handler is not None:
+                return handler(self, primitive, list(primals), list(tangents), params)
         rule = jvp_rules.get(primitive)
         if rule is None:
             raise NotImplementedError(f"Differentiation rule for '{primitive.name}' not implemented")

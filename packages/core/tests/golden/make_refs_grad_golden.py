@@ -1,0 +1,98 @@
+"""Write refs_grad_golden.json: gradients and jvps through mutable array references with the named module (the
+values; differentiating writes into a reference made outside raises):
+
+    /work/jaxpeer/bin/python packages/core/tests/golden/make_refs_grad_golden.py jax
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).parent
+f32 = np.float32
+X = np.array([0.5, -1.0, 2.0], f32)
+WEIGHTS = np.array([1.0, 2.0, 3.0], f32)
+
+
+def _writes_and_reads(m):
+    def f(y):
+        r = m.new_ref(y)
+        r[0] = y[1] * 3.0
+        r[1:] += y[0] * y[0]
+        return m.lax.reduce_sum(m.freeze(r) * WEIGHTS, (0,)) + r[2] * r[0]
+    return f
+
+
+def _from_constant(m):
+    def f(y):
+        r = m.new_ref(np.zeros(3, f32))
+        r[1] = y[0]
+        r[...] += y * 2.0
+        return m.lax.reduce_sum(r[...] * r[...], (0,))
+    return f
+
+
+def _scan_and_cond(m):
+    def f(y):
+        r = m.new_ref(y)
+
+        def body(c, x):
+            r[...] = r[...] * x + c
+            return c + r[0], None
+        c, _ = m.lax.scan(body, f32(0), np.array([1.0, 2.0, 0.5], f32))
+        m.lax.cond(c > 0, lambda: r.__setitem__(1, r[1] * r[2]), lambda: None)
+        return m.lax.reduce_sum(m.freeze(r), (0,)) * c
+    return f
+
+
+def _read_outer(m):
+    outer = m.new_ref(WEIGHTS)
+    return lambda y: m.lax.reduce_sum(outer[...] * y, (0,))
+
+
+def _write_outer(m):
+    outer = m.new_ref(WEIGHTS)
+
+    def f(y):
+        outer[0] = y[0]
+        return outer[0]
+    return f
+
+
+CASES = {"writes_and_reads": _writes_and_reads, "from_constant": _from_constant, "scan_and_cond": _scan_and_cond,
+         "read_outer": _read_outer, "write_outer": _write_outer}
+
+
+def run_case(m, name: str) -> dict:
+    f = CASES[name](m)
+    try:
+        grad = np.asarray(m.grad(f)(X))
+        jvp = np.asarray(m.jvp(f, (X,), (np.ones(3, f32),))[1])
+        jit_grad = np.asarray(m.jit(m.grad(f))(X))
+    except Exception as error:  # noqa: BLE001 - the error is what we record
+        return {"error": type(error).__name__, "message": str(error).split("\n")[0]}
+    return {"grad": grad.tolist(), "jvp": jvp.tolist(), "jit_grad": jit_grad.tolist()}
+
+
+def namespace(impl, new_ref, freeze):
+    import types
+
+    return types.SimpleNamespace(new_ref=new_ref, freeze=freeze, grad=impl.grad, jvp=impl.jvp, jit=impl.jit,
+                                 lax=impl.lax)
+
+
+def main() -> None:
+    impl = importlib.import_module(sys.argv[1])
+    m = namespace(impl, impl.new_ref, impl.freeze)
+    records = {name: run_case(m, name) for name in CASES}
+    (HERE / "refs_grad_golden.json").write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
+    print(f"{len(records)} cases -> {HERE / 'refs_grad_golden.json'}")
+
+
+if __name__ == "__main__":
+    main()
