@@ -120,3 +120,11 @@ def test_mesh_contexts():
     assert get_mesh().empty
     with pytest.raises(ValueError, match="Expected mesh of type `jax.sharding.Mesh`"):
         set_mesh(AbstractMesh((2,), ("j",)))
+
+
+def test_avals_report_replication_over_the_empty_abstract_mesh():
+    from jaxle_core.avals import ShapedArray
+
+    assert repr(ShapedArray((), np.float32).sharding) == "NamedSharding(mesh=AbstractMesh((), axis_types=()), spec=P())"
+    assert repr(ShapedArray((2, 3), np.int32).sharding) == (
+        "NamedSharding(mesh=AbstractMesh((), axis_types=()), spec=P(None, None))")

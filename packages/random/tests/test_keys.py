@@ -62,3 +62,12 @@ def test_default_impl_flag_selects_the_implementation():
         assert NS.random.key_impl(NS.random.key(0)) == "threefry2x32"
     with pytest.raises(ValueError, match="new enum value must be in"):
         jc.config.config.update("jax_default_prng_impl", "nope")
+
+
+def test_samplers_take_the_sharding_an_aval_reports():
+    from jaxle_core.avals import ShapedArray
+
+    key = NS.random.key(0)
+    outside_any_mesh = ShapedArray((2, 3), np.float32).sharding
+    np.testing.assert_array_equal(np.asarray(NS.random.uniform(key, (2, 3), out_sharding=outside_any_mesh)),
+                                  np.asarray(NS.random.uniform(key, (2, 3))))

@@ -46,6 +46,15 @@ class ShapedArray(AbstractValue):
     ndim = property(lambda self: len(self.shape))
     size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
 
+    @property
+    def sharding(self) -> Any:
+        """How the array is laid out, as JAX's avals say outside any mesh: replicated over the empty abstract
+        mesh (``NamedSharding(AbstractMesh(()), P(None, ...))``)."""
+        from jaxle_core.mesh import AbstractMesh, PartitionSpec  # local: mesh and sharding build on avals
+        from jaxle_core.sharding import NamedSharding
+
+        return NamedSharding(AbstractMesh((), ()), PartitionSpec(*[None] * len(self.shape)))
+
     def update(self, shape=None, dtype=None, weak_type=None) -> ShapedArray:
         return ShapedArray(
             self.shape if shape is None else shape,

@@ -19,6 +19,7 @@ import jaxle_numpy as jnp
 from jaxle_core import dtypes
 from jaxle_core.avals import get_aval
 from jaxle_core.lax.standard import canonical_shape
+from jaxle_core.mesh import AbstractMesh
 from jaxle_random import key_primitives as prims
 from jaxle_random.impls import PRNGImpl, resolve_prng_impl
 from jaxle_random.key_array import KeyTy, is_key_dtype
@@ -90,10 +91,16 @@ def _return_keys(keys: Any, wrapped: bool) -> Any:
 
 
 def check_no_sharding(out_sharding: Any, function: str) -> None:
-    """jaxle places results on one device: ``out_sharding`` may only be None."""
-    if out_sharding is not None:
+    """jaxle places results on one device: ``out_sharding`` may only be None, or the replicated sharding over the
+    empty abstract mesh that an aval reports outside any mesh (``jax.typeof(x).sharding``)."""
+    if out_sharding is not None and not _outside_any_mesh(out_sharding):
         raise TypeError(f"`out_sharding` argument of {function} only supports instances of `NamedSharding` or "
                         f"`PartitionSpec`. Got {out_sharding} of type: {type(out_sharding)}")
+
+
+def _outside_any_mesh(sharding: Any) -> bool:
+    mesh = getattr(sharding, "mesh", None)
+    return isinstance(mesh, AbstractMesh) and not mesh.axis_names and all(e is None for e in sharding.spec)
 
 
 def split(key: Any, num: int | tuple[int, ...] = 2) -> Any:
