@@ -4,11 +4,11 @@ values the page prints where JAX 0.10.2 still prints them.
 
 Where the page's older JAX differs from 0.10.2, the golden values rule: ``selu``'s normal draws (the page's PRNG
 predates today's threefry partitioning), the jaxprs (now typed: ``a:f32[]``), the tracer printed under jit
-(``JitTracer(int32[3])``) and the error messages. ``xla_computation``, ``device_put_replicated`` and
-``device_put_sharded`` no longer exist in JAX 0.10.2 and fail with its AttributeError.
+(``JitTracer(int32[3])``) and the error messages.
 
 Its ``pmap`` examples (maps, ``psum`` collectives, nested pmaps, ``devices=``) run on eight devices in
-multidevice-tests/test_pmap.py.
+multidevice-tests/test_pmap.py; those of ``xla_computation``, ``device_put_replicated`` and ``device_put_sharded``
+(gone from JAX 0.10.2, kept in jaxle) in multidevice-tests/test_seed_000_older_api.py.
 """
 
 import numpy as np

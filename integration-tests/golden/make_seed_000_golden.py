@@ -2,12 +2,11 @@
 on the command line.
 
 ``/work/jaxpeer/bin/python integration-tests/golden/make_seed_000_golden.py jax`` writes seed_000_golden.json.
-``eval_shape``'s example keeps its 2000x3000 shapes (nothing is computed). ``xla_computation``,
-``device_put_replicated`` and ``device_put_sharded`` are gone from JAX 0.10.2: their examples record its
-AttributeError. Not here: the body-less ``closure_convert`` sketch (its minimizer is elided; the conversion itself is
-an example here), the examples that need several devices (``device_put_sharded`` over a tree of shards,
-``xla_computation``'s ``axis_env`` collectives) and ``pmap`` (maps, ``psum`` collectives, nested pmaps,
-``devices=``), which multidevice-tests/golden/make_pmap_golden.py records.
+``eval_shape``'s example keeps its 2000x3000 shapes (nothing is computed). Not here: the body-less
+``closure_convert`` sketch (its minimizer is elided; the conversion itself is an example here), ``pmap``'s examples
+(maps, ``psum`` collectives, nested pmaps, ``devices=``), which multidevice-tests/golden/make_pmap_golden.py records,
+and those of ``xla_computation``, ``device_put_replicated`` and ``device_put_sharded``, which JAX 0.10.2 no longer
+has: multidevice-tests/test_seed_000_older_api.py checks them against the page's own results.
 """
 
 from __future__ import annotations
@@ -84,27 +83,6 @@ def device_get(jax):
     x = jax.numpy.array([1., 2., 3.])
     host = jax.device_get(x)
     return host, type(host).__name__, jax.device_get(1)
-
-
-def device_put_replicated(jax):
-    devices = jax.local_devices()
-    x = jax.numpy.array([1., 2., 3.])
-    y = jax.device_put_replicated(x, devices)
-    return np.allclose(y, jax.numpy.stack([x for _ in devices]))
-
-
-def device_put_sharded(jax):
-    devices = jax.local_devices()
-    x = [jax.numpy.ones(5) for device in devices]
-    y = jax.device_put_sharded(x, devices)
-    return np.allclose(y, jax.numpy.stack(x))
-
-
-def xla_computation(jax):
-    def f(x):
-        return jax.numpy.sin(jax.numpy.cos(x))
-    c = jax.xla_computation(f)(3.)
-    return c.as_hlo_text()
 
 
 def grad_of_tanh(jax):

@@ -136,13 +136,6 @@ from jaxle_xla.make_array import (  # noqa: E402, F401
 from jaxle_xla.sharded_array import Shard  # noqa: E402, F401
 from jaxle_xla.sharding import make_mesh  # noqa: E402, F401
 
-# JAX 0.10.2 answers these removed pmap-era transfers with a pointer to their replacement.
-_REPLACED_BY_DEVICE_PUT = frozenset({"device_put_replicated", "device_put_sharded"})
-
-
-def __getattr__(name: str):
-    if name in _REPLACED_BY_DEVICE_PUT:
-        raise AttributeError(f"jax.{name} is deprecated; use jax.device_put instead. See "
-                             "https://docs.jax.dev/en/latest/migrate_pmap.html#drop-in-replacements for a drop-in "
-                             "replacement.")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# Kept from JAX's older API (JAX 0.10.2 has removed them), each warning with its replacement.
+from jaxle_xla.stacked_placement import device_put_replicated, device_put_sharded  # noqa: E402, F401
+from jaxle_xla.xla_computation import xla_computation  # noqa: E402, F401

@@ -483,8 +483,15 @@ def compiler_ir(module_text: str, dialect: str | None) -> Any:
         with _mlir_context():
             return ir.Module.parse(module_text)
     if dialect == "hlo":
-        return _jax.mlir.mlir_module_to_xla_computation(module_text, use_tuple_args=False, return_tuple=False)
+        return hlo_computation(module_text)
     raise ValueError(f"unknown dialect: {dialect}")
+
+
+def hlo_computation(module_text: str, tuple_args: bool = False, return_tuple: bool = False) -> Any:
+    """A StableHLO module converted by jaxlib to XLA's HLO computation (``as_hlo_text()`` prints it); with
+    ``tuple_args`` its parameters are one tuple, with ``return_tuple`` its results are one tuple."""
+    return _jax.mlir.mlir_module_to_xla_computation(module_text, use_tuple_args=tuple_args,
+                                                    return_tuple=return_tuple)
 
 
 def serialize_portable(module_text: str) -> bytes:

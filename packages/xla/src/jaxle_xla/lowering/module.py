@@ -49,11 +49,13 @@ def elementwise_op(primitive: core.Primitive, op_name: str) -> None:
 class ModuleBuilder:
     """The functions of one StableHLO module being written."""
 
-    def __init__(self, name: str, mesh: Any = None):
+    def __init__(self, name: str, mesh: Any = None, replica_region: Any = None):
         self.name = name
         self.mesh = mesh  # the Mesh a partitioned program runs over (None: one device)
         self._mesh_symbols: dict[Any, str] = {} if mesh is None else {mesh: "mesh"}
-        self.manual_regions: list[Any] = []  # the shard_map bodies being lowered, innermost last
+        # the shard_map bodies being lowered, innermost last; a replicated program's axes come first
+        self.manual_regions: list[Any] = [] if replica_region is None else [replica_region]
+        self.num_replicas = 1 if replica_region is None else replica_region.mesh.size
         self._channels = 0
         self._counter = 0
         self._functions: list[str] = []
@@ -194,7 +196,7 @@ class ModuleBuilder:
         body = "\n".join(meshes + [main] + self._functions)
         partitions = 1 if self.mesh is None else self.mesh.size
         return (f"module @{self.name} attributes {{mhlo.num_partitions = {partitions} : i32, "
-                f"mhlo.num_replicas = 1 : i32}} {{\n{body}\n}}\n")
+                f"mhlo.num_replicas = {self.num_replicas} : i32}} {{\n{body}\n}}\n")
 
 
 def _attributes(entries: Sequence[str]) -> str:
@@ -228,12 +230,15 @@ class LoweredModule(NamedTuple):
 
 
 def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = (), mesh: Any = None,
-                 arg_shardings: Sequence[Any] = (), result_shardings: Sequence[Any] = ()) -> LoweredModule:
-    """The StableHLO module (generic-form text) computing ``closed``, entry point ``@main``, with its host
-    callbacks. With a ``mesh`` it is partitioned over the mesh's devices: ``arg_shardings`` and
-    ``result_shardings`` (NamedShardings, or None where the partitioner chooses) annotate its boundary."""
+                 arg_shardings: Sequence[Any] = (), result_shardings: Sequence[Any] = (),
+                 replica_region: Any = None, kind: str = "jit") -> LoweredModule:
+    """The StableHLO module (generic-form text) named ``{kind}_{name}`` computing ``closed``, entry point
+    ``@main``, with its host callbacks. With a ``mesh`` it is partitioned over the mesh's devices: ``arg_shardings``
+    and ``result_shardings`` (NamedShardings, or None where the partitioner chooses) annotate its boundary. With a
+    ``replica_region`` (a ``ManualRegion`` over replicas) it runs replicated, its collectives over that region's
+    axes communicating between replicas."""
     donated = list(donated) + [False] * (len(closed.jaxpr.invars) - len(donated))
-    builder = ModuleBuilder(_module_name(name), mesh)
+    builder = ModuleBuilder(f"{kind}_{symbol_name(name)}", mesh, replica_region)
 
     def attributes(shardings: Sequence[Any], avals: Sequence[Any]) -> list[str | None]:
         return [None if s is None else sdy_sharding_text(s, a.ndim, builder.mesh_symbol(s.mesh))
@@ -257,7 +262,3 @@ def symbol_name(name: str) -> str:
     """``name`` as an MLIR symbol, as JAX spells them: ``<lambda>`` becomes ``_lambda``."""
     cleaned = "".join(c if c.isalnum() or c == "_" else "_" for c in name.replace(">", ""))
     return cleaned if cleaned[:1].isalpha() or cleaned[:1] == "_" else f"_{cleaned}"
-
-
-def _module_name(name: str) -> str:
-    return f"jit_{symbol_name(name)}"

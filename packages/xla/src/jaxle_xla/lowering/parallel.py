@@ -56,13 +56,17 @@ def _groups_attribute(groups: list[list[int]]) -> str:
     return f"dense<{groups}> : tensor<{len(groups)}x{len(groups[0])}xi64>"
 
 
-def _channel(ctx: LoweringContext) -> str:
-    return f"#stablehlo.channel_handle<handle = {ctx.module.next_channel()}, type = 1>"
+def _channel(ctx: LoweringContext, region: ManualRegion) -> dict:
+    # Between replicas a collective needs no channel: its groups are replica ids.
+    if region.replicas:
+        return {}
+    return {"channel_handle": f"#stablehlo.channel_handle<handle = {ctx.module.next_channel()}, type = 1>"}
 
 
-def _collective_attributes(ctx: LoweringContext, groups: list[list[int]], global_ids: bool = True) -> dict:
-    attributes = {"replica_groups": _groups_attribute(groups), "channel_handle": _channel(ctx)}
-    if global_ids:
+def _collective_attributes(ctx: LoweringContext, region: ManualRegion, groups: list[list[int]],
+                           global_ids: bool = True) -> dict:
+    attributes = {"replica_groups": _groups_attribute(groups), **_channel(ctx, region)}
+    if global_ids and not region.replicas:
         attributes["use_global_device_ids"] = "unit"
     return attributes
 
@@ -80,7 +84,7 @@ def _reduction(primitive, reduce, op):
         if not named:
             return x
         region = _region(ctx, named, primitive.name)
-        attributes = _collective_attributes(ctx, region.groups(named, axis_index_groups))
+        attributes = _collective_attributes(ctx, region, region.groups(named, axis_index_groups))
         return ctx.op1("stablehlo.all_reduce", [x], x.aval, attributes,
                        regions=[_combiner(ctx, op, x.aval.dtype)])
 
@@ -103,7 +107,7 @@ def _all_gather(ctx: LoweringContext, x: Value, *, all_gather_dimension, axis_na
     if not tiled:
         x = _with_unit_dim(ctx, x, all_gather_dimension)
     attributes = {"all_gather_dim": i64(all_gather_dimension),
-                  **_collective_attributes(ctx, region.groups(axis_name, axis_index_groups))}
+                  **_collective_attributes(ctx, region, region.groups(axis_name, axis_index_groups))}
     return ctx.op1("stablehlo.all_gather", [x], ctx.avals_out[0], attributes)
 
 
@@ -115,7 +119,7 @@ def _reduce_scatter(ctx: LoweringContext, x: Value, *, axis_name, scatter_dimens
     scattered = out_aval if tiled else out_aval.update(
         shape=out_aval.shape[:scatter_dimension] + (1,) + out_aval.shape[scatter_dimension:])
     attributes = {"scatter_dimension": i64(scatter_dimension),
-                  **_collective_attributes(ctx, region.groups(axis_name, axis_index_groups))}
+                  **_collective_attributes(ctx, region, region.groups(axis_name, axis_index_groups))}
     out = ctx.op1("stablehlo.reduce_scatter", [x], scattered, attributes,
                   regions=[_combiner(ctx, "stablehlo.add", x.aval.dtype)])
     return out if tiled else ctx.op1("stablehlo.reshape", [out], out_aval)
@@ -128,7 +132,7 @@ def _all_to_all(ctx: LoweringContext, x: Value, *, split_axis, concat_axis, axis
     region = _region(ctx, names, "all_to_all")
     groups = region.groups(names, axis_index_groups)
     attributes = {"split_dimension": i64(split_axis), "concat_dimension": i64(concat_axis),
-                  "split_count": i64(len(groups[0])), **_collective_attributes(ctx, groups, global_ids=False)}
+                  "split_count": i64(len(groups[0])), **_collective_attributes(ctx, region, groups, global_ids=False)}
     return ctx.op1("stablehlo.all_to_all", [x], ctx.avals_out[0], attributes)
 
 
@@ -137,7 +141,7 @@ def _ppermute(ctx: LoweringContext, x: Value, *, axis_name, perm) -> Value:
     region = _region(ctx, axis_name, "ppermute")
     pairs = [[group[i], group[j]] for group in region.groups(axis_name) for i, j in perm]
     attributes = {"source_target_pairs": f"dense<{pairs}> : tensor<{len(pairs)}x2xi64>",
-                  "channel_handle": _channel(ctx)}
+                  **_channel(ctx, region)}
     return ctx.op1("stablehlo.collective_permute", [x], x.aval, attributes)
 
 
@@ -151,7 +155,7 @@ def _pbroadcast(ctx: LoweringContext, x: Value, *, axis_name, source) -> Value:
 def _axis_index(ctx: LoweringContext, *, axis_name) -> Value:
     region = _region(ctx, (axis_name,), "axis_index")
     index_aval = ShapedArray((), np.dtype(np.uint32))
-    partition = ctx.op1("stablehlo.partition_id", [], index_aval)
+    partition = ctx.op1("stablehlo.replica_id" if region.replicas else "stablehlo.partition_id", [], index_aval)
     stride, size = region.axis_stride(axis_name), region.mesh.shape[axis_name]
     if stride > 1:
         partition = ctx.op1("stablehlo.divide", [partition, ctx.constant(np.uint32(stride))], index_aval)

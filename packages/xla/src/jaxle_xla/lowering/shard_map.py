@@ -30,10 +30,12 @@ __all__ = ["ManualRegion", "manual_region"]
 
 class ManualRegion:
     """The mesh whose axes a manual computation being lowered maps, for the collectives inside it: device ``d``
-    of the mesh (row-major) is partition ``d`` of the program."""
+    of the mesh (row-major) is partition ``d`` of the program, or with ``replicas`` replica ``d`` (the older
+    replicated programs of ``xla_computation(axis_env=...)``, whose collectives name replica ids)."""
 
-    def __init__(self, mesh: Mesh):
+    def __init__(self, mesh: Mesh | AbstractMesh, replicas: bool = False):
         self.mesh = mesh
+        self.replicas = replicas
 
     def groups(self, axes: Sequence[Any], axis_index_groups: Any = None) -> list[list[int]]:
         """The partitions that communicate over ``axes``: one group per position along the other mesh axes,
