@@ -138,6 +138,11 @@ def test_xla_computation_without_an_axis_env_refuses_named_axes():
         _xla_computation(lambda x: lax.psum(x, 'i'))(1.)
 
 
+def test_xla_computation_refuses_sharded_jit_partitions():
+    with pytest.raises(ValueError, match="in_parts and out_parts"):
+        _xla_computation(_sin_cos, in_parts=(None,))
+
+
 def test_xla_computation_tuples_arguments_and_donates():
     c = _xla_computation(lambda x, y: (x + y, x), tuple_args=True, donate_argnums=0)(np.ones(3, np.float32), 2.)
     text = c.as_hlo_text()
