@@ -37,8 +37,6 @@ LATER: dict[str, dict[str, str]] = {
     "custom_derivatives": {
         "remat_opt_p": "the primitive of custom_vjp(optimize_remat=True), which jaxle's custom_vjp does not take",
     },
-    "debug": dict.fromkeys(["visualize_array_sharding", "visualize_sharding"],
-                           "the sharding visualizers (drawn with rich) are not written yet"),
     "extend": {
         **dict.fromkeys(["lowering", "mlir", "xla"], MLIR_BINDINGS),
         "pallas": "Pallas kernels are not implemented",
