@@ -16,6 +16,7 @@ import inspect
 import logging
 import operator
 import sys
+import threading
 import time
 import traceback
 import warnings
@@ -607,26 +608,32 @@ _ONE_LEAF = tree.tree_structure(0)
 # Python scalars whose aval follows from their type and the trace context alone (ints also need a range check).
 _SCALAR_KEYS = {float: float, bool: bool, complex: complex}
 
-# Whether a custom_vjp's backward rule is running. As in JAX, jitted functions it calls are traced apart from the
-# same calls in the forward computation: the printed jaxpr shares inner jaxprs within the backward rule only.
-_backward_rule_scope = [False]
+class _BackwardRuleScope(threading.local):
+    """Whether a custom_vjp's backward rule is running, per thread (as the trace state is). As in JAX, jitted
+    functions it calls are traced apart from the same calls in the forward computation: the printed jaxpr shares
+    inner jaxprs within the backward rule only."""
+
+    inside = False
+
+
+_backward_rule_scope = _BackwardRuleScope()
 
 
 @contextlib.contextmanager
 def backward_rule_scope() -> Iterator[None]:
     """Trace the jitted functions called inside apart from the same calls outside (see ``_backward_rule_scope``)."""
-    outer = _backward_rule_scope[0]
-    _backward_rule_scope[0] = True
+    outer = _backward_rule_scope.inside
+    _backward_rule_scope.inside = True
     try:
         yield
     finally:
-        _backward_rule_scope[0] = outer
+        _backward_rule_scope.inside = outer
 
 
 def _tracing_context() -> tuple:
     """The trace context of a cache key: the flags', marked inside a backward rule."""
     context = trace_context()
-    return context + ("backward rule",) if _backward_rule_scope[0] else context
+    return context + ("backward rule",) if _backward_rule_scope.inside else context
 
 
 @dataclass(slots=True, eq=False)
