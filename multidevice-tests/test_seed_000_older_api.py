@@ -194,6 +194,10 @@ def test_pmap_consumes_device_put_sharded_where_it_lies():
     out = jax.pmap(lambda v: v * 2 + jax.lax.psum(v, "i"), axis_name="i")(y)
     np.testing.assert_allclose(out, np.repeat(np.arange(8, dtype=np.float32)[:, None] * 2 + 28, 2, axis=1))
     assert [s.device for s in out.addressable_shards] == devices
+    # a named pmap lays its arguments out over a mesh of that name: the same blocks on the same devices, not copied
+    named = jax.device_put(y, jax.sharding.NamedSharding(jax.sharding.Mesh(np.array(devices), ("i",)),
+                                                         jax.sharding.PartitionSpec("i")))
+    assert named._buffer is y._buffer
 
 
 def test_device_put_sharded_errors():

@@ -178,6 +178,8 @@ class XlaBackend:
             aval = aval.update(weak_type=weak_type)
         if type(x) is XlaArray and x._sharding == sharding:
             return x
+        if type(x) is XlaArray and x._sharding is not None and x._sharding.is_equivalent_to(sharding, aval.ndim):
+            return XlaArray(x._buffer, aval, True, sharding)  # the same blocks on the same devices: no copy
         value = np.asarray(x._value if isinstance(x, Array) else x, dtype=aval.dtype)
         return XlaArray(sharded_array.put(value, aval, sharding), aval, True, sharding)
 
