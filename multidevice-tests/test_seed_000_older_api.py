@@ -133,6 +133,15 @@ def test_xla_computation_over_two_axes_gives_the_pages_replica_groups():
     assert c.as_hlo_module().name == "xla_computation_g"
 
 
+def test_xla_computation_axis_index_reads_the_replica_id():
+    c = _xla_computation(lambda x, n: x * lax.axis_index('j') + n, static_argnums=1, axis_env=[('i', 2), ('j', 4)])
+    text = c(1, 3).as_hlo_text()
+    # replica r sits at position r % 4 along the inner axis 'j'
+    assert re.search(r"replica-id\.\d+ = u32\[\] replica-id\(\)", text)
+    assert re.search(r"remainder\(replica-id\.\d+, constant\.\d+\)", text)
+    assert "s32[] constant(4)" not in text and "u32[] constant(4)" in text and "s32[] constant(3)" in text
+
+
 def test_xla_computation_without_an_axis_env_refuses_named_axes():
     with pytest.raises(NameError, match="Found an unbound axis name: i. To fix this, please call psum under"):
         _xla_computation(lambda x: lax.psum(x, 'i'))(1.)
