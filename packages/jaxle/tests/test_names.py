@@ -17,16 +17,12 @@ import jaxle.experimental.multihost_utils  # noqa: F401  (a submodule that, as i
 NAMES = json.loads((pathlib.Path(__file__).parent / "golden" / "jax_names.json").read_text())
 
 MULTI_DEVICE = "multi-device work"
-REFS = ("jax.vjp's cotangent-reference markers (jax.vjp(...)[1] called with references to accumulate into, "
-        "DontWant/GradValue) are not implemented")
 MLIR_BINDINGS = "MLIR's Python bindings: jaxle writes StableHLO as text (rules come from mlir.lower_fun)"
 CALLS = "jaxle stages calls as jit equations; there is no separate call primitive"
 
 # Names whose subsystem is its own piece of work, per namespace ("" is the top level); each says why it waits.
 LATER: dict[str, dict[str, str]] = {
-    "": {
-        "ad": REFS,
-    },
+    "": {},
     "ad_checkpoint": {
         "print_saved_residuals": "its report names each residual's source line and column: jaxle's equations "
                                  "record no source locations",

@@ -79,3 +79,21 @@ def test_transformed_references_match_jax_on_xla(gen, family):
                 assert actual[key] == want
             else:
                 np.testing.assert_allclose(np.asarray(actual[key], dtype=object).tolist(), want, rtol=1e-5)
+
+
+def test_vjp_with_refs_accumulates_cotangents_as_jax():
+    # JAX 0.10.2, for f(x, y) = 2 sum(x * y) at x = ones(3), y = arange(3.), a cotangent of 1.0 and a reference
+    # holding full(3, 10.): with_refs(r, DontWant()) gives (GradRef(), DidntWant()) and r becomes [10, 12, 14];
+    # with_refs(GradValue(), r) then gives ([0, 2, 4], GradRef()) and r becomes [12, 14, 16].
+    _, f_vjp = jaxle.vjp(lambda x, y: (x * y).sum() * 2, jnp.ones(3), jnp.arange(3.0))
+    r = jaxle.new_ref(jnp.full(3, 10.0))
+    assert repr(f_vjp.with_refs(r, jaxle.ad.DontWant())(1.0)) == "(GradRef(), DidntWant())"
+    np.testing.assert_array_equal(np.asarray(r[...]), [10, 12, 14])
+    value, marker = f_vjp.with_refs(jaxle.ad.GradValue(), r)(1.0)
+    np.testing.assert_array_equal(np.asarray(value), [0, 2, 4])
+    assert marker == jaxle.ad.GradRef()
+    np.testing.assert_array_equal(np.asarray(r[...]), [12, 14, 16])
+    np.testing.assert_array_equal(np.asarray(f_vjp.with_refs()(1.0)[1]), [2, 2, 2])
+    # The pullback stays a pytree: through jit it keeps with_refs.
+    again = jaxle.jit(lambda pullback: pullback)(f_vjp)
+    assert repr(again.with_refs(jaxle.ad.DontWant(), jaxle.ad.DontWant())(1.0)) == "(DidntWant(), DidntWant())"

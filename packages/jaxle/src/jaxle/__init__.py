@@ -8,6 +8,8 @@ only re-exports.
 
 __version__ = "0.1.0"
 
+import types as _types  # noqa: E402
+
 import jaxle_xla  # noqa: E402, F401  (importing the bridge registers XLA as the default backend)
 
 # JAX's submodules: this package's thin modules over the layers (jaxle.lax, jaxle.dtypes, ... not core's modules).
@@ -87,6 +89,7 @@ from jaxle_core import (  # noqa: E402, F401
     vmap,
 )
 from jaxle_core.ad import jacrev as jacobian  # noqa: E402, F401  (JAX's alias)
+from jaxle_core.ad import reverse as _reverse  # noqa: E402
 from jaxle_core.config import (  # noqa: E402, F401  # noqa: E402, F401
     allow_f16_reductions,
     array_garbage_collection_guard,
@@ -139,3 +142,7 @@ from jaxle_xla.sharding import make_mesh  # noqa: E402, F401
 # Kept from JAX's older API (JAX 0.10.2 has removed them), each warning with its replacement.
 from jaxle_xla.stacked_placement import device_put_replicated, device_put_sharded  # noqa: E402, F401
 from jaxle_xla.xla_computation import xla_computation  # noqa: E402, F401
+
+# The markers of vjp's ``with_refs`` (a namespace, as in JAX).
+ad = _types.SimpleNamespace(DontWant=_reverse.DontWant, DidntWant=_reverse.DidntWant, GradRef=_reverse.GradRef,
+                            GradValue=_reverse.GradValue)

@@ -23,6 +23,7 @@ from jaxle_core.ad.rule_helpers import const
 from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass
 from jaxle_core.avals import ShapedArray, abstract_argument_aval, get_aval, not_a_jax_type
 from jaxle_core.core import check_callable
+from jaxle_core.lax.refs import Ref, addupdate
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 
 
@@ -109,11 +110,79 @@ def _pullback(lin: Linearization, in_tree: Any, out_tree: Any, name: str, residu
     return tree.tree_unflatten(in_tree, [_materialize(ct, aval) for ct, aval in zip(cts_in, lin.in_avals)])
 
 
+class _Marker:
+    """A marker of ``VJP.with_refs`` (``jax.ad``)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self)
+
+    def __hash__(self) -> int:
+        return hash(type(self))
+
+
+class DontWant(_Marker):
+    """Given to ``with_refs`` for an input whose cotangent is not wanted."""
+
+
+class GradValue(_Marker):
+    """Given to ``with_refs`` for an input whose cotangent is returned (the default)."""
+
+
+class DidntWant(_Marker):
+    """Returned by ``with_refs``' pullback for an input given ``DontWant``."""
+
+
+class GradRef(_Marker):
+    """Returned by ``with_refs``' pullback for an input whose cotangent was added into a reference."""
+
+
+class VJP(tree.Partial):
+    """The pullback ``vjp`` returns: called with an output cotangent, the inputs' cotangents."""
+
+    def with_refs(self, *maybe_ct_refs: Any) -> Callable[[Any], Any]:
+        """The pullback, each input's cotangent handled as ``maybe_ct_refs`` (one per primal, trees like them)
+        says: a reference gets it added (``GradRef()`` returned), ``DontWant()`` drops it (``DidntWant()``
+        returned), ``GradValue()`` returns it."""
+        if not maybe_ct_refs:
+            return self
+
+        def is_marker(x: Any) -> bool:
+            return isinstance(x, (_Marker, Ref))
+
+        def pullback(out_ct: Any) -> Any:
+            cts_flat, cts_tree = tree.tree_flatten(self(out_ct))
+            markers, markers_tree = tree.tree_flatten(maybe_ct_refs, is_leaf=is_marker)
+            if markers_tree != cts_tree:
+                raise Exception("with_refs: one marker or reference per input leaf is needed")  # JAX's bare type
+            results = []
+            for marker, ct in zip(markers, cts_flat):
+                if isinstance(marker, DontWant):
+                    results.append(DidntWant())
+                elif isinstance(marker, Ref):
+                    addupdate(marker, (), ct)
+                    results.append(GradRef())
+                else:
+                    results.append(ct)
+            return tree.tree_unflatten(cts_tree, results)
+
+        return pullback
+
+
+tree.register_pytree_node(VJP, lambda p: ((p.args, p.keywords), p.func),
+                          lambda func, children: VJP(func, *children[0], **children[1]))
+
+
 def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequence = ()) -> tuple:
-    """``(fun(*primals), f_vjp)``: ``f_vjp(cotangent)`` pulls an output cotangent back to a tuple of input ones."""
+    """``(fun(*primals), f_vjp)``: ``f_vjp(cotangent)`` pulls an output cotangent back to a tuple of input ones;
+    ``f_vjp.with_refs(...)`` adds them into references instead (``VJP``)."""
     check_callable(fun)
     primals_out, lin, aux, in_tree, out_tree = _linearize_pytree(fun, primals, has_aux)
-    f_vjp = tree.Partial(functools.partial(_pullback, lin, in_tree, out_tree, _fun_name(fun)), lin.residuals)
+    f_vjp = VJP(functools.partial(_pullback, lin, in_tree, out_tree, _fun_name(fun)), lin.residuals)
     out = tree.tree_unflatten(out_tree, primals_out)
     return (out, f_vjp, aux) if has_aux else (out, f_vjp)
 
