@@ -140,7 +140,34 @@ CASES = {
         jax, lambda f: jax.jit(f, in_shardings=_named(jax, "y"))(np.ones((4, 8)))),
     "inspect_eager": lambda jax: _inspected(jax, lambda f: f(_put(jax, X, "x", "y"))),
     "inspect_jaxpr": lambda jax: str(jax.make_jaxpr(_inspecting(jax, []))(X)),
+    "uneven_constraint_in_jit": lambda jax: _result(jax.jit(lambda a: _wsc(jax, a * 2, "y"))(X6)),
+    "uneven_constraint_result_used": lambda jax: _result(jax.jit(lambda a: _wsc(jax, a, "y") + 1)(X6)),
+    "uneven_constraint_chain": lambda jax: _result(jax.jit(lambda a: _wsc(jax, _wsc(jax, a, "x", "y") @ a.T, "y"))(
+        np.arange(18.0).reshape(3, 6))),
+    "uneven_constraint_of_sharded_input": lambda jax: _result(jax.jit(lambda a: _wsc(jax, a[:6], "y") * 2)(
+        _put(jax, np.arange(8.0), "y"))),
+    "uneven_constraint_grad": lambda jax: _result(jax.jit(jax.grad(lambda a: _wsc(jax, a * a, "y").sum()))(X6)),
+    "uneven_constraint_vmap": lambda jax: _result(jax.vmap(lambda a: _wsc(jax, a * a, "y"))(np.ones((2, 6)))),
+    "uneven_constraint_jaxpr": lambda jax: str(jax.make_jaxpr(lambda a: _wsc(jax, a, "y"))(X6)),
+    "uneven_constraint_eager": lambda jax: _error(lambda: _wsc(jax, X6, "y")),
+    "uneven_in_shardings": lambda jax: _error(lambda: jax.jit(lambda a: a * 2, in_shardings=_named(jax, "y"))(X6)),
+    "uneven_out_shardings": lambda jax: _error(lambda: jax.jit(lambda a: a * 2, out_shardings=_named(jax, "y"))(X6)),
+    "uneven_device_put_in_jit": lambda jax: _error(lambda: jax.jit(lambda a: jax.device_put(a, _named(jax, "y")))(X6)),
+    "uneven_make_array_from_callback": lambda jax: _error(lambda: jax.make_array_from_callback(
+        (6,), _named(jax, "y"), lambda index: X6[index])),
+    "constraint_rank_in_jit": lambda jax: _error(lambda: jax.jit(lambda a: _wsc(jax, a, "x", "y"))(X6)),
+    "device_put_rank_in_jit": lambda jax: _error(lambda: jax.jit(lambda a: jax.device_put(a, _named(jax, "x", "y")))(
+        X6)),
 }
+X6 = np.arange(6.0, dtype=np.float32)
+
+
+def _wsc(jax, value, *spec):
+    return jax.lax.with_sharding_constraint(value, _named(jax, *spec))
+
+
+def _result(array) -> str:
+    return f"{array.sharding} {array.dtype} {array.tolist()}"
 
 
 def _inspecting(jax, seen: list):

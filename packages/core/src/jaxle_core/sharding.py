@@ -238,13 +238,18 @@ def spec_for_context_mesh(spec: PartitionSpec, what: str) -> NamedSharding:
     return NamedSharding(mesh, spec)
 
 
-def check_sharding_fits(sharding: Any, shape: tuple[int, ...], what: str) -> None:
-    """Raise JAX's error, prefixed by ``what``, when ``sharding`` cannot lay out an array of ``shape``."""
+def check_sharding_fits(sharding: Any, shape: tuple[int, ...], what: str, *, allow_uneven: bool = False) -> None:
+    """Raise JAX's error, prefixed by ``what``, when ``sharding`` cannot lay out an array of ``shape``.
+
+    ``allow_uneven`` accepts dimensions the sharding does not divide evenly: inside a compiled program XLA's
+    partitioner pads them to a multiple of the number of blocks.
+    """
     if isinstance(sharding, NamedSharding):
         try:
             sharding.check_compatible_aval(shape)
         except IndivisibleError:
-            raise
+            if not allow_uneven:
+                raise
         except ValueError as error:
             raise ValueError(f"{what} is incompatible with its sharding annotation {sharding}: {error}.") from None
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import jaxle_tree as tree
 from jaxle_core.avals import get_aval
-from jaxle_core.core import Primitive
+from jaxle_core.core import Primitive, Tracer
 from jaxle_core.mesh import AxisType, PartitionSpec, get_abstract_mesh, get_mesh, resource_mesh
 from jaxle_core.pretty import pp_eqn_generic, pp_eqn_rules
 from jaxle_core.sharding import NamedSharding, Sharding, check_sharding_fits
@@ -55,6 +55,8 @@ def _device_put_aval(*avals, devices, srcs, copy_semantics):
     if not len(avals) == len(devices) == len(srcs) == len(copy_semantics):
         raise ValueError(f"device_put: {len(avals)} operands need as many devices, sources and copy semantics; "
                          f"got {len(devices)}, {len(srcs)} and {len(copy_semantics)}")
+    for aval, device in zip(avals, devices):  # staged too: unlike a sharding constraint, never padded
+        check_sharding_fits(device, aval.shape, "One of device_put args")
     return list(avals)
 
 
@@ -80,8 +82,9 @@ sharding_constraint_p.def_abstract_eval(lambda aval, **params: aval)
 sharding_constraint_p.def_impl(lambda x, **params: x)
 
 
-def _checked_sharding(sharding: Any, aval: Any) -> Any:
-    """The Sharding a leaf is constrained to (a PartitionSpec read over the current mesh), checked against it."""
+def _checked_sharding(sharding: Any, aval: Any, staged: bool) -> Any:
+    """The Sharding a leaf is constrained to (a PartitionSpec read over the current mesh), checked against it
+    (a ``staged`` leaf, a tracer, may be split unevenly: the compiled program pads it)."""
     if sharding is None:
         raise ValueError("One of with_sharding_constraint arguments got sharding None which is not allowed. Please "
                          "only pass `jax.sharding.Sharding` instances.")
@@ -97,7 +100,8 @@ def _checked_sharding(sharding: Any, aval: Any) -> Any:
     if not isinstance(sharding, Sharding):
         raise TypeError(f"shardings leaf specifications are expected to be PartitionSpec instances or None, but got "
                         f"{sharding}")
-    check_sharding_fits(sharding, aval.shape, "One of with_sharding_constraint args")
+    check_sharding_fits(sharding, aval.shape, "One of with_sharding_constraint arguments",
+                        allow_uneven=staged)
     return sharding
 
 
@@ -111,7 +115,8 @@ def with_sharding_constraint(x: Any, shardings: Any) -> Any:
         details = str(error).replace("broadcast_prefix prefix_tree", "with_sharding_constraint shardings")
         raise ValueError("with_sharding_constraint shardings specification must be a tree prefix of the "
                          f"corresponding value; \n{details}") from None
-    per_leaf = [_checked_sharding(sharding, get_aval(leaf)) for sharding, leaf in zip(per_leaf, leaves)]
+    per_leaf = [_checked_sharding(sharding, get_aval(leaf), isinstance(leaf, Tracer))
+                for sharding, leaf in zip(per_leaf, leaves)]
     context = get_abstract_mesh()
     context = empty_mesh if context.empty else context
     outs = [sharding_constraint_p.bind(leaf, sharding=sharding, layout=None, context_mesh=context,
