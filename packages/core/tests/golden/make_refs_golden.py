@@ -260,6 +260,28 @@ def errors(m) -> dict:
     return records
 
 
+def assert_record_matches(actual: dict, expected: dict, rtol: float = 1e-6) -> None:
+    """A replayed record of the reference generators against its golden one: the same error, or the jaxprs
+    character for character and each value within ``rtol``."""
+    if "error" in expected or "error" in actual:
+        assert actual == expected
+        return
+    for key, want in expected.items():
+        if key.endswith("jaxpr"):
+            assert actual[key] == want, "\n" + str(actual[key]) + "\n!=\n" + str(want)
+        elif key == "values":  # one entry per result, of different shapes
+            for got, value in zip(actual[key], want, strict=True):
+                np.testing.assert_allclose(got, value, rtol=rtol)
+        else:
+            np.testing.assert_allclose(actual[key], want, rtol=rtol)
+
+
+def write_golden(filename: str, records: dict) -> None:
+    """Write a generator's ``records`` beside it."""
+    (HERE / filename).write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
+    print(f"{len(records)} cases -> {HERE / filename}")
+
+
 def main() -> None:
     jax_like = importlib.import_module(sys.argv[1])
     m = namespace(jax_like, importlib.import_module(f"{sys.argv[1]}.ref"))

@@ -7,13 +7,11 @@ jaxpr of the vmapped function and its values, or the error:
 from __future__ import annotations
 
 import importlib
-import json
-import pathlib
 import sys
 
 import numpy as np
+from make_refs_golden import write_golden
 
-HERE = pathlib.Path(__file__).parent
 f32 = np.float32
 Y23 = np.arange(6, dtype=f32).reshape(2, 3)
 
@@ -104,9 +102,7 @@ def namespace(impl, new_ref, freeze):
 def main() -> None:
     impl = importlib.import_module(sys.argv[1])
     m = namespace(impl, impl.new_ref, impl.freeze)
-    records = {name: run_case(m, name) for name in CASES}
-    (HERE / "refs_vmap_golden.json").write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
-    print(f"{len(records)} cases -> {HERE / 'refs_vmap_golden.json'}")
+    write_golden("refs_vmap_golden.json", {name: run_case(m, name) for name in CASES})
 
 
 if __name__ == "__main__":
