@@ -85,9 +85,6 @@ LATER: dict[str, dict[str, str]] = {
     "errors": {
         "InconclusiveDimensionOperation": "shape polymorphism (symbolic dimensions)",
     },
-    "experimental": {
-        "compilation_cache": "the persistent compilation cache is not implemented",
-    },
     "experimental.multihost_utils": {
         **dict.fromkeys(["global_array_to_host_local_array_impl", "gtl_abstract_eval",
                          "host_local_array_to_global_array_impl", "ltg_abstract_eval", "ltg_batcher"],

@@ -32,6 +32,9 @@ __all__ = [
     "thread_guard", "allow_f16_reductions", "softmax_custom_jvp", "jax2tf_associative_scan_reductions",
     "default_prng_impl", "threefry_partitionable", "enable_custom_prng", "legacy_prng_key", "debug_key_reuse",
     "make_user_context", "remove_size_one_mesh_axis_from_type", "auto_pcast",
+    "enable_compilation_cache", "compilation_cache_dir", "compilation_cache_max_size",
+    "persistent_cache_min_compile_time_secs", "persistent_cache_min_entry_size_bytes",
+    "persistent_cache_enable_xla_caches", "raise_persistent_cache_errors",
 ]
 
 
@@ -226,6 +229,12 @@ def _parse_optional_int(value: Any) -> int | None:
     return value
 
 
+def _parse_optional_float(value: Any) -> float | None:
+    if value is not None and not isinstance(value, (int, float)):
+        raise ValueError(f"new float config value must be None or of type float, got {value} of type {type(value)}")
+    return value
+
+
 def _parse_optional_str(value: Any) -> str | None:
     if value is not None and not isinstance(value, str):
         raise ValueError(f"new string config value must be None or of type str, got {value} of type {type(value)}.")
@@ -315,6 +324,32 @@ num_cpu_devices = _define("jax_num_cpu_devices", _from_env("jax_num_cpu_devices"
 
 log_compiles = _define_bool("jax_log_compiles", False,
                             doc="Log a message each time jit compiles a function (at WARNING level).")
+enable_compilation_cache = _define_bool("jax_enable_compilation_cache", True,
+                                        doc="Use the persistent compilation cache when a cache directory is set.")
+compilation_cache_dir = _define(
+    "jax_compilation_cache_dir", _from_env("jax_compilation_cache_dir", None, _parse_optional_str),
+    _parse_optional_str, doc="Directory of the persistent compilation cache (None: no persistent cache).")
+compilation_cache_max_size = _define(
+    "jax_compilation_cache_max_size", _from_env("jax_compilation_cache_max_size", -1, _parse_optional_int, int),
+    _parse_optional_int, doc="Most bytes the persistent cache keeps, least recently used entries evicted first "
+                             "(-1: no limit).")
+persistent_cache_min_compile_time_secs = _define(
+    "jax_persistent_cache_min_compile_time_secs",
+    _from_env("jax_persistent_cache_min_compile_time_secs", 1.0, _parse_optional_float, float),
+    _parse_optional_float, doc="Only programs that took at least this long to compile are saved to the cache.")
+persistent_cache_min_entry_size_bytes = _define(
+    "jax_persistent_cache_min_entry_size_bytes",
+    _from_env("jax_persistent_cache_min_entry_size_bytes", 0, _parse_optional_int, int),
+    _parse_optional_int, doc="Only entries of at least this many bytes are saved to the cache.")
+persistent_cache_enable_xla_caches = _define(
+    "jax_persistent_cache_enable_xla_caches",
+    _from_env("jax_persistent_cache_enable_xla_caches", "xla_gpu_per_fusion_autotune_cache_dir",
+              _parse_optional_str),
+    _parse_optional_str, doc="Which of XLA's own caches live under the cache directory: "
+                             "'xla_gpu_per_fusion_autotune_cache_dir', 'all' or 'none'.")
+raise_persistent_cache_errors = _define_bool(
+    "jax_raise_persistent_cache_errors", False,
+    doc="Raise errors of reading or writing the persistent cache instead of warning and compiling.")
 explain_cache_misses = _define_bool("jax_explain_cache_misses", False,
                                     doc="Log why each jit tracing cache miss happened.")
 check_tracer_leaks = _define_bool("jax_check_tracer_leaks", False,

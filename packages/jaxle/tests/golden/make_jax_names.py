@@ -19,7 +19,8 @@ SUBMODULES = ["tree", "tree_util", "flatten_util", "dtypes", "errors", "typing",
               "ops", "dlpack", "export", "monitoring", "image", "nn", "nn.initializers", "ffi", "lib", "extend",
               "extend.core", "extend.core.primitives", "extend.backend", "extend.linear_util", "interpreters",
               "interpreters.ad", "interpreters.batching", "interpreters.partial_eval", "interpreters.mlir",
-              "distributed", "experimental.multihost_utils", "sharding"]
+              "distributed", "experimental.multihost_utils", "experimental.compilation_cache.compilation_cache",
+              "sharding"]
 # Submodules that import helpers (numpy, jax's internal modules) under public names: only the functions and
 # classes they define count.
 OWN_NAMES_ONLY = {"experimental.multihost_utils"}

@@ -369,7 +369,7 @@ def compile_spmd(client: Any, module_text: str, devices: Sequence[Device]) -> Lo
     build.use_shardy_partitioner = True
     build.allow_spmd_sharding_propagation_to_output = [True]
     build.device_assignment = xc.DeviceAssignment.create(np.array([[d.id for d in devices]]))
-    return client.compile_and_load(module_text, xc.DeviceList(tuple(devices)), options)
+    return _compile_cached(client, module_text, xc.DeviceList(tuple(devices)), options)
 
 
 def output_hlo_shardings(executable: LoadedExecutable) -> list[Any]:
@@ -394,13 +394,21 @@ def compile(client: Any, module_text: str, device: Device,
     options = xc.CompileOptions()
     # Without an explicit assignment XLA runs the program on the client's first device.
     options.executable_build_options.device_assignment = xc.DeviceAssignment.create(np.array([[device.id]]))
-    if not host_callbacks:
-        return client.compile_and_load(module_text, xc.DeviceList((device,)), options)
+    if not host_callbacks:  # a program calling back into this process's Python functions is never cached
+        return _compile_cached(client, module_text, xc.DeviceList((device,)), options)
     from jaxlib.mlir import ir  # on first use, as for pretty printing below
 
     with _mlir_context():
         module = ir.Module.parse(module_text)
         return client.compile_and_load(module, xc.DeviceList((device,)), options, list(host_callbacks))
+
+
+def _compile_cached(client: Any, module_text: str, devices: Any, options: Any) -> LoadedExecutable:
+    """Compile through the persistent compilation cache (a plain compilation when no cache directory is set)."""
+    from jaxle_xla import compilation_cache  # not a cycle: the cache needs only jaxle_core
+
+    return compilation_cache.compile_or_load(
+        client, module_text, devices, options, lambda: client.compile_and_load(module_text, devices, options))
 
 
 def result_handler(aval: Any, device: Device) -> Any:
