@@ -158,8 +158,52 @@ CASES = {
     "constraint_rank_in_jit": lambda jax: _error(lambda: jax.jit(lambda a: _wsc(jax, a, "x", "y"))(X6)),
     "device_put_rank_in_jit": lambda jax: _error(lambda: jax.jit(lambda a: jax.device_put(a, _named(jax, "x", "y")))(
         X6)),
+    "one_device_in_shardings": lambda jax: _result(jax.jit(lambda a: a * 2, in_shardings=_one(jax, 3))(X)),
+    "one_device_in_shardings_move_committed": lambda jax: _result(jax.jit(
+        lambda a: a * 2, in_shardings=_one(jax, 3))(jax.device_put(X, jax.devices()[1]))),
+    "one_device_in_shardings_python_scalar": lambda jax: _result(jax.jit(
+        lambda a: a + 1, in_shardings=_one(jax, 3))(1.0)),
+    "one_device_out_shardings": lambda jax: _result(jax.jit(lambda a: a * 2, out_shardings=_one(jax, 5))(X)),
+    "one_device_in_shardings_agree": lambda jax: _result(jax.jit(add, in_shardings=(_one(jax, 3), None))(
+        X, jax.device_put(X, jax.devices()[3]))),
+    "one_device_in_shardings_differ": lambda jax: _error(
+        lambda: jax.jit(add, in_shardings=(_one(jax, 3), _one(jax, 2)))(X, X)),
+    "one_device_in_out_differ": lambda jax: _error(
+        lambda: jax.jit(lambda a: a * 2, in_shardings=_one(jax, 1), out_shardings=_one(jax, 5))(X)),
+    "one_device_outs_differ": lambda jax: _error(
+        lambda: jax.jit(lambda a: (a, a), out_shardings=(_one(jax, 3), _one(jax, 4)))(X)),
+    "one_device_committed_after": lambda jax: _error(
+        lambda: jax.jit(add, in_shardings=(_one(jax, 3), None))(X, jax.device_put(X, jax.devices()[5]))),
+    "one_device_committed_before": lambda jax: _error(
+        lambda: jax.jit(add, in_shardings=(None, _one(jax, 3)))(jax.device_put(X, jax.devices()[5]), X)),
+    "one_device_committed_with_out": lambda jax: _error(
+        lambda: jax.jit(add, out_shardings=_one(jax, 3))(jax.device_put(X, jax.devices()[5]), X)),
+    "nested_jit_out_shardings": lambda jax: _result(jax.jit(lambda a: _inner(jax)(a) + 1)(X)),
+    "nested_jit_result": lambda jax: _result(jax.jit(lambda a: _inner(jax)(a))(X)),
+    "nested_jit_in_shardings": lambda jax: _result(jax.jit(
+        lambda a: jax.jit(lambda b: b, in_shardings=_named(jax, "x"))(a))(X)),
+    "nested_jit_inspect": lambda jax: _inspected_value(jax, lambda a: _inner(jax)(a)),
 }
 X6 = np.arange(6.0, dtype=np.float32)
+
+
+def add(a, b):
+    return a + b
+
+
+def _one(jax, device: int):
+    return jax.sharding.SingleDeviceSharding(jax.devices()[device])
+
+
+def _inner(jax):
+    """A jit with shardings of its own, to be called inside another jit."""
+    return jax.jit(lambda a: a * 2, in_shardings=_named(jax, "x"), out_shardings=_named(jax, None, "y"))
+
+
+def _inspected_value(jax, f) -> str:
+    seen: list = []
+    jax.jit(lambda a: jax.debug.inspect_array_sharding(f(a), callback=lambda s: seen.append(str(s))))(X)
+    return "\n".join(seen)
 
 
 def _wsc(jax, value, *spec):

@@ -21,7 +21,15 @@ from jaxle_core.sharding import NamedSharding
 from jaxle_core.staging import trace_to_jaxpr
 from jaxle_xla import _jaxlib, clients, sharded_array, transfer_guard
 from jaxle_xla.array import XlaArray
-from jaxle_xla.executable import Executable, PerDeviceExecutable, Program, host_buffer, placement
+from jaxle_xla.executable import (
+    Executable,
+    PerDeviceExecutable,
+    PinnedExecutable,
+    Program,
+    host_buffer,
+    one_device_of,
+    placement,
+)
 from jaxle_xla.spmd import FollowShardings, SpmdFunction, has_sharded_argument, jaxpr_mesh, params_mesh
 
 _HOST_COPY_BYTES = 4096
@@ -115,6 +123,8 @@ class XlaBackend:
         spec = (closed_jaxpr, name, donated_invars, keep_unused)
         if any(isinstance(s, NamedSharding) for s in (*in_shardings, *out_shardings)) or jaxpr_mesh(closed_jaxpr):
             return SpmdFunction(*spec, in_shardings or None, out_shardings or None)
+        if device is None and any(one_device_of(s) is not None for s in (*in_shardings, *out_shardings)):
+            return PinnedExecutable(*spec, in_shardings, out_shardings)
         executable = PerDeviceExecutable(*spec, device)
         if device is None and not clients.has_one_device():
             return FollowShardings(executable, *spec)

@@ -15,6 +15,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, physicalize, wrap_physical
 from jaxle_core.lax.tokens import AbstractToken, Token, create_token_p
+from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib, clients, transfer_guard
 from jaxle_xla.array import XlaArray
 from jaxle_xla.lowering import lower_module
@@ -321,6 +322,62 @@ class PerDeviceExecutable:
 
     def memory_analysis(self) -> Any:
         return self._any().memory_analysis()
+
+
+def one_device_of(sharding: Any) -> _jaxlib.Device | None:
+    """The device a sharding of a single device (a SingleDeviceSharding) names, else None."""
+    if sharding is None or isinstance(sharding, NamedSharding):
+        return None
+    devices = sharding._device_assignment
+    return devices[0] if len(devices) == 1 else None
+
+
+def _device_text(device: _jaxlib.Device) -> str:
+    return f"with device ids [{device.id}] on platform {device.platform.upper()}"
+
+
+class PinnedExecutable:
+    """A jitted function whose ``in_shardings``/``out_shardings`` are SingleDeviceShardings of one device: it runs
+    there, its results committed; arguments with an in_sharding are moved there, and JAX's error refuses an
+    argument without one that is committed to another device."""
+
+    def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
+                 in_shardings: Sequence[Any], out_shardings: Sequence[Any]):
+        given = [("ARG_SHARDING", one_device_of(s)) for s in in_shardings] + [
+            ("explicit output sharding", one_device_of(s)) for s in out_shardings]
+        given = [(kind, device) for kind, device in given if device is not None]
+        (first_kind, self.device), *rest = given
+        for kind, device in rest:
+            if device != self.device:
+                raise ValueError(f"Received incompatible devices for jitted computation. Got {first_kind} "
+                                 f"{_device_text(self.device)} and {kind} {_device_text(device)}")
+        self._first_kind = first_kind
+        self._free = [one_device_of(s) is None for s in in_shardings] if in_shardings else None
+        # the first argument with an in_sharding of its own (JAX words its error differently after it)
+        self._first_given = next((i for i, free in enumerate(self._free or []) if not free), None)
+        self._debug_info = closed.jaxpr.debug_info
+        self._per_device = PerDeviceExecutable(closed, name, donated, keep_unused, self.device)
+        self._name = name
+
+    def __call__(self, *args: Any) -> list[XlaArray]:
+        for i, free in enumerate(self._free or [True] * len(args)):
+            x = args[i].physical if isinstance(args[i], ExtendedArray) else args[i]
+            if free and type(x) is XlaArray and x._committed and _jaxlib.buffer_device(x._buffer) != self.device:
+                device = _jaxlib.buffer_device(x._buffer)
+                # after an argument with an in_sharding, JAX names this argument's device twice
+                other = device if self._first_given is not None and self._first_given < i else self.device
+                argument = _incompatible_devices(args, (i,), self._name, self._debug_info)
+                raise ValueError(f"{argument} and {self._first_kind} {_device_text(other)}")
+        return self._per_device(*args)
+
+    def as_text(self) -> str:
+        return self._per_device.as_text()
+
+    def cost_analysis(self) -> dict:
+        return self._per_device.cost_analysis()
+
+    def memory_analysis(self) -> Any:
+        return self._per_device.memory_analysis()
 
 
 def placement(args: Sequence[Any], name: str, debug_info: Any = None) -> _jaxlib.Device:

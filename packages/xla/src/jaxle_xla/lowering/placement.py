@@ -1,9 +1,11 @@
 """Lowering of ``stage``, ``device_put``, ``sharding_constraint`` and ``reshard``: each is the operand itself,
 except a constraint (or reshard) to a NamedSharding in a partitioned program, which becomes Shardy's
 ``sdy.sharding_constraint`` (JAX writes one over an empty mesh for a single device's sharding, which changes
-nothing)."""
+nothing). ``constrain`` is that constraint, for other lowerings."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from jaxle_core.lax.placement import device_put_p, reshard_p, sharding_constraint_p, stage_p
 from jaxle_core.sharding import NamedSharding
@@ -20,6 +22,11 @@ def _identity(ctx: LoweringContext, x: Value, **params) -> Value:
 @register_lowering(sharding_constraint_p)
 def _sharding_constraint(ctx: LoweringContext, x: Value, *, sharding, unconstrained_dims=frozenset(),
                          **params) -> Value:
+    return constrain(ctx, x, sharding, unconstrained_dims)
+
+
+def constrain(ctx: LoweringContext, x: Value, sharding: Any, unconstrained_dims: frozenset = frozenset()) -> Value:
+    """``x`` constrained to ``sharding`` in a partitioned program (unchanged on one device)."""
     if not isinstance(sharding, NamedSharding) or ctx.module.mesh is None:
         return x
     text = sdy_sharding_text(sharding, x.aval.ndim, ctx.module.mesh_symbol(sharding.mesh), unconstrained_dims)
@@ -28,7 +35,7 @@ def _sharding_constraint(ctx: LoweringContext, x: Value, *, sharding, unconstrai
 
 @register_lowering(reshard_p)
 def _reshard(ctx: LoweringContext, x: Value, *, dst_sharding) -> Value:
-    return _sharding_constraint(ctx, x, sharding=dst_sharding)
+    return constrain(ctx, x, dst_sharding)
 
 
 @register_lowering(device_put_p)
