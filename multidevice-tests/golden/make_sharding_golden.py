@@ -11,6 +11,7 @@ message); the test runs the same functions with jaxle and compares the texts.
 import importlib
 import json
 import pathlib
+import re
 import sys
 
 import numpy as np
@@ -183,8 +184,25 @@ CASES = {
     "nested_jit_in_shardings": lambda jax: _result(jax.jit(
         lambda a: jax.jit(lambda b: b, in_shardings=_named(jax, "x"))(a))(X)),
     "nested_jit_inspect": lambda jax: _inspected_value(jax, lambda a: _inner(jax)(a)),
+    "lowered_in_out_shardings": lambda jax: _annotations(jax.jit(
+        lambda a, b: a * 2 + b, in_shardings=(_named(jax, "x", "y"), None), out_shardings=_named(jax, None, "y"))
+        .lower(X, X)),
+    "lowered_sharded_argument": lambda jax: _annotations(jax.jit(lambda a: a * 2).lower(_put(jax, X, "x"))),
+    "lowered_constraint": lambda jax: _annotations(jax.jit(lambda a: _wsc(jax, a * 2, "y")).lower(X)),
+    "lowered_replicated": lambda jax: _annotations(jax.jit(lambda a: a * 2, in_shardings=_named(jax)).lower(X)),
+    "lowered_set_mesh_spec": lambda jax: _with_mesh(jax, lambda: _annotations(jax.jit(
+        lambda a: a * 2, in_shardings=jax.sharding.PartitionSpec(None, "y")).lower(X))),
+    "lowered_nested_jit": lambda jax: _annotations(jax.jit(lambda a: _inner(jax)(a) + 1).lower(X)),
+    "lowered_one_device": lambda jax: _annotations(jax.jit(lambda a: a * 2).lower(X)),
 }
 X6 = np.arange(6.0, dtype=np.float32)
+_ANNOTATION = re.compile(r"mhlo\.num_partitions = \d+|sdy\.mesh @\w+ = <\[[^\]]*\]>|#sdy\.sharding<[^>]*>"
+                         r"|sdy\.sharding_constraint %\S+ (<[^>]*>)")
+
+
+def _annotations(lowered) -> str:
+    """The sharding annotations of a lowered program's text, in order (a constraint without its operand)."""
+    return "\n".join(m.group(1) or m.group(0) for m in _ANNOTATION.finditer(lowered.as_text()))
 
 
 def add(a, b):

@@ -34,8 +34,10 @@ class Backend(Protocol):
         (one per input and output, None where free; empty when none was asked for) lay them out over devices."""
 
     def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool] = (),
-                   keep_unused: bool = False) -> str:
-        """The backend's program text for ``closed_jaxpr`` (StableHLO for XLA)."""
+                   keep_unused: bool = False, in_shardings: Sequence[Any] = (),
+                   out_shardings: Sequence[Any] = ()) -> str:
+        """The backend's program text for ``closed_jaxpr`` (StableHLO for XLA); the shardings (as for ``compile``)
+        annotate its inputs and outputs."""
 
     def compiler_ir(self, program_text: str, dialect: str | None) -> Any:
         """The program ``lower_text`` gave as the compiler's IR object for ``dialect`` (None: the backend's own);
@@ -109,7 +111,8 @@ class ReferenceBackend:
 
         return run
 
-    def lower_text(self, closed_jaxpr, name, donated_invars=(), keep_unused=False):
+    def lower_text(self, closed_jaxpr, name, donated_invars=(), keep_unused=False, in_shardings=(),
+                   out_shardings=()):
         return str(closed_jaxpr)
 
     def device_put(self, x, device=None, weak_type=False):

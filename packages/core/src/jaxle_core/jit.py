@@ -46,7 +46,7 @@ from jaxle_core.core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Primitive, Tr
 from jaxle_core.jaxpr_util import call_primitives, check_jaxpr, dce_jaxpr, dce_rules
 from jaxle_core.mesh import get_mesh
 from jaxle_core.pretty import Doc, PpContext, pp_eqn_generic, pp_eqn_rules
-from jaxle_core.sharding import flat_jit_shardings
+from jaxle_core.sharding import NamedSharding, flat_jit_shardings
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 from jaxle_tree.equality_errors import equality_errors
 
@@ -239,8 +239,9 @@ class Traced:
     """The result of ``jit(f).trace(...)``: the jaxpr and what is needed to lower it."""
 
     def __init__(self, wrapped: JitWrapped, jaxpr: ClosedJaxpr, in_tree: Any, out_tree: Any,
-                 donated: tuple[bool, ...], shardings: dict | None = None):
+                 donated: tuple[bool, ...], shardings: dict | None = None, arg_layouts: Sequence[Any] = ()):
         self._wrapped = wrapped
+        self._arg_layouts = list(arg_layouts)  # the NamedShardings of arguments laid out over a mesh, else None
         self.jaxpr = jaxpr
         self.in_tree = in_tree  # of (args, kwargs) without the static arguments
         self.out_tree = out_tree
@@ -278,7 +279,9 @@ class Lowered:
 
             jaxpr, ref_consts = discharged_program(jaxpr)
             donated = (True,) * len(ref_consts) + donated
-        return self._backend.lower_text(jaxpr, traced._wrapped.__name__, donated, traced._wrapped.keep_unused)
+        extra = len(jaxpr.in_avals) - len(traced.jaxpr.in_avals)
+        return self._backend.lower_text(jaxpr, traced._wrapped.__name__, donated, traced._wrapped.keep_unused,
+                                        **_annotations(traced, extra))
 
     def compiler_ir(self, dialect: str | None = None) -> Any:
         """The program as the backend's IR object: on XLA an MLIR module (``dialect`` None or 'stablehlo') or
@@ -290,6 +293,26 @@ class Lowered:
         executable = compile_jaxpr(self._backend, traced.jaxpr, traced._wrapped.__name__, traced._donated,
                                    traced._wrapped.keep_unused, self._device, **traced._shardings)
         return Compiled(executable, traced)
+
+
+def _layout_over_mesh(x: Any) -> Any:
+    """The NamedSharding of an argument (an array, or a ShapeDtypeStruct given one), else None."""
+    if isinstance(x, core.Tracer):
+        return None
+    sharding = getattr(x, "sharding", None)
+    return sharding if isinstance(sharding, NamedSharding) else None
+
+
+def _annotations(traced: Traced, extra: int) -> dict:
+    """The shardings annotating a lowered program's ``extra`` leading inputs (none), its arguments (the
+    in_shardings given, else the layouts of arguments over a mesh) and its results (the out_shardings)."""
+    given = traced._shardings.get("in_shardings") or [None] * len(traced.jaxpr.in_avals)
+    layouts = traced._arg_layouts or [None] * len(given)
+    inputs = [g if g is not None else layout for g, layout in zip(given, layouts)]
+    if not any(s is not None for s in inputs) and not traced._shardings:
+        return {}
+    return {"in_shardings": (None,) * extra + tuple(inputs),
+            "out_shardings": tuple(traced._shardings.get("out_shardings") or ())}
 
 
 def _uses_refs(closed: ClosedJaxpr) -> bool:
@@ -578,8 +601,9 @@ class JitWrapped:
 
     def trace(self, *args, **kwargs) -> Traced:
         """The traced stage; arguments may be abstract (anything with ``shape`` and ``dtype``)."""
-        entry, _ = self._trace_general(args, kwargs, abstract_argument_aval)
-        return Traced(self, entry.jaxpr, entry.in_tree, entry.out_tree, entry.donated, entry.shardings())
+        entry, flat = self._trace_general(args, kwargs, abstract_argument_aval)
+        return Traced(self, entry.jaxpr, entry.in_tree, entry.out_tree, entry.donated, entry.shardings(),
+                      [_layout_over_mesh(x) for x in flat])
 
     def lower(self, *args, **kwargs) -> Lowered:
         return self.trace(*args, **kwargs).lower()

@@ -462,7 +462,7 @@ def cost_analysis(executable: LoadedExecutable) -> dict:
 @functools.cache
 def _mlir_context():
     from jaxlib.mlir import ir
-    from jaxlib.mlir._mlir_libs import _chlo, _jax_mlir_ext, _stablehlo
+    from jaxlib.mlir._mlir_libs import _chlo, _jax_mlir_ext, _sdy, _stablehlo
 
     registry = ir.DialectRegistry()
     _jax_mlir_ext.register_dialects(registry)
@@ -471,6 +471,7 @@ def _mlir_context():
     context.load_all_available_dialects()
     _stablehlo.register_dialect(context)
     _chlo.register_dialect(context)
+    _sdy.register_dialect(context)  # Shardy's meshes and shardings, in partitioned programs
     return context
 
 

@@ -30,7 +30,7 @@ from jaxle_xla.executable import (
     one_device_of,
     placement,
 )
-from jaxle_xla.spmd import FollowShardings, SpmdFunction, has_sharded_argument, jaxpr_mesh, params_mesh
+from jaxle_xla.spmd import FollowShardings, SpmdFunction, concrete_mesh, has_sharded_argument, jaxpr_mesh, params_mesh
 
 _HOST_COPY_BYTES = 4096
 _WEAK_SCALARS_KEPT = 1024
@@ -131,9 +131,15 @@ class XlaBackend:
         return executable.direct  # one device: skip the per-device lookup on every call
 
     def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool] = (),
-                   keep_unused: bool = False) -> str:
-        """The StableHLO module of ``closed_jaxpr``, every constant inline, in MLIR's readable form."""
-        return _jaxlib.pretty_module(Program(closed_jaxpr, name, donated_invars, keep_unused, hoist=False).text)
+                   keep_unused: bool = False, in_shardings: Sequence[Any] = (),
+                   out_shardings: Sequence[Any] = ()) -> str:
+        """The StableHLO module of ``closed_jaxpr``, every constant inline, in MLIR's readable form; partitioned
+        (its boundary annotated with Shardy shardings) when shardings over a mesh are asked for or inside."""
+        named = [s for s in (*in_shardings, *out_shardings) if isinstance(s, NamedSharding)]
+        mesh = named[0].mesh if named else jaxpr_mesh(closed_jaxpr)
+        program = Program(closed_jaxpr, name, donated_invars, keep_unused, hoist=False, mesh=concrete_mesh(mesh),
+                          arg_shardings=in_shardings, result_shardings=out_shardings)
+        return _jaxlib.pretty_module(program.text)
 
     def compiler_ir(self, program_text: str, dialect: str | None) -> Any:
         return _jaxlib.compiler_ir(program_text, dialect)

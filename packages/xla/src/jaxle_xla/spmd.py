@@ -28,7 +28,7 @@ from jaxle_xla.array import XlaArray
 from jaxle_xla.executable import Executable, Program
 from jaxle_xla.sharding import named_from_hlo
 
-__all__ = ["FollowShardings", "SpmdFunction", "has_sharded_argument", "jaxpr_mesh", "params_mesh"]
+__all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "has_sharded_argument", "jaxpr_mesh", "params_mesh"]
 
 
 def _physical(x: Any) -> Any:
@@ -72,7 +72,7 @@ def params_mesh(params: dict) -> Mesh | None:
     return next(_meshes_of_params(params), None)
 
 
-def _concrete(mesh: Mesh | AbstractMesh | None) -> Mesh | None:
+def concrete_mesh(mesh: Mesh | AbstractMesh | None) -> Mesh | None:
     """``mesh``, or for an abstract mesh (a PartitionSpec constraint under ``set_mesh``) the mesh set."""
     if not isinstance(mesh, AbstractMesh):
         return mesh
@@ -101,7 +101,7 @@ class SpmdFunction:
         self._in = list(in_shardings or [None] * len(closed.in_avals))
         self._out = list(out_shardings or [None] * len(closed.out_avals))
         named = [s for s in self._in + self._out if isinstance(s, NamedSharding)]
-        self._mesh = _concrete(named[0].mesh if named else jaxpr_mesh(closed))
+        self._mesh = concrete_mesh(named[0].mesh if named else jaxpr_mesh(closed))
         self._compiled: dict[tuple, SpmdExecutable] = {}
 
     def __call__(self, *args: Any) -> list[Any]:
