@@ -6,10 +6,12 @@ of their nonzero positions and a Python boolean becomes a new axis of the operan
 Indexing then takes one of three routes, as in JAX:
 
 - static integers (in bounds) and slices: ``slice``, ``rev``, ``squeeze`` and ``broadcast_in_dim``;
-- with traced scalars or out-of-bounds integers and unit-step slices: one ``dynamic_slice`` (starts clamped);
+- with traced scalars, out-of-bounds integers or ``jax.ds`` dynamic slices, and unit steps: one ``dynamic_slice``
+  (starts clamped);
 - anything else: one ``gather`` (``gather_plan``), whose index array also serves ``scatter`` for ``.at[]``.
 
-Indices are wrapped (``i + size`` for a negative ``i``) before they are used, and advanced indices follow NumPy's
+Indices are wrapped (``i + size`` for a negative ``i``) before they are used (but the start of a ``jax.ds`` slice
+only on the ``dynamic_slice`` route), and advanced indices follow NumPy's
 placement rule: their broadcast dimensions replace the indexed ones when they are adjacent, else lead the result.
 """
 
@@ -30,6 +32,8 @@ from jaxle_core.errors import NonConcreteBooleanIndexError
 from jaxle_core.lax import elementwise as lax_elementwise
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
+from jaxle_core.lax.identity import copy_p
+from jaxle_core.lax.refs import Slice
 from jaxle_numpy import creation
 
 __all__: list[str] = []
@@ -41,6 +45,7 @@ class Kind(enum.Enum):
     STATIC_INT = 2
     TRACED_INT = 3
     ARRAY = 4
+    DYNAMIC_SLICE = 5  # a ``jax.ds`` slice: ``size`` elements every ``stride`` from a static or traced start
 
 
 @dataclasses.dataclass(frozen=True)
@@ -111,6 +116,8 @@ def _read_item(item: Any, position: int, canonical: dict[int, np.ndarray]) -> li
         return [("ellipsis", None)]
     if isinstance(item, slice):
         return [(Kind.SLICE, _static_slice(item, position))]
+    if isinstance(item, Slice):
+        return [(Kind.DYNAMIC_SLICE, item)]
     if isinstance(item, (bool, np.bool_)):
         return [("bool", bool(item))]
     if _is_static_int(item):
@@ -218,7 +225,7 @@ def slice_bounds(item: slice, size: int) -> tuple[int, int, int]:
 def is_static(parsed: ParsedIndex) -> bool:
     """Whether ``lax.slice`` does it: static integers in bounds and slices only."""
     for item in parsed.items:
-        if item.kind is Kind.TRACED_INT or item.kind is Kind.ARRAY:
+        if item.kind in (Kind.TRACED_INT, Kind.ARRAY, Kind.DYNAMIC_SLICE):
             return False
         if item.kind is Kind.STATIC_INT and not -parsed.shape[item.dim] <= item.value < parsed.shape[item.dim]:
             return False
@@ -234,7 +241,7 @@ def selects_everything(parsed: ParsedIndex) -> bool:
 def is_dynamic_slice(parsed: ParsedIndex) -> bool:
     """Whether one ``dynamic_slice`` does it: no arrays, and every slice of unit step."""
     for item in parsed.items:
-        if item.kind is Kind.ARRAY:
+        if item.kind is Kind.ARRAY or (item.kind is Kind.DYNAMIC_SLICE and item.value.stride != 1):
             return False
         if item.kind is Kind.SLICE and abs(slice_bounds(item.value, parsed.shape[item.dim])[1]) != 1:
             return False
@@ -251,7 +258,7 @@ def _finish_slicing(x, parsed: ParsedIndex, reversed_dims: list[int], squeezed: 
 
 def _output_items(parsed: ParsedIndex) -> list[Item]:
     """The items that leave a dimension in a sliced result, in order (integers leave none)."""
-    return [item for item in parsed.items if item.kind in (Kind.NEWAXIS, Kind.SLICE)]
+    return [item for item in parsed.items if item.kind in (Kind.NEWAXIS, Kind.SLICE, Kind.DYNAMIC_SLICE)]
 
 
 def _insert_new_axes(x, new_axes: list[int]):
@@ -317,6 +324,13 @@ def dynamic_slice(x, parsed: ParsedIndex):
             starts[item.dim] = item.value if one_dim else _int32_start(item.value)
             sizes[item.dim] = 1
             squeezed.append(item.dim)
+            continue
+        if item.kind is Kind.DYNAMIC_SLICE:
+            # a static start stays a Python int on a 1-D operand (wrapped by dynamic_slice on the host)
+            start = item.value.start
+            starts[item.dim] = start if len(shape) == 1 else _int32_start(
+                operator.index(start) if _is_static_int(start) else start)
+            sizes[item.dim] = item.value.size
             continue
         start, step, count = slice_bounds(item.value, shape[item.dim])
         starts[item.dim] = np.asarray(start if step > 0 else (start - count + 1 if count else 0), np.int32)
@@ -411,6 +425,15 @@ def _broadcast_shapes(shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
         raise ValueError(f"Incompatible shapes for broadcasting: shapes={list(shapes)}") from None
 
 
+def _dynamic_slice_start(dslice: Slice, dtype: np.dtype):
+    """The start of a ``jax.ds`` slice in a gather or scatter, in the index dtype and not wrapped (as JAX's); a
+    traced start of a strided slice is copied first, as JAX stages it."""
+    if _is_static_int(dslice.start):
+        return np.asarray(dslice.start, dtype)
+    start = dslice.start if dslice.stride == 1 else copy_p.bind(dslice.start)
+    return _to_dtype(start, dtype)
+
+
 def gather_plan(parsed: ParsedIndex, wrap_negative_indices: bool = True) -> GatherPlan:
     """The gather of ``x[index]`` (see the module's docstring)."""
     shape = parsed.shape
@@ -492,15 +515,19 @@ def gather_plan(parsed: ParsedIndex, wrap_negative_indices: bool = True) -> Gath
         elif item.kind is Kind.TRACED_INT:
             index_dimension(item.dim, _to_dtype(wrapped[k], dtype), ())
         else:
-            start, step, count = slice_bounds(item.value, shape[item.dim])
+            if item.kind is Kind.DYNAMIC_SLICE:
+                start, step, count = _dynamic_slice_start(item.value, dtype), item.value.stride, item.value.size
+            else:
+                start, step, count = slice_bounds(item.value, shape[item.dim])
+                start = np.asarray(start, dtype)
             if step == 1:
-                if not (start == 0 and count == shape[item.dim]):
-                    components.append((np.asarray(start, dtype), ()))
+                if not (isinstance(start, np.ndarray) and start == 0 and count == shape[item.dim]):
+                    components.append((start, ()))
                     start_map.append(item.dim)
                 slice_sizes[item.dim] = count
                 offset_dims.append(gather_dim)
             else:
-                positions = lax_elementwise.add(np.asarray(start, dtype), lax_elementwise.mul(
+                positions = lax_elementwise.add(start, lax_elementwise.mul(
                     np.asarray(step, dtype), lax_structural.iota(dtype, count)))
                 if step < 0:
                     positions = lax_structural.rev(positions, (0,))

@@ -1,8 +1,8 @@
 """Machinery shared by the jnp golden generators beside this file and by the tests that replay them.
 
 A generator (``make_<family>_golden.py``) defines ``CASES``: case name -> ``build(m) -> (function, args)``, where
-``m`` offers ``numpy``, ``lax``, ``make_jaxpr``, ``jit``, ``vmap`` and ``grad`` (the ``jax`` module does; tests use
-``jaxle_namespace()``). It is run with JAX 0.10.2 in its own environment:
+``m`` offers ``numpy``, ``lax``, ``make_jaxpr``, ``jit``, ``vmap``, ``grad`` and ``ds`` (the ``jax`` module does;
+tests use ``jaxle_namespace()``). It is run with JAX 0.10.2 in its own environment:
 
     /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_<family>_golden.py jax
 
@@ -36,10 +36,11 @@ def jaxle_namespace() -> types.SimpleNamespace:
     """What a generator's ``build`` gets from jaxle: core's transforms with jaxle_numpy as ``numpy``."""
     import jaxle_core
     import jaxle_numpy
+    from jaxle_core.lax.refs import ds
 
     return types.SimpleNamespace(numpy=jaxle_numpy, lax=jaxle_core.lax, make_jaxpr=jaxle_core.make_jaxpr,
                                  jit=jaxle_core.jit, vmap=jaxle_core.vmap, grad=jaxle_core.grad,
-                                 jvp=jaxle_core.jvp, vjp=jaxle_core.vjp, config=jaxle_core.config)
+                                 jvp=jaxle_core.jvp, vjp=jaxle_core.vjp, config=jaxle_core.config, ds=ds)
 
 
 def no_args_case(fn):
