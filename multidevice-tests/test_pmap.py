@@ -103,3 +103,17 @@ def test_values_the_seed_api_reference_prints():
     np.testing.assert_allclose(np.asarray(first_six), [0.0, 0.06666667, 0.13333333, 0.2, 0.26666667, 0.33333333],
                                rtol=1e-6)
     np.testing.assert_array_equal(np.asarray(last_two), [13.0, 13.0])
+
+
+def test_pmap_result_serves_a_pmap_of_another_axis_without_moving():
+    """As in JAX, an array laid out alike under another mesh axis name keeps its buffers: deleting the pmap's
+    result deletes the relabelled array too, and a pmap naming its axis differently reads it in place."""
+    from jaxle.sharding import Mesh, NamedSharding, PartitionSpec
+
+    doubled = jax.pmap(lambda a: a * 2)(np.arange(8.0, dtype=np.float32))
+    total = jax.pmap(lambda a: jax.lax.psum(a, "i"), "i")(doubled)
+    np.testing.assert_array_equal(np.asarray(total), np.full(8, 56.0, np.float32))
+    relabelled = jax.device_put(doubled, NamedSharding(Mesh(np.array(jax.devices()), ("j",)), PartitionSpec("j")))
+    np.testing.assert_array_equal(np.asarray(relabelled), np.arange(8.0) * 2)
+    doubled.delete()
+    assert relabelled.is_deleted()

@@ -57,6 +57,16 @@ def _process_mesh(available: tuple, size: int, name: Any) -> Mesh:
     return mesh
 
 
+@functools.lru_cache(maxsize=64)
+def _placement(available: tuple, size: int, name: Any, flat_axes: tuple, devices_given: bool
+               ) -> tuple[Mesh, list[NamedSharding], bool]:
+    """The mesh of one call, each flat argument's sharding, and whether the run has several processes (made
+    once per layout: building them is most of a call's work in Python)."""
+    processes = not devices_given and _mesh(available, name).is_multi_process
+    mesh = _process_mesh(available, size, name) if processes else _mesh(available[:size], name)
+    return mesh, [NamedSharding(mesh, _mapped_spec(a, name)) for a in flat_axes], processes
+
+
 def _mapped_spec(axis: int | None, name: Any) -> PartitionSpec:
     return PartitionSpec() if axis is None else PartitionSpec(*([None] * axis), name)
 
@@ -161,13 +171,11 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
         size = sizes[0] if axis_size is None else axis_size
         backend = backend_module.current_backend()
         available = tuple(devices) if devices is not None else tuple(backend.devices())
-        processes = devices is None and _mesh(available, name).is_multi_process
-        mesh = _process_mesh(available, size, name) if processes else _mesh(available[:size], name)
-        shardings = [NamedSharding(mesh, _mapped_spec(a, name)) for a in flat_axes]
+        mesh, shardings, processes = _placement(available, size, name, flat_axes, devices is not None)
         if processes:  # each process's arguments are its own devices' slices of the global ones
             flat = [backend.from_process_local(x, sharding) for x, sharding in zip(flat, shardings)]
         for x, sharding in zip(flat, shardings):
-            check_divisible(get_aval(x), sharding.spec, mesh, str(sharding))
+            check_divisible(get_aval(x), sharding.spec, mesh, sharding)
         if mesh.size > 1 and not any(isinstance(x, Tracer) for x in flat):
             # Each device gets its slice directly, as the program's arguments are split.
             flat = [backend.device_put(x, sharding, get_aval(x).weak_type) for x, sharding in zip(flat, shardings)]

@@ -71,7 +71,7 @@ def full_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh | AbstractMesh)
     return aval.update(shape=tuple(d * f for d, f in zip(aval.shape, factors)))
 
 
-def check_divisible(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh, sharding: str) -> None:
+def check_divisible(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh, sharding: object) -> None:
     """JAX's IndivisibleError, naming ``sharding``, when the axes of ``spec`` do not divide ``aval``'s dimensions."""
     factors = _dim_factors(spec, aval.ndim, mesh)
     for dim, (size, factor) in enumerate(zip(aval.shape, factors)):

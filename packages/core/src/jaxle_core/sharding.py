@@ -126,7 +126,11 @@ class NamedSharding(Sharding):
         return tuple(entries)
 
     def _key(self) -> tuple:
-        return (self.mesh, self._trimmed_spec(), self.spec.unreduced, self.memory_kind)
+        # computed once: shardings are compared and hashed on every sharded call, and never change
+        key = self.__dict__.get("_cached_key")
+        if key is None:
+            key = self._cached_key = (self.mesh, self._trimmed_spec(), self.spec.unreduced, self.memory_kind)
+        return key
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, NamedSharding) and (self is other or self._key() == other._key())

@@ -30,6 +30,7 @@ from jaxle_xla.executable import (
     one_device_of,
     placement,
 )
+from jaxle_xla.sharding import same_placement
 from jaxle_xla.spmd import FollowShardings, SpmdFunction, concrete_mesh, has_sharded_argument, jaxpr_mesh, params_mesh
 
 _HOST_COPY_BYTES = 4096
@@ -192,10 +193,14 @@ class XlaBackend:
         aval = get_aval(x)
         if weak_type != aval.weak_type and not isinstance(x, Array):
             aval = aval.update(weak_type=weak_type)
-        if type(x) is XlaArray and x._sharding == sharding:
-            return x
-        if type(x) is XlaArray and x._sharding is not None and x._sharding.is_equivalent_to(sharding, aval.ndim):
-            return XlaArray(x._buffer, aval, True, sharding)  # the same blocks on the same devices: no copy
+        if type(x) is XlaArray and x._sharding is not None and same_placement(x._sharding, sharding, aval.ndim):
+            if x._sharding == sharding:
+                return x
+            # the same buffers under the new sharding's name (as a pmap's output fed to a pmap of another axis)
+            x._check_alive()
+            relabelled = XlaArray(x._buffer, x.aval, True, sharding)
+            relabelled._host = x._host
+            return relabelled
         value = np.asarray(x._value if isinstance(x, Array) else x, dtype=aval.dtype)
         return XlaArray(sharded_array.put(value, aval, sharding), aval, True, sharding)
 

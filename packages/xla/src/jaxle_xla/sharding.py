@@ -23,7 +23,7 @@ from jaxle_core.sharding import NamedSharding, Sharding
 from jaxle_xla import _jaxlib, clients
 
 __all__ = ["SingleDeviceSharding", "gspmd_sharding", "hlo_sharding_text", "make_mesh", "make_single_device_sharding",
-           "mesh_text", "named_from_hlo", "reshard", "sdy_sharding_text"]
+           "mesh_text", "named_from_hlo", "reshard", "same_placement", "sdy_sharding_text"]
 
 SingleDeviceSharding = _jaxlib.DeviceSharding
 Sharding.register(SingleDeviceSharding)
@@ -54,6 +54,16 @@ def gspmd_sharding(sharding: NamedSharding, ndim: int) -> Any:
     """The jaxlib sharding of an array of rank ``ndim`` laid out by ``sharding``."""
     return _jaxlib.gspmd_sharding(sharding.mesh._flat_devices_tuple,
                                   _jaxlib.hlo_sharding(hlo_sharding_text(sharding, ndim)))
+
+
+@functools.lru_cache(maxsize=1024)
+def same_placement(first: NamedSharding, second: NamedSharding, ndim: int) -> bool:
+    """Whether both lay a rank-``ndim`` array's buffers out alike (same devices in order, same tiles), so that an
+    array of one serves as an array of the other without moving; their meshes may name their axes differently."""
+    if first.mesh._flat_devices_tuple == second.mesh._flat_devices_tuple \
+            and hlo_sharding_text(first, ndim) == hlo_sharding_text(second, ndim):
+        return True
+    return first.is_equivalent_to(second, ndim)  # the same blocks on the same devices, however the meshes differ
 
 
 def mesh_text(mesh: Mesh) -> str:

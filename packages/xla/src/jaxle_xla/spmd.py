@@ -26,7 +26,7 @@ from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib, sharded_array
 from jaxle_xla.array import XlaArray
 from jaxle_xla.executable import Executable, Program
-from jaxle_xla.sharding import named_from_hlo
+from jaxle_xla.sharding import named_from_hlo, same_placement
 
 __all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "has_sharded_argument", "jaxpr_mesh", "params_mesh"]
 
@@ -207,7 +207,7 @@ class SpmdExecutable:
         """``x`` laid out as ``layout``: its own buffer when it already is, else its value put there."""
         if type(x) is XlaArray:
             x._check_alive()
-            if x._sharding is not None and x._sharding == layout:
+            if x._sharding is not None and same_placement(x._sharding, layout, aval.ndim):
                 return x._buffer
         value = x._value if isinstance(x, Array) else x
         if type(value) is not np.ndarray or value.dtype != aval.dtype:
