@@ -60,7 +60,8 @@ def cache_dir(tmp_path):
     events = []
 
     def listen(event, **kwargs):
-        events.append(event.rsplit("/", 1)[1])
+        if event.startswith("/jax/compilation_cache/"):
+            events.append(event.rsplit("/", 1)[1])
 
     monitoring.register_event_listener(listen)
     cc.set_cache_dir(str(tmp_path))
