@@ -336,7 +336,23 @@ def _device_text(device: _jaxlib.Device) -> str:
     return f"with device ids [{device.id}] on platform {device.platform.upper()}"
 
 
-class PinnedExecutable:
+class PerDeviceWrapper:
+    """A jitted function's callable around a PerDeviceExecutable (``_per_device``), whose compiled program its
+    stages report."""
+
+    _per_device: PerDeviceExecutable
+
+    def as_text(self) -> str:
+        return self._per_device.as_text()
+
+    def cost_analysis(self) -> dict:
+        return self._per_device.cost_analysis()
+
+    def memory_analysis(self) -> Any:
+        return self._per_device.memory_analysis()
+
+
+class PinnedExecutable(PerDeviceWrapper):
     """A jitted function whose ``in_shardings``/``out_shardings`` are SingleDeviceShardings of one device: it runs
     there, its results committed; arguments with an in_sharding are moved there, and JAX's error refuses an
     argument without one that is committed to another device."""
@@ -370,14 +386,6 @@ class PinnedExecutable:
                 raise ValueError(f"{argument} and {self._first_kind} {_device_text(other)}")
         return self._per_device(*args)
 
-    def as_text(self) -> str:
-        return self._per_device.as_text()
-
-    def cost_analysis(self) -> dict:
-        return self._per_device.cost_analysis()
-
-    def memory_analysis(self) -> Any:
-        return self._per_device.memory_analysis()
 
 
 def placement(args: Sequence[Any], name: str, debug_info: Any = None) -> _jaxlib.Device:

@@ -25,7 +25,7 @@ from jaxle_core.mesh import AbstractMesh, Mesh, PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib, sharded_array
 from jaxle_xla.array import XlaArray
-from jaxle_xla.executable import Executable, Program
+from jaxle_xla.executable import Executable, PerDeviceWrapper, Program
 from jaxle_xla.sharding import named_from_hlo, same_placement
 
 __all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "has_sharded_argument", "jaxpr_mesh", "params_mesh"]
@@ -227,7 +227,7 @@ def _physical_of(aval: Any) -> Any:
     return physical_aval(aval) if has_extended([aval]) else aval
 
 
-class FollowShardings:
+class FollowShardings(PerDeviceWrapper):
     """A jitted function's per-device executable, or its partitioned form when an argument spans several
     devices (as JAX's jit follows its committed arguments' shardings)."""
 
@@ -243,12 +243,3 @@ class FollowShardings:
         if self._partitioned is None:
             self._partitioned = SpmdFunction(*self._spec)
         return self._partitioned(*args)
-
-    def as_text(self) -> str:
-        return self._per_device.as_text()
-
-    def cost_analysis(self) -> dict:
-        return self._per_device.cost_analysis()
-
-    def memory_analysis(self) -> Any:
-        return self._per_device.memory_analysis()
