@@ -12,7 +12,8 @@ import pathlib
 import pytest
 
 import jaxle
-import jaxle.experimental.multihost_utils  # noqa: F401  (a submodule that, as in JAX, loads only when imported)
+import jaxle.example_libraries  # noqa: F401  (submodules that, as in JAX, load only when imported)
+import jaxle.experimental.multihost_utils  # noqa: F401
 
 NAMES = json.loads((pathlib.Path(__file__).parent / "golden" / "jax_names.json").read_text())
 

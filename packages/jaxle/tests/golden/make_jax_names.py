@@ -20,10 +20,18 @@ SUBMODULES = ["tree", "tree_util", "flatten_util", "dtypes", "errors", "typing",
               "extend.core", "extend.core.primitives", "extend.backend", "extend.linear_util", "interpreters",
               "interpreters.ad", "interpreters.batching", "interpreters.partial_eval", "interpreters.mlir",
               "distributed", "experimental.multihost_utils", "experimental.compilation_cache.compilation_cache",
-              "sharding"]
+              "sharding", "example_libraries", "example_libraries.stax", "example_libraries.optimizers"]
 # Submodules that import helpers (numpy, jax's internal modules) under public names: only the functions and
 # classes they define count.
 OWN_NAMES_ONLY = {"experimental.multihost_utils"}
+# Submodules whose public-looking names include the modules and helpers they import for their own code (typing
+# constructs, functools, JAX's internal list utilities): those are left out, everything the module defines or re-exports
+# as its API (initializers, activations, type aliases) stays.
+IMPORTED_HELPERS = {
+    "example_libraries.stax": set(),
+    "example_libraries.optimizers": {"Any", "Callable", "NamedTuple", "annotations", "map", "namedtuple", "partial",
+                                     "safe_map", "safe_zip", "unzip2", "zip"},
+}
 
 
 def kind(value) -> str:
@@ -43,6 +51,9 @@ def public_names(module_name: str, own_only: bool = False) -> dict[str, str]:
     names = [name for name in sorted(dir(namespace)) if not name.startswith("_")]
     if own_only:
         names = [name for name in names if getattr(getattr(namespace, name), "__module__", None) == module_name]
+    helpers = IMPORTED_HELPERS.get(module_name.partition(".")[2])
+    if helpers is not None:
+        names = [name for name in names if name not in helpers and not inspect.ismodule(getattr(namespace, name))]
     return {name: kind(getattr(namespace, name)) for name in names}
 
 
