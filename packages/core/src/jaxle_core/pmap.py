@@ -30,6 +30,7 @@ from jaxle_core.staging import DebugInfo
 __all__ = ["pmap"]
 
 PMAP_AXIS_NAME = "_internal_pmap_axis_name"
+_ARRANGEMENTS_KEPT = 64
 
 
 class _Plan(NamedTuple):
@@ -141,6 +142,25 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
         """``_fun`` jitted, donating the flat arguments ``donated`` (after the plan)."""
         return jit(_fun, static_argnums=0, donate_argnums=tuple(1 + i for i in donated))
 
+    def _arrangement(args: tuple, dynamic: tuple, kwargs: dict, flat: list, spec: tuple,
+                     static_positions_now: set) -> tuple[tuple, tuple[int, ...]]:
+        """Each flat argument's mapped axis, and the flat arguments donated: the same for every call whose
+        arguments have one tree structure and ranks (kept per structure, as working them out dominates a call)."""
+        flat_axes = tree.tree_leaves(tree.tree_broadcast(spec, dynamic, is_leaf=lambda x: x is None),
+                                     is_leaf=lambda x: x is None) + [0] * len(tree.tree_leaves(kwargs))
+        flat_axes = _normalized_axes(flat, flat_axes)
+        donated, start = [], 0
+        for position, arg in enumerate(args):
+            if position in static_positions_now:
+                continue
+            count = len(tree.tree_leaves(arg))
+            if position in donate_positions:
+                donated.extend(range(start, start + count))
+            start += count
+        return flat_axes, tuple(donated)
+
+    arrangements: dict[tuple, tuple] = {}
+
     @functools.wraps(fun)
     def pmapped(*args, **kwargs):
         static = tuple((i, args[i]) for i in sorted(p % len(args) for p in static_positions)) if args else ()
@@ -154,17 +174,13 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
                              f"specification {in_axes} for value tree {tree.tree_structure(dynamic)}.")
         spec = axes_spec if isinstance(axes_spec, tuple) else (axes_spec,) * len(dynamic)
         flat, in_tree = tree.tree_flatten((dynamic, kwargs))
-        flat_axes = tree.tree_leaves(tree.tree_broadcast(spec, dynamic, is_leaf=lambda x: x is None),
-                                     is_leaf=lambda x: x is None) + [0] * len(tree.tree_leaves(kwargs))
-        flat_axes = _normalized_axes(flat, flat_axes)
-        donated, start = [], 0
-        for position, arg in enumerate(args):
-            if position in static_positions_now:
-                continue
-            count = len(tree.tree_leaves(arg))
-            if position in donate_positions:
-                donated.extend(range(start, start + count))
-            start += count
+        key = (in_tree, len(args), tuple(get_aval(x).ndim for x in flat))
+        known = arrangements.get(key)
+        if known is None:
+            known = _arrangement(args, dynamic, kwargs, flat, spec, static_positions_now)
+            if len(arrangements) < _ARRANGEMENTS_KEPT:
+                arrangements[key] = known
+        flat_axes, donated = known
         sizes = [get_aval(x).shape[a] for x, a in zip(flat, flat_axes) if a is not None]
         if not sizes:
             raise ValueError("pmap requires at least one argument with a mapped axis.")
@@ -179,7 +195,7 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
         if mesh.size > 1 and not any(isinstance(x, Tracer) for x in flat):
             # Each device gets its slice directly, as the program's arguments are split.
             flat = [backend.device_put(x, sharding, get_aval(x).weak_type) for x, sharding in zip(flat, shardings)]
-        out = jitted(tuple(donated))(_Plan(mesh, in_tree, flat_axes, out_axes, static), *flat)
+        out = jitted(donated)(_Plan(mesh, in_tree, flat_axes, out_axes, static), *flat)
         return tree.tree_map(backend.process_local_part, out) if processes else out
 
     return pmapped

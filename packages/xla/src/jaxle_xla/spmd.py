@@ -9,6 +9,7 @@ out_shardings asked for), named over the mesh.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -136,8 +137,15 @@ class SpmdFunction:
                 _device_ids(x) if type(x) is XlaArray and x._committed else mesh_ids
             if ids != mesh_ids:
                 raise ValueError(_incompatible(args, i if anchor is None else anchor, i, name, closed))
-        replicated = NamedSharding(mesh, PartitionSpec())
+        if None not in chosen:
+            return tuple(chosen)
+        replicated = _replicated(mesh)
         return tuple(layout or replicated for layout in chosen)
+
+
+@functools.lru_cache(maxsize=64)
+def _replicated(mesh: Mesh) -> NamedSharding:
+    return NamedSharding(mesh, PartitionSpec())
 
 
 def _same_layout(sharding: Any, explicit: NamedSharding, ndim: int) -> bool:
