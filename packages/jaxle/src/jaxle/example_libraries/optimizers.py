@@ -114,20 +114,26 @@ def _first(state):
     return state[0]
 
 
+def _init_with_zeros(count: int) -> Callable:
+    """The init of an optimizer whose state is the parameters and ``count`` zero-initialized moments like them."""
+
+    def init(x0):
+        return (x0, *(jnp.zeros_like(x0) for _ in range(count)))
+
+    return init
+
+
 @optimizer
 def momentum(step_size: Schedule, mass: float):
     """Gradient descent with momentum ``mass``."""
     step_size = make_schedule(step_size)
-
-    def init(x0):
-        return x0, jnp.zeros_like(x0)
 
     def update(i, g, state):
         x, velocity = state
         velocity = mass * velocity + g
         return x - step_size(i) * velocity, velocity
 
-    return init, update, _first
+    return _init_with_zeros(1), update, _first
 
 
 @optimizer
@@ -135,24 +141,18 @@ def nesterov(step_size: Schedule, mass: float):
     """Gradient descent with Nesterov momentum ``mass``."""
     step_size = make_schedule(step_size)
 
-    def init(x0):
-        return x0, jnp.zeros_like(x0)
-
     def update(i, g, state):
         x, velocity = state
         velocity = mass * velocity + g
         return x - step_size(i) * (mass * velocity + g), velocity
 
-    return init, update, _first
+    return _init_with_zeros(1), update, _first
 
 
 @optimizer
 def adagrad(step_size, momentum=0.9):
     """Adagrad (steps scaled by the inverse root of the summed squared gradients), with momentum."""
     step_size = make_schedule(step_size)
-
-    def init(x0):
-        return x0, jnp.zeros_like(x0), jnp.zeros_like(x0)
 
     def update(i, g, state):
         x, g_sq, m = state
@@ -161,7 +161,7 @@ def adagrad(step_size, momentum=0.9):
         m = (1.0 - momentum) * (g * g_sq_inv_sqrt) + momentum * m
         return x - step_size(i) * m, g_sq, m
 
-    return init, update, _first
+    return _init_with_zeros(2), update, _first
 
 
 @optimizer
@@ -169,15 +169,12 @@ def rmsprop(step_size, gamma=0.9, eps=1e-8):
     """RMSProp: steps scaled by the root of a running mean of squared gradients."""
     step_size = make_schedule(step_size)
 
-    def init(x0):
-        return x0, jnp.zeros_like(x0)
-
     def update(i, g, state):
         x, avg_sq_grad = state
         avg_sq_grad = avg_sq_grad * gamma + jnp.square(g) * (1.0 - gamma)
         return x - step_size(i) * g / jnp.sqrt(avg_sq_grad + eps), avg_sq_grad
 
-    return init, update, _first
+    return _init_with_zeros(1), update, _first
 
 
 @optimizer
@@ -185,16 +182,13 @@ def rmsprop_momentum(step_size, gamma=0.9, eps=1e-8, momentum=0.9):
     """RMSProp with momentum."""
     step_size = make_schedule(step_size)
 
-    def init(x0):
-        return x0, jnp.zeros_like(x0), jnp.zeros_like(x0)
-
     def update(i, g, state):
         x, avg_sq_grad, mom = state
         avg_sq_grad = avg_sq_grad * gamma + jnp.square(g) * (1.0 - gamma)
         mom = momentum * mom + step_size(i) * g / jnp.sqrt(avg_sq_grad + eps)
         return x - mom, avg_sq_grad, mom
 
-    return init, update, _first
+    return _init_with_zeros(2), update, _first
 
 
 def _bias_correction(decay, dtype, i):
@@ -206,9 +200,6 @@ def adam(step_size, b1=0.9, b2=0.999, eps=1e-8):
     """Adam: bias-corrected running means of the gradients and of their squares."""
     step_size = make_schedule(step_size)
 
-    def init(x0):
-        return x0, jnp.zeros_like(x0), jnp.zeros_like(x0)
-
     def update(i, g, state):
         x, m, v = state
         m = (1 - b1) * g + b1 * m
@@ -217,7 +208,7 @@ def adam(step_size, b1=0.9, b2=0.999, eps=1e-8):
         vhat = v / _bias_correction(b2, m.dtype, i)
         return x - step_size(i) * mhat / (jnp.sqrt(vhat) + eps), m, v
 
-    return init, update, _first
+    return _init_with_zeros(2), update, _first
 
 
 @optimizer
@@ -225,16 +216,13 @@ def adamax(step_size, b1=0.9, b2=0.999, eps=1e-8):
     """AdaMax: Adam with the infinity norm of past gradients in place of the second moment."""
     step_size = make_schedule(step_size)
 
-    def init(x0):
-        return x0, jnp.zeros_like(x0), jnp.zeros_like(x0)
-
     def update(i, g, state):
         x, m, u = state
         m = (1 - b1) * g + b1 * m
         u = jnp.maximum(b2 * u, jnp.abs(g))
         return x - (step_size(i) / _bias_correction(b1, m.dtype, i)) * m / (u + eps), m, u
 
-    return init, update, _first
+    return _init_with_zeros(2), update, _first
 
 
 def _without_axis(seq, axis):
