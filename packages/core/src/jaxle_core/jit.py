@@ -428,6 +428,9 @@ class JitWrapped:
         self._known_arrays = LruCache()
         self.trace_count = 0
         self._seen_keys: collections.deque = collections.deque(maxlen=16)  # recent cache misses, for explaining
+        # The backend's own dispatch of this function's cached calls, one per trace context (see fast_dispatch).
+        self._fast: dict[tuple, Callable | None] = {}
+        self._fast_by_id: dict[int, tuple[tuple, Callable | None]] = {}
 
     def _split_static(self, args: tuple, kwargs: dict) -> tuple[tuple, tuple]:
         if not self.static_argnums and not self.static_argnames:  # the common case, on every call
@@ -540,8 +543,35 @@ class JitWrapped:
         return closed, out_tree(), donated
 
     def __call__(self, *args, **kwargs):
+        if fast_dispatch is not None and type(core._context.trace) is core.EvalTrace and not execution_checks.armed:
+            # By the identity of the trace context object (which stays the same while no flag changes), as
+            # hashing it would cost more than the rest of this path.
+            context = trace_context()
+            known = self._fast_by_id.get(id(context))
+            if known is None or known[0] is not context:
+                known = self._known_context(context)
+            fast = known[1]
+            if fast is not None:
+                try:
+                    return fast(*args, **kwargs)
+                except fast_dispatch_errors:  # core's path runs it again and reports the error in jaxle's words
+                    pass
         if _disable_jit_flag.value:
             return self.fun(*args, **kwargs)
+        return self.call_entry(args, kwargs)[0]
+
+    def _known_context(self, context: tuple) -> tuple[tuple, Callable | None]:
+        fast = self._fast.get(context, _UNKNOWN)
+        if fast is _UNKNOWN:  # none while jit is disabled: core's path calls the function
+            fast = self._fast[context] = None if _disable_jit_flag.value else fast_dispatch(self)
+        if len(self._fast_by_id) >= 8:  # contexts switched back and forth: forget the old objects
+            self._fast_by_id.clear()
+        known = self._fast_by_id[id(context)] = (context, fast)
+        return known
+
+    def call_entry(self, args: tuple, kwargs: dict) -> tuple[Any, _CacheEntry | None]:
+        """A call on core's own path: its result, and the cache entry whose executable ran it (None when it was
+        staged into an outer trace or run unjitted)."""
         if type(core._context.trace) is core.EvalTrace:
             # The hot path: array arguments (static ones by keyword) whose signature was compiled before.
             ids = None if kwargs else tuple([id(x.aval) if isinstance(x, Array) else _SCALAR_KEYS.get(type(x))
@@ -560,7 +590,7 @@ class JitWrapped:
                     outs = execution_checks.call_jit_checked(self.__name__, entry.jaxpr, entry.executable, args)
                 else:
                     outs = entry.executable(*args)
-                return outs[0] if entry.single_output else entry.out_tree.unflatten(outs)
+                return outs[0] if entry.single_output else entry.out_tree.unflatten(outs), entry
         # As JAX's, an abstract argument (anything with shape and dtype) is traced, then refused as a value.
         entry, flat = self._trace(args, kwargs, abstract_argument_aval)
         if type(core.current_trace()) is core.EvalTrace:
@@ -576,17 +606,17 @@ class JitWrapped:
                 outs = execution_checks.call_jit_checked(self.__name__, entry.jaxpr, executable, flat)
             else:
                 outs = executable(*flat)
-            return outs[0] if entry.single_output else entry.out_tree.unflatten(outs)
+            return outs[0] if entry.single_output else entry.out_tree.unflatten(outs), entry
         closed = entry.jaxpr
         if self.inline:
-            return entry.out_tree.unflatten(core.eval_jaxpr(closed.jaxpr, closed.consts, *flat))
+            return entry.out_tree.unflatten(core.eval_jaxpr(closed.jaxpr, closed.consts, *flat)), None
         converted, extra = hoist_traced_consts(closed)
         params = jit_params(converted, self.__name__, (False,) * len(extra) + entry.donated, self.keep_unused,
                             self.inline)
         if entry.in_shardings or entry.out_shardings:
             params.update(in_shardings=(None,) * len(extra) + entry.in_shardings, out_shardings=entry.out_shardings)
         outs = jit_p.bind(*extra, *flat, **params)
-        return entry.out_tree.unflatten(outs)
+        return entry.out_tree.unflatten(outs), None
 
     def _backend_and_device(self) -> tuple[Any, Any]:
         """The core backend to compile with, and the device (or platform name) to ask it for.
@@ -617,6 +647,8 @@ class JitWrapped:
         self._traces.clear()
         self._array_calls.clear()
         self._known_arrays.clear()
+        self._fast.clear()
+        self._fast_by_id.clear()
 
     def __get__(self, instance, owner=None):
         return self if instance is None else functools.partial(self, instance)
@@ -629,6 +661,22 @@ class JitWrapped:
 
 
 _ONE_LEAF = tree.tree_structure(0)
+_UNKNOWN = object()
+
+fast_dispatch: Callable[[JitWrapped], Callable | None] | None = None
+"""Set by a backend that runs cached jitted calls itself (jaxle_xla: through jaxlib's C++ dispatch), None while
+every call must take core's path. Asked once per jitted function and trace context, it gives a callable taking
+the call's arguments (which hands every call it cannot run to ``JitWrapped.call_entry``) or None."""
+fast_dispatch_errors: tuple[type[BaseException], ...] = ()
+"""The errors of ``fast_dispatch``'s callables after which core's path runs the call again (a deleted argument,
+say, which core reports as JAX does)."""
+
+
+def set_fast_dispatch(dispatch: Callable[[JitWrapped], Callable | None] | None,
+                      errors: tuple[type[BaseException], ...] = ()) -> None:
+    """Install (or, with None, remove) a backend's dispatch of cached jitted calls: see ``fast_dispatch``."""
+    global fast_dispatch, fast_dispatch_errors
+    fast_dispatch, fast_dispatch_errors = dispatch, errors
 # Python scalars whose aval follows from their type and the trace context alone (ints also need a range check).
 _SCALAR_KEYS = {float: float, bool: bool, complex: complex}
 

@@ -6,7 +6,7 @@ Importing this package registers XLA as jaxle-core's default backend.
 __version__ = "0.1.0"
 
 from jaxle_core.backend import register_backend  # noqa: E402
-from jaxle_xla import api  # noqa: E402
+from jaxle_xla import api, fast_jit  # noqa: E402, F401  (fast_jit: jitted calls through jaxlib's C++ dispatch)
 from jaxle_xla._jaxlib import XlaRuntimeError as JaxRuntimeError  # noqa: E402
 from jaxle_xla.api import *  # noqa: E402, F403  (the devices and transfers, listed once in api.__all__)
 from jaxle_xla.array import XlaArray  # noqa: E402

@@ -12,6 +12,7 @@ another platform (``to_host``, ``copy_to_host_async``) and ``dlpack_capsule``.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import ctypes
 import functools
@@ -40,8 +41,8 @@ XlaRuntimeError = xc.XlaRuntimeError
 
 # The C++ side refuses to move data before it has been told where the x64 flag
 # lives; jaxle canonicalises dtypes itself, so the flag stays on: jaxlib must never narrow a 64-bit array.
-_jax.jax_jit.set_enable_x64_state(
-    _jax.config.Config("jaxle_enable_x64", True, include_in_jit_key=True, include_in_trace_context=True))
+_X64 = _jax.config.Config("jaxle_enable_x64", True, include_in_jit_key=True, include_in_trace_context=True)
+_jax.jax_jit.set_enable_x64_state(_X64)
 
 
 class DeviceSharding(xc.SingleDeviceSharding):
@@ -267,14 +268,14 @@ def include_dir() -> str:
 # ---------------------------------------------------------------- buffers
 
 
-def device_put(value: np.ndarray, aval: Any, device: Device) -> DeviceBuffer:
+def device_put(value: np.ndarray, aval: Any, device: Device, committed: bool = True) -> DeviceBuffer:
     """Copy a host array to ``device``; ``aval`` has shape, dtype and weak_type."""
-    return xc.batched_device_put(aval, sharding_for(device), [value], [device], True)
+    return xc.batched_device_put(aval, sharding_for(device), [value], [device], committed)
 
 
-def copy_to_device(buffer: DeviceBuffer, aval: Any, device: Device) -> DeviceBuffer:
+def copy_to_device(buffer: DeviceBuffer, aval: Any, device: Device, committed: bool = True) -> DeviceBuffer:
     """``buffer`` moved to another device of the same client."""
-    return xc.batched_device_put(aval, sharding_for(device), [buffer], [device], True)
+    return xc.batched_device_put(aval, sharding_for(device), [buffer], [device], committed)
 
 
 def copy_buffer(buffer: DeviceBuffer, device: Device) -> DeviceBuffer:
@@ -285,6 +286,28 @@ def copy_buffer(buffer: DeviceBuffer, device: Device) -> DeviceBuffer:
 
 def buffer_device(buffer: DeviceBuffer) -> Device:
     return buffer._sharding._device
+
+
+def rewrap(buffer: DeviceBuffer, aval: Any, committed: bool) -> DeviceBuffer:
+    """A second handle on ``buffer`` (a single-device array; deleting either deletes both) typed ``aval``. Also
+    gives a shard of a multi-device array (which has no aval of its own) its aval and jaxle's sharding."""
+    return xc.ArrayImpl(aval, sharding_for(buffer._sharding._device), [buffer], committed, True)
+
+
+# jaxlib's own methods of its array type, kept before jaxle_xla.array installs the jax.Array interface over them.
+wait = xc.ArrayImpl.block_until_ready
+is_ready = xc.ArrayImpl.is_ready
+delete = xc.ArrayImpl.delete
+is_deleted = xc.ArrayImpl.is_deleted
+size_in_bytes = xc.ArrayImpl.on_device_size_in_bytes
+
+
+def adopt_array_base(base: type) -> type:
+    """jaxlib's array type, with ``base`` (a class of no instance layout) made one of its base classes, so that
+    its instances are ``base`` instances and inherit what ``base`` defines and does not."""
+    if base not in xc.ArrayImpl.__mro__:
+        xc.ArrayImpl.__bases__ = (*xc.ArrayImpl.__bases__, base)
+    return xc.ArrayImpl
 
 
 # Element types XLA may pack several to a byte; read through jaxlib, never from raw memory.
@@ -305,7 +328,7 @@ def to_host(buffer: DeviceBuffer, shape: tuple[int, ...], dtype: np.dtype) -> np
     """
     if buffer.platform() != "cpu" or dtype in _PACKED:
         return buffer._single_device_array_to_np_array_did_copy()[0]
-    buffer.block_until_ready()
+    wait(buffer)
     size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
     if size == 0:
         value = np.zeros(shape, dtype)
@@ -411,8 +434,8 @@ def _compile_cached(client: Any, module_text: str, devices: Any, options: Any) -
         client, module_text, devices, options, lambda: client.compile_and_load(module_text, devices, options))
 
 
-def result_handler(aval: Any, device: Device) -> Any:
-    return xc.array_result_handler(aval, sharding_for(device), committed=True, _skip_checks=True)
+def result_handler(aval: Any, device: Device, committed: bool) -> Any:
+    return xc.array_result_handler(aval, sharding_for(device), committed=committed, _skip_checks=True)
 
 
 def execute(executable: LoadedExecutable, buffers: Sequence[DeviceBuffer], handlers: Sequence[Any],
@@ -577,3 +600,52 @@ def register_profiler_subprocess(pid: int, port: int) -> Any:
 def heap_profile(client: Any) -> bytes:
     """The client's device memory in use, as a pprof profile (a serialized protocol buffer)."""
     return client.heap_profile()
+
+
+# ---------------------------------------------------------------- the C++ jit dispatch
+# jaxlib's PjitFunction runs a jitted function's cached calls in C++: it flattens the arguments with a pytree
+# registry, keys them by tree structure, each leaf's (dtype, shape, weak type), static arguments and the Configs
+# marked include_in_jit_key, transfers NumPy and Python scalar leaves itself, executes and builds the outputs.
+# Any call it cannot key or has not seen goes to ``cache_miss``, which returns (outputs, FastPathData or None,
+# False). Its Configs must exist before the first call.
+
+_jax.jax_jit.set_disable_jit_state(_jax.config.Config("jaxle_disable_jit", False))  # jaxle checks its own flag
+_jax.jax_jit.set_post_hook_state(_jax.config.Config("jaxle_post_hook", None))
+
+builtin_pytree_registry = _jax.pytree.PyTreeRegistry()
+"""A registry of jaxlib's built-in containers (tuples, lists, dicts, None, named tuples), which jaxle's trees treat
+alike."""
+
+
+class FastPathData(collections.namedtuple(
+        "FastPathData", ["xla_executable", "out_pytree_def", "in_shardings", "out_shardings", "out_avals",
+                         "out_committed", "kept_var_bitvec", "in_device_local_layouts", "const_args"])):
+    """What C++ dispatch needs to run later calls of one signature (the fields and order jaxlib reads)."""
+
+
+def set_x64(global_value: bool, thread_value: bool | None) -> None:
+    """Key and transfer Python scalars and NumPy values as jaxle's x64 flag says (the global value, and this
+    thread's override or None)."""
+    _X64.set_global(global_value)
+    _X64.set_local(_jax.config.unset if thread_value is None else thread_value)
+
+
+def output_treedef(registry: Any, example: Any, leaves: Sequence[Any]) -> Any:
+    """``registry``'s tree structure of ``example``, a tree built over ``leaves``; None unless the registry sees
+    exactly those leaves (a node only jaxle's registry knows would be one leaf here)."""
+    flat, treedef = registry.flatten(example)
+    if len(flat) != len(leaves) or any(a is not b for a, b in zip(flat, leaves)):
+        return None
+    return treedef
+
+
+def _no_fallback(*args: Any) -> Any:
+    raise TypeError("jaxle's C++ dispatch transfers only arrays and scalars")
+
+
+def fast_jit(name: str, cache_miss: Any, static_argnums: Sequence[int], static_argnames: Sequence[str],
+             key: Any, registry: Any) -> Any:
+    """A C++ ``PjitFunction`` for one jitted function (its own cache, released with it), flattening its arguments
+    with the pytree ``registry``."""
+    return _jax.pjit(name, None, cache_miss, list(static_argnums), list(static_argnames), key, registry,
+                     _no_fallback, _jax.PjitFunctionCache(capacity=64))

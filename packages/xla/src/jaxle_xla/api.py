@@ -15,7 +15,7 @@ from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p
 from jaxle_core.mesh import PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib, transfer_guard
-from jaxle_xla.array import XlaArray
+from jaxle_xla.array import XlaArray, share_host_value, view
 from jaxle_xla.clients import (
     default_backend,
     device_count,
@@ -72,12 +72,14 @@ def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = Fa
 
     def put(leaf: Any, target: _jaxlib.Device | NamedSharding | None) -> Any:
         out = backend.device_put(leaf, target, get_aval(leaf).weak_type)
-        if type(leaf) is XlaArray and out._buffer is leaf._buffer and (donate or may_alias is False):
-            if leaf._sharding is not None:  # a new layout of the same values: new buffers, never aliases
+        shares_buffer = type(leaf) is XlaArray and (out is leaf or (
+            leaf._named_sharding is None and out._named_sharding is None
+            and _jaxlib.buffer_device(out) == _jaxlib.buffer_device(leaf)))
+        if shares_buffer and (donate or may_alias is False):
+            if leaf._named_sharding is not None:  # a new layout of the same values: new buffers, never aliases
                 return backend.device_put(np.asarray(leaf), target, leaf.aval.weak_type)
-            buffer = _jaxlib.copy_buffer(leaf._buffer, out.device) if may_alias is False else leaf._buffer
-            out = XlaArray(buffer, leaf.aval, out._committed)
-            out._host = leaf._host
+            out = share_host_value(leaf, view(_jaxlib.copy_buffer(leaf, out.device) if may_alias is False else leaf,
+                                              leaf.aval, out._committed))
         return out
 
     with transfer_guard.explicit_transfers():

@@ -1,8 +1,15 @@
-"""The device Array: an XLA buffer on one device, with the ``jax.Array`` interface."""
+"""The device Array: jaxlib's own array type, given the ``jax.Array`` interface.
+
+jaxlib's C++ array (``ArrayImpl``) is at once the device buffer and the Array users hold, as in JAX: jaxlib's C++
+jit path then takes and returns jaxle's arrays directly. Core's ``Array`` is made one of its base classes (so that
+``isinstance(x, jax.Array)`` holds and every operator and NumPy method installed on ``Array`` applies), and the
+methods below, which need the buffer, are installed on the type itself.
+"""
 
 from __future__ import annotations
 
 import enum
+from types import FunctionType
 from typing import Any
 
 import numpy as np
@@ -22,58 +29,74 @@ class DLDeviceType(enum.IntEnum):
 
 _DLPACK_DEVICE_TYPES = {"cpu": DLDeviceType.kDLCPU, "cuda": DLDeviceType.kDLCUDA, "rocm": DLDeviceType.kDLROCM}
 
+XlaArray = _jaxlib.adopt_array_base(Array)
+"""An array held by XLA on one device (jaxlib's ``ArrayImpl``). Operations on it dispatch asynchronously; reading
+its value (``np.asarray``, ``float``, ``repr``) waits for it.
 
-class XlaArray(Array):
-    """An array held by XLA on one device. Operations on it dispatch asynchronously;
-    reading its value (``np.asarray``, ``float``, ``repr``) waits for it.
+``committed`` says whether the array was placed on its device explicitly (``device_put`` with a device, or
+computed from committed arrays): computations on committed arrays run on their device, uncommitted ones follow
+the others. An array laid out over several devices by a NamedSharding (``_named_sharding``) is one jaxlib array
+of several shards; it is always committed."""
 
-    ``committed`` says whether the array was placed on its device explicitly
-    (``device_put`` with a device, or computed from committed arrays): computations
-    on committed arrays run on their device, uncommitted ones follow the others.
+XlaArray._named_sharding = None  # the NamedSharding of an array over several devices, set on each such array
 
-    An array laid out over several devices by a NamedSharding (``_sharding``) holds one
-    buffer of several shards; it is always committed.
-    """
 
-    __slots__ = ("aval", "_buffer", "_host", "_committed", "_inline", "_sharding")
+def laid_out(array: XlaArray, sharding: Any) -> XlaArray:
+    """``array`` (a jaxlib array of several shards), marked as laid out by the NamedSharding ``sharding``."""
+    array._named_sharding = sharding
+    return array
 
-    def __init__(self, buffer: _jaxlib.DeviceBuffer, aval: ShapedArray, committed: bool = False,
-                 sharding: Any = None):
-        self.aval = aval
-        self._buffer = buffer
-        self._host: np.ndarray | None = None
-        self._committed = committed
-        self._sharding = sharding
+
+def share_host_value(source: XlaArray, target: XlaArray) -> XlaArray:
+    """``target``, given the host value already read of ``source`` (same contents; arrays are immutable)."""
+    if source._npy_value is not None:
+        target._npy_value = source._npy_value
+    return target
+
+
+def view(array: XlaArray, aval: ShapedArray, committed: bool) -> XlaArray:
+    """Another handle on ``array``'s buffer (deleting either deletes both), typed ``aval``; its host value too."""
+    return share_host_value(array, _jaxlib.rewrap(array, aval, committed))
+
+
+_RELEASED = np.empty(0)
+
+
+class _DeviceMethods:
+    """The part of the Array interface that reads the buffer; installed on XlaArray (not a base class: jaxlib's
+    own methods of the same names would come first)."""
 
     def _check_alive(self) -> None:
-        if self._buffer.is_deleted():
+        if _jaxlib.is_deleted(self):
             raise RuntimeError(f"Array has been deleted with shape={self.aval.str_short()}.")
 
     @property
     def _value(self) -> np.ndarray:
         self._check_alive()
-        if self._host is None:
-            if self._sharding is not None:
-                self._host = sharded_array.read(self._buffer, self.aval, self._sharding)
+        value = self._npy_value  # the host copy, read once (arrays are immutable)
+        if value is None:
+            if self._named_sharding is not None:
+                value = sharded_array.read(self, self.aval, self._named_sharding)
             else:
-                self._host = _jaxlib.to_host(self._buffer, self.aval.shape, self.aval.dtype)
-        return self._host
+                value = _jaxlib.to_host(self, self.aval.shape, self.aval.dtype)
+            self._npy_value = value
+        return value
 
     def _spans_processes(self) -> bool:
         """Whether parts of the value live only on other processes' devices (it cannot be read here)."""
-        sharding = self._sharding
+        sharding = self._named_sharding
         return sharding is not None and not sharding.is_fully_addressable and not sharding.is_fully_replicated
 
     def __repr__(self) -> str:
         if self._spans_processes():
             return f"Array(shape={self.shape}, dtype={self.dtype.name})"
-        return super().__repr__()
+        return Array.__repr__(self)
 
     def __str__(self) -> str:
-        return repr(self) if self._spans_processes() else super().__str__()
+        return repr(self) if self._spans_processes() else Array.__str__(self)
 
     def __format__(self, spec: str) -> str:
-        return repr(self) if self._spans_processes() else super().__format__(spec)
+        return repr(self) if self._spans_processes() else Array.__format__(self, spec)
 
     def __array__(self, dtype=None, copy=None):
         value = self._value
@@ -85,31 +108,32 @@ class XlaArray(Array):
 
     def block_until_ready(self) -> XlaArray:
         self._check_alive()
-        self._buffer.block_until_ready()
+        _jaxlib.wait(self)
         return self
 
     def is_ready(self) -> bool:
         self._check_alive()
-        return self._buffer.is_ready()
+        return _jaxlib.is_ready(self)
 
     def copy_to_host_async(self) -> None:
         self._check_alive()
-        if self._host is None:
-            _jaxlib.copy_to_host_async(self._buffer)
+        if self._npy_value is None:
+            _jaxlib.copy_to_host_async(self)
 
     def delete(self) -> None:
         """Free the device buffer now; any later use of the array raises RuntimeError."""
-        self._buffer.delete()
-        self._host = None
+        _jaxlib.delete(self)
+        if self._npy_value is not None:
+            self._npy_value = _RELEASED  # jaxlib's slot cannot be cleared; this frees the host copy
 
     def is_deleted(self) -> bool:
-        return self._buffer.is_deleted()
+        return _jaxlib.is_deleted(self)
 
     @property
     def device(self) -> Any:
         """The array's device; its sharding when it spans several."""
         self._check_alive()
-        return self._sharding or _jaxlib.buffer_device(self._buffer)
+        return self._named_sharding or _jaxlib.buffer_device(self)
 
     def devices(self) -> set[_jaxlib.Device]:
         self._check_alive()
@@ -117,7 +141,7 @@ class XlaArray(Array):
 
     @property
     def sharding(self) -> Any:
-        return self._sharding or _jaxlib.sharding_for(_jaxlib.buffer_device(self._buffer))
+        return self._named_sharding or _jaxlib.sharding_for(_jaxlib.buffer_device(self))
 
     @property
     def is_fully_replicated(self) -> bool:
@@ -131,9 +155,9 @@ class XlaArray(Array):
     def addressable_shards(self) -> list[sharded_array.Shard]:
         """Each device's part of the array, with its index into the whole."""
         self._check_alive()
-        if self._sharding is not None:
+        if self._named_sharding is not None:
             return sharded_array.shards(self)
-        device = _jaxlib.buffer_device(self._buffer)
+        device = _jaxlib.buffer_device(self)
         return [sharded_array.Shard(device, (slice(None),) * self.ndim, 0, self)]
 
     global_shards = addressable_shards
@@ -148,7 +172,7 @@ class XlaArray(Array):
     def __dlpack__(self, *, stream: Any = None, max_version: tuple[int, int] | None = None,
                    dl_device: tuple[DLDeviceType, int] | None = None, copy: bool | None = None) -> Any:
         self._check_alive()
-        return _jaxlib.dlpack_capsule(self._buffer, stream)
+        return _jaxlib.dlpack_capsule(self, stream)
 
     def __dlpack_device__(self) -> tuple[DLDeviceType, int]:
         device = self.device
@@ -156,7 +180,11 @@ class XlaArray(Array):
 
     def on_device_size_in_bytes(self) -> int:
         self._check_alive()
-        return self._buffer.on_device_size_in_bytes()
+        return _jaxlib.size_in_bytes(self)
 
+
+for _name, _member in vars(_DeviceMethods).items():
+    if isinstance(_member, (property, FunctionType)):
+        setattr(XlaArray, _name, _member)
 
 aval_handlers[XlaArray] = lambda x: x.aval

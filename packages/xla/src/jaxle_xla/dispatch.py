@@ -20,7 +20,7 @@ from jaxle_core.extended import ExtendedArray
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.staging import trace_to_jaxpr
 from jaxle_xla import _jaxlib, clients, sharded_array, transfer_guard
-from jaxle_xla.array import XlaArray
+from jaxle_xla.array import XlaArray, laid_out, share_host_value, view
 from jaxle_xla.executable import (
     Executable,
     PerDeviceExecutable,
@@ -152,7 +152,7 @@ class XlaBackend:
         NamedSharding, laying ``x`` out over its devices."""
         if isinstance(device, NamedSharding):
             return self._put_sharded(x, device, weak_type)
-        if type(x) is XlaArray and x._sharding is not None:
+        if type(x) is XlaArray and x._named_sharding is not None:
             if device is None:
                 return x
             x = x._value  # gathered, then put on the one device
@@ -160,12 +160,9 @@ class XlaBackend:
             if device is None:
                 return x
             x._check_alive()
-            buffer = x._buffer
-            if _jaxlib.buffer_device(buffer) != device:
-                buffer = _jaxlib.copy_to_device(buffer, x.aval, device)
-            moved = XlaArray(buffer, x.aval, True)
-            moved._host = x._host  # a host value already read stays valid: arrays are immutable
-            return moved
+            if _jaxlib.buffer_device(x) == device:
+                return view(x, x.aval, True)  # the host value already read stays valid: arrays are immutable
+            return share_host_value(x, _jaxlib.copy_to_device(x, x.aval, device))
         if isinstance(x, ExtendedArray):  # keys: their physical data moved, then viewed as keys again
             return x.aval.dtype.wrap(self.device_put(x.physical, device))
         if transfer_guard.armed and not isinstance(x, Array):
@@ -178,13 +175,13 @@ class XlaBackend:
         if weak_type != aval.weak_type and not isinstance(x, Array):
             aval = aval.update(weak_type=weak_type)
         target = clients.default_device() if device is None else device
-        array = XlaArray(host_buffer(x, aval, target), aval, device is not None)
+        array = host_buffer(x, aval, target, device is not None)
         if aval.size * aval.dtype.itemsize <= _HOST_COPY_BYTES and target.platform == "cpu":
             # jaxlib looks jax up by name when a transferred CPU buffer is first read; small arrays
             # keep their host value instead, so reading them back never goes near that path.
             host = np.array(x._value if isinstance(x, Array) else x, dtype=aval.dtype)
             host.flags.writeable = False
-            array._host = host
+            array._npy_value = host
         return array
 
     def _put_sharded(self, x: Any, sharding: NamedSharding, weak_type: bool) -> Any:
@@ -193,16 +190,15 @@ class XlaBackend:
         aval = get_aval(x)
         if weak_type != aval.weak_type and not isinstance(x, Array):
             aval = aval.update(weak_type=weak_type)
-        if type(x) is XlaArray and x._sharding is not None and same_placement(x._sharding, sharding, aval.ndim):
-            if x._sharding == sharding:
+        if (type(x) is XlaArray and x._named_sharding is not None
+                and same_placement(x._named_sharding, sharding, aval.ndim)):
+            if x._named_sharding == sharding:
                 return x
             # the same buffers under the new sharding's name (as a pmap's output fed to a pmap of another axis)
             x._check_alive()
-            relabelled = XlaArray(x._buffer, x.aval, True, sharding)
-            relabelled._host = x._host
-            return relabelled
+            return share_host_value(x, laid_out(_jaxlib.sharded_view(x, x.aval), sharding))
         value = np.asarray(x._value if isinstance(x, Array) else x, dtype=aval.dtype)
-        return XlaArray(sharded_array.put(value, aval, sharding), aval, True, sharding)
+        return laid_out(sharded_array.put(value, aval, sharding), sharding)
 
     def _weak_scalar(self, value: np.ndarray) -> XlaArray:
         """A weakly typed scalar constant (a promoted Python scalar) on the default device, transferred once.
@@ -215,9 +211,10 @@ class XlaBackend:
             if len(self._weak_scalars) >= _WEAK_SCALARS_KEPT:
                 self._weak_scalars.clear()
             aval = get_aval(value).update(weak_type=True)
-            array = XlaArray(host_buffer(value, aval, clients.default_device()), aval, False)
-            array._host = np.array(value)
-            array._host.flags.writeable = False
+            array = host_buffer(value, aval, clients.default_device(), False)
+            host = np.array(value)
+            host.flags.writeable = False
+            array._npy_value = host
             self._weak_scalars[key] = array
         return array
 

@@ -79,8 +79,8 @@ class Program:
             [s for s, k in zip(arg_shardings, self.keep) if k], result_shardings)
 
 
-def host_buffer(x: Any, aval: ShapedArray, device: _jaxlib.Device) -> _jaxlib.DeviceBuffer:
-    """A new buffer on ``device`` holding ``x`` (a host value or another backend's Array) as ``aval``."""
+def host_buffer(x: Any, aval: ShapedArray, device: _jaxlib.Device, committed: bool = True) -> XlaArray:
+    """A new array on ``device`` holding ``x`` (a host value or another backend's Array) as ``aval``."""
     if isinstance(x, Array):
         value = x._value
     elif type(x) is int:
@@ -91,7 +91,7 @@ def host_buffer(x: Any, aval: ShapedArray, device: _jaxlib.Device) -> _jaxlib.De
         aval, value = aval.update(dtype=np.dtype(np.bool_)), np.zeros(aval.shape, np.bool_)
     elif type(value) is not np.ndarray or value.dtype != aval.dtype:
         value = np.asarray(value, dtype=aval.dtype)
-    return _jaxlib.device_put(value, aval, device)
+    return _jaxlib.device_put(value, aval, device, committed)
 
 
 # Buffers of Python scalar arguments (steps, learning rates, ...), shared between calls: device buffers are
@@ -115,9 +115,9 @@ def to_buffer(x: Any, device: _jaxlib.Device) -> _jaxlib.DeviceBuffer:
     """The device buffer of ``x`` on ``device``, copying or transferring it there if needed."""
     if type(x) is XlaArray:
         x._check_alive()
-        if _jaxlib.buffer_device(x._buffer) == device:
-            return x._buffer
-        return _jaxlib.copy_to_device(x._buffer, x.aval, device)
+        if _jaxlib.buffer_device(x) == device:
+            return x
+        return _jaxlib.copy_to_device(x, x.aval, device)
     if isinstance(x, ExtendedArray):  # keys: their physical data
         return to_buffer(x.physical, device)
     return host_buffer(x, get_aval(x), device)
@@ -177,9 +177,15 @@ class Executable:
         monitoring.record_compile_step("/jax/core/compile/backend_compile_duration", compiling, f"jit({name})")
         self._constants = [to_buffer(c, device) for c in program.hoisted]
         self.out_avals: list[ShapedArray] = list(closed.out_avals)
-        self._handlers = [_jaxlib.result_handler(physical_aval(aval), device) for aval in self.out_avals]
+        # Outputs are made committed or not as the call decides: a handler list for each.
+        self._handlers = [[_jaxlib.result_handler(physical_aval(aval), device, committed) for aval in self.out_avals]
+                          for committed in (False, True)]
         self._extended_out = has_extended(self.out_avals)
         self._plain = self._one_device and self._all_kept and not self._constants and not self._extended_out
+        self.keep = self._keep
+        # Whether jaxlib's C++ dispatch can run it (fast_jit): it passes only the arguments and builds plain arrays.
+        self.cpp_dispatchable = (self._one_device and not self._constants and not self._extended_out
+                                 and not self._waits and not self._donates)
 
     def __call__(self, *args: Any) -> list[XlaArray]:
         if self._plain:
@@ -188,7 +194,7 @@ class Executable:
             buffers, committed = [], self._commit
             for a in args:
                 if type(a) is XlaArray:
-                    buffers.append(a._buffer)
+                    buffers.append(a)
                     committed = committed or a._committed
                 elif type(a) in _PYTHON_SCALARS and not self._donates and not transfer_guard.armed:
                     buffers.append(_scalar_buffer(a, self.device))
@@ -206,8 +212,8 @@ class Executable:
         one_device = self._one_device
         for a in args:
             # The common case inline: a device array already on this device (a deleted one fails in execute).
-            if type(a) is XlaArray and (one_device or _jaxlib.buffer_device(a._buffer) == device):
-                buffers.append(a._buffer)
+            if type(a) is XlaArray and (one_device or _jaxlib.buffer_device(a) == device):
+                buffers.append(a)
                 committed = committed or a._committed
             else:
                 if transfer_guard.armed and type(a) is not XlaArray:
@@ -222,18 +228,15 @@ class Executable:
     def _execute(self, args: Sequence[Any], buffers: list[Any], committed: bool) -> list[XlaArray]:
         """The program run on ``buffers`` (made from ``args``), its outputs wrapped as arrays."""
         try:
-            outs = _jaxlib.execute(self.loaded, buffers, self._handlers, self._waits)
+            outs = _jaxlib.execute(self.loaded, buffers, self._handlers[committed], self._waits)
         except _jaxlib.XlaRuntimeError:
             for a in args:
                 if type(a) is XlaArray:
                     a._check_alive()
             raise
-        avals = self.out_avals
         if self._extended_out:
-            return [wrap_physical(XlaArray(b, physical_aval(a), committed), a) for b, a in zip(outs, avals)]
-        if len(outs) == 1:
-            return [XlaArray(outs[0], avals[0], committed)]
-        return [XlaArray(b, a, committed) for b, a in zip(outs, avals)]
+            return [wrap_physical(b, a) for b, a in zip(outs, self.out_avals)]
+        return outs
 
     def as_text(self) -> str:
         """The optimised HLO XLA compiled."""
@@ -394,7 +397,7 @@ def placement(args: Sequence[Any], name: str, debug_info: Any = None) -> _jaxlib
     for i, x in enumerate(args):
         x = x.physical if isinstance(x, ExtendedArray) else x
         if type(x) is XlaArray and x._committed:
-            device = _jaxlib.buffer_device(x._buffer)
+            device = _jaxlib.buffer_device(x)
             if chosen is None:
                 chosen, first = device, i
             elif device != chosen:
@@ -406,7 +409,7 @@ def _incompatible_devices(args: Sequence[Any], which: Sequence[int], name: str, 
     names = getattr(debug_info, "arg_names", ())
     described = []
     for i in which:
-        device = _jaxlib.buffer_device(args[i]._buffer)
+        device = _jaxlib.buffer_device(args[i])
         arg_name = names[i] if i < len(names) else f"args[{i}]"
         described.append(f"argument {arg_name} of {name} with shape {args[i].aval.str_short()} and with device ids "
                          f"[{device.id}] on platform {device.platform.upper()}")

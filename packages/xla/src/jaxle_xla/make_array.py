@@ -14,7 +14,7 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.mesh import AxisType
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib, sharded_array
-from jaxle_xla.array import XlaArray
+from jaxle_xla.array import XlaArray, laid_out
 from jaxle_xla.sharding import gspmd_sharding
 
 __all__ = ["ProcessBlocks", "make_array_from_callback", "make_array_from_process_local_data",
@@ -46,9 +46,8 @@ def _assemble(aval: ShapedArray, sharding: Any, parts: Sequence[Any]) -> XlaArra
     devices = _local_devices(sharding, aval.shape)
     if not isinstance(sharding, NamedSharding):  # one device
         (part,) = parts
-        return XlaArray(_jaxlib.put_shards(aval, sharding, [part], devices), aval, True)
-    return XlaArray(_jaxlib.put_shards(aval, gspmd_sharding(sharding, aval.ndim), parts, devices), aval, True,
-                    sharding)
+        return _jaxlib.put_shards(aval, sharding, [part], devices)
+    return laid_out(_jaxlib.put_shards(aval, gspmd_sharding(sharding, aval.ndim), parts, devices), sharding)
 
 
 def make_array_from_callback(shape: Sequence[int], sharding: Any, data_callback: Callable[[Any], Any],
@@ -77,8 +76,8 @@ def make_array_from_single_device_arrays(shape: Sequence[int], sharding: Any, ar
                          f"{len(arrays)}")
     parts = []
     for array, device in zip(arrays, devices):
-        if type(array) is XlaArray and array._sharding is None and array.device == device:
-            parts.append(array._buffer)
+        if type(array) is XlaArray and array._named_sharding is None and array.device == device:
+            parts.append(array)
         else:
             parts.append(np.asarray(array, dtype))
     return _assemble(aval, sharding, parts)
@@ -98,7 +97,7 @@ def make_array_from_process_local_data(sharding: Any, local_data: Any, global_sh
                          "of the only process")
     aval = ShapedArray(local_data.shape, dtype)
     if isinstance(sharding, NamedSharding):
-        return XlaArray(sharded_array.put(local_data, aval, sharding), aval, True, sharding)
+        return laid_out(sharded_array.put(local_data, aval, sharding), sharding)
     return _assemble(aval, sharding, [local_data])
 
 
@@ -141,5 +140,4 @@ def _from_process_parts(sharding: NamedSharding, local_data: np.ndarray, global_
                              f"data of shape {local_data.shape} makes with {sharding}")
     parts = [np.ascontiguousarray(local_data[blocks.local_index(d, block_shape)]) for d in blocks.devices]
     aval = ShapedArray(inferred, local_data.dtype)
-    return XlaArray(_jaxlib.put_shards(aval, gspmd_sharding(sharding, aval.ndim), parts, blocks.devices), aval, True,
-                    sharding)
+    return laid_out(_jaxlib.put_shards(aval, gspmd_sharding(sharding, aval.ndim), parts, blocks.devices), sharding)

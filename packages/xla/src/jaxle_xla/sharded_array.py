@@ -76,7 +76,7 @@ NOT_ADDRESSABLE = ("Fetching value for `jax.Array` that spans non-addressable (n
 def shards(array: Any) -> list[Shard]:
     """The ``Shard`` of each of this process's devices of a sharded ``array`` (an XlaArray), in its sharding's
     device order."""
-    aval = array.aval
-    shard_aval = aval.update(shape=array._sharding.shard_shape(aval.shape))
-    return [Shard(device, index, copy, type(array)(part, shard_aval, True))
-            for device, index, copy, part in _local_parts(array._buffer, aval, array._sharding)]
+    aval, sharding = array.aval, array._named_sharding
+    shard_aval = aval.update(shape=sharding.shard_shape(aval.shape))
+    return [Shard(device, index, copy, _jaxlib.rewrap(part, shard_aval, True))
+            for device, index, copy, part in _local_parts(array, aval, sharding)]

@@ -25,7 +25,7 @@ from jaxle_core.lax.placement import sharding_constraint_p
 from jaxle_core.mesh import AbstractMesh, Mesh, PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib, sharded_array
-from jaxle_xla.array import XlaArray
+from jaxle_xla.array import XlaArray, laid_out
 from jaxle_xla.executable import Executable, PerDeviceWrapper, Program
 from jaxle_xla.sharding import named_from_hlo, same_placement
 
@@ -38,7 +38,7 @@ def _physical(x: Any) -> Any:
 
 def has_sharded_argument(args: Sequence[Any]) -> bool:
     """Whether any argument is an array laid out over several devices."""
-    return any(type(x) is XlaArray and x._sharding is not None for x in map(_physical, args))
+    return any(type(x) is XlaArray and x._named_sharding is not None for x in map(_physical, args))
 
 
 def _meshes_of_params(params: dict) -> Any:
@@ -124,7 +124,7 @@ class SpmdFunction:
             committed = type(x) is XlaArray and x._committed
             if explicit is not None and committed and not _same_layout(x.sharding, explicit, x.ndim):
                 raise _mismatch(explicit, x.sharding, x.aval)
-            layout = explicit or (x._sharding if type(x) is XlaArray else None)
+            layout = explicit or (x._named_sharding if type(x) is XlaArray else None)
             if layout is not None:
                 mesh = mesh or layout.mesh
                 anchor = i if anchor is None and committed else anchor
@@ -204,7 +204,7 @@ class SpmdExecutable:
                 if type(x) is XlaArray:
                     x._check_alive()
             raise
-        arrays = [XlaArray(b, _physical_of(a), True, s) for b, a, s in zip(outs, self.out_avals, self._out_shardings)]
+        arrays = [laid_out(b, s) for b, s in zip(outs, self._out_shardings)]
         # (zip drops the results that only carried inspected layouts)
         if self._extended_out:
             return [wrap_physical(x, a) for x, a in zip(arrays, self.out_avals)]
@@ -215,8 +215,8 @@ class SpmdExecutable:
         """``x`` laid out as ``layout``: its own buffer when it already is, else its value put there."""
         if type(x) is XlaArray:
             x._check_alive()
-            if x._sharding is not None and same_placement(x._sharding, layout, aval.ndim):
-                return x._buffer
+            if x._named_sharding is not None and same_placement(x._named_sharding, layout, aval.ndim):
+                return x
         value = x._value if isinstance(x, Array) else x
         if type(value) is not np.ndarray or value.dtype != aval.dtype:
             value = np.asarray(value, dtype=aval.dtype)
@@ -229,10 +229,6 @@ class SpmdExecutable:
 def _inspections(jaxpr: core.Jaxpr) -> list[core.JaxprEqn]:
     """The top-level inspect_sharding equations of ``jaxpr``, in order (those the entry function lowers)."""
     return [eqn for eqn in jaxpr.eqns if eqn.primitive is inspect_sharding_p]
-
-
-def _physical_of(aval: Any) -> Any:
-    return physical_aval(aval) if has_extended([aval]) else aval
 
 
 class FollowShardings(PerDeviceWrapper):
