@@ -2,6 +2,7 @@
 path does (dtypes, weak types, x64, static arguments, committedness, deleted arrays, custom pytrees, threads,
 transfer guards)."""
 
+import importlib
 import threading
 
 import numpy as np
@@ -10,9 +11,23 @@ import pytest
 import jaxle_core as jc
 import jaxle_tree as tree
 import jaxle_xla
-from jaxle_core import config, lax
+from jaxle_core import config, execution_checks, lax
 from jaxle_tree.accelerator import jaxlib_registry
-from jaxle_xla import XlaArray
+from jaxle_xla import XlaArray, fast_jit, transfer_guard
+
+
+@pytest.fixture(autouse=True)
+def cpp_dispatch():
+    """C++ dispatch on, as in a fresh process: an earlier test in this one may have armed the transfer guard or the
+    execution checks, which keep every call on core's path from then on (no such flag is set between tests)."""
+    jit_module = importlib.import_module("jaxle_core.jit")
+    saved = (jit_module.fast_dispatch, jit_module.fast_dispatch_errors, transfer_guard.armed,
+             execution_checks.armed)
+    transfer_guard.armed = execution_checks.armed = False
+    jit_module.set_fast_dispatch(fast_jit.dispatcher, (jaxle_xla.JaxRuntimeError,))
+    yield
+    jit_module.set_fast_dispatch(*saved[:2])
+    transfer_guard.armed, execution_checks.armed = saved[2:]
 
 
 def counting_misses(jitted):

@@ -39,10 +39,22 @@ DeviceBuffer = xc.ArrayImpl
 LoadedExecutable = xc.LoadedExecutable
 XlaRuntimeError = xc.XlaRuntimeError
 
-# The C++ side refuses to move data before it has been told where the x64 flag
-# lives; jaxle canonicalises dtypes itself, so the flag stays on: jaxlib must never narrow a 64-bit array.
+# The C++ side refuses to move data before it has been told where the x64 flag lives. jaxle canonicalises dtypes
+# itself; the flag follows jaxle's for C++ dispatch, which keys and transfers Python scalars and NumPy arguments by
+# it, and is on for jaxle's own transfers: jaxlib must never narrow a 64-bit array jaxle puts.
 _X64 = _jax.config.Config("jaxle_enable_x64", True, include_in_jit_key=True, include_in_trace_context=True)
 _jax.jax_jit.set_enable_x64_state(_X64)
+
+
+@contextlib.contextmanager
+def _unnarrowed():
+    """jaxlib's x64 flag on for a transfer: jaxle's flag (mirrored for C++ dispatch, see set_x64) is off, yet the
+    value, already of the aval's dtype (64 bits for a DLPack import, say), must not be narrowed."""
+    previous = _X64.swap_local(True)
+    try:
+        yield
+    finally:
+        _X64.swap_local(previous)
 
 
 class DeviceSharding(xc.SingleDeviceSharding):
@@ -270,12 +282,14 @@ def include_dir() -> str:
 
 def device_put(value: np.ndarray, aval: Any, device: Device, committed: bool = True) -> DeviceBuffer:
     """Copy a host array to ``device``; ``aval`` has shape, dtype and weak_type."""
-    return xc.batched_device_put(aval, sharding_for(device), [value], [device], committed)
+    with _unnarrowed():
+        return xc.batched_device_put(aval, sharding_for(device), [value], [device], committed)
 
 
 def copy_to_device(buffer: DeviceBuffer, aval: Any, device: Device, committed: bool = True) -> DeviceBuffer:
     """``buffer`` moved to another device of the same client."""
-    return xc.batched_device_put(aval, sharding_for(device), [buffer], [device], committed)
+    with _unnarrowed():
+        return xc.batched_device_put(aval, sharding_for(device), [buffer], [device], committed)
 
 
 def copy_buffer(buffer: DeviceBuffer, device: Device) -> DeviceBuffer:
@@ -372,7 +386,8 @@ def gspmd_sharding(devices: Sequence[Device], hlo: Any) -> Any:
 def put_shards(aval: Any, sharding: Any, shards: Sequence[Any], devices: Sequence[Device]) -> DeviceBuffer:
     """One array over ``devices`` made of ``shards`` (host arrays, or buffers on those devices), one each in order.
     The caller has checked their shapes: a wrong one crashes the process when a program reads it."""
-    return xc.batched_device_put(aval, sharding, list(shards), list(devices), True)
+    with _unnarrowed():
+        return xc.batched_device_put(aval, sharding, list(shards), list(devices), True)
 
 
 def shard_buffers(buffer: DeviceBuffer) -> list[DeviceBuffer]:
