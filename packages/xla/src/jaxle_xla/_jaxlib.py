@@ -390,6 +390,11 @@ def put_shards(aval: Any, sharding: Any, shards: Sequence[Any], devices: Sequenc
         return xc.batched_device_put(aval, sharding, list(shards), list(devices), True)
 
 
+def sharded_view(buffer: DeviceBuffer, aval: Any) -> DeviceBuffer:
+    """Another handle on a multi-device array's shards, typed ``aval``."""
+    return xc.ArrayImpl(aval, buffer._sharding, shard_buffers(buffer), True, True)
+
+
 def shard_buffers(buffer: DeviceBuffer) -> list[DeviceBuffer]:
     """The single-device buffers of an array, in the order of its sharding's device list."""
     with _without_jax_imports():  # jaxlib looks jax's sharding module up for each buffer it makes

@@ -229,6 +229,6 @@ class XlaBackend:
     def process_local_part(self, x: Any) -> Any:
         from jaxle_xla.multihost import global_array_to_host_local_array
 
-        if type(x) is not XlaArray or x._sharding is None or x._sharding.is_fully_addressable:
+        if type(x) is not XlaArray or x._named_sharding is None or x._named_sharding.is_fully_addressable:
             return x
-        return global_array_to_host_local_array(x, x._sharding.mesh, x._sharding.spec)
+        return global_array_to_host_local_array(x, x._named_sharding.mesh, x._named_sharding.spec)

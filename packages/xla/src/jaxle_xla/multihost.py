@@ -24,7 +24,7 @@ from jaxle_core.jit import jit
 from jaxle_core.mesh import AxisType, Mesh, PartitionSpec
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib, clients, distributed, sharded_array
-from jaxle_xla.array import XlaArray
+from jaxle_xla.array import XlaArray, laid_out
 from jaxle_xla.make_array import ProcessBlocks, make_array_from_process_local_data
 
 __all__ = ["ProcessFailureError", "assert_equal", "broadcast_one_to_all", "global_array_to_host_local_array",
@@ -100,7 +100,7 @@ def process_allgather(in_tree: Any, tiled: bool = False) -> Any:
         if _spans_processes(leaf):
             if not tiled:
                 raise ValueError("Gathering global non-fully-addressable arrays only supports tiled=True")
-            return np.asarray(_replicated(leaf._sharding.mesh)(leaf))
+            return np.asarray(_replicated(leaf._named_sharding.mesh)(leaf))
         if not _multi_process():
             value = np.asarray(leaf)
             return value if tiled else np.expand_dims(value, 0)
@@ -110,7 +110,7 @@ def process_allgather(in_tree: Any, tiled: bool = False) -> Any:
 
 
 def _spans_processes(x: Any) -> bool:
-    return type(x) is XlaArray and x._sharding is not None and not x._sharding.is_fully_addressable
+    return type(x) is XlaArray and x._named_sharding is not None and not x._named_sharding.is_fully_addressable
 
 
 @functools.cache
@@ -216,6 +216,6 @@ def global_array_to_host_local_array(global_inputs: Any, global_mesh: Mesh, pspe
             local[blocks.local_index(shard.device, block_shape)] = np.asarray(shard.data)
         local_sharding = NamedSharding(local_mesh, spec)
         aval = x.aval.update(shape=local.shape)
-        return XlaArray(sharded_array.put(local, aval, local_sharding), aval, True, local_sharding)
+        return laid_out(sharded_array.put(local, aval, local_sharding), local_sharding)
 
     return _map_with_specs(convert, global_inputs, pspecs)
