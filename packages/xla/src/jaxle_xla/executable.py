@@ -381,8 +381,8 @@ class PinnedExecutable(PerDeviceWrapper):
     def __call__(self, *args: Any) -> list[XlaArray]:
         for i, free in enumerate(self._free or [True] * len(args)):
             x = args[i].physical if isinstance(args[i], ExtendedArray) else args[i]
-            if free and type(x) is XlaArray and x._committed and _jaxlib.buffer_device(x._buffer) != self.device:
-                device = _jaxlib.buffer_device(x._buffer)
+            if free and type(x) is XlaArray and x._committed and _jaxlib.buffer_device(x) != self.device:
+                device = _jaxlib.buffer_device(x)
                 # after an argument with an in_sharding, JAX names this argument's device twice
                 other = device if self._first_given is not None and self._first_given < i else self.device
                 argument = _incompatible_devices(args, (i,), self._name, self._debug_info)
