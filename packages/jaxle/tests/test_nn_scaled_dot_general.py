@@ -111,8 +111,8 @@ def test_nvfp4_gradient_is_the_full_precision_one_within_range():
 
 
 def test_contracted_size_must_be_whole_blocks():
-    # JAX fails with a bare AssertionError here.
+    # JAX fails with a bare AssertionError here; jaxle raises the same type, saying which sizes disagree.
     assert GOLDEN["mxfp8_k_error"]["error"] == "AssertionError"
     _, fn, args = _case("mxfp8_k_error")
-    with pytest.raises(ValueError, match="the contracted size 48 must be a multiple of the block size 32"):
+    with pytest.raises(AssertionError, match="the contracted size 48 must be a multiple of the block size 32"):
         fn(*args)

@@ -70,8 +70,9 @@ def _quantize(x: Any, config: BlockScaleConfig) -> tuple[Any, Any]:
     batch, rows, depth = x.shape
     block = config.block_size
     if depth < block or depth % block:
-        raise ValueError(f"scaled_dot_general: the contracted size {depth} must be a multiple of the block size "
-                         f"{block}")
+        # JAX's type (its own check is a bare assertion), with a message that says what is wrong
+        raise AssertionError(f"scaled_dot_general: the contracted size {depth} must be a multiple of the block "
+                             f"size {block}")
     quantized, scales = _quantize_blocks(lax.reshape(x, (batch, rows, depth // block, block)), config)
     quantized = lax.reshape(quantized, (batch, rows, depth))
     scales = lax.reshape(scales, (batch, rows, depth // block))
