@@ -20,7 +20,7 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.batching.trace import batching_rules, move_dim
 from jaxle_core.core import Primitive
 from jaxle_core.extended import physical_rules
-from jaxle_core.lax.gamma_sample_grad import gamma_sample_grad, log_density_floor
+from jaxle_core.lax.gamma_sample_grad import random_gamma_grad
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_random.distributions import _exponential, _rademacher
 from jaxle_random.key_array import is_key_dtype
@@ -136,11 +136,9 @@ def _random_gamma_jvp(primals: list, tangents: list, *, log_space: bool) -> tupl
         flat_samples = lax.select(lax.eq(flat_samples, lax.full_like(flat_samples, 0)),
                                   lax.full_like(flat_samples, dtypes.finfo(flat_samples.dtype).tiny), flat_samples)
 
-    floor = log_density_floor(flat_samples.dtype)
-
     def element_grad(alpha_and_sample):
         a, x = alpha_and_sample
-        slope = gamma_sample_grad(a, x, floor)
+        slope = random_gamma_grad(a, x)
         return lax.div(slope, x) if log_space else slope
 
     grads = lax.reshape(lax.map(element_grad, (flat_alphas, flat_samples)), alpha.shape)

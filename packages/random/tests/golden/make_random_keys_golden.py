@@ -3,7 +3,7 @@
 Run with JAX's venv: ``/work/jaxpeer/bin/python make_random_keys_golden.py jax`` writes random_keys_golden.json.
 Each case is ``build(ns)`` returning an array, a typed key array (recorded as its dtype name and key data), a
 string (a printed jaxpr, ``repr``), or raising. ``ns`` is make_random_golden's namespace with ``make_jaxpr``,
-``lax`` and ``dtypes`` added.
+``lax``, ``dtypes``, ``grad`` and ``jvp`` added.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ def keys_namespace(which: str) -> SimpleNamespace:
     ns = namespace(which)
     top = importlib.import_module(which if which == "jax" else "jaxle_core")
     ns.make_jaxpr, ns.lax, ns.dtypes = top.make_jaxpr, top.lax, top.dtypes
+    ns.grad, ns.jvp = top.grad, top.jvp
     return ns
 
 
@@ -195,6 +196,10 @@ def _cases() -> dict:
     case("jaxpr_vmap_wrap_key_data", lambda ns: _text(ns, ns.vmap(ns.random.wrap_key_data),
                                                       np.zeros((6, 2), np.uint32)))
     case("jaxpr_vmap_key", lambda ns: _text(ns, ns.vmap(ns.random.key), np.arange(3, dtype=np.int32)))
+    # gamma's derivative: random_gamma_grad mapped over the samples, its loop-invariant work hoisted under grad
+    gamma_sum = lambda ns: lambda a: ns.random.gamma(ns.random.key(0), a, (3,)).sum()  # noqa: E731
+    case("jaxpr_grad_gamma", lambda ns: _text(ns, ns.grad(gamma_sum(ns)), np.float32(2.0)))
+    case("jaxpr_jvp_gamma", lambda ns: _text(ns, lambda a: ns.jvp(gamma_sum(ns), (a,), (a,)), np.float32(2.0)))
     return cases
 
 

@@ -23,12 +23,15 @@ from typing import Any
 
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray
-from jaxle_core.core import ClosedJaxpr, Jaxpr, Literal, Primitive, Tracer, Var
+from jaxle_core.core import ClosedJaxpr, DropVar, Jaxpr, Literal, Primitive, Tracer, Var
 from jaxle_core.jaxpr_util import dce_jaxpr
 from jaxle_core.staging import DebugInfo, StagingTrace, StagingTracer
 
 # rule(trace, args, params) -> outputs, for primitives whose known part must be split off rather than staged whole
 partial_eval_rules: dict[Primitive, Callable[[PartialStagingTrace, Sequence[Any], dict], Any]] = {}
+# primitives whose rule runs even when every operand is known: as JAX's scan, whose rule hoists the body's
+# loop-invariant work out of the loop and re-stages the rest
+split_when_known: set[Primitive] = set()
 
 
 class PartialStagingTrace(StagingTrace):
@@ -47,7 +50,7 @@ class PartialStagingTrace(StagingTrace):
         return isinstance(x, StagingTracer) and x._trace is self
 
     def process_primitive(self, primitive, args, params):
-        if not any(self.is_unknown(x) for x in args):
+        if not any(self.is_unknown(x) for x in args) and primitive not in split_when_known:
             with core.set_current_trace(self.parent):
                 return primitive.bind(*args, **params)
         rule = partial_eval_rules.get(primitive)
@@ -171,6 +174,21 @@ class SplitJaxpr:
         return [known_inputs[j] if source == "input" else known_outputs[j] for source, j in self.residual_sources]
 
 
+def _drop_unread_outputs(jaxpr: Jaxpr) -> Jaxpr:
+    """``jaxpr`` with the equation outputs nothing reads made ``DropVar``s (printed ``_``).
+
+    JAX builds the unknown half of a split jaxpr from the tracers still alive once the jaxpr has run, so an output
+    nothing reads (a loop's carry only its known half needs, say) is dropped there, which shows in the printout
+    wherever that half is nested (a split ``scan`` or ``jit`` body).
+    """
+    read = {v for v in jaxpr.outvars if isinstance(v, Var)}
+    read.update(v for eqn in jaxpr.eqns for v in eqn.invars if isinstance(v, Var))
+    if all(v in read for eqn in jaxpr.eqns for v in eqn.outvars):
+        return jaxpr
+    eqns = [eqn.replace(outvars=[v if v in read else DropVar(v.aval) for v in eqn.outvars]) for eqn in jaxpr.eqns]
+    return jaxpr.replace(eqns=eqns)
+
+
 def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool], sort_residuals: bool = False) -> SplitJaxpr:
     """Split ``closed`` into the part computable from its known inputs and the part needing the unknown ones
     (``sort_residuals``: see ``PartialStagingTrace.to_open_jaxpr``)."""
@@ -191,6 +209,7 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool], sort_resid
         out_unknowns = [unknown_trace.is_unknown(x) for x in outs]
         unknown, residual_values = unknown_trace.to_open_jaxpr([x for x, u in zip(outs, out_unknowns) if u],
                                                                sort_residuals)
+        unknown = ClosedJaxpr(_drop_unread_outputs(unknown.jaxpr), unknown.consts)
         inputs = {id(x): j for j, x in enumerate(known_args)}
         known_outs = [x for x, u in zip(outs, out_unknowns) if not u]
         outputs = {id(x): k for k, x in reversed(list(enumerate(known_outs)))}

@@ -32,7 +32,7 @@ from typing import Any
 
 from jaxle_core import core
 from jaxle_core.ad.jvp import Zero, instantiate, jvp_flat, jvp_rules, tangent_aval, zeros_like_aval
-from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, partial_eval_rules
+from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, partial_eval_rules, split_when_known
 from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass, is_undefined, transpose_rules
 from jaxle_core.avals import get_aval
 from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Var
@@ -244,6 +244,7 @@ def _scan_partial_eval(trace: PartialStagingTrace, args, params):
 
 
 partial_eval_rules[scan_p] = _scan_partial_eval
+split_when_known.add(scan_p)
 
 # ---------------------------------------------------------------- transposition
 

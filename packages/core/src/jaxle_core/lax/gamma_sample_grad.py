@@ -111,25 +111,15 @@ def _series_slope(a: Any, x: Any, eps: Any, enabled: Any) -> tuple[Any, Any]:
     return final[3], final[6]
 
 
-def _computation_dtype(dtype: np.dtype) -> np.dtype:
-    return np.dtype(np.float32) if dtype in _UPCAST else dtype
-
-
-def log_density_floor(dtype: Any) -> Any:
-    """-log of the largest value of the dtype ``random_gamma_grad`` computes ``dtype`` in: below it the log of the
-    Gamma density underflows."""
-    dtype = _computation_dtype(np.dtype(dtype))
-    return ew.neg(ew.log(np.asarray(dtypes.finfo(dtype).max, dtype)[()]))
-
-
-def _sample_slope(a: Any, x: Any, floor: Any) -> Any:
+def _sample_slope(a: Any, x: Any) -> Any:
     dtype = get_aval(x).dtype
     is_nan = ew.bitwise_or(ew.ne(a, a), ew.ne(x, x))
     x_is_zero = ew.eq(x, full_like(x, 0.0))
     domain_error = ew.bitwise_or(ew.lt(x, full_like(x, 0.0)), ew.le(a, full_like(x, 0.0)))
     use_fraction = ew.bitwise_and(ew.gt(x, full_like(x, 1.0)), ew.gt(x, a))
     log_density = ew.sub(ew.sub(ew.mul(a, ew.log(x)), x), lgamma(a))
-    underflow = ew.lt(log_density, log_density_floor(dtype) if floor is None else floor)
+    # below -log of the dtype's largest value the density underflows
+    underflow = ew.lt(log_density, ew.neg(ew.log(np.asarray(dtypes.finfo(dtype).max, dtype)[()])))
     ew.exp(log_density)  # JAX computes the density here and then has no use for it: kept, so the jaxpr is JAX's
     enabled = ew.bitwise_not(ew.bitwise_or(ew.bitwise_or(ew.bitwise_or(x_is_zero, domain_error), underflow),
                                            is_nan))
@@ -151,12 +141,6 @@ def _sample_slope(a: Any, x: Any, floor: Any) -> Any:
 def random_gamma_grad(a: Any, x: Any) -> Any:
     """Elementwise derivative of a Gamma(a, 1) sample ``x`` with respect to ``a`` (float16 and bfloat16 computed in
     float32)."""
-    return gamma_sample_grad(a, x)
-
-
-def gamma_sample_grad(a: Any, x: Any, floor: Any = None) -> Any:
-    """``random_gamma_grad(a, x)``, given ``log_density_floor`` when it was computed before (JAX's ``lax.map``
-    over the samples of a gamma draw hoists it out of the loop)."""
     dtype = get_aval(x).dtype
     shape = broadcast_shapes(get_aval(a).shape, get_aval(x).shape)
     # Each operand is broadcast along its leading dimensions, as in JAX (which refuses shapes aligned otherwise).
@@ -164,5 +148,5 @@ def gamma_sample_grad(a: Any, x: Any, floor: Any = None) -> Any:
             for v in (a, x))
     if dtype in _UPCAST:
         a, x = convert_element_type(a, np.float32), convert_element_type(x, np.float32)
-    out = _sample_slope(a, x, floor)
+    out = _sample_slope(a, x)
     return convert_element_type(out, dtype) if dtype in _UPCAST else out
