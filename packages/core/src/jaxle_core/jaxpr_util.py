@@ -77,6 +77,24 @@ def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool] | None = None,
     return pruned, used_inputs
 
 
+def with_fresh_vars(jaxpr: Jaxpr) -> Jaxpr:
+    """``jaxpr`` over new variables: a pruned copy is a jaxpr of its own, printed with names of its own (as JAX's),
+    not one sharing its variables (and so their printed names) with the jaxpr it was pruned from."""
+    fresh: dict[Var, Var] = {}
+
+    def rename(atom):
+        if not isinstance(atom, Var) or isinstance(atom, DropVar):
+            return atom
+        if atom not in fresh:
+            fresh[atom] = Var(atom.aval)
+        return fresh[atom]
+
+    eqns = [eqn.replace(invars=[rename(a) for a in eqn.invars], outvars=[rename(v) for v in eqn.outvars])
+            for eqn in jaxpr.eqns]
+    return jaxpr.replace(constvars=[rename(v) for v in jaxpr.constvars], invars=[rename(v) for v in jaxpr.invars],
+                         outvars=[rename(a) for a in jaxpr.outvars], eqns=eqns)
+
+
 # ---------------------------------------------------------------- type checking
 
 
@@ -181,4 +199,5 @@ def _check_call_operands(eqn: JaxprEqn, in_avals: list, fail: Callable[..., Jaxp
                        f"{want.str_short(short_dtypes=True)}", eqn)
 
 
-__all__ = ["JaxprTypeError", "call_primitives", "check_jaxpr", "dce_jaxpr", "dce_rules", "sub_jaxprs"]
+__all__ = ["JaxprTypeError", "call_primitives", "check_jaxpr", "dce_jaxpr", "dce_rules", "sub_jaxprs",
+           "with_fresh_vars"]

@@ -42,8 +42,8 @@ from jaxle_core.avals import (
 from jaxle_core.caches import LruCache
 from jaxle_core.config import disable_jit as _disable_jit_flag
 from jaxle_core.config import enable_checks, explain_cache_misses, log_compiles, no_tracing, trace_context
-from jaxle_core.core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Primitive, Tracer, Var
-from jaxle_core.jaxpr_util import call_primitives, check_jaxpr, dce_jaxpr, dce_rules
+from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer
+from jaxle_core.jaxpr_util import call_primitives, check_jaxpr, dce_jaxpr, dce_rules, with_fresh_vars
 from jaxle_core.mesh import get_mesh
 from jaxle_core.pretty import Doc, PpContext, pp_eqn_generic, pp_eqn_rules
 from jaxle_core.sharding import NamedSharding, flat_jit_shardings
@@ -122,24 +122,6 @@ pp_eqn_rules[jit_p] = _pp_jit
 _pruned_jaxprs = LruCache()
 
 
-def _with_fresh_vars(jaxpr: Jaxpr) -> Jaxpr:
-    """``jaxpr`` over new variables: a pruned copy is a jaxpr of its own, printed with names of its own (as JAX's),
-    not one sharing its variables (and so their printed names) with the jaxpr it was pruned from."""
-    fresh: dict[Var, Var] = {}
-
-    def rename(atom):
-        if not isinstance(atom, Var) or isinstance(atom, DropVar):
-            return atom
-        if atom not in fresh:
-            fresh[atom] = Var(atom.aval)
-        return fresh[atom]
-
-    eqns = [eqn.replace(invars=[rename(a) for a in eqn.invars], outvars=[rename(v) for v in eqn.outvars])
-            for eqn in jaxpr.eqns]
-    return jaxpr.replace(constvars=[rename(v) for v in jaxpr.constvars], invars=[rename(v) for v in jaxpr.invars],
-                         outvars=[rename(a) for a in jaxpr.outvars], eqns=eqns)
-
-
 def _dce_jit(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], JaxprEqn | None]:
     if not any(used_outputs):
         return [False] * len(eqn.invars), None
@@ -149,7 +131,7 @@ def _dce_jit(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], Jaxpr
     cached = _pruned_jaxprs.lookup(key) if reusable else None
     if cached is None:
         inner, used_inputs = dce_jaxpr(closed.jaxpr, used_outputs)
-        cached = (ClosedJaxpr(_with_fresh_vars(inner), closed.consts), used_inputs)
+        cached = (ClosedJaxpr(with_fresh_vars(inner), closed.consts), used_inputs)
         if reusable:
             _pruned_jaxprs[key] = cached
     pruned, used_inputs = cached

@@ -73,6 +73,16 @@ def seed_func11(lax, arr, extra):
     return carry + lax.reduce_sum(ys, (0,))
 
 
+def while_in_map(lax, xs):
+    """``xs * map(f, xs)`` (the map's output not differentiated) where ``f`` runs a while loop whose counter
+    nothing reads: under grad the counter's loop is hoisted out of the map, whose body drops the counter (``_``)."""
+    def f(x):
+        _, a, b = lax.while_loop(lambda s: s[0] < 3, lambda s: (s[0] + 1, s[1] * 2.0, s[2] + 1.0), (0, x, x))
+        return a + b
+
+    return lax.reduce_sum(xs * lax.stop_gradient(lax.map(f, xs)), (0,))
+
+
 def cases(impl, lax):
     """``(name, function, example arguments)`` triples."""
     grad, jit, vjp, linearize = impl.grad, impl.jit, impl.vjp, impl.linearize
@@ -113,6 +123,7 @@ def cases(impl, lax):
             lambda c, x: (lax.scan(lambda d, y: (lax.sin(d) * y + c, None), c, xs)[0] * x, None), c, xs)[0],
             argnums=(0, 1)), (c, xs)),
         ("grad_map", grad(lambda xs: lax.reduce_sum(lax.map(lambda x: lax.sin(x) * x, xs), (0,))), (xs,)),
+        ("grad_while_in_map", grad(lambda xs: while_in_map(lax, xs)), (xs,)),
         ("grad_xs_only", grad(lambda c, xs: lax.reduce_sum(
             lax.scan(lambda c, x: (c + lax.exp(x), c * x), c, xs)[1], (0,)), argnums=1), (c, xs)),
         ("grad_pytree_xs", grad(lambda c, a, b: lax.reduce_sum(lax.scan(pytree_xs_body, c, (a, b))[1]["p"], (0,)),

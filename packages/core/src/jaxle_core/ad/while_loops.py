@@ -16,7 +16,7 @@ from jaxle_core.ad.jvp import Zero, instantiate, jvp_rules, tangent_aval
 from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, partial_eval_rules
 from jaxle_core.ad.transpose import transpose_rules
 from jaxle_core.core import ClosedJaxpr
-from jaxle_core.jaxpr_util import dce_jaxpr
+from jaxle_core.jaxpr_util import dce_jaxpr, with_fresh_vars
 from jaxle_core.lax.control_flow.while_loops import split_while_args, while_p, while_params
 from jaxle_core.staging import trace_to_jaxpr
 
@@ -111,8 +111,9 @@ def _while_partial_eval(trace: PartialStagingTrace, args, params):
     keep_cond = [not uk for uk in cconsts_uk + carry_uk]
     known_cond, _ = dce_jaxpr(cond, instantiate=True)
     known_cond = known_cond.replace(invars=[v for v, k in zip(cond.invars, keep_cond) if k])
-    known_params = while_params(ClosedJaxpr(known_cond, cond_jaxpr.consts), cconsts_uk.count(False),
-                                ClosedJaxpr(known_body, body_jaxpr.consts), bconsts_uk.count(False))
+    known_params = while_params(ClosedJaxpr(with_fresh_vars(known_cond), cond_jaxpr.consts),
+                                cconsts_uk.count(False),
+                                ClosedJaxpr(with_fresh_vars(known_body), body_jaxpr.consts), bconsts_uk.count(False))
     known_args = [x for x, uk in zip(args, cconsts_uk + bconsts_uk + carry_uk) if not uk]
     with core.set_current_trace(trace.parent):
         known_outs = iter(while_p.bind(*known_args, **known_params))
