@@ -94,9 +94,6 @@ LATER: dict[str, dict[str, str]] = {
     "export": {
         **dict.fromkeys(["SymbolicScope", "is_symbolic_dim", "symbolic_args_specs", "symbolic_shape"],
                         "shape polymorphism (symbolic dimensions)"),
-        **dict.fromkeys(["DisabledSafetyCheck", "register_namedtuple_serialization",
-                         "register_pytree_node_serialization"],
-                        "JAX's serialization format's registries and safety checks (jaxle has its own format)"),
     },
     "ffi": {
         **dict.fromkeys(["build_ffi_lowering_function", "ffi_lowering"],

@@ -10,7 +10,6 @@ StableHLO portable artifact (versioned bytecode) beside its calling signature: a
 from __future__ import annotations
 
 import json
-import pickle
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -25,17 +24,58 @@ from jaxle_tree.equality_errors import equality_errors
 from jaxle_xla import _jaxlib
 from jaxle_xla.clients import default_backend
 from jaxle_xla.executable import Program
+from jaxle_xla.export_trees import (
+    register_namedtuple_serialization,
+    register_pytree_node_serialization,
+    treedef_from_data,
+    treedef_to_data,
+)
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering, symbol_name
 
-__all__ = ["Exported", "call_exported_p", "default_export_platform", "deserialize", "export",
-           "maximum_supported_calling_convention_version", "minimum_supported_calling_convention_version"]
+__all__ = ["DisabledSafetyCheck", "Exported", "call_exported_p", "default_export_platform", "deserialize", "export",
+           "maximum_supported_calling_convention_version", "minimum_supported_calling_convention_version",
+           "register_namedtuple_serialization", "register_pytree_node_serialization"]
 
 # The calling conventions of JAX 0.10.2's exports; jaxle writes the newest (no platform index or tokens for
 # functions without effects).
 minimum_supported_calling_convention_version = 9
 maximum_supported_calling_convention_version = 10
-_FORMAT = b"jaxle.export/1\n"
+_FORMAT = b"jaxle.export/2\n"
+
+
+class DisabledSafetyCheck:
+    """A safety check of ``export`` (or of calling an ``Exported``) to skip: made by ``platform()`` or
+    ``custom_call(target_name)``, passed in ``export(..., disabled_checks=[...])``."""
+
+    def __init__(self, name: str):
+        self._name = name
+
+    @classmethod
+    def platform(cls) -> DisabledSafetyCheck:
+        """Allow calling the exported function on a platform other than the one it was exported for."""
+        return cls("platform")
+
+    @classmethod
+    def custom_call(cls, target_name: str) -> DisabledSafetyCheck:
+        """Allow exporting a call of the custom-call target ``target_name``, whose compatibility over time no one
+        guarantees (an ``ffi_call`` of a user's kernel)."""
+        return cls(f"custom_call:{target_name}")
+
+    def is_custom_call(self) -> str | None:
+        """The target this check allows, or None when it is not a custom-call check."""
+        return self._name[len("custom_call:"):] if self._name.startswith("custom_call:") else None
+
+    def __str__(self) -> str:
+        return self._name
+
+    __repr__ = __str__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DisabledSafetyCheck) and self._name == other._name
+
+    def __hash__(self) -> int:
+        return hash(self._name)
 
 
 def default_export_platform() -> str:
@@ -85,9 +125,10 @@ class Exported:
                   "calling_convention_version": self.calling_convention_version,
                   "module_kept_var_idx": list(self.module_kept_var_idx),
                   "in_avals": [_aval_record(a) for a in self.in_avals],
-                  "out_avals": [_aval_record(a) for a in self.out_avals]}
-        trees = pickle.dumps((self.in_tree, self.out_tree))
-        parts = [json.dumps(header).encode(), trees, self.mlir_module_serialized]
+                  "out_avals": [_aval_record(a) for a in self.out_avals],
+                  "in_tree": treedef_to_data(self.in_tree), "out_tree": treedef_to_data(self.out_tree),
+                  "disabled_checks": [str(check) for check in self.disabled_safety_checks]}
+        parts = [json.dumps(header).encode(), self.mlir_module_serialized]
         blob = bytearray(_FORMAT)
         for part in parts:
             blob += len(part).to_bytes(8, "little") + part
@@ -111,22 +152,24 @@ def _aval_from_record(record: Sequence) -> ShapedArray:
 
 
 def deserialize(blob: bytearray | bytes) -> Exported:
-    """The ``Exported`` that ``Exported.serialize`` wrote (only trusted data: the pytrees are pickled)."""
+    """The ``Exported`` that ``Exported.serialize`` wrote (its pytrees' custom node types registered by the names
+    they were serialized with)."""
     blob = bytes(blob)
     if not blob.startswith(_FORMAT):
         raise ValueError("Not a function exported by jaxle's Exported.serialize")
     parts, at = [], len(_FORMAT)
-    for _ in range(3):
+    for _ in range(2):
         size = int.from_bytes(blob[at:at + 8], "little")
         parts.append(blob[at + 8:at + 8 + size])
         at += 8 + size
     header = json.loads(parts[0])
-    in_tree, out_tree = pickle.loads(parts[1])
     in_avals = tuple(map(_aval_from_record, header["in_avals"]))
     out_avals = tuple(map(_aval_from_record, header["out_avals"]))
-    return Exported(header["fun_name"], in_tree, in_avals, out_tree, out_avals, (None,) * len(in_avals),
-                    (None,) * len(out_avals), header["nr_devices"], tuple(header["platforms"]), (), (), (), parts[2],
-                    header["calling_convention_version"], tuple(header["module_kept_var_idx"]), False)
+    disabled = tuple(DisabledSafetyCheck(name) for name in header["disabled_checks"])
+    return Exported(header["fun_name"], treedef_from_data(header["in_tree"]), in_avals,
+                    treedef_from_data(header["out_tree"]), out_avals, (None,) * len(in_avals),
+                    (None,) * len(out_avals), header["nr_devices"], tuple(header["platforms"]), (), (), disabled,
+                    parts[1], header["calling_convention_version"], tuple(header["module_kept_var_idx"]), False)
 
 
 def export(fun_jit: Any, *, platforms: Sequence[str] | None = None,
@@ -140,6 +183,8 @@ def export(fun_jit: Any, *, platforms: Sequence[str] | None = None,
     if platforms != (current,):
         raise ValueError(f"jaxle exports for the current platform only ('{current}'), not for {platforms}")
 
+    allowed_targets = {target for check in disabled_checks if (target := check.is_custom_call()) is not None}
+
     def do_export(*args: Any, **kwargs: Any) -> Exported:
         traced = fun_jit.trace(*args, **kwargs)
         closed = traced.jaxpr
@@ -147,6 +192,7 @@ def export(fun_jit: Any, *, platforms: Sequence[str] | None = None,
         program = Program(closed, name, (), keep_unused=False, hoist=False)
         if program.host_callbacks:  # Python functions cannot be saved with the module
             raise NotImplementedError("serialization of host_callbacks is not yet implemented")
+        _check_custom_calls(program.text, allowed_targets)
         in_avals = tuple(closed.in_avals)
         return Exported(name, traced.in_tree, in_avals, traced.out_tree, tuple(closed.out_avals),
                         (None,) * len(in_avals), (None,) * len(closed.out_avals), 1, platforms, (), (),
@@ -155,6 +201,25 @@ def export(fun_jit: Any, *, platforms: Sequence[str] | None = None,
                         tuple(i for i, kept in enumerate(program.keep) if kept), False)
 
     return do_export
+
+
+# Custom-call targets whose behaviour jaxlib keeps stable across releases: its own kernels (LAPACK and the
+# tridiagonal solver, all named ``*_ffi``) and XLA's approximate top-k. A user's FFI target has no such promise.
+_STABLE_TARGETS = re.compile(r"lapack_\w+_ffi|tridiagonal_solve_perturbed_ffi|ApproxTopK")
+_CUSTOM_CALL = re.compile(r"^\s*(%\S+ = )?stablehlo\.custom_call @([\w.$-]+)\(.*$", re.M)
+
+
+def _check_custom_calls(module_text: str, allowed_targets: set[str]) -> None:
+    """JAX's refusal to export a custom call whose target promises no compatibility, unless disabled."""
+    if "custom_call" not in module_text:
+        return
+    for match in _CUSTOM_CALL.finditer(_jaxlib.pretty_module(module_text)):
+        target = match.group(2)
+        if target not in allowed_targets and not _STABLE_TARGETS.fullmatch(target):
+            raise ValueError("Cannot serialize code with custom calls whose targets have no compatibility "
+                             "guarantees. See https://docs.jax.dev/en/latest/export/export.html"
+                             "#compatibility-guarantees-for-custom-calls. Examples are:\n"
+                             f"{match.group(0).strip()}.\n")
 
 
 def _check_call(exported: Exported, flat: Sequence[Any], in_tree: Any) -> None:
@@ -177,7 +242,7 @@ def _check_call(exported: Exported, flat: Sequence[Any], in_tree: Any) -> None:
                 raise ValueError(f"Shape mismatch for {path}.shape[{i}] (expected same constant): expected "
                                  f"{expected.shape} and called with {aval.shape}")
     platform = default_backend()
-    if platform not in exported.platforms:
+    if platform not in exported.platforms and DisabledSafetyCheck.platform() not in exported.disabled_safety_checks:
         raise ValueError(f"Function '{exported.fun_name}' was exported for platforms '{exported.platforms}' but it "
                          f"is used on '{(platform,)}'.")
 
