@@ -28,9 +28,6 @@ LATER: dict[str, dict[str, str]] = {
         "print_saved_residuals": "its report names each residual's source line and column: jaxle's equations "
                                  "record no source locations",
     },
-    "core": {
-        **dict.fromkeys(["max_dim", "min_dim"], "shape polymorphism (symbolic dimensions)"),
-    },
     "custom_derivatives": {
         "remat_opt_p": "the primitive of custom_vjp(optimize_remat=True), which jaxle's custom_vjp does not take",
     },
@@ -43,7 +40,6 @@ LATER: dict[str, dict[str, str]] = {
     },
     "extend.core": {
         **dict.fromkeys(["CallPrimitive", "call_impl"], CALLS),
-        "InconclusiveDimensionOperation": "shape polymorphism (symbolic dimensions)",
         **dict.fromkeys(["TraceTag", "find_top_trace", "get_opaque_trace_state", "nonempty_axis_env_DO_NOT_USE",
                          "set_current_trace", "take_current_trace", "unsafe_am_i_under_a_jit_DO_NOT_USE",
                          "unsafe_am_i_under_a_vmap_DO_NOT_USE", "unsafe_get_axis_names_DO_NOT_USE"],
@@ -83,17 +79,10 @@ LATER: dict[str, dict[str, str]] = {
          "lower_jaxpr_to_module", "lowerable_effects", "make_ir_context", "merge_mlir_modules", "module_to_bytecode",
          "module_to_string", "register_constant_handler", "shape_tensor", "token_type",
          "unflatten_ir_values_like_types"], MLIR_BINDINGS),
-    "errors": {
-        "InconclusiveDimensionOperation": "shape polymorphism (symbolic dimensions)",
-    },
     "experimental.multihost_utils": {
         **dict.fromkeys(["global_array_to_host_local_array_impl", "gtl_abstract_eval",
                          "host_local_array_to_global_array_impl", "ltg_abstract_eval", "ltg_batcher"],
                         "the rules of the primitives behind the host-local/global conversions"),
-    },
-    "export": {
-        **dict.fromkeys(["SymbolicScope", "is_symbolic_dim", "symbolic_args_specs", "symbolic_shape"],
-                        "shape polymorphism (symbolic dimensions)"),
     },
     "ffi": {
         **dict.fromkeys(["build_ffi_lowering_function", "ffi_lowering"],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import operator
 from typing import Any
 
@@ -104,7 +105,7 @@ class ShapeDtypeStruct:
         self.sharding = sharding
 
     ndim = property(lambda self: len(self.shape))
-    size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
+    size = property(lambda self: math.prod(self.shape))  # symbolic for symbolic shapes
 
     def __repr__(self) -> str:
         weak = ", weak_type=True" if self.weak_type else ""

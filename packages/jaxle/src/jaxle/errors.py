@@ -12,8 +12,10 @@ from jaxle_core.errors import (
     UnexpectedTracerError,
 )
 from jaxle_core.jaxpr_util import JaxprTypeError
+from jaxle_core.shape_poly import InconclusiveDimensionOperation
 from jaxle_xla import JaxRuntimeError
 
-__all__ = ["ConcretizationTypeError", "JAXIndexError", "JAXTypeError", "JaxRuntimeError", "JaxprTypeError",
-           "KeyReuseError", "NonConcreteBooleanIndexError", "TracerArrayConversionError", "TracerBoolConversionError",
-           "TracerIntegerConversionError", "UnexpectedTracerError"]
+__all__ = ["ConcretizationTypeError", "InconclusiveDimensionOperation", "JAXIndexError", "JAXTypeError",
+           "JaxRuntimeError", "JaxprTypeError", "KeyReuseError", "NonConcreteBooleanIndexError",
+           "TracerArrayConversionError", "TracerBoolConversionError", "TracerIntegerConversionError",
+           "UnexpectedTracerError"]

@@ -20,12 +20,14 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Var
 from jaxle_core.jaxpr_util import JaxprTypeError, check_jaxpr, sub_jaxprs
 from jaxle_core.lax.tokens import AbstractToken, Token
+from jaxle_core.shape_poly import InconclusiveDimensionOperation
 from jaxle_core.staging import DebugInfo
 
-__all__ = ["AbstractToken", "ClosedJaxpr", "DebugInfo", "DropVar", "Effect", "Effects", "Jaxpr", "JaxprEqn",
-           "JaxprTypeError", "Literal", "Primitive", "Token", "Var", "array_types", "check_jaxpr", "concrete_or_error",
-           "gensym", "jaxpr_as_fun", "jaxprs_in_params", "mapped_aval", "new_jaxpr_eqn", "no_effects",
-           "primal_dtype_to_tangent_dtype", "primitives", "subjaxprs", "unmapped_aval", "valid_jaxtype"]
+__all__ = ["AbstractToken", "ClosedJaxpr", "DebugInfo", "DropVar", "Effect", "Effects",
+           "InconclusiveDimensionOperation", "Jaxpr", "JaxprEqn", "JaxprTypeError", "Literal", "Primitive", "Token",
+           "Var", "array_types", "check_jaxpr", "concrete_or_error", "gensym", "jaxpr_as_fun", "jaxprs_in_params",
+           "mapped_aval", "new_jaxpr_eqn", "no_effects", "primal_dtype_to_tangent_dtype", "primitives", "subjaxprs",
+           "unmapped_aval", "valid_jaxtype"]
 
 
 class Effect:
