@@ -84,11 +84,6 @@ LATER: dict[str, dict[str, str]] = {
                          "host_local_array_to_global_array_impl", "ltg_abstract_eval", "ltg_batcher"],
                         "the rules of the primitives behind the host-local/global conversions"),
     },
-    "ffi": {
-        **dict.fromkeys(["build_ffi_lowering_function", "ffi_lowering"],
-                        "JAX's MLIR lowering-rule API (jaxle lowers ffi_call itself; there are no MLIR rules)"),
-        "register_ffi_type": "typed-FFI user types with a TypeRegistration (register_ffi_type_id covers type ids)",
-    },
     "sharding": {
         **dict.fromkeys(["ManualAxisType", "auto_axes", "explicit_axes"],
                         "sharding in types (Explicit mesh axes carried by array types) is not modelled"),

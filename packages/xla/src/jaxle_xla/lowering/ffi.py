@@ -1,4 +1,5 @@
-"""Lowering of ``ffi_call`` to a typed-FFI ``stablehlo.custom_call`` of the registered target.
+"""Lowering of ``ffi_call`` to a typed-FFI ``stablehlo.custom_call`` of the registered target (``emit_ffi_call``,
+which user lowering rules made by ``jax.ffi.ffi_lowering`` share).
 
 The keyword attributes travel in ``mhlo.backend_config`` as a dictionary, each typed as JAX types it: Python
 ints ``i64``, floats ``f64``, NumPy scalars and arrays their own element type, strings as strings."""
@@ -7,10 +8,12 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from jaxle_core.avals import ShapedArray
 from jaxle_core.ffi import HashableArray, ffi_call_p
 from jaxle_xla import _jaxlib
 from jaxle_xla.lapack import operand_alias
@@ -58,10 +61,14 @@ def _layout_text(layout: tuple[int, ...]) -> str:
         else "dense<> : tensor<0xindex>"
 
 
-@register_lowering(ffi_call_p)
-def _lower_ffi_call(ctx: LoweringContext, *args: Value, attributes, custom_call_api_version, has_side_effect,
-                    input_layouts, input_output_aliases, legacy_backend_config, output_layouts, result_avals,
-                    target_name, vmap_method) -> list[Value]:
+def emit_ffi_call(ctx: LoweringContext, target_name: str, args: Sequence[Value], result_avals: Sequence[ShapedArray],
+                  *, attributes: Sequence[tuple[str, Any]] = (), api_version: int = 4, has_side_effect: bool = False,
+                  input_layouts: Sequence[tuple[int, ...]], output_layouts: Sequence[tuple[int, ...]],
+                  input_output_aliases: Sequence[tuple[int, int]] = (),
+                  legacy_backend_config: str | None = None) -> list[Value]:
+    """Emit the custom call of ``target_name`` on ``args``: the typed FFI (``api_version`` 4) with ``attributes``
+    (name, Python or NumPy value) as the kernel's attributes, or an older custom-call API with the string
+    ``legacy_backend_config``; layouts minor-to-major, aliases ``(operand, result)`` pairs."""
     # jaxlib's own CPU kernels (LAPACK) crash unless their library was initialised first.
     _jaxlib.register_lapack_targets()
     call_attributes = {
@@ -71,17 +78,27 @@ def _lower_ffi_call(ctx: LoweringContext, *args: Value, attributes, custom_call_
     }
     if has_side_effect:
         call_attributes["has_side_effect"] = "true"
-    if custom_call_api_version >= 4:
+    if api_version >= 4:
         # The typed FFI is written as JAX writes it: an empty ``backend_config`` beside the ``mhlo.backend_config``
         # dictionary, which XLA's importer turns into the typed call (a stated api_version 4 would need the
         # dictionary in ``backend_config`` itself).
         call_attributes["backend_config"] = '""'
         call_attributes["mhlo.backend_config"] = "{" + ", ".join(
-            f"{name} = {attribute_text(value)}" for name, value in attributes) + "}"
+            f"{name} = {attribute_text(value)}" for name, value in sorted(attributes)) + "}"
     else:
-        call_attributes["api_version"] = f"{custom_call_api_version} : i32"
+        call_attributes["api_version"] = f"{api_version} : i32"
         call_attributes["backend_config"] = attribute_text(legacy_backend_config or "")
     if input_output_aliases:
         call_attributes["output_operand_aliases"] = "[" + ", ".join(
             operand_alias(o, i, len(result_avals) == 1) for i, o in input_output_aliases) + "]"
     return ctx.op("stablehlo.custom_call", args, result_avals, call_attributes)
+
+
+@register_lowering(ffi_call_p)
+def _lower_ffi_call(ctx: LoweringContext, *args: Value, attributes, custom_call_api_version, has_side_effect,
+                    input_layouts, input_output_aliases, legacy_backend_config, output_layouts, result_avals,
+                    target_name, vmap_method) -> list[Value]:
+    return emit_ffi_call(ctx, target_name, args, result_avals, attributes=attributes,
+                         api_version=custom_call_api_version, has_side_effect=has_side_effect,
+                         input_layouts=input_layouts, output_layouts=output_layouts,
+                         input_output_aliases=input_output_aliases, legacy_backend_config=legacy_backend_config)
