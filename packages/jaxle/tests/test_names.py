@@ -28,9 +28,6 @@ LATER: dict[str, dict[str, str]] = {
         "print_saved_residuals": "its report names each residual's source line and column: jaxle's equations "
                                  "record no source locations",
     },
-    "custom_derivatives": {
-        "remat_opt_p": "the primitive of custom_vjp(optimize_remat=True), which jaxle's custom_vjp does not take",
-    },
     "extend": {
         **dict.fromkeys(["lowering", "mlir", "xla"], MLIR_BINDINGS),
         "pallas": "Pallas kernels are not implemented",

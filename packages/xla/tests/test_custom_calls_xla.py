@@ -82,3 +82,15 @@ def test_closed_over_arrays_become_operands_of_the_compiled_call():
 def test_forward_mode_through_custom_vjp_fails_to_compile():
     with pytest.raises(TypeError, match=r"can't apply forward-mode autodiff \(jvp\) to a custom_vjp function\."):
         jc.jit(lambda x: jc.jvp(lambda y: clip_gradient(y, 0.5), (x,), (x,)))(X)
+
+
+def test_optimize_remat_forward_function_lowers_inline():
+    @custom_vjp
+    def scaled_sin(x, y):
+        return lax.sin(x) * y
+
+    scaled_sin.defvjp(lambda x, y: (scaled_sin(x, y), (lax.cos(x), y)), lambda res, g: (res[0] * g * res[1], None),
+                      optimize_remat=True)
+    g = jc.jit(jc.grad(_total(lambda x: scaled_sin(x, 2.0))))(X)
+    assert isinstance(g, jaxle_xla.XlaArray)
+    np.testing.assert_allclose(np.asarray(g), 2 * np.cos(X), rtol=2e-6)

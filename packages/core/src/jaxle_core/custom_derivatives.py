@@ -23,8 +23,9 @@ from typing import Any, NamedTuple
 import jaxle_tree as tree
 from jaxle_core import core, dtypes
 from jaxle_core.ad.jvp import Zero, instantiate, tangent_aval, zeros_like_aval
-from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.avals import ShapedArray, get_aval, not_a_jax_type
 from jaxle_core.core import ClosedJaxpr, Primitive
+from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules, with_fresh_vars
 from jaxle_core.jit import hoist_traced_consts
 from jaxle_core.pretty import PpContext, pp_eqn_generic, pp_eqn_rules
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
@@ -457,6 +458,99 @@ def _flatten_bwd_output(result: Any, in_tree: Any, in_avals: list[ShapedArray]) 
     return cts
 
 
+# ---------------------------------------------------------------- optimize_remat: the remat_opt primitive
+# With ``defvjp(..., optimize_remat=True)`` the forward function is not inlined into the differentiated program
+# but staged as one ``remat_opt`` equation: its jaxpr computes the residuals (those that are not simply inputs,
+# which are passed on as they are) and then the primal outputs. When only the primal outputs are needed (the
+# residuals are dead, as when a checkpointed function is recomputed), dead-code elimination swaps it for the
+# primal function; when only residuals are needed, it drops the primal outputs from the forward jaxpr.
+
+remat_opt_p = Primitive("remat_opt")
+remat_opt_p.multiple_results = True
+
+
+@remat_opt_p.def_abstract_eval
+def _remat_opt_avals(*avals: ShapedArray, fwd_jaxpr: ClosedJaxpr, **params) -> list[ShapedArray]:
+    return fwd_jaxpr.out_avals
+
+
+@remat_opt_p.def_impl
+def _remat_opt_impl(*args: Any, fwd_jaxpr: ClosedJaxpr, **params) -> list[Any]:
+    return core.eval_jaxpr(fwd_jaxpr.jaxpr, fwd_jaxpr.consts, *args)
+
+
+class PrimalJaxprThunk:
+    """The ``fun_jaxpr_thunk`` of a ``remat_opt`` equation: gives the primal function's jaxpr on the equation's
+    primal inputs, or None when the primal function takes other inputs too (values it closes over); printed as
+    JAX prints its memoized thunk."""
+
+    def __init__(self, get: Callable[[], ClosedJaxpr | None]):
+        self._get = get
+
+    def __call__(self) -> ClosedJaxpr | None:
+        return self._get()
+
+    def __repr__(self) -> str:
+        return f"<function _memoize.<locals>.memoized at {id(self):#x}>"
+
+    __str__ = __repr__
+
+
+class RematFwdRule(FwdRule):
+    """The forward function of a ``custom_vjp`` with ``optimize_remat``: staged as one ``remat_opt`` equation."""
+
+    def __init__(self, *args: Any, call_jaxpr: ClosedJaxpr, num_consts: int, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.call_jaxpr, self.num_consts = call_jaxpr, num_consts
+
+    def __call__(self, primals: Sequence[Any], perturbed: Sequence[bool]) -> tuple[list[Any], list[Any], BwdRule]:
+        ran: list = []
+
+        def forward(*xs: Any) -> list[Any]:
+            outs, residuals, bwd = FwdRule.__call__(self, xs, perturbed)
+            if bwd.static_res:  # residuals are outputs of the staged forward function: arrays only
+                raise not_a_jax_type(bwd.static_res[0])
+            ran[:] = [len(outs), bwd]
+            return [*residuals, *outs]
+
+        traced = trace_to_jaxpr(forward, [get_aval(x) for x in primals],
+                                DebugInfo("custom_vjp fwd", self.rule, [f"args[{i}]" for i in range(len(primals))]))
+        num_outs, bwd = ran
+        jaxpr = traced.jaxpr
+        res_vars = jaxpr.outvars[:len(jaxpr.outvars) - num_outs]
+        # a residual that is an input is passed to the backward function as it is, not computed by remat_opt
+        forwarded = [jaxpr.invars.index(v) if v in jaxpr.invars else None for v in res_vars]
+        computed = [v for v, i in zip(res_vars, forwarded) if i is None]
+        fwd_jaxpr, hoisted = hoist_traced_consts(
+            ClosedJaxpr(jaxpr.replace(outvars=[*computed, *jaxpr.outvars[len(res_vars):]]), traced.consts))
+        primal_jaxpr = PrimalJaxprThunk(lambda: None if self.num_consts else self.call_jaxpr)
+        results = remat_opt_p.bind(*hoisted, *primals, fwd_jaxpr=fwd_jaxpr, fun_jaxpr_thunk=primal_jaxpr,
+                                   num_consts=len(hoisted), num_res=len(computed))
+        computed_values = iter(results[:len(computed)])
+        residuals = [next(computed_values) if i is None else primals[i] for i in forwarded]
+        return list(results[len(computed):]), residuals, bwd
+
+
+def _dce_remat_opt(eqn: core.JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], core.JaxprEqn | None]:
+    params = eqn.params
+    num_consts, num_res = params["num_consts"], params["num_res"]
+    if not any(used_outputs):
+        return [False] * len(eqn.invars), None
+    # only primal outputs read: computed by the primal function (when it takes the same inputs), not the forward
+    primal = None if any(used_outputs[:num_res]) or num_consts else params["fun_jaxpr_thunk"]()
+    if primal is not None:
+        fwd_jaxpr = primal
+    else:  # the forward jaxpr, pruned to the outputs still read
+        pruned, _ = dce_jaxpr(params["fwd_jaxpr"].jaxpr, used_outputs, instantiate=True)
+        fwd_jaxpr = ClosedJaxpr(with_fresh_vars(pruned), params["fwd_jaxpr"].consts)
+    new_params = dict(params, fwd_jaxpr=fwd_jaxpr, num_res=sum(used_outputs[:num_res]))
+    return [True] * len(eqn.invars), eqn.replace(outvars=[v for v, u in zip(eqn.outvars, used_outputs) if u],
+                                                 params=new_params)
+
+
+dce_rules[remat_opt_p] = _dce_remat_opt
+
+
 class custom_vjp(_CustomFunction):  # noqa: N801  (JAX's name)
     """A function whose reverse-mode derivative is given by ``defvjp(fwd, bwd)``; forward mode is refused."""
 
@@ -464,11 +558,15 @@ class custom_vjp(_CustomFunction):  # noqa: N801  (JAX's name)
         super().__init__(fun, nondiff_argnums)
         self.fwd: Callable | None = None
         self.bwd: Callable | None = None
+        self.optimize_remat = False
 
     def defvjp(self, fwd: Callable, bwd: Callable, symbolic_zeros: bool = False,
                optimize_remat: bool = False) -> None:
-        """``fwd(*args) -> (out, residuals)``; ``bwd(*nondiff_args, residuals, out_cotangent) -> input cotangents``."""
+        """``fwd(*args) -> (out, residuals)``; ``bwd(*nondiff_args, residuals, out_cotangent) -> input cotangents``.
+        With ``optimize_remat``, differentiation stages ``fwd`` as one ``remat_opt`` equation, which a
+        rematerializing transformation can replace by the primal function where the residuals are not needed."""
         self.fwd, self.bwd, self.symbolic_zeros = fwd, bwd, symbolic_zeros
+        self.optimize_remat = optimize_remat
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.fwd is None or self.bwd is None:
@@ -477,8 +575,10 @@ class custom_vjp(_CustomFunction):  # noqa: N801  (JAX's name)
         if core.evaluates_eagerly(tree.tree_leaves(diff)):
             return self.fun(*args)
         call_jaxpr, consts, flat_args, in_tree, out_tree = _trace_call(self._sig, nondiff, diff, "custom_vjp fun")
-        fwd = FwdRule(self.fwd, self.bwd, self._sig, nondiff, in_tree, [get_aval(x) for x in flat_args], out_tree,
-                      self.symbolic_zeros)
+        fwd_args = (self.fwd, self.bwd, self._sig, nondiff, in_tree, [get_aval(x) for x in flat_args], out_tree,
+                    self.symbolic_zeros)
+        fwd = RematFwdRule(*fwd_args, call_jaxpr=call_jaxpr, num_consts=len(consts)) if self.optimize_remat \
+            else FwdRule(*fwd_args)
         outs = custom_vjp_call_p.bind(*consts, *flat_args, call_jaxpr=call_jaxpr, fwd_jaxpr_thunk=fwd,
                                       num_consts=len(consts), bwd=NamedRule(self.bwd), out_trees=fwd.out_trees,
                                       symbolic_zeros=self.symbolic_zeros)
@@ -540,4 +640,4 @@ def custom_gradient(fun: Callable) -> custom_vjp:
 
 __all__ = ["FORWARD_MODE_ERROR", "CustomVJPPrimal", "SymbolicZero", "closure_convert", "custom_gradient",
            "custom_jvp", "custom_jvp_call_p", "custom_lin_p", "custom_vjp", "custom_vjp_call_p",
-           "custom_vjp_primal_tree_values", "zero_from_primal"]
+           "custom_vjp_primal_tree_values", "remat_opt_p", "zero_from_primal"]

@@ -10,10 +10,11 @@ from jaxle_core.custom_derivatives import (
     custom_vjp,
     custom_vjp_call_p,
     custom_vjp_primal_tree_values,
+    remat_opt_p,
     zero_from_primal,
 )
 from jaxle_core.linear_call import linear_call
 
 __all__ = ["CustomVJPPrimal", "SymbolicZero", "closure_convert", "custom_gradient", "custom_jvp",
            "custom_jvp_call_p", "custom_vjp", "custom_vjp_call_p", "custom_vjp_primal_tree_values", "linear_call",
-           "zero_from_primal"]
+           "remat_opt_p", "zero_from_primal"]

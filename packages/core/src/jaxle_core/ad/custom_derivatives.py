@@ -1,4 +1,5 @@
-"""AD of user-defined derivatives: the rules of ``custom_jvp_call``, ``custom_vjp_call`` and ``custom_lin``.
+"""AD of user-defined derivatives: the rules of ``custom_jvp_call``, ``custom_vjp_call``, ``custom_lin`` and
+``remat_opt`` (the staged forward function of a ``custom_vjp`` with ``optimize_remat``).
 
 ``custom_jvp_call`` differentiates by the user's JVP rule. ``custom_vjp_call``
 runs the user's forward function now and emits its output tangents through a
@@ -13,10 +14,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from jaxle_core.ad.jvp import Zero, instantiate, jvp_rules, tangent_aval
+from jaxle_core import core
+from jaxle_core.ad.jvp import Zero, instantiate, jvp_flat, jvp_rules, tangent_aval
 from jaxle_core.ad.transpose import transpose_rules
 from jaxle_core.avals import get_aval
-from jaxle_core.custom_derivatives import BwdRule, SymbolicZero, custom_jvp_call_p, custom_lin_p, custom_vjp_call_p
+from jaxle_core.custom_derivatives import (
+    BwdRule,
+    SymbolicZero,
+    custom_jvp_call_p,
+    custom_lin_p,
+    custom_vjp_call_p,
+    remat_opt_p,
+)
 from jaxle_core.errors import UnexpectedTracerError
 from jaxle_core.jit import backward_rule_scope
 
@@ -55,6 +64,14 @@ def _custom_lin_transpose(cts, *args, num_res: int, bwd: BwdRule, out_avals, sym
     return [None] * num_res + [ct for ct, zero in zip(cts_in, in_zeros) if not zero]
 
 
+def _remat_opt_jvp(primals, tangents, *, fwd_jaxpr, **params):
+    # forward mode through the forward function itself (which reaches the custom_vjp function's refusal)
+    outs, tangents_out, _ = jvp_flat(lambda *xs: (core.eval_jaxpr(fwd_jaxpr.jaxpr, fwd_jaxpr.consts, *xs), None),
+                                     primals, tangents)
+    return outs, tangents_out
+
+
 jvp_rules[custom_jvp_call_p] = _custom_jvp_call_jvp
+jvp_rules[remat_opt_p] = _remat_opt_jvp
 jvp_rules[custom_vjp_call_p] = _custom_vjp_call_jvp
 transpose_rules[custom_lin_p] = _custom_lin_transpose

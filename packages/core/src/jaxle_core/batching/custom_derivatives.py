@@ -30,10 +30,12 @@ from jaxle_core.core import ClosedJaxpr
 from jaxle_core.custom_derivatives import (
     FORWARD_MODE_ERROR,
     NamedRule,
+    PrimalJaxprThunk,
     SymbolicZero,
     custom_jvp_call_p,
     custom_lin_p,
     custom_vjp_call_p,
+    remat_opt_p,
 )
 from jaxle_core.lax.reductions import reduce_sum
 from jaxle_core.staging import trace_to_jaxpr
@@ -195,6 +197,20 @@ def _custom_lin_batch(vals, dims, **params):
     raise TypeError(FORWARD_MODE_ERROR)
 
 
+def _remat_opt_batch(trace: BatchTrace, vals, dims, *, fwd_jaxpr, fun_jaxpr_thunk, num_consts, num_res):
+    size = body_batch_size(trace, vals, dims)
+    batched, out_dims = batch_jaxpr(fwd_jaxpr, dims, size, trace.axis_name)
+
+    def batched_fun_jaxpr():
+        fun_jaxpr = fun_jaxpr_thunk()
+        return None if fun_jaxpr is None else batch_jaxpr(fun_jaxpr, dims[num_consts:], size, trace.axis_name)[0]
+
+    outs = remat_opt_p.bind(*vals, fwd_jaxpr=batched, fun_jaxpr_thunk=PrimalJaxprThunk(batched_fun_jaxpr),
+                            num_consts=num_consts, num_res=num_res)
+    return outs, out_dims
+
+
 traced_batching_rules[custom_jvp_call_p] = _custom_jvp_call_batch
+traced_batching_rules[remat_opt_p] = _remat_opt_batch
 traced_batching_rules[custom_vjp_call_p] = _custom_vjp_call_batch
 batching_rules[custom_lin_p] = _custom_lin_batch
