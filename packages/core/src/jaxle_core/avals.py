@@ -9,12 +9,14 @@ from typing import Any
 import numpy as np
 
 from jaxle_core import config, dtypes
+from jaxle_core.shape_poly import DimExpr
 
 
 def canonicalize_shape(shape: Any) -> tuple[int, ...]:
-    """``shape`` as a tuple of Python ints; each size must be an integer (``operator.index``), or TypeError."""
+    """``shape`` as a tuple of Python ints (or symbolic dimensions); each size must be an integer
+    (``operator.index``), or TypeError."""
     try:
-        return tuple(operator.index(d) for d in shape)
+        return tuple(d if type(d) is DimExpr else operator.index(d) for d in shape)
     except TypeError:
         pass  # a float, string or traced size: reported as JAX reports it, not as the conversion failed
     raise TypeError(f"Shapes must be 1D sequences of concrete values of integer type, got {shape}.")
@@ -45,7 +47,7 @@ class ShapedArray(AbstractValue):
         self._hash = None
 
     ndim = property(lambda self: len(self.shape))
-    size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
+    size = property(lambda self: math.prod(self.shape))  # symbolic for symbolic shapes
 
     @property
     def sharding(self) -> Any:

@@ -19,6 +19,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval, is_array_like
 from jaxle_core.config import check_tracer_leaks
 from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Tracer, Var
+from jaxle_core.shape_poly import DimExpr, dimension_as_value
 
 # Primitives that staging may skip (as JAX's forwarding and constant folding do): ``rule(args, params)``
 # returns the result without recording an equation (an operand, or a folded constant), or None to stage it.
@@ -96,6 +97,8 @@ class StagingTrace(core.Trace):
             core.check_tracer_valid(x)
         elif core.is_scalar_literal(x):
             return make_literal(x, residual=id(x) in self.rule_constants)
+        elif type(x) is DimExpr:  # a symbolic dimension as an operand: computed from the arguments' shapes
+            return dimension_as_value(x).jaxpr_var
         entry = self.constvars.get(id(x))
         if entry is None:
             entry = self.constvars[id(x)] = (Var(get_aval(x)), x)

@@ -18,7 +18,7 @@ def broadcast_together(fun_name: str, *args: Any) -> list[Any]:
     JAX's ValueError for shapes that do not broadcast."""
     shapes = [get_aval(a).shape for a in args]
     try:
-        shape = np.broadcast_shapes(*shapes)
+        shape = lax.broadcast_shapes(*shapes)
     except ValueError:
         raise ValueError(f"Incompatible shapes for broadcasting: shapes={list(shapes)}") from None
     del fun_name

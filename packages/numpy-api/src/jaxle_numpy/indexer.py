@@ -286,7 +286,10 @@ def static_slice(x, parsed: ParsedIndex):
             limits[item.dim] = starts[item.dim] + 1
             squeezed.append(item.dim)
             continue
-        start, stop, step = item.value.indices(size)
+        if item.value == slice(None):  # whole (also symbolic) dimensions
+            start, stop, step = 0, size, 1
+        else:
+            start, stop, step = item.value.indices(size)
         if step > 0:
             starts[item.dim], limits[item.dim] = start, max(start, stop)
         else:  # the same elements in increasing order, reversed afterwards

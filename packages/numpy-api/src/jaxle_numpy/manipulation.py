@@ -18,7 +18,7 @@ import numpy as np
 
 from jaxle_core import dtypes
 from jaxle_core.array import Array
-from jaxle_core.avals import canonicalize_shape, get_aval
+from jaxle_core.avals import ShapeDtypeStruct, canonicalize_shape, get_aval
 from jaxle_core.batching.api import vmap
 from jaxle_core.core import Tracer
 from jaxle_core.lax import elementwise as lax_elementwise
@@ -72,9 +72,9 @@ def _shape(x: Any) -> tuple[int, ...]:
     return get_aval(ensure_array(x)).shape
 
 
-def _shaped_like(shape: tuple[int, ...]) -> np.ndarray:
-    """A zero-strided array of ``shape`` (no memory): what core's ``broadcast_like`` takes as the target."""
-    return np.broadcast_to(np.empty((), np.bool_), shape)
+def _shaped_like(shape: tuple[int, ...]) -> ShapeDtypeStruct:
+    """A stand-in of ``shape`` (possibly symbolic; no memory): what core's ``broadcast_like`` takes as the target."""
+    return ShapeDtypeStruct(shape, np.bool_)
 
 
 def _axis(axis: Any, ndim: int) -> int:

@@ -14,6 +14,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.jit import jit
 from jaxle_core.lax.structural import convert_keeping_weak_type
+from jaxle_core.shape_poly import is_symbolic_dim
 from jaxle_numpy.util import (
     check_arraylike,
     concrete_index,
@@ -47,6 +48,10 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
            out_sharding: Any = None) -> Array:
     """Evenly spaced values in ``[start, stop)`` (``[0, start)`` with one argument), as an iota scaled and
     shifted in the result's dtype."""
+    if is_symbolic_dim(start) and stop is None and step is None:  # as JAX: the count scaled by 1, shifted by 0
+        out_dtype = requested_dtype(dtype, "arange") or dtypes.canonicalize_dtype(np.int64)
+        one, zero = np.ones((), out_dtype)[()], np.zeros((), out_dtype)[()]
+        return lax.add(zero, lax.mul(one, lax.iota(out_dtype, start)))
     given = [x for x in (start, stop, step) if x is not None]
     for position, x in enumerate((start, stop, step)):
         if x is not None and not is_arraylike(x):

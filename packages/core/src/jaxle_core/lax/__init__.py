@@ -4,6 +4,7 @@ Each module defines one family of primitives and lists its public functions
 in ``__all__``; this package re-exports them all.
 """
 
+from jaxle_core.lax import dimensions as _dimensions  # noqa: E402, F401  (symbolic dimensions as values)
 from jaxle_core.lax import linalg  # noqa: E402, F401  (a namespace, as jax.lax.linalg; its names stay there)
 from jaxle_core.lax import operators as _operators  # noqa: E402, F401  (installs the array operators)
 from jaxle_core.lax import refs as _refs  # noqa: E402, F401  (references: jax.ref's names, not lax's)

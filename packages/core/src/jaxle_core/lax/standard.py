@@ -10,6 +10,7 @@ import numpy as np
 from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray, canonicalize_shape
 from jaxle_core.core import Primitive
+from jaxle_core.shape_poly import DimExpr
 
 # Dtype categories that primitives accept, named as JAX's error messages name them.
 BOOL = ("bool", lambda d: d == np.bool_)
@@ -129,10 +130,10 @@ def as_int_tuple(values: Sequence[int] | int) -> tuple[int, ...]:
 
 def check_integer_elements(name: str, what: str, values: Sequence) -> tuple[int, ...]:
     """``values`` as ints, or JAX's TypeError naming ``what`` of ``name`` and the types of its elements."""
-    if not all(isinstance(v, (int, np.integer)) for v in values):
+    if not all(isinstance(v, (int, np.integer, DimExpr)) for v in values):
         raise TypeError(f"{name} {what} must have every element be an integer type, got "
                         f"{tuple(type(v) for v in values)}.")
-    return tuple(operator.index(v) for v in values)
+    return tuple(v if type(v) is DimExpr else operator.index(v) for v in values)
 
 
 def check_nonnegative(name: str, what: str, values: tuple[int, ...]) -> None:
@@ -147,6 +148,7 @@ def check_element_count(shape: tuple[int, ...]) -> None:
     """Reject a shape whose element count does not fit in 64 bits (XLA cannot represent it)."""
     count = 1
     for d in shape:
-        count *= max(d, 1)
+        if type(d) is not DimExpr:  # symbolic sizes are checked when the program runs
+            count *= max(d, 1)
     if count > _INT64_MAX:
         raise ValueError(f"overflow in static extent product: dimensions=[{', '.join(map(str, shape))}].")

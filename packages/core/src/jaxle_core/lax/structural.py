@@ -3,6 +3,7 @@ broadcasts, reshapes, transposes, reversal, padding, concatenation, splitting, s
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Sequence
 
@@ -482,7 +483,7 @@ def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
 
 def broadcast_like(arr, like_arr):
     """``arr`` broadcast (NumPy's way: trailing dimensions aligned, size 1 stretching) to ``like_arr``'s shape."""
-    aval, shape = get_aval(arr), tuple(np.shape(like_arr))
+    aval, shape = get_aval(arr), tuple(like_arr.shape if hasattr(like_arr, "shape") else np.shape(like_arr))
     if aval.shape == shape:
         return arr
     lead = len(shape) - aval.ndim
@@ -504,9 +505,9 @@ def _reshape_aval(x, *, new_sizes, dimensions, sharding):
     if any(d < 0 for d in new_sizes):
         raise TypeError(f"reshape new_sizes must all be positive, got {new_sizes}.")
     check_element_count(new_sizes)
-    if int(np.prod(new_sizes, dtype=np.int64)) != x.size:
+    if math.prod(new_sizes) != x.size:  # exact: check_element_count bounds the product
         raise TypeError(f"reshape total size must be unchanged, got new_sizes {new_sizes} (of total size "
-                        f"{int(np.prod(new_sizes, dtype=np.int64))}) for shape {x.shape} (of total size {x.size}).")
+                        f"{math.prod(new_sizes)}) for shape {x.shape} (of total size {x.size}).")
     if dimensions is not None and sorted(dimensions) != list(range(x.ndim)):
         raise TypeError(f"reshape dimensions must be a permutation of operand dimensions, got dimensions "
                         f"{dimensions} for shape {x.shape}.")
