@@ -20,8 +20,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["DimExpr", "InconclusiveDimensionOperation", "SymbolicScope", "dimension_as_value", "is_constant_dim",
-           "is_symbolic_dim", "max_dim", "min_dim", "non_negative_dim", "symbolic_args_specs", "symbolic_shape"]
+__all__ = ["DimExpr", "InconclusiveDimensionOperation", "SymbolicScope", "dimension_as_value", "evaluate",
+           "is_constant_dim", "is_symbolic_dim", "linear_in_one_variable", "max_dim", "min_dim", "non_negative_dim",
+           "solve_dimension_variables", "symbolic_args_specs", "symbolic_shape", "variable_name"]
 
 
 class InconclusiveDimensionOperation(Exception):
@@ -815,3 +816,115 @@ def symbolic_args_specs(args: Any, shapes_specs: Any, constraints: Sequence[str]
             aval = abstract_argument_aval(arg)
             structs.append(ShapeDtypeStruct(symbolic_shape(spec, scope=scope, like=aval.shape), aval.dtype))
     return tree_structure(args).unflatten(structs)
+
+
+# --- evaluation: the values of dimensions once their variables' values are known ------------------------------------
+
+
+class _IntegerOps:
+    """Arithmetic on Python ints (or on dimension expressions, which support the same operators)."""
+
+    constant = staticmethod(lambda c: c)
+    add = staticmethod(operator.add)
+    mul = staticmethod(operator.mul)
+    floordiv = staticmethod(operator.floordiv)
+    mod = staticmethod(operator.mod)
+    max = staticmethod(lambda a, b: max_dim(a, b))
+    min = staticmethod(lambda a, b: min_dim(a, b))
+
+
+def evaluate(d: Any, env: dict[str, Any], ops: Any = _IntegerOps) -> Any:
+    """The value of dimension ``d`` given the values of its variables (``env``: name -> value). ``ops`` computes:
+    ints by default; a lowering passes ops that emit code (``constant``, ``add``, ``mul``, ``floordiv``, ``mod``,
+    ``max``, ``min``)."""
+    if not isinstance(d, _DimExpr):
+        return ops.constant(d)
+    total = None
+    for term, coeff in d._terms:
+        value = None if coeff == 1 and term else ops.constant(coeff)
+        for factor, power in term:
+            factor_value = _evaluate_factor(factor, env, ops)
+            for _ in range(power):
+                value = factor_value if value is None else ops.mul(value, factor_value)
+        total = value if total is None else ops.add(total, value)
+    return total
+
+
+def _evaluate_factor(factor: _Factor, env: dict[str, Any], ops: Any) -> Any:
+    if factor.name is not None:
+        if factor.name not in env:
+            raise KeyError(factor.name)
+        return env[factor.name]
+    operands = [evaluate(o, env, ops) for o in factor.operands]
+    if factor.operation == "non_negative":
+        return ops.max(operands[0], ops.constant(0))
+    return getattr(ops, factor.operation)(*operands)
+
+
+def variable_name(d: Any) -> str | None:
+    """The variable's name when ``d`` is exactly one variable (``b``), else None."""
+    if isinstance(d, _DimExpr) and len(d._terms) == 1:
+        term, coeff = d._terms[0]
+        if coeff == 1 and len(term) == 1 and term[0][1] == 1 and term[0][0].name is not None:
+            return term[0][0].name
+    return None
+
+
+def linear_in_one_variable(d: Any, known: dict[str, Any]) -> tuple[str, int, Any] | None:
+    """``(name, coefficient, rest)`` when ``d`` is ``coefficient * name + rest`` with ``rest`` computable from the
+    ``known`` variables and ``name`` unknown; None otherwise."""
+    if not isinstance(d, _DimExpr):
+        return None
+    unknown = [(term, coeff) for term, coeff in d._terms if term and any(
+        f.name is None or f.name not in known for f, _ in term)]
+    if len(unknown) != 1:
+        return None
+    term, coeff = unknown[0]
+    if len(term) != 1 or term[0][1] != 1 or term[0][0].name is None:
+        return None
+    rest = _DimExpr._build({t: c for t, c in d._terms if t != term}, d._scope)
+    return term[0][0].name, coeff, rest
+
+
+def solve_dimension_variables(expected: Sequence[tuple[str, tuple]], actual: Sequence[tuple]) -> dict[str, Any]:
+    """The values of the variables in the ``expected`` shapes (``(path, shape)`` pairs: ``args[0]``) that the
+    ``actual`` shapes give them, with JAX's ValueErrors for shapes that do not match the specification."""
+    specs = ", ".join(f"{path}.shape = ({', '.join(map(str, shape))}{',' if len(shape) == 1 else ''})"
+                      for path, shape in expected if any(isinstance(d, _DimExpr) for d in shape))
+    env: dict[str, Any] = {}
+    found: list[str] = []
+
+    def mismatch(reason: str) -> ValueError:
+        return ValueError(f"Input shapes do not match the polymorphic shapes specification. {reason}. Using the "
+                          f"following polymorphic shapes specifications: {specs}. Obtained dimension variables: "
+                          f"{''.join(found)}. Please see https://docs.jax.dev/en/latest/export/shape_poly.html"
+                          "#shape-assertion-errors for more details.")
+
+    pending = [(path, i, d, size) for (path, shape), sizes in zip(expected, actual)
+               for i, (d, size) in enumerate(zip(shape, sizes)) if isinstance(d, _DimExpr)]
+    progress = True
+    while progress:
+        progress = False
+        for path, i, d, size in pending:
+            solvable = linear_in_one_variable(d, env)
+            if solvable is None:
+                continue
+            name, coeff, rest = solvable
+            value, remainder = divmod(size - evaluate(rest, env), coeff)
+            if remainder:
+                raise mismatch(f"Division had remainder {remainder} when computing the value of '{name}'")
+            env[name] = value
+            found.append(f"'{name}' = {value} from specification '{d}' for dimension {path}.shape[{i}] "
+                         f"(= {size}), ")
+            if value < 1:
+                raise mismatch(f"Expected value >= 1 for dimension variable '{name}'")
+            progress = True
+    for path, i, d, size in pending:
+        try:
+            value = evaluate(d, env)
+        except KeyError as e:
+            raise mismatch(f"Cannot solve for the value of '{e.args[0]}' from the input shapes") from None
+        if value != size:
+            raise mismatch(f"Found inconsistency between dimension size {path}.shape[{i}] (= {size}) and the "
+                           f"specification '{d}' (= {value})")
+    return env

@@ -434,6 +434,8 @@ def compile(client: Any, module_text: str, device: Device,
     ``host_callbacks`` are the Python functions the module's ``xla_ffi_python_*_callback`` custom calls name by
     index; jaxlib takes them only beside a parsed MLIR module, not beside text.
     """
+    if "?x" in module_text:  # dynamic shapes, from a call of a function exported with symbolic ones
+        module_text = refine_shapes(module_text)
     options = xc.CompileOptions()
     # Without an explicit assignment XLA runs the program on the client's first device.
     options.executable_build_options.device_assignment = xc.DeviceAssignment.create(np.array([[device.id]]))
@@ -544,6 +546,17 @@ def hlo_computation(module_text: str, tuple_args: bool = False, return_tuple: bo
     ``tuple_args`` its parameters are one tuple, with ``return_tuple`` its results are one tuple."""
     return _jax.mlir.mlir_module_to_xla_computation(module_text, use_tuple_args=tuple_args,
                                                     return_tuple=return_tuple)
+
+
+def refine_shapes(module_text: str) -> str:
+    """A module whose ``main`` has static argument types with every dynamic shape inside made static (jaxlib's
+    shape refinement of modules calling functions exported with symbolic shapes)."""
+    from jaxlib.mlir import ir
+
+    refined = _jax.mlir.refine_polymorphic_shapes(module_text.encode(), enable_shape_assertions=True,
+                                                  validate_static_shapes=True)
+    with _mlir_context():
+        return str(ir.Module.parse(refined))
 
 
 def serialize_portable(module_text: str) -> bytes:

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 import jaxle_tree as tree
-from jaxle_core import core, dtypes
+from jaxle_core import core, dtypes, shape_poly
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_tree.equality_errors import equality_errors
 from jaxle_xla import _jaxlib
@@ -30,7 +30,7 @@ from jaxle_xla.export_trees import (
     treedef_from_data,
     treedef_to_data,
 )
-from jaxle_xla.lowering.context import LoweringContext, Value
+from jaxle_xla.lowering.context import LoweringContext, Value, tensor_type
 from jaxle_xla.lowering.module import register_lowering, symbol_name
 
 __all__ = ["DisabledSafetyCheck", "Exported", "call_exported_p", "default_export_platform", "deserialize", "export",
@@ -124,6 +124,7 @@ class Exported:
         header = {"fun_name": self.fun_name, "platforms": list(self.platforms), "nr_devices": self.nr_devices,
                   "calling_convention_version": self.calling_convention_version,
                   "module_kept_var_idx": list(self.module_kept_var_idx),
+                  "constraints": list(_scope_constraints(self.in_avals)),
                   "in_avals": [_aval_record(a) for a in self.in_avals],
                   "out_avals": [_aval_record(a) for a in self.out_avals],
                   "in_tree": treedef_to_data(self.in_tree), "out_tree": treedef_to_data(self.out_tree),
@@ -143,12 +144,29 @@ class Exported:
 
 
 def _aval_record(aval: ShapedArray) -> list:
-    return [list(aval.shape), np.dtype(aval.dtype).name, aval.weak_type]
+    """An aval as JSON: symbolic dimensions as their text (``2*b``), parsed back in one scope."""
+    shape = [d if type(d) is int else str(d) for d in aval.shape]
+    return [shape, np.dtype(aval.dtype).name, aval.weak_type]
 
 
-def _aval_from_record(record: Sequence) -> ShapedArray:
+def _aval_from_record(record: Sequence, scope: shape_poly.SymbolicScope) -> ShapedArray:
     shape, dtype, weak_type = record
+    if not all(type(d) is int for d in shape):
+        shape = shape_poly.symbolic_shape(", ".join(map(str, shape)) + ",", scope=scope)
     return ShapedArray(tuple(shape), dtypes.dtype(dtype, canonicalize=False), weak_type=weak_type)
+
+
+def _scope_constraints(avals: Sequence[ShapedArray]) -> tuple[str, ...]:
+    """The constraints of the scope of the avals' symbolic dimensions (none without any)."""
+    for aval in avals:
+        for d in aval.shape:
+            if shape_poly.is_symbolic_dim(d):
+                return d.scope._constraints_str
+    return ()
+
+
+def _is_polymorphic(avals: Sequence[ShapedArray]) -> bool:
+    return any(shape_poly.is_symbolic_dim(d) for a in avals for d in a.shape)
 
 
 def deserialize(blob: bytearray | bytes) -> Exported:
@@ -163,13 +181,15 @@ def deserialize(blob: bytearray | bytes) -> Exported:
         parts.append(blob[at + 8:at + 8 + size])
         at += 8 + size
     header = json.loads(parts[0])
-    in_avals = tuple(map(_aval_from_record, header["in_avals"]))
-    out_avals = tuple(map(_aval_from_record, header["out_avals"]))
+    scope = shape_poly.SymbolicScope(header.get("constraints", ()))
+    in_avals = tuple(_aval_from_record(record, scope) for record in header["in_avals"])
+    out_avals = tuple(_aval_from_record(record, scope) for record in header["out_avals"])
     disabled = tuple(DisabledSafetyCheck(name) for name in header["disabled_checks"])
     return Exported(header["fun_name"], treedef_from_data(header["in_tree"]), in_avals,
                     treedef_from_data(header["out_tree"]), out_avals, (None,) * len(in_avals),
                     (None,) * len(out_avals), header["nr_devices"], tuple(header["platforms"]), (), (), disabled,
-                    parts[1], header["calling_convention_version"], tuple(header["module_kept_var_idx"]), False)
+                    parts[1], header["calling_convention_version"], tuple(header["module_kept_var_idx"]),
+                    _is_polymorphic(in_avals))
 
 
 def export(fun_jit: Any, *, platforms: Sequence[str] | None = None,
@@ -189,7 +209,8 @@ def export(fun_jit: Any, *, platforms: Sequence[str] | None = None,
         traced = fun_jit.trace(*args, **kwargs)
         closed = traced.jaxpr
         name = fun_jit.__name__
-        program = Program(closed, name, (), keep_unused=False, hoist=False)
+        # A polymorphic module keeps every argument: the dimension variables are read from their shapes.
+        program = Program(closed, name, (), keep_unused=_is_polymorphic(closed.in_avals), hoist=False)
         if program.host_callbacks:  # Python functions cannot be saved with the module
             raise NotImplementedError("serialization of host_callbacks is not yet implemented")
         _check_custom_calls(program.text, allowed_targets)
@@ -198,7 +219,7 @@ def export(fun_jit: Any, *, platforms: Sequence[str] | None = None,
                         (None,) * len(in_avals), (None,) * len(closed.out_avals), 1, platforms, (), (),
                         tuple(disabled_checks), _jaxlib.serialize_portable(program.text),
                         maximum_supported_calling_convention_version,
-                        tuple(i for i, kept in enumerate(program.keep) if kept), False)
+                        tuple(i for i, kept in enumerate(program.keep) if kept), _is_polymorphic(in_avals))
 
     return do_export
 
@@ -238,9 +259,11 @@ def _check_call(exported: Exported, flat: Sequence[Any], in_tree: Any) -> None:
         if aval.dtype != expected.dtype:
             raise ValueError(f"Dtype mismatch for {path}: expected {expected.dtype} and called with {aval.dtype}")
         for i, (want, got) in enumerate(zip(expected.shape, aval.shape)):
-            if want != got:
+            if type(want) is int and want != got:
                 raise ValueError(f"Shape mismatch for {path}.shape[{i}] (expected same constant): expected "
                                  f"{expected.shape} and called with {aval.shape}")
+    if exported.uses_global_constants:
+        _dimension_values(exported, [get_aval(x) for x in flat], paths)
     platform = default_backend()
     if platform not in exported.platforms and DisabledSafetyCheck.platform() not in exported.disabled_safety_checks:
         raise ValueError(f"Function '{exported.fun_name}' was exported for platforms '{exported.platforms}' but it "
@@ -282,7 +305,27 @@ def _path_text(path: Sequence[Any]) -> str:
 
 call_exported_p = core.Primitive("call_exported")
 call_exported_p.multiple_results = True
-call_exported_p.def_abstract_eval(lambda *avals, exported: [a.strip_weak_type() for a in exported.out_avals])
+
+
+def _dimension_values(exported: Exported, avals: Sequence[ShapedArray],
+                      paths: Sequence[str] | None = None) -> dict[str, Any]:
+    """The values of the exported signature's dimension variables given the arguments' avals (JAX's errors for
+    sizes that do not fit the specification)."""
+    paths = paths or [f"args[{i}]" for i in range(len(avals))]
+    return shape_poly.solve_dimension_variables(list(zip(paths, (a.shape for a in exported.in_avals))),
+                                                [a.shape for a in avals])
+
+
+def _call_exported_avals(*avals: ShapedArray, exported: Exported) -> list[ShapedArray]:
+    """The results' avals: the exported ones, symbolic sizes evaluated for the arguments' shapes."""
+    outs = [a.strip_weak_type() for a in exported.out_avals]
+    if not exported.uses_global_constants:
+        return outs
+    env = _dimension_values(exported, avals)
+    return [a.update(shape=tuple(shape_poly.evaluate(d, env) for d in a.shape)) for a in outs]
+
+
+call_exported_p.def_abstract_eval(_call_exported_avals)
 
 
 @register_lowering(call_exported_p)
@@ -293,4 +336,12 @@ def _call_exported_lowering(ctx: LoweringContext, *args: Value, exported: Export
     for text in functions:
         ctx.module.add_function_text(text)
     kept = [args[i] for i in exported.module_kept_var_idx]
-    return ctx.op("func.call", kept, ctx.avals_out, {"callee": f"@{main}"})
+    if not exported.uses_global_constants:
+        return ctx.op("func.call", kept, ctx.avals_out, {"callee": f"@{main}"})
+    # A polymorphic module takes and returns dynamic types: the arguments are converted to them and the results
+    # back; refining the caller's module (when compiled) makes every shape static again.
+    kept = [x if x.type == tensor_type(want) else ctx.op1("stablehlo.convert", [x], want)
+            for x, want in zip(kept, [exported.in_avals[i] for i in exported.module_kept_var_idx])]
+    outs = ctx.op("func.call", kept, [a.strip_weak_type() for a in exported.out_avals], {"callee": f"@{main}"})
+    return [y if y.type == tensor_type(want) else ctx.op1("stablehlo.convert", [y], want)
+            for y, want in zip(outs, ctx.avals_out)]

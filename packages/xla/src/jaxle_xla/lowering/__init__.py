@@ -14,6 +14,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     custom_batching,
     custom_derivatives,
     debugging,
+    dimensions,
     dot,
     eigen,
     elementwise,

@@ -59,7 +59,7 @@ def tensor_type(aval: ShapedArray) -> str:
     key = (aval.shape, aval.dtype)
     text = _tensor_types.lookup(key)
     if text is None:
-        dims = "".join(f"{d}x" for d in aval.shape)
+        dims = "".join(f"{d}x" if type(d) is int else "?x" for d in aval.shape)  # symbolic sizes are dynamic
         text = _tensor_types[key] = f"tensor<{dims}{element_type(aval.dtype)}>"
     return text
 
@@ -170,6 +170,8 @@ class LoweringContext:
         self.eqn: Any = None  # the equation being lowered
         # The token threading this block's ordered side effects (host callbacks), made by the first of them.
         self.ordered_token: Value | None = None
+        # The values of the symbolic dimensions' variables in this function (lowering/dimensions.py), by name.
+        self.dimension_values: dict[str, Value] = {}
 
     @property
     def avals_in(self) -> list[ShapedArray]:
@@ -211,6 +213,8 @@ class LoweringContext:
     def constant(self, value: Any, dtype: Any = None, shape: Sequence[int] = ()) -> Value:
         """A constant (``value`` broadcast to ``shape`` if it is a scalar)."""
         value = np.asarray(value, dtype=dtype)
+        if not all(type(d) is int for d in shape):  # a symbolic shape: the scalar broadcast when the program runs
+            return self.broadcast_to(self.constant(value, dtype), shape)
         aval = ShapedArray(tuple(shape) or value.shape, value.dtype)
         if value.shape != aval.shape:
             value = np.broadcast_to(value, aval.shape)
@@ -227,6 +231,10 @@ class LoweringContext:
         if value.aval.shape == shape:
             return value
         dims = range(len(shape) - value.aval.ndim, len(shape))
+        if not all(type(d) is int for d in shape):
+            from jaxle_xla.lowering import dimensions  # local: the dynamic forms build on this module
+
+            return dimensions.broadcast(self, value, value.aval.update(shape=shape), dims)
         return self.op1("stablehlo.broadcast_in_dim", [value], value.aval.update(shape=shape),
                         {"broadcast_dimensions": i64_array(dims)})
 
@@ -271,6 +279,7 @@ class LoweringContext:
         """The text of a one-block region whose block takes ``arg_avals``; ``body`` returns its results (passed
         to the ``terminator`` op)."""
         inner = LoweringContext(self.module, self.indent + "  ")
+        inner.dimension_values = self.dimension_values  # regions see their function's values
         args = [Value(self.fresh_name(), aval) for aval in arg_avals]
         results = list(body(inner, args))
         inner.lines.append(f'{inner.indent}"{terminator}"({", ".join(v.name for v in results)}) : '

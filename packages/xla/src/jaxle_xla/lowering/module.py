@@ -164,6 +164,10 @@ class ModuleBuilder:
         if visibility == "public":
             self._entry = ctx
         args = [Value(f"%arg{i}", v.aval) for i, v in enumerate(closed.jaxpr.invars)]
+        if _is_polymorphic(closed.in_avals):
+            from jaxle_xla.lowering.dimensions import bind_dimension_variables  # local: it registers rules here
+
+            bind_dimension_variables(ctx, args)
         token_arg = ctx.ordered_token = Value("%token", abstract_token) if token else None
         outs = ctx.lower_jaxpr(closed.jaxpr, closed.consts, args)
         if ctx is self._entry:
@@ -195,8 +199,14 @@ class ModuleBuilder:
         meshes = [f"  sdy.mesh @{symbol} = {mesh_text(mesh)}" for mesh, symbol in self._mesh_symbols.items()]
         body = "\n".join(meshes + [main] + self._functions)
         partitions = 1 if self.mesh is None else self.mesh.size
-        return (f"module @{self.name} attributes {{mhlo.num_partitions = {partitions} : i32, "
+        polymorphic = "jax.uses_shape_polymorphism = true, " if _is_polymorphic(closed.in_avals) else ""
+        return (f"module @{self.name} attributes {{{polymorphic}mhlo.num_partitions = {partitions} : i32, "
                 f"mhlo.num_replicas = {self.num_replicas} : i32}} {{\n{body}\n}}\n")
+
+
+def _is_polymorphic(avals: Sequence[Any]) -> bool:
+    """Whether some argument has a symbolic (dynamic) dimension."""
+    return any(type(d) is not int for a in avals for d in getattr(a, "shape", ()))
 
 
 def _attributes(entries: Sequence[str]) -> str:

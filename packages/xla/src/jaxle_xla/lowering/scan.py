@@ -13,6 +13,7 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.jaxpr_util import jaxpr_has_ordered_effects
 from jaxle_core.lax.control_flow.scan import scan_p, split_scan_args, stacked_aval
+from jaxle_xla.lowering import dimensions as dimension_forms
 from jaxle_xla.lowering.context import LoweringContext, Value, i64_array
 from jaxle_xla.lowering.module import register_lowering
 
@@ -49,7 +50,7 @@ def _scan_lowering(ctx: LoweringContext, *args: Value, reverse: bool, length: in
     n_args = len(args)
 
     def cond(inner: LoweringContext, values: list[Value]) -> list[Value]:
-        return [inner.compare("LT", values[0], inner.constant(length, np.int32))]
+        return [inner.compare("LT", values[0], dimension_forms.index_value(inner, length))]
 
     def body(inner: LoweringContext, values: list[Value]) -> list[Value]:
         counter, rest = values[0], values[1:]
@@ -57,7 +58,7 @@ def _scan_lowering(ctx: LoweringContext, *args: Value, reverse: bool, length: in
         ys = rest[n_args:]
         index = counter
         if reverse:
-            index = inner.op1("stablehlo.subtract", [inner.constant(length - 1, np.int32), counter], _INDEX)
+            index = inner.op1("stablehlo.subtract", [dimension_forms.index_value(inner, length - 1), counter], _INDEX)
         slices = [_read_slice(inner, x, index) for x in xs]
         outs = inner.lower_jaxpr(jaxpr.jaxpr, jaxpr.consts, [*consts, *carry, *slices])
         new_ys = [_write_slice(inner, b, y, index) for b, y in zip(ys, outs[num_carry:])]

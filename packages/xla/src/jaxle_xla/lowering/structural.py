@@ -9,6 +9,7 @@ import numpy as np
 
 from jaxle_core import dtypes
 from jaxle_core.lax import structural as lax_structural
+from jaxle_xla.lowering import dimensions as dimension_forms
 from jaxle_xla.lowering.context import LoweringContext, Value, i64, i64_array
 from jaxle_xla.lowering.module import register_lowering
 
@@ -71,13 +72,12 @@ def _clamp(ctx: LoweringContext, lo: Value, x: Value, hi: Value) -> Value:
 
 @register_lowering(lax_structural.iota_p)
 def _iota(ctx: LoweringContext, *, dtype, shape, dimension: int, sharding) -> Value:
-    return ctx.op1("stablehlo.iota", [], ctx.avals_out[0], {"iota_dimension": i64(dimension)})
+    return dimension_forms.iota(ctx, ctx.avals_out[0], dimension)
 
 
 @register_lowering(lax_structural.broadcast_in_dim_p)
 def _broadcast_in_dim(ctx: LoweringContext, x: Value, *, shape, broadcast_dimensions, sharding) -> Value:
-    return ctx.op1("stablehlo.broadcast_in_dim", [x], ctx.avals_out[0],
-                   {"broadcast_dimensions": i64_array(broadcast_dimensions)})
+    return dimension_forms.broadcast(ctx, x, ctx.avals_out[0], broadcast_dimensions)
 
 
 def _transpose_value(ctx: LoweringContext, x: Value, permutation: Sequence[int]) -> Value:
@@ -95,12 +95,12 @@ def _transpose(ctx: LoweringContext, x: Value, *, permutation) -> Value:
 def _reshape(ctx: LoweringContext, x: Value, *, new_sizes, dimensions, sharding) -> Value:
     if dimensions is not None:
         x = _transpose_value(ctx, x, dimensions)
-    return ctx.op1("stablehlo.reshape", [x], ctx.avals_out[0])
+    return dimension_forms.reshape(ctx, x, ctx.avals_out[0])
 
 
 @register_lowering(lax_structural.squeeze_p)
 def _squeeze(ctx: LoweringContext, x: Value, *, dimensions) -> Value:
-    return ctx.op1("stablehlo.reshape", [x], ctx.avals_out[0])
+    return dimension_forms.reshape(ctx, x, ctx.avals_out[0])
 
 
 @register_lowering(lax_structural.rev_p)
