@@ -18,6 +18,7 @@ import numpy as np
 
 import jaxle_tree as tree
 from jaxle_core import backend as backend_module
+from jaxle_core import core
 from jaxle_core.avals import get_aval
 from jaxle_core.core import Tracer
 from jaxle_core.jit import jit
@@ -31,16 +32,38 @@ __all__ = ["pmap"]
 
 PMAP_AXIS_NAME = "_internal_pmap_axis_name"
 _ARRANGEMENTS_KEPT = 64
+_PYTHON_SCALARS = (bool, int, float, complex)
 
 
-class _Plan(NamedTuple):
-    """What one call of a pmapped function stages, hashable: the jit's static argument."""
+class _Plan:
+    """What one call of a pmapped function stages: the jit's static argument, hashed once (C++ dispatch hashes
+    it on every call)."""
 
-    mesh: Mesh
-    in_tree: Any
-    in_axes: tuple
-    out_axes: Any
-    static: tuple  # (position, value) of each static broadcasted argument
+    __slots__ = ("mesh", "in_tree", "in_axes", "out_axes", "static", "_key", "_hash")
+
+    def __init__(self, mesh: Mesh, in_tree: Any, in_axes: tuple, out_axes: Any, static: tuple):
+        self.mesh, self.in_tree, self.in_axes, self.out_axes = mesh, in_tree, in_axes, out_axes
+        self.static = static  # (position, value) of each static broadcasted argument
+        self._key = (mesh, in_tree, in_axes, out_axes, static)
+        self._hash = None
+
+    def __hash__(self) -> int:  # (a static argument that does not hash fails here, in jit, with its error)
+        if self._hash is None:
+            self._hash = hash(self._key)
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is _Plan and self._key == other._key)
+
+
+class _Placed(NamedTuple):
+    """What calls whose arguments have one tree structure and shapes share: each flat argument's sharding, the
+    plan, the jitted function to call, and the backend it was worked out for."""
+
+    shardings: list
+    plan: _Plan
+    call: Callable
+    backend: Any
 
 
 @functools.lru_cache(maxsize=64)
@@ -66,6 +89,17 @@ def _placement(available: tuple, size: int, name: Any, flat_axes: tuple, devices
     processes = not devices_given and _mesh(available, name).is_multi_process
     mesh = _process_mesh(available, size, name) if processes else _mesh(available[:size], name)
     return mesh, [NamedSharding(mesh, _mapped_spec(a, name)) for a in flat_axes], processes
+
+
+def _shapes(flat: Sequence[Any]) -> tuple | None:
+    """The shapes of arrays ``flat``; None when a leaf is a Python scalar (weakly typed) or has no shape."""
+    shapes = []
+    for x in flat:
+        shape = None if type(x) in _PYTHON_SCALARS else getattr(x, "shape", None)
+        if shape is None:
+            return None
+        shapes.append(shape)
+    return tuple(shapes)
 
 
 def _mapped_spec(axis: int | None, name: Any) -> PartitionSpec:
@@ -160,9 +194,23 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
         return flat_axes, tuple(donated)
 
     arrangements: dict[tuple, tuple] = {}
+    placed_calls: dict[tuple, _Placed] = {}  # by the flat arguments' tree structure and shapes
 
     @functools.wraps(fun)
     def pmapped(*args, **kwargs):
+        if not static_positions and type(core._context.trace) is core.EvalTrace:
+            # The common call: arguments of a structure and shapes seen before, no static ones, at the top level.
+            flat, in_tree = tree.tree_flatten((args, kwargs))
+            shapes = _shapes(flat)
+            known = None if shapes is None else placed_calls.get((in_tree, shapes))
+            if known is not None:
+                backend = known.backend
+                if backend is backend_module.current_backend():
+                    put = backend.device_put
+                    return known.call(known.plan, *[put(x, s, False) for x, s in zip(flat, known.shardings)])
+        return general_call(args, kwargs)
+
+    def general_call(args: tuple, kwargs: dict):
         static = tuple((i, args[i]) for i in sorted(p % len(args) for p in static_positions)) if args else ()
         static_positions_now = {p for p, _ in static}
         dynamic = tuple(a for i, a in enumerate(args) if i not in static_positions_now)
@@ -192,10 +240,20 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
             flat = [backend.from_process_local(x, sharding) for x, sharding in zip(flat, shardings)]
         for x, sharding in zip(flat, shardings):
             check_divisible(get_aval(x), sharding.spec, mesh, sharding)
+        call = jitted(donated)
+        plan = _Plan(mesh, in_tree, flat_axes, out_axes, static) if static else _plan(mesh, in_tree, flat_axes)
         if mesh.size > 1 and not any(isinstance(x, Tracer) for x in flat):
+            shapes = _shapes(flat)
+            if not static and not processes and shapes is not None and len(placed_calls) < _ARRANGEMENTS_KEPT:
+                placed_calls[(in_tree, shapes)] = _Placed(shardings, plan, call, backend)
             # Each device gets its slice directly, as the program's arguments are split.
             flat = [backend.device_put(x, sharding, get_aval(x).weak_type) for x, sharding in zip(flat, shardings)]
-        out = jitted(donated)(_Plan(mesh, in_tree, flat_axes, out_axes, static), *flat)
+        out = call(plan, *flat)
         return tree.tree_map(backend.process_local_part, out) if processes else out
+
+    @functools.lru_cache(maxsize=_ARRANGEMENTS_KEPT)
+    def _plan(mesh: Mesh, in_tree: Any, flat_axes: tuple) -> _Plan:
+        """One plan object per layout without static arguments, so that C++ dispatch compares it by identity."""
+        return _Plan(mesh, in_tree, flat_axes, out_axes, ())
 
     return pmapped

@@ -383,6 +383,13 @@ def gspmd_sharding(devices: Sequence[Device], hlo: Any) -> Any:
     return xc.GSPMDSharding(tuple(devices), hlo)
 
 
+def same_gspmd_layout(first: Any, second: Any) -> bool:
+    """Whether two jaxlib shardings over several devices lay arrays out alike (jaxlib compares them by identity)."""
+    return first is second or (type(first) is type(second) is xc.GSPMDSharding and first._devices == second._devices
+                               and first._hlo_sharding == second._hlo_sharding
+                               and first._memory_kind == second._memory_kind)
+
+
 def put_shards(aval: Any, sharding: Any, shards: Sequence[Any], devices: Sequence[Device]) -> DeviceBuffer:
     """One array over ``devices`` made of ``shards`` (host arrays, or buffers on those devices), one each in order.
     The caller has checked their shapes: a wrong one crashes the process when a program reads it."""

@@ -38,7 +38,30 @@ computed from committed arrays): computations on committed arrays run on their d
 the others. An array laid out over several devices by a NamedSharding (``_named_sharding``) is one jaxlib array
 of several shards; it is always committed."""
 
-XlaArray._named_sharding = None  # the NamedSharding of an array over several devices, set on each such array
+class _NamedShardingOf:
+    """``array._named_sharding`` of an array none was set on: the NamedSharding of the jaxlib sharding it was made
+    with, when that one was named (see ``name_layout``; arrays jaxlib's C++ dispatch makes carry only the jaxlib
+    sharding it was given), else None. A non-data descriptor: the value set on an array (``laid_out``) wins."""
+
+    def __get__(self, array: Any, owner: Any = None) -> Any:
+        if array is None:
+            return None
+        known = _NAMED_LAYOUTS.get(id(array._sharding))
+        return None if known is None else known[1]
+
+
+# id of a jaxlib sharding object -> (that object, kept alive so that its id stays its, and its NamedSharding)
+_NAMED_LAYOUTS: dict[int, tuple[Any, Any]] = {}
+
+XlaArray._named_sharding = _NamedShardingOf()  # the NamedSharding of an array over several devices
+XlaArray._placed = None  # (a NamedSharding asked for by device_put, the array laid out so or None for itself)
+
+
+def name_layout(jaxlib_sharding: Any, sharding: Any) -> Any:
+    """Make arrays laid out by the jaxlib sharding object ``jaxlib_sharding`` (this very object) report the
+    NamedSharding ``sharding``; returns ``jaxlib_sharding``."""
+    _NAMED_LAYOUTS[id(jaxlib_sharding)] = (jaxlib_sharding, sharding)
+    return jaxlib_sharding
 
 
 def laid_out(array: XlaArray, sharding: Any) -> XlaArray:

@@ -185,6 +185,14 @@ class XlaBackend:
         return array
 
     def _put_sharded(self, x: Any, sharding: NamedSharding, weak_type: bool) -> Any:
+        if type(x) is XlaArray:
+            named = x._named_sharding
+            if named is sharding:  # the common case of a pmap's argument: already laid out so
+                return x
+            placed = x._placed
+            if placed is not None and placed[0] is sharding:
+                x._check_alive()
+                return x if placed[1] is None else placed[1]
         if isinstance(x, ExtendedArray):
             return x.aval.dtype.wrap(self._put_sharded(x.physical, sharding, False))
         aval = get_aval(x)
@@ -192,11 +200,15 @@ class XlaBackend:
             aval = aval.update(weak_type=weak_type)
         if (type(x) is XlaArray and x._named_sharding is not None
                 and same_placement(x._named_sharding, sharding, aval.ndim)):
+            # Remembered on the array for its next call (arrays are immutable; a view shares deletion with it).
             if x._named_sharding == sharding:
+                x._placed = (sharding, None)
                 return x
             # the same buffers under the new sharding's name (as a pmap's output fed to a pmap of another axis)
             x._check_alive()
-            return share_host_value(x, laid_out(_jaxlib.sharded_view(x, x.aval), sharding))
+            renamed = share_host_value(x, laid_out(_jaxlib.sharded_view(x, x.aval), sharding))
+            x._placed = (sharding, renamed)
+            return renamed
         value = np.asarray(x._value if isinstance(x, Array) else x, dtype=aval.dtype)
         return laid_out(sharded_array.put(value, aval, sharding), sharding)
 

@@ -184,8 +184,8 @@ class Executable:
         self._plain = self._one_device and self._all_kept and not self._constants and not self._extended_out
         self.keep = self._keep
         # Whether jaxlib's C++ dispatch can run it (fast_jit): it passes only the arguments and builds plain arrays.
-        self.cpp_dispatchable = (self._one_device and not self._constants and not self._extended_out
-                                 and not self._waits and not self._donates)
+        self.cpp_dispatchable = (not self._constants and not self._extended_out and not self._waits
+                                 and not self._donates)
 
     def __call__(self, *args: Any) -> list[XlaArray]:
         if self._plain:
@@ -293,6 +293,10 @@ class PerDeviceExecutable:
         if executable is None:
             executable = self._compiled[device] = Executable(*self._spec, device)
         return executable
+
+    def compiled_for(self, device: _jaxlib.Device) -> Executable | None:
+        """The program compiled for ``device``, if it was, and calls take no token arguments or results."""
+        return self._compiled.get(device) if self._token_in is None and self._token_out is None else None
 
     def __call__(self, *args: Any) -> list[XlaArray]:
         if self._token_in is not None:

@@ -25,9 +25,9 @@ from jaxle_core.lax.placement import sharding_constraint_p
 from jaxle_core.mesh import AbstractMesh, Mesh, PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib, sharded_array
-from jaxle_xla.array import XlaArray, laid_out
+from jaxle_xla.array import XlaArray, laid_out, name_layout
 from jaxle_xla.executable import Executable, PerDeviceWrapper, Program
-from jaxle_xla.sharding import named_from_hlo, same_placement
+from jaxle_xla.sharding import gspmd_sharding, named_from_hlo, same_placement
 
 __all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "has_sharded_argument", "jaxpr_mesh", "params_mesh"]
 
@@ -104,6 +104,7 @@ class SpmdFunction:
         named = [s for s in self._in + self._out if isinstance(s, NamedSharding)]
         self._mesh = concrete_mesh(named[0].mesh if named else jaxpr_mesh(closed))
         self._compiled: dict[tuple, SpmdExecutable] = {}
+        self.last: SpmdExecutable | None = None  # the compilation the latest call ran (what C++ dispatch may run)
 
     def __call__(self, *args: Any) -> list[Any]:
         layouts = self._layouts(args)
@@ -111,6 +112,7 @@ class SpmdFunction:
         if executable is None:
             mesh = next(s.mesh for s in layouts)
             executable = self._compiled[layouts] = SpmdExecutable(*self._spec, mesh, layouts, self._out)
+        self.last = executable
         return executable(args)
 
     def _layouts(self, args: Sequence[Any]) -> tuple[NamedSharding, ...]:
@@ -184,15 +186,27 @@ class SpmdExecutable:
         self.out_avals = list(closed.out_avals)
         physical = [physical_aval(a) for a in self.out_avals]
         chosen = _jaxlib.output_hlo_shardings(self.loaded)
-        self._out_shardings = [given if given is not None else named_from_hlo(hlo, mesh, aval.ndim)
-                               for given, hlo, aval in zip(out_shardings, chosen, physical)]
+        # An output laid out as an argument is named by that argument's very NamedSharding, which lets the next
+        # call recognise it by identity (pmap's loops: the parameters out are the parameters in).
+        arguments = {s: s for s in layouts}
+        self._out_shardings = [given if given is not None else arguments.get(named, named)
+                               for given, named in ((given, named_from_hlo(hlo, mesh, aval.ndim))
+                                                    for given, hlo, aval in zip(out_shardings, chosen, physical))]
         # the values inspect_array_sharding looks at are extra results after the function's own
         inspected = [eqn.invars[0].aval for eqn in _inspections(closed.jaxpr)]
         for inspect, hlo, aval in zip(program.inspections, chosen[len(physical):], inspected):
             inspect(named_from_hlo(hlo, mesh, aval.ndim))
-        self._handlers = [_jaxlib.sharded_result_handler(aval, _jaxlib.gspmd_sharding(devices, hlo))
-                          for aval, hlo in zip(physical + [physical_aval(a) for a in inspected], chosen)]
+        self.out_layouts = [_jaxlib.gspmd_sharding(devices, hlo) for hlo in chosen]
+        for layout, named in zip(self.out_layouts, self._out_shardings):
+            name_layout(layout, named)
+        self._handlers = [_jaxlib.sharded_result_handler(aval, layout) for aval, layout
+                          in zip(physical + [physical_aval(a) for a in inspected], self.out_layouts)]
         self._extended_out = has_extended(self.out_avals)
+        self.in_layouts = [gspmd_sharding(s, aval.ndim) for s, aval in zip(self._layouts, self._in_avals)]
+        self.keep = self._keep
+        # Whether jaxlib's C++ dispatch can run it (fast_jit): arrays already laid out as the program reads them in,
+        # plain arrays out, one result per output.
+        self.cpp_dispatchable = not self._extended_out and not any(donated) and not program.inspections
 
     def __call__(self, args: Sequence[Any]) -> list[Any]:
         kept = [_physical(a) for a, k in zip(args, self._keep) if k]
@@ -241,8 +255,17 @@ class FollowShardings(PerDeviceWrapper):
         self._spec = (closed, name, donated, keep_unused)
         self._partitioned: SpmdFunction | None = None
 
+    per_device = property(lambda self: self._per_device)
+
+    @property
+    def last(self) -> SpmdExecutable | None:
+        """The partitioned compilation the latest call ran, if it was partitioned."""
+        return self._partitioned.last if self._partitioned is not None else None
+
     def __call__(self, *args: Any) -> list[Any]:
         if not has_sharded_argument(args):
+            if self._partitioned is not None:
+                self._partitioned.last = None
             return self._per_device(*args)
         if self._partitioned is None:
             self._partitioned = SpmdFunction(*self._spec)
