@@ -1,4 +1,5 @@
-"""Abstract values: what tracing knows about an array (shape, dtype, weak type)."""
+"""Abstract values: what tracing knows about an array (shape, dtype, weak type, and inside ``shard_map`` the mesh
+axes it varies over)."""
 
 from __future__ import annotations
 
@@ -28,13 +29,53 @@ class AbstractValue:
     __slots__ = ()
 
 
-class ShapedArray(AbstractValue):
-    """An array known only by its shape, dtype and weak-typedness."""
+class ManualAxisType:
+    """How a value inside ``shard_map`` relates to the manual mesh axes: the axes it varies over (the others hold
+    the same value on every device), and those it is (un)reduced over."""
 
-    __slots__ = ("shape", "dtype", "weak_type", "_hash")
+    __slots__ = ("varying", "unreduced", "reduced")
+
+    def __init__(self, *, varying=frozenset(), unreduced=frozenset(), reduced=frozenset()):
+        self.varying, self.unreduced, self.reduced = frozenset(varying), frozenset(unreduced), frozenset(reduced)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ManualAxisType) and (self.varying, self.unreduced, self.reduced) == (
+            other.varying, other.unreduced, other.reduced)
+
+    def __hash__(self) -> int:
+        return hash((self.varying, self.unreduced, self.reduced))
+
+    def __repr__(self) -> str:
+        return f"ManualAxisType(varying={self.varying}, unreduced={self.unreduced}, reduced={self.reduced})"
+
+
+NO_VMA: frozenset = frozenset()
+
+
+def vma_order(axes: frozenset) -> list:
+    """``axes`` in the order of the axes of the context mesh (as types print them), the others after, by name."""
+    from jaxle_core.mesh import get_abstract_mesh  # local: the mesh builds on avals
+
+    names = get_abstract_mesh().axis_names
+    return sorted(axes, key=lambda a: (names.index(a), "") if a in names else (len(names), str(a)))
+
+
+def vma_text(axes: frozenset) -> str:
+    """``{V:i}`` or ``{V:(i,j)}``: how a type shows the mesh axes it varies over (nothing when none)."""
+    if not axes:
+        return ""
+    names = [str(a) for a in vma_order(axes)]
+    return f"{{V:{names[0]}}}" if len(names) == 1 else f"{{V:({','.join(names)})}}"
+
+
+class ShapedArray(AbstractValue):
+    """An array known only by its shape, dtype and weak-typedness; inside a ``shard_map`` checking types
+    (``check_vma=True``) also by the manual mesh axes it varies over (``vma``)."""
+
+    __slots__ = ("shape", "dtype", "weak_type", "vma", "_hash")
     array_abstraction_level = 1
 
-    def __init__(self, shape, dtype, weak_type: bool = False):
+    def __init__(self, shape, dtype, weak_type: bool = False, vma: frozenset = NO_VMA):
         shape = tuple(shape)
         # Shapes come from jaxle's own rules as ints; anything else is checked (and converted) once here.
         for d in shape:
@@ -44,6 +85,7 @@ class ShapedArray(AbstractValue):
         self.shape = shape
         self.dtype = dtype if isinstance(dtype, (np.dtype, dtypes.ExtendedDType)) else np.dtype(dtype)
         self.weak_type = bool(weak_type)
+        self.vma = vma
         self._hash = None
 
     ndim = property(lambda self: len(self.shape))
@@ -58,11 +100,16 @@ class ShapedArray(AbstractValue):
 
         return NamedSharding(AbstractMesh((), ()), PartitionSpec(*[None] * len(self.shape)))
 
-    def update(self, shape=None, dtype=None, weak_type=None) -> ShapedArray:
+    @property
+    def manual_axis_type(self) -> ManualAxisType:
+        return ManualAxisType(varying=self.vma)
+
+    def update(self, shape=None, dtype=None, weak_type=None, vma=None) -> ShapedArray:
         return ShapedArray(
             self.shape if shape is None else shape,
             self.dtype if dtype is None else dtype,
             self.weak_type if weak_type is None else weak_type,
+            self.vma if vma is None else vma,
         )
 
     def strip_weak_type(self) -> ShapedArray:
@@ -74,17 +121,18 @@ class ShapedArray(AbstractValue):
             and self.shape == other.shape
             and self.dtype == other.dtype
             and self.weak_type == other.weak_type
+            and self.vma == other.vma
         )
 
     def __hash__(self) -> int:
         # Avals key every jit and dispatch cache lookup; they never change, so hash once.
         if self._hash is None:
-            self._hash = hash((self.shape, self.dtype, self.weak_type))
+            self._hash = hash((self.shape, self.dtype, self.weak_type, self.vma))
         return self._hash
 
     def str_short(self, short_dtypes: bool = False) -> str:
         name = dtypes.short_dtype_name(self.dtype) if short_dtypes else self.dtype.name
-        return f"{name}[{','.join(str(d) for d in self.shape)}]"
+        return f"{name}[{','.join(str(d) for d in self.shape)}]{vma_text(self.vma)}"
 
     __str__ = str_short
 

@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 
 import jaxle_tree as tree
-from jaxle_core import core
-from jaxle_core.avals import ShapedArray, get_aval
-from jaxle_core.core import ClosedJaxpr, Primitive, Tracer
+from jaxle_core import core, pretty, vma
+from jaxle_core.avals import NO_VMA, ShapedArray, get_aval
+from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer, Var
 from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_abstract_mesh, use_abstract_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
@@ -65,10 +65,16 @@ def block_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh | AbstractMesh
     return aval.update(shape=tuple(d // f for d, f in zip(aval.shape, factors)))
 
 
+def body_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh | AbstractMesh, check_vma: bool) -> ShapedArray:
+    """The type of a body's input: the block of ``aval`` varying (when types are checked) over the axes of
+    ``spec``."""
+    return block_aval(aval, spec, mesh).update(vma=frozenset(spec_axes(spec)) if check_vma else NO_VMA)
+
+
 def full_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh | AbstractMesh) -> ShapedArray:
     """The whole array assembled from per-device blocks of ``aval`` along ``spec``."""
     factors = _dim_factors(spec, aval.ndim, mesh)
-    return aval.update(shape=tuple(d * f for d, f in zip(aval.shape, factors)))
+    return aval.update(shape=tuple(d * f for d, f in zip(aval.shape, factors)), vma=NO_VMA)
 
 
 def check_divisible(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh, sharding: object) -> None:
@@ -115,12 +121,14 @@ def manual_mesh(mesh: Mesh | AbstractMesh) -> AbstractMesh:
 
 
 @contextlib.contextmanager
-def body_context(mesh: Mesh | AbstractMesh) -> Iterator[None]:
-    """Trace a body: the mesh axes bound as named axes, the mesh's manual form the context mesh."""
+def body_context(mesh: Mesh | AbstractMesh, check_vma: bool = False) -> Iterator[None]:
+    """Trace a body: the mesh axes bound as named axes, the mesh's manual form the context mesh, and with
+    ``check_vma`` values typed by the mesh axes they vary over."""
     with contextlib.ExitStack() as stack:
         for name, size in mesh.shape_tuple:
             stack.enter_context(core.extend_axis_env(name, size))
         stack.enter_context(use_abstract_mesh(manual_mesh(mesh)))
+        stack.enter_context(vma.checking_vma(mesh.axis_names if check_vma else ()))
         yield
 
 
@@ -243,6 +251,15 @@ def _shard_map_impl(*args, **params):
     return [np.asarray(o) for o in evaluate_shard_map(args, **params)]
 
 
+def _pp_shard_map(eqn: JaxprEqn, context: pretty.PpContext) -> pretty.Doc:
+    # The body's types list the axes they vary over in mesh order.
+    with use_abstract_mesh(manual_mesh(eqn.params["mesh"])):
+        return pretty.pp_eqn_generic(eqn, context)
+
+
+pretty.pp_eqn_rules[shard_map_p] = _pp_shard_map
+
+
 # ---------------------------------------------------------------- shard_map
 
 
@@ -268,10 +285,82 @@ def check_context_mesh(mesh: Mesh | AbstractMesh) -> None:
     raise ValueError(f"The context mesh {context} should match the mesh passed to shard_map {mesh}")
 
 
-def trace_body(fun: Callable, block_avals: Sequence[ShapedArray], mesh, debug_info: DebugInfo) -> ClosedJaxpr:
+def trace_body(fun: Callable, block_avals: Sequence[ShapedArray], mesh, debug_info: DebugInfo,
+               check_vma: bool = False) -> ClosedJaxpr:
     """The jaxpr of ``fun`` (flat blocks in, flat list out) traced under ``mesh``'s named axes."""
-    with body_context(mesh):
+    with body_context(mesh, check_vma):
         return trace_to_jaxpr(fun, block_avals, debug_info)
+
+
+def cast_outputs(closed: ClosedJaxpr, out_specs: Sequence[PartitionSpec], mesh) -> ClosedJaxpr:
+    """``closed`` with each output cast (``pvary``) to vary over the axes its spec splits it along, as JAX casts
+    the results of a body checking types."""
+    jaxpr = closed.jaxpr
+    eqns, outvars = list(jaxpr.eqns), list(jaxpr.outvars)
+    with use_abstract_mesh(manual_mesh(mesh)):  # the axes in mesh order
+        for index, (atom, spec) in enumerate(zip(jaxpr.outvars, out_specs)):
+            missing = frozenset(spec_axes(spec)) - atom.aval.vma
+            if missing:
+                from jaxle_core.lax.parallel import pvary_p  # local: the collectives build on shard_map's mesh
+
+                outvars[index] = Var(atom.aval.update(vma=atom.aval.vma | missing))
+                eqns.append(JaxprEqn([atom], [outvars[index]], pvary_p, {"axes": vma.ordered(missing)}))
+    if len(eqns) == len(jaxpr.eqns):
+        return closed
+    return ClosedJaxpr(jaxpr.replace(eqns=eqns, outvars=outvars), closed.consts)
+
+
+def _axes_text(axes, mesh) -> str:
+    return "{" + ",".join(str(a) for a in mesh.axis_names if a in axes) + "}"
+
+
+def _replication_problem(path: str, spec: PartitionSpec, varying: frozenset, mesh) -> str | None:
+    """JAX's words for an output whose spec leaves out axes it varies over (None when it varies as its spec
+    says)."""
+    named = frozenset(spec_axes(spec))
+    unnamed = [a for a in mesh.axis_names if a not in named]
+    if not varying - named:
+        return None
+    if len(unnamed) == 1:
+        return (f"{path} is {spec} which implies that the corresponding output value is replicated across mesh axis "
+                f"{unnamed[0]!r}, but could not infer replication over any axes")
+    return (f"{path} is {spec} which implies that the corresponding output value is only varying across mesh axes "
+            f"{_axes_text(named, mesh)} and not {_axes_text(varying - named, mesh)}, but it was inferred to be "
+            f"possibly varying over {_axes_text(varying, mesh)}")
+
+
+def check_out_vma(fun_name: str, out_avals: Sequence[ShapedArray], flat_out_specs: Sequence[PartitionSpec],
+                  out_paths: Sequence[str], mesh) -> None:
+    """JAX's error for results varying over mesh axes that their out_specs say they are replicated over."""
+    problems = [p for p in (_replication_problem(path, spec, aval.vma, mesh)
+                            for aval, spec, path in zip(out_avals, flat_out_specs, out_paths)) if p]
+    if not problems:
+        return
+    listed = problems[0] if len(problems) == 1 else "\n\n".join(f"* {p}" for p in problems)
+    raise ValueError(
+        f"shard_map applied to the function {fun_name!r} was given out_specs which require replication which can't "
+        f"be statically inferred given the mesh:\n\nThe mesh given has shape {mesh.axis_sizes} with corresponding "
+        f"axis names {mesh.axis_names}.\n\n{listed}\n\nCheck if these output values are meant to be replicated "
+        "over those mesh axes. If not, consider revising the corresponding out_specs entries. If so, consider "
+        "disabling the check by passing the check_vma=False argument to `jax.shard_map`.")
+
+
+def check_out_rank(fun_name: str, out_avals: Sequence[ShapedArray], flat_out_specs: Sequence[PartitionSpec]) -> None:
+    """JAX's error for an out_specs entry longer than its result's rank."""
+    for aval, spec in zip(out_avals, flat_out_specs):
+        if len(spec) <= aval.ndim:
+            continue
+        scalar = ("\n\nFor scalar values (rank 0), consider using an out_specs entry of `P()`, where `P = "
+                  "jax.sharding.PartitionSpec`. In particular, for rank 0 outputs which are not constant over the "
+                  "mesh, add at least one (singleton) axis to them so that they can be concatenated using out_specs."
+                  if aval.ndim == 0 else "")
+        raise ValueError(
+            f"shard_map applied to the function {fun_name!r} was given an out_specs entry which is too long to be "
+            f"compatible with the corresponding output value from the function:\n\nout_specs is {spec} which has "
+            f"length {len(spec)}, but {fun_name}(*args) has shape {aval.str_short()}, which has rank {aval.ndim} "
+            f"(and {aval.ndim} < {len(spec)})\n\nEntries in out_specs must be of length no greater than the number "
+            f"of axes in the corresponding output value.\n\nEither revise the spec to be shorter, or modify "
+            f"{fun_name!r} so that its outputs have sufficient rank.{scalar}")
 
 
 def _inferred_specs(flat: Sequence[Any], mesh) -> list[PartitionSpec]:
@@ -323,12 +412,17 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
         check_context_mesh(mesh)
         debug_info = DebugInfo("shard_map", f, ())
         flat_fun, out_tree = flatten_fun(f, in_tree, debug_info)
-        closed = trace_body(flat_fun, [block_aval(a, s, mesh) for a, s in zip(avals, flat_in_specs)], mesh,
-                            debug_info)
+        closed = trace_body(flat_fun, [body_aval(a, s, mesh, check_vma) for a, s in zip(avals, flat_in_specs)],
+                            mesh, debug_info, check_vma)
         outs_shape = tree.tree_unflatten(out_tree(), list(closed.out_avals))
         flat_out_specs = _broadcast_specs(out_specs, outs_shape, "out_specs")
         for spec in flat_out_specs:
             _check_out_spec(spec, mesh)
+        check_out_rank(fun_name, closed.out_avals, flat_out_specs)
+        if check_vma:
+            closed = cast_outputs(closed, flat_out_specs, mesh)
+            paths = [f"out_specs{tree.keystr(p)}" for p, _ in tree.tree_flatten_with_path(outs_shape)[0]]
+            check_out_vma(fun_name, closed.out_avals, flat_out_specs, paths, mesh)
         outs = bind_shard_map(closed, flat, mesh, flat_in_specs, flat_out_specs, check_vma)
         return tree.tree_unflatten(out_tree(), outs)
 

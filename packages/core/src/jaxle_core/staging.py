@@ -14,7 +14,7 @@ from dataclasses import InitVar, dataclass, field
 from typing import Any
 
 import jaxle_tree as tree
-from jaxle_core import core
+from jaxle_core import core, vma
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval, is_array_like
 from jaxle_core.config import check_tracer_leaks
@@ -112,12 +112,29 @@ class StagingTrace(core.Trace):
                 if result is not None:
                     return result
         atoms = [self.to_atom(x) for x in args]
+        result_vma = None
+        if vma.checked_axes():
+            targets, result_vma = vma.operand_and_result_vmas(primitive, [a.aval for a in atoms], params)
+            atoms = [self.cast_to_vary(a, axes) for a, axes in zip(atoms, targets)]
         out_aval = core.abstract_eval(primitive, [a.aval for a in atoms], params)
         out_avals = out_aval if primitive.multiple_results else [out_aval]
+        if result_vma is not None:
+            out_avals = [a.update(vma=result_vma) for a in out_avals]
         outvars = [Var(a) for a in out_avals]
         self.eqns.append(JaxprEqn(atoms, outvars, primitive, params))
         tracers = [StagingTracer(self, v.aval, v) for v in outvars]
         return tracers if primitive.multiple_results else tracers[0]
+
+    def cast_to_vary(self, atom: core.Atom, axes: frozenset) -> core.Atom:
+        """``atom``, cast with ``pvary`` to vary over ``axes`` where it varies over fewer (as JAX stages it)."""
+        missing = axes - atom.aval.vma
+        if not missing:
+            return atom
+        from jaxle_core.lax.parallel import pvary_p  # local: the collectives stage through this module
+
+        out = Var(atom.aval.update(vma=atom.aval.vma | missing))
+        self.eqns.append(JaxprEqn([atom], [out], pvary_p, {"axes": vma.ordered(missing)}))
+        return out
 
     def to_closed_jaxpr(self, outs: Sequence[Any]) -> ClosedJaxpr:
         outvars = [self.to_atom(x) for x in outs]

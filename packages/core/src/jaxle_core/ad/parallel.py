@@ -7,7 +7,8 @@ axes transpose to a broadcast), ``all_gather`` and ``reduce_scatter`` transpose 
 each other, ``all_to_all`` swaps its split and concat axes, ``ppermute`` applies the
 inverse permutation, ``pbroadcast`` gives the source member the sum of the (scalar)
 cotangents, ``ragged_all_to_all`` sends cotangents back with the offsets exchanged.
-``pmax``/``pmin`` have no derivative rule, as in JAX; ``axis_index`` takes no operand.
+``pmax``/``pmin`` have no derivative rule, as in JAX; ``axis_index`` takes no operand. Inside a ``shard_map``
+checking types, ``pvary`` and ``psum_invariant`` are linear and each other's transpose.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
 
 for _primitive in (lax_parallel.psum_p, lax_parallel.all_gather_p, lax_parallel.reduce_scatter_p,
-                   lax_parallel.all_to_all_p, lax_parallel.ppermute_p, lax_parallel.pbroadcast_p):
+                   lax_parallel.all_to_all_p, lax_parallel.ppermute_p, lax_parallel.pbroadcast_p,
+                   lax_parallel.pvary_p, lax_parallel.psum_invariant_p):
     deflinear(_primitive)
 
 
@@ -69,6 +71,8 @@ def _ppermute_transpose(ct, x, *, axis_name, perm):
 
 
 transpose_rules[lax_parallel.psum_p] = _psum_transpose
+transpose_rules[lax_parallel.pvary_p] = lambda ct, x, *, axes: [lax_parallel.psum_invariant_p.bind(ct, axes=axes)]
+transpose_rules[lax_parallel.psum_invariant_p] = lambda ct, x, *, axes: [lax_parallel.pvary_p.bind(ct, axes=axes)]
 transpose_rules[lax_parallel.all_gather_p] = _all_gather_transpose
 transpose_rules[lax_parallel.reduce_scatter_p] = _reduce_scatter_transpose
 transpose_rules[lax_parallel.all_to_all_p] = _all_to_all_transpose

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxle_core import core
+from jaxle_core import core, vma
 from jaxle_core.ad.jit import jvp_jaxpr
 from jaxle_core.ad.jvp import Zero, jvp_rules, tangent_aval
 from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, partial_eval_rules
@@ -27,10 +27,11 @@ from jaxle_core.jaxpr_util import dce_jaxpr
 from jaxle_core.lax.elementwise import div
 from jaxle_core.lax.parallel import psum
 from jaxle_core.lax.structural import broadcast_in_dim, squeeze
+from jaxle_core.mesh import PartitionSpec
 from jaxle_core.shard_map import (
     all_axes_spec,
     bind_shard_map,
-    block_aval,
+    body_aval,
     body_context,
     shard_map_p,
     shard_map_params,
@@ -44,7 +45,7 @@ from jaxle_core.staging import trace_to_jaxpr
 
 def _shard_map_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs, check_vma, **params):
     nonzero = [type(t) is not Zero for t in tangents]
-    with body_context(mesh):
+    with body_context(mesh, check_vma):
         new_jaxpr, out_nonzero = jvp_jaxpr(jaxpr, nonzero)
     given = [t for t in tangents if type(t) is not Zero]
     tangent_specs = [s for s, nz in zip(in_specs, nonzero) if nz]
@@ -69,33 +70,47 @@ def _one_row(x: Any) -> Any:
     return broadcast_in_dim(x, (1, *shape), tuple(range(1, len(shape) + 1)))
 
 
+def _varying_spec(axes: frozenset) -> PartitionSpec:
+    """The spec joining blocks along dimension 0 over ``axes`` (in mesh order)."""
+    names = vma.ordered(axes)
+    return PartitionSpec(*([names[0] if len(names) == 1 else names] if names else []))
+
+
 def _shard_map_partial_eval(trace: PartialStagingTrace, args, params):
     jaxpr, mesh, check_vma = params["jaxpr"], params["mesh"], params["check_vma"]
     in_specs, out_specs = params["in_specs"], params["out_specs"]
     unknowns = [trace.is_unknown(x) for x in args]
     row_spec = all_axes_spec(mesh)
-    with body_context(mesh):
+    with body_context(mesh, check_vma):
         split = partial_eval_jaxpr(jaxpr, unknowns)
         known = ClosedJaxpr(dce_jaxpr(split.known.jaxpr, instantiate=True)[0], split.known.consts)
         n_known = split.out_unknowns.count(False)
         from_outputs = [j for source, j in split.residual_sources if source == "output"]
 
+        # A residual travels one row per device, or with types checked (and a dimension to split) as JAX passes
+        # it: its blocks joined along dimension 0 over the axes it varies over.
+        as_rows = [not (check_vma and known.out_avals[j].ndim) for j in from_outputs]
+        res_out_specs = [row_spec if row else _varying_spec(known.out_avals[j].vma)
+                         for j, row in zip(from_outputs, as_rows)]
+
         def known_body(*xs):  # the residuals first, as JAX orders them
             outs = core.eval_jaxpr(known.jaxpr, known.consts, *xs)
-            return [*(_one_row(outs[j]) for j in from_outputs), *outs[:n_known]]
+            return [*(_one_row(outs[j]) if row else outs[j] for j, row in zip(from_outputs, as_rows)),
+                    *outs[:n_known]]
 
         known_closed = trace_to_jaxpr(known_body, known.in_avals, jaxpr.jaxpr.debug_info)
     known_args = [x for x, u in zip(args, unknowns) if not u]
     known_in_specs = [s for s, u in zip(in_specs, unknowns) if not u]
-    known_out_specs = [row_spec] * len(from_outputs) + [s for s, u in zip(out_specs, split.out_unknowns) if not u]
+    known_out_specs = res_out_specs + [s for s, u in zip(out_specs, split.out_unknowns) if not u]
     with core.set_current_trace(trace.parent):
         known_outs = bind_shard_map(known_closed, known_args, mesh, known_in_specs, known_out_specs, check_vma)
-    rows, known_outs = iter(known_outs[:len(from_outputs)]), known_outs[len(from_outputs):]
+    rows, known_outs = iter(zip(known_outs[:len(from_outputs)], res_out_specs, as_rows)), known_outs[len(from_outputs):]
     residuals, residual_specs, is_row = [], [], []
     for source, j in split.residual_sources:
-        residuals.append(known_args[j] if source == "input" else next(rows))
-        residual_specs.append(known_in_specs[j] if source == "input" else row_spec)
-        is_row.append(source == "output")
+        value, spec, row = (known_args[j], known_in_specs[j], False) if source == "input" else next(rows)
+        residuals.append(value)
+        residual_specs.append(spec)
+        is_row.append(row)
     n_res = len(residuals)
     unknown = split.unknown
 
@@ -103,8 +118,8 @@ def _shard_map_partial_eval(trace: PartialStagingTrace, args, params):
         res = [squeeze(x, (0,)) if row else x for x, row in zip(xs[:n_res], is_row)]
         return core.eval_jaxpr(unknown.jaxpr, unknown.consts, *res, *xs[n_res:])
 
-    res_avals = [block_aval(get_aval(x), s, mesh) for x, s in zip(residuals, residual_specs)]
-    with body_context(mesh):
+    res_avals = [body_aval(get_aval(x), s, mesh, check_vma) for x, s in zip(residuals, residual_specs)]
+    with body_context(mesh, check_vma):
         unknown_closed = trace_to_jaxpr(unknown_body, [*res_avals, *unknown.in_avals[n_res:]],
                                         jaxpr.jaxpr.debug_info)
     unknown_args = [x for x, u in zip(args, unknowns) if u]
@@ -144,7 +159,8 @@ def _shard_map_transpose(cts, *args, jaxpr: ClosedJaxpr, mesh, in_specs, out_spe
                 out_cts.append(Zero(aval))
                 continue
             ct = next(given)
-            shared_by = math.prod(mesh.shape[n] for n in _unmentioned(mesh, spec))
+            # With types checked, pvary's transpose (psum_invariant) already sums what replication shared.
+            shared_by = 1 if check_vma else math.prod(mesh.shape[n] for n in _unmentioned(mesh, spec))
             out_cts.append(div(ct, np.array(shared_by, aval.dtype)) if shared_by > 1 else ct)
         cts_in = backward_pass(jaxpr.jaxpr, jaxpr.consts, values, out_cts)
         results = []
@@ -154,13 +170,13 @@ def _shard_map_transpose(cts, *args, jaxpr: ClosedJaxpr, mesh, in_specs, out_spe
             nonzero = type(ct) is not Zero and ct is not None
             ct_nonzero.append(nonzero)
             if nonzero:
-                replicated_over = _unmentioned(mesh, spec)
+                replicated_over = () if check_vma else _unmentioned(mesh, spec)
                 results.append(psum(ct, replicated_over) if replicated_over else ct)
         return results
 
     known_avals = [aval for aval, lin in zip(jaxpr.in_avals, linear) if not lin]
     ct_avals = [aval for aval, nz in zip(jaxpr.out_avals, nonzero_cts) if nz]
-    with body_context(mesh):
+    with body_context(mesh, check_vma):
         closed = trace_to_jaxpr(transposed, [*ct_avals, *known_avals], jaxpr.jaxpr.debug_info)
     inputs = [ct for ct in cts if type(ct) is not Zero] + [a for a, lin in zip(args, linear) if not lin]
     specs = [s for s, nz in zip(out_specs, nonzero_cts) if nz] + [s for s, lin in zip(in_specs, linear) if not lin]

@@ -50,7 +50,8 @@ def _to_front(x: Any, dim: int | None) -> Any:
 
 
 def _reduction_rule(primitive: Primitive):
-    def rule(trace: BatchTrace, vals, dims, *, axes, axis_index_groups):
+
+    def rule(trace: BatchTrace, vals, dims, *, axes, axis_index_groups=None):
         (x,), (dim,) = vals, dims
         own = trace.axis_name is not None and trace.axis_name in axes
         if own and axis_index_groups is not None and isinstance(trace, DeviceTrace) and len(axes) == 1:
@@ -66,10 +67,10 @@ def _reduction_rule(primitive: Primitive):
                 new_axes.append(int(axis) + (axis >= dim))
             else:
                 new_axes.append(axis)
-        if own and dim is None and primitive is lax_parallel.psum_p:
+        if own and dim is None and primitive in (lax_parallel.psum_p, lax_parallel.psum_invariant_p):
             x = mul(np.array(trace.axis_size, get_aval(x).dtype), x)
         if new_axes or not own:
-            x = primitive.bind(x, axes=tuple(new_axes), axis_index_groups=axis_index_groups)
+            x = _bind_reduction(primitive, x, tuple(new_axes), axis_index_groups)
         if dim is None or own:
             return x, None
         return x, dim - sum(1 for a in new_axes if isinstance(a, int) and a < dim)
@@ -77,8 +78,27 @@ def _reduction_rule(primitive: Primitive):
     return rule
 
 
-for _primitive in (lax_parallel.psum_p, lax_parallel.pmax_p, lax_parallel.pmin_p):
+def _bind_reduction(primitive: Primitive, x: Any, axes: tuple, axis_index_groups: Any) -> Any:
+    # psum_invariant names manual axes only: a sum over positional ones (a mapped axis) is a psum.
+    if primitive is lax_parallel.psum_invariant_p:
+        if not any(isinstance(a, int) for a in axes):
+            return primitive.bind(x, axes=axes)
+        primitive = lax_parallel.psum_p
+    return primitive.bind(x, axes=axes, axis_index_groups=axis_index_groups)
+
+
+for _primitive in (lax_parallel.psum_p, lax_parallel.pmax_p, lax_parallel.pmin_p, lax_parallel.psum_invariant_p):
     collective_rules[_primitive] = _reduction_rule(_primitive)
+
+
+def _pvary_rule(trace: BatchTrace, vals, dims, *, axes):
+    # Varying is a type: over the trace's own axis the values stay as they are.
+    (x,), (dim,) = vals, dims
+    others = tuple(a for a in axes if a != trace.axis_name)
+    return (lax_parallel.pvary_p.bind(x, axes=others) if others else x), dim
+
+
+collective_rules[lax_parallel.pvary_p] = _pvary_rule
 
 
 def _grouped_reduction(primitive: Primitive, x: Any, groups: tuple[tuple[int, ...], ...]) -> Any:

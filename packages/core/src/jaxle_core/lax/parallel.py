@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 import jaxle_tree as tree
-from jaxle_core import core, dtypes
+from jaxle_core import core, dtypes, vma
 from jaxle_core.avals import ShapedArray, get_aval, is_array_like
 from jaxle_core.core import Primitive, Tracer
 from jaxle_core.lax.elementwise import add, div, mul
@@ -28,8 +28,8 @@ from jaxle_core.staging import StagingTrace
 
 __all__ = ["all_gather", "all_gather_p", "all_to_all", "all_to_all_p", "axis_index", "axis_index_p", "axis_size",
            "pbroadcast", "pbroadcast_p", "pcast", "pmax", "pmax_p", "pmean", "pmin", "pmin_p", "ppermute", "ppermute_p",
-           "precv", "psend", "pshuffle", "psum", "psum_p", "psum_scatter", "pswapaxes", "ragged_all_to_all",
-           "ragged_all_to_all_p"]
+           "precv", "psend", "pshuffle", "psum", "psum_invariant_p", "psum_p", "psum_scatter", "pswapaxes", "pvary_p",
+           "ragged_all_to_all", "ragged_all_to_all_p"]
 
 
 # ---------------------------------------------------------------- axis names
@@ -137,6 +137,76 @@ psum_p = _reduction_collective("psum", lambda x, axes: np.sum(x, axis=axes, dtyp
 pmax_p = _reduction_collective("pmax", lambda x, axes: np.max(x, axis=axes), "psum")
 pmin_p = _reduction_collective("pmin", lambda x, axes: np.min(x, axis=axes), "psum")
 
+# Inside a shard_map checking types, a sum over manual axes is ``psum_invariant`` (its result no longer varies
+# over them) and ``pvary`` casts a value to vary over more axes (the identity on every device). Each is the
+# other's transpose.
+psum_invariant_p = Primitive("psum_invariant")
+pvary_p = Primitive("pvary")
+
+
+@psum_invariant_p.def_abstract_eval
+def _psum_invariant_aval(x: ShapedArray, *, axes):
+    for n in axes:
+        bound_axis_size(n, "psum")
+    return x.update(weak_type=False, vma=x.vma - frozenset(axes))
+
+
+@psum_invariant_p.def_impl
+def _psum_invariant_impl(x, *, axes):
+    raise unbound_axis_error(axes[0], "psum")
+
+
+@pvary_p.def_abstract_eval
+def _pvary_aval(x: ShapedArray, *, axes):
+    for n in axes:
+        bound_axis_size(n, "pvary")
+    return x.update(vma=x.vma | frozenset(axes))
+
+
+pvary_p.def_impl(lambda x, *, axes: x)
+
+
+def _named_param(params: dict) -> frozenset:
+    """The manual axes a collective's params name (not the axes of a vmap inside the body)."""
+    names = params["axes"] if "axes" in params else params["axis_name"]
+    return frozenset(split_axes(axis_names(names))[0]) & vma.checked_axes()
+
+
+def _reducing_vma(avals, params):
+    """Reductions over manual axes: the operand cast to vary over them, the result varying over the others."""
+    named = _named_param(params)
+    return [avals[0].vma | named], avals[0].vma - named
+
+
+def _communicating_vma(avals, params):
+    """Collectives exchanging values along manual axes: the operand cast to vary over them, as the result does."""
+    named = _named_param(params)
+    return [a.vma | named for a in avals], avals[0].vma | named
+
+
+vma.vma_rules.update({psum_invariant_p: _reducing_vma, psum_p: _reducing_vma, pmax_p: _reducing_vma,
+                      pmin_p: _reducing_vma,
+                      pvary_p: lambda avals, params: ([avals[0].vma], avals[0].vma | _named_param(params))})
+
+
+def _checks_vma(names: Sequence[Any]) -> bool:
+    """Whether a collective over ``names`` is staged with varying-manual-axes types: inside a shard_map checking
+    them, over its manual axes."""
+    checked = vma.checked_axes()
+    return bool(checked) and bool(names) and all(n in checked for n in names)
+
+
+def _psum_checked(x: Any, names: tuple) -> Any:
+    """``psum`` over manual axes with types: ``psum_invariant``, the operand first cast to vary over axes it does
+    not vary over (JAX's error when it varies over some of them only)."""
+    aval = get_aval(x)
+    varying = [n in aval.vma for n in names]
+    if any(varying) and not all(varying):
+        raise ValueError("jax.lax.psum can only accept axis_name which corresponds to one of varying, unreduced, "
+                         f"reduced or invarying state of the input. Got input type: {aval.str_short()}, axes: "
+                         f"{names} and input state: {{'invarying', 'varying'}}")
+    return psum_invariant_p.bind(x, axes=names)
+
 
 def _bool_to_int(x: Any) -> Any:
     return convert_element_type(x, np.int32) if dtypes.dtype(x) == np.bool_ else x
@@ -152,6 +222,8 @@ def psum(x, axis_name, *, axis_index_groups=None):
         named, positional = split_axes(names)
         size = _group_size(named, groups, "psum")
         out = [_constant_sum(leaf, size, positional) for leaf in leaves]
+    elif groups is None and _checks_vma(names):
+        out = [_psum_checked(leaf, names) for leaf in leaves]
     else:
         out = [psum_p.bind(leaf, axes=names, axis_index_groups=groups) for leaf in leaves]
     return tree.tree_unflatten(treedef, out)
@@ -408,6 +480,9 @@ def pbroadcast(x, axis_name, source):
                                          for leaf in leaves])
 
 
+for _primitive in (all_gather_p, reduce_scatter_p, all_to_all_p, ppermute_p, pbroadcast_p):
+    vma.vma_rules[_primitive] = _communicating_vma
+
 # ---------------------------------------------------------------- psend and precv
 
 
@@ -465,6 +540,7 @@ def _axis_index_aval(*, axis_name):
 
 
 axis_index_p.def_impl(_unbound_impl("axis_index", "axis_name"))
+vma.vma_rules[axis_index_p] = lambda avals, params: ([], _named_param(params))
 
 
 def axis_index(axis_name):
@@ -497,6 +573,8 @@ def pcast(x, axis_name, *, to: str):
     if to == "unreduced":
         raise ValueError("Unsupported pcast from=invarying, to='unreduced'")
     function = "pvary" if to == "varying" else "preduced"
+    if to == "varying" and _checks_vma(names):
+        return tree.tree_map(lambda leaf: pvary_p.bind(leaf, axes=vma.ordered(frozenset(names))), x)
     if _under_staging():
         for n in names:
             bound_axis_size(n, function)

@@ -30,7 +30,9 @@ from jaxle_core.lax.parallel import (
     pmin_p,
     ppermute_p,
     precv_p,
+    psum_invariant_p,
     psum_p,
+    pvary_p,
     reduce_scatter_p,
     split_axes,
 )
@@ -93,6 +95,10 @@ def _reduction(primitive, reduce, op):
 
 for _primitive, (_reduce, _op) in _REDUCTIONS.items():
     register_lowering(_primitive)(_reduction(_primitive, _reduce, _op))
+
+_psum = _reduction(psum_p, reduce_sum, "stablehlo.add")
+register_lowering(psum_invariant_p)(lambda ctx, x, *, axes: _psum(ctx, x, axes=axes, axis_index_groups=None))
+register_lowering(pvary_p)(lambda ctx, x, *, axes: x)  # a change of type only
 
 
 def _with_unit_dim(ctx: LoweringContext, x: Value, dim: int) -> Value:

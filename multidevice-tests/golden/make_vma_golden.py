@@ -1,0 +1,175 @@
+"""Write vma_golden.json: what ``shard_map`` bodies checking varying manual axes (``check_vma=True``) print,
+compute and raise on eight CPU devices, recorded from the module named on the command line.
+
+    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
+        multidevice-tests/golden/make_vma_golden.py jax
+
+Each case is a function of the module returning text (a jaxpr, an error's type and message, values); the test runs
+the same functions with jaxle and compares the texts.
+"""
+
+import importlib
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).parent
+X = np.arange(8.0, dtype=np.float32)
+M = np.arange(8.0, dtype=np.float32).reshape(4, 2)
+
+
+def _mesh(jax, shape=(2, 4), names=("i", "j")):
+    return jax.make_mesh(shape, names, axis_types=(jax.sharding.AxisType.Auto,) * len(names))
+
+
+def _sm(jax, f, in_specs, out_specs, mesh=None, **options):
+    return jax.shard_map(f, mesh=mesh or _mesh(jax), in_specs=in_specs, out_specs=out_specs, **options)
+
+
+def _jaxpr(jax, f, *args) -> str:
+    return str(jax.make_jaxpr(f)(*args))
+
+
+def _error(thunk) -> str:
+    try:
+        thunk()
+    except Exception as error:  # the type and message are what is compared
+        return f"{type(error).__name__}: {error}"
+    return "no error"
+
+
+def _traced_error(jax, f, in_specs, out_specs, mesh=None) -> str:
+    """The error of tracing a shard_map of ``f`` on ``X`` (traced, as called eagerly JAX names a function of its
+    own)."""
+    return _error(lambda: jax.make_jaxpr(_sm(jax, f, in_specs, out_specs, mesh))(X))
+
+
+def _values(result) -> str:
+    return str([np.asarray(r).round(4).tolist() for r in (result if isinstance(result, tuple) else (result,))])
+
+
+def _p(jax, *spec):
+    return jax.sharding.PartitionSpec(*spec)
+
+
+def _body(jax, f, in_entries, out_entries, *args, mesh=None):
+    """The body jaxpr of a shard_map of ``f`` over ``mesh`` (default: 'i': 2, 'j': 4); each input's spec given by
+    the one axis it splits dimension 0 over or by its entries, the output's by its entries."""
+    in_specs = tuple(_p(jax, *((e,) if isinstance(e, str) else e)) for e in in_entries)
+    closed = jax.make_jaxpr(_sm(jax, f, in_specs, _p(jax, *out_entries), mesh))(*args)
+    return str(closed.eqns[0].params["jaxpr"])
+
+
+def _psum_mixed(jax):
+    text = _error(lambda: _jaxpr(jax, _sm(jax, lambda a: jax.lax.psum(a, ("i", "j")), _p(jax, "i"), _p(jax)), X))
+    return text.replace("{'varying', 'invarying'}", "{'invarying', 'varying'}")  # JAX prints a set
+
+
+def _grad_of_product(jax):
+    f = _sm(jax, lambda a, b: a * b, (_p(jax, "i"), _p(jax)), _p(jax, "i"))
+    return jax.grad(lambda a, b: (f(a, b) ** 2).sum(), argnums=(0, 1))(X, X[:4])
+
+
+def _backward_body(jax, loss, *args) -> str:
+    """The body of the last shard_map of ``grad(loss)``'s jaxpr: the transposed one."""
+    eqns = jax.make_jaxpr(jax.grad(loss))(*args).eqns
+    return str([e for e in eqns if e.primitive.name == "shard_map"][-1].params["jaxpr"])
+
+
+def _typeof_in_body(jax) -> str:
+    seen = []
+
+    def f(a):
+        seen.append(f"{jax.typeof(a)} {jax.typeof(a).manual_axis_type} {jax.typeof(a.sum())}")
+        return a
+
+    _sm(jax, f, _p(jax, "i"), _p(jax, "i"))(X)
+    return seen[0]
+
+
+CASES = {
+    "add_invariant_to_varying": lambda jax: _jaxpr(jax, _sm(jax, lambda a, b: a + b, (_p(jax, "i"), _p(jax)),
+                                                            _p(jax, "i")), X, X[:4]),
+    "psum_varying": lambda jax: _jaxpr(jax, _sm(jax, lambda a: jax.lax.psum(a, "i"), _p(jax, "i"), _p(jax)), X),
+    "psum_other_axis": lambda jax: _body(jax, lambda a: jax.lax.psum(a, "j"), ("i",), ("i",), X),
+    "psum_of_invariant": lambda jax: _body(jax, lambda a: jax.lax.psum(a, "i"), ((),), (), X),
+    "psum_partial": lambda jax: _body(jax, lambda a: jax.lax.psum(a, "i"), ((("i", "j"),),), ("j",), X),
+    "psum_mixed_axes": _psum_mixed,
+    "psum_of_python_int": lambda jax: _body(jax, lambda a: jax.lax.psum(2, "i") * a, ((),), (), X),
+    "pmean": lambda jax: _body(jax, lambda a: jax.lax.pmean(a, "i"), ("i",), (), X),
+    "pmax_of_invariant": lambda jax: _body(jax, lambda a: jax.lax.pmax(a, "i"), ((),), (), X),
+    "literal_and_sin": lambda jax: _body(jax, lambda a: jax.numpy.sin(a) * 2, ("i",), ("i",), X),
+    "array_constant": lambda jax: _body(jax, lambda a: a + jax.numpy.ones(4), ("i",), ("i",), X),
+    "iota": lambda jax: _body(jax, lambda a: a + jax.numpy.arange(4.0), ("i",), ("i",), X),
+    "where": lambda jax: _body(jax, lambda a: jax.numpy.where(a > 2, a, 0.0), ("i",), ("i",), X),
+    "reductions_keep_axes": lambda jax: _body(jax, lambda a: a.sum(keepdims=True), ("i",), ("i",), X),
+    "broadcast_reshape": lambda jax: _body(
+        jax, lambda a: jax.numpy.broadcast_to(a, (2, 4)).reshape(8), ("i",), ("i",), X),
+    "dot": lambda jax: _body(jax, lambda a, w: a @ w, ("i", ()), ("i",), M, M.T),
+    "axis_indices": lambda jax: _body(jax, lambda a: a + jax.lax.axis_index("i") + jax.lax.axis_index("j"),
+                                      ((),), (("i", "j"),), X[:1]),
+    "ppermute_of_invariant": lambda jax: _body(
+        jax, lambda a: jax.lax.ppermute(a, "i", [(0, 1), (1, 0)]), ((),), ("i",), X),
+    "all_to_all_of_invariant": lambda jax: _body(
+        jax, lambda a: jax.lax.all_to_all(a, "i", 0, 0, tiled=True), ((),), ("i",), X),
+    "all_gather_of_invariant": lambda jax: _body(jax, lambda a: jax.lax.all_gather(a, "i"), ((),), ("i",), X),
+    "all_gather_tiled": lambda jax: _body(
+        jax, lambda a: jax.lax.all_gather(a, "i", tiled=True), ("i",), ("i",), X),
+    "psum_scatter_of_invariant": lambda jax: _body(
+        jax, lambda a: jax.lax.psum_scatter(a, "i", tiled=True), ((),), ("i",), X),
+    "psum_scatter_other_axis": lambda jax: _body(
+        jax, lambda a: jax.lax.psum_scatter(a, "j", tiled=True), ("i",), (("i", "j"),), X),
+    "pcast_varying": lambda jax: _body(
+        jax, lambda a: jax.lax.pcast(a, "i", to="varying"), ((),), ("i",), X),
+    "output_cast_to_its_spec": lambda jax: _body(jax, lambda a: a, ((),), (("k", "j"),), X,
+                                                 mesh=_mesh(jax, (2, 2, 2), ("i", "j", "k"))),
+    "output_cast_one_more_axis": lambda jax: _body(jax, lambda a: a, ("i",), (("i", "j"),), X),
+    "jit_inside": lambda jax: _jaxpr(jax, _sm(jax, jax.jit(lambda a, b: a * b), (_p(jax, "i"), _p(jax)),
+                                              _p(jax, "i")), X, X[:4]),
+    "check_vma_false": lambda jax: _jaxpr(jax, _sm(jax, lambda a, b: jax.lax.psum(a + b, "i"),
+                                                   (_p(jax, "i"), _p(jax)), _p(jax), check_vma=False), X, X[:4]),
+    "typeof_in_body": lambda jax: _typeof_in_body(jax),
+    "out_specs_replicated_but_varying": lambda jax: _traced_error(jax, lambda a: a, _p(jax, "i"), _p(jax)),
+    "out_specs_one_axis_left": lambda jax: _traced_error(
+        jax, lambda a: a + jax.lax.axis_index("j"), _p(jax, "i"), _p(jax, "i")),
+    "out_specs_three_axes": lambda jax: _traced_error(
+        jax, lambda a: a, _p(jax, ("i", "j", "k")), _p(jax, "i"), _mesh(jax, (2, 2, 2), ("i", "j", "k"))),
+    "out_specs_several": lambda jax: _traced_error(jax, lambda a: (a, a), _p(jax, "i"), (_p(jax), _p(jax))),
+    "out_specs_path": lambda jax: _traced_error(
+        jax, lambda a: {"u": a, "v": (a,)}, _p(jax, "i"), {"u": _p(jax, "i"), "v": (_p(jax),)}),
+    "out_specs_too_long_scalar": lambda jax: _traced_error(jax, lambda a: a.sum(), _p(jax, "i"), _p(jax, "i")),
+    "all_gather_varying_refused_replicated": lambda jax: _traced_error(
+        jax, lambda a: jax.lax.all_gather(a, "i"), _p(jax, "i"), _p(jax)),
+    "values_psum_of_product": lambda jax: _values(jax.jit(_sm(
+        jax, lambda a, b: jax.lax.psum(a * b, "i"), (_p(jax, "i"), _p(jax)), _p(jax)))(X, X[:4])),
+    "values_eager": lambda jax: _values(_sm(jax, lambda a: (jax.lax.pmean(a, "i"), a + jax.lax.axis_index("j")),
+                                            _p(jax, "i"), (_p(jax), _p(jax, "i", "j")))(
+        M)),
+    "values_grad_of_product": lambda jax: _values(_grad_of_product(jax)),
+    "values_grad_of_psum": lambda jax: _values(jax.grad(lambda a: (_sm(
+        jax, lambda v: jax.lax.psum(v * v, "i"), _p(jax, "i"), _p(jax))(a) ** 3).sum())(X)),
+    "values_grad_of_invariant_input": lambda jax: _values(jax.grad(lambda w: _sm(
+        jax, lambda v, w: jax.lax.psum((v * w).sum(), ("i", "j")), (_p(jax, ("i", "j")), _p(jax)), _p(jax))(
+        X, w))(np.float32(1.5))),
+    "values_vmap": lambda jax: _values(jax.vmap(_sm(jax, lambda a: jax.lax.psum(a, "i") * a, _p(jax, "i"),
+                                                    _p(jax, "i")))(np.arange(16.0, dtype=np.float32).reshape(2, 8))),
+    "backward_body_of_product": lambda jax: _backward_body(
+        jax, lambda a, b: _sm(jax, lambda a, b: a * b, (_p(jax, "i"), _p(jax)), _p(jax, "i"))(a, b).sum(), X, X[:4]),
+    "backward_body_of_psum": lambda jax: _backward_body(
+        jax, lambda a: _sm(jax, lambda a: jax.lax.psum(a * a, "i"), _p(jax, "i"), _p(jax))(a).sum(), X),
+    "forward_of_grad": lambda jax: str(jax.make_jaxpr(jax.grad(
+        lambda a, b: _sm(jax, lambda a, b: a * b, (_p(jax, "i"), _p(jax)), _p(jax, "i"))(a, b).sum()))(
+        X, X[:4]).eqns[0]),
+}
+
+
+def run(module) -> dict:
+    return {name: case(module) for name, case in CASES.items()}
+
+
+if __name__ == "__main__":
+    module = importlib.import_module(sys.argv[1])
+    assert module.device_count() == 8, "run with XLA_FLAGS=--xla_force_host_platform_device_count=8"
+    (HERE / "vma_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
