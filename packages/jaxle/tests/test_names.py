@@ -24,16 +24,11 @@ CALLS = "jaxle stages calls as jit equations; there is no separate call primitiv
 # Names whose subsystem is its own piece of work, per namespace ("" is the top level); each says why it waits.
 LATER: dict[str, dict[str, str]] = {
     "": {},
-    "ad_checkpoint": {
-        "print_saved_residuals": "its report names each residual's source line and column: jaxle's equations "
-                                 "record no source locations",
-    },
     "extend": {
         **dict.fromkeys(["lowering", "mlir", "xla"], MLIR_BINDINGS),
         "pallas": "Pallas kernels are not implemented",
         "random": "user-defined PRNG implementations (jax.extend.random) are not implemented",
         "sharding": MULTI_DEVICE,
-        "source_info_util": "source locations of equations are not recorded",
     },
     "extend.core": {
         **dict.fromkeys(["CallPrimitive", "call_impl"], CALLS),

@@ -374,7 +374,10 @@ class JitWrapped:
                  in_shardings=None, out_shardings=None):
         functools.update_wrapper(self, fun)  # copies fun.__dict__, so set our own attributes after it
         self.fun = fun
-        self.__name__ = getattr(fun, "__name__", type(fun).__name__)
+        named = fun
+        while isinstance(named, functools.partial):  # JAX names a partial application by its function
+            named = named.func
+        self.__name__ = getattr(named, "__name__", type(named).__name__)
         self._signature = _signature_or_none(fun)
         static_argnums, donate_argnums = _index_tuple(static_argnums), _index_tuple(donate_argnums)
         if self._signature is not None:

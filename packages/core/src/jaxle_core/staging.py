@@ -30,6 +30,11 @@ staging_rewrites: dict[core.Primitive, Callable[[Sequence[Any], dict], Any]] = {
 forwarding_rules: dict[core.Primitive, Callable[[Sequence[Any], dict], Any]] = {}
 
 
+# Makes each staging trace's equation list: a plain list, except while source locations are being recorded
+# (``jaxle_core.source_info``), so that ordinary tracing pays nothing for them.
+new_equation_list: Callable[[], list] = list
+
+
 @dataclass(slots=True, eq=False)
 class DebugInfo:
     """Where a jaxpr came from: the traced function (its name and source line) and its argument names, for
@@ -75,7 +80,7 @@ class StagingTrace(core.Trace):
     def __init__(self, debug_info: DebugInfo | None = None, forwarding: bool = True):
         self.debug_info = debug_info
         self.forwarding = forwarding
-        self.eqns: list[JaxprEqn] = []
+        self.eqns: list[JaxprEqn] = new_equation_list()
         self.invars: list[Var] = []
         self.constvars: dict[int, tuple[Var, Any]] = {}  # id(value) -> (var, value)
         # id(value) -> value: scalar zeros JVP rules instantiated under this trace (kept alive so ids stay unique)

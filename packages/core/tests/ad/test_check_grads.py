@@ -476,6 +476,8 @@ NOT_SWEPT = {
     **dict.fromkeys(["cond", "scan", "while"], "carries jaxprs: checked in control_flow/test_*_transforms.py and "
                     "test_scan_grad.py with finite differences"),
     "custom_linear_solve": "carries jaxprs: checked in control_flow/test_solves.py with finite differences",
+    "remat_opt": "a custom_vjp's staged forward function, whose forward mode is refused as JAX refuses it: "
+                 "checked in ad/test_remat_opt.py",
     "shard_map": "carries a jaxpr over a mesh: checked in test_shard_map.py with finite differences",
     "custom_vmap_call": "carries a jaxpr and a user rule; forward mode only, as in JAX: checked in "
                         "test_custom_batching.py",

@@ -1,6 +1,6 @@
 """``jax.extend``: the surfaces libraries build on: ``core`` (the jaxpr IR and ``Primitive``), ``linear_util``
-(wrapped functions) and ``backend`` (the XLA clients)."""
+(wrapped functions), ``backend`` (the XLA clients) and ``source_info_util`` (where equations were staged)."""
 
-from jaxle.extend import backend, core, linear_util
+from jaxle.extend import backend, core, linear_util, source_info_util
 
-__all__ = ["backend", "core", "linear_util"]
+__all__ = ["backend", "core", "linear_util", "source_info_util"]

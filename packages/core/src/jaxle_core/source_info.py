@@ -1,0 +1,116 @@
+"""Source locations of equations: the user's line that staged each one, recorded only on request.
+
+Ordinary tracing records no locations, so it pays nothing for them. Inside ``recording_locations()`` (used by
+the tools that report locations, such as ``print_saved_residuals``) every staging trace notes, for each
+equation staged into it, where it came from: the innermost frame outside jaxle's own packages (and any path
+given to ``register_exclusion``), summarized as ``/path/file.py:12:8 (f)`` as JAX prints it. An equation that
+jaxle re-stages from a jaxpr traced earlier (a checkpointed or jitted body being split by differentiation)
+keeps the location of the equation it copies.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import types
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from jaxle_core import staging
+from jaxle_core.core import JaxprEqn, Var
+
+__all__ = ["SourceInfo", "current", "new_source_info", "recording_locations", "register_exclusion", "summarize"]
+
+# The packages whose frames are never the user's: jaxle's own (looked up when a frame is inspected, so
+# packages imported later are excluded too), and the paths users register.
+_JAXLE_PACKAGES = ("jaxle", "jaxle_core", "jaxle_numpy", "jaxle_random", "jaxle_tree", "jaxle_xla")
+_registered_exclusions: list[str] = []
+
+
+def register_exclusion(path: str) -> None:
+    """Never report a frame whose file lies under ``path`` (a library wrapping jaxle registers its own)."""
+    _registered_exclusions.append(path)
+
+
+def _excluded_paths() -> tuple[str, ...]:
+    packages = [os.path.dirname(module.__file__) for name in _JAXLE_PACKAGES
+                if (module := sys.modules.get(name)) is not None and getattr(module, "__file__", None)]
+    return (*packages, *_registered_exclusions)
+
+
+@dataclass(frozen=True)
+class SourceInfo:
+    """Where an equation was staged: the user's frame (file, line, column, function), or None when none is."""
+
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    function: str | None = None
+
+
+def _frame_info(frame: types.FrameType) -> SourceInfo:
+    code = frame.f_code
+    line, _, column, _ = list(code.co_positions())[frame.f_lasti // 2]
+    return SourceInfo(code.co_filename, line if line is not None else frame.f_lineno, column or 0, code.co_qualname)
+
+
+def _locate(frame: types.FrameType | None, known: dict[Var, SourceInfo]) -> SourceInfo:
+    """The first frame outward from ``frame`` that is the user's, or that is jaxle re-staging an equation (a
+    local ``eqn``) whose location ``known`` holds."""
+    excluded = _excluded_paths()
+    while frame is not None:
+        if not frame.f_code.co_filename.startswith(excluded):
+            return _frame_info(frame)
+        eqn = frame.f_locals.get("eqn") if known else None
+        if isinstance(eqn, JaxprEqn):
+            copied = next((known[v] for v in eqn.outvars if v in known), None)
+            if copied is not None:
+                return copied
+        frame = frame.f_back
+    return SourceInfo()
+
+
+def current() -> SourceInfo:
+    """The innermost frame of the calling stack outside jaxle (and the registered exclusions)."""
+    return _locate(sys._getframe(1), {})
+
+
+def new_source_info() -> SourceInfo:
+    """A source location that names no frame."""
+    return SourceInfo()
+
+
+def summarize(source_info: SourceInfo) -> str:
+    """``/path/file.py:12:8 (f)``, or ``unknown`` for a location without a frame."""
+    if source_info.file is None:
+        return "unknown"
+    return f"{source_info.file}:{source_info.line}:{source_info.column} ({source_info.function})"
+
+
+class _RecordingEquations(list):
+    """A staging trace's equation list while locations are recorded: each appended equation's outputs get
+    their location in ``locations``."""
+
+    def __init__(self, locations: dict[Var, SourceInfo]):
+        super().__init__()
+        self.locations = locations
+
+    def append(self, eqn: Any) -> None:
+        where = _locate(sys._getframe(1), self.locations)
+        for var in eqn.outvars:
+            self.locations[var] = where
+        super().append(eqn)
+
+
+@contextlib.contextmanager
+def recording_locations() -> Iterator[dict[Var, SourceInfo]]:
+    """Within it, every staged equation's output vars map to where it was staged (in the dict it yields)."""
+    locations: dict[Var, SourceInfo] = {}
+    previous = staging.new_equation_list
+    staging.new_equation_list = lambda: _RecordingEquations(locations)
+    try:
+        yield locations
+    finally:
+        staging.new_equation_list = previous
