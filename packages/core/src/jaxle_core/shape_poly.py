@@ -13,7 +13,6 @@ from __future__ import annotations
 import io
 import math
 import operator
-import os
 import sys
 import tokenize
 from collections.abc import Sequence
@@ -39,14 +38,13 @@ _SCOPES_HELP = "See https://docs.jax.dev/en/latest/export/shape_poly.html#user-s
 
 # The order of operations among factors (after variables), which fixes how expressions print.
 _OPERATIONS = ("floordiv", "mod", "non_negative", "max", "min")
-_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_JAXLE_PACKAGES = {"jaxle", "jaxle_core", "jaxle_numpy", "jaxle_random", "jaxle_tree", "jaxle_xla"}
 
 
 def _caller_location() -> str:
     """Where user code (the first frame outside jaxle's packages) created a scope: ``file:line:col (function)``."""
     frame = sys._getframe(1)
-    while frame is not None and (frame.f_code.co_filename.startswith(_PACKAGE_ROOT)
-                                 or "/jaxle/" in frame.f_code.co_filename.replace(os.sep, "/")):
+    while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] in _JAXLE_PACKAGES:
         frame = frame.f_back
     if frame is None:
         return "unknown"
@@ -134,6 +132,7 @@ class SymbolicScope:
         self._location = _caller_location()
         self._constraints_str = tuple(constraints_str)
         self._inequalities: list[dict] = []  # each {term: coefficient} is >= 0
+        self._checks: list[tuple[str, Any]] = []  # (constraint, the expression it says is >= 0), checked at calls
         self._substitutions: dict[Term, tuple[int, Any]] = {}  # c*term == expression, applied when normalizing
         self._bounds_cache: dict[tuple, tuple] = {}
         for constraint in self._constraints_str:
@@ -156,6 +155,7 @@ class SymbolicScope:
                 self._substitutions[terms[0][0]] = (terms[0][1], rhs)
             return
         difference = lhs - rhs if comparison == ">=" else rhs - lhs
+        self._checks.append((constraint, difference))
         self._inequalities.append({t: Fraction(c) for t, c in _terms_of(difference)})
         self._bounds_cache.clear()
 
@@ -889,14 +889,14 @@ def linear_in_one_variable(d: Any, known: dict[str, Any]) -> tuple[str, int, Any
 def solve_dimension_variables(expected: Sequence[tuple[str, tuple]], actual: Sequence[tuple]) -> dict[str, Any]:
     """The values of the variables in the ``expected`` shapes (``(path, shape)`` pairs: ``args[0]``) that the
     ``actual`` shapes give them, with JAX's ValueErrors for shapes that do not match the specification."""
-    specs = ", ".join(f"{path}.shape = ({', '.join(map(str, shape))}{',' if len(shape) == 1 else ''})"
+    specs = ",".join(f"{path}.shape = ({', '.join(map(str, shape))}{',' if len(shape) == 1 else ''})"
                       for path, shape in expected if any(isinstance(d, _DimExpr) for d in shape))
     env: dict[str, Any] = {}
     found: list[str] = []
 
-    def mismatch(reason: str) -> ValueError:
-        return ValueError(f"Input shapes do not match the polymorphic shapes specification. {reason}. Using the "
-                          f"following polymorphic shapes specifications: {specs}. Obtained dimension variables: "
+    def mismatch(reason: str, what: str = "the polymorphic shapes specification") -> ValueError:
+        return ValueError(f"Input shapes do not match {what}. {reason} Using the following polymorphic shapes "
+                          f"specifications: {specs}. Obtained dimension variables: "
                           f"{''.join(found)}. Please see https://docs.jax.dev/en/latest/export/shape_poly.html"
                           "#shape-assertion-errors for more details.")
 
@@ -912,19 +912,26 @@ def solve_dimension_variables(expected: Sequence[tuple[str, tuple]], actual: Seq
             name, coeff, rest = solvable
             value, remainder = divmod(size - evaluate(rest, env), coeff)
             if remainder:
-                raise mismatch(f"Division had remainder {remainder} when computing the value of '{name}'")
+                raise mismatch(f"Division had remainder {remainder} when computing the value of '{name}'.")
             env[name] = value
             found.append(f"'{name}' = {value} from specification '{d}' for dimension {path}.shape[{i}] "
                          f"(= {size}), ")
             if value < 1:
-                raise mismatch(f"Expected value >= 1 for dimension variable '{name}'")
+                raise mismatch(f"Expected value >= 1 for dimension variable '{name}'.")
             progress = True
     for path, i, d, size in pending:
         try:
             value = evaluate(d, env)
         except KeyError as e:
-            raise mismatch(f"Cannot solve for the value of '{e.args[0]}' from the input shapes") from None
+            raise mismatch(f"Cannot solve for the value of '{e.args[0]}' from the input shapes.") from None
         if value != size:
             raise mismatch(f"Found inconsistency between dimension size {path}.shape[{i}] (= {size}) and the "
-                           f"specification '{d}' (= {value})")
+                           f"specification '{d}' (= {value}).")
+    scopes = {id(d.scope): d.scope for _, _, d, _ in pending}
+    for scope in scopes.values():
+        for constraint, difference in scope._checks:
+            value = evaluate(difference, env)
+            if value < 0:
+                raise mismatch(f"Expected '{difference}' to be greater or equal to 0, but found {value}. ",
+                               f"the symbolic shape constraint {constraint}")
     return env

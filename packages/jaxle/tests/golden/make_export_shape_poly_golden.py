@@ -17,7 +17,7 @@ import numpy as np
 HERE = pathlib.Path(__file__).parent
 OUT = HERE / "export_shape_poly_golden.json"
 
-# name -> (function of (jax, jnp, x), the argument's shape spec, the concrete shapes to call with)
+# name -> (function of (jax, jnp, x), the argument's shape spec, the concrete shapes to call with[, constraints])
 CASES = {
     "elementwise": (lambda jax, jnp, x: jnp.sin(x) * 2.0 + x, "b, 4", [(3, 4), (1, 4)]),
     "dimension_value": (lambda jax, jnp, x: x * x.shape[0], "b, 4", [(3, 4), (5, 4)]),
@@ -42,6 +42,8 @@ CASES = {
     "bad_constant": (lambda jax, jnp, x: x * 2.0, "b, 4", [(3, 5)]),
     "bad_rank": (lambda jax, jnp, x: x * 2.0, "b, 4", [(3,)]),
     "bad_minimum": (lambda jax, jnp, x: x * 2.0, "b + 1", [(1,)]),
+    "constraint": (lambda jax, jnp, x: jnp.sum(x, axis=0), "a, b", [(5, 3), (4, 3)], ("a >= b + 2",)),
+    "equality_constraint": (lambda jax, jnp, x: x * x.shape[0], "a, b", [(4, 3)], ("a == b + 1",)),
 }
 
 
@@ -51,9 +53,10 @@ def _leaves(out) -> list:
 
 def run_case(jax, name: str) -> dict:
     """The signature and call results of one case (values as nested lists), or the error of the call."""
-    fun, spec, shapes = CASES[name]
+    fun, spec, shapes, *constraints = CASES[name]
     jnp = jax.numpy
-    arg = jax.ShapeDtypeStruct(jax.export.symbolic_shape(spec), np.float32)
+    arg = jax.ShapeDtypeStruct(jax.export.symbolic_shape(spec, constraints=constraints[0] if constraints else ()),
+                               np.float32)
     exported = jax.export.export(jax.jit(lambda x: fun(jax, jnp, x)))(arg)
     restored = jax.export.deserialize(exported.serialize())
     record = {"in_avals": [str(a) for a in exported.in_avals], "out_avals": [str(a) for a in exported.out_avals],
