@@ -1,10 +1,16 @@
 """Run every benchmarks/*_bench.py for jaxle and for JAX, and print a ratio table.
 
     python benchmarks/run.py --peer-python /path/to/jax-venv/bin/python [--markdown FILE] [--only NAME] [--runs N]
-        [--clock wall|cpu]
+        [--clock wall|cpu] [--malloc steady|system]
 
 Each bench script takes the implementation name (``jaxle`` or ``jax``) and prints one JSON
 object per line: ``{"name": ..., "value": ..., "unit": "us"}``; lower is better.
+
+Both sides run under the same glibc malloc settings (``--malloc steady``, the default): one arena and fixed
+mmap/trim thresholds, so that a program's multi-megabyte buffers are reused from the heap on every call. With
+glibc's defaults, whether they are instead mapped afresh (a page fault per 4 KiB page: 1,000-5,000 per call of a
+2^20-point FFT, a third of its time) depends on which thread allocated what earlier in the process, and it
+changes from run to run and from one benchmark to the next in the same process, for JAX and jaxle alike.
 """
 
 from __future__ import annotations
@@ -19,10 +25,17 @@ from pathlib import Path
 HERE = Path(__file__).parent
 
 
-def run_bench(python: str, script: Path, implementation: str, clock: str = "wall") -> dict[str, tuple[float, str]]:
+# glibc reads these at start-up: a single arena, and heap memory neither handed back to the system nor
+# replaced by fresh mappings for buffers under 32 MiB (the settings an explicit value disables adapting).
+STEADY_MALLOC = {"MALLOC_ARENA_MAX": "1", "MALLOC_MMAP_THRESHOLD_": str(32 << 20),
+                 "MALLOC_TRIM_THRESHOLD_": str(256 << 20)}
+
+
+def run_bench(python: str, script: Path, implementation: str, clock: str = "wall",
+              malloc: str = "steady") -> dict[str, tuple[float, str]]:
+    env = {**(STEADY_MALLOC if malloc == "steady" else {}), **os.environ, "BENCH_CLOCK": clock}
     completed = subprocess.run(
-        [python, str(script), implementation], capture_output=True, text=True, check=False,
-        env={**os.environ, "BENCH_CLOCK": clock},
+        [python, str(script), implementation], capture_output=True, text=True, check=False, env=env,
     )
     if completed.returncode != 0:
         sys.stderr.write(f"{script.name} ({implementation}) failed:\n{completed.stderr}\n")
@@ -55,6 +68,9 @@ def main() -> int:
                         help="run each script this many times per side and keep each benchmark's best (noisy machines)")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="time by wall clock or by the process's CPU time, all threads counted (loaded machines)")
+    parser.add_argument("--malloc", choices=("steady", "system"), default="steady",
+                        help="run both sides under the same fixed glibc malloc settings (steady: large buffers are "
+                             "reused, not faulted in afresh on each call) or under glibc's adaptive defaults")
     args = parser.parse_args()
     rows = []
     for script in sorted(HERE.glob("*_bench.py")):
@@ -64,7 +80,8 @@ def main() -> int:
         theirs: dict[str, tuple[float, str]] = {}
         for _ in range(args.runs):  # alternate the sides, so that a slow spell of the machine hits both
             for results, python, implementation in ((ours, sys.executable, "jaxle"), (theirs, args.peer_python, "jax")):
-                for name, (value, unit) in run_bench(python, script, implementation, args.clock).items():
+                timings = run_bench(python, script, implementation, args.clock, args.malloc)
+                for name, (value, unit) in timings.items():
                     if name not in results or value < results[name][0]:
                         results[name] = (value, unit)
         for name in list(ours) + [n for n in theirs if n not in ours]:

@@ -1,0 +1,64 @@
+"""Write benchmark_hlo_golden.json: the StableHLO text (``jit(f).lower(*args).as_text()``) of the programs
+benchmarks/random_bench.py, linalg_bench.py and numpy_bench.py time jitted, for the optimised-HLO comparison
+of test_benchmark_hlo.py.
+
+    /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_benchmark_hlo_golden.py jax
+"""
+
+import importlib
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+F32 = np.dtype(np.float32)
+
+
+def _spec(m, shape, dtype=F32):
+    return m.ShapeDtypeStruct(shape, dtype)
+
+
+def _mlp(m, x, *params):
+    """numpy_bench's MLP forward (64-256-256-10), weights and biases as separate arguments."""
+    layers = list(zip(params[::2], params[1::2]))
+    for w, b in layers[:-1]:
+        x = m.numpy.maximum(x @ w + b, 0.0)
+    w, b = layers[-1]
+    return x @ w + b
+
+
+def _mlp_specs(m):
+    widths = [64, 256, 256, 10]
+    params = [spec for i, o in zip(widths[:-1], widths[1:]) for spec in (_spec(m, (i, o)), _spec(m, (o,)))]
+    return [_spec(m, (128, 64)), *params]
+
+
+# name -> (the jitted function, the argument specs), for the module ``m`` (jax or jaxle)
+CASES = {
+    "random.normal_1e6": lambda m: (lambda k: m.random.normal(k, (1_000_000,)), [_spec(m, (2,), np.uint32)]),
+    "random.split_1e5_keys": lambda m: (lambda k: m.random.split(k, 100_000), [_spec(m, (2,), np.uint32)]),
+    "fft.fft_2^20": lambda m: (m.numpy.fft.fft, [_spec(m, (2 ** 20,))]),
+    "dot_product_attention_4x128x8x64": lambda m: (m.nn.dot_product_attention, [_spec(m, (4, 128, 8, 64))] * 3),
+    "gather_x[idx]": lambda m: (lambda t, i: t[i], [_spec(m, (1000, 64)), _spec(m, (256,), np.int32)]),
+    "sort_1e6": lambda m: (m.numpy.sort, [_spec(m, (1_000_000,))]),
+    "mlp_forward_128x64": lambda m: (lambda x, *p: _mlp(m, x, *p), _mlp_specs(m)),
+}
+
+
+def lowered_text(m, case):
+    fun, specs = CASES[case](m)
+    return m.jit(fun).lower(*specs).as_text()
+
+
+def main():
+    m = importlib.import_module(sys.argv[1])
+    for name in ("numpy", "numpy.fft", "nn", "random"):
+        importlib.import_module(f"{sys.argv[1]}.{name}")
+    golden = {case: lowered_text(m, case) for case in CASES}
+    path = pathlib.Path(__file__).with_name("benchmark_hlo_golden.json")
+    path.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
+
+
+if __name__ == "__main__":
+    main()
