@@ -14,6 +14,7 @@ import pytest
 import jaxle
 import jaxle.example_libraries  # noqa: F401  (submodules that, as in JAX, load only when imported)
 import jaxle.experimental.multihost_utils  # noqa: F401
+import jaxle.experimental.sparse  # noqa: F401
 
 NAMES = json.loads((pathlib.Path(__file__).parent / "golden" / "jax_names.json").read_text())
 
@@ -75,6 +76,16 @@ LATER: dict[str, dict[str, str]] = {
         **dict.fromkeys(["global_array_to_host_local_array_impl", "gtl_abstract_eval",
                          "host_local_array_to_global_array_impl", "ltg_abstract_eval", "ltg_batcher"],
                         "the rules of the primitives behind the host-local/global conversions"),
+    },
+    "experimental.sparse": {
+        **dict.fromkeys(["SparseTracer", "sparsify", "transform"], "sparsify: the interpreter running a function on "
+                        "sparse arrays"),
+        **dict.fromkeys(["random", "random_bcoo"], "random sparse arrays"),
+        "bcoo_gather": "lax.gather of BCOO arrays",
+        "bcoo_conv_general_dilated": "convolutions of BCOO arrays",
+    },
+    "experimental.sparse.linalg": {
+        "lobpcg_standard": "the LOBPCG eigensolver",
     },
     "sharding": {
         **dict.fromkeys(["ManualAxisType", "auto_axes", "explicit_axes"],

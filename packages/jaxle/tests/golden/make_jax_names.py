@@ -20,7 +20,8 @@ SUBMODULES = ["tree", "tree_util", "flatten_util", "dtypes", "errors", "typing",
               "extend.core", "extend.core.primitives", "extend.backend", "extend.linear_util", "interpreters",
               "interpreters.ad", "interpreters.batching", "interpreters.partial_eval", "interpreters.mlir",
               "distributed", "experimental.multihost_utils", "experimental.compilation_cache.compilation_cache",
-              "sharding", "example_libraries", "example_libraries.stax", "example_libraries.optimizers"]
+              "sharding", "example_libraries", "example_libraries.stax", "example_libraries.optimizers",
+              "experimental.sparse", "experimental.sparse.linalg"]
 # Submodules that import helpers (numpy, jax's internal modules) under public names: only the functions and
 # classes they define count.
 OWN_NAMES_ONLY = {"experimental.multihost_utils"}
@@ -31,6 +32,7 @@ IMPORTED_HELPERS = {
     "example_libraries.stax": set(),
     "example_libraries.optimizers": {"Any", "Callable", "NamedTuple", "annotations", "map", "namedtuple", "partial",
                                      "safe_map", "safe_zip", "unzip2", "zip"},
+    "experimental.sparse.linalg": {"Callable", "annotations", "functools", "np"},
 }
 
 
