@@ -40,11 +40,3 @@ def test_errors_are_pytrees_and_throw():
     assert checkify.init_error.get() is None
     assert checkify.all_checks == checkify.user_checks | checkify.nan_checks | checkify.div_checks | \
         checkify.index_checks
-
-
-def test_checks_inside_control_flow_are_refused():
-    def f(x):
-        return jaxle.lax.cond(x > 0, lambda: (checkify.check(x < 1, "small"), x)[1], lambda: x)
-
-    with pytest.raises(ValueError, match="checkify: jaxle does not support checks inside cond"):
-        checkify.checkify(f)(jaxle.numpy.float32(3.0))

@@ -7,8 +7,9 @@ message of the first check that failed (per mapped index under vmap) or None; ``
 
 ``f`` runs under a ``CheckifyTrace``, an interpreter that applies each primitive as the enclosing transformation
 would and adds its checks (a ``check`` is the ``check`` primitive) as flags and message arguments; calls (``jit``)
-are interpreted inline. Checks inside control flow (``cond``, ``while_loop``, ``scan``) are not supported:
-checkify raises a ValueError.
+are interpreted inline. Inside control flow (``cond``, ``while_loop``, ``scan``) and ``checkpoint`` the bodies are
+checked too, and their checks carried out as extra outputs; checks inside other primitives carrying jaxprs
+(``shard_map``, custom derivatives) raise a ValueError.
 """
 
 from __future__ import annotations
@@ -16,19 +17,22 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 import jaxle_tree as tree
 from jaxle_core import core, lax
+from jaxle_core.ad.jvp import jvp_rules
 from jaxle_core.array import Array
-from jaxle_core.avals import get_aval
+from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.batching.rule_helpers import batch_size
 from jaxle_core.batching.trace import at_dim, batching_rules, move_dim
+from jaxle_core.checkpoint import checkpoint_p, open_jaxpr
 from jaxle_core.core import ClosedJaxpr, Jaxpr, Literal, Primitive, Tracer
 from jaxle_core.jaxpr_util import sub_jaxprs
 from jaxle_core.jit import jit_p
+from jaxle_core.staging import trace_to_jaxpr
 from jaxle_xla.api import device_put
 
 __all__ = ["Error", "ErrorCategory", "JaxRuntimeError", "all_checks", "automatic_checks", "check", "check_error",
@@ -118,6 +122,14 @@ def _check_batcher(vals, dims, *, msg, fmt_tree):
 
 
 batching_rules[check_p] = _check_batcher
+
+
+def _check_jvp(primals, tangents, **params):
+    """A check reads primal values only: differentiation keeps it and adds no tangents."""
+    return check_p.bind(*primals, **params), []
+
+
+jvp_rules[check_p] = _check_jvp
 
 
 def _user_message(msg: str, fmt_tree: Any, fmt_leaves: Sequence[Any]) -> str:
@@ -339,7 +351,12 @@ def _checked_outputs(found: list[_Found], errors: frozenset, primitive: Primitiv
     if primitive is jit_p:  # a call: its body checked inline
         body: ClosedJaxpr = params["jaxpr"]
         return _eval_checked(body.jaxpr, body.consts, invals, errors, found)
-    if any(map(_contains_checks, sub_jaxprs(params))):
+    control_flow = _CONTROL_FLOW.get(primitive)
+    if control_flow is not None:
+        outs = control_flow(found, errors, invals, params)
+        if outs is not None:
+            return outs
+    elif any(map(_contains_checks, sub_jaxprs(params))):
         raise ValueError(f"checkify: jaxle does not support checks inside {primitive.name}; check before or after "
                          "it.")
     if DivisionByZeroError in errors:
@@ -364,6 +381,175 @@ def _eval_checked(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any], erro
         outs = _checked_outputs(found, errors, eqn.primitive, [read(a) for a in eqn.invars], eqn.params)
         env.update(zip(eqn.outvars, outs if eqn.primitive.multiple_results else [outs]))
     return [read(v) for v in jaxpr.outvars]
+
+
+# ---------------------------------------------------------------- checks inside control flow
+# A body's checks are computed as extra outputs (a failed flag and the message's values per check), so each
+# control-flow primitive carries them out: ``cond`` returns those of the branch taken (the others' flags false),
+# and loops carry each check's first failure. As in JAX, the error reported is that of the first check, in
+# program order, that failed in any iteration.
+
+
+class _Slot(NamedTuple):
+    """One check inside a body: its category, how its message reads, and the avals of its message's values."""
+
+    category: type
+    describe: Callable[[Sequence[Any]], str]
+    payload_avals: tuple[ShapedArray, ...]
+
+
+def _strong(x: Any) -> Any:
+    """``x`` without a weak type, so that a loop's carried values keep one type."""
+    aval = get_aval(x)
+    return lax.convert_element_type_p.bind(x, new_dtype=aval.dtype, weak_type=False, sharding=None)
+
+
+def _flat(found: Sequence[_Found]) -> list[Any]:
+    return [v for f in found for v in (_strong(f.failed), *map(_strong, f.payload))]
+
+
+def _checked_jaxpr(closed: ClosedJaxpr, errors: frozenset) -> tuple[ClosedJaxpr, list[_Slot]]:
+    """``closed`` returning its outputs, then each of its checks' flag and message values (``_flat``)."""
+    slots: list[_Slot] = []
+
+    def fun(*args: Any) -> list[Any]:
+        found: list[_Found] = []
+        outs = _eval_checked(closed.jaxpr, closed.consts, args, errors, found)
+        slots[:] = [_Slot(f.category, f.describe, tuple(get_aval(_strong(p)) for p in f.payload)) for f in found]
+        return [*outs, *_flat(found)]
+
+    return trace_to_jaxpr(fun, closed.in_avals), slots
+
+
+def _no_failures(slots: Sequence[_Slot]) -> list[Any]:
+    """The flat state of ``slots`` where no check failed: false flags, zero message values."""
+    return [v for slot in slots for v in (lax.full((), False, np.bool_),
+                                          *(lax.full(a.shape, 0, a.dtype) for a in slot.payload_avals))]
+
+
+def _split(flat: Sequence[Any], slots: Sequence[_Slot]) -> list[tuple[Any, list[Any]]]:
+    """Flat check state as ``(flag, message values)`` per slot."""
+    out, at = [], 0
+    for slot in slots:
+        n = len(slot.payload_avals)
+        out.append((flat[at], list(flat[at + 1:at + 1 + n])))
+        at += 1 + n
+    return out
+
+
+def _first_failures(state: Sequence[Any], new: Sequence[Any], slots: Sequence[_Slot]) -> list[Any]:
+    """``state`` updated with the failures of ``new`` (same slots): each check keeps its first failure."""
+    out = []
+    for (old_flag, old_payload), (flag, payload) in zip(_split(state, slots), _split(new, slots)):
+        takes = lax.bitwise_and(flag, lax.bitwise_not(old_flag))
+        out += [lax.bitwise_or(old_flag, takes), *(lax.select_n(takes, o, p) for o, p in zip(old_payload, payload))]
+    return out
+
+
+def _found_from(flat: Sequence[Any], slots: Sequence[_Slot]) -> list[_Found]:
+    return [_Found(slot.category, slot.describe, flag, payload) for slot, (flag, payload) in zip(slots, _split(
+        flat, slots))]
+
+
+def _checked_cond(found: list[_Found], errors: frozenset, invals: Sequence[Any], params: dict) -> Any:
+    checked = [_checked_jaxpr(branch, errors) for branch in params["branches"]]
+    if not any(slots for _, slots in checked):
+        return None
+    all_slots = [slot for _, slots in checked for slot in slots]
+    n_outs = len(params["branches"][0].out_avals)
+    branches = []
+    for i, (branch, _) in enumerate(checked):
+        def fun(*args: Any, branch=branch, i=i) -> list[Any]:
+            outs = core.eval_jaxpr(branch.jaxpr, branch.consts, *args)
+            before = [s for _, other in checked[:i] for s in other]
+            after = [s for _, other in checked[i + 1:] for s in other]
+            return [*outs[:n_outs], *_no_failures(before), *outs[n_outs:], *_no_failures(after)]
+
+        branches.append(trace_to_jaxpr(fun, branch.in_avals))
+    outs = lax.cond_p.bind(*invals, branches=tuple(branches))
+    found += _found_from(outs[n_outs:], all_slots)
+    return outs[:n_outs]
+
+
+def _checked_scan(found: list[_Found], errors: frozenset, invals: Sequence[Any], params: dict) -> Any:
+    body, slots = _checked_jaxpr(params["jaxpr"], errors)
+    if not slots:
+        return None
+    num_consts, num_carry = params["num_consts"], params["num_carry"]
+    n_state, n_outs = sum(1 + len(s.payload_avals) for s in slots), len(params["jaxpr"].out_avals)
+
+    def step(*args: Any) -> list[Any]:
+        consts, state, rest = args[:num_consts], args[num_consts:num_consts + n_state], args[num_consts + n_state:]
+        outs = core.eval_jaxpr(body.jaxpr, body.consts, *consts, *rest)
+        return [*_first_failures(state, outs[n_outs:], slots), *outs[:n_outs]]
+
+    avals = list(body.in_avals)
+    state_avals = [get_aval(x) for x in _no_failures(slots)]
+    new_body = trace_to_jaxpr(step, [*avals[:num_consts], *state_avals, *avals[num_consts:]])
+    consts, rest = invals[:num_consts], invals[num_consts:]
+    outs = lax.scan_p.bind(*consts, *_no_failures(slots), *rest, **dict(params, jaxpr=new_body,
+                                                                      num_carry=n_state + num_carry))
+    found += _found_from(outs[:n_state], slots)
+    return outs[n_state:]
+
+
+def _checked_while(found: list[_Found], errors: frozenset, invals: Sequence[Any], params: dict) -> Any:
+    cond, cond_slots = _checked_jaxpr(params["cond_jaxpr"], errors)
+    body, body_slots = _checked_jaxpr(params["body_jaxpr"], errors)
+    if not cond_slots and not body_slots:
+        return None
+    cond_nconsts, body_nconsts = params["cond_nconsts"], params["body_nconsts"]
+    cond_consts, body_consts = invals[:cond_nconsts], invals[cond_nconsts:cond_nconsts + body_nconsts]
+    init = invals[cond_nconsts + body_nconsts:]
+    n_carry = len(init)
+    # the condition's checks on the initial carry (before the loop) come first, then the body's, then those of
+    # the condition on each new carry, each check keeping its first failure
+    first_cond = core.eval_jaxpr(cond.jaxpr, cond.consts, *cond_consts, *init)[1:]
+    loop_slots = [*body_slots, *cond_slots]
+    state = _no_failures(loop_slots)
+    n_state, n_body_state = len(state), len(_no_failures(body_slots))
+
+    def new_cond(*args: Any) -> Any:
+        consts, carry = args[:cond_nconsts], args[cond_nconsts + n_state:]
+        return core.eval_jaxpr(cond.jaxpr, cond.consts, *consts, *carry)[:1]
+
+    def new_body(*args: Any) -> list[Any]:
+        b_consts, c_consts = args[:body_nconsts], args[body_nconsts:body_nconsts + cond_nconsts]
+        state, carry = args[body_nconsts + cond_nconsts:len(args) - n_carry], args[len(args) - n_carry:]
+        outs = core.eval_jaxpr(body.jaxpr, body.consts, *b_consts, *carry)
+        new_carry = outs[:n_carry]
+        cond_found = core.eval_jaxpr(cond.jaxpr, cond.consts, *c_consts, *new_carry)[1:]
+        body_state = _first_failures(state[:n_body_state], outs[n_carry:], body_slots)
+        return [*body_state, *_first_failures(state[n_body_state:], cond_found, cond_slots), *new_carry]
+
+    carry_avals = [get_aval(x) for x in init]
+    state_avals = [get_aval(x) for x in state]
+    cond_jaxpr = trace_to_jaxpr(new_cond, [*cond.in_avals[:cond_nconsts], *state_avals, *carry_avals])
+    body_jaxpr = trace_to_jaxpr(new_body, [*body.in_avals[:body_nconsts], *cond.in_avals[:cond_nconsts],
+                                           *state_avals, *carry_avals])
+    outs = lax.while_p.bind(*cond_consts, *body_consts, *cond_consts, *state, *init, cond_jaxpr=cond_jaxpr,
+                            body_jaxpr=body_jaxpr, cond_nconsts=cond_nconsts,
+                            body_nconsts=body_nconsts + cond_nconsts)
+    found += _found_from(first_cond, cond_slots) + _found_from(outs[:n_state], loop_slots)
+    return outs[n_state:]
+
+
+def _checked_checkpoint(found: list[_Found], errors: frozenset, invals: Sequence[Any], params: dict) -> Any:
+    body, slots = _checked_jaxpr(ClosedJaxpr(params["jaxpr"], []), errors)
+    if not slots:
+        return None
+    jaxpr, consts = open_jaxpr(body)
+    prevent_cse = params["prevent_cse"]
+    if isinstance(prevent_cse, tuple):
+        prevent_cse = (True,) * len(consts) + prevent_cse
+    outs = checkpoint_p.bind(*consts, *invals, **dict(params, jaxpr=jaxpr, prevent_cse=prevent_cse))
+    n_outs = len(params["jaxpr"].outvars)
+    found += _found_from(outs[n_outs:], slots)
+    return outs[:n_outs]
+
+
+_CONTROL_FLOW = {lax.cond_p: _checked_cond, lax.scan_p: _checked_scan, lax.while_p: _checked_while,
+                 checkpoint_p: _checked_checkpoint}
 
 
 class CheckifyTrace(core.Trace):
