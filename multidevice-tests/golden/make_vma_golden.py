@@ -11,6 +11,7 @@ the same functions with jaxle and compares the texts.
 import importlib
 import json
 import pathlib
+import re
 import sys
 
 import numpy as np
@@ -44,6 +45,13 @@ def _traced_error(jax, f, in_specs, out_specs, mesh=None) -> str:
     """The error of tracing a shard_map of ``f`` on ``X`` (traced, as called eagerly JAX names a function of its
     own)."""
     return _error(lambda: jax.make_jaxpr(_sm(jax, f, in_specs, out_specs, mesh))(X))
+
+
+def _body_error(jax, f, in_specs, out_specs, *args) -> str:
+    """The error of tracing a shard_map of ``f``, without the places of the functions it names (they depend on
+    where this file lies)."""
+    text = _error(lambda: jax.make_jaxpr(_sm(jax, f, in_specs, out_specs))(*args))
+    return re.sub(r" at \S+:\d+", "", text)
 
 
 def _values(result) -> str:
@@ -142,6 +150,47 @@ CASES = {
     "out_specs_too_long_scalar": lambda jax: _traced_error(jax, lambda a: a.sum(), _p(jax, "i"), _p(jax, "i")),
     "all_gather_varying_refused_replicated": lambda jax: _traced_error(
         jax, lambda a: jax.lax.all_gather(a, "i"), _p(jax, "i"), _p(jax)),
+    "scan_carry_becomes_varying": lambda jax: _body_error(jax, lambda a: jax.lax.scan(
+        lambda c, y: ((c[0] + y, c[1]), c[0]), (jax.numpy.zeros(()), jax.numpy.zeros(())), a)[0][0].reshape(1),
+        _p(jax, "i"), _p(jax, "i"), X),
+    "scan_carry_stops_varying": lambda jax: _body_error(jax, lambda a: jax.lax.scan(
+        lambda c, y: (jax.numpy.zeros(4), c), a, None, length=2)[0], _p(jax, "i"), _p(jax, "i"), X),
+    "scan_carry_dtype_and_vma": lambda jax: _body_error(jax, lambda a: jax.lax.scan(
+        lambda c, y: ((c[0] + y, c[1] + 1.0), c[0]), (jax.numpy.zeros(()), jax.numpy.zeros((), np.int32)), a)[0][0],
+        _p(jax, "i"), _p(jax), X),
+    "fori_loop_carry": lambda jax: _body_error(jax, lambda a: jax.lax.fori_loop(
+        0, 2, lambda k, c: c + a, jax.numpy.zeros(4)), _p(jax, "i"), _p(jax, "i"), X),
+    "while_loop_carry": lambda jax: _body_error(jax, lambda a: jax.lax.while_loop(
+        lambda c: c[0] < 2, lambda c: (c[0] + 1, c[1] + a), (0, jax.numpy.zeros(4)))[1], _p(jax, "i"), _p(jax, "i"), X),
+    "cond_branches_differ": lambda jax: _body_error(jax, lambda a, b: jax.lax.cond(
+        True, lambda: b, lambda: a), (_p(jax, "i"), _p(jax)), _p(jax, "i"), X, X[:4]),
+    "cond_branches_differ_at_paths": lambda jax: _body_error(jax, lambda a, b: jax.lax.cond(
+        True, lambda: (a, b), lambda: (b, a)), (_p(jax, "i"), _p(jax)), (_p(jax, "i"), _p(jax, "i")), X, X[:4]),
+    "switch_branches_differ": lambda jax: _body_error(jax, lambda a, b: jax.lax.switch(
+        1, [lambda: a, lambda: b, lambda: a]), (_p(jax, "i"), _p(jax)), _p(jax, "i"), X, X[:4]),
+    "scan_with_cast_carry": lambda jax: _body(jax, lambda a: jax.lax.scan(
+        lambda c, y: (c + y, c), jax.lax.pcast(jax.numpy.zeros(()), "i", to="varying"), a)[0].reshape(1),
+        ("i",), ("i",), X),
+    "scan_invariant_consts": lambda jax: _body(jax, lambda a: jax.lax.scan(
+        lambda c, y: (c, c + y), jax.numpy.zeros(()), a)[1], ("i",), ("i",), X),
+    "while_varying_predicate": lambda jax: _body(jax, lambda a: jax.lax.while_loop(
+        lambda c: c.sum() < 2, lambda c: c + 1, a), ("i",), ("i",), X),
+    "cond_varying_predicate": lambda jax: _body(jax, lambda a: jax.lax.cond(
+        a[0] > 1, lambda: a, lambda: a * 2), ("i",), ("i",), X),
+    "all_gather_invariant": lambda jax: _body(
+        jax, lambda a: jax.lax.all_gather(a, "i", to="invarying", tiled=True), ("i",), (), X),
+    "all_gather_invariant_of_invariant": lambda jax: _body(
+        jax, lambda a: jax.lax.all_gather(a, "i", to="invarying"), ((),), (), X),
+    "all_gather_invariant_unchecked": lambda jax: _jaxpr(jax, _sm(
+        jax, lambda a: jax.lax.all_gather(a, "i", to="invarying"), _p(jax, "i"), _p(jax), check_vma=False), X),
+    "all_gather_unknown_target": lambda jax: re.sub(r"\{.*\}", "{...}", _traced_error(
+        jax, lambda a: jax.lax.all_gather(a, "i", to="bad"), _p(jax, "i"), _p(jax))),
+    "backward_body_of_all_gather_invariant": lambda jax: _backward_body(jax, lambda a: (_sm(
+        jax, lambda v: jax.lax.all_gather(v, "i", to="invarying", tiled=True), _p(jax, "i"), _p(jax))(a)
+        * jax.numpy.arange(8.0)).sum(), X),
+    "values_all_gather_invariant": lambda jax: _values(jax.grad(lambda a: (_sm(
+        jax, lambda v: jax.lax.all_gather(v, "i", to="invarying") ** 2, _p(jax, "i"), _p(jax))(a)
+        * jax.numpy.arange(8.0).reshape(2, 4)).sum())(X)),
     "values_psum_of_product": lambda jax: _values(jax.jit(_sm(
         jax, lambda a, b: jax.lax.psum(a * b, "i"), (_p(jax, "i"), _p(jax)), _p(jax)))(X, X[:4])),
     "values_eager": lambda jax: _values(_sm(jax, lambda a: (jax.lax.pmean(a, "i"), a + jax.lax.axis_index("j")),

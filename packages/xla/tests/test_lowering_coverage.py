@@ -12,7 +12,8 @@ from jaxle_xla.lowering import lowering_rules
 # operations (psum/pmax/pmin over positional axes, which are lowered), and staged with no bound axis name they
 # raise NameError before lowering.
 COLLECTIVES = {v for v in vars(parallel).values() if isinstance(v, Primitive)} - {
-    parallel.psum_p, parallel.pmax_p, parallel.pmin_p, parallel.precv_p, parallel.psum_invariant_p, parallel.pvary_p}
+    parallel.psum_p, parallel.pmax_p, parallel.pmin_p, parallel.precv_p, parallel.psum_invariant_p, parallel.pvary_p,
+    parallel.all_gather_invariant_p}
 
 
 def core_primitives() -> set[Primitive]:

@@ -467,8 +467,9 @@ NOT_SWEPT = {
     "stop_gradient": "zero derivative by definition, which finite differences contradict",
     **dict.fromkeys(["psum", "all_gather", "reduce_scatter", "all_to_all", "ppermute"],
                     "needs a bound axis name: checked under vmap in batching/test_collectives.py"),
-    **dict.fromkeys(["pvary", "psum_invariant"], "only inside a shard_map checking types: its gradients are checked "
-                    "against JAX's on eight devices in multidevice-tests/test_vma_against_jax.py"),
+    **dict.fromkeys(["pvary", "psum_invariant", "all_gather_invariant"],
+                    "only inside a shard_map checking types: its gradients are checked against JAX's on eight devices "
+                    "in multidevice-tests/test_vma_against_jax.py"),
     "ragged_all_to_all": "needs a bound axis name and is not batched: its jvp and transpose are checked against "
                          "JAX's jaxprs under make_jaxpr(axis_env=...) in batching/test_collectives.py",
     "pbroadcast": "needs a bound axis name, and JAX batches it for NumPy operands only: its jvp is checked against "

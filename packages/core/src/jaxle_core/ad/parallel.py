@@ -26,7 +26,7 @@ from jaxle_core.lax import structural as lax_structural
 
 for _primitive in (lax_parallel.psum_p, lax_parallel.all_gather_p, lax_parallel.reduce_scatter_p,
                    lax_parallel.all_to_all_p, lax_parallel.ppermute_p, lax_parallel.pbroadcast_p,
-                   lax_parallel.pvary_p, lax_parallel.psum_invariant_p):
+                   lax_parallel.pvary_p, lax_parallel.psum_invariant_p, lax_parallel.all_gather_invariant_p):
     deflinear(_primitive)
 
 
@@ -41,6 +41,17 @@ def _psum_transpose(ct, x, *, axes, axis_index_groups):
 def _all_gather_transpose(ct, x, *, all_gather_dimension, axis_name, axis_index_groups, axis_size, tiled):
     return [lax_parallel.reduce_scatter_p.bind(ct, axis_name=axis_name, scatter_dimension=all_gather_dimension,
                                                axis_index_groups=axis_index_groups, axis_size=axis_size, tiled=tiled)]
+
+
+def _all_gather_invariant_transpose(ct, x, *, all_gather_dimension, axis_name, axis_size, tiled):
+    # Every member holds the whole cotangent: each takes back its own block (slicing at its varying index casts
+    # the cotangent to vary, as the operand did).
+    index = lax_parallel.axis_index(axis_name)
+    if not tiled:
+        return [lax_slicing.dynamic_index_in_dim(ct, index, all_gather_dimension, keepdims=False)]
+    block = x.aval.shape[all_gather_dimension]
+    start = lax_elementwise.mul(index, np.int32(block))
+    return [lax_slicing.dynamic_slice_in_dim(ct, start, block, all_gather_dimension)]
 
 
 def _reduce_scatter_transpose(ct, x, *, axis_name, scatter_dimension, axis_index_groups, axis_size, tiled):
@@ -74,6 +85,7 @@ transpose_rules[lax_parallel.psum_p] = _psum_transpose
 transpose_rules[lax_parallel.pvary_p] = lambda ct, x, *, axes: [lax_parallel.psum_invariant_p.bind(ct, axes=axes)]
 transpose_rules[lax_parallel.psum_invariant_p] = lambda ct, x, *, axes: [lax_parallel.pvary_p.bind(ct, axes=axes)]
 transpose_rules[lax_parallel.all_gather_p] = _all_gather_transpose
+transpose_rules[lax_parallel.all_gather_invariant_p] = _all_gather_invariant_transpose
 transpose_rules[lax_parallel.reduce_scatter_p] = _reduce_scatter_transpose
 transpose_rules[lax_parallel.all_to_all_p] = _all_to_all_transpose
 transpose_rules[lax_parallel.ppermute_p] = _ppermute_transpose

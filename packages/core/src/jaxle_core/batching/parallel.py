@@ -162,6 +162,24 @@ def _reduce_scatter_rule(trace: BatchTrace, vals, dims, *, axis_name, scatter_di
 
 
 collective_rules[lax_parallel.all_gather_p] = _all_gather_rule
+
+
+def _all_gather_invariant_rule(trace: BatchTrace, vals, dims, *, all_gather_dimension, axis_name, axis_size, tiled):
+    # Over the trace's own axis a gather is the same whatever its type; only a device's trace has manual axes
+    # (under vmap, JAX's type check fails as pcast's does).
+    if trace.axis_name in axis_name and not isinstance(trace, DeviceTrace):
+        raise AssertionError(f"ManualAxisType(varying={frozenset(axis_name)}, unreduced=frozenset(), "
+                             "reduced=frozenset())")
+    if _over_own_axis(trace, axis_name, None):
+        return _all_gather_rule(trace, vals, dims, all_gather_dimension=all_gather_dimension, axis_name=axis_name,
+                                axis_index_groups=None, axis_size=axis_size, tiled=tiled)
+    (x,), (dim,) = vals, dims
+    return lax_parallel.all_gather_invariant_p.bind(
+        _to_front(x, dim), all_gather_dimension=all_gather_dimension + (dim is not None), axis_name=axis_name,
+        axis_size=axis_size, tiled=tiled), (None if dim is None else 0)
+
+
+collective_rules[lax_parallel.all_gather_invariant_p] = _all_gather_invariant_rule
 collective_rules[lax_parallel.reduce_scatter_p] = _reduce_scatter_rule
 
 

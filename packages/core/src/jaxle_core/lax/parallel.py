@@ -26,10 +26,10 @@ from jaxle_core.lax.structural import convert_element_type, expand_dims, squeeze
 from jaxle_core.lax.tokens import abstract_token
 from jaxle_core.staging import StagingTrace
 
-__all__ = ["all_gather", "all_gather_p", "all_to_all", "all_to_all_p", "axis_index", "axis_index_p", "axis_size",
-           "pbroadcast", "pbroadcast_p", "pcast", "pmax", "pmax_p", "pmean", "pmin", "pmin_p", "ppermute", "ppermute_p",
-           "precv", "psend", "pshuffle", "psum", "psum_invariant_p", "psum_p", "psum_scatter", "pswapaxes", "pvary_p",
-           "ragged_all_to_all", "ragged_all_to_all_p"]
+__all__ = ["all_gather", "all_gather_invariant_p", "all_gather_p", "all_to_all", "all_to_all_p", "axis_index",
+           "axis_index_p", "axis_size", "pbroadcast", "pbroadcast_p", "pcast", "pmax", "pmax_p", "pmean", "pmin",
+           "pmin_p", "ppermute", "ppermute_p", "precv", "psend", "pshuffle", "psum", "psum_invariant_p", "psum_p",
+           "psum_scatter", "pswapaxes", "pvary_p", "ragged_all_to_all", "ragged_all_to_all_p"]
 
 
 # ---------------------------------------------------------------- axis names
@@ -300,8 +300,32 @@ def _all_gather_aval(x, *, all_gather_dimension, axis_name, axis_index_groups, a
 all_gather_p.def_impl(_unbound_impl("all_gather", "axis_name"))
 
 
+# all_gather(..., to="invarying"): the gathered value is the same on every member, so it no longer varies over
+# the axes (``psum_invariant``'s counterpart for gathers).
+all_gather_invariant_p = Primitive("all_gather_invariant")
+
+
+@all_gather_invariant_p.def_abstract_eval
+def _all_gather_invariant_aval(x, *, all_gather_dimension, axis_name, axis_size, tiled):
+    gathered = _all_gather_aval(x, all_gather_dimension=all_gather_dimension, axis_name=axis_name,
+                                axis_index_groups=None, axis_size=axis_size, tiled=tiled)
+    return gathered.update(vma=x.vma - frozenset(axis_name))
+
+
+all_gather_invariant_p.def_impl(_unbound_impl("all_gather", "axis_name"))
+vma.vma_rules[all_gather_invariant_p] = _reducing_vma
+
+_ALL_GATHER_TARGETS = ("varying", "invarying", "reduced")
+
+
 def all_gather(x, axis_name, *, axis_index_groups=None, axis=0, tiled=False, to="varying"):
-    """``x`` (a pytree) from every member of the named axes, stacked along ``axis`` (concatenated if ``tiled``)."""
+    """``x`` (a pytree) from every member of the named axes, stacked along ``axis`` (concatenated if ``tiled``);
+    with ``to="invarying"`` the result is typed as the same on every member."""
+    if to not in ("varying", "invarying"):
+        if to == "reduced":
+            raise NotImplementedError("all_gather(..., to='reduced') is not supported by jaxle")
+        raise ValueError("Got unexpected `to` value for `jax.lax.all_gather`. Allowed `to` values are: "
+                         f"{{{', '.join(repr(t) for t in _ALL_GATHER_TARGETS)}}}")
     names = axis_names(axis_name)
     groups = _canonical_groups(axis_index_groups)
     size = _group_size(names, groups)
@@ -309,6 +333,9 @@ def all_gather(x, axis_name, *, axis_index_groups=None, axis=0, tiled=False, to=
     def gather(leaf):
         ndim = get_aval(leaf).ndim
         dim = _normalize_axis(axis, ndim if tiled else ndim + 1)
+        if to == "invarying":
+            return all_gather_invariant_p.bind(leaf, all_gather_dimension=dim, axis_name=names, axis_size=size,
+                                               tiled=bool(tiled))
         return all_gather_p.bind(leaf, all_gather_dimension=dim, axis_name=names, axis_index_groups=groups,
                                  axis_size=size, tiled=bool(tiled))
 

@@ -22,6 +22,7 @@ import numpy as np
 
 from jaxle_core.avals import ShapedArray
 from jaxle_core.lax.parallel import (
+    all_gather_invariant_p,
     all_gather_p,
     all_to_all_p,
     axis_index_p,
@@ -104,6 +105,13 @@ register_lowering(pvary_p)(lambda ctx, x, *, axes: x)  # a change of type only
 def _with_unit_dim(ctx: LoweringContext, x: Value, dim: int) -> Value:
     shape = x.aval.shape[:dim] + (1,) + x.aval.shape[dim:]
     return ctx.op1("stablehlo.reshape", [x], x.aval.update(shape=shape))
+
+
+@register_lowering(all_gather_invariant_p)
+def _all_gather_invariant(ctx: LoweringContext, x: Value, *, all_gather_dimension, axis_name, axis_size,
+                          tiled) -> Value:
+    return _all_gather(ctx, x, all_gather_dimension=all_gather_dimension, axis_name=axis_name,
+                       axis_index_groups=None, axis_size=axis_size, tiled=tiled)
 
 
 @register_lowering(all_gather_p)

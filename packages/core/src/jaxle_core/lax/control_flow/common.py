@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import jaxle_tree as tree
+from jaxle_core import vma
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.staging import DebugInfo, trace_to_jaxpr
@@ -104,7 +105,8 @@ def _structure_differences(a: Any, b: Any, name: str) -> list[str]:
             for found in _structure_differences(x, y, f"component {base}{tree.keystr(path)}")]
 
 
-def _paragraphs(items: list[str]) -> str:
+def paragraphs(items: list[str]) -> str:
+    """Items as one sentence, or as a bulleted list of them."""
     if len(items) == 1:
         return items[0][0].upper() + items[0][1:] + "."
     return "\n".join(f"  * {item}{';' if i < len(items) - 1 else '.'}" for i, item in enumerate(items))
@@ -117,21 +119,38 @@ def check_carry(loop: str, name: str, in_tree: Any, in_avals: list[ShapedArray],
         differences = _structure_differences(tree.tree_unflatten(in_tree, in_avals),
                                              tree.tree_unflatten(out_tree, out_avals), name)
         raise TypeError(f"{loop} body function carry input and carry output must have the same pytree structure, but "
-                        f"they differ:\n\n{_paragraphs(differences)}\n\nRevise the function so that the carry "
+                        f"they differ:\n\n{paragraphs(differences)}\n\nRevise the function so that the carry "
                         "output has the same pytree structure as the carry input.")
     paths = [tree.keystr(p) for p, _ in tree.tree_flatten_with_path(tree.tree_unflatten(in_tree, in_avals))[0]]
-    problems = []
+    problems, fixes = [], []
     for path, a, b in zip(paths, in_avals, out_avals):
         reasons = []
         if a.dtype != b.dtype:
             reasons.append("the dtypes do not match")
         if a.shape != b.shape:
             reasons.append("the shapes do not match")
+        if a.vma != b.vma:
+            reasons.append("the manual axis types do not match")
         if reasons:
             who = f"{name}" if tree.treedef_is_leaf(in_tree) else f"component {name}{path}"
             problems.append(f"the input carry {who} has type {a.str_short()} but the corresponding output carry "
                             f"component has type {b.str_short()}, so {', and '.join(reasons)}")
+        if b.vma - a.vma:
+            fixes.append(f"applying `jax.lax.pcast(..., {vma.ordered(b.vma - a.vma)}, to='varying')`, to the initial "
+                         f"carry value corresponding to the input carry {who}")
     if problems:
         raise TypeError(f"{loop} body function carry input and carry output must have equal types, but they differ:"
-                        f"\n\n{_paragraphs(problems)}\n\nRevise the function so that all output types match the "
-                        "corresponding input types.")
+                        f"\n\n{paragraphs(problems)}\n\n{pcast_advice(fixes)}Revise the function so that all output "
+                        "types match the corresponding input types.")
+
+
+def pcast_advice(fixes: list[str]) -> str:
+    """JAX's advice to cast values that vary over too few manual axes (nothing when there are none)."""
+    if not fixes:
+        return ""
+    if len(fixes) == 1:
+        advice = f"This might be fixed by {fixes[0]}."
+    else:
+        advice = "This might be fixed by:\n" + "\n".join(
+            f"  * {fix}{';' if i < len(fixes) - 1 else '.'}" for i, fix in enumerate(fixes))
+    return f"{advice}\nSee https://docs.jax.dev/en/latest/notebooks/shard_map.html#scan-vma for more information.\n\n"

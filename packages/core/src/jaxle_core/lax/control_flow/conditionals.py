@@ -20,12 +20,19 @@ from typing import Any
 import numpy as np
 
 import jaxle_tree as tree
-from jaxle_core import core, dtypes
+from jaxle_core import core, dtypes, vma
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.config import disable_jit
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer
 from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules
-from jaxle_core.lax.control_flow.common import TracedFunction, flatten_avals, same_type, trace_function
+from jaxle_core.lax.control_flow.common import (
+    TracedFunction,
+    flatten_avals,
+    paragraphs,
+    pcast_advice,
+    same_type,
+    trace_function,
+)
 from jaxle_core.lax.elementwise import ne
 from jaxle_core.lax.structural import broadcast_in_dim, clamp, convert_element_type
 from jaxle_core.staging import trace_to_jaxpr
@@ -143,6 +150,30 @@ def _check_branch_outputs(traced: Sequence[TracedFunction], funs: Sequence[Calla
                     f"The output of {names[0]} has type {a.str_short()} but the corresponding output of "
                     f"{names[k]} has type {b.str_short()}, so the {which} do not match.\n\n"
                     f"Revise {names[0]} and/or {names[k]} so that all output types match.")
+    for k in range(1, len(traced)):
+        _check_branch_vma(traced[0], traced[k], names[0], names[k], header(k), what)
+
+
+def _check_branch_vma(first: TracedFunction, other: TracedFunction, name: str, other_name: str, header: str,
+                      what: str) -> None:
+    """JAX's TypeError for branch outputs varying over different manual axes."""
+    shape = tree.tree_unflatten(first.out_tree, first.out_avals)
+    paths = [tree.keystr(p) for p, _ in tree.tree_flatten_with_path(shape)[0]]
+    problems, fixes = [], []
+    for path, a, b in zip(paths, first.out_avals, other.out_avals):
+        if a.vma == b.vma:
+            continue
+        at = f" at path {path}" if path else ""
+        problems.append(f"the output of {name}{at} has type {a.str_short()} but the corresponding output of "
+                        f"{other_name} has type {b.str_short()}, so the manual axis types do not match")
+        # As JAX words it: the output varying over more axes is named, with the axes the other has beyond it.
+        target, target_vma, rest = (name, a.vma, b.vma) if a.vma - b.vma else (other_name, b.vma, a.vma)
+        fixes.append(f"applying `jax.lax.pcast(..., {vma.ordered(rest - target_vma)}, to='varying')` to the output "
+                     f"of {target}{at}")
+    if problems:
+        raise TypeError(f"{what} branches must have equal output types but they differ.\n\n{header}\n\n"
+                        f"{paragraphs(problems)}\n\n{pcast_advice(fixes)}Revise {name} and/or {other_name} so that "
+                        "all output types match.")
 
 
 def _tree_difference(a: Any, b: Any, name_a: str, name_b: str) -> str:

@@ -157,8 +157,8 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any, *, unro
     dtype, weak_type = _counter_type(lower, upper)
     lo, hi = _static_bound(lower), _static_bound(upper)
     if lo is not None and hi is not None:
-        def step(carry, _):
-            i, x = carry
+        def step(loop_carry, _):  # named as JAX's, for carry errors
+            i, x = loop_carry
             return (i + 1, body_fun(i, x)), None
 
         # As JAX's, static bounds of any type count with a Python int: a weakly typed int32 counter.
@@ -168,8 +168,8 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any, *, unro
     if unroll is not None and unroll is not False and unroll != 1:
         raise ValueError("Can only use `unroll` in `fori_loop` if the loop bounds are statically known.")
 
-    def body(carry):
-        i, upper_, x = carry
+    def body(loop_carry):
+        i, upper_, x = loop_carry
         return i + 1, upper_, body_fun(i, x)
 
     lower, upper = (x if get_aval(x).dtype == dtype and get_aval(x).weak_type == weak_type
