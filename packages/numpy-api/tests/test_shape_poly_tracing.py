@@ -24,10 +24,6 @@ JAXLE = types.SimpleNamespace(numpy=jaxle_numpy, lax=jaxle_core.lax, make_jaxpr=
                               eval_shape=jaxle_core.eval_shape, grad=jaxle_core.grad, vmap=jaxle_core.vmap,
                               jit=jaxle_core.jit, symbolic_shape=shape_poly.symbolic_shape,
                               ShapeDtypeStruct=jaxle_core.ShapeDtypeStruct)
-# Cases whose jaxpr differs from JAX's (documented in docs/export.md): static slices of symbolic dimensions.
-DIFFERENT: set[str] = set()
-
-
-@pytest.mark.parametrize("name", [n for n in golden.CASES if n not in DIFFERENT])
+@pytest.mark.parametrize("name", list(golden.CASES))
 def test_tracing_matches_jax(name):
     assert golden.run_case(JAXLE, name) == GOLDEN[name]

@@ -234,10 +234,7 @@ class _DimExpr:
         if isinstance(other, _DimExpr) and other._scope is not self._scope:
             return False
         difference = self - other
-        if isinstance(difference, int):
-            return difference == 0
-        lower, upper = _bounds(difference)
-        return lower == upper == 0
+        return isinstance(difference, int) and difference == 0  # equal once normalized, as JAX decides
 
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
@@ -576,17 +573,31 @@ def _combine(a: dict, b: dict, k: Any) -> dict:
     return {t: c for t, c in result.items() if c}
 
 
-def _lower_bound(coefficients: dict, scope: SymbolicScope, facts: list, var_bounds: dict, depth: int) -> Any:
+def _lower_bound(coefficients: dict, scope: SymbolicScope, facts: list, var_bounds: dict, depth: int,
+                 cases: int = 3) -> Any:
     """A lower bound of the expression: its interval's, improved by subtracting positive multiples of known
-    non-negative facts that cancel one of its terms (up to ``depth`` facts combined)."""
+    non-negative facts that cancel one of its terms (up to ``depth`` facts combined), and by splitting on a
+    ``max``/``min`` term (``e - max(a, c)`` is ``min(e - a, e - c)``; up to ``cases`` splits)."""
     best = _interval(coefficients, scope, var_bounds)[0]
+    if cases:
+        for term, coeff in coefficients.items():
+            if len(term) != 1 or term[0][1] != 1 or term[0][0].operation not in ("max", "min", "non_negative"):
+                continue
+            factor = term[0][0]
+            operands = factor.operands if factor.operation != "non_negative" else (factor.operands[0], 0)
+            rest = {t: c for t, c in coefficients.items() if t != term}
+            bounds = [_lower_bound(_combine(rest, {t: Fraction(c) for t, c in _terms_of(o)}, coeff), scope, facts,
+                                   var_bounds, depth, cases - 1) for o in operands]
+            # the larger operand is taken by max; with a negative coefficient the smaller matters (and for min)
+            take_smaller = (factor.operation == "min") == (coeff > 0)
+            best = max(best, min(bounds) if take_smaller else max(bounds))
     if depth:
         for fact in facts:
             for term, coeff in coefficients.items():
                 fact_coeff = fact.get(term) if term else None
                 if fact_coeff and coeff / fact_coeff > 0:
                     rest = _combine(coefficients, fact, -(coeff / fact_coeff))
-                    best = max(best, _lower_bound(rest, scope, facts, var_bounds, depth - 1))
+                    best = max(best, _lower_bound(rest, scope, facts, var_bounds, depth - 1, cases))
     return best
 
 

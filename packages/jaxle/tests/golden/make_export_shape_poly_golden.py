@@ -42,6 +42,9 @@ CASES = {
     "bad_constant": (lambda jax, jnp, x: x * 2.0, "b, 4", [(3, 5)]),
     "bad_rank": (lambda jax, jnp, x: x * 2.0, "b, 4", [(3,)]),
     "bad_minimum": (lambda jax, jnp, x: x * 2.0, "b + 1", [(1,)]),
+    "slices": (lambda jax, jnp, x: (x[1:3], x[:x.shape[0] // 2], x[::2], x[-2:], x[::-1], x[:, 1:3]), "b, 4",
+               [(1, 4), (2, 4), (5, 4)]),
+    "indices": (lambda jax, jnp, x: (x[0], x[-1], x[0, 1], x[..., 1]), "b, 4", [(1, 4), (3, 4)]),
     "constraint": (lambda jax, jnp, x: jnp.sum(x, axis=0), "a, b", [(5, 3), (4, 3)], ("a >= b + 2",)),
     "equality_constraint": (lambda jax, jnp, x: x * x.shape[0], "a, b", [(4, 3)], ("a == b + 1",)),
 }

@@ -34,6 +34,7 @@ from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.identity import copy_p
 from jaxle_core.lax.refs import Slice
+from jaxle_core.shape_poly import is_symbolic_dim, max_dim, min_dim
 from jaxle_numpy import creation
 
 __all__: list[str] = []
@@ -101,7 +102,8 @@ def _static_slice(item: slice, position: int) -> slice:
     for entry in (item.start, item.stop, item.step):
         if isinstance(entry, (Tracer, Array)):
             raise IndexError(f"Slice entries must be static integers. Got {item} at position {position}")
-    return slice(*(None if e is None else operator.index(e) for e in (item.start, item.stop, item.step)))
+    return slice(*(e if e is None or is_symbolic_dim(e) else operator.index(e)
+                   for e in (item.start, item.stop, item.step)))
 
 
 def _concrete(x: Any) -> np.ndarray:
@@ -214,17 +216,55 @@ def parse_index(index: Any, shape: tuple[int, ...]) -> ParsedIndex:
 
 
 def slice_bounds(item: slice, size: int) -> tuple[int, int, int]:
-    """(start, step, count) of a static slice over ``size`` elements."""
+    """(start, step, count) of a static slice over ``size`` elements (symbolic ones for a symbolic size)."""
+    if is_symbolic_dim(size):
+        return _symbolic_slice_bounds(item, size)
     start, stop, step = item.indices(size)
     return start, step, len(range(start, stop, step))
+
+
+def _symbolic_slice_bounds(item: slice, size: Any) -> tuple[Any, int, Any]:
+    """``slice.indices`` over a symbolic ``size``: bounds clamped with ``max_dim``/``min_dim`` (every size is at
+    least 1, so most clamps simplify away)."""
+    step = 1 if item.step is None else operator.index(item.step)
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+
+    def bound(value: Any, default: Any, low: Any, high: Any) -> Any:
+        if value is None:
+            return default
+        if not is_symbolic_dim(value):  # a symbolic bound counts as nonnegative
+            value = operator.index(value)
+            if value < 0:
+                return max_dim(low, size + value)
+        return min_dim(high, value)
+
+    if step > 0:
+        start, stop = bound(item.start, 0, 0, size), bound(item.stop, size, 0, size)
+        return start, step, max_dim(0, (stop - start + step - 1) // step)
+    start, stop = bound(item.start, size - 1, -1, size - 1), bound(item.stop, -1, -1, size - 1)
+    return start, step, max_dim(0, (start - stop - step - 1) // -step)
+
+
+def needs_gather_for_symbolic_shape(parsed: ParsedIndex) -> bool:
+    """Whether ``x[index]`` of a symbolic shape takes the gather route, as JAX's does: a slice over a symbolic
+    dimension (unless the index selects everything, new axes aside)."""
+    if all(type(d) is int for d in parsed.shape):
+        return False
+    return not selects_everything(parsed) and any(
+        item.kind is Kind.SLICE and is_symbolic_dim(parsed.shape[item.dim]) for item in parsed.items)
 
 
 # ---------------------------------------------------------------- slicing routes
 
 
 def is_static(parsed: ParsedIndex) -> bool:
-    """Whether ``lax.slice`` does it: static integers in bounds and slices only."""
+    """Whether ``lax.slice`` does it: static integers in bounds and slices only (integers into a symbolic shape
+    take the ``dynamic_slice`` route, as JAX's)."""
+    symbolic = not all(type(d) is int for d in parsed.shape)
     for item in parsed.items:
+        if symbolic and item.kind is Kind.STATIC_INT:
+            return False
         if item.kind in (Kind.TRACED_INT, Kind.ARRAY, Kind.DYNAMIC_SLICE):
             return False
         if item.kind is Kind.STATIC_INT and not -parsed.shape[item.dim] <= item.value < parsed.shape[item.dim]:
@@ -380,7 +420,7 @@ class GatherPlan:
 
 def index_dtype(shape: tuple[int, ...]) -> np.dtype:
     """int32 unless a dimension is too large for it."""
-    big = any(d > np.iinfo(np.int32).max for d in shape)
+    big = any(type(d) is int and d > np.iinfo(np.int32).max for d in shape)  # symbolic sizes count as small
     return np.dtype(np.int64 if big and dtypes.canonicalize_dtype(np.int64) == np.int64 else np.int32)
 
 
@@ -435,6 +475,14 @@ def _dynamic_slice_start(dslice: Slice, dtype: np.dtype):
         return np.asarray(dslice.start, dtype)
     start = dslice.start if dslice.stride == 1 else copy_p.bind(dslice.start)
     return _to_dtype(start, dtype)
+
+
+def _symbolic_start(start: Any, step: int, dtype: np.dtype) -> Any:
+    """A symbolic slice start as a staged value of the index dtype (copied for a strided slice, as JAX stages
+    it)."""
+    value = lax_structural.convert_element_type(start, dtype) if step == 1 else \
+        lax_structural.convert_element_type(copy_p.bind(start), dtype)
+    return value
 
 
 def gather_plan(parsed: ParsedIndex, wrap_negative_indices: bool = True) -> GatherPlan:
@@ -522,7 +570,7 @@ def gather_plan(parsed: ParsedIndex, wrap_negative_indices: bool = True) -> Gath
                 start, step, count = _dynamic_slice_start(item.value, dtype), item.value.stride, item.value.size
             else:
                 start, step, count = slice_bounds(item.value, shape[item.dim])
-                start = np.asarray(start, dtype)
+                start = _symbolic_start(start, step, dtype) if is_symbolic_dim(start) else np.asarray(start, dtype)
             if step == 1:
                 if not (isinstance(start, np.ndarray) and start == 0 and count == shape[item.dim]):
                     components.append((start, ()))

@@ -25,7 +25,7 @@ def rewriting_take(x, index, *, indices_are_sorted: bool = False, unique_indices
                    fill_value=None, wrap_negative_indices: bool = True):
     """``x[index]``: slices where they do, else one gather (out-of-bounds indices clamped unless ``mode`` says)."""
     parsed = indexer.parse_index(index, get_aval(x).shape)
-    if not parsed.inserted_axes:
+    if not parsed.inserted_axes and not indexer.needs_gather_for_symbolic_shape(parsed):
         plain = mode is None and fill_value is None
         # with a mode, JAX slices only an index that selects everything (new axes aside)
         if indexer.is_static(parsed) and (plain or indexer.selects_everything(parsed)):

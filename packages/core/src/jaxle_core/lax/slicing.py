@@ -164,8 +164,11 @@ def _normalized_start_indices(name: str, shape: tuple[int, ...], start_indices,
              else list(allow_negative_indices))
     dtype = index_dtypes[0] if index_dtypes else np.dtype(np.int32)
     result = []
+    symbolic = not all(type(d) is int for d in shape)  # then every start is wrapped when the program runs, as JAX's
     for index, size, negative_ok in zip(indices, shape, allow):
-        if isinstance(index, _STATIC_INTS):
+        if isinstance(index, _STATIC_INTS) and symbolic and negative_ok:
+            result.append(_wrap_negative(np.asarray(index, dtype), size, dtype))
+        elif isinstance(index, _STATIC_INTS):
             value = int(index) + size if negative_ok and int(index) < 0 else int(index)
             result.append(np.asarray(value, dtype))
         elif negative_ok and not np.issubdtype(dtype, np.unsignedinteger):  # an unsigned index is never negative
@@ -178,9 +181,11 @@ def _normalized_start_indices(name: str, shape: tuple[int, ...], start_indices,
 def _wrap_negative(index, size: int, dtype: np.dtype):
     """``index + size if index < 0 else index``, as staged operations (a weakly typed index is made strong before
     the addition, as JAX's arithmetic does with mixed weak types; the comparison takes it as it is)."""
+    # a symbolic size is staged as a value first (JAX's order)
+    size_value = np.asarray(size, dtype) if type(size) is int else convert_element_type(size, dtype)
     is_negative = lt(index, np.asarray(0, dtype))
     addend = convert_element_type(index, dtype) if get_aval(index).weak_type else index
-    return select_n(is_negative, index, add(addend, np.asarray(size, dtype)))
+    return select_n(is_negative, index, add(addend, size_value))
 
 
 # ---------------------------------------------------------------- dynamic_slice

@@ -22,6 +22,7 @@ from jaxle_core.lax.slicing import (
     scatter_window_sizes,
     slice_p,
 )
+from jaxle_xla.lowering import dimensions as dimension_forms
 from jaxle_xla.lowering.context import LoweringContext, Value, boolean, i64_array
 from jaxle_xla.lowering.module import register_lowering
 
@@ -72,9 +73,13 @@ def _gather(ctx: LoweringContext, operand: Value, indices: Value, *, dimension_n
         if indices.aval.dtype != narrow:
             indices = ctx.op1("stablehlo.convert", [indices], indices.aval.update(dtype=narrow))
     # XLA's gather clamps every slice into the operand: CLIP and PROMISE_IN_BOUNDS need nothing more.
-    gathered = ctx.op1("stablehlo.gather", [operand, indices], out, {
-        "dimension_numbers": numbers, "slice_sizes": i64_array(slice_sizes),
-        "indices_are_sorted": boolean(indices_are_sorted)})
+    attributes = {"dimension_numbers": numbers, "indices_are_sorted": boolean(indices_are_sorted)}
+    if dimension_forms.is_static(slice_sizes):
+        gathered = ctx.op1("stablehlo.gather", [operand, indices], out, {**attributes,
+                                                                         "slice_sizes": i64_array(slice_sizes)})
+    else:  # symbolic slice sizes (slicing an array of a symbolic shape), computed when the program runs
+        sizes = dimension_forms.shape_value(ctx, slice_sizes)
+        gathered = ctx.op1("stablehlo.dynamic_gather", [operand, indices, sizes], out, attributes)
     if mode != GatherScatterMode.FILL_OR_DROP:
         return gathered
     upper = [operand.aval.shape[d] - slice_sizes[d] for d in dn.start_index_map]
