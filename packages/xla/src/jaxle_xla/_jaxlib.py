@@ -408,9 +408,10 @@ def shard_buffers(buffer: DeviceBuffer) -> list[DeviceBuffer]:
         return buffer._arrays
 
 
-def compile_spmd(client: Any, module_text: str, devices: Sequence[Device]) -> LoadedExecutable:
+def compile_spmd(client: Any, module_text: str, devices: Sequence[Device],
+                 host_callbacks: Sequence[Any] = ()) -> LoadedExecutable:
     """Compile a Shardy-annotated StableHLO module partitioned over ``devices`` (one partition each), letting
-    the partitioner choose the layouts of results the module leaves open."""
+    the partitioner choose the layouts of results the module leaves open; ``host_callbacks`` as for ``compile``."""
     options = xc.CompileOptions()
     build = options.executable_build_options
     build.num_replicas = 1
@@ -419,7 +420,7 @@ def compile_spmd(client: Any, module_text: str, devices: Sequence[Device]) -> Lo
     build.use_shardy_partitioner = True
     build.allow_spmd_sharding_propagation_to_output = [True]
     build.device_assignment = xc.DeviceAssignment.create(np.array([[d.id for d in devices]]))
-    return _compile_cached(client, module_text, xc.DeviceList(tuple(devices)), options)
+    return _compile_with(client, module_text, xc.DeviceList(tuple(devices)), options, host_callbacks)
 
 
 def output_hlo_shardings(executable: LoadedExecutable) -> list[Any]:
@@ -446,13 +447,18 @@ def compile(client: Any, module_text: str, device: Device,
     options = xc.CompileOptions()
     # Without an explicit assignment XLA runs the program on the client's first device.
     options.executable_build_options.device_assignment = xc.DeviceAssignment.create(np.array([[device.id]]))
+    return _compile_with(client, module_text, xc.DeviceList((device,)), options, host_callbacks)
+
+
+def _compile_with(client: Any, module_text: str, devices: Any, options: Any,
+                  host_callbacks: Sequence[Any]) -> LoadedExecutable:
     if not host_callbacks:  # a program calling back into this process's Python functions is never cached
-        return _compile_cached(client, module_text, xc.DeviceList((device,)), options)
+        return _compile_cached(client, module_text, devices, options)
     from jaxlib.mlir import ir  # on first use, as for pretty printing below
 
     with _mlir_context():
         module = ir.Module.parse(module_text)
-        return client.compile_and_load(module, xc.DeviceList((device,)), options, list(host_callbacks))
+        return client.compile_and_load(module, devices, options, list(host_callbacks))
 
 
 def _compile_cached(client: Any, module_text: str, devices: Any, options: Any) -> LoadedExecutable:

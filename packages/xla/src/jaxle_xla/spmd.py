@@ -172,26 +172,32 @@ class SpmdExecutable:
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
                  mesh: Mesh, layouts: Sequence[NamedSharding], out_shardings: Sequence[Any]):
+        devices = mesh._flat_devices_tuple
         program = Program(closed, name, donated, keep_unused, hoist=False, mesh=mesh, arg_shardings=layouts,
                           result_shardings=out_shardings)
-        if program.host_callbacks:
-            raise NotImplementedError(f"{name}: host callbacks in a program partitioned over several devices")
+        self.loaded = _jaxlib.compile_spmd(devices[0].client, program.text, devices, program.host_callbacks)
+        Executable.compile_count += 1
+        chosen = _jaxlib.output_hlo_shardings(self.loaded)
         self._keep = program.keep
         self._layouts = [s for s, k in zip(layouts, program.keep) if k]
         self._in_avals = [physical_aval(a) for a, k in zip(closed.in_avals, program.keep) if k]
-        devices = mesh._flat_devices_tuple
         self.text = program.text
-        self.loaded = _jaxlib.compile_spmd(devices[0].client, program.text, devices)
-        Executable.compile_count += 1
+        # The host callbacks live as long as the executable; a call returns once they have run (as on one device).
+        self._host_callbacks = program.host_callbacks
         self.out_avals = list(closed.out_avals)
         physical = [physical_aval(a) for a in self.out_avals]
-        chosen = _jaxlib.output_hlo_shardings(self.loaded)
         # An output laid out as an argument is named by that argument's very NamedSharding, which lets the next
         # call recognise it by identity (pmap's loops: the parameters out are the parameters in).
         arguments = {s: s for s in layouts}
-        self._out_shardings = [given if given is not None else arguments.get(named, named)
-                               for given, named in ((given, named_from_hlo(hlo, mesh, aval.ndim))
-                                                    for given, hlo, aval in zip(out_shardings, chosen, physical))]
+        # XLA leaves the result of a host callback called outside shard_map on the one device that ran it (a
+        # maximal layout): it becomes an array there (JAX's is laid out as GSPMDSharding({maximal device=0}))
+        self._on_one_device = [given is None and hlo.is_maximal() and not hlo.is_replicated()
+                               for given, hlo in zip(out_shardings, chosen)]
+        self._out_shardings = [given if given is not None else None if one else arguments.get(named, named)
+                               for given, one, named in ((given, one, None if one else
+                                                          named_from_hlo(hlo, mesh, aval.ndim))
+                                                         for given, one, hlo, aval in zip(
+                                                             out_shardings, self._on_one_device, chosen, physical))]
         # the values inspect_array_sharding looks at are extra results after the function's own
         inspected = [eqn.invars[0].aval for eqn in _inspections(closed.jaxpr)]
         for inspect, hlo, aval in zip(program.inspections, chosen[len(physical):], inspected):
@@ -206,19 +212,21 @@ class SpmdExecutable:
         self.keep = self._keep
         # Whether jaxlib's C++ dispatch can run it (fast_jit): arrays already laid out as the program reads them in,
         # plain arrays out, one result per output.
-        self.cpp_dispatchable = not self._extended_out and not any(donated) and not program.inspections
+        self.cpp_dispatchable = (not self._extended_out and not any(donated) and not program.inspections
+                                 and not program.host_callbacks and not any(self._on_one_device))
 
     def __call__(self, args: Sequence[Any]) -> list[Any]:
         kept = [_physical(a) for a, k in zip(args, self._keep) if k]
         buffers = [self._buffer(x, aval, layout) for x, aval, layout in zip(kept, self._in_avals, self._layouts)]
         try:
-            outs = _jaxlib.execute(self.loaded, buffers, self._handlers)
+            outs = _jaxlib.execute(self.loaded, buffers, self._handlers, bool(self._host_callbacks))
         except _jaxlib.XlaRuntimeError:
             for x in kept:
                 if type(x) is XlaArray:
                     x._check_alive()
             raise
-        arrays = [laid_out(b, s) for b, s in zip(outs, self._out_shardings)]
+        arrays = [laid_out(b, s) if s is not None else _on_first_device(b)
+                  for b, s in zip(outs, self._out_shardings)]
         # (zip drops the results that only carried inspected layouts)
         if self._extended_out:
             return [wrap_physical(x, a) for x, a in zip(arrays, self.out_avals)]
@@ -238,6 +246,12 @@ class SpmdExecutable:
 
     def as_text(self) -> str:
         return _jaxlib.hlo_text(self.loaded)
+
+
+def _on_first_device(buffer: _jaxlib.DeviceBuffer) -> XlaArray:
+    """A result XLA left on the first device only (a maximal layout), as an uncommitted array there, which later
+    programs over the mesh take as they take any uncommitted value."""
+    return _jaxlib.rewrap(_jaxlib.shard_buffers(buffer)[0], buffer.aval, False)
 
 
 def _inspections(jaxpr: core.Jaxpr) -> list[core.JaxprEqn]:

@@ -45,7 +45,7 @@ def emit_host_callback(ctx: LoweringContext, host_function: Callable[..., Sequen
         operands, result_avals = [token, *operands], [abstract_token, *result_avals]
     index = ctx.module.add_host_callback(function)
     device = "gpu" if default_backend() in ("cuda", "rocm", "gpu") else "cpu"
-    outs = ctx.op("stablehlo.custom_call", operands, result_avals, {
+    attributes = {
         "api_version": "1 : i32",
         "backend_config": '""',
         "call_target_name": f'"xla_ffi_python_{device}_callback"',
@@ -53,10 +53,26 @@ def emit_host_callback(ctx: LoweringContext, host_function: Callable[..., Sequen
         "operand_layouts": "[" + ", ".join(default_layout(len(v.aval.shape)) for v in operands) + "]",
         "result_layouts": "[" + ", ".join(default_layout(len(a.shape)) for a in result_avals) + "]",
         "mhlo.backend_config": f"{{index = {index} : ui64}}",
-    })
+    }
+    if ctx.module.mesh is not None:
+        attributes["sdy.sharding"] = _callback_placement(ctx, result_avals)
+    outs = ctx.op("stablehlo.custom_call", operands, result_avals, attributes)
     if ordered:
         ctx.ordered_token, outs = outs[0], outs[1:]
     return outs
+
+
+def _callback_placement(ctx: LoweringContext, result_avals: Sequence[Any]) -> str:
+    """Where a host callback of a partitioned program runs, as JAX places it: on every device, each with its own
+    block, inside a ``shard_map`` body (the empty mesh: nothing left to partition); elsewhere once, on the
+    program's first device (a maximal sharding), its operands gathered there and its results spread from there."""
+    if ctx.module.manual_regions:
+        symbol = ctx.module.named_mesh("empty_mesh", "<[]>")
+        dims = ["[" + ", ".join(["{}"] * len(a.shape)) + "]" for a in result_avals]
+    else:
+        symbol = ctx.module.named_mesh("maximal_mesh_0", "<[], device_ids=[0]>")
+        dims = ["[]"] * len(result_avals)
+    return "#sdy.sharding_per_value<[" + ", ".join(f"<@{symbol}, {d}>" for d in dims or ["[]"]) + "]>"
 
 
 def _host_results(results: Sequence[np.ndarray]) -> tuple:

@@ -4,7 +4,7 @@ results (see lowering/callbacks.py), ordered through the block's token when the 
 from __future__ import annotations
 
 from jaxle_core.callbacks import call_host
-from jaxle_core.debugging import debug_callback_p, debug_print_p, host_runners
+from jaxle_core.debugging import debug_callback_p, debug_print_p, host_runners, ordered_debug_effect
 from jaxle_xla.lowering.callbacks import as_array, emit_host_callback
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
@@ -15,6 +15,9 @@ def _debug_lowering(ctx: LoweringContext, *args: Value, **params) -> list[Value]
     run = host_runners[ctx.eqn.primitive]
     avals_in = ctx.avals_in
     ordered = params["effect"].ordered if "effect" in params else params["ordered"]
+    if ordered and ctx.module.mesh is not None:  # as JAX, which keeps ordered io_callbacks there
+        raise ValueError("The following ordered effects are not supported for more than 1 device: "
+                         f"[{ordered_debug_effect!r}]")
 
     def host_function(*values):
         arrays = [as_array(v, a) for v, a in zip(values, avals_in)]

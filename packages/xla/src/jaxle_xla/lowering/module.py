@@ -53,6 +53,7 @@ class ModuleBuilder:
         self.name = name
         self.mesh = mesh  # the Mesh a partitioned program runs over (None: one device)
         self._mesh_symbols: dict[Any, str] = {} if mesh is None else {mesh: "mesh"}
+        self._named_meshes: dict[str, str] = {}  # sdy.mesh declarations by their own names (see named_mesh)
         # the shard_map bodies being lowered, innermost last; a replicated program's axes come first
         self.manual_regions: list[Any] = [] if replica_region is None else [replica_region]
         self.num_replicas = 1 if replica_region is None else replica_region.mesh.size
@@ -145,6 +146,14 @@ class ModuleBuilder:
             symbol = self._mesh_symbols[mesh] = self.reserve_symbol("mesh")
         return symbol
 
+    def named_mesh(self, name: str, text: str) -> str:
+        """The symbol of an ``sdy.mesh`` of no axes, ``text`` (the empty mesh, or one device: ``<[],
+        device_ids=[0]>``), declared once under ``name``; returns ``name``."""
+        if name not in self._named_meshes:
+            self._taken.add(name)
+            self._named_meshes[name] = text
+        return name
+
     def reserve_symbol(self, name: str) -> str:
         """A function name based on ``name`` that no other function of the module has, reserved."""
         unique, i = name, 0
@@ -197,6 +206,7 @@ class ModuleBuilder:
         main = self._function_text(closed, "main", "public", [_attributes(e) for e in arg_entries[:n_in]],
                                    result_attributes=[_attributes(e) for e in results])
         meshes = [f"  sdy.mesh @{symbol} = {mesh_text(mesh)}" for mesh, symbol in self._mesh_symbols.items()]
+        meshes += [f"  sdy.mesh @{symbol} = {text}" for symbol, text in self._named_meshes.items()]
         body = "\n".join(meshes + [main] + self._functions)
         partitions = 1 if self.mesh is None else self.mesh.size
         polymorphic = "jax.uses_shape_polymorphism = true, " if _is_polymorphic(closed.in_avals) else ""

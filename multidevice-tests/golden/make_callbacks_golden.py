@@ -1,0 +1,252 @@
+"""Host callbacks in programs partitioned over 8 CPU devices: what they print, receive and return, run with the
+module named on the command line.
+
+``/work/jaxpeer/bin/python multidevice-tests/golden/make_callbacks_golden.py jax`` writes callbacks_golden.json (the
+examples' records in integration-tests/golden/seed_golden.py's format). Inside a ``shard_map`` or ``pmap`` body a
+callback runs once per device on that device's block; elsewhere in a partitioned program it runs once, on the whole
+value. The devices run their calls in no fixed order, so the examples record what was printed or received sorted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+import json
+import os
+import pathlib
+import sys
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).parent
+SEED_GOLDEN_DIR = HERE.parents[1] / "integration-tests" / "golden"
+if str(SEED_GOLDEN_DIR) not in sys.path:
+    sys.path.insert(0, str(SEED_GOLDEN_DIR))
+
+import seed_golden  # noqa: E402 - found through the path set just above
+
+GOLDEN_PATH = HERE / "callbacks_golden.json"
+VALUES = np.arange(8.0, dtype=np.float32)
+
+
+def _mesh(jax):
+    return jax.make_mesh((8,), ("i",), axis_types=(jax.sharding.AxisType.Auto,))
+
+
+def _sharded(jax, value, *spec):
+    sharding = jax.sharding.NamedSharding(_mesh(jax), jax.sharding.PartitionSpec(*spec))
+    return jax.device_put(value, sharding)
+
+
+def _printed(jax, run):
+    """``run()``'s result and the lines it printed, sorted."""
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        out = run()
+        jax.block_until_ready(out)
+        jax.effects_barrier()
+    return {"out": out, "printed": sorted(buffer.getvalue().splitlines())}
+
+
+def _shard_map(jax, body):
+    spec = jax.sharding.PartitionSpec("i")
+    return jax.jit(jax.shard_map(body, mesh=_mesh(jax), in_specs=spec, out_specs=spec))
+
+
+def debug_print_in_shard_map(jax):
+    def body(a):
+        jax.debug.print("block={a} index={i}", a=a, i=jax.lax.axis_index("i"))
+        return a * 2
+
+    return _printed(jax, lambda: _shard_map(jax, body)(VALUES))
+
+
+def debug_print_in_pmap(jax):
+    def body(a):
+        jax.debug.print("a={a} sum={s}", a=a, s=jax.lax.psum(a, "p"))
+        return a + 1
+
+    return _printed(jax, lambda: jax.pmap(body, "p")(VALUES.reshape(8, 1)))
+
+
+def _refusal(run):
+    """The type of the error ``run()`` raises and its message up to the first colon (JAX's goes on with an object's
+    address)."""
+    try:
+        run()
+    except ValueError as error:
+        return type(error).__name__, str(error).split(":")[0]
+    return None
+
+
+def ordered_debug_print_in_shard_map(jax):
+    def body(a):
+        jax.debug.print("first {a}", a=a, ordered=True)
+        return a
+
+    return _refusal(lambda: _shard_map(jax, body)(VALUES))
+
+
+def ordered_debug_print_in_sharded_jit(jax):
+    def f(a):
+        jax.debug.print("first {a}", a=a, ordered=True)
+        return a + 1
+
+    return _refusal(lambda: jax.jit(f)(_sharded(jax, VALUES, "i")))
+
+
+def ordered_io_callback_in_sharded_jit(jax):
+    seen = []
+
+    def record(v):
+        seen.append(np.asarray(v).tolist())
+        return np.asarray(v) * 2
+
+    def f(a):
+        return jax.experimental.io_callback(record, jax.ShapeDtypeStruct(a.shape, a.dtype), a, ordered=True)
+
+    out = jax.jit(f)(_sharded(jax, VALUES, "i")).block_until_ready()
+    return out, seen
+
+
+def debug_print_in_sharded_jit(jax):
+    def f(a):
+        jax.debug.print("whole={a}", a=a)
+        return a.sum()
+
+    return _printed(jax, lambda: jax.jit(f)(_sharded(jax, VALUES, "i")))
+
+
+def pure_callback_in_shard_map(jax):
+    def body(a):
+        b = jax.pure_callback(lambda v: np.sin(v) * v.size, jax.ShapeDtypeStruct(a.shape, a.dtype), a)
+        return a * 2 + b
+
+    return _shard_map(jax, body)(VALUES)
+
+
+def pure_callback_in_sharded_jit(jax):
+    def f(a):
+        b = jax.pure_callback(lambda v: np.cumsum(v), jax.ShapeDtypeStruct(a.shape, a.dtype), a)
+        return b * 2
+
+    out = jax.jit(f)(_sharded(jax, VALUES, "i"))
+    return out, str(out.sharding)
+
+
+def pure_callback_with_in_shardings(jax):
+    spec = jax.sharding.NamedSharding(_mesh(jax), jax.sharding.PartitionSpec("i"))
+
+    def f(a):
+        return jax.pure_callback(lambda v: v[::-1].copy(), jax.ShapeDtypeStruct(a.shape, a.dtype), a) + 1
+
+    out = jax.jit(f, in_shardings=spec, out_shardings=spec)(VALUES)
+    return out, str(out.sharding)
+
+
+def pure_callback_vmap_methods_in_sharded_jit(jax):
+    x = _sharded(jax, np.arange(16.0, dtype=np.float32).reshape(8, 2), "i")
+    results = {}
+    for method in ("sequential", "expand_dims", "broadcast_all"):
+        calls = []
+
+        def host(v, calls=calls):
+            calls.append(np.shape(v))
+            return (np.asarray(v) * 3).astype(np.float32)
+
+        def row(r, method=method, host=host):
+            return jax.pure_callback(host, jax.ShapeDtypeStruct(r.shape, r.dtype), r, vmap_method=method)
+
+        out = jax.jit(jax.vmap(row))(x).block_until_ready()
+        results[method] = (out, [list(shape) for shape in calls])
+    return results
+
+
+def io_callback_in_shard_map(jax):
+    seen = []
+
+    def record(v):
+        seen.append(float(np.asarray(v).sum()))
+        return np.asarray(v) + 100
+
+    def body(a):
+        return jax.experimental.io_callback(record, jax.ShapeDtypeStruct(a.shape, a.dtype), a, ordered=True)
+
+    out = _shard_map(jax, body)(VALUES).block_until_ready()
+    return out, sorted(seen)
+
+
+def io_callback_in_sharded_jit(jax):
+    seen = []
+
+    def record(v):
+        seen.append(np.asarray(v).tolist())
+        return np.asarray(v).sum(keepdims=True)
+
+    def f(a):
+        return jax.experimental.io_callback(record, jax.ShapeDtypeStruct((1,), a.dtype), a) * 2
+
+    out = jax.jit(f)(_sharded(jax, VALUES, "i")).block_until_ready()
+    return out, seen
+
+
+def debug_callback_in_pmap(jax):
+    seen = []
+
+    def body(a):
+        jax.debug.callback(lambda v: seen.append(float(v[0])), a)
+        return a * a
+
+    out = jax.pmap(body)(VALUES.reshape(8, 1))
+    jax.effects_barrier()
+    return out, sorted(seen)
+
+
+def callback_error_in_shard_map(jax):
+    def fail(v):
+        raise ValueError("the host refuses")
+
+    def body(a):
+        return jax.pure_callback(fail, jax.ShapeDtypeStruct(a.shape, a.dtype), a)
+
+    return _shard_map(jax, body)(VALUES).block_until_ready()  # the error may come with the result
+
+
+def wrong_result_shape_in_sharded_jit(jax):
+    def f(a):
+        return jax.pure_callback(lambda v: np.zeros(3, np.float32), jax.ShapeDtypeStruct(a.shape, a.dtype), a)
+
+    return jax.jit(f)(_sharded(jax, VALUES, "i")).block_until_ready()
+
+
+EXAMPLES = {
+    "debug_print_in_shard_map": debug_print_in_shard_map,
+    "debug_print_in_pmap": debug_print_in_pmap,
+    "ordered_debug_print_in_shard_map": ordered_debug_print_in_shard_map,
+    "ordered_debug_print_in_sharded_jit": ordered_debug_print_in_sharded_jit,
+    "ordered_io_callback_in_sharded_jit": ordered_io_callback_in_sharded_jit,
+    "debug_print_in_sharded_jit": debug_print_in_sharded_jit,
+    "pure_callback_in_shard_map": pure_callback_in_shard_map,
+    "pure_callback_in_sharded_jit": pure_callback_in_sharded_jit,
+    "pure_callback_with_in_shardings": pure_callback_with_in_shardings,
+    "pure_callback_vmap_methods_in_sharded_jit": pure_callback_vmap_methods_in_sharded_jit,
+    "io_callback_in_shard_map": io_callback_in_shard_map,
+    "io_callback_in_sharded_jit": io_callback_in_sharded_jit,
+    "debug_callback_in_pmap": debug_callback_in_pmap,
+    "callback_error_in_shard_map": callback_error_in_shard_map,
+    "wrong_result_shape_in_sharded_jit": wrong_result_shape_in_sharded_jit,
+}
+
+
+def load() -> dict:
+    return json.loads(GOLDEN_PATH.read_text())
+
+
+if __name__ == "__main__":
+    os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"
+    module = importlib.import_module(sys.argv[1])
+    importlib.import_module(f"{sys.argv[1]}.experimental")
+    records = {name: seed_golden.run_example(module, example) for name, example in EXAMPLES.items()}
+    GOLDEN_PATH.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
+    print(f"{len(records)} examples -> {GOLDEN_PATH}")
