@@ -50,3 +50,11 @@ def test_symbolic_dimensions_outside_export_have_no_value():
     b, = export.symbolic_shape("b")
     with pytest.raises(NotImplementedError, match="Evaluation rule for 'dim_as_value' is not implemented"):
         b + 1.0  # noqa: B018 - the operation itself raises
+
+
+def test_lowered_for_symbolic_shapes_does_not_compile():
+    spec = jax.ShapeDtypeStruct(export.symbolic_shape("b, 4"), np.float32)
+    lowered = jax.jit(lambda x: jnp.sin(x) * x.shape[0]).lower(spec)
+    assert "tensor<?x4xf32>" in lowered.as_text()
+    with pytest.raises(ValueError, match="Error refining shapes"):
+        lowered.compile()

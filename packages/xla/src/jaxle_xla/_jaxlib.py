@@ -566,8 +566,11 @@ def refine_shapes(module_text: str) -> str:
     shape refinement of modules calling functions exported with symbolic shapes)."""
     from jaxlib.mlir import ir
 
-    refined = _jax.mlir.refine_polymorphic_shapes(module_text.encode(), enable_shape_assertions=True,
-                                                  validate_static_shapes=True)
+    try:
+        refined = _jax.mlir.refine_polymorphic_shapes(module_text.encode(), enable_shape_assertions=True,
+                                                      validate_static_shapes=True)
+    except _jax.JaxRuntimeError as e:  # main itself takes dynamic shapes (a program lowered for symbolic ones)
+        raise ValueError("Error refining shapes. Define JAX_DUMP_IR_TO to dump the module.") from e
     with _mlir_context():
         return str(ir.Module.parse(refined))
 
