@@ -7,9 +7,9 @@ message of the first check that failed (per mapped index under vmap) or None; ``
 
 ``f`` runs under a ``CheckifyTrace``, an interpreter that applies each primitive as the enclosing transformation
 would and adds its checks (a ``check`` is the ``check`` primitive) as flags and message arguments; calls (``jit``)
-are interpreted inline. Inside control flow (``cond``, ``while_loop``, ``scan``) and ``checkpoint`` the bodies are
-checked too, and their checks carried out as extra outputs; checks inside other primitives carrying jaxprs
-(``shard_map``, custom derivatives) raise a ValueError.
+are interpreted inline. Inside control flow (``cond``, ``while_loop``, ``scan``), ``checkpoint`` and ``shard_map``
+the bodies are checked too, and their checks carried out as extra outputs; checks inside other primitives
+carrying jaxprs (custom derivatives) raise a ValueError.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ from jaxle_core.checkpoint import checkpoint_p, open_jaxpr
 from jaxle_core.core import ClosedJaxpr, Jaxpr, Literal, Primitive, Tracer
 from jaxle_core.jaxpr_util import sub_jaxprs
 from jaxle_core.jit import jit_p
+from jaxle_core.mesh import PartitionSpec
+from jaxle_core.shard_map import body_context, shard_map_p
 from jaxle_core.staging import trace_to_jaxpr
 from jaxle_xla.api import device_put
 
@@ -201,13 +203,16 @@ class Error:
         flags = [np.asarray(f.failed) for f in self._found]
         if not flags:
             return []
-        shape = flags[0].shape
+        # checks made once stand for every mapped index of those made per index (inside shard_map)
+        shape = np.broadcast_shapes(*(flag.shape for flag in flags))
         messages = []
         for index in np.ndindex(*shape):
-            first = next((f for f, flag in zip(self._found, flags) if flag[index]), None)
+            first = next(((f, flag.ndim) for f, flag in zip(self._found, flags)
+                          if np.broadcast_to(flag, shape)[index]), None)
             if first is None:
                 continue
-            text = first.describe([p[index] if index else p for p in first.payload])
+            first, mapped = first
+            text = first.describe([p[index] if mapped else p for p in first.payload])
             messages.append(f"at mapped index {index[0] if len(index) == 1 else index}: {text}" if shape else text)
         return messages
 
@@ -548,8 +553,31 @@ def _checked_checkpoint(found: list[_Found], errors: frozenset, invals: Sequence
     return outs[:n_outs]
 
 
+def _checked_shard_map(found: list[_Found], errors: frozenset, invals: Sequence[Any], params: dict) -> Any:
+    """Each shard's checks come out stacked, one row per shard (mesh order): an error per shard, reported at its
+    mapped index, as JAX reports it."""
+    with body_context(params["mesh"], params["check_vma"]):
+        body, slots = _checked_jaxpr(params["jaxpr"], errors)
+    if not slots:
+        return None
+    axes = tuple(name for name in params["mesh"].axis_names if name in params["newly_manual_axes"])
+    n_outs = len(params["jaxpr"].out_avals)
+
+    def stacked(*args: Any) -> list[Any]:
+        outs = core.eval_jaxpr(body.jaxpr, body.consts, *args)
+        return [*outs[:n_outs], *(lax.reshape(x, (1, *get_aval(x).shape)) for x in outs[n_outs:])]
+
+    with body_context(params["mesh"], params["check_vma"]):
+        new_body = trace_to_jaxpr(stacked, body.in_avals)
+    per_shard = PartitionSpec(axes[0] if len(axes) == 1 else axes)  # one row per shard, in mesh order
+    out_specs = tuple(params["out_specs"]) + (per_shard,) * (len(new_body.out_avals) - n_outs)
+    outs = shard_map_p.bind(*invals, **dict(params, jaxpr=new_body, out_specs=out_specs))
+    found += _found_from(outs[n_outs:], slots)
+    return outs[:n_outs]
+
+
 _CONTROL_FLOW = {lax.cond_p: _checked_cond, lax.scan_p: _checked_scan, lax.while_p: _checked_while,
-                 checkpoint_p: _checked_checkpoint}
+                 checkpoint_p: _checked_checkpoint, shard_map_p: _checked_shard_map}
 
 
 class CheckifyTrace(core.Trace):
