@@ -57,12 +57,25 @@ def test_loop_reports_each_checks_first_failure_in_program_order(x_check_first):
     assert first_failure([2.0, 3.0, 0.0]) == (x_message if x_check_first else carry_message.format(2.0))
 
 
-def test_checks_inside_other_primitives_with_jaxprs_are_refused():
+def _custom_sin_times():
     @jaxle.custom_jvp
     def f(x):
-        checkify.check(x < 1, "small")
-        return x
+        checkify.check(x < 1, "small {}", x)
+        return jaxle.numpy.sin(x) * x
 
-    f.defjvp(lambda primals, tangents: (f(primals[0]), tangents[0]))
+    f.defjvp(lambda primals, tangents: (f(primals[0]), 5.0 * tangents[0]))
+    return f
+
+
+def test_checks_inside_custom_derivative_functions():
+    f = _custom_sin_times()
+    error, out = checkify.checkify(f)(jaxle.numpy.float32(3.0))
+    assert error.get() == "small 3.0 (`check` failed)" and float(out) == pytest.approx(np.sin(3.0) * 3.0)
+    error, slope = checkify.checkify(jaxle.grad(f))(jaxle.numpy.float32(3.0))
+    assert error.get() == "small 3.0 (`check` failed)" and float(slope) == 5.0  # the custom rule's derivative
+
+
+def test_checks_inside_custom_derivatives_under_an_enclosing_grad_are_refused():
+    f = _custom_sin_times()
     with pytest.raises(ValueError, match="checkify: jaxle does not support checks inside custom_jvp_call"):
-        checkify.checkify(f)(jaxle.numpy.float32(3.0))
+        jaxle.grad(lambda x: checkify.checkify(f)(x)[1])(jaxle.numpy.float32(3.0))

@@ -7,9 +7,10 @@ message of the first check that failed (per mapped index under vmap) or None; ``
 
 ``f`` runs under a ``CheckifyTrace``, an interpreter that applies each primitive as the enclosing transformation
 would and adds its checks (a ``check`` is the ``check`` primitive) as flags and message arguments; calls (``jit``)
-are interpreted inline. Inside control flow (``cond``, ``while_loop``, ``scan``), ``checkpoint`` and ``shard_map``
-the bodies are checked too, and their checks carried out as extra outputs; checks inside other primitives
-carrying jaxprs (custom derivatives) raise a ValueError.
+are interpreted inline, as are functions with custom derivatives when no differentiation encloses ``checkify``.
+Inside control flow (``cond``, ``while_loop``, ``scan``), ``checkpoint`` and ``shard_map`` the bodies are checked
+too, and their checks carried out as extra outputs; checks inside other primitives carrying jaxprs (and inside
+custom-derivative functions under a differentiation that encloses ``checkify``) raise a ValueError.
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ import numpy as np
 
 import jaxle_tree as tree
 from jaxle_core import core, lax
-from jaxle_core.ad.jvp import jvp_rules
+from jaxle_core.ad.jvp import JVPTrace, jvp_rules
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.batching.rule_helpers import batch_size
 from jaxle_core.batching.trace import at_dim, batching_rules, move_dim
 from jaxle_core.checkpoint import checkpoint_p, open_jaxpr
 from jaxle_core.core import ClosedJaxpr, Jaxpr, Literal, Primitive, Tracer
+from jaxle_core.custom_derivatives import custom_jvp_call_p, custom_vjp_call_p
 from jaxle_core.jaxpr_util import sub_jaxprs
 from jaxle_core.jit import jit_p
 from jaxle_core.mesh import PartitionSpec
@@ -357,11 +359,11 @@ def _checked_outputs(found: list[_Found], errors: frozenset, primitive: Primitiv
         body: ClosedJaxpr = params["jaxpr"]
         return _eval_checked(body.jaxpr, body.consts, invals, errors, found)
     control_flow = _CONTROL_FLOW.get(primitive)
-    if control_flow is not None:
-        outs = control_flow(found, errors, invals, params)
-        if outs is not None:
-            return outs
-    elif any(map(_contains_checks, sub_jaxprs(params))):
+    outs = None if control_flow is None else control_flow(found, errors, invals, params)
+    if outs is not None:
+        return outs
+    if (control_flow is None or primitive in (custom_jvp_call_p, custom_vjp_call_p)) and \
+            any(map(_contains_checks, sub_jaxprs(params))):
         raise ValueError(f"checkify: jaxle does not support checks inside {primitive.name}; check before or after "
                          "it.")
     if DivisionByZeroError in errors:
@@ -576,7 +578,26 @@ def _checked_shard_map(found: list[_Found], errors: frozenset, invals: Sequence[
     return outs[:n_outs]
 
 
-_CONTROL_FLOW = {lax.cond_p: _checked_cond, lax.scan_p: _checked_scan, lax.while_p: _checked_while,
+def _under_differentiation() -> bool:
+    trace = core.current_trace()
+    while trace is not None:
+        if isinstance(trace, JVPTrace):
+            return True
+        trace = trace.parent
+    return False
+
+
+def _checked_custom_call(found: list[_Found], errors: frozenset, invals: Sequence[Any], params: dict) -> Any:
+    """A function with custom derivatives whose body checks, outside any differentiation: its primal function is
+    what runs, so it is checked inline. Under differentiation its rules must stay: checks inside are refused."""
+    call: ClosedJaxpr = params["call_jaxpr"]
+    if not _contains_checks(call.jaxpr) or _under_differentiation():
+        return None
+    return _eval_checked(call.jaxpr, call.consts, invals, errors, found)
+
+
+_CONTROL_FLOW = {custom_jvp_call_p: _checked_custom_call, custom_vjp_call_p: _checked_custom_call,
+                 lax.cond_p: _checked_cond, lax.scan_p: _checked_scan, lax.while_p: _checked_while,
                  checkpoint_p: _checked_checkpoint, shard_map_p: _checked_shard_map}
 
 
