@@ -105,6 +105,11 @@ try:
 except ValueError as err:
     assert "incompatible devices" in str(err)
 copy = jaxle_xla.device_put(on_one, may_alias=False)
+mapped = jc.pmap(lambda a: lax.psum(a, "i") * a, "i")
+laid_out = mapped(np.arange(2, dtype=np.float32))
+for _ in range(3):  # cached calls of a program partitioned over both devices: jaxlib's C++ dispatch
+    laid_out = mapped(laid_out)
+laid_out.block_until_ready()
 jaxle_xla.device_put({"p": [1.0, np.int8(2)], "q": None}, devices[1])
 with config.enable_x64(True):
     for dtype in [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
@@ -138,6 +143,9 @@ except RuntimeError as err:
     assert str(err) == "Array has been deleted with shape=float32[3]."
 on_one.delete()
 assert copy.tolist() == [0.0, 1.0, 2.0]
+assert laid_out.tolist() == [0.0, 1.0]
+negated = jc.pmap(lambda a: jc.pure_callback(np.negative, jc.ShapeDtypeStruct(a.shape, a.dtype), a))(laid_out)
+assert negated.tolist() == [0.0, -1.0]
 tree = jaxle_xla.device_get(jaxle_xla.device_put({"p": [1.0, np.int8(2)], "q": None}, devices[1]))
 assert tree["p"][1].dtype == np.int8 and tree["q"] is None
 with config.enable_x64(True):

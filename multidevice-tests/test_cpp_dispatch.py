@@ -90,3 +90,19 @@ def test_jit_on_one_of_several_devices():
         assert f(np.ones(3, np.float32), 1.0).devices() == {devices[5]}
     with pytest.raises(ValueError, match="Received incompatible devices for jitted computation"):
         f(on_3, jax.device_put(np.ones(3, np.float32), devices[4]))
+
+
+def test_jit_with_shardings_runs_in_cpp(python_runs):
+    mesh = jax.make_mesh((4, 2), ("a", "b"))
+    rows, columns = NamedSharding(mesh, P("a")), NamedSharding(mesh, P(None, "b"))
+    f = jax.jit(lambda a: a * 2, in_shardings=rows, out_shardings=columns)
+    value = np.arange(32, dtype=np.float32).reshape(8, 4)
+    first = f(value)  # a NumPy argument: core's path puts it (C++ hands over only laid-out arrays)
+    x = jax.device_put(value, rows)
+    for _ in range(3):
+        out = f(x)
+    assert python_runs[0] == 2
+    assert out.sharding == first.sharding == columns
+    np.testing.assert_array_equal(np.asarray(out), value * 2)
+    with pytest.raises(ValueError, match="Sharding passed to jit does not match the sharding on the respective arg"):
+        f(out)

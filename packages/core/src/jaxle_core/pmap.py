@@ -32,7 +32,6 @@ __all__ = ["pmap"]
 
 PMAP_AXIS_NAME = "_internal_pmap_axis_name"
 _ARRANGEMENTS_KEPT = 64
-_PYTHON_SCALARS = (bool, int, float, complex)
 
 
 class _Plan:
@@ -92,14 +91,11 @@ def _placement(available: tuple, size: int, name: Any, flat_axes: tuple, devices
 
 
 def _shapes(flat: Sequence[Any]) -> tuple | None:
-    """The shapes of arrays ``flat``; None when a leaf is a Python scalar (weakly typed) or has no shape."""
-    shapes = []
-    for x in flat:
-        shape = None if type(x) in _PYTHON_SCALARS else getattr(x, "shape", None)
-        if shape is None:
-            return None
-        shapes.append(shape)
-    return tuple(shapes)
+    """The shapes of arrays ``flat``; None when a leaf has no shape (a Python scalar, which is weakly typed)."""
+    try:
+        return tuple([x.shape for x in flat])
+    except AttributeError:
+        return None
 
 
 def _mapped_spec(axis: int | None, name: Any) -> PartitionSpec:
