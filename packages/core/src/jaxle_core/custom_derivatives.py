@@ -565,6 +565,8 @@ class custom_vjp(_CustomFunction):  # noqa: N801  (JAX's name)
         """``fwd(*args) -> (out, residuals)``; ``bwd(*nondiff_args, residuals, out_cotangent) -> input cotangents``.
         With ``optimize_remat``, differentiation stages ``fwd`` as one ``remat_opt`` equation, which a
         rematerializing transformation can replace by the primal function where the residuals are not needed."""
+        if optimize_remat and symbolic_zeros:
+            raise NotImplementedError("remat optimization for custom_vjp does not support symbolic zeros")
         self.fwd, self.bwd, self.symbolic_zeros = fwd, bwd, symbolic_zeros
         self.optimize_remat = optimize_remat
 

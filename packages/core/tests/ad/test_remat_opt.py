@@ -113,3 +113,15 @@ def test_static_residuals_are_refused():
     f.defvjp(lambda x: (f(x), (lax.cos(x), "static")), lambda res, g: (res[0] * g,), optimize_remat=True)
     with pytest.raises(TypeError, match="Argument 'static' of type <class 'str'> is not a valid JAX type"):
         jax.grad(f)(0.5)
+
+
+def test_symbolic_zeros_are_refused():
+    f = custom_vjp(lambda x: x)
+    with pytest.raises(NotImplementedError, match="remat optimization for custom_vjp does not support symbolic zeros"):
+        f.defvjp(lambda x: (x, None), lambda res, g: (g,), symbolic_zeros=True, optimize_remat=True)
+
+
+def test_second_derivative_through_the_rule(functions):
+    # JAX 0.10.2 fails here ("Linearization failed to produce known values"); jaxle differentiates the bwd rule
+    f, _ = functions
+    np.testing.assert_allclose(jax.grad(jax.grad(lambda a: f(a, 2.0)))(0.5), -np.sin(0.5) * 2.0, rtol=1e-12)
