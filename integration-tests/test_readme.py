@@ -40,7 +40,7 @@ def test_two_setup_commands_and_the_first_installs_every_package_locally():
     setup = text[text.index("## Set up"):text.index("## Quickstart")]
     assert len(re.findall(r"^```bash$", setup, re.M)) == 2
     demo, tests = readme.marked_block("demo-command").strip(), readme.marked_block("test-command").strip()
-    assert tests == "python3 -m pip install nox uv && python3 -m nox -s lint tests core_only"
+    assert tests == "python3 -m pip install nox uv && python3 -m nox -s lint tests core_only clients"
     install, run = demo.split(" && ")
     assert run == "python3 -m jaxle.demo"
     folders = {path.parent.name for path in (ROOT / "packages").glob("*/pyproject.toml")}
