@@ -15,6 +15,7 @@ import ml_dtypes
 import numpy as np
 
 from jaxle_core import config as _config
+from jaxle_core.shape_poly import DimExpr
 
 DType = np.dtype
 
@@ -61,7 +62,7 @@ _TO_32BIT = {int64: int32, uint64: uint32, float64: float32, complex128: complex
 # Python scalar types and the (pre-canonicalisation) dtype of their values.
 PYTHON_SCALAR_DTYPES: dict[type, np.dtype] = {bool: bool_, int: int64, float: float64, complex: complex128}
 # Python scalars of these types are weakly typed; bool is not.
-WEAK_SCALAR_TYPES = (int, float, complex)
+WEAK_SCALAR_TYPES = (int, float, complex, DimExpr)  # a symbolic dimension is a weakly typed int
 
 
 class TypePromotionError(ValueError):
@@ -264,7 +265,9 @@ def dtype(x: Any, canonicalize: bool = True, *, requested_in: str = "dtype") -> 
         _check_value_dtype(x, dt)
         return _canonicalize_requested(dt, requested_in) if canonicalize else dt
     dt = getattr(x, "dtype", None)
-    if not isinstance(dt, np.dtype):
+    if isinstance(x, DimExpr):  # a symbolic dimension: an int
+        dt = np.dtype(int64)
+    elif not isinstance(dt, np.dtype):
         try:
             dt = np.result_type(x)
         except TypeError as err:

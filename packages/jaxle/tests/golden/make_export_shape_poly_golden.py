@@ -45,6 +45,10 @@ CASES = {
     "slices": (lambda jax, jnp, x: (x[1:3], x[:x.shape[0] // 2], x[::2], x[-2:], x[::-1], x[:, 1:3]), "b, 4",
                [(1, 4), (2, 4), (5, 4)]),
     "indices": (lambda jax, jnp, x: (x[0], x[-1], x[0, 1], x[..., 1]), "b, 4", [(1, 4), (3, 4)]),
+    "loops_and_creation": (lambda jax, jnp, x: (
+        jax.lax.fori_loop(0, x.shape[0], lambda i, c: c + x[i], jnp.zeros(4)), jnp.eye(x.shape[0]),
+        jnp.einsum("ij,kj->ik", x, x), jnp.pad(x, ((0, 0), (1, 1)), mode="edge"), jnp.prod(jnp.array(x.shape)),
+        x.at[0].set(1.0), jnp.sort(x, axis=0)), "b, 4", [(1, 4), (3, 4)]),
     "constraint": (lambda jax, jnp, x: jnp.sum(x, axis=0), "a, b", [(5, 3), (4, 3)], ("a >= b + 2",)),
     "equality_constraint": (lambda jax, jnp, x: x * x.shape[0], "a, b", [(4, 3)], ("a == b + 1",)),
 }

@@ -16,6 +16,7 @@ from jaxle_core.backend import current_backend
 from jaxle_core.core import Tracer
 from jaxle_core.lax.identity import copy_p
 from jaxle_core.lax.structural import convert_keeping_weak_type
+from jaxle_core.shape_poly import DimExpr, dimension_as_value
 from jaxle_numpy.scalar_types import ndim
 from jaxle_numpy.util import check_arraylike, requested_dtype
 
@@ -65,7 +66,7 @@ def _dtype_operand(x: Any) -> Any:
     through NumPy."""
     if x is None:
         raise ValueError("None is not a valid value for jnp.array")
-    if type(x) in _PYTHON_SCALARS or isinstance(x, (Array, Tracer)):
+    if type(x) in _PYTHON_SCALARS or isinstance(x, (Array, Tracer, DimExpr)):
         return x
     return _host_array(x)
 
@@ -77,7 +78,7 @@ def _list_dtype(leaves: list) -> np.dtype:
     # One operand per kind of leaf is enough for the promotion (long lists of numbers are common).
     operands: dict[Any, Any] = {}
     for leaf in leaves:
-        if type(leaf) in _PYTHON_SCALARS:
+        if type(leaf) in _PYTHON_SCALARS or type(leaf) is DimExpr:  # a symbolic dimension: a weakly typed int
             operands.setdefault(type(leaf), leaf)
         else:
             operand = _dtype_operand(leaf)
@@ -126,9 +127,11 @@ def _staged_nested(obj: Any, dtype: np.dtype) -> Any:
     """Nested lists holding arrays or tracers, stacked with lax as JAX stages it: each element gets a leading axis
     and the elements are concatenated; parts holding neither are made on the host as one constant."""
     if isinstance(obj, (list, tuple)):
-        if not any(isinstance(leaf, (Array, Tracer)) for leaf in _leaves(obj)):
+        if not any(isinstance(leaf, (Array, Tracer, DimExpr)) for leaf in _leaves(obj)):
             return _constant(np.array(_host_nested(obj, dtype), dtype))
         return lax.concatenate([_expand_leading(_staged_nested(item, dtype)) for item in obj], 0)
+    if isinstance(obj, DimExpr):
+        obj = dimension_as_value(obj)
     if isinstance(obj, (Array, Tracer)):
         return convert_keeping_weak_type(obj, dtype, False)
     return _host_leaf_as(obj, dtype)
@@ -148,6 +151,8 @@ def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str) -> Any:
     dtype = requested_dtype(dtype, fun_name)
     if hasattr(obj, "__jax_array__"):
         obj = obj.__jax_array__()
+    if isinstance(obj, DimExpr):  # a symbolic dimension (``jnp.array(x.shape[0])``): its value when run
+        obj = dimension_as_value(obj)
     if isinstance(obj, (Array, Tracer)):
         out = copy_p.bind(obj) if copy else obj
         if dtype is not None:
@@ -156,7 +161,7 @@ def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str) -> Any:
         leaves = _leaves(obj)
         promoted = dtype is None
         dtype = _list_dtype(leaves) if promoted else dtype
-        if any(isinstance(leaf, (Array, Tracer)) for leaf in leaves):
+        if any(isinstance(leaf, (Array, Tracer, DimExpr)) for leaf in leaves):
             out = _staged_nested(obj, dtype)
         elif promoted:
             # Every leaf converts to the dtype they promote to as NumPy converts it (big Python ints overflow

@@ -46,7 +46,8 @@ def _plan(subscripts: Any, operands: tuple, optimize: Any) -> tuple[list, list]:
     for i in array_positions:
         if hasattr(arguments[i], "dtype") or isinstance(arguments[i], (bool, int, float, complex)):
             aval = get_aval(arguments[i])
-            stand_ins[i] = _ShapeOnly(aval.shape, aval.dtype)
+            # opt_einsum plans with int sizes: a symbolic one stands in as 8
+            stand_ins[i] = _ShapeOnly(tuple(d if type(d) is int else 8 for d in aval.shape), aval.dtype)
     positions = {id(stand_in): arguments[i] for i, stand_in in stand_ins.items()}
     planned, contractions = opt_einsum.contract_path(*(stand_ins.get(i, x) for i, x in enumerate(arguments)),
                                                      einsum_call=True, use_blas=True, optimize=path_type)

@@ -25,6 +25,7 @@ from jaxle_core.core import EvalTrace, Tracer, concrete_value, current_trace
 from jaxle_core.errors import ConcretizationTypeError
 from jaxle_core.jit import jit
 from jaxle_core.lax import structural as lax_structural
+from jaxle_core.shape_poly import is_symbolic_dim
 from jaxle_core.staging import StagingTrace
 
 __all__ = ["is_arraylike", "check_arraylike", "promote_dtypes", "promote_shapes", "promote_args",
@@ -342,4 +343,4 @@ def concrete_index(x: Any, context: str) -> int:
     naming ``context`` (e.g. "'num' argument of jnp.linspace")."""
     if isinstance(x, Tracer):
         x = concrete_or_error(x, context)
-    return operator.index(x)
+    return x if is_symbolic_dim(x) else operator.index(x)

@@ -35,6 +35,7 @@ from jaxle_core.lax.structural import (
     select_n,
     squeeze,
 )
+from jaxle_core.shape_poly import DimExpr, dimension_as_value
 from jaxle_core.staging import trace_to_jaxpr
 
 __all__ = ["GatherDimensionNumbers", "GatherScatterMode", "ScatterDimensionNumbers", "dynamic_index_in_dim",
@@ -89,13 +90,18 @@ def slice(operand, start_indices: Sequence[int], limit_indices: Sequence[int],  
                         strides=None if strides is None else check_integer_elements("slice", "strides", strides))
 
 
+def _dimension_index(x: Any) -> Any:
+    """An integer bound (``operator.index``), or a symbolic dimension as it is."""
+    return x if isinstance(x, DimExpr) else operator.index(x)
+
+
 def slice_in_dim(operand, start_index: int | None, limit_index: int | None, stride: int = 1, axis: int = 0):
     """A slice along one ``axis``; negative and None bounds count as in Python."""
     shape = get_aval(operand).shape
     starts, limits, strides = [0] * len(shape), list(shape), [1] * len(shape)
     size = shape[axis]
-    start = 0 if start_index is None else operator.index(start_index)
-    limit = size if limit_index is None else operator.index(limit_index)
+    start = 0 if start_index is None else _dimension_index(start_index)
+    limit = size if limit_index is None else _dimension_index(limit_index)
     starts[axis] = start + size if start < 0 else start
     limits[axis] = limit + size if limit < 0 else limit
     strides[axis] = operator.index(stride)
@@ -166,7 +172,12 @@ def _normalized_start_indices(name: str, shape: tuple[int, ...], start_indices,
     result = []
     symbolic = not all(type(d) is int for d in shape)  # then every start is wrapped when the program runs, as JAX's
     for index, size, negative_ok in zip(indices, shape, allow):
-        if isinstance(index, _STATIC_INTS) and symbolic and negative_ok:
+        if type(index) is int and symbolic and negative_ok and index >= 0:
+            # as JAX: the size is staged as a value (which nothing reads) and the start kept
+            if type(size) is not int:
+                dimension_as_value(size)
+            result.append(np.asarray(index, dtype))
+        elif isinstance(index, _STATIC_INTS) and symbolic and negative_ok:
             result.append(_wrap_negative(np.asarray(index, dtype), size, dtype))
         elif isinstance(index, _STATIC_INTS):
             value = int(index) + size if negative_ok and int(index) < 0 else int(index)
@@ -201,7 +212,7 @@ def _dynamic_slice_aval(x, *indices, slice_sizes):
                         f"{slice_sizes} for operand shape {x.shape}.")
     if any(s < 0 for s in slice_sizes):
         raise TypeError(f"slice slice_sizes must be greater than or equal to zero, got slice_sizes of {slice_sizes}.")
-    if any(s > d for s, d in zip(slice_sizes, x.shape)):
+    if any(not d >= s for s, d in zip(slice_sizes, x.shape)):  # asked as JAX asks, for symbolic sizes' errors
         raise TypeError(f"slice slice_sizes must be less than or equal to operand shape, got slice_sizes "
                         f"{slice_sizes} for operand shape {x.shape}.")
     return ShapedArray(slice_sizes, x.dtype, x.weak_type)

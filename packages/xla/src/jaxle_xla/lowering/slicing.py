@@ -31,6 +31,11 @@ _BOOL = np.dtype(np.bool_)
 
 @register_lowering(slice_p)
 def _slice(ctx: LoweringContext, x: Value, *, start_indices, limit_indices, strides) -> Value:
+    strides = strides or (1,) * x.aval.ndim
+    if not (dimension_forms.is_static(start_indices) and dimension_forms.is_static(limit_indices)):
+        # symbolic bounds, computed when the program runs
+        bounds = [dimension_forms.shape_value(ctx, b) for b in (start_indices, limit_indices, strides)]
+        return ctx.op1("stablehlo.real_dynamic_slice", [x, *bounds], ctx.avals_out[0])
     return ctx.op1("stablehlo.slice", [x], ctx.avals_out[0], {
         "start_indices": i64_array(start_indices), "limit_indices": i64_array(limit_indices),
         "strides": i64_array(strides or (1,) * x.aval.ndim)})

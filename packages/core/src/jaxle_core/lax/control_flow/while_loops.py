@@ -22,6 +22,7 @@ from jaxle_core.core import ClosedJaxpr, Primitive
 from jaxle_core.lax.control_flow.common import TracedFunction, carry_name, check_carry, flatten_avals, trace_function
 from jaxle_core.lax.control_flow.scan import scan
 from jaxle_core.lax.structural import convert_keeping_weak_type
+from jaxle_core.shape_poly import is_symbolic_dim
 
 __all__ = ["fori_loop", "while_loop", "while_p"]
 
@@ -127,7 +128,7 @@ def _bind_forwarding(cond: TracedFunction, body: TracedFunction, init: list) -> 
 def _static_bound(x: Any) -> int | None:
     """The Python int behind a scalar loop bound, or None when it is only known at run time."""
     value = core.concrete_value(x)
-    if value is None or np.ndim(value):
+    if value is None or np.ndim(value) or is_symbolic_dim(value):  # a symbolic bound is known when run
         return None
     return int(np.asarray(value))
 
