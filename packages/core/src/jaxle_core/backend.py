@@ -47,6 +47,9 @@ class Backend(Protocol):
     def device_put(self, x: Any, device: Any = None, weak_type: bool = False) -> Array:
         """``x`` as an Array on ``device`` (the default device when None)."""
 
+    def lay_out_all(self, xs: Sequence[Any], shardings: Sequence[Any]) -> list[Array]:
+        """Each of ``xs`` laid out by the NamedSharding at its position (pmap's arguments, on every call)."""
+
     def devices(self) -> list[Any]:
         """The devices of this backend."""
 
@@ -119,6 +122,9 @@ class ReferenceBackend:
         if isinstance(x, (ReferenceArray, ExtendedArray)):
             return x
         return ReferenceArray(to_numpy(x), weak_type)
+
+    def lay_out_all(self, xs, shardings):
+        return [self.device_put(x, s) for x, s in zip(xs, shardings)]
 
     def devices(self):
         return [self._device]

@@ -202,8 +202,7 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
             if known is not None:
                 backend = known.backend
                 if backend is backend_module.current_backend():
-                    put = backend.device_put
-                    return known.call(known.plan, *[put(x, s, False) for x, s in zip(flat, known.shardings)])
+                    return known.call(known.plan, *backend.lay_out_all(flat, known.shardings))
         return general_call(args, kwargs)
 
     def general_call(args: tuple, kwargs: dict):

@@ -184,6 +184,11 @@ class XlaBackend:
             array._npy_value = host
         return array
 
+    def lay_out_all(self, xs: Sequence[Any], shardings: Sequence[NamedSharding]) -> list[Any]:
+        put = self._put_sharded
+        return [x if type(x) is XlaArray and x._named_sharding is s else put(x, s, False)
+                for x, s in zip(xs, shardings)]
+
     def _put_sharded(self, x: Any, sharding: NamedSharding, weak_type: bool) -> Any:
         if type(x) is XlaArray:
             named = x._named_sharding
