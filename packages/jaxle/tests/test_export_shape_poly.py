@@ -58,3 +58,10 @@ def test_lowered_for_symbolic_shapes_does_not_compile():
     assert "tensor<?x4xf32>" in lowered.as_text()
     with pytest.raises(ValueError, match="Error refining shapes"):
         lowered.compile()
+
+
+def test_a_dimension_variable_no_argument_carries_is_refused():
+    b, = export.symbolic_shape("b")
+    with pytest.raises(Exception, match="Encountered dimension variable 'b' that is not appearing in the shapes") as e:
+        jax.jit(lambda: jnp.zeros((b, 2)))()
+    assert type(e.value).__name__ == "UnexpectedDimVar"

@@ -19,13 +19,17 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["DimExpr", "InconclusiveDimensionOperation", "SymbolicScope", "dimension_as_value", "evaluate",
-           "is_constant_dim", "is_symbolic_dim", "linear_in_one_variable", "max_dim", "min_dim", "non_negative_dim",
-           "solve_dimension_variables", "symbolic_args_specs", "symbolic_shape", "variable_name"]
+__all__ = ["DimExpr", "InconclusiveDimensionOperation", "SymbolicScope", "UnexpectedDimVar", "dimension_as_value",
+           "evaluate", "is_constant_dim", "is_symbolic_dim", "linear_in_one_variable", "max_dim", "min_dim",
+           "non_negative_dim", "solve_dimension_variables", "symbolic_args_specs", "symbolic_shape", "variable_name"]
 
 
 class InconclusiveDimensionOperation(Exception):
     """A comparison or operation on symbolic dimensions whose result differs for different values of them."""
+
+
+class UnexpectedDimVar(Exception):
+    """A program computes with a dimension variable that none of its arguments' shapes carries."""
 
 
 _INCONCLUSIVE_HELP = (

@@ -79,8 +79,8 @@ def dimension_value(ctx: LoweringContext, d: Any) -> Value:
     try:
         return shape_poly.evaluate(d, ctx.dimension_values, _EmittingOps(ctx))
     except KeyError as e:
-        raise NotImplementedError(f"jaxle: the dimension variable '{e.args[0]}' of '{d}' cannot be read from the "
-                                  "shapes of this function's arguments") from None
+        raise shape_poly.UnexpectedDimVar(f"Encountered dimension variable '{e.args[0]}' that is not appearing in the "
+                                          "shapes of the function arguments.") from None
 
 
 def index_value(ctx: LoweringContext, d: Any) -> Value:
