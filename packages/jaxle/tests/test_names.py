@@ -87,10 +87,6 @@ LATER: dict[str, dict[str, str]] = {
     "experimental.sparse.linalg": {
         "lobpcg_standard": "the LOBPCG eigensolver",
     },
-    "sharding": {
-        **dict.fromkeys(["ManualAxisType", "auto_axes", "explicit_axes"],
-                        "sharding in types (Explicit mesh axes carried by array types) is not modelled"),
-    },
 }
 
 

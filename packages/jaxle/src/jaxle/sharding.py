@@ -1,5 +1,7 @@
 """``jax.sharding``: meshes of devices, partition specs, and the shardings that lay arrays out over them."""
 
+from jaxle_core.avals import ManualAxisType
+from jaxle_core.axis_type_scopes import auto_axes, explicit_axes
 from jaxle_core.mesh import (
     AbstractDevice,
     AbstractMesh,
@@ -14,6 +16,6 @@ from jaxle_core.mesh import (
 from jaxle_core.sharding import NamedSharding, Sharding
 from jaxle_xla.sharding import SingleDeviceSharding, make_single_device_sharding, reshard
 
-__all__ = ["AbstractDevice", "AbstractMesh", "AxisType", "Mesh", "NamedSharding", "PartitionSpec", "Sharding",
-           "SingleDeviceSharding", "get_abstract_mesh", "get_mesh", "make_single_device_sharding", "reshard",
-           "set_mesh", "use_abstract_mesh"]
+__all__ = ["AbstractDevice", "AbstractMesh", "AxisType", "ManualAxisType", "Mesh", "NamedSharding", "PartitionSpec",
+           "Sharding", "SingleDeviceSharding", "auto_axes", "explicit_axes", "get_abstract_mesh", "get_mesh",
+           "make_single_device_sharding", "reshard", "set_mesh", "use_abstract_mesh"]

@@ -21,7 +21,7 @@ from jaxle_core.avals import get_aval
 from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, wrap_physical
 from jaxle_core.inspect_sharding import inspect_sharding_p
 from jaxle_core.jit import jit_p
-from jaxle_core.lax.placement import sharding_constraint_p
+from jaxle_core.lax.placement import leaves_layout_open, reshard_p, sharding_constraint_p
 from jaxle_core.mesh import AbstractMesh, Mesh, PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib, sharded_array
@@ -57,7 +57,9 @@ def _meshes_of_params(params: dict) -> Any:
 
 def _meshes_of(jaxpr: core.Jaxpr) -> Any:
     for eqn in jaxpr.eqns:
-        if eqn.primitive is sharding_constraint_p or eqn.primitive is jit_p or any(
+        if eqn.primitive is reshard_p and leaves_layout_open(eqn.params["dst_sharding"]):
+            continue
+        if eqn.primitive in (sharding_constraint_p, reshard_p, jit_p) or any(
                 isinstance(v, (core.Jaxpr, core.ClosedJaxpr, tuple)) for v in eqn.params.values()):
             yield from _meshes_of_params(eqn.params)
 

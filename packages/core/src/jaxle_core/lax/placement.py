@@ -15,13 +15,13 @@ from typing import Any
 import jaxle_tree as tree
 from jaxle_core.avals import get_aval
 from jaxle_core.core import Primitive, Tracer
-from jaxle_core.mesh import AxisType, PartitionSpec, get_abstract_mesh, get_mesh, resource_mesh
+from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_mesh, get_mesh, resource_mesh
 from jaxle_core.pretty import pp_eqn_generic, pp_eqn_rules
 from jaxle_core.sharding import NamedSharding, Sharding, check_sharding_fits
 from jaxle_core.staging import staging_rewrites
 
-__all__ = ["ArrayCopySemantics", "device_put_p", "reshard", "reshard_p", "sharding_constraint_p", "stage", "stage_p",
-           "with_sharding_constraint"]
+__all__ = ["ArrayCopySemantics", "device_put_p", "leaves_layout_open", "reshard", "reshard_p", "sharding_constraint_p",
+           "stage", "stage_p", "with_sharding_constraint"]
 
 stage_p = Primitive("stage")
 stage_p.def_abstract_eval(lambda aval: aval)
@@ -130,6 +130,12 @@ reshard_p = Primitive("reshard")
 reshard_p.def_abstract_eval(lambda aval, **params: aval)
 reshard_p.def_impl(lambda x, **params: x)
 pp_eqn_rules[reshard_p] = lambda eqn, context: pp_eqn_generic(eqn, context, names=[])  # JAX prints no params
+
+
+def leaves_layout_open(dst_sharding: NamedSharding) -> bool:
+    """Whether a reshard to ``dst_sharding`` constrains nothing: a layout naming no axis of the abstract mesh (as
+    ``auto_axes`` gives its arguments and ``explicit_axes`` its results), left to the partitioner."""
+    return isinstance(dst_sharding.mesh, AbstractMesh) and not any(dst_sharding.spec)
 
 
 def _reshard_target(sharding: Any) -> NamedSharding:

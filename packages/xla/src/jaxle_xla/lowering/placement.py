@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jaxle_core.lax.placement import device_put_p, reshard_p, sharding_constraint_p, stage_p
+from jaxle_core.lax.placement import device_put_p, leaves_layout_open, reshard_p, sharding_constraint_p, stage_p
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
@@ -35,6 +35,8 @@ def constrain(ctx: LoweringContext, x: Value, sharding: Any, unconstrained_dims:
 
 @register_lowering(reshard_p)
 def _reshard(ctx: LoweringContext, x: Value, *, dst_sharding) -> Value:
+    if leaves_layout_open(dst_sharding):
+        return x
     return constrain(ctx, x, dst_sharding)
 
 

@@ -1,0 +1,93 @@
+"""Write axis_types_golden.json: what ``jax.sharding.auto_axes`` and ``explicit_axes`` compute on eight CPU devices
+(results' layouts and values, errors), recorded from the module named on the command line.
+
+    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
+        multidevice-tests/golden/make_axis_types_golden.py jax
+"""
+
+import importlib
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).parent
+X = np.arange(32.0, dtype=np.float32).reshape(4, 8)
+
+
+def _mesh(jax, axis_type: str):
+    kind = getattr(jax.sharding.AxisType, axis_type)
+    return jax.make_mesh((2, 4), ("x", "y"), axis_types=(kind, kind))
+
+
+def _p(jax, *spec):
+    return jax.sharding.PartitionSpec(*spec)
+
+
+def _result(array) -> str:
+    return f"{array.sharding} {array.dtype} {np.asarray(array).tolist()}"
+
+
+def _error(thunk) -> str:
+    try:
+        thunk()
+    except Exception as error:  # the type and message are what is compared
+        return f"{type(error).__name__}: {error}"
+    return "no error"
+
+
+def _under(jax, axis_type: str, run):
+    mesh = _mesh(jax, axis_type)
+    with jax.sharding.set_mesh(mesh):
+        return run(mesh)
+
+
+def _put(jax, mesh, *spec):
+    return jax.device_put(X, jax.sharding.NamedSharding(mesh, _p(jax, *spec)))
+
+
+def _equations(jax, f, *args) -> str:
+    """The primitives of ``f``'s jaxpr (its types differ: jaxle's carry no Explicit sharding)."""
+    return str([eqn.primitive.name for eqn in jax.make_jaxpr(f)(*args).eqns])
+
+
+CASES = {
+    "auto_axes_matmul": lambda jax: _under(jax, "Explicit", lambda m: _result(jax.sharding.auto_axes(
+        lambda b: b @ b.T, out_sharding=_p(jax, None, "x"))(_put(jax, m, "x", "y")))),
+    "auto_axes_named_sharding": lambda jax: _under(jax, "Explicit", lambda m: _result(jax.sharding.auto_axes(
+        lambda b: b * 2, out_sharding=jax.sharding.NamedSharding(m, _p(jax, None, "y")))(_put(jax, m, "x", "y")))),
+    "auto_axes_some_axes": lambda jax: _under(jax, "Explicit", lambda m: _result(jax.sharding.auto_axes(
+        lambda b: b * 2, axes="x", out_sharding=_p(jax, None, "y"))(_put(jax, m, "x", "y")))),
+    "auto_axes_host_value": lambda jax: _under(jax, "Explicit", lambda m: _result(jax.sharding.auto_axes(
+        lambda b: b + 1, out_sharding=_p(jax, None, "y"))(X))),
+    "auto_axes_in_jit": lambda jax: _under(jax, "Explicit", lambda m: _result(jax.jit(jax.sharding.auto_axes(
+        lambda b: jax.numpy.sin(b).sum(0), out_sharding=_p(jax, "y")))(_put(jax, m, "x", "y")))),
+    "auto_axes_without_mesh": lambda jax: _result(jax.sharding.auto_axes(lambda b: b * 2, out_sharding=_p(
+        jax, None, "y"))(_put(jax, _mesh(jax, "Explicit"), "x", "y"))),
+    "auto_axes_grad": lambda jax: _under(jax, "Explicit", lambda m: _result(jax.grad(lambda a: jax.sharding.auto_axes(
+        lambda b: (b * b).sum(), out_sharding=_p(jax))(a))(_put(jax, m, "x", "y")))),
+    "auto_axes_needs_out_sharding": lambda jax: _under(jax, "Explicit", lambda m: _error(
+        lambda: jax.sharding.auto_axes(lambda b: b)(X))),
+    "explicit_axes_host_value": lambda jax: _under(jax, "Auto", lambda m: _result(jax.sharding.explicit_axes(
+        lambda b: b * 2, in_sharding=_p(jax, "x", None))(X))),
+    "explicit_axes_in_jit": lambda jax: _under(jax, "Auto", lambda m: _result(jax.jit(jax.sharding.explicit_axes(
+        lambda b: b.sum(1), in_sharding=_p(jax, "y", None)))(X))),
+    "explicit_axes_needs_in_sharding": lambda jax: _under(jax, "Auto", lambda m: _error(
+        lambda: jax.sharding.explicit_axes(lambda b: b)(X))),
+    "auto_axes_equations": lambda jax: _under(jax, "Explicit", lambda m: _equations(jax, jax.sharding.auto_axes(
+        lambda b: b * 2, out_sharding=_p(jax, None, "y")), X)),
+    "explicit_axes_equations": lambda jax: _under(jax, "Auto", lambda m: _equations(jax, jax.sharding.explicit_axes(
+        lambda b: b.sum(0), in_sharding=_p(jax, "x")), X)),
+    "manual_axis_type": lambda jax: repr(jax.sharding.ManualAxisType(varying=frozenset({"x"}))),
+}
+
+
+def run(module) -> dict:
+    return {name: case(module) for name, case in CASES.items()}
+
+
+if __name__ == "__main__":
+    module = importlib.import_module(sys.argv[1])
+    assert module.device_count() == 8, "run with XLA_FLAGS=--xla_force_host_platform_device_count=8"
+    (HERE / "axis_types_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
