@@ -70,13 +70,12 @@ def debug_print_in_pmap(jax):
     return _printed(jax, lambda: jax.pmap(body, "p")(VALUES.reshape(8, 1)))
 
 
-def _refusal(run):
-    """The type of the error ``run()`` raises and its message up to the first colon (JAX's goes on with an object's
-    address)."""
+def _refusal(run, end=":"):
+    """The type of the error ``run()`` raises and its message up to ``end`` (JAX's goes on naming its own objects)."""
     try:
         run()
-    except ValueError as error:
-        return type(error).__name__, str(error).split(":")[0]
+    except (ValueError, NotImplementedError) as error:
+        return type(error).__name__, str(error).split(end)[0]
     return None
 
 
@@ -163,6 +162,31 @@ def pure_callback_vmap_methods_in_sharded_jit(jax):
     return results
 
 
+def pure_callback_on_a_chosen_device(jax):
+    seen = []
+
+    def host(v):
+        seen.append(np.asarray(v).tolist())
+        return np.asarray(v) * 2
+
+    device = jax.sharding.SingleDeviceSharding(jax.devices()[3])
+
+    def f(a):
+        return jax.pure_callback(host, jax.ShapeDtypeStruct(a.shape, a.dtype), a, sharding=device) + 1
+
+    out = jax.jit(f)(_sharded(jax, VALUES, "i")).block_until_ready()
+    return out, seen
+
+
+def pure_callback_on_a_mesh_refused(jax):
+    sharding = jax.sharding.NamedSharding(_mesh(jax), jax.sharding.PartitionSpec())
+
+    def f(a):
+        return jax.pure_callback(np.negative, jax.ShapeDtypeStruct(a.shape, a.dtype), a, sharding=sharding)
+
+    return _refusal(lambda: jax.jit(f)(_sharded(jax, VALUES, "i")), end=", but got")
+
+
 def io_callback_in_shard_map(jax):
     seen = []
 
@@ -231,6 +255,8 @@ EXAMPLES = {
     "pure_callback_in_sharded_jit": pure_callback_in_sharded_jit,
     "pure_callback_with_in_shardings": pure_callback_with_in_shardings,
     "pure_callback_vmap_methods_in_sharded_jit": pure_callback_vmap_methods_in_sharded_jit,
+    "pure_callback_on_a_chosen_device": pure_callback_on_a_chosen_device,
+    "pure_callback_on_a_mesh_refused": pure_callback_on_a_mesh_refused,
     "io_callback_in_shard_map": io_callback_in_shard_map,
     "io_callback_in_sharded_jit": io_callback_in_sharded_jit,
     "debug_callback_in_pmap": debug_callback_in_pmap,

@@ -27,10 +27,9 @@ from jaxle_xla.executable import (
     PinnedExecutable,
     Program,
     host_buffer,
-    one_device_of,
     placement,
 )
-from jaxle_xla.sharding import same_placement
+from jaxle_xla.sharding import one_device_of, same_placement
 from jaxle_xla.spmd import FollowShardings, SpmdFunction, concrete_mesh, has_sharded_argument, jaxpr_mesh, params_mesh
 
 _HOST_COPY_BYTES = 4096

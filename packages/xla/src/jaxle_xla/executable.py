@@ -15,10 +15,10 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, physicalize, wrap_physical
 from jaxle_core.lax.tokens import AbstractToken, Token, create_token_p
-from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib, clients, transfer_guard
 from jaxle_xla.array import XlaArray
 from jaxle_xla.lowering import lower_module
+from jaxle_xla.sharding import one_device_of
 
 # Constants with more elements than this are passed to the executable as arguments
 # rather than written into the program text.
@@ -329,14 +329,6 @@ class PerDeviceExecutable:
 
     def memory_analysis(self) -> Any:
         return self._any().memory_analysis()
-
-
-def one_device_of(sharding: Any) -> _jaxlib.Device | None:
-    """The device a sharding of a single device (a SingleDeviceSharding) names, else None."""
-    if sharding is None or isinstance(sharding, NamedSharding):
-        return None
-    devices = sharding._device_assignment
-    return devices[0] if len(devices) == 1 else None
 
 
 def _device_text(device: _jaxlib.Device) -> str:

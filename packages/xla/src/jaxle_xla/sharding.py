@@ -23,7 +23,7 @@ from jaxle_core.sharding import NamedSharding, Sharding
 from jaxle_xla import _jaxlib, clients
 
 __all__ = ["SingleDeviceSharding", "gspmd_sharding", "hlo_sharding_text", "make_mesh", "make_single_device_sharding",
-           "mesh_text", "named_from_hlo", "reshard", "same_placement", "sdy_sharding_text"]
+           "mesh_text", "named_from_hlo", "one_device_of", "reshard", "same_placement", "sdy_sharding_text"]
 
 SingleDeviceSharding = _jaxlib.DeviceSharding
 Sharding.register(SingleDeviceSharding)
@@ -50,6 +50,14 @@ def hlo_sharding_text(sharding: NamedSharding, ndim: int) -> str:
 
 
 @functools.lru_cache(maxsize=1024)
+def one_device_of(sharding: Any) -> _jaxlib.Device | None:
+    """The device a sharding of a single device (a SingleDeviceSharding) names, else None."""
+    if sharding is None or isinstance(sharding, NamedSharding):
+        return None
+    devices = sharding._device_assignment
+    return devices[0] if len(devices) == 1 else None
+
+
 def gspmd_sharding(sharding: NamedSharding, ndim: int) -> Any:
     """The jaxlib sharding of an array of rank ``ndim`` laid out by ``sharding``."""
     return _jaxlib.gspmd_sharding(sharding.mesh._flat_devices_tuple,

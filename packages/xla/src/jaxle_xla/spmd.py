@@ -195,6 +195,8 @@ class SpmdExecutable:
         # maximal layout): it becomes an array there (JAX's is laid out as GSPMDSharding({maximal device=0}))
         self._on_one_device = [given is None and hlo.is_maximal() and not hlo.is_replicated()
                                for given, hlo in zip(out_shardings, chosen)]
+        self._device_index = [hlo.tile_assignment_devices()[0] if one else None
+                              for one, hlo in zip(self._on_one_device, chosen)]
         self._out_shardings = [given if given is not None else None if one else arguments.get(named, named)
                                for given, one, named in ((given, one, None if one else
                                                           named_from_hlo(hlo, mesh, aval.ndim))
@@ -227,8 +229,8 @@ class SpmdExecutable:
                 if type(x) is XlaArray:
                     x._check_alive()
             raise
-        arrays = [laid_out(b, s) if s is not None else _on_first_device(b)
-                  for b, s in zip(outs, self._out_shardings)]
+        arrays = [laid_out(b, s) if s is not None else _on_its_device(b, i)
+                  for b, s, i in zip(outs, self._out_shardings, self._device_index)]
         # (zip drops the results that only carried inspected layouts)
         if self._extended_out:
             return [wrap_physical(x, a) for x, a in zip(arrays, self.out_avals)]
@@ -250,10 +252,10 @@ class SpmdExecutable:
         return _jaxlib.hlo_text(self.loaded)
 
 
-def _on_first_device(buffer: _jaxlib.DeviceBuffer) -> XlaArray:
-    """A result XLA left on the first device only (a maximal layout), as an uncommitted array there, which later
-    programs over the mesh take as they take any uncommitted value."""
-    return _jaxlib.rewrap(_jaxlib.shard_buffers(buffer)[0], buffer.aval, False)
+def _on_its_device(buffer: _jaxlib.DeviceBuffer, index: int) -> XlaArray:
+    """A result XLA left on one device only (a maximal layout: the mesh's ``index``-th device), as an uncommitted
+    array there, which later programs over the mesh take as they take any uncommitted value."""
+    return _jaxlib.rewrap(_jaxlib.shard_buffers(buffer)[index], buffer.aval, False)
 
 
 def _inspections(jaxpr: core.Jaxpr) -> list[core.JaxprEqn]:

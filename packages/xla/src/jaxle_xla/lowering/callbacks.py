@@ -22,6 +22,7 @@ from jaxle_core.lax.tokens import abstract_token
 from jaxle_xla.clients import default_backend
 from jaxle_xla.lowering.context import LoweringContext, Value, default_layout
 from jaxle_xla.lowering.module import register_lowering
+from jaxle_xla.sharding import one_device_of
 
 
 def as_array(value: np.ndarray, aval: ShapedArray) -> Any:
@@ -31,9 +32,10 @@ def as_array(value: np.ndarray, aval: ShapedArray) -> Any:
 
 def emit_host_callback(ctx: LoweringContext, host_function: Callable[..., Sequence[np.ndarray]],
                        operands: Sequence[Value], result_avals: Sequence[ShapedArray], *, has_side_effect: bool,
-                       ordered: bool) -> list[Value]:
+                       ordered: bool, device: Any = None) -> list[Value]:
     """Emit a custom call running ``host_function(*operand_arrays) -> result_arrays`` on the host; returns the
-    results. ``ordered`` chains it after the block's previous ordered call through a token."""
+    results. ``ordered`` chains it after the block's previous ordered call through a token; in a partitioned
+    program ``device`` (else the first) runs a call made outside ``shard_map``."""
     function = host_function
     operands, result_avals = list(operands), list(result_avals)
     if ordered:
@@ -44,33 +46,35 @@ def emit_host_callback(ctx: LoweringContext, host_function: Callable[..., Sequen
 
         operands, result_avals = [token, *operands], [abstract_token, *result_avals]
     index = ctx.module.add_host_callback(function)
-    device = "gpu" if default_backend() in ("cuda", "rocm", "gpu") else "cpu"
+    platform = "gpu" if default_backend() in ("cuda", "rocm", "gpu") else "cpu"
     attributes = {
         "api_version": "1 : i32",
         "backend_config": '""',
-        "call_target_name": f'"xla_ffi_python_{device}_callback"',
+        "call_target_name": f'"xla_ffi_python_{platform}_callback"',
         "has_side_effect": "true" if has_side_effect else "false",
         "operand_layouts": "[" + ", ".join(default_layout(len(v.aval.shape)) for v in operands) + "]",
         "result_layouts": "[" + ", ".join(default_layout(len(a.shape)) for a in result_avals) + "]",
         "mhlo.backend_config": f"{{index = {index} : ui64}}",
     }
     if ctx.module.mesh is not None:
-        attributes["sdy.sharding"] = _callback_placement(ctx, result_avals)
+        attributes["sdy.sharding"] = _callback_placement(ctx, result_avals, device)
     outs = ctx.op("stablehlo.custom_call", operands, result_avals, attributes)
     if ordered:
         ctx.ordered_token, outs = outs[0], outs[1:]
     return outs
 
 
-def _callback_placement(ctx: LoweringContext, result_avals: Sequence[Any]) -> str:
+def _callback_placement(ctx: LoweringContext, result_avals: Sequence[Any], device: Any) -> str:
     """Where a host callback of a partitioned program runs, as JAX places it: on every device, each with its own
-    block, inside a ``shard_map`` body (the empty mesh: nothing left to partition); elsewhere once, on the
-    program's first device (a maximal sharding), its operands gathered there and its results spread from there."""
+    block, inside a ``shard_map`` body (the empty mesh: nothing left to partition); elsewhere once, on ``device``
+    or the program's first device (a maximal sharding), its operands gathered there and its results spread from
+    there."""
     if ctx.module.manual_regions:
         symbol = ctx.module.named_mesh("empty_mesh", "<[]>")
         dims = ["[" + ", ".join(["{}"] * len(a.shape)) + "]" for a in result_avals]
     else:
-        symbol = ctx.module.named_mesh("maximal_mesh_0", "<[], device_ids=[0]>")
+        index = 0 if device is None else ctx.module.mesh._flat_devices_tuple.index(device)
+        symbol = ctx.module.named_mesh(f"maximal_mesh_{index}", f"<[], device_ids=[{index}]>")
         dims = ["[]"] * len(result_avals)
     return "#sdy.sharding_per_value<[" + ", ".join(f"<@{symbol}, {d}>" for d in dims or ["[]"]) + "]>"
 
@@ -81,15 +85,21 @@ def _host_results(results: Sequence[np.ndarray]) -> tuple:
 
 
 def _lower_callback(name: str, has_side_effect: bool):
-    def rule(ctx: LoweringContext, *args: Value, callback, result_avals, ordered: bool = False, **params):
+    def rule(ctx: LoweringContext, *args: Value, callback, result_avals, ordered: bool = False, sharding=None,
+             **params):
         avals_in = ctx.avals_in
+        device = None
+        if sharding is not None and ctx.module.mesh is not None:
+            device = one_device_of(sharding)
+            if device is None:
+                raise NotImplementedError(f"{name} only supports SingleDeviceSharding, but got {type(sharding)}")
 
         def host_function(*values: np.ndarray) -> tuple:
             arrays = [as_array(v, a) for v, a in zip(values, avals_in)]
             return _host_results(call_host(callback, arrays, result_avals, name))
 
         return emit_host_callback(ctx, host_function, args, result_avals, has_side_effect=has_side_effect,
-                                  ordered=ordered)
+                                  ordered=ordered, device=device)
 
     return rule
 
