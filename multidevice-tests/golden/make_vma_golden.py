@@ -97,6 +97,40 @@ def _typeof_in_body(jax) -> str:
     return seen[0]
 
 
+W = np.linspace(-1, 1, 4, dtype=np.float32)
+
+
+def _grads(jax, body, x=X, w=W) -> str:
+    """The gradients of a shard_map of ``body`` (a psum over 'i' of a value of the rows of ``x`` split over 'i' and
+    of ``w`` replicated) with respect to both."""
+    loss = lambda a, b: _sm(jax, lambda a, b: jax.lax.psum(body(jax, a, b), "i"), (_p(jax, "i"), _p(jax)),
+                            _p(jax))(a, b)
+    return _values(jax.grad(loss, argnums=(0, 1))(x, w))
+
+
+def _scan_body(jax, a, w):
+    start = jax.lax.pcast(jax.numpy.zeros(4), "i", to="varying")
+    c, ys = jax.lax.scan(lambda c, y: (c * w + y, c.sum()), start, a.reshape(1, 4).repeat(3, 0))
+    return (c ** 2).sum() + ys.sum()
+
+
+def _fori_body(jax, a, w):
+    start = jax.lax.pcast(jax.numpy.zeros(4), "i", to="varying")
+    return jax.lax.fori_loop(0, 3, lambda k, c: jax.numpy.sin(c) * w + a, start).sum()
+
+
+def _custom_jvp_sin(jax):
+    f = jax.custom_jvp(lambda a: jax.numpy.sin(a))
+    f.defjvp(lambda p, t: (f(p[0]), jax.numpy.cos(p[0]) * t[0]))
+    return f
+
+
+def _custom_vjp_product(jax):
+    g = jax.custom_vjp(lambda a, w: a * w)
+    g.defvjp(lambda a, w: (a * w, (a, w)), lambda r, ct: (ct * r[1], ct * r[0]))
+    return g
+
+
 CASES = {
     "add_invariant_to_varying": lambda jax: _jaxpr(jax, _sm(jax, lambda a, b: a + b, (_p(jax, "i"), _p(jax)),
                                                             _p(jax, "i")), X, X[:4]),
@@ -191,6 +225,24 @@ CASES = {
     "values_all_gather_invariant": lambda jax: _values(jax.grad(lambda a: (_sm(
         jax, lambda v: jax.lax.all_gather(v, "i", to="invarying") ** 2, _p(jax, "i"), _p(jax))(a)
         * jax.numpy.arange(8.0).reshape(2, 4)).sum())(X)),
+    "grads_through_scan": lambda jax: _grads(jax, _scan_body),
+    "grads_through_fori_loop": lambda jax: _grads(jax, _fori_body),
+    "grads_through_cond": lambda jax: _grads(jax, lambda jax, a, w: jax.lax.cond(
+        a.sum() > 1, lambda: (a * w).sum(), lambda: (a / w).sum())),
+    "grads_through_checkpoint": lambda jax: _grads(jax, lambda jax, a, w: jax.checkpoint(
+        lambda a, w: jax.numpy.sin(a * w).sum())(a, w)),
+    "grads_through_custom_jvp": lambda jax: _grads(jax, lambda jax, a, w: (_custom_jvp_sin(jax)(a) * w).sum()),
+    "custom_vjp_cotangent_varies_more": lambda jax: _error(lambda: _grads(
+        jax, lambda jax, a, w: _custom_vjp_product(jax)(a, w).sum())),
+    "grads_inside_body": lambda jax: _values(_sm(jax, lambda a, w: jax.grad(lambda w: jax.lax.psum((a * w).sum(), "i"))(
+        w), (_p(jax, "i"), _p(jax)), _p(jax))(X, W)),
+    "jvp": lambda jax: _values(jax.jvp(lambda a: _sm(jax, lambda a, w: jax.lax.psum(jax.numpy.sin(a) * w, "i"), (
+        _p(jax, "i"), _p(jax)), _p(jax))(a, W), (X,), (X,))),
+    "random_in_body": lambda jax: _values(_sm(jax, lambda a: a + jax.random.normal(jax.random.key(0), (4,)),
+                                              _p(jax, "i"), _p(jax, "i"))(X)),
+    "grads_of_collectives": lambda jax: _values(jax.grad(lambda a: _sm(jax, lambda a: jax.lax.psum(
+        (jax.lax.ppermute(a, "i", [(0, 1), (1, 0)]) * a).sum() + (jax.lax.all_gather(a, "i", tiled=True) ** 2).sum()
+        + (jax.lax.psum_scatter(a, "j", tiled=True) ** 3).sum(), ("i", "j")), _p(jax, "i"), _p(jax))(a))(X)),
     "values_psum_of_product": lambda jax: _values(jax.jit(_sm(
         jax, lambda a, b: jax.lax.psum(a * b, "i"), (_p(jax, "i"), _p(jax)), _p(jax)))(X, X[:4])),
     "values_eager": lambda jax: _values(_sm(jax, lambda a: (jax.lax.pmean(a, "i"), a + jax.lax.axis_index("j")),

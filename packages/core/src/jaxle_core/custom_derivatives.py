@@ -449,11 +449,14 @@ def _flatten_bwd_output(result: Any, in_tree: Any, in_avals: list[ShapedArray]) 
             cts.append(Zero(expected))
             continue
         got = get_aval(ct)
-        if got.shape != expected.shape:
+        # Inside a shard_map checking types, a cotangent varying over axes its input does not is refused too.
+        problem = ("shapes" if got.shape != expected.shape else
+                   "manual axis types" if got.vma - expected.vma else None)
+        if problem:
             raise ValueError("Custom VJP bwd rule must produce an output with the same type as the args tuple of "
                              f"the primal function, but at output{path} the bwd rule produced an output of type "
                              f"{_aval_text(got)} corresponding to an input of type {_aval_text(aval)}, so the "
-                             "shapes do not match")
+                             f"{problem} do not match")
         cts.append(ct)
     return cts
 
