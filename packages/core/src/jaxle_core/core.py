@@ -153,6 +153,11 @@ def current_trace() -> Trace:
     return _context.trace
 
 
+def scope_key() -> tuple:
+    """The named axes and name scopes in effect: with the flags, what a cached trace of a function depends on."""
+    return _context.axis_env, _context.name_stack
+
+
 def evaluates_eagerly(values: Sequence[Any]) -> bool:
     """Whether binding a primitive to ``values`` now evaluates it: no transformation is running and none of
     ``values`` belongs to one."""

@@ -587,6 +587,76 @@ def _(lax, jit):
 
 
 
+# ---------------------------------------------------------------- control flow traced once per function
+# A function traced again on the same types is the same jaxpr, printed once as ``let jaxpr = ... in``.
+
+_TABLE = np.arange(3, dtype=f32)
+
+
+def _sin_twice(lax):
+    return lambda x: lax.mul(lax.sin(x), 2.0)
+
+
+def _sin_times_table(lax):
+    return lambda x: lax.mul(lax.sin(x), _TABLE)
+
+
+@case("cond_same_function_both_branches", True, scalar())
+def _(lax, jit):
+    f = _sin_twice(lax)
+    return lambda p, x: lax.cond(p, f, f, x)
+
+
+@case("cond_same_functions_twice", True, scalar())
+def _(lax, jit):
+    f, g = _sin_twice(lax), lax.cos
+    return lambda p, x: lax.add(lax.cond(p, f, g, x), lax.cond(p, f, g, x))
+
+
+@case("cond_same_function_with_constants", True, ones(3))
+def _(lax, jit):
+    f = _sin_times_table(lax)
+    return lambda p, x: lax.cond(p, f, f, x)
+
+
+@case("cond_same_closure_over_tracer", scalar())
+def _(lax, jit):
+    def h(y):
+        k = lambda x: lax.mul(x, y)  # noqa: E731
+        return lax.cond(lax.gt(y, 0.0), k, k, y)
+
+    return h
+
+
+@case("switch_shared_branch_padded", np.int32(1), ones(3))
+def _(lax, jit):
+    g = lambda x: lax.mul(x, 2.0)  # noqa: E731
+    return lambda i, x: lax.switch(i, [g, g, _sin_times_table(lax)], x)
+
+
+@case("while_same_functions_twice", scalar())
+def _(lax, jit):
+    cond = lambda c: lax.lt(c, 3.0)  # noqa: E731
+    body = lambda c: lax.add(c, 1.0)  # noqa: E731
+    return lambda x: lax.add(lax.while_loop(cond, body, x), lax.while_loop(cond, body, x))
+
+
+@case("fori_same_body_twice", scalar(), scalar())
+def _(lax, jit):
+    body = lambda i, c: lax.add(c, lax.convert_element_type(i, np.float32))  # noqa: E731
+    return lambda x, n: (lax.add(lax.fori_loop(0, 3, body, x), lax.fori_loop(0, 3, body, x)),
+                         lax.fori_loop(0, lax.convert_element_type(n, np.int32), body, x),
+                         lax.fori_loop(0, lax.convert_element_type(n, np.int32), body, x))
+
+
+@case("scan_same_body_twice", ones(3))
+def _(lax, jit):
+    def body(c, x):
+        return lax.add(c, lax.sin(x)), c
+
+    return lambda xs: lax.add(lax.scan(body, np.float32(0), xs)[0], lax.scan(body, np.float32(0), xs)[0])
+
+
 # ---------------------------------------------------------------- dead-code elimination
 
 # ``(name, build, args, used_outputs, instantiate)``: the jaxpr of ``build(lax, jit)``

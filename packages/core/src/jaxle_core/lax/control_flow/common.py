@@ -4,18 +4,25 @@ constants are leading inputs, and checking that branch/loop types agree.
 Control-flow primitives carry closed jaxprs with no constants: every value a traced
 function closes over (a tracer of an outer trace, or an array constant) becomes a
 leading input of the jaxpr and a leading operand of the equation, as in JAX.
+
+As in JAX, tracing is cached per user function: the same function traced again on
+the same types in the same trace context gives the same jaxpr object (not traced
+again), which a printout shows once as ``let jaxpr = { ... } in``.
 """
 
 from __future__ import annotations
 
 import inspect
+import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import jaxle_tree as tree
-from jaxle_core import vma
+from jaxle_core import core, vma
 from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.caches import LruCache
+from jaxle_core.config import trace_context
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.staging import DebugInfo, trace_to_jaxpr
 
@@ -31,15 +38,51 @@ class TracedFunction:
     jaxpr: ClosedJaxpr
     consts: list[Any]
     out_tree: Any
+    # Jaxprs a primitive derives from this one (forwarding, joined constants), kept so that a cached trace gives
+    # the same derived jaxpr objects too.
+    derived: dict[Any, Any] = field(default_factory=dict)
 
     @property
     def out_avals(self) -> list[ShapedArray]:
         return self.jaxpr.out_avals
 
 
+# Per user function (held weakly, so an entry lives as long as its function), its traces by signature.
+_traces: weakref.WeakKeyDictionary[Callable, LruCache] = weakref.WeakKeyDictionary()
+_TRACES_PER_FUNCTION = 64
+
+
+def cached_trace(fun: Callable, key: tuple, trace: Callable[[], Any]) -> Any:
+    """``trace()``, cached for ``fun`` under ``key`` and the trace context (flags, named axes, name scopes);
+    a function that cannot be held weakly is traced every time."""
+    key = (key, trace_context(), core.scope_key())
+    try:
+        per_function = _traces.get(fun)
+        if per_function is None:
+            per_function = _traces[fun] = LruCache(_TRACES_PER_FUNCTION)
+    except TypeError:  # not hashable or not weakly referenceable
+        return trace()
+    found = per_function.lookup(key)
+    if found is None:
+        found = per_function[key] = trace()
+    return found
+
+
+def derived(traced: TracedFunction, key: Any, make: Callable[[], Any]) -> Any:
+    """``make()``, computed once per ``traced`` and ``key``."""
+    found = traced.derived.get(key)
+    if found is None:
+        found = traced.derived[key] = make()
+    return found
+
+
 def trace_function(fun: Callable, in_tree: Any, in_avals: Sequence[ShapedArray], traced_for: str,
-                   arg_names: Sequence[str] = ()) -> TracedFunction:
-    """Trace ``fun`` on arguments of tree ``in_tree`` with leaves of ``in_avals``; constants become inputs."""
+                   arg_names: Sequence[str] = (), cached: bool = True) -> TracedFunction:
+    """Trace ``fun`` on arguments of tree ``in_tree`` with leaves of ``in_avals``; constants become inputs.
+    Cached per ``fun`` (see the module's docstring) unless ``cached`` is false."""
+    if cached:
+        key = (in_tree, tuple(in_avals), traced_for, tuple(arg_names))
+        return cached_trace(fun, key, lambda: trace_function(fun, in_tree, in_avals, traced_for, arg_names, False))
     out_trees = []
 
     def flat_fun(*leaves):

@@ -23,10 +23,11 @@ import jaxle_tree as tree
 from jaxle_core import core, dtypes, vma
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.config import disable_jit
-from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer
+from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer, Var
 from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules
 from jaxle_core.lax.control_flow.common import (
     TracedFunction,
+    derived,
     flatten_avals,
     paragraphs,
     pcast_advice,
@@ -35,7 +36,6 @@ from jaxle_core.lax.control_flow.common import (
 )
 from jaxle_core.lax.elementwise import ne
 from jaxle_core.lax.structural import broadcast_in_dim, clamp, convert_element_type
-from jaxle_core.staging import trace_to_jaxpr
 
 __all__ = ["cond", "switch", "cond_p", "platform_dependent"]
 
@@ -109,17 +109,30 @@ def _join_consts(traced: Sequence[TracedFunction]) -> list[Any]:
 
 
 def _common_branch(t: TracedFunction, consts: Sequence[Any]) -> ClosedJaxpr:
-    """``t``'s jaxpr taking all joined ``consts`` first."""
-    positions = {id(c): i for i, c in enumerate(consts)}
-    own = [positions[id(c)] for c in t.consts]
-    n_consts = len(consts)
-    closed = t.jaxpr
+    """``t``'s jaxpr taking all joined ``consts`` first. As in JAX, a branch is its traced jaxpr itself when no
+    branch has constants, and branches of one function without constants of its own share one padded jaxpr."""
+    if not consts:
+        return t.jaxpr
+    if not t.consts:
+        return derived(t, ("cond", tuple(get_aval(c) for c in consts)), lambda: _with_joined_consts(t, consts))
+    return _with_joined_consts(t, consts)
 
-    def branch(*args):
-        return core.eval_jaxpr(closed.jaxpr, closed.consts, *[args[i] for i in own], *args[n_consts:])
 
-    in_avals = [get_aval(c) for c in consts] + closed.in_avals[len(own):]
-    return trace_to_jaxpr(branch, in_avals, closed.jaxpr.debug_info)
+def _with_joined_consts(t: TracedFunction, consts: Sequence[Any]) -> ClosedJaxpr:
+    """``t``'s jaxpr with a fresh input per joined constant in place of its own constant inputs."""
+    jaxpr = t.jaxpr.jaxpr
+    n_own = len(t.consts)
+    fresh = [Var(get_aval(c)) for c in consts]
+    position = {id(c): i for i, c in enumerate(consts)}
+    renamed = {v: fresh[position[id(c)]] for v, c in zip(jaxpr.invars[:n_own], t.consts)}
+
+    def rename(atoms: Sequence[Any]) -> list[Any]:
+        return [renamed.get(a, a) if isinstance(a, Var) else a for a in atoms]
+
+    eqns = [eqn.replace(invars=rename(eqn.invars)) if any(a in renamed for a in eqn.invars if isinstance(a, Var))
+            else eqn for eqn in jaxpr.eqns]
+    return ClosedJaxpr(jaxpr.replace(invars=fresh + jaxpr.invars[n_own:], eqns=eqns,
+                                     outvars=rename(jaxpr.outvars)), [])
 
 
 def _describe(fun: Callable) -> str:

@@ -20,7 +20,14 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.backend import current_backend
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Var
 from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules
-from jaxle_core.lax.control_flow.common import TracedFunction, carry_name, check_carry, trace_function
+from jaxle_core.lax.control_flow.common import (
+    TracedFunction,
+    cached_trace,
+    carry_name,
+    check_carry,
+    derived,
+    trace_function,
+)
 from jaxle_core.lax.slicing import slice as lax_slice
 from jaxle_core.lax.structural import concatenate, convert_keeping_weak_type, reshape
 
@@ -125,7 +132,14 @@ class _AvalText:
 
 def _trace_body(f: Callable, init_tree: Any, carry_avals: list[ShapedArray], xs_tree: Any,
                 x_avals: list[ShapedArray]) -> tuple[TracedFunction, Any, Any]:
-    """Trace ``f(carry, x)``: the body (outputs: carry leaves, then y leaves) and the carry and y trees."""
+    """Trace ``f(carry, x)``: the body (outputs: carry leaves, then y leaves) and the carry and y trees.
+    Cached per ``f``."""
+    key = ("scan", init_tree, tuple(carry_avals), xs_tree, tuple(x_avals))
+    return cached_trace(f, key, lambda: _trace_body_once(f, init_tree, carry_avals, xs_tree, x_avals))
+
+
+def _trace_body_once(f: Callable, init_tree: Any, carry_avals: list[ShapedArray], xs_tree: Any,
+                     x_avals: list[ShapedArray]) -> tuple[TracedFunction, Any, Any]:
     trees = []
 
     def body(carry, x):
@@ -143,7 +157,7 @@ def _trace_body(f: Callable, init_tree: Any, carry_avals: list[ShapedArray], xs_
         return carry_leaves + y_leaves
 
     in_tree = tree.tree_structure((tree.tree_unflatten(init_tree, carry_avals), tree.tree_unflatten(xs_tree, x_avals)))
-    traced = trace_function(body, in_tree, carry_avals + x_avals, "scan")
+    traced = trace_function(body, in_tree, carry_avals + x_avals, "scan", cached=False)
     return traced, trees[0][0], trees[0][1]
 
 
@@ -195,27 +209,33 @@ def _bind_forwarding(traced: TracedFunction, init: list, xs: list, length: int, 
                      unroll: int) -> tuple[list, list]:
     """Bind ``scan_p``, first turning carries the body passes through unchanged into consts and taking ys that
     are unchanged xs straight from the xs, as JAX does."""
-    jaxpr = traced.jaxpr.jaxpr
     consts = list(traced.consts)
     num_consts, num_carry = len(consts), len(init)
-    const_vars, carry_vars, x_vars = split_scan_args(jaxpr.invars, num_consts, num_carry)
-    carry_outs, y_outs = jaxpr.outvars[:num_carry], jaxpr.outvars[num_carry:]
-    invariant = [out is var for out, var in zip(carry_outs, carry_vars)]
-    forwarded_x = [next((i for i, v in enumerate(x_vars) if out is v), None) if isinstance(out, Var) else None
-                   for out in y_outs]
-    fwd_carry_vars = [v for v, inv in zip(carry_vars, invariant) if inv]
+    invariant, forwarded_x, forwarding_body = derived(traced, "scan", lambda: _forwarding_body(traced, num_carry))
     fwd_init = [x for x, inv in zip(init, invariant) if inv]
-    new_jaxpr = jaxpr.replace(
-        invars=fwd_carry_vars + const_vars + [v for v, inv in zip(carry_vars, invariant) if not inv] + x_vars,
-        outvars=[v for v, inv in zip(carry_outs, invariant) if not inv]
-        + [v for v, fwd in zip(y_outs, forwarded_x) if fwd is None])
     outs = scan_p.bind(*fwd_init, *consts, *[x for x, inv in zip(init, invariant) if not inv], *xs,
-                       **scan_params(ClosedJaxpr(new_jaxpr, []), length, len(fwd_init) + num_consts,
+                       **scan_params(forwarding_body, length, len(fwd_init) + num_consts,
                                      num_carry - len(fwd_init), reverse, unroll))
     outs = iter(outs)
     carry_out = [x if inv else next(outs) for x, inv in zip(init, invariant)]
     ys = [next(outs) if fwd is None else _as_array(xs[fwd]) for fwd in forwarded_x]
     return carry_out, ys
+
+
+def _forwarding_body(traced: TracedFunction, num_carry: int) -> tuple[list[bool], list[int | None], ClosedJaxpr]:
+    """Which carries the body passes through unchanged, which ys are xs (their index), and the body without them."""
+    jaxpr = traced.jaxpr.jaxpr
+    const_vars, carry_vars, x_vars = split_scan_args(jaxpr.invars, len(traced.consts), num_carry)
+    carry_outs, y_outs = jaxpr.outvars[:num_carry], jaxpr.outvars[num_carry:]
+    invariant = [out is var for out, var in zip(carry_outs, carry_vars)]
+    forwarded_x = [next((i for i, v in enumerate(x_vars) if out is v), None) if isinstance(out, Var) else None
+                   for out in y_outs]
+    new_jaxpr = jaxpr.replace(
+        invars=[v for v, inv in zip(carry_vars, invariant) if inv] + const_vars
+        + [v for v, inv in zip(carry_vars, invariant) if not inv] + x_vars,
+        outvars=[v for v, inv in zip(carry_outs, invariant) if not inv]
+        + [v for v, fwd in zip(y_outs, forwarded_x) if fwd is None])
+    return invariant, forwarded_x, ClosedJaxpr(new_jaxpr, [])
 
 
 def _as_array(x: Any) -> Any:

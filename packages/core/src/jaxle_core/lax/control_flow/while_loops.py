@@ -10,6 +10,7 @@ holds take the body's new carry.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -19,7 +20,14 @@ import jaxle_tree as tree
 from jaxle_core import core, dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import ClosedJaxpr, Primitive
-from jaxle_core.lax.control_flow.common import TracedFunction, carry_name, check_carry, flatten_avals, trace_function
+from jaxle_core.lax.control_flow.common import (
+    TracedFunction,
+    carry_name,
+    check_carry,
+    derived,
+    flatten_avals,
+    trace_function,
+)
 from jaxle_core.lax.control_flow.scan import scan
 from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_core.shape_poly import is_symbolic_dim
@@ -103,6 +111,16 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
 def _bind_forwarding(cond: TracedFunction, body: TracedFunction, init: list) -> list:
     """Bind ``while_p``, first turning carries the body passes through unchanged and the predicate does not
     read into leading body consts, as JAX does."""
+    n_cc, n_bc = len(cond.consts), len(body.consts)
+    fwd, new_cond, new_body = derived(body, ("while", cond), lambda: _forwarding_jaxprs(cond, body))
+    fwd_init = [x for x, f in zip(init, fwd) if f]
+    outs = iter(while_p.bind(*cond.consts, *fwd_init, *body.consts, *[x for x, f in zip(init, fwd) if not f],
+                             **while_params(new_cond, n_cc, new_body, len(fwd_init) + n_bc)))
+    return [x if f else next(outs) for x, f in zip(init, fwd)]
+
+
+def _forwarding_jaxprs(cond: TracedFunction, body: TracedFunction) -> tuple[list[bool], ClosedJaxpr, ClosedJaxpr]:
+    """Which carries pass through the body unread by the predicate, and the cond and body jaxprs without them."""
     cond_jaxpr, body_jaxpr = cond.jaxpr.jaxpr, body.jaxpr.jaxpr
     n_cc, n_bc = len(cond.consts), len(body.consts)
     cond_carry = cond_jaxpr.invars[n_cc:]
@@ -115,11 +133,7 @@ def _bind_forwarding(cond: TracedFunction, body: TracedFunction, init: list) -> 
         + [v for v, f in zip(body_carry, fwd) if not f],
         outvars=[v for v, f in zip(body_jaxpr.outvars, fwd) if not f])
     new_cond = cond_jaxpr.replace(invars=cond_jaxpr.invars[:n_cc] + [v for v, f in zip(cond_carry, fwd) if not f])
-    fwd_init = [x for x, f in zip(init, fwd) if f]
-    outs = iter(while_p.bind(*cond.consts, *fwd_init, *body.consts, *[x for x, f in zip(init, fwd) if not f],
-                             **while_params(ClosedJaxpr(new_cond, []), n_cc, ClosedJaxpr(new_body, []),
-                                            len(fwd_init) + n_bc)))
-    return [x if f else next(outs) for x, f in zip(init, fwd)]
+    return fwd, ClosedJaxpr(new_cond, []), ClosedJaxpr(new_body, [])
 
 
 # ---------------------------------------------------------------- fori_loop
@@ -158,22 +172,49 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any, *, unro
     dtype, weak_type = _counter_type(lower, upper)
     lo, hi = _static_bound(lower), _static_bound(upper)
     if lo is not None and hi is not None:
-        def step(loop_carry, _):  # named as JAX's, for carry errors
-            i, x = loop_carry
-            return (i + 1, body_fun(i, x)), None
-
         # As JAX's, static bounds of any type count with a Python int: a weakly typed int32 counter.
-        (_, result), _ = scan(step, (lo, init_val), None, length=max(hi - lo, 0),
-                              unroll=1 if unroll is None else unroll)
+        (_, result), _ = scan(_loop_body(body_fun, _scan_steps, _scan_step), (lo, init_val), None,
+                              length=max(hi - lo, 0), unroll=1 if unroll is None else unroll)
         return result
     if unroll is not None and unroll is not False and unroll != 1:
         raise ValueError("Can only use `unroll` in `fori_loop` if the loop bounds are statically known.")
-
-    def body(loop_carry):
-        i, upper_, x = loop_carry
-        return i + 1, upper_, body_fun(i, x)
-
     lower, upper = (x if get_aval(x).dtype == dtype and get_aval(x).weak_type == weak_type
                     else convert_keeping_weak_type(x, dtype, weak_type) for x in (lower, upper))
-    _, _, result = while_loop(lambda carry: carry[0] < carry[1], body, (lower, upper, init_val))
+    _, _, result = while_loop(_below_upper, _loop_body(body_fun, _while_bodies, _while_body),
+                              (lower, upper, init_val))
     return result
+
+
+# fori_loop's loop bodies, one per user body function: the same function makes the same body, whose trace is then
+# cached as any loop body's is. A body refers to its function weakly, so that the entry (a weak key) can go.
+_scan_steps: weakref.WeakKeyDictionary[Callable, Callable] = weakref.WeakKeyDictionary()
+_while_bodies: weakref.WeakKeyDictionary[Callable, Callable] = weakref.WeakKeyDictionary()
+
+
+def _loop_body(body_fun: Callable, made: weakref.WeakKeyDictionary,
+               make: Callable[[Callable[[], Callable]], Callable]) -> Callable:
+    try:
+        body = made.get(body_fun)
+        if body is None:
+            body = made[body_fun] = make(weakref.ref(body_fun))
+        return body
+    except TypeError:  # not hashable or not weakly referenceable
+        return make(lambda: body_fun)
+
+
+def _scan_step(body_fun: Callable[[], Callable]) -> Callable:
+    def step(loop_carry, _):  # named as JAX's, for carry errors
+        i, x = loop_carry
+        return (i + 1, body_fun()(i, x)), None
+    return step
+
+
+def _while_body(body_fun: Callable[[], Callable]) -> Callable:
+    def body(loop_carry):
+        i, upper, x = loop_carry
+        return i + 1, upper, body_fun()(i, x)
+    return body
+
+
+def _below_upper(carry: tuple) -> Any:
+    return carry[0] < carry[1]
