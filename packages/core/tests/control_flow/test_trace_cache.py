@@ -67,9 +67,12 @@ def test_the_cache_does_not_keep_functions_alive():
     def body(c, x):
         return c + x, c
 
+    def fori_body(i, c):
+        return c + 1
+
     lax.scan(body, f32(0), np.arange(3, dtype=f32))
-    lax.fori_loop(0, 3, lambda i, c: c + body(c, c)[0], f32(1))
-    alive = weakref.ref(body)
-    del body
+    lax.fori_loop(0, 3, fori_body, f32(1))
+    alive = [weakref.ref(body), weakref.ref(fori_body)]
+    del body, fori_body
     gc.collect()
-    assert alive() is None
+    assert [ref() for ref in alive] == [None, None]
