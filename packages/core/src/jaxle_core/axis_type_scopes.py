@@ -20,7 +20,7 @@ from jaxle_core.avals import get_aval
 from jaxle_core.core import Tracer
 from jaxle_core.jit import jit
 from jaxle_core.lax.placement import reshard_p
-from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_abstract_mesh, get_mesh, use_abstract_mesh
+from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_mesh, get_mesh, use_abstract_mesh
 from jaxle_core.sharding import NamedSharding
 
 __all__ = ["auto_axes", "explicit_axes"]
@@ -30,10 +30,6 @@ def _named_axes(axes: Any, mesh: AbstractMesh) -> tuple:
     if axes is None:
         return mesh.axis_names
     return tuple(axes) if isinstance(axes, (tuple, list)) else (axes,)
-
-
-def _over_mesh(sharding: Any, mesh: Mesh | AbstractMesh) -> NamedSharding:
-    return sharding if isinstance(sharding, NamedSharding) else NamedSharding(mesh, sharding)
 
 
 def _reshard_all(values: Any, shardings: Any, only_traced: bool = False) -> Any:
@@ -55,9 +51,37 @@ def _open_layout(mesh: AbstractMesh) -> Callable[[Any], NamedSharding]:
     return lambda leaf: NamedSharding(mesh, PartitionSpec(*[None] * get_aval(leaf).ndim))
 
 
-def _concrete_or(mesh: AbstractMesh) -> Mesh | AbstractMesh:
+def _targets(shardings: Any, mesh: AbstractMesh) -> Any:
+    """``shardings`` with each PartitionSpec read over the current mesh (the concrete one when set)."""
     concrete = get_mesh()
-    return mesh if concrete.empty else concrete
+    over = mesh if concrete.empty else concrete
+    return tree.tree_map(lambda s: s if isinstance(s, NamedSharding) else NamedSharding(over, s), shardings,
+                         is_leaf=lambda s: isinstance(s, PartitionSpec))
+
+
+def _scoped(f: Callable, axes: Any, kind: AxisType, place_inputs: Callable, place_outputs: Callable) -> Callable:
+    """``f`` run with the mesh axes ``axes`` of type ``kind``: its (args, kwargs) placed by
+    ``place_inputs(outer mesh, inner mesh, values)`` and its results by ``place_outputs(outer mesh, results)``."""
+
+    @functools.wraps(f)
+    def wrapped(*args, **kwargs):
+        mesh = get_abstract_mesh()
+        if mesh.empty:
+            return f(*args, **kwargs)
+        if core.evaluates_eagerly(tree.tree_leaves((args, kwargs))):
+            return jit(wrapped)(*args, **kwargs)
+        inner = mesh.update_axis_types({name: kind for name in _named_axes(axes, mesh)})
+        args, kwargs = place_inputs(mesh, inner, (args, kwargs))
+        with use_abstract_mesh(inner):
+            outs = f(*args, **kwargs)
+        return place_outputs(mesh, outs)
+
+    return wrapped
+
+
+def _required(value: Any, name: str) -> None:
+    if value is None:
+        raise TypeError(f"Missing required keyword argument: '{name}'")
 
 
 def auto_axes(f: Callable | None = None, /, *, axes: Any = None, out_sharding: Any = None) -> Callable:
@@ -65,23 +89,14 @@ def auto_axes(f: Callable | None = None, /, *, axes: Any = None, out_sharding: A
     ``out_sharding`` (NamedShardings, or PartitionSpecs over the current mesh; a pytree prefix of the results)."""
     if f is None:
         return lambda g: auto_axes(g, axes=axes, out_sharding=out_sharding)
+    scoped = _scoped(f, axes, AxisType.Auto,
+                     lambda mesh, inner, values: _reshard_all(values, _open_layout(inner), only_traced=True),
+                     lambda mesh, outs: _reshard_all(outs, _targets(out_sharding, mesh)))
 
     @functools.wraps(f)
     def wrapped(*args, **kwargs):
-        if out_sharding is None:
-            raise TypeError("Missing required keyword argument: 'out_sharding'")
-        mesh = get_abstract_mesh()
-        if mesh.empty:
-            return f(*args, **kwargs)
-        if core.evaluates_eagerly(tree.tree_leaves((args, kwargs))):
-            return jit(wrapped)(*args, **kwargs)
-        inner = mesh.update_axis_types({name: AxisType.Auto for name in _named_axes(axes, mesh)})
-        args, kwargs = _reshard_all((args, kwargs), _open_layout(inner), only_traced=True)
-        with use_abstract_mesh(inner):
-            outs = f(*args, **kwargs)
-        target = tree.tree_map(lambda s: _over_mesh(s, _concrete_or(mesh)), out_sharding,
-                               is_leaf=lambda s: isinstance(s, PartitionSpec))
-        return _reshard_all(outs, target)
+        _required(out_sharding, "out_sharding")
+        return scoped(*args, **kwargs)
 
     return wrapped
 
@@ -91,22 +106,13 @@ def explicit_axes(f: Callable | None = None, /, *, axes: Any = None, in_sharding
     ``in_sharding`` (NamedShardings, or PartitionSpecs over the current mesh; a pytree prefix of the arguments)."""
     if f is None:
         return lambda g: explicit_axes(g, axes=axes, in_sharding=in_sharding)
+    scoped = _scoped(f, axes, AxisType.Explicit,
+                     lambda mesh, inner, values: (_reshard_all(values[0], _targets(in_sharding, mesh)), values[1]),
+                     lambda mesh, outs: _reshard_all(outs, _open_layout(mesh), only_traced=True))
 
     @functools.wraps(f)
     def wrapped(*args, **kwargs):
-        if in_sharding is None:
-            raise TypeError("Missing required keyword argument: 'in_sharding'")
-        mesh = get_abstract_mesh()
-        if mesh.empty:
-            return f(*args, **kwargs)
-        if core.evaluates_eagerly(tree.tree_leaves((args, kwargs))):
-            return jit(wrapped)(*args, **kwargs)
-        inner = mesh.update_axis_types({name: AxisType.Explicit for name in _named_axes(axes, mesh)})
-        target = tree.tree_map(lambda s: _over_mesh(s, _concrete_or(mesh)), in_sharding,
-                               is_leaf=lambda s: isinstance(s, PartitionSpec))
-        args = _reshard_all(args, target)
-        with use_abstract_mesh(inner):
-            outs = f(*args, **kwargs)
-        return _reshard_all(outs, _open_layout(mesh), only_traced=True)
+        _required(in_sharding, "in_sharding")
+        return scoped(*args, **kwargs)
 
     return wrapped
