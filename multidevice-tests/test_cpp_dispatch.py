@@ -31,7 +31,7 @@ def test_cached_pmap_calls_run_in_cpp(python_runs):
     out = first
     for _ in range(3):
         out = double(out)
-    assert python_runs[0] == 1
+    assert python_runs[0] == 2  # the NumPy call, and the first with laid-out arrays (C++ keys by the arguments)
     np.testing.assert_array_equal(np.asarray(out), x * 16)
     assert out.sharding == first.sharding and out.sharding.spec == P("_internal_pmap_axis_name")
     assert [s.device.id for s in out.addressable_shards] == list(range(8))
@@ -106,3 +106,16 @@ def test_jit_with_shardings_runs_in_cpp(python_runs):
     np.testing.assert_array_equal(np.asarray(out), value * 2)
     with pytest.raises(ValueError, match="Sharding passed to jit does not match the sharding on the respective arg"):
         f(out)
+
+
+def test_pmap_of_pytrees_and_keywords_in_cpp(python_runs):
+    lay_out = jax.pmap(lambda a: a)
+    pair = (lay_out(np.ones((8, 2), np.float32)), lay_out(np.arange(8, dtype=np.int32)))
+    scale = lay_out(np.full(8, 3.0, np.float32))
+    f = jax.pmap(lambda t, *, scale: {"a": t[0] * scale, "b": t[1] + 1})
+    for _ in range(3):
+        out = f(pair, scale=scale)
+    assert python_runs[0] == 4  # each of the three lay_out calls, and f's first
+    np.testing.assert_array_equal(np.asarray(out["a"]), np.full((8, 2), 3.0))
+    assert out["b"].dtype == np.int32 and out["b"].tolist() == list(range(1, 9))
+    assert out["a"].sharding.spec == P("_internal_pmap_axis_name")

@@ -11,6 +11,7 @@ process's devices: each process passes (and gets back) the slices of its own dev
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -18,8 +19,9 @@ import numpy as np
 
 import jaxle_tree as tree
 from jaxle_core import backend as backend_module
-from jaxle_core import core
+from jaxle_core import core, execution_checks
 from jaxle_core.avals import get_aval
+from jaxle_core.config import disable_jit, trace_context
 from jaxle_core.core import Tracer
 from jaxle_core.jit import jit
 from jaxle_core.lax.structural import broadcast_in_dim, squeeze
@@ -28,7 +30,10 @@ from jaxle_core.shard_map import bind_shard_map, block_aval, check_context_mesh,
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.staging import DebugInfo
 
-__all__ = ["pmap"]
+__all__ = ["pmap", "set_fast_dispatch"]
+
+# the module (the package's ``jit`` attribute is the function): its fast_dispatch_errors are read at each call
+jit_module = importlib.import_module("jaxle_core.jit")
 
 PMAP_AXIS_NAME = "_internal_pmap_axis_name"
 _ARRANGEMENTS_KEPT = 64
@@ -96,6 +101,19 @@ def _shapes(flat: Sequence[Any]) -> tuple | None:
         return tuple([x.shape for x in flat])
     except AttributeError:
         return None
+
+
+fast_dispatch: Callable[[str, Callable], Callable | None] | None = None
+"""Set by a backend that runs cached pmap calls itself (jaxle_xla: through jaxlib's C++ dispatch): given the
+function's name and ``call_entry(args, kwargs) -> (result, the inner jit's cache entry or None, flat arguments)``,
+it returns a callable taking a call's arguments, which hands every call it cannot run to ``call_entry``, or None.
+Its errors are ``jit.fast_dispatch_errors``."""
+
+
+def set_fast_dispatch(dispatch: Callable[[str, Callable], Callable | None] | None) -> None:
+    """Install (or, with None, remove) a backend's dispatch of cached pmap calls: see ``fast_dispatch``."""
+    global fast_dispatch
+    fast_dispatch = dispatch
 
 
 def _mapped_spec(axis: int | None, name: Any) -> PartitionSpec:
@@ -192,9 +210,33 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
     arrangements: dict[tuple, tuple] = {}
     placed_calls: dict[tuple, _Placed] = {}  # by the flat arguments' tree structure and shapes
 
+    fast_by_context: dict[int, tuple] = {}  # id of a trace context -> (the context, the backend's dispatch)
+
+    def fast_call() -> Callable | None:
+        """The backend's own dispatch of this pmap's cached calls in the current trace context, or None."""
+        if fast_dispatch is None or execution_checks.armed or disable_jit.value:
+            return None
+        context = trace_context()
+        known = fast_by_context.get(id(context))
+        if known is None or known[0] is not context:
+            if len(fast_by_context) >= 8:  # contexts switched back and forth: forget the old objects
+                fast_by_context.clear()
+            name = getattr(fun, "__name__", type(fun).__name__)
+            known = fast_by_context[id(context)] = (context, fast_dispatch(name, call_entry))
+        return known[1]
+
+    def call_entry(args: tuple, kwargs: dict) -> tuple[Any, Any, list]:
+        return general_call(args, kwargs, with_entry=True)
+
     @functools.wraps(fun)
     def pmapped(*args, **kwargs):
         if not static_positions and type(core._context.trace) is core.EvalTrace:
+            fast = fast_call()
+            if fast is not None:
+                try:
+                    return fast(*args, **kwargs)
+                except jit_module.fast_dispatch_errors:  # the general path runs it again and reports the error
+                    pass
             # The common call: arguments of a structure and shapes seen before, no static ones, at the top level.
             flat, in_tree = tree.tree_flatten((args, kwargs))
             shapes = _shapes(flat)
@@ -205,7 +247,9 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
                     return known.call(known.plan, *backend.lay_out_all(flat, known.shardings))
         return general_call(args, kwargs)
 
-    def general_call(args: tuple, kwargs: dict):
+    def general_call(args: tuple, kwargs: dict, with_entry: bool = False):
+        """The call; ``with_entry``: with the inner jit's cache entry that ran it (None where it was staged or
+        its results were assembled per process) and the flat arguments as given."""
         static = tuple((i, args[i]) for i in sorted(p % len(args) for p in static_positions)) if args else ()
         static_positions_now = {p for p, _ in static}
         dynamic = tuple(a for i, a in enumerate(args) if i not in static_positions_now)
@@ -224,6 +268,7 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
             if len(arrangements) < _ARRANGEMENTS_KEPT:
                 arrangements[key] = known
         flat_axes, donated = known
+        given = flat
         sizes = [get_aval(x).shape[a] for x, a in zip(flat, flat_axes) if a is not None]
         if not sizes:
             raise ValueError("pmap requires at least one argument with a mapped axis.")
@@ -243,6 +288,11 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
                 placed_calls[(in_tree, shapes)] = _Placed(shardings, plan, call, backend)
             # Each device gets its slice directly, as the program's arguments are split.
             flat = [backend.device_put(x, sharding, get_aval(x).weak_type) for x, sharding in zip(flat, shardings)]
+        if with_entry:
+            out, entry = call.call_entry((plan, *flat), {})
+            if processes:
+                return tree.tree_map(backend.process_local_part, out), None, given
+            return out, entry, given
         out = call(plan, *flat)
         return tree.tree_map(backend.process_local_part, out) if processes else out
 

@@ -16,13 +16,14 @@ import jaxle_tree as tree
 from jaxle_core import config
 from jaxle_core.extended import physical_aval
 from jaxle_core.jit import JitWrapped, set_fast_dispatch
+from jaxle_core.pmap import set_fast_dispatch as set_pmap_fast_dispatch
 from jaxle_tree.accelerator import jaxlib_registry
 from jaxle_xla import _jaxlib, transfer_guard
 from jaxle_xla.array import XlaArray
 from jaxle_xla.executable import Executable
 from jaxle_xla.spmd import FollowShardings, SpmdExecutable, SpmdFunction
 
-__all__ = ["dispatcher"]
+__all__ = ["dispatcher", "pmap_dispatcher"]
 
 
 def _output_treedef(out_tree: Any, n_out: int) -> Any:
@@ -113,6 +114,32 @@ def dispatcher(wrapped: JitWrapped) -> Any:
                             0, _REGISTRY)
 
 
+def pmap_dispatcher(name: str, call_entry: Any) -> Any:
+    """jaxlib's C++ dispatch of a pmapped function's cached calls (``pmap.fast_dispatch``): a call whose arguments
+    are arrays laid out as its partitioned program reads them runs that program directly, its arguments flattened
+    and keyed (tree structure, types, layouts) in C++; any other goes to ``call_entry`` (pmap's Python path)."""
+    if transfer_guard.armed:
+        return None
+    structures: dict[tuple, Any] = {}  # (id of the inner jit's cache entry, compilation) -> (entry, out treedef)
+
+    def cache_miss(*args: Any, **kwargs: Any) -> tuple[Any, Any, bool]:
+        result, entry, flat = call_entry(args, kwargs)
+        if entry is None or transfer_guard.armed:
+            return result, None, False
+        outs = [result] if entry.single_output else entry.out_tree.flatten_up_to(result)
+        executable = _compilation_that_ran(entry.executable, outs)
+        if type(executable) is not SpmdExecutable or not executable.cpp_dispatchable:
+            return result, None, False
+        known = structures.get((id(entry), executable))
+        if known is None:
+            known = structures[(id(entry), executable)] = (entry, _output_treedef(entry.out_tree, len(outs)))
+        if known[1] is None:
+            return result, None, False
+        return result, _partitioned_fast_path_data(executable, known[1], flat), False
+
+    return _jaxlib.fast_jit(name, cache_miss, (), (), 0, _REGISTRY)
+
+
 # jaxle_tree's mirror of every registration in jaxlib's registry (custom nodes included); without it (jaxle_tree's
 # pure-Python path) only built-in containers, so calls with custom nodes take core's path.
 _REGISTRY = jaxlib_registry() or _jaxlib.builtin_pytree_registry
@@ -127,6 +154,7 @@ def _stop(_value: Any) -> None:
     """A transfer guard must see every transfer: jitted calls take core's path from now on."""
     if transfer_guard.armed:
         set_fast_dispatch(None)
+        set_pmap_fast_dispatch(None)
 
 
 config.config.add_observer("jax_enable_x64", _mirror_x64)
@@ -135,3 +163,4 @@ for _name in ("jax_transfer_guard", "jax_transfer_guard_host_to_device"):
     config.config.add_observer(_name, _stop)
 if not transfer_guard.armed:
     set_fast_dispatch(dispatcher, (_jaxlib.XlaRuntimeError,))
+    set_pmap_fast_dispatch(pmap_dispatcher)
