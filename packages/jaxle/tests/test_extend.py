@@ -169,3 +169,23 @@ def test_core_helpers_and_backend():
     assert backend.get_default_device() == jax.devices()[0]
     with pytest.raises(jax.errors.ConcretizationTypeError):
         jax.jit(lambda x: ext_core.concrete_or_error(float, x))(1.0)
+
+
+def test_call_primitives_apply_the_called_function():
+    from jaxle.extend.core.primitives import call_p, closed_call_p
+
+    closed = jax.make_jaxpr(lambda x, y: (x * y + 1.0,))(2.0, 3.0)
+    (out,) = closed_call_p.bind(jnp.float32(2.0), jnp.float32(3.0), call_jaxpr=closed)
+    assert float(out) == 7.0
+    (staged,) = jax.jit(lambda x: closed_call_p.bind(x, 3.0, call_jaxpr=closed))(4.0)
+    assert float(staged) == 13.0
+    (called,) = call_p.bind(lu.wrap_init(lambda x: [x - 1.0], debug_info=None), 5.0)
+    assert float(called) == 4.0
+
+
+def test_traced_values_are_jax_arrays():
+    seen = []
+    jax.jit(lambda x: seen.append(isinstance(x, jax.Array)))(1.0)
+    jax.vmap(lambda x: seen.append(isinstance(x, jax.Array)))(jnp.ones(2))
+    assert seen == [True, True]
+    assert isinstance(jnp.ones(2), jax.Array) and not isinstance(1.0, jax.Array)

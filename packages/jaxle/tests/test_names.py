@@ -38,9 +38,6 @@ LATER: dict[str, dict[str, str]] = {
                          "unsafe_am_i_under_a_vmap_DO_NOT_USE", "unsafe_get_axis_names_DO_NOT_USE"],
                         "JAX's trace-state internals (jaxle's traces are its own)"),
     },
-    "extend.core.primitives": {
-        **dict.fromkeys(["call_p", "closed_call_p"], CALLS),
-    },
     "extend.backend": {
         **dict.fromkeys(["clear_backends", "ifrt_proxy", "register_backend_cache", "register_backend_factory"],
                         "jaxle starts jaxlib's clients itself; they cannot be replaced or restarted"),

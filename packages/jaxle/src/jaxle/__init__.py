@@ -52,7 +52,6 @@ from jaxle import (  # noqa: E402, F401
 from jaxle.environment_info import print_environment_info  # noqa: E402, F401
 from jaxle.memory_spaces import memory  # noqa: E402, F401
 from jaxle_core import (  # noqa: E402, F401
-    Array,
     ShapeDtypeStruct,
     block_until_ready,
     checkpoint,
@@ -130,6 +129,9 @@ from jaxle_core.lax.refs import Ref, ds, empty_ref, free_ref, freeze, new_ref  #
 from jaxle_core.mesh import PartitionSpec as P  # noqa: E402, F401
 from jaxle_core.mesh import set_mesh  # noqa: E402, F401
 from jaxle_core.sharding import NamedSharding  # noqa: E402, F401
+
+# ``jax.Array`` is ``jnp.ndarray``: concrete arrays and, as JAX's ``isinstance(x, jax.Array)`` says, traced values
+from jaxle_numpy import ndarray as Array  # noqa: E402, F401
 from jaxle_xla.api import *  # noqa: E402, F401, F403  (the devices and transfers, listed once in jaxle_xla.api)
 from jaxle_xla.make_array import (  # noqa: E402, F401
     make_array_from_callback,

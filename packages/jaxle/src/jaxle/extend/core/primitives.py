@@ -3,8 +3,16 @@
 Each is the very primitive jaxle stages (``add_p.bind(x, y)`` is ``lax.add``'s equation), so rules registered for
 them elsewhere apply to the ones the library binds. ``add_jaxvals_p`` is the sum of two tangents (``add_any``) and
 ``remat_p`` the primitive of ``jax.checkpoint``.
+
+``call_p`` and ``closed_call_p`` are JAX's call primitives. jaxle stages calls as ``jit`` equations and has no call
+equation of its own: binding either applies the called function (a ``linear_util``-wrapped function, or the
+``call_jaxpr`` param) to the operands under the current trace, so its equations are staged inline. Libraries that
+key rule tables on them (numpyro's provenance tracking) import them.
 """
 
+from typing import Any
+
+from jaxle_core import core
 from jaxle_core.ad.jvp import add_any_p as add_jaxvals_p
 from jaxle_core.checkpoint import checkpoint_p as remat_p
 from jaxle_core.checkpoint import name_p
@@ -177,11 +185,30 @@ from jaxle_random.gamma import random_gamma_p
 from jaxle_random.key_primitives import random_bits_p, random_fold_in_p, random_seed_p, random_split_p
 from jaxle_random.threefry import threefry2x32_p
 
+
+class _InlinedCall(core.Primitive):
+    """A call primitive whose binding applies the called function at once."""
+
+    multiple_results = True
+
+    def bind(self, *args: Any, **params: Any) -> Any:
+        if self.name == "closed_call":
+            closed = params["call_jaxpr"]
+            if not isinstance(closed, core.ClosedJaxpr):
+                closed = core.ClosedJaxpr(closed, [])
+            return core.jaxpr_as_fun(closed)(*args)
+        fun, *operands = args
+        return fun.call_wrapped(*operands)
+
+
+call_p = _InlinedCall("call")
+closed_call_p = _InlinedCall("closed_call")
+
 __all__ = ["abs_p", "acos_p", "acosh_p", "add_jaxvals_p", "add_p", "after_all_p", "all_gather_p", "all_to_all_p",
            "and_p", "approx_top_k_p", "argmax_p", "argmin_p", "asin_p", "asinh_p", "atan2_p", "atan_p",
            "atanh_p", "axis_index_p", "bessel_i0e_p", "bessel_i1e_p", "bitcast_convert_type_p",
-           "broadcast_in_dim_p", "cbrt_p", "ceil_p", "cholesky_p", "clamp_p", "clz_p", "complex_p",
-           "concatenate_p", "cond_p", "conj_p", "conv_general_dilated_p", "convert_element_type_p",
+           "broadcast_in_dim_p", "call_p", "cbrt_p", "ceil_p", "cholesky_p", "clamp_p", "clz_p", "complex_p",
+           "closed_call_p", "concatenate_p", "cond_p", "conj_p", "conv_general_dilated_p", "convert_element_type_p",
            "copy_p", "cos_p", "cosh_p", "create_token_p", "cumlogsumexp_p", "cummax_p", "cummin_p",
            "cumprod_p", "cumsum_p", "custom_jvp_call_p", "custom_lin_p", "custom_vjp_call_p",
            "device_put_p", "digamma_p", "div_p", "dot_general_p", "dynamic_slice_p",
