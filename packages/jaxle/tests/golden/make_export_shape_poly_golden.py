@@ -49,6 +49,8 @@ CASES = {
         jax.lax.fori_loop(0, x.shape[0], lambda i, c: c + x[i], jnp.zeros(4)), jnp.eye(x.shape[0]),
         jnp.einsum("ij,kj->ik", x, x), jnp.pad(x, ((0, 0), (1, 1)), mode="edge"), jnp.prod(jnp.array(x.shape)),
         x.at[0].set(1.0), jnp.sort(x, axis=0)), "b, 4", [(1, 4), (3, 4)]),
+    "cumulative": (lambda jax, jnp, x: (jnp.cumsum(x, axis=0), jnp.cumprod(x, axis=0), jax.lax.cummax(x, axis=0),
+                                        jnp.cumsum(x, axis=1)), "b, 4", [(1, 4), (3, 4)]),
     "constraint": (lambda jax, jnp, x: jnp.sum(x, axis=0), "a, b", [(5, 3), (4, 3)], ("a >= b + 2",)),
     "equality_constraint": (lambda jax, jnp, x: x * x.shape[0], "a, b", [(4, 3)], ("a == b + 1",)),
 }

@@ -225,8 +225,10 @@ def export(fun_jit: Any, *, platforms: Sequence[str] | None = None,
 
 
 # Custom-call targets whose behaviour jaxlib keeps stable across releases: its own kernels (LAPACK and the
-# tridiagonal solver, all named ``*_ffi``) and XLA's approximate top-k. A user's FFI target has no such promise.
-_STABLE_TARGETS = re.compile(r"lapack_\w+_ffi|tridiagonal_solve_perturbed_ffi|ApproxTopK")
+# tridiagonal solver, all named ``*_ffi``), XLA's approximate top-k and StableHLO's dynamic reduce_window (windows
+# of symbolic sizes). A user's FFI target has no such promise.
+_STABLE_TARGETS = re.compile(r"lapack_\w+_ffi|tridiagonal_solve_perturbed_ffi|ApproxTopK"
+                             r"|stablehlo\.dynamic_reduce_window")
 _CUSTOM_CALL = re.compile(r"^\s*(%\S+ = )?stablehlo\.custom_call @([\w.$-]+)\(.*$", re.M)
 
 

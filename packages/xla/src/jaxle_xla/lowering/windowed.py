@@ -19,6 +19,7 @@ from jaxle_core.lax.windowed import (
     select_and_scatter_p,
     window_output_shape,
 )
+from jaxle_xla.lowering import dimensions as dimension_forms
 from jaxle_xla.lowering.context import LoweringContext, Value, dense_elements, i64_array
 from jaxle_xla.lowering.module import register_lowering
 from jaxle_xla.lowering.reductions import combiner, identity, logical, scalar
@@ -44,11 +45,45 @@ def emit_reduce_window(ctx: LoweringContext, operands: Sequence[Value], inits: S
     """
     shape = window_output_shape(operands[0].aval.shape, window_dimensions, window_strides, padding,
                                     base_dilation, window_dilation)
+    if not (dimension_forms.is_static(window_dimensions) and all(dimension_forms.is_static(p) for p in padding)):
+        return _dynamic_reduce_window(ctx, operands, inits, body, [ShapedArray(shape, o.aval.dtype) for o in operands],
+                                      (window_dimensions, window_strides, base_dilation, window_dilation), padding)
     attributes = _window_attributes(window_dimensions, window_strides, padding)
     attributes.update(base_dilations=i64_array(base_dilation), window_dilations=i64_array(window_dilation))
     region = ctx.region([scalar(o.aval) for o in operands] * 2, body)
     return ctx.op("stablehlo.reduce_window", [*operands, *inits],
                   [ShapedArray(shape, o.aval.dtype) for o in operands], attributes, [region])
+
+
+def _dynamic_reduce_window(ctx: LoweringContext, operands: Sequence[Value], inits: Sequence[Value],
+                           body: Callable[[LoweringContext, list[Value]], Sequence[Value]],
+                           out_avals: list[ShapedArray], vectors: Sequence[Sequence[int]],
+                           padding: Padding) -> list[Value]:
+    """A window sized by symbolic dimensions (a cumulative reduction along one): StableHLO's
+    ``dynamic_reduce_window`` custom call, its sizes computed when the program runs and made static by shape
+    refinement; the reducer is a function of its own."""
+    reducer = _reducer_function(ctx, [scalar(o.aval) for o in operands] * 2, body)
+    sizes = [dimension_forms.shape_value(ctx, v) for v in vectors]
+    flat = dimension_forms.shape_value(ctx, [p for pair in padding for p in pair])
+    pads = ctx.op1("stablehlo.reshape", [flat], ShapedArray((len(padding), 2), flat.aval.dtype))
+    return ctx.op("stablehlo.custom_call", [*operands, *inits, *sizes, pads], out_avals, {
+        "call_target_name": '"stablehlo.dynamic_reduce_window"', "api_version": "2 : i32",
+        "called_computations": f"[@{reducer}]"})
+
+
+def _reducer_function(ctx: LoweringContext, arg_avals: Sequence[ShapedArray],
+                      body: Callable[[LoweringContext, list[Value]], Sequence[Value]]) -> str:
+    """The name of a new private function computing ``body`` on scalars (a custom call's reducer)."""
+    inner = LoweringContext(ctx.module)
+    args = [Value(f"%arg{i}", aval) for i, aval in enumerate(arg_avals)]
+    results = list(body(inner, args))
+    name = ctx.module.reserve_symbol("reduce_window_reducer")
+    types = ", ".join(v.type for v in results)
+    inner.lines.append(f'{inner.indent}"func.return"({", ".join(v.name for v in results)}) : ({types}) -> ()')
+    params = ", ".join(f"{a.name}: {a.type}" for a in args)
+    ctx.module.add_function_text(f"  func.func private @{name}({params}) -> ({types}) {{\n"
+                                 + "\n".join(inner.lines) + "\n  }")
+    return name
 
 
 def _monoid_reduce_window(kind: str):
