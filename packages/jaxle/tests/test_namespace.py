@@ -76,6 +76,27 @@ def test_block_until_ready_and_copy_to_host_async_walk_pytrees():
     assert np.asarray(tree["a"]).tolist() == [0.0, 2.0, 4.0]
 
 
+def test_block_until_ready_waits_for_arrays_keys_and_objects_that_wait():
+    waited = []
+
+    class Waits:
+        def block_until_ready(self):
+            waited.append(self)
+
+    other = Waits()
+    tree = ([jnp.arange(3.0) + i for i in range(4)], jax.random.key(0), other, None, 2.5)
+    assert jax.block_until_ready(tree) is tree and waited == [other]
+    assert all(a.is_ready() for a in tree[0]) and np.asarray(tree[0][3]).tolist() == [3.0, 4.0, 5.0]
+
+
+def test_block_until_ready_of_a_deleted_array_raises_jaxs_error():
+    x = jnp.arange(3.0)
+    x.delete()
+    with pytest.raises(jax.errors.JaxRuntimeError,
+                       match=r"^INVALID_ARGUMENT: BlockHostUntilReady\(\) called on deleted or donated buffer$"):
+        jax.block_until_ready({"x": x, "y": jnp.ones(2)})
+
+
 def test_live_arrays_lists_the_arrays_alive():
     x = jnp.arange(5.0) + 1
     assert any(a is x for a in jax.live_arrays())

@@ -91,12 +91,27 @@ def named_call(fun: Callable, *, name: str | None = None) -> Callable:
     return named
 
 
+_batch_waits: dict[type, Callable[[list], Any]] = {}
+
+
+def register_batch_wait(array_type: type, wait_all: Callable[[list], Any]) -> None:
+    """Make ``block_until_ready`` wait for all its ``array_type`` leaves with one call of ``wait_all`` (a backend's
+    runtime waits for many buffers at once for less than one call per buffer)."""
+    _batch_waits[array_type] = wait_all
+
+
 def block_until_ready(x: Any) -> Any:
     """Wait until every array leaf of the pytree ``x`` is computed; returns ``x``. Other leaves are ignored."""
-    for leaf in tree.tree_leaves(x):
-        wait = getattr(leaf, "block_until_ready", None)
-        if wait is not None:
-            wait()
+    leaves = tree.tree_leaves(x)
+    for kind, wait_all in _batch_waits.items():
+        batch = [leaf for leaf in leaves if type(leaf) is kind]
+        if batch:
+            wait_all(batch)
+    for leaf in leaves:
+        if type(leaf) not in _batch_waits:
+            wait = getattr(leaf, "block_until_ready", None)
+            if wait is not None:
+                wait()
     return x
 
 
@@ -110,4 +125,4 @@ def copy_to_host_async(x: Any) -> Any:
 
 
 __all__ = ["make_jaxpr", "eval_shape", "jit", "disable_jit", "ensure_compile_time_eval", "named_scope",
-           "named_call", "block_until_ready", "copy_to_host_async"]
+           "named_call", "block_until_ready", "copy_to_host_async", "register_batch_wait"]

@@ -310,6 +310,7 @@ def rewrap(buffer: DeviceBuffer, aval: Any, committed: bool) -> DeviceBuffer:
 
 # jaxlib's own methods of its array type, kept before jaxle_xla.array installs the jax.Array interface over them.
 wait = xc.ArrayImpl.block_until_ready
+wait_all = xc.batched_block_until_ready
 is_ready = xc.ArrayImpl.is_ready
 delete = xc.ArrayImpl.delete
 is_deleted = xc.ArrayImpl.is_deleted

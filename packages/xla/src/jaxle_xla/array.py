@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from jaxle_core.api import register_batch_wait
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, aval_handlers
 from jaxle_xla import _jaxlib, sharded_array
@@ -211,3 +212,5 @@ for _name, _member in vars(_DeviceMethods).items():
         setattr(XlaArray, _name, _member)
 
 aval_handlers[XlaArray] = lambda x: x.aval
+# jax.block_until_ready waits for all of a tree's arrays in one call into the runtime, as JAX's does.
+register_batch_wait(XlaArray, _jaxlib.wait_all)
