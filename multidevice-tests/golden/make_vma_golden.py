@@ -243,6 +243,13 @@ CASES = {
     "grads_of_collectives": lambda jax: _values(jax.grad(lambda a: _sm(jax, lambda a: jax.lax.psum(
         (jax.lax.ppermute(a, "i", [(0, 1), (1, 0)]) * a).sum() + (jax.lax.all_gather(a, "i", tiled=True) ** 2).sum()
         + (jax.lax.psum_scatter(a, "j", tiled=True) ** 3).sum(), ("i", "j")), _p(jax, "i"), _p(jax))(a))(X)),
+    "vmap_of_shard_map": lambda jax: _jaxpr(jax, jax.vmap(_sm(
+        jax, lambda a, w: jax.lax.psum(a * w, "i"), (_p(jax, "i"), _p(jax)), _p(jax))), np.stack([X, X]),
+        np.stack([X[:4], X[4:]])),
+    "vmap_inside_body": lambda jax: _body(jax, lambda a, w: jax.vmap(lambda r: r * w)(a.reshape(2, 2)).reshape(4),
+                                          ("i", ()), ("i",), X, X[:2]),
+    "jit_of_shard_map": lambda jax: _jaxpr(jax, jax.jit(_sm(jax, lambda a: jax.lax.psum(a, "j"), _p(jax, "i"),
+                                                            _p(jax, "i"))), X),
     "values_psum_of_product": lambda jax: _values(jax.jit(_sm(
         jax, lambda a, b: jax.lax.psum(a * b, "i"), (_p(jax, "i"), _p(jax)), _p(jax)))(X, X[:4])),
     "values_eager": lambda jax: _values(_sm(jax, lambda a: (jax.lax.pmean(a, "i"), a + jax.lax.axis_index("j")),

@@ -51,6 +51,8 @@ class Primitive:
         return self.name
 
     def bind(self, *args, **params):
+        if _context.vma_axes:  # inside a shard_map checking types: operands cast to the axes the primitive needs
+            args = cast_operands(self, args, params)
         try:
             return _context.trace.process_primitive(self, args, params)
         except TypeError:
@@ -144,6 +146,12 @@ class _Context(threading.local):
         self.trace: Trace = EvalTrace()
         self.axis_env: tuple[tuple[Any, int], ...] = ()
         self.name_stack: tuple[str, ...] = ()
+        self.vma_axes: frozenset = frozenset()  # the manual axes whose types are checked (vma.py)
+
+
+# ``cast_operands(primitive, args, params)``: the operands cast (``pvary``) to the manual axes ``primitive`` needs
+# them to vary over; installed by vma.py, called by ``bind`` only while ``_context.vma_axes`` is set.
+cast_operands: Callable[[Primitive, Sequence[Any], dict], Sequence[Any]] = lambda primitive, args, params: args
 
 
 _context = _Context()

@@ -18,6 +18,7 @@ jaxle-xla lowers it to one SPMD program over the mesh's devices.
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -401,6 +402,7 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
     if mesh is None:
         mesh = _context_mesh()
 
+    @functools.wraps(f)
     def mapped(*args):
         flat, in_tree = tree.tree_flatten(args)
         flat_in_specs = _inferred_specs(flat, mesh) if in_specs is None else _broadcast_specs(in_specs, args,

@@ -117,10 +117,10 @@ class StagingTrace(core.Trace):
                 if result is not None:
                     return result
         atoms = [self.to_atom(x) for x in args]
+        # Inside a shard_map checking types ``bind`` has cast the operands; the results get the rule's axes.
         result_vma = None
         if vma.checked_axes():
-            targets, result_vma = vma.operand_and_result_vmas(primitive, [a.aval for a in atoms], params)
-            atoms = [self.cast_to_vary(a, axes) for a, axes in zip(atoms, targets)]
+            result_vma = vma.operand_and_result_vmas(primitive, [a.aval for a in atoms], params)[1]
         out_aval = core.abstract_eval(primitive, [a.aval for a in atoms], params)
         out_avals = out_aval if primitive.multiple_results else [out_aval]
         if result_vma is not None:
@@ -129,17 +129,6 @@ class StagingTrace(core.Trace):
         self.eqns.append(JaxprEqn(atoms, outvars, primitive, params))
         tracers = [StagingTracer(self, v.aval, v) for v in outvars]
         return tracers if primitive.multiple_results else tracers[0]
-
-    def cast_to_vary(self, atom: core.Atom, axes: frozenset) -> core.Atom:
-        """``atom``, cast with ``pvary`` to vary over ``axes`` where it varies over fewer (as JAX stages it)."""
-        missing = axes - atom.aval.vma
-        if not missing:
-            return atom
-        from jaxle_core.lax.parallel import pvary_p  # local: the collectives stage through this module
-
-        out = Var(atom.aval.update(vma=atom.aval.vma | missing))
-        self.eqns.append(JaxprEqn([atom], [out], pvary_p, {"axes": vma.ordered(missing)}))
-        return out
 
     def to_closed_jaxpr(self, outs: Sequence[Any]) -> ClosedJaxpr:
         outvars = [self.to_atom(x) for x in outs]

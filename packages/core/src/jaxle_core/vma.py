@@ -1,47 +1,40 @@
 """Varying manual axes: the types of values inside a ``shard_map`` that checks them (``check_vma=True``).
 
 Inside such a body every aval names the manual mesh axes over which devices may hold different values (its
-``vma``; the value is the same on every device along the other axes). Staging an operation consults the rule of
-its primitive: the axes each operand must vary over (an operand varying over fewer is first cast with ``pvary``,
-as JAX stages it) and the axes each result varies over. Most primitives follow the standard rule (operands cast
-to the union of their axes, results varying over it); collectives register their own in ``lax/parallel.py``;
-primitives holding jaxprs (``jit``, control flow, custom derivatives) take their results' types from them.
+``vma``; the value is the same on every device along the other axes). Each primitive has a rule: the axes each
+operand must vary over and the axes its results vary over. Binding a primitive casts an operand varying over
+fewer axes with ``pvary`` (under whatever transformation is running, as JAX casts it), and staging types the
+results. Most primitives follow the standard rule (operands cast to the union of their axes, results varying over
+it); collectives register their own in ``lax/parallel.py``; primitives holding jaxprs (``jit``, control flow,
+custom derivatives) take their results' types from them.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
-from jaxle_core.avals import NO_VMA, ShapedArray, vma_order
+from jaxle_core import core
+from jaxle_core.avals import NO_VMA, ShapedArray, get_aval, vma_order
 from jaxle_core.core import ClosedJaxpr, Jaxpr, Primitive
 
 __all__ = ["checked_axes", "checking_vma", "join", "operand_and_result_vmas", "ordered", "vma_rules"]
 
 
-class _State(threading.local):
-    def __init__(self):
-        self.axes: frozenset = NO_VMA
-
-
-_state = _State()
-
-
 def checked_axes() -> frozenset:
     """The manual mesh axes whose types are checked where values are staged now (empty outside such a body)."""
-    return _state.axes
+    return core._context.vma_axes
 
 
 @contextmanager
 def checking_vma(axes: Sequence) -> Iterator[None]:
     """Stage values with varying-manual-axes types over ``axes`` (empty: without them) for the block."""
-    previous = _state.axes
-    _state.axes = frozenset(axes)
+    previous = core._context.vma_axes
+    core._context.vma_axes = frozenset(axes)
     try:
         yield
     finally:
-        _state.axes = previous
+        core._context.vma_axes = previous
 
 
 def join(vmas: Sequence[frozenset]) -> frozenset:
@@ -75,3 +68,20 @@ def operand_and_result_vmas(primitive: Primitive, avals: Sequence[ShapedArray], 
         return [a.vma for a in avals], None
     axes = join([a.vma for a in avals])
     return [axes] * len(avals), axes
+
+
+def _cast_operands(primitive: Primitive, args: Sequence, params: dict) -> Sequence:
+    try:
+        avals = [get_aval(x) for x in args]
+    except TypeError:  # a non-array operand: reported by the primitive's own checks
+        return args
+    targets, _ = operand_and_result_vmas(primitive, avals, params)
+    missing = [axes - aval.vma for aval, axes in zip(avals, targets)]
+    if not any(missing):
+        return args
+    from jaxle_core.lax.parallel import pvary_p  # local: the collectives build on this module
+
+    return [pvary_p.bind(x, axes=ordered(m)) if m else x for x, m in zip(args, missing)]
+
+
+core.cast_operands = _cast_operands

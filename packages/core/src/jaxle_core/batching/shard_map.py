@@ -22,7 +22,7 @@ def _shard_map_batch(trace: BatchTrace, vals, dims, *, jaxpr: ClosedJaxpr, mesh,
                      **params):
     size = body_batch_size(trace, vals, dims)
     batched = [d is not None for d in dims]
-    with body_context(mesh):
+    with body_context(mesh, check_vma):
         body, out_batched = batch_jaxpr_at_front(jaxpr, batched, size, trace.axis_name,
                                                  [False] * len(out_specs))
     args = [move_dim(v, d, 0) if d is not None else v for v, d in zip(vals, dims)]
