@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import jaxle
-from jaxle._src import compiler, xla_bridge
+from jaxle._src import compiler, dispatch, dtypes, flatten_util, traceback_util, xla_bridge
 
 
 class Forbidden(RuntimeError):
@@ -45,3 +45,38 @@ def test_shims_are_attributes_of_the_package():
     import jaxle._src
 
     assert jaxle._src.xla_bridge is xla_bridge and jaxle._src.compiler is compiler
+    assert jaxle._src.flatten_util is flatten_util
+
+
+def test_flatten_util_is_the_public_ravel_pytree():
+    assert flatten_util.ravel_pytree is jaxle.flatten_util.ravel_pytree
+
+
+def test_traceback_util_excludes_registered_files_and_jaxle():
+    import sys
+
+    user_frame = sys._getframe()
+    assert traceback_util.include_frame(user_frame)
+    traceback_util.register_exclusion(__file__)
+    try:
+        assert not traceback_util.include_frame(user_frame)
+    finally:
+        traceback_util._excluded.remove(__file__)
+    jaxle_frames = []
+
+    def record(x):
+        jaxle_frames.append(sys._getframe(1))  # tree_map's frame, in jaxle_tree
+        return x
+
+    jaxle.tree_util.tree_map(record, [1])
+    assert "jaxle_tree" in jaxle_frames[0].f_code.co_filename
+    assert not traceback_util.include_frame(jaxle_frames[0])
+
+
+def test_dtypes_type_promotion_error_is_the_one_strict_promotion_raises():
+    with jaxle.numpy_dtype_promotion("strict"), pytest.raises(dtypes.TypePromotionError):
+        jaxle.numpy.ones(2, np.float32) + jaxle.numpy.ones(2, np.int32)
+
+
+def test_dispatch_imports_without_wait_for_tokens():
+    assert not hasattr(dispatch, "wait_for_tokens")

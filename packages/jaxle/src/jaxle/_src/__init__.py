@@ -6,10 +6,14 @@ exposes only the few names those libraries use, mapped onto jaxle's machinery; t
 - ``compiler.backend_compile_and_load(backend, module, device, host_callbacks)``: compiles a program; replacing
   the attribute (as chex's ``restrict_backends`` does) wraps every compilation jaxle makes.
 - ``xla_bridge._backends``: the XLA clients started so far, by platform (empty before the first computation).
+- ``flatten_util.ravel_pytree``: ``jax.flatten_util.ravel_pytree``.
+- ``traceback_util.register_exclusion(path)``, ``traceback_util.include_frame(frame)``: the files a library leaves
+  out of the tracebacks it shows.
+- ``dtypes.TypePromotionError``; ``dispatch``: importable, with none of JAX's dispatch internals.
 """
 
 # Imported with the package: libraries read ``jax._src.xla_bridge._backends`` as attributes, as JAX imports these
 # modules itself.
-from jaxle._src import compiler, xla_bridge  # noqa: E402
+from jaxle._src import compiler, dispatch, dtypes, flatten_util, traceback_util, xla_bridge  # noqa: E402
 
-__all__ = ["compiler", "xla_bridge"]
+__all__ = ["compiler", "dispatch", "dtypes", "flatten_util", "traceback_util", "xla_bridge"]
