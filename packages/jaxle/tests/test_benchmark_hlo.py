@@ -16,6 +16,7 @@ import jaxle
 import jaxle.nn  # noqa: F401 - the cases reach them as attributes of jaxle
 import jaxle.numpy  # noqa: F401
 import jaxle.random  # noqa: F401
+import jaxle.scipy.special  # noqa: F401
 from jaxle_xla import _jaxlib, clients
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent / "golden"))

@@ -40,7 +40,12 @@ CASES = {
     "random.split_1e5_keys": lambda m: (lambda k: m.random.split(k, 100_000), [_spec(m, (2,), np.uint32)]),
     "fft.fft_2^20": lambda m: (m.numpy.fft.fft, [_spec(m, (2 ** 20,))]),
     "dot_product_attention_4x128x8x64": lambda m: (m.nn.dot_product_attention, [_spec(m, (4, 128, 8, 64))] * 3),
+    "special.logsumexp_1e6": lambda m: (m.scipy.special.logsumexp, [_spec(m, (1_000_000,))]),
     "gather_x[idx]": lambda m: (lambda t, i: t[i], [_spec(m, (1000, 64)), _spec(m, (256,), np.int32)]),
+    "scatter_.at[idx].add": lambda m: (lambda t, i, u: t.at[i].add(u),
+                                       [_spec(m, (1000, 64)), _spec(m, (256,), np.int32), _spec(m, (256, 64))]),
+    "einsum_ij,jk,kl": lambda m: (lambda a, b, c: m.numpy.einsum("ij,jk,kl->il", a, b, c),
+                                  [_spec(m, (128, 256)), _spec(m, (256, 64)), _spec(m, (64, 32))]),
     "sort_1e6": lambda m: (m.numpy.sort, [_spec(m, (1_000_000,))]),
     "mlp_forward_128x64": lambda m: (lambda x, *p: _mlp(m, x, *p), _mlp_specs(m)),
 }
@@ -53,7 +58,7 @@ def lowered_text(m, case):
 
 def main():
     m = importlib.import_module(sys.argv[1])
-    for name in ("numpy", "numpy.fft", "nn", "random"):
+    for name in ("numpy", "numpy.fft", "nn", "random", "scipy.special"):
         importlib.import_module(f"{sys.argv[1]}.{name}")
     golden = {case: lowered_text(m, case) for case in CASES}
     path = pathlib.Path(__file__).with_name("benchmark_hlo_golden.json")
