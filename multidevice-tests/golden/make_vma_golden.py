@@ -250,6 +250,7 @@ CASES = {
                                           ("i", ()), ("i",), X, X[:2]),
     "jit_of_shard_map": lambda jax: _jaxpr(jax, jax.jit(_sm(jax, lambda a: jax.lax.psum(a, "j"), _p(jax, "i"),
                                                             _p(jax, "i"))), X),
+    "pvary_removed": lambda jax: _error(lambda: jax.lax.pvary),
     "values_psum_of_product": lambda jax: _values(jax.jit(_sm(
         jax, lambda a, b: jax.lax.psum(a * b, "i"), (_p(jax, "i"), _p(jax)), _p(jax)))(X, X[:4])),
     "values_eager": lambda jax: _values(_sm(jax, lambda a: (jax.lax.pmean(a, "i"), a + jax.lax.axis_index("j")),
