@@ -52,8 +52,7 @@ def mlp_step(jax):
     state = (jax.device_put(params), (jax.device_put(zeros), jax.device_put(zeros), jnp.int32(0)))
     images = jax.device_put(rng.random(size=(64, 64)).astype(F32))
     labels = jax.device_put(rng.integers(0, 10, 64).astype(np.int32))
-    jitted = jax.jit(step)
-    return lambda: jitted(*state, images, labels)
+    return step, (*state, images, labels)
 
 
 def cnn_step(jax):
@@ -78,8 +77,7 @@ def cnn_step(jax):
                              rng.normal(size=(7 * 7 * 16, 10)).astype(F32) * F32(0.03)))
     images = jax.device_put(rng.random(size=(32, 28, 28, 1)).astype(F32))
     labels = jax.device_put(rng.integers(0, 10, 32).astype(np.int32))
-    jitted = jax.jit(step)
-    return lambda: jitted(params, images, labels)
+    return step, (params, images, labels)
 
 
 def transformer_block(jax):
@@ -107,8 +105,7 @@ def transformer_block(jax):
     shapes = [(width, width)] * 4 + [(width, 4 * width), (4 * width, width)]
     params = jax.device_put([rng.normal(size=s).astype(F32) * F32(s[0] ** -0.5) for s in shapes])
     x = jax.device_put(rng.normal(size=(8, 32, width)).astype(F32))
-    jitted = jax.jit(jax.value_and_grad(loss))
-    return lambda: jitted(params, x)
+    return jax.value_and_grad(loss), (params, x)
 
 
 def scan_rnn(jax):
@@ -125,8 +122,7 @@ def scan_rnn(jax):
     w = jax.device_put(rng.normal(size=(32, 32)).astype(F32) * F32(0.2))
     u = jax.device_put(rng.normal(size=(8, 32)).astype(F32) * F32(0.3))
     xs = jax.device_put(rng.normal(size=(1000, 8)).astype(F32))
-    jitted = jax.jit(run)
-    return lambda: jitted(w, u, xs)
+    return run, (w, u, xs)
 
 
 def per_example_grads(jax):
@@ -140,8 +136,12 @@ def per_example_grads(jax):
     params = jax.device_put((rng.normal(size=(16, 32)).astype(F32), rng.normal(size=(32, 4)).astype(F32)))
     xs = jax.device_put(rng.normal(size=(128, 16)).astype(F32))
     ys = jax.device_put(rng.normal(size=(128, 4)).astype(F32))
-    jitted = jax.jit(jax.vmap(jax.grad(loss), in_axes=(None, 0, 0)))
-    return lambda: jitted(params, xs, ys)
+    return jax.vmap(jax.grad(loss), in_axes=(None, 0, 0)), (params, xs, ys)
+
+
+PROGRAMS = (mlp_step, cnn_step, transformer_block, scan_rnn, per_example_grads)
+"""The steady-state programs: each maker takes the module (jax or jaxle) and returns the function to jit and its
+arguments (arrays already on the device)."""
 
 
 def first_call(jax, equations=5000):
@@ -157,14 +157,16 @@ def first_call(jax, equations=5000):
     return lambda: jax.jit(partial(body))(x).block_until_ready()
 
 
-def waited(jax, run):
-    return lambda: jax.block_until_ready(run())
+def waited(jax, program):
+    """A call of the jitted ``program`` (a function and its arguments, as the makers above return them), waited for."""
+    fun, args = program
+    jitted = jax.jit(fun)
+    return lambda: jax.block_until_ready(jitted(*args))
 
 
 def main():
     jax = importlib.import_module(sys.argv[1])
-    cases = {(f"program/{make.__name__}", "us"): waited(jax, make(jax))
-             for make in (mlp_step, cnn_step, transformer_block, scan_rnn, per_example_grads)}
+    cases = {(f"program/{make.__name__}", "us"): waited(jax, make(jax)) for make in PROGRAMS}
     cases[("program/first_call_5000_eqns", "ms")] = first_call(jax)
     print_timings(cases)
 
