@@ -81,6 +81,17 @@ def cases(impl, lax):
         ("complex_input_real_output", grad(lambda z: lax.real(z * lax.conj(z))), (np.complex64(1 + 2j),)),
         ("vjp_function", lambda x: impl.vjp(lambda a: lax.sin(a) * a, x)[1](x), (1.0,)),
         ("vjp_two_outputs", lambda x: impl.vjp(lambda a: (lax.sin(a), lax.cos(a)), x)[1]((x, x)), (f32(1.0),)),
+        # the pullback holds the primal inputs it reads first (once per input, in input order), then the other
+        # residuals in the order the linear jaxpr reads them
+        ("vjp_pullback_residuals", lambda x, y: impl.vjp(lambda a, b: lax.sin(a) * lax.cos(b) + a * b, x, y)[1],
+         (f32(1.0), f32(2.0))),
+        ("vjp_pullback_same_input_twice", lambda x: impl.vjp(lambda a, b: lax.sin(a) * b, x, x)[1], (f32(1.0),)),
+        ("vjp_pullback_pytree_input",
+         lambda x, y: impl.vjp(lambda d: lax.sin(d["p"]) * d["q"], {"q": x, "p": y})[1], (f32(1.0), f32(2.0))),
+        ("vjp_pullback_custom_vjp", lambda x, y: impl.vjp(lambda a, b: lax.sin(_custom_sin_mul(impl, lax)(b, a)) * b,
+                                                         x, y)[1], (f32(1.0), f32(2.0))),
+        ("vjp_pullback_jit", lambda x, y: impl.vjp(lambda a, b: jit(lambda a, b: lax.sin(a) * b)(a, b) * a, x, y)[1],
+         (f32(1.0), f32(2.0))),
         ("linearize", lambda x: impl.linearize(lambda a: lax.sin(a) * a + lax.exp(a), x), (f32(1.0),)),
         ("linearize_apply", lambda x: impl.linearize(lambda a: lax.sin(a) * a, x)[1](x), (f32(1.0),)),
         ("linear_transpose", lambda c: impl.linear_transpose(lambda a: a * 2.0 + lax.neg(a), f32(1))(c),
@@ -90,6 +101,18 @@ def cases(impl, lax):
          lambda c: impl.linear_transpose(lambda a: lax.broadcast_in_dim(a, (3,), (0,)), x3)(c), (x3,)),
     ]
     return table
+
+
+def _custom_sin_mul(impl, lax):
+    """``sin(x) * y`` with a hand-written vjp whose residuals mix a computed value and both inputs."""
+
+    @impl.custom_vjp
+    def sin_mul(x, y):
+        return lax.sin(x) * y
+
+    sin_mul.defvjp(lambda x, y: (sin_mul(x, y), (lax.cos(x), y, x)),
+                   lambda res, g: (res[0] * g * res[1], g * lax.sin(res[2])))
+    return sin_mul
 
 
 def _two_selects(jit, lax, x):

@@ -97,7 +97,18 @@ def _check_cotangent(ct: Any, aval: ShapedArray) -> None:
                          f"{aval.strip_weak_type().str_short(short_dtypes=False)}")
 
 
-def _pullback(lin: Linearization, in_tree: Any, out_tree: Any, name: str, residuals: list[Any], cotangent: Any):
+def _inputs_first(residuals: list[Any], primals: Sequence[Any]) -> tuple[list[Any], list[int]]:
+    """The residuals as JAX's pullback holds them: first each primal input that is a residual (in input order, once
+    per input), then the others in their order; and, for each residual, its position in that list."""
+    forwarded = [p for p in primals if any(p is r for r in residuals)]
+    others = [r for r in residuals if not any(r is p for p in primals)]
+    held = forwarded + others
+    return held, [next(i for i, h in enumerate(held) if h is r) for r in residuals]
+
+
+def _pullback(lin: Linearization, in_tree: Any, out_tree: Any, name: str, positions: list[int], held: list[Any],
+              cotangent: Any):
+    residuals = [held[i] for i in positions]
     flat, ct_tree = tree.tree_flatten(cotangent)
     if ct_tree != out_tree:
         raise ValueError("unexpected tree structure.\n\nThe argument to a VJP function returned by `jax.vjp` must "
@@ -182,7 +193,8 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequen
     ``f_vjp.with_refs(...)`` adds them into references instead (``VJP``)."""
     check_callable(fun)
     primals_out, lin, aux, in_tree, out_tree = _linearize_pytree(fun, primals, has_aux)
-    f_vjp = VJP(functools.partial(_pullback, lin, in_tree, out_tree, _fun_name(fun)), lin.residuals)
+    held, positions = _inputs_first(lin.residuals, tree.tree_leaves(primals))
+    f_vjp = VJP(functools.partial(_pullback, lin, in_tree, out_tree, _fun_name(fun), positions), held)
     out = tree.tree_unflatten(out_tree, primals_out)
     return (out, f_vjp, aux) if has_aux else (out, f_vjp)
 
