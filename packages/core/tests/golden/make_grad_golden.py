@@ -88,7 +88,7 @@ def cases(impl, lax):
         ("vjp_pullback_same_input_twice", lambda x: impl.vjp(lambda a, b: lax.sin(a) * b, x, x)[1], (f32(1.0),)),
         ("vjp_pullback_pytree_input",
          lambda x, y: impl.vjp(lambda d: lax.sin(d["p"]) * d["q"], {"q": x, "p": y})[1], (f32(1.0), f32(2.0))),
-        ("vjp_pullback_custom_vjp", lambda x, y: impl.vjp(lambda a, b: lax.sin(_custom_sin_mul(impl, lax)(b, a)) * b,
+        ("vjp_pullback_custom_vjp", lambda x, y: impl.vjp(lambda a, b: lax.sin(custom_sin_mul(impl, lax)(b, a)) * b,
                                                          x, y)[1], (f32(1.0), f32(2.0))),
         ("vjp_pullback_jit", lambda x, y: impl.vjp(lambda a, b: jit(lambda a, b: lax.sin(a) * b)(a, b) * a, x, y)[1],
          (f32(1.0), f32(2.0))),
@@ -103,7 +103,7 @@ def cases(impl, lax):
     return table
 
 
-def _custom_sin_mul(impl, lax):
+def custom_sin_mul(impl, lax):
     """``sin(x) * y`` with a hand-written vjp whose residuals mix a computed value and both inputs."""
 
     @impl.custom_vjp
@@ -113,6 +113,17 @@ def _custom_sin_mul(impl, lax):
     sin_mul.defvjp(lambda x, y: (sin_mul(x, y), (lax.cos(x), y, x)),
                    lambda res, g: (res[0] * g * res[1], g * lax.sin(res[2])))
     return sin_mul
+
+
+def custom_sin(impl, lax):
+    """``sin`` with a hand-written jvp."""
+
+    @impl.custom_jvp
+    def sin(x):
+        return lax.sin(x)
+
+    sin.defjvp(lambda primals, tangents: (sin(primals[0]), lax.cos(primals[0]) * tangents[0]))
+    return sin
 
 
 def _two_selects(jit, lax, x):

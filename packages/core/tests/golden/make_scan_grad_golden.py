@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 from make_checkpoint_golden import checkpoint_api
+from make_grad_golden import custom_sin, custom_sin_mul
 from make_jvp_golden import render_table, write_golden
 
 f32 = np.float32
@@ -19,9 +20,14 @@ def sin_scan(lax, c, xs):
     return lax.scan(lambda c, x: (lax.sin(c) * x, c * x), c, xs)
 
 
-def carry_plus_ys(lax, c, xs):
-    carry, ys = sin_scan(lax, c, xs)
+def carry_plus_ys_of(lax, scanned):
+    """The final carry plus the sum of the ys of ``scanned``, a scan's output."""
+    carry, ys = scanned
     return carry + lax.reduce_sum(ys, (0,))
+
+
+def carry_plus_ys(lax, c, xs):
+    return carry_plus_ys_of(lax, sin_scan(lax, c, xs))
 
 
 def with_consts(lax, w, c, xs):
@@ -91,8 +97,20 @@ def cases(impl, lax):
     x3 = np.array([1.0, 2.0, 3.0], f32)
     jit_body = lambda c, xs: lax.reduce_sum(
         lax.scan(lambda c, x: jit(lambda a, b: (lax.sin(a) * b, a * b))(c, x), c, xs)[1], (0,))
+    sin_mul, sin = custom_sin_mul(impl, lax), custom_sin(impl, lax)
+    custom_vjp_body = lambda c, xs: lax.scan(lambda c, x: (sin_mul(c, x) + c, c * x), c, xs)
     remat_body = lambda c, xs: lax.scan(checkpoint(lambda c, x: (lax.sin(lax.sin(c)) * x, c)), c, xs)[0]
     return [
+        # a custom_vjp call in the body: the hoisting split leaves an empty call in its place outside the loop,
+        # and the transposed body keeps the backward function's unused cotangent of the xs
+        ("grad_custom_vjp_body", grad(lambda c, xs: custom_vjp_body(c, xs)[0]), (c, xs)),
+        ("grad_custom_vjp_body_both", grad(lambda c, xs: carry_plus_ys_of(lax, custom_vjp_body(c, xs)),
+                                           argnums=(0, 1)), (c, xs)),
+        ("linearize_custom_vjp_body", lambda c, xs: linearize(lambda a: custom_vjp_body(a, xs)[0], c)[1](c), (c, xs)),
+        ("grad_custom_vjp_of_const", grad(lambda w, xs: lax.scan(lambda k, x: (k + sin_mul(w, x), None), w, xs)[0]),
+         (w, xs)),
+        # a custom_jvp call in the body is inlined by the hoisting split
+        ("grad_custom_jvp_body", grad(lambda c, xs: lax.scan(lambda c, x: (sin(c) * x, None), c, xs)[0]), (c, xs)),
         ("grad_carry", grad(lambda c, xs: sin_scan(lax, c, xs)[0]), (c, xs)),
         ("grad_carry_and_ys", grad(lambda c, xs: carry_plus_ys(lax, c, xs), argnums=(0, 1)), (c, xs)),
         ("value_and_grad", impl.value_and_grad(lambda c, xs: carry_plus_ys(lax, c, xs)), (c, xs)),

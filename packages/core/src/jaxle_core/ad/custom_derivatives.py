@@ -16,8 +16,10 @@ from typing import Any
 
 from jaxle_core import core
 from jaxle_core.ad.jvp import Zero, instantiate, jvp_flat, jvp_rules, tangent_aval
+from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_rules
 from jaxle_core.ad.transpose import transpose_rules
 from jaxle_core.avals import get_aval
+from jaxle_core.core import ClosedJaxpr, Jaxpr
 from jaxle_core.custom_derivatives import (
     BwdRule,
     SymbolicZero,
@@ -71,7 +73,30 @@ def _remat_opt_jvp(primals, tangents, *, fwd_jaxpr, **params):
     return outs, tangents_out
 
 
+def _custom_jvp_call_partial_eval(trace: PartialStagingTrace, args, params):
+    # As JAX, a jaxpr split with a call's operand unknown keeps no rule: the split only builds linear functions,
+    # so the call is inlined (its known part computed now, the rest staged).
+    if trace.splits_jaxpr:
+        call_jaxpr = params["call_jaxpr"]
+        with core.set_current_trace(trace):
+            return core.eval_jaxpr(call_jaxpr.jaxpr, call_jaxpr.consts, *args)
+    return trace.stage(custom_jvp_call_p, args, params)
+
+
+def _custom_vjp_call_partial_eval(trace: PartialStagingTrace, args, params):
+    # When a jaxpr is split (a scan's loop-invariant work hoisted, say), a call with an unknown operand waits whole;
+    # JAX's known side keeps an empty call with the same rules in its place, so jaxle's does too.
+    if trace.splits_jaxpr:
+        call_jaxpr = params["call_jaxpr"]
+        empty = ClosedJaxpr(Jaxpr([], [], [], [], call_jaxpr.jaxpr.debug_info), [])
+        with core.set_current_trace(trace.parent):
+            custom_vjp_call_p.bind(**{**params, "call_jaxpr": empty, "num_consts": 0})
+    return trace.stage(custom_vjp_call_p, args, params)
+
+
 jvp_rules[custom_jvp_call_p] = _custom_jvp_call_jvp
 jvp_rules[remat_opt_p] = _remat_opt_jvp
 jvp_rules[custom_vjp_call_p] = _custom_vjp_call_jvp
 transpose_rules[custom_lin_p] = _custom_lin_transpose
+partial_eval_rules[custom_jvp_call_p] = _custom_jvp_call_partial_eval
+partial_eval_rules[custom_vjp_call_p] = _custom_vjp_call_partial_eval

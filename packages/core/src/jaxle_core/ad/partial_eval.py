@@ -45,6 +45,8 @@ class PartialStagingTrace(StagingTrace):
         # Splitting a jaxpr as JAX's scan does: residuals in JAX's sorted order, and a split jit takes its
         # unknown inputs before its residuals (see partial_eval_jaxpr).
         self.sort_residuals = False
+        # whether this trace splits a whole jaxpr (``partial_eval_jaxpr``) rather than linearizes a function
+        self.splits_jaxpr = False
 
     def is_unknown(self, x: Any) -> bool:
         return isinstance(x, StagingTracer) and x._trace is self
@@ -198,6 +200,7 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool], sort_resid
         known_args = [known_trace.new_arg(a) for a, u in zip(in_avals, unknowns) if not u]
         unknown_trace = PartialStagingTrace(known_trace, closed.jaxpr.debug_info)
         unknown_trace.sort_residuals = sort_residuals
+        unknown_trace.splits_jaxpr = True
         unknown_trace.residual_constants = {id(atom.val): atom for eqn in closed.jaxpr.eqns
                                             for atom in eqn.invars if type(atom) is Literal and atom.residual}
         with core.set_current_trace(unknown_trace):

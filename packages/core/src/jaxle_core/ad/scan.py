@@ -36,7 +36,7 @@ from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, 
 from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass, is_undefined, transpose_rules
 from jaxle_core.avals import get_aval
 from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Var
-from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules
+from jaxle_core.jaxpr_util import dce_rules
 from jaxle_core.lax.control_flow.scan import scan_p, scan_params, split_scan_args, stacked_aval
 from jaxle_core.staging import trace_to_jaxpr
 
@@ -310,8 +310,7 @@ def _scan_transpose(cts, *args, reverse: bool, length: int, jaxpr: ClosedJaxpr, 
                   + [a for a, nz in zip(ys_avals, ys_nonzero) if nz]
                   + [a for a, lin in zip(xs_avals, xs_linear) if not lin])
     closed = trace_to_jaxpr(transposed_body, body_avals, jaxpr.jaxpr.debug_info)
-    pruned, _ = dce_jaxpr(closed.jaxpr, instantiate=True)
-    body, body_consts = _opened(pruned, closed.consts)
+    body, body_consts = _opened(closed.jaxpr, closed.consts)
     carry = [zeros_like_aval(a) for a in lin_const_avals] + ct_carry
     outs = _bind_scan(body, body_consts, res_consts, carry, [ct for ct in ct_ys if type(ct) is not Zero] + res_xs,
                       not reverse, length, unroll)
