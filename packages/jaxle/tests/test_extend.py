@@ -81,6 +81,21 @@ def test_multiple_results_primitive():
         np.testing.assert_allclose(c, np.cos(X), rtol=1e-6)
 
 
+def test_axis_primitive_batchers_see_the_mapped_axis():
+    p = _unary("test_axis_scaled", lambda x: x)
+    seen = []
+
+    def batcher(axis_data, vals, dims):
+        seen.append((axis_data.name, axis_data.size))
+        return vals[0] * axis_data.size, dims[0]
+
+    batching.axis_primitive_batchers[p] = batcher
+    assert batching.axis_primitive_batchers[p] is batcher
+    np.testing.assert_allclose(jax.vmap(p.bind, axis_name="i")(X), X * 3)
+    np.testing.assert_allclose(jax.jit(jax.vmap(p.bind))(X[:2]), X[:2] * 2)
+    assert seen[:2] == [("i", 3), (None, 2)]
+
+
 def test_defjvp_deflinear_defbilinear_and_reducer():
     sq = _unary("test_square", lambda x: x * x)
     ad.defjvp(sq, lambda g, x: g * 2 * x)

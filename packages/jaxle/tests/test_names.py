@@ -49,8 +49,7 @@ LATER: dict[str, dict[str, str]] = {
     },
     "interpreters.ad": dict.fromkeys(["jvp", "linearize"], "transformations of WrappedFuns in JAX's internal form"),
     "interpreters.batching": {
-        **dict.fromkeys(["axis_primitive_batchers", "fancy_primitive_batchers"],
-                        "batching rules given JAX's internal axis data"),
+        "fancy_primitive_batchers": "batching rules given JAX's internal axis data",
         **dict.fromkeys(["register_vmappable", "unregister_vmappable"], "custom vmappable container types"),
     },
     "interpreters.partial_eval": {

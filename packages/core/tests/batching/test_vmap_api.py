@@ -35,6 +35,15 @@ def test_pytrees_prefixes_keywords_and_nesting():
     np.testing.assert_allclose(outer, np.outer(X[:, 0], X[0]))
 
 
+def test_none_arguments_and_results_are_empty_subtrees():
+    # A None in the arguments or results holds no array, so it takes no axis, even where its axis spec is None
+    # beside an array's (as JAX: equinox's filter_vmap passes its static parts as None).
+    np.testing.assert_allclose(vmap(lambda ab: ab[1] * 2.0, in_axes=((None, 0),))((None, X[:, 0])), X[:, 0] * 2)
+    none, mapped, unmapped = vmap(lambda x: (None, x, f32(1.0)), out_axes=(0, 0, None))(X[:, 0])
+    assert none is None and float(unmapped) == 1.0
+    np.testing.assert_allclose(mapped, X[:, 0])
+
+
 def test_jaxprs_as_jax():
     text = str(jc.make_jaxpr(vmap(lambda x, y: x * y, in_axes=(0, None)))(X, X[0]))
     assert text == ("{ lambda ; a:f32[5,4] b:f32[4]. let\n"

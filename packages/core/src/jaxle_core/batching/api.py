@@ -113,7 +113,9 @@ def call_mapped(trace_type: type[BatchTrace], fun: Callable, args: tuple, kwargs
     """``fun`` applied to ``args`` mapped along ``in_axes`` under a ``trace_type`` trace (``vmap``'s, or one that
     emulates devices), results stacked along ``out_axes``."""
     hash(axis_name)  # names key the axis environment: JAX's TypeError for a list or dict, at the call
-    flat_axes = tree.tree_leaves(_check_axes_spec(in_axes, args), is_leaf=lambda x: x is None) + \
+    # One axis per array leaf: flattened by the arguments' structure, so a None argument (an empty subtree) takes
+    # no axis, while a None axis over an array stays that array's.
+    flat_axes = tree.tree_structure(args).flatten_up_to(_check_axes_spec(in_axes, args)) + \
         [0] * len(tree.tree_leaves(kwargs))
     flat, in_tree = tree.tree_flatten((args, kwargs))
     size = _batch_size(flat, flat_axes, lambda: _argument_names(fun, args, kwargs), axis_size)
@@ -128,8 +130,7 @@ def call_mapped(trace_type: type[BatchTrace], fun: Callable, args: tuple, kwargs
             if not isinstance(leaf, core.Tracer) and not is_array_like(leaf):
                 raise TypeError(f"Output from batched function {leaf!r} with type {type(leaf)} is not a valid JAX "
                                 "type")
-        out_spec = tree.tree_leaves(tree.tree_broadcast(out_axes, out, is_leaf=lambda x: x is None),
-                                    is_leaf=lambda x: x is None)
+        out_spec = out_tree.flatten_up_to(tree.tree_broadcast(out_axes, out, is_leaf=lambda x: x is None))
         results = [_place_output(trace, x, axis, size) for x, axis in zip(out_flat, out_spec)]
     return tree.tree_unflatten(out_tree, results)
 

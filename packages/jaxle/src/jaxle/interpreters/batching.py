@@ -2,20 +2,48 @@
 
 ``primitive_batchers[p]`` is ``rule(batched_args, batch_dims, **params) -> (out, out_dim)`` (lists of each for a
 primitive with multiple results; a dim of None means the value does not vary along the batch), jaxle's own table.
+``axis_primitive_batchers[p]`` is ``rule(axis_data, batched_args, batch_dims, **params)`` for rules that need the
+mapped axis (``axis_data.name``, ``axis_data.size``).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from jaxle_core.avals import get_aval
 from jaxle_core.batching.rule_helpers import elementwise_batcher
-from jaxle_core.batching.trace import at_dim, batching_rules, insert_dim, move_dim
+from jaxle_core.batching.trace import at_dim, batching_rules, insert_dim, move_dim, traced_batching_rules
 from jaxle_core.core import Primitive
 
-__all__ = ["bdim_at_front", "broadcast", "defbroadcasting", "defreducer", "defvectorized", "primitive_batchers"]
+__all__ = ["axis_primitive_batchers", "bdim_at_front", "broadcast", "defbroadcasting", "defreducer", "defvectorized",
+           "primitive_batchers"]
 
 primitive_batchers = batching_rules
+
+
+@dataclass(frozen=True)
+class _AxisData:
+    """The axis a batching rule maps over: its name (None for an unnamed ``vmap``) and size."""
+
+    name: Any
+    size: int
+    spmd_name: Any = None
+
+
+class _AxisRuleTable(dict):
+    """Rules given the mapped axis first; setting one installs it in jaxle's table of rules that see the trace."""
+
+    def __setitem__(self, primitive: Primitive, rule: Any) -> None:
+        super().__setitem__(primitive, rule)
+
+        def traced_rule(trace, vals, dims, **params):
+            return rule(_AxisData(trace.axis_name, trace.axis_size), vals, dims, **params)
+
+        traced_batching_rules[primitive] = traced_rule
+
+
+axis_primitive_batchers: dict[Primitive, Any] = _AxisRuleTable()
 
 
 def defvectorized(primitive: Primitive) -> None:
