@@ -196,3 +196,16 @@ def test_tracers_print_as_jax_prints_them():
                        "VmapTracer(aval=float32[2], batched=float32[2,3])",
                        "GradTracer(primal=1.0, typeof(tangent)=f32[])", "JVPTracer(primal=[1. 1.], tangent=[1. 1.])",
                        "GradTracer(primal=JitTracer(~float32[]), typeof(tangent)=f32[])"]
+
+
+def test_jitted_function_under_ensure_compile_time_eval_inside_grad():
+    # The tracer of the enclosing grad reaches the jitted function: its own trace interprets the equations
+    # (the executable cannot take it), as JAX's do.
+    inner = jc.jit(lambda x: lax.mul(x, x))
+
+    def fun(x):
+        with jc.ensure_compile_time_eval():
+            y = inner(x)
+        return y
+
+    assert float(jc.grad(fun)(np.float32(3))) == 6.0

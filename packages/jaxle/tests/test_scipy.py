@@ -102,3 +102,19 @@ def test_signal_optimize_and_solvers_on_xla():
     spd = np.array([[4.0, 1.0], [1.0, 3.0]], np.float32)
     np.testing.assert_allclose(jax.scipy.sparse.linalg.cg(spd, np.ones(2, np.float32))[0],
                                np.linalg.solve(spd, np.ones(2)), atol=1e-5)
+
+
+def test_solve_triangular_broadcasts_batch_dimensions_as_jax():
+    import jaxle.scipy.linalg as jsl
+
+    a = np.tril(np.arange(1.0, 10.0).reshape(3, 3)).astype(np.float32) + 3 * np.eye(3, dtype=np.float32)
+    stacked = np.stack([a, 2 * a])
+    for lhs, rhs in [(a, np.ones((4, 3, 1), np.float32)), (stacked, np.ones(3, np.float32)),
+                     (stacked[None], np.ones((4, 1, 3, 2), np.float32))]:
+        out = np.asarray(jsl.solve_triangular(lhs, rhs, lower=True))
+        batch = np.broadcast_shapes(lhs.shape[:-2], rhs.shape[:-2] if rhs.ndim > 1 else ())
+        lhs_b = np.broadcast_to(lhs, batch + lhs.shape[-2:])
+        rhs_b = np.broadcast_to(rhs, batch + rhs.shape[-2:]) if rhs.ndim > 1 else np.broadcast_to(rhs, batch + (3,))
+        expected = np.stack([scipy.linalg.solve_triangular(m, v, lower=True) for m, v in
+                             zip(lhs_b.reshape(-1, 3, 3), rhs_b.reshape(-1, *rhs_b.shape[len(batch):]))])
+        np.testing.assert_allclose(out.reshape(expected.shape), expected, rtol=1e-5)

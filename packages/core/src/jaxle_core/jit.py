@@ -578,6 +578,10 @@ class JitWrapped:
                 return outs[0] if entry.single_output else entry.out_tree.unflatten(outs), entry
         # As JAX's, an abstract argument (anything with shape and dtype) is traced, then refused as a value.
         entry, flat = self._trace(args, kwargs, abstract_argument_aval)
+        if type(core.current_trace()) is core.EvalTrace and any(isinstance(x, core.Tracer) for x in flat):
+            # ensure_compile_time_eval inside a transformation: the tracers' own traces interpret the equations
+            closed = entry.jaxpr
+            return entry.out_tree.unflatten(core.eval_jaxpr(closed.jaxpr, closed.consts, *flat)), None
         if type(core.current_trace()) is core.EvalTrace:
             for x in flat:
                 if type(x) not in aval_handlers and not is_array_like(x):

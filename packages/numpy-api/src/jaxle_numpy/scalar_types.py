@@ -146,8 +146,12 @@ def promote_types(a: Any, b: Any) -> np.dtype:
 
 
 def result_type(*args: Any) -> np.dtype:
-    """The dtype of an operation on ``args`` (arrays, scalars, dtypes), weak types respected, canonicalised."""
-    return dtypes.result_type(*args)
+    """The dtype of an operation on ``args`` (arrays, scalars, dtypes), weak types respected, canonicalised.
+
+    As in JAX, jnp's own scalar types (``jnp.float64``) stand for their canonical dtype without the warning that
+    asking for an unavailable 64-bit dtype by name or NumPy type gives."""
+    return dtypes.result_type(*[dtypes.canonicalize_dtype(arg.dtype) if type(arg) is _ScalarMeta else arg
+                                for arg in args])
 
 
 def _value_dtype(x: Any) -> Any:

@@ -3,9 +3,13 @@ and the inverse and determinant."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+import numpy as np
+
 import jaxle_numpy as jnp
+from jaxle_core import lax
 from jaxle_core.avals import get_aval
 from jaxle_core.batching import vmap
 from jaxle_core.lax import linalg as lax_linalg
@@ -35,9 +39,33 @@ def _solve_triangular(a: Any, b: Any, trans: Any, lower: bool, unit_diagonal: bo
         raise ValueError(f"Invalid 'trans' value {trans}")
     transpose_a, conjugate_a = _TRANSPOSES[trans]
     a, b = inexact("scipy.linalg.solve_triangular", a, b)
-    return _as_columns(lambda rhs: lax_linalg.triangular_solve(
-        a, rhs, left_side=True, lower=lower, transpose_a=transpose_a, conjugate_a=conjugate_a,
-        unit_diagonal=unit_diagonal), b)
+
+    def solve(matrix, rhs):
+        return lax_linalg.triangular_solve(matrix, rhs, left_side=True, lower=lower, transpose_a=transpose_a,
+                                           conjugate_a=conjugate_a, unit_diagonal=unit_diagonal)
+
+    return _as_columns(lambda rhs: _batched_solve(solve, a, rhs), b)
+
+
+def _batched_solve(solve, a: Any, b: Any) -> Any:
+    """``solve(a, b)`` where the batch dimensions of ``a`` and ``b`` broadcast, as JAX's: a single matrix solves
+    for every batch element's columns at once, otherwise both operands are broadcast to the common batch shape."""
+    a_shape, b_shape = get_aval(a).shape, get_aval(b).shape
+    a_batch, b_batch = a_shape[:-2], b_shape[:-2]
+    if a_batch == b_batch:
+        return solve(a, b)
+    if not a_batch:
+        n_batch, (rows, columns) = len(b_batch), b_shape[-2:]
+        folded = lax.reshape(lax.transpose(b, (n_batch, n_batch + 1, *range(n_batch))),
+                             (rows, columns * math.prod(b_batch)))
+        x = lax.reshape(solve(a, folded), (rows, columns, *b_batch))
+        return lax.transpose(x, (*range(2, n_batch + 2), 0, 1))
+    batch = tuple(np.broadcast_shapes(a_batch, b_batch))
+
+    def broadcast(x, shape):
+        return lax.broadcast_in_dim(x, batch + shape[-2:], tuple(range(len(batch) - len(shape) + 2, len(batch) + 2)))
+
+    return solve(broadcast(a, a_shape), broadcast(b, b_shape))
 
 
 def solve_triangular(a: Any, b: Any, trans: int | str = 0, lower: bool = False, unit_diagonal: bool = False,
