@@ -2,7 +2,7 @@
 path does (dtypes, weak types, x64, static arguments, committedness, deleted arrays, custom pytrees, threads,
 transfer guards)."""
 
-import importlib
+import inspect
 import threading
 
 import numpy as np
@@ -20,26 +20,25 @@ from jaxle_xla import XlaArray, fast_jit, transfer_guard
 def cpp_dispatch():
     """C++ dispatch on, as in a fresh process: an earlier test in this one may have armed the transfer guard or the
     execution checks, which keep every call on core's path from then on (no such flag is set between tests)."""
-    jit_module = importlib.import_module("jaxle_core.jit")
-    saved = (jit_module.fast_dispatch, jit_module.fast_dispatch_errors, transfer_guard.armed,
-             execution_checks.armed)
+    saved = (transfer_guard.armed, execution_checks.armed)
     transfer_guard.armed = execution_checks.armed = False
-    jit_module.set_fast_dispatch(fast_jit.dispatcher, (jaxle_xla.JaxRuntimeError,))
+    fast_jit._mirror_armed()
     yield
-    jit_module.set_fast_dispatch(*saved[:2])
-    transfer_guard.armed, execution_checks.armed = saved[2:]
+    transfer_guard.armed, execution_checks.armed = saved
+    fast_jit._mirror_armed()
 
 
 def counting_misses(jitted):
     """``jitted``, with the calls that reach core's path (C++ dispatch misses) counted in ``misses[0]``."""
     misses = [0]
-    call_entry = jitted.call_entry
+    wrapped = jitted._jaxle_jit
+    call_entry = wrapped.call_entry
 
     def counted(args, kwargs):
         misses[0] += 1
         return call_entry(args, kwargs)
 
-    jitted.call_entry = counted
+    wrapped.call_entry = counted
     return misses
 
 
@@ -148,3 +147,90 @@ def test_an_armed_transfer_guard_sees_every_call():
     with config.transfer_guard("disallow"):
         with pytest.raises(jaxle_xla.JaxRuntimeError, match="Disallowed host-to-device transfer"):
             f(host)
+
+
+def test_jit_returns_jaxlibs_pjit_function_as_jax_does():
+    def scale(a, factor=2.0):
+        """Scales."""
+        return a * factor
+
+    f = jc.jit(scale)
+    assert type(f).__name__ == "PjitFunction"  # what chex's is_traceable looks for
+    assert f.__wrapped__ is scale and f.__name__ == "scale" and f.__doc__ == "Scales."
+    assert repr(f).startswith("<PjitFunction of <function ") and str(inspect.signature(f)) == "(a, factor=2.0)"
+    x = jaxle_xla.device_put(np.arange(3, dtype=np.float32))
+    assert f.eval_shape(x).shape == (3,) and "stablehlo.multiply" in f.lower(x).as_text()
+    assert f.trace(x).jaxpr.in_avals[0].shape == (3,)
+    np.testing.assert_array_equal(f(x), [0, 2, 4])
+    assert f.trace_count == 1
+    f.clear_cache()
+    f(x)
+    assert f.trace_count == 2
+
+    class Scaler:
+        @jc.jit
+        def apply(self, a):
+            return a * 3.0
+
+    assert str(Scaler.apply).startswith("<PjitFunction") and "bound method" in repr(Scaler().apply)
+    # with donation too (whose calls all take core's path); negative static argument numbers keep core's JitWrapped
+    assert type(jc.jit(scale, donate_argnums=0)).__name__ == "PjitFunction"
+    assert type(jc.jit(scale, static_argnums=-1)).__name__ == "JitWrapped"
+
+
+def test_calls_under_a_transformation_never_run_cached_entries():
+    f = jc.jit(lambda a: a * 2.0)
+    x = jaxle_xla.device_put(np.arange(3, dtype=np.float32))
+    f(x)
+    f(x)
+    # A call on a concrete array inside a transformation is staged as a jit equation, as in JAX.
+    jaxpr = jc.make_jaxpr(lambda: f(x))()
+    assert [eqn.primitive.name for eqn in jaxpr.jaxpr.eqns] == ["jit"]
+    # A function closing over a tracer is traced again under each transformation.
+    seen = []
+
+    def outer(t):
+        g = jc.jit(lambda a: a * t)
+        seen.append(g(x))
+        return lax.reduce_sum(g(x), (0,))
+
+    assert float(jc.grad(outer)(1.5)) == 3.0 and isinstance(seen[0], jc.core.Tracer)
+    np.testing.assert_array_equal(f(x), [0, 2, 4])
+
+
+def test_flags_of_the_trace_context_key_the_cpp_cache_per_thread():
+    f = jc.jit(lambda a, b: a + b)
+    misses = counting_misses(f)
+    x, y = jaxle_xla.device_put(np.ones((2, 3), np.float32)), jaxle_xla.device_put(np.ones(3, np.float32))
+    context = config.make_user_context(0)  # made after f: keys it too
+    for _ in range(2):
+        f(x, y)
+    with context(1):
+        f(x, y)
+        f(x, y)
+    assert f.trace_count == 2 and misses[0] == 2
+    with config.enable_x64(True):
+        assert f(x, 1.0).dtype == np.float32 and f(x, np.float64(1.0)).dtype == np.float64
+
+    def run():  # another thread's override keys its own calls only
+        with context(2):
+            f(x, y)
+        with config.enable_x64(True):
+            f(x, np.float64(1.0))
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    assert f.trace_count == 5 and misses[0] == 5  # the thread's x64 call ran the main thread's entry
+    np.testing.assert_array_equal(f(x, y), np.full((2, 3), 2.0))
+    assert f.trace_count == 5
+
+
+def test_disable_jit_calls_the_function():
+    calls = []
+    f = jc.jit(lambda a: calls.append(type(a)) or a + 1.0)
+    x = jaxle_xla.device_put(np.arange(3, dtype=np.float32))
+    f(x)
+    with config.disable_jit(True):
+        f(x)
+    assert calls[1] is XlaArray and len(calls) == 2

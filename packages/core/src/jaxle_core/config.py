@@ -84,6 +84,7 @@ def _bool_from_env(varname: str, default: bool) -> bool:
 
 # Counts every change of any flag, in any thread; lets trace_context() reuse its last answer.
 _changes = [0]
+_trace_context_observers: list[Callable[[Flag], None]] = []  # see Config.add_trace_context_observer
 
 
 class _ThreadValue(threading.local):
@@ -126,6 +127,14 @@ class Flag:
             current = self.value
             for callback in self._observers:
                 callback(current)
+        if self.in_trace_context:
+            for callback in _trace_context_observers:
+                callback(self)
+
+    def global_and_override(self, unset: Any = None) -> tuple[Any, Any]:
+        """The global value and this thread's override (``unset`` where it has none)."""
+        local = self._local.value
+        return self._global, unset if local is _UNSET else local
 
     def __call__(self, new_value: Any = _UNSET) -> _FlagOverride:
         if new_value is _UNSET:
@@ -192,6 +201,12 @@ class Config:
             return self._flags[name].value
         except KeyError:
             raise AttributeError(f"Unrecognized config option: {name}") from None
+
+    @staticmethod
+    def add_trace_context_observer(callback: Callable[[Flag], None]) -> None:
+        """Call ``callback(flag)`` whenever a flag of the trace context (``trace_context``) changes, globally or
+        in a ``with`` block (contexts made later by ``make_user_context`` included)."""
+        _trace_context_observers.append(callback)
 
     def add_observer(self, name: str, callback: Callable[[Any], None]) -> None:
         """Call ``callback(value)`` whenever flag ``name`` changes, globally or in a ``with`` block."""

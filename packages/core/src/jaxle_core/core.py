@@ -172,15 +172,32 @@ def evaluates_eagerly(values: Sequence[Any]) -> bool:
     return isinstance(_context.trace, EvalTrace) and not any(isinstance(x, Tracer) for x in values)
 
 
+dispatch_state_observer: Callable[[], None] | None = None
+"""Set by a backend that runs cached jitted calls outside Python (jaxle_xla): called in a thread whenever what
+``jit.runs_cached_calls`` answers there may have changed (the thread starts or stops running a transformation, ...)."""
+
+
+def dispatch_state_changed() -> None:
+    """Tell the backend's ``dispatch_state_observer``, if any, that this thread's dispatch state may have changed."""
+    if dispatch_state_observer is not None:
+        dispatch_state_observer()
+
+
 @contextmanager
 def set_current_trace(trace: Trace):
     """Make ``trace`` current for the duration of the block."""
     previous = _context.trace
     _context.trace = trace
+    # Only moving between eager evaluation and a transformation changes the dispatch state.
+    switches = dispatch_state_observer is not None and (type(trace) is EvalTrace) is not (type(previous) is EvalTrace)
+    if switches:
+        dispatch_state_observer()
     try:
         yield trace
     finally:
         _context.trace = previous
+        if switches:
+            dispatch_state_observer()
 
 
 @contextmanager

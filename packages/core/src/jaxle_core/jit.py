@@ -413,9 +413,6 @@ class JitWrapped:
         self._known_arrays = LruCache()
         self.trace_count = 0
         self._seen_keys: collections.deque = collections.deque(maxlen=16)  # recent cache misses, for explaining
-        # The backend's own dispatch of this function's cached calls, one per trace context (see fast_dispatch).
-        self._fast: dict[tuple, Callable | None] = {}
-        self._fast_by_id: dict[int, tuple[tuple, Callable | None]] = {}
 
     def _split_static(self, args: tuple, kwargs: dict) -> tuple[tuple, tuple]:
         if not self.static_argnums and not self.static_argnames:  # the common case, on every call
@@ -528,31 +525,9 @@ class JitWrapped:
         return closed, out_tree(), donated
 
     def __call__(self, *args, **kwargs):
-        if fast_dispatch is not None and type(core._context.trace) is core.EvalTrace and not execution_checks.armed:
-            # By the identity of the trace context object (which stays the same while no flag changes), as
-            # hashing it would cost more than the rest of this path.
-            context = trace_context()
-            known = self._fast_by_id.get(id(context))
-            if known is None or known[0] is not context:
-                known = self._known_context(context)
-            fast = known[1]
-            if fast is not None:
-                try:
-                    return fast(*args, **kwargs)
-                except fast_dispatch_errors:  # core's path runs it again and reports the error in jaxle's words
-                    pass
         if _disable_jit_flag.value:
             return self.fun(*args, **kwargs)
         return self.call_entry(args, kwargs)[0]
-
-    def _known_context(self, context: tuple) -> tuple[tuple, Callable | None]:
-        fast = self._fast.get(context, _UNKNOWN)
-        if fast is _UNKNOWN:  # none while jit is disabled: core's path calls the function
-            fast = self._fast[context] = None if _disable_jit_flag.value else fast_dispatch(self)
-        if len(self._fast_by_id) >= 8:  # contexts switched back and forth: forget the old objects
-            self._fast_by_id.clear()
-        known = self._fast_by_id[id(context)] = (context, fast)
-        return known
 
     def call_entry(self, args: tuple, kwargs: dict) -> tuple[Any, _CacheEntry | None]:
         """A call on core's own path: its result, and the cache entry whose executable ran it (None when it was
@@ -636,8 +611,6 @@ class JitWrapped:
         self._traces.clear()
         self._array_calls.clear()
         self._known_arrays.clear()
-        self._fast.clear()
-        self._fast_by_id.clear()
 
     def __get__(self, instance, owner=None):
         return self if instance is None else functools.partial(self, instance)
@@ -650,22 +623,35 @@ class JitWrapped:
 
 
 _ONE_LEAF = tree.tree_structure(0)
-_UNKNOWN = object()
 
-fast_dispatch: Callable[[JitWrapped], Callable | None] | None = None
-"""Set by a backend that runs cached jitted calls itself (jaxle_xla: through jaxlib's C++ dispatch), None while
-every call must take core's path. Asked once per jitted function and trace context, it gives a callable taking
-the call's arguments (which hands every call it cannot run to ``JitWrapped.call_entry``) or None."""
-fast_dispatch_errors: tuple[type[BaseException], ...] = ()
-"""The errors of ``fast_dispatch``'s callables after which core's path runs the call again (a deleted argument,
-say, which core reports as JAX does)."""
+backend_jit: Callable[[JitWrapped], Callable | None] | None = None
+"""Set by a backend that dispatches cached jitted calls itself (jaxle_xla: jaxlib's C++ ``PjitFunction``), None
+otherwise. ``jit`` returns what it gives for a ``JitWrapped`` (a callable whose calls it cannot run go to
+``JitWrapped.call_entry``, with the ``JitWrapped`` as its ``_jaxle_jit``), or the ``JitWrapped`` itself where it gives
+None."""
 
 
-def set_fast_dispatch(dispatch: Callable[[JitWrapped], Callable | None] | None,
-                      errors: tuple[type[BaseException], ...] = ()) -> None:
-    """Install (or, with None, remove) a backend's dispatch of cached jitted calls: see ``fast_dispatch``."""
-    global fast_dispatch, fast_dispatch_errors
-    fast_dispatch, fast_dispatch_errors = dispatch, errors
+def set_backend_jit(make: Callable[[JitWrapped], Callable | None] | None) -> None:
+    """Install (or, with None, remove) a backend's jitted functions: see ``backend_jit``."""
+    global backend_jit
+    backend_jit = make
+
+
+def backend_function(wrapped: JitWrapped) -> Callable:
+    """What ``jit`` returns for ``wrapped``: the backend's callable where it gives one (see ``backend_jit``), else
+    ``wrapped``."""
+    made = None if backend_jit is None else backend_jit(wrapped)
+    return wrapped if made is None else made
+
+
+def runs_cached_calls() -> bool:
+    """Whether a jitted call in this thread may run a compiled executable of its signature as it is: no
+    transformation running, no custom_vjp backward rule running (whose calls are traced apart), no execution check
+    armed. A backend dispatching cached calls itself keys them by this (see ``core.dispatch_state_observer``)."""
+    return (type(core._context.trace) is core.EvalTrace and not _backward_rule_scope.inside
+            and not execution_checks.armed)
+
+
 # Python scalars whose aval follows from their type and the trace context alone (ints also need a range check).
 _SCALAR_KEYS = {float: float, bool: bool, complex: complex}
 
@@ -685,10 +671,12 @@ def backward_rule_scope() -> Iterator[None]:
     """Trace the jitted functions called inside apart from the same calls outside (see ``_backward_rule_scope``)."""
     outer = _backward_rule_scope.inside
     _backward_rule_scope.inside = True
+    core.dispatch_state_changed()
     try:
         yield
     finally:
         _backward_rule_scope.inside = outer
+        core.dispatch_state_changed()
 
 
 def _tracing_context() -> tuple:
@@ -841,5 +829,5 @@ def jit(fun: Callable | None = None, *, in_shardings=None, out_shardings=None, s
     if device is not None and backend is not None:
         raise ValueError(f"can't specify both a device and a backend for jit, got device={device} and "
                          f"backend={backend!r}")
-    return JitWrapped(fun, static_argnums, static_argnames, donate_argnums, donate_argnames, keep_unused, inline,
-                      device, backend, in_shardings, out_shardings)
+    return backend_function(JitWrapped(fun, static_argnums, static_argnames, donate_argnums, donate_argnames,
+                                       keep_unused, inline, device, backend, in_shardings, out_shardings))

@@ -11,7 +11,6 @@ process's devices: each process passes (and gets back) the slices of its own dev
 from __future__ import annotations
 
 import functools
-import importlib
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -32,8 +31,6 @@ from jaxle_core.staging import DebugInfo
 
 __all__ = ["pmap", "set_fast_dispatch"]
 
-# the module (the package's ``jit`` attribute is the function): its fast_dispatch_errors are read at each call
-jit_module = importlib.import_module("jaxle_core.jit")
 
 PMAP_AXIS_NAME = "_internal_pmap_axis_name"
 _ARRANGEMENTS_KEPT = 64
@@ -106,14 +103,17 @@ def _shapes(flat: Sequence[Any]) -> tuple | None:
 fast_dispatch: Callable[[str, Callable], Callable | None] | None = None
 """Set by a backend that runs cached pmap calls itself (jaxle_xla: through jaxlib's C++ dispatch): given the
 function's name and ``call_entry(args, kwargs) -> (result, the inner jit's cache entry or None, flat arguments)``,
-it returns a callable taking a call's arguments, which hands every call it cannot run to ``call_entry``, or None.
-Its errors are ``jit.fast_dispatch_errors``."""
+it returns a callable taking a call's arguments, which hands every call it cannot run to ``call_entry``, or None."""
+fast_dispatch_errors: tuple[type[BaseException], ...] = ()
+"""The errors of ``fast_dispatch``'s callables after which pmap's Python path runs the call again (a deleted
+argument, say, which it reports as JAX does)."""
 
 
-def set_fast_dispatch(dispatch: Callable[[str, Callable], Callable | None] | None) -> None:
+def set_fast_dispatch(dispatch: Callable[[str, Callable], Callable | None] | None,
+                      errors: tuple[type[BaseException], ...] = ()) -> None:
     """Install (or, with None, remove) a backend's dispatch of cached pmap calls: see ``fast_dispatch``."""
-    global fast_dispatch
-    fast_dispatch = dispatch
+    global fast_dispatch, fast_dispatch_errors
+    fast_dispatch, fast_dispatch_errors = dispatch, errors
 
 
 def _mapped_spec(axis: int | None, name: Any) -> PartitionSpec:
@@ -235,7 +235,7 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
             if fast is not None:
                 try:
                     return fast(*args, **kwargs)
-                except jit_module.fast_dispatch_errors:  # the general path runs it again and reports the error
+                except fast_dispatch_errors:  # the general path runs it again and reports the error
                     pass
             # The common call: arguments of a structure and shapes seen before, no static ones, at the top level.
             flat, in_tree = tree.tree_flatten((args, kwargs))

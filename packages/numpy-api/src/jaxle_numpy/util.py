@@ -23,7 +23,7 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.backend import current_backend
 from jaxle_core.core import EvalTrace, Tracer, concrete_value, current_trace
 from jaxle_core.errors import ConcretizationTypeError
-from jaxle_core.jit import jit
+from jaxle_core.jit import JitWrapped, backend_function, jit
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.shape_poly import is_symbolic_dim
 from jaxle_core.staging import StagingTrace
@@ -262,27 +262,39 @@ def compiled_when_eager(fun: Callable | None = None, *, static_argnames: tuple[s
     compiled path when every other argument it passes is its parameter's default or one of ``static_argnames``
     (with a hashable value). Under a transformation, or given other arguments, ``fun`` itself
     runs, so jaxprs and errors are unchanged. Used bare or as ``@compiled_when_eager(static_argnames=...)``.
+    Where the backend dispatches jitted calls itself (jaxle_xla), the result is the backend's jitted function, as
+    JAX's jnp functions are.
     """
     if fun is None:
         return functools.partial(compiled_when_eager, static_argnames=static_argnames)
-    compiled = jit(fun, static_argnames=static_argnames)
-    parameters = inspect.signature(fun).parameters.values()
-    positional = [p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    static = frozenset(static_argnames)
-    n_operands = next((i for i, name in enumerate(positional) if name in static), len(positional))
-    defaults = {p.name: p.default for p in parameters if p.default is not p.empty}
+    return backend_function(_CompiledWhenEager(fun, static_argnames))
 
-    def static_keywords(args: tuple, kwargs: dict) -> dict | None:
+
+class _CompiledWhenEager(JitWrapped):
+    """A jitted ``fun`` whose calls run compiled only when eager, on operands that pass as they are (see
+    ``compiled_when_eager``); every other call runs ``fun`` itself."""
+
+    def __init__(self, fun: Callable, static_argnames: tuple[str, ...]):
+        super().__init__(fun, static_argnames=static_argnames)
+        parameters = inspect.signature(fun).parameters.values()
+        self._positional = [p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        self._static = frozenset(static_argnames)
+        self._n_operands = next((i for i, name in enumerate(self._positional) if name in self._static),
+                                len(self._positional))
+        self._defaults = {p.name: p.default for p in parameters if p.default is not p.empty}
+
+    def _static_keywords(self, args: tuple, kwargs: dict) -> dict | None:
         """The call's static arguments by name, or None when it passes anything else."""
-        keywords = dict(zip(positional[n_operands:], args[n_operands:]))
+        positional = self._positional
+        keywords = dict(zip(positional[self._n_operands:], args[self._n_operands:]))
         if len(args) > len(positional) or not keywords.keys().isdisjoint(kwargs):
             return None
         keywords.update(kwargs)
         for name, value in list(keywords.items()):
-            default = defaults.get(name, _NO_DEFAULT)
+            default = self._defaults.get(name, _NO_DEFAULT)
             if value is default or (type(value) is type(default) and value == default):
                 del keywords[name]  # spelled out or not, one signature
-            elif name not in static:
+            elif name not in self._static:
                 return None
         try:
             hash(tuple(keywords.values()))
@@ -290,17 +302,19 @@ def compiled_when_eager(fun: Callable | None = None, *, static_argnames: tuple[s
             return None
         return keywords
 
-    @functools.wraps(fun)
-    def call(*args: Any, **kwargs: Any) -> Any:
-        if (type(current_trace()) is EvalTrace and len(args) >= n_operands
-                and all(map(_compiled_operand, args[:n_operands]))):
-            if len(args) == n_operands and not kwargs:
-                return compiled(*args)
-            keywords = static_keywords(args, kwargs)
+    def call_entry(self, args: tuple, kwargs: dict) -> tuple[Any, Any]:
+        n = self._n_operands
+        if type(current_trace()) is EvalTrace and len(args) >= n and all(map(_compiled_operand, args[:n])):
+            if len(args) == n and not kwargs:
+                return super().call_entry(args, kwargs)
+            keywords = self._static_keywords(args, kwargs)
             if keywords is not None:
-                return compiled(*args[:n_operands], **keywords)
-        return fun(*args, **kwargs)
-    return call
+                result, entry = super().call_entry(args[:n], keywords)
+                # A backend running the entry on later calls passes them the call's operands and non-static
+                # arguments: only calls passing nothing but operands and static arguments can share it.
+                shared = self._static.issuperset(kwargs) and self._static.issuperset(self._positional[n:len(args)])
+                return result, entry if shared else None
+        return self.fun(*args, **kwargs), None
 
 
 def _compiled_operand(x: Any) -> bool:

@@ -48,7 +48,7 @@ _jax.jax_jit.set_enable_x64_state(_X64)
 
 @contextlib.contextmanager
 def _unnarrowed():
-    """jaxlib's x64 flag on for a transfer: jaxle's flag (mirrored for C++ dispatch, see set_x64) is off, yet the
+    """jaxlib's x64 flag on for a transfer: jaxle's flag (mirrored for C++ dispatch, see fast_jit) is off, yet the
     value, already of the aval's dtype (64 bits for a DLPack import, say), must not be narrowed."""
     previous = _X64.swap_local(True)
     try:
@@ -655,11 +655,17 @@ def heap_profile(client: Any) -> bytes:
 # ---------------------------------------------------------------- the C++ jit dispatch
 # jaxlib's PjitFunction runs a jitted function's cached calls in C++: it flattens the arguments with a pytree
 # registry, keys them by tree structure, each leaf's (dtype, shape, weak type), static arguments and the Configs
-# marked include_in_jit_key, transfers NumPy and Python scalar leaves itself, executes and builds the outputs.
-# Any call it cannot key or has not seen goes to ``cache_miss``, which returns (outputs, FastPathData or None,
-# False). Its Configs must exist before the first call.
+# marked include_in_jit_key (each read with this thread's override), transfers NumPy and Python scalar leaves itself,
+# executes and builds the outputs. Any call it cannot key or has not seen goes to ``cache_miss``, which returns
+# (outputs, FastPathData or None, False); while its disable-jit Config is on it calls the function itself. Its
+# Configs must exist before the first call.
 
-_jax.jax_jit.set_disable_jit_state(_jax.config.Config("jaxle_disable_jit", False))  # jaxle checks its own flag
+PjitFunction = _jax.PjitFunction
+UNSET = _jax.config.unset
+"""A Config's value for "no override in this thread"."""
+X64 = _X64
+DISABLE_JIT = _jax.config.Config("jaxle_disable_jit", False)
+_jax.jax_jit.set_disable_jit_state(DISABLE_JIT)
 _jax.jax_jit.set_post_hook_state(_jax.config.Config("jaxle_post_hook", None))
 
 builtin_pytree_registry = _jax.pytree.PyTreeRegistry()
@@ -673,11 +679,15 @@ class FastPathData(collections.namedtuple(
     """What C++ dispatch needs to run later calls of one signature (the fields and order jaxlib reads)."""
 
 
-def set_x64(global_value: bool, thread_value: bool | None) -> None:
-    """Key and transfer Python scalars and NumPy values as jaxle's x64 flag says (the global value, and this
-    thread's override or None)."""
-    _X64.set_global(global_value)
-    _X64.set_local(_jax.config.unset if thread_value is None else thread_value)
+def jit_key_config(name: str, value: Any) -> Any:
+    """A new jaxlib Config whose value (this thread's) keys every C++ dispatch of jitted calls."""
+    return _jax.config.Config(name, value, include_in_jit_key=True)
+
+
+def mirror(config: Any, global_value: Any, thread_value: Any) -> None:
+    """Set ``config``'s global value and this thread's override (``UNSET``: none)."""
+    config.set_global(global_value)
+    config.set_local(thread_value)
 
 
 def output_treedef(registry: Any, example: Any, leaves: Sequence[Any]) -> Any:
@@ -693,9 +703,9 @@ def _no_fallback(*args: Any) -> Any:
     raise TypeError("jaxle's C++ dispatch transfers only arrays and scalars")
 
 
-def fast_jit(name: str, cache_miss: Any, static_argnums: Sequence[int], static_argnames: Sequence[str],
-             key: Any, registry: Any) -> Any:
-    """A C++ ``PjitFunction`` for one jitted function (its own cache, released with it), flattening its arguments
-    with the pytree ``registry``."""
-    return _jax.pjit(name, None, cache_miss, list(static_argnums), list(static_argnames), key, registry,
+def pjit_function(name: str, fun: Any, cache_miss: Any, static_argnums: Sequence[int],
+                  static_argnames: Sequence[str], registry: Any) -> PjitFunction:
+    """A C++ ``PjitFunction`` for the jitted function ``fun`` (its own cache, released with it), flattening its
+    arguments with the pytree ``registry``."""
+    return _jax.pjit(name, fun, cache_miss, list(static_argnums), list(static_argnames), 0, registry,
                      _no_fallback, _jax.PjitFunctionCache(capacity=64))

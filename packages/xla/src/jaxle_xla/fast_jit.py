@@ -1,21 +1,28 @@
-"""Cached jitted calls run by jaxlib's C++ dispatch (``PjitFunction``), as JAX runs them.
+"""Jitted functions are jaxlib's C++ ``PjitFunction``s, as JAX's are: cached calls run without Python.
 
-Core's ``JitWrapped`` asks for one dispatcher per function and trace context (``jit.fast_dispatch``). A call
-C++ has a compiled signature for (arrays, NumPy values, Python scalars in tuples, lists, dicts) runs without
-Python; every other call comes back through ``cache_miss`` to core's path, whose result is returned, with what C++
-needs to run that signature from then on when the call ran one plain ``Executable``: one device, no donation,
-no host callbacks, no hoisted constants, no extended-dtype outputs. Arguments and outputs are flattened with
-jaxle_tree's mirror of its registrations in jaxlib's registry.
+``jit(f)`` returns a ``PjitFunction`` (see ``jit.backend_jit``) unless it is given negative static argument numbers
+(core's ``JitWrapped`` then serves every call). A call C++ has a compiled signature for (arrays, NumPy values,
+Python scalars in tuples, lists, dicts) runs without Python; every other call comes back through ``cache_miss`` to
+core's path (``JitWrapped.call_entry``), whose result is returned, with what C++ needs to run that signature from
+then on when the call ran a compilation C++ can run (one device's ``Executable`` or a partitioned one whose arguments
+are laid out as it reads them; no donation, no host callbacks, no hoisted constants, no extended-dtype outputs) and
+no transformation is running. A function given donation, a device or a backend thus runs every call on core's path.
+
+C++ keys each call by jaxlib ``Config``s that mirror what core keys its caches by, each thread's overrides
+included: every flag of the trace context, and whether this thread may run cached calls at all
+(``jit.runs_cached_calls``: no transformation or backward rule running, no execution check or transfer guard armed).
+Arguments and outputs are flattened with jaxle_tree's mirror of its registrations in jaxlib's registry.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import jaxle_tree as tree
-from jaxle_core import config
+from jaxle_core import config, core, execution_checks
 from jaxle_core.extended import physical_aval
-from jaxle_core.jit import JitWrapped, set_fast_dispatch
+from jaxle_core.jit import JitWrapped, runs_cached_calls, set_backend_jit
 from jaxle_core.pmap import set_fast_dispatch as set_pmap_fast_dispatch
 from jaxle_tree.accelerator import jaxlib_registry
 from jaxle_xla import _jaxlib, transfer_guard
@@ -23,7 +30,7 @@ from jaxle_xla.array import XlaArray
 from jaxle_xla.executable import Executable
 from jaxle_xla.spmd import FollowShardings, SpmdExecutable, SpmdFunction
 
-__all__ = ["dispatcher", "pmap_dispatcher"]
+__all__ = ["jitted_function", "pmap_dispatcher"]
 
 
 def _output_treedef(out_tree: Any, n_out: int) -> Any:
@@ -74,20 +81,22 @@ def _compilation_that_ran(executable: Any, outs: list) -> Executable | SpmdExecu
     return executable if type(executable) is Executable else None
 
 
-def dispatcher(wrapped: JitWrapped) -> Any:
-    """jaxlib's C++ dispatch for ``wrapped`` in the current trace context, or None where it does not apply
-    (several devices, donation, a device, backend or shardings named, negative static argument numbers)."""
-    if (transfer_guard.armed or wrapped.donate_argnums or wrapped.donate_argnames
-            or wrapped.device is not None or wrapped.backend is not None
-            or any(i < 0 for i in wrapped.static_argnums)):
+def jitted_function(wrapped: JitWrapped) -> Any:
+    """A ``PjitFunction`` for ``wrapped`` (carrying its name, docstring, ``__wrapped__`` and ``_jaxle_jit``), or
+    None where C++ cannot key its calls (negative static argument numbers, which core resolves per call)."""
+    if any(i < 0 for i in wrapped.static_argnums):
         return None
+    # Donated arguments, and programs placed by jit's device or backend rather than by their arguments, need core's
+    # path on every call.
+    runnable = not (wrapped.donate_argnums or wrapped.donate_argnames or wrapped.device is not None
+                    or wrapped.backend is not None)
     # (id of the cache entry, committed) -> (entry, its fast path data); (id of the entry, a partitioned
     # compilation) -> (entry, the outputs' tree structure)
     remembered: dict[tuple, Any] = {}
 
     def cache_miss(*args: Any, **kwargs: Any) -> tuple[Any, Any, bool]:
         result, entry = wrapped.call_entry(args, kwargs)
-        if entry is None or transfer_guard.armed:
+        if entry is None or not runnable or transfer_guard.armed or not runs_cached_calls():
             return result, None, False
         outs = [result] if entry.single_output else entry.out_tree.flatten_up_to(result)
         executable = _compilation_that_ran(entry.executable, outs)
@@ -110,8 +119,12 @@ def dispatcher(wrapped: JitWrapped) -> Any:
                                        _fast_path_data(executable, treedef, len(outs), committed))
         return result, known[1], False
 
-    return _jaxlib.fast_jit(wrapped.__name__, cache_miss, wrapped.static_argnums, wrapped.static_argnames,
-                            0, _REGISTRY)
+    function = _jaxlib.pjit_function(wrapped.__name__, wrapped.fun, cache_miss, wrapped.static_argnums,
+                                     wrapped.static_argnames, _REGISTRY)
+    functools.update_wrapper(function, wrapped.fun)
+    function.__name__ = wrapped.__name__
+    function._jaxle_jit = wrapped
+    return function
 
 
 def pmap_dispatcher(name: str, call_entry: Any) -> Any:
@@ -137,7 +150,7 @@ def pmap_dispatcher(name: str, call_entry: Any) -> Any:
             return result, None, False
         return result, _partitioned_fast_path_data(executable, known[1], flat), False
 
-    return _jaxlib.fast_jit(name, cache_miss, (), (), 0, _REGISTRY)
+    return _jaxlib.pjit_function(name, None, cache_miss, (), (), _REGISTRY)
 
 
 # jaxle_tree's mirror of every registration in jaxlib's registry (custom nodes included); without it (jaxle_tree's
@@ -145,22 +158,78 @@ def pmap_dispatcher(name: str, call_entry: Any) -> Any:
 _REGISTRY = jaxlib_registry() or _jaxlib.builtin_pytree_registry
 
 
-def _mirror_x64(_value: Any) -> None:
-    local = config.enable_x64._local.value
-    _jaxlib.set_x64(config.enable_x64._global, None if local is config._UNSET else local)
+# ---------------------------------------------------------------- what JitWrapped offers, on PjitFunction
 
 
-def _stop(_value: Any) -> None:
-    """A transfer guard must see every transfer: jitted calls take core's path from now on."""
+def _lower(self: Any, *args: Any, **kwargs: Any) -> Any:
+    """The lowered stage for these arguments (see ``JitWrapped.lower``)."""
+    return self._jaxle_jit.lower(*args, **kwargs)
+
+
+def _trace(self: Any, *args: Any, **kwargs: Any) -> Any:
+    """The traced stage for these arguments (see ``JitWrapped.trace``)."""
+    return self._jaxle_jit.trace(*args, **kwargs)
+
+
+def _eval_shape(self: Any, *args: Any, **kwargs: Any) -> Any:
+    """The outputs' shapes and dtypes for these arguments (see ``JitWrapped.eval_shape``)."""
+    return self._jaxle_jit.eval_shape(*args, **kwargs)
+
+
+def _clear_cache(self: Any) -> None:
+    """Forget this function's traced jaxprs, compiled executables and C++ cache entries."""
+    self._jaxle_jit.clear_cache()
+    self._clear_cache()
+
+
+_jaxlib.PjitFunction.lower = _lower
+_jaxlib.PjitFunction.trace = _trace
+_jaxlib.PjitFunction.eval_shape = _eval_shape
+_jaxlib.PjitFunction.clear_cache = _clear_cache
+_jaxlib.PjitFunction.trace_count = property(lambda self: self._jaxle_jit.trace_count,
+                                            doc="How many times the function was traced.")
+
+
+# ---------------------------------------------------------------- the C++ cache key mirrors core's
+
+# The jaxlib Config mirroring each flag of the trace context, made on its first change (until then the flag keeps the
+# value every cached call saw, and each Config read costs every call): x64 also decides how C++ keys and transfers
+# Python scalars and NumPy values; while jit is disabled C++ calls the function itself, as core does.
+_flag_mirrors: dict[config.Flag, Any] = {config.enable_x64: _jaxlib.X64, config.disable_jit: _jaxlib.DISABLE_JIT}
+
+
+def _mirror_flag(flag: config.Flag) -> None:
+    mirror = _flag_mirrors.get(flag)
+    if mirror is None:
+        mirror = _flag_mirrors[flag] = _jaxlib.jit_key_config(f"jaxle_{flag.name}", flag.value)
+    _jaxlib.mirror(mirror, *flag.global_and_override(_jaxlib.UNSET))
+
+
+# Whether C++ may run cached calls in this thread: False while core would not run a cached executable as it is.
+_RUNS_CACHED = _jaxlib.jit_key_config("jaxle_runs_cached_calls", True)
+
+
+def _mirror_dispatch_state() -> None:
+    _RUNS_CACHED.set_local(_jaxlib.UNSET if runs_cached_calls() else False)
+
+
+def _mirror_armed(_value: Any = None) -> None:
+    """An armed transfer guard must see every transfer and an armed execution check every result: C++ runs no
+    cached call from then on (core's path does the checking; pmap's calls take its Python path)."""
+    _RUNS_CACHED.set_global(not (transfer_guard.armed or execution_checks.armed))
+    _mirror_dispatch_state()
     if transfer_guard.armed:
-        set_fast_dispatch(None)
         set_pmap_fast_dispatch(None)
 
 
-config.config.add_observer("jax_enable_x64", _mirror_x64)
-_mirror_x64(None)
-for _name in ("jax_transfer_guard", "jax_transfer_guard_host_to_device"):
-    config.config.add_observer(_name, _stop)
+for _flag in (config.enable_x64, config.disable_jit):
+    _mirror_flag(_flag)
+config.config.add_trace_context_observer(_mirror_flag)
+core.dispatch_state_observer = _mirror_dispatch_state
+for _name in ("jax_transfer_guard", "jax_transfer_guard_host_to_device", "jax_debug_nans", "jax_debug_infs",
+              "jax_no_execution"):
+    config.config.add_observer(_name, _mirror_armed)
+_mirror_armed()
+set_backend_jit(jitted_function)
 if not transfer_guard.armed:
-    set_fast_dispatch(dispatcher, (_jaxlib.XlaRuntimeError,))
-    set_pmap_fast_dispatch(pmap_dispatcher)
+    set_pmap_fast_dispatch(pmap_dispatcher, (_jaxlib.XlaRuntimeError,))
