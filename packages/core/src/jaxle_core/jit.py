@@ -644,6 +644,11 @@ def backend_function(wrapped: JitWrapped) -> Callable:
     return wrapped if made is None else made
 
 
+def jit_wrapped(function: Callable) -> JitWrapped:
+    """The ``JitWrapped`` behind what ``jit`` returned."""
+    return getattr(function, "_jaxle_jit", function)
+
+
 def runs_cached_calls() -> bool:
     """Whether a jitted call in this thread may run a compiled executable of its signature as it is: no
     transformation running, no custom_vjp backward rule running (whose calls are traced apart), no execution check

@@ -22,7 +22,7 @@ from jaxle_core import core, execution_checks
 from jaxle_core.avals import get_aval
 from jaxle_core.config import disable_jit, trace_context
 from jaxle_core.core import Tracer
-from jaxle_core.jit import jit
+from jaxle_core.jit import jit, jit_wrapped
 from jaxle_core.lax.structural import broadcast_in_dim, squeeze
 from jaxle_core.mesh import Mesh, PartitionSpec
 from jaxle_core.shard_map import bind_shard_map, block_aval, check_context_mesh, check_divisible, trace_body
@@ -289,7 +289,7 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
             # Each device gets its slice directly, as the program's arguments are split.
             flat = [backend.device_put(x, sharding, get_aval(x).weak_type) for x, sharding in zip(flat, shardings)]
         if with_entry:
-            out, entry = call.call_entry((plan, *flat), {})
+            out, entry = jit_wrapped(call).call_entry((plan, *flat), {})
             if processes:
                 return tree.tree_map(backend.process_local_part, out), None, given
             return out, entry, given
