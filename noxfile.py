@@ -240,6 +240,23 @@ CLIENT_LIBRARIES = {
                              for run in ("main", "thread")], "checkify inside shard_map"),
         },
     },
+    "numpyro": {
+        "sdist": "numpyro==0.22.0",
+        "requirements": ["multipledispatch==1.0.0", "tqdm==4.70.1", "scipy==1.17.1"],
+        "tests": "test",
+        "fast": ["test/test_transforms.py", "test/test_handlers.py", "test/test_distributions_util.py",
+                 "test/test_optimizers.py", "test/test_diagnostics.py"],
+        # a representative subset (transforms, handlers, distributions util, optimizers, diagnostics) is the whole
+        # run: the rest are inference and distribution sweeps of tens of minutes, or need funsor/flax/tfp
+        "ignore": {
+            **dict.fromkeys([f"test/{name}" for name in (
+                "test_constraints.py", "test_distributions.py", "test_distributions_mixture.py",
+                "test_example_utils.py", "test_examples.py", "test_flows.py", "test_gof.py",
+                "test_model_rendering.py", "test_nn.py", "test_pickle.py", "test_util.py")],
+                "outside the representative subset (inference and distribution sweeps; optional dependencies)"),
+            "test/test_compile.py": "compiles whole MCMC and SVI programs: longer than a run allows on two cores",
+        },
+    },
 }
 CLIENT_TEST_TOOLS = ["pytest==9.2.0", "pytest-xdist==3.8.0"]
 
