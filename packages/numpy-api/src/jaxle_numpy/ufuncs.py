@@ -409,8 +409,9 @@ def _replace_inf(x: Any) -> Any:
     """``x`` with +inf read as zero, as JAX's logaddexp derivative reads its operands and result."""
     if not _is(x, np.floating):
         return x
+    is_inf = lax.eq(x, util.scalar_like(x, np.inf))  # compared before the zeros are made, as JAX orders them
     zero = util.zero_of(x) if not get_aval(x).shape else lax.full_like(x, 0)
-    return lax.select_n(lax.eq(x, util.scalar_like(x, np.inf)), x, zero)
+    return lax.select_n(is_inf, x, zero)
 
 
 def _logaddexp_jvp_rule(fn: Any, exp_fn: Any) -> Any:

@@ -1,8 +1,8 @@
 """Machinery shared by the jnp golden generators beside this file and by the tests that replay them.
 
 A generator (``make_<family>_golden.py``) defines ``CASES``: case name -> ``build(m) -> (function, args)``, where
-``m`` offers ``numpy``, ``lax``, ``make_jaxpr``, ``jit``, ``vmap``, ``grad`` and ``ds`` (the ``jax`` module does;
-tests use ``jaxle_namespace()``). It is run with JAX 0.10.2 in its own environment:
+``m`` offers ``numpy``, ``lax``, ``make_jaxpr``, ``jit``, ``vmap``, the derivative functions and ``ds`` (the
+``jax`` module does; tests use ``jaxle_namespace()``). It is run with JAX 0.10.2 in its own environment:
 
     /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_<family>_golden.py jax
 
@@ -40,7 +40,10 @@ def jaxle_namespace() -> types.SimpleNamespace:
 
     return types.SimpleNamespace(numpy=jaxle_numpy, lax=jaxle_core.lax, make_jaxpr=jaxle_core.make_jaxpr,
                                  jit=jaxle_core.jit, vmap=jaxle_core.vmap, grad=jaxle_core.grad,
-                                 jvp=jaxle_core.jvp, vjp=jaxle_core.vjp, config=jaxle_core.config, ds=ds)
+                                 jvp=jaxle_core.jvp, vjp=jaxle_core.vjp, config=jaxle_core.config, ds=ds,
+                                 linearize=jaxle_core.linearize, value_and_grad=jaxle_core.value_and_grad,
+                                 custom_jvp=jaxle_core.custom_jvp, custom_vjp=jaxle_core.custom_vjp,
+                                 checkpoint=jaxle_core.checkpoint)
 
 
 def no_args_case(fn):
