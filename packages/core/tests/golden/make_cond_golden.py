@@ -92,6 +92,10 @@ def cases(m, lax):
         ("grad_three_outputs", m.grad(lambda p, x: sum(lax.cond(
             p, lambda a: (a * 2.0, lax.sin(a), f32(3.0)), lambda a: (a * a, lax.cos(a), a), x)), argnums=1),
          (True, f32(1.5))),
+        # the known branch is pruned first: its fori_loop's scan loses the counter nothing returns
+        ("grad_fori_loop_branch", m.grad(lambda x: lax.reduce_sum(lax.cond(
+            lax.reduce_sum(x, (0,)) > 1, lambda a: lax.fori_loop(0, 2, lambda i, c: c * a, a), lambda a: a, x),
+            (0,))), (VEC,)),
         ("grad_switch", m.grad(lambda x: three(np.int32(2), x)), (f32(1.0),)),
         ("vmap_batched_pred", vmap(sin_or_cos), (VEC,)),
         ("vmap_batched_pred_closure", vmap(closure, (0, 0, None)), (np.array([True, False]), MAT, f32(2.0))),

@@ -20,6 +20,7 @@ from jaxle_core.ad.partial_eval import PartialStagingTrace, SplitJaxpr, partial_
 from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass, is_undefined, transpose_rules
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import ClosedJaxpr
+from jaxle_core.jaxpr_util import dce_jaxpr
 from jaxle_core.lax.control_flow.conditionals import cond_p, empty
 from jaxle_core.staging import trace_to_jaxpr
 
@@ -87,9 +88,11 @@ def _known_branch(split: SplitJaxpr, slot_avals: Sequence[ShapedArray], slot_ind
     n_known = split.out_unknowns.count(False)
     made_unknown = _made_unknown(split, out_unknowns)
     known = split.known
+    # as JAX, dead code goes first (a loop counter the branch does not return, say)
+    pruned, _ = dce_jaxpr(known.jaxpr, instantiate=True)
 
     def fun(*args):
-        outs = core.eval_jaxpr(known.jaxpr, known.consts, *args)
+        outs = core.eval_jaxpr(pruned, known.consts, *args)
         forced = [o for o, f in zip(outs[:n_known], made_unknown) if f]
         slots = [empty(a) for a in slot_avals]
         for i, r in zip(slot_index, split.residuals(args, outs) + forced):
