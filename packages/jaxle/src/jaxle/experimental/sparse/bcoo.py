@@ -812,14 +812,19 @@ def bcoo_multiply_dense(sp_mat: BCOO, v: Any) -> Any:
     return sp_mat.data * values
 
 
+def _common_layout(lhs: BCOO, rhs: BCOO) -> tuple[BCOO, BCOO]:
+    """Both arrays with the fewer batch and the fewer dense dimensions of the two (storing no more)."""
+    n_batch, n_dense = min(lhs.n_batch, rhs.n_batch), min(lhs.n_dense, rhs.n_dense)
+    return (bcoo_update_layout(lhs, n_batch=n_batch, n_dense=n_dense),
+            bcoo_update_layout(rhs, n_batch=n_batch, n_dense=n_dense))
+
+
 def bcoo_multiply_sparse(lhs: BCOO, rhs: BCOO) -> BCOO:
     """The elementwise product of two BCOO arrays of one shape: every pair of entries at one index."""
     if lhs.shape != rhs.shape:
         raise ValueError(f"bcoo_multiply_sparse: arrays must have the same shape, got {lhs.shape} and {rhs.shape}")
-    n_batch = min(lhs.n_batch, rhs.n_batch)
-    lhs, rhs = bcoo_update_layout(lhs, n_batch=n_batch), bcoo_update_layout(rhs, n_batch=n_batch)
-    n_dense = min(lhs.n_dense, rhs.n_dense)
-    lhs, rhs = bcoo_update_layout(lhs, n_dense=n_dense), bcoo_update_layout(rhs, n_dense=n_dense)
+    lhs, rhs = _common_layout(lhs, rhs)
+    n_batch, n_dense = lhs.n_batch, lhs.n_dense
     oob = _out_of_bounds(lhs)
 
     def one(d1, i1, d2, i2):
@@ -836,10 +841,8 @@ def bcoo_multiply_sparse(lhs: BCOO, rhs: BCOO) -> BCOO:
 def _add_sparse(lhs: BCOO, rhs: BCOO) -> BCOO:
     if lhs.shape != rhs.shape:
         raise ValueError(f"Addition between sparse matrices of different shapes: {lhs.shape} and {rhs.shape}")
-    n_batch = min(lhs.n_batch, rhs.n_batch)
-    lhs, rhs = bcoo_update_layout(lhs, n_batch=n_batch), bcoo_update_layout(rhs, n_batch=n_batch)
-    n_dense = min(lhs.n_dense, rhs.n_dense)
-    lhs, rhs = bcoo_update_layout(lhs, n_dense=n_dense), bcoo_update_layout(rhs, n_dense=n_dense)
+    lhs, rhs = _common_layout(lhs, rhs)
+    n_batch = lhs.n_batch
     batch = lhs.shape[:n_batch]
     dtype = dtypes.result_type(lhs.dtype, rhs.dtype)
 

@@ -19,7 +19,7 @@ from jaxle_core.avals import ShapedArray
 from jaxle_tree import register_pytree_node_class
 
 __all__ = ["COO", "COOInfo", "coo_fromdense", "coo_fromdense_p", "coo_matmat", "coo_matmat_p", "coo_matvec",
-           "coo_matvec_p", "coo_todense", "coo_todense_p"]
+           "coo_matvec_p", "coo_todense", "coo_todense_p", "operand_of_rank"]
 
 
 class COOInfo(NamedTuple):
@@ -93,19 +93,23 @@ define_multilinear(coo_matvec_p, _product_impl, [0, 3])
 define_multilinear(coo_matmat_p, _product_impl, [0, 3])
 
 
+def operand_of_rank(function: str, name: str, x: Any, ndim: int) -> Any:
+    """``x`` as an array, which must have ``ndim`` dimensions (JAX's ValueError otherwise)."""
+    x = jnp.asarray(x)
+    if x.ndim != ndim:
+        raise ValueError(f"{function}: {name} must be {('one', 'two')[ndim - 1]}-dimensional; got shape {x.shape}")
+    return x
+
+
 def coo_matvec(mat: COO, v: Any, transpose: bool = False) -> Any:
     """The product of a COO matrix (or its transpose) and a vector."""
-    v = jnp.asarray(v)
-    if v.ndim != 1:
-        raise ValueError(f"coo_matvec: v must be one-dimensional; got shape {v.shape}")
+    v = operand_of_rank("coo_matvec", "v", v, 1)
     return coo_matvec_p.bind(mat.data, mat.row, mat.col, v, spinfo=mat._info, transpose=transpose)
 
 
 def coo_matmat(mat: COO, B: Any, *, transpose: bool = False) -> Any:
     """The product of a COO matrix (or its transpose) and a matrix."""
-    B = jnp.asarray(B)
-    if B.ndim != 2:
-        raise ValueError(f"coo_matmat: B must be two-dimensional; got shape {B.shape}")
+    B = operand_of_rank("coo_matmat", "B", B, 2)
     return coo_matmat_p.bind(mat.data, mat.row, mat.col, B, spinfo=mat._info, transpose=transpose)
 
 

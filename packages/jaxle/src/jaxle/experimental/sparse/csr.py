@@ -13,6 +13,7 @@ from jaxle import numpy as jnp
 from jaxle.experimental.sparse import bcoo, bcsr
 from jaxle.experimental.sparse._base import JAXSparse
 from jaxle.experimental.sparse._primitives import define_multilinear, define_primitive
+from jaxle.experimental.sparse.coo import operand_of_rank
 from jaxle.experimental.sparse.util import SparseInfo
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray
@@ -81,17 +82,13 @@ define_multilinear(csr_matmat_p, _product_impl, [0, 3])
 
 def csr_matvec(mat: CSR, v: Any, transpose: bool = False) -> Any:
     """The product of a CSR matrix (or its transpose) and a vector."""
-    v = jnp.asarray(v)
-    if v.ndim != 1:
-        raise ValueError(f"csr_matvec: v must be one-dimensional; got shape {v.shape}")
+    v = operand_of_rank("csr_matvec", "v", v, 1)
     return csr_matvec_p.bind(mat.data, mat.indices, mat.indptr, v, shape=mat.shape, transpose=transpose)
 
 
 def csr_matmat(mat: CSR, B: Any, *, transpose: bool = False) -> Any:
     """The product of a CSR matrix (or its transpose) and a matrix."""
-    B = jnp.asarray(B)
-    if B.ndim != 2:
-        raise ValueError(f"csr_matmat: B must be two-dimensional; got shape {B.shape}")
+    B = operand_of_rank("csr_matmat", "B", B, 2)
     return csr_matmat_p.bind(mat.data, mat.indices, mat.indptr, B, shape=mat.shape, transpose=transpose)
 
 
