@@ -74,6 +74,26 @@ def test_legacy_operand_keyword():
         lax.switch(1, [lambda y: y, lambda y: y + 1.0], f32(2.0), operand=f32(1.0))
 
 
+def test_legacy_operand_per_branch():
+    # cond(pred, true_operand, true_fun, false_operand, false_fun): each branch gets its own operand; the jaxpr is
+    # JAX 0.10.2's (both operands passed to both branches).
+    pair = (np.ones(2, f32), np.zeros(2, f32))
+    doubled, kept = lax.cond(True, pair, lambda x: (x[0] * 2.0, x[1]), pair, lambda x: x)
+    np.testing.assert_array_equal(doubled, [2.0, 2.0])
+    np.testing.assert_array_equal(kept, [0.0, 0.0])
+    assert float(lax.cond(False, 1.0, lambda x: x * 2.0, 3.0, lambda x: x + 1.0)) == 4.0
+    jaxpr = jc.make_jaxpr(lambda p: lax.cond(p, 1.0, lambda x: x * 2.0, 3.0, lambda x: x + 1.0))(True)
+    assert str(jaxpr) == """{ lambda ; a:bool[]. let
+    b:i32[] = convert_element_type[new_dtype=int32 weak_type=False] a
+    c:f32[] = cond[
+      branches=(
+        { lambda ; d:f32[] e:f32[]. let f:f32[] = add e 1.0:f32[] in (f,) }
+        { lambda ; g:f32[] h:f32[]. let i:f32[] = mul g 2.0:f32[] in (i,) }
+      )
+    ] b 1.0:f32[] 3.0:f32[]
+  in (c,) }"""
+
+
 def test_no_operands_and_closures_over_traced_values():
     f = jc.jit(lambda p, z: lax.cond(p, lambda: z * 2.0, lambda: z + 1.0))
     assert float(f(True, f32(3.0))) == 6.0 and float(f(False, f32(3.0))) == 4.0

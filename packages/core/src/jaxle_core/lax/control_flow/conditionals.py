@@ -236,8 +236,13 @@ def _with_legacy_operand(operands: tuple, operand: Any) -> tuple:
 def cond(pred, true_fun: Callable, false_fun: Callable, *operands, operand=_NO_OPERAND):
     """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, chosen at run time.
 
-    ``operand=`` is the legacy single-operand form.
+    ``operand=`` is the legacy single-operand form; so is ``cond(pred, true_operand, true_fun, false_operand,
+    false_fun)``, each branch given its own operand.
     """
+    if (operand is _NO_OPERAND and len(operands) == 2 and not callable(true_fun) and callable(false_fun)
+            and callable(operands[1])):
+        (true_operand, true_branch), (false_operand, false_branch) = (true_fun, false_fun), operands
+        return cond(pred, lambda t, _: true_branch(t), lambda _, f: false_branch(f), true_operand, false_operand)
     operands = _with_legacy_operand(operands, operand)
     if not (callable(true_fun) and callable(false_fun)):
         raise TypeError("lax.cond: true_fun and false_fun arguments should be callable.")
