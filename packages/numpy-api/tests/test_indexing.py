@@ -207,3 +207,13 @@ def test_scatter_warnings_as_jax():
         with pytest.warns(np.exceptions.ComplexWarning, match="discards the imaginary part"):
             got = _array(np.ones(3, np.float32)).at[1].set(2 + 1j)
     np.testing.assert_array_equal(np.asarray(got), [1.0, 2.0, 1.0])
+
+
+def test_concrete_integer_arrays_as_slice_entries():
+    # Eagerly, an integer scalar array is its integer (JAX's behaviour); a traced one or a float one is refused.
+    x = jaxle_numpy.arange(20.0)
+    np.testing.assert_array_equal(x[jaxle_numpy.array(2):jaxle_numpy.int32(5)], [2.0, 3.0, 4.0])
+    with pytest.raises(TypeError, match="Only integer scalar arrays can be converted to a scalar index."):
+        x[:jaxle_numpy.array(1.5)]
+    with pytest.raises(IndexError, match="Slice entries must be static integers"):
+        jaxle_core.jit(lambda n: x[:n])(3)

@@ -98,9 +98,10 @@ def _as_index_array(item: Any) -> Any:
 
 
 def _static_slice(item: slice, position: int) -> slice:
-    """``item`` with Python integers for entries (JAX's errors for traced or non-integer ones)."""
+    """``item`` with Python integers for entries (JAX's errors for traced or non-integer ones); an integer array is
+    its integer when evaluated eagerly, as in JAX (inside a trace JAX's arrays made there are tracers)."""
     for entry in (item.start, item.stop, item.step):
-        if isinstance(entry, (Tracer, Array)):
+        if isinstance(entry, Tracer) or (isinstance(entry, Array) and not core.evaluates_eagerly([])):
             raise IndexError(f"Slice entries must be static integers. Got {item} at position {position}")
     return slice(*(e if e is None or is_symbolic_dim(e) else operator.index(e)
                    for e in (item.start, item.stop, item.step)))
