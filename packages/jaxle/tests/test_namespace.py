@@ -217,3 +217,11 @@ def test_core_types():
     with jax.core.eval_context():
         out = jax.jit(lambda x: (jnp.sin(2.0), x))(1.0)
     np.testing.assert_allclose(out[0], np.sin(2.0), rtol=1e-6)
+
+
+def test_device_get_leaves_key_arrays_as_they_are():
+    # NumPy cannot hold keys: JAX returns key arrays unchanged and fetches the rest.
+    key = jax.random.key(0)
+    out = jax.device_get({"key": key, "x": jnp.ones(2)})
+    assert out["key"] is key and isinstance(out["x"], np.ndarray)
+    np.testing.assert_array_equal(out["x"], np.ones(2, np.float32))

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 import jaxle_tree as tree
-from jaxle_core import core
+from jaxle_core import core, dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p
@@ -112,11 +112,14 @@ def _staged_device_put(x: Any, device: Any, donate: bool, may_alias: bool | None
 
 
 def device_get(x: Any) -> Any:
-    """Every Array leaf of ``x`` as a NumPy array (other leaves unchanged); the copies start together."""
-    for leaf in tree.tree_leaves(x):
+    """Every Array leaf of ``x`` as a NumPy array (other leaves, and arrays of keys, which NumPy cannot hold,
+    unchanged); the copies start together."""
+    fetched = [leaf for leaf in tree.tree_leaves(x) if isinstance(leaf, Array) and not dtypes.is_extended(leaf.dtype)]
+    for leaf in fetched:
         if isinstance(leaf, XlaArray):
             leaf.copy_to_host_async()
-    return tree.tree_map(lambda leaf: np.asarray(leaf) if isinstance(leaf, Array) else leaf, x)
+    fetched_ids = {id(leaf) for leaf in fetched}
+    return tree.tree_map(lambda leaf: np.asarray(leaf) if id(leaf) in fetched_ids else leaf, x)
 
 
 def effects_barrier() -> None:
