@@ -205,7 +205,8 @@ def bench(session: nox.Session) -> None:
 
 
 # Libraries whose own test suites run on jaxle (``import jax`` importing jaxle): the sdist, the pinned packages its
-# tests import besides jax (none of which depends on jax, so nothing pulls the real jax in), the suite's folders in
+# tests import besides jax (none of which depends on jax, so nothing pulls the real jax in), the pinned packages that
+# depend on jax (installed without their dependencies, which the requirements list), the suite's folders in
 # the sdist, the test files of the fast subset CI runs, test files left out of every run with the reason, and the
 # known failures (tests that pass on JAX and not on jaxle, each listed in docs/compat.md) the fast subset leaves out.
 CLIENT_LIBRARIES = {
@@ -243,7 +244,7 @@ CLIENT_LIBRARIES = {
     "numpyro": {
         "sdist": "numpyro==0.22.0",
         "requirements": ["multipledispatch==1.0.0", "tqdm==4.70.1", "scipy==1.17.1"],
-        "tests": "test",
+        "tests": ["test"],
         "fast": ["test/test_transforms.py", "test/test_handlers.py", "test/test_distributions_util.py",
                  "test/test_optimizers.py", "test/test_diagnostics.py"],
         # a representative subset (transforms, handlers, distributions util, optimizers, diagnostics) is the whole
@@ -256,6 +257,16 @@ CLIENT_LIBRARIES = {
                 "outside the representative subset (inference and distribution sweeps; optional dependencies)"),
             "test/test_compile.py": "compiles whole MCMC and SVI programs: longer than a run allows on two cores",
         },
+    },
+    "blackjax": {
+        "sdist": "blackjax==1.7.1",
+        "requirements": ["absl-py==2.5.1", "scipy==1.17.1", "toolz==1.1.0", "typing-extensions==4.16.0"],
+        "without_deps": ["optax==0.2.8", "chex==0.1.92"],
+        "tests": ["tests/test_diagnostics.py", "tests/mcmc/test_integrators.py", "tests/mcmc/test_metrics.py",
+                  "tests/mcmc/test_trajectory.py", "tests/mcmc/test_proposal.py", "tests/optimizers"],
+        "fast": ["tests/mcmc/test_proposal.py", "tests/optimizers/test_pathfinder.py"],
+        "ignore": {},
+        "known": {},
     },
 }
 CLIENT_TEST_TOOLS = ["pytest==9.2.0", "pytest-xdist==3.8.0"]
@@ -274,11 +285,13 @@ def _client_suite(session: nox.Session, library: str, peer: bool) -> tuple[Path,
                     str(downloads), spec["sdist"])
         shutil.unpack_archive(downloads / f"{name}-{version}.tar.gz", downloads)
     session.install(*CLIENT_TEST_TOOLS, *spec["requirements"], *(JAX_PEER if peer else []))
+    if spec.get("without_deps"):
+        session.install("--no-deps", *spec["without_deps"])
     full = "--full" in session.posargs or peer
     ignored = [f"--ignore={path}" for path in spec["ignore"]]
     if full:
         return folder, [*ignored, *spec["tests"]]
-    return folder, [*ignored, *(f"--deselect={test}" for test in spec["known"]), *spec["fast"]]
+    return folder, [*ignored, *(f"--deselect={test}" for test in spec.get("known", {})), *spec["fast"]]
 
 
 @nox.session
