@@ -235,8 +235,6 @@ CLIENT_LIBRARIES = {
                  "chex/_src/asserts_chexify_test.py"],
         "ignore": {},
         "known": {
-            "chex/_src/asserts_internal_test.py::IsTraceableTest::test_is_traceable__with_jit":
-                "chex recognizes jitted functions by their type's name, jaxlib's PjitFunction",
             **dict.fromkeys([f"chex/_src/asserts_chexify_test.py::AssertsChexifyTestSuite::test_log_abs_fn_pmapped_{run}"
                              for run in ("main", "thread")], "checkify inside shard_map"),
         },
