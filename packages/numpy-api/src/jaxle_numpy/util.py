@@ -267,7 +267,23 @@ def compiled_when_eager(fun: Callable | None = None, *, static_argnames: tuple[s
     """
     if fun is None:
         return functools.partial(compiled_when_eager, static_argnames=static_argnames)
-    return backend_function(_CompiledWhenEager(fun, static_argnames))
+    wrapped = _CompiledWhenEager(fun, static_argnames)
+    compiled = backend_function(wrapped)
+    if compiled is wrapped or not static_argnames:
+        return compiled
+
+    @functools.wraps(fun)
+    def with_static_arguments(*args: Any, **kwargs: Any) -> Any:
+        # The backend's jitted function refuses unhashable static arguments (an axis given as a list) before
+        # running anything; jnp takes them, as JAX's functions do, by running ``fun`` itself.
+        try:
+            return compiled(*args, **kwargs)
+        except ValueError as error:
+            if not str(error).startswith("Non-hashable static arguments"):
+                raise
+        return fun(*args, **kwargs)
+
+    return with_static_arguments
 
 
 class _CompiledWhenEager(JitWrapped):
