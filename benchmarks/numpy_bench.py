@@ -33,8 +33,8 @@ def mlp_params(rng, widths):
 
 def main():
     api_name, numpy_name, backend_name = MODULES[sys.argv[1]]
+    importlib.import_module(backend_name)  # first, as `import jaxle` does: jnp's jitted functions are the backend's
     api, jnp = importlib.import_module(api_name), importlib.import_module(numpy_name)
-    importlib.import_module(backend_name)
     rng = np.random.default_rng(0)
     small = jnp.asarray(np.linspace(0, 1, 3, dtype=np.float32))
     table = jnp.asarray(rng.standard_normal((1000, 64)).astype(np.float32))

@@ -14,8 +14,8 @@ MODULES = {"jaxle": ("jaxle_core", "jaxle_random", "jaxle_xla"), "jax": ("jax", 
 
 def main():
     api_name, random_name, backend_name = MODULES[sys.argv[1]]
+    importlib.import_module(backend_name)  # first, as `import jaxle` does: jnp's jitted functions are the backend's
     api, random = importlib.import_module(api_name), importlib.import_module(random_name)
-    importlib.import_module(backend_name)
     key = random.PRNGKey(0)
     keys = random.split(key, 1000)
 
