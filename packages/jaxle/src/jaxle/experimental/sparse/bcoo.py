@@ -155,6 +155,13 @@ def _count_nse(mat, n_batch: int, n_dense: int) -> int:
     return int(jnp.max(counts)) if np.size(counts) else 0
 
 
+def static_nse(mat: Any, nse: Any, n_batch: int, n_dense: int) -> int:
+    """``nse`` as a Python int, counted from ``mat``'s nonzero entries when None (either must be concrete)."""
+    if nse is None:
+        nse = _count_nse(core.concrete_or_error(mat, _TRACED_NSE_ERROR), n_batch, n_dense)
+    return operator.index(core.concrete_or_error(nse, _TRACED_NSE_ERROR))
+
+
 def _check_layout(ndim: int, n_batch: int, n_dense: int) -> None:
     if n_batch < 0 or n_dense < 0 or n_batch + n_dense > ndim:
         raise ValueError(f"Invalid n_batch={n_batch}, n_dense={n_dense} for array of ndim={ndim}")
@@ -165,9 +172,7 @@ def bcoo_fromdense(mat: Any, *, nse: int | None = None, n_batch: int = 0, n_dens
     """The BCOO array of ``mat``'s nonzero entries (``nse`` of them per batch element, counted when omitted)."""
     mat = jnp.asarray(mat)
     _check_layout(mat.ndim, n_batch, n_dense)
-    if nse is None:
-        nse = _count_nse(core.concrete_or_error(mat, _TRACED_NSE_ERROR), n_batch, n_dense)
-    nse = operator.index(core.concrete_or_error(nse, _TRACED_NSE_ERROR))
+    nse = static_nse(mat, nse, n_batch, n_dense)
     data, indices = bcoo_fromdense_p.bind(mat, nse=nse, n_batch=n_batch, n_dense=n_dense,
                                           index_dtype=np.dtype(index_dtype).type)
     return BCOO((data, indices), shape=mat.shape, indices_sorted=True, unique_indices=True)

@@ -8,7 +8,6 @@ coordinates and share the BCOO machinery.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,7 +25,7 @@ from jaxle.experimental.sparse._primitives import (
 )
 from jaxle.experimental.sparse.bcoo import BCOO
 from jaxle.experimental.sparse.util import SparseInfo, nfold_vmap
-from jaxle_core import core, dtypes
+from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_tree import register_pytree_node_class
 
@@ -95,9 +94,7 @@ def bcsr_fromdense(mat: Any, *, nse: int | None = None, n_batch: int = 0, n_dens
     n_sparse = mat.ndim - n_batch - n_dense
     if n_sparse != 2:
         raise ValueError("bcsr_fromdense: must have 2 sparse dimensions.")
-    if nse is None:
-        nse = bcoo._count_nse(core.concrete_or_error(mat, bcoo._TRACED_NSE_ERROR), n_batch, n_dense)
-    nse = operator.index(core.concrete_or_error(nse, bcoo._TRACED_NSE_ERROR))
+    nse = bcoo.static_nse(mat, nse, n_batch, n_dense)
     data, indices, indptr = bcsr_fromdense_p.bind(mat, nse=nse, n_batch=n_batch, n_dense=n_dense,
                                                   index_dtype=np.dtype(index_dtype).type)
     return BCSR((data, indices, indptr), shape=mat.shape)

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -14,7 +13,6 @@ from jaxle.experimental.sparse import bcoo
 from jaxle.experimental.sparse._base import JAXSparse
 from jaxle.experimental.sparse._primitives import define_multilinear, define_primitive
 from jaxle.experimental.sparse.util import SparseInfo
-from jaxle_core import core
 from jaxle_core.avals import ShapedArray
 from jaxle_tree import register_pytree_node_class
 
@@ -66,9 +64,7 @@ def coo_fromdense(mat: Any, *, nse: int | None = None, index_dtype: Any = jnp.in
     mat = jnp.asarray(mat)
     if mat.ndim != 2:
         raise ValueError(f"COO matrices must be two-dimensional; got shape {mat.shape}")
-    if nse is None:
-        nse = bcoo._count_nse(core.concrete_or_error(mat, bcoo._TRACED_NSE_ERROR), 0, 0)
-    nse = operator.index(core.concrete_or_error(nse, bcoo._TRACED_NSE_ERROR))
+    nse = bcoo.static_nse(mat, nse, 0, 0)
     data, row, col = coo_fromdense_p.bind(mat, nse=nse, index_dtype=np.dtype(index_dtype).type)
     return COO((data, row, col), shape=mat.shape, rows_sorted=True)
 

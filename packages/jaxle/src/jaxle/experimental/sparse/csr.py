@@ -3,7 +3,6 @@ structure of the transpose), with the CSR primitives; they share the BCSR machin
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,7 +14,6 @@ from jaxle.experimental.sparse._base import JAXSparse
 from jaxle.experimental.sparse._primitives import define_multilinear, define_primitive
 from jaxle.experimental.sparse.coo import operand_of_rank
 from jaxle.experimental.sparse.util import SparseInfo
-from jaxle_core import core
 from jaxle_core.avals import ShapedArray
 from jaxle_tree import register_pytree_node_class
 
@@ -53,9 +51,7 @@ def csr_fromdense(mat: Any, *, nse: int | None = None, index_dtype: Any = np.int
     mat = jnp.asarray(mat)
     if mat.ndim != 2:
         raise ValueError(f"CSR matrices must be two-dimensional; got shape {mat.shape}")
-    if nse is None:
-        nse = bcoo._count_nse(core.concrete_or_error(mat, bcoo._TRACED_NSE_ERROR), 0, 0)
-    nse = operator.index(core.concrete_or_error(nse, bcoo._TRACED_NSE_ERROR))
+    nse = bcoo.static_nse(mat, nse, 0, 0)
     data, indices, indptr = csr_fromdense_p.bind(mat, nse=nse, index_dtype=np.dtype(index_dtype))
     return CSR((data, indices, indptr), shape=mat.shape)
 
