@@ -9,7 +9,7 @@ import jaxle.numpy as jnp
 X = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
 
 
-@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "mean", "any", "all"])
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "mean", "any", "all", "average"])
 @pytest.mark.parametrize("axis", [[-1], [0, 2], (0, 1), 1])
 def test_axis_as_list_or_tuple(name, axis):
     expected = getattr(np, name)(X, axis=tuple(axis) if isinstance(axis, list) else axis)

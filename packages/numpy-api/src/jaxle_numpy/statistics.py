@@ -93,7 +93,7 @@ def average(a: Any, axis: int | tuple[int, ...] | None = None, weights: Any = No
     if weights is None:
         check_arraylike("average", a)
         a = ensure_array(a)
-        for dimension in axis if isinstance(axis, tuple) else () if axis is None else (axis,):
+        for dimension in axis if isinstance(axis, (tuple, list)) else () if axis is None else (axis,):
             canonicalize_axis(dimension, get_aval(a).ndim)  # JAX's ValueError here (jnp.mean's is an IndexError)
         # made inexact first, as JAX's (booleans become floats directly, not through the integer mean sums in)
         avg = mean(promote_dtypes_inexact(a)[0], axis=axis, keepdims=keepdims)
