@@ -161,6 +161,16 @@ def current_trace() -> Trace:
     return _context.trace
 
 
+def within_trace_of(kind: type) -> bool:
+    """Whether the current trace, or one it runs inside, is a ``kind``."""
+    trace = _context.trace
+    while trace is not None:
+        if isinstance(trace, kind):
+            return True
+        trace = trace.parent
+    return False
+
+
 def scope_key() -> tuple:
     """The named axes and name scopes in effect: with the flags, what a cached trace of a function depends on."""
     return _context.axis_env, _context.name_stack

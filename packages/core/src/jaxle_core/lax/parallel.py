@@ -73,12 +73,7 @@ def _no_impl(name: str):
 
 def _under_staging() -> bool:
     """Whether a jaxpr is being staged (``jit``, ``make_jaxpr``) around the current trace."""
-    trace = core.current_trace()
-    while trace is not None:
-        if isinstance(trace, StagingTrace):
-            return True
-        trace = trace.parent
-    return False
+    return core.within_trace_of(StagingTrace)
 
 
 def _group_size(names: Sequence[Any], groups: Any, function: str | None = None) -> int:

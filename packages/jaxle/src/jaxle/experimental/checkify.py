@@ -579,12 +579,7 @@ def _checked_shard_map(found: list[_Found], errors: frozenset, invals: Sequence[
 
 
 def _under_differentiation() -> bool:
-    trace = core.current_trace()
-    while trace is not None:
-        if isinstance(trace, JVPTrace):
-            return True
-        trace = trace.parent
-    return False
+    return core.within_trace_of(JVPTrace)
 
 
 def _checked_custom_call(found: list[_Found], errors: frozenset, invals: Sequence[Any], params: dict) -> Any:
