@@ -414,20 +414,15 @@ def ptp(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False) -> 
     return _ptp(a, axis=_static_axis(axis), keepdims=keepdims)
 
 
-def _count_nonzero_body(a: Any, axis: Axis = None, keepdims: bool = False) -> Any:
+def count_nonzero(a: Any, axis: Axis = None, keepdims: bool = False) -> Any:
+    """How many elements over ``axis`` are nonzero (in the default integer)."""
     a = _operand("count_nonzero", a)
     nonzero = lax.ne(a, _strong_scalar(0, get_aval(a).dtype))
     return sum(nonzero, axis, dtype=dtypes.default_int_dtype(), keepdims=keepdims)
 
 
-_count_nonzero_body.__name__ = "count_nonzero"
-_count_nonzero = jit(_count_nonzero_body, static_argnames=("axis", "keepdims"))
-
-
-def count_nonzero(a: Any, axis: Axis = None, keepdims: bool = False) -> Any:
-    """How many elements over ``axis`` are nonzero (in the default integer)."""
-    check_arraylike("count_nonzero", a)
-    return _count_nonzero(ensure_array(a), axis=_static_axis(axis), keepdims=keepdims)
+# The jitted function itself, as JAX's: an unhashable axis (a list) is refused with jit's error.
+count_nonzero = jit(count_nonzero, static_argnames=("axis", "keepdims"))
 
 
 # ---------------------------------------------------------------- nan* forms
@@ -560,10 +555,15 @@ _nanargmin = named_jit("_nanargmin", ("axis", "keepdims"))(_nanargmin_body)
 def nanargmax(a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Any:
     """Index of the largest non-NaN element over ``axis`` (-1 where every element is NaN)."""
     check_out("nanargmax", out)
-    return _nanargmax(a, axis=axis, keepdims=keepdims)
+    return _nanargmax(a, axis=_index_axis(axis), keepdims=keepdims)
 
 
 def nanargmin(a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Any:
     """Index of the smallest non-NaN element over ``axis`` (-1 where every element is NaN)."""
     check_out("nanargmin", out)
-    return _nanargmin(a, axis=axis, keepdims=keepdims)
+    return _nanargmin(a, axis=_index_axis(axis), keepdims=keepdims)
+
+
+def _index_axis(axis: Any) -> int | None:
+    """A single ``axis`` as an integer, refusing other types (a list, a tracer) with the errors JAX gives."""
+    return None if axis is None else operator.index(axis)

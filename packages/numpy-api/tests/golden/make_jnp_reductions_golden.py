@@ -142,6 +142,14 @@ CASES["sum_float_axis"] = lambda m: (lambda x: m.numpy.sum(x, axis=1.0), [rand((
 CASES["sum_numpy_int_axis"] = lambda m: (lambda x: m.numpy.sum(x, axis=np.int64(1)), [rand((2, 3), "float32")])
 CASES["sum_empty_axes"] = lambda m: (lambda x: m.numpy.sum(x, axis=()), [rand((2, 3), "int8")])
 CASES["sum_list_axis"] = lambda m: (lambda x: m.numpy.sum(x, axis=[0, 1]), [rand((2, 3), "float32")])
+CASES["count_nonzero_list_axis"] = lambda m: (lambda x: m.numpy.count_nonzero(x, axis=[0, 1]),
+                                              [rand((2, 3), "float32")])
+CASES["count_nonzero_list_operand_list_axis"] = lambda m: (lambda x: m.numpy.count_nonzero([x, x], axis=[0]),
+                                                          [rand((3,), "float32")])
+CASES["count_nonzero_float_axis"] = lambda m: (lambda x: m.numpy.count_nonzero(x, axis=1.5), [rand((2, 3), "float32")])
+CASES["nanargmax_list_axis"] = lambda m: (lambda x: m.numpy.nanargmax(x, axis=[1]), [_nan_data()])
+CASES["nanargmin_tuple_axis"] = lambda m: (lambda x: m.numpy.nanargmin(x, axis=(1,)), [_nan_data()])
+CASES["nanargmax_numpy_int_axis"] = lambda m: (lambda x: m.numpy.nanargmax(x, axis=np.int64(1)), [_nan_data()])
 CASES["sum_weak_traced"] = lambda m: (m.numpy.sum, [2.0])
 CASES["max_bool_where"] = lambda m: (lambda x: m.numpy.max(x, where=_MASK, initial=False), [rand((2, 3), "bool")])
 CASES["min_int_where"] = lambda m: (lambda x: m.numpy.min(x, where=_MASK, initial=100), [rand((2, 3), "int32")])
