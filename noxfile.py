@@ -163,9 +163,10 @@ def _wheel_of(dist: Path, name: str, version: str) -> Path:
 WHEEL_CHECK = """
 import importlib, importlib.metadata, pathlib
 module = importlib.import_module("{module}")
-assert importlib.metadata.version("{dist}") == module.__version__ == "{version}", module.__version__
+own = module.version.jaxle_version if module.__name__ == "jaxle" else module.__version__  # jaxle.__version__ is JAX's
+assert importlib.metadata.version("{dist}") == own == "{version}", own
 assert "site-packages" in pathlib.Path(module.__file__).parts, module.__file__  # the wheel, not the source tree
-print("{dist}", module.__version__, "from", pathlib.Path(module.__file__).parent)
+print("{dist}", own, "from", pathlib.Path(module.__file__).parent)
 """
 
 MINIMAL_CHECK = """

@@ -189,7 +189,8 @@ def test_user_context_is_part_of_the_jit_cache_key():
 
 def test_print_environment_info(capsys):
     text = jax.print_environment_info(return_string=True)
-    assert text.startswith("jaxle: ") and "jaxlib: 0.10.2" in text and "device info: cpu-" in text
+    assert text.startswith(f"jaxle: {jax.version.jaxle_version} (the API of jax 0.10.2)\n")
+    assert "jaxlib: 0.10.2" in text and "device info: cpu-" in text
     assert jax.print_environment_info() is None and capsys.readouterr().out.startswith("jaxle: ")
 
 

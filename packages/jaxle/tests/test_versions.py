@@ -32,10 +32,23 @@ def test_the_meta_package_requires_every_other_package():
     assert required == set(PROJECTS) - {"jaxle"}
 
 
+def _own_version(module) -> str:
+    """The package's own release: ``__version__``, except for ``jaxle``, whose ``__version__`` is JAX's."""
+    return module.version.jaxle_version if module.__name__ == "jaxle" else module.__version__
+
+
 @pytest.mark.parametrize("name", sorted(PROJECTS))
 def test_module_version_is_the_pyproject_version(name):
     folder, project = PROJECTS[name]
-    assert importlib.import_module(_import_name(folder)).__version__ == project["version"]
+    assert _own_version(importlib.import_module(_import_name(folder))) == project["version"]
+
+
+def test_jaxle_reports_the_jax_version_it_implements():
+    import jaxle
+
+    assert jaxle.__version__ == jaxle.version.__version__ == "0.10.2"
+    assert jaxle.__version_info__ == jaxle.version.__version_info__ == (0, 10, 2)
+    assert jaxle.version.jaxle_version_info == tuple(map(int, jaxle.version.jaxle_version.split(".")))
 
 
 @pytest.mark.parametrize("name,requirement", LOCAL_REQUIREMENTS, ids=[f"{n}->{r}" for n, r in LOCAL_REQUIREMENTS])

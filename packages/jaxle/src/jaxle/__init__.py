@@ -6,9 +6,7 @@ object and its context managers, and the submodules JAX has (``jaxle.numpy``, ``
 only re-exports.
 """
 
-__version__ = "0.1.0"
-
-import types as _types  # noqa: E402
+import types as _types
 
 import jaxle_xla  # noqa: E402, F401  (importing the bridge registers XLA as the default backend)
 
@@ -51,6 +49,7 @@ from jaxle import (  # noqa: E402, F401
 )
 from jaxle.environment_info import print_environment_info  # noqa: E402, F401
 from jaxle.memory_spaces import memory  # noqa: E402, F401
+from jaxle.version import __version__, __version_info__  # noqa: E402, F401  (JAX's API version; see jaxle.version)
 from jaxle_core import (  # noqa: E402, F401
     ShapeDtypeStruct,
     block_until_ready,

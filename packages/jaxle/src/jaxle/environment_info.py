@@ -9,7 +9,7 @@ import sys
 import numpy as np
 
 import jaxle_xla
-from jaxle.version import __version__
+from jaxle.version import __version__, jaxle_version
 
 __all__ = ["print_environment_info"]
 
@@ -25,7 +25,7 @@ def _installed_version(distribution: str) -> str:
 
 def print_environment_info(return_string: bool = False) -> str | None:
     """Print (or, with ``return_string``, return) the versions of jaxle's packages, Python and the devices."""
-    lines = [f"jaxle: {__version__}"]
+    lines = [f"jaxle: {jaxle_version} (the API of jax {__version__})"]
     lines += [f"{name}: {_installed_version(name)}" for name in _PACKAGES]
     lines += [f"numpy: {np.__version__}",
               f"python: {sys.version}",

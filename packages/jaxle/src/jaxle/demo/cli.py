@@ -117,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     data = load_digits()
     golden = load_golden()
     batches = steps_per_epoch(data, config)
-    print(f"jaxle {jax.__version__} on {jax.default_backend()} (XLA through jaxlib): an MLP "
+    print(f"jaxle {jax.version.jaxle_version} on {jax.default_backend()} (XLA through jaxlib): an MLP "
           f"{IMAGE_SIZE}-{config.hidden}-{CLASSES} on scikit-learn's 8x8 digits, {len(data.train_images)} training "
           f"and {len(data.test_images)} test images, Adam, batches of {config.batch_size}, seed {config.seed}")
     _show_jaxprs(data, config, golden)
