@@ -172,6 +172,23 @@ def test_linear_util_and_partial_eval():
     np.testing.assert_allclose(ext_core.jaxpr_as_fun(ext_core.ClosedJaxpr(jaxpr, consts), X)[0], X * 3.0)
 
 
+def test_argnums_partial_refuses_an_unhashable_static_argument_with_jaxs_message():
+    from jaxle import api_util
+
+    def scaled(x, factor, bias):
+        return x * factor[0] + bias
+
+    args = (1.0, [2.0], 3.0)
+    wrapped = lu.wrap_init(scaled, debug_info=api_util.debug_info("test", scaled, args, {}))
+    # JAX 0.10.2's message, word for word
+    with pytest.raises(ValueError, match=r"^Non-hashable static arguments are not supported, as this can lead to "
+                       r"unexpected cache-misses\. Static argument \(index 1\) of type <class 'list'> for function "
+                       r"scaled is non-hashable\.$"):
+        api_util.argnums_partial(wrapped, (0, 2), args)
+    partial, dynamic = api_util.argnums_partial(wrapped, (0, 2), args, require_static_args_hashable=False)
+    assert dynamic == (1.0, 3.0) and partial.call_wrapped(2.0, 1.0) == 5.0
+
+
 def test_core_helpers_and_backend():
     aval = core.ShapedArray((2, 5, 3), np.float32)
     assert ext_core.mapped_aval(5, 1, aval) == core.ShapedArray((2, 3), np.float32)

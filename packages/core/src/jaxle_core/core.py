@@ -328,9 +328,9 @@ class Tracer:
             f"The numpy.ndarray conversion method __array__() was called on traced array with shape "
             f"{self.aval.str_short()}\n{self._origin()}")
 
-    def __hash__(self):
-        raise TypeError(f"unhashable type: {type(self).__name__}. Tracers are array values and cannot be "
-                        "hashed; to use one as a static argument, mark it with static_argnums.")
+    # Unhashable as JAX's tracers: Python's own TypeError names the class, raised without a Python frame (so
+    # jit's error for a tracer given as a static argument shows no traceback).
+    __hash__ = None
 
     def _origin(self) -> str:
         """Which traced function and argument this value came from, for error messages."""

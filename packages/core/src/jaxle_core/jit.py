@@ -172,6 +172,24 @@ def bind_jit(closed: ClosedJaxpr, args: Sequence[Any], name: str, keep_unused: b
 # ---------------------------------------------------------------- the user-facing wrapper
 
 
+def _hash_error_text(err: TypeError) -> str:
+    """``err`` as jaxlib's jit reports an error from hashing a static argument: its type and message, after the
+    traceback (frames without source lines, from the user's outermost one) when a Python ``__hash__`` raised it."""
+    text = f"{type(err).__name__}: {err}\n"
+    raised_in = err.__traceback__.tb_next if err.__traceback__ is not None else None
+    if raised_in is None:  # raised by the interpreter itself (a list, a tracer): no frame to show
+        return text
+    callers = []
+    frame = sys._getframe(1)
+    while frame is not None:
+        if not str(frame.f_globals.get("__name__", "")).startswith("jaxle"):
+            callers.append((frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name))
+        frame = frame.f_back
+    raising = [(f.filename, f.lineno, f.name) for f in traceback.extract_tb(raised_in)]
+    frames = "".join(f'  File "{file}", line {line}, in {name}\n' for file, line, name in [*callers[::-1], *raising])
+    return f"Traceback (most recent call last):\n{frames}{text}"
+
+
 class _StaticArgument:
     """A static argument in a cache key: hashed once, and compared with JAX's error when its ``__eq__`` raises.
 
@@ -185,7 +203,7 @@ class _StaticArgument:
         except TypeError as err:
             raise ValueError(
                 "Non-hashable static arguments are not supported. An error occurred while trying to hash an object "
-                f"of type {type(value)}, {value}. The error was:\nTypeError: {err}\n") from None
+                f"of type {type(value)}, {value}. The error was:\n{_hash_error_text(err)}") from None
         self.value = value
 
     def __hash__(self) -> int:

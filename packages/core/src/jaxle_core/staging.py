@@ -57,7 +57,9 @@ class DebugInfo:
         return f"the function {self.func_name}{where} for {self.traced_for}"
 
 
-class StagingTracer(Tracer):
+class DynamicJaxprTracer(Tracer):
+    """A value being staged into a jaxpr (its var); named as JAX's, which Python's "unhashable type" error quotes."""
+
     __slots__ = ("_aval", "jaxpr_var")
 
     def __init__(self, trace: StagingTrace, aval: ShapedArray, var: Var):
@@ -89,14 +91,14 @@ class StagingTrace(core.Trace):
     def describe(self) -> str:
         return f"tracing {self.debug_info.describe_function()}" if self.debug_info else "a staging trace"
 
-    def new_arg(self, aval: ShapedArray) -> StagingTracer:
+    def new_arg(self, aval: ShapedArray) -> DynamicJaxprTracer:
         var = Var(aval)
         self.invars.append(var)
-        return StagingTracer(self, aval, var)
+        return DynamicJaxprTracer(self, aval, var)
 
     def to_atom(self, x: Any) -> core.Atom:
         """The jaxpr atom standing for ``x``: its var, a literal, or a constvar."""
-        if isinstance(x, StagingTracer) and x._trace is self:
+        if isinstance(x, DynamicJaxprTracer) and x._trace is self:
             return x.jaxpr_var
         if isinstance(x, Tracer):
             core.check_tracer_valid(x)
@@ -127,7 +129,7 @@ class StagingTrace(core.Trace):
             out_avals = [a.update(vma=result_vma) for a in out_avals]
         outvars = [Var(a) for a in out_avals]
         self.eqns.append(JaxprEqn(atoms, outvars, primitive, params))
-        tracers = [StagingTracer(self, v.aval, v) for v in outvars]
+        tracers = [DynamicJaxprTracer(self, v.aval, v) for v in outvars]
         return tracers if primitive.multiple_results else tracers[0]
 
     def to_closed_jaxpr(self, outs: Sequence[Any]) -> ClosedJaxpr:
@@ -141,7 +143,7 @@ class StagingTrace(core.Trace):
         """Name the traced function and the arguments that ``tracer`` depends on."""
         if self.debug_info is None:
             return ""
-        depends = _inputs_reaching(self, tracer.jaxpr_var) if isinstance(tracer, StagingTracer) else []
+        depends = _inputs_reaching(self, tracer.jaxpr_var) if isinstance(tracer, DynamicJaxprTracer) else []
         names = [self.debug_info.arg_names[i] for i in depends if i < len(self.debug_info.arg_names)]
         text = f"The error occurred while tracing {self.debug_info.describe_function()}."
         if names:
@@ -230,7 +232,7 @@ def _check_leaks(trace: StagingTrace) -> None:
     """With ``jax_check_tracer_leaks``: JAX's error when a tracer of the finished ``trace`` is still referenced
     (stored in a global, a closure, an object...)."""
     gc.collect()
-    leaked = [x for x in gc.get_objects() if type(x) is StagingTracer and x._trace is trace]
+    leaked = [x for x in gc.get_objects() if type(x) is DynamicJaxprTracer and x._trace is trace]
     if not leaked:
         return
     described = []

@@ -140,6 +140,15 @@ def api_cases(impl, lax):
         ("static_argument_eq_raises", lambda: (keep(x, RaisingEq()), keep(x, RaisingEq())), "The error was:\n"),
         ("static_argument_hash_raises", lambda: jit(scale, static_argnums=1)(x, RaisingHash()), None),
         ("static_argument_unhashable", lambda: jit(scale, static_argnums=1)(x, [1, 2]), None),
+        ("static_argument_hash_raises_type_error", lambda: jit(scale, static_argnums=1)(x, TypeErrorHash()),
+         "Traceback (most recent call last):\n"),
+        ("static_argument_jit_tracer", lambda: after_first_line(lambda: jit(lambda a: keep(x, a))(1.0)), None),
+        ("static_argument_grad_tracer", lambda: after_first_line(lambda: impl.grad(lambda a: keep(a, a))(1.0)), None),
+        ("static_argument_jvp_tracer",
+         lambda: after_first_line(lambda: impl.jvp(lambda a: keep(a, a), (1.0,), (1.0,))), None),
+        ("static_argument_vmap_tracer", lambda: after_first_line(lambda: vmap(lambda a: keep(a, a))(x)), None),
+        ("static_argument_vmap_of_grad_tracer",
+         lambda: after_first_line(lambda: vmap(impl.grad(lambda a: keep(a, a)))(x)), None),
         ("jit_called_with_an_abstract_argument", lambda: jit(add)(x, AbstractArgument()), None),
         ("make_jaxpr_bool_of_a_tracer", lambda: impl.make_jaxpr(lambda a: bool(a[0] > 0))(x), None),
         ("eval_shape_bool_of_a_tracer", lambda: impl.eval_shape(lambda a, b: bool(b[0] > 0), x, b=x), None),
@@ -196,6 +205,22 @@ class RaisingEq:
 
     def __hash__(self):
         return 1
+
+
+class TypeErrorHash:
+    """A static argument whose Python ``__hash__`` raises TypeError."""
+
+    def __hash__(self):
+        raise TypeError("unhashable type: 'TypeErrorHash'")
+
+
+def after_first_line(thunk):
+    """Run ``thunk``, re-raising its error with the lines after the first (which names a tracer's class by its
+    module path)."""
+    try:
+        return thunk()
+    except Exception as e:  # noqa: BLE001 - any error is re-raised
+        raise type(e)(str(e).split("\n", 1)[1]) from None
 
 
 class RaisingHash:

@@ -80,8 +80,9 @@ def argnums_partial(f: WrappedFun, dyn_argnums: int | Sequence[int], args: Seque
             try:
                 hash(value)
             except TypeError:
-                raise ValueError(f"Non-hashable static arguments are not supported. An error occurred while trying "
-                                 f"to hash an object of type {type(value)}, {value}.") from None
+                raise ValueError("Non-hashable static arguments are not supported, as this can lead to unexpected "
+                                 f"cache-misses. Static argument (index {i}) of type {type(value)} for function "
+                                 f"{f.__name__} is non-hashable.") from None
         else:
             value = _Static(value)
         static.append((i, value))

@@ -181,6 +181,7 @@ class JVPTrace(core.Trace):
     """Interprets each primitive by its JVP rule, carrying tangents beside primals."""
 
     tracer_name = "JVPTracer"  # how JAX prints a value traced by jvp
+    tracer_type = JVPTracer  # the class of this trace's tracers
 
     def describe(self) -> str:
         return "a jvp trace"
@@ -210,8 +211,8 @@ class JVPTrace(core.Trace):
         with core.set_current_trace(self.rule_trace()):
             primal_out, tangent_out = rule(list(primals), list(tangents), **params)
         if primitive.multiple_results:
-            return [JVPTracer(self, p, t) for p, t in zip(primal_out, tangent_out)]
-        return JVPTracer(self, primal_out, tangent_out)
+            return [self.tracer_type(self, p, t) for p, t in zip(primal_out, tangent_out)]
+        return self.tracer_type(self, primal_out, tangent_out)
 
     def rule_trace(self) -> core.Trace:
         """The trace that interprets what a rule applies to primals and tangents: the parent's."""
@@ -230,7 +231,7 @@ def jvp_flat(fun: Callable[..., Sequence[Any]], primals: Sequence[Any], tangents
     """
     trace = JVPTrace() if trace is None else trace
     with core.new_trace(trace):
-        tracers = [JVPTracer(trace, p, t) for p, t in zip(primals, tangents)]
+        tracers = [trace.tracer_type(trace, p, t) for p, t in zip(primals, tangents)]
         outs, extra = fun(*tracers)
         pairs = [trace.to_primal_tangent(x) for x in outs]
         extra = tree.tree_map(lambda x: x.primal if isinstance(x, JVPTracer) and x._trace is trace else x, extra)

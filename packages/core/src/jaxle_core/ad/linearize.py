@@ -18,11 +18,18 @@ from typing import Any
 import numpy as np
 
 from jaxle_core import core, dtypes
-from jaxle_core.ad.jvp import JVPTrace, Zero, jvp_flat, tangent_aval
+from jaxle_core.ad.jvp import JVPTrace, JVPTracer, Zero, jvp_flat, tangent_aval
 from jaxle_core.ad.partial_eval import PartialStagingTrace
 from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import ClosedJaxpr
+
+
+class LinearizeTracer(JVPTracer):
+    """A ``JVPTracer`` of a ``LinearizeTrace``; a class of its own, named as JAX's, which Python's "unhashable
+    type" error quotes."""
+
+    __slots__ = ()
 
 
 class LinearizeTrace(JVPTrace):
@@ -32,6 +39,7 @@ class LinearizeTrace(JVPTrace):
         self.tangent_trace = tangent_trace
 
     tracer_name = "GradTracer"  # JAX's name for a value traced by grad (its tangent is staged, not computed)
+    tracer_type = LinearizeTracer
 
     def describe(self) -> str:
         return "a linearize trace"

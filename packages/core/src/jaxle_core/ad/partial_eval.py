@@ -25,7 +25,7 @@ from jaxle_core import core
 from jaxle_core.avals import ShapedArray
 from jaxle_core.core import ClosedJaxpr, DropVar, Jaxpr, Literal, Primitive, Tracer, Var
 from jaxle_core.jaxpr_util import dce_jaxpr
-from jaxle_core.staging import DebugInfo, StagingTrace, StagingTracer
+from jaxle_core.staging import DebugInfo, DynamicJaxprTracer, StagingTrace
 
 # rule(trace, args, params) -> outputs, for primitives whose known part must be split off rather than staged whole
 partial_eval_rules: dict[Primitive, Callable[[PartialStagingTrace, Sequence[Any], dict], Any]] = {}
@@ -49,7 +49,7 @@ class PartialStagingTrace(StagingTrace):
         self.splits_jaxpr = False
 
     def is_unknown(self, x: Any) -> bool:
-        return isinstance(x, StagingTracer) and x._trace is self
+        return isinstance(x, DynamicJaxprTracer) and x._trace is self
 
     def process_primitive(self, primitive, args, params):
         if not any(self.is_unknown(x) for x in args) and primitive not in split_when_known:

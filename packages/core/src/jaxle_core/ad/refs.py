@@ -12,7 +12,6 @@ from typing import Any
 
 from jaxle_core import core
 from jaxle_core.ad.jvp import (
-    JVPTracer,
     Zero,
     instantiate,
     jvp_always,
@@ -112,7 +111,7 @@ def _jvp_through_discharge(trace, primitive, primals, tangents, params):
     is_ref = [is_ref_aval(a) for a in in_avals]
     with core.set_current_trace(trace.parent):
         contents = [freeze_p.bind(p) if r else p for p, r in zip(primals, is_ref)]
-    args = [JVPTracer(trace, c, (t.value if type(t) is RefTangent else t) if r else t)
+    args = [trace.tracer_type(trace, c, (t.value if type(t) is RefTangent else t) if r else t)
             for c, t, r in zip(contents, tangents, is_ref)]
     with core.set_current_trace(trace):
         new_values, outs = rule(in_avals, operand_aliases(primals), *args, **params)

@@ -16,12 +16,10 @@ from jaxle_core.ad.partial_eval import PartialStagingTrace
 from jaxle_core.avals import AbstractValue, get_aval
 from jaxle_core.core import Jaxpr
 from jaxle_core.jaxpr_util import dce_jaxpr
-from jaxle_core.staging import StagingTracer, trace_to_jaxpr
+from jaxle_core.staging import DynamicJaxprTracer, trace_to_jaxpr
 
 __all__ = ["DynamicJaxprTracer", "PartialVal", "Val", "dce_jaxpr", "trace_to_jaxpr_dynamic", "trace_to_jaxpr_nounits"]
 
-# The tracer of a function being staged to a jaxpr (under jit, make_jaxpr, ...).
-DynamicJaxprTracer = StagingTracer
 Val = Any
 
 
