@@ -11,7 +11,7 @@ import sys
 
 import numpy as np
 
-from tree_bench import print_timings
+from tree_bench import print_timings, sized
 
 # (api module, numpy module, jax.scipy.special module, jax.nn module)
 MODULES = {"jaxle": ("jaxle", "jaxle.numpy", "jaxle.scipy.special", "jaxle.nn"),
@@ -28,7 +28,8 @@ def attention_cases(api, nn, rng):
     """``dot_product_attention`` on batch 4, 128 tokens, 8 heads of 64 (skipped where the name is missing)."""
     if not hasattr(nn, "dot_product_attention"):
         return {}
-    q, k, v = (api.device_put(rng.standard_normal((4, 128, 8, 64)).astype(np.float32)) for _ in range(3))
+    shape = sized((4, 128, 8, 64), (1, 8, 2, 4))
+    q, k, v = (api.device_put(rng.standard_normal(shape).astype(np.float32)) for _ in range(3))
     attention = api.jit(nn.dot_product_attention)
     return {
         ("eager/dot_product_attention_4x128x8x64", "us"): lambda: nn.dot_product_attention(q, k, v)
@@ -44,13 +45,13 @@ def cases(implementation):
     special, nn = importlib.import_module(special_name), importlib.import_module(nn_name)
     rng = np.random.default_rng(0)
     put = api.device_put
-    a512 = put(spd(rng, 512))
-    b512 = put(rng.standard_normal((512, 1)).astype(np.float32))
-    s256 = put(spd(rng, 256))
-    tall = put(rng.standard_normal((256, 128)).astype(np.float32))
-    small = put((rng.standard_normal((1000, 3, 3)) + 3 * np.eye(3)).astype(np.float32))
-    signal = put(rng.standard_normal(2 ** 20).astype(np.float32))
-    logits = put(rng.standard_normal(1_000_000).astype(np.float32))
+    a512 = put(spd(rng, sized(512, 8)))
+    b512 = put(rng.standard_normal((sized(512, 8), 1)).astype(np.float32))
+    s256 = put(spd(rng, sized(256, 8)))
+    tall = put(rng.standard_normal(sized((256, 128), (8, 4))).astype(np.float32))
+    small = put((rng.standard_normal((sized(1000, 4), 3, 3)) + 3 * np.eye(3)).astype(np.float32))
+    signal = put(rng.standard_normal(sized(2 ** 20, 64)).astype(np.float32))
+    logits = put(rng.standard_normal(sized(1_000_000, 100)).astype(np.float32))
 
     solve, cholesky, eigh = api.jit(jnp.linalg.solve), api.jit(jnp.linalg.cholesky), api.jit(jnp.linalg.eigh)
     svd, inv, fft = api.jit(jnp.linalg.svd), api.jit(jnp.linalg.inv), api.jit(jnp.fft.fft)

@@ -12,7 +12,7 @@ import sys
 
 import numpy as np
 
-from tree_bench import time_us
+from tree_bench import sized, time_us
 from xla_bench import long_function
 
 OP_NAMES = {"sin": "stablehlo.sine", "cos": "stablehlo.cosine", "mul": "stablehlo.multiply", "add": "stablehlo.add"}
@@ -60,7 +60,7 @@ def main():
     from jaxle_xla.lowering.context import LoweringContext, Value
     from jaxle_xla.lowering.module import ModuleBuilder
 
-    closed = jc.make_jaxpr(long_function(lax, 1200))(np.zeros(3, np.float32))
+    closed = jc.make_jaxpr(long_function(lax, sized(1200, 12)))(np.zeros(3, np.float32))
     context = _jaxlib._mlir_context()
     cases = {
         "lower_as_text/1200_equations": lambda: lower_to_text(closed, "f"),

@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 
-from tree_bench import print_timings
+from tree_bench import print_timings, sized
 
 # (api module, numpy module, module whose import installs the XLA backend)
 MODULES = {"jaxle": ("jaxle_core", "jaxle_numpy", "jaxle_xla"), "jax": ("jax", "jax.numpy", "jax")}
@@ -43,7 +43,7 @@ def main():
     a = jnp.asarray(rng.standard_normal((128, 256)).astype(np.float32))
     b = jnp.asarray(rng.standard_normal((256, 64)).astype(np.float32))
     c = jnp.asarray(rng.standard_normal((64, 32)).astype(np.float32))
-    big = jnp.asarray(rng.standard_normal(1_000_000).astype(np.float32))
+    big = jnp.asarray(rng.standard_normal(sized(1_000_000, 100)).astype(np.float32))
     params = mlp_params(rng, [64, 256, 256, 10])
     batch = jnp.asarray(rng.standard_normal((128, 64)).astype(np.float32))
 
@@ -69,7 +69,8 @@ def main():
         ("jit/einsum_ij,jk,kl", "us"): lambda: contract(a, b, c).block_until_ready(),
         ("jit/sort_1e6", "ms"): lambda: sort(big).block_until_ready(),
         ("jit/mlp_forward_128x64", "us"): lambda: forward(params, batch).block_until_ready(),
-        ("trace/500_jnp_calls", "ms"): lambda: api.make_jaxpr(many_calls(jnp, 500))(small),  # fresh: no cache
+        # a new function each call: no cache answers
+        ("trace/500_jnp_calls", "ms"): lambda: api.make_jaxpr(many_calls(jnp, sized(500, 10)))(small),
     }
     print_timings(cases)
 

@@ -6,7 +6,7 @@ Usage: python random_bench.py jaxle|jax   (prints one JSON object per line; lowe
 import importlib
 import sys
 
-from tree_bench import print_timings
+from tree_bench import print_timings, sized
 
 # (api module, random module, module whose import installs the XLA backend)
 MODULES = {"jaxle": ("jaxle_core", "jaxle_random", "jaxle_xla"), "jax": ("jax", "jax.random", "jax")}
@@ -17,11 +17,11 @@ def main():
     importlib.import_module(backend_name)  # first, as `import jaxle` does: jnp's jitted functions are the backend's
     api, random = importlib.import_module(api_name), importlib.import_module(random_name)
     key = random.PRNGKey(0)
-    keys = random.split(key, 1000)
+    keys = random.split(key, sized(1000, 4))
 
-    normal = api.jit(lambda k: random.normal(k, (1_000_000,)))
-    uniform = api.jit(lambda k: random.uniform(k, (10_000_000,)))
-    split = api.jit(lambda k: random.split(k, 100_000))
+    normal = api.jit(lambda k: random.normal(k, (sized(1_000_000, 100),)))
+    uniform = api.jit(lambda k: random.uniform(k, (sized(10_000_000, 100),)))
+    split = api.jit(lambda k: random.split(k, sized(100_000, 10)))
     per_key = api.jit(api.vmap(lambda k: random.normal(k, (1000,))))
 
     typed_key = random.key(0)

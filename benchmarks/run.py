@@ -20,6 +20,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).parent
@@ -32,20 +33,29 @@ STEADY_MALLOC = {"MALLOC_ARENA_MAX": "1", "MALLOC_MMAP_THRESHOLD_": str(32 << 20
 
 
 def run_bench(python: str, script: Path, implementation: str, clock: str = "wall",
-              malloc: str = "steady") -> dict[str, tuple[float, str]]:
+              malloc: str = "steady", progress=None) -> dict[str, tuple[float, str]]:
+    """Run one bench script for ``implementation``: ``{name: (value, unit)}`` of the JSON lines it prints, each
+    also written to ``progress`` (a text stream) as it arrives; ``{}`` if the script fails."""
     env = {**(STEADY_MALLOC if malloc == "steady" else {}), **os.environ, "BENCH_CLOCK": clock}
-    completed = subprocess.run(
-        [python, str(script), implementation], capture_output=True, text=True, check=False, env=env,
-    )
-    if completed.returncode != 0:
-        sys.stderr.write(f"{script.name} ({implementation}) failed:\n{completed.stderr}\n")
-        return {}
     results = {}
-    for line in completed.stdout.splitlines():
-        line = line.strip()
-        if line.startswith("{"):
-            record = json.loads(line)
-            results[record["name"]] = (float(record["value"]), record.get("unit", "us"))
+    # stderr goes to a file, not a pipe: a script writing much there while its stdout is being read must not block
+    with tempfile.TemporaryFile("w+") as errors, subprocess.Popen(
+            [python, str(script), implementation], stdout=subprocess.PIPE, stderr=errors, text=True, env=env,
+    ) as process:
+        for line in process.stdout:  # one line per benchmark, flushed by the script as soon as it is timed
+            line = line.strip()
+            if line.startswith("{"):
+                record = json.loads(line)
+                results[record["name"]] = (float(record["value"]), record.get("unit", "us"))
+                if progress is not None:
+                    progress.write(f"{script.stem} {implementation}: {record['name']} "
+                                   f"{float(record['value']):.3f} {record.get('unit', 'us')}\n")
+                    progress.flush()
+        process.wait()
+        if process.returncode != 0:
+            errors.seek(0)
+            sys.stderr.write(f"{script.name} ({implementation}) failed:\n{errors.read()}\n")
+            return {}
     return results
 
 
@@ -80,7 +90,7 @@ def main() -> int:
         theirs: dict[str, tuple[float, str]] = {}
         for _ in range(args.runs):  # alternate the sides, so that a slow spell of the machine hits both
             for results, python, implementation in ((ours, sys.executable, "jaxle"), (theirs, args.peer_python, "jax")):
-                timings = run_bench(python, script, implementation, args.clock, args.malloc)
+                timings = run_bench(python, script, implementation, args.clock, args.malloc, sys.stderr)
                 for name, (value, unit) in timings.items():
                     if name not in results or value < results[name][0]:
                         results[name] = (value, unit)

@@ -33,9 +33,20 @@ def large_tree():
 # time on a loaded machine, where a descheduled process keeps its wall clock running.
 TIMER = time.process_time if os.environ.get("BENCH_CLOCK") == "cpu" else time.perf_counter
 
+# BENCH_SIZE=tiny (the test session's smoke test of the benchmarks) runs every case once, on the tiny sizes that
+# ``sized`` picks: the benchmark code is exercised, nothing is measured. Unset, the benchmarks run as they always do.
+TINY = os.environ.get("BENCH_SIZE") == "tiny"
+
+
+def sized(full, tiny):
+    """``full``, or ``tiny`` when the benchmarks run as a smoke test (BENCH_SIZE=tiny)."""
+    return tiny if TINY else full
+
 
 def time_us(fn, target_seconds=0.2, repeat=7):
-    """Min over ``repeat`` runs of the mean time per call, in microseconds."""
+    """Min over ``repeat`` runs of the mean time per call, in microseconds (one call when BENCH_SIZE=tiny)."""
+    if TINY:
+        return timeit.timeit(fn, number=1, timer=TIMER) * 1e6
     number = 1
     while timeit.timeit(fn, number=number, timer=TIMER) < target_seconds / 10:
         number *= 2

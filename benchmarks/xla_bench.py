@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 
-from tree_bench import print_timings
+from tree_bench import print_timings, sized
 
 # (api module, lax module, module whose import installs the XLA backend, device_put's module)
 MODULES = {"jaxle": ("jaxle_core", "jaxle_core.lax", "jaxle_xla", "jaxle_xla"),
@@ -38,7 +38,7 @@ def main():
     jitted(x).block_until_ready()
 
     def trace_and_lower():
-        api.jit(long_function(lax, 1200)).lower(host).as_text()
+        api.jit(long_function(lax, sized(1200, 12))).lower(host).as_text()
 
     cases = {
         ("jit_dispatch/3_elements", "us"): lambda: jitted(x),

@@ -1,0 +1,109 @@
+"""The benchmark code runs (it is not timed here): every benchmarks/*_bench.py with jaxle at tiny sizes
+(BENCH_SIZE=tiny) prints well-formed JSON lines, one per benchmark, and run.py reads them and builds its table;
+the programs the whole-program benchmarks time compute what JAX 0.10.2 computes (golden summaries) and the
+first-call function what NumPy computes."""
+
+import json
+import math
+import os
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from make_benchmark_results_golden import program_results  # integration-tests/golden, on the path (conftest)
+
+import jaxle
+import jaxle.nn  # noqa: F401 - the programs reach them as attributes of jaxle
+import jaxle.numpy  # noqa: F401
+
+BENCHMARKS = pathlib.Path(__file__).parents[1] / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+
+import programs_bench  # noqa: E402 - found through the path set just above
+import run as bench_run  # noqa: E402 - benchmarks/run.py
+
+GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "benchmark_results_golden.json").read_text())
+SCRIPTS = sorted(path.name for path in BENCHMARKS.glob("*_bench.py"))
+UNITS = {"us", "ms", "eqns"}
+# XLA compiling is most of a tiny run's time: spend less of it optimising programs that run once or twice
+QUICK_XLA = "--xla_backend_optimization_level=0 --xla_llvm_disable_expensive_passes=true"
+
+
+def _run_tiny(script: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "BENCH_SIZE": "tiny", "PYTHONPATH": os.pathsep.join(sys.path),
+           "XLA_FLAGS": f"{os.environ.get('XLA_FLAGS', '')} {QUICK_XLA}".strip()}
+    return subprocess.run([sys.executable, script, "jaxle"], cwd=BENCHMARKS, env=env, capture_output=True,
+                          text=True, timeout=600, check=False)
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_bench_script_prints_one_well_formed_record_per_benchmark(script):
+    completed = _run_tiny(script)
+    assert completed.returncode == 0, completed.stderr
+    # a case a script cannot run is reported on stderr as "name: ErrorType: message" and left out of the table
+    assert not [line for line in completed.stderr.splitlines() if "Error: " in line], completed.stderr
+    records = [json.loads(line) for line in completed.stdout.splitlines()]
+    assert records, completed.stdout
+    names = [record["name"] for record in records]
+    assert len(set(names)) == len(names), names
+    for record in records:
+        assert set(record) == {"name", "value", "unit"}, record
+        assert isinstance(record["name"], str) and record["name"]
+        assert record["unit"] in UNITS, record
+        assert isinstance(record["value"], (int, float)) and math.isfinite(record["value"]) and record["value"] >= 0
+        if record["unit"] == "eqns":
+            assert isinstance(record["value"], int) and record["value"] > 0, record
+
+
+def test_run_reads_a_script_and_tabulates_its_ratios(monkeypatch, capsys):
+    monkeypatch.setenv("BENCH_SIZE", "tiny")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(sys.path))
+    progress = []
+
+    class Lines:
+        def write(self, text):
+            progress.append(text)
+
+        def flush(self):
+            pass
+
+    ours = bench_run.run_bench(sys.executable, BENCHMARKS / "tree_bench.py", "jaxle", "cpu", progress=Lines())
+    expected = {f"{case}/{size}" for size in ("small", "large")
+                for case in ("tree_flatten", "tree_unflatten", "tree_map", "tree_map_2_trees")}
+    assert set(ours) == expected
+    assert len(progress) == len(expected) and all(line.startswith("tree_bench jaxle: ") for line in progress)
+    rows = [(name, value, 2 * value, unit) for name, (value, unit) in ours.items()]
+    lines = bench_run.table(rows).splitlines()
+    assert lines[:2] == ["| benchmark | jaxle | jax | ratio jaxle/jax |", "|---|---:|---:|---:|"]
+    assert len(lines) == 2 + len(expected) and all(line.endswith("| 0.50 |") for line in lines[2:])
+    assert bench_run.run_bench(sys.executable, BENCHMARKS / "no_such_bench.py", "jaxle") == {}
+    assert "no_such_bench.py (jaxle) failed" in capsys.readouterr().err
+
+
+def _assert_summary_close(ours, theirs):
+    assert (ours["shape"], ours["dtype"]) == (theirs["shape"], theirs["dtype"])
+    size = max(1, math.prod(theirs["shape"]))
+    scale = theirs["abs_sum"] / size  # float32 programs: compare at a few ulps of the leaf's typical magnitude
+    np.testing.assert_allclose(ours["head"], theirs["head"], rtol=1e-3, atol=1e-3 * scale)
+    np.testing.assert_allclose(ours["sum"], theirs["sum"], rtol=0, atol=1e-4 * theirs["abs_sum"] + 1e-6)
+    np.testing.assert_allclose(ours["abs_sum"], theirs["abs_sum"], rtol=1e-4)
+
+
+def test_benchmarked_programs_compute_what_jax_computes():
+    results = program_results(jaxle)
+    assert set(results) == set(GOLDEN)
+    for name, leaves in results.items():
+        assert len(leaves) == len(GOLDEN[name]), name
+        for ours, theirs in zip(leaves, GOLDEN[name]):
+            _assert_summary_close(ours, theirs)
+
+
+def test_first_call_function_computes_the_sine_chain():
+    equations = 20
+    result = np.asarray(programs_bench.first_call(jaxle, equations)())
+    expected = np.linspace(0, 1, 16, dtype=np.float32)
+    for i in range(equations // 2):
+        expected = np.sin(expected) * np.float32(1.0 + i % 7)
+    np.testing.assert_allclose(result, expected, rtol=1e-5)
