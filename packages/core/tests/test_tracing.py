@@ -177,6 +177,20 @@ def test_ensure_compile_time_eval_computes_concretely_inside_jit():
     assert seen == [5.0]
 
 
+def test_ensure_compile_time_eval_on_tracers_of_nested_traces_uses_the_innermost():
+    # An operand of the enclosing jit beside one of the grad inside it: grad's trace (the inner one) must take the
+    # operation, or jit's would capture grad's tracer as a constant and it would escape (JAX 0.10.2: 12.0).
+    def fun(x, flag):
+        def inner(y):
+            with jc.ensure_compile_time_eval():
+                w = lax.add(flag, y)
+            return lax.mul(w, y)
+
+        return jc.grad(inner)(x)
+
+    assert float(jc.jit(fun)(np.float32(2), np.float32(8))) == 12.0
+
+
 def test_tracers_print_as_jax_prints_them():
     # What JAX 0.10.2 prints for a value traced by jit (weak types marked "~") and by vmap.
     printed = []

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import jaxle
-from jaxle._src import compiler, dispatch, dtypes, flatten_util, traceback_util, xla_bridge
+from jaxle._src import compiler, core, dispatch, dtypes, flatten_util, traceback_util, xla_bridge
 
 
 class Forbidden(RuntimeError):
@@ -80,3 +80,26 @@ def test_dtypes_type_promotion_error_is_the_one_strict_promotion_raises():
 
 def test_dispatch_imports_without_wait_for_tokens():
     assert not hasattr(dispatch, "wait_for_tokens")
+
+
+def test_trace_state_clean_is_false_under_every_transformation():
+    # JAX 0.10.2: True eagerly and inside named_scope; False under jit, vmap, grad and ensure_compile_time_eval in jit.
+    seen = []
+
+    def record(x):
+        seen.append(core.trace_state_clean())
+        return x
+
+    def compile_time(x):
+        with jaxle.ensure_compile_time_eval():
+            seen.append(core.trace_state_clean())
+        return x
+
+    record(1.0)
+    jaxle.jit(record)(1.0)
+    jaxle.vmap(record)(np.ones(2, np.float32))
+    jaxle.grad(record)(1.0)
+    jaxle.jit(compile_time)(1.0)
+    with jaxle.named_scope("scope"):
+        record(1.0)
+    assert seen == [True, False, False, False, False, True]

@@ -109,10 +109,10 @@ class EvalTrace(Trace):
     def process_primitive(self, primitive, args, params):
         for x in args:
             if isinstance(x, Tracer):
-                # A live tracer here means ``ensure_compile_time_eval`` inside a
-                # transformation: the tracer's own trace interprets the primitive.
-                check_tracer_valid(x)
-                with set_current_trace(x._trace):
+                # A live tracer here means ``ensure_compile_time_eval`` inside a transformation: the innermost
+                # trace among the operands' interprets the primitive (an outer one would capture the inner
+                # tracers as its constants, and they would escape).
+                with set_current_trace(_innermost_trace(args)):
                     return primitive.bind(*args, **params)
             if type(x) in mutable_value_types:
                 # A mutable reference (a loop closing over one, say): the primitive runs on the arrays it holds.
@@ -123,6 +123,26 @@ class EvalTrace(Trace):
         if execution_checks.armed:
             return execution_checks.apply_checked(apply, primitive, args, params)
         return apply(primitive, args, params)
+
+
+def _innermost_trace(args: Sequence[Any]) -> Trace:
+    """The trace of the operands' tracers that runs inside all the others (each one checked to be still live)."""
+    innermost = None
+    for x in args:
+        if isinstance(x, Tracer):
+            check_tracer_valid(x)
+            if innermost is None or _runs_inside(x._trace, innermost):
+                innermost = x._trace
+    return innermost
+
+
+def _runs_inside(trace: Trace, outer: Trace) -> bool:
+    """Whether ``trace`` was started while ``outer`` was running (below it in the trace stack)."""
+    while trace is not None:
+        trace = trace.parent
+        if trace is outer:
+            return True
+    return False
 
 
 # Types of eager values that no backend takes as they are (``Ref``): a primitive given one is applied to the
@@ -144,6 +164,7 @@ def _import_backend_module() -> Any:
 class _Context(threading.local):
     def __init__(self):
         self.trace: Trace = EvalTrace()
+        self.top_trace = self.trace  # the thread's own eager trace, below every transformation
         self.axis_env: tuple[tuple[Any, int], ...] = ()
         self.name_stack: tuple[str, ...] = ()
         self.vma_axes: frozenset = frozenset()  # the manual axes whose types are checked (vma.py)
@@ -169,6 +190,12 @@ def within_trace_of(kind: type) -> bool:
             return True
         trace = trace.parent
     return False
+
+
+def is_top_level() -> bool:
+    """Whether no transformation is running in this thread, nor a named axis bound: not even below an
+    ``ensure_compile_time_eval`` block, whose eager trace is a fresh one."""
+    return _context.trace is _context.top_trace and not _context.axis_env
 
 
 def scope_key() -> tuple:

@@ -9,11 +9,12 @@ exposes only the few names those libraries use, mapped onto jaxle's machinery; t
 - ``flatten_util.ravel_pytree``: ``jax.flatten_util.ravel_pytree``.
 - ``traceback_util.register_exclusion(path)``, ``traceback_util.include_frame(frame)``: the files a library leaves
   out of the tracebacks it shows.
+- ``core.trace_state_clean()``: whether no transformation is running.
 - ``dtypes.TypePromotionError``; ``dispatch``: importable, with none of JAX's dispatch internals.
 """
 
 # Imported with the package: libraries read ``jax._src.xla_bridge._backends`` as attributes, as JAX imports these
 # modules itself.
-from jaxle._src import compiler, dispatch, dtypes, flatten_util, traceback_util, xla_bridge  # noqa: E402
+from jaxle._src import compiler, core, dispatch, dtypes, flatten_util, traceback_util, xla_bridge  # noqa: E402
 
-__all__ = ["compiler", "dispatch", "dtypes", "flatten_util", "traceback_util", "xla_bridge"]
+__all__ = ["compiler", "core", "dispatch", "dtypes", "flatten_util", "traceback_util", "xla_bridge"]
