@@ -6,7 +6,7 @@ jax.numpy/lax operations (gathers and scatters over the stored entries), with de
 own.
 """
 
-from jaxle.experimental.sparse import ad, api, bcoo, bcsr, coo, csr, linalg, util
+from jaxle.experimental.sparse import ad, api, bcoo, bcsr, coo, csr, linalg, transform, util
 from jaxle.experimental.sparse._base import JAXSparse
 from jaxle.experimental.sparse.ad import grad, jacfwd, jacobian, jacrev, value_and_grad
 from jaxle.experimental.sparse.api import empty, eye, todense, todense_p
@@ -78,6 +78,7 @@ from jaxle.experimental.sparse.csr import (
     csr_todense,
     csr_todense_p,
 )
+from jaxle.experimental.sparse.transform import SparseTracer, sparsify
 from jaxle.experimental.sparse.util import (
     CuSparseEfficiencyWarning,
     SparseEfficiencyError,
@@ -85,7 +86,7 @@ from jaxle.experimental.sparse.util import (
 )
 
 __all__ = ["BCOO", "BCSR", "COO", "CSC", "CSR", "CuSparseEfficiencyWarning", "JAXSparse", "SparseEfficiencyError",
-           "SparseEfficiencyWarning", "ad", "api", "bcoo", "bcoo_broadcast_in_dim", "bcoo_concatenate",
+           "SparseEfficiencyWarning", "SparseTracer", "ad", "api", "bcoo", "bcoo_broadcast_in_dim", "bcoo_concatenate",
            "bcoo_dot_general", "bcoo_dot_general_p", "bcoo_dot_general_sampled", "bcoo_dot_general_sampled_p",
            "bcoo_dynamic_slice", "bcoo_extract", "bcoo_extract_p", "bcoo_fromdense", "bcoo_fromdense_p",
            "bcoo_multiply_dense", "bcoo_multiply_sparse", "bcoo_reduce_sum", "bcoo_reshape", "bcoo_rev", "bcoo_slice",
@@ -97,4 +98,4 @@ __all__ = ["BCOO", "BCSR", "COO", "CSC", "CSR", "CuSparseEfficiencyWarning", "JA
            "coo_matmat", "coo_matmat_p", "coo_matvec", "coo_matvec_p", "coo_todense", "coo_todense_p", "csr",
            "csr_fromdense", "csr_fromdense_p", "csr_matmat", "csr_matmat_p", "csr_matvec", "csr_matvec_p",
            "csr_todense", "csr_todense_p", "empty", "eye", "grad", "jacfwd", "jacobian", "jacrev", "linalg",
-           "todense", "todense_p", "util", "value_and_grad"]
+           "sparsify", "todense", "todense_p", "transform", "util", "value_and_grad"]

@@ -26,12 +26,13 @@ def _formats() -> dict[str, type[JAXSparse]]:
 
 
 def _todense_impl(*buffers: Any, tree: Any) -> Any:
-    return tree_unflatten(tree, buffers).todense()
+    value = tree_unflatten(tree, buffers)
+    return value.todense() if isinstance(value, JAXSparse) else value
 
 
 def _todense_abstract_eval(*avals: Any, tree: Any) -> ShapedArray:
-    sparse = tree_unflatten(tree, avals)
-    return ShapedArray(tuple(sparse.shape), avals[0].dtype)
+    value = tree_unflatten(tree, avals)
+    return ShapedArray(tuple(value.shape), avals[0].dtype, weak_type=avals[0].weak_type and len(avals) == 1)
 
 
 todense_p = define_primitive("todense", _todense_impl, _todense_abstract_eval)
@@ -39,9 +40,7 @@ todense_p = define_primitive("todense", _todense_impl, _todense_abstract_eval)
 
 def todense(arr: Any) -> Any:
     """The dense array of a sparse array (a dense array is returned as it is)."""
-    if not isinstance(arr, JAXSparse):
-        return jnp.asarray(arr)
-    buffers, tree = tree_flatten(arr)
+    buffers, tree = tree_flatten(arr if isinstance(arr, JAXSparse) else jnp.asarray(arr))
     return todense_p.bind(*buffers, tree=tree)
 
 
