@@ -11,6 +11,7 @@ import pytest
 import jaxle_xla
 from jaxle_core import config, lax
 from jaxle_xla import XlaArray, xla_backend
+from jaxle_xla.sharding import SingleDeviceSharding
 
 DELETED = r"Array has been deleted with shape=float32\[3\]\."
 
@@ -215,6 +216,14 @@ def test_device_and_sharding():
     assert sharding.memory_kind == "device"
     assert sharding.device_set == {device} and sharding.is_fully_replicated and sharding.num_devices == 1
     assert sharding == jaxle_xla.device_put(np.ones(2), device).sharding
+
+
+def test_shardings_made_for_one_device_are_equal_and_hash_alike():
+    device = jaxle_xla.devices()[0]
+    made = SingleDeviceSharding(device)
+    assert made == put(np.arange(3)).sharding and hash(made) == hash(put(np.arange(3)).sharding)
+    assert len({made, SingleDeviceSharding(device), put(np.ones(2)).sharding}) == 1
+    assert made != object() and made.memory_kind == "device"
 
 
 @pytest.mark.parametrize("value, weak_type", [

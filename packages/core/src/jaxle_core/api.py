@@ -107,6 +107,8 @@ def block_until_ready(x: Any) -> Any:
         batch = [leaf for leaf in leaves if type(leaf) is kind]
         if batch:
             wait_all(batch)
+            if len(batch) == len(leaves):  # the common case: one backend's arrays only
+                return x
     for leaf in leaves:
         if type(leaf) not in _batch_waits:
             wait = getattr(leaf, "block_until_ready", None)

@@ -161,6 +161,9 @@ def tree_flatten(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> tup
 
 def tree_leaves(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> list:
     """The leaves of ``tree``, in flattening order."""
+    registry = accelerator.active
+    if registry is not None:  # no treedef wrapped only to be dropped
+        return registry.flatten(tree, is_leaf)[0]
     return tree_flatten(tree, is_leaf)[0]
 
 

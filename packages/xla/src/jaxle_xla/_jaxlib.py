@@ -57,12 +57,31 @@ def _unnarrowed():
         _X64.swap_local(previous)
 
 
+_device_shardings: dict[Device, DeviceSharding] = {}
+
+
 class DeviceSharding(xc.SingleDeviceSharding):
-    """The placement of an array on one device, with the Python half jaxlib expects."""
+    """The placement of an array on one device, with the Python half jaxlib expects.
+
+    There is one instance per device, so that equality and hashing are identity, computed in C: jaxlib's C++
+    dispatch hashes each argument's sharding on every jitted call, and a ``__hash__`` written in Python cost a
+    Python call per argument (15 of them per step of a small training loop).
+    """
+
+    def __new__(cls, device: Device) -> DeviceSharding:
+        try:
+            sharding = _device_shardings.get(device)
+        except TypeError:  # not a device: jaxlib's constructor says so
+            sharding = None
+        if sharding is None:
+            sharding = super().__new__(cls)
+            xc.SingleDeviceSharding.__init__(sharding, device)
+            sharding.memory_kind = device.default_memory().kind
+            sharding = _device_shardings.setdefault(device, sharding)
+        return sharding
 
     def __init__(self, device: Device):
-        super().__init__(device)
-        self.memory_kind = device.default_memory().kind
+        pass  # made by __new__, once per device
 
     _device_assignment = property(lambda self: (self._device,))
     device_set = property(lambda self: {self._device})
@@ -79,19 +98,12 @@ class DeviceSharding(xc.SingleDeviceSharding):
     def shard_shape(self, global_shape: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(global_shape)
 
-    def __hash__(self) -> int:
-        return hash(self._device)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, DeviceSharding) and other._device == self._device
-
     def __repr__(self) -> str:
         return f"SingleDeviceSharding(device={self._device!r}, memory_kind={self.memory_kind})"
 
 
-@functools.cache
 def sharding_for(device: Device) -> DeviceSharding:
-    return DeviceSharding(device)
+    return _device_shardings.get(device) or DeviceSharding(device)
 
 
 # ---------------------------------------------------------------- clients
