@@ -235,10 +235,7 @@ CLIENT_LIBRARIES = {
                  "chex/_src/dimensions_test.py", "chex/_src/asserts_internal_test.py", "chex/_src/dataclass_test.py",
                  "chex/_src/asserts_chexify_test.py"],
         "ignore": {},
-        "known": {
-            **dict.fromkeys([f"chex/_src/asserts_chexify_test.py::AssertsChexifyTestSuite::test_log_abs_fn_pmapped_{run}"
-                             for run in ("main", "thread")], "checkify inside shard_map"),
-        },
+        "known": {},
     },
     "numpyro": {
         "sdist": "numpyro==0.22.0",

@@ -1,6 +1,6 @@
-"""Write checkify_shard_map_golden.json: what ``jax.experimental.checkify`` reports (``error.get()``) and computes for
-checks inside ``shard_map`` bodies on eight CPU devices (an error per shard, at its mapped index), recorded from the
-module named on the command line.
+"""Write checkify_shard_map_golden.json: what ``jax.experimental.checkify`` reports (``error.get()``, the message
+``error.throw()`` raises) and computes for checks inside ``shard_map`` and ``pmap`` bodies on eight CPU devices (an
+error per shard, at its mapped index; one of them raised), recorded from the module named on the command line.
 
     XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
         multidevice-tests/golden/make_checkify_shard_map_golden.py jax
@@ -47,6 +47,32 @@ def _divide(m, ck):
     return lambda x: 1.0 / x
 
 
+def _two_checks(m, ck, second_as_int=False):
+    """Two checks per shard: their message values of one type (one kind of error, as JAX groups them when it raises
+    a mapped error) or of two."""
+
+    def body(x):
+        ck.check(m.numpy.all(x > 0), "positive {}", m.numpy.min(x))
+        big = m.numpy.max(x)
+        ck.check(m.numpy.all(x < 5), "small {}", big.astype(m.numpy.int32) if second_as_int else big)
+        return m.lax.pmean(x, "i") + x
+
+    return body
+
+
+def _pmapped(m, second_as_int=False, checkify_inside=False, laid_out=False):
+    """``pmap`` over four devices of a body with two checks, checkified outside it or inside; ``laid_out``: the
+    argument already lies over a mesh of those devices whose axis has another name (as chex's tests lay them out)."""
+    ck = importlib.import_module(m.__name__ + ".experimental.checkify")
+    body = _two_checks(m, ck, second_as_int)
+    f = m.pmap(ck.checkify(body), axis_name="i") if checkify_inside else ck.checkify(m.pmap(body, axis_name="i"))
+    if not laid_out:
+        return f
+    mesh = m.sharding.Mesh(np.array(m.devices()[:4]), ("replicas",))
+    sharding = m.sharding.NamedSharding(mesh, m.sharding.PartitionSpec("replicas"))
+    return lambda x: f(m.device_put(x, sharding))
+
+
 def cases(m):
     P = m.sharding.PartitionSpec
     return {
@@ -57,13 +83,28 @@ def cases(m):
         # JAX 0.10.2 cannot carry a check's state through a scan whose types vary over manual axes
         "scan_in_body": (_checked_shard_map(m, _loop_in_body, (4,), ("i",), P("i"), P("i"), check_vma=False), X),
         "division": (_checked_shard_map(m, _divide, (8,), ("i",), P("i"), P("i"), "div_checks"), X),
+        # the failing shards: first check at 1, second at 2 (raised: the kind's last failing shard)
+        "pmap_one_kind": (_pmapped(m), np.array([1.0, -1.0, 6.0, 2.0], np.float32)),
+        # two kinds: the earlier check's raised, at its last failing shard
+        "pmap_two_kinds": (_pmapped(m, second_as_int=True), np.array([1.0, -1.0, 6.0, -2.0], np.float32)),
+        "pmap_checkify_inside": (_pmapped(m, checkify_inside=True), np.array([7.0, 1.0, -1.0, 2.0], np.float32)),
+        "pmap_laid_out": (_pmapped(m, laid_out=True), np.array([[1.0, 2.0], [-1.0, 2.0], [3.0, 1.0], [9.0, 1.0]],
+                                                                np.float32)),
+        "pmap_laid_out_holds": (_pmapped(m, laid_out=True), np.ones((4, 2), np.float32)),
     }
 
 
 def record(m, name):
     fun, x = cases(m)[name]
     error, out = fun(m.numpy.asarray(x))
-    return {"get": error.get(), "out": np.asarray(out).tolist()}
+    exception = error.get_exception()
+    try:
+        error.throw()
+        raised = None
+    except Exception as e:  # noqa: BLE001 - recorded: JAX's type and message
+        raised = [type(e).__name__, str(e)]
+    return {"get": error.get(), "throw": raised, "out": np.asarray(out).tolist(),
+            "exception": None if exception is None else [type(exception).__name__, str(exception)]}
 
 
 if __name__ == "__main__":

@@ -32,9 +32,12 @@ def test_matches_jax(name):
     _assert_matches(golden.run_case(jaxle, name), GOLDEN[name])
 
 
-@pytest.mark.parametrize("name", sorted(golden.VMAPPED))
+@pytest.mark.parametrize("name", sorted({**golden.VMAPPED, **golden.VMAPPED_TWICE}))
 def test_vmapped_matches_jax(name):
-    _assert_matches(golden.run_vmapped(jaxle, name), GOLDEN[name])
+    got = golden.run_vmapped(jaxle, name)
+    _assert_matches(got, GOLDEN[name])
+    assert got["throw"] == GOLDEN[name]["throw"]
+    assert got["exception"] == GOLDEN[name]["exception"]
 
 
 @pytest.mark.parametrize("x_check_first", [True, False])

@@ -115,12 +115,18 @@ CASES = {
                      [F32(1.0)], "float_checks"),
 }
 
-# vmapped outside checkify: one message per failing mapped index
+# vmapped outside checkify: one message per failing mapped index (``throw`` raises one of them)
 VMAPPED = {
     "vmap_scan": (lambda m: lambda xs: m.lax.scan(_scan_body(m), 0.0, xs), [np.stack([XS, XS - 3])]),
     "vmap_cond": (lambda m: lambda x: m.lax.cond(x > 1, lambda y: y + 1, _branch(m), x),
                   [np.array([2.0, -1.0, -3.0], F32)]),
     "vmap_while": (lambda m: lambda x: m.lax.while_loop(*_while(m), (0, x)), [np.array([0.5, 1.0, 20.0], F32)]),
+}
+
+# vmapped twice outside checkify: indices of two axes
+VMAPPED_TWICE = {
+    "vmap_vmap_while": (lambda m: lambda x: m.lax.while_loop(*_while(m), (0, x)),
+                        [np.array([[0.5, 20.0, 0.25], [1.0, 0.25, 0.1]], F32)]),
 }
 
 
@@ -136,15 +142,23 @@ def run_case(m, name):
 
 
 def run_vmapped(m, name):
-    build, args = VMAPPED[name]
-    error, out = m.vmap(_ck(m).checkify(build(m)))(*[m.numpy.asarray(a) for a in args])
-    return {"get": error.get(), "out": _leaves(m, out)}
+    build, args = {**VMAPPED, **VMAPPED_TWICE}[name]
+    checked = m.vmap(_ck(m).checkify(build(m)))
+    error, out = (m.vmap(checked) if name in VMAPPED_TWICE else checked)(*[m.numpy.asarray(a) for a in args])
+    exception = error.get_exception()
+    try:
+        error.throw()
+        raised = None
+    except Exception as e:  # noqa: BLE001 - recorded: JAX's type and message
+        raised = [type(e).__name__, str(e)]
+    return {"get": error.get(), "out": _leaves(m, out), "throw": raised,
+            "exception": [type(exception).__name__, str(exception)]}
 
 
 if __name__ == "__main__":
     module = importlib.import_module(sys.argv[1])
     golden = {name: run_case(module, name) for name in CASES}
-    golden.update({name: run_vmapped(module, name) for name in VMAPPED})
+    golden.update({name: run_vmapped(module, name) for name in {**VMAPPED, **VMAPPED_TWICE}})
     out = pathlib.Path(__file__).parent / "checkify_control_flow_golden.json"
     out.write_text(json.dumps(golden, indent=0, sort_keys=True) + "\n")
     print(f"{len(golden)} cases -> {out}")

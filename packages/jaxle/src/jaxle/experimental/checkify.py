@@ -32,6 +32,7 @@ from jaxle_core.batching.trace import at_dim, batching_rules, move_dim
 from jaxle_core.checkpoint import checkpoint_p, open_jaxpr
 from jaxle_core.core import ClosedJaxpr, Jaxpr, Literal, Primitive, Tracer
 from jaxle_core.custom_derivatives import custom_jvp_call_p, custom_vjp_call_p
+from jaxle_core.dtypes import is_extended
 from jaxle_core.jaxpr_util import sub_jaxprs
 from jaxle_core.jit import jit_p
 from jaxle_core.mesh import PartitionSpec
@@ -192,6 +193,58 @@ class _Found:
         self.category, self.describe, self.failed, self.payload = category, describe, failed, list(payload)
 
 
+class _Same:
+    """A message value of a check made once, standing for every mapped index of an error made per index."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def __getitem__(self, index: Any) -> _Same:
+        return self
+
+
+def _per_index(payload: Any, mapped: bool) -> Any:
+    """A message value indexable by mapped index: a check's own values when it was made per index (PRNG keys kept
+    as arrays, NumPy otherwise), the value itself for every index when it was made once."""
+    if not mapped:
+        return _Same(payload)
+    return payload if is_extended(get_aval(payload).dtype) else np.asarray(payload)
+
+
+def _failures_by_index(shape: tuple, found: Sequence[_Found], failed: Sequence[np.ndarray],
+                    payloads: Sequence[Sequence[Any]]) -> list[tuple[tuple, _Found, str]]:
+    """Per index of ``shape`` where one of ``found`` failed (``failed`` and ``payloads`` cover every index): the
+    index, the first check that failed there and its message."""
+    failures = []
+    for index in np.ndindex(*shape):
+        first = next((k for k, flag in enumerate(failed) if flag[index]), None)
+        if first is None:
+            continue
+        values = [p[index] for p in payloads[first]]
+        failures.append((index, found[first],
+                         found[first].describe([v.value if isinstance(v, _Same) else v for v in values])))
+    return failures
+
+
+def _joined(failures: Sequence[tuple[tuple, _Found, str]], mapped: bool) -> str | None:
+    """One line per failure, prefixed by its index when the error is mapped; None when there is none."""
+    if not failures:
+        return None
+    return "\n".join(f"at mapped index {', '.join(map(str, index))}: {text}" if mapped else text
+                     for index, _, text in failures)
+
+
+class BatchedError(JaxException):
+    """The failures of a mapped error (``get_exception`` of an error from vmap or shard_map): ``error_mapping``
+    holds each failing index's exception."""
+
+    def __init__(self, error_mapping: dict[tuple, JaxException], message: str):
+        super().__init__(message)
+        self.error_mapping = error_mapping
+
+
 class Error:
     """The outcome of a checkified function's checks: which failed first, and the message's values.
 
@@ -201,38 +254,71 @@ class Error:
     def __init__(self, found: Sequence[_Found] = ()):
         self._found = list(found)
 
-    def _messages(self) -> list[str]:
+    def _flags(self) -> tuple[list[np.ndarray], tuple]:
+        """Each check's failed flag and the shape of the mapped indices (checks made once stand for every mapped
+        index of those made per index, inside shard_map)."""
         flags = [np.asarray(f.failed) for f in self._found]
-        if not flags:
-            return []
-        # checks made once stand for every mapped index of those made per index (inside shard_map)
-        shape = np.broadcast_shapes(*(flag.shape for flag in flags))
-        messages = []
-        for index in np.ndindex(*shape):
-            first = next(((f, flag.ndim) for f, flag in zip(self._found, flags)
-                          if np.broadcast_to(flag, shape)[index]), None)
-            if first is None:
-                continue
-            first, mapped = first
-            text = first.describe([p[index] if mapped else p for p in first.payload])
-            messages.append(f"at mapped index {index[0] if len(index) == 1 else index}: {text}" if shape else text)
-        return messages
+        return flags, np.broadcast_shapes(*(flag.shape for flag in flags)) if flags else ()
+
+    def _failures(self) -> tuple[list[tuple[tuple, _Found, str]], bool]:
+        """Each failing index's first failed check and message, and whether the error is mapped."""
+        flags, shape = self._flags()
+        failed = [np.broadcast_to(flag, shape) for flag in flags]
+        payloads = [[_per_index(p, flag.ndim > 0) for p in f.payload] for f, flag in zip(self._found, flags)]
+        return _failures_by_index(shape, self._found, failed, payloads), bool(shape)
+
+    def _reduced_message(self) -> str | None:
+        """What ``throw`` reports, as JAX reduces a mapped error before raising it: the checks are grouped by kind
+        (category and the types of one index's message values); per index, a group holds its first failed check;
+        each group keeps its last failing index along the mapped axis (over several mapped axes, JAX's indexing
+        leaves several); then, per remaining index, the earliest check is reported."""
+        flags, shape = self._flags()
+        if not shape:
+            return self.get()
+        groups: dict[tuple, list[int]] = {}
+        for k, (found, flag) in enumerate(zip(self._found, flags)):
+            kinds = tuple((get_aval(p).shape[flag.ndim:], get_aval(p).dtype) for p in found.payload)
+            groups.setdefault((found.category, kinds), []).append(k)
+        reduced: dict[int, tuple[np.ndarray, list[Any]]] = {}  # check -> its failed flags and values, reduced
+        for members in groups.values():
+            failed = np.stack([np.broadcast_to(flags[k], shape) for k in members])
+            any_failed = failed.any(axis=0)
+            first = np.argmax(failed, axis=0)  # the group's earliest failed check, per index
+            # JAX's choice: the last place of a stable sort of the flags along the last axis, taken in the first
+            # axis's last row, indexes the first axis (one index for an error mapped over one axis; over several,
+            # the indices are clamped to the first axis, as JAX's indexing clamps them)
+            last = np.minimum(np.argsort(any_failed, axis=-1, kind="stable")[-1], shape[0] - 1)
+            for position, k in enumerate(members):
+                reduced[k] = ((any_failed & (first == position))[last],
+                              [_per_index(p, flags[k].ndim > 0)[last] for p in self._found[k].payload])
+        order = sorted(reduced)
+        reduced_shape = np.shape(reduced[order[0]][0])
+        failures = _failures_by_index(reduced_shape, [self._found[k] for k in order],
+                                      [reduced[k][0] for k in order], [reduced[k][1] for k in order])
+        return _joined(failures, bool(reduced_shape))
 
     def get(self) -> str | None:
         """The message of the first failed check (one line per failing mapped index under vmap), or None."""
-        messages = self._messages()
-        return "\n".join(messages) if messages else None
+        return _joined(*self._failures())
 
-    def get_exception(self) -> JaxRuntimeError | None:
-        """The JaxRuntimeError ``throw`` would raise, or None when every check held."""
-        message = self.get()
-        return None if message is None else JaxRuntimeError(message)
+    def get_exception(self) -> JaxException | None:
+        """The failure as an exception of its category (``FailedCheckError``, ``NaNError``, ...; a ``BatchedError``
+        for an error mapped by vmap or shard_map), or None when every check held."""
+        failures, mapped = self._failures()
+        if not failures:
+            return None
+        if not mapped:
+            _, found, text = failures[0]
+            return found.category(text)
+        return BatchedError({index: found.category(text) for index, found, text in failures},
+                            _joined(failures, mapped))
 
     def throw(self) -> None:
-        """Raise JaxRuntimeError with the first failure's message, if a check failed."""
-        exception = self.get_exception()
-        if exception is not None:
-            raise exception
+        """Raise JaxRuntimeError with the first failure's message, if a check failed (for an error mapped by vmap
+        or shard_map, the failure JAX picks: see ``_reduced_message``)."""
+        message = self._reduced_message()
+        if message is not None:
+            raise JaxRuntimeError(message)
 
     def __repr__(self) -> str:
         return f"Error({self.get()})"

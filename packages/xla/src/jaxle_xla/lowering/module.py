@@ -61,7 +61,7 @@ class ModuleBuilder:
         self._counter = 0
         self._functions: list[str] = []
         self._function_names: dict[int, str] = {}
-        self._taken: set[str] = {"main"}
+        self._taken: set[str] = {"main", *self._mesh_symbols.values()}
         self.host_callbacks: list[Callable[..., Any]] = []
         # inspect_array_sharding's callbacks, called once the program is compiled; in a partitioned program each
         # inspected value becomes an extra result of main, whose layout XLA reports

@@ -73,20 +73,22 @@ def _per_value(specs: Sequence[PartitionSpec], avals: Sequence[Any], mesh: Mesh,
     return f"#sdy.sharding_per_value<[{', '.join(texts)}]>"
 
 
-def _program_mesh(ctx: LoweringContext, mesh: Mesh | AbstractMesh) -> Mesh | None:
-    """The mesh of the partitioned program when it is ``mesh`` (or has an abstract ``mesh``'s axes)."""
+def _lowering_mesh(ctx: LoweringContext, mesh: Mesh | AbstractMesh) -> Mesh | None:
+    """The mesh to lower a ``shard_map`` over ``mesh`` with: ``mesh`` itself when the partitioned program runs over
+    its devices (in that order, whatever the program's own axes are called: an argument laid out over another mesh
+    of the same devices), the program's mesh for an abstract ``mesh`` of its axes; None otherwise."""
     program = ctx.module.mesh
     if program is None:
         return None
     if isinstance(mesh, AbstractMesh):
         return program if program.shape_tuple == mesh.shape_tuple else None
-    return program if program._flat_devices_tuple == mesh._flat_devices_tuple else None
+    return mesh if program._flat_devices_tuple == mesh._flat_devices_tuple else None
 
 
 @register_lowering(shard_map_p)
 def _shard_map_lowering(ctx: LoweringContext, *args: Value, jaxpr, mesh, in_specs, out_specs, **params
                         ) -> list[Value]:
-    program_mesh = _program_mesh(ctx, mesh)
+    program_mesh = _lowering_mesh(ctx, mesh)
     if program_mesh is None:
         return ctx.lower_fun(lambda *xs: evaluate_shard_map(xs, jaxpr=jaxpr, mesh=mesh, in_specs=in_specs,
                                                             out_specs=out_specs, **params), *args)
