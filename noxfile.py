@@ -242,16 +242,15 @@ CLIENT_LIBRARIES = {
         "requirements": ["multipledispatch==1.0.0", "tqdm==4.70.1", "scipy==1.17.1"],
         "tests": ["test"],
         "fast": ["test/test_transforms.py", "test/test_handlers.py", "test/test_distributions_util.py",
-                 "test/test_optimizers.py", "test/test_diagnostics.py"],
-        # a representative subset (transforms, handlers, distributions util, optimizers, diagnostics) is the whole
-        # run: the rest are inference and distribution sweeps of tens of minutes, or need funsor/flax/tfp
+                 "test/test_optimizers.py", "test/test_diagnostics.py", "test/test_compile.py"],
+        # a representative subset (transforms, handlers, distributions util, optimizers, diagnostics, compile) is
+        # the whole run: the rest are inference and distribution sweeps of tens of minutes, or need funsor/flax/tfp
         "ignore": {
             **dict.fromkeys([f"test/{name}" for name in (
                 "test_constraints.py", "test_distributions.py", "test_distributions_mixture.py",
                 "test_example_utils.py", "test_examples.py", "test_flows.py", "test_gof.py",
                 "test_model_rendering.py", "test_nn.py", "test_pickle.py", "test_util.py")],
                 "outside the representative subset (inference and distribution sweeps; optional dependencies)"),
-            "test/test_compile.py": "compiles whole MCMC and SVI programs: longer than a run allows on two cores",
         },
     },
     "blackjax": {
@@ -316,13 +315,19 @@ def clients(session: nox.Session) -> None:
 @nox.session
 def clients_baseline(session: nox.Session) -> None:
     """The whole suite of each client library run on JAX 0.10.2 (in this session's own venv), written as its
-    baseline clients/<library>.json. Positional arguments pick libraries."""
+    baseline clients/<library>.json. Positional arguments pick libraries; test files named by their path in the
+    library's sdist (``optax/_src/alias_test.py``) are run instead of the whole suite, one pytest run each, and
+    their tests' outcomes replace or join theirs in the baseline."""
     chosen = [name for name in CLIENT_LIBRARIES if name in session.posargs] or list(CLIENT_LIBRARIES)
+    files = [arg for arg in session.posargs if "/" in arg]
     for library in chosen:
         folder, targets = _client_suite(session, library, peer=True)
-        results = ROOT / ".clients" / f"{library}-jax.xml"
+        runs = [[path] for path in files] if files else [targets]
+        results = [ROOT / ".clients" / f"{library}-jax-{i}.xml" for i in range(len(runs))]
         session.chdir(folder)
-        session.run("python", "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "auto", f"--junitxml={results}",
-                    *targets, success_codes=[0, 1])
+        for run, junit_xml in zip(runs, results):
+            session.run("python", "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "auto",
+                        f"--junitxml={junit_xml}", *run, success_codes=[0, 1])
         session.chdir(ROOT)
-        session.run("python", "clients/suite_report.py", "baseline", library, str(results))
+        session.run("python", "clients/suite_report.py", "update" if files else "baseline", library,
+                    *map(str, results))

@@ -2,6 +2,8 @@
 
     python clients/suite_report.py baseline LIBRARY RESULTS.xml [RESULTS.xml ...]
         # runs on JAX (the whole suite, possibly file by file): write clients/LIBRARY.json
+    python clients/suite_report.py update LIBRARY RESULTS.xml [RESULTS.xml ...]
+        # runs on JAX of some of the suite's files: their tests' outcomes replace or join those in LIBRARY.json
     python clients/suite_report.py compare LIBRARY RESULTS.xml [LIBRARY RESULTS.xml ...]
         # runs on jaxle: print each library's counts beside JAX's; exit 1 when a test that passes on JAX does not pass
 
@@ -40,9 +42,10 @@ def counts(results: dict[str, str]) -> dict[str, int]:
     return {kind: sum(1 for r in results.values() if r == kind) for kind in ("passed", "failed", "skipped")}
 
 
-def write_baseline(library: str, *junit_xml: str) -> None:
-    results = outcomes(*junit_xml)
+def write_baseline(library: str, *junit_xml: str, update: bool = False) -> None:
     path = HERE / f"{library}.json"
+    results = json.loads(path.read_text())["outcomes"] if update else {}
+    results.update(outcomes(*junit_xml))
     path.write_text(json.dumps({"counts": counts(results), "outcomes": dict(sorted(results.items()))}, indent=0)
                     + "\n")
     print(f"{library} on JAX 0.10.2: {counts(results)} -> {path}")
@@ -70,7 +73,7 @@ def compare(library: str, junit_xml: str) -> int:
 
 if __name__ == "__main__":
     mode, runs = sys.argv[1], sys.argv[2:]
-    if mode == "baseline":
-        write_baseline(*runs)
+    if mode in ("baseline", "update"):
+        write_baseline(*runs, update=mode == "update")
     else:
         sys.exit(max(compare(library, xml) for library, xml in zip(runs[::2], runs[1::2])))
