@@ -263,6 +263,16 @@ CLIENT_LIBRARIES = {
         "ignore": {},
         "known": {},
     },
+    # equinox's sdist has no tests: the suite is our own scenarios (clients/equinox), compared with JAX's numbers
+    "equinox": {
+        "suite": "clients/equinox",
+        "requirements": ["jaxtyping==0.3.11", "wadler-lindig==0.1.8", "typing-extensions==4.16.0"],
+        "without_deps": ["equinox==0.13.8"],
+        "tests": ["test_scenarios.py"],
+        "fast": ["test_scenarios.py"],
+        "ignore": {},
+        "known": {},
+    },
 }
 CLIENT_TEST_TOOLS = ["pytest==9.2.0", "pytest-xdist==3.8.0"]
 
@@ -272,8 +282,11 @@ def _client_suite(session: nox.Session, library: str, peer: bool) -> tuple[Path,
     unpacked folder and the pytest targets (the fast subset unless ``--full`` is given)."""
     spec = CLIENT_LIBRARIES[library]
     downloads = ROOT / ".clients"
-    name, version = spec["sdist"].split("==")
-    folder = downloads / f"{name}-{version}"
+    if "suite" in spec:  # our own tests of the library, in this repository
+        folder = ROOT / spec["suite"]
+    else:
+        name, version = spec["sdist"].split("==")
+        folder = downloads / f"{name}-{version}"
     if not folder.exists():
         session.install("pip")
         session.run("python", "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:", "-d",

@@ -91,6 +91,7 @@ def test_callback_exception_propagates_and_is_logged(caplog):
     with pytest.raises(ValueError, match="boom"):
         jc.pure_callback(host, like(x), x)
     assert "jax.pure_callback failed" in caplog.text
+    assert {record.name for record in caplog.records} == {"jax._src.callback"}  # JAX's logger, which libraries filter
 
 
 def test_invalid_vmap_method():

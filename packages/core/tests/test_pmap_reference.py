@@ -42,3 +42,11 @@ def test_errors():
         pmap(lambda v: v, in_axes=None)(X)
     with pytest.raises(ValueError, match="cannot select an axis to squeeze out which has size not equal to one"):
         pmap(lambda v: v)(np.ones((2, 3), np.float32))  # two slices, one device (as JAX on one device)
+
+
+def test_pmap_arguments_holding_none_and_out_axes_given_as_lists():
+    # None is an empty subtree of the arguments, not a leaf with an axis; a list prefix of out_axes hashes
+    f = pmap(lambda d: [d[1][0] * 2.0, d[1][0]], in_axes=((None, (0,)),), out_axes=[0, None])
+    doubled, first = f((None, (X,)))
+    np.testing.assert_allclose(np.asarray(doubled), X * 2)
+    np.testing.assert_allclose(np.asarray(first), X[0])

@@ -85,15 +85,15 @@ def test_axis_primitive_batchers_see_the_mapped_axis():
     p = _unary("test_axis_scaled", lambda x: x)
     seen = []
 
-    def batcher(axis_data, vals, dims):
-        seen.append((axis_data.name, axis_data.size))
-        return vals[0] * axis_data.size, dims[0]
+    def batcher(axis_size, axis_name, trace_type, vals, dims):
+        seen.append((axis_name, axis_size, trace_type))
+        return vals[0] * axis_size, dims[0]
 
     batching.axis_primitive_batchers[p] = batcher
     assert batching.axis_primitive_batchers[p] is batcher
     np.testing.assert_allclose(jax.vmap(p.bind, axis_name="i")(X), X * 3)
     np.testing.assert_allclose(jax.jit(jax.vmap(p.bind))(X[:2]), X[:2] * 2)
-    assert seen[:2] == [("i", 3), (None, 2)]
+    assert seen[:2] == [("i", 3, None), (None, 2, None)]
 
 
 def test_defjvp_deflinear_defbilinear_and_reducer():
@@ -221,3 +221,30 @@ def test_traced_values_are_jax_arrays():
     jax.vmap(lambda x: seen.append(isinstance(x, jax.Array)))(jnp.ones(2))
     assert seen == [True, True]
     assert isinstance(jnp.ones(2), jax.Array) and not isinstance(1.0, jax.Array)
+
+
+def test_find_top_trace_is_the_running_transformation_and_main_identifies_it():
+    seen = []
+
+    def f(x):
+        trace = ext_core.find_top_trace([1.0])  # JAX 0.10.2: the current trace, whatever the values given
+        seen.append((type(trace).__name__, trace.main is ext_core.find_top_trace([x]).main,
+                     isinstance(x, ad.JVPTracer) and x._trace.main is trace.main))
+        return x
+
+    jax.jvp(f, (1.0,), (1.0,))
+    assert seen == [("JVPTrace", True, True)]
+
+
+def test_to_tangent_aval():
+    assert jax.typeof(jnp.float32(1)).to_tangent_aval() == core.ShapedArray((), jnp.float32)
+    assert jax.typeof(1.0).to_tangent_aval() == core.ShapedArray((), jnp.float32, weak_type=True)
+    assert jax.typeof(jnp.arange(3)).to_tangent_aval() == core.ShapedArray((3,), jax.dtypes.float0)
+
+
+def test_lowering_of_a_primitive_with_params_named_prim_and_ctx():
+    p = ext_core.Primitive("test_named_params")
+    p.def_impl(lambda x, prim, ctx: x * prim + ctx)
+    p.def_abstract_eval(lambda x, prim, ctx: core.ShapedArray(x.shape, x.dtype))
+    mlir.register_lowering(p, mlir.lower_fun(lambda x, prim, ctx: x * prim + ctx, multiple_results=False))
+    np.testing.assert_allclose(jax.jit(lambda x: p.bind(x, prim=2.0, ctx=1.0))(X), X * 2 + 1, rtol=1e-6)

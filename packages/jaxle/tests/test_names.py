@@ -33,7 +33,7 @@ LATER: dict[str, dict[str, str]] = {
     },
     "extend.core": {
         **dict.fromkeys(["CallPrimitive", "call_impl"], CALLS),
-        **dict.fromkeys(["TraceTag", "find_top_trace", "get_opaque_trace_state", "nonempty_axis_env_DO_NOT_USE",
+        **dict.fromkeys(["TraceTag", "get_opaque_trace_state", "nonempty_axis_env_DO_NOT_USE",
                          "set_current_trace", "take_current_trace", "unsafe_am_i_under_a_jit_DO_NOT_USE",
                          "unsafe_am_i_under_a_vmap_DO_NOT_USE", "unsafe_get_axis_names_DO_NOT_USE"],
                         "JAX's trace-state internals (jaxle's traces are its own)"),

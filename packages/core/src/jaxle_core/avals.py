@@ -112,6 +112,12 @@ class ShapedArray(AbstractValue):
             self.vma if vma is None else vma,
         )
 
+    def to_tangent_aval(self) -> ShapedArray:
+        """The type of tangents to values of this type (``float0`` for integers and booleans)."""
+        from jaxle_core.ad.jvp import tangent_aval  # local: differentiation is a layer above the types
+
+        return tangent_aval(self)
+
     def strip_weak_type(self) -> ShapedArray:
         return self.update(weak_type=False) if self.weak_type else self
 

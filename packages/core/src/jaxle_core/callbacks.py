@@ -23,7 +23,9 @@ from jaxle_core.jaxpr_util import ordered_effect_rules
 
 __all__ = ["FlatCallback", "io_callback", "io_callback_p", "pure_callback", "pure_callback_p"]
 
-logger = logging.getLogger(__name__)
+# JAX's logger name: libraries filter the "jax.<callback> failed" records of the errors they raise on purpose
+# from a callback by it (equinox's runtime errors do).
+logger = logging.getLogger("jax._src.callback")
 
 VMAP_METHODS = ["sequential", "sequential_unrolled", "expand_dims", "broadcast_all", "legacy_vectorized", None]
 

@@ -99,6 +99,12 @@ class Trace:
     def invalidate(self) -> None:
         self.is_valid = False
 
+    @property
+    def main(self) -> Trace:
+        """What identifies the transformation this trace runs (JAX's traces name it by a tag, read by libraries
+        to tell their own tracers from others): the trace itself."""
+        return self
+
     def describe(self) -> str:
         return type(self).__name__
 

@@ -18,7 +18,7 @@ import functools
 import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 import jaxle_tree as tree
 from jaxle_core import core, dtypes
@@ -197,8 +197,12 @@ class SymbolicZero:
         return "SymbolicZero"
 
 
-class CustomVJPPrimal(NamedTuple):
-    """A primal argument of a ``symbolic_zeros`` fwd rule: its value and whether it is being differentiated."""
+@dataclass
+class CustomVJPPrimal:
+    """A primal argument of a ``symbolic_zeros`` fwd rule: its value and whether it is being differentiated.
+
+    A plain record, not a tuple, so that it is one pytree leaf, as in JAX: libraries map over trees of them
+    (equinox's ``filter_custom_vjp`` does)."""
 
     value: Any
     perturbed: bool

@@ -45,7 +45,9 @@ class _Plan:
     def __init__(self, mesh: Mesh, in_tree: Any, in_axes: tuple, out_axes: Any, static: tuple):
         self.mesh, self.in_tree, self.in_axes, self.out_axes = mesh, in_tree, in_axes, out_axes
         self.static = static  # (position, value) of each static broadcasted argument
-        self._key = (mesh, in_tree, in_axes, out_axes, static)
+        # out_axes as its leaves and structure: a prefix tree may be made of lists, which do not hash
+        out_axes_key = tree.tree_flatten(out_axes, is_leaf=lambda x: x is None)
+        self._key = (mesh, in_tree, in_axes, (tuple(out_axes_key[0]), out_axes_key[1]), static)
         self._hash = None
 
     def __hash__(self) -> int:  # (a static argument that does not hash fails here, in jit, with its error)
@@ -171,8 +173,7 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
                 dynamic.insert(position, value)
             out = fun(*dynamic, **keywords)
             out_flat, out_tree = tree.tree_flatten(out)
-            axes = tree.tree_leaves(tree.tree_broadcast(plan.out_axes, out, is_leaf=lambda x: x is None),
-                                    is_leaf=lambda x: x is None)
+            axes = out_tree.flatten_up_to(tree.tree_broadcast(plan.out_axes, out, is_leaf=lambda x: x is None))
             out_info.append((out_tree, axes))
             return [_block_to_output(x, a) for x, a in zip(out_flat, axes)]
 
@@ -194,8 +195,9 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
                      static_positions_now: set) -> tuple[tuple, tuple[int, ...]]:
         """Each flat argument's mapped axis, and the flat arguments donated: the same for every call whose
         arguments have one tree structure and ranks (kept per structure, as working them out dominates a call)."""
-        flat_axes = tree.tree_leaves(tree.tree_broadcast(spec, dynamic, is_leaf=lambda x: x is None),
-                                     is_leaf=lambda x: x is None) + [0] * len(tree.tree_leaves(kwargs))
+        # up to the arguments' own structure: a None among the arguments is an empty subtree, not a leaf
+        flat_axes = tree.tree_structure(dynamic).flatten_up_to(
+            tree.tree_broadcast(spec, dynamic, is_leaf=lambda x: x is None)) + [0] * len(tree.tree_leaves(kwargs))
         flat_axes = _normalized_axes(flat, flat_axes)
         donated, start = [], 0
         for position, arg in enumerate(args):

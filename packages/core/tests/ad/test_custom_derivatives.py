@@ -12,6 +12,7 @@ import pytest
 from jvp_checks import assert_jaxprs_match_golden, finite_difference, x64_everywhere  # noqa: F401  (autouse fixture)
 
 import jaxle_core as jax
+import jaxle_tree
 from jaxle_core import dtypes, lax
 from jaxle_core.custom_derivatives import CustomVJPPrimal, SymbolicZero, closure_convert, custom_jvp, custom_vjp
 from jaxle_core.errors import UnexpectedTracerError
@@ -171,7 +172,8 @@ def test_custom_vjp_with_symbolic_zeros_sees_perturbation_and_zero_cotangents():
     g.defvjp(fwd, bwd, symbolic_zeros=True)
     close(jax.grad(lambda a, b: g(a, b)[0])(2.0, 3.0), 3.0)
     assert seen == [(True, False), "SymbolicZero"]
-    assert isinstance(CustomVJPPrimal(1.0, True), tuple)
+    primal = CustomVJPPrimal(1.0, True)
+    assert jaxle_tree.tree_leaves([primal]) == [primal] and (primal.value, primal.perturbed) == (1.0, True)
 
 
 # ---------------------------------------------------------------- custom_vjp

@@ -348,3 +348,11 @@ def _dead_zeros(name: str, line: str) -> bool:
 
 def test_jaxprs_match_jax():
     assert_jaxprs_match_golden("jvp_golden.json", render, _dead_zeros)
+
+
+def test_tangents_passed_straight_through_are_returned_as_given():
+    # JAX 0.10.2 hands back a tangent the function did not touch as it was given (a Python float stays one)
+    primal, tangent = jvp(lambda x: x, (1.0,), (2.0,))
+    assert (primal, tangent) == (1.0, 2.0) and type(tangent) is float
+    array = np.ones(2)
+    assert jvp(lambda x: x, (array,), (array,))[1] is array

@@ -285,5 +285,5 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
         get_aval(p)  # rejects outputs that are not arrays, as JAX does
     out_tree = out_tree_thunk()
     result = (tree.tree_unflatten(out_tree, primals_out),
-              tree.tree_unflatten(out_tree, [as_output(t) for t in tangents_out]))
+              tree.tree_unflatten(out_tree, [instantiate(t) for t in tangents_out]))
     return (*result, aux) if has_aux else result

@@ -2,13 +2,13 @@
 
 ``primitive_batchers[p]`` is ``rule(batched_args, batch_dims, **params) -> (out, out_dim)`` (lists of each for a
 primitive with multiple results; a dim of None means the value does not vary along the batch), jaxle's own table.
-``axis_primitive_batchers[p]`` is ``rule(axis_data, batched_args, batch_dims, **params)`` for rules that need the
-mapped axis (``axis_data.name``, ``axis_data.size``).
+``axis_primitive_batchers[p]`` is ``rule(axis_size, axis_name, None, batched_args, batch_dims, **params)`` for
+rules that need the mapped axis, called as JAX calls it (the third argument, a trace type in JAX's older API, is
+always None; ``axis_name`` is None for an unnamed ``vmap``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from jaxle_core.avals import get_aval
@@ -22,15 +22,6 @@ __all__ = ["axis_primitive_batchers", "bdim_at_front", "broadcast", "defbroadcas
 primitive_batchers = batching_rules
 
 
-@dataclass(frozen=True)
-class _AxisData:
-    """The axis a batching rule maps over: its name (None for an unnamed ``vmap``) and size."""
-
-    name: Any
-    size: int
-    spmd_name: Any = None
-
-
 class _AxisRuleTable(dict):
     """Rules given the mapped axis first; setting one installs it in jaxle's table of rules that see the trace."""
 
@@ -38,7 +29,7 @@ class _AxisRuleTable(dict):
         super().__setitem__(primitive, rule)
 
         def traced_rule(trace, vals, dims, **params):
-            return rule(_AxisData(trace.axis_name, trace.axis_size), vals, dims, **params)
+            return rule(trace.axis_size, trace.axis_name, None, vals, dims, **params)
 
         traced_batching_rules[primitive] = traced_rule
 

@@ -35,7 +35,8 @@ def register_lowering(prim: Primitive, rule: LoweringRule, platform: str | None 
     lowering_rules[prim] = functools.partial(_lower, prim)
 
 
-def _lower(prim: Primitive, ctx: LoweringContext, *operands: Value, **params: Any) -> Any:
+def _lower(prim: Primitive, ctx: LoweringContext, /, *operands: Value, **params: Any) -> Any:
+    # positional-only: a primitive's params may be named ``prim`` or ``ctx`` (equinox's are)
     rules = _registered[prim]
     platform = clients.get_client().platform
     rule = next((rules[name] for name in _PLATFORM_ALIASES.get(platform, (platform,)) if name in rules),
@@ -58,7 +59,7 @@ def lower_fun(fun: Callable[..., Any], multiple_results: bool = True) -> Lowerin
     """A lowering rule that traces ``fun(*operands, **params)`` (written with jax.numpy/lax) on the operands' types
     and emits it inline; ``multiple_results`` says ``fun`` returns a sequence rather than one array."""
 
-    def rule(ctx: LoweringContext, *operands: Value, **params: Any) -> list[Value]:
+    def rule(ctx: LoweringContext, /, *operands: Value, **params: Any) -> list[Value]:
         def call(*xs: Any) -> Any:
             out = fun(*xs, **params)
             return list(out) if multiple_results else [out]

@@ -25,9 +25,9 @@ from jaxle_core.staging import DebugInfo
 
 __all__ = ["AbstractToken", "ClosedJaxpr", "DebugInfo", "DropVar", "Effect", "Effects",
            "InconclusiveDimensionOperation", "Jaxpr", "JaxprEqn", "JaxprTypeError", "Literal", "Primitive", "Token",
-           "Var", "array_types", "check_jaxpr", "concrete_or_error", "gensym", "jaxpr_as_fun", "jaxprs_in_params",
-           "mapped_aval", "new_jaxpr_eqn", "no_effects", "primal_dtype_to_tangent_dtype", "primitives", "subjaxprs",
-           "unmapped_aval", "valid_jaxtype"]
+           "Var", "array_types", "check_jaxpr", "concrete_or_error", "find_top_trace", "gensym", "jaxpr_as_fun",
+           "jaxprs_in_params", "mapped_aval", "new_jaxpr_eqn", "no_effects", "primal_dtype_to_tangent_dtype",
+           "primitives", "subjaxprs", "unmapped_aval", "valid_jaxtype"]
 
 
 class Effect:
@@ -76,6 +76,13 @@ def concrete_or_error(force: Callable[[Any], Any] | None, val: Any, context: str
     ConcretizationTypeError when it is traced."""
     value = core.concrete_or_error(val, context)
     return value if force is None else force(value)
+
+
+def find_top_trace(xs: Any) -> core.Trace:
+    """The trace that interprets primitives applied now: the innermost transformation running (the eager trace
+    outside all), whatever ``xs`` holds, as JAX 0.10.2 answers. ``trace.main`` identifies its transformation."""
+    del xs
+    return core.current_trace()
 
 
 def gensym() -> Callable[[ShapedArray], Var]:
