@@ -74,7 +74,6 @@ LATER: dict[str, dict[str, str]] = {
                         "the rules of the primitives behind the host-local/global conversions"),
     },
     "experimental.sparse": {
-        **dict.fromkeys(["random", "random_bcoo"], "random sparse arrays"),
         "bcoo_gather": "lax.gather of BCOO arrays",
         "bcoo_conv_general_dilated": "convolutions of BCOO arrays",
     },

@@ -6,7 +6,7 @@ jax.numpy/lax operations (gathers and scatters over the stored entries), with de
 own.
 """
 
-from jaxle.experimental.sparse import ad, api, bcoo, bcsr, coo, csr, linalg, transform, util
+from jaxle.experimental.sparse import ad, api, bcoo, bcsr, coo, csr, linalg, random, transform, util
 from jaxle.experimental.sparse._base import JAXSparse
 from jaxle.experimental.sparse.ad import grad, jacfwd, jacobian, jacrev, value_and_grad
 from jaxle.experimental.sparse.api import empty, eye, todense, todense_p
@@ -78,6 +78,7 @@ from jaxle.experimental.sparse.csr import (
     csr_todense,
     csr_todense_p,
 )
+from jaxle.experimental.sparse.random import random_bcoo
 from jaxle.experimental.sparse.transform import SparseTracer, sparsify
 from jaxle.experimental.sparse.util import (
     CuSparseEfficiencyWarning,
@@ -98,4 +99,4 @@ __all__ = ["BCOO", "BCSR", "COO", "CSC", "CSR", "CuSparseEfficiencyWarning", "JA
            "coo_matmat", "coo_matmat_p", "coo_matvec", "coo_matvec_p", "coo_todense", "coo_todense_p", "csr",
            "csr_fromdense", "csr_fromdense_p", "csr_matmat", "csr_matmat_p", "csr_matvec", "csr_matvec_p",
            "csr_todense", "csr_todense_p", "empty", "eye", "grad", "jacfwd", "jacobian", "jacrev", "linalg",
-           "sparsify", "todense", "todense_p", "transform", "util", "value_and_grad"]
+           "random", "random_bcoo", "sparsify", "todense", "todense_p", "transform", "util", "value_and_grad"]
