@@ -26,6 +26,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray
 from jaxle_core.core import ClosedJaxpr, Jaxpr, Literal, Primitive
 from jaxle_core.staging import trace_to_jaxpr
+from jaxle_tree.accelerator import register_dispatch_node
 
 __all__ = ["ExtendedArray", "apply_physically", "has_extended", "jaxpr_has_extended", "physical_aval",
            "physical_rules", "physical_value", "physicalize", "wrap_physical"]
@@ -43,6 +44,12 @@ class ExtendedArray(Array):
     def __init__(self, aval: ShapedArray, physical: Array):
         self.aval = aval
         self.physical = physical
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # jaxlib's C++ jit dispatch keys and passes such an array as its physical data under a node carrying the
+        # dtype, so that a jitted function called with keys runs its cached calls without Python, as JAX's does
+        register_dispatch_node(cls, _physical_and_dtype, _from_physical)
 
     @property
     def _value(self):
@@ -80,6 +87,14 @@ def has_extended(avals: Sequence[Any]) -> bool:
 def physical_value(x: Any) -> Any:
     """The physical Array of a concrete ``ExtendedArray``; any other value as it is."""
     return x.physical if isinstance(x, ExtendedArray) else x
+
+
+def _physical_and_dtype(array: ExtendedArray) -> tuple[tuple[Array], dtypes.ExtendedDType]:
+    return (array.physical,), array.aval.dtype
+
+
+def _from_physical(dtype: dtypes.ExtendedDType, children: Sequence[Array]) -> Any:
+    return dtype.wrap(*children)
 
 
 def wrap_physical(physical: Any, aval: Any) -> Any:

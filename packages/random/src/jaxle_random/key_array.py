@@ -34,7 +34,8 @@ class KeyTy(dtypes.ExtendedDType):
         return PRNGKeyArray(ShapedArray(shape, self), physical)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is KeyTy and other._impl == self._impl
+        # the same registered implementation, usually the same object: jit dispatch compares dtypes on every call
+        return type(other) is KeyTy and (other._impl is self._impl or other._impl == self._impl)
 
     def __hash__(self) -> int:
         return hash((KeyTy, self._impl.name))

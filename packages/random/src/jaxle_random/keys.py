@@ -17,6 +17,7 @@ import numpy as np
 
 import jaxle_numpy as jnp
 from jaxle_core import dtypes
+from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_core.mesh import AbstractMesh
@@ -71,10 +72,9 @@ def check_key(key: Any, function: str, allow_batched: bool = False) -> tuple[Any
     if _is_typed(key):
         typed, wrapped, shape = key, False, get_aval(key).shape
     else:
-        data = jnp.asarray(key)
-        impl = resolve_prng_impl(None)
-        prims.check_key_data(get_aval(data), impl)
-        typed, wrapped, shape = prims.random_wrap(data, impl), True, data.shape
+        data = key if isinstance(key, Array) else jnp.asarray(key)
+        # random_wrap checks the data, with JAX's errors
+        typed, wrapped, shape = prims.random_wrap(data, resolve_prng_impl(None)), True, data.shape
     if not allow_batched and get_aval(typed).shape:
         raise ValueError(f"{function} accepts a single key, but was given a key array of shape {shape} != (). "
                          "Use jax.vmap for batching.")

@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-__all__ = ["jaxlib_registry", "mirror", "pytree", "use_jaxlib", "uses_jaxlib"]
+__all__ = ["dispatch_registry", "jaxlib_registry", "mirror", "pytree", "register_dispatch_node", "use_jaxlib",
+           "uses_jaxlib"]
 
 
 def _load_pytree_module() -> Any:
@@ -33,6 +34,10 @@ pytree: Any = _load_pytree_module()
 mirror: Any = None if pytree is None else pytree.PyTreeRegistry()
 """jaxlib's ``PyTreeRegistry`` holding every jaxle registration, or None where jaxlib is absent or refused."""
 
+dispatch_mirror: Any = None if pytree is None else pytree.PyTreeRegistry()
+"""A second jaxlib registry for jaxlib's C++ jit dispatch: every jaxle registration, and the types registered with
+``register_dispatch_node`` that pytrees treat as leaves (None where jaxlib is absent or refused)."""
+
 active: Any = mirror
 """The registry flattening goes through: ``mirror`` on the accelerated path, None on the pure-Python path."""
 
@@ -40,6 +45,19 @@ active: Any = mirror
 def jaxlib_registry() -> Any:
     """jaxlib's ``PyTreeRegistry`` mirroring jaxle's registrations (for jaxlib's C++ callers), or None."""
     return mirror
+
+
+def dispatch_registry() -> Any:
+    """jaxlib's ``PyTreeRegistry`` for C++ jit dispatch (``dispatch_mirror``), or None."""
+    return dispatch_mirror
+
+
+def register_dispatch_node(nodetype: type, flatten: Any, unflatten: Any) -> None:
+    """Make ``nodetype`` a node for jaxlib's C++ jit dispatch only (its instances stay leaves of every pytree):
+    C++ keys and passes the children ``flatten`` gives, as JAX's dispatch does with arrays of keys. A no-op
+    without jaxlib."""
+    if dispatch_mirror is not None:
+        dispatch_mirror.register_node(nodetype, flatten, unflatten)
 
 
 def uses_jaxlib() -> bool:

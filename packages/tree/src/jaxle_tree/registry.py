@@ -111,10 +111,11 @@ def _add(registration: NodeRegistration) -> None:
     nodetype = registration.type
     if nodetype in custom_nodes or nodetype in _BUILTIN_KINDS:
         raise ValueError(f"Duplicate custom PyTreeDef type registration for {nodetype}.")
-    if accelerator.mirror is not None:
-        accelerator.mirror.register_node(
-            nodetype, registration.flatten, registration.unflatten, registration.flatten_with_keys
-        )
+    for mirror in (accelerator.mirror, accelerator.dispatch_mirror):
+        if mirror is not None:
+            mirror.register_node(
+                nodetype, registration.flatten, registration.unflatten, registration.flatten_with_keys
+            )
     custom_nodes[nodetype] = registration
     kind_cache[nodetype] = CUSTOM
 

@@ -24,7 +24,7 @@ from jaxle_core import config, core, execution_checks
 from jaxle_core.extended import physical_aval
 from jaxle_core.jit import JitWrapped, runs_cached_calls, set_backend_jit
 from jaxle_core.pmap import set_fast_dispatch as set_pmap_fast_dispatch
-from jaxle_tree.accelerator import jaxlib_registry
+from jaxle_tree.accelerator import dispatch_registry
 from jaxle_xla import _jaxlib, transfer_guard
 from jaxle_xla.array import XlaArray
 from jaxle_xla.executable import Executable
@@ -153,9 +153,10 @@ def pmap_dispatcher(name: str, call_entry: Any) -> Any:
     return _jaxlib.pjit_function(name, None, cache_miss, (), (), _REGISTRY)
 
 
-# jaxle_tree's mirror of every registration in jaxlib's registry (custom nodes included); without it (jaxle_tree's
-# pure-Python path) only built-in containers, so calls with custom nodes take core's path.
-_REGISTRY = jaxlib_registry() or _jaxlib.builtin_pytree_registry
+# jaxle_tree's mirror of every registration in jaxlib's registry for dispatch (custom nodes included, and arrays of
+# extended dtypes as nodes over their physical data); without it (jaxle_tree's pure-Python path) only built-in
+# containers, so calls with custom nodes or keys take core's path.
+_REGISTRY = dispatch_registry() or _jaxlib.builtin_pytree_registry
 
 
 # ---------------------------------------------------------------- what JitWrapped offers, on PjitFunction
