@@ -215,6 +215,31 @@ def io_callback_in_sharded_jit(jax):
     return out, seen
 
 
+def callback_result_layout_in_sharded_jit(jax):
+    """A host callback's result returned straight from a partitioned program: committed, laid out on the one device
+    that ran it (JAX's maximal GSPMDSharding over the program's devices), and refused by later computations."""
+
+    def f(a):
+        return jax.pure_callback(lambda v: np.asarray(v) * 2, jax.ShapeDtypeStruct(a.shape, a.dtype), a)
+
+    out = jax.jit(f)(_sharded(jax, VALUES, "i"))
+    sharding = out.sharding
+    layout = [out.committed, repr(sharding), sorted(d.id for d in out.devices()), sharding.is_fully_replicated,
+              [d.id for d in sharding._device_assignment]]
+    elsewhere = jax.device_put(VALUES, jax.devices()[5])
+    refusals = []
+    computations = (lambda: out + 1, lambda: jax.jit(lambda v: v * 2)(out),
+                    lambda: jax.jit(jax.numpy.add)(out, elsewhere))
+    for compute in computations:
+        try:
+            compute()
+        except (TypeError, ValueError) as error:
+            refusals.append([type(error).__name__, str(error)])
+    moved = jax.device_put(out, jax.devices()[0])
+    shards = [[shard.device.id, shard.replica_id, shard.data.shape] for shard in out.addressable_shards]
+    return np.asarray(out), layout, refusals, [moved.committed, repr(moved.sharding)], shards
+
+
 def debug_callback_in_pmap(jax):
     seen = []
 
@@ -260,6 +285,7 @@ EXAMPLES = {
     "io_callback_in_shard_map": io_callback_in_shard_map,
     "io_callback_in_sharded_jit": io_callback_in_sharded_jit,
     "debug_callback_in_pmap": debug_callback_in_pmap,
+    "callback_result_layout_in_sharded_jit": callback_result_layout_in_sharded_jit,
     "callback_error_in_shard_map": callback_error_in_shard_map,
     "wrong_result_shape_in_sharded_jit": wrong_result_shape_in_sharded_jit,
 }

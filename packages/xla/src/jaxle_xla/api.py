@@ -73,7 +73,7 @@ def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = Fa
     def put(leaf: Any, target: _jaxlib.Device | NamedSharding | None) -> Any:
         out = backend.device_put(leaf, target, get_aval(leaf).weak_type)
         shares_buffer = type(leaf) is XlaArray and (out is leaf or (
-            leaf._named_sharding is None and out._named_sharding is None
+            leaf._named_sharding is None and out._named_sharding is None and leaf._maximal is None
             and _jaxlib.buffer_device(out) == _jaxlib.buffer_device(leaf)))
         if shares_buffer and (donate or may_alias is False):
             if leaf._named_sharding is not None:  # a new layout of the same values: new buffers, never aliases

@@ -56,6 +56,7 @@ _NAMED_LAYOUTS: dict[int, tuple[Any, Any]] = {}
 
 XlaArray._named_sharding = _NamedShardingOf()  # the NamedSharding of an array over several devices
 XlaArray._placed = None  # (a NamedSharding asked for by device_put, the array laid out so or None for itself)
+XlaArray._maximal = None  # the MaximalSharding reported for a value one device of a partitioned program computed
 
 
 def name_layout(jaxlib_sharding: Any, sharding: Any) -> Any:
@@ -101,10 +102,16 @@ class _DeviceMethods:
         if value is None:
             if self._named_sharding is not None:
                 value = sharded_array.read(self, self.aval, self._named_sharding)
+            elif self._maximal is not None:  # only the device that computed it holds the value
+                value = _jaxlib.to_host(self._maximal_part(), self.aval.shape, self.aval.dtype)
             else:
                 value = _jaxlib.to_host(self, self.aval.shape, self.aval.dtype)
             self._npy_value = value
         return value
+
+    def _maximal_part(self) -> _jaxlib.DeviceBuffer:
+        """The buffer of the device that computed an array laid out by a MaximalSharding."""
+        return _jaxlib.shard_buffers(self)[self._maximal.index]
 
     def _spans_processes(self) -> bool:
         """Whether parts of the value live only on other processes' devices (it cannot be read here)."""
@@ -157,7 +164,7 @@ class _DeviceMethods:
     def device(self) -> Any:
         """The array's device; its sharding when it spans several."""
         self._check_alive()
-        return self._named_sharding or _jaxlib.buffer_device(self)
+        return self._named_sharding or self._maximal or _jaxlib.buffer_device(self)
 
     def devices(self) -> set[_jaxlib.Device]:
         self._check_alive()
@@ -165,7 +172,7 @@ class _DeviceMethods:
 
     @property
     def sharding(self) -> Any:
-        return self._named_sharding or _jaxlib.sharding_for(_jaxlib.buffer_device(self))
+        return self._named_sharding or self._maximal or _jaxlib.sharding_for(_jaxlib.buffer_device(self))
 
     @property
     def is_fully_replicated(self) -> bool:
@@ -181,6 +188,10 @@ class _DeviceMethods:
         self._check_alive()
         if self._named_sharding is not None:
             return sharded_array.shards(self)
+        if self._maximal is not None:  # each device's buffer; only the one that computed the value holds it
+            full = (slice(None),) * self.ndim
+            return [sharded_array.Shard(device, full, i, _jaxlib.rewrap(part, self.aval, True)) for i, (device, part)
+                    in enumerate(zip(self._maximal._device_assignment, _jaxlib.shard_buffers(self)))]
         device = _jaxlib.buffer_device(self)
         return [sharded_array.Shard(device, (slice(None),) * self.ndim, 0, self)]
 

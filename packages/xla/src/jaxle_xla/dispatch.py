@@ -151,7 +151,7 @@ class XlaBackend:
         NamedSharding, laying ``x`` out over its devices."""
         if isinstance(device, NamedSharding):
             return self._put_sharded(x, device, weak_type)
-        if type(x) is XlaArray and x._named_sharding is not None:
+        if type(x) is XlaArray and (x._named_sharding is not None or x._maximal is not None):
             if device is None:
                 return x
             x = x._value  # gathered, then put on the one device

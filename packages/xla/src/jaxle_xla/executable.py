@@ -389,24 +389,30 @@ class PinnedExecutable(PerDeviceWrapper):
 
 def placement(args: Sequence[Any], name: str, debug_info: Any = None) -> _jaxlib.Device:
     """The device committed arguments agree on (the default device if none is committed)."""
-    chosen = None
+    chosen = unusable = None
     for i, x in enumerate(args):
         x = x.physical if isinstance(x, ExtendedArray) else x
         if type(x) is XlaArray and x._committed:
-            device = _jaxlib.buffer_device(x)
+            # an array XLA left on one device of a partitioned program counts as on all of them (JAX's check of
+            # the devices comes first, then its refusal of that layout)
+            devices = x._maximal._device_assignment if x._maximal is not None else (_jaxlib.buffer_device(x),)
+            unusable = unusable or x._maximal
             if chosen is None:
-                chosen, first = device, i
-            elif device != chosen:
+                chosen, first = devices, i
+            elif devices != chosen:
                 raise ValueError(_incompatible_devices(args, (first, i), name, debug_info))
-    return chosen or clients.default_device()
+    if unusable is not None:
+        raise unusable.usable_error()
+    return chosen[0] if chosen else clients.default_device()
 
 
 def _incompatible_devices(args: Sequence[Any], which: Sequence[int], name: str, debug_info: Any) -> str:
     names = getattr(debug_info, "arg_names", ())
     described = []
     for i in which:
-        device = _jaxlib.buffer_device(args[i])
+        x = args[i].physical if isinstance(args[i], ExtendedArray) else args[i]
+        devices = x._maximal._device_assignment if x._maximal is not None else (_jaxlib.buffer_device(x),)
         arg_name = names[i] if i < len(names) else f"args[{i}]"
         described.append(f"argument {arg_name} of {name} with shape {args[i].aval.str_short()} and with device ids "
-                         f"[{device.id}] on platform {device.platform.upper()}")
+                         f"[{', '.join(str(d.id) for d in devices)}] on platform {devices[0].platform.upper()}")
     return "Received incompatible devices for jitted computation. Got " + " and ".join(described)

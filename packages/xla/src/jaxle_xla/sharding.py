@@ -22,11 +22,46 @@ from jaxle_core.mesh import AxisType, Mesh, PartitionSpec
 from jaxle_core.sharding import NamedSharding, Sharding
 from jaxle_xla import _jaxlib, clients
 
-__all__ = ["SingleDeviceSharding", "gspmd_sharding", "hlo_sharding_text", "make_mesh", "make_single_device_sharding",
+__all__ = ["MaximalSharding", "SingleDeviceSharding", "gspmd_sharding", "hlo_sharding_text", "make_mesh",
+           "make_single_device_sharding",
            "mesh_text", "named_from_hlo", "one_device_of", "reshard", "same_placement", "sdy_sharding_text"]
 
 SingleDeviceSharding = _jaxlib.DeviceSharding
 Sharding.register(SingleDeviceSharding)
+
+
+class MaximalSharding(Sharding):
+    """The layout XLA gives a value that only one device of a partitioned program computes (a host callback's
+    result outside ``shard_map``): the value lives on the ``index``-th of ``devices``. JAX reports it as a
+    ``GSPMDSharding`` over all the devices (every one holds the whole shape), and its arrays cannot be computed
+    with (``usable_error``)."""
+
+    def __init__(self, devices: Sequence[Any], index: int):
+        self._device_assignment = tuple(devices)
+        self.index = index
+
+    @property
+    def device_set(self) -> set:
+        return set(self._device_assignment)
+
+    def devices_indices_map(self, global_shape: tuple[int, ...]) -> dict:
+        return {d: (slice(None),) * len(global_shape) for d in self._device_assignment}
+
+    memory_kind = property(lambda self: "device")
+
+    def usable_error(self) -> TypeError:
+        """JAX's error for a computation given an array laid out so."""
+        return TypeError(f"Cannot convert GSPMDSharding {{maximal device={self.index}}} into SdyArray.")
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is MaximalSharding and other._device_assignment == self._device_assignment
+                and other.index == self.index)
+
+    def __hash__(self) -> int:
+        return hash((self._device_assignment, self.index))
+
+    def __repr__(self) -> str:
+        return f"GSPMDSharding({{maximal device={self.index}}}, memory_kind=device)"
 
 
 def hlo_sharding_text(sharding: NamedSharding, ndim: int) -> str:

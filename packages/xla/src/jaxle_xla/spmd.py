@@ -27,7 +27,7 @@ from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib, sharded_array
 from jaxle_xla.array import XlaArray, laid_out, name_layout
 from jaxle_xla.executable import Executable, PerDeviceWrapper, Program
-from jaxle_xla.sharding import gspmd_sharding, named_from_hlo, same_placement
+from jaxle_xla.sharding import MaximalSharding, gspmd_sharding, named_from_hlo, same_placement
 
 __all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "has_sharded_argument", "jaxpr_mesh", "params_mesh"]
 
@@ -126,6 +126,8 @@ class SpmdFunction:
         chosen: list[NamedSharding | None] = []
         for i, (x, explicit) in enumerate(zip(physical, self._in)):
             committed = type(x) is XlaArray and x._committed
+            if committed and x._maximal is not None:
+                raise x._maximal.usable_error()
             if explicit is not None and committed and not _same_layout(x.sharding, explicit, x.ndim):
                 raise _mismatch(explicit, x.sharding, x.aval)
             layout = explicit or (x._named_sharding if type(x) is XlaArray else None)
@@ -174,7 +176,7 @@ class SpmdExecutable:
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
                  mesh: Mesh, layouts: Sequence[NamedSharding], out_shardings: Sequence[Any]):
-        devices = mesh._flat_devices_tuple
+        self._devices = devices = mesh._flat_devices_tuple
         program = Program(closed, name, donated, keep_unused, hoist=False, mesh=mesh, arg_shardings=layouts,
                           result_shardings=out_shardings)
         self.loaded = _jaxlib.compile_spmd(devices[0].client, program.text, devices, program.host_callbacks)
@@ -192,7 +194,7 @@ class SpmdExecutable:
         # call recognise it by identity (pmap's loops: the parameters out are the parameters in).
         arguments = {s: s for s in layouts}
         # XLA leaves the result of a host callback called outside shard_map on the one device that ran it (a
-        # maximal layout): it becomes an array there (JAX's is laid out as GSPMDSharding({maximal device=0}))
+        # maximal layout): it becomes a committed array there, reported as JAX's GSPMDSharding({maximal device=0})
         self._on_one_device = [given is None and hlo.is_maximal() and not hlo.is_replicated()
                                for given, hlo in zip(out_shardings, chosen)]
         self._device_index = [hlo.tile_assignment_devices()[0] if one else None
@@ -229,7 +231,7 @@ class SpmdExecutable:
                 if type(x) is XlaArray:
                     x._check_alive()
             raise
-        arrays = [laid_out(b, s) if s is not None else _on_its_device(b, i)
+        arrays = [laid_out(b, s) if s is not None else _on_its_device(b, self._devices, i)
                   for b, s, i in zip(outs, self._out_shardings, self._device_index)]
         # (zip drops the results that only carried inspected layouts)
         if self._extended_out:
@@ -252,10 +254,12 @@ class SpmdExecutable:
         return _jaxlib.hlo_text(self.loaded)
 
 
-def _on_its_device(buffer: _jaxlib.DeviceBuffer, index: int) -> XlaArray:
-    """A result XLA left on one device only (a maximal layout: the mesh's ``index``-th device), as an uncommitted
-    array there, which later programs over the mesh take as they take any uncommitted value."""
-    return _jaxlib.rewrap(_jaxlib.shard_buffers(buffer)[index], buffer.aval, False)
+def _on_its_device(buffer: _jaxlib.DeviceBuffer, devices: Sequence[Any], index: int) -> XlaArray:
+    """A result XLA left on one device only (a maximal layout: the ``index``-th of the program's ``devices``): the
+    program's array as XLA laid it out, reporting JAX's layout of it (which no computation takes, jitted calls'
+    C++ dispatch included: no compiled program reads that layout)."""
+    buffer._maximal = MaximalSharding(devices, index)
+    return buffer
 
 
 def _inspections(jaxpr: core.Jaxpr) -> list[core.JaxprEqn]:
