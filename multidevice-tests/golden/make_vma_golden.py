@@ -215,6 +215,13 @@ CASES = {
         jax, lambda a: jax.lax.all_gather(a, "i", to="invarying", tiled=True), ("i",), (), X),
     "all_gather_invariant_of_invariant": lambda jax: _body(
         jax, lambda a: jax.lax.all_gather(a, "i", to="invarying"), ((),), (), X),
+    # to="reduced" (JAX's all_gather_reduced) needs a value varying over the gathered axes
+    "all_gather_reduced_of_invariant_refused": lambda jax: _traced_error(
+        jax, lambda a: jax.lax.all_gather(a, "i", to="reduced"), _p(jax), _p(jax)),
+    "all_gather_reduced_over_another_axis_refused": lambda jax: _traced_error(
+        jax, lambda a: jax.lax.all_gather(a, "i", to="reduced", tiled=True), _p(jax, "j"), _p(jax)),
+    "all_gather_reduced_unchecked_refused": lambda jax: _error(lambda: jax.make_jaxpr(_sm(
+        jax, lambda a: jax.lax.all_gather(a, "i", to="reduced"), _p(jax, "i"), _p(jax), check_vma=False))(X)),
     "all_gather_invariant_unchecked": lambda jax: _jaxpr(jax, _sm(
         jax, lambda a: jax.lax.all_gather(a, "i", to="invarying"), _p(jax, "i"), _p(jax), check_vma=False), X),
     "all_gather_unknown_target": lambda jax: re.sub(r"\{.*\}", "{...}", _traced_error(

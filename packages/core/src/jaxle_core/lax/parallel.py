@@ -314,12 +314,12 @@ _ALL_GATHER_TARGETS = ("varying", "invarying", "reduced")
 def all_gather(x, axis_name, *, axis_index_groups=None, axis=0, tiled=False, to="varying"):
     """``x`` (a pytree) from every member of the named axes, stacked along ``axis`` (concatenated if ``tiled``);
     with ``to="invarying"`` the result is typed as the same on every member."""
-    if to not in ("varying", "invarying"):
-        if to == "reduced":
-            raise NotImplementedError("all_gather(..., to='reduced') is not supported by jaxle")
+    if to not in _ALL_GATHER_TARGETS:
         raise ValueError("Got unexpected `to` value for `jax.lax.all_gather`. Allowed `to` values are: "
                          f"{{{', '.join(repr(t) for t in _ALL_GATHER_TARGETS)}}}")
     names = axis_names(axis_name)
+    if to == "reduced":
+        tree.tree_map(lambda leaf: _check_reduced_gather(get_aval(leaf), names), x)
     groups = _canonical_groups(axis_index_groups)
     size = _group_size(names, groups)
 
@@ -333,6 +333,21 @@ def all_gather(x, axis_name, *, axis_index_groups=None, axis=0, tiled=False, to=
                                  axis_size=size, tiled=bool(tiled))
 
     return tree.tree_map(gather, x)
+
+
+def _check_reduced_gather(aval: Any, names: tuple) -> None:
+    """JAX's refusals of ``all_gather(..., to="reduced")`` (its ``all_gather_reduced``), which gathers a value
+    varying over the axes into one reduced over them; the gathers it accepts need types reduced over mesh axes
+    (``f32[8]{R:i}``), which jaxle's types do not carry."""
+    if not aval.vma:
+        raise ValueError(f"all_gather_reduced only accepts inputs that are varying. Got {aval.str_short(True)}")
+    if not aval.vma & frozenset(names):
+        raise ValueError("all_gather_reduced is a Varying -> Reduced collective. This means that the "
+                         f"axis_name={names} passed to `all_gather_reduced` must be present in "
+                         f"jax.typeof(x).mat.varying={aval.vma}")
+    raise NotImplementedError("all_gather(..., to='reduced') of a value varying over the gathered axes is not "
+                              "supported by jaxle: its result is typed as reduced over them, which jaxle's types do "
+                              "not model")
 
 
 reduce_scatter_p = Primitive("reduce_scatter")
