@@ -233,6 +233,14 @@ def while_loops(jax):
 
 
 @scenario
+def noinline(jax):
+    eqxi, jnp = importlib.import_module("equinox.internal"), jax.numpy
+    cube = eqxi.noinline(lambda v: v**3)  # compiled once, called from the host: lowered by emit_python_callback
+    x = jnp.array([0.5, -1.0, 2.0])
+    return {"grad": jax.jit(jax.grad(lambda v: jnp.sum(cube(v))))(x), "vmap": jax.jit(jax.vmap(cube))(x)}
+
+
+@scenario
 def stateful_module(jax):
     eqx, jnp = _eqx(), jax.numpy
 

@@ -248,3 +248,25 @@ def test_lowering_of_a_primitive_with_params_named_prim_and_ctx():
     p.def_abstract_eval(lambda x, prim, ctx: core.ShapedArray(x.shape, x.dtype))
     mlir.register_lowering(p, mlir.lower_fun(lambda x, prim, ctx: x * prim + ctx, multiple_results=False))
     np.testing.assert_allclose(jax.jit(lambda x: p.bind(x, prim=2.0, ctx=1.0))(X), X * 2 + 1, rtol=1e-6)
+
+
+def test_a_rule_calling_the_host_through_emit_python_callback():
+    p = ext_core.Primitive("test_host_sine")
+    p.def_impl(lambda x: np.sin(x))
+    p.def_abstract_eval(lambda x: core.ShapedArray(x.shape, x.dtype))
+    calls = []
+
+    def host(x):
+        calls.append(x.shape)
+        return [np.sin(x).astype(x.dtype)]
+
+    def rule(ctx, x):
+        results, token, _ = mlir.emit_python_callback(ctx, host, None, [x], ctx.avals_in, ctx.avals_out,
+                                                      has_side_effect=False)
+        ctx.module_context.add_keepalive(None)
+        assert token is None
+        return results
+
+    mlir.register_lowering(p, rule)
+    np.testing.assert_allclose(jax.jit(p.bind)(X), np.sin(X), rtol=1e-6)
+    assert calls == [(3,)]

@@ -62,7 +62,7 @@ LATER: dict[str, dict[str, str]] = {
         ["AxisContext", "ConstantHandler", "DEVICE_TO_DEVICE_TYPE", "LoweringParameters", "LoweringResult", "Mesh",
          "MeshAxisName", "ModuleContext", "RECV_FROM_HOST_TYPE", "SEND_TO_HOST_TYPE", "SPMDAxisContext",
          "ShapePolyLoweringState", "ShardingContext", "Token", "TokenSet", "aval_to_ir_type", "aval_to_ir_types",
-         "core_call_lowering", "dense_int_array", "dense_int_elements", "dtype_to_ir_type", "emit_python_callback",
+         "core_call_lowering", "dense_int_array", "dense_int_elements", "dtype_to_ir_type",
          "flatten_ir_types", "flatten_ir_values", "i32_attr", "i64_attr", "ir", "ir_attribute", "ir_constant",
          "ir_constants", "ir_tree_registry", "ir_type_handlers", "jaxpr_subcomp", "lower_jaxpr_to_fun",
          "lower_jaxpr_to_module", "lowerable_effects", "make_ir_context", "merge_mlir_modules", "module_to_bytecode",

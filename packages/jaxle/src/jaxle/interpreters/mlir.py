@@ -12,12 +12,14 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from jaxle_core.avals import ShapeDtypeStruct
+from jaxle_core.callbacks import io_callback, pure_callback
 from jaxle_core.core import Primitive
 from jaxle_xla import clients
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import LoweringRule, lowering_rules
 
-__all__ = ["LoweringRule", "LoweringRuleContext", "lower_fun", "register_lowering"]
+__all__ = ["LoweringRule", "LoweringRuleContext", "emit_python_callback", "lower_fun", "register_lowering"]
 
 LoweringRuleContext = LoweringContext
 
@@ -48,6 +50,19 @@ def _lower(prim: Primitive, ctx: LoweringContext, /, *operands: Value, **params:
     if prim.multiple_results:
         return list(outs)
     return outs if isinstance(outs, Value) else _only(outs)
+
+
+def emit_python_callback(ctx: LoweringContext, callback: Callable[..., Sequence[Any]], token: Any,
+                         operands: Sequence[Value], operand_avals: Sequence[Any], result_avals: Sequence[Any], *,
+                         has_side_effect: bool, sharding: Any = None, **unused: Any) -> tuple[list[Value], Any, Any]:
+    """Inside a lowering rule, a call of the host function ``callback(*arrays) -> arrays`` on ``operands``: jaxle's
+    ``pure_callback`` (``io_callback`` with ``has_side_effect``) lowered inline. Returns ``(results, token,
+    keepalive)``; ``token`` comes back as given (jaxle orders side effects itself) and nothing needs keeping."""
+    del operand_avals, sharding, unused
+    shapes = [ShapeDtypeStruct(aval.shape, aval.dtype) for aval in result_avals]
+    call = io_callback if has_side_effect else pure_callback
+    results = ctx.lower_fun(lambda *xs: call(lambda *arrays: list(callback(*arrays)), shapes, *xs), *operands)
+    return results, token, None
 
 
 def _only(outs: Sequence[Value]) -> Value:

@@ -181,6 +181,11 @@ class LoweringContext:
     def avals_out(self) -> list[ShapedArray]:
         return [v.aval for v in self.eqn.outvars]
 
+    @property
+    def module_context(self) -> Any:
+        """The module being written, under JAX's name for it (rules call its ``add_keepalive``)."""
+        return self.module
+
     def fresh_name(self) -> str:
         return self.module.fresh_name()
 

@@ -75,6 +75,12 @@ class ModuleBuilder:
         self.host_callbacks.append(callback)
         return len(self.host_callbacks) - 1
 
+    def add_keepalive(self, keepalive: Any) -> None:
+        """Keep ``keepalive`` for as long as the module (JAX's rules hand over what their callbacks need): the host
+        callbacks it holds live with the compiled program."""
+        if keepalive is not None:
+            self.host_callbacks.append(keepalive)
+
     def fresh_name(self) -> str:
         self._counter = counter = self._counter + 1
         return f"%{counter}"
