@@ -1136,7 +1136,8 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> 
         raise ValueError(f"sharding={device!r} must be an instance of jax.sharding.Sharding")
     dt = requested_dtype(dtype, "astype") if dtype is not None else dtypes.default_float_dtype()
     aval = get_aval(ensure_array(x))
-    if aval.dtype.kind == "c" and dt.kind != "c":
+    # Key dtypes have no NumPy kind: casting one (to itself alone) is convert_element_type's to check.
+    if getattr(aval.dtype, "kind", None) == "c" and getattr(dt, "kind", None) != "c":
         warnings.warn("Casting from complex to real dtypes will soon raise a ValueError. Please first use jnp.real "
                       "or jnp.imag to take the real/imaginary component of your input.", DeprecationWarning,
                       stacklevel=2)

@@ -164,6 +164,13 @@ def _cases() -> dict:
     case("error_key_to_numpy", lambda ns: np.asarray(ns.random.key(0)))
     case("error_key_add", lambda ns: ns.lax.add(ns.random.key(0), ns.random.key(0)))
     case("error_impl_unknown", lambda ns: ns.random.key(0, impl="nope"))
+    # a key array cast to its own dtype is itself (optax casts optimizer states back to their dtypes); any other
+    # cast from or to a key dtype is refused
+    case("key_astype_own_dtype", lambda ns: ns.numpy.astype(ns.random.split(ns.random.key(3)), ns.random.key(0).dtype))
+    case("jaxpr_key_astype_own_dtype", lambda ns: _text(ns, lambda k: k.astype(k.dtype), ns.random.key(0)))
+    case("error_key_astype_float", lambda ns: ns.numpy.astype(ns.random.key(0), np.float32))
+    case("error_key_convert_to_uint32", lambda ns: ns.lax.convert_element_type(ns.random.key(0), np.uint32))
+    case("error_astype_to_key", lambda ns: ns.numpy.astype(np.float32(1), ns.random.key(0).dtype))
     # jaxprs of the key functions, raw and typed
     case("jaxpr_key", lambda ns: _text(ns, lambda: ns.random.key(0)))
     case("jaxpr_key_traced_seed", lambda ns: _text(ns, ns.random.key, np.uint32(3)))

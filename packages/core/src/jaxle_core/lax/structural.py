@@ -185,6 +185,10 @@ def convert_element_type(operand, new_dtype):
     Python scalars are converted on the host, as JAX does (no equation is staged).
     """
     new_dtype = dtypes.canonicalize_dtype(dtypes.dtype(new_dtype, requested_in="convert_element_type"))
+    old_dtype = get_aval(operand).dtype
+    if (dtypes.is_extended(old_dtype) or dtypes.is_extended(new_dtype)) and old_dtype != new_dtype:
+        # a key converts to its own dtype alone (its bits are reached through random.key_data)
+        raise ValueError(f"Cannot convert_element_type from {old_dtype} to {new_dtype}")
     if type(operand) in _PYTHON_SCALARS:
         operand = _host_python_complex(operand, new_dtype)
         value = _convert_element_type_impl(np.asarray(operand), new_dtype=new_dtype, weak_type=False, sharding=None)
