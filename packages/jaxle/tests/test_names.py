@@ -73,10 +73,6 @@ LATER: dict[str, dict[str, str]] = {
                          "host_local_array_to_global_array_impl", "ltg_abstract_eval", "ltg_batcher"],
                         "the rules of the primitives behind the host-local/global conversions"),
     },
-    "experimental.sparse": {
-        "bcoo_gather": "lax.gather of BCOO arrays",
-        "bcoo_conv_general_dilated": "convolutions of BCOO arrays",
-    },
     "experimental.sparse.linalg": {
         "lobpcg_standard": "the LOBPCG eigensolver",
     },

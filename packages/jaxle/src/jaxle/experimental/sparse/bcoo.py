@@ -880,10 +880,11 @@ def bcoo_update_layout(mat: BCOO, *, n_batch: int | None = None, n_dense: int | 
     _check_layout(mat.ndim, n_batch, n_dense)
     if on_inefficient not in ("error", "warn", None):
         raise ValueError(f"on_inefficient={on_inefficient!r}; must be one of 'error', 'warn', or None.")
-    if n_batch > mat.n_batch:
+    # Moving dimensions of size 1 costs nothing: only larger ones multiply the stored entries.
+    if math.prod(mat.shape[mat.n_batch:n_batch]) > 1:
         _inefficient(f"For matrix of shape {mat.shape}, increasing n_batch from {mat.n_batch} to {n_batch} results "
                      "in inefficient storage.", on_inefficient)
-    if n_dense > mat.n_dense:
+    if math.prod(mat.shape[mat.ndim - n_dense:mat.ndim - mat.n_dense]) > 1:
         _inefficient(f"For matrix of shape {mat.shape}, increasing n_dense from {mat.n_dense} to {n_dense} results "
                      "in inefficient storage.", on_inefficient)
     while mat.n_batch > n_batch:
@@ -1007,14 +1008,14 @@ def bcoo_slice(mat: BCOO, *, start_indices: Sequence[int], limit_indices: Sequen
 
 
 def bcoo_dynamic_slice(mat: BCOO, start_indices: Sequence[Any], slice_sizes: Sequence[int]) -> BCOO:
-    """The slice of ``slice_sizes`` at (possibly traced) ``start_indices``, clamped into bounds as
-    ``lax.dynamic_slice`` clamps."""
+    """The slice of ``slice_sizes`` at (possibly traced) ``start_indices``, negative ones counted from the end and
+    clamped into bounds as ``lax.dynamic_slice`` takes them."""
     ndim = mat.ndim
     if len(start_indices) != ndim or len(slice_sizes) != ndim:
         raise ValueError(f"bcoo_dynamic_slice: start_indices and slice_sizes must have length {ndim}")
     sizes = tuple(int(s) for s in slice_sizes)
-    starts = [jnp.clip(jnp.asarray(s, mat.indices.dtype), 0, d - z) for s, d, z in zip(start_indices, mat.shape,
-                                                                                       sizes)]
+    starts = [jnp.clip(_wrapped(jnp.asarray(s, mat.indices.dtype), d), 0, d - z)
+              for s, d, z in zip(start_indices, mat.shape, sizes)]
     n_batch, n_sparse = mat.n_batch, mat.n_sparse
 
     def batch_slice(buffer):
@@ -1033,6 +1034,11 @@ def bcoo_dynamic_slice(mat: BCOO, start_indices: Sequence[Any], slice_sizes: Seq
     indices = jnp.where(keep[..., None], indices - lo, size)
     data = jnp.where(keep.reshape(*keep.shape, *[1] * (data.ndim - keep.ndim)), data, 0)
     return BCOO((data, indices), shape=sizes)
+
+
+def _wrapped(start: Any, size: int) -> Any:
+    """A start index counted from the end when negative, as ``lax.dynamic_slice`` counts it."""
+    return jnp.where(start < 0, start + size, start)
 
 
 def bcoo_squeeze(arr: BCOO, *, dimensions: Sequence[int]) -> BCOO:

@@ -37,6 +37,8 @@ from jaxle.experimental.sparse.bcoo import (
     bcoo_todense_p,
     bcoo_transpose,
 )
+from jaxle.experimental.sparse.bcoo_conv import bcoo_conv_general_dilated
+from jaxle.experimental.sparse.bcoo_gather import bcoo_gather
 from jaxle.experimental.sparse.bcsr import (
     BCSR,
     bcsr_broadcast_in_dim,
@@ -401,6 +403,23 @@ def _dynamic_slice_rule(values, params):
     return [bcoo_dynamic_slice(mat, starts, params["slice_sizes"])]
 
 
+def _gather_rule(values, params):
+    operand, indices = values
+    if _is_sparse(indices):
+        raise _unimplemented(lax_core.gather_p)
+    # the index clamping of bcoo_dynamic_slice stands for any mode
+    return [bcoo_gather(operand, indices, params["dimension_numbers"], params["slice_sizes"])]
+
+
+def _conv_rule(values, params):
+    lhs, rhs = values
+    return [bcoo_conv_general_dilated(
+        lhs, rhs, window_strides=params["window_strides"], padding=params["padding"],
+        lhs_dilation=params["lhs_dilation"], rhs_dilation=params["rhs_dilation"],
+        dimension_numbers=params["dimension_numbers"], feature_group_count=params["feature_group_count"],
+        batch_group_count=params["batch_group_count"], preferred_element_type=params["preferred_element_type"])]
+
+
 def _operand_rule(apply: Callable[..., Any], *names: str) -> SparseRule:
     """A rule calling ``apply(mat, **{name: params[name]})`` on the one sparse operand."""
     return lambda values, params: [apply(values[0], **{name: params[name] for name in names})]
@@ -416,6 +435,8 @@ bcoo_rules.update({
     lax_core.reshape_p: _reshape_rule,
     lax_core.concatenate_p: _concatenate_rule,
     lax_core.dynamic_slice_p: _dynamic_slice_rule,
+    lax_core.gather_p: _gather_rule,
+    lax_core.conv_general_dilated_p: _conv_rule,
     lax_core.transpose_p: _operand_rule(bcoo_transpose, "permutation"),
     lax_core.squeeze_p: _operand_rule(bcoo_squeeze, "dimensions"),
     lax_core.rev_p: lambda values, params: [bcoo_rev(values[0], params["dimensions"])],
