@@ -240,6 +240,86 @@ def callback_result_layout_in_sharded_jit(jax):
     return np.asarray(out), layout, refusals, [moved.committed, repr(moved.sharding)], shards
 
 
+def _record_twice(jax, ordered):
+    """A body calling an io_callback on its block, then another on the first's result (each call noted)."""
+    seen = []
+
+    def record(v):
+        seen.append(np.asarray(v).tolist())
+        return np.asarray(v)
+
+    def body(a):
+        shape = jax.ShapeDtypeStruct(a.shape, a.dtype)
+        first = jax.experimental.io_callback(record, shape, a, ordered=ordered)
+        return jax.experimental.io_callback(record, shape, first + 100, ordered=ordered)
+
+    return body, seen
+
+
+def io_callbacks_in_eager_shard_map(jax):
+    """Called eagerly, shard_map runs its body one operation at a time over the devices: every device's first call
+    comes before any second call (the devices' calls of one operation in no fixed order)."""
+    spec = jax.sharding.PartitionSpec("i")
+    records = []
+    for ordered in (True, False):
+        body, seen = _record_twice(jax, ordered)
+        out = jax.shard_map(body, mesh=_mesh(jax), in_specs=spec, out_specs=spec)(VALUES)
+        jax.effects_barrier()
+        records.append([np.asarray(out), sorted(seen[:8]), sorted(seen[8:])])
+    return records
+
+
+def ordered_io_callbacks_in_jitted_shard_map(jax):
+    """Jitted, each device runs its own calls in order (the devices in no fixed order)."""
+    body, seen = _record_twice(jax, True)
+    out = _shard_map(jax, body)(VALUES).block_until_ready()
+    firsts = [v for v in seen if v[0] < 100]
+    return out, all(seen.index(v) < seen.index([x + 100 for x in v]) for v in firsts), len(seen)
+
+
+def ordered_debug_print_in_eager_shard_map(jax):
+    """Called eagerly, an ordered debug print runs on the host device by device (refused once jitted)."""
+
+    def body(a):
+        jax.debug.print("block {a}", a=a, ordered=True)
+        return a * 2
+
+    spec = jax.sharding.PartitionSpec("i")
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        out = jax.shard_map(body, mesh=_mesh(jax), in_specs=spec, out_specs=spec)(VALUES)
+        jax.effects_barrier()
+    return out, buffer.getvalue().splitlines()
+
+
+def debug_print_in_eager_shard_map_per_varying_block(jax):
+    """Eagerly, with types checked, a debug print is called once per block of its arguments along the axes each
+    varies over, the arguments' blocks taken together in order."""
+    mesh = jax.make_mesh((2, 4), ("i", "j"), axis_types=(jax.sharding.AxisType.Auto,) * 2)
+
+    def body(a):
+        i, j = jax.lax.axis_index("i"), jax.lax.axis_index("j")
+        jax.debug.print("{} {}", i, jax.lax.psum(a, "j"))
+        jax.debug.print("{} {} {}", j, i, a)
+        jax.debug.print("constant {}", 3.0)
+        return a
+
+    spec = jax.sharding.PartitionSpec(("i", "j"))
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        jax.shard_map(body, mesh=mesh, in_specs=spec, out_specs=spec)(VALUES)
+        jax.effects_barrier()
+    return buffer.getvalue().splitlines()
+
+
+def ordered_io_callback_on_a_one_device_mesh(jax):
+    body, seen = _record_twice(jax, True)
+    mesh = jax.make_mesh((1,), ("i",), axis_types=(jax.sharding.AxisType.Auto,))
+    spec = jax.sharding.PartitionSpec("i")
+    out = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=spec, out_specs=spec))(VALUES).block_until_ready()
+    return out, seen
+
+
 def debug_callback_in_pmap(jax):
     seen = []
 
@@ -286,6 +366,11 @@ EXAMPLES = {
     "io_callback_in_sharded_jit": io_callback_in_sharded_jit,
     "debug_callback_in_pmap": debug_callback_in_pmap,
     "callback_result_layout_in_sharded_jit": callback_result_layout_in_sharded_jit,
+    "io_callbacks_in_eager_shard_map": io_callbacks_in_eager_shard_map,
+    "ordered_io_callbacks_in_jitted_shard_map": ordered_io_callbacks_in_jitted_shard_map,
+    "ordered_debug_print_in_eager_shard_map": ordered_debug_print_in_eager_shard_map,
+    "debug_print_in_eager_shard_map_per_varying_block": debug_print_in_eager_shard_map_per_varying_block,
+    "ordered_io_callback_on_a_one_device_mesh": ordered_io_callback_on_a_one_device_mesh,
     "callback_error_in_shard_map": callback_error_in_shard_map,
     "wrong_result_shape_in_sharded_jit": wrong_result_shape_in_sharded_jit,
 }

@@ -215,6 +215,14 @@ CASES = {
         jax, lambda a: jax.lax.all_gather(a, "i", to="invarying", tiled=True), ("i",), (), X),
     "all_gather_invariant_of_invariant": lambda jax: _body(
         jax, lambda a: jax.lax.all_gather(a, "i", to="invarying"), ((),), (), X),
+    # a host callback's operands are passed as they vary and its results vary over no axis
+    "callbacks_typed_as_declared": lambda jax: re.sub(r"callback=.*\n", "", _jaxpr(jax, _sm(jax, lambda a: (
+        jax.pure_callback(np.sin, jax.ShapeDtypeStruct(a.shape, a.dtype), a)
+        + jax.lax.axis_index("i").astype(a.dtype)), _p(jax, "i"), _p(jax, "i")), X)),
+    "debug_print_operands_as_they_vary": lambda jax: re.sub(r"\n *(fmt|np_printoptions|in_tree|logging_record|"
+                                                           r"has_placeholders|partitioned|static_args|ordered)=.*",
+                                                           "", _jaxpr(jax, _sm(jax, lambda a: (
+        jax.debug.print("{} {}", a, jax.lax.axis_index("j")), a)[1], _p(jax, "i"), _p(jax, "i")), X)),
     # to="reduced" (JAX's all_gather_reduced) needs a value varying over the gathered axes
     "all_gather_reduced_of_invariant_refused": lambda jax: _traced_error(
         jax, lambda a: jax.lax.all_gather(a, "i", to="reduced"), _p(jax), _p(jax)),

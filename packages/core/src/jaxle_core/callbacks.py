@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 import jaxle_tree as tree
-from jaxle_core import dtypes
+from jaxle_core import dtypes, vma
 from jaxle_core.avals import ShapedArray
 from jaxle_core.core import Primitive
 from jaxle_core.jaxpr_util import ordered_effect_rules
@@ -115,6 +115,7 @@ io_callback_p.effectful = True
 io_callback_p.def_abstract_eval(_result_avals_rule)
 io_callback_p.def_impl(_callback_impl("io_callback"))
 ordered_effect_rules[io_callback_p] = lambda params: params["ordered"]
+vma.vma_rules[pure_callback_p] = vma.vma_rules[io_callback_p] = vma.operands_as_they_are
 
 
 def _bind_callback(primitive: Primitive, callback: Callable[..., Any], result_shape_dtypes: Any, args: Any,

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 import jaxle_tree as tree
+from jaxle_core import vma
 from jaxle_core.avals import is_array_like
 from jaxle_core.callbacks import call_host, host_array
 from jaxle_core.core import Primitive
@@ -67,6 +68,7 @@ debug_print_p = DebugPrimitive("debug_print")
 debug_print_p.def_abstract_eval(lambda *avals, **params: [])
 ordered_effect_rules[debug_callback_p] = lambda params: params["effect"].ordered
 ordered_effect_rules[debug_print_p] = lambda params: params["ordered"]
+vma.vma_rules[debug_callback_p] = vma.vma_rules[debug_print_p] = vma.operands_as_they_are
 
 
 def split_static(leaves: Sequence[Any]) -> tuple[list[Any], tuple[tuple[int, Any], ...]]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -29,6 +30,7 @@ import jaxle_tree as tree
 from jaxle_core import core, pretty, vma
 from jaxle_core.avals import NO_VMA, ShapedArray, get_aval
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer, Var
+from jaxle_core.jaxpr_util import jaxpr_has_effects
 from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_abstract_mesh, use_abstract_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
@@ -245,6 +247,93 @@ def evaluate_shard_map(args: Sequence[Any], *, jaxpr: ClosedJaxpr, mesh, in_spec
     with use_abstract_mesh(manual_mesh(mesh)) if get_abstract_mesh().empty else contextlib.nullcontext():
         outs = mapped(*[x for x, _ in split])
     return [_assemble(y, s, mesh) for y, s in zip(outs, out_specs)]
+
+
+class _Steps(threading.local):
+    running = False  # inside evaluate_per_equation: its steps run as whole programs
+
+
+_steps = _Steps()
+
+
+def runs_per_equation(params: dict) -> bool:
+    """Whether an eager ``shard_map`` over several devices runs its body one equation at a time, as JAX's eager
+    ``shard_map`` runs it: when the body has side effects (host callbacks), whose calls then happen in JAX's order
+    (every device's call of one equation before the next equation's)."""
+    return not _steps.running and params["mesh"].size > 1 and jaxpr_has_effects(params["jaxpr"].jaxpr)
+
+
+def _distinct_blocks(atom: Any, env: dict, mesh: Mesh, check_vma: bool) -> list[Any]:
+    """The blocks of a debug callback's argument it is called with, in mesh order: every device's, or with typed
+    bodies only those along the axes the value varies over (as JAX's eager ``shard_map`` calls it: one call per
+    block of each argument, the arguments' lists zipped)."""
+    if type(atom) is core.Literal:
+        return [atom.val] * (1 if check_vma else mesh.size)
+    stacked = np.asarray(env[atom]).reshape(*mesh.axis_sizes, *atom.aval.shape)
+    if check_vma:
+        varying = atom.aval.vma
+        stacked = stacked[tuple(slice(None) if name in varying else slice(0, 1) for name in mesh.axis_names)]
+    return list(stacked.reshape(-1, *atom.aval.shape))
+
+
+def evaluate_per_equation(args: Sequence[Any], *, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs,
+                          **params) -> list[Any]:
+    """``shard_map`` evaluated one body equation at a time, each a ``shard_map`` of its own over ``mesh``. Between
+    equations every device's block of a value is kept stacked along a leading axis split over all the mesh axes;
+    the body's types are already explicit, so each step runs untyped (``check_vma=False``). A debug callback runs
+    on the host, device by device in mesh order, as in JAX."""
+    from jaxle_core.debugging import debug_callback_p, debug_print_p
+    from jaxle_core.lax.structural import expand_dims, squeeze
+
+    every_axis = PartitionSpec(tuple(mesh.axis_names))
+    step_params = dict(params, mesh=mesh, check_vma=False)
+
+    def step(fun: Callable, values: Sequence[Any], specs: Sequence[PartitionSpec], avals: Sequence[ShapedArray],
+             result_specs: Sequence[PartitionSpec]) -> list[Any]:
+        with body_context(mesh):
+            body = trace_to_jaxpr(fun, [a.update(vma=NO_VMA) for a in avals])
+        _steps.running = True
+        try:
+            return shard_map_p.bind(*values, jaxpr=body, in_specs=tuple(specs), out_specs=tuple(result_specs),
+                                    **step_params)
+        finally:
+            _steps.running = False
+
+    stack = lambda blocks: [expand_dims(b, (0,)) for b in blocks]
+    unstack = lambda stacked: [squeeze(s, (0,)) for s in stacked]
+    stacked_avals = lambda avals: [a.update(shape=(1, *a.shape)) for a in avals]  # one device's row
+    body = jaxpr.jaxpr
+    env: dict = {}
+    consts_and_args = [*jaxpr.consts, *args]
+    block_avals = [v.aval for v in (*body.constvars, *body.invars)]
+    specs = [PartitionSpec()] * len(jaxpr.consts) + list(in_specs)
+    env.update(zip((*body.constvars, *body.invars),
+                   step(lambda *xs: stack(xs), consts_and_args, specs, block_avals, [every_axis] * len(specs))))
+    for eqn in body.eqns:
+        variables = [a for a in eqn.invars if type(a) is not core.Literal]
+        if eqn.primitive in (debug_callback_p, debug_print_p):
+            for values in zip(*[_distinct_blocks(a, env, mesh, params["check_vma"]) for a in eqn.invars]):
+                eqn.primitive.bind(*values, **eqn.params)
+            continue
+
+        def one(*stacked, eqn=eqn, variables=variables):
+            blocks = dict(zip(variables, unstack(stacked)))
+            outs = eqn.primitive.bind(*[a.val if type(a) is core.Literal else blocks[a] for a in eqn.invars],
+                                      **eqn.params)
+            return stack(outs if eqn.primitive.multiple_results else [outs])
+
+        outs = step(one, [env[v] for v in variables], [every_axis] * len(variables),
+                    stacked_avals([v.aval for v in variables]), [every_axis] * len(eqn.outvars))
+        env.update(zip(eqn.outvars, outs))
+    results = [v if type(v) is core.Literal else env[v] for v in body.outvars]
+    stacked = [r for r in results if type(r) is not core.Literal]
+
+    def leave(*xs):
+        blocks = iter(unstack(xs))
+        return [r.val if type(r) is core.Literal else next(blocks) for r in results]
+
+    return step(leave, stacked, [every_axis] * len(stacked),
+                stacked_avals([v.aval for v in body.outvars if type(v) is not core.Literal]), list(out_specs))
 
 
 @shard_map_p.def_impl

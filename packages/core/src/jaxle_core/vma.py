@@ -18,7 +18,8 @@ from jaxle_core import core
 from jaxle_core.avals import NO_VMA, ShapedArray, get_aval, vma_order
 from jaxle_core.core import ClosedJaxpr, Jaxpr, Primitive
 
-__all__ = ["checked_axes", "checking_vma", "join", "operand_and_result_vmas", "ordered", "vma_rules"]
+__all__ = ["checked_axes", "checking_vma", "join", "operand_and_result_vmas", "operands_as_they_are", "ordered",
+           "vma_rules"]
 
 
 def checked_axes() -> frozenset:
@@ -51,6 +52,12 @@ def ordered(axes: frozenset) -> tuple:
 # varies over); None for the results keeps the types the abstract evaluation gave.
 VmaRule = Callable[[Sequence[ShapedArray], dict], tuple[Sequence[frozenset], frozenset | None]]
 vma_rules: dict[Primitive, VmaRule] = {}
+
+
+def operands_as_they_are(avals: Sequence[ShapedArray], params: dict) -> tuple[list[frozenset], None]:
+    """The rule of a host callback: its operands reach the host as they vary (no ``pvary`` makes them vary alike)
+    and its results are typed as their declared shapes give them, varying over no axis (as in JAX's jaxprs)."""
+    return [a.vma for a in avals], None
 
 
 def _holds_jaxprs(params: dict) -> bool:

@@ -17,6 +17,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.extended import ExtendedArray
+from jaxle_core.shard_map import evaluate_per_equation, runs_per_equation, shard_map_p
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.staging import trace_to_jaxpr
 from jaxle_xla import _jaxlib, clients, sharded_array, transfer_guard
@@ -74,6 +75,8 @@ class XlaBackend:
     # -- eager dispatch
 
     def apply_primitive(self, primitive: core.Primitive, args: Sequence[Any], params: dict) -> Any:
+        if primitive is shard_map_p and runs_per_equation(params):
+            return evaluate_per_equation(args, **params)
         avals = tuple([get_aval(x) for x in args])
         if self._only_device is None and (has_sharded_argument(args) or params_mesh(params) is not None):
             return self._apply_partitioned(primitive, args, params, avals)

@@ -112,7 +112,7 @@ class SpmdFunction:
         layouts = self._layouts(args)
         executable = self._compiled.get(layouts)
         if executable is None:
-            mesh = next(s.mesh for s in layouts)
+            mesh = next((s.mesh for s in layouts), self._mesh)  # no arguments: the mesh the program names
             executable = self._compiled[layouts] = SpmdExecutable(*self._spec, mesh, layouts, self._out)
         self.last = executable
         return executable(args)

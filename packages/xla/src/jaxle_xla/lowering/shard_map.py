@@ -7,7 +7,8 @@ between the devices of the mesh axes they name (``lowering/parallel.py``), and
 the results are the blocks assembled along the output specs. In a program on
 one device, every device's block is computed there instead: the body batched
 along the mesh axes, the collectives acting across the batch (as under a named
-``vmap``), which gives the same values.
+``vmap``), which gives the same values; over a mesh of that one device the body
+is the program's own code (its collectives between one partition).
 """
 
 from __future__ import annotations
@@ -89,6 +90,9 @@ def _lowering_mesh(ctx: LoweringContext, mesh: Mesh | AbstractMesh) -> Mesh | No
 def _shard_map_lowering(ctx: LoweringContext, *args: Value, jaxpr, mesh, in_specs, out_specs, **params
                         ) -> list[Value]:
     program_mesh = _lowering_mesh(ctx, mesh)
+    if program_mesh is None and mesh.size == 1:  # the one device's blocks are the whole values
+        with manual_region(ctx, mesh):
+            return ctx.lower_jaxpr(jaxpr.jaxpr, jaxpr.consts, list(args))
     if program_mesh is None:
         return ctx.lower_fun(lambda *xs: evaluate_shard_map(xs, jaxpr=jaxpr, mesh=mesh, in_specs=in_specs,
                                                             out_specs=out_specs, **params), *args)
