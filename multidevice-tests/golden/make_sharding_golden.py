@@ -71,6 +71,11 @@ CASES = {
     "with_uncommitted": lambda jax: str((_put(jax, np.arange(8), "y") + jax.numpy.ones(8, dtype=np.int32)).tolist()),
     "incompatible_devices": lambda jax: _error(
         lambda: _put(jax, np.arange(8), "y") + jax.device_put(jax.numpy.ones(8, dtype=np.int32), jax.devices()[0])),
+    # a jitted function is named by its qualified name there
+    "incompatible_devices_jitted": lambda jax: _error(lambda: jax.jit(lambda a, b: a + b)(
+        _put(jax, np.arange(8), "y"), jax.device_put(jax.numpy.ones(8, dtype=np.int32), jax.devices()[0]))),
+    "incompatible_single_devices_jitted": lambda jax: _error(lambda: jax.jit(lambda a, b: a + b)(
+        jax.device_put(np.ones(2), jax.devices()[1]), jax.device_put(np.ones(2), jax.devices()[0]))),
     "jit_in_shardings": lambda jax: str(jax.jit(lambda a: a * 2, in_shardings=_named(jax, "y"))(np.ones((4, 8)))
                                         .sharding),
     "jit_in_shardings_mismatch": lambda jax: _error(

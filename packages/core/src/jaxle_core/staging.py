@@ -44,10 +44,12 @@ class DebugInfo:
     fun: InitVar[Callable | None]
     arg_names: Sequence[str]
     func_name: str = field(init=False)
+    qualified_name: str = field(init=False)  # ``outer.<locals>.f``: how JAX names it where arguments' devices clash
     source: str | None = field(init=False)
 
     def __post_init__(self, fun: Callable | None):
         self.func_name = getattr(fun, "__name__", type(fun).__name__) if fun is not None else "<unknown>"
+        self.qualified_name = getattr(fun, "__qualname__", self.func_name)
         code = getattr(fun, "__code__", None)
         self.source = f"{code.co_filename}:{code.co_firstlineno}" if code is not None else None
         self.arg_names = tuple(self.arg_names)

@@ -381,7 +381,7 @@ class PinnedExecutable(PerDeviceWrapper):
                 device = _jaxlib.buffer_device(x)
                 # after an argument with an in_sharding, JAX names this argument's device twice
                 other = device if self._first_given is not None and self._first_given < i else self.device
-                argument = _incompatible_devices(args, (i,), self._name, self._debug_info)
+                argument = incompatible_devices(args, (i,), self._name, self._debug_info)
                 raise ValueError(f"{argument} and {self._first_kind} {_device_text(other)}")
         return self._per_device(*args)
 
@@ -400,18 +400,21 @@ def placement(args: Sequence[Any], name: str, debug_info: Any = None) -> _jaxlib
             if chosen is None:
                 chosen, first = devices, i
             elif devices != chosen:
-                raise ValueError(_incompatible_devices(args, (first, i), name, debug_info))
+                raise ValueError(incompatible_devices(args, (first, i), name, debug_info))
     if unusable is not None:
         raise unusable.usable_error()
     return chosen[0] if chosen else clients.default_device()
 
 
-def _incompatible_devices(args: Sequence[Any], which: Sequence[int], name: str, debug_info: Any) -> str:
-    names = getattr(debug_info, "arg_names", ())
+def incompatible_devices(args: Sequence[Any], which: Sequence[int], name: str, debug_info: Any) -> str:
+    """JAX's message for arguments ``which`` of a jitted function committed to different devices (the function
+    named by its qualified name, as JAX names it there)."""
+    names = getattr(debug_info, "arg_names", ()) or ()
+    name = getattr(debug_info, "qualified_name", name)
     described = []
     for i in which:
         x = args[i].physical if isinstance(args[i], ExtendedArray) else args[i]
-        devices = x._maximal._device_assignment if x._maximal is not None else (_jaxlib.buffer_device(x),)
+        devices = x.sharding._device_assignment
         arg_name = names[i] if i < len(names) else f"args[{i}]"
         described.append(f"argument {arg_name} of {name} with shape {args[i].aval.str_short()} and with device ids "
                          f"[{', '.join(str(d.id) for d in devices)}] on platform {devices[0].platform.upper()}")

@@ -26,7 +26,7 @@ from jaxle_core.mesh import AbstractMesh, Mesh, PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib, sharded_array
 from jaxle_xla.array import XlaArray, laid_out, name_layout
-from jaxle_xla.executable import Executable, PerDeviceWrapper, Program
+from jaxle_xla.executable import Executable, PerDeviceWrapper, Program, incompatible_devices
 from jaxle_xla.sharding import MaximalSharding, gspmd_sharding, named_from_hlo, same_placement
 
 __all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "has_sharded_argument", "jaxpr_mesh", "params_mesh"]
@@ -142,7 +142,8 @@ class SpmdFunction:
             ids = [d.id for d in layout.mesh._flat_devices_tuple] if layout is not None else \
                 _device_ids(x) if type(x) is XlaArray and x._committed else mesh_ids
             if ids != mesh_ids:
-                raise ValueError(_incompatible(args, i if anchor is None else anchor, i, name, closed))
+                raise ValueError(incompatible_devices(args, (i if anchor is None else anchor, i), name,
+                                                      closed.jaxpr.debug_info))
         if None not in chosen:
             return tuple(chosen)
         replicated = _replicated(mesh)
@@ -158,17 +159,6 @@ def _same_layout(sharding: Any, explicit: NamedSharding, ndim: int) -> bool:
     if isinstance(sharding, NamedSharding):
         return sharding.is_equivalent_to(explicit, ndim)
     return explicit.num_devices == 1 and sharding.device_set == explicit.device_set
-
-
-def _incompatible(args: Sequence[Any], first: int, second: int, name: str, closed: core.ClosedJaxpr) -> str:
-    names = getattr(closed.jaxpr.debug_info, "arg_names", ()) or ()
-    described = []
-    for i in (first, second):
-        x = _physical(args[i])
-        arg_name = names[i] if i < len(names) else f"args[{i}]"
-        described.append(f"argument {arg_name} of {name} with shape {x.aval.str_short()} and with device ids "
-                         f"{_device_ids(x)} on platform {next(iter(x.sharding.device_set)).platform.upper()}")
-    return "Received incompatible devices for jitted computation. Got " + " and ".join(described)
 
 
 class SpmdExecutable:
