@@ -73,9 +73,6 @@ LATER: dict[str, dict[str, str]] = {
                          "host_local_array_to_global_array_impl", "ltg_abstract_eval", "ltg_batcher"],
                         "the rules of the primitives behind the host-local/global conversions"),
     },
-    "experimental.sparse.linalg": {
-        "lobpcg_standard": "the LOBPCG eigensolver",
-    },
 }
 
 

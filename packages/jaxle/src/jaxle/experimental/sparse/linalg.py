@@ -1,4 +1,4 @@
-"""``jax.experimental.sparse.linalg``: sparse linear solves.
+"""``jax.experimental.sparse.linalg``: sparse linear solves and the LOBPCG eigensolver (``lobpcg_standard``).
 
 ``spsolve`` solves with a CSR matrix by SciPy's sparse direct solver, called from the computation as JAX calls it
 on CPU; its derivatives are solves with the same matrix (or its transpose).
@@ -14,12 +14,13 @@ import scipy.sparse.linalg
 
 from jaxle import numpy as jnp
 from jaxle.experimental.sparse import bcsr
+from jaxle.experimental.sparse._lobpcg import lobpcg_standard
 from jaxle.experimental.sparse._primitives import Zero, batching_rules, define_primitive, jvp_rules, transpose_rules
 from jaxle.experimental.sparse.util import SparseInfo
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.callbacks import pure_callback
 
-__all__ = ["spsolve", "spsolve_p"]
+__all__ = ["lobpcg_standard", "spsolve", "spsolve_p"]
 
 
 def _solve_on_host(data, indices, indptr, b, *, tol, reorder):
