@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from jaxle_core import core, dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray
@@ -81,7 +83,13 @@ def physical_aval(aval: Any) -> Any:
 
 def has_extended(avals: Sequence[Any]) -> bool:
     """Whether any of ``avals`` has an extended dtype."""
-    return any(isinstance(getattr(a, "dtype", None), dtypes.ExtendedDType) for a in avals)
+    return any(_is_extended(a) for a in avals)
+
+
+def _is_extended(aval: Any) -> bool:
+    dtype = getattr(aval, "dtype", None)
+    # NumPy's dtypes first: one C-level check, where the ABC's isinstance costs a Python call per value
+    return not isinstance(dtype, np.dtype) and isinstance(dtype, dtypes.ExtendedDType)
 
 
 def physical_value(x: Any) -> Any:
@@ -130,7 +138,9 @@ def jaxpr_has_extended(jaxpr: Jaxpr | ClosedJaxpr) -> bool:
     if has_extended([v.aval for v in jaxpr.invars + jaxpr.constvars + jaxpr.outvars]):
         return True
     for eqn in jaxpr.eqns:
-        if has_extended([v.aval for v in eqn.outvars]) or has_extended([v.aval for v in eqn.invars]):
+        # an operand is an input, a constant or an earlier equation's result, all checked, or a literal
+        if any(_is_extended(v.aval) for v in eqn.outvars) or any(
+                type(v) is Literal and _is_extended(v.aval) for v in eqn.invars):
             return True
         if any(jaxpr_has_extended(j) for value in eqn.params.values() for j in _jaxprs_of(value)):
             return True
