@@ -211,6 +211,22 @@ def test_unused_arguments_are_pruned_unless_kept():
     assert "%arg2" not in pruned.lower(*args).as_text()
 
 
+def test_equations_no_output_needs_are_dropped_with_the_inputs_only_they_read_unless_kept():
+    def f(a, read_by_dead_code, b):
+        lax.sin(read_by_dead_code)
+        lax.cos(a)
+        return a * b
+
+    args = (f32(1, 2), f32(7, 7, 7), f32(3, 4))
+    pruned, kept = jc.jit(f), jc.jit(f, keep_unused=True)
+    np.testing.assert_array_equal(np.asarray(pruned(*args)), [3, 8])
+    np.testing.assert_array_equal(np.asarray(kept(*args)), [3, 8])
+    text = pruned.lower(*args).as_text()  # as JAX's: only the multiply, over the two arguments it reads
+    assert "sine" not in text and "cosine" not in text and "%arg2" not in text
+    assert [info.donated for info in pruned.lower(*args).compile().args_info[0]] == [False] * 3
+    assert "sine" in kept.lower(*args).as_text() and "cosine" in kept.lower(*args).as_text()
+
+
 def test_jit_on_a_device_commits_its_outputs():
     device = jaxle_xla.devices()[0]
     f = jc.jit(lambda a: a + 1.0, device=device)

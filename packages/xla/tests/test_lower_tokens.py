@@ -9,10 +9,18 @@ X = np.array([0.5, -1.0, 2.0], np.float32)
 
 
 def test_tokens_inside_jit():
-    fun = jc.jit(lambda x: [lax.after_all(lax.create_token(), lax.create_token(x)), x * 2][1])
+    fun = jc.jit(lambda x: [lax.after_all(lax.create_token(), lax.create_token(x)), x * 2])
     text = fun.lower(X).as_text()
     assert "%0 = stablehlo.create_token : !stablehlo.token" in text
     assert "%2 = stablehlo.after_all %0, %1 : !stablehlo.token" in text
+    token, doubled = fun(X)
+    assert isinstance(token, lax.tokens.Token)
+    np.testing.assert_array_equal(np.asarray(doubled), X * 2)
+
+
+def test_tokens_no_output_needs_are_not_lowered():
+    fun = jc.jit(lambda x: [lax.after_all(lax.create_token(), lax.create_token(x)), x * 2][1])
+    assert "token" not in fun.lower(X).as_text()  # as JAX's: dead code is dropped while lowering
     np.testing.assert_array_equal(np.asarray(fun(X)), X * 2)
 
 

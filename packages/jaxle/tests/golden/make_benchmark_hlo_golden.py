@@ -1,6 +1,6 @@
 """Write benchmark_hlo_golden.json: the StableHLO text (``jit(f).lower(*args).as_text()``) of the programs
 benchmarks/random_bench.py, linalg_bench.py and numpy_bench.py time jitted, and of programs_bench.py's training
-steps, scan and per-example gradients, for the optimised-HLO comparison of test_benchmark_hlo.py.
+steps, transformer block, scan and per-example gradients, for the optimised-HLO comparison of test_benchmark_hlo.py.
 
     /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_benchmark_hlo_golden.py jax
 """
@@ -52,10 +52,8 @@ CASES = {
                                   [_spec(m, (128, 256)), _spec(m, (256, 64)), _spec(m, (64, 32))]),
     "sort_1e6": lambda m: (m.numpy.sort, [_spec(m, (1_000_000,))]),
     "mlp_forward_128x64": lambda m: (lambda x, *p: _mlp(m, x, *p), _mlp_specs(m)),
-    # programs_bench's makers return the function and its (concrete) arguments; the transformer block is left
-    # out, its attention being the case above and its text the largest
-    **{f"program/{make.__name__}": make for make in (programs_bench.mlp_step, programs_bench.cnn_step,
-                                                      programs_bench.scan_rnn, programs_bench.per_example_grads)},
+    # programs_bench's makers return the function and its (concrete) arguments
+    **{f"program/{make.__name__}": make for make in programs_bench.PROGRAMS},
 }
 
 

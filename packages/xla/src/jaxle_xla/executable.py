@@ -14,6 +14,7 @@ from jaxle_core import config, core, dtypes, monitoring
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, physicalize, wrap_physical
+from jaxle_core.jaxpr_util import dce_jaxpr
 from jaxle_core.lax.tokens import AbstractToken, Token, create_token_p
 from jaxle_xla import _jaxlib, clients, transfer_guard
 from jaxle_xla.array import XlaArray
@@ -24,13 +25,6 @@ from jaxle_xla.sharding import one_device_of
 # rather than written into the program text.
 _LARGEST_INLINE_CONSTANT = 256
 _PYTHON_SCALARS = (bool, int, float)
-
-
-def used_inputs(jaxpr: core.Jaxpr) -> list[bool]:
-    """Which inputs of ``jaxpr`` any equation or output reads."""
-    used = {v for eqn in jaxpr.eqns for v in eqn.invars if type(v) is not core.Literal}
-    used.update(v for v in jaxpr.outvars if type(v) is not core.Literal)
-    return [v in used for v in jaxpr.invars]
 
 
 def _usable_donations(closed: core.ClosedJaxpr, donated: Sequence[bool]) -> list[bool]:
@@ -63,16 +57,20 @@ class Program:
         """With a ``mesh``, the program is partitioned over its devices (see ``lower_module``)."""
         closed = physicalize(closed)  # XLA computes on the physical data of extended values (keys)
         n = len(closed.jaxpr.invars)
-        self.keep = [True] * n if keep_unused else used_inputs(closed.jaxpr)
+        jaxpr = closed.jaxpr
+        if keep_unused:
+            self.keep = [True] * n
+        else:
+            # As JAX's lowering does, drop the equations no output needs (unless they have effects) and then the
+            # inputs nothing reads; the pruned jaxpr's inputs are the kept ones.
+            jaxpr, self.keep = dce_jaxpr(jaxpr)
         # Pruned inputs are neither donated nor warned about, as in JAX.
         donated = _usable_donations(closed, [d and k for d, k in zip(list(donated) + [False] * n, self.keep)])
-        jaxpr = closed.jaxpr
         large = [hoist and np.size(c) > _LARGEST_INLINE_CONSTANT for c in closed.consts]
         self.hoisted = [c for c, big in zip(closed.consts, large) if big]
         jaxpr = jaxpr.replace(
             constvars=[v for v, big in zip(jaxpr.constvars, large) if not big],
-            invars=[v for v, big in zip(jaxpr.constvars, large) if big]
-            + [v for v, k in zip(jaxpr.invars, self.keep) if k])
+            invars=[v for v, big in zip(jaxpr.constvars, large) if big] + list(jaxpr.invars))
         program = core.ClosedJaxpr(jaxpr, [c for c, big in zip(closed.consts, large) if not big])
         self.text, self.host_callbacks, self.inspections = lower_module(
             program, name, [False] * len(self.hoisted) + [d for d, k in zip(donated, self.keep) if k], mesh,
