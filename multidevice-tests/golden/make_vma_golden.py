@@ -215,6 +215,15 @@ CASES = {
         jax, lambda a: jax.lax.all_gather(a, "i", to="invarying", tiled=True), ("i",), (), X),
     "all_gather_invariant_of_invariant": lambda jax: _body(
         jax, lambda a: jax.lax.all_gather(a, "i", to="invarying"), ((),), (), X),
+    # spec errors name the entry and the argument or result by their paths (and the parameter an argument binds)
+    "out_spec_too_long_named_by_path": lambda jax: _traced_error(
+        jax, lambda a: (a, {"s": a.sum()}), _p(jax, "i"), (_p(jax, "i"), {"s": _p(jax, "i")})),
+    "out_spec_too_long_eager": lambda jax: _error(lambda: _sm(jax, lambda a: (a, a.sum()), _p(jax, "i"),
+                                                              (_p(jax, "i"), _p(jax, "i")))(X)),
+    "in_spec_too_long_named_by_path": lambda jax: _error(lambda: _sm(
+        jax, lambda a, b: a, (_p(jax, "i"), {"w": _p(jax, "i", None)}), _p(jax, "i"))(X, {"w": X})),
+    "in_spec_indivisible_over_two_axes": lambda jax: _error(lambda: _sm(
+        jax, lambda *xs: xs[0], (_p(jax, "i"), _p(jax, ("i", "j"))), _p(jax, "i"))(X, X[:6])),
     # a host callback's operands are passed as they vary and its results vary over no axis
     "callbacks_typed_as_declared": lambda jax: re.sub(r"callback=.*\n", "", _jaxpr(jax, _sm(jax, lambda a: (
         jax.pure_callback(np.sin, jax.ShapeDtypeStruct(a.shape, a.dtype), a)

@@ -91,31 +91,82 @@ def check_divisible(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh, sharding
                 "divide the shape)")
 
 
-def _check_in_spec(fun_name: str, index: int, aval: ShapedArray, spec: PartitionSpec, mesh: Mesh) -> None:
+def _bound_to(f: Callable, fun_name: str, index: int) -> str:
+    """How JAX's errors say which parameter of ``f`` the positional argument ``index`` binds (nothing when the
+    signature is unknown)."""
+    import inspect
+
+    try:
+        parameters = list(inspect.signature(f).parameters.values())
+    except (TypeError, ValueError):
+        return ""
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if index < len(positional):
+        return f", where args[{index}] is bound to {fun_name}'s parameter '{positional[index].name}'"
+    varargs = next((p for p in parameters if p.kind is p.VAR_POSITIONAL), None)
+    if varargs is None:
+        return ""
+    return (f", where args[{index}] is the index {index - len(positional)} component of {fun_name}'s varargs "
+            f"parameter '{varargs.name}'")
+
+
+class _InArgument:
+    """An argument leaf as JAX's ``in_specs`` errors describe it: its path in ``args``, the parameter it binds and
+    the path of its entry in ``in_specs``."""
+
+    def __init__(self, f: Callable, fun_name: str, arg_path: tuple, spec_path: str):
+        self.path = f"args{tree.keystr(arg_path)}"
+        self.bound = _bound_to(f, fun_name, arg_path[0].idx)
+        self.spec_path = spec_path
+
+
+def _in_argument(f: Callable, fun_name: str, args: tuple, in_specs: Any, leaf: int) -> _InArgument:
+    """The description of the ``leaf``-th argument leaf (worked out only for an error)."""
+    is_spec = lambda x: x is None or isinstance(x, PartitionSpec)
+    spec_paths = [tree.keystr(p) for p, _ in tree.tree_flatten_with_path(in_specs, is_leaf=is_spec)[0]]
+    numbered = tree.tree_unflatten(tree.tree_structure(in_specs, is_leaf=is_spec), list(range(len(spec_paths))))
+    which = tree.tree_leaves(tree.tree_broadcast(numbered, args))
+    path = tree.tree_flatten_with_path(args)[0][leaf][0]
+    return _InArgument(f, fun_name, path, spec_paths[which[leaf]])
+
+
+def _check_in_spec(fun_name: str, describe: Callable[[], _InArgument], aval: ShapedArray, spec: PartitionSpec,
+                   mesh: Mesh) -> None:
     """JAX's errors for an ``in_specs`` entry that names an axis not in the mesh, is longer than the argument's
-    rank, or splits a dimension that its mesh axes do not divide."""
+    rank, or splits a dimension that its mesh axes do not divide (``describe()`` describes the argument)."""
     for axis in spec_axes(spec):
         if axis not in mesh.shape:
             raise ValueError(f"shard_map in_specs argument must refer to an axis marked as manual "
                              f"({frozenset(mesh.axis_names)}), but:\n\n  in_specs refers to {axis!r}\n\nCheck the "
                              "in_specs values passed to shard_map.")
     if len(spec) > aval.ndim:
+        argument = describe()
+        scalar = ("\n\nFor scalar values (rank 0), consider using an in_specs entry of `P()`, where `P = "
+                  "jax.sharding.PartitionSpec`." if aval.ndim == 0 else "")
         raise ValueError(f"shard_map applied to the function {fun_name!r} was given an in_specs entry which is too "
-                         "long to be compatible with the corresponding input value from the function:\n\nin_specs "
-                         f"is {spec} which has length {len(spec)}, but the passed args[{index}] has shape "
-                         f"{aval.str_short()}, which has rank {aval.ndim} (and {aval.ndim} < {len(spec)})")
+                         "long to be compatible with the corresponding input value from the function:\n\nin_specs"
+                         f"{argument.spec_path} is {spec} which has length {len(spec)}, but the passed "
+                         f"{argument.path}{argument.bound}, has shape {aval.str_short()}, which has rank "
+                         f"{aval.ndim} (and {aval.ndim} < {len(spec)})\n\nEntries in in_specs must be of length no "
+                         "greater than the number of axes in the corresponding input value.\n\nEither revise the "
+                         f"spec to be shorter, or modify {fun_name!r} so that its inputs have sufficient rank."
+                         f"{scalar}")
     for dim, (size, entry) in enumerate(zip(aval.shape, spec)):
         axes = spec_entry_axes(entry)
         factor = math.prod(mesh.shape[a] for a in axes)
         if size % factor:
-            named = axes[0] if len(axes) == 1 else axes
+            argument = describe()
+            named = f"mesh axis {axes[0]!r} (of size" if len(axes) == 1 else f"mesh axes {axes} (of total size"
             raise ValueError(
                 f"shard_map applied to the function {fun_name!r} was given argument arrays with axis sizes that are "
                 "not evenly divisible by the corresponding mesh axis sizes:\n\nThe mesh given has shape "
-                f"{mesh.axis_sizes} with corresponding axis names {mesh.axis_names}.\n\nthe passed args[{index}] "
-                f"of shape {aval.str_short()} corresponds to in_specs of value {spec}, which maps array axis {dim} "
-                f"(of size {size}) to mesh axis {named!r} (of size {factor}), but {factor} does not evenly divide "
-                f"{size}")
+                f"{mesh.axis_sizes} with corresponding axis names {mesh.axis_names}.\n\nthe passed "
+                f"{argument.path} of shape {aval.str_short()}{argument.bound}, corresponds to "
+                f"in_specs{argument.spec_path} of value {spec}, which maps array axis {dim} (of size {size}) to "
+                f"{named} {factor}), but {factor} does not evenly divide {size}\n\nArray arguments' axis sizes "
+                "must be evenly divisible by the mesh axis or axes indicated by the corresponding elements of the "
+                "argument's in_specs entry. Consider checking that in_specs are correct, and if so consider changing "
+                f"the mesh axis sizes or else padding the input and adapting {fun_name!r} appropriately.")
 
 
 def manual_mesh(mesh: Mesh | AbstractMesh) -> AbstractMesh:
@@ -435,19 +486,23 @@ def check_out_vma(fun_name: str, out_avals: Sequence[ShapedArray], flat_out_spec
         "disabling the check by passing the check_vma=False argument to `jax.shard_map`.")
 
 
-def check_out_rank(fun_name: str, out_avals: Sequence[ShapedArray], flat_out_specs: Sequence[PartitionSpec]) -> None:
-    """JAX's error for an out_specs entry longer than its result's rank."""
-    for aval, spec in zip(out_avals, flat_out_specs):
+def check_out_rank(fun_name: str, out_avals: Sequence[ShapedArray], flat_out_specs: Sequence[PartitionSpec],
+                   paths: Sequence[str], eager: bool) -> None:
+    """JAX's error for an out_specs entry longer than its result's rank (``paths``: each result's key path in the
+    outputs; called ``eager``ly, JAX shows the result's type without its varying axes)."""
+    for aval, spec, path in zip(out_avals, flat_out_specs, paths):
         if len(spec) <= aval.ndim:
             continue
+        shown = aval.update(vma=NO_VMA) if eager else aval
         scalar = ("\n\nFor scalar values (rank 0), consider using an out_specs entry of `P()`, where `P = "
                   "jax.sharding.PartitionSpec`. In particular, for rank 0 outputs which are not constant over the "
                   "mesh, add at least one (singleton) axis to them so that they can be concatenated using out_specs."
                   if aval.ndim == 0 else "")
         raise ValueError(
             f"shard_map applied to the function {fun_name!r} was given an out_specs entry which is too long to be "
-            f"compatible with the corresponding output value from the function:\n\nout_specs is {spec} which has "
-            f"length {len(spec)}, but {fun_name}(*args) has shape {aval.str_short()}, which has rank {aval.ndim} "
+            f"compatible with the corresponding output value from the function:\n\nout_specs{path} is {spec} which "
+            f"has length {len(spec)}, but {fun_name}(*args){path} has shape {shown.str_short()}, which has rank "
+            f"{aval.ndim} "
             f"(and {aval.ndim} < {len(spec)})\n\nEntries in out_specs must be of length no greater than the number "
             f"of axes in the corresponding output value.\n\nEither revise the spec to be shorter, or modify "
             f"{fun_name!r} so that its outputs have sufficient rank.{scalar}")
@@ -493,13 +548,16 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
 
     @functools.wraps(f)
     def mapped(*args):
+        eager = isinstance(core.current_trace(), core.EvalTrace)
         flat, in_tree = tree.tree_flatten(args)
         flat_in_specs = _inferred_specs(flat, mesh) if in_specs is None else _broadcast_specs(in_specs, args,
                                                                                                 "in_specs")
         avals = [get_aval(x) for x in flat]
         fun_name = getattr(f, "__name__", type(f).__name__)
-        for index, (aval, spec) in enumerate(zip(avals, flat_in_specs)):
-            _check_in_spec(fun_name, index, aval, spec, mesh)
+        given_specs = in_specs if in_specs is not None else flat_in_specs
+        for leaf, (aval, spec) in enumerate(zip(avals, flat_in_specs)):
+            _check_in_spec(fun_name, functools.partial(_in_argument, f, fun_name, args, given_specs, leaf), aval,
+                           spec, mesh)
         check_context_mesh(mesh)
         debug_info = DebugInfo("shard_map", f, ())
         flat_fun, out_tree = flatten_fun(f, in_tree, debug_info)
@@ -509,11 +567,11 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
         flat_out_specs = _broadcast_specs(out_specs, outs_shape, "out_specs")
         for spec in flat_out_specs:
             _check_out_spec(spec, mesh)
-        check_out_rank(fun_name, closed.out_avals, flat_out_specs)
+        paths = [tree.keystr(p) for p, _ in tree.tree_flatten_with_path(outs_shape)[0]]
+        check_out_rank(fun_name, closed.out_avals, flat_out_specs, paths, eager)
         if check_vma:
             closed = cast_outputs(closed, flat_out_specs, mesh)
-            paths = [f"out_specs{tree.keystr(p)}" for p, _ in tree.tree_flatten_with_path(outs_shape)[0]]
-            check_out_vma(fun_name, closed.out_avals, flat_out_specs, paths, mesh)
+            check_out_vma(fun_name, closed.out_avals, flat_out_specs, [f"out_specs{p}" for p in paths], mesh)
         outs = bind_shard_map(closed, flat, mesh, flat_in_specs, flat_out_specs, check_vma)
         return tree.tree_unflatten(out_tree(), outs)
 
