@@ -14,6 +14,12 @@ import sys
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
+CHECKIFY_GOLDEN_DIR = HERE.parents[1] / "packages" / "jaxle" / "tests" / "golden"
+if str(CHECKIFY_GOLDEN_DIR) not in sys.path:
+    sys.path.insert(0, str(CHECKIFY_GOLDEN_DIR))
+
+import make_checkify_control_flow_golden  # noqa: E402 - found through the path set just above
+
 X = np.arange(16.0, dtype=np.float32)
 
 
@@ -97,14 +103,7 @@ def cases(m):
 def record(m, name):
     fun, x = cases(m)[name]
     error, out = fun(m.numpy.asarray(x))
-    exception = error.get_exception()
-    try:
-        error.throw()
-        raised = None
-    except Exception as e:  # noqa: BLE001 - recorded: JAX's type and message
-        raised = [type(e).__name__, str(e)]
-    return {"get": error.get(), "throw": raised, "out": np.asarray(out).tolist(),
-            "exception": None if exception is None else [type(exception).__name__, str(exception)]}
+    return {**make_checkify_control_flow_golden.reported(error), "out": np.asarray(out).tolist()}
 
 
 if __name__ == "__main__":

@@ -141,18 +141,24 @@ def run_case(m, name):
     return {"get": error.get(), "out": _leaves(m, out)}
 
 
-def run_vmapped(m, name):
-    build, args = {**VMAPPED, **VMAPPED_TWICE}[name]
-    checked = m.vmap(_ck(m).checkify(build(m)))
-    error, out = (m.vmap(checked) if name in VMAPPED_TWICE else checked)(*[m.numpy.asarray(a) for a in args])
+def reported(error) -> dict:
+    """What a checkify ``error`` reports: ``get()``, and the type and message of what ``throw()`` raises and of
+    ``get_exception()`` (None when every check held)."""
     exception = error.get_exception()
     try:
         error.throw()
         raised = None
     except Exception as e:  # noqa: BLE001 - recorded: JAX's type and message
         raised = [type(e).__name__, str(e)]
-    return {"get": error.get(), "out": _leaves(m, out), "throw": raised,
-            "exception": [type(exception).__name__, str(exception)]}
+    return {"get": error.get(), "throw": raised,
+            "exception": None if exception is None else [type(exception).__name__, str(exception)]}
+
+
+def run_vmapped(m, name):
+    build, args = {**VMAPPED, **VMAPPED_TWICE}[name]
+    checked = m.vmap(_ck(m).checkify(build(m)))
+    error, out = (m.vmap(checked) if name in VMAPPED_TWICE else checked)(*[m.numpy.asarray(a) for a in args])
+    return {**reported(error), "out": _leaves(m, out)}
 
 
 if __name__ == "__main__":
