@@ -11,10 +11,9 @@ import jaxle_core as jc
 import jaxle_random as random
 import jaxle_tree
 import jaxle_xla  # noqa: F401 - XLA becomes the default backend
-from jaxle_core import execution_checks
 from jaxle_core.extended import ExtendedArray
-from jaxle_xla import fast_jit, transfer_guard
 from jaxle_xla.array import XlaArray
+from jaxle_xla.dispatch_testing import counting_misses, cpp_dispatch
 
 GOLDEN = json.loads(golden.GOLDEN.read_text())
 NS = golden.keys_namespace("jaxle")
@@ -38,38 +37,20 @@ def test_lowered_text_carries_key_data():
     assert "tensor<2xui32>" in text and "tensor<2x2xui32>" in text and "key<" not in text
 
 
-@pytest.fixture
-def cpp_dispatch():
-    """C++ dispatch on, as in a fresh process (an earlier test in this process may have armed a transfer guard or
-    the execution checks, which keep every call on core's path)."""
-    saved = (transfer_guard.armed, execution_checks.armed)
-    transfer_guard.armed = execution_checks.armed = False
-    fast_jit._mirror_armed()
-    yield
-    transfer_guard.armed, execution_checks.armed = saved
-    fast_jit._mirror_armed()
-
-
-def test_cached_calls_with_keys_run_in_cpp_keyed_by_dtype_and_shape(cpp_dispatch):
+def test_cached_calls_with_keys_run_in_cpp_keyed_by_dtype_and_shape():
     # as in JAX, C++ dispatch passes a key array's data and keys its cache by the key dtype: two implementations
     # with the same data shape (rbg, unsafe_rbg) never share an entry, nor do typed and raw keys
     def draw(k):
         return random.bits(k, (4,))
 
     f = jc.jit(draw)
-    misses = [0]
-    call_entry = f._jaxle_jit.call_entry
-
-    def counted(args, kwargs):
-        misses[0] += 1
-        return call_entry(args, kwargs)
-
-    f._jaxle_jit.call_entry = counted
+    misses = counting_misses(f)
     keys = [random.key(0), random.key(1), random.key(0, impl="rbg"), random.key(1, impl="rbg"),
             random.key(0, impl="unsafe_rbg"), random.key(1, impl="unsafe_rbg"), random.PRNGKey(0), random.PRNGKey(1)]
-    for k in keys + keys:
-        expected = jc.jit(draw)(k)  # a function of its own: its first call runs on core's path
-        np.testing.assert_array_equal(np.asarray(f(k)), np.asarray(expected))
+    with cpp_dispatch():
+        for k in keys + keys:
+            expected = jc.jit(draw)(k)  # a function of its own: its first call runs on core's path
+            np.testing.assert_array_equal(np.asarray(f(k)), np.asarray(expected))
     assert misses[0] == 4  # one per signature: threefry, rbg, unsafe_rbg and raw keys
     assert jc.jit(lambda k: k)(keys[0]) is not keys[0]
     assert jaxle_tree.tree_leaves({"key": keys[0]})[0] is keys[0]  # keys stay leaves of every pytree

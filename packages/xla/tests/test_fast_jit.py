@@ -11,35 +11,17 @@ import pytest
 import jaxle_core as jc
 import jaxle_tree as tree
 import jaxle_xla
-from jaxle_core import config, execution_checks, lax
+from jaxle_core import config, lax
 from jaxle_tree.accelerator import jaxlib_registry
-from jaxle_xla import XlaArray, fast_jit, transfer_guard
+from jaxle_xla import XlaArray, dispatch_testing
+from jaxle_xla.dispatch_testing import counting_misses
 
 
 @pytest.fixture(autouse=True)
 def cpp_dispatch():
-    """C++ dispatch on, as in a fresh process: an earlier test in this one may have armed the transfer guard or the
-    execution checks, which keep every call on core's path from then on (no such flag is set between tests)."""
-    saved = (transfer_guard.armed, execution_checks.armed)
-    transfer_guard.armed = execution_checks.armed = False
-    fast_jit._mirror_armed()
-    yield
-    transfer_guard.armed, execution_checks.armed = saved
-    fast_jit._mirror_armed()
-
-
-def counting_misses(jitted):
-    """``jitted``, with the calls that reach core's path (C++ dispatch misses) counted in ``misses[0]``."""
-    misses = [0]
-    wrapped = jitted._jaxle_jit
-    call_entry = wrapped.call_entry
-
-    def counted(args, kwargs):
-        misses[0] += 1
-        return call_entry(args, kwargs)
-
-    wrapped.call_entry = counted
-    return misses
+    """C++ dispatch on, as in a fresh process (see ``dispatch_testing.cpp_dispatch``)."""
+    with dispatch_testing.cpp_dispatch():
+        yield
 
 
 def test_repeated_calls_run_in_cpp():
