@@ -34,15 +34,7 @@ def test_sparse_golden(name):
     got, expected = golden.run_case(jaxle, name), GOLDEN[name]
     if "jaxpr" in expected:
         assert got["jaxpr"] == expected["jaxpr"]
-    assert len(got["out"]) == len(expected["out"])
-    for mine, theirs in zip(got["out"], expected["out"]):
-        np.testing.assert_allclose(np.asarray(mine["dense"], float), np.asarray(theirs["dense"], float), rtol=1e-6,
-                                   atol=1e-6)
-        assert ("layout" in mine) == ("layout" in theirs)
-        if "layout" in theirs:
-            assert mine["layout"]["shape"] == theirs["layout"]["shape"]
-            if name not in OTHER_LAYOUT:
-                assert mine["layout"] == theirs["layout"]
+    golden.assert_outputs_match(got, expected, same_layout=name not in OTHER_LAYOUT)
 
 
 def _random_matrix(rng, shape, density=0.4):

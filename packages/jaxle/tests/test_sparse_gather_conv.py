@@ -16,6 +16,7 @@ from jaxle.experimental import sparse
 sys.path.insert(0, str(pathlib.Path(__file__).parent / "golden"))
 
 import make_sparse_gather_conv_golden as golden  # noqa: E402 - found through the path set just above
+from make_sparse_golden import assert_outputs_match  # noqa: E402
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "sparse_gather_conv_golden.json").read_text())
 
@@ -30,10 +31,7 @@ def test_gather_conv_golden(name):
     if "error" in expected:
         assert got["error"] == expected["error"]
         return
-    np.testing.assert_allclose(np.asarray(got["dense"], float), np.asarray(expected["dense"], float), rtol=1e-6)
-    assert got["layout"]["shape"] == expected["layout"]["shape"]
-    if name not in OTHER_LAYOUT:
-        assert got["layout"] == expected["layout"]
+    assert_outputs_match({"out": [got]}, {"out": [expected]}, same_layout=name not in OTHER_LAYOUT)
 
 
 @pytest.mark.parametrize("n_batch,n_dense", [(0, 0), (1, 0), (0, 1)])

@@ -16,6 +16,7 @@ from jaxle.experimental import sparse
 sys.path.insert(0, str(pathlib.Path(__file__).parent / "golden"))
 
 import make_sparsify_golden as golden  # noqa: E402 - found through the path set just above
+from make_sparse_golden import assert_outputs_match  # noqa: E402
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "sparsify_golden.json").read_text())
 
@@ -31,11 +32,7 @@ def test_sparsify_golden(name):
         return
     if "jaxpr" in expected:
         assert got["jaxpr"] == expected["jaxpr"]
-    assert len(got["out"]) == len(expected["out"])
-    for mine, theirs in zip(got["out"], expected["out"]):
-        np.testing.assert_allclose(np.asarray(mine["dense"], float), np.asarray(theirs["dense"], float), rtol=1e-6,
-                                   atol=1e-6)
-        assert mine.get("layout") == theirs.get("layout")
+    assert_outputs_match(got, expected)
 
 
 def _random_bcoo(seed, shape, n_batch=0):

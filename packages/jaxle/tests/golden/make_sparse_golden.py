@@ -166,16 +166,33 @@ def _record(m, value):
     return {"dense": np.asarray(value).tolist()}
 
 
+def record_outputs(m, out, fun=None, args=()) -> dict:
+    """Every result in ``out`` (dense and sparse leaves) and, given ``fun`` and its ``args``, its jaxpr."""
+    leaves = m.tree_util.tree_leaves(out, is_leaf=lambda x: isinstance(x, sparse_of(m).JAXSparse))
+    record = {"out": [_record(m, leaf) for leaf in leaves]}
+    if fun is not None:
+        record["jaxpr"] = str(m.make_jaxpr(fun)(*args))
+    return record
+
+
+def assert_outputs_match(got: dict, expected: dict, same_layout: bool = True) -> None:
+    """``got``'s results equal ``expected``'s (recorded by ``record_outputs``): dense arrays, shapes of sparse ones
+    and, with ``same_layout``, their whole layout."""
+    assert len(got["out"]) == len(expected["out"])
+    for mine, theirs in zip(got["out"], expected["out"]):
+        np.testing.assert_allclose(np.asarray(mine["dense"], float), np.asarray(theirs["dense"], float), rtol=1e-6,
+                                   atol=1e-6)
+        assert ("layout" in mine) == ("layout" in theirs)
+        if "layout" in theirs:
+            assert mine["layout"]["shape"] == theirs["layout"]["shape"]
+            assert not same_layout or mine["layout"] == theirs["layout"]
+
+
 def run_case(m, name: str) -> dict:
     """The jaxpr (for a case of JAXPR_CASES) and the results of one case with module ``m`` as ``jax``."""
     build = JAXPR_CASES.get(name) or VALUE_CASES[name]
     fun, args = build(m)
-    out = fun(*args)
-    leaves = m.tree_util.tree_leaves(out, is_leaf=lambda x: isinstance(x, sparse_of(m).JAXSparse))
-    record = {"out": [_record(m, leaf) for leaf in leaves]}
-    if name in JAXPR_CASES:
-        record["jaxpr"] = str(m.make_jaxpr(fun)(*args))
-    return record
+    return record_outputs(m, fun(*args), *((fun, args) if name in JAXPR_CASES else ()))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import pathlib
 import sys
 
 import numpy as np
-from make_sparse_golden import DENSE, MAT, ROWS, STACK, VEC, _bcoo, _duplicates, _record, sparse_of
+from make_sparse_golden import DENSE, MAT, ROWS, STACK, VEC, _bcoo, _duplicates, record_outputs, sparse_of
 
 F32 = np.float32
 
@@ -119,11 +119,7 @@ def run_case(m, name: str) -> dict:
         if name not in ERROR_CASES:
             raise
         return {"error": [type(e).__name__, str(e)]}
-    leaves = m.tree_util.tree_leaves(out, is_leaf=lambda x: isinstance(x, sparse_of(m).JAXSparse))
-    record = {"out": [_record(m, leaf) for leaf in leaves]}
-    if name in JAXPR_CASES:
-        record["jaxpr"] = str(m.make_jaxpr(fun)(*args))
-    return record
+    return record_outputs(m, out, *((fun, args) if name in JAXPR_CASES else ()))
 
 
 if __name__ == "__main__":
