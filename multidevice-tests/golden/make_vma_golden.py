@@ -224,6 +224,9 @@ CASES = {
         jax, lambda a, b: a, (_p(jax, "i"), {"w": _p(jax, "i", None)}), _p(jax, "i"))(X, {"w": X})),
     "in_spec_indivisible_over_two_axes": lambda jax: _error(lambda: _sm(
         jax, lambda *xs: xs[0], (_p(jax, "i"), _p(jax, ("i", "j"))), _p(jax, "i"))(X, X[:6])),
+    # called eagerly, JAX checks the results' replication one at a time (in a function of its own)
+    "replication_refused_eager": lambda jax: _error(lambda: _sm(jax, lambda a: (a, a), _p(jax, ("i", "j")),
+                                                                (_p(jax, "i"), _p(jax)))(X)),
     # a host callback's operands are passed as they vary and its results vary over no axis
     "callbacks_typed_as_declared": lambda jax: re.sub(r"callback=.*\n", "", _jaxpr(jax, _sm(jax, lambda a: (
         jax.pure_callback(np.sin, jax.ShapeDtypeStruct(a.shape, a.dtype), a)

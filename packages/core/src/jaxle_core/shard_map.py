@@ -571,6 +571,9 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
         check_out_rank(fun_name, closed.out_avals, flat_out_specs, paths, eager)
         if check_vma:
             closed = cast_outputs(closed, flat_out_specs, mesh)
+            if eager:  # JAX's eager shard_map checks its results one at a time, in a function of its own
+                for aval, spec in zip(closed.out_avals, flat_out_specs):
+                    check_out_vma("_rem_singleton", [aval], [spec], ["out_specs"], mesh)
             check_out_vma(fun_name, closed.out_avals, flat_out_specs, [f"out_specs{p}" for p in paths], mesh)
         outs = bind_shard_map(closed, flat, mesh, flat_in_specs, flat_out_specs, check_vma)
         return tree.tree_unflatten(out_tree(), outs)
