@@ -81,3 +81,13 @@ def test_eager_custom_jvp_with_a_boolean_argument():
     zeros = np.zeros(3, jc.dtypes.float0)
     _, tangent = jc.jvp(masked, (jaxle_xla.device_put(x), mask), (np.ones(3, np.float32), zeros))
     np.testing.assert_array_equal(np.asarray(tangent), mask.astype(np.float32))
+
+
+def test_float0_results_of_a_jitted_function_are_numpy_arrays():
+    # as JAX's: a float0 value has no data, so it never lives on a device
+    def cotangents(a, b):
+        return jc.vjp(lambda a, b: a * 2.0 + b, a, b)[1](np.float32(1))
+
+    int_cotangent, float_cotangent = jc.jit(cotangents)(1, 2.0)
+    assert type(int_cotangent) is np.ndarray and int_cotangent.dtype == jc.dtypes.float0 and int_cotangent.shape == ()
+    assert float(float_cotangent) == 1.0

@@ -179,11 +179,13 @@ class Executable:
         self._handlers = [[_jaxlib.result_handler(physical_aval(aval), device, committed) for aval in self.out_avals]
                           for committed in (False, True)]
         self._extended_out = has_extended(self.out_avals)
+        # float0 results carry no data: like JAX, they come back as NumPy arrays, not as device arrays
+        self._float0_out = [i for i, aval in enumerate(self.out_avals) if aval.dtype == dtypes.float0]
         self._plain = self._one_device and self._all_kept and not self._constants and not self._extended_out
         self.keep = self._keep
         # Whether jaxlib's C++ dispatch can run it (fast_jit): it passes only the arguments and builds plain arrays.
         self.cpp_dispatchable = (not self._constants and not self._extended_out and not self._waits
-                                 and not self._donates)
+                                 and not self._donates and not self._float0_out)
 
     def __call__(self, *args: Any) -> list[XlaArray]:
         if self._plain:
@@ -232,6 +234,9 @@ class Executable:
                 if type(a) is XlaArray:
                     a._check_alive()
             raise
+        if self._float0_out:
+            for i in self._float0_out:
+                outs[i] = np.zeros(self.out_avals[i].shape, dtypes.float0)
         if self._extended_out:
             return [wrap_physical(b, a) for b, a in zip(outs, self.out_avals)]
         return outs
