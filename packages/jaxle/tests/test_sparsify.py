@@ -80,6 +80,13 @@ def test_sparsified_loops_match_numpy():
     np.testing.assert_allclose(ys, np.stack([dense @ v, -dense @ v, dense @ v]), rtol=1e-6)
 
 
+@pytest.mark.parametrize("use_tracer", [False, True])
+def test_keyword_arguments_are_static(use_tracer):
+    dense, mat = _random_bcoo(4, (3, 4))
+    out = sparse.sparsify(lambda a, axis: a.sum(axis), use_tracer=use_tracer)(mat, axis=1)
+    np.testing.assert_allclose(out.todense(), dense.sum(1), rtol=1e-6)
+
+
 def test_sparse_tracer():
     _, mat = _random_bcoo(3, (2, 3))
     seen = []

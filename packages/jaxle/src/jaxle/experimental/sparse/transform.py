@@ -144,8 +144,9 @@ def _sparsified_jaxpr(closed: ClosedJaxpr, values: Sequence[Any]) -> tuple[Close
 
 
 def sparsify(f: Callable[..., Any], use_tracer: bool = False) -> Callable[..., Any]:
-    """``f``, a function of dense arrays, made to accept and return sparse arrays (BCOO or BCSR): each operation
-    applied to a sparse array runs its sparse rule, and an operation without one raises ``NotImplementedError``."""
+    """``f``, a function of dense arrays, made to accept and return sparse arrays (BCOO or BCSR) in its positional
+    arguments (keyword arguments are passed as they are, static): each operation applied to a sparse array runs its
+    sparse rule, and an operation without one raises ``NotImplementedError``."""
     run = _sparsify_with_tracer if use_tracer else _sparsify_with_interpreter
 
     @functools.wraps(f)
@@ -156,9 +157,9 @@ def sparsify(f: Callable[..., Any], use_tracer: bool = False) -> Callable[..., A
 
 
 def _sparsify_with_interpreter(f: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
-    leaves, in_tree = tree_flatten((args, kwargs), is_leaf=_is_sparse)
+    leaves, in_tree = tree_flatten(args, is_leaf=_is_sparse)
     leaves = [x if _is_sparse(x) or isinstance(x, Tracer) else jnp.asarray(x) for x in leaves]
-    flat, out_tree = flatten_fun(lambda a, k: f(*a, **k), in_tree, DebugInfo("sparsify", f, ()))
+    flat, out_tree = flatten_fun(lambda *a: f(*a, **kwargs), in_tree, DebugInfo("sparsify", f, ()))
     closed = trace_to_jaxpr(flat, [_dense_aval(x) for x in leaves])
     return tree_unflatten(out_tree(), eval_sparse(closed.jaxpr, closed.consts, leaves))
 
@@ -197,11 +198,11 @@ class SparseTrace(core.Trace):
 
 
 def _sparsify_with_tracer(f: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
-    leaves, in_tree = tree_flatten((args, kwargs), is_leaf=_is_sparse)
+    leaves, in_tree = tree_flatten(args, is_leaf=_is_sparse)
     trace = SparseTrace()
     with core.new_trace(trace):
-        a, k = tree_unflatten(in_tree, [SparseTracer(trace, x) for x in leaves])
-        out_leaves, out_tree = tree_flatten(f(*a, **k))
+        traced = tree_unflatten(in_tree, [SparseTracer(trace, x) for x in leaves])
+        out_leaves, out_tree = tree_flatten(f(*traced, **kwargs))
         outs = [x.value if isinstance(x, SparseTracer) and x._trace is trace else x for x in out_leaves]
     return tree_unflatten(out_tree, outs)
 
