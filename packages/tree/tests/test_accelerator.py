@@ -107,6 +107,32 @@ def test_jaxlib_registry_mirrors_registrations():
     assert jaxlib_def.unflatten(leaves) == sample()
 
 
+class Wrapped:
+    """A leaf of every pytree that jit dispatch takes apart (as core does with key arrays)."""
+
+    def __init__(self, data, tag):
+        self.data, self.tag = data, tag
+
+
+accelerator.register_dispatch_node(Wrapped, lambda w: ((w.data,), w.tag), lambda tag, children: Wrapped(*children, tag))
+
+
+def test_dispatch_registry_mirrors_registrations_and_takes_dispatch_nodes_apart():
+    registry = accelerator.dispatch_registry()
+    if registry is None:  # jaxlib is not installed in this environment
+        assert accelerator.pytree is None
+        return
+    leaves, jaxlib_def = registry.flatten(sample())
+    assert leaves == tu.tree_leaves(sample()) and repr(jaxlib_def) == repr(tu.tree_structure(sample()))
+    tree = {"w": Wrapped(3, "a"), "b": Box(4)}
+    assert tu.tree_leaves(tree) == [4, tree["w"]]  # pytrees keep it a leaf
+    leaves, jaxlib_def = registry.flatten(tree)
+    assert leaves == [4, 3]
+    rebuilt = jaxlib_def.unflatten([5, 6])
+    assert rebuilt["b"] == Box(5) and (rebuilt["w"].data, rebuilt["w"].tag) == (6, "a")
+    assert registry.flatten({"w": Wrapped(3, "b")})[1] != registry.flatten({"w": Wrapped(3, "a")})[1]
+
+
 def test_jaxlib_treedef_of_either_path():
     treedef = tu.tree_structure(sample())
     jaxlib_def = jaxle_tree.treedef.jaxlib_treedef(treedef)
