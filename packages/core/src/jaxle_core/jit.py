@@ -190,6 +190,12 @@ def _hash_error_text(err: TypeError) -> str:
     return f"Traceback (most recent call last):\n{frames}{text}"
 
 
+def require_hashable(value: Any) -> None:
+    """JAX's ValueError for a static argument that does not hash (a list, an array, a tracer), for functions
+    that take one the way a jitted function does."""
+    _StaticArgument(value)
+
+
 class _StaticArgument:
     """A static argument in a cache key: hashed once, and compared with JAX's error when its ``__eq__`` raises.
 

@@ -190,6 +190,18 @@ def flatten_fun(fun: Callable[..., Any], in_tree: Any, debug_info: DebugInfo | N
     return flat_fun, lambda: out_trees[0]
 
 
+def transforms_eager_code() -> bool:
+    """Whether the current trace is a transformation (grad, vjp, vmap) of eager code: no staging trace below it."""
+    trace = core.current_trace()
+    if isinstance(trace, core.EvalTrace):
+        return False
+    while trace is not None and not isinstance(trace, StagingTrace):
+        if isinstance(trace, core.EvalTrace):
+            return True
+        trace = trace.parent
+    return False
+
+
 def make_literal(x: Any, residual: bool = False) -> Literal:
     """``x`` as an inline constant: Python scalars keep their exact value (JAX prints ``0.1:f32[]``),
     NumPy scalars are cast to their canonical dtype (``np.float64(0.1)`` prints as the float32 it becomes)."""

@@ -11,6 +11,7 @@ import numpy as np
 from make_jvp_golden import BINARY, UNARY, render_table, write_golden
 
 f32 = np.float32
+NUMPY_CONSTANT = np.arange(3.0, dtype=f32) + 5
 SMOOTH_UNARY = [name for name in UNARY if name not in ("sign", "floor", "is_finite")]
 
 
@@ -92,6 +93,12 @@ def cases(impl, lax):
                                                          x, y)[1], (f32(1.0), f32(2.0))),
         ("vjp_pullback_jit", lambda x, y: impl.vjp(lambda a, b: jit(lambda a, b: lax.sin(a) * b)(a, b) * a, x, y)[1],
          (f32(1.0), f32(2.0))),
+        # a constant the derivative reads (a NumPy array or an array closed over) is a residual too, in reading order
+        ("vjp_pullback_numpy_constant", lambda x: impl.vjp(lambda a: lax.sin(a) * NUMPY_CONSTANT + a * a, x)[1],
+         (np.arange(1.0, 4.0, dtype=f32),)),
+        ("vjp_pullback_constant_read_first",
+         lambda x: impl.vjp(lambda a: lax.mul(lax.mul(a, NUMPY_CONSTANT), lax.cos(a)), x)[1],
+         (np.arange(1.0, 4.0, dtype=f32),)),
         ("linearize", lambda x: impl.linearize(lambda a: lax.sin(a) * a + lax.exp(a), x), (f32(1.0),)),
         ("linearize_apply", lambda x: impl.linearize(lambda a: lax.sin(a) * a, x)[1](x), (f32(1.0),)),
         ("linear_transpose", lambda c: impl.linear_transpose(lambda a: a * 2.0 + lax.neg(a), f32(1))(c),

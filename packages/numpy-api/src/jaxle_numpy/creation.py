@@ -17,6 +17,7 @@ from jaxle_core.core import Tracer
 from jaxle_core.lax.identity import copy_p
 from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_core.shape_poly import DimExpr, dimension_as_value
+from jaxle_core.staging import transforms_eager_code
 from jaxle_numpy.scalar_types import ndim
 from jaxle_numpy.util import check_arraylike, requested_dtype
 
@@ -109,10 +110,11 @@ def _host_nested(obj: Any, dtype: np.dtype) -> Any:
 
 
 def _constant(value: np.ndarray, weak_type: bool = False) -> Array:
-    """A host value as an Array; while tracing, a scalar one is marked to stage inline as a literal (as JAX's
-    constants made by jnp functions are), while eagerly made ones are hoisted like any computed array."""
+    """A host value as an Array; while staging, a scalar one is marked to stage inline as a literal (as JAX's
+    constants made by jnp functions are), while eagerly made ones (under grad or vmap of eager code too) are
+    hoisted like any computed array."""
     out = current_backend().device_put(value, weak_type=weak_type)
-    if value.ndim == 0 and not isinstance(core.current_trace(), core.EvalTrace):
+    if value.ndim == 0 and not isinstance(core.current_trace(), core.EvalTrace) and not transforms_eager_code():
         core.mark_inline(out)
     return out
 

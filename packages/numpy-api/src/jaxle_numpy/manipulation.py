@@ -21,6 +21,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapeDtypeStruct, canonicalize_shape, get_aval
 from jaxle_core.batching.api import vmap
 from jaxle_core.core import Tracer
+from jaxle_core.jit import require_hashable
 from jaxle_core.lax import elementwise as lax_elementwise
 from jaxle_core.lax import reductions as lax_reductions
 from jaxle_core.lax import slicing as lax_slicing
@@ -234,6 +235,8 @@ def rollaxis(a: Any, axis: int, start: int = 0) -> Any:
 
 def swapaxes(a: Any, axis1: int, axis2: int) -> Any:
     """``a`` with axes ``axis1`` and ``axis2`` exchanged."""
+    require_hashable(axis1)  # static arguments of JAX's jitted swapaxes, checked first
+    require_hashable(axis2)
     check_arraylike("swapaxes", a)
     permutation = np.arange(_ndim(a))
     # NumPy's indexing gives JAX's IndexError for an axis out of bounds
@@ -528,6 +531,7 @@ def dsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
     """The slices of ``x`` along ``axis``, as a tuple."""
+    require_hashable(axis)  # a static argument of JAX's jitted unstack, checked first
     check_arraylike("unstack", x)
     axis = _axis(axis, _ndim(x))
     return tuple(lax_structural.unstack(x, axis))
@@ -896,14 +900,16 @@ def pad(array: Any, pad_width: Any, mode: str | Callable[..., Any] = "constant",
     unsupported = set(kwargs) - allowed
     if unsupported:
         raise ValueError(f"unsupported keyword arguments for mode '{mode}': {unsupported}")
+    for static in ("stat_length", "end_values"):  # static arguments of JAX's jitted padding
+        require_hashable(kwargs.get(static))
     stat_length = kwargs.get("stat_length")
     if stat_length is not None:
         stat_length = _pad_pairs(stat_length, ndim, "stat_length")
         if any(n == 0 for pair in stat_length for n in pair):
             raise ValueError("stat_length of 0 yields no value for padding")
         stat_length = tuple((int(lo), int(hi)) for lo, hi in stat_length)
-    end_values = tuple((lo.item(), hi.item()) for lo, hi in _pad_pairs(kwargs.get("end_values", 0), ndim,
-                                                                      "end_values"))
+    # NumPy scalars (strongly typed, as JAX reads them), hashable as static arguments
+    end_values = _pad_pairs(kwargs.get("end_values", 0), ndim, "end_values")
     reflect_type = kwargs.get("reflect_type", "even")
     if reflect_type not in ("even", "odd"):
         raise ValueError(f"jnp.pad: reflect_type must be 'even' or 'odd'; got {reflect_type}")

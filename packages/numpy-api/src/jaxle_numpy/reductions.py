@@ -22,7 +22,14 @@ from jaxle_core.jit import jit
 from jaxle_core.lax.reductions import extremum_identity
 from jaxle_numpy import conditional
 from jaxle_numpy.ufuncs import isnan
-from jaxle_numpy.util import canonicalize_axis, check_arraylike, compiled_when_eager, ensure_array, named_jit
+from jaxle_numpy.util import (
+    canonicalize_axis,
+    check_arraylike,
+    compiled_when_eager,
+    ensure_array,
+    named_jit,
+    optional_index,
+)
 
 __all__ = ["sum", "prod", "max", "min", "amax", "amin", "all", "any", "mean", "var", "std", "argmax", "argmin",
            "ptp", "count_nonzero", "nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd",
@@ -256,7 +263,10 @@ def mean(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdim
     else:
         result_dtype = computation_dtype = _requested_dtype(dtype, "mean")
     if where is None:
-        normalizer = _convert(_reduced_size(aval.shape, axis), computation_dtype)
+        size = _reduced_size(aval.shape, axis)
+        # a NumPy constant, not a converted Python int: JAX's linearization reads it inline, not as a residual
+        normalizer = _strong_scalar(size, computation_dtype) if isinstance(size, int) else _convert(
+            size, computation_dtype)
     else:
         normalizer = _count(where, aval.shape, axis, computation_dtype, keepdims)
     total = sum(a, axis, dtype=computation_dtype, keepdims=keepdims, where=where)
@@ -555,15 +565,10 @@ _nanargmin = named_jit("_nanargmin", ("axis", "keepdims"))(_nanargmin_body)
 def nanargmax(a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Any:
     """Index of the largest non-NaN element over ``axis`` (-1 where every element is NaN)."""
     check_out("nanargmax", out)
-    return _nanargmax(a, axis=_index_axis(axis), keepdims=keepdims)
+    return _nanargmax(a, axis=optional_index(axis), keepdims=keepdims)
 
 
 def nanargmin(a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Any:
     """Index of the smallest non-NaN element over ``axis`` (-1 where every element is NaN)."""
     check_out("nanargmin", out)
-    return _nanargmin(a, axis=_index_axis(axis), keepdims=keepdims)
-
-
-def _index_axis(axis: Any) -> int | None:
-    """A single ``axis`` as an integer, refusing other types (a list, a tracer) with the errors JAX gives."""
-    return None if axis is None else operator.index(axis)
+    return _nanargmin(a, axis=optional_index(axis), keepdims=keepdims)

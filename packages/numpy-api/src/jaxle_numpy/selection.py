@@ -24,7 +24,7 @@ from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.control_flow import conditionals as lax_conditionals
 from jaxle_numpy import creation, cumulative, indexer, indexing, manipulation, reductions, sorting, ufuncs, vectorize
 from jaxle_numpy.conditional import where
-from jaxle_numpy.util import canonicalize_axis, check_arraylike, promote_dtypes
+from jaxle_numpy.util import canonicalize_axis, check_arraylike, optional_index, promote_dtypes
 
 __all__ = ["take", "take_along_axis", "put_along_axis", "put", "place", "compress", "extract", "choose", "select",
            "piecewise", "nonzero", "argwhere", "flatnonzero", "fill_diagonal", "ravel_multi_index", "unravel_index",
@@ -100,7 +100,7 @@ def take(a, indices, axis: int | None = None, out=None, mode: str | None = None,
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.take is not supported.")
     check_arraylike("take", a, indices)
-    return _take(a, indices, axis=axis, mode=mode, unique_indices=unique_indices,
+    return _take(a, indices, axis=optional_index(axis), mode=mode, unique_indices=unique_indices,
                  indices_are_sorted=indices_are_sorted, fill_value=fill_value)
 
 

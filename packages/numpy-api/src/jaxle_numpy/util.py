@@ -30,9 +30,9 @@ from jaxle_core.staging import StagingTrace
 
 __all__ = ["is_arraylike", "check_arraylike", "promote_dtypes", "promote_shapes", "promote_args",
            "promote_dtypes_inexact", "promote_args_inexact", "promote_dtypes_numeric", "promote_args_numeric",
-           "canonicalize_axis", "ensure_array", "requested_dtype", "named_jit", "concrete_index", "concrete_or_none",
-           "concrete_or_error", "compiled_when_eager", "as_array", "scalar_like", "weak_scalar_like",
-           "strip_weak_type", "zero_of", "staged_when_converted"]
+           "canonicalize_axis", "optional_index", "ensure_array", "requested_dtype", "named_jit", "concrete_index",
+           "concrete_or_none", "concrete_or_error", "compiled_when_eager", "as_array", "scalar_like",
+           "weak_scalar_like", "strip_weak_type", "zero_of", "staged_when_converted"]
 
 _PYTHON_SCALARS = (bool, int, float, complex)
 _SCALARS = _PYTHON_SCALARS + (np.generic,)
@@ -199,6 +199,12 @@ def promote_dtypes_numeric(*args: Any) -> list[Any]:
 def promote_args_numeric(fun_name: str, *args: Any) -> list[Any]:
     check_arraylike(fun_name, *args)
     return promote_shapes(fun_name, *promote_dtypes_numeric(*args))
+
+
+def optional_index(axis: Any) -> int | None:
+    """A single ``axis`` (or None) as an integer, refusing other types (a list, a float, a tracer) with the errors
+    JAX's ``operator.index`` gives."""
+    return None if axis is None else operator.index(axis)
 
 
 def canonicalize_axis(axis: int, ndim: int) -> int:

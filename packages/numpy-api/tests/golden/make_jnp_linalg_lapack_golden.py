@@ -190,5 +190,39 @@ CASES = {
                                           [np.linspace(-1, 1, 5).astype(np.float32), rand((5,), F32, 31)]),
 }
 
+
+def grad_case(name, *arrays, **kwargs):
+    """``grad`` of the real part of the sum of ``jnp.linalg.<name>``'s ``output`` (or only) result."""
+    output = kwargs.pop("output", None)
+
+    def build(m):
+        def scalar(a):
+            out = getattr(m.numpy.linalg, name)(a, **kwargs)
+            return m.numpy.real(out if output is None else out[output]).sum()
+        return m.grad(scalar), list(arrays)
+    return build
+
+
+def jvp_case(name, a, t, **kwargs):
+    """``jvp`` of ``jnp.linalg.<name>`` at ``a`` along ``t``."""
+    return lambda m: (lambda a, t: m.jvp(lambda x: getattr(m.numpy.linalg, name)(x, **kwargs), (a,), (t,)), [a, t])
+
+
+# The derivative rules of pinv and slogdet, staged as JAX stages them.
+CASES.update({
+    "grad_pinv": grad_case("pinv", M34),
+    "grad_pinv_tall": grad_case("pinv", M43),
+    "grad_pinv_hermitian": grad_case("pinv", SPD, hermitian=True),
+    "grad_pinv_batched": grad_case("pinv", BSQ),
+    "jvp_pinv": jvp_case("pinv", M34, rand((3, 4), F32, 32)),
+    "jvp_pinv_complex": jvp_case("pinv", C34, rand((3, 4), C64, 33)),
+    "grad_slogdet": grad_case("slogdet", SQ, output=1),
+    "grad_slogdet_qr": grad_case("slogdet", SQ4, output=1, method="qr"),
+    "jvp_slogdet": jvp_case("slogdet", SQ, rand((3, 3), F32, 34)),
+    "jvp_slogdet_batched": jvp_case("slogdet", BSQ, rand((2, 4, 4), F32, 35)),
+    "jvp_slogdet_complex": jvp_case("slogdet", CSQ, rand((3, 3), C64, 36)),
+    "jvp_slogdet_qr": jvp_case("slogdet", SQ4, rand((4, 4), F32, 37), method="qr"),
+})
+
 if __name__ == "__main__":
     jnp_golden.write(CASES, "jnp_linalg_lapack_golden.json")

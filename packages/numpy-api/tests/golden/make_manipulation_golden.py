@@ -422,6 +422,21 @@ CASES = {
     "jit_rot90": _case(lambda m: m.jit(lambda a: m.numpy.rot90(a)), _f32(2, 3)),
 }
 
+# Arguments JAX's jitted functions take as static ones: unhashable values (lists, arrays) are refused by jit.
+CASES.update({
+    "swapaxes_list_axis": _case(lambda m: lambda a: m.numpy.swapaxes(a, [0], 1), _f32(2, 3)),
+    "unstack_list_axis": _case(lambda m: lambda a: m.numpy.unstack(a, axis=[0]), _f32(2, 3)),
+    "pad_list_stat_length": _case(lambda m: lambda a: m.numpy.pad(a, 1, mode="mean", stat_length=[0, 0]),
+                                  _f32(3)),
+    "pad_array_end_values": _case(lambda m: lambda a: m.numpy.pad(a, 1, mode="linear_ramp",
+                                                                  end_values=np.array([1.0, 2.0])), _f32(3)),
+    "pad_tuple_end_values": _case(lambda m: lambda a: m.numpy.pad(a, 1, mode="linear_ramp", end_values=(1.0, 2.0)),
+                                  _f32(3)),
+    "take_list_axis": _case(lambda m: lambda a: m.numpy.take(a, np.array([0]), [0]), _f32(2, 3)),
+    "take_float_axis": _case(lambda m: lambda a: m.numpy.take(a, np.array([0]), 0.5), _f32(2, 3)),
+    "take_numpy_int_axis": _case(lambda m: lambda a: m.numpy.take(a, np.array([0]), np.int64(1)), _f32(2, 3)),
+})
+
 
 if __name__ == "__main__":
     jnp_golden.write(CASES, "manipulation_golden.json")

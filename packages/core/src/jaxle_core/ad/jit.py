@@ -8,6 +8,8 @@ of the transposed jaxpr.
 
 from __future__ import annotations
 
+from typing import Any
+
 from jaxle_core import core
 from jaxle_core.ad.jvp import Zero, jvp_flat, jvp_rules, tangent_aval
 from jaxle_core.ad.partial_eval import PartialStagingTrace, SplitJaxpr, partial_eval_jaxpr, partial_eval_rules
@@ -15,7 +17,7 @@ from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass, is_undefined
 from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.config import trace_context
-from jaxle_core.core import ClosedJaxpr, Tracer
+from jaxle_core.core import ClosedJaxpr, Literal, Tracer
 from jaxle_core.jaxpr_util import dce_jaxpr
 from jaxle_core.jit import bind_jit, jit_p, jit_params
 from jaxle_core.staging import trace_to_jaxpr
@@ -81,11 +83,13 @@ jvp_rules[jit_p] = _jit_jvp
 def _jit_partial_eval(trace: PartialStagingTrace, args, params):
     unknowns = [trace.is_unknown(x) for x in args]
     residuals_last = trace.sort_residuals
-    split, known = _cached(_partial_evals, params["jaxpr"], [*unknowns, residuals_last],
-                           lambda: _split_jit(params["jaxpr"], unknowns, residuals_last))
+    split, known, literals = _cached(_partial_evals, params["jaxpr"], [*unknowns, residuals_last],
+                                     lambda: _split_jit(params["jaxpr"], unknowns, residuals_last))
     known_args = [x for x, u in zip(args, unknowns) if not u]
     with core.set_current_trace(trace.parent):
-        known_outs = bind_jit(known, known_args, params["name"], params["keep_unused"], params["inline"])
+        computed = iter(bind_jit(known, known_args, params["name"], params["keep_unused"], params["inline"]))
+    known_outs = [literals[i] if i in literals else next(computed)
+                  for i in range(len(known.jaxpr.outvars) + len(literals))]
     n_known = split.out_unknowns.count(False)
     residuals = split.residuals(known_args, known_outs)
     unknown_args = [x for x, u in zip(args, unknowns) if u]
@@ -97,16 +101,24 @@ def _jit_partial_eval(trace: PartialStagingTrace, args, params):
     return [next(unknown_outs) if u else next(known_iter) for u in split.out_unknowns]
 
 
-def _split_jit(closed: ClosedJaxpr, unknowns: list[bool], residuals_last: bool) -> tuple[SplitJaxpr, ClosedJaxpr]:
-    """The split of a jit's jaxpr, and its known part without dead equations. With ``residuals_last`` (a split
-    inside a jaxpr split as JAX's scan does) the residuals come in JAX's sorted order and after the unknown inputs."""
+def _split_jit(closed: ClosedJaxpr, unknowns: list[bool],
+               residuals_last: bool) -> tuple[SplitJaxpr, ClosedJaxpr, dict[int, Any]]:
+    """The split of a jit's jaxpr, its known part without dead equations and without the known outputs that are
+    literals (a constant tangent: as in JAX, not an output of the known jit), and those literals' values by output
+    position.
+    With ``residuals_last`` (a split inside a jaxpr split as JAX's scan does) the residuals come in JAX's sorted
+    order and after the unknown inputs."""
     split = partial_eval_jaxpr(closed, unknowns, sort_residuals=residuals_last)
     if residuals_last:
         unknown = split.unknown.jaxpr
         n_res = len(split.residual_sources)
         split.unknown = ClosedJaxpr(unknown.replace(invars=unknown.invars[n_res:] + unknown.invars[:n_res]),
                                     split.unknown.consts)
-    return split, ClosedJaxpr(dce_jaxpr(split.known.jaxpr, instantiate=True)[0], split.known.consts)
+    known = dce_jaxpr(split.known.jaxpr, instantiate=True)[0]
+    n_outs = split.out_unknowns.count(False)  # the known outputs, before the residuals (literals among those stay)
+    literals = {i: v.val for i, v in enumerate(known.outvars[:n_outs]) if isinstance(v, Literal)}
+    known = known.replace(outvars=[v for i, v in enumerate(known.outvars) if i not in literals])
+    return split, ClosedJaxpr(known, split.known.consts), literals
 
 
 partial_eval_rules[jit_p] = _jit_partial_eval

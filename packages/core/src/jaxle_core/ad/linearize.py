@@ -104,7 +104,11 @@ def linearize_flat(fun: Callable[..., tuple[Sequence[Any], Any]],
                          "caused by attempting to differentiate a function uses an operation that does not support "
                          "reverse-mode autodiff.")
     out_nonzero = [type(t) is not Zero for t in tangents_out]
-    jaxpr, residuals = tangent_trace.to_open_jaxpr([t for t in tangents_out if type(t) is not Zero])
+    # Every value the derivative reads is a residual, as JAX's pullback holds them (its leaves), constants the
+    # function closes over included; a NumPy constant is held in the dtype it has in the jaxpr.
+    jaxpr, residuals = tangent_trace.to_open_jaxpr([t for t in tangents_out if type(t) is not Zero],
+                                                   concrete_residuals=True)
+    residuals = [np.asarray(r, get_aval(r).dtype) if isinstance(r, np.ndarray) else r for r in residuals]
     out_avals = [get_aval(p) for p in primals_out]
     return primals_out, Linearization(jaxpr, residuals, in_avals, in_nonzero, out_avals, out_nonzero), extra
 

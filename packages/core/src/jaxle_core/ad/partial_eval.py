@@ -72,13 +72,15 @@ class PartialStagingTrace(StagingTrace):
         """Record ``primitive`` as an equation of this trace whatever its operands."""
         return super().process_primitive(primitive, args, params)
 
-    def to_open_jaxpr(self, outs: Sequence[Any], sort_residuals: bool = False) -> tuple[ClosedJaxpr, list[Any]]:
+    def to_open_jaxpr(self, outs: Sequence[Any], sort_residuals: bool = False,
+                      concrete_residuals: bool = False) -> tuple[ClosedJaxpr, list[Any]]:
         """The staged jaxpr, without dead equations, with its residuals turned into leading invars, and the
         residual values.
 
         Residuals that are tracers of other traces or residual constants must be passed in; other concrete ones
-        stay constants. They come in the order they were first read, or with ``sort_residuals`` in the order of
-        JAX's topological sort (``residual_order``), which JAX's own jaxpr splitting gives them.
+        stay constants, unless ``concrete_residuals`` (every constant is passed in). They come in the order they
+        were first read, or with ``sort_residuals`` in the order of JAX's topological sort (``residual_order``),
+        which JAX's own jaxpr splitting gives them.
         """
         closed = self.to_closed_jaxpr(outs)
         jaxpr = closed.jaxpr
@@ -86,11 +88,12 @@ class PartialStagingTrace(StagingTrace):
         pruned, used = dce_jaxpr(jaxpr.replace(constvars=[], invars=jaxpr.constvars + jaxpr.invars),
                                  instantiate=[False] * n_consts + [True] * len(jaxpr.invars))
         kept = [(v, c) for v, c, u in zip(jaxpr.constvars, closed.consts, used) if u]
-        traced = [isinstance(c, Tracer) or id(c) in self.residual_constants for _, c in kept]
+        traced = [concrete_residuals or isinstance(c, Tracer) or id(c) in self.residual_constants for _, c in kept]
         if sort_residuals:
             rank = {v: i for i, v in enumerate(residual_order(pruned, [v for (v, _), t in zip(kept, traced) if t]))}
             kept = sorted(kept, key=lambda vc: rank.get(vc[0], len(rank)))
-            traced = [isinstance(c, Tracer) or id(c) in self.residual_constants for _, c in kept]
+            traced = [concrete_residuals or isinstance(c, Tracer) or id(c) in self.residual_constants
+                      for _, c in kept]
         opened = pruned.replace(constvars=[v for (v, _), t in zip(kept, traced) if not t],
                                 invars=[v for (v, _), t in zip(kept, traced) if t] + jaxpr.invars)
         return (ClosedJaxpr(opened, [c for (_, c), t in zip(kept, traced) if not t]),

@@ -29,7 +29,7 @@ from jaxle_core.lax.standard import (
     normalize_axis,
 )
 from jaxle_core.pretty import pp_eqn_rules, pp_hiding
-from jaxle_core.staging import forwarding_rules, staging_rewrites
+from jaxle_core.staging import forwarding_rules, staging_rewrites, transforms_eager_code
 
 __all__ = ["bitcast_convert_type", "bitcast_convert_type_p", "broadcast", "broadcast_in_dim", "broadcast_in_dim_p",
            "broadcast_like", "broadcast_shapes", "broadcast_to_rank", "broadcasted_iota", "clamp", "clamp_p",
@@ -195,12 +195,18 @@ def convert_element_type(operand, new_dtype):
         return _host_constant(np.asarray(value, new_dtype))
     aval = get_aval(operand)
     if aval.dtype == new_dtype and not aval.weak_type:
+        if isinstance(operand, (np.ndarray, np.generic)) and transforms_eager_code():
+            return _host_constant(np.asarray(operand, new_dtype))  # JAX's conversion makes an Array there
         return operand
     return convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=False, sharding=None)
 
 
 def _host_constant(value: np.ndarray, weak_type: bool = False):
     """A constant computed on the host: an Array eagerly, an inline literal when staging."""
+    if transforms_eager_code():
+        # JAX converts on the device there: a concrete Array, which a derivative holds as a residual (a leaf of
+        # vjp's pullback), not a literal.
+        return current_backend().device_put(value, weak_type=weak_type)
     if weak_type or isinstance(core.current_trace(), core.EvalTrace):
         array = current_backend().device_put(value, weak_type=weak_type)
         if value.ndim == 0:

@@ -23,7 +23,7 @@ from jaxle_core.lax.householder import geqrf
 from jaxle_core.lax.identity import stop_gradient
 from jaxle_numpy import reductions, ufuncs
 from jaxle_numpy.conditional import where
-from jaxle_numpy.creation import array, asarray
+from jaxle_numpy.creation import array, asarray, zeros_like
 from jaxle_numpy.cumulative import cumprod
 from jaxle_numpy.linalg.factorizations import inexact_operand
 from jaxle_numpy.manipulation import astype, concatenate, diagonal, expand_dims, moveaxis, reshape
@@ -159,27 +159,26 @@ def _slogdet_qr(a: Any) -> tuple[Any, Any]:
     return ufuncs.multiply(sign_of_diag, astype(reflections, get_aval(sign_of_diag).dtype)), logabsdet
 
 
-def _slogdet_jvp_of(slogdet_fn: Any) -> Any:
-    """The jvp rule shared by both factorizations: d log|det A| = tr(A^-1 dA); the sign of a complex determinant
-    turns by the imaginary part of that."""
-    def _slogdet_jvp(primals, tangents):
-        a, = primals
-        a_dot, = tangents
-        sign, logabsdet = slogdet_fn(a)
-        logabsdet_dot = trace(solve(a, a_dot), axis1=-1, axis2=-2)
-        if dtypes.issubdtype(get_aval(a).dtype, np.complexfloating):
-            sign_dot = ufuncs.multiply(ufuncs.subtract(logabsdet_dot, ufuncs.real(logabsdet_dot)), sign)
-            logabsdet_dot = ufuncs.real(logabsdet_dot)
-        else:
-            sign_dot = ufuncs.multiply(sign, 0)
-        return (sign, logabsdet), (sign_dot, logabsdet_dot)
-    return _slogdet_jvp
+def _slogdet_jvp(primals: tuple, tangents: tuple) -> tuple:
+    """The jvp rule of both factorizations: d log|det A| = tr(A^-1 dA); the sign of a complex determinant turns by
+    the imaginary part of that. As JAX's, the primal comes from the jitted ``slogdet`` with its default (LU)
+    method (a nested jit)."""
+    a, = primals
+    a_dot, = tangents
+    sign, logabsdet = slogdet(a)
+    logabsdet_dot = trace(solve(a, a_dot), axis1=-1, axis2=-2)
+    if dtypes.issubdtype(get_aval(a).dtype, np.complexfloating):
+        sign_dot = ufuncs.multiply(ufuncs.subtract(logabsdet_dot, ufuncs.real(logabsdet_dot)), sign)
+        logabsdet_dot = ufuncs.real(logabsdet_dot)
+    else:
+        sign_dot = zeros_like(sign)
+    return (sign, logabsdet), (sign_dot, logabsdet_dot)
 
 
 _slogdet_lu = custom_jvp(_slogdet_lu)
-_slogdet_lu.defjvp(_slogdet_jvp_of(_slogdet_lu))
+_slogdet_lu.defjvp(_slogdet_jvp)
 _slogdet_qr = custom_jvp(_slogdet_qr)
-_slogdet_qr.defjvp(_slogdet_jvp_of(_slogdet_qr))
+_slogdet_qr.defjvp(_slogdet_jvp)
 
 
 @named_jit("slogdet", ("method",))

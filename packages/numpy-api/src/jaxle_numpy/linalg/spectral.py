@@ -4,6 +4,7 @@ least-squares ``lstsq``."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,6 @@ from jaxle_numpy.linalg.norms import norm
 from jaxle_numpy.linalg.solves import inv
 from jaxle_numpy.linalg.svd import svd
 from jaxle_numpy.manipulation import astype, expand_dims, matrix_transpose, ravel
-from jaxle_numpy.matrices import eye
 from jaxle_numpy.products import matmul
 from jaxle_numpy.scalar_types import finfo
 from jaxle_numpy.util import check_arraylike, named_jit, promote_dtypes_inexact
@@ -59,25 +59,44 @@ def _pinv(a: Any, rtol: Any = None, hermitian: bool = False) -> Any:
 @_pinv.defjvp
 def _pinv_jvp(rtol: Any, hermitian: bool, primals: tuple, tangents: tuple) -> tuple[Any, Any]:
     """Golub and Pereyra's derivative of the pseudo-inverse P of A:
-    dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P."""
+    dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P, with the projections multiplied out term by term
+    and each product of three matrices associated as JAX does (from the right for wide matrices, else the left)."""
     a, = primals
     a_dot, = tangents
     p = _pinv(a, rtol, hermitian)
     m, n = get_aval(a).shape[-2:]
     if m == 0 or n == 0:
         return p, ufuncs.multiply(p, 0)
+    if hermitian:
+        a, a_dot = _hermitian_part(a), _hermitian_part(a_dot)
+    from_right = m < n
 
-    def mm(x, y):
-        return matmul(x, y, precision=_HIGHEST)
+    def product(x: Callable, y: Callable, z: Callable, negated: bool = False) -> Any:
+        """x() y() z(), each factor made when the association reaches it; ``negated`` negates the outer product's
+        left operand."""
+        def sign(v):
+            return ufuncs.negative(v) if negated else v
 
-    dtype = get_aval(p).dtype
-    p_h, a_dot_h = _adjoint(p), _adjoint(a_dot)
-    left = ufuncs.subtract(eye(m, dtype=dtype), mm(a, p))
-    right = ufuncs.subtract(eye(n, dtype=dtype), mm(p, a))
-    p_dot = ufuncs.negative(mm(mm(p, a_dot), p))
-    p_dot = ufuncs.add(p_dot, mm(mm(mm(p, p_h), a_dot_h), left))
-    p_dot = ufuncs.add(p_dot, mm(mm(mm(right, a_dot_h), p_h), p))
+        if from_right:
+            first = sign(x())
+            return _mm(first, _mm(y(), z()))
+        return _mm(sign(_mm(x(), y())), z())
+
+    left = product(lambda: p, lambda: _adjoint(p), lambda: _adjoint(a_dot))  # P P^H dA^H
+    right = product(lambda: _adjoint(a_dot), lambda: _adjoint(p), lambda: p)  # dA^H P^H P
+    p_dot = ufuncs.add(product(lambda: p, lambda: a_dot, lambda: p, negated=True), left)
+    p_dot = ufuncs.subtract(p_dot, product(lambda: left, lambda: a, lambda: p))
+    p_dot = ufuncs.add(p_dot, right)
+    p_dot = ufuncs.subtract(p_dot, product(lambda: p, lambda: a, lambda: right))
     return p, p_dot
+
+
+def _mm(x: Any, y: Any) -> Any:
+    return matmul(x, y, precision=_HIGHEST)
+
+
+def _hermitian_part(x: Any) -> Any:
+    return ufuncs.divide(ufuncs.add(x, _adjoint(x)), 2)
 
 
 def pinv(a: Any, rtol: Any = None, hermitian: bool = False, *, rcond: Any = None) -> Any:
