@@ -99,6 +99,11 @@ def cases(impl, lax):
         ("vjp_pullback_constant_read_first",
          lambda x: impl.vjp(lambda a: lax.mul(lax.mul(a, NUMPY_CONSTANT), lax.cos(a)), x)[1],
          (np.arange(1.0, 4.0, dtype=f32),)),
+        # a jit's tangent output that does not depend on the input tangents is zero under linearization
+        ("jit_known_tangent_output",
+         grad(lambda x: lax.reduce_sum(jit(custom_sign_and_sin(impl, lax))(x)[1], (0,))), (x3,)),
+        ("linearize_jit_known_tangent_output",
+         lambda x: impl.linearize(jit(custom_sign_and_sin(impl, lax)), x)[1](x), (x3,)),
         ("linearize", lambda x: impl.linearize(lambda a: lax.sin(a) * a + lax.exp(a), x), (f32(1.0),)),
         ("linearize_apply", lambda x: impl.linearize(lambda a: lax.sin(a) * a, x)[1](x), (f32(1.0),)),
         ("linear_transpose", lambda c: impl.linear_transpose(lambda a: a * 2.0 + lax.neg(a), f32(1))(c),
@@ -120,6 +125,18 @@ def custom_sin_mul(impl, lax):
     sin_mul.defvjp(lambda x, y: (sin_mul(x, y), (lax.cos(x), y, x)),
                    lambda res, g: (res[0] * g * res[1], g * lax.sin(res[2])))
     return sin_mul
+
+
+def custom_sign_and_sin(impl, lax):
+    """``(sign, sin)`` whose jvp gives the sign a zero tangent made from the primal (not from the tangents)."""
+
+    @impl.custom_jvp
+    def sign_and_sin(x):
+        return lax.sign(x), lax.sin(x)
+
+    sign_and_sin.defjvp(lambda primals, tangents: (sign_and_sin(primals[0]), (
+        lax.full_like(primals[0], 0.0), lax.cos(primals[0]) * tangents[0])))
+    return sign_and_sin
 
 
 def custom_sin(impl, lax):

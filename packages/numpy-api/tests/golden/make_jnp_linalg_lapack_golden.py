@@ -217,6 +217,7 @@ CASES.update({
     "jvp_pinv": jvp_case("pinv", M34, rand((3, 4), F32, 32)),
     "jvp_pinv_complex": jvp_case("pinv", C34, rand((3, 4), C64, 33)),
     "grad_slogdet": grad_case("slogdet", SQ, output=1),
+    "grad_slogdet_batched": grad_case("slogdet", BSQ, output=1),
     "grad_slogdet_qr": grad_case("slogdet", SQ4, output=1, method="qr"),
     "jvp_slogdet": jvp_case("slogdet", SQ, rand((3, 3), F32, 34)),
     "jvp_slogdet_batched": jvp_case("slogdet", BSQ, rand((2, 4, 4), F32, 35)),

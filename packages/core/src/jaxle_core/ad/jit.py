@@ -63,9 +63,26 @@ def jvp_jaxpr(closed: ClosedJaxpr, nonzero: list[bool]) -> tuple[ClosedJaxpr, li
     return trace_to_jaxpr(fun, in_avals, closed.jaxpr.debug_info), out_nonzero
 
 
+def _linear_jvp_jaxpr(closed: ClosedJaxpr, nonzero: list[bool]) -> tuple[ClosedJaxpr, list[bool]]:
+    """``jvp_jaxpr`` for linearization: an output tangent that does not depend on the input tangents is zero (the
+    derivative is linear), so it is dropped and reported as zero, as JAX's linearization of a jit does."""
+    new_jaxpr, out_nonzero = jvp_jaxpr(closed, nonzero)
+    n_in, n_out = len(closed.in_avals), len(closed.out_avals)
+    reads_tangents = partial_eval_jaxpr(new_jaxpr, [False] * n_in + [True] * nonzero.count(True)).out_unknowns
+    kept = [True] * n_out + reads_tangents[n_out:]
+    if all(kept):
+        return new_jaxpr, out_nonzero
+    outvars = [v for v, k in zip(new_jaxpr.jaxpr.outvars, kept) if k]
+    pruned = dce_jaxpr(new_jaxpr.jaxpr.replace(outvars=outvars), instantiate=True)[0]
+    reads = iter(reads_tangents[n_out:])
+    return ClosedJaxpr(pruned, new_jaxpr.consts), [nz and next(reads) for nz in out_nonzero]
+
+
 def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str, keep_unused: bool, inline: bool, **params):
     nonzero = [type(t) is not Zero for t in tangents]
-    new_jaxpr, out_nonzero = _cached(_jvp_jaxprs, jaxpr, nonzero, lambda: jvp_jaxpr(jaxpr, nonzero))
+    linearizing = isinstance(core.current_trace(), PartialStagingTrace)
+    new_jaxpr, out_nonzero = _cached(_jvp_jaxprs, jaxpr, [*nonzero, linearizing],
+                                     lambda: (_linear_jvp_jaxpr if linearizing else jvp_jaxpr)(jaxpr, nonzero))
     outs = bind_jit(new_jaxpr, [*primals, *[t for t in tangents if type(t) is not Zero]], name, keep_unused,
                      inline)
     n_out = len(jaxpr.out_avals)
