@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import scipy.signal
 
 import jaxle_numpy as jnp
 from jaxle_core.avals import get_aval
@@ -43,6 +42,8 @@ def detrend(data: Any, axis: int = -1, type: str = "linear", bp: Any = 0,  # noq
 
 def _window(window: Any, nperseg: int, dtype: Any) -> Any:
     if isinstance(window, (str, tuple)):
+        import scipy.signal  # imported on first use: it takes seconds, and `import jaxle` reaches this module
+
         values = scipy.signal.get_window(window, nperseg)
     else:
         values = np.asarray(window)
