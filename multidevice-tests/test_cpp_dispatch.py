@@ -49,8 +49,9 @@ def test_pmap_of_another_axis_name_keeps_the_buffers(python_runs):
 
 
 def test_sharded_jit_keys_calls_by_layout(python_runs):
-    mesh = jax.make_mesh((8,), ("i",))
-    other = jax.make_mesh((4, 2), ("a", "b"))
+    # Auto axes: over Explicit ones the types would refuse ``a[0]`` of rows split eight ways (as JAX's do)
+    mesh = jax.make_mesh((8,), ("i",), axis_types=(jax.sharding.AxisType.Auto,))
+    other = jax.make_mesh((4, 2), ("a", "b"), axis_types=(jax.sharding.AxisType.Auto,) * 2)
     value = np.arange(64, dtype=np.float32).reshape(8, 8)
     f = jax.jit(lambda a: a.sum(0) + a[0])
     layouts = [NamedSharding(mesh, P("i")), NamedSharding(mesh, P(None, "i")), NamedSharding(mesh, P()),

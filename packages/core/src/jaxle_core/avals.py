@@ -68,14 +68,27 @@ def vma_text(axes: frozenset) -> str:
     return f"{{V:{names[0]}}}" if len(names) == 1 else f"{{V:({','.join(names)})}}"
 
 
+def _dimension_text(size: Any, entry: Any) -> str:
+    """One dimension of a type: ``8``, or with the Explicit mesh axes splitting it ``8@x`` / ``8@(x,y)``."""
+    if entry is None:
+        return str(size)
+    axes = entry if isinstance(entry, tuple) else (entry,)
+    return f"{size}@{axes[0]}" if len(axes) == 1 else f"{size}@({','.join(map(str, axes))})"
+
+
+_KEEP: Any = object()  # ``update``'s default for the sharding: the aval's own
+
+
 class ShapedArray(AbstractValue):
     """An array known only by its shape, dtype and weak-typedness; inside a ``shard_map`` checking types
-    (``check_vma=True``) also by the manual mesh axes it varies over (``vma``)."""
+    (``check_vma=True``) also by the manual mesh axes it varies over (``vma``); over a mesh with Explicit axes also
+    by its layout (``explicit_sharding``: a NamedSharding over the abstract mesh, its spec one entry per dimension
+    naming Explicit axes only; None everywhere else, so that tracing without such a mesh never looks further)."""
 
-    __slots__ = ("shape", "dtype", "weak_type", "vma", "_hash")
+    __slots__ = ("shape", "dtype", "weak_type", "vma", "_hash", "explicit_sharding")
     array_abstraction_level = 1
 
-    def __init__(self, shape, dtype, weak_type: bool = False, vma: frozenset = NO_VMA):
+    def __init__(self, shape, dtype, weak_type: bool = False, vma: frozenset = NO_VMA, sharding: Any = None):
         shape = tuple(shape)
         # Shapes come from jaxle's own rules as ints; anything else is checked (and converted) once here.
         for d in shape:
@@ -87,14 +100,17 @@ class ShapedArray(AbstractValue):
         self.weak_type = bool(weak_type)
         self.vma = vma
         self._hash = None
+        self.explicit_sharding = sharding
 
     ndim = property(lambda self: len(self.shape))
     size = property(lambda self: math.prod(self.shape))  # symbolic for symbolic shapes
 
     @property
     def sharding(self) -> Any:
-        """How the array is laid out, as JAX's avals say outside any mesh: replicated over the empty abstract
-        mesh (``NamedSharding(AbstractMesh(()), P(None, ...))``)."""
+        """How the array is laid out: its ``explicit_sharding``, else as JAX's avals say outside any mesh,
+        replicated over the empty abstract mesh (``NamedSharding(AbstractMesh(()), P(None, ...))``)."""
+        if self.explicit_sharding is not None:
+            return self.explicit_sharding
         from jaxle_core.mesh import AbstractMesh, PartitionSpec  # local: mesh and sharding build on avals
         from jaxle_core.sharding import NamedSharding
 
@@ -104,12 +120,19 @@ class ShapedArray(AbstractValue):
     def manual_axis_type(self) -> ManualAxisType:
         return ManualAxisType(varying=self.vma)
 
-    def update(self, shape=None, dtype=None, weak_type=None, vma=None) -> ShapedArray:
+    def update(self, shape=None, dtype=None, weak_type=None, vma=None, sharding=_KEEP) -> ShapedArray:
+        """A copy with the given fields replaced; a new shape drops the layout (a block, a batch: it no longer
+        says how the whole is laid out)."""
+        if sharding is _KEEP:
+            sharding = self.explicit_sharding
+            if sharding is not None and shape is not None and tuple(shape) != self.shape:
+                sharding = None
         return ShapedArray(
             self.shape if shape is None else shape,
             self.dtype if dtype is None else dtype,
             self.weak_type if weak_type is None else weak_type,
             self.vma if vma is None else vma,
+            sharding,
         )
 
     def to_tangent_aval(self) -> ShapedArray:
@@ -128,17 +151,21 @@ class ShapedArray(AbstractValue):
             and self.dtype == other.dtype
             and self.weak_type == other.weak_type
             and self.vma == other.vma
+            and self.explicit_sharding == other.explicit_sharding
         )
 
     def __hash__(self) -> int:
         # Avals key every jit and dispatch cache lookup; they never change, so hash once.
         if self._hash is None:
-            self._hash = hash((self.shape, self.dtype, self.weak_type, self.vma))
+            self._hash = hash((self.shape, self.dtype, self.weak_type, self.vma, self.explicit_sharding))
         return self._hash
 
     def str_short(self, short_dtypes: bool = False) -> str:
         name = dtypes.short_dtype_name(self.dtype) if short_dtypes else self.dtype.name
-        return f"{name}[{','.join(str(d) for d in self.shape)}]{vma_text(self.vma)}"
+        if self.explicit_sharding is None:
+            return f"{name}[{','.join(str(d) for d in self.shape)}]{vma_text(self.vma)}"
+        dims = map(_dimension_text, self.shape, self.explicit_sharding.spec)
+        return f"{name}[{','.join(dims)}]{vma_text(self.vma)}"
 
     __str__ = str_short
 
@@ -239,8 +266,9 @@ def get_aval(x: Any) -> ShapedArray:
 
 def abstract_argument_aval(x: Any) -> ShapedArray:
     """The aval of an array, or of any other object with ``shape`` and ``dtype`` (a ``ShapeDtypeStruct``, a user's
-    class; ``weak_type`` is read when present): the abstract arguments that ``eval_shape``, ``make_jaxpr``,
-    ``jit(f).trace``/``.lower`` and ``linear_transpose`` accept. A TypeError for anything else."""
+    class; ``weak_type`` is read when present, and a ``sharding`` over Explicit mesh axes types it): the abstract
+    arguments that ``eval_shape``, ``make_jaxpr``, ``jit(f).trace``/``.lower`` and ``linear_transpose`` accept. A
+    TypeError for anything else."""
     try:
         return get_aval(x)
     except TypeError:
@@ -251,8 +279,14 @@ def abstract_argument_aval(x: Any) -> ShapedArray:
             dtype = np.dtype(dtype)  # a TypeError for a name NumPy does not know
         if not dtypes.is_valid_dtype(dtype):
             raise
-        return ShapedArray(canonicalize_shape(shape), dtypes.canonicalize_dtype(dtype),
+        aval = ShapedArray(canonicalize_shape(shape), dtypes.canonicalize_dtype(dtype),
                            bool(getattr(x, "weak_type", False)))
+        sharding = getattr(x, "sharding", None)
+        if sharding is None:
+            return aval
+        from jaxle_core.sharding_types import typed_aval  # local: sharding in types builds on avals
+
+        return typed_aval(aval, sharding)
 
 
 def python_int_fits(x: int) -> bool:

@@ -22,6 +22,7 @@ from jaxle_core.jit import jit
 from jaxle_core.lax.placement import reshard_p
 from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_mesh, get_mesh, use_abstract_mesh
 from jaxle_core.sharding import NamedSharding
+from jaxle_core.sharding_types import enable, spec_of, type_spec
 
 __all__ = ["auto_axes", "explicit_axes"]
 
@@ -47,14 +48,20 @@ def _reshard_all(values: Any, shardings: Any, only_traced: bool = False) -> Any:
 
 
 def _open_layout(mesh: AbstractMesh) -> Callable[[Any], NamedSharding]:
-    """A leaf's layout over ``mesh`` that splits no dimension over an Explicit axis (the partitioner's choice)."""
-    return lambda leaf: NamedSharding(mesh, PartitionSpec(*[None] * get_aval(leaf).ndim))
+    """A leaf's layout over ``mesh``: its type's, less the splits over axes that are not Explicit there (those are
+    the partitioner's choice)."""
+    def layout(leaf: Any) -> NamedSharding:
+        aval = get_aval(leaf)
+        return NamedSharding(mesh, type_spec(mesh, PartitionSpec(*spec_of(aval)), aval.ndim))
+
+    return layout
 
 
 def _targets(shardings: Any, mesh: AbstractMesh) -> Any:
-    """``shardings`` with each PartitionSpec read over the current mesh (the concrete one when set)."""
+    """``shardings`` with each PartitionSpec read over ``mesh`` (typed by its axis types; the concrete mesh of the
+    same axes and devices when it is the current one's)."""
     concrete = get_mesh()
-    over = mesh if concrete.empty else concrete
+    over = concrete if not concrete.empty and concrete.abstract_mesh == mesh else mesh
     return tree.tree_map(lambda s: s if isinstance(s, NamedSharding) else NamedSharding(over, s), shardings,
                          is_leaf=lambda s: isinstance(s, PartitionSpec))
 
@@ -71,6 +78,8 @@ def _scoped(f: Callable, axes: Any, kind: AxisType, place_inputs: Callable, plac
         if core.evaluates_eagerly(tree.tree_leaves((args, kwargs))):
             return jit(wrapped)(*args, **kwargs)
         inner = mesh.update_axis_types({name: kind for name in _named_axes(axes, mesh)})
+        if kind is AxisType.Explicit:
+            enable()  # the values inside are typed from the first reshard on
         args, kwargs = place_inputs(mesh, inner, (args, kwargs))
         with use_abstract_mesh(inner):
             outs = f(*args, **kwargs)
@@ -107,7 +116,7 @@ def explicit_axes(f: Callable | None = None, /, *, axes: Any = None, in_sharding
     if f is None:
         return lambda g: explicit_axes(g, axes=axes, in_sharding=in_sharding)
     scoped = _scoped(f, axes, AxisType.Explicit,
-                     lambda mesh, inner, values: (_reshard_all(values[0], _targets(in_sharding, mesh)), values[1]),
+                     lambda mesh, inner, values: (_reshard_all(values[0], _targets(in_sharding, inner)), values[1]),
                      lambda mesh, outs: _reshard_all(outs, _open_layout(mesh), only_traced=True))
 
     @functools.wraps(f)

@@ -474,6 +474,9 @@ class _TraceContextCache(threading.local):
 
 
 _trace_context_cache = _TraceContextCache()
+# Equal trace contexts are one object: caches key calls by its identity, and a context manager entered and left
+# (set_mesh inside a function) must find the context it left.
+_interned_contexts: dict[tuple, tuple] = {}
 
 
 def trace_context() -> tuple:
@@ -481,7 +484,8 @@ def trace_context() -> tuple:
     cache = _trace_context_cache
     if cache.changes != _changes[0]:
         cache.changes = _changes[0]
-        cache.value = tuple([flag.value for flag in _TRACE_CONTEXT_FLAGS])
+        value = tuple([flag.value for flag in _TRACE_CONTEXT_FLAGS])
+        cache.value = _interned_contexts.setdefault(value, value)
     return cache.value
 
 

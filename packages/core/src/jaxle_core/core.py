@@ -580,10 +580,17 @@ def jaxpr_as_fun(closed: ClosedJaxpr) -> Callable[..., list[Any]]:
     return lambda *args: eval_jaxpr(closed.jaxpr, closed.consts, *args)
 
 
+# ``type_shardings(primitive, avals, params, outs)``: ``outs`` typed by the primitive's sharding rule; installed by
+# sharding_types.py once the first mesh of Explicit axes (or array laid out over one) appears, None until then.
+type_shardings: Callable[[Primitive, Sequence[Any], dict, Any], Any] | None = None
+
+
 def abstract_eval(primitive: Primitive, avals: Sequence[ShapedArray], params: dict):
     """The output aval(s) of ``primitive`` applied to ``avals``."""
     if primitive.abstract_eval is None:
         raise NotImplementedError(f"primitive {primitive.name} has no abstract evaluation rule")
+    if type_shardings is not None:
+        return type_shardings(primitive, avals, params, primitive.abstract_eval(*avals, **params))
     return primitive.abstract_eval(*avals, **params)
 
 

@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from jaxle_core import config
+
 __all__ = ["AbstractDevice", "AbstractMesh", "AxisType", "Mesh", "PartitionSpec", "get_abstract_mesh", "get_mesh",
            "set_mesh", "use_abstract_mesh"]
 
@@ -372,6 +374,19 @@ _state = _MeshState()
 _global_mesh: list[Mesh | None] = [None]  # set_mesh(m) called as a function sets it for every thread
 
 
+# The meshes in context are part of every jit cache key: a function traced under one mesh (its types, the
+# ``ctx_mesh`` of its jit equations) is traced again under another.
+_mesh_key = config.make_user_context(None)
+
+# Called when a mesh with Explicit axes becomes current (sharding_types turns layout typing on); None until installed.
+on_explicit_mesh: Any = None
+
+
+def _entered(mesh: Any) -> None:
+    if on_explicit_mesh is not None and AxisType.Explicit in mesh.axis_types:
+        on_explicit_mesh()
+
+
 def get_mesh() -> Mesh:
     """The concrete mesh ``set_mesh`` made current (an empty mesh when none)."""
     if _state.meshes:
@@ -401,16 +416,22 @@ class set_mesh:  # noqa: N801 - a function in JAX's API that also works as a con
         if not isinstance(mesh, Mesh):
             raise ValueError(f"Expected mesh of type `jax.sharding.Mesh`. Got {type(mesh)}")
         self._mesh = mesh
-        self._previous = _global_mesh[0]
+        self._previous = _global_mesh[0], _mesh_key.global_and_override()[0]
         _global_mesh[0] = mesh
+        _entered(mesh)
+        _mesh_key.set_global((mesh, mesh.abstract_mesh))
 
     def __enter__(self) -> Mesh:
-        _global_mesh[0] = self._previous
+        _global_mesh[0] = self._previous[0]
+        _mesh_key.set_global(self._previous[1])
         _state.meshes.append(self._mesh)
         _state.abstract_meshes.append(self._mesh.abstract_mesh)
+        self._key = _mesh_key((self._mesh, self._mesh.abstract_mesh))
+        self._key.__enter__()
         return self._mesh
 
     def __exit__(self, *exc: Any) -> None:
+        self._key.__exit__(*exc)
         _state.meshes.pop()
         _state.abstract_meshes.pop()
 
@@ -429,6 +450,10 @@ class use_abstract_mesh:  # noqa: N801 - JAX's name for this context manager
             raise ValueError(f"use_abstract_mesh cannot change the size of the mesh. Got new mesh: {self._mesh} with "
                              f"size={self._mesh.size} and prev mesh: {previous} with size={previous.size}")
         _state.abstract_meshes.append(self._mesh)
+        _entered(self._mesh)
+        self._key = _mesh_key((get_mesh(), self._mesh))
+        self._key.__enter__()
 
     def __exit__(self, *exc: Any) -> None:
+        self._key.__exit__(*exc)
         _state.abstract_meshes.pop()

@@ -8,6 +8,7 @@ import numpy as np
 
 from jaxle_core import jit, lax
 from jaxle_core.avals import get_aval
+from jaxle_core.sharding_types import broadcast_layout
 from jaxle_numpy import util
 
 __all__ = ["where"]
@@ -21,8 +22,9 @@ def broadcast_together(fun_name: str, *args: Any) -> list[Any]:
         shape = lax.broadcast_shapes(*shapes)
     except ValueError:
         raise ValueError(f"Incompatible shapes for broadcasting: shapes={list(shapes)}") from None
-    del fun_name
-    return [a if s == shape else lax.broadcast_in_dim(a, shape, tuple(range(len(shape) - len(s), len(shape))))
+    layout = broadcast_layout(fun_name, [get_aval(a) for a in args], len(shape))
+    return [a if s == shape else lax.broadcast_in_dim(a, shape, tuple(range(len(shape) - len(s), len(shape))),
+                                                      out_sharding=layout)
             for a, s in zip(args, shapes)]
 
 

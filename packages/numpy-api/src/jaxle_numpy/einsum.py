@@ -16,6 +16,8 @@ from jaxle_core.lax import elementwise as lax_elementwise
 from jaxle_core.lax import reductions as lax_reductions
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.dot import dot_general
+from jaxle_core.mesh import PartitionSpec
+from jaxle_core.sharding_types import resolve_out_sharding
 from jaxle_numpy.creation import asarray
 from jaxle_numpy.util import check_arraylike
 
@@ -60,9 +62,9 @@ def einsum(subscripts, /, *operands, out: None = None, optimize: str | bool | li
     """Einstein summation (``"ij,jk->ik"`` or the interleaved ``einsum(a, [0, 1], b, [1, 2])`` form).
 
     ``optimize`` chooses the contraction order as opt_einsum does (``"auto"``, ``"greedy"``, ``"optimal"``, a path,
-    True for "optimal", False for left to right); ``precision`` and ``preferred_element_type`` go to each dot_general.
+    True for "optimal", False for left to right); ``precision`` and ``preferred_element_type`` go to each dot_general,
+    ``out_sharding`` (over a mesh of Explicit axes) to the last.
     """
-    del out_sharding  # one device: nothing to place
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.einsum is not supported.")
     planned, contractions = _plan(subscripts, operands, optimize)
@@ -71,7 +73,7 @@ def einsum(subscripts, /, *operands, out: None = None, optimize: str | bool | li
     else:
         out_dtype = dtypes.canonicalize_dtype(dtypes.dtype(preferred_element_type, requested_in="einsum"))
         weak = False
-    result = _contract_all(planned, contractions, precision, out_dtype, _dot_general)
+    result = _contract_all(planned, contractions, precision, out_dtype, _dot_general, out_sharding)
     if get_aval(result).dtype != out_dtype or get_aval(result).weak_type != weak:
         result = lax_structural.convert_keeping_weak_type(result, out_dtype, weak)
     return asarray(result)  # an operand returned untouched may be a Python scalar
@@ -142,7 +144,10 @@ def _squeeze_unmatched_ones(x: Any, names: str, other_shape: tuple[int, ...], ot
 
 
 def _contract_pair(lhs: Any, rhs: Any, lhs_names: str, rhs_names: str, contracted: list[str], result_names: str,
-                   precision, out_dtype: np.dtype, dot: Callable[..., Any]) -> tuple[Any, str]:
+                   precision, out_dtype: np.dtype, dot: Callable[..., Any],
+                   layout_of: Callable[[str], Any] | None = None) -> tuple[Any, str]:
+    """One contraction of two operands; ``layout_of(names)``, when given, is the ``out_sharding`` of a result
+    whose indices are ``names``."""
     lhs, lhs_names = _squeeze_unmatched_ones(lhs, lhs_names, get_aval(rhs).shape, rhs_names)
     rhs, rhs_names = _squeeze_unmatched_ones(rhs, rhs_names, get_aval(lhs).shape, lhs_names)
     lhs_counts, rhs_counts = collections.Counter(lhs_names), collections.Counter(rhs_names)
@@ -161,19 +166,31 @@ def _contract_pair(lhs: Any, rhs: Any, lhs_names: str, rhs_names: str, contracte
     lhs_rest, rhs_rest = _without(lhs_names, removed), _without(rhs_names, removed)
     # rhs first when that already gives the result's order (opt_einsum tends to contract right to left)
     names = "".join(batch) + rhs_rest + lhs_rest
-    if names == result_names:
+    swapped = names == result_names
+    if not swapped:
+        names = "".join(batch) + lhs_rest + rhs_rest
+    extra = {} if layout_of is None else {"out_sharding": layout_of(names)}
+    if swapped:
         return dot(rhs, lhs, ((rhs_contract, lhs_contract), (rhs_batch, lhs_batch)), precision,
-                   preferred_element_type=out_dtype), names
-    names = "".join(batch) + lhs_rest + rhs_rest
+                   preferred_element_type=out_dtype, **extra), names
     return dot(lhs, rhs, ((lhs_contract, rhs_contract), (lhs_batch, rhs_batch)), precision,
-               preferred_element_type=out_dtype), names
+               preferred_element_type=out_dtype, **extra), names
+
+
+def _layout_by_names(out_sharding: Any, result_names: str) -> Callable[[str], Any]:
+    """The ``out_sharding`` of a result whose indices are ``names``: ``out_sharding`` (for ``result_names``)
+    permuted to their order."""
+    sharding = resolve_out_sharding(out_sharding)
+    spec = tuple(sharding.spec) + (None,) * (len(result_names) - len(sharding.spec))
+    return lambda names: sharding.update(spec=PartitionSpec(*[spec[result_names.index(n)] for n in names]))
 
 
 def _contract_all(operands: list, contractions: list, precision, out_dtype: np.dtype,
-                  dot: Callable[..., Any]) -> Any:
-    """Run opt_einsum's contraction list: each step takes one or two operands and appends its result."""
+                  dot: Callable[..., Any], out_sharding: Any = None) -> Any:
+    """Run opt_einsum's contraction list: each step takes one or two operands and appends its result; the last
+    is laid out as ``out_sharding`` when given."""
     operands = list(operands)
-    for indices, removed, einsum_string, *_ in contractions:
+    for step, (indices, removed, einsum_string, *_) in enumerate(contractions):
         contracted = sorted(removed)
         inputs, result_names = einsum_string.split("->")
         input_names = inputs.split(",")
@@ -185,8 +202,9 @@ def _contract_all(operands: list, contractions: list, precision, out_dtype: np.d
         else:
             lhs = operands.pop(indices[0])
             rhs = operands.pop(indices[1])
+            last = step == len(contractions) - 1 and out_sharding is not None
             x, names = _contract_pair(lhs, rhs, input_names[0], input_names[1], contracted, result_names, precision,
-                                      out_dtype, dot)
+                                      out_dtype, dot, _layout_by_names(out_sharding, result_names) if last else None)
         if names != result_names:
             x = lax_structural.transpose(x, tuple(names.index(n) for n in result_names))
         operands.append(x)

@@ -150,7 +150,7 @@ def reshape(a: Any, shape: Any, order: str = "C", *, copy: bool | None = None,
         ndim = len(a_shape)
         flipped = lax_structural.reshape(a, new_shape[::-1], dimensions=tuple(range(ndim - 1, -1, -1)))
         return as_array(lax_structural.transpose(flipped, tuple(range(len(new_shape) - 1, -1, -1))))
-    return as_array(lax_structural.reshape(a, new_shape))
+    return as_array(lax_structural.reshape(a, new_shape, out_sharding=out_sharding))
 
 
 def _check_order(order: str) -> None:
@@ -162,8 +162,8 @@ def _check_order(order: str) -> None:
 
 
 def ravel(a: Any, order: str = "C", *, out_sharding: Any = None) -> Any:
-    """``a`` flattened to one dimension, in row-major (``'C'``) or column-major (``'F'``) order."""
-    del out_sharding
+    """``a`` flattened to one dimension, in row-major (``'C'``) or column-major (``'F'``) order (laid out as
+    ``out_sharding`` over a mesh of Explicit axes when given)."""
     check_arraylike("ravel", a)
     if order == "K":
         raise NotImplementedError("Ravel not implemented for order='K'.")
@@ -172,7 +172,7 @@ def ravel(a: Any, order: str = "C", *, out_sharding: Any = None) -> Any:
     if len(shape) == 1:
         return as_array(a)
     dimensions = tuple(range(len(shape) - 1, -1, -1)) if order == "F" else None
-    return as_array(lax_structural.reshape(a, (math.prod(shape),), dimensions=dimensions))
+    return as_array(lax_structural.reshape(a, (math.prod(shape),), dimensions=dimensions, out_sharding=out_sharding))
 
 
 def transpose(a: Any, axes: Sequence[int] | None = None) -> Any:
@@ -276,14 +276,19 @@ def _shape_of_sizes(shape: Any) -> tuple:
 
 
 def broadcast_to(array: Any, shape: Any, *, out_sharding: Any = None) -> Any:
-    """``array`` broadcast to ``shape`` by NumPy's rules (trailing dimensions aligned, size 1 stretching)."""
-    del out_sharding
+    """``array`` broadcast to ``shape`` by NumPy's rules (trailing dimensions aligned, size 1 stretching), laid out
+    as ``out_sharding`` (over a mesh of Explicit axes) when given."""
     check_arraylike("broadcast_to", array)
     shape = canonicalize_shape(_shape_of_sizes(shape))
     if any(d < 0 for d in shape):
         aval = get_aval(ensure_array(array))
         raise ValueError(f"Incompatible types for broadcasting: input type={aval.str_short()} and requested type="
                          f"{aval.update(shape=shape, weak_type=False).str_short()}")
+    if out_sharding is not None:
+        array = ensure_array(array)
+        ndim = get_aval(array).ndim
+        return as_array(lax_structural.broadcast_in_dim(array, shape, tuple(range(len(shape) - ndim, len(shape))),
+                                                        out_sharding=out_sharding))
     return as_array(lax_structural.broadcast_like(array, _shaped_like(shape)))
 
 

@@ -26,7 +26,7 @@ __all__ = ["dot", "vdot", "vecdot", "inner", "outer", "matmul", "matvec", "vecma
            "cross"]
 
 
-def _contract(a: Any, b: Any, dimension_numbers, precision, preferred_element_type) -> Any:
+def _contract(a: Any, b: Any, dimension_numbers, precision, preferred_element_type, out_sharding=None) -> Any:
     """``dot_general`` of ``a`` and ``b`` as jnp stages it: the operands keep their own dtypes and the contraction
     produces their promoted dtype (or ``preferred_element_type``), made weak when the promotion is weak."""
     a, b = ensure_array(a), ensure_array(b)
@@ -34,7 +34,7 @@ def _contract(a: Any, b: Any, dimension_numbers, precision, preferred_element_ty
         out_dtype, weak = dtypes.result_type(a, b, return_weak_type_flag=True)
     else:
         out_dtype, weak = dtypes.canonicalize_dtype(dtypes.dtype(preferred_element_type, requested_in="dot")), False
-    out = dot_general(a, b, dimension_numbers, precision, preferred_element_type=out_dtype)
+    out = dot_general(a, b, dimension_numbers, precision, preferred_element_type=out_dtype, out_sharding=out_sharding)
     if get_aval(out).weak_type != weak:
         out = lax_structural.convert_keeping_weak_type(out, out_dtype, weak)
     return out
@@ -42,15 +42,15 @@ def _contract(a: Any, b: Any, dimension_numbers, precision, preferred_element_ty
 
 @compiled_when_eager
 def dot(a: Any, b: Any, *, precision=None, preferred_element_type=None, out_sharding=None) -> Any:
-    """NumPy's dot: scalars multiply, otherwise ``a``'s last axis contracts with ``b``'s second-to-last (or only)."""
-    del out_sharding  # one device: nothing to place
+    """NumPy's dot: scalars multiply, otherwise ``a``'s last axis contracts with ``b``'s second-to-last (or only);
+    ``out_sharding`` lays the result out over a mesh of Explicit axes."""
     check_arraylike("dot", a, b)
     a_ndim, b_ndim = get_aval(ensure_array(a)).ndim, get_aval(ensure_array(b)).ndim
     if a_ndim == 0 or b_ndim == 0:
         contracting: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     else:
         contracting = ((a_ndim - 1,), (max(b_ndim - 2, 0),))
-    return _contract(a, b, (contracting, ((), ())), precision, preferred_element_type)
+    return _contract(a, b, (contracting, ((), ())), precision, preferred_element_type, out_sharding)
 
 
 def _ravel(x: Any) -> Any:
@@ -122,8 +122,8 @@ def outer(a: Any, b: Any, out: None = None) -> Any:
 
 @compiled_when_eager
 def matmul(a: Any, b: Any, *, precision=None, preferred_element_type=None, out_sharding=None) -> Any:
-    """Matrix product, broadcast over leading (batch) dimensions; a 1-d operand is a vector (NumPy's matmul)."""
-    del out_sharding  # one device: nothing to place
+    """Matrix product, broadcast over leading (batch) dimensions; a 1-d operand is a vector (NumPy's matmul);
+    ``out_sharding`` lays the result out over a mesh of Explicit axes."""
     check_arraylike("matmul", a, b)
     a, b = ensure_array(a), ensure_array(b)
     a_aval, b_aval = get_aval(a), get_aval(b)
@@ -179,7 +179,7 @@ def matmul(a: Any, b: Any, *, precision=None, preferred_element_type=None, out_s
     numbers = (((a_contract,), (b_contract,)),
                (tuple(after_squeeze(d, a_squeeze) for d in a_batch_dims),
                 tuple(after_squeeze(d, b_squeeze) for d in b_batch_dims)))
-    out = _contract(a, b, numbers, precision, preferred_element_type)
+    out = _contract(a, b, numbers, precision, preferred_element_type, out_sharding)
 
     # dot_general's result: batch dimensions, a's free ones (batch ones, then rows), b's (batch ones, then columns)
     batch_positions = [p for p in range(n_batch) if p not in both_one and all(p != q for _, q in a_free + b_free)]
@@ -211,8 +211,8 @@ def vecmat(x1: Any, x2: Any, /) -> Any:
 
 def tensordot(a: Any, b: Any, axes: int | Sequence[int] | Sequence[Sequence[int]] = 2, *, precision=None,
               preferred_element_type=None, out_sharding=None) -> Any:
-    """The sum of products over ``axes``: the last ``axes`` of ``a`` with the first of ``b``, or explicit pairs."""
-    del out_sharding  # one device: nothing to place
+    """The sum of products over ``axes``: the last ``axes`` of ``a`` with the first of ``b``, or explicit pairs;
+    ``out_sharding`` lays the result out over a mesh of Explicit axes."""
     check_arraylike("tensordot", a, b)
     a, b = ensure_array(a), ensure_array(b)
     a_ndim, b_ndim = get_aval(a).ndim, get_aval(b).ndim
@@ -231,7 +231,7 @@ def tensordot(a: Any, b: Any, axes: int | Sequence[int] | Sequence[Sequence[int]
                        tuple(canonicalize_axis(x, b_ndim) for x in b_axes))
     else:
         raise TypeError("tensordot axes argument must be an int, a pair of ints, or a pair of lists/tuples of ints.")
-    return _contract(a, b, (contracting, ((), ())), precision, preferred_element_type)
+    return _contract(a, b, (contracting, ((), ())), precision, preferred_element_type, out_sharding)
 
 
 @jit

@@ -44,6 +44,11 @@ def _converted(x: Any, dtype: np.dtype) -> np.ndarray:
         return np.asarray(x).astype(dtype)
 
 
+def _iota(dtype: Any, size: int, out_sharding: Any) -> Any:
+    """``0, 1, ..., size - 1``, laid out as ``out_sharding`` (over a mesh of Explicit axes) when given."""
+    return lax.broadcasted_iota(dtype, (size,), 0, out_sharding=out_sharding)
+
+
 def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *, device: Any = None,
            out_sharding: Any = None) -> Array:
     """Evenly spaced values in ``[start, stop)`` (``[0, start)`` with one argument), as an iota scaled and
@@ -64,7 +69,7 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
     out_dtype = requested if requested is not None else dtypes.result_type(*given) if given else \
         dtypes.default_float_dtype()
     if stop is None and step is None:  # the one argument is the stop
-        return lax.iota(out_dtype, max(math.ceil(_concrete_scalar("stop", start)), 0))
+        return _iota(out_dtype, max(math.ceil(_concrete_scalar("stop", start)), 0), out_sharding)
     if stop is None:  # arange(start, None, step) counts from zero to start, as NumPy does
         start, stop = 0, start
     start_value = _concrete_scalar("start", start)
@@ -72,12 +77,12 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
     step_value = 1 if step is None else _concrete_scalar("step", step)
     size = max(math.ceil((stop_value - start_value) / step_value), 0)
     if step is None:  # JAX shifts by a nonzero start only
-        values = lax.iota(out_dtype, size)
+        values = _iota(out_dtype, size, out_sharding)
         return lax.add(_converted(start_value, out_dtype), values) if start_value != 0 else values
     # A step is applied in float32 at least: narrow floats could not even count the elements exactly.
     narrow_float = dtypes.issubdtype(out_dtype, np.floating) and dtypes.itemsize_bits(out_dtype) < 32
     compute_dtype = np.dtype(np.float32) if narrow_float else out_dtype
-    values = lax.iota(compute_dtype, size)
+    values = _iota(compute_dtype, size, out_sharding)
     values = lax.add(_converted(start_value, compute_dtype), lax.mul(_converted(step_value, compute_dtype), values))
     return lax.convert_element_type(values, out_dtype)
 

@@ -14,6 +14,7 @@ from jaxle_core.avals import get_aval
 from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p
 from jaxle_core.mesh import PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
+from jaxle_core.sharding_types import source_sharding
 from jaxle_xla import _jaxlib, transfer_guard
 from jaxle_xla.array import XlaArray, share_host_value, view
 from jaxle_xla.clients import (
@@ -104,7 +105,8 @@ def _staged_device_put(x: Any, device: Any, donate: bool, may_alias: bool | None
     semantics = (ArrayCopySemantics.DONATE_INPUT if donate else
                  ArrayCopySemantics.ALWAYS_COPY if may_alias is False else ArrayCopySemantics.REUSE_INPUT)
     n = len(staged)
-    outs = device_put_p.bind(*[leaves[i] for i in staged], devices=(device,) * n, srcs=(None,) * n,
+    outs = device_put_p.bind(*[leaves[i] for i in staged], devices=(device,) * n,
+                             srcs=tuple(source_sharding(leaves[i]) for i in staged),
                              copy_semantics=(semantics,) * n)
     for i, out in zip(staged, outs):
         leaves[i] = out

@@ -19,6 +19,7 @@ from jaxle_core.caches import LruCache
 from jaxle_core.extended import ExtendedArray
 from jaxle_core.shard_map import evaluate_per_equation, runs_per_equation, shard_map_p
 from jaxle_core.sharding import NamedSharding
+from jaxle_core.sharding_types import explicit_context, typed_aval
 from jaxle_core.staging import trace_to_jaxpr
 from jaxle_xla import _jaxlib, clients, sharded_array, transfer_guard
 from jaxle_xla.array import XlaArray, laid_out, share_host_value, view
@@ -31,7 +32,15 @@ from jaxle_xla.executable import (
     placement,
 )
 from jaxle_xla.sharding import one_device_of, same_placement
-from jaxle_xla.spmd import FollowShardings, SpmdFunction, concrete_mesh, has_sharded_argument, jaxpr_mesh, params_mesh
+from jaxle_xla.spmd import (
+    FollowShardings,
+    SpmdFunction,
+    concrete_mesh,
+    has_sharded_argument,
+    jaxpr_mesh,
+    params_mesh,
+    typed_mesh,
+)
 
 _HOST_COPY_BYTES = 4096
 _WEAK_SCALARS_KEPT = 1024
@@ -78,7 +87,8 @@ class XlaBackend:
         if primitive is shard_map_p and runs_per_equation(params):
             return evaluate_per_equation(args, **params)
         avals = tuple([get_aval(x) for x in args])
-        if self._only_device is None and (has_sharded_argument(args) or params_mesh(params) is not None):
+        if self._only_device is None and (has_sharded_argument(args) or params_mesh(params) is not None
+                                          or (core.type_shardings is not None and explicit_context())):
             return self._apply_partitioned(primitive, args, params, avals)
         device = self._only_device or self._place(args, primitive.name)
         try:
@@ -124,7 +134,8 @@ class XlaBackend:
         """``device``: a Device, a platform name (``jit(backend=...)``), or None to follow the arguments.
         NamedShardings (asked for, or named by sharding constraints inside) partition the program over a mesh."""
         spec = (closed_jaxpr, name, donated_invars, keep_unused)
-        if any(isinstance(s, NamedSharding) for s in (*in_shardings, *out_shardings)) or jaxpr_mesh(closed_jaxpr):
+        if (any(isinstance(s, NamedSharding) for s in (*in_shardings, *out_shardings)) or jaxpr_mesh(closed_jaxpr)
+                or (core.type_shardings is not None and typed_mesh(closed_jaxpr))):
             return SpmdFunction(*spec, in_shardings or None, out_shardings or None)
         if device is None and any(one_device_of(s) is not None for s in (*in_shardings, *out_shardings)):
             return PinnedExecutable(*spec, in_shardings, out_shardings)
@@ -213,11 +224,12 @@ class XlaBackend:
                 return x
             # the same buffers under the new sharding's name (as a pmap's output fed to a pmap of another axis)
             x._check_alive()
-            renamed = share_host_value(x, laid_out(_jaxlib.sharded_view(x, x.aval), sharding))
+            renamed = share_host_value(x, laid_out(_jaxlib.sharded_view(x, typed_aval(x.aval.update(sharding=None),
+                                                                                       sharding)), sharding))
             x._placed = (sharding, renamed)
             return renamed
         value = np.asarray(x._value if isinstance(x, Array) else x, dtype=aval.dtype)
-        return laid_out(sharded_array.put(value, aval, sharding), sharding)
+        return laid_out(sharded_array.put(value, typed_aval(aval, sharding), sharding), sharding)
 
     def _weak_scalar(self, value: np.ndarray) -> XlaArray:
         """A weakly typed scalar constant (a promoted Python scalar) on the default device, transferred once.

@@ -29,7 +29,8 @@ from jaxle_xla.array import XlaArray, laid_out, name_layout
 from jaxle_xla.executable import Executable, PerDeviceWrapper, Program, incompatible_devices
 from jaxle_xla.sharding import MaximalSharding, gspmd_sharding, named_from_hlo, same_placement
 
-__all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "has_sharded_argument", "jaxpr_mesh", "params_mesh"]
+__all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "has_sharded_argument", "jaxpr_mesh", "params_mesh",
+           "typed_mesh"]
 
 
 def _physical(x: Any) -> Any:
@@ -75,12 +76,34 @@ def params_mesh(params: dict) -> Mesh | None:
     return next(_meshes_of_params(params), None)
 
 
+def typed_mesh(closed: core.ClosedJaxpr) -> AbstractMesh | None:
+    """The mesh of Explicit axes that ``closed``'s argument or result types are laid out over, if any."""
+    for aval in (*closed.in_avals, *closed.out_avals):
+        sharding = getattr(aval, "explicit_sharding", None)
+        if sharding is not None:
+            return sharding.mesh
+    return None
+
+
+def _current_mesh(typed: AbstractMesh | None) -> Mesh | None:
+    """The mesh set by ``set_mesh`` when its axes are ``typed``'s; None otherwise (the arguments' layouts then say)."""
+    current = get_mesh()
+    return current if typed is not None and not current.empty and current.abstract_mesh == typed else None
+
+
+def _typed_layout(aval: Any, mesh: Mesh) -> NamedSharding | None:
+    """The layout ``aval``'s type gives a result over ``mesh`` (None when it has none)."""
+    sharding = getattr(aval, "explicit_sharding", None)
+    return None if sharding is None else NamedSharding(mesh, sharding.spec)
+
+
 def concrete_mesh(mesh: Mesh | AbstractMesh | None) -> Mesh | None:
     """``mesh``, or for an abstract mesh (a PartitionSpec constraint under ``set_mesh``) the mesh set."""
     if not isinstance(mesh, AbstractMesh):
         return mesh
     current = get_mesh()
-    if current.empty or current.abstract_mesh != mesh:
+    # the axis types may differ (auto_axes and explicit_axes retype the axes of the mesh set): same devices
+    if current.empty or (current.axis_names, current.axis_sizes) != (mesh.axis_names, mesh.axis_sizes):
         raise ValueError(f"a sharding over {mesh} needs a mesh of the same axes and devices set by jax.set_mesh; "
                          f"the current mesh is {current}")
     return current
@@ -104,7 +127,7 @@ class SpmdFunction:
         self._in = list(in_shardings or [None] * len(closed.in_avals))
         self._out = list(out_shardings or [None] * len(closed.out_avals))
         named = [s for s in self._in + self._out if isinstance(s, NamedSharding)]
-        self._mesh = concrete_mesh(named[0].mesh if named else jaxpr_mesh(closed))
+        self._mesh = concrete_mesh(named[0].mesh if named else jaxpr_mesh(closed)) or _current_mesh(typed_mesh(closed))
         self._compiled: dict[tuple, SpmdExecutable] = {}
         self.last: SpmdExecutable | None = None  # the compilation the latest call ran (what C++ dispatch may run)
 
@@ -167,6 +190,9 @@ class SpmdExecutable:
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
                  mesh: Mesh, layouts: Sequence[NamedSharding], out_shardings: Sequence[Any]):
         self._devices = devices = mesh._flat_devices_tuple
+        # results whose types carry a layout are laid out so (JAX's jit gives them those shardings)
+        out_shardings = [given if given is not None else _typed_layout(aval, mesh)
+                         for given, aval in zip(out_shardings, closed.out_avals)]
         program = Program(closed, name, donated, keep_unused, hoist=False, mesh=mesh, arg_shardings=layouts,
                           result_shardings=out_shardings)
         self.loaded = _jaxlib.compile_spmd(devices[0].client, program.text, devices, program.host_callbacks)

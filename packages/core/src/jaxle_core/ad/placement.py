@@ -35,4 +35,14 @@ jvp_rules[device_put_p] = _device_put_jvp
 transpose_rules[device_put_p] = _device_put_transpose
 jvp_rules[reshard_p] = lambda primals, tangents, **params: (reshard_p.bind(*primals, **params),
                                                               reshard_p.bind(instantiate(tangents[0]), **params))
-transpose_rules[reshard_p] = lambda ct, x, **params: [instantiate(ct)]  # the cotangent keeps its own layout
+
+
+def _reshard_transpose(ct, x, **params):
+    """The cotangent goes back to the operand's layout when its type says one (over Explicit axes, as JAX's), else
+    keeps its own."""
+    source = getattr(x.aval, "explicit_sharding", None)
+    ct = instantiate(ct)
+    return [ct if source is None else reshard_p.bind(ct, dst_sharding=source)]
+
+
+transpose_rules[reshard_p] = _reshard_transpose

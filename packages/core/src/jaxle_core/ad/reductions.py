@@ -143,7 +143,9 @@ def _reduce_sum_transpose(ct, x, *, axes, out_sharding):
         return [ct]  # a sum over no axes of a scalar: JAX's broadcast_in_dim returns a concrete 0-d operand as it is
     # JAX computes the kept dimensions with NumPy, and its jaxprs print them as np.int64.
     kept = tuple(np.int64(i) for i in range(len(x.aval.shape)) if i not in axes)
-    return [broadcast_in_dim_p.bind(ct, shape=x.aval.shape, broadcast_dimensions=kept, sharding=None)]
+    # laid out as the operand (its type says how, over Explicit mesh axes)
+    return [broadcast_in_dim_p.bind(ct, shape=x.aval.shape, broadcast_dimensions=kept,
+                                    sharding=getattr(x.aval, "explicit_sharding", None))]
 
 
 transpose_rules[reduce_sum_p] = _reduce_sum_transpose

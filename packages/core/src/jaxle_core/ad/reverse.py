@@ -16,14 +16,16 @@ from typing import Any
 import numpy as np
 
 import jaxle_tree as tree
-from jaxle_core import dtypes
+from jaxle_core import core, dtypes
 from jaxle_core.ad.jvp import Zero, as_output, tangent_aval
 from jaxle_core.ad.linearize import Linearization, linearize_flat
 from jaxle_core.ad.rule_helpers import const
 from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass
 from jaxle_core.avals import ShapedArray, abstract_argument_aval, get_aval, not_a_jax_type
 from jaxle_core.core import check_callable
+from jaxle_core.lax.placement import reshard_p
 from jaxle_core.lax.refs import Ref, addupdate
+from jaxle_core.mesh import get_mesh
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 
 
@@ -106,6 +108,16 @@ def _inputs_first(residuals: list[Any], primals: Sequence[Any]) -> tuple[list[An
     return held, [next(i for i, h in enumerate(held) if h is r) for r in residuals]
 
 
+def _laid_out_as(ct: Any, aval: Any) -> Any:
+    """A cotangent resharded to the layout its output's type says (over Explicit mesh axes), as JAX's pullback does."""
+    wanted = getattr(aval, "explicit_sharding", None)
+    if wanted is None or getattr(get_aval(ct), "explicit_sharding", None) == wanted:
+        return ct
+    if not isinstance(ct, core.Tracer) and get_mesh().empty:
+        return ct  # evaluated now, outside set_mesh: no devices to read the abstract layout over (the rules retype)
+    return reshard_p.bind(ct, dst_sharding=wanted)
+
+
 def _pullback(lin: Linearization, in_tree: Any, out_tree: Any, name: str, positions: list[int], held: list[Any],
               cotangent: Any):
     residuals = [held[i] for i in positions]
@@ -116,6 +128,8 @@ def _pullback(lin: Linearization, in_tree: Any, out_tree: Any, name: str, positi
                          f"structures differ: the output had structure {out_tree}, the cotangent {ct_tree}.")
     for ct, aval in zip(flat, lin.out_avals):
         _check_cotangent(ct, aval)
+    if core.type_shardings is not None:
+        flat = [_laid_out_as(ct, aval) for ct, aval in zip(flat, lin.out_avals)]
     cts = [ct if nz else Zero(tangent_aval(aval)) for ct, aval, nz in zip(flat, lin.out_avals, lin.out_nonzero)]
     cts_in = lin.vjp(residuals, cts)
     return tree.tree_unflatten(in_tree, [_materialize(ct, aval) for ct, aval in zip(cts_in, lin.in_avals)])

@@ -63,6 +63,8 @@ def full(shape: Sequence[int] | int, fill_value, dtype=None, *, sharding=None):
 def full_like(x, fill_value, dtype=None, shape: Sequence[int] | None = None, sharding=None):
     """An array like ``x`` (its shape and dtype unless ``shape``/``dtype`` are given) filled with ``fill_value``."""
     fill_shape = (x.shape if hasattr(x, "shape") else np.shape(x)) if shape is None else canonical_shape(shape)
+    if sharding is None and tuple(fill_shape) == tuple(np.shape(x)):
+        sharding = getattr(getattr(x, "aval", None), "explicit_sharding", None)  # over Explicit axes: x's layout
     return _filled(tuple(fill_shape), fill_value, dtype, x, "full_like", sharding)
 
 

@@ -17,6 +17,7 @@ from jaxle_core.lax.dot_algorithm import DotAlgorithm, DotAlgorithmPreset, algor
 from jaxle_core.lax.standard import as_int_tuple
 from jaxle_core.lax.structural import convert_element_type_p
 from jaxle_core.pretty import Doc, PpContext, pp_eqn_generic, pp_eqn_rules
+from jaxle_core.sharding_types import resolve_out_sharding
 
 __all__ = ["DotDimensionNumbers", "Precision", "PrecisionLike", "batch_matmul", "dot", "dot_general", "dot_general_p"]
 
@@ -279,7 +280,7 @@ def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_t
     preferred = None if preferred_element_type is None else dtypes.canonicalize_dtype(
         dtypes.dtype(preferred_element_type, requested_in="dot"))
     return dot_general_p.bind(lhs, rhs, dimension_numbers=numbers, precision=canonicalize_precision(precision),
-                              preferred_element_type=preferred, out_sharding=out_sharding)
+                              preferred_element_type=preferred, out_sharding=resolve_out_sharding(out_sharding))
 
 
 def dot(lhs, rhs, *, dimension_numbers=None, precision=None, preferred_element_type=None, out_sharding=None):

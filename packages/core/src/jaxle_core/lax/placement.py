@@ -18,6 +18,7 @@ from jaxle_core.core import Primitive, Tracer
 from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_mesh, get_mesh, resource_mesh
 from jaxle_core.pretty import pp_eqn_generic, pp_eqn_rules
 from jaxle_core.sharding import NamedSharding, Sharding, check_sharding_fits
+from jaxle_core.sharding_types import spec_of, type_spec
 from jaxle_core.staging import staging_rewrites
 
 __all__ = ["ArrayCopySemantics", "device_put_p", "leaves_layout_open", "reshard", "reshard_p", "sharding_constraint_p",
@@ -105,6 +106,21 @@ def _checked_sharding(sharding: Any, aval: Any, staged: bool) -> Any:
     return sharding
 
 
+def _asserted(leaf: Any, sharding: Any) -> bool:
+    """Over a mesh whose axes are all Explicit a constraint only checks the type's layout (as JAX's does): True when
+    it matches, JAX's AssertionError when not; False for other meshes."""
+    if not isinstance(sharding, NamedSharding) or sharding.mesh.empty or not sharding.mesh.are_all_axes_explicit:
+        return False
+    aval = get_aval(leaf)
+    have = PartitionSpec(*spec_of(aval))
+    if have != type_spec(sharding.mesh.abstract_mesh, sharding.spec, aval.ndim):
+        raise AssertionError(f"`with_sharding_constraint` acts as an assert when all axes of mesh are of type "
+                             f"`Explicit`. The array sharding: {have} did not match the sharding provided: "
+                             f"{sharding.spec}. Please use `jax.sharding.reshard` to shard your input to the sharding "
+                             "you want.")
+    return True
+
+
 def with_sharding_constraint(x: Any, shardings: Any) -> Any:
     """``x`` (a pytree of arrays), constrained to ``shardings`` (one sharding, or a pytree prefix of ``x``)."""
     leaves, treedef = tree.tree_flatten(x)
@@ -119,7 +135,8 @@ def with_sharding_constraint(x: Any, shardings: Any) -> Any:
                 for sharding, leaf in zip(per_leaf, leaves)]
     context = get_abstract_mesh()
     context = empty_mesh if context.empty else context
-    outs = [sharding_constraint_p.bind(leaf, sharding=sharding, layout=None, context_mesh=context,
+    outs = [leaf if _asserted(leaf, sharding) else
+            sharding_constraint_p.bind(leaf, sharding=sharding, layout=None, context_mesh=context,
                                        unconstrained_dims=frozenset()) for leaf, sharding in zip(leaves, per_leaf)]
     return tree.tree_unflatten(treedef, outs)
 

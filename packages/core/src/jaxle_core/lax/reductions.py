@@ -13,6 +13,7 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
 from jaxle_core.lax import elementwise as lax_elementwise
 from jaxle_core.lax.standard import ANY, NUMBER, as_int_tuple, check_dtype
+from jaxle_core.sharding_types import resolve_out_sharding
 from jaxle_core.staging import trace_to_jaxpr
 
 __all__ = ["argmax", "argmax_p", "argmin", "argmin_p", "reduce", "reduce_and", "reduce_and_p", "reduce_max",
@@ -143,7 +144,7 @@ reduce_xor_p = _reduction_primitive("reduce_xor", None, lambda x, axes: _logical
 
 def reduce_sum(operand, axes: Sequence[int], out_sharding=None):
     """Sum of ``operand`` over ``axes``."""
-    return reduce_sum_p.bind(operand, axes=as_int_tuple(axes), out_sharding=out_sharding)
+    return reduce_sum_p.bind(operand, axes=as_int_tuple(axes), out_sharding=resolve_out_sharding(out_sharding))
 
 
 def reduce_prod(operand, axes: Sequence[int]):

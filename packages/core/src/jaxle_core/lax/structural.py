@@ -29,6 +29,7 @@ from jaxle_core.lax.standard import (
     normalize_axis,
 )
 from jaxle_core.pretty import pp_eqn_rules, pp_hiding
+from jaxle_core.sharding_types import resolve_out_sharding
 from jaxle_core.staging import forwarding_rules, staging_rewrites, transforms_eager_code
 
 __all__ = ["bitcast_convert_type", "bitcast_convert_type_p", "broadcast", "broadcast_in_dim", "broadcast_in_dim_p",
@@ -350,7 +351,7 @@ def broadcasted_iota(dtype, shape: Sequence[int], dimension: int, *, out_shardin
     """An array of ``shape`` counting 0, 1, ... along ``dimension``."""
     dtype = dtypes.canonicalize_dtype(dtypes.dtype(dtype, requested_in="broadcasted_iota"))
     return iota_p.bind(dtype=dtype, shape=canonicalize_shape(shape), dimension=lenient_axis(dimension),
-                       sharding=out_sharding)
+                       sharding=resolve_out_sharding(out_sharding))
 
 
 def iota(dtype, size: int):
@@ -423,7 +424,8 @@ def broadcast_in_dim(operand, shape: Sequence[int], broadcast_dimensions: Sequen
         return operand
     # a traced identity is bound all the same: staging forwards it, linear_transpose's trace keeps it (and its
     # transpose stages a reduce_sum over no axes, as JAX's)
-    return broadcast_in_dim_p.bind(operand, shape=shape, broadcast_dimensions=dims, sharding=out_sharding)
+    return broadcast_in_dim_p.bind(operand, shape=shape, broadcast_dimensions=dims,
+                                   sharding=resolve_out_sharding(out_sharding))
 
 
 def _is_identity(operand_shape: tuple[int, ...], shape: tuple[int, ...], dims: tuple[int, ...]) -> bool:
@@ -538,7 +540,7 @@ def reshape(operand, new_sizes: Sequence[int], dimensions: Sequence[int] | None 
     dims = None if dimensions is None or tuple(dimensions) == tuple(range(aval.ndim)) else as_int_tuple(dimensions)
     if aval.shape == new_sizes and dims is None and aval.ndim:  # as JAX's, a 0-d operand is always reshaped
         return operand
-    return reshape_p.bind(operand, new_sizes=new_sizes, dimensions=dims, sharding=out_sharding)
+    return reshape_p.bind(operand, new_sizes=new_sizes, dimensions=dims, sharding=resolve_out_sharding(out_sharding))
 
 
 def collapse(operand, start_dimension: int, stop_dimension: int | None = None):

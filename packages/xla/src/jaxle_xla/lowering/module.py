@@ -141,7 +141,9 @@ class ModuleBuilder:
     def mesh_symbol(self, mesh: Any) -> str:
         """The name of the ``sdy.mesh`` of ``mesh``'s axes (declared once), for Shardy sharding attributes; its
         devices must be the program's."""
-        if self.mesh is None or (mesh != self.mesh.abstract_mesh if isinstance(mesh, AbstractMesh) else
+        # an abstract mesh may type the axes otherwise (auto_axes, explicit_axes): its names and sizes must match
+        if self.mesh is None or ((mesh.axis_names, mesh.axis_sizes) != (self.mesh.axis_names, self.mesh.axis_sizes)
+                                 if isinstance(mesh, AbstractMesh) else
                                  mesh._flat_devices_tuple != self.mesh._flat_devices_tuple):
             raise ValueError(f"a sharding over {mesh} in a program that runs over "
                              f"{'one device' if self.mesh is None else self.mesh}")

@@ -106,7 +106,12 @@ dce_rules[scan_p] = _scan_dce
 
 
 def _scan_length(xs_leaves: list, length: Any) -> int:
-    sizes = [get_aval(x).shape[0] for x in xs_leaves]
+    avals = [get_aval(x) for x in xs_leaves]
+    for aval in avals:  # over Explicit mesh axes every device must hold every step (as JAX requires)
+        sharding = getattr(aval, "explicit_sharding", None)
+        if sharding is not None and sharding.spec[0] is not None:
+            raise ValueError(f"0th dimension of all xs should be replicated. Got {sharding.spec}")
+    sizes = [aval.shape[0] for aval in avals]
     if length is not None:
         length = int(core.concrete_value(length))
         if any(size != length for size in sizes):

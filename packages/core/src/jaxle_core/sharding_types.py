@@ -1,0 +1,242 @@
+"""Sharding in types: over a mesh whose axes are Explicit, an array's type says how it is laid out.
+
+An aval's ``explicit_sharding`` is a NamedSharding over the abstract mesh whose spec has one entry per dimension,
+naming only the mesh's Explicit axes (``f32[8@x,4]``). Avals get one from the arrays laid out over such a mesh
+(``device_put``, results of programs), and every primitive applied to them (or applied under ``set_mesh`` of such a
+mesh) computes its results' layouts by a sharding rule: ``core.abstract_eval`` calls ``typed_results`` once the first
+such mesh or array has been seen, so tracing without one never looks at layouts. Operands whose layouts cannot be
+combined raise ``ShardingTypeError``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from jaxle_core import core
+from jaxle_core import mesh as mesh_module
+from jaxle_core.avals import ShapedArray
+from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_mesh
+from jaxle_core.sharding import NamedSharding
+
+__all__ = ["UNTYPED", "ShardingTypeError", "axis_size", "broadcast_layout", "elementwise_specs", "enable",
+           "entry_text", "explicit_context", "explicit_mesh_of", "given_spec", "merged_specs", "register_rule",
+           "resolve_out_sharding", "same_as_operand", "source_sharding", "spec_of", "type_spec", "typed_aval",
+           "typed_results"]
+
+
+class ShardingTypeError(Exception):
+    """Operands laid out over Explicit mesh axes in ways an operation cannot combine (JAX's name)."""
+
+
+SpecEntry = Any  # None, an axis name, or a tuple of axis names
+Rule = Callable[..., Sequence[Any]]
+"""``rule(avals, specs, out_avals, mesh, params)``: per result, a spec (a tuple of entries) over ``mesh``, a
+NamedSharding (over another mesh), None (replicated, or as an inner jaxpr typed it) or ``UNTYPED``."""
+
+UNTYPED: Any = object()  # a rule's answer for a result whose type carries no layout (a reshard to Auto axes)
+
+_rules: dict[core.Primitive, Rule] = {}
+
+# ``fallback_rule(primitive, avals, specs, outs, mesh, params)``: the specs of a primitive without a rule of its own,
+# or None (its results replicated, or typed by an inner jaxpr); installed by sharding_rules.py.
+fallback_rule: Callable[..., Sequence[tuple] | None] = lambda *args: None
+
+
+_placing: set[core.Primitive] = set()  # primitives whose rule types by a mesh of its own (reshard's destination)
+
+
+def register_rule(primitive: core.Primitive, rule: Rule, places: bool = False) -> None:
+    """``rule`` types ``primitive``'s results; a ``places`` rule is asked even when neither the operands nor the
+    current mesh are typed (its destination may be)."""
+    _rules[primitive] = rule
+    if places:
+        _placing.add(primitive)
+
+
+def enable() -> None:
+    """Compute layouts from now on (called when the first Explicit mesh or array appears; never undone)."""
+    core.type_shardings = typed_results
+
+
+def explicit_mesh_of(mesh: Any) -> AbstractMesh | None:
+    """``mesh``'s abstract mesh when it has an Explicit axis, else None."""
+    if mesh is None or AxisType.Explicit not in mesh.axis_types:
+        return None
+    return mesh.abstract_mesh
+
+
+def _explicit_entry(entry: SpecEntry, explicit: tuple) -> SpecEntry:
+    """A spec entry reduced to the Explicit axes it names (types do not mention the others)."""
+    if entry is None or entry is PartitionSpec.UNCONSTRAINED:
+        return None
+    axes = tuple(a for a in (entry if isinstance(entry, tuple) else (entry,)) if a in explicit)
+    if not axes:
+        return None
+    return axes[0] if len(axes) == 1 else axes
+
+
+def type_spec(mesh: AbstractMesh, spec: PartitionSpec, ndim: int) -> PartitionSpec:
+    """``spec`` as a type carries it: one entry per dimension (trailing ones None), Explicit axes only."""
+    explicit = mesh.explicit_axes
+    entries = [_explicit_entry(spec[d] if d < len(spec) else None, explicit) for d in range(ndim)]
+    return PartitionSpec(*entries)
+
+
+def typed_aval(aval: ShapedArray, sharding: Any) -> ShapedArray:
+    """``aval`` typed by the NamedSharding ``sharding`` when its mesh has Explicit axes, else ``aval`` itself."""
+    mesh = explicit_mesh_of(getattr(sharding, "mesh", None))
+    if mesh is None or type(aval) is not ShapedArray:
+        return aval
+    enable()
+    return aval.update(sharding=NamedSharding(mesh, type_spec(mesh, sharding.spec, aval.ndim)))
+
+
+def spec_of(aval: Any) -> tuple:
+    """The entries of ``aval``'s type layout (all None when it has none)."""
+    sharding = getattr(aval, "explicit_sharding", None)
+    if sharding is None:
+        return (None,) * len(getattr(aval, "shape", ()))
+    return tuple(sharding.spec)
+
+
+def source_sharding(x: Any) -> NamedSharding | None:
+    """What a staged ``device_put`` records as the source of ``x``: its type's layout in device memory, if any."""
+    sharding = getattr(getattr(x, "aval", None), "explicit_sharding", None)
+    return None if sharding is None else sharding.with_memory_kind("device")
+
+
+def broadcast_layout(name: str, avals: Sequence[Any], ndim: int) -> NamedSharding | None:
+    """The layout arrays of ``avals`` broadcast together to rank ``ndim`` share (trailing dimensions aligned, as
+    their elementwise result's type says); None when none of them is laid out over Explicit axes."""
+    if core.type_shardings is None:
+        return None
+    mesh = next((a.explicit_sharding.mesh for a in avals if getattr(a, "explicit_sharding", None) is not None), None)
+    if mesh is None:
+        return None
+    specs = [(None,) * (ndim - a.ndim) + tuple(None if s == 1 else e for s, e in zip(a.shape, spec_of(a)))
+             for a in avals if a.ndim]
+    return NamedSharding(mesh, PartitionSpec(*merged_specs(name, specs)))
+
+
+def resolve_out_sharding(out_sharding: Any, mesh: AbstractMesh | None = None) -> NamedSharding | None:
+    """An ``out_sharding`` argument (a PartitionSpec over the current mesh, or a NamedSharding) as a NamedSharding
+    over an abstract mesh; None stays None."""
+    if out_sharding is None:
+        return None
+    if isinstance(out_sharding, NamedSharding):
+        return NamedSharding(out_sharding.mesh.abstract_mesh, out_sharding.spec)
+    if isinstance(out_sharding, PartitionSpec):
+        mesh = mesh or get_abstract_mesh()
+        if mesh.empty:
+            raise ValueError(f"Using PartitionSpec when you are not under a mesh context via `jax.set_mesh` is not "
+                             f"allowed. Please pass a NamedSharding instance. Got out_sharding={out_sharding}")
+        return NamedSharding(mesh, out_sharding)
+    raise TypeError(f"out_sharding should be a PartitionSpec or a NamedSharding. Got {out_sharding}")
+
+
+mesh_module.on_explicit_mesh = enable
+
+
+def explicit_context() -> bool:
+    """Whether the current mesh has Explicit axes (results are then laid out over it)."""
+    return AxisType.Explicit in get_abstract_mesh().axis_types
+
+
+def _mesh_of(avals: Sequence[Any]) -> AbstractMesh | None:
+    """The mesh the results are typed over: an operand's, else the current mesh when it has Explicit axes."""
+    for aval in avals:
+        sharding = getattr(aval, "explicit_sharding", None)
+        if sharding is not None:
+            return sharding.mesh
+    return explicit_mesh_of(get_abstract_mesh())
+
+
+def typed_results(primitive: core.Primitive, avals: Sequence[Any], params: dict, out: Any) -> Any:
+    """``out`` (the result aval, or list of them) typed by ``primitive``'s sharding rule."""
+    mesh = _mesh_of(avals)
+    if mesh is None and primitive not in _placing:
+        return out
+    outs = out if primitive.multiple_results else [out]
+    rule = _rules.get(primitive)
+    specs = [spec_of(a) for a in avals]
+    if rule is None:
+        specs = fallback_rule(primitive, avals, specs, outs, mesh, params) or [None] * len(outs)
+    else:
+        specs = rule(avals, specs, outs, mesh, params)
+    typed = []
+    for aval, spec in zip(outs, specs):
+        if type(aval) is not ShapedArray:
+            typed.append(aval)
+        elif spec is UNTYPED or (mesh is None and not isinstance(spec, NamedSharding)):
+            typed.append(aval.update(sharding=None))
+        elif isinstance(spec, NamedSharding):
+            typed.append(aval.update(sharding=spec))
+        elif spec is None:  # no rule: a layout from an inner jaxpr stays, else replicated
+            typed.append(aval if aval.explicit_sharding is not None else
+                         aval.update(sharding=NamedSharding(mesh, PartitionSpec(*[None] * aval.ndim))))
+        else:
+            typed.append(aval.update(sharding=NamedSharding(mesh, _checked(PartitionSpec(*spec), mesh))))
+    return typed if primitive.multiple_results else typed[0]
+
+
+def _checked(spec: PartitionSpec, mesh: AbstractMesh) -> PartitionSpec:
+    NamedSharding(mesh, spec)  # JAX's DuplicateSpecError for an axis named twice
+    return spec
+
+
+# ---------------------------------------------------------------- rules shared by many primitives
+
+
+def _entry_text(spec: tuple) -> str:
+    return repr(tuple(spec))
+
+
+def elementwise_specs(name: str, specs: Sequence[tuple], avals: Sequence[Any]) -> tuple:
+    """The layout of an elementwise result: the operands' (rank-0 operands aside), which must agree where both
+    split a dimension."""
+    return merged_specs(name, [spec for spec, aval in zip(specs, avals) if getattr(aval, "shape", ())])
+
+
+def merged_specs(name: str, shaped: Sequence[tuple]) -> tuple:
+    """Specs of one length combined dimension by dimension: a split dimension stays split, two different splits
+    of one dimension are JAX's ShardingTypeError."""
+    if not shaped:
+        return ()
+    result = list(shaped[0])
+    for spec in shaped[1:]:
+        for d, entry in enumerate(spec):
+            if entry is None or entry == result[d]:
+                continue
+            if result[d] is None:
+                result[d] = entry
+                continue
+            raise ShardingTypeError(f"{name} got incompatible shardings for broadcasting: "
+                                    f"{', '.join(_entry_text(s) for s in shaped)}.")
+    return tuple(result)
+
+
+def same_as_operand(avals, specs, outs, mesh, params) -> list[tuple]:
+    """Every result laid out as the first operand."""
+    return [specs[0]] * len(outs)
+
+
+def axis_size(mesh: AbstractMesh, entry: SpecEntry) -> int:
+    """How many pieces ``entry`` cuts a dimension into."""
+    if entry is None:
+        return 1
+    return math.prod(mesh.shape[a] for a in (entry if isinstance(entry, tuple) else (entry,)))
+
+
+def entry_text(entry: SpecEntry) -> str:
+    """An entry as JAX's messages print it: ``y``, ``(x,y)``."""
+    return entry if not isinstance(entry, tuple) else f"({','.join(entry)})"
+
+
+def given_spec(sharding: Any, ndim: int) -> tuple | None:
+    """The entries of an ``out_sharding``/``sharding`` parameter, padded to ``ndim``; None when not given."""
+    if sharding is None:
+        return None
+    resolved = resolve_out_sharding(sharding)
+    return tuple(type_spec(resolved.mesh, resolved.spec, ndim))
