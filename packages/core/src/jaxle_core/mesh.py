@@ -342,6 +342,12 @@ class Mesh(_MeshAxes):
     def __hash__(self) -> int:
         return hash(self._key())
 
+    def __copy__(self) -> Mesh:
+        return self  # immutable; its devices cannot be pickled, so copies share them as JAX's do
+
+    def __deepcopy__(self, memo: dict) -> Mesh:
+        return self
+
     def __repr__(self) -> str:
         types = f", axis_types={self.axis_types!r}" if self.axis_names else ""
         return f"Mesh(axis_sizes={self.axis_sizes}, axis_names={self.axis_names}{types})"

@@ -58,21 +58,24 @@ def _unnarrowed():
 
 
 _device_shardings: dict[Device, DeviceSharding] = {}
+_memory_shardings: dict[tuple[Device, str], DeviceSharding] = {}
 
 
 class DeviceSharding(xc.SingleDeviceSharding):
     """The placement of an array on one device, with the Python half jaxlib expects.
 
-    There is one instance per device, so that equality and hashing are identity, computed in C: jaxlib's C++
-    dispatch hashes each argument's sharding on every jitted call, and a ``__hash__`` written in Python cost a
-    Python call per argument (15 of them per step of a small training loop).
+    There is one instance per device and memory kind, so that equality and hashing are identity, computed in C:
+    jaxlib's C++ dispatch hashes each argument's sharding on every jitted call, and a ``__hash__`` written in Python
+    cost a Python call per argument (15 of them per step of a small training loop).
     """
 
-    def __new__(cls, device: Device) -> DeviceSharding:
+    def __new__(cls, device: Device, memory_kind: str | None = None) -> DeviceSharding:
         try:
             sharding = _device_shardings.get(device)
         except TypeError:  # not a device: jaxlib's constructor says so
             sharding = None
+        if memory_kind is not None and (sharding is None or memory_kind != sharding.memory_kind):
+            return _other_memory_sharding(cls, device, memory_kind)
         if sharding is None:
             sharding = super().__new__(cls)
             xc.SingleDeviceSharding.__init__(sharding, device)
@@ -80,14 +83,18 @@ class DeviceSharding(xc.SingleDeviceSharding):
             sharding = _device_shardings.setdefault(device, sharding)
         return sharding
 
-    def __init__(self, device: Device):
-        pass  # made by __new__, once per device
+    def __init__(self, device: Device, memory_kind: str | None = None):
+        pass  # made by __new__, once per device and memory kind
 
     _device_assignment = property(lambda self: (self._device,))
     device_set = property(lambda self: {self._device})
     is_fully_replicated = property(lambda self: True)
     is_fully_addressable = property(lambda self: True)
     num_devices = property(lambda self: 1)
+
+    def with_memory_kind(self, kind: str) -> DeviceSharding:
+        """The sharding of the same device in memory of ``kind``."""
+        return DeviceSharding(self._device, kind)
 
     def _to_xla_hlo_sharding(self, ndim: int):
         return xc.HloSharding.replicate()
@@ -98,8 +105,28 @@ class DeviceSharding(xc.SingleDeviceSharding):
     def shard_shape(self, global_shape: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(global_shape)
 
+    def __reduce__(self) -> tuple:
+        # Rebuilt through the constructor, which returns the one object of its device and memory kind; pickling
+        # fails as JAX's does, on the Device (copying does not pickle it).
+        return DeviceSharding, (self._device, self.memory_kind)
+
+    def __copy__(self) -> DeviceSharding:
+        return self
+
     def __repr__(self) -> str:
         return f"SingleDeviceSharding(device={self._device!r}, memory_kind={self.memory_kind})"
+
+
+def _other_memory_sharding(cls: type, device: Device, memory_kind: str) -> DeviceSharding:
+    """The one sharding of ``device`` in its memory of ``memory_kind`` other than the default (jaxlib's error for a
+    kind the device has not)."""
+    sharding = _memory_shardings.get((device, memory_kind))
+    if sharding is None:
+        sharding = xc.SingleDeviceSharding.__new__(cls)
+        xc.SingleDeviceSharding.__init__(sharding, device, memory_kind=memory_kind)
+        sharding.memory_kind = memory_kind
+        sharding = _memory_shardings.setdefault((device, memory_kind), sharding)
+    return sharding
 
 
 def sharding_for(device: Device) -> DeviceSharding:

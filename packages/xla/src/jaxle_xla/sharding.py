@@ -169,7 +169,7 @@ def _specs_with_tiles(axes: list, mesh: Mesh, tiles: list[int]):
 
 def make_single_device_sharding(device: Any, *, memory_kind: str | None = None) -> SingleDeviceSharding:
     """The sharding placing a whole array on ``device``."""
-    return _jaxlib.sharding_for(device)
+    return _jaxlib.DeviceSharding(device, memory_kind)
 
 
 def make_mesh(axis_shapes: Sequence[int], axis_names: Sequence[str], axis_types: Any = None, *,
