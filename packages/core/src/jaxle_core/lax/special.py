@@ -17,10 +17,14 @@ from jaxle_core.lax.standard import FLOATING, elementwise_primitive
 
 
 class _SciPySpecial:
-    """``scipy.special``, imported on first use, so that importing jaxle_core does not pay for SciPy."""
+    """``scipy.special``'s functions, each imported on its first call, so that importing jaxle_core (which builds
+    the primitives' references from them) does not pay for SciPy."""
 
     def __getattr__(self, name: str):
-        return getattr(importlib.import_module("scipy.special"), name)
+        def call(*args):
+            return getattr(importlib.import_module("scipy.special"), name)(*args)
+
+        return call
 
 
 sp = _SciPySpecial()
