@@ -60,14 +60,25 @@ class ufunc:  # noqa: N801 - JAX's name
         self.__name__ = name or func.__name__
         self._props = dict(func=func, nin=int(nin), nout=int(nout), nargs=int(nargs or nin), identity=identity,
                            call=call, reduce=reduce, accumulate=accumulate, at=at, reduceat=reduceat)
-        self._methods = {
-            "reduce": _jit_named("reduce", self._reduce_impl, ("axis", "dtype", "keepdims")),
-            "accumulate": _jit_named("accumulate", self._accumulate_impl, ("axis", "dtype")),
-            "outer": _jit_named("outer", self._outer_impl),
-            "at": _jit_named("at", self._at_impl),
-            "reduceat": _jit_named("reduceat", self._reduceat_impl, ("axis", "dtype")),
-            "_call_vectorized": _jit_named("_call_vectorized", self._vectorized_impl),
-        }
+        self._jitted: dict[str, Any] = {}
+
+    # Each method's implementation and static argument names; jitted on first use (building all of them for every
+    # ufunc made importing jaxle.numpy slower).
+    _METHODS = {
+        "reduce": ("_reduce_impl", ("axis", "dtype", "keepdims")),
+        "accumulate": ("_accumulate_impl", ("axis", "dtype")),
+        "outer": ("_outer_impl", ()),
+        "at": ("_at_impl", ()),
+        "reduceat": ("_reduceat_impl", ("axis", "dtype")),
+        "_call_vectorized": ("_vectorized_impl", ()),
+    }
+
+    def _method(self, name: str) -> Any:
+        """The jitted method ``name``, built on its first use."""
+        if name not in self._jitted:
+            impl, static_argnames = self._METHODS[name]
+            self._jitted[name] = _jit_named(name, getattr(self, impl), static_argnames)
+        return self._jitted[name]
 
     nin = property(lambda self: self._props["nin"])
     nout = property(lambda self: self._props["nout"])
@@ -89,7 +100,7 @@ class ufunc:  # noqa: N801 - JAX's name
         if where is not None:
             raise NotImplementedError(f"where argument of {self}")
         call = self._props["call"]
-        return call(*args) if call is not None else self._methods["_call_vectorized"](*args)
+        return call(*args) if call is not None else self._method("_call_vectorized")(*args)
 
     @property
     def plain_call(self) -> Callable[..., Any]:
@@ -123,7 +134,7 @@ class ufunc:  # noqa: N801 - JAX's name
             axis = tuple(axis)
         if dtype is not None:
             dtype = dtypes.dtype(dtype)
-        return self._methods["reduce"](a, axis=axis, dtype=dtype, keepdims=bool(keepdims), initial=initial,
+        return self._method("reduce")(a, axis=axis, dtype=dtype, keepdims=bool(keepdims), initial=initial,
                                        where=where)
 
     def _reduce_impl(self, a: Any, axis: Any, dtype: Any, keepdims: bool, initial: Any, where: Any) -> Any:
@@ -191,7 +202,7 @@ class ufunc:  # noqa: N801 - JAX's name
             dtype = dtypes.dtype(dtype)
         if axis is not None:
             axis = util.canonicalize_axis(axis, get_aval(a).ndim)
-        return self._methods["accumulate"](a, axis=axis, dtype=dtype)
+        return self._method("accumulate")(a, axis=axis, dtype=dtype)
 
     def _accumulate_impl(self, a: Any, axis: int, dtype: Any) -> Any:
         fast = self._props["accumulate"]
@@ -226,7 +237,7 @@ class ufunc:  # noqa: N801 - JAX's name
         """This (binary) ufunc of every element of ``A`` with every element of ``B``: shape ``A.shape + B.shape``."""
         self._check_binary("outer")
         util.check_arraylike(f"{self.__name__}.outer", A, B)
-        return self._methods["outer"](A, B)
+        return self._method("outer")(A, B)
 
     def _outer_impl(self, A: Any, B: Any) -> Any:  # noqa: N803
         a_shape, b_shape = _shape(A), _shape(B)
@@ -242,7 +253,7 @@ class ufunc:  # noqa: N801 - JAX's name
         indices apply it repeatedly. JAX arrays are immutable: pass ``inplace=False`` and use the result."""
         if inplace:
             raise NotImplementedError(_AT_INPLACE)
-        return self._methods["at"](a, indices, *(() if b is None else (b,)))
+        return self._method("at")(a, indices, *(() if b is None else (b,)))
 
     def _at_impl(self, a: Any, indices: Any, *b: Any) -> Any:
         fast = self._props["at"]
@@ -277,7 +288,7 @@ class ufunc:  # noqa: N801 - JAX's name
         util.check_arraylike(f"{self.__name__}.reduceat", a, indices)
         if dtype is not None:
             dtype = dtypes.dtype(dtype)
-        return self._methods["reduceat"](a, indices, axis=util.canonicalize_axis(axis, get_aval(a).ndim),
+        return self._method("reduceat")(a, indices, axis=util.canonicalize_axis(axis, get_aval(a).ndim),
                                          dtype=dtype)
 
     def _reduceat_impl(self, a: Any, indices: Any, axis: int, dtype: Any) -> Any:
