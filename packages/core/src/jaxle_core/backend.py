@@ -35,9 +35,9 @@ class Backend(Protocol):
 
     def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool] = (),
                    keep_unused: bool = False, in_shardings: Sequence[Any] = (),
-                   out_shardings: Sequence[Any] = ()) -> str:
-        """The backend's program text for ``closed_jaxpr`` (StableHLO for XLA); the shardings (as for ``compile``)
-        annotate its inputs and outputs."""
+                   out_shardings: Sequence[Any] = (), dialect: str | None = None, debug_info: bool = False) -> str:
+        """The backend's program text for ``closed_jaxpr`` (StableHLO for XLA, or another of its ``dialect``s);
+        the shardings (as for ``compile``) annotate its inputs and outputs; ``debug_info`` adds its locations."""
 
     def compiler_ir(self, program_text: str, dialect: str | None) -> Any:
         """The program ``lower_text`` gave as the compiler's IR object for ``dialect`` (None: the backend's own);
@@ -115,7 +115,9 @@ class ReferenceBackend:
         return run
 
     def lower_text(self, closed_jaxpr, name, donated_invars=(), keep_unused=False, in_shardings=(),
-                   out_shardings=()):
+                   out_shardings=(), dialect=None, debug_info=False):
+        if dialect is not None:
+            raise ValueError(f"unknown dialect: {dialect}")
         return str(closed_jaxpr)
 
     def device_put(self, x, device=None, weak_type=False):

@@ -276,8 +276,9 @@ class Lowered:
 
     args_info = property(lambda self: self._traced.args_info)
 
-    def as_text(self) -> str:
-        """The backend's program (StableHLO for XLA), with donation and unused-argument pruning applied."""
+    def as_text(self, dialect: str | None = None, *, debug_info: bool = False) -> str:
+        """The backend's program (StableHLO for XLA; 'hlo': XLA's HLO), with donation and unused-argument pruning
+        applied; ``debug_info`` adds locations (the arguments' names)."""
         traced = self._traced
         jaxpr, donated = traced.jaxpr, traced._donated
         if _uses_refs(jaxpr):
@@ -287,7 +288,7 @@ class Lowered:
             donated = (True,) * len(ref_consts) + donated
         extra = len(jaxpr.in_avals) - len(traced.jaxpr.in_avals)
         return self._backend.lower_text(jaxpr, traced._wrapped.__name__, donated, traced._wrapped.keep_unused,
-                                        **_annotations(traced, extra))
+                                        **_annotations(traced, extra), dialect=dialect, debug_info=debug_info)
 
     def compiler_ir(self, dialect: str | None = None) -> Any:
         """The program as the backend's IR object: on XLA an MLIR module (``dialect`` None or 'stablehlo') or

@@ -573,12 +573,42 @@ def _mlir_context():
     return context
 
 
-def pretty_module(module_text: str) -> str:
-    """A StableHLO module re-printed by MLIR in its readable (custom) form."""
+def pretty_module(module_text: str, arg_names: Sequence[str] | None = None) -> str:
+    """A StableHLO module re-printed by MLIR in its readable (custom) form; with ``arg_names`` (one per argument of
+    ``main``, empty for none) its locations are printed too, ``main``'s arguments located by those names."""
     from jaxlib.mlir import ir  # on first use, as above
 
     with _mlir_context():
-        return str(ir.Module.parse(module_text))
+        module = ir.Module.parse(module_text)
+        if arg_names is None:
+            return str(module)
+        unknown = ir.Location.unknown()
+        _forget_locations(module.operation, unknown)  # the parser's positions in the text, which mean nothing here
+        main = next(op for op in module.body.operations if ir.StringAttr(op.attributes["sym_name"]).value == "main")
+        for argument, name in zip(main.regions[0].blocks[0].arguments, arg_names):
+            argument.set_location(ir.Location.name(name) if name else unknown)
+        return module.operation.get_asm(enable_debug_info=True)
+
+
+def _forget_locations(operation: Any, unknown: Any) -> None:
+    """Every operation nested in ``operation`` (itself included) located nowhere."""
+    operation.location = unknown
+    for region in operation.regions:
+        for block in region.blocks:
+            for argument in block.arguments:
+                argument.set_location(unknown)
+            for inner in block.operations:
+                _forget_locations(inner.operation, unknown)
+
+
+def hlo_module_text(module_text: str, metadata: bool = False) -> str:
+    """XLA's HLO text of a StableHLO module, as ``as_hlo_text()`` prints it; with ``metadata`` each instruction's
+    metadata (the location names of the module) too."""
+    from jaxlib import _hlo
+
+    options = _hlo.HloPrintOptions.short_parsable()
+    options.print_metadata = metadata
+    return hlo_computation(module_text).get_hlo_module().to_string(options)
 
 
 def compiler_ir(module_text: str, dialect: str | None) -> Any:

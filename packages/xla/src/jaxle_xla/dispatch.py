@@ -70,6 +70,16 @@ def _primitive_jaxpr(primitive: core.Primitive, avals: tuple, params: dict) -> c
     return trace_to_jaxpr(apply, avals, None)
 
 
+def _kept_arg_names(closed_jaxpr: core.ClosedJaxpr, keep: Sequence[bool]) -> list[str]:
+    """The names of the program's arguments (those ``keep`` keeps), as the traced function's debug info gives
+    them; empty for inputs it does not name (the references a discharged program takes first)."""
+    n = len(closed_jaxpr.jaxpr.invars)
+    debug = closed_jaxpr.jaxpr.debug_info
+    names = [name or "" for name in (debug.arg_names if debug is not None and debug.arg_names else ())]
+    names = [""] * (n - len(names)) + names if len(names) <= n else [""] * n
+    return [name for name, kept in zip(names, keep) if kept]
+
+
 class XlaBackend:
     """Runs primitives and jaxprs with XLA on the default platform's devices."""
 
@@ -146,14 +156,23 @@ class XlaBackend:
 
     def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool] = (),
                    keep_unused: bool = False, in_shardings: Sequence[Any] = (),
-                   out_shardings: Sequence[Any] = ()) -> str:
-        """The StableHLO module of ``closed_jaxpr``, every constant inline, in MLIR's readable form; partitioned
-        (its boundary annotated with Shardy shardings) when shardings over a mesh are asked for or inside."""
+                   out_shardings: Sequence[Any] = (), dialect: str | None = None, debug_info: bool = False) -> str:
+        """The StableHLO module of ``closed_jaxpr``, every constant inline, in MLIR's readable form ('hlo': XLA's
+        HLO text); partitioned (its boundary annotated with Shardy shardings) when shardings over a mesh are asked
+        for or inside. With ``debug_info``, locations: ``main``'s arguments carry their names (the HLO's
+        parameters their metadata); operations have none."""
+        if dialect not in (None, "stablehlo", "hlo"):
+            raise ValueError(f"unknown dialect: {dialect}")
         named = [s for s in (*in_shardings, *out_shardings) if isinstance(s, NamedSharding)]
         mesh = named[0].mesh if named else jaxpr_mesh(closed_jaxpr)
         program = Program(closed_jaxpr, name, donated_invars, keep_unused, hoist=False, mesh=concrete_mesh(mesh),
                           arg_shardings=in_shardings, result_shardings=out_shardings)
-        return _jaxlib.pretty_module(program.text)
+        if dialect != "hlo":
+            return _jaxlib.pretty_module(program.text, _kept_arg_names(closed_jaxpr, program.keep) if debug_info
+                                         else None)
+        # XLA names the HLO's parameters after the arguments' locations, with or without debug_info (as JAX's)
+        located = _jaxlib.pretty_module(program.text, _kept_arg_names(closed_jaxpr, program.keep))
+        return _jaxlib.hlo_module_text(located, metadata=debug_info)
 
     def compiler_ir(self, program_text: str, dialect: str | None) -> Any:
         return _jaxlib.compiler_ir(program_text, dialect)
