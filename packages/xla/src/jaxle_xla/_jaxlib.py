@@ -584,7 +584,8 @@ def pretty_module(module_text: str, arg_names: Sequence[str] | None = None) -> s
             return str(module)
         unknown = ir.Location.unknown()
         _forget_locations(module.operation, unknown)  # the parser's positions in the text, which mean nothing here
-        main = next(op for op in module.body.operations if ir.StringAttr(op.attributes["sym_name"]).value == "main")
+        main = next(op for op in module.body.operations
+                    if "sym_name" in op.attributes and ir.StringAttr(op.attributes["sym_name"]).value == "main")
         for argument, name in zip(main.regions[0].blocks[0].arguments, arg_names):
             argument.set_location(ir.Location.name(name) if name else unknown)
         return module.operation.get_asm(enable_debug_info=True)
