@@ -100,6 +100,11 @@ CASES = {
     "typeof_outside_mesh": lambda jax: _typeof(jax, _put(jax, _mesh(jax), (8, 4), None, "y")),
     "typeof_created_in_mesh": _in_mesh(lambda jax, *_: _typeof(jax, jax.numpy.ones(3))),
     "typeof_repr": _in_mesh(lambda jax, m, a, *_: repr(jax.typeof(a))),
+    "eval_shape": _in_mesh(lambda jax, m, a, *_: str(jax.eval_shape(lambda u: u * 2, a))),
+    "shape_dtype_struct": lambda jax: str(jax.ShapeDtypeStruct((8, 4), np.float32, weak_type=True, sharding=(
+        jax.sharding.NamedSharding(_mesh(jax), _p(jax, "x"))))),
+    "shape_dtype_struct_argument": lambda jax: _jaxpr(jax, lambda u: u.sum(1), jax.ShapeDtypeStruct(
+        (8, 4), np.float32, sharding=jax.sharding.NamedSharding(_mesh(jax), _p(jax, "x")))),
     "device_put_spec": _in_mesh(lambda jax, m, *_: str(_put(jax, m, (8, 4), "x").sharding)),
     "device_put_partition_spec": _in_mesh(lambda jax, m, *_: _result(jax.device_put(np.ones((8, 4), np.float32),
                                                                                     _p(jax, None, "y")))),

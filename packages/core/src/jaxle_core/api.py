@@ -28,7 +28,7 @@ def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), axis_env
             traced = jit(fun, static_argnums=static).trace(*args, **kwargs)
         closed = traced.jaxpr
         if return_shape:
-            shapes = [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals]
+            shapes = [ShapeDtypeStruct.of(a) for a in closed.out_avals]
             return closed, tree.tree_unflatten(traced.out_tree, shapes)
         return closed
 

@@ -192,7 +192,13 @@ class ShapeDtypeStruct:
 
     def __repr__(self) -> str:
         weak = ", weak_type=True" if self.weak_type else ""
-        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
+        sharding = "" if self.sharding is None else f", sharding={self.sharding}"
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{sharding}{weak})"
+
+    @classmethod
+    def of(cls, aval: ShapedArray) -> ShapeDtypeStruct:
+        """The struct describing ``aval`` (with its type's layout over Explicit mesh axes, as JAX's)."""
+        return cls(aval.shape, aval.dtype, weak_type=aval.weak_type, sharding=aval.explicit_sharding)
 
     def __eq__(self, other: object) -> bool:
         return (

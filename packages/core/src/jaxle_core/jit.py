@@ -255,7 +255,7 @@ class Traced:
         self._shardings = shardings or {}  # the in/out shardings jit was given, for the backend's compile
 
     out_info = property(lambda self: tree.tree_unflatten(
-        self.out_tree, [_shape_dtype(a) for a in self.jaxpr.out_avals]))
+        self.out_tree, [ShapeDtypeStruct.of(a) for a in self.jaxpr.out_avals]))
 
     @property
     def args_info(self) -> Any:
@@ -385,10 +385,6 @@ def _structure_mismatch(compiled_tree: Any, given: tuple[tuple, dict]) -> TypeEr
              for path, reason in equality_errors(seen_part, given_part)]
     return TypeError("Function compiled with input pytree does not match the input pytree it was called with. "
                      f"There are {len(lines)} mismatches, including:\n" + "\n".join(lines))
-
-
-def _shape_dtype(aval: ShapedArray):
-    return ShapeDtypeStruct(aval.shape, aval.dtype, weak_type=aval.weak_type)
 
 
 class JitWrapped:
@@ -629,7 +625,7 @@ class JitWrapped:
 
     def eval_shape(self, *args, **kwargs):
         entry, _ = self._trace_general(args, kwargs, abstract_argument_aval)
-        return entry.out_tree.unflatten([_shape_dtype(a) for a in entry.jaxpr.out_avals])
+        return entry.out_tree.unflatten([ShapeDtypeStruct.of(a) for a in entry.jaxpr.out_avals])
 
     def clear_cache(self) -> None:
         """Forget this function's traced jaxprs and compiled executables."""
