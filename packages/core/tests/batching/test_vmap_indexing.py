@@ -140,6 +140,14 @@ def test_vmap_of_gather_points(mode, in_axes):
                   batched_along(points, in_axes[1]))
 
 
+@pytest.mark.parametrize("mode", [None, "clip", "fill"])
+def test_vmap_of_gather_over_an_empty_batch(mode):
+    # Operand and indices both batched, over zero examples: an empty result of the per-example shape (as JAX's,
+    # whose gather takes no element of the empty batch dimension).
+    out = vmap(take_rows(lax, mode))(np.zeros((0, 4, 3), np.float32), np.zeros((0, 3, 1), i32))
+    assert np.asarray(out).shape == (0, 3, 3)
+
+
 X4, ROWS4 = arr(7, 2, 4, 3), np.stack([ROWS, ROWS[::-1]], 1)
 # (outer in_axes, inner in_axes, outer arguments, the arguments of example (a, b)).
 NESTED_GATHERS = [

@@ -65,7 +65,8 @@ def _gather_rule(vals, dims, *, dimension_numbers, slice_sizes, unique_indices, 
     else:
         operand = move_dim(operand, operand_bdim, 0)
         indices = move_dim(indices, indices_bdim, 0)
-        slice_sizes = (1, *slice_sizes)
+        # one element of the batch dimension per slice: none when the batch is empty (as JAX's)
+        slice_sizes = (min(1, get_aval(operand).shape[0]), *slice_sizes)
         dn = lax_slicing.GatherDimensionNumbers(
             offset_dims=_plus_one(dn.offset_dims), collapsed_slice_dims=_plus_one(dn.collapsed_slice_dims),
             start_index_map=_plus_one(dn.start_index_map),
