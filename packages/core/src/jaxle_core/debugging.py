@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import functools
 import logging
-import pdb
 import string
 import sys
 from collections.abc import Callable, Sequence
@@ -231,6 +230,8 @@ def breakpoint(*, backend: str | None = None, filter_frames: bool = True, num_fr
 
     def enter_debugger(*arrays: Any) -> None:
         namespace = dict(zip(names, arrays), **kwargs)
+        import pdb  # here, not at the top: only a reached breakpoint needs the debugger, not every import of jaxle
+
         debugger = pdb.Pdb()
         debugger.prompt = "(jdb) "
         debugger.reset()
