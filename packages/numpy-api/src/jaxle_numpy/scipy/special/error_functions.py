@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -165,8 +166,11 @@ def erfcx(x: Any) -> Any:
     return _erfcx(x)
 
 
-# Gauss-Legendre nodes and weights on [-1, 1] for Owen's T integral over [0, a] with |a| <= 1
-_OWENS_NODES, _OWENS_WEIGHTS = np.polynomial.legendre.leggauss(40)
+@functools.cache
+def _owens_t_rule() -> tuple[np.ndarray, np.ndarray]:
+    """Gauss-Legendre nodes and weights on [-1, 1] for Owen's T integral over [0, a] with |a| <= 1 (computed on
+    first use: numpy.polynomial and the eigenproblem are not worth paying at import)."""
+    return np.polynomial.legendre.leggauss(40)
 
 
 def _owens_t_quadrature(h: Any, a: Any) -> Any:
@@ -174,7 +178,7 @@ def _owens_t_quadrature(h: Any, a: Any) -> Any:
     total = lax.full_like(lax.add(h, a), 0)
     half_a = lax.mul(a, _c(a, 0.5))
     minus_half_h2 = lax.mul(_c(h, -0.5), lax.square(h))
-    for node, weight in zip(_OWENS_NODES, _OWENS_WEIGHTS):
+    for node, weight in zip(*_owens_t_rule()):
         t = lax.mul(half_a, _c(a, node + 1))
         one_plus_t2 = lax.add(_c(t, 1), lax.square(t))
         total = lax.add(total, lax.mul(_c(t, weight), lax.div(lax.exp(lax.mul(minus_half_h2, one_plus_t2)),
