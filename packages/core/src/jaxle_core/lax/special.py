@@ -21,8 +21,8 @@ class _SciPySpecial:
     the primitives' references from them) does not pay for SciPy."""
 
     def __getattr__(self, name: str):
-        def call(*args):
-            return getattr(importlib.import_module("scipy.special"), name)(*args)
+        def call(*args, **kwargs):
+            return getattr(importlib.import_module("scipy.special"), name)(*args, **kwargs)
 
         return call
 
