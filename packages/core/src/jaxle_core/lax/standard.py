@@ -26,11 +26,12 @@ NUMBER_KIND = ("number", lambda d: d != np.bool_ and any(test(d) for _, test in 
 ANY = (BOOL, INTEGER, FLOATING, COMPLEX)
 
 
-# (dtype, accepted kinds) pairs already found to match: tracing checks every operand of every equation
-_accepted: set[tuple[np.dtype, Sequence]] = set()
+# (dtype, accepted kinds) pairs already found to match: tracing checks every operand of every equation (the kinds
+# are a tuple, hashable, so that the pair can be remembered)
+_accepted: set[tuple[np.dtype, tuple]] = set()
 
 
-def check_dtype(name: str, dtype: np.dtype, accepted: Sequence, position: int | None = None) -> None:
+def check_dtype(name: str, dtype: np.dtype, accepted: tuple, position: int | None = None) -> None:
     if (dtype, accepted) in _accepted:
         return
     if not dtypes.is_extended(dtype) and any(test(dtype) for _, test in accepted):
