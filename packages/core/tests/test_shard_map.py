@@ -139,3 +139,58 @@ def test_in_specs_are_inferred_only_over_explicit_axes():
     explicit = Mesh(DEVICES[:4], ("i",), axis_types=(AxisType.Explicit,))
     f = shard_map(lambda v: v * lax.axis_index("i"), mesh=explicit, out_specs=P(), check_vma=False)
     np.testing.assert_array_equal(np.asarray(f(X)), X * 0)  # an unsharded argument is replicated
+
+
+# ---------------------------------------------------------------- collectives over several mesh axes
+
+
+def grid_blocks(x):
+    """The blocks of ``x`` split along dimension 0 over ("i", "j"), indexed [i, j]."""
+    return x.reshape(4, 2, -1, *x.shape[1:])
+
+
+@pytest.mark.parametrize("names", [("i", "j"), ("j", "i")])
+def test_collectives_over_two_axes_number_devices_row_major_over_the_names(names):
+    # Device (i, j) is member i * 2 + j over ("i", "j") and member j * 4 + i over ("j", "i").
+    x = np.arange(16.0, dtype=np.float32)
+    blocks = grid_blocks(x)
+    members = blocks if names == ("i", "j") else blocks.swapaxes(0, 1)
+    flat = members.reshape(8, 2)  # every member's block, in member order
+    member_of = np.arange(8).reshape(members.shape[:2])
+    if names == ("j", "i"):
+        member_of = member_of.T  # [i, j] -> member
+
+    def run(body):
+        return np.asarray(shard_map(body, mesh=GRID, in_specs=P(("i", "j")), out_specs=P(("i", "j")),
+                                    check_vma=False)(x)).reshape(4, 2, -1)
+
+    gathered = run(lambda v: lax.all_gather(v, names, tiled=True))
+    np.testing.assert_array_equal(gathered, np.broadcast_to(flat.reshape(-1), (4, 2, 16)))
+    index = run(lambda v: lax.reshape(lax.axis_index(names), (1,)))
+    np.testing.assert_array_equal(index[..., 0], member_of)
+    shift = [(m, (m + 3) % 8) for m in range(8) if m != 5]  # member 0 has no sender: zeros
+    permuted = run(lambda v: lax.ppermute(v, names, shift))
+    senders = {t: s for s, t in shift}
+    expected = np.stack([flat[senders[m]] if m in senders else np.zeros(2, np.float32) for m in range(8)])
+    np.testing.assert_array_equal(permuted, expected[member_of])
+    # Each member scatters 8 values (its block's sum times 0..7); member m receives the sum of entries m.
+    scattered = run(lambda v: lax.psum_scatter(np.arange(8.0, dtype=np.float32) * lax.reduce_sum(v, (0,)), names, tiled=True))
+    np.testing.assert_array_equal(scattered[..., 0], (flat.sum() * np.arange(8.0))[member_of])
+    # all_to_all: member m sends chunk k of its values to member k, and receives one chunk from every member.
+    values = lambda v: np.arange(16.0, dtype=np.float32) + 100 * lax.index_in_dim(v, 0, keepdims=False)
+    exchanged = run(lambda v: lax.all_to_all(values(v), names, 0, 0, tiled=True))
+    sent = np.arange(16.0)[None, :] + 100 * flat[:, :1]  # [member, values]
+    received = np.stack([sent[:, 2 * m:2 * m + 2].reshape(-1) for m in range(8)])
+    np.testing.assert_array_equal(exchanged, received[member_of])
+
+
+def test_untiled_gather_and_scatter_over_two_axes():
+    x = np.arange(16.0, dtype=np.float32).reshape(8, 2)
+    stacked = shard_map(lambda v: lax.all_gather(v, ("i", "j"), axis=1), mesh=GRID, in_specs=P(("i", "j")),
+                        out_specs=P(), check_vma=False)(x)
+    np.testing.assert_array_equal(np.asarray(stacked), x[None])
+    rows = np.arange(8.0, dtype=np.float32)[:, None] * np.ones((8, 3), np.float32)
+    scattered = shard_map(lambda v: lax.reshape(lax.psum_scatter(rows * lax.reduce_sum(v, (0, 1)), ("i", "j")),
+                                                (1, 3)),
+                          mesh=GRID, in_specs=P(("i", "j")), out_specs=P(("i", "j")), check_vma=False)(x)
+    np.testing.assert_array_equal(np.asarray(scattered), rows * x.sum())

@@ -149,6 +149,25 @@ def test_nested_vmaps_and_tuples_of_names():
     np.testing.assert_array_equal(np.asarray(shifted), x[::-1])
 
 
+@pytest.mark.parametrize("names", [("i", "j"), ("j", "i")])
+def test_all_to_all_over_both_names_of_nested_vmaps(names):
+    # Member (i, j) is number i * 4 + j over ("i", "j"), j * 2 + i over ("j", "i"); each sends chunk k of its 8
+    # values to member k and receives one chunk from every member, in member order.
+    x = RNG.normal(size=(2, 4, 8)).astype(f32)
+    out = named(named(lambda v: lax.all_to_all(v, names, 0, 0, tiled=True), "j"), "i")(x)
+    member = np.arange(8).reshape(2, 4) if names == ("i", "j") else np.arange(8).reshape(4, 2).T
+    by_member = x.reshape(8, 8)[np.argsort(member.reshape(-1))]
+    expected = np.stack([by_member[:, m].reshape(-1) for m in range(8)])[member]
+    np.testing.assert_array_equal(np.asarray(out), expected)
+
+
+def test_ppermute_over_both_names_permutes_the_outer_axis_as_jax_vmap_does():
+    # JAX's vmap drops the inner mapped axis from the names: the permutation applies along "i" alone.
+    x = RNG.normal(size=(2, 4, 3)).astype(f32)
+    out = named(named(lambda v: lax.ppermute(v, ("i", "j"), [(0, 1), (1, 0)]), "j"), "i")(x)
+    np.testing.assert_array_equal(np.asarray(out), x[::-1])
+
+
 def test_collectives_over_axis_env_stage_and_abstract_evals():
     env = [("i", 4)]
     ints = np.ones((4, 3), np.int32)

@@ -34,6 +34,9 @@ def collective_cases(impl, lax):
     def env(f):
         return make_jaxpr(f, axis_env=[("i", 4)])
 
+    def both(f):  # "i" over the rows, "j" over the columns
+        return vmap(vmap(f, axis_name="j"), axis_name="i")
+
     def ragged(*index_operands, **kwargs):
         operands = index_operands + (INDICES,) * (4 - len(index_operands))
         return lambda v: lax.ragged_all_to_all(v[0], v[1], *operands, axis_name="i", **kwargs)
@@ -84,6 +87,20 @@ def collective_cases(impl, lax):
         ("ragged_empty", lambda: env(ragged(INDICES[:0]))(X), None),
         ("ragged_vmap", lambda: vmap(ragged(), in_axes=None, axis_size=2, axis_name="i")(X), None),
         ("ragged_vmap_other_axis", lambda: vmap(ragged(), in_axes=None, axis_size=2, axis_name="j")(X), None),
+        # several names including the mapped axes: vmap gathers and scatters over the product of their sizes
+        ("several_axes_all_gather", lambda: both(lambda v: lax.all_gather(v, ("i", "j")))(X), None),
+        ("several_axes_all_gather_others_of_size_one", lambda: both(lambda v: lax.all_gather(v, ("i", "j")))(
+            X[:1]), None),
+        ("several_axes_all_gather_groups", lambda: both(lambda v: lax.all_gather(
+            v, ("i", "j"), axis_index_groups=[[0, 1], [2, 3]]))(X[:2, :2]), None),
+        ("several_axes_psum_scatter", lambda: both(lambda v: lax.psum_scatter(v, ("i", "j"), tiled=True))(
+            X[:2, :2].reshape(2, 2, 1) * np.ones(4, f32)), None),
+        ("several_axes_psum_scatter_others_of_size_one", lambda: both(lambda v: lax.psum_scatter(v, ("i", "j")))(
+            X[:1, :1].reshape(1, 1, 1)), None),
+        ("several_axes_ppermute_over_every_member", lambda: both(lambda v: lax.ppermute(
+            v, ("i", "j"), [(k, (k + 1) % 12) for k in range(12)]))(X), None),
+        ("several_axes_all_to_all_groups", lambda: both(lambda v: lax.all_to_all(
+            v * np.ones(4, f32), ("i", "j"), 0, 0, axis_index_groups=[[0, 1, 2, 3]]))(X[:2, :2]), None),
     ]
 
 

@@ -14,32 +14,124 @@ from typing import Any
 
 import numpy as np
 
+from jaxle_core import core
 from jaxle_core.avals import get_aval
-from jaxle_core.batching.trace import BatchTrace, DeviceTrace, at_dim, collective_rules, move_dim
+from jaxle_core.batching.trace import BatchTrace, BatchTracer, DeviceTrace, at_dim, collective_rules, move_dim
 from jaxle_core.core import Primitive
 from jaxle_core.jit import jit
 from jaxle_core.lax import parallel as lax_parallel
 from jaxle_core.lax.elementwise import add, lt, mul
 from jaxle_core.lax.reductions import reduce_sum
-from jaxle_core.lax.slicing import GatherDimensionNumbers, GatherScatterMode, gather
+from jaxle_core.lax.slicing import (
+    GatherDimensionNumbers,
+    GatherScatterMode,
+    dynamic_index_in_dim,
+    dynamic_slice_in_dim,
+    gather,
+)
 from jaxle_core.lax.structural import broadcast_in_dim, concatenate, iota, reshape, select_n, transpose
 
+# JAX's words for axis_index_groups under vmap: the reductions', the gathers' and scatters', all_to_all's.
+_GROUPS_IN_VMAP = "axis_index_groups not supported in vmap collectives. Please open a feature request!"
+_GATHER_GROUPS_IN_VMAP = "axis_index_groups not supported in vmap"
+_EXCHANGE_GROUPS_IN_VMAP = "Please open a feature request!"
 
-def _no_groups(axis_index_groups: Any) -> None:
+
+def _no_groups(axis_index_groups: Any, message: str = _GROUPS_IN_VMAP) -> None:
     if axis_index_groups is not None:
-        raise NotImplementedError("axis_index_groups not supported in vmap collectives. Please open a feature "
-                                  "request!")
+        raise NotImplementedError(message)
 
 
-def _over_own_axis(trace: BatchTrace, names: tuple[Any, ...], axis_index_groups: Any) -> bool:
-    """Whether the collective over ``names`` involves ``trace``'s axis (alone: vmap handles no mixtures here)."""
+def _over_own_axis(trace: BatchTrace, names: tuple[Any, ...], axis_index_groups: Any,
+                   groups_message: str = _GROUPS_IN_VMAP) -> bool:
+    """Whether the collective over ``names`` involves ``trace``'s axis (the rules see several names only through
+    ``_over_several_axes``)."""
     if trace.axis_name is None or trace.axis_name not in names:
         return False
-    _no_groups(axis_index_groups)
-    if len(names) > 1:
-        raise NotImplementedError(f"collectives over several axis names {names} including the vmapped axis "
-                                  f"{trace.axis_name!r} are only supported for psum, pmean, pmax and pmin")
+    _no_groups(axis_index_groups, groups_message)
     return True
+
+
+def _over_several_axes(trace: BatchTrace, names: tuple[Any, ...], axis_index_groups: Any,
+                       groups_message: str = _GROUPS_IN_VMAP) -> bool:
+    """Whether the collective names ``trace``'s axis among others."""
+    if trace.axis_name is None or trace.axis_name not in names or len(names) == 1:
+        return False
+    if axis_index_groups is not None:
+        if not isinstance(trace, DeviceTrace):
+            _no_groups(axis_index_groups, groups_message)
+        raise NotImplementedError(f"axis_index_groups over several axis names {names} are not supported on one "
+                                  "device")
+    return True
+
+
+def _unsupported_in_vmap(trace: BatchTrace, axis_size: int) -> Exception:
+    """JAX's refusal, under ``vmap``, of a gather or scatter over several names including the mapped axis: the
+    sizes differ unless the other axes have size 1, and then the combination is not implemented."""
+    if axis_size != trace.axis_size:
+        return AssertionError("axis size doesn't match")
+    return NotImplementedError("Please open a feature request!")
+
+
+def _at_trace(trace: BatchTrace, vals, dims, compute) -> tuple[Any, Any]:
+    """``compute(*operands)`` evaluated at ``trace`` itself (the operands its tracers), as a rule's result: a
+    collective over several names written as collectives over one name each, which this trace and the enclosing
+    ones handle (on devices, members are numbered row-major over the names, in their order)."""
+    tracers = [BatchTracer(trace, v, d) for v, d in zip(vals, dims)]
+    with core.set_current_trace(trace):
+        out = compute(*tracers)
+    return trace.to_val_dim(out)
+
+
+def _gathered(x: Any, names: tuple[Any, ...], dim: int) -> Any:
+    """Every member's ``x`` stacked along one new dimension ``dim``, row-major over ``names``."""
+    shape = get_aval(x).shape
+    for name in reversed(names):
+        x = lax_parallel.all_gather(x, name, axis=dim)
+    return reshape(x, shape[:dim] + (lax_parallel.axis_size(names),) + shape[dim:]) if len(names) > 1 else x
+
+
+def _gather_over_several(x, *, all_gather_dimension, axis_name, tiled, **params):
+    gathered = _gathered(x, axis_name, all_gather_dimension)
+    if not tiled:
+        return gathered
+    shape = get_aval(gathered).shape
+    merged = shape[all_gather_dimension] * shape[all_gather_dimension + 1]
+    return reshape(gathered, shape[:all_gather_dimension] + (merged,) + shape[all_gather_dimension + 2:])
+
+
+def _scatter_over_several(x, *, axis_name, scatter_dimension, tiled, **params):
+    total = lax_parallel.psum(x, axis_name)
+    member = lax_parallel.axis_index(axis_name)
+    if not tiled:
+        return dynamic_index_in_dim(total, member, scatter_dimension, keepdims=False)
+    chunk = get_aval(total).shape[scatter_dimension] // lax_parallel.axis_size(axis_name)
+    return dynamic_slice_in_dim(total, mul(member, np.int32(chunk)), chunk, scatter_dimension)
+
+
+def _exchange_over_several(x, *, split_axis, concat_axis, axis_name, **params):
+    # Member r takes chunk r of every member's split axis, in member order along its concat axis.
+    names = lax_parallel.axis_names(axis_name)
+    gathered = _gathered(x, names, 0)
+    chunk = get_aval(x).shape[split_axis] // lax_parallel.axis_size(names)
+    chunks = dynamic_slice_in_dim(gathered, mul(lax_parallel.axis_index(names), np.int32(chunk)), chunk, split_axis + 1)
+    moved = move_dim(chunks, 0, concat_axis)
+    shape = get_aval(moved).shape
+    return reshape(moved, shape[:concat_axis] + (shape[concat_axis] * shape[concat_axis + 1],)
+                   + shape[concat_axis + 2:])
+
+
+def _permute_over_several(x, *, axis_name, perm):
+    # Every member's value, with zeros after them for the members no pair sends to, indexed by the sender.
+    gathered = _gathered(x, axis_name, 0)
+    size = get_aval(gathered).shape[0]
+    senders = np.full(size, size, np.int32)
+    for source, destination in perm:
+        senders[destination] = source
+    aval = get_aval(x)
+    padded = concatenate([gathered, broadcast_in_dim(np.zeros((), aval.dtype), (1, *aval.shape), ())], 0)
+    sender = dynamic_index_in_dim(senders, lax_parallel.axis_index(axis_name), 0, keepdims=False)
+    return dynamic_index_in_dim(padded, sender, 0, keepdims=False)
 
 
 def _to_front(x: Any, dim: int | None) -> Any:
@@ -119,7 +211,12 @@ def _all_gather_rule(trace: BatchTrace, vals, dims, *, all_gather_dimension, axi
                      axis_size, tiled):
     (x,), (dim,) = vals, dims
     params = dict(axis_name=axis_name, axis_index_groups=axis_index_groups, axis_size=axis_size, tiled=tiled)
-    if not _over_own_axis(trace, axis_name, axis_index_groups):
+    if _over_several_axes(trace, axis_name, axis_index_groups, _GATHER_GROUPS_IN_VMAP):
+        if not isinstance(trace, DeviceTrace):
+            raise _unsupported_in_vmap(trace, axis_size)
+        return _at_trace(trace, vals, dims, lambda v: _gather_over_several(
+            v, all_gather_dimension=all_gather_dimension, **params))
+    if not _over_own_axis(trace, axis_name, axis_index_groups, _GATHER_GROUPS_IN_VMAP):
         gather_dim = all_gather_dimension + (dim is not None)
         return lax_parallel.all_gather_p.bind(_to_front(x, dim), all_gather_dimension=gather_dim, **params), \
             (None if dim is None else 0)
@@ -140,7 +237,12 @@ def _all_gather_rule(trace: BatchTrace, vals, dims, *, all_gather_dimension, axi
 def _reduce_scatter_rule(trace: BatchTrace, vals, dims, *, axis_name, scatter_dimension, axis_index_groups,
                          axis_size, tiled):
     (x,), (dim,) = vals, dims
-    if not _over_own_axis(trace, axis_name, axis_index_groups):
+    if _over_several_axes(trace, axis_name, axis_index_groups, _GATHER_GROUPS_IN_VMAP):
+        if not isinstance(trace, DeviceTrace):
+            raise _unsupported_in_vmap(trace, axis_size)
+        return _at_trace(trace, vals, dims, lambda v: _scatter_over_several(
+            v, axis_name=axis_name, scatter_dimension=scatter_dimension, tiled=tiled))
+    if not _over_own_axis(trace, axis_name, axis_index_groups, _GATHER_GROUPS_IN_VMAP):
         return lax_parallel.reduce_scatter_p.bind(_to_front(x, dim), axis_name=axis_name,
                                          scatter_dimension=scatter_dimension + (dim is not None),
                                          axis_index_groups=axis_index_groups, axis_size=axis_size, tiled=tiled), \
@@ -189,7 +291,10 @@ collective_rules[lax_parallel.reduce_scatter_p] = _reduce_scatter_rule
 def _all_to_all_rule(trace: BatchTrace, vals, dims, *, split_axis, concat_axis, axis_name, axis_index_groups,
                      tiled):
     (x,), (dim,) = vals, dims
-    if not _over_own_axis(trace, lax_parallel.axis_names(axis_name), axis_index_groups):
+    if _over_several_axes(trace, lax_parallel.axis_names(axis_name), axis_index_groups, _EXCHANGE_GROUPS_IN_VMAP):
+        return _at_trace(trace, vals, dims, lambda v: _exchange_over_several(
+            v, split_axis=split_axis, concat_axis=concat_axis, axis_name=axis_name))
+    if not _over_own_axis(trace, lax_parallel.axis_names(axis_name), axis_index_groups, _EXCHANGE_GROUPS_IN_VMAP):
         shift = dim is not None
         return lax_parallel.all_to_all_p.bind(_to_front(x, dim), split_axis=split_axis + shift,
                                      concat_axis=concat_axis + shift, axis_name=axis_name,
@@ -245,6 +350,12 @@ def _take(x, indices):
 
 def _ppermute_rule(trace: BatchTrace, vals, dims, *, axis_name, perm):
     (x,), (dim,) = vals, dims
+    if _over_several_axes(trace, axis_name, None):
+        if isinstance(trace, DeviceTrace):
+            return _at_trace(trace, vals, dims, lambda v: _permute_over_several(v, axis_name=axis_name, perm=perm))
+        # As JAX's vmap: the mapped axis is dropped from the names, the permutation applies to the others.
+        others = tuple(n for n in axis_name if n != trace.axis_name)
+        return lax_parallel.ppermute_p.bind(x, axis_name=others, perm=perm), dim
     if not _over_own_axis(trace, axis_name, None):
         return lax_parallel.ppermute_p.bind(x, axis_name=axis_name, perm=perm), dim
     size = trace.axis_size
