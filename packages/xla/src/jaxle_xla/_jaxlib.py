@@ -463,6 +463,12 @@ def compile_spmd(client: Any, module_text: str, devices: Sequence[Device],
     return _compile_with(client, module_text, xc.DeviceList(tuple(devices)), options, host_callbacks)
 
 
+def inspect_sharding_key(callback: Any) -> bytes:
+    """The backend config of an ``InspectSharding`` custom call: XLA's partitioner calls ``callback`` (kept alive
+    by the caller until compiled) with the HloSharding it chose for the call's operand."""
+    return _jax.encode_inspect_sharding_callback(callback)
+
+
 def output_hlo_shardings(executable: LoadedExecutable) -> list[Any]:
     """The HLO sharding of each output XLA's partitioner settled on."""
     return [xc.HloSharding.from_proto(p) for p in executable.get_output_shardings()]

@@ -19,7 +19,7 @@ from jaxle_core.lax.tokens import AbstractToken, Token, create_token_p
 from jaxle_xla import _jaxlib, clients, transfer_guard
 from jaxle_xla.array import XlaArray
 from jaxle_xla.lowering import lower_module
-from jaxle_xla.sharding import one_device_of
+from jaxle_xla.sharding import GSPMDSharding, one_device_of
 
 # Constants with more elements than this are passed to the executable as arguments
 # rather than written into the program text.
@@ -168,8 +168,8 @@ class Executable:
         compiling = time.perf_counter()
         self.loaded = _jaxlib.compile(device.client, self.text, device, program.host_callbacks)
         Executable.compile_count += 1
-        for inspect in program.inspections:  # inspect_array_sharding: everything is on this device
-            inspect(_jaxlib.sharding_for(device))
+        for inspect in program.inspections:  # inspect_array_sharding: everything is on this device, as JAX says it
+            inspect(GSPMDSharding((device,), "{replicated}"))
         if logging_compiles:
             _logger.warning("Finished XLA compilation of jit(%s) in %.9f sec", name, time.perf_counter() - compiling)
         monitoring.record_compile_step("/jax/core/compile/backend_compile_duration", compiling, f"jit({name})")

@@ -22,23 +22,22 @@ from jaxle_core.mesh import AxisType, Mesh, PartitionSpec
 from jaxle_core.sharding import NamedSharding, Sharding
 from jaxle_xla import _jaxlib, clients
 
-__all__ = ["MaximalSharding", "SingleDeviceSharding", "gspmd_sharding", "hlo_sharding_text", "make_mesh",
-           "make_single_device_sharding",
-           "mesh_text", "named_from_hlo", "one_device_of", "reshard", "same_placement", "sdy_sharding_text"]
+__all__ = ["GSPMDSharding", "MaximalSharding", "SingleDeviceSharding", "gspmd_sharding", "hlo_sharding_text",
+           "inspected_layout", "make_mesh", "make_single_device_sharding", "mesh_text", "named_from_hlo",
+           "one_device_of", "reshard", "same_placement", "sdy_sharding_text"]
 
 SingleDeviceSharding = _jaxlib.DeviceSharding
 Sharding.register(SingleDeviceSharding)
 
 
-class MaximalSharding(Sharding):
-    """The layout XLA gives a value that only one device of a partitioned program computes (a host callback's
-    result outside ``shard_map``): the value lives on the ``index``-th of ``devices``. JAX reports it as a
-    ``GSPMDSharding`` over all the devices (every one holds the whole shape), and its arrays cannot be computed
-    with (``usable_error``)."""
+class GSPMDSharding(Sharding):
+    """A layout named only by XLA's HLO sharding ``hlo_text`` over a list of devices (jaxlib's GSPMDSharding, as
+    JAX reports the layouts it cannot name over a mesh). Only whole copies of the value are modelled: every
+    device's index covers the array."""
 
-    def __init__(self, devices: Sequence[Any], index: int):
+    def __init__(self, devices: Sequence[Any], hlo_text: str):
         self._device_assignment = tuple(devices)
-        self.index = index
+        self._hlo_text = hlo_text
 
     @property
     def device_set(self) -> set:
@@ -49,19 +48,30 @@ class MaximalSharding(Sharding):
 
     memory_kind = property(lambda self: "device")
 
-    def usable_error(self) -> TypeError:
-        """JAX's error for a computation given an array laid out so."""
-        return TypeError(f"Cannot convert GSPMDSharding {{maximal device={self.index}}} into SdyArray.")
-
     def __eq__(self, other: object) -> bool:
-        return (type(other) is MaximalSharding and other._device_assignment == self._device_assignment
-                and other.index == self.index)
+        return (type(other) is type(self) and other._device_assignment == self._device_assignment
+                and other._hlo_text == self._hlo_text)
 
     def __hash__(self) -> int:
-        return hash((self._device_assignment, self.index))
+        return hash((self._device_assignment, self._hlo_text))
 
     def __repr__(self) -> str:
-        return f"GSPMDSharding({{maximal device={self.index}}}, memory_kind=device)"
+        return f"GSPMDSharding({self._hlo_text}, memory_kind={self.memory_kind})"
+
+
+class MaximalSharding(GSPMDSharding):
+    """The layout XLA gives a value that only one device of a partitioned program computes (a host callback's
+    result outside ``shard_map``): the value lives on the ``index``-th of ``devices``. JAX reports it as a
+    ``GSPMDSharding`` over all the devices (every one holds the whole shape), and its arrays cannot be computed
+    with (``usable_error``)."""
+
+    def __init__(self, devices: Sequence[Any], index: int):
+        super().__init__(devices, f"{{maximal device={index}}}")
+        self.index = index
+
+    def usable_error(self) -> TypeError:
+        """JAX's error for a computation given an array laid out so."""
+        return TypeError(f"Cannot convert GSPMDSharding {self._hlo_text} into SdyArray.")
 
 
 def hlo_sharding_text(sharding: NamedSharding, ndim: int) -> str:
@@ -165,6 +175,16 @@ def _specs_with_tiles(axes: list, mesh: Mesh, tiles: list[int]):
         while entries and entries[-1] is None:
             entries.pop()
         yield PartitionSpec(*entries)
+
+
+def inspected_layout(hlo: Any, mesh: Mesh, ndim: int) -> NamedSharding:
+    """What ``inspect_array_sharding`` reports for a value XLA laid out by ``hlo`` in a program partitioned over
+    ``mesh``, as JAX does: a NamedSharding over the mesh with every axis Auto (inside a ``shard_map`` body, where
+    each device holds its own block, replicated)."""
+    mesh = mesh.update(axis_types=(AxisType.Auto,) * len(mesh.axis_names))
+    if hlo.is_manual():
+        return NamedSharding(mesh, PartitionSpec())
+    return named_from_hlo(hlo, mesh, ndim)
 
 
 def make_single_device_sharding(device: Any, *, memory_kind: str | None = None) -> SingleDeviceSharding:

@@ -19,7 +19,6 @@ from jaxle_core import core
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, wrap_physical
-from jaxle_core.inspect_sharding import inspect_sharding_p
 from jaxle_core.jit import jit_p
 from jaxle_core.lax.placement import leaves_layout_open, reshard_p, sharding_constraint_p
 from jaxle_core.mesh import AbstractMesh, Mesh, PartitionSpec, get_mesh
@@ -220,22 +219,18 @@ class SpmdExecutable:
                                                           named_from_hlo(hlo, mesh, aval.ndim))
                                                          for given, one, hlo, aval in zip(
                                                              out_shardings, self._on_one_device, chosen, physical))]
-        # the values inspect_array_sharding looks at are extra results after the function's own
-        inspected = [eqn.invars[0].aval for eqn in _inspections(closed.jaxpr)]
-        for inspect, hlo, aval in zip(program.inspections, chosen[len(physical):], inspected):
-            inspect(named_from_hlo(hlo, mesh, aval.ndim))
         self.out_layouts = [_jaxlib.gspmd_sharding(devices, hlo) for hlo in chosen]
         for layout, named in zip(self.out_layouts, self._out_shardings):
             name_layout(layout, named)
         self._handlers = [_jaxlib.sharded_result_handler(aval, layout) for aval, layout
-                          in zip(physical + [physical_aval(a) for a in inspected], self.out_layouts)]
+                          in zip(physical, self.out_layouts)]
         self._extended_out = has_extended(self.out_avals)
         self.in_layouts = [gspmd_sharding(s, aval.ndim) for s, aval in zip(self._layouts, self._in_avals)]
         self.keep = self._keep
         # Whether jaxlib's C++ dispatch can run it (fast_jit): arrays already laid out as the program reads them in,
         # plain arrays out, one result per output.
-        self.cpp_dispatchable = (not self._extended_out and not any(donated) and not program.inspections
-                                 and not program.host_callbacks and not any(self._on_one_device))
+        self.cpp_dispatchable = (not self._extended_out and not any(donated) and not program.host_callbacks
+                                 and not any(self._on_one_device))
 
     def __call__(self, args: Sequence[Any]) -> list[Any]:
         kept = [_physical(a) for a, k in zip(args, self._keep) if k]
@@ -249,7 +244,6 @@ class SpmdExecutable:
             raise
         arrays = [laid_out(b, s) if s is not None else _on_its_device(b, self._devices, i)
                   for b, s, i in zip(outs, self._out_shardings, self._device_index)]
-        # (zip drops the results that only carried inspected layouts)
         if self._extended_out:
             return [wrap_physical(x, a) for x, a in zip(arrays, self.out_avals)]
         return arrays
@@ -276,11 +270,6 @@ def _on_its_device(buffer: _jaxlib.DeviceBuffer, devices: Sequence[Any], index: 
     C++ dispatch included: no compiled program reads that layout)."""
     buffer._maximal = MaximalSharding(devices, index)
     return buffer
-
-
-def _inspections(jaxpr: core.Jaxpr) -> list[core.JaxprEqn]:
-    """The top-level inspect_sharding equations of ``jaxpr``, in order (those the entry function lowers)."""
-    return [eqn for eqn in jaxpr.eqns if eqn.primitive is inspect_sharding_p]
 
 
 class FollowShardings(PerDeviceWrapper):

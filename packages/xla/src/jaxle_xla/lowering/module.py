@@ -18,8 +18,9 @@ from jaxle_core import core
 from jaxle_core.avals import ShapedArray
 from jaxle_core.lax.tokens import abstract_token
 from jaxle_core.mesh import AbstractMesh
+from jaxle_xla import _jaxlib
 from jaxle_xla.lowering.context import LoweringContext, Value, tensor_type
-from jaxle_xla.sharding import mesh_text, sdy_sharding_text
+from jaxle_xla.sharding import inspected_layout, mesh_text, sdy_sharding_text
 
 LoweringRule = Callable[..., Any]
 lowering_rules: dict[core.Primitive, LoweringRule] = {}
@@ -63,11 +64,9 @@ class ModuleBuilder:
         self._function_names: dict[int, str] = {}
         self._taken: set[str] = {"main", *self._mesh_symbols.values()}
         self.host_callbacks: list[Callable[..., Any]] = []
-        # inspect_array_sharding's callbacks, called once the program is compiled; in a partitioned program each
-        # inspected value becomes an extra result of main, whose layout XLA reports
+        # inspect_array_sharding's callbacks in a program on one device, called once it is compiled (a partitioned
+        # program's partitioner calls them itself)
         self.inspections: list[Callable[[Any], Any]] = []
-        self._inspected: list[Value] = []
-        self._entry: LoweringContext | None = None
 
     def add_host_callback(self, callback: Callable[..., Any]) -> int:
         """Register a Python function the compiled program calls on the host; returns its index, by which the
@@ -125,13 +124,21 @@ class ModuleBuilder:
         return unique
 
     def inspect_sharding(self, ctx: LoweringContext, value: Value, callback: Callable[[Any], Any]) -> None:
-        """Call ``callback`` with ``value``'s layout once compiled (see ``inspections``)."""
-        if self.mesh is not None:
-            if ctx is not self._entry:
-                raise NotImplementedError("jaxle: inspect_array_sharding inside control flow or a nested jit of a "
-                                          "program partitioned over several devices")
-            self._inspected.append(value)
-        self.inspections.append(callback)
+        """Call ``callback`` with ``value``'s layout once compiled: on one device, that device's; in a partitioned
+        program, the one XLA's partitioner settles on, which it reports (wherever the value is, control flow and
+        nested functions included) to jaxlib's ``InspectSharding`` custom call while compiling."""
+        if self.mesh is None:
+            self.inspections.append(callback)
+            return
+        mesh, ndim = self.mesh, len(value.aval.shape)
+
+        def report(hlo: Any) -> None:
+            callback(inspected_layout(hlo, mesh, ndim))
+
+        self.add_keepalive(report)  # the custom call names it by address until the program is compiled
+        ctx.op("stablehlo.custom_call", [value], [value.aval], {
+            "call_target_name": '"InspectSharding"', "has_side_effect": "true",
+            "backend_config": _bytes_attribute(_jaxlib.inspect_sharding_key(report))})
 
     def next_channel(self) -> int:
         """A channel handle no other collective of the module uses."""
@@ -178,8 +185,6 @@ class ModuleBuilder:
                        arg_attributes: Sequence[str], token: bool = False,
                        result_attributes: Sequence[str] = ()) -> str:
         ctx = LoweringContext(self)
-        if visibility == "public":
-            self._entry = ctx
         args = [Value(f"%arg{i}", v.aval) for i, v in enumerate(closed.jaxpr.invars)]
         if _is_polymorphic(closed.in_avals):
             from jaxle_xla.lowering.dimensions import bind_dimension_variables  # local: it registers rules here
@@ -187,8 +192,6 @@ class ModuleBuilder:
             bind_dimension_variables(ctx, args)
         token_arg = ctx.ordered_token = Value("%token", abstract_token) if token else None
         outs = ctx.lower_jaxpr(closed.jaxpr, closed.consts, args)
-        if ctx is self._entry:
-            outs = outs + self._inspected
         if token:
             args, outs = [token_arg, *args], [ctx.ordered_token, *outs]
         attributes = list(arg_attributes) + [""] * (len(args) - len(arg_attributes))
@@ -227,6 +230,11 @@ def _is_polymorphic(avals: Sequence[Any]) -> bool:
     return any(type(d) is not int for a in avals for d in getattr(a, "shape", ()))
 
 
+def _bytes_attribute(data: bytes) -> str:
+    """``data`` as an MLIR string attribute, every byte escaped."""
+    return '"' + "".join(f"\\{b:02X}" for b in data) + '"'
+
+
 def _attributes(entries: Sequence[str]) -> str:
     return f" {{{', '.join(entries)}}}" if entries else ""
 
@@ -254,7 +262,7 @@ class LoweredModule(NamedTuple):
 
     text: str
     host_callbacks: list[Callable[..., Any]]
-    inspections: list[Callable[[Any], Any]]  # inspect_array_sharding's callbacks (and, partitioned, extra results)
+    inspections: list[Callable[[Any], Any]]  # inspect_array_sharding's callbacks of a program on one device
 
 
 def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = (), mesh: Any = None,
