@@ -2,7 +2,7 @@
 
 __version__ = "0.1.0"
 
-from jaxle_core import dtypes, errors, lax, sharding_rules  # noqa: E402, F401 (sharding_rules installs the rules)
+from jaxle_core import dtypes, errors, lax, sharding_rules, unreduced_types  # noqa: E402, F401 (they install the rules)
 from jaxle_core.ad import (  # noqa: E402
     fwd_and_bwd,
     grad,

@@ -60,12 +60,27 @@ def vma_order(axes: frozenset) -> list:
     return sorted(axes, key=lambda a: (names.index(a), "") if a in names else (len(names), str(a)))
 
 
-def vma_text(axes: frozenset) -> str:
-    """``{V:i}`` or ``{V:(i,j)}``: how a type shows the mesh axes it varies over (nothing when none)."""
-    if not axes:
+def _axes_text(kind: str, names: list) -> str:
+    return f"{kind}:{names[0]}" if len(names) == 1 else f"{kind}:({','.join(names)})"
+
+
+def vma_text(axes: frozenset, unreduced: frozenset = NO_VMA, reduced: frozenset = NO_VMA,
+             mesh_axes: tuple = ()) -> str:
+    """``{V:i}``, ``{V:(i,j)}``, ``{U:y, R:z}``: how a type shows the mesh axes it varies over, is unreduced over
+    (a partial sum awaiting its reduction) and is reduced over (nothing when none). Axes are listed in the order
+    of ``mesh_axes`` (an Explicit layout's mesh), else of the context mesh."""
+    if not (axes or unreduced or reduced):
         return ""
-    names = [str(a) for a in vma_order(axes)]
-    return f"{{V:{names[0]}}}" if len(names) == 1 else f"{{V:({','.join(names)})}}"
+
+    def ordered_names(group: frozenset) -> list:
+        if mesh_axes:
+            return [str(a) for a in sorted(group, key=lambda a: mesh_axes.index(a) if a in mesh_axes else len(
+                mesh_axes))]
+        return [str(a) for a in vma_order(group)]
+
+    parts = [_axes_text(kind, ordered_names(group)) for kind, group in (("V", axes), ("U", unreduced),
+                                                                          ("R", reduced)) if group]
+    return "{" + ", ".join(parts) + "}"
 
 
 def _dimension_text(size: Any, entry: Any) -> str:
@@ -164,8 +179,10 @@ class ShapedArray(AbstractValue):
         name = dtypes.short_dtype_name(self.dtype) if short_dtypes else self.dtype.name
         if self.explicit_sharding is None:
             return f"{name}[{','.join(str(d) for d in self.shape)}]{vma_text(self.vma)}"
-        dims = map(_dimension_text, self.shape, self.explicit_sharding.spec)
-        return f"{name}[{','.join(dims)}]{vma_text(self.vma)}"
+        spec = self.explicit_sharding.spec
+        dims = map(_dimension_text, self.shape, spec)
+        axes = vma_text(self.vma, spec.unreduced, spec.reduced, self.explicit_sharding.mesh.axis_names)
+        return f"{name}[{','.join(dims)}]{axes}"
 
     __str__ = str_short
 

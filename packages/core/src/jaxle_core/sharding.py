@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxle_core.mesh import AbstractMesh, Mesh, PartitionSpec, get_mesh, resource_mesh
+from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_mesh, resource_mesh
 from jaxle_tree import tree_broadcast, tree_leaves
 
 __all__ = ["DuplicateSpecError", "IndivisibleError", "NamedSharding", "Sharding", "check_sharding_fits",
@@ -89,6 +89,11 @@ def _check_spec(mesh: Mesh, spec: PartitionSpec) -> None:
                                          f"most one positional dimension, but {spec} has duplicate entries for "
                                          f"`{axis}`")
             seen.add(axis)
+    for kind, axes in (("Unreduced", spec.unreduced), ("Reduced", spec.reduced)):
+        if axes and any(a not in mesh.axis_names or mesh.axis_types[mesh.axis_names.index(a)] is not AxisType.Explicit
+                        for a in axes):
+            raise ValueError(f"{kind} axes can only refer to mesh axes that is of type `Explicit`. Got "
+                             f"{kind.lower()} axes: {axes} and mesh: {mesh}")
 
 
 class NamedSharding(Sharding):
@@ -189,6 +194,9 @@ class NamedSharding(Sharding):
                     "evenly divide the shape)")
 
     def devices_indices_map(self, global_shape: tuple[int, ...]) -> dict:
+        if self.spec.unreduced:  # a partial sum on each device: no device holds a slice of the array
+            raise NotImplementedError("device_indices_map doesn't work with unreduced. Please file a bug at "
+                                      "https://github.com/jax-ml/jax/issues")
         return dict(zip(self.mesh._flat_devices_tuple, _indices(self, tuple(global_shape))))
 
     def shard_shape(self, global_shape: tuple[int, ...]) -> tuple[int, ...]:

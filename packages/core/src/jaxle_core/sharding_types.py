@@ -14,16 +14,16 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from jaxle_core import core
+from jaxle_core import core, vma
 from jaxle_core import mesh as mesh_module
 from jaxle_core.avals import ShapedArray
 from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_mesh
 from jaxle_core.sharding import NamedSharding
 
-__all__ = ["UNTYPED", "ShardingTypeError", "axis_size", "broadcast_layout", "elementwise_specs", "enable",
-           "entry_text", "explicit_context", "explicit_mesh_of", "given_spec", "merged_specs", "register_rule",
-           "resolve_out_sharding", "same_as_operand", "source_sharding", "spec_of", "type_spec", "typed_aval",
-           "typed_results"]
+__all__ = ["UNTYPED", "ShardingTypeError", "axis_size", "broadcast_layout", "cotangent_sharding", "elementwise_specs",
+           "enable", "entry_text", "explicit_context", "explicit_mesh_of", "given_spec", "merged_specs",
+           "register_rule", "resolve_out_sharding", "same_as_operand", "source_sharding", "spec_of", "type_spec",
+           "typed_aval", "typed_results"]
 
 
 class ShardingTypeError(Exception):
@@ -43,6 +43,11 @@ _rules: dict[core.Primitive, Rule] = {}
 # or None (its results replicated, or typed by an inner jaxpr); installed by sharding_rules.py.
 fallback_rule: Callable[..., Sequence[tuple] | None] = lambda *args: None
 
+
+# ``may_carry_axes(primitive, avals, params)``: whether the results may be unreduced or reduced over some axes, and
+# ``axes_rule(primitive, avals, params)``: their (unreduced, reduced) axes; installed by unreduced_types.py.
+may_carry_axes: Callable[..., bool] = lambda *args: False
+axes_rule: Callable[..., tuple] = lambda *args: (frozenset(), frozenset())
 
 _placing: set[core.Primitive] = set()  # primitives whose rule types by a mesh of its own (reshard's destination)
 
@@ -78,10 +83,14 @@ def _explicit_entry(entry: SpecEntry, explicit: tuple) -> SpecEntry:
 
 
 def type_spec(mesh: AbstractMesh, spec: PartitionSpec, ndim: int) -> PartitionSpec:
-    """``spec`` as a type carries it: one entry per dimension (trailing ones None), Explicit axes only."""
+    """``spec`` as a type carries it: one entry per dimension (trailing ones None), Explicit axes only (its
+    unreduced and reduced axes too)."""
     explicit = mesh.explicit_axes
     entries = [_explicit_entry(spec[d] if d < len(spec) else None, explicit) for d in range(ndim)]
-    return PartitionSpec(*entries)
+    if not (spec.unreduced or spec.reduced):
+        return PartitionSpec(*entries)
+    return PartitionSpec(*entries, unreduced=spec.unreduced & frozenset(explicit),
+                         reduced=spec.reduced & frozenset(explicit))
 
 
 def typed_aval(aval: ShapedArray, sharding: Any) -> ShapedArray:
@@ -99,6 +108,14 @@ def spec_of(aval: Any) -> tuple:
     if sharding is None:
         return (None,) * len(getattr(aval, "shape", ()))
     return tuple(sharding.spec)
+
+
+def cotangent_sharding(sharding: NamedSharding) -> NamedSharding:
+    """The layout of a cotangent of a value laid out as ``sharding``: its unreduced and reduced axes swapped."""
+    spec = sharding.spec
+    if not (spec.unreduced or spec.reduced):
+        return sharding
+    return sharding.update(spec=spec.update(unreduced=spec.reduced, reduced=spec.unreduced))
 
 
 def source_sharding(x: Any) -> NamedSharding | None:
@@ -165,6 +182,9 @@ def typed_results(primitive: core.Primitive, avals: Sequence[Any], params: dict,
         specs = fallback_rule(primitive, avals, specs, outs, mesh, params) or [None] * len(outs)
     else:
         specs = rule(avals, specs, outs, mesh, params)
+    axes = None  # the results' (unreduced, reduced) axes, when some may be
+    if primitive not in _placing and may_carry_axes(primitive, avals, params) and not vma.holds_jaxprs(params):
+        axes = axes_rule(primitive, avals, params)
     typed = []
     for aval, spec in zip(outs, specs):
         if type(aval) is not ShapedArray:
@@ -173,11 +193,14 @@ def typed_results(primitive: core.Primitive, avals: Sequence[Any], params: dict,
             typed.append(aval.update(sharding=None))
         elif isinstance(spec, NamedSharding):
             typed.append(aval.update(sharding=spec))
-        elif spec is None:  # no rule: a layout from an inner jaxpr stays, else replicated
+        elif spec is None and axes is None:  # no rule: a layout from an inner jaxpr stays, else replicated
             typed.append(aval if aval.explicit_sharding is not None else
                          aval.update(sharding=NamedSharding(mesh, PartitionSpec(*[None] * aval.ndim))))
         else:
-            typed.append(aval.update(sharding=NamedSharding(mesh, _checked(PartitionSpec(*spec), mesh))))
+            entries = (None,) * aval.ndim if spec is None else spec
+            spec = PartitionSpec(*entries) if axes is None else PartitionSpec(*entries, unreduced=axes[0],
+                                                                               reduced=axes[1])
+            typed.append(aval.update(sharding=NamedSharding(mesh, _checked(spec, mesh))))
     return typed if primitive.multiple_results else typed[0]
 
 

@@ -18,8 +18,8 @@ from jaxle_core import core
 from jaxle_core.avals import NO_VMA, ShapedArray, get_aval, vma_order
 from jaxle_core.core import ClosedJaxpr, Jaxpr, Primitive
 
-__all__ = ["checked_axes", "checking_vma", "join", "operand_and_result_vmas", "operands_as_they_are", "ordered",
-           "vma_rules"]
+__all__ = ["checked_axes", "checking_vma", "holds_jaxprs", "join", "operand_and_result_vmas", "operands_as_they_are",
+           "ordered", "vma_rules"]
 
 
 def checked_axes() -> frozenset:
@@ -60,7 +60,8 @@ def operands_as_they_are(avals: Sequence[ShapedArray], params: dict) -> tuple[li
     return [a.vma for a in avals], None
 
 
-def _holds_jaxprs(params: dict) -> bool:
+def holds_jaxprs(params: dict) -> bool:
+    """Whether ``params`` hold a jaxpr (or a tuple of them): the primitive's results are typed by it."""
     return any(isinstance(v, (Jaxpr, ClosedJaxpr)) or (type(v) is tuple and v and isinstance(v[0], (Jaxpr,
                                                                                                     ClosedJaxpr)))
                for v in params.values())
@@ -71,7 +72,7 @@ def operand_and_result_vmas(primitive: Primitive, avals: Sequence[ShapedArray], 
     rule = vma_rules.get(primitive)
     if rule is not None:
         return rule(avals, params)
-    if _holds_jaxprs(params):
+    if holds_jaxprs(params):
         return [a.vma for a in avals], None
     axes = join([a.vma for a in avals])
     return [axes] * len(avals), axes

@@ -126,13 +126,18 @@ def mesh_text(mesh: Mesh) -> str:
 
 def sdy_sharding_text(sharding: NamedSharding, ndim: int, mesh_symbol: str,
                       unconstrained_dims: frozenset = frozenset()) -> str:
-    """``#sdy.sharding<@mesh, [{"x"}, {}]>``: each dimension's axes; unconstrained dimensions are left open."""
+    """``#sdy.sharding<@mesh, [{"x"}, {}]>``: each dimension's axes (unconstrained dimensions left open), then the
+    unreduced axes (``unreduced={"y"}``)."""
     dims = []
     for d, axes in enumerate(sharding.dimension_axes(ndim)):
         entry = sharding.spec[d] if d < len(sharding.spec) else None
         names = ", ".join(f'"{a}"' for a in axes)
         open_dim = d in unconstrained_dims or entry is PartitionSpec.UNCONSTRAINED
         dims.append(f"{{{names}{', ?' if open_dim and names else '?' if open_dim else ''}}}")
+    unreduced = sharding.spec.unreduced
+    if unreduced:  # partial sums the partitioner reduces where a later layout asks
+        names = ", ".join(f'"{a}"' for a in sharding.mesh.axis_names if a in unreduced)
+        return f"#sdy.sharding<@{mesh_symbol}, [{', '.join(dims)}], unreduced={{{names}}}>"
     return f"#sdy.sharding<@{mesh_symbol}, [{', '.join(dims)}]>"
 
 

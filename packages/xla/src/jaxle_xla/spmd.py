@@ -192,6 +192,9 @@ class SpmdExecutable:
         # results whose types carry a layout are laid out so (JAX's jit gives them those shardings)
         out_shardings = [given if given is not None else _typed_layout(aval, mesh)
                          for given, aval in zip(out_shardings, closed.out_avals)]
+        for sharding, aval in zip(out_shardings, closed.out_avals):
+            if sharding is not None and sharding.spec.unreduced:
+                sharding.devices_indices_map(aval.shape)  # JAX's error: no array holds a partial sum
         program = Program(closed, name, donated, keep_unused, hoist=False, mesh=mesh, arg_shardings=layouts,
                           result_shardings=out_shardings)
         self.loaded = _jaxlib.compile_spmd(devices[0].client, program.text, devices, program.host_callbacks)

@@ -15,8 +15,9 @@ defbilinear(dot_general_p)
 def _dot_general_transpose(ct, lhs, rhs, *, dimension_numbers, precision, preferred_element_type, out_sharding):
     (lhs_contract, rhs_contract), (lhs_batch, rhs_batch) = dimension_numbers
 
-    def contract(x, y, dims):
-        return lax.dot_general(x, y, dims, precision=precision, preferred_element_type=preferred_element_type)
+    def contract(x, y, dims, sharding):
+        return lax.dot_general(x, y, dims, precision=precision, preferred_element_type=preferred_element_type,
+                               out_sharding=sharding)
 
     if is_undefined(lhs):
         return [dot_transpose_first(ct, lhs.aval, rhs, (lhs_contract, rhs_contract), (lhs_batch, rhs_batch),

@@ -52,7 +52,7 @@ def _ragged_dot_general_transpose(ct, lhs, rhs, group_sizes, *, ragged_dot_dimen
         lhs_free = remaining_dims(lhs.aval.ndim, lhs_contract, lhs_batch)
         ct_ragged = len(lhs_batch) + lhs_free.index(ragged)
 
-        def contract(x, y, dims):
+        def contract(x, y, dims, sharding):  # typed by ragged_dot's own rule
             return ragged_dot_general(x, y, group_sizes, RaggedDotDimensionNumbers(dims, (ct_ragged,), (group,)),
                                       **params)
 

@@ -26,6 +26,7 @@ from jaxle_core.core import check_callable
 from jaxle_core.lax.placement import reshard_p
 from jaxle_core.lax.refs import Ref, addupdate
 from jaxle_core.mesh import get_mesh
+from jaxle_core.sharding_types import cotangent_sharding
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 
 
@@ -109,8 +110,11 @@ def _inputs_first(residuals: list[Any], primals: Sequence[Any]) -> tuple[list[An
 
 
 def _laid_out_as(ct: Any, aval: Any) -> Any:
-    """A cotangent resharded to the layout its output's type says (over Explicit mesh axes), as JAX's pullback does."""
+    """A cotangent resharded to the layout its output's type says (over Explicit mesh axes; unreduced and reduced
+    axes swapped), as JAX's pullback does."""
     wanted = getattr(aval, "explicit_sharding", None)
+    if wanted is not None:
+        wanted = cotangent_sharding(wanted)
     if wanted is None or getattr(get_aval(ct), "explicit_sharding", None) == wanted:
         return ct
     if not isinstance(ct, core.Tracer) and get_mesh().empty:

@@ -15,6 +15,7 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
 from jaxle_core.lax.structural import convert_element_type_p
 from jaxle_core.lax.windowed import dilate_shape
+from jaxle_core.mesh import PartitionSpec
 
 
 def const(like: Any, value: Any) -> Any:
@@ -143,7 +144,7 @@ def remaining_dims(ndim: int, *excluded: Sequence[int]) -> list[int]:
     return [d for d in range(ndim) if d not in dropped]
 
 
-Contract = Callable[[Any, Any, tuple], Any]
+Contract = Callable[[Any, Any, tuple, Any], Any]  # (x, y, dimension_numbers, out_sharding)
 
 
 def dot_transpose_first(ct: Any, first: ShapedArray, second: Any, contracting: tuple, batch: tuple,
@@ -163,10 +164,19 @@ def dot_transpose_first(ct: Any, first: ShapedArray, second: Any, contracting: t
     ct_second_free = list(range(start, start + len(second_free))) if first_is_lhs else \
         list(range(n_batch, n_batch + len(second_free)))
     dims = ((tuple(ct_second_free), tuple(second_free)), (tuple(range(n_batch)), tuple(second_batch)))
-    product = contract(ct, second, dims)
     contract_in_second_order = [first_contract[i] for i in np.argsort(second_contract)]
     layout = list(first_batch) + first_free + contract_in_second_order
+    product = contract(ct, second, dims, _product_sharding(first, layout))
     return as_operand_dtype(lax.transpose(product, tuple(int(i) for i in np.argsort(layout))), first)
+
+
+def _product_sharding(first: ShapedArray, layout: list[int]) -> Any:
+    """The layout of ``first``'s cotangent before its final transpose (dimension ``k`` is ``first``'s ``layout[k]``):
+    ``first``'s own over Explicit mesh axes, as JAX's transpose asks of the contraction; None without one."""
+    sharding = getattr(first, "explicit_sharding", None)
+    if sharding is None:
+        return None
+    return sharding.update(spec=PartitionSpec(*(sharding.spec[d] for d in layout)))
 
 
 def as_operand_dtype(ct: Any, operand: ShapedArray) -> Any:

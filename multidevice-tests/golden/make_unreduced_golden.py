@@ -1,0 +1,171 @@
+"""Write unreduced_golden.json: unreduced and reduced axes in types over a mesh of Explicit axes on eight CPU
+devices (``f32[4@x,2]{U:y}``, ``{R:y}``): contractions left unreduced, reshards to reduced or plain layouts, the
+types each operation gives or the error it raises, derivatives, results' layouts and values; recorded from the
+module named on the command line.
+
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_unreduced_golden.py jax
+"""
+
+import importlib
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+from make_sharding_types_golden import _jaxpr, _mesh, _outcome, _p, _put, _result
+
+HERE = pathlib.Path(__file__).parent
+
+
+def _spec(jax, *entries, unreduced=(), reduced=()):
+    return jax.sharding.PartitionSpec(*entries, unreduced=set(unreduced), reduced=set(reduced))
+
+
+def _operands(jax, mesh):
+    """a: f32[4@x,8@y] and b: f32[8@y,2], whose product contracts over ``y``."""
+    return _put(jax, mesh, (4, 8), "x", "y"), _put(jax, mesh, (8, 2), "y")
+
+
+def _unreduced_product(jax, a, b):
+    return jax.numpy.dot(a, b, out_sharding=_spec(jax, "x", None, unreduced="y"))
+
+
+def _in_mesh(run):
+    """``run(jax, a, b)`` under set_mesh of the Explicit (2, 4) mesh."""
+    def case(jax):
+        mesh = _mesh(jax)
+        with jax.sharding.set_mesh(mesh):
+            return run(jax, *_operands(jax, mesh))
+    return case
+
+
+def _traced(f):
+    """The jaxpr of ``f(jax)`` applied to a and b."""
+    return _in_mesh(lambda jax, a, b: _jaxpr(jax, f(jax), a, b))
+
+
+def _ran(f):
+    """The layout and values of ``jit(f(jax))`` applied to a and b (a pytree's leaves, in order)."""
+    def run(jax, a, b):
+        return _outcome(lambda: [_result(leaf) for leaf in jax.tree.leaves(jax.jit(f(jax))(a, b))])
+    return _in_mesh(run)
+
+
+def _type_of(op):
+    """The type ``op(jax, u, r, plain)`` gives inside a jit, where u is the unreduced product f32[4@x,2]{U:y}, r it
+    reduced (f32[4@x,2]{R:y}) and plain it summed (f32[4@x,2]), or the error it raises."""
+    def run(jax, a, b):
+        seen = []
+
+        def f(a, b):
+            u = _unreduced_product(jax, a, b)
+            r = jax.sharding.reshard(u, _spec(jax, "x", None, reduced="y"))
+            plain = jax.sharding.reshard(u, _p(jax, "x", None))
+            seen.append(_outcome(lambda: str(jax.typeof(op(jax, u, r, plain)))))
+            return u
+
+        jax.make_jaxpr(f)(a, b)
+        return seen[0]
+    return _in_mesh(run)
+
+
+def _loss(target):
+    """The sum of the unreduced product resharded to ``target(jax)``."""
+    def make(jax):
+        return lambda a, b: jax.sharding.reshard(_unreduced_product(jax, a, b), target(jax)).sum()
+    return make
+
+
+def _host_typeof(spec):
+    def run(jax, a, b):
+        return _outcome(lambda: str(jax.typeof(jax.device_put(np.ones((8, 2), np.float32), spec(jax)))))
+    return _in_mesh(run)
+
+
+def _lowered(jax, a, b):
+    def f(a, b):
+        return jax.sharding.reshard(_unreduced_product(jax, a, b), _p(jax, "x", None))
+    return [line.strip() for line in jax.jit(f).lower(a, b).as_text().splitlines() if "unreduced" in line]
+
+
+_UNARY = {"neg": lambda jax, x: jax.lax.neg(x), "sin": lambda jax, x: jax.lax.sin(x),
+          "convert": lambda jax, x: jax.lax.convert_element_type(x, np.float16),
+          "transpose": lambda jax, x: jax.lax.transpose(x, (1, 0)), "sum_rows": lambda jax, x: x.sum(0),
+          "sum_all": lambda jax, x: x.sum(), "max": lambda jax, x: jax.lax.reduce_max(x, (1,)),
+          "reshape": lambda jax, x: jax.lax.reshape(x, (8,)),
+          "broadcast": lambda jax, x: jax.lax.broadcast_in_dim(x, (3, 4, 2), (1, 2)),
+          "slice": lambda jax, x: jax.lax.slice(x, (0, 0), (2, 2)),
+          "concatenate": lambda jax, x: jax.lax.concatenate([x, x], 0),
+          "scale": lambda jax, x: x * 2.0}
+_BINARY = {"add": lambda jax, x, y: jax.lax.add(x, y), "sub": lambda jax, x, y: jax.lax.sub(x, y),
+           "mul": lambda jax, x, y: jax.lax.mul(x, y), "div": lambda jax, x, y: jax.lax.div(x, y)}
+_KINDS = {"u": lambda u, r, plain: u, "r": lambda u, r, plain: r, "plain": lambda u, r, plain: plain}
+
+CASES = {
+    # types and layouts
+    "partition_spec_repr": lambda jax: repr(_spec(jax, "x", None, unreduced="y", reduced="z")),
+    "unreduced_over_auto_axes": lambda jax: _outcome(lambda: str(jax.sharding.NamedSharding(
+        jax.make_mesh((2, 4), ("x", "y"), axis_types=(jax.sharding.AxisType.Auto,) * 2), _spec(jax, unreduced="x")))),
+    "reduced_over_auto_axes": lambda jax: _outcome(lambda: str(jax.sharding.NamedSharding(
+        jax.make_mesh((2, 4), ("x", "y"), axis_types=(jax.sharding.AxisType.Auto,) * 2), _spec(jax, reduced="x")))),
+    "device_put_reduced": _host_typeof(lambda jax: _spec(jax, None, None, reduced="x")),
+    "device_put_reduced_two_axes": _host_typeof(lambda jax: _spec(jax, None, None, reduced=("y", "x"))),
+    "device_put_unreduced": _host_typeof(lambda jax: _spec(jax, None, None, unreduced="x")),
+    "device_put_reduced_layout": _in_mesh(lambda jax, a, b: str(jax.device_put(
+        np.ones(4, np.float32), _spec(jax, None, reduced="x")).sharding)),
+    # contractions left unreduced
+    "dot_unreduced": _traced(lambda jax: lambda a, b: _unreduced_product(jax, a, b)),
+    "dot_unreduced_result": _ran(lambda jax: lambda a, b: _unreduced_product(jax, a, b)),
+    "dot_unreduced_wrong_axes": _traced(lambda jax: lambda a, b: jax.numpy.dot(
+        a, b, out_sharding=_spec(jax, None, None, unreduced="x"))),
+    "dot_unreduced_one_side_split": _traced(lambda jax: lambda a, b: jax.numpy.dot(
+        a, jax.sharding.reshard(b, _p(jax)), out_sharding=_spec(jax, "x", None, unreduced="y"))),
+    # reshards insert the reduction
+    "reshard_to_plain": _traced(lambda jax: lambda a, b: jax.sharding.reshard(
+        _unreduced_product(jax, a, b), _p(jax, "x", None))),
+    "reshard_to_plain_result": _ran(lambda jax: lambda a, b: jax.sharding.reshard(
+        _unreduced_product(jax, a, b), _p(jax, "x", None))),
+    "reshard_to_reduced": _traced(lambda jax: lambda a, b: jax.sharding.reshard(
+        _unreduced_product(jax, a, b), _spec(jax, "x", None, reduced="y"))),
+    "reshard_to_reduced_result": _ran(lambda jax: lambda a, b: jax.sharding.reshard(
+        _unreduced_product(jax, a, b), _spec(jax, "x", None, reduced="y"))),
+    "reduced_then_summed_result": _ran(lambda jax: lambda a, b: jax.sharding.reshard(
+        _unreduced_product(jax, a, b), _spec(jax, "x", None, reduced="y")).sum(1) * 2.0),
+    "lowered_constraints": _in_mesh(_lowered),
+    # derivatives: a cotangent of an unreduced value is reduced, and back
+    "grad_through_plain": _traced(lambda jax: jax.grad(_loss(lambda jax: _p(jax, "x", None)), argnums=(0, 1))),
+    "grad_through_reduced": _traced(lambda jax: jax.grad(_loss(
+        lambda jax: _spec(jax, "x", None, reduced="y")), argnums=(0, 1))),
+    "grad_through_plain_result": _ran(lambda jax: jax.grad(_loss(lambda jax: _p(jax, "x", None)), argnums=(0, 1))),
+    "grad_through_reduced_result": _ran(lambda jax: jax.grad(_loss(
+        lambda jax: _spec(jax, "x", None, reduced="y")), argnums=(0, 1))),
+    "grad_of_split_contraction": _traced(lambda jax: jax.grad(
+        lambda a, b: jax.numpy.dot(a, b, out_sharding=_p(jax, "x", None)).sum(), argnums=(0, 1))),
+}
+for _name, _op in _UNARY.items():
+    for _kind in ("u", "r"):
+        CASES[f"type_{_name}_{_kind}"] = _type_of(
+            lambda jax, u, r, plain, op=_op, kind=_KINDS[_kind]: op(jax, kind(u, r, plain)))
+for _name, _op in _BINARY.items():
+    for _left in _KINDS:
+        for _right in _KINDS:
+            if "u" in (_left, _right) or "r" in (_left, _right):
+                CASES[f"type_{_name}_{_left}_{_right}"] = _type_of(
+                    lambda jax, u, r, plain, op=_op, x=_KINDS[_left], y=_KINDS[_right]: op(
+                        jax, x(u, r, plain), y(u, r, plain)))
+CASES["type_select_u"] = _type_of(lambda jax, u, r, plain: jax.lax.select(plain > 0, u, u))
+CASES["type_reshard_u_to_r"] = _type_of(lambda jax, u, r, plain: jax.sharding.reshard(
+    u, _spec(jax, None, None, reduced="y")))
+CASES["type_reshard_r_to_u"] = _type_of(lambda jax, u, r, plain: jax.sharding.reshard(
+    r, _spec(jax, None, None, unreduced="y")))
+
+
+def run(module) -> dict:
+    return {name: case(module) for name, case in CASES.items()}
+
+
+if __name__ == "__main__":
+    module = importlib.import_module(sys.argv[1])
+    module.config.update("jax_num_cpu_devices", 8)
+    (HERE / "unreduced_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")

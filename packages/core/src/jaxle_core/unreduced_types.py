@@ -1,0 +1,195 @@
+"""Unreduced and reduced axes in types, over a mesh of Explicit axes (``f32[4@x,2]{U:y}``, ``{R:y}``).
+
+A value *unreduced* over mesh axes is a partial sum: each device along those axes holds a part, and the value is
+their sum (a contraction over a split dimension gives one when its ``out_sharding`` says so). A value *reduced*
+over axes is the same on every device along them, like a replicated one, but its cotangent is unreduced (and an
+unreduced value's cotangent is reduced). ``reshard`` changes either into the other or into a plain layout; the
+partitioner inserts the reduction.
+
+The layout's ``PartitionSpec`` carries both sets. ``sharding_types.typed_results`` asks ``result_axes`` for the
+sets of a primitive's results once an operand carries one (or its ``out_sharding`` names one): linear operations
+keep them, ``add`` needs its operands unreduced alike, ``mul`` an unreduced operand times one reduced over the same
+axes, and other operations refuse unreduced operands and need every operand reduced alike (JAX's errors).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from jaxle_core import core, sharding_types
+from jaxle_core.ad.jvp import add_any_p
+from jaxle_core.lax import elementwise, reductions, slicing, structural
+from jaxle_core.lax.dot import dot_general_p
+from jaxle_core.lax.identity import copy_p
+from jaxle_core.mesh import PartitionSpec
+from jaxle_core.sharding import NamedSharding
+from jaxle_core.sharding_types import ShardingTypeError
+
+__all__ = ["Axes", "carries_axes", "operand_axes", "result_axes", "with_axes"]
+
+Axes = tuple[frozenset, frozenset]  # (unreduced, reduced)
+_NONE: Axes = (frozenset(), frozenset())
+
+
+def operand_axes(aval: Any) -> Axes:
+    """The axes ``aval``'s type is unreduced and reduced over (empty when it has no layout)."""
+    sharding = getattr(aval, "explicit_sharding", None)
+    if sharding is None:
+        return _NONE
+    return sharding.spec.unreduced, sharding.spec.reduced
+
+
+def carries_axes(avals: Sequence[Any]) -> bool:
+    """Whether any of ``avals`` is unreduced or reduced over some axis."""
+    for aval in avals:
+        sharding = getattr(aval, "explicit_sharding", None)
+        if sharding is not None and (sharding.spec.unreduced or sharding.spec.reduced):
+            return True
+    return False
+
+
+# ``rule(name, avals, params)``: the (unreduced, reduced) axes of every result.
+AxesRule = Callable[[str, Sequence[Any], dict], Axes]
+_rules: dict[core.Primitive, AxesRule] = {}
+
+
+def _short(aval: Any) -> str:
+    return aval.str_short()
+
+
+def _reduced_alike(name: str, avals: Sequence[Any], params: dict) -> Axes:
+    """The rule of most operations: no operand unreduced, every operand reduced over the same axes (those of the
+    result), scalars aside."""
+    states = [operand_axes(a) for a in avals]
+    if any(unreduced for unreduced, _ in states):
+        raise NotImplementedError(f"unreduced rule for {name} is not implemented. Please file an issue at "
+                                  "https://github.com/jax-ml/jax/issues")
+    reduced = frozenset().union(*(r for _, r in states))
+    for aval, (_, mine) in zip(avals, states):
+        # a scalar joins reduced operands as one reduced alike (JAX stages a reshard of it first)
+        if reduced and mine != reduced and (mine or aval.ndim):
+            raise ShardingTypeError("Inputs cannot be replicated on the same axes that another input is reduced on. "
+                                    f"Got input type: {_short(aval)} and reduced spec: {reduced}")
+    return frozenset(), reduced
+
+
+def _linear(name: str, avals: Sequence[Any], params: dict) -> Axes:
+    """Operations linear in their one operand (and moving data only): the operand's axes."""
+    return operand_axes(avals[0])
+
+
+def _alike(name: str, avals: Sequence[Any], params: dict) -> Axes:
+    """Operations picking among operands (``concatenate``, ``select_n``'s cases): every array operand's axes,
+    which must agree."""
+    states = {operand_axes(a) for a in avals}
+    return states.pop() if len(states) == 1 else _reduced_alike(name, avals, params)
+
+
+def _select_n(name: str, avals: Sequence[Any], params: dict) -> Axes:
+    return _alike(name, avals[1:], params)
+
+
+def _add(name: str, avals: Sequence[Any], params: dict) -> Axes:
+    """A sum of partial sums is a partial sum: both operands unreduced over the same axes, or neither."""
+    (lhs_u, _), (rhs_u, _) = operand_axes(avals[0]), operand_axes(avals[1])
+    if lhs_u != rhs_u:
+        side, other = ("lhs", "rhs") if lhs_u else ("rhs", "lhs")
+        raise ShardingTypeError(f"{side} is unreduced while {other} is not. `{name}` operation does not allow this "
+                                f"because there will be implicit communication. Please reduce {side} via "
+                                f"`reshard` before calling `{name}`.")
+    if lhs_u:
+        return lhs_u, frozenset()
+    return _reduced_alike(name, avals, params)
+
+
+def _mul(name: str, avals: Sequence[Any], params: dict) -> Axes:
+    """A partial sum times a value the same on every device is a partial sum: one operand unreduced over axes the
+    other is reduced over."""
+    lhs, rhs = avals
+    (lhs_u, lhs_r), (rhs_u, rhs_r) = operand_axes(lhs), operand_axes(rhs)
+    if lhs_u and rhs_u:
+        raise ShardingTypeError(f"lhs and rhs to `{name}` cannot be unreduced since {name} is bilinear. Got "
+                                f"lhs={lhs_u}, rhs={rhs_u}")
+    if lhs_u and not lhs_u <= rhs_r:
+        raise ShardingTypeError(f"RHS should be reduced along the same axes LHS is unreduced on. Got lhs={_short(lhs)}"
+                                f" and rhs={_short(rhs)}")
+    if rhs_u and not rhs_u <= lhs_r:
+        raise ShardingTypeError(f"LHS should be reduced along the same axes RHS is unreduced on. Got lhs={_short(lhs)}"
+                                f" and rhs={_short(rhs)}")
+    if lhs_u or rhs_u:
+        return lhs_u | rhs_u, frozenset()
+    return _reduced_alike(name, avals, params)
+
+
+def _spec_unpacked(name: str, avals: Sequence[Any], params: dict) -> Axes:
+    """Operations whose layout JAX 0.10.2 builds from the operand's entries alone: they refuse (un)reduced ones."""
+    raise ValueError("Using *pspec is dangerous when PartitionSpec has non-empty unreduced/reduced set. Please use "
+                     "*spec.partitions")
+
+
+def _out_sharding_axes(out_sharding: Any) -> Axes:
+    if out_sharding is None:
+        return _NONE
+    resolved = sharding_types.resolve_out_sharding(out_sharding)
+    return resolved.spec.unreduced, resolved.spec.reduced
+
+
+def _dot_general(name: str, avals: Sequence[Any], params: dict) -> Axes:
+    """A contraction's result is unreduced over the axes splitting its contracting dimensions when
+    ``out_sharding`` says so (the partial products are not summed); operands reduced over axes contract as
+    replicated ones."""
+    unreduced, reduced = _out_sharding_axes(params["out_sharding"])
+    if unreduced:
+        (lhs_contract, rhs_contract), _ = params["dimension_numbers"]
+        lhs, rhs = (sharding_types.spec_of(a) for a in avals)
+        lhs_spec, rhs_spec = tuple(lhs[d] for d in lhs_contract), tuple(rhs[d] for d in rhs_contract)
+        if lhs_spec != rhs_spec:
+            raise ShardingTypeError("lhs and rhs contracting dims should be sharded identically when out_sharding "
+                                    "provided to dot_general mentions unreduced_axes. Got "
+                                    f"lhs_contracting_spec={lhs_spec}, rhs_contracting_spec={rhs_spec}")
+        split = {a for e in lhs_spec if e is not None for a in (e if isinstance(e, tuple) else (e,))}
+        if split != unreduced:
+            raise ShardingTypeError("out_sharding's unreduced axes should be equal to the contracting specs. Got "
+                                    f"unreduced axes={unreduced} and contracting spec={lhs_spec}")
+    if any(operand_axes(a)[0] for a in avals):
+        return _reduced_alike(name, avals, params)
+    return unreduced, reduced
+
+
+def result_axes(primitive: core.Primitive, avals: Sequence[Any], params: dict) -> Axes:
+    """The (unreduced, reduced) axes of ``primitive``'s results, checking its operands' (JAX's errors)."""
+    rule = _rules.get(primitive, _reduced_alike)
+    return rule(primitive.name, [a for a in avals if hasattr(a, "shape")], params)
+
+
+def with_axes(spec: tuple, axes: Axes) -> PartitionSpec:
+    """The entries ``spec`` with ``axes``' unreduced and reduced sets."""
+    unreduced, reduced = axes
+    return PartitionSpec(*spec, unreduced=unreduced, reduced=reduced)
+
+
+def _given_axes(primitive: core.Primitive, avals: Sequence[Any], params: dict) -> bool:
+    """Whether the results of ``primitive`` may carry unreduced or reduced axes: an operand does, or an
+    ``out_sharding`` names some."""
+    if carries_axes(avals):
+        return True
+    out_sharding = params.get("out_sharding")
+    return isinstance(out_sharding, NamedSharding) and bool(out_sharding.spec.unreduced or out_sharding.spec.reduced)
+
+
+sharding_types.axes_rule = result_axes
+sharding_types.may_carry_axes = _given_axes
+
+for _primitive in (structural.convert_element_type_p, structural.transpose_p, structural.broadcast_in_dim_p,
+                   structural.squeeze_p, structural.rev_p, slicing.slice_p, reductions.reduce_sum_p, copy_p):
+    _rules[_primitive] = _linear
+_rules[structural.concatenate_p] = _alike
+_rules[structural.select_n_p] = _select_n
+_rules[elementwise.add_p] = _add
+_rules[add_any_p] = _add
+_rules[elementwise.mul_p] = _mul
+for _primitive in (structural.reshape_p, reductions.reduce_max_p, reductions.reduce_min_p, reductions.reduce_prod_p,
+                   reductions.argmax_p, reductions.argmin_p):
+    _rules[_primitive] = _spec_unpacked
+_rules[dot_general_p] = _dot_general
