@@ -16,7 +16,9 @@ from jaxle_core.backend import current_backend
 from jaxle_core.core import Tracer
 from jaxle_core.lax.identity import copy_p
 from jaxle_core.lax.structural import convert_keeping_weak_type
+from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh
 from jaxle_core.shape_poly import DimExpr, dimension_as_value
+from jaxle_core.sharding import NamedSharding
 from jaxle_core.staging import transforms_eager_code
 from jaxle_numpy.scalar_types import ndim
 from jaxle_numpy.util import check_arraylike, requested_dtype
@@ -112,11 +114,20 @@ def _host_nested(obj: Any, dtype: np.dtype) -> Any:
 def _constant(value: np.ndarray, weak_type: bool = False) -> Array:
     """A host value as an Array; while staging, a scalar one is marked to stage inline as a literal (as JAX's
     constants made by jnp functions are), while eagerly made ones (under grad or vmap of eager code too) are
-    hoisted like any computed array."""
+    hoisted like any computed array. Under ``set_mesh`` an eagerly made one is replicated over the mesh's devices,
+    as JAX places it."""
+    mesh = get_mesh()
+    if not mesh.empty and isinstance(core.current_trace(), core.EvalTrace):
+        return current_backend().device_put(value, _replicated_over(mesh), weak_type=weak_type)
     out = current_backend().device_put(value, weak_type=weak_type)
     if value.ndim == 0 and not isinstance(core.current_trace(), core.EvalTrace) and not transforms_eager_code():
         core.mark_inline(out)
     return out
+
+
+@functools.lru_cache(maxsize=16)
+def _replicated_over(mesh: Mesh) -> NamedSharding:
+    return NamedSharding(mesh, PartitionSpec())
 
 
 def _expand_leading(x: Any) -> Any:
