@@ -297,8 +297,10 @@ class Lowered:
 
     def compile(self) -> Compiled:
         traced = self._traced
+        # arguments laid out over a mesh fix the compilation's layouts, as the lowered text annotates them
+        shardings = _annotations(traced, 0) or traced._shardings
         executable = compile_jaxpr(self._backend, traced.jaxpr, traced._wrapped.__name__, traced._donated,
-                                   traced._wrapped.keep_unused, self._device, **traced._shardings)
+                                   traced._wrapped.keep_unused, self._device, **shardings)
         return Compiled(executable, traced)
 
 

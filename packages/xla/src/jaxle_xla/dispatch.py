@@ -35,10 +35,11 @@ from jaxle_xla.sharding import one_device_of, same_placement
 from jaxle_xla.spmd import (
     FollowShardings,
     SpmdFunction,
-    concrete_mesh,
     has_sharded_argument,
     jaxpr_mesh,
     params_mesh,
+    program_mesh,
+    result_layouts,
     typed_mesh,
 )
 
@@ -163,10 +164,10 @@ class XlaBackend:
         parameters their metadata); operations have none."""
         if dialect not in (None, "stablehlo", "hlo"):
             raise ValueError(f"unknown dialect: {dialect}")
-        named = [s for s in (*in_shardings, *out_shardings) if isinstance(s, NamedSharding)]
-        mesh = named[0].mesh if named else jaxpr_mesh(closed_jaxpr)
-        program = Program(closed_jaxpr, name, donated_invars, keep_unused, hoist=False, mesh=concrete_mesh(mesh),
-                          arg_shardings=in_shardings, result_shardings=out_shardings)
+        mesh = program_mesh(closed_jaxpr, (*in_shardings, *out_shardings))
+        results = result_layouts(closed_jaxpr, mesh, out_shardings)
+        program = Program(closed_jaxpr, name, donated_invars, keep_unused, hoist=False, mesh=mesh,
+                          arg_shardings=in_shardings, result_shardings=results)
         if dialect != "hlo":
             return _jaxlib.pretty_module(program.text, _kept_arg_names(closed_jaxpr, program.keep) if debug_info
                                          else None)

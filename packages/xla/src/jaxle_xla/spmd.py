@@ -29,7 +29,7 @@ from jaxle_xla.executable import Executable, PerDeviceWrapper, Program, incompat
 from jaxle_xla.sharding import MaximalSharding, gspmd_sharding, named_from_hlo, same_placement
 
 __all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "has_sharded_argument", "jaxpr_mesh", "params_mesh",
-           "typed_mesh"]
+           "program_mesh", "result_layouts", "typed_mesh"]
 
 
 def _physical(x: Any) -> Any:
@@ -91,9 +91,28 @@ def _current_mesh(typed: AbstractMesh | None) -> Mesh | None:
 
 
 def _typed_layout(aval: Any, mesh: Mesh) -> NamedSharding | None:
-    """The layout ``aval``'s type gives a result over ``mesh`` (None when it has none)."""
+    """The layout ``aval``'s type gives a result over ``mesh``: None when it has none, or when the type's mesh has
+    axes of other types too (the partitioner lays those out, as JAX's)."""
     sharding = getattr(aval, "explicit_sharding", None)
-    return None if sharding is None else NamedSharding(mesh, sharding.spec)
+    if sharding is None or len(sharding.mesh.explicit_axes) != len(sharding.mesh.axis_names):
+        return None
+    return NamedSharding(mesh, sharding.spec)
+
+
+def result_layouts(closed: core.ClosedJaxpr, mesh: Mesh | None, given: Sequence[Any]) -> list[Any]:
+    """The layouts of ``closed``'s results partitioned over ``mesh``: the out_shardings ``given``, else those
+    their types carry (JAX's jit gives the results those shardings), else None (the partitioner's choice)."""
+    given = list(given) or [None] * len(closed.out_avals)
+    if mesh is None:
+        return given
+    return [s if s is not None else _typed_layout(aval, mesh) for s, aval in zip(given, closed.out_avals)]
+
+
+def program_mesh(closed: core.ClosedJaxpr, shardings: Sequence[Any]) -> Mesh | None:
+    """The mesh a program is partitioned over: that of the first NamedSharding of ``shardings``, of one it names
+    inside, or (types laid out over Explicit axes) the mesh set by ``set_mesh``."""
+    named = [s for s in shardings if isinstance(s, NamedSharding)]
+    return concrete_mesh(named[0].mesh if named else jaxpr_mesh(closed)) or _current_mesh(typed_mesh(closed))
 
 
 def concrete_mesh(mesh: Mesh | AbstractMesh | None) -> Mesh | None:
@@ -125,8 +144,7 @@ class SpmdFunction:
         self._spec = (closed, name, donated, keep_unused)
         self._in = list(in_shardings or [None] * len(closed.in_avals))
         self._out = list(out_shardings or [None] * len(closed.out_avals))
-        named = [s for s in self._in + self._out if isinstance(s, NamedSharding)]
-        self._mesh = concrete_mesh(named[0].mesh if named else jaxpr_mesh(closed)) or _current_mesh(typed_mesh(closed))
+        self._mesh = program_mesh(closed, self._in + self._out)
         self._compiled: dict[tuple, SpmdExecutable] = {}
         self.last: SpmdExecutable | None = None  # the compilation the latest call ran (what C++ dispatch may run)
 
@@ -138,6 +156,15 @@ class SpmdFunction:
             executable = self._compiled[layouts] = SpmdExecutable(*self._spec, mesh, layouts, self._out)
         self.last = executable
         return executable(args)
+
+    def as_text(self) -> str:
+        """XLA's optimised HLO of the compilation for the in_shardings given (arguments without one replicated)."""
+        if self.last is None:
+            mesh = self._mesh or next(s.mesh for s in self._in if s is not None)
+            layouts = tuple(s or _replicated(mesh) for s in self._in)
+            self.last = self._compiled.get(layouts) or self._compiled.setdefault(
+                layouts, SpmdExecutable(*self._spec, mesh, layouts, self._out))
+        return self.last.as_text()
 
     def _layouts(self, args: Sequence[Any]) -> tuple[NamedSharding, ...]:
         """Each argument's layout: its explicit in_sharding (which a committed argument must already have), its
@@ -189,9 +216,7 @@ class SpmdExecutable:
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
                  mesh: Mesh, layouts: Sequence[NamedSharding], out_shardings: Sequence[Any]):
         self._devices = devices = mesh._flat_devices_tuple
-        # results whose types carry a layout are laid out so (JAX's jit gives them those shardings)
-        out_shardings = [given if given is not None else _typed_layout(aval, mesh)
-                         for given, aval in zip(out_shardings, closed.out_avals)]
+        out_shardings = result_layouts(closed, mesh, out_shardings)
         for sharding, aval in zip(out_shardings, closed.out_avals):
             if sharding is not None and sharding.spec.unreduced:
                 sharding.devices_indices_map(aval.shape)  # JAX's error: no array holds a partial sum

@@ -83,6 +83,7 @@ from jaxle_core.lax.elementwise import (
 )
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import elementwise_op, register_lowering
+from jaxle_xla.lowering.typed_layouts import leave_unconstrained, typed_operand
 
 for _primitive, _op in [
     # arithmetic
@@ -110,7 +111,7 @@ def _operands(ctx: LoweringContext, args: tuple[Value, ...], dtype: np.dtype | N
     shape = ctx.avals_out[0].shape
     if dtype is not None:
         args = tuple(_convert(ctx, a, dtype) for a in args)
-    return [ctx.broadcast_to(a, shape) for a in args]
+    return [typed_operand(ctx, a, i, ctx.broadcast_to(a, shape)) for i, a in enumerate(args)]
 
 
 def _convert(ctx: LoweringContext, x: Value, dtype: np.dtype) -> Value:
@@ -138,6 +139,7 @@ for _primitive, _direction in [(eq_p, "EQ"), (ne_p, "NE"), (lt_p, "LT"), (le_p, 
     register_lowering(_primitive)(_comparison(_direction))
 for _primitive, _direction in [(eq_to_p, "EQ"), (le_to_p, "LE"), (lt_to_p, "LT")]:
     register_lowering(_primitive)(_comparison(_direction, total_order=True))
+leave_unconstrained(eq_p, ne_p, lt_p, le_p, gt_p, ge_p, eq_to_p, le_to_p, lt_to_p)
 
 
 # ---------------------------------------------------------------- arithmetic

@@ -20,6 +20,7 @@ from jaxle_core.lax.tokens import abstract_token
 from jaxle_core.mesh import AbstractMesh
 from jaxle_xla import _jaxlib
 from jaxle_xla.lowering.context import LoweringContext, Value, tensor_type
+from jaxle_xla.lowering.typed_layouts import constrain_results, constrains_types, typed_operand
 from jaxle_xla.sharding import inspected_layout, mesh_text, sdy_sharding_text
 
 LoweringRule = Callable[..., Any]
@@ -42,7 +43,8 @@ def elementwise_op(primitive: core.Primitive, op_name: str) -> None:
 
     def rule(ctx: LoweringContext, *args: Value, **params) -> Value:
         shape = ctx.avals_out[0].shape
-        return ctx.op1(op_name, [ctx.broadcast_to(a, shape) for a in args], ctx.avals_out[0])
+        operands = [typed_operand(ctx, a, i, ctx.broadcast_to(a, shape)) for i, a in enumerate(args)]
+        return ctx.op1(op_name, operands, ctx.avals_out[0])
 
     lowering_rules[primitive] = rule
 
@@ -96,6 +98,7 @@ class ModuleBuilder:
         for var, const in zip(jaxpr.constvars, consts):
             env[var] = ctx.constant(np.asarray(const, dtype=var.aval.dtype), var.aval.dtype, var.aval.shape)
         env.update(zip(jaxpr.invars, args))
+        typed = constrains_types(ctx)  # only partitioned programs with sharding in types pay for it
         for eqn in jaxpr.eqns:
             rule = lowering_rules.get(eqn.primitive)
             if rule is None:
@@ -106,6 +109,8 @@ class ModuleBuilder:
             outs = rule(ctx, *map(read, eqn.invars), **eqn.params)
             if not eqn.primitive.multiple_results:
                 outs = [outs]
+            if typed:
+                outs = constrain_results(ctx, eqn, outs)
             env.update(zip(eqn.outvars, outs))
         return [read(v) for v in jaxpr.outvars]
 

@@ -1,0 +1,82 @@
+"""Sharding in types in a partitioned program: every value whose type carries a layout over Explicit mesh axes is
+constrained to it (``sdy.sharding_constraint``), as JAX lowers such programs.
+
+The partitioner then lays each intermediate value out as its type says, so the communication it adds is the one
+the types imply (a contraction over a split dimension with an ``out_sharding`` becomes a reduce-scatter or an
+all-reduce there, not wherever propagation would have put it). Only programs partitioned over a mesh, traced once
+sharding in types is on, take this path; the others are lowered exactly as before.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jaxle_core import core
+from jaxle_core.jit import jit_p
+from jaxle_core.lax.placement import reshard_p, sharding_constraint_p
+from jaxle_core.mesh import AxisType
+from jaxle_core.shard_map import shard_map_p
+from jaxle_xla.lowering.context import LoweringContext, Value
+from jaxle_xla.sharding import sdy_sharding_text
+
+__all__ = ["constrain_results", "constrains_types", "leave_unconstrained", "sharding_text", "typed_operand"]
+
+# Primitives whose results are not constrained after them: the constraints themselves, calls whose callee
+# constrains its own results (a nested jit) or whose body is manual (shard_map), and those lowering rules register
+# with ``leave_unconstrained`` (comparisons, as JAX's lowering leaves them).
+_unconstrained: set[core.Primitive] = {reshard_p, sharding_constraint_p, jit_p, shard_map_p}
+
+
+def leave_unconstrained(*primitives: core.Primitive) -> None:
+    """Write no constraint after the results of ``primitives``."""
+    _unconstrained.update(primitives)
+
+
+def constrains_types(ctx: LoweringContext) -> bool:
+    """Whether values written into ``ctx`` are constrained to their types: a partitioned program traced with
+    sharding in types on, outside any ``shard_map`` body."""
+    module = ctx.module
+    return module.mesh is not None and core.type_shardings is not None and not module.manual_regions
+
+
+def sharding_text(sharding: Any, ndim: int, mesh_symbol: str) -> str:
+    """The Shardy sharding of a type's layout: each dimension closed over the Explicit axes naming it, and, over a
+    mesh with Auto axes too, open to those (the Explicit axes no dimension names listed as replicated)."""
+    mesh = sharding.mesh
+    if AxisType.Auto not in mesh.axis_types:
+        return sdy_sharding_text(sharding, ndim, mesh_symbol)
+    text = sdy_sharding_text(sharding, ndim, mesh_symbol, frozenset(range(ndim)))
+    used = {a for axes in sharding.dimension_axes(ndim) for a in axes}
+    replicated = ", ".join(f'"{a}"' for a in mesh.explicit_axes if a not in used)
+    # Shardy lists the replicated axes right after the dimensions (before any unreduced ones)
+    return text.replace("]", f"], replicated={{{replicated}}}", 1) if replicated else text
+
+
+def _constrained(ctx: LoweringContext, value: Value, sharding: Any) -> Value:
+    text = sharding_text(sharding, value.aval.ndim, ctx.module.mesh_symbol(sharding.mesh))
+    return ctx.op1("sdy.sharding_constraint", [value], value.aval, {"sharding": text})
+
+
+def constrain_results(ctx: LoweringContext, eqn: core.JaxprEqn, outs: list[Value]) -> list[Value]:
+    """``eqn``'s results, each constrained to the layout its type carries (if any)."""
+    if eqn.primitive in _unconstrained:
+        return outs
+    constrained = []
+    for var, value in zip(eqn.outvars, outs):
+        sharding = getattr(var.aval, "explicit_sharding", None)
+        constrained.append(value if sharding is None else _constrained(ctx, value, sharding))
+    return constrained
+
+
+def typed_operand(ctx: LoweringContext, value: Value, index: int, broadcast: Value) -> Value:
+    """The ``index``-th operand of an elementwise equation, ``broadcast`` to its result's shape: constrained to the
+    result's layout when it was broadcast or its type's layout is another (a literal's, which has none), as JAX
+    makes an operand of another type fit its result."""
+    if not constrains_types(ctx):
+        return broadcast
+    sharding = getattr(ctx.avals_out[0], "explicit_sharding", None)
+    if sharding is None:
+        return broadcast
+    if broadcast is value and getattr(ctx.avals_in[index], "explicit_sharding", None) == sharding:
+        return broadcast
+    return _constrained(ctx, broadcast, sharding)
