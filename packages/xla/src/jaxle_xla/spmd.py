@@ -242,11 +242,10 @@ class SpmdExecutable:
                                for given, hlo in zip(out_shardings, chosen)]
         self._device_index = [hlo.tile_assignment_devices()[0] if one else None
                               for one, hlo in zip(self._on_one_device, chosen)]
-        self._out_shardings = [given if given is not None else None if one else arguments.get(named, named)
-                               for given, one, named in ((given, one, None if one else
-                                                          named_from_hlo(hlo, mesh, aval.ndim))
-                                                         for given, one, hlo, aval in zip(
-                                                             out_shardings, self._on_one_device, chosen, physical))]
+        self._out_shardings = [given if given is not None else None if one else
+                               _chosen_layout(hlo, mesh, aval, typed, arguments)
+                               for given, one, hlo, aval, typed in zip(out_shardings, self._on_one_device, chosen,
+                                                                       physical, self.out_avals)]
         self.out_layouts = [_jaxlib.gspmd_sharding(devices, hlo) for hlo in chosen]
         for layout, named in zip(self.out_layouts, self._out_shardings):
             name_layout(layout, named)
@@ -290,6 +289,16 @@ class SpmdExecutable:
 
     def as_text(self) -> str:
         return _jaxlib.hlo_text(self.loaded)
+
+
+def _chosen_layout(hlo: Any, mesh: Mesh, aval: Any, typed: Any, arguments: dict) -> NamedSharding:
+    """XLA's layout of a result named over ``mesh``: the very NamedSharding of an argument laid out so, else by
+    the shortest spec; with one entry per dimension for a result typed over a mesh of Explicit and Auto axes (as
+    JAX names it)."""
+    named = named_from_hlo(hlo, mesh, aval.ndim)
+    if getattr(typed, "explicit_sharding", None) is None or len(named.spec) >= aval.ndim:
+        return arguments.get(named, named)
+    return NamedSharding(mesh, PartitionSpec(*named.spec, *[None] * (aval.ndim - len(named.spec))))
 
 
 def _on_its_device(buffer: _jaxlib.DeviceBuffer, devices: Sequence[Any], index: int) -> XlaArray:

@@ -9,7 +9,6 @@ from jaxle_core.lax.dot import Precision, dot_general_p
 from jaxle_core.lax.dot_algorithm import DotAlgorithmPreset, algorithm_types, check_runs_on_cpu
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
-from jaxle_xla.lowering.placement import constrain
 
 
 def precision_config(precision) -> str:
@@ -61,8 +60,5 @@ def _dot_general(ctx: LoweringContext, lhs: Value, rhs: Value, *, dimension_numb
     if lhs.aval.dtype != rhs.aval.dtype and not {lhs.aval.dtype, rhs.aval.dtype} <= _FLOAT8:
         # XLA's CPU and GPU backends want operands of one element type: compute in the result's.
         lhs, rhs = (ctx.op1("stablehlo.convert", [v], v.aval.update(dtype=out_aval.dtype)) for v in (lhs, rhs))
-    result = ctx.op1("stablehlo.dot_general", [lhs, rhs], out_aval, attributes)
-    typed = out_aval.explicit_sharding
-    if typed is not None and typed.spec.unreduced:  # the partial products stay unsummed until a reshard
-        return constrain(ctx, result, typed)
-    return result
+    # (a result typed as unreduced is constrained so by typed_layouts: the partial products stay unsummed)
+    return ctx.op1("stablehlo.dot_general", [lhs, rhs], out_aval, attributes)
