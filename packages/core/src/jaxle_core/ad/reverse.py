@@ -25,7 +25,9 @@ from jaxle_core.avals import ShapedArray, abstract_argument_aval, get_aval, not_
 from jaxle_core.core import check_callable
 from jaxle_core.lax.placement import reshard_p
 from jaxle_core.lax.refs import Ref, addupdate
-from jaxle_core.mesh import get_mesh
+from jaxle_core.mesh import PartitionSpec, get_abstract_mesh, get_mesh
+from jaxle_core.shard_map import shard_map_p
+from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import cotangent_sharding
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 
@@ -206,14 +208,18 @@ tree.register_pytree_node(VJP, lambda p: ((p.args, p.keywords), p.func),
                           lambda func, children: VJP(func, *children[0], **children[1]))
 
 
+def _vjp(fun: Callable, primals: Sequence[Any], has_aux: bool) -> tuple[Any, VJP, Any, Linearization]:
+    primals_out, lin, aux, in_tree, out_tree = _linearize_pytree(fun, primals, has_aux)
+    held, positions = _inputs_first(lin.residuals, tree.tree_leaves(primals))
+    f_vjp = VJP(functools.partial(_pullback, lin, in_tree, out_tree, _fun_name(fun), positions), held)
+    return tree.tree_unflatten(out_tree, primals_out), f_vjp, aux, lin
+
+
 def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequence = ()) -> tuple:
     """``(fun(*primals), f_vjp)``: ``f_vjp(cotangent)`` pulls an output cotangent back to a tuple of input ones;
     ``f_vjp.with_refs(...)`` adds them into references instead (``VJP``)."""
     check_callable(fun)
-    primals_out, lin, aux, in_tree, out_tree = _linearize_pytree(fun, primals, has_aux)
-    held, positions = _inputs_first(lin.residuals, tree.tree_leaves(primals))
-    f_vjp = VJP(functools.partial(_pullback, lin, in_tree, out_tree, _fun_name(fun), positions), held)
-    out = tree.tree_unflatten(out_tree, primals_out)
+    out, f_vjp, aux, _ = _vjp(fun, primals, has_aux)
     return (out, f_vjp, aux) if has_aux else (out, f_vjp)
 
 
@@ -330,14 +336,51 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
         partial_fun, dyn_args = split_argnums(fun, argnums, args, kwargs)
         for x in tree.tree_leaves(dyn_args):
             check_input_dtype("grad", x, holomorphic, allow_int)
-        results = vjp(partial_fun, *dyn_args, has_aux=has_aux)
-        ans, f_vjp = results[:2]
+        ans, f_vjp, aux, lin = _vjp(partial_fun, dyn_args, has_aux)
         check_output_dtype("grad", _check_scalar(ans).dtype, holomorphic)
-        g = f_vjp(const(ans, 1.0))
+        g = f_vjp(_seed(ans, lin))
         g = g[0] if isinstance(argnums, int) else g
-        return ((ans, results[2]), g) if has_aux else (ans, g)
+        return ((ans, aux), g) if has_aux else (ans, g)
 
     return value_and_grad_fun
+
+
+def _seed(ans: Any, lin: Linearization) -> Any:
+    """The cotangent ``grad`` pulls back: one, resharded (while tracing) to the layout of an output computed by a
+    ``shard_map`` (or ``pmap``) outside its mesh, as JAX's seed takes the output's type there."""
+    seed = const(ans, 1.0)
+    if core.evaluates_eagerly([seed]) or not lin.out_nonzero[0]:  # (eager gradients look no further)
+        return seed
+    mesh = _shard_map_mesh_of_output(lin.jaxpr.jaxpr)
+    if mesh is None or mesh.abstract_mesh == get_abstract_mesh():
+        return seed
+    return reshard_p.bind(seed, dst_sharding=NamedSharding(mesh.abstract_mesh, PartitionSpec()))
+
+
+def _shard_map_mesh_of_output(jaxpr: core.Jaxpr) -> Any:
+    """The mesh of a ``shard_map`` the first output of ``jaxpr`` is computed from, if any (None without one)."""
+    meshes: dict[core.Var, Any] = {}
+    for eqn in jaxpr.eqns:
+        mesh = _shard_map_mesh(eqn) or next((meshes[v] for v in eqn.invars if type(v) is core.Var and v in meshes),
+                                            None)
+        if mesh is not None:
+            meshes.update((v, mesh) for v in eqn.outvars)
+    out = jaxpr.outvars[0] if jaxpr.outvars else None
+    return meshes.get(out) if type(out) is core.Var else None
+
+
+def _shard_map_mesh(eqn: core.JaxprEqn) -> Any:
+    """The mesh of ``eqn`` when it is a ``shard_map``, or of the first one inside the jaxprs it calls."""
+    if eqn.primitive is shard_map_p:
+        return eqn.params["mesh"]
+    for value in eqn.params.values():
+        for inner in value if isinstance(value, tuple) else (value,):
+            jaxpr = inner.jaxpr if isinstance(inner, core.ClosedJaxpr) else inner
+            if isinstance(jaxpr, core.Jaxpr):
+                mesh = next(filter(None, map(_shard_map_mesh, jaxpr.eqns)), None)
+                if mesh is not None:
+                    return mesh
+    return None
 
 
 def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False, holomorphic: bool = False,

@@ -15,7 +15,8 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
 from jaxle_core.lax.structural import convert_element_type_p
 from jaxle_core.lax.windowed import dilate_shape
-from jaxle_core.mesh import PartitionSpec
+from jaxle_core.mesh import PartitionSpec, get_abstract_mesh
+from jaxle_core.sharding import NamedSharding
 
 
 def const(like: Any, value: Any) -> Any:
@@ -119,6 +120,16 @@ def deflinear_first(primitive: Primitive, instantiated: int = 1) -> None:
         return ans, primitive.bind(*ts, *primals[instantiated:], **params)
 
     jvp_rules[primitive] = rule
+
+
+def manual_layout(ndim: int) -> NamedSharding | None:
+    """Inside a ``shard_map`` body, the layout JAX's types give every rank-``ndim`` value there (over the manual
+    mesh, no dimension split), which a transposition rule records as its result's ``out_sharding``; None
+    elsewhere."""
+    mesh = get_abstract_mesh()
+    if mesh.empty or not mesh.are_all_axes_manual:
+        return None
+    return NamedSharding(mesh, PartitionSpec(*[None] * ndim))
 
 
 def operand_aval(x: Any) -> ShapedArray:

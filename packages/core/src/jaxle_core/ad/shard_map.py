@@ -149,19 +149,13 @@ def _shard_map_transpose(cts, *args, jaxpr: ClosedJaxpr, mesh, in_specs, out_spe
     ct_nonzero: list[bool] = []
 
     n_cts = nonzero_cts.count(True)
+    if not check_vma:  # (with types checked, pvary's transpose, psum_invariant, sums what replication shared)
+        cts = [_shared(ct, mesh, spec) for ct, spec in zip(cts, out_specs)]
 
     def transposed(*inputs):  # the cotangents first, then the residuals, as JAX orders them
         given, known = iter(inputs[:n_cts]), iter(inputs[n_cts:])
         values = [UndefinedPrimal(aval) if lin else next(known) for aval, lin in zip(jaxpr.in_avals, linear)]
-        out_cts = []
-        for nz, aval, spec in zip(nonzero_cts, jaxpr.out_avals, out_specs):
-            if not nz:
-                out_cts.append(Zero(aval))
-                continue
-            ct = next(given)
-            # With types checked, pvary's transpose (psum_invariant) already sums what replication shared.
-            shared_by = 1 if check_vma else math.prod(mesh.shape[n] for n in _unmentioned(mesh, spec))
-            out_cts.append(div(ct, np.array(shared_by, aval.dtype)) if shared_by > 1 else ct)
+        out_cts = [next(given) if nz else Zero(aval) for nz, aval in zip(nonzero_cts, jaxpr.out_avals)]
         cts_in = backward_pass(jaxpr.jaxpr, jaxpr.consts, values, out_cts)
         results = []
         for ct, lin, spec in zip(cts_in, linear, in_specs):
@@ -185,6 +179,15 @@ def _shard_map_transpose(cts, *args, jaxpr: ClosedJaxpr, mesh, in_specs, out_spe
     outs = iter(bind_shard_map(closed, inputs, mesh, specs, result_specs, check_vma))
     nonzero = iter(ct_nonzero)
     return [(next(outs) if next(nonzero) else None) if lin else None for lin in linear]
+
+
+def _shared(ct: Any, mesh, spec: PartitionSpec) -> Any:
+    """The cotangent of an output replicated over the mesh axes its spec leaves out, divided among those axes'
+    devices (before the transposed body, as JAX divides it)."""
+    shared_by = math.prod(mesh.shape[n] for n in _unmentioned(mesh, spec))
+    if type(ct) is Zero or shared_by == 1:
+        return ct
+    return div(ct, np.array(shared_by, get_aval(ct).dtype))
 
 
 transpose_rules[shard_map_p] = _shard_map_transpose

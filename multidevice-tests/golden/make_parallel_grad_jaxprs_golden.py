@@ -1,0 +1,86 @@
+"""Write parallel_grad_jaxprs_golden.json: the jaxprs of derivatives of ``shard_map`` and ``pmap`` on eight CPU
+devices (the seed cotangent resharded to the layout of an output computed by a shard_map, the ``out_sharding`` of
+reductions a transposed body makes over the manual mesh), and their values, recorded from the module named on the
+command line.
+
+    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
+        multidevice-tests/golden/make_parallel_grad_jaxprs_golden.py jax
+"""
+
+import importlib
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).parent
+W = np.arange(3, dtype=np.float32) / 4
+X = np.arange(24, dtype=np.float32).reshape(8, 3) / 8
+V = np.arange(8, dtype=np.float32) / 2
+
+
+def _mesh(jax):
+    return jax.make_mesh((4,), ("i",), axis_types=(jax.sharding.AxisType.Auto,))
+
+
+def _shard_map(jax, body, in_specs, out_specs, check_vma=True):
+    return jax.shard_map(body, mesh=_mesh(jax), in_specs=in_specs, out_specs=out_specs, check_vma=check_vma)
+
+
+def _psum_loss(jax, check_vma=True):
+    """sum over the devices of (rows * w).sum(): w replicated, the rows split over 'i'."""
+    P = jax.sharding.PartitionSpec
+    return _shard_map(jax, lambda w, x: jax.lax.psum((x * w).sum(), "i"), (P(), P("i")), P(), check_vma)
+
+
+def _expanding_loss(jax):
+    """A body broadcasting a replicated value against its rows and summing back (the transposes of both)."""
+    P = jax.sharding.PartitionSpec
+
+    def body(w, x):
+        row = jax.numpy.broadcast_to(w[:1], (2, 3)) + x
+        return jax.lax.psum((row * w[None]).sum(), "i")
+    return _shard_map(jax, body, (P(), P("i")), P())
+
+
+def _pmapped(jax):
+    return jax.pmap(lambda u: u * jax.lax.psum(u, "i"), axis_name="i")
+
+
+def _text_and_values(jax, f, *args) -> dict:
+    return {"jaxpr": str(jax.make_jaxpr(f)(*args)),
+            "values": np.round(np.asarray(jax.jit(f)(*args)), 4).tolist()}
+
+
+CASES = {
+    "grad_of_shard_map_psum_loss": lambda jax: _text_and_values(jax, jax.grad(_psum_loss(jax)), W, X),
+    "grad_of_shard_map_psum_loss_both": lambda jax: {
+        "jaxpr": str(jax.make_jaxpr(jax.grad(_psum_loss(jax), argnums=(0, 1)))(W, X))},
+    "grad_of_shard_map_unchecked": lambda jax: _text_and_values(jax, jax.grad(_psum_loss(jax, False)), W, X),
+    "grad_of_scaled_shard_map_result": lambda jax: _text_and_values(
+        jax, jax.grad(lambda w, x: jax.numpy.sin(_psum_loss(jax)(w, x)) * 2), W, X),
+    "grad_of_shard_map_broadcasts": lambda jax: _text_and_values(jax, jax.grad(_expanding_loss(jax)), W, X),
+    "value_and_grad_of_shard_map": lambda jax: {
+        "jaxpr": str(jax.make_jaxpr(jax.value_and_grad(_psum_loss(jax)))(W, X))},
+    "vjp_of_shard_map": lambda jax: {"jaxpr": str(jax.make_jaxpr(
+        lambda w, x, ct: jax.vjp(lambda u: _psum_loss(jax)(u, x), w)[1](ct))(W, X, np.float32(1)))},
+    "pmap_of_grad": lambda jax: _text_and_values(
+        jax, jax.pmap(jax.grad(lambda v: jax.lax.psum(v * v, "i")), axis_name="i"), V),
+    "grad_of_pmap": lambda jax: _text_and_values(jax, jax.grad(lambda v: _pmapped(jax)(v).sum()), V),
+    "grad_of_pmap_then_sin": lambda jax: _text_and_values(
+        jax, jax.grad(lambda v: jax.numpy.sin(_pmapped(jax)(v)).sum()), V),
+    "grad_inside_shard_map": lambda jax: _text_and_values(jax, _shard_map(
+        jax, lambda w, x: jax.grad(lambda u: jax.lax.psum((x * u).sum(), "i"))(w),
+        (jax.sharding.PartitionSpec(), jax.sharding.PartitionSpec("i")), jax.sharding.PartitionSpec()), W, X),
+}
+
+
+def run(module) -> dict:
+    return {name: case(module) for name, case in CASES.items()}
+
+
+if __name__ == "__main__":
+    module = importlib.import_module(sys.argv[1])
+    module.config.update("jax_num_cpu_devices", 8)
+    (HERE / "parallel_grad_jaxprs_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
