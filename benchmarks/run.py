@@ -6,6 +6,13 @@
 Each bench script takes the implementation name (``jaxle`` or ``jax``) and prints one JSON
 object per line: ``{"name": ..., "value": ..., "unit": "us"}``; lower is better.
 
+Each script runs ``--runs`` times per side (2 unless told: an even number gives each side as many first turns),
+each run a fresh process, the sides alternating and taking turns at going first; a benchmark's value is its best
+over the runs. One process of a program can be 10-20%
+slower than the next process of the same program for its whole life (where the scheduler puts XLA's worker threads
+and how long they spin, where the heap puts its buffers), so one run per side compares two draws of that lottery;
+the best of several compares each side's good draws.
+
 Both sides run under the same glibc malloc settings (``--malloc steady``, the default): one arena and fixed
 mmap/trim thresholds, so that a program's multi-megabyte buffers are reused from the heap on every call. With
 glibc's defaults, whether they are instead mapped afresh (a page fault per 4 KiB page: 1,000-5,000 per call of a
@@ -59,6 +66,14 @@ def run_bench(python: str, script: Path, implementation: str, clock: str = "wall
     return results
 
 
+def sides(turn: int, ours: dict, theirs: dict, peer_python: str) -> list[tuple[dict, str, str]]:
+    """The two sides, as (results, python, implementation), in the order they run in run ``turn``: they alternate
+    within a run, so that a slow spell of the machine hits both, and take turns at going first, so that neither
+    always runs right after the other's process (or after the previous script)."""
+    order = [(ours, sys.executable, "jaxle"), (theirs, peer_python, "jax")]
+    return order if turn % 2 == 0 else order[::-1]
+
+
 def table(rows: list[tuple[str, float | None, float | None, str]]) -> str:
     lines = ["| benchmark | jaxle | jax | ratio jaxle/jax |", "|---|---:|---:|---:|"]
     for name, ours, theirs, unit in rows:
@@ -74,8 +89,9 @@ def main() -> int:
     parser.add_argument("--peer-python", required=True, help="python of a venv with JAX 0.10.2 installed")
     parser.add_argument("--markdown", help="also write the table to this file")
     parser.add_argument("--only", help="run only bench scripts whose name contains this")
-    parser.add_argument("--runs", type=int, default=1,
-                        help="run each script this many times per side and keep each benchmark's best (noisy machines)")
+    parser.add_argument("--runs", type=int, default=2,
+                        help="run each script this many times per side, in fresh processes, and keep each benchmark's "
+                             "best")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="time by wall clock or by the process's CPU time, all threads counted (loaded machines)")
     parser.add_argument("--malloc", choices=("steady", "system"), default="steady",
@@ -88,8 +104,8 @@ def main() -> int:
             continue
         ours: dict[str, tuple[float, str]] = {}
         theirs: dict[str, tuple[float, str]] = {}
-        for _ in range(args.runs):  # alternate the sides, so that a slow spell of the machine hits both
-            for results, python, implementation in ((ours, sys.executable, "jaxle"), (theirs, args.peer_python, "jax")):
+        for turn in range(args.runs):
+            for results, python, implementation in sides(turn, ours, theirs, args.peer_python):
                 timings = run_bench(python, script, implementation, args.clock, args.malloc, sys.stderr)
                 for name, (value, unit) in timings.items():
                     if name not in results or value < results[name][0]:

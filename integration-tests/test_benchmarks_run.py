@@ -107,3 +107,12 @@ def test_first_call_function_computes_the_sine_chain():
     for i in range(equations // 2):
         expected = np.sin(expected) * np.float32(1.0 + i % 7)
     np.testing.assert_allclose(result, expected, rtol=1e-5)
+
+
+def test_run_alternates_which_side_goes_first():
+    ours, theirs = {}, {}
+    orders = [[implementation for _, _, implementation in bench_run.sides(turn, ours, theirs, "peer")]
+              for turn in range(4)]
+    assert orders == [["jaxle", "jax"], ["jax", "jaxle"]] * 2
+    first, second = bench_run.sides(1, ours, theirs, "peer")
+    assert first[0] is theirs and first[1] == "peer" and second[0] is ours and second[1] == sys.executable
