@@ -254,14 +254,18 @@ def test_every_use_of_a_deleted_array_raises():
     x = put(np.arange(3, dtype=np.float32))
     x.delete()
     assert x.is_deleted()
-    uses = [repr, str, np.asarray, bool, lambda a: a + 1, lambda a: lax.sin(a), lambda a: a.block_until_ready(),
-            lambda a: a.is_ready(), lambda a: a.device, lambda a: a.devices(), lambda a: a.item(),
+    uses = [repr, str, np.asarray, bool, lambda a: a + 1, lambda a: lax.sin(a), lambda a: a.is_ready(),
+            lambda a: a.device, lambda a: a.devices(), lambda a: a.item(),
             lambda a: a.tolist(), lambda a: a.copy_to_host_async(), lambda a: pickle.dumps(a),
             lambda a: a.__dlpack__(), lambda a: jaxle_xla.device_put(a, jaxle_xla.devices()[0]),
             lambda a: jaxle_xla.device_get(a), lambda a: a.on_device_size_in_bytes()]
     for use in uses:
         with pytest.raises(RuntimeError, match=DELETED):
             use(x)
+    # Waiting is jaxlib's own call, as in JAX, with its error
+    with pytest.raises(jaxle_xla.JaxRuntimeError,
+                       match=r"^INVALID_ARGUMENT: BlockHostUntilReady\(\) called on deleted or donated buffer$"):
+        x.block_until_ready()
     # What JAX still answers from the abstract value:
     assert x.shape == (3,) and len(x) == 3 and x.sharding.num_devices == 1
     x.delete()  # deleting twice is allowed

@@ -89,7 +89,8 @@ _RELEASED = np.empty(0)
 
 class _DeviceMethods:
     """The part of the Array interface that reads the buffer; installed on XlaArray (not a base class: jaxlib's
-    own methods of the same names would come first)."""
+    own methods of the same names would come first). ``block_until_ready`` stays jaxlib's own, as in JAX: a call
+    with no Python frame on the hot path of every waited-for step, and JAX's error for a deleted array."""
 
     def _check_alive(self) -> None:
         if _jaxlib.is_deleted(self):
@@ -136,11 +137,6 @@ class _DeviceMethods:
                 raise ValueError("Unable to avoid copy while creating an array as requested.")
             return value.astype(dtype)
         return value.copy() if copy else value
-
-    def block_until_ready(self) -> XlaArray:
-        self._check_alive()
-        _jaxlib.wait(self)
-        return self
 
     def is_ready(self) -> bool:
         self._check_alive()
