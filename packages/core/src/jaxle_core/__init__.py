@@ -2,7 +2,15 @@
 
 __version__ = "0.1.0"
 
-from jaxle_core import dtypes, errors, lax, sharding_rules, unreduced_types  # noqa: E402, F401 (they install the rules)
+from jaxle_core import (  # noqa: E402, F401 (the sharding_rules modules and unreduced_types install the rules)
+    dtypes,
+    errors,
+    lax,
+    sharding_rules,
+    sharding_rules_indexing,
+    sharding_rules_linalg,
+    unreduced_types,
+)
 from jaxle_core.ad import (  # noqa: E402
     fwd_and_bwd,
     grad,

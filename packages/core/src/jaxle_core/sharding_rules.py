@@ -19,8 +19,8 @@ from jaxle_core.sharding_types import (
     UNTYPED,
     ShardingTypeError,
     axis_size,
+    check_divisible,
     elementwise_specs,
-    entry_text,
     explicit_mesh_of,
     given_spec,
     merged_specs,
@@ -55,9 +55,21 @@ def _elementwise(primitive: core.Primitive):
         # a stretched dimension of size 1 says nothing of the result's layout
         stretched = [tuple(None if getattr(a, "shape", ())[d:d + 1] == (1,) and shape[d] != 1 else e
                            for d, e in enumerate(spec)) for a, spec in zip(avals, specs)]
-        return [elementwise_specs(primitive.name, stretched, avals)] * len(outs)
+        result = elementwise_specs(primitive.name, stretched, avals)
+        _check_axes_used_once(primitive.name, avals, outs[0], mesh, result)
+        return [result] * len(outs)
 
     return rule
+
+
+def _check_axes_used_once(name: str, avals, out, mesh, result: tuple) -> None:
+    """JAX's ShardingTypeError for a result whose layout would name one mesh axis in two dimensions."""
+    used = [a for e in result if e is not None for a in (e if isinstance(e, tuple) else (e,))]
+    if len(used) != len(set(used)):
+        illegal = out.update(sharding=_sharding(mesh, result))
+        raise ShardingTypeError(
+            f"{name} operation with inputs: {', '.join(a.str_short(short_dtypes=True) for a in avals)} produces an "
+            f"illegally sharded result: {illegal.str_short(short_dtypes=True)}")
 
 
 def _fallback(primitive, avals, specs, outs, mesh, params):
@@ -148,19 +160,9 @@ def _iota(avals, specs, outs, mesh, params):
     return [given_spec(params["sharding"], ndim) or (None,) * ndim]
 
 
-def _concatenate(avals, specs, outs, mesh, params):
-    return [elementwise_specs("concatenate", specs, avals)]
-
-
 def _slice(avals, specs, outs, mesh, params):
-    x, spec, out = avals[0], specs[0], outs[0]
-    for d, entry in enumerate(spec):
-        if entry is not None and out.shape[d] != x.shape[d] and out.shape[d] % axis_size(mesh, entry):
-            raise ShardingTypeError(
-                f"slicing on sharded dims where out dim ({out.shape[d]}) is not divisible by mesh axes "
-                f"({axis_size(mesh, entry)}) with spec ({entry_text(entry)}) is not implemented. Got input "
-                f"type={x.str_short(short_dtypes=True)} and output shape={out.shape}")
-    return [spec]
+    check_divisible("slicing", avals[0], specs[0], outs[0].shape, mesh)
+    return [specs[0]]
 
 
 # ---------------------------------------------------------------- reductions
@@ -202,13 +204,7 @@ def _dot_general(avals, specs, outs, mesh, params):
     free = tuple(lhs[d] for d in range(len(lhs)) if d not in lhs_batch + lhs_contract) + tuple(
         rhs[d] for d in range(len(rhs)) if d not in rhs_batch + rhs_contract)
     result = tuple(batch) + free
-    used = [a for e in result if e is not None for a in (e if isinstance(e, tuple) else (e,))]
-    if len(used) != len(set(used)):
-        out = outs[0].update(sharding=_sharding(mesh, result))
-        raise ShardingTypeError(
-            f"dot_general operation with inputs: {avals[0].str_short(short_dtypes=True)}, "
-            f"{avals[1].str_short(short_dtypes=True)} produces an illegally sharded result: "
-            f"{out.str_short(short_dtypes=True)}")
+    _check_axes_used_once("dot_general", avals, outs[0], mesh, result)
     return [result]
 
 
@@ -246,7 +242,6 @@ register_rule(structural.reshape_p, _reshape)
 register_rule(structural.transpose_p, _transpose)
 register_rule(structural.squeeze_p, _squeeze)
 register_rule(structural.iota_p, _iota)
-register_rule(structural.concatenate_p, _concatenate)
 register_rule(structural.rev_p, same_as_operand)
 register_rule(slicing.slice_p, _slice)
 for _reduce in (reductions.reduce_sum_p, reductions.reduce_prod_p, reductions.reduce_max_p, reductions.reduce_min_p,

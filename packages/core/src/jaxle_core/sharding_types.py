@@ -10,6 +10,7 @@ combined raise ``ShardingTypeError``.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -20,10 +21,10 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_mesh
 from jaxle_core.sharding import NamedSharding
 
-__all__ = ["UNTYPED", "ShardingTypeError", "axis_size", "broadcast_layout", "cotangent_sharding", "elementwise_specs",
-           "enable", "entry_text", "explicit_context", "explicit_mesh_of", "given_spec", "merged_specs",
-           "register_rule", "resolve_out_sharding", "same_as_operand", "source_sharding", "spec_of", "type_spec",
-           "typed_aval", "typed_results"]
+__all__ = ["UNTYPED", "ShardingTypeError", "axis_size", "broadcast_layout", "check_divisible", "cotangent_sharding",
+           "elementwise_specs", "enable", "entry_text", "explicit_context", "explicit_mesh_of", "given_spec",
+           "layouts_ignored", "merged_specs", "register_rule", "resolve_out_sharding", "same_as_operand",
+           "source_sharding", "spec_of", "type_spec", "typed_aval", "typed_results", "untyped"]
 
 
 class ShardingTypeError(Exception):
@@ -63,6 +64,23 @@ def register_rule(primitive: core.Primitive, rule: Rule, places: bool = False) -
 def enable() -> None:
     """Compute layouts from now on (called when the first Explicit mesh or array appears; never undone)."""
     core.type_shardings = typed_results
+
+
+@contextlib.contextmanager
+def layouts_ignored():
+    """Trace without computing layouts: for programs of the implementation's own (a lowering's helpers), whose
+    values no user sees typed."""
+    saved = core.type_shardings
+    core.type_shardings = None
+    try:
+        yield
+    finally:
+        core.type_shardings = saved
+
+
+def untyped(aval: Any) -> Any:
+    """``aval`` without its type's layout."""
+    return aval.update(sharding=None) if getattr(aval, "explicit_sharding", None) is not None else aval
 
 
 def explicit_mesh_of(mesh: Any) -> AbstractMesh | None:
@@ -255,6 +273,18 @@ def axis_size(mesh: AbstractMesh, entry: SpecEntry) -> int:
 def entry_text(entry: SpecEntry) -> str:
     """An entry as JAX's messages print it: ``y``, ``(x,y)``."""
     return entry if not isinstance(entry, tuple) else f"({','.join(entry)})"
+
+
+def check_divisible(operation: str, x: ShapedArray, spec: tuple, out_shape: Sequence[int],
+                    mesh: AbstractMesh) -> None:
+    """JAX's ShardingTypeError when ``operation`` resizes a split dimension of ``x`` to a size its mesh axes do not
+    divide (the result keeps ``spec``)."""
+    for d, entry in enumerate(spec):
+        if entry is not None and out_shape[d] != x.shape[d] and out_shape[d] % axis_size(mesh, entry):
+            raise ShardingTypeError(
+                f"{operation} on sharded dims where out dim ({out_shape[d]}) is not divisible by mesh axes "
+                f"({axis_size(mesh, entry)}) with spec ({entry_text(entry)}) is not implemented. Got input "
+                f"type={x.str_short(short_dtypes=True)} and output shape={tuple(out_shape)}")
 
 
 def given_spec(sharding: Any, ndim: int) -> tuple | None:

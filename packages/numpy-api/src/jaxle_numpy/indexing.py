@@ -12,9 +12,13 @@ from collections.abc import Callable
 import numpy as np
 
 from jaxle_core import dtypes
-from jaxle_core.avals import get_aval
+from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.lax import placement
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
+from jaxle_core.mesh import PartitionSpec
+from jaxle_core.sharding import NamedSharding
+from jaxle_core.sharding_types import spec_of
 from jaxle_numpy import indexer, ufuncs
 from jaxle_numpy.util import check_arraylike, promote_dtypes, staged_when_converted
 
@@ -22,8 +26,9 @@ __all__: list[str] = []
 
 
 def rewriting_take(x, index, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
-                   fill_value=None, wrap_negative_indices: bool = True):
-    """``x[index]``: slices where they do, else one gather (out-of-bounds indices clamped unless ``mode`` says)."""
+                   fill_value=None, wrap_negative_indices: bool = True, out_sharding=None):
+    """``x[index]``: slices where they do, else one gather (out-of-bounds indices clamped unless ``mode`` says;
+    computed whole on every device, then laid out as ``out_sharding``, when that is given)."""
     parsed = indexer.parse_index(index, get_aval(x).shape)
     if not parsed.inserted_axes and not indexer.needs_gather_for_symbolic_shape(parsed):
         plain = mode is None and fill_value is None
@@ -32,6 +37,9 @@ def rewriting_take(x, index, *, indices_are_sorted: bool = False, unique_indices
             return indexer.static_slice(x, parsed)
         if plain and wrap_negative_indices and indexer.is_dynamic_slice(parsed):
             return indexer.dynamic_slice(x, parsed)
+    if out_sharding is not None:
+        x, index = _replicated(x, index)
+        parsed = indexer.parse_index(index, get_aval(x).shape)
     plan = indexer.gather_plan(parsed, wrap_negative_indices)
     if parsed.inserted_axes:
         x = _insert_operand_axes(x, parsed)
@@ -47,7 +55,23 @@ def rewriting_take(x, index, *, indices_are_sorted: bool = False, unique_indices
                                fill_value=fill_value)
     if plan.reversed_dims:
         y = lax_structural.rev(y, plan.reversed_dims)
-    return _with_new_axes(y, plan)
+    y = _with_new_axes(y, plan)
+    return y if out_sharding is None else placement.reshard(y, out_sharding)
+
+
+def _replicated(x, index, *values):
+    """``x``, the arrays in ``index`` and ``values`` laid out whole on every device: how JAX computes an indexing
+    given an ``out_sharding`` (the result is then laid out as asked)."""
+    whole = PartitionSpec()
+    x = placement.reshard(x, whole)
+    values = tuple(placement.reshard(v, whole) for v in values)
+    items = tuple(placement.reshard(item, whole) if _is_array(item) else item
+                  for item in (index if isinstance(index, tuple) else (index,)))
+    return (x, items if isinstance(index, tuple) else items[0], *values)
+
+
+def _is_array(item) -> bool:
+    return isinstance(item, np.ndarray) or isinstance(getattr(item, "aval", None), ShapedArray)
 
 
 def _insert_operand_axes(x, parsed: indexer.ParsedIndex):
@@ -70,19 +94,49 @@ def getitem(x, index):
 # ---------------------------------------------------------------- .at[] updates
 
 
-def _broadcast_update(y, shape: tuple[int, ...]):
-    """``y`` broadcast to the indexed slice's shape, with JAX's errors."""
+def _broadcast_update(y, shape: tuple[int, ...], layout: NamedSharding | None):
+    """``y`` broadcast to the indexed slice's shape, with JAX's errors; laid out as ``layout`` when the operand's
+    type has one (a replicated ``y`` of that shape is resharded)."""
     aval = get_aval(y)
     if aval.shape == tuple(shape):
-        return y
+        current = spec_of(aval)
+        if layout is None or current == tuple(layout.spec):
+            return y
+        if not any(current):
+            return placement.reshard(y, layout)
+        _incompatible(aval, aval.update(sharding=layout))
     if aval.ndim > len(shape):
         raise ValueError(f"Cannot broadcast to shape with fewer dimensions: arr_shape={aval.shape} shape={shape}")
     lead = len(shape) - aval.ndim
     if any(s not in (1, t) for s, t in zip(aval.shape, shape[lead:])):
-        requested = aval.update(shape=tuple(shape), weak_type=False)
-        raise ValueError(f"Incompatible types for broadcasting: input type={aval.update(weak_type=False).str_short()}"
-                         f" and requested type={requested.str_short()}")
-    return lax_structural.broadcast_in_dim(y, tuple(shape), tuple(range(lead, len(shape))))
+        _incompatible(aval, aval.update(shape=tuple(shape), sharding=layout))
+    return lax_structural.broadcast_in_dim(y, tuple(shape), tuple(range(lead, len(shape))), out_sharding=layout)
+
+
+def _incompatible(aval, requested) -> None:
+    raise ValueError(f"Incompatible types for broadcasting: input type={aval.update(weak_type=False).str_short()} "
+                     f"and requested type={requested.update(weak_type=False).str_short()}")
+
+
+def _update_layout(x_aval, parsed: indexer.ParsedIndex, plan: indexer.GatherPlan) -> NamedSharding | None:
+    """How the updates of a scatter into ``x`` must be laid out (before the plan drops its new axes): each window
+    dimension as the operand's dimension it covers, the others as the indices' dimensions they follow; None when
+    ``x``'s type has no layout."""
+    sharding = x_aval.explicit_sharding
+    if sharding is None:
+        return None
+    operand = list(sharding.spec)
+    for axis in parsed.inserted_axes:
+        operand.insert(axis, None)
+    dn = plan.scatter_dimension_numbers
+    skipped = set(dn.inserted_window_dims) | set(dn.operand_batching_dims)
+    window = iter([e for d, e in enumerate(operand) if d not in skipped])
+    batch = iter(spec_of(get_aval(plan.indices))[:-1])
+    update_ndim = len(plan.result_shape) - len(plan.new_axes)
+    entries = [next(window) if d in dn.update_window_dims else next(batch) for d in range(update_ndim)]
+    for axis in plan.new_axes:
+        entries.insert(axis, None)
+    return NamedSharding(sharding.mesh, PartitionSpec(*entries))
 
 
 _SCATTERS = {"set": lax_slicing.scatter, "add": lax_slicing.scatter_add, "sub": lax_slicing.scatter_sub,
@@ -90,9 +144,15 @@ _SCATTERS = {"set": lax_slicing.scatter, "add": lax_slicing.scatter_add, "sub": 
 
 
 def scatter_update(x, index, y, kind: str, *, indices_are_sorted: bool = False, unique_indices: bool = False,
-                   mode=None, wrap_negative_indices: bool = True):
-    """``x`` with ``y`` combined into ``x[index]`` by the scatter ``kind`` (set, add, sub, mul, min, max)."""
+                   mode=None, wrap_negative_indices: bool = True, out_sharding=None):
+    """``x`` with ``y`` combined into ``x[index]`` by the scatter ``kind`` (set, add, sub, mul, min, max); computed
+    whole on every device, then laid out as ``out_sharding``, when that is given."""
     check_arraylike(f"scatter_{kind}", x, y)
+    if out_sharding is not None:
+        x, index, y = _replicated(x, index, y)
+        out = scatter_update(x, index, y, kind, indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
+                             mode=mode, wrap_negative_indices=wrap_negative_indices)
+        return placement.reshard(out, out_sharding)
     y = staged_when_converted(y)  # before the indices, as JAX's
     x_aval = get_aval(x)
     parsed = indexer.parse_index(index, x_aval.shape)
@@ -112,7 +172,7 @@ def scatter_update(x, index, y, kind: str, *, indices_are_sorted: bool = False, 
         # makes the result weak again below (an operand made weak only by promotion is scattered as it is)
         x = lax_structural.convert_element_type(x, x_promoted.dtype)
         y = lax_structural.convert_element_type(y, x_promoted.dtype)
-    y = _broadcast_update(y, plan.result_shape)
+    y = _broadcast_update(y, plan.result_shape, _update_layout(x_aval, parsed, plan))
     if plan.new_axes:
         y = lax_structural.squeeze(y, plan.new_axes)
     if plan.reversed_dims:
@@ -180,52 +240,53 @@ class _IndexUpdateRef:
     def get(self, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None, fill_value=None,
             out_sharding=None, wrap_negative_indices: bool = True):
         """``x[index]``, with the gather's out-of-bounds ``mode`` and ``fill_value``."""
-        del out_sharding
         return rewriting_take(self.array, self.index, indices_are_sorted=indices_are_sorted,
                               unique_indices=unique_indices, mode=mode, fill_value=fill_value,
-                              wrap_negative_indices=wrap_negative_indices)
+                              wrap_negative_indices=wrap_negative_indices, out_sharding=out_sharding)
 
-    def _update(self, kind: str, values, indices_are_sorted, unique_indices, mode, wrap_negative_indices):
+    def _update(self, kind: str, values, indices_are_sorted, unique_indices, mode, wrap_negative_indices,
+                out_sharding):
         return scatter_update(self.array, self.index, values, kind, indices_are_sorted=indices_are_sorted,
-                              unique_indices=unique_indices, mode=mode, wrap_negative_indices=wrap_negative_indices)
+                              unique_indices=unique_indices, mode=mode, wrap_negative_indices=wrap_negative_indices,
+                              out_sharding=out_sharding)
 
     def set(self, values, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
             out_sharding=None, wrap_negative_indices: bool = True):
         """``x`` with ``x[index] = values``."""
-        del out_sharding
-        return self._update("set", values, indices_are_sorted, unique_indices, mode, wrap_negative_indices)
+        return self._update("set", values, indices_are_sorted, unique_indices, mode, wrap_negative_indices,
+                            out_sharding)
 
     def add(self, values, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
             out_sharding=None, wrap_negative_indices: bool = True):
         """``x`` with ``x[index] += values`` (repeated indices accumulate)."""
-        del out_sharding
-        return self._update("add", values, indices_are_sorted, unique_indices, mode, wrap_negative_indices)
+        return self._update("add", values, indices_are_sorted, unique_indices, mode, wrap_negative_indices,
+                            out_sharding)
 
     def subtract(self, values, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
                  out_sharding=None, wrap_negative_indices: bool = True):
         """``x`` with ``x[index] -= values``."""
-        del out_sharding
-        return self._update("sub", values, indices_are_sorted, unique_indices, mode, wrap_negative_indices)
+        return self._update("sub", values, indices_are_sorted, unique_indices, mode, wrap_negative_indices,
+                            out_sharding)
 
     def multiply(self, values, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
                  out_sharding=None, wrap_negative_indices: bool = True):
         """``x`` with ``x[index] *= values``."""
-        del out_sharding
-        return self._update("mul", values, indices_are_sorted, unique_indices, mode, wrap_negative_indices)
+        return self._update("mul", values, indices_are_sorted, unique_indices, mode, wrap_negative_indices,
+                            out_sharding)
 
     mul = multiply
 
     def min(self, values, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
             out_sharding=None, wrap_negative_indices: bool = True):
         """``x`` with ``x[index] = minimum(x[index], values)``."""
-        del out_sharding
-        return self._update("min", values, indices_are_sorted, unique_indices, mode, wrap_negative_indices)
+        return self._update("min", values, indices_are_sorted, unique_indices, mode, wrap_negative_indices,
+                            out_sharding)
 
     def max(self, values, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
             out_sharding=None, wrap_negative_indices: bool = True):
         """``x`` with ``x[index] = maximum(x[index], values)``."""
-        del out_sharding
-        return self._update("max", values, indices_are_sorted, unique_indices, mode, wrap_negative_indices)
+        return self._update("max", values, indices_are_sorted, unique_indices, mode, wrap_negative_indices,
+                            out_sharding)
 
     def _combined(self, values, combine: Callable, indices_are_sorted, unique_indices, mode, wrap_negative_indices):
         """``combine(x, ones.at[index].multiply(values))``: how JAX divides and raises to a power in place."""

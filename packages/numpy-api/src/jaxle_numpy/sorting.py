@@ -93,7 +93,8 @@ def _argsort_body(a, axis: int | None = -1, *, kind: None = None, order: None = 
     shape = get_aval(a).shape
     axis = _axis_of(axis, len(shape))
     index_type = _index_dtype() if dtype is None else dtypes.dtype(dtype, requested_in="argsort")
-    iota = lax.broadcasted_iota(index_type, shape, axis)
+    # laid out as ``a`` (over Explicit mesh axes), as the sort that pairs them needs
+    iota = lax.broadcasted_iota(index_type, shape, axis, out_sharding=get_aval(a).explicit_sharding)
     if descending and stable:
         # reversing first keeps equal elements in their original order once the result is reversed back
         _, indices = lax.sort((lax.rev(a, (axis,)), lax.rev(iota, (axis,))), dimension=axis, is_stable=True)

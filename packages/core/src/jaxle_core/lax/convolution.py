@@ -22,6 +22,7 @@ from jaxle_core.lax.dot import canonicalize_precision, compute_dtype, from_accum
 from jaxle_core.lax.standard import as_int_tuple
 from jaxle_core.lax.structural import rev, transpose
 from jaxle_core.lax.windowed import padtype_to_pads, window_positions
+from jaxle_core.sharding_types import resolve_out_sharding
 
 __all__ = ["ConvDimensionNumbers", "ConvGeneralDilatedDimensionNumbers", "conv", "conv_dimension_numbers",
            "conv_general_dilated", "conv_general_dilated_p", "conv_transpose", "conv_with_general_padding"]
@@ -247,7 +248,7 @@ def conv_general_dilated(lhs, rhs, window_strides: Sequence[int], padding, lhs_d
         lhs, rhs, window_strides=window_strides, padding=pads, lhs_dilation=lhs_dilation,
         rhs_dilation=rhs_dilation, dimension_numbers=dnums, feature_group_count=feature_group_count,
         batch_group_count=batch_group_count, precision=canonicalize_precision(precision),
-        preferred_element_type=preferred, out_sharding=out_sharding)
+        preferred_element_type=preferred, out_sharding=resolve_out_sharding(out_sharding))
 
 
 def conv(lhs, rhs, window_strides: Sequence[int], padding: str, precision=None, preferred_element_type=None):

@@ -133,8 +133,8 @@ def slice_axis(x: Any, start: int, stop: int, axis: int) -> Any:
 
 
 def _zeros(x: Any) -> Any:
-    aval = get_aval(x)
-    return broadcast_in_dim(np.zeros((), aval.dtype), aval.shape, ())
+    aval = get_aval(x)  # laid out as ``x``, as JAX's zeros beside it
+    return broadcast_in_dim(np.zeros((), aval.dtype), aval.shape, (), out_sharding=aval.explicit_sharding)
 
 
 def tril(x: Any, k: int = 0) -> Any:

@@ -19,6 +19,7 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.caches import LruCache
 from jaxle_core.dtypes import float0
 from jaxle_core.lax.tokens import AbstractToken, abstract_token
+from jaxle_core.sharding_types import layouts_ignored, untyped
 from jaxle_core.staging import trace_to_jaxpr
 
 # ---------------------------------------------------------------- types
@@ -302,5 +303,6 @@ class LoweringContext:
             out = fun(*xs)
             return list(out) if isinstance(out, (list, tuple)) else [out]
 
-        closed = trace_to_jaxpr(flat_fun, [a.aval for a in args], None)
+        with layouts_ignored():  # the helper's values are the lowering's own: no layout rule applies to them
+            closed = trace_to_jaxpr(flat_fun, [untyped(a.aval) for a in args], None)
         return self.lower_jaxpr(closed.jaxpr, closed.consts, args)

@@ -1,0 +1,110 @@
+"""The sharding rules of indexing, scatter, dynamic slices, padding, sorting, joining, selection, convolution,
+matrix decompositions and Fourier transforms over a mesh of Explicit axes on eight CPU devices: jaxprs, types,
+layouts and errors as JAX 0.10.2's (golden/make_sharding_rules_golden.py); values against NumPy."""
+
+import importlib
+import json
+
+import numpy as np
+import pytest
+
+import jaxle
+import jaxle.numpy as jnp
+from jaxle import lax
+from jaxle.sharding import AxisType, NamedSharding, PartitionSpec
+
+GEN = importlib.import_module("make_sharding_rules_golden")
+GOLDEN = json.loads((GEN.HERE / "sharding_rules_golden.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(GEN.CASES))
+def test_matches_jax(name):
+    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+
+
+@pytest.fixture
+def mesh():
+    explicit = jaxle.make_mesh((2, 4), ("x", "y"), axis_types=(AxisType.Explicit,) * 2)
+    with jaxle.set_mesh(explicit):
+        yield explicit
+
+
+def _put(value, *spec):
+    return jaxle.device_put(value, PartitionSpec(*spec))
+
+
+def _spec(x):
+    return x.sharding.spec
+
+
+def test_indexing_and_updates_follow_numpy(mesh):
+    x = np.arange(32.0, dtype=np.float32).reshape(8, 4)
+    rows = np.array([5, 0, 7])
+    columns = _put(x, None, "y")
+    gathered = jaxle.jit(lambda u: u[rows])(columns)
+    np.testing.assert_array_equal(np.asarray(gathered), x[rows])
+    assert _spec(gathered) == PartitionSpec(None, "y")
+    expected = x.copy()
+    np.add.at(expected, rows, np.arange(4.0, dtype=np.float32))
+    added = jaxle.jit(lambda u: u.at[rows].add(jnp.arange(4.0)))(columns)
+    np.testing.assert_array_equal(np.asarray(added), expected)
+    assert _spec(added) == PartitionSpec(None, "y")
+    picks = np.array([[3, 0, 1, 2]] * 8, np.int32)
+    along = jnp.take_along_axis(_put(x, "x"), _put(picks, "x"), axis=1)
+    np.testing.assert_array_equal(np.asarray(along), np.take_along_axis(x, picks, axis=1))
+    assert _spec(along) == PartitionSpec("x", None)
+    window = lax.dynamic_update_slice(_put(x, "x"), _put(np.zeros((2, 4), np.float32), "x"), (jnp.int32(3), 0))
+    np.testing.assert_array_equal(np.asarray(window), np.concatenate([x[:3], np.zeros((2, 4)), x[5:]]))
+    padded = jnp.pad(_put(x, "x", "y"), ((1, 1), (0, 0)), constant_values=-1.0)
+    np.testing.assert_array_equal(np.asarray(padded), np.pad(x, ((1, 1), (0, 0)), constant_values=-1.0))
+    assert _spec(padded) == PartitionSpec("x", "y")
+
+
+def test_ordering_and_joining_follow_numpy(mesh):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((8, 4)).astype(np.float32)
+    rows = _put(x, "x")
+    np.testing.assert_array_equal(np.asarray(jnp.sort(rows, axis=1)), np.sort(x, axis=1))
+    order = jnp.argsort(rows, axis=1)
+    np.testing.assert_array_equal(np.asarray(order), np.argsort(x, axis=1, kind="stable"))
+    assert _spec(order) == PartitionSpec("x", None)
+    values, indices = lax.top_k(rows, 2)
+    np.testing.assert_array_equal(np.asarray(values), -np.sort(-x, axis=1)[:, :2])
+    np.testing.assert_array_equal(np.asarray(indices), np.argsort(-x, axis=1, kind="stable")[:, :2])
+    halves = jnp.split(rows, 2, axis=0)
+    assert [_spec(h) for h in halves] == [PartitionSpec("x", None)] * 2
+    np.testing.assert_array_equal(np.asarray(jnp.stack(halves, 1)), np.stack(np.split(x, 2), 1))
+    clamped = lax.clamp(np.float32(-0.5), rows, np.float32(0.5))
+    np.testing.assert_array_equal(np.asarray(clamped), np.clip(x, -0.5, 0.5))
+
+
+def test_convolution_follows_numpy(mesh):
+    rng = np.random.default_rng(1)
+    images = rng.standard_normal((2, 3, 8, 8)).astype(np.float32)
+    kernel = rng.standard_normal((4, 3, 1, 1)).astype(np.float32)
+    out = lax.conv_general_dilated(_put(images, "x", None, "y"), kernel, (1, 1), "VALID")
+    assert _spec(out) == PartitionSpec("x", None, "y", None)
+    np.testing.assert_allclose(np.asarray(out), np.einsum("nchw,oc->nohw", images, kernel[:, :, 0, 0]),
+                               rtol=1e-5, atol=1e-5)
+
+
+def test_decompositions_follow_numpy(mesh):
+    rng = np.random.default_rng(2)
+    m = rng.standard_normal((2, 4, 4)).astype(np.float32)
+    spd = m @ m.transpose(0, 2, 1) + 4 * np.eye(4, dtype=np.float32)
+    batch = _put(spd, "x")
+    w = np.linalg.eigvalsh(spd)
+    vectors, values = jaxle.jit(lax.linalg.eigh)(batch)
+    np.testing.assert_allclose(np.asarray(values), w, rtol=1e-4, atol=1e-4)
+    assert _spec(vectors) == PartitionSpec("x", None, None)
+    s = jaxle.jit(lambda a: lax.linalg.svd(a, compute_uv=False))(batch)
+    np.testing.assert_allclose(np.asarray(s), np.linalg.svd(spd, compute_uv=False), rtol=1e-4)
+    lower = np.linalg.cholesky(spd)
+    solved = lax.linalg.triangular_solve(_put(lower, "x"), batch, left_side=True, lower=True)
+    np.testing.assert_allclose(np.asarray(solved), np.linalg.solve(lower, spd), rtol=1e-4, atol=1e-4)
+    assert _spec(solved) == PartitionSpec("x", None, None)
+    q, r = jaxle.jit(lax.linalg.qr)(batch)
+    np.testing.assert_allclose(np.asarray(q) @ np.asarray(r), spd, rtol=1e-4, atol=1e-4)
+    spectrum = jnp.fft.rfft(_put(m.reshape(8, 4), "x"))
+    np.testing.assert_allclose(np.asarray(spectrum), np.fft.rfft(m.reshape(8, 4)), rtol=1e-5, atol=1e-5)
+    assert spectrum.sharding == NamedSharding(mesh, PartitionSpec("x", None))

@@ -1,0 +1,214 @@
+"""Sharding rules of the primitives that pick, place, join or order elements (gather, scatter, dynamic slices, pad,
+split, concatenate, stack, select_n, clamp, sort, top_k), as JAX 0.10.2's types say (see sharding_types.py).
+
+Each keeps its operands' layout where every device already holds what it needs, and refuses (JAX's
+ShardingTypeError) where the result would need values from other devices: indices split over a mesh axis, an
+operand split along a dimension that is indexed, sorted or cut unevenly, or operands laid out differently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from jaxle_core.lax import slicing, sorting, structural
+from jaxle_core.mesh import PartitionSpec
+from jaxle_core.sharding import NamedSharding
+from jaxle_core.sharding_types import ShardingTypeError, check_divisible, register_rule
+
+__all__: list[str] = []
+
+
+def _sharding_text(mesh, spec: tuple) -> str:
+    return repr(NamedSharding(mesh, PartitionSpec(*spec)))
+
+
+def _typed_text(aval, mesh) -> str:
+    """An aval with the types of its mesh's axes, as JAX's dynamic_update_slice message prints it."""
+    groups: dict[str, list[str]] = {}
+    for name, axis_type in zip(mesh.axis_names, mesh.axis_types):
+        groups.setdefault(repr(axis_type), []).append(name)
+    kinds = ", ".join(f"{kind}: {tuple(names)!r}" for kind, names in groups.items())
+    return f"{aval.str_short()}({{{kinds}}})"
+
+
+# ---------------------------------------------------------------- gather and scatter
+
+
+def _batch_entry(operand_entry, indices_entry) -> tuple[bool, Any]:
+    """A batching dimension's entry from the operand's and the indices' (one split, or both alike)."""
+    if operand_entry is None or indices_entry is None or operand_entry == indices_entry:
+        return True, operand_entry if operand_entry is not None else indices_entry
+    return False, None
+
+
+def _indexed_entries(operand, operand_spec, indices_spec, window_sizes, dropped, operand_batching_dims,
+                     indices_batching_dims) -> tuple[list, list] | None:
+    """The entries of an indexing's batch dimensions (one per dimension of the indices but the index vector) and of
+    its window dimensions (one per operand dimension not dropped); None when a device would need another's values:
+    split indices (but for their batching dimensions), a split operand dimension not taken whole, or batching
+    dimensions split differently."""
+    if any(e is not None for d, e in enumerate(indices_spec) if d not in indices_batching_dims):
+        return None
+    if any(e is not None and d not in operand_batching_dims and window_sizes[d] != operand.shape[d]
+           for d, e in enumerate(operand_spec)):
+        return None
+    batch = []
+    for d in range(len(indices_spec) - 1):
+        if d not in indices_batching_dims:
+            batch.append(None)
+            continue
+        ok, entry = _batch_entry(operand_spec[operand_batching_dims[indices_batching_dims.index(d)]], indices_spec[d])
+        if not ok:
+            return None
+        batch.append(entry)
+    window = [e for d, e in enumerate(operand_spec) if d not in dropped]
+    return batch, window
+
+
+def _interleaved(window_dims: Sequence[int], window: list, batch: list) -> tuple:
+    """Window entries at ``window_dims``, batch entries in the other dimensions, in order."""
+    window_entries, batch_entries = iter(window), iter(batch)
+    return tuple(next(window_entries) if d in window_dims else next(batch_entries)
+                 for d in range(len(window) + len(batch)))
+
+
+def _gather(avals, specs, outs, mesh, params):
+    dn = params["dimension_numbers"]
+    operand, indices = avals
+    entries = _indexed_entries(operand, specs[0], specs[1], params["slice_sizes"],
+                               set(dn.collapsed_slice_dims) | set(dn.operand_batching_dims),
+                               dn.operand_batching_dims, dn.start_indices_batching_dims)
+    if entries is None:
+        raise ShardingTypeError(
+            "Use `.at[...].get(out_sharding=)` to provide output PartitionSpec for the gather indexing as out "
+            "sharding could not be resolved unambiguously (or would require collectives on inputs). Got "
+            f"operand={operand!r}, indices={indices!r}")
+    batch, window = entries
+    return [_interleaved(dn.offset_dims, window, batch)]
+
+
+def _scatter(avals, specs, outs, mesh, params):
+    dn = params["dimension_numbers"]
+    operand, indices, updates = avals
+    window_sizes = slicing.scatter_window_sizes(operand.ndim, updates.shape, dn)
+    entries = _indexed_entries(operand, specs[0], specs[1], window_sizes,
+                               set(dn.inserted_window_dims) | set(dn.operand_batching_dims),
+                               dn.operand_batching_dims, dn.scatter_indices_batching_dims)
+    # the updates must already sit where the windows they are written to live
+    if entries is None or _interleaved(dn.update_window_dims, entries[1], entries[0]) != specs[2]:
+        raise ShardingTypeError(
+            "Use `.at[...].set/add/mul/...(out_sharding=)` to provide output PartitionSpec for the scatter update "
+            "as out sharding could not be resolved unambiguously (or would require collectives on inputs). Got "
+            f"operand={operand!r}, indices={indices!r}, updates={updates!r}")
+    return [specs[0]]
+
+
+# ---------------------------------------------------------------- slices, padding and pieces
+
+
+def _resized(operation: str):
+    """The operand's layout, for a result resized along dimensions its mesh axes must still divide evenly."""
+    def rule(avals, specs, outs, mesh, params):
+        check_divisible(operation, avals[0], specs[0], outs[0].shape, mesh)
+        return [specs[0]]
+
+    return rule
+
+
+def _pad(avals, specs, outs, mesh, params):
+    # the padded shape as JAX's message prints it: computed from the padding as given (NumPy integers stay so)
+    shape = tuple(low + high + size + max(size - 1, 0) * interior
+                  for size, (low, high, interior) in zip(avals[0].shape, params["padding_config"]))
+    check_divisible("padding", avals[0], specs[0], shape, mesh)
+    return [specs[0]]
+
+
+def _split(avals, specs, outs, mesh, params):
+    x, axis = avals[0], params["axis"]
+    for size in params["sizes"]:  # each piece's shape as its size was given (JAX's message prints it so)
+        check_divisible("split", x, specs[0], x.shape[:axis] + (size,) + x.shape[axis + 1:], mesh)
+    return [specs[0]] * len(outs)
+
+
+def _dynamic_update_slice(avals, specs, outs, mesh, params):
+    if specs[0] != specs[1]:
+        raise ShardingTypeError(
+            f"dynamic_update_slice operand sharding must be equal to update sharding, got operand sharding "
+            f"{_typed_text(avals[0], mesh)} and update sharding {_typed_text(avals[1], mesh)}.")
+    return [specs[0]]
+
+
+def _same_layouts(avals, specs, mesh) -> tuple:
+    if any(spec != specs[0] for spec in specs[1:]):
+        raise ShardingTypeError("All operands should have the same sharding. Got shardings "
+                                + ", ".join(_sharding_text(mesh, spec) for spec in specs))
+    return specs[0]
+
+
+def _concatenate(avals, specs, outs, mesh, params):
+    return [_same_layouts(avals, specs, mesh)]
+
+
+def _stack(avals, specs, outs, mesh, params):
+    spec = _same_layouts(avals, specs, mesh)
+    axis = params["axis"]
+    return [spec[:axis] + (None,) + spec[axis:]]
+
+
+# ---------------------------------------------------------------- selection
+
+
+def _select_n(avals, specs, outs, mesh, params):
+    which, cases = specs[0], specs[1:]
+    if any(case != cases[0] for case in cases[1:]):
+        raise ShardingTypeError(f"select cases must have the same shardings, got "
+                                f"[{', '.join(_sharding_text(mesh, case) for case in cases)}].")
+    if avals[0].ndim and which != cases[0]:
+        raise ShardingTypeError(
+            f"select `which` must be scalar or have the same sharding as cases, got `which` sharding "
+            f"{_sharding_text(mesh, which)} but case sharding {_sharding_text(mesh, cases[0])}.")
+    return [cases[0]]
+
+
+def _clamp(avals, specs, outs, mesh, params):
+    return [specs[1]]  # the clamped operand's; the bounds only bound it
+
+
+# ---------------------------------------------------------------- ordering
+
+
+def _sort(avals, specs, outs, mesh, params):
+    dimension = params["dimension"]
+    for spec in specs:
+        if spec[dimension] is not None:
+            raise ShardingTypeError(f"Arguments to sort must be unsharded over the sorting dimension. Got arg "
+                                    f"sharding={_sharding_text(mesh, spec)} and sorting dimension={dimension}")
+    if any(spec != specs[0] for spec in specs[1:]):
+        raise ShardingTypeError("Arguments to sort must have equal shardings, got: "
+                                + " ".join(_sharding_text(mesh, spec) for spec in specs))
+    return list(specs)
+
+
+def _top_k(avals, specs, outs, mesh, params):
+    axis = params["axis"] % avals[0].ndim
+    if specs[0][axis] is not None:
+        raise ShardingTypeError(f"The input should be unsharded over the axis along which to compute the top_k "
+                                f"values. Got input type={avals[0].str_short()} and axis={axis}")
+    return [specs[0]] * 2
+
+
+register_rule(slicing.gather_p, _gather)
+for _scatter_p in (slicing.scatter_p, slicing.scatter_add_p, slicing.scatter_sub_p, slicing.scatter_mul_p,
+                   slicing.scatter_min_p, slicing.scatter_max_p):
+    register_rule(_scatter_p, _scatter)
+register_rule(slicing.dynamic_slice_p, _resized("dynamic_slice"))
+register_rule(slicing.dynamic_update_slice_p, _dynamic_update_slice)
+register_rule(structural.pad_p, _pad)
+register_rule(structural.split_p, _split)
+register_rule(structural.concatenate_p, _concatenate)
+register_rule(structural.stack_p, _stack)
+register_rule(structural.select_n_p, _select_n)
+register_rule(structural.clamp_p, _clamp)
+register_rule(sorting.sort_p, _sort)
+register_rule(sorting.top_k_p, _top_k)

@@ -1,0 +1,103 @@
+"""Sharding rules of the primitives that work on whole dimensions at once (matrix decompositions and solves,
+Fourier transforms, convolutions), as JAX 0.10.2's types say (see sharding_types.py).
+
+A decomposition keeps its batch dimensions' layout and needs its matrices whole on every device; a triangular
+solve also takes the layout of the dimensions it does not contract; a Fourier transform keeps its operand's
+layout; a convolution keeps the layout of the input's batch and spatial dimensions when neither its features nor
+its kernel are split, and needs ``out_sharding`` otherwise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxle_core.lax.convolution import conv_general_dilated_p
+from jaxle_core.lax.eigen import eigh_p
+from jaxle_core.lax.factorizations import cholesky_p, lu_p
+from jaxle_core.lax.fft import fft_p
+from jaxle_core.lax.householder import qr_p
+from jaxle_core.lax.matrix_solves import triangular_solve_p
+from jaxle_core.lax.svd import svd_p
+from jaxle_core.mesh import PartitionSpec
+from jaxle_core.sharding import NamedSharding
+from jaxle_core.sharding_types import (
+    ShardingTypeError,
+    axis_size,
+    check_divisible,
+    given_spec,
+    register_rule,
+)
+
+__all__: list[str] = []
+
+
+def _decomposition(name: str):
+    """Results laid out over the operand's batch dimensions, whole in the matrix ones (which the operand must be)."""
+    def rule(avals, specs, outs, mesh, params):
+        spec = specs[0]
+        if any(e is not None for e in spec[-2:]):
+            raise ShardingTypeError(f"Input 0 to {name} must be unsharded on non-batch dimensions, but got "
+                                    f"{PartitionSpec(*spec)}.")
+        batch = spec[:-2]
+        return [batch + (None,) * (out.ndim - len(batch)) for out in outs]
+
+    return rule
+
+
+def _triangular_solve(avals, specs, outs, mesh, params):
+    a, b = specs
+    left_side, transpose_a = params["left_side"], params["transpose_a"]
+    if a[:-2] != b[:-2]:
+        raise ShardingTypeError(f"All inputs to triangular_solve must have the same batch sharding, but got "
+                                f"{a[:-2]} and {b[:-2]}.")
+    # a solve contracts one dimension of each: a's columns (rows when transposed, or on the right) and b's rows
+    # (columns on the right); the other two carry their layout to the result's
+    a_contracted = -1 if left_side != transpose_a else -2
+    b_contracted = -2 if left_side else -1
+    for operand, spec, dim in (("a", a, a_contracted), ("b", b, b_contracted)):
+        if spec[dim] is not None:
+            raise ShardingTypeError(
+                f"triangular solve input `{operand}` must be unsharded on the contracting axis, but got "
+                f"{PartitionSpec(*spec)} with left_side={left_side} and transpose_a={transpose_a}.")
+    a_kept = a[-3 - a_contracted]
+    matrix = (a_kept, b[-1]) if left_side else (b[-2], a_kept)
+    return [a[:-2] + matrix]
+
+
+def _fft(avals, specs, outs, mesh, params):
+    spec, shape = specs[0], outs[0].shape
+    for d, entry in enumerate(spec):
+        if entry is not None and shape[d] % axis_size(mesh, entry):
+            raise ValueError(
+                f"Sharding spec {(entry,)} implies that array axis {d} is partitioned {axis_size(mesh, entry)} "
+                f"times, but does not evenly divide the dimension size {shape[d]}. Got shape: {shape} and sharding "
+                f"{NamedSharding(mesh, PartitionSpec(*spec))!r}")
+    return [spec]
+
+
+def _conv_general_dilated(avals, specs, outs, mesh, params):
+    given = given_spec(params["out_sharding"], outs[0].ndim)
+    if given is not None:
+        return [given]
+    lhs_dims, _, out_dims = params["dimension_numbers"]
+    lhs, rhs = specs
+    if any(rhs) or lhs[lhs_dims[1]] is not None:
+        raise ShardingTypeError("Please specify the output sharding via `out_sharding` parameter of "
+                                "`conv_general_dilated`")
+    # the result's batch and spatial dimensions are laid out as the input's (features whole)
+    result: list = [None] * outs[0].ndim
+    for lhs_dim, out_dim in zip(lhs_dims, out_dims):
+        result[out_dim] = lhs[lhs_dim]
+    result[out_dims[1]] = None
+    in_order = tuple(result[out_dims[lhs_dims.index(d)]] for d in range(len(lhs)))
+    # NumPy integers, as JAX's message prints the shape its NumPy arithmetic computed
+    out_shape = tuple(np.int64(outs[0].shape[out_dims[lhs_dims.index(d)]]) for d in range(len(lhs)))
+    check_divisible("conv_general_dilated", avals[0], in_order, out_shape, mesh)
+    return [tuple(result)]
+
+
+for _primitive in (cholesky_p, lu_p, qr_p, eigh_p, svd_p):
+    register_rule(_primitive, _decomposition(_primitive.name))
+register_rule(triangular_solve_p, _triangular_solve)
+register_rule(fft_p, _fft)
+register_rule(conv_general_dilated_p, _conv_general_dilated)
