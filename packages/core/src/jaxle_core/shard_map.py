@@ -33,6 +33,7 @@ from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer, Var
 from jaxle_core.jaxpr_util import jaxpr_has_effects
 from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_abstract_mesh, use_abstract_mesh
 from jaxle_core.sharding import NamedSharding
+from jaxle_core.sharding_types import register_rule, spec_of, type_spec
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 
 __all__ = ["IndivisibleError", "shard_map", "shard_map_p", "smap"]
@@ -68,16 +69,39 @@ def block_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh | AbstractMesh
     return aval.update(shape=tuple(d // f for d, f in zip(aval.shape, factors)))
 
 
-def body_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh | AbstractMesh, check_vma: bool) -> ShapedArray:
+def body_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh | AbstractMesh, check_vma: bool,
+              manual: frozenset | None = None) -> ShapedArray:
     """The type of a body's input: the block of ``aval`` varying (when types are checked) over the axes of
-    ``spec``."""
-    return block_aval(aval, spec, mesh).update(vma=frozenset(spec_axes(spec)) if check_vma else NO_VMA)
+    ``spec`` and those it varied over outside (inside an enclosing body); where mesh axes other than the
+    ``manual`` ones (default: all) are Explicit, laid out over them as ``aval`` is."""
+    block = block_aval(aval, spec, mesh).update(vma=aval.vma | frozenset(spec_axes(spec)) if check_vma else NO_VMA)
+    inside = manual_mesh(mesh, manual)
+    if not inside.explicit_axes:
+        return block
+    return block.update(sharding=NamedSharding(inside, type_spec(inside, PartitionSpec(*spec_of(aval)), aval.ndim)))
 
 
-def full_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh | AbstractMesh) -> ShapedArray:
-    """The whole array assembled from per-device blocks of ``aval`` along ``spec``."""
+def _result_layouts(avals, specs, outs, mesh: AbstractMesh, params: dict) -> list[tuple]:
+    """The sharding rule of ``shard_map`` over a mesh with Explicit axes: each result laid out along its out spec's
+    Explicit axes and, within each block, as the body's result is over the axes left Explicit inside."""
+    layouts = []
+    for inner, spec in zip(params["jaxpr"].out_avals, params["out_specs"]):
+        entries = []
+        for dim, inner_entry in enumerate(spec_of(inner)):
+            outer = spec_entry_axes(spec[dim]) if dim < len(spec) else ()
+            axes = tuple(a for a in outer if a in mesh.explicit_axes) + spec_entry_axes(inner_entry)
+            entries.append(axes[0] if len(axes) == 1 else axes or None)
+        layouts.append(tuple(entries))
+    return layouts
+
+
+def full_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh | AbstractMesh,
+              manual: frozenset | None = None) -> ShapedArray:
+    """The whole array assembled from per-device blocks of ``aval`` along ``spec``: it no longer varies over the
+    ``manual`` axes (default: all of the mesh's), only over those of an enclosing body."""
     factors = _dim_factors(spec, aval.ndim, mesh)
-    return aval.update(shape=tuple(d * f for d, f in zip(aval.shape, factors)), vma=NO_VMA)
+    left = NO_VMA if manual is None else aval.vma - manual
+    return aval.update(shape=tuple(d * f for d, f in zip(aval.shape, factors)), vma=left)
 
 
 def check_divisible(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh, sharding: object) -> None:
@@ -130,15 +154,26 @@ def _in_argument(f: Callable, fun_name: str, args: tuple, in_specs: Any, leaf: i
     return _InArgument(f, fun_name, path, spec_paths[which[leaf]])
 
 
-def _check_in_spec(fun_name: str, describe: Callable[[], _InArgument], aval: ShapedArray, spec: PartitionSpec,
-                   mesh: Mesh) -> None:
-    """JAX's errors for an ``in_specs`` entry that names an axis not in the mesh, is longer than the argument's
-    rank, or splits a dimension that its mesh axes do not divide (``describe()`` describes the argument)."""
+def _check_spec_axes(spec: PartitionSpec, manual: frozenset, which: str) -> None:
+    """JAX's error for an ``in_specs``/``out_specs`` entry naming an axis that is not manual."""
     for axis in spec_axes(spec):
-        if axis not in mesh.shape:
-            raise ValueError(f"shard_map in_specs argument must refer to an axis marked as manual "
-                             f"({frozenset(mesh.axis_names)}), but:\n\n  in_specs refers to {axis!r}\n\nCheck the "
-                             "in_specs values passed to shard_map.")
+        if axis not in manual:
+            raise ValueError(f"shard_map {which} argument must refer to an axis marked as manual "
+                             f"({set_text(manual)}), but:\n\n  {which} refers to {axis!r}\n\nCheck the "
+                             f"{which} values passed to shard_map.")
+
+
+def set_text(names: frozenset) -> str:
+    """A frozenset of axis names as Python prints it (in sorted order, where Python's follows string hashes)."""
+    return f"frozenset({{{', '.join(repr(n) for n in sorted(names, key=str))}}})" if names else "frozenset()"
+
+
+def _check_in_spec(fun_name: str, describe: Callable[[], _InArgument], aval: ShapedArray, spec: PartitionSpec,
+                   mesh: Mesh, manual: frozenset) -> None:
+    """JAX's errors for an ``in_specs`` entry that names an axis that is not ``manual``, is longer than the
+    argument's rank, or splits a dimension that its mesh axes do not divide (``describe()`` describes the
+    argument)."""
+    _check_spec_axes(spec, manual, "in_specs")
     if len(spec) > aval.ndim:
         argument = describe()
         scalar = ("\n\nFor scalar values (rank 0), consider using an in_specs entry of `P()`, where `P = "
@@ -169,20 +204,29 @@ def _check_in_spec(fun_name: str, describe: Callable[[], _InArgument], aval: Sha
                 f"the mesh axis sizes or else padding the input and adapting {fun_name!r} appropriately.")
 
 
-def manual_mesh(mesh: Mesh | AbstractMesh) -> AbstractMesh:
-    """The abstract mesh a body is traced under: ``mesh``'s axes, all manual."""
-    return mesh.abstract_mesh.update_axis_types({n: AxisType.Manual for n in mesh.axis_names})
+def manual_names(mesh: Mesh | AbstractMesh, manual: frozenset | None = None) -> tuple:
+    """The ``manual`` axes (default: all) in mesh order."""
+    return mesh.axis_names if manual is None else tuple(n for n in mesh.axis_names if n in manual)
+
+
+def manual_mesh(mesh: Mesh | AbstractMesh, manual: frozenset | None = None) -> AbstractMesh:
+    """The abstract mesh a body is traced under: ``mesh``'s ``manual`` axes (default: all) made manual, the others
+    keeping their types."""
+    return mesh.abstract_mesh.update_axis_types({n: AxisType.Manual for n in manual_names(mesh, manual)})
 
 
 @contextlib.contextmanager
-def body_context(mesh: Mesh | AbstractMesh, check_vma: bool = False) -> Iterator[None]:
-    """Trace a body: the mesh axes bound as named axes, the mesh's manual form the context mesh, and with
-    ``check_vma`` values typed by the mesh axes they vary over."""
+def body_context(mesh: Mesh | AbstractMesh, check_vma: bool = False, manual: frozenset | None = None
+                 ) -> Iterator[None]:
+    """Trace a body: the ``manual`` mesh axes (default: all) bound as named axes, the mesh with them manual the
+    context mesh, and with ``check_vma`` values typed by the manual axes (also an enclosing body's) they vary
+    over."""
+    inside = manual_mesh(mesh, manual)
     with contextlib.ExitStack() as stack:
-        for name, size in mesh.shape_tuple:
-            stack.enter_context(core.extend_axis_env(name, size))
-        stack.enter_context(use_abstract_mesh(manual_mesh(mesh)))
-        stack.enter_context(vma.checking_vma(mesh.axis_names if check_vma else ()))
+        for name in manual_names(mesh, manual):
+            stack.enter_context(core.extend_axis_env(name, mesh.shape[name]))
+        stack.enter_context(use_abstract_mesh(inside))
+        stack.enter_context(vma.checking_vma(inside.manual_axes if check_vma else ()))
         yield
 
 
@@ -193,15 +237,17 @@ shard_map_p.multiple_results = True
 
 
 @shard_map_p.def_abstract_eval
-def _shard_map_aval(*avals, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs, **params):
-    return [full_aval(a, s, mesh) for a, s in zip(jaxpr.out_avals, out_specs)]
+def _shard_map_aval(*avals, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs, newly_manual_axes, **params):
+    return [full_aval(a, s, mesh, newly_manual_axes) for a, s in zip(jaxpr.out_avals, out_specs)]
 
 
 def shard_map_params(jaxpr: ClosedJaxpr, mesh: Mesh | AbstractMesh, in_specs: Sequence[PartitionSpec],
-                     out_specs: Sequence[PartitionSpec], check_vma: bool) -> dict:
-    """The params of a ``shard_map`` equation (JAX prints them sorted by name)."""
+                     out_specs: Sequence[PartitionSpec], check_vma: bool, manual: frozenset | None = None) -> dict:
+    """The params of a ``shard_map`` equation (JAX prints them sorted by name); ``manual``: the mesh axes it makes
+    manual (default: all)."""
     return dict(jaxpr=jaxpr, mesh=mesh, in_specs=tuple(in_specs), out_specs=tuple(out_specs),
-                check_vma=bool(check_vma), newly_manual_axes=frozenset(mesh.axis_names))
+                check_vma=bool(check_vma),
+                newly_manual_axes=frozenset(mesh.axis_names if manual is None else manual))
 
 
 def with_consts_as_inputs(closed: ClosedJaxpr, args: Sequence[Any],
@@ -215,21 +261,23 @@ def with_consts_as_inputs(closed: ClosedJaxpr, args: Sequence[Any],
     return opened, [*consts, *args], [PartitionSpec()] * len(consts) + list(in_specs)
 
 
-def bind_shard_map(closed: ClosedJaxpr, args: Sequence[Any], mesh, in_specs, out_specs, check_vma) -> list[Any]:
-    """A ``shard_map`` equation of ``closed`` on ``args``."""
+def bind_shard_map(closed: ClosedJaxpr, args: Sequence[Any], mesh, in_specs, out_specs, check_vma,
+                   manual: frozenset | None = None) -> list[Any]:
+    """A ``shard_map`` equation of ``closed`` on ``args``, making the ``manual`` mesh axes (default: all) manual."""
     closed, args, in_specs = with_consts_as_inputs(closed, args, in_specs)
-    return shard_map_p.bind(*args, **shard_map_params(closed, mesh, in_specs, out_specs, check_vma))
+    return shard_map_p.bind(*args, **shard_map_params(closed, mesh, in_specs, out_specs, check_vma, manual))
 
 
-def all_axes_spec(mesh: Mesh | AbstractMesh) -> PartitionSpec:
-    """The spec splitting dimension 0 over every mesh axis: one row per device (how per-device values travel)."""
-    names = mesh.axis_names
+def all_axes_spec(mesh: Mesh | AbstractMesh, manual: frozenset | None = None) -> PartitionSpec:
+    """The spec splitting dimension 0 over every ``manual`` mesh axis (default: all): one row per device (how
+    per-device values travel)."""
+    names = manual_names(mesh, manual)
     return PartitionSpec(names[0] if len(names) == 1 else tuple(names))
 
 
-def _split_blocks(x: Any, spec: PartitionSpec, mesh: Mesh | AbstractMesh) -> tuple[Any, list[bool]]:
+def _split_blocks(x: Any, spec: PartitionSpec, mesh: Mesh | AbstractMesh, names: tuple) -> tuple[Any, list[bool]]:
     """``x`` reshaped to its mesh axes (those ``spec`` names, in mesh order) then its block dimensions; also which
-    mesh axes it has."""
+    of the manual axes ``names`` it has."""
     from jaxle_core.lax.structural import reshape, transpose
 
     aval = get_aval(x)
@@ -241,8 +289,8 @@ def _split_blocks(x: Any, spec: PartitionSpec, mesh: Mesh | AbstractMesh) -> tup
         labels.extend(("mesh", a) for a in axes)
         shape.append(aval.shape[dim] // math.prod(mesh.shape[a] for a in axes))
         labels.append(("block", dim))
-    present = [name in spec_axes(spec) for name in mesh.axis_names]
-    order = [labels.index(("mesh", n)) for n, p in zip(mesh.axis_names, present) if p]
+    present = [name in spec_axes(spec) for name in names]
+    order = [labels.index(("mesh", n)) for n, p in zip(names, present) if p]
     order += [i for i, label in enumerate(labels) if label[0] == "block"]
     if len(shape) != aval.ndim:
         x = reshape(x, tuple(shape))
@@ -251,12 +299,13 @@ def _split_blocks(x: Any, spec: PartitionSpec, mesh: Mesh | AbstractMesh) -> tup
     return x, present
 
 
-def _assemble(y: Any, spec: PartitionSpec, mesh: Mesh | AbstractMesh) -> Any:
-    """The whole output from ``y``, the blocks of every device stacked along leading mesh axes (mesh order)."""
+def _assemble(y: Any, spec: PartitionSpec, mesh: Mesh | AbstractMesh, manual: tuple) -> Any:
+    """The whole output from ``y``, the blocks of every device stacked along leading axes, the ``manual`` mesh
+    axes (mesh order)."""
     from jaxle_core.lax.slicing import index_in_dim
     from jaxle_core.lax.structural import reshape, transpose
 
-    names = list(mesh.axis_names)
+    names = list(manual)
     named = spec_axes(spec)
     for position in reversed(range(len(names))):  # an axis the spec does not name: every device agrees
         if names[position] not in named:
@@ -284,20 +333,24 @@ def _over_devices(fun: Callable, in_axes: tuple, name: Any, size: int) -> Callab
     return lambda *xs: call_mapped(DeviceTrace, fun, xs, {}, in_axes, 0, name, size)
 
 
-def evaluate_shard_map(args: Sequence[Any], *, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs, **params) -> list[Any]:
-    """The body mapped over every device's blocks (a named ``vmap`` per mesh axis), results assembled by spec."""
-    split = [_split_blocks(x, s, mesh) for x, s in zip(args, in_specs)]
+def evaluate_shard_map(args: Sequence[Any], *, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs, newly_manual_axes,
+                       **params) -> list[Any]:
+    """The body mapped over every device's blocks (a named ``vmap`` per manual mesh axis: along the others each
+    block is whole), results assembled by spec."""
+    names = manual_names(mesh, newly_manual_axes)
+    split = [_split_blocks(x, s, mesh, names) for x, s in zip(args, in_specs)]
 
     def body(*blocks):
         return core.eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *blocks)
 
     mapped = body
-    for position in reversed(range(len(mesh.axis_names))):
+    for position in reversed(range(len(names))):
         in_axes = tuple(0 if present[position] else None for _, present in split)
-        mapped = _over_devices(mapped, in_axes, mesh.axis_names[position], mesh.axis_sizes[position])
-    with use_abstract_mesh(manual_mesh(mesh)) if get_abstract_mesh().empty else contextlib.nullcontext():
+        mapped = _over_devices(mapped, in_axes, names[position], mesh.shape[names[position]])
+    inside = manual_mesh(mesh, newly_manual_axes)
+    with use_abstract_mesh(inside) if get_abstract_mesh().empty else contextlib.nullcontext():
         outs = mapped(*[x for x, _ in split])
-    return [_assemble(y, s, mesh) for y, s in zip(outs, out_specs)]
+    return [_assemble(y, s, mesh, names) for y, s in zip(outs, out_specs)]
 
 
 class _Steps(threading.local):
@@ -314,16 +367,17 @@ def runs_per_equation(params: dict) -> bool:
     return not _steps.running and params["mesh"].size > 1 and jaxpr_has_effects(params["jaxpr"].jaxpr)
 
 
-def _distinct_blocks(atom: Any, env: dict, mesh: Mesh, check_vma: bool) -> list[Any]:
-    """The blocks of a debug callback's argument it is called with, in mesh order: every device's, or with typed
-    bodies only those along the axes the value varies over (as JAX's eager ``shard_map`` calls it: one call per
-    block of each argument, the arguments' lists zipped)."""
+def _distinct_blocks(atom: Any, env: dict, mesh: Mesh, names: tuple, check_vma: bool) -> list[Any]:
+    """The blocks of a debug callback's argument it is called with, in mesh order over the manual axes ``names``:
+    every device's, or with typed bodies only those along the axes the value varies over (as JAX's eager
+    ``shard_map`` calls it: one call per block of each argument, the arguments' lists zipped)."""
+    sizes = [mesh.shape[n] for n in names]
     if type(atom) is core.Literal:
-        return [atom.val] * (1 if check_vma else mesh.size)
-    stacked = np.asarray(env[atom]).reshape(*mesh.axis_sizes, *atom.aval.shape)
+        return [atom.val] * (1 if check_vma else math.prod(sizes))
+    stacked = np.asarray(env[atom]).reshape(*sizes, *atom.aval.shape)
     if check_vma:
         varying = atom.aval.vma
-        stacked = stacked[tuple(slice(None) if name in varying else slice(0, 1) for name in mesh.axis_names)]
+        stacked = stacked[tuple(slice(None) if name in varying else slice(0, 1) for name in names)]
     return list(stacked.reshape(-1, *atom.aval.shape))
 
 
@@ -336,12 +390,14 @@ def evaluate_per_equation(args: Sequence[Any], *, jaxpr: ClosedJaxpr, mesh, in_s
     from jaxle_core.debugging import debug_callback_p, debug_print_p
     from jaxle_core.lax.structural import expand_dims, squeeze
 
-    every_axis = PartitionSpec(tuple(mesh.axis_names))
+    manual = params["newly_manual_axes"]
+    names = manual_names(mesh, manual)
+    every_axis = PartitionSpec(names)
     step_params = dict(params, mesh=mesh, check_vma=False)
 
     def step(fun: Callable, values: Sequence[Any], specs: Sequence[PartitionSpec], avals: Sequence[ShapedArray],
              result_specs: Sequence[PartitionSpec]) -> list[Any]:
-        with body_context(mesh):
+        with body_context(mesh, manual=manual):
             body = trace_to_jaxpr(fun, [a.update(vma=NO_VMA) for a in avals])
         _steps.running = True
         try:
@@ -363,7 +419,7 @@ def evaluate_per_equation(args: Sequence[Any], *, jaxpr: ClosedJaxpr, mesh, in_s
     for eqn in body.eqns:
         variables = [a for a in eqn.invars if type(a) is not core.Literal]
         if eqn.primitive in (debug_callback_p, debug_print_p):
-            for values in zip(*[_distinct_blocks(a, env, mesh, params["check_vma"]) for a in eqn.invars]):
+            for values in zip(*[_distinct_blocks(a, env, mesh, names, params["check_vma"]) for a in eqn.invars]):
                 eqn.primitive.bind(*values, **eqn.params)
             continue
 
@@ -394,11 +450,12 @@ def _shard_map_impl(*args, **params):
 
 def _pp_shard_map(eqn: JaxprEqn, context: pretty.PpContext) -> pretty.Doc:
     # The body's types list the axes they vary over in mesh order.
-    with use_abstract_mesh(manual_mesh(eqn.params["mesh"])):
+    with use_abstract_mesh(manual_mesh(eqn.params["mesh"], eqn.params["newly_manual_axes"])):
         return pretty.pp_eqn_generic(eqn, context)
 
 
 pretty.pp_eqn_rules[shard_map_p] = _pp_shard_map
+register_rule(shard_map_p, _result_layouts)
 
 
 # ---------------------------------------------------------------- shard_map
@@ -419,26 +476,30 @@ def _broadcast_specs(specs: Any, values: Any, what: str) -> list[PartitionSpec]:
 
 
 def check_context_mesh(mesh: Mesh | AbstractMesh) -> None:
-    """JAX's error for a shard_map inside another over a different mesh (nested pmaps among them)."""
+    """JAX's error for a shard_map inside another over a different mesh (nested pmaps among them), or given a
+    concrete mesh inside a body whose axes are manual (an inner shard_map takes the context mesh)."""
     context = get_abstract_mesh()
-    if context.empty or (context.axis_names, context.axis_sizes) == (mesh.axis_names, mesh.axis_sizes):
+    if context.empty or ((context.axis_names, context.axis_sizes) == (mesh.axis_names, mesh.axis_sizes)
+                         and (context.axis_types == mesh.axis_types or not context.manual_axes)):
         return
     raise ValueError(f"The context mesh {context} should match the mesh passed to shard_map {mesh}")
 
 
 def trace_body(fun: Callable, block_avals: Sequence[ShapedArray], mesh, debug_info: DebugInfo,
-               check_vma: bool = False) -> ClosedJaxpr:
-    """The jaxpr of ``fun`` (flat blocks in, flat list out) traced under ``mesh``'s named axes."""
-    with body_context(mesh, check_vma):
+               check_vma: bool = False, manual: frozenset | None = None) -> ClosedJaxpr:
+    """The jaxpr of ``fun`` (flat blocks in, flat list out) traced under ``mesh``'s ``manual`` named axes (default:
+    all)."""
+    with body_context(mesh, check_vma, manual):
         return trace_to_jaxpr(fun, block_avals, debug_info)
 
 
-def cast_outputs(closed: ClosedJaxpr, out_specs: Sequence[PartitionSpec], mesh) -> ClosedJaxpr:
+def cast_outputs(closed: ClosedJaxpr, out_specs: Sequence[PartitionSpec], mesh,
+                 manual: frozenset | None = None) -> ClosedJaxpr:
     """``closed`` with each output cast (``pvary``) to vary over the axes its spec splits it along, as JAX casts
     the results of a body checking types."""
     jaxpr = closed.jaxpr
     eqns, outvars = list(jaxpr.eqns), list(jaxpr.outvars)
-    with use_abstract_mesh(manual_mesh(mesh)):  # the axes in mesh order
+    with use_abstract_mesh(manual_mesh(mesh, manual)):  # the axes in mesh order
         for index, (atom, spec) in enumerate(zip(jaxpr.outvars, out_specs)):
             missing = frozenset(spec_axes(spec)) - atom.aval.vma
             if missing:
@@ -471,9 +532,11 @@ def _replication_problem(path: str, spec: PartitionSpec, varying: frozenset, mes
 
 
 def check_out_vma(fun_name: str, out_avals: Sequence[ShapedArray], flat_out_specs: Sequence[PartitionSpec],
-                  out_paths: Sequence[str], mesh) -> None:
-    """JAX's error for results varying over mesh axes that their out_specs say they are replicated over."""
-    problems = [p for p in (_replication_problem(path, spec, aval.vma, mesh)
+                  out_paths: Sequence[str], mesh, manual: frozenset | None = None) -> None:
+    """JAX's error for results varying over ``manual`` mesh axes (default: all) that their out_specs say they are
+    replicated over (a result may vary over an enclosing body's axes)."""
+    manual = frozenset(mesh.axis_names) if manual is None else manual
+    problems = [p for p in (_replication_problem(path, spec, aval.vma & manual, mesh)
                             for aval, spec, path in zip(out_avals, flat_out_specs, out_paths)) if p]
     if not problems:
         return
@@ -508,23 +571,27 @@ def check_out_rank(fun_name: str, out_avals: Sequence[ShapedArray], flat_out_spe
             f"{fun_name!r} so that its outputs have sufficient rank.{scalar}")
 
 
-def _inferred_specs(flat: Sequence[Any], mesh) -> list[PartitionSpec]:
-    """The specs of arguments laid out over ``mesh`` (replicated for the others), which only meshes whose axes are
-    all Explicit allow, as in JAX."""
-    auto = [n for n, t in zip(mesh.axis_names, mesh.axis_types) if t is not AxisType.Explicit]
+def _inferred_specs(flat: Sequence[Any], mesh, manual: frozenset) -> list[PartitionSpec]:
+    """The specs of arguments laid out (or typed) over ``mesh``'s ``manual`` axes (replicated for the others),
+    which only manual axes that are all Explicit allow, as in JAX."""
+    auto = [n for n, t in zip(mesh.axis_names, mesh.axis_types) if t is not AxisType.Explicit and n in manual]
     if auto:
         raise TypeError("shard_map in_specs argument must be a pytree of `jax.sharding.PartitionSpec` instances, but "
-                        f"it was `None` when axis_names={frozenset(auto)} are of type AxisType.Auto")
-    shardings = [None if isinstance(x, Tracer) else getattr(x, "sharding", None) for x in flat]
-    return [s.spec if isinstance(s, NamedSharding) and s.mesh == mesh else PartitionSpec() for s in shardings]
+                        f"it was `None` when axis_names={set_text(frozenset(auto))} are of type AxisType.Auto")
+    shardings = [get_aval(x).explicit_sharding or (None if isinstance(x, Tracer) else getattr(x, "sharding", None))
+                 for x in flat]
+    return [_manual_part(s.spec, manual)
+            if isinstance(s, NamedSharding) and s.mesh.abstract_mesh == mesh.abstract_mesh else PartitionSpec()
+            for s in shardings]
 
 
-def _check_out_spec(spec: PartitionSpec, mesh) -> None:
-    for axis in spec_axes(spec):
-        if axis not in mesh.shape:
-            raise ValueError(f"shard_map out_specs argument must refer to an axis marked as manual "
-                             f"({frozenset(mesh.axis_names)}), but:\n\n  out_specs refers to {axis!r}\n\nCheck the "
-                             "out_specs values passed to shard_map.")
+def _manual_part(spec: PartitionSpec, manual: frozenset) -> PartitionSpec:
+    """``spec`` naming only the ``manual`` axes (trailing unsplit dimensions dropped)."""
+    entries = [tuple(a for a in spec_entry_axes(e) if a in manual) for e in spec]
+    entries = [None if not axes else axes[0] if len(axes) == 1 else axes for axes in entries]
+    while entries and entries[-1] is None:
+        entries.pop()
+    return PartitionSpec(*entries)
 
 
 def _context_mesh() -> AbstractMesh:
@@ -548,37 +615,52 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
 
     @functools.wraps(f)
     def mapped(*args):
+        manual = _manual_axes(axis_names, mesh)
         eager = isinstance(core.current_trace(), core.EvalTrace)
         flat, in_tree = tree.tree_flatten(args)
-        flat_in_specs = _inferred_specs(flat, mesh) if in_specs is None else _broadcast_specs(in_specs, args,
-                                                                                                "in_specs")
+        flat_in_specs = (_inferred_specs(flat, mesh, manual) if in_specs is None
+                         else _broadcast_specs(in_specs, args, "in_specs"))
         avals = [get_aval(x) for x in flat]
         fun_name = getattr(f, "__name__", type(f).__name__)
         given_specs = in_specs if in_specs is not None else flat_in_specs
         for leaf, (aval, spec) in enumerate(zip(avals, flat_in_specs)):
             _check_in_spec(fun_name, functools.partial(_in_argument, f, fun_name, args, given_specs, leaf), aval,
-                           spec, mesh)
+                           spec, mesh, manual | frozenset(mesh.manual_axes))
         check_context_mesh(mesh)
         debug_info = DebugInfo("shard_map", f, ())
         flat_fun, out_tree = flatten_fun(f, in_tree, debug_info)
-        closed = trace_body(flat_fun, [body_aval(a, s, mesh, check_vma) for a, s in zip(avals, flat_in_specs)],
-                            mesh, debug_info, check_vma)
+        closed = trace_body(flat_fun, [body_aval(a, s, mesh, check_vma, manual)
+                                       for a, s in zip(avals, flat_in_specs)], mesh, debug_info, check_vma, manual)
         outs_shape = tree.tree_unflatten(out_tree(), list(closed.out_avals))
         flat_out_specs = _broadcast_specs(out_specs, outs_shape, "out_specs")
         for spec in flat_out_specs:
-            _check_out_spec(spec, mesh)
+            _check_spec_axes(spec, manual | frozenset(mesh.manual_axes), "out_specs")
         paths = [tree.keystr(p) for p, _ in tree.tree_flatten_with_path(outs_shape)[0]]
         check_out_rank(fun_name, closed.out_avals, flat_out_specs, paths, eager)
         if check_vma:
-            closed = cast_outputs(closed, flat_out_specs, mesh)
+            closed = cast_outputs(closed, flat_out_specs, mesh, manual)
             if eager:  # JAX's eager shard_map checks its results one at a time, in a function of its own
                 for aval, spec in zip(closed.out_avals, flat_out_specs):
-                    check_out_vma("_rem_singleton", [aval], [spec], ["out_specs"], mesh)
-            check_out_vma(fun_name, closed.out_avals, flat_out_specs, [f"out_specs{p}" for p in paths], mesh)
-        outs = bind_shard_map(closed, flat, mesh, flat_in_specs, flat_out_specs, check_vma)
+                    check_out_vma("_rem_singleton", [aval], [spec], ["out_specs"], mesh, manual)
+            check_out_vma(fun_name, closed.out_avals, flat_out_specs, [f"out_specs{p}" for p in paths], mesh,
+                          manual)
+        outs = bind_shard_map(closed, flat, mesh, flat_in_specs, flat_out_specs, check_vma, manual)
         return tree.tree_unflatten(out_tree(), outs)
 
     return mapped
+
+
+def _manual_axes(axis_names: Any, mesh: Mesh | AbstractMesh) -> frozenset:
+    """The mesh axes a shard_map makes manual: ``axis_names`` (all when empty), less those an enclosing body
+    already made manual. JAX's errors for a wrong type or an axis not in the mesh."""
+    if not isinstance(axis_names, (set, frozenset)):
+        raise TypeError("`axis_names` argument of shard_map should be of type `frozenset` or `set`. Got type: "
+                        f"{type(axis_names)}")
+    names = frozenset(axis_names)
+    if not names <= frozenset(mesh.axis_names):
+        raise ValueError(f"jax.shard_map requires axis_names={set_text(names)} to be a subset of "
+                         f"mesh.axis_names={set_text(frozenset(mesh.axis_names))}")
+    return (names or frozenset(mesh.axis_names)) - frozenset(mesh.manual_axes)
 
 
 def _axis_spec(axis: int | None, name: Any) -> PartitionSpec:

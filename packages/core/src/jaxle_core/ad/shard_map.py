@@ -33,6 +33,7 @@ from jaxle_core.shard_map import (
     bind_shard_map,
     body_aval,
     body_context,
+    manual_names,
     shard_map_p,
     shard_map_params,
     spec_axes,
@@ -43,15 +44,17 @@ from jaxle_core.staging import trace_to_jaxpr
 # ---------------------------------------------------------------- forward mode
 
 
-def _shard_map_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs, check_vma, **params):
+def _shard_map_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs, check_vma,
+                   newly_manual_axes, **params):
+    manual = newly_manual_axes
     nonzero = [type(t) is not Zero for t in tangents]
-    with body_context(mesh, check_vma):
+    with body_context(mesh, check_vma, manual):
         new_jaxpr, out_nonzero = jvp_jaxpr(jaxpr, nonzero)
     given = [t for t in tangents if type(t) is not Zero]
     tangent_specs = [s for s, nz in zip(in_specs, nonzero) if nz]
     out_tangent_specs = [s for s, nz in zip(out_specs, out_nonzero) if nz]
     outs = bind_shard_map(new_jaxpr, [*primals, *given], mesh, [*in_specs, *tangent_specs],
-                          [*out_specs, *out_tangent_specs], check_vma)
+                          [*out_specs, *out_tangent_specs], check_vma, manual)
     n_out = len(out_specs)
     primals_out, nonzero_out = outs[:n_out], iter(outs[n_out:])
     full_avals = [get_aval(x) for x in primals_out]
@@ -78,10 +81,10 @@ def _varying_spec(axes: frozenset) -> PartitionSpec:
 
 def _shard_map_partial_eval(trace: PartialStagingTrace, args, params):
     jaxpr, mesh, check_vma = params["jaxpr"], params["mesh"], params["check_vma"]
-    in_specs, out_specs = params["in_specs"], params["out_specs"]
+    in_specs, out_specs, manual = params["in_specs"], params["out_specs"], params["newly_manual_axes"]
     unknowns = [trace.is_unknown(x) for x in args]
-    row_spec = all_axes_spec(mesh)
-    with body_context(mesh, check_vma):
+    row_spec = all_axes_spec(mesh, manual)
+    with body_context(mesh, check_vma, manual):
         split = partial_eval_jaxpr(jaxpr, unknowns)
         known = ClosedJaxpr(dce_jaxpr(split.known.jaxpr, instantiate=True)[0], split.known.consts)
         n_known = split.out_unknowns.count(False)
@@ -103,7 +106,8 @@ def _shard_map_partial_eval(trace: PartialStagingTrace, args, params):
     known_in_specs = [s for s, u in zip(in_specs, unknowns) if not u]
     known_out_specs = res_out_specs + [s for s, u in zip(out_specs, split.out_unknowns) if not u]
     with core.set_current_trace(trace.parent):
-        known_outs = bind_shard_map(known_closed, known_args, mesh, known_in_specs, known_out_specs, check_vma)
+        known_outs = bind_shard_map(known_closed, known_args, mesh, known_in_specs, known_out_specs, check_vma,
+                                    manual)
     rows, known_outs = iter(zip(known_outs[:len(from_outputs)], res_out_specs, as_rows)), known_outs[len(from_outputs):]
     residuals, residual_specs, is_row = [], [], []
     for source, j in split.residual_sources:
@@ -118,8 +122,8 @@ def _shard_map_partial_eval(trace: PartialStagingTrace, args, params):
         res = [squeeze(x, (0,)) if row else x for x, row in zip(xs[:n_res], is_row)]
         return core.eval_jaxpr(unknown.jaxpr, unknown.consts, *res, *xs[n_res:])
 
-    res_avals = [body_aval(get_aval(x), s, mesh, check_vma) for x, s in zip(residuals, residual_specs)]
-    with body_context(mesh, check_vma):
+    res_avals = [body_aval(get_aval(x), s, mesh, check_vma, manual) for x, s in zip(residuals, residual_specs)]
+    with body_context(mesh, check_vma, manual):
         unknown_closed = trace_to_jaxpr(unknown_body, [*res_avals, *unknown.in_avals[n_res:]],
                                         jaxpr.jaxpr.debug_info)
     unknown_args = [x for x, u in zip(args, unknowns) if u]
@@ -128,7 +132,7 @@ def _shard_map_partial_eval(trace: PartialStagingTrace, args, params):
     unknown_closed, inputs, unknown_in_specs = with_consts_as_inputs(unknown_closed, [*residuals, *unknown_args],
                                                                      unknown_in_specs)
     staged = iter(trace.stage(shard_map_p, inputs, shard_map_params(unknown_closed, mesh, unknown_in_specs,
-                                                                    unknown_out_specs, check_vma)))
+                                                                    unknown_out_specs, check_vma, manual)))
     known_iter = iter(known_outs)
     return [next(staged) if u else next(known_iter) for u in split.out_unknowns]
 
@@ -138,19 +142,21 @@ partial_eval_rules[shard_map_p] = _shard_map_partial_eval
 # ---------------------------------------------------------------- transposition
 
 
-def _unmentioned(mesh, spec) -> tuple:
+def _unmentioned(mesh, spec, manual: frozenset) -> tuple:
     named = spec_axes(spec)
-    return tuple(n for n in mesh.axis_names if n not in named)
+    return tuple(n for n in manual_names(mesh, manual) if n not in named)
 
 
-def _shard_map_transpose(cts, *args, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs, check_vma, **params):
+def _shard_map_transpose(cts, *args, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs, check_vma, newly_manual_axes,
+                         **params):
+    manual = newly_manual_axes
     linear = [is_undefined(a) for a in args]
     nonzero_cts = [type(ct) is not Zero for ct in cts]
     ct_nonzero: list[bool] = []
 
     n_cts = nonzero_cts.count(True)
     if not check_vma:  # (with types checked, pvary's transpose, psum_invariant, sums what replication shared)
-        cts = [_shared(ct, mesh, spec) for ct, spec in zip(cts, out_specs)]
+        cts = [_shared(ct, mesh, spec, manual) for ct, spec in zip(cts, out_specs)]
 
     def transposed(*inputs):  # the cotangents first, then the residuals, as JAX orders them
         given, known = iter(inputs[:n_cts]), iter(inputs[n_cts:])
@@ -164,27 +170,27 @@ def _shard_map_transpose(cts, *args, jaxpr: ClosedJaxpr, mesh, in_specs, out_spe
             nonzero = type(ct) is not Zero and ct is not None
             ct_nonzero.append(nonzero)
             if nonzero:
-                replicated_over = () if check_vma else _unmentioned(mesh, spec)
+                replicated_over = () if check_vma else _unmentioned(mesh, spec, manual)
                 results.append(psum(ct, replicated_over) if replicated_over else ct)
         return results
 
     known_avals = [aval for aval, lin in zip(jaxpr.in_avals, linear) if not lin]
     ct_avals = [aval for aval, nz in zip(jaxpr.out_avals, nonzero_cts) if nz]
-    with body_context(mesh, check_vma):
+    with body_context(mesh, check_vma, manual):
         closed = trace_to_jaxpr(transposed, [*ct_avals, *known_avals], jaxpr.jaxpr.debug_info)
     inputs = [ct for ct in cts if type(ct) is not Zero] + [a for a, lin in zip(args, linear) if not lin]
     specs = [s for s, nz in zip(out_specs, nonzero_cts) if nz] + [s for s, lin in zip(in_specs, linear) if not lin]
     linear_specs = [s for s, lin in zip(in_specs, linear) if lin]
     result_specs = [s for s, nz in zip(linear_specs, ct_nonzero) if nz]
-    outs = iter(bind_shard_map(closed, inputs, mesh, specs, result_specs, check_vma))
+    outs = iter(bind_shard_map(closed, inputs, mesh, specs, result_specs, check_vma, manual))
     nonzero = iter(ct_nonzero)
     return [(next(outs) if next(nonzero) else None) if lin else None for lin in linear]
 
 
-def _shared(ct: Any, mesh, spec: PartitionSpec) -> Any:
-    """The cotangent of an output replicated over the mesh axes its spec leaves out, divided among those axes'
-    devices (before the transposed body, as JAX divides it)."""
-    shared_by = math.prod(mesh.shape[n] for n in _unmentioned(mesh, spec))
+def _shared(ct: Any, mesh, spec: PartitionSpec, manual: frozenset) -> Any:
+    """The cotangent of an output replicated over the ``manual`` mesh axes its spec leaves out, divided among those
+    axes' devices (before the transposed body, as JAX divides it)."""
+    shared_by = math.prod(mesh.shape[n] for n in _unmentioned(mesh, spec, manual))
     if type(ct) is Zero or shared_by == 1:
         return ct
     return div(ct, np.array(shared_by, get_aval(ct).dtype))

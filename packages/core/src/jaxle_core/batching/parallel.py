@@ -30,6 +30,7 @@ from jaxle_core.lax.slicing import (
     gather,
 )
 from jaxle_core.lax.structural import broadcast_in_dim, concatenate, iota, reshape, select_n, transpose
+from jaxle_core.mesh import get_abstract_mesh
 
 # JAX's words for axis_index_groups under vmap: the reductions', the gathers' and scatters', all_to_all's.
 _GROUPS_IN_VMAP = "axis_index_groups not supported in vmap collectives. Please open a feature request!"
@@ -83,6 +84,12 @@ def _at_trace(trace: BatchTrace, vals, dims, compute) -> tuple[Any, Any]:
     return trace.to_val_dim(out)
 
 
+def in_mesh_order(names: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``names`` in the order of the context mesh's axes (as given when they are not all its axes)."""
+    order = get_abstract_mesh().axis_names
+    return tuple(sorted(names, key=order.index)) if all(n in order for n in names) else tuple(names)
+
+
 def _gathered(x: Any, names: tuple[Any, ...], dim: int) -> Any:
     """Every member's ``x`` stacked along one new dimension ``dim``, row-major over ``names``."""
     shape = get_aval(x).shape
@@ -122,7 +129,9 @@ def _exchange_over_several(x, *, split_axis, concat_axis, axis_name, **params):
 
 
 def _permute_over_several(x, *, axis_name, perm):
-    # Every member's value, with zeros after them for the members no pair sends to, indexed by the sender.
+    # Every member's value, with zeros after them for the members no pair sends to, indexed by the sender. As in
+    # JAX (whose lowering pairs devices so), the members are numbered in mesh order, whatever the names' order.
+    axis_name = in_mesh_order(axis_name)
     gathered = _gathered(x, axis_name, 0)
     size = get_aval(gathered).shape[0]
     senders = np.full(size, size, np.int32)

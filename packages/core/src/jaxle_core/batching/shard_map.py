@@ -19,16 +19,16 @@ def _unsplit_front(spec: PartitionSpec) -> PartitionSpec:
 
 
 def _shard_map_batch(trace: BatchTrace, vals, dims, *, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs, check_vma,
-                     **params):
+                     newly_manual_axes, **params):
     size = body_batch_size(trace, vals, dims)
     batched = [d is not None for d in dims]
-    with body_context(mesh, check_vma):
+    with body_context(mesh, check_vma, newly_manual_axes):
         body, out_batched = batch_jaxpr_at_front(jaxpr, batched, size, trace.axis_name,
                                                  [False] * len(out_specs))
     args = [move_dim(v, d, 0) if d is not None else v for v, d in zip(vals, dims)]
     specs = [_unsplit_front(s) if b else s for s, b in zip(in_specs, batched)]
     result_specs = [_unsplit_front(s) if b else s for s, b in zip(out_specs, out_batched)]
-    outs = bind_shard_map(body, args, mesh, specs, result_specs, check_vma)
+    outs = bind_shard_map(body, args, mesh, specs, result_specs, check_vma, newly_manual_axes)
     return outs, [0 if b else None for b in out_batched]
 
 

@@ -182,6 +182,14 @@ vma.vma_rules.update({psum_invariant_p: _reducing_vma, psum_p: _reducing_vma, pm
                       pvary_p: lambda avals, params: ([avals[0].vma], avals[0].vma | _named_param(params))})
 
 
+def _check_bound_for_pvary(names: Sequence[Any]) -> None:
+    """Inside a body checking types, JAX casts a reduction's or permutation's operand with ``pvary`` first, so an
+    unbound name is reported for ``pvary``."""
+    if vma.checked_axes():
+        for name in split_axes(names)[0]:
+            bound_axis_size(name, "pvary")
+
+
 def _checks_vma(names: Sequence[Any]) -> bool:
     """Whether a collective over ``names`` is staged with varying-manual-axes types: inside a shard_map checking
     them, over its manual axes."""
@@ -211,6 +219,7 @@ def psum(x, axis_name, *, axis_index_groups=None):
     groups = _canonical_groups(axis_index_groups)
     leaves, treedef = tree.tree_flatten(x)
     leaves = [_bool_to_int(leaf) for leaf in leaves]
+    _check_bound_for_pvary(names)
     if not any(isinstance(leaf, Tracer) for leaf in leaves):
         named, positional = split_axes(names)
         size = _group_size(named, groups, "psum")
@@ -249,6 +258,7 @@ def pmean(x, axis_name, *, axis_index_groups=None):
 
 def _extremum(primitive: Primitive, x, axis_name, axis_index_groups):
     names = axis_names(axis_name)
+    _check_bound_for_pvary(names)
     groups = _canonical_groups(axis_index_groups)
     leaves, treedef = tree.tree_flatten(x)
     return tree.tree_unflatten(treedef, [primitive.bind(leaf, axes=names, axis_index_groups=groups)
@@ -476,6 +486,7 @@ ppermute_p.def_impl(_unbound_impl("ppermute", "axis_name"))
 def ppermute(x, axis_name, perm):
     """``x`` (a pytree) sent from member ``i`` to member ``j`` for each pair ``(i, j)`` of ``perm``."""
     names = axis_names(axis_name)
+    _check_bound_for_pvary(names)
     pairs = tuple((int(i), int(j)) for i, j in perm)
     leaves, treedef = tree.tree_flatten(x)
     if core.evaluates_eagerly(leaves):

@@ -644,7 +644,7 @@ def _checked_checkpoint(found: list[_Found], errors: frozenset, invals: Sequence
 def _checked_shard_map(found: list[_Found], errors: frozenset, invals: Sequence[Any], params: dict) -> Any:
     """Each shard's checks come out stacked, one row per shard (mesh order): an error per shard, reported at its
     mapped index, as JAX reports it."""
-    with body_context(params["mesh"], params["check_vma"]):
+    with body_context(params["mesh"], params["check_vma"], params["newly_manual_axes"]):
         body, slots = _checked_jaxpr(params["jaxpr"], errors)
     if not slots:
         return None
@@ -655,7 +655,7 @@ def _checked_shard_map(found: list[_Found], errors: frozenset, invals: Sequence[
         outs = core.eval_jaxpr(body.jaxpr, body.consts, *args)
         return [*outs[:n_outs], *(lax.reshape(x, (1, *get_aval(x).shape)) for x in outs[n_outs:])]
 
-    with body_context(params["mesh"], params["check_vma"]):
+    with body_context(params["mesh"], params["check_vma"], params["newly_manual_axes"]):
         new_body = trace_to_jaxpr(stacked, body.in_avals)
     per_shard = PartitionSpec(axes[0] if len(axes) == 1 else axes)  # one row per shard, in mesh order
     out_specs = tuple(params["out_specs"]) + (per_shard,) * (len(new_body.out_avals) - n_outs)

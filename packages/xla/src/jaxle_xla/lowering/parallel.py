@@ -40,7 +40,7 @@ from jaxle_core.lax.parallel import (
 from jaxle_core.lax.reductions import reduce_max, reduce_min, reduce_sum
 from jaxle_xla.lowering.context import LoweringContext, Value, i64
 from jaxle_xla.lowering.module import register_lowering
-from jaxle_xla.lowering.shard_map import ManualRegion
+from jaxle_xla.lowering.shard_map import ManualRegion, manual_computation
 
 _REDUCTIONS = {psum_p: (reduce_sum, "stablehlo.add"), pmax_p: (reduce_max, "stablehlo.maximum"),
                pmin_p: (reduce_min, "stablehlo.minimum")}
@@ -153,7 +153,9 @@ def _all_to_all(ctx: LoweringContext, x: Value, *, split_axis, concat_axis, axis
 @register_lowering(ppermute_p)
 def _ppermute(ctx: LoweringContext, x: Value, *, axis_name, perm) -> Value:
     region = _region(ctx, axis_name, "ppermute")
-    pairs = [[group[i], group[j]] for group in region.groups(axis_name) for i, j in perm]
+    # As JAX pairs them: members numbered in mesh order, whatever the order of the names.
+    in_mesh_order = [n for n in region.mesh.axis_names if n in axis_name]
+    pairs = [[group[i], group[j]] for group in region.groups(in_mesh_order) for i, j in perm]
     attributes = {"source_target_pairs": f"dense<{pairs}> : tensor<{len(pairs)}x2xi64>",
                   **_channel(ctx, region)}
     return ctx.op1("stablehlo.collective_permute", [x], x.aval, attributes)
@@ -168,6 +170,18 @@ def _pbroadcast(ctx: LoweringContext, x: Value, *, axis_name, source) -> Value:
 @register_lowering(axis_index_p)
 def _axis_index(ctx: LoweringContext, *, axis_name) -> Value:
     region = _region(ctx, (axis_name,), "axis_index")
+    if region.automatic_axes:
+        # The partition id is read where every mesh axis is manual: JAX makes the remaining axes manual around it.
+        symbol = ctx.module.mesh_symbol(region.mesh)
+        index = ShapedArray((), np.dtype(np.int32))
+        return manual_computation(ctx, [], [], [index], region.automatic_axes, "#sdy.sharding_per_value<[]>",
+                                  f"#sdy.sharding_per_value<[<@{symbol}, []>]>",
+                                  lambda inner, _: [_partition_index(inner, region, axis_name)])[0]
+    return _partition_index(ctx, region, axis_name)
+
+
+def _partition_index(ctx: LoweringContext, region: ManualRegion, axis_name: Any) -> Value:
+    """This partition's index along mesh axis ``axis_name``, from its id."""
     index_aval = ShapedArray((), np.dtype(np.uint32))
     partition = ctx.op1("stablehlo.replica_id" if region.replicas else "stablehlo.partition_id", [], index_aval)
     stride, size = region.axis_stride(axis_name), region.mesh.shape[axis_name]

@@ -14,29 +14,36 @@ is the program's own code (its collectives between one partition).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
-from jaxle_core.mesh import AbstractMesh, Mesh, PartitionSpec
-from jaxle_core.shard_map import block_aval, evaluate_shard_map, shard_map_p
+from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec
+from jaxle_core.shard_map import block_aval, evaluate_shard_map, manual_names, shard_map_p
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
 from jaxle_xla.sharding import sdy_sharding_text
 
-__all__ = ["ManualRegion", "manual_region"]
+__all__ = ["ManualRegion", "manual_computation", "manual_region"]
 
 
 class ManualRegion:
     """The mesh whose axes a manual computation being lowered maps, for the collectives inside it: device ``d``
     of the mesh (row-major) is partition ``d`` of the program, or with ``replicas`` replica ``d`` (the older
-    replicated programs of ``xla_computation(axis_env=...)``, whose collectives name replica ids)."""
+    replicated programs of ``xla_computation(axis_env=...)``, whose collectives name replica ids). ``manual``: the
+    mesh axes manual there (this computation's and the enclosing ones'; default: all)."""
 
-    def __init__(self, mesh: Mesh | AbstractMesh, replicas: bool = False):
+    def __init__(self, mesh: Mesh | AbstractMesh, replicas: bool = False, manual: frozenset | None = None):
         self.mesh = mesh
         self.replicas = replicas
+        self.manual = frozenset(mesh.axis_names) if manual is None else manual
+
+    @property
+    def automatic_axes(self) -> tuple:
+        """The mesh axes not manual in this computation, in mesh order (the partitioner's to lay out)."""
+        return tuple(n for n in self.mesh.axis_names if n not in self.manual)
 
     def groups(self, axes: Sequence[Any], axis_index_groups: Any = None) -> list[list[int]]:
         """The partitions that communicate over ``axes``: one group per position along the other mesh axes,
@@ -59,8 +66,12 @@ class ManualRegion:
 
 
 @contextlib.contextmanager
-def manual_region(ctx: LoweringContext, mesh: Mesh) -> Iterator[ManualRegion]:
-    region = ManualRegion(mesh)
+def manual_region(ctx: LoweringContext, mesh: Mesh, manual: frozenset | None = None) -> Iterator[ManualRegion]:
+    """The manual computation of ``mesh``'s ``manual`` axes (default: all) being lowered, within the enclosing
+    ones."""
+    enclosing = ctx.module.manual_regions
+    outer = enclosing[-1].manual if enclosing and enclosing[-1].mesh.shape_tuple == mesh.shape_tuple else frozenset()
+    region = ManualRegion(mesh, manual=None if manual is None else outer | manual)
     ctx.module.manual_regions.append(region)
     try:
         yield region
@@ -68,10 +79,28 @@ def manual_region(ctx: LoweringContext, mesh: Mesh) -> Iterator[ManualRegion]:
         ctx.module.manual_regions.pop()
 
 
-def _per_value(specs: Sequence[PartitionSpec], avals: Sequence[Any], mesh: Mesh, symbol: str) -> str:
+def _per_value(specs: Sequence[PartitionSpec], avals: Sequence[Any], mesh: Mesh, symbol: str,
+               open_dims: bool = False) -> str:
+    """Each value's sharding; with ``open_dims`` (some mesh axes left to the partitioner) every dimension is left
+    open to further splitting, as JAX writes them."""
     prefix = "#sdy.sharding"
-    texts = [sdy_sharding_text(NamedSharding(mesh, s), a.ndim, symbol)[len(prefix):] for s, a in zip(specs, avals)]
+    texts = [sdy_sharding_text(NamedSharding(mesh, s), a.ndim, symbol,
+                               frozenset(range(a.ndim)) if open_dims else frozenset())[len(prefix):]
+             for s, a in zip(specs, avals)]
     return f"#sdy.sharding_per_value<[{', '.join(texts)}]>"
+
+
+def manual_computation(ctx: LoweringContext, args: Sequence[Value], block_avals: Sequence[Any],
+                       out_avals: Sequence[Any], manual: Sequence[Any], in_shardings: str, out_shardings: str,
+                       body: Callable[[LoweringContext, list[Value]], list[Value]]) -> list[Value]:
+    """An ``sdy.manual_computation`` making the mesh axes ``manual`` manual: ``args`` split into blocks of
+    ``block_avals`` as ``in_shardings`` say, ``body(inner, blocks)`` lowering its region, the results assembled as
+    ``out_shardings`` say."""
+    names = ", ".join(f'"{n}"' for n in manual)
+    attributes = {"in_shardings": in_shardings, "out_shardings": out_shardings,
+                  "manual_axes": f"#sdy<manual_axes{{{names}}}>"}
+    return ctx.op("sdy.manual_computation", args, out_avals, attributes,
+                  regions=[ctx.region(block_avals, body, terminator="sdy.return")])
 
 
 def _lowering_mesh(ctx: LoweringContext, mesh: Mesh | AbstractMesh) -> Mesh | None:
@@ -87,26 +116,28 @@ def _lowering_mesh(ctx: LoweringContext, mesh: Mesh | AbstractMesh) -> Mesh | No
 
 
 @register_lowering(shard_map_p)
-def _shard_map_lowering(ctx: LoweringContext, *args: Value, jaxpr, mesh, in_specs, out_specs, **params
-                        ) -> list[Value]:
+def _shard_map_lowering(ctx: LoweringContext, *args: Value, jaxpr, mesh, in_specs, out_specs, newly_manual_axes,
+                        **params) -> list[Value]:
     program_mesh = _lowering_mesh(ctx, mesh)
     if program_mesh is None and mesh.size == 1:  # the one device's blocks are the whole values
         with manual_region(ctx, mesh):
             return ctx.lower_jaxpr(jaxpr.jaxpr, jaxpr.consts, list(args))
     if program_mesh is None:
         return ctx.lower_fun(lambda *xs: evaluate_shard_map(xs, jaxpr=jaxpr, mesh=mesh, in_specs=in_specs,
-                                                            out_specs=out_specs, **params), *args)
+                                                            out_specs=out_specs,
+                                                            newly_manual_axes=newly_manual_axes, **params), *args)
+    # Some axes left to the partitioner (not manual, nor Explicit where types fix the layouts): every dimension is
+    # left open to their splitting, as JAX writes it.
+    open_dims = any(t is not AxisType.Explicit for n, t in zip(mesh.axis_names, mesh.axis_types)
+                    if n not in newly_manual_axes)
     mesh = program_mesh
     symbol = ctx.module.mesh_symbol(mesh)
     block_avals = [block_aval(a.aval, s, mesh) for a, s in zip(args, in_specs)]
 
     def body(inner: LoweringContext, blocks: list[Value]) -> list[Value]:
-        with manual_region(ctx, mesh):
+        with manual_region(ctx, mesh, newly_manual_axes):
             return inner.lower_jaxpr(jaxpr.jaxpr, jaxpr.consts, blocks)
 
-    names = ", ".join(f'"{n}"' for n in mesh.axis_names)
-    attributes = {"in_shardings": _per_value(in_specs, [a.aval for a in args], mesh, symbol),
-                  "out_shardings": _per_value(out_specs, ctx.avals_out, mesh, symbol),
-                  "manual_axes": f"#sdy<manual_axes{{{names}}}>"}
-    return ctx.op("sdy.manual_computation", args, ctx.avals_out, attributes,
-                  regions=[ctx.region(block_avals, body, terminator="sdy.return")])
+    return manual_computation(ctx, args, block_avals, ctx.avals_out, manual_names(mesh, newly_manual_axes),
+                              _per_value(in_specs, [a.aval for a in args], mesh, symbol, open_dims),
+                              _per_value(out_specs, ctx.avals_out, mesh, symbol, open_dims), body)
