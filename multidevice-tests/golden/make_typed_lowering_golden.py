@@ -5,7 +5,7 @@ partition on eight CPU devices, recorded from the module named on the command li
         multidevice-tests/golden/make_typed_lowering_golden.py jax
 
 For each program: the structure of its lowered StableHLO (``structure``: main's argument and result shardings,
-then each sharding constraint as the op whose value it constrains and the sharding, in text order), the number of
+then each sharding constraint as the op whose value it constrains and the sharding), the number of
 each collective XLA's partitioner put into the compiled HLO (``collectives``), and its result's layout and values.
 """
 
@@ -27,8 +27,9 @@ _MAIN = re.compile(r"func\.func public @main\((.*)\) -> (.*) \{$")
 
 
 def structure(text: str) -> list[str]:
-    """Main's argument and result shardings, then ``op sharding`` for each sharding constraint in text order,
-    where ``op`` made the value constrained (``arg`` for a block or function argument)."""
+    """Main's argument and result shardings, then ``op sharding`` for each sharding constraint, where ``op`` made
+    the value constrained (``arg`` for a block or function argument), sorted (a loop body's operations may be
+    written in a function of their own, elsewhere in the text)."""
     made_by: dict[str, str] = {}
     lines = []
     for line in text.splitlines():
@@ -43,7 +44,8 @@ def structure(text: str) -> list[str]:
         definition = _DEFINITION.match(line)
         if definition:
             made_by[definition.group(1)] = definition.group(2) or definition.group(3)
-    return lines
+    signature = [line for line in lines if line.startswith("main ")]
+    return signature + sorted(line for line in lines if not line.startswith("main "))
 
 
 def collectives(hlo: str) -> dict[str, int]:
@@ -103,6 +105,14 @@ CASES = {
         lambda c: c[0] < 3, lambda c: (c[0] + 1, c[1] * 2), (0, a))[1], ((8, 4), "x", "y")),
     "cond": _case(lambda jax, P: lambda a: jax.lax.cond(
         a.sum() > 0, lambda v: v + 1, lambda v: v - 1, a), ((8, 4), "x")),
+    "scan": _case(lambda jax, P: lambda a: jax.lax.scan(
+        lambda c, r: (c + r, c * r), jax.numpy.zeros(4, out_sharding=P("y")), a)[1], ((8, 4), None, "y")),
+    "nested_jit": _case(lambda jax, P: lambda a: jax.jit(lambda b: b * b)(a) + 1, ((8, 4), "x")),
+    "custom_jvp": _case(lambda jax, P: jax.nn.relu, ((8, 4), "x")),
+    "cumsum": _case(lambda jax, P: lambda a: jax.numpy.cumsum(a, 1), ((8, 4), "x")),
+    "grad": _case(lambda jax, P: jax.grad(lambda a: (jax.numpy.sin(a) * a).sum()), ((8, 4), "x")),
+    "reshard_to_replicated": _case(lambda jax, P: lambda a: jax.sharding.reshard(a.sum(0), P()) * 2,
+                                   ((8, 4), "x", "y")),
     "mixed_axis_types": _case(lambda jax, P: lambda a: jax.numpy.sin(a).sum(0), ((8, 4), "x", "y"),
                               axis_types=("Explicit", "Auto")),
 }

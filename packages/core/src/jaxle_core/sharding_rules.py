@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from jaxle_core import core, sharding_types
 from jaxle_core.lax import cumulative, reductions, slicing, structural
+from jaxle_core.lax.control_flow.scan import scan_p
 from jaxle_core.lax.dot import dot_general_p
 from jaxle_core.lax.placement import device_put_p, reshard_p, sharding_constraint_p
 from jaxle_core.mesh import PartitionSpec
@@ -252,6 +253,16 @@ for _cumulative_p in (cumulative.cumsum_p, cumulative.cumprod_p, cumulative.cumm
                       cumulative.cumlogsumexp_p):
     register_rule(_cumulative_p, _cumulative)
 register_rule(dot_general_p, _dot_general)
+
+
+def _scan(avals, specs, outs, mesh, params):
+    """The carries as the body types them; each stacked output laid out as the body's, its new leading dimension
+    whole."""
+    jaxpr, num_carry = params["jaxpr"], params["num_carry"]
+    return [None] * num_carry + [(None, *sharding_types.spec_of(a)) for a in jaxpr.out_avals[num_carry:]]
+
+
+register_rule(scan_p, _scan)
 register_rule(reshard_p, _to_destination("dst_sharding"), places=True)
 register_rule(sharding_constraint_p, _to_destination("sharding"), places=True)
 register_rule(device_put_p, _to_destination("devices"), places=True)

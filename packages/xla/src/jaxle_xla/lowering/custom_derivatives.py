@@ -17,11 +17,16 @@ from jaxle_core.custom_derivatives import (
 )
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
+from jaxle_xla.lowering.typed_layouts import leave_unconstrained
 
 
 @register_lowering(custom_jvp_call_p, custom_vjp_call_p)
 def _custom_call_lowering(ctx: LoweringContext, *args: Value, call_jaxpr: ClosedJaxpr, **params) -> list[Value]:
     return ctx.lower_jaxpr(call_jaxpr.jaxpr, call_jaxpr.consts, args)
+
+
+# emitted inline: the function's own operations constrain its results
+leave_unconstrained(custom_jvp_call_p, custom_vjp_call_p, remat_opt_p)
 
 
 @register_lowering(remat_opt_p)

@@ -11,6 +11,7 @@ from jaxle_core.lax.placement import device_put_p, leaves_layout_open, reshard_p
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
+from jaxle_xla.lowering.typed_layouts import constrain_to_type, constrains_types
 from jaxle_xla.sharding import sdy_sharding_text
 
 
@@ -35,6 +36,8 @@ def constrain(ctx: LoweringContext, x: Value, sharding: Any, unconstrained_dims:
 
 @register_lowering(reshard_p)
 def _reshard(ctx: LoweringContext, x: Value, *, dst_sharding) -> Value:
+    if constrains_types(ctx) and dst_sharding.mesh.explicit_axes:  # to a type: replicated means replicated there
+        return constrain_to_type(ctx, x, dst_sharding)
     if leaves_layout_open(dst_sharding):
         return x
     return constrain(ctx, x, dst_sharding)

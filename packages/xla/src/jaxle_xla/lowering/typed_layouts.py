@@ -19,7 +19,8 @@ from jaxle_core.shard_map import shard_map_p
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.sharding import sdy_sharding_text
 
-__all__ = ["constrain_results", "constrains_types", "leave_unconstrained", "sharding_text", "typed_operand"]
+__all__ = ["constrain_results", "constrain_to_type", "constrains_types", "leave_unconstrained", "sharding_text",
+           "typed_operand"]
 
 # Primitives whose results are not constrained after them: the constraints themselves, calls whose callee
 # constrains its own results (a nested jit) or whose body is manual (shard_map), and those lowering rules register
@@ -52,7 +53,8 @@ def sharding_text(sharding: Any, ndim: int, mesh_symbol: str) -> str:
     return text.replace("]", f"], replicated={{{replicated}}}", 1) if replicated else text
 
 
-def _constrained(ctx: LoweringContext, value: Value, sharding: Any) -> Value:
+def constrain_to_type(ctx: LoweringContext, value: Value, sharding: Any) -> Value:
+    """``value`` constrained to the layout ``sharding`` (a type's, over a mesh with Explicit axes)."""
     text = sharding_text(sharding, value.aval.ndim, ctx.module.mesh_symbol(sharding.mesh))
     return ctx.op1("sdy.sharding_constraint", [value], value.aval, {"sharding": text})
 
@@ -64,7 +66,7 @@ def constrain_results(ctx: LoweringContext, eqn: core.JaxprEqn, outs: list[Value
     constrained = []
     for var, value in zip(eqn.outvars, outs):
         sharding = getattr(var.aval, "explicit_sharding", None)
-        constrained.append(value if sharding is None else _constrained(ctx, value, sharding))
+        constrained.append(value if sharding is None else constrain_to_type(ctx, value, sharding))
     return constrained
 
 
@@ -79,4 +81,4 @@ def typed_operand(ctx: LoweringContext, value: Value, index: int, broadcast: Val
         return broadcast
     if broadcast is value and getattr(ctx.avals_in[index], "explicit_sharding", None) == sharding:
         return broadcast
-    return _constrained(ctx, broadcast, sharding)
+    return constrain_to_type(ctx, broadcast, sharding)

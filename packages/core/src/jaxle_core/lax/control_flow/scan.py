@@ -30,6 +30,8 @@ from jaxle_core.lax.control_flow.common import (
 )
 from jaxle_core.lax.slicing import slice as lax_slice
 from jaxle_core.lax.structural import concatenate, convert_keeping_weak_type, reshape
+from jaxle_core.mesh import PartitionSpec
+from jaxle_core.sharding import NamedSharding
 
 __all__ = ["map", "scan", "scan_p"]
 
@@ -186,6 +188,16 @@ def _normalize_unroll(unroll: int | bool, length: int) -> int:
     return unroll
 
 
+def _slice_aval(aval: ShapedArray) -> ShapedArray:
+    """The type of one slice of ``xs`` along its leading axis: laid out as ``xs``'s other dimensions (over Explicit
+    mesh axes; the leading one is whole)."""
+    sliced = aval.update(shape=aval.shape[1:])
+    sharding = aval.explicit_sharding
+    if sharding is None:
+        return sliced
+    return sliced.update(sharding=NamedSharding(sharding.mesh, PartitionSpec(*tuple(sharding.spec)[1:])))
+
+
 def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None, reverse: bool = False,
          unroll: int | bool = 1, _split_transpose: bool = False) -> tuple[Any, Any]:
     """Loop ``carry, y = f(carry, x)`` over the leading axis of ``xs``; returns the final carry and stacked ys."""
@@ -195,7 +207,7 @@ def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None, reve
     length = _scan_length(xs_leaves, length)
     unroll = _normalize_unroll(unroll, length)
     init_leaves, init_tree = tree.tree_flatten(init)
-    x_avals = [get_aval(x).update(shape=get_aval(x).shape[1:]) for x in xs_leaves]
+    x_avals = [_slice_aval(get_aval(x)) for x in xs_leaves]
     name = carry_name(f)
     carry_avals = [get_aval(x) for x in init_leaves]
     traced, carry_tree, y_tree = _trace_body(f, init_tree, carry_avals, xs_tree, x_avals)
