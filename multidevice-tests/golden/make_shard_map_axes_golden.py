@@ -188,6 +188,8 @@ CASES = {
     # derivatives and batching
     "grad": lambda jax: _values(jax.jit(jax.grad(_loss(jax), argnums=(0, 1)))(X, W)),
     "grad_eager": lambda jax: _values(jax.grad(_loss(jax), argnums=(0, 1))(X, W)),
+    "grad_jaxpr": lambda jax: _jaxpr(jax, jax.grad(_loss(jax), argnums=(0, 1)), X, W),
+    "grad_unchecked_jaxpr": lambda jax: _jaxpr(jax, jax.grad(_loss(jax, False), argnums=(0, 1)), X, W),
     "grad_unchecked_jit": lambda jax: _values(jax.jit(jax.grad(_loss(jax, False), argnums=(0, 1)))(X, W)),
     "jvp": lambda jax: _values(jax.jvp(_sm(jax, lambda v, w: jax.lax.psum(jax.numpy.sin(v) * w, "i"),
                                            (_p(jax, "i"), _p(jax)), _p(jax)), (X, W), (X, W))),

@@ -127,7 +127,7 @@ def manual_layout(ndim: int) -> NamedSharding | None:
     mesh, no dimension split), which a transposition rule records as its result's ``out_sharding``; None
     elsewhere."""
     mesh = get_abstract_mesh()
-    if mesh.empty or not mesh.are_all_axes_manual:
+    if not mesh.manual_axes or mesh.explicit_axes:  # (the other axes of a partly manual body: Auto)
         return None
     return NamedSharding(mesh, PartitionSpec(*[None] * ndim))
 
