@@ -214,6 +214,38 @@ CASES = {
     "rfft_uneven": _traced(lambda jax: jax.numpy.fft.rfft, 1),
     "fft2": _with(lambda jax, m: [_put(jax, m, (2, 4, 8), None, "y")], lambda jax: jax.numpy.fft.fft2),
     "fft_result": _computed(lambda jax, m: [_put(jax, m, (2, 8), "x")], lambda jax: jax.numpy.fft.rfft, _layouts),
+    # derivatives: the zeros a transpose writes into are laid out as the values they stand for
+    "grad_index": _traced(lambda jax: jax.grad(lambda u: u[ROWS].sum()), 1),
+    "grad_take_along_axis": _computed(
+        lambda jax, m: [_put(jax, m, (8, 4), "x"), _indices(jax, m, (8, 4), 4, "x")],
+        lambda jax: jax.grad(lambda u, i: jax.numpy.take_along_axis(u, i, axis=1).sum()), _layouts),
+    "grad_at_add": _computed(lambda jax, m: [_put(jax, m, (8, 4), None, "y"), _put(jax, m, (3, 4), None, "y")],
+                             lambda jax: jax.grad(lambda u, v: (u.at[ROWS].add(v) ** 2).sum(), argnums=(0, 1)),
+                             _layouts),
+    "grad_dynamic_slice": _traced(lambda jax: jax.grad(lambda u: jax.lax.dynamic_slice(u, (1, 0), (4, 4)).sum()), 2),
+    "grad_dynamic_update_slice": _computed(
+        lambda jax, m: [_put(jax, m, (8, 4), "x"), _put(jax, m, (2, 4), "x")],
+        lambda jax: jax.grad(lambda u, v: (jax.lax.dynamic_update_slice(u, v, (0, 0)) ** 2).sum(), argnums=(0, 1)),
+        _layouts),
+    "grad_sort": _computed(lambda jax, m: [_put(jax, m, (8, 4), "x")],
+                           lambda jax: jax.grad(lambda u: (jax.numpy.sort(u, axis=1) * jax.numpy.arange(4.0)).sum()),
+                           _layouts),
+    "grad_top_k": _computed(lambda jax, m: [_put(jax, m, (8, 4), "x")],
+                            lambda jax: jax.grad(lambda u: jax.lax.top_k(u, 2)[0].sum()), _layouts),
+    "grad_concatenate": _computed(lambda jax, m: [_put(jax, m, (8, 4), "x")],
+                                  lambda jax: jax.grad(lambda u: jax.numpy.concatenate([u, u * 2], 1).sum()),
+                                  _layouts),
+    "grad_where": _traced(lambda jax: jax.grad(lambda u: jax.numpy.where(u > 3, u, 0.0).sum()), 0),
+    "grad_conv": _with(_images("x"), lambda jax: jax.grad(lambda u, w: jax.lax.conv_general_dilated(
+        u, w, (1, 1), "SAME").sum(), argnums=(0, 1))),
+    "grad_eigh": _computed(lambda jax, m: [_matrices(jax, m, "x")],
+                           lambda jax: jax.grad(lambda u: jax.lax.linalg.eigh(u)[1].sum()), _layouts),
+    "grad_fft": _computed(lambda jax, m: [_put(jax, m, (2, 8), "x")],
+                          lambda jax: jax.grad(lambda u: jax.numpy.abs(jax.numpy.fft.fft(u)).sum()), _layouts),
+    "grad_triangular_solve": _computed(
+        lambda jax, m: [_matrices(jax, m, "x")],
+        lambda jax: jax.grad(lambda u: jax.lax.linalg.triangular_solve(u, u, left_side=True, lower=True).sum()),
+        _layouts),
 }
 
 

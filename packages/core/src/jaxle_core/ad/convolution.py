@@ -63,7 +63,9 @@ def _conv_transpose_lhs(ct, lhs, rhs, *, window_strides, padding, lhs_dilation, 
         ct, kernel, window_strides=lhs_dilation, padding=pads, lhs_dilation=window_strides,
         rhs_dilation=rhs_dilation, dimension_numbers=ConvDimensionNumbers(out_spec, _swap_leading(rhs_spec), lhs_spec),
         feature_group_count=groups, batch_group_count=1, precision=precision,
-        preferred_element_type=preferred_element_type)
+        preferred_element_type=preferred_element_type,
+        # laid out as the input (over Explicit mesh axes): the features it sums over may be split
+        out_sharding=lhs_aval.explicit_sharding if batch_group_count == 1 else None)
     out = _cast(out, lhs_aval.dtype)
     if batch_group_count > 1:  # the batch groups were computed as features
         out = merge_axis(split_axis(out, lhs_spec[1], batch_group_count), lhs_spec[1], lhs_spec[0])
@@ -83,7 +85,7 @@ def _conv_transpose_rhs(ct, lhs, rhs, *, window_strides, padding, lhs_dilation, 
         rhs_dilation=window_strides,
         dimension_numbers=ConvDimensionNumbers(*map(_swap_leading, (lhs_spec, out_spec, rhs_spec))),
         feature_group_count=batch_group_count, batch_group_count=feature_group_count, precision=precision,
-        preferred_element_type=preferred_element_type)
+        preferred_element_type=preferred_element_type, out_sharding=rhs.aval.explicit_sharding)
     return _cast(out, rhs.aval.dtype)
 
 

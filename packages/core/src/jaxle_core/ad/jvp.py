@@ -69,7 +69,8 @@ def zeros_like_aval(aval: ShapedArray, as_residual: bool = True) -> Any:
     if aval.dtype == dtypes.float0 and (eager or not aval.shape):
         return np.zeros(aval.shape, dtypes.float0)
     scalar = np.zeros((), aval.dtype)
-    if eager:
+    layout = getattr(aval, "explicit_sharding", None)  # zeros laid out as the values they stand beside
+    if eager and layout is None:
         return current_backend().device_put(np.zeros(aval.shape, aval.dtype), weak_type=aval.weak_type)
     if not aval.shape:
         zero = scalar[()]
@@ -77,7 +78,7 @@ def zeros_like_aval(aval: ShapedArray, as_residual: bool = True) -> Any:
         if as_residual and isinstance(trace, StagingTrace):
             trace.rule_constants[id(zero)] = zero
         return zero
-    return broadcast_in_dim(scalar[()], aval.shape, ())
+    return broadcast_in_dim(scalar[()], aval.shape, (), out_sharding=layout)
 
 
 def instantiate(tangent: Any, as_residual: bool = True) -> Any:

@@ -28,10 +28,14 @@ def const(like: Any, value: Any) -> Any:
 
 
 def full_like(like: Any, value: Any) -> Any:
-    """An array of ``like``'s shape and dtype filled with ``value`` (a literal when ``like`` is a scalar)."""
+    """An array of ``like``'s shape, dtype and layout filled with ``value`` (a literal when ``like`` is a
+    scalar)."""
     aval = get_aval(like)
     scalar = const(like, value)
-    return lax.broadcast_in_dim(scalar, aval.shape, ()) if aval.shape else scalar
+    if not aval.shape:
+        return scalar
+    # laid out as ``like`` (over Explicit mesh axes), as JAX's full_like
+    return lax.broadcast_in_dim(scalar, aval.shape, (), out_sharding=aval.explicit_sharding)
 
 
 def broadcast_to_aval(x: Any, aval: ShapedArray) -> Any:

@@ -19,7 +19,7 @@ from jaxle_core import lax
 from jaxle_core.ad.jvp import Zero, add_tangents, instantiate, jvp_rules, tangent_aval
 from jaxle_core.ad.rule_helpers import const, deflinear, deflinear_first, full_like, operand_aval
 from jaxle_core.ad.transpose import is_undefined, transpose_rules
-from jaxle_core.avals import get_aval
+from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Jaxpr, Primitive, Trace, current_trace
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax.slicing import (
@@ -199,10 +199,10 @@ jvp_rules[scatter_max_p] = _scatter_extremum_jvp(scatter_max_p)
 # ---------------------------------------------------------------- transposes: slice
 
 
-def _zeros(shape: tuple[int, ...], ct: Any) -> Any:
-    """Zeros of ``shape`` in ``ct``'s dtype (a literal for a scalar)."""
+def _zeros(like: ShapedArray, ct: Any) -> Any:
+    """Zeros of ``like``'s shape and layout in ``ct``'s dtype (a literal for a scalar)."""
     zero = const(ct, 0)
-    return lax.broadcast_in_dim(zero, shape, ()) if shape else zero
+    return lax.broadcast_in_dim(zero, like.shape, (), out_sharding=like.explicit_sharding) if like.shape else zero
 
 
 def _slice_transpose(ct, x, *, start_indices, limit_indices, strides):
@@ -223,12 +223,12 @@ transpose_rules[slice_p] = _slice_transpose
 
 
 def _dynamic_slice_transpose(ct, x, *indices, slice_sizes):
-    return [dynamic_update_slice_p.bind(_zeros(x.aval.shape, ct), ct, *indices)] + [None] * len(indices)
+    return [dynamic_update_slice_p.bind(_zeros(x.aval, ct), ct, *indices)] + [None] * len(indices)
 
 
 def _dynamic_update_slice_transpose(ct, x, update, *indices):
     update_shape = operand_aval(update).shape
-    zeros = _zeros(update_shape, ct)
+    zeros = _zeros(operand_aval(update), ct)
     t_x = dynamic_update_slice_p.bind(ct, zeros, *indices) if is_undefined(x) else None
     t_update = dynamic_slice_p.bind(ct, *indices, slice_sizes=update_shape) if is_undefined(update) else None
     return [t_x, t_update] + [None] * len(indices)
@@ -263,7 +263,7 @@ def _gather_transpose(ct, operand, indices, *, dimension_numbers, slice_sizes, u
         update_window_dims=dn.offset_dims, inserted_window_dims=dn.collapsed_slice_dims,
         scatter_dims_to_operand_dims=dn.start_index_map, operand_batching_dims=dn.operand_batching_dims,
         scatter_indices_batching_dims=dn.start_indices_batching_dims)
-    zeros = _zeros(operand.aval.shape, ct)
+    zeros = _zeros(operand.aval, ct)
     return [_combining_scatter(scatter_add_p, "add", zeros, indices, ct, dimension_numbers=scatter_dn,
                                indices_are_sorted=indices_are_sorted, unique_indices=unique_indices, mode=mode), None]
 
@@ -299,7 +299,7 @@ def _scatter_transpose(ct, operand, indices, updates, *, dimension_numbers, uniq
     updates_shape = operand_aval(updates).shape
     t_operand = None
     if is_undefined(operand):
-        t_operand = scatter_p.bind(ct, indices, _zeros(updates_shape, ct), dimension_numbers=dimension_numbers,
+        t_operand = scatter_p.bind(ct, indices, _zeros(operand_aval(updates), ct), dimension_numbers=dimension_numbers,
                                    unique_indices=unique_indices, mode=mode, **params)
     t_updates = _read_windows(ct, indices, updates_shape, dimension_numbers, mode) if is_undefined(updates) else None
     return [t_operand, None, t_updates]
