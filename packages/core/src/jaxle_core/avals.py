@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from jaxle_core import config, dtypes
+from jaxle_core import config, dtypes, memory_spaces
+from jaxle_core.memory_spaces import MemorySpace
 from jaxle_core.shape_poly import DimExpr
 
 
@@ -98,12 +99,14 @@ class ShapedArray(AbstractValue):
     """An array known only by its shape, dtype and weak-typedness; inside a ``shard_map`` checking types
     (``check_vma=True``) also by the manual mesh axes it varies over (``vma``); over a mesh with Explicit axes also
     by its layout (``explicit_sharding``: a NamedSharding over the abstract mesh, its spec one entry per dimension
-    naming Explicit axes only; None everywhere else, so that tracing without such a mesh never looks further)."""
+    naming Explicit axes only; None everywhere else, so that tracing without such a mesh never looks further); and by
+    the memory space it lives in (``memory_space``: ``MemorySpace.Device`` unless it is in host memory)."""
 
-    __slots__ = ("shape", "dtype", "weak_type", "vma", "_hash", "explicit_sharding")
+    __slots__ = ("shape", "dtype", "weak_type", "vma", "_hash", "explicit_sharding", "memory_space")
     array_abstraction_level = 1
 
-    def __init__(self, shape, dtype, weak_type: bool = False, vma: frozenset = NO_VMA, sharding: Any = None):
+    def __init__(self, shape, dtype, weak_type: bool = False, vma: frozenset = NO_VMA, sharding: Any = None,
+                 memory_space: MemorySpace = MemorySpace.Device):
         shape = tuple(shape)
         # Shapes come from jaxle's own rules as ints; anything else is checked (and converted) once here.
         for d in shape:
@@ -116,6 +119,9 @@ class ShapedArray(AbstractValue):
         self.vma = vma
         self._hash = None
         self.explicit_sharding = sharding
+        self.memory_space = memory_space
+        if memory_space is not MemorySpace.Device:
+            memory_spaces.enable()
 
     ndim = property(lambda self: len(self.shape))
     size = property(lambda self: math.prod(self.shape))  # symbolic for symbolic shapes
@@ -135,7 +141,8 @@ class ShapedArray(AbstractValue):
     def manual_axis_type(self) -> ManualAxisType:
         return ManualAxisType(varying=self.vma)
 
-    def update(self, shape=None, dtype=None, weak_type=None, vma=None, sharding=_KEEP) -> ShapedArray:
+    def update(self, shape=None, dtype=None, weak_type=None, vma=None, sharding=_KEEP,
+               memory_space=None) -> ShapedArray:
         """A copy with the given fields replaced; a new shape drops the layout (a block, a batch: it no longer
         says how the whole is laid out)."""
         if sharding is _KEEP:
@@ -148,6 +155,7 @@ class ShapedArray(AbstractValue):
             self.weak_type if weak_type is None else weak_type,
             self.vma if vma is None else vma,
             sharding,
+            self.memory_space if memory_space is None else memory_space,
         )
 
     def to_tangent_aval(self) -> ShapedArray:
@@ -167,16 +175,20 @@ class ShapedArray(AbstractValue):
             and self.weak_type == other.weak_type
             and self.vma == other.vma
             and self.explicit_sharding == other.explicit_sharding
+            and self.memory_space is other.memory_space
         )
 
     def __hash__(self) -> int:
         # Avals key every jit and dispatch cache lookup; they never change, so hash once.
         if self._hash is None:
-            self._hash = hash((self.shape, self.dtype, self.weak_type, self.vma, self.explicit_sharding))
+            self._hash = hash((self.shape, self.dtype, self.weak_type, self.vma, self.explicit_sharding,
+                               self.memory_space))
         return self._hash
 
     def str_short(self, short_dtypes: bool = False) -> str:
         name = dtypes.short_dtype_name(self.dtype) if short_dtypes else self.dtype.name
+        if self.memory_space is not MemorySpace.Device:
+            name = f"{name}<{self.memory_space.name.lower()}>"
         if self.explicit_sharding is None:
             return f"{name}[{','.join(str(d) for d in self.shape)}]{vma_text(self.vma)}"
         spec = self.explicit_sharding.spec

@@ -583,15 +583,21 @@ def jaxpr_as_fun(closed: ClosedJaxpr) -> Callable[..., list[Any]]:
 # ``type_shardings(primitive, avals, params, outs)``: ``outs`` typed by the primitive's sharding rule; installed by
 # sharding_types.py once the first mesh of Explicit axes (or array laid out over one) appears, None until then.
 type_shardings: Callable[[Primitive, Sequence[Any], dict, Any], Any] | None = None
+# ``type_memory_spaces(primitive, avals, params, outs)``: ``outs`` in their operands' memory space; installed by
+# memory_spaces.py once an aval outside device memory appears.
+type_memory_spaces: Callable[[Primitive, Sequence[Any], dict, Any], Any] | None = None
 
 
 def abstract_eval(primitive: Primitive, avals: Sequence[ShapedArray], params: dict):
     """The output aval(s) of ``primitive`` applied to ``avals``."""
     if primitive.abstract_eval is None:
         raise NotImplementedError(f"primitive {primitive.name} has no abstract evaluation rule")
-    if type_shardings is not None:
-        return type_shardings(primitive, avals, params, primitive.abstract_eval(*avals, **params))
-    return primitive.abstract_eval(*avals, **params)
+    if type_shardings is None and type_memory_spaces is None:
+        return primitive.abstract_eval(*avals, **params)
+    out = primitive.abstract_eval(*avals, **params)
+    if type_memory_spaces is not None:
+        out = type_memory_spaces(primitive, avals, params, out)
+    return out if type_shardings is None else type_shardings(primitive, avals, params, out)
 
 
 def mark_inline(array: Array) -> None:

@@ -96,6 +96,18 @@ def _check_spec(mesh: Mesh, spec: PartitionSpec) -> None:
                              f"{kind.lower()} axes: {axes} and mesh: {mesh}")
 
 
+def _check_memory_kind(device: Any, memory_kind: str) -> None:
+    """JAX's error for a memory kind ``device`` does not have (devices of the reference backend have no memories)."""
+    memories = getattr(device, "addressable_memories", None)
+    if memories is None:
+        return
+    kinds = [memory.kind for memory in memories()]
+    if memory_kind not in kinds:
+        raise ValueError(f"Could not find memory addressable by device {device.device_kind}. Device "
+                         f"{device.device_kind} can address the following memory kinds: {', '.join(kinds)}. Got "
+                         f"memory kind: {memory_kind}")
+
+
 class NamedSharding(Sharding):
     """An array's dimensions split over ``mesh``'s named axes as ``spec`` says; unnamed axes replicate it."""
 
@@ -106,6 +118,8 @@ class NamedSharding(Sharding):
         if not isinstance(mesh, (Mesh, AbstractMesh)):
             raise TypeError(f"mesh should be of type `jax.sharding.Mesh`. Got {mesh} of type {type(mesh)}")
         _check_spec(mesh, spec)
+        if memory_kind is not None and isinstance(mesh, Mesh) and not mesh.empty:
+            _check_memory_kind(mesh.devices.flat[0], memory_kind)
         self.mesh = mesh
         self.spec = spec
         self._memory_kind = memory_kind

@@ -75,7 +75,8 @@ class DeviceSharding(xc.SingleDeviceSharding):
         except TypeError:  # not a device: jaxlib's constructor says so
             sharding = None
         if memory_kind is not None and (sharding is None or memory_kind != sharding.memory_kind):
-            return _other_memory_sharding(cls, device, memory_kind)
+            if not isinstance(device, Device) or memory_kind != device.default_memory().kind:
+                return _other_memory_sharding(cls, device, memory_kind)
         if sharding is None:
             sharding = super().__new__(cls)
             xc.SingleDeviceSharding.__init__(sharding, device)
@@ -129,8 +130,19 @@ def _other_memory_sharding(cls: type, device: Device, memory_kind: str) -> Devic
     return sharding
 
 
-def sharding_for(device: Device) -> DeviceSharding:
-    return _device_shardings.get(device) or DeviceSharding(device)
+def sharding_for(device: Device, memory_kind: str | None = None) -> DeviceSharding:
+    """The sharding of ``device`` (in its memory of ``memory_kind``, its default memory when None)."""
+    if memory_kind is None:
+        return _device_shardings.get(device) or DeviceSharding(device)
+    return DeviceSharding(device, memory_kind)
+
+
+def buffer_sharding(buffer: DeviceBuffer) -> DeviceSharding:
+    """The sharding of a single-device array: its device, and the memory its buffer lives in."""
+    sharding = buffer._sharding
+    if type(sharding) is DeviceSharding:
+        return sharding
+    return DeviceSharding(sharding._device, sharding._memory_kind)  # a shard jaxlib made: jaxle's own object
 
 
 # ---------------------------------------------------------------- clients
@@ -319,16 +331,19 @@ def include_dir() -> str:
 # ---------------------------------------------------------------- buffers
 
 
-def device_put(value: np.ndarray, aval: Any, device: Device, committed: bool = True) -> DeviceBuffer:
-    """Copy a host array to ``device``; ``aval`` has shape, dtype and weak_type."""
+def device_put(value: np.ndarray, aval: Any, device: Device, committed: bool = True,
+               memory_kind: str | None = None) -> DeviceBuffer:
+    """Copy a host array to ``device`` (into its memory of ``memory_kind``, the default one when None); ``aval``
+    has shape, dtype and weak_type."""
     with _unnarrowed():
-        return xc.batched_device_put(aval, sharding_for(device), [value], [device], committed)
+        return xc.batched_device_put(aval, sharding_for(device, memory_kind), [value], [device], committed)
 
 
-def copy_to_device(buffer: DeviceBuffer, aval: Any, device: Device, committed: bool = True) -> DeviceBuffer:
-    """``buffer`` moved to another device of the same client."""
+def copy_to_device(buffer: DeviceBuffer, aval: Any, device: Device, committed: bool = True,
+                   memory_kind: str | None = None) -> DeviceBuffer:
+    """``buffer`` moved to another device of the same client, or to another memory of a device."""
     with _unnarrowed():
-        return xc.batched_device_put(aval, sharding_for(device), [buffer], [device], committed)
+        return xc.batched_device_put(aval, sharding_for(device, memory_kind), [buffer], [device], committed)
 
 
 def copy_buffer(buffer: DeviceBuffer, device: Device) -> DeviceBuffer:
@@ -344,7 +359,7 @@ def buffer_device(buffer: DeviceBuffer) -> Device:
 def rewrap(buffer: DeviceBuffer, aval: Any, committed: bool) -> DeviceBuffer:
     """A second handle on ``buffer`` (a single-device array; deleting either deletes both) typed ``aval``. Also
     gives a shard of a multi-device array (which has no aval of its own) its aval and jaxle's sharding."""
-    return xc.ArrayImpl(aval, sharding_for(buffer._sharding._device), [buffer], committed, True)
+    return xc.ArrayImpl(aval, buffer_sharding(buffer), [buffer], committed, True)
 
 
 # jaxlib's own methods of its array type, kept before jaxle_xla.array installs the jax.Array interface over them.
@@ -419,8 +434,8 @@ def hlo_sharding(text: str) -> Any:
     return xc.HloSharding.from_string(text)
 
 
-def gspmd_sharding(devices: Sequence[Device], hlo: Any) -> Any:
-    return xc.GSPMDSharding(tuple(devices), hlo)
+def gspmd_sharding(devices: Sequence[Device], hlo: Any, memory_kind: str | None = None) -> Any:
+    return xc.GSPMDSharding(tuple(devices), hlo, memory_kind=memory_kind)
 
 
 def same_gspmd_layout(first: Any, second: Any) -> bool:
@@ -469,6 +484,11 @@ def inspect_sharding_key(callback: Any) -> bytes:
     return _jax.encode_inspect_sharding_callback(callback)
 
 
+def output_memory_kinds(executable: LoadedExecutable) -> list[str]:
+    """The memory kind each output of a compiled program lives in."""
+    return list(executable.get_output_memory_kinds()[0])
+
+
 def output_hlo_shardings(executable: LoadedExecutable) -> list[Any]:
     """The HLO sharding of each output XLA's partitioner settled on."""
     return [xc.HloSharding.from_proto(p) for p in executable.get_output_shardings()]
@@ -515,8 +535,8 @@ def _compile_cached(client: Any, module_text: str, devices: Any, options: Any) -
         client, module_text, devices, options, lambda: client.compile_and_load(module_text, devices, options))
 
 
-def result_handler(aval: Any, device: Device, committed: bool) -> Any:
-    return xc.array_result_handler(aval, sharding_for(device), committed=committed, _skip_checks=True)
+def result_handler(aval: Any, device: Device, committed: bool, memory_kind: str | None = None) -> Any:
+    return xc.array_result_handler(aval, sharding_for(device, memory_kind), committed=committed, _skip_checks=True)
 
 
 def execute(executable: LoadedExecutable, buffers: Sequence[DeviceBuffer], handlers: Sequence[Any],

@@ -12,6 +12,7 @@ from jaxle_core import core, dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p
+from jaxle_core.memory_spaces import MemorySpace
 from jaxle_core.mesh import PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import source_sharding
@@ -39,12 +40,14 @@ Device = _jaxlib.Device
 
 
 def _is_placement(spec: Any) -> bool:
-    return spec is None or isinstance(spec, (_jaxlib.Device, _jaxlib.DeviceSharding, NamedSharding, PartitionSpec))
+    return spec is None or isinstance(spec, (_jaxlib.Device, _jaxlib.DeviceSharding, NamedSharding, PartitionSpec,
+                                             MemorySpace))
 
 
-def _placement_device(spec: Any) -> _jaxlib.Device | NamedSharding | None:
-    """Where ``spec`` puts an array: a device, a NamedSharding (several devices; a PartitionSpec is read over the
-    mesh of ``set_mesh``), or None (the default)."""
+def _placement_device(spec: Any) -> Any:
+    """Where ``spec`` puts an array: a device, a SingleDeviceSharding (a device's memory), a memory space, a
+    NamedSharding (several devices; a PartitionSpec is read over the mesh of ``set_mesh``), or None (the
+    default)."""
     if isinstance(spec, PartitionSpec):
         mesh = get_mesh()
         if mesh.empty:
@@ -53,7 +56,7 @@ def _placement_device(spec: Any) -> _jaxlib.Device | NamedSharding | None:
     if not _is_placement(spec):
         raise ValueError("`jax.device_put` only accepts `None`, `jax.sharding.Sharding`, `jax.Device`, `Format`, "
                          f"`jax.memory.Space` or a pytree of these values. Received invalid value: {spec}")
-    return spec._device if isinstance(spec, _jaxlib.DeviceSharding) else spec
+    return spec
 
 
 def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = False,
@@ -71,7 +74,7 @@ def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = Fa
     # local: the package's __init__ imports this module before it creates xla_backend
     from jaxle_xla import xla_backend as backend
 
-    def put(leaf: Any, target: _jaxlib.Device | NamedSharding | None) -> Any:
+    def put(leaf: Any, target: Any) -> Any:
         out = backend.device_put(leaf, target, get_aval(leaf).weak_type)
         shares_buffer = type(leaf) is XlaArray and (out is leaf or (
             leaf._named_sharding is None and out._named_sharding is None and leaf._maximal is None

@@ -168,7 +168,7 @@ class _DeviceMethods:
 
     @property
     def sharding(self) -> Any:
-        return self._named_sharding or self._maximal or _jaxlib.sharding_for(_jaxlib.buffer_device(self))
+        return self._named_sharding or self._maximal or _jaxlib.buffer_sharding(self)
 
     @property
     def is_fully_replicated(self) -> bool:

@@ -17,6 +17,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.extended import ExtendedArray
+from jaxle_core.memory_spaces import MemorySpace, space_of_kind
 from jaxle_core.shard_map import evaluate_per_equation, runs_per_equation, shard_map_p
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import explicit_context, typed_aval
@@ -79,6 +80,12 @@ def _kept_arg_names(closed_jaxpr: core.ClosedJaxpr, keep: Sequence[bool]) -> lis
     names = [name or "" for name in (debug.arg_names if debug is not None and debug.arg_names else ())]
     names = [""] * (n - len(names)) + names if len(names) <= n else [""] * n
     return [name for name, kept in zip(names, keep) if kept]
+
+
+def _in_other_memory(x: Any) -> bool:
+    """Whether ``x`` is an array of one device outside that device's default memory."""
+    return (type(x) is XlaArray and x._named_sharding is None and x._maximal is None
+            and _jaxlib.buffer_sharding(x) is not _jaxlib.sharding_for(_jaxlib.buffer_device(x)))
 
 
 class XlaBackend:
@@ -185,6 +192,12 @@ class XlaBackend:
         NamedSharding, laying ``x`` out over its devices."""
         if isinstance(device, NamedSharding):
             return self._put_sharded(x, device, weak_type)
+        if type(device) is _jaxlib.DeviceSharding:
+            if device is not _jaxlib.sharding_for(device._device) or _in_other_memory(x):
+                return self._put_in_memory(x, device, weak_type)
+            device = device._device
+        elif isinstance(device, MemorySpace):
+            return self._put_in_memory(x, device, weak_type)
         if type(x) is XlaArray and (x._named_sharding is not None or x._maximal is not None):
             if device is None:
                 return x
@@ -217,6 +230,30 @@ class XlaBackend:
             array._npy_value = host
         return array
 
+    def _put_in_memory(self, x: Any, destination: Any, weak_type: bool) -> Any:
+        """``x`` committed to a memory: a SingleDeviceSharding's device and memory kind, or a ``MemorySpace`` of
+        ``x``'s device (the default device for a host value)."""
+        if isinstance(x, ExtendedArray):
+            return x.aval.dtype.wrap(self._put_in_memory(x.physical, destination, False))
+        single = type(x) is XlaArray and x._named_sharding is None and x._maximal is None
+        if isinstance(destination, MemorySpace):
+            if destination is MemorySpace.Any:
+                raise AssertionError("unreachable")  # JAX's error: no memory is chosen for Any
+            device = _jaxlib.buffer_device(x) if single else clients.default_device()
+            kind = "pinned_host" if destination is MemorySpace.Host else device.default_memory().kind
+        else:
+            device, kind = destination._device, destination.memory_kind
+        if single:
+            x._check_alive()
+            aval = x.aval.update(memory_space=space_of_kind(kind))
+            if _jaxlib.buffer_sharding(x) is _jaxlib.sharding_for(device, kind):
+                return view(x, aval, True)
+            return share_host_value(x, _jaxlib.copy_to_device(x, aval, device, True, kind))
+        aval = get_aval(x)
+        if weak_type != aval.weak_type and not isinstance(x, Array):
+            aval = aval.update(weak_type=weak_type)
+        return host_buffer(x, aval.update(memory_space=space_of_kind(kind)), device, True, kind)
+
     def lay_out_all(self, xs: Sequence[Any], shardings: Sequence[NamedSharding]) -> list[Any]:
         put = self._put_sharded
         return [x if type(x) is XlaArray and x._named_sharding is s else put(x, s, False)
@@ -237,6 +274,7 @@ class XlaBackend:
         if weak_type != aval.weak_type and not isinstance(x, Array):
             aval = aval.update(weak_type=weak_type)
         if (type(x) is XlaArray and x._named_sharding is not None
+                and x._named_sharding.memory_kind == sharding.memory_kind
                 and same_placement(x._named_sharding, sharding, aval.ndim)):
             # Remembered on the array for its next call (arrays are immutable; a view shares deletion with it).
             if x._named_sharding == sharding:
@@ -249,7 +287,8 @@ class XlaBackend:
             x._placed = (sharding, renamed)
             return renamed
         value = np.asarray(x._value if isinstance(x, Array) else x, dtype=aval.dtype)
-        return laid_out(sharded_array.put(value, typed_aval(aval, sharding), sharding), sharding)
+        aval = typed_aval(aval.update(memory_space=space_of_kind(sharding.memory_kind)), sharding)
+        return laid_out(sharded_array.put(value, aval, sharding), sharding)
 
     def _weak_scalar(self, value: np.ndarray) -> XlaArray:
         """A weakly typed scalar constant (a promoted Python scalar) on the default device, transferred once.

@@ -16,6 +16,7 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, physicalize, wrap_physical
 from jaxle_core.jaxpr_util import dce_jaxpr
 from jaxle_core.lax.tokens import AbstractToken, Token, create_token_p
+from jaxle_core.memory_spaces import MemorySpace
 from jaxle_xla import _jaxlib, clients, transfer_guard
 from jaxle_xla.array import XlaArray
 from jaxle_xla.lowering import lower_module
@@ -77,8 +78,10 @@ class Program:
             [s for s, k in zip(arg_shardings, self.keep) if k], result_shardings)
 
 
-def host_buffer(x: Any, aval: ShapedArray, device: _jaxlib.Device, committed: bool = True) -> XlaArray:
-    """A new array on ``device`` holding ``x`` (a host value or another backend's Array) as ``aval``."""
+def host_buffer(x: Any, aval: ShapedArray, device: _jaxlib.Device, committed: bool = True,
+                memory_kind: str | None = None) -> XlaArray:
+    """A new array on ``device`` (in its memory of ``memory_kind``, the default one when None) holding ``x`` (a host
+    value or another backend's Array) as ``aval``."""
     if isinstance(x, Array):
         value = x._value
     elif type(x) is int:
@@ -89,7 +92,7 @@ def host_buffer(x: Any, aval: ShapedArray, device: _jaxlib.Device, committed: bo
         aval, value = aval.update(dtype=np.dtype(np.bool_)), np.zeros(aval.shape, np.bool_)
     elif type(value) is not np.ndarray or value.dtype != aval.dtype:
         value = np.asarray(value, dtype=aval.dtype)
-    return _jaxlib.device_put(value, aval, device, committed)
+    return _jaxlib.device_put(value, aval, device, committed, memory_kind)
 
 
 # Buffers of Python scalar arguments (steps, learning rates, ...), shared between calls: device buffers are
@@ -143,14 +146,15 @@ class Executable:
     compile_count = 0  # XLA compilations so far, eager and jit (what caching saves; tests count them)
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
-                 device: _jaxlib.Device, commit: bool = False):
+                 device: _jaxlib.Device, commit: bool = False, result_shardings: Sequence[Any] = ()):
+        """``result_shardings`` (SingleDeviceShardings or None) say which memory each result is put in."""
         self.name = name
         self.device = device
         logging_compiles = config.config.jax_log_compiles
         if logging_compiles:
             _log_compiling(name, closed.in_avals)
         lowering = time.perf_counter()
-        program = Program(closed, name, donated, keep_unused)
+        program = Program(closed, name, donated, keep_unused, result_shardings=result_shardings)
         if logging_compiles:
             _logger.warning("Finished jaxpr to MLIR module conversion jit(%s) in %.9f sec", name,
                             time.perf_counter() - lowering)
@@ -168,6 +172,8 @@ class Executable:
         compiling = time.perf_counter()
         self.loaded = _jaxlib.compile(device.client, self.text, device, program.host_callbacks)
         Executable.compile_count += 1
+        self._in_other_memory = any(getattr(a, "memory_space", MemorySpace.Device) is not MemorySpace.Device
+                                    for a in (*closed.in_avals, *closed.out_avals))
         for inspect in program.inspections:  # inspect_array_sharding: everything is on this device, as JAX says it
             inspect(GSPMDSharding((device,), "{replicated}"))
         if logging_compiles:
@@ -175,9 +181,13 @@ class Executable:
         monitoring.record_compile_step("/jax/core/compile/backend_compile_duration", compiling, f"jit({name})")
         self._constants = [to_buffer(c, device) for c in program.hoisted]
         self.out_avals: list[ShapedArray] = list(closed.out_avals)
-        # Outputs are made committed or not as the call decides: a handler list for each.
-        self._handlers = [[_jaxlib.result_handler(physical_aval(aval), device, committed) for aval in self.out_avals]
-                          for committed in (False, True)]
+        # Outputs are made committed or not as the call decides: a handler list for each. Each lives in the memory
+        # the program put it in (device memory unless its type says host memory).
+        memories = [None if kind == device.default_memory().kind else kind
+                    for kind in _jaxlib.output_memory_kinds(self.loaded)]
+        self._in_other_memory = self._in_other_memory or any(memories)
+        self._handlers = [[_jaxlib.result_handler(physical_aval(aval), device, committed, memory)
+                           for aval, memory in zip(self.out_avals, memories)] for committed in (False, True)]
         self._extended_out = has_extended(self.out_avals)
         # float0 results carry no data: like JAX, they come back as NumPy arrays, not as device arrays
         self._float0_out = [i for i, aval in enumerate(self.out_avals) if aval.dtype == dtypes.float0]
@@ -185,7 +195,7 @@ class Executable:
         self.keep = self._keep
         # Whether jaxlib's C++ dispatch can run it (fast_jit): it passes only the arguments and builds plain arrays.
         self.cpp_dispatchable = (not self._constants and not self._extended_out and not self._waits
-                                 and not self._donates and not self._float0_out)
+                                 and not self._donates and not self._float0_out and not self._in_other_memory)
 
     def __call__(self, *args: Any) -> list[XlaArray]:
         if self._plain:
@@ -279,22 +289,24 @@ class PerDeviceExecutable:
     """
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
-                 device: _jaxlib.Device | str | None):
+                 device: _jaxlib.Device | str | None, result_shardings: Sequence[Any] = ()):
         closed, donated, self._token_in, self._token_out = _without_boundary_tokens(closed, donated)
         self._spec = (closed, name, donated, keep_unused)
+        # the results' memories (out_shardings of a memory kind), when no token result was taken out
+        self._results = dict(result_shardings=result_shardings) if self._token_out is None else {}
         self._compiled: dict[_jaxlib.Device, Executable] = {}
         self.single = None
         if isinstance(device, str):
             device = clients.platform_device(device)
         if device is not None:
-            self.single = Executable(*self._spec, device, commit=True)
+            self.single = Executable(*self._spec, device, commit=True, **self._results)
         elif clients.has_one_device():
             self.single = self._for(clients.default_device())
 
     def _for(self, device: _jaxlib.Device) -> Executable:
         executable = self._compiled.get(device)
         if executable is None:
-            executable = self._compiled[device] = Executable(*self._spec, device)
+            executable = self._compiled[device] = Executable(*self._spec, device, **self._results)
         return executable
 
     def compiled_for(self, device: _jaxlib.Device) -> Executable | None:
@@ -374,7 +386,7 @@ class PinnedExecutable(PerDeviceWrapper):
         # the first argument with an in_sharding of its own (JAX words its error differently after it)
         self._first_given = next((i for i, free in enumerate(self._free or []) if not free), None)
         self._debug_info = closed.jaxpr.debug_info
-        self._per_device = PerDeviceExecutable(closed, name, donated, keep_unused, self.device)
+        self._per_device = PerDeviceExecutable(closed, name, donated, keep_unused, self.device, out_shardings)
         self._name = name
 
     def __call__(self, *args: Any) -> list[XlaArray]:

@@ -105,8 +105,10 @@ def one_device_of(sharding: Any) -> _jaxlib.Device | None:
 
 def gspmd_sharding(sharding: NamedSharding, ndim: int) -> Any:
     """The jaxlib sharding of an array of rank ``ndim`` laid out by ``sharding``."""
+    kind = sharding.memory_kind
     return _jaxlib.gspmd_sharding(sharding.mesh._flat_devices_tuple,
-                                  _jaxlib.hlo_sharding(hlo_sharding_text(sharding, ndim)))
+                                  _jaxlib.hlo_sharding(hlo_sharding_text(sharding, ndim)),
+                                  None if kind == "device" else kind)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -225,6 +225,9 @@ class SpmdExecutable:
         self.loaded = _jaxlib.compile_spmd(devices[0].client, program.text, devices, program.host_callbacks)
         Executable.compile_count += 1
         chosen = _jaxlib.output_hlo_shardings(self.loaded)
+        # the memory each result lives in (None: the devices' default memory)
+        kinds = [None if kind == devices[0].default_memory().kind else kind
+                 for kind in _jaxlib.output_memory_kinds(self.loaded)]
         self._keep = program.keep
         self._layouts = [s for s, k in zip(layouts, program.keep) if k]
         self._in_avals = [physical_aval(a) for a, k in zip(closed.in_avals, program.keep) if k]
@@ -243,10 +246,10 @@ class SpmdExecutable:
         self._device_index = [hlo.tile_assignment_devices()[0] if one else None
                               for one, hlo in zip(self._on_one_device, chosen)]
         self._out_shardings = [given if given is not None else None if one else
-                               _chosen_layout(hlo, mesh, aval, typed, arguments)
-                               for given, one, hlo, aval, typed in zip(out_shardings, self._on_one_device, chosen,
-                                                                       physical, self.out_avals)]
-        self.out_layouts = [_jaxlib.gspmd_sharding(devices, hlo) for hlo in chosen]
+                               _in_memory(_chosen_layout(hlo, mesh, aval, typed, arguments), kind)
+                               for given, one, hlo, aval, typed, kind in zip(
+                                   out_shardings, self._on_one_device, chosen, physical, self.out_avals, kinds)]
+        self.out_layouts = [_jaxlib.gspmd_sharding(devices, hlo, kind) for hlo, kind in zip(chosen, kinds)]
         for layout, named in zip(self.out_layouts, self._out_shardings):
             name_layout(layout, named)
         self._handlers = [_jaxlib.sharded_result_handler(aval, layout) for aval, layout
@@ -299,6 +302,11 @@ def _chosen_layout(hlo: Any, mesh: Mesh, aval: Any, typed: Any, arguments: dict)
     if getattr(typed, "explicit_sharding", None) is None or len(named.spec) >= aval.ndim:
         return arguments.get(named, named)
     return NamedSharding(mesh, PartitionSpec(*named.spec, *[None] * (aval.ndim - len(named.spec))))
+
+
+def _in_memory(sharding: NamedSharding, kind: str | None) -> NamedSharding:
+    """``sharding`` in the memory of ``kind`` (its own when None)."""
+    return sharding if kind is None else sharding.with_memory_kind(kind)
 
 
 def _on_its_device(buffer: _jaxlib.DeviceBuffer, devices: Sequence[Any], index: int) -> XlaArray:

@@ -15,6 +15,7 @@ from typing import Any
 import jaxle_tree as tree
 from jaxle_core.avals import get_aval
 from jaxle_core.core import Primitive, Tracer
+from jaxle_core.memory_spaces import MemorySpace, register_placing, space_of_kind
 from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_mesh, get_mesh, resource_mesh
 from jaxle_core.pretty import pp_eqn_generic, pp_eqn_rules
 from jaxle_core.sharding import NamedSharding, Sharding, check_sharding_fits
@@ -58,7 +59,21 @@ def _device_put_aval(*avals, devices, srcs, copy_semantics):
                          f"got {len(devices)}, {len(srcs)} and {len(copy_semantics)}")
     for aval, device in zip(avals, devices):  # staged too: unlike a sharding constraint, never padded
         check_sharding_fits(device, aval.shape, "One of device_put args")
-    return list(avals)
+    return [aval.update(memory_space=_destination_space(aval, device)) if hasattr(aval, "memory_space") else aval
+            for aval, device in zip(avals, devices)]
+
+
+def _destination_space(aval: Any, destination: Any) -> MemorySpace:
+    """The memory space ``device_put`` moves a value of ``aval`` to: a space named, that of a sharding's memory
+    kind, else the value's own (a device keeps it)."""
+    if isinstance(destination, MemorySpace):
+        return destination
+    if isinstance(destination, Sharding):
+        return space_of_kind(destination.memory_kind)
+    return aval.memory_space
+
+
+register_placing(device_put_p)
 
 
 device_put_p.def_impl(lambda *values, devices, srcs, copy_semantics: list(values))

@@ -17,7 +17,9 @@ import numpy as np
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray
 from jaxle_core.lax.tokens import abstract_token
+from jaxle_core.memory_spaces import MemorySpace
 from jaxle_core.mesh import AbstractMesh
+from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib
 from jaxle_xla.lowering.context import LoweringContext, Value, tensor_type
 from jaxle_xla.lowering.typed_layouts import constrain_results, constrains_types, typed_operand
@@ -145,6 +147,11 @@ class ModuleBuilder:
             "call_target_name": '"InspectSharding"', "has_side_effect": "true",
             "backend_config": _bytes_attribute(_jaxlib.inspect_sharding_key(report))})
 
+    def _whole_value(self, aval: Any) -> str:
+        """The Shardy sharding of a value that no mesh axis splits, over the program's mesh or the empty one."""
+        symbol = self.named_mesh("empty_mesh", "<[]>") if self.mesh is None else self._mesh_symbols[self.mesh]
+        return f"#sdy.sharding<@{symbol}, [{', '.join(['{}'] * len(aval.shape))}]>"
+
     def next_channel(self) -> int:
         """A channel handle no other collective of the module uses."""
         self._channels += 1
@@ -188,7 +195,7 @@ class ModuleBuilder:
 
     def _function_text(self, closed: core.ClosedJaxpr, name: str, visibility: str,
                        arg_attributes: Sequence[str], token: bool = False,
-                       result_attributes: Sequence[str] = ()) -> str:
+                       result_attributes: Sequence[str] = (), placed: Sequence[bool] = ()) -> str:
         ctx = LoweringContext(self)
         args = [Value(f"%arg{i}", v.aval) for i, v in enumerate(closed.jaxpr.invars)]
         if _is_polymorphic(closed.in_avals):
@@ -197,6 +204,7 @@ class ModuleBuilder:
             bind_dimension_variables(ctx, args)
         token_arg = ctx.ordered_token = Value("%token", abstract_token) if token else None
         outs = ctx.lower_jaxpr(closed.jaxpr, closed.consts, args)
+        outs = [_placed_in_host(ctx, v) if p else v for v, p in zip(outs, list(placed) + [False] * len(outs))]
         if token:
             args, outs = [token_arg, *args], [ctx.ordered_token, *outs]
         attributes = list(arg_attributes) + [""] * (len(args) - len(arg_attributes))
@@ -210,17 +218,35 @@ class ModuleBuilder:
                 + "\n".join(ctx.lines + [ret]) + "\n  }")
 
     def module_text(self, closed: core.ClosedJaxpr, donated: Sequence[bool],
-                    arg_shardings: Sequence[str | None] = (), result_shardings: Sequence[str | None] = ()) -> str:
+                    arg_shardings: Sequence[str | None] = (), result_shardings: Sequence[str | None] = (),
+                    arg_kinds: Sequence[str | None] = (), result_kinds: Sequence[str | None] = ()) -> str:
         """The module with entry point ``main``; ``arg_shardings`` and ``result_shardings`` are Shardy sharding
-        attributes (None: left to the partitioner) of a program partitioned over ``mesh``."""
+        attributes (None: left to the partitioner) of a program partitioned over ``mesh``; ``arg_kinds`` and
+        ``result_kinds`` the memory kinds asked for (None: where their types say)."""
         n_in, n_out = len(closed.jaxpr.invars), len(closed.jaxpr.outvars)
         arg_entries = [[d] if d else [] for d in _donation_attributes(closed, donated)]
-        for entries, sharding in zip(arg_entries, arg_shardings):
+        arg_shardings = list(arg_shardings) + [None] * (n_in - len(arg_shardings))
+        result_shardings = list(result_shardings) + [None] * (n_out - len(result_shardings))
+        in_hosts = [_in_host_memory(a) or _host_kind(k) for a, k in zip(closed.in_avals, _padded(arg_kinds, n_in))]
+        # results put in host memory by out_shardings, as JAX writes it: a placement annotation on the value
+        # returned, and a sharding of the whole value
+        placed = [_host_kind(kind) for kind in _padded(result_kinds, n_out)]
+        result_shardings = [self._whole_value(a) if p and s is None else s
+                            for s, p, a in zip(result_shardings, placed, closed.out_avals)]
+        out_hosts = [_in_host_memory(a) or p for a, p in zip(closed.out_avals, placed)]
+        for i, (entries, sharding) in enumerate(zip(arg_entries, arg_shardings)):
+            if in_hosts[i]:  # as JAX writes it: the memory, and a sharding of the whole value (over no axes)
+                entries.append('mhlo.memory_kind = "pinned_host"')
+                sharding = sharding or self._whole_value(closed.in_avals[i])
             if sharding is not None:
                 entries.append(f"sdy.sharding = {sharding}")
-        results = [[f"sdy.sharding = {s}"] if s is not None else [] for s in result_shardings] or [[]] * n_out
+        # once some value is outside device memory, every result says where it lives
+        memory_kinds = any(in_hosts) or any(out_hosts)
+        results = [([f'mhlo.memory_kind = "{"pinned_host" if host else "device"}"'] if memory_kinds else [])
+                   + ([f"sdy.sharding = {s}"] if s is not None else [])
+                   for s, host in zip(result_shardings, out_hosts)]
         main = self._function_text(closed, "main", "public", [_attributes(e) for e in arg_entries[:n_in]],
-                                   result_attributes=[_attributes(e) for e in results])
+                                   result_attributes=[_attributes(e) for e in results], placed=placed)
         meshes = [f"  sdy.mesh @{symbol} = {mesh_text(mesh)}" for mesh, symbol in self._mesh_symbols.items()]
         meshes += [f"  sdy.mesh @{symbol} = {text}" for symbol, text in self._named_meshes.items()]
         body = "\n".join(meshes + [main] + self._functions)
@@ -233,6 +259,25 @@ class ModuleBuilder:
 def _is_polymorphic(avals: Sequence[Any]) -> bool:
     """Whether some argument has a symbolic (dynamic) dimension."""
     return any(type(d) is not int for a in avals for d in getattr(a, "shape", ()))
+
+
+def _placed_in_host(ctx: LoweringContext, value: Value) -> Value:
+    """``value`` annotated for XLA as placed in pinned host memory."""
+    return ctx.op1("stablehlo.custom_call", [value], value.aval, {
+        "backend_config": '""', "call_target_name": '"annotate_device_placement"', "has_side_effect": "true",
+        "mhlo.frontend_attributes": '{_xla_buffer_placement = "pinned_host"}'})
+
+
+def _padded(kinds: Sequence[str | None], n: int) -> list[str | None]:
+    return list(kinds) + [None] * (n - len(kinds))
+
+
+def _host_kind(kind: str | None) -> bool:
+    return kind not in (None, "device")
+
+
+def _in_host_memory(aval: Any) -> bool:
+    return getattr(aval, "memory_space", MemorySpace.Device) is MemorySpace.Host
 
 
 def _bytes_attribute(data: bytes) -> str:
@@ -282,11 +327,14 @@ def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = 
     builder = ModuleBuilder(f"{kind}_{symbol_name(name)}", mesh, replica_region)
 
     def attributes(shardings: Sequence[Any], avals: Sequence[Any]) -> list[str | None]:
-        return [None if s is None else sdy_sharding_text(s, a.ndim, builder.mesh_symbol(s.mesh))
+        # a SingleDeviceSharding is not annotated (it names no mesh): the program runs on its device
+        return [sdy_sharding_text(s, a.ndim, builder.mesh_symbol(s.mesh)) if isinstance(s, NamedSharding) else None
                 for s, a in zip(shardings, avals)]
 
     text = builder.module_text(closed, donated, attributes(arg_shardings, closed.in_avals),
-                               attributes(result_shardings, closed.out_avals))
+                               attributes(result_shardings, closed.out_avals),
+                               [getattr(s, "memory_kind", None) for s in arg_shardings],
+                               [getattr(s, "memory_kind", None) for s in result_shardings])
     return LoweredModule(text, builder.host_callbacks, builder.inspections)
 
 

@@ -13,7 +13,6 @@ which compilation resolves for the platform it compiles for.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -36,6 +35,7 @@ from jaxle_core.lax.control_flow.common import (
 )
 from jaxle_core.lax.elementwise import ne
 from jaxle_core.lax.structural import broadcast_in_dim, clamp, convert_element_type
+from jaxle_core.memory_spaces import MemorySpace
 
 __all__ = ["cond", "switch", "cond_p", "platform_dependent"]
 
@@ -75,12 +75,6 @@ def _cond_dce(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], Jaxp
 
 
 dce_rules[cond_p] = _cond_dce
-
-
-class MemorySpace(enum.Enum):
-    """Where a buffer lives (only the device memory exists here)."""
-
-    Device = "device"
 
 
 # ``empty2``: an uninitialised array of a dtype, the placeholder a branch returns for a residual
