@@ -8,7 +8,9 @@ Each case is a function of the module returning text (a jaxpr, an error's type a
 the lowered manual computations); the test runs the same functions with jaxle and compares the texts.
 """
 
+import contextlib
 import importlib
+import io
 import json
 import pathlib
 import re
@@ -65,9 +67,11 @@ def _placed(jax, result) -> str:
 
 
 def _manual_computations(jax, f, *args) -> str:
-    """The headers of the lowered program's manual computations: their shardings and manual axes."""
+    """The headers of the lowered program's manual computations: their shardings and manual axes (operands
+    unnamed)."""
     text = jax.jit(f).lower(*args).as_text()
-    return "\n".join(re.findall(r"sdy\.manual_computation\(.*?manual_axes=\{[^}]*\}", text))
+    headers = re.findall(r"sdy\.manual_computation\(.*?manual_axes=\{[^}]*\}", text)
+    return "\n".join(re.sub(r"%[\w#]+", "%", header) for header in headers)
 
 
 def _psum_and_index(jax, v):
@@ -144,6 +148,23 @@ def _loss(jax, check_vma=True):
     return lambda a, b: (f(a, b) ** 2).sum()
 
 
+def _printing(jax):
+    def body(v):
+        jax.debug.print("block sum {}", v.sum())
+        return v * 2
+
+    return _sm(jax, body, _p(jax, "i"), _p(jax, "i"))
+
+
+def _printed(jax) -> str:
+    """What a jitted body printing its block prints: once per block along the manual axis."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        jax.jit(_printing(jax))(X)
+        jax.effects_barrier()
+    return "\n".join(sorted(printed.getvalue().splitlines()))
+
+
 CASES = {
     "jaxpr": lambda jax: _jaxpr(jax, _sm(jax, lambda v: _psum_and_index(jax, v), _p(jax, "i"), _p(jax, "i")), X),
     "values": lambda jax: _placed(jax, _sm(jax, lambda v: _psum_and_index(jax, v), _p(jax, "i"), _p(jax, "i"))(X)),
@@ -176,6 +197,13 @@ CASES = {
                                                              frozenset({"k"}))(X)),
     "out_specs_replication": lambda jax: _error(lambda: jax.make_jaxpr(_sm(jax, lambda v: v, _p(jax, "i"),
                                                                            _p(jax)))(X)),
+    # a debug print runs on the first device along the other axes; callbacks with results are refused there
+    "debug_print": _printed,
+    "debug_print_lowered": lambda jax: _manual_computations(jax, _printing(jax), X),
+    "pure_callback_refused": lambda jax: _error(lambda: jax.jit(_sm(jax, lambda v: jax.pure_callback(
+        np.sin, jax.ShapeDtypeStruct(v.shape, v.dtype), v), _p(jax, "i"), _p(jax, "i")))(X)),
+    "io_callback_refused": lambda jax: _error(lambda: jax.jit(_sm(jax, lambda v: jax.experimental.io_callback(
+        np.sin, jax.ShapeDtypeStruct(v.shape, v.dtype), v), _p(jax, "i"), _p(jax, "i")))(X)),
     # a shard_map inside the body, over the context mesh, makes the other axes manual
     "nested_jaxpr": lambda jax: _jaxpr(jax, _nested(jax), X),
     "nested_values": lambda jax: _values(_nested(jax)(X)),

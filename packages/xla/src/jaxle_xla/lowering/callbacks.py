@@ -36,6 +36,13 @@ def emit_host_callback(ctx: LoweringContext, host_function: Callable[..., Sequen
     """Emit a custom call running ``host_function(*operand_arrays) -> result_arrays`` on the host; returns the
     results. ``ordered`` chains it after the block's previous ordered call through a token; in a partitioned
     program ``device`` (else the first) runs a call made outside ``shard_map``."""
+    region = ctx.module.manual_regions[-1] if ctx.module.manual_regions and ctx.module.mesh is not None else None
+    if region is not None and region.automatic_axes:
+        if result_avals or ordered:
+            raise NotImplementedError("callbacks are only supported in spmd computations when all mesh axes are "
+                                      "partitioned manually (no partial automatic sharding).")
+        return _on_first_of_automatic_axes(ctx, region, operands, lambda inner, xs: emit_host_callback(
+            inner, host_function, xs, [], has_side_effect=has_side_effect, ordered=False))
     function = host_function
     operands, result_avals = list(operands), list(result_avals)
     if ordered:
@@ -62,6 +69,34 @@ def emit_host_callback(ctx: LoweringContext, host_function: Callable[..., Sequen
     if ordered:
         ctx.ordered_token, outs = outs[0], outs[1:]
     return outs
+
+
+def _on_first_of_automatic_axes(ctx: LoweringContext, region: Any, operands: Sequence[Value],
+                                emit: Callable[[LoweringContext, list[Value]], list[Value]]) -> list[Value]:
+    """A callback without results in a body where only some mesh axes are manual, as JAX lowers it: the other
+    axes made manual around it (its operands replicated over them), and called on their first device only."""
+    from jaxle_xla.lowering.parallel import partition_index  # local: the collectives' lowering builds on regions
+    from jaxle_xla.lowering.shard_map import manual_computation, manual_region
+
+    symbol = ctx.module.mesh_symbol(region.mesh)
+    replicated = ", ".join(f"<@{symbol}, [{', '.join(['{}'] * v.aval.ndim)}]>" for v in operands)
+    predicate = ShapedArray((), np.dtype(np.bool_))
+    index = ShapedArray((), np.dtype(np.int32))
+
+    def body(inner: LoweringContext, blocks: list[Value]) -> list[Value]:
+        with manual_region(inner, region.mesh):
+            first = None
+            for name in region.automatic_axes:
+                at_zero = inner.compare("EQ", partition_index(inner, region, name), inner.constant(np.int32(0)))
+                first = at_zero if first is None else inner.op1("stablehlo.and", [first, at_zero], predicate)
+            branch = inner.op1("stablehlo.convert", [first], index)
+            inner.op("stablehlo.case", [branch], [], regions=[inner.region([], lambda _, __: []),
+                                                              inner.region([], lambda deepest, _: [
+                                                                  *emit(deepest, blocks)])])
+        return []
+
+    return manual_computation(ctx, list(operands), [v.aval for v in operands], [], region.automatic_axes,
+                              f"#sdy.sharding_per_value<[{replicated}]>", "#sdy.sharding_per_value<[]>", body)
 
 
 def _callback_placement(ctx: LoweringContext, result_avals: Sequence[Any], device: Any) -> str:

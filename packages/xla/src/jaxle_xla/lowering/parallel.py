@@ -176,11 +176,11 @@ def _axis_index(ctx: LoweringContext, *, axis_name) -> Value:
         index = ShapedArray((), np.dtype(np.int32))
         return manual_computation(ctx, [], [], [index], region.automatic_axes, "#sdy.sharding_per_value<[]>",
                                   f"#sdy.sharding_per_value<[<@{symbol}, []>]>",
-                                  lambda inner, _: [_partition_index(inner, region, axis_name)])[0]
-    return _partition_index(ctx, region, axis_name)
+                                  lambda inner, _: [partition_index(inner, region, axis_name)])[0]
+    return partition_index(ctx, region, axis_name)
 
 
-def _partition_index(ctx: LoweringContext, region: ManualRegion, axis_name: Any) -> Value:
+def partition_index(ctx: LoweringContext, region: ManualRegion, axis_name: Any) -> Value:
     """This partition's index along mesh axis ``axis_name``, from its id."""
     index_aval = ShapedArray((), np.dtype(np.uint32))
     partition = ctx.op1("stablehlo.replica_id" if region.replicas else "stablehlo.partition_id", [], index_aval)
