@@ -88,6 +88,20 @@ def test_convolution_follows_numpy(mesh):
                                rtol=1e-5, atol=1e-5)
 
 
+def test_pooling_follows_numpy(mesh):
+    images = np.random.default_rng(3).standard_normal((2, 3, 8, 8)).astype(np.float32)
+    pooled = jaxle.jit(lambda u: lax.reduce_window(u, -np.inf, lax.max, (1, 1, 2, 2), (1, 1, 2, 2), "VALID"))(
+        _put(images, "x", None, "y"))
+    assert _spec(pooled) == PartitionSpec("x", None, "y", None)
+    np.testing.assert_array_equal(np.asarray(pooled), images.reshape(2, 3, 4, 2, 4, 2).max(axis=(3, 5)))
+    spread = jaxle.jit(jaxle.grad(lambda u: lax.reduce_window(u, -np.inf, lax.max, (1, 1, 2, 2), (1, 1, 2, 2),
+                                                              "VALID").sum()))(_put(images, "x", None, "y"))
+    assert _spec(spread) == PartitionSpec("x", None, "y", None)
+    blocks = images.reshape(2, 3, 4, 2, 4, 2)
+    winners = blocks == blocks.max(axis=(3, 5), keepdims=True)
+    np.testing.assert_array_equal(np.asarray(spread), winners.astype(np.float32).reshape(2, 3, 8, 8))
+
+
 def test_decompositions_follow_numpy(mesh):
     rng = np.random.default_rng(2)
     m = rng.standard_normal((2, 4, 4)).astype(np.float32)

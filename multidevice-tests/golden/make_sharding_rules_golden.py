@@ -65,6 +65,14 @@ def _solve(jax, **kwargs):
     return lambda u, v: jax.lax.linalg.triangular_solve(u, v, lower=True, **kwargs)
 
 
+def _pooled(jax, mesh):
+    return [_put(jax, mesh, (2, 4, 8, 8), "x", None, "y")]
+
+
+def _pool(jax, u, reducer, init, strides, window=(2, 2)):
+    return jax.lax.reduce_window(u, init, reducer, (1, 1, *window), (1, 1, *strides), "VALID")
+
+
 CASES = {
     # gather: jnp indexing, take, take_along_axis
     "index_rows": _traced(lambda jax: lambda u: u[ROWS], 1),
@@ -214,6 +222,38 @@ CASES = {
     "rfft_uneven": _traced(lambda jax: jax.numpy.fft.rfft, 1),
     "fft2": _with(lambda jax, m: [_put(jax, m, (2, 4, 8), None, "y")], lambda jax: jax.numpy.fft.fft2),
     "fft_result": _computed(lambda jax, m: [_put(jax, m, (2, 8), "x")], lambda jax: jax.numpy.fft.rfft, _layouts),
+    # window reductions
+    "max_pool": _with(_pooled, lambda jax: lambda u: _pool(jax, u, jax.lax.max, -np.inf, (2, 2))),
+    "sum_pool_uneven": _with(_pooled, lambda jax: lambda u: _pool(jax, u, jax.lax.add, 0.0, (1, 1), (3, 3))),
+    "product_pool": _with(_pooled, lambda jax: lambda u: _pool(jax, u, jax.lax.mul, 1.0, (2, 2))),
+    "jvp_max_pool": _computed(_pooled, lambda jax: lambda u: jax.jvp(
+        lambda v: _pool(jax, v, jax.lax.max, -np.inf, (2, 2)), (u,), (u,)), _layouts),
+    "grad_max_pool": _with(_pooled, lambda jax: jax.grad(lambda u: _pool(jax, u, jax.lax.max, -np.inf, (2, 2)).sum())),
+    "grad_sum_pool": _with(_pooled, lambda jax: jax.grad(lambda u: _pool(jax, u, jax.lax.add, 0.0, (2, 2)).sum())),
+    # more batched matrix primitives, bitcasts, unstack, tile, approx_max_k
+    "householder_product_split_taus": _with(lambda jax, m: [_matrices(jax, m), _put(jax, m, (2, 4), None, "y")],
+                                            lambda jax: jax.lax.linalg.householder_product),
+    "householder_product_batches_differ": _with(lambda jax, m: [_matrices(jax, m, "x"), _put(jax, m, (2, 4))],
+                                                lambda jax: jax.lax.linalg.householder_product),
+    "tridiagonal_solve": _with(lambda jax, m: [_put(jax, m, (2, 4), "x"), _put(jax, m, (2, 4), "x"),
+                                               _put(jax, m, (2, 4), "x"), _put(jax, m, (2, 4, 1), "x")],
+                               lambda jax: jax.lax.linalg.tridiagonal_solve),
+    "tridiagonal_solve_split_b": _with(lambda jax, m: [_put(jax, m, (2, 4)), _put(jax, m, (2, 4)),
+                                                       _put(jax, m, (2, 4)), _put(jax, m, (2, 4, 1), None, "y")],
+                                       lambda jax: jax.lax.linalg.tridiagonal_solve),
+    "eig_split_rows": _with(lambda jax, m: [_matrices(jax, m, None, "y")], lambda jax: jax.numpy.linalg.eigvals),
+    "schur": _with(lambda jax, m: [_matrices(jax, m, "x")], lambda jax: jax.lax.linalg.schur),
+    "lu_pivots_to_permutation_split": _with(lambda jax, m: [_indices(jax, m, (2, 4), 4, None, "y")],
+                                            lambda jax: lambda p: jax.lax.linalg.lu_pivots_to_permutation(p, 4)),
+    "bitcast_narrower": _traced(lambda jax: lambda u: jax.lax.bitcast_convert_type(u, np.int16), 0),
+    "bitcast_wider": _with(lambda jax, m: [_put_as(jax, m, np.ones((8, 4, 2), np.int16), "x")],
+                           lambda jax: lambda u: jax.lax.bitcast_convert_type(u, np.float32)),
+    "unstack": _traced(lambda jax: lambda u: jax.numpy.unstack(u, axis=1), 0),
+    "unstack_split_axis": _traced(lambda jax: lambda u: jax.numpy.unstack(u, axis=0), 0),
+    "tile_split_axis": _traced(lambda jax: lambda u: jax.numpy.tile(u, (2, 1)), 0),
+    "tile_whole_axis": _traced(lambda jax: lambda u: jax.numpy.tile(u, (1, 2)), 0),
+    "approx_max_k_split_axis": _traced(lambda jax: lambda u: jax.lax.approx_max_k(u, 2), 1),
+    "approx_max_k": _traced(lambda jax: lambda u: jax.lax.approx_max_k(u, 2), 0),
     # derivatives: the zeros a transpose writes into are laid out as the values they stand for
     "grad_index": _traced(lambda jax: jax.grad(lambda u: u[ROWS].sum()), 1),
     "grad_take_along_axis": _computed(

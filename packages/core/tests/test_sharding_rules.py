@@ -111,6 +111,19 @@ def test_matrix_and_fourier_primitives():
         make_jaxpr(lambda a: lax.fft(a, "RFFT", (8,)))(typed((2, 8), None, "y"))
 
 
+def test_pooling_batched_solves_and_reshaping_primitives():
+    def pool(a):
+        return lax.reduce_window(a, np.float32(0), lax.add, (1, 2, 2), (1, 2, 2), "VALID")
+
+    assert result_types(pool, typed((2, 8, 8), "x", "y")) == ["float32[2@x,4@y,4]"]
+    with pytest.raises(ShardingTypeError, match=r"All inputs to householder_product must have the same batch "
+                                                r"sharding, but got \[\('x',\), \(None,\)\]\."):
+        make_jaxpr(lax.linalg.householder_product)(typed((2, 4, 4), "x"), typed((2, 4)))
+    assert result_types(lambda a: lax.bitcast_convert_type(a, np.int16), typed((8, 4), "x")) == ["int16[8@x,4,2]"]
+    with pytest.raises(ShardingTypeError, match="when the tiling is non-trivial"):
+        make_jaxpr(lambda a: lax.tile(a, (2, 1)))(typed((8, 4), "x"))
+
+
 def test_transposes_write_into_zeros_laid_out_as_the_operand():
     window = grad(lambda a: lax.reduce_sum(lax.dynamic_slice(a, (1, 0), (4, 4)), (0, 1)))
     rows = grad(lambda a: lax.reduce_sum(lax.gather(a, ROWS, GATHER_ROWS, (1, 4)), (0, 1)))

@@ -1,5 +1,6 @@
-"""Sharding rules of the primitives that pick, place, join or order elements (gather, scatter, dynamic slices, pad,
-split, concatenate, stack, select_n, clamp, sort, top_k), as JAX 0.10.2's types say (see sharding_types.py).
+"""Sharding rules of the primitives that pick, place, join, order or pool elements (gather, scatter, dynamic slices,
+pad, split, concatenate, stack, unstack, tile, select_n, clamp, sort, top_k, window reductions, bitcasts), as
+JAX 0.10.2's types say (see sharding_types.py).
 
 Each keeps its operands' layout where every device already holds what it needs, and refuses (JAX's
 ShardingTypeError) where the result would need values from other devices: indices split over a mesh axis, an
@@ -11,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from jaxle_core.lax import slicing, sorting, structural
+from jaxle_core.lax import slicing, sorting, structural, windowed
+from jaxle_core.lax.approx_top_k import approx_top_k_p
 from jaxle_core.mesh import PartitionSpec
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import ShardingTypeError, check_divisible, register_rule
+from jaxle_core.sharding_types import ShardingTypeError, check_divisible, register_rule, same_as_operand
 
 __all__: list[str] = []
 
@@ -111,7 +113,7 @@ def _resized(operation: str):
     """The operand's layout, for a result resized along dimensions its mesh axes must still divide evenly."""
     def rule(avals, specs, outs, mesh, params):
         check_divisible(operation, avals[0], specs[0], outs[0].shape, mesh)
-        return [specs[0]]
+        return [specs[0]] * len(outs)
 
     return rule
 
@@ -129,6 +131,29 @@ def _split(avals, specs, outs, mesh, params):
     for size in params["sizes"]:  # each piece's shape as its size was given (JAX's message prints it so)
         check_divisible("split", x, specs[0], x.shape[:axis] + (size,) + x.shape[axis + 1:], mesh)
     return [specs[0]] * len(outs)
+
+
+def _unstack(avals, specs, outs, mesh, params):
+    axis = params["axis"]
+    if specs[0][axis] is not None:
+        raise ShardingTypeError(f"unstack operand cannot be sharded on the unstacking axis {axis}. Got operand "
+                                f"type={avals[0].str_short(short_dtypes=True)}")
+    return [specs[0][:axis] + specs[0][axis + 1:]] * len(outs)
+
+
+def _tile(avals, specs, outs, mesh, params):
+    reps = params["reps"]
+    for d, (entry, rep) in enumerate(zip(specs[0], reps)):
+        if entry is not None and rep != 1:
+            raise ShardingTypeError(f"Operand cannot be sharded on dimension {d} when the tiling is non-trivial. Got "
+                                    f"input type: {avals[0].str_short()} with reps: {reps}")
+    return [specs[0]]
+
+
+def _bitcast_convert_type(avals, specs, outs, mesh, params):
+    # a narrower type adds a whole minor dimension, a wider one drops it
+    spec, ndim = specs[0], outs[0].ndim
+    return [spec + (None,) if ndim > len(spec) else spec[:ndim]]
 
 
 def _dynamic_update_slice(avals, specs, outs, mesh, params):
@@ -190,6 +215,14 @@ def _sort(avals, specs, outs, mesh, params):
     return list(specs)
 
 
+def _approx_top_k(avals, specs, outs, mesh, params):
+    dimension = params["reduction_dimension"]
+    if specs[0][dimension] is not None:
+        raise ShardingTypeError(f"reduction dimension {dimension} in operand {avals[0].str_short()} should be "
+                                "unsharded i.e. the spec of that dim should be `None`.")
+    return [specs[0]] * 2
+
+
 def _top_k(avals, specs, outs, mesh, params):
     axis = params["axis"] % avals[0].ndim
     if specs[0][axis] is not None:
@@ -212,3 +245,13 @@ register_rule(structural.select_n_p, _select_n)
 register_rule(structural.clamp_p, _clamp)
 register_rule(sorting.sort_p, _sort)
 register_rule(sorting.top_k_p, _top_k)
+register_rule(approx_top_k_p, _approx_top_k)
+register_rule(structural.unstack_p, _unstack)
+register_rule(structural.tile_p, _tile)
+register_rule(structural.bitcast_convert_type_p, _bitcast_convert_type)
+for _pooling in (windowed.reduce_window_sum_p, windowed.reduce_window_max_p, windowed.reduce_window_min_p,
+                 windowed.reduce_window_p, windowed.select_and_gather_add_p):
+    register_rule(_pooling, _resized("reduce_window"))
+# the cotangent of a pooling, spread back over its operand's windows, is laid out as the operand
+register_rule(windowed.select_and_scatter_add_p, lambda avals, specs, outs, mesh, params: [specs[1]])
+register_rule(windowed.select_and_scatter_p, same_as_operand)

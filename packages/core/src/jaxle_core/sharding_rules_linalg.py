@@ -1,10 +1,10 @@
 """Sharding rules of the primitives that work on whole dimensions at once (matrix decompositions and solves,
 Fourier transforms, convolutions), as JAX 0.10.2's types say (see sharding_types.py).
 
-A decomposition keeps its batch dimensions' layout and needs its matrices whole on every device; a triangular
-solve also takes the layout of the dimensions it does not contract; a Fourier transform keeps its operand's
-layout; a convolution keeps the layout of the input's batch and spatial dimensions when neither its features nor
-its kernel are split, and needs ``out_sharding`` otherwise.
+A decomposition (or a batched solve) keeps its batch dimensions' layout and needs its matrices whole on every
+device; a triangular solve also takes the layout of the dimensions it does not contract; a Fourier transform keeps
+its operand's layout; a convolution keeps the layout of the input's batch and spatial dimensions when neither its
+features nor its kernel are split, and needs ``out_sharding`` otherwise.
 """
 
 from __future__ import annotations
@@ -12,11 +12,12 @@ from __future__ import annotations
 import numpy as np
 
 from jaxle_core.lax.convolution import conv_general_dilated_p
-from jaxle_core.lax.eigen import eigh_p
-from jaxle_core.lax.factorizations import cholesky_p, lu_p
+from jaxle_core.lax.eigen import eig_p, eigh_p
+from jaxle_core.lax.factorizations import cholesky_p, lu_p, lu_pivots_to_permutation_p
 from jaxle_core.lax.fft import fft_p
-from jaxle_core.lax.householder import qr_p
-from jaxle_core.lax.matrix_solves import triangular_solve_p
+from jaxle_core.lax.householder import householder_product_p, qr_p
+from jaxle_core.lax.matrix_solves import triangular_solve_p, tridiagonal_solve_p
+from jaxle_core.lax.schur import schur_p
 from jaxle_core.lax.svd import svd_p
 from jaxle_core.mesh import PartitionSpec
 from jaxle_core.sharding import NamedSharding
@@ -31,15 +32,18 @@ from jaxle_core.sharding_types import (
 __all__: list[str] = []
 
 
-def _decomposition(name: str):
-    """Results laid out over the operand's batch dimensions, whole in the matrix ones (which the operand must be)."""
+def _batched(name: str, core_ndims: tuple[int, ...]):
+    """Results laid out over the operands' batch dimensions (all split alike), whole in the trailing
+    ``core_ndims[i]`` dimensions of operand ``i``, which the operands must have whole."""
     def rule(avals, specs, outs, mesh, params):
-        spec = specs[0]
-        if any(e is not None for e in spec[-2:]):
-            raise ShardingTypeError(f"Input 0 to {name} must be unsharded on non-batch dimensions, but got "
-                                    f"{PartitionSpec(*spec)}.")
-        batch = spec[:-2]
-        return [batch + (None,) * (out.ndim - len(batch)) for out in outs]
+        for i, (spec, ndim) in enumerate(zip(specs, core_ndims)):
+            if any(e is not None for e in spec[len(spec) - ndim:]):
+                raise ShardingTypeError(f"Input {i} to {name} must be unsharded on non-batch dimensions, but got "
+                                        f"{PartitionSpec(*spec)}.")
+        batches = [spec[:len(spec) - ndim] for spec, ndim in zip(specs, core_ndims)]
+        if any(batch != batches[0] for batch in batches[1:]):
+            raise ShardingTypeError(f"All inputs to {name} must have the same batch sharding, but got {batches}.")
+        return [batches[0] + (None,) * (out.ndim - len(batches[0])) for out in outs]
 
     return rule
 
@@ -96,8 +100,10 @@ def _conv_general_dilated(avals, specs, outs, mesh, params):
     return [tuple(result)]
 
 
-for _primitive in (cholesky_p, lu_p, qr_p, eigh_p, svd_p):
-    register_rule(_primitive, _decomposition(_primitive.name))
+for _primitive, _core_ndims in ((cholesky_p, (2,)), (lu_p, (2,)), (qr_p, (2,)), (eigh_p, (2,)), (svd_p, (2,)),
+                               (eig_p, (2,)), (schur_p, (2,)), (householder_product_p, (2, 1)),
+                               (tridiagonal_solve_p, (1, 1, 1, 2)), (lu_pivots_to_permutation_p, (1,))):
+    register_rule(_primitive, _batched(_primitive.name, _core_ndims))
 register_rule(triangular_solve_p, _triangular_solve)
 register_rule(fft_p, _fft)
 register_rule(conv_general_dilated_p, _conv_general_dilated)
