@@ -28,7 +28,7 @@ from jaxle_core.lax.refs import Ref, addupdate
 from jaxle_core.mesh import PartitionSpec, get_abstract_mesh, get_mesh
 from jaxle_core.shard_map import shard_map_p
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import cotangent_sharding
+from jaxle_core.sharding_types import cotangent_sharding, spec_of, untyped
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 
 
@@ -403,6 +403,15 @@ def _linear_dtype_kind(dtype: np.dtype) -> str:
     return "inexact" if dtypes.issubdtype(dtype, np.inexact) else "integer"
 
 
+def _same_type(value: ShapedArray, expected: ShapedArray) -> bool:
+    """Whether a cotangent's type is the output's, weak types aside; an untyped value matches a replicated type
+    (the values of a function traced under vmap are untyped where its output, traced under the mesh, is not)."""
+    if value.strip_weak_type() == expected.strip_weak_type():
+        return True
+    return not any(spec_of(value)) and not any(spec_of(expected)) and (
+        untyped(value).strip_weak_type() == untyped(expected).strip_weak_type())
+
+
 def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Sequence = ()) -> Callable:
     """The transpose of the linear function ``fun``, whose inputs have the shapes and dtypes of ``primals``."""
     check_callable(fun)
@@ -421,8 +430,7 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Sequence = ()) -
 
     def transposed(cotangent: Any) -> tuple:
         cts, ct_tree = tree.tree_flatten(cotangent)
-        if ct_tree != out_tree or any(get_aval(c).strip_weak_type() != a.strip_weak_type()
-                                      for c, a in zip(cts, closed.out_avals)):
+        if ct_tree != out_tree or any(not _same_type(get_aval(c), a) for c, a in zip(cts, closed.out_avals)):
             raise TypeError(f"cotangent type does not match function output, expected {tuple(closed.out_avals)} "
                             f"but got {cts}")
         try:
