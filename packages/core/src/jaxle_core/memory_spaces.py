@@ -59,9 +59,11 @@ def _has_inner_jaxpr(params: dict) -> bool:
 
 def typed_results(primitive: Any, avals: Sequence[Any], params: dict, out: Any) -> Any:
     """``out`` (the result aval, or list of them) in the memory space of ``primitive``'s operands."""
+    from jaxle_core.avals import ShapedArray  # local: avals builds on this module
+
     if primitive in _placing or _has_inner_jaxpr(params):
         return out
-    typed = [a for a in avals if hasattr(a, "memory_space")]
+    typed = [a for a in avals if type(a) is ShapedArray]  # arrays (a reference's own space is its business)
     shaped = [a for a in typed if a.ndim] or typed
     if not shaped:
         return out
@@ -73,6 +75,6 @@ def typed_results(primitive: Any, avals: Sequence[Any], params: dict, out: Any) 
                              f"{other.str_short()}")
     space = first.memory_space
     outs = out if primitive.multiple_results else [out]
-    outs = [o.update(memory_space=space) if hasattr(o, "memory_space") and o.memory_space is not space else o
+    outs = [o.update(memory_space=space) if type(o) is ShapedArray and o.memory_space is not space else o
             for o in outs]
     return outs if primitive.multiple_results else outs[0]

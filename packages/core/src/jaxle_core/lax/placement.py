@@ -13,7 +13,7 @@ import enum
 from typing import Any
 
 import jaxle_tree as tree
-from jaxle_core.avals import get_aval
+from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive, Tracer
 from jaxle_core.memory_spaces import MemorySpace, register_placing, space_of_kind
 from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_mesh, get_mesh, resource_mesh
@@ -59,7 +59,7 @@ def _device_put_aval(*avals, devices, srcs, copy_semantics):
                          f"got {len(devices)}, {len(srcs)} and {len(copy_semantics)}")
     for aval, device in zip(avals, devices):  # staged too: unlike a sharding constraint, never padded
         check_sharding_fits(device, aval.shape, "One of device_put args")
-    return [aval.update(memory_space=_destination_space(aval, device)) if hasattr(aval, "memory_space") else aval
+    return [aval.update(memory_space=_destination_space(aval, device)) if type(aval) is ShapedArray else aval
             for aval, device in zip(avals, devices)]
 
 
