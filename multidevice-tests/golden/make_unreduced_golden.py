@@ -12,7 +12,6 @@ import pathlib
 import sys
 
 import numpy as np
-
 from make_sharding_types_golden import _jaxpr, _mesh, _outcome, _p, _put, _result
 
 HERE = pathlib.Path(__file__).parent
@@ -159,6 +158,132 @@ CASES["type_reshard_u_to_r"] = _type_of(lambda jax, u, r, plain: jax.sharding.re
     u, _spec(jax, None, None, reduced="y")))
 CASES["type_reshard_r_to_u"] = _type_of(lambda jax, u, r, plain: jax.sharding.reshard(
     r, _spec(jax, None, None, unreduced="y")))
+
+
+# ---------------------------------------------------------------- inside shard_map: manual axes
+
+
+def _auto_ring(jax):
+    return jax.make_mesh((8,), ("i",), axis_types=(jax.sharding.AxisType.Auto,))
+
+
+def _mapped(body, out_specs=("i",), in_specs=("i",)):
+    """``shard_map(body(jax))`` over an Auto mesh of eight devices, checking types (``out_specs``: the entries of
+    its spec, or a function of jax making it)."""
+    def make(jax):
+        out = out_specs(jax) if callable(out_specs) else _p(jax, *out_specs)
+        return jax.shard_map(body(jax), mesh=_auto_ring(jax), in_specs=_p(jax, *in_specs), out_specs=out)
+    return make
+
+
+def _ring_jaxpr(make):
+    return lambda jax: _jaxpr(jax, make(jax), np.arange(16.0, dtype=np.float32))
+
+
+def _ring_values(make):
+    return lambda jax: _outcome(lambda: np.asarray(jax.jit(make(jax))(np.arange(16.0, dtype=np.float32))).tolist())
+
+
+def _inside(op, show=lambda aval: str(aval)):
+    """What ``typeof`` says of ``op(jax, v)`` inside the body (v: the device's f32[2]{V:i} block; ``show`` prints
+    the type), or the error."""
+    def case(jax):
+        seen = []
+
+        def body(v):
+            seen.append(_outcome(lambda: show(jax.typeof(op(jax, v)))))
+            return v
+
+        jax.make_jaxpr(jax.shard_map(body, mesh=_auto_ring(jax), in_specs=_p(jax, "i"), out_specs=_p(jax, "i")))(
+            np.arange(16.0, dtype=np.float32))
+        return seen[0]
+    return case
+
+
+def _gathered(jax, v):
+    return jax.lax.all_gather(v, "i", to="reduced", tiled=True)
+
+
+def _collectives_in(jax, f) -> list:
+    """The primitives of the unreduced and reduced collectives (and the plain gathers) in ``f``'s jaxpr."""
+    text = str(jax.make_jaxpr(f)(np.arange(16.0, dtype=np.float32)))
+    names = ("all_gather_reduced", "unreduced_reduce_scatter", "preduced", "unreduced_psum", "reduced_vary_cast_p",
+             "vary_unreduced_cast_p", "pvary", "psum_invariant", "reduce_scatter", "all_gather")
+    return [word for line in text.splitlines() for word in line.replace("[", " ").split() if word in names]
+
+
+def _gather_loss(jax):
+    def body(v):
+        return (jax.lax.all_gather(v, "i", to="reduced", tiled=True) * v.sum()).sum(keepdims=True)
+    mapped = jax.shard_map(body, mesh=_auto_ring(jax), in_specs=_p(jax, "i"), out_specs=_p(jax, "i"))
+    return lambda x: (mapped(x) ** 2).sum()
+
+
+def _explicit_ring(run):
+    """``run(jax, x)`` under set_mesh of an Explicit mesh of eight devices, x: f32[16@i]."""
+    def case(jax):
+        mesh = jax.make_mesh((8,), ("i",), axis_types=(jax.sharding.AxisType.Explicit,))
+        with jax.sharding.set_mesh(mesh):
+            return run(jax, _put(jax, mesh, (16,), "i"))
+    return case
+
+
+def _explicit_result(f):
+    def run(jax, x):
+        return _outcome(lambda: [_jaxpr(jax, f(jax), x), _result(jax.jit(f(jax))(x))])
+    return _explicit_ring(run)
+
+
+CASES.update({
+    "manual_typeof_gathered": _inside(lambda jax, v: _gathered(jax, v)),
+    "manual_mat_gathered": _inside(lambda jax, v: _gathered(jax, v), lambda aval: repr(aval.mat)),
+    "manual_sin_of_reduced": _inside(lambda jax, v: jax.numpy.sin(_gathered(jax, v))),
+    "manual_sum_of_reduced": _inside(lambda jax, v: jax.lax.all_gather(v, "i", to="reduced").sum(0)),
+    "manual_reduced_times_scalar": _inside(lambda jax, v: _gathered(jax, v) * 2.0),
+    "manual_reduced_plus_reduced": _inside(lambda jax, v: _gathered(jax, v) + _gathered(jax, v)),
+    "manual_unreduced": _inside(lambda jax, v: jax.lax.pcast(v, "i", to="unreduced")),
+    "manual_unreduced_sin": _inside(lambda jax, v: jax.numpy.sin(jax.lax.pcast(v, "i", to="unreduced"))),
+    "manual_unreduced_times_reduced": _inside(lambda jax, v: jax.lax.pcast(v, "i", to="unreduced") * jax.lax.pcast(
+        jax.lax.psum(v, "i"), "i", to="reduced")),
+    "manual_pcast_invariant_to_reduced": _inside(lambda jax, v: jax.lax.pcast(jax.lax.psum(v, "i"), "i",
+                                                                              to="reduced")),
+    "manual_pcast_varying_to_reduced": _inside(lambda jax, v: jax.lax.pcast(v, "i", to="reduced")),
+    "manual_pcast_varying_to_varying": _inside(lambda jax, v: jax.lax.pcast(v, "i", to="varying")),
+    "manual_pcast_invariant_to_unreduced": _inside(lambda jax, v: jax.lax.pcast(jax.lax.psum(v, "i"), "i",
+                                                                                to="unreduced")),
+    "manual_pcast_reduced_to_unreduced": _inside(lambda jax, v: jax.lax.pcast(_gathered(jax, v), "i",
+                                                                              to="unreduced")),
+    "manual_psum_of_reduced": _inside(lambda jax, v: jax.lax.psum(_gathered(jax, v), "i")),
+    "manual_gather_invariant_to_reduced": _inside(lambda jax, v: jax.lax.all_gather(jax.lax.psum(v, "i"), "i",
+                                                                                    to="reduced")),
+    "gather_reduced_times_varying": _ring_jaxpr(_mapped(lambda jax: lambda v: _gathered(jax, v) * v.sum())),
+    "gather_reduced_times_varying_values": _ring_values(_mapped(lambda jax: lambda v: _gathered(jax, v) * v.sum())),
+    "gather_reduced_untiled": _ring_jaxpr(_mapped(lambda jax: lambda v: jax.lax.pcast(
+        jax.lax.all_gather(v, "i", to="reduced", axis=1), "i", to="varying"))),
+    "gather_reduced_out_replicated": _ring_jaxpr(_mapped(lambda jax: lambda v: _gathered(jax, v), out_specs=())),
+    "gather_reduced_out_split": _ring_jaxpr(_mapped(lambda jax: lambda v: _gathered(jax, v))),
+    "reduced_out_specs_over_auto": _ring_jaxpr(_mapped(lambda jax: lambda v: _gathered(jax, v),
+                                                       out_specs=lambda jax: _spec(jax, reduced="i"))),
+    "reduced_in_specs_over_auto": _ring_jaxpr(lambda jax: jax.shard_map(
+        lambda v: v, mesh=_auto_ring(jax), in_specs=_spec(jax, reduced="i"), out_specs=_p(jax))),
+    "pcast_to_reduced_then_varying": _ring_jaxpr(_mapped(lambda jax: lambda v: jax.lax.pcast(
+        jax.lax.psum(v, "i"), "i", to="reduced") * v)),
+    "pcast_to_reduced_then_varying_values": _ring_values(_mapped(lambda jax: lambda v: jax.lax.pcast(
+        jax.lax.psum(v, "i"), "i", to="reduced") * v)),
+    "psum_of_unreduced": _ring_jaxpr(_mapped(lambda jax: lambda v: jax.lax.psum(
+        jax.lax.pcast(v, "i", to="unreduced"), "i"), out_specs=())),
+    "psum_of_unreduced_values": _ring_values(_mapped(lambda jax: lambda v: jax.lax.psum(
+        jax.lax.pcast(v, "i", to="unreduced"), "i"), out_specs=())),
+    "grad_gather_reduced_collectives": lambda jax: _collectives_in(jax, jax.grad(_gather_loss(jax))),
+    "grad_gather_reduced_values": lambda jax: np.asarray(jax.jit(jax.grad(_gather_loss(jax)))(
+        np.arange(16.0, dtype=np.float32))).tolist(),
+    "explicit_out_reduced": _explicit_result(lambda jax: jax.shard_map(
+        lambda v: _gathered(jax, v), out_specs=_spec(jax, reduced="i"))),
+    "explicit_out_reduced_then_sin": _explicit_result(lambda jax: lambda x: jax.numpy.sin(jax.shard_map(
+        lambda v: _gathered(jax, v), out_specs=_spec(jax, reduced="i"))(x))),
+    "explicit_out_unreduced_then_summed": _explicit_result(lambda jax: lambda x: jax.sharding.reshard(jax.shard_map(
+        lambda v: jax.lax.pcast(v, "i", to="unreduced"), out_specs=_spec(jax, unreduced="i"))(x), _p(jax))),
+})
 
 
 def run(module) -> dict:

@@ -13,7 +13,8 @@ from jaxle_xla.lowering import lowering_rules
 # raise NameError before lowering.
 COLLECTIVES = {v for v in vars(parallel).values() if isinstance(v, Primitive)} - {
     parallel.psum_p, parallel.pmax_p, parallel.pmin_p, parallel.precv_p, parallel.psum_invariant_p, parallel.pvary_p,
-    parallel.all_gather_invariant_p}
+    parallel.all_gather_invariant_p, parallel.all_gather_reduced_p, parallel.unreduced_reduce_scatter_p,
+    parallel.preduced_p, parallel.unreduced_psum_p, parallel.reduced_vary_cast_p, parallel.vary_unreduced_cast_p}
 
 
 def core_primitives() -> set[Primitive]:

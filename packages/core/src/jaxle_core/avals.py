@@ -102,11 +102,13 @@ class ShapedArray(AbstractValue):
     naming Explicit axes only; None everywhere else, so that tracing without such a mesh never looks further); and by
     the memory space it lives in (``memory_space``: ``MemorySpace.Device`` unless it is in host memory)."""
 
-    __slots__ = ("shape", "dtype", "weak_type", "vma", "_hash", "explicit_sharding", "memory_space")
+    __slots__ = ("shape", "dtype", "weak_type", "vma", "_hash", "explicit_sharding", "memory_space", "unreduced",
+                 "reduced")
     array_abstraction_level = 1
 
     def __init__(self, shape, dtype, weak_type: bool = False, vma: frozenset = NO_VMA, sharding: Any = None,
-                 memory_space: MemorySpace = MemorySpace.Device):
+                 memory_space: MemorySpace = MemorySpace.Device, unreduced: frozenset = NO_VMA,
+                 reduced: frozenset = NO_VMA):
         shape = tuple(shape)
         # Shapes come from jaxle's own rules as ints; anything else is checked (and converted) once here.
         for d in shape:
@@ -122,6 +124,9 @@ class ShapedArray(AbstractValue):
         self.memory_space = memory_space
         if memory_space is not MemorySpace.Device:
             memory_spaces.enable()
+        # the manual axes the value is unreduced over (a partial sum) and reduced over (see unreduced_types.py)
+        self.unreduced = unreduced
+        self.reduced = reduced
 
     ndim = property(lambda self: len(self.shape))
     size = property(lambda self: math.prod(self.shape))  # symbolic for symbolic shapes
@@ -139,10 +144,12 @@ class ShapedArray(AbstractValue):
 
     @property
     def manual_axis_type(self) -> ManualAxisType:
-        return ManualAxisType(varying=self.vma)
+        return ManualAxisType(varying=self.vma, unreduced=self.unreduced, reduced=self.reduced)
 
-    def update(self, shape=None, dtype=None, weak_type=None, vma=None, sharding=_KEEP,
-               memory_space=None) -> ShapedArray:
+    mat = manual_axis_type  # JAX's short name
+
+    def update(self, shape=None, dtype=None, weak_type=None, vma=None, sharding=_KEEP, memory_space=None,
+               unreduced=None, reduced=None) -> ShapedArray:
         """A copy with the given fields replaced; a new shape drops the layout (a block, a batch: it no longer
         says how the whole is laid out)."""
         if sharding is _KEEP:
@@ -156,6 +163,8 @@ class ShapedArray(AbstractValue):
             self.vma if vma is None else vma,
             sharding,
             self.memory_space if memory_space is None else memory_space,
+            self.unreduced if unreduced is None else unreduced,
+            self.reduced if reduced is None else reduced,
         )
 
     def to_tangent_aval(self) -> ShapedArray:
@@ -176,13 +185,15 @@ class ShapedArray(AbstractValue):
             and self.vma == other.vma
             and self.explicit_sharding == other.explicit_sharding
             and self.memory_space is other.memory_space
+            and self.unreduced == other.unreduced
+            and self.reduced == other.reduced
         )
 
     def __hash__(self) -> int:
         # Avals key every jit and dispatch cache lookup; they never change, so hash once.
         if self._hash is None:
             self._hash = hash((self.shape, self.dtype, self.weak_type, self.vma, self.explicit_sharding,
-                               self.memory_space))
+                               self.memory_space, self.unreduced, self.reduced))
         return self._hash
 
     def str_short(self, short_dtypes: bool = False) -> str:
@@ -190,10 +201,12 @@ class ShapedArray(AbstractValue):
         if self.memory_space is not MemorySpace.Device:
             name = f"{name}<{self.memory_space.name.lower()}>"
         if self.explicit_sharding is None:
-            return f"{name}[{','.join(str(d) for d in self.shape)}]{vma_text(self.vma)}"
+            axes = vma_text(self.vma, self.unreduced, self.reduced)
+            return f"{name}[{','.join(str(d) for d in self.shape)}]{axes}"
         spec = self.explicit_sharding.spec
         dims = map(_dimension_text, self.shape, spec)
-        axes = vma_text(self.vma, spec.unreduced, spec.reduced, self.explicit_sharding.mesh.axis_names)
+        axes = vma_text(self.vma, spec.unreduced | self.unreduced, spec.reduced | self.reduced,
+                        self.explicit_sharding.mesh.axis_names)
         return f"{name}[{','.join(dims)}]{axes}"
 
     __str__ = str_short

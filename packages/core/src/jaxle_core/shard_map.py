@@ -81,17 +81,23 @@ def body_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh | AbstractMesh,
     return block.update(sharding=NamedSharding(inside, type_spec(inside, PartitionSpec(*spec_of(aval)), aval.ndim)))
 
 
-def _result_layouts(avals, specs, outs, mesh: AbstractMesh, params: dict) -> list[tuple]:
+def _result_layouts(avals, specs, outs, mesh: AbstractMesh, params: dict) -> list:
     """The sharding rule of ``shard_map`` over a mesh with Explicit axes: each result laid out along its out spec's
-    Explicit axes and, within each block, as the body's result is over the axes left Explicit inside."""
-    layouts = []
+    Explicit axes and, within each block, as the body's result is over the axes left Explicit inside; unreduced
+    and reduced over the axes its out spec says."""
+    layouts: list = []
     for inner, spec in zip(params["jaxpr"].out_avals, params["out_specs"]):
         entries = []
         for dim, inner_entry in enumerate(spec_of(inner)):
             outer = spec_entry_axes(spec[dim]) if dim < len(spec) else ()
             axes = tuple(a for a in outer if a in mesh.explicit_axes) + spec_entry_axes(inner_entry)
             entries.append(axes[0] if len(axes) == 1 else axes or None)
-        layouts.append(tuple(entries))
+        if spec.unreduced or spec.reduced:
+            explicit = frozenset(mesh.explicit_axes)
+            layouts.append(NamedSharding(mesh, PartitionSpec(*entries, unreduced=spec.unreduced & explicit,
+                                                             reduced=spec.reduced & explicit)))
+        else:
+            layouts.append(tuple(entries))
     return layouts
 
 
@@ -100,8 +106,11 @@ def full_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh | AbstractMesh,
     """The whole array assembled from per-device blocks of ``aval`` along ``spec``: it no longer varies over the
     ``manual`` axes (default: all of the mesh's), only over those of an enclosing body."""
     factors = _dim_factors(spec, aval.ndim, mesh)
-    left = NO_VMA if manual is None else aval.vma - manual
-    return aval.update(shape=tuple(d * f for d, f in zip(aval.shape, factors)), vma=left)
+    if manual is None:
+        return aval.update(shape=tuple(d * f for d, f in zip(aval.shape, factors)), vma=NO_VMA, unreduced=NO_VMA,
+                           reduced=NO_VMA)
+    return aval.update(shape=tuple(d * f for d, f in zip(aval.shape, factors)), vma=aval.vma - manual,
+                       unreduced=aval.unreduced - manual, reduced=aval.reduced - manual)
 
 
 def check_divisible(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh, sharding: object) -> None:
@@ -163,6 +172,14 @@ def _check_spec_axes(spec: PartitionSpec, manual: frozenset, which: str) -> None
                              f"{which} values passed to shard_map.")
 
 
+def _check_reductions(which: str, spec: PartitionSpec, mesh) -> None:
+    """JAX's error for a spec naming unreduced or reduced axes of a mesh whose axes are not all Explicit."""
+    for name, axes in (("unreduced", spec.unreduced), ("reduced", spec.reduced)):
+        if axes and any(t is not AxisType.Explicit for t in mesh.axis_types):
+            raise ValueError(f"{name} in {which} {spec} can only be used when the mesh passed to shard_map contains "
+                             f"axis names all of type `Explicit`. Got mesh {mesh}")
+
+
 def set_text(names: frozenset) -> str:
     """A frozenset of axis names as Python prints it (in sorted order, where Python's follows string hashes)."""
     return f"frozenset({{{', '.join(repr(n) for n in sorted(names, key=str))}}})" if names else "frozenset()"
@@ -173,6 +190,7 @@ def _check_in_spec(fun_name: str, describe: Callable[[], _InArgument], aval: Sha
     """JAX's errors for an ``in_specs`` entry that names an axis that is not ``manual``, is longer than the
     argument's rank, or splits a dimension that its mesh axes do not divide (``describe()`` describes the
     argument)."""
+    _check_reductions("in_specs", spec, mesh)
     _check_spec_axes(spec, manual, "in_specs")
     if len(spec) > aval.ndim:
         argument = describe()
@@ -502,6 +520,9 @@ def cast_outputs(closed: ClosedJaxpr, out_specs: Sequence[PartitionSpec], mesh,
     with use_abstract_mesh(manual_mesh(mesh, manual)):  # the axes in mesh order
         for index, (atom, spec) in enumerate(zip(jaxpr.outvars, out_specs)):
             missing = frozenset(spec_axes(spec)) - atom.aval.vma
+            if missing & atom.aval.reduced:
+                raise ValueError(f"pvary cannot accept args which are reduced. Got {atom.aval.str_short(True)} and "
+                                 f"axes={set(missing)}")
             if missing:
                 from jaxle_core.lax.parallel import pvary_p  # local: the collectives build on shard_map's mesh
 
@@ -521,7 +542,7 @@ def _replication_problem(path: str, spec: PartitionSpec, varying: frozenset, mes
     says)."""
     named = frozenset(spec_axes(spec))
     unnamed = [a for a in mesh.axis_names if a not in named]
-    if not varying - named:
+    if not varying - named - spec.unreduced - spec.reduced:
         return None
     if len(unnamed) == 1:
         return (f"{path} is {spec} which implies that the corresponding output value is replicated across mesh axis "
@@ -536,7 +557,8 @@ def check_out_vma(fun_name: str, out_avals: Sequence[ShapedArray], flat_out_spec
     """JAX's error for results varying over ``manual`` mesh axes (default: all) that their out_specs say they are
     replicated over (a result may vary over an enclosing body's axes)."""
     manual = frozenset(mesh.axis_names) if manual is None else manual
-    problems = [p for p in (_replication_problem(path, spec, aval.vma & manual, mesh)
+    # a value unreduced or reduced over axes is not known to be replicated over them either
+    problems = [p for p in (_replication_problem(path, spec, (aval.vma | aval.unreduced | aval.reduced) & manual, mesh)
                             for aval, spec, path in zip(out_avals, flat_out_specs, out_paths)) if p]
     if not problems:
         return
@@ -634,6 +656,7 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
         outs_shape = tree.tree_unflatten(out_tree(), list(closed.out_avals))
         flat_out_specs = _broadcast_specs(out_specs, outs_shape, "out_specs")
         for spec in flat_out_specs:
+            _check_reductions("out_specs", spec, mesh)
             _check_spec_axes(spec, manual | frozenset(mesh.manual_axes), "out_specs")
         paths = [tree.keystr(p) for p, _ in tree.tree_flatten_with_path(outs_shape)[0]]
         check_out_rank(fun_name, closed.out_avals, flat_out_specs, paths, eager)

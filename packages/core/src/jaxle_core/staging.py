@@ -122,13 +122,16 @@ class StagingTrace(core.Trace):
                     return result
         atoms = [self.to_atom(x) for x in args]
         # Inside a shard_map checking types ``bind`` has cast the operands; the results get the rule's axes.
-        result_vma = None
+        result_vma = reductions = None
         if vma.checked_axes():
-            result_vma = vma.operand_and_result_vmas(primitive, [a.aval for a in atoms], params)[1]
+            in_avals = [a.aval for a in atoms]
+            result_vma = vma.operand_and_result_vmas(primitive, in_avals, params)[1]
+            reductions = vma.result_reductions(primitive, in_avals, params)
         out_aval = core.abstract_eval(primitive, [a.aval for a in atoms], params)
         out_avals = out_aval if primitive.multiple_results else [out_aval]
-        if result_vma is not None:
-            out_avals = [a.update(vma=result_vma) for a in out_avals]
+        if result_vma is not None or reductions is not None:
+            unreduced, reduced = reductions or (None, None)
+            out_avals = [a.update(vma=result_vma, unreduced=unreduced, reduced=reduced) for a in out_avals]
         outvars = [Var(a) for a in out_avals]
         self.eqns.append(JaxprEqn(atoms, outvars, primitive, params))
         tracers = [DynamicJaxprTracer(self, v.aval, v) for v in outvars]

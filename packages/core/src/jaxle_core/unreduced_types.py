@@ -17,31 +17,36 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from jaxle_core import core, sharding_types
+from jaxle_core import core, sharding_types, vma
 from jaxle_core.ad.jvp import add_any_p
-from jaxle_core.lax import elementwise, reductions, slicing, structural
+from jaxle_core.lax import elementwise, parallel, reductions, slicing, structural
 from jaxle_core.lax.dot import dot_general_p
 from jaxle_core.lax.identity import copy_p
-from jaxle_core.mesh import PartitionSpec
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import ShardingTypeError
 
-__all__ = ["Axes", "carries_axes", "operand_axes", "result_axes", "with_axes"]
+__all__ = ["Axes", "Operands", "carries_axes", "manual_axes", "operand_axes", "result_axes"]
 
 Axes = tuple[frozenset, frozenset]  # (unreduced, reduced)
-_NONE: Axes = (frozenset(), frozenset())
+_NO_AXES: frozenset = frozenset()
+_NONE: Axes = (_NO_AXES, _NO_AXES)
 
 
 def operand_axes(aval: Any) -> Axes:
-    """The axes ``aval``'s type is unreduced and reduced over (empty when it has no layout)."""
+    """The Explicit mesh axes ``aval``'s layout is unreduced and reduced over (empty when it has no layout)."""
     sharding = getattr(aval, "explicit_sharding", None)
     if sharding is None:
         return _NONE
     return sharding.spec.unreduced, sharding.spec.reduced
 
 
+def manual_axes(aval: Any) -> Axes:
+    """The manual mesh axes ``aval`` (inside a ``shard_map`` checking types) is unreduced and reduced over."""
+    return getattr(aval, "unreduced", _NO_AXES), getattr(aval, "reduced", _NO_AXES)
+
+
 def carries_axes(avals: Sequence[Any]) -> bool:
-    """Whether any of ``avals`` is unreduced or reduced over some axis."""
+    """Whether any of ``avals`` is laid out unreduced or reduced over some Explicit axis."""
     for aval in avals:
         sharding = getattr(aval, "explicit_sharding", None)
         if sharding is not None and (sharding.spec.unreduced or sharding.spec.reduced):
@@ -49,8 +54,22 @@ def carries_axes(avals: Sequence[Any]) -> bool:
     return False
 
 
-# ``rule(name, avals, params)``: the (unreduced, reduced) axes of every result.
-AxesRule = Callable[[str, Sequence[Any], dict], Axes]
+class Operands:
+    """A primitive's array operands with their (unreduced, reduced) axes, Explicit or manual ones."""
+
+    def __init__(self, avals: Sequence[Any], manual: bool):
+        self.avals = [a for a in avals if hasattr(a, "shape")]
+        self.manual = manual
+        self.axes = [(manual_axes if manual else operand_axes)(a) for a in self.avals]
+
+    def subset(self, start: int) -> Operands:
+        subset = object.__new__(Operands)
+        subset.avals, subset.manual, subset.axes = self.avals[start:], self.manual, self.axes[start:]
+        return subset
+
+
+# ``rule(name, operands, params)``: the (unreduced, reduced) axes of every result.
+AxesRule = Callable[[str, Operands, dict], Axes]
 _rules: dict[core.Primitive, AxesRule] = {}
 
 
@@ -58,41 +77,40 @@ def _short(aval: Any) -> str:
     return aval.str_short()
 
 
-def _reduced_alike(name: str, avals: Sequence[Any], params: dict) -> Axes:
+def _reduced_alike(name: str, operands: Operands, params: dict) -> Axes:
     """The rule of most operations: no operand unreduced, every operand reduced over the same axes (those of the
-    result), scalars aside."""
-    states = [operand_axes(a) for a in avals]
-    if any(unreduced for unreduced, _ in states):
+    result); over Explicit axes, scalars aside."""
+    if any(unreduced for unreduced, _ in operands.axes):
         raise NotImplementedError(f"unreduced rule for {name} is not implemented. Please file an issue at "
                                   "https://github.com/jax-ml/jax/issues")
-    reduced = frozenset().union(*(r for _, r in states))
-    for aval, (_, mine) in zip(avals, states):
-        # a scalar joins reduced operands as one reduced alike (JAX stages a reshard of it first)
-        if reduced and mine != reduced and (mine or aval.ndim):
+    reduced = frozenset().union(*(r for _, r in operands.axes))
+    for aval, (_, mine) in zip(operands.avals, operands.axes):
+        # over Explicit axes a scalar joins reduced operands as one reduced alike (JAX stages a reshard of it first)
+        if reduced and mine != reduced and (mine or aval.ndim or operands.manual):
             raise ShardingTypeError("Inputs cannot be replicated on the same axes that another input is reduced on. "
                                     f"Got input type: {_short(aval)} and reduced spec: {reduced}")
     return frozenset(), reduced
 
 
-def _linear(name: str, avals: Sequence[Any], params: dict) -> Axes:
+def _linear(name: str, operands: Operands, params: dict) -> Axes:
     """Operations linear in their one operand (and moving data only): the operand's axes."""
-    return operand_axes(avals[0])
+    return operands.axes[0]
 
 
-def _alike(name: str, avals: Sequence[Any], params: dict) -> Axes:
+def _alike(name: str, operands: Operands, params: dict) -> Axes:
     """Operations picking among operands (``concatenate``, ``select_n``'s cases): every array operand's axes,
     which must agree."""
-    states = {operand_axes(a) for a in avals}
-    return states.pop() if len(states) == 1 else _reduced_alike(name, avals, params)
+    states = set(operands.axes)
+    return states.pop() if len(states) == 1 else _reduced_alike(name, operands, params)
 
 
-def _select_n(name: str, avals: Sequence[Any], params: dict) -> Axes:
-    return _alike(name, avals[1:], params)
+def _select_n(name: str, operands: Operands, params: dict) -> Axes:
+    return _alike(name, operands.subset(1), params)
 
 
-def _add(name: str, avals: Sequence[Any], params: dict) -> Axes:
+def _add(name: str, operands: Operands, params: dict) -> Axes:
     """A sum of partial sums is a partial sum: both operands unreduced over the same axes, or neither."""
-    (lhs_u, _), (rhs_u, _) = operand_axes(avals[0]), operand_axes(avals[1])
+    (lhs_u, _), (rhs_u, _) = operands.axes
     if lhs_u != rhs_u:
         side, other = ("lhs", "rhs") if lhs_u else ("rhs", "lhs")
         raise ShardingTypeError(f"{side} is unreduced while {other} is not. `{name}` operation does not allow this "
@@ -100,14 +118,14 @@ def _add(name: str, avals: Sequence[Any], params: dict) -> Axes:
                                 f"`reshard` before calling `{name}`.")
     if lhs_u:
         return lhs_u, frozenset()
-    return _reduced_alike(name, avals, params)
+    return _reduced_alike(name, operands, params)
 
 
-def _mul(name: str, avals: Sequence[Any], params: dict) -> Axes:
+def _mul(name: str, operands: Operands, params: dict) -> Axes:
     """A partial sum times a value the same on every device is a partial sum: one operand unreduced over axes the
     other is reduced over."""
-    lhs, rhs = avals
-    (lhs_u, lhs_r), (rhs_u, rhs_r) = operand_axes(lhs), operand_axes(rhs)
+    lhs, rhs = operands.avals
+    (lhs_u, lhs_r), (rhs_u, rhs_r) = operands.axes
     if lhs_u and rhs_u:
         raise ShardingTypeError(f"lhs and rhs to `{name}` cannot be unreduced since {name} is bilinear. Got "
                                 f"lhs={lhs_u}, rhs={rhs_u}")
@@ -119,11 +137,13 @@ def _mul(name: str, avals: Sequence[Any], params: dict) -> Axes:
                                 f" and rhs={_short(rhs)}")
     if lhs_u or rhs_u:
         return lhs_u | rhs_u, frozenset()
-    return _reduced_alike(name, avals, params)
+    return _reduced_alike(name, operands, params)
 
 
-def _spec_unpacked(name: str, avals: Sequence[Any], params: dict) -> Axes:
+def _spec_unpacked(name: str, operands: Operands, params: dict) -> Axes:
     """Operations whose layout JAX 0.10.2 builds from the operand's entries alone: they refuse (un)reduced ones."""
+    if operands.manual:
+        return _reduced_alike(name, operands, params)
     raise ValueError("Using *pspec is dangerous when PartitionSpec has non-empty unreduced/reduced set. Please use "
                      "*spec.partitions")
 
@@ -135,14 +155,16 @@ def _out_sharding_axes(out_sharding: Any) -> Axes:
     return resolved.spec.unreduced, resolved.spec.reduced
 
 
-def _dot_general(name: str, avals: Sequence[Any], params: dict) -> Axes:
+def _dot_general(name: str, operands: Operands, params: dict) -> Axes:
     """A contraction's result is unreduced over the axes splitting its contracting dimensions when
     ``out_sharding`` says so (the partial products are not summed); operands reduced over axes contract as
     replicated ones."""
+    if operands.manual:
+        return _reduced_alike(name, operands, params)
     unreduced, reduced = _out_sharding_axes(params["out_sharding"])
     if unreduced:
         (lhs_contract, rhs_contract), _ = params["dimension_numbers"]
-        lhs, rhs = (sharding_types.spec_of(a) for a in avals)
+        lhs, rhs = (sharding_types.spec_of(a) for a in operands.avals)
         lhs_spec, rhs_spec = tuple(lhs[d] for d in lhs_contract), tuple(rhs[d] for d in rhs_contract)
         if lhs_spec != rhs_spec:
             raise ShardingTypeError("lhs and rhs contracting dims should be sharded identically when out_sharding "
@@ -152,21 +174,26 @@ def _dot_general(name: str, avals: Sequence[Any], params: dict) -> Axes:
         if split != unreduced:
             raise ShardingTypeError("out_sharding's unreduced axes should be equal to the contracting specs. Got "
                                     f"unreduced axes={unreduced} and contracting spec={lhs_spec}")
-    if any(operand_axes(a)[0] for a in avals):
-        return _reduced_alike(name, avals, params)
+    if any(u for u, _ in operands.axes):
+        return _reduced_alike(name, operands, params)
     return unreduced, reduced
 
 
 def result_axes(primitive: core.Primitive, avals: Sequence[Any], params: dict) -> Axes:
-    """The (unreduced, reduced) axes of ``primitive``'s results, checking its operands' (JAX's errors)."""
-    rule = _rules.get(primitive, _reduced_alike)
-    return rule(primitive.name, [a for a in avals if hasattr(a, "shape")], params)
+    """The Explicit axes ``primitive``'s results are unreduced and reduced over, checking its operands' (JAX's
+    errors)."""
+    return _rules.get(primitive, _reduced_alike)(primitive.name, Operands(avals, manual=False), params)
 
 
-def with_axes(spec: tuple, axes: Axes) -> PartitionSpec:
-    """The entries ``spec`` with ``axes``' unreduced and reduced sets."""
-    unreduced, reduced = axes
-    return PartitionSpec(*spec, unreduced=unreduced, reduced=reduced)
+def _manual_result_axes(primitive: core.Primitive, avals: Sequence[Any], params: dict) -> Axes | None:
+    """The manual axes ``primitive``'s results are unreduced and reduced over inside a ``shard_map`` checking
+    types; None for primitives typed by their jaxprs."""
+    if vma.holds_jaxprs(params):
+        return None
+    rule = _rules.get(primitive)
+    if rule is None and not any(getattr(a, "unreduced", None) or getattr(a, "reduced", None) for a in avals):
+        return _NONE
+    return (rule or _reduced_alike)(primitive.name, Operands(avals, manual=True), params)
 
 
 def _given_axes(primitive: core.Primitive, avals: Sequence[Any], params: dict) -> bool:
@@ -178,8 +205,27 @@ def _given_axes(primitive: core.Primitive, avals: Sequence[Any], params: dict) -
     return isinstance(out_sharding, NamedSharding) and bool(out_sharding.spec.unreduced or out_sharding.spec.reduced)
 
 
+def _named(params: dict) -> frozenset:
+    return frozenset(params["axes"] if "axes" in params else params["axis_name"])
+
+
+def _keep(mine: frozenset, named: frozenset) -> frozenset:
+    return mine
+
+
+def _casting(unreduced: Callable, reduced: Callable) -> AxesRule:
+    """The rule of a collective changing how its operand relates to the named axes: ``unreduced(operand's,
+    named)`` and ``reduced(operand's, named)`` give the result's."""
+    def rule(name: str, operands: Operands, params: dict) -> Axes:
+        (mine_u, mine_r), named = operands.axes[0], _named(params)
+        return unreduced(mine_u, named), reduced(mine_r, named)
+
+    return rule
+
+
 sharding_types.axes_rule = result_axes
 sharding_types.may_carry_axes = _given_axes
+vma.result_reductions = _manual_result_axes
 
 for _primitive in (structural.convert_element_type_p, structural.transpose_p, structural.broadcast_in_dim_p,
                    structural.squeeze_p, structural.rev_p, slicing.slice_p, reductions.reduce_sum_p, copy_p):
@@ -193,3 +239,11 @@ for _primitive in (structural.reshape_p, reductions.reduce_max_p, reductions.red
                    reductions.argmax_p, reductions.argmin_p):
     _rules[_primitive] = _spec_unpacked
 _rules[dot_general_p] = _dot_general
+_rules.update({
+    parallel.all_gather_reduced_p: _casting(_keep, lambda mine, named: mine | named),
+    parallel.preduced_p: _casting(_keep, lambda mine, named: mine | named),
+    parallel.reduced_vary_cast_p: _casting(_keep, lambda mine, named: mine - named),
+    parallel.vary_unreduced_cast_p: _casting(lambda mine, named: mine | named, _keep),
+    parallel.unreduced_psum_p: _casting(lambda mine, named: mine - named, _keep),
+    parallel.unreduced_reduce_scatter_p: _casting(lambda mine, named: mine - named, _keep),
+})

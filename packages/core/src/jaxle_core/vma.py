@@ -19,7 +19,7 @@ from jaxle_core.avals import NO_VMA, ShapedArray, get_aval, vma_order
 from jaxle_core.core import ClosedJaxpr, Jaxpr, Primitive
 
 __all__ = ["checked_axes", "checking_vma", "holds_jaxprs", "join", "operand_and_result_vmas", "operands_as_they_are",
-           "ordered", "vma_rules"]
+           "ordered", "result_reductions", "vma_rules"]
 
 
 def checked_axes() -> frozenset:
@@ -78,6 +78,23 @@ def operand_and_result_vmas(primitive: Primitive, avals: Sequence[ShapedArray], 
     return [axes] * len(avals), axes
 
 
+# ``result_reductions(primitive, avals, params)``: the manual axes ``primitive``'s results are unreduced and reduced
+# over (JAX's errors for operands that cannot be combined); installed by unreduced_types.py.
+result_reductions: Callable[[Primitive, Sequence[ShapedArray], dict], tuple[frozenset, frozenset]] = (
+    lambda primitive, avals, params: (NO_VMA, NO_VMA))
+
+
+def _cast(x, aval: ShapedArray, missing: frozenset):
+    """``x`` cast to vary over ``missing`` too: ``pvary``, or ``reduced_vary_cast`` over the axes it is reduced over
+    (every device holds the value already)."""
+    from jaxle_core.lax.parallel import pvary_p, reduced_vary_cast_p  # local: the collectives build on this module
+
+    reduced = missing & aval.reduced
+    if reduced:
+        x = reduced_vary_cast_p.bind(x, axes=ordered(reduced))
+    return pvary_p.bind(x, axes=ordered(missing - reduced)) if missing - reduced else x
+
+
 def _cast_operands(primitive: Primitive, args: Sequence, params: dict) -> Sequence:
     try:
         avals = [get_aval(x) for x in args]
@@ -87,9 +104,7 @@ def _cast_operands(primitive: Primitive, args: Sequence, params: dict) -> Sequen
     missing = [axes - aval.vma for aval, axes in zip(avals, targets)]
     if not any(missing):
         return args
-    from jaxle_core.lax.parallel import pvary_p  # local: the collectives build on this module
-
-    return [pvary_p.bind(x, axes=ordered(m)) if m else x for x, m in zip(args, missing)]
+    return [_cast(x, aval, m) if m else x for x, aval, m in zip(args, avals, missing)]
 
 
 core.cast_operands = _cast_operands

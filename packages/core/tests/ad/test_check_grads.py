@@ -470,6 +470,10 @@ NOT_SWEPT = {
     **dict.fromkeys(["pvary", "psum_invariant", "all_gather_invariant"],
                     "only inside a shard_map checking types: its gradients are checked against JAX's on eight devices "
                     "in multidevice-tests/test_vma_against_jax.py"),
+    **dict.fromkeys(["all_gather_reduced", "unreduced_reduce_scatter", "preduced", "unreduced_psum",
+                     "reduced_vary_cast_p", "vary_unreduced_cast_p"],
+                    "only inside a shard_map checking types, on values (un)reduced over its axes: their gradients are "
+                    "checked against JAX's on eight devices in multidevice-tests/test_unreduced_against_jax.py"),
     "ragged_all_to_all": "needs a bound axis name and is not batched: its jvp and transpose are checked against "
                          "JAX's jaxprs under make_jaxpr(axis_env=...) in batching/test_collectives.py",
     "pbroadcast": "needs a bound axis name, and JAX batches it for NumPy operands only: its jvp is checked against "

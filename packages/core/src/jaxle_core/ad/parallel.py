@@ -26,7 +26,9 @@ from jaxle_core.lax import structural as lax_structural
 
 for _primitive in (lax_parallel.psum_p, lax_parallel.all_gather_p, lax_parallel.reduce_scatter_p,
                    lax_parallel.all_to_all_p, lax_parallel.ppermute_p, lax_parallel.pbroadcast_p,
-                   lax_parallel.pvary_p, lax_parallel.psum_invariant_p, lax_parallel.all_gather_invariant_p):
+                   lax_parallel.pvary_p, lax_parallel.psum_invariant_p, lax_parallel.all_gather_invariant_p,
+                   lax_parallel.all_gather_reduced_p, lax_parallel.unreduced_reduce_scatter_p, lax_parallel.preduced_p,
+                   lax_parallel.unreduced_psum_p, lax_parallel.reduced_vary_cast_p, lax_parallel.vary_unreduced_cast_p):
     deflinear(_primitive)
 
 
@@ -86,6 +88,25 @@ transpose_rules[lax_parallel.pvary_p] = lambda ct, x, *, axes: [lax_parallel.psu
 transpose_rules[lax_parallel.psum_invariant_p] = lambda ct, x, *, axes: [lax_parallel.pvary_p.bind(ct, axes=axes)]
 transpose_rules[lax_parallel.all_gather_p] = _all_gather_transpose
 transpose_rules[lax_parallel.all_gather_invariant_p] = _all_gather_invariant_transpose
+
+
+def _all_gather_reduced_transpose(ct, x, *, all_gather_dimension, axis_name, axis_size, tiled):
+    return [lax_parallel.unreduced_reduce_scatter_p.bind(ct, axis_name=axis_name, axis_size=axis_size, tiled=tiled,
+                                                         scatter_dimension=all_gather_dimension)]
+
+
+def _unreduced_reduce_scatter_transpose(ct, x, *, axis_name, scatter_dimension, axis_size, tiled):
+    return [lax_parallel.all_gather_reduced_p.bind(ct, all_gather_dimension=scatter_dimension, axis_name=axis_name,
+                                                   axis_size=axis_size, tiled=tiled)]
+
+
+transpose_rules[lax_parallel.all_gather_reduced_p] = _all_gather_reduced_transpose
+transpose_rules[lax_parallel.unreduced_reduce_scatter_p] = _unreduced_reduce_scatter_transpose
+# A reduced value's cotangent is unreduced and back: each retyping transposes to its mirror image.
+for _cast, _mirror in ((lax_parallel.preduced_p, lax_parallel.unreduced_psum_p),
+                       (lax_parallel.reduced_vary_cast_p, lax_parallel.vary_unreduced_cast_p)):
+    transpose_rules[_cast] = lambda ct, x, *, axes, mirror=_mirror: [mirror.bind(ct, axes=axes)]
+    transpose_rules[_mirror] = lambda ct, x, *, axes, mirror=_cast: [mirror.bind(ct, axes=axes)]
 transpose_rules[lax_parallel.reduce_scatter_p] = _reduce_scatter_transpose
 transpose_rules[lax_parallel.all_to_all_p] = _all_to_all_transpose
 transpose_rules[lax_parallel.ppermute_p] = _ppermute_transpose

@@ -26,10 +26,12 @@ from jaxle_core.lax.structural import convert_element_type, expand_dims, squeeze
 from jaxle_core.lax.tokens import abstract_token
 from jaxle_core.staging import StagingTrace
 
-__all__ = ["all_gather", "all_gather_invariant_p", "all_gather_p", "all_to_all", "all_to_all_p", "axis_index",
-           "axis_index_p", "axis_size", "pbroadcast", "pbroadcast_p", "pcast", "pmax", "pmax_p", "pmean", "pmin",
-           "pmin_p", "ppermute", "ppermute_p", "precv", "psend", "pshuffle", "psum", "psum_invariant_p", "psum_p",
-           "psum_scatter", "pswapaxes", "pvary_p", "ragged_all_to_all", "ragged_all_to_all_p"]
+__all__ = ["all_gather", "all_gather_invariant_p", "all_gather_p", "all_gather_reduced_p", "all_to_all",
+           "all_to_all_p", "axis_index", "axis_index_p", "axis_size", "pbroadcast", "pbroadcast_p", "pcast", "pmax",
+           "pmax_p", "pmean", "pmin", "pmin_p", "ppermute", "ppermute_p", "precv", "preduced_p", "psend", "pshuffle",
+           "psum", "psum_invariant_p", "psum_p", "psum_scatter", "pswapaxes", "pvary_p", "ragged_all_to_all",
+           "ragged_all_to_all_p", "reduced_vary_cast_p", "unreduced_psum_p", "unreduced_reduce_scatter_p",
+           "vary_unreduced_cast_p"]
 
 
 # ---------------------------------------------------------------- axis names
@@ -201,6 +203,10 @@ def _psum_checked(x: Any, names: tuple) -> Any:
     """``psum`` over manual axes with types: ``psum_invariant``, the operand first cast to vary over axes it does
     not vary over (JAX's error when it varies over some of them only)."""
     aval = get_aval(x)
+    if aval.unreduced & frozenset(names):  # partial sums: their sum
+        return unreduced_psum_p.bind(x, axes=names)
+    if aval.reduced & frozenset(names):
+        raise _pvary_reduced_error(aval, names)
     varying = [n in aval.vma for n in names]
     if any(varying) and not all(varying):
         raise ValueError("jax.lax.psum can only accept axis_name which corresponds to one of varying, unreduced, "
@@ -336,6 +342,9 @@ def all_gather(x, axis_name, *, axis_index_groups=None, axis=0, tiled=False, to=
     def gather(leaf):
         ndim = get_aval(leaf).ndim
         dim = _normalize_axis(axis, ndim if tiled else ndim + 1)
+        if to == "reduced":
+            return all_gather_reduced_p.bind(leaf, all_gather_dimension=dim, axis_name=names, axis_size=size,
+                                             tiled=bool(tiled))
         if to == "invarying":
             return all_gather_invariant_p.bind(leaf, all_gather_dimension=dim, axis_name=names, axis_size=size,
                                                tiled=bool(tiled))
@@ -347,17 +356,70 @@ def all_gather(x, axis_name, *, axis_index_groups=None, axis=0, tiled=False, to=
 
 def _check_reduced_gather(aval: Any, names: tuple) -> None:
     """JAX's refusals of ``all_gather(..., to="reduced")`` (its ``all_gather_reduced``), which gathers a value
-    varying over the axes into one reduced over them; the gathers it accepts need types reduced over mesh axes
-    (``f32[8]{R:i}``), which jaxle's types do not carry."""
+    varying over the axes into one reduced over them (``f32[8]{R:i}``)."""
     if not aval.vma:
         raise ValueError(f"all_gather_reduced only accepts inputs that are varying. Got {aval.str_short(True)}")
     if not aval.vma & frozenset(names):
         raise ValueError("all_gather_reduced is a Varying -> Reduced collective. This means that the "
                          f"axis_name={names} passed to `all_gather_reduced` must be present in "
                          f"jax.typeof(x).mat.varying={aval.vma}")
-    raise NotImplementedError("all_gather(..., to='reduced') of a value varying over the gathered axes is not "
-                              "supported by jaxle: its result is typed as reduced over them, which jaxle's types do "
-                              "not model")
+
+
+# ---------------------------------------------------------------- unreduced and reduced values over manual axes
+
+# Inside a shard_map checking types a value may be *reduced* over manual axes (the same on every member, its
+# cotangent a partial sum) or *unreduced* (a partial sum per member awaiting its reduction). ``all_gather_reduced``
+# gathers a varying value into a reduced one; ``preduced`` retypes an invariant value as reduced;
+# ``reduced_vary_cast_p`` and ``vary_unreduced_cast_p`` change the type of a value only (reduced to varying, varying
+# to unreduced); ``unreduced_psum`` and ``unreduced_reduce_scatter`` sum the partial sums. Each is linear and the
+# transpose of another (see ad/parallel.py); unreduced_types.py types their results.
+all_gather_reduced_p = Primitive("all_gather_reduced")
+
+
+@all_gather_reduced_p.def_abstract_eval
+def _all_gather_reduced_aval(x, *, all_gather_dimension, axis_name, axis_size, tiled):
+    return _all_gather_aval(x, all_gather_dimension=all_gather_dimension, axis_name=axis_name,
+                            axis_index_groups=None, axis_size=axis_size, tiled=tiled)
+
+
+all_gather_reduced_p.def_impl(_unbound_impl("all_gather", "axis_name"))
+unreduced_reduce_scatter_p = Primitive("unreduced_reduce_scatter")
+
+
+@unreduced_reduce_scatter_p.def_abstract_eval
+def _unreduced_reduce_scatter_aval(x, *, axis_name, scatter_dimension, axis_size, tiled):
+    return _reduce_scatter_aval(x, axis_name=axis_name, scatter_dimension=scatter_dimension, axis_index_groups=None,
+                                axis_size=axis_size, tiled=tiled)
+
+
+unreduced_reduce_scatter_p.def_impl(_unbound_impl("reduce_scatter", "axis_name"))
+preduced_p = Primitive("preduced")
+reduced_vary_cast_p = Primitive("reduced_vary_cast_p")
+vary_unreduced_cast_p = Primitive("vary_unreduced_cast_p")
+unreduced_psum_p = Primitive("unreduced_psum")
+for _primitive in (preduced_p, reduced_vary_cast_p, vary_unreduced_cast_p, unreduced_psum_p):
+    _primitive.def_abstract_eval(lambda x, *, axes: x.update(weak_type=False))
+    _primitive.def_impl(_unbound_impl(_primitive.name, "axes"))
+
+
+def _gaining_vma(avals, params):
+    """The operand as it is; the result varying over the named axes too."""
+    return [avals[0].vma], avals[0].vma | _named_param(params)
+
+
+def _losing_vma(avals, params):
+    """The operand as it is; the result varying over the named axes no more."""
+    return [avals[0].vma], avals[0].vma - _named_param(params)
+
+
+vma.vma_rules.update({all_gather_reduced_p: _losing_vma, vary_unreduced_cast_p: _losing_vma,
+                      reduced_vary_cast_p: _gaining_vma, unreduced_reduce_scatter_p: _gaining_vma,
+                      preduced_p: _losing_vma, unreduced_psum_p: _losing_vma})
+
+
+def _pvary_reduced_error(aval: Any, names: Sequence) -> ValueError:
+    return ValueError(f"pvary cannot accept args which are reduced. Got {aval.str_short(True)} and "
+                      f"axes={set(names)}")
 
 
 reduce_scatter_p = Primitive("reduce_scatter")
@@ -616,11 +678,11 @@ def pcast(x, axis_name, *, to: str):
         return x
     if to not in _PCAST_TARGETS:
         raise ValueError(f"Got unexpected `to` value. Allowed `to` values are: {set(_PCAST_TARGETS)}")
+    if _checks_vma(names):
+        return tree.tree_map(lambda leaf: _pcast_checked(leaf, frozenset(names), to), x)
     if to == "unreduced":
         raise ValueError("Unsupported pcast from=invarying, to='unreduced'")
     function = "pvary" if to == "varying" else "preduced"
-    if to == "varying" and _checks_vma(names):
-        return tree.tree_map(lambda leaf: pvary_p.bind(leaf, axes=vma.ordered(frozenset(names))), x)
     if _under_staging():
         for n in names:
             bound_axis_size(n, function)
@@ -629,6 +691,22 @@ def pcast(x, axis_name, *, to: str):
     if to == "reduced" and not isinstance(core.current_trace(), core.EvalTrace):
         raise NotImplementedError()
     raise ValueError(f"{function} should be called under jax.shard_map.")
+
+
+# (how the value relates to the named axes, the type asked for) -> the primitive changing the one into the other
+_PCASTS = {("invarying", "varying"): pvary_p, ("invarying", "reduced"): preduced_p,
+           ("varying", "unreduced"): vary_unreduced_cast_p, ("reduced", "varying"): reduced_vary_cast_p}
+
+
+def _pcast_checked(x: Any, names: frozenset, to: str) -> Any:
+    """``pcast`` of one leaf inside a shard_map checking types (JAX's error for a change it does not make)."""
+    aval = get_aval(x)
+    state = ("varying" if names <= aval.vma else "unreduced" if names <= aval.unreduced
+             else "reduced" if names <= aval.reduced else "invarying")
+    primitive = _PCASTS.get((state, to))
+    if primitive is None:
+        raise ValueError(f"Unsupported pcast from={state}, to={to!r}")
+    return primitive.bind(x, axes=vma.ordered(names))
 
 
 # ---------------------------------------------------------------- ragged_all_to_all

@@ -24,6 +24,7 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.lax.parallel import (
     all_gather_invariant_p,
     all_gather_p,
+    all_gather_reduced_p,
     all_to_all_p,
     axis_index_p,
     pbroadcast_p,
@@ -31,11 +32,16 @@ from jaxle_core.lax.parallel import (
     pmin_p,
     ppermute_p,
     precv_p,
+    preduced_p,
     psum_invariant_p,
     psum_p,
     pvary_p,
     reduce_scatter_p,
+    reduced_vary_cast_p,
     split_axes,
+    unreduced_psum_p,
+    unreduced_reduce_scatter_p,
+    vary_unreduced_cast_p,
 )
 from jaxle_core.lax.reductions import reduce_max, reduce_min, reduce_sum
 from jaxle_xla.lowering.context import LoweringContext, Value, i64
@@ -99,7 +105,9 @@ for _primitive, (_reduce, _op) in _REDUCTIONS.items():
 
 _psum = _reduction(psum_p, reduce_sum, "stablehlo.add")
 register_lowering(psum_invariant_p)(lambda ctx, x, *, axes: _psum(ctx, x, axes=axes, axis_index_groups=None))
-register_lowering(pvary_p)(lambda ctx, x, *, axes: x)  # a change of type only
+register_lowering(unreduced_psum_p)(lambda ctx, x, *, axes: _psum(ctx, x, axes=axes, axis_index_groups=None))
+for _cast in (pvary_p, preduced_p, reduced_vary_cast_p, vary_unreduced_cast_p):
+    register_lowering(_cast)(lambda ctx, x, *, axes: x)  # a change of type only
 
 
 def _with_unit_dim(ctx: LoweringContext, x: Value, dim: int) -> Value:
@@ -107,6 +115,7 @@ def _with_unit_dim(ctx: LoweringContext, x: Value, dim: int) -> Value:
     return ctx.op1("stablehlo.reshape", [x], x.aval.update(shape=shape))
 
 
+@register_lowering(all_gather_reduced_p)
 @register_lowering(all_gather_invariant_p)
 def _all_gather_invariant(ctx: LoweringContext, x: Value, *, all_gather_dimension, axis_name, axis_size,
                           tiled) -> Value:
@@ -137,6 +146,13 @@ def _reduce_scatter(ctx: LoweringContext, x: Value, *, axis_name, scatter_dimens
     out = ctx.op1("stablehlo.reduce_scatter", [x], scattered, attributes,
                   regions=[_combiner(ctx, "stablehlo.add", x.aval.dtype)])
     return out if tiled else ctx.op1("stablehlo.reshape", [out], out_aval)
+
+
+@register_lowering(unreduced_reduce_scatter_p)
+def _unreduced_reduce_scatter(ctx: LoweringContext, x: Value, *, axis_name, scatter_dimension, axis_size,
+                              tiled) -> Value:
+    return _reduce_scatter(ctx, x, axis_name=axis_name, scatter_dimension=scatter_dimension, axis_index_groups=None,
+                           axis_size=axis_size, tiled=tiled)
 
 
 @register_lowering(all_to_all_p)
