@@ -48,6 +48,16 @@ def _pmapped(jax):
     return jax.pmap(lambda u: u * jax.lax.psum(u, "i"), axis_name="i")
 
 
+def _explicit_mesh_grad(jax) -> str:
+    """The jaxpr of the gradient of a shard_map over a mesh of Explicit axes, under set_mesh of that mesh."""
+    P = jax.sharding.PartitionSpec
+    mesh = jax.make_mesh((4,), ("i",), axis_types=(jax.sharding.AxisType.Explicit,))
+    loss = jax.shard_map(lambda a: jax.lax.psum(a.sum(), "i"), mesh=mesh, in_specs=P("i"), out_specs=P())
+    with jax.sharding.set_mesh(mesh):
+        v = jax.device_put(V, jax.sharding.NamedSharding(mesh, P("i")))
+        return str(jax.make_jaxpr(jax.grad(lambda u: loss(u) * 2))(v))
+
+
 def _text_and_values(jax, f, *args) -> dict:
     return {"jaxpr": str(jax.make_jaxpr(f)(*args)),
             "values": np.round(np.asarray(jax.jit(f)(*args)), 4).tolist()}
@@ -65,6 +75,7 @@ CASES = {
         "jaxpr": str(jax.make_jaxpr(jax.value_and_grad(_psum_loss(jax)))(W, X))},
     "vjp_of_shard_map": lambda jax: {"jaxpr": str(jax.make_jaxpr(
         lambda w, x, ct: jax.vjp(lambda u: _psum_loss(jax)(u, x), w)[1](ct))(W, X, np.float32(1)))},
+    "grad_of_shard_map_over_explicit_mesh": _explicit_mesh_grad,
     "pmap_of_grad": lambda jax: _text_and_values(
         jax, jax.pmap(jax.grad(lambda v: jax.lax.psum(v * v, "i")), axis_name="i"), V),
     "grad_of_pmap": lambda jax: _text_and_values(jax, jax.grad(lambda v: _pmapped(jax)(v).sum()), V),
