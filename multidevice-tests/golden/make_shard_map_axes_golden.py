@@ -17,6 +17,7 @@ import re
 import sys
 
 import numpy as np
+from make_vma_golden import _jaxpr, _values
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(16.0, dtype=np.float32).reshape(4, 4)
@@ -51,14 +52,6 @@ def _error(thunk) -> str:
     except Exception as error:  # the type and message are what is compared
         return _sorted_sets(f"{type(error).__name__}: {error}")
     return "no error"
-
-
-def _jaxpr(jax, f, *args) -> str:
-    return str(jax.make_jaxpr(f)(*args))
-
-
-def _values(result) -> str:
-    return str([np.asarray(r).round(4).tolist() for r in (result if isinstance(result, tuple) else (result,))])
 
 
 def _placed(jax, result) -> str:
@@ -142,6 +135,11 @@ def _on_every_device(jax, body, names):
     return jax.shard_map(body, mesh=_mesh(jax), in_specs=_p(jax, names), out_specs=_p(jax, names))(ROW)
 
 
+def _full_with_index(jax):
+    body = lambda w: jax.lax.psum(w, "j") * (jax.lax.axis_index("i") + 1)
+    return jax.shard_map(body, mesh=_mesh(jax), in_specs=_p(jax, "i", "j"), out_specs=_p(jax, "i", "j"))
+
+
 def _loss(jax, check_vma=True):
     f = _sm(jax, lambda v, w: jax.lax.psum(jax.numpy.sin(v) * w, "i"), (_p(jax, "i"), _p(jax)), _p(jax),
             check_vma=check_vma)
@@ -218,6 +216,11 @@ CASES = {
     "grad_eager": lambda jax: _values(jax.grad(_loss(jax), argnums=(0, 1))(X, W)),
     "grad_jaxpr": lambda jax: _jaxpr(jax, jax.grad(_loss(jax), argnums=(0, 1)), X, W),
     "grad_unchecked_jaxpr": lambda jax: _jaxpr(jax, jax.grad(_loss(jax, False), argnums=(0, 1)), X, W),
+    # every axis manual: a scalar residual travels one row per device along the axes it varies over
+    "grad_with_axis_index_jaxpr": lambda jax: _jaxpr(jax, jax.grad(lambda a: jax.numpy.sin(_full_with_index(jax)(
+        a)).sum()), WIDE),
+    "grad_with_axis_index": lambda jax: _values(jax.grad(lambda a: jax.numpy.sin(_full_with_index(jax)(a)).sum())(
+        WIDE / 10)),
     "grad_unchecked_jit": lambda jax: _values(jax.jit(jax.grad(_loss(jax, False), argnums=(0, 1)))(X, W)),
     "jvp": lambda jax: _values(jax.jvp(_sm(jax, lambda v, w: jax.lax.psum(jax.numpy.sin(v) * w, "i"),
                                            (_p(jax, "i"), _p(jax)), _p(jax)), (X, W), (X, W))),

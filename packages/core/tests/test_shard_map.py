@@ -197,3 +197,33 @@ def test_untiled_gather_and_scatter_over_two_axes():
                                                 (1, 3)),
                           mesh=GRID, in_specs=P(("i", "j")), out_specs=P(("i", "j")), check_vma=False)(x)
     np.testing.assert_array_equal(np.asarray(scattered), rows * x.sum())
+
+
+# ---------------------------------------------------------------- only some mesh axes manual (axis_names)
+
+
+def test_partly_manual_body_sees_blocks_whole_along_the_other_axes():
+    x = np.arange(32.0, dtype=np.float32).reshape(8, 4)
+    f = shard_map(lambda v: lax.psum(v, "i") + lax.axis_index("i"), mesh=GRID, in_specs=P("i"), out_specs=P("i"),
+                  axis_names=frozenset({"i"}))
+    blocks = x.reshape(4, 2, 4)
+    expected = blocks.sum(0) + np.arange(4, dtype=np.float32)[:, None, None]
+    np.testing.assert_array_equal(np.asarray(f(x)), expected.reshape(8, 4))
+    with pytest.raises(NameError, match="unbound axis name: j"):
+        shard_map(lambda v: lax.psum(v, "j"), mesh=GRID, in_specs=P("i"), out_specs=P("i"),
+                  axis_names=frozenset({"i"}))(x)
+
+
+def test_shard_map_inside_a_partly_manual_body_makes_the_other_axes_manual():
+    x = np.arange(32.0, dtype=np.float32).reshape(8, 4)
+
+    def outer(v):  # rows split over "i"; inside, columns split over "j"
+        return shard_map(lambda w: lax.psum(w, "j") * (lax.axis_index("i") + 1), in_specs=P(None, "j"),
+                         out_specs=P(None, "j"))(v)
+
+    f = shard_map(outer, mesh=GRID, in_specs=P("i"), out_specs=P("i"), axis_names=frozenset({"i"}))
+    row_blocks = x.reshape(4, 2, 2, 2)  # [i, rows, j, cols]
+    summed = np.broadcast_to(row_blocks.sum(2, keepdims=True), row_blocks.shape)
+    expected = summed * (np.arange(4, dtype=np.float32) + 1)[:, None, None, None]
+    np.testing.assert_array_equal(np.asarray(f(x)), expected.reshape(8, 4))
+    check_grads(f, (x / 10,), order=1, modes=["rev"])

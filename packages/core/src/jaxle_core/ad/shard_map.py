@@ -90,13 +90,14 @@ def _shard_map_partial_eval(trace: PartialStagingTrace, args, params):
         n_known = split.out_unknowns.count(False)
         from_outputs = [j for source, j in split.residual_sources if source == "output"]
 
-        # A residual travels one row per device, or (with a dimension to split) as JAX passes it: its blocks joined
-        # along dimension 0 over the axes it varies over when types are checked, over the manual axes when only
-        # some are manual.
+        # A residual travels as JAX passes it: with types checked, its blocks joined along dimension 0 (a scalar's
+        # made a row) over the manual axes it varies over (an enclosing body's axes are its own); otherwise one
+        # row per device, or (with a dimension to split) its blocks joined over the manual axes when only some
+        # are manual.
         partly_manual = manual != frozenset(mesh.axis_names)
         as_rows = [not ((check_vma or partly_manual) and known.out_avals[j].ndim) for j in from_outputs]
-        res_out_specs = [row_spec if row else _varying_spec(known.out_avals[j].vma) if check_vma else row_spec
-                         for j, row in zip(from_outputs, as_rows)]
+        res_out_specs = [_varying_spec(known.out_avals[j].vma & manual) if check_vma else row_spec
+                         for j in from_outputs]
 
         def known_body(*xs):  # the residuals first, as JAX orders them
             outs = core.eval_jaxpr(known.jaxpr, known.consts, *xs)
