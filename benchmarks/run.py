@@ -1,17 +1,19 @@
 """Run every benchmarks/*_bench.py for jaxle and for JAX, and print a ratio table.
 
     python benchmarks/run.py --peer-python /path/to/jax-venv/bin/python [--markdown FILE] [--only NAME] [--runs N]
-        [--clock wall|cpu] [--malloc steady|system]
+        [--clock wall|cpu] [--malloc steady|system] [--sequential]
 
 Each bench script takes the implementation name (``jaxle`` or ``jax``) and prints one JSON
 object per line: ``{"name": ..., "value": ..., "unit": "us"}``; lower is better.
 
 Each script runs ``--runs`` times per side (2 unless told: an even number gives each side as many first turns),
-each run a fresh process, the sides alternating and taking turns at going first; a benchmark's value is its best
-over the runs. One process of a program can be 10-20%
-slower than the next process of the same program for its whole life (where the scheduler puts XLA's worker threads
-and how long they spin, where the heap puts its buffers), so one run per side compares two draws of that lottery;
-the best of several compares each side's good draws.
+each run a fresh process; a benchmark's value is its best over the runs. In each run the two sides' processes run
+at once and take turns (``tree_bench.Turns``): one timed repeat of jaxle's, one of JAX's, and so on, so that both
+meet the same spells of a loaded machine; the sides take turns at going first from one run to the next
+(``--sequential`` runs one side's script after the other's instead). One process of a program can be 10-20% slower
+than the next process of the same program for its whole life (where the scheduler puts XLA's worker threads and how
+long they spin), so one run per side compares one draw of that lottery per side; the best of several compares each
+side's good draws.
 
 Both sides run under the same glibc malloc settings (``--malloc steady``, the default): one arena and fixed
 mmap/trim thresholds, so that a program's multi-megabyte buffers are reused from the heap on every call. With
@@ -28,6 +30,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 HERE = Path(__file__).parent
@@ -40,15 +43,25 @@ STEADY_MALLOC = {"MALLOC_ARENA_MAX": "1", "MALLOC_MMAP_THRESHOLD_": str(32 << 20
 
 
 def run_bench(python: str, script: Path, implementation: str, clock: str = "wall",
-              malloc: str = "steady", progress=None) -> dict[str, tuple[float, str]]:
+              malloc: str = "steady", progress=None, turns: tuple[int, int, bool] | None = None,
+              ) -> dict[str, tuple[float, str]]:
     """Run one bench script for ``implementation``: ``{name: (value, unit)}`` of the JSON lines it prints, each
-    also written to ``progress`` (a text stream) as it arrives; ``{}`` if the script fails."""
+    also written to ``progress`` (a text stream) as it arrives; ``{}`` if the script fails. ``turns`` is (receive
+    fd, send fd, whether this side goes first) when the script takes turns with the other side's (see
+    ``tree_bench.Turns``); the fds are the child's and closed here once it has them."""
     env = {**(STEADY_MALLOC if malloc == "steady" else {}), **os.environ, "BENCH_CLOCK": clock}
+    env.pop("BENCH_TURN_FDS", None)
+    if turns is not None:
+        env.update(BENCH_TURN_FDS=f"{turns[0]},{turns[1]}", BENCH_TURN_FIRST="1" if turns[2] else "0")
     results = {}
     # stderr goes to a file, not a pipe: a script writing much there while its stdout is being read must not block
     with tempfile.TemporaryFile("w+") as errors, subprocess.Popen(
             [python, str(script), implementation], stdout=subprocess.PIPE, stderr=errors, text=True, env=env,
+            pass_fds=turns[:2] if turns is not None else (),
     ) as process:
+        if turns is not None:  # the child's ends: an end left open here would keep the other side from seeing EOF
+            os.close(turns[0])
+            os.close(turns[1])
         for line in process.stdout:  # one line per benchmark, flushed by the script as soon as it is timed
             line = line.strip()
             if line.startswith("{"):
@@ -67,11 +80,30 @@ def run_bench(python: str, script: Path, implementation: str, clock: str = "wall
 
 
 def sides(turn: int, ours: dict, theirs: dict, peer_python: str) -> list[tuple[dict, str, str]]:
-    """The two sides, as (results, python, implementation), in the order they run in run ``turn``: they alternate
-    within a run, so that a slow spell of the machine hits both, and take turns at going first, so that neither
-    always runs right after the other's process (or after the previous script)."""
+    """The two sides, as (results, python, implementation), in the order they start in run ``turn``: they take
+    turns at going first, so that neither always starts its work (or its script) right after the other's."""
     order = [(ours, sys.executable, "jaxle"), (theirs, peer_python, "jax")]
     return order if turn % 2 == 0 else order[::-1]
+
+
+def run_side_by_side(script: Path, order: list[tuple[dict, str, str]], clock: str, malloc: str,
+                     progress=None) -> list[dict[str, tuple[float, str]]]:
+    """Run ``script`` for both sides of ``order`` ((results, python, implementation), first side first) at once,
+    taking turns (``tree_bench.Turns``): the timings of each side, in ``order``'s order."""
+    to_second, to_first = os.pipe(), os.pipe()  # (read, write) each
+    ends = [(to_first[0], to_second[1], True), (to_second[0], to_first[1], False)]
+    timings: list[dict[str, tuple[float, str]]] = [{}, {}]
+
+    def run(index: int) -> None:
+        _, python, implementation = order[index]
+        timings[index] = run_bench(python, script, implementation, clock, malloc, progress, ends[index])
+
+    threads = [threading.Thread(target=run, args=(index,)) for index in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return timings
 
 
 def table(rows: list[tuple[str, float | None, float | None, str]]) -> str:
@@ -94,6 +126,8 @@ def main() -> int:
                              "best")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="time by wall clock or by the process's CPU time, all threads counted (loaded machines)")
+    parser.add_argument("--sequential", action="store_true",
+                        help="run one side's script after the other's instead of both at once taking turns")
     parser.add_argument("--malloc", choices=("steady", "system"), default="steady",
                         help="run both sides under the same fixed glibc malloc settings (steady: large buffers are "
                              "reused, not faulted in afresh on each call) or under glibc's adaptive defaults")
@@ -105,8 +139,13 @@ def main() -> int:
         ours: dict[str, tuple[float, str]] = {}
         theirs: dict[str, tuple[float, str]] = {}
         for turn in range(args.runs):
-            for results, python, implementation in sides(turn, ours, theirs, args.peer_python):
-                timings = run_bench(python, script, implementation, args.clock, args.malloc, sys.stderr)
+            order = sides(turn, ours, theirs, args.peer_python)
+            if args.sequential:
+                runs = [run_bench(python, script, implementation, args.clock, args.malloc, sys.stderr)
+                        for _, python, implementation in order]
+            else:
+                runs = run_side_by_side(script, order, args.clock, args.malloc, sys.stderr)
+            for (results, _, _), timings in zip(order, runs):
                 for name, (value, unit) in timings.items():
                     if name not in results or value < results[name][0]:
                         results[name] = (value, unit)

@@ -43,14 +43,53 @@ def sized(full, tiny):
     return tiny if TINY else full
 
 
+class Turns:
+    """Taking turns with the other side's process (run.py runs jaxle's and JAX's scripts side by side): a process
+    works only while it holds the one token, and hands it over after each timed repeat, so that the two sides'
+    repeats alternate every fraction of a second and meet the same spells of a loaded machine. ``fds`` is
+    "receive,send", the ends of the two pipes between the processes; the first side starts with the token, the
+    other waits for it here. When the other process has ended (its pipe ends closed), this one goes on alone."""
+
+    def __init__(self, fds: str | None, first: bool):
+        self._receive, self._send = map(int, fds.split(",")) if fds else (None, None)
+        self._alone = fds is None
+        if not first:
+            self._wait()
+
+    def _wait(self):
+        if not self._alone and not os.read(self._receive, 1):
+            self._alone = True
+
+    def hand_over(self):
+        """Let the other side run one step, and wait until it hands the token back."""
+        if self._alone:
+            return
+        try:
+            os.write(self._send, b"t")
+        except BrokenPipeError:
+            self._alone = True
+            return
+        self._wait()
+
+
+# Waits here, before a bench script imports JAX or jaxle, until it is this side's turn (run.py sets these).
+TURNS = Turns(os.environ.get("BENCH_TURN_FDS"), os.environ.get("BENCH_TURN_FIRST") == "1")
+
+
 def time_us(fn, target_seconds=0.2, repeat=7):
-    """Min over ``repeat`` runs of the mean time per call, in microseconds (one call when BENCH_SIZE=tiny)."""
+    """Min over ``repeat`` runs of the mean time per call, in microseconds (one call when BENCH_SIZE=tiny); the turn
+    goes to the other side's process after each run."""
     if TINY:
         return timeit.timeit(fn, number=1, timer=TIMER) * 1e6
     number = 1
     while timeit.timeit(fn, number=number, timer=TIMER) < target_seconds / 10:
         number *= 2
-    return min(timeit.repeat(fn, number=number, repeat=repeat, timer=TIMER)) / number * 1e6
+    best = float("inf")
+    for _ in range(repeat):
+        TURNS.hand_over()
+        best = min(best, timeit.timeit(fn, number=number, timer=TIMER))
+    TURNS.hand_over()
+    return best / number * 1e6
 
 
 def print_timings(cases):

@@ -9,6 +9,7 @@ import os
 import pathlib
 import subprocess
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -23,6 +24,7 @@ sys.path.insert(0, str(BENCHMARKS))
 
 import programs_bench  # noqa: E402 - found through the path set just above
 import run as bench_run  # noqa: E402 - benchmarks/run.py
+import tree_bench  # noqa: E402
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "benchmark_results_golden.json").read_text())
 SCRIPTS = sorted(path.name for path in BENCHMARKS.glob("*_bench.py"))
@@ -116,3 +118,33 @@ def test_run_alternates_which_side_goes_first():
     assert orders == [["jaxle", "jax"], ["jax", "jaxle"]] * 2
     first, second = bench_run.sides(1, ours, theirs, "peer")
     assert first[0] is theirs and first[1] == "peer" and second[0] is ours and second[1] == sys.executable
+
+
+def test_turns_alternate_between_the_two_sides_until_one_ends():
+    to_second, to_first = os.pipe(), os.pipe()
+    steps = []
+
+    def side(name, receive, send, first, count):
+        turns = tree_bench.Turns(f"{receive},{send}", first)
+        for _ in range(count):
+            steps.append(name)
+            turns.hand_over()
+        os.close(receive)  # the side's process ends
+        os.close(send)
+
+    threads = [threading.Thread(target=side, args=("a", to_first[0], to_second[1], True, 3)),
+               threading.Thread(target=side, args=("b", to_second[0], to_first[1], False, 5))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert steps == ["a", "b", "a", "b", "a", "b", "b", "b"]
+
+
+def test_run_runs_both_sides_of_a_script_at_once(monkeypatch):
+    monkeypatch.setenv("BENCH_SIZE", "tiny")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(sys.path))
+    ours, theirs = {}, {}
+    order = [(ours, sys.executable, "jaxle"), (theirs, sys.executable, "jaxle")]
+    first, second = bench_run.run_side_by_side(BENCHMARKS / "tree_bench.py", order, "cpu", "steady")
+    assert set(first) == set(second) and len(first) == 8
