@@ -113,6 +113,11 @@ CASES = {
     "device_put_unreduced": _host_typeof(lambda jax: _spec(jax, None, None, unreduced="x")),
     "device_put_reduced_layout": _in_mesh(lambda jax, a, b: str(jax.device_put(
         np.ones(4, np.float32), _spec(jax, None, reduced="x")).sharding)),
+    "reduced_layout_differs": lambda jax: [jax.sharding.NamedSharding(_mesh(jax), _spec(jax, None, **kind)) == (
+        jax.sharding.NamedSharding(_mesh(jax), _p(jax, None))) for kind in ({"reduced": "x"}, {"unreduced": "x"})],
+    "jit_reduced_then_plain": _in_mesh(lambda jax, a, b: [str(jax.typeof(jax.jit(lambda v: v * 2)(v))) for v in (
+        jax.device_put(np.ones(4, np.float32), _spec(jax, None, reduced="x")),
+        jax.device_put(np.ones(4, np.float32), _p(jax, None)))]),
     # contractions left unreduced
     "dot_unreduced": _traced(lambda jax: lambda a, b: _unreduced_product(jax, a, b)),
     "dot_unreduced_result": _ran(lambda jax: lambda a, b: _unreduced_product(jax, a, b)),

@@ -148,7 +148,8 @@ class NamedSharding(Sharding):
         # computed once: shardings are compared and hashed on every sharded call, and never change
         key = self.__dict__.get("_cached_key")
         if key is None:
-            key = self._cached_key = (self.mesh, self._trimmed_spec(), self.spec.unreduced, self.memory_kind)
+            key = self._cached_key = (self.mesh, self._trimmed_spec(), self.spec.unreduced, self.spec.reduced,
+                                     self.memory_kind)
         return key
 
     def __eq__(self, other: object) -> bool:

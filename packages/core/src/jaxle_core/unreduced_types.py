@@ -1,4 +1,5 @@
-"""Unreduced and reduced axes in types, over a mesh of Explicit axes (``f32[4@x,2]{U:y}``, ``{R:y}``).
+"""Unreduced and reduced axes in types: over a mesh of Explicit axes (``f32[4@x,2]{U:y}``, ``{R:y}``), and over
+the manual axes inside a ``shard_map`` checking types (``f32[16]{R:i}``).
 
 A value *unreduced* over mesh axes is a partial sum: each device along those axes holds a part, and the value is
 their sum (a contraction over a split dimension gives one when its ``out_sharding`` says so). A value *reduced*
@@ -10,6 +11,10 @@ The layout's ``PartitionSpec`` carries both sets. ``sharding_types.typed_results
 sets of a primitive's results once an operand carries one (or its ``out_sharding`` names one): linear operations
 keep them, ``add`` needs its operands unreduced alike, ``mul`` an unreduced operand times one reduced over the same
 axes, and other operations refuse unreduced operands and need every operand reduced alike (JAX's errors).
+
+Inside a ``shard_map`` the aval's own ``unreduced`` and ``reduced`` fields carry the manual axes; staging asks the
+same rules (through ``vma.result_reductions``), and the collectives of ``lax/parallel.py`` that make or consume
+such values have rules of their own here.
 """
 
 from __future__ import annotations
