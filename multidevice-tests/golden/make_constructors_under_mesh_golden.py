@@ -22,14 +22,11 @@ def _mesh(jax, kind: str):
     return jax.make_mesh((2, 4), ("x", "y"), axis_types=types)
 
 
-def _placement(jax, array, typed: bool) -> str:
-    """The array's sharding and committedness and its type (with the type's sharding where ``typed``), and its
-    value."""
+def _placement(jax, array) -> str:
+    """The array's sharding and committedness, its type and the type's sharding, and its value."""
     aval = jax.typeof(array)
-    text = f"{array.sharding} committed={array.committed} {aval.str_short()} weak={aval.weak_type}"
-    if typed:
-        text += f" {aval.sharding}"
-    return f"{text} {np.asarray(array).tolist()}"
+    return (f"{array.sharding} committed={array.committed} {aval.str_short()} weak={aval.weak_type} "
+            f"{aval.sharding} {np.asarray(array).tolist()}")
 
 
 CONSTRUCTORS = {
@@ -53,10 +50,9 @@ def _case(constructor, kind: str | None):
     def case(jax):
         jnp = importlib.import_module(jax.__name__ + ".numpy")
         if kind is None:
-            return _placement(jax, constructor(jax, jnp), typed=True)
+            return _placement(jax, constructor(jax, jnp))
         with jax.sharding.set_mesh(_mesh(jax, kind)):
-            # a type over a mesh without Explicit axes names that mesh in JAX, jaxle's names none (see the docs)
-            return _placement(jax, constructor(jax, jnp), typed=kind != "auto")
+            return _placement(jax, constructor(jax, jnp))
     return case
 
 

@@ -100,15 +100,19 @@ class ShapedArray(AbstractValue):
     (``check_vma=True``) also by the manual mesh axes it varies over (``vma``); over a mesh with Explicit axes also
     by its layout (``explicit_sharding``: a NamedSharding over the abstract mesh, its spec one entry per dimension
     naming Explicit axes only; None everywhere else, so that tracing without such a mesh never looks further); and by
-    the memory space it lives in (``memory_space``: ``MemorySpace.Device`` unless it is in host memory)."""
+    the memory space it lives in (``memory_space``: ``MemorySpace.Device`` unless it is in host memory).
+
+    The type of an Array laid out over a mesh of Auto axes (and of a traced argument taking it) names that mesh
+    (``auto_mesh``, its abstract mesh; reported by ``sharding`` with no axis named), as JAX's types do; it is not
+    part of the type's identity (layouts over Auto axes change nothing traced)."""
 
     __slots__ = ("shape", "dtype", "weak_type", "vma", "_hash", "explicit_sharding", "memory_space", "unreduced",
-                 "reduced")
+                 "reduced", "auto_mesh")
     array_abstraction_level = 1
 
     def __init__(self, shape, dtype, weak_type: bool = False, vma: frozenset = NO_VMA, sharding: Any = None,
                  memory_space: MemorySpace = MemorySpace.Device, unreduced: frozenset = NO_VMA,
-                 reduced: frozenset = NO_VMA):
+                 reduced: frozenset = NO_VMA, auto_mesh: Any = None):
         shape = tuple(shape)
         # Shapes come from jaxle's own rules as ints; anything else is checked (and converted) once here.
         for d in shape:
@@ -122,6 +126,7 @@ class ShapedArray(AbstractValue):
         self._hash = None
         self.explicit_sharding = sharding
         self.memory_space = memory_space
+        self.auto_mesh = auto_mesh
         if memory_space is not MemorySpace.Device:
             memory_spaces.enable()
         # the manual axes the value is unreduced over (a partial sum) and reduced over (see unreduced_types.py)
@@ -140,7 +145,8 @@ class ShapedArray(AbstractValue):
         from jaxle_core.mesh import AbstractMesh, PartitionSpec  # local: mesh and sharding build on avals
         from jaxle_core.sharding import NamedSharding
 
-        return NamedSharding(AbstractMesh((), ()), PartitionSpec(*[None] * len(self.shape)))
+        mesh = AbstractMesh((), ()) if self.auto_mesh is None else self.auto_mesh
+        return NamedSharding(mesh, PartitionSpec(*[None] * len(self.shape)))
 
     @property
     def manual_axis_type(self) -> ManualAxisType:
@@ -149,13 +155,14 @@ class ShapedArray(AbstractValue):
     mat = manual_axis_type  # JAX's short name
 
     def update(self, shape=None, dtype=None, weak_type=None, vma=None, sharding=_KEEP, memory_space=None,
-               unreduced=None, reduced=None) -> ShapedArray:
-        """A copy with the given fields replaced; a new shape drops the layout (a block, a batch: it no longer
-        says how the whole is laid out)."""
+               unreduced=None, reduced=None, auto_mesh=_KEEP) -> ShapedArray:
+        """A copy with the given fields replaced; a new shape drops the layout and the Auto mesh (a block, a batch:
+        it no longer says how the whole is laid out)."""
+        reshaped = shape is not None and tuple(shape) != self.shape
         if sharding is _KEEP:
-            sharding = self.explicit_sharding
-            if sharding is not None and shape is not None and tuple(shape) != self.shape:
-                sharding = None
+            sharding = None if reshaped else self.explicit_sharding
+        if auto_mesh is _KEEP:
+            auto_mesh = None if reshaped else self.auto_mesh
         return ShapedArray(
             self.shape if shape is None else shape,
             self.dtype if dtype is None else dtype,
@@ -165,6 +172,7 @@ class ShapedArray(AbstractValue):
             self.memory_space if memory_space is None else memory_space,
             self.unreduced if unreduced is None else unreduced,
             self.reduced if reduced is None else reduced,
+            auto_mesh,
         )
 
     def to_tangent_aval(self) -> ShapedArray:

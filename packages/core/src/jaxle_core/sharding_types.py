@@ -112,9 +112,14 @@ def type_spec(mesh: AbstractMesh, spec: PartitionSpec, ndim: int) -> PartitionSp
 
 
 def typed_aval(aval: ShapedArray, sharding: Any) -> ShapedArray:
-    """``aval`` typed by the NamedSharding ``sharding`` when its mesh has Explicit axes, else ``aval`` itself."""
+    """``aval`` typed by the NamedSharding ``sharding`` when its mesh has Explicit axes, naming its mesh of Auto
+    axes (``auto_mesh``) when it has none, else ``aval`` itself."""
     mesh = explicit_mesh_of(getattr(sharding, "mesh", None))
-    if mesh is None or type(aval) is not ShapedArray:
+    if type(aval) is not ShapedArray:
+        return aval
+    if mesh is None:
+        if isinstance(sharding, NamedSharding) and not sharding.mesh.empty:
+            return aval.update(auto_mesh=getattr(sharding.mesh, "abstract_mesh", sharding.mesh))
         return aval
     enable()
     return aval.update(sharding=NamedSharding(mesh, type_spec(mesh, sharding.spec, aval.ndim)))

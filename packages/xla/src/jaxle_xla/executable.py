@@ -186,8 +186,11 @@ class Executable:
         memories = [None if kind == device.default_memory().kind else kind
                     for kind in _jaxlib.output_memory_kinds(self.loaded)]
         self._in_other_memory = self._in_other_memory or any(memories)
-        self._handlers = [[_jaxlib.result_handler(physical_aval(aval), device, committed, memory)
-                           for aval, memory in zip(self.out_avals, memories)] for committed in (False, True)]
+        # the types the results carry: on one device, over no mesh (a trace of arguments over a mesh of Auto axes
+        # may be shared with calls on one device)
+        self.result_avals = [physical_aval(aval).update(auto_mesh=None) for aval in self.out_avals]
+        self._handlers = [[_jaxlib.result_handler(aval, device, committed, memory)
+                           for aval, memory in zip(self.result_avals, memories)] for committed in (False, True)]
         self._extended_out = has_extended(self.out_avals)
         # float0 results carry no data: like JAX, they come back as NumPy arrays, not as device arrays
         self._float0_out = [i for i, aval in enumerate(self.out_avals) if aval.dtype == dtypes.float0]

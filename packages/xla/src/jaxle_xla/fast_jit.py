@@ -21,7 +21,6 @@ from typing import Any
 
 import jaxle_tree as tree
 from jaxle_core import config, core, execution_checks
-from jaxle_core.extended import physical_aval
 from jaxle_core.jit import JitWrapped, runs_cached_calls, set_backend_jit
 from jaxle_core.pmap import set_fast_dispatch as set_pmap_fast_dispatch
 from jaxle_tree.accelerator import dispatch_registry
@@ -48,7 +47,7 @@ def _fast_path_data(executable: Executable, treedef: Any, n_out: int, committed:
     kept = executable.keep
     n_kept = sum(kept)
     return _jaxlib.FastPathData(executable.loaded, treedef, [sharding] * n_kept, [sharding] * n_out,
-                                list(executable.out_avals), [committed] * n_out, list(kept), [None] * n_kept, [])
+                                list(executable.result_avals), [committed] * n_out, list(kept), [None] * n_kept, [])
 
 
 def _partitioned_fast_path_data(executable: SpmdExecutable, treedef: Any, flat: list) -> Any:
@@ -63,7 +62,7 @@ def _partitioned_fast_path_data(executable: SpmdExecutable, treedef: Any, flat: 
         return None
     n_out = len(executable.out_avals)
     return _jaxlib.FastPathData(executable.loaded, treedef, list(executable.in_layouts),
-                                executable.out_layouts[:n_out], [physical_aval(a) for a in executable.out_avals],
+                                executable.out_layouts[:n_out], list(executable.result_avals),
                                 [True] * n_out, list(kept), [None] * len(args), [])
 
 

@@ -13,6 +13,7 @@ from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray
 from jaxle_core.mesh import AxisType
 from jaxle_core.sharding import NamedSharding
+from jaxle_core.sharding_types import typed_aval
 from jaxle_xla import _jaxlib, sharded_array
 from jaxle_xla.array import XlaArray, laid_out
 from jaxle_xla.sharding import gspmd_sharding
@@ -47,7 +48,8 @@ def _assemble(aval: ShapedArray, sharding: Any, parts: Sequence[Any]) -> XlaArra
     if not isinstance(sharding, NamedSharding):  # one device
         (part,) = parts
         return _jaxlib.put_shards(aval, sharding, [part], devices)
-    return laid_out(_jaxlib.put_shards(aval, gspmd_sharding(sharding, aval.ndim), parts, devices), sharding)
+    return laid_out(_jaxlib.put_shards(typed_aval(aval, sharding), gspmd_sharding(sharding, aval.ndim), parts,
+                                       devices), sharding)
 
 
 def make_array_from_callback(shape: Sequence[int], sharding: Any, data_callback: Callable[[Any], Any],

@@ -77,6 +77,6 @@ def shards(array: Any) -> list[Shard]:
     """The ``Shard`` of each of this process's devices of a sharded ``array`` (an XlaArray), in its sharding's
     device order."""
     aval, sharding = array.aval, array._named_sharding
-    shard_aval = aval.update(shape=sharding.shard_shape(aval.shape))
+    shard_aval = aval.update(shape=sharding.shard_shape(aval.shape), auto_mesh=None)  # each on its own device
     return [Shard(device, index, copy, _jaxlib.rewrap(part, shard_aval, True))
             for device, index, copy, part in _local_parts(array, aval, sharding)]

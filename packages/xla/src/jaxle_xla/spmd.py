@@ -21,7 +21,7 @@ from jaxle_core.avals import get_aval
 from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, wrap_physical
 from jaxle_core.jit import jit_p
 from jaxle_core.lax.placement import leaves_layout_open, reshard_p, sharding_constraint_p
-from jaxle_core.mesh import AbstractMesh, Mesh, PartitionSpec, get_mesh
+from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib, sharded_array
 from jaxle_xla.array import XlaArray, laid_out, name_layout
@@ -235,7 +235,10 @@ class SpmdExecutable:
         # The host callbacks live as long as the executable; a call returns once they have run (as on one device).
         self._host_callbacks = program.host_callbacks
         self.out_avals = list(closed.out_avals)
-        physical = [physical_aval(a) for a in self.out_avals]
+        # the results' types name the mesh when its axes are Auto (over Explicit axes their layouts say it)
+        auto_mesh = None if AxisType.Explicit in mesh.axis_types else mesh.abstract_mesh
+        physical = [physical_aval(a).update(auto_mesh=auto_mesh) for a in self.out_avals]
+        self.result_avals = physical
         # An output laid out as an argument is named by that argument's very NamedSharding, which lets the next
         # call recognise it by identity (pmap's loops: the parameters out are the parameters in).
         arguments = {s: s for s in layouts}

@@ -1,0 +1,30 @@
+"""The types of arrays laid out over meshes of Auto axes name the mesh as JAX 0.10.2's do (``jax.typeof(x).sharding``
+over the abstract mesh, no axis named), for arrays put there, the arguments a jitted function sees and the results
+of jit, eager operations, pmap and shard_map (golden/make_auto_mesh_types_golden.py)."""
+
+import importlib
+import json
+
+import numpy as np
+import pytest
+
+import jaxle
+
+GEN = importlib.import_module("make_auto_mesh_types_golden")
+GOLDEN = json.loads((GEN.HERE / "auto_mesh_types_golden.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(GEN.CASES))
+def test_matches_jax(name):
+    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+
+
+def test_a_trace_shared_with_one_device_reports_no_mesh():
+    """A jitted function traced for an argument over an Auto mesh serves one-device arguments of the same type:
+    their results are typed over no mesh."""
+    double = jaxle.jit(lambda a: a * 2)
+    over_mesh = double(GEN._put(jaxle, "x", "y"))
+    on_one_device = double(GEN.GRID)
+    assert not jaxle.typeof(over_mesh).sharding.mesh.empty
+    assert jaxle.typeof(on_one_device).sharding.mesh.empty
+    np.testing.assert_array_equal(np.asarray(on_one_device), np.asarray(over_mesh))
