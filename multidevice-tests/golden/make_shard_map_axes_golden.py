@@ -67,6 +67,12 @@ def _manual_computations(jax, f, *args) -> str:
     return "\n".join(re.sub(r"%[\w#]+", "%", header) for header in headers)
 
 
+def _constraints(jax, f, *args) -> str:
+    """The shardings the lowered program constrains values to, in order."""
+    text = jax.jit(f).lower(*args).as_text()
+    return "\n".join(re.findall(r"sdy\.sharding_constraint %\S+ (<@.*?>) :", text))
+
+
 def _psum_and_index(jax, v):
     return jax.lax.psum(v, "i") + jax.lax.axis_index("i")
 
@@ -175,6 +181,11 @@ CASES = {
     "lowered": lambda jax: _manual_computations(jax, _collectives_sm(jax), X),
     "lowered_axis_index": lambda jax: _manual_computations(
         jax, _sm(jax, lambda v: _psum_and_index(jax, v), _p(jax, "i"), _p(jax, "i")), X),
+    "lowered_constraints": lambda jax: _constraints(jax, _sm(jax, lambda v: jax.lax.psum(
+        jax.numpy.sin(v) * 2, "i") + jax.lax.axis_index("i"), _p(jax, "i"), _p(jax, "i")), X),
+    "explicit_lowered_constraints": lambda jax: _under_explicit(jax, lambda: _constraints(jax, jax.shard_map(
+        lambda v: jax.lax.psum(v * 2, "i"), in_specs=_p(jax, "i"), out_specs=_p(jax), axis_names={"i"}),
+        _explicit_put(jax, None, "j"))),
     "every_axis_named": lambda jax: _jaxpr(jax, _sm(jax, lambda v: v, _p(jax, "i"), _p(jax, "i"),
                                                     frozenset({"i", "j"})), X),
     # the axes that are not manual are not named axes of the body

@@ -47,6 +47,7 @@ from jaxle_core.lax.reductions import reduce_max, reduce_min, reduce_sum
 from jaxle_xla.lowering.context import LoweringContext, Value, i64
 from jaxle_xla.lowering.module import register_lowering
 from jaxle_xla.lowering.shard_map import ManualRegion, manual_computation
+from jaxle_xla.lowering.typed_layouts import constrain_untyped, leave_unconstrained
 
 _REDUCTIONS = {psum_p: (reduce_sum, "stablehlo.add"), pmax_p: (reduce_max, "stablehlo.maximum"),
                pmin_p: (reduce_min, "stablehlo.minimum")}
@@ -82,7 +83,7 @@ def _collective_attributes(ctx: LoweringContext, region: ManualRegion, groups: l
 
 def _combiner(ctx: LoweringContext, op: str, dtype: Any) -> str:
     scalar = ShapedArray((), dtype)
-    return ctx.region([scalar, scalar], lambda inner, xs: [inner.op1(op, xs, scalar)])
+    return ctx.region([scalar, scalar], lambda inner, xs: [constrain_untyped(inner, inner.op1(op, xs, scalar))])
 
 
 def _reduction(primitive, reduce, op):
@@ -108,6 +109,11 @@ register_lowering(psum_invariant_p)(lambda ctx, x, *, axes: _psum(ctx, x, axes=a
 register_lowering(unreduced_psum_p)(lambda ctx, x, *, axes: _psum(ctx, x, axes=axes, axis_index_groups=None))
 for _cast in (pvary_p, preduced_p, reduced_vary_cast_p, vary_unreduced_cast_p):
     register_lowering(_cast)(lambda ctx, x, *, axes: x)  # a change of type only
+# As JAX writes a body where only some axes are manual: the collectives' results (and casts) left unconstrained.
+leave_unconstrained(psum_p, pmax_p, pmin_p, psum_invariant_p, unreduced_psum_p, pvary_p, preduced_p,
+                    reduced_vary_cast_p, vary_unreduced_cast_p, all_gather_p, all_gather_invariant_p,
+                    all_gather_reduced_p, reduce_scatter_p, unreduced_reduce_scatter_p, all_to_all_p, ppermute_p,
+                    axis_index_p)
 
 
 def _with_unit_dim(ctx: LoweringContext, x: Value, dim: int) -> Value:

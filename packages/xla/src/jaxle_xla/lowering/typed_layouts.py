@@ -14,13 +14,14 @@ from typing import Any
 from jaxle_core import core
 from jaxle_core.jit import jit_p
 from jaxle_core.lax.placement import reshard_p, sharding_constraint_p
-from jaxle_core.mesh import AxisType
+from jaxle_core.mesh import AxisType, PartitionSpec
 from jaxle_core.shard_map import shard_map_p
+from jaxle_core.sharding import NamedSharding
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.sharding import sdy_sharding_text
 
-__all__ = ["constrain_results", "constrain_to_type", "constrains_types", "leave_unconstrained", "sharding_text",
-           "typed_operand"]
+__all__ = ["constrain_results", "constrain_to_type", "constrain_untyped", "constrains_types", "leave_unconstrained",
+           "sharding_text", "typed_operand"]
 
 # Primitives whose results are not constrained after them: the constraints themselves, calls whose callee
 # constrains its own results (a nested jit) or whose body is manual (shard_map), and those lowering rules register
@@ -35,9 +36,31 @@ def leave_unconstrained(*primitives: core.Primitive) -> None:
 
 def constrains_types(ctx: LoweringContext) -> bool:
     """Whether values written into ``ctx`` are constrained to their types: a partitioned program traced with
-    sharding in types on, outside any ``shard_map`` body."""
+    sharding in types on, outside any ``shard_map`` body, or in a body where only some mesh axes are manual (whose
+    values without a layout in their type are left open to the other axes, as JAX writes them)."""
     module = ctx.module
-    return module.mesh is not None and core.type_shardings is not None and not module.manual_regions
+    if module.mesh is None:
+        return False
+    if module.manual_regions:
+        return bool(module.manual_regions[-1].automatic_axes)
+    return core.type_shardings is not None
+
+
+def _open_to_automatic_axes(ctx: LoweringContext, value: Value) -> Value:
+    """``value`` constrained to no layout of its own along the mesh axes not manual in this body (every dimension
+    left open to them)."""
+    mesh = ctx.module.manual_regions[-1].mesh
+    text = sdy_sharding_text(NamedSharding(mesh, PartitionSpec()), value.aval.ndim, ctx.module.mesh_symbol(mesh),
+                             frozenset(range(value.aval.ndim)))
+    return ctx.op1("sdy.sharding_constraint", [value], value.aval, {"sharding": text})
+
+
+def constrain_untyped(ctx: LoweringContext, value: Value) -> Value:
+    """``value`` (without a layout in its type) as JAX writes it in a body where only some mesh axes are manual:
+    left open to the others; elsewhere as it is."""
+    if ctx.module.mesh is None or not ctx.module.manual_regions or not ctx.module.manual_regions[-1].automatic_axes:
+        return value
+    return _open_to_automatic_axes(ctx, value)
 
 
 def sharding_text(sharding: Any, ndim: int, mesh_symbol: str) -> str:
@@ -66,7 +89,8 @@ def constrain_results(ctx: LoweringContext, eqn: core.JaxprEqn, outs: list[Value
     constrained = []
     for var, value in zip(eqn.outvars, outs):
         sharding = getattr(var.aval, "explicit_sharding", None)
-        constrained.append(value if sharding is None else constrain_to_type(ctx, value, sharding))
+        constrained.append(constrain_untyped(ctx, value) if sharding is None else
+                           constrain_to_type(ctx, value, sharding))
     return constrained
 
 
@@ -78,7 +102,7 @@ def typed_operand(ctx: LoweringContext, value: Value, index: int, broadcast: Val
         return broadcast
     sharding = getattr(ctx.avals_out[0], "explicit_sharding", None)
     if sharding is None:
-        return broadcast
+        return broadcast if broadcast is value else constrain_untyped(ctx, broadcast)
     if broadcast is value and getattr(ctx.avals_in[index], "explicit_sharding", None) == sharding:
         return broadcast
     return constrain_to_type(ctx, broadcast, sharding)
