@@ -18,6 +18,7 @@ from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.extended import ExtendedArray
 from jaxle_core.memory_spaces import MemorySpace, space_of_kind
+from jaxle_core.mesh import get_mesh
 from jaxle_core.shard_map import evaluate_per_equation, runs_per_equation, shard_map_p
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import explicit_context, typed_aval
@@ -106,6 +107,7 @@ class XlaBackend:
             return evaluate_per_equation(args, **params)
         avals = tuple([get_aval(x) for x in args])
         if self._only_device is None and (has_sharded_argument(args) or params_mesh(params) is not None
+                                          or not get_mesh().empty
                                           or (core.type_shardings is not None and explicit_context())):
             return self._apply_partitioned(primitive, args, params, avals)
         device = self._only_device or self._place(args, primitive.name)
@@ -136,8 +138,9 @@ class XlaBackend:
         key = (primitive, _params_key(params), avals, SpmdFunction, config.trace_context())
         function = self._eager.lookup(key)
         if function is None:
+            context = get_mesh()  # part of the trace context, hence of the key
             function = self._eager[key] = SpmdFunction(_primitive_jaxpr(primitive, avals, params), primitive.name,
-                                                       (), True)
+                                                       (), True, context=None if context.empty else context)
         outs = function(*args)
         return outs if primitive.multiple_results else outs[0]
 

@@ -140,8 +140,13 @@ class SpmdFunction:
     """A jitted function run partitioned over a mesh, compiled once per layout of its arguments."""
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
-                 in_shardings: Sequence[Any] | None = None, out_shardings: Sequence[Any] | None = None):
+                 in_shardings: Sequence[Any] | None = None, out_shardings: Sequence[Any] | None = None,
+                 context: Mesh | None = None):
+        """``context``: the mesh set by ``set_mesh``, which the program runs over when neither it nor its arguments
+        name one (every argument then replicated over it; one committed to other devices is refused, as JAX's
+        jit refuses it under a context mesh)."""
         self._spec = (closed, name, donated, keep_unused)
+        self._context = context
         self._in = list(in_shardings or [None] * len(closed.in_avals))
         self._out = list(out_shardings or [None] * len(closed.out_avals))
         self._mesh = program_mesh(closed, self._in + self._out)
@@ -152,7 +157,8 @@ class SpmdFunction:
         layouts = self._layouts(args)
         executable = self._compiled.get(layouts)
         if executable is None:
-            mesh = next((s.mesh for s in layouts), self._mesh)  # no arguments: the mesh the program names
+            # no arguments: the mesh the program names, else the context's
+            mesh = next((s.mesh for s in layouts), self._mesh or self._context)
             executable = self._compiled[layouts] = SpmdExecutable(*self._spec, mesh, layouts, self._out)
         self.last = executable
         return executable(args)
@@ -184,6 +190,7 @@ class SpmdFunction:
                 mesh = mesh or layout.mesh
                 anchor = i if anchor is None and committed else anchor
             chosen.append(layout)
+        mesh = mesh or self._context
         if mesh is None:
             raise ValueError(f"{name}: no mesh to partition over")
         mesh_ids = [d.id for d in mesh._flat_devices_tuple]
@@ -191,6 +198,10 @@ class SpmdFunction:
             ids = [d.id for d in layout.mesh._flat_devices_tuple] if layout is not None else \
                 _device_ids(x) if type(x) is XlaArray and x._committed else mesh_ids
             if ids != mesh_ids:
+                if anchor is None and mesh is self._context:
+                    raise ValueError(f"{incompatible_devices(args, (i,), name, closed.jaxpr.debug_info)} and jit's "
+                                     f"context mesh with device ids [{', '.join(map(str, mesh_ids))}] on platform "
+                                     f"{mesh._flat_devices_tuple[0].platform.upper()}")
                 raise ValueError(incompatible_devices(args, (i if anchor is None else anchor, i), name,
                                                       closed.jaxpr.debug_info))
         if None not in chosen:
@@ -338,10 +349,12 @@ class FollowShardings(PerDeviceWrapper):
         return self._partitioned.last if self._partitioned is not None else None
 
     def __call__(self, *args: Any) -> list[Any]:
-        if not has_sharded_argument(args):
+        # a mesh set by set_mesh is part of the trace context: a function compiled under one is called under it
+        context = get_mesh()
+        if not has_sharded_argument(args) and context.empty:
             if self._partitioned is not None:
                 self._partitioned.last = None
             return self._per_device(*args)
         if self._partitioned is None:
-            self._partitioned = SpmdFunction(*self._spec)
+            self._partitioned = SpmdFunction(*self._spec, context=None if context.empty else context)
         return self._partitioned(*args)
