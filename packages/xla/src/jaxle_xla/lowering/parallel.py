@@ -44,7 +44,7 @@ from jaxle_core.lax.parallel import (
     vary_unreduced_cast_p,
 )
 from jaxle_core.lax.reductions import reduce_max, reduce_min, reduce_sum
-from jaxle_xla.lowering.context import LoweringContext, Value, i64
+from jaxle_xla.lowering.context import LoweringContext, Value, i64, i64_array
 from jaxle_xla.lowering.module import register_lowering
 from jaxle_xla.lowering.shard_map import ManualRegion, manual_computation
 from jaxle_xla.lowering.typed_layouts import constrain_untyped, leave_unconstrained
@@ -117,8 +117,11 @@ leave_unconstrained(psum_p, pmax_p, pmin_p, psum_invariant_p, unreduced_psum_p, 
 
 
 def _with_unit_dim(ctx: LoweringContext, x: Value, dim: int) -> Value:
+    # A broadcast, as JAX writes it.
     shape = x.aval.shape[:dim] + (1,) + x.aval.shape[dim:]
-    return ctx.op1("stablehlo.reshape", [x], x.aval.update(shape=shape))
+    kept = [d for d in range(len(shape)) if d != dim]
+    return ctx.op1("stablehlo.broadcast_in_dim", [x], x.aval.update(shape=shape),
+                   {"broadcast_dimensions": i64_array(kept)})
 
 
 @register_lowering(all_gather_reduced_p)
@@ -205,12 +208,18 @@ def _axis_index(ctx: LoweringContext, *, axis_name) -> Value:
 def partition_index(ctx: LoweringContext, region: ManualRegion, axis_name: Any) -> Value:
     """This partition's index along mesh axis ``axis_name``, from its id."""
     index_aval = ShapedArray((), np.dtype(np.uint32))
-    partition = ctx.op1("stablehlo.replica_id" if region.replicas else "stablehlo.partition_id", [], index_aval)
     stride, size = region.axis_stride(axis_name), region.mesh.shape[axis_name]
-    if stride > 1:
-        partition = ctx.op1("stablehlo.divide", [partition, ctx.constant(np.uint32(stride))], index_aval)
-    if size < region.mesh.size // stride:
-        partition = ctx.op1("stablehlo.remainder", [partition, ctx.constant(np.uint32(size))], index_aval)
+    if region.replicas:  # the older replicated programs: only the operations needed
+        partition = ctx.op1("stablehlo.replica_id", [], index_aval)
+        if stride > 1:
+            partition = ctx.op1("stablehlo.divide", [partition, ctx.constant(np.uint32(stride))], index_aval)
+        if size < region.mesh.size // stride:
+            partition = ctx.op1("stablehlo.remainder", [partition, ctx.constant(np.uint32(size))], index_aval)
+    else:  # as JAX writes it: (partition id / stride) % size, its constants first
+        stride_value, size_value = ctx.constant(np.uint32(stride)), ctx.constant(np.uint32(size))
+        partition = ctx.op1("stablehlo.partition_id", [], index_aval)
+        partition = ctx.op1("stablehlo.divide", [partition, stride_value], index_aval)
+        partition = ctx.op1("stablehlo.remainder", [partition, size_value], index_aval)
     return ctx.op1("stablehlo.convert", [partition], ShapedArray((), np.dtype(np.int32)))
 
 
