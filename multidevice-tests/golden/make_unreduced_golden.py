@@ -235,7 +235,15 @@ def _explicit_ring(run):
 
 def _explicit_result(f):
     def run(jax, x):
-        return _outcome(lambda: [_jaxpr(jax, f(jax), x), _result(jax.jit(f(jax))(x))])
+        return [_jaxpr(jax, f(jax), x), _outcome(lambda: _result(jax.jit(f(jax))(x)))]
+    return _explicit_ring(run)
+
+
+def _explicit_pair(f):
+    """Like ``_explicit_result``, for ``f(jax)`` of a: f32[4]{R:i} and x: f32[16@i]."""
+    def run(jax, x):
+        reduced = jax.device_put(np.arange(4.0, dtype=np.float32), _spec(jax, None, reduced="i"))
+        return [_jaxpr(jax, f(jax), reduced, x), _outcome(lambda: _result(jax.jit(f(jax))(reduced, x)))]
     return _explicit_ring(run)
 
 
@@ -288,6 +296,15 @@ CASES.update({
         lambda v: _gathered(jax, v), out_specs=_spec(jax, reduced="i"))(x))),
     "explicit_out_unreduced_then_summed": _explicit_result(lambda jax: lambda x: jax.sharding.reshard(jax.shard_map(
         lambda v: jax.lax.pcast(v, "i", to="unreduced"), out_specs=_spec(jax, unreduced="i"))(x), _p(jax))),
+    "explicit_in_reduced": _explicit_pair(lambda jax: jax.shard_map(
+        lambda a, b: a.sum() * b, in_specs=(_spec(jax, None, reduced="i"), _p(jax, "i")), out_specs=_p(jax, "i"))),
+    "explicit_in_reduced_inferred": _explicit_pair(lambda jax: jax.shard_map(
+        lambda a, b: a.sum() * b, out_specs=_p(jax, "i"))),
+    "explicit_in_reduced_grad": _explicit_pair(lambda jax: jax.grad(lambda a, b: jax.shard_map(
+        lambda a, b: a.sum() * b, in_specs=(_spec(jax, None, reduced="i"), _p(jax, "i")),
+        out_specs=_p(jax, "i"))(a, b).sum())),
+    "explicit_out_reduced_grad": _explicit_result(lambda jax: jax.grad(lambda x: jax.numpy.sin(jax.shard_map(
+        lambda v: _gathered(jax, v), out_specs=_spec(jax, reduced="i"))(x)).sum())),
 })
 
 

@@ -73,10 +73,18 @@ def body_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh | AbstractMesh,
               manual: frozenset | None = None) -> ShapedArray:
     """The type of a body's input: the block of ``aval`` varying (when types are checked) over the axes of
     ``spec`` and those it varied over outside (inside an enclosing body); where mesh axes other than the
-    ``manual`` ones (default: all) are Explicit, laid out over them as ``aval`` is."""
-    block = block_aval(aval, spec, mesh).update(vma=aval.vma | frozenset(spec_axes(spec)) if check_vma else NO_VMA)
+    ``manual`` ones (default: all) are Explicit, laid out over them as ``aval`` is. The manual axes its spec says it
+    is unreduced or reduced over are its type's inside."""
+    manual_axes = frozenset(mesh.axis_names) if manual is None else manual
+    block = block_aval(aval, spec, mesh).update(
+        vma=aval.vma | frozenset(spec_axes(spec)) if check_vma else NO_VMA,
+        unreduced=spec.unreduced & manual_axes if check_vma else NO_VMA,
+        reduced=spec.reduced & manual_axes if check_vma else NO_VMA)
     inside = manual_mesh(mesh, manual)
     if not inside.explicit_axes:
+        outer = block.explicit_sharding
+        if outer is not None and (outer.spec.unreduced or outer.spec.reduced):  # axes manual inside: said above
+            return block.update(sharding=outer.update(spec=PartitionSpec(*outer.spec)))
         return block
     return block.update(sharding=NamedSharding(inside, type_spec(inside, PartitionSpec(*spec_of(aval)), aval.ndim)))
 
@@ -608,12 +616,14 @@ def _inferred_specs(flat: Sequence[Any], mesh, manual: frozenset) -> list[Partit
 
 
 def _manual_part(spec: PartitionSpec, manual: frozenset) -> PartitionSpec:
-    """``spec`` naming only the ``manual`` axes (trailing unsplit dimensions dropped)."""
+    """``spec`` naming only the ``manual`` axes (trailing unsplit dimensions dropped), its unreduced and reduced ones
+    included."""
     entries = [tuple(a for a in spec_entry_axes(e) if a in manual) for e in spec]
     entries = [None if not axes else axes[0] if len(axes) == 1 else axes for axes in entries]
-    while entries and entries[-1] is None:
+    unreduced, reduced = spec.unreduced & manual, spec.reduced & manual
+    while entries and entries[-1] is None and not (unreduced or reduced):
         entries.pop()
-    return PartitionSpec(*entries)
+    return PartitionSpec(*entries, unreduced=unreduced, reduced=reduced)
 
 
 def _context_mesh() -> AbstractMesh:

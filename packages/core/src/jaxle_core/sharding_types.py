@@ -133,12 +133,19 @@ def spec_of(aval: Any) -> tuple:
     return tuple(sharding.spec)
 
 
+def cotangent_spec(spec: PartitionSpec) -> PartitionSpec:
+    """The spec of a cotangent of a value laid out by ``spec``: its unreduced and reduced axes swapped."""
+    if not (spec.unreduced or spec.reduced):
+        return spec
+    return spec.update(unreduced=spec.reduced, reduced=spec.unreduced)
+
+
 def cotangent_sharding(sharding: NamedSharding) -> NamedSharding:
     """The layout of a cotangent of a value laid out as ``sharding``: its unreduced and reduced axes swapped."""
     spec = sharding.spec
     if not (spec.unreduced or spec.reduced):
         return sharding
-    return sharding.update(spec=spec.update(unreduced=spec.reduced, reduced=spec.unreduced))
+    return sharding.update(spec=cotangent_spec(spec))
 
 
 def source_sharding(x: Any) -> NamedSharding | None:

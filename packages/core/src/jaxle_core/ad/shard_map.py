@@ -39,6 +39,7 @@ from jaxle_core.shard_map import (
     spec_axes,
     with_consts_as_inputs,
 )
+from jaxle_core.sharding_types import cotangent_spec
 from jaxle_core.staging import trace_to_jaxpr
 
 # ---------------------------------------------------------------- forward mode
@@ -178,13 +179,16 @@ def _shard_map_transpose(cts, *args, jaxpr: ClosedJaxpr, mesh, in_specs, out_spe
         return results
 
     known_avals = [aval for aval, lin in zip(jaxpr.in_avals, linear) if not lin]
-    ct_avals = [aval for aval, nz in zip(jaxpr.out_avals, nonzero_cts) if nz]
+    # a cotangent is unreduced where its value is reduced, and back
+    ct_avals = [aval.update(unreduced=aval.reduced, reduced=aval.unreduced)
+                for aval, nz in zip(jaxpr.out_avals, nonzero_cts) if nz]
     with body_context(mesh, check_vma, manual):
         closed = trace_to_jaxpr(transposed, [*ct_avals, *known_avals], jaxpr.jaxpr.debug_info)
     inputs = [ct for ct in cts if type(ct) is not Zero] + [a for a, lin in zip(args, linear) if not lin]
-    specs = [s for s, nz in zip(out_specs, nonzero_cts) if nz] + [s for s, lin in zip(in_specs, linear) if not lin]
+    specs = [cotangent_spec(s) for s, nz in zip(out_specs, nonzero_cts) if nz] + [
+        s for s, lin in zip(in_specs, linear) if not lin]
     linear_specs = [s for s, lin in zip(in_specs, linear) if lin]
-    result_specs = [s for s, nz in zip(linear_specs, ct_nonzero) if nz]
+    result_specs = [cotangent_spec(s) for s, nz in zip(linear_specs, ct_nonzero) if nz]
     outs = iter(bind_shard_map(closed, inputs, mesh, specs, result_specs, check_vma, manual))
     nonzero = iter(ct_nonzero)
     return [(next(outs) if next(nonzero) else None) if lin else None for lin in linear]
