@@ -84,7 +84,7 @@ def _at_trace(trace: BatchTrace, vals, dims, compute) -> tuple[Any, Any]:
     return trace.to_val_dim(out)
 
 
-def in_mesh_order(names: tuple[Any, ...]) -> tuple[Any, ...]:
+def _in_mesh_order(names: tuple[Any, ...]) -> tuple[Any, ...]:
     """``names`` in the order of the context mesh's axes (as given when they are not all its axes)."""
     order = get_abstract_mesh().axis_names
     return tuple(sorted(names, key=order.index)) if all(n in order for n in names) else tuple(names)
@@ -131,7 +131,7 @@ def _exchange_over_several(x, *, split_axis, concat_axis, axis_name, **params):
 def _permute_over_several(x, *, axis_name, perm):
     # Every member's value, with zeros after them for the members no pair sends to, indexed by the sender. As in
     # JAX (whose lowering pairs devices so), the members are numbered in mesh order, whatever the names' order.
-    axis_name = in_mesh_order(axis_name)
+    axis_name = _in_mesh_order(axis_name)
     gathered = _gathered(x, axis_name, 0)
     size = get_aval(gathered).shape[0]
     senders = np.full(size, size, np.int32)
