@@ -121,6 +121,17 @@ def _reshape_groups(old: tuple, new: tuple) -> list[tuple[list[int], list[int]]]
     return groups
 
 
+def _runs_past_unit_dims(old: tuple, new: tuple) -> list[tuple[list[int], list[int]]]:
+    """``_reshape_groups`` of the dimensions of size other than 1 (which a reshape adds or drops freely), as indices
+    into ``old`` and ``new``; one run of every old dimension when they cannot be grouped."""
+    old_kept = [d for d, size in enumerate(old) if size != 1]
+    new_kept = [d for d, size in enumerate(new) if size != 1]
+    groups = _reshape_groups(tuple(old[d] for d in old_kept), tuple(new[d] for d in new_kept))
+    if groups is None:
+        return [(list(range(len(old))), [])]
+    return [([old_kept[i] for i in old_dims], [new_kept[j] for j in new_dims]) for old_dims, new_dims in groups]
+
+
 def _reshape(avals, specs, outs, mesh, params):
     new_sizes, dimensions, sharding = params["new_sizes"], params["dimensions"], params["sharding"]
     given = given_spec(sharding, len(new_sizes))
@@ -133,7 +144,7 @@ def _reshape(avals, specs, outs, mesh, params):
     if not any(spec):
         return [(None,) * len(new_sizes)]
     result: list = [None] * len(new_sizes)
-    for old_dims, new_dims in _reshape_groups(tuple(old), tuple(new_sizes)) or [(list(range(len(old))), [])]:
+    for old_dims, new_dims in _runs_past_unit_dims(tuple(old), tuple(new_sizes)):
         entries = [spec[d] for d in old_dims]
         if not any(entries):
             continue

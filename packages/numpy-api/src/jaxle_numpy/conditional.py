@@ -8,7 +8,8 @@ import numpy as np
 
 from jaxle_core import jit, lax
 from jaxle_core.avals import get_aval
-from jaxle_core.sharding_types import broadcast_layout
+from jaxle_core.lax import placement
+from jaxle_core.sharding_types import broadcast_layout, spec_of
 from jaxle_numpy import util
 
 __all__ = ["where"]
@@ -16,16 +17,26 @@ __all__ = ["where"]
 
 def broadcast_together(fun_name: str, *args: Any) -> list[Any]:
     """``args`` broadcast to their common shape (only the operands whose shape differs get a ``broadcast_in_dim``);
-    JAX's ValueError for shapes that do not broadcast."""
+    JAX's ValueError for shapes that do not broadcast. Over Explicit mesh axes, when some operand is broadcast, all
+    are laid out as their common layout (a replicated operand of the full shape is resharded), as JAX's are."""
     shapes = [get_aval(a).shape for a in args]
     try:
         shape = lax.broadcast_shapes(*shapes)
     except ValueError:
         raise ValueError(f"Incompatible shapes for broadcasting: shapes={list(shapes)}") from None
+    if all(s == shape for s in shapes):
+        return list(args)
     layout = broadcast_layout(fun_name, [get_aval(a) for a in args], len(shape))
-    return [a if s == shape else lax.broadcast_in_dim(a, shape, tuple(range(len(shape) - len(s), len(shape))),
-                                                      out_sharding=layout)
+    return [_laid_out(a, layout) if s == shape else
+            lax.broadcast_in_dim(a, shape, tuple(range(len(shape) - len(s), len(shape))), out_sharding=layout)
             for a, s in zip(args, shapes)]
+
+
+def _laid_out(x: Any, layout: Any) -> Any:
+    """``x`` resharded to ``layout`` when it is replicated and ``layout`` splits it."""
+    if layout is None or any(spec_of(get_aval(x))) or not any(layout.spec):
+        return x
+    return placement.reshard(x, layout)
 
 
 @jit

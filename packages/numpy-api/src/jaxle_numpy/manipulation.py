@@ -813,7 +813,7 @@ def _pad_statistic(x: Any, pad_width: tuple, mode: str, stat_length: tuple | Non
 def _pad_reflect(x: Any, pad_width: tuple, mode: str, reflect_type: str) -> Any:
     odd = reflect_type == "odd"
     for axis, (before, after) in enumerate(pad_width):
-        if _is_empty_axis(x, axis, (before, after), mode):
+        if _is_empty_axis(x, axis, (before, after), mode) or before == after == 0:  # JAX leaves such axes alone
             continue
         size = _shape(x)[axis]
         # reflect mirrors around the edge element, symmetric includes it (a single element is always included)

@@ -13,6 +13,7 @@ from jaxle_core import dtypes, lax
 from jaxle_core.array import Array
 from jaxle_core.avals import canonicalize_shape, get_aval
 from jaxle_core.core import Tracer
+from jaxle_core.lax import placement
 from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_numpy.conditional import where
 from jaxle_numpy.creation import asarray, ones, zeros
@@ -89,8 +90,11 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Array:
 def _triangle(m: Any, k: int, keep_lower: bool) -> Any:
     aval = get_aval(m)
     mask = _lower_mask(aval.shape[-2:], k)
+    layout = aval.explicit_sharding  # the mask is laid out as ``m`` (over Explicit mesh axes), as JAX's
     if aval.ndim > 2:
-        mask = lax.broadcast_in_dim(mask, aval.shape, (aval.ndim - 2, aval.ndim - 1))
+        mask = lax.broadcast_in_dim(mask, aval.shape, (aval.ndim - 2, aval.ndim - 1), out_sharding=layout)
+    elif layout is not None and any(layout.spec):
+        mask = placement.reshard(mask, layout)
     zero = lax.full_like(m, 0)
     return lax.select_n(mask, zero, m) if keep_lower else lax.select_n(mask, m, zero)
 

@@ -284,7 +284,9 @@ def trace(a: Any, offset: int | Any = 0, axis1: int = 0, axis2: int = 1, dtype: 
     columns = lax_structural.broadcasted_iota(np.int32, shape[-2:], 1)
     shifted = lax_elementwise.add(rows, lax_structural.convert_element_type(offset, np.int32))
     on_diagonal = lax_elementwise.eq(shifted, columns)
-    zeros = lax_structural.broadcast_in_dim(np.zeros((), aval.dtype)[()], shape, ())
+    # zeros laid out as ``a`` (over Explicit mesh axes), as JAX's zeros_like
+    zeros = lax_structural.broadcast_in_dim(np.zeros((), aval.dtype)[()], shape, (),
+                                            out_sharding=get_aval(a).explicit_sharding)
     diagonal = where(on_diagonal, a, zeros)
     out_dtype = _trace_dtype(dtype, aval.dtype)
     if out_dtype != aval.dtype:
