@@ -96,7 +96,14 @@ _UNARY = {"neg": lambda jax, x: jax.lax.neg(x), "sin": lambda jax, x: jax.lax.si
           "broadcast": lambda jax, x: jax.lax.broadcast_in_dim(x, (3, 4, 2), (1, 2)),
           "slice": lambda jax, x: jax.lax.slice(x, (0, 0), (2, 2)),
           "concatenate": lambda jax, x: jax.lax.concatenate([x, x], 0),
-          "scale": lambda jax, x: x * 2.0}
+          "scale": lambda jax, x: x * 2.0, "integer_pow": lambda jax, x: jax.lax.integer_pow(x, 2),
+          "clamp": lambda jax, x: jax.lax.clamp(0.0, x, 3.0), "cumsum": lambda jax, x: jax.lax.cumsum(x, 1),
+          "sort": lambda jax, x: jax.lax.sort(x), "rev": lambda jax, x: jax.lax.rev(x, (1,)),
+          "argmax": lambda jax, x: jax.lax.argmax(x, 1, np.int32),
+          "pad": lambda jax, x: jax.lax.pad(x, np.float32(0), ((0, 0, 0), (1, 1, 0))),
+          "stop_gradient": lambda jax, x: jax.lax.stop_gradient(x), "exp": lambda jax, x: jax.lax.exp(x),
+          "where_scalar": lambda jax, x: jax.numpy.where(x > 0, x, 0.0),
+          "dot_self": lambda jax, x: jax.numpy.dot(x, x.T)}
 _BINARY = {"add": lambda jax, x, y: jax.lax.add(x, y), "sub": lambda jax, x, y: jax.lax.sub(x, y),
            "mul": lambda jax, x, y: jax.lax.mul(x, y), "div": lambda jax, x, y: jax.lax.div(x, y)}
 _KINDS = {"u": lambda u, r, plain: u, "r": lambda u, r, plain: r, "plain": lambda u, r, plain: plain}

@@ -22,9 +22,10 @@ from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_
 from jaxle_core.sharding import NamedSharding
 
 __all__ = ["UNTYPED", "ShardingTypeError", "axis_size", "broadcast_layout", "check_divisible", "cotangent_sharding",
-           "elementwise_specs", "enable", "entry_text", "explicit_context", "explicit_mesh_of", "given_spec",
-           "layouts_ignored", "merged_specs", "register_rule", "resolve_out_sharding", "same_as_operand",
-           "source_sharding", "spec_of", "type_spec", "typed_aval", "typed_results", "untyped"]
+           "cotangent_spec", "elementwise_specs", "enable", "entry_text", "explicit_context", "explicit_mesh_of",
+           "given_spec", "layouts_ignored", "merged_specs", "register_rule", "resolve_out_sharding",
+           "same_as_operand", "source_sharding", "spec_indexed_error", "spec_of", "type_spec", "typed_aval",
+           "typed_results", "untyped"]
 
 
 class ShardingTypeError(Exception):
@@ -154,6 +155,12 @@ def source_sharding(x: Any) -> NamedSharding | None:
     return None if sharding is None else sharding.with_memory_kind("device")
 
 
+def spec_indexed_error() -> ValueError:
+    """JAX's error for a layout with unreduced or reduced axes that a rule reads entry by entry."""
+    return ValueError("Using pspec[...] is dangerous when PartitionSpec has non-empty unreduced/reduced set. Please "
+                      "use spec.partitions[...]")
+
+
 def broadcast_layout(name: str, avals: Sequence[Any], ndim: int) -> NamedSharding | None:
     """The layout arrays of ``avals`` broadcast together to rank ``ndim`` share (trailing dimensions aligned, as
     their elementwise result's type says); None when none of them is laid out over Explicit axes."""
@@ -162,6 +169,8 @@ def broadcast_layout(name: str, avals: Sequence[Any], ndim: int) -> NamedShardin
     mesh = next((a.explicit_sharding.mesh for a in avals if getattr(a, "explicit_sharding", None) is not None), None)
     if mesh is None:
         return None
+    if may_carry_axes(None, avals, {}):
+        raise spec_indexed_error()
     specs = [(None,) * (ndim - a.ndim) + tuple(None if s == 1 else e for s, e in zip(a.shape, spec_of(a)))
              for a in avals if a.ndim]
     return NamedSharding(mesh, PartitionSpec(*merged_specs(name, specs)))

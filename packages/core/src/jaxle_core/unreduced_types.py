@@ -24,9 +24,9 @@ from typing import Any
 
 from jaxle_core import core, sharding_types, vma
 from jaxle_core.ad.jvp import add_any_p
-from jaxle_core.lax import elementwise, parallel, reductions, slicing, structural
+from jaxle_core.lax import cumulative, elementwise, parallel, reductions, slicing, sorting, structural
 from jaxle_core.lax.dot import dot_general_p
-from jaxle_core.lax.identity import copy_p
+from jaxle_core.lax.identity import copy_p, stop_gradient_p
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import ShardingTypeError
 
@@ -153,6 +153,21 @@ def _spec_unpacked(name: str, operands: Operands, params: dict) -> Axes:
                      "*spec.partitions")
 
 
+def _spec_indexed(name: str, operands: Operands, params: dict) -> Axes:
+    """Operations whose layout JAX 0.10.2 builds by indexing the operand's entries: they refuse (un)reduced ones."""
+    if operands.manual:
+        return _reduced_alike(name, operands, params)
+    raise sharding_types.spec_indexed_error()
+
+
+def _without_rule(name: str, operands: Operands, params: dict) -> Axes:
+    """Operations JAX 0.10.2 has no rule for on unreduced or reduced operands."""
+    if any(u or r for u, r in operands.axes):
+        raise NotImplementedError(f"unreduced/reduced rule for {name} is not implemented. Please file an issue at "
+                                  "https://github.com/jax-ml/jax/issues")
+    return _NONE
+
+
 def _out_sharding_axes(out_sharding: Any) -> Axes:
     if out_sharding is None:
         return _NONE
@@ -180,7 +195,9 @@ def _dot_general(name: str, operands: Operands, params: dict) -> Axes:
             raise ShardingTypeError("out_sharding's unreduced axes should be equal to the contracting specs. Got "
                                     f"unreduced axes={unreduced} and contracting spec={lhs_spec}")
     if any(u for u, _ in operands.axes):
-        return _reduced_alike(name, operands, params)
+        lhs, rhs = operands.avals
+        raise ShardingTypeError(f"lhs or rhs passed to dot_general cannot be unreduced. Got lhs={lhs!r} and "
+                                f"rhs={rhs!r}")
     return unreduced, reduced
 
 
@@ -233,16 +250,21 @@ sharding_types.may_carry_axes = _given_axes
 vma.result_reductions = _manual_result_axes
 
 for _primitive in (structural.convert_element_type_p, structural.transpose_p, structural.broadcast_in_dim_p,
-                   structural.squeeze_p, structural.rev_p, slicing.slice_p, reductions.reduce_sum_p, copy_p):
+                   structural.squeeze_p, structural.pad_p, slicing.slice_p, reductions.reduce_sum_p, copy_p,
+                   stop_gradient_p):
     _rules[_primitive] = _linear
 _rules[structural.concatenate_p] = _alike
 _rules[structural.select_n_p] = _select_n
 _rules[elementwise.add_p] = _add
 _rules[add_any_p] = _add
 _rules[elementwise.mul_p] = _mul
-for _primitive in (structural.reshape_p, reductions.reduce_max_p, reductions.reduce_min_p, reductions.reduce_prod_p,
-                   reductions.argmax_p, reductions.argmin_p):
+for _primitive in (structural.reshape_p, reductions.reduce_max_p, reductions.reduce_min_p, reductions.reduce_prod_p):
     _rules[_primitive] = _spec_unpacked
+for _primitive in (reductions.argmax_p, reductions.argmin_p, sorting.sort_p, cumulative.cumsum_p, cumulative.cumprod_p,
+                   cumulative.cummax_p, cumulative.cummin_p, cumulative.cumlogsumexp_p):
+    _rules[_primitive] = _spec_indexed
+for _primitive in (elementwise.integer_pow_p, structural.clamp_p, structural.rev_p):
+    _rules[_primitive] = _without_rule
 _rules[dot_general_p] = _dot_general
 _rules.update({
     parallel.all_gather_reduced_p: _casting(_keep, lambda mine, named: mine | named),
