@@ -73,6 +73,13 @@ def _constraints(jax, f, *args) -> str:
     return "\n".join(re.findall(r"sdy\.sharding_constraint %\S+ (<@.*?>) :", text))
 
 
+def _body_text(jax, f, *args) -> str:
+    """The lowered program's main function after its signature (whose attributes jaxle writes differently)."""
+    lines = jax.jit(f).lower(*args).as_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if "func.func public @main" in line)
+    return "\n".join(lines[start + 1:])
+
+
 def _psum_and_index(jax, v):
     return jax.lax.psum(v, "i") + jax.lax.axis_index("i")
 
@@ -186,6 +193,10 @@ CASES = {
     "explicit_lowered_constraints": lambda jax: _under_explicit(jax, lambda: _constraints(jax, jax.shard_map(
         lambda v: jax.lax.psum(v * 2, "i"), in_specs=_p(jax, "i"), out_specs=_p(jax), axis_names={"i"}),
         _explicit_put(jax, None, "j"))),
+    "lowered_text": lambda jax: _body_text(jax, _collectives_sm(jax), X),
+    "lowered_text_axis_index": lambda jax: _body_text(jax, _sm(jax, lambda v: jax.lax.psum(
+        jax.numpy.sin(v) * 2, "i") + jax.lax.axis_index("i"), _p(jax, "i"), _p(jax, "i")), X),
+    "lowered_text_nested": lambda jax: _body_text(jax, _nested(jax), X),
     "every_axis_named": lambda jax: _jaxpr(jax, _sm(jax, lambda v: v, _p(jax, "i"), _p(jax, "i"),
                                                     frozenset({"i", "j"})), X),
     # the axes that are not manual are not named axes of the body

@@ -62,7 +62,6 @@ class ModuleBuilder:
         # the shard_map bodies being lowered, innermost last; a replicated program's axes come first
         self.manual_regions: list[Any] = [] if replica_region is None else [replica_region]
         self.num_replicas = 1 if replica_region is None else replica_region.mesh.size
-        self._channels = 0
         self._counter = 0
         self._functions: list[str] = []
         self._function_names: dict[int, str] = {}
@@ -153,9 +152,9 @@ class ModuleBuilder:
         return f"#sdy.sharding<@{symbol}, [{', '.join(['{}'] * len(aval.shape))}]>"
 
     def next_channel(self) -> int:
-        """A channel handle no other collective of the module uses."""
-        self._channels += 1
-        return self._channels
+        """The channel handle of a collective between partitions: 1 for every one, as JAX writes them (XLA's SPMD
+        partitioner assigns the channels of the partitioned program itself)."""
+        return 1
 
     def mesh_symbol(self, mesh: Any) -> str:
         """The name of the ``sdy.mesh`` of ``mesh``'s axes (declared once), for Shardy sharding attributes; its
