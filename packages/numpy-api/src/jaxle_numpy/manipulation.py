@@ -23,10 +23,14 @@ from jaxle_core.batching.api import vmap
 from jaxle_core.core import Tracer
 from jaxle_core.jit import require_hashable
 from jaxle_core.lax import elementwise as lax_elementwise
+from jaxle_core.lax import placement
 from jaxle_core.lax import reductions as lax_reductions
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.control_flow.conditionals import platform_dependent
+from jaxle_core.mesh import PartitionSpec
+from jaxle_core.sharding import NamedSharding
+from jaxle_core.sharding_types import spec_of
 from jaxle_numpy.conditional import where
 from jaxle_numpy.creation import array, asarray, empty, full, ones, zeros, zeros_like
 from jaxle_numpy.cumulative import cumsum
@@ -572,13 +576,25 @@ def _repeat_each(a: Any, repeats: Any, axis: int) -> Any:
 def repeat(a: Any, repeats: Any, axis: int | None = None, *, total_repeat_length: int | None = None,
            out_sharding: Any = None) -> Any:
     """Each element (or slice along ``axis``) of ``a`` repeated ``repeats`` times; under ``jit`` array ``repeats``
-    need a static ``total_repeat_length``."""
-    del out_sharding
+    need a static ``total_repeat_length``. Over Explicit mesh axes, repeating along a split axis needs
+    ``out_sharding``: the repeat is then computed replicated and laid out as asked, as JAX's."""
     check_arraylike("repeat", a, repeats)
     if axis is None:
         a, axis = ravel(a), 0
     else:
         axis = _axis(_index_tuple(axis, "'axis' argument of jnp.repeat()")[0], _ndim(a))
+    layout = get_aval(a).explicit_sharding
+    if out_sharding is None and layout is not None:
+        if spec_of(get_aval(a))[axis] is not None:
+            raise ValueError("Please pass sharding to `jnp.repeat` via `out_sharding` parameter.")
+        out_sharding = layout  # the repeated axis is whole: the others keep their layout
+    if out_sharding is None:
+        return _repeat(a, repeats, axis, total_repeat_length)
+    whole = PartitionSpec() if layout is None else NamedSharding(layout.mesh, PartitionSpec())
+    return placement.reshard(_repeat(placement.reshard(a, whole), repeats, axis, total_repeat_length), out_sharding)
+
+
+def _repeat(a: Any, repeats: Any, axis: int, total_repeat_length: int | None) -> Any:
     if total_repeat_length is None:
         value = concrete_or_error(repeats, "When jit-compiling jnp.repeat, the total number of repeats must be "
                                            "static. To fix this, either specify a static value for `repeats`, or "
