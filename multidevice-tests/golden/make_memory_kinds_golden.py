@@ -44,11 +44,8 @@ def _pinned(jax, value=X):
     return jax.device_put(value, _in(jax, "pinned_host"))
 
 
-def _placed(array) -> str:
+def _placed(jax, array) -> str:
     """Where an array lives, its type, and its value."""
-    import importlib as _importlib
-
-    jax = _importlib.import_module(type(array).__module__.split(".")[0])
     return f"{array.sharding} committed={array.committed} {jax.typeof(array)!r} {np.asarray(array).tolist()}"
 
 
@@ -77,37 +74,40 @@ CASES = {
                                                       _named(jax, None, "x").with_memory_kind("pinned_host"))),
     "unknown_kind_single": lambda jax: _outcome(lambda: _in(jax, "bogus")),
     "unknown_kind_named": lambda jax: _outcome(lambda: _named(jax, "bogus", "x")),
-    "put_pinned": lambda jax: _outcome(lambda: _placed(_pinned(jax))),
-    "put_unpinned": lambda jax: _outcome(lambda: _placed(jax.device_put(X, _in(jax, "unpinned_host")))),
-    "put_scalar_pinned": lambda jax: _outcome(lambda: _placed(jax.device_put(3.0, _in(jax, "pinned_host")))),
-    "put_pinned_other_device": lambda jax: _outcome(lambda: _placed(jax.device_put(X, _in(jax, "pinned_host", 5)))),
-    "put_back_to_device_memory": lambda jax: _outcome(lambda: _placed(jax.device_put(_pinned(jax),
+    "put_pinned": lambda jax: _outcome(lambda: _placed(jax, _pinned(jax))),
+    "put_unpinned": lambda jax: _outcome(lambda: _placed(jax, jax.device_put(X, _in(jax, "unpinned_host")))),
+    "put_scalar_pinned": lambda jax: _outcome(lambda: _placed(jax, jax.device_put(3.0, _in(jax, "pinned_host")))),
+    "put_pinned_other_device": lambda jax: _outcome(lambda: _placed(jax, jax.device_put(
+        X, _in(jax, "pinned_host", 5)))),
+    "put_back_to_device_memory": lambda jax: _outcome(lambda: _placed(jax, jax.device_put(_pinned(jax),
                                                                                      _in(jax, "device")))),
-    "put_without_target_stays": lambda jax: _outcome(lambda: _placed(jax.device_put(_pinned(jax)))),
-    "put_space_host": lambda jax: _outcome(lambda: _placed(jax.device_put(X, jax.memory.Space.Host))),
-    "put_space_host_of_device_array": lambda jax: _outcome(lambda: _placed(jax.device_put(
+    "put_without_target_stays": lambda jax: _outcome(lambda: _placed(jax, jax.device_put(_pinned(jax)))),
+    "put_space_host": lambda jax: _outcome(lambda: _placed(jax, jax.device_put(X, jax.memory.Space.Host))),
+    "put_space_host_of_device_array": lambda jax: _outcome(lambda: _placed(jax, jax.device_put(
         jax.device_put(X, jax.devices()[2]), jax.memory.Space.Host))),
-    "put_space_device": lambda jax: _outcome(lambda: _placed(jax.device_put(_pinned(jax), jax.memory.Space.Device))),
+    "put_space_device": lambda jax: _outcome(lambda: _placed(jax, jax.device_put(
+        _pinned(jax), jax.memory.Space.Device))),
     "shard_memory": lambda jax: _outcome(lambda: _shards(_pinned(jax))),
-    "put_named_pinned": lambda jax: _outcome(lambda: _placed(jax.device_put(GRID, _named(jax, "pinned_host", "x")))),
+    "put_named_pinned": lambda jax: _outcome(lambda: _placed(jax, jax.device_put(
+        GRID, _named(jax, "pinned_host", "x")))),
     "named_shards_memory": lambda jax: _outcome(lambda: _shards(jax.device_put(GRID, _named(jax, "pinned_host",
                                                                                            "x", "y")))),
-    "eager_on_pinned": lambda jax: _outcome(lambda: _placed(_jnp(jax).sin(_pinned(jax)))),
-    "eager_astype_on_pinned": lambda jax: _outcome(lambda: _placed(_pinned(jax).astype(np.int32))),
-    "eager_with_scalar": lambda jax: _outcome(lambda: _placed(_pinned(jax) * 2.0)),
-    "eager_mixing_memories": lambda jax: _outcome(lambda: _placed(_pinned(jax) + _jnp(jax).ones(8))),
-    "asarray_of_pinned": lambda jax: _outcome(lambda: _placed(_jnp(jax).asarray(_pinned(jax)))),
-    "index_pinned": lambda jax: _outcome(lambda: _placed(_pinned(jax)[3])),
-    "jit_on_pinned": lambda jax: _outcome(lambda: _placed(jax.jit(lambda v: v @ v)(_pinned(jax)))),
-    "jit_on_unpinned": lambda jax: _outcome(lambda: _placed(jax.jit(lambda v: v * 2)(
+    "eager_on_pinned": lambda jax: _outcome(lambda: _placed(jax, _jnp(jax).sin(_pinned(jax)))),
+    "eager_astype_on_pinned": lambda jax: _outcome(lambda: _placed(jax, _pinned(jax).astype(np.int32))),
+    "eager_with_scalar": lambda jax: _outcome(lambda: _placed(jax, _pinned(jax) * 2.0)),
+    "eager_mixing_memories": lambda jax: _outcome(lambda: _placed(jax, _pinned(jax) + _jnp(jax).ones(8))),
+    "asarray_of_pinned": lambda jax: _outcome(lambda: _placed(jax, _jnp(jax).asarray(_pinned(jax)))),
+    "index_pinned": lambda jax: _outcome(lambda: _placed(jax, _pinned(jax)[3])),
+    "jit_on_pinned": lambda jax: _outcome(lambda: _placed(jax, jax.jit(lambda v: v @ v)(_pinned(jax)))),
+    "jit_on_unpinned": lambda jax: _outcome(lambda: _placed(jax, jax.jit(lambda v: v * 2)(
         jax.device_put(X, _in(jax, "unpinned_host"))))),
-    "jit_on_named_pinned": lambda jax: _outcome(lambda: _placed(jax.jit(lambda v: v + 1)(
+    "jit_on_named_pinned": lambda jax: _outcome(lambda: _placed(jax, jax.jit(lambda v: v + 1)(
         jax.device_put(GRID, _named(jax, "pinned_host", "x"))))),
-    "jit_out_shardings_pinned": lambda jax: _outcome(lambda: _placed(jax.jit(
+    "jit_out_shardings_pinned": lambda jax: _outcome(lambda: _placed(jax, jax.jit(
         lambda v: v * 2, out_shardings=_in(jax, "pinned_host"))(X))),
-    "jit_out_shardings_named_pinned": lambda jax: _outcome(lambda: _placed(jax.jit(
+    "jit_out_shardings_named_pinned": lambda jax: _outcome(lambda: _placed(jax, jax.jit(
         lambda v: v * 2, out_shardings=_named(jax, "pinned_host", "x"))(GRID))),
-    "jit_device_put_to_host": lambda jax: _outcome(lambda: _placed(jax.jit(
+    "jit_device_put_to_host": lambda jax: _outcome(lambda: _placed(jax, jax.jit(
         lambda v: jax.device_put(v * 2, _in(jax, "pinned_host")))(X))),
     "jaxpr_on_pinned": lambda jax: _outcome(lambda: jax.make_jaxpr(lambda v: (v * 2).sum())(_pinned(jax))),
     "jaxpr_device_put_to_host": lambda jax: _outcome(lambda: jax.make_jaxpr(

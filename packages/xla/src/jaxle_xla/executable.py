@@ -186,8 +186,11 @@ class Executable:
         memories = [None if kind == device.default_memory().kind else kind
                     for kind in _jaxlib.output_memory_kinds(self.loaded)]
         self._in_other_memory = self._in_other_memory or any(memories)
+        # results put in another memory were placed there explicitly (out_shardings, device_put): committed
+        self._commit = self._commit or any(memories)
         # the types the results carry: on one device, over no mesh (a trace of arguments over a mesh of Auto axes
-        # may be shared with calls on one device)
+        # may be shared with calls on one device); as in JAX, out_shardings of a host memory leave them typed in
+        # device memory (unlike those of a partitioned program)
         self.result_avals = [physical_aval(aval).update(auto_mesh=None) for aval in self.out_avals]
         self._handlers = [[_jaxlib.result_handler(aval, device, committed, memory)
                            for aval, memory in zip(self.result_avals, memories)] for committed in (False, True)]

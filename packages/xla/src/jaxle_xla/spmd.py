@@ -21,6 +21,7 @@ from jaxle_core.avals import get_aval
 from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, wrap_physical
 from jaxle_core.jit import jit_p
 from jaxle_core.lax.placement import leaves_layout_open, reshard_p, sharding_constraint_p
+from jaxle_core.memory_spaces import space_of_kind
 from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib, sharded_array
@@ -248,7 +249,8 @@ class SpmdExecutable:
         self.out_avals = list(closed.out_avals)
         # the results' types name the mesh when its axes are Auto (over Explicit axes their layouts say it)
         auto_mesh = None if AxisType.Explicit in mesh.axis_types else mesh.abstract_mesh
-        physical = [physical_aval(a).update(auto_mesh=auto_mesh) for a in self.out_avals]
+        physical = [physical_aval(a).update(auto_mesh=auto_mesh, memory_space=kind and space_of_kind(kind))
+                    for a, kind in zip(self.out_avals, kinds)]
         self.result_avals = physical
         # An output laid out as an argument is named by that argument's very NamedSharding, which lets the next
         # call recognise it by identity (pmap's loops: the parameters out are the parameters in).
