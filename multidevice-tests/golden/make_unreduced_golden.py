@@ -143,6 +143,8 @@ CASES = {
         _unreduced_product(jax, a, b), _spec(jax, "x", None, reduced="y"))),
     "reduced_then_summed_result": _ran(lambda jax: lambda a, b: jax.sharding.reshard(
         _unreduced_product(jax, a, b), _spec(jax, "x", None, reduced="y")).sum(1) * 2.0),
+    "reduced_with_scalars": _traced(lambda jax: lambda a, b: jax.numpy.maximum(jax.sharding.reshard(
+        _unreduced_product(jax, a, b), _spec(jax, "x", None, reduced="y")) * 2.0 + a.sum(), 0.0)),
     "lowered_constraints": _in_mesh(_lowered),
     # derivatives: a cotangent of an unreduced value is reduced, and back
     "grad_through_plain": _traced(lambda jax: jax.grad(_loss(lambda jax: _p(jax, "x", None)), argnums=(0, 1))),

@@ -25,7 +25,7 @@ __all__ = ["UNTYPED", "ShardingTypeError", "axis_size", "broadcast_layout", "che
            "cotangent_spec", "elementwise_specs", "enable", "entry_text", "explicit_context", "explicit_mesh_of",
            "given_spec", "layouts_ignored", "merged_specs", "register_rule", "resolve_out_sharding",
            "same_as_operand", "source_sharding", "spec_indexed_error", "spec_of", "type_spec", "typed_aval",
-           "typed_results", "untyped"]
+           "typed_results", "untyped", "when_enabled"]
 
 
 class ShardingTypeError(Exception):
@@ -62,9 +62,23 @@ def register_rule(primitive: core.Primitive, rule: Rule, places: bool = False) -
         _placing.add(primitive)
 
 
+_pending_hooks: list[Callable[[], None]] = []  # run by the first ``enable``
+
+
+def when_enabled(hook: Callable[[], None]) -> None:
+    """Run ``hook`` once layouts are computed (now, if they already are): what only programs over Explicit axes
+    need, installed without any cost to the others."""
+    if core.type_shardings is typed_results:
+        hook()
+    else:
+        _pending_hooks.append(hook)
+
+
 def enable() -> None:
     """Compute layouts from now on (called when the first Explicit mesh or array appears; never undone)."""
     core.type_shardings = typed_results
+    while _pending_hooks:
+        _pending_hooks.pop()()
 
 
 @contextlib.contextmanager

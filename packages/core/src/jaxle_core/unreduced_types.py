@@ -24,11 +24,15 @@ from typing import Any
 
 from jaxle_core import core, sharding_types, vma
 from jaxle_core.ad.jvp import add_any_p
+from jaxle_core.avals import get_aval
 from jaxle_core.lax import cumulative, elementwise, parallel, reductions, slicing, sorting, structural
 from jaxle_core.lax.dot import dot_general_p
 from jaxle_core.lax.identity import copy_p, stop_gradient_p
+from jaxle_core.lax.placement import reshard_p
+from jaxle_core.mesh import PartitionSpec
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import ShardingTypeError
+from jaxle_core.staging import staging_rewrites
 
 __all__ = ["Axes", "Operands", "carries_axes", "manual_axes", "operand_axes", "result_axes"]
 
@@ -90,7 +94,7 @@ def _reduced_alike(name: str, operands: Operands, params: dict) -> Axes:
                                   "https://github.com/jax-ml/jax/issues")
     reduced = frozenset().union(*(r for _, r in operands.axes))
     for aval, (_, mine) in zip(operands.avals, operands.axes):
-        # over Explicit axes a scalar joins reduced operands as one reduced alike (JAX stages a reshard of it first)
+        # over Explicit axes a scalar joins reduced operands as one reduced alike (staged, it is resharded first)
         if reduced and mine != reduced and (mine or aval.ndim or operands.manual):
             raise ShardingTypeError("Inputs cannot be replicated on the same axes that another input is reduced on. "
                                     f"Got input type: {_short(aval)} and reduced spec: {reduced}")
@@ -245,6 +249,33 @@ def _casting(unreduced: Callable, reduced: Callable) -> AxesRule:
     return rule
 
 
+def _resharding_scalars(primitive: core.Primitive, previous: Callable | None) -> Callable:
+    """A staging rewrite of ``primitive`` (an elementwise one of several operands): where an operand is reduced
+    over Explicit axes, a scalar operand laid out plainly is first resharded to be reduced alike (as JAX stages
+    it)."""
+    def rewrite(args: Sequence[Any], params: dict) -> Any:
+        if core.type_shardings is not None:
+            avals = [get_aval(x) for x in args]
+            layout = next((a.explicit_sharding for a in avals if a.ndim and operand_axes(a)[1]), None)
+            plain = [a.ndim == 0 and operand_axes(a) == _NONE for a in avals]
+            if layout is not None and any(plain):
+                target = NamedSharding(layout.mesh, PartitionSpec(reduced=layout.spec.reduced))
+                return primitive.bind(*[reshard_p.bind(x, dst_sharding=target) if p else x
+                                        for x, p in zip(args, plain)], **params)
+        return previous(args, params) if previous is not None else None
+
+    return rewrite
+
+
+def _install_scalar_reshards() -> None:
+    for primitive in (elementwise.add_p, elementwise.sub_p, elementwise.mul_p, elementwise.div_p, elementwise.rem_p,
+                      elementwise.pow_p, elementwise.max_p, elementwise.min_p, elementwise.atan2_p,
+                      elementwise.nextafter_p, elementwise.eq_p, elementwise.ne_p, elementwise.lt_p, elementwise.le_p,
+                      elementwise.gt_p, elementwise.ge_p, elementwise.and_p, elementwise.or_p, elementwise.xor_p):
+        staging_rewrites[primitive] = _resharding_scalars(primitive, staging_rewrites.get(primitive))
+
+
+sharding_types.when_enabled(_install_scalar_reshards)
 sharding_types.axes_rule = result_axes
 sharding_types.may_carry_axes = _given_axes
 vma.result_reductions = _manual_result_axes
