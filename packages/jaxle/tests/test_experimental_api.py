@@ -40,3 +40,21 @@ def test_earray_holds_its_physical_array():
 def test_cur_qdd_of_values_without_quasi_dynamic_data(make, type_name):
     with pytest.raises(AttributeError, match=f"^'{re.escape(type_name)}' object has no attribute 'cur_qdd'$"):  # JAX's
         cur_qdd(make())
+
+
+def test_compute_on_runs_the_block_as_jax_does_on_cpu():
+    from jaxle.experimental.compute_on import compute_on
+
+    def doubled(v, compute_type="device_host"):
+        with compute_on(compute_type):
+            return v * 2
+
+    x = np.arange(3.0, dtype=np.float32)
+    for compute_type in ("device_host", "device", "tpu_sparsecore", "gpu_stream:1"):
+        np.testing.assert_array_equal(np.asarray(jaxle.jit(doubled, static_argnums=1)(x, compute_type)), 2 * x)
+    np.testing.assert_array_equal(np.asarray(doubled(x)), 2 * x)
+    # JAX's jaxpr does not record the block
+    assert str(jaxle.make_jaxpr(doubled)(x)) == "{ lambda ; a:f32[3]. let b:f32[3] = mul a 2.0:f32[] in (b,) }"
+    with pytest.raises(ValueError, match=re.escape("Invalid compute type bogus. Current supported values are "
+                                                   "`device_host`, `device`, `tpu_sparsecore`, and `gpu_stream:#`.")):
+        doubled(x, "bogus")
