@@ -230,6 +230,24 @@ def _check_in_spec(fun_name: str, describe: Callable[[], _InArgument], aval: Sha
                 f"the mesh axis sizes or else padding the input and adapting {fun_name!r} appropriately.")
 
 
+def _padded(spec: PartitionSpec, ndim: int) -> PartitionSpec:
+    """``spec`` with one entry per dimension (its unreduced and reduced axes kept)."""
+    return PartitionSpec(*spec, *[None] * (ndim - len(spec)), unreduced=spec.unreduced, reduced=spec.reduced)
+
+
+def _check_in_type(aval: ShapedArray, spec: PartitionSpec) -> None:
+    """JAX's error for an ``in_specs`` entry that differs from the argument's type over a mesh whose axes are all
+    Explicit (and all made manual): the arguments are not resharded to the specs."""
+    given = _padded(spec, aval.ndim)
+    typed = aval.explicit_sharding
+    own = _padded(typed.spec if typed is not None else PartitionSpec(), aval.ndim)
+    if given != own:
+        raise ValueError(f"in_specs passed to shard_map: {given} does not match the specs of the input: {own} for "
+                         f"arg: {aval.str_short()}. `in_specs` is an optional argument so you can omit specifying "
+                         "it and shard_map will infer the in_specs from the arguments. If you want to reshard your "
+                         "inputs, you can use `jax.reshard` on the arguments and then pass those args to shard_map.")
+
+
 def manual_names(mesh: Mesh | AbstractMesh, manual: frozenset | None = None) -> tuple:
     """The ``manual`` axes (default: all) in mesh order."""
     return mesh.axis_names if manual is None else tuple(n for n in mesh.axis_names if n in manual)
@@ -658,6 +676,9 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
         for leaf, (aval, spec) in enumerate(zip(avals, flat_in_specs)):
             _check_in_spec(fun_name, functools.partial(_in_argument, f, fun_name, args, given_specs, leaf), aval,
                            spec, mesh, manual | frozenset(mesh.manual_axes))
+        if in_specs is not None and len(mesh.explicit_axes) == len(manual) == len(mesh.axis_names):
+            for aval, spec in zip(avals, flat_in_specs):
+                _check_in_type(aval, spec)
         check_context_mesh(mesh)
         debug_info = DebugInfo("shard_map", f, ())
         flat_fun, out_tree = flatten_fun(f, in_tree, debug_info)

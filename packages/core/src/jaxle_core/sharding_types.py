@@ -23,9 +23,9 @@ from jaxle_core.sharding import NamedSharding
 
 __all__ = ["UNTYPED", "ShardingTypeError", "axis_size", "broadcast_layout", "check_divisible", "cotangent_sharding",
            "cotangent_spec", "elementwise_specs", "enable", "entry_text", "explicit_context", "explicit_mesh_of",
-           "given_spec", "layouts_ignored", "merged_specs", "register_rule", "resolve_out_sharding",
-           "same_as_operand", "source_sharding", "spec_indexed_error", "spec_of", "type_spec", "typed_aval",
-           "typed_results", "untyped", "when_enabled"]
+           "given_spec", "layouts_ignored", "merged_specs", "no_context_mesh_error", "register_rule",
+           "resolve_out_sharding", "same_as_operand", "source_sharding", "spec_indexed_error", "spec_of", "type_spec",
+           "typed_aval", "typed_results", "untyped", "when_enabled"]
 
 
 class ShardingTypeError(Exception):
@@ -138,6 +138,19 @@ def typed_aval(aval: ShapedArray, sharding: Any) -> ShapedArray:
         return aval
     enable()
     return aval.update(sharding=NamedSharding(mesh, type_spec(mesh, sharding.spec, aval.ndim)))
+
+
+def no_context_mesh_error(aval: ShapedArray) -> ValueError:
+    """JAX's error for a value computed eagerly with ``aval``, typed over a mesh of several devices, where no
+    ``set_mesh`` says which devices (a program without array arguments runs on one device)."""
+    mesh = aval.explicit_sharding.mesh
+    by_type: dict[str, list] = {}
+    for name, axis_type in zip(mesh.axis_names, mesh.axis_types):
+        by_type.setdefault(axis_type.name, []).append(name)
+    axes = ", ".join(f"{kind}: {tuple(names)}" for kind, names in by_type.items())
+    return ValueError(f"Length of device assignment 1 is not equal to the size of the mesh {mesh.size} of aval "
+                      f"{aval.str_short(short_dtypes=True)}({{{axes}}}). Please enter your `jit` into a mesh context "
+                      "via `jax.set_mesh`.")
 
 
 def spec_of(aval: Any) -> tuple:

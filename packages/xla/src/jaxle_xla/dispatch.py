@@ -89,6 +89,14 @@ def _in_other_memory(x: Any) -> bool:
             and _jaxlib.buffer_sharding(x) is not _jaxlib.sharding_for(_jaxlib.buffer_device(x)))
 
 
+
+def _eager_out_shardings(primitive: core.Primitive, params: dict) -> list[Any] | None:
+    """The layouts of an eager ``shard_map``'s results as JAX's: its out specs as written, over a mesh whose axes
+    are all manual (None otherwise: the types or the partitioner say)."""
+    if primitive is not shard_map_p or len(params["newly_manual_axes"]) != len(params["mesh"].axis_names):
+        return None
+    return [NamedSharding(params["mesh"], spec) for spec in params["out_specs"]]
+
 class XlaBackend:
     """Runs primitives and jaxprs with XLA on the default platform's devices."""
 
@@ -140,7 +148,8 @@ class XlaBackend:
         if function is None:
             context = get_mesh()  # part of the trace context, hence of the key
             function = self._eager[key] = SpmdFunction(_primitive_jaxpr(primitive, avals, params), primitive.name,
-                                                       (), True, context=None if context.empty else context)
+                                                       (), True, None, _eager_out_shardings(primitive, params),
+                                                       context=None if context.empty else context)
         outs = function(*args)
         return outs if primitive.multiple_results else outs[0]
 

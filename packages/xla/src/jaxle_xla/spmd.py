@@ -24,6 +24,7 @@ from jaxle_core.lax.placement import leaves_layout_open, reshard_p, sharding_con
 from jaxle_core.memory_spaces import space_of_kind
 from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
+from jaxle_core.sharding_types import no_context_mesh_error
 from jaxle_xla import _jaxlib, sharded_array
 from jaxle_xla.array import XlaArray, laid_out, name_layout
 from jaxle_xla.executable import Executable, PerDeviceWrapper, Program, incompatible_devices
@@ -113,7 +114,13 @@ def program_mesh(closed: core.ClosedJaxpr, shardings: Sequence[Any]) -> Mesh | N
     """The mesh a program is partitioned over: that of the first NamedSharding of ``shardings``, of one it names
     inside, or (types laid out over Explicit axes) the mesh set by ``set_mesh``."""
     named = [s for s in shardings if isinstance(s, NamedSharding)]
-    return concrete_mesh(named[0].mesh if named else jaxpr_mesh(closed)) or _current_mesh(typed_mesh(closed))
+    mesh = named[0].mesh if named else jaxpr_mesh(closed)
+    if isinstance(mesh, AbstractMesh) and get_mesh().empty:
+        typed = next((a for a in (*closed.in_avals, *closed.out_avals)
+                      if getattr(a, "explicit_sharding", None) is not None and a.explicit_sharding.mesh.size > 1), None)
+        if typed is not None:  # JAX's error: a program of typed values with no arrays or mesh naming its devices
+            raise no_context_mesh_error(typed)
+    return concrete_mesh(mesh) or _current_mesh(typed_mesh(closed))
 
 
 def concrete_mesh(mesh: Mesh | AbstractMesh | None) -> Mesh | None:

@@ -28,7 +28,7 @@ from jaxle_core.lax.refs import Ref, addupdate
 from jaxle_core.mesh import PartitionSpec, get_abstract_mesh, get_mesh
 from jaxle_core.shard_map import shard_map_p
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import cotangent_sharding, spec_of, untyped
+from jaxle_core.sharding_types import cotangent_sharding, no_context_mesh_error, spec_of, untyped
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 
 
@@ -350,6 +350,9 @@ def _seed(ans: Any, lin: Linearization) -> Any:
     ``shard_map`` (or ``pmap``) outside its mesh, as JAX's seed takes the output's type there."""
     seed = const(ans, 1.0)
     if core.evaluates_eagerly([seed]) or not lin.out_nonzero[0]:  # (eager gradients look no further)
+        typed = getattr(get_aval(ans), "explicit_sharding", None)
+        if typed is not None and typed.mesh.size > 1 and get_mesh().empty:  # JAX makes the seed on one device
+            raise no_context_mesh_error(get_aval(ans))
         return seed
     mesh = _shard_map_mesh_of_output(lin.jaxpr.jaxpr)
     if mesh is None or mesh.abstract_mesh == get_abstract_mesh():
