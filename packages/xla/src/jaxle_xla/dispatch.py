@@ -18,7 +18,7 @@ from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.extended import ExtendedArray
 from jaxle_core.memory_spaces import MemorySpace, space_of_kind
-from jaxle_core.mesh import get_mesh
+from jaxle_core.mesh import Mesh, get_mesh
 from jaxle_core.shard_map import evaluate_per_equation, runs_per_equation, shard_map_p
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import explicit_context, typed_aval
@@ -92,8 +92,9 @@ def _in_other_memory(x: Any) -> bool:
 
 def _eager_out_shardings(primitive: core.Primitive, params: dict) -> list[Any] | None:
     """The layouts of an eager ``shard_map``'s results as JAX's: its out specs as written, over a mesh whose axes
-    are all manual (None otherwise: the types or the partitioner say)."""
-    if primitive is not shard_map_p or len(params["newly_manual_axes"]) != len(params["mesh"].axis_names):
+    are all manual (None otherwise, or over the context mesh: the types or the partitioner say)."""
+    if (primitive is not shard_map_p or not isinstance(params["mesh"], Mesh)
+            or len(params["newly_manual_axes"]) != len(params["mesh"].axis_names)):
         return None
     return [NamedSharding(params["mesh"], spec) for spec in params["out_specs"]]
 
