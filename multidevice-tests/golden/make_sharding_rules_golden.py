@@ -116,6 +116,8 @@ CASES = {
         lambda jax, m: [_put(jax, m, (8, 4), None, "y"), _put(jax, m, (2, 4))],
         lambda jax: lambda u, v: jax.lax.scatter_add(u, np.array([[1], [2]]), v, jax.lax.ScatterDimensionNumbers(
             update_window_dims=(1,), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)))),
+    "bincount_split_indices": _traced(lambda jax: lambda u: jax.numpy.bincount(u[:, 0].astype(np.int32), length=40),
+                                      0),
     "scatter_result": _computed(lambda jax, m: [_put(jax, m, (8, 4), None, "y")],
                                 lambda jax: lambda u: u.at[ROWS].add(1.0)),
     "at_get_out_sharding": _traced(lambda jax: lambda u: u.at[ROWS].get(out_sharding=_p(jax, None, "y")), 2),

@@ -473,7 +473,9 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | N
                          lax.add(index, np.array(length, get_aval(index).dtype)))
     index = lax.broadcast_in_dim(index, get_aval(index).shape + (1,), (0,))
     if weights is None:
-        updates = lax.broadcast_in_dim(np.ones((), dtype), get_aval(x).shape, ())
+        # ones laid out as ``x`` (over Explicit mesh axes), as JAX's ones_like
+        updates = lax.broadcast_in_dim(np.ones((), dtype), get_aval(x).shape, (),
+                                       out_sharding=get_aval(x).explicit_sharding)
     dnums = ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
                                     scatter_dims_to_operand_dims=(0,))
     return lax.scatter_add(zeros, index, updates, dnums, mode=GatherScatterMode.FILL_OR_DROP)
