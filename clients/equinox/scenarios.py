@@ -13,6 +13,7 @@ import io
 import json
 import pathlib
 import sys
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -179,6 +180,64 @@ def filter_custom_vjp(jax):
         return grad_out * scale * 10.0
 
     return {"grad": jax.grad(lambda v: jnp.sum(scaled(v, 3.0)))(jnp.arange(3.0))}
+
+
+@scenario
+def filter_jvp_symbolic_zeros(jax):
+    eqx, jnp = _eqx(), jax.numpy
+    marker = object()
+
+    def f(*x):
+        return 1 + x[0] ** 2, 2 + x[1] * 3, 3 + x[2] * 4, x[3] + 1, marker
+
+    # outputs that carry no tangent come back as None (also through filter_jit); a tangent given as a Python number
+    # comes back as an array
+    primals = (jnp.array(1.0), jnp.array(1), jnp.array(1.0), 2.0, object())
+    results = {}
+    for name, tangents in [("first", (jnp.array(5.0), None, None, None, None)),
+                           ("first_third", (jnp.array(5.0), None, jnp.array(3.0), None, None)),
+                           ("python_number", (None, None, None, 1.0, None))]:
+        for wrapper, fun in (("plain", f), ("filter_jit", eqx.filter_jit(f))):
+            outs, tangents_out = eqx.filter_jvp(fun, primals, tangents)
+            results[f"{name}_{wrapper}"] = [list(outs[:4]), outs[4] is marker, list(tangents_out)]
+    return results
+
+
+@scenario
+def filter_custom_vjp_python_numbers(jax):
+    eqx, jnp = _eqx(), jax.numpy
+    seen = []
+
+    @eqx.filter_custom_vjp
+    def f(x_and_y, *, foo):
+        x, y = x_and_y
+        return x + y + foo, x, y, foo
+
+    @f.def_fwd
+    def f_fwd(perturbed, x_and_y, *, foo):
+        return f(x_and_y, foo=foo), object()  # a residual that is no array
+
+    @f.def_bwd
+    def f_bwd(residuals, cotangents, perturbed, x_and_y, *, foo):
+        seen.append([list(perturbed), [c is None for c in cotangents]])
+        first, _, third, _ = cotangents
+        return first * 2.0, third
+
+    def loss(x, y):
+        out1, _, out3, _ = f((x, jnp.array(1.0)), foo=y)
+        return out1 + out3
+
+    return {"grad": jax.grad(loss)(1.0, 2.0), "jit_grad": jax.jit(jax.grad(loss))(1.0, 2.0), "seen": seen}
+
+
+@scenario
+def integer_pools(jax):
+    eqx, jnp = _eqx(), jax.numpy
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # equinox pools integers with an init of -inf: nothing to warn about
+        return {"max1d": eqx.nn.MaxPool1d(2, 3)(jnp.arange(14).reshape(1, 14)),
+                "max2d": eqx.nn.MaxPool2d(2, (3, 2))(jnp.arange(36).reshape(1, 6, 6)),
+                "avg1d": eqx.nn.AvgPool1d(2, 3)(jnp.arange(14).reshape(1, 14))}
 
 
 @scenario

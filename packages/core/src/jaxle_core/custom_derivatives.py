@@ -20,13 +20,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 import jaxle_tree as tree
 from jaxle_core import core, dtypes
 from jaxle_core.ad.jvp import Zero, instantiate, tangent_aval, zeros_like_aval
+from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval, not_a_jax_type
 from jaxle_core.core import ClosedJaxpr, Primitive
 from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules, with_fresh_vars
 from jaxle_core.jit import hoist_traced_consts
+from jaxle_core.lax.structural import convert_element_type_p
 from jaxle_core.pretty import PpContext, pp_eqn_generic, pp_eqn_rules
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 
@@ -353,6 +357,13 @@ class custom_jvp(_CustomFunction):  # noqa: N801  (JAX's name)
 # ---------------------------------------------------------------- custom_vjp
 
 
+def _host_value_as_array(value: Any) -> Any:
+    if isinstance(value, (Array, core.Tracer)) or not isinstance(value, (np.ndarray, np.generic, int, float, complex)):
+        return value
+    aval = get_aval(value)
+    return convert_element_type_p.bind(value, new_dtype=aval.dtype, weak_type=aval.weak_type, sharding=None)
+
+
 class FwdRule(NamedRule):
     """Runs the user's forward function on flat primals: returns flat outputs, flat residuals and the bwd."""
 
@@ -366,6 +377,8 @@ class FwdRule(NamedRule):
 
     def __call__(self, primals: Sequence[Any], perturbed: Sequence[bool]) -> tuple[list[Any], list[Any], BwdRule]:
         """Run fwd (with ``symbolic_zeros`` each primal comes as a ``CustomVJPPrimal`` saying if it is perturbed)."""
+        # JAX traces fwd on abstract values: a primal given as a Python number reaches it as an array
+        primals = [_host_value_as_array(p) for p in primals]
         if self.symbolic_zeros:
             primals = [CustomVJPPrimal(p, bool(d)) for p, d in zip(primals, perturbed)]
         primal_args = tree.tree_unflatten(self.in_tree, primals)

@@ -89,10 +89,15 @@ def instantiate(tangent: Any, as_residual: bool = True) -> Any:
 def as_output(value: Any) -> Any:
     """A derivative returned to the user: symbolic zeros become zeros and, outside any trace, NumPy and
     Python values (a tangent passed straight through) become Arrays; ``float0`` zeros stay NumPy arrays."""
-    value = instantiate(value)
+    return host_value_as_array(instantiate(value))
+
+
+def host_value_as_array(value: Any, aval: ShapedArray | None = None) -> Any:
+    """Outside any trace, a NumPy or Python value as an Array of ``aval`` (its own by default), as JAX's rules give
+    one; arrays, tracers and ``float0`` values are returned as they are."""
     if isinstance(value, (Array, Tracer)) or not isinstance(core.current_trace(), core.EvalTrace):
         return value
-    aval = get_aval(value)
+    aval = get_aval(value) if aval is None else aval
     if aval.dtype == dtypes.float0:
         return value
     return current_backend().device_put(np.asarray(value, aval.dtype), weak_type=aval.weak_type)
@@ -212,8 +217,13 @@ class JVPTrace(core.Trace):
         with core.set_current_trace(self.rule_trace()):
             primal_out, tangent_out = rule(list(primals), list(tangents), **params)
         if primitive.multiple_results:
-            return [self.tracer_type(self, p, t) for p, t in zip(primal_out, tangent_out)]
-        return self.tracer_type(self, primal_out, tangent_out)
+            return [self.output(p, t) for p, t in zip(primal_out, tangent_out)]
+        return self.output(primal_out, tangent_out)
+
+    def output(self, primal: Any, tangent: Any) -> Any:
+        """A primitive's output: its primal alone where its tangent is a symbolic zero (as JAX, so code that
+        looks for this trace's tracers, such as equinox's ``filter_jvp``, sees which outputs carry a tangent)."""
+        return primal if type(tangent) is Zero else self.tracer_type(self, primal, tangent)
 
     def rule_trace(self) -> core.Trace:
         """The trace that interprets what a rule applies to primals and tangents: the parent's."""

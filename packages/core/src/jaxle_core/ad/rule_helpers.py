@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from jaxle_core import lax
-from jaxle_core.ad.jvp import Zero, add_tangents, instantiate, jvp_rules, tangent_aval
+from jaxle_core.ad.jvp import Zero, add_tangents, host_value_as_array, instantiate, jvp_rules, tangent_aval
 from jaxle_core.ad.transpose import is_undefined
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive
@@ -42,7 +42,8 @@ def broadcast_to_aval(x: Any, aval: ShapedArray) -> Any:
     """``x`` stretched to ``aval``'s shape the way elementwise primitives broadcast (rank 0 or size-1 dims)."""
     shape = get_aval(x).shape
     if shape == aval.shape:
-        return x
+        # a tangent given as a NumPy array or Python number comes out as an array of the output's type, as in JAX
+        return host_value_as_array(x, aval)
     if not shape:
         return lax.broadcast_in_dim(x, aval.shape, ())
     kept = tuple(i for i, d in enumerate(shape) if d == aval.shape[i])
