@@ -208,8 +208,9 @@ def bench(session: nox.Session) -> None:
 # Libraries whose own test suites run on jaxle (``import jax`` importing jaxle): the sdist, the pinned packages its
 # tests import besides jax (none of which depends on jax, so nothing pulls the real jax in), the pinned packages that
 # depend on jax (installed without their dependencies, which the requirements list), the suite's folders in
-# the sdist, the test files of the fast subset CI runs, test files left out of every run with the reason, and the
-# known failures (tests that pass on JAX and not on jaxle, each listed in docs/compat.md) the fast subset leaves out.
+# the sdist, the test files of the fast subset CI runs, test files left out of every run with the reason, the
+# known failures (tests that pass on JAX and not on jaxle, each listed in docs/compat.md) the fast subset leaves out,
+# and our own tests of programs written with the library (run after its suite, with the library installed).
 CLIENT_LIBRARIES = {
     "optax": {
         "sdist": "optax==0.2.8",
@@ -225,6 +226,7 @@ CLIENT_LIBRARIES = {
         "ignore": dict.fromkeys(["optax/_src/linear_algebra_test.py", "optax/transforms/_accumulation_test.py"],
                                 "imports flax, which imports JAX's private modules (jax._src.*) throughout"),
         "known": {},
+        "programs": "clients/optax",
     },
     "chex": {
         "sdist": "chex==0.1.92",
@@ -322,6 +324,10 @@ def clients(session: nox.Session) -> None:
                     "-n", "auto", f"--junitxml={results}", *targets, success_codes=[0, 1])
         session.chdir(ROOT)
         reports += [library, str(results)]
+        if "programs" in CLIENT_LIBRARIES[library]:
+            # our programs written with the library (examples/), whose output is compared with JAX's
+            session.install("--no-deps", CLIENT_LIBRARIES[library]["sdist"])
+            session.run("python", "-m", "pytest", "-p", "no:cacheprovider", "-q", CLIENT_LIBRARIES[library]["programs"])
     session.run("python", "clients/suite_report.py", "compare", *reports)
 
 
