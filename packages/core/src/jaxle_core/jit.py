@@ -245,8 +245,12 @@ class Traced:
     """The result of ``jit(f).trace(...)``: the jaxpr and what is needed to lower it."""
 
     def __init__(self, wrapped: JitWrapped, jaxpr: ClosedJaxpr, in_tree: Any, out_tree: Any,
-                 donated: tuple[bool, ...], shardings: dict | None = None, arg_layouts: Sequence[Any] = ()):
+                 donated: tuple[bool, ...], shardings: dict | None = None, arg_layouts: Sequence[Any] = (),
+                 donate_argnums: tuple[int, ...] | None = None):
         self._wrapped = wrapped
+        # the donated positions a wrapper reports (pmap: its own), else the donated flat arguments'
+        self.donate_argnums = donate_argnums if donate_argnums is not None else tuple(
+            i for i, d in enumerate(donated) if d)
         self._arg_layouts = list(arg_layouts)  # the NamedShardings of arguments laid out over a mesh, else None
         self.jaxpr = jaxpr
         self.in_tree = in_tree  # of (args, kwargs) without the static arguments
@@ -263,18 +267,41 @@ class Traced:
         infos = [ArgInfo(aval, donated) for aval, donated in zip(self.jaxpr.in_avals, self._donated)]
         return tree.tree_unflatten(self.in_tree, infos)
 
+    @property
+    def in_avals(self) -> Any:
+        """``(args, kwargs)`` with the abstract value of each array argument."""
+        return tree.tree_unflatten(self.in_tree, list(self.jaxpr.in_avals))
+
     def lower(self) -> Lowered:
         return Lowered(self)
 
+    def seen_through(self, in_tree: Any, arg_layouts: Sequence[Any], out_shardings: tuple,
+                     donate_argnums: tuple[int, ...]) -> Traced:
+        """This stage as a wrapper that flattens its own arguments into this one's presents it: the wrapper's
+        argument structure, the layouts it gives its arguments and results, and its donated positions
+        (``pmap(f).lower``)."""
+        return Traced(self._wrapped, self.jaxpr, in_tree, self.out_tree, self._donated,
+                      {**self._shardings, "out_shardings": out_shardings}, arg_layouts, donate_argnums)
 
-class Lowered:
+
+class _StageInfo:
+    """What the lowered and compiled stages tell of the traced one: structures, abstract values, donation."""
+
+    _traced: Traced
+    args_info = property(lambda self: self._traced.args_info)
+    in_tree = property(lambda self: self._traced.in_tree)
+    out_tree = property(lambda self: self._traced.out_tree)
+    in_avals = property(lambda self: self._traced.in_avals)
+    out_info = property(lambda self: self._traced.out_info)
+    donate_argnums = property(lambda self: self._traced.donate_argnums)
+
+
+class Lowered(_StageInfo):
     """A jitted function lowered for the current backend."""
 
     def __init__(self, traced: Traced):
         self._traced = traced
         self._backend, self._device = traced._wrapped._backend_and_device()
-
-    args_info = property(lambda self: self._traced.args_info)
 
     def as_text(self, dialect: str | None = None, *, debug_info: bool = False) -> str:
         """The backend's program (StableHLO for XLA; 'hlo': XLA's HLO), with donation and unused-argument pruning
@@ -341,14 +368,12 @@ def compile_jaxpr(backend: Any, closed: ClosedJaxpr, name: str, donated: Sequenc
     return backend.compile(closed, name, donated, keep_unused, device, **shardings)
 
 
-class Compiled:
+class Compiled(_StageInfo):
     """A compiled jitted function, callable on arguments of the signature it was lowered for."""
 
     def __init__(self, executable: Callable[..., list[Any]], traced: Traced):
         self._executable = executable
         self._traced = traced
-
-    args_info = property(lambda self: self._traced.args_info)
 
     def as_text(self) -> str:
         """The compiled program's text (XLA's optimised HLO)."""

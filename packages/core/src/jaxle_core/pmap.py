@@ -19,10 +19,10 @@ import numpy as np
 import jaxle_tree as tree
 from jaxle_core import backend as backend_module
 from jaxle_core import core, execution_checks
-from jaxle_core.avals import get_aval
+from jaxle_core.avals import abstract_argument_aval, get_aval
 from jaxle_core.config import disable_jit, trace_context
 from jaxle_core.core import Tracer
-from jaxle_core.jit import jit, jit_wrapped
+from jaxle_core.jit import Lowered, jit, jit_wrapped
 from jaxle_core.lax.structural import broadcast_in_dim, squeeze
 from jaxle_core.mesh import Mesh, PartitionSpec
 from jaxle_core.shard_map import bind_shard_map, block_aval, check_context_mesh, check_divisible, trace_body
@@ -57,6 +57,18 @@ class _Plan:
 
     def __eq__(self, other: object) -> bool:
         return self is other or (type(other) is _Plan and self._key == other._key)
+
+
+class _Staged(NamedTuple):
+    """What one call stages: the plan, the jitted function it calls, the flat arguments (as given), their
+    shardings, whether the run has several processes, and the backend."""
+
+    plan: _Plan
+    call: Callable
+    flat: list
+    shardings: list
+    processes: bool
+    backend: Any
 
 
 class _Placed(NamedTuple):
@@ -122,11 +134,11 @@ def _mapped_spec(axis: int | None, name: Any) -> PartitionSpec:
     return PartitionSpec() if axis is None else PartitionSpec(*([None] * axis), name)
 
 
-def _normalized_axes(flat: Sequence[Any], axes: Sequence[Any]) -> tuple:
+def _normalized_axes(avals: Sequence[Any], axes: Sequence[Any]) -> tuple:
     out = []
-    for x, axis in zip(flat, axes):
+    for aval, axis in zip(avals, axes):
         if axis is not None:
-            ndim = get_aval(x).ndim
+            ndim = aval.ndim
             if not -ndim <= axis < ndim:
                 raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
             axis %= ndim
@@ -159,7 +171,7 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
         else tuple(static_broadcasted_argnums)
     name = PMAP_AXIS_NAME if axis_name is None else axis_name
 
-    def _fun(plan: _Plan, *flat):
+    def _fun(plan: _Plan, *flat_args):
         mesh = plan.mesh
         in_specs = [_mapped_spec(a, name) for a in plan.in_axes]
         check_context_mesh(mesh)
@@ -177,12 +189,12 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
             out_info.append((out_tree, axes))
             return [_block_to_output(x, a) for x, a in zip(out_flat, axes)]
 
-        block_avals = [block_aval(get_aval(x), s, mesh) for x, s in zip(flat, in_specs)]
+        block_avals = [block_aval(get_aval(x), s, mesh) for x, s in zip(flat_args, in_specs)]
         closed = trace_body(body, block_avals, mesh, DebugInfo("pmap", fun, ()))
         out_tree, axes = out_info[0]
         out_specs = [_mapped_spec(None if a is None else a % aval.ndim, name)
                      for a, aval in zip(axes, closed.out_avals)]
-        return tree.tree_unflatten(out_tree, bind_shard_map(closed, flat, mesh, in_specs, out_specs, False))
+        return tree.tree_unflatten(out_tree, bind_shard_map(closed, flat_args, mesh, in_specs, out_specs, False))
 
     donate_positions = (donate_argnums,) if isinstance(donate_argnums, int) else tuple(donate_argnums)
 
@@ -191,14 +203,14 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
         """``_fun`` jitted, donating the flat arguments ``donated`` (after the plan)."""
         return jit(_fun, static_argnums=0, donate_argnums=tuple(1 + i for i in donated))
 
-    def _arrangement(args: tuple, dynamic: tuple, kwargs: dict, flat: list, spec: tuple,
+    def _arrangement(args: tuple, dynamic: tuple, kwargs: dict, avals: list, spec: tuple,
                      static_positions_now: set) -> tuple[tuple, tuple[int, ...]]:
         """Each flat argument's mapped axis, and the flat arguments donated: the same for every call whose
         arguments have one tree structure and ranks (kept per structure, as working them out dominates a call)."""
         # up to the arguments' own structure: a None among the arguments is an empty subtree, not a leaf
         flat_axes = tree.tree_structure(dynamic).flatten_up_to(
             tree.tree_broadcast(spec, dynamic, is_leaf=lambda x: x is None)) + [0] * len(tree.tree_leaves(kwargs))
-        flat_axes = _normalized_axes(flat, flat_axes)
+        flat_axes = _normalized_axes(avals, flat_axes)
         donated, start = [], 0
         for position, arg in enumerate(args):
             if position in static_positions_now:
@@ -249,9 +261,8 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
                     return known.call(known.plan, *backend.lay_out_all(flat, known.shardings))
         return general_call(args, kwargs)
 
-    def general_call(args: tuple, kwargs: dict, with_entry: bool = False):
-        """The call; ``with_entry``: with the inner jit's cache entry that ran it (None where it was staged or
-        its results were assembled per process) and the flat arguments as given."""
+    def staged(args: tuple, kwargs: dict, abstractify: Callable[[Any], Any] = get_aval) -> _Staged:
+        """What a call on ``args``/``kwargs`` stages (the arguments abstracted by ``abstractify``)."""
         static = tuple((i, args[i]) for i in sorted(p % len(args) for p in static_positions)) if args else ()
         static_positions_now = {p for p, _ in static}
         dynamic = tuple(a for i, a in enumerate(args) if i not in static_positions_now)
@@ -263,27 +274,33 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
                              f"specification {in_axes} for value tree {tree.tree_structure(dynamic)}.")
         spec = axes_spec if isinstance(axes_spec, tuple) else (axes_spec,) * len(dynamic)
         flat, in_tree = tree.tree_flatten((dynamic, kwargs))
-        key = (in_tree, len(args), tuple(get_aval(x).ndim for x in flat))
+        avals = [abstractify(x) for x in flat]
+        key = (in_tree, len(args), tuple(aval.ndim for aval in avals))
         known = arrangements.get(key)
         if known is None:
-            known = _arrangement(args, dynamic, kwargs, flat, spec, static_positions_now)
+            known = _arrangement(args, dynamic, kwargs, avals, spec, static_positions_now)
             if len(arrangements) < _ARRANGEMENTS_KEPT:
                 arrangements[key] = known
         flat_axes, donated = known
-        given = flat
-        sizes = [get_aval(x).shape[a] for x, a in zip(flat, flat_axes) if a is not None]
+        sizes = [aval.shape[a] for aval, a in zip(avals, flat_axes) if a is not None]
         if not sizes:
             raise ValueError("pmap requires at least one argument with a mapped axis.")
         size = sizes[0] if axis_size is None else axis_size
         backend = backend_module.current_backend()
         available = tuple(devices) if devices is not None else tuple(backend.devices())
         mesh, shardings, processes = _placement(available, size, name, flat_axes, devices is not None)
+        plan = _Plan(mesh, in_tree, flat_axes, out_axes, static) if static else _plan(mesh, in_tree, flat_axes)
+        return _Staged(plan, jitted(donated), flat, shardings, processes, backend)
+
+    def general_call(args: tuple, kwargs: dict, with_entry: bool = False):
+        """The call; ``with_entry``: with the inner jit's cache entry that ran it (None where it was staged or
+        its results were assembled per process) and the flat arguments as given."""
+        plan, call, flat, shardings, processes, backend = staged(args, kwargs)
+        mesh, in_tree, static, given = plan.mesh, plan.in_tree, plan.static, flat
         if processes:  # each process's arguments are its own devices' slices of the global ones
             flat = [backend.from_process_local(x, sharding) for x, sharding in zip(flat, shardings)]
         for x, sharding in zip(flat, shardings):
             check_divisible(get_aval(x), sharding.spec, mesh, sharding)
-        call = jitted(donated)
-        plan = _Plan(mesh, in_tree, flat_axes, out_axes, static) if static else _plan(mesh, in_tree, flat_axes)
         if mesh.size > 1 and not any(isinstance(x, Tracer) for x in flat):
             shapes = _shapes(flat)
             if not static and not processes and shapes is not None and len(placed_calls) < _ARRANGEMENTS_KEPT:
@@ -297,6 +314,24 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
             return out, entry, given
         out = call(plan, *flat)
         return tree.tree_map(backend.process_local_part, out) if processes else out
+
+    def lower(*args, **kwargs) -> Lowered:
+        """The program a call on ``args``/``kwargs`` runs (arrays or ``ShapeDtypeStruct``s), lowered: a ``jit``
+        stage whose arguments are this function's own, static ones left out."""
+        plan, call, flat, shardings, _, _ = staged(args, kwargs, abstract_argument_aval)
+        for x, sharding in zip(flat, shardings):
+            check_divisible(abstract_argument_aval(x), sharding.spec, plan.mesh, sharding)
+        traced = jit_wrapped(call).trace(plan, *flat)
+        out_avals = traced.jaxpr.out_avals
+        out_axes_flat = traced.out_tree.flatten_up_to(tree.tree_broadcast(
+            out_axes, traced.out_tree.unflatten(out_avals), is_leaf=lambda x: x is None))
+        out_shardings = tuple(NamedSharding(plan.mesh, _mapped_spec(None if a is None else a % aval.ndim, name))
+                              for a, aval in zip(out_axes_flat, out_avals))
+        # JAX reports the donated positions as given, static ones included
+        donated = tuple(sorted({p % len(args) for p in donate_positions})) if args else ()
+        return traced.seen_through(plan.in_tree, shardings, out_shardings, donated).lower()
+
+    pmapped.lower = lower
 
     @functools.lru_cache(maxsize=_ARRANGEMENTS_KEPT)
     def _plan(mesh: Mesh, in_tree: Any, flat_axes: tuple) -> _Plan:

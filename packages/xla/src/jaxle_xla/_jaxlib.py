@@ -489,9 +489,13 @@ def output_memory_kinds(executable: LoadedExecutable) -> list[str]:
     return list(executable.get_output_memory_kinds()[0])
 
 
-def output_hlo_shardings(executable: LoadedExecutable) -> list[Any]:
-    """The HLO sharding of each output XLA's partitioner settled on."""
-    return [xc.HloSharding.from_proto(p) for p in executable.get_output_shardings()]
+def output_hlo_shardings(executable: LoadedExecutable, count: int) -> list[Any]:
+    """The HLO sharding of each of the ``count`` outputs XLA's partitioner settled on (a program over one device
+    reports none: its outputs are whole, replicated)."""
+    shardings = executable.get_output_shardings()
+    if shardings is None:
+        return [xc.HloSharding.replicate()] * count
+    return [xc.HloSharding.from_proto(p) for p in shardings]
 
 
 def sharded_result_handler(aval: Any, sharding: Any) -> Any:

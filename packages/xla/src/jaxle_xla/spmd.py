@@ -243,7 +243,7 @@ class SpmdExecutable:
                           result_shardings=out_shardings)
         self.loaded = _jaxlib.compile_spmd(devices[0].client, program.text, devices, program.host_callbacks)
         Executable.compile_count += 1
-        chosen = _jaxlib.output_hlo_shardings(self.loaded)
+        chosen = _jaxlib.output_hlo_shardings(self.loaded, len(closed.out_avals))
         # the memory each result lives in (None: the devices' default memory)
         kinds = [None if kind == devices[0].default_memory().kind else kind
                  for kind in _jaxlib.output_memory_kinds(self.loaded)]
