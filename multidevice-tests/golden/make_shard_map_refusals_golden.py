@@ -1,6 +1,7 @@
 """Write shard_map_refusals_golden.json: what JAX 0.10.2 refuses of ``shard_map`` over a mesh of Explicit axes
 (``in_specs`` other than the arguments' types, eager gradients of values typed over the mesh outside ``set_mesh``)
-and what it accepts beside them, on eight CPU devices, recorded from the module named on the command line.
+and what it accepts beside them (also ``jnp.where`` of such arrays traced outside ``set_mesh``), on eight CPU
+devices, recorded from the module named on the command line.
 
     XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
         multidevice-tests/golden/make_shard_map_refusals_golden.py jax
@@ -104,6 +105,9 @@ CASES = {
         jax, "Auto", "Auto")))(X)),
     "vjp_outside_set_mesh": lambda jax: _outcome(jax, lambda: jax.vjp(_double(jax, _p(jax, "x")), _put(
         jax, _mesh(jax), "x"))[1](_put(jax, _mesh(jax), "x"))[0]),
+    # a typed layout given to the broadcast of an untyped scalar types it, with or without set_mesh
+    "where_fill_outside_set_mesh": lambda jax: str(jax.make_jaxpr(lambda a: jax.numpy.where(a > 3, a, 0.0))(
+        _put(jax, _mesh(jax), "x", "y"))),
 }
 
 

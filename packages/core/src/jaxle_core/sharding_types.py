@@ -227,18 +227,22 @@ def explicit_context() -> bool:
     return AxisType.Explicit in get_abstract_mesh().axis_types
 
 
-def _mesh_of(avals: Sequence[Any]) -> AbstractMesh | None:
-    """The mesh the results are typed over: an operand's, else the current mesh when it has Explicit axes."""
+def _mesh_of(avals: Sequence[Any], params: dict) -> AbstractMesh | None:
+    """The mesh the results are typed over: an operand's, else that of the layout the results are given (a
+    broadcast of an untyped scalar to a typed layout), else the current mesh when it has Explicit axes."""
     for aval in avals:
         sharding = getattr(aval, "explicit_sharding", None)
         if sharding is not None:
             return sharding.mesh
+    given = params.get("sharding", params.get("out_sharding"))
+    if isinstance(given, NamedSharding) and explicit_mesh_of(given.mesh) is not None:
+        return given.mesh.abstract_mesh
     return explicit_mesh_of(get_abstract_mesh())
 
 
 def typed_results(primitive: core.Primitive, avals: Sequence[Any], params: dict, out: Any) -> Any:
     """``out`` (the result aval, or list of them) typed by ``primitive``'s sharding rule."""
-    mesh = _mesh_of(avals)
+    mesh = _mesh_of(avals, params)
     if mesh is None and primitive not in _placing:
         return out
     outs = out if primitive.multiple_results else [out]
