@@ -472,11 +472,8 @@ def _data_cotangent(ct, lhs_aval, rhs, indices, dimension_numbers):
         lax.full(get_aval(indices).shape[:-1], 0, get_aval(ct).dtype)
         return bcoo_dot_general_sampled_p.bind(ct, rhs, indices, dimension_numbers=dims)
 
-    def contract(x, y, d):
-        return lax.dot_general(x, y, d)
-
     dense = dot_transpose_first(ct, lhs_aval, rhs, (lhs_contract, rhs_contract), (lhs_batch, rhs_batch), True,
-                                contract)
+                                _dense_contract)
     return bcoo_extract_p.bind(indices, dense, assume_unique=True)
 
 
@@ -541,6 +538,11 @@ def _sampled_jvp(primals, tangents, *, dimension_numbers):
     return out, Zero(get_aval(out)) if total is None else total
 
 
+def _dense_contract(x, y, dims, sharding):
+    """How ``dot_transpose_first`` contracts a dense cotangent with the other operand."""
+    return lax.dot_general(x, y, dims, out_sharding=sharding)
+
+
 def _sampled_transpose(ct, A, B, indices, *, dimension_numbers):
     lhs_contract, rhs_contract, lhs_batch, rhs_batch = _entries.dot_dims(dimension_numbers)
     a_aval = A.aval if is_undefined(A) else get_aval(A)
@@ -549,14 +551,11 @@ def _sampled_transpose(ct, A, B, indices, *, dimension_numbers):
                                           preferred_element_type=None, out_sharding=None)
     dense_ct = bcoo_todense_p.bind(instantiate(ct), indices, spinfo=SparseInfo(tuple(product.shape)))
 
-    def contract(x, y, dims):
-        return lax.dot_general(x, y, dims)
-
     if is_undefined(A):
         return [dot_transpose_first(dense_ct, a_aval, B, (lhs_contract, rhs_contract), (lhs_batch, rhs_batch), True,
-                                    contract), None, None]
+                                    _dense_contract), None, None]
     return [None, dot_transpose_first(dense_ct, b_aval, A, (rhs_contract, lhs_contract), (rhs_batch, lhs_batch),
-                                      False, contract), None]
+                                      False, _dense_contract), None]
 
 
 jvp_rules[bcoo_dot_general_sampled_p] = _sampled_jvp
