@@ -199,6 +199,101 @@ def test_untiled_gather_and_scatter_over_two_axes():
     np.testing.assert_array_equal(np.asarray(scattered), rows * x.sum())
 
 
+GROUPS = [[0, 3, 4, 7], [1, 2, 5, 6]]
+
+
+def _group_reference(names):
+    """For each device [i, j] of GRID: its member number over ``names`` (row-major in their order), the members of
+    its group in GROUPS' order, and its position in the group."""
+    member_of = np.arange(8).reshape(4, 2) if names == ("i", "j") else np.arange(8).reshape(2, 4).T
+    group_of = {m: g for g in GROUPS for m in g}
+    return member_of, lambda m: group_of[m], lambda m: group_of[m].index(m)
+
+
+@pytest.mark.parametrize("names", [("i", "j"), ("j", "i")])
+def test_collectives_within_groups_over_two_axes(names):
+    # Device [i, j] holds the value d = 2 * i + j (a block of one); members are numbered row-major over the names.
+    x = np.arange(8.0, dtype=np.float32)
+    value_of_member = np.zeros(8, np.float32)
+    member_of, group, position = _group_reference(names)
+    value_of_member[member_of.reshape(-1)] = x
+    members = member_of.reshape(-1)
+
+    def run(body):
+        return np.asarray(shard_map(body, mesh=GRID, in_specs=P(("i", "j")), out_specs=P(("i", "j")),
+                                    check_vma=False)(x)).reshape(8, -1)
+
+    def expect(per_member):
+        return np.stack([np.asarray(per_member(m), np.float32).reshape(-1) for m in members])
+
+    groups_values = lambda m: value_of_member[group(m)]
+    np.testing.assert_array_equal(run(lambda v: lax.psum(v, names, axis_index_groups=GROUPS)),
+                                  expect(lambda m: groups_values(m).sum()))
+    np.testing.assert_array_equal(run(lambda v: lax.pmean(v, names, axis_index_groups=GROUPS)),
+                                  expect(lambda m: groups_values(m).mean()))
+    np.testing.assert_array_equal(run(lambda v: lax.pmax(v, names, axis_index_groups=GROUPS)),
+                                  expect(lambda m: groups_values(m).max()))
+    np.testing.assert_array_equal(run(lambda v: lax.pmin(v, names, axis_index_groups=GROUPS)),
+                                  expect(lambda m: groups_values(m).min()))
+    np.testing.assert_array_equal(run(lambda v: lax.all_gather(v, names, axis_index_groups=GROUPS, tiled=True)),
+                                  expect(groups_values))
+    stacked = run(lambda v: lax.all_gather(v, names, axis_index_groups=GROUPS, axis=1))
+    np.testing.assert_array_equal(stacked, expect(groups_values))
+    # Each member scatters 10 * [0, 1, 2, 3] + its value; position p of a group receives entry p of the group's sum.
+    tens = np.arange(4.0, dtype=np.float32) * 10
+    scattered = run(lambda v: lax.psum_scatter(tens + v, names, axis_index_groups=GROUPS, tiled=True))
+    np.testing.assert_array_equal(scattered, expect(lambda m: 4 * tens[position(m)] + groups_values(m).sum()))
+    untiled = run(lambda v: lax.reshape(lax.psum_scatter(tens + v, names, axis_index_groups=GROUPS), (1,)))
+    np.testing.assert_array_equal(untiled, scattered)
+    # all_to_all: position p of a group receives entry p of every group member's [0, 1, 2, 3] + 10 * value.
+    exchanged = run(lambda v: lax.all_to_all(tens / 10 + 10 * v, names, 0, 0, axis_index_groups=GROUPS, tiled=True))
+    np.testing.assert_array_equal(exchanged, expect(lambda m: position(m) + 10 * groups_values(m)))
+
+
+def test_gathers_within_groups_over_one_axis():
+    x = np.arange(4.0, dtype=np.float32)
+    groups = [[0, 2], [3, 1]]
+    gathered = shard_map(lambda v: lax.all_gather(v, "i", axis_index_groups=groups, tiled=True), mesh=LINE,
+                         in_specs=P("i"), out_specs=P("i"), check_vma=False)(x)
+    np.testing.assert_array_equal(np.asarray(gathered), [0, 2, 3, 1, 0, 2, 3, 1])
+    scattered = shard_map(lambda v: lax.psum_scatter(np.array([1.0, 10.0], np.float32) * v, "i",
+                                                     axis_index_groups=groups, tiled=True),
+                          mesh=LINE, in_specs=P("i"), out_specs=P("i"), check_vma=False)(x)
+    np.testing.assert_array_equal(np.asarray(scattered), [2, 40, 20, 4])
+
+
+# JAX 0.10.2's refusals of groups under vmap, named axes one or several (its messages).
+_VMAP_GROUP_REFUSALS = {
+    "psum": (lambda v, names: lax.psum(v, names, axis_index_groups=[[0, 1]]),
+             "axis_index_groups not supported in vmap collectives. Please open a feature request!"),
+    "pmax": (lambda v, names: lax.pmax(v, names, axis_index_groups=[[0, 1]]),
+             "axis_index_groups not supported in vmap collectives. Please open a feature request!"),
+    "all_gather": (lambda v, names: lax.all_gather(v, names, axis_index_groups=[[0, 1]]),
+                   "axis_index_groups not supported in vmap"),
+    "psum_scatter": (lambda v, names: lax.psum_scatter(v, names, axis_index_groups=[[0, 1]], tiled=True),
+                     "axis_index_groups not supported in vmap"),
+    "all_to_all": (lambda v, names: lax.all_to_all(v, names, 0, 0, axis_index_groups=[[0, 1]], tiled=True),
+                   "Please open a feature request!"),
+}
+
+
+@pytest.mark.parametrize("name", _VMAP_GROUP_REFUSALS)
+@pytest.mark.parametrize("names", [("i",), ("i", "j")])
+def test_groups_under_vmap_are_refused_as_jax_refuses_them(name, names):
+    body, message = _VMAP_GROUP_REFUSALS[name]
+    inner = vmap(lambda v: body(v, names), axis_name="j")
+    with pytest.raises(NotImplementedError) as error:
+        vmap(inner, axis_name="i")(np.ones((2, 1, 2), np.float32))
+    assert str(error.value) == message
+
+
+@pytest.mark.parametrize("reduction", [lax.psum, lax.pmean, lax.pmax, lax.pmin])
+def test_reductions_refuse_groups_with_positional_axes(reduction):
+    with pytest.raises(ValueError, match="^axis_index_groups only supported for sums over just named axes$"):
+        shard_map(lambda v: reduction(v, ("i", 0), axis_index_groups=[[0, 1, 2, 3]]), mesh=LINE,
+                  in_specs=P("i"), out_specs=P("i"), check_vma=False)(X)
+
+
 # ---------------------------------------------------------------- only some mesh axes manual (axis_names)
 
 

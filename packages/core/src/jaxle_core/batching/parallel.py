@@ -55,15 +55,14 @@ def _over_own_axis(trace: BatchTrace, names: tuple[Any, ...], axis_index_groups:
 
 def _over_several_axes(trace: BatchTrace, names: tuple[Any, ...], axis_index_groups: Any,
                        groups_message: str = _GROUPS_IN_VMAP) -> bool:
-    """Whether the collective names ``trace``'s axis among others."""
-    if trace.axis_name is None or trace.axis_name not in names or len(names) == 1:
+    """Whether the collective names ``trace``'s axis among others, or, on devices, within groups of members
+    (either is written as collectives over one name each: ``_at_trace``)."""
+    if trace.axis_name is None or trace.axis_name not in names:
         return False
     if axis_index_groups is not None:
-        if not isinstance(trace, DeviceTrace):
-            _no_groups(axis_index_groups, groups_message)
-        raise NotImplementedError(f"axis_index_groups over several axis names {names} are not supported on one "
-                                  "device")
-    return True
+        _no_groups(None if isinstance(trace, DeviceTrace) else axis_index_groups, groups_message)
+        return True
+    return len(names) > 1
 
 
 def _unsupported_in_vmap(trace: BatchTrace, axis_size: int) -> Exception:
@@ -98,8 +97,32 @@ def _gathered(x: Any, names: tuple[Any, ...], dim: int) -> Any:
     return reshape(x, shape[:dim] + (lax_parallel.axis_size(names),) + shape[dim:]) if len(names) > 1 else x
 
 
-def _gather_over_several(x, *, all_gather_dimension, axis_name, tiled, **params):
-    gathered = _gathered(x, axis_name, all_gather_dimension)
+def _group_members(x: Any, names: tuple[Any, ...], groups: tuple[tuple[int, ...], ...]) -> tuple[Any, Any]:
+    """The ``x`` of every member of this member's group, stacked along a new dimension 0 in the group's order, and
+    this member's position in its group (members numbered row-major over ``names``, as XLA numbers devices)."""
+    group_of = np.zeros(lax_parallel.axis_size(names), np.int32)
+    position_of = np.zeros_like(group_of)
+    for index, group in enumerate(groups):
+        group_of[list(group)] = index
+        position_of[list(group)] = np.arange(len(group), dtype=np.int32)
+    member = lax_parallel.axis_index(names)
+    group = dynamic_index_in_dim(np.array(groups, np.int32), dynamic_index_in_dim(group_of, member, 0, False), 0,
+                                 False)
+    return _take(_gathered(x, names, 0), group), dynamic_index_in_dim(position_of, member, 0, False)
+
+
+def _grouped_reduction(primitive: Primitive, x: Any, names: tuple[Any, ...],
+                       groups: tuple[tuple[int, ...], ...]) -> Any:
+    """Each member's reduction over the members of its group."""
+    members, _ = _group_members(x, names, groups)
+    return primitive.bind(members, axes=(0,), axis_index_groups=None)
+
+
+def _gather_over_several(x, *, all_gather_dimension, axis_name, tiled, axis_index_groups=None, **params):
+    if axis_index_groups is None:
+        gathered = _gathered(x, axis_name, all_gather_dimension)
+    else:
+        gathered = move_dim(_group_members(x, axis_name, axis_index_groups)[0], 0, all_gather_dimension)
     if not tiled:
         return gathered
     shape = get_aval(gathered).shape
@@ -107,21 +130,28 @@ def _gather_over_several(x, *, all_gather_dimension, axis_name, tiled, **params)
     return reshape(gathered, shape[:all_gather_dimension] + (merged,) + shape[all_gather_dimension + 2:])
 
 
-def _scatter_over_several(x, *, axis_name, scatter_dimension, tiled, **params):
-    total = lax_parallel.psum(x, axis_name)
-    member = lax_parallel.axis_index(axis_name)
+def _scatter_over_several(x, *, axis_name, scatter_dimension, tiled, axis_index_groups=None, **params):
+    if axis_index_groups is None:
+        total, member, size = lax_parallel.psum(x, axis_name), lax_parallel.axis_index(axis_name), \
+            lax_parallel.axis_size(axis_name)
+    else:
+        members, member = _group_members(x, axis_name, axis_index_groups)
+        total, size = reduce_sum(members, (0,)), len(axis_index_groups[0])
     if not tiled:
         return dynamic_index_in_dim(total, member, scatter_dimension, keepdims=False)
-    chunk = get_aval(total).shape[scatter_dimension] // lax_parallel.axis_size(axis_name)
+    chunk = get_aval(total).shape[scatter_dimension] // size
     return dynamic_slice_in_dim(total, mul(member, np.int32(chunk)), chunk, scatter_dimension)
 
 
-def _exchange_over_several(x, *, split_axis, concat_axis, axis_name, **params):
-    # Member r takes chunk r of every member's split axis, in member order along its concat axis.
+def _exchange_over_several(x, *, split_axis, concat_axis, axis_name, axis_index_groups=None, **params):
+    # Member r (of its group) takes chunk r of every member's split axis, in member order along its concat axis.
     names = lax_parallel.axis_names(axis_name)
-    gathered = _gathered(x, names, 0)
-    chunk = get_aval(x).shape[split_axis] // lax_parallel.axis_size(names)
-    chunks = dynamic_slice_in_dim(gathered, mul(lax_parallel.axis_index(names), np.int32(chunk)), chunk, split_axis + 1)
+    if axis_index_groups is None:
+        gathered, member, size = _gathered(x, names, 0), lax_parallel.axis_index(names), lax_parallel.axis_size(names)
+    else:
+        (gathered, member), size = _group_members(x, names, axis_index_groups), len(axis_index_groups[0])
+    chunk = get_aval(x).shape[split_axis] // size
+    chunks = dynamic_slice_in_dim(gathered, mul(member, np.int32(chunk)), chunk, split_axis + 1)
     moved = move_dim(chunks, 0, concat_axis)
     shape = get_aval(moved).shape
     return reshape(moved, shape[:concat_axis] + (shape[concat_axis] * shape[concat_axis + 1],)
@@ -155,8 +185,9 @@ def _reduction_rule(primitive: Primitive):
     def rule(trace: BatchTrace, vals, dims, *, axes, axis_index_groups=None):
         (x,), (dim,) = vals, dims
         own = trace.axis_name is not None and trace.axis_name in axes
-        if own and axis_index_groups is not None and isinstance(trace, DeviceTrace) and len(axes) == 1:
-            return _grouped_reduction(primitive, at_dim(x, dim, trace.axis_size, 0), axis_index_groups), 0
+        if own and axis_index_groups is not None and isinstance(trace, DeviceTrace):
+            names = lax_parallel.split_axes(axes)[0]
+            return _at_trace(trace, vals, dims, lambda v: _grouped_reduction(primitive, v, names, axis_index_groups))
         if own:
             _no_groups(axis_index_groups)
         new_axes = []
@@ -202,17 +233,6 @@ def _pvary_rule(trace: BatchTrace, vals, dims, *, axes):
 collective_rules[lax_parallel.pvary_p] = _pvary_rule
 
 
-def _grouped_reduction(primitive: Primitive, x: Any, groups: tuple[tuple[int, ...], ...]) -> Any:
-    """Each member's reduction over the members of its group, ``x`` having the members along dimension 0."""
-    reduced = [primitive.bind(_take(x, np.array(g, np.int32)), axes=(0,), axis_index_groups=None) for g in groups]
-    group_of = np.zeros(get_aval(x).shape[0], np.int32)
-    for index, group in enumerate(groups):
-        group_of[list(group)] = index
-    stacked = concatenate([broadcast_in_dim(r, (1, *get_aval(r).shape), tuple(range(1, get_aval(r).ndim + 1)))
-                           for r in reduced], 0)
-    return _take(stacked, group_of)
-
-
 # ---------------------------------------------------------------- all_gather and reduce_scatter
 
 
@@ -250,7 +270,8 @@ def _reduce_scatter_rule(trace: BatchTrace, vals, dims, *, axis_name, scatter_di
         if not isinstance(trace, DeviceTrace):
             raise _unsupported_in_vmap(trace, axis_size)
         return _at_trace(trace, vals, dims, lambda v: _scatter_over_several(
-            v, axis_name=axis_name, scatter_dimension=scatter_dimension, tiled=tiled))
+            v, axis_name=axis_name, scatter_dimension=scatter_dimension, tiled=tiled,
+            axis_index_groups=axis_index_groups))
     if not _over_own_axis(trace, axis_name, axis_index_groups, _GATHER_GROUPS_IN_VMAP):
         return lax_parallel.reduce_scatter_p.bind(_to_front(x, dim), axis_name=axis_name,
                                          scatter_dimension=scatter_dimension + (dim is not None),
@@ -302,7 +323,8 @@ def _all_to_all_rule(trace: BatchTrace, vals, dims, *, split_axis, concat_axis, 
     (x,), (dim,) = vals, dims
     if _over_several_axes(trace, lax_parallel.axis_names(axis_name), axis_index_groups, _EXCHANGE_GROUPS_IN_VMAP):
         return _at_trace(trace, vals, dims, lambda v: _exchange_over_several(
-            v, split_axis=split_axis, concat_axis=concat_axis, axis_name=axis_name))
+            v, split_axis=split_axis, concat_axis=concat_axis, axis_name=axis_name,
+            axis_index_groups=axis_index_groups))
     if not _over_own_axis(trace, lax_parallel.axis_names(axis_name), axis_index_groups, _EXCHANGE_GROUPS_IN_VMAP):
         shift = dim is not None
         return lax_parallel.all_to_all_p.bind(_to_front(x, dim), split_axis=split_axis + shift,

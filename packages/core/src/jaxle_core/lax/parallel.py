@@ -93,6 +93,13 @@ def _canonical_groups(groups: Any) -> tuple[tuple[int, ...], ...] | None:
     return groups
 
 
+def _reduction_groups(names: tuple[Any, ...], groups: Any) -> tuple[tuple[int, ...], ...] | None:
+    """A reduction's groups: members of named axes only, as JAX refuses positional axes with them."""
+    if groups is not None and split_axes(names)[1]:
+        raise ValueError("axis_index_groups only supported for sums over just named axes")
+    return _canonical_groups(groups)
+
+
 def _normalize_axis(axis: int, ndim: int) -> int:
     if not -ndim <= axis < ndim:
         raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
@@ -222,7 +229,7 @@ def _bool_to_int(x: Any) -> Any:
 def psum(x, axis_name, *, axis_index_groups=None):
     """Sum of ``x`` (a pytree) over the named axes ``axis_name`` (a name or a tuple of names)."""
     names = axis_names(axis_name)
-    groups = _canonical_groups(axis_index_groups)
+    groups = _reduction_groups(names, axis_index_groups)
     leaves, treedef = tree.tree_flatten(x)
     leaves = [_bool_to_int(leaf) for leaf in leaves]
     _check_bound_for_pvary(names)
@@ -265,7 +272,7 @@ def pmean(x, axis_name, *, axis_index_groups=None):
 def _extremum(primitive: Primitive, x, axis_name, axis_index_groups):
     names = axis_names(axis_name)
     _check_bound_for_pvary(names)
-    groups = _canonical_groups(axis_index_groups)
+    groups = _reduction_groups(names, axis_index_groups)
     leaves, treedef = tree.tree_flatten(x)
     return tree.tree_unflatten(treedef, [primitive.bind(leaf, axes=names, axis_index_groups=groups)
                                          for leaf in leaves])
