@@ -97,6 +97,8 @@ CASES = {
     "grad_without_shard_map": lambda jax: _outcome(jax, lambda: jax.grad(jax.numpy.sum)(_put(jax, _mesh(jax), "x"))),
     "value_and_grad_outside_set_mesh": lambda jax: _outcome(jax, lambda: jax.value_and_grad(
         _summed(jax, _p(jax, "x")))(_put(jax, _mesh(jax), "x"))[1]),
+    "grad_one_device_mesh_outside_set_mesh": lambda jax: _outcome(jax, lambda: jax.grad(jax.numpy.sum)(_put(
+        jax, jax.make_mesh((1,), ("x",), axis_types=(jax.sharding.AxisType.Explicit,))))),
     "grad_under_set_mesh": lambda jax: _under(jax, _mesh(jax), lambda: _outcome(
         jax, lambda: jax.grad(_summed(jax, _p(jax, "x")))(_put(jax, _mesh(jax), "x")))),
     "grad_under_jit": lambda jax: _outcome(jax, lambda: jax.jit(jax.grad(_summed(jax, _p(jax, "x"))))(

@@ -25,7 +25,7 @@ from jaxle_core.memory_spaces import space_of_kind
 from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import no_context_mesh_error
-from jaxle_xla import _jaxlib, sharded_array
+from jaxle_xla import _jaxlib, clients, sharded_array
 from jaxle_xla.array import XlaArray, laid_out, name_layout
 from jaxle_xla.executable import Executable, PerDeviceWrapper, Program, incompatible_devices
 from jaxle_xla.sharding import MaximalSharding, gspmd_sharding, named_from_hlo, same_placement
@@ -128,6 +128,8 @@ def concrete_mesh(mesh: Mesh | AbstractMesh | None) -> Mesh | None:
     if not isinstance(mesh, AbstractMesh):
         return mesh
     current = get_mesh()
+    if current.empty and mesh.size == 1:  # the one device a program without a mesh runs on fills it, as in JAX
+        return Mesh(np.array([clients.default_device()]).reshape(mesh.axis_sizes), mesh.axis_names, mesh.axis_types)
     # the axis types may differ (auto_axes and explicit_axes retype the axes of the mesh set): same devices
     if current.empty or (current.axis_names, current.axis_sizes) != (mesh.axis_names, mesh.axis_sizes):
         raise ValueError(f"a sharding over {mesh} needs a mesh of the same axes and devices set by jax.set_mesh; "
