@@ -107,6 +107,9 @@ CASES = {
         jax, "Auto", "Auto")))(X)),
     "vjp_outside_set_mesh": lambda jax: _outcome(jax, lambda: jax.vjp(_double(jax, _p(jax, "x")), _put(
         jax, _mesh(jax), "x"))[1](_put(jax, _mesh(jax), "x"))[0]),
+    # the remedy the in_specs error names needs a mesh to read a PartitionSpec over
+    "reshard_spec_outside_set_mesh": lambda jax: _outcome(jax, lambda: jax.jit(lambda v: jax.reshard(v, _p(
+        jax, "y")))(_put(jax, _mesh(jax), "x"))),
     # a typed layout given to the broadcast of an untyped scalar types it, with or without set_mesh
     "where_fill_outside_set_mesh": lambda jax: str(jax.make_jaxpr(lambda a: jax.numpy.where(a > 3, a, 0.0))(
         _put(jax, _mesh(jax), "x", "y"))),

@@ -174,8 +174,9 @@ def _reshard_target(sharding: Any) -> NamedSharding:
     if isinstance(sharding, PartitionSpec):
         mesh = get_mesh()
         if mesh.empty:
-            raise ValueError("reshard requires a non-empty mesh in context if you are passing `PartitionSpec`s. "
-                             "Please use `jax.set_mesh` to set a mesh in context.")
+            raise ValueError("Using PartitionSpec when you are not under a mesh context is not allowed. Please pass a "
+                             "NamedSharding instance or enter into a mesh context via `jax.set_mesh`. Got "
+                             f"{sharding}")
         sharding = NamedSharding(mesh, sharding)
     if not isinstance(sharding, NamedSharding):
         raise TypeError("`out_sharding` argument of reshard only supports instances of `NamedSharding` or "
