@@ -30,11 +30,12 @@ X = np.arange(8.0, dtype=np.float32)
 
 
 def stage_record(lowered) -> tuple:
-    """What a lowered stage tells: its signature's shardings, the compiled collectives, its structures."""
+    """What a lowered stage tells: its signature's shardings, the compiled collectives, its structures, XLA's cost
+    estimates."""
     compiled = lowered.compile()
     return ("\n".join(typed.structure(lowered.as_text())), str(typed.collectives(compiled.as_text())),
             str(lowered.in_tree), str(lowered.out_tree), str(lowered.args_info), str(lowered.in_avals),
-            str(lowered.donate_argnums), str(compiled.in_tree), str(compiled.out_tree))
+            str(lowered.donate_argnums), str(compiled.in_tree), str(compiled.out_tree), lowered.cost_analysis())
 
 
 def psum_product(jax):

@@ -108,6 +108,22 @@ def test_trace_lower_compile_stages():
     assert isinstance(f.lower(np.float32(1)).as_text(), str)
 
 
+def test_stages_report_structures_and_donation():
+    # JAX 0.10.2 reports these for the same function and arguments.
+    f = jc.jit(lambda x, pair, *, y: (x + pair[0] * pair[1], y), donate_argnums=1)
+    one = np.float32(1)
+    lowered = f.lower(one, (one, one), y=np.ones(2, np.float32))
+    assert str(lowered.in_tree) == "PyTreeDef(((*, (*, *)), {'y': *}))"
+    assert str(lowered.out_tree) == "PyTreeDef((*, *))"
+    assert lowered.donate_argnums == (1, 2)  # the flat arguments donated
+    assert lowered.in_avals[1]["y"].shape == (2,)
+    assert [s.shape for s in lowered.out_info] == [(), (2,)]
+    assert lowered.cost_analysis() is None  # the reference backend estimates no costs
+    compiled = lowered.compile()
+    assert (compiled.in_tree, compiled.out_tree, compiled.donate_argnums) == \
+        (lowered.in_tree, lowered.out_tree, lowered.donate_argnums)
+
+
 def test_jit_of_jit_nests_a_jit_equation():
     inner = jc.jit(lambda y: y * 2.0)
     closed = jc.make_jaxpr(lambda x: inner(x) + 1.0)(1.0)

@@ -44,6 +44,11 @@ class Backend(Protocol):
         None for a backend without one."""
         return None
 
+    def cost_analysis(self, program_text: str) -> Any:
+        """The compiler's cost estimates of the program ``lower_text`` gave, before optimisation; None for a backend
+        without them."""
+        return None
+
     def device_put(self, x: Any, device: Any = None, weak_type: bool = False) -> Array:
         """``x`` as an Array on ``device`` (the default device when None)."""
 
@@ -119,6 +124,9 @@ class ReferenceBackend:
         if dialect is not None:
             raise ValueError(f"unknown dialect: {dialect}")
         return str(closed_jaxpr)
+
+    def cost_analysis(self, program_text):
+        return None  # NumPy has no compiler to estimate costs
 
     def device_put(self, x, device=None, weak_type=False):
         if isinstance(x, (ReferenceArray, ExtendedArray)):

@@ -322,6 +322,10 @@ class Lowered(_StageInfo):
         XLA's HLO computation ('hlo', printed by its ``as_hlo_text()``)."""
         return self._backend.compiler_ir(self.as_text(), dialect)
 
+    def cost_analysis(self) -> Any:
+        """The backend's cost estimates of the program before optimisation (None where it has none)."""
+        return self._backend.cost_analysis(self.as_text())
+
     def compile(self) -> Compiled:
         traced = self._traced
         # arguments laid out over a mesh fix the compilation's layouts, as the lowered text annotates them

@@ -642,6 +642,11 @@ def hlo_module_text(module_text: str, metadata: bool = False) -> str:
     return hlo_computation(module_text).get_hlo_module().to_string(options)
 
 
+def module_cost_analysis(client: Any, module_text: str) -> dict:
+    """XLA's cost estimates of a StableHLO module before it is optimised (as JAX's ``Lowered.cost_analysis``)."""
+    return _jax.hlo_module_cost_analysis(client, hlo_computation(module_text).get_hlo_module())
+
+
 def compiler_ir(module_text: str, dialect: str | None) -> Any:
     """A StableHLO module as an MLIR module (``dialect`` None or 'stablehlo') or as XLA's HLO computation
     ('hlo': ``as_hlo_text()`` prints it)."""

@@ -198,6 +198,9 @@ class XlaBackend:
     def compiler_ir(self, program_text: str, dialect: str | None) -> Any:
         return _jaxlib.compiler_ir(program_text, dialect)
 
+    def cost_analysis(self, program_text: str) -> Any:
+        return _jaxlib.module_cost_analysis(clients.get_client(), program_text)
+
     # -- devices
 
     def device_put(self, x: Any, device: Any = None, weak_type: bool = False) -> XlaArray:
