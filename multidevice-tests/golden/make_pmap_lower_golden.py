@@ -35,7 +35,12 @@ def stage_record(lowered) -> tuple:
     compiled = lowered.compile()
     return ("\n".join(typed.structure(lowered.as_text())), str(typed.collectives(compiled.as_text())),
             str(lowered.in_tree), str(lowered.out_tree), str(lowered.args_info), str(lowered.in_avals),
-            str(lowered.donate_argnums), str(compiled.in_tree), str(compiled.out_tree), lowered.cost_analysis())
+            str(lowered.donate_argnums), str(compiled.in_tree), str(compiled.out_tree), lowered.cost_analysis(),
+            compiled.cost_analysis(), memory_sizes(compiled.memory_analysis()))
+
+
+def memory_sizes(stats) -> tuple:
+    return stats.argument_size_in_bytes, stats.output_size_in_bytes, stats.alias_size_in_bytes
 
 
 def psum_product(jax):

@@ -173,14 +173,27 @@ class SpmdFunction:
         self.last = executable
         return executable(args)
 
-    def as_text(self) -> str:
-        """XLA's optimised HLO of the compilation for the in_shardings given (arguments without one replicated)."""
+    def _latest(self) -> SpmdExecutable:
+        """The compilation the latest call ran, else the one for the in_shardings given (arguments without one
+        replicated)."""
         if self.last is None:
             mesh = self._mesh or next(s.mesh for s in self._in if s is not None)
             layouts = tuple(s or _replicated(mesh) for s in self._in)
             self.last = self._compiled.get(layouts) or self._compiled.setdefault(
                 layouts, SpmdExecutable(*self._spec, mesh, layouts, self._out))
-        return self.last.as_text()
+        return self.last
+
+    def as_text(self) -> str:
+        """XLA's optimised HLO of the compilation (``_latest``)."""
+        return _jaxlib.hlo_text(self._latest().loaded)
+
+    def cost_analysis(self) -> dict:
+        """XLA's cost estimates of the compilation (``_latest``)."""
+        return _jaxlib.cost_analysis(self._latest().loaded)
+
+    def memory_analysis(self) -> Any:
+        """XLA's memory use of the compilation (``_latest``)."""
+        return _jaxlib.memory_stats(self._latest().loaded)
 
     def _layouts(self, args: Sequence[Any]) -> tuple[NamedSharding, ...]:
         """Each argument's layout: its explicit in_sharding (which a committed argument must already have), its
