@@ -94,16 +94,25 @@ def golden_path(seed: str) -> pathlib.Path:
     return HERE / f"seed_{seed}_golden.json"
 
 
-def write(examples: dict[str, Callable[[Any], Any]], seed: str) -> None:
-    """Run ``examples`` with the module named on the command line and write their records."""
+def write_records(examples: dict[str, Callable[[Any], Any]], path: pathlib.Path) -> None:
+    """Run ``examples`` with the module named on the command line and write their records to ``path``."""
     jax = importlib.import_module(sys.argv[1])
     records = {name: run_example(jax, example) for name, example in examples.items()}
-    golden_path(seed).write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
-    print(f"{len(records)} examples -> {golden_path(seed)}")
+    path.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
+    print(f"{len(records)} examples -> {path}")
+
+
+def load_records(path: pathlib.Path) -> dict:
+    return json.loads(path.read_text())
+
+
+def write(examples: dict[str, Callable[[Any], Any]], seed: str) -> None:
+    """Run ``examples`` with the module named on the command line and write the seed's records."""
+    write_records(examples, golden_path(seed))
 
 
 def load(seed: str) -> dict:
-    return json.loads(golden_path(seed).read_text())
+    return load_records(golden_path(seed))
 
 
 def load_generator(seed: str):

@@ -8,8 +8,6 @@ collective_groups_golden.json (records in integration-tests/golden/seed_golden.p
 
 from __future__ import annotations
 
-import importlib
-import json
 import os
 import pathlib
 import sys
@@ -80,12 +78,9 @@ EXAMPLES = {
 
 
 def load() -> dict:
-    return json.loads(GOLDEN_PATH.read_text())
+    return seed_golden.load_records(GOLDEN_PATH)
 
 
 if __name__ == "__main__":
     os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"
-    module = importlib.import_module(sys.argv[1])
-    records = {name: seed_golden.run_example(module, example) for name, example in EXAMPLES.items()}
-    GOLDEN_PATH.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
-    print(f"{len(records)} examples -> {GOLDEN_PATH}")
+    seed_golden.write_records(EXAMPLES, GOLDEN_PATH)
