@@ -390,6 +390,17 @@ class Compiled(_StageInfo):
     def memory_analysis(self) -> Any:
         return self._executable.memory_analysis()
 
+    @property
+    def input_shardings(self) -> tuple[tuple, dict]:
+        """The shardings the compiled program takes its ``(args, kwargs)`` in (static arguments left out; None for
+        an argument it prunes)."""
+        return self._traced.in_tree.unflatten(self._executable.shardings()[0])
+
+    @property
+    def output_shardings(self) -> Any:
+        """The shardings of the compiled program's results, in the results' pytree structure."""
+        return self._traced.out_tree.unflatten(self._executable.shardings()[1])
+
     def __call__(self, *args, **kwargs):
         """Runs on ``args``/``kwargs`` of the lowered signature, static arguments left out (JAX's convention)."""
         traced = self._traced

@@ -186,6 +186,7 @@ class Executable:
         memories = [None if kind == device.default_memory().kind else kind
                     for kind in _jaxlib.output_memory_kinds(self.loaded)]
         self._in_other_memory = self._in_other_memory or any(memories)
+        self._memories = memories
         # results put in another memory were placed there explicitly (out_shardings, device_put): committed
         self._commit = self._commit or any(memories)
         # the types the results carry: on one device, over no mesh (a trace of arguments over a mesh of Auto axes
@@ -256,6 +257,12 @@ class Executable:
         if self._extended_out:
             return [wrap_physical(b, a) for b, a in zip(outs, self.out_avals)]
         return outs
+
+    def shardings(self) -> tuple[list[Any], list[Any]]:
+        """The shardings of the program's arguments (None for those it prunes) and of its results."""
+        device = self.device
+        return ([_jaxlib.sharding_for(device) if kept else None for kept in self._keep],
+                [_jaxlib.sharding_for(device, memory) for memory in self._memories])
 
     def as_text(self) -> str:
         """The optimised HLO XLA compiled."""
@@ -342,6 +349,12 @@ class PerDeviceExecutable:
     def _any(self) -> Executable:
         return self.single or self._for(clients.default_device())
 
+    def shardings(self) -> tuple[list[Any], list[Any]]:
+        """The shardings of the arguments and results on the device it runs on (the default device when it follows
+        its arguments'); tokens taken out of the program have none."""
+        ins, outs = self._any().shardings()
+        return _with_tokens(ins, self._token_in), _with_tokens(outs, self._token_out)
+
     def as_text(self) -> str:
         return self._any().as_text()
 
@@ -350,6 +363,14 @@ class PerDeviceExecutable:
 
     def memory_analysis(self) -> Any:
         return self._any().memory_analysis()
+
+
+def _with_tokens(shardings: list[Any], is_token: Sequence[bool] | None) -> list[Any]:
+    """``shardings`` of the values other than tokens, with None put back where ``is_token`` says tokens were."""
+    if is_token is None:
+        return shardings
+    rest = iter(shardings)
+    return [None if token else next(rest) for token in is_token]
 
 
 def _device_text(device: _jaxlib.Device) -> str:
@@ -370,6 +391,9 @@ class PerDeviceWrapper:
 
     def memory_analysis(self) -> Any:
         return self._per_device.memory_analysis()
+
+    def shardings(self) -> tuple[list[Any], list[Any]]:
+        return self._per_device.shardings()
 
 
 class PinnedExecutable(PerDeviceWrapper):

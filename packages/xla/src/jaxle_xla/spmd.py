@@ -195,6 +195,10 @@ class SpmdFunction:
         """XLA's memory use of the compilation (``_latest``)."""
         return _jaxlib.memory_stats(self._latest().loaded)
 
+    def shardings(self) -> tuple[list[Any], list[Any]]:
+        """The arguments' and results' shardings of the compilation (``_latest``)."""
+        return self._latest().shardings()
+
     def _layouts(self, args: Sequence[Any]) -> tuple[NamedSharding, ...]:
         """Each argument's layout: its explicit in_sharding (which a committed argument must already have), its
         own NamedSharding, or replicated over the mesh; every committed argument must be on the mesh's devices."""
@@ -263,6 +267,7 @@ class SpmdExecutable:
         kinds = [None if kind == devices[0].default_memory().kind else kind
                  for kind in _jaxlib.output_memory_kinds(self.loaded)]
         self._keep = program.keep
+        self._all_layouts = layouts
         self._layouts = [s for s, k in zip(layouts, program.keep) if k]
         self._in_avals = [physical_aval(a) for a, k in zip(closed.in_avals, program.keep) if k]
         self.text = program.text
@@ -315,6 +320,12 @@ class SpmdExecutable:
         if self._extended_out:
             return [wrap_physical(x, a) for x, a in zip(arrays, self.out_avals)]
         return arrays
+
+    def shardings(self) -> tuple[list[Any], list[Any]]:
+        """The arguments' layouts (None for those the program prunes) and the results' (a result XLA leaves on one
+        device by its GSPMDSharding)."""
+        return ([s if k else None for s, k in zip(self._all_layouts, self._keep)],
+                [s if s is not None else layout for s, layout in zip(self._out_shardings, self.out_layouts)])
 
     @staticmethod
     def _buffer(x: Any, aval: Any, layout: NamedSharding) -> _jaxlib.DeviceBuffer:

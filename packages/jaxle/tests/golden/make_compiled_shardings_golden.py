@@ -1,0 +1,57 @@
+"""Write compiled_shardings_golden.json: the ``input_shardings``/``output_shardings`` of JAX 0.10.2's compiled
+functions (``jit(...).lower(...).compile()`` and ``pmap``'s), on 8 CPU devices:
+
+    /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_compiled_shardings_golden.py jax
+
+With another module (jaxle) it prints its outcomes as JSON instead of writing them. The device count is read when
+the client starts, so it runs in a fresh interpreter.
+"""
+
+import importlib
+import json
+import os
+import pathlib
+import sys
+
+HERE = pathlib.Path(__file__).parent
+
+
+def _cases(m):
+    jnp, sharding = m.numpy, m.sharding
+    mesh = m.make_mesh((8,), ("x",))
+    split, whole = sharding.NamedSharding(mesh, sharding.PartitionSpec("x")), sharding.NamedSharding(
+        mesh, sharding.PartitionSpec())
+    second = sharding.SingleDeviceSharding(m.devices()[1])
+    pair = lambda x, y: (x + y, x * 2)  # noqa: E731 - small cases read best inline
+    ones = jnp.ones(8)
+    return {
+        "positional": lambda: m.jit(pair).lower(ones, ones).compile(),
+        "keyword": lambda: m.jit(lambda x, *, k: x + k).lower(ones, k=ones).compile(),
+        "pytree_pruned_leaf": lambda: m.jit(lambda d: {"a": d["a"]}).lower({"a": ones, "b": 2.0}).compile(),
+        "unused_argument": lambda: m.jit(lambda x: 3.0).lower(1.0).compile(),
+        "static_argument": lambda: m.jit(lambda x, n: x * n, static_argnums=1).lower(ones, 3).compile(),
+        "donated": lambda: m.jit(lambda x, y: x + y, donate_argnums=0).lower(ones, ones).compile(),
+        "one_device_in_shardings": lambda: m.jit(pair, in_shardings=second, out_shardings=second).lower(
+            ones, ones).compile(),
+        "named_in_and_out": lambda: m.jit(pair, in_shardings=(split, whole), out_shardings=(split, whole)).lower(
+            ones, ones).compile(),
+        "named_for_every_argument": lambda: m.jit(pair, in_shardings=split).lower(ones, ones).compile(),
+        "argument_laid_out": lambda: m.jit(lambda x: x * 2).lower(m.device_put(ones, split)).compile(),
+        "pmap": lambda: m.pmap(lambda x: x * 2).lower(jnp.ones((8, 3))).compile(),
+    }
+
+
+def record(m):
+    """Each case's name mapped to the reprs of its compiled function's input and output shardings."""
+    return {name: [repr(compiled.input_shardings), repr(compiled.output_shardings)]
+            for name, compiled in ((name, case()) for name, case in _cases(m).items())}
+
+
+if __name__ == "__main__":
+    os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"
+    module = importlib.import_module(sys.argv[1])
+    outcomes = record(module)
+    if sys.argv[1] == "jax":
+        (HERE / "compiled_shardings_golden.json").write_text(json.dumps(outcomes, indent=1, sort_keys=True) + "\n")
+    else:
+        print(json.dumps(outcomes))
