@@ -1,5 +1,5 @@
-"""A compiled function's ``input_shardings``/``output_shardings`` are JAX 0.10.2's
-(golden/compiled_shardings_golden.json), on 8 CPU devices in a fresh interpreter."""
+"""A compiled function's ``input_shardings``/``output_shardings`` (and its runtime executable's type) are JAX
+0.10.2's (golden/compiled_shardings_golden.json), on 8 CPU devices in a fresh interpreter."""
 
 import json
 import os

@@ -396,6 +396,10 @@ class Compiled(_StageInfo):
         an argument it prunes)."""
         return self._traced.in_tree.unflatten(self._executable.shardings()[0])
 
+    def runtime_executable(self) -> Any:
+        """The backend's executable object (on XLA, jaxlib's ``LoadedExecutable``)."""
+        return self._executable.runtime_executable()
+
     @property
     def output_shardings(self) -> Any:
         """The shardings of the compiled program's results, in the results' pytree structure."""

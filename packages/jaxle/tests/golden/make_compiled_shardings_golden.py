@@ -1,5 +1,6 @@
-"""Write compiled_shardings_golden.json: the ``input_shardings``/``output_shardings`` of JAX 0.10.2's compiled
-functions (``jit(...).lower(...).compile()`` and ``pmap``'s), on 8 CPU devices:
+"""Write compiled_shardings_golden.json: the ``input_shardings``/``output_shardings`` (and the type of the
+``runtime_executable()``) of JAX 0.10.2's compiled functions (``jit(...).lower(...).compile()`` and ``pmap``'s),
+on 8 CPU devices:
 
     /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_compiled_shardings_golden.py jax
 
@@ -42,8 +43,10 @@ def _cases(m):
 
 
 def record(m):
-    """Each case's name mapped to the reprs of its compiled function's input and output shardings."""
-    return {name: [repr(compiled.input_shardings), repr(compiled.output_shardings)]
+    """Each case's name mapped to the reprs of its compiled function's input and output shardings, and the name of
+    its runtime executable's type."""
+    return {name: [repr(compiled.input_shardings), repr(compiled.output_shardings),
+                   type(compiled.runtime_executable()).__name__]
             for name, compiled in ((name, case()) for name, case in _cases(m).items())}
 
 

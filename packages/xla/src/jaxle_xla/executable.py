@@ -258,6 +258,9 @@ class Executable:
             return [wrap_physical(b, a) for b, a in zip(outs, self.out_avals)]
         return outs
 
+    def runtime_executable(self) -> _jaxlib.LoadedExecutable:
+        return self.loaded
+
     def shardings(self) -> tuple[list[Any], list[Any]]:
         """The shardings of the program's arguments (None for those it prunes) and of its results."""
         device = self.device
@@ -349,6 +352,10 @@ class PerDeviceExecutable:
     def _any(self) -> Executable:
         return self.single or self._for(clients.default_device())
 
+    def runtime_executable(self) -> _jaxlib.LoadedExecutable:
+        """jaxlib's executable of the device it runs on (the default device when it follows its arguments')."""
+        return self._any().loaded
+
     def shardings(self) -> tuple[list[Any], list[Any]]:
         """The shardings of the arguments and results on the device it runs on (the default device when it follows
         its arguments'); tokens taken out of the program have none."""
@@ -394,6 +401,9 @@ class PerDeviceWrapper:
 
     def shardings(self) -> tuple[list[Any], list[Any]]:
         return self._per_device.shardings()
+
+    def runtime_executable(self) -> _jaxlib.LoadedExecutable:
+        return self._per_device.runtime_executable()
 
 
 class PinnedExecutable(PerDeviceWrapper):

@@ -199,6 +199,10 @@ class SpmdFunction:
         """The arguments' and results' shardings of the compilation (``_latest``)."""
         return self._latest().shardings()
 
+    def runtime_executable(self) -> _jaxlib.LoadedExecutable:
+        """jaxlib's executable of the compilation (``_latest``)."""
+        return self._latest().loaded
+
     def _layouts(self, args: Sequence[Any]) -> tuple[NamedSharding, ...]:
         """Each argument's layout: its explicit in_sharding (which a committed argument must already have), its
         own NamedSharding, or replicated over the mesh; every committed argument must be on the mesh's devices."""
