@@ -210,7 +210,7 @@ def bench(session: nox.Session) -> None:
 # depend on jax (installed without their dependencies, which the requirements list), the suite's folders in
 # the sdist, the test files of the fast subset CI runs, test files left out of every run with the reason, the
 # known failures (tests that pass on JAX and not on jaxle, each listed in docs/compat.md) the fast subset leaves out,
-# and our own tests of programs written with the library (run after its suite, with the library installed).
+# and our own tests of programs written with the library (run after every suite, with the library installed).
 CLIENT_LIBRARIES = {
     "optax": {
         "sdist": "optax==0.2.8",
@@ -324,8 +324,10 @@ def clients(session: nox.Session) -> None:
                     "-n", "auto", f"--junitxml={results}", *targets, success_codes=[0, 1])
         session.chdir(ROOT)
         reports += [library, str(results)]
+    for library in chosen:
         if "programs" in CLIENT_LIBRARIES[library]:
-            # our programs written with the library (examples/), whose output is compared with JAX's
+            # our programs written with the library (examples/), whose output is compared with JAX's; last, since
+            # installing the library changes what other suites skip (numpyro's optimizer tests need optax)
             session.install("--no-deps", CLIENT_LIBRARIES[library]["sdist"])
             session.run("python", "-m", "pytest", "-p", "no:cacheprovider", "-q", CLIENT_LIBRARIES[library]["programs"])
     session.run("python", "clients/suite_report.py", "compare", *reports)
