@@ -39,13 +39,35 @@ def _cases(m):
         "named_for_every_argument": lambda: m.jit(pair, in_shardings=split).lower(ones, ones).compile(),
         "argument_laid_out": lambda: m.jit(lambda x: x * 2).lower(m.device_put(ones, split)).compile(),
         "pmap": lambda: m.pmap(lambda x: x * 2).lower(jnp.ones((8, 3))).compile(),
+        "closed_over_reference": lambda: m.jit(_adding_to(m.new_ref(jnp.zeros(3)))).lower(jnp.ones(3)).compile(),
+        "reference_argument": lambda: m.jit(_add_into).lower(m.new_ref(jnp.zeros(3)), jnp.ones(3)).compile(),
     }
+
+
+def _adding_to(ref):
+    def add(x):
+        ref[...] += x
+        return x * 2
+    return add
+
+
+def _add_into(ref, x):
+    ref[...] += x
+
+
+def _outcome(compiled, attribute):
+    """The repr of ``compiled``'s ``attribute``, or the type and message of the error reading it raises (JAX's
+    shardings of a program writing references do not fit their pytree structures)."""
+    try:
+        return repr(getattr(compiled, attribute))
+    except ValueError as error:
+        return f"{type(error).__name__}: {error}"
 
 
 def record(m):
     """Each case's name mapped to the reprs of its compiled function's input and output shardings, and the name of
     its runtime executable's type."""
-    return {name: [repr(compiled.input_shardings), repr(compiled.output_shardings),
+    return {name: [_outcome(compiled, "input_shardings"), _outcome(compiled, "output_shardings"),
                    type(compiled.runtime_executable()).__name__]
             for name, compiled in ((name, case()) for name, case in _cases(m).items())}
 
