@@ -217,7 +217,9 @@ class ShapedArray(AbstractValue):
                         self.explicit_sharding.mesh.axis_names)
         return f"{name}[{','.join(dims)}]{axes}"
 
-    __str__ = str_short
+    def __str__(self) -> str:
+        """The type as ``jax.typeof`` shows it: a weakly typed value's is marked with ``~`` (``~float32[]``)."""
+        return f"~{self.str_short()}" if self.weak_type else self.str_short()
 
     def __repr__(self) -> str:
         weak = ", weak_type=True" if self.weak_type else ""
