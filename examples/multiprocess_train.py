@@ -20,7 +20,7 @@ import numpy as np
 import jaxle as jax
 import jaxle.numpy as jnp
 from jaxle.experimental import multihost_utils
-from jaxle.sharding import NamedSharding
+from jaxle.sharding import AxisType, NamedSharding
 from jaxle.sharding import PartitionSpec as P
 
 FEATURES, BATCH = 4, 32
@@ -42,7 +42,9 @@ def loss(params, x, y):
 
 def train(steps: int, learning_rate: float) -> tuple[list[float], tuple]:
     """SGD over ``steps`` global batches, split by rows between every device of every process."""
-    mesh = jax.make_mesh((jax.device_count(),), ("batch",))
+    # Auto axes: XLA's partitioner decides how the gradient's contraction over the split rows is summed (over the
+    # default Explicit axes, as in JAX, that contraction would need an out_sharding).
+    mesh = jax.make_mesh((jax.device_count(),), ("batch",), axis_types=(AxisType.Auto,))
     by_rows = NamedSharding(mesh, P("batch"))
 
     @jax.jit

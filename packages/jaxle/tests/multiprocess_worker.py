@@ -21,7 +21,7 @@ import numpy as np
 import jaxle as jax
 import jaxle.numpy as jnp
 from jaxle.experimental import multihost_utils
-from jaxle.sharding import NamedSharding
+from jaxle.sharding import AxisType, NamedSharding
 from jaxle.sharding import PartitionSpec as P
 
 LOCAL_DEVICES = 2
@@ -129,7 +129,9 @@ def main(port: str, num_processes: int, pid: int, store: bool) -> dict:
         "local_devices": [repr(d) for d in jax.local_devices()],
         "counts": [jax.process_index(), jax.process_count(), jax.device_count(), jax.local_device_count()],
     }
-    mesh = jax.make_mesh((jax.device_count(),), ("batch",))
+    # Auto axes, as the training step needs: over Explicit ones its gradient contracts a split dimension with no
+    # out_sharding, which JAX refuses too.
+    mesh = jax.make_mesh((jax.device_count(),), ("batch",), axis_types=(AxisType.Auto,))
     rows = NamedSharding(mesh, P("batch"))
     # Each process holds its own rows; the sum over all of them runs on every device of every process.
     values = jax.make_array_from_process_local_data(rows, np.arange(6.0).reshape(LOCAL_DEVICES, 3) * (pid + 1))

@@ -142,4 +142,4 @@ def _from_process_parts(sharding: NamedSharding, local_data: np.ndarray, global_
                              f"data of shape {local_data.shape} makes with {sharding}")
     parts = [np.ascontiguousarray(local_data[blocks.local_index(d, block_shape)]) for d in blocks.devices]
     aval = ShapedArray(inferred, local_data.dtype)
-    return laid_out(_jaxlib.put_shards(aval, gspmd_sharding(sharding, aval.ndim), parts, blocks.devices), sharding)
+    return laid_out(_jaxlib.put_shards(typed_aval(aval, sharding), gspmd_sharding(sharding, aval.ndim), parts, blocks.devices), sharding)
