@@ -259,3 +259,12 @@ def test_jitted_function_has_the_wrapped_signature():
 
     assert inspect.signature(jc.jit(f), follow_wrapped=False) == inspect.signature(f)
     assert inspect.signature(jc.jit(f, static_argnums=1)) == inspect.signature(f)
+
+
+def test_compiled_program_queries_on_the_reference_backend_say_they_need_xla():
+    compiled = jc.jit(lambda x: x + 1).lower(np.ones(3, np.float32)).compile()
+    np.testing.assert_array_equal(compiled(np.ones(3, np.float32)), np.full(3, 2, np.float32))
+    for query in (lambda: compiled.input_shardings, lambda: compiled.output_shardings, compiled.runtime_executable,
+                  compiled.cost_analysis, compiled.memory_analysis):
+        with pytest.raises(RuntimeError, match="needs a program compiled by XLA"):
+            query()

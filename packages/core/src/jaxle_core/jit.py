@@ -384,26 +384,35 @@ class Compiled(_StageInfo):
         text = getattr(self._executable, "as_text", None)
         return text() if text else str(self._traced.jaxpr)
 
+    def _executable_method(self, name: str, asked: str | None = None) -> Callable:
+        """The compiled executable's method ``name`` (for ``Compiled.<asked>``); the reference backend's programs
+        (plain functions) have none."""
+        method = getattr(self._executable, name, None)
+        if method is None:
+            raise RuntimeError(f"Compiled.{asked or name} needs a program compiled by XLA (jaxlib); this one runs on "
+                               "the NumPy reference backend")
+        return method
+
     def cost_analysis(self) -> Any:
-        return self._executable.cost_analysis()
+        return self._executable_method("cost_analysis")()
 
     def memory_analysis(self) -> Any:
-        return self._executable.memory_analysis()
+        return self._executable_method("memory_analysis")()
 
     @property
     def input_shardings(self) -> tuple[tuple, dict]:
         """The shardings the compiled program takes its ``(args, kwargs)`` in (static arguments left out; None for
         an argument it prunes)."""
-        return self._traced.in_tree.unflatten(self._executable.shardings()[0])
+        return self._traced.in_tree.unflatten(self._executable_method("shardings", "input_shardings")()[0])
 
     def runtime_executable(self) -> Any:
         """The backend's executable object (on XLA, jaxlib's ``LoadedExecutable``)."""
-        return self._executable.runtime_executable()
+        return self._executable_method("runtime_executable")()
 
     @property
     def output_shardings(self) -> Any:
         """The shardings of the compiled program's results, in the results' pytree structure."""
-        return self._traced.out_tree.unflatten(self._executable.shardings()[1])
+        return self._traced.out_tree.unflatten(self._executable_method("shardings", "output_shardings")()[1])
 
     def __call__(self, *args, **kwargs):
         """Runs on ``args``/``kwargs`` of the lowered signature, static arguments left out (JAX's convention)."""
