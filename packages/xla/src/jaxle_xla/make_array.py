@@ -141,5 +141,5 @@ def _from_process_parts(sharding: NamedSharding, local_data: np.ndarray, global_
             raise ValueError(f"global_shape {tuple(global_shape)} does not match the shape {inferred} that the local "
                              f"data of shape {local_data.shape} makes with {sharding}")
     parts = [np.ascontiguousarray(local_data[blocks.local_index(d, block_shape)]) for d in blocks.devices]
-    aval = ShapedArray(inferred, local_data.dtype)
-    return laid_out(_jaxlib.put_shards(typed_aval(aval, sharding), gspmd_sharding(sharding, aval.ndim), parts, blocks.devices), sharding)
+    aval = typed_aval(ShapedArray(inferred, local_data.dtype), sharding)
+    return laid_out(_jaxlib.put_shards(aval, gspmd_sharding(sharding, aval.ndim), parts, blocks.devices), sharding)
