@@ -49,6 +49,15 @@ def _placed(jax, array) -> str:
     return f"{array.sharding} committed={array.committed} {jax.typeof(array)!r} {np.asarray(array).tolist()}"
 
 
+def _unpinned(jax, value=X):
+    return jax.device_put(value, _in(jax, "unpinned_host"))
+
+
+def _compiled(compiled) -> str:
+    """The shardings a compiled function takes its arguments in and gives its results in."""
+    return f"{compiled.input_shardings} {compiled.output_shardings}"
+
+
 def _shards(array) -> str:
     return "; ".join(f"{s.device} {s.data.sharding.memory_kind}" for s in array.addressable_shards)
 
@@ -125,6 +134,57 @@ CASES = {
         lambda v: v + 1, out_shardings=_named(jax, "pinned_host", "x")).lower(GRID))),
     "lowered_device_put_to_host": lambda jax: _outcome(lambda: _text(jax.jit(
         lambda v: jax.device_put(v * 2, jax.memory.Space.Host)).lower(X))),
+    # arrays in unpinned host memory, in_shardings of a host memory, device_put to a device of a host array
+    "lowered_on_unpinned": lambda jax: _outcome(lambda: _text(jax.jit(lambda v: v * 2).lower(_unpinned(jax)))),
+    "lowered_on_named_unpinned": lambda jax: _outcome(lambda: _text(jax.jit(lambda v: v * 2).lower(
+        jax.device_put(GRID, _named(jax, "unpinned_host", "x"))))),
+    "lowered_in_shardings_unpinned": lambda jax: _outcome(lambda: _text(jax.jit(
+        lambda v: v * 2, in_shardings=_in(jax, "unpinned_host")).lower(X))),
+    "lowered_in_shardings_named_pinned": lambda jax: _outcome(lambda: _text(jax.jit(
+        lambda v: v * 2, in_shardings=_named(jax, "pinned_host", "x")).lower(GRID))),
+    "lowered_out_shardings_unpinned": lambda jax: _outcome(lambda: _text(jax.jit(
+        lambda v: v * 2, out_shardings=_in(jax, "unpinned_host")).lower(X))),
+    "lowered_device_put_to_unpinned": lambda jax: _outcome(lambda: _text(jax.jit(
+        lambda v: jax.device_put(v * 2, _in(jax, "unpinned_host")) + 1).lower(X))),
+    "lowered_device_put_to_host_and_back": lambda jax: _outcome(lambda: _text(jax.jit(
+        lambda v: jax.device_put(jax.device_put(v, _in(jax, "pinned_host")), _in(jax, "device")) * 2).lower(X))),
+    "compiled_in_shardings_pinned": lambda jax: _outcome(lambda: _compiled(jax.jit(
+        lambda v: v * 2, in_shardings=_in(jax, "pinned_host")).lower(X).compile())),
+    "compiled_on_unpinned": lambda jax: _outcome(lambda: _compiled(jax.jit(lambda v: v * 2).lower(
+        _unpinned(jax)).compile())),
+    "jit_in_shardings_pinned": lambda jax: _outcome(lambda: _placed(jax, jax.jit(
+        lambda v: v * 2, in_shardings=_in(jax, "pinned_host"))(X))),
+    "jit_in_shardings_pinned_identity": lambda jax: _outcome(lambda: _placed(jax, jax.jit(
+        lambda v: v, in_shardings=_in(jax, "pinned_host"))(X))),
+    "jit_in_and_out_shardings_unpinned": lambda jax: _outcome(lambda: _placed(jax, jax.jit(
+        lambda v: v * 2, in_shardings=_in(jax, "unpinned_host"), out_shardings=_in(jax, "unpinned_host"))(X))),
+    "jit_in_shardings_pinned_of_pinned": lambda jax: _outcome(lambda: _placed(jax, jax.jit(
+        lambda v: v * 2, in_shardings=_in(jax, "pinned_host"))(_pinned(jax)))),
+    "jit_in_shardings_pinned_of_device_array": lambda jax: _outcome(lambda: jax.jit(
+        lambda v: v * 2, in_shardings=_in(jax, "pinned_host"))(jax.device_put(X, jax.devices()[0]))),
+    "jit_in_shardings_device_of_pinned": lambda jax: _outcome(lambda: jax.jit(
+        lambda v: v * 2, in_shardings=_in(jax, "device"))(_pinned(jax))),
+    "jit_in_shardings_pinned_of_unpinned": lambda jax: _outcome(lambda: jax.jit(
+        lambda v: v * 2, in_shardings=_in(jax, "pinned_host"))(_unpinned(jax))),
+    "jit_in_shardings_named_pinned": lambda jax: _outcome(lambda: _placed(jax, jax.jit(
+        lambda v: v * 2, in_shardings=_named(jax, "pinned_host", "x"))(GRID))),
+    "jit_in_shardings_named_pinned_of_device_array": lambda jax: _outcome(lambda: jax.jit(
+        lambda v: v * 2, in_shardings=_named(jax, "pinned_host", "x"))(jax.device_put(GRID, _named(jax, None, "x")))),
+    "jit_on_named_pinned_keeps_memory": lambda jax: _outcome(lambda: _placed(jax, jax.jit(lambda v: v * 2)(
+        jax.device_put(GRID, _named(jax, "pinned_host", "x"))))),
+    "put_pinned_to_its_device": lambda jax: _outcome(lambda: jax.device_put(_pinned(jax), jax.devices()[0])),
+    "put_unpinned_to_its_device": lambda jax: _outcome(lambda: jax.device_put(_unpinned(jax), jax.devices()[0])),
+    "put_pinned_to_its_device_in_a_tree": lambda jax: _outcome(lambda: jax.device_put(
+        {"w": _pinned(jax)}, jax.devices()[0])),
+    "put_pinned_to_its_device_donated": lambda jax: _outcome(lambda: jax.device_put(
+        _pinned(jax), jax.devices()[0], donate=True)),
+    "put_pinned_to_its_device_copied": lambda jax: _outcome(lambda: _placed(jax, jax.device_put(
+        _pinned(jax), jax.devices()[0], may_alias=False))),
+    "put_unpinned_to_another_device": lambda jax: _outcome(lambda: _placed(jax, jax.device_put(
+        _unpinned(jax), jax.devices()[4]))),
+    "put_named_pinned_of_one_device_to_it": lambda jax: _outcome(lambda: jax.device_put(jax.device_put(
+        X, jax.sharding.NamedSharding(jax.make_mesh((1,), ("x",), devices=jax.devices()[:1]),
+                                      jax.sharding.PartitionSpec(), memory_kind="pinned_host")), jax.devices()[0])),
     "typeof_pinned": lambda jax: _outcome(lambda: (jax.typeof(_pinned(jax)), jax.typeof(_pinned(jax)).memory_space,
                                                    jax.typeof(X).memory_space)),
 }

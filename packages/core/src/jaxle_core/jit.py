@@ -251,7 +251,7 @@ class Traced:
         # the donated positions a wrapper reports (pmap: its own), else the donated flat arguments'
         self.donate_argnums = donate_argnums if donate_argnums is not None else tuple(
             i for i, d in enumerate(donated) if d)
-        self._arg_layouts = list(arg_layouts)  # the NamedShardings of arguments laid out over a mesh, else None
+        self._arg_layouts = list(arg_layouts)  # the arguments' own layouts (``_own_layout``), else None
         self.jaxpr = jaxpr
         self.in_tree = in_tree  # of (args, kwargs) without the static arguments
         self.out_tree = out_tree
@@ -328,24 +328,27 @@ class Lowered(_StageInfo):
 
     def compile(self) -> Compiled:
         traced = self._traced
-        # arguments laid out over a mesh fix the compilation's layouts, as the lowered text annotates them
+        # arguments' own layouts (over a mesh, in a host memory) fix the compilation's, as the lowered text says
         shardings = _annotations(traced, 0) or traced._shardings
         executable = compile_jaxpr(self._backend, traced.jaxpr, traced._wrapped.__name__, traced._donated,
                                    traced._wrapped.keep_unused, self._device, **shardings)
         return Compiled(executable, traced)
 
 
-def _layout_over_mesh(x: Any) -> Any:
-    """The NamedSharding of an argument (an array, or a ShapeDtypeStruct given one), else None."""
+def _own_layout(x: Any) -> Any:
+    """The sharding of an argument (an array, or a ShapeDtypeStruct given one) that a program taking it is
+    annotated with: a NamedSharding, or the sharding of a device's memory other than its default one; else None."""
     if isinstance(x, core.Tracer):
         return None
     sharding = getattr(x, "sharding", None)
-    return sharding if isinstance(sharding, NamedSharding) else None
+    if isinstance(sharding, NamedSharding) or getattr(sharding, "memory_kind", None) not in (None, "device"):
+        return sharding
+    return None
 
 
 def _annotations(traced: Traced, extra: int) -> dict:
     """The shardings annotating a lowered program's ``extra`` leading inputs (none), its arguments (the
-    in_shardings given, else the layouts of arguments over a mesh) and its results (the out_shardings)."""
+    in_shardings given, else the arguments' own layouts) and its results (the out_shardings)."""
     given = traced._shardings.get("in_shardings") or [None] * len(traced.jaxpr.in_avals)
     layouts = traced._arg_layouts or [None] * len(given)
     inputs = [g if g is not None else layout for g, layout in zip(given, layouts)]
@@ -673,7 +676,7 @@ class JitWrapped:
         """The traced stage; arguments may be abstract (anything with ``shape`` and ``dtype``)."""
         entry, flat = self._trace_general(args, kwargs, abstract_argument_aval)
         return Traced(self, entry.jaxpr, entry.in_tree, entry.out_tree, entry.donated, entry.shardings(),
-                      [_layout_over_mesh(x) for x in flat])
+                      [_own_layout(x) for x in flat])
 
     def lower(self, *args, **kwargs) -> Lowered:
         return self.trace(*args, **kwargs).lower()

@@ -75,6 +75,13 @@ def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = Fa
     from jaxle_xla import xla_backend as backend
 
     def put(leaf: Any, target: Any) -> Any:
+        if type(target) is _jaxlib.Device and _in_other_memory_of(leaf, target):
+            if may_alias is not False:  # JAX's error: the buffer would be reused in a memory it is not in
+                raise ValueError(f"Memory kind mismatch with xla::PjRtBuffers. Got sharding with memory kind "
+                                 f"'{target.default_memory().kind}' and a buffer with memory_kind "
+                                 f"'{leaf.sharding.memory_kind}'")
+            # a copy into the device's own memory, typed as the array was (as JAX's)
+            return share_host_value(leaf, _jaxlib.copy_to_device(leaf, leaf.aval, target))
         out = backend.device_put(leaf, target, get_aval(leaf).weak_type)
         shares_buffer = type(leaf) is XlaArray and (out is leaf or (
             leaf._named_sharding is None and out._named_sharding is None and leaf._maximal is None
@@ -96,6 +103,12 @@ def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = Fa
         return tree.tree_map(lambda spec, subtree: tree.tree_map(lambda leaf: put(leaf, _placement_device(spec)),
                                                                   subtree),
                              device, x, is_leaf=_is_placement)
+
+
+def _in_other_memory_of(x: Any, device: Any) -> bool:
+    """Whether ``x`` is an array wholly on ``device`` outside the device's default memory."""
+    return (type(x) is XlaArray and x.sharding.device_set == {device}
+            and x.sharding.memory_kind != device.default_memory().kind)
 
 
 def _staged_device_put(x: Any, device: Any, donate: bool, may_alias: bool | None) -> Any:

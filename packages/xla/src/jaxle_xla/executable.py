@@ -75,7 +75,7 @@ class Program:
         program = core.ClosedJaxpr(jaxpr, [c for c, big in zip(closed.consts, large) if not big])
         self.text, self.host_callbacks, self.inspections = lower_module(
             program, name, [False] * len(self.hoisted) + [d for d, k in zip(donated, self.keep) if k], mesh,
-            [s for s, k in zip(arg_shardings, self.keep) if k], result_shardings)
+            [None] * len(self.hoisted) + [s for s, k in zip(arg_shardings, self.keep) if k], result_shardings)
 
 
 def host_buffer(x: Any, aval: ShapedArray, device: _jaxlib.Device, committed: bool = True,
@@ -146,21 +146,29 @@ class Executable:
     compile_count = 0  # XLA compilations so far, eager and jit (what caching saves; tests count them)
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
-                 device: _jaxlib.Device, commit: bool = False, result_shardings: Sequence[Any] = ()):
-        """``result_shardings`` (SingleDeviceShardings or None) say which memory each result is put in."""
+                 device: _jaxlib.Device, commit: bool = False, result_shardings: Sequence[Any] = (),
+                 arg_shardings: Sequence[Any] = ()):
+        """``arg_shardings`` and ``result_shardings`` (SingleDeviceShardings or None) say which memory each argument
+        is read from and each result is put in."""
         self.name = name
         self.device = device
         logging_compiles = config.config.jax_log_compiles
         if logging_compiles:
             _log_compiling(name, closed.in_avals)
         lowering = time.perf_counter()
-        program = Program(closed, name, donated, keep_unused, result_shardings=result_shardings)
+        program = Program(closed, name, donated, keep_unused, arg_shardings=arg_shardings,
+                          result_shardings=result_shardings)
         if logging_compiles:
             _logger.warning("Finished jaxpr to MLIR module conversion jit(%s) in %.9f sec", name,
                             time.perf_counter() - lowering)
         monitoring.record_compile_step("/jax/core/compile/jaxpr_to_mlir_module_duration", lowering, f"jit({name})")
         self._keep = program.keep
         self._all_kept = all(self._keep)
+        # the memory each kept argument is read from (None: the device's default one), as in_shardings ask
+        kinds = [getattr(s, "memory_kind", None) for s in arg_shardings] + [None] * (len(self._keep) - len(
+            arg_shardings))
+        self._arg_kinds = [None if kind == device.default_memory().kind else kind
+                           for kind, kept in zip(kinds, self._keep) if kept]
         self._commit = commit
         self._donates = any(donated)
         self._one_device = clients.has_one_device()
@@ -198,7 +206,9 @@ class Executable:
         self._extended_out = has_extended(self.out_avals)
         # float0 results carry no data: like JAX, they come back as NumPy arrays, not as device arrays
         self._float0_out = [i for i, aval in enumerate(self.out_avals) if aval.dtype == dtypes.float0]
-        self._plain = self._one_device and self._all_kept and not self._constants and not self._extended_out
+        self._in_other_memory = self._in_other_memory or any(self._arg_kinds)
+        self._plain = (self._one_device and self._all_kept and not self._constants and not self._extended_out
+                       and not any(self._arg_kinds))
         self.keep = self._keep
         # Whether jaxlib's C++ dispatch can run it (fast_jit): it passes only the arguments and builds plain arrays.
         self.cpp_dispatchable = (not self._constants and not self._extended_out and not self._waits
@@ -240,6 +250,9 @@ class Executable:
                 else:
                     buffers.append(to_buffer(a, device))
                     committed = committed or (type(a) is XlaArray and a._committed)
+        if any(self._arg_kinds):
+            buffers[len(self._constants):] = [_in_memory(b, kind, device) if kind else b
+                                              for b, kind in zip(buffers[len(self._constants):], self._arg_kinds)]
         return self._execute(args, buffers, committed)
 
     def _execute(self, args: Sequence[Any], buffers: list[Any], committed: bool) -> list[XlaArray]:
@@ -264,7 +277,8 @@ class Executable:
     def shardings(self) -> tuple[list[Any], list[Any]]:
         """The shardings of the program's arguments (None for those it prunes) and of its results."""
         device = self.device
-        return ([_jaxlib.sharding_for(device) if kept else None for kept in self._keep],
+        kinds = iter(self._arg_kinds)
+        return ([_jaxlib.sharding_for(device, next(kinds)) if kept else None for kept in self._keep],
                 [_jaxlib.sharding_for(device, memory) for memory in self._memories])
 
     def as_text(self) -> str:
@@ -278,6 +292,13 @@ class Executable:
     def memory_analysis(self) -> Any:
         """XLA's memory use of the compiled program (argument, output, temporary sizes in bytes)."""
         return _jaxlib.memory_stats(self.loaded)
+
+
+def _in_memory(buffer: _jaxlib.DeviceBuffer, kind: str, device: _jaxlib.Device) -> _jaxlib.DeviceBuffer:
+    """``buffer`` in ``device``'s memory of ``kind`` (moved there if it is elsewhere)."""
+    if _jaxlib.buffer_sharding(buffer) is _jaxlib.sharding_for(device, kind):
+        return buffer
+    return _jaxlib.copy_to_device(buffer, buffer.aval, device, buffer._committed, kind)
 
 
 def _without_boundary_tokens(closed: core.ClosedJaxpr, donated: Sequence[bool]) -> tuple:
@@ -305,11 +326,15 @@ class PerDeviceExecutable:
     """
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
-                 device: _jaxlib.Device | str | None, result_shardings: Sequence[Any] = ()):
+                 device: _jaxlib.Device | str | None, result_shardings: Sequence[Any] = (),
+                 arg_shardings: Sequence[Any] = ()):
         closed, donated, self._token_in, self._token_out = _without_boundary_tokens(closed, donated)
         self._spec = (closed, name, donated, keep_unused)
-        # the results' memories (out_shardings of a memory kind), when no token result was taken out
+        # the arguments' and results' memories (in_shardings and out_shardings of a memory kind), when no token
+        # argument or result was taken out
         self._results = dict(result_shardings=result_shardings) if self._token_out is None else {}
+        if self._token_in is None:
+            self._results["arg_shardings"] = arg_shardings
         self._compiled: dict[_jaxlib.Device, Executable] = {}
         self.single = None
         if isinstance(device, str):
@@ -426,10 +451,16 @@ class PinnedExecutable(PerDeviceWrapper):
         # the first argument with an in_sharding of its own (JAX words its error differently after it)
         self._first_given = next((i for i, free in enumerate(self._free or []) if not free), None)
         self._debug_info = closed.jaxpr.debug_info
-        self._per_device = PerDeviceExecutable(closed, name, donated, keep_unused, self.device, out_shardings)
+        self._per_device = PerDeviceExecutable(closed, name, donated, keep_unused, self.device, out_shardings,
+                                               in_shardings)
         self._name = name
+        self._kinds = [getattr(s, "memory_kind", None) for s in in_shardings]
 
     def __call__(self, *args: Any) -> list[XlaArray]:
+        for i, kind in enumerate(self._kinds):
+            x = args[i].physical if isinstance(args[i], ExtendedArray) else args[i]
+            if kind is not None and type(x) is XlaArray and x._committed:
+                check_memory_kind(kind, x)
         for i, free in enumerate(self._free or [True] * len(args)):
             x = args[i].physical if isinstance(args[i], ExtendedArray) else args[i]
             if free and type(x) is XlaArray and x._committed and _jaxlib.buffer_device(x) != self.device:
@@ -440,6 +471,14 @@ class PinnedExecutable(PerDeviceWrapper):
                 raise ValueError(f"{argument} and {self._first_kind} {_device_text(other)}")
         return self._per_device(*args)
 
+
+
+def check_memory_kind(kind: str, x: XlaArray) -> None:
+    """JAX's error for a committed argument ``x`` outside the memory of ``kind`` its in_sharding names."""
+    own = x.sharding.memory_kind
+    if own != kind:
+        raise ValueError(f"Memory kinds passed to jax.jit does not match memory kind on the respective arg. Got jit "
+                         f"memory kind: {kind}, arg memory kind: {own} for arg type: {x.aval.str_short()}")
 
 
 def placement(args: Sequence[Any], name: str, debug_info: Any = None) -> _jaxlib.Device:

@@ -27,7 +27,7 @@ from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import no_context_mesh_error
 from jaxle_xla import _jaxlib, clients, sharded_array
 from jaxle_xla.array import XlaArray, laid_out, name_layout
-from jaxle_xla.executable import Executable, PerDeviceWrapper, Program, incompatible_devices
+from jaxle_xla.executable import Executable, PerDeviceWrapper, Program, check_memory_kind, incompatible_devices
 from jaxle_xla.sharding import MaximalSharding, gspmd_sharding, named_from_hlo, same_placement
 
 __all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "has_sharded_argument", "jaxpr_mesh", "params_mesh",
@@ -214,8 +214,10 @@ class SpmdFunction:
             committed = type(x) is XlaArray and x._committed
             if committed and x._maximal is not None:
                 raise x._maximal.usable_error()
-            if explicit is not None and committed and not _same_layout(x.sharding, explicit, x.ndim):
-                raise _mismatch(explicit, x.sharding, x.aval)
+            if explicit is not None and committed:
+                check_memory_kind(explicit.memory_kind, x)
+                if not _same_layout(x.sharding, explicit, x.ndim):
+                    raise _mismatch(explicit, x.sharding, x.aval)
             layout = explicit or (x._named_sharding if type(x) is XlaArray else None)
             if layout is not None:
                 mesh = mesh or layout.mesh
@@ -292,7 +294,7 @@ class SpmdExecutable:
                                for given, hlo in zip(out_shardings, chosen)]
         self._device_index = [hlo.tile_assignment_devices()[0] if one else None
                               for one, hlo in zip(self._on_one_device, chosen)]
-        self._out_shardings = [given if given is not None else None if one else
+        self._out_shardings = [_in_memory(given, kind) if given is not None else None if one else
                                _in_memory(_chosen_layout(hlo, mesh, aval, typed, arguments), kind)
                                for given, one, hlo, aval, typed, kind in zip(
                                    out_shardings, self._on_one_device, chosen, physical, self.out_avals, kinds)]

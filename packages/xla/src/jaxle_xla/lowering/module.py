@@ -16,6 +16,8 @@ import numpy as np
 
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray
+from jaxle_core.jaxpr_util import sub_jaxprs
+from jaxle_core.lax.placement import device_put_p
 from jaxle_core.lax.tokens import abstract_token
 from jaxle_core.memory_spaces import MemorySpace
 from jaxle_core.mesh import AbstractMesh
@@ -194,7 +196,7 @@ class ModuleBuilder:
 
     def _function_text(self, closed: core.ClosedJaxpr, name: str, visibility: str,
                        arg_attributes: Sequence[str], token: bool = False,
-                       result_attributes: Sequence[str] = (), placed: Sequence[bool] = ()) -> str:
+                       result_attributes: Sequence[str] = (), placed: Sequence[str | None] = ()) -> str:
         ctx = LoweringContext(self)
         args = [Value(f"%arg{i}", v.aval) for i, v in enumerate(closed.jaxpr.invars)]
         if _is_polymorphic(closed.in_avals):
@@ -203,7 +205,7 @@ class ModuleBuilder:
             bind_dimension_variables(ctx, args)
         token_arg = ctx.ordered_token = Value("%token", abstract_token) if token else None
         outs = ctx.lower_jaxpr(closed.jaxpr, closed.consts, args)
-        outs = [_placed_in_host(ctx, v) if p else v for v, p in zip(outs, list(placed) + [False] * len(outs))]
+        outs = [_placed_in(ctx, v, kind) if kind else v for v, kind in zip(outs, _padded(placed, len(outs)))]
         if token:
             args, outs = [token_arg, *args], [ctx.ordered_token, *outs]
         attributes = list(arg_attributes) + [""] * (len(args) - len(arg_attributes))
@@ -226,24 +228,24 @@ class ModuleBuilder:
         arg_entries = [[d] if d else [] for d in _donation_attributes(closed, donated)]
         arg_shardings = list(arg_shardings) + [None] * (n_in - len(arg_shardings))
         result_shardings = list(result_shardings) + [None] * (n_out - len(result_shardings))
-        in_hosts = [_in_host_memory(a) or _host_kind(k) for a, k in zip(closed.in_avals, _padded(arg_kinds, n_in))]
+        in_kinds = [_kind_of(a, k) for a, k in zip(closed.in_avals, _padded(arg_kinds, n_in))]
         # results put in host memory by out_shardings, as JAX writes it: a placement annotation on the value
         # returned, and a sharding of the whole value
-        placed = [_host_kind(kind) for kind in _padded(result_kinds, n_out)]
+        placed = [kind if _host_kind(kind) else None for kind in _padded(result_kinds, n_out)]
         result_shardings = [self._whole_value(a) if p and s is None else s
                             for s, p, a in zip(result_shardings, placed, closed.out_avals)]
-        out_hosts = [_in_host_memory(a) or p for a, p in zip(closed.out_avals, placed)]
+        out_kinds = [p or _kind_of(a, None) for a, p in zip(closed.out_avals, placed)]
         for i, (entries, sharding) in enumerate(zip(arg_entries, arg_shardings)):
-            if in_hosts[i]:  # as JAX writes it: the memory, and a sharding of the whole value (over no axes)
-                entries.append('mhlo.memory_kind = "pinned_host"')
+            if in_kinds[i]:  # as JAX writes it: the memory, and a sharding of the whole value (over no axes)
+                entries.append(f'mhlo.memory_kind = "{in_kinds[i]}"')
                 sharding = sharding or self._whole_value(closed.in_avals[i])
             if sharding is not None:
                 entries.append(f"sdy.sharding = {sharding}")
-        # once some value is outside device memory, every result says where it lives
-        memory_kinds = any(in_hosts) or any(out_hosts)
-        results = [([f'mhlo.memory_kind = "{"pinned_host" if host else "device"}"'] if memory_kinds else [])
+        # once some value is outside device memory (or put there on the way), every result says where it lives
+        memory_kinds = any(in_kinds) or any(out_kinds) or _puts_in_host_memory(closed.jaxpr)
+        results = [([f'mhlo.memory_kind = "{kind or "device"}"'] if memory_kinds else [])
                    + ([f"sdy.sharding = {s}"] if s is not None else [])
-                   for s, host in zip(result_shardings, out_hosts)]
+                   for s, kind in zip(result_shardings, out_kinds)]
         main = self._function_text(closed, "main", "public", [_attributes(e) for e in arg_entries[:n_in]],
                                    result_attributes=[_attributes(e) for e in results], placed=placed)
         meshes = [f"  sdy.mesh @{symbol} = {mesh_text(mesh)}" for mesh, symbol in self._mesh_symbols.items()]
@@ -260,14 +262,14 @@ def _is_polymorphic(avals: Sequence[Any]) -> bool:
     return any(type(d) is not int for a in avals for d in getattr(a, "shape", ()))
 
 
-def _placed_in_host(ctx: LoweringContext, value: Value) -> Value:
-    """``value`` annotated for XLA as placed in pinned host memory."""
+def _placed_in(ctx: LoweringContext, value: Value, kind: str) -> Value:
+    """``value`` annotated for XLA as placed in the host memory of ``kind``."""
     return ctx.op1("stablehlo.custom_call", [value], value.aval, {
         "backend_config": '""', "call_target_name": '"annotate_device_placement"', "has_side_effect": "true",
-        "mhlo.frontend_attributes": '{_xla_buffer_placement = "pinned_host"}'})
+        "mhlo.frontend_attributes": f'{{_xla_buffer_placement = "{kind}"}}'})
 
 
-def _padded(kinds: Sequence[str | None], n: int) -> list[str | None]:
+def _padded(kinds: Sequence[Any], n: int) -> list[Any]:
     return list(kinds) + [None] * (n - len(kinds))
 
 
@@ -275,8 +277,23 @@ def _host_kind(kind: str | None) -> bool:
     return kind not in (None, "device")
 
 
-def _in_host_memory(aval: Any) -> bool:
-    return getattr(aval, "memory_space", MemorySpace.Device) is MemorySpace.Host
+def _kind_of(aval: Any, kind: str | None) -> str | None:
+    """The host memory a value lives in: the ``kind`` asked for, else pinned host memory when its type says
+    so; None for device memory."""
+    if _host_kind(kind):
+        return kind
+    return "pinned_host" if getattr(aval, "memory_space", MemorySpace.Device) is MemorySpace.Host else None
+
+
+def _puts_in_host_memory(jaxpr: core.Jaxpr) -> bool:
+    """Whether a ``device_put`` of ``jaxpr`` (or of a jaxpr inside) moves a value to a host memory."""
+    for eqn in jaxpr.eqns:
+        if eqn.primitive is device_put_p and any(
+                d is MemorySpace.Host or _host_kind(getattr(d, "memory_kind", None)) for d in eqn.params["devices"]):
+            return True
+        if any(_puts_in_host_memory(inner) for inner in sub_jaxprs(eqn.params)):
+            return True
+    return False
 
 
 def _bytes_attribute(data: bytes) -> str:
