@@ -33,7 +33,7 @@ from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer, Var
 from jaxle_core.jaxpr_util import jaxpr_has_effects
 from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_abstract_mesh, use_abstract_mesh
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import register_rule, spec_of, type_spec
+from jaxle_core.sharding_types import layout_divides, register_rule, spec_of, type_spec
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 
 __all__ = ["IndivisibleError", "shard_map", "shard_map_p", "smap"]
@@ -81,12 +81,11 @@ def body_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh | AbstractMesh,
         unreduced=spec.unreduced & manual_axes if check_vma else NO_VMA,
         reduced=spec.reduced & manual_axes if check_vma else NO_VMA)
     inside = manual_mesh(mesh, manual)
-    if not inside.explicit_axes:
-        outer = block.explicit_sharding
-        if outer is not None and (outer.spec.unreduced or outer.spec.reduced):  # axes manual inside: said above
-            return block.update(sharding=outer.update(spec=PartitionSpec(*outer.spec)))
-        return block
-    return block.update(sharding=NamedSharding(inside, type_spec(inside, PartitionSpec(*spec_of(aval)), aval.ndim)))
+    if not inside.explicit_axes:  # no axis left to lay the block out over (its Explicit axes manual inside)
+        return block.update(sharding=None)
+    layout = type_spec(inside, PartitionSpec(*spec_of(aval)), aval.ndim)
+    layout_divides(block.shape, layout, inside)  # the axes left Explicit split the block as they split the array
+    return block.update(sharding=NamedSharding(inside, layout))
 
 
 def _result_layouts(avals, specs, outs, mesh: AbstractMesh, params: dict) -> list:
@@ -171,13 +170,18 @@ def _in_argument(f: Callable, fun_name: str, args: tuple, in_specs: Any, leaf: i
     return _InArgument(f, fun_name, path, spec_paths[which[leaf]])
 
 
+def _not_manual_error(which: str, axes: Sequence[Any], manual: frozenset) -> ValueError:
+    """JAX's error for ``in_specs``/``out_specs`` naming ``axes``, which are not manual."""
+    listed = "".join(f"\n\n  {which} refers to {axis!r}" for axis in axes)
+    return ValueError(f"shard_map {which} argument must refer to an axis marked as manual ({set_text(manual)}), "
+                      f"but:{listed}\n\nCheck the {which} values passed to shard_map.")
+
+
 def _check_spec_axes(spec: PartitionSpec, manual: frozenset, which: str) -> None:
-    """JAX's error for an ``in_specs``/``out_specs`` entry naming an axis that is not manual."""
-    for axis in spec_axes(spec):
-        if axis not in manual:
-            raise ValueError(f"shard_map {which} argument must refer to an axis marked as manual "
-                             f"({set_text(manual)}), but:\n\n  {which} refers to {axis!r}\n\nCheck the "
-                             f"{which} values passed to shard_map.")
+    """JAX's error for an ``in_specs``/``out_specs`` entry naming axes that are not manual."""
+    outside = [axis for axis in spec_axes(spec) if axis not in manual]
+    if outside:
+        raise _not_manual_error(which, outside, manual)
 
 
 def _check_reductions(which: str, spec: PartitionSpec, mesh) -> None:
@@ -276,8 +280,23 @@ def body_context(mesh: Mesh | AbstractMesh, check_vma: bool = False, manual: fro
 
 # ---------------------------------------------------------------- the primitive
 
-shard_map_p = Primitive("shard_map")
-shard_map_p.multiple_results = True
+class _ShardMapPrimitive(Primitive):
+    """The ``shard_map`` primitive: bound eagerly with only some axes manual and types unchecked, it refuses as
+    JAX 0.10.2's eager ``shard_map`` does (whose untyped evaluation names the other mesh axes in its out specs), also
+    under ``grad`` or ``vmap``; under ``jit`` it runs."""
+
+    multiple_results = True
+
+    def bind(self, *args, **params):
+        if (not params["check_vma"] and not _steps.running and isinstance(core.current_trace(), core.EvalTrace)):
+            mesh, manual = params["mesh"], params["newly_manual_axes"]
+            others = [n for n in mesh.axis_names if n not in manual and n not in mesh.manual_axes]
+            if others:
+                raise _not_manual_error("out_specs", others, manual)
+        return super().bind(*args, **params)
+
+
+shard_map_p = _ShardMapPrimitive("shard_map")
 
 
 @shard_map_p.def_abstract_eval

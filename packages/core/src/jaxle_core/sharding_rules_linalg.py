@@ -20,12 +20,11 @@ from jaxle_core.lax.matrix_solves import triangular_solve_p, tridiagonal_solve_p
 from jaxle_core.lax.schur import schur_p
 from jaxle_core.lax.svd import svd_p
 from jaxle_core.mesh import PartitionSpec
-from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import (
     ShardingTypeError,
-    axis_size,
     check_divisible,
     given_spec,
+    layout_divides,
     register_rule,
 )
 
@@ -69,14 +68,8 @@ def _triangular_solve(avals, specs, outs, mesh, params):
 
 
 def _fft(avals, specs, outs, mesh, params):
-    spec, shape = specs[0], outs[0].shape
-    for d, entry in enumerate(spec):
-        if entry is not None and shape[d] % axis_size(mesh, entry):
-            raise ValueError(
-                f"Sharding spec {(entry,)} implies that array axis {d} is partitioned {axis_size(mesh, entry)} "
-                f"times, but does not evenly divide the dimension size {shape[d]}. Got shape: {shape} and sharding "
-                f"{NamedSharding(mesh, PartitionSpec(*spec))!r}")
-    return [spec]
+    layout_divides(outs[0].shape, specs[0], mesh)
+    return [specs[0]]
 
 
 def _conv_general_dilated(avals, specs, outs, mesh, params):

@@ -23,7 +23,7 @@ from jaxle_core.sharding import NamedSharding
 
 __all__ = ["UNTYPED", "ShardingTypeError", "axis_size", "broadcast_layout", "check_divisible", "cotangent_sharding",
            "cotangent_spec", "elementwise_specs", "enable", "entry_text", "explicit_context", "explicit_mesh_of",
-           "given_spec", "layouts_ignored", "merged_specs", "no_context_mesh_error", "register_rule",
+           "given_spec", "layouts_ignored", "layout_divides", "merged_specs", "no_context_mesh_error", "register_rule",
            "resolve_out_sharding", "same_as_operand", "source_sharding", "spec_indexed_error", "spec_of", "type_spec",
            "typed_aval", "typed_results", "untyped", "when_enabled"]
 
@@ -337,6 +337,17 @@ def check_divisible(operation: str, x: ShapedArray, spec: tuple, out_shape: Sequ
                 f"{operation} on sharded dims where out dim ({out_shape[d]}) is not divisible by mesh axes "
                 f"({axis_size(mesh, entry)}) with spec ({entry_text(entry)}) is not implemented. Got input "
                 f"type={x.str_short(short_dtypes=True)} and output shape={tuple(out_shape)}")
+
+
+def layout_divides(shape: Sequence[int], spec: Sequence[SpecEntry], mesh: AbstractMesh) -> None:
+    """JAX's ValueError for a layout ``spec`` over ``mesh`` whose axes do not divide a dimension of ``shape``."""
+    for d, entry in enumerate(spec):
+        if entry is not None and shape[d] % axis_size(mesh, entry):
+            axes = entry if isinstance(entry, tuple) else (entry,)
+            raise ValueError(
+                f"Sharding spec {axes} implies that array axis {d} is partitioned {axis_size(mesh, entry)} times, "
+                f"but does not evenly divide the dimension size {shape[d]}. Got shape: {tuple(shape)} and sharding "
+                f"{NamedSharding(mesh, PartitionSpec(*spec))!r}")
 
 
 def given_spec(sharding: Any, ndim: int) -> tuple | None:

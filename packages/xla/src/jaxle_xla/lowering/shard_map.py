@@ -24,6 +24,7 @@ from jaxle_core.shard_map import block_aval, evaluate_shard_map, manual_names, s
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
+from jaxle_xla.lowering.typed_layouts import sharding_text
 from jaxle_xla.sharding import sdy_sharding_text
 
 __all__ = ["ManualRegion", "manual_computation", "manual_region"]
@@ -80,14 +81,16 @@ def manual_region(ctx: LoweringContext, mesh: Mesh, manual: frozenset | None = N
 
 
 def _per_value(specs: Sequence[PartitionSpec], avals: Sequence[Any], mesh: Mesh, symbol: str,
-               open_dims: bool = False) -> str:
-    """Each value's sharding; with ``open_dims`` (some mesh axes left to the partitioner) every dimension is left
-    open to further splitting, as JAX writes them."""
+               open_over: Mesh | AbstractMesh | None = None) -> str:
+    """Each value's sharding; with ``open_over`` (the shard_map's mesh, when it leaves axes to the partitioner)
+    every dimension is left open to further splitting and the Explicit axes the spec does not name are listed as
+    replicated, as JAX writes them."""
     prefix = "#sdy.sharding"
-    texts = [sdy_sharding_text(NamedSharding(mesh, s), a.ndim, symbol,
-                               frozenset(range(a.ndim)) if open_dims else frozenset())[len(prefix):]
-             for s, a in zip(specs, avals)]
-    return f"#sdy.sharding_per_value<[{', '.join(texts)}]>"
+    if open_over is None:
+        texts = [sdy_sharding_text(NamedSharding(mesh, s), a.ndim, symbol) for s, a in zip(specs, avals)]
+    else:
+        texts = [sharding_text(NamedSharding(open_over, s), a.ndim, symbol) for s, a in zip(specs, avals)]
+    return f"#sdy.sharding_per_value<[{', '.join(t[len(prefix):] for t in texts)}]>"
 
 
 def manual_computation(ctx: LoweringContext, args: Sequence[Value], block_avals: Sequence[Any],
@@ -126,10 +129,10 @@ def _shard_map_lowering(ctx: LoweringContext, *args: Value, jaxpr, mesh, in_spec
         return ctx.lower_fun(lambda *xs: evaluate_shard_map(xs, jaxpr=jaxpr, mesh=mesh, in_specs=in_specs,
                                                             out_specs=out_specs,
                                                             newly_manual_axes=newly_manual_axes, **params), *args)
-    # Some axes left to the partitioner (not manual, nor Explicit where types fix the layouts): every dimension is
-    # left open to their splitting, as JAX writes it.
-    open_dims = any(t is not AxisType.Explicit for n, t in zip(mesh.axis_names, mesh.axis_types)
-                    if n not in newly_manual_axes)
+    # Over a mesh with Auto axes, some axes left to the partitioner: every dimension is left open to their
+    # splitting, as JAX writes it.
+    open_over = (mesh if AxisType.Auto in mesh.axis_types and len(newly_manual_axes) < len(mesh.axis_names)
+                 else None)
     mesh = program_mesh
     symbol = ctx.module.mesh_symbol(mesh)
     block_avals = [block_aval(a.aval, s, mesh) for a, s in zip(args, in_specs)]
@@ -139,5 +142,5 @@ def _shard_map_lowering(ctx: LoweringContext, *args: Value, jaxpr, mesh, in_spec
             return inner.lower_jaxpr(jaxpr.jaxpr, jaxpr.consts, blocks)
 
     return manual_computation(ctx, args, block_avals, ctx.avals_out, manual_names(mesh, newly_manual_axes),
-                              _per_value(in_specs, [a.aval for a in args], mesh, symbol, open_dims),
-                              _per_value(out_specs, ctx.avals_out, mesh, symbol, open_dims), body)
+                              _per_value(in_specs, [a.aval for a in args], mesh, symbol, open_over),
+                              _per_value(out_specs, ctx.avals_out, mesh, symbol, open_over), body)

@@ -1,0 +1,137 @@
+"""Write partial_manual_golden.json: ``shard_map`` manual over some of a mesh's axes (``axis_names``) where some of
+the others are Explicit, eager and under ``jit``: what JAX 0.10.2 refuses (blocks its types no longer divide, eager
+untyped bodies, inner ``shard_map``s of eager bodies given specs other than their arguments' types) and what it runs
+(values, layouts, jaxprs and the lowered program), on eight CPU devices, recorded from the module named on the
+command line.
+
+    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
+        multidevice-tests/golden/make_partial_manual_golden.py jax
+
+Each case is a function of the module returning text; the test runs the same functions with jaxle and compares.
+"""
+
+import importlib
+import json
+import pathlib
+import sys
+
+import numpy as np
+from make_shard_map_axes_golden import _body_text, _error, _manual_computations, _p
+from make_vma_golden import _values
+
+HERE = pathlib.Path(__file__).parent
+X = np.arange(16.0, dtype=np.float32).reshape(4, 4)
+TALL = np.arange(32.0, dtype=np.float32).reshape(8, 4)
+
+
+def _mesh(jax, *kinds, shape=(2, 4), names=("x", "y")):
+    return jax.make_mesh(shape, names, axis_types=tuple(getattr(jax.sharding.AxisType, k) for k in kinds))
+
+
+def _put(jax, mesh, *spec, value=X):
+    return jax.device_put(value, jax.sharding.NamedSharding(mesh, _p(jax, *spec)))
+
+
+def _outcome(jax, thunk) -> str:
+    """The values, layout and type of ``thunk()``'s result, or its error."""
+    result = []
+    error = _error(lambda: result.append(thunk()))
+    if not result:
+        return error
+    return f"{_values(result[0])} {result[0].sharding.spec} {jax.typeof(result[0])}"
+
+
+def _sm(jax, f, mesh, in_specs, out_specs, axis_names, **options):
+    return jax.shard_map(f, mesh=mesh, in_specs=in_specs, out_specs=out_specs, axis_names=axis_names, **options)
+
+
+def _auto_explicit(jax, body=lambda v: v * 2):
+    """Over ('x': Auto, 'y': Explicit), manual over y, the argument whole in the body (split over y outside)."""
+    return _sm(jax, body, _mesh(jax, "Auto", "Explicit"), _p(jax), _p(jax), {"y"})
+
+
+def _y_split(jax, spec=(None, "y")):
+    return _put(jax, _mesh(jax, "Auto", "Explicit"), *spec)
+
+
+def _doubled(jax, kinds, check_vma):
+    """A shard_map over ('x', 'y') of the given axis types, manual over x, doubling its blocks."""
+    return _sm(jax, lambda v: v * 2, _mesh(jax, *kinds), _p(jax, "x"), _p(jax, "x"), {"x"}, check_vma=check_vma)
+
+
+def _grad(jax, f):
+    return jax.grad(lambda v: f(v).sum())
+
+
+def _explicit_2x4(jax):
+    return _mesh(jax, "Explicit", "Explicit")
+
+
+def _three_axes(jax):
+    return _mesh(jax, "Auto", "Auto", "Auto", shape=(2, 2, 2), names=("a", "b", "c"))
+
+
+CASES = {
+    # the axes left Explicit inside lay the block out as they laid the array out: they must still divide it
+    "block_no_longer_divided": lambda jax: _outcome(jax, lambda: _sm(
+        jax, lambda v: v * 2, _explicit_2x4(jax), _p(jax, "x"), _p(jax, "x"), {"x"})(
+        _put(jax, _explicit_2x4(jax), "y", None))),
+    "block_no_longer_divided_jit": lambda jax: _outcome(jax, lambda: jax.jit(_sm(
+        jax, lambda v: v * 2, _explicit_2x4(jax), _p(jax, "x"), _p(jax, "x"), {"x"}))(
+        _put(jax, _explicit_2x4(jax), "y", None))),
+    "block_no_longer_divided_by_two_axes": lambda jax: _outcome(jax, lambda: _sm(
+        jax, lambda v: v, _mesh(jax, "Explicit", "Explicit", "Explicit", shape=(2, 2, 2), names=("a", "b", "c")),
+        _p(jax, "a"), _p(jax, "a"), {"a"})(_put(jax, _mesh(
+            jax, "Explicit", "Explicit", "Explicit", shape=(2, 2, 2), names=("a", "b", "c")), ("b", "c"), None))),
+    "block_still_divided": lambda jax: _outcome(jax, lambda: _sm(
+        jax, lambda v: v * 2, _explicit_2x4(jax), _p(jax, "x"), _p(jax, "x"), {"x"})(
+        _put(jax, _explicit_2x4(jax), "y", None, value=TALL))),
+    # manual over the Explicit axis of a mesh with an Auto one, the argument split over it outside, whole inside
+    "auto_explicit_eager": lambda jax: _outcome(jax, lambda: _auto_explicit(jax)(_y_split(jax))),
+    "auto_explicit_jit": lambda jax: _outcome(jax, lambda: jax.jit(_auto_explicit(jax))(_y_split(jax))),
+    "auto_explicit_rows_split": lambda jax: _outcome(jax, lambda: _auto_explicit(jax)(_y_split(jax, ("y",)))),
+    "auto_explicit_sum": lambda jax: _outcome(jax, lambda: _auto_explicit(jax, lambda v: v.sum(0))(
+        _y_split(jax, ("y",)))),
+    "auto_explicit_sum_jit": lambda jax: _outcome(jax, lambda: jax.jit(_auto_explicit(jax, lambda v: v.sum(0)))(
+        _y_split(jax, ("y",)))),
+    "auto_explicit_jaxpr": lambda jax: str(jax.make_jaxpr(_auto_explicit(jax))(_y_split(jax))),
+    "auto_explicit_lowered": lambda jax: _body_text(jax, _auto_explicit(jax), _y_split(jax)),
+    # over a mesh with Auto axes, the manual computation's dimensions are open and the Explicit axes its specs do
+    # not name are listed as replicated
+    **{f"mixed_mesh_lowered_{'_'.join(sorted(names))}": (
+        lambda jax, names=names, spec=spec: _manual_computations(jax, _sm(
+            jax, lambda v: v * 2, _mesh(jax, "Explicit", "Auto", "Explicit", shape=(2, 2, 2), names=("a", "b", "c")),
+            _p(jax, *spec), _p(jax, *spec), names), X))
+       for names, spec in (({"b"}, ()), ({"a"}, ()), ({"a", "c"}, ("c",)), ({"c"}, (None, "c")))},
+    # JAX 0.10.2's eager shard_map with unchecked types refuses a body manual over only some axes, naming the others
+    # as if its out_specs did (also under grad and vmap, and under set_mesh); under jit it runs
+    **{f"unchecked_{'_'.join(kinds).lower()}_{how}": (
+        lambda jax, kinds=kinds, how=how: _outcome(jax, lambda: {
+            "eager": lambda f: f(X), "grad": lambda f: _grad(jax, f)(X),
+            "jit_grad": lambda f: jax.jit(_grad(jax, f))(X)}[how](_doubled(jax, kinds, False))))
+       for kinds in (("Auto", "Auto"), ("Explicit", "Explicit"), ("Auto", "Explicit"))
+       for how in ("eager", "grad", "jit_grad") if (kinds, how) != (("Auto", "Explicit"), "jit_grad")},
+    "unchecked_vmap": lambda jax: _outcome(jax, lambda: jax.vmap(_doubled(jax, ("Auto", "Auto"), False))(
+        np.ones((3, 4, 4), np.float32))),
+    "unchecked_three_axes": lambda jax: _outcome(jax, lambda: _sm(
+        jax, lambda v: v * 2, _three_axes(jax), _p(jax), _p(jax), {"b"}, check_vma=False)(X)),
+    "unchecked_two_of_three_axes": lambda jax: _outcome(jax, lambda: _sm(
+        jax, lambda v: v * 2, _three_axes(jax), _p(jax), _p(jax), {"a", "c"}, check_vma=False)(X)),
+    "unchecked_all_axes": lambda jax: _outcome(jax, lambda: _sm(
+        jax, lambda v: v * 2, _three_axes(jax), _p(jax), _p(jax), {"a", "b", "c"}, check_vma=False)(X)),
+    # specs naming several axes that are not manual: each is listed
+    "in_specs_two_axes_not_manual": lambda jax: _outcome(jax, lambda: jax.jit(_sm(
+        jax, lambda v: v, _three_axes(jax), _p(jax, "b", "c"), _p(jax), {"a"}))(X)),
+    "out_specs_two_axes_not_manual": lambda jax: _outcome(jax, lambda: jax.jit(_sm(
+        jax, lambda v: v, _three_axes(jax), _p(jax), _p(jax, ("c", "b")), {"a"}))(X)),
+}
+
+
+def run(module) -> dict:
+    return {name: case(module) for name, case in CASES.items()}
+
+
+if __name__ == "__main__":
+    module = importlib.import_module(sys.argv[1])
+    module.config.update("jax_num_cpu_devices", 8)
+    (HERE / "partial_manual_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
