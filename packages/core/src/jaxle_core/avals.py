@@ -10,7 +10,9 @@ from typing import Any
 import numpy as np
 
 from jaxle_core import config, dtypes, memory_spaces
+from jaxle_core.layout import Format
 from jaxle_core.memory_spaces import MemorySpace
+from jaxle_core.sharding import Sharding
 from jaxle_core.shape_poly import DimExpr
 
 
@@ -229,15 +231,20 @@ class ShapedArray(AbstractValue):
 class ShapeDtypeStruct:
     """A shape and dtype standing in for an array, as ``eval_shape`` returns."""
 
-    __slots__ = ("shape", "dtype", "weak_type", "sharding")
+    __slots__ = ("shape", "dtype", "weak_type", "sharding", "format")
 
     def __init__(self, shape, dtype, *, weak_type: bool = False, sharding: Any = None):
+        """``sharding``: a Sharding, or a ``Format`` (a memory layout with its sharding)."""
         if dtype is None:
             raise ValueError("ShapeDtypeStruct: dtype must be specified.")
         self.shape = tuple(shape)
         self.dtype = dtype if isinstance(dtype, dtypes.ExtendedDType) else np.dtype(dtype)
         self.weak_type = weak_type
-        self.sharding = sharding
+        if isinstance(sharding, Format):
+            self.format, self.sharding = sharding, sharding.sharding
+        else:
+            self.sharding = sharding
+            self.format = Format(None, sharding if isinstance(sharding, Sharding) else None)
 
     ndim = property(lambda self: len(self.shape))
     size = property(lambda self: math.prod(self.shape))  # symbolic for symbolic shapes
@@ -245,7 +252,8 @@ class ShapeDtypeStruct:
     def __repr__(self) -> str:
         weak = ", weak_type=True" if self.weak_type else ""
         sharding = "" if self.sharding is None else f", sharding={self.sharding}"
-        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{sharding}{weak})"
+        layout = "" if self.format.layout is None else f", format={self.format.layout}"  # JAX prints the layout
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{sharding}{layout}{weak})"
 
     @classmethod
     def of(cls, aval: ShapedArray) -> ShapeDtypeStruct:

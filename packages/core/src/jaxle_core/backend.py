@@ -29,15 +29,18 @@ class Backend(Protocol):
 
     def compile(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool],
                 keep_unused: bool, device: Any, in_shardings: Sequence[Any] = (),
-                out_shardings: Sequence[Any] = ()) -> Callable[..., list[Any]]:
+                out_shardings: Sequence[Any] = (), layouts: tuple = ((), ())) -> Callable[..., list[Any]]:
         """A callable taking the jaxpr's flat inputs (concrete values) and returning its outputs; the shardings
-        (one per input and output, None where free; empty when none was asked for) lay them out over devices."""
+        (one per input and output, None where free; empty when none was asked for) lay them out over devices,
+        ``layouts`` (the inputs' and the outputs': ``Layout``, ``Layout.AUTO`` or None) in memory."""
 
     def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool] = (),
                    keep_unused: bool = False, in_shardings: Sequence[Any] = (),
-                   out_shardings: Sequence[Any] = (), dialect: str | None = None, debug_info: bool = False) -> str:
+                   out_shardings: Sequence[Any] = (), dialect: str | None = None, debug_info: bool = False,
+                   layouts: tuple = ((), ())) -> str:
         """The backend's program text for ``closed_jaxpr`` (StableHLO for XLA, or another of its ``dialect``s);
-        the shardings (as for ``compile``) annotate its inputs and outputs; ``debug_info`` adds its locations."""
+        the shardings and layouts (as for ``compile``) annotate its inputs and outputs; ``debug_info`` adds its
+        locations."""
 
     def compiler_ir(self, program_text: str, dialect: str | None) -> Any:
         """The program ``lower_text`` gave as the compiler's IR object for ``dialect`` (None: the backend's own);
@@ -105,7 +108,8 @@ class ReferenceBackend:
             return [_wrap(out, aval) for out, aval in zip(outs, out_avals)]
         return _wrap(outs, out_avals)
 
-    def compile(self, closed_jaxpr, name, donated_invars, keep_unused, device, in_shardings=(), out_shardings=()):
+    def compile(self, closed_jaxpr, name, donated_invars, keep_unused, device, in_shardings=(), out_shardings=(),
+                layouts=((), ())):  # host memory holds NumPy's arrays as NumPy lays them out
         jaxpr, consts = closed_jaxpr.jaxpr, closed_jaxpr.consts
         out_avals = jaxpr.out_avals
 
@@ -120,7 +124,7 @@ class ReferenceBackend:
         return run
 
     def lower_text(self, closed_jaxpr, name, donated_invars=(), keep_unused=False, in_shardings=(),
-                   out_shardings=(), dialect=None, debug_info=False):
+                   out_shardings=(), dialect=None, debug_info=False, layouts=((), ())):
         if dialect is not None:
             raise ValueError(f"unknown dialect: {dialect}")
         return str(closed_jaxpr)

@@ -478,5 +478,6 @@ def compile_with_refs(compile: Callable[..., Any], closed: ClosedJaxpr, name: st
     run.as_text = getattr(executable, "as_text", None)
     # what a Compiled reports: the discharged program's, the references' arrays among its arguments and results
     run.shardings = getattr(executable, "shardings", None)
+    run.layouts = getattr(executable, "layouts", None)
     run.runtime_executable = getattr(executable, "runtime_executable", None)
     return run

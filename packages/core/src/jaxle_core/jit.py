@@ -44,9 +44,10 @@ from jaxle_core.config import disable_jit as _disable_jit_flag
 from jaxle_core.config import enable_checks, explain_cache_misses, log_compiles, no_tracing, trace_context
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer
 from jaxle_core.jaxpr_util import call_primitives, check_jaxpr, dce_jaxpr, dce_rules, with_fresh_vars
+from jaxle_core.layout import Format, Layout, is_row_major
 from jaxle_core.mesh import get_mesh
 from jaxle_core.pretty import Doc, PpContext, pp_eqn_generic, pp_eqn_rules
-from jaxle_core.sharding import NamedSharding, flat_jit_shardings
+from jaxle_core.sharding import NamedSharding, flat_jit_layouts, flat_jit_shardings
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 from jaxle_tree.equality_errors import equality_errors
 
@@ -346,6 +347,26 @@ def _own_layout(x: Any) -> Any:
     return None
 
 
+def _own_memory_layout(x: Any) -> Layout | None:
+    """The memory layout of an argument other than the default row-major one: a ShapeDtypeStruct's ``Format``'s,
+    or the layout an array was put in, else None."""
+    if isinstance(x, core.Tracer):
+        return None
+    layout = getattr(getattr(x, "format", None), "layout", None)
+    return layout if isinstance(layout, Layout) and not is_row_major(layout, len(x.shape)) else None
+
+
+def _with_own_memory_layouts(shardings: dict, flat: Sequence[Any]) -> dict:
+    """``shardings`` (a cache entry's keywords for the backend) asking, as JAX's lowering does, for the memory
+    layout each argument without one asked for has of its own."""
+    own = [_own_memory_layout(x) for x in flat]
+    if all(layout is None for layout in own):
+        return shardings
+    given_in, given_out = shardings.get("layouts") or ((None,) * len(flat), ())
+    return {"in_shardings": (None,) * len(flat), "out_shardings": (), **shardings,
+            "layouts": (tuple(g if g is not None else o for g, o in zip(given_in, own)), given_out)}
+
+
 def _annotations(traced: Traced, extra: int) -> dict:
     """The shardings annotating a lowered program's ``extra`` leading inputs (none), its arguments (the
     in_shardings given, else the arguments' own layouts) and its results (the out_shardings)."""
@@ -354,8 +375,10 @@ def _annotations(traced: Traced, extra: int) -> dict:
     inputs = [g if g is not None else layout for g, layout in zip(given, layouts)]
     if not any(s is not None for s in inputs) and not traced._shardings:
         return {}
+    layouts = traced._shardings.get("layouts")
     return {"in_shardings": (None,) * extra + tuple(inputs),
-            "out_shardings": tuple(traced._shardings.get("out_shardings") or ())}
+            "out_shardings": tuple(traced._shardings.get("out_shardings") or ()),
+            **({"layouts": ((None,) * extra + layouts[0], layouts[1])} if layouts else {})}
 
 
 def _uses_refs(closed: ClosedJaxpr) -> bool:
@@ -416,6 +439,26 @@ class Compiled(_StageInfo):
     def output_shardings(self) -> Any:
         """The shardings of the compiled program's results, in the results' pytree structure."""
         return self._traced.out_tree.unflatten(self._executable_method("shardings", "output_shardings")()[1])
+
+    def _formats(self) -> tuple[list[Format], list[Format]]:
+        """The arguments' and results' Formats: the compiled layout and sharding of each (an argument the program
+        prunes has neither)."""
+        shardings = self._executable_method("shardings", "input_formats")()
+        layouts = self._executable_method("layouts", "input_formats")()
+        return tuple([Format(None, None) if sharding is None else Format(Layout.from_pjrt_layout(layout), sharding)
+                      for sharding, layout in zip(these_shardings, these_layouts)]
+                     for these_shardings, these_layouts in zip(shardings, layouts))
+
+    @property
+    def input_formats(self) -> tuple[tuple, dict]:
+        """The layouts and shardings the compiled program takes its ``(args, kwargs)`` in (``Format``s; static
+        arguments left out)."""
+        return self._traced.in_tree.unflatten(self._formats()[0])
+
+    @property
+    def output_formats(self) -> Any:
+        """The layouts and shardings of the compiled program's results, in the results' pytree structure."""
+        return self._traced.out_tree.unflatten(self._formats()[1])
 
     def __call__(self, *args, **kwargs):
         """Runs on ``args``/``kwargs`` of the lowered signature, static arguments left out (JAX's convention)."""
@@ -571,10 +614,10 @@ class JitWrapped:
             self._seen_keys.append(key)
             entry = _CacheEntry(in_tree, *self._trace_uncached(args, kwargs, dynamic, in_tree, avals))
             if self.in_shardings is not None or self.out_shardings is not None:
-                entry.in_shardings, entry.out_shardings = flat_jit_shardings(
-                    self.in_shardings, self.out_shardings, tuple(dynamic[0]),
-                    len(tree.tree_leaves(dynamic[1])), avals, entry.out_tree.unflatten(entry.jaxpr.out_avals),
-                    entry.jaxpr.out_avals)
+                given = (self.in_shardings, self.out_shardings, tuple(dynamic[0]), len(tree.tree_leaves(dynamic[1])),
+                         avals, entry.out_tree.unflatten(entry.jaxpr.out_avals), entry.jaxpr.out_avals)
+                entry.in_shardings, entry.out_shardings = flat_jit_shardings(*given)
+                entry.layouts = flat_jit_layouts(*given, entry.jaxpr.jaxpr.debug_info)
             if entry.cacheable:
                 self._traces[key] = entry
         return entry, flat
@@ -675,8 +718,8 @@ class JitWrapped:
     def trace(self, *args, **kwargs) -> Traced:
         """The traced stage; arguments may be abstract (anything with ``shape`` and ``dtype``)."""
         entry, flat = self._trace_general(args, kwargs, abstract_argument_aval)
-        return Traced(self, entry.jaxpr, entry.in_tree, entry.out_tree, entry.donated, entry.shardings(),
-                      [_own_layout(x) for x in flat])
+        return Traced(self, entry.jaxpr, entry.in_tree, entry.out_tree, entry.donated,
+                      _with_own_memory_layouts(entry.shardings(), flat), [_own_layout(x) for x in flat])
 
     def lower(self, *args, **kwargs) -> Lowered:
         return self.trace(*args, **kwargs).lower()
@@ -781,14 +824,18 @@ class _CacheEntry:
     # per flat argument and output: the Sharding asked for, or None (empty when jit was given none)
     in_shardings: tuple = field(default=(), init=False)
     out_shardings: tuple = field(default=(), init=False)
+    # per flat argument and output: the memory layout a Format asked for, or None (empty when none was)
+    layouts: tuple = field(default=((), ()), init=False)
     single_output: bool = field(init=False)
     cacheable: bool = field(init=False)
 
     def shardings(self) -> dict:
-        """The keywords telling a backend's ``compile`` the shardings asked for (none when there are none)."""
+        """The keywords telling a backend's ``compile`` the shardings (and layouts) asked for (none when there are
+        none)."""
         if not self.in_shardings and not self.out_shardings:
             return {}
-        return {"in_shardings": self.in_shardings, "out_shardings": self.out_shardings}
+        layouts = {"layouts": self.layouts} if any(self.layouts) else {}
+        return {"in_shardings": self.in_shardings, "out_shardings": self.out_shardings, **layouts}
 
     def __post_init__(self):
         self.single_output = self.out_tree == _ONE_LEAF

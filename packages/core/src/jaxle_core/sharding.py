@@ -10,15 +10,18 @@ from __future__ import annotations
 import abc
 import functools
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+# the module, not its names: it reads Sharding from this one
+from jaxle_core import layout as layouts_module
 from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_mesh, resource_mesh
-from jaxle_tree import tree_broadcast, tree_leaves
+from jaxle_tree import keystr, tree_broadcast, tree_leaves, tree_leaves_with_path
 
 __all__ = ["DuplicateSpecError", "IndivisibleError", "NamedSharding", "Sharding", "check_sharding_fits",
-           "flat_jit_shardings", "spec_for_context_mesh"]
+           "flat_jit_layouts", "flat_jit_shardings", "spec_for_context_mesh"]
 
 
 class IndivisibleError(ValueError):
@@ -282,7 +285,10 @@ def check_sharding_fits(sharding: Any, shape: tuple[int, ...], what: str, *, all
 
 
 def _as_sharding(leaf: Any, kind: str) -> Any:
-    """A jit in/out sharding leaf as a Sharding (a PartitionSpec over the context mesh), or None."""
+    """A jit in/out sharding leaf as a Sharding (a PartitionSpec over the context mesh; a Format's sharding), or
+    None."""
+    if isinstance(leaf, layouts_module.Format):
+        leaf = leaf.sharding
     if leaf is None or isinstance(leaf, Sharding):
         return leaf
     if isinstance(leaf, PartitionSpec):
@@ -296,12 +302,19 @@ def _as_sharding(leaf: Any, kind: str) -> Any:
 
 
 def _is_sharding_leaf(x: Any) -> bool:
-    return x is None or isinstance(x, (Sharding, PartitionSpec))
+    return x is None or isinstance(x, (Sharding, PartitionSpec, layouts_module.Format))
 
 
-def _broadcast(shardings: Any, values: Any, kind: str, what: str) -> list:
+def _layout_of(leaf: Any, kind: str) -> Any:
+    """The layout a jit in/out sharding leaf asks for: a Format's, else None (the default)."""
+    return leaf.layout if isinstance(leaf, layouts_module.Format) else None
+
+
+def _broadcast(shardings: Any, values: Any, kind: str, what: str, convert: Callable[[Any, str], Any] = _as_sharding
+               ) -> list:
+    """The leaves of the pytree prefix ``shardings`` for each leaf of ``values``, each ``convert``ed."""
     if _is_sharding_leaf(shardings):
-        return [_as_sharding(shardings, kind)] * len(tree_leaves(values))
+        return [convert(shardings, kind)] * len(tree_leaves(values))
     if isinstance(shardings, list):
         shardings = tuple(shardings)
     if isinstance(shardings, tuple) and isinstance(values, tuple) and len(shardings) != len(values):
@@ -313,7 +326,7 @@ def _broadcast(shardings: Any, values: Any, kind: str, what: str) -> list:
         spread = tree_broadcast(shardings, values, is_leaf=_is_sharding_leaf)
     except ValueError as error:
         raise ValueError(f"pjit {kind} specification must be a tree prefix of the {what}; {error}") from None
-    return [_as_sharding(s, kind) for s in tree_leaves(spread, is_leaf=_is_sharding_leaf)]
+    return [convert(s, kind) for s in tree_leaves(spread, is_leaf=_is_sharding_leaf)]
 
 
 def flat_jit_shardings(in_shardings: Any, out_shardings: Any, positional: tuple, keyword_leaves: int,
@@ -327,4 +340,23 @@ def flat_jit_shardings(in_shardings: Any, out_shardings: Any, positional: tuple,
     for sharding, aval in zip(ins + outs, list(in_avals) + list(out_avals)):
         if isinstance(sharding, NamedSharding):
             sharding.check_compatible_aval(aval.shape)
+    return tuple(ins), tuple(outs)
+
+
+def flat_jit_layouts(in_shardings: Any, out_shardings: Any, positional: tuple, keyword_leaves: int,
+                     in_avals: Any, outputs: Any, out_avals: Any, debug_info: Any) -> tuple[tuple, tuple]:
+    """The layouts the ``Format``s among a jitted function's in_shardings and out_shardings ask for, per flat
+    argument and output (None: the default layout), each checked against its array's rank; empty when no Format
+    is given."""
+    if not any(isinstance(leaf, layouts_module.Format) for leaf in tree_leaves((in_shardings, out_shardings),
+                                                                 is_leaf=_is_sharding_leaf)):
+        return (), ()
+    ins = _broadcast(in_shardings, positional, "in_shardings", "positional arguments tuple", _layout_of)
+    ins += [None] * keyword_leaves
+    outs = _broadcast(out_shardings, outputs, "out_shardings", "output of the function", _layout_of)
+    result_paths = ["result" + keystr(path) for path, _ in tree_leaves_with_path(outputs)]
+    for kind, layouts, avals, paths in (("arguments", ins, in_avals, debug_info.arg_names),
+                                        ("outputs", outs, out_avals, result_paths)):
+        for layout, aval, path in zip(layouts, avals, paths):
+            layouts_module.check_layout_rank(layout, aval.shape, f"One of jit {kind} with pytree key path {path}")
     return tuple(ins), tuple(outs)

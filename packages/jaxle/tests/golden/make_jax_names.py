@@ -21,7 +21,7 @@ SUBMODULES = ["tree", "tree_util", "flatten_util", "dtypes", "errors", "typing",
               "interpreters.ad", "interpreters.batching", "interpreters.partial_eval", "interpreters.mlir",
               "distributed", "experimental.multihost_utils", "experimental.compilation_cache.compilation_cache",
               "sharding", "example_libraries", "example_libraries.stax", "example_libraries.optimizers",
-              "experimental.sparse", "experimental.sparse.linalg"]
+              "experimental.sparse", "experimental.sparse.linalg", "experimental.layout"]
 # Submodules that import helpers (numpy, jax's internal modules) under public names: only the functions and
 # classes they define count.
 OWN_NAMES_ONLY = {"experimental.multihost_utils"}

@@ -21,7 +21,7 @@ import importlib.abc
 import importlib.metadata
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ml_dtypes
@@ -384,18 +384,39 @@ _PACKED = {np.dtype(t) for t in (ml_dtypes.int2, ml_dtypes.uint2, ml_dtypes.int4
                                   ml_dtypes.float4_e2m1fn)}
 
 
+# Whether some buffer may be in a layout other than row-major (jax.experimental.layout): set by the first
+# program asked for one, so that reads of every other program's buffers skip the check.
+custom_layouts_in_use = False
+# ``conform(executable, buffers)``: the buffers in the layouts the executable reads (installed with the first layout
+# asked for): an executable reads its parameters' bytes as laid out as it was compiled for.
+_conform_layouts: Callable[[LoadedExecutable, Sequence[DeviceBuffer]], Sequence[DeviceBuffer]] | None = None
+
+
+def uses_custom_layouts(conform: Callable[[LoadedExecutable, Sequence[DeviceBuffer]], Sequence[DeviceBuffer]]
+                        ) -> None:
+    """Note that buffers in layouts other than row-major may exist from now on: ``execute`` passes its buffers
+    through ``conform`` first."""
+    global custom_layouts_in_use, _conform_layouts
+    custom_layouts_in_use, _conform_layouts = True, conform
+
+
+def _row_major(buffer: DeviceBuffer, ndim: int) -> bool:
+    xla_layout = buffer._pjrt_layout._xla_layout()
+    return not xla_layout.tiling() and list(xla_layout.minor_to_major()) == list(range(ndim))[::-1]
+
+
 def to_host(buffer: DeviceBuffer, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
     """The buffer's contents as a read-only NumPy array.
 
     jaxlib's own host read (``_single_device_array_to_np_array_did_copy``) looks up
     ``jax.core.ShapedArray`` on the first read of every buffer: an import that fails
     quietly without jax but costs ~200 us, and would load jax where it is installed.
-    CPU buffers live in host memory in row-major order, so they are copied straight
-    from their address once ready (for buffers made by a host transfer, jaxlib still
+    CPU buffers live in host memory, in row-major order unless a layout was asked for,
+    so those are copied straight from their address once ready (for buffers made by a host transfer, jaxlib still
     looks jax up once, when the address is first asked for); other platforms go
     through jaxlib.
     """
-    if buffer.platform() != "cpu" or dtype in _PACKED:
+    if buffer.platform() != "cpu" or dtype in _PACKED or (custom_layouts_in_use and not _row_major(buffer, len(shape))):
         return buffer._single_device_array_to_np_array_did_copy()[0]
     wait(buffer)
     size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
@@ -547,6 +568,8 @@ def execute(executable: LoadedExecutable, buffers: Sequence[DeviceBuffer], handl
             wait: bool = False) -> list:
     """Run ``executable`` on device buffers; the outputs come back as device buffers. With ``wait``, return once
     the execution has finished, side effects (host callbacks) included, raising the error of a failed one."""
+    if _conform_layouts is not None:
+        buffers = _conform_layouts(executable, buffers)
     if wait:
         results = executable.execute_sharded(buffers, with_tokens=True)
         results.consume_token().block_until_ready()

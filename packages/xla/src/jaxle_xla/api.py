@@ -12,6 +12,7 @@ from jaxle_core import core, dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p
+from jaxle_core.layout import Format
 from jaxle_core.memory_spaces import MemorySpace
 from jaxle_core.mesh import PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
@@ -31,6 +32,7 @@ from jaxle_xla.clients import (
     process_index,
     process_indices,
 )
+from jaxle_xla.layouts import put_with_format
 
 __all__ = ["Device", "default_backend", "device_count", "device_get", "device_put", "devices", "effects_barrier",
            "host_count", "host_id", "host_ids", "live_arrays", "local_device_count", "local_devices", "process_count",
@@ -41,7 +43,7 @@ Device = _jaxlib.Device
 
 def _is_placement(spec: Any) -> bool:
     return spec is None or isinstance(spec, (_jaxlib.Device, _jaxlib.DeviceSharding, NamedSharding, PartitionSpec,
-                                             MemorySpace))
+                                             MemorySpace, Format))
 
 
 def _placement_device(spec: Any) -> Any:
@@ -93,15 +95,22 @@ def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = Fa
                                               leaf.aval, out._committed))
         return out
 
+    def put_leaf(leaf: Any, spec: Any) -> Any:
+        if isinstance(spec, Format):
+            return put_with_format(leaf, spec, lambda value, sharding: put(value, _placement_device(sharding)))
+        return put(leaf, _placement_device(spec))
+
     with transfer_guard.explicit_transfers():
         if _is_placement(device):
             if not isinstance(core.current_trace(), core.EvalTrace):
-                placement = _placement_device(device) if isinstance(device, PartitionSpec) else device
+                placement = device.sharding if isinstance(device, Format) else device
+                placement = _placement_device(placement) if isinstance(placement, PartitionSpec) else placement
                 return _staged_device_put(x, placement, donate, may_alias)
+            if isinstance(device, Format):
+                return tree.tree_map(lambda leaf: put_leaf(leaf, device), x)
             target = _placement_device(device)
             return tree.tree_map(lambda leaf: put(leaf, target), x)
-        return tree.tree_map(lambda spec, subtree: tree.tree_map(lambda leaf: put(leaf, _placement_device(spec)),
-                                                                  subtree),
+        return tree.tree_map(lambda spec, subtree: tree.tree_map(lambda leaf: put_leaf(leaf, spec), subtree),
                              device, x, is_leaf=_is_placement)
 
 

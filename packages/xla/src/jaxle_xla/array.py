@@ -17,6 +17,7 @@ import numpy as np
 from jaxle_core.api import register_batch_wait
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, aval_handlers
+from jaxle_core.layout import Format, Layout
 from jaxle_xla import _jaxlib, sharded_array
 
 
@@ -169,6 +170,12 @@ class _DeviceMethods:
     @property
     def sharding(self) -> Any:
         return self._named_sharding or self._maximal or _jaxlib.buffer_sharding(self)
+
+    @property
+    def format(self) -> Format:
+        """The array's layout in memory (as XLA reports it) and its sharding."""
+        self._check_alive()
+        return Format(Layout.from_pjrt_layout(self._pjrt_layout), self.sharding)
 
     @property
     def is_fully_replicated(self) -> bool:

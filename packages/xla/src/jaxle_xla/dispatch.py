@@ -161,23 +161,25 @@ class XlaBackend:
 
     def compile(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool],
                 keep_unused: bool, device: Any, in_shardings: Sequence[Any] = (),
-                out_shardings: Sequence[Any] = ()) -> Any:
+                out_shardings: Sequence[Any] = (), layouts: tuple = ((), ())) -> Any:
         """``device``: a Device, a platform name (``jit(backend=...)``), or None to follow the arguments.
-        NamedShardings (asked for, or named by sharding constraints inside) partition the program over a mesh."""
+        NamedShardings (asked for, or named by sharding constraints inside) partition the program over a mesh;
+        ``layouts`` are the arguments' and results' memory layouts asked for."""
         spec = (closed_jaxpr, name, donated_invars, keep_unused)
         if (any(isinstance(s, NamedSharding) for s in (*in_shardings, *out_shardings)) or jaxpr_mesh(closed_jaxpr)
                 or (core.type_shardings is not None and typed_mesh(closed_jaxpr))):
-            return SpmdFunction(*spec, in_shardings or None, out_shardings or None)
+            return SpmdFunction(*spec, in_shardings or None, out_shardings or None, memory_layouts=layouts)
         if device is None and any(one_device_of(s) is not None for s in (*in_shardings, *out_shardings)):
-            return PinnedExecutable(*spec, in_shardings, out_shardings)
-        executable = PerDeviceExecutable(*spec, device)
+            return PinnedExecutable(*spec, in_shardings, out_shardings, layouts)
+        executable = PerDeviceExecutable(*spec, device, layouts=layouts)
         if device is None and not clients.has_one_device():
             return FollowShardings(executable, *spec)
         return executable.direct  # one device: skip the per-device lookup on every call
 
     def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool] = (),
                    keep_unused: bool = False, in_shardings: Sequence[Any] = (),
-                   out_shardings: Sequence[Any] = (), dialect: str | None = None, debug_info: bool = False) -> str:
+                   out_shardings: Sequence[Any] = (), dialect: str | None = None, debug_info: bool = False,
+                   layouts: tuple = ((), ())) -> str:
         """The StableHLO module of ``closed_jaxpr``, every constant inline, in MLIR's readable form ('hlo': XLA's
         HLO text); partitioned (its boundary annotated with Shardy shardings) when shardings over a mesh are asked
         for or inside. With ``debug_info``, locations: ``main``'s arguments carry their names (the HLO's
@@ -187,7 +189,7 @@ class XlaBackend:
         mesh = program_mesh(closed_jaxpr, (*in_shardings, *out_shardings))
         results = result_layouts(closed_jaxpr, mesh, out_shardings)
         program = Program(closed_jaxpr, name, donated_invars, keep_unused, hoist=False, mesh=mesh,
-                          arg_shardings=in_shardings, result_shardings=results)
+                          arg_shardings=in_shardings, result_shardings=results, layouts=layouts)
         if dialect != "hlo":
             return _jaxlib.pretty_module(program.text, _kept_arg_names(closed_jaxpr, program.keep) if debug_info
                                          else None)

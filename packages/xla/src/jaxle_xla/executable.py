@@ -19,6 +19,7 @@ from jaxle_core.lax.tokens import AbstractToken, Token, create_token_p
 from jaxle_core.memory_spaces import MemorySpace
 from jaxle_xla import _jaxlib, clients, transfer_guard
 from jaxle_xla.array import XlaArray
+from jaxle_xla.layouts import use_custom_layouts
 from jaxle_xla.lowering import lower_module
 from jaxle_xla.sharding import GSPMDSharding, one_device_of
 
@@ -54,8 +55,9 @@ class Program:
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
                  hoist: bool = True, mesh: Any = None, arg_shardings: Sequence[Any] = (),
-                 result_shardings: Sequence[Any] = ()):
-        """With a ``mesh``, the program is partitioned over its devices (see ``lower_module``)."""
+                 result_shardings: Sequence[Any] = (), layouts: tuple = ((), ())):
+        """With a ``mesh``, the program is partitioned over its devices (see ``lower_module``); ``layouts``: the
+        memory layouts asked for of the arguments and results (see ``lower_module``)."""
         closed = physicalize(closed)  # XLA computes on the physical data of extended values (keys)
         n = len(closed.jaxpr.invars)
         jaxpr = closed.jaxpr
@@ -75,7 +77,10 @@ class Program:
         program = core.ClosedJaxpr(jaxpr, [c for c, big in zip(closed.consts, large) if not big])
         self.text, self.host_callbacks, self.inspections = lower_module(
             program, name, [False] * len(self.hoisted) + [d for d, k in zip(donated, self.keep) if k], mesh,
-            [None] * len(self.hoisted) + [s for s, k in zip(arg_shardings, self.keep) if k], result_shardings)
+            [None] * len(self.hoisted) + [s for s, k in zip(arg_shardings, self.keep) if k], result_shardings,
+            layouts=((None,) * len(self.hoisted) + tuple(s for s, k in zip(layouts[0], self.keep) if k), layouts[1]))
+        if any(layouts):
+            use_custom_layouts()
 
 
 def host_buffer(x: Any, aval: ShapedArray, device: _jaxlib.Device, committed: bool = True,
@@ -147,9 +152,10 @@ class Executable:
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
                  device: _jaxlib.Device, commit: bool = False, result_shardings: Sequence[Any] = (),
-                 arg_shardings: Sequence[Any] = ()):
+                 arg_shardings: Sequence[Any] = (), layouts: tuple = ((), ())):
         """``arg_shardings`` and ``result_shardings`` (SingleDeviceShardings or None) say which memory each argument
-        is read from and each result is put in."""
+        is read from and each result is put in, ``layouts`` which memory layouts the arguments and results take
+        (see ``Program``)."""
         self.name = name
         self.device = device
         logging_compiles = config.config.jax_log_compiles
@@ -157,7 +163,7 @@ class Executable:
             _log_compiling(name, closed.in_avals)
         lowering = time.perf_counter()
         program = Program(closed, name, donated, keep_unused, arg_shardings=arg_shardings,
-                          result_shardings=result_shardings)
+                          result_shardings=result_shardings, layouts=layouts)
         if logging_compiles:
             _logger.warning("Finished jaxpr to MLIR module conversion jit(%s) in %.9f sec", name,
                             time.perf_counter() - lowering)
@@ -212,7 +218,8 @@ class Executable:
         self.keep = self._keep
         # Whether jaxlib's C++ dispatch can run it (fast_jit): it passes only the arguments and builds plain arrays.
         self.cpp_dispatchable = (not self._constants and not self._extended_out and not self._waits
-                                 and not self._donates and not self._float0_out and not self._in_other_memory)
+                                 and not self._donates and not self._float0_out and not self._in_other_memory
+                                 and not any(layouts))
 
     def __call__(self, *args: Any) -> list[XlaArray]:
         if self._plain:
@@ -281,6 +288,11 @@ class Executable:
         return ([_jaxlib.sharding_for(device, next(kinds)) if kept else None for kept in self._keep],
                 [_jaxlib.sharding_for(device, memory) for memory in self._memories])
 
+    def layouts(self) -> tuple[list[Any], list[Any]]:
+        """jaxlib's layouts (``PjRtLayout``) of the program's arguments (None for those it prunes) and results."""
+        return (kept_layouts(self.loaded.get_parameter_layouts()[len(self._constants):], self._keep),
+                list(self.loaded.get_output_layouts()))
+
     def as_text(self) -> str:
         """The optimised HLO XLA compiled."""
         return _jaxlib.hlo_text(self.loaded)
@@ -299,6 +311,13 @@ def _in_memory(buffer: _jaxlib.DeviceBuffer, kind: str, device: _jaxlib.Device) 
     if _jaxlib.buffer_sharding(buffer) is _jaxlib.sharding_for(device, kind):
         return buffer
     return _jaxlib.copy_to_device(buffer, buffer.aval, device, buffer._committed, kind)
+
+
+def kept_layouts(parameter_layouts: Sequence[Any], keep: Sequence[bool]) -> list[Any]:
+    """The layouts of a program's ``parameter_layouts`` (its kept arguments') put where ``keep`` says, None for the
+    arguments it prunes."""
+    kept = iter(parameter_layouts)
+    return [next(kept) if k else None for k in keep]
 
 
 def _without_boundary_tokens(closed: core.ClosedJaxpr, donated: Sequence[bool]) -> tuple:
@@ -327,14 +346,16 @@ class PerDeviceExecutable:
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
                  device: _jaxlib.Device | str | None, result_shardings: Sequence[Any] = (),
-                 arg_shardings: Sequence[Any] = ()):
+                 arg_shardings: Sequence[Any] = (), layouts: tuple = ((), ())):
         closed, donated, self._token_in, self._token_out = _without_boundary_tokens(closed, donated)
         self._spec = (closed, name, donated, keep_unused)
         # the arguments' and results' memories (in_shardings and out_shardings of a memory kind), when no token
-        # argument or result was taken out
+        # argument or result was taken out, and the layouts asked for, when no token was
         self._results = dict(result_shardings=result_shardings) if self._token_out is None else {}
         if self._token_in is None:
             self._results["arg_shardings"] = arg_shardings
+        if self._token_out is None and self._token_in is None:
+            self._results["layouts"] = layouts
         self._compiled: dict[_jaxlib.Device, Executable] = {}
         self.single = None
         if isinstance(device, str):
@@ -387,6 +408,11 @@ class PerDeviceExecutable:
         ins, outs = self._any().shardings()
         return _with_tokens(ins, self._token_in), _with_tokens(outs, self._token_out)
 
+    def layouts(self) -> tuple[list[Any], list[Any]]:
+        """The arguments' and results' layouts, as ``shardings`` gives their shardings."""
+        ins, outs = self._any().layouts()
+        return _with_tokens(ins, self._token_in), _with_tokens(outs, self._token_out)
+
     def as_text(self) -> str:
         return self._any().as_text()
 
@@ -427,6 +453,9 @@ class PerDeviceWrapper:
     def shardings(self) -> tuple[list[Any], list[Any]]:
         return self._per_device.shardings()
 
+    def layouts(self) -> tuple[list[Any], list[Any]]:
+        return self._per_device.layouts()
+
     def runtime_executable(self) -> _jaxlib.LoadedExecutable:
         return self._per_device.runtime_executable()
 
@@ -437,7 +466,7 @@ class PinnedExecutable(PerDeviceWrapper):
     argument without one that is committed to another device."""
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
-                 in_shardings: Sequence[Any], out_shardings: Sequence[Any]):
+                 in_shardings: Sequence[Any], out_shardings: Sequence[Any], layouts: tuple = ((), ())):
         given = [("ARG_SHARDING", one_device_of(s)) for s in in_shardings] + [
             ("explicit output sharding", one_device_of(s)) for s in out_shardings]
         given = [(kind, device) for kind, device in given if device is not None]
@@ -452,7 +481,7 @@ class PinnedExecutable(PerDeviceWrapper):
         self._first_given = next((i for i, free in enumerate(self._free or []) if not free), None)
         self._debug_info = closed.jaxpr.debug_info
         self._per_device = PerDeviceExecutable(closed, name, donated, keep_unused, self.device, out_shardings,
-                                               in_shardings)
+                                               in_shardings, layouts)
         self._name = name
         self._kinds = [getattr(s, "memory_kind", None) for s in in_shardings]
 

@@ -27,7 +27,14 @@ from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import no_context_mesh_error
 from jaxle_xla import _jaxlib, clients, sharded_array
 from jaxle_xla.array import XlaArray, laid_out, name_layout
-from jaxle_xla.executable import Executable, PerDeviceWrapper, Program, check_memory_kind, incompatible_devices
+from jaxle_xla.executable import (
+    Executable,
+    PerDeviceWrapper,
+    Program,
+    check_memory_kind,
+    incompatible_devices,
+    kept_layouts,
+)
 from jaxle_xla.sharding import MaximalSharding, gspmd_sharding, named_from_hlo, same_placement
 
 __all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "has_sharded_argument", "jaxpr_mesh", "params_mesh",
@@ -151,11 +158,13 @@ class SpmdFunction:
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
                  in_shardings: Sequence[Any] | None = None, out_shardings: Sequence[Any] | None = None,
-                 context: Mesh | None = None):
+                 context: Mesh | None = None, memory_layouts: tuple = ((), ())):
         """``context``: the mesh set by ``set_mesh``, which the program runs over when neither it nor its arguments
         name one (every argument then replicated over it; one committed to other devices is refused, as JAX's
-        jit refuses it under a context mesh)."""
+        jit refuses it under a context mesh); ``memory_layouts``: the arguments' and results' layouts in memory
+        asked for (see ``Program``)."""
         self._spec = (closed, name, donated, keep_unused)
+        self._memory_layouts = memory_layouts
         self._context = context
         self._in = list(in_shardings or [None] * len(closed.in_avals))
         self._out = list(out_shardings or [None] * len(closed.out_avals))
@@ -169,7 +178,8 @@ class SpmdFunction:
         if executable is None:
             # no arguments: the mesh the program names, else the context's
             mesh = next((s.mesh for s in layouts), self._mesh or self._context)
-            executable = self._compiled[layouts] = SpmdExecutable(*self._spec, mesh, layouts, self._out)
+            executable = self._compiled[layouts] = SpmdExecutable(*self._spec, mesh, layouts, self._out,
+                                                                  self._memory_layouts)
         self.last = executable
         return executable(args)
 
@@ -180,7 +190,7 @@ class SpmdFunction:
             mesh = self._mesh or next(s.mesh for s in self._in if s is not None)
             layouts = tuple(s or _replicated(mesh) for s in self._in)
             self.last = self._compiled.get(layouts) or self._compiled.setdefault(
-                layouts, SpmdExecutable(*self._spec, mesh, layouts, self._out))
+                layouts, SpmdExecutable(*self._spec, mesh, layouts, self._out, self._memory_layouts))
         return self.last
 
     def as_text(self) -> str:
@@ -198,6 +208,10 @@ class SpmdFunction:
     def shardings(self) -> tuple[list[Any], list[Any]]:
         """The arguments' and results' shardings of the compilation (``_latest``)."""
         return self._latest().shardings()
+
+    def layouts(self) -> tuple[list[Any], list[Any]]:
+        """The arguments' and results' layouts of the compilation (``_latest``)."""
+        return self._latest().layouts()
 
     def runtime_executable(self) -> _jaxlib.LoadedExecutable:
         """jaxlib's executable of the compilation (``_latest``)."""
@@ -258,14 +272,15 @@ class SpmdExecutable:
     """One partitioned compilation: the arguments' layouts fixed, the results' chosen by XLA where not given."""
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
-                 mesh: Mesh, layouts: Sequence[NamedSharding], out_shardings: Sequence[Any]):
+                 mesh: Mesh, layouts: Sequence[NamedSharding], out_shardings: Sequence[Any],
+                 memory_layouts: tuple = ((), ())):
         self._devices = devices = mesh._flat_devices_tuple
         out_shardings = result_layouts(closed, mesh, out_shardings)
         for sharding, aval in zip(out_shardings, closed.out_avals):
             if sharding is not None and sharding.spec.unreduced:
                 sharding.devices_indices_map(aval.shape)  # JAX's error: no array holds a partial sum
         program = Program(closed, name, donated, keep_unused, hoist=False, mesh=mesh, arg_shardings=layouts,
-                          result_shardings=out_shardings)
+                          result_shardings=out_shardings, layouts=memory_layouts)
         self.loaded = _jaxlib.compile_spmd(devices[0].client, program.text, devices, program.host_callbacks)
         Executable.compile_count += 1
         chosen = _jaxlib.output_hlo_shardings(self.loaded, len(closed.out_avals))
@@ -309,7 +324,7 @@ class SpmdExecutable:
         # Whether jaxlib's C++ dispatch can run it (fast_jit): arrays already laid out as the program reads them in,
         # plain arrays out, one result per output.
         self.cpp_dispatchable = (not self._extended_out and not any(donated) and not program.host_callbacks
-                                 and not any(self._on_one_device))
+                                 and not any(self._on_one_device) and not any(memory_layouts))
 
     def __call__(self, args: Sequence[Any]) -> list[Any]:
         kept = [_physical(a) for a, k in zip(args, self._keep) if k]
@@ -332,6 +347,11 @@ class SpmdExecutable:
         device by its GSPMDSharding)."""
         return ([s if k else None for s, k in zip(self._all_layouts, self._keep)],
                 [s if s is not None else layout for s, layout in zip(self._out_shardings, self.out_layouts)])
+
+    def layouts(self) -> tuple[list[Any], list[Any]]:
+        """jaxlib's layouts of the arguments (None for those the program prunes) and of the results."""
+        return (kept_layouts(self.loaded.get_parameter_layouts(), self._keep),
+                list(self.loaded.get_output_layouts()))
 
     @staticmethod
     def _buffer(x: Any, aval: Any, layout: NamedSharding) -> _jaxlib.DeviceBuffer:

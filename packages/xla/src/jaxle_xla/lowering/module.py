@@ -19,6 +19,7 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.jaxpr_util import sub_jaxprs
 from jaxle_core.lax.placement import device_put_p
 from jaxle_core.lax.tokens import abstract_token
+from jaxle_core.layout import layout_mode
 from jaxle_core.memory_spaces import MemorySpace
 from jaxle_core.mesh import AbstractMesh
 from jaxle_core.sharding import NamedSharding
@@ -220,10 +221,12 @@ class ModuleBuilder:
 
     def module_text(self, closed: core.ClosedJaxpr, donated: Sequence[bool],
                     arg_shardings: Sequence[str | None] = (), result_shardings: Sequence[str | None] = (),
-                    arg_kinds: Sequence[str | None] = (), result_kinds: Sequence[str | None] = ()) -> str:
+                    arg_kinds: Sequence[str | None] = (), result_kinds: Sequence[str | None] = (),
+                    layout_modes: tuple = ((), ())) -> str:
         """The module with entry point ``main``; ``arg_shardings`` and ``result_shardings`` are Shardy sharding
         attributes (None: left to the partitioner) of a program partitioned over ``mesh``; ``arg_kinds`` and
-        ``result_kinds`` the memory kinds asked for (None: where their types say)."""
+        ``result_kinds`` the memory kinds asked for (None: where their types say); ``layout_modes`` the memory
+        layouts asked for of the arguments and of the results (XLA's ``mhlo.layout_mode``; None: the default)."""
         n_in, n_out = len(closed.jaxpr.invars), len(closed.jaxpr.outvars)
         arg_entries = [[d] if d else [] for d in _donation_attributes(closed, donated)]
         arg_shardings = list(arg_shardings) + [None] * (n_in - len(arg_shardings))
@@ -241,11 +244,16 @@ class ModuleBuilder:
                 sharding = sharding or self._whole_value(closed.in_avals[i])
             if sharding is not None:
                 entries.append(f"sdy.sharding = {sharding}")
+        for entries, mode in zip(arg_entries, layout_modes[0]):
+            if mode is not None:
+                entries.append(f'mhlo.layout_mode = "{mode}"')
         # once some value is outside device memory (or put there on the way), every result says where it lives
         memory_kinds = any(in_kinds) or any(out_kinds) or _puts_in_host_memory(closed.jaxpr)
+        result_modes = _padded(layout_modes[1], n_out)
         results = [([f'mhlo.memory_kind = "{kind or "device"}"'] if memory_kinds else [])
                    + ([f"sdy.sharding = {s}"] if s is not None else [])
-                   for s, kind in zip(result_shardings, out_kinds)]
+                   + ([f'mhlo.layout_mode = "{mode}"'] if mode is not None else [])
+                   for s, kind, mode in zip(result_shardings, out_kinds, result_modes)]
         main = self._function_text(closed, "main", "public", [_attributes(e) for e in arg_entries[:n_in]],
                                    result_attributes=[_attributes(e) for e in results], placed=placed)
         meshes = [f"  sdy.mesh @{symbol} = {mesh_text(mesh)}" for mesh, symbol in self._mesh_symbols.items()]
@@ -333,12 +341,13 @@ class LoweredModule(NamedTuple):
 
 def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = (), mesh: Any = None,
                  arg_shardings: Sequence[Any] = (), result_shardings: Sequence[Any] = (),
-                 replica_region: Any = None, kind: str = "jit") -> LoweredModule:
+                 replica_region: Any = None, kind: str = "jit", layouts: tuple = ((), ())) -> LoweredModule:
     """The StableHLO module (generic-form text) named ``{kind}_{name}`` computing ``closed``, entry point
     ``@main``, with its host callbacks. With a ``mesh`` it is partitioned over the mesh's devices: ``arg_shardings``
     and ``result_shardings`` (NamedShardings, or None where the partitioner chooses) annotate its boundary. With a
     ``replica_region`` (a ``ManualRegion`` over replicas) it runs replicated, its collectives over that region's
-    axes communicating between replicas."""
+    axes communicating between replicas. ``layouts``: the memory layouts asked for of the arguments and of the
+    results (``Layout``, ``Layout.AUTO`` or None for the default)."""
     donated = list(donated) + [False] * (len(closed.jaxpr.invars) - len(donated))
     builder = ModuleBuilder(f"{kind}_{symbol_name(name)}", mesh, replica_region)
 
@@ -350,7 +359,8 @@ def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = 
     text = builder.module_text(closed, donated, attributes(arg_shardings, closed.in_avals),
                                attributes(result_shardings, closed.out_avals),
                                [getattr(s, "memory_kind", None) for s in arg_shardings],
-                               [getattr(s, "memory_kind", None) for s in result_shardings])
+                               [getattr(s, "memory_kind", None) for s in result_shardings],
+                               tuple([layout_mode(layout) for layout in side] for side in layouts))
     return LoweredModule(text, builder.host_callbacks, builder.inspections)
 
 
