@@ -12,8 +12,8 @@ import numpy as np
 from jaxle_core import config, dtypes, memory_spaces
 from jaxle_core.layout import Format
 from jaxle_core.memory_spaces import MemorySpace
-from jaxle_core.sharding import Sharding
 from jaxle_core.shape_poly import DimExpr
+from jaxle_core.sharding import Sharding
 
 
 def canonicalize_shape(shape: Any) -> tuple[int, ...]:
