@@ -1,6 +1,7 @@
 """The types of arrays laid out over meshes of Auto axes name the mesh as JAX 0.10.2's do (``jax.typeof(x).sharding``
 over the abstract mesh, no axis named), for arrays put there, the arguments a jitted function sees and the results
-of jit, eager operations, pmap and shard_map (golden/make_auto_mesh_types_golden.py)."""
+of jit, eager operations, pmap and shard_map, the values computed from them inside a trace, and the mesh as part of
+the type's identity (golden/make_auto_mesh_types_golden.py)."""
 
 import importlib
 import json
@@ -19,9 +20,9 @@ def test_matches_jax(name):
     assert GEN.CASES[name](jaxle) == GOLDEN[name]
 
 
-def test_a_trace_shared_with_one_device_reports_no_mesh():
-    """A jitted function traced for an argument over an Auto mesh serves one-device arguments of the same type:
-    their results are typed over no mesh."""
+def test_one_device_arguments_get_results_over_no_mesh():
+    """A jitted function traced for an argument over an Auto mesh is traced again for one-device arguments (the
+    mesh is part of the type): their results are typed over no mesh."""
     double = jaxle.jit(lambda a: a * 2)
     over_mesh = double(GEN._put(jaxle, "x", "y"))
     on_one_device = double(GEN.GRID)

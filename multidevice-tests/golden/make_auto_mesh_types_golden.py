@@ -1,11 +1,14 @@
 """Write auto_mesh_types_golden.json: the types (``jax.typeof(x)`` and its ``sharding``) of arrays laid out over
-meshes of Auto axes on eight CPU devices, of the arguments a jitted function sees, and of the results of jit,
-eager operations, pmap and shard_map, recorded from the module named on the command line.
+meshes of Auto axes on eight CPU devices, of the arguments a jitted function sees, of the results of jit, eager
+operations, pmap and shard_map, and of the values computed from them inside a trace (over two meshes, under
+set_mesh); whether such types compare equal and how often jit traces for them, recorded from the module named on
+the command line.
 
     XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
         multidevice-tests/golden/make_auto_mesh_types_golden.py jax
 """
 
+import functools
 import importlib
 import json
 import pathlib
@@ -40,6 +43,96 @@ def _argument_type(jax, array) -> str:
     return seen[0]
 
 
+def _typed_in_trace(jax, f, *args) -> str:
+    """The type (and its sharding's mesh) of what ``f`` computes inside ``make_jaxpr``."""
+    seen = []
+
+    def traced(*a):
+        y = f(*a)
+        seen.append(f"{jax.typeof(y)} | {jax.typeof(y).sharding}")
+        return y
+    try:
+        jax.make_jaxpr(traced)(*args)
+    except ValueError as error:
+        return f"ValueError: {error}"
+    return seen[0]
+
+
+def _traced(jax, name):
+    """A function of the array laid out over the mesh, for ``_typed_in_trace``."""
+    jnp = jax.numpy
+    return {
+        "reduce_sum": lambda a: a.sum(0),
+        "reduce_all": lambda a: a.sum(),
+        "argmax": lambda a: a.argmax(0),
+        "dot_general": lambda a: a @ a.T,
+        "reshape": lambda a: a.reshape(8, 4),
+        "broadcast": lambda a: jnp.broadcast_to(a, (2, 4, 8)),
+        "concatenate": lambda a: jnp.concatenate([a, a]),
+        "transpose": lambda a: a.T,
+        "slice": lambda a: a[1:],
+        "elementwise": lambda a: jnp.sin(a) * 2,
+        "convert": lambda a: a.astype(jnp.int32),
+        "constant_alone": lambda a: jnp.zeros(3),
+        "constant_combined": lambda a: a.sum() + jnp.ones(3),
+        "stack_with_constant": lambda a: jnp.stack([a.sum(0), jnp.zeros(8)]),
+        "where": lambda a: jnp.where(a > 0, a, 0.0),
+        "scan_carry": lambda a: jax.lax.scan(lambda c, _: (c + a.sum(0), None), jnp.zeros(8), None, length=3)[0],
+        "cond_branches_differ": lambda a: jax.lax.cond(True, lambda: a.sum(0), lambda: jnp.zeros(8)),
+        "fori_loop": lambda a: jax.lax.fori_loop(0, 3, lambda i, c: c + a.sum(0), jnp.zeros(8)),
+        "nested_jit": lambda a: jax.jit(lambda b: b.sum(0))(a),
+        "custom_jvp": lambda a: jax.nn.relu(a),
+        "grad": lambda a: jax.grad(lambda b: (b * b).sum())(a),
+        "vmap": lambda a: jax.vmap(lambda row: row.sum())(a),
+    }[name]
+
+
+TRACED = ("reduce_sum", "reduce_all", "argmax", "dot_general", "reshape", "broadcast", "concatenate", "transpose",
+          "slice", "elementwise", "convert", "constant_alone", "constant_combined", "stack_with_constant", "where",
+          "scan_carry", "cond_branches_differ", "fori_loop", "nested_jit", "custom_jvp", "grad", "vmap")
+
+
+def _traced_case(jax, name) -> str:
+    return _typed_in_trace(jax, _traced(jax, name), _put(jax, "x", "y"))
+
+
+def _two_meshes(jax, kinds, swap=False) -> str:
+    """An operation on arrays over two different meshes: typed over none when both are of Auto axes, else JAX's
+    ValueError."""
+    other = jax.make_mesh((4, 2), ("x", "y"), axis_types=tuple(getattr(jax.sharding.AxisType, k) for k in kinds))
+    b = jax.device_put(GRID, jax.sharding.NamedSharding(other, jax.sharding.PartitionSpec()))
+    a = _put(jax, "x", "y")
+    return _typed_in_trace(jax, lambda u, v: u + v, *((b, a) if swap else (a, b)))
+
+
+def _under_set_mesh(jax, f, *args, kinds=("Auto", "Auto")) -> str:
+    with jax.sharding.set_mesh(_mesh(jax, *kinds)):
+        return _typed_in_trace(jax, f, *args)
+
+
+def _identity(jax) -> dict:
+    """Whether types over different meshes (or none) compare and hash alike."""
+    over = jax.typeof(_put(jax, "x", "y"))
+    other_shape = jax.typeof(jax.device_put(GRID, jax.sharding.NamedSharding(
+        jax.make_mesh((4, 2), ("x", "y"), axis_types=(jax.sharding.AxisType.Auto,) * 2),
+        jax.sharding.PartitionSpec())))
+    none = jax.typeof(GRID)
+    return {"same_mesh": over == jax.typeof(_put(jax, "x")), "other_mesh": over == other_shape,
+            "no_mesh": over == none, "hash_no_mesh": hash(over) == hash(none),
+            "hash_same_mesh": hash(over) == hash(jax.typeof(_put(jax)))}
+
+
+def _traces_per_mesh(jax) -> int:
+    """How often a jitted function is traced for the same array on one device, over a mesh, over another."""
+    count = []
+    double = jax.jit(lambda a: count.append(1) or a * 2)
+    other = jax.make_mesh((4, 2), ("x", "y"), axis_types=(jax.sharding.AxisType.Auto,) * 2)
+    for array in (GRID, _put(jax, "x", "y"), jax.device_put(GRID, jax.sharding.NamedSharding(
+            other, jax.sharding.PartitionSpec())), _put(jax, "y")):
+        double(array)
+    return len(count)
+
+
 def _shard_map(jax):
     p = jax.sharding.PartitionSpec
     return jax.shard_map(lambda a: a * 2, mesh=_mesh(jax, "Auto", "Auto"), in_specs=p("x"), out_specs=p("x"))
@@ -69,6 +162,27 @@ CASES = {
     "argument_in_jit": lambda jax: _argument_type(jax, _put(jax, "x", "y")),
     "argument_in_jit_one_device": lambda jax: _argument_type(jax, GRID),
     "shard_data": lambda jax: str(jax.typeof(_put(jax, "x", "y").addressable_shards[0].data).sharding),
+    **{f"traced_{name}": functools.partial(_traced_case, name=name) for name in TRACED},
+    "traced_with_numpy_operand": lambda jax: _typed_in_trace(jax, lambda a, b: a.sum(0) + b, _put(jax, "x", "y"),
+                                                             np.ones(8, np.float32)),
+    "traced_numpy_alone": lambda jax: _typed_in_trace(jax, lambda a, b: b * 2, _put(jax, "x", "y"),
+                                                      np.ones(8, np.float32)),
+    "two_auto_meshes": lambda jax: _two_meshes(jax, ("Auto", "Auto")),
+    "auto_and_explicit_meshes": lambda jax: _two_meshes(jax, ("Explicit", "Explicit")),
+    "explicit_and_auto_meshes": lambda jax: _two_meshes(jax, ("Explicit", "Explicit"), swap=True),
+    "auto_and_mixed_meshes": lambda jax: _two_meshes(jax, ("Explicit", "Auto")),
+    "set_mesh_constant": lambda jax: _under_set_mesh(jax, lambda a: jax.numpy.zeros(3), _put(jax, "x", "y")),
+    "set_mesh_numpy_argument": lambda jax: _under_set_mesh(jax, lambda b: b * 2, np.ones(3, np.float32)),
+    "set_mesh_reduce_sum": lambda jax: _under_set_mesh(jax, lambda a: a.sum(0), _put(jax, "x", "y")),
+    "set_mesh_explicit_operand_over_auto": lambda jax: _under_set_mesh(
+        jax, lambda a: a.sum(0), _put(jax, "x", "y"), kinds=("Explicit", "Explicit")),
+    "set_mesh_auto_operand_over_explicit": lambda jax: _under_set_mesh(
+        jax, lambda a: a * 2, _put(jax, "x", kinds=("Explicit", "Explicit"))),
+    "set_mesh_other_auto_mesh": lambda jax: _under_set_mesh(
+        jax, lambda a: a * 2, jax.device_put(GRID, jax.sharding.NamedSharding(jax.make_mesh(
+            (4, 2), ("x", "y"), axis_types=(jax.sharding.AxisType.Auto,) * 2), jax.sharding.PartitionSpec()))),
+    "identity": _identity,
+    "traces_per_mesh": _traces_per_mesh,
 }
 
 

@@ -3,6 +3,7 @@
 __version__ = "0.1.0"
 
 from jaxle_core import (  # noqa: E402, F401 (the sharding_rules modules and unreduced_types install the rules)
+    auto_mesh_types,
     dtypes,
     errors,
     lax,

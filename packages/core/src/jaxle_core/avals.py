@@ -105,8 +105,8 @@ class ShapedArray(AbstractValue):
     the memory space it lives in (``memory_space``: ``MemorySpace.Device`` unless it is in host memory).
 
     The type of an Array laid out over a mesh of Auto axes (and of a traced argument taking it) names that mesh
-    (``auto_mesh``, its abstract mesh; reported by ``sharding`` with no axis named), as JAX's types do; it is not
-    part of the type's identity (layouts over Auto axes change nothing traced)."""
+    (``auto_mesh``, its abstract mesh; reported by ``sharding`` with no axis named), as JAX's types do, and is part
+    of the type's identity as in JAX (see auto_mesh_types.py)."""
 
     __slots__ = ("shape", "dtype", "weak_type", "vma", "_hash", "explicit_sharding", "memory_space", "unreduced",
                  "reduced", "auto_mesh")
@@ -197,13 +197,14 @@ class ShapedArray(AbstractValue):
             and self.memory_space is other.memory_space
             and self.unreduced == other.unreduced
             and self.reduced == other.reduced
+            and self.auto_mesh == other.auto_mesh
         )
 
     def __hash__(self) -> int:
         # Avals key every jit and dispatch cache lookup; they never change, so hash once.
         if self._hash is None:
             self._hash = hash((self.shape, self.dtype, self.weak_type, self.vma, self.explicit_sharding,
-                               self.memory_space, self.unreduced, self.reduced))
+                               self.memory_space, self.unreduced, self.reduced, self.auto_mesh))
         return self._hash
 
     def str_short(self, short_dtypes: bool = False) -> str:

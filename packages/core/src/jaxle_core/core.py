@@ -586,18 +586,23 @@ type_shardings: Callable[[Primitive, Sequence[Any], dict, Any], Any] | None = No
 # ``type_memory_spaces(primitive, avals, params, outs)``: ``outs`` in their operands' memory space; installed by
 # memory_spaces.py once an aval outside device memory appears.
 type_memory_spaces: Callable[[Primitive, Sequence[Any], dict, Any], Any] | None = None
+# ``type_auto_meshes(primitive, avals, params, outs)``: ``outs`` typed over their operands' mesh of Auto axes;
+# installed by auto_mesh_types.py once the first such mesh (or array laid out over one) appears.
+type_auto_meshes: Callable[[Primitive, Sequence[Any], dict, Any], Any] | None = None
 
 
 def abstract_eval(primitive: Primitive, avals: Sequence[ShapedArray], params: dict):
     """The output aval(s) of ``primitive`` applied to ``avals``."""
     if primitive.abstract_eval is None:
         raise NotImplementedError(f"primitive {primitive.name} has no abstract evaluation rule")
-    if type_shardings is None and type_memory_spaces is None:
+    if type_shardings is None and type_memory_spaces is None and type_auto_meshes is None:
         return primitive.abstract_eval(*avals, **params)
     out = primitive.abstract_eval(*avals, **params)
     if type_memory_spaces is not None:
         out = type_memory_spaces(primitive, avals, params, out)
-    return out if type_shardings is None else type_shardings(primitive, avals, params, out)
+    if type_shardings is not None:
+        out = type_shardings(primitive, avals, params, out)
+    return out if type_auto_meshes is None else type_auto_meshes(primitive, avals, params, out)
 
 
 def mark_inline(array: Array) -> None:

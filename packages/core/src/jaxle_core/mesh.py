@@ -386,11 +386,15 @@ _mesh_key = config.make_user_context(None)
 
 # Called when a mesh with Explicit axes becomes current (sharding_types turns layout typing on); None until installed.
 on_explicit_mesh: Any = None
+# Called with every mesh made current (auto_mesh_types turns typing over meshes of Auto axes on); None until installed.
+on_auto_mesh: Any = None
 
 
 def _entered(mesh: Any) -> None:
     if on_explicit_mesh is not None and AxisType.Explicit in mesh.axis_types:
         on_explicit_mesh()
+    if on_auto_mesh is not None:
+        on_auto_mesh(mesh)
 
 
 def get_mesh() -> Mesh:

@@ -17,6 +17,7 @@ from typing import Any
 
 from jaxle_core import core, vma
 from jaxle_core import mesh as mesh_module
+from jaxle_core.auto_mesh_types import auto_mesh_of
 from jaxle_core.avals import ShapedArray
 from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_mesh
 from jaxle_core.sharding import NamedSharding
@@ -133,9 +134,8 @@ def typed_aval(aval: ShapedArray, sharding: Any) -> ShapedArray:
     if type(aval) is not ShapedArray:
         return aval
     if mesh is None:
-        if isinstance(sharding, NamedSharding) and not sharding.mesh.empty:
-            return aval.update(auto_mesh=getattr(sharding.mesh, "abstract_mesh", sharding.mesh))
-        return aval
+        auto_mesh = auto_mesh_of(sharding)
+        return aval if auto_mesh is None else aval.update(auto_mesh=auto_mesh)
     enable()
     return aval.update(sharding=NamedSharding(mesh, type_spec(mesh, sharding.spec, aval.ndim)))
 

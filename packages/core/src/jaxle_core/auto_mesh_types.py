@@ -1,0 +1,117 @@
+"""Types over meshes of Auto axes: the values computed from arrays laid out over such a mesh name it in their types.
+
+An aval's ``auto_mesh`` is the abstract mesh of Auto axes its array is laid out over (its type says nothing of how:
+``jax.typeof(x).sharding`` is a NamedSharding over that mesh with a spec of ``None``s). As in JAX 0.10.2, every
+operation types its results over its operands' mesh (operands over no mesh aside; operands over two different ones
+give results over none), over the current mesh instead when it is of Auto axes, and a placement over the mesh of
+its destination. ``core.abstract_eval`` calls ``auto_typed`` once the first such mesh or array has
+appeared, so tracing without one never looks at it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from jaxle_core import core, vma
+from jaxle_core import mesh as mesh_module
+from jaxle_core.avals import ShapedArray
+from jaxle_core.mesh import AbstractMesh, get_abstract_mesh
+from jaxle_core.sharding import NamedSharding
+
+__all__ = ["auto_mesh_of", "enable"]
+
+_NO_MESH: Any = object()  # no operand names a mesh (as opposed to operands naming different ones)
+
+# the parameter naming each placement primitive's destination (one per operand for device_put)
+_DESTINATIONS = {"device_put": "devices", "reshard": "dst_sharding", "sharding_constraint": "sharding"}
+
+
+def enable() -> None:
+    """Type results over meshes of Auto axes from now on (called when the first such mesh or array appears)."""
+    core.type_auto_meshes = auto_typed
+
+
+def auto_mesh_of(sharding: Any) -> AbstractMesh | None:
+    """The abstract mesh a value laid out as ``sharding`` is typed over when its axes are all Auto (None for a
+    device, an empty mesh or one with Explicit or Manual axes); turns the typing on when there is one."""
+    mesh = getattr(sharding, "mesh", None)
+    if not isinstance(sharding, NamedSharding) or mesh.empty or not mesh.are_all_axes_auto:
+        return None
+    enable()
+    return getattr(mesh, "abstract_mesh", mesh)
+
+
+def _mesh_named(aval: Any) -> AbstractMesh | None:
+    sharding = getattr(aval, "explicit_sharding", None)
+    return getattr(aval, "auto_mesh", None) if sharding is None else sharding.mesh
+
+
+def _joined_mesh(avals: Sequence[Any]) -> Any:
+    """The Auto mesh the operands ``avals`` share (None when they name different ones, ``_NO_MESH`` when none
+    names one); JAX's ValueError for operands over different meshes one of which has other than Auto axes."""
+    found = _NO_MESH
+    for aval in avals:
+        mesh = _mesh_named(aval)
+        if mesh is None or mesh is found:
+            continue
+        if found is _NO_MESH:
+            found = mesh
+        elif mesh != found:
+            if not (mesh.are_all_axes_auto and (found is None or found.are_all_axes_auto)):
+                first = next(m for m in map(_mesh_named, avals) if m is not None)
+                raise ValueError(f"Mesh for all inputs should be equal. Got one mesh: {first} and another mesh: "
+                                 f"{mesh}")
+            found = None
+    return found
+
+
+def _check_context(primitive: core.Primitive, avals: Sequence[Any], context: AbstractMesh) -> None:
+    """JAX's ValueError for an operand over a mesh other than the current one, when either has other than Auto
+    axes (inside ``shard_map``, where the current mesh has Manual axes, values are typed by their own rules)."""
+    if context.empty or context.manual_axes:
+        return
+    for aval in avals:
+        mesh = _mesh_named(aval)
+        if mesh is None or mesh == context or mesh.manual_axes or (
+                mesh.are_all_axes_auto and context.are_all_axes_auto):
+            continue
+        raise ValueError(f"For primitive {primitive.name}, context mesh {context} should match the aval mesh {mesh} "
+                         f"for shape {aval.str_short()}. This error occurs at source:  ")
+
+
+def _retyped(aval: Any, mesh: AbstractMesh | None) -> Any:
+    if type(aval) is not ShapedArray or aval.explicit_sharding is not None or aval.auto_mesh is mesh:
+        return aval
+    return aval.update(auto_mesh=mesh)
+
+
+def auto_typed(primitive: core.Primitive, avals: Sequence[Any], params: dict, out: Any) -> Any:
+    """``out`` (the result aval, or list of them) typed over the Auto mesh of the operands, the context or the
+    destination."""
+    key = _DESTINATIONS.get(primitive.name)
+    if key is not None:
+        destinations = params[key] if key == "devices" else [params[key]] * len(avals)
+        typed = [aval if destination is None else _retyped(aval, auto_mesh_of(destination))
+                 for aval, destination in zip(out if primitive.multiple_results else [out], destinations)]
+        return typed if primitive.multiple_results else typed[0]
+    if vma.holds_jaxprs(params):  # an inner jaxpr typed the results
+        return out
+    context = get_abstract_mesh()
+    _check_context(primitive, avals, context)
+    if not context.empty and context.are_all_axes_auto:
+        mesh = context  # as JAX's, whatever mesh of Auto axes the operands name
+    else:
+        mesh = _joined_mesh(avals)
+        mesh = None if mesh is _NO_MESH else mesh
+    if primitive.multiple_results:
+        return [_retyped(aval, mesh) for aval in out]
+    return _retyped(out, mesh)
+
+
+def _entered(mesh: Any) -> None:
+    if not mesh.empty and mesh.are_all_axes_auto:
+        enable()
+
+
+mesh_module.on_auto_mesh = _entered
