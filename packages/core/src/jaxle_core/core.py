@@ -25,6 +25,7 @@ import numpy as np
 from jaxle_core import dtypes, execution_checks
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, aval_handlers, get_aval, is_array_like
+from jaxle_core.compute_types import computing_on
 from jaxle_core.errors import (
     ConcretizationTypeError,
     TracerArrayConversionError,
@@ -486,16 +487,19 @@ Atom = Var | Literal
 class JaxprEqn:
     """``outvars = primitive[params] invars``."""
 
-    __slots__ = ("invars", "outvars", "primitive", "params")
+    __slots__ = ("invars", "outvars", "primitive", "params", "compute_type")
 
-    def __init__(self, invars: list[Atom], outvars: list[Var], primitive: Primitive, params: dict):
+    def __init__(self, invars: list[Atom], outvars: list[Var], primitive: Primitive, params: dict,
+                 compute_type: str | None = None):
         self.invars = invars
         self.outvars = outvars
         self.primitive = primitive
         self.params = params
+        self.compute_type = compute_type  # of the ``compute_on`` block it was staged in (compute_types.py)
 
     def replace(self, **changes) -> JaxprEqn:
-        fields = dict(invars=self.invars, outvars=self.outvars, primitive=self.primitive, params=self.params)
+        fields = dict(invars=self.invars, outvars=self.outvars, primitive=self.primitive, params=self.params,
+                      compute_type=self.compute_type)
         fields.update(changes)
         return JaxprEqn(**fields)
 
@@ -569,7 +573,11 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
     env.update(zip(jaxpr.constvars, consts))
     env.update(zip(jaxpr.invars, args))
     for eqn in jaxpr.eqns:
-        outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
+        if eqn.compute_type is None:
+            outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
+        else:  # staged again (or evaluated) on the compute it was staged for
+            with computing_on(eqn.compute_type):
+                outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
         if not eqn.primitive.multiple_results:
             outs = (outs,)
         env.update(zip(eqn.outvars, outs))

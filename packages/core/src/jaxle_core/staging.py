@@ -17,6 +17,7 @@ import jaxle_tree as tree
 from jaxle_core import core, vma
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval, is_array_like
+from jaxle_core.compute_types import current_compute_type
 from jaxle_core.config import check_tracer_leaks
 from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Tracer, Var
 from jaxle_core.shape_poly import DimExpr, dimension_as_value
@@ -133,7 +134,7 @@ class StagingTrace(core.Trace):
             unreduced, reduced = reductions or (None, None)
             out_avals = [a.update(vma=result_vma, unreduced=unreduced, reduced=reduced) for a in out_avals]
         outvars = [Var(a) for a in out_avals]
-        self.eqns.append(JaxprEqn(atoms, outvars, primitive, params))
+        self.eqns.append(JaxprEqn(atoms, outvars, primitive, params, current_compute_type()))
         tracers = [DynamicJaxprTracer(self, v.aval, v) for v in outvars]
         return tracers if primitive.multiple_results else tracers[0]
 

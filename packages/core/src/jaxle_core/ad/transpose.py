@@ -16,6 +16,7 @@ from typing import Any
 
 from jaxle_core.ad.jvp import Zero, add_tangents
 from jaxle_core.avals import ShapedArray
+from jaxle_core.compute_types import on_compute_of
 from jaxle_core.core import Jaxpr, Literal, Primitive, Var
 
 
@@ -66,7 +67,8 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
             linear.update(eqn.outvars)
             linear_eqns.append(eqn)
         else:
-            outs = eqn.primitive.bind(*map(read_primal, eqn.invars), **eqn.params)
+            with on_compute_of(eqn.compute_type):
+                outs = eqn.primitive.bind(*map(read_primal, eqn.invars), **eqn.params)
             primal_env.update(zip(eqn.outvars, outs if eqn.primitive.multiple_results else (outs,)))
 
     ct_env: dict[Var, Any] = {}
@@ -87,8 +89,9 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
         if rule is None:
             raise NotImplementedError(f"Transpose rule (for reverse-mode differentiation) for "
                                       f"'{eqn.primitive.name}' not implemented")
-        cts_in = rule(cts_out if eqn.primitive.multiple_results else cts_out[0],
-                      *map(read_primal, eqn.invars), **eqn.params)
-        for atom, ct in zip(eqn.invars, cts_in):
-            write_cotangent(atom, ct)
+        with on_compute_of(eqn.compute_type):  # the cotangents summed there too, as JAX's
+            cts_in = rule(cts_out if eqn.primitive.multiple_results else cts_out[0],
+                          *map(read_primal, eqn.invars), **eqn.params)
+            for atom, ct in zip(eqn.invars, cts_in):
+                write_cotangent(atom, ct)
     return [ct_env.get(v, Zero(v.aval)) if v in linear else None for v in jaxpr.invars]

@@ -1,26 +1,23 @@
 """``jax.experimental.compute_on``: run the operations traced inside a block on a given kind of compute.
 
-On CPU every compute type is the host's, so the operations run as anywhere else; the block checks its compute type
-as JAX does. (JAX marks the block's operations in the lowered program with ``_xla_compute_type``; jaxle's lowered
-text does not.)
+The operations staged inside ``compute_on(compute_type)`` are marked for XLA in the lowered program as JAX marks them
+(``_xla_compute_type``, or a GPU stream's annotation). On CPU every compute type is the host's, so they run as
+anywhere else.
 """
 
 from __future__ import annotations
 
 import contextlib
-import re
-from collections.abc import Iterator
+
+from jaxle_core.compute_types import check_compute_type, computing_on
 
 __all__ = ["compute_on"]
 
-_NAMED_TYPES = ("device_host", "device", "tpu_sparsecore")
-
 
 @contextlib.contextmanager
-def compute_on(compute_type: str) -> Iterator[None]:
+def compute_on(compute_type: str):  # JAX's signature: no return annotation
     """Within the block, compute on ``compute_type``: ``device_host``, ``device``, ``tpu_sparsecore`` or
     ``gpu_stream:N``."""
-    if compute_type not in _NAMED_TYPES and not re.fullmatch(r"gpu_stream:\d+", str(compute_type)):
-        raise ValueError(f"Invalid compute type {compute_type}. Current supported values are `device_host`, "
-                         "`device`, `tpu_sparsecore`, and `gpu_stream:#`.")
-    yield
+    check_compute_type(compute_type)
+    with computing_on(compute_type):
+        yield

@@ -157,6 +157,20 @@ class Value:
         return f"Value({self.name}: {tensor_type(self.aval)})"
 
 
+# XLA's name of each compute type (a GPU stream is marked by its number instead)
+_XLA_COMPUTE_TYPES = {"device_host": "host", "device": "dense", "tpu_sparsecore": "sparseoffload"}
+
+
+def compute_attributes(compute_type: str, extra: str = "") -> str:
+    """The frontend attributes marking an op for XLA as computed on ``compute_type`` (as JAX marks it), with
+    ``extra`` attributes after the compute type's."""
+    if compute_type.startswith("gpu_stream:"):
+        entries = [f'_xla_stream_annotation = "{compute_type.removeprefix("gpu_stream:")}"', 'inlineable = "false"']
+    else:
+        entries = [f'_xla_compute_type = "{_XLA_COMPUTE_TYPES[compute_type]}"']
+    return "{" + ", ".join(entries + ([extra] if extra else [])) + "}"
+
+
 class LoweringContext:
     """Emits the ops of one block (a function body or a region) into ``lines``.
 
@@ -169,6 +183,8 @@ class LoweringContext:
         self.indent = indent
         self.lines: list[str] = []
         self.eqn: Any = None  # the equation being lowered
+        # XLA's frontend attributes marking the ops of equations staged in a ``compute_on`` block (``with_compute``)
+        self.compute_mark: str | None = None
         # The token threading this block's ordered side effects (host callbacks), made by the first of them.
         self.ordered_token: Value | None = None
         # The values of the symbolic dimensions' variables in this function (lowering/dimensions.py), by name.
@@ -193,6 +209,9 @@ class LoweringContext:
     def op(self, name: str, operands: Sequence[Value], out_avals: Sequence[ShapedArray],
            attributes: dict[str, str] | None = None, regions: Sequence[str] = ()) -> list[Value]:
         """Emit ``name`` (``"stablehlo.add"``) and return its results."""
+        if self.compute_mark is not None and name != "stablehlo.constant" and (
+                not attributes or "mhlo.frontend_attributes" not in attributes):
+            attributes = {**(attributes or {}), "mhlo.frontend_attributes": self.compute_mark}
         result = self.fresh_name()
         n = len(out_avals)
         result_types = [tensor_type(a) for a in out_avals]
@@ -274,17 +293,21 @@ class LoweringContext:
             state = [*state, self.token()]
             cond, body = _carrying_token(cond, False), _carrying_token(body, True)
         avals = [v.aval for v in state]
-        outs = self.op("stablehlo.while", state, avals, regions=[self.region(avals, cond), self.region(avals, body)])
+        # a loop's own ops are its equation's: marked as computed where the equation is
+        regions = [self.region(avals, cond, marked=True), self.region(avals, body, marked=True)]
+        outs = self.op("stablehlo.while", state, avals, regions=regions)
         if ordered_effects:
             self.ordered_token, outs = outs[-1], outs[:-1]
         return outs
 
     def region(self, arg_avals: Sequence[ShapedArray],
                body: Callable[[LoweringContext, list[Value]], Sequence[Value]],
-               terminator: str = "stablehlo.return") -> str:
+               terminator: str = "stablehlo.return", marked: bool = False) -> str:
         """The text of a one-block region whose block takes ``arg_avals``; ``body`` returns its results (passed
-        to the ``terminator`` op)."""
+        to the ``terminator`` op). With ``marked``, its ops are marked with this block's compute type."""
         inner = LoweringContext(self.module, self.indent + "  ")
+        if marked:
+            inner.compute_mark = self.compute_mark
         inner.dimension_values = self.dimension_values  # regions see their function's values
         args = [Value(self.fresh_name(), aval) for aval in arg_avals]
         results = list(body(inner, args))

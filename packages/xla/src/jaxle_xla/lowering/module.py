@@ -16,6 +16,7 @@ import numpy as np
 
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray
+from jaxle_core.compute_types import computing_on
 from jaxle_core.jaxpr_util import sub_jaxprs
 from jaxle_core.lax.placement import device_put_p
 from jaxle_core.lax.tokens import abstract_token
@@ -24,7 +25,7 @@ from jaxle_core.memory_spaces import MemorySpace
 from jaxle_core.mesh import AbstractMesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib
-from jaxle_xla.lowering.context import LoweringContext, Value, tensor_type
+from jaxle_xla.lowering.context import LoweringContext, Value, compute_attributes, tensor_type
 from jaxle_xla.lowering.typed_layouts import constrain_results, constrains_types, typed_operand
 from jaxle_xla.sharding import inspected_layout, mesh_text, sdy_sharding_text
 
@@ -110,7 +111,15 @@ class ModuleBuilder:
                     f"No XLA lowering for primitive '{eqn.primitive.name}'. Register one with "
                     "jaxle_xla.lowering.register_lowering (see docs/xla.md).")
             ctx.eqn = eqn
-            outs = rule(ctx, *map(read, eqn.invars), **eqn.params)
+            if eqn.compute_type is None:
+                outs = rule(ctx, *map(read, eqn.invars), **eqn.params)
+            else:  # its ops marked, and those of the jaxprs its rule traces (staged on its compute type)
+                outer, ctx.compute_mark = ctx.compute_mark, compute_attributes(eqn.compute_type)
+                try:
+                    with computing_on(eqn.compute_type):
+                        outs = rule(ctx, *map(read, eqn.invars), **eqn.params)
+                finally:
+                    ctx.compute_mark = outer
             if not eqn.primitive.multiple_results:
                 outs = [outs]
             if typed:

@@ -1,0 +1,31 @@
+"""``jax.experimental.compute_on`` as JAX 0.10.2's: the block's operations marked in the lowered program for the
+compute type asked for, through nested ``jit``, control flow, ``grad`` and ``vmap``; its values and errors
+(golden/make_compute_on_golden.py)."""
+
+import importlib
+import json
+
+import numpy as np
+import pytest
+
+import jaxle
+
+GEN = importlib.import_module("make_compute_on_golden")
+GOLDEN = json.loads((GEN.HERE / "compute_on_golden.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(GEN.CASES))
+def test_matches_jax(name):
+    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+
+
+def test_block_computes_as_numpy_and_a_function_traced_outside_is_traced_again_inside():
+    from jaxle.experimental.compute_on import compute_on
+
+    doubled = jaxle.jit(lambda v: v * 2)
+    outside = doubled.lower(GEN.X).as_text()
+    with compute_on("device_host"):
+        inside = doubled.lower(GEN.X).as_text()
+        np.testing.assert_array_equal(np.asarray(doubled(GEN.X)), 2 * GEN.X)
+    assert "_xla_compute_type" not in outside and '_xla_compute_type = "host"' in inside
+    assert doubled.lower(GEN.X).as_text() == outside

@@ -1,0 +1,44 @@
+"""The kind of compute a block of operations runs on (``jax.experimental.compute_on``).
+
+Inside ``computing_on(compute_type)`` every staged equation records the compute type (``JaxprEqn.compute_type``);
+interpreting a jaxpr again (inlining, differentiation, batching) stages each equation under its own compute type, so
+derived equations keep it; the backend marks the operations lowered from those equations. The compute type is part
+of the trace context: a function traced inside the block is traced again outside it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterator
+
+from jaxle_core import config
+
+__all__ = ["check_compute_type", "computing_on", "current_compute_type", "on_compute_of"]
+
+_NAMED_TYPES = ("device_host", "device", "tpu_sparsecore")
+_current = config.make_user_context(None)
+
+
+def check_compute_type(compute_type: str) -> None:
+    """JAX's error for a compute type it does not know."""
+    if compute_type not in _NAMED_TYPES and not re.fullmatch(r"gpu_stream:\d+", str(compute_type)):
+        raise ValueError(f"Invalid compute type {compute_type}. Current supported values are `device_host`, "
+                         "`device`, `tpu_sparsecore`, and `gpu_stream:#`.")
+
+
+def current_compute_type() -> str | None:
+    """The compute type of the innermost ``computing_on`` block, None outside every block."""
+    return _current.value
+
+
+@contextlib.contextmanager
+def computing_on(compute_type: str) -> Iterator[None]:
+    """Within the block, staged equations record ``compute_type`` (an inner block's replaces an outer one's)."""
+    with _current(compute_type):
+        yield
+
+
+def on_compute_of(compute_type: str | None) -> contextlib.AbstractContextManager:
+    """``computing_on(compute_type)``, or nothing for an equation staged outside every block (None)."""
+    return contextlib.nullcontext() if compute_type is None else computing_on(compute_type)
