@@ -247,8 +247,10 @@ class Traced:
 
     def __init__(self, wrapped: JitWrapped, jaxpr: ClosedJaxpr, in_tree: Any, out_tree: Any,
                  donated: tuple[bool, ...], shardings: dict | None = None, arg_layouts: Sequence[Any] = (),
-                 donate_argnums: tuple[int, ...] | None = None):
+                 donate_argnums: tuple[int, ...] | None = None, reported_donation: Sequence[bool] | None = None):
         self._wrapped = wrapped
+        # which flat arguments args_info says are donated: those donated, unless a wrapper reports its own (pmap)
+        self._reported_donation = tuple(donated) if reported_donation is None else tuple(reported_donation)
         # the donated positions a wrapper reports (pmap: its own), else the donated flat arguments'
         self.donate_argnums = donate_argnums if donate_argnums is not None else tuple(
             i for i, d in enumerate(donated) if d)
@@ -265,7 +267,7 @@ class Traced:
     @property
     def args_info(self) -> Any:
         """``(args, kwargs)`` with an ``ArgInfo`` for each array argument (static ones left out)."""
-        infos = [ArgInfo(aval, donated) for aval, donated in zip(self.jaxpr.in_avals, self._donated)]
+        infos = [ArgInfo(aval, donated) for aval, donated in zip(self.jaxpr.in_avals, self._reported_donation)]
         return tree.tree_unflatten(self.in_tree, infos)
 
     @property
@@ -277,12 +279,14 @@ class Traced:
         return Lowered(self)
 
     def seen_through(self, in_tree: Any, arg_layouts: Sequence[Any], out_shardings: tuple,
-                     donate_argnums: tuple[int, ...]) -> Traced:
+                     reported_donation: Sequence[bool]) -> Traced:
         """This stage as a wrapper that flattens its own arguments into this one's presents it: the wrapper's
-        argument structure, the layouts it gives its arguments and results, and its donated positions
-        (``pmap(f).lower``)."""
+        argument structure, the layouts it gives its arguments and results, and which of its flat arguments it
+        reports donated (``pmap(f).lower``: its ``donate_argnums`` are the positions of those)."""
+        donate_argnums = tuple(i for i, donated in enumerate(reported_donation) if donated)
         return Traced(self._wrapped, self.jaxpr, in_tree, self.out_tree, self._donated,
-                      {**self._shardings, "out_shardings": out_shardings}, arg_layouts, donate_argnums)
+                      {**self._shardings, "out_shardings": out_shardings}, arg_layouts, donate_argnums,
+                      reported_donation)
 
 
 class _StageInfo:

@@ -197,6 +197,14 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
         return tree.tree_unflatten(out_tree, bind_shard_map(closed, flat_args, mesh, in_specs, out_specs, False))
 
     donate_positions = (donate_argnums,) if isinstance(donate_argnums, int) else tuple(donate_argnums)
+    if set(static_positions) & set(donate_positions):
+        raise ValueError(f"`static_argnums` {sorted(static_positions)} and `donate_argnums` "
+                         f"{sorted(donate_positions)} cannot intersect.")
+
+    def dynamic_donations(static_positions_now: set) -> set[int]:
+        """The donated positions among the dynamic arguments (the positional ones without the static ones), as
+        JAX numbers them: each position less the static ones before it."""
+        return {p - sum(s < p for s in static_positions_now) for p in donate_positions if p >= 0}
 
     @functools.lru_cache(maxsize=16)
     def jitted(donated: tuple[int, ...]) -> Callable:
@@ -211,12 +219,12 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
         flat_axes = tree.tree_structure(dynamic).flatten_up_to(
             tree.tree_broadcast(spec, dynamic, is_leaf=lambda x: x is None)) + [0] * len(tree.tree_leaves(kwargs))
         flat_axes = _normalized_axes(avals, flat_axes)
+        # JAX's program donates whole positional arguments (keyword ones never)
+        donations = dynamic_donations(static_positions_now)
         donated, start = [], 0
-        for position, arg in enumerate(args):
-            if position in static_positions_now:
-                continue
+        for position, arg in enumerate(dynamic):
             count = len(tree.tree_leaves(arg))
-            if position in donate_positions:
+            if position in donations:
                 donated.extend(range(start, start + count))
             start += count
         return flat_axes, tuple(donated)
@@ -327,9 +335,11 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
             out_axes, traced.out_tree.unflatten(out_avals), is_leaf=lambda x: x is None))
         out_shardings = tuple(NamedSharding(plan.mesh, _mapped_spec(None if a is None else a % aval.ndim, name))
                               for a, aval in zip(out_axes_flat, out_avals))
-        # JAX reports the donated positions as given, static ones included
-        donated = tuple(sorted({p % len(args) for p in donate_positions})) if args else ()
-        return traced.seen_through(plan.in_tree, shardings, out_shardings, donated).lower()
+        # JAX 0.10.2 reports the donated positions (counted without the static arguments) as flat arguments
+        static_positions_now = {p for p, _ in plan.static}
+        donations = dynamic_donations(static_positions_now)
+        reported = [i in donations for i in range(len(flat))]
+        return traced.seen_through(plan.in_tree, shardings, out_shardings, reported).lower()
 
     pmapped.lower = lower
 

@@ -17,6 +17,7 @@ from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, phys
 from jaxle_core.jaxpr_util import dce_jaxpr
 from jaxle_core.lax.tokens import AbstractToken, Token, create_token_p
 from jaxle_core.memory_spaces import MemorySpace
+from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib, clients, transfer_guard
 from jaxle_xla.array import XlaArray
 from jaxle_xla.layouts import use_custom_layouts
@@ -29,19 +30,23 @@ _LARGEST_INLINE_CONSTANT = 256
 _PYTHON_SCALARS = (bool, int, float)
 
 
-def _usable_donations(closed: core.ClosedJaxpr, donated: Sequence[bool]) -> list[bool]:
-    """The donated inputs that an output of the same type can reuse; JAX warns about the others and keeps them."""
+def _usable_donations(closed: core.ClosedJaxpr, donated: Sequence[bool], arg_shardings: Sequence[Any] = ()
+                       ) -> list[bool]:
+    """The donated inputs that an output of the same type can reuse; JAX warns about the others and keeps them
+    (naming, for an input laid out over a mesh by ``arg_shardings``, the type of each device's block)."""
     free: dict[ShapedArray, int] = {}
     for aval in closed.out_avals:
         free[aval.strip_weak_type()] = free.get(aval.strip_weak_type(), 0) + 1
     usable, unusable = [], []
-    for var, is_donated in zip(closed.jaxpr.invars, donated):
+    shardings = list(arg_shardings) + [None] * (len(closed.jaxpr.invars) - len(arg_shardings))
+    for var, is_donated, sharding in zip(closed.jaxpr.invars, donated, shardings):
         aval = var.aval.strip_weak_type()
         ok = is_donated and free.get(aval, 0) > 0
         if ok:
             free[aval] -= 1
         elif is_donated:
-            unusable.append(aval.str_short())
+            block = sharding.shard_shape(aval.shape) if isinstance(sharding, NamedSharding) else None
+            unusable.append(aval.str_short() if block is None else ShapedArray(block, aval.dtype).str_short())
         usable.append(ok)
     if unusable:
         warnings.warn(f"Some donated buffers were not usable: {', '.join(unusable)}.\nSee an explanation at "
@@ -68,7 +73,8 @@ class Program:
             # inputs nothing reads; the pruned jaxpr's inputs are the kept ones.
             jaxpr, self.keep = dce_jaxpr(jaxpr)
         # Pruned inputs are neither donated nor warned about, as in JAX.
-        donated = _usable_donations(closed, [d and k for d, k in zip(list(donated) + [False] * n, self.keep)])
+        donated = _usable_donations(closed, [d and k for d, k in zip(list(donated) + [False] * n, self.keep)],
+                                    arg_shardings if mesh is not None else ())
         large = [hoist and np.size(c) > _LARGEST_INLINE_CONSTANT for c in closed.consts]
         self.hoisted = [c for c, big in zip(closed.consts, large) if big]
         jaxpr = jaxpr.replace(
