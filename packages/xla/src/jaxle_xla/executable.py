@@ -22,6 +22,7 @@ from jaxle_xla import _jaxlib, clients, transfer_guard
 from jaxle_xla.array import XlaArray
 from jaxle_xla.layouts import use_custom_layouts
 from jaxle_xla.lowering import lower_module
+from jaxle_xla.lowering.module import donation_key
 from jaxle_xla.sharding import GSPMDSharding, one_device_of
 
 # Constants with more elements than this are passed to the executable as arguments
@@ -36,11 +37,11 @@ def _usable_donations(closed: core.ClosedJaxpr, donated: Sequence[bool], arg_sha
     (naming, for an input laid out over a mesh by ``arg_shardings``, the type of each device's block)."""
     free: dict[ShapedArray, int] = {}
     for aval in closed.out_avals:
-        free[aval.strip_weak_type()] = free.get(aval.strip_weak_type(), 0) + 1
+        free[donation_key(aval)] = free.get(donation_key(aval), 0) + 1
     usable, unusable = [], []
     shardings = list(arg_shardings) + [None] * (len(closed.jaxpr.invars) - len(arg_shardings))
     for var, is_donated, sharding in zip(closed.jaxpr.invars, donated, shardings):
-        aval = var.aval.strip_weak_type()
+        aval = donation_key(var.aval)
         ok = is_donated and free.get(aval, 0) > 0
         if ok:
             free[aval] -= 1

@@ -322,17 +322,25 @@ def _attributes(entries: Sequence[str]) -> str:
     return f" {{{', '.join(entries)}}}" if entries else ""
 
 
+def donation_key(aval: ShapedArray) -> ShapedArray:
+    """What a donated input and the output reusing its buffer share: the type, whatever its weak type and the mesh
+    of Auto axes it is typed over (a partitioned program's arguments carry it, the results of its manual
+    computations not)."""
+    stripped = aval.strip_weak_type()
+    return stripped.update(auto_mesh=None) if type(stripped) is ShapedArray else stripped
+
+
 def _donation_attributes(closed: core.ClosedJaxpr, donated: Sequence[bool]) -> list[str]:
     """Alias each donated input to an unclaimed output of the same type, as JAX does."""
     free_outputs: dict[ShapedArray, list[int]] = {}
     for i, aval in enumerate(closed.out_avals):
-        free_outputs.setdefault(aval.strip_weak_type(), []).append(i)
+        free_outputs.setdefault(donation_key(aval), []).append(i)
     attributes = []
     for var, is_donated in zip(closed.jaxpr.invars, donated):
         if not is_donated:
             attributes.append("")
             continue
-        candidates = free_outputs.get(var.aval.strip_weak_type())
+        candidates = free_outputs.get(donation_key(var.aval))
         if candidates:
             attributes.append(f"tf.aliasing_output = {candidates.pop(0)} : i32")
         else:
