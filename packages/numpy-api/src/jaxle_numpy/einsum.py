@@ -179,10 +179,12 @@ def _contract_pair(lhs: Any, rhs: Any, lhs_names: str, rhs_names: str, contracte
 
 def _layout_by_names(out_sharding: Any, result_names: str) -> Callable[[str], Any]:
     """The ``out_sharding`` of a result whose indices are ``names``: ``out_sharding`` (for ``result_names``)
-    permuted to their order."""
+    permuted to their order (its unreduced and reduced axes kept)."""
     sharding = resolve_out_sharding(out_sharding)
     spec = tuple(sharding.spec) + (None,) * (len(result_names) - len(sharding.spec))
-    return lambda names: sharding.update(spec=PartitionSpec(*[spec[result_names.index(n)] for n in names]))
+    return lambda names: sharding.update(spec=PartitionSpec(
+        *[spec[result_names.index(n)] for n in names], unreduced=sharding.spec.unreduced,
+        reduced=sharding.spec.reduced))
 
 
 def _contract_all(operands: list, contractions: list, precision, out_dtype: np.dtype,

@@ -123,10 +123,15 @@ class _DeviceMethods:
     def __repr__(self) -> str:
         if self._spans_processes():
             return f"Array(shape={self.shape}, dtype={self.dtype.name})"
+        if self._holds_partial_sums():  # no values to show
+            return f"Array(shape={self.shape}, dtype={self.dtype.name}, sharding={self._named_sharding})"
         return Array.__repr__(self)
 
     def __str__(self) -> str:
-        return repr(self) if self._spans_processes() else Array.__str__(self)
+        return repr(self) if self._spans_processes() or self._holds_partial_sums() else Array.__str__(self)
+
+    def _holds_partial_sums(self) -> bool:
+        return self._named_sharding is not None and bool(self._named_sharding.spec.unreduced)
 
     def __format__(self, spec: str) -> str:
         return repr(self) if self._spans_processes() else Array.__format__(self, spec)

@@ -19,15 +19,26 @@ __all__ = ["Shard", "put", "read", "shards"]
 
 
 class Shard:
-    """One device's part of an Array: the device, its index into the whole, which copy it is, and the data."""
+    """One device's part of an Array: the device, its index into the whole, which copy it is, and the data. The
+    index and copy of a part holding a partial sum (an unreduced array) are not defined: asking raises JAX's
+    error."""
 
-    __slots__ = ("device", "index", "replica_id", "data")
+    __slots__ = ("device", "_index", "_replica_id", "data")
 
-    def __init__(self, device: Any, index: tuple, replica_id: int, data: Any) -> None:
+    def __init__(self, device: Any, index: tuple | None, replica_id: int | None, data: Any,
+                 sharding: NamedSharding | None = None) -> None:
         self.device = device
-        self.index = index
-        self.replica_id = replica_id
+        self._index = index if sharding is None else sharding
+        self._replica_id = replica_id if sharding is None else sharding
         self.data = data
+
+    def _where(self, value: Any) -> Any:
+        if isinstance(value, NamedSharding):  # a partial sum's: JAX's error
+            value.devices_indices_map(self.data.shape)
+        return value
+
+    index = property(lambda self: self._where(self._index))
+    replica_id = property(lambda self: self._where(self._replica_id))
 
     def __repr__(self) -> str:
         return f"Shard(device={self.device!r}, index={self.index}, replica_id={self.replica_id}, data={self.data})"
@@ -78,5 +89,9 @@ def shards(array: Any) -> list[Shard]:
     device order."""
     aval, sharding = array.aval, array._named_sharding
     shard_aval = aval.update(shape=sharding.shard_shape(aval.shape), auto_mesh=None)  # each on its own device
+    if sharding.spec.unreduced:  # each device's partial sum, in device order
+        local = [d for d in sharding._device_assignment if d in sharding.addressable_devices]
+        return [Shard(device, None, None, _jaxlib.rewrap(part, shard_aval, True), sharding)
+                for device, part in zip(local, _jaxlib.shard_buffers(array))]
     return [Shard(device, index, copy, _jaxlib.rewrap(part, shard_aval, True))
             for device, index, copy, part in _local_parts(array, aval, sharding)]

@@ -276,9 +276,6 @@ class SpmdExecutable:
                  memory_layouts: tuple = ((), ())):
         self._devices = devices = mesh._flat_devices_tuple
         out_shardings = result_layouts(closed, mesh, out_shardings)
-        for sharding, aval in zip(out_shardings, closed.out_avals):
-            if sharding is not None and sharding.spec.unreduced:
-                sharding.devices_indices_map(aval.shape)  # JAX's error: no array holds a partial sum
         program = Program(closed, name, donated, keep_unused, hoist=False, mesh=mesh, arg_shardings=layouts,
                           result_shardings=out_shardings, layouts=memory_layouts)
         self.loaded = _jaxlib.compile_spmd(devices[0].client, program.text, devices, program.host_callbacks)

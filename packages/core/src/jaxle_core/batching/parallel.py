@@ -16,7 +16,15 @@ import numpy as np
 
 from jaxle_core import core
 from jaxle_core.avals import get_aval
-from jaxle_core.batching.trace import BatchTrace, BatchTracer, DeviceTrace, at_dim, collective_rules, move_dim
+from jaxle_core.batching.trace import (
+    BatchTrace,
+    BatchTracer,
+    DeviceTrace,
+    at_dim,
+    batching_rules,
+    collective_rules,
+    move_dim,
+)
 from jaxle_core.core import Primitive
 from jaxle_core.jit import jit
 from jaxle_core.lax import parallel as lax_parallel
@@ -453,3 +461,20 @@ collective_rules.update({
     lax_parallel.pbroadcast_p: _pbroadcast_rule, lax_parallel.ragged_all_to_all_p: _ragged_all_to_all_rule,
     lax_parallel.psend_p: _psend_rule, lax_parallel.precv_p: _precv_rule,
 })
+
+
+# ---------------------------------------------------------------- unreduced and reduced values
+
+def _unbatched(message: str):
+    """JAX 0.10.2's refusal to batch a collective of unreduced or reduced values (its ``NotImplementedError``)."""
+
+    def rule(vals, dims, **params):
+        raise NotImplementedError(message)
+
+    return rule
+
+
+for _primitive in (lax_parallel.preduced_p, lax_parallel.reduced_vary_cast_p, lax_parallel.vary_unreduced_cast_p,
+                   lax_parallel.unreduced_psum_p, lax_parallel.unreduced_reduce_scatter_p):
+    batching_rules[_primitive] = _unbatched("")
+batching_rules[lax_parallel.all_gather_reduced_p] = _unbatched("Please file an issue at https://github.com/jax-ml/jax/issues")

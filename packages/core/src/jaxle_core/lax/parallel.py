@@ -461,7 +461,11 @@ def psum_scatter(x, axis_name, *, scatter_dimension=0, axis_index_groups=None, t
     size = _group_size(names, groups)
 
     def scatter(leaf):
-        dim = _normalize_axis(scatter_dimension, get_aval(leaf).ndim)
+        aval = get_aval(leaf)
+        dim = _normalize_axis(scatter_dimension, aval.ndim)
+        if groups is None and _checks_vma(names) and aval.unreduced & frozenset(names):  # partial sums: their sum
+            return unreduced_reduce_scatter_p.bind(leaf, axis_name=names, scatter_dimension=dim, axis_size=size,
+                                                   tiled=bool(tiled))
         return reduce_scatter_p.bind(leaf, axis_name=names, scatter_dimension=dim, axis_index_groups=groups,
                                      axis_size=size, tiled=bool(tiled))
 
