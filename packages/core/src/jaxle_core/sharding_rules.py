@@ -249,11 +249,11 @@ def _to_destination(key: str):
     return rule
 
 
-register_rule(structural.broadcast_in_dim_p, _broadcast_in_dim)
+register_rule(structural.broadcast_in_dim_p, _broadcast_in_dim, per_dimension=True)
 register_rule(structural.reshape_p, _reshape)
 register_rule(structural.transpose_p, _transpose)
 register_rule(structural.squeeze_p, _squeeze)
-register_rule(structural.iota_p, _iota)
+register_rule(structural.iota_p, _iota, per_dimension=True)
 register_rule(structural.rev_p, same_as_operand)
 register_rule(slicing.slice_p, _slice)
 for _reduce in (reductions.reduce_sum_p, reductions.reduce_prod_p, reductions.reduce_max_p, reductions.reduce_min_p,

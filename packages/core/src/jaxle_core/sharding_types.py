@@ -55,12 +55,27 @@ axes_rule: Callable[..., tuple] = lambda *args: (frozenset(), frozenset())
 _placing: set[core.Primitive] = set()  # primitives whose rule types by a mesh of its own (reshard's destination)
 
 
-def register_rule(primitive: core.Primitive, rule: Rule, places: bool = False) -> None:
+_per_dimension: set[core.Primitive] = set()  # primitives whose rule writes a spec entry per result dimension
+
+
+def register_rule(primitive: core.Primitive, rule: Rule, places: bool = False, per_dimension: bool = False) -> None:
     """``rule`` types ``primitive``'s results; a ``places`` rule is asked even when neither the operands nor the
-    current mesh are typed (its destination may be)."""
+    current mesh are typed (its destination may be); a ``per_dimension`` rule writes an entry for each dimension of
+    its results even from operands of no layout (JAX's iota, broadcast_in_dim, concatenate, select_n)."""
     _rules[primitive] = rule
     if places:
         _placing.add(primitive)
+    if per_dimension:
+        _per_dimension.add(primitive)
+
+
+def keeps_no_layout(primitive: core.Primitive, n_operands: int) -> bool:
+    """Whether JAX's eager result of ``primitive`` on host values only (typed over no layout: an empty spec) says it
+    is laid out over none (``P()``): its rule keeps its operand's empty spec, rather than combining several
+    operands elementwise or writing an entry per dimension (``P(None,)``), or placing them (a reshard)."""
+    if primitive in _per_dimension or primitive in _placing:
+        return False
+    return primitive in _rules or n_operands < 2
 
 
 _pending_hooks: list[Callable[[], None]] = []  # run by the first ``enable``

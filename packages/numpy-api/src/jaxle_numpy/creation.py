@@ -12,16 +12,13 @@ import numpy as np
 from jaxle_core import core, dtypes, lax
 from jaxle_core.array import Array
 from jaxle_core.avals import canonicalize_shape, get_aval
-from jaxle_core.backend import current_backend
 from jaxle_core.core import Tracer
 from jaxle_core.lax.identity import copy_p
 from jaxle_core.lax.structural import convert_keeping_weak_type
-from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh
 from jaxle_core.shape_poly import DimExpr, dimension_as_value
-from jaxle_core.sharding import NamedSharding
 from jaxle_core.staging import transforms_eager_code
 from jaxle_numpy.scalar_types import ndim
-from jaxle_numpy.util import check_arraylike, requested_dtype
+from jaxle_numpy.util import check_arraylike, check_conversion_target, placed_on, put_host_value, requested_dtype
 
 __all__ = ["array", "asarray", "copy", "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like",
            "empty_like"]
@@ -116,18 +113,10 @@ def _constant(value: np.ndarray, weak_type: bool = False) -> Array:
     constants made by jnp functions are), while eagerly made ones (under grad or vmap of eager code too) are
     hoisted like any computed array. Under ``set_mesh`` an eagerly made one is replicated over the mesh's devices,
     as JAX places it."""
-    mesh = get_mesh()
-    if not mesh.empty and isinstance(core.current_trace(), core.EvalTrace):
-        return current_backend().device_put(value, _replicated_over(mesh), weak_type=weak_type)
-    out = current_backend().device_put(value, weak_type=weak_type)
+    out = put_host_value(value, weak_type)
     if value.ndim == 0 and not isinstance(core.current_trace(), core.EvalTrace) and not transforms_eager_code():
         core.mark_inline(out)
     return out
-
-
-@functools.lru_cache(maxsize=16)
-def _replicated_over(mesh: Mesh) -> NamedSharding:
-    return NamedSharding(mesh, PartitionSpec())
 
 
 def _expand_leading(x: Any) -> Any:
@@ -197,19 +186,29 @@ def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str) -> Any:
 
 
 def _placed(fun: Callable[..., Array]) -> Callable[..., Array]:
-    """``fun``'s result put on its ``device=`` argument (a device or a sharding) when one is given, outside
-    transformations (inside them the value stays where the computation puts it)."""
+    """``fun``'s result put on its ``device=`` argument (``placed_on``)."""
 
     @functools.wraps(fun)
     def placed(*args: Any, device: Any = None, **kwargs: Any) -> Array:
-        out = fun(*args, device=device, **kwargs)
-        if device is None or isinstance(out, Tracer):
-            return out
-        return current_backend().device_put(out, device, weak_type=get_aval(out).weak_type)
+        return placed_on(fun(*args, device=device, **kwargs), device)
 
     return placed
 
-@_placed
+
+def _converted_onto(fun: Callable[..., Array]) -> Callable[..., Array]:
+    """``_placed`` for the functions JAX places by converting their value to the ``device=`` sharding: with its
+    errors for the targets it refuses (``check_conversion_target``)."""
+    placed = _placed(fun)
+
+    @functools.wraps(fun)
+    def converted(*args: Any, device: Any = None, **kwargs: Any) -> Array:
+        check_conversion_target(device)
+        return placed(*args, device=device, **kwargs)
+
+    return converted
+
+
+@_converted_onto
 def array(object: Any, dtype: Any = None, *args: Any, copy: bool = True, order: str | None = "K",  # noqa: A002
           ndmin: int = 0, device: Any = None, out_sharding: Any = None) -> Array:
     """An array of ``object`` (an array, scalar, or nested lists and tuples of them), JAX's dtype rules applied:
@@ -220,16 +219,16 @@ def array(object: Any, dtype: Any = None, *args: Any, copy: bool = True, order: 
         warnings.warn("Passing the copy, order, and ndmin arguments to jnp.array positionally is deprecated. Use "
                       "keyword arguments instead.", DeprecationWarning, stacklevel=2)
         copy, order, ndmin = (*args, *(copy, order, ndmin)[len(args):])
-    del out_sharding  # the layout follows the value's (device= is applied by @_placed)
+    del out_sharding  # the layout follows the value's (device= is applied by the decorator)
     _check_order(order)
     return _array(object, dtype, copy, ndmin, "array")
 
 
-@_placed
+@_converted_onto
 def asarray(a: Any, dtype: Any = None, order: str | None = None, *, copy: bool | None = None, device: Any = None,
             out_sharding: Any = None) -> Array:
     """``a`` as an array: ``array`` without a copy unless ``copy=True``."""
-    del out_sharding  # the layout follows the value's (device= is applied by @_placed)
+    del out_sharding  # the layout follows the value's (device= is applied by the decorator)
     _check_order(order)
     return _array(a, dtype, bool(copy), 0, "asarray")
 

@@ -49,10 +49,12 @@ from jaxle_numpy.util import (
     as_array,
     canonicalize_axis,
     check_arraylike,
+    check_conversion_target,
     concrete_or_error,
     concrete_or_none,
     ensure_array,
     named_jit,
+    placed_on,
     promote_dtypes,
     requested_dtype,
 )
@@ -1159,8 +1161,7 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> 
     """``x`` converted to ``dtype`` (strongly typed)."""
     del copy  # arrays are immutable
     check_arraylike("astype", x)
-    if isinstance(device, str):  # a device object places nothing: jnp arrays live on the one device they are on
-        raise ValueError(f"sharding={device!r} must be an instance of jax.sharding.Sharding")
+    check_conversion_target(device)
     dt = requested_dtype(dtype, "astype") if dtype is not None else dtypes.default_float_dtype()
     aval = get_aval(ensure_array(x))
     # Key dtypes have no NumPy kind: casting one (to itself alone) is convert_element_type's to check.
@@ -1168,5 +1169,5 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> 
         warnings.warn("Casting from complex to real dtypes will soon raise a ValueError. Please first use jnp.real "
                       "or jnp.imag to take the real/imaginary component of your input.", DeprecationWarning,
                       stacklevel=2)
-    return as_array(lax_structural.convert_element_type(x, dt))
+    return placed_on(as_array(lax_structural.convert_element_type(x, dt)), device)
 

@@ -17,9 +17,11 @@ from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_core.shape_poly import is_symbolic_dim
 from jaxle_numpy.util import (
     check_arraylike,
+    check_conversion_target,
     concrete_index,
     concrete_or_error,
     is_arraylike,
+    placed_on,
     promote_shapes,
     requested_dtype,
 )
@@ -53,6 +55,10 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
            out_sharding: Any = None) -> Array:
     """Evenly spaced values in ``[start, stop)`` (``[0, start)`` with one argument), as an iota scaled and
     shifted in the result's dtype."""
+    return placed_on(_arange(start, stop, step, dtype, out_sharding), device)
+
+
+def _arange(start: Any, stop: Any, step: Any, dtype: Any, out_sharding: Any) -> Array:
     if is_symbolic_dim(start) and stop is None and step is None:  # as JAX: the count scaled by 1, shifted by 0
         out_dtype = requested_dtype(dtype, "arange") or dtypes.canonicalize_dtype(np.int64)
         one, zero = np.ones((), out_dtype)[()], np.zeros((), out_dtype)[()]
@@ -165,8 +171,10 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
     ``axis``; with ``retstep``, also the spacing."""
     num = _check_num(num, "linspace")
     check_arraylike("linspace", start, stop)
-    return _linspace(start, stop, num, bool(endpoint), bool(retstep), requested_dtype(dtype, "linspace"),
-                     operator.index(axis))
+    check_conversion_target(device)
+    out = _linspace(start, stop, num, bool(endpoint), bool(retstep), requested_dtype(dtype, "linspace"),
+                    operator.index(axis))
+    return (placed_on(out[0], device), out[1]) if retstep else placed_on(out, device)
 
 
 @partial(jit, static_argnames=("num", "endpoint", "dtype", "axis"))

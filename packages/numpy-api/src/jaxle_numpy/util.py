@@ -25,7 +25,10 @@ from jaxle_core.core import EvalTrace, Tracer, concrete_value, current_trace
 from jaxle_core.errors import ConcretizationTypeError
 from jaxle_core.jit import JitWrapped, backend_function, jit
 from jaxle_core.lax import structural as lax_structural
+from jaxle_core.memory_spaces import MemorySpace
+from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh
 from jaxle_core.shape_poly import is_symbolic_dim
+from jaxle_core.sharding import NamedSharding
 from jaxle_core.staging import StagingTrace
 
 __all__ = ["is_arraylike", "check_arraylike", "promote_dtypes", "promote_shapes", "promote_args",
@@ -78,7 +81,51 @@ def as_array(x: Any) -> Any:
     if isinstance(x, (Array, Tracer)):
         return x
     get_aval(x)  # JAX's TypeError for values that are not arrays
-    return current_backend().device_put(x, weak_type=type(x) in _PYTHON_SCALARS)
+    return put_host_value(x, type(x) in _PYTHON_SCALARS)
+
+
+def put_host_value(value: Any, weak_type: bool = False) -> Array:
+    """A host value put on the current backend: under ``set_mesh`` (outside transformations) replicated over the
+    mesh's devices, as JAX places it."""
+    mesh = get_mesh()
+    if not mesh.empty and isinstance(current_trace(), EvalTrace):
+        return current_backend().device_put(value, _replicated_over(mesh), weak_type=weak_type)
+    return current_backend().device_put(value, weak_type=weak_type)
+
+
+def placed_on(out: Any, device: Any) -> Any:
+    """``out`` put on a creation function's ``device=`` argument (a device or a sharding) when one is given, outside
+    transformations (inside them the value stays where the computation puts it)."""
+    if device is None or isinstance(out, Tracer):
+        return out
+    return current_backend().device_put(out, device, weak_type=get_aval(out).weak_type)
+
+
+def check_conversion_target(device: Any) -> None:
+    """JAX's errors for ``device=`` of the functions that place their value by converting it to that sharding
+    (``array``, ``asarray``, ``astype``, ``linspace``): a memory space is not a sharding, and under ``set_mesh`` one
+    device (or one device's sharding) is outside the mesh the conversion runs over."""
+    if device is None or isinstance(device, NamedSharding):
+        return
+    if isinstance(device, (str, MemorySpace)):
+        raise ValueError(f"sharding={device!r} must be an instance of jax.sharding.Sharding")
+    mesh = get_mesh()
+    if mesh.empty or not hasattr(mesh, "devices"):
+        return
+    devices = sorted(device.device_set, key=lambda d: d.id) if hasattr(device, "device_set") else [device]
+    mesh_devices = list(mesh.devices.flat)
+    raise ValueError(f"Received incompatible devices for jitted computation. Got jit's context mesh with device ids "
+                     f"{_ids(mesh_devices)} on platform {mesh_devices[0].platform.upper()} and sharding_constraint "
+                     f"inside jit with device ids {_ids(devices)} on platform {devices[0].platform.upper()} at ")
+
+
+def _ids(devices: Any) -> str:
+    return f"[{', '.join(str(d.id) for d in devices)}]"
+
+
+@functools.lru_cache(maxsize=16)
+def _replicated_over(mesh: Mesh) -> NamedSharding:
+    return NamedSharding(mesh, PartitionSpec())
 
 
 def promote_dtypes(*args: Any) -> list[Any]:

@@ -18,10 +18,10 @@ from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.extended import ExtendedArray
 from jaxle_core.memory_spaces import MemorySpace, space_of_kind
-from jaxle_core.mesh import Mesh, get_mesh
+from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh
 from jaxle_core.shard_map import evaluate_per_equation, runs_per_equation, shard_map_p
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import explicit_context, typed_aval
+from jaxle_core.sharding_types import explicit_context, keeps_no_layout, typed_aval
 from jaxle_core.staging import trace_to_jaxpr
 from jaxle_xla import _jaxlib, clients, sharded_array, transfer_guard
 from jaxle_xla.array import XlaArray, laid_out, share_host_value, view
@@ -144,12 +144,18 @@ class XlaBackend:
 
     def _apply_partitioned(self, primitive: core.Primitive, args: Sequence[Any], params: dict, avals: tuple) -> Any:
         """``primitive`` on arguments laid out over several devices, partitioned as they are."""
-        key = (primitive, _params_key(params), avals, SpmdFunction, config.trace_context())
+        # host values only (no array of any layout), typed over no layout as in JAX: results of the rules that keep
+        # it are laid out as XLA chose (replicated, P()) rather than an entry per dimension
+        host_only = not any(isinstance(x, Array) for x in args) and keeps_no_layout(primitive, len(args))
+        key = (primitive, _params_key(params), avals, SpmdFunction, host_only, config.trace_context())
         function = self._eager.lookup(key)
         if function is None:
             context = get_mesh()  # part of the trace context, hence of the key
-            function = self._eager[key] = SpmdFunction(_primitive_jaxpr(primitive, avals, params), primitive.name,
-                                                       (), True, None, _eager_out_shardings(primitive, params),
+            closed = _primitive_jaxpr(primitive, avals, params)
+            out_shardings = _eager_out_shardings(primitive, params)
+            if out_shardings is None and host_only and not context.empty:
+                out_shardings = [NamedSharding(context, PartitionSpec())] * len(closed.out_avals)
+            function = self._eager[key] = SpmdFunction(closed, primitive.name, (), True, None, out_shardings,
                                                        context=None if context.empty else context)
         outs = function(*args)
         return outs if primitive.multiple_results else outs[0]
