@@ -181,6 +181,8 @@ CASES = {
     "set_mesh_other_auto_mesh": lambda jax: _under_set_mesh(
         jax, lambda a: a * 2, jax.device_put(GRID, jax.sharding.NamedSharding(jax.make_mesh(
             (4, 2), ("x", "y"), axis_types=(jax.sharding.AxisType.Auto,) * 2), jax.sharding.PartitionSpec()))),
+    "traced_shard_map": lambda jax: _typed_in_trace(jax, lambda a: _shard_map(jax)(a).sum(), GRID),
+    "traced_pmap": lambda jax: _typed_in_trace(jax, lambda a: jax.pmap(lambda b: b + 1)(a).sum(), GRID),
     "identity": _identity,
     "traces_per_mesh": _traces_per_mesh,
 }

@@ -3,9 +3,9 @@
 An aval's ``auto_mesh`` is the abstract mesh of Auto axes its array is laid out over (its type says nothing of how:
 ``jax.typeof(x).sharding`` is a NamedSharding over that mesh with a spec of ``None``s). As in JAX 0.10.2, every
 operation types its results over its operands' mesh (operands over no mesh aside; operands over two different ones
-give results over none), over the current mesh instead when it is of Auto axes, and a placement over the mesh of
-its destination. ``core.abstract_eval`` calls ``auto_typed`` once the first such mesh or array has
-appeared, so tracing without one never looks at it.
+give results over none), over the current mesh instead when it is of Auto axes, a placement over the mesh of its
+destination and a ``shard_map`` over its own. ``core.abstract_eval`` calls ``auto_typed`` once the first such mesh
+or array has appeared, so tracing without one never looks at it.
 """
 
 from __future__ import annotations
@@ -95,6 +95,10 @@ def auto_typed(primitive: core.Primitive, avals: Sequence[Any], params: dict, ou
         typed = [aval if destination is None else _retyped(aval, auto_mesh_of(destination))
                  for aval, destination in zip(out if primitive.multiple_results else [out], destinations)]
         return typed if primitive.multiple_results else typed[0]
+    own = params.get("mesh")
+    if own is not None and not own.empty and own.are_all_axes_auto:  # a shard_map's results lie over its mesh
+        mesh = getattr(own, "abstract_mesh", own)
+        return [_retyped(aval, mesh) for aval in out] if primitive.multiple_results else _retyped(out, mesh)
     if vma.holds_jaxprs(params):  # an inner jaxpr typed the results
         return out
     context = get_abstract_mesh()

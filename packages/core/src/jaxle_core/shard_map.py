@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 import jaxle_tree as tree
-from jaxle_core import core, pretty, vma
+from jaxle_core import auto_mesh_types, core, pretty, sharding_types, vma
 from jaxle_core.avals import NO_VMA, ShapedArray, get_aval
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer, Var
 from jaxle_core.jaxpr_util import jaxpr_has_effects
@@ -239,7 +239,7 @@ def _padded(spec: PartitionSpec, ndim: int) -> PartitionSpec:
     return PartitionSpec(*spec, *[None] * (ndim - len(spec)), unreduced=spec.unreduced, reduced=spec.reduced)
 
 
-def _check_in_type(aval: ShapedArray, spec: PartitionSpec) -> None:
+def check_in_type(aval: ShapedArray, spec: PartitionSpec) -> None:
     """JAX's error for an ``in_specs`` entry that differs from the argument's type over a mesh whose axes are all
     Explicit (and all made manual): the arguments are not resharded to the specs."""
     given = _padded(spec, aval.ndim)
@@ -327,6 +327,8 @@ def with_consts_as_inputs(closed: ClosedJaxpr, args: Sequence[Any],
 def bind_shard_map(closed: ClosedJaxpr, args: Sequence[Any], mesh, in_specs, out_specs, check_vma,
                    manual: frozenset | None = None) -> list[Any]:
     """A ``shard_map`` equation of ``closed`` on ``args``, making the ``manual`` mesh axes (default: all) manual."""
+    if mesh.are_all_axes_auto:  # its results are typed over the mesh
+        auto_mesh_types.enable()
     closed, args, in_specs = with_consts_as_inputs(closed, args, in_specs)
     return shard_map_p.bind(*args, **shard_map_params(closed, mesh, in_specs, out_specs, check_vma, manual))
 
@@ -695,9 +697,11 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
         for leaf, (aval, spec) in enumerate(zip(avals, flat_in_specs)):
             _check_in_spec(fun_name, functools.partial(_in_argument, f, fun_name, args, given_specs, leaf), aval,
                            spec, mesh, manual | frozenset(mesh.manual_axes))
+        if mesh.explicit_axes:  # the results are typed over the mesh, whatever the arguments' types
+            sharding_types.enable()
         if in_specs is not None and len(mesh.explicit_axes) == len(manual) == len(mesh.axis_names):
             for aval, spec in zip(avals, flat_in_specs):
-                _check_in_type(aval, spec)
+                check_in_type(aval, spec)
         check_context_mesh(mesh)
         debug_info = DebugInfo("shard_map", f, ())
         flat_fun, out_tree = flatten_fun(f, in_tree, debug_info)

@@ -244,7 +244,8 @@ def explicit_context() -> bool:
 
 def _mesh_of(avals: Sequence[Any], params: dict) -> AbstractMesh | None:
     """The mesh the results are typed over: an operand's, else that of the layout the results are given (a
-    broadcast of an untyped scalar to a typed layout), else the current mesh when it has Explicit axes."""
+    broadcast of an untyped scalar to a typed layout), else the primitive's own mesh (a ``shard_map``'s), else the
+    current mesh when it has Explicit axes."""
     for aval in avals:
         sharding = getattr(aval, "explicit_sharding", None)
         if sharding is not None:
@@ -252,7 +253,8 @@ def _mesh_of(avals: Sequence[Any], params: dict) -> AbstractMesh | None:
     given = params.get("sharding", params.get("out_sharding"))
     if isinstance(given, NamedSharding) and explicit_mesh_of(given.mesh) is not None:
         return given.mesh.abstract_mesh
-    return explicit_mesh_of(get_abstract_mesh())
+    own = explicit_mesh_of(params.get("mesh"))  # a shard_map's results are laid out over its mesh
+    return own if own is not None else explicit_mesh_of(get_abstract_mesh())
 
 
 def typed_results(primitive: core.Primitive, avals: Sequence[Any], params: dict, out: Any) -> Any:

@@ -91,11 +91,22 @@ def linearize(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple:
 # ---------------------------------------------------------------- vjp
 
 
+def _layout_differs(got: Any, expected: ShapedArray) -> bool:
+    """Whether a cotangent typed over a mesh is typed otherwise than ``expected`` (one over no mesh is resharded)."""
+    sharding, auto_mesh = getattr(got, "explicit_sharding", None), getattr(got, "auto_mesh", None)
+    if sharding is None and auto_mesh is None:
+        return False
+    wanted = expected.explicit_sharding
+    return (sharding, auto_mesh) != (None if wanted is None else cotangent_sharding(wanted), expected.auto_mesh)
+
+
 def _check_cotangent(ct: Any, aval: ShapedArray) -> None:
     expected = tangent_aval(aval)
-    got_dtype = ct.dtype if isinstance(ct, np.ndarray) and ct.dtype == dtypes.float0 else get_aval(ct).dtype
-    if np.shape(ct) != expected.shape or got_dtype != expected.dtype:
-        got = ShapedArray(np.shape(ct), got_dtype)
+    float0 = isinstance(ct, np.ndarray) and ct.dtype == dtypes.float0
+    got_aval = None if float0 else get_aval(ct)
+    got_dtype = ct.dtype if float0 else got_aval.dtype
+    if np.shape(ct) != expected.shape or got_dtype != expected.dtype or _layout_differs(got_aval, expected):
+        got = ShapedArray(np.shape(ct), got_dtype) if got_aval is None else got_aval.strip_weak_type()
         raise ValueError("unexpected JAX type (e.g. shape/dtype) for argument to VJP function: got "
                          f"{got.str_short(short_dtypes=False)}, but expected {expected.str_short(short_dtypes=False)} "
                          "because the corresponding output of the differentiated function had JAX type "

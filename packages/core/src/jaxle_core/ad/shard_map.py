@@ -33,6 +33,7 @@ from jaxle_core.shard_map import (
     bind_shard_map,
     body_aval,
     body_context,
+    check_in_type,
     manual_names,
     shard_map_p,
     shard_map_params,
@@ -159,6 +160,11 @@ def _shard_map_transpose(cts, *args, jaxpr: ClosedJaxpr, mesh, in_specs, out_spe
     ct_nonzero: list[bool] = []
 
     n_cts = nonzero_cts.count(True)
+    if len(mesh.explicit_axes) == len(manual) == len(mesh.axis_names):
+        # as the shard_map it becomes, an eager one, takes cotangents typed as its specs (JAX's ValueError)
+        for ct, spec in zip(cts, out_specs):
+            if type(ct) is not Zero and not isinstance(ct, core.Tracer):
+                check_in_type(get_aval(ct), cotangent_spec(spec))
     if not check_vma:  # (with types checked, pvary's transpose, psum_invariant, sums what replication shared)
         cts = [_shared(ct, mesh, spec, manual) for ct, spec in zip(cts, out_specs)]
 
