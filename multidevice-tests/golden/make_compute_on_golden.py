@@ -1,7 +1,7 @@
 """Write compute_on_golden.json: the operations of a ``jax.experimental.compute_on`` block as the lowered program marks
 them (``_xla_compute_type``, a GPU stream's annotation), through nested ``jit``, control flow and differentiation,
-and its errors, recorded from the module named on the command
-line.
+and its errors, and ``compute_on2``'s jaxprs, lowered text, results and errors, recorded from the module named on
+the command line.
 
     XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
         multidevice-tests/golden/make_compute_on_golden.py jax
@@ -91,7 +91,7 @@ def _vmapped(jax):
 
 CASES = {
     "signatures": lambda jax: _outcome(lambda: [f"{name}{inspect.signature(getattr(_api(jax), name))}"
-                                                for name in ("compute_on",)]),
+                                                for name in ("compute_on", "compute_on2")]),
     "lowered_device_host": lambda jax: _outcome(lambda: _text(jax, _block(jax, "device_host"), X)),
     "lowered_device": lambda jax: _outcome(lambda: _text(jax, _block(jax, "device"), X)),
     "lowered_tpu_sparsecore": lambda jax: _outcome(lambda: _text(jax, _block(jax, "tpu_sparsecore"), X)),
@@ -107,7 +107,57 @@ CASES = {
     "lowered_grad": lambda jax: _outcome(lambda: _text(jax, _grad(jax), X)),
     "grad_value": lambda jax: _outcome(lambda: np.asarray(_grad(jax)(X)).tolist()),
     "lowered_vmap": lambda jax: _outcome(lambda: _text(jax, _vmapped(jax), np.ones((2, 4), np.float32))),
+    # compute_on2: a function as one compute_on equation, its results in the memory spaces asked for
+    "co2_jaxpr": lambda jax: _outcome(lambda: jax.make_jaxpr(_co2(jax, lambda v: v * 2, _space(jax, "Device")))(X)),
+    "co2_lowered": lambda jax: _outcome(lambda: _text(jax, _co2(jax, lambda v: v * 2, _space(jax, "Device")), X)),
+    "co2_lowered_to_host": lambda jax: _outcome(lambda: _text(jax, _co2(jax, lambda v: v * 2, _space(jax, "Host")),
+                                                              X)),
+    "co2_lowered_dense": lambda jax: _outcome(lambda: _text(jax, _co2(jax, lambda v: v * 2, _space(jax, "Device"),
+                                                                      "device"), X)),
+    "co2_lowered_gpu_stream": lambda jax: _outcome(lambda: _text(jax, _co2(
+        jax, lambda v: v * 2, _space(jax, "Device"), "gpu_stream:3"), X)),
+    "co2_lowered_compiler_options": lambda jax: _outcome(lambda: _text(jax, _co2(
+        jax, lambda v: v * 2, _space(jax, "Device"), compiler_options={"a": "b"}), X)),
+    "co2_spaces_per_result": lambda jax: _outcome(lambda: jax.make_jaxpr(_co2(
+        jax, lambda v: (v * 2, v), (_space(jax, "Device"), _space(jax, "Host"))))(X)),
+    "co2_one_space_for_two_results": lambda jax: _outcome(lambda: jax.make_jaxpr(_co2(
+        jax, lambda v: (v * 2, v), _space(jax, "Device")))(X)),
+    "co2_spaces_not_a_prefix": lambda jax: _outcome(lambda: _co2(jax, lambda v: v, (_space(jax, "Device"),))(X)),
+    "co2_spaces_of_another_length": lambda jax: _outcome(lambda: _co2(
+        jax, lambda v: (v, v), (_space(jax, "Device"),) * 3)(X)),
+    "co2_invalid_compute_type": lambda jax: _outcome(lambda: _co2(jax, lambda v: v, _space(jax, "Device"),
+                                                                  "bogus")(X)),
+    "co2_keyword_arguments": lambda jax: _outcome(lambda: _co2(jax, lambda v, w=1: v * w, _space(jax, "Device"))(
+        X, w=3)),
+    "co2_decorator": lambda jax: _outcome(lambda: np.asarray(_api(jax).compute_on2(
+        compute_type="device_host", out_memory_spaces=_space(jax, "Device"))(lambda v: v + 1)(X)).tolist()),
+    "co2_eager_to_host": lambda jax: _outcome(lambda: _where(jax, _co2(jax, lambda v: v * 2, _space(jax, "Host"))(
+        X))),
+    "co2_jitted_to_host": lambda jax: _outcome(lambda: _where(jax, jax.jit(_co2(
+        jax, lambda v: v * 2, _space(jax, "Host")))(X))),
+    "co2_closed_over_constant": lambda jax: _outcome(lambda: jax.make_jaxpr(_co2(
+        jax, lambda v: v + X, _space(jax, "Device")))(X)),
+    "co2_nested": lambda jax: _outcome(lambda: jax.make_jaxpr(_co2(
+        jax, lambda v: _co2(jax, lambda w: w + 1, _space(jax, "Device"), "device")(v), _space(jax, "Device")))(X)),
+    "co2_jvp_jaxpr": lambda jax: _outcome(lambda: jax.make_jaxpr(lambda v, t: jax.jvp(_co2(
+        jax, lambda w: _jnp(jax).sin(w), _space(jax, "Device")), (v,), (t,)))(X, X)),
+    "co2_vmap_jaxpr": lambda jax: _outcome(lambda: jax.make_jaxpr(jax.vmap(_co2(
+        jax, lambda w: _jnp(jax).sin(w), _space(jax, "Device"))))(np.ones((2, 4), np.float32))),
+    "co2_grad_value": lambda jax: _outcome(lambda: np.asarray(jax.grad(_co2(
+        jax, lambda w: _jnp(jax).sin(w).sum(), _space(jax, "Device")))(X)).tolist()),
 }
+
+
+def _space(jax, name: str):
+    return getattr(jax.memory.Space, name)
+
+
+def _co2(jax, fun, spaces, compute_type: str = "device_host", **options):
+    return _api(jax).compute_on2(fun, compute_type=compute_type, out_memory_spaces=spaces, **options)
+
+
+def _where(jax, array) -> str:
+    return f"{array.sharding} {jax.typeof(array)} {np.asarray(array).tolist()}"
 
 
 def _nested_blocks(jax, v):

@@ -6,6 +6,7 @@ from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     callbacks,
     checkpoint,
     composite,
+    compute_on,
     conditionals,
     convolution,
     cumulative,

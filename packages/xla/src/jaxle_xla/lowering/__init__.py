@@ -6,6 +6,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     callbacks,
     checkpoint,
     composite,
+    compute_on,
     condensed_forms,
     conditionals,
     convolution,

@@ -215,7 +215,7 @@ class ModuleBuilder:
             bind_dimension_variables(ctx, args)
         token_arg = ctx.ordered_token = Value("%token", abstract_token) if token else None
         outs = ctx.lower_jaxpr(closed.jaxpr, closed.consts, args)
-        outs = [_placed_in(ctx, v, kind) if kind else v for v, kind in zip(outs, _padded(placed, len(outs)))]
+        outs = [placed_in(ctx, v, kind) if kind else v for v, kind in zip(outs, _padded(placed, len(outs)))]
         if token:
             args, outs = [token_arg, *args], [ctx.ordered_token, *outs]
         attributes = list(arg_attributes) + [""] * (len(args) - len(arg_attributes))
@@ -279,7 +279,7 @@ def _is_polymorphic(avals: Sequence[Any]) -> bool:
     return any(type(d) is not int for a in avals for d in getattr(a, "shape", ()))
 
 
-def _placed_in(ctx: LoweringContext, value: Value, kind: str) -> Value:
+def placed_in(ctx: LoweringContext, value: Value, kind: str) -> Value:
     """``value`` annotated for XLA as placed in the host memory of ``kind``."""
     return ctx.op1("stablehlo.custom_call", [value], value.aval, {
         "backend_config": '""', "call_target_name": '"annotate_device_placement"', "has_side_effect": "true",

@@ -1,0 +1,46 @@
+"""``compute_on`` equations and blocks on the reference backend: the values, derivatives and batching of a function
+computed on another compute are those of the function; the equations staged in a block record its compute type."""
+
+import numpy as np
+import pytest
+
+from jaxle_core import grad, lax, make_jaxpr, vmap
+from jaxle_core.compute_on import call_on
+from jaxle_core.compute_types import computing_on
+from jaxle_core.memory_spaces import MemorySpace
+
+X = np.linspace(0.1, 1.0, 4, dtype=np.float32)
+
+
+def _on_host(fun):
+    return lambda *args: call_on(fun, args, "device_host", MemorySpace.Device, None)
+
+
+def test_values_derivatives_and_batching_are_the_function_s():
+    fun = _on_host(lambda v: lax.sin(v) * v)
+    np.testing.assert_allclose(np.asarray(fun(X)), np.sin(X) * X, rtol=1e-6)
+    gradient = grad(lambda v: lax.reduce_sum(fun(v), (0,)))(X)
+    np.testing.assert_allclose(np.asarray(gradient), np.cos(X) * X + np.sin(X), rtol=1e-6)
+    batched = vmap(fun)(np.stack([X, 2 * X]))
+    np.testing.assert_allclose(np.asarray(batched), np.stack([np.sin(X) * X, np.sin(2 * X) * 2 * X]), rtol=1e-6)
+
+
+def test_equations_record_the_compute_type_of_their_block():
+    def fun(v):
+        with computing_on("device_host"):
+            w = lax.sin(v)
+        return lax.cos(w)
+
+    eqns = make_jaxpr(fun)(X).jaxpr.eqns
+    assert [(e.primitive.name, e.compute_type) for e in eqns] == [("sin", "device_host"), ("cos", None)]
+
+
+def test_results_are_typed_in_the_memory_spaces_asked_for():
+    jaxpr = make_jaxpr(lambda v: call_on(lambda w: (w, w * 2), (v,), "device_host",
+                                         (MemorySpace.Host, MemorySpace.Device), None))(X)
+    assert [v.aval.memory_space for v in jaxpr.jaxpr.outvars] == [MemorySpace.Host, MemorySpace.Device]
+
+
+def test_invalid_compute_type():
+    with pytest.raises(ValueError, match="Invalid compute type bogus"):
+        call_on(lambda v: v, (X,), "bogus", MemorySpace.Device, None)
