@@ -472,14 +472,45 @@ class Compiled(_StageInfo):
             raise _structure_mismatch(traced.in_tree, (args, kwargs))
         names = traced.jaxpr.jaxpr.debug_info.arg_names
         avals = argument_avals(traced._wrapped.fun, flat, lambda: names)
+        # the types without their layouts over a mesh: those are the shardings', checked below
         mismatches = [f"Argument '{name}' compiled with {want.str_short()} and called with {got.str_short()}"
                       for name, want, got in zip(names, traced.jaxpr.in_avals, avals)
-                      if got.strip_weak_type() != want.strip_weak_type()]
+                      if _unlaid(got) != _unlaid(want)]
         if mismatches:
             raise TypeError("Argument types differ from the types for which this computation was compiled. Perhaps "
                             "you are calling the compiled executable with a different enable_x64 mode than when it "
                             "was AOT compiled? The mismatches are:\n" + "\n".join(mismatches))
+        self._check_shardings(flat, names)
         return traced.out_tree.unflatten(self._executable(*flat))
+
+    def _check_shardings(self, flat: Sequence[Any], names: Sequence[str]) -> None:
+        """JAX's error for committed arguments laid out otherwise than the program takes them."""
+        shardings = getattr(self._executable, "shardings", None)
+        if shardings is None:
+            return
+        mismatches = []
+        for x, name, aval, required in zip(flat, names, self._traced.jaxpr.in_avals, shardings()[0]):
+            passed = getattr(x, "sharding", None) if getattr(x, "committed", False) else None
+            if passed is None or required is None or _same_placement(passed, required, aval.shape):
+                continue
+            mismatches.append(f"Argument {name} with shape {_unlaid(aval).str_short()}:\n  Passed sharding: {passed}\n"
+                              f"  Required sharding: {required}")
+        if mismatches:
+            raise ValueError("Computation was compiled for input shardings that disagree with the shardings of "
+                             f"arguments passed to it. Here are the {len(mismatches)} mismatches:\n"
+                             + "\n".join(mismatches))
+
+
+def _unlaid(aval: Any) -> Any:
+    """``aval`` without its weak type and its layout over a mesh."""
+    aval = aval.strip_weak_type()
+    return aval.update(sharding=None, auto_mesh=None) if isinstance(aval, ShapedArray) else aval
+
+
+def _same_placement(passed: Any, required: Any, shape: tuple) -> bool:
+    """Whether two shardings put the same parts of an array of ``shape`` on the same devices, in one memory."""
+    return (getattr(passed, "memory_kind", None) == getattr(required, "memory_kind", None)
+            and passed.devices_indices_map(shape) == required.devices_indices_map(shape))
 
 
 def _structure_mismatch(compiled_tree: Any, given: tuple[tuple, dict]) -> TypeError:

@@ -1,6 +1,7 @@
 """Write compiled_shardings_golden.json: the ``input_shardings``/``output_shardings`` (and the type of the
 ``runtime_executable()``) of JAX 0.10.2's compiled functions (``jit(...).lower(...).compile()`` and ``pmap``'s),
-on 8 CPU devices:
+arguments without a layout of their own laid out by XLA's partitioner included, and calls of such a function, on 8
+CPU devices:
 
     /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_compiled_shardings_golden.py jax
 
@@ -14,6 +15,8 @@ import os
 import pathlib
 import sys
 
+import numpy as np
+
 HERE = pathlib.Path(__file__).parent
 
 
@@ -25,6 +28,10 @@ def _cases(m):
     second = sharding.SingleDeviceSharding(m.devices()[1])
     pair = lambda x, y: (x + y, x * 2)  # noqa: E731 - small cases read best inline
     ones = jnp.ones(8)
+    rows = m.device_put(jnp.arange(16.0).reshape(8, 2), split)
+    grid_mesh = m.make_mesh((2, 4), ("a", "b"))
+    grid = m.device_put(jnp.arange(32.0).reshape(4, 8),
+                        sharding.NamedSharding(grid_mesh, sharding.PartitionSpec("a", "b")))
     return {
         "positional": lambda: m.jit(pair).lower(ones, ones).compile(),
         "keyword": lambda: m.jit(lambda x, *, k: x + k).lower(ones, k=ones).compile(),
@@ -38,10 +45,43 @@ def _cases(m):
             ones, ones).compile(),
         "named_for_every_argument": lambda: m.jit(pair, in_shardings=split).lower(ones, ones).compile(),
         "argument_laid_out": lambda: m.jit(lambda x: x * 2).lower(m.device_put(ones, split)).compile(),
+        "free_argument_beside_laid_out": lambda: m.jit(lambda a, b: a + b).lower(rows, jnp.ones((8, 2))).compile(),
+        "free_argument_of_matmul": lambda: m.jit(lambda a, b: a @ b).lower(rows, jnp.ones((2, 3))).compile(),
+        "free_argument_unrelated": lambda: m.jit(lambda a, b: a + b.sum()).lower(rows, jnp.ones(5)).compile(),
+        "free_in_sharding_beside_given": lambda: m.jit(lambda a, b: a + b, in_shardings=(split, None)).lower(
+            ones, ones).compile(),
+        "free_argument_over_two_axes": lambda: m.jit(lambda a, b: a * b).lower(grid, jnp.ones((4, 8))).compile(),
+        "free_argument_transposed": lambda: m.jit(lambda a, b: a * b.T).lower(grid, jnp.ones((8, 4))).compile(),
         "pmap": lambda: m.pmap(lambda x: x * 2).lower(jnp.ones((8, 3))).compile(),
         "closed_over_reference": lambda: m.jit(_adding_to(m.new_ref(jnp.zeros(3)))).lower(jnp.ones(3)).compile(),
         "reference_argument": lambda: m.jit(_add_into).lower(m.new_ref(jnp.zeros(3)), jnp.ones(3)).compile(),
     }
+
+
+def _calls(m):
+    """Calls of a compiled function whose second argument XLA's partitioner laid out as the first: arguments not
+    committed anywhere are put there, committed ones laid out otherwise are refused."""
+    jnp, sharding = m.numpy, m.sharding
+    mesh = m.make_mesh((8,), ("x",))
+    split = sharding.NamedSharding(mesh, sharding.PartitionSpec("x"))
+    rows = m.device_put(jnp.arange(16.0).reshape(8, 2), split)
+    whole = sharding.NamedSharding(mesh, sharding.PartitionSpec())
+    compiled = m.jit(lambda a, b: a + b).lower(rows, jnp.ones((8, 2))).compile()
+    arguments = {
+        "call_uncommitted": lambda: jnp.ones((8, 2)),
+        "call_numpy": lambda: np.ones((8, 2), np.float32),
+        "call_laid_out_alike": lambda: m.device_put(jnp.ones((8, 2)), split),
+        "call_replicated": lambda: m.device_put(jnp.ones((8, 2)), whole),
+        "call_on_one_device": lambda: m.device_put(jnp.ones((8, 2)), m.devices()[0]),
+    }
+
+    def outcome(argument):
+        try:
+            out = compiled(rows, argument())
+            return repr((out.sharding, float(np.asarray(out).sum())))
+        except ValueError as error:
+            return f"{type(error).__name__}: {error}"
+    return {name: [outcome(argument)] for name, argument in arguments.items()}
 
 
 def _adding_to(ref):
@@ -67,9 +107,9 @@ def _outcome(compiled, attribute):
 def record(m):
     """Each case's name mapped to the reprs of its compiled function's input and output shardings, and the name of
     its runtime executable's type."""
-    return {name: [_outcome(compiled, "input_shardings"), _outcome(compiled, "output_shardings"),
-                   type(compiled.runtime_executable()).__name__]
-            for name, compiled in ((name, case()) for name, case in _cases(m).items())}
+    return {**{name: [_outcome(compiled, "input_shardings"), _outcome(compiled, "output_shardings"),
+                      type(compiled.runtime_executable()).__name__]
+               for name, compiled in ((name, case()) for name, case in _cases(m).items())}, **_calls(m)}
 
 
 if __name__ == "__main__":

@@ -485,9 +485,10 @@ def shard_buffers(buffer: DeviceBuffer) -> list[DeviceBuffer]:
 
 
 def compile_spmd(client: Any, module_text: str, devices: Sequence[Device],
-                 host_callbacks: Sequence[Any] = ()) -> LoadedExecutable:
+                 host_callbacks: Sequence[Any] = (), open_parameters: Sequence[bool] = ()) -> LoadedExecutable:
     """Compile a Shardy-annotated StableHLO module partitioned over ``devices`` (one partition each), letting
-    the partitioner choose the layouts of results the module leaves open; ``host_callbacks`` as for ``compile``."""
+    the partitioner choose the layouts of results the module leaves open, and of the parameters
+    ``open_parameters`` says (one flag each); ``host_callbacks`` as for ``compile``."""
     options = xc.CompileOptions()
     build = options.executable_build_options
     build.num_replicas = 1
@@ -495,6 +496,8 @@ def compile_spmd(client: Any, module_text: str, devices: Sequence[Device],
     build.use_spmd_partitioning = True
     build.use_shardy_partitioner = True
     build.allow_spmd_sharding_propagation_to_output = [True]
+    if any(open_parameters):
+        build.allow_spmd_sharding_propagation_to_parameters = list(open_parameters)
     build.device_assignment = xc.DeviceAssignment.create(np.array([[d.id for d in devices]]))
     return _compile_with(client, module_text, xc.DeviceList(tuple(devices)), options, host_callbacks)
 
@@ -514,6 +517,15 @@ def output_hlo_shardings(executable: LoadedExecutable, count: int) -> list[Any]:
     """The HLO sharding of each of the ``count`` outputs XLA's partitioner settled on (a program over one device
     reports none: its outputs are whole, replicated)."""
     shardings = executable.get_output_shardings()
+    if shardings is None:
+        return [xc.HloSharding.replicate()] * count
+    return [xc.HloSharding.from_proto(p) for p in shardings]
+
+
+def parameter_hlo_shardings(executable: LoadedExecutable, count: int) -> list[Any]:
+    """The HLO sharding of each of the ``count`` parameters of a partitioned program, as XLA's partitioner settled
+    them (a program over one device reports none: its parameters are whole)."""
+    shardings = executable.get_parameter_shardings()
     if shardings is None:
         return [xc.HloSharding.replicate()] * count
     return [xc.HloSharding.from_proto(p) for p in shardings]

@@ -9,7 +9,6 @@ out_shardings asked for), named over the mesh.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -177,7 +176,7 @@ class SpmdFunction:
         executable = self._compiled.get(layouts)
         if executable is None:
             # no arguments: the mesh the program names, else the context's
-            mesh = next((s.mesh for s in layouts), self._mesh or self._context)
+            mesh = next((s.mesh for s in layouts if s is not None), self._mesh or self._context)
             executable = self._compiled[layouts] = SpmdExecutable(*self._spec, mesh, layouts, self._out,
                                                                   self._memory_layouts)
         self.last = executable
@@ -185,10 +184,10 @@ class SpmdFunction:
 
     def _latest(self) -> SpmdExecutable:
         """The compilation the latest call ran, else the one for the in_shardings given (arguments without one
-        replicated)."""
+        laid out as XLA's partitioner chooses)."""
         if self.last is None:
             mesh = self._mesh or next(s.mesh for s in self._in if s is not None)
-            layouts = tuple(s or _replicated(mesh) for s in self._in)
+            layouts = tuple(self._in)
             self.last = self._compiled.get(layouts) or self._compiled.setdefault(
                 layouts, SpmdExecutable(*self._spec, mesh, layouts, self._out, self._memory_layouts))
         return self.last
@@ -217,9 +216,10 @@ class SpmdFunction:
         """jaxlib's executable of the compilation (``_latest``)."""
         return self._latest().loaded
 
-    def _layouts(self, args: Sequence[Any]) -> tuple[NamedSharding, ...]:
+    def _layouts(self, args: Sequence[Any]) -> tuple[NamedSharding | None, ...]:
         """Each argument's layout: its explicit in_sharding (which a committed argument must already have), its
-        own NamedSharding, or replicated over the mesh; every committed argument must be on the mesh's devices."""
+        own NamedSharding, or None (an argument not committed anywhere, laid out as XLA's partitioner chooses);
+        every committed argument must be on the mesh's devices."""
         mesh, anchor = self._mesh, None
         closed, name = self._spec[:2]
         physical = [_physical(a) for a in args]
@@ -251,15 +251,7 @@ class SpmdFunction:
                                      f"{mesh._flat_devices_tuple[0].platform.upper()}")
                 raise ValueError(incompatible_devices(args, (i if anchor is None else anchor, i), name,
                                                       closed.jaxpr.debug_info))
-        if None not in chosen:
-            return tuple(chosen)
-        replicated = _replicated(mesh)
-        return tuple(layout or replicated for layout in chosen)
-
-
-@functools.lru_cache(maxsize=64)
-def _replicated(mesh: Mesh) -> NamedSharding:
-    return NamedSharding(mesh, PartitionSpec())
+        return tuple(chosen)
 
 
 def _same_layout(sharding: Any, explicit: NamedSharding, ndim: int) -> bool:
@@ -269,17 +261,31 @@ def _same_layout(sharding: Any, explicit: NamedSharding, ndim: int) -> bool:
 
 
 class SpmdExecutable:
-    """One partitioned compilation: the arguments' layouts fixed, the results' chosen by XLA where not given."""
+    """One partitioned compilation: the arguments' layouts fixed (those not given chosen by XLA's partitioner, as
+    JAX leaves an argument without an in_sharding or a layout of its own), the results' chosen by XLA where not
+    given."""
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
-                 mesh: Mesh, layouts: Sequence[NamedSharding], out_shardings: Sequence[Any],
+                 mesh: Mesh, layouts: Sequence[NamedSharding | None], out_shardings: Sequence[Any],
                  memory_layouts: tuple = ((), ())):
         self._devices = devices = mesh._flat_devices_tuple
         out_shardings = result_layouts(closed, mesh, out_shardings)
-        program = Program(closed, name, donated, keep_unused, hoist=False, mesh=mesh, arg_shardings=layouts,
-                          result_shardings=out_shardings, layouts=memory_layouts)
-        self.loaded = _jaxlib.compile_spmd(devices[0].client, program.text, devices, program.host_callbacks)
-        Executable.compile_count += 1
+
+        def compiled(arg_layouts: Sequence[NamedSharding | None]) -> tuple[Program, _jaxlib.LoadedExecutable]:
+            program = Program(closed, name, donated, keep_unused, hoist=False, mesh=mesh, arg_shardings=arg_layouts,
+                              result_shardings=out_shardings, layouts=memory_layouts)
+            open_parameters = [s is None for s, k in zip(arg_layouts, program.keep) if k]
+            Executable.compile_count += 1
+            return program, _jaxlib.compile_spmd(devices[0].client, program.text, devices, program.host_callbacks,
+                                                 open_parameters)
+
+        program, self.loaded = compiled(layouts)
+        propagated = _propagated(self.loaded, mesh, layouts, program.keep, closed.in_avals)
+        if propagated is None:  # a layout no NamedSharding names: the open arguments replicated instead
+            replicated = NamedSharding(mesh, PartitionSpec())
+            propagated = [s or replicated for s in layouts]
+            program, self.loaded = compiled(propagated)
+        layouts = propagated
         chosen = _jaxlib.output_hlo_shardings(self.loaded, len(closed.out_avals))
         # the memory each result lives in (None: the devices' default memory)
         kinds = [None if kind == devices[0].default_memory().kind else kind
@@ -364,6 +370,25 @@ class SpmdExecutable:
 
     def as_text(self) -> str:
         return _jaxlib.hlo_text(self.loaded)
+
+
+def _propagated(loaded: _jaxlib.LoadedExecutable, mesh: Mesh, layouts: Sequence[NamedSharding | None],
+                keep: Sequence[bool], avals: Sequence[Any]) -> list[NamedSharding | None] | None:
+    """``layouts`` with each argument left open (None) named by the layout XLA's partitioner gave it (a pruned
+    argument keeps None); None when some such layout is one no NamedSharding over ``mesh`` names."""
+    if None not in layouts:
+        return list(layouts)
+    chosen = iter(_jaxlib.parameter_hlo_shardings(loaded, sum(keep)))
+    resolved = []
+    for layout, kept, aval in zip(layouts, keep, avals):
+        hlo = next(chosen) if kept else None
+        if layout is None and hlo is not None:
+            try:
+                layout = named_from_hlo(hlo, mesh, aval.ndim)
+            except ValueError:
+                return None
+        resolved.append(layout)
+    return resolved
 
 
 def _chosen_layout(hlo: Any, mesh: Mesh, aval: Any, typed: Any, arguments: dict) -> NamedSharding:
