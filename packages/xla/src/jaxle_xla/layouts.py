@@ -44,10 +44,20 @@ def _conform(executable: Any, buffers: Sequence[Any]) -> Sequence[Any]:
     """``buffers`` in the layouts ``executable`` reads its parameters in (jaxlib runs a program on the bytes it is
     given, as if they were laid out as it was compiled for)."""
     expected = executable.get_parameter_layouts()
-    if all(buffer._pjrt_layout == layout for buffer, layout in zip(buffers, expected)):
+    if all(_reads_as(buffer, layout) for buffer, layout in zip(buffers, expected)):
         return buffers
-    return [buffer if buffer._pjrt_layout == layout else _relayout(buffer, str(layout))
+    return [buffer if _reads_as(buffer, layout) else _relayout(buffer, str(layout))
             for buffer, layout in zip(buffers, expected)]
+
+
+def _reads_as(buffer: Any, layout: Any) -> bool:
+    """Whether ``buffer`` is laid out as a program reads a parameter of ``layout`` (a buffer of a scalar may report
+    a layout of rank one: the same bytes)."""
+    own = buffer._pjrt_layout
+    if own == layout:
+        return True
+    ranks = len(own._xla_layout().minor_to_major()), len(layout._xla_layout().minor_to_major())
+    return ranks[0] != ranks[1]
 
 
 def _relayout(array: XlaArray, mode: str) -> XlaArray:
@@ -55,10 +65,21 @@ def _relayout(array: XlaArray, mode: str) -> XlaArray:
     parts = _jaxlib.shard_buffers(array)
     if len(parts) == 1:
         return _relayout_buffer(array, array.aval, mode, array._committed)
-    shard_aval = array.aval.update(shape=array.sharding.shard_shape(array.shape))
+    shard_aval = array.aval.update(shape=_shard_shape(array))
     shards = [_relayout_buffer(part, shard_aval, mode, True) for part in parts]
     whole = _jaxlib.put_shards(array.aval, array._sharding, shards, [_jaxlib.buffer_device(part) for part in parts])
     return whole if array._named_sharding is None else laid_out(whole, array._named_sharding)
+
+
+def _shard_shape(array: XlaArray) -> tuple[int, ...]:
+    """The shape of each shard of an array over several devices (split evenly, as jaxle's layouts split)."""
+    if array._named_sharding is not None:
+        return array._named_sharding.shard_shape(array.shape)
+    hlo = array._sharding._hlo_sharding
+    if hlo.is_replicated():
+        return array.shape
+    tiles = hlo.tile_assignment_dimensions()
+    return tuple(-(-size // count) for size, count in zip(array.shape, tiles))
 
 
 def _relayout_buffer(buffer: Any, aval: ShapedArray, mode: str, committed: bool) -> XlaArray:
