@@ -42,7 +42,10 @@ def _outcome(jax, thunk) -> str:
 
 
 def _sm(jax, f, mesh, in_specs, out_specs, axis_names, **options):
-    return jax.shard_map(f, mesh=mesh, in_specs=in_specs, out_specs=out_specs, axis_names=axis_names, **options)
+    """A shard_map of ``f`` manual over ``axis_names`` (over the context mesh when ``mesh`` is None)."""
+    if mesh is not None:
+        options["mesh"] = mesh
+    return jax.shard_map(f, in_specs=in_specs, out_specs=out_specs, axis_names=axis_names, **options)
 
 
 def _auto_explicit(jax, body=lambda v: v * 2):
@@ -61,6 +64,17 @@ def _doubled(jax, kinds, check_vma):
 
 def _grad(jax, f):
     return jax.grad(lambda v: f(v).sum())
+
+
+def _nested(jax, inner_spec):
+    """Over the ('x', 'y') Explicit mesh, manual over x, a body tripling its block with a shard_map manual over y
+    (``inner_spec``: the entries of its in and out specs)."""
+    body = lambda v: _sm(jax, lambda w: w * 3, None, _p(jax, *inner_spec), _p(jax, *inner_spec), {"y"})(v)
+    return _sm(jax, body, _explicit_2x4(jax), _p(jax, "x"), _p(jax, "x"), {"x"})
+
+
+def _explicit_2x2x2(jax):
+    return _mesh(jax, "Explicit", "Explicit", "Explicit", shape=(2, 2, 2), names=("a", "b", "c"))
 
 
 def _explicit_2x4(jax):
@@ -96,6 +110,33 @@ CASES = {
         _y_split(jax, ("y",)))),
     "auto_explicit_jaxpr": lambda jax: str(jax.make_jaxpr(_auto_explicit(jax))(_y_split(jax))),
     "auto_explicit_lowered": lambda jax: _body_text(jax, _auto_explicit(jax), _y_split(jax)),
+    # a shard_map directly in the body of an eager one (also under grad), over the axes left (all Explicit), checks
+    # its in_specs against its arguments' types as JAX's eager evaluation does (naming the stacked blocks); in a
+    # jitted body, or leaving an axis to the partitioner, it does not
+    **{f"inner_{name}_{how}": (lambda jax, inner=inner, value=value, how=how: _outcome(jax, lambda: {
+        "eager": lambda f: f(value(jax)), "jit": lambda f: jax.jit(f)(value(jax)),
+        "grad": lambda f: _grad(jax, f)(value(jax))}[how](_nested(jax, inner))))
+       for name, inner, value in (
+           ("split_unsplit", (None, "y"), lambda jax: _put(jax, _explicit_2x4(jax), "x", None)),
+           ("whole_split", (), lambda jax: _put(jax, _explicit_2x4(jax), "x", "y")),
+           ("matching", (None, "y"), lambda jax: _put(jax, _explicit_2x4(jax), "x", "y")))
+       for how in ("eager", "jit", "grad")},
+    # JAX 0.10.2's eager grad of a shard_map nested in an eager one stacks the inner's residuals over axes they are
+    # already joined over (its DuplicateSpecError); under jit, and with every axis Auto, it computes
+    **{f"inner_sin_auto_{how}": (lambda jax, how=how: _outcome(jax, lambda: {
+        "grad": lambda f: _grad(jax, f)(X), "eager": lambda f: f(X)}[how](_sm(
+            jax, lambda v: _sm(jax, jax.numpy.sin, None, _p(jax, None, "y"), _p(jax, None, "y"), {"y"})(v),
+            _mesh(jax, "Auto", "Auto"), _p(jax, "x"), _p(jax, "x"), {"x"}))))
+       for how in ("eager", "grad")},
+    **{f"inner_three_axes_{name}": (lambda jax, outer=outer, inner=inner, spec=spec, names=names: _outcome(
+        jax, lambda: _sm(jax, lambda v: _sm(jax, lambda w: w * 3, None, _p(jax, *inner), _p(jax, *inner), names)(v),
+                         _explicit_2x2x2(jax), _p(jax, spec[0]), _p(jax, spec[0]), outer)(
+            _put(jax, _explicit_2x2x2(jax), *spec))))
+       for name, outer, inner, spec, names in (
+           ("two_outer_axes", {"a", "b"}, (None, "c"), (("b", "a"),), {"c"}),
+           ("axis_left", {"a"}, ("b",), ("a", "c"), {"b"}),
+           ("two_inner_axes", {"a"}, ("b", "c"), ("a", "c"), {"b", "c"}),
+           ("two_inner_axes_matching", {"a"}, (None, "c"), ("a", "c"), {"b", "c"}))},
     # over a mesh with Auto axes, the manual computation's dimensions are open and the Explicit axes its specs do
     # not name are listed as replicated
     **{f"mixed_mesh_lowered_{'_'.join(sorted(names))}": (

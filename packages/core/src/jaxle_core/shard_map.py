@@ -34,7 +34,7 @@ from jaxle_core.jaxpr_util import jaxpr_has_effects
 from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_abstract_mesh, use_abstract_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import layout_divides, register_rule, spec_of, type_spec
-from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
+from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr, transforms_eager_code
 
 __all__ = ["IndivisibleError", "shard_map", "shard_map_p", "smap"]
 
@@ -239,17 +239,65 @@ def _padded(spec: PartitionSpec, ndim: int) -> PartitionSpec:
     return PartitionSpec(*spec, *[None] * (ndim - len(spec)), unreduced=spec.unreduced, reduced=spec.reduced)
 
 
-def check_in_type(aval: ShapedArray, spec: PartitionSpec) -> None:
+def check_in_type(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh | AbstractMesh) -> None:
     """JAX's error for an ``in_specs`` entry that differs from the argument's type over a mesh whose axes are all
-    Explicit (and all made manual): the arguments are not resharded to the specs."""
+    Explicit (and all made manual): the arguments are not resharded to the specs. Inside the body of an eager
+    ``shard_map``, JAX's eager evaluation shows the argument with every device's block stacked along a leading
+    dimension split over the manual axes of ``mesh``."""
     given = _padded(spec, aval.ndim)
     typed = aval.explicit_sharding
     own = _padded(typed.spec if typed is not None else PartitionSpec(), aval.ndim)
-    if given != own:
-        raise ValueError(f"in_specs passed to shard_map: {given} does not match the specs of the input: {own} for "
-                         f"arg: {aval.str_short()}. `in_specs` is an optional argument so you can omit specifying "
-                         "it and shard_map will infer the in_specs from the arguments. If you want to reshard your "
-                         "inputs, you can use `jax.reshard` on the arguments and then pass those args to shard_map.")
+    if given == own:
+        return
+    shown = aval
+    if mesh.manual_axes:
+        stacked = mesh.manual_axes[0] if len(mesh.manual_axes) == 1 else tuple(mesh.manual_axes)
+        given, own = (PartitionSpec(stacked, *s, unreduced=s.unreduced, reduced=s.reduced) for s in (given, own))
+        shown = aval.update(shape=(math.prod(mesh.shape[a] for a in mesh.manual_axes), *aval.shape), vma=NO_VMA,
+                            sharding=NamedSharding(mesh, own))
+    raise ValueError(f"in_specs passed to shard_map: {given} does not match the specs of the input: {own} for "
+                     f"arg: {shown.str_short()}. `in_specs` is an optional argument so you can omit specifying "
+                     "it and shard_map will infer the in_specs from the arguments. If you want to reshard your "
+                     "inputs, you can use `jax.reshard` on the arguments and then pass those args to shard_map.")
+
+
+def _check_eager_untyped(mesh: Mesh | AbstractMesh, manual: frozenset) -> None:
+    """JAX 0.10.2's eager ``shard_map`` with unchecked types (also under ``grad`` or ``vmap``) refuses a body manual
+    over only some axes, naming the others as if its out specs did."""
+    others = [n for n in mesh.axis_names if n not in manual and n not in mesh.manual_axes]
+    if others:
+        raise _not_manual_error("out_specs", others, manual)
+
+
+class _EagerBodies(threading.local):
+    traces: tuple = ()  # the traces of the bodies of eager shard_maps being traced, innermost last
+
+
+_eager_bodies = _EagerBodies()
+
+
+def _recording_eager_body(fun: Callable) -> Callable:
+    """``fun`` (an eager shard_map's flat body) recording the trace it runs in while it runs: a shard_map called
+    there is checked as JAX's eager evaluation checks it."""
+
+    def body(*blocks):
+        _eager_bodies.traces = (*_eager_bodies.traces, core.current_trace())
+        try:
+            return fun(*blocks)
+        finally:
+            _eager_bodies.traces = _eager_bodies.traces[:-1]
+
+    return body
+
+
+def _checks_in_types(mesh: Mesh | AbstractMesh, manual: frozenset) -> bool:
+    """Whether the ``in_specs`` of a shard_map making ``manual`` manual are checked against its arguments' types, as
+    JAX's are: when the mesh's axes not yet manual are all Explicit and all made manual, at the top level or
+    directly in the body of an eager shard_map."""
+    remaining = [(n, t) for n, t in zip(mesh.axis_names, mesh.axis_types) if n not in mesh.manual_axes]
+    if len(manual) != len(remaining) or any(t is not AxisType.Explicit for _, t in remaining):
+        return False
+    return not mesh.manual_axes or (bool(_eager_bodies.traces) and _eager_bodies.traces[-1] is core.current_trace())
 
 
 def manual_names(mesh: Mesh | AbstractMesh, manual: frozenset | None = None) -> tuple:
@@ -280,23 +328,8 @@ def body_context(mesh: Mesh | AbstractMesh, check_vma: bool = False, manual: fro
 
 # ---------------------------------------------------------------- the primitive
 
-class _ShardMapPrimitive(Primitive):
-    """The ``shard_map`` primitive: bound eagerly with only some axes manual and types unchecked, it refuses as
-    JAX 0.10.2's eager ``shard_map`` does (whose untyped evaluation names the other mesh axes in its out specs), also
-    under ``grad`` or ``vmap``; under ``jit`` it runs."""
-
-    multiple_results = True
-
-    def bind(self, *args, **params):
-        if (not params["check_vma"] and not _steps.running and isinstance(core.current_trace(), core.EvalTrace)):
-            mesh, manual = params["mesh"], params["newly_manual_axes"]
-            others = [n for n in mesh.axis_names if n not in manual and n not in mesh.manual_axes]
-            if others:
-                raise _not_manual_error("out_specs", others, manual)
-        return super().bind(*args, **params)
-
-
-shard_map_p = _ShardMapPrimitive("shard_map")
+shard_map_p = Primitive("shard_map")
+shard_map_p.multiple_results = True
 
 
 @shard_map_p.def_abstract_eval
@@ -699,12 +732,17 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
                            spec, mesh, manual | frozenset(mesh.manual_axes))
         if mesh.explicit_axes:  # the results are typed over the mesh, whatever the arguments' types
             sharding_types.enable()
-        if in_specs is not None and len(mesh.explicit_axes) == len(manual) == len(mesh.axis_names):
+        if in_specs is not None and _checks_in_types(mesh, manual):
             for aval, spec in zip(avals, flat_in_specs):
-                check_in_type(aval, spec)
+                check_in_type(aval, spec, mesh)
         check_context_mesh(mesh)
+        eagerly = eager or transforms_eager_code()
+        if eagerly and not check_vma:
+            _check_eager_untyped(mesh, manual)
         debug_info = DebugInfo("shard_map", f, ())
         flat_fun, out_tree = flatten_fun(f, in_tree, debug_info)
+        if eagerly:
+            flat_fun = _recording_eager_body(flat_fun)
         closed = trace_body(flat_fun, [body_aval(a, s, mesh, check_vma, manual)
                                        for a, s in zip(avals, flat_in_specs)], mesh, debug_info, check_vma, manual)
         outs_shape = tree.tree_unflatten(out_tree(), list(closed.out_avals))

@@ -12,6 +12,7 @@ input replicated over mesh axes is summed (``psum``) over them.
 from __future__ import annotations
 
 import math
+import threading
 from typing import Any
 
 import numpy as np
@@ -40,6 +41,7 @@ from jaxle_core.shard_map import (
     spec_axes,
     with_consts_as_inputs,
 )
+from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import cotangent_spec
 from jaxle_core.staging import trace_to_jaxpr
 
@@ -81,13 +83,40 @@ def _varying_spec(axes: frozenset) -> PartitionSpec:
     return PartitionSpec(*([names[0] if len(names) == 1 else names] if names else []))
 
 
+class _EagerSplit(threading.local):
+    manual: tuple = ()  # the manual axes of the eager shard_maps whose bodies are being split, in mesh order
+
+
+_eager_split = _EagerSplit()
+
+
+def _check_eager_residuals(avals: list, as_rows: list, mesh) -> None:
+    """JAX 0.10.2's eager ``grad`` of a shard_map nested in an eager one: the inner's residuals are joined over every
+    axis they vary over (the enclosing body's manual axes too), and its eager evaluation stacks them along a leading
+    dimension split over those manual axes, which its ``NamedSharding`` refuses (``DuplicateSpecError``)."""
+    outer = _eager_split.manual
+    stacked = outer[0] if len(outer) == 1 else outer
+    for aval, row in zip(avals, as_rows):
+        names = vma.ordered(aval.vma)
+        if set(names) & set(outer):
+            entries = [names[0] if len(names) == 1 else names] + [None] * (aval.ndim - (not row))
+            NamedSharding(mesh, PartitionSpec(stacked, *entries))
+
+
 def _shard_map_partial_eval(trace: PartialStagingTrace, args, params):
     jaxpr, mesh, check_vma = params["jaxpr"], params["mesh"], params["check_vma"]
     in_specs, out_specs, manual = params["in_specs"], params["out_specs"], params["newly_manual_axes"]
     unknowns = [trace.is_unknown(x) for x in args]
     row_spec = all_axes_spec(mesh, manual)
+    eager_outer = _eager_split.manual
+    if isinstance(trace.parent, core.EvalTrace) and not mesh.manual_axes:  # its known part runs eagerly
+        _eager_split.manual = manual_names(mesh, manual)
+    try:
+        with body_context(mesh, check_vma, manual):
+            split = partial_eval_jaxpr(jaxpr, unknowns)
+    finally:
+        _eager_split.manual = eager_outer
     with body_context(mesh, check_vma, manual):
-        split = partial_eval_jaxpr(jaxpr, unknowns)
         known = ClosedJaxpr(dce_jaxpr(split.known.jaxpr, instantiate=True)[0], split.known.consts)
         n_known = split.out_unknowns.count(False)
         from_outputs = [j for source, j in split.residual_sources if source == "output"]
@@ -100,6 +129,8 @@ def _shard_map_partial_eval(trace: PartialStagingTrace, args, params):
         as_rows = [not ((check_vma or partly_manual) and known.out_avals[j].ndim) for j in from_outputs]
         res_out_specs = [_varying_spec(known.out_avals[j].vma & manual) if check_vma else row_spec
                          for j in from_outputs]
+        if eager_outer and check_vma and mesh.manual_axes:
+            _check_eager_residuals([known.out_avals[j] for j in from_outputs], as_rows, mesh)
 
         def known_body(*xs):  # the residuals first, as JAX orders them
             outs = core.eval_jaxpr(known.jaxpr, known.consts, *xs)
@@ -164,7 +195,7 @@ def _shard_map_transpose(cts, *args, jaxpr: ClosedJaxpr, mesh, in_specs, out_spe
         # as the shard_map it becomes, an eager one, takes cotangents typed as its specs (JAX's ValueError)
         for ct, spec in zip(cts, out_specs):
             if type(ct) is not Zero and not isinstance(ct, core.Tracer):
-                check_in_type(get_aval(ct), cotangent_spec(spec))
+                check_in_type(get_aval(ct), cotangent_spec(spec), mesh)
     if not check_vma:  # (with types checked, pvary's transpose, psum_invariant, sums what replication shared)
         cts = [_shared(ct, mesh, spec, manual) for ct, spec in zip(cts, out_specs)]
 
