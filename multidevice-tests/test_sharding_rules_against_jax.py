@@ -121,7 +121,7 @@ def test_decompositions_follow_numpy(mesh):
     x = jnp.linalg.solve(batch, _put(rhs, "x"))
     np.testing.assert_allclose(np.asarray(x), np.linalg.solve(spd, rhs), rtol=1e-4, atol=1e-4)
     assert _spec(x) == PartitionSpec("x", None, None)
-    q, r = jaxle.jit(lax.linalg.qr)(batch)
+    q, r = jaxle.jit(lax.linalg.qr)(_put(spd))
     np.testing.assert_allclose(np.asarray(q) @ np.asarray(r), spd, rtol=1e-4, atol=1e-4)
     spectrum = jnp.fft.rfft(_put(m.reshape(8, 4), "x"))
     np.testing.assert_allclose(np.asarray(spectrum), np.fft.rfft(m.reshape(8, 4)), rtol=1e-5, atol=1e-5)

@@ -18,7 +18,7 @@ from jaxle_core.mesh import PartitionSpec
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import ShardingTypeError, check_divisible, register_rule, same_as_operand
 
-__all__: list[str] = []
+__all__ = ["select_which_error"]
 
 
 def _sharding_text(mesh, spec: tuple) -> str:
@@ -185,15 +185,22 @@ def _stack(avals, specs, outs, mesh, params):
 
 
 def _select_n(avals, specs, outs, mesh, params):
-    which, cases = specs[0], specs[1:]
+    # as JAX's: a case not typed over the mesh (a constant broadcast by vmap) is not compared
+    typed = [spec for aval, spec in zip(avals[1:], specs[1:]) if aval.explicit_sharding is not None]
+    which, cases = specs[0], typed or list(specs[1:])
     if any(case != cases[0] for case in cases[1:]):
         raise ShardingTypeError(f"select cases must have the same shardings, got "
                                 f"[{', '.join(_sharding_text(mesh, case) for case in cases)}].")
     if avals[0].ndim and which != cases[0]:
-        raise ShardingTypeError(
-            f"select `which` must be scalar or have the same sharding as cases, got `which` sharding "
-            f"{_sharding_text(mesh, which)} but case sharding {_sharding_text(mesh, cases[0])}.")
+        raise select_which_error(mesh, which, cases[0])
     return [cases[0]]
+
+
+def select_which_error(mesh, which: tuple, case: tuple) -> ShardingTypeError:
+    """JAX's error for a ``select_n`` whose array ``which`` is laid out otherwise than its cases."""
+    return ShardingTypeError(
+        f"select `which` must be scalar or have the same sharding as cases, got `which` sharding "
+        f"{_sharding_text(mesh, which)} but case sharding {_sharding_text(mesh, case)}.")
 
 
 def _clamp(avals, specs, outs, mesh, params):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from jaxle_core.lax.condensed_forms import hessenberg_p, tridiagonal_p
 from jaxle_core.lax.convolution import conv_general_dilated_p
 from jaxle_core.lax.eigen import eig_p, eigh_p
 from jaxle_core.lax.factorizations import cholesky_p, lu_p, lu_pivots_to_permutation_p
@@ -94,7 +95,8 @@ def _conv_general_dilated(avals, specs, outs, mesh, params):
 
 
 for _primitive, _core_ndims in ((cholesky_p, (2,)), (lu_p, (2,)), (qr_p, (2,)), (eigh_p, (2,)), (svd_p, (2,)),
-                               (eig_p, (2,)), (schur_p, (2,)), (householder_product_p, (2, 1)),
+                               (eig_p, (2,)), (schur_p, (2,)), (hessenberg_p, (2,)), (tridiagonal_p, (2,)),
+                               (householder_product_p, (2, 1)),
                                (tridiagonal_solve_p, (1, 1, 1, 2)), (lu_pivots_to_permutation_p, (1,))):
     register_rule(_primitive, _batched(_primitive.name, _core_ndims))
 register_rule(triangular_solve_p, _triangular_solve)

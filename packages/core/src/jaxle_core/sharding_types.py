@@ -22,11 +22,11 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_mesh
 from jaxle_core.sharding import NamedSharding
 
-__all__ = ["UNTYPED", "ShardingTypeError", "axis_size", "broadcast_layout", "check_divisible", "cotangent_sharding",
-           "cotangent_spec", "elementwise_specs", "enable", "entry_text", "explicit_context", "explicit_mesh_of",
-           "given_spec", "layouts_ignored", "layout_divides", "merged_specs", "no_context_mesh_error", "register_rule",
-           "resolve_out_sharding", "same_as_operand", "source_sharding", "spec_indexed_error", "spec_of", "type_spec",
-           "typed_aval", "typed_results", "untyped", "when_enabled"]
+__all__ = ["UNTYPED", "ShardingTypeError", "axis_size", "broadcast_layout", "check_divisible", "check_type_divides",
+           "cotangent_sharding", "cotangent_spec", "elementwise_specs", "enable", "entry_text", "explicit_context",
+           "explicit_mesh_of", "given_spec", "layout_divides", "layouts_ignored", "merged_specs",
+           "no_context_mesh_error", "register_rule", "resolve_out_sharding", "same_as_operand", "source_sharding",
+           "spec_indexed_error", "spec_of", "type_spec", "typed_aval", "typed_results", "untyped", "when_enabled"]
 
 
 class ShardingTypeError(Exception):
@@ -288,6 +288,8 @@ def typed_results(primitive: core.Primitive, avals: Sequence[Any], params: dict,
             spec = PartitionSpec(*entries) if axes is None else PartitionSpec(*entries, unreduced=axes[0],
                                                                                reduced=axes[1])
             typed.append(aval.update(sharding=NamedSharding(mesh, _checked(spec, mesh))))
+    for aval in typed:
+        check_type_divides(getattr(aval, "explicit_sharding", None), aval.shape)
     return typed if primitive.multiple_results else typed[0]
 
 
@@ -365,6 +367,16 @@ def layout_divides(shape: Sequence[int], spec: Sequence[SpecEntry], mesh: Abstra
                 f"Sharding spec {axes} implies that array axis {d} is partitioned {axis_size(mesh, entry)} times, "
                 f"but does not evenly divide the dimension size {shape[d]}. Got shape: {tuple(shape)} and sharding "
                 f"{NamedSharding(mesh, PartitionSpec(*spec))!r}")
+
+
+def check_type_divides(sharding: Any, shape: Sequence[int]) -> None:
+    """JAX's ValueError when the Explicit axes of ``sharding`` (a NamedSharding) do not divide the dimensions of
+    ``shape`` they split: no array of that type can exist (JAX checks the type before the layout)."""
+    mesh = explicit_mesh_of(getattr(sharding, "mesh", None))
+    if not isinstance(sharding, NamedSharding) or mesh is None or len(shape) < len(sharding.spec):
+        return
+    if all(isinstance(d, int) for d in shape):  # symbolic dimensions are checked when known
+        layout_divides(shape, tuple(type_spec(mesh, sharding.spec, len(shape))), mesh)
 
 
 def given_spec(sharding: Any, ndim: int) -> tuple | None:

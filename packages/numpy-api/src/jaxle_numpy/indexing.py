@@ -28,7 +28,10 @@ __all__: list[str] = []
 def rewriting_take(x, index, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
                    fill_value=None, wrap_negative_indices: bool = True, out_sharding=None):
     """``x[index]``: slices where they do, else one gather (out-of-bounds indices clamped unless ``mode`` says;
-    computed whole on every device, then laid out as ``out_sharding``, when that is given)."""
+    computed whole on every device, then laid out as ``out_sharding``, when that is given; a slice ignores it, as
+    JAX's does, once it is checked)."""
+    if out_sharding is not None:
+        placement.reshard_target(out_sharding)
     parsed = indexer.parse_index(index, get_aval(x).shape)
     if not parsed.inserted_axes and not indexer.needs_gather_for_symbolic_shape(parsed):
         plain = mode is None and fill_value is None
@@ -149,6 +152,7 @@ def scatter_update(x, index, y, kind: str, *, indices_are_sorted: bool = False, 
     whole on every device, then laid out as ``out_sharding``, when that is given."""
     check_arraylike(f"scatter_{kind}", x, y)
     if out_sharding is not None:
+        placement.reshard_target(out_sharding)
         x, index, y = _replicated(x, index, y)
         out = scatter_update(x, index, y, kind, indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
                              mode=mode, wrap_negative_indices=wrap_negative_indices)
@@ -288,26 +292,29 @@ class _IndexUpdateRef:
         return self._update("max", values, indices_are_sorted, unique_indices, mode, wrap_negative_indices,
                             out_sharding)
 
-    def _combined(self, values, combine: Callable, indices_are_sorted, unique_indices, mode, wrap_negative_indices):
-        """``combine(x, ones.at[index].multiply(values))``: how JAX divides and raises to a power in place."""
+    def _combined(self, values, combine: Callable, indices_are_sorted, unique_indices, mode, wrap_negative_indices,
+                  out_sharding):
+        """``combine(x, ones.at[index].multiply(values, out_sharding=))``: how JAX divides and raises to a power in
+        place (the ones laid out as ``x``, so the result takes its layout from both)."""
         aval = get_aval(self.array)
-        ones = lax_structural.broadcast_in_dim(np.ones((), aval.dtype), aval.shape, ())
+        ones = lax_structural.broadcast_in_dim(np.ones((), aval.dtype), aval.shape, (),
+                                               out_sharding=aval.explicit_sharding)
         factors = scatter_update(ones, self.index, values, "mul", indices_are_sorted=indices_are_sorted,
                                  unique_indices=unique_indices, mode=mode,
-                                 wrap_negative_indices=wrap_negative_indices)
+                                 wrap_negative_indices=wrap_negative_indices, out_sharding=out_sharding)
         return combine(self.array, factors)
 
     def divide(self, values, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
                out_sharding=None, wrap_negative_indices: bool = True):
         """``x`` with ``x[index] /= values``."""
-        del out_sharding
-        return self._combined(values, ufuncs.divide, indices_are_sorted, unique_indices, mode, wrap_negative_indices)
+        return self._combined(values, ufuncs.divide, indices_are_sorted, unique_indices, mode, wrap_negative_indices,
+                              out_sharding)
 
     def power(self, values, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
               out_sharding=None, wrap_negative_indices: bool = True):
         """``x`` with ``x[index] **= values``."""
-        del out_sharding
-        return self._combined(values, ufuncs.power, indices_are_sorted, unique_indices, mode, wrap_negative_indices)
+        return self._combined(values, ufuncs.power, indices_are_sorted, unique_indices, mode, wrap_negative_indices,
+                              out_sharding)
 
     def apply(self, func: Callable, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
               wrap_negative_indices: bool = True):

@@ -256,9 +256,9 @@ def _canonical_parts(x: Any) -> list[Any]:
         return [*_canonical_parts(lax.real(x)), *_canonical_parts(lax.imag(x))]
     if not dtypes.issubdtype(dtype, np.floating):
         return [x]
-    shape = get_aval(x).shape
-    zeroed = lax.select_n(lax.eq(x, np.array(0, dtype)), x, lax.full(shape, 0, dtype))
-    return [lax.select_n(lax.ne(x, x), zeroed, lax.full(shape, np.nan, dtype))]
+    # the fills laid out as ``x`` (over Explicit mesh axes the select needs its cases alike)
+    zeroed = lax.select_n(lax.eq(x, np.array(0, dtype)), x, lax.full_like(x, 0, dtype))
+    return [lax.select_n(lax.ne(x, x), zeroed, lax.full_like(x, np.nan, dtype))]
 
 
 def _lexicographic(last: Any, xs: list[Any], ys: list[Any], compare: Any) -> Any:

@@ -12,6 +12,7 @@ import numpy as np
 
 from jaxle_core.avals import ShapedArray
 from jaxle_core.sharding import NamedSharding, check_sharding_fits
+from jaxle_core.sharding_types import check_type_divides
 from jaxle_xla import _jaxlib
 from jaxle_xla.sharding import gspmd_sharding
 
@@ -46,6 +47,7 @@ class Shard:
 
 def put(value: np.ndarray, aval: ShapedArray, sharding: NamedSharding) -> _jaxlib.DeviceBuffer:
     """The host array ``value`` laid out over ``sharding``'s devices (its shape checked first)."""
+    check_type_divides(sharding, aval.shape)
     check_sharding_fits(sharding, aval.shape, "One of device_put args")
     indices = sharding.devices_indices_map(aval.shape)
     devices = sharding.mesh.local_devices  # in a multi-process run, each process puts its own devices' parts

@@ -13,7 +13,7 @@ import numpy as np
 import jaxle_tree as tree
 from jaxle_core import core, dtypes
 from jaxle_core.avals import ShapedArray, get_aval, is_array_like
-from jaxle_core.batching.trace import BatchTrace, BatchTracer, at_dim
+from jaxle_core.batching.trace import BatchLayout, BatchTrace, BatchTracer, at_dim
 
 
 def _check_axes_spec(in_axes: Any, args: tuple) -> list[Any]:
@@ -76,6 +76,24 @@ def _batch_size(flat: list[Any], axes: list[int | None], names: Callable[[], lis
     return distinct.pop()
 
 
+def _mapped_layout(flat: list[Any], axes: list[int | None]) -> BatchLayout | None:
+    """How the mapped dimensions are laid out over Explicit mesh axes (None: whole), which must be alike."""
+    mesh, entries = None, []
+    for x, axis in zip(flat, axes):
+        if axis is None:
+            continue
+        aval = get_aval(x)
+        sharding = getattr(aval, "explicit_sharding", None)
+        if sharding is not None:
+            mesh = sharding.mesh
+        entries.append(None if sharding is None else sharding.spec[axis % aval.ndim])
+    for entry in entries[1:]:
+        if entry != entries[0]:
+            raise ValueError("Mapped away dimension of inputs passed to vmap should be sharded the same. Got "
+                             f"inconsistent axis specs: {entries[0]} vs {entry}")
+    return None if not entries or entries[0] is None else BatchLayout(mesh, entries[0])
+
+
 def _mapped_aval(x: Any) -> ShapedArray:
     """The aval of a mapped argument; an array of a non-numeric dtype is reported by its dtype, as JAX does."""
     dtype = getattr(x, "dtype", None)
@@ -119,7 +137,7 @@ def call_mapped(trace_type: type[BatchTrace], fun: Callable, args: tuple, kwargs
         [0] * len(tree.tree_leaves(kwargs))
     flat, in_tree = tree.tree_flatten((args, kwargs))
     size = _batch_size(flat, flat_axes, lambda: _argument_names(fun, args, kwargs), axis_size)
-    trace = trace_type(size, axis_name)
+    trace = trace_type(size, axis_name, _mapped_layout(flat, flat_axes))
     with core.new_trace(trace), _axis_frame(axis_name, size):
         tracers = [x if axis is None else BatchTracer(trace, x, axis % get_aval(x).ndim)
                    for x, axis in zip(flat, flat_axes)]
@@ -144,7 +162,7 @@ def _place_output(trace: BatchTrace, x: Any, out_axis: int | None, size: int) ->
     ndim = get_aval(val).ndim + (1 if dim is None else 0)
     if not -ndim <= out_axis < ndim:
         raise ValueError(f"axis {out_axis} is out of bounds for array of dimension {ndim}")
-    with core.set_current_trace(trace.parent):
+    with core.set_current_trace(trace.parent), trace.running_rules():
         return at_dim(val, dim, size, out_axis % ndim)
 
 

@@ -13,10 +13,10 @@ from jaxle_core.jit import bind_jit, jit_p
 
 def _jit_batch(trace: BatchTrace, vals, dims, *, jaxpr: ClosedJaxpr, name: str, keep_unused: bool, inline: bool,
                **params):
-    key = (jaxpr, tuple(dims), body_batch_size(trace, vals, dims), trace.axis_name)
+    key = (jaxpr, tuple(dims), body_batch_size(trace, vals, dims), trace.axis_name, trace.layout)
     cached = _batched_jaxprs.lookup(key)
     if cached is None:
-        cached = _batched_jaxprs[key] = batch_jaxpr(jaxpr, *key[1:])
+        cached = _batched_jaxprs[key] = batch_jaxpr(jaxpr, *key[1:4])
     batched, out_dims = cached
     return bind_jit(batched, vals, name, keep_unused, inline), list(out_dims)
 

@@ -13,8 +13,16 @@ from typing import Any
 import numpy as np
 
 from jaxle_core import core
-from jaxle_core.avals import ShapedArray, get_aval
-from jaxle_core.batching.trace import BatchTrace, BatchTracer, at_dim, batching_rules, move_dim
+from jaxle_core.avals import get_aval
+from jaxle_core.batching.trace import (
+    BatchTrace,
+    BatchTracer,
+    at_dim,
+    batching_rules,
+    current_layout,
+    move_dim,
+    with_batch_dim,
+)
 from jaxle_core.core import ClosedJaxpr, Primitive
 from jaxle_core.lax.structural import broadcast_in_dim_p, expand_dims
 from jaxle_core.staging import trace_to_jaxpr
@@ -77,10 +85,6 @@ def register_elementwise(primitives: Sequence[Primitive]) -> None:
 # ---------------------------------------------------------------- sub-jaxprs
 
 
-def _batched_aval(aval: ShapedArray, dim: int | None, size: int) -> ShapedArray:
-    return aval if dim is None else aval.update(shape=aval.shape[:dim] + (size,) + aval.shape[dim:])
-
-
 def batch_jaxpr(closed: ClosedJaxpr, dims: Sequence[int | None], size: int,
                 axis_name: Any) -> tuple[ClosedJaxpr, list[int | None]]:
     """``closed`` taking its inputs batched along ``dims`` (collectives over ``axis_name`` inside act on the
@@ -88,14 +92,15 @@ def batch_jaxpr(closed: ClosedJaxpr, dims: Sequence[int | None], size: int,
     out_dims: list[int | None] = []
 
     def batched(*args):
-        trace = BatchTrace(size, axis_name)
+        trace = BatchTrace(size, axis_name, layout)
         with core.new_trace(trace):
             tracers = [a if d is None else BatchTracer(trace, a, d) for a, d in zip(args, dims)]
             pairs = [trace.to_val_dim(x) for x in core.eval_jaxpr(closed.jaxpr, closed.consts, *tracers)]
         out_dims.extend(d for _, d in pairs)
         return [v for v, _ in pairs]
 
-    in_avals = [_batched_aval(a, d, size) for a, d in zip(closed.in_avals, dims)]
+    layout = current_layout()
+    in_avals = [with_batch_dim(a, d, size) for a, d in zip(closed.in_avals, dims)]
     return trace_to_jaxpr(batched, in_avals, closed.jaxpr.debug_info), out_dims
 
 

@@ -13,15 +13,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from jaxle_core import core
-from jaxle_core.avals import ShapedArray
-from jaxle_core.batching.trace import BatchTrace, BatchTracer, at_dim, collective_rules, move_dim
+from jaxle_core.batching.trace import (
+    BatchTrace,
+    BatchTracer,
+    at_dim,
+    check_carry_batchable,
+    collective_rules,
+    current_layout,
+    move_dim,
+    with_batch_dim,
+)
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.lax.control_flow.scan import scan_p, scan_params, split_scan_args
 from jaxle_core.staging import trace_to_jaxpr
-
-
-def _with_batch_dim(aval: ShapedArray, batched: bool, size: int) -> ShapedArray:
-    return aval.update(shape=(size,) + tuple(aval.shape)) if batched else aval
 
 
 def batch_scan_body(closed: ClosedJaxpr, batched: Sequence[bool], size: int, num_carry: int,
@@ -31,8 +35,10 @@ def batch_scan_body(closed: ClosedJaxpr, batched: Sequence[bool], size: int, num
     inside act on the batch). Returns the body and which of its outputs the body itself batches."""
     out_batched: list[bool] = []
 
+    layout = current_layout()
+
     def fun(*args):
-        trace = BatchTrace(size, axis_name)
+        trace = BatchTrace(size, axis_name, layout)
         with core.new_trace(trace):
             tracers = [BatchTracer(trace, a, 0) if b else a for a, b in zip(args, batched)]
             pairs = [trace.to_val_dim(x) for x in core.eval_jaxpr(closed.jaxpr, closed.consts, *tracers)]
@@ -40,7 +46,7 @@ def batch_scan_body(closed: ClosedJaxpr, batched: Sequence[bool], size: int, num
         forced = list(carry_batched) + [d is not None for _, d in pairs[num_carry:]]
         return [at_dim(v, d, size, 0) if force else v for (v, d), force in zip(pairs, forced)]
 
-    in_avals = [_with_batch_dim(a, b, size) for a, b in zip(closed.in_avals, batched)]
+    in_avals = [with_batch_dim(a, 0 if b else None, size) for a, b in zip(closed.in_avals, batched)]
     return trace_to_jaxpr(fun, in_avals, closed.jaxpr.debug_info), out_batched
 
 
@@ -52,14 +58,15 @@ def _scan_batch(trace: BatchTrace, vals, dims, *, reverse: bool, length: int, ja
     size = trace.axis_size
     batched = [d is not None for d in dims]
     const_b, carry_b, xs_b = split_scan_args(batched, num_consts, num_carry)
+    consts, carry, xs = split_scan_args(vals, num_consts, num_carry)
+    const_d, carry_d, xs_d = split_scan_args(dims, num_consts, num_carry)
     while True:
         body, out_batched = batch_scan_body(jaxpr, const_b + carry_b + xs_b, size, num_carry, carry_b,
                                             trace.axis_name)
         if all(a or not b for a, b in zip(carry_b, out_batched[:num_carry])):
             break
         carry_b = [a or b for a, b in zip(carry_b, out_batched[:num_carry])]
-    consts, carry, xs = split_scan_args(vals, num_consts, num_carry)
-    const_d, carry_d, xs_d = split_scan_args(dims, num_consts, num_carry)
+        check_carry_batchable(carry, carry_d, carry_b)
     consts = [x if d is None else move_dim(x, d, 0) for x, d in zip(consts, const_d)]
     carry = [at_dim(x, d, size, 0) if b else x for x, d, b in zip(carry, carry_d, carry_b)]
     xs = [x if d is None else move_dim(x, d, 1) for x, d in zip(xs, xs_d)]

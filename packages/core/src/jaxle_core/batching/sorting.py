@@ -4,9 +4,8 @@
 from __future__ import annotations
 
 from jaxle_core.avals import get_aval
-from jaxle_core.batching.trace import batching_rules, move_dim
+from jaxle_core.batching.trace import batching_rules, broadcast_to_batch, move_dim
 from jaxle_core.lax.sorting import sort_p, top_k_p
-from jaxle_core.lax.structural import broadcast_in_dim_p
 
 
 def _sort_rule(vals, dims, *, dimension, is_stable, num_keys):
@@ -16,7 +15,7 @@ def _sort_rule(vals, dims, *, dimension, is_stable, num_keys):
     for v, d in zip(vals, dims):
         if d is None:
             kept = tuple(i for i in range(len(shape)) if i != bdim)
-            ops.append(broadcast_in_dim_p.bind(v, shape=shape, broadcast_dimensions=kept, sharding=None))
+            ops.append(broadcast_to_batch(v, shape, kept, bdim))
         else:
             ops.append(move_dim(v, d, bdim))
     new_dim = dimension + (bdim <= dimension)

@@ -14,7 +14,7 @@ import numpy as np
 
 from jaxle_core.avals import get_aval
 from jaxle_core.batching.rule_helpers import batch_size, register_elementwise
-from jaxle_core.batching.trace import batching_rules, move_dim
+from jaxle_core.batching.trace import batching_rules, broadcast_to_batch, move_dim
 from jaxle_core.lax.structural import (
     bitcast_convert_type_p,
     broadcast_in_dim_p,
@@ -40,8 +40,7 @@ def _at_front(x: Any, dim: int | None, size: int) -> Any:
     if dim is not None:
         return move_dim(x, dim, 0)
     shape = get_aval(x).shape
-    return broadcast_in_dim_p.bind(x, shape=(size,) + shape, broadcast_dimensions=tuple(range(1, len(shape) + 1)),
-                                   sharding=None)
+    return broadcast_to_batch(x, (size,) + shape, tuple(range(1, len(shape) + 1)), 0)
 
 
 # ---------------------------------------------------------------- shapes
@@ -150,7 +149,7 @@ def _materialise(x: Any, size: int, shape: tuple[int, ...]) -> Any:
     """An unbatched operand broadcast to ``(size, *shape)`` (its dimensions trailing, NumPy-computed as JAX's)."""
     lead = 1 + len(shape) - get_aval(x).ndim
     dims = tuple(np.int64(i + lead) for i in range(get_aval(x).ndim))
-    return broadcast_in_dim_p.bind(x, shape=(size, *shape), broadcast_dimensions=dims, sharding=None)
+    return broadcast_to_batch(x, (size, *shape), dims, 0)
 
 
 def _per_example(vals, dims) -> tuple[int, tuple[int, ...]]:

@@ -13,8 +13,10 @@ named) axis sit in ``traced_batching_rules`` and are given the trace first:
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import contextlib
+import contextvars
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -22,6 +24,9 @@ from jaxle_core import core
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive, Tracer
 from jaxle_core.lax.structural import broadcast_in_dim_p, transpose
+from jaxle_core.mesh import PartitionSpec
+from jaxle_core.sharding import NamedSharding
+from jaxle_core.sharding_types import layouts_ignored, spec_of
 
 batching_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {}
 # Rules batching a sub-jaxpr (calls, control flow, custom derivatives): ``rule(trace, values, dims, **params)``,
@@ -30,6 +35,40 @@ traced_batching_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {}
 # Collectives over named axes: ``rule(trace, values, dims, **params) -> (out, out_dim)``, consulted even when no
 # operand is batched (a collective over the trace's own axis depends on it), and given the trace's axis name/size.
 collective_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {}
+
+
+class BatchLayout(NamedTuple):
+    """How the mapped dimension of a ``vmap`` over Explicit mesh axes is laid out: ``entry`` (mesh axes) of
+    ``mesh``. Batched values carry it in their types wherever the batch dimension is put back."""
+
+    mesh: Any
+    entry: Any
+
+
+# The layout of the batch dimension of the trace whose rule is running (None: whole, or no mesh), read where a
+# rule builds batched types without the trace at hand (sub-jaxprs, broadcasts to the batch).
+_rule_layout: contextvars.ContextVar[BatchLayout | None] = contextvars.ContextVar("batch_layout", default=None)
+
+
+def current_layout() -> BatchLayout | None:
+    """The batch dimension's layout for the rule now running."""
+    return _rule_layout.get()
+
+
+def with_batch_dim(aval: ShapedArray, dim: int | None, size: int) -> ShapedArray:
+    """``aval`` with a batch dimension of ``size`` inserted at ``dim`` (none when ``dim`` is None), typed as the
+    running rule's batch dimension is laid out."""
+    if dim is None:
+        return aval
+    shape = aval.shape[:dim] + (size,) + aval.shape[dim:]
+    layout = current_layout()
+    sharding = getattr(aval, "explicit_sharding", None)
+    if sharding is None and layout is None:
+        return aval.update(shape=shape)
+    mesh = layout.mesh if sharding is None else sharding.mesh
+    spec = list(spec_of(aval))
+    spec.insert(dim, None if layout is None else layout.entry)
+    return aval.update(shape=shape, sharding=NamedSharding(mesh, PartitionSpec(*spec)))
 
 
 class BatchTracer(Tracer):
@@ -48,7 +87,13 @@ class BatchTracer(Tracer):
         if self.dim is None:
             return aval
         shape = aval.shape[:self.dim] + aval.shape[self.dim + 1:]
-        return aval.update(shape=shape)
+        sharding = getattr(aval, "explicit_sharding", None)
+        if sharding is None:
+            return aval.update(shape=shape)
+        # each element of the batch keeps the layout of its own dimensions
+        spec = tuple(sharding.spec)
+        return aval.update(shape=shape, sharding=NamedSharding(sharding.mesh,
+                                                               PartitionSpec(*spec[:self.dim], *spec[self.dim + 1:])))
 
     def __repr__(self) -> str:
         return f"VmapTracer(aval={self.aval.str_short()}, batched={get_aval(self.val).str_short()})"
@@ -57,9 +102,10 @@ class BatchTracer(Tracer):
 class BatchTrace(core.Trace):
     """Interprets primitives on batched values by their batching rules."""
 
-    def __init__(self, axis_size: int, axis_name: Any = None):
+    def __init__(self, axis_size: int, axis_name: Any = None, layout: BatchLayout | None = None):
         self.axis_size = axis_size
         self.axis_name = axis_name
+        self.layout = layout
 
     def describe(self) -> str:
         return "a vmap trace"
@@ -72,6 +118,21 @@ class BatchTrace(core.Trace):
         return x, None
 
     def process_primitive(self, primitive, args, params):
+        if self.layout is None and _rule_layout.get() is None:
+            return self._apply_rule(primitive, args, params)
+        with self.running_rules():
+            return self._apply_rule(primitive, args, params)
+
+    @contextlib.contextmanager
+    def running_rules(self) -> Iterator[None]:
+        """Within: rules batch over this trace's axis (``current_layout`` is its batch dimension's)."""
+        token = _rule_layout.set(self.layout)
+        try:
+            yield
+        finally:
+            _rule_layout.reset(token)
+
+    def _apply_rule(self, primitive, args, params):
         vals, dims = zip(*map(self.to_val_dim, args)) if args else ((), ())
         collective = collective_rules.get(primitive)
         if collective is not None:
@@ -126,11 +187,46 @@ def move_dim(x: Any, src: int, dst: int) -> Any:
 
 
 def insert_dim(x: Any, size: int, dst: int) -> Any:
-    """``x`` repeated ``size`` times along a new dimension at ``dst`` (as JAX, NumPy-computed dims)."""
+    """``x`` repeated ``size`` times along a new dimension at ``dst`` (as JAX, NumPy-computed dims), laid out as
+    the running rule's batch dimension."""
     shape = get_aval(x).shape
     new_shape = shape[:dst] + (size,) + shape[dst:]
     dims = tuple(np.int64(i) for i in range(len(new_shape)) if i != dst)
-    return broadcast_in_dim_p.bind(x, shape=new_shape, broadcast_dimensions=dims, sharding=None)
+    return broadcast_to_batch(x, new_shape, dims, dst)
+
+
+def broadcast_to_batch(x: Any, shape: tuple[int, ...], broadcast_dimensions: tuple, batch_dim: int) -> Any:
+    """``broadcast_in_dim`` of an unbatched ``x`` to ``shape``, whose dimension ``batch_dim`` is the batch: laid out
+    as the running rule's batch dimension when ``x`` is typed over the mesh; a value that is not (a constant) is
+    broadcast to a batch not typed either, as JAX's."""
+    aval = get_aval(x)
+    layout = current_layout()
+    if layout is None:
+        return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions, sharding=None)
+    if getattr(aval, "explicit_sharding", None) is None:
+        with layouts_ignored():
+            return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions, sharding=None)
+    spec: list = [None] * len(shape)
+    for in_dim, out_dim in enumerate(broadcast_dimensions):
+        if aval.shape[in_dim] == shape[out_dim]:
+            spec[out_dim] = spec_of(aval)[in_dim]
+    spec[batch_dim] = layout.entry
+    sharding = NamedSharding(aval.explicit_sharding.mesh, PartitionSpec(*spec))
+    return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions, sharding=sharding)
+
+
+def check_carry_batchable(carries: Sequence[Any], dims: Sequence[int | None], batched: Sequence[bool]) -> None:
+    """JAX 0.10.2's error for a loop whose initial carry arrives unbatched but must be batched, when the batch
+    dimension is laid out over mesh axes (JAX broadcasts it over the empty mesh); raised as soon as the loop's
+    body says so, before the body is batched further."""
+    layout = current_layout()
+    if layout is None:
+        return
+    for x, dim, must in zip(carries, dims, batched):
+        if must and dim is None:
+            axis = layout.entry if isinstance(layout.entry, str) else layout.entry[0]
+            spec = PartitionSpec(layout.entry, *[None] * get_aval(x).ndim)
+            raise ValueError(f"Resource axis: {axis} of {spec} is not found in mesh: ().")
 
 
 def at_dim(x: Any, dim: int | None, size: int, dst: int = 0) -> Any:

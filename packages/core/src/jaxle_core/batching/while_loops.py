@@ -15,7 +15,7 @@ from typing import Any
 
 from jaxle_core import core
 from jaxle_core.batching.rule_helpers import batch_jaxpr, body_batch_size
-from jaxle_core.batching.trace import BatchTrace, at_dim, traced_batching_rules
+from jaxle_core.batching.trace import BatchTrace, at_dim, check_carry_batchable, traced_batching_rules
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.lax.control_flow.while_loops import split_while_args, while_p, while_params
 from jaxle_core.staging import trace_to_jaxpr
@@ -37,17 +37,20 @@ def _while_batch(trace: BatchTrace, vals, dims, *, cond_nconsts: int, cond_jaxpr
                  body_jaxpr: ClosedJaxpr):
     size = body_batch_size(trace, vals, dims)
     cconst_dims, bconst_dims, init_dims = split_while_args(dims, cond_nconsts, body_nconsts)
+    init = split_while_args(vals, cond_nconsts, body_nconsts)[2]
     carry_bat = [d is not None for d in init_dims]
     while True:
         carry_dims = [0 if b else None for b in carry_bat]
         _, pred_dims = batch_jaxpr(cond_jaxpr, cconst_dims + carry_dims, size, trace.axis_name)
         if pred_dims[0] is not None:
             carry_bat = [True] * len(carry_bat)
+            check_carry_batchable(init, init_dims, carry_bat)
         _, out_dims = batch_jaxpr(body_jaxpr, bconst_dims + carry_dims, size, trace.axis_name)
         new = [b or d is not None for b, d in zip(carry_bat, out_dims)]
         if new == carry_bat:
             break
         carry_bat = new
+        check_carry_batchable(init, init_dims, carry_bat)
     carry_dims = [0 if b else None for b in carry_bat]
     new_cond = _batched_at_front(cond_jaxpr, cconst_dims + carry_dims, [pred_dims[0] is not None], size,
                                  trace.axis_name)

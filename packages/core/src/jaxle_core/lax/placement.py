@@ -19,11 +19,11 @@ from jaxle_core.memory_spaces import MemorySpace, register_placing, space_of_kin
 from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_mesh, get_mesh, resource_mesh
 from jaxle_core.pretty import pp_eqn_generic, pp_eqn_rules
 from jaxle_core.sharding import NamedSharding, Sharding, check_sharding_fits
-from jaxle_core.sharding_types import spec_of, type_spec
+from jaxle_core.sharding_types import check_type_divides, spec_of, type_spec
 from jaxle_core.staging import staging_rewrites
 
-__all__ = ["ArrayCopySemantics", "device_put_p", "leaves_layout_open", "reshard", "reshard_p", "sharding_constraint_p",
-           "stage", "stage_p", "with_sharding_constraint"]
+__all__ = ["ArrayCopySemantics", "device_put_p", "leaves_layout_open", "reshard", "reshard_p", "reshard_target",
+           "sharding_constraint_p", "stage", "stage_p", "with_sharding_constraint"]
 
 stage_p = Primitive("stage")
 stage_p.def_abstract_eval(lambda aval: aval)
@@ -58,6 +58,7 @@ def _device_put_aval(*avals, devices, srcs, copy_semantics):
         raise ValueError(f"device_put: {len(avals)} operands need as many devices, sources and copy semantics; "
                          f"got {len(devices)}, {len(srcs)} and {len(copy_semantics)}")
     for aval, device in zip(avals, devices):  # staged too: unlike a sharding constraint, never padded
+        check_type_divides(device, aval.shape)
         check_sharding_fits(device, aval.shape, "One of device_put args")
     return [aval.update(memory_space=_destination_space(aval, device)) if type(aval) is ShapedArray else aval
             for aval, device in zip(avals, devices)]
@@ -170,7 +171,9 @@ def leaves_layout_open(dst_sharding: NamedSharding) -> bool:
     return isinstance(dst_sharding.mesh, AbstractMesh) and not any(dst_sharding.spec)
 
 
-def _reshard_target(sharding: Any) -> NamedSharding:
+def reshard_target(sharding: Any) -> NamedSharding:
+    """The NamedSharding a ``reshard`` (or an ``out_sharding`` argument) asks for, with JAX's errors for a
+    PartitionSpec outside any mesh and for axes that are not Explicit."""
     if isinstance(sharding, PartitionSpec):
         mesh = get_mesh()
         if mesh.empty:
@@ -200,7 +203,8 @@ def reshard(xs: Any, out_shardings: Any) -> Any:
                                 is_leaf=lambda s: s is None)
     outs = []
     for leaf, sharding in zip(leaves, per_leaf):
-        target = _reshard_target(sharding)
+        target = reshard_target(sharding)
+        check_type_divides(target, get_aval(leaf).shape)
         check_sharding_fits(target, get_aval(leaf).shape, "One of reshard args")
         outs.append(reshard_p.bind(leaf, dst_sharding=target))
     return tree.tree_unflatten(treedef, outs)

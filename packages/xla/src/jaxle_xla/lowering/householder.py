@@ -10,6 +10,7 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.lax.householder import geqrf_p, householder_product_p, ormqr_p, qr_p
 from jaxle_core.lax.linalg_support import check_lapack_dtype, triu
 from jaxle_core.lax.structural import eye
+from jaxle_core.sharding_rules_indexing import select_which_error
 from jaxle_xla.lapack import flag, lapack_call
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
@@ -40,10 +41,19 @@ def _reflector_block(factored, m: int, n: int, columns: int):
     return factored
 
 
+def _check_batch_whole(aval: ShapedArray) -> None:
+    """JAX's error for a QR decomposition of matrices split over devices by their batch dimensions: its lowering
+    selects between the factors and NaNs by a mask laid out whole, which such factors cannot be combined with."""
+    sharding = aval.explicit_sharding
+    if sharding is not None and any(sharding.spec[:-2]):
+        raise select_which_error(sharding.mesh, (None,) * aval.ndim, tuple(sharding.spec))
+
+
 @register_lowering(qr_p)
 def _qr_lowering(ctx: LoweringContext, x: Value, *, pivoting: bool, full_matrices: bool,
                  use_magma: bool | None) -> list[Value]:
     check_lapack_dtype(x.aval.dtype)
+    _check_batch_whole(x.aval)
     avals = ctx.avals_out
     if x.aval.size == 0:
         return ctx.lower_fun(lambda v: _empty_qr(v, avals), x)

@@ -1,0 +1,228 @@
+"""Write more_sharding_rules_golden.json: ``.at[]`` updates given ``out_sharding``, types whose mesh axes do not
+divide their dimensions, the linear algebra of batches split over a mesh axis, and ``vmap`` over split dimensions
+(the jaxprs it batches, its loops, searchsorted), over a mesh of Explicit axes on eight CPU devices (jaxpr text,
+results' types, errors), recorded from the module named on the command line.
+
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_more_sharding_rules_golden.py jax
+"""
+
+import importlib
+import json
+import sys
+
+import numpy as np
+from make_sharding_rules_golden import ROWS, _matrices
+from make_sharding_types_golden import HERE, _in_mesh, _jaxpr, _mesh, _outcome, _p, _put, _traced
+
+
+def _types(jax, outs) -> str:
+    return " | ".join(str(jax.typeof(o)) for o in jax.tree.leaves(outs))
+
+
+def _update(method: str, *args):
+    """``u.at[ROWS].<method>(*args, out_sharding=P('x'))``."""
+    return lambda jax: lambda u: getattr(u.at[ROWS], method)(*args, out_sharding=_p(jax, "x"))
+
+
+def _eager_and_jit(f):
+    """The result types of ``f(jax)`` applied eagerly and under jit to a batch of two f32[4,4] matrices split over
+    ``x`` (or the error each raises)."""
+    def case(jax):
+        mesh = _mesh(jax)
+        with jax.sharding.set_mesh(mesh):
+            batch = _matrices(jax, mesh, "x")
+            return (f"eager: {_outcome(lambda: _types(jax, f(jax)(batch)))}; "
+                    f"jit: {_outcome(lambda: _types(jax, jax.jit(f(jax))(batch)))}")
+    return case
+
+
+def _outside_mesh(f):
+    """``f(jax)`` applied eagerly to an f32[8,4] of ones, outside any mesh (its result's values, or the error)."""
+    return lambda jax: _outcome(lambda: str(np.asarray(f(jax)(jax.numpy.ones((8, 4)))).tolist()))
+
+
+def _indivisible(f):
+    """``f(jax, mesh, value)`` for a host f32[3,4], under set_mesh (the result's type, or the error)."""
+    def case(jax):
+        mesh = _mesh(jax)
+        with jax.sharding.set_mesh(mesh):
+            return _outcome(lambda: str(jax.typeof(f(jax, mesh, np.ones((3, 4), np.float32)))))
+    return case
+
+
+def _named(jax, mesh, *spec):
+    return jax.sharding.NamedSharding(mesh, _p(jax, *spec))
+
+
+def _vmapped(f, *which, **vmap_kwargs):
+    """The jaxpr of ``jax.vmap(f(jax), **vmap_kwargs)`` applied to the arrays of _in_mesh named by ``which``."""
+    return _traced(lambda jax: jax.vmap(f(jax), **vmap_kwargs), *which)
+
+
+def _split_vector(f):
+    """The jaxpr of ``f(jax)`` applied to an f32[8] split over ``x`` (and a 2-D f32[8@x,4] when asked)."""
+    return _in_mesh(lambda jax, m, a, *_: _jaxpr(jax, f(jax), _put(jax, m, (8,), "x")))
+
+
+def _loop_over_split(f):
+    """The jaxpr of ``vmap(f(jax))`` over an f32[8] split along ``x``."""
+    return _split_vector(lambda jax: jax.vmap(f(jax)))
+
+
+def _typed_inside(*which):
+    """The types a vmapped function sees of the arrays of _in_mesh named by ``which``, and the vmap's jaxpr."""
+    def run(jax, mesh, *arrays):
+        seen = []
+
+        def spy(*values):
+            seen.extend(str(jax.typeof(v)) for v in values)
+            return values
+
+        text = _jaxpr(jax, jax.vmap(spy), *[arrays[i] for i in which])
+        return f"{seen} {text}"
+    return _in_mesh(run)
+
+
+CASES = {
+    # .at[] updates given out_sharding: computed whole, laid out as asked; divide and power combine the operand
+    # with the factors so laid out
+    **{f"at_{method}_out_sharding": _traced(_update(method, 2.0), 2)
+       for method in ("set", "add", "subtract", "multiply", "mul", "min", "max", "divide", "power")},
+    "at_divide_split_columns": _traced(lambda jax: lambda u: u.at[ROWS].divide(2.0), 1),
+    "at_divide_without_out_sharding": _traced(lambda jax: lambda u: u.at[ROWS].divide(2.0), 2),
+    "at_divide_slice_out_sharding": _traced(lambda jax: lambda u: u.at[1:3].divide(2.0, out_sharding=_p(jax, "x")),
+                                            1),
+    "at_power_strided_out_sharding": _traced(
+        lambda jax: lambda u: u.at[::2].power(2.0, out_sharding=_p(jax, None, "y")), 1),
+    "at_divide_values_out_sharding": _in_mesh(lambda jax, m, a, b, c, d: _jaxpr(
+        jax, lambda u, v: u.at[ROWS].divide(v, out_sharding=_p(jax, "x")), c, _put(jax, m, (3, 4), None, "y"))),
+    "at_divide_named_out_sharding": _in_mesh(lambda jax, m, a, b, c, d: _jaxpr(
+        jax, lambda u: u.at[ROWS].divide(2.0, out_sharding=_named(jax, m, "x")), c)),
+    "at_power_eager_result": _in_mesh(lambda jax, m, a, b, c, d: _outcome(lambda: (
+        lambda r: f"{jax.typeof(r)} {np.asarray(r).tolist()}")(c.at[ROWS].power(2.0, out_sharding=_p(jax, "x"))))),
+    "at_divide_duplicate_axes": _traced(lambda jax: lambda u: u.at[ROWS].divide(2.0, out_sharding=_p(jax, "x", "x")),
+                                        2),
+    "at_get_slice_out_sharding": _traced(lambda jax: lambda u: u.at[2:6].get(out_sharding=_p(jax, "x")), 1),
+    "at_get_row_out_sharding": _traced(lambda jax: lambda u: u.at[1].get(out_sharding=_p(jax, "y")), 1),
+    "at_get_uneven_out_sharding": _traced(lambda jax: lambda u: u.at[ROWS].get(out_sharding=_p(jax, "x")), 2),
+    "at_set_slice_out_sharding": _traced(lambda jax: lambda u: u.at[2:6].set(1.0, out_sharding=_p(jax, "x")), 1),
+    "at_apply_out_sharding": _traced(lambda jax: lambda u: u.at[ROWS].apply(jax.numpy.sin,
+                                                                            out_sharding=_p(jax, "x")), 2),
+    "at_get_outside_mesh": _outside_mesh(lambda jax: lambda u: u.at[0].get(out_sharding=_p(jax, "x"))),
+    "at_set_outside_mesh": _outside_mesh(lambda jax: lambda u: u.at[0].set(2.0, out_sharding=_p(jax, "x"))),
+    "at_power_outside_mesh": _outside_mesh(lambda jax: lambda u: u.at[0].power(2.0, out_sharding=_p(jax, "x"))),
+    # a type whose Explicit axes do not divide its dimensions cannot exist
+    "reshard_uneven": _indivisible(lambda jax, m, v: jax.sharding.reshard(v, _p(jax, "x"))),
+    "reshard_uneven_jit": _indivisible(lambda jax, m, v: jax.jit(lambda u: jax.sharding.reshard(u, _p(jax, "x")))(v)),
+    "device_put_uneven": _indivisible(lambda jax, m, v: jax.device_put(v, _p(jax, "x"))),
+    "device_put_uneven_two_axes": _indivisible(lambda jax, m, v: jax.device_put(v, _p(jax, None, ("x", "y")))),
+    "device_put_uneven_jit": _indivisible(lambda jax, m, v: jax.jit(lambda u: jax.device_put(u, _p(jax, "x")))(v)),
+    "zeros_uneven_out_sharding": _indivisible(lambda jax, m, v: jax.numpy.zeros((3,), out_sharding=_p(jax, "x"))),
+    "broadcast_uneven_out_sharding": _indivisible(lambda jax, m, v: jax.jit(
+        lambda u: jax.lax.broadcast_in_dim(u, (3, 4), (0, 1), out_sharding=_p(jax, "x")))(v)),
+    "jit_out_shardings_uneven": _indivisible(lambda jax, m, v: jax.jit(lambda u: u, out_shardings=_p(jax, "x"))(v)),
+    "device_put_uneven_outside_mesh": lambda jax: _outcome(lambda: str(jax.typeof(jax.device_put(
+        np.ones((3, 4), np.float32), _named(jax, _mesh(jax), "x"))))),
+    # linear algebra of a batch split over a mesh axis, eager and under jit
+    "qr": _eager_and_jit(lambda jax: jax.lax.linalg.qr),
+    "jnp_qr": _eager_and_jit(lambda jax: jax.numpy.linalg.qr),
+    "cholesky": _eager_and_jit(lambda jax: jax.lax.linalg.cholesky),
+    "jnp_cholesky": _eager_and_jit(lambda jax: jax.numpy.linalg.cholesky),
+    "eigh": _eager_and_jit(lambda jax: jax.lax.linalg.eigh),
+    "jnp_eigh": _eager_and_jit(lambda jax: jax.numpy.linalg.eigh),
+    "eigvalsh": _eager_and_jit(lambda jax: jax.numpy.linalg.eigvalsh),
+    "svd": _eager_and_jit(lambda jax: jax.lax.linalg.svd),
+    "jnp_svd": _eager_and_jit(lambda jax: jax.numpy.linalg.svd),
+    "lu": _eager_and_jit(lambda jax: jax.lax.linalg.lu),
+    "lu_factor": _eager_and_jit(lambda jax: jax.scipy.linalg.lu_factor),
+    "solve": _eager_and_jit(lambda jax: lambda a: jax.numpy.linalg.solve(a, a)),
+    "det": _eager_and_jit(lambda jax: jax.numpy.linalg.det),
+    "slogdet": _eager_and_jit(lambda jax: jax.numpy.linalg.slogdet),
+    "triangular_solve": _eager_and_jit(lambda jax: lambda a: jax.lax.linalg.triangular_solve(a, a, left_side=True,
+                                                                                              lower=True)),
+    "solve_triangular": _eager_and_jit(lambda jax: lambda a: jax.scipy.linalg.solve_triangular(a, a)),
+    "cho_solve": _eager_and_jit(lambda jax: lambda a: jax.scipy.linalg.cho_solve((a, True), a)),
+    "pinv": _eager_and_jit(lambda jax: jax.numpy.linalg.pinv),
+    "matrix_rank": _eager_and_jit(lambda jax: jax.numpy.linalg.matrix_rank),
+    "matrix_power": _eager_and_jit(lambda jax: lambda a: jax.numpy.linalg.matrix_power(a, 3)),
+    "cond": _eager_and_jit(lambda jax: jax.numpy.linalg.cond),
+    "norm_2": _eager_and_jit(lambda jax: lambda a: jax.numpy.linalg.norm(a, ord=2, axis=(1, 2))),
+    "eig": _eager_and_jit(lambda jax: jax.numpy.linalg.eig),
+    "schur": _eager_and_jit(lambda jax: jax.lax.linalg.schur),
+    "hessenberg": _eager_and_jit(lambda jax: jax.lax.linalg.hessenberg),
+    "tridiagonal": _eager_and_jit(lambda jax: jax.lax.linalg.tridiagonal),
+    "inv": _eager_and_jit(lambda jax: jax.numpy.linalg.inv),
+    "expm": _eager_and_jit(lambda jax: jax.scipy.linalg.expm),
+    # vmap over a dimension split over mesh axes: the mapped dimensions must agree, and the jaxprs vmap batches
+    # (a jit's, a loop's body) are typed with the batch dimension's layout
+    "vmap_mapped_dims_differ": _vmapped(lambda jax: lambda u, v: u + v, 0, 1),
+    "vmap_mapped_dims_split_differently": _in_mesh(lambda jax, m, a, *_: _jaxpr(
+        jax, jax.vmap(lambda u, v: u + v), a, _put(jax, m, (8, 4), "y"))),
+    "vmap_mapped_dims_agree": _vmapped(lambda jax: lambda u, v: u + v, 0, 0),
+    "vmap_unmapped_argument": _in_mesh(lambda jax, m, a, b, *_: _jaxpr(
+        jax, jax.vmap(lambda u, v: u + v, in_axes=(0, None)), a, b[0])),
+    "vmap_columns_against_whole": _vmapped(lambda jax: lambda u, v: u + v, 1, 0, in_axes=1),
+    "vmap_eager_mapped_dims_differ": _in_mesh(lambda jax, m, a, b, *_: _outcome(
+        lambda: str(jax.vmap(lambda u, v: u + v)(a, b)))),
+    "vmap_types_inside_rows": _typed_inside(0),
+    "vmap_types_inside_columns": _typed_inside(1),
+    "vmap_of_jit_rows": _vmapped(lambda jax: jax.jit(lambda u: jax.numpy.sin(u) * 2), 0),
+    "vmap_of_jit_columns": _vmapped(lambda jax: jax.jit(lambda u: jax.numpy.sin(u) * 2), 1),
+    "vmap_of_jit_in_axes_one": _vmapped(lambda jax: jax.jit(lambda u: u * 2), 2, in_axes=1, out_axes=1),
+    "vmap_of_vmap_of_jit": _vmapped(lambda jax: jax.vmap(jax.jit(lambda u: u * 2)), 2),
+    "vmap_of_jit_unbatched_argument": _vmapped(
+        lambda jax: lambda u: jax.jit(lambda s, t: s + t)(u, jax.numpy.ones(4)), 0),
+    "vmap_of_jit_matmul": _vmapped(lambda jax: lambda u: jax.jit(lambda s: s @ jax.numpy.ones((4, 3)))(u), 0),
+    "vmap_result": _in_mesh(lambda jax, m, a, *_: _outcome(
+        lambda: str(jax.vmap(jax.jit(lambda u: u * 2))(a).sharding))),
+    "grad_of_vmap_of_jit": _traced(
+        lambda jax: jax.grad(lambda u: jax.vmap(jax.jit(lambda s: (s ** 2).sum()))(u).sum()), 0),
+    "vmap_broadcast_results": _vmapped(lambda jax: lambda u: (u, jax.numpy.ones(4), np.ones(3, np.float32), 1.0), 0),
+    "vmap_cond_constant_branch": _vmapped(
+        lambda jax: lambda u: jax.lax.cond(True, lambda: u, lambda: jax.numpy.ones(4)), 0),
+    "vmap_cond_batched_predicate": _loop_over_split(lambda jax: lambda q: jax.lax.cond(q > 1, lambda: q,
+                                                                                         lambda: 0.0)),
+    "vmap_scan_carry_batched": _vmapped(
+        lambda jax: lambda u: jax.lax.scan(lambda c, x: (c + x, c * x), u[0], u), 0),
+    "vmap_scan_carry_made_batched": _vmapped(
+        lambda jax: lambda u: jax.lax.scan(lambda c, x: (c + x, c * x), jax.numpy.zeros(()), u), 0),
+    "vmap_scan_carry_stays_unbatched": _loop_over_split(
+        lambda jax: lambda q: jax.lax.scan(lambda c, _: (c + 1, c * q), 0.0, None, length=3)),
+    "vmap_scan_two_carries": _loop_over_split(lambda jax: lambda q: jax.lax.scan(
+        lambda c, _: ((c[0] + q, c[1]), None), (0.0, jax.numpy.zeros(2)), None, length=3)),
+    "vmap_fori_loop": _loop_over_split(lambda jax: lambda q: jax.lax.fori_loop(0, 3, lambda i, c: c + q, 0.0)),
+    "vmap_fori_loop_batched_init": _loop_over_split(
+        lambda jax: lambda q: jax.lax.fori_loop(0, 3, lambda i, c: c + q, q)),
+    "vmap_while_loop": _loop_over_split(lambda jax: lambda q: jax.lax.while_loop(lambda c: c < 10, lambda c: c + q,
+                                                                                   0.0)),
+    "vmap_while_batched_predicate": _loop_over_split(
+        lambda jax: lambda q: jax.lax.while_loop(lambda c: c < q, lambda c: c + 1, 0.0)),
+    "vmap_while_batched_init": _loop_over_split(
+        lambda jax: lambda q: jax.lax.while_loop(lambda c: c < 10, lambda c: c + q, q)),
+    "vmap_sort": _vmapped(lambda jax: jax.numpy.sort, 0),
+    "vmap_cumsum": _vmapped(lambda jax: jax.numpy.cumsum, 0),
+    "vmap_map": _loop_over_split(lambda jax: lambda q: jax.lax.map(lambda r: r * q, jax.numpy.ones(3))),
+    # searchsorted (and what it serves) of a split operand: JAX's vmap of its loop refuses the split queries
+    "searchsorted_split_queries": _split_vector(lambda jax: lambda q: jax.numpy.searchsorted(jax.numpy.arange(8.0),
+                                                                                              q)),
+    "searchsorted_split_queries_sort": _split_vector(lambda jax: lambda q: jax.numpy.searchsorted(
+        jax.numpy.arange(8.0), q, method="sort")),
+    "searchsorted_split_sorted": _split_vector(lambda jax: lambda q: jax.numpy.searchsorted(q, jax.numpy.arange(8.0))),
+    "searchsorted_split_sorted_sort": _split_vector(lambda jax: lambda q: jax.numpy.searchsorted(
+        q, jax.numpy.arange(8.0), method="sort")),
+    "searchsorted_split_queries_2d": _traced(lambda jax: lambda u: jax.numpy.searchsorted(jax.numpy.arange(8.0), u),
+                                             0),
+    "interp_split": _split_vector(lambda jax: lambda q: jax.numpy.interp(q, jax.numpy.arange(8.0),
+                                                                         jax.numpy.arange(8.0))),
+    "digitize_split": _split_vector(lambda jax: lambda q: jax.numpy.digitize(q, jax.numpy.arange(8.0))),
+}
+
+
+def run(module) -> dict:
+    return {name: case(module) for name, case in CASES.items()}
+
+
+if __name__ == "__main__":
+    module = importlib.import_module(sys.argv[1])
+    module.config.update("jax_num_cpu_devices", 8)
+    (HERE / "more_sharding_rules_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
