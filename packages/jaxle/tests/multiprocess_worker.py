@@ -141,6 +141,10 @@ def main(port: str, num_processes: int, pid: int, store: bool) -> dict:
     summed = jax.pmap(lambda v: jax.lax.psum(v, "i"), axis_name="i")(jnp.arange(2.0) + 10 * pid)
     index = jax.pmap(lambda v: jax.lax.axis_index("i"), axis_name="i")(jnp.zeros(LOCAL_DEVICES))
     report["pmap"] = [repr(summed), np.asarray(index).tolist(), str(summed.sharding)]
+    # Lowered from a process's slices, pmap's program takes the global arrays (as JAX's): so does its compiled form.
+    lowered = jax.pmap(lambda v: jax.lax.psum(v, "i"), axis_name="i").lower(jnp.arange(2.0) + 10 * pid)
+    report["pmap_lower"] = [repr(lowered.in_avals), repr(lowered.out_info),
+                            _error(lambda: lowered.compile()(jnp.arange(2.0)))]
     per_device = jax.shard_map(lambda block: jax.lax.psum(block, "batch"), mesh=mesh, in_specs=P("batch"),
                                out_specs=P())
     report["shard_map"] = np.asarray(jax.jit(per_device)(values)).tolist()

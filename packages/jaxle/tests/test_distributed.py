@@ -85,6 +85,14 @@ def check_run(reports: list[dict]) -> None:
         assert report["pmap"] == [f"Array([{summed:g}., {summed:g}.], dtype=float32)", [2 * pid, 2 * pid + 1],
                                   "NamedSharding(mesh=Mesh('i': 2, axis_types=(Auto,)), spec=P('i',), "
                                   "memory_kind=device)"]
+        devices = n * worker.LOCAL_DEVICES
+        assert report["pmap_lower"] == [
+            f"((ShapedArray(float32[{devices}]),), {{}})",
+            f"ShapeDtypeStruct(shape=({devices},), dtype=float32, sharding=NamedSharding(mesh=Mesh('i': {devices}, "
+            "axis_types=(Auto,)), spec=P('i',), memory_kind=device))",
+            "TypeError: Argument types differ from the types for which this computation was compiled. Perhaps you are "
+            "calling the compiled executable with a different enable_x64 mode than when it was AOT compiled? The "
+            "mismatches are:"]
         np.testing.assert_allclose(report["shard_map"], [np.arange(6.0).reshape(2, 3).sum(0) * n * (n + 1) / 2])
         step = report["step"]
         assert step["shape"] == [n * worker.ROWS_PER_PROCESS, worker.FEATURES]

@@ -261,8 +261,21 @@ class Traced:
         self._donated = donated
         self._shardings = shardings or {}  # the in/out shardings jit was given, for the backend's compile
 
-    out_info = property(lambda self: tree.tree_unflatten(
-        self.out_tree, [ShapeDtypeStruct.of(a) for a in self.jaxpr.out_avals]))
+    @property
+    def out_info(self) -> Any:
+        """A ShapeDtypeStruct per result, with its sharding: the out_sharding given, else its type's layout over
+        Explicit axes (over the concrete mesh of an argument laid out over it)."""
+        avals = self.jaxpr.out_avals
+        given = list(self._shardings.get("out_shardings") or ()) + [None] * len(avals)
+        meshes = {s.mesh.abstract_mesh: s.mesh for s in self._arg_layouts if isinstance(s, NamedSharding)}
+        structs = []
+        for aval, sharding in zip(avals, given):
+            typed = aval.explicit_sharding
+            if sharding is None and typed is not None and typed.mesh in meshes:
+                sharding = NamedSharding(meshes[typed.mesh], typed.spec)
+            structs.append(ShapeDtypeStruct(aval.shape, aval.dtype, weak_type=aval.weak_type,
+                                            sharding=sharding if sharding is not None else typed))
+        return tree.tree_unflatten(self.out_tree, structs)
 
     @property
     def args_info(self) -> Any:

@@ -19,7 +19,7 @@ import numpy as np
 import jaxle_tree as tree
 from jaxle_core import backend as backend_module
 from jaxle_core import core, execution_checks
-from jaxle_core.avals import abstract_argument_aval, get_aval
+from jaxle_core.avals import ShapeDtypeStruct, abstract_argument_aval, get_aval
 from jaxle_core.config import disable_jit, trace_context
 from jaxle_core.core import Tracer
 from jaxle_core.jit import Lowered, jit, jit_wrapped
@@ -128,6 +128,15 @@ def set_fast_dispatch(dispatch: Callable[[str, Callable], Callable | None] | Non
     """Install (or, with None, remove) a backend's dispatch of cached pmap calls: see ``fast_dispatch``."""
     global fast_dispatch, fast_dispatch_errors
     fast_dispatch, fast_dispatch_errors = dispatch, errors
+
+
+def _global_argument(aval: Any, axis: int | None, devices: int) -> ShapeDtypeStruct:
+    """The global array a process's argument of a multi-process pmap is part of: its mapped ``axis`` (one slice
+    per local device) spans every process's ``devices``."""
+    shape = list(aval.shape)
+    if axis is not None:
+        shape[axis] = devices
+    return ShapeDtypeStruct(tuple(shape), aval.dtype, weak_type=aval.weak_type)
 
 
 def _mapped_spec(axis: int | None, name: Any) -> PartitionSpec:
@@ -326,7 +335,10 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
     def lower(*args, **kwargs) -> Lowered:
         """The program a call on ``args``/``kwargs`` runs (arrays or ``ShapeDtypeStruct``s), lowered: a ``jit``
         stage whose arguments are this function's own, static ones left out."""
-        plan, call, flat, shardings, _, _ = staged(args, kwargs, abstract_argument_aval)
+        plan, call, flat, shardings, processes, _ = staged(args, kwargs, abstract_argument_aval)
+        if processes:  # as JAX's: each process gives its own devices' slices, the program takes the global arrays
+            flat = [_global_argument(abstract_argument_aval(x), axis, plan.mesh.size)
+                    for x, axis in zip(flat, plan.in_axes)]
         for x, sharding in zip(flat, shardings):
             check_divisible(abstract_argument_aval(x), sharding.spec, plan.mesh, sharding)
         traced = jit_wrapped(call).trace(plan, *flat)

@@ -84,6 +84,22 @@ def _calls(m):
     return {name: [outcome(argument)] for name, argument in arguments.items()}
 
 
+def _out_infos(m):
+    """The lowered stage's ``out_info``: each result's shape, dtype and sharding (the out_sharding given, pmap's
+    included, else its type's layout over the mesh of an argument laid out over it)."""
+    jnp, sharding = m.numpy, m.sharding
+    mesh = m.make_mesh((8,), ("x",))
+    split = sharding.NamedSharding(mesh, sharding.PartitionSpec("x"))
+    double = lambda v: v * 2  # noqa: E731 - small cases read best inline
+    ones = jnp.ones((8, 3))
+    return {
+        "out_info_pmap": [repr(m.pmap(double).lower(ones).out_info)],
+        "out_info_out_shardings": [repr(m.jit(double, out_shardings=split).lower(ones).out_info)],
+        "out_info_laid_out_argument": [repr(m.jit(double).lower(m.device_put(ones, split)).out_info)],
+        "out_info_plain": [repr(m.jit(double).lower(ones).out_info)],
+    }
+
+
 def _adding_to(ref):
     def add(x):
         ref[...] += x
@@ -109,7 +125,8 @@ def record(m):
     its runtime executable's type."""
     return {**{name: [_outcome(compiled, "input_shardings"), _outcome(compiled, "output_shardings"),
                       type(compiled.runtime_executable()).__name__]
-               for name, compiled in ((name, case()) for name, case in _cases(m).items())}, **_calls(m)}
+               for name, compiled in ((name, case()) for name, case in _cases(m).items())}, **_calls(m),
+            **_out_infos(m)}
 
 
 if __name__ == "__main__":
