@@ -15,7 +15,7 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.extended import ExtendedArray
 from jaxle_random.impls import PRNGImpl
 
-__all__ = ["KeyTy", "PRNGKeyArray", "is_key_dtype"]
+__all__ = ["KeyTy", "PRNGKeyArray", "is_key_dtype", "key_type"]
 
 
 class KeyTy(dtypes.ExtendedDType):
@@ -39,6 +39,18 @@ class KeyTy(dtypes.ExtendedDType):
 
     def __hash__(self) -> int:
         return hash((KeyTy, self._impl.name))
+
+
+_key_types: dict[PRNGImpl, KeyTy] = {}
+
+
+def key_type(impl: PRNGImpl) -> KeyTy:
+    """The key dtype of ``impl``: one object per implementation, so that the jitted calls taking its keys compare
+    their dtypes by identity in jaxlib's C++ dispatch instead of calling ``KeyTy.__eq__``."""
+    dtype = _key_types.get(impl)
+    if dtype is None:
+        dtype = _key_types[impl] = KeyTy(impl)
+    return dtype
 
 
 def is_key_dtype(dtype: Any) -> bool:

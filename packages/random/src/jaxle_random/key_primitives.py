@@ -22,7 +22,7 @@ from jaxle_core.batching.trace import batching_rules, insert_dim, move_dim
 from jaxle_core.core import Primitive, evaluates_eagerly
 from jaxle_core.extended import ExtendedArray, physical_rules
 from jaxle_random.impls import PRNGImpl
-from jaxle_random.key_array import KeyTy, is_key_dtype
+from jaxle_random.key_array import is_key_dtype, key_type
 
 __all__ = ["random_bits_p", "random_clone_p", "random_fold_in_p", "random_seed_p", "random_split_p",
            "random_unwrap_p", "random_wrap_p"]
@@ -42,11 +42,14 @@ def _impl_of(keys: ShapedArray, primitive: str) -> PRNGImpl:
     return keys.dtype._impl
 
 
+_UINT32 = np.dtype(np.uint32)  # compared as a dtype: against the scalar type NumPy converts it on every call
+
+
 def check_key_data(data: ShapedArray, impl: PRNGImpl) -> None:
     """JAX's TypeError for raw key data that is not ``uint32[..., *impl.key_shape]``."""
     if data.ndim < 1:
         raise TypeError(f"JAX encountered invalid PRNG key data: expected key_data.ndim >= 1; got ndim={data.ndim}")
-    if data.dtype != np.uint32:
+    if data.dtype != _UINT32:
         raise TypeError(f"JAX encountered invalid PRNG key data: expected key_data.dtype = uint32; "
                         f"got dtype={data.dtype}")
     n = len(impl.key_shape)
@@ -62,13 +65,13 @@ def check_key_data(data: ShapedArray, impl: PRNGImpl) -> None:
 def _seed_aval(seeds, *, impl):
     if not dtypes.issubdtype(seeds.dtype, np.integer):
         raise TypeError(f"PRNG key seed must be an integer; got {seeds.str_short()}")
-    return ShapedArray(seeds.shape, KeyTy(impl))
+    return ShapedArray(seeds.shape, key_type(impl))
 
 
 @random_wrap_p.def_abstract_eval
 def _wrap_aval(data, *, impl):
     check_key_data(data, impl)
-    return ShapedArray(data.shape[:data.ndim - len(impl.key_shape)], KeyTy(impl))
+    return ShapedArray(data.shape[:data.ndim - len(impl.key_shape)], key_type(impl))
 
 
 @random_unwrap_p.def_abstract_eval
@@ -178,7 +181,7 @@ def random_wrap(data: Any, impl: PRNGImpl) -> Any:
     if isinstance(data, Array) and evaluates_eagerly((data,)):
         # eagerly, wrapping is a new view of the same data: no computation to dispatch
         _wrap_aval(get_aval(data), impl=impl)
-        return KeyTy(impl).wrap(data)
+        return key_type(impl).wrap(data)
     return random_wrap_p.bind(data, impl=impl)
 
 

@@ -23,7 +23,7 @@ from jaxle_core.lax.standard import canonical_shape
 from jaxle_core.mesh import AbstractMesh
 from jaxle_random import key_primitives as prims
 from jaxle_random.impls import PRNGImpl, resolve_prng_impl
-from jaxle_random.key_array import KeyTy, is_key_dtype
+from jaxle_random.key_array import KeyTy, is_key_dtype, key_type
 
 __all__ = ["PRNGKey", "bits", "clone", "fold_in", "key", "key_data", "key_dtype", "key_impl", "split",
            "wrap_key_data"]
@@ -148,7 +148,7 @@ def key_dtype(impl_spec: Any = None) -> KeyTy:
     """The key dtype of a PRNG implementation (by name; the default one when None)."""
     if isinstance(impl_spec, KeyTy):
         return impl_spec
-    return KeyTy(resolve_prng_impl(impl_spec))
+    return key_type(resolve_prng_impl(impl_spec))
 
 
 def random_bits(key: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
