@@ -160,6 +160,18 @@ CASES = {
         jax, lambda v: v * 2, _three_axes(jax), _p(jax), _p(jax), {"a", "c"}, check_vma=False)(X)),
     "unchecked_all_axes": lambda jax: _outcome(jax, lambda: _sm(
         jax, lambda v: v * 2, _three_axes(jax), _p(jax), _p(jax), {"a", "b", "c"}, check_vma=False)(X)),
+    # a body printed on its own lists the axes its types vary over in its mesh's order (not their names')
+    **{f"body_alone_{'_'.join(names)}": (lambda jax, names=names: str(jax.make_jaxpr(_sm(
+        jax, lambda v: v * 2, _mesh(jax, "Auto", "Auto", names=names), _p(jax, names), _p(jax, names), set()))(
+        TALL).eqns[0].params["jaxpr"]))
+       for names in (("b", "a"), ("x", "y"))},
+    "nested_body_alone": lambda jax: str(jax.make_jaxpr(_sm(
+        jax, lambda v: _sm(jax, lambda w: w * 2, None, _p(jax, None, "a"), _p(jax, None, "a"), {"a"})(v),
+        _mesh(jax, "Auto", "Auto", names=("b", "a")), _p(jax, "b"), _p(jax, "b"), {"b"}))(X)).split(
+        "jaxpr=")[0] + str(jax.make_jaxpr(_sm(
+            jax, lambda v: _sm(jax, lambda w: w * 2, None, _p(jax, None, "a"), _p(jax, None, "a"), {"a"})(v),
+            _mesh(jax, "Auto", "Auto", names=("b", "a")), _p(jax, "b"), _p(jax, "b"), {"b"}))(X).eqns[0].params[
+                "jaxpr"]),
     # specs naming several axes that are not manual: each is listed
     "in_specs_two_axes_not_manual": lambda jax: _outcome(jax, lambda: jax.jit(_sm(
         jax, lambda v: v, _three_axes(jax), _p(jax, "b", "c"), _p(jax), {"a"}))(X)),

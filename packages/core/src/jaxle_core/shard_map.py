@@ -36,7 +36,7 @@ from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import layout_divides, register_rule, spec_of, type_spec
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr, transforms_eager_code
 
-__all__ = ["IndivisibleError", "shard_map", "shard_map_p", "smap"]
+__all__ = ["IndivisibleError", "ShardMapBody", "shard_map", "shard_map_p", "smap"]
 
 
 class IndivisibleError(ValueError):
@@ -337,12 +337,29 @@ def _shard_map_aval(*avals, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs, newly
     return [full_aval(a, s, mesh, newly_manual_axes) for a, s in zip(jaxpr.out_avals, out_specs)]
 
 
+class ShardMapBody(ClosedJaxpr):
+    """A ``shard_map``'s body (its ``jaxpr`` param), which knows the mesh it runs under: printed on its own, its types
+    list the manual axes they vary over in that mesh's order, as JAX's do."""
+
+    __slots__ = ("mesh",)
+
+    def __init__(self, closed: ClosedJaxpr, mesh: AbstractMesh):
+        super().__init__(closed.jaxpr, closed.consts)
+        self.mesh = mesh
+
+    def __str__(self) -> str:
+        with use_abstract_mesh(self.mesh):
+            return str(self.jaxpr)
+
+    __repr__ = __str__
+
+
 def shard_map_params(jaxpr: ClosedJaxpr, mesh: Mesh | AbstractMesh, in_specs: Sequence[PartitionSpec],
                      out_specs: Sequence[PartitionSpec], check_vma: bool, manual: frozenset | None = None) -> dict:
     """The params of a ``shard_map`` equation (JAX prints them sorted by name); ``manual``: the mesh axes it makes
     manual (default: all)."""
-    return dict(jaxpr=jaxpr, mesh=mesh, in_specs=tuple(in_specs), out_specs=tuple(out_specs),
-                check_vma=bool(check_vma),
+    return dict(jaxpr=ShardMapBody(jaxpr, manual_mesh(mesh, manual)), mesh=mesh, in_specs=tuple(in_specs),
+                out_specs=tuple(out_specs), check_vma=bool(check_vma),
                 newly_manual_axes=frozenset(mesh.axis_names if manual is None else manual))
 
 

@@ -52,9 +52,9 @@ _WEAK_SCALARS_KEPT = 1024
 def _jaxpr_key(value: Any) -> Any:
     """A jaxpr-valued param by its text, types (the text omits weak types) and constants' identities: control flow
     re-traces its bodies on every eager call, and equal bodies must reuse one executable."""
-    if type(value) is core.ClosedJaxpr:
+    if isinstance(value, core.ClosedJaxpr):
         return str(value.jaxpr), tuple(value.in_avals), tuple(value.out_avals), tuple(map(id, value.consts))
-    if isinstance(value, tuple) and any(type(v) is core.ClosedJaxpr for v in value):  # named tuples too
+    if isinstance(value, tuple) and any(isinstance(v, core.ClosedJaxpr) for v in value):  # named tuples too
         return type(value).__name__, tuple(map(_jaxpr_key, value))
     return value
 
