@@ -7,6 +7,7 @@ command line.
         multidevice-tests/golden/make_parallel_grad_jaxprs_golden.py jax
 """
 
+import functools
 import importlib
 import json
 import pathlib
@@ -58,6 +59,42 @@ def _explicit_mesh_grad(jax) -> str:
         return str(jax.make_jaxpr(jax.grad(lambda u: loss(u) * 2))(v))
 
 
+def _broadcast_loss(w, x, jnp):
+    return (jnp.sin(x + w[None]) * 2).sum()
+
+
+def _under_auto_mesh(jax, make) -> str:
+    """The jaxpr of ``make(jax)`` under set_mesh of a mesh of one Auto axis: the reductions and reshapes its
+    transpositions make outside any shard_map name that mesh where JAX's do."""
+    with jax.sharding.set_mesh(_mesh(jax)):
+        return str(jax.make_jaxpr(make(jax))(W, X))
+
+
+def _over_auto_mesh(jax, make, split_w: bool) -> str:
+    """The jaxpr of ``make(jax)`` for arguments of which one is laid out over a mesh of Auto axes (no set_mesh):
+    the seed is resharded to the output's type, the transposed reductions name the mesh where JAX's do."""
+    mesh = jax.make_mesh((2, 4), ("x", "y"), axis_types=(jax.sharding.AxisType.Auto,) * 2)
+    put = lambda a, *spec: jax.device_put(a, jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec(*spec)))  # noqa: E731
+    w, x = (put(W), X) if split_w else (W, put(X, "x"))
+    return str(jax.make_jaxpr(make(jax))(w, x))
+
+
+AUTO_MESH_DERIVATIVES = {
+    "grad": lambda jax: jax.grad(lambda w, x: _broadcast_loss(w, x, jax.numpy)),
+    "grad_both": lambda jax: jax.grad(lambda w, x: _broadcast_loss(w, x, jax.numpy), argnums=(0, 1)),
+    "vjp": lambda jax: lambda w, x: jax.vjp(lambda u, v: _broadcast_loss(u, v, jax.numpy), w, x)[1](np.float32(1)),
+    "linearize": lambda jax: lambda w, x: jax.linearize(lambda u, v: _broadcast_loss(u, v, jax.numpy), w, x)[1](
+        w, x),
+    "grad_of_product": lambda jax: jax.grad(lambda w, x: (x * w[None]).sum()),
+    "grad_of_difference": lambda jax: jax.grad(lambda w, x: (w[None] - x).sum()),
+    "grad_of_two_broadcasts": lambda jax: jax.grad(lambda w, x: (w[None] + jax.numpy.sin(w)).sum() + x.sum()),
+}
+
+
+# (not the sum of two broadcasts: JAX reshards the cotangent of its replicated summand, which jaxle does not)
+OVER_AUTO_MESH = ("grad", "grad_both", "vjp", "grad_of_product", "grad_of_difference")
+
+
 def _text_and_values(jax, f, *args) -> dict:
     return {"jaxpr": str(jax.make_jaxpr(f)(*args)),
             "values": np.round(np.asarray(jax.jit(f)(*args)), 4).tolist()}
@@ -81,6 +118,11 @@ CASES = {
     "grad_of_pmap": lambda jax: _text_and_values(jax, jax.grad(lambda v: _pmapped(jax)(v).sum()), V),
     "grad_of_pmap_then_sin": lambda jax: _text_and_values(
         jax, jax.grad(lambda v: jax.numpy.sin(_pmapped(jax)(v)).sum()), V),
+    **{f"under_auto_mesh_{name}": functools.partial(_under_auto_mesh, make=make)
+       for name, make in AUTO_MESH_DERIVATIVES.items()},
+    **{f"over_auto_mesh_{name}_{'w' if split_w else 'x'}": functools.partial(_over_auto_mesh, make=make,
+                                                                            split_w=split_w)
+       for name, make in AUTO_MESH_DERIVATIVES.items() if name in OVER_AUTO_MESH for split_w in (False, True)},
     "grad_inside_shard_map": lambda jax: _text_and_values(jax, _shard_map(
         jax, lambda w, x: jax.grad(lambda u: jax.lax.psum((x * u).sum(), "i"))(w),
         (jax.sharding.PartitionSpec(), jax.sharding.PartitionSpec("i")), jax.sharding.PartitionSpec()), W, X),

@@ -12,7 +12,15 @@ import numpy as np
 
 from jaxle_core import dtypes, lax
 from jaxle_core.ad.jvp import Zero, add_any_p, instantiate, jvp_rules, tangent_aval
-from jaxle_core.ad.rule_helpers import broadcast_to_aval, const, defjvp, deflinear, defzero, full_like, manual_layout
+from jaxle_core.ad.rule_helpers import (
+    broadcast_to_aval,
+    const,
+    defjvp,
+    deflinear,
+    defzero,
+    full_like,
+    transposed_layout,
+)
 from jaxle_core.ad.transpose import is_undefined, transpose_rules
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.lax.accuracy import AccuracyMode
@@ -288,7 +296,7 @@ def unbroadcast(aval: ShapedArray, ct: Any) -> Any:
     if not aval.shape:
         return lax.reduce_sum(ct, tuple(range(len(shape))))
     summed = tuple(i for i, (a, c) in enumerate(zip(aval.shape, shape)) if a != c)
-    return lax.reshape(lax.reduce_sum(ct, summed), aval.shape, out_sharding=manual_layout(aval.ndim))
+    return lax.reshape(lax.reduce_sum(ct, summed), aval.shape, out_sharding=transposed_layout(aval, aval.ndim))
 
 
 def _add_transpose(ct, x, y):

@@ -357,18 +357,22 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
 
 
 def _seed(ans: Any, lin: Linearization) -> Any:
-    """The cotangent ``grad`` pulls back: one, resharded (while tracing) to the layout of an output computed by a
-    ``shard_map`` (or ``pmap``) outside its mesh, as JAX's seed takes the output's type there."""
+    """The cotangent ``grad`` pulls back: one, resharded (while tracing) to the layout of an output typed over a
+    mesh of Auto axes or computed by a ``shard_map`` (or ``pmap``), outside that mesh, as JAX's seed takes the
+    output's type there."""
     seed = const(ans, 1.0)
     if core.evaluates_eagerly([seed]) or not lin.out_nonzero[0]:  # (eager gradients look no further)
         typed = getattr(get_aval(ans), "explicit_sharding", None)
         if typed is not None and typed.mesh.size > 1 and get_mesh().empty:  # JAX makes the seed on one device
             raise no_context_mesh_error(get_aval(ans))
         return seed
-    mesh = _shard_map_mesh_of_output(lin.jaxpr.jaxpr)
-    if mesh is None or mesh.abstract_mesh == get_abstract_mesh():
+    mesh = getattr(get_aval(ans), "auto_mesh", None)  # the output's type names a mesh of Auto axes
+    if mesh is None:
+        found = _shard_map_mesh_of_output(lin.jaxpr.jaxpr)
+        mesh = None if found is None else found.abstract_mesh
+    if mesh is None or mesh == get_abstract_mesh():
         return seed
-    return reshard_p.bind(seed, dst_sharding=NamedSharding(mesh.abstract_mesh, PartitionSpec()))
+    return reshard_p.bind(seed, dst_sharding=NamedSharding(mesh, PartitionSpec()))
 
 
 def _shard_map_mesh_of_output(jaxpr: core.Jaxpr) -> Any:

@@ -137,6 +137,21 @@ def manual_layout(ndim: int) -> NamedSharding | None:
     return NamedSharding(mesh, PartitionSpec(*[None] * ndim))
 
 
+def auto_layout(aval: Any, ndim: int) -> NamedSharding | None:
+    """Outside ``shard_map``, the layout a transposition records as the ``out_sharding`` of a rank-``ndim`` result
+    standing for a value of ``aval`` typed over a mesh of Auto axes (that mesh, no dimension split, as JAX's record
+    the operand's type); None elsewhere."""
+    mesh = getattr(aval, "auto_mesh", None)
+    if mesh is None or get_abstract_mesh().manual_axes:
+        return None
+    return NamedSharding(mesh, PartitionSpec(*[None] * ndim))
+
+
+def transposed_layout(aval: Any, ndim: int) -> NamedSharding | None:
+    """``manual_layout`` inside a ``shard_map`` body, ``auto_layout`` elsewhere."""
+    return manual_layout(ndim) or auto_layout(aval, ndim)
+
+
 def operand_aval(x: Any) -> ShapedArray:
     """The abstract value of a transpose rule's operand, linear (``UndefinedPrimal``) or known."""
     return x.aval if is_undefined(x) else get_aval(x)

@@ -12,13 +12,14 @@ import numpy as np
 from jaxle_core import lax
 from jaxle_core.ad.jvp import Zero, add_tangents, instantiate, jvp_rules, tangent_aval
 from jaxle_core.ad.rule_helpers import (
+    auto_layout,
     broadcast_to_aval,
     const,
     deflinear,
     defzero,
     full_like,
-    manual_layout,
     operand_aval,
+    transposed_layout,
 )
 from jaxle_core.ad.transpose import is_undefined, transpose_rules
 from jaxle_core.avals import get_aval
@@ -122,7 +123,7 @@ def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions, sharding)
     expanded = tuple(i for i, d in enumerate(x.aval.shape) if d == 1)
     new_dims = [i for i in range(len(shape)) if i not in broadcast_dimensions]
     summed = tuple(sorted(new_dims + [broadcast_dimensions[i] for i in expanded]))
-    reduced = lax.reduce_sum(ct, summed, out_sharding=manual_layout(x.aval.ndim - len(expanded)))
+    reduced = lax.reduce_sum(ct, summed, out_sharding=transposed_layout(x.aval, x.aval.ndim - len(expanded)))
     # The kept dimensions come out in output order; permuted ``broadcast_dimensions`` need them put back in
     # operand order. (JAX 0.10.2 skips this and rejects the cotangent's shape; see docs/core.md.)
     kept_out_dims = [d for i, d in enumerate(broadcast_dimensions) if i not in expanded]
@@ -137,7 +138,7 @@ transpose_rules[broadcast_in_dim_p] = _broadcast_in_dim_transpose
 
 def _reshape_transpose(ct, x, *, new_sizes, dimensions, sharding):
     if dimensions is None:
-        return [lax.reshape(ct, x.aval.shape)]
+        return [lax.reshape(ct, x.aval.shape, out_sharding=auto_layout(x.aval, x.aval.ndim))]
     permuted = tuple(x.aval.shape[d] for d in dimensions)
     return [lax.transpose(lax.reshape(ct, permuted), tuple(int(i) for i in np.argsort(dimensions)))]
 
