@@ -253,7 +253,8 @@ def test_lowered_text_is_stablehlo():
 
     text = jc.jit(f).lower(f32(1, 2, 3), f32(1, 1, 1)).as_text()
     assert text.startswith("module @jit_f")
-    assert "func.func public @main(%arg0: tensor<3xf32>, %arg1: tensor<3xf32>) -> tensor<3xf32>" in text
+    assert ('func.func public @main(%arg0: tensor<3xf32>, %arg1: tensor<3xf32>) -> (tensor<3xf32> '
+            '{jax.result_info = "result"})') in text
     assert "stablehlo.sine %arg0" in text and "stablehlo.multiply" in text
 
 

@@ -37,10 +37,12 @@ class Backend(Protocol):
     def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool] = (),
                    keep_unused: bool = False, in_shardings: Sequence[Any] = (),
                    out_shardings: Sequence[Any] = (), dialect: str | None = None, debug_info: bool = False,
-                   layouts: tuple = ((), ())) -> str:
+                   layouts: tuple = ((), ()), result_names: Sequence[str] = (), pinned: bool = False) -> str:
         """The backend's program text for ``closed_jaxpr`` (StableHLO for XLA, or another of its ``dialect``s);
-        the shardings and layouts (as for ``compile``) annotate its inputs and outputs; ``debug_info`` adds its
-        locations."""
+        the shardings and layouts (as for ``compile``, and one-device shardings of committed arguments) annotate
+        its inputs and outputs; ``debug_info`` adds its locations; ``result_names`` name its results (their paths
+        in the output pytree) where the text can say so; ``pinned``: the program runs on one device ``jit``
+        named."""
 
     def compiler_ir(self, program_text: str, dialect: str | None) -> Any:
         """The program ``lower_text`` gave as the compiler's IR object for ``dialect`` (None: the backend's own);
@@ -124,7 +126,7 @@ class ReferenceBackend:
         return run
 
     def lower_text(self, closed_jaxpr, name, donated_invars=(), keep_unused=False, in_shardings=(),
-                   out_shardings=(), dialect=None, debug_info=False, layouts=((), ())):
+                   out_shardings=(), dialect=None, debug_info=False, layouts=((), ()), result_names=(), pinned=False):
         if dialect is not None:
             raise ValueError(f"unknown dialect: {dialect}")
         return str(closed_jaxpr)

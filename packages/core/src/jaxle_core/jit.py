@@ -47,7 +47,7 @@ from jaxle_core.jaxpr_util import call_primitives, check_jaxpr, dce_jaxpr, dce_r
 from jaxle_core.layout import Format, Layout, is_row_major
 from jaxle_core.mesh import get_mesh
 from jaxle_core.pretty import Doc, PpContext, pp_eqn_generic, pp_eqn_rules
-from jaxle_core.sharding import NamedSharding, flat_jit_layouts, flat_jit_shardings
+from jaxle_core.sharding import NamedSharding, Sharding, flat_jit_layouts, flat_jit_shardings
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 from jaxle_tree.equality_errors import equality_errors
 
@@ -247,7 +247,8 @@ class Traced:
 
     def __init__(self, wrapped: JitWrapped, jaxpr: ClosedJaxpr, in_tree: Any, out_tree: Any,
                  donated: tuple[bool, ...], shardings: dict | None = None, arg_layouts: Sequence[Any] = (),
-                 donate_argnums: tuple[int, ...] | None = None, reported_donation: Sequence[bool] | None = None):
+                 donate_argnums: tuple[int, ...] | None = None, reported_donation: Sequence[bool] | None = None,
+                 arg_placements: Sequence[Any] = ()):
         self._wrapped = wrapped
         # which flat arguments args_info says are donated: those donated, unless a wrapper reports its own (pmap)
         self._reported_donation = tuple(donated) if reported_donation is None else tuple(reported_donation)
@@ -255,6 +256,7 @@ class Traced:
         self.donate_argnums = donate_argnums if donate_argnums is not None else tuple(
             i for i, d in enumerate(donated) if d)
         self._arg_layouts = list(arg_layouts)  # the arguments' own layouts (``_own_layout``), else None
+        self._arg_placements = list(arg_placements)  # the shardings of arguments committed to one device, else None
         self.jaxpr = jaxpr
         self.in_tree = in_tree  # of (args, kwargs) without the static arguments
         self.out_tree = out_tree
@@ -332,8 +334,12 @@ class Lowered(_StageInfo):
             jaxpr, ref_consts = discharged_program(jaxpr)
             donated = (True,) * len(ref_consts) + donated
         extra = len(jaxpr.in_avals) - len(traced.jaxpr.in_avals)
+        # as JAX's text, it annotates the arguments committed to one device, and with jit's device= or backend=
+        # every argument and result
         return self._backend.lower_text(jaxpr, traced._wrapped.__name__, donated, traced._wrapped.keep_unused,
-                                        **_annotations(traced, extra), dialect=dialect, debug_info=debug_info)
+                                        **_annotations(traced, extra, placements=True), dialect=dialect,
+                                        debug_info=debug_info, result_names=result_names(traced),
+                                        pinned=self._device is not None)
 
     def compiler_ir(self, dialect: str | None = None) -> Any:
         """The program as the backend's IR object: on XLA an MLIR module (``dialect`` None or 'stablehlo') or
@@ -384,18 +390,38 @@ def _with_own_memory_layouts(shardings: dict, flat: Sequence[Any]) -> dict:
             "layouts": (tuple(g if g is not None else o for g, o in zip(given_in, own)), given_out)}
 
 
-def _annotations(traced: Traced, extra: int) -> dict:
+def _placement(x: Any) -> Any:
+    """The sharding of an argument committed to one device (an array put there, or a ShapeDtypeStruct given it),
+    else None."""
+    sharding = getattr(x, "sharding", None)
+    if (isinstance(x, core.Tracer) or not isinstance(sharding, Sharding) or isinstance(sharding, NamedSharding)
+            or not getattr(x, "committed", True) or len(sharding.device_set) != 1):
+        return None
+    return sharding
+
+
+def _annotations(traced: Traced, extra: int, placements: bool = False) -> dict:
     """The shardings annotating a lowered program's ``extra`` leading inputs (none), its arguments (the
-    in_shardings given, else the arguments' own layouts) and its results (the out_shardings)."""
+    in_shardings given, else the arguments' own layouts, else with ``placements`` the devices arguments are
+    committed to) and its results (the out_shardings)."""
     given = traced._shardings.get("in_shardings") or [None] * len(traced.jaxpr.in_avals)
     layouts = traced._arg_layouts or [None] * len(given)
     inputs = [g if g is not None else layout for g, layout in zip(given, layouts)]
+    if placements and traced._arg_placements:
+        inputs = [i if i is not None else p for i, p in zip(inputs, traced._arg_placements)]
     if not any(s is not None for s in inputs) and not traced._shardings:
         return {}
     layouts = traced._shardings.get("layouts")
     return {"in_shardings": (None,) * extra + tuple(inputs),
             "out_shardings": tuple(traced._shardings.get("out_shardings") or ()),
             **({"layouts": ((None,) * extra + layouts[0], layouts[1])} if layouts else {})}
+
+
+def result_names(traced: Traced) -> list[str]:
+    """What JAX's lowered text names each result (its ``jax.result_info``): ``result`` and the result's path in the
+    output pytree (``result[0]['a']``)."""
+    leaves = tree.tree_unflatten(traced.out_tree, range(len(traced.jaxpr.out_avals)))
+    return [f"result{tree.keystr(path)}" for path, _ in tree.tree_leaves_with_path(leaves)]
 
 
 def _uses_refs(closed: ClosedJaxpr) -> bool:
@@ -547,7 +573,7 @@ class JitWrapped:
         named = fun
         while isinstance(named, functools.partial):  # JAX names a partial application by its function
             named = named.func
-        self.__name__ = getattr(named, "__name__", type(named).__name__)
+        self.__name__ = getattr(named, "__name__", "<unnamed function>")  # as JAX names a callable object
         self._signature = _signature_or_none(fun)
         static_argnums, donate_argnums = _index_tuple(static_argnums), _index_tuple(donate_argnums)
         if self._signature is not None:
@@ -767,7 +793,8 @@ class JitWrapped:
         """The traced stage; arguments may be abstract (anything with ``shape`` and ``dtype``)."""
         entry, flat = self._trace_general(args, kwargs, abstract_argument_aval)
         return Traced(self, entry.jaxpr, entry.in_tree, entry.out_tree, entry.donated,
-                      _with_own_memory_layouts(entry.shardings(), flat), [_own_layout(x) for x in flat])
+                      _with_own_memory_layouts(entry.shardings(), flat), [_own_layout(x) for x in flat],
+                      arg_placements=[_placement(x) for x in flat])
 
     def lower(self, *args, **kwargs) -> Lowered:
         return self.trace(*args, **kwargs).lower()

@@ -3,9 +3,9 @@ function's arguments:
 
     /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_lowered_text_golden.py jax
 
-For each case: the locations of ``main``'s arguments in the StableHLO text with ``debug_info=True`` (none without
-it), and the parameter lines of the HLO text with and without it. Operation locations (source lines, name stacks)
-are not recorded: jaxle has none.
+For each case: ``main``'s signature (its results named by ``jax.result_info``), the locations of ``main``'s
+arguments in the StableHLO text with ``debug_info=True`` (none without it), and the parameter lines of the HLO
+text with and without it. Operation locations (source lines, name stacks) are not recorded: jaxle has none.
 """
 
 import importlib
@@ -29,12 +29,17 @@ def _cases(m):
         "keyword_arguments": (m.jit(lambda a, *, scale: jnp.sin(a) * scale), (X,), {"scale": 2.0}),
         "static_argument": (m.jit(lambda a, n: a ** n, static_argnums=1), (X, 3), {}),
         "donated": (m.jit(lambda a, b: a + b, donate_argnums=0), (X, X), {}),
+        "result_tree": (m.jit(lambda a: [a, {"b": (a, None), "c": a * 2}]), (X,), {}),
+        "token_result": (m.jit(lambda t, x: (t, x * 2)), (m.lax.create_token(), 1.0), {}),
     }
 
 
+def _main_signature(text):
+    return next(line.strip() for line in text.splitlines() if "func.func public @main" in line)
+
+
 def _main_arg_locations(text):
-    signature = next(line for line in text.splitlines() if "func.func public @main" in line)
-    return re.findall(r'loc\("([^"]*)"\)', signature)
+    return re.findall(r'loc\("([^"]*)"\)', _main_signature(text))
 
 
 def _parameter_lines(text):
@@ -47,6 +52,7 @@ def record(m):
     for name, (f, args, kwargs) in _cases(m).items():
         lowered = f.lower(*args, **kwargs)
         out[name] = {
+            "signature": _main_signature(lowered.as_text()),
             "locations": _main_arg_locations(lowered.as_text()),
             "debug_locations": _main_arg_locations(lowered.as_text(debug_info=True)),
             "stablehlo_is_default": lowered.as_text("stablehlo", debug_info=True) == lowered.as_text(debug_info=True),

@@ -185,17 +185,25 @@ class XlaBackend:
     def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool] = (),
                    keep_unused: bool = False, in_shardings: Sequence[Any] = (),
                    out_shardings: Sequence[Any] = (), dialect: str | None = None, debug_info: bool = False,
-                   layouts: tuple = ((), ())) -> str:
+                   layouts: tuple = ((), ()), result_names: Sequence[str] = (), pinned: bool = False) -> str:
         """The StableHLO module of ``closed_jaxpr``, every constant inline, in MLIR's readable form ('hlo': XLA's
         HLO text); partitioned (its boundary annotated with Shardy shardings) when shardings over a mesh are asked
         for or inside. With ``debug_info``, locations: ``main``'s arguments carry their names (the HLO's
-        parameters their metadata); operations have none."""
+        parameters their metadata); operations have none. ``result_names`` are the results' ``jax.result_info``.
+        One-device shardings (and with ``pinned`` every argument and result) are annotated over the empty mesh,
+        as JAX writes them."""
         if dialect not in (None, "stablehlo", "hlo"):
             raise ValueError(f"unknown dialect: {dialect}")
         mesh = program_mesh(closed_jaxpr, (*in_shardings, *out_shardings))
         results = result_layouts(closed_jaxpr, mesh, out_shardings)
+        if pinned and mesh is None:  # jit's device= or backend=: each argument and result is on that one device
+            on_device = _jaxlib.sharding_for(clients.default_device())
+            in_shardings = [s if s is not None else on_device
+                            for s in list(in_shardings) or [None] * len(closed_jaxpr.in_avals)]
+            results = [s if s is not None else on_device for s in results]
         program = Program(closed_jaxpr, name, donated_invars, keep_unused, hoist=False, mesh=mesh,
-                          arg_shardings=in_shardings, result_shardings=results, layouts=layouts)
+                          arg_shardings=in_shardings, result_shardings=results, layouts=layouts,
+                          result_names=result_names, annotate_devices=True)
         if dialect != "hlo":
             return _jaxlib.pretty_module(program.text, _kept_arg_names(closed_jaxpr, program.keep) if debug_info
                                          else None)

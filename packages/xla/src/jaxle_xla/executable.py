@@ -61,9 +61,11 @@ class Program:
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
                  hoist: bool = True, mesh: Any = None, arg_shardings: Sequence[Any] = (),
-                 result_shardings: Sequence[Any] = (), layouts: tuple = ((), ())):
+                 result_shardings: Sequence[Any] = (), layouts: tuple = ((), ()), result_names: Sequence[str] = (),
+                 annotate_devices: bool = False):
         """With a ``mesh``, the program is partitioned over its devices (see ``lower_module``); ``layouts``: the
-        memory layouts asked for of the arguments and results (see ``lower_module``)."""
+        memory layouts asked for of the arguments and results (see ``lower_module``); ``result_names`` and
+        ``annotate_devices`` annotate it for the lowered text."""
         closed = physicalize(closed)  # XLA computes on the physical data of extended values (keys)
         n = len(closed.jaxpr.invars)
         jaxpr = closed.jaxpr
@@ -85,7 +87,8 @@ class Program:
         self.text, self.host_callbacks, self.inspections = lower_module(
             program, name, [False] * len(self.hoisted) + [d for d, k in zip(donated, self.keep) if k], mesh,
             [None] * len(self.hoisted) + [s for s, k in zip(arg_shardings, self.keep) if k], result_shardings,
-            layouts=((None,) * len(self.hoisted) + tuple(s for s, k in zip(layouts[0], self.keep) if k), layouts[1]))
+            layouts=((None,) * len(self.hoisted) + tuple(s for s, k in zip(layouts[0], self.keep) if k), layouts[1]),
+            result_names=result_names, annotate_devices=annotate_devices)
         if any(layouts):
             use_custom_layouts()
 

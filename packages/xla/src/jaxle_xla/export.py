@@ -20,6 +20,7 @@ import numpy as np
 import jaxle_tree as tree
 from jaxle_core import core, dtypes, shape_poly
 from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.jit import result_names
 from jaxle_tree.equality_errors import equality_errors
 from jaxle_xla import _jaxlib
 from jaxle_xla.clients import default_backend
@@ -210,7 +211,8 @@ def export(fun_jit: Any, *, platforms: Sequence[str] | None = None,
         closed = traced.jaxpr
         name = fun_jit.__name__
         # A polymorphic module keeps every argument: the dimension variables are read from their shapes.
-        program = Program(closed, name, (), keep_unused=_is_polymorphic(closed.in_avals), hoist=False)
+        program = Program(closed, name, (), keep_unused=_is_polymorphic(closed.in_avals), hoist=False,
+                          result_names=result_names(traced))
         if program.host_callbacks:  # Python functions cannot be saved with the module
             raise NotImplementedError("serialization of host_callbacks is not yet implemented")
         _check_custom_calls(program.text, allowed_targets)

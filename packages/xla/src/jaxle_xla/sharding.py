@@ -121,9 +121,15 @@ def same_placement(first: NamedSharding, second: NamedSharding, ndim: int) -> bo
     return first.is_equivalent_to(second, ndim)  # the same blocks on the same devices, however the meshes differ
 
 
-def mesh_text(mesh: Mesh) -> str:
-    """The ``<[...]>`` of an ``sdy.mesh`` with ``mesh``'s axes."""
-    return "<[" + ", ".join(f'"{name}"={size}' for name, size in mesh.shape_tuple) + "]>"
+def mesh_text(axes: Sequence[tuple[str, int]], device_id: int | None = None) -> str:
+    """What an ``sdy.mesh`` declaration says of its ``(name, size)`` axes (of a maximal mesh, of no axes: its one
+    ``device_id``): ``<[...]>``, and the same as the ``stablehlo.mesh`` attribute JAX gives it."""
+    shardy = ", ".join(f'"{name}"={size}' for name, size in axes)
+    stablehlo = ", ".join(f'{{name = "{name}", size = {size} : i64}}' for name, size in axes)
+    if device_id is None:
+        return f"<[{shardy}]> {{stablehlo.mesh = {{axes = [{stablehlo}]}}}}"
+    return (f"<[{shardy}], device_ids=[{device_id}]> {{stablehlo.mesh = {{axes = [{stablehlo}], "
+            f"device_ids = dense<{device_id}> : tensor<1xi64>}}}}")
 
 
 def sdy_sharding_text(sharding: NamedSharding, ndim: int, mesh_symbol: str,

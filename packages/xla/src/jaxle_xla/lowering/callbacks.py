@@ -105,11 +105,11 @@ def _callback_placement(ctx: LoweringContext, result_avals: Sequence[Any], devic
     or the program's first device (a maximal sharding), its operands gathered there and its results spread from
     there."""
     if ctx.module.manual_regions:
-        symbol = ctx.module.named_mesh("empty_mesh", "<[]>")
+        symbol = ctx.module.named_mesh("empty_mesh")
         dims = ["[" + ", ".join(["{}"] * len(a.shape)) + "]" for a in result_avals]
     else:
         index = 0 if device is None else ctx.module.mesh._flat_devices_tuple.index(device)
-        symbol = ctx.module.named_mesh(f"maximal_mesh_{index}", f"<[], device_ids=[{index}]>")
+        symbol = ctx.module.named_mesh(f"maximal_mesh_{index}", index)
         dims = ["[]"] * len(result_avals)
     return "#sdy.sharding_per_value<[" + ", ".join(f"<@{symbol}, {d}>" for d in dims or ["[]"]) + "]>"
 

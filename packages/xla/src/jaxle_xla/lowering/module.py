@@ -27,7 +27,7 @@ from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib
 from jaxle_xla.lowering.context import LoweringContext, Value, compute_attributes, tensor_type
 from jaxle_xla.lowering.typed_layouts import constrain_results, constrains_types, typed_operand
-from jaxle_xla.sharding import inspected_layout, mesh_text, sdy_sharding_text
+from jaxle_xla.sharding import inspected_layout, mesh_text, one_device_of, sdy_sharding_text
 
 LoweringRule = Callable[..., Any]
 lowering_rules: dict[core.Primitive, LoweringRule] = {}
@@ -53,6 +53,22 @@ def elementwise_op(primitive: core.Primitive, op_name: str) -> None:
         return ctx.op1(op_name, operands, ctx.avals_out[0])
 
     lowering_rules[primitive] = rule
+
+
+def constrain(ctx: LoweringContext, x: Value, sharding: Any, unconstrained_dims: frozenset = frozenset()) -> Value:
+    """``x`` constrained to ``sharding`` in a partitioned program (unchanged on one device)."""
+    if not isinstance(sharding, NamedSharding) or ctx.module.mesh is None:
+        return x
+    text = sdy_sharding_text(sharding, x.aval.ndim, ctx.module.mesh_symbol(sharding.mesh), unconstrained_dims)
+    return ctx.op1("sdy.sharding_constraint", [x], x.aval, {"sharding": text})
+
+
+def constrain_all(ctx: LoweringContext, values: Sequence[Value], shardings: Sequence[Any]) -> list[Value]:
+    """Each of ``values`` constrained to the sharding at its position (None, or none given: left as it is)."""
+    if not shardings:
+        return list(values)
+    return [value if sharding is None else constrain(ctx, value, sharding)
+            for value, sharding in zip(values, shardings)]
 
 
 class ModuleBuilder:
@@ -127,18 +143,24 @@ class ModuleBuilder:
             env.update(zip(eqn.outvars, outs))
         return [read(v) for v in jaxpr.outvars]
 
-    def function(self, closed: core.ClosedJaxpr, name: str, keep_name: bool = False, token: bool = False) -> str:
-        """The name of a private function computing ``closed`` (written once per jaxpr); ``keep_name`` keeps
-        ``name`` as it is when it is a valid symbol (dots included, as JAX names composites' decompositions).
-        With ``token`` it takes the caller's token of ordered effects as first argument and returns the token of
-        its own last one first."""
-        known = self._function_names.get((id(closed), token))
+    def function(self, closed: core.ClosedJaxpr, name: str, keep_name: bool = False, token: bool = False,
+                 in_shardings: Sequence[Any] = (), out_shardings: Sequence[Any] = ()) -> str:
+        """The symbol (as a reference writes it) of a private function computing ``closed`` (written once per
+        jaxpr and shardings); ``keep_name`` keeps ``name`` as it is, quoted where it is not a bare symbol (as JAX
+        names nested jits' functions, ``@"<lambda>"``, and composites' decompositions). With ``token`` it takes
+        the caller's token of ordered effects as first argument and returns the token of its own last one first.
+        In a partitioned program, its arguments and results are constrained to ``in_shardings`` and
+        ``out_shardings`` inside it (a nested jit's, as JAX writes them)."""
+        key = (id(closed), token, tuple(in_shardings), tuple(out_shardings))
+        known = self._function_names.get(key)
         if known is not None:
             return known
-        name = name if keep_name and _BARE_SYMBOL.fullmatch(name) else symbol_name(name)
-        unique = self.reserve_symbol(name)
-        self._function_names[(id(closed), token)] = unique
-        self._functions.append(self._function_text(closed, unique, "private", (), token))
+        unique = self.reserve_symbol(name if keep_name else symbol_name(name))
+        if not _BARE_SYMBOL.fullmatch(unique):
+            unique = _string_attribute(unique)
+        self._function_names[key] = unique
+        self._functions.append(self._function_text(closed, unique, "private", (), token,
+                                                   boundary_shardings=(in_shardings, out_shardings)))
         return unique
 
     def inspect_sharding(self, ctx: LoweringContext, value: Value, callback: Callable[[Any], Any]) -> None:
@@ -160,7 +182,7 @@ class ModuleBuilder:
 
     def _whole_value(self, aval: Any) -> str:
         """The Shardy sharding of a value that no mesh axis splits, over the program's mesh or the empty one."""
-        symbol = self.named_mesh("empty_mesh", "<[]>") if self.mesh is None else self._mesh_symbols[self.mesh]
+        symbol = self.named_mesh("empty_mesh") if self.mesh is None else self._mesh_symbols[self.mesh]
         return f"#sdy.sharding<@{symbol}, [{', '.join(['{}'] * len(aval.shape))}]>"
 
     def next_channel(self) -> int:
@@ -184,12 +206,12 @@ class ModuleBuilder:
             symbol = self._mesh_symbols[mesh] = self.reserve_symbol("mesh")
         return symbol
 
-    def named_mesh(self, name: str, text: str) -> str:
-        """The symbol of an ``sdy.mesh`` of no axes, ``text`` (the empty mesh, or one device: ``<[],
-        device_ids=[0]>``), declared once under ``name``; returns ``name``."""
+    def named_mesh(self, name: str, device_id: int | None = None) -> str:
+        """The symbol of an ``sdy.mesh`` of no axes (the empty mesh, or the maximal mesh of the device at
+        ``device_id``), declared once under ``name``; returns ``name``."""
         if name not in self._named_meshes:
             self._taken.add(name)
-            self._named_meshes[name] = text
+            self._named_meshes[name] = mesh_text((), device_id)
         return name
 
     def reserve_symbol(self, name: str) -> str:
@@ -204,9 +226,30 @@ class ModuleBuilder:
         """Append a function written elsewhere (its name reserved with ``reserve_symbol``)."""
         self._functions.append(text)
 
+    def written_function(self, name: str, arg_avals: Sequence[Any],
+                         body: Callable[[LoweringContext, list[Value]], Sequence[Value]], key: Any = None) -> str:
+        """The symbol of a private function of arguments ``arg_avals`` whose operations ``body(ctx, args)`` writes,
+        returning its results; named after ``name``, written once per ``key`` (None: a new one at each call)."""
+        known = None if key is None else self._function_names.get(key)
+        if known is not None:
+            return known
+        ctx = LoweringContext(self)
+        args = [Value(f"%arg{i}", aval) for i, aval in enumerate(arg_avals)]
+        results = list(body(ctx, args))
+        unique = self.reserve_symbol(name)
+        if key is not None:
+            self._function_names[key] = unique
+        types = ", ".join(v.type for v in results)
+        ctx.lines.append(f'{ctx.indent}"func.return"({", ".join(v.name for v in results)}) : ({types}) -> ()')
+        params = ", ".join(f"{a.name}: {a.type}" for a in args)
+        self._functions.append(f"  func.func private @{unique}({params}) -> ({types}) {{\n" + "\n".join(ctx.lines)
+                               + "\n  }")
+        return unique
+
     def _function_text(self, closed: core.ClosedJaxpr, name: str, visibility: str,
                        arg_attributes: Sequence[str], token: bool = False,
-                       result_attributes: Sequence[str] = (), placed: Sequence[str | None] = ()) -> str:
+                       result_attributes: Sequence[str] = (), placed: Sequence[str | None] = (),
+                       boundary_shardings: tuple[Sequence[Any], Sequence[Any]] = ((), ())) -> str:
         ctx = LoweringContext(self)
         args = [Value(f"%arg{i}", v.aval) for i, v in enumerate(closed.jaxpr.invars)]
         if _is_polymorphic(closed.in_avals):
@@ -214,7 +257,9 @@ class ModuleBuilder:
 
             bind_dimension_variables(ctx, args)
         token_arg = ctx.ordered_token = Value("%token", abstract_token) if token else None
-        outs = ctx.lower_jaxpr(closed.jaxpr, closed.consts, args)
+        in_shardings, out_shardings = boundary_shardings
+        outs = ctx.lower_jaxpr(closed.jaxpr, closed.consts, constrain_all(ctx, args, in_shardings))
+        outs = constrain_all(ctx, outs, out_shardings)
         outs = [placed_in(ctx, v, kind) if kind else v for v, kind in zip(outs, _padded(placed, len(outs)))]
         if token:
             args, outs = [token_arg, *args], [ctx.ordered_token, *outs]
@@ -231,11 +276,12 @@ class ModuleBuilder:
     def module_text(self, closed: core.ClosedJaxpr, donated: Sequence[bool],
                     arg_shardings: Sequence[str | None] = (), result_shardings: Sequence[str | None] = (),
                     arg_kinds: Sequence[str | None] = (), result_kinds: Sequence[str | None] = (),
-                    layout_modes: tuple = ((), ())) -> str:
+                    layout_modes: tuple = ((), ()), result_names: Sequence[str] = ()) -> str:
         """The module with entry point ``main``; ``arg_shardings`` and ``result_shardings`` are Shardy sharding
         attributes (None: left to the partitioner) of a program partitioned over ``mesh``; ``arg_kinds`` and
         ``result_kinds`` the memory kinds asked for (None: where their types say); ``layout_modes`` the memory
-        layouts asked for of the arguments and of the results (XLA's ``mhlo.layout_mode``; None: the default)."""
+        layouts asked for of the arguments and of the results (XLA's ``mhlo.layout_mode``; None: the default);
+        ``result_names`` the results' ``jax.result_info`` (results past them have none)."""
         n_in, n_out = len(closed.jaxpr.invars), len(closed.jaxpr.outvars)
         arg_entries = [[d] if d else [] for d in _donation_attributes(closed, donated)]
         arg_shardings = list(arg_shardings) + [None] * (n_in - len(arg_shardings))
@@ -263,9 +309,12 @@ class ModuleBuilder:
                    + ([f"sdy.sharding = {s}"] if s is not None else [])
                    + ([f'mhlo.layout_mode = "{mode}"'] if mode is not None else [])
                    for s, kind, mode in zip(result_shardings, out_kinds, result_modes)]
+        for entries, result_name in zip(results, result_names):
+            entries.append(f"jax.result_info = {_string_attribute(result_name)}")
         main = self._function_text(closed, "main", "public", [_attributes(e) for e in arg_entries[:n_in]],
                                    result_attributes=[_attributes(e) for e in results], placed=placed)
-        meshes = [f"  sdy.mesh @{symbol} = {mesh_text(mesh)}" for mesh, symbol in self._mesh_symbols.items()]
+        meshes = [f"  sdy.mesh @{symbol} = {mesh_text(mesh.shape_tuple)}"
+                  for mesh, symbol in self._mesh_symbols.items()]
         meshes += [f"  sdy.mesh @{symbol} = {text}" for symbol, text in self._named_meshes.items()]
         body = "\n".join(meshes + [main] + self._functions)
         partitions = 1 if self.mesh is None else self.mesh.size
@@ -318,6 +367,11 @@ def _bytes_attribute(data: bytes) -> str:
     return '"' + "".join(f"\\{b:02X}" for b in data) + '"'
 
 
+def _string_attribute(text: str) -> str:
+    """``text`` as an MLIR string attribute (quotes and backslashes escaped)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def _attributes(entries: Sequence[str]) -> str:
     return f" {{{', '.join(entries)}}}" if entries else ""
 
@@ -358,26 +412,29 @@ class LoweredModule(NamedTuple):
 
 def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = (), mesh: Any = None,
                  arg_shardings: Sequence[Any] = (), result_shardings: Sequence[Any] = (),
-                 replica_region: Any = None, kind: str = "jit", layouts: tuple = ((), ())) -> LoweredModule:
+                 replica_region: Any = None, kind: str = "jit", layouts: tuple = ((), ()),
+                 result_names: Sequence[str] = (), annotate_devices: bool = False) -> LoweredModule:
     """The StableHLO module (generic-form text) named ``{kind}_{name}`` computing ``closed``, entry point
     ``@main``, with its host callbacks. With a ``mesh`` it is partitioned over the mesh's devices: ``arg_shardings``
     and ``result_shardings`` (NamedShardings, or None where the partitioner chooses) annotate its boundary. With a
     ``replica_region`` (a ``ManualRegion`` over replicas) it runs replicated, its collectives over that region's
     axes communicating between replicas. ``layouts``: the memory layouts asked for of the arguments and of the
-    results (``Layout``, ``Layout.AUTO`` or None for the default)."""
+    results (``Layout``, ``Layout.AUTO`` or None for the default). ``result_names`` are the results'
+    ``jax.result_info``; with ``annotate_devices`` one-device shardings are annotated over the empty mesh (as JAX's
+    lowered text shows them; the compiled program has no need of them)."""
     donated = list(donated) + [False] * (len(closed.jaxpr.invars) - len(donated))
     builder = ModuleBuilder(f"{kind}_{symbol_name(name)}", mesh, replica_region)
 
     def attributes(shardings: Sequence[Any], avals: Sequence[Any]) -> list[str | None]:
-        # a SingleDeviceSharding is not annotated (it names no mesh): the program runs on its device
-        return [sdy_sharding_text(s, a.ndim, builder.mesh_symbol(s.mesh)) if isinstance(s, NamedSharding) else None
+        return [sdy_sharding_text(s, a.ndim, builder.mesh_symbol(s.mesh)) if isinstance(s, NamedSharding)
+                else builder._whole_value(a) if annotate_devices and one_device_of(s) is not None else None
                 for s, a in zip(shardings, avals)]
 
     text = builder.module_text(closed, donated, attributes(arg_shardings, closed.in_avals),
                                attributes(result_shardings, closed.out_avals),
                                [getattr(s, "memory_kind", None) for s in arg_shardings],
                                [getattr(s, "memory_kind", None) for s in result_shardings],
-                               tuple([layout_mode(layout) for layout in side] for side in layouts))
+                               tuple([layout_mode(layout) for layout in side] for side in layouts), result_names)
     return LoweredModule(text, builder.host_callbacks, builder.inspections)
 
 

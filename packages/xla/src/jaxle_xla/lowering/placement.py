@@ -5,14 +5,10 @@ nothing). ``constrain`` is that constraint, for other lowerings."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from jaxle_core.lax.placement import device_put_p, leaves_layout_open, reshard_p, sharding_constraint_p, stage_p
-from jaxle_core.sharding import NamedSharding
 from jaxle_xla.lowering.context import LoweringContext, Value
-from jaxle_xla.lowering.module import register_lowering
+from jaxle_xla.lowering.module import constrain, register_lowering
 from jaxle_xla.lowering.typed_layouts import constrain_to_type, constrains_types
-from jaxle_xla.sharding import sdy_sharding_text
 
 
 @register_lowering(stage_p)
@@ -24,14 +20,6 @@ def _identity(ctx: LoweringContext, x: Value, **params) -> Value:
 def _sharding_constraint(ctx: LoweringContext, x: Value, *, sharding, unconstrained_dims=frozenset(),
                          **params) -> Value:
     return constrain(ctx, x, sharding, unconstrained_dims)
-
-
-def constrain(ctx: LoweringContext, x: Value, sharding: Any, unconstrained_dims: frozenset = frozenset()) -> Value:
-    """``x`` constrained to ``sharding`` in a partitioned program (unchanged on one device)."""
-    if not isinstance(sharding, NamedSharding) or ctx.module.mesh is None:
-        return x
-    text = sdy_sharding_text(sharding, x.aval.ndim, ctx.module.mesh_symbol(sharding.mesh), unconstrained_dims)
-    return ctx.op1("sdy.sharding_constraint", [x], x.aval, {"sharding": text})
 
 
 @register_lowering(reshard_p)

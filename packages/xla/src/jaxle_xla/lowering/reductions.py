@@ -12,8 +12,11 @@ import numpy as np
 
 from jaxle_core.avals import ShapedArray
 from jaxle_core.lax import reductions as lax_reductions
+from jaxle_core.mesh import PartitionSpec
+from jaxle_core.sharding import NamedSharding
 from jaxle_xla.lowering.context import LoweringContext, Value, comparison_type, i64, i64_array
 from jaxle_xla.lowering.module import register_lowering
+from jaxle_xla.lowering.typed_layouts import constrain_to_type, constrains_types, leave_unconstrained
 
 Combiner = Callable[[LoweringContext, Value, Value], Value]
 
@@ -130,28 +133,73 @@ for _primitive, _kind in [(lax_reductions.reduce_sum_p, "add"), (lax_reductions.
 
 
 def _arg_extremum(largest: bool):
+    name = "argmax" if largest else "argmin"
+
     def rule(ctx: LoweringContext, x: Value, *, axes: tuple[int, ...], index_dtype: np.dtype) -> Value:
-        (axis,) = axes
-        index_aval = x.aval.update(dtype=index_dtype, weak_type=False)
-        index = ctx.op1("stablehlo.iota", [], index_aval, {"iota_dimension": i64(axis)})
-        # The extremum first, NaN before any number; ties go to the lower index, so the reduction is a
-        # commutative monoid and its result does not depend on the order XLA combines in. The initial index 0 is
-        # right whenever the initial value wins a tie, since the axis is not empty.
-        inits = [ctx.constant(identity("max" if largest else "min", x.aval.dtype)), ctx.constant(0, index_dtype)]
+        out_aval = ctx.avals_out[0]
+        typed = constrains_types(ctx)
+        layouts = (getattr(x.aval, "explicit_sharding", None), getattr(out_aval, "explicit_sharding", None))
+        key = (name, x.aval.shape, x.aval.dtype, axes, np.dtype(index_dtype), typed and layouts,
+               tuple(map(id, ctx.module.manual_regions)))
 
-        def body(inner: LoweringContext, args: list[Value]) -> list[Value]:
-            x_value, x_index, y_value, y_index = args
-            before, tie = ranks_before(inner, x_value, y_value, descending=largest, nan_first=True)
-            take_x = logical(inner, "or", before, logical(inner, "and", tie, inner.compare("LT", x_index, y_index)))
-            return [inner.select(take_x, x_value, y_value), inner.select(take_x, x_index, y_index)]
+        def function(inner: LoweringContext, args: list[Value]) -> list[Value]:
+            return [_arg_extremum_reduction(inner, args[0], axes, index_dtype, largest, layouts if typed else None)]
 
-        return emit_reduce(ctx, [x, index], inits, axes, body)[1]
+        # a function of its own, called (once written, for every operand of this type), as JAX writes it
+        callee = ctx.module.written_function(name, [x.aval], function, key)
+        return ctx.op1("func.call", [x], out_aval, {"callee": f"@{callee}"})
 
     return rule
 
 
+def _arg_extremum_reduction(ctx: LoweringContext, x: Value, axes: tuple[int, ...], index_dtype: np.dtype,
+                            largest: bool, layouts: tuple | None) -> Value:
+    """The index of ``x``'s first extremum along its axis, NaN counting as the extremum. ``layouts`` (the operand's
+    and the result's, in a program constraining its types) constrain the indices, the results and, as JAX's
+    lowering writes them, the scalar values of the reducer (replicated)."""
+    (axis,) = axes
+    index = ctx.op1("stablehlo.iota", [], x.aval.update(dtype=index_dtype, weak_type=False),
+                    {"iota_dimension": i64(axis)})
+    index = _typed(ctx, index, None if layouts is None else layouts[0])
+    inits = [ctx.constant(identity("max" if largest else "min", x.aval.dtype)), ctx.constant(0, index_dtype)]
+    mesh = getattr(layouts and layouts[1], "mesh", None)
+    scalar_layout = None if mesh is None else NamedSharding(mesh, PartitionSpec())
+
+    def body(inner: LoweringContext, args: list[Value]) -> list[Value]:
+        x_value, x_index, y_value, y_index = args
+        if np.issubdtype(x_value.aval.dtype, np.complexfloating):
+            # (real, imaginary) lexicographic with NaN first and ties to the lower index: an order-independent
+            # monoid (JAX refuses complex operands)
+            before, tie = ranks_before(inner, x_value, y_value, descending=largest, nan_first=True)
+            take_x = logical(inner, "or", before, logical(inner, "and", tie, inner.compare("LT", x_index, y_index)))
+            return [inner.select(take_x, x_value, y_value), inner.select(take_x, x_index, y_index)]
+
+        def typed(value: Value) -> Value:
+            return _typed(inner, value, scalar_layout)
+
+        def compare(direction: str, a: Value, b: Value) -> Value:
+            return inner.compare(direction, typed(a), typed(b))
+
+        # JAX's reducer: the accumulated value wins if it is beyond the other or NaN; its index also on a tie
+        # with a lower index
+        take_x = typed(logical(inner, "or", compare("GT" if largest else "LT", x_value, y_value),
+                               compare("NE", x_value, x_value)))
+        tie = typed(logical(inner, "and", compare("EQ", x_value, y_value), compare("LT", x_index, y_index)))
+        take_x_index = typed(logical(inner, "or", take_x, tie))
+        return [typed(inner.select(take_x, x_value, y_value)), typed(inner.select(take_x_index, x_index, y_index))]
+
+    outs = emit_reduce(ctx, [x, index], inits, axes, body)
+    return [_typed(ctx, out, None if layouts is None else layouts[1]) for out in outs][1]
+
+
+def _typed(ctx: LoweringContext, value: Value, layout: NamedSharding | None) -> Value:
+    """``value`` constrained to ``layout`` (None: as it is)."""
+    return value if layout is None else constrain_to_type(ctx, value, layout)
+
+
 register_lowering(lax_reductions.argmax_p)(_arg_extremum(True))
 register_lowering(lax_reductions.argmin_p)(_arg_extremum(False))
+leave_unconstrained(lax_reductions.argmax_p, lax_reductions.argmin_p)  # their functions constrain their results
 
 
 # ---------------------------------------------------------------- generic reduce

@@ -74,16 +74,7 @@ def _dynamic_reduce_window(ctx: LoweringContext, operands: Sequence[Value], init
 def _reducer_function(ctx: LoweringContext, arg_avals: Sequence[ShapedArray],
                       body: Callable[[LoweringContext, list[Value]], Sequence[Value]]) -> str:
     """The name of a new private function computing ``body`` on scalars (a custom call's reducer)."""
-    inner = LoweringContext(ctx.module)
-    args = [Value(f"%arg{i}", aval) for i, aval in enumerate(arg_avals)]
-    results = list(body(inner, args))
-    name = ctx.module.reserve_symbol("reduce_window_reducer")
-    types = ", ".join(v.type for v in results)
-    inner.lines.append(f'{inner.indent}"func.return"({", ".join(v.name for v in results)}) : ({types}) -> ()')
-    params = ", ".join(f"{a.name}: {a.type}" for a in args)
-    ctx.module.add_function_text(f"  func.func private @{name}({params}) -> ({types}) {{\n"
-                                 + "\n".join(inner.lines) + "\n  }")
-    return name
+    return ctx.module.written_function("reduce_window_reducer", arg_avals, body)
 
 
 def _monoid_reduce_window(kind: str):

@@ -1,0 +1,125 @@
+"""Write lowered_text_golden.json: the whole text of ``jit(f).lower(...).as_text()`` and ``pmap(f).lower(...)``
+on eight CPU devices, recorded from the module named on the command line:
+
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_lowered_text_golden.py jax
+
+The cases cover what the text says besides the operations: the ``sdy.mesh`` declarations (with their
+``stablehlo.mesh`` attribute), each result's ``jax.result_info`` (its path in the output pytree), the shardings
+of arguments and results (over a mesh, or over the empty mesh for one device), and a nested ``jit``'s
+shardings (inside the function called, named after the function as JAX names it: ``@"<lambda>"``).
+"""
+
+from __future__ import annotations
+
+import collections
+import importlib
+import json
+import pathlib
+import sys
+import warnings
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).parent
+GOLDEN_PATH = HERE / "lowered_text_golden.json"
+X = np.arange(8.0, dtype=np.float32)
+Pair = collections.namedtuple("Pair", "first second")
+
+
+def double(a):
+    return a * 2
+
+
+def _mesh(jax):
+    return jax.make_mesh((4, 2), ("x", "y"))
+
+
+def _named(jax, *spec):
+    return jax.sharding.NamedSharding(_mesh(jax), jax.sharding.PartitionSpec(*spec))
+
+
+def _printing(jax):
+    def printing(a):
+        jax.debug.print("{}", a)
+        return a * 2
+    return printing
+
+
+CASES = {
+    "one_result": lambda jax: jax.jit(double).lower(1.0),
+    "no_results": lambda jax: jax.jit(lambda a: None).lower(X),
+    "result_tree": lambda jax: jax.jit(lambda a: (a, {"u": a * 2, "v": [a, None, Pair(a, 1.0)]})).lower(X),
+    "in_and_out_shardings": lambda jax: jax.jit(double, in_shardings=_named(jax, "x"),
+                                                out_shardings=_named(jax, "y")).lower(X),
+    "results_left_to_partitioner": lambda jax: jax.jit(lambda a: (a * 2, {"k": a + 1}),
+                                                       in_shardings=_named(jax, "x")).lower(X),
+    "callback_on_one_device_of_mesh": lambda jax: jax.jit(_printing(jax), in_shardings=_named(jax, "x")).lower(X),
+    "pmap": lambda jax: jax.pmap(lambda a: (a * 2, {"k": a}), axis_name="i").lower(X.reshape(8, 1)),
+    "nested_jit_shardings": lambda jax: jax.jit(lambda a: _nested(jax)(a) + 1).lower(X),
+    "nested_jits_named": lambda jax: jax.jit(lambda a: _nested(jax)(jax.jit(lambda b: b * 3)(a))
+                                             + jax.jit(lambda b: b - 1)(a)).lower(X),
+    "one_device_in_and_out": lambda jax: jax.jit(double, in_shardings=_on(jax, 1),
+                                                 out_shardings=_on(jax, 1)).lower(X),
+    "one_device_out_of_two": lambda jax: jax.jit(lambda a: (a, a * 2), out_shardings=(_on(jax, 2), None)).lower(X),
+    "committed_argument": lambda jax: jax.jit(lambda a, b: a * b).lower(jax.device_put(X, jax.devices()[3]), X),
+    "one_device_shape_dtype_struct": lambda jax: jax.jit(double).lower(
+        jax.ShapeDtypeStruct((8,), np.float32, sharding=_on(jax, 0))),
+    "pinned_by_device": lambda jax: _jit_on_device(jax)(double).lower(X),
+    "argmax_and_argmin": lambda jax: jax.jit(lambda a: (_jnp(jax).argmax(a, axis=0), _jnp(jax).argmax(a + 1, axis=0),
+                                                        _jnp(jax).argmin(a > 2, axis=1))).lower(X.reshape(2, 4)),
+    "argmax_over_explicit_axes": lambda jax: _explicit(jax, lambda a: _jnp(jax).argmax(a, axis=1)),
+    "callable_objects": lambda jax: jax.jit(Tripler()).lower(jax.jit(Tripler())(X)),
+    "nested_callable_object": lambda jax: jax.jit(lambda a: jax.jit(Tripler())(a)).lower(X),
+}
+
+
+def _jnp(jax):
+    return importlib.import_module(jax.__name__ + ".numpy")
+
+
+def _explicit(jax, f):
+    """``f`` lowered for a 8x4 array split along its rows over a mesh of Explicit axes set by ``set_mesh``."""
+    explicit = jax.sharding.AxisType.Explicit
+    mesh = jax.make_mesh((2, 4), ("x", "y"), axis_types=(explicit, explicit))
+    a = jax.device_put(np.arange(32, dtype=np.float32).reshape(8, 4),
+                       jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("x", None)))
+    with jax.set_mesh(mesh):
+        return jax.jit(f).lower(a)
+
+
+class Tripler:
+    """A callable without a ``__name__``: jit names it ``<unnamed function>``."""
+
+    def __call__(self, a):
+        return a * 3
+
+
+def _nested(jax):
+    return jax.jit(double, in_shardings=_named(jax, "x"), out_shardings=_named(jax, "y"))
+
+
+def _on(jax, index):
+    return jax.sharding.SingleDeviceSharding(jax.devices()[index])
+
+
+def _jit_on_device(jax):
+    def jit(f):
+        with warnings.catch_warnings():  # device= is deprecated, and still lowers as it did
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return jax.jit(f, device=jax.devices()[0])
+    return jit
+
+
+def record(jax) -> dict:
+    """Every case's lowered text with ``jax`` as JAX."""
+    return {name: case(jax).as_text() for name, case in CASES.items()}
+
+
+def load() -> dict:
+    return json.loads(GOLDEN_PATH.read_text())
+
+
+if __name__ == "__main__":
+    module = importlib.import_module(sys.argv[1])
+    module.config.update("jax_num_cpu_devices", 8)
+    GOLDEN_PATH.write_text(json.dumps(record(module), indent=1, sort_keys=True) + "\n")
