@@ -69,9 +69,6 @@ LATER: dict[str, dict[str, str]] = {
          "lower_jaxpr_to_module", "lowerable_effects", "make_ir_context", "merge_mlir_modules", "module_to_bytecode",
          "module_to_string", "register_constant_handler", "shape_tensor", "token_type",
          "unflatten_ir_values_like_types"], MLIR_BINDINGS),
-    "experimental.layout": {
-        "with_layout_constraint": "layout constraints inside a program (a primitive of their own) are not implemented",
-    },
     "experimental.multihost_utils": {
         **dict.fromkeys(["global_array_to_host_local_array_impl", "gtl_abstract_eval",
                          "host_local_array_to_global_array_impl", "ltg_abstract_eval", "ltg_batcher"],

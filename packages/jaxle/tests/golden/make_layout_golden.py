@@ -91,8 +91,49 @@ def _cases(m):
                                   m.ShapeDtypeStruct((3, 4), jnp.float32, sharding=column_major).format,
                                   m.ShapeDtypeStruct((3, 4), jnp.float32, sharding=column_major).sharding,
                                   m.ShapeDtypeStruct((3, 4), jnp.float32).format),
+        **_constraint_cases(m, layout, x),
         "lowered_from_struct": lambda: m.jit(double).lower(
             m.ShapeDtypeStruct((3, 4), jnp.float32, sharding=column_major)).compile().input_formats,
+    }
+
+
+def _constraint_cases(m, layout, x):
+    """``with_layout_constraint``: its jaxprs (under vmap and differentiation too), lowered text, values, the layout
+    of a result it computes, and its errors."""
+    jnp, Layout, constrain = m.numpy, layout.Layout, layout.with_layout_constraint
+    column_major = Layout((1, 0))
+    doubled = lambda a: constrain(a * 2, column_major)  # noqa: E731 - small cases read best inline
+    result_layout_chosen = lambda f, *args: 'mhlo.layout_mode = "auto"' in next(  # noqa: E731
+        line for line in m.jit(f).lower(*args).as_text().splitlines() if "func.func public @main" in line)
+    custom_call = lambda f, *args: next(line.strip() for line in m.jit(f).lower(*args).as_text().splitlines()  # noqa: E731
+                                        if "LayoutConstraint" in line)
+    return {
+        "constraint_jaxpr": lambda: str(m.make_jaxpr(doubled)(x)),
+        "constraint_tree": lambda: str(m.make_jaxpr(lambda a, b: constrain((a, b), (column_major, Layout((0,)))))(
+            x, jnp.ones(3))),
+        "constraint_prefix": lambda: str(m.make_jaxpr(lambda a, b: constrain((a, b), column_major))(x, x)),
+        "constraint_scalar": lambda: str(m.make_jaxpr(lambda a: constrain(a, Layout(())))(1.0)),
+        "constraint_vmap": lambda: str(m.make_jaxpr(m.vmap(lambda a: constrain(a * 2, Layout((0,)))))(x)),
+        "constraint_vmap_axis1": lambda: str(m.make_jaxpr(m.vmap(lambda a: constrain(a * 2, Layout((0,))),
+                                                                 in_axes=1))(x)),
+        "constraint_jvp": lambda: str(m.make_jaxpr(lambda a: m.jvp(lambda v: constrain(v, column_major), (a,),
+                                                                   (a,)))(x)),
+        "constraint_grad": lambda: (str(m.make_jaxpr(m.grad(lambda a: doubled(a).sum()))(x)),
+                                    np.asarray(m.grad(lambda a: (constrain(a, column_major) ** 2).sum())(x)).tolist()),
+        "constraint_text": lambda: (custom_call(lambda a: constrain(a, Layout((1, 0), ((2,),))), x),
+                                    custom_call(lambda a: constrain(a, Layout(())), 1.0)),
+        "constraint_result_layout": lambda: (result_layout_chosen(doubled, x),
+                                             result_layout_chosen(lambda a: doubled(a) + 1, x)),
+        "constraint_values": lambda: (np.asarray(m.jit(lambda a: constrain(a.T * 1, column_major) + 1)(x)).tolist(),
+                                      m.jit(lambda a: (doubled(a), a + 1))(x)[0].format.layout,
+                                      np.asarray(constrain(x, column_major)).tolist(),
+                                      constrain(x, column_major).format.layout),
+        "constraint_not_a_layout": lambda: constrain(x, 3),
+        "constraint_a_format": lambda: constrain(x, layout.Format(column_major, m.sharding.SingleDeviceSharding(
+            m.devices()[0]))),
+        "constraint_auto": lambda: m.jit(lambda a: constrain(a, Layout.AUTO))(x),
+        "constraint_none": lambda: constrain([x, x], [column_major, None]),
+        "constraint_wrong_rank": lambda: m.jit(lambda a: constrain(a, Layout((0,))))(x),
     }
 
 

@@ -89,7 +89,7 @@ class Program:
             [None] * len(self.hoisted) + [s for s, k in zip(arg_shardings, self.keep) if k], result_shardings,
             layouts=((None,) * len(self.hoisted) + tuple(s for s, k in zip(layouts[0], self.keep) if k), layouts[1]),
             result_names=result_names, annotate_devices=annotate_devices)
-        if any(layouts):
+        if "mhlo.layout_mode" in self.text:  # layouts asked for, or chosen by XLA for constrained results
             use_custom_layouts()
 
 

@@ -22,6 +22,7 @@ from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     householder,
     identity,
     jit,
+    layout_constraints,
     linear_call,
     matrix_solves,
     parallel,

@@ -47,6 +47,7 @@ from jaxle_core.batching import (  # noqa: F401
     debugging,
     ffi,
     jit,
+    layout_constraints,
     shard_map,
 )
 from jaxle_core.batching.api import vmap

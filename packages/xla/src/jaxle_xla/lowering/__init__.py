@@ -27,6 +27,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     inspect_sharding,
     jit,
     jvp,
+    layout_constraints,
     linear_call,
     matrix_solves,
     parallel,

@@ -89,9 +89,15 @@ def i64(value: int) -> str:
 
 def default_layout(ndim: int) -> str:
     """The major-to-minor layout of an array of rank ``ndim`` (a token's is empty), as custom calls state it."""
-    if ndim == 0:
+    return layout_attribute(reversed(range(ndim)))
+
+
+def layout_attribute(minor_to_major: Iterable[int]) -> str:
+    """A layout as custom calls state it: its dimensions from the fastest-varying."""
+    order = list(minor_to_major)
+    if not order:
         return "dense<> : tensor<0xindex>"
-    return f"dense<[{', '.join(str(d) for d in reversed(range(ndim)))}]> : tensor<{ndim}xindex>"
+    return f"dense<[{', '.join(map(str, order))}]> : tensor<{len(order)}xindex>"
 
 
 def boolean(value: bool) -> str:

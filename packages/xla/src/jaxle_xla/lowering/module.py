@@ -304,7 +304,10 @@ class ModuleBuilder:
                 entries.append(f'mhlo.layout_mode = "{mode}"')
         # once some value is outside device memory (or put there on the way), every result says where it lives
         memory_kinds = any(in_kinds) or any(out_kinds) or _puts_in_host_memory(closed.jaxpr)
-        result_modes = _padded(layout_modes[1], n_out)
+        # a result a layout constraint computes takes the layout XLA chooses (which honours the constraint), as JAX's
+        constrained = {id(eqn.outvars[0]) for eqn in closed.jaxpr.eqns if eqn.primitive.name == "layout_constraint"}
+        result_modes = [mode if mode is not None or id(v) not in constrained else "auto"
+                        for mode, v in zip(_padded(layout_modes[1], n_out), closed.jaxpr.outvars)]
         results = [([f'mhlo.memory_kind = "{kind or "device"}"'] if memory_kinds else [])
                    + ([f"sdy.sharding = {s}"] if s is not None else [])
                    + ([f'mhlo.layout_mode = "{mode}"'] if mode is not None else [])
