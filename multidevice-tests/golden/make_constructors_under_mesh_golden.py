@@ -23,6 +23,13 @@ def _mesh(jax, kind: str):
     return jax.make_mesh((2, 4), ("x", "y"), axis_types=types)
 
 
+def _named(jax, *spec):
+    """A NamedSharding over the set mesh's axes and devices (of Explicit axes outside ``set_mesh``)."""
+    mesh = jax.sharding.get_mesh()
+    mesh = _mesh(jax, "explicit") if mesh.empty else mesh
+    return jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec(*spec))
+
+
 def _placement(jax, array) -> str:
     """The array's sharding and committedness, its type and the type's sharding, and its value."""
     aval = jax.typeof(array)
@@ -54,6 +61,9 @@ CONSTRUCTORS = {
     "astype_on_a_device": lambda jax, jnp: jnp.ones(4).astype(jnp.int32, device=jax.devices()[1]),
     "linspace_on_a_device": lambda jax, jnp: jnp.linspace(0.0, 1.0, 3, device=jax.devices()[1]),
     "asarray_on_a_memory_space": lambda jax, jnp: jnp.asarray(np.ones(4, np.float32), device=jax.memory.Space.Host),
+    "asarray_on_a_named_sharding": lambda jax, jnp: jnp.asarray(np.ones((4, 4), np.float32), device=_named(jax, "x")),
+    "asarray_on_a_replicated_named_sharding": lambda jax, jnp: jnp.asarray(np.ones((4, 4), np.float32),
+                                                                          device=_named(jax)),
     "arange_on_a_device": lambda jax, jnp: jnp.arange(3, device=jax.devices()[5]),
     "zeros_on_a_device": lambda jax, jnp: jnp.zeros(3, device=jax.devices()[5]),
     "zeros_like_on_a_device": lambda jax, jnp: jnp.zeros_like(np.ones(3, np.float32), device=jax.devices()[5]),

@@ -12,13 +12,21 @@ import numpy as np
 from jaxle_core import core, dtypes, lax
 from jaxle_core.array import Array
 from jaxle_core.avals import canonicalize_shape, get_aval
+from jaxle_core.backend import current_backend
 from jaxle_core.core import Tracer
 from jaxle_core.lax.identity import copy_p
 from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_core.shape_poly import DimExpr, dimension_as_value
 from jaxle_core.staging import transforms_eager_code
 from jaxle_numpy.scalar_types import ndim
-from jaxle_numpy.util import check_arraylike, check_conversion_target, placed_on, put_host_value, requested_dtype
+from jaxle_numpy.util import (
+    check_arraylike,
+    check_conversion_target,
+    conversion_layout,
+    placed_on,
+    put_host_value,
+    requested_dtype,
+)
 
 __all__ = ["array", "asarray", "copy", "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like",
            "empty_like"]
@@ -197,13 +205,16 @@ def _placed(fun: Callable[..., Array]) -> Callable[..., Array]:
 
 def _converted_onto(fun: Callable[..., Array]) -> Callable[..., Array]:
     """``_placed`` for the functions JAX places by converting their value to the ``device=`` sharding: with its
-    errors for the targets it refuses (``check_conversion_target``)."""
-    placed = _placed(fun)
-
+    errors for the targets it refuses (``check_conversion_target``) and its layout (``conversion_layout``)."""
     @functools.wraps(fun)
     def converted(*args: Any, device: Any = None, **kwargs: Any) -> Array:
         check_conversion_target(device)
-        return placed(*args, device=device, **kwargs)
+        out = fun(*args, device=device, **kwargs)
+        layout = conversion_layout(device, get_aval(out).ndim)
+        if layout is not device and isinstance(out, Array) and getattr(out, "sharding", None) == layout:
+            # already laid out so under another name (replicated over the mesh): put again under the type's name
+            return current_backend().device_put(np.asarray(out), layout, weak_type=get_aval(out).weak_type)
+        return placed_on(out, layout)
 
     return converted
 

@@ -105,7 +105,15 @@ def check_conversion_target(device: Any) -> None:
     """JAX's errors for ``device=`` of the functions that place their value by converting it to that sharding
     (``array``, ``asarray``, ``astype``, ``linspace``): a memory space is not a sharding, and under ``set_mesh`` one
     device (or one device's sharding) is outside the mesh the conversion runs over."""
-    if device is None or isinstance(device, NamedSharding):
+    if device is None:
+        return
+    if isinstance(device, NamedSharding):
+        named = [e for entry in device.spec if entry is not None for e in (entry if isinstance(entry, tuple) else
+                                                                           (entry,))]
+        if not _typed_conversion(device) and set(named) & set(device.mesh.explicit_axes):
+            raise ValueError(f"The spec of NamedSharding passed to with_sharding_constraint can only refer to Auto "
+                             f"axes of the mesh. Got spec={device.spec} and mesh={device.mesh.abstract_mesh!r}. You "
+                             "probably meant to use `reshard` API?")
         return
     if isinstance(device, (str, MemorySpace)):
         raise ValueError(f"sharding={device!r} must be an instance of jax.sharding.Sharding")
@@ -117,6 +125,24 @@ def check_conversion_target(device: Any) -> None:
     raise ValueError(f"Received incompatible devices for jitted computation. Got jit's context mesh with device ids "
                      f"{_ids(mesh_devices)} on platform {mesh_devices[0].platform.upper()} and sharding_constraint "
                      f"inside jit with device ids {_ids(devices)} on platform {devices[0].platform.upper()} at ")
+
+
+def conversion_layout(device: Any, ndim: int) -> Any:
+    """Where a value converted to the ``device=`` sharding goes: under ``set_mesh``, a NamedSharding over Explicit
+    axes gets an entry for each of the value's ``ndim`` dimensions (as the converted value's type lays it out in
+    JAX)."""
+    if not isinstance(device, NamedSharding) or not _typed_conversion(device):
+        return device
+    spec = device.spec
+    return NamedSharding(device.mesh, PartitionSpec(*spec, *[None] * (ndim - len(spec))),
+                         memory_kind=device.memory_kind)
+
+
+def _typed_conversion(sharding: NamedSharding) -> bool:
+    """Whether JAX converts a value to ``sharding`` as a type (under ``set_mesh``, every axis Explicit), rather than
+    by a sharding constraint, which may name Auto axes only."""
+    mesh = sharding.mesh
+    return not get_mesh().empty and len(mesh.explicit_axes) == len(mesh.axis_names)
 
 
 def _ids(devices: Any) -> str:
