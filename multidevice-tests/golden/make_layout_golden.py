@@ -2,7 +2,7 @@
 ``Layout`` objects and their errors, ``Array.format``, ``device_put`` onto a ``Format``, ``jit`` given ``Format``s
 as in/out shardings, and compiled functions' ``input_formats``/``output_formats``:
 
-    /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_layout_golden.py jax
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_layout_golden.py jax
 
 With another module (jaxle) it prints its outcomes as JSON instead of writing them. The device count is read when
 the client starts, so it runs in a fresh interpreter.

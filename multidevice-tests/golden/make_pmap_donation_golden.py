@@ -4,7 +4,7 @@ after the positional ones), what its lowered stage reports (``args_info``'s dona
 the same numbers read as flat argument positions), its refusal of static donated arguments, and the warnings about
 donations no result can reuse:
 
-    /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_pmap_donation_golden.py jax
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_pmap_donation_golden.py jax
 
 With another module (jaxle) it prints its outcomes as JSON instead of writing them. The device count is read when
 the client starts, so it runs in a fresh interpreter.
