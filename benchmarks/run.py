@@ -106,7 +106,26 @@ def run_side_by_side(script: Path, order: list[tuple[dict, str, str]], clock: st
     return timings
 
 
-def table(rows: list[tuple[str, float | None, float | None, str]]) -> str:
+PROGRAM_SIDES = ("/jaxle_program", "/jax_program")
+Row = tuple[str, float | None, float | None, str]  # name, jaxle's value, JAX's value, unit
+
+
+def paired(rows: list[Row]) -> list[Row]:
+    """``rows`` with each pair that one process timed for both sides (same_process_bench.py prints
+    ``<case>/jaxle_program`` and ``<case>/jax_program``, both as jaxle's values) as one row ``<case>``, so that the
+    table gives its ratio."""
+    values = {name: (ours, unit) for name, ours, _, unit in rows}
+    out = []
+    for name, ours, theirs, unit in rows:
+        if name.endswith(PROGRAM_SIDES[0]) and name[:-len(PROGRAM_SIDES[0])] + PROGRAM_SIDES[1] in values:
+            case = name[:-len(PROGRAM_SIDES[0])]
+            out.append((case, ours, values[case + PROGRAM_SIDES[1]][0], unit))
+        elif not (name.endswith(PROGRAM_SIDES[1]) and name[:-len(PROGRAM_SIDES[1])] + PROGRAM_SIDES[0] in values):
+            out.append((name, ours, theirs, unit))
+    return out
+
+
+def table(rows: list[Row]) -> str:
     lines = ["| benchmark | jaxle | jax | ratio jaxle/jax |", "|---|---:|---:|---:|"]
     for name, ours, theirs, unit in rows:
         ours_text = f"{ours:.3f} {unit}" if ours is not None else "n/a"
@@ -152,7 +171,7 @@ def main() -> int:
         for name in list(ours) + [n for n in theirs if n not in ours]:
             unit = (ours.get(name) or theirs.get(name))[1]
             rows.append((name, ours.get(name, (None,))[0], theirs.get(name, (None,))[0], unit))
-    text = table(rows)
+    text = table(paired(rows))
     print(text, end="")
     if args.markdown:
         Path(args.markdown).write_text(text)

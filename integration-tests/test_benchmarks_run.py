@@ -148,3 +148,12 @@ def test_run_runs_both_sides_of_a_script_at_once(monkeypatch):
     order = [(ours, sys.executable, "jaxle"), (theirs, sys.executable, "jaxle")]
     first, second = bench_run.run_side_by_side(BENCHMARKS / "tree_bench.py", order, "cpu", "steady")
     assert set(first) == set(second) and len(first) == 8
+
+
+def test_run_pairs_the_rows_one_process_timed_for_both_sides():
+    rows = [("same_process/fft/jaxle_program", 9.0, None, "us"), ("same_process/fft/jax_program", 10.0, None, "us"),
+            ("eager/split", 1.0, 2.0, "us"), ("lonely/jax_program", 3.0, None, "us")]
+    assert bench_run.paired(rows) == [("same_process/fft", 9.0, 10.0, "us"), ("eager/split", 1.0, 2.0, "us"),
+                                      ("lonely/jax_program", 3.0, None, "us")]
+    lines = bench_run.table(bench_run.paired(rows)).splitlines()
+    assert lines[2] == "| same_process/fft | 9.000 us | 10.000 us | 0.90 |"
