@@ -484,6 +484,8 @@ NOT_SWEPT = {
     "remat_opt": "a custom_vjp's staged forward function, whose forward mode is refused as JAX refuses it: "
                  "checked in ad/test_remat_opt.py",
     "shard_map": "carries a jaxpr over a mesh: checked in test_shard_map.py with finite differences",
+    "compute_on": "carries a jaxpr run on a compute type: checked in test_compute_on.py against analytic "
+                  "derivatives",
     "custom_vmap_call": "carries a jaxpr and a user rule; forward mode only, as in JAX: checked in "
                         "test_custom_batching.py",
     "stage": "staging records no equation for it (the operand itself): its jvp is checked in lax/test_barriers.py",
