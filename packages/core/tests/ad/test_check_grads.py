@@ -22,8 +22,10 @@ from jaxle_core.inspect_sharding import inspect_sharding_p  # noqa: F401  (regis
 from jaxle_core.lax import windowed
 from jaxle_core.lax.eigen import eig, eigh
 from jaxle_core.lax.elementwise import ge_p
+from jaxle_core.lax.layout_constraints import with_layout_constraint
 from jaxle_core.lax.standard import FLOATING, elementwise_primitive
 from jaxle_core.lax.svd import svd
+from jaxle_core.layout import Layout
 from jaxle_core.linear_call import linear_call
 from jaxle_core.sharding import Sharding
 from jaxle_core.test_util import check_grads, check_jvp, check_vjp
@@ -447,6 +449,8 @@ CASES: list[Case] = [
     Case("qr", lax.linalg.qr, lambda rng: (rng.uniform(-1, 1, (2, 4)) + np.eye(2, 4),), "wide"),
     Case("qr", lambda x: lax.linalg.qr(x, pivoting=True, full_matrices=False)[:2],
          lambda rng: (rng.uniform(-1, 1, (4, 3)),), "pivoting"),
+    Case("layout_constraint", lambda x: with_layout_constraint(x, Layout((1, 0))),
+         lambda rng: (rng.uniform(-1, 1, (2, 3)),)),
     Case("tridiagonal_solve", lax.linalg.tridiagonal_solve,
          lambda rng: (rng.uniform(-1, 1, (4,)), rng.uniform(3, 4, (4,)), rng.uniform(-1, 1, (4,)),
                       rng.uniform(-1, 1, (4, 2)))),
