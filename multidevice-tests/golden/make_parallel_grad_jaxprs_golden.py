@@ -88,11 +88,21 @@ AUTO_MESH_DERIVATIVES = {
     "grad_of_product": lambda jax: jax.grad(lambda w, x: (x * w[None]).sum()),
     "grad_of_difference": lambda jax: jax.grad(lambda w, x: (w[None] - x).sum()),
     "grad_of_two_broadcasts": lambda jax: jax.grad(lambda w, x: (w[None] + jax.numpy.sin(w)).sum() + x.sum()),
+    "grad_of_scalar_product": lambda jax: jax.grad(lambda w, x: (w * w).sum() * x.sum()),
+    "grad_of_scalar_sum_both": lambda jax: jax.grad(lambda w, x: (w * w).sum() + x.sum(), argnums=(0, 1)),
 }
 
 
 # (not the sum of two broadcasts: JAX reshards the cotangent of its replicated summand, which jaxle does not)
-OVER_AUTO_MESH = ("grad", "grad_both", "vjp", "grad_of_product", "grad_of_difference")
+OVER_AUTO_MESH = ("grad", "grad_both", "vjp", "grad_of_product", "grad_of_difference", "grad_of_scalar_product",
+                  "grad_of_scalar_sum_both")
+
+
+def _psum_loss_plus_outside(jax):
+    """The psum loss plus a sum computed outside the shard_map: the cotangent of that sum is a scalar of another
+    type than the seed (resharded over the shard_map's mesh), summed over no axes."""
+    loss = _psum_loss(jax)
+    return jax.grad(lambda w, x: loss(w, x) + (w * w).sum())
 
 
 def _text_and_values(jax, f, *args) -> dict:
@@ -123,6 +133,7 @@ CASES = {
     **{f"over_auto_mesh_{name}_{'w' if split_w else 'x'}": functools.partial(_over_auto_mesh, make=make,
                                                                             split_w=split_w)
        for name, make in AUTO_MESH_DERIVATIVES.items() if name in OVER_AUTO_MESH for split_w in (False, True)},
+    "grad_of_shard_map_plus_outside": lambda jax: _text_and_values(jax, _psum_loss_plus_outside(jax), W, X),
     "grad_inside_shard_map": lambda jax: _text_and_values(jax, _shard_map(
         jax, lambda w, x: jax.grad(lambda u: jax.lax.psum((x * u).sum(), "i"))(w),
         (jax.sharding.PartitionSpec(), jax.sharding.PartitionSpec("i")), jax.sharding.PartitionSpec()), W, X),

@@ -88,6 +88,7 @@ from jaxle_core.lax.elementwise import (
     tanh_p,
     xor_p,
 )
+from jaxle_core.mesh import get_abstract_mesh
 
 # ---------------------------------------------------------------- derivative zero
 
@@ -289,14 +290,25 @@ defjvp(atan2_p, _atan2_term(1), _atan2_term(-1))
 
 
 def unbroadcast(aval: ShapedArray, ct: Any) -> Any:
-    """``ct`` summed back to ``aval``'s shape over the dimensions an elementwise operation broadcast."""
-    shape = get_aval(ct).shape
+    """``ct`` summed back to ``aval``'s shape over the dimensions an elementwise operation broadcast (a scalar typed
+    over another mesh of Auto axes than ``aval``'s is summed over no axes, as JAX's sums a scalar of another type)."""
+    ct_aval = get_aval(ct)
+    shape = ct_aval.shape
     if shape == aval.shape:
-        return ct
+        return lax.reduce_sum(ct, ()) if not shape and _typed_mesh(ct_aval) != _typed_mesh(aval) else ct
     if not aval.shape:
         return lax.reduce_sum(ct, tuple(range(len(shape))))
     summed = tuple(i for i, (a, c) in enumerate(zip(aval.shape, shape)) if a != c)
     return lax.reshape(lax.reduce_sum(ct, summed), aval.shape, out_sharding=transposed_layout(aval, aval.ndim))
+
+
+def _typed_mesh(aval: Any) -> Any:
+    """The mesh of Auto axes a value of ``aval`` is typed over (that of ``set_mesh`` for a type naming none)."""
+    mesh = getattr(aval, "auto_mesh", None)
+    if mesh is None:
+        context = get_abstract_mesh()
+        mesh = None if context.empty or not context.are_all_axes_auto else context
+    return mesh
 
 
 def _add_transpose(ct, x, y):
