@@ -68,6 +68,9 @@ CASES = {
     "argmax_and_argmin": lambda jax: jax.jit(lambda a: (_jnp(jax).argmax(a, axis=0), _jnp(jax).argmax(a + 1, axis=0),
                                                         _jnp(jax).argmin(a > 2, axis=1))).lower(X.reshape(2, 4)),
     "argmax_over_explicit_axes": lambda jax: _explicit(jax, lambda a: _jnp(jax).argmax(a, axis=1)),
+    "conversions": lambda jax: jax.jit(lambda a, b, c: (jax.lax.convert_element_type(a, np.float32) * 2,
+                                                         b.astype(bool), jax.numpy.real(c))).lower(
+        1.0, X, X.astype(np.complex64)),
     "callable_objects": lambda jax: jax.jit(Tripler()).lower(jax.jit(Tripler())(X)),
     "nested_callable_object": lambda jax: jax.jit(lambda a: jax.jit(Tripler())(a)).lower(X),
 }

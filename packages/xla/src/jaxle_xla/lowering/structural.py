@@ -23,9 +23,11 @@ def _convert_element_type(ctx: LoweringContext, x: Value, *, new_dtype, weak_typ
         # Drop the imaginary part explicitly, as JAX does, rather than rely on how a backend converts complex to real.
         real_dtype = np.finfo(x.aval.dtype).dtype
         x = ctx.op1("stablehlo.real", [x], x.aval.update(dtype=real_dtype))
-    if x.aval.dtype == out.dtype:
-        return x
-    # XLA's convert saturates float-to-int conversions (NaN to 0) and converts to bool as ``!= 0``.
+    if out.dtype == np.bool_ and x.aval.dtype != np.bool_:
+        # as JAX writes it (XLA's convert to bool means the same): a comparison with a broadcast zero
+        x = ctx.compare("NE", x, ctx.broadcast_to(ctx.full_like(0, x.aval.update(shape=())), x.aval.shape))
+    # XLA's convert saturates float-to-int conversions (NaN to 0). As JAX, it is written even where only the weak
+    # type changes (XLA drops it).
     return ctx.op1("stablehlo.convert", [x], out)
 
 
