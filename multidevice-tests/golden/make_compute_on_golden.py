@@ -11,7 +11,6 @@ import importlib
 import inspect
 import json
 import pathlib
-import re
 import sys
 
 import numpy as np
@@ -28,10 +27,8 @@ def _outcome(thunk) -> str:
 
 
 def _text(jax, fun, *args) -> str:
-    """``jit(fun)``'s lowered StableHLO without result names (which jaxle does not write)."""
-    text = re.sub(r'jax\.result_info = "[^"]*"(, )?', "", jax.jit(fun).lower(*args).as_text())
-    text = text.replace(" {})", ")").replace("({})", "()")
-    return re.sub(r"-> \((tensor<[^>]*>)\) \{", r"-> \1 {", text)  # one result left without attributes
+    """``jit(fun)``'s lowered StableHLO."""
+    return jax.jit(fun).lower(*args).as_text()
 
 
 def _api(jax):

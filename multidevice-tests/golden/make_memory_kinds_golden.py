@@ -10,7 +10,6 @@ command line.
 import importlib
 import json
 import pathlib
-import re
 import sys
 
 import numpy as np
@@ -63,11 +62,8 @@ def _shards(array) -> str:
 
 
 def _text(lowered) -> str:
-    """Lowered StableHLO without the attributes jaxle does not write (documented): result names and the
-    ``stablehlo.mesh`` description of a mesh."""
-    text = re.sub(r'jax\.result_info = "[^"]*"(, )?', "", lowered.as_text())
-    text = re.sub(r" \{stablehlo\.mesh = \{axes = \[[^\]]*\]\}\}", "", text)
-    return text.replace(" {})", ")").replace("({})", "()")
+    """Lowered StableHLO."""
+    return lowered.as_text()
 
 
 def _jnp(jax):
