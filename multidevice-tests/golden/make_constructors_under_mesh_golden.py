@@ -58,6 +58,10 @@ CONSTRUCTORS = {
     "asarray_on_a_single_device_sharding": lambda jax, jnp: jnp.asarray(
         np.ones(4, np.float32), device=jax.sharding.SingleDeviceSharding(jax.devices()[2])),
     "asarray_of_device_array_on_a_device": lambda jax, jnp: jnp.asarray(jnp.ones(4), device=jax.devices()[3]),
+    "asarray_of_committed_array_on_another_device": lambda jax, jnp: jnp.asarray(
+        jax.device_put(np.ones(4, np.float32), jax.devices()[0]), device=jax.devices()[1]),
+    "astype_of_committed_array_on_another_device": lambda jax, jnp: jax.device_put(
+        np.ones(4, np.float32), jax.devices()[0]).astype(jnp.int32, device=jax.devices()[1]),
     "astype_on_a_device": lambda jax, jnp: jnp.ones(4).astype(jnp.int32, device=jax.devices()[1]),
     "linspace_on_a_device": lambda jax, jnp: jnp.linspace(0.0, 1.0, 3, device=jax.devices()[1]),
     "asarray_on_a_memory_space": lambda jax, jnp: jnp.asarray(np.ones(4, np.float32), device=jax.memory.Space.Host),

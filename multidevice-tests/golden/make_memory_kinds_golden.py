@@ -181,6 +181,12 @@ CASES = {
     "put_named_pinned_of_one_device_to_it": lambda jax: _outcome(lambda: jax.device_put(jax.device_put(
         X, jax.sharding.NamedSharding(jax.make_mesh((1,), ("x",), devices=jax.devices()[:1]),
                                       jax.sharding.PartitionSpec(), memory_kind="pinned_host")), jax.devices()[0])),
+    "asarray_of_pinned_on_its_device": lambda jax: _outcome(lambda: _placed(jax, _jnp(jax).asarray(
+        _pinned(jax), device=jax.devices()[0]))),
+    "asarray_of_unpinned_on_its_device": lambda jax: _outcome(lambda: _placed(jax, _jnp(jax).asarray(
+        _unpinned(jax), device=jax.devices()[0]))),
+    "array_of_pinned_on_another_device": lambda jax: _outcome(lambda: _jnp(jax).array(_pinned(jax),
+                                                                                    device=jax.devices()[1])),
     "typeof_pinned": lambda jax: _outcome(lambda: (jax.typeof(_pinned(jax)), jax.typeof(_pinned(jax)).memory_space,
                                                    jax.typeof(X).memory_space)),
 }

@@ -208,7 +208,7 @@ def _converted_onto(fun: Callable[..., Array]) -> Callable[..., Array]:
     errors for the targets it refuses (``check_conversion_target``) and its layout (``conversion_layout``)."""
     @functools.wraps(fun)
     def converted(*args: Any, device: Any = None, **kwargs: Any) -> Array:
-        check_conversion_target(device)
+        check_conversion_target(device, args[0] if args else next(iter(kwargs.values()), None))
         out = fun(*args, device=device, **kwargs)
         layout = conversion_layout(device, get_aval(out).ndim)
         if layout is not device and isinstance(out, Array) and getattr(out, "sharding", None) == layout:

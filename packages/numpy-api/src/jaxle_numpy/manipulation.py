@@ -1161,7 +1161,7 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> 
     """``x`` converted to ``dtype`` (strongly typed)."""
     del copy  # arrays are immutable
     check_arraylike("astype", x)
-    check_conversion_target(device)
+    check_conversion_target(device, x)
     dt = requested_dtype(dtype, "astype") if dtype is not None else dtypes.default_float_dtype()
     aval = get_aval(ensure_array(x))
     # Key dtypes have no NumPy kind: casting one (to itself alone) is convert_element_type's to check.

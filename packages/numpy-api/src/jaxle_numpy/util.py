@@ -101,10 +101,11 @@ def placed_on(out: Any, device: Any) -> Any:
     return current_backend().device_put(out, device, weak_type=get_aval(out).weak_type)
 
 
-def check_conversion_target(device: Any) -> None:
-    """JAX's errors for ``device=`` of the functions that place their value by converting it to that sharding
-    (``array``, ``asarray``, ``astype``, ``linspace``): a memory space is not a sharding, and under ``set_mesh`` one
-    device (or one device's sharding) is outside the mesh the conversion runs over."""
+def check_conversion_target(device: Any, value: Any = None) -> None:
+    """JAX's errors for ``device=`` of the functions that place their ``value`` by converting it to that sharding
+    (``array``, ``asarray``, ``astype``, ``linspace``): a memory space is not a sharding, under ``set_mesh`` one
+    device (or one device's sharding) is outside the mesh the conversion runs over, and an array committed to other
+    devices cannot be converted there."""
     if device is None:
         return
     if isinstance(device, NamedSharding):
@@ -117,14 +118,29 @@ def check_conversion_target(device: Any) -> None:
         return
     if isinstance(device, (str, MemorySpace)):
         raise ValueError(f"sharding={device!r} must be an instance of jax.sharding.Sharding")
-    mesh = get_mesh()
-    if mesh.empty or not hasattr(mesh, "devices"):
-        return
     devices = sorted(device.device_set, key=lambda d: d.id) if hasattr(device, "device_set") else [device]
-    mesh_devices = list(mesh.devices.flat)
-    raise ValueError(f"Received incompatible devices for jitted computation. Got jit's context mesh with device ids "
-                     f"{_ids(mesh_devices)} on platform {mesh_devices[0].platform.upper()} and sharding_constraint "
-                     f"inside jit with device ids {_ids(devices)} on platform {devices[0].platform.upper()} at ")
+    target = f"sharding_constraint inside jit {_on(devices)} at "
+    committed = isinstance(value, Array) and getattr(value, "committed", False)
+    own = sorted(value.sharding.device_set, key=lambda d: d.id) if committed else devices
+    argument = f"argument args[0] of convert_element_type with shape {get_aval(value).str_short()} and {_on(own)}" \
+        if committed else ""
+    mesh = get_mesh()
+    if not mesh.empty and hasattr(mesh, "devices"):
+        mesh_devices = list(mesh.devices.flat)
+        context = f"jit's context mesh {_on(mesh_devices)}"
+        if committed and set(own) != set(mesh_devices):  # the argument meets the mesh first
+            raise _incompatible(argument, context)
+        raise _incompatible(context, target)
+    if committed and set(own) != set(devices):
+        raise _incompatible(argument, target)
+
+
+def _incompatible(first: str, second: str) -> ValueError:
+    return ValueError(f"Received incompatible devices for jitted computation. Got {first} and {second}")
+
+
+def _on(devices: list) -> str:
+    return f"with device ids {_ids(devices)} on platform {devices[0].platform.upper()}"
 
 
 def conversion_layout(device: Any, ndim: int) -> Any:

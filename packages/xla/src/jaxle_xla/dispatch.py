@@ -238,8 +238,9 @@ class XlaBackend:
             if device is None:
                 return x
             x._check_alive()
-            if _jaxlib.buffer_device(x) == device:
+            if _jaxlib.buffer_device(x) == device and not _in_other_memory(x):
                 return view(x, x.aval, True)  # the host value already read stays valid: arrays are immutable
+            # to the device's own memory, typed as it was (as JAX's jnp.asarray(x, device=d) of a host array)
             return share_host_value(x, _jaxlib.copy_to_device(x, x.aval, device))
         if isinstance(x, ExtendedArray):  # keys: their physical data moved, then viewed as keys again
             return x.aval.dtype.wrap(self.device_put(x.physical, device))
