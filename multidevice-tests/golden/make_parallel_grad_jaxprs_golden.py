@@ -90,12 +90,15 @@ AUTO_MESH_DERIVATIVES = {
     "grad_of_two_broadcasts": lambda jax: jax.grad(lambda w, x: (w[None] + jax.numpy.sin(w)).sum() + x.sum()),
     "grad_of_scalar_product": lambda jax: jax.grad(lambda w, x: (w * w).sum() * x.sum()),
     "grad_of_scalar_sum_both": lambda jax: jax.grad(lambda w, x: (w * w).sum() + x.sum(), argnums=(0, 1)),
+    "grad_of_scalar_sum": lambda jax: jax.grad(lambda w, x: (w * w).sum() + x.sum()),
+    "grad_of_vector_plus_sum": lambda jax: jax.grad(lambda w, x: ((w * w) + x.sum(0)).sum()),
+    "linearize_of_scalar_sum": lambda jax: lambda w, x: jax.linearize(lambda u: (u * u).sum() + x.sum(), w)[1](w),
 }
 
 
-# (not the sum of two broadcasts: JAX reshards the cotangent of its replicated summand, which jaxle does not)
-OVER_AUTO_MESH = ("grad", "grad_both", "vjp", "grad_of_product", "grad_of_difference", "grad_of_scalar_product",
-                  "grad_of_scalar_sum_both")
+OVER_AUTO_MESH = ("grad", "grad_both", "vjp", "grad_of_product", "grad_of_difference", "grad_of_two_broadcasts",
+                  "grad_of_scalar_product", "grad_of_scalar_sum", "grad_of_scalar_sum_both", "grad_of_vector_plus_sum",
+                  "linearize_of_scalar_sum")
 
 
 def _psum_loss_plus_outside(jax):

@@ -19,7 +19,9 @@ from jaxle_core.ad.rule_helpers import (
     deflinear,
     defzero,
     full_like,
+    retyped_to_mesh,
     transposed_layout,
+    typed_auto_mesh,
 )
 from jaxle_core.ad.transpose import is_undefined, transpose_rules
 from jaxle_core.avals import ShapedArray, get_aval
@@ -88,7 +90,6 @@ from jaxle_core.lax.elementwise import (
     tanh_p,
     xor_p,
 )
-from jaxle_core.mesh import get_abstract_mesh
 
 # ---------------------------------------------------------------- derivative zero
 
@@ -112,9 +113,11 @@ def _add_sub_jvp(primitive, negate_second: bool):
         tx, ty = tangents
         if type(tx) is not Zero and type(ty) is not Zero:
             return ans, broadcast_to_aval(primitive.bind(tx, ty), out_aval)
-        if type(tx) is not Zero:
-            return ans, broadcast_to_aval(tx, out_aval)
-        return ans, broadcast_to_aval(lax.neg(ty) if negate_second else ty, out_aval)
+        t = tx if type(tx) is not Zero else lax.neg(ty) if negate_second else ty
+        if get_aval(t).shape != out_aval.shape:
+            return ans, broadcast_to_aval(t, out_aval)
+        # one tangent alone, of the output's shape, is retyped to its mesh (as JAX's, while tracing)
+        return ans, retyped_to_mesh(broadcast_to_aval(t, out_aval), typed_auto_mesh(out_aval))
 
     jvp_rules[primitive] = rule
 
@@ -295,20 +298,11 @@ def unbroadcast(aval: ShapedArray, ct: Any) -> Any:
     ct_aval = get_aval(ct)
     shape = ct_aval.shape
     if shape == aval.shape:
-        return lax.reduce_sum(ct, ()) if not shape and _typed_mesh(ct_aval) != _typed_mesh(aval) else ct
+        return lax.reduce_sum(ct, ()) if not shape and typed_auto_mesh(ct_aval) != typed_auto_mesh(aval) else ct
     if not aval.shape:
         return lax.reduce_sum(ct, tuple(range(len(shape))))
     summed = tuple(i for i, (a, c) in enumerate(zip(aval.shape, shape)) if a != c)
     return lax.reshape(lax.reduce_sum(ct, summed), aval.shape, out_sharding=transposed_layout(aval, aval.ndim))
-
-
-def _typed_mesh(aval: Any) -> Any:
-    """The mesh of Auto axes a value of ``aval`` is typed over (that of ``set_mesh`` for a type naming none)."""
-    mesh = getattr(aval, "auto_mesh", None)
-    if mesh is None:
-        context = get_abstract_mesh()
-        mesh = None if context.empty or not context.are_all_axes_auto else context
-    return mesh
 
 
 def _add_transpose(ct, x, y):

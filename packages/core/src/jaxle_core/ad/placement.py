@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from jaxle_core.ad.barriers import float0_to_zero
 from jaxle_core.ad.jvp import instantiate, jvp_rules
+from jaxle_core.ad.rule_helpers import retyped_to_mesh, typed_auto_mesh
 from jaxle_core.ad.transpose import transpose_rules
 from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p, reshard_p, sharding_constraint_p, stage_p
 from jaxle_core.sharding_types import cotangent_sharding
@@ -40,10 +41,12 @@ jvp_rules[reshard_p] = lambda primals, tangents, **params: (reshard_p.bind(*prim
 
 def _reshard_transpose(ct, x, **params):
     """The cotangent goes back to the operand's layout when its type says one (over Explicit axes, as JAX's; its
-    unreduced axes become reduced ones and back), else keeps its own."""
+    unreduced axes become reduced ones and back), else to its mesh of Auto axes (or none)."""
     source = getattr(x.aval, "explicit_sharding", None)
     ct = instantiate(ct)
-    return [ct if source is None else reshard_p.bind(ct, dst_sharding=cotangent_sharding(source))]
+    if source is None:  # back to the operand's mesh of Auto axes (or none)
+        return [retyped_to_mesh(ct, typed_auto_mesh(x.aval))]
+    return [reshard_p.bind(ct, dst_sharding=cotangent_sharding(source))]
 
 
 transpose_rules[reshard_p] = _reshard_transpose

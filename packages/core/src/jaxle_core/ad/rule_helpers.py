@@ -12,10 +12,11 @@ from jaxle_core import lax
 from jaxle_core.ad.jvp import Zero, add_tangents, host_value_as_array, instantiate, jvp_rules, tangent_aval
 from jaxle_core.ad.transpose import is_undefined
 from jaxle_core.avals import ShapedArray, get_aval
-from jaxle_core.core import Primitive
+from jaxle_core.core import Primitive, Tracer
+from jaxle_core.lax.placement import reshard_p
 from jaxle_core.lax.structural import convert_element_type_p
 from jaxle_core.lax.windowed import dilate_shape
-from jaxle_core.mesh import PartitionSpec, get_abstract_mesh
+from jaxle_core.mesh import AbstractMesh, PartitionSpec, get_abstract_mesh
 from jaxle_core.sharding import NamedSharding
 
 
@@ -145,6 +146,23 @@ def auto_layout(aval: Any, ndim: int) -> NamedSharding | None:
     if mesh is None or get_abstract_mesh().manual_axes:
         return None
     return NamedSharding(mesh, PartitionSpec(*[None] * ndim))
+
+
+def typed_auto_mesh(aval: Any) -> Any:
+    """The mesh of Auto axes a value of ``aval`` is typed over (that of ``set_mesh`` for a type naming none)."""
+    mesh = getattr(aval, "auto_mesh", None)
+    if mesh is None:
+        context = get_abstract_mesh()
+        mesh = None if context.empty or not context.are_all_axes_auto else context
+    return mesh
+
+
+def retyped_to_mesh(x: Any, mesh: Any) -> Any:
+    """The traced ``x`` resharded to a type over ``mesh`` (of Auto axes, or none) when its own names another, as
+    JAX's rules retype a tangent or cotangent; ``x`` itself otherwise."""
+    if not isinstance(x, Tracer) or typed_auto_mesh(get_aval(x)) == mesh:
+        return x
+    return reshard_p.bind(x, dst_sharding=NamedSharding(mesh or AbstractMesh((), ()), PartitionSpec()))
 
 
 def transposed_layout(aval: Any, ndim: int) -> NamedSharding | None:
