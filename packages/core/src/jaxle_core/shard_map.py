@@ -290,11 +290,12 @@ def _recording_eager_body(fun: Callable) -> Callable:
     return body
 
 
-def _checks_in_types(mesh: Mesh | AbstractMesh, manual: frozenset) -> bool:
+def _checks_in_types(mesh: Mesh | AbstractMesh, manual: frozenset, excluded: frozenset) -> bool:
     """Whether the ``in_specs`` of a shard_map making ``manual`` manual are checked against its arguments' types, as
-    JAX's are: when the mesh's axes not yet manual are all Explicit and all made manual, at the top level or
-    directly in the body of an eager shard_map."""
-    remaining = [(n, t) for n, t in zip(mesh.axis_names, mesh.axis_types) if n not in mesh.manual_axes]
+    JAX's are: when the mesh's axes not yet manual (nor ``excluded``, laying out a ``vmap``'s batch) are all
+    Explicit and all made manual, at the top level or directly in the body of an eager shard_map."""
+    remaining = [(n, t) for n, t in zip(mesh.axis_names, mesh.axis_types)
+                 if n not in mesh.manual_axes and n not in excluded]
     if len(manual) != len(remaining) or any(t is not AxisType.Explicit for _, t in remaining):
         return False
     return not mesh.manual_axes or (bool(_eager_bodies.traces) and _eager_bodies.traces[-1] is core.current_trace())
@@ -734,9 +735,15 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
     if mesh is None:
         mesh = _context_mesh()
 
+    # As JAX's, a shard_map given no axis names takes those its first call may make manual, for every call after
+    names = axis_names
+
     @functools.wraps(f)
     def mapped(*args):
-        manual = _manual_axes(axis_names, mesh)
+        nonlocal names
+        excluded = _batch_axes()
+        names = _axis_names(names, mesh, excluded)
+        manual = names - frozenset(mesh.manual_axes)
         eager = isinstance(core.current_trace(), core.EvalTrace)
         flat, in_tree = tree.tree_flatten(args)
         flat_in_specs = (_inferred_specs(flat, mesh, manual) if in_specs is None
@@ -749,7 +756,7 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
                            spec, mesh, manual | frozenset(mesh.manual_axes))
         if mesh.explicit_axes:  # the results are typed over the mesh, whatever the arguments' types
             sharding_types.enable()
-        if in_specs is not None and _checks_in_types(mesh, manual):
+        if in_specs is not None and _checks_in_types(mesh, manual, excluded):
             for aval, spec in zip(avals, flat_in_specs):
                 check_in_type(aval, spec, mesh)
         check_context_mesh(mesh)
@@ -782,17 +789,33 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
     return mapped
 
 
-def _manual_axes(axis_names: Any, mesh: Mesh | AbstractMesh) -> frozenset:
-    """The mesh axes a shard_map makes manual: ``axis_names`` (all when empty), less those an enclosing body
-    already made manual. JAX's errors for a wrong type or an axis not in the mesh."""
+def _axis_names(axis_names: Any, mesh: Mesh | AbstractMesh, excluded: frozenset) -> frozenset:
+    """The mesh axes a shard_map names: ``axis_names``, or when empty all but ``excluded`` (the manual ones are those
+    an enclosing body has not made manual yet). JAX's errors for a wrong type or an axis not in the mesh (or
+    excluded)."""
     if not isinstance(axis_names, (set, frozenset)):
         raise TypeError("`axis_names` argument of shard_map should be of type `frozenset` or `set`. Got type: "
                         f"{type(axis_names)}")
     names = frozenset(axis_names)
-    if not names <= frozenset(mesh.axis_names):
+    available = frozenset(mesh.axis_names) - excluded
+    if not names <= available:
         raise ValueError(f"jax.shard_map requires axis_names={set_text(names)} to be a subset of "
-                         f"mesh.axis_names={set_text(frozenset(mesh.axis_names))}")
-    return (names or frozenset(mesh.axis_names)) - frozenset(mesh.manual_axes)
+                         f"mesh.axis_names={set_text(available)}")
+    return names or available
+
+
+def _batch_axes() -> frozenset:
+    """The mesh axes laying out the mapped dimensions of the ``vmap``s a shard_map runs under: as JAX, it leaves
+    them out of its manual axes (each example's blocks keep them in their types)."""
+    from jaxle_core.batching.trace import BatchTrace  # batching registers shard_map's rule: imported on use
+
+    axes: set = set()
+    trace = core.current_trace()
+    while trace is not None:
+        if isinstance(trace, BatchTrace) and trace.layout is not None:
+            axes.update(spec_entry_axes(trace.layout.entry))
+        trace = trace.parent
+    return frozenset(axes)
 
 
 def _axis_spec(axis: int | None, name: Any) -> PartitionSpec:

@@ -34,7 +34,7 @@ from jaxle_xla.executable import (
     incompatible_devices,
     kept_layouts,
 )
-from jaxle_xla.sharding import MaximalSharding, gspmd_sharding, named_from_hlo, same_placement
+from jaxle_xla.sharding import MaximalSharding, gspmd_sharding, hlo_sharding_text, named_from_hlo, same_placement
 
 __all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "has_sharded_argument", "jaxpr_mesh", "params_mesh",
            "program_mesh", "result_layouts", "typed_mesh"]
@@ -173,11 +173,12 @@ class SpmdFunction:
 
     def __call__(self, *args: Any) -> list[Any]:
         layouts = self._layouts(args)
-        executable = self._compiled.get(layouts)
+        key = _compilation_key(layouts)
+        executable = self._compiled.get(key)
         if executable is None:
             # no arguments: the mesh the program names, else the context's
             mesh = next((s.mesh for s in layouts if s is not None), self._mesh or self._context)
-            executable = self._compiled[layouts] = SpmdExecutable(*self._spec, mesh, layouts, self._out,
+            executable = self._compiled[key] = SpmdExecutable(*self._spec, mesh, layouts, self._out,
                                                                   self._memory_layouts)
         self.last = executable
         return executable(args)
@@ -188,8 +189,8 @@ class SpmdFunction:
         if self.last is None:
             mesh = self._mesh or next(s.mesh for s in self._in if s is not None)
             layouts = tuple(self._in)
-            self.last = self._compiled.get(layouts) or self._compiled.setdefault(
-                layouts, SpmdExecutable(*self._spec, mesh, layouts, self._out, self._memory_layouts))
+            self.last = self._compiled.get(_compilation_key(layouts)) or self._compiled.setdefault(
+                _compilation_key(layouts), SpmdExecutable(*self._spec, mesh, layouts, self._out, self._memory_layouts))
         return self.last
 
     def as_text(self) -> str:
@@ -252,6 +253,13 @@ class SpmdFunction:
                 raise ValueError(incompatible_devices(args, (i if anchor is None else anchor, i), name,
                                                       closed.jaxpr.debug_info))
         return tuple(chosen)
+
+
+def _compilation_key(layouts: Sequence[NamedSharding | None]) -> tuple:
+    """The key of a compilation for arguments of ``layouts``, their specs as written included: a result laid out
+    as an argument is named by that argument's very sharding (P('x') and P('x', None) lay an array out alike, but
+    JAX reports each as given)."""
+    return tuple(layouts), tuple(None if s is None else tuple(s.spec) for s in layouts)
 
 
 def _same_layout(sharding: Any, explicit: NamedSharding, ndim: int) -> bool:
@@ -392,13 +400,16 @@ def _propagated(loaded: _jaxlib.LoadedExecutable, mesh: Mesh, layouts: Sequence[
 
 
 def _chosen_layout(hlo: Any, mesh: Mesh, aval: Any, typed: Any, arguments: dict) -> NamedSharding:
-    """XLA's layout of a result named over ``mesh``: the very NamedSharding of an argument laid out so, else by
-    the shortest spec; with one entry per dimension for a result typed over a mesh of Explicit and Auto axes (as
-    JAX names it)."""
+    """XLA's layout of a result named over ``mesh``, as JAX names it: a result typed with a layout (over a mesh
+    with Explicit axes) that XLA laid out as its type says is named by its type (one entry per dimension); any
+    other is named by the shortest spec, or over a mesh of Auto axes only by the very NamedSharding of an
+    argument laid out so."""
     named = named_from_hlo(hlo, mesh, aval.ndim)
-    if getattr(typed, "explicit_sharding", None) is None or len(named.spec) >= aval.ndim:
+    sharding = getattr(typed, "explicit_sharding", None)
+    if sharding is None:
         return arguments.get(named, named)
-    return NamedSharding(mesh, PartitionSpec(*named.spec, *[None] * (aval.ndim - len(named.spec))))
+    as_typed = NamedSharding(mesh, sharding.spec)
+    return as_typed if hlo_sharding_text(as_typed, aval.ndim) == hlo_sharding_text(named, aval.ndim) else named
 
 
 def _in_memory(sharding: NamedSharding, kind: str | None) -> NamedSharding:
