@@ -68,6 +68,7 @@ CASES = {
     "argmax_and_argmin": lambda jax: jax.jit(lambda a: (_jnp(jax).argmax(a, axis=0), _jnp(jax).argmax(a + 1, axis=0),
                                                         _jnp(jax).argmin(a > 2, axis=1))).lower(X.reshape(2, 4)),
     "argmax_over_explicit_axes": lambda jax: _explicit(jax, lambda a: _jnp(jax).argmax(a, axis=1)),
+    "host_scalar_over_explicit_axes": lambda jax: _explicit(jax, lambda a: _jnp(jax).where(a > 3, jax.lax.sin(a), 0.0)),
     "conversions": lambda jax: jax.jit(lambda a, b, c: (jax.lax.convert_element_type(a, np.float32) * 2,
                                                          b.astype(bool), jax.numpy.real(c))).lower(
         1.0, X, X.astype(np.complex64)),

@@ -26,7 +26,8 @@ __all__ = ["UNTYPED", "ShardingTypeError", "axis_size", "broadcast_layout", "che
            "cotangent_sharding", "cotangent_spec", "elementwise_specs", "enable", "entry_text", "explicit_context",
            "explicit_mesh_of", "given_spec", "layout_divides", "layouts_ignored", "merged_specs",
            "no_context_mesh_error", "register_rule", "resolve_out_sharding", "same_as_operand", "source_sharding",
-           "spec_indexed_error", "spec_of", "type_spec", "typed_aval", "typed_results", "untyped", "when_enabled"]
+           "spec_indexed_error", "spec_of", "type_spec", "typed_aval", "typed_results", "typing_eagerly", "untyped",
+           "when_enabled"]
 
 
 class ShardingTypeError(Exception):
@@ -257,11 +258,37 @@ def _mesh_of(avals: Sequence[Any], params: dict) -> AbstractMesh | None:
     return own if own is not None else explicit_mesh_of(get_abstract_mesh())
 
 
+_eager = False  # whether the primitive being typed runs eagerly (its host operands are then put on the mesh)
+
+
+@contextlib.contextmanager
+def typing_eagerly():
+    """Type the primitives bound inside as an eager operation's: operands no mesh types (host values) are put on the
+    current mesh first, so every result is typed over it (as JAX's eager results are)."""
+    global _eager
+    before, _eager = _eager, True
+    try:
+        yield
+    finally:
+        _eager = before
+
+
+def _untyped_operands_kept(primitive: core.Primitive, avals: Sequence[Any], params: dict) -> bool:
+    """Whether the results of ``primitive`` traced on operands no mesh types stay so in JAX (typed over the current
+    mesh only by rules that write an entry per result dimension or combine several operands elementwise), its
+    results given no layout of their own."""
+    return (not _eager and all(getattr(a, "explicit_sharding", None) is None for a in avals)
+            and params.get("sharding", params.get("out_sharding")) is None and params.get("mesh") is None
+            and keeps_no_layout(primitive, len(avals)))
+
+
 def typed_results(primitive: core.Primitive, avals: Sequence[Any], params: dict, out: Any) -> Any:
     """``out`` (the result aval, or list of them) typed by ``primitive``'s sharding rule."""
     mesh = _mesh_of(avals, params)
     if mesh is None and primitive not in _placing:
         return out
+    if avals and mesh == explicit_mesh_of(get_abstract_mesh()) and _untyped_operands_kept(primitive, avals, params):
+        return out  # as in JAX: typed over no mesh, as its operands (a jit's arguments given as host values)
     outs = out if primitive.multiple_results else [out]
     rule = _rules.get(primitive)
     specs = [spec_of(a) for a in avals]

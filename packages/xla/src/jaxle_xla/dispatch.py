@@ -21,7 +21,7 @@ from jaxle_core.memory_spaces import MemorySpace, space_of_kind
 from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh
 from jaxle_core.shard_map import evaluate_per_equation, runs_per_equation, shard_map_p
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import explicit_context, keeps_no_layout, typed_aval
+from jaxle_core.sharding_types import explicit_context, keeps_no_layout, typed_aval, typing_eagerly
 from jaxle_core.staging import trace_to_jaxpr
 from jaxle_xla import _jaxlib, clients, sharded_array, transfer_guard
 from jaxle_xla.array import XlaArray, laid_out, share_host_value, view
@@ -70,7 +70,8 @@ def _primitive_jaxpr(primitive: core.Primitive, avals: tuple, params: dict) -> c
         out = primitive.bind(*xs, **params)
         return list(out) if primitive.multiple_results else [out]
 
-    return trace_to_jaxpr(apply, avals, None)
+    with typing_eagerly():
+        return trace_to_jaxpr(apply, avals, None)
 
 
 def _kept_arg_names(closed_jaxpr: core.ClosedJaxpr, keep: Sequence[bool]) -> list[str]:
