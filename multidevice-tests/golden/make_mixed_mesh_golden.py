@@ -107,6 +107,21 @@ def _partly_manual(types: str, axis: str, jitted: bool):
     return case
 
 
+def _constrained(types: str, spec: tuple, constraint: tuple, in_context: bool):
+    """``with_sharding_constraint`` to ``NamedSharding(mesh, P(*constraint))`` inside a jit, of an f32[8,4] put on
+    the mesh of ``types`` by ``spec``, under ``set_mesh`` or not: the result's layout and type, or the error."""
+    def case(jax):
+        mesh = _mesh(jax, types)
+        x = _put(jax, mesh, (8, 4), *spec)
+        target = jax.sharding.NamedSharding(mesh, _p(jax, *constraint))
+        f = jax.jit(lambda v: jax.lax.with_sharding_constraint(v * 2, target))
+        if not in_context:
+            return _outcome(lambda: _laid_out(jax, f(x)))
+        with jax.sharding.set_mesh(mesh):
+            return _outcome(lambda: _laid_out(jax, f(x)))
+    return case
+
+
 def _types_inside_vmap(in_axes: int, spec: tuple):
     """The types a vmapped function sees of an f32[2,8,4] (laid out by ``spec``) and the vmap's jaxpr."""
     def case(jax):
@@ -127,6 +142,10 @@ CASES = {f"{types}_{spec}_{operation}": _result_spec(types, SPECS[spec], OPERATI
          for types in AXIS_TYPES for spec in SPECS for operation in OPERATIONS}
 CASES.update({f"{types}_partly_manual_{axis}_{'jit' if jitted else 'eager'}": _partly_manual(types, axis, jitted)
               for types in ("EA", "AE") for axis in ("x", "y") for jitted in (False, True)})
+CASES.update({f"{types}_{spec}_constrained_{target}_{'in' if context else 'outside'}_set_mesh":
+              _constrained(types, SPECS[spec], SPECS[target], context)
+              for types in ("EE", "EA") for spec in ("replicated", "x") for target in ("replicated", "x", "none_y")
+              for context in (False, True)})
 CASES.update({
     "vmap_shard_map_batch_x_specs_y": _vmapped_shard_map("EE", ("x", "y"), (("y",), ("y",))),
     "vmap_shard_map_batch_x_specs_replicated": _vmapped_shard_map("EE", ("x", "y"), ((), ())),

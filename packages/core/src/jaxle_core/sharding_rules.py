@@ -249,6 +249,15 @@ def _to_destination(key: str):
     return rule
 
 
+def _constrained(avals, specs, outs, mesh, params):
+    """A sharding constraint over a mesh with Explicit axes names only its Auto axes (as JAX requires): the value
+    keeps its type; over a mesh of Auto axes it is untyped, as any placement there."""
+    sharding = params["sharding"]
+    if not isinstance(sharding, NamedSharding) or explicit_mesh_of(sharding.mesh) is None:
+        return _to_destination("sharding")(avals, specs, outs, mesh, params)
+    return same_as_operand(avals, specs, outs, mesh, params)
+
+
 register_rule(structural.broadcast_in_dim_p, _broadcast_in_dim, per_dimension=True)
 register_rule(structural.reshape_p, _reshape)
 register_rule(structural.transpose_p, _transpose)
@@ -275,5 +284,5 @@ def _scan(avals, specs, outs, mesh, params):
 
 register_rule(scan_p, _scan)
 register_rule(reshard_p, _to_destination("dst_sharding"), places=True)
-register_rule(sharding_constraint_p, _to_destination("sharding"), places=True)
+register_rule(sharding_constraint_p, _constrained, places=True)
 register_rule(device_put_p, _to_destination("devices"), places=True)

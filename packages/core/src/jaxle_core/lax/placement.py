@@ -123,18 +123,44 @@ def _checked_sharding(sharding: Any, aval: Any, staged: bool) -> Any:
 
 
 def _asserted(leaf: Any, sharding: Any) -> bool:
-    """Over a mesh whose axes are all Explicit a constraint only checks the type's layout (as JAX's does): True when
-    it matches, JAX's AssertionError when not; False for other meshes."""
-    if not isinstance(sharding, NamedSharding) or sharding.mesh.empty or not sharding.mesh.are_all_axes_explicit:
+    """Under ``set_mesh`` of a mesh whose axes are all Explicit a constraint only checks the type's layout (as JAX's
+    does): True when it matches, JAX's AssertionError when not. Elsewhere a constraint over a mesh with Explicit
+    axes may name only its Auto axes (JAX's ValueError): True when it names none over a mesh of Explicit axes only
+    (nothing to constrain); False otherwise (constrained)."""
+    if not isinstance(sharding, NamedSharding) or sharding.mesh.empty or not sharding.mesh.explicit_axes:
         return False
+    abstract = sharding.mesh.abstract_mesh
+    if not sharding.mesh.are_all_axes_explicit or get_abstract_mesh() != abstract:
+        explicit = set(sharding.mesh.explicit_axes)
+        if any(axis in explicit for entry in sharding.spec for axis in _entry_axes(entry)):
+            raise ValueError("The spec of NamedSharding passed to with_sharding_constraint can only refer to Auto "
+                             f"axes of the mesh. Got spec={sharding.spec} and mesh={abstract!r}. You probably meant "
+                             "to use `reshard` API?")
+        return sharding.mesh.are_all_axes_explicit
     aval = get_aval(leaf)
     have = PartitionSpec(*spec_of(aval))
-    if have != type_spec(sharding.mesh.abstract_mesh, sharding.spec, aval.ndim):
+    asked = type_spec(sharding.mesh.abstract_mesh, sharding.spec, aval.ndim)
+    if have != asked:
         raise AssertionError(f"`with_sharding_constraint` acts as an assert when all axes of mesh are of type "
                              f"`Explicit`. The array sharding: {have} did not match the sharding provided: "
-                             f"{sharding.spec}. Please use `jax.sharding.reshard` to shard your input to the sharding "
+                             f"{asked}. Please use `jax.sharding.reshard` to shard your input to the sharding "
                              "you want.")
     return True
+
+
+def _entry_axes(entry: Any) -> tuple:
+    return () if entry is None else entry if isinstance(entry, tuple) else (entry,)
+
+
+def _with_type_axes(sharding: Any, aval: Any) -> Any:
+    """``sharding`` (naming Auto axes only) over a mesh with Explicit axes too, each dimension also split along the
+    Explicit axes of ``aval``'s type: the value keeps its layout there, as JAX's constraint does."""
+    if not isinstance(sharding, NamedSharding) or not sharding.mesh.explicit_axes or aval.explicit_sharding is None:
+        return sharding
+    asked = list(sharding.spec) + [None] * (aval.ndim - len(sharding.spec))
+    merged = [_entry_axes(own) + _entry_axes(entry) for own, entry in zip(spec_of(aval), asked)]
+    spec = [None if not axes else axes[0] if len(axes) == 1 else axes for axes in merged]
+    return NamedSharding(sharding.mesh, PartitionSpec(*spec), memory_kind=sharding.memory_kind)
 
 
 def with_sharding_constraint(x: Any, shardings: Any) -> Any:
@@ -152,7 +178,8 @@ def with_sharding_constraint(x: Any, shardings: Any) -> Any:
     context = get_abstract_mesh()
     context = empty_mesh if context.empty else context
     outs = [leaf if _asserted(leaf, sharding) else
-            sharding_constraint_p.bind(leaf, sharding=sharding, layout=None, context_mesh=context,
+            sharding_constraint_p.bind(leaf, sharding=_with_type_axes(sharding, get_aval(leaf)), layout=None,
+                                       context_mesh=context,
                                        unconstrained_dims=frozenset()) for leaf, sharding in zip(leaves, per_leaf)]
     return tree.tree_unflatten(treedef, outs)
 
