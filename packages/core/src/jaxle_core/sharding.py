@@ -92,6 +92,10 @@ def _check_spec(mesh: Mesh, spec: PartitionSpec) -> None:
                                          f"most one positional dimension, but {spec} has duplicate entries for "
                                          f"`{axis}`")
             seen.add(axis)
+    if PartitionSpec.UNCONSTRAINED in spec and not any(t is AxisType.Auto for t in mesh.axis_types):
+        # nothing would be left to the partitioner
+        raise ValueError(f"{spec} cannot contain `P.UNCONSTRAINED` when no mesh axis_types are `Auto`. Got mesh "
+                         f"axis_types: ({', '.join(t.name for t in mesh.axis_types)})")
     for kind, axes in (("Unreduced", spec.unreduced), ("Reduced", spec.reduced)):
         if axes and any(a not in mesh.axis_names or mesh.axis_types[mesh.axis_names.index(a)] is not AxisType.Explicit
                         for a in axes):

@@ -25,6 +25,7 @@ from jaxle_core.core import EvalTrace, Tracer, concrete_value, current_trace
 from jaxle_core.errors import ConcretizationTypeError
 from jaxle_core.jit import JitWrapped, backend_function, jit
 from jaxle_core.lax import structural as lax_structural
+from jaxle_core.lax.placement import check_auto_axes_only
 from jaxle_core.memory_spaces import MemorySpace
 from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh
 from jaxle_core.shape_poly import is_symbolic_dim
@@ -109,12 +110,8 @@ def check_conversion_target(device: Any, value: Any = None) -> None:
     if device is None:
         return
     if isinstance(device, NamedSharding):
-        named = [e for entry in device.spec if entry is not None for e in (entry if isinstance(entry, tuple) else
-                                                                           (entry,))]
-        if not _typed_conversion(device) and set(named) & set(device.mesh.explicit_axes):
-            raise ValueError(f"The spec of NamedSharding passed to with_sharding_constraint can only refer to Auto "
-                             f"axes of the mesh. Got spec={device.spec} and mesh={device.mesh.abstract_mesh!r}. You "
-                             "probably meant to use `reshard` API?")
+        if not _typed_conversion(device):
+            check_auto_axes_only(device)
         return
     if isinstance(device, (str, MemorySpace)):
         raise ValueError(f"sharding={device!r} must be an instance of jax.sharding.Sharding")

@@ -22,8 +22,8 @@ from jaxle_core.sharding import NamedSharding, Sharding, check_sharding_fits
 from jaxle_core.sharding_types import check_type_divides, spec_of, type_spec
 from jaxle_core.staging import staging_rewrites
 
-__all__ = ["ArrayCopySemantics", "device_put_p", "leaves_layout_open", "reshard", "reshard_p", "reshard_target",
-           "sharding_constraint_p", "stage", "stage_p", "with_sharding_constraint"]
+__all__ = ["ArrayCopySemantics", "check_auto_axes_only", "device_put_p", "leaves_layout_open", "reshard",
+           "reshard_p", "reshard_target", "sharding_constraint_p", "stage", "stage_p", "with_sharding_constraint"]
 
 stage_p = Primitive("stage")
 stage_p.def_abstract_eval(lambda aval: aval)
@@ -117,33 +117,42 @@ def _checked_sharding(sharding: Any, aval: Any, staged: bool) -> Any:
     if not isinstance(sharding, Sharding):
         raise TypeError(f"shardings leaf specifications are expected to be PartitionSpec instances or None, but got "
                         f"{sharding}")
+    if isinstance(sharding, NamedSharding) and not _asserting():
+        check_auto_axes_only(sharding)
     check_sharding_fits(sharding, aval.shape, "One of with_sharding_constraint arguments",
                         allow_uneven=staged)
     return sharding
 
 
+def check_auto_axes_only(sharding: NamedSharding) -> None:
+    """JAX's error for a sharding constraint whose spec names an Explicit axis of its mesh (a layout of Explicit
+    axes is the type's, changed by ``reshard`` only)."""
+    named = set(sharding.mesh.axis_names) - set(sharding.replicated_axes)
+    if named & set(sharding.mesh.explicit_axes):
+        raise ValueError(f"The spec of NamedSharding passed to with_sharding_constraint can only refer to Auto axes of "
+                         f"the mesh. Got spec={sharding.spec} and mesh={sharding.mesh.abstract_mesh!r}. You probably "
+                         "meant to use `reshard` API?")
+
+
+def _asserting() -> bool:
+    """Whether constraints only check types: under ``set_mesh`` of a mesh whose axes are all Explicit."""
+    context = get_abstract_mesh()
+    return not context.empty and context.are_all_axes_explicit
+
+
 def _asserted(leaf: Any, sharding: Any) -> bool:
     """Under ``set_mesh`` of a mesh whose axes are all Explicit a constraint only checks the type's layout (as JAX's
-    does): True when it matches, JAX's AssertionError when not. Elsewhere a constraint over a mesh with Explicit
-    axes may name only its Auto axes (JAX's ValueError): True when it names none over a mesh of Explicit axes only
-    (nothing to constrain); False otherwise (constrained)."""
-    if not isinstance(sharding, NamedSharding) or sharding.mesh.empty or not sharding.mesh.explicit_axes:
+    does, whatever mesh the sharding names): True when it matches, JAX's AssertionError when not; False
+    elsewhere."""
+    if not isinstance(sharding, NamedSharding) or not _asserting():
         return False
-    abstract = sharding.mesh.abstract_mesh
-    if not sharding.mesh.are_all_axes_explicit or get_abstract_mesh() != abstract:
-        explicit = set(sharding.mesh.explicit_axes)
-        if any(axis in explicit for entry in sharding.spec for axis in _entry_axes(entry)):
-            raise ValueError("The spec of NamedSharding passed to with_sharding_constraint can only refer to Auto "
-                             f"axes of the mesh. Got spec={sharding.spec} and mesh={abstract!r}. You probably meant "
-                             "to use `reshard` API?")
-        return sharding.mesh.are_all_axes_explicit
     aval = get_aval(leaf)
     have = PartitionSpec(*spec_of(aval))
-    asked = type_spec(sharding.mesh.abstract_mesh, sharding.spec, aval.ndim)
-    if have != asked:
+    if have != type_spec(get_abstract_mesh(), sharding.spec, aval.ndim):
+        provided = PartitionSpec(*sharding.spec, *[None] * (aval.ndim - len(sharding.spec)))
         raise AssertionError(f"`with_sharding_constraint` acts as an assert when all axes of mesh are of type "
                              f"`Explicit`. The array sharding: {have} did not match the sharding provided: "
-                             f"{asked}. Please use `jax.sharding.reshard` to shard your input to the sharding "
+                             f"{provided}. Please use `jax.sharding.reshard` to shard your input to the sharding "
                              "you want.")
     return True
 
