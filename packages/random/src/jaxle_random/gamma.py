@@ -170,6 +170,8 @@ def _draw_shape(shape: Any, *param_shapes: tuple[int, ...]) -> tuple[int, ...]:
     if shape is None:
         return tuple(np.broadcast_shapes(*param_shapes))
     shape = canonical_shape(shape)
+    if not any(param_shapes) and min(shape, default=0) >= 0:  # scalar parameters (the usual case) fit any shape
+        return shape
     try:
         broadcast = np.broadcast_shapes(shape, *param_shapes)
     except ValueError:
