@@ -50,6 +50,16 @@ def _result_spec(types: str, spec: tuple, operation):
     return case
 
 
+def _laid_out_as_asked(types: str, spec: tuple, out_spec: tuple):
+    """The spec and type of a jitted ``v * 2`` given ``out_shardings`` of ``out_spec``, of an f32[8,4] put on the
+    mesh of ``types`` by ``spec``."""
+    def case(jax):
+        mesh = _mesh(jax, types)
+        f = jax.jit(lambda v: v * 2, out_shardings=jax.sharding.NamedSharding(mesh, _p(jax, *out_spec)))
+        return _outcome(lambda: _laid_out(jax, f(_put(jax, mesh, (8, 4), *spec))))
+    return case
+
+
 def _manual_axes(jaxpr) -> str:
     eqn = next(e for e in jaxpr.jaxpr.eqns if "newly_manual_axes" in e.params)
     return str(sorted(eqn.params["newly_manual_axes"]))
@@ -140,6 +150,8 @@ def _types_inside_vmap(in_axes: int, spec: tuple):
 
 CASES = {f"{types}_{spec}_{operation}": _result_spec(types, SPECS[spec], OPERATIONS[operation])
          for types in AXIS_TYPES for spec in SPECS for operation in OPERATIONS}
+CASES.update({f"{types}_{spec}_out_shardings_{out}": _laid_out_as_asked(types, SPECS[spec], SPECS[out])
+              for types in AXIS_TYPES for spec in ("replicated", "x", "y") for out in ("x", "none_y")})
 CASES.update({f"{types}_partly_manual_{axis}_{'jit' if jitted else 'eager'}": _partly_manual(types, axis, jitted)
               for types in ("EA", "AE") for axis in ("x", "y") for jitted in (False, True)})
 CASES.update({f"{types}_{spec}_constrained_{target}_{'in' if context else 'outside'}_set_mesh":

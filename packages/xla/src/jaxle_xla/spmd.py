@@ -23,7 +23,7 @@ from jaxle_core.lax.placement import leaves_layout_open, reshard_p, sharding_con
 from jaxle_core.memory_spaces import space_of_kind
 from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import no_context_mesh_error
+from jaxle_core.sharding_types import no_context_mesh_error, typed_aval
 from jaxle_xla import _jaxlib, clients, sharded_array
 from jaxle_xla.array import XlaArray, laid_out, name_layout
 from jaxle_xla.executable import (
@@ -310,6 +310,10 @@ class SpmdExecutable:
         auto_mesh = None if AxisType.Explicit in mesh.axis_types else mesh.abstract_mesh
         physical = [physical_aval(a).update(auto_mesh=auto_mesh, memory_space=kind and space_of_kind(kind))
                     for a, kind in zip(self.out_avals, kinds)]
+        # a result laid out as out_shardings asks over a mesh with Explicit axes is typed so (JAX's jaxpr keeps the
+        # traced type; the array has the layout's)
+        physical = [typed_aval(a, given) if isinstance(given, NamedSharding) and given.mesh.explicit_axes else a
+                    for a, given in zip(physical, out_shardings)]
         self.result_avals = physical
         # An output laid out as an argument is named by that argument's very NamedSharding, which lets the next
         # call recognise it by identity (pmap's loops: the parameters out are the parameters in).
