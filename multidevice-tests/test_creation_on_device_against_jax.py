@@ -1,0 +1,18 @@
+"""The creation functions given ``device=`` make arrays typed as JAX 0.10.2's (strongly typed, whatever the fill
+value) on the device asked for, outside any mesh and under ``jax.set_mesh``
+(golden/make_creation_on_device_golden.py)."""
+
+import importlib
+import json
+
+import pytest
+
+import jaxle
+
+GEN = importlib.import_module("make_creation_on_device_golden")
+GOLDEN = json.loads((GEN.HERE / "creation_on_device_golden.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(GEN.CASES))
+def test_matches_jax(name):
+    assert GEN.CASES[name](jaxle) == GOLDEN[name]
