@@ -1,12 +1,15 @@
 """The sharding rules of indexing, scatter, dynamic slices, padding, sorting, joining, selection, convolution,
-matrix decompositions and Fourier transforms over a mesh of Explicit axes on eight CPU devices: jaxprs, types,
-layouts and errors as JAX 0.10.2's (golden/make_sharding_rules_golden.py); values against NumPy."""
+matrix decompositions and Fourier transforms over a mesh of Explicit axes on eight CPU devices, ``.at[]`` updates
+given ``out_sharding``, types whose mesh axes do not divide their dimensions, and ``vmap`` over split dimensions:
+jaxprs, types, layouts and errors as JAX 0.10.2's (golden/make_sharding_rules_golden.py and
+golden/make_more_sharding_rules_golden.py); values against NumPy and SciPy."""
 
 import importlib
 import json
 
 import numpy as np
 import pytest
+import scipy.linalg
 
 import jaxle
 import jaxle.numpy as jnp
@@ -15,11 +18,18 @@ from jaxle.sharding import AxisType, NamedSharding, PartitionSpec
 
 GEN = importlib.import_module("make_sharding_rules_golden")
 GOLDEN = json.loads((GEN.HERE / "sharding_rules_golden.json").read_text())
+MORE = importlib.import_module("make_more_sharding_rules_golden")
+MORE_GOLDEN = json.loads((MORE.HERE / "more_sharding_rules_golden.json").read_text())
 
 
 @pytest.mark.parametrize("name", sorted(GEN.CASES))
 def test_matches_jax(name):
     assert GEN.CASES[name](jaxle) == GOLDEN[name]
+
+
+@pytest.mark.parametrize("name", sorted(MORE.CASES))
+def test_more_cases_match_jax(name):
+    assert MORE.CASES[name](jaxle) == MORE_GOLDEN[name]
 
 
 @pytest.fixture
@@ -126,3 +136,60 @@ def test_decompositions_follow_numpy(mesh):
     spectrum = jnp.fft.rfft(_put(m.reshape(8, 4), "x"))
     np.testing.assert_allclose(np.asarray(spectrum), np.fft.rfft(m.reshape(8, 4)), rtol=1e-5, atol=1e-5)
     assert spectrum.sharding == NamedSharding(mesh, PartitionSpec("x", None))
+
+
+def test_divide_and_power_in_place_follow_numpy(mesh):
+    x = np.arange(1.0, 33.0, dtype=np.float32).reshape(8, 4)
+    rows = np.array([5, 0, 5])
+    values = np.arange(1.0, 13.0, dtype=np.float32).reshape(3, 4)
+    split = _put(x, "x", "y")
+    divided = jaxle.jit(lambda u, v: u.at[rows].divide(v, out_sharding=PartitionSpec("x")))(split, values)
+    expected = x.copy()
+    np.divide.at(expected, rows, values)
+    np.testing.assert_allclose(np.asarray(divided), expected, rtol=1e-6)
+    # the operand's layout and the factors' (as out_sharding says) combine
+    assert divided.sharding.spec == PartitionSpec("x", "y")
+    powered = split.at[1:3].power(2.0, out_sharding=PartitionSpec(None, "y"))
+    expected = x.copy()
+    expected[1:3] **= 2
+    np.testing.assert_allclose(np.asarray(powered), expected, rtol=1e-6)
+    assert powered.sharding.spec == PartitionSpec("x", "y")
+
+
+def test_condensed_forms_of_a_split_batch_follow_scipy(mesh):
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((2, 4, 4)).astype(np.float32)
+    symmetric = a + a.transpose(0, 2, 1)
+    factored, taus = lax.linalg.hessenberg(_put(a, "x"))
+    assert factored.sharding.spec == PartitionSpec("x", None, None)
+    assert taus.sharding.spec == PartitionSpec("x", None)
+    factored = np.asarray(factored)
+    for i in range(2):
+        upper = np.triu(factored[i], -1)
+        np.testing.assert_allclose(np.linalg.eigvals(upper).real.sum(), np.trace(a[i]), rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(np.abs(np.diag(upper, -1)), np.abs(np.diag(scipy.linalg.hessenberg(a[i]), -1)),
+                                   rtol=1e-4, atol=1e-4)
+    _, diagonal, off_diagonal, _ = jaxle.jit(lax.linalg.tridiagonal)(_put(symmetric, "x"))
+    assert diagonal.sharding.spec == PartitionSpec("x", None)
+    diagonal, off_diagonal = np.asarray(diagonal), np.asarray(off_diagonal)
+    for i in range(2):
+        tridiagonal = np.diag(diagonal[i]) + np.diag(off_diagonal[i], 1) + np.diag(off_diagonal[i], -1)
+        np.testing.assert_allclose(np.linalg.eigvalsh(tridiagonal), np.linalg.eigvalsh(symmetric[i]), rtol=1e-4,
+                                   atol=1e-4)
+
+
+def test_vmap_over_split_dimensions_follows_numpy(mesh):
+    x = np.arange(32.0, dtype=np.float32).reshape(8, 4) / 8
+    rows = _put(x, "x")
+    doubled = jaxle.vmap(jaxle.jit(lambda u: jnp.sin(u) * 2))(rows)
+    np.testing.assert_allclose(np.asarray(doubled), np.sin(x) * 2, rtol=1e-6)
+    assert doubled.sharding.spec == PartitionSpec("x", None)
+    # a loop whose carry is batched from the start runs over each row's values
+    totals, partials = jaxle.jit(jaxle.vmap(lambda u: lax.scan(lambda c, v: (c + v, c * v), u[0], u)))(rows)
+    np.testing.assert_allclose(np.asarray(totals), x[:, 0] + x.sum(axis=1), rtol=1e-6)
+    carries = x[:, :1] + np.concatenate([np.zeros((8, 1), np.float32), np.cumsum(x, axis=1)[:, :-1]], axis=1)
+    np.testing.assert_allclose(np.asarray(partials), carries * x, rtol=1e-6)
+    assert totals.sharding.spec == PartitionSpec("x")
+    columns = jaxle.vmap(jaxle.jit(lambda u: u * 2), in_axes=1, out_axes=1)(_put(x, None, "y"))
+    np.testing.assert_array_equal(np.asarray(columns), x * 2)
+    assert columns.sharding.spec == PartitionSpec(None, "y")

@@ -12,7 +12,7 @@ import sys
 
 import numpy as np
 from make_sharding_rules_golden import ROWS, _matrices
-from make_sharding_types_golden import HERE, _in_mesh, _jaxpr, _mesh, _outcome, _p, _put, _traced
+from make_sharding_types_golden import HERE, _in_mesh, _jaxpr, _mesh, _outcome, _p, _put, _result, _traced
 
 
 def _types(jax, outs) -> str:
@@ -80,6 +80,27 @@ def _typed_inside(*which):
 
         text = _jaxpr(jax, jax.vmap(spy), *[arrays[i] for i in which])
         return f"{seen} {text}"
+    return _in_mesh(run)
+
+
+def _with_key(f):
+    """``f(jax)`` applied to the state ``uint32[4]`` of zeros, under set_mesh: its jaxpr, and its results' layouts
+    and values eagerly."""
+    def case(jax):
+        with jax.sharding.set_mesh(_mesh(jax)):
+            key = np.zeros((4,), np.uint32)
+            return (f"{_jaxpr(jax, f(jax), key)} eager: "
+                    f"{_outcome(lambda: ' | '.join(_result(o) for o in f(jax)(key)))}")
+    return case
+
+
+def _survey(f):
+    """The jaxpr of ``f(jax)`` applied to f32 a: [8@x,4] and c: [8@x,4@y] and i32 i: [8@x,4@y]."""
+    def run(jax, mesh, *_):
+        values = (np.arange(32) % 7 / 8).reshape(8, 4)
+        a, c = (jax.device_put(values.astype(np.float32), _named(jax, mesh, *spec)) for spec in (("x",), ("x", "y")))
+        i = jax.device_put(values.astype(np.int32), _named(jax, mesh, "x", "y"))
+        return _jaxpr(jax, f(jax), a, c, i)
     return _in_mesh(run)
 
 
@@ -215,6 +236,56 @@ CASES = {
     "interp_split": _split_vector(lambda jax: lambda q: jax.numpy.interp(q, jax.numpy.arange(8.0),
                                                                          jax.numpy.arange(8.0))),
     "digitize_split": _split_vector(lambda jax: lambda q: jax.numpy.digitize(q, jax.numpy.arange(8.0))),
+    # random bits laid out as asked
+    "rng_bit_generator_out_sharding": _with_key(lambda jax: lambda k: jax.lax.rng_bit_generator(
+        k, (8, 4), out_sharding=_p(jax, "x"))),
+    "rng_bit_generator_bytes_out_sharding": _with_key(lambda jax: lambda k: jax.lax.rng_bit_generator(
+        k, (8, 4), dtype=np.uint8, out_sharding=_p(jax, None, "y"))),
+    "rng_bit_generator_uneven": _with_key(lambda jax: lambda k: jax.lax.rng_bit_generator(
+        k, (6, 4), out_sharding=_p(jax, "y"))),
+    "rng_bit_generator_duplicate_axes": _with_key(lambda jax: lambda k: jax.lax.rng_bit_generator(
+        k, (8, 4), out_sharding=_p(jax, "x", "y", "x"))),
+    "rng_bit_generator_outside_mesh": lambda jax: _outcome(lambda: str(jax.lax.rng_bit_generator(
+        np.zeros((4,), np.uint32), (8, 4), out_sharding=_p(jax, "x")))),
+    "rng_bit_generator_named_outside_mesh": lambda jax: _jaxpr(jax, lambda k: jax.lax.rng_bit_generator(
+        k, (8, 4), out_sharding=_named(jax, _mesh(jax), "x")), np.zeros((4,), np.uint32)),
+    "rng_uniform": _in_mesh(lambda jax, *_: _jaxpr(jax, lambda: jax.lax.rng_uniform(0.0, 1.0, (8, 4)))),
+    # the other primitives over split operands
+    **{f"survey_{name}": _survey(f) for name, f in {
+        "cumsum_reverse": lambda jax: lambda a, c, i: jax.lax.cumsum(a, 1, reverse=True),
+        "cumsum_reverse_split_axis": lambda jax: lambda a, c, i: jax.lax.cumsum(a, 0, reverse=True),
+        "cummax_reverse_split_axis": lambda jax: lambda a, c, i: jax.lax.cummax(c, 0, reverse=True),
+        "cumlogsumexp_split_axis": lambda jax: lambda a, c, i: jax.lax.cumlogsumexp(c, 0),
+        "associative_scan_split_axis": lambda jax: lambda a, c, i: jax.lax.associative_scan(jax.numpy.add, c),
+        "reduce_precision": lambda jax: lambda a, c, i: jax.lax.reduce_precision(c, 5, 10),
+        "population_count": lambda jax: lambda a, c, i: jax.lax.population_count(i),
+        "clz": lambda jax: lambda a, c, i: jax.lax.clz(i),
+        "shift_left": lambda jax: lambda a, c, i: jax.lax.shift_left(i, np.int32(1)),
+        "erf_inv": lambda jax: lambda a, c, i: jax.lax.erf_inv(c),
+        "igamma": lambda jax: lambda a, c, i: jax.lax.igamma(c, a),
+        "nextafter": lambda jax: lambda a, c, i: jax.lax.nextafter(c, a),
+        "zeta": lambda jax: lambda a, c, i: jax.lax.zeta(c + 2, c + 1),
+        "polygamma": lambda jax: lambda a, c, i: jax.lax.polygamma(c * 0 + 1, c + 1),
+        "random_gamma_grad": lambda jax: lambda a, c, i: jax.lax.random_gamma_grad(c + 1, c + 1),
+        "betainc": lambda jax: lambda a, c, i: jax.lax.betainc(c + 1, c + 1, c),
+        "bessel_i1e": lambda jax: lambda a, c, i: jax.lax.bessel_i1e(c),
+        "rev": lambda jax: lambda a, c, i: jax.lax.rev(c, (0,)),
+        "iota_out_sharding": lambda jax: lambda a, c, i: jax.lax.broadcasted_iota(np.int32, (8, 4), 0,
+                                                                                   out_sharding=_p(jax, "x")),
+        "clamp_scalar_bounds": lambda jax: lambda a, c, i: jax.lax.clamp(0.1, c, 0.5),
+        "top_k_split_axis": lambda jax: lambda a, c, i: jax.lax.top_k(c, 2),
+        "argsort_split_axis": lambda jax: lambda a, c, i: jax.numpy.argsort(c, axis=0),
+        "round": lambda jax: lambda a, c, i: jax.lax.round(c),
+        "complex": lambda jax: lambda a, c, i: jax.lax.complex(c, c),
+        "integer_pow": lambda jax: lambda a, c, i: jax.lax.integer_pow(c, 3),
+        "optimization_barrier": lambda jax: lambda a, c, i: jax.lax.optimization_barrier((a, c)),
+        "reduce_window_split_axis": lambda jax: lambda a, c, i: jax.lax.reduce_window(c, 0.0, jax.lax.add, (2, 1),
+                                                                                      (2, 1), "VALID"),
+        "approx_min_k": lambda jax: lambda a, c, i: jax.lax.approx_min_k(a, 2),
+        "platform_dependent": lambda jax: lambda a, c, i: jax.lax.platform_dependent(c, cpu=lambda u: u * 2,
+                                                                                     default=lambda u: u),
+        "split_uneven": lambda jax: lambda a, c, i: jax.lax.split(c, (3, 5), axis=0),
+    }.items()},
 }
 
 

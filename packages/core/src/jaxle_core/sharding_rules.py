@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from jaxle_core import core, sharding_types
 from jaxle_core.lax import cumulative, reductions, slicing, structural
+from jaxle_core.lax.barriers import optimization_barrier_p
 from jaxle_core.lax.control_flow.scan import scan_p
 from jaxle_core.lax.dot import dot_general_p
 from jaxle_core.lax.placement import device_put_p, reshard_p, sharding_constraint_p
-from jaxle_core.mesh import PartitionSpec
+from jaxle_core.lax.random_bits import rng_bit_generator_p
+from jaxle_core.mesh import PartitionSpec, get_abstract_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import (
     UNTYPED,
@@ -38,10 +40,12 @@ __all__: list[str] = []
 
 def _is_elementwise(avals, outs) -> bool:
     """Whether every result has one shape that each operand of rank > 0 has, up to dimensions of size 1 (which
-    lax's elementwise operations stretch)."""
+    lax's elementwise operations stretch); results of rank > 0 made from scalars alone are not."""
     if not outs or any(getattr(o, "shape", None) != outs[0].shape for o in outs):
         return False
     shape = outs[0].shape
+    if shape and not any(getattr(a, "shape", ()) for a in avals):
+        return False
     return all(len(a.shape) == len(shape) and all(d in (1, s) for d, s in zip(a.shape, shape))
                for a in avals if getattr(a, "shape", ()))
 
@@ -273,6 +277,23 @@ for _cumulative_p in (cumulative.cumsum_p, cumulative.cumprod_p, cumulative.cumm
                       cumulative.cumlogsumexp_p):
     register_rule(_cumulative_p, _cumulative)
 register_rule(dot_general_p, _dot_general)
+
+
+def _rng_bit_generator(avals, specs, outs, mesh, params):
+    """The new state laid out as the old; the bits as ``out_sharding`` says (replicated when not given). As JAX's,
+    outside any mesh of Explicit axes an untyped state gives untyped results whatever ``out_sharding`` says."""
+    if explicit_mesh_of(get_abstract_mesh()) is None and avals[0].explicit_sharding is None:
+        return [UNTYPED, UNTYPED]
+    bits = outs[1].ndim
+    return [specs[0], given_spec(params["out_sharding"], bits) or (None,) * bits]
+
+
+def _each_as_its_operand(avals, specs, outs, mesh, params):
+    return list(specs)
+
+
+register_rule(rng_bit_generator_p, _rng_bit_generator)
+register_rule(optimization_barrier_p, _each_as_its_operand)
 
 
 def _scan(avals, specs, outs, mesh, params):

@@ -21,7 +21,7 @@ from jaxle_core.memory_spaces import MemorySpace, space_of_kind
 from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh
 from jaxle_core.shard_map import evaluate_per_equation, runs_per_equation, shard_map_p
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import explicit_context, keeps_no_layout, typed_aval, typing_eagerly
+from jaxle_core.sharding_types import explicit_context, keeps_no_layout, spec_of, typed_aval, typing_eagerly
 from jaxle_core.staging import trace_to_jaxpr
 from jaxle_xla import _jaxlib, clients, sharded_array, transfer_guard
 from jaxle_xla.array import XlaArray, laid_out, share_host_value, view
@@ -155,7 +155,9 @@ class XlaBackend:
             closed = _primitive_jaxpr(primitive, avals, params)
             out_shardings = _eager_out_shardings(primitive, params)
             if out_shardings is None and host_only and not context.empty:
-                out_shardings = [NamedSharding(context, PartitionSpec())] * len(closed.out_avals)
+                # a result its type splits (an out_sharding parameter) keeps that layout
+                out_shardings = [None if any(spec_of(aval)) else NamedSharding(context, PartitionSpec())
+                                 for aval in closed.out_avals]
             function = self._eager[key] = SpmdFunction(closed, primitive.name, (), True, None, out_shardings,
                                                        context=None if context.empty else context)
         outs = function(*args)

@@ -24,7 +24,9 @@ import numpy as np
 from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray
 from jaxle_core.core import Primitive
+from jaxle_core.lax.placement import reshard_target
 from jaxle_core.lax.standard import as_int_tuple
+from jaxle_core.sharding import NamedSharding
 
 __all__ = ["RandomAlgorithm", "rng_bit_generator", "rng_bit_generator_p", "rng_uniform", "rng_uniform_p"]
 
@@ -158,7 +160,8 @@ def _rng_bit_generator_impl(key, *, shape, dtype, algorithm, out_sharding):
 def rng_bit_generator(key, shape: Sequence[int], dtype=np.uint32,
                       algorithm: RandomAlgorithm = RandomAlgorithm.RNG_DEFAULT, out_sharding=None):
     """Random bits of ``shape`` and unsigned ``dtype`` from the state ``key`` (``uint32[4]``); returns
-    ``(new_key, bits)``. The same key always gives the same bits on a given backend."""
+    ``(new_key, bits)``, the bits laid out as ``out_sharding`` when given. The same key always gives the same bits
+    on a given backend."""
     shape = as_int_tuple(shape)
     if any(d < 0 for d in shape):
         raise TypeError(f"rng_bit_generator: shape must have non-negative dimensions, got {shape}")
@@ -166,9 +169,11 @@ def rng_bit_generator(key, shape: Sequence[int], dtype=np.uint32,
     if dtype not in _BIT_DTYPES:
         raise TypeError(f"rng_bit_generator: unsupported dtype {dtype}")
     if out_sharding is not None:
-        raise ValueError(f"rng_bit_generator: jaxle has no sharded outputs, so out_sharding must be None; got "
-                         f"{out_sharding!r}")
-    new_key, bits = rng_bit_generator_p.bind(key, shape=shape, dtype=dtype, algorithm=algorithm, out_sharding=None)
+        # recorded over the abstract mesh, as given (the bits are then laid out so over the mesh's Explicit axes)
+        target = reshard_target(out_sharding)
+        out_sharding = NamedSharding(target.mesh.abstract_mesh, target.spec)
+    new_key, bits = rng_bit_generator_p.bind(key, shape=shape, dtype=dtype, algorithm=algorithm,
+                                             out_sharding=out_sharding)
     return new_key, bits
 
 
