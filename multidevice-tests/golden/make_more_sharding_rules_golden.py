@@ -104,6 +104,24 @@ def _survey(f):
     return _in_mesh(run)
 
 
+def _split_keys(f):
+    """``f(jax)`` applied to eight keys split over ``x``, under set_mesh: its jaxpr and its eager results' types
+    and values (the keys' data for keys)."""
+    def case(jax):
+        with jax.sharding.set_mesh(_mesh(jax)):
+            keys = _outcome(lambda: jax.sharding.reshard(jax.random.split(jax.random.key(0), 8), _p(jax, "x")))
+            if isinstance(keys, str):
+                return keys
+
+            def described(out):
+                data = jax.random.key_data(out) if jax.dtypes.issubdtype(out.dtype, jax.dtypes.prng_key) else out
+                return f"{jax.typeof(out)} {np.asarray(data).tolist()}"
+
+            return (f"{jax.typeof(keys)} {_jaxpr(jax, f(jax), keys)} eager: "
+                    f"{_outcome(lambda: ' | '.join(described(o) for o in jax.tree.leaves(f(jax)(keys))))}")
+    return case
+
+
 CASES = {
     # .at[] updates given out_sharding: computed whole, laid out as asked; divide and power combine the operand
     # with the factors so laid out
@@ -250,6 +268,12 @@ CASES = {
     "rng_bit_generator_named_outside_mesh": lambda jax: _jaxpr(jax, lambda k: jax.lax.rng_bit_generator(
         k, (8, 4), out_sharding=_named(jax, _mesh(jax), "x")), np.zeros((4,), np.uint32)),
     "rng_uniform": _in_mesh(lambda jax, *_: _jaxpr(jax, lambda: jax.lax.rng_uniform(0.0, 1.0, (8, 4)))),
+    # keys laid out over a mesh axis
+    "keys_split": _split_keys(lambda jax: jax.vmap(jax.random.split)),
+    "keys_data": _split_keys(lambda jax: jax.random.key_data),
+    "keys_bits": _split_keys(lambda jax: jax.vmap(lambda k: jax.random.bits(k, (4,)))),
+    "keys_uniform": _split_keys(lambda jax: jax.vmap(lambda k: jax.random.uniform(k, (2,)))),
+    "keys_wrapped": _split_keys(lambda jax: lambda k: jax.random.wrap_key_data(jax.random.key_data(k))),
     # the other primitives over split operands
     **{f"survey_{name}": _survey(f) for name, f in {
         "cumsum_reverse": lambda jax: lambda a, c, i: jax.lax.cumsum(a, 1, reverse=True),

@@ -27,6 +27,7 @@ from jaxle_core import core, dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray
 from jaxle_core.core import ClosedJaxpr, Jaxpr, Literal, Primitive
+from jaxle_core.mesh import PartitionSpec
 from jaxle_core.staging import trace_to_jaxpr
 from jaxle_tree.accelerator import register_dispatch_node
 
@@ -78,7 +79,13 @@ def physical_aval(aval: Any) -> Any:
     dtype = getattr(aval, "dtype", None)
     if not isinstance(dtype, dtypes.ExtendedDType):
         return aval
-    return ShapedArray(aval.shape + dtype.physical_shape, dtype.physical_dtype)
+    physical = ShapedArray(aval.shape + dtype.physical_shape, dtype.physical_dtype)
+    sharding = getattr(aval, "explicit_sharding", None)
+    if sharding is None:
+        return physical
+    # laid out as the elements are, each element's block whole
+    return physical.update(sharding=sharding.update(
+        spec=PartitionSpec(*sharding.spec, *[None] * len(dtype.physical_shape))))
 
 
 def has_extended(avals: Sequence[Any]) -> bool:
@@ -108,7 +115,14 @@ def _from_physical(dtype: dtypes.ExtendedDType, children: Sequence[Array]) -> An
 def wrap_physical(physical: Any, aval: Any) -> Any:
     """The concrete array of ``aval`` over ``physical`` (``physical`` itself for NumPy dtypes)."""
     dtype = getattr(aval, "dtype", None)
-    return dtype.wrap(physical) if isinstance(dtype, dtypes.ExtendedDType) else physical
+    if not isinstance(dtype, dtypes.ExtendedDType):
+        return physical
+    array = dtype.wrap(physical)
+    sharding = getattr(getattr(physical, "aval", None), "explicit_sharding", None)
+    if sharding is not None:  # typed as its elements are laid out (the physical data's leading dimensions)
+        array.aval = array.aval.update(sharding=sharding.update(
+            spec=PartitionSpec(*tuple(sharding.spec)[:array.aval.ndim])))
+    return array
 
 
 def physical_rule(primitive: Primitive, avals_in: Sequence[Any]) -> PhysicalRule:

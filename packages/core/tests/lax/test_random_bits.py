@@ -67,7 +67,8 @@ def test_rng_uniform_spreads_over_the_interval():
 
 def test_bad_arguments():
     key = np.array([1, 2, 3, 4], np.uint32)
-    with pytest.raises(ValueError, match="out_sharding"):
+    with pytest.raises(TypeError, match="`out_sharding` argument of rng_bit_generator only supports instances of "
+                                        "`NamedSharding` or `PartitionSpec`. Got x of type: <class 'str'>"):
         lax.rng_bit_generator(key, (3,), out_sharding="x")
     with pytest.raises(TypeError, match="non-negative"):
         lax.rng_bit_generator(key, (-1,))

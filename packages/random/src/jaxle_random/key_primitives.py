@@ -20,7 +20,8 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.batching.trace import batching_rules, insert_dim, move_dim
 from jaxle_core.core import Primitive, evaluates_eagerly
-from jaxle_core.extended import ExtendedArray, physical_rules
+from jaxle_core.extended import ExtendedArray, physical_rules, wrap_physical
+from jaxle_core.sharding_types import register_rule
 from jaxle_random.impls import PRNGImpl
 from jaxle_random.key_array import is_key_dtype, key_type
 
@@ -155,6 +156,19 @@ def _fold_in_physical(data, msgs, avals_in):
     return avals_in[0].dtype._impl.fold_in(data, msgs)
 
 
+# ---------------------------------------------------------------- sharding in types: the keys' layout
+
+
+def _as_the_keys(avals, specs, outs, mesh, params):
+    """Each result laid out as the keys (or key data) along their shared leading dimensions, whole in the others
+    (new keys, bits, a key's data)."""
+    return [tuple(specs[0][:out.ndim]) + (None,) * (out.ndim - len(specs[0])) for out in outs]
+
+
+for _p in (random_split_p, random_bits_p, random_unwrap_p, random_wrap_p):
+    register_rule(_p, _as_the_keys)
+
+
 # ---------------------------------------------------------------- batching: the batch dimension to the front
 
 
@@ -180,8 +194,7 @@ def random_seed(seeds: Any, impl: PRNGImpl) -> Any:
 def random_wrap(data: Any, impl: PRNGImpl) -> Any:
     if isinstance(data, Array) and evaluates_eagerly((data,)):
         # eagerly, wrapping is a new view of the same data: no computation to dispatch
-        _wrap_aval(get_aval(data), impl=impl)
-        return key_type(impl).wrap(data)
+        return wrap_physical(data, _wrap_aval(get_aval(data), impl=impl))
     return random_wrap_p.bind(data, impl=impl)
 
 

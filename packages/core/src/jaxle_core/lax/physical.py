@@ -16,6 +16,7 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.extended import physical_aval, physical_rules
 from jaxle_core.lax.elementwise import eq_p, ne_p
 from jaxle_core.lax.identity import copy_p
+from jaxle_core.lax.placement import reshard_p
 from jaxle_core.lax.reductions import reduce_and_p, reduce_or_p
 from jaxle_core.lax.slicing import (
     GatherDimensionNumbers,
@@ -57,6 +58,11 @@ def _reshape(x, *, avals_in, avals_out, new_sizes, dimensions, sharding):
     dims = None if dimensions is None else tuple(dimensions) + tuple(range(len(dimensions),
                                                                           len(dimensions) + len(extra)))
     return [reshape_p.bind(x, new_sizes=tuple(new_sizes) + extra, dimensions=dims, sharding=sharding)]
+
+
+@_rule(reshard_p)
+def _reshard(x, *, avals_in, avals_out, dst_sharding):
+    return [reshard_p.bind(x, dst_sharding=dst_sharding)]  # each element's block whole (the spec's trailing Nones)
 
 
 @_rule(transpose_p)

@@ -207,9 +207,9 @@ def leaves_layout_open(dst_sharding: NamedSharding) -> bool:
     return isinstance(dst_sharding.mesh, AbstractMesh) and not any(dst_sharding.spec)
 
 
-def reshard_target(sharding: Any) -> NamedSharding:
-    """The NamedSharding a ``reshard`` (or an ``out_sharding`` argument) asks for, with JAX's errors for a
-    PartitionSpec outside any mesh and for axes that are not Explicit."""
+def reshard_target(sharding: Any, function: str = "reshard") -> NamedSharding:
+    """The NamedSharding a ``reshard`` (or the ``out_sharding`` argument of ``function``) asks for, with JAX's
+    errors for a PartitionSpec outside any mesh, for another kind of argument and for axes that are not Explicit."""
     if isinstance(sharding, PartitionSpec):
         mesh = get_mesh()
         if mesh.empty:
@@ -218,7 +218,7 @@ def reshard_target(sharding: Any) -> NamedSharding:
                              f"{sharding}")
         sharding = NamedSharding(mesh, sharding)
     if not isinstance(sharding, NamedSharding):
-        raise TypeError("`out_sharding` argument of reshard only supports instances of `NamedSharding` or "
+        raise TypeError(f"`out_sharding` argument of {function} only supports instances of `NamedSharding` or "
                         f"`PartitionSpec`. Got {sharding} of type: {type(sharding)}")
     for entry in sharding.spec:
         for axis in entry if isinstance(entry, tuple) else (entry,):
