@@ -1,6 +1,6 @@
-"""The creation functions given ``device=`` make arrays typed as JAX 0.10.2's (strongly typed, whatever the fill
-value) on the device asked for, outside any mesh and under ``jax.set_mesh``
-(golden/make_creation_on_device_golden.py)."""
+"""The creation functions given ``device=`` make arrays typed as JAX 0.10.2's on the device asked for, outside any
+mesh and under ``jax.set_mesh`` (golden/make_creation_on_device_golden.py): the filling functions strongly typed
+over no mesh, whatever the fill value; ``jnp.eye`` typed over the mesh it was computed under."""
 
 import importlib
 import json

@@ -1,7 +1,7 @@
 """Write creation_on_device_golden.json: the arrays ``jnp.full``/``zeros``/``ones``/``empty``, their ``*_like``
-forms and ``jnp.eye`` make with ``device=`` (a device or its SingleDeviceSharding) on eight CPU devices, outside any
-mesh and under ``jax.set_mesh`` (dtype, weak type, the type's mesh and spec, where the array lies, its values),
-recorded from the module named on the command line.
+forms, ``jnp.arange`` and ``jnp.eye`` make with ``device=`` (a device or its SingleDeviceSharding) on eight CPU
+devices, outside any mesh and under ``jax.set_mesh`` (dtype, weak type, the type's mesh and spec, where the array
+lies, its values), recorded from the module named on the command line.
 
     /work/jaxpeer/bin/python multidevice-tests/golden/make_creation_on_device_golden.py jax
 """
@@ -38,6 +38,10 @@ CREATORS = {
     "zeros_like_of_python_scalar": lambda jnp, device: jnp.zeros_like(2.0, device=device),
     "ones_like_of_python_int": lambda jnp, device: jnp.ones_like(2, device=device),
     "empty_like_with_dtype": lambda jnp, device: jnp.empty_like(3.0, dtype=jnp.int8, device=device),
+    "arange": lambda jnp, device: jnp.arange(3, device=device),
+    # computed (under set_mesh typed over its mesh), then put on the device: a device keeps that type
+    "eye": lambda jnp, device: jnp.eye(2, device=device),
+    "eye_rectangular_with_k_and_dtype": lambda jnp, device: jnp.eye(2, 3, k=1, dtype=jnp.int8, device=device),
 }
 
 

@@ -194,12 +194,12 @@ def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str) -> Any:
 
 
 def _placed(fun: Callable[..., Array]) -> Callable[..., Array]:
-    """``fun``'s result put on its ``device=`` argument (``placed_on``), strongly typed there: JAX makes these
-    arrays on the device asked for, which drops the weak type a Python scalar fill value gives (outside jit)."""
+    """``fun``'s result made on its ``device=`` argument (``placed_on``): strongly typed, over no mesh, as JAX
+    makes these arrays there (outside jit)."""
 
     @functools.wraps(fun)
     def placed(*args: Any, device: Any = None, **kwargs: Any) -> Array:
-        return placed_on(fun(*args, device=device, **kwargs), device, keep_weak_type=False)
+        return placed_on(fun(*args, device=device, **kwargs), device, made_there=True)
 
     return placed
 

@@ -55,7 +55,7 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
            out_sharding: Any = None) -> Array:
     """Evenly spaced values in ``[start, stop)`` (``[0, start)`` with one argument), as an iota scaled and
     shifted in the result's dtype."""
-    return placed_on(_arange(start, stop, step, dtype, out_sharding), device)
+    return placed_on(_arange(start, stop, step, dtype, out_sharding), device, made_there=True)
 
 
 def _arange(start: Any, stop: Any, step: Any, dtype: Any, out_sharding: Any) -> Array:

@@ -94,14 +94,14 @@ def put_host_value(value: Any, weak_type: bool = False) -> Array:
     return current_backend().device_put(value, weak_type=weak_type)
 
 
-def placed_on(out: Any, device: Any, keep_weak_type: bool = True) -> Any:
+def placed_on(out: Any, device: Any, made_there: bool = False) -> Any:
     """``out`` put on a creation function's ``device=`` argument (a device or a sharding) when one is given, outside
-    transformations (inside them the value stays where the computation puts it); weakly typed where ``out`` is,
-    unless not ``keep_weak_type``."""
+    transformations (inside them the value stays where the computation puts it). ``made_there``: as JAX makes the
+    arrays of its filling functions on the device, strongly typed and over no mesh; else typed as ``out`` is."""
     if device is None or isinstance(out, Tracer):
         return out
-    if not keep_weak_type and get_aval(out).weak_type:
-        out = lax_structural.convert_element_type(out, get_aval(out).dtype)  # the same values, strongly typed
+    if made_there:
+        return current_backend().device_put(np.asarray(out), device)  # a host value: no weak type, no mesh
     return current_backend().device_put(out, device, weak_type=get_aval(out).weak_type)
 
 

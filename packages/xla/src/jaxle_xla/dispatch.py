@@ -227,6 +227,10 @@ class XlaBackend:
         NamedSharding, laying ``x`` out over its devices."""
         if isinstance(device, NamedSharding):
             return self._put_sharded(x, device, weak_type)
+        # put on a device itself (not its sharding), an array laid out over a mesh keeps its type (mesh and layout),
+        # as in JAX
+        keeps_type = type(device) is _jaxlib.Device
+        kept_type = None
         if type(device) is _jaxlib.DeviceSharding:
             if device is not _jaxlib.sharding_for(device._device) or _in_other_memory(x):
                 return self._put_in_memory(x, device, weak_type)
@@ -236,6 +240,7 @@ class XlaBackend:
         if type(x) is XlaArray and (x._named_sharding is not None or x._maximal is not None):
             if device is None:
                 return x
+            kept_type = x.aval if keeps_type and x._named_sharding is not None else None
             x = x._value  # gathered, then put on the one device
         if type(x) is XlaArray:
             if device is None:
@@ -253,7 +258,7 @@ class XlaBackend:
                                                 clients.default_device() if device is None else device)
         if weak_type and device is None and type(x) is np.ndarray and x.ndim == 0:
             return self._weak_scalar(x)
-        aval = get_aval(x)
+        aval = get_aval(x) if kept_type is None else kept_type
         if weak_type != aval.weak_type and not isinstance(x, Array):
             aval = aval.update(weak_type=weak_type)
         target = clients.default_device() if device is None else device
