@@ -29,7 +29,6 @@ LATER: dict[str, dict[str, str]] = {
     "extend": {
         **dict.fromkeys(["lowering", "mlir", "xla"], MLIR_BINDINGS),
         "pallas": "Pallas kernels are not implemented",
-        "random": "user-defined PRNG implementations (jax.extend.random) are not implemented",
         "sharding": MULTI_DEVICE,
     },
     "extend.core": {

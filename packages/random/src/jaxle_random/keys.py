@@ -33,8 +33,9 @@ def _is_typed(key: Any) -> bool:
     return is_key_dtype(getattr(key, "dtype", None))
 
 
-def _seed_array(seed: Any, function: str) -> Any:
-    """An integer seed as a scalar array (a Python int wraps to the default integer's width, as in JAX)."""
+def seed_array(seed: Any, function: str, scalar: bool = True) -> Any:
+    """An integer seed as an array (a Python int wraps to the default integer's width, as in JAX); a scalar
+    unless ``scalar`` is False."""
     if _is_typed(seed):
         raise TypeError(f"{function} accepts a scalar seed, but was given a PRNG key.")
     if isinstance(seed, (float, complex, bool)) or not dtypes.issubdtype(jnp.result_type(seed), np.integer):
@@ -43,7 +44,7 @@ def _seed_array(seed: Any, function: str) -> Any:
         width = dtypes.default_int_dtype().itemsize * 8
         seed = np.array((seed + 2 ** (width - 1)) % 2 ** width - 2 ** (width - 1), dtypes.default_int_dtype())
     seed = jnp.asarray(seed)
-    if seed.shape:
+    if scalar and seed.shape:
         raise TypeError(f"{function} accepts a scalar seed, but was given an array of shape {seed.shape} != (). "
                         "Use jax.vmap for batching")
     return seed
@@ -57,13 +58,13 @@ def _impl_of_spec(impl: Any, dtype: Any = None) -> PRNGImpl:
 
 def key(seed: Any, *, impl: Any = None, dtype: Any = None) -> Any:
     """A typed key (dtype ``key<fry>``) made from an integer seed; ``impl`` (or ``dtype``) picks the PRNG."""
-    return prims.random_seed(_seed_array(seed, "key"), _impl_of_spec(impl, dtype))
+    return prims.random_seed(seed_array(seed, "key"), _impl_of_spec(impl, dtype))
 
 
 def PRNGKey(seed: Any, *, impl: Any = None) -> Any:  # noqa: N802 - JAX's name
     """A raw key (the ``uint32[2]`` data of a typed key) made from an integer seed (64-bit seeds use both
     words under x64)."""
-    return prims.random_unwrap(prims.random_seed(_seed_array(seed, "PRNGKey"), resolve_prng_impl(impl)))
+    return prims.random_unwrap(prims.random_seed(seed_array(seed, "PRNGKey"), resolve_prng_impl(impl)))
 
 
 def check_key(key: Any, function: str, allow_batched: bool = False) -> tuple[Any, bool]:

@@ -9,6 +9,7 @@ this package never imports it, and runs on core's reference backend alone.
 
 from __future__ import annotations
 
+import math
 import sys
 from types import SimpleNamespace
 from typing import Any
@@ -137,3 +138,21 @@ def threefry_2x32(k1: Any, k2: Any, x1: Any, x2: Any) -> list[Any]:
     counters = [x if np.shape(x) == shape else lax.broadcast_in_dim(
         x, shape, tuple(range(len(shape) - np.ndim(x), len(shape)))) for x in (x1, x2)]
     return threefry2x32_p.bind(k1, k2, *counters)
+
+
+def threefry_2x32_counts(keypair: Any, count: Any) -> Any:
+    """The threefry2x32 hash of every element of the uint32 array ``count`` under ``keypair`` (two uint32 words),
+    shaped as ``count``: its flat elements' first and second halves (zero-padded to an even size) are hashed as
+    the counter pairs."""
+    k1, k2 = keypair[0], keypair[1]
+    arg_dtypes = [np.dtype(getattr(x, "dtype", None) or np.asarray(x).dtype) for x in (k1, k2, count)]
+    if any(d != np.uint32 for d in arg_dtypes):
+        raise TypeError(f"threefry_2x32 requires uint32 arguments, got {arg_dtypes}")
+    shape = np.shape(count)
+    size = math.prod(shape)
+    flat = lax.reshape(count, (size,))
+    if size % 2:
+        flat = lax.concatenate([flat, lax.full((1,), 0, np.uint32)], 0)
+    half = (size + 1) // 2
+    hashed = threefry_2x32(k1, k2, lax.slice_in_dim(flat, 0, half), lax.slice_in_dim(flat, half, 2 * half))
+    return lax.reshape(lax.slice_in_dim(lax.concatenate(hashed, 0), 0, size), shape)
