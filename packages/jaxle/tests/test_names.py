@@ -19,7 +19,6 @@ import jaxle.experimental.sparse  # noqa: F401
 
 NAMES = json.loads((pathlib.Path(__file__).parent / "golden" / "jax_names.json").read_text())
 
-MULTI_DEVICE = "multi-device work"
 MLIR_BINDINGS = "MLIR's Python bindings: jaxle writes StableHLO as text (rules come from mlir.lower_fun)"
 CALLS = "jaxle stages calls as jit equations; there is no separate call primitive"
 
@@ -29,7 +28,6 @@ LATER: dict[str, dict[str, str]] = {
     "extend": {
         **dict.fromkeys(["lowering", "mlir", "xla"], MLIR_BINDINGS),
         "pallas": "Pallas kernels are not implemented",
-        "sharding": MULTI_DEVICE,
     },
     "extend.core": {
         **dict.fromkeys(["CallPrimitive", "call_impl"], CALLS),
@@ -44,8 +42,12 @@ LATER: dict[str, dict[str, str]] = {
         "get_compile_options": "jaxle compiles with jaxlib's default options",
     },
     "interpreters": {
-        **dict.fromkeys(["pxla", "xla"], MULTI_DEVICE),
+        "pxla": "its one public function, create_compile_options, takes an MLIR module (" + MLIR_BINDINGS + ")",
         **dict.fromkeys(["os", "traceback_util"], "modules JAX's package imports for itself, not its API"),
+    },
+    "interpreters.xla": {
+        "canonicalize_dtype_handlers": "JAX's table of Python-value handlers giving its internal literal arrays "
+                                       "(jaxle canonicalizes values in its own dtypes module)",
     },
     "interpreters.ad": dict.fromkeys(["jvp", "linearize"], "transformations of WrappedFuns in JAX's internal form"),
     "interpreters.batching": {

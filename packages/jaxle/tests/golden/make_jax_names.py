@@ -18,10 +18,10 @@ SUBMODULES = ["tree", "tree_util", "flatten_util", "dtypes", "errors", "typing",
               "ad_checkpoint", "stages", "core", "custom_batching", "api_util", "debug", "profiler", "experimental",
               "ops", "dlpack", "export", "monitoring", "image", "nn", "nn.initializers", "ffi", "lib", "extend",
               "extend.core", "extend.core.primitives", "extend.backend", "extend.linear_util", "extend.random",
-              "interpreters", "interpreters.ad", "interpreters.batching", "interpreters.partial_eval",
-              "interpreters.mlir", "distributed", "experimental.multihost_utils",
-              "experimental.compilation_cache.compilation_cache", "sharding", "example_libraries",
-              "example_libraries.stax", "example_libraries.optimizers", "experimental.sparse",
+              "extend.sharding", "interpreters", "interpreters.ad", "interpreters.batching",
+              "interpreters.partial_eval", "interpreters.mlir", "interpreters.xla", "distributed",
+              "experimental.multihost_utils", "experimental.compilation_cache.compilation_cache", "sharding",
+              "example_libraries", "example_libraries.stax", "example_libraries.optimizers", "experimental.sparse",
               "experimental.sparse.linalg", "experimental.layout"]
 # Submodules that import helpers (numpy, jax's internal modules) under public names: only the functions and
 # classes they define count.

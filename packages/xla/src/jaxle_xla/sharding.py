@@ -31,26 +31,63 @@ Sharding.register(SingleDeviceSharding)
 
 
 class GSPMDSharding(Sharding):
-    """A layout named only by XLA's HLO sharding ``hlo_text`` over a list of devices (jaxlib's GSPMDSharding, as
-    JAX reports the layouts it cannot name over a mesh). Only whole copies of the value are modelled: every
-    device's index covers the array."""
+    """A layout named only by XLA's HLO sharding over a list of devices (jaxlib's GSPMDSharding, as JAX reports the
+    layouts it cannot name over a mesh). ``hlo`` is an ``HloSharding``, an ``OpSharding`` or HLO sharding text;
+    tile positions index ``devices``."""
 
-    def __init__(self, devices: Sequence[Any], hlo_text: str):
+    def __init__(self, devices: Sequence[Any], hlo: Any, memory_kind: str | None = None):
         self._device_assignment = tuple(devices)
-        self._hlo_text = hlo_text
+        if isinstance(hlo, str):
+            hlo = _jaxlib.hlo_sharding(hlo)
+        elif isinstance(hlo, _jaxlib.xc.OpSharding):
+            hlo = _jaxlib.xc.HloSharding.from_proto(hlo)
+        self._hlo = hlo
+        self._hlo_text = str(hlo)
+        self._memory_kind = memory_kind
+
+    @classmethod
+    def get_replicated(cls, devices: Sequence[Any], *, memory_kind: str | None = None) -> GSPMDSharding:
+        """Whole copies of the value on every one of ``devices``."""
+        return cls(devices, _jaxlib.xc.HloSharding.replicate(), memory_kind)
 
     @property
     def device_set(self) -> set:
         return set(self._device_assignment)
 
-    def devices_indices_map(self, global_shape: tuple[int, ...]) -> dict:
-        return {d: (slice(None),) * len(global_shape) for d in self._device_assignment}
+    @property
+    def is_fully_replicated(self) -> bool:
+        return self._hlo.is_replicated() or math.prod(self._tiles()) == 1
 
-    memory_kind = property(lambda self: "device")
+    def _tiles(self) -> list[int]:
+        """How many tiles split each dimension (none for whole copies)."""
+        if not self._hlo.is_tiled():
+            return []
+        dims = list(self._hlo.tile_assignment_dimensions())
+        return dims[:-1] if self._hlo.replicate_on_last_tile_dim() else dims
+
+    def devices_indices_map(self, global_shape: tuple[int, ...]) -> dict:
+        tiles = self._tiles()
+        if not tiles:
+            return {d: (slice(None),) * len(global_shape) for d in self._device_assignment}
+        dims = list(self._hlo.tile_assignment_dimensions())
+        positions = np.array(self._hlo.tile_assignment_devices()).reshape(dims)
+        indices = {}
+        for tile in itertools.product(*(range(n) for n in dims)):
+            index = []
+            for dim, (size, count) in enumerate(zip(global_shape, tiles)):
+                step = -(-size // count)
+                index.append(slice(None) if count == 1 else slice(tile[dim] * step, min((tile[dim] + 1) * step, size)))
+            indices[self._device_assignment[positions[tile]]] = tuple(index)
+        return indices
+
+    def _to_xla_hlo_sharding(self, ndim: int) -> Any:
+        return self._hlo
+
+    memory_kind = property(lambda self: self._memory_kind or "device")
 
     def __eq__(self, other: object) -> bool:
         return (type(other) is type(self) and other._device_assignment == self._device_assignment
-                and other._hlo_text == self._hlo_text)
+                and other._hlo_text == self._hlo_text and other.memory_kind == self.memory_kind)
 
     def __hash__(self) -> int:
         return hash((self._device_assignment, self._hlo_text))
