@@ -45,10 +45,6 @@ LATER: dict[str, dict[str, str]] = {
         "pxla": "its one public function, create_compile_options, takes an MLIR module (" + MLIR_BINDINGS + ")",
         **dict.fromkeys(["os", "traceback_util"], "modules JAX's package imports for itself, not its API"),
     },
-    "interpreters.xla": {
-        "canonicalize_dtype_handlers": "JAX's table of Python-value handlers giving its internal literal arrays "
-                                       "(jaxle canonicalizes values in its own dtypes module)",
-    },
     "interpreters.ad": dict.fromkeys(["jvp", "linearize"], "transformations of WrappedFuns in JAX's internal form"),
     "interpreters.batching": {
         "fancy_primitive_batchers": "batching rules given JAX's internal axis data",

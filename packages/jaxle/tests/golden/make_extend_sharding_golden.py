@@ -17,6 +17,11 @@ def _indices(index_map: dict) -> list:
     return [[[s.start, s.stop, s.step] for s in index] for index in index_map.values()]
 
 
+def _canonicalized(xla, value) -> list:
+    out = np.asarray(xla.canonicalize_dtype_handlers[type(value)](value))
+    return [str(out.dtype), repr(out.tolist())]
+
+
 def cases(m) -> dict:
     """Every recorded value with module ``m`` as ``jax``."""
     xs = importlib.import_module(m.__name__ + ".extend.sharding")
@@ -44,6 +49,8 @@ def cases(m) -> dict:
                                                       axes=(0,), out_sharding=None)),
         "apply_jaxpr": str(m.make_jaxpr(lambda x: xla.apply_primitive(m.lax.sin_p, x, accuracy=None))(1.0)),
         "backend_type": isinstance(backend.get_backend(), xla.Backend),
+        "canonicalized": [_canonicalized(xla, value) for value in (3, 1.5, 1j, True, np.arange(3.0), np.float64(2),
+                                                                   np.int64(2), np.uint64(3), np.float16(1))],
     }
 
 
