@@ -15,6 +15,11 @@ than the next process of the same program for its whole life (where the schedule
 long they spin), so one run per side compares one draw of that lottery per side; the best of several compares each
 side's good draws.
 
+The table's last column is the run-to-run spread: for each side, its slowest run's value over its fastest run's
+(an A/A comparison of one implementation with itself, in the same run), the larger of the two sides. A ratio
+within that spread of 1.00 is a difference this run cannot tell from the process lottery; the jitted programs
+whose optimised HLO is JAX's (see docs/performance.md) read so.
+
 Both sides run under the same glibc malloc settings (``--malloc steady``, the default): one arena and fixed
 mmap/trim thresholds, so that a program's multi-megabyte buffers are reused from the heap on every call. With
 glibc's defaults, whether they are instead mapped afresh (a page fault per 4 KiB page: 1,000-5,000 per call of a
@@ -107,31 +112,41 @@ def run_side_by_side(script: Path, order: list[tuple[dict, str, str]], clock: st
 
 
 PROGRAM_SIDES = ("/jaxle_program", "/jax_program")
-Row = tuple[str, float | None, float | None, str]  # name, jaxle's value, JAX's value, unit
+Runs = list[float]  # one benchmark's value in each run of one side, in run order
+Row = tuple[str, Runs, Runs, str]  # name, jaxle's values, JAX's values (empty where a side has none), unit
 
 
 def paired(rows: list[Row]) -> list[Row]:
     """``rows`` with each pair that one process timed for both sides (same_process_bench.py prints
     ``<case>/jaxle_program`` and ``<case>/jax_program``, both as jaxle's values) as one row ``<case>``, so that the
     table gives its ratio."""
-    values = {name: (ours, unit) for name, ours, _, unit in rows}
+    values = {name: ours for name, ours, _, _ in rows}
     out = []
     for name, ours, theirs, unit in rows:
         if name.endswith(PROGRAM_SIDES[0]) and name[:-len(PROGRAM_SIDES[0])] + PROGRAM_SIDES[1] in values:
             case = name[:-len(PROGRAM_SIDES[0])]
-            out.append((case, ours, values[case + PROGRAM_SIDES[1]][0], unit))
+            out.append((case, ours, values[case + PROGRAM_SIDES[1]], unit))
         elif not (name.endswith(PROGRAM_SIDES[1]) and name[:-len(PROGRAM_SIDES[1])] + PROGRAM_SIDES[0] in values):
             out.append((name, ours, theirs, unit))
     return out
 
 
+def spread(ours: Runs, theirs: Runs) -> float | None:
+    """The larger of the two sides' slowest-over-fastest run ratios (None if neither side ran twice)."""
+    spreads = [max(runs) / min(runs) for runs in (ours, theirs) if len(runs) > 1 and min(runs) > 0]
+    return max(spreads) if spreads else None
+
+
 def table(rows: list[Row]) -> str:
-    lines = ["| benchmark | jaxle | jax | ratio jaxle/jax |", "|---|---:|---:|---:|"]
+    """The markdown table of ``rows``: each side's best value, their ratio and the run-to-run spread."""
+    lines = ["| benchmark | jaxle | jax | ratio jaxle/jax | run-to-run spread |", "|---|---:|---:|---:|---:|"]
     for name, ours, theirs, unit in rows:
-        ours_text = f"{ours:.3f} {unit}" if ours is not None else "n/a"
-        theirs_text = f"{theirs:.3f} {unit}" if theirs is not None else "n/a"
-        ratio = f"{ours / theirs:.2f}" if ours is not None and theirs else "n/a"
-        lines.append(f"| {name} | {ours_text} | {theirs_text} | {ratio} |")
+        best_ours, best_theirs = min(ours, default=None), min(theirs, default=None)
+        ours_text = f"{best_ours:.3f} {unit}" if best_ours is not None else "n/a"
+        theirs_text = f"{best_theirs:.3f} {unit}" if best_theirs is not None else "n/a"
+        ratio = f"{best_ours / best_theirs:.2f}" if best_ours is not None and best_theirs else "n/a"
+        noise = spread(ours, theirs)
+        lines.append(f"| {name} | {ours_text} | {theirs_text} | {ratio} | {f'{noise:.2f}' if noise else 'n/a'} |")
     return "\n".join(lines) + "\n"
 
 
@@ -155,8 +170,8 @@ def main() -> int:
     for script in sorted(HERE.glob("*_bench.py")):
         if args.only and args.only not in script.name:
             continue
-        ours: dict[str, tuple[float, str]] = {}
-        theirs: dict[str, tuple[float, str]] = {}
+        ours: dict[str, tuple[Runs, str]] = {}
+        theirs: dict[str, tuple[Runs, str]] = {}
         for turn in range(args.runs):
             order = sides(turn, ours, theirs, args.peer_python)
             if args.sequential:
@@ -166,11 +181,10 @@ def main() -> int:
                 runs = run_side_by_side(script, order, args.clock, args.malloc, sys.stderr)
             for (results, _, _), timings in zip(order, runs):
                 for name, (value, unit) in timings.items():
-                    if name not in results or value < results[name][0]:
-                        results[name] = (value, unit)
+                    results.setdefault(name, ([], unit))[0].append(value)
         for name in list(ours) + [n for n in theirs if n not in ours]:
             unit = (ours.get(name) or theirs.get(name))[1]
-            rows.append((name, ours.get(name, (None,))[0], theirs.get(name, (None,))[0], unit))
+            rows.append((name, ours.get(name, ([],))[0], theirs.get(name, ([],))[0], unit))
     text = table(paired(rows))
     print(text, end="")
     if args.markdown:

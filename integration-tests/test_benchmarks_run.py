@@ -76,10 +76,11 @@ def test_run_reads_a_script_and_tabulates_its_ratios(monkeypatch, capsys):
                 for case in ("tree_flatten", "tree_unflatten", "tree_map", "tree_map_2_trees")}
     assert set(ours) == expected
     assert len(progress) == len(expected) and all(line.startswith("tree_bench jaxle: ") for line in progress)
-    rows = [(name, value, 2 * value, unit) for name, (value, unit) in ours.items()]
+    rows = [(name, [value], [2 * value], unit) for name, (value, unit) in ours.items()]
     lines = bench_run.table(rows).splitlines()
-    assert lines[:2] == ["| benchmark | jaxle | jax | ratio jaxle/jax |", "|---|---:|---:|---:|"]
-    assert len(lines) == 2 + len(expected) and all(line.endswith("| 0.50 |") for line in lines[2:])
+    assert lines[:2] == ["| benchmark | jaxle | jax | ratio jaxle/jax | run-to-run spread |",
+                         "|---|---:|---:|---:|---:|"]
+    assert len(lines) == 2 + len(expected) and all(line.endswith("| 0.50 | n/a |") for line in lines[2:])
     assert bench_run.run_bench(sys.executable, BENCHMARKS / "no_such_bench.py", "jaxle") == {}
     assert "no_such_bench.py (jaxle) failed" in capsys.readouterr().err
 
@@ -151,9 +152,18 @@ def test_run_runs_both_sides_of_a_script_at_once(monkeypatch):
 
 
 def test_run_pairs_the_rows_one_process_timed_for_both_sides():
-    rows = [("same_process/fft/jaxle_program", 9.0, None, "us"), ("same_process/fft/jax_program", 10.0, None, "us"),
-            ("eager/split", 1.0, 2.0, "us"), ("lonely/jax_program", 3.0, None, "us")]
-    assert bench_run.paired(rows) == [("same_process/fft", 9.0, 10.0, "us"), ("eager/split", 1.0, 2.0, "us"),
-                                      ("lonely/jax_program", 3.0, None, "us")]
+    rows = [("same_process/fft/jaxle_program", [9.0], [], "us"), ("same_process/fft/jax_program", [10.0], [], "us"),
+            ("eager/split", [1.0], [2.0], "us"), ("lonely/jax_program", [3.0], [], "us")]
+    assert bench_run.paired(rows) == [("same_process/fft", [9.0], [10.0], "us"), ("eager/split", [1.0], [2.0], "us"),
+                                      ("lonely/jax_program", [3.0], [], "us")]
     lines = bench_run.table(bench_run.paired(rows)).splitlines()
-    assert lines[2] == "| same_process/fft | 9.000 us | 10.000 us | 0.90 |"
+    assert lines[2] == "| same_process/fft | 9.000 us | 10.000 us | 0.90 | n/a |"
+    assert lines[4] == "| lonely/jax_program | 3.000 us | n/a | n/a | n/a |"
+
+
+def test_the_table_reports_each_sides_best_run_and_the_larger_run_to_run_spread():
+    rows = [("jit/f", [12.0, 10.0], [11.0, 11.5], "us"), ("eager/g", [4.0], [5.0, 4.0], "us")]
+    lines = bench_run.table(rows).splitlines()
+    # jaxle's best 10 against JAX's best 11; jaxle's runs differ by 12/10, JAX's by 11.5/11
+    assert lines[2] == "| jit/f | 10.000 us | 11.000 us | 0.91 | 1.20 |"
+    assert lines[3] == "| eager/g | 4.000 us | 4.000 us | 1.00 | 1.25 |"
