@@ -1,5 +1,5 @@
 """Write benchmark_hlo_golden.json: the StableHLO text (``jit(f).lower(*args).as_text()``) of the programs
-benchmarks/random_bench.py, linalg_bench.py and numpy_bench.py time jitted, and of programs_bench.py's training
+benchmarks/random_bench.py, linalg_bench.py (LAPACK's, FFT, ``logsumexp``, attention) and numpy_bench.py time jitted, and of programs_bench.py's training
 steps, transformer block, scan and per-example gradients, for the optimised-HLO comparison of test_benchmark_hlo.py.
 
     /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_benchmark_hlo_golden.py jax
@@ -15,12 +15,27 @@ import numpy as np
 sys.path.insert(0, str(pathlib.Path(__file__).parents[4] / "benchmarks"))
 
 import programs_bench  # noqa: E402 - found through the path set just above
+from linalg_bench import spd  # noqa: E402
 
 F32 = np.dtype(np.float32)
 
 
 def _spec(m, shape, dtype=F32):
     return m.ShapeDtypeStruct(shape, dtype)
+
+
+def _matrices(*shapes):
+    """Concrete float32 operands for the LAPACK-backed cases: an ``(n, n)`` shape gives a symmetric positive
+    definite matrix, any other shape standard normal values (plus 3 on the diagonals of a batch of 3x3 matrices)."""
+    rng = np.random.default_rng(0)
+    out = []
+    for shape in shapes:
+        if len(shape) == 2 and shape[0] == shape[1]:
+            out.append(spd(rng, shape[0]))
+        else:
+            values = rng.standard_normal(shape)
+            out.append((values + 3 * np.eye(3) if shape[-2:] == (3, 3) else values).astype(np.float32))
+    return out
 
 
 def _mlp(m, x, *params):
@@ -42,6 +57,14 @@ def _mlp_specs(m):
 CASES = {
     "random.normal_1e6": lambda m: (lambda k: m.random.normal(k, (1_000_000,)), [_spec(m, (2,), np.uint32)]),
     "random.split_1e5_keys": lambda m: (lambda k: m.random.split(k, 100_000), [_spec(m, (2,), np.uint32)]),
+    "random.uniform_1e7": lambda m: (lambda k: m.random.uniform(k, (10_000_000,)), [_spec(m, (2,), np.uint32)]),
+    "random.vmap_normal_1e3_keys_x_1e3": lambda m: (m.vmap(lambda k: m.random.normal(k, (1000,))),
+                                                    [_spec(m, (1000, 2), np.uint32)]),
+    "linalg.solve_512x512": lambda m: (m.numpy.linalg.solve, _matrices((512, 512), (512, 1))),
+    "linalg.cholesky_256x256": lambda m: (m.numpy.linalg.cholesky, _matrices((256, 256))),
+    "linalg.eigh_256x256": lambda m: (m.numpy.linalg.eigh, _matrices((256, 256))),
+    "linalg.svd_256x128": lambda m: (m.numpy.linalg.svd, _matrices((256, 128))),
+    "linalg.inv_1000x3x3": lambda m: (m.numpy.linalg.inv, _matrices((1000, 3, 3))),
     "fft.fft_2^20": lambda m: (m.numpy.fft.fft, [_spec(m, (2 ** 20,))]),
     "dot_product_attention_4x128x8x64": lambda m: (m.nn.dot_product_attention, [_spec(m, (4, 128, 8, 64))] * 3),
     "special.logsumexp_1e6": lambda m: (m.scipy.special.logsumexp, [_spec(m, (1_000_000,))]),
@@ -64,7 +87,7 @@ def lowered_text(m, case):
 
 def main():
     m = importlib.import_module(sys.argv[1])
-    for name in ("numpy", "numpy.fft", "nn", "random", "scipy.special"):
+    for name in ("numpy", "numpy.fft", "numpy.linalg", "nn", "random", "scipy.special"):
         importlib.import_module(f"{sys.argv[1]}.{name}")
     golden = {case: lowered_text(m, case) for case in CASES}
     path = pathlib.Path(__file__).with_name("benchmark_hlo_golden.json")
