@@ -1,6 +1,7 @@
 """Write benchmark_hlo_golden.json: the StableHLO text (``jit(f).lower(*args).as_text()``) of the programs
-benchmarks/random_bench.py, linalg_bench.py (LAPACK's, FFT, ``logsumexp``, attention) and numpy_bench.py time jitted, and of programs_bench.py's training
-steps, transformer block, scan and per-example gradients, for the optimised-HLO comparison of test_benchmark_hlo.py.
+benchmarks/random_bench.py, linalg_bench.py (LAPACK's, FFT, ``logsumexp``, attention) and numpy_bench.py time
+jitted, and of programs_bench.py's training steps, transformer block, scan and per-example gradients, for the
+optimised-HLO comparison of test_benchmark_hlo.py.
 
     /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_benchmark_hlo_golden.py jax
 """
