@@ -1,6 +1,8 @@
 """``compute_on`` equations and blocks on the reference backend: the values, derivatives and batching of a function
 computed on another compute are those of the function; the equations staged in a block record its compute type."""
 
+import threading
+
 import numpy as np
 import pytest
 
@@ -33,6 +35,31 @@ def test_equations_record_the_compute_type_of_their_block():
 
     eqns = make_jaxpr(fun)(X).jaxpr.eqns
     assert [(e.primitive.name, e.compute_type) for e in eqns] == [("sin", "device_host"), ("cos", None)]
+
+
+def test_a_block_open_in_another_thread_marks_only_that_thread_s_equations():
+    opened, traced = threading.Event(), threading.Event()
+    inside = []
+
+    def other_thread():
+        with computing_on("device_host"):
+            opened.set()
+            traced.wait(10)
+            inside.append(make_jaxpr(lax.sin)(X).jaxpr.eqns[0].compute_type)
+
+    thread = threading.Thread(target=other_thread)
+    thread.start()
+    opened.wait(10)
+    outside = make_jaxpr(lax.sin)(X).jaxpr.eqns[0].compute_type
+    traced.set()
+    thread.join()
+    assert (outside, inside) == (None, ["device_host"])
+
+
+def test_a_block_left_by_an_error_marks_nothing_after_it():
+    with pytest.raises(ZeroDivisionError), computing_on("device_host"):
+        _ = 1 / 0
+    assert make_jaxpr(lax.sin)(X).jaxpr.eqns[0].compute_type is None
 
 
 def test_results_are_typed_in_the_memory_spaces_asked_for():

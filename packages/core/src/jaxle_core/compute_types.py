@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import threading
 from collections.abc import Iterator
 
 from jaxle_core import config
@@ -18,6 +19,10 @@ __all__ = ["check_compute_type", "computing_on", "current_compute_type", "on_com
 
 _NAMED_TYPES = ("device_host", "device", "tpu_sparsecore")
 _current = config.make_user_context(None)
+# How many ``computing_on`` blocks are open, in all threads: staging asks for the compute type of every equation,
+# and while no block is open anywhere the answer is None without reading the thread's context.
+_open_blocks = [0]
+_open_blocks_lock = threading.Lock()
 
 
 def check_compute_type(compute_type: str) -> None:
@@ -29,14 +34,20 @@ def check_compute_type(compute_type: str) -> None:
 
 def current_compute_type() -> str | None:
     """The compute type of the innermost ``computing_on`` block, None outside every block."""
-    return _current.value
+    return _current.value if _open_blocks[0] else None
 
 
 @contextlib.contextmanager
 def computing_on(compute_type: str) -> Iterator[None]:
     """Within the block, staged equations record ``compute_type`` (an inner block's replaces an outer one's)."""
-    with _current(compute_type):
-        yield
+    with _open_blocks_lock:
+        _open_blocks[0] += 1
+    try:
+        with _current(compute_type):
+            yield
+    finally:
+        with _open_blocks_lock:
+            _open_blocks[0] -= 1
 
 
 def on_compute_of(compute_type: str | None) -> contextlib.AbstractContextManager:
