@@ -26,7 +26,7 @@ from jaxle_random.distributions import _exponential, _rademacher
 from jaxle_random.key_array import is_key_dtype
 from jaxle_random.key_primitives import random_wrap
 from jaxle_random.keys import check_no_sharding, split, typed_key
-from jaxle_random.samplers import _normal, _uniform
+from jaxle_random.samplers import _normal, _uniform, as_parameter
 
 __all__ = ["random_gamma_p", "beta", "chisquare", "dirichlet", "f", "gamma", "generalized_normal", "loggamma", "t"]
 
@@ -186,8 +186,8 @@ def _gamma_family(key: Any, a: Any, shape: Any, dtype: Any, out_sharding: Any, f
     check_no_sharding(out_sharding, function)
     dtype = _float_dtype(dtype, function)
     key = typed_key(key, function)
-    a = jnp.asarray(a)
-    return _gamma(key, a, _draw_shape(shape, a.shape), dtype, log_space)
+    a = as_parameter(a)
+    return _gamma(key, a, _draw_shape(shape, np.shape(a)), dtype, log_space)
 
 
 def gamma(key: Any, a: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:

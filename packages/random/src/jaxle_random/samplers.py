@@ -102,6 +102,12 @@ def _clip_convert(value: Any, dtype: np.dtype) -> Any:
     return lax.convert_element_type(jnp.clip(value, *_clip_range(value.dtype, dtype)), dtype)
 
 
+def as_parameter(x: Any) -> Any:
+    """A sampler's parameter as its jitted body takes it: a Python int or float as it is (jaxlib's dispatch passes
+    it as a weakly typed scalar, as JAX's samplers pass theirs), anything else as an array."""
+    return x if type(x) in (int, float) else jnp.asarray(x)
+
+
 def _randint_body(key: Any, shape: tuple[int, ...], minval: Any, maxval: Any, dtype: np.dtype) -> Any:
     width = dtype.itemsize * 8
     unsigned = np.dtype(f"uint{width}")
@@ -143,9 +149,9 @@ def randint(key: Any, shape: tuple[int, ...] | int, minval: Any, maxval: Any, dt
         raise TypeError(f"randint only accepts integer dtypes, got {dtype}")
     key = typed_key(key, "randint")
     shape = canonical_shape(shape)
-    minval, maxval = jnp.asarray(minval), jnp.asarray(maxval)
     if dtype.itemsize >= 4:
-        return _randint(key, shape, minval, maxval, dtype)
+        return _randint(key, shape, as_parameter(minval), as_parameter(maxval), dtype)
+    minval, maxval = jnp.asarray(minval), jnp.asarray(maxval)
     info = jnp.iinfo(dtype)
     wide = np.dtype(np.int32 if dtypes.issubdtype(dtype, np.signedinteger) else np.uint32)
     minval = jnp.clip(minval, int(info.min), int(info.max))
