@@ -55,11 +55,37 @@ class ManualAxisType:
 NO_VMA: frozenset = frozenset()
 
 
-def vma_order(axes: frozenset) -> list:
-    """``axes`` in the order of the axes of the context mesh (as types print them), the others after, by name."""
+class MeshOrderedAxes(frozenset):
+    """Mesh axes that remember the order of the mesh they were made manual in, so that a type prints them in that
+    order wherever it is printed (as JAX's types, which keep their mesh); equal to the plain set."""
+
+    mesh_order: tuple = ()
+
+    def __repr__(self) -> str:
+        return repr(frozenset(self))
+
+
+def in_mesh_order(axes: frozenset, mesh_axes: tuple) -> frozenset:
+    """``axes`` remembering the order of ``mesh_axes`` (when they name them all)."""
+    if not axes or type(axes) is MeshOrderedAxes or not axes <= frozenset(mesh_axes):
+        return axes
+    ordered = MeshOrderedAxes(axes)
+    ordered.mesh_order = tuple(a for a in mesh_axes if a in axes)
+    return ordered
+
+
+def _context_axes() -> tuple:
     from jaxle_core.mesh import get_abstract_mesh  # local: the mesh builds on avals
 
-    names = get_abstract_mesh().axis_names
+    return get_abstract_mesh().axis_names
+
+
+def vma_order(axes: frozenset) -> list:
+    """``axes`` in the order of the mesh they were made manual in, else of the context mesh (as types print them),
+    the others after, by name."""
+    if type(axes) is MeshOrderedAxes:
+        return list(axes.mesh_order)
+    names = _context_axes()
     return sorted(axes, key=lambda a: (names.index(a), "") if a in names else (len(names), str(a)))
 
 
@@ -124,7 +150,7 @@ class ShapedArray(AbstractValue):
         self.shape = shape
         self.dtype = dtype if isinstance(dtype, (np.dtype, dtypes.ExtendedDType)) else np.dtype(dtype)
         self.weak_type = bool(weak_type)
-        self.vma = vma
+        self.vma = vma if not vma or type(vma) is MeshOrderedAxes else in_mesh_order(vma, _context_axes())
         self._hash = None
         self.explicit_sharding = sharding
         self.memory_space = memory_space

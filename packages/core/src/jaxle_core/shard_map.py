@@ -28,7 +28,7 @@ import numpy as np
 
 import jaxle_tree as tree
 from jaxle_core import auto_mesh_types, core, pretty, sharding_types, vma
-from jaxle_core.avals import NO_VMA, ShapedArray, get_aval
+from jaxle_core.avals import NO_VMA, ShapedArray, get_aval, in_mesh_order
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer, Var
 from jaxle_core.jaxpr_util import jaxpr_has_effects
 from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_abstract_mesh, use_abstract_mesh
@@ -77,7 +77,7 @@ def body_aval(aval: ShapedArray, spec: PartitionSpec, mesh: Mesh | AbstractMesh,
     is unreduced or reduced over are its type's inside."""
     manual_axes = frozenset(mesh.axis_names) if manual is None else manual
     block = block_aval(aval, spec, mesh).update(
-        vma=aval.vma | frozenset(spec_axes(spec)) if check_vma else NO_VMA,
+        vma=in_mesh_order(aval.vma | frozenset(spec_axes(spec)), mesh.axis_names) if check_vma else NO_VMA,
         unreduced=spec.unreduced & manual_axes if check_vma else NO_VMA,
         reduced=spec.reduced & manual_axes if check_vma else NO_VMA)
     inside = manual_mesh(mesh, manual)

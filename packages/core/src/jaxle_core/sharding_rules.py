@@ -298,9 +298,11 @@ register_rule(optimization_barrier_p, _each_as_its_operand)
 
 def _scan(avals, specs, outs, mesh, params):
     """The carries as the body types them; each stacked output laid out as the body's, its new leading dimension
-    whole."""
+    whole (a value the body types over no mesh, a constant, stays so)."""
     jaxpr, num_carry = params["jaxpr"], params["num_carry"]
-    return [None] * num_carry + [(None, *sharding_types.spec_of(a)) for a in jaxpr.out_avals[num_carry:]]
+    carries = [a.explicit_sharding or UNTYPED for a in jaxpr.out_avals[:num_carry]]
+    return carries + [UNTYPED if a.explicit_sharding is None else (None, *a.explicit_sharding.spec)
+                      for a in jaxpr.out_avals[num_carry:]]
 
 
 register_rule(scan_p, _scan)

@@ -25,7 +25,8 @@ from jaxle_core.sharding import NamedSharding
 __all__ = ["UNTYPED", "ShardingTypeError", "axis_size", "broadcast_layout", "check_divisible", "check_type_divides",
            "cotangent_sharding", "cotangent_spec", "elementwise_specs", "enable", "entry_text", "explicit_context",
            "explicit_mesh_of", "given_spec", "layout_divides", "layouts_ignored", "merged_specs",
-           "no_context_mesh_error", "register_rule", "resolve_out_sharding", "same_as_operand", "source_sharding",
+           "no_context_mesh_error", "places", "register_rule", "resolve_out_sharding", "same_as_operand",
+           "source_sharding",
            "spec_indexed_error", "spec_of", "type_spec", "typed_aval", "typed_results", "typing_eagerly", "untyped",
            "when_enabled"]
 
@@ -68,6 +69,12 @@ def register_rule(primitive: core.Primitive, rule: Rule, places: bool = False, p
         _placing.add(primitive)
     if per_dimension:
         _per_dimension.add(primitive)
+
+
+def places(primitive: core.Primitive) -> bool:
+    """Whether ``primitive`` lays its result out as its parameters ask (a reshard, a constraint, a device_put): its
+    type, untyped too, is the one asked for."""
+    return primitive in _placing
 
 
 def keeps_no_layout(primitive: core.Primitive, n_operands: int) -> bool:
@@ -291,6 +298,8 @@ def typed_results(primitive: core.Primitive, avals: Sequence[Any], params: dict,
         return out  # as in JAX: typed over no mesh, as its operands (a jit's arguments given as host values)
     outs = out if primitive.multiple_results else [out]
     rule = _rules.get(primitive)
+    if rule is None and vma.holds_jaxprs(params):
+        return out  # as in JAX: typed as the inner jaxpr types them (a constant it returns over no mesh)
     specs = [spec_of(a) for a in avals]
     if rule is None:
         specs = fallback_rule(primitive, avals, specs, outs, mesh, params) or [None] * len(outs)

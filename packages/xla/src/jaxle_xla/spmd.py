@@ -21,9 +21,9 @@ from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, wrap
 from jaxle_core.jit import jit_p
 from jaxle_core.lax.placement import leaves_layout_open, reshard_p, sharding_constraint_p
 from jaxle_core.memory_spaces import space_of_kind
-from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_mesh
+from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_abstract_mesh, get_mesh
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import no_context_mesh_error, typed_aval
+from jaxle_core.sharding_types import no_context_mesh_error, places, typed_aval
 from jaxle_xla import _jaxlib, clients, sharded_array
 from jaxle_xla.array import XlaArray, laid_out, name_layout
 from jaxle_xla.executable import (
@@ -328,6 +328,12 @@ class SpmdExecutable:
                                _in_memory(_chosen_layout(hlo, mesh, aval, typed, arguments), kind)
                                for given, one, hlo, aval, typed, kind in zip(
                                    out_shardings, self._on_one_device, chosen, physical, self.out_avals, kinds)]
+        if mesh.explicit_axes and get_abstract_mesh() == mesh.abstract_mesh:
+            # as JAX's arrays, results are typed by their layouts over the context mesh (inside auto_axes its axes
+            # are Auto, and values laid out over them untyped)
+            placed = _placed_outputs(closed.jaxpr)
+            physical = [a if p else _typed_as_laid_out(a, s) for a, s, p in zip(physical, self._out_shardings, placed)]
+            self.result_avals = physical
         self.out_layouts = [_jaxlib.gspmd_sharding(devices, hlo, kind) for hlo, kind in zip(chosen, kinds)]
         for layout, named in zip(self.out_layouts, self._out_shardings):
             name_layout(layout, named)
@@ -414,6 +420,23 @@ def _chosen_layout(hlo: Any, mesh: Mesh, aval: Any, typed: Any, arguments: dict)
         return arguments.get(named, named)
     as_typed = NamedSharding(mesh, sharding.spec)
     return as_typed if hlo_sharding_text(as_typed, aval.ndim) == hlo_sharding_text(named, aval.ndim) else named
+
+
+def _placed_outputs(jaxpr: core.Jaxpr) -> list[bool]:
+    """Which outputs of ``jaxpr`` a placing equation (a reshard, a constraint) gives the type it asks for (untyped
+    over axes it makes Auto): their types stay."""
+    placing = {id(v) for e in jaxpr.eqns if places(e.primitive) for v in e.outvars}
+    return [id(v) in placing for v in jaxpr.outvars]
+
+
+def _typed_as_laid_out(aval: Any, sharding: NamedSharding | None) -> Any:
+    """A result's type as its layout says: a value traced over no mesh (a constant) or whose type names a layout
+    XLA did not keep (the batch of a vmapped shard_map over Explicit axes beside Auto ones) is typed by the layout
+    XLA chose. A type with unreduced or reduced axes, which no layout shows, stays."""
+    typed = getattr(aval, "explicit_sharding", None)
+    if sharding is None or (typed is not None and (typed.spec.unreduced or typed.spec.reduced)):
+        return aval
+    return typed_aval(aval.update(sharding=None), sharding)
 
 
 def _in_memory(sharding: NamedSharding, kind: str | None) -> NamedSharding:

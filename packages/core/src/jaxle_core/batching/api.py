@@ -14,6 +14,7 @@ import jaxle_tree as tree
 from jaxle_core import core, dtypes
 from jaxle_core.avals import ShapedArray, get_aval, is_array_like
 from jaxle_core.batching.trace import BatchLayout, BatchTrace, BatchTracer, at_dim
+from jaxle_core.shard_map import spec_axes, spec_entry_axes
 
 
 def _check_axes_spec(in_axes: Any, args: tuple) -> list[Any]:
@@ -91,7 +92,21 @@ def _mapped_layout(flat: list[Any], axes: list[int | None]) -> BatchLayout | Non
         if entry != entries[0]:
             raise ValueError("Mapped away dimension of inputs passed to vmap should be sharded the same. Got "
                              f"inconsistent axis specs: {entries[0]} vs {entry}")
-    return None if not entries or entries[0] is None else BatchLayout(mesh, entries[0])
+    if not entries or entries[0] is None:
+        return None
+    _check_unmapped_layouts(flat, axes, spec_entry_axes(entries[0]))
+    return BatchLayout(mesh, entries[0])
+
+
+def _check_unmapped_layouts(flat: list[Any], axes: list[int | None], mapped_axes: tuple) -> None:
+    """JAX's error for an unmapped argument laid out along a mesh axis that lays out the mapped dimension."""
+    for x, axis in zip(flat, axes):
+        aval = get_aval(x)
+        sharding = getattr(aval, "explicit_sharding", None)
+        if axis is None and sharding is not None and set(mapped_axes) & set(spec_axes(sharding.spec)):
+            raise ValueError("Unmapped values passed to vmap cannot be sharded along the mesh axis you are vmapping "
+                             f"over. Got type: {aval.str_short(short_dtypes=True)}, in_axes: None and vmapped mesh "
+                             f"axis: {mapped_axes}")
 
 
 def _mapped_aval(x: Any) -> ShapedArray:

@@ -26,7 +26,7 @@ from jaxle_core.core import Primitive, Tracer
 from jaxle_core.lax.structural import broadcast_in_dim_p, transpose
 from jaxle_core.mesh import PartitionSpec
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import layouts_ignored, spec_of
+from jaxle_core.sharding_types import ShardingTypeError, layouts_ignored, spec_of
 
 batching_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {}
 # Rules batching a sub-jaxpr (calls, control flow, custom derivatives): ``rule(trace, values, dims, **params)``,
@@ -118,10 +118,26 @@ class BatchTrace(core.Trace):
         return x, None
 
     def process_primitive(self, primitive, args, params):
-        if self.layout is None and _rule_layout.get() is None:
-            return self._apply_rule(primitive, args, params)
-        with self.running_rules():
-            return self._apply_rule(primitive, args, params)
+        try:
+            if self.layout is None and _rule_layout.get() is None:
+                return self._apply_rule(primitive, args, params)
+            with self.running_rules():
+                return self._apply_rule(primitive, args, params)
+        except ShardingTypeError:
+            per_example = self._per_example_error(primitive, args, params)
+            if per_example is None:
+                raise
+            raise per_example from None
+
+    def _per_example_error(self, primitive, args, params) -> ShardingTypeError | None:
+        """The error typing ``primitive`` on one example's operands raises, if any: as JAX's, a layout clash is
+        reported in each example's types, not the batch's."""
+        avals = [x.aval if isinstance(x, Tracer) else get_aval(x) for x in args]
+        try:
+            core.abstract_eval(primitive, avals, params)
+        except ShardingTypeError as error:
+            return error
+        return None
 
     @contextlib.contextmanager
     def running_rules(self) -> Iterator[None]:
