@@ -367,7 +367,8 @@ def _own_layout(x: Any) -> Any:
     sharding = getattr(x, "sharding", None)
     if isinstance(sharding, NamedSharding) or getattr(sharding, "memory_kind", None) not in (None, "device"):
         return sharding
-    return None
+    # another layout over several devices (a GSPMDSharding), which the backend reads as it places arrays
+    return sharding if isinstance(sharding, Sharding) and sharding.num_devices > 1 else None
 
 
 def _own_memory_layout(x: Any) -> Layout | None:
@@ -690,7 +691,7 @@ class JitWrapped:
             if self.in_shardings is not None or self.out_shardings is not None:
                 given = (self.in_shardings, self.out_shardings, tuple(dynamic[0]), len(tree.tree_leaves(dynamic[1])),
                          avals, entry.out_tree.unflatten(entry.jaxpr.out_avals), entry.jaxpr.out_avals)
-                entry.in_shardings, entry.out_shardings = flat_jit_shardings(*given)
+                entry.in_shardings, entry.out_shardings = flat_jit_shardings(*given, entry.jaxpr.jaxpr.debug_info)
                 entry.layouts = flat_jit_layouts(*given, entry.jaxpr.jaxpr.debug_info)
             if entry.cacheable:
                 self._traces[key] = entry

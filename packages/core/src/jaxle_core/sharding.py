@@ -118,6 +118,8 @@ def _check_memory_kind(device: Any, memory_kind: str) -> None:
 class NamedSharding(Sharding):
     """An array's dimensions split over ``mesh``'s named axes as ``spec`` says; unnamed axes replicate it."""
 
+    _sentence_end = "."  # of its rank error (a backend's sharding built on it may write JAX's without one)
+
     def __init__(self, mesh: Mesh, spec: PartitionSpec, *, memory_kind: str | None = None) -> None:
         if not isinstance(spec, PartitionSpec):
             raise TypeError("spec of NamedSharding must be an instance of jax.sharding.PartitionSpec. Got "
@@ -206,7 +208,7 @@ class NamedSharding(Sharding):
         """JAX's errors for an array of ``shape`` this sharding cannot lay out."""
         if len(shape) < len(self.spec):
             raise ValueError(f"Sharding {self} is only valid for values of rank at least {len(self.spec)}, but was "
-                             f"applied to a value of rank {len(shape)}")
+                             f"applied to a value of rank {len(shape)}{self._sentence_end}")
         tiles = [math.prod(self.mesh.shape[a] for a in axes) for axes in self.dimension_axes(len(shape))]
         for dim, (size, tile) in enumerate(zip(shape, tiles)):
             if size % tile:
@@ -278,14 +280,15 @@ def check_sharding_fits(sharding: Any, shape: tuple[int, ...], what: str, *, all
     ``allow_uneven`` accepts dimensions the sharding does not divide evenly: inside a compiled program XLA's
     partitioner pads them to a multiple of the number of blocks.
     """
-    if isinstance(sharding, NamedSharding):
+    check = getattr(sharding, "check_compatible_aval", None)  # NamedSharding's, or a backend's sharding's
+    if check is not None:
         try:
-            sharding.check_compatible_aval(shape)
+            check(shape)
         except IndivisibleError:
             if not allow_uneven:
                 raise
         except ValueError as error:
-            raise ValueError(f"{what} is incompatible with its sharding annotation {sharding}: {error}.") from None
+            raise ValueError(f"{what} is incompatible with its sharding annotation {sharding}: {error}") from None
 
 
 def _as_sharding(leaf: Any, kind: str) -> Any:
@@ -334,17 +337,25 @@ def _broadcast(shardings: Any, values: Any, kind: str, what: str, convert: Calla
 
 
 def flat_jit_shardings(in_shardings: Any, out_shardings: Any, positional: tuple, keyword_leaves: int,
-                       in_avals: Any, outputs: Any, out_avals: Any) -> tuple[tuple, tuple]:
+                       in_avals: Any, outputs: Any, out_avals: Any, debug_info: Any = None) -> tuple[tuple, tuple]:
     """A jitted function's in_shardings per flat argument (keyword arguments unconstrained) and out_shardings per
-    flat output, as Shardings or None, each checked against its array's shape."""
+    flat output, as Shardings or None, each checked against its array's shape (errors name its path, from
+    ``debug_info``'s argument names)."""
     if in_shardings is not None and keyword_leaves:
         raise ValueError("pjit does not support kwargs when in_shardings is specified.")
     ins = _broadcast(in_shardings, positional, "in_shardings", "positional arguments tuple") + [None] * keyword_leaves
     outs = _broadcast(out_shardings, outputs, "out_shardings", "output of the function")
-    for sharding, aval in zip(ins + outs, list(in_avals) + list(out_avals)):
-        if isinstance(sharding, NamedSharding):
-            sharding.check_compatible_aval(aval.shape)
+    for kind, shardings, avals, paths in _by_path(ins, in_avals, outs, out_avals, outputs, debug_info):
+        for sharding, aval, path in zip(shardings, avals, paths):
+            check_sharding_fits(sharding, aval.shape, f"One of pjit {kind} with pytree key path {path}")
     return tuple(ins), tuple(outs)
+
+
+def _by_path(ins: list, in_avals: Any, outs: list, out_avals: Any, outputs: Any, debug_info: Any) -> tuple:
+    """``(kind, per-leaf values, avals, pytree key paths)`` of a jitted function's arguments and of its outputs."""
+    result_paths = ["result" + keystr(path) for path, _ in tree_leaves_with_path(outputs)]
+    arg_names = list(debug_info.arg_names) if debug_info is not None else [f"args[{i}]" for i in range(len(ins))]
+    return ("arguments", ins, in_avals, arg_names), ("outputs", outs, out_avals, result_paths)
 
 
 def flat_jit_layouts(in_shardings: Any, out_shardings: Any, positional: tuple, keyword_leaves: int,
@@ -358,9 +369,7 @@ def flat_jit_layouts(in_shardings: Any, out_shardings: Any, positional: tuple, k
     ins = _broadcast(in_shardings, positional, "in_shardings", "positional arguments tuple", _layout_of)
     ins += [None] * keyword_leaves
     outs = _broadcast(out_shardings, outputs, "out_shardings", "output of the function", _layout_of)
-    result_paths = ["result" + keystr(path) for path, _ in tree_leaves_with_path(outputs)]
-    for kind, layouts, avals, paths in (("arguments", ins, in_avals, debug_info.arg_names),
-                                        ("outputs", outs, out_avals, result_paths)):
+    for kind, layouts, avals, paths in _by_path(ins, in_avals, outs, out_avals, outputs, debug_info):
         for layout, aval, path in zip(layouts, avals, paths):
             layouts_module.check_layout_rank(layout, aval.shape, f"One of jit {kind} with pytree key path {path}")
     return tuple(ins), tuple(outs)

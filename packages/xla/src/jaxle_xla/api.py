@@ -33,6 +33,7 @@ from jaxle_xla.clients import (
     process_indices,
 )
 from jaxle_xla.layouts import put_with_format
+from jaxle_xla.sharding import GSPMDSharding, placement_of
 
 __all__ = ["Device", "default_backend", "device_count", "device_get", "device_put", "devices", "effects_barrier",
            "host_count", "host_id", "host_ids", "live_arrays", "local_device_count", "local_devices", "process_count",
@@ -43,13 +44,15 @@ Device = _jaxlib.Device
 
 def _is_placement(spec: Any) -> bool:
     return spec is None or isinstance(spec, (_jaxlib.Device, _jaxlib.DeviceSharding, NamedSharding, PartitionSpec,
-                                             MemorySpace, Format))
+                                             MemorySpace, Format, GSPMDSharding))
 
 
 def _placement_device(spec: Any) -> Any:
     """Where ``spec`` puts an array: a device, a SingleDeviceSharding (a device's memory), a memory space, a
-    NamedSharding (several devices; a PartitionSpec is read over the mesh of ``set_mesh``), or None (the
-    default)."""
+    NamedSharding (several devices; a PartitionSpec is read over the mesh of ``set_mesh``; a GSPMDSharding over
+    the mesh its tiles name), or None (the default)."""
+    if isinstance(spec, GSPMDSharding):
+        return placement_of(spec)
     if isinstance(spec, PartitionSpec):
         mesh = get_mesh()
         if mesh.empty:

@@ -19,6 +19,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, aval_handlers
 from jaxle_core.layout import Format, Layout
 from jaxle_xla import _jaxlib, sharded_array
+from jaxle_xla.sharding import public_sharding
 
 
 class DLDeviceType(enum.IntEnum):
@@ -166,7 +167,8 @@ class _DeviceMethods:
     def device(self) -> Any:
         """The array's device; its sharding when it spans several."""
         self._check_alive()
-        return self._named_sharding or self._maximal or _jaxlib.buffer_device(self)
+        named = self._named_sharding
+        return public_sharding(named) if named is not None else self._maximal or _jaxlib.buffer_device(self)
 
     def devices(self) -> set[_jaxlib.Device]:
         self._check_alive()
@@ -174,7 +176,8 @@ class _DeviceMethods:
 
     @property
     def sharding(self) -> Any:
-        return self._named_sharding or self._maximal or _jaxlib.buffer_sharding(self)
+        named = self._named_sharding
+        return public_sharding(named) if named is not None else self._maximal or _jaxlib.buffer_sharding(self)
 
     @property
     def format(self) -> Format:

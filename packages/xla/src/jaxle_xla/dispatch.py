@@ -17,6 +17,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.extended import ExtendedArray
+from jaxle_core.lax.placement import sharding_constraint_p
 from jaxle_core.memory_spaces import MemorySpace, space_of_kind
 from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh
 from jaxle_core.shard_map import evaluate_per_equation, runs_per_equation, shard_map_p
@@ -33,7 +34,7 @@ from jaxle_xla.executable import (
     host_buffer,
     placement,
 )
-from jaxle_xla.sharding import one_device_of, same_placement
+from jaxle_xla.sharding import GSPMDSharding, HloNamedSharding, one_device_of, program_placement, same_placement
 from jaxle_xla.spmd import (
     FollowShardings,
     SpmdFunction,
@@ -91,9 +92,18 @@ def _in_other_memory(x: Any) -> bool:
 
 
 
+def _placements(shardings: Sequence[Any]) -> tuple:
+    """jit's in_shardings or out_shardings with each GSPMDSharding as the NamedSharding placing arrays so."""
+    return tuple(map(program_placement, shardings))
+
+
 def _eager_out_shardings(primitive: core.Primitive, params: dict) -> list[Any] | None:
     """The layouts of an eager ``shard_map``'s results as JAX's: its out specs as written, over a mesh whose axes
-    are all manual (None otherwise, or over the context mesh: the types or the partitioner say)."""
+    are all manual (None otherwise, or over the context mesh: the types or the partitioner say); of an eager
+    constraint to a GSPMDSharding, that layout (over a mesh of its own, which the partitioner does not carry
+    the constraint out to)."""
+    if primitive is sharding_constraint_p and isinstance(params["sharding"], GSPMDSharding):
+        return [program_placement(params["sharding"])]
     if (primitive is not shard_map_p or not isinstance(params["mesh"], Mesh)
             or len(params["newly_manual_axes"]) != len(params["mesh"].axis_names)):
         return None
@@ -175,6 +185,7 @@ class XlaBackend:
         NamedShardings (asked for, or named by sharding constraints inside) partition the program over a mesh;
         ``layouts`` are the arguments' and results' memory layouts asked for."""
         spec = (closed_jaxpr, name, donated_invars, keep_unused)
+        in_shardings, out_shardings = _placements(in_shardings), _placements(out_shardings)
         if (any(isinstance(s, NamedSharding) for s in (*in_shardings, *out_shardings)) or jaxpr_mesh(closed_jaxpr)
                 or (core.type_shardings is not None and typed_mesh(closed_jaxpr))):
             return SpmdFunction(*spec, in_shardings or None, out_shardings or None, memory_layouts=layouts)
@@ -197,6 +208,7 @@ class XlaBackend:
         as JAX writes them."""
         if dialect not in (None, "stablehlo", "hlo"):
             raise ValueError(f"unknown dialect: {dialect}")
+        in_shardings, out_shardings = _placements(in_shardings), _placements(out_shardings)
         mesh = program_mesh(closed_jaxpr, (*in_shardings, *out_shardings))
         results = result_layouts(closed_jaxpr, mesh, out_shardings)
         if pinned and mesh is None:  # jit's device= or backend=: each argument and result is on that one device
@@ -328,7 +340,9 @@ class XlaBackend:
             x._placed = (sharding, renamed)
             return renamed
         value = np.asarray(x._value if isinstance(x, Array) else x, dtype=aval.dtype)
-        aval = typed_aval(aval.update(memory_space=space_of_kind(sharding.memory_kind)), sharding)
+        aval = aval.update(memory_space=space_of_kind(sharding.memory_kind))
+        if type(sharding) is not HloNamedSharding:  # a GSPMDSharding's arrays are typed over no mesh, as JAX's
+            aval = typed_aval(aval, sharding)
         return laid_out(sharded_array.put(value, aval, sharding), sharding)
 
     def _weak_scalar(self, value: np.ndarray) -> XlaArray:

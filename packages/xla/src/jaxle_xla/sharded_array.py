@@ -14,7 +14,7 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.sharding import NamedSharding, check_sharding_fits
 from jaxle_core.sharding_types import check_type_divides
 from jaxle_xla import _jaxlib
-from jaxle_xla.sharding import gspmd_sharding
+from jaxle_xla.sharding import gspmd_sharding, public_sharding
 
 __all__ = ["Shard", "put", "read", "shards"]
 
@@ -87,13 +87,18 @@ NOT_ADDRESSABLE = ("Fetching value for `jax.Array` that spans non-addressable (n
 
 
 def shards(array: Any) -> list[Shard]:
-    """The ``Shard`` of each of this process's devices of a sharded ``array`` (an XlaArray), in its sharding's
-    device order."""
+    """The ``Shard`` of each of this process's devices of a sharded ``array`` (an XlaArray), in the order of the
+    devices of its sharding (as users see it)."""
     aval, sharding = array.aval, array._named_sharding
     shard_aval = aval.update(shape=sharding.shard_shape(aval.shape), auto_mesh=None)  # each on its own device
     if sharding.spec.unreduced:  # each device's partial sum, in device order
         local = [d for d in sharding._device_assignment if d in sharding.addressable_devices]
         return [Shard(device, None, None, _jaxlib.rewrap(part, shard_aval, True), sharding)
                 for device, part in zip(local, _jaxlib.shard_buffers(array))]
-    return [Shard(device, index, copy, _jaxlib.rewrap(part, shard_aval, True))
-            for device, index, copy, part in _local_parts(array, aval, sharding)]
+    listed = [Shard(device, index, copy, _jaxlib.rewrap(part, shard_aval, True))
+              for device, index, copy, part in _local_parts(array, aval, sharding)]
+    order = public_sharding(sharding)._device_assignment
+    if order != sharding._device_assignment:  # a GSPMDSharding's tiles list its devices in another order
+        position = {device: i for i, device in enumerate(order)}
+        listed.sort(key=lambda shard: position[shard.device])
+    return listed

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,12 +20,13 @@ import numpy as np
 
 from jaxle_core.lax.placement import reshard
 from jaxle_core.mesh import AxisType, Mesh, PartitionSpec
-from jaxle_core.sharding import NamedSharding, Sharding
+from jaxle_core.sharding import IndivisibleError, NamedSharding, Sharding
 from jaxle_xla import _jaxlib, clients
 
-__all__ = ["GSPMDSharding", "MaximalSharding", "SingleDeviceSharding", "gspmd_sharding", "hlo_sharding_text",
-           "inspected_layout", "make_mesh", "make_single_device_sharding", "mesh_text", "named_from_hlo",
-           "one_device_of", "reshard", "same_placement", "sdy_sharding_text"]
+__all__ = ["GSPMDSharding", "HloNamedSharding", "MaximalSharding", "PartitionerMesh", "SingleDeviceSharding",
+           "gspmd_sharding", "hlo_sharding_text", "inspected_layout", "make_mesh", "make_single_device_sharding",
+           "mesh_text", "named_from_hlo", "one_device_of", "partitioner_layout", "placement_of", "program_placement",
+           "public_sharding", "reshard", "same_placement", "sdy_sharding_text"]
 
 SingleDeviceSharding = _jaxlib.DeviceSharding
 Sharding.register(SingleDeviceSharding)
@@ -83,6 +85,11 @@ class GSPMDSharding(Sharding):
     def _to_xla_hlo_sharding(self, ndim: int) -> Any:
         return self._hlo
 
+    def check_compatible_aval(self, shape: tuple[int, ...]) -> None:
+        """JAX's errors for an array of ``shape`` this sharding cannot lay out in a program (as jit's in_shardings
+        and out_shardings are checked)."""
+        program_placement(self).check_compatible_aval(shape)
+
     memory_kind = property(lambda self: self._memory_kind or "device")
 
     def __eq__(self, other: object) -> bool:
@@ -108,7 +115,141 @@ class MaximalSharding(GSPMDSharding):
 
     def usable_error(self) -> TypeError:
         """JAX's error for a computation given an array laid out so."""
-        return TypeError(f"Cannot convert GSPMDSharding {self._hlo_text} into SdyArray.")
+        return _unconvertible(self)
+
+
+def _unconvertible(sharding: GSPMDSharding) -> TypeError:
+    """JAX's error for a GSPMDSharding that no mesh of its devices expresses, used as a placement."""
+    return TypeError(f"Cannot convert GSPMDSharding {sharding._hlo_text} into SdyArray.")
+
+
+class PartitionerMesh(Mesh):
+    """The mesh a GSPMDSharding is read over, as JAX reads it: one Auto axis (``_axis_0``, ``_axis_1``, ...) per
+    factor of its tile assignment, over its devices in order. Programs partitioned over it report the layouts
+    XLA gives their values as GSPMDShardings, as JAX's do."""
+
+
+class HloNamedSharding(NamedSharding):
+    """A GSPMDSharding as the NamedSharding over its PartitionerMesh that places arrays and partitions programs;
+    it prints as, and is reported as (``public_sharding``), the GSPMDSharding ``gspmd``. ``in_programs`` is
+    False for one whose devices follow no iota: arrays are put so (the mesh then lists the devices in the tiles'
+    order), and no program takes them, as in JAX."""
+
+    _sentence_end = ""  # JAX writes a GSPMDSharding's rank error without a full stop
+
+    def __init__(self, mesh: PartitionerMesh, spec: PartitionSpec, gspmd: GSPMDSharding, in_programs: bool = True):
+        super().__init__(mesh, spec, memory_kind=gspmd._memory_kind)
+        self.gspmd = gspmd
+        self.in_programs = in_programs
+
+    def __repr__(self) -> str:
+        return repr(self.gspmd)
+
+
+def public_sharding(sharding: Any) -> Any:
+    """The sharding users see for ``sharding``: a GSPMDSharding for the NamedSharding placing it."""
+    return sharding.gspmd if type(sharding) is HloNamedSharding else sharding
+
+
+def program_placement(sharding: Any) -> Any:
+    """``sharding`` as a program's arguments, results and constraints read it: a GSPMDSharding as the
+    NamedSharding placing it (a maximal one as whole copies; JAX's TypeError for one no mesh expresses), any
+    other as it is."""
+    if type(sharding) is HloNamedSharding:
+        placement = sharding
+    elif isinstance(sharding, GSPMDSharding):
+        placement = placement_of(sharding)
+    else:
+        return sharding
+    if not placement.in_programs:
+        raise _unconvertible(placement.gspmd)
+    gspmd = placement.gspmd
+    if gspmd._hlo.is_maximal():  # read as whole copies on every device, as JAX reads it
+        return placement_of(GSPMDSharding.get_replicated(gspmd._device_assignment, memory_kind=gspmd._memory_kind))
+    return placement
+
+
+# HLO sharding text of tiles whose devices are an iota (0, 1, ...) reshaped to ``dims`` and transposed by ``perm``
+_IOTA_TILES = re.compile(r"\{devices=\[([\d,]+)\]<=\[([\d,]+)\](?:T\(([\d,]+)\))?( last_tile_dim_replicate)?\}")
+# HLO sharding text of tiles given as a list of device positions
+_LISTED_TILES = re.compile(r"\{devices=\[([\d,]+)\][\d,]+( last_tile_dim_replicate)?\}")
+
+
+@functools.lru_cache(maxsize=256)
+def placement_of(sharding: GSPMDSharding) -> HloNamedSharding:
+    """The NamedSharding laying arrays out as ``sharding`` does, over its PartitionerMesh: each dimension of the
+    iota its tile assignment reshapes is cut into the factors the tiles need (major first), one mesh axis each.
+    Tiles given as a list of device positions are placed over a mesh of the tiles' own dimensions (no program
+    takes them); a manual sharding has no mesh: JAX's TypeError."""
+    devices = sharding._device_assignment
+    hlo = sharding._hlo
+    if hlo.is_replicated() or hlo.is_maximal():  # whole copies (JAX places a maximal one so too): splitting nothing
+        return HloNamedSharding(_partitioner_mesh(devices, (len(devices),)), PartitionSpec(), sharding)
+    iota, listed = _IOTA_TILES.fullmatch(sharding._hlo_text), _LISTED_TILES.fullmatch(sharding._hlo_text)
+    if iota is None and listed is None:
+        raise _unconvertible(sharding)
+    if math.prod(hlo.tile_assignment_dimensions()) != len(devices):
+        raise ValueError(f"{sharding} tiles {math.prod(hlo.tile_assignment_dimensions())} devices, but lists "
+                         f"{len(devices)}")
+    replicating = hlo.replicate_on_last_tile_dim()
+    tiles = list(hlo.tile_assignment_dimensions())
+    if listed is not None:
+        in_tile_order = tuple(devices[i] for i in hlo.tile_assignment_devices())
+        sizes = [n for n in tiles if n > 1]
+        names = iter(range(len(sizes)))
+        entries = [f"_axis_{next(names)}" if n > 1 else None for n in tiles]
+        return HloNamedSharding(_partitioner_mesh(in_tile_order, tuple(sizes)),
+                                PartitionSpec(*(entries[:-1] if replicating else entries)), sharding, False)
+    dims = [int(n) for n in iota[2].split(",")]
+    perm = [int(n) for n in iota[3].split(",")] if iota[3] else list(range(len(dims)))
+    axes, per_tile = _iota_factors(tiles, dims, perm)
+    if axes is None:
+        raise _unconvertible(sharding)
+    if replicating:
+        per_tile.pop()  # the last tile dimension replicates rather than splits
+    names = {factor: f"_axis_{i}" for i, factor in enumerate(sorted(axes))}
+    entries = [None if not factors else names[factors[0]] if len(factors) == 1 else
+               tuple(names[f] for f in factors) for factors in per_tile]
+    return HloNamedSharding(_partitioner_mesh(devices, tuple(axes[f] for f in sorted(axes))),
+                            PartitionSpec(*entries), sharding)
+
+
+def _iota_factors(tiles: list[int], dims: list[int], perm: list[int]) -> tuple[dict | None, list[list]]:
+    """The factors cutting an iota of ``dims``, transposed by ``perm``, at the boundaries of ``tiles``: their
+    sizes keyed by (iota dimension, position in it), ordered as the iota's devices are, and the factors of each
+    tile dimension, major first; (None, ...) when the boundaries do not fall between factors."""
+    sizes: dict[tuple[int, int], int] = {}
+    per_tile: list[list[tuple[int, int]]] = []
+    cut = [0] * len(dims)  # factors taken so far from each iota dimension
+    source = iter(perm)
+    dim, left = None, 1
+    for tile in tiles:
+        per_tile.append([])
+        while tile > 1:
+            if left == 1:
+                dim = next(source, None)
+                if dim is None:
+                    return None, per_tile
+                left = dims[dim]
+                continue
+            factor = math.gcd(tile, left)
+            if factor == 1:
+                return None, per_tile
+            key = (dim, cut[dim])
+            cut[dim] += 1
+            sizes[key] = factor
+            per_tile[-1].append(key)
+            tile //= factor
+            left //= factor
+    return sizes, per_tile
+
+
+@functools.lru_cache(maxsize=256)
+def _partitioner_mesh(devices: tuple, sizes: tuple[int, ...]) -> PartitionerMesh:
+    grid = np.empty(len(devices), dtype=object)
+    grid[:] = devices
+    return PartitionerMesh(grid.reshape(sizes), tuple(f"_axis_{i}" for i in range(len(sizes))),
+                           (AxisType.Auto,) * len(sizes))
 
 
 def hlo_sharding_text(sharding: NamedSharding, ndim: int) -> str:
@@ -188,8 +329,21 @@ def sdy_sharding_text(sharding: NamedSharding, ndim: int, mesh_symbol: str,
 
 def named_from_hlo(hlo: Any, mesh: Mesh, ndim: int) -> NamedSharding:
     """The NamedSharding over ``mesh`` laying out a rank-``ndim`` array as XLA's ``hlo`` sharding does (the
-    shortest spec, as JAX names them)."""
+    shortest spec, as JAX names them); over a PartitionerMesh, one reported as the GSPMDSharding of ``hlo``."""
+    if isinstance(mesh, PartitionerMesh):
+        return _placement_from_hlo_text(str(hlo), mesh, ndim)
     return _named_from_hlo_text(str(hlo), mesh, ndim)
+
+
+@functools.lru_cache(maxsize=1024)
+def _placement_from_hlo_text(text: str, mesh: PartitionerMesh, ndim: int) -> HloNamedSharding:
+    """The placement of a value XLA laid out by ``text`` in a program over ``mesh``: over that mesh where its axes
+    express it (one mesh for the whole program), else over the layout's own."""
+    gspmd = GSPMDSharding(mesh._flat_devices_tuple, text)
+    try:
+        return HloNamedSharding(mesh, _named_from_hlo_text(text, mesh, ndim).spec, gspmd)
+    except ValueError:
+        return placement_of(gspmd)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -203,7 +357,40 @@ def _named_from_hlo_text(text: str, mesh: Mesh, ndim: int) -> NamedSharding:
         candidate = NamedSharding(mesh, spec)
         if _jaxlib.hlo_sharding(hlo_sharding_text(candidate, ndim)) == hlo:
             return candidate
-    raise ValueError(f"XLA chose the sharding {text}, which no PartitionSpec over {mesh} expresses")
+    transposed = "T(" in text
+    raise (None if transposed else _unnamed_error(list(hlo.tile_assignment_dimensions()), mesh)) or ValueError(
+        f"XLA chose the sharding {text}, which no PartitionSpec over {mesh} expresses")
+
+
+def partitioner_layout(hlo: Any, mesh: Mesh, ndim: int) -> NamedSharding:
+    """The layout XLA's partitioner gave a rank-``ndim`` argument or result of a program over ``mesh``, as JAX
+    reports it: named over ``mesh`` (``named_from_hlo``); where no PartitionSpec names it, JAX's
+    IndivisibleError when the mesh's axes, in order, do not divide its tiles, else its GSPMDSharding (placing
+    the array over a mesh of its own)."""
+    try:
+        return named_from_hlo(hlo, mesh, ndim)
+    except IndivisibleError:
+        raise
+    except ValueError:
+        return placement_of(GSPMDSharding(mesh._flat_devices_tuple, hlo))
+
+
+def _unnamed_error(tiles: list[int], mesh: Mesh) -> IndivisibleError | None:
+    """JAX's error for a layout XLA chose that no PartitionSpec over ``mesh`` names: the first tile dimension (in
+    order, ``tiles`` with the replicating one) that the mesh's axes, taken in order, do not divide; None when
+    they all do."""
+    axes = iter(mesh.axis_sizes)
+    for size in tiles:
+        while size > 1:
+            axis = next(axes, None)
+            if axis is None:
+                return None
+            if size % axis:
+                mesh_shape = ", ".join(f"('{name}', {n})" for name, n in zip(mesh.axis_names, mesh.axis_sizes))
+                return IndivisibleError(f"shape={tiles} is incompatible with mesh_shape=OrderedDict([{mesh_shape}]): "
+                                        f"dim_size={size} is not divisible by axis_size={axis}.")
+            size //= axis
+    return None
 
 
 def _specs_with_tiles(axes: list, mesh: Mesh, tiles: list[int]):
@@ -227,10 +414,13 @@ def _specs_with_tiles(axes: list, mesh: Mesh, tiles: list[int]):
         yield PartitionSpec(*entries)
 
 
-def inspected_layout(hlo: Any, mesh: Mesh, ndim: int) -> NamedSharding:
+def inspected_layout(hlo: Any, mesh: Mesh, ndim: int) -> Sharding:
     """What ``inspect_array_sharding`` reports for a value XLA laid out by ``hlo`` in a program partitioned over
     ``mesh``, as JAX does: a NamedSharding over the mesh with every axis Auto (inside a ``shard_map`` body, where
-    each device holds its own block, replicated)."""
+    each device holds its own block, replicated); in a program over a GSPMDSharding's mesh, the GSPMDSharding of
+    ``hlo``."""
+    if isinstance(mesh, PartitionerMesh):
+        return GSPMDSharding(mesh._flat_devices_tuple, "{replicated}" if hlo.is_manual() else hlo)
     mesh = mesh.update(axis_types=(AxisType.Auto,) * len(mesh.axis_names))
     if hlo.is_manual():
         return NamedSharding(mesh, PartitionSpec())

@@ -21,7 +21,7 @@ from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, wrap
 from jaxle_core.jit import jit_p
 from jaxle_core.lax.placement import leaves_layout_open, reshard_p, sharding_constraint_p
 from jaxle_core.memory_spaces import space_of_kind
-from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_abstract_mesh, get_mesh
+from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, get_abstract_mesh, get_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import no_context_mesh_error, places, typed_aval
 from jaxle_xla import _jaxlib, clients, sharded_array
@@ -34,7 +34,19 @@ from jaxle_xla.executable import (
     incompatible_devices,
     kept_layouts,
 )
-from jaxle_xla.sharding import MaximalSharding, gspmd_sharding, hlo_sharding_text, named_from_hlo, same_placement
+from jaxle_xla.sharding import (
+    GSPMDSharding,
+    HloNamedSharding,
+    MaximalSharding,
+    PartitionerMesh,
+    gspmd_sharding,
+    hlo_sharding_text,
+    named_from_hlo,
+    partitioner_layout,
+    program_placement,
+    public_sharding,
+    same_placement,
+)
 
 __all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "has_sharded_argument", "jaxpr_mesh", "params_mesh",
            "program_mesh", "result_layouts", "typed_mesh"]
@@ -57,6 +69,8 @@ def _meshes_of_params(params: dict) -> Any:
         for v in value if isinstance(value, tuple) else (value,):
             if isinstance(v, NamedSharding):
                 yield v.mesh
+            elif isinstance(v, GSPMDSharding):
+                yield program_placement(v).mesh
             elif isinstance(v, core.ClosedJaxpr):
                 yield from _meshes_of(v.jaxpr)
             elif isinstance(v, core.Jaxpr):
@@ -231,13 +245,18 @@ class SpmdFunction:
                 raise x._maximal.usable_error()
             if explicit is not None and committed:
                 check_memory_kind(explicit.memory_kind, x)
-                if not _same_layout(x.sharding, explicit, x.ndim):
+                if not _same_layout(x._named_sharding or x.sharding, explicit, x.ndim):
                     raise _mismatch(explicit, x.sharding, x.aval)
-            layout = explicit or (x._named_sharding if type(x) is XlaArray else None)
+            layout = program_placement(explicit or (x._named_sharding if type(x) is XlaArray else None))
             if layout is not None:
                 mesh = mesh or layout.mesh
                 anchor = i if anchor is None and committed else anchor
             chosen.append(layout)
+        own_mesh = _mesh_named_beside(chosen, physical, typed_mesh(closed))
+        if own_mesh is not None:  # GSPMDShardings read over the mesh an argument names, as JAX reads them
+            chosen = [_over(s, own_mesh, x.ndim) if type(s) is HloNamedSharding else s
+                      for s, x in zip(chosen, physical)]
+            mesh = own_mesh
         mesh = mesh or self._context
         if mesh is None:
             raise ValueError(f"{name}: no mesh to partition over")
@@ -246,6 +265,12 @@ class SpmdFunction:
             ids = [d.id for d in layout.mesh._flat_devices_tuple] if layout is not None else \
                 _device_ids(x) if type(x) is XlaArray and x._committed else mesh_ids
             if ids != mesh_ids:
+                if anchor is None and self._in[i] is not None and mesh is not self._context:
+                    # two in_shardings over different devices, as JAX describes them
+                    platform = mesh._flat_devices_tuple[0].platform.upper()
+                    raise ValueError("Received incompatible devices for jitted computation. Got " + " and ".join(
+                        f"ARG_SHARDING with device ids [{', '.join(map(str, d))}] on platform {platform}"
+                        for d in (mesh_ids, ids)))
                 if anchor is None and mesh is self._context:
                     raise ValueError(f"{incompatible_devices(args, (i,), name, closed.jaxpr.debug_info)} and jit's "
                                      f"context mesh with device ids [{', '.join(map(str, mesh_ids))}] on platform "
@@ -253,6 +278,28 @@ class SpmdFunction:
                 raise ValueError(incompatible_devices(args, (i if anchor is None else anchor, i), name,
                                                       closed.jaxpr.debug_info))
         return tuple(chosen)
+
+
+def _mesh_named_beside(layouts: Sequence[Any], args: Sequence[Any], typed: AbstractMesh | None) -> Mesh | None:
+    """The mesh of the first of ``layouts`` (or, for a program typed over the Explicit axes of ``typed``, of an
+    argument's own layout over those axes) that is not a GSPMDSharding's, when some layout is a GSPMDSharding's."""
+    if not any(type(s) is HloNamedSharding for s in layouts):
+        return None
+    meshes = [s.mesh for s in layouts if s is not None and not isinstance(s.mesh, PartitionerMesh)]
+    if typed is not None:
+        meshes += [x._named_sharding.mesh for x in args if type(x) is XlaArray and x._named_sharding is not None
+                   and x._named_sharding.mesh.abstract_mesh == typed]
+    return meshes[0] if meshes else None
+
+
+def _over(sharding: HloNamedSharding, mesh: Mesh, ndim: int) -> NamedSharding:
+    """The NamedSharding over ``mesh`` laying a rank-``ndim`` array out as ``sharding`` does."""
+    if mesh._flat_devices_tuple != sharding._device_assignment:
+        return sharding  # other devices: refused as such
+    try:
+        return named_from_hlo(hlo_sharding_text(sharding, ndim), mesh, ndim)
+    except ValueError:  # no PartitionSpec over ``mesh`` names it
+        return sharding
 
 
 def _compilation_key(layouts: Sequence[NamedSharding | None]) -> tuple:
@@ -288,12 +335,7 @@ class SpmdExecutable:
                                                  open_parameters)
 
         program, self.loaded = compiled(layouts)
-        propagated = _propagated(self.loaded, mesh, layouts, program.keep, closed.in_avals)
-        if propagated is None:  # a layout no NamedSharding names: the open arguments replicated instead
-            replicated = NamedSharding(mesh, PartitionSpec())
-            propagated = [s or replicated for s in layouts]
-            program, self.loaded = compiled(propagated)
-        layouts = propagated
+        layouts = _propagated(self.loaded, mesh, layouts, program.keep, closed.in_avals)
         chosen = _jaxlib.output_hlo_shardings(self.loaded, len(closed.out_avals))
         # the memory each result lives in (None: the devices' default memory)
         kinds = [None if kind == devices[0].default_memory().kind else kind
@@ -306,8 +348,10 @@ class SpmdExecutable:
         # The host callbacks live as long as the executable; a call returns once they have run (as on one device).
         self._host_callbacks = program.host_callbacks
         self.out_avals = list(closed.out_avals)
-        # the results' types name the mesh when its axes are Auto (over Explicit axes their layouts say it)
-        auto_mesh = None if AxisType.Explicit in mesh.axis_types else mesh.abstract_mesh
+        # the results' types name the mesh when its axes are Auto (over Explicit axes their layouts say it; a
+        # GSPMDSharding's mesh is not named, as in JAX)
+        auto_mesh = None if AxisType.Explicit in mesh.axis_types or isinstance(mesh, PartitionerMesh) \
+            else mesh.abstract_mesh
         physical = [physical_aval(a).update(auto_mesh=auto_mesh, memory_space=kind and space_of_kind(kind))
                     for a, kind in zip(self.out_avals, kinds)]
         # a result laid out as out_shardings asks over a mesh with Explicit axes is typed so (JAX's jaxpr keeps the
@@ -366,8 +410,9 @@ class SpmdExecutable:
     def shardings(self) -> tuple[list[Any], list[Any]]:
         """The arguments' layouts (None for those the program prunes) and the results' (a result XLA leaves on one
         device by its GSPMDSharding)."""
-        return ([s if k else None for s, k in zip(self._all_layouts, self._keep)],
-                [s if s is not None else layout for s, layout in zip(self._out_shardings, self.out_layouts)])
+        return ([public_sharding(s) if k else None for s, k in zip(self._all_layouts, self._keep)],
+                [public_sharding(s) if s is not None else layout
+                 for s, layout in zip(self._out_shardings, self.out_layouts)])
 
     def layouts(self) -> tuple[list[Any], list[Any]]:
         """jaxlib's layouts of the arguments (None for those the program prunes) and of the results."""
@@ -391,9 +436,9 @@ class SpmdExecutable:
 
 
 def _propagated(loaded: _jaxlib.LoadedExecutable, mesh: Mesh, layouts: Sequence[NamedSharding | None],
-                keep: Sequence[bool], avals: Sequence[Any]) -> list[NamedSharding | None] | None:
+                keep: Sequence[bool], avals: Sequence[Any]) -> list[NamedSharding | None]:
     """``layouts`` with each argument left open (None) named by the layout XLA's partitioner gave it (a pruned
-    argument keeps None); None when some such layout is one no NamedSharding over ``mesh`` names."""
+    argument keeps None; one no NamedSharding over ``mesh`` names is reported as JAX reports it)."""
     if None not in layouts:
         return list(layouts)
     chosen = iter(_jaxlib.parameter_hlo_shardings(loaded, sum(keep)))
@@ -401,10 +446,7 @@ def _propagated(loaded: _jaxlib.LoadedExecutable, mesh: Mesh, layouts: Sequence[
     for layout, kept, aval in zip(layouts, keep, avals):
         hlo = next(chosen) if kept else None
         if layout is None and hlo is not None:
-            try:
-                layout = named_from_hlo(hlo, mesh, aval.ndim)
-            except ValueError:
-                return None
+            layout = partitioner_layout(hlo, mesh, aval.ndim)
         resolved.append(layout)
     return resolved
 
@@ -414,7 +456,7 @@ def _chosen_layout(hlo: Any, mesh: Mesh, aval: Any, typed: Any, arguments: dict)
     with Explicit axes) that XLA laid out as its type says is named by its type (one entry per dimension); any
     other is named by the shortest spec, or over a mesh of Auto axes only by the very NamedSharding of an
     argument laid out so."""
-    named = named_from_hlo(hlo, mesh, aval.ndim)
+    named = partitioner_layout(hlo, mesh, aval.ndim)
     sharding = getattr(typed, "explicit_sharding", None)
     if sharding is None:
         return arguments.get(named, named)

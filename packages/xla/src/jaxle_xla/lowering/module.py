@@ -27,7 +27,15 @@ from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib
 from jaxle_xla.lowering.context import LoweringContext, Value, compute_attributes, tensor_type
 from jaxle_xla.lowering.typed_layouts import constrain_results, constrains_types, typed_operand
-from jaxle_xla.sharding import inspected_layout, mesh_text, one_device_of, sdy_sharding_text
+from jaxle_xla.sharding import (
+    HloNamedSharding,
+    PartitionerMesh,
+    inspected_layout,
+    mesh_text,
+    one_device_of,
+    program_placement,
+    sdy_sharding_text,
+)
 
 LoweringRule = Callable[..., Any]
 lowering_rules: dict[core.Primitive, LoweringRule] = {}
@@ -57,9 +65,10 @@ def elementwise_op(primitive: core.Primitive, op_name: str) -> None:
 
 def constrain(ctx: LoweringContext, x: Value, sharding: Any, unconstrained_dims: frozenset = frozenset()) -> Value:
     """``x`` constrained to ``sharding`` in a partitioned program (unchanged on one device)."""
+    sharding = program_placement(sharding)
     if not isinstance(sharding, NamedSharding) or ctx.module.mesh is None:
         return x
-    text = sdy_sharding_text(sharding, x.aval.ndim, ctx.module.mesh_symbol(sharding.mesh), unconstrained_dims)
+    text = ctx.module.sharding_text(sharding, x.aval, unconstrained_dims)
     return ctx.op1("sdy.sharding_constraint", [x], x.aval, {"sharding": text})
 
 
@@ -78,6 +87,7 @@ class ModuleBuilder:
         self.name = name
         self.mesh = mesh  # the Mesh a partitioned program runs over (None: one device)
         self._mesh_symbols: dict[Any, str] = {} if mesh is None else {mesh: "mesh"}
+        self._named_by_shardings: set[str] = set()  # the symbols of the meshes some sharding names
         self._named_meshes: dict[str, str] = {}  # sdy.mesh declarations by their own names (see named_mesh)
         # the shard_map bodies being lowered, innermost last; a replicated program's axes come first
         self.manual_regions: list[Any] = [] if replica_region is None else [replica_region]
@@ -183,7 +193,15 @@ class ModuleBuilder:
     def _whole_value(self, aval: Any) -> str:
         """The Shardy sharding of a value that no mesh axis splits, over the program's mesh or the empty one."""
         symbol = self.named_mesh("empty_mesh") if self.mesh is None else self._mesh_symbols[self.mesh]
+        self._named_by_shardings.add(symbol)
         return f"#sdy.sharding<@{symbol}, [{', '.join(['{}'] * len(aval.shape))}]>"
+
+    def sharding_text(self, sharding: NamedSharding, aval: Any, unconstrained_dims: frozenset = frozenset()) -> str:
+        """The Shardy sharding of a value of ``aval`` laid out by ``sharding``: over its mesh, or for a
+        GSPMDSharding's whole copies over the empty mesh, as JAX writes them."""
+        if type(sharding) is HloNamedSharding and sharding.gspmd.is_fully_replicated:
+            return f"#sdy.sharding<@{self.named_mesh('empty_mesh')}, [{', '.join(['{}'] * len(aval.shape))}]>"
+        return sdy_sharding_text(sharding, aval.ndim, self.mesh_symbol(sharding.mesh), unconstrained_dims)
 
     def next_channel(self) -> int:
         """The channel handle of a collective between partitions: 1 for every one, as JAX writes them (XLA's SPMD
@@ -200,10 +218,12 @@ class ModuleBuilder:
             raise ValueError(f"a sharding over {mesh} in a program that runs over "
                              f"{'one device' if self.mesh is None else self.mesh}")
         if isinstance(mesh, AbstractMesh):  # the program's own mesh, as tracing under set_mesh saw it
-            return self._mesh_symbols[self.mesh]
-        symbol = self._mesh_symbols.get(mesh)
-        if symbol is None:
-            symbol = self._mesh_symbols[mesh] = self.reserve_symbol("mesh")
+            symbol = self._mesh_symbols[self.mesh]
+        else:
+            symbol = self._mesh_symbols.get(mesh)
+            if symbol is None:
+                symbol = self._mesh_symbols[mesh] = self.reserve_symbol("mesh")
+        self._named_by_shardings.add(symbol)
         return symbol
 
     def named_mesh(self, name: str, device_id: int | None = None) -> str:
@@ -316,8 +336,10 @@ class ModuleBuilder:
             entries.append(f"jax.result_info = {_string_attribute(result_name)}")
         main = self._function_text(closed, "main", "public", [_attributes(e) for e in arg_entries[:n_in]],
                                    result_attributes=[_attributes(e) for e in results], placed=placed)
+        # a GSPMDSharding's mesh is declared where a sharding names it (JAX writes whole copies over the empty one)
         meshes = [f"  sdy.mesh @{symbol} = {mesh_text(mesh.shape_tuple)}"
-                  for mesh, symbol in self._mesh_symbols.items()]
+                  for mesh, symbol in self._mesh_symbols.items()
+                  if not isinstance(mesh, PartitionerMesh) or symbol in self._named_by_shardings]
         meshes += [f"  sdy.mesh @{symbol} = {text}" for symbol, text in self._named_meshes.items()]
         body = "\n".join(meshes + [main] + self._functions)
         partitions = 1 if self.mesh is None else self.mesh.size
@@ -429,7 +451,7 @@ def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = 
     builder = ModuleBuilder(f"{kind}_{symbol_name(name)}", mesh, replica_region)
 
     def attributes(shardings: Sequence[Any], avals: Sequence[Any]) -> list[str | None]:
-        return [sdy_sharding_text(s, a.ndim, builder.mesh_symbol(s.mesh)) if isinstance(s, NamedSharding)
+        return [builder.sharding_text(s, a) if isinstance(s, NamedSharding)
                 else builder._whole_value(a) if annotate_devices and one_device_of(s) is not None else None
                 for s, a in zip(shardings, avals)]
 
