@@ -42,7 +42,6 @@ LATER: dict[str, dict[str, str]] = {
         "get_compile_options": "jaxle compiles with jaxlib's default options",
     },
     "interpreters": {
-        "pxla": "its one public function, create_compile_options, takes an MLIR module (" + MLIR_BINDINGS + ")",
         **dict.fromkeys(["os", "traceback_util"], "modules JAX's package imports for itself, not its API"),
     },
     "interpreters.ad": dict.fromkeys(["jvp", "linearize"], "transformations of WrappedFuns in JAX's internal form"),

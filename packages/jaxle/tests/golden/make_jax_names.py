@@ -19,7 +19,7 @@ SUBMODULES = ["tree", "tree_util", "flatten_util", "dtypes", "errors", "typing",
               "ops", "dlpack", "export", "monitoring", "image", "nn", "nn.initializers", "ffi", "lib", "extend",
               "extend.core", "extend.core.primitives", "extend.backend", "extend.linear_util", "extend.random",
               "extend.sharding", "interpreters", "interpreters.ad", "interpreters.batching",
-              "interpreters.partial_eval", "interpreters.mlir", "interpreters.xla", "distributed",
+              "interpreters.partial_eval", "interpreters.mlir", "interpreters.pxla", "interpreters.xla", "distributed",
               "experimental.multihost_utils", "experimental.compilation_cache.compilation_cache", "sharding",
               "example_libraries", "example_libraries.stax", "example_libraries.optimizers", "experimental.sparse",
               "experimental.sparse.linalg", "experimental.layout"]

@@ -695,6 +695,21 @@ def compiler_ir(module_text: str, dialect: str | None) -> Any:
     raise ValueError(f"unknown dialect: {dialect}")
 
 
+def operation_count(module: Any) -> int:
+    """How many operations an MLIR ``module`` holds, nested ones included (the module itself not)."""
+    from jaxlib.mlir import ir
+
+    count = 0
+
+    def visit(operation: Any) -> Any:
+        nonlocal count
+        count += 1
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return count - 1
+
+
 def hlo_computation(module_text: str, tuple_args: bool = False, return_tuple: bool = False) -> Any:
     """A StableHLO module converted by jaxlib to XLA's HLO computation (``as_hlo_text()`` prints it); with
     ``tuple_args`` its parameters are one tuple, with ``return_tuple`` its results are one tuple."""
