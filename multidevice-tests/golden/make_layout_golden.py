@@ -87,6 +87,7 @@ def _cases(m):
         "compiled_formats_sharded": lambda: (lambda c: (c.input_formats, c.output_formats))(
             m.jit(double).lower(m.device_put(wide, rows)).compile()),
         "lowered_from_laid_out_array": lambda: m.jit(double).lower(put(x, column_major)).compile().input_formats,
+        **_compiled_call_cases(m, x, put(x, column_major)),
         "struct_format": lambda: (m.ShapeDtypeStruct((3, 4), jnp.float32, sharding=column_major),
                                   m.ShapeDtypeStruct((3, 4), jnp.float32, sharding=column_major).format,
                                   m.ShapeDtypeStruct((3, 4), jnp.float32, sharding=column_major).sharding,
@@ -94,6 +95,25 @@ def _cases(m):
         **_constraint_cases(m, layout, x),
         "lowered_from_struct": lambda: m.jit(double).lower(
             m.ShapeDtypeStruct((3, 4), jnp.float32, sharding=column_major)).compile().input_formats,
+    }
+
+
+def _compiled_call_cases(m, x, laid_out):
+    """A compiled function called with arrays in other layouts than it was compiled for: host values and
+    uncommitted arrays are converted, committed arrays refused."""
+    jnp = m.numpy
+    add = m.jit(lambda a, b: a * 2 + b)
+    row_major, column_major = add.lower(x, x).compile(), add.lower(laid_out, x).compile()
+    called = lambda c, *args: (c(*args).format.layout, np.asarray(c(*args)).tolist())  # noqa: E731
+    return {
+        "compiled_called_column_major": lambda: called(row_major, laid_out, x),
+        "compiled_called_both_column_major": lambda: called(row_major, laid_out, laid_out),
+        "compiled_for_column_major_host": lambda: called(column_major, np.asarray(x), x),
+        "compiled_for_column_major_uncommitted": lambda: called(column_major, jnp.asarray(x), x),
+        "compiled_for_column_major_committed": lambda: called(column_major, m.device_put(x, m.devices()[0]), x),
+        "compiled_for_column_major_called_so": lambda: called(column_major, laid_out, laid_out),
+        "jit_called_both_layouts": lambda: (m.jit(lambda a: a * 2)(laid_out).format.layout,
+                                            m.jit(lambda a: a * 2)(x).format.layout),
     }
 
 

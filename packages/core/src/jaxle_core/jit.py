@@ -27,6 +27,7 @@ from typing import Any
 import jaxle_tree as tree
 from jaxle_core import backend as backend_module
 from jaxle_core import cache_misses, core, execution_checks, monitoring
+from jaxle_core import layout as layouts_module
 from jaxle_core.array import Array
 from jaxle_core.avals import (
     ShapedArray,
@@ -448,6 +449,7 @@ class Compiled(_StageInfo):
     def __init__(self, executable: Callable[..., list[Any]], traced: Traced):
         self._executable = executable
         self._traced = traced
+        self._input_formats: list[Format] | None = None  # read once its arguments' layouts are checked
 
     def as_text(self) -> str:
         """The compiled program's text (XLA's optimised HLO)."""
@@ -521,7 +523,26 @@ class Compiled(_StageInfo):
                             "you are calling the compiled executable with a different enable_x64 mode than when it "
                             "was AOT compiled? The mismatches are:\n" + "\n".join(mismatches))
         self._check_shardings(flat, names)
+        if layouts_module.custom_layouts_in_use:
+            self._check_layouts(flat, names)
         return traced.out_tree.unflatten(self._executable(*flat))
+
+    def _check_layouts(self, flat: Sequence[Any], names: Sequence[str]) -> None:
+        """JAX's error for committed arguments in other memory layouts than the program reads (others are
+        converted)."""
+        if self._input_formats is None:
+            self._input_formats = self._formats()[0]
+        mismatches = []
+        for x, name, aval, required in zip(flat, names, self._traced.jaxpr.in_avals, self._input_formats):
+            if not getattr(x, "committed", False) or required.layout is None:
+                continue
+            passed = x.format.layout
+            if passed != required.layout:
+                mismatches.append(f"Argument {name} with shape {_unlaid(aval).str_short()}:\n  Passed layout: "
+                                  f"{passed}\n  Required layout: {required.layout}")
+        if mismatches:
+            raise ValueError("Computation was compiled for input layouts that disagree with the layouts of arguments "
+                             f"passed to it. Here are the {len(mismatches)} mismatches:\n" + "\n".join(mismatches))
 
     def _check_shardings(self, flat: Sequence[Any], names: Sequence[str]) -> None:
         """JAX's error for committed arguments laid out otherwise than the program takes them."""

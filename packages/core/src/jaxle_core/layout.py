@@ -13,8 +13,18 @@ from typing import Any
 # the module, not its names: it reads Format from this one
 from jaxle_core import sharding as shardings_module
 
-__all__ = ["AutoLayoutSingleton", "Format", "Layout", "as_reported", "check_layout_rank", "is_row_major",
-           "layout_mode"]
+__all__ = ["AutoLayoutSingleton", "Format", "Layout", "as_reported", "check_layout_rank", "custom_layouts_in_use",
+           "is_row_major", "layout_mode", "note_custom_layouts"]
+
+# Whether an array may be laid out otherwise than row-major (set by the backend once one is asked for): until then a
+# compiled function's arguments need no check of their layouts.
+custom_layouts_in_use = False
+
+
+def note_custom_layouts() -> None:
+    """Note that arrays in layouts other than row-major may exist from now on."""
+    global custom_layouts_in_use
+    custom_layouts_in_use = True
 
 
 class AutoLayoutSingleton:

@@ -12,7 +12,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from jaxle_core.avals import ShapedArray, get_aval
-from jaxle_core.layout import AutoLayoutSingleton, Format, Layout, as_reported, check_layout_rank, layout_mode
+from jaxle_core.layout import (
+    AutoLayoutSingleton,
+    Format,
+    Layout,
+    as_reported,
+    check_layout_rank,
+    layout_mode,
+    note_custom_layouts,
+)
 from jaxle_xla import _jaxlib
 from jaxle_xla.array import XlaArray, laid_out
 from jaxle_xla.lowering.context import tensor_type
@@ -36,7 +44,8 @@ def put_with_format(leaf: Any, fmt: Format, put: Callable[[Any, Any], Any]) -> A
 
 def use_custom_layouts() -> None:
     """Arrays in layouts other than row-major may exist from now on: every program's arguments are converted to
-    the layouts it reads before it runs."""
+    the layouts it reads before it runs (a compiled function's committed ones are refused, as in JAX)."""
+    note_custom_layouts()
     _jaxlib.uses_custom_layouts(_conform)
 
 
