@@ -19,7 +19,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, aval_handlers
 from jaxle_core.layout import Format, Layout
 from jaxle_xla import _jaxlib, sharded_array
-from jaxle_xla.sharding import public_sharding
+from jaxle_xla.sharding import HloNamedSharding
 
 
 class DLDeviceType(enum.IntEnum):
@@ -168,7 +168,9 @@ class _DeviceMethods:
         """The array's device; its sharding when it spans several."""
         self._check_alive()
         named = self._named_sharding
-        return public_sharding(named) if named is not None else self._maximal or _jaxlib.buffer_device(self)
+        if named is not None:
+            return named.gspmd if type(named) is HloNamedSharding else named
+        return self._maximal or _jaxlib.buffer_device(self)
 
     def devices(self) -> set[_jaxlib.Device]:
         self._check_alive()
@@ -177,7 +179,9 @@ class _DeviceMethods:
     @property
     def sharding(self) -> Any:
         named = self._named_sharding
-        return public_sharding(named) if named is not None else self._maximal or _jaxlib.buffer_sharding(self)
+        if named is not None:  # a GSPMDSharding's placement reports the GSPMDSharding
+            return named.gspmd if type(named) is HloNamedSharding else named
+        return self._maximal or _jaxlib.buffer_sharding(self)
 
     @property
     def format(self) -> Format:

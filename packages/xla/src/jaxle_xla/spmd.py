@@ -252,7 +252,7 @@ class SpmdFunction:
                 mesh = mesh or layout.mesh
                 anchor = i if anchor is None and committed else anchor
             chosen.append(layout)
-        own_mesh = _mesh_named_beside(chosen, physical, typed_mesh(closed))
+        own_mesh = _mesh_named_beside(chosen, physical, closed)
         if own_mesh is not None:  # GSPMDShardings read over the mesh an argument names, as JAX reads them
             chosen = [_over(s, own_mesh, x.ndim) if type(s) is HloNamedSharding else s
                       for s, x in zip(chosen, physical)]
@@ -280,11 +280,12 @@ class SpmdFunction:
         return tuple(chosen)
 
 
-def _mesh_named_beside(layouts: Sequence[Any], args: Sequence[Any], typed: AbstractMesh | None) -> Mesh | None:
-    """The mesh of the first of ``layouts`` (or, for a program typed over the Explicit axes of ``typed``, of an
+def _mesh_named_beside(layouts: Sequence[Any], args: Sequence[Any], closed: core.ClosedJaxpr) -> Mesh | None:
+    """The mesh of the first of ``layouts`` (or, for a program ``closed`` typed over Explicit axes, of an
     argument's own layout over those axes) that is not a GSPMDSharding's, when some layout is a GSPMDSharding's."""
     if not any(type(s) is HloNamedSharding for s in layouts):
         return None
+    typed = typed_mesh(closed)
     meshes = [s.mesh for s in layouts if s is not None and not isinstance(s.mesh, PartitionerMesh)]
     if typed is not None:
         meshes += [x._named_sharding.mesh for x in args if type(x) is XlaArray and x._named_sharding is not None
