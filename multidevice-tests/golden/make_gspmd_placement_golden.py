@@ -132,6 +132,9 @@ def _jit_cases(m):
         "jit_follows_argument": lambda: _placed(m.jit(lambda a: a @ a.T)(laid_out())),
         "beside_auto_array": lambda: (laid_out() + m.device_put(GRID, sharding.NamedSharding(auto_mesh, spec))
                                       ).sharding,
+        "lowered_beside_auto_array": lambda: (lambda lowered: (_signature(lowered), compiled(lowered.compile())))(
+            m.jit(lambda a, b: a + b).lower(laid_out(), m.device_put(GRID, sharding.NamedSharding(
+                auto_mesh, sharding.PartitionSpec("x"))))),
         "in_tiles_auto_array": lambda: m.jit(double, in_shardings=rows_cols)(
             m.device_put(GRID, sharding.NamedSharding(auto_mesh, spec))).sharding,
         "in_tiles_explicit_array": lambda: m.jit(double, in_shardings=rows_cols)(

@@ -201,8 +201,9 @@ class SpmdFunction:
         """The compilation the latest call ran, else the one for the in_shardings given (arguments without one
         laid out as XLA's partitioner chooses)."""
         if self.last is None:
-            mesh = self._mesh or next(s.mesh for s in self._in if s is not None)
-            layouts = tuple(self._in)
+            layouts, own_mesh = _read_beside(self._in, (), self._spec[0])
+            mesh = own_mesh or self._mesh or next(s.mesh for s in layouts if s is not None)
+            layouts = tuple(layouts)
             self.last = self._compiled.get(_compilation_key(layouts)) or self._compiled.setdefault(
                 _compilation_key(layouts), SpmdExecutable(*self._spec, mesh, layouts, self._out, self._memory_layouts))
         return self.last
@@ -252,12 +253,8 @@ class SpmdFunction:
                 mesh = mesh or layout.mesh
                 anchor = i if anchor is None and committed else anchor
             chosen.append(layout)
-        own_mesh = _mesh_named_beside(chosen, physical, closed)
-        if own_mesh is not None:  # GSPMDShardings read over the mesh an argument names, as JAX reads them
-            chosen = [_over(s, own_mesh, x.ndim) if type(s) is HloNamedSharding else s
-                      for s, x in zip(chosen, physical)]
-            mesh = own_mesh
-        mesh = mesh or self._context
+        chosen, own_mesh = _read_beside(chosen, physical, closed)
+        mesh = own_mesh or mesh or self._context
         if mesh is None:
             raise ValueError(f"{name}: no mesh to partition over")
         mesh_ids = [d.id for d in mesh._flat_devices_tuple]
@@ -278,6 +275,16 @@ class SpmdFunction:
                 raise ValueError(incompatible_devices(args, (i if anchor is None else anchor, i), name,
                                                       closed.jaxpr.debug_info))
         return tuple(chosen)
+
+
+def _read_beside(layouts: Sequence[Any], args: Sequence[Any], closed: core.ClosedJaxpr) -> tuple[list, Mesh | None]:
+    """``layouts`` of ``closed``'s arguments with the GSPMDShardings' placements read over the mesh another layout
+    names (``_mesh_named_beside``), as JAX reads them, and that mesh (None: left as they are)."""
+    own_mesh = _mesh_named_beside(layouts, args, closed)
+    if own_mesh is None:
+        return list(layouts), None
+    return [_over(s, own_mesh, physical_aval(aval).ndim) if type(s) is HloNamedSharding else s
+            for s, aval in zip(layouts, closed.in_avals)], own_mesh
 
 
 def _mesh_named_beside(layouts: Sequence[Any], args: Sequence[Any], closed: core.ClosedJaxpr) -> Mesh | None:
