@@ -5,6 +5,10 @@ Python) over the mesh's devices in row-major order; tile positions index that de
 their arguments, results and constraints with Shardy's ``#sdy.sharding`` over an ``sdy.mesh`` of the same axes,
 so XLA's partitioner and JAX's agree on what they produce. Shardings XLA chooses come back as HLO shardings and
 are named over the mesh of the computation.
+
+A user's ``GSPMDSharding`` (jax.extend.sharding) places arrays as the ``HloNamedSharding`` over its
+``PartitionerMesh`` (JAX's reading of its tile assignment as a mesh of ``_axis_i`` axes); arrays and results over
+such a mesh report GSPMDShardings (``public_sharding``), as JAX's do.
 """
 
 from __future__ import annotations
@@ -357,9 +361,9 @@ def _named_from_hlo_text(text: str, mesh: Mesh, ndim: int) -> NamedSharding:
         candidate = NamedSharding(mesh, spec)
         if _jaxlib.hlo_sharding(hlo_sharding_text(candidate, ndim)) == hlo:
             return candidate
-    transposed = "T(" in text
-    raise (None if transposed else _unnamed_error(list(hlo.tile_assignment_dimensions()), mesh)) or ValueError(
-        f"XLA chose the sharding {text}, which no PartitionSpec over {mesh} expresses")
+    # JAX checks that the mesh's axes divide the tiles only for tiles over the devices in order (no transpose)
+    error = None if "T(" in text else _unnamed_error(list(hlo.tile_assignment_dimensions()), mesh)
+    raise error or ValueError(f"XLA chose the sharding {text}, which no PartitionSpec over {mesh} expresses")
 
 
 def partitioner_layout(hlo: Any, mesh: Mesh, ndim: int) -> NamedSharding:
