@@ -1,8 +1,11 @@
 """Jitted calls run by jaxlib's C++ dispatch (fast_jit): which calls it serves, and that they behave as core's
 path does (dtypes, weak types, x64, static arguments, committedness, deleted arrays, custom pytrees, threads,
-transfer guards)."""
+transfer guards, arrays of other memory layouts)."""
 
 import inspect
+import subprocess
+import sys
+import textwrap
 import threading
 
 import numpy as np
@@ -216,3 +219,31 @@ def test_disable_jit_calls_the_function():
     with config.disable_jit(True):
         f(x)
     assert calls[1] is XlaArray and len(calls) == 2
+
+
+_LAYOUTS_PROGRAM = """
+    import numpy as np
+    import jaxle_core as jc
+    from jaxle_core import lax
+    from jaxle_core.layout import Format, Layout
+    from jaxle_xla import api
+    from jaxle_xla.sharding import make_single_device_sharding
+
+    x = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    row_major = api.device_put(x, api.devices()[0])
+    f = jc.jit(lambda a: lax.mul(a, np.float32(2)))
+    for _ in range(3):
+        f(row_major)  # cached in C++ before any array of another layout exists
+    column_major = api.device_put(x, Format(Layout((1, 0)), make_single_device_sharding(api.devices()[0])))
+    g = jc.jit(lambda a: lax.mul(a, np.float32(2)))
+    values = [f(column_major) for _ in range(3)] + [g(column_major) for _ in range(3)] + [g(row_major)]
+    values += [g(column_major) for _ in range(3)]
+    print(all(np.array_equal(np.asarray(v), x * 2) for v in values))
+"""
+
+
+def test_calls_with_arrays_of_another_memory_layout_read_their_values():
+    # a fresh process: C++ entries made before the first array of another layout, and after
+    result = subprocess.run([sys.executable, "-c", textwrap.dedent(_LAYOUTS_PROGRAM)], capture_output=True, text=True,
+                            check=True, timeout=120)
+    assert result.stdout.strip() == "True", result.stderr[-2000:]

@@ -392,12 +392,35 @@ custom_layouts_in_use = False
 _conform_layouts: Callable[[LoadedExecutable, Sequence[DeviceBuffer]], Sequence[DeviceBuffer]] | None = None
 
 
-def uses_custom_layouts(conform: Callable[[LoadedExecutable, Sequence[DeviceBuffer]], Sequence[DeviceBuffer]]
-                        ) -> None:
+# ``relayout(array, mode)``: the array copied into the layout XLA writes ``mode`` (installed with ``conform``)
+_relayout: Callable[[DeviceBuffer, str], DeviceBuffer] | None = None
+
+
+def uses_custom_layouts(conform: Callable[[LoadedExecutable, Sequence[DeviceBuffer]], Sequence[DeviceBuffer]],
+                        relayout: Callable[[DeviceBuffer, str], DeviceBuffer]) -> None:
     """Note that buffers in layouts other than row-major may exist from now on: ``execute`` passes its buffers
-    through ``conform`` first."""
-    global custom_layouts_in_use, _conform_layouts
-    custom_layouts_in_use, _conform_layouts = True, conform
+    through ``conform`` first, and C++ dispatch compares its arguments' layouts with the layouts its programs
+    read (``expected_layouts``), copying one that differs with ``relayout``."""
+    global custom_layouts_in_use, _conform_layouts, _relayout
+    if not custom_layouts_in_use:  # the C++ dispatch entries made so far compare no layouts: forget them
+        _jax.PjitFunctionCache.clear_all()
+    custom_layouts_in_use, _conform_layouts, _relayout = True, conform, relayout
+
+
+class ExpectedLayout:
+    """The layout a program reads one parameter in, as jaxlib's C++ dispatch compares an argument's with
+    (``_to_xla_layout``); ``mode`` is its ``mhlo.layout_mode`` text, which an argument is copied into."""
+
+    __slots__ = ("_xla", "mode")
+
+    def __init__(self, layout: Any):
+        self._xla = layout._xla_layout()
+        self.mode = str(layout)
+
+    def _to_xla_layout(self, dtype: Any) -> Any:
+        return self._xla
+
+
 
 
 def _row_major(buffer: DeviceBuffer, ndim: int) -> bool:
@@ -854,7 +877,11 @@ def output_treedef(registry: Any, example: Any, leaves: Sequence[Any]) -> Any:
     return treedef
 
 
-def _no_fallback(*args: Any) -> Any:
+def _fallback(arg: Any, sharding: Any, layout: Any = None, *rest: Any) -> Any:
+    """What C++ dispatch calls for an argument it does not pass as it is: an array in another layout than the
+    program reads is copied into that layout."""
+    if isinstance(layout, ExpectedLayout) and type(arg) is DeviceBuffer and _relayout is not None:
+        return _relayout(arg, layout.mode)
     raise TypeError("jaxle's C++ dispatch transfers only arrays and scalars")
 
 
@@ -863,4 +890,4 @@ def pjit_function(name: str, fun: Any, cache_miss: Any, static_argnums: Sequence
     """A C++ ``PjitFunction`` for the jitted function ``fun`` (its own cache, released with it), flattening its
     arguments with the pytree ``registry``."""
     return _jax.pjit(name, fun, cache_miss, list(static_argnums), list(static_argnames), 0, registry,
-                     _no_fallback, _jax.PjitFunctionCache(capacity=64))
+                     _fallback, _jax.PjitFunctionCache(capacity=64))

@@ -47,7 +47,16 @@ def _fast_path_data(executable: Executable, treedef: Any, n_out: int, committed:
     kept = executable.keep
     n_kept = sum(kept)
     return _jaxlib.FastPathData(executable.loaded, treedef, [sharding] * n_kept, [sharding] * n_out,
-                                list(executable.result_avals), [committed] * n_out, list(kept), [None] * n_kept, [])
+                                list(executable.result_avals), [committed] * n_out, list(kept),
+                                _expected_layouts(executable, n_kept), [])
+
+
+def _expected_layouts(executable: Executable | SpmdExecutable, n_kept: int) -> list:
+    """The layouts C++ dispatch compares the ``n_kept`` arguments a program reads with (copying one that differs):
+    none while every array is row-major."""
+    if not _jaxlib.custom_layouts_in_use:
+        return [None] * n_kept
+    return [_jaxlib.ExpectedLayout(layout) for layout in executable.layouts()[0] if layout is not None]
 
 
 def _partitioned_fast_path_data(executable: SpmdExecutable, treedef: Any, flat: list) -> Any:
@@ -63,7 +72,7 @@ def _partitioned_fast_path_data(executable: SpmdExecutable, treedef: Any, flat: 
     n_out = len(executable.out_avals)
     return _jaxlib.FastPathData(executable.loaded, treedef, list(executable.in_layouts),
                                 executable.out_layouts[:n_out], list(executable.result_avals),
-                                [True] * n_out, list(kept), [None] * len(args), [])
+                                [True] * n_out, list(kept), _expected_layouts(executable, len(args)), [])
 
 
 def _compilation_that_ran(executable: Any, outs: list) -> Executable | SpmdExecutable | None:
@@ -110,7 +119,8 @@ def jitted_function(wrapped: JitWrapped) -> Any:
             flat = tree.tree_leaves(wrapped._split_static(args, kwargs)[0])
             return result, _partitioned_fast_path_data(executable, known[1], flat), False
         committed = bool(outs) and outs[0]._committed
-        key = (id(entry), committed, executable)
+        # made again once arrays of other layouts exist (its arguments' layouts then compared)
+        key = (id(entry), committed, executable, _jaxlib.custom_layouts_in_use)
         known = remembered.get(key)
         if known is None:
             treedef = _output_treedef(entry.out_tree, len(outs))

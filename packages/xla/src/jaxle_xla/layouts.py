@@ -46,7 +46,7 @@ def use_custom_layouts() -> None:
     """Arrays in layouts other than row-major may exist from now on: every program's arguments are converted to
     the layouts it reads before it runs (a compiled function's committed ones are refused, as in JAX)."""
     note_custom_layouts()
-    _jaxlib.uses_custom_layouts(_conform)
+    _jaxlib.uses_custom_layouts(_conform, _relayout)
 
 
 def _conform(executable: Any, buffers: Sequence[Any]) -> Sequence[Any]:
