@@ -144,6 +144,8 @@ def _jit_cases(m):
             m.jit(double, in_shardings=sharding.NamedSharding(explicit_mesh, spec))(laid_out()).sharding),
         "out_named_tiled_array": lambda: m.jit(double, out_shardings=sharding.NamedSharding(auto_mesh, spec))(
             laid_out()).sharding,
+        "out_host_memory": lambda: _placed(m.jit(double, out_shardings=_tiles(m, "{devices=[4,2]<=[8]}",
+                                                                            memory_kind="pinned_host"))(GRID)),
         "donated": lambda: _placed(m.jit(lambda a: a + 1, in_shardings=rows_cols, donate_argnums=0)(laid_out())),
         "grad_vmap": lambda: (m.grad(lambda a: (a ** 2).sum())(laid_out()).sharding,
                               m.vmap(double)(laid_out()).sharding),

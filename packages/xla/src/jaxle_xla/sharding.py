@@ -146,6 +146,10 @@ class HloNamedSharding(NamedSharding):
         self.gspmd = gspmd
         self.in_programs = in_programs
 
+    def with_memory_kind(self, kind: str) -> HloNamedSharding:
+        gspmd = GSPMDSharding(self.gspmd._device_assignment, self.gspmd._hlo, kind)
+        return HloNamedSharding(self.mesh, self.spec, gspmd, self.in_programs)
+
     def __repr__(self) -> str:
         return repr(self.gspmd)
 
