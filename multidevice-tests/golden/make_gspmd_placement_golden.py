@@ -9,6 +9,7 @@ With another module (jaxle) it prints its outcomes as JSON instead of writing th
 the client starts, so it runs in a fresh interpreter.
 """
 
+import functools
 import importlib
 import json
 import os
@@ -96,7 +97,14 @@ def _jit_cases(m):
     lowered = lambda text, **kwargs: _signature(m.jit(double, in_shardings=_tiles(m, text, **kwargs)).lower(GRID))  # noqa: E731
     compiled = lambda c: (c.input_shardings, c.output_shardings)  # noqa: E731
     constrained = m.jit(lambda a: m.lax.with_sharding_constraint(a * 2, cols_rows))
+    beside = lambda text, mesh: m.jit(double, out_shardings=_tiles(m, text))(  # noqa: E731
+        m.device_put(GRID, sharding.NamedSharding(mesh, spec))).sharding
+    out_beside = {f"out_tiles_beside_{kind}_array_{text}": functools.partial(beside, text, mesh)
+                  for kind, mesh in (("auto", auto_mesh), ("explicit", explicit_mesh))
+                  for text in ("{devices=[4,2]<=[8]}", "{devices=[2,4]<=[8]}", "{replicated}", "{devices=[8,1]<=[8]}",
+                               "{devices=[4,2]<=[2,4]T(1,0)}", "{devices=[2,1,4]<=[8] last_tile_dim_replicate}")}
     return {
+        **out_beside,
         "jit_in_out": lambda: (_placed(m.jit(double, in_shardings=rows_cols, out_shardings=rows_cols)(laid_out())),
                                _signature(m.jit(double, in_shardings=rows_cols, out_shardings=rows_cols).lower(GRID))),
         "jit_in_host_value": lambda: _placed(m.jit(double, in_shardings=cols_rows)(GRID)),
@@ -144,6 +152,8 @@ def _jit_cases(m):
             m.jit(double, in_shardings=sharding.NamedSharding(explicit_mesh, spec))(laid_out()).sharding),
         "out_named_tiled_array": lambda: m.jit(double, out_shardings=sharding.NamedSharding(auto_mesh, spec))(
             laid_out()).sharding,
+        "out_tiles_beside_auto_array_lowered": lambda: _signature(m.jit(double, out_shardings=cols_rows).lower(
+            m.device_put(GRID, sharding.NamedSharding(auto_mesh, spec)))),
         "out_host_memory": lambda: _placed(m.jit(double, out_shardings=_tiles(m, "{devices=[4,2]<=[8]}",
                                                                             memory_kind="pinned_host"))(GRID)),
         "donated": lambda: _placed(m.jit(lambda a: a + 1, in_shardings=rows_cols, donate_argnums=0)(laid_out())),

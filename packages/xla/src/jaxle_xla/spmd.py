@@ -376,7 +376,8 @@ class SpmdExecutable:
                                for given, hlo in zip(out_shardings, chosen)]
         self._device_index = [hlo.tile_assignment_devices()[0] if one else None
                               for one, hlo in zip(self._on_one_device, chosen)]
-        self._out_shardings = [_in_memory(given, kind) if given is not None else None if one else
+        self._out_shardings = [_in_memory(_reported_over(given, mesh, aval.ndim), kind) if given is not None
+                               else None if one else
                                _in_memory(_chosen_layout(hlo, mesh, aval, typed, arguments), kind)
                                for given, one, hlo, aval, typed, kind in zip(
                                    out_shardings, self._on_one_device, chosen, physical, self.out_avals, kinds)]
@@ -487,6 +488,14 @@ def _typed_as_laid_out(aval: Any, sharding: NamedSharding | None) -> Any:
     if sharding is None or (typed is not None and (typed.spec.unreduced or typed.spec.reduced)):
         return aval
     return typed_aval(aval.update(sharding=None), sharding)
+
+
+def _reported_over(given: NamedSharding, mesh: Mesh, ndim: int) -> NamedSharding:
+    """The layout a result laid out by the out_sharding ``given`` reports in a program over ``mesh``: a
+    GSPMDSharding's read over a mesh of named axes, as JAX reads it (``partitioner_layout``)."""
+    if type(given) is not HloNamedSharding or isinstance(mesh, PartitionerMesh):
+        return given
+    return partitioner_layout(given.gspmd._hlo, mesh, ndim)
 
 
 def _in_memory(sharding: NamedSharding, kind: str | None) -> NamedSharding:
