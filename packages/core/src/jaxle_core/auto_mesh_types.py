@@ -19,7 +19,7 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.mesh import AbstractMesh, get_abstract_mesh
 from jaxle_core.sharding import NamedSharding
 
-__all__ = ["auto_mesh_of", "enable"]
+__all__ = ["auto_mesh_of", "check_context_mesh", "enable"]
 
 _NO_MESH: Any = object()  # no operand names a mesh (as opposed to operands naming different ones)
 
@@ -66,7 +66,7 @@ def _joined_mesh(avals: Sequence[Any]) -> Any:
     return found
 
 
-def _check_context(primitive: core.Primitive, avals: Sequence[Any], context: AbstractMesh) -> None:
+def check_context_mesh(primitive: core.Primitive, avals: Sequence[Any], context: AbstractMesh) -> None:
     """JAX's ValueError for an operand over a mesh other than the current one, when either has other than Auto
     axes (inside ``shard_map``, where the current mesh has Manual axes, values are typed by their own rules)."""
     if context.empty or context.manual_axes:
@@ -102,7 +102,7 @@ def auto_typed(primitive: core.Primitive, avals: Sequence[Any], params: dict, ou
     if vma.holds_jaxprs(params):  # an inner jaxpr typed the results
         return out
     context = get_abstract_mesh()
-    _check_context(primitive, avals, context)
+    check_context_mesh(primitive, avals, context)
     if not context.empty and context.are_all_axes_auto:
         mesh = context  # as JAX's, whatever mesh of Auto axes the operands name
     else:

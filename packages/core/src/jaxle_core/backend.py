@@ -7,6 +7,7 @@ reference backend; ``jaxle_xla`` registers an XLA one when imported.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
@@ -17,6 +18,8 @@ from jaxle_core import core
 from jaxle_core.array import Array, ReferenceArray
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.extended import ExtendedArray, apply_physically, has_extended
+from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh
+from jaxle_core.sharding import NamedSharding
 
 
 class Backend(Protocol):
@@ -194,3 +197,18 @@ def current_backend() -> Backend:
 
 def backends() -> list[str]:
     return sorted(_backends)
+
+
+def put_host_value(value: Any, weak_type: bool = False, eager: bool | None = None) -> Array:
+    """A host value put on the current backend: under ``set_mesh``, in eager code, replicated over the mesh's
+    devices (as JAX places the arrays its eager operations make), else on the default device. ``eager``: whether
+    the value is made by eager code (default: whether no transformation is tracing)."""
+    mesh = get_mesh()
+    if not mesh.empty and (eager if eager is not None else isinstance(core.current_trace(), core.EvalTrace)):
+        return current_backend().device_put(value, _replicated_over(mesh), weak_type=weak_type)
+    return current_backend().device_put(value, weak_type=weak_type)
+
+
+@functools.lru_cache(maxsize=16)
+def _replicated_over(mesh: Mesh) -> NamedSharding:
+    return NamedSharding(mesh, PartitionSpec())

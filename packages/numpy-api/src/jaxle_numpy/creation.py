@@ -12,7 +12,7 @@ import numpy as np
 from jaxle_core import core, dtypes, lax
 from jaxle_core.array import Array
 from jaxle_core.avals import canonicalize_shape, get_aval
-from jaxle_core.backend import current_backend
+from jaxle_core.backend import put_host_value
 from jaxle_core.core import Tracer
 from jaxle_core.lax.identity import copy_p
 from jaxle_core.lax.structural import convert_keeping_weak_type
@@ -22,9 +22,8 @@ from jaxle_numpy.scalar_types import ndim
 from jaxle_numpy.util import (
     check_arraylike,
     check_conversion_target,
-    conversion_layout,
+    converted_onto,
     placed_on,
-    put_host_value,
     requested_dtype,
 )
 
@@ -206,16 +205,11 @@ def _placed(fun: Callable[..., Array]) -> Callable[..., Array]:
 
 def _converted_onto(fun: Callable[..., Array]) -> Callable[..., Array]:
     """``_placed`` for the functions JAX places by converting their value to the ``device=`` sharding: with its
-    errors for the targets it refuses (``check_conversion_target``) and its layout (``conversion_layout``)."""
+    errors for the targets it refuses and its layout (``check_conversion_target``, ``converted_onto``)."""
     @functools.wraps(fun)
     def converted(*args: Any, device: Any = None, **kwargs: Any) -> Array:
         check_conversion_target(device, args[0] if args else next(iter(kwargs.values()), None))
-        out = fun(*args, device=device, **kwargs)
-        layout = conversion_layout(device, get_aval(out).ndim)
-        if layout is not device and isinstance(out, Array) and getattr(out, "sharding", None) == layout:
-            # already laid out so under another name (replicated over the mesh): put again under the type's name
-            return current_backend().device_put(np.asarray(out), layout, weak_type=get_aval(out).weak_type)
-        return placed_on(out, layout)
+        return converted_onto(fun(*args, device=device, **kwargs), device)
 
     return converted
 

@@ -52,9 +52,9 @@ from jaxle_numpy.util import (
     check_conversion_target,
     concrete_or_error,
     concrete_or_none,
+    converted_onto,
     ensure_array,
     named_jit,
-    placed_on,
     promote_dtypes,
     requested_dtype,
 )
@@ -1169,5 +1169,5 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> 
         warnings.warn("Casting from complex to real dtypes will soon raise a ValueError. Please first use jnp.real "
                       "or jnp.imag to take the real/imaginary component of your input.", DeprecationWarning,
                       stacklevel=2)
-    return placed_on(as_array(lax_structural.convert_element_type(x, dt)), device)
+    return converted_onto(as_array(lax_structural.convert_element_type(x, dt)), device)
 

@@ -20,6 +20,7 @@ from jaxle_numpy.util import (
     check_conversion_target,
     concrete_index,
     concrete_or_error,
+    converted_onto,
     is_arraylike,
     placed_on,
     promote_shapes,
@@ -174,7 +175,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
     check_conversion_target(device)
     out = _linspace(start, stop, num, bool(endpoint), bool(retstep), requested_dtype(dtype, "linspace"),
                     operator.index(axis))
-    return (placed_on(out[0], device), out[1]) if retstep else placed_on(out, device)
+    return (converted_onto(out[0], device, True), out[1]) if retstep else converted_onto(out, device, True)
 
 
 @partial(jit, static_argnames=("num", "endpoint", "dtype", "axis"))

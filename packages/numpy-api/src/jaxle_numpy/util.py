@@ -19,17 +19,20 @@ import numpy as np
 
 from jaxle_core import config, dtypes
 from jaxle_core.array import Array
+from jaxle_core.auto_mesh_types import check_context_mesh
 from jaxle_core.avals import ShapedArray, get_aval
-from jaxle_core.backend import current_backend
+from jaxle_core.backend import current_backend, put_host_value
 from jaxle_core.core import EvalTrace, Tracer, concrete_value, current_trace
 from jaxle_core.errors import ConcretizationTypeError
 from jaxle_core.jit import JitWrapped, backend_function, jit
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.placement import check_auto_axes_only
+from jaxle_core.lax.structural import convert_element_type_p
 from jaxle_core.memory_spaces import MemorySpace
-from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh
+from jaxle_core.mesh import PartitionSpec, get_abstract_mesh, get_mesh
 from jaxle_core.shape_poly import is_symbolic_dim
 from jaxle_core.sharding import NamedSharding
+from jaxle_core.sharding_types import check_type_divides, typed_aval, untyped
 from jaxle_core.staging import StagingTrace
 
 __all__ = ["is_arraylike", "check_arraylike", "promote_dtypes", "promote_shapes", "promote_args",
@@ -85,15 +88,6 @@ def as_array(x: Any) -> Any:
     return put_host_value(x, type(x) in _PYTHON_SCALARS)
 
 
-def put_host_value(value: Any, weak_type: bool = False) -> Array:
-    """A host value put on the current backend: under ``set_mesh`` (outside transformations) replicated over the
-    mesh's devices, as JAX places it."""
-    mesh = get_mesh()
-    if not mesh.empty and isinstance(current_trace(), EvalTrace):
-        return current_backend().device_put(value, _replicated_over(mesh), weak_type=weak_type)
-    return current_backend().device_put(value, weak_type=weak_type)
-
-
 def placed_on(out: Any, device: Any, made_there: bool = False) -> Any:
     """``out`` put on a creation function's ``device=`` argument (a device or a sharding) when one is given, outside
     transformations (inside them the value stays where the computation puts it). ``made_there``: as JAX makes the
@@ -113,7 +107,7 @@ def check_conversion_target(device: Any, value: Any = None) -> None:
     if device is None:
         return
     if isinstance(device, NamedSharding):
-        if not _typed_conversion(device):
+        if get_mesh().empty:  # a sharding constraint; under set_mesh checked with the value (``converted_onto``)
             check_auto_axes_only(device)
         return
     if isinstance(device, (str, MemorySpace)):
@@ -143,31 +137,55 @@ def _on(devices: list) -> str:
     return f"with device ids {_ids(devices)} on platform {devices[0].platform.upper()}"
 
 
-def conversion_layout(device: Any, ndim: int) -> Any:
-    """Where a value converted to the ``device=`` sharding goes: under ``set_mesh``, a NamedSharding over Explicit
-    axes gets an entry for each of the value's ``ndim`` dimensions (as the converted value's type lays it out in
-    JAX)."""
-    if not isinstance(device, NamedSharding) or not _typed_conversion(device):
+def converted_onto(out: Any, device: Any, computed_there: bool = False) -> Any:
+    """``out``, a value converted for a ``device=`` argument (see ``check_conversion_target``), placed there as JAX's
+    conversion places it: under ``set_mesh`` a NamedSharding checked as JAX checks it (``_check_under_mesh``), laid
+    out as ``_conversion_layout`` says. ``computed_there``: JAX computes the value with that sharding as its type
+    (``linspace``), which under any ``set_mesh`` lays out each dimension of a mesh of Explicit axes."""
+    aval = get_aval(out)
+    if isinstance(device, NamedSharding) and not get_mesh().empty:
+        _check_under_mesh(aval, device)
+    layout = _conversion_layout(device, aval.ndim, computed_there)
+    if layout is not device and isinstance(out, Array) and getattr(out, "sharding", None) == layout:
+        # already laid out so under another name (replicated over the mesh): put again under the type's name
+        return current_backend().device_put(np.asarray(out), layout, weak_type=aval.weak_type)
+    return placed_on(out, layout)
+
+
+def _check_under_mesh(aval: ShapedArray, sharding: NamedSharding) -> None:
+    """JAX's errors for a value of ``aval`` converted to ``sharding`` under ``set_mesh``. When the mesh set has
+    Explicit axes, the sharding is the value's type: its Explicit axes must divide the dimensions they split, and
+    its mesh must be the one set (unless both have Auto axes only). Unless every axis of the mesh set is Explicit,
+    the conversion is also a sharding constraint: naming Auto axes only, over the devices of the mesh set."""
+    context = get_mesh()
+    if context.abstract_mesh.explicit_axes:
+        check_type_divides(sharding, aval.shape)
+        check_context_mesh(convert_element_type_p, [typed_aval(untyped(aval), sharding)], context.abstract_mesh)
+    if context.abstract_mesh.are_all_axes_explicit or not hasattr(sharding.mesh, "devices"):
+        return
+    check_auto_axes_only(sharding)
+    context_devices, devices = list(context.devices.flat), list(sharding.mesh.devices.flat)
+    if devices != context_devices:
+        raise _incompatible(f"jit's context mesh {_on(context_devices)}",
+                            f"sharding_constraint inside jit {_on(devices)} at ")
+
+
+def _conversion_layout(device: Any, ndim: int, computed_there: bool) -> Any:
+    """Where a value converted to the ``device=`` sharding goes: under ``set_mesh`` of a mesh with Explicit axes (of
+    any mesh when ``computed_there``), a NamedSharding over Explicit axes gets an entry for each of the value's
+    ``ndim`` dimensions (as the converted value's type lays it out in JAX)."""
+    if not isinstance(device, NamedSharding) or get_mesh().empty or not (
+            computed_there or get_abstract_mesh().explicit_axes):
+        return device
+    if len(device.mesh.explicit_axes) != len(device.mesh.axis_names):  # a sharding constraint, as given
         return device
     spec = device.spec
     return NamedSharding(device.mesh, PartitionSpec(*spec, *[None] * (ndim - len(spec))),
                          memory_kind=device.memory_kind)
 
 
-def _typed_conversion(sharding: NamedSharding) -> bool:
-    """Whether JAX converts a value to ``sharding`` as a type (under ``set_mesh``, every axis Explicit), rather than
-    by a sharding constraint, which may name Auto axes only."""
-    mesh = sharding.mesh
-    return not get_mesh().empty and len(mesh.explicit_axes) == len(mesh.axis_names)
-
-
 def _ids(devices: Any) -> str:
     return f"[{', '.join(str(d.id) for d in devices)}]"
-
-
-@functools.lru_cache(maxsize=16)
-def _replicated_over(mesh: Mesh) -> NamedSharding:
-    return NamedSharding(mesh, PartitionSpec())
 
 
 def promote_dtypes(*args: Any) -> list[Any]:

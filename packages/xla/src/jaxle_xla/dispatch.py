@@ -31,6 +31,7 @@ from jaxle_xla.executable import (
     PerDeviceExecutable,
     PinnedExecutable,
     Program,
+    described_argument,
     host_buffer,
     placement,
 )
@@ -38,6 +39,7 @@ from jaxle_xla.sharding import GSPMDSharding, HloNamedSharding, one_device_of, p
 from jaxle_xla.spmd import (
     FollowShardings,
     SpmdFunction,
+    context_mesh_refusal,
     has_sharded_argument,
     jaxpr_mesh,
     params_mesh,
@@ -108,6 +110,17 @@ def _eager_out_shardings(primitive: core.Primitive, params: dict) -> list[Any] |
             or len(params["newly_manual_axes"]) != len(params["mesh"].axis_names)):
         return None
     return [NamedSharding(params["mesh"], spec) for spec in params["out_specs"]]
+
+
+def _check_on_context_mesh(closed: core.ClosedJaxpr, name: str, in_shardings: Sequence[Any], mesh: Mesh) -> None:
+    """JAX's error for an argument of a program partitioned over the mesh set by ``set_mesh`` that is committed to
+    one device (its placement among ``in_shardings``)."""
+    for i, (sharding, aval) in enumerate(zip(in_shardings, closed.in_avals)):
+        device = one_device_of(sharding)
+        if device is not None:
+            described = described_argument(i, aval, [device], name, closed.jaxpr.debug_info, qualified=False)
+            raise context_mesh_refusal(f"Received incompatible devices for jitted computation. Got {described}", mesh)
+
 
 class XlaBackend:
     """Runs primitives and jaxprs with XLA on the default platform's devices."""
@@ -186,11 +199,16 @@ class XlaBackend:
         ``layouts`` are the arguments' and results' memory layouts asked for."""
         spec = (closed_jaxpr, name, donated_invars, keep_unused)
         in_shardings, out_shardings = _placements(in_shardings), _placements(out_shardings)
+        context = get_mesh()
         if (any(isinstance(s, NamedSharding) for s in (*in_shardings, *out_shardings)) or jaxpr_mesh(closed_jaxpr)
                 or (core.type_shardings is not None and typed_mesh(closed_jaxpr))):
-            return SpmdFunction(*spec, in_shardings or None, out_shardings or None, memory_layouts=layouts)
+            return SpmdFunction(*spec, in_shardings or None, out_shardings or None,
+                                context=None if context.empty else context, memory_layouts=layouts)
         if device is None and any(one_device_of(s) is not None for s in (*in_shardings, *out_shardings)):
             return PinnedExecutable(*spec, in_shardings, out_shardings, layouts)
+        if device is None and not context.empty and not clients.has_one_device():
+            # under set_mesh a program is partitioned over the mesh's devices, whatever its arguments, as JAX's
+            return SpmdFunction(*spec, context=context, memory_layouts=layouts)
         executable = PerDeviceExecutable(*spec, device, layouts=layouts)
         if device is None and not clients.has_one_device():
             return FollowShardings(executable, *spec)
@@ -210,6 +228,11 @@ class XlaBackend:
             raise ValueError(f"unknown dialect: {dialect}")
         in_shardings, out_shardings = _placements(in_shardings), _placements(out_shardings)
         mesh = program_mesh(closed_jaxpr, (*in_shardings, *out_shardings))
+        context = get_mesh()
+        if not pinned and not context.empty and not clients.has_one_device() and (mesh is None or mesh == context):
+            # partitioned over the mesh set, which an argument committed to one device cannot join (JAX's error)
+            mesh = context
+            _check_on_context_mesh(closed_jaxpr, name, in_shardings, context)
         results = result_layouts(closed_jaxpr, mesh, out_shardings)
         if pinned and mesh is None:  # jit's device= or backend=: each argument and result is on that one device
             on_device = _jaxlib.sharding_for(clients.default_device())

@@ -542,13 +542,19 @@ def placement(args: Sequence[Any], name: str, debug_info: Any = None) -> _jaxlib
 def incompatible_devices(args: Sequence[Any], which: Sequence[int], name: str, debug_info: Any) -> str:
     """JAX's message for arguments ``which`` of a jitted function committed to different devices (the function
     named by its qualified name, as JAX names it there)."""
-    names = getattr(debug_info, "arg_names", ()) or ()
-    name = getattr(debug_info, "qualified_name", name)
     described = []
     for i in which:
         x = args[i].physical if isinstance(args[i], ExtendedArray) else args[i]
-        devices = x.sharding._device_assignment
-        arg_name = names[i] if i < len(names) else f"args[{i}]"
-        described.append(f"argument {arg_name} of {name} with shape {args[i].aval.str_short()} and with device ids "
-                         f"[{', '.join(str(d.id) for d in devices)}] on platform {devices[0].platform.upper()}")
+        described.append(described_argument(i, args[i].aval, x.sharding._device_assignment, name, debug_info))
     return "Received incompatible devices for jitted computation. Got " + " and ".join(described)
+
+
+def described_argument(i: int, aval: Any, devices: Sequence[Any], name: str, debug_info: Any,
+                       qualified: bool = True) -> str:
+    """How JAX's device errors name argument ``i`` of a jitted function, of type ``aval``, on ``devices``: the
+    function by its qualified name (as a call's errors name it), else by its own (as lowering's do)."""
+    names = getattr(debug_info, "arg_names", ()) or ()
+    arg_name = names[i] if i < len(names) else f"args[{i}]"
+    function = getattr(debug_info, "qualified_name" if qualified else "func_name", name)
+    return (f"argument {arg_name} of {function} with shape {aval.str_short()} and with device ids "
+            f"[{', '.join(str(d.id) for d in devices)}] on platform {devices[0].platform.upper()}")

@@ -61,7 +61,7 @@ def make_array_from_callback(shape: Sequence[int], sharding: Any, data_callback:
     if dtype is None:
         dtype = parts[0].dtype if parts else np.dtype(np.float32)
     dtype = dtypes.canonicalize_dtype(dtype)
-    return _assemble(ShapedArray(shape, dtype), sharding, [np.ascontiguousarray(p, dtype=dtype) for p in parts])
+    return _assemble(ShapedArray(shape, dtype), sharding, [np.asarray(p, dtype=dtype, order="C") for p in parts])
 
 
 def make_array_from_single_device_arrays(shape: Sequence[int], sharding: Any, arrays: Sequence[Any], *,
@@ -140,6 +140,6 @@ def _from_process_parts(sharding: NamedSharding, local_data: np.ndarray, global_
         if tuple(global_shape) != inferred:
             raise ValueError(f"global_shape {tuple(global_shape)} does not match the shape {inferred} that the local "
                              f"data of shape {local_data.shape} makes with {sharding}")
-    parts = [np.ascontiguousarray(local_data[blocks.local_index(d, block_shape)]) for d in blocks.devices]
+    parts = [np.asarray(local_data[blocks.local_index(d, block_shape)], order="C") for d in blocks.devices]
     aval = typed_aval(ShapedArray(inferred, local_data.dtype), sharding)
     return laid_out(_jaxlib.put_shards(aval, gspmd_sharding(sharding, aval.ndim), parts, blocks.devices), sharding)

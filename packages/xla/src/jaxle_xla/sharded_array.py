@@ -51,7 +51,8 @@ def put(value: np.ndarray, aval: ShapedArray, sharding: NamedSharding) -> _jaxli
     check_sharding_fits(sharding, aval.shape, "One of device_put args")
     indices = sharding.devices_indices_map(aval.shape)
     devices = sharding.mesh.local_devices  # in a multi-process run, each process puts its own devices' parts
-    parts = [np.ascontiguousarray(value[indices[d]]) for d in devices]
+    # np.asarray keeps a rank-0 part rank 0 (np.ascontiguousarray would make it shape (1,), a wrong shard shape)
+    parts = [np.asarray(value[indices[d]], order="C") for d in devices]
     return _jaxlib.put_shards(aval, gspmd_sharding(sharding, aval.ndim), parts, devices)
 
 

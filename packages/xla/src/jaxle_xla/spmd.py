@@ -48,8 +48,8 @@ from jaxle_xla.sharding import (
     same_placement,
 )
 
-__all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "has_sharded_argument", "jaxpr_mesh", "params_mesh",
-           "program_mesh", "result_layouts", "typed_mesh"]
+__all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "context_mesh_refusal", "has_sharded_argument",
+           "jaxpr_mesh", "params_mesh", "program_mesh", "result_layouts", "typed_mesh"]
 
 
 def _physical(x: Any) -> Any:
@@ -114,9 +114,9 @@ def _current_mesh(typed: AbstractMesh | None) -> Mesh | None:
 
 def _typed_layout(aval: Any, mesh: Mesh) -> NamedSharding | None:
     """The layout ``aval``'s type gives a result over ``mesh``: None when it has none, or when the type's mesh has
-    axes of other types too (the partitioner lays those out, as JAX's)."""
+    axes of other types too and the result has dimensions (the partitioner lays those out, as JAX's)."""
     sharding = getattr(aval, "explicit_sharding", None)
-    if sharding is None or len(sharding.mesh.explicit_axes) != len(sharding.mesh.axis_names):
+    if sharding is None or (len(sharding.mesh.explicit_axes) != len(sharding.mesh.axis_names) and aval.ndim):
         return None
     return NamedSharding(mesh, sharding.spec)
 
@@ -202,7 +202,7 @@ class SpmdFunction:
         laid out as XLA's partitioner chooses)."""
         if self.last is None:
             layouts, own_mesh = _read_beside(self._in, (), self._spec[0])
-            mesh = own_mesh or self._mesh or next(s.mesh for s in layouts if s is not None)
+            mesh = own_mesh or self._mesh or next((s.mesh for s in layouts if s is not None), self._context)
             layouts = tuple(layouts)
             self.last = self._compiled.get(_compilation_key(layouts)) or self._compiled.setdefault(
                 _compilation_key(layouts), SpmdExecutable(*self._spec, mesh, layouts, self._out, self._memory_layouts))
@@ -268,10 +268,8 @@ class SpmdFunction:
                     raise ValueError("Received incompatible devices for jitted computation. Got " + " and ".join(
                         f"ARG_SHARDING with device ids [{', '.join(map(str, d))}] on platform {platform}"
                         for d in (mesh_ids, ids)))
-                if anchor is None and mesh is self._context:
-                    raise ValueError(f"{incompatible_devices(args, (i,), name, closed.jaxpr.debug_info)} and jit's "
-                                     f"context mesh with device ids [{', '.join(map(str, mesh_ids))}] on platform "
-                                     f"{mesh._flat_devices_tuple[0].platform.upper()}")
+                if anchor is None and (mesh is self._context or mesh is get_mesh()):  # the mesh set names them
+                    raise context_mesh_refusal(incompatible_devices(args, (i,), name, closed.jaxpr.debug_info), mesh)
                 raise ValueError(incompatible_devices(args, (i if anchor is None else anchor, i), name,
                                                       closed.jaxpr.debug_info))
         return tuple(chosen)
@@ -310,6 +308,14 @@ def _over(sharding: HloNamedSharding, mesh: Mesh, ndim: int) -> NamedSharding:
         return sharding
 
 
+def context_mesh_refusal(described: str, mesh: Mesh) -> ValueError:
+    """JAX's error for an argument committed to devices other than the mesh set by ``set_mesh`` (``described``: the
+    start of the message, naming the argument)."""
+    ids = ", ".join(str(d.id) for d in mesh._flat_devices_tuple)
+    return ValueError(f"{described} and jit's context mesh with device ids [{ids}] on platform "
+                      f"{mesh._flat_devices_tuple[0].platform.upper()}")
+
+
 def _compilation_key(layouts: Sequence[NamedSharding | None]) -> tuple:
     """The key of a compilation for arguments of ``layouts``, their specs as written included: a result laid out
     as an argument is named by that argument's very sharding (P('x') and P('x', None) lay an array out alike, but
@@ -343,13 +349,18 @@ class SpmdExecutable:
                                                  open_parameters)
 
         program, self.loaded = compiled(layouts)
+        asked = layouts
         layouts = _propagated(self.loaded, mesh, layouts, program.keep, closed.in_avals)
+        # JAX names the layouts XLA chose for the arguments over the mesh of an argument's sharding; when no argument
+        # has one (the mesh set by set_mesh, or one the program names), it reports XLA's own (GSPMDSharding)
+        self._reported_layouts = layouts if any(s is not None for s in asked) else [
+            GSPMDSharding(devices, hlo) if hlo is not None else None
+            for hlo in _kept_values(_jaxlib.parameter_hlo_shardings(self.loaded, sum(program.keep)), program.keep)]
         chosen = _jaxlib.output_hlo_shardings(self.loaded, len(closed.out_avals))
         # the memory each result lives in (None: the devices' default memory)
         kinds = [None if kind == devices[0].default_memory().kind else kind
                  for kind in _jaxlib.output_memory_kinds(self.loaded)]
         self._keep = program.keep
-        self._all_layouts = layouts
         self._layouts = [s for s, k in zip(layouts, program.keep) if k]
         self._in_avals = [physical_aval(a) for a, k in zip(closed.in_avals, program.keep) if k]
         self.text = program.text
@@ -366,7 +377,6 @@ class SpmdExecutable:
         # traced type; the array has the layout's)
         physical = [typed_aval(a, given) if isinstance(given, NamedSharding) and given.mesh.explicit_axes else a
                     for a, given in zip(physical, out_shardings)]
-        self.result_avals = physical
         # An output laid out as an argument is named by that argument's very NamedSharding, which lets the next
         # call recognise it by identity (pmap's loops: the parameters out are the parameters in).
         arguments = {s: s for s in layouts}
@@ -386,7 +396,7 @@ class SpmdExecutable:
             # are Auto, and values laid out over them untyped)
             placed = _placed_outputs(closed.jaxpr)
             physical = [a if p else _typed_as_laid_out(a, s) for a, s, p in zip(physical, self._out_shardings, placed)]
-            self.result_avals = physical
+        self.result_avals = physical
         self.out_layouts = [_jaxlib.gspmd_sharding(devices, hlo, kind) for hlo, kind in zip(chosen, kinds)]
         for layout, named in zip(self.out_layouts, self._out_shardings):
             name_layout(layout, named)
@@ -419,7 +429,7 @@ class SpmdExecutable:
     def shardings(self) -> tuple[list[Any], list[Any]]:
         """The arguments' layouts (None for those the program prunes) and the results' (a result XLA leaves on one
         device by its GSPMDSharding)."""
-        return ([public_sharding(s) if k else None for s, k in zip(self._all_layouts, self._keep)],
+        return ([public_sharding(s) if k else None for s, k in zip(self._reported_layouts, self._keep)],
                 [public_sharding(s) if s is not None else layout
                  for s, layout in zip(self._out_shardings, self.out_layouts)])
 
@@ -442,6 +452,12 @@ class SpmdExecutable:
 
     def as_text(self) -> str:
         return _jaxlib.hlo_text(self.loaded)
+
+
+def _kept_values(values: Sequence[Any], keep: Sequence[bool]) -> list[Any]:
+    """``values`` (one per kept argument) spread over all the arguments, None for those ``keep`` prunes."""
+    kept = iter(values)
+    return [next(kept) if k else None for k in keep]
 
 
 def _propagated(loaded: _jaxlib.LoadedExecutable, mesh: Mesh, layouts: Sequence[NamedSharding | None],

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from jaxle_core import dtypes
+from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray
+from jaxle_core.backend import current_backend
 from jaxle_core.core import Primitive
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_core.lax.structural import broadcast, convert_keeping_weak_type
@@ -61,11 +64,28 @@ def full(shape: Sequence[int] | int, fill_value, dtype=None, *, sharding=None):
 
 
 def full_like(x, fill_value, dtype=None, shape: Sequence[int] | None = None, sharding=None):
-    """An array like ``x`` (its shape and dtype unless ``shape``/``dtype`` are given) filled with ``fill_value``."""
-    fill_shape = (x.shape if hasattr(x, "shape") else np.shape(x)) if shape is None else canonical_shape(shape)
-    if sharding is None and tuple(fill_shape) == tuple(np.shape(x)):
+    """An array like ``x`` (its shape and dtype unless ``shape``/``dtype`` are given) filled with ``fill_value``;
+    of an array committed to devices, on those devices (see ``_followed_placement``)."""
+    fill_shape = tuple((x.shape if hasattr(x, "shape") else np.shape(x)) if shape is None else canonical_shape(shape))
+    placement = None if sharding is not None else _followed_placement(x, fill_shape, dtype)
+    if placement is not None:  # the value put there whole, named by that very sharding
+        filled = _filled(fill_shape, fill_value, dtype, x, "full_like", None)
+        return current_backend().device_put(np.asarray(filled), placement)
+    if sharding is None and fill_shape == tuple(np.shape(x)):
         sharding = getattr(getattr(x, "aval", None), "explicit_sharding", None)  # over Explicit axes: x's layout
-    return _filled(tuple(fill_shape), fill_value, dtype, x, "full_like", sharding)
+    return _filled(fill_shape, fill_value, dtype, x, "full_like", sharding)
+
+
+def _followed_placement(x, shape: tuple[int, ...], dtype) -> Any:
+    """Where JAX puts ``full_like``'s result for a concrete array ``x`` committed to devices: ``x``'s sharding,
+    unless the result is weakly typed (then it is made as any new array), or has another shape than ``x`` and
+    ``x``'s sharding splits it (its layout fits ``x``'s shape only); None to make it as any new array."""
+    if not isinstance(x, Array) or not getattr(x, "committed", False):
+        return None
+    if dtype is None and dtypes.is_weakly_typed(x):
+        return None
+    placement = x.sharding
+    return placement if shape == tuple(x.shape) or placement.is_fully_replicated else None
 
 
 # ---------------------------------------------------------------- empty

@@ -12,7 +12,7 @@ import numpy as np
 
 from jaxle_core import core, dtypes
 from jaxle_core.avals import ShapedArray, canonicalize_shape, get_aval
-from jaxle_core.backend import current_backend
+from jaxle_core.backend import put_host_value
 from jaxle_core.core import Primitive
 from jaxle_core.lax.elementwise import add, eq
 from jaxle_core.lax.standard import (
@@ -203,13 +203,14 @@ def convert_element_type(operand, new_dtype):
 
 
 def _host_constant(value: np.ndarray, weak_type: bool = False):
-    """A constant computed on the host: an Array eagerly, an inline literal when staging."""
+    """A constant computed on the host: an Array eagerly (under ``set_mesh`` replicated over the mesh, where JAX's
+    eager conversion puts it), an inline literal when staging."""
     if transforms_eager_code():
         # JAX converts on the device there: a concrete Array, which a derivative holds as a residual (a leaf of
         # vjp's pullback), not a literal.
-        return current_backend().device_put(value, weak_type=weak_type)
+        return put_host_value(value, weak_type, eager=True)
     if weak_type or isinstance(core.current_trace(), core.EvalTrace):
-        array = current_backend().device_put(value, weak_type=weak_type)
+        array = put_host_value(value, weak_type)
         if value.ndim == 0:
             core.mark_inline(array)
         return array

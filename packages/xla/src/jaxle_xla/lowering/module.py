@@ -29,7 +29,6 @@ from jaxle_xla.lowering.context import LoweringContext, Value, compute_attribute
 from jaxle_xla.lowering.typed_layouts import constrain_results, constrains_types, typed_operand
 from jaxle_xla.sharding import (
     HloNamedSharding,
-    PartitionerMesh,
     inspected_layout,
     mesh_text,
     one_device_of,
@@ -87,8 +86,8 @@ class ModuleBuilder:
         self.name = name
         self.mesh = mesh  # the Mesh a partitioned program runs over (None: one device)
         self._mesh_symbols: dict[Any, str] = {} if mesh is None else {mesh: "mesh"}
-        self._named_by_shardings: set[str] = set()  # the symbols of the meshes some sharding names
         self._named_meshes: dict[str, str] = {}  # sdy.mesh declarations by their own names (see named_mesh)
+        self._used_meshes: dict[str, None] = {}  # the mesh symbols some sharding names, in the order first named
         # the shard_map bodies being lowered, innermost last; a replicated program's axes come first
         self.manual_regions: list[Any] = [] if replica_region is None else [replica_region]
         self.num_replicas = 1 if replica_region is None else replica_region.mesh.size
@@ -192,9 +191,12 @@ class ModuleBuilder:
 
     def _whole_value(self, aval: Any) -> str:
         """The Shardy sharding of a value that no mesh axis splits, over the program's mesh or the empty one."""
-        symbol = self.named_mesh("empty_mesh") if self.mesh is None else self._mesh_symbols[self.mesh]
-        self._named_by_shardings.add(symbol)
+        symbol = self.named_mesh("empty_mesh") if self.mesh is None else self._used(self._mesh_symbols[self.mesh])
         return f"#sdy.sharding<@{symbol}, [{', '.join(['{}'] * len(aval.shape))}]>"
+
+    def _used(self, symbol: str) -> str:
+        self._used_meshes.setdefault(symbol)
+        return symbol
 
     def sharding_text(self, sharding: NamedSharding, aval: Any, unconstrained_dims: frozenset = frozenset()) -> str:
         """The Shardy sharding of a value of ``aval`` laid out by ``sharding``: over its mesh, or for a
@@ -223,8 +225,7 @@ class ModuleBuilder:
             symbol = self._mesh_symbols.get(mesh)
             if symbol is None:
                 symbol = self._mesh_symbols[mesh] = self.reserve_symbol("mesh")
-        self._named_by_shardings.add(symbol)
-        return symbol
+        return self._used(symbol)
 
     def named_mesh(self, name: str, device_id: int | None = None) -> str:
         """The symbol of an ``sdy.mesh`` of no axes (the empty mesh, or the maximal mesh of the device at
@@ -232,7 +233,7 @@ class ModuleBuilder:
         if name not in self._named_meshes:
             self._taken.add(name)
             self._named_meshes[name] = mesh_text((), device_id)
-        return name
+        return self._used(name)
 
     def reserve_symbol(self, name: str) -> str:
         """A function name based on ``name`` that no other function of the module has, reserved."""
@@ -336,11 +337,11 @@ class ModuleBuilder:
             entries.append(f"jax.result_info = {_string_attribute(result_name)}")
         main = self._function_text(closed, "main", "public", [_attributes(e) for e in arg_entries[:n_in]],
                                    result_attributes=[_attributes(e) for e in results], placed=placed)
-        # a GSPMDSharding's mesh is declared where a sharding names it (JAX writes whole copies over the empty one)
-        meshes = [f"  sdy.mesh @{symbol} = {mesh_text(mesh.shape_tuple)}"
-                  for mesh, symbol in self._mesh_symbols.items()
-                  if not isinstance(mesh, PartitionerMesh) or symbol in self._named_by_shardings]
-        meshes += [f"  sdy.mesh @{symbol} = {text}" for symbol, text in self._named_meshes.items()]
+        # the meshes some sharding names, in the order first named (a GSPMDSharding's whole copies are written over
+        # the empty mesh, and a program's mesh no sharding names is not declared), as JAX declares them
+        texts = {**{symbol: mesh_text(mesh.shape_tuple) for mesh, symbol in self._mesh_symbols.items()},
+                 **self._named_meshes}
+        meshes = [f"  sdy.mesh @{symbol} = {texts[symbol]}" for symbol in self._used_meshes]
         body = "\n".join(meshes + [main] + self._functions)
         partitions = 1 if self.mesh is None else self.mesh.size
         polymorphic = "jax.uses_shape_polymorphism = true, " if _is_polymorphic(closed.in_avals) else ""
@@ -450,13 +451,20 @@ def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = 
     donated = list(donated) + [False] * (len(closed.jaxpr.invars) - len(donated))
     builder = ModuleBuilder(f"{kind}_{symbol_name(name)}", mesh, replica_region)
 
-    def attributes(shardings: Sequence[Any], avals: Sequence[Any]) -> list[str | None]:
+    def attributes(shardings: Sequence[Any], avals: Sequence[Any], arguments: bool) -> list[str | None]:
         return [builder.sharding_text(s, a) if isinstance(s, NamedSharding)
-                else builder._whole_value(a) if annotate_devices and one_device_of(s) is not None else None
-                for s, a in zip(shardings, avals)]
+                else builder._whole_value(a) if annotate_devices and one_device_of(s) is not None
+                else _unplaced_scalar(a) if annotate_devices and arguments and s is None else None
+                for s, a in zip(list(shardings) + [None] * (len(avals) - len(shardings)), avals)]
 
-    text = builder.module_text(closed, donated, attributes(arg_shardings, closed.in_avals),
-                               attributes(result_shardings, closed.out_avals),
+    def _unplaced_scalar(aval: Any) -> str | None:
+        # JAX's partitioned programs annotate a scalar argument laid out nowhere over the empty mesh
+        if mesh is None or getattr(aval, "ndim", None) != 0:
+            return None
+        return f"#sdy.sharding<@{builder.named_mesh('empty_mesh')}, []>"
+
+    text = builder.module_text(closed, donated, attributes(arg_shardings, closed.in_avals, True),
+                               attributes(result_shardings, closed.out_avals, False),
                                [getattr(s, "memory_kind", None) for s in arg_shardings],
                                [getattr(s, "memory_kind", None) for s in result_shardings],
                                tuple([layout_mode(layout) for layout in side] for side in layouts), result_names)
