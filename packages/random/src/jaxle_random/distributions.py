@@ -22,7 +22,10 @@ __all__ = ["cauchy", "double_sided_maxwell", "exponential", "geometric", "gumbel
 
 
 def _float_dtype(dtype: Any, function: str) -> np.dtype:
-    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    """``dtype`` canonicalized (the default float dtype for None), with JAX's error for one that is no float."""
+    if dtype is None:  # the default is a float: no check (every eager draw asks)
+        return dtypes.default_float_dtype()
+    dtype = dtypes.canonicalize_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.floating):
         raise ValueError(f"dtype argument to `{function}` must be a float dtype, got {dtype}")
     return dtype

@@ -22,7 +22,7 @@ from jaxle_core.core import Primitive
 from jaxle_core.extended import physical_rules
 from jaxle_core.lax.gamma_sample_grad import random_gamma_grad
 from jaxle_core.lax.standard import canonical_shape
-from jaxle_random.distributions import _exponential, _rademacher
+from jaxle_random.distributions import _exponential, _float_dtype, _rademacher
 from jaxle_random.key_array import is_key_dtype
 from jaxle_random.key_primitives import random_wrap
 from jaxle_random.keys import check_no_sharding, split, typed_key
@@ -158,13 +158,6 @@ _gamma_body.__name__ = "_gamma"
 _gamma = jit(_gamma_body, static_argnums=(2, 3, 4))
 
 
-def _float_dtype(dtype: Any, function: str) -> np.dtype:
-    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
-    if not dtypes.issubdtype(dtype, np.floating):
-        raise ValueError(f"dtype argument to `{function}` must be a float dtype, got {dtype}")
-    return dtype
-
-
 def _draw_shape(shape: Any, *param_shapes: tuple[int, ...]) -> tuple[int, ...]:
     """The shape of a draw: ``shape``, or the parameters' broadcast shape; parameters must broadcast to it."""
     if shape is None:
@@ -187,7 +180,7 @@ def _gamma_family(key: Any, a: Any, shape: Any, dtype: Any, out_sharding: Any, f
     dtype = _float_dtype(dtype, function)
     key = typed_key(key, function)
     a = as_parameter(a)
-    return _gamma(key, a, _draw_shape(shape, np.shape(a)), dtype, log_space)
+    return _gamma(key, a, _draw_shape(shape, () if type(a) in (int, float) else a.shape), dtype, log_space)
 
 
 def gamma(key: Any, a: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
