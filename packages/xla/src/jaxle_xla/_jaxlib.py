@@ -403,7 +403,7 @@ def uses_custom_layouts(conform: Callable[[LoadedExecutable, Sequence[DeviceBuff
     read (``expected_layouts``), copying one that differs with ``relayout``."""
     global custom_layouts_in_use, _conform_layouts, _relayout
     if not custom_layouts_in_use:  # the C++ dispatch entries made so far compare no layouts: forget them
-        _jax.PjitFunctionCache.clear_all()
+        clear_dispatch_caches()
     custom_layouts_in_use, _conform_layouts, _relayout = True, conform, relayout
 
 
@@ -487,6 +487,16 @@ def same_gspmd_layout(first: Any, second: Any) -> bool:
     return first is second or (type(first) is type(second) is xc.GSPMDSharding and first._devices == second._devices
                                and first._hlo_sharding == second._hlo_sharding
                                and first._memory_kind == second._memory_kind)
+
+
+def layout_key(sharding: Any) -> tuple:
+    """What jaxlib's C++ dispatch tells a jaxlib sharding over several devices by: its devices, tiles and memory."""
+    return sharding._devices, sharding._hlo_sharding, sharding._memory_kind
+
+
+def clear_dispatch_caches() -> None:
+    """Forget every entry of jaxlib's C++ dispatch (each function makes them again on its next calls)."""
+    _jax.PjitFunctionCache.clear_all()
 
 
 def put_shards(aval: Any, sharding: Any, shards: Sequence[Any], devices: Sequence[Device]) -> DeviceBuffer:

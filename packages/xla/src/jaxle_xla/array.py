@@ -18,7 +18,7 @@ from jaxle_core.api import register_batch_wait
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, aval_handlers
 from jaxle_core.layout import Format, Layout
-from jaxle_xla import _jaxlib, sharded_array
+from jaxle_xla import _jaxlib, layout_meshes, sharded_array
 from jaxle_xla.sharding import HloNamedSharding
 
 
@@ -65,12 +65,14 @@ def name_layout(jaxlib_sharding: Any, sharding: Any) -> Any:
     """Make arrays laid out by the jaxlib sharding object ``jaxlib_sharding`` (this very object) report the
     NamedSharding ``sharding``; returns ``jaxlib_sharding``."""
     _NAMED_LAYOUTS[id(jaxlib_sharding)] = (jaxlib_sharding, sharding)
+    layout_meshes.note(jaxlib_sharding, sharding)
     return jaxlib_sharding
 
 
 def laid_out(array: XlaArray, sharding: Any) -> XlaArray:
     """``array`` (a jaxlib array of several shards), marked as laid out by the NamedSharding ``sharding``."""
     array._named_sharding = sharding
+    layout_meshes.note(array._sharding, sharding, array.ndim)
     return array
 
 

@@ -24,7 +24,7 @@ from jaxle_core import config, core, execution_checks
 from jaxle_core.jit import JitWrapped, runs_cached_calls, set_backend_jit
 from jaxle_core.pmap import set_fast_dispatch as set_pmap_fast_dispatch
 from jaxle_tree.accelerator import dispatch_registry
-from jaxle_xla import _jaxlib, transfer_guard
+from jaxle_xla import _jaxlib, layout_meshes, transfer_guard
 from jaxle_xla.array import XlaArray
 from jaxle_xla.executable import Executable
 from jaxle_xla.spmd import FollowShardings, SpmdExecutable, SpmdFunction
@@ -67,6 +67,7 @@ def _partitioned_fast_path_data(executable: SpmdExecutable, treedef: Any, flat: 
     args = [x for x, k in zip(flat, kept) if k]
     if len(flat) != len(kept) or not all(type(x) is XlaArray and x._committed
                                          and _jaxlib.same_gspmd_layout(x._sharding, layout)
+                                         and not layout_meshes.ambiguous(x._sharding)
                                          for x, layout in zip(args, executable.in_layouts)):
         return None
     n_out = len(executable.out_avals)
