@@ -96,6 +96,8 @@ def _jit_cases(m):
     double = lambda a: a * 2  # noqa: E731
     lowered = lambda text, **kwargs: _signature(m.jit(double, in_shardings=_tiles(m, text, **kwargs)).lower(GRID))  # noqa: E731
     compiled = lambda c: (c.input_shardings, c.output_shardings)  # noqa: E731
+    other_names = m.make_mesh((4, 2), ("a", "b"), axis_types=(sharding.AxisType.Auto,) * 2)
+    renamed = sharding.NamedSharding(other_names, sharding.PartitionSpec("a", "b"))
     constrained = m.jit(lambda a: m.lax.with_sharding_constraint(a * 2, cols_rows))
     beside = lambda text, mesh: m.jit(double, out_shardings=_tiles(m, text))(  # noqa: E731
         m.device_put(GRID, sharding.NamedSharding(mesh, spec))).sharding
@@ -156,6 +158,9 @@ def _jit_cases(m):
             m.device_put(GRID, sharding.NamedSharding(auto_mesh, spec)))),
         "out_host_memory": lambda: _placed(m.jit(double, out_shardings=_tiles(m, "{devices=[4,2]<=[8]}",
                                                                             memory_kind="pinned_host"))(GRID)),
+        "two_meshes_one_layout": lambda: _named_by_turns(m, sharding.NamedSharding(auto_mesh, spec),
+                                                         sharding.NamedSharding(explicit_mesh, spec)),
+        "two_meshes_other_names": lambda: _named_by_turns(m, sharding.NamedSharding(auto_mesh, spec), renamed),
         "donated": lambda: _placed(m.jit(lambda a: a + 1, in_shardings=rows_cols, donate_argnums=0)(laid_out())),
         "grad_vmap": lambda: (m.grad(lambda a: (a ** 2).sum())(laid_out()).sharding,
                               m.vmap(double)(laid_out()).sharding),
@@ -164,6 +169,16 @@ def _jit_cases(m):
         "constraint_eager": lambda: _placed(m.lax.with_sharding_constraint(laid_out(), cols_rows)),
         "inspect": lambda: _inspected(m, laid_out()),
     }
+
+
+def _named_by_turns(m, first, second) -> list:
+    """The shardings of a jitted function's results and of eager sums, called in turns with arrays laid out alike
+    over two meshes."""
+    jnp = m.numpy
+    double = m.jit(lambda a: a * 2)
+    one, other = m.device_put(GRID, first), m.device_put(GRID, second)
+    return [r.sharding for r in (double(one), double(other), double(one), double(other), jnp.add(one, one),
+                                 jnp.add(other, other), jnp.add(one, one))]
 
 
 def _inspected(m, x) -> list:
