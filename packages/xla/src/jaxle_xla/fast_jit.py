@@ -17,6 +17,7 @@ Arguments and outputs are flattened with jaxle_tree's mirror of its registration
 from __future__ import annotations
 
 import functools
+import weakref
 from typing import Any
 
 import jaxle_tree as tree
@@ -59,15 +60,18 @@ def _expected_layouts(executable: Executable | SpmdExecutable, n_kept: int) -> l
     return [_jaxlib.ExpectedLayout(layout) for layout in executable.layouts()[0] if layout is not None]
 
 
-def _partitioned_fast_path_data(executable: SpmdExecutable, treedef: Any, flat: list) -> Any:
+def _partitioned_fast_path_data(executable: SpmdExecutable, treedef: Any, flat: list,
+                                named_by_arguments: bool = True) -> Any:
     """What C++ dispatch needs to run a partitioned compilation's signature, or None unless every argument it reads
     is an array laid out over the devices exactly as the program reads it (C++ keys later calls by the arguments'
-    layouts, and passes their buffers as they are: anything else must keep taking core's path)."""
+    layouts, and passes their buffers as they are: anything else must keep taking core's path). Where results are
+    named over the arguments' mesh (a jit's; a pmap's are over its own), no argument may be of a layout seen over
+    several meshes."""
     kept = executable.keep
     args = [x for x, k in zip(flat, kept) if k]
     if len(flat) != len(kept) or not all(type(x) is XlaArray and x._committed
                                          and _jaxlib.same_gspmd_layout(x._sharding, layout)
-                                         and not layout_meshes.ambiguous(x._sharding)
+                                         and not (named_by_arguments and layout_meshes.ambiguous(x._sharding))
                                          for x, layout in zip(args, executable.in_layouts)):
         return None
     n_out = len(executable.out_avals)
@@ -131,10 +135,23 @@ def jitted_function(wrapped: JitWrapped) -> Any:
 
     function = _jaxlib.pjit_function(wrapped.__name__, wrapped.fun, cache_miss, wrapped.static_argnums,
                                      wrapped.static_argnames, _REGISTRY)
+    _JITTED.add(function)
     functools.update_wrapper(function, wrapped.fun)
     function.__name__ = wrapped.__name__
     function._jaxle_jit = wrapped
     return function
+
+
+# every jitted function's C++ dispatch, whose entries are forgotten when a layout is seen over a second mesh
+_JITTED: weakref.WeakSet = weakref.WeakSet()
+
+
+def _forget_jitted_entries() -> None:
+    for function in list(_JITTED):
+        function._clear_cache()
+
+
+layout_meshes.forget_entries = _forget_jitted_entries
 
 
 def pmap_dispatcher(name: str, call_entry: Any) -> Any:
@@ -158,7 +175,7 @@ def pmap_dispatcher(name: str, call_entry: Any) -> Any:
             known = structures[(id(entry), executable)] = (entry, _output_treedef(entry.out_tree, len(outs)))
         if known[1] is None:
             return result, None, False
-        return result, _partitioned_fast_path_data(executable, known[1], flat), False
+        return result, _partitioned_fast_path_data(executable, known[1], flat, named_by_arguments=False), False
 
     return _jaxlib.pjit_function(name, None, cache_miss, (), (), _REGISTRY)
 
