@@ -58,7 +58,37 @@ CONTROL_FLOW = {
     "scan_batched_xs": lambda jax: lambda v: jax.lax.scan(lambda c, x: (c + x, 2.0), v, v * jax.numpy.ones(3)),
     "scan_constant_carry": lambda jax: lambda v: jax.lax.scan(lambda c, x: (c, c * x), 1.0, v * jax.numpy.ones(3)),
     "jit_constant_output": lambda jax: lambda v: jax.jit(lambda a: (a, 1.0))(v),
+    "nested_vmap_scan_constant_ys": lambda jax: lambda v: jax.vmap(
+        lambda w: jax.lax.scan(lambda c, _: (c + w, 1.0), w, None, length=2))(jax.numpy.stack([v, v])),
+    "checkpoint_constant_output": lambda jax: lambda v: jax.jit(jax.checkpoint(lambda a: (a * 2, 3.0)))(v),
 }
+
+
+def _cond_branch_layouts(jax):
+    """A cond whose branches return an f32[4@y] and an f32[4] (over a mesh of Explicit axes): JAX's error."""
+    mesh = jax.make_mesh((2, 4), ("x", "y"), axis_types=(jax.sharding.AxisType.Explicit,) * 2)
+    with jax.sharding.set_mesh(mesh):
+        v = _put(jax, mesh, (4,), "y")
+        try:
+            jax.make_jaxpr(lambda a: jax.lax.cond(True, lambda: a, lambda: jax.numpy.ones(4)))(v)
+        except TypeError as error:
+            return "\n".join(line for line in str(error).splitlines() if " is <lambda> at " not in line)
+    return "no error"
+
+
+def _unsplit_batch_constants(jax):
+    """The jaxprs of vmaps over a dimension no mesh axis splits (of an f32[8,4@y]) returning constants."""
+    mesh = jax.make_mesh((2, 4), ("x", "y"), axis_types=(jax.sharding.AxisType.Explicit,) * 2)
+    jnp, lax = jax.numpy, jax.lax
+    with jax.sharding.set_mesh(mesh):
+        x = _put(jax, mesh, (8, 4), None, "y")
+        texts = [_jaxpr(jax, jax.vmap(f), x) for f in (
+            lambda v: (v, 1.0, jnp.ones(3), v.sum()),
+            lambda v: lax.scan(lambda c, _: (c, 1.0), v, None, length=2),
+            lambda v: lax.cond(True, lambda: v, lambda: jnp.ones(4)))]
+        eager = _leaves_text(jax, jax.vmap(lambda v: (v, 1.0))(x))
+        jitted = _leaves_text(jax, jax.jit(jax.vmap(lambda v: (v, 1.0)))(x))
+    return "\n".join(texts + [eager, jitted])
 
 
 def _control_flow(make_f):
@@ -171,7 +201,35 @@ CLASHES = {
     "mul_clash": _clash(lambda jax: lambda u, v: u * v, [BATCH, ((2, 8, 4), ("x", None, "y"))]),
     "dot_general_free_dims": _clash(lambda jax: lambda u, v: jax.lax.dot_general(u, v, (([1], [1]), ([], []))),
                                     [BATCH, ((2, 8, 4), ("x", None, "y"))]),
+    "select_clash": _clash(lambda jax: lambda u, v: jax.numpy.where(u > 0, u, v),
+                           [BATCH, ((2, 8, 4), ("x", None, "y"))]),
+    "pad_split_dimension": _clash(lambda jax: lambda u: jax.numpy.pad(u, ((0, 1), (0, 0))), [BATCH]),
+    # these name the batched types, as JAX's batched operations meet the clash
+    "slice_split_dimension": _clash(lambda jax: lambda u: u[:1], [BATCH]),
+    "concatenate_clash": _clash(lambda jax: lambda u, v: jax.numpy.concatenate([u, v], 1),
+                                [BATCH, ((2, 8, 4), ("x", None, "y"))]),
 }
+
+
+def _three_axes_clash(f):
+    """The first line of the jaxpr (or the error) of ``vmap(f(jax))`` of an f32[2@x,4@y] and an f32[2@x,4@z] on a
+    (2, 2, 2) mesh of Explicit axes."""
+    def case(jax):
+        mesh = jax.make_mesh((2, 2, 2), ("x", "y", "z"), axis_types=(jax.sharding.AxisType.Explicit,) * 3)
+        with jax.sharding.set_mesh(mesh):
+            args = [_put(jax, mesh, (2, 4), "x", axis) for axis in ("y", "z")]
+            return _jaxpr(jax, jax.vmap(f(jax)), *args).splitlines()[0]
+    return case
+
+
+CLASHES.update({
+    "three_axes_add": _three_axes_clash(lambda jax: lambda u, v: u + v),
+    "three_axes_atan2": _three_axes_clash(lambda jax: jax.numpy.arctan2),
+    "three_axes_where": _three_axes_clash(lambda jax: lambda u, v: jax.numpy.where(u > 0, u, v)),
+    "three_axes_dynamic_update_slice": _three_axes_clash(
+        lambda jax: lambda u, v: jax.lax.dynamic_update_slice(u, v, (0,))),
+    "three_axes_sort": _three_axes_clash(lambda jax: lambda u, v: jax.lax.sort((u, v), num_keys=1)[0]),
+})
 
 UNMAPPED = {
     # name: ((mapped shape, spec), (unmapped shape, spec), in_axes)
@@ -212,6 +270,8 @@ def _varying_axes_printed_outside(jax):
 CASES = {f"control_flow_{name}": _control_flow(f) for name, f in CONTROL_FLOW.items()}
 CASES["varying_axes_printed_outside_the_body"] = _varying_axes_printed_outside
 CASES["constant_types"] = _constant_types
+CASES["unsplit_batch_constants"] = _unsplit_batch_constants
+CASES["cond_branches_laid_out_differently"] = _cond_branch_layouts
 CASES.update({f"shard_map_{types}_{name}": _shard_map_under_vmap(types, *SHARD_MAPS[name])
               for types in ("EE", "EA", "AE") for name in SHARD_MAPS})
 CASES.update({f"shard_map_batch_in_place_out_axes_{out}": _shard_map_batch_in_place(out) for out in (0, 1)})

@@ -4,7 +4,7 @@ operands are batched) or stays a free dimension of the one batched operand."""
 from __future__ import annotations
 
 from jaxle_core.avals import get_aval
-from jaxle_core.batching.trace import batching_rules
+from jaxle_core.batching.trace import batching_rules, per_example_errors
 from jaxle_core.lax.dot import dot_general, dot_general_p
 
 
@@ -40,3 +40,4 @@ def _dot_general_rule(vals, dims, *, dimension_numbers, precision, preferred_ele
 
 
 batching_rules[dot_general_p] = _dot_general_rule
+per_example_errors.add(dot_general_p)

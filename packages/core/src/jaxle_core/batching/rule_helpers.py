@@ -21,6 +21,7 @@ from jaxle_core.batching.trace import (
     batching_rules,
     current_layout,
     move_dim,
+    per_example_errors,
     with_batch_dim,
 )
 from jaxle_core.core import ClosedJaxpr, Primitive
@@ -80,6 +81,7 @@ def register_elementwise(primitives: Sequence[Primitive]) -> None:
     """Give each of ``primitives`` the elementwise rule."""
     for primitive in primitives:
         batching_rules[primitive] = elementwise_batcher(primitive)
+        per_example_errors.add(primitive)
 
 
 # ---------------------------------------------------------------- sub-jaxprs

@@ -14,7 +14,7 @@ import numpy as np
 
 from jaxle_core.avals import get_aval
 from jaxle_core.batching.rule_helpers import batch_size, register_elementwise
-from jaxle_core.batching.trace import batching_rules, broadcast_to_batch, move_dim
+from jaxle_core.batching.trace import batching_rules, broadcast_to_batch, move_dim, per_example_errors
 from jaxle_core.lax.structural import (
     bitcast_convert_type_p,
     broadcast_in_dim_p,
@@ -215,3 +215,4 @@ batching_rules.update({
     tile_p: _tile_rule, select_n_p: _select_n_rule, clamp_p: _clamp_rule,
 })
 register_elementwise([convert_element_type_p, reduce_precision_p])
+per_example_errors.update({select_n_p, pad_p})

@@ -35,6 +35,9 @@ traced_batching_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {}
 # Collectives over named axes: ``rule(trace, values, dims, **params) -> (out, out_dim)``, consulted even when no
 # operand is batched (a collective over the trace's own axis depends on it), and given the trace's axis name/size.
 collective_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {}
+# Primitives whose layout clashes JAX 0.10.2 reports in each example's types (elementwise ones, contractions,
+# select_n, pad); the others' errors name the batched types, as their batched operations meet them.
+per_example_errors: set[Primitive] = set()
 
 
 class BatchLayout(NamedTuple):
@@ -124,14 +127,15 @@ class BatchTrace(core.Trace):
             with self.running_rules():
                 return self._apply_rule(primitive, args, params)
         except ShardingTypeError:
+            if primitive not in per_example_errors:
+                raise
             per_example = self._per_example_error(primitive, args, params)
             if per_example is None:
                 raise
             raise per_example from None
 
     def _per_example_error(self, primitive, args, params) -> ShardingTypeError | None:
-        """The error typing ``primitive`` on one example's operands raises, if any: as JAX's, a layout clash is
-        reported in each example's types, not the batch's."""
+        """The error typing ``primitive`` on one example's operands raises, if any."""
         avals = [x.aval if isinstance(x, Tracer) else get_aval(x) for x in args]
         try:
             core.abstract_eval(primitive, avals, params)
@@ -217,11 +221,13 @@ def broadcast_to_batch(x: Any, shape: tuple[int, ...], broadcast_dimensions: tup
     broadcast to a batch not typed either, as JAX's."""
     aval = get_aval(x)
     layout = current_layout()
+    if getattr(aval, "explicit_sharding", None) is None:
+        if core.type_shardings is None:
+            return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions, sharding=None)
+        with layouts_ignored():  # not typed over the context mesh either, whatever the batch's layout
+            return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions, sharding=None)
     if layout is None:
         return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions, sharding=None)
-    if getattr(aval, "explicit_sharding", None) is None:
-        with layouts_ignored():
-            return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions, sharding=None)
     spec: list = [None] * len(shape)
     for in_dim, out_dim in enumerate(broadcast_dimensions):
         if aval.shape[in_dim] == shape[out_dim]:

@@ -36,6 +36,7 @@ from jaxle_core.lax.control_flow.common import (
 from jaxle_core.lax.elementwise import ne
 from jaxle_core.lax.structural import broadcast_in_dim, clamp, convert_element_type
 from jaxle_core.memory_spaces import MemorySpace
+from jaxle_core.sharding_types import spec_of
 
 __all__ = ["cond", "switch", "cond_p", "platform_dependent"]
 
@@ -156,6 +157,12 @@ def _check_branch_outputs(traced: Sequence[TracedFunction], funs: Sequence[Calla
                     f"{what} branches must have equal output types but they differ.\n\n{header(k)}\n\n"
                     f"The output of {names[0]} has type {a.str_short()} but the corresponding output of "
                     f"{names[k]} has type {b.str_short()}, so the {which} do not match.\n\n"
+                    f"Revise {names[0]} and/or {names[k]} so that all output types match.")
+            if spec_of(a) != spec_of(b):  # laid out differently over Explicit mesh axes
+                raise TypeError(
+                    f"{what} branches must have equal output types but they differ.\n\n{header(k)}\n\n"
+                    f"The output of {names[0]} has type {a.str_short()} but the corresponding output of "
+                    f"{names[k]} has type {b.str_short()}.\n\n"
                     f"Revise {names[0]} and/or {names[k]} so that all output types match.")
     for k in range(1, len(traced)):
         _check_branch_vma(traced[0], traced[k], names[0], names[k], header(k), what)
