@@ -115,12 +115,12 @@ def _host_nested(obj: Any, dtype: np.dtype) -> Any:
     return _host_leaf_as(obj, dtype)
 
 
-def _constant(value: np.ndarray, weak_type: bool = False) -> Array:
+def _constant(value: np.ndarray, weak_type: bool = False, over_mesh: bool = True) -> Array:
     """A host value as an Array; while staging, a scalar one is marked to stage inline as a literal (as JAX's
     constants made by jnp functions are), while eagerly made ones (under grad or vmap of eager code too) are
     hoisted like any computed array. Under ``set_mesh`` an eagerly made one is replicated over the mesh's devices,
-    as JAX places it."""
-    out = put_host_value(value, weak_type)
+    as JAX places it, unless not ``over_mesh`` (then on the default device, uncommitted)."""
+    out = put_host_value(value, weak_type, eager=None if over_mesh else False)
     if value.ndim == 0 and not isinstance(core.current_trace(), core.EvalTrace) and not transforms_eager_code():
         core.mark_inline(out)
     return out
@@ -164,7 +164,8 @@ def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str) -> Any:
         obj = dimension_as_value(obj)
     if isinstance(obj, (Array, Tracer)):
         out = copy_p.bind(obj) if copy else obj
-        if dtype is not None:
+        aval = get_aval(out)
+        if dtype is not None and (aval.dtype != dtype or aval.weak_type):  # else the array itself, where it lies
             out = convert_keeping_weak_type(out, dtype, False)
     elif isinstance(obj, (list, tuple)):
         leaves = _leaves(obj)
@@ -187,7 +188,13 @@ def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str) -> Any:
             out = _constant(value, weak)
         else:
             value = _host_array(obj)
-            out = _constant(_host_leaf_as(value, dtypes.canonicalize_dtype(value.dtype) if dtype is None else dtype))
+            if isinstance(obj, np.ndarray) and dtype is not None and value.dtype == dtype and not copy:
+                # A NumPy array already of the dtype asked for is put as it is: on the default device, uncommitted
+                # even under set_mesh (as JAX puts it), where other host values are replicated over the mesh.
+                out = _constant(value, over_mesh=False)
+            else:
+                dtype = dtypes.canonicalize_dtype(value.dtype) if dtype is None else dtype
+                out = _constant(_host_leaf_as(value, dtype))
     return _with_ndmin(out, ndmin)
 
 

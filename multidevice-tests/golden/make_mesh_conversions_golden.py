@@ -1,0 +1,97 @@
+"""Write mesh_conversions_golden.json: values converted to arrays under ``jax.set_mesh`` of Explicit and Auto axes on
+eight CPU devices, recorded from the module named on the command line (where the result lies, with its type, or
+JAX's error):
+
+- ``jnp.asarray``/``jnp.array`` of NumPy arrays and of Arrays with and without their own dtype asked for (a NumPy
+  array of that dtype stays uncommitted on the default device, an Array is returned where it lies), and
+  ``jnp.full``/``jnp.full_like`` filled with such arrays;
+- ``jit(f).lower(...)`` (and ``trace(...).lower()``) of arguments committed to one device, refused when lowered;
+- filling functions given ``device=`` a NamedSharding whose axes do not divide the shape.
+
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_mesh_conversions_golden.py jax
+"""
+
+import importlib
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).parent
+MESH_KINDS = ("Explicit", "Auto")
+
+
+def _mesh(jax, kind: str):
+    return jax.make_mesh((2, 4), ("x", "y"), axis_types=(getattr(jax.sharding.AxisType, kind),) * 2)
+
+
+def _placement(jax, array) -> str:
+    """The array's sharding and committedness, its type (spec, weak type) and its value."""
+    aval = jax.typeof(array)
+    return (f"{array.sharding} committed={array.committed} {aval.str_short()} weak={aval.weak_type} "
+            f"{aval.sharding.spec} {np.asarray(array).tolist()}")
+
+
+def _outcome(jax, thunk, kind: str) -> str:
+    """``thunk(jax, jnp)`` run under ``set_mesh`` of a mesh of ``kind``: where its result lies (a type's name for
+    what is not an array), or the type and first line of the error raised."""
+    jnp = importlib.import_module(jax.__name__ + ".numpy")
+    try:
+        with jax.sharding.set_mesh(_mesh(jax, kind)):
+            out = thunk(jax, jnp)
+            return _placement(jax, out) if hasattr(out, "sharding") else type(out).__name__
+    except Exception as error:  # the type and message are what is compared
+        return f"{type(error).__name__}: {str(error).splitlines()[0]}"
+
+
+def _committed(jax, value, device: int = 3):
+    return jax.device_put(value, jax.devices()[device])
+
+
+CONVERSIONS = {
+    "asarray_own_dtype": lambda jax, jnp: jnp.asarray(np.arange(4, dtype=np.float32), dtype=np.float32),
+    "asarray_own_dtype_by_name": lambda jax, jnp: jnp.asarray(np.arange(4, dtype=np.int8), dtype="int8"),
+    "asarray_own_dtype_python_type": lambda jax, jnp: jnp.asarray(np.arange(4, dtype=np.float32), dtype=float),
+    "asarray_own_dtype_bool": lambda jax, jnp: jnp.asarray(np.array([True, False]), dtype=bool),
+    "asarray_own_dtype_0d": lambda jax, jnp: jnp.asarray(np.array(1.5, np.float32), dtype=np.float32),
+    "asarray_own_dtype_strided": lambda jax, jnp: jnp.asarray(np.arange(8, dtype=np.float32)[::2], dtype=np.float32),
+    "asarray_own_dtype_no_copy": lambda jax, jnp: jnp.asarray(np.ones(2, np.int32), dtype=np.int32, copy=False),
+    "asarray_own_dtype_copied": lambda jax, jnp: jnp.asarray(np.ones(2, np.int32), dtype=np.int32, copy=True),
+    "asarray_without_dtype": lambda jax, jnp: jnp.asarray(np.arange(4, dtype=np.float32)),
+    "asarray_other_dtype": lambda jax, jnp: jnp.asarray(np.arange(4, dtype=np.float32), dtype=np.int32),
+    "asarray_numpy_scalar_own_dtype": lambda jax, jnp: jnp.asarray(np.float32(2), dtype=np.float32),
+    "asarray_list_with_dtype": lambda jax, jnp: jnp.asarray([1.0, 2.0], dtype=np.float32),
+    "array_own_dtype": lambda jax, jnp: jnp.array(np.arange(4, dtype=np.float32), dtype=np.float32),
+    "array_own_dtype_no_copy": lambda jax, jnp: jnp.array(np.arange(4, dtype=np.float32), dtype=np.float32,
+                                                          copy=False),
+    "array_own_dtype_no_copy_ndmin": lambda jax, jnp: jnp.array(np.arange(4, dtype=np.float32), dtype=np.float32,
+                                                                copy=False, ndmin=2),
+    "asarray_uncommitted_array_own_dtype": lambda jax, jnp: jnp.asarray(jax.device_put(np.ones(2, np.float32)),
+                                                                        dtype=np.float32),
+    "asarray_committed_array_own_dtype": lambda jax, jnp: jnp.asarray(_committed(jax, np.ones(2, np.float32)),
+                                                                      dtype=np.float32),
+    "asarray_weak_array_strong_dtype": lambda jax, jnp: jnp.asarray(jax.device_put(1.5), dtype=np.float32),
+    "full_like_filled_with_array_of_own_dtype": lambda jax, jnp: jnp.full_like(jnp.zeros(4), np.ones(4, np.float32)),
+    "full_like_filled_with_array_of_other_dtype": lambda jax, jnp: jnp.full_like(jnp.zeros(4), np.ones(4, np.int32)),
+    "full_like_of_host_array_filled_with_array": lambda jax, jnp: jnp.full_like(np.zeros(4, np.int32),
+                                                                                np.arange(4, dtype=np.int32)),
+    "full_like_filled_with_broadcast_array": lambda jax, jnp: jnp.full_like(jnp.zeros((2, 4)),
+                                                                            np.ones(4, np.float32)),
+    "full_like_filled_with_committed_array": lambda jax, jnp: jnp.full_like(jnp.zeros(2),
+                                                                            _committed(jax, np.ones(2, np.float32))),
+    "full_filled_with_array_and_its_dtype": lambda jax, jnp: jnp.full((4,), np.ones(4, np.float32), np.float32),
+    "full_filled_with_array": lambda jax, jnp: jnp.full((4,), np.ones(4, np.float32)),
+}
+
+CASES = {f"{name}_{kind.lower()}": (thunk, kind) for name, thunk in CONVERSIONS.items() for kind in MESH_KINDS}
+
+
+def run(module) -> dict:
+    return {name: _outcome(module, thunk, kind) for name, (thunk, kind) in CASES.items()}
+
+
+if __name__ == "__main__":
+    module = importlib.import_module(sys.argv[1])
+    module.config.update("jax_num_cpu_devices", 8)
+    (HERE / "mesh_conversions_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
