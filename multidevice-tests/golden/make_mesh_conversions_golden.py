@@ -84,7 +84,42 @@ CONVERSIONS = {
     "full_filled_with_array": lambda jax, jnp: jnp.full((4,), np.ones(4, np.float32)),
 }
 
-CASES = {f"{name}_{kind.lower()}": (thunk, kind) for name, thunk in CONVERSIONS.items() for kind in MESH_KINDS}
+
+
+def _doubled(jax, **jit_options):
+    return jax.jit(lambda x: x * 2, **jit_options)
+
+
+def _one_device_sharding(jax):
+    return jax.sharding.SingleDeviceSharding(jax.devices()[3])
+
+
+LOWERINGS = {
+    "lower_committed": lambda jax, jnp: _doubled(jax).lower(_committed(jax, np.ones(8, np.float32))),
+    "lower_committed_to_default_device": lambda jax, jnp: _doubled(jax).lower(
+        _committed(jax, np.ones(8, np.float32), 0)),
+    "lower_committed_scalar": lambda jax, jnp: _doubled(jax).lower(_committed(jax, np.float32(1), 2)),
+    "lower_uncommitted": lambda jax, jnp: _doubled(jax).lower(jax.device_put(np.ones(8, np.float32))),
+    "trace_then_lower_committed": lambda jax, jnp: _doubled(jax).trace(_committed(jax, np.ones(8, np.float32))).lower(),
+    "trace_committed": lambda jax, jnp: _doubled(jax).trace(_committed(jax, np.ones(8, np.float32))),
+    "lower_then_compile_committed": lambda jax, jnp: _doubled(jax).lower(
+        _committed(jax, np.ones(8, np.float32))).compile(),
+    "lower_second_argument_committed": lambda jax, jnp: jax.jit(lambda x, y: x + y).lower(
+        np.ones(8, np.float32), _committed(jax, np.ones(8, np.float32))),
+    "lower_keyword_argument_committed": lambda jax, jnp: jax.jit(lambda x, y: x + y).lower(
+        np.ones(8, np.float32), y=_committed(jax, np.ones(8, np.float32))),
+    "lower_committed_leaf_of_pytree": lambda jax, jnp: jax.jit(lambda d: d["a"] + d["b"]).lower(
+        {"a": np.ones(8, np.float32), "b": _committed(jax, np.ones(8, np.float32))}),
+    "lower_committed_beside_static": lambda jax, jnp: jax.jit(lambda x, n: x * n, static_argnums=1).lower(
+        _committed(jax, np.ones(8, np.float32)), 2),
+    "lower_shape_dtype_struct_on_one_device": lambda jax, jnp: _doubled(jax).lower(
+        jax.ShapeDtypeStruct((8,), np.float32, sharding=_one_device_sharding(jax))),
+    "lower_in_sharding_on_one_device": lambda jax, jnp: _doubled(jax, in_shardings=_one_device_sharding(jax)).lower(
+        _committed(jax, np.ones(8, np.float32))),
+}
+
+CASES = {f"{name}_{kind.lower()}": (thunk, kind) for group in (CONVERSIONS, LOWERINGS) for name, thunk in group.items()
+         for kind in MESH_KINDS}
 
 
 def run(module) -> dict:

@@ -47,6 +47,11 @@ class Backend(Protocol):
         in the output pytree) where the text can say so; ``pinned``: the program runs on one device ``jit``
         named."""
 
+    def check_lowering(self, closed_jaxpr: core.ClosedJaxpr, name: str, in_shardings: Sequence[Any] = (),
+                       out_shardings: Sequence[Any] = (), pinned: bool = False) -> None:
+        """Raise the errors ``lower_text`` would raise for these shardings (as ``jit(f).lower`` raises them),
+        without lowering."""
+
     def compiler_ir(self, program_text: str, dialect: str | None) -> Any:
         """The program ``lower_text`` gave as the compiler's IR object for ``dialect`` (None: the backend's own);
         None for a backend without one."""
@@ -133,6 +138,9 @@ class ReferenceBackend:
         if dialect is not None:
             raise ValueError(f"unknown dialect: {dialect}")
         return str(closed_jaxpr)
+
+    def check_lowering(self, closed_jaxpr, name, in_shardings=(), out_shardings=(), pinned=False):
+        pass  # one device, no mesh to refuse arguments of
 
     def cost_analysis(self, program_text):
         return None  # NumPy has no compiler to estimate costs

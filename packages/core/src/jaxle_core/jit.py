@@ -323,6 +323,10 @@ class Lowered(_StageInfo):
     def __init__(self, traced: Traced):
         self._traced = traced
         self._backend, self._device = traced._wrapped._backend_and_device()
+        # JAX refuses what it cannot lower when it lowers (under set_mesh: an argument committed to one device)
+        shardings = _annotations(traced, 0, placements=True)
+        self._backend.check_lowering(traced.jaxpr, traced._wrapped.__name__, shardings.get("in_shardings", ()),
+                                     shardings.get("out_shardings", ()), pinned=self._device is not None)
 
     def as_text(self, dialect: str | None = None, *, debug_info: bool = False) -> str:
         """The backend's program (StableHLO for XLA; 'hlo': XLA's HLO), with donation and unused-argument pruning

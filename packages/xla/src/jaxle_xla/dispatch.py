@@ -122,6 +122,19 @@ def _check_on_context_mesh(closed: core.ClosedJaxpr, name: str, in_shardings: Se
             raise context_mesh_refusal(f"Received incompatible devices for jitted computation. Got {described}", mesh)
 
 
+def _lowering_mesh(closed: core.ClosedJaxpr, name: str, in_shardings: Sequence[Any], out_shardings: Sequence[Any],
+                   pinned: bool) -> Mesh | None:
+    """The mesh a program given these shardings (``_placements``) is partitioned over (None: not partitioned):
+    the one they name, else the mesh set by ``set_mesh`` unless ``pinned`` to jit's device; partitioned over the
+    mesh set, it refuses an argument committed to one device, which cannot join it (JAX's error)."""
+    mesh = program_mesh(closed, (*in_shardings, *out_shardings))
+    context = get_mesh()
+    if not pinned and not context.empty and not clients.has_one_device() and (mesh is None or mesh == context):
+        _check_on_context_mesh(closed, name, in_shardings, context)
+        return context
+    return mesh
+
+
 class XlaBackend:
     """Runs primitives and jaxprs with XLA on the default platform's devices."""
 
@@ -214,6 +227,11 @@ class XlaBackend:
             return FollowShardings(executable, *spec)
         return executable.direct  # one device: skip the per-device lookup on every call
 
+    def check_lowering(self, closed_jaxpr: core.ClosedJaxpr, name: str, in_shardings: Sequence[Any] = (),
+                       out_shardings: Sequence[Any] = (), pinned: bool = False) -> None:
+        """``lower_text``'s refusals, without lowering: under ``set_mesh``, an argument committed to one device."""
+        _lowering_mesh(closed_jaxpr, name, _placements(in_shardings), _placements(out_shardings), pinned)
+
     def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool] = (),
                    keep_unused: bool = False, in_shardings: Sequence[Any] = (),
                    out_shardings: Sequence[Any] = (), dialect: str | None = None, debug_info: bool = False,
@@ -227,12 +245,7 @@ class XlaBackend:
         if dialect not in (None, "stablehlo", "hlo"):
             raise ValueError(f"unknown dialect: {dialect}")
         in_shardings, out_shardings = _placements(in_shardings), _placements(out_shardings)
-        mesh = program_mesh(closed_jaxpr, (*in_shardings, *out_shardings))
-        context = get_mesh()
-        if not pinned and not context.empty and not clients.has_one_device() and (mesh is None or mesh == context):
-            # partitioned over the mesh set, which an argument committed to one device cannot join (JAX's error)
-            mesh = context
-            _check_on_context_mesh(closed_jaxpr, name, in_shardings, context)
+        mesh = _lowering_mesh(closed_jaxpr, name, in_shardings, out_shardings, pinned)
         results = result_layouts(closed_jaxpr, mesh, out_shardings)
         if pinned and mesh is None:  # jit's device= or backend=: each argument and result is on that one device
             on_device = _jaxlib.sharding_for(clients.default_device())
