@@ -7,9 +7,11 @@ refuse a ``device=`` sharding that does not divide the shape."""
 import importlib
 import json
 
+import numpy as np
 import pytest
 
 import jaxle
+import jaxle.numpy as jnp
 
 GEN = importlib.import_module("make_mesh_conversions_golden")
 GOLDEN = json.loads((GEN.HERE / "mesh_conversions_golden.json").read_text())
@@ -19,3 +21,10 @@ GOLDEN = json.loads((GEN.HERE / "mesh_conversions_golden.json").read_text())
 def test_matches_jax(name):
     thunk, kind = GEN.CASES[name]
     assert GEN._outcome(jaxle, thunk, kind) == GOLDEN[name]
+
+
+def test_indivisible_filling_sharding_is_caught_as_a_value_error():
+    mesh = jaxle.make_mesh((2, 4), ("x", "y"), axis_types=(jaxle.sharding.AxisType.Explicit,) * 2)
+    with jaxle.sharding.set_mesh(mesh), pytest.raises(ValueError, match="partitioned 4 times") as caught:
+        jnp.zeros((3,), np.float32, device=jaxle.sharding.NamedSharding(mesh, jaxle.sharding.PartitionSpec("y")))
+    assert type(caught.value).__name__ == "IndivisibleError"

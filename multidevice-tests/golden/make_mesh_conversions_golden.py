@@ -6,7 +6,8 @@ JAX's error):
   array of that dtype stays uncommitted on the default device, an Array is returned where it lies), and
   ``jnp.full``/``jnp.full_like`` filled with such arrays;
 - ``jit(f).lower(...)`` (and ``trace(...).lower()``) of arguments committed to one device, refused when lowered;
-- filling functions given ``device=`` a NamedSharding whose axes do not divide the shape.
+- filling functions (and other constructors) given ``device=`` a NamedSharding whose axes do not divide the shape
+  (JAX's ``IndivisibleError``, a ``ValueError``, or the type's ``ValueError``).
 
     /work/jaxpeer/bin/python multidevice-tests/golden/make_mesh_conversions_golden.py jax
 """
@@ -118,8 +119,33 @@ LOWERINGS = {
         _committed(jax, np.ones(8, np.float32))),
 }
 
-CASES = {f"{name}_{kind.lower()}": (thunk, kind) for group in (CONVERSIONS, LOWERINGS) for name, thunk in group.items()
-         for kind in MESH_KINDS}
+
+
+def _split(jax, *spec):
+    """A NamedSharding over the mesh set (of the axis types set) splitting dimensions over ``spec``'s axes."""
+    return jax.sharding.NamedSharding(jax.sharding.get_mesh(), jax.sharding.PartitionSpec(*spec))
+
+
+INDIVISIBLE = {
+    "zeros": lambda jax, jnp: jnp.zeros((3,), device=_split(jax, "y")),
+    "ones_of_rank_2": lambda jax, jnp: jnp.ones((3, 2), device=_split(jax, "x", "y")),
+    "full": lambda jax, jnp: jnp.full((6,), 2.0, device=_split(jax, "y")),
+    "empty": lambda jax, jnp: jnp.empty((6,), device=_split(jax, "y")),
+    "zeros_over_two_axes": lambda jax, jnp: jnp.zeros((4,), device=_split(jax, ("x", "y"))),
+    "zeros_like": lambda jax, jnp: jnp.zeros_like(np.ones(6, np.float32), device=_split(jax, "y")),
+    "full_like": lambda jax, jnp: jnp.full_like(np.ones(6, np.float32), 3, device=_split(jax, "y")),
+    "ones_like_other_shape": lambda jax, jnp: jnp.ones_like(np.ones(8, np.float32), shape=(2,),
+                                                            device=_split(jax, "y")),
+    "arange": lambda jax, jnp: jnp.arange(6, device=_split(jax, "y")),
+    "eye": lambda jax, jnp: jnp.eye(3, device=_split(jax, "y")),
+    "asarray": lambda jax, jnp: jnp.asarray(np.ones(6, np.float32), device=_split(jax, "y")),
+    "device_put": lambda jax, jnp: jax.device_put(np.ones(6, np.float32), _split(jax, "y")),
+    "zeros_dividing": lambda jax, jnp: jnp.zeros((8,), device=_split(jax, "y")),
+}
+
+CASES = {f"{prefix}{name}_{kind.lower()}": (thunk, kind)
+         for prefix, group in (("", CONVERSIONS), ("", LOWERINGS), ("indivisible_", INDIVISIBLE))
+         for name, thunk in group.items() for kind in MESH_KINDS}
 
 
 def run(module) -> dict:

@@ -17,6 +17,7 @@ from jaxle_core.core import Tracer
 from jaxle_core.lax.identity import copy_p
 from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_core.shape_poly import DimExpr, dimension_as_value
+from jaxle_core.sharding import NamedSharding
 from jaxle_core.staging import transforms_eager_code
 from jaxle_numpy.scalar_types import ndim
 from jaxle_numpy.util import (
@@ -205,7 +206,11 @@ def _placed(fun: Callable[..., Array]) -> Callable[..., Array]:
 
     @functools.wraps(fun)
     def placed(*args: Any, device: Any = None, **kwargs: Any) -> Array:
-        return placed_on(fun(*args, device=device, **kwargs), device, made_there=True)
+        out = fun(*args, device=device, **kwargs)
+        if isinstance(device, NamedSharding) and not isinstance(out, Tracer):
+            # JAX's IndivisibleError, raised before a sharding over Explicit axes types the array
+            device.check_compatible_aval(get_aval(out).shape)
+        return placed_on(out, device, made_there=True)
 
     return placed
 
