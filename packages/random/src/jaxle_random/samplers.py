@@ -13,6 +13,8 @@ import numpy as np
 
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, jit, lax
+from jaxle_core.avals import get_aval
+from jaxle_core.core import Tracer
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_random.keys import check_no_sharding, random_bits, split, typed_key
 
@@ -97,9 +99,18 @@ def _clip_range(source: np.dtype, target: np.dtype) -> tuple[int, int]:
     return max(int(source_info.min), int(target_info.min)), min(int(source_info.max), int(target_info.max))
 
 
+def _clip_within(value: Any, dtype: np.dtype) -> Any:
+    """``value`` clipped to the range both its dtype and ``dtype`` can hold; the limits are typed as ``value``
+    (Python ints for a weakly typed one), so a strongly typed value's clip stages no conversion of them."""
+    limits = _clip_range(value.dtype, dtype)
+    if not get_aval(value).weak_type:
+        limits = tuple(np.array(limit, value.dtype) for limit in limits)
+    return jnp.clip(value, *limits)
+
+
 def _clip_convert(value: Any, dtype: np.dtype) -> Any:
     """``value`` clipped to the range both its dtype and ``dtype`` can hold, then converted to ``dtype``."""
-    return lax.convert_element_type(jnp.clip(value, *_clip_range(value.dtype, dtype)), dtype)
+    return lax.convert_element_type(_clip_within(value, dtype), dtype)
 
 
 def as_parameter(x: Any) -> Any:
@@ -108,15 +119,23 @@ def as_parameter(x: Any) -> Any:
     return x if type(x) in (int, float) else jnp.asarray(x)
 
 
+def _integer_bound(bound: Any) -> Any:
+    """A float, bool or complex bound converted (truncated, saturated) to the default integer dtype, as JAX does
+    whatever the dtype drawn; an integer one as it is."""
+    bound = jnp.asarray(bound)
+    if dtypes.issubdtype(bound.dtype, np.integer):
+        return bound
+    return lax.convert_element_type(bound, dtypes.default_int_dtype())
+
+
 def _randint_body(key: Any, shape: tuple[int, ...], minval: Any, maxval: Any, dtype: np.dtype) -> Any:
+    minval, maxval = _integer_bound(minval), _integer_bound(maxval)
     width = dtype.itemsize * 8
     unsigned = np.dtype(f"uint{width}")
-    # a maxval beyond the dtype's range makes the largest value of the dtype reachable. JAX traces this clip
-    # apart from the bounds' clips below (it prints its jaxpr inline, not as the shared one): passing max by
-    # keyword gives it a call signature, hence a jit cache entry, of its own
-    low, high = _clip_range(dtype, maxval.dtype)
-    top = jnp.asarray(high) if maxval.dtype == dtypes.default_int_dtype() else jnp.asarray(high, maxval.dtype)
-    maxval_beyond = lax.gt(maxval, jnp.clip(top, low, max=high))
+    # a maxval beyond the dtype's range makes the largest value of the dtype reachable: the dtype's top,
+    # clipped to what maxval's dtype holds, compared in maxval's dtype
+    top = _clip_within(np.array(jnp.iinfo(dtype).max, dtype), maxval.dtype)
+    maxval_beyond = lax.gt(maxval, lax.convert_element_type(top, maxval.dtype))
     minval, maxval = _clip_convert(minval, dtype), _clip_convert(maxval, dtype)
     minval, maxval = lax.broadcast_to_rank(minval, len(shape)), lax.broadcast_to_rank(maxval, len(shape))
     high_key, low_key = split(key)
@@ -140,8 +159,9 @@ def randint(key: Any, shape: tuple[int, ...] | int, minval: Any, maxval: Any, dt
             out_sharding: Any = None) -> Any:
     """Integers uniform in [minval, maxval), from two independent draws reduced modulo the span.
 
-    As JAX, integers narrower than 32 bits are drawn as 32-bit ones (bounds clipped to the narrow range,
-    ``maxval`` one past its top) and converted.
+    Bounds that are not integers (floats, bools) are converted to the default integer dtype first: truncated
+    toward zero, saturated at its limits. As JAX, integers narrower than 32 bits are drawn as int32 ones (bounds
+    converted to int32, then clipped to the narrow range, ``maxval`` one past its top) and converted.
     """
     check_no_sharding(out_sharding, "randint")
     dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
@@ -151,12 +171,17 @@ def randint(key: Any, shape: tuple[int, ...] | int, minval: Any, maxval: Any, dt
     shape = canonical_shape(shape)
     if dtype.itemsize >= 4:
         return _randint(key, shape, as_parameter(minval), as_parameter(maxval), dtype)
-    minval, maxval = jnp.asarray(minval), jnp.asarray(maxval)
     info = jnp.iinfo(dtype)
-    wide = np.dtype(np.int32 if dtypes.issubdtype(dtype, np.signedinteger) else np.uint32)
-    minval = jnp.clip(minval, int(info.min), int(info.max))
-    maxval = jnp.clip(maxval, int(info.min), int(info.max) + 1)
-    return _randint(key, shape, minval, maxval, wide).astype(dtype)
+    minval = jnp.clip(_as_int32(minval), min=int(info.min), max=int(info.max))
+    maxval = jnp.clip(_as_int32(maxval), min=int(info.min), max=int(info.max) + 1)
+    return _randint(key, shape, minval, maxval, np.dtype(np.int32)).astype(dtype)
+
+
+def _as_int32(bound: Any) -> Any:
+    """A bound of a narrow randint as int32 (wrapped, truncated or saturated, as ``convert_element_type``).
+
+    A known value is converted on the host, so a jaxpr shows the int32 constant, as JAX's does."""
+    return lax.convert_element_type(bound if isinstance(bound, Tracer) else np.asarray(bound), np.int32)
 
 
 def _bernoulli_body(key: Any, p: Any, shape: tuple[int, ...], mode: str) -> Any:

@@ -175,6 +175,46 @@ def _cases() -> dict:
     case("jaxpr_rbg_split", lambda ns: _jaxpr(ns, ns.random.split, key(ns, 0, "rbg")))
     case("jaxpr_unsafe_rbg_fold_in", lambda ns: _jaxpr(ns, ns.random.fold_in, key(ns, 0, "unsafe_rbg"), np.uint32(3)))
     case("jaxpr_rbg_normal", lambda ns: _jaxpr(ns, lambda k: ns.random.normal(k, (2,)), key(ns, 0, "rbg")))
+    # randint with bounds that are not integers (converted to the default integer dtype, truncated and
+    # saturated) and with bounds of other integer dtypes than the one drawn
+    float_bounds = {
+        "float": ((0.0, 10.0), None), "bool": ((True, 3), None), "negative_float": ((-1.5, 3.5), None),
+        "huge_float": ((-1e10, 1e10), None), "nan_inf": ((float("nan"), float("inf")), None),
+        "int8_float": ((0.0, 300.0), "int8"), "uint8_float": ((-5.5, 300.7), "uint8"),
+        "int16_bool": ((False, 9.5), "int16"), "uint32_float": ((0.0, 3e9), "uint32"),
+        "uint16_uint32": ((0, np.uint32(3e9)), "uint16"), "int8_int64": ((np.int64(-2 ** 40), 100), "int8"),
+        "uint32_uint32": ((np.uint32(5), np.uint32(4e9)), "uint32"),
+    }
+    for tag, ((low, high), dtype) in float_bounds.items():
+        case(f"randint_{tag}", lambda ns, lo=low, hi=high, d=dtype: ns.random.randint(key(ns, 5), (6,), lo, hi, d))
+    case("randint_numpy_float_bounds", lambda ns: ns.random.randint(key(ns, 5), (6,), ns.numpy.float32(0.5),
+                                                                     ns.numpy.array(9.7)))
+    case("randint_complex_bound", lambda ns: ns.random.randint(key(ns, 5), (6,), 1 + 2j, 5))
+    case("randint_float_x64", lambda ns: ns.random.randint(key(ns, 5), (6,), 0.0, 1e20), True)
+    case("randint_int32_float_x64", lambda ns: ns.random.randint(key(ns, 5), (6,), -0.5, 2 ** 33 + 7, "int32"), True)
+    case("randint_uint32_float_x64", lambda ns: ns.random.randint(key(ns, 5), (6,), 0.0, 1e10, "uint32"), True)
+    case("randint_int8_wrapping_x64", lambda ns: ns.random.randint(key(ns, 5), (6,), 0, 2 ** 40 + 5, "int8"), True)
+    case("randint_jit_float_bounds", lambda ns: ns.jit(lambda k, lo, hi: ns.random.randint(k, (6,), lo, hi, "uint8"))(
+        key(ns, 5), np.float32(-2.5), np.float32(200.9)))
+    case("randint_vmap_float_bounds", lambda ns: ns.vmap(lambda hi: ns.random.randint(key(ns, 5), (3,), 0.5, hi))(
+        np.array([2.5, 7.9, 1e3], np.float32)))
+    jaxpr_bounds = {
+        "float": ((0.0, 10.0), None, False), "bool": ((True, 3), None, False),
+        "int8_float": ((-1.5, 3.5), "int8", False), "uint32": ((0, 10), "uint32", False),
+        "uint32_float": ((0.0, 10.0), "uint32", False),
+        "uint32_uint32": ((np.uint32(0), np.uint32(10)), "uint32", False),
+        "int8_int8": ((np.int8(0), np.int8(7)), None, False),
+        "float_x64": ((0.0, 9.5), None, True), "int32_x64": ((0, 2 ** 33 + 7), "int32", True),
+        "uint32_float_x64": ((0.0, 10.0), "uint32", True), "uint8_x64": ((0, 7), "uint8", True),
+    }
+    for tag, ((low, high), dtype, x64) in jaxpr_bounds.items():
+        case(f"jaxpr_randint_{tag}", lambda ns, lo=low, hi=high, d=dtype: _jaxpr(
+            ns, lambda k: ns.random.randint(k, (4,), lo, hi, d), key(ns)), x64)
+    for tag, (low, high, dtype) in {"float": (np.float32(0.5), np.float32(9.7), None),
+                                    "uint8_float": (np.float32(0.5), np.float32(9.7), "uint8"),
+                                    "int16_bool": (np.bool_(True), np.float32(9.5), "int16")}.items():
+        case(f"jaxpr_randint_traced_{tag}", lambda ns, lo=low, hi=high, d=dtype: _jaxpr(
+            ns, lambda k, a, b: ns.random.randint(k, (4,), a, b, d), key(ns), lo, hi))
     case("default_rbg_key_impl", default_rbg(lambda ns: np.array(str(ns.random.key_impl(ns.random.key(0))) == "rbg")))
     return cases
 
