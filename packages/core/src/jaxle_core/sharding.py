@@ -288,7 +288,8 @@ def check_sharding_fits(sharding: Any, shape: tuple[int, ...], what: str, *, all
             if not allow_uneven:
                 raise
         except ValueError as error:
-            raise ValueError(f"{what} is incompatible with its sharding annotation {sharding}: {error}") from None
+            hint = " For scalars the PartitionSpec should be P()" if not shape else ""
+            raise ValueError(f"{what} is incompatible with its sharding annotation {sharding}: {error}{hint}") from None
 
 
 def _as_sharding(leaf: Any, kind: str) -> Any:

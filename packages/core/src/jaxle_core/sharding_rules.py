@@ -13,6 +13,7 @@ from jaxle_core import core, sharding_types
 from jaxle_core.lax import cumulative, reductions, slicing, structural
 from jaxle_core.lax.barriers import optimization_barrier_p
 from jaxle_core.lax.control_flow.scan import scan_p
+from jaxle_core.lax.control_flow.solves import linear_solve_p
 from jaxle_core.lax.dot import dot_general_p
 from jaxle_core.lax.placement import device_put_p, reshard_p, sharding_constraint_p
 from jaxle_core.lax.random_bits import rng_bit_generator_p
@@ -306,6 +307,17 @@ def _scan(avals, specs, outs, mesh, params):
 
 
 register_rule(scan_p, _scan)
+
+
+def _linear_solve(avals, specs, outs, mesh, params):
+    """The solution typed as ``b`` (untyped when ``b`` is: a host value given to a jitted solve), as JAX types it;
+    auxiliary outputs as ``solve`` types them."""
+    n_b = len(avals) - sum(params["const_lengths"])
+    b = zip(avals[-n_b:], specs[-n_b:]) if n_b else ()
+    return [spec if a.explicit_sharding is not None else UNTYPED for a, spec in b] + [None] * (len(outs) - n_b)
+
+
+register_rule(linear_solve_p, _linear_solve)
 register_rule(reshard_p, _to_destination("dst_sharding"), places=True)
 register_rule(sharding_constraint_p, _constrained, places=True)
 register_rule(device_put_p, _to_destination("devices"), places=True)

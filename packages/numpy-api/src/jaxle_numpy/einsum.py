@@ -19,7 +19,7 @@ from jaxle_core.lax.dot import dot_general
 from jaxle_core.mesh import PartitionSpec
 from jaxle_core.sharding_types import resolve_out_sharding
 from jaxle_numpy.creation import asarray
-from jaxle_numpy.util import check_arraylike
+from jaxle_numpy.util import check_arraylike, eager_array
 
 __all__ = ["einsum", "einsum_path"]
 
@@ -68,6 +68,7 @@ def einsum(subscripts, /, *operands, out: None = None, optimize: str | bool | li
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.einsum is not supported.")
     planned, contractions = _plan(subscripts, operands, optimize)
+    planned = [eager_array(p) for p in planned]
     if preferred_element_type is None:
         out_dtype, weak = dtypes.result_type(*planned, return_weak_type_flag=True)
     else:

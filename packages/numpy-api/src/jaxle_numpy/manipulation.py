@@ -50,10 +50,13 @@ from jaxle_numpy.util import (
     canonicalize_axis,
     check_arraylike,
     check_conversion_target,
+    compiled_when_eager,
     concrete_or_error,
     concrete_or_none,
     converted_onto,
+    eager_array,
     ensure_array,
+    ensure_arraylike,
     named_jit,
     promote_dtypes,
     requested_dtype,
@@ -183,7 +186,7 @@ def ravel(a: Any, order: str = "C", *, out_sharding: Any = None) -> Any:
 
 def transpose(a: Any, axes: Sequence[int] | None = None) -> Any:
     """``a`` with its axes permuted by ``axes`` (reversed by default)."""
-    check_arraylike("transpose", a)
+    a = ensure_arraylike("transpose", a)
     ndim = _ndim(a)
     if axes is None:
         permutation = tuple(range(ndim - 1, -1, -1))
@@ -194,14 +197,14 @@ def transpose(a: Any, axes: Sequence[int] | None = None) -> Any:
 
 def permute_dims(a: Any, /, axes: tuple[int, ...]) -> Any:
     """The array API's name for ``transpose`` with explicit ``axes``."""
-    check_arraylike("permute_dims", a)
+    a = ensure_arraylike("permute_dims", a)
     ndim = _ndim(a)
     return as_array(lax_structural.transpose(a, tuple(_axis(i, ndim) for i in axes)))
 
 
 def matrix_transpose(x: Any, /) -> Any:
     """``x`` with its last two axes swapped."""
-    check_arraylike("matrix_transpose", x)
+    x = ensure_arraylike("matrix_transpose", x)
     ndim = _ndim(x)
     if ndim < 2:
         raise ValueError(f"x must be at least two-dimensional for matrix_transpose; got ndim={ndim}")
@@ -210,7 +213,12 @@ def matrix_transpose(x: Any, /) -> Any:
 
 def moveaxis(a: Any, source: int | Sequence[int], destination: int | Sequence[int]) -> Any:
     """``a`` with the axes ``source`` moved to positions ``destination``, the others keeping their order."""
-    check_arraylike("moveaxis", a)
+    return _moved(ensure_arraylike("moveaxis", a), source, destination)
+
+
+@compiled_when_eager(static_argnames=("source", "destination"))
+def _moved(a: Any, source: int | Sequence[int], destination: int | Sequence[int]) -> Any:
+    # run eagerly as JAX's jitted moveaxis (moving nothing gives a new array, named by its type)
     ndim = _ndim(a)
     source = tuple(_axis(i, ndim) for i in _index_tuple(source))
     destination = tuple(_axis(i, ndim) for i in _index_tuple(destination))
@@ -258,7 +266,12 @@ def expand_dims(a: Any, axis: int | Sequence[int]) -> Any:
 
 def squeeze(a: Any, axis: int | Sequence[int] | None = None) -> Any:
     """``a`` without its size-1 dimensions (all of them, or those named by ``axis``)."""
-    check_arraylike("squeeze", a)
+    return _squeezed(ensure_arraylike("squeeze", a), axis)
+
+
+@compiled_when_eager(static_argnames=("axis",))
+def _squeezed(a: Any, axis: int | Sequence[int] | None = None) -> Any:
+    # run eagerly as JAX's jitted squeeze (a result with nothing to squeeze is a new array, named by its type)
     shape = _shape(a)
     if axis is None:
         dimensions = tuple(i for i, d in enumerate(shape) if d == 1)
@@ -412,6 +425,7 @@ def stack(arrays: Any, axis: int = 0, out: None = None, dtype: Any = None) -> An
     if not len(arrays):
         raise ValueError("Need at least one array to stack.")
     check_arraylike("stack", *arrays)
+    arrays = [eager_array(a) for a in arrays]
     axis = _axis(axis, _ndim(arrays[0]) + 1)
     return as_array(lax_structural.stack(_converted(arrays, dtype, "stack"), axis))
 
@@ -493,7 +507,7 @@ def block(arrays: Any) -> Any:
 
 
 def _split(name: str, ary: Any, indices_or_sections: Any, axis: int) -> list[Any]:
-    check_arraylike(name, ary)
+    ary = ensure_arraylike(name, ary)
     size = _shape(ary)[axis]  # an axis out of bounds is JAX's IndexError
     if isinstance(indices_or_sections, Tracer):  # JAX's error names the first traced count or index
         context = f"in jax.numpy.{name} argument 1"
@@ -553,7 +567,7 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
 
 def tile(A: Any, reps: Any) -> Any:  # noqa: N803 - NumPy's argument name
     """``A`` repeated ``reps`` times along each axis."""
-    check_arraylike("tile", A)
+    A = ensure_arraylike("tile", A)
     reps = (reps,) if np.ndim(reps) == 0 else tuple(reps)
     shape = _shape(A)
     ndim = max(len(shape), len(reps))
@@ -630,7 +644,7 @@ def _flip(m: Any, axis: tuple[int, ...]) -> Any:
 
 def flip(m: Any, axis: int | Sequence[int] | None = None) -> Any:
     """``m`` with the order of its elements reversed along ``axis`` (every axis by default)."""
-    check_arraylike("flip", m)
+    m = ensure_arraylike("flip", m)
     ndim = _ndim(m)
     axes = tuple(range(ndim)) if axis is None else tuple(
         _axis(i, ndim) for i in _index_tuple(axis, "The axis argument must be known statically."))
@@ -639,13 +653,13 @@ def flip(m: Any, axis: int | Sequence[int] | None = None) -> Any:
 
 def fliplr(m: Any) -> Any:
     """``m`` reversed along its second axis."""
-    check_arraylike("fliplr", m)
+    m = ensure_arraylike("fliplr", m)
     return _flip(m, (_axis(1, _ndim(m)),))
 
 
 def flipud(m: Any) -> Any:
     """``m`` reversed along its first axis."""
-    check_arraylike("flipud", m)
+    m = ensure_arraylike("flipud", m)
     return _flip(m, (_axis(0, _ndim(m)),))
 
 
@@ -907,7 +921,7 @@ def _pad_with_function(array: Any, pad_width: tuple, function: Callable, kwargs:
 
 def pad(array: Any, pad_width: Any, mode: str | Callable[..., Any] = "constant", **kwargs: Any) -> Any:
     """``array`` padded by ``pad_width`` (per axis: before, after) with values chosen by ``mode``, as ``numpy.pad``."""
-    check_arraylike("pad", array)
+    array = ensure_arraylike("pad", array)
     ndim = _ndim(array)
     widths = concrete_or_error(pad_width, "pad_width argument of jnp.pad")
     if not dtypes.issubdtype(widths.dtype, np.integer):
@@ -1160,7 +1174,7 @@ def _gathered_diagonal(a: Any, offset: int, axis1: int, axis2: int) -> Any:
 def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> Any:
     """``x`` converted to ``dtype`` (strongly typed)."""
     del copy  # arrays are immutable
-    check_arraylike("astype", x)
+    x = ensure_arraylike("astype", x)
     check_conversion_target(device, x)
     dt = requested_dtype(dtype, "astype") if dtype is not None else dtypes.default_float_dtype()
     aval = get_aval(ensure_array(x))

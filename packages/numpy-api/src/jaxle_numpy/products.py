@@ -19,7 +19,14 @@ from jaxle_core.lax.dot import dot_general
 from jaxle_numpy.conditional import where
 from jaxle_numpy.creation import array
 from jaxle_numpy.ufuncs import multiply, subtract
-from jaxle_numpy.util import canonicalize_axis, check_arraylike, compiled_when_eager, ensure_array, promote_dtypes
+from jaxle_numpy.util import (
+    canonicalize_axis,
+    check_arraylike,
+    compiled_when_eager,
+    ensure_array,
+    ensure_arraylike,
+    promote_dtypes,
+)
 from jaxle_numpy.vectorize import vectorize
 
 __all__ = ["dot", "vdot", "vecdot", "inner", "outer", "matmul", "matvec", "vecmat", "tensordot", "kron", "trace",
@@ -213,8 +220,7 @@ def tensordot(a: Any, b: Any, axes: int | Sequence[int] | Sequence[Sequence[int]
               preferred_element_type=None, out_sharding=None) -> Any:
     """The sum of products over ``axes``: the last ``axes`` of ``a`` with the first of ``b``, or explicit pairs;
     ``out_sharding`` lays the result out over a mesh of Explicit axes."""
-    check_arraylike("tensordot", a, b)
-    a, b = ensure_array(a), ensure_array(b)
+    a, b = ensure_arraylike("tensordot", a, b)
     a_ndim, b_ndim = get_aval(a).ndim, get_aval(b).ndim
     a_shape, b_shape = get_aval(a).shape, get_aval(b).shape
     if type(axes) is int:

@@ -26,6 +26,7 @@ from jaxle_numpy.util import (
     canonicalize_axis,
     check_arraylike,
     compiled_when_eager,
+    eager_array,
     ensure_array,
     named_jit,
     optional_index,
@@ -378,7 +379,7 @@ def _static_axis(axis: Axis) -> Axis:
 
 def _arg_extremum(name: str, lax_fn: Callable, a: Any, axis: int | None, out: Any, keepdims: bool | None) -> Any:
     check_out(name, out)
-    a = _operand(name, a)
+    a = eager_array(_operand(name, a))
     aval = get_aval(a)
     if axis is None:
         dims = tuple(range(aval.ndim))

@@ -260,8 +260,10 @@ def nonzero(a, *, size: int | None = None, fill_value=None) -> tuple[Any, ...]:
                          "instead.")
     if size is None:
         # JAX counts the nonzero elements first: the count is what must be concrete
-        _concrete(lax_reductions.reduce_sum(lax_structural.convert_element_type(
-            lax_elementwise.ne(a, _like(0, a)), dtypes.default_int_dtype()), tuple(range(len(shape)))))
+        count = int(_concrete(lax_reductions.reduce_sum(lax_structural.convert_element_type(
+            lax_elementwise.ne(a, _like(0, a)), dtypes.default_int_dtype()), tuple(range(len(shape))))))
+        if len(getattr(getattr(a, "sharding", None), "device_set", ())) > 1:  # computed over a's devices, as JAX's
+            return _nonzero_sized(a, count, None)
         value = _concrete(a)
         return tuple(current_backend().device_put(i.astype(dtypes.default_int_dtype())) for i in np.nonzero(value))
     return _nonzero_sized(a, size, fill_value)

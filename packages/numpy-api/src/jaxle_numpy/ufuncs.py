@@ -269,7 +269,7 @@ def power(x1: Any, x2: Any, /) -> Any:
     except TypeError:
         pass
     else:
-        x1, = util.promote_dtypes_numeric(x1)
+        x1, = util.promote_dtypes_numeric(util.eager_array(x1))
         return lax.integer_pow(x1, exponent)
     base, promoted_exponent = util.promote_args_numeric("power", x1, x2)
     if _is(base, np.integer):

@@ -35,7 +35,8 @@ from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import check_type_divides, typed_aval, untyped
 from jaxle_core.staging import StagingTrace
 
-__all__ = ["is_arraylike", "check_arraylike", "promote_dtypes", "promote_shapes", "promote_args",
+__all__ = ["is_arraylike", "check_arraylike", "ensure_arraylike", "eager_array", "promote_dtypes", "promote_shapes",
+           "promote_args",
            "promote_dtypes_inexact", "promote_args_inexact", "promote_dtypes_numeric", "promote_args_numeric",
            "canonicalize_axis", "optional_index", "ensure_array", "requested_dtype", "named_jit", "concrete_index",
            "concrete_or_none", "concrete_or_error", "compiled_when_eager", "as_array", "scalar_like",
@@ -57,6 +58,22 @@ def check_arraylike(fun_name: str, *args: Any) -> None:
         if not is_arraylike(arg):
             raise TypeError(f"{fun_name} requires ndarray or scalar arguments, got {type(arg)} at position "
                             f"{position}.")
+
+
+def ensure_arraylike(fun_name: str, *args: Any) -> Any:
+    """``args`` checked as ``check_arraylike`` does, then made arrays outside transformations (``eager_array``);
+    the one argument, else a tuple of them."""
+    check_arraylike(fun_name, *args)
+    arrays = tuple(eager_array(a) for a in args)
+    return arrays[0] if len(arrays) == 1 else arrays
+
+
+def eager_array(x: Any) -> Any:
+    """``x`` made an array (``as_array``) outside transformations, as the JAX functions that take their operands as
+    arrays before computing do: under ``set_mesh`` their eager results on host values then report a layout for
+    each dimension, as JAX's do. Inside a transformation only an object's ``__jax_array__`` is taken (a host value
+    stays a constant of the trace)."""
+    return as_array(x) if isinstance(current_trace(), EvalTrace) else ensure_array(x)
 
 
 def ensure_array(x: Any) -> Any:

@@ -17,14 +17,14 @@ from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.extended import ExtendedArray
-from jaxle_core.lax.placement import sharding_constraint_p
+from jaxle_core.lax.placement import reshard_p, sharding_constraint_p
 from jaxle_core.memory_spaces import MemorySpace, space_of_kind
 from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh
 from jaxle_core.shard_map import evaluate_per_equation, runs_per_equation, shard_map_p
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import explicit_context, keeps_no_layout, spec_of, typed_aval, typing_eagerly
 from jaxle_core.staging import trace_to_jaxpr
-from jaxle_xla import _jaxlib, clients, sharded_array, transfer_guard
+from jaxle_xla import _jaxlib, clients, eager_constraints, sharded_array, transfer_guard
 from jaxle_xla.array import XlaArray, laid_out, share_host_value, view
 from jaxle_xla.executable import (
     Executable,
@@ -35,13 +35,21 @@ from jaxle_xla.executable import (
     host_buffer,
     placement,
 )
-from jaxle_xla.sharding import GSPMDSharding, HloNamedSharding, one_device_of, program_placement, same_placement
+from jaxle_xla.sharding import (
+    GSPMDSharding,
+    HloNamedSharding,
+    SingleDeviceSharding,
+    one_device_of,
+    program_placement,
+    same_placement,
+)
 from jaxle_xla.spmd import (
     FollowShardings,
     SpmdFunction,
     context_mesh_refusal,
     has_sharded_argument,
     jaxpr_mesh,
+    one_device_constraint,
     params_mesh,
     program_mesh,
     result_layouts,
@@ -103,9 +111,11 @@ def _eager_out_shardings(primitive: core.Primitive, params: dict) -> list[Any] |
     """The layouts of an eager ``shard_map``'s results as JAX's: its out specs as written, over a mesh whose axes
     are all manual (None otherwise, or over the context mesh: the types or the partitioner say); of an eager
     constraint to a GSPMDSharding, that layout (over a mesh of its own, which the partitioner does not carry
-    the constraint out to)."""
-    if primitive is sharding_constraint_p and isinstance(params["sharding"], GSPMDSharding):
-        return [program_placement(params["sharding"])]
+    the constraint out to); of another constraint, its sharding as written."""
+    if primitive is sharding_constraint_p:
+        if isinstance(params["sharding"], GSPMDSharding):
+            return [program_placement(params["sharding"])]
+        return eager_constraints.result_shardings(params["sharding"])
     if (primitive is not shard_map_p or not isinstance(params["mesh"], Mesh)
             or len(params["newly_manual_axes"]) != len(params["mesh"].axis_names)):
         return None
@@ -151,6 +161,10 @@ class XlaBackend:
     def apply_primitive(self, primitive: core.Primitive, args: Sequence[Any], params: dict) -> Any:
         if primitive is shard_map_p and runs_per_equation(params):
             return evaluate_per_equation(args, **params)
+        if primitive is sharding_constraint_p:
+            eager_constraints.check_devices(args[0], params["sharding"])
+            if isinstance(params["sharding"], SingleDeviceSharding):  # committed to that device
+                return self.device_put(args[0], params["sharding"], get_aval(args[0]).weak_type)
         avals = tuple([get_aval(x) for x in args])
         if self._only_device is None and (has_sharded_argument(args) or params_mesh(params) is not None
                                           or not get_mesh().empty
@@ -184,10 +198,14 @@ class XlaBackend:
         # host values only (no array of any layout), typed over no layout as in JAX: results of the rules that keep
         # it are laid out as XLA chose (replicated, P()) rather than an entry per dimension
         host_only = not any(isinstance(x, Array) for x in args) and keeps_no_layout(primitive, len(args))
-        key = (primitive, _params_key(params), avals, SpmdFunction, host_only, config.trace_context())
+        # equal shardings may be spelled differently, and a constraint's result reports its sharding as written
+        spelling = tuple(getattr(params["sharding"], "spec", ())) if primitive is sharding_constraint_p else None
+        key = (primitive, _params_key(params), avals, SpmdFunction, host_only, spelling, config.trace_context())
         function = self._eager.lookup(key)
         if function is None:
             context = get_mesh()  # part of the trace context, hence of the key
+            if context.empty and primitive is reshard_p and isinstance(params["dst_sharding"].mesh, Mesh):
+                context = params["dst_sharding"].mesh  # outside set_mesh, a reshard runs over its sharding's mesh
             closed = _primitive_jaxpr(primitive, avals, params)
             out_shardings = _eager_out_shardings(primitive, params)
             if out_shardings is None and host_only and not context.empty:
@@ -217,8 +235,10 @@ class XlaBackend:
                 or (core.type_shardings is not None and typed_mesh(closed_jaxpr))):
             return SpmdFunction(*spec, in_shardings or None, out_shardings or None,
                                 context=None if context.empty else context, memory_layouts=layouts)
-        if device is None and any(one_device_of(s) is not None for s in (*in_shardings, *out_shardings)):
-            return PinnedExecutable(*spec, in_shardings, out_shardings, layouts)
+        constraint = one_device_constraint(closed_jaxpr) if device is None else None
+        if device is None and (constraint is not None or any(one_device_of(s) is not None
+                                                              for s in (*in_shardings, *out_shardings))):
+            return PinnedExecutable(*spec, in_shardings, out_shardings, layouts, constraint)
         if device is None and not context.empty and not clients.has_one_device():
             # under set_mesh a program is partitioned over the mesh's devices, whatever its arguments, as JAX's
             return SpmdFunction(*spec, context=context, memory_layouts=layouts)

@@ -15,6 +15,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, physicalize, wrap_physical
 from jaxle_core.jaxpr_util import dce_jaxpr
+from jaxle_core.lax.placement import staged_at
 from jaxle_core.lax.tokens import AbstractToken, Token, create_token_p
 from jaxle_core.memory_spaces import MemorySpace
 from jaxle_core.sharding import NamedSharding
@@ -23,7 +24,7 @@ from jaxle_xla.array import XlaArray
 from jaxle_xla.layouts import use_custom_layouts
 from jaxle_xla.lowering import lower_module
 from jaxle_xla.lowering.module import donation_key
-from jaxle_xla.sharding import GSPMDSharding, one_device_of
+from jaxle_xla.sharding import GSPMDSharding, devices_text, incompatible_devices_error, one_device_of
 
 # Constants with more elements than this are passed to the executable as arguments
 # rather than written into the program text.
@@ -441,10 +442,6 @@ def _with_tokens(shardings: list[Any], is_token: Sequence[bool] | None) -> list[
     return [None if token else next(rest) for token in is_token]
 
 
-def _device_text(device: _jaxlib.Device) -> str:
-    return f"with device ids [{device.id}] on platform {device.platform.upper()}"
-
-
 class PerDeviceWrapper:
     """A jitted function's callable around a PerDeviceExecutable (``_per_device``), whose compiled program its
     stages report."""
@@ -471,20 +468,24 @@ class PerDeviceWrapper:
 
 
 class PinnedExecutable(PerDeviceWrapper):
-    """A jitted function whose ``in_shardings``/``out_shardings`` are SingleDeviceShardings of one device: it runs
-    there, its results committed; arguments with an in_sharding are moved there, and JAX's error refuses an
-    argument without one that is committed to another device."""
+    """A jitted function whose ``in_shardings``/``out_shardings`` (or a sharding constraint inside, ``constraint``)
+    are SingleDeviceShardings of one device: it runs there, its results committed; arguments with an in_sharding
+    are moved there, and JAX's error refuses an argument without one that is committed to another device."""
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
-                 in_shardings: Sequence[Any], out_shardings: Sequence[Any], layouts: tuple = ((), ())):
-        given = [("ARG_SHARDING", one_device_of(s)) for s in in_shardings] + [
-            ("explicit output sharding", one_device_of(s)) for s in out_shardings]
-        given = [(kind, device) for kind, device in given if device is not None]
-        (first_kind, self.device), *rest = given
-        for kind, device in rest:
+                 in_shardings: Sequence[Any], out_shardings: Sequence[Any], layouts: tuple = ((), ()),
+                 constraint: Any = None):
+        given = [("ARG_SHARDING", one_device_of(s), "") for s in in_shardings] + [
+            ("explicit output sharding", one_device_of(s), "") for s in out_shardings]
+        if constraint is not None:  # JAX names where the constraint was written
+            given.append(("sharding_constraint inside jit", one_device_of(constraint),
+                          f" at {staged_at(constraint)}"))
+        given = [(kind, device, where) for kind, device, where in given if device is not None]
+        (first_kind, self.device, self._first_where), *rest = given
+        for kind, device, where in rest:
             if device != self.device:
-                raise ValueError(f"Received incompatible devices for jitted computation. Got {first_kind} "
-                                 f"{_device_text(self.device)} and {kind} {_device_text(device)}")
+                raise incompatible_devices_error(f"{first_kind} {devices_text((self.device,))}{self._first_where}",
+                                                 f"{kind} {devices_text((device,))}{where}")
         self._first_kind = first_kind
         self._free = [one_device_of(s) is None for s in in_shardings] if in_shardings else None
         # the first argument with an in_sharding of its own (JAX words its error differently after it)
@@ -507,7 +508,7 @@ class PinnedExecutable(PerDeviceWrapper):
                 # after an argument with an in_sharding, JAX names this argument's device twice
                 other = device if self._first_given is not None and self._first_given < i else self.device
                 argument = incompatible_devices(args, (i,), self._name, self._debug_info)
-                raise ValueError(f"{argument} and {self._first_kind} {_device_text(other)}")
+                raise ValueError(f"{argument} and {self._first_kind} {devices_text((other,))}{self._first_where}")
         return self._per_device(*args)
 
 
@@ -556,5 +557,4 @@ def described_argument(i: int, aval: Any, devices: Sequence[Any], name: str, deb
     names = getattr(debug_info, "arg_names", ()) or ()
     arg_name = names[i] if i < len(names) else f"args[{i}]"
     function = getattr(debug_info, "qualified_name" if qualified else "func_name", name)
-    return (f"argument {arg_name} of {function} with shape {aval.str_short()} and with device ids "
-            f"[{', '.join(str(d.id) for d in devices)}] on platform {devices[0].platform.upper()}")
+    return f"argument {arg_name} of {function} with shape {aval.str_short()} and {devices_text(devices)}"

@@ -28,12 +28,27 @@ from jaxle_core.sharding import IndivisibleError, NamedSharding, Sharding
 from jaxle_xla import _jaxlib, clients
 
 __all__ = ["GSPMDSharding", "HloNamedSharding", "MaximalSharding", "PartitionerMesh", "SingleDeviceSharding",
-           "gspmd_sharding", "hlo_sharding_text", "inspected_layout", "make_mesh", "make_single_device_sharding",
-           "mesh_text", "named_from_hlo", "one_device_of", "partitioner_layout", "placement_of", "program_placement",
-           "public_sharding", "reshard", "same_placement", "sdy_sharding_text"]
+           "devices_text", "gspmd_sharding", "hlo_sharding_text", "incompatible_devices_error", "inspected_layout",
+           "make_mesh", "make_single_device_sharding", "mesh_text", "named_from_hlo", "one_device_of",
+           "partitioner_layout", "placement_of", "program_placement", "public_sharding", "reshard", "same_placement",
+           "sdy_sharding_text"]
 
 SingleDeviceSharding = _jaxlib.DeviceSharding
+# named as JAX names its class (errors show the name: 'SingleDeviceSharding' object has no attribute 'spec'), and
+# found by that name here when pickled
+SingleDeviceSharding.__name__ = SingleDeviceSharding.__qualname__ = "SingleDeviceSharding"
+SingleDeviceSharding.__module__ = __name__
 Sharding.register(SingleDeviceSharding)
+
+
+def devices_text(devices: Sequence[Any]) -> str:
+    """``with device ids [0, 1] on platform CPU``, as JAX describes where a value or a sharding lies."""
+    return f"with device ids [{', '.join(str(d.id) for d in devices)}] on platform {devices[0].platform.upper()}"
+
+
+def incompatible_devices_error(first: str, second: str) -> ValueError:
+    """JAX's error for two parts of a computation (each described with ``devices_text``) on different devices."""
+    return ValueError(f"Received incompatible devices for jitted computation. Got {first} and {second}")
 
 
 class GSPMDSharding(Sharding):

@@ -42,6 +42,7 @@ from jaxle_xla.sharding import (
     gspmd_sharding,
     hlo_sharding_text,
     named_from_hlo,
+    one_device_of,
     partitioner_layout,
     program_placement,
     public_sharding,
@@ -49,7 +50,7 @@ from jaxle_xla.sharding import (
 )
 
 __all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "context_mesh_refusal", "has_sharded_argument",
-           "jaxpr_mesh", "params_mesh", "program_mesh", "result_layouts", "typed_mesh"]
+           "jaxpr_mesh", "one_device_constraint", "params_mesh", "program_mesh", "result_layouts", "typed_mesh"]
 
 
 def _physical(x: Any) -> Any:
@@ -90,6 +91,24 @@ def jaxpr_mesh(closed: core.ClosedJaxpr) -> Mesh | None:
     """The mesh of the first NamedSharding a sharding constraint (or nested jit) of ``closed`` names, or of its
     first shard_map."""
     return next(_meshes_of(closed.jaxpr), None)
+
+
+def _constraint_shardings(jaxpr: core.Jaxpr) -> Any:
+    for eqn in jaxpr.eqns:
+        if eqn.primitive is sharding_constraint_p:
+            yield eqn.params["sharding"]
+        for value in eqn.params.values():
+            for v in value if isinstance(value, tuple) else (value,):
+                if isinstance(v, core.ClosedJaxpr):
+                    yield from _constraint_shardings(v.jaxpr)
+                elif isinstance(v, core.Jaxpr):
+                    yield from _constraint_shardings(v)
+
+
+def one_device_constraint(closed: core.ClosedJaxpr) -> Any:
+    """The sharding of the first sharding constraint of ``closed`` (or of a jaxpr inside) to one device, which JAX
+    runs the program on; None when there is none."""
+    return next((s for s in _constraint_shardings(closed.jaxpr) if one_device_of(s) is not None), None)
 
 
 def params_mesh(params: dict) -> Mesh | None:

@@ -28,7 +28,7 @@ from jaxle_core.lax.refs import Ref, addupdate
 from jaxle_core.mesh import PartitionSpec, get_abstract_mesh, get_mesh
 from jaxle_core.shard_map import shard_map_p
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import cotangent_sharding, no_context_mesh_error, spec_of, untyped
+from jaxle_core.sharding_types import cotangent_sharding, no_context_mesh_error, spec_of
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 
 
@@ -423,11 +423,14 @@ def _linear_dtype_kind(dtype: np.dtype) -> str:
 
 def _same_type(value: ShapedArray, expected: ShapedArray) -> bool:
     """Whether a cotangent's type is the output's, weak types aside; an untyped value matches a replicated type
-    (the values of a function traced under vmap are untyped where its output, traced under the mesh, is not)."""
+    (the values of a function traced under vmap are untyped where its output, traced under the mesh, is not), and
+    types naming no mesh axis match whatever mesh they name (a host operand's, none; a value's under set_mesh of
+    Auto axes, that mesh)."""
     if value.strip_weak_type() == expected.strip_weak_type():
         return True
     return not any(spec_of(value)) and not any(spec_of(expected)) and (
-        untyped(value).strip_weak_type() == untyped(expected).strip_weak_type())
+        value.update(sharding=None, auto_mesh=None).strip_weak_type()
+        == expected.update(sharding=None, auto_mesh=None).strip_weak_type())
 
 
 def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Sequence = ()) -> Callable:

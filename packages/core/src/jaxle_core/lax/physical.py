@@ -16,7 +16,7 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.extended import physical_aval, physical_rules
 from jaxle_core.lax.elementwise import eq_p, ne_p
 from jaxle_core.lax.identity import copy_p
-from jaxle_core.lax.placement import reshard_p
+from jaxle_core.lax.placement import reshard_p, sharding_constraint_p
 from jaxle_core.lax.reductions import reduce_and_p, reduce_or_p
 from jaxle_core.lax.slicing import (
     GatherDimensionNumbers,
@@ -63,6 +63,11 @@ def _reshape(x, *, avals_in, avals_out, new_sizes, dimensions, sharding):
 @_rule(reshard_p)
 def _reshard(x, *, avals_in, avals_out, dst_sharding):
     return [reshard_p.bind(x, dst_sharding=dst_sharding)]  # each element's block whole (the spec's trailing Nones)
+
+
+@_rule(sharding_constraint_p)
+def _sharding_constraint(x, *, avals_in, avals_out, **params):
+    return [sharding_constraint_p.bind(x, **params)]  # each element's block whole (the spec's trailing Nones)
 
 
 @_rule(transpose_p)

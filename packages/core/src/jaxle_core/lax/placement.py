@@ -20,10 +20,12 @@ from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_
 from jaxle_core.pretty import pp_eqn_generic, pp_eqn_rules
 from jaxle_core.sharding import NamedSharding, Sharding, check_sharding_fits
 from jaxle_core.sharding_types import check_type_divides, spec_of, type_spec
+from jaxle_core.source_info import current, summarize
 from jaxle_core.staging import staging_rewrites
 
-__all__ = ["ArrayCopySemantics", "check_auto_axes_only", "device_put_p", "leaves_layout_open", "reshard",
-           "reshard_p", "reshard_target", "sharding_constraint_p", "stage", "stage_p", "with_sharding_constraint"]
+__all__ = ["ArrayCopySemantics", "check_auto_axes_only", "device_put_p", "leaves_layout_open", "outside_context_mesh",
+           "reshard", "reshard_p", "reshard_target", "sharding_constraint_p", "stage", "stage_p", "staged_at",
+           "with_sharding_constraint"]
 
 stage_p = Primitive("stage")
 stage_p.def_abstract_eval(lambda aval: aval)
@@ -172,6 +174,34 @@ def _with_type_axes(sharding: Any, aval: Any) -> Any:
     return NamedSharding(sharding.mesh, PartitionSpec(*spec), memory_kind=sharding.memory_kind)
 
 
+def outside_context_mesh(sharding: Any) -> bool:
+    """Whether ``sharding`` names devices other than those of the mesh set by ``set_mesh`` (when one is): JAX
+    refuses to compile such a constraint."""
+    context = get_mesh()
+    if context.empty or isinstance(getattr(sharding, "mesh", None), AbstractMesh):
+        return False
+    return sharding.device_set != set(context._flat_devices_tuple)
+
+
+# Where a constraint to each sharding over devices was last staged, for JAX's errors when their devices disagree
+# with others of the program (the program compiled may be a re-staged copy of the one traced, so the sharding, not
+# the equation, is the key); the oldest are forgotten.
+_locations: dict[Any, str] = {}
+_LOCATIONS_KEPT = 64
+
+
+def staged_at(sharding: Any) -> str:
+    """Where a constraint to ``sharding`` was last staged (``/path/file.py:12:8 (f)``), else ``unknown``."""
+    return _locations.get(sharding, "unknown")
+
+
+def _note_location(sharding: Any) -> None:
+    if len(_locations) >= _LOCATIONS_KEPT:
+        del _locations[next(iter(_locations))]
+    _locations.pop(sharding, None)
+    _locations[sharding] = summarize(current())
+
+
 def with_sharding_constraint(x: Any, shardings: Any) -> Any:
     """``x`` (a pytree of arrays), constrained to ``shardings`` (one sharding, or a pytree prefix of ``x``)."""
     leaves, treedef = tree.tree_flatten(x)
@@ -190,6 +220,9 @@ def with_sharding_constraint(x: Any, shardings: Any) -> Any:
             sharding_constraint_p.bind(leaf, sharding=_with_type_axes(sharding, get_aval(leaf)), layout=None,
                                        context_mesh=context,
                                        unconstrained_dims=frozenset()) for leaf, sharding in zip(leaves, per_leaf)]
+    for leaf, sharding in zip(leaves, per_leaf):
+        if isinstance(leaf, Tracer) and not isinstance(getattr(sharding, "mesh", None), AbstractMesh):
+            _note_location(sharding)
     return tree.tree_unflatten(treedef, outs)
 
 
@@ -203,8 +236,10 @@ pp_eqn_rules[reshard_p] = lambda eqn, context: pp_eqn_generic(eqn, context, name
 
 def leaves_layout_open(dst_sharding: NamedSharding) -> bool:
     """Whether a reshard to ``dst_sharding`` constrains nothing: a layout naming no axis of the abstract mesh (as
-    ``auto_axes`` gives its arguments and ``explicit_axes`` its results), left to the partitioner."""
-    return isinstance(dst_sharding.mesh, AbstractMesh) and not any(dst_sharding.spec)
+    ``auto_axes`` gives its arguments and ``explicit_axes`` its results), or of a mesh without Explicit axes (a
+    reshard lays a value out along Explicit axes only), left to the partitioner."""
+    return not any(dst_sharding.spec) and (isinstance(dst_sharding.mesh, AbstractMesh)
+                                           or not dst_sharding.mesh.explicit_axes)
 
 
 def reshard_target(sharding: Any, function: str = "reshard") -> NamedSharding:

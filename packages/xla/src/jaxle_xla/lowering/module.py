@@ -189,7 +189,7 @@ class ModuleBuilder:
             "call_target_name": '"InspectSharding"', "has_side_effect": "true",
             "backend_config": _bytes_attribute(_jaxlib.inspect_sharding_key(report))})
 
-    def _whole_value(self, aval: Any) -> str:
+    def whole_value(self, aval: Any) -> str:
         """The Shardy sharding of a value that no mesh axis splits, over the program's mesh or the empty one."""
         symbol = self.named_mesh("empty_mesh") if self.mesh is None else self._used(self._mesh_symbols[self.mesh])
         return f"#sdy.sharding<@{symbol}, [{', '.join(['{}'] * len(aval.shape))}]>"
@@ -311,13 +311,13 @@ class ModuleBuilder:
         # results put in host memory by out_shardings, as JAX writes it: a placement annotation on the value
         # returned, and a sharding of the whole value
         placed = [kind if _host_kind(kind) else None for kind in _padded(result_kinds, n_out)]
-        result_shardings = [self._whole_value(a) if p and s is None else s
+        result_shardings = [self.whole_value(a) if p and s is None else s
                             for s, p, a in zip(result_shardings, placed, closed.out_avals)]
         out_kinds = [p or _kind_of(a, None) for a, p in zip(closed.out_avals, placed)]
         for i, (entries, sharding) in enumerate(zip(arg_entries, arg_shardings)):
             if in_kinds[i]:  # as JAX writes it: the memory, and a sharding of the whole value (over no axes)
                 entries.append(f'mhlo.memory_kind = "{in_kinds[i]}"')
-                sharding = sharding or self._whole_value(closed.in_avals[i])
+                sharding = sharding or self.whole_value(closed.in_avals[i])
             if sharding is not None:
                 entries.append(f"sdy.sharding = {sharding}")
         for entries, mode in zip(arg_entries, layout_modes[0]):
@@ -453,7 +453,7 @@ def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = 
 
     def attributes(shardings: Sequence[Any], avals: Sequence[Any], arguments: bool) -> list[str | None]:
         return [builder.sharding_text(s, a) if isinstance(s, NamedSharding)
-                else builder._whole_value(a) if annotate_devices and one_device_of(s) is not None
+                else builder.whole_value(a) if annotate_devices and one_device_of(s) is not None
                 else _unplaced_scalar(a) if annotate_devices and arguments and s is None else None
                 for s, a in zip(list(shardings) + [None] * (len(avals) - len(shardings)), avals)]
 

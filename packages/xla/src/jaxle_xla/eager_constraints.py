@@ -1,0 +1,57 @@
+"""``with_sharding_constraint`` of concrete values (called outside ``jit``, or evaluated by ``grad`` and ``vmap``),
+run as JAX runs it: as a jitted identity whose output sharding is the constraint's.
+
+So the devices of the value (when it is committed), of the mesh set by ``set_mesh`` and of the sharding must
+agree, with JAX's errors naming them; a PartitionSpec read over the context mesh needs a value already laid out
+over a mesh (JAX's ``TypeError`` otherwise); and the result is laid out as the sharding says and reports it as it
+was written (``P(None, None)`` stays so), except that dimensions left ``UNCONSTRAINED`` keep the layout the
+partitioner chose.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jaxle_core.array import Array
+from jaxle_core.avals import get_aval
+from jaxle_core.extended import ExtendedArray
+from jaxle_core.mesh import AbstractMesh, PartitionSpec, get_mesh
+from jaxle_core.sharding import NamedSharding
+from jaxle_xla.sharding import devices_text, incompatible_devices_error
+
+__all__ = ["check_devices", "result_shardings"]
+
+
+def check_devices(x: Any, sharding: Any) -> None:
+    """JAX's errors for constraining ``x`` to ``sharding`` outside ``jit``."""
+    value = x.physical if isinstance(x, ExtendedArray) else x
+    over_context = isinstance(sharding, NamedSharding) and isinstance(sharding.mesh, AbstractMesh)
+    if over_context and isinstance(value, Array) and not isinstance(value.sharding, NamedSharding):
+        raise TypeError("The sharding on the input must be a `NamedSharding` since the target sharding has an "
+                        "`AbstractMesh` in it. Got sharding type <class "
+                        f"'jax.sharding.{type(value.sharding).__name__}'> for shape {get_aval(x).str_short()}")
+    context = get_mesh()
+    mesh_devices = () if context.empty else context._flat_devices_tuple
+    own = value.sharding._device_assignment if isinstance(value, Array) and value.committed else ()
+    # JAX names the value as the argument of the identity it runs
+    argument = own and f"argument x of _identity_fn with shape {get_aval(x).str_short()} and {devices_text(own)}"
+    target = mesh_devices if over_context else sharding._device_assignment
+    output = f"explicit output sharding {devices_text(target)}"
+    if mesh_devices:
+        described_mesh = f"jit's context mesh {devices_text(mesh_devices)}"
+        if own and set(own) != set(mesh_devices):
+            raise incompatible_devices_error(argument, described_mesh)
+        if set(target) != set(mesh_devices):
+            raise incompatible_devices_error(described_mesh, output)
+    elif own and set(own) != set(target):
+        raise incompatible_devices_error(argument, output)
+
+
+def result_shardings(sharding: Any) -> list[NamedSharding] | None:
+    """The sharding a constraint's result reports: ``sharding`` as written, over the concrete mesh (that of
+    ``set_mesh`` for a PartitionSpec); None when a dimension is left unconstrained (the partitioner's choice)."""
+    if not isinstance(sharding, NamedSharding) or any(entry is PartitionSpec.UNCONSTRAINED
+                                                      for entry in sharding.spec):
+        return None
+    mesh = get_mesh() if isinstance(sharding.mesh, AbstractMesh) else sharding.mesh
+    return [NamedSharding(mesh, sharding.spec, memory_kind=sharding.memory_kind)]
