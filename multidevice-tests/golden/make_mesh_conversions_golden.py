@@ -6,12 +6,14 @@ JAX's error):
   array of that dtype stays uncommitted on the default device, an Array is returned where it lies), and
   ``jnp.full``/``jnp.full_like`` filled with such arrays;
 - ``jit(f).lower(...)`` (and ``trace(...).lower()``) of arguments committed to one device, refused when lowered;
+- ``jit`` given ``device=`` or ``backend=``, refused when called, traced or lowered;
 - filling functions (and other constructors) given ``device=`` a NamedSharding whose axes do not divide the shape
   (JAX's ``IndivisibleError``, a ``ValueError``, or the type's ``ValueError``).
 
     /work/jaxpeer/bin/python multidevice-tests/golden/make_mesh_conversions_golden.py jax
 """
 
+import functools
 import importlib
 import json
 import pathlib
@@ -121,6 +123,17 @@ LOWERINGS = {
 
 
 
+def _pinned_jit_used(use: str, option: str, jax, jnp):
+    """``jit`` given a device or a backend (``option``), called, lowered, traced or shape-evaluated (``use``)."""
+    pinned = jax.jit(lambda x: x * 2, **{option: jax.devices()[3] if option == "device" else "cpu"})
+    return getattr(pinned, use)(np.ones(8, np.float32))
+
+
+# refused under set_mesh however it is used
+PINNED = {f"{use}_with_jit_{option}": functools.partial(_pinned_jit_used, use, option)
+          for use in ("__call__", "lower", "trace", "eval_shape") for option in ("device", "backend")}
+
+
 def _split(jax, *spec):
     """A NamedSharding over the mesh set (of the axis types set) splitting dimensions over ``spec``'s axes."""
     return jax.sharding.NamedSharding(jax.sharding.get_mesh(), jax.sharding.PartitionSpec(*spec))
@@ -144,7 +157,7 @@ INDIVISIBLE = {
 }
 
 CASES = {f"{prefix}{name}_{kind.lower()}": (thunk, kind)
-         for prefix, group in (("", CONVERSIONS), ("", LOWERINGS), ("indivisible_", INDIVISIBLE))
+         for prefix, group in (("", CONVERSIONS), ("", LOWERINGS), ("indivisible_", INDIVISIBLE), ("", PINNED))
          for name, thunk in group.items() for kind in MESH_KINDS}
 
 

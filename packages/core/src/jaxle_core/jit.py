@@ -703,6 +703,9 @@ class JitWrapped:
 
     def _trace_general(self, args: tuple, kwargs: dict, abstractify: Callable[[Any], ShapedArray] = get_aval
                        ) -> tuple[_CacheEntry, list]:
+        if (self.device is not None or self.backend is not None) and not get_mesh().empty:
+            raise ValueError("Mesh context manager should not be used with jit when backend or device is also "
+                             "specified as an argument to jit.")
         dynamic, static = self._split_static(args, kwargs)
         flat, in_tree = tree.tree_flatten(dynamic)
         avals = argument_avals(self.fun, flat, lambda: self._arg_names(args, kwargs, dynamic), abstractify)
