@@ -37,3 +37,8 @@ def test_random_has_name_with_jax_signature(name):
 def test_later_names_leave_the_list_once_they_land():
     landed = sorted(name for name in LATER if hasattr(random, name))
     assert not landed, f"{landed} have landed: remove them from LATER"
+
+
+def test_public_names_are_jax_names():
+    """``jaxle.random`` re-exports ``__all__``: no name beyond JAX's (the generator's pieces stay in submodules)."""
+    assert sorted(random.__all__) == sorted(NAMES)

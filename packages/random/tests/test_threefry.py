@@ -6,7 +6,7 @@ import pytest
 
 import jaxle_core as jc
 import jaxle_random as random
-from jaxle_random import threefry2x32_p, threefry_2x32
+from jaxle_random.threefry import threefry2x32_p, threefry_2x32
 
 U32 = np.uint32
 

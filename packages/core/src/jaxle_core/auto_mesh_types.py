@@ -10,16 +10,18 @@ or array has appeared, so tracing without one never looks at it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 from jaxle_core import core, vma
 from jaxle_core import mesh as mesh_module
 from jaxle_core.avals import ShapedArray
-from jaxle_core.mesh import AbstractMesh, get_abstract_mesh
+from jaxle_core.mesh import AbstractMesh, get_abstract_mesh, use_abstract_mesh
 from jaxle_core.sharding import NamedSharding
 
-__all__ = ["auto_mesh_of", "check_context_mesh", "enable"]
+__all__ = ["auto_mesh_of", "auto_meshes_ignored", "check_context_mesh", "enable", "traced_mesh"]
 
 _NO_MESH: Any = object()  # no operand names a mesh (as opposed to operands naming different ones)
 
@@ -30,6 +32,28 @@ _DESTINATIONS = {"device_put": "devices", "reshard": "dst_sharding", "sharding_c
 def enable() -> None:
     """Type results over meshes of Auto axes from now on (called when the first such mesh or array appears)."""
     core.type_auto_meshes = auto_typed
+
+
+@contextlib.contextmanager
+def auto_meshes_ignored() -> Iterator[None]:
+    """Trace without typing results over meshes of Auto axes: for programs of the implementation's own (a lowering's
+    helpers), which may be traced under another mesh than their values were (those of ``auto_axes``)."""
+    saved, core.type_auto_meshes = core.type_auto_meshes, None
+    try:
+        yield
+    finally:
+        core.type_auto_meshes = saved
+
+
+def traced_mesh(avals_out: Sequence[Any]) -> AbstractContextManager:
+    """A block under the mesh of Auto axes an equation's results are typed over, when a mesh is current and it is
+    another (the equation was traced inside ``auto_axes``): evaluated again (rewritten for XLA), the equation
+    checks its types against the mesh it was traced under."""
+    current = get_abstract_mesh()
+    mesh = next((a.auto_mesh for a in avals_out if getattr(a, "auto_mesh", None) is not None), None)
+    if current.empty or mesh is None or mesh == current:
+        return contextlib.nullcontext()
+    return use_abstract_mesh(mesh)
 
 
 def auto_mesh_of(sharding: Any) -> AbstractMesh | None:

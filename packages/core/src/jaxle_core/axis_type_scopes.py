@@ -99,7 +99,7 @@ def auto_axes(f: Callable | None = None, /, *, axes: Any = None, out_sharding: A
     if f is None:
         return lambda g: auto_axes(g, axes=axes, out_sharding=out_sharding)
     scoped = _scoped(f, axes, AxisType.Auto,
-                     lambda mesh, inner, values: _reshard_all(values, _open_layout(inner), only_traced=True),
+                     lambda mesh, inner, values: _reshard_all(values, _open_layout(inner)),
                      lambda mesh, outs: _reshard_all(outs, _targets(out_sharding, mesh)))
 
     @functools.wraps(f)

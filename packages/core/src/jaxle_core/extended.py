@@ -25,6 +25,7 @@ import numpy as np
 
 from jaxle_core import core, dtypes
 from jaxle_core.array import Array
+from jaxle_core.auto_mesh_types import traced_mesh
 from jaxle_core.avals import ShapedArray
 from jaxle_core.core import ClosedJaxpr, Jaxpr, Literal, Primitive
 from jaxle_core.mesh import PartitionSpec
@@ -67,11 +68,26 @@ class ExtendedArray(Array):
 
     @property
     def sharding(self) -> Any:
-        """The layout of the physical data: its leading dimensions are this array's."""
-        return self.physical.sharding
+        """The layout of the physical data's leading dimensions, which are this array's (a spec entry for each)."""
+        sharding = self.physical.sharding
+        spec = getattr(sharding, "spec", None)
+        if spec is None or len(spec) == self.aval.ndim:
+            return sharding
+        entries = (*tuple(spec)[:self.aval.ndim], *[None] * (self.aval.ndim - len(spec)))
+        return sharding.update(spec=spec.update(partitions=entries))
 
     def devices(self) -> set:
         return self.physical.devices()
+
+
+def physical_sharding(sharding: Any, aval: Any) -> Any:
+    """The layout of the physical data of values of ``aval`` laid out as the NamedSharding ``sharding``: each
+    element's block whole (a ``None`` for every dimension past the elements')."""
+    dtype = getattr(aval, "dtype", None)
+    if not isinstance(dtype, dtypes.ExtendedDType):
+        return sharding
+    spec = tuple(sharding.spec) + (None,) * (aval.ndim - len(sharding.spec) + len(dtype.physical_shape))
+    return sharding.update(spec=sharding.spec.update(partitions=spec))
 
 
 def physical_aval(aval: Any) -> Any:
@@ -190,23 +206,24 @@ def _eval_physically(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any]) -
     env.update(zip(jaxpr.constvars, map(physical_value, consts)))
     env.update(zip(jaxpr.invars, args))
     for eqn in jaxpr.eqns:
-        avals_in = [v.aval for v in eqn.invars]
         avals_out = [v.aval for v in eqn.outvars]
-        invals = list(map(read, eqn.invars))
-        extended = has_extended(avals_in) or has_extended(avals_out)
-        if extended and eqn.primitive in physical_rules:
-            outs = physical_rules[eqn.primitive](*invals, avals_in=avals_in, avals_out=avals_out, **eqn.params)
-        else:
-            params = eqn.params
-            if _carries_jaxprs(params):
-                params = {name: _physicalize_param(value) for name, value in params.items()}
-            elif extended:
-                physical_rule(eqn.primitive, avals_in)  # no rule and no jaxpr to rewrite: JAX's TypeError
-            outs = eqn.primitive.bind(*invals, **params)
-            if not eqn.primitive.multiple_results:
-                outs = [outs]
-        env.update(zip(eqn.outvars, outs))
+        with traced_mesh(avals_out):
+            env.update(zip(eqn.outvars, _eval_equation_physically(eqn, list(map(read, eqn.invars)), avals_out)))
     return [read(v) for v in jaxpr.outvars]
+
+
+def _eval_equation_physically(eqn: Any, invals: list[Any], avals_out: list[Any]) -> list[Any]:
+    avals_in = [v.aval for v in eqn.invars]
+    extended = has_extended(avals_in) or has_extended(avals_out)
+    if extended and eqn.primitive in physical_rules:
+        return physical_rules[eqn.primitive](*invals, avals_in=avals_in, avals_out=avals_out, **eqn.params)
+    params = eqn.params
+    if _carries_jaxprs(params):
+        params = {name: _physicalize_param(value) for name, value in params.items()}
+    elif extended:
+        physical_rule(eqn.primitive, avals_in)  # no rule and no jaxpr to rewrite: JAX's TypeError
+    outs = eqn.primitive.bind(*invals, **params)
+    return outs if eqn.primitive.multiple_results else [outs]
 
 
 def physicalize(closed: ClosedJaxpr) -> ClosedJaxpr:

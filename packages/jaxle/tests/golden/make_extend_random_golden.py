@@ -48,6 +48,24 @@ def _array(x) -> dict:
     return {"dtype": str(x.dtype), "value": x.tolist()}
 
 
+def _outcome(thunk):
+    """What ``thunk`` returns, or its error's type and message."""
+    try:
+        return thunk()
+    except Exception as error:  # the type and message are what is compared
+        return f"{type(error).__name__}: {error}"
+
+
+def _spec(m, impl) -> dict:
+    """How a PRNGSpec (or the name ``key_impl`` gives) prints, and how it is accepted."""
+    key = m.random.key(1, impl=impl)
+    found = m.random.key_impl(key)
+    return {"repr": repr(found), "str": str(found), "type": type(found).__name__, "equal": bool(found == impl),
+            "same_hash": hash(found) == hash(impl), "key_dtype": str(m.random.key_dtype(found)),
+            "key_again": str(m.random.key(2, impl=found).dtype),
+            "wrapped": str(m.random.wrap_key_data(m.random.key_data(key), impl=found).dtype)}
+
+
 def cases(m) -> dict:
     """Every recorded value with module ``m`` as ``jax``."""
     xr = importlib.import_module(m.__name__ + ".extend.random")
@@ -77,6 +95,15 @@ def cases(m) -> dict:
         "threefry_2x32_2d": _array(xr.threefry_2x32((np.uint32(1), np.uint32(2)), count[:4].reshape(2, 2))),
         "threefry2x32_p": [_array(x) for x in xr.threefry2x32_p.bind(np.uint32(1), np.uint32(2), count[:2],
                                                                      count[2:4])],
+        "user_spec": {"type": type(impl).__name__, "repr": repr(impl), "str": str(impl),
+                      "attributes": [n for n in dir(impl) if not n.startswith("__")], **_spec(m, impl)},
+        "key_impl_threefry": _spec(m, "threefry2x32"),
+        "key_impl_rbg": _spec(m, "rbg"),
+        "key_impl_unsafe_rbg": _spec(m, "unsafe_rbg"),
+        "key_impl_raw_key": repr(m.random.key_impl(m.random.PRNGKey(0))),
+        "raw_key_of_spec": _array(m.random.PRNGKey(5, impl=impl)),
+        "seed_with_spec": _outcome(lambda: xr.seed_with_impl(impl, 3)),
+        "random_seed_with_name": _outcome(lambda: xr.random_seed(np.int32(3), impl="rbg")),
     }
 
 

@@ -13,7 +13,8 @@ from jaxle_core.lax.standard import canonical_shape
 from jaxle_numpy.util import named_jit
 from jaxle_random.distributions import _exponential, _float_dtype
 from jaxle_random.gamma import _generalized_normal
-from jaxle_random.keys import check_no_sharding, split, typed_key
+from jaxle_random.keys import split, typed_key
+from jaxle_random.layouts import laid_out, out_layout
 
 __all__ = ["ball"]
 
@@ -30,7 +31,8 @@ def _ball(key: Any, p: Any, d: int, shape: tuple[int, ...], dtype: np.dtype) -> 
 def ball(key: Any, d: int, p: float = 2, shape: tuple[int, ...] | int = (), dtype: Any = None, *,
          out_sharding: Any = None) -> Any:
     """Points uniform in the unit ``p``-norm ball of dimension ``d``, of shape ``shape + (d,)``."""
-    check_no_sharding(out_sharding, "ball")
-    dtype = _float_dtype(dtype, "ball")
     key = typed_key(key, "ball")
-    return _ball(key, p, operator.index(d), canonical_shape(shape), dtype)
+    layout = out_layout(out_sharding, "ball")
+    dtype = _float_dtype(dtype, "ball")
+    d, shape = operator.index(d), canonical_shape(shape)
+    return laid_out(layout, lambda k, p: _ball(k, p, d, shape, dtype), key, p)

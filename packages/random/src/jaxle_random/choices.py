@@ -16,7 +16,8 @@ import jaxle_numpy as jnp
 from jaxle_core import dtypes, lax
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_random.distributions import gumbel
-from jaxle_random.keys import check_no_sharding, typed_key
+from jaxle_random.keys import typed_key
+from jaxle_random.layouts import laid_out, out_layout
 from jaxle_random.samplers import randint, uniform
 from jaxle_random.shuffles import _shuffle
 
@@ -70,8 +71,8 @@ def categorical(key: Any, logits: Any, axis: int = -1, shape: tuple[int, ...] | 
                 replace: bool = True, mode: str | None = None, *, out_sharding: Any = None) -> Any:
     """Category indices along ``axis`` drawn with probabilities ``softmax(logits)``: the argmax (top-k without
     replacement) of Gumbel-perturbed logits. ``shape`` is the sample shape; it ends in the logits' batch shape."""
-    check_no_sharding(out_sharding, "categorical")
     key = typed_key(key, "categorical")
+    layout = out_layout(out_sharding, "categorical")
     logits = jnp.asarray(logits)
     if axis >= 0:
         axis -= logits.ndim
@@ -82,6 +83,12 @@ def categorical(key: Any, logits: Any, axis: int = -1, shape: tuple[int, ...] | 
         shape = canonical_shape(shape)
         if np.broadcast_shapes(shape, batch_shape) != shape:
             raise ValueError(f"Incompatible shapes for broadcasting: shapes={[shape, batch_shape]}")
+    return laid_out(layout, lambda k, logits: _categorical(k, logits, axis, shape, batch_shape, replace, mode), key,
+                    logits)
+
+
+def _categorical(key: Any, logits: Any, axis: int, shape: tuple[int, ...], batch_shape: tuple[int, ...],
+                 replace: bool, mode: str | None) -> Any:
     prefix = shape[:len(shape) - len(batch_shape)]
     noise_shape = list(shape[len(shape) - len(batch_shape):])
     noise_shape.insert(axis % logits.ndim, logits.shape[axis])

@@ -11,9 +11,11 @@ import numpy as np
 
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, lax
+from jaxle_core.avals import get_aval
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_numpy.util import named_jit
-from jaxle_random.keys import check_no_sharding, split, typed_key
+from jaxle_random.keys import split, typed_key
+from jaxle_random.layouts import laid_out, out_layout
 from jaxle_random.samplers import _bernoulli, _normal, _uniform
 
 __all__ = ["cauchy", "double_sided_maxwell", "exponential", "geometric", "gumbel", "laplace", "logistic",
@@ -71,10 +73,11 @@ def _exponential(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
 
 def exponential(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Exponential(1) values: ``-log1p(-u)`` of a uniform draw."""
-    check_no_sharding(out_sharding, "exponential")
-    dtype = _float_dtype(dtype, "exponential")
     key = typed_key(key, "exponential")
-    return _exponential(key, canonical_shape(shape), dtype)
+    layout = out_layout(out_sharding, "exponential")
+    dtype = _float_dtype(dtype, "exponential")
+    shape = canonical_shape(shape)
+    return laid_out(layout, lambda k: _exponential(k, shape, dtype), key)
 
 
 @named_jit("_gumbel", static_argnames=("shape", "dtype", "mode"))
@@ -94,13 +97,14 @@ def _gumbel(key: Any, shape: tuple[int, ...], dtype: np.dtype, mode: str) -> Any
 def gumbel(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, mode: str | None = None, *,
            out_sharding: Any = None) -> Any:
     """Standard Gumbel values: ``-log(-log(u))`` of a uniform draw on [tiny, 1)."""
-    check_no_sharding(out_sharding, "gumbel")
+    layout = out_layout(out_sharding, "gumbel")
     dtype = _float_dtype(dtype, "gumbel")
     mode = "low" if mode is None else mode
     if mode not in ("high", "low"):
         raise ValueError(f"Must provide valid mode for gumbel got: {mode}")
     key = typed_key(key, "gumbel")
-    return _gumbel(key, canonical_shape(shape), dtype, mode)
+    shape = canonical_shape(shape)
+    return laid_out(layout, lambda k: _gumbel(k, shape, dtype, mode), key)
 
 
 @named_jit("_laplace", static_argnames=("shape", "dtype"))
@@ -111,10 +115,11 @@ def _laplace(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
 
 def laplace(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Standard Laplace values: ``sign(u) * log1p(-|u|)`` of a uniform draw on (-1, 1)."""
-    check_no_sharding(out_sharding, "laplace")
-    dtype = _float_dtype(dtype, "laplace")
     key = typed_key(key, "laplace")
-    return _laplace(key, canonical_shape(shape), dtype)
+    layout = out_layout(out_sharding, "laplace")
+    dtype = _float_dtype(dtype, "laplace")
+    shape = canonical_shape(shape)
+    return laid_out(layout, lambda k: _laplace(k, shape, dtype), key)
 
 
 @named_jit("_logistic", static_argnames=("shape", "dtype"))
@@ -125,10 +130,11 @@ def _logistic(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
 
 def logistic(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Standard logistic values: the logit of a uniform draw on [tiny, 1)."""
-    check_no_sharding(out_sharding, "logistic")
-    dtype = _float_dtype(dtype, "logistic")
     key = typed_key(key, "logistic")
-    return _logistic(key, canonical_shape(shape), dtype)
+    layout = out_layout(out_sharding, "logistic")
+    dtype = _float_dtype(dtype, "logistic")
+    shape = canonical_shape(shape)
+    return laid_out(layout, lambda k: _logistic(k, shape, dtype), key)
 
 
 @named_jit("_cauchy", static_argnames=("shape", "dtype"))
@@ -139,24 +145,26 @@ def _cauchy(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
 
 def cauchy(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Standard Cauchy values: ``tan(pi * (u - 1/2))`` of a uniform draw on [eps, 1)."""
-    check_no_sharding(out_sharding, "cauchy")
-    dtype = _float_dtype(dtype, "cauchy")
     key = typed_key(key, "cauchy")
-    return _cauchy(key, canonical_shape(shape), dtype)
+    layout = out_layout(out_sharding, "cauchy")
+    dtype = _float_dtype(dtype, "cauchy")
+    shape = canonical_shape(shape)
+    return laid_out(layout, lambda k: _cauchy(k, shape, dtype), key)
 
 
-@named_jit("_rademacher", static_argnames=("shape", "dtype"))
-def _rademacher(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    signs = _bernoulli(key, np.array(0.5, dtypes.default_float_dtype()), shape, "low").astype(dtype)
+@named_jit("_rademacher", static_argnames=("shape", "dtype", "layout"))
+def _rademacher(key: Any, shape: tuple[int, ...], dtype: np.dtype, layout: Any = None) -> Any:
+    half = np.array(0.5, dtypes.default_float_dtype())
+    signs = laid_out(layout, lambda k, p: _bernoulli(k, p, shape, "low"), key, half).astype(dtype)
     return lax.sub(lax.mul(_unit(dtype, 2), signs), _unit(dtype, 1))
 
 
 def rademacher(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """-1 or +1 with equal probability."""
-    check_no_sharding(out_sharding, "rademacher")
-    dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     key = typed_key(key, "rademacher")
-    return _rademacher(key, canonical_shape(shape), dtype)
+    layout = out_layout(out_sharding, "rademacher")
+    dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    return _rademacher(key, canonical_shape(shape), dtype, layout=layout)
 
 
 @named_jit("_pareto", static_argnames=("shape", "dtype"))
@@ -168,10 +176,11 @@ def _pareto(key: Any, b: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
 def pareto(key: Any, b: Any, shape: tuple[int, ...] | int | None = None, dtype: Any = None, *,
            out_sharding: Any = None) -> Any:
     """Pareto values with shape parameter ``b`` (support [1, inf)): ``exp(E / b)`` of an exponential draw."""
-    check_no_sharding(out_sharding, "pareto")
-    dtype = _float_dtype(dtype, "pareto")
     key = typed_key(key, "pareto")
-    return _pareto(key, b, _sample_shape(shape, "pareto", b), dtype)
+    layout = out_layout(out_sharding, "pareto")
+    dtype = _float_dtype(dtype, "pareto")
+    shape = _sample_shape(shape, "pareto", b)
+    return laid_out(layout, lambda k, b: _pareto(k, b, shape, dtype), key, b)
 
 
 @named_jit("_weibull_min", static_argnames=("shape", "dtype"))
@@ -199,36 +208,42 @@ def _rayleigh(key: Any, scale: Any, shape: tuple[int, ...], dtype: np.dtype) -> 
 def rayleigh(key: Any, scale: Any, shape: tuple[int, ...] | int | None = None, dtype: Any = None, *,
              out_sharding: Any = None) -> Any:
     """Rayleigh values: ``scale * sqrt(-2 log u)`` of a uniform draw."""
-    check_no_sharding(out_sharding, "rayleigh")
-    dtype = _float_dtype(dtype, "rayleigh")
     key = typed_key(key, "rayleigh")
-    return _rayleigh(key, scale, _sample_shape(shape, "rayleigh", scale), dtype)
+    layout = out_layout(out_sharding, "rayleigh")
+    dtype = _float_dtype(dtype, "rayleigh")
+    shape = _sample_shape(shape, "rayleigh", scale)
+    return laid_out(layout, lambda k, scale: _rayleigh(k, scale, shape, dtype), key, scale)
 
 
 _UNIT_SIGMA = np.float32(1.0)  # JAX's default, a NumPy scalar (not weak)
 
 
-def lognormal(key: Any, sigma: Any = _UNIT_SIGMA, shape: tuple[int, ...] | int | None = None,
-              dtype: Any = None, *, out_sharding: Any = None) -> Any:
-    """Log-normal values: ``exp(sigma * N)`` of a standard normal draw."""
-    check_no_sharding(out_sharding, "lognormal")
-    dtype = _float_dtype(dtype, "lognormal")
-    key = typed_key(key, "lognormal")
-    shape = _sample_shape(shape, "lognormal", sigma)
+def _lognormal(key: Any, sigma: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    sigma = lax.convert_element_type(sigma, dtype)
     return jnp.exp(_normal(key, shape, dtype) * sigma)
 
 
-@named_jit("_maxwell", static_argnames=("shape", "dtype"))
-def _maxwell(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    return jnp.linalg.norm(_normal(key, shape + (3,), dtype), axis=-1)
+def lognormal(key: Any, sigma: Any = _UNIT_SIGMA, shape: tuple[int, ...] | int | None = None,
+              dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """Log-normal values: ``exp(sigma * N)`` of a standard normal draw."""
+    key = typed_key(key, "lognormal")
+    layout = out_layout(out_sharding, "lognormal")
+    dtype = _float_dtype(dtype, "lognormal")
+    shape = _sample_shape(shape, "lognormal", sigma)
+    return laid_out(layout, lambda k, sigma: _lognormal(k, sigma, shape, dtype), key, sigma)
+
+
+@named_jit("_maxwell", static_argnames=("shape", "dtype", "layout"))
+def _maxwell(key: Any, shape: tuple[int, ...], dtype: np.dtype, layout: Any = None) -> Any:
+    return jnp.linalg.norm(laid_out(layout, lambda k: _normal(k, shape + (3,), dtype), key), axis=-1)
 
 
 def maxwell(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Maxwell values: the length of a standard normal 3-vector."""
-    check_no_sharding(out_sharding, "maxwell")
-    dtype = _float_dtype(dtype, "maxwell")
     key = typed_key(key, "maxwell")
-    return _maxwell(key, canonical_shape(shape), dtype)
+    layout = out_layout(out_sharding, "maxwell")
+    dtype = _float_dtype(dtype, "maxwell")
+    return _maxwell(key, canonical_shape(shape), dtype, layout=layout)
 
 
 @named_jit("_double_sided_maxwell", static_argnames=("shape", "dtype"))
@@ -250,38 +265,45 @@ def double_sided_maxwell(key: Any, loc: Any, scale: Any, shape: tuple[int, ...] 
     return _double_sided_maxwell(key, loc, scale, shape, dtype)
 
 
-@named_jit("_geometric", static_argnames=("shape", "dtype"))
-def _geometric(key: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    u = _uniform(key, shape, p.dtype, 0.0, 1.0)
+@named_jit("_geometric", static_argnames=("shape", "dtype", "layout"))
+def _geometric(key: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype, layout: Any = None) -> Any:
+    u = laid_out(layout, lambda k, low, high: _uniform(k, shape, p.dtype, low, high), key, 0.0, 1.0)
     u = jnp.where(u == 0, 1, u)
-    trials = jnp.floor(lax.log(u) / jnp.broadcast_to(lax.log1p(lax.neg(p)), shape)) + 1.0
+    # the rate broadcast to the draw's shape takes the draw's layout (as JAX's binary operations broadcast it)
+    log_u = lax.log(u)
+    rate = jnp.broadcast_to(lax.log1p(lax.neg(p)), shape, out_sharding=get_aval(u).explicit_sharding)
+    trials = jnp.floor(log_u / rate) + 1.0
     return trials.astype(dtype)
 
 
 def geometric(key: Any, p: Any, shape: tuple[int, ...] | int | None = None, dtype: Any = None, *,
               out_sharding: Any = None) -> Any:
     """The number of Bernoulli(p) trials up to the first success (>= 1)."""
-    check_no_sharding(out_sharding, "geometric")
-    dtype = _int_dtype(dtype, "geometric")
     key = typed_key(key, "geometric")
+    layout = out_layout(out_sharding, "geometric")
+    dtype = _int_dtype(dtype, "geometric")
     p = jnp.asarray(p)
     p = jnp.asarray(p, p.dtype if dtypes.issubdtype(p.dtype, np.floating) else dtypes.default_float_dtype())
-    return _geometric(key, p, _sample_shape(shape, "geometric", p), dtype)
+    return _geometric(key, p, _sample_shape(shape, "geometric", p), dtype, layout=layout)
 
 
-def triangular(key: Any, left: Any, mode: Any, right: Any, shape: tuple[int, ...] | int | None = None,
-               dtype: Any = None, *, out_sharding: Any = None) -> Any:
-    """Triangular values on [left, right] peaking at ``mode``, by inverting the distribution function."""
-    check_no_sharding(out_sharding, "triangular")
-    dtype = _float_dtype(dtype, "triangular")
-    key = typed_key(key, "triangular")
-    shape = _sample_shape(shape, "triangular", left, mode, right)
+def _triangular(key: Any, left: Any, mode: Any, right: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     left, right, mode = (jnp.broadcast_to(lax.convert_element_type(v, dtype), shape) for v in (left, right, mode))
     mode_quantile = (mode - left) / (right - left)
     u = _uniform(key, shape, dtype, 0.0, 1.0)
     below_mode = left + jnp.sqrt(u * (right - left) * (mode - left))
     above_mode = right - jnp.sqrt((1.0 - u) * (right - left) * (right - mode))
     return lax.select(u < mode_quantile, below_mode, above_mode)
+
+
+def triangular(key: Any, left: Any, mode: Any, right: Any, shape: tuple[int, ...] | int | None = None,
+               dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """Triangular values on [left, right] peaking at ``mode``, by inverting the distribution function."""
+    key = typed_key(key, "triangular")
+    layout = out_layout(out_sharding, "triangular")
+    dtype = _float_dtype(dtype, "triangular")
+    shape = _sample_shape(shape, "triangular", left, mode, right)
+    return laid_out(layout, lambda k, *bounds: _triangular(k, *bounds, shape, dtype), key, left, mode, right)
 
 
 @named_jit("_truncated_normal", static_argnames=("shape", "dtype"))
@@ -299,10 +321,11 @@ def truncated_normal(key: Any, lower: Any, upper: Any, shape: tuple[int, ...] | 
                      dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Standard normal values conditioned on (lower, upper): the inverse distribution function of a uniform
     draw between the bounds' probabilities."""
-    check_no_sharding(out_sharding, "truncated_normal")
-    dtype = _float_dtype(dtype, "truncated_normal")
     key = typed_key(key, "truncated_normal")
-    return _truncated_normal(key, lower, upper, _sample_shape(shape, "truncated_normal", lower, upper), dtype)
+    layout = out_layout(out_sharding, "truncated_normal")
+    dtype = _float_dtype(dtype, "truncated_normal")
+    shape = _sample_shape(shape, "truncated_normal", lower, upper)
+    return laid_out(layout, lambda k, low, high: _truncated_normal(k, low, high, shape, dtype), key, lower, upper)
 
 
 @named_jit("_wald", static_argnames=("shape", "dtype"))
@@ -321,7 +344,8 @@ def _wald(key: Any, mean: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
 def wald(key: Any, mean: Any, shape: tuple[int, ...] | int | None = None, dtype: Any = None, *,
          out_sharding: Any = None) -> Any:
     """Wald (inverse Gaussian) values with scale 1, by the transformation method of Michael, Schucany and Haas."""
-    check_no_sharding(out_sharding, "wald")
-    dtype = _float_dtype(dtype, "wald")
     key = typed_key(key, "wald")
-    return _wald(key, mean, _sample_shape(shape, "wald", mean), dtype)
+    layout = out_layout(out_sharding, "wald")
+    dtype = _float_dtype(dtype, "wald")
+    shape = _sample_shape(shape, "wald", mean)
+    return laid_out(layout, lambda k, mean: _wald(k, mean, shape, dtype), key, mean)

@@ -25,7 +25,8 @@ from jaxle_core.lax.standard import canonical_shape
 from jaxle_random.distributions import _exponential, _float_dtype, _rademacher
 from jaxle_random.key_array import is_key_dtype
 from jaxle_random.key_primitives import random_wrap
-from jaxle_random.keys import check_no_sharding, split, typed_key
+from jaxle_random.keys import split, typed_key
+from jaxle_random.layouts import laid_out, out_layout
 from jaxle_random.samplers import _normal, _uniform, as_parameter
 
 __all__ = ["random_gamma_p", "beta", "chisquare", "dirichlet", "f", "gamma", "generalized_normal", "loggamma", "t"]
@@ -176,11 +177,12 @@ def _draw_shape(shape: Any, *param_shapes: tuple[int, ...]) -> tuple[int, ...]:
 
 def _gamma_family(key: Any, a: Any, shape: Any, dtype: Any, out_sharding: Any, function: str,
                   log_space: bool) -> Any:
-    check_no_sharding(out_sharding, function)
-    dtype = _float_dtype(dtype, function)
     key = typed_key(key, function)
+    layout = out_layout(out_sharding, function)
+    dtype = _float_dtype(dtype, function)
     a = as_parameter(a)
-    return _gamma(key, a, _draw_shape(shape, () if type(a) in (int, float) else a.shape), dtype, log_space)
+    shape = _draw_shape(shape, () if type(a) in (int, float) else a.shape)
+    return laid_out(layout, lambda k, a: _gamma(k, a, shape, dtype, log_space), key, a)
 
 
 def gamma(key: Any, a: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
@@ -212,11 +214,12 @@ _beta = jit(_beta_body, static_argnums=(3, 4))
 
 def beta(key: Any, a: Any, b: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Beta(a, b) values: Ga / (Ga + Gb) of two independent gamma draws."""
-    check_no_sharding(out_sharding, "beta")
-    dtype = _float_dtype(dtype, "beta")
     key = typed_key(key, "beta")
+    layout = out_layout(out_sharding, "beta")
+    dtype = _float_dtype(dtype, "beta")
     a, b = jnp.asarray(a), jnp.asarray(b)
-    return _beta(key, a, b, _draw_shape(shape, a.shape, b.shape), dtype)
+    shape = _draw_shape(shape, a.shape, b.shape)
+    return laid_out(layout, lambda k, a, b: _beta(k, a, b, shape, dtype), key, a, b)
 
 
 def _dirichlet_body(key: Any, alpha: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -234,53 +237,55 @@ _dirichlet = jit(_dirichlet_body, static_argnums=(2, 3))
 
 def dirichlet(key: Any, alpha: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Dirichlet(alpha) vectors along the last axis: gamma draws normalized to sum 1."""
-    check_no_sharding(out_sharding, "dirichlet")
-    dtype = _float_dtype(dtype, "dirichlet")
     key = typed_key(key, "dirichlet")
+    layout = out_layout(out_sharding, "dirichlet")
+    dtype = _float_dtype(dtype, "dirichlet")
     alpha = jnp.asarray(alpha)
     if alpha.ndim < 1:
         raise ValueError(f"dirichlet requires alpha.ndim >= 1, got alpha.ndim == {alpha.ndim}")
     batch_shape = _draw_shape(shape, alpha.shape[:-1])
-    return _dirichlet(key, lax.convert_element_type(alpha, dtype), batch_shape, dtype)
+    alpha = lax.convert_element_type(alpha, dtype)
+    return laid_out(layout, lambda k, alpha: _dirichlet(k, alpha, batch_shape, dtype), key, alpha)
 
 
-def _chisquare_body(key: Any, df: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+def _chisquare_body(key: Any, df: Any, shape: tuple[int, ...], dtype: np.dtype, layout: Any) -> Any:
     half = lax.div(lax.convert_element_type(df, dtype), np.array(2, dtype))
-    return lax.mul(lax.exp(_gamma(key, half, shape, dtype, True)), np.array(2, dtype))
+    log_gammas = laid_out(layout, lambda k, a: _gamma(k, a, shape, dtype, True), key, half)
+    return lax.mul(lax.exp(log_gammas), np.array(2, dtype))
 
 
 _chisquare_body.__name__ = "_chisquare"
-_chisquare = jit(_chisquare_body, static_argnums=(2, 3))
+_chisquare = jit(_chisquare_body, static_argnums=(2, 3, 4))
 
 
 def chisquare(key: Any, df: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Chi-square values with ``df`` degrees of freedom: twice a Gamma(df / 2) draw."""
-    check_no_sharding(out_sharding, "chisquare")
-    dtype = _float_dtype(dtype, "chisquare")
     key = typed_key(key, "chisquare")
+    layout = out_layout(out_sharding, "chisquare")
+    dtype = _float_dtype(dtype, "chisquare")
     df = jnp.asarray(df)
-    return _chisquare(key, df, _draw_shape(shape, df.shape), dtype)
+    return _chisquare(key, df, _draw_shape(shape, df.shape), dtype, layout)
 
 
-def _f_body(key: Any, dfnum: Any, dfden: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+def _f_body(key: Any, dfnum: Any, dfden: Any, shape: tuple[int, ...], dtype: np.dtype, layout: Any) -> Any:
     dfden, dfnum = lax.convert_element_type(dfden, dtype), lax.convert_element_type(dfnum, dtype)
     key_den, key_num = _key_pair(key, 2)
-    num_draws = _chisquare(key_num, dfnum, shape, dtype)
-    den_draws = _chisquare(key_den, dfden, shape, dtype)
+    num_draws = _chisquare(key_num, dfnum, shape, dtype, layout)
+    den_draws = _chisquare(key_den, dfden, shape, dtype, layout)
     return lax.div(lax.div(num_draws, dfnum), lax.div(den_draws, dfden))
 
 
 _f_body.__name__ = "_f"
-_f = jit(_f_body, static_argnums=(3, 4))
+_f = jit(_f_body, static_argnums=(3, 4, 5))
 
 
 def f(key: Any, dfnum: Any, dfden: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """F(dfnum, dfden) values: the ratio of two chi-square draws, each over its degrees of freedom."""
-    check_no_sharding(out_sharding, "f")
-    dtype = _float_dtype(dtype, "f")
     key = typed_key(key, "f")
+    layout = out_layout(out_sharding, "f")
+    dtype = _float_dtype(dtype, "f")
     dfnum, dfden = jnp.asarray(dfnum), jnp.asarray(dfden)
-    return _f(key, dfnum, dfden, _draw_shape(shape, dfnum.shape, dfden.shape), dtype)
+    return _f(key, dfnum, dfden, _draw_shape(shape, dfnum.shape, dfden.shape), dtype, layout)
 
 
 def _t_body(key: Any, df: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -298,11 +303,12 @@ _t = jit(_t_body, static_argnums=(2, 3))
 
 def t(key: Any, df: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Student's t values: a normal draw over sqrt(chi-square / df)."""
-    check_no_sharding(out_sharding, "t")
-    dtype = _float_dtype(dtype, "t")
     key = typed_key(key, "t")
+    layout = out_layout(out_sharding, "t")
+    dtype = _float_dtype(dtype, "t")
     df = jnp.asarray(df)
-    return _t(key, df, _draw_shape(shape, df.shape), dtype)
+    shape = _draw_shape(shape, df.shape)
+    return laid_out(layout, lambda k, df: _t(k, df, shape, dtype), key, df)
 
 
 def _generalized_normal_body(key: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -319,7 +325,8 @@ _generalized_normal = jit(_generalized_normal_body, static_argnums=(2, 3))
 def generalized_normal(key: Any, p: float, shape: tuple[int, ...] = (), dtype: Any = None, *,
                        out_sharding: Any = None) -> Any:
     """Values of density proportional to exp(-|x|^p): a random sign times Gamma(1/p) ** (1/p)."""
-    check_no_sharding(out_sharding, "generalized_normal")
-    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     key = typed_key(key, "generalized_normal")
-    return _generalized_normal(key, jnp.asarray(p), canonical_shape(shape), dtype)
+    layout = out_layout(out_sharding, "generalized_normal")
+    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    shape = canonical_shape(shape)
+    return laid_out(layout, lambda k, p: _generalized_normal(k, p, shape, dtype), key, jnp.asarray(p))

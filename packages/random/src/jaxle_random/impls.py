@@ -12,7 +12,8 @@ own, so the key primitives apply to batches of keys without a loop:
 
 Implementations are registered by name (``register_prng_impl``); ``jax_default_prng_impl`` picks the
 default. Another generator (one built on ``lax.rng_bit_generator``, say) is one more ``PRNGImpl`` with its
-key shape and its four functions, registered the same way.
+key shape and its four functions, registered the same way. An implementation that is not registered (a user's, from
+``jax.extend.random.define_prng_impl``) is handed to users wrapped in a ``PRNGSpec``, as JAX's is.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from jaxle_core import config, lax
 from jaxle_random.threefry import threefry_2x32
 from jaxle_random.threefry_sequential import sequential_random_bits, sequential_split
 
-__all__ = ["PRNGImpl", "prng_impls", "register_prng_impl", "resolve_prng_impl", "threefry_prng_impl"]
+__all__ = ["PRNGImpl", "PRNGSpec", "impl_spec", "prng_impls", "register_prng_impl", "resolve_prng_impl",
+           "threefry_prng_impl"]
 
 _UINT_OF_WIDTH = {8: np.dtype(np.uint8), 16: np.dtype(np.uint16), 32: np.dtype(np.uint32), 64: np.dtype(np.uint64)}
 
@@ -47,6 +49,28 @@ class PRNGImpl(NamedTuple):
         return self.tag  # as equations print it: random_seed[impl=fry]
 
 
+class PRNGSpec:
+    """An implementation that is not registered by name, as users hold it: accepted wherever an implementation is
+    (``key(seed, impl=spec)``); its repr names it, its text is its tag."""
+
+    __slots__ = ("_impl",)
+
+    def __init__(self, impl: PRNGImpl):
+        self._impl = impl
+
+    def __repr__(self) -> str:
+        return f"PRNGSpec({self._impl.name!r})"
+
+    def __str__(self) -> str:
+        return str(self._impl)
+
+    def __hash__(self) -> int:
+        return hash(self._impl)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PRNGSpec) and self._impl == other._impl
+
+
 prng_impls: dict[str, PRNGImpl] = {}
 
 
@@ -57,11 +81,14 @@ def register_prng_impl(impl: PRNGImpl) -> PRNGImpl:
 
 
 def resolve_prng_impl(spec: Any) -> PRNGImpl:
-    """The implementation ``spec`` names: None (the ``jax_default_prng_impl`` flag), a name or a PRNGImpl."""
+    """The implementation ``spec`` names: None (the ``jax_default_prng_impl`` flag), a name, a PRNGSpec or a
+    PRNGImpl."""
     if spec is None:
         spec = config.config.read("jax_default_prng_impl")
     if isinstance(spec, PRNGImpl):
         return spec
+    if isinstance(spec, PRNGSpec):
+        return spec._impl
     if isinstance(spec, str):
         impl = prng_impls.get(spec)
         if impl is None:
@@ -69,6 +96,11 @@ def resolve_prng_impl(spec: Any) -> PRNGImpl:
             raise ValueError(f'unrecognized PRNG implementation "{spec}". Did you mean one of: {names}?')
         return impl
     raise TypeError(f"unrecognized type {type(spec)} for specifying PRNG implementation.")
+
+
+def impl_spec(impl: PRNGImpl) -> str | PRNGSpec:
+    """``impl`` as users see it (``key_impl``): its name when registered by it, else a PRNGSpec."""
+    return impl.name if prng_impls.get(impl.name) is impl else PRNGSpec(impl)
 
 
 # ---------------------------------------------------------------- threefry2x32

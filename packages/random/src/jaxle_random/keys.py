@@ -20,10 +20,10 @@ from jaxle_core import dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.lax.standard import canonical_shape
-from jaxle_core.mesh import AbstractMesh
 from jaxle_random import key_primitives as prims
-from jaxle_random.impls import PRNGImpl, resolve_prng_impl
+from jaxle_random.impls import PRNGImpl, PRNGSpec, impl_spec, resolve_prng_impl
 from jaxle_random.key_array import KeyTy, is_key_dtype, key_type
+from jaxle_random.layouts import laid_out, out_layout
 
 __all__ = ["PRNGKey", "bits", "clone", "fold_in", "key", "key_data", "key_dtype", "key_impl", "split",
            "wrap_key_data"]
@@ -91,19 +91,6 @@ def _return_keys(keys: Any, wrapped: bool) -> Any:
     return prims.random_unwrap(keys) if wrapped else keys
 
 
-def check_no_sharding(out_sharding: Any, function: str) -> None:
-    """jaxle places results on one device: ``out_sharding`` may only be None, or the replicated sharding over the
-    empty abstract mesh that an aval reports outside any mesh (``jax.typeof(x).sharding``)."""
-    if out_sharding is not None and not _outside_any_mesh(out_sharding):
-        raise TypeError(f"`out_sharding` argument of {function} only supports instances of `NamedSharding` or "
-                        f"`PartitionSpec`. Got {out_sharding} of type: {type(out_sharding)}")
-
-
-def _outside_any_mesh(sharding: Any) -> bool:
-    mesh = getattr(sharding, "mesh", None)
-    return isinstance(mesh, AbstractMesh) and not mesh.axis_names and all(e is None for e in sharding.spec)
-
-
 def split(key: Any, num: int | tuple[int, ...] = 2) -> Any:
     """``num`` new keys (an integer or a shape) derived from ``key``: keys of shape ``num`` (raw keys:
     ``uint32[*num, 2]``)."""
@@ -139,10 +126,10 @@ def wrap_key_data(key_bits_array: Any, *, impl: Any = None, dtype: Any = None) -
     return prims.random_wrap(data, impl)
 
 
-def key_impl(keys: Any) -> str:
-    """The name of the PRNG implementation of ``keys`` (the default one for raw keys)."""
+def key_impl(keys: Any) -> str | PRNGSpec:
+    """The PRNG implementation of ``keys`` (the default one for raw keys): its name, or the PRNGSpec of a user's."""
     typed, _ = check_key(keys, "key_impl", allow_batched=True)
-    return get_aval(typed).dtype._impl.name
+    return impl_spec(get_aval(typed).dtype._impl)
 
 
 def key_dtype(impl_spec: Any = None) -> KeyTy:
@@ -159,9 +146,10 @@ def random_bits(key: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
 
 def bits(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Uniformly random bits of an unsigned integer ``dtype`` (default: the default unsigned int)."""
-    check_no_sharding(out_sharding, "bits")
     typed, _ = check_key(key, "bits")
+    layout = out_layout(out_sharding, "bits")
     dtype = dtypes.default_uint_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.unsignedinteger):
         raise ValueError(f"dtype argument to `bits` must be an unsigned int dtype, got {dtype}")
-    return prims.random_bits(typed, dtype.itemsize * 8, canonical_shape(shape))
+    shape = canonical_shape(shape)
+    return laid_out(layout, lambda k: prims.random_bits(k, dtype.itemsize * 8, shape), typed)

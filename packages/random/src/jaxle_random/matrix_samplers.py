@@ -16,7 +16,8 @@ from jaxle_core.lax.standard import canonical_shape
 from jaxle_numpy import linalg
 from jaxle_numpy.util import check_arraylike, named_jit, promote_dtypes_inexact
 from jaxle_random.distributions import _float_dtype
-from jaxle_random.keys import check_no_sharding, typed_key
+from jaxle_random.keys import typed_key
+from jaxle_random.layouts import laid_out, out_layout
 from jaxle_random.samplers import _normal
 
 __all__ = ["multivariate_normal", "orthogonal"]
@@ -34,7 +35,7 @@ def orthogonal(key: Any, n: int, shape: tuple[int, ...] | int = (), dtype: Any =
                out_sharding: Any = None) -> Any:
     """Matrices of shape ``shape + (n, m)`` (``m`` defaults to ``n``) with orthonormal rows or columns, drawn
     uniformly (Haar measure); a complex ``dtype`` gives unitary matrices."""
-    check_no_sharding(out_sharding, "orthogonal")
+    layout = out_layout(out_sharding, "orthogonal")
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.inexact):
         raise ValueError(f"dtype argument to `normal` must be a float or complex dtype, got {dtype}")
@@ -43,7 +44,8 @@ def orthogonal(key: Any, n: int, shape: tuple[int, ...] | int = (), dtype: Any =
     columns = n if m is None else operator.index(m)
     if n < 0 or columns < 0:
         raise ValueError(f"negative dimensions are not allowed, got {n} and {m}")
-    return _orthogonal(key, n, canonical_shape(shape), columns, dtype)
+    shape = canonical_shape(shape)
+    return laid_out(layout, lambda k: _orthogonal(k, n, shape, columns, dtype), key)
 
 
 _METHODS = ("svd", "eigh", "cholesky")
@@ -68,8 +70,8 @@ def multivariate_normal(key: Any, mean: Any, cov: Any, shape: tuple[int, ...] | 
                         method: str = "cholesky", *, out_sharding: Any = None) -> Any:
     """Normal vectors of mean ``mean`` (``[..., n]``) and covariance ``cov`` (``[..., n, n]``), of shape
     ``shape + (n,)``; ``method`` ("cholesky", "eigh" or "svd") picks the covariance's factorization."""
-    check_no_sharding(out_sharding, "multivariate_normal")
     key = typed_key(key, "multivariate_normal")
+    layout = out_layout(out_sharding, "multivariate_normal")
     if method not in _METHODS:
         raise ValueError("method must be one of {'svd', 'eigh', 'cholesky'}")
     dtype = _float_dtype(dtype, "multivariate_normal")
@@ -88,4 +90,5 @@ def multivariate_normal(key: Any, mean: Any, cov: Any, shape: tuple[int, ...] | 
     else:
         shape = canonical_shape(shape)
         lax.broadcast_shapes(shape, mean.shape[:-1], cov.shape[:-2])
-    return _multivariate_normal(key, mean, cov, shape, dtype, method)
+    return laid_out(layout, lambda k, mean, cov: _multivariate_normal(k, mean, cov, shape, dtype, method), key, mean,
+                    cov)

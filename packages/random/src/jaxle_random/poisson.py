@@ -10,7 +10,8 @@ import numpy as np
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, jit, lax
 from jaxle_core.lax.standard import canonical_shape
-from jaxle_random.keys import check_no_sharding, split, typed_key
+from jaxle_random.keys import split, typed_key
+from jaxle_random.layouts import laid_out, out_layout
 from jaxle_random.samplers import _uniform
 
 __all__ = ["poisson"]
@@ -103,10 +104,10 @@ _poisson = jit(_poisson_body, static_argnums=(2, 3))
 
 def poisson(key: Any, lam: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Poisson(lam) counts: Knuth's method below rate 10, transformed rejection above."""
-    check_no_sharding(out_sharding, "poisson")
-    dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     key = typed_key(key, "poisson")
+    layout = out_layout(out_sharding, "poisson")
+    dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     lam = jnp.asarray(lam)
     shape = lam.shape if shape is None else canonical_shape(shape)
     lam = lax.convert_element_type(jnp.broadcast_to(lam, shape), np.float32)
-    return _poisson(key, lam, shape, dtype)
+    return laid_out(layout, lambda k, lam: _poisson(k, lam, shape, dtype), key, lam)

@@ -16,7 +16,8 @@ from jaxle_core import dtypes, jit, lax
 from jaxle_core.avals import get_aval
 from jaxle_core.core import Tracer
 from jaxle_core.lax.standard import canonical_shape
-from jaxle_random.keys import check_no_sharding, random_bits, split, typed_key
+from jaxle_random.keys import random_bits, split, typed_key
+from jaxle_random.layouts import laid_out, out_layout
 
 __all__ = ["bernoulli", "normal", "randint", "uniform"]
 
@@ -50,12 +51,13 @@ _uniform = jit(_uniform_body, static_argnums=(1, 2))
 def uniform(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, minval: Any = 0.0,
             maxval: Any = 1.0, *, out_sharding: Any = None) -> Any:
     """Floats uniform in [minval, maxval)."""
-    check_no_sharding(out_sharding, "uniform")
+    key = typed_key(key, "uniform")
+    layout = out_layout(out_sharding, "uniform")
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.floating):
         raise ValueError(f"dtype argument to `uniform` must be a float dtype, got {dtype}")
-    key = typed_key(key, "uniform")
-    return _uniform(key, canonical_shape(shape), dtype, minval, maxval)
+    shape = canonical_shape(shape)
+    return laid_out(layout, lambda k, low, high: _uniform(k, shape, dtype, low, high), key, minval, maxval)
 
 
 def _normal_real_body(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -85,12 +87,13 @@ _normal = jit(_normal_body, static_argnums=(1, 2))
 def normal(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Standard normal values: sqrt(2) * erfinv of a uniform draw on (-1, 1); a complex dtype draws its real
     and imaginary parts from two split keys, each with variance 1/2."""
-    check_no_sharding(out_sharding, "normal")
+    key = typed_key(key, "normal")
+    layout = out_layout(out_sharding, "normal")
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.inexact):
         raise ValueError(f"dtype argument to `normal` must be a float or complex dtype, got {dtype}")
-    key = typed_key(key, "normal")
-    return _normal(key, canonical_shape(shape), dtype)
+    shape = canonical_shape(shape)
+    return laid_out(layout, lambda k: _normal(k, shape, dtype), key)
 
 
 def _clip_range(source: np.dtype, target: np.dtype) -> tuple[int, int]:
@@ -163,18 +166,20 @@ def randint(key: Any, shape: tuple[int, ...] | int, minval: Any, maxval: Any, dt
     toward zero, saturated at its limits. As JAX, integers narrower than 32 bits are drawn as int32 ones (bounds
     converted to int32, then clipped to the narrow range, ``maxval`` one past its top) and converted.
     """
-    check_no_sharding(out_sharding, "randint")
+    key = typed_key(key, "randint")
+    layout = out_layout(out_sharding, "randint")
     dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.integer):
         raise TypeError(f"randint only accepts integer dtypes, got {dtype}")
-    key = typed_key(key, "randint")
     shape = canonical_shape(shape)
     if dtype.itemsize >= 4:
-        return _randint(key, shape, as_parameter(minval), as_parameter(maxval), dtype)
+        return laid_out(layout, lambda k, low, high: _randint(k, shape, low, high, dtype), key,
+                        as_parameter(minval), as_parameter(maxval))
     info = jnp.iinfo(dtype)
     minval = jnp.clip(_as_int32(minval), min=int(info.min), max=int(info.max))
     maxval = jnp.clip(_as_int32(maxval), min=int(info.min), max=int(info.max) + 1)
-    return _randint(key, shape, minval, maxval, np.dtype(np.int32)).astype(dtype)
+    return laid_out(layout, lambda k, low, high: _randint(k, shape, low, high, np.dtype(np.int32)), key, minval,
+                    maxval).astype(dtype)
 
 
 def _as_int32(bound: Any) -> Any:
@@ -201,7 +206,7 @@ def bernoulli(key: Any, p: Any = 0.5, shape: tuple[int, ...] | int | None = None
               out_sharding: Any = None) -> Any:
     """Booleans that are True with probability ``p``; ``mode="high"`` draws twice the bits for more precision
     in small probabilities."""
-    check_no_sharding(out_sharding, "bernoulli")
+    layout = out_layout(out_sharding, "bernoulli")
     if mode not in ("high", "low"):
         raise ValueError(f"got {mode=}, expected 'high' or 'low'")
     p = jnp.asarray(p)
@@ -209,4 +214,5 @@ def bernoulli(key: Any, p: Any = 0.5, shape: tuple[int, ...] | int | None = None
     if not dtypes.issubdtype(p.dtype, np.floating):
         raise TypeError(f"bernoulli probability `p` must have a floating dtype, got {p.dtype}.")
     key = typed_key(key, "bernoulli")
-    return _bernoulli(key, p, p.shape if shape is None else canonical_shape(shape), mode)
+    shape = p.shape if shape is None else canonical_shape(shape)
+    return laid_out(layout, lambda k, prob: _bernoulli(k, prob, shape, mode), key, p)

@@ -12,7 +12,8 @@ import numpy as np
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, lax
 from jaxle_numpy.util import named_jit
-from jaxle_random.keys import check_no_sharding, random_bits, split, typed_key
+from jaxle_random.keys import random_bits, split, typed_key
+from jaxle_random.layouts import laid_out, out_layout
 
 __all__ = ["permutation"]
 
@@ -31,15 +32,15 @@ def _shuffle(key: Any, x: Any, axis: int) -> Any:
 def permutation(key: Any, x: Any, axis: int = 0, independent: bool = False, *, out_sharding: Any = None) -> Any:
     """A random permutation of ``range(x)`` for an integer ``x``, else of ``x`` along ``axis`` (each slice
     shuffled on its own when ``independent``)."""
-    check_no_sharding(out_sharding, "permutation")
     key = typed_key(key, "permutation")
+    layout = out_layout(out_sharding, "permutation")
     if not np.ndim(x):
         if not dtypes.issubdtype(np.result_type(x), np.integer):
             raise TypeError("x must be an integer or at least 1-dimensional")
-        return _shuffle(key, jnp.arange(int(x)), 0)
+        return laid_out(layout, lambda k: _shuffle(k, jnp.arange(int(x)), 0), key)
     x = jnp.asarray(x)
     axis = axis % x.ndim
     if independent or x.ndim == 1:
-        return _shuffle(key, x, axis)
-    order = _shuffle(key, jnp.arange(x.shape[axis]), 0)
-    return jnp.take(x, order, axis)
+        return laid_out(layout, lambda k, x: _shuffle(k, x, axis), key, x)
+    return laid_out(layout, lambda k, x: jnp.take(x, _shuffle(k, jnp.arange(x.shape[axis]), 0), axis,
+                                                  unique_indices=True), key, x)

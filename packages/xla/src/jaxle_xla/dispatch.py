@@ -16,7 +16,7 @@ from jaxle_core import config, core
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
-from jaxle_core.extended import ExtendedArray
+from jaxle_core.extended import ExtendedArray, physical_sharding, wrap_physical
 from jaxle_core.lax.placement import reshard_p, sharding_constraint_p
 from jaxle_core.memory_spaces import MemorySpace, space_of_kind
 from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh
@@ -377,8 +377,8 @@ class XlaBackend:
             if placed is not None and placed[0] is sharding:
                 x._check_alive()
                 return x if placed[1] is None else placed[1]
-        if isinstance(x, ExtendedArray):
-            return x.aval.dtype.wrap(self._put_sharded(x.physical, sharding, False))
+        if isinstance(x, ExtendedArray):  # keys: their data laid out as they are, each key's data whole
+            return wrap_physical(self._put_sharded(x.physical, physical_sharding(sharding, x.aval), False), x.aval)
         aval = get_aval(x)
         if weak_type != aval.weak_type and not isinstance(x, Array):
             aval = aval.update(weak_type=weak_type)

@@ -17,7 +17,7 @@ import numpy as np
 from jaxle_core import core
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
-from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, wrap_physical
+from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, physical_sharding, wrap_physical
 from jaxle_core.jit import jit_p
 from jaxle_core.lax.placement import leaves_layout_open, reshard_p, sharding_constraint_p
 from jaxle_core.memory_spaces import space_of_kind
@@ -142,11 +142,14 @@ def _typed_layout(aval: Any, mesh: Mesh) -> NamedSharding | None:
 
 def result_layouts(closed: core.ClosedJaxpr, mesh: Mesh | None, given: Sequence[Any]) -> list[Any]:
     """The layouts of ``closed``'s results partitioned over ``mesh``: the out_shardings ``given``, else those
-    their types carry (JAX's jit gives the results those shardings), else None (the partitioner's choice)."""
+    their types carry (JAX's jit gives the results those shardings; keys' data is laid out as the keys, each key's
+    data whole), else None (the partitioner's choice)."""
     given = list(given) or [None] * len(closed.out_avals)
     if mesh is None:
         return given
-    return [s if s is not None else _typed_layout(aval, mesh) for s, aval in zip(given, closed.out_avals)]
+    typed = [_typed_layout(aval, mesh) for aval in closed.out_avals]
+    return [s if s is not None else t if t is None else physical_sharding(t, aval)
+            for s, t, aval in zip(given, typed, closed.out_avals)]
 
 
 def program_mesh(closed: core.ClosedJaxpr, shardings: Sequence[Any]) -> Mesh | None:
@@ -397,8 +400,9 @@ class SpmdExecutable:
         physical = [typed_aval(a, given) if isinstance(given, NamedSharding) and given.mesh.explicit_axes else a
                     for a, given in zip(physical, out_shardings)]
         # An output laid out as an argument is named by that argument's very NamedSharding, which lets the next
-        # call recognise it by identity (pmap's loops: the parameters out are the parameters in).
-        arguments = {s: s for s in layouts}
+        # call recognise it by identity (pmap's loops: the parameters out are the parameters in); as JAX's, an
+        # argument of the same rank only, and keys' data names keys' data only.
+        arguments = {(s, physical_aval(a).ndim, has_extended([a])): s for s, a in zip(layouts, closed.in_avals)}
         # XLA leaves the result of a host callback called outside shard_map on the one device that ran it (a
         # maximal layout): it becomes a committed array there, reported as JAX's GSPMDSharding({maximal device=0})
         self._on_one_device = [given is None and hlo.is_maximal() and not hlo.is_replicated()
@@ -499,11 +503,11 @@ def _chosen_layout(hlo: Any, mesh: Mesh, aval: Any, typed: Any, arguments: dict)
     """XLA's layout of a result named over ``mesh``, as JAX names it: a result typed with a layout (over a mesh
     with Explicit axes) that XLA laid out as its type says is named by its type (one entry per dimension); any
     other is named by the shortest spec, or over a mesh of Auto axes only by the very NamedSharding of an
-    argument laid out so."""
+    argument laid out so (``arguments``: by layout, rank and whether it holds keys' data)."""
     named = partitioner_layout(hlo, mesh, aval.ndim)
     sharding = getattr(typed, "explicit_sharding", None)
     if sharding is None:
-        return arguments.get(named, named)
+        return arguments.get((named, aval.ndim, has_extended([typed])), named)
     as_typed = NamedSharding(mesh, sharding.spec)
     return as_typed if hlo_sharding_text(as_typed, aval.ndim) == hlo_sharding_text(named, aval.ndim) else named
 

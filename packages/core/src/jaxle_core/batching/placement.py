@@ -1,5 +1,5 @@
 """Batching of ``stage``, ``device_put``, ``sharding_constraint`` and ``reshard``: the operands keep their batch
-dimensions (which a sharding constraint or reshard leaves unconstrained)."""
+dimensions (which a sharding constraint leaves unconstrained and a reshard replicates, as JAX's)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ batching_rules[stage_p] = lambda vals, dims: (stage_p.bind(vals[0]), dims[0])
 batching_rules[device_put_p] = lambda vals, dims, **params: (device_put_p.bind(*vals, **params), list(dims))
 
 
-def _with_batch_dimension(sharding, dim: int):
-    """``sharding`` with the batch dimension ``dim`` inserted, unconstrained."""
+def _with_batch_dimension(sharding, dim: int, entry=PartitionSpec.UNCONSTRAINED):
+    """``sharding`` with the batch dimension ``dim`` inserted, laid out by ``entry`` (default: unconstrained)."""
     if not isinstance(sharding, NamedSharding):
         return sharding
     entries = list(sharding.spec) + [None] * max(0, dim - len(sharding.spec))
-    entries.insert(dim, PartitionSpec.UNCONSTRAINED)
+    entries.insert(dim, entry)
     return sharding.update(spec=sharding.spec.update(partitions=entries))
 
 
@@ -30,7 +30,7 @@ def _sharding_constraint_rule(vals, dims, *, unconstrained_dims, sharding, **par
 
 def _reshard_rule(vals, dims, *, dst_sharding):
     (x,), (dim,) = vals, dims
-    return reshard_p.bind(x, dst_sharding=_with_batch_dimension(dst_sharding, dim)), dim
+    return reshard_p.bind(x, dst_sharding=_with_batch_dimension(dst_sharding, dim, None)), dim
 
 
 batching_rules[reshard_p] = _reshard_rule

@@ -260,8 +260,8 @@ def reshard_target(sharding: Any, function: str = "reshard") -> NamedSharding:
             kind = None if axis is None or axis is PartitionSpec.UNCONSTRAINED else sharding.mesh.axis_types[
                 sharding.mesh.axis_names.index(axis)]
             if kind is not None and kind is not AxisType.Explicit:
-                raise ValueError("PartitionSpec passed to reshard cannot contain axis names that are of type Auto or "
-                                 f"Manual. Got PartitionSpec: {sharding.spec} with axis name: {axis} of type: "
+                raise ValueError(f"PartitionSpec passed to {function} cannot contain axis names that are of type Auto "
+                                 f"or Manual. Got PartitionSpec: {sharding.spec} with axis name: {axis} of type: "
                                  f"{kind}.")
     return sharding
 

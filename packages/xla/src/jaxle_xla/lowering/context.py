@@ -15,6 +15,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from jaxle_core.auto_mesh_types import auto_meshes_ignored
 from jaxle_core.avals import ShapedArray
 from jaxle_core.caches import LruCache
 from jaxle_core.dtypes import float0
@@ -332,6 +333,7 @@ class LoweringContext:
             out = fun(*xs)
             return list(out) if isinstance(out, (list, tuple)) else [out]
 
-        with layouts_ignored():  # the helper's values are the lowering's own: no layout rule applies to them
+        # the helper's values are the lowering's own: no layout rule applies to them
+        with layouts_ignored(), auto_meshes_ignored():
             closed = trace_to_jaxpr(flat_fun, [untyped(a.aval) for a in args], None)
         return self.lower_jaxpr(closed.jaxpr, closed.consts, args)
