@@ -88,12 +88,14 @@ def _applied(jax, context: str | None, value: str, fun, expected: np.ndarray = X
 
 def _constrained(jax, context: str | None, value: str, target: str, spec: tuple = (), how: str = "eager") -> str:
     """``with_sharding_constraint`` of ``value`` to ``target``, under set_mesh of a mesh of ``context`` axes
-    (None: no mesh set), called ``how``: eagerly, in ``jit``, or evaluated by ``grad`` or ``vmap``."""
+    (None: no mesh set), called ``how``: eagerly, in ``jit`` (or only lowered), or evaluated by ``grad`` or
+    ``vmap``."""
 
     def constrain(a):
         return jax.lax.with_sharding_constraint(a, _target(jax, target, spec))
 
     run = {"eager": constrain, "jit": jax.jit(constrain), "vmap": jax.vmap(constrain),
+           "lower": lambda a: jax.jit(constrain).lower(a).in_avals,
            "grad": jax.grad(lambda a: (constrain(a) * 2).sum())}[how]
     return _applied(jax, context, value, run, np.full_like(X, 2.0) if how == "grad" else X)
 
@@ -130,7 +132,7 @@ for _how in ("eager", "jit", "grad", "vmap"):
         CASES[f"no_mesh_device_{_how}_{_value_kind}"] = (
             lambda jax, h=_how, v=_value_kind: _constrained(jax, None, v, "device", how=h))
 for _context in ("Explicit", "Auto"):
-    for _how in ("eager", "jit", "grad", "vmap"):
+    for _how in ("eager", "jit", "lower", "grad", "vmap"):
         CASES[f"{_context}_device_{_how}"] = (
             lambda jax, c=_context, h=_how: _constrained(jax, c, "host", "device", how=h))
     for _value_kind in ("array", "uncommitted", "committed", "split"):

@@ -46,6 +46,7 @@ from jaxle_xla.sharding import (
 from jaxle_xla.spmd import (
     FollowShardings,
     SpmdFunction,
+    constraint_shardings,
     context_mesh_refusal,
     has_sharded_argument,
     jaxpr_mesh,
@@ -249,8 +250,11 @@ class XlaBackend:
 
     def check_lowering(self, closed_jaxpr: core.ClosedJaxpr, name: str, in_shardings: Sequence[Any] = (),
                        out_shardings: Sequence[Any] = (), pinned: bool = False) -> None:
-        """``lower_text``'s refusals, without lowering: under ``set_mesh``, an argument committed to one device."""
+        """``lower_text``'s refusals, without lowering: under ``set_mesh``, an argument committed to one device, or
+        a sharding constraint to devices outside the mesh."""
         _lowering_mesh(closed_jaxpr, name, _placements(in_shardings), _placements(out_shardings), pinned)
+        for sharding in constraint_shardings(closed_jaxpr):
+            eager_constraints.refuse_outside_context_mesh(sharding)
 
     def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool] = (),
                    keep_unused: bool = False, in_shardings: Sequence[Any] = (),

@@ -15,11 +15,12 @@ from typing import Any
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.extended import ExtendedArray
+from jaxle_core.lax.placement import outside_context_mesh, staged_at
 from jaxle_core.mesh import AbstractMesh, PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla.sharding import devices_text, incompatible_devices_error
 
-__all__ = ["check_devices", "result_shardings"]
+__all__ = ["check_devices", "refuse_outside_context_mesh", "result_shardings"]
 
 
 def check_devices(x: Any, sharding: Any) -> None:
@@ -55,3 +56,12 @@ def result_shardings(sharding: Any) -> list[NamedSharding] | None:
         return None
     mesh = get_mesh() if isinstance(sharding.mesh, AbstractMesh) else sharding.mesh
     return [NamedSharding(mesh, sharding.spec, memory_kind=sharding.memory_kind)]
+
+
+def refuse_outside_context_mesh(sharding: Any) -> None:
+    """JAX's error for a constraint inside ``jit`` to ``sharding`` when it names devices outside the mesh set by
+    ``set_mesh``, naming where the constraint was staged."""
+    if outside_context_mesh(sharding):
+        raise incompatible_devices_error(
+            f"jit's context mesh {devices_text(get_mesh()._flat_devices_tuple)}",
+            f"sharding_constraint inside jit {devices_text(sharding._device_assignment)} at {staged_at(sharding)}")

@@ -49,8 +49,9 @@ from jaxle_xla.sharding import (
     same_placement,
 )
 
-__all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "context_mesh_refusal", "has_sharded_argument",
-           "jaxpr_mesh", "one_device_constraint", "params_mesh", "program_mesh", "result_layouts", "typed_mesh"]
+__all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "constraint_shardings", "context_mesh_refusal",
+           "has_sharded_argument", "jaxpr_mesh", "one_device_constraint", "params_mesh", "program_mesh",
+           "result_layouts", "typed_mesh"]
 
 
 def _physical(x: Any) -> Any:
@@ -103,6 +104,11 @@ def _constraint_shardings(jaxpr: core.Jaxpr) -> Any:
                     yield from _constraint_shardings(v.jaxpr)
                 elif isinstance(v, core.Jaxpr):
                     yield from _constraint_shardings(v)
+
+
+def constraint_shardings(closed: core.ClosedJaxpr) -> Any:
+    """The sharding of every sharding constraint of ``closed`` and of the jaxprs inside it."""
+    return _constraint_shardings(closed.jaxpr)
 
 
 def one_device_constraint(closed: core.ClosedJaxpr) -> Any:

@@ -6,20 +6,12 @@ mesh set by ``set_mesh`` is refused with JAX's error."""
 
 from __future__ import annotations
 
-from jaxle_core.lax.placement import (
-    device_put_p,
-    leaves_layout_open,
-    outside_context_mesh,
-    reshard_p,
-    sharding_constraint_p,
-    stage_p,
-    staged_at,
-)
-from jaxle_core.mesh import get_mesh
+from jaxle_core.lax.placement import device_put_p, leaves_layout_open, reshard_p, sharding_constraint_p, stage_p
+from jaxle_xla.eager_constraints import refuse_outside_context_mesh
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import constrain, register_lowering
 from jaxle_xla.lowering.typed_layouts import constrain_to_type, constrains_types
-from jaxle_xla.sharding import devices_text, incompatible_devices_error, one_device_of
+from jaxle_xla.sharding import one_device_of
 
 
 @register_lowering(stage_p)
@@ -30,11 +22,7 @@ def _identity(ctx: LoweringContext, x: Value, **params) -> Value:
 @register_lowering(sharding_constraint_p)
 def _sharding_constraint(ctx: LoweringContext, x: Value, *, sharding, unconstrained_dims=frozenset(),
                          **params) -> Value:
-    if outside_context_mesh(sharding):
-        raise incompatible_devices_error(
-            f"jit's context mesh {devices_text(get_mesh()._flat_devices_tuple)}",
-            f"sharding_constraint inside jit {devices_text(sharding._device_assignment)} at "
-            f"{staged_at(sharding)}")
+    refuse_outside_context_mesh(sharding)
     if ctx.module.mesh is None and not ctx.module.manual_regions and one_device_of(sharding) is not None:
         # a program on one device: JAX keeps the constraint, over the empty mesh
         return ctx.op1("sdy.sharding_constraint", [x], x.aval, {"sharding": ctx.module.whole_value(x.aval)})
