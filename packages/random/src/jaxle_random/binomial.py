@@ -13,7 +13,7 @@ from jaxle_core import dtypes, lax
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_random.keys import split, typed_key
-from jaxle_random.samplers import _uniform
+from jaxle_random.samplers import _uniform, refuse_lists
 
 __all__ = ["binomial"]
 
@@ -143,6 +143,7 @@ def _binomial(key: Any, n: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype)
 
 def binomial(key: Any, n: Any, p: Any, shape: Any = None, dtype: Any = None) -> Any:
     """Binomial(n, p) counts, as floats of ``dtype``."""
+    refuse_lists("arraylike", "binomial", n, p)
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.floating):
         raise ValueError(f"dtype argument to `binomial` must be a float dtype, got {dtype}")

@@ -18,7 +18,7 @@ from jaxle_core.lax.standard import canonical_shape
 from jaxle_random.distributions import gumbel
 from jaxle_random.keys import typed_key
 from jaxle_random.layouts import laid_out, out_layout
-from jaxle_random.samplers import randint, uniform
+from jaxle_random.samplers import randint, refuse_lists, uniform
 from jaxle_random.shuffles import _shuffle
 
 __all__ = ["categorical", "choice"]
@@ -27,6 +27,8 @@ __all__ = ["categorical", "choice"]
 def choice(key: Any, a: Any, shape: tuple[int, ...] | int = (), replace: bool = True, p: Any = None,
            axis: int = 0, mode: str | None = None) -> Any:
     """Elements of ``range(a)`` (integer ``a``) or slices of ``a`` along ``axis``, picked at random."""
+    refuse_lists("arraylike", "choice", a)
+    refuse_lists("arraylike", "choice", p)
     key = typed_key(key, "choice")
     shape = canonical_shape(shape)
     scalar_population = np.ndim(a) == 0
@@ -71,6 +73,7 @@ def categorical(key: Any, logits: Any, axis: int = -1, shape: tuple[int, ...] | 
                 replace: bool = True, mode: str | None = None, *, out_sharding: Any = None) -> Any:
     """Category indices along ``axis`` drawn with probabilities ``softmax(logits)``: the argmax (top-k without
     replacement) of Gumbel-perturbed logits. ``shape`` is the sample shape; it ends in the logits' batch shape."""
+    refuse_lists("arraylike", "categorical", logits)
     key = typed_key(key, "categorical")
     layout = out_layout(out_sharding, "categorical")
     logits = jnp.asarray(logits)

@@ -16,7 +16,7 @@ from jaxle_core.lax.standard import canonical_shape
 from jaxle_numpy.util import named_jit
 from jaxle_random.keys import split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
-from jaxle_random.samplers import _bernoulli, _normal, _uniform
+from jaxle_random.samplers import _bernoulli, _normal, _uniform, refuse_lists
 
 __all__ = ["cauchy", "double_sided_maxwell", "exponential", "geometric", "gumbel", "laplace", "logistic",
            "lognormal", "maxwell", "pareto", "rademacher", "rayleigh", "triangular", "truncated_normal", "wald",
@@ -176,6 +176,7 @@ def _pareto(key: Any, b: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
 def pareto(key: Any, b: Any, shape: tuple[int, ...] | int | None = None, dtype: Any = None, *,
            out_sharding: Any = None) -> Any:
     """Pareto values with shape parameter ``b`` (support [1, inf)): ``exp(E / b)`` of an exponential draw."""
+    refuse_lists("dtype", "pareto", b)
     key = typed_key(key, "pareto")
     layout = out_layout(out_sharding, "pareto")
     dtype = _float_dtype(dtype, "pareto")
@@ -208,6 +209,7 @@ def _rayleigh(key: Any, scale: Any, shape: tuple[int, ...], dtype: np.dtype) -> 
 def rayleigh(key: Any, scale: Any, shape: tuple[int, ...] | int | None = None, dtype: Any = None, *,
              out_sharding: Any = None) -> Any:
     """Rayleigh values: ``scale * sqrt(-2 log u)`` of a uniform draw."""
+    refuse_lists("dtype", "rayleigh", scale)
     key = typed_key(key, "rayleigh")
     layout = out_layout(out_sharding, "rayleigh")
     dtype = _float_dtype(dtype, "rayleigh")
@@ -226,6 +228,7 @@ def _lognormal(key: Any, sigma: Any, shape: tuple[int, ...], dtype: np.dtype) ->
 def lognormal(key: Any, sigma: Any = _UNIT_SIGMA, shape: tuple[int, ...] | int | None = None,
               dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Log-normal values: ``exp(sigma * N)`` of a standard normal draw."""
+    refuse_lists("dtype", "lognormal", sigma)
     key = typed_key(key, "lognormal")
     layout = out_layout(out_sharding, "lognormal")
     dtype = _float_dtype(dtype, "lognormal")
@@ -259,6 +262,7 @@ def double_sided_maxwell(key: Any, loc: Any, scale: Any, shape: tuple[int, ...] 
     """Maxwell values with a random sign, scaled by ``scale`` and shifted by ``loc``, of shape
     ``shape + broadcast(loc, scale).shape``."""
     dtype = _float_dtype(dtype, "double_sided_maxwell")
+    refuse_lists("traced", "_double_sided_maxwell", loc, scale)
     key = typed_key(key, "double_sided_maxwell")
     # as JAX, the parameters' broadcast shape is appended to ``shape``
     shape = canonical_shape(shape) + _broadcast_shapes(np.shape(loc), np.shape(scale))
@@ -279,6 +283,7 @@ def _geometric(key: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype, layout
 def geometric(key: Any, p: Any, shape: tuple[int, ...] | int | None = None, dtype: Any = None, *,
               out_sharding: Any = None) -> Any:
     """The number of Bernoulli(p) trials up to the first success (>= 1)."""
+    refuse_lists("arraylike", "geometric", p)
     key = typed_key(key, "geometric")
     layout = out_layout(out_sharding, "geometric")
     dtype = _int_dtype(dtype, "geometric")
@@ -299,6 +304,7 @@ def _triangular(key: Any, left: Any, mode: Any, right: Any, shape: tuple[int, ..
 def triangular(key: Any, left: Any, mode: Any, right: Any, shape: tuple[int, ...] | int | None = None,
                dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Triangular values on [left, right] peaking at ``mode``, by inverting the distribution function."""
+    refuse_lists("dtype", "triangular", left, mode, right)
     key = typed_key(key, "triangular")
     layout = out_layout(out_sharding, "triangular")
     dtype = _float_dtype(dtype, "triangular")
@@ -321,6 +327,7 @@ def truncated_normal(key: Any, lower: Any, upper: Any, shape: tuple[int, ...] | 
                      dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Standard normal values conditioned on (lower, upper): the inverse distribution function of a uniform
     draw between the bounds' probabilities."""
+    refuse_lists("traced", "_truncated_normal", lower, upper)
     key = typed_key(key, "truncated_normal")
     layout = out_layout(out_sharding, "truncated_normal")
     dtype = _float_dtype(dtype, "truncated_normal")
@@ -344,6 +351,7 @@ def _wald(key: Any, mean: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
 def wald(key: Any, mean: Any, shape: tuple[int, ...] | int | None = None, dtype: Any = None, *,
          out_sharding: Any = None) -> Any:
     """Wald (inverse Gaussian) values with scale 1, by the transformation method of Michael, Schucany and Haas."""
+    refuse_lists("dtype", "wald", mean)
     key = typed_key(key, "wald")
     layout = out_layout(out_sharding, "wald")
     dtype = _float_dtype(dtype, "wald")

@@ -27,7 +27,7 @@ from jaxle_random.key_array import is_key_dtype
 from jaxle_random.key_primitives import random_wrap
 from jaxle_random.keys import split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
-from jaxle_random.samplers import _normal, _uniform, as_parameter
+from jaxle_random.samplers import _normal, _uniform, as_parameter, refuse_lists
 
 __all__ = ["random_gamma_p", "beta", "chisquare", "dirichlet", "f", "gamma", "generalized_normal", "loggamma", "t"]
 
@@ -177,6 +177,7 @@ def _draw_shape(shape: Any, *param_shapes: tuple[int, ...]) -> tuple[int, ...]:
 
 def _gamma_family(key: Any, a: Any, shape: Any, dtype: Any, out_sharding: Any, function: str,
                   log_space: bool) -> Any:
+    refuse_lists("traced", "_gamma", a)
     key = typed_key(key, function)
     layout = out_layout(out_sharding, function)
     dtype = _float_dtype(dtype, function)
@@ -214,6 +215,7 @@ _beta = jit(_beta_body, static_argnums=(3, 4))
 
 def beta(key: Any, a: Any, b: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Beta(a, b) values: Ga / (Ga + Gb) of two independent gamma draws."""
+    refuse_lists("dtype", "beta", a, b)
     key = typed_key(key, "beta")
     layout = out_layout(out_sharding, "beta")
     dtype = _float_dtype(dtype, "beta")
@@ -237,6 +239,7 @@ _dirichlet = jit(_dirichlet_body, static_argnums=(2, 3))
 
 def dirichlet(key: Any, alpha: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Dirichlet(alpha) vectors along the last axis: gamma draws normalized to sum 1."""
+    refuse_lists("traced", "_dirichlet", alpha)
     key = typed_key(key, "dirichlet")
     layout = out_layout(out_sharding, "dirichlet")
     dtype = _float_dtype(dtype, "dirichlet")
@@ -260,6 +263,7 @@ _chisquare = jit(_chisquare_body, static_argnums=(2, 3, 4))
 
 def chisquare(key: Any, df: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Chi-square values with ``df`` degrees of freedom: twice a Gamma(df / 2) draw."""
+    refuse_lists("dtype", "chisquare", df)
     key = typed_key(key, "chisquare")
     layout = out_layout(out_sharding, "chisquare")
     dtype = _float_dtype(dtype, "chisquare")
@@ -281,6 +285,7 @@ _f = jit(_f_body, static_argnums=(3, 4, 5))
 
 def f(key: Any, dfnum: Any, dfden: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """F(dfnum, dfden) values: the ratio of two chi-square draws, each over its degrees of freedom."""
+    refuse_lists("dtype", "f", dfnum, dfden)
     key = typed_key(key, "f")
     layout = out_layout(out_sharding, "f")
     dtype = _float_dtype(dtype, "f")
@@ -303,6 +308,7 @@ _t = jit(_t_body, static_argnums=(2, 3))
 
 def t(key: Any, df: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Student's t values: a normal draw over sqrt(chi-square / df)."""
+    refuse_lists("dtype", "t", df)
     key = typed_key(key, "t")
     layout = out_layout(out_sharding, "t")
     dtype = _float_dtype(dtype, "t")

@@ -18,7 +18,7 @@ from jaxle_numpy.util import check_arraylike, named_jit, promote_dtypes_inexact
 from jaxle_random.distributions import _float_dtype
 from jaxle_random.keys import typed_key
 from jaxle_random.layouts import laid_out, out_layout
-from jaxle_random.samplers import _normal
+from jaxle_random.samplers import _normal, refuse_lists
 
 __all__ = ["multivariate_normal", "orthogonal"]
 
@@ -70,6 +70,7 @@ def multivariate_normal(key: Any, mean: Any, cov: Any, shape: tuple[int, ...] | 
                         method: str = "cholesky", *, out_sharding: Any = None) -> Any:
     """Normal vectors of mean ``mean`` (``[..., n]``) and covariance ``cov`` (``[..., n, n]``), of shape
     ``shape + (n,)``; ``method`` ("cholesky", "eigh" or "svd") picks the covariance's factorization."""
+    refuse_lists("dtype", "multivariate_normal", mean, cov)
     key = typed_key(key, "multivariate_normal")
     layout = out_layout(out_sharding, "multivariate_normal")
     if method not in _METHODS:

@@ -12,7 +12,7 @@ from jaxle_core import dtypes, jit, lax
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_random.keys import split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
-from jaxle_random.samplers import _uniform
+from jaxle_random.samplers import _uniform, refuse_lists
 
 __all__ = ["poisson"]
 
@@ -104,6 +104,7 @@ _poisson = jit(_poisson_body, static_argnums=(2, 3))
 
 def poisson(key: Any, lam: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Poisson(lam) counts: Knuth's method below rate 10, transformed rejection above."""
+    refuse_lists("arraylike", "broadcast_to", lam)
     key = typed_key(key, "poisson")
     layout = out_layout(out_sharding, "poisson")
     dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)

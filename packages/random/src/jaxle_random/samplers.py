@@ -15,6 +15,7 @@ import jaxle_numpy as jnp
 from jaxle_core import dtypes, jit, lax
 from jaxle_core.avals import get_aval
 from jaxle_core.core import Tracer
+from jaxle_core.errors import TracerArrayConversionError
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_random.keys import random_bits, split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
@@ -51,6 +52,7 @@ _uniform = jit(_uniform_body, static_argnums=(1, 2))
 def uniform(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, minval: Any = 0.0,
             maxval: Any = 1.0, *, out_sharding: Any = None) -> Any:
     """Floats uniform in [minval, maxval)."""
+    refuse_lists("dtype", "uniform", minval, maxval)
     key = typed_key(key, "uniform")
     layout = out_layout(out_sharding, "uniform")
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
@@ -116,6 +118,26 @@ def _clip_convert(value: Any, dtype: np.dtype) -> Any:
     return lax.convert_element_type(_clip_within(value, dtype), dtype)
 
 
+def refuse_lists(refusal: str, function: str, *params: Any) -> None:
+    """JAX's error for a Python list given as a sampler's parameter, by where JAX's sampler meets it.
+
+    ``"traced"``: the list enters the jitted body ``function`` as traced scalars, which NumPy cannot convert;
+    ``"dtype"``: a list has no dtype; ``"arraylike"``: ``function`` checks its arguments are arrays or scalars.
+    """
+    for position, param in enumerate(params):
+        if not isinstance(param, list):
+            continue
+        if refusal == "traced":
+            element = dtypes.dtype(param[0]) if param else dtypes.default_float_dtype()
+            raise TracerArrayConversionError(
+                f"The numpy.ndarray conversion method __array__() was called on traced array with shape "
+                f"{element.name}[]\nThe error occurred while tracing the function {function} for jit.")
+        if refusal == "dtype":
+            raise TypeError(f"Cannot determine dtype of {param}")
+        raise TypeError(f"{function} requires ndarray or scalar arguments, got {type(param)} at position "
+                        f"{position}.")
+
+
 def as_parameter(x: Any) -> Any:
     """A sampler's parameter as its jitted body takes it: a Python int or float as it is (jaxlib's dispatch passes
     it as a weakly typed scalar, as JAX's samplers pass theirs), anything else as an array."""
@@ -173,6 +195,7 @@ def randint(key: Any, shape: tuple[int, ...] | int, minval: Any, maxval: Any, dt
         raise TypeError(f"randint only accepts integer dtypes, got {dtype}")
     shape = canonical_shape(shape)
     if dtype.itemsize >= 4:
+        refuse_lists("traced", "_randint", minval, maxval)  # a narrow dtype's bounds become arrays first
         return laid_out(layout, lambda k, low, high: _randint(k, shape, low, high, dtype), key,
                         as_parameter(minval), as_parameter(maxval))
     info = jnp.iinfo(dtype)
@@ -209,6 +232,7 @@ def bernoulli(key: Any, p: Any = 0.5, shape: tuple[int, ...] | int | None = None
     layout = out_layout(out_sharding, "bernoulli")
     if mode not in ("high", "low"):
         raise ValueError(f"got {mode=}, expected 'high' or 'low'")
+    refuse_lists("dtype", "bernoulli", p)
     p = jnp.asarray(p)
     p = jnp.asarray(p, p.dtype)  # a weakly typed probability (a Python float) enters the jit strongly typed
     if not dtypes.issubdtype(p.dtype, np.floating):

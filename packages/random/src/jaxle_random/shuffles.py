@@ -14,6 +14,7 @@ from jaxle_core import dtypes, lax
 from jaxle_numpy.util import named_jit
 from jaxle_random.keys import random_bits, split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
+from jaxle_random.samplers import refuse_lists
 
 __all__ = ["permutation"]
 
@@ -32,6 +33,7 @@ def _shuffle(key: Any, x: Any, axis: int) -> Any:
 def permutation(key: Any, x: Any, axis: int = 0, independent: bool = False, *, out_sharding: Any = None) -> Any:
     """A random permutation of ``range(x)`` for an integer ``x``, else of ``x`` along ``axis`` (each slice
     shuffled on its own when ``independent``)."""
+    refuse_lists("arraylike", "permutation", x)
     key = typed_key(key, "permutation")
     layout = out_layout(out_sharding, "permutation")
     if not np.ndim(x):

@@ -22,6 +22,8 @@ base = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(base)
 
 GOLDEN = _HERE / "random_more_golden.json"
+# Error cases whose JAX message prints JAX-internal objects (its tracers, its source files): compared by type
+TYPE_ONLY_ERRORS = ("error_list_traced_", "error_list_uniform")
 P3 = np.array([0.2, 0.3, 0.5], np.float32)
 COV = np.array([[2.0, 0.6, 0.1], [0.6, 1.0, -0.3], [0.1, -0.3, 0.5]], np.float32)
 
@@ -215,6 +217,32 @@ def _cases() -> dict:
                                     "int16_bool": (np.bool_(True), np.float32(9.5), "int16")}.items():
         case(f"jaxpr_randint_traced_{tag}", lambda ns, lo=low, hi=high, d=dtype: _jaxpr(
             ns, lambda k, a, b: ns.random.randint(k, (4,), a, b, d), key(ns), lo, hi))
+    # Python lists as parameters: refused where JAX refuses them, accepted where it accepts them. The
+    # ``error_list_traced_`` cases fail inside JAX's jitted body, with a message naming JAX's source: type only.
+    pair, probabilities = [1.0, 2.0], [0.5, 0.2]
+    list_calls = {
+        "traced_gamma": lambda r, k: r.gamma(k, pair), "traced_loggamma": lambda r, k: r.loggamma(k, pair),
+        "traced_dirichlet": lambda r, k: r.dirichlet(k, pair),
+        "traced_randint": lambda r, k: r.randint(k, (2,), 0, [3, 5]),
+        "traced_truncated_normal": lambda r, k: r.truncated_normal(k, [-1.0, -2.0], pair),
+        "traced_double_sided_maxwell": lambda r, k: r.double_sided_maxwell(k, pair, pair),
+        "uniform": lambda r, k: r.uniform(k, (2,), minval=[0.0, 1.0]),
+        "bernoulli": lambda r, k: r.bernoulli(k, probabilities), "beta": lambda r, k: r.beta(k, pair, pair),
+        "chisquare": lambda r, k: r.chisquare(k, pair), "f": lambda r, k: r.f(k, pair, 2.0),
+        "t": lambda r, k: r.t(k, pair),
+        "pareto": lambda r, k: r.pareto(k, pair), "rayleigh": lambda r, k: r.rayleigh(k, pair),
+        "wald": lambda r, k: r.wald(k, pair), "lognormal": lambda r, k: r.lognormal(k, pair),
+        "triangular": lambda r, k: r.triangular(k, [0.0, 0.0], [0.5, 0.5], pair),
+        "poisson": lambda r, k: r.poisson(k, pair), "binomial": lambda r, k: r.binomial(k, pair, 0.5),
+        "geometric": lambda r, k: r.geometric(k, probabilities), "categorical": lambda r, k: r.categorical(k, pair),
+        "choice": lambda r, k: r.choice(k, [1, 2, 3], (2,)),
+        "choice_p": lambda r, k: r.choice(k, 3, (2,), p=[0.2, 0.8, 0.0]),
+        "permutation": lambda r, k: r.permutation(k, [1, 2, 3]),
+        "mvn": lambda r, k: r.multivariate_normal(k, [0.0, 0.0], np.eye(2, dtype=np.float32)),
+    }
+    for tag, call in list_calls.items():
+        case(f"error_list_{tag}", lambda ns, c=call: c(ns.random, key(ns, 3)))
+    case("randint_list_bound_int8", lambda ns: ns.random.randint(key(ns, 3), (2,), 0, [3, 5], "int8"))
     case("default_rbg_key_impl", default_rbg(lambda ns: np.array(str(ns.random.key_impl(ns.random.key(0))) == "rbg")))
     return cases
 
