@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import pathlib
 import sys
 
@@ -254,5 +255,16 @@ def run_case(ns, name: str) -> dict:
     return base.run_case_of(CASES, ns, name)
 
 
+def _keep_types_only() -> None:
+    """Drop the messages of the type-only error cases from the written golden: they name the tracers and source
+    files of the implementation that wrote it."""
+    records = json.loads(GOLDEN.read_text())
+    for name, record in records.items():
+        if name.startswith(TYPE_ONLY_ERRORS):
+            record.pop("message", None)
+    GOLDEN.write_text(json.dumps(records, indent=0, sort_keys=True) + "\n")
+
+
 if __name__ == "__main__":
     base.write_golden(CASES, GOLDEN, namespace(sys.argv[1]))
+    _keep_types_only()
