@@ -1,7 +1,7 @@
 """Write compute_on_golden.json: the operations of a ``jax.experimental.compute_on`` block as the lowered program marks
 them (``_xla_compute_type``, a GPU stream's annotation), through nested ``jit``, control flow and differentiation,
-and its errors, and ``compute_on2``'s jaxprs, lowered text, results and errors, recorded from the module named on
-the command line.
+and its errors, and ``compute_on2``'s jaxprs (their derivatives' too), lowered text, results and errors, recorded
+from the module named on the command line.
 
     XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
         multidevice-tests/golden/make_compute_on_golden.py jax
@@ -142,7 +142,33 @@ CASES = {
         jax, lambda w: _jnp(jax).sin(w), _space(jax, "Device"))))(np.ones((2, 4), np.float32))),
     "co2_grad_value": lambda jax: _outcome(lambda: np.asarray(jax.grad(_co2(
         jax, lambda w: _jnp(jax).sin(w).sum(), _space(jax, "Device")))(X)).tolist()),
+    # differentiated in reverse: a known compute_on (results and residuals) and a transposed one
+    "co2_grad_jaxpr": lambda jax: _outcome(lambda: jax.make_jaxpr(jax.grad(_sin_sum(jax)))(X)),
+    "co2_grad_lowered": lambda jax: _outcome(lambda: _text(jax, jax.grad(_sin_sum(jax)), X)),
+    "co2_grad_two_arguments_jaxpr": lambda jax: _outcome(lambda: jax.make_jaxpr(jax.grad(
+        lambda a, b: sum(t.sum() for t in _two_results(jax)(a, b)), argnums=(0, 1)))(X, X)),
+    "co2_grad_two_arguments_value": lambda jax: _outcome(lambda: np.round(np.asarray(jax.grad(
+        lambda a, b: sum(t.sum() for t in _two_results(jax)(a, b)), argnums=(0, 1))(X, X)), 5).tolist()),
+    "co2_linearize_jaxpr": lambda jax: _outcome(lambda: jax.make_jaxpr(
+        lambda a: jax.linearize(_sin_sum(jax), a)[1](a))(X)),
+    "co2_vjp_jaxpr": lambda jax: _outcome(lambda: jax.make_jaxpr(lambda a: jax.vjp(_sin_sum(jax), a))(X)),
+    "co2_grad_of_grad_jaxpr": lambda jax: _outcome(lambda: jax.make_jaxpr(jax.grad(
+        lambda a: jax.grad(_sin_sum(jax))(a).sum()))(X)),
+    "co2_grad_of_grad_value": lambda jax: _outcome(lambda: np.round(np.asarray(jax.grad(
+        lambda a: jax.grad(_sin_sum(jax))(a).sum())(X)), 5).tolist()),
+    "co2_grad_linear_jaxpr": lambda jax: _outcome(lambda: jax.make_jaxpr(jax.grad(lambda a: _co2(
+        jax, lambda w: w * 2, _space(jax, "Device"))(a).sum()))(X)),
+    "co2_grad_result_on_host": lambda jax: _outcome(lambda: jax.grad(lambda a: _co2(
+        jax, lambda w: _jnp(jax).sin(w) * 2, _space(jax, "Host"))(a).sum())(X)),
 }
+
+
+def _sin_sum(jax):
+    return _co2(jax, lambda w: _jnp(jax).sin(w).sum(), _space(jax, "Device"))
+
+
+def _two_results(jax):
+    return _co2(jax, lambda w, u: (_jnp(jax).sin(w) * u, w * 3), _space(jax, "Device"))
 
 
 def _space(jax, name: str):

@@ -1,8 +1,9 @@
 """Write pmap_donation_golden.json: what JAX 0.10.2's ``pmap(..., donate_argnums=)`` donates on 8 CPU devices: the
 arguments its lowered program aliases to results (whole arguments, counted without the static ones, keyword ones
 after the positional ones), what its lowered stage reports (``args_info``'s donated flags and ``donate_argnums``:
-the same numbers read as flat argument positions), its refusal of static donated arguments, and the warnings about
-donations no result can reuse:
+the same numbers read as flat argument positions), its refusal of static donated arguments, the arguments its
+function does not read (left out of the program: neither donated nor warned about), and the warnings about
+donations no result can reuse (given when a program is lowered, once per program; for ``jit`` too):
 
     /work/jaxpeer/bin/python multidevice-tests/golden/make_pmap_donation_golden.py jax
 
@@ -34,6 +35,47 @@ def _lowered(m, fun, *args, static=(), donate=(), **kwargs):
             "donate_argnums": list(lowered.donate_argnums)}
 
 
+def _warned_at_each_step(steps) -> list:
+    """``[step, the messages it warned]`` for each ``(step, thunk)`` of ``steps``, run in order."""
+    outcomes = []
+    for step, thunk in steps:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            thunk()
+        outcomes.append([step, [str(w.message) for w in caught if issubclass(w.category, UserWarning)]])
+    return outcomes
+
+
+def _stages(function, make_args) -> list:
+    """When ``function`` (donating arguments no result can reuse) warns: lowered twice, compiled, the compiled
+    stage called, then the function called twice."""
+    lowered = []
+    return _warned_at_each_step([
+        ("lower", lambda: lowered.append(function.lower(*make_args()))),
+        ("lower again", lambda: function.lower(*make_args())),
+        ("compile", lambda: lowered.append(lowered[0].compile())),
+        ("call the compiled stage", lambda: lowered[1](*make_args())),
+        ("call", lambda: function(*make_args())),
+        ("call again", lambda: function(*make_args()))])
+
+
+def _calls_first(function, make_args) -> list:
+    """When ``function`` (donating arguments no result can reuse) warns: called twice, then lowered and compiled."""
+    return _warned_at_each_step([
+        ("call", lambda: function(*make_args())),
+        ("call again", lambda: function(*make_args())),
+        ("lower and compile", lambda: function.lower(*make_args()).compile())])
+
+
+def _unused_donated(m) -> dict:
+    """A pmap donating three arguments, two of which its function does not read, called on arrays laid out as it
+    takes them: which it deletes, and what it warned."""
+    ident = m.pmap(lambda v: v * 1)
+    args = [ident(m.numpy.ones((8, 3))), ident(m.numpy.ones((8, 2))), ident(m.numpy.ones((8, 3)))]
+    m.pmap(lambda a, b, c: a * 2, donate_argnums=(0, 1, 2))(*args)
+    return {"deleted": [x.is_deleted() for x in args]}
+
+
 def _cases(m):
     jnp = m.numpy
     block = lambda: jnp.ones((8, 3))  # noqa: E731 - small cases read best inline
@@ -60,6 +102,21 @@ def _cases(m):
         "static_donated": lambda: m.pmap(scaled_middle, static_broadcasted_argnums=1, donate_argnums=1),
         "statics_donated": lambda: m.pmap(scaled_middle, static_broadcasted_argnums=(1, 0), donate_argnums=(0, 1, 2)),
         "unusable_warning": lambda: m.pmap(lambda a, b: a + b, donate_argnums=(0, 1))(block(), block()).shape,
+        # arguments the function does not read are not in the program: neither donated nor warned about
+        "unused_arguments": lambda: _lowered(m, lambda a, b, c: a * 2, block(), jnp.ones((8, 2)), block(),
+                                             donate=(0, 1, 2)),
+        "unused_arguments_text": lambda: m.pmap(lambda a, b: b + 1, donate_argnums=(0, 1)).lower(
+            jnp.ones((8, 2)), block()).as_text(),
+        "unused_arguments_called": lambda: _unused_donated(m),
+        # the warning about donations no result can reuse comes when the program is lowered, once per program
+        "pmap_warning_stages": lambda: _stages(m.pmap(lambda a, b: a + b, donate_argnums=(0, 1)),
+                                               lambda: (block(), block())),
+        "jit_warning_stages": lambda: _stages(m.jit(lambda a, b: a + b, donate_argnums=(0, 1)),
+                                              lambda: (jnp.ones(3), jnp.ones(3))),
+        "jit_warning_calls_first": lambda: _calls_first(m.jit(lambda a, b: a + b, donate_argnums=(0, 1)),
+                                                        lambda: (jnp.ones(3), jnp.ones(3))),
+        "jit_kept_unused_warning": lambda: _warned_at_each_step([("lower", lambda: m.jit(
+            lambda a, b: a * 2, donate_argnums=(0, 1), keep_unused=True).lower(jnp.ones(3), jnp.ones(2)))]),
     }
 
 

@@ -71,3 +71,22 @@ def test_results_are_typed_in_the_memory_spaces_asked_for():
 def test_invalid_compute_type():
     with pytest.raises(ValueError, match="Invalid compute type bogus"):
         call_on(lambda v: v, (X,), "bogus", MemorySpace.Device, None)
+
+
+def test_reverse_mode_splits_it_into_a_known_and_a_transposed_compute_on():
+    fun = _on_host(lambda v, w: (lax.sin(v) * w, v * 3))
+
+    def loss(v, w):
+        scaled, tripled = fun(v, w)
+        return lax.reduce_sum(scaled, (0,)) + lax.reduce_sum(tripled, (0,))
+
+    jaxpr = make_jaxpr(grad(loss, argnums=(0, 1)))(X, X).jaxpr
+    calls = [eqn for eqn in jaxpr.eqns if eqn.primitive.name == "compute_on"]
+    assert len(calls) == 2  # the results and residuals, then the cotangents
+    assert {inner.compute_type for eqn in calls for inner in eqn.params["jaxpr"].eqns} == {"device_host"}
+    d_v, d_w = grad(loss, argnums=(0, 1))(X, X)
+    np.testing.assert_allclose(np.asarray(d_v), np.cos(X) * X + 3, rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(d_w), np.sin(X), rtol=1e-6)
+    # the transposed equation differentiates again: d/dv of sum(cos(v) * X) is -sin(v) * X
+    second = grad(lambda v: lax.reduce_sum(grad(lambda u: lax.reduce_sum(fun(u, X)[0], (0,)))(v), (0,)))(X)
+    np.testing.assert_allclose(np.asarray(second), -np.sin(X) * X, rtol=1e-6)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from jaxle_core import grad, jit, jvp, lax, make_jaxpr, shard_map, smap, vmap
+from jaxle_core.jaxpr_util import dce_jaxpr
 from jaxle_core.mesh import AxisType, Mesh, set_mesh
 from jaxle_core.mesh import PartitionSpec as P
 from jaxle_core.sharding import DuplicateSpecError
@@ -328,3 +329,19 @@ def test_shard_map_inside_a_partly_manual_body_makes_the_other_axes_manual():
     # JAX 0.10.2's eager grad stacks the inner residual (varying over "i") along a leading dimension split over "i"
     with pytest.raises(DuplicateSpecError, match=re.escape("but P('i', 'i') has duplicate entries for `i`")):
         grad(lambda v: f(v).sum())(x)
+
+
+def test_dead_code_elimination_prunes_the_body_its_results_and_arguments():
+    def body(v, w):
+        lax.cos(v)  # read by nothing
+        return lax.sin(v), w * 2.0
+
+    mapped = shard_map(body, mesh=LINE, in_specs=P("i"), out_specs=P("i"), check_vma=False)
+    closed = make_jaxpr(lambda v, w: mapped(v, w)[0])(X, X)
+    pruned, used_inputs = dce_jaxpr(closed.jaxpr)
+    assert used_inputs == [True, False]
+    (eqn,) = pruned.eqns
+    assert len(eqn.invars) == len(eqn.params["in_specs"]) == 1 and eqn.params["out_specs"] == (P("i"),)
+    assert [e.primitive.name for e in eqn.params["jaxpr"].eqns] == ["sin"]
+    assert str(eqn.params["jaxpr"]).count("sin") == 1  # still printed as a body over the mesh
+    np.testing.assert_allclose(np.asarray(jit(lambda v, w: mapped(v, w)[0])(X, X)), np.sin(X), rtol=1e-6)

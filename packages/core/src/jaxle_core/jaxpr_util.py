@@ -6,7 +6,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from jaxle_core import core
-from jaxle_core.core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Primitive, Var
+from jaxle_core.caches import LruCache
+from jaxle_core.core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Primitive, Tracer, Var
 from jaxle_core.pretty import PpContext, pp_eqn_doc, pp_toplevel_doc
 
 # ---------------------------------------------------------------- dead-code elimination
@@ -93,6 +94,25 @@ def with_fresh_vars(jaxpr: Jaxpr) -> Jaxpr:
             for eqn in jaxpr.eqns]
     return jaxpr.replace(constvars=[rename(v) for v in jaxpr.constvars], invars=[rename(v) for v in jaxpr.invars],
                          outvars=[rename(a) for a in jaxpr.outvars], eqns=eqns)
+
+
+# As JAX's, pruning a carried jaxpr is cached per jaxpr and used outputs, so that the calls of one function pruned
+# alike keep sharing one jaxpr.
+_pruned_jaxprs = LruCache()
+
+
+def pruned_closed_jaxpr(closed: ClosedJaxpr, used_outputs: Sequence[bool]) -> tuple[ClosedJaxpr, list[bool]]:
+    """``closed`` (a jaxpr an equation carries) without what ``used_outputs`` do not need, over fresh variables,
+    and which of its inputs it still reads."""
+    reusable = not any(isinstance(c, Tracer) for c in closed.consts)  # no values of a live trace kept alive
+    key = (closed, tuple(used_outputs))
+    cached = _pruned_jaxprs.lookup(key) if reusable else None
+    if cached is None:
+        inner, used_inputs = dce_jaxpr(closed.jaxpr, used_outputs)
+        cached = (ClosedJaxpr(with_fresh_vars(inner), closed.consts), used_inputs)
+        if reusable:
+            _pruned_jaxprs[key] = cached
+    return cached
 
 
 # ---------------------------------------------------------------- type checking
@@ -199,5 +219,5 @@ def _check_call_operands(eqn: JaxprEqn, in_avals: list, fail: Callable[..., Jaxp
                        f"{want.str_short(short_dtypes=True)}", eqn)
 
 
-__all__ = ["JaxprTypeError", "call_primitives", "check_jaxpr", "dce_jaxpr", "dce_rules", "sub_jaxprs",
-           "with_fresh_vars"]
+__all__ = ["JaxprTypeError", "call_primitives", "check_jaxpr", "dce_jaxpr", "dce_rules", "pruned_closed_jaxpr",
+           "sub_jaxprs", "with_fresh_vars"]

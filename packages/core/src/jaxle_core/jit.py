@@ -44,7 +44,7 @@ from jaxle_core.caches import LruCache
 from jaxle_core.config import disable_jit as _disable_jit_flag
 from jaxle_core.config import enable_checks, explain_cache_misses, log_compiles, no_tracing, trace_context
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer
-from jaxle_core.jaxpr_util import call_primitives, check_jaxpr, dce_jaxpr, dce_rules, with_fresh_vars
+from jaxle_core.jaxpr_util import call_primitives, check_jaxpr, dce_rules, pruned_closed_jaxpr
 from jaxle_core.layout import Format, Layout, is_row_major
 from jaxle_core.mesh import get_mesh
 from jaxle_core.pretty import Doc, PpContext, pp_eqn_generic, pp_eqn_rules
@@ -119,24 +119,10 @@ def _pp_jit(eqn: JaxprEqn, context: PpContext) -> Doc:
 pp_eqn_rules[jit_p] = _pp_jit
 
 
-# As JAX's, pruning is cached per jaxpr and used outputs, so that the calls of one jitted function pruned alike
-# keep sharing one jaxpr.
-_pruned_jaxprs = LruCache()
-
-
 def _dce_jit(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], JaxprEqn | None]:
     if not any(used_outputs):
         return [False] * len(eqn.invars), None
-    closed: ClosedJaxpr = eqn.params["jaxpr"]
-    reusable = not any(isinstance(c, Tracer) for c in closed.consts)  # no values of a live trace kept alive
-    key = (closed, tuple(used_outputs))
-    cached = _pruned_jaxprs.lookup(key) if reusable else None
-    if cached is None:
-        inner, used_inputs = dce_jaxpr(closed.jaxpr, used_outputs)
-        cached = (ClosedJaxpr(with_fresh_vars(inner), closed.consts), used_inputs)
-        if reusable:
-            _pruned_jaxprs[key] = cached
-    pruned, used_inputs = cached
+    pruned, used_inputs = pruned_closed_jaxpr(eqn.params["jaxpr"], used_outputs)
     pick_in = lambda xs: tuple(x for x, used in zip(xs, used_inputs) if used)
     pick_out = lambda xs: tuple(x for x, used in zip(xs, used_outputs) if used)
     params = dict(eqn.params, jaxpr=pruned)
@@ -327,10 +313,17 @@ class Lowered(_StageInfo):
         shardings = _annotations(traced, 0, placements=True)
         self._backend.check_lowering(traced.jaxpr, traced._wrapped.__name__, shardings.get("in_shardings", ()),
                                      shardings.get("out_shardings", ()), pinned=self._device is not None)
+        # Lowered now, as JAX lowers: its warnings (donations no result can reuse) come from ``lower``.
+        self._text = self._lower_text(None, False)
 
     def as_text(self, dialect: str | None = None, *, debug_info: bool = False) -> str:
         """The backend's program (StableHLO for XLA; 'hlo': XLA's HLO), with donation and unused-argument pruning
         applied; ``debug_info`` adds locations (the arguments' names)."""
+        if dialect in (None, "stablehlo") and not debug_info:
+            return self._text
+        return self._lower_text(dialect, debug_info)
+
+    def _lower_text(self, dialect: str | None, debug_info: bool) -> str:
         traced = self._traced
         jaxpr, donated = traced.jaxpr, traced._donated
         if _uses_refs(jaxpr):

@@ -139,6 +139,13 @@ def _global_argument(aval: Any, axis: int | None, devices: int) -> ShapeDtypeStr
     return ShapeDtypeStruct(tuple(shape), aval.dtype, weak_type=aval.weak_type)
 
 
+def _laid_out_argument(aval: Any, sharding: NamedSharding) -> Any:
+    """An argument of type ``aval`` as a call lays it out, by ``sharding`` (an extended one as it is)."""
+    if not isinstance(aval.dtype, np.dtype):
+        return aval
+    return ShapeDtypeStruct(aval.shape, aval.dtype, weak_type=aval.weak_type, sharding=sharding)
+
+
 def _mapped_spec(axis: int | None, name: Any) -> PartitionSpec:
     return PartitionSpec() if axis is None else PartitionSpec(*([None] * axis), name)
 
@@ -341,6 +348,8 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
                     for x, axis in zip(flat, plan.in_axes)]
         for x, sharding in zip(flat, shardings):
             check_divisible(abstract_argument_aval(x), sharding.spec, plan.mesh, sharding)
+        if plan.mesh.size > 1:  # typed as a call's arguments laid out over the mesh are: calls reuse this program
+            flat = [_laid_out_argument(abstract_argument_aval(x), sharding) for x, sharding in zip(flat, shardings)]
         traced = jit_wrapped(call).trace(plan, *flat)
         out_avals = traced.jaxpr.out_avals
         out_axes_flat = traced.out_tree.flatten_up_to(tree.tree_broadcast(

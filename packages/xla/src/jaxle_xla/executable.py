@@ -13,6 +13,7 @@ import numpy as np
 from jaxle_core import config, core, dtypes, monitoring
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.caches import LruCache
 from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, physicalize, wrap_physical
 from jaxle_core.jaxpr_util import dce_jaxpr
 from jaxle_core.lax.placement import staged_at
@@ -32,10 +33,17 @@ _LARGEST_INLINE_CONSTANT = 256
 _PYTHON_SCALARS = (bool, int, float)
 
 
-def _usable_donations(closed: core.ClosedJaxpr, donated: Sequence[bool], arg_shardings: Sequence[Any] = ()
-                       ) -> list[bool]:
-    """The donated inputs that an output of the same type can reuse; JAX warns about the others and keeps them
-    (naming, for an input laid out over a mesh by ``arg_shardings``, the type of each device's block)."""
+# The programs (closed jaxpr and donated inputs) whose unusable donations were warned about. JAX warns when it
+# lowers a program and keeps the lowering: the same program lowered again, compiled after ``lower`` or called after
+# it, does not warn again.
+_warned_programs = LruCache()
+
+
+def _usable_donations(closed: core.ClosedJaxpr, donated: Sequence[bool], arg_shardings: Sequence[Any] = (),
+                      program: core.ClosedJaxpr | None = None) -> list[bool]:
+    """The donated inputs that an output of the same type can reuse; JAX warns about the others (once per
+    ``program``, the jaxpr ``closed`` was made from) and keeps them (naming, for an input laid out over a mesh by
+    ``arg_shardings``, the type of each device's block)."""
     free: dict[ShapedArray, int] = {}
     for aval in closed.out_avals:
         free[donation_key(aval)] = free.get(donation_key(aval), 0) + 1
@@ -50,7 +58,8 @@ def _usable_donations(closed: core.ClosedJaxpr, donated: Sequence[bool], arg_sha
             block = sharding.shard_shape(aval.shape) if isinstance(sharding, NamedSharding) else None
             unusable.append(aval.str_short() if block is None else ShapedArray(block, aval.dtype).str_short())
         usable.append(ok)
-    if unusable:
+    if unusable and _warned_programs.lookup(key := (program or closed, tuple(donated))) is None:
+        _warned_programs[key] = True
         warnings.warn(f"Some donated buffers were not usable: {', '.join(unusable)}.\nSee an explanation at "
                       "https://docs.jax.dev/en/latest/faq.html#buffer-donation.", UserWarning, stacklevel=2)
     return usable
@@ -67,7 +76,7 @@ class Program:
         """With a ``mesh``, the program is partitioned over its devices (see ``lower_module``); ``layouts``: the
         memory layouts asked for of the arguments and results (see ``lower_module``); ``result_names`` and
         ``annotate_devices`` annotate it for the lowered text."""
-        closed = physicalize(closed)  # XLA computes on the physical data of extended values (keys)
+        traced, closed = closed, physicalize(closed)  # XLA computes on the physical data of extended values (keys)
         n = len(closed.jaxpr.invars)
         jaxpr = closed.jaxpr
         if keep_unused:
@@ -78,7 +87,7 @@ class Program:
             jaxpr, self.keep = dce_jaxpr(jaxpr)
         # Pruned inputs are neither donated nor warned about, as in JAX.
         donated = _usable_donations(closed, [d and k for d, k in zip(list(donated) + [False] * n, self.keep)],
-                                    arg_shardings if mesh is not None else ())
+                                    arg_shardings if mesh is not None else (), traced)
         large = [hoist and np.size(c) > _LARGEST_INLINE_CONSTANT for c in closed.consts]
         self.hoisted = [c for c, big in zip(closed.consts, large) if big]
         jaxpr = jaxpr.replace(

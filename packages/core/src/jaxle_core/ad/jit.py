@@ -8,6 +8,7 @@ of the transposed jaxpr.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from jaxle_core import core
@@ -30,7 +31,8 @@ _partial_evals = LruCache()
 _transposes = LruCache()
 
 
-def _cached(cache: LruCache, closed: ClosedJaxpr, pattern: list, build):
+def cached_on_jaxpr(cache: LruCache, closed: ClosedJaxpr, pattern: list, build: Callable[[], Any]) -> Any:
+    """``build()``, kept in ``cache`` for ``closed`` (by identity), ``pattern`` and the trace context."""
     if any(isinstance(c, Tracer) for c in closed.consts):  # closes over values of a live trace: not reusable
         return build()
     key = (closed, tuple(pattern), trace_context())
@@ -63,7 +65,7 @@ def jvp_jaxpr(closed: ClosedJaxpr, nonzero: list[bool]) -> tuple[ClosedJaxpr, li
     return trace_to_jaxpr(fun, in_avals, closed.jaxpr.debug_info), out_nonzero
 
 
-def _linear_jvp_jaxpr(closed: ClosedJaxpr, nonzero: list[bool]) -> tuple[ClosedJaxpr, list[bool]]:
+def linear_jvp_jaxpr(closed: ClosedJaxpr, nonzero: list[bool]) -> tuple[ClosedJaxpr, list[bool]]:
     """``jvp_jaxpr`` for linearization: an output tangent that does not depend on the input tangents is zero (the
     derivative is linear), so it is dropped and reported as zero, as JAX's linearization of a jit does."""
     new_jaxpr, out_nonzero = jvp_jaxpr(closed, nonzero)
@@ -81,8 +83,8 @@ def _linear_jvp_jaxpr(closed: ClosedJaxpr, nonzero: list[bool]) -> tuple[ClosedJ
 def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str, keep_unused: bool, inline: bool, **params):
     nonzero = [type(t) is not Zero for t in tangents]
     linearizing = isinstance(core.current_trace(), PartialStagingTrace)
-    new_jaxpr, out_nonzero = _cached(_jvp_jaxprs, jaxpr, [*nonzero, linearizing],
-                                     lambda: (_linear_jvp_jaxpr if linearizing else jvp_jaxpr)(jaxpr, nonzero))
+    new_jaxpr, out_nonzero = cached_on_jaxpr(_jvp_jaxprs, jaxpr, [*nonzero, linearizing],
+                                             lambda: (linear_jvp_jaxpr if linearizing else jvp_jaxpr)(jaxpr, nonzero))
     outs = bind_jit(new_jaxpr, [*primals, *[t for t in tangents if type(t) is not Zero]], name, keep_unused,
                      inline)
     n_out = len(jaxpr.out_avals)
@@ -97,32 +99,45 @@ jvp_rules[jit_p] = _jit_jvp
 # ---------------------------------------------------------------- partial evaluation
 
 
-def _jit_partial_eval(trace: PartialStagingTrace, args, params):
+def partial_eval_call(trace: PartialStagingTrace, args: Sequence[Any], jaxpr: ClosedJaxpr, primitive: core.Primitive,
+                      bind_known: Callable[[ClosedJaxpr, list[Any], SplitJaxpr, dict[int, Any]], list[Any]],
+                      unknown_params: Callable[[SplitJaxpr], dict], cache: LruCache = _partial_evals) -> list[Any]:
+    """The partial evaluation of an equation of ``primitive`` calling ``jaxpr`` on ``args``: its known part run
+    now by ``bind_known(known jaxpr, known args, split, literal known outputs)``, its unknown part staged as another
+    equation of ``primitive`` with ``unknown_params(split)``, on the residuals and the unknown arguments."""
     unknowns = [trace.is_unknown(x) for x in args]
     residuals_last = trace.sort_residuals
-    split, known, literals = _cached(_partial_evals, params["jaxpr"], [*unknowns, residuals_last],
-                                     lambda: _split_jit(params["jaxpr"], unknowns, residuals_last))
+    split, known, literals = cached_on_jaxpr(cache, jaxpr, [*unknowns, residuals_last],
+                                             lambda: split_call_jaxpr(jaxpr, unknowns, residuals_last))
     known_args = [x for x, u in zip(args, unknowns) if not u]
     with core.set_current_trace(trace.parent):
-        computed = iter(bind_jit(known, known_args, params["name"], params["keep_unused"], params["inline"]))
+        computed = iter(bind_known(known, known_args, split, literals))
     known_outs = [literals[i] if i in literals else next(computed)
                   for i in range(len(known.jaxpr.outvars) + len(literals))]
     n_known = split.out_unknowns.count(False)
     residuals = split.residuals(known_args, known_outs)
     unknown_args = [x for x, u in zip(args, unknowns) if u]
-    unknown_params = jit_params(split.unknown, params["name"], keep_unused=params["keep_unused"],
-                                inline=params["inline"])
-    unknown_outs = iter(trace.stage(jit_p, [*unknown_args, *residuals] if residuals_last else
-                                    [*residuals, *unknown_args], unknown_params))
+    unknown_outs = iter(trace.stage(primitive, [*unknown_args, *residuals] if residuals_last else
+                                    [*residuals, *unknown_args], unknown_params(split)))
     known_iter = iter(known_outs[:n_known])
     return [next(unknown_outs) if u else next(known_iter) for u in split.out_unknowns]
 
 
-def _split_jit(closed: ClosedJaxpr, unknowns: list[bool],
-               residuals_last: bool) -> tuple[SplitJaxpr, ClosedJaxpr, dict[int, Any]]:
-    """The split of a jit's jaxpr, its known part without dead equations and without the known outputs that are
-    literals (a constant tangent: as in JAX, not an output of the known jit), and those literals' values by output
-    position.
+def _jit_partial_eval(trace: PartialStagingTrace, args, params):
+    def bind_known(known, known_args, split, literals):
+        return bind_jit(known, known_args, params["name"], params["keep_unused"], params["inline"])
+
+    def unknown_params(split):
+        return jit_params(split.unknown, params["name"], keep_unused=params["keep_unused"], inline=params["inline"])
+
+    return partial_eval_call(trace, args, params["jaxpr"], jit_p, bind_known, unknown_params)
+
+
+def split_call_jaxpr(closed: ClosedJaxpr, unknowns: list[bool],
+                     residuals_last: bool) -> tuple[SplitJaxpr, ClosedJaxpr, dict[int, Any]]:
+    """The split of a called jaxpr (a jit's), its known part without dead equations and without the known outputs
+    that are literals (a constant tangent: as in JAX, not an output of the known call), and those literals' values by
+    output position.
     With ``residuals_last`` (a split inside a jaxpr split as JAX's scan does) the residuals come in JAX's sorted
     order and after the unknown inputs."""
     split = partial_eval_jaxpr(closed, unknowns, sort_residuals=residuals_last)
@@ -143,7 +158,12 @@ partial_eval_rules[jit_p] = _jit_partial_eval
 # ---------------------------------------------------------------- transposition
 
 
-def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str, keep_unused: bool, inline: bool, **params):
+def transpose_call(jaxpr: ClosedJaxpr, args: Sequence[Any], cts: Sequence[Any], cache: LruCache = _transposes
+                   ) -> tuple[ClosedJaxpr, list[Any], Callable[[Sequence[Any]], list[Any]]]:
+    """The transposition of a call of ``jaxpr`` on ``args`` (the linear ones undefined) given the cotangents
+    ``cts`` of its results: the transposed jaxpr (kept in ``cache``), the values to call it on (every known
+    argument, then every nonzero cotangent, as JAX passes them even where the transposed body reads none) and a
+    function turning its results into the cotangents of ``args`` (None for the known ones)."""
     linear = [is_undefined(a) for a in args]
     nonzero_cts = [type(ct) is not Zero for ct in cts]
     ct_nonzero: list[bool] = []
@@ -162,12 +182,19 @@ def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str, keep_unused: bool,
     def build():
         return trace_to_jaxpr(transposed, in_avals, jaxpr.jaxpr.debug_info), ct_nonzero
 
-    closed, ct_nonzero = _cached(_transposes, jaxpr, [*linear, *nonzero_cts, *in_avals], build)
-    # As JAX, every residual and nonzero cotangent is passed, even those the transposed body does not read.
+    closed, ct_nonzero = cached_on_jaxpr(cache, jaxpr, [*linear, *nonzero_cts, *in_avals], build)
     inputs = [a for a, lin in zip(args, linear) if not lin] + [ct for ct in cts if type(ct) is not Zero]
-    outs = iter(bind_jit(closed, inputs, name, keep_unused, inline))
-    nonzero = iter(ct_nonzero)
-    return [(next(outs) if next(nonzero) else None) if lin else None for lin in linear]
+
+    def placed(outs: Sequence[Any]) -> list[Any]:
+        given, nonzero = iter(outs), iter(ct_nonzero)
+        return [(next(given) if next(nonzero) else None) if lin else None for lin in linear]
+
+    return closed, inputs, placed
+
+
+def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str, keep_unused: bool, inline: bool, **params):
+    closed, inputs, placed = transpose_call(jaxpr, args, cts)
+    return placed(bind_jit(closed, inputs, name, keep_unused, inline))
 
 
 transpose_rules[jit_p] = _jit_transpose

@@ -100,12 +100,19 @@ def _layout_differs(got: Any, expected: ShapedArray) -> bool:
     return (sharding, auto_mesh) != (None if wanted is None else cotangent_sharding(wanted), expected.auto_mesh)
 
 
+def _memory_differs(got: Any, expected: Any) -> bool:
+    """Whether a cotangent lies in another memory (host, device) than ``expected`` says."""
+    spaces = getattr(got, "memory_space", None), getattr(expected, "memory_space", None)
+    return None not in spaces and spaces[0] != spaces[1]
+
+
 def _check_cotangent(ct: Any, aval: ShapedArray) -> None:
     expected = tangent_aval(aval)
     float0 = isinstance(ct, np.ndarray) and ct.dtype == dtypes.float0
     got_aval = None if float0 else get_aval(ct)
     got_dtype = ct.dtype if float0 else got_aval.dtype
-    if np.shape(ct) != expected.shape or got_dtype != expected.dtype or _layout_differs(got_aval, expected):
+    if (np.shape(ct) != expected.shape or got_dtype != expected.dtype or _layout_differs(got_aval, expected)
+            or _memory_differs(got_aval, expected)):
         got = ShapedArray(np.shape(ct), got_dtype) if got_aval is None else got_aval.strip_weak_type()
         raise ValueError("unexpected JAX type (e.g. shape/dtype) for argument to VJP function: got "
                          f"{got.str_short(short_dtypes=False)}, but expected {expected.str_short(short_dtypes=False)} "
