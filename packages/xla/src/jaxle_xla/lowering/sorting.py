@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
+
+import numpy as np
 
 from jaxle_core.avals import ShapedArray
 from jaxle_core.lax.sorting import sort_p, top_k_p
+from jaxle_core.mesh import PartitionSpec
+from jaxle_core.sharding import NamedSharding
 from jaxle_xla.lowering.context import LoweringContext, Value, boolean, i64, i64_array
 from jaxle_xla.lowering.module import register_lowering
-from jaxle_xla.lowering.reductions import lexicographic, ranks_before, scalar
+from jaxle_xla.lowering.reductions import lexicographic, logical, ranks_before, scalar
+from jaxle_xla.lowering.typed_layouts import constrain_to_type, constrains_types
+
+Constrain = Callable[[LoweringContext, Value], Value]
 
 
 @register_lowering(sort_p)
@@ -22,9 +30,47 @@ def _sort_lowering(ctx: LoweringContext, *operands: Value, dimension: int, is_st
                                           for x, y in pairs])
         return [before]
 
+    layout = getattr(ctx.avals_in[0], "explicit_sharding", None)
+    if layout is not None and constrains_types(ctx):
+        # sharding in types: JAX's comparison, each of its scalar values constrained to be replicated as JAX's
+        # lowering writes them (same order: the comparison above is smaller once optimised)
+        replicated = NamedSharding(layout.mesh, PartitionSpec())
+        comparator = partial(_total_order_comparator, num_keys=num_keys,
+                             constrain=lambda inner, value: constrain_to_type(inner, value, replicated))
     region = ctx.region([scalar(o.aval) for o in operands for _ in range(2)], comparator)
     return ctx.op("stablehlo.sort", operands, [o.aval for o in operands],
                   {"dimension": i64(dimension), "is_stable": boolean(is_stable)}, [region])
+
+
+def _canonical_parts(ctx: LoweringContext, x: Value, constrain: Constrain) -> list[Value]:
+    """The keys a scalar ``x`` compares by: itself, or its real and imaginary parts; floats with -0.0 made +0.0
+    and every NaN the canonical one."""
+    dtype = x.aval.dtype
+    if np.issubdtype(dtype, np.complexfloating):
+        part = x.aval.update(dtype=np.finfo(dtype).dtype)
+        return [canonical for name in ("real", "imag")
+                for canonical in _canonical_parts(ctx, constrain(ctx, ctx.op1(f"stablehlo.{name}", [x], part)),
+                                                  constrain)]
+    if not np.issubdtype(dtype, np.floating):
+        return [x]
+    zero = constrain(ctx, ctx.constant(0, dtype))
+    unsigned_zero = constrain(ctx, ctx.select(ctx.compare("EQ", x, zero), constrain(ctx, ctx.constant(0, dtype)), x))
+    is_nan = ctx.compare("NE", x, x)
+    return [constrain(ctx, ctx.select(is_nan, constrain(ctx, ctx.constant(np.nan, dtype)), unsigned_zero))]
+
+
+def _total_order_comparator(ctx: LoweringContext, args: list[Value], num_keys: int, constrain: Constrain
+                            ) -> list[Value]:
+    """JAX's comparison of sort: the keys made canonical (``_canonical_parts``), then compared in total order,
+    lexicographically, built from the last key; ``constrain`` lays out the values JAX constrains."""
+    keys = []
+    for i in range(num_keys):
+        keys += zip(*[_canonical_parts(ctx, x, constrain) for x in args[2 * i:2 * i + 2]])
+    before = ctx.compare("LT", *keys[-1], total_order=True)
+    for x, y in reversed(keys[:-1]):
+        less, equal = ctx.compare("LT", x, y, total_order=True), ctx.compare("EQ", x, y, total_order=True)
+        before = constrain(ctx, logical(ctx, "or", less, constrain(ctx, logical(ctx, "and", equal, before))))
+    return [before]
 
 
 @register_lowering(top_k_p)
