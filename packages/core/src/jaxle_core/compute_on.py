@@ -17,8 +17,8 @@ import jaxle_tree as tree
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.compute_types import check_compute_type, computing_on
-from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive
-from jaxle_core.jaxpr_util import dce_rules, pruned_closed_jaxpr
+from jaxle_core.core import ClosedJaxpr, Primitive
+from jaxle_core.jaxpr_util import carried_jaxpr_dce_rule, dce_rules
 from jaxle_core.memory_spaces import MemorySpace, register_placing
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
 
@@ -41,18 +41,7 @@ def _compute_on_impl(*args: Any, jaxpr: ClosedJaxpr, compute_type: str, **params
         return core.eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *args)
 
 
-def _dce_compute_on(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], JaxprEqn | None]:
-    """As JAX's: the jaxpr loses what no used result needs, and the equation the arguments it no longer reads."""
-    if not any(used_outputs):
-        return [False] * len(eqn.invars), None
-    pruned, used_inputs = pruned_closed_jaxpr(eqn.params["jaxpr"], used_outputs)
-    spaces = tuple(s for s, used in zip(eqn.params["out_memory_spaces"], used_outputs) if used)
-    return used_inputs, eqn.replace(invars=[x for x, used in zip(eqn.invars, used_inputs) if used],
-                                    outvars=[v for v, used in zip(eqn.outvars, used_outputs) if used],
-                                    params=dict(eqn.params, jaxpr=pruned, out_memory_spaces=spaces))
-
-
-dce_rules[compute_on_p] = _dce_compute_on
+dce_rules[compute_on_p] = carried_jaxpr_dce_rule(out_params=("out_memory_spaces",))
 
 
 def bind_compute_on(closed: ClosedJaxpr, args: Sequence[Any], compute_type: str, out_memory_spaces: Sequence[Any],

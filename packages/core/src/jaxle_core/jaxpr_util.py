@@ -115,6 +115,29 @@ def pruned_closed_jaxpr(closed: ClosedJaxpr, used_outputs: Sequence[bool]) -> tu
     return cached
 
 
+def carried_jaxpr_dce_rule(in_params: Sequence[str] = (), out_params: Sequence[str] = (),
+                           rewrap: Callable[[Any, ClosedJaxpr], Any] | None = None) -> DceRule:
+    """The dead-code rule of a primitive whose equation carries a closed jaxpr (``params["jaxpr"]``) and keeps
+    one entry per input in each of ``in_params`` and one per output in each of ``out_params``: the jaxpr loses
+    what no used result needs, the equation its unread results and the arguments the jaxpr no longer reads.
+    ``rewrap(carried, pruned)`` gives the pruned jaxpr the carried one's own type where it has one."""
+
+    def rule(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], JaxprEqn | None]:
+        if not any(used_outputs):
+            return [False] * len(eqn.invars), None
+        carried = eqn.params["jaxpr"]
+        pruned, used_inputs = pruned_closed_jaxpr(carried, used_outputs)
+        pick_in = lambda xs: tuple(x for x, used in zip(xs, used_inputs) if used)
+        pick_out = lambda xs: tuple(x for x, used in zip(xs, used_outputs) if used)
+        params = dict(eqn.params, jaxpr=rewrap(carried, pruned) if rewrap else pruned)
+        params.update({name: pick_in(params[name]) for name in in_params})
+        params.update({name: pick_out(params[name]) for name in out_params})
+        return used_inputs, eqn.replace(invars=list(pick_in(eqn.invars)), outvars=list(pick_out(eqn.outvars)),
+                                        params=params)
+
+    return rule
+
+
 # ---------------------------------------------------------------- type checking
 
 
@@ -219,5 +242,5 @@ def _check_call_operands(eqn: JaxprEqn, in_avals: list, fail: Callable[..., Jaxp
                        f"{want.str_short(short_dtypes=True)}", eqn)
 
 
-__all__ = ["JaxprTypeError", "call_primitives", "check_jaxpr", "dce_jaxpr", "dce_rules", "pruned_closed_jaxpr",
-           "sub_jaxprs", "with_fresh_vars"]
+__all__ = ["JaxprTypeError", "call_primitives", "carried_jaxpr_dce_rule", "check_jaxpr", "dce_jaxpr", "dce_rules",
+           "pruned_closed_jaxpr", "sub_jaxprs", "with_fresh_vars"]

@@ -44,7 +44,7 @@ from jaxle_core.caches import LruCache
 from jaxle_core.config import disable_jit as _disable_jit_flag
 from jaxle_core.config import enable_checks, explain_cache_misses, log_compiles, no_tracing, trace_context
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer
-from jaxle_core.jaxpr_util import call_primitives, check_jaxpr, dce_rules, pruned_closed_jaxpr
+from jaxle_core.jaxpr_util import call_primitives, carried_jaxpr_dce_rule, check_jaxpr, dce_rules
 from jaxle_core.layout import Format, Layout, is_row_major
 from jaxle_core.mesh import get_mesh
 from jaxle_core.pretty import Doc, PpContext, pp_eqn_generic, pp_eqn_rules
@@ -119,22 +119,8 @@ def _pp_jit(eqn: JaxprEqn, context: PpContext) -> Doc:
 pp_eqn_rules[jit_p] = _pp_jit
 
 
-def _dce_jit(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], JaxprEqn | None]:
-    if not any(used_outputs):
-        return [False] * len(eqn.invars), None
-    pruned, used_inputs = pruned_closed_jaxpr(eqn.params["jaxpr"], used_outputs)
-    pick_in = lambda xs: tuple(x for x, used in zip(xs, used_inputs) if used)
-    pick_out = lambda xs: tuple(x for x, used in zip(xs, used_outputs) if used)
-    params = dict(eqn.params, jaxpr=pruned)
-    for name in ("in_shardings", "in_layouts", "donated_invars"):
-        params[name] = pick_in(params[name])
-    for name in ("out_shardings", "out_layouts"):
-        params[name] = pick_out(params[name])
-    return used_inputs, eqn.replace(invars=list(pick_in(eqn.invars)), outvars=list(pick_out(eqn.outvars)),
-                                    params=params)
-
-
-dce_rules[jit_p] = _dce_jit
+dce_rules[jit_p] = carried_jaxpr_dce_rule(("in_shardings", "in_layouts", "donated_invars"),
+                                          ("out_shardings", "out_layouts"))
 call_primitives.add(jit_p)
 
 

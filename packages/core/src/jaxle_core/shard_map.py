@@ -30,7 +30,7 @@ import jaxle_tree as tree
 from jaxle_core import auto_mesh_types, core, pretty, sharding_types, vma
 from jaxle_core.avals import NO_VMA, ShapedArray, get_aval, in_mesh_order
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer, Var
-from jaxle_core.jaxpr_util import dce_rules, jaxpr_has_effects, pruned_closed_jaxpr
+from jaxle_core.jaxpr_util import carried_jaxpr_dce_rule, dce_rules, jaxpr_has_effects
 from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_abstract_mesh, use_abstract_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import layout_divides, register_rule, spec_of, type_spec
@@ -364,24 +364,11 @@ def shard_map_params(jaxpr: ClosedJaxpr, mesh: Mesh | AbstractMesh, in_specs: Se
                 newly_manual_axes=frozenset(mesh.axis_names if manual is None else manual))
 
 
-def _dce_shard_map(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], JaxprEqn | None]:
-    """As JAX's: the body loses what no used result needs, and the equation the arguments the body no longer
-    reads (so a program lowered from it takes neither: they are not passed, nor donated)."""
-    if not any(used_outputs):
-        return [False] * len(eqn.invars), None
-    body = eqn.params["jaxpr"]
-    pruned, used_inputs = pruned_closed_jaxpr(body, used_outputs)
-    pick_in = lambda xs: tuple(x for x, used in zip(xs, used_inputs) if used)
-    pick_out = lambda xs: tuple(x for x, used in zip(xs, used_outputs) if used)
-    if isinstance(body, ShardMapBody):  # (a body rewritten for XLA, on keys' physical data, is a plain jaxpr)
-        pruned = ShardMapBody(pruned, body.mesh)
-    params = dict(eqn.params, jaxpr=pruned, in_specs=pick_in(eqn.params["in_specs"]),
-                  out_specs=pick_out(eqn.params["out_specs"]))
-    return used_inputs, eqn.replace(invars=list(pick_in(eqn.invars)), outvars=list(pick_out(eqn.outvars)),
-                                    params=params)
-
-
-dce_rules[shard_map_p] = _dce_shard_map
+# As JAX's, so that a program lowered from it neither takes nor donates the arguments its body no longer reads; a
+# body rewritten for XLA (on keys' physical data) is a plain jaxpr
+dce_rules[shard_map_p] = carried_jaxpr_dce_rule(
+    ("in_specs",), ("out_specs",),
+    lambda body, pruned: ShardMapBody(pruned, body.mesh) if isinstance(body, ShardMapBody) else pruned)
 
 
 def with_consts_as_inputs(closed: ClosedJaxpr, args: Sequence[Any],
