@@ -16,7 +16,7 @@ from jaxle_core.lax.standard import canonical_shape
 from jaxle_numpy.util import named_jit
 from jaxle_random.keys import split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
-from jaxle_random.samplers import _bernoulli, _normal, _uniform, refuse_lists
+from jaxle_random.samplers import _bernoulli, _normal, _uniform, refuse_list_operand, refuse_lists
 
 __all__ = ["cauchy", "double_sided_maxwell", "exponential", "geometric", "gumbel", "laplace", "logistic",
            "lognormal", "maxwell", "pareto", "rademacher", "rayleigh", "triangular", "truncated_normal", "wald",
@@ -196,6 +196,9 @@ def weibull_min(key: Any, scale: Any, concentration: Any, shape: tuple[int, ...]
     """Weibull values: ``scale * E ** (1 / concentration)`` of an exponential draw."""
     dtype = _float_dtype(dtype, "weibull_min")
     key = typed_key(key, "weibull_min")
+    # JAX's body computes ``1.0 / concentration`` first, then multiplies a traced array by ``scale``
+    refuse_list_operand("/", "float", concentration)
+    refuse_list_operand("*", "DynamicJaxprTracer", scale)
     return _weibull_min(key, jnp.asarray(scale), jnp.asarray(concentration), canonical_shape(shape), dtype)
 
 

@@ -27,7 +27,7 @@ from jaxle_random.key_array import is_key_dtype
 from jaxle_random.key_primitives import random_wrap
 from jaxle_random.keys import split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
-from jaxle_random.samplers import _normal, _uniform, as_parameter, refuse_lists
+from jaxle_random.samplers import _normal, _uniform, as_parameter, refuse_list_operand, refuse_lists
 
 __all__ = ["random_gamma_p", "beta", "chisquare", "dirichlet", "f", "gamma", "generalized_normal", "loggamma", "t"]
 
@@ -332,6 +332,7 @@ def generalized_normal(key: Any, p: float, shape: tuple[int, ...] = (), dtype: A
                        out_sharding: Any = None) -> Any:
     """Values of density proportional to exp(-|x|^p): a random sign times Gamma(1/p) ** (1/p)."""
     key = typed_key(key, "generalized_normal")
+    refuse_list_operand("/", "int", p)  # JAX's body computes ``1 / p``
     layout = out_layout(out_sharding, "generalized_normal")
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     shape = canonical_shape(shape)

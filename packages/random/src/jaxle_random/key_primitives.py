@@ -50,13 +50,13 @@ def check_key_data(data: ShapedArray, impl: PRNGImpl) -> None:
     """JAX's TypeError for raw key data that is not ``uint32[..., *impl.key_shape]``."""
     if data.ndim < 1:
         raise TypeError(f"JAX encountered invalid PRNG key data: expected key_data.ndim >= 1; got ndim={data.ndim}")
-    if data.dtype != _UINT32:
-        raise TypeError(f"JAX encountered invalid PRNG key data: expected key_data.dtype = uint32; "
-                        f"got dtype={data.dtype}")
     n = len(impl.key_shape)
     if data.shape[data.ndim - n:] != impl.key_shape:
         raise TypeError(f"JAX encountered invalid PRNG key data: expected key_data.shape to end with "
                         f"{impl.key_shape}; got shape={data.shape} for impl={impl.name}")
+    if data.dtype != _UINT32:
+        raise TypeError(f"JAX encountered invalid PRNG key data: expected key_data.dtype = uint32; "
+                        f"got dtype={data.dtype}")
 
 
 # ---------------------------------------------------------------- abstract evaluation

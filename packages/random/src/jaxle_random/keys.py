@@ -20,6 +20,7 @@ from jaxle_core import dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.lax.standard import canonical_shape
+from jaxle_numpy.util import is_arraylike
 from jaxle_random import key_primitives as prims
 from jaxle_random.impls import PRNGImpl, PRNGSpec, impl_spec, resolve_prng_impl
 from jaxle_random.key_array import KeyTy, is_key_dtype, key_type
@@ -38,15 +39,16 @@ def seed_array(seed: Any, function: str, scalar: bool = True) -> Any:
     unless ``scalar`` is False."""
     if _is_typed(seed):
         raise TypeError(f"{function} accepts a scalar seed, but was given a PRNG key.")
-    if isinstance(seed, (float, complex, bool)) or not dtypes.issubdtype(jnp.result_type(seed), np.integer):
-        raise TypeError(f"PRNG key seed must be an integer; got {seed!r}")
+    if scalar and np.ndim(seed):
+        raise TypeError(f"{function} accepts a scalar seed, but was given an array of shape {np.shape(seed)} != (). "
+                        "Use jax.vmap for batching")
+    given = seed
     if isinstance(seed, int):
         width = dtypes.default_int_dtype().itemsize * 8
         seed = np.array((seed + 2 ** (width - 1)) % 2 ** width - 2 ** (width - 1), dtypes.default_int_dtype())
     seed = jnp.asarray(seed)
-    if scalar and seed.shape:
-        raise TypeError(f"{function} accepts a scalar seed, but was given an array of shape {seed.shape} != (). "
-                        "Use jax.vmap for batching")
+    if not dtypes.issubdtype(seed.dtype, np.integer):
+        raise TypeError(f"PRNG key seed must be an integer; got {given!r}")
     return seed
 
 
@@ -67,15 +69,25 @@ def PRNGKey(seed: Any, *, impl: Any = None) -> Any:  # noqa: N802 - JAX's name
     return prims.random_unwrap(prims.random_seed(seed_array(seed, "PRNGKey"), resolve_prng_impl(impl)))
 
 
+def _key_data_array(data: Any) -> Any:
+    """Raw key data as an array, with JAX's error for an object that has no array's attributes."""
+    if not all(hasattr(data, attribute) for attribute in ("ndim", "shape", "dtype")):
+        raise TypeError("JAX encountered invalid PRNG key data: expected key_data to have ndim, shape, and dtype "
+                        f"attributes. Got {data}")
+    return data if isinstance(data, Array) else jnp.asarray(data)
+
+
 def check_key(key: Any, function: str, allow_batched: bool = False) -> tuple[Any, bool]:
     """``key`` as a typed key and whether it came raw, with JAX's errors for anything that is not a key (or,
     unless ``allow_batched``, for an array of several keys)."""
     if _is_typed(key):
         typed, wrapped, shape = key, False, get_aval(key).shape
-    else:
-        data = key if isinstance(key, Array) else jnp.asarray(key)
+    elif is_arraylike(key) or np.isscalar(key):
+        data = _key_data_array(key)
         # random_wrap checks the data, with JAX's errors
         typed, wrapped, shape = prims.random_wrap(data, resolve_prng_impl(None)), True, data.shape
+    else:
+        raise TypeError(f"unexpected PRNG key type {type(key)}")
     if not allow_batched and get_aval(typed).shape:
         raise ValueError(f"{function} accepts a single key, but was given a key array of shape {shape} != (). "
                          "Use jax.vmap for batching.")
@@ -101,6 +113,10 @@ def split(key: Any, num: int | tuple[int, ...] = 2) -> Any:
 def fold_in(key: Any, data: Any) -> Any:
     """A new key determined by ``key`` and the integer ``data``."""
     typed, wrapped = check_key(key, "fold_in")
+    if np.ndim(data):
+        # JAX's words, its missing space included
+        raise TypeError(f"fold_in accepts a scalar, but was given an array ofshape {np.shape(data)} != (). "
+                        "Use jax.vmap for batching.")
     return _return_keys(prims.random_fold_in(typed, jnp.asarray(data, np.uint32)), wrapped)
 
 
@@ -121,7 +137,7 @@ def wrap_key_data(key_bits_array: Any, *, impl: Any = None, dtype: Any = None) -
     if _is_typed(key_bits_array):
         raise TypeError(f"JAX encountered invalid PRNG key data: expected key_data.ndim >= 1; got "
                         f"ndim={get_aval(key_bits_array).ndim}")
-    data = jnp.asarray(key_bits_array)
+    data = _key_data_array(key_bits_array)
     prims.check_key_data(get_aval(data), impl)
     return prims.random_wrap(data, impl)
 

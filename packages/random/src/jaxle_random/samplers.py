@@ -138,6 +138,13 @@ def refuse_lists(refusal: str, function: str, *params: Any) -> None:
                         f"{position}.")
 
 
+def refuse_list_operand(operator: str, other: str, param: Any) -> None:
+    """JAX's error for a Python list given as a parameter its sampler's body meets in Python arithmetic:
+    ``param`` is the right operand of ``operator``, the left one a value of type ``other``."""
+    if isinstance(param, list):
+        raise TypeError(f"unsupported operand type(s) for {operator}: '{other}' and 'list'")
+
+
 def as_parameter(x: Any) -> Any:
     """A sampler's parameter as its jitted body takes it: a Python int or float as it is (jaxlib's dispatch passes
     it as a weakly typed scalar, as JAX's samplers pass theirs), anything else as an array."""

@@ -164,6 +164,28 @@ def _cases() -> dict:
     case("error_key_to_numpy", lambda ns: np.asarray(ns.random.key(0)))
     case("error_key_add", lambda ns: ns.lax.add(ns.random.key(0), ns.random.key(0)))
     case("error_impl_unknown", lambda ns: ns.random.key(0, impl="nope"))
+    # what is not a key or a seed: lists, tuples and Python scalars where keys go, arrays where seeds go
+    not_keys = {"list": [0, 1], "tuple": (0, 1), "int": 3, "numpy_scalar": np.uint32(3)}
+    for tag, bad in not_keys.items():
+        case(f"error_fold_in_{tag}_key", lambda ns, b=bad: ns.random.fold_in(b, 1))
+        case(f"error_key_data_{tag}", lambda ns, b=bad: ns.random.key_data(b))
+    case("error_split_list_key", lambda ns: ns.random.split([0, 1]))
+    case("error_bits_list_key", lambda ns: ns.random.bits([0, 1]))
+    case("error_normal_list_key", lambda ns: ns.random.normal([0, 1]))
+    case("error_key_impl_list_key", lambda ns: ns.random.key_impl([0, 1]))
+    case("error_wrap_list", lambda ns: ns.random.wrap_key_data([1, 2]))
+    case("error_wrap_int", lambda ns: ns.random.wrap_key_data(3))
+    case("error_wrap_shape_and_dtype", lambda ns: ns.random.wrap_key_data(np.zeros(3, np.int32)))
+    case("error_fold_in_list_data", lambda ns: ns.random.fold_in(ns.random.key(0), [1, 2]))
+    case("error_fold_in_array_data", lambda ns: ns.random.fold_in(ns.random.key(0), np.ones((1, 1), np.int32)))
+    case("error_fold_in_jit_list_data", lambda ns: ns.jit(lambda k: ns.random.fold_in(k, [1, 2]))(ns.random.key(0)))
+    case("fold_in_float_data", lambda ns: ns.random.fold_in(ns.random.key(0), 1.5))
+    for tag, seed in {"list": [1, 2], "tuple": (1, 2), "nested_list": [[1]], "empty_list": [], "float_list": [1.0],
+                      "none": None, "string": "a"}.items():
+        case(f"error_PRNGKey_{tag}", lambda ns, s=seed: ns.random.PRNGKey(s))
+    case("error_key_list", lambda ns: ns.random.key([1]))
+    case("PRNGKey_bool", lambda ns: ns.random.PRNGKey(True))
+    case("error_PRNGKey_bool_array", lambda ns: ns.random.PRNGKey(np.array(True)))
     # a key array cast to its own dtype is itself (optax casts optimizer states back to their dtypes); any other
     # cast from or to a key dtype is refused
     case("key_astype_own_dtype", lambda ns: ns.numpy.astype(ns.random.split(ns.random.key(3)), ns.random.key(0).dtype))

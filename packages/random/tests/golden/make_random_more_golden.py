@@ -240,10 +240,36 @@ def _cases() -> dict:
         "choice_p": lambda r, k: r.choice(k, 3, (2,), p=[0.2, 0.8, 0.0]),
         "permutation": lambda r, k: r.permutation(k, [1, 2, 3]),
         "mvn": lambda r, k: r.multivariate_normal(k, [0.0, 0.0], np.eye(2, dtype=np.float32)),
+        "mvn_cov": lambda r, k: r.multivariate_normal(k, np.zeros(2, np.float32), [[1.0, 0.0], [0.0, 1.0]]),
+        "weibull_min_scale": lambda r, k: r.weibull_min(k, pair, 1.0),
+        "weibull_min_concentration": lambda r, k: r.weibull_min(k, 1.0, pair),
+        "weibull_min_both": lambda r, k: r.weibull_min(k, pair, pair),
+        "generalized_normal": lambda r, k: r.generalized_normal(k, pair),
+        "beta_b": lambda r, k: r.beta(k, 1.0, pair), "f_dfden": lambda r, k: r.f(k, 2.0, pair),
+        "binomial_p": lambda r, k: r.binomial(k, 5.0, probabilities),
+        "multinomial_n": lambda r, k: r.multinomial(k, pair, np.array([0.5, 0.5], np.float32)),
+        "multinomial_p": lambda r, k: r.multinomial(k, 3, probabilities),
+        "traced_randint_min": lambda r, k: r.randint(k, (2,), [0, 1], 5),
+        "traced_truncated_normal_upper": lambda r, k: r.truncated_normal(k, -1.0, pair),
+        "traced_double_sided_maxwell_scale": lambda r, k: r.double_sided_maxwell(k, 0.0, pair),
     }
     for tag, call in list_calls.items():
         case(f"error_list_{tag}", lambda ns, c=call: c(ns.random, key(ns, 3)))
     case("randint_list_bound_int8", lambda ns: ns.random.randint(key(ns, 3), (2,), 0, [3, 5], "int8"))
+    # lists where JAX takes shapes are shapes
+    shape_calls = {
+        "normal": lambda r, k: r.normal(k, [2]), "exponential": lambda r, k: r.exponential(k, [2]),
+        "gumbel": lambda r, k: r.gumbel(k, [2]), "laplace": lambda r, k: r.laplace(k, [2]),
+        "logistic": lambda r, k: r.logistic(k, [2]), "cauchy": lambda r, k: r.cauchy(k, [2]),
+        "rademacher": lambda r, k: r.rademacher(k, [2]), "maxwell": lambda r, k: r.maxwell(k, [2]),
+        "generalized_normal": lambda r, k: r.generalized_normal(k, 2.0, [2]),
+        "ball": lambda r, k: r.ball(k, 2, 2, [3]), "choice": lambda r, k: r.choice(k, 3, [2]),
+        "orthogonal": lambda r, k: r.orthogonal(k, 2, [2]), "randint": lambda r, k: r.randint(k, [2], 0, 5),
+        "bits": lambda r, k: r.bits(k, [2]),
+    }
+    for tag, call in shape_calls.items():
+        case(f"list_shape_{tag}", lambda ns, c=call: c(ns.random, key(ns, 3)))
+    case("list_shape_split", lambda ns: ns.random.key_data(ns.random.split(key(ns, 3), [2])))
     case("default_rbg_key_impl", default_rbg(lambda ns: np.array(str(ns.random.key_impl(ns.random.key(0))) == "rbg")))
     return cases
 
