@@ -50,14 +50,31 @@ def _leaves_up_to(treedef: PyTreeDef, tree: Any, other: Any, is_leaf: Callable |
     try:
         return treedef.flatten_up_to(other) if jaxlib_def is None else jaxlib_def.flatten_up_to(other)
     except Exception as error:
-        make = next(prefix_errors((), tree, other, is_leaf), None)
-        if make is None:
-            raise
-        raise make(name) from error.__cause__
+        _raise_prefix_error(error, tree, other, is_leaf, name)
+
+
+def _raise_prefix_error(error: Exception, tree: Any, other: Any, is_leaf: Callable | None, name: str) -> None:
+    """Raise the readable explanation of why ``tree`` is not a prefix of ``other`` (``error`` when none is found)."""
+    make = next(prefix_errors((), tree, other, is_leaf), None)
+    if make is None:
+        raise error
+    raise make(name) from error.__cause__
 
 
 def tree_map(f: Callable[..., Any], tree: Any, *rest: Any, is_leaf: Callable[[Any], bool] | None = None) -> Any:
     """Apply ``f`` leafwise; ``tree`` must be a prefix of every tree in ``rest``."""
+    registry = accelerator.active
+    if registry is not None:  # straight to jaxlib's treedef: no wrapper made only to be dropped
+        leaves, jaxlib_def = registry.flatten(tree, is_leaf)
+        if not rest:
+            return jaxlib_def.unflatten([f(x) for x in leaves])
+        columns = [leaves]
+        for other in rest:
+            try:
+                columns.append(jaxlib_def.flatten_up_to(other))
+            except Exception as error:
+                _raise_prefix_error(error, tree, other, is_leaf, "tree_map tree")
+        return jaxlib_def.unflatten([f(*xs) for xs in zip(*columns)])
     leaves, treedef = tree_flatten(tree, is_leaf)
     if not rest:
         return treedef.unflatten([f(x) for x in leaves])

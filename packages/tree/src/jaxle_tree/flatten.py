@@ -25,6 +25,7 @@ from .treedef import LEAF_NODE, LIST_NODES, NONE_NODE, TUPLE_NODES, PyTreeDef, w
 __all__ = ["flatten_one_level", "flatten_one_level_with_keys", "is_tree_node", "tree_flatten", "tree_flatten_with_path",
            "tree_leaves", "tree_leaves_with_path", "tree_structure"]
 
+_new = object.__new__
 _UNSORTABLE = "Comparator raised exception while sorting pytree dictionary keys."
 
 
@@ -149,7 +150,9 @@ def tree_flatten(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> tup
     registry = accelerator.active
     if registry is not None:
         leaves, jaxlib_def = registry.flatten(tree, is_leaf)
-        return leaves, wrap(jaxlib_def)
+        treedef = _new(PyTreeDef)  # ``wrap`` written out: this runs on every flatten
+        treedef._def = jaxlib_def
+        return leaves, treedef
     if is_leaf is None:
         leaves: list = []
         nodes: list = []
