@@ -64,13 +64,12 @@ _INSTRUCTION = re.compile(r"^\s*(ROOT )?(%[\w.\-]+) = (.*)$")
 
 def _computations(hlo: str) -> tuple[str, list[str]]:
     """The module's attributes (entry layout, aliasing, ...; not its name) and its computations in a canonical
-    form: metadata and backend configs left out, called computations all named ``%computation``, the
-    parameters' names dropped, and each instruction written with its operands replaced by digests of what
-    computes them, in sorted order (so that neither names nor the schedule's order of independent
-    instructions count)."""
+    form: metadata and frontend attributes left out (backend configs kept: they hold a custom call's attributes,
+    such as LAPACK's ``uplo``), called computations all named ``%computation``, the parameters' names dropped, and
+    each instruction written with its operands replaced by digests of what computes them, in sorted order (so that
+    neither names nor the schedule's order of independent instructions count)."""
     # quoted attribute values may hold braces (a custom call's sharding rule: "... {i=256, j=256} ...")
     hlo = re.sub(r',? ?(metadata|frontend_attributes)=\{(?:[^{}"]|"[^"]*")*\}', "", hlo)
-    hlo = re.sub(r",? ?backend_config=.*$", "", hlo, flags=re.MULTILINE)
     hlo = _REFERENCES.sub(r"\1=%computation", hlo)
     attributes = re.sub(r"^HloModule \S+", "", hlo.split("\n", 1)[0])
     blocks = re.findall(r"^((?:ENTRY )?%[^\n]*\{\n(?:[^\n]*\n)*?\})", hlo, re.MULTILINE)

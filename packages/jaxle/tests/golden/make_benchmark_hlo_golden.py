@@ -1,7 +1,8 @@
 """Write benchmark_hlo_golden.json: the StableHLO text (``jit(f).lower(*args).as_text()``) of the programs
 benchmarks/random_bench.py, linalg_bench.py (LAPACK's, FFT, ``logsumexp``, attention) and numpy_bench.py time
 jitted, and of programs_bench.py's training steps, transformer block, scan and per-example gradients, for the
-optimised-HLO comparison of test_benchmark_hlo.py.
+optimised-HLO comparison of test_benchmark_hlo.py; also vmap_loops_bench.py's jitted cases, xla_bench.py's cached call
+and parallel_bench.py's one-device batched matmul.
 
     /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_benchmark_hlo_golden.py jax
 """
@@ -16,6 +17,7 @@ import numpy as np
 sys.path.insert(0, str(pathlib.Path(__file__).parents[4] / "benchmarks"))
 
 import programs_bench  # noqa: E402 - found through the path set just above
+import vmap_loops_bench  # noqa: E402
 from linalg_bench import spd  # noqa: E402
 
 F32 = np.dtype(np.float32)
@@ -76,8 +78,12 @@ CASES = {
                                   [_spec(m, (128, 256)), _spec(m, (256, 64)), _spec(m, (64, 32))]),
     "sort_1e6": lambda m: (m.numpy.sort, [_spec(m, (1_000_000,))]),
     "mlp_forward_128x64": lambda m: (lambda x, *p: _mlp(m, x, *p), _mlp_specs(m)),
+    "jit_dispatch/3_elements": lambda m: (lambda a: m.lax.add(m.lax.sin(a), a), [_spec(m, (3,))]),
+    "jit_batched_matmul/1_device_8x64x64": lambda m: (lambda a: a @ a, [_spec(m, (8, 64, 64))]),
     # programs_bench's makers return the function and its (concrete) arguments
     **{f"program/{make.__name__}": make for make in programs_bench.PROGRAMS},
+    **{name: lambda m, name=name: vmap_loops_bench.programs(m, m.lax, m.device_put)[name]
+       for name in vmap_loops_bench.JITTED},
 }
 
 
@@ -88,7 +94,7 @@ def lowered_text(m, case):
 
 def main():
     m = importlib.import_module(sys.argv[1])
-    for name in ("numpy", "numpy.fft", "numpy.linalg", "nn", "random", "scipy.special"):
+    for name in ("lax", "numpy", "numpy.fft", "numpy.linalg", "nn", "random", "scipy.special"):
         importlib.import_module(f"{sys.argv[1]}.{name}")
     golden = {case: lowered_text(m, case) for case in CASES}
     path = pathlib.Path(__file__).with_name("benchmark_hlo_golden.json")
