@@ -1,19 +1,21 @@
 """Run every benchmarks/*_bench.py for jaxle and for JAX, and print a ratio table.
 
     python benchmarks/run.py --peer-python /path/to/jax-venv/bin/python [--markdown FILE] [--only NAME] [--runs N]
-        [--clock wall|cpu] [--malloc steady|system] [--sequential]
+        [--xla-runs N] [--clock wall|cpu] [--malloc steady|system] [--blas-threads N] [--sequential]
 
 Each bench script takes the implementation name (``jaxle`` or ``jax``) and prints one JSON
 object per line: ``{"name": ..., "value": ..., "unit": "us"}``; lower is better.
 
-Each script runs ``--runs`` times per side (2 unless told: an even number gives each side as many first turns),
-each run a fresh process; a benchmark's value is its best over the runs. In each run the two sides' processes run
-at once and take turns (``tree_bench.Turns``): one timed repeat of jaxle's, one of JAX's, and so on, so that both
-meet the same spells of a loaded machine; the sides take turns at going first from one run to the next
-(``--sequential`` runs one side's script after the other's instead). One process of a program can be 10-20% slower
-than the next process of the same program for its whole life (where the scheduler puts XLA's worker threads and how
-long they spin), so one run per side compares one draw of that lottery per side; the best of several compares each
-side's good draws.
+Each script runs ``--runs`` times per side (2 unless told: an even number gives each side as many first turns), each
+run a fresh process; a benchmark's value is its best over the runs. The scripts whose rows are XLA running compiled
+programs (``XLA_BOUND``) run ``--xla-runs`` times instead (4 unless told), each run timing about half as many
+repeats (``tree_bench.SHORT``): their time goes to more processes, each a fresh draw of the lottery below, rather
+than to more repeats of one draw. In each run the two sides' processes run at once and take turns
+(``tree_bench.Turns``): one timed repeat of jaxle's, one of JAX's, and so on, so that both meet the same spells of a
+loaded machine; the sides take turns at going first from one run to the next (``--sequential`` runs one side's
+script after the other's instead). One process of a program can be 10-20% slower than the next process of the same
+program for its whole life (where the scheduler puts XLA's worker threads and how long they spin), so one run per
+side compares one draw of that lottery per side; the best of several compares each side's good draws.
 
 The table's last column is the run-to-run spread: for each side, its slowest run's value over its fastest run's
 (an A/A comparison of one implementation with itself, in the same run), the larger of the two sides. A ratio
@@ -25,6 +27,11 @@ mmap/trim thresholds, so that a program's multi-megabyte buffers are reused from
 glibc's defaults, whether they are instead mapped afresh (a page fault per 4 KiB page: 1,000-5,000 per call of a
 2^20-point FFT, a third of its time) depends on which thread allocated what earlier in the process, and it
 changes from run to run and from one benchmark to the next in the same process, for JAX and jaxle alike.
+
+Both sides run OpenBLAS (behind jaxlib's LAPACK calls) on one thread (``--blas-threads 1``, the default): with its
+own worker threads beside XLA's on a small machine, one LAPACK-backed program compiled twice in one process read
+0.92-1.16 against itself (the same executable's two copies, timed in alternating blocks), and 0.97-1.02 on one
+thread.
 """
 
 from __future__ import annotations
@@ -46,15 +53,23 @@ HERE = Path(__file__).parent
 STEADY_MALLOC = {"MALLOC_ARENA_MAX": "1", "MALLOC_MMAP_THRESHOLD_": str(32 << 20),
                  "MALLOC_TRIM_THRESHOLD_": str(256 << 20)}
 
+# The scripts whose rows are mostly XLA's execution of compiled programs (jitted calls, LAPACK, whole training steps):
+# the process lottery moves their rows most, so they get more runs, each shorter.
+XLA_BOUND = frozenset({"linalg_bench", "numpy_bench", "programs_bench", "random_bench", "vmap_loops_bench"})
+
 
 def run_bench(python: str, script: Path, implementation: str, clock: str = "wall",
               malloc: str = "steady", progress=None, turns: tuple[int, int, bool] | None = None,
-              ) -> dict[str, tuple[float, str]]:
+              blas_threads: int = 1, short: bool = False) -> dict[str, tuple[float, str]]:
     """Run one bench script for ``implementation``: ``{name: (value, unit)}`` of the JSON lines it prints, each
     also written to ``progress`` (a text stream) as it arrives; ``{}`` if the script fails. ``turns`` is (receive
     fd, send fd, whether this side goes first) when the script takes turns with the other side's (see
-    ``tree_bench.Turns``); the fds are the child's and closed here once it has them."""
+    ``tree_bench.Turns``); the fds are the child's and closed here once it has them. ``blas_threads`` (0: OpenBLAS's
+    own choice) sets OpenBLAS's threads; ``short`` asks for about half the timed repeats (``tree_bench.SHORT``)."""
     env = {**(STEADY_MALLOC if malloc == "steady" else {}), **os.environ, "BENCH_CLOCK": clock}
+    if blas_threads:
+        env["OPENBLAS_NUM_THREADS"] = str(blas_threads)
+    env["BENCH_SHORT"] = "1" if short else "0"
     env.pop("BENCH_TURN_FDS", None)
     if turns is not None:
         env.update(BENCH_TURN_FDS=f"{turns[0]},{turns[1]}", BENCH_TURN_FIRST="1" if turns[2] else "0")
@@ -92,16 +107,18 @@ def sides(turn: int, ours: dict, theirs: dict, peer_python: str) -> list[tuple[d
 
 
 def run_side_by_side(script: Path, order: list[tuple[dict, str, str]], clock: str, malloc: str,
-                     progress=None) -> list[dict[str, tuple[float, str]]]:
+                     progress=None, blas_threads: int = 1, short: bool = False) -> list[dict[str, tuple[float, str]]]:
     """Run ``script`` for both sides of ``order`` ((results, python, implementation), first side first) at once,
-    taking turns (``tree_bench.Turns``): the timings of each side, in ``order``'s order."""
+    taking turns (``tree_bench.Turns``): the timings of each side, in ``order``'s order (``blas_threads`` and
+    ``short`` as for ``run_bench``)."""
     to_second, to_first = os.pipe(), os.pipe()  # (read, write) each
     ends = [(to_first[0], to_second[1], True), (to_second[0], to_first[1], False)]
     timings: list[dict[str, tuple[float, str]]] = [{}, {}]
 
     def run(index: int) -> None:
         _, python, implementation = order[index]
-        timings[index] = run_bench(python, script, implementation, clock, malloc, progress, ends[index])
+        timings[index] = run_bench(python, script, implementation, clock, malloc, progress, ends[index],
+                                   blas_threads, short)
 
     threads = [threading.Thread(target=run, args=(index,)) for index in range(2)]
     for thread in threads:
@@ -158,6 +175,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=2,
                         help="run each script this many times per side, in fresh processes, and keep each benchmark's "
                              "best")
+    parser.add_argument("--xla-runs", type=int, default=4,
+                        help="the same for the XLA-bound scripts (XLA_BOUND), each run timing about half as many "
+                             "repeats")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="time by wall clock or by the process's CPU time, all threads counted (loaded machines)")
     parser.add_argument("--sequential", action="store_true",
@@ -165,6 +185,8 @@ def main() -> int:
     parser.add_argument("--malloc", choices=("steady", "system"), default="steady",
                         help="run both sides under the same fixed glibc malloc settings (steady: large buffers are "
                              "reused, not faulted in afresh on each call) or under glibc's adaptive defaults")
+    parser.add_argument("--blas-threads", type=int, default=1,
+                        help="OpenBLAS's threads on both sides (OPENBLAS_NUM_THREADS; 0 leaves OpenBLAS's default)")
     args = parser.parse_args()
     rows = []
     for script in sorted(HERE.glob("*_bench.py")):
@@ -172,13 +194,14 @@ def main() -> int:
             continue
         ours: dict[str, tuple[Runs, str]] = {}
         theirs: dict[str, tuple[Runs, str]] = {}
-        for turn in range(args.runs):
+        short = script.stem in XLA_BOUND
+        for turn in range(args.xla_runs if short else args.runs):
             order = sides(turn, ours, theirs, args.peer_python)
             if args.sequential:
-                runs = [run_bench(python, script, implementation, args.clock, args.malloc, sys.stderr)
-                        for _, python, implementation in order]
+                runs = [run_bench(python, script, implementation, args.clock, args.malloc, sys.stderr, None,
+                                  args.blas_threads, short) for _, python, implementation in order]
             else:
-                runs = run_side_by_side(script, order, args.clock, args.malloc, sys.stderr)
+                runs = run_side_by_side(script, order, args.clock, args.malloc, sys.stderr, args.blas_threads, short)
             for (results, _, _), timings in zip(order, runs):
                 for name, (value, unit) in timings.items():
                     results.setdefault(name, ([], unit))[0].append(value)

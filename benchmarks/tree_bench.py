@@ -38,6 +38,10 @@ TIMER = time.process_time if os.environ.get("BENCH_CLOCK") == "cpu" else time.pe
 TINY = os.environ.get("BENCH_SIZE") == "tiny"
 
 
+# BENCH_SHORT=1 (run.py's runs of the XLA-bound scripts, which get more runs): about half the timed repeats per run.
+SHORT = os.environ.get("BENCH_SHORT") == "1"
+
+
 def sized(full, tiny):
     """``full``, or ``tiny`` when the benchmarks run as a smoke test (BENCH_SIZE=tiny)."""
     return tiny if TINY else full
@@ -77,10 +81,12 @@ TURNS = Turns(os.environ.get("BENCH_TURN_FDS"), os.environ.get("BENCH_TURN_FIRST
 
 
 def time_us(fn, target_seconds=0.2, repeat=7):
-    """Min over ``repeat`` runs of the mean time per call, in microseconds (one call when BENCH_SIZE=tiny); the turn
-    goes to the other side's process after each run."""
+    """Min over ``repeat`` runs (about half as many when BENCH_SHORT=1) of the mean time per call, in microseconds (one
+    call when BENCH_SIZE=tiny); the turn goes to the other side's process after each run."""
     if TINY:
         return timeit.timeit(fn, number=1, timer=TIMER) * 1e6
+    if SHORT:
+        repeat = (repeat + 1) // 2
     number = 1
     while timeit.timeit(fn, number=number, timer=TIMER) < target_seconds / 10:
         number *= 2

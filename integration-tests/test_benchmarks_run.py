@@ -167,3 +167,39 @@ def test_the_table_reports_each_sides_best_run_and_the_larger_run_to_run_spread(
     # jaxle's best 10 against JAX's best 11; jaxle's runs differ by 12/10, JAX's by 11.5/11
     assert lines[2] == "| jit/f | 10.000 us | 11.000 us | 0.91 | 1.20 |"
     assert lines[3] == "| eager/g | 4.000 us | 4.000 us | 1.00 | 1.25 |"
+
+
+def test_run_sets_openblas_threads_and_short_runs_in_the_scripts_environment(tmp_path, monkeypatch):
+    script = tmp_path / "env_bench.py"
+    script.write_text("import json, os\n"
+                      "print(json.dumps({'name': 'blas', 'value': int(os.environ.get('OPENBLAS_NUM_THREADS', 0))}))\n"
+                      "print(json.dumps({'name': 'short', 'value': int(os.environ['BENCH_SHORT'])}))\n")
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    assert bench_run.run_bench(sys.executable, script, "jaxle", short=True) == {"blas": (1.0, "us"),
+                                                                                 "short": (1.0, "us")}
+    assert bench_run.run_bench(sys.executable, script, "jaxle", blas_threads=0) == {"blas": (0.0, "us"),
+                                                                                    "short": (0.0, "us")}
+
+
+@pytest.mark.parametrize("short, calls", [(False, 1 + 7), (True, 1 + 4)])
+def test_short_runs_time_about_half_the_repeats(monkeypatch, short, calls):
+    monkeypatch.setattr(tree_bench, "TINY", False)
+    monkeypatch.setattr(tree_bench, "SHORT", short)
+    count = []
+    tree_bench.time_us(lambda: count.append(1), target_seconds=1e-12)  # one calibrating call, then the repeats
+    assert len(count) == calls
+
+
+def test_the_xla_bound_scripts_get_more_shorter_runs(monkeypatch):
+    assert bench_run.XLA_BOUND <= {pathlib.Path(name).stem for name in SCRIPTS}
+    calls = []
+
+    def fake(script, order, clock, malloc, progress=None, blas_threads=1, short=False):
+        calls.append((script.stem, short, blas_threads))
+        return [{}, {}]
+
+    monkeypatch.setattr(bench_run, "run_side_by_side", fake)
+    for only in ("vmap_loops", "tree"):
+        monkeypatch.setattr(sys, "argv", ["run.py", "--peer-python", "peer", "--only", only])
+        bench_run.main()
+    assert calls == [("vmap_loops_bench", True, 1)] * 4 + [("tree_bench", False, 1)] * 2
