@@ -1,9 +1,9 @@
 """lax.linalg on XLA: jaxlib's LAPACK kernels called as JAX 0.10.2 calls them, so every result has JAX's exact bits
 (golden/make_lapack_golden.py), and the lowering agrees with core's NumPy/SciPy reference."""
 
-import importlib.util
 import json
 import pathlib
+import sys
 
 import numpy as np
 import pytest
@@ -14,11 +14,12 @@ from jaxle_core import lax
 from jaxle_core.backend import use_backend
 from jaxle_core.config import enable_x64
 
-_GOLDEN_DIR = pathlib.Path(__file__).parent / "golden"
-_spec = importlib.util.spec_from_file_location("make_lapack_golden", _GOLDEN_DIR / "make_lapack_golden.py")
-golden = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(golden)
+sys.path.insert(0, str(pathlib.Path(__file__).parent / "golden"))
+import host_variants  # noqa: E402 - found through the path set just above
+import make_lapack_golden as golden  # noqa: E402
+
 GOLDEN = json.loads(golden.GOLDEN.read_text())
+VARIANTS = host_variants.load_variants(golden.GOLDEN)
 
 
 # jaxlib's perturbing tridiagonal kernel (perturb_singular=True) has no reference implementation yet: the
@@ -29,7 +30,7 @@ _REFERENCE_UNWRITTEN = {f"tridiagonal_solve-perturbed-{t}" for t in ["float32", 
 def _check_case(name, build):
     """JAX's exact bits on XLA; the SciPy reference agrees with them to rounding (NaNs of failures included)."""
     outcome = golden.run_case(jaxle_core, build)
-    assert outcome == GOLDEN[name]
+    host_variants.check(outcome, name, GOLDEN, VARIANTS)
     if "error" in outcome or name in _REFERENCE_UNWRITTEN:
         return
     fn, args = build(jaxle_core)
@@ -76,3 +77,23 @@ def test_vmap_runs_compiled():
     check_against_reference(jaxle_core.vmap(lambda a, v: lax.linalg.triangular_solve(a, v, left_side=True),
                                             in_axes=(None, 2)), np.triu(x[0, 0]) + 4 * np.eye(4, dtype=np.float32),
                             b, rtol=1e-4, atol=1e-4, eager=False)
+
+
+def test_golden_check_on_an_unrecorded_machine(monkeypatch):
+    """Where no outcome was recorded for this kind of CPU, a golden's own bits and results a few ulps from them pass;
+    results further off, or of another dtype, fail."""
+    monkeypatch.setattr(host_variants, "machine_kind", lambda: "a kind never recorded")
+    name = "cholesky-float32"
+    expected = GOLDEN[name]
+    values = np.frombuffer(bytes.fromhex(expected["outs"][0]["hex"]), np.float32)
+    near, far = (np.nextafter(values, np.inf).astype(np.float32), (values * 1.001).astype(np.float32))
+
+    def outcome(array):
+        return {"outs": [dict(expected["outs"][0], hex=array.tobytes().hex())]}
+
+    host_variants.check(expected, name, GOLDEN, VARIANTS)
+    host_variants.check(outcome(near), name, GOLDEN, VARIANTS)
+    with pytest.raises(AssertionError):
+        host_variants.check(outcome(far), name, GOLDEN, VARIANTS)
+    with pytest.raises(AssertionError):
+        host_variants.check({"outs": [dict(expected["outs"][0], dtype="int32")]}, name, GOLDEN, VARIANTS)

@@ -16,6 +16,7 @@ import sys
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
+GOLDEN = HERE / "lapack_decompositions_golden.json"
 
 
 def _matrix(shape, dtype, seed):
@@ -125,4 +126,4 @@ def record(module) -> dict:
 
 if __name__ == "__main__":
     outcomes = record(importlib.import_module(sys.argv[1]))
-    (HERE / "lapack_decompositions_golden.json").write_text(json.dumps(outcomes, indent=1, sort_keys=True) + "\n")
+    GOLDEN.write_text(json.dumps(outcomes, indent=1, sort_keys=True) + "\n")
