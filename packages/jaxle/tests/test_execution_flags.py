@@ -2,6 +2,8 @@
 to name the primitive (compiled control flow names its own primitive, as JAX's does), and ``jax_log_compiles``
 reports compilations; JAX 0.10.2's notices and messages."""
 
+import inspect
+
 import numpy as np
 import pytest
 
@@ -109,3 +111,24 @@ def test_transfer_guard_log(caplog):
         x + np.ones(3, np.float32)
     assert caplog.records[-1].getMessage() == DISALLOWED.format("float32[3]").removeprefix(
         "INVALID_ARGUMENT: Disallowed ")
+
+
+def test_debug_key_reuse_through_the_public_names():
+    jax.config.update("jax_debug_key_reuse", True)
+    try:
+        key = jax.random.key(0)
+        first_draw_line = inspect.currentframe().f_lineno + 1
+        jax.random.normal(key)
+        with pytest.raises(jax.errors.KeyReuseError,
+                           match=r"^Previously-consumed key passed to jit-compiled function at index 0\n") as caught:
+            jax.random.uniform(key)
+        # raised from an error whose traceback ends at the line that consumed the key
+        cause = caught.value.__cause__
+        assert isinstance(cause, jax.errors.KeyReuseError) and str(cause).startswith("PRNG key first used")
+        last = cause.__traceback__
+        while last.tb_next is not None:
+            last = last.tb_next
+        assert (last.tb_frame.f_code.co_filename, last.tb_lineno) == (__file__, first_draw_line)
+    finally:
+        jax.config.update("jax_debug_key_reuse", False)
+    jax.random.normal(key)  # the flag off: nothing is checked

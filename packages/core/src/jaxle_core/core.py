@@ -512,7 +512,7 @@ class JaxprEqn:
 class Jaxpr:
     """A typed, first-order program: constvars and invars in, outvars out."""
 
-    __slots__ = ("constvars", "invars", "outvars", "eqns", "debug_info")
+    __slots__ = ("constvars", "invars", "outvars", "eqns", "debug_info", "__weakref__")  # weakly keyed by caches
 
     def __init__(self, constvars, invars, outvars, eqns, debug_info=None):
         self.constvars = list(constvars)

@@ -7,18 +7,22 @@ after the compiled call; on a nan, it prints that it calls the de-optimized vers
 jaxpr again op by op, so that the error names the primitive that produced the value. When the op-by-op run
 produces none (the value came from an input or a literal, or from an XLA optimisation), the error says so, in
 JAX's words. Checking costs a host transfer per operation: it is a debugging mode.
+
+``jax_debug_key_reuse`` arms the same paths: while it is on, eager primitives and jitted calls go through the
+key-reuse checker that ``jaxle_random.key_reuse`` installs as ``key_reuse``, and jit checks each function it traces.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
-from jaxle_core.config import config, debug_infs, debug_nans, no_execution
+from jaxle_core.config import config, debug_infs, debug_key_reuse, debug_nans, no_execution
 
-__all__ = ["apply_checked", "armed", "call_jit_checked"]
+__all__ = ["FLAGS", "KeyReuseChecker", "apply_checked", "armed", "call_jit_checked", "check_traced_jaxpr",
+           "key_reuse"]
 
 # False until one of the flags is first turned on (globally or in a block, in any thread): until then the dispatch
 # paths skip checking with one module attribute read. Once armed, the flags' thread-local values decide.
@@ -30,9 +34,30 @@ def _arm(value: Any) -> None:
     armed = armed or bool(value)
 
 
-for _name in ("jax_debug_nans", "jax_debug_infs", "jax_no_execution"):
+FLAGS = ("jax_debug_nans", "jax_debug_infs", "jax_no_execution", "jax_debug_key_reuse")  # the flags that arm
+
+for _name in FLAGS:
     config.add_observer(_name, _arm)
     _arm(config.read(_name))  # set from the environment (JAX_DEBUG_NANS=1)
+
+
+class KeyReuseChecker(Protocol):
+    """What ``jax_debug_key_reuse`` checks, around eager calls (``run()`` computes the outputs) and traced jaxprs."""
+
+    def apply(self, run: Callable[[], Any], primitive: Any, args: Sequence[Any], params: dict) -> Any: ...
+
+    def call_jit(self, run: Callable[[], list], closed: Any, args: Sequence[Any]) -> list: ...
+
+    def check_jaxpr(self, jaxpr: Any) -> None: ...
+
+
+key_reuse: KeyReuseChecker | None = None  # installed by jaxle_random.key_reuse
+
+
+def check_traced_jaxpr(jaxpr: Any) -> None:
+    """Under ``jax_debug_key_reuse``, JAX's KeyReuseError for a key that ``jaxpr`` (just traced) uses twice."""
+    if key_reuse is not None and debug_key_reuse.value:
+        key_reuse.check_jaxpr(jaxpr)
 
 _DEOPTIMIZED_NOTICE = ("Invalid nan value encountered in the output of a jax.jit function. Calling the de-optimized "
                        "version.")
@@ -75,7 +100,10 @@ def apply_checked(apply: Callable[[Any, Sequence[Any], dict], Any], primitive: A
     ``jax_no_execution``; outputs checked for nans and infs (a ``jit`` equation re-run op by op first, to name the
     primitive inside it)."""
     _refuse_execution(f"jit({primitive.name})")
-    outs = apply(primitive, args, params)
+    if key_reuse is not None and debug_key_reuse.value:
+        outs = key_reuse.apply(lambda: apply(primitive, args, params), primitive, args, params)
+    else:
+        outs = apply(primitive, args, params)
     kind = _invalid_kind(outs if primitive.multiple_results else [outs])
     if kind is None:
         return outs
@@ -88,7 +116,10 @@ def call_jit_checked(name: str, closed: Any, executable: Callable[..., list], ar
     """``executable(*args)``, the compiled jitted function ``name`` of jaxpr ``closed``, under the flags: refused
     with ``jax_no_execution``; outputs checked, naming the primitive that produced a nan when an op-by-op run can."""
     _refuse_execution(f"jit({name})")
-    outs = executable(*args)
+    if key_reuse is not None and debug_key_reuse.value:
+        outs = key_reuse.call_jit(lambda: executable(*args), closed, args)
+    else:
+        outs = executable(*args)
     kind = _invalid_kind(outs)
     if kind is not None:
         _rerun_op_by_op(f"jit({name})", kind, closed, args)

@@ -722,6 +722,8 @@ class JitWrapped:
         closed = trace_to_jaxpr(flat_fun, avals, debug)
         if enable_checks.value:  # jax_enable_checks: type-check what was traced (JaxprTypeError)
             check_jaxpr(closed)
+        if execution_checks.armed:  # jax_debug_key_reuse: JAX's KeyReuseError for a key the function uses twice
+            execution_checks.check_traced_jaxpr(closed.jaxpr)
         if log_compiles.value:
             _logger.warning("Finished tracing %s for jit in %.9f sec", debug.func_name, time.perf_counter() - started)
         monitoring.record_compile_step("/jax/core/compile/jaxpr_trace_duration", started, debug.func_name)

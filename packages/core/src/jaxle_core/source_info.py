@@ -21,7 +21,8 @@ from typing import Any
 from jaxle_core import staging
 from jaxle_core.core import JaxprEqn, Var
 
-__all__ = ["SourceInfo", "current", "new_source_info", "recording_locations", "register_exclusion", "summarize"]
+__all__ = ["SourceInfo", "current", "new_source_info", "recording_locations", "register_exclusion", "summarize",
+           "user_traceback"]
 
 # The packages whose frames are never the user's: jaxle's own (looked up when a frame is inspected, so
 # packages imported later are excluded too), and the paths users register.
@@ -75,6 +76,19 @@ def _locate(frame: types.FrameType | None, known: dict[Var, SourceInfo]) -> Sour
 def current() -> SourceInfo:
     """The innermost frame of the calling stack outside jaxle (and the registered exclusions)."""
     return _locate(sys._getframe(1), {})
+
+
+def user_traceback() -> types.TracebackType | None:
+    """The calling stack's frames outside jaxle (and the registered exclusions) as a traceback, outermost first:
+    what an error raised later shows as the place something happened (None when no frame is the user's)."""
+    excluded = _excluded_paths()
+    traceback = None
+    frame = sys._getframe(1)
+    while frame is not None:
+        if not frame.f_code.co_filename.startswith(excluded):
+            traceback = types.TracebackType(traceback, frame, frame.f_lasti, frame.f_lineno)
+        frame = frame.f_back
+    return traceback
 
 
 def new_source_info() -> SourceInfo:

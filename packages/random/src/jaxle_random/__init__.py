@@ -11,6 +11,7 @@ from jaxle_random import binomial as _binomial  # noqa: E402
 from jaxle_random import choices as _choices  # noqa: E402
 from jaxle_random import distributions as _distributions  # noqa: E402
 from jaxle_random import gamma as _gamma  # noqa: E402
+from jaxle_random import key_reuse as _key_reuse  # noqa: E402, F401 - installs jax_debug_key_reuse's checker
 from jaxle_random import keys as _keys  # noqa: E402
 from jaxle_random import matrix_samplers as _matrix_samplers  # noqa: E402
 from jaxle_random import multinomial as _multinomial  # noqa: E402

@@ -60,7 +60,8 @@ def is_key_dtype(dtype: Any) -> bool:
 class PRNGKeyArray(ExtendedArray):
     """A concrete array of typed keys: ``jax.Array`` with a ``key<...>`` dtype over its uint32 key data."""
 
-    __slots__ = ()
+    # set by the key-reuse checker (key_reuse.py) only: which keys were consumed, and where first
+    __slots__ = ("_consumed", "_consumed_at")
 
     @property
     def _impl(self) -> PRNGImpl:

@@ -254,8 +254,7 @@ for _flag in (config.enable_x64, config.disable_jit):
     _mirror_flag(_flag)
 config.config.add_trace_context_observer(_mirror_flag)
 core.dispatch_state_observer = _mirror_dispatch_state
-for _name in ("jax_transfer_guard", "jax_transfer_guard_host_to_device", "jax_debug_nans", "jax_debug_infs",
-              "jax_no_execution"):
+for _name in ("jax_transfer_guard", "jax_transfer_guard_host_to_device", *execution_checks.FLAGS):
     config.config.add_observer(_name, _mirror_armed)
 _mirror_armed()
 set_backend_jit(jitted_function)
