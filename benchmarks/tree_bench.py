@@ -86,7 +86,7 @@ def time_us(fn, target_seconds=0.2, repeat=7):
     if TINY:
         return timeit.timeit(fn, number=1, timer=TIMER) * 1e6
     if SHORT:
-        repeat = (repeat + 1) // 2
+        repeat = max(2, repeat // 2)
     number = 1
     while timeit.timeit(fn, number=number, timer=TIMER) < target_seconds / 10:
         number *= 2
