@@ -11,6 +11,7 @@ import numpy as np
 import opt_einsum
 
 from jaxle_core import dtypes
+from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.lax import elementwise as lax_elementwise
 from jaxle_core.lax import reductions as lax_reductions
@@ -19,7 +20,7 @@ from jaxle_core.lax.dot import dot_general
 from jaxle_core.mesh import PartitionSpec
 from jaxle_core.sharding_types import resolve_out_sharding
 from jaxle_numpy.creation import asarray
-from jaxle_numpy.util import check_arraylike, eager_array
+from jaxle_numpy.util import check_arraylike, eager_array, passed_through
 
 __all__ = ["einsum", "einsum_path"]
 
@@ -77,6 +78,8 @@ def einsum(subscripts, /, *operands, out: None = None, optimize: str | bool | li
     result = _contract_all(planned, contractions, precision, out_dtype, _dot_general, out_sharding)
     if get_aval(result).dtype != out_dtype or get_aval(result).weak_type != weak:
         result = lax_structural.convert_keeping_weak_type(result, out_dtype, weak)
+    if isinstance(result, Array) and any(result is operand for operand in operands):
+        return passed_through(result)  # JAX's einsum is jitted: an operand left untouched comes as a new array
     return asarray(result)  # an operand returned untouched may be a Python scalar
 
 

@@ -279,6 +279,31 @@ def selects_everything(parsed: ParsedIndex) -> bool:
         item.value, parsed.shape[item.dim]) == (0, 1, parsed.shape[item.dim])) for item in parsed.items)
 
 
+def check_gather_operand(x: Any) -> None:
+    """JAX's ``ValueError`` for an operand of a gather or scatter (an indexing that does not slice, ``take``, an
+    ``.at[]`` update) typed unreduced or reduced over mesh axes."""
+    aval = get_aval(x)
+    sharding = getattr(aval, "explicit_sharding", None)
+    if sharding is not None and (sharding.spec.unreduced or sharding.spec.reduced):
+        raise ValueError(f"Indexing by gather or scatter does not take an operand unreduced or reduced over mesh "
+                         f"axes; got one of type {aval.str_short()}. Reshard it to a PartitionSpec without "
+                         f"unreduced or reduced axes first.")
+
+
+def takes_part(parsed: ParsedIndex) -> bool:
+    """Whether the index takes part of a dimension: an integer, a ``jax.ds`` slice, or a slice of another step than
+    1 or -1 or that leaves elements out (arrays aside)."""
+    for item in parsed.items:
+        if item.kind in (Kind.STATIC_INT, Kind.DYNAMIC_SLICE):
+            return True
+        if item.kind is Kind.SLICE:
+            size = parsed.shape[item.dim]
+            _, step, count = slice_bounds(item.value, size)
+            if abs(step) != 1 or count != size:
+                return True
+    return False
+
+
 def is_dynamic_slice(parsed: ParsedIndex) -> bool:
     """Whether one ``dynamic_slice`` does it: no arrays, and every slice of unit step."""
     for item in parsed.items:

@@ -12,7 +12,9 @@ from collections.abc import Callable
 import numpy as np
 
 from jaxle_core import dtypes
+from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.extended import ExtendedArray
 from jaxle_core.lax import placement
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
@@ -33,7 +35,9 @@ def rewriting_take(x, index, *, indices_are_sorted: bool = False, unique_indices
     if out_sharding is not None:
         placement.reshard_target(out_sharding)
     parsed = indexer.parse_index(index, get_aval(x).shape)
-    if not parsed.inserted_axes and not indexer.needs_gather_for_symbolic_shape(parsed):
+    # an array over several devices takes a part of itself by gather, as JAX's (a slice would keep its layout)
+    sliced = not (_over_devices(x) and indexer.takes_part(parsed))
+    if sliced and not parsed.inserted_axes and not indexer.needs_gather_for_symbolic_shape(parsed):
         plain = mode is None and fill_value is None
         # with a mode, JAX slices only an index that selects everything (new axes aside)
         if indexer.is_static(parsed) and (plain or indexer.selects_everything(parsed)):
@@ -43,6 +47,7 @@ def rewriting_take(x, index, *, indices_are_sorted: bool = False, unique_indices
     if out_sharding is not None:
         x, index = _replicated(x, index)
         parsed = indexer.parse_index(index, get_aval(x).shape)
+    indexer.check_gather_operand(x)
     plan = indexer.gather_plan(parsed, wrap_negative_indices)
     if parsed.inserted_axes:
         x = _insert_operand_axes(x, parsed)
@@ -60,6 +65,11 @@ def rewriting_take(x, index, *, indices_are_sorted: bool = False, unique_indices
         y = lax_structural.rev(y, plan.reversed_dims)
     y = _with_new_axes(y, plan)
     return y if out_sharding is None else placement.reshard(y, out_sharding)
+
+
+def _over_devices(x) -> bool:
+    """Whether ``x`` is an array (not a tracer, nor an array of keys) over several devices."""
+    return isinstance(x, Array) and not isinstance(x, ExtendedArray) and len(x.sharding.device_set) > 1
 
 
 def _replicated(x, index, *values):
@@ -160,6 +170,7 @@ def scatter_update(x, index, y, kind: str, *, indices_are_sorted: bool = False, 
     y = staged_when_converted(y)  # before the indices, as JAX's
     x_aval = get_aval(x)
     parsed = indexer.parse_index(index, x_aval.shape)
+    indexer.check_gather_operand(x)
     plan = indexer.gather_plan(parsed, wrap_negative_indices)
     if 0 in plan.result_shape:
         return x  # nothing to update (JAX stages the indices all the same)

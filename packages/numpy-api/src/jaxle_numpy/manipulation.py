@@ -58,6 +58,7 @@ from jaxle_numpy.util import (
     ensure_array,
     ensure_arraylike,
     named_jit,
+    passed_through,
     promote_dtypes,
     requested_dtype,
 )
@@ -179,7 +180,7 @@ def ravel(a: Any, order: str = "C", *, out_sharding: Any = None) -> Any:
     _check_order(order)
     shape = _shape(a)
     if len(shape) == 1:
-        return as_array(a)
+        return passed_through(a)  # JAX's ravel is jitted: never its operand
     dimensions = tuple(range(len(shape) - 1, -1, -1)) if order == "F" else None
     return as_array(lax_structural.reshape(a, (math.prod(shape),), dimensions=dimensions, out_sharding=out_sharding))
 
@@ -255,7 +256,8 @@ def swapaxes(a: Any, axis1: int, axis2: int) -> Any:
     permutation = np.arange(_ndim(a))
     # NumPy's indexing gives JAX's IndexError for an axis out of bounds
     permutation[axis1], permutation[axis2] = permutation[axis2], permutation[axis1]
-    return as_array(lax_structural.transpose(a, tuple(int(i) for i in permutation)))
+    out = lax_structural.transpose(a, tuple(int(i) for i in permutation))
+    return passed_through(a) if out is a else as_array(out)  # JAX's swapaxes is jitted: never its operand
 
 
 def expand_dims(a: Any, axis: int | Sequence[int]) -> Any:
@@ -324,7 +326,8 @@ def broadcast_arrays(*args: Any) -> list[Any]:
     if not args:
         return []
     shape = lax_structural.broadcast_shapes(*(_shape(a) for a in args))
-    return [broadcast_to(a, shape) for a in args]
+    # JAX's are jitted: an operand already of that shape is returned as a new array
+    return [passed_through(a) if out is a else out for a, out in ((a, broadcast_to(a, shape)) for a in args)]
 
 
 def _atleast_nd_body(name: str, rank: int, placement: Callable[[int], tuple[int, ...]]) -> Any:

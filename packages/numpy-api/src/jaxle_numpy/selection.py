@@ -51,6 +51,7 @@ def _ravel(x: Any) -> Any:
 
 def _take_body(a, indices, axis: int | None = None, mode: str | None = None, unique_indices: bool = False,
                indices_are_sorted: bool = False, fill_value=None):
+    indexer.check_gather_operand(a)
     if axis is None:
         a, axis = _ravel(a), 0
     a_aval, index_aval = get_aval(a), get_aval(indices)
@@ -105,6 +106,7 @@ def take(a, indices, axis: int | None = None, out=None, mode: str | None = None,
 
 
 def _take_along_axis_body(arr, indices, axis: int | None, mode=None, fill_value=None):
+    indexer.check_gather_operand(arr)
     if axis is None:
         arr, axis = _ravel(arr), 0
     arr_aval, index_aval = get_aval(arr), get_aval(indices)

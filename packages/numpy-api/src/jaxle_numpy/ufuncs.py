@@ -121,9 +121,9 @@ def negative(x: Any, /) -> Any:
 
 
 def positive(x: Any, /) -> Any:
-    """Elementwise ``+x``: the operand as an array."""
+    """Elementwise ``+x``: the operand's values, as a new array."""
     x, = util.promote_args("positive", x)
-    return util.as_array(x)
+    return util.passed_through(x)
 
 
 @util.compiled_when_eager
@@ -650,12 +650,13 @@ def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None, ne
 
 
 def real(val: Any, /) -> Any:
-    """The real part of each element (the array itself for real dtypes)."""
+    """The real part of each element (the values themselves, as a new array, for real dtypes)."""
     util.check_arraylike("real", val)
     val, = util.promote_args("real", val)
-    return lax.real(val) if _is(val, np.complexfloating) else util.as_array(val)
+    return lax.real(val) if _is(val, np.complexfloating) else util.passed_through(val)
 
 
+@util.compiled_when_eager
 def imag(val: Any, /) -> Any:
     """The imaginary part of each element (zeros for real dtypes)."""
     util.check_arraylike("imag", val)
@@ -664,10 +665,10 @@ def imag(val: Any, /) -> Any:
 
 
 def conjugate(x: Any, /) -> Any:
-    """The complex conjugate of each element (the array itself for real dtypes)."""
+    """The complex conjugate of each element (the values themselves, as a new array, for real dtypes)."""
     util.check_arraylike("conjugate", x)
     x, = util.promote_args("conjugate", x)
-    return lax.conj(x) if _is(x, np.complexfloating) else util.as_array(x)
+    return lax.conj(x) if _is(x, np.complexfloating) else util.passed_through(x)
 
 
 conj = conjugate

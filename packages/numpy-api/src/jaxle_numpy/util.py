@@ -39,7 +39,7 @@ __all__ = ["is_arraylike", "check_arraylike", "ensure_arraylike", "eager_array",
            "promote_args",
            "promote_dtypes_inexact", "promote_args_inexact", "promote_dtypes_numeric", "promote_args_numeric",
            "canonicalize_axis", "optional_index", "ensure_array", "requested_dtype", "named_jit", "concrete_index",
-           "concrete_or_none", "concrete_or_error", "compiled_when_eager", "as_array", "scalar_like",
+           "concrete_or_none", "concrete_or_error", "compiled_when_eager", "as_array", "passed_through", "scalar_like",
            "weak_scalar_like", "strip_weak_type", "zero_of", "staged_when_converted"]
 
 _PYTHON_SCALARS = (bool, int, float, complex)
@@ -461,6 +461,18 @@ class _CompiledWhenEager(JitWrapped):
                 shared = self._static.issuperset(kwargs) and self._static.issuperset(self._positional[n:len(args)])
                 return result, entry if shared else None
         return self.fun(*args, **kwargs), None
+
+
+def passed_through(x: Any) -> Any:
+    """``x`` as a jnp function that JAX jits returns an operand it leaves unchanged: an eager array as a new array
+    (under a mesh of Explicit axes laid out as its type says, one entry per dimension), anything else made an array
+    (``as_array``); a tracer stays as it is."""
+    return _identity(x) if isinstance(x, Array) else as_array(x)
+
+
+@compiled_when_eager
+def _identity(x: Any) -> Any:
+    return x
 
 
 def _compiled_operand(x: Any) -> bool:

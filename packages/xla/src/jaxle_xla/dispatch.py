@@ -146,6 +146,13 @@ def _lowering_mesh(closed: core.ClosedJaxpr, name: str, in_shardings: Sequence[A
     return mesh
 
 
+def _placed(x: Any) -> bool:
+    """Whether ``x`` is an array placed on purpose (laid out over a mesh, or committed to its device), whose type
+    names a layout; host values and uncommitted arrays name none."""
+    x = x.physical if isinstance(x, ExtendedArray) else x
+    return isinstance(x, Array) and (type(x) is not XlaArray or x.committed)
+
+
 class XlaBackend:
     """Runs primitives and jaxprs with XLA on the default platform's devices."""
 
@@ -196,9 +203,10 @@ class XlaBackend:
 
     def _apply_partitioned(self, primitive: core.Primitive, args: Sequence[Any], params: dict, avals: tuple) -> Any:
         """``primitive`` on arguments laid out over several devices, partitioned as they are."""
-        # host values only (no array of any layout), typed over no layout as in JAX: results of the rules that keep
-        # it are laid out as XLA chose (replicated, P()) rather than an entry per dimension
-        host_only = not any(isinstance(x, Array) for x in args) and keeps_no_layout(primitive, len(args))
+        # host values and uncommitted arrays only (nothing placed on purpose), typed over no layout as in JAX:
+        # results of the rules that keep it are laid out as XLA chose (replicated, P()) rather than an entry per
+        # dimension
+        host_only = not any(map(_placed, args)) and keeps_no_layout(primitive, len(args))
         # equal shardings may be spelled differently, and a constraint's result reports its sharding as written
         spelling = tuple(getattr(params["sharding"], "spec", ())) if primitive is sharding_constraint_p else None
         key = (primitive, _params_key(params), avals, SpmdFunction, host_only, spelling, config.trace_context())

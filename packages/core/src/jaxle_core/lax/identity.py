@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 
 import jaxle_tree as tree
-from jaxle_core.core import Primitive
+from jaxle_core.array import Array
+from jaxle_core.core import EvalTrace, Primitive, current_trace
 
 __all__ = ["stop_gradient", "copy_p", "stop_gradient_p"]
 
@@ -26,4 +27,11 @@ copy_p.def_impl(lambda x: np.array(x, copy=True))
 
 def stop_gradient(x: Any) -> Any:
     """``x`` (any pytree of arrays), with its gradient stopped: derivatives treat it as a constant."""
-    return tree.tree_map(stop_gradient_p.bind, x)
+    return tree.tree_map(_stopped, x)
+
+
+def _stopped(x: Any) -> Any:
+    # outside transformations an array is its own result (as JAX's), other values are made arrays
+    if isinstance(x, Array) and isinstance(current_trace(), EvalTrace):
+        return x
+    return stop_gradient_p.bind(x)

@@ -15,7 +15,9 @@ import numpy as np
 from jaxle_core import core, dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
+from jaxle_core.backend import current_backend
 from jaxle_core.core import Tracer
+from jaxle_core.extended import ExtendedArray
 from jaxle_core.lax import elementwise as lax_elementwise
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
@@ -218,10 +220,20 @@ def _iterate(x):
     shape = get_aval(x).shape
     if not shape:
         raise TypeError("iteration over a 0-d array")
+    if _split_over_devices(x):
+        # as JAX's: each row read back and put uncommitted on the default device
+        values = np.asarray(x)
+        return (current_backend().device_put(values[i]) for i in range(shape[0]))
     rest = shape[1:]
     return (lax_structural.squeeze(lax_slicing.slice(x, (i,) + (0,) * len(rest), (i + 1,) + rest, (1,) * len(shape)),
                                    (0,))
             for i in range(shape[0]))
+
+
+def _split_over_devices(x) -> bool:
+    """Whether ``x`` is an array (not a tracer, nor an array of keys) over several devices that not all hold whole."""
+    sharding = getattr(x, "sharding", None) if isinstance(x, Array) and not isinstance(x, ExtendedArray) else None
+    return sharding is not None and len(sharding.device_set) > 1 and not sharding.is_fully_replicated
 
 
 def _astype(x, dtype):

@@ -11,6 +11,7 @@ import ml_dtypes
 import numpy as np
 
 from jaxle_core import core, dtypes
+from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, canonicalize_shape, get_aval
 from jaxle_core.backend import put_host_value
 from jaxle_core.core import Primitive
@@ -419,12 +420,10 @@ def broadcast_in_dim(operand, shape: Sequence[int], broadcast_dimensions: Sequen
     """Broadcast ``operand`` to ``shape``, its dimension i becoming ``broadcast_dimensions[i]``."""
     shape = check_integer_elements("broadcast_in_dim", "shape", shape)
     dims = check_integer_elements("broadcast_in_dim", "broadcast_dimensions", broadcast_dimensions)
-    aval = get_aval(operand)
-    if _is_identity(aval.shape, shape, dims) and not isinstance(operand, core.Tracer) \
-            and type(operand) not in _PYTHON_SCALARS:
-        return operand
-    # a traced identity is bound all the same: staging forwards it, linear_transpose's trace keeps it (and its
-    # transpose stages a reduce_sum over no axes, as JAX's)
+    if not shape and not get_aval(operand).shape and isinstance(operand, Array) and out_sharding is None:
+        return operand  # a scalar array as it is; any other identity is bound, an eager one making a new array
+    # as in JAX (a traced one too: staging forwards it, linear_transpose's trace keeps it and its transpose stages
+    # a reduce_sum over no axes, as JAX's)
     return broadcast_in_dim_p.bind(operand, shape=shape, broadcast_dimensions=dims,
                                    sharding=resolve_out_sharding(out_sharding))
 
@@ -447,6 +446,8 @@ def broadcast(operand, sizes: Sequence[int], *, out_sharding=None):
     """Add leading dimensions of the given ``sizes``."""
     aval = get_aval(operand)
     sizes = tuple(sizes)
+    if not sizes and out_sharding is None and isinstance(operand, Array):
+        return operand  # as JAX's, which binds nothing then
     dims = tuple(range(len(sizes), len(sizes) + aval.ndim))
     return broadcast_in_dim(operand, sizes + aval.shape, dims, out_sharding=out_sharding)
 
@@ -466,8 +467,6 @@ def expand_dims(array, dimensions: Sequence[int]):
     dims = [normalize_axis(d, out_ndim) for d in as_int_tuple(dimensions)]
     if len(set(dims)) != len(dims):
         raise ValueError(f"repeated axis in lax.expand_dims: {tuple(dimensions)}")
-    if not dims:
-        return array
     kept = [d for d in range(out_ndim) if d not in dims]
     shape = [1] * out_ndim
     for d, size in zip(kept, aval.shape):
