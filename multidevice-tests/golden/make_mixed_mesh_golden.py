@@ -105,6 +105,38 @@ def _axis_names_fixed_at_first_call(jax):
     return f"{alone}; {after}"
 
 
+# name -> (in spec, out spec, manual axis names (None: all), the argument's shape and spec, vmapped)
+PARTLY_MANUAL_EAGER = {
+    "names_y_arg_x": ((None, "y"), (None, "y"), {"y"}, (8, 4), ("x", "y"), False),
+    "names_y_arg_x_only": ((), (), {"y"}, (8, 4), ("x",), False),
+    "names_x_arg_y_only": ((), (), {"x"}, (8, 4), (None, "y"), False),
+    "names_x_arg_y": (("x",), ("x",), {"x"}, (8, 4), ("x", "y"), False),
+    "names_y_arg_replicated": (("y",), ("y",), {"y"}, (8, 4), (), False),
+    "names_x_arg_replicated": (("x",), ("x",), {"x"}, (8, 4), (), False),
+    "vmap_batch_x_specs_y": (("y",), ("y",), None, (2, 8, 4), ("x", "y"), True),
+    "vmap_batch_x_specs_replicated": ((), (), None, (2, 8, 4), ("x",), True),
+}
+
+
+def _eager_shard_map(types: str, name: str, in_context: bool):
+    """An eager shard_map (``PARTLY_MANUAL_EAGER[name]``) on the mesh of ``types``, under set_mesh or not: its
+    result's layout and type and the sum of its values."""
+    in_spec, out_spec, names, shape, spec, vmapped = PARTLY_MANUAL_EAGER[name]
+
+    def case(jax):
+        mesh = _mesh(jax, types)
+        names_given = {} if names is None else {"axis_names": names}
+        g = jax.shard_map(lambda v: v * 2, mesh=mesh, in_specs=_p(jax, *in_spec), out_specs=_p(jax, *out_spec),
+                          **names_given)
+        f = jax.vmap(g) if vmapped else g
+        x = _put(jax, mesh, shape, *spec)
+        if not in_context:
+            return _outcome(lambda: f"{_laid_out(jax, f(x))} {float(np.asarray(f(x)).sum())}")
+        with jax.sharding.set_mesh(mesh):
+            return _outcome(lambda: f"{_laid_out(jax, f(x))} {float(np.asarray(f(x)).sum())}")
+    return case
+
+
 def _partly_manual(types: str, axis: str, jitted: bool):
     """A shard_map manual over ``axis`` only (its specs naming it) of a replicated f32[8,4] on the mesh of ``types``,
     called eagerly or under jit: its result's layout and type."""
@@ -158,6 +190,9 @@ CASES.update({f"{types}_{spec}_constrained_{target}_{'in' if context else 'outsi
               _constrained(types, SPECS[spec], SPECS[target], context)
               for types in ("EE", "EA") for spec in ("replicated", "x") for target in ("replicated", "x", "none_y")
               for context in (False, True)})
+CASES.update({f"{types}_eager_shard_map_{name}_{'in' if context else 'outside'}_set_mesh":
+              _eager_shard_map(types, name, context)
+              for types in ("EA", "AE", "EE") for name in PARTLY_MANUAL_EAGER for context in (False, True)})
 CASES.update({
     "vmap_shard_map_batch_x_specs_y": _vmapped_shard_map("EE", ("x", "y"), (("y",), ("y",))),
     "vmap_shard_map_batch_x_specs_replicated": _vmapped_shard_map("EE", ("x", "y"), ((), ())),

@@ -69,7 +69,8 @@ def rewriting_take(x, index, *, indices_are_sorted: bool = False, unique_indices
 
 def _over_devices(x) -> bool:
     """Whether ``x`` is an array (not a tracer, nor an array of keys) over several devices."""
-    return isinstance(x, Array) and not isinstance(x, ExtendedArray) and len(x.sharding.device_set) > 1
+    sharding = getattr(x, "sharding", None) if isinstance(x, Array) and not isinstance(x, ExtendedArray) else None
+    return sharding is not None and len(sharding.device_set) > 1
 
 
 def _replicated(x, index, *values):

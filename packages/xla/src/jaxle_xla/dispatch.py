@@ -39,6 +39,7 @@ from jaxle_xla.sharding import (
     GSPMDSharding,
     HloNamedSharding,
     SingleDeviceSharding,
+    hlo_sharding_text,
     one_device_of,
     program_placement,
     same_placement,
@@ -146,6 +147,30 @@ def _lowering_mesh(closed: core.ClosedJaxpr, name: str, in_shardings: Sequence[A
     return mesh
 
 
+def _typed_by_out_specs(params: dict) -> bool:
+    """Whether JAX types the eager results of a shard_map by its out_specs alone: over a mesh of Explicit and Auto
+    axes, manual over some of them only."""
+    mesh = params["mesh"]
+    return (isinstance(mesh, Mesh) and 0 < len(mesh.explicit_axes) < len(mesh.axis_names)
+            and len(params["newly_manual_axes"]) < len(mesh.axis_names))
+
+
+def _typed_by_manual_axes(x: Any, manual: frozenset) -> Any:
+    """The eager result ``x`` of a shard_map typed as JAX's: its type naming the manual axes only, and its layout,
+    where it is the one that type gives, named by the type's spec (one entry per dimension)."""
+    typed = getattr(get_aval(x), "explicit_sharding", None)
+    if type(x) is not XlaArray or x._named_sharding is None or typed is None:
+        return x
+    entries = [tuple(a for a in ((e,) if isinstance(e, str) else e or ()) if a in manual) for e in typed.spec]
+    spec = PartitionSpec(*[None if not e else e[0] if len(e) == 1 else e for e in entries],
+                         unreduced=typed.spec.unreduced, reduced=typed.spec.reduced)
+    layout, as_typed = x._named_sharding, NamedSharding(x._named_sharding.mesh, spec)
+    if hlo_sharding_text(as_typed, x.ndim) == hlo_sharding_text(layout, x.ndim):
+        layout = as_typed
+    aval = x.aval.update(sharding=NamedSharding(typed.mesh, spec))
+    return share_host_value(x, laid_out(_jaxlib.sharded_view(x, aval), layout))
+
+
 def _placed(x: Any) -> bool:
     """Whether ``x`` is an array placed on purpose (laid out over a mesh, or committed to its device), whose type
     names a layout; host values and uncommitted arrays name none."""
@@ -224,6 +249,8 @@ class XlaBackend:
             function = self._eager[key] = SpmdFunction(closed, primitive.name, (), True, None, out_shardings,
                                                        context=None if context.empty else context)
         outs = function(*args)
+        if primitive is shard_map_p and _typed_by_out_specs(params):
+            outs = [_typed_by_manual_axes(x, params["newly_manual_axes"]) for x in outs]
         return outs if primitive.multiple_results else outs[0]
 
     def _compile_primitive(self, primitive, avals, params, device) -> Executable:
