@@ -68,8 +68,11 @@ def rewriting_take(x, index, *, indices_are_sorted: bool = False, unique_indices
 
 
 def _over_devices(x) -> bool:
-    """Whether ``x`` is an array (not a tracer, nor an array of keys) over several devices."""
-    sharding = getattr(x, "sharding", None) if isinstance(x, Array) and not isinstance(x, ExtendedArray) else None
+    """Whether ``x`` is an array (not a tracer, nor an array of keys) over several devices (an uncommitted one is on
+    one device: its sharding, slower to read, is left unread)."""
+    if not isinstance(x, Array) or isinstance(x, ExtendedArray) or not getattr(x, "committed", False):
+        return False
+    sharding = getattr(x, "sharding", None)
     return sharding is not None and len(sharding.device_set) > 1
 
 

@@ -231,8 +231,11 @@ def _iterate(x):
 
 
 def _split_over_devices(x) -> bool:
-    """Whether ``x`` is an array (not a tracer, nor an array of keys) over several devices that not all hold whole."""
-    sharding = getattr(x, "sharding", None) if isinstance(x, Array) and not isinstance(x, ExtendedArray) else None
+    """Whether ``x`` is an array (not a tracer, nor an array of keys) over several devices that not all hold whole
+    (an uncommitted one is on one device)."""
+    if not isinstance(x, Array) or isinstance(x, ExtendedArray) or not getattr(x, "committed", False):
+        return False
+    sharding = getattr(x, "sharding", None)
     return sharding is not None and len(sharding.device_set) > 1 and not sharding.is_fully_replicated
 
 
