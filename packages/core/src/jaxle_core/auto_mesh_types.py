@@ -21,7 +21,8 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.mesh import AbstractMesh, get_abstract_mesh, use_abstract_mesh
 from jaxle_core.sharding import NamedSharding
 
-__all__ = ["auto_mesh_of", "auto_meshes_ignored", "check_context_mesh", "enable", "traced_mesh"]
+__all__ = ["auto_mesh_of", "auto_meshes_ignored", "check_context_mesh", "check_operand_meshes", "enable",
+           "traced_mesh"]
 
 _NO_MESH: Any = object()  # no operand names a mesh (as opposed to operands naming different ones)
 
@@ -90,9 +91,10 @@ def _joined_mesh(avals: Sequence[Any]) -> Any:
     return found
 
 
-def check_context_mesh(primitive: core.Primitive, avals: Sequence[Any], context: AbstractMesh) -> None:
+def check_context_mesh(primitive: core.Primitive, avals: Sequence[Any], context: AbstractMesh, where: str = "") -> None:
     """JAX's ValueError for an operand over a mesh other than the current one, when either has other than Auto
-    axes (inside ``shard_map``, where the current mesh has Manual axes, values are typed by their own rules)."""
+    axes (inside ``shard_map``, where the current mesh has Manual axes, values are typed by their own rules);
+    ``where``: the source location its message ends with (none when JAX checks an equation being bound)."""
     if context.empty or context.manual_axes:
         return
     for aval in avals:
@@ -101,13 +103,28 @@ def check_context_mesh(primitive: core.Primitive, avals: Sequence[Any], context:
                 mesh.are_all_axes_auto and context.are_all_axes_auto):
             continue
         raise ValueError(f"For primitive {primitive.name}, context mesh {context} should match the aval mesh {mesh} "
-                         f"for shape {aval.str_short()}. This error occurs at source:  ")
+                         f"for shape {aval.str_short()}. This error occurs at source:  {where}")
 
 
 def _retyped(aval: Any, mesh: AbstractMesh | None) -> Any:
     if type(aval) is not ShapedArray or aval.explicit_sharding is not None or aval.auto_mesh is mesh:
         return aval
     return aval.update(auto_mesh=mesh)
+
+
+def _typed_by_operands(primitive: core.Primitive, params: dict) -> bool:
+    """Whether ``primitive`` types its results from its operands: not a placement (typed by its destination), a
+    ``shard_map`` over a mesh of Auto axes (typed over it) or an equation holding jaxprs (typed by them)."""
+    own = params.get("mesh")
+    return (primitive.name not in _DESTINATIONS and not (own is not None and not own.empty and own.are_all_axes_auto)
+            and not vma.holds_jaxprs(params))
+
+
+def check_operand_meshes(primitive: core.Primitive, avals: Sequence[Any], params: dict) -> None:
+    """``check_context_mesh`` of the operands of an equation typed by them (``_typed_by_operands``), against the
+    current mesh."""
+    if _typed_by_operands(primitive, params):
+        check_context_mesh(primitive, avals, get_abstract_mesh())
 
 
 def auto_typed(primitive: core.Primitive, avals: Sequence[Any], params: dict, out: Any) -> Any:

@@ -298,7 +298,8 @@ class Lowered(_StageInfo):
         # JAX refuses what it cannot lower when it lowers (under set_mesh: an argument committed to one device)
         shardings = _annotations(traced, 0, placements=True)
         self._backend.check_lowering(traced.jaxpr, traced._wrapped.__name__, shardings.get("in_shardings", ()),
-                                     shardings.get("out_shardings", ()), pinned=self._device is not None)
+                                     shardings.get("out_shardings", ()), pinned=self._device is not None,
+                                     arg_shardings=_arg_shardings(traced))
         # Lowered now, as JAX lowers: its warnings (donations no result can reuse) come from ``lower``.
         self._text = self._lower_text(None, False)
 
@@ -383,6 +384,15 @@ def _placement(x: Any) -> Any:
             or not getattr(x, "committed", True) or len(sharding.device_set) != 1):
         return None
     return sharding
+
+
+def _arg_shardings(traced: Traced) -> list[Any]:
+    """The sharding each argument of ``traced`` lies on (its own layout, or the device it is committed to), else
+    None."""
+    n = len(traced.jaxpr.in_avals)
+    layouts = traced._arg_layouts or [None] * n
+    placements = traced._arg_placements or [None] * n
+    return [layout if layout is not None else placement for layout, placement in zip(layouts, placements)]
 
 
 def _annotations(traced: Traced, extra: int, placements: bool = False) -> dict:

@@ -17,7 +17,7 @@ from typing import Any
 
 from jaxle_core import core, vma
 from jaxle_core import mesh as mesh_module
-from jaxle_core.auto_mesh_types import auto_mesh_of
+from jaxle_core.auto_mesh_types import auto_mesh_of, check_operand_meshes
 from jaxle_core.avals import ShapedArray
 from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_mesh
 from jaxle_core.sharding import NamedSharding
@@ -290,7 +290,10 @@ def _untyped_operands_kept(primitive: core.Primitive, avals: Sequence[Any], para
 
 
 def typed_results(primitive: core.Primitive, avals: Sequence[Any], params: dict, out: Any) -> Any:
-    """``out`` (the result aval, or list of them) typed by ``primitive``'s sharding rule."""
+    """``out`` (the result aval, or list of them) typed by ``primitive``'s sharding rule; as JAX's, operands over
+    another mesh than the current one are refused (also by ``auto_mesh_types`` when it types)."""
+    if core.type_auto_meshes is None:
+        check_operand_meshes(primitive, avals, params)
     mesh = _mesh_of(avals, params)
     if mesh is None and primitive not in _placing:
         return out

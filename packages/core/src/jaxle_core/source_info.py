@@ -21,8 +21,8 @@ from typing import Any
 from jaxle_core import staging
 from jaxle_core.core import JaxprEqn, Var
 
-__all__ = ["SourceInfo", "current", "new_source_info", "recording_locations", "register_exclusion", "summarize",
-           "user_traceback"]
+__all__ = ["SourceInfo", "at_user_source", "current", "new_source_info", "recording_locations", "register_exclusion",
+           "summarize", "user_traceback"]
 
 # The packages whose frames are never the user's: jaxle's own (looked up when a frame is inspected, so
 # packages imported later are excluded too), and the paths users register.
@@ -97,10 +97,18 @@ def new_source_info() -> SourceInfo:
 
 
 def summarize(source_info: SourceInfo) -> str:
-    """``/path/file.py:12:8 (f)``, or ``unknown`` for a location without a frame."""
+    """``/path/file.py:12:8 (f)`` (``/path/file.py:12 (f)`` at the line's first column), or ``unknown`` for a
+    location without a frame."""
     if source_info.file is None:
         return "unknown"
-    return f"{source_info.file}:{source_info.line}:{source_info.column} ({source_info.function})"
+    column = f":{source_info.column}" if source_info.column else ""
+    return f"{source_info.file}:{source_info.line}{column} ({source_info.function})"
+
+
+def at_user_source(message: str) -> str:
+    """``message`` ending with the user's line that called into jaxle, as JAX ends its refusals of the shardings
+    an operation is asked for (``... This error occurs at source:  /path/file.py:12:8 (f)``)."""
+    return f"{message} This error occurs at source:  {summarize(current())}"
 
 
 class _RecordingEquations(list):

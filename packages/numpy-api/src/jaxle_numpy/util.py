@@ -33,6 +33,7 @@ from jaxle_core.mesh import PartitionSpec, get_abstract_mesh, get_mesh
 from jaxle_core.shape_poly import is_symbolic_dim
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import check_type_divides, typed_aval, untyped
+from jaxle_core.source_info import current, summarize
 from jaxle_core.staging import StagingTrace
 
 __all__ = ["is_arraylike", "check_arraylike", "ensure_arraylike", "eager_array", "promote_dtypes", "promote_shapes",
@@ -130,7 +131,7 @@ def check_conversion_target(device: Any, value: Any = None) -> None:
     if isinstance(device, (str, MemorySpace)):
         raise ValueError(f"sharding={device!r} must be an instance of jax.sharding.Sharding")
     devices = sorted(device.device_set, key=lambda d: d.id) if hasattr(device, "device_set") else [device]
-    target = f"sharding_constraint inside jit {_on(devices)} at "
+    target = _constraint_inside_jit(devices, located=value is not None)
     committed = isinstance(value, Array) and getattr(value, "committed", False)
     own = sorted(value.sharding.device_set, key=lambda d: d.id) if committed else devices
     argument = f"argument args[0] of convert_element_type with shape {get_aval(value).str_short()} and {_on(own)}" \
@@ -150,6 +151,18 @@ def _incompatible(first: str, second: str) -> ValueError:
     return ValueError(f"Received incompatible devices for jitted computation. Got {first} and {second}")
 
 
+def _traced_at(located: bool = True) -> str:
+    """The user's line a conversion is traced at inside a transformation (``jit``), as JAX's errors name it; empty
+    outside one (an eager conversion), or where JAX converts inside a jitted function of its own (not
+    ``located``)."""
+    return summarize(current()) if located and not isinstance(current_trace(), EvalTrace) else ""
+
+
+def _constraint_inside_jit(devices: list, located: bool = True) -> str:
+    """How JAX's errors name the sharding constraint to ``devices`` a conversion stages (``_traced_at``)."""
+    return f"sharding_constraint inside jit {_on(devices)} at {_traced_at(located)}"
+
+
 def _on(devices: list) -> str:
     return f"with device ids {_ids(devices)} on platform {devices[0].platform.upper()}"
 
@@ -161,7 +174,7 @@ def converted_onto(out: Any, device: Any, computed_there: bool = False) -> Any:
     (``linspace``), which under any ``set_mesh`` lays out each dimension of a mesh of Explicit axes."""
     aval = get_aval(out)
     if isinstance(device, NamedSharding) and not get_mesh().empty:
-        _check_under_mesh(aval, device)
+        _check_under_mesh(aval, device, located=not computed_there)
     layout = _conversion_layout(device, aval.ndim, computed_there)
     if layout is not device and isinstance(out, Array) and getattr(out, "sharding", None) == layout:
         # already laid out so under another name (replicated over the mesh): put again under the type's name
@@ -169,22 +182,23 @@ def converted_onto(out: Any, device: Any, computed_there: bool = False) -> Any:
     return placed_on(out, layout)
 
 
-def _check_under_mesh(aval: ShapedArray, sharding: NamedSharding) -> None:
+def _check_under_mesh(aval: ShapedArray, sharding: NamedSharding, located: bool) -> None:
     """JAX's errors for a value of ``aval`` converted to ``sharding`` under ``set_mesh``. When the mesh set has
     Explicit axes, the sharding is the value's type: its Explicit axes must divide the dimensions they split, and
     its mesh must be the one set (unless both have Auto axes only). Unless every axis of the mesh set is Explicit,
-    the conversion is also a sharding constraint: naming Auto axes only, over the devices of the mesh set."""
+    the conversion is also a sharding constraint: naming Auto axes only, over the devices of the mesh set. The
+    errors name the user's line (``_traced_at``)."""
     context = get_mesh()
     if context.abstract_mesh.explicit_axes:
         check_type_divides(sharding, aval.shape)
-        check_context_mesh(convert_element_type_p, [typed_aval(untyped(aval), sharding)], context.abstract_mesh)
+        check_context_mesh(convert_element_type_p, [typed_aval(untyped(aval), sharding)], context.abstract_mesh,
+                           _traced_at(located))
     if context.abstract_mesh.are_all_axes_explicit or not hasattr(sharding.mesh, "devices"):
         return
     check_auto_axes_only(sharding)
     context_devices, devices = list(context.devices.flat), list(sharding.mesh.devices.flat)
     if devices != context_devices:
-        raise _incompatible(f"jit's context mesh {_on(context_devices)}",
-                            f"sharding_constraint inside jit {_on(devices)} at ")
+        raise _incompatible(f"jit's context mesh {_on(context_devices)}", _constraint_inside_jit(devices, located))
 
 
 def _conversion_layout(device: Any, ndim: int, computed_there: bool) -> Any:

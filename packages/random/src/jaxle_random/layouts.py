@@ -35,11 +35,7 @@ def out_layout(out_sharding: Any, function: str) -> NamedSharding | None:
     mesh other than the current one."""
     if out_sharding is None or _outside_any_mesh(out_sharding):
         return None
-    context = get_abstract_mesh()
-    if isinstance(out_sharding, NamedSharding) and not context.empty and context != out_sharding.mesh.abstract_mesh:
-        raise ValueError(f"Context mesh {context} should match the mesh of sharding {out_sharding.mesh.abstract_mesh} "
-                         f"passed to {function}.")
-    return reshard_target(out_sharding, function)
+    return reshard_target(out_sharding, function, same_mesh=True)
 
 
 def _fits(sharding: NamedSharding, sample: Any) -> Any:

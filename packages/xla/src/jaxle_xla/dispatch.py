@@ -31,7 +31,7 @@ from jaxle_xla.executable import (
     PerDeviceExecutable,
     PinnedExecutable,
     Program,
-    described_argument,
+    check_context_devices,
     host_buffer,
     placement,
 )
@@ -48,7 +48,6 @@ from jaxle_xla.spmd import (
     FollowShardings,
     SpmdFunction,
     constraint_shardings,
-    context_mesh_refusal,
     has_sharded_argument,
     jaxpr_mesh,
     one_device_constraint,
@@ -124,27 +123,19 @@ def _eager_out_shardings(primitive: core.Primitive, params: dict) -> list[Any] |
     return [NamedSharding(params["mesh"], spec) for spec in params["out_specs"]]
 
 
-def _check_on_context_mesh(closed: core.ClosedJaxpr, name: str, in_shardings: Sequence[Any], mesh: Mesh) -> None:
-    """JAX's error for an argument of a program partitioned over the mesh set by ``set_mesh`` that is committed to
-    one device (its placement among ``in_shardings``)."""
-    for i, (sharding, aval) in enumerate(zip(in_shardings, closed.in_avals)):
-        device = one_device_of(sharding)
-        if device is not None:
-            described = described_argument(i, aval, [device], name, closed.jaxpr.debug_info, qualified=False)
-            raise context_mesh_refusal(f"Received incompatible devices for jitted computation. Got {described}", mesh)
-
-
 def _lowering_mesh(closed: core.ClosedJaxpr, name: str, in_shardings: Sequence[Any], out_shardings: Sequence[Any],
-                   pinned: bool) -> Mesh | None:
+                   pinned: bool, arg_shardings: Sequence[Any] = ()) -> Mesh | None:
     """The mesh a program given these shardings (``_placements``) is partitioned over (None: not partitioned):
-    the one they name, else the mesh set by ``set_mesh`` unless ``pinned`` to jit's device; partitioned over the
-    mesh set, it refuses an argument committed to one device, which cannot join it (JAX's error)."""
+    the one they name, else the mesh set by ``set_mesh`` unless ``pinned`` to jit's device; under ``set_mesh``,
+    JAX's error for a sharding on other devices than the mesh's (an argument's named by ``arg_shardings``, where
+    each argument lies)."""
     mesh = program_mesh(closed, (*in_shardings, *out_shardings))
     context = get_mesh()
-    if not pinned and not context.empty and not clients.has_one_device() and (mesh is None or mesh == context):
-        _check_on_context_mesh(closed, name, in_shardings, context)
-        return context
-    return mesh
+    if pinned or context.empty or clients.has_one_device():
+        return mesh
+    check_context_devices(context, in_shardings, out_shardings, arg_shardings or [None] * len(closed.in_avals),
+                          closed.in_avals, name, closed.jaxpr.debug_info, qualified=False)
+    return context if mesh is None or mesh == context else mesh
 
 
 def _typed_by_out_specs(params: dict) -> bool:
@@ -238,8 +229,8 @@ class XlaBackend:
         function = self._eager.lookup(key)
         if function is None:
             context = get_mesh()  # part of the trace context, hence of the key
-            if context.empty and primitive is reshard_p and isinstance(params["dst_sharding"].mesh, Mesh):
-                context = params["dst_sharding"].mesh  # outside set_mesh, a reshard runs over its sharding's mesh
+            if primitive is reshard_p and isinstance(params["dst_sharding"].mesh, Mesh):
+                context = params["dst_sharding"].mesh  # a reshard runs over its sharding's mesh, as JAX's
             closed = _primitive_jaxpr(primitive, avals, params)
             out_shardings = _eager_out_shardings(primitive, params)
             if out_shardings is None and host_only and not context.empty:
@@ -267,16 +258,18 @@ class XlaBackend:
         spec = (closed_jaxpr, name, donated_invars, keep_unused)
         in_shardings, out_shardings = _placements(in_shardings), _placements(out_shardings)
         context = get_mesh()
-        if (any(isinstance(s, NamedSharding) for s in (*in_shardings, *out_shardings)) or jaxpr_mesh(closed_jaxpr)
-                or (core.type_shardings is not None and typed_mesh(closed_jaxpr))):
+        # under set_mesh a program is partitioned over the mesh's devices, whatever its arguments, as JAX's (which
+        # refuses any sharding on other devices: those of one device among them)
+        if ((device is None and context.size > 1 and not clients.has_one_device())
+                or any(isinstance(s, NamedSharding) for s in (*in_shardings, *out_shardings))
+                or jaxpr_mesh(closed_jaxpr) or (core.type_shardings is not None and typed_mesh(closed_jaxpr))):
             return SpmdFunction(*spec, in_shardings or None, out_shardings or None,
                                 context=None if context.empty else context, memory_layouts=layouts)
         constraint = one_device_constraint(closed_jaxpr) if device is None else None
         if device is None and (constraint is not None or any(one_device_of(s) is not None
                                                               for s in (*in_shardings, *out_shardings))):
             return PinnedExecutable(*spec, in_shardings, out_shardings, layouts, constraint)
-        if device is None and not context.empty and not clients.has_one_device():
-            # under set_mesh a program is partitioned over the mesh's devices, whatever its arguments, as JAX's
+        if device is None and not context.empty and not clients.has_one_device():  # a mesh of one device
             return SpmdFunction(*spec, context=context, memory_layouts=layouts)
         executable = PerDeviceExecutable(*spec, device, layouts=layouts)
         if device is None and not clients.has_one_device():
@@ -284,10 +277,12 @@ class XlaBackend:
         return executable.direct  # one device: skip the per-device lookup on every call
 
     def check_lowering(self, closed_jaxpr: core.ClosedJaxpr, name: str, in_shardings: Sequence[Any] = (),
-                       out_shardings: Sequence[Any] = (), pinned: bool = False) -> None:
-        """``lower_text``'s refusals, without lowering: under ``set_mesh``, an argument committed to one device, or
-        a sharding constraint to devices outside the mesh."""
-        _lowering_mesh(closed_jaxpr, name, _placements(in_shardings), _placements(out_shardings), pinned)
+                       out_shardings: Sequence[Any] = (), pinned: bool = False,
+                       arg_shardings: Sequence[Any] = ()) -> None:
+        """``lower_text``'s refusals, without lowering: under ``set_mesh``, a sharding (an argument's, an output's,
+        a sharding constraint's) on devices other than the mesh's."""
+        _lowering_mesh(closed_jaxpr, name, _placements(in_shardings), _placements(out_shardings), pinned,
+                       arg_shardings)
         for sharding in constraint_shardings(closed_jaxpr):
             eager_constraints.refuse_outside_context_mesh(sharding)
 

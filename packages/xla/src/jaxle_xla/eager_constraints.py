@@ -24,7 +24,8 @@ __all__ = ["check_devices", "refuse_outside_context_mesh", "result_shardings"]
 
 
 def check_devices(x: Any, sharding: Any) -> None:
-    """JAX's errors for constraining ``x`` to ``sharding`` outside ``jit``."""
+    """JAX's errors for constraining ``x`` to ``sharding`` outside ``jit``: the devices of the value, of the mesh set
+    and of the sharding must be the same, in the same order."""
     value = x.physical if isinstance(x, ExtendedArray) else x
     over_context = isinstance(sharding, NamedSharding) and isinstance(sharding.mesh, AbstractMesh)
     if over_context and isinstance(value, Array) and not isinstance(value.sharding, NamedSharding):
@@ -40,11 +41,11 @@ def check_devices(x: Any, sharding: Any) -> None:
     output = f"explicit output sharding {devices_text(target)}"
     if mesh_devices:
         described_mesh = f"jit's context mesh {devices_text(mesh_devices)}"
-        if own and set(own) != set(mesh_devices):
+        if own and tuple(own) != tuple(mesh_devices):
             raise incompatible_devices_error(argument, described_mesh)
-        if set(target) != set(mesh_devices):
+        if tuple(target) != tuple(mesh_devices):
             raise incompatible_devices_error(described_mesh, output)
-    elif own and set(own) != set(target):
+    elif own and tuple(own) != tuple(target):
         raise incompatible_devices_error(argument, output)
 
 

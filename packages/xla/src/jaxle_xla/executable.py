@@ -19,6 +19,7 @@ from jaxle_core.jaxpr_util import dce_jaxpr
 from jaxle_core.lax.placement import staged_at
 from jaxle_core.lax.tokens import AbstractToken, Token, create_token_p
 from jaxle_core.memory_spaces import MemorySpace
+from jaxle_core.mesh import AbstractMesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib, clients, transfer_guard
 from jaxle_xla.array import XlaArray
@@ -557,6 +558,35 @@ def incompatible_devices(args: Sequence[Any], which: Sequence[int], name: str, d
         x = args[i].physical if isinstance(args[i], ExtendedArray) else args[i]
         described.append(described_argument(i, args[i].aval, x.sharding._device_assignment, name, debug_info))
     return "Received incompatible devices for jitted computation. Got " + " and ".join(described)
+
+
+def committed_shardings(args: Sequence[Any]) -> list[Any]:
+    """The sharding each of ``args`` is committed to (None for one that is not, or is not an array)."""
+    physical = [x.physical if isinstance(x, ExtendedArray) else x for x in args]
+    return [x.sharding if type(x) is XlaArray and x._committed else None for x in physical]
+
+
+def check_context_devices(mesh: Any, in_shardings: Sequence[Any], out_shardings: Sequence[Any],
+                          own: Sequence[Any], avals: Sequence[Any], name: str, debug_info: Any,
+                          qualified: bool = True) -> None:
+    """JAX's error when, under ``set_mesh`` of ``mesh``, a program's sharding lies on other devices than the mesh's
+    (or on the same ones in another order): first the arguments' (``in_shardings``, each argument's in_sharding
+    given, else the sharding it is committed to, else None), then ``out_shardings``. An argument's is named by the
+    first argument whose own sharding (``own``; ``avals`` their types) lies on those devices, as JAX names it."""
+    devices = tuple(mesh._flat_devices_tuple)
+    context = f"jit's context mesh {devices_text(devices)}"
+    for kind, shardings in (("ARG_SHARDING", in_shardings), ("explicit output sharding", out_shardings)):
+        for sharding in shardings:
+            if sharding is None or isinstance(getattr(sharding, "mesh", None), AbstractMesh) or tuple(
+                    sharding._device_assignment) == devices:
+                continue  # no devices named (a layout over the mesh set), or the mesh's
+            found = sharding._device_assignment
+            named = next((i for i, s in enumerate(own) if kind == "ARG_SHARDING" and s is not None
+                          and tuple(s._device_assignment) == tuple(found)), None)
+            if named is None:
+                raise incompatible_devices_error(context, f"{kind} {devices_text(found)}")
+            described = described_argument(named, avals[named], found, name, debug_info, qualified)
+            raise incompatible_devices_error(described, context)
 
 
 def described_argument(i: int, aval: Any, devices: Sequence[Any], name: str, debug_info: Any,

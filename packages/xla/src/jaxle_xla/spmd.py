@@ -30,7 +30,9 @@ from jaxle_xla.executable import (
     Executable,
     PerDeviceWrapper,
     Program,
+    check_context_devices,
     check_memory_kind,
+    committed_shardings,
     incompatible_devices,
     kept_layouts,
 )
@@ -49,9 +51,8 @@ from jaxle_xla.sharding import (
     same_placement,
 )
 
-__all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "constraint_shardings", "context_mesh_refusal",
-           "has_sharded_argument", "jaxpr_mesh", "one_device_constraint", "params_mesh", "program_mesh",
-           "result_layouts", "typed_mesh"]
+__all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "constraint_shardings", "has_sharded_argument",
+           "jaxpr_mesh", "one_device_constraint", "params_mesh", "program_mesh", "result_layouts", "typed_mesh"]
 
 
 def _physical(x: Any) -> Any:
@@ -200,9 +201,10 @@ class SpmdFunction:
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
                  in_shardings: Sequence[Any] | None = None, out_shardings: Sequence[Any] | None = None,
                  context: Mesh | None = None, memory_layouts: tuple = ((), ())):
-        """``context``: the mesh set by ``set_mesh``, which the program runs over when neither it nor its arguments
-        name one (every argument then replicated over it; one committed to other devices is refused, as JAX's
-        jit refuses it under a context mesh); ``memory_layouts``: the arguments' and results' layouts in memory
+        """``context``: the mesh set by ``set_mesh`` (or that of an eager reshard's destination), which the program
+        runs over when neither it nor its arguments name one (every argument then replicated over it); as JAX's
+        jit under a context mesh, it refuses an argument, an in_sharding or an out_sharding on other devices (or in
+        another order); ``memory_layouts``: the arguments' and results' layouts in memory
         asked for (see ``Program``)."""
         self._spec = (closed, name, donated, keep_unused)
         self._memory_layouts = memory_layouts
@@ -267,8 +269,7 @@ class SpmdFunction:
         mesh, anchor = self._mesh, None
         closed, name = self._spec[:2]
         physical = [_physical(a) for a in args]
-        chosen: list[NamedSharding | None] = []
-        for i, (x, explicit) in enumerate(zip(physical, self._in)):
+        for x, explicit in zip(physical, self._in):
             committed = type(x) is XlaArray and x._committed
             if committed and x._maximal is not None:
                 raise x._maximal.usable_error()
@@ -276,10 +277,16 @@ class SpmdFunction:
                 check_memory_kind(explicit.memory_kind, x)
                 if not _same_layout(x._named_sharding or x.sharding, explicit, x.ndim):
                     raise _mismatch(explicit, x.sharding, x.aval)
+        if self._context is not None:  # every sharding must lie on its devices, in its order
+            own = committed_shardings(args)
+            check_context_devices(self._context, [e if e is not None else o for e, o in zip(self._in, own)],
+                                  self._out, own, [get_aval(a) for a in args], name, closed.jaxpr.debug_info)
+        chosen: list[NamedSharding | None] = []
+        for i, (x, explicit) in enumerate(zip(physical, self._in)):
             layout = program_placement(explicit or (x._named_sharding if type(x) is XlaArray else None))
             if layout is not None:
                 mesh = mesh or layout.mesh
-                anchor = i if anchor is None and committed else anchor
+                anchor = i if anchor is None and type(x) is XlaArray and x._committed else anchor
             chosen.append(layout)
         chosen, own_mesh = _read_beside(chosen, physical, closed)
         mesh = own_mesh or mesh or self._context
@@ -290,14 +297,12 @@ class SpmdFunction:
             ids = [d.id for d in layout.mesh._flat_devices_tuple] if layout is not None else \
                 _device_ids(x) if type(x) is XlaArray and x._committed else mesh_ids
             if ids != mesh_ids:
-                if anchor is None and self._in[i] is not None and mesh is not self._context:
+                if anchor is None and self._in[i] is not None:
                     # two in_shardings over different devices, as JAX describes them
                     platform = mesh._flat_devices_tuple[0].platform.upper()
                     raise ValueError("Received incompatible devices for jitted computation. Got " + " and ".join(
                         f"ARG_SHARDING with device ids [{', '.join(map(str, d))}] on platform {platform}"
                         for d in (mesh_ids, ids)))
-                if anchor is None and (mesh is self._context or mesh is get_mesh()):  # the mesh set names them
-                    raise context_mesh_refusal(incompatible_devices(args, (i,), name, closed.jaxpr.debug_info), mesh)
                 raise ValueError(incompatible_devices(args, (i if anchor is None else anchor, i), name,
                                                       closed.jaxpr.debug_info))
         return tuple(chosen)
@@ -334,14 +339,6 @@ def _over(sharding: HloNamedSharding, mesh: Mesh, ndim: int) -> NamedSharding:
         return named_from_hlo(hlo_sharding_text(sharding, ndim), mesh, ndim)
     except ValueError:  # no PartitionSpec over ``mesh`` names it
         return sharding
-
-
-def context_mesh_refusal(described: str, mesh: Mesh) -> ValueError:
-    """JAX's error for an argument committed to devices other than the mesh set by ``set_mesh`` (``described``: the
-    start of the message, naming the argument)."""
-    ids = ", ".join(str(d.id) for d in mesh._flat_devices_tuple)
-    return ValueError(f"{described} and jit's context mesh with device ids [{ids}] on platform "
-                      f"{mesh._flat_devices_tuple[0].platform.upper()}")
 
 
 def _compilation_key(layouts: Sequence[NamedSharding | None]) -> tuple:

@@ -20,7 +20,7 @@ from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_
 from jaxle_core.pretty import pp_eqn_generic, pp_eqn_rules
 from jaxle_core.sharding import NamedSharding, Sharding, check_sharding_fits
 from jaxle_core.sharding_types import check_type_divides, spec_of, type_spec
-from jaxle_core.source_info import current, summarize
+from jaxle_core.source_info import at_user_source, current, summarize
 from jaxle_core.staging import staging_rewrites
 
 __all__ = ["ArrayCopySemantics", "check_auto_axes_only", "device_put_p", "leaves_layout_open", "outside_context_mesh",
@@ -175,12 +175,12 @@ def _with_type_axes(sharding: Any, aval: Any) -> Any:
 
 
 def outside_context_mesh(sharding: Any) -> bool:
-    """Whether ``sharding`` names devices other than those of the mesh set by ``set_mesh`` (when one is): JAX
-    refuses to compile such a constraint."""
+    """Whether ``sharding`` names devices other than those of the mesh set by ``set_mesh`` (when one is), or the same
+    ones in another order: JAX refuses to compile such a constraint."""
     context = get_mesh()
     if context.empty or isinstance(getattr(sharding, "mesh", None), AbstractMesh):
         return False
-    return sharding.device_set != set(context._flat_devices_tuple)
+    return tuple(sharding._device_assignment) != tuple(context._flat_devices_tuple)
 
 
 # Where a constraint to each sharding over devices was last staged, for JAX's errors when their devices disagree
@@ -242,9 +242,11 @@ def leaves_layout_open(dst_sharding: NamedSharding) -> bool:
                                            or not dst_sharding.mesh.explicit_axes)
 
 
-def reshard_target(sharding: Any, function: str = "reshard") -> NamedSharding:
+def reshard_target(sharding: Any, function: str = "reshard", same_mesh: bool = False) -> NamedSharding:
     """The NamedSharding a ``reshard`` (or the ``out_sharding`` argument of ``function``) asks for, with JAX's
-    errors for a PartitionSpec outside any mesh, for another kind of argument and for axes that are not Explicit."""
+    errors for a PartitionSpec outside any mesh, for another kind of argument, for a NamedSharding over another
+    mesh than the current one (with ``same_mesh``, unless both have Auto axes only) and for axes that are not
+    Explicit, the last two ending with the user's source line."""
     if isinstance(sharding, PartitionSpec):
         mesh = get_mesh()
         if mesh.empty:
@@ -255,14 +257,19 @@ def reshard_target(sharding: Any, function: str = "reshard") -> NamedSharding:
     if not isinstance(sharding, NamedSharding):
         raise TypeError(f"`out_sharding` argument of {function} only supports instances of `NamedSharding` or "
                         f"`PartitionSpec`. Got {sharding} of type: {type(sharding)}")
+    context, own = get_abstract_mesh(), sharding.mesh.abstract_mesh
+    if same_mesh and not context.empty and own != context and not (own.are_all_axes_auto
+                                                                    and context.are_all_axes_auto):
+        raise ValueError(at_user_source(f"Context mesh {context} should match the mesh of sharding {own} passed to "
+                                        f"{function}."))
     for entry in sharding.spec:
         for axis in entry if isinstance(entry, tuple) else (entry,):
             kind = None if axis is None or axis is PartitionSpec.UNCONSTRAINED else sharding.mesh.axis_types[
                 sharding.mesh.axis_names.index(axis)]
             if kind is not None and kind is not AxisType.Explicit:
-                raise ValueError(f"PartitionSpec passed to {function} cannot contain axis names that are of type Auto "
-                                 f"or Manual. Got PartitionSpec: {sharding.spec} with axis name: {axis} of type: "
-                                 f"{kind}.")
+                raise ValueError(at_user_source(
+                    f"PartitionSpec passed to {function} cannot contain axis names that are of type Auto or Manual. "
+                    f"Got PartitionSpec: {sharding.spec} with axis name: {axis} of type: {kind}."))
     return sharding
 
 
