@@ -126,6 +126,13 @@ UNCOMMITTED_OPERATIONS = {
     "lax_rev": lambda jax, jnp, a: jax.lax.rev(a, (0,)),
     "lax_pad": lambda jax, jnp, a: jax.lax.pad(a, 0.0, [(1, 1, 0)]),
     "lax_dynamic_slice": lambda jax, jnp, a: jax.lax.dynamic_slice(a, (1,), (2,)),
+    "lax_pad_placed_value": lambda jax, jnp, a: jax.lax.pad(a, jax.device_put(np.float32(0), jax.P()), [(1, 1, 0)]),
+    "lax_dynamic_slice_placed_index": lambda jax, jnp, a: jax.lax.dynamic_slice(
+        a, (jax.device_put(np.int32(1), jax.P()),), (2,)),
+    "lax_clamp_placed_bounds": lambda jax, jnp, a: jax.lax.clamp(jax.device_put(np.float32(0), jax.P()), a,
+                                                                 jax.device_put(np.float32(2), jax.P())),
+    "jit_pad_placed_value": lambda jax, jnp, a: jax.jit(lambda v, p: jax.lax.pad(v, p, [(1, 1, 0)]))(
+        np.asarray(a), jax.device_put(np.float32(0), jax.P())),
     "lax_broadcast_in_dim": lambda jax, jnp, a: jax.lax.broadcast_in_dim(a, (3, 4), (1,)),
     "lax_reduce_sum": lambda jax, jnp, a: jax.lax.reduce_sum(a, (0,)),
     "reshape": lambda jax, jnp, a: a.reshape(2, 2),

@@ -59,16 +59,29 @@ _placing: set[core.Primitive] = set()  # primitives whose rule types by a mesh o
 
 _per_dimension: set[core.Primitive] = set()  # primitives whose rule writes a spec entry per result dimension
 
+_kept_operand: dict[core.Primitive, int] = {}  # primitives whose rule keeps one operand's layout: its position
 
-def register_rule(primitive: core.Primitive, rule: Rule, places: bool = False, per_dimension: bool = False) -> None:
+
+def register_rule(primitive: core.Primitive, rule: Rule, places: bool = False, per_dimension: bool = False,
+                  kept_operand: int | None = None) -> None:
     """``rule`` types ``primitive``'s results; a ``places`` rule is asked even when neither the operands nor the
     current mesh are typed (its destination may be); a ``per_dimension`` rule writes an entry for each dimension of
-    its results even from operands of no layout (JAX's iota, broadcast_in_dim, concatenate, select_n)."""
+    its results even from operands of no layout (JAX's iota, broadcast_in_dim, concatenate, select_n); a rule
+    giving the results the layout of the operand at position ``kept_operand`` (a pad's, a clamp's) leaves them of
+    no layout when that operand has none, whatever the others'."""
     _rules[primitive] = rule
     if places:
         _placing.add(primitive)
     if per_dimension:
         _per_dimension.add(primitive)
+    if kept_operand is not None:
+        _kept_operand[primitive] = kept_operand
+
+
+def layout_operands(primitive: core.Primitive, operands: Sequence[Any]) -> Sequence[Any]:
+    """The operands whose layouts the results of ``primitive`` take: the one its rule keeps, else all of them."""
+    position = _kept_operand.get(primitive)
+    return operands if position is None else operands[position:position + 1]
 
 
 def places(primitive: core.Primitive) -> bool:
@@ -284,7 +297,7 @@ def _untyped_operands_kept(primitive: core.Primitive, avals: Sequence[Any], para
     """Whether the results of ``primitive`` traced on operands no mesh types stay so in JAX (typed over the current
     mesh only by rules that write an entry per result dimension or combine several operands elementwise), its
     results given no layout of their own."""
-    return (not _eager and all(getattr(a, "explicit_sharding", None) is None for a in avals)
+    return (not _eager and all(getattr(a, "explicit_sharding", None) is None for a in layout_operands(primitive, avals))
             and params.get("sharding", params.get("out_sharding")) is None and params.get("mesh") is None
             and keeps_no_layout(primitive, len(avals)))
 

@@ -22,7 +22,14 @@ from jaxle_core.memory_spaces import MemorySpace, space_of_kind
 from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh
 from jaxle_core.shard_map import evaluate_per_equation, runs_per_equation, shard_map_p
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import explicit_context, keeps_no_layout, spec_of, typed_aval, typing_eagerly
+from jaxle_core.sharding_types import (
+    explicit_context,
+    keeps_no_layout,
+    layout_operands,
+    spec_of,
+    typed_aval,
+    typing_eagerly,
+)
 from jaxle_core.staging import trace_to_jaxpr
 from jaxle_xla import _jaxlib, clients, eager_constraints, sharded_array, transfer_guard
 from jaxle_xla.array import XlaArray, laid_out, share_host_value, view
@@ -222,7 +229,7 @@ class XlaBackend:
         # host values and uncommitted arrays only (nothing placed on purpose), typed over no layout as in JAX:
         # results of the rules that keep it are laid out as XLA chose (replicated, P()) rather than an entry per
         # dimension
-        host_only = not any(map(_placed, args)) and keeps_no_layout(primitive, len(args))
+        host_only = not any(map(_placed, layout_operands(primitive, args))) and keeps_no_layout(primitive, len(args))
         # equal shardings may be spelled differently, and a constraint's result reports its sharding as written
         spelling = tuple(getattr(params["sharding"], "spec", ())) if primitive is sharding_constraint_p else None
         key = (primitive, _params_key(params), avals, SpmdFunction, host_only, spelling, config.trace_context())
