@@ -312,6 +312,84 @@ def debug_print_in_eager_shard_map_per_varying_block(jax):
     return buffer.getvalue().splitlines()
 
 
+def _runs(events):
+    """``events`` with each run of a callback's calls (the devices', in no fixed order) sorted."""
+    runs = []
+    for tag, value in events:
+        if runs and runs[-1][0] == tag and tag != "python":
+            runs[-1][1].append(value)
+        else:
+            runs.append((tag, [value]))
+    return [[tag, sorted(values)] for tag, values in runs]
+
+
+def callbacks_before_an_error_in_eager_shard_map(jax):
+    """Called eagerly, the Python body runs operation by operation: its callbacks run as it reaches them, between
+    its own effects, and those before an error it raises have run."""
+    events = []
+
+    def note(tag):
+        def callback(v):
+            events.append((tag, np.asarray(v).tolist()))
+            return np.asarray(v)
+        return callback
+
+    def body(a):
+        shape = jax.ShapeDtypeStruct(a.shape, a.dtype)
+        b = jax.pure_callback(note("pure"), shape, a * 2)
+        events.append(("python", "after pure_callback"))
+        jax.experimental.io_callback(note("io"), shape, b + 1)
+        jax.debug.callback(note("debug"), jax.numpy.sin(a) + b)
+        events.append(("python", "after debug.callback"))
+        raise ValueError("the body stops here")
+
+    spec = jax.sharding.PartitionSpec("i")
+    try:
+        jax.shard_map(body, mesh=_mesh(jax), in_specs=spec, out_specs=spec)(VALUES)
+    except ValueError as error:
+        events.append(("python", str(error)))
+    jax.effects_barrier()
+    return _runs(events)
+
+
+def python_prints_between_debug_prints_in_eager_shard_map(jax):
+    """Called eagerly, debug prints come out where the Python body reaches them, its own prints between them."""
+
+    def body(a):
+        jax.debug.print("first {a}", a=a, ordered=True)
+        print("from Python")
+        jax.debug.print("second {a}", a=a + 1, ordered=True)
+        return a * 2
+
+    spec = jax.sharding.PartitionSpec("i")
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        out = jax.shard_map(body, mesh=_mesh(jax), in_specs=spec, out_specs=spec)(VALUES)
+        jax.effects_barrier()
+    return out, buffer.getvalue().splitlines()
+
+
+def callback_error_in_eager_shard_map(jax):
+    """Called eagerly, a pure callback's error fails the shard_map, the callbacks before it having run (whether the
+    rest of the body runs differs: JAX's error comes with the result, jaxle's calls return once their callbacks
+    have run)."""
+    seen = []
+
+    def fail(v):
+        raise ValueError("the host refuses")
+
+    def body(a):
+        jax.debug.callback(lambda v: seen.append(np.asarray(v).tolist()), a)
+        return jax.pure_callback(fail, jax.ShapeDtypeStruct(a.shape, a.dtype), a)
+
+    spec = jax.sharding.PartitionSpec("i")
+    try:
+        np.asarray(jax.shard_map(body, mesh=_mesh(jax), in_specs=spec, out_specs=spec)(VALUES))
+    except Exception as error:  # noqa: BLE001 - JAX's type is what is recorded
+        return type(error).__name__, sorted(seen)
+    return "no error", sorted(seen)
+
+
 def ordered_io_callback_on_a_one_device_mesh(jax):
     body, seen = _record_twice(jax, True)
     mesh = jax.make_mesh((1,), ("i",), axis_types=(jax.sharding.AxisType.Auto,))
@@ -370,6 +448,9 @@ EXAMPLES = {
     "ordered_io_callbacks_in_jitted_shard_map": ordered_io_callbacks_in_jitted_shard_map,
     "ordered_debug_print_in_eager_shard_map": ordered_debug_print_in_eager_shard_map,
     "debug_print_in_eager_shard_map_per_varying_block": debug_print_in_eager_shard_map_per_varying_block,
+    "callbacks_before_an_error_in_eager_shard_map": callbacks_before_an_error_in_eager_shard_map,
+    "python_prints_between_debug_prints_in_eager_shard_map": python_prints_between_debug_prints_in_eager_shard_map,
+    "callback_error_in_eager_shard_map": callback_error_in_eager_shard_map,
     "ordered_io_callback_on_a_one_device_mesh": ordered_io_callback_on_a_one_device_mesh,
     "callback_error_in_shard_map": callback_error_in_shard_map,
     "wrong_result_shape_in_sharded_jit": wrong_result_shape_in_sharded_jit,

@@ -104,6 +104,7 @@ class CallbackPrimitive(Primitive):
     """A primitive calling back into Python on the host."""
 
     multiple_results = True
+    calls_host = True
 
 
 pure_callback_p = CallbackPrimitive("pure_callback")

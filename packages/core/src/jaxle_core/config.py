@@ -136,6 +136,14 @@ class Flag:
         local = self._local.value
         return self._global, unset if local is _UNSET else local
 
+    def thread_override(self) -> Any:
+        """This thread's override, as ``restore_override`` takes it (an unset marker where it has none)."""
+        return self._local.value
+
+    def restore_override(self, saved: Any) -> _FlagOverride:
+        """A context manager putting this thread's override back to ``saved`` (from ``thread_override``)."""
+        return _FlagOverride(self, saved)
+
     def __call__(self, new_value: Any = _UNSET) -> _FlagOverride:
         if new_value is _UNSET:
             if self._context_default is _UNSET:

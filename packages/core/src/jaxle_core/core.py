@@ -42,6 +42,7 @@ class Primitive:
 
     multiple_results = False
     effectful = False  # effectful equations survive dead-code elimination
+    calls_host = False  # a host callback: an eager shard_map runs its body's equations as the body reaches it
 
     def __init__(self, name: str):
         self.name = name
@@ -242,6 +243,25 @@ def set_current_trace(trace: Trace):
         _context.trace = previous
         if switches:
             dispatch_state_observer()
+
+
+def context_snapshot() -> tuple:
+    """This thread's trace, named axes, name scopes and checked manual axes, for ``restored_context``."""
+    return _context.trace, _context.axis_env, _context.name_stack, _context.vma_axes
+
+
+@contextmanager
+def restored_context(snapshot: tuple):
+    """Run the block in the trace context ``snapshot`` (from ``context_snapshot``) recorded: eager evaluation done
+    from inside a body being traced, as if outside it."""
+    trace, *rest = snapshot
+    with set_current_trace(trace):
+        previous = _context.axis_env, _context.name_stack, _context.vma_axes
+        _context.axis_env, _context.name_stack, _context.vma_axes = rest
+        try:
+            yield
+        finally:
+            _context.axis_env, _context.name_stack, _context.vma_axes = previous
 
 
 @contextmanager

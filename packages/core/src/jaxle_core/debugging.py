@@ -58,6 +58,7 @@ class DebugPrimitive(Primitive):
 
     multiple_results = True
     effectful = True
+    calls_host = True
 
 
 debug_callback_p = DebugPrimitive("debug_callback")

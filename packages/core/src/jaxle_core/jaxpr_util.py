@@ -31,6 +31,17 @@ def jaxpr_has_effects(jaxpr: Jaxpr) -> bool:
     return any(_has_effects(eqn) for eqn in jaxpr.eqns)
 
 
+def calls_host(eqn: JaxprEqn) -> bool:
+    """Whether ``eqn`` calls back into Python on the host: its primitive does (``calls_host``), or an equation of a
+    jaxpr it carries."""
+    return eqn.primitive.calls_host or any(jaxpr_calls_host(j) for j in sub_jaxprs(eqn.params))
+
+
+def jaxpr_calls_host(jaxpr: Jaxpr) -> bool:
+    """Whether an equation of ``jaxpr`` calls back into Python on the host."""
+    return any(map(calls_host, jaxpr.eqns))
+
+
 # ``rule(params) -> bool``: whether an equation of the primitive has an ordered effect (its calls must happen in
 # program order); registered beside the effectful primitives that can be ordered.
 ordered_effect_rules: dict[Primitive, Callable[[dict], bool]] = {}

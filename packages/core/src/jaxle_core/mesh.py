@@ -8,6 +8,7 @@ ambient one that sharding-in-types and ``reshard`` read.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import math
 import threading
@@ -417,6 +418,25 @@ def resource_mesh() -> Mesh | None:
         return _state.resource_meshes[-1]
     mesh = get_mesh()
     return None if mesh.empty else mesh
+
+
+def meshes_snapshot() -> tuple:
+    """The meshes this thread has in context (``set_mesh`` and ``use_abstract_mesh`` blocks), for
+    ``restored_meshes``."""
+    return tuple(_state.meshes), tuple(_state.abstract_meshes), _mesh_key.thread_override()
+
+
+@contextlib.contextmanager
+def restored_meshes(snapshot: tuple) -> Iterator[None]:
+    """Run the block with the meshes in context that ``snapshot`` (from ``meshes_snapshot``) recorded."""
+    meshes, abstract_meshes, key = snapshot
+    previous = _state.meshes, _state.abstract_meshes
+    _state.meshes, _state.abstract_meshes = list(meshes), list(abstract_meshes)
+    try:
+        with _mesh_key.restore_override(key):
+            yield
+    finally:
+        _state.meshes, _state.abstract_meshes = previous
 
 
 class set_mesh:  # noqa: N801 - a function in JAX's API that also works as a context manager

@@ -30,11 +30,20 @@ import jaxle_tree as tree
 from jaxle_core import auto_mesh_types, core, pretty, sharding_types, vma
 from jaxle_core.avals import NO_VMA, ShapedArray, get_aval, in_mesh_order
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer, Var
-from jaxle_core.jaxpr_util import carried_jaxpr_dce_rule, dce_rules, jaxpr_has_effects
-from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec, get_abstract_mesh, use_abstract_mesh
+from jaxle_core.jaxpr_util import calls_host, carried_jaxpr_dce_rule, dce_rules, jaxpr_calls_host
+from jaxle_core.mesh import (
+    AbstractMesh,
+    AxisType,
+    Mesh,
+    PartitionSpec,
+    get_abstract_mesh,
+    meshes_snapshot,
+    restored_meshes,
+    use_abstract_mesh,
+)
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import layout_divides, register_rule, spec_of, type_spec
-from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr, transforms_eager_code
+from jaxle_core.staging import DebugInfo, StagingTrace, flatten_fun, trace_to_jaxpr, transforms_eager_code
 
 __all__ = ["IndivisibleError", "ShardMapBody", "shard_map", "shard_map_p", "smap"]
 
@@ -477,7 +486,7 @@ def evaluate_shard_map(args: Sequence[Any], *, jaxpr: ClosedJaxpr, mesh, in_spec
 
 
 class _Steps(threading.local):
-    running = False  # inside evaluate_per_equation: its steps run as whole programs
+    running = False  # inside a _PerEquation step: it runs as a whole program
 
 
 _steps = _Steps()
@@ -485,9 +494,9 @@ _steps = _Steps()
 
 def runs_per_equation(params: dict) -> bool:
     """Whether an eager ``shard_map`` over several devices runs its body one equation at a time, as JAX's eager
-    ``shard_map`` runs it: when the body has side effects (host callbacks), whose calls then happen in JAX's order
-    (every device's call of one equation before the next equation's)."""
-    return not _steps.running and params["mesh"].size > 1 and jaxpr_has_effects(params["jaxpr"].jaxpr)
+    ``shard_map`` runs it: when the body calls back to the host, whose calls then happen in JAX's order (every
+    device's call of one equation before the next equation's)."""
+    return not _steps.running and params["mesh"].size > 1 and jaxpr_calls_host(params["jaxpr"].jaxpr)
 
 
 def _distinct_blocks(atom: Any, env: dict, mesh: Mesh, names: tuple, check_vma: bool) -> list[Any]:
@@ -504,66 +513,141 @@ def _distinct_blocks(atom: Any, env: dict, mesh: Mesh, names: tuple, check_vma: 
     return list(stacked.reshape(-1, *atom.aval.shape))
 
 
-def evaluate_per_equation(args: Sequence[Any], *, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs,
-                          **params) -> list[Any]:
-    """``shard_map`` evaluated one body equation at a time, each a ``shard_map`` of its own over ``mesh``. Between
-    equations every device's block of a value is kept stacked along a leading axis split over all the mesh axes;
-    the body's types are already explicit, so each step runs untyped (``check_vma=False``). A debug callback runs
-    on the host, device by device in mesh order, as in JAX."""
-    from jaxle_core.debugging import debug_callback_p, debug_print_p
-    from jaxle_core.lax.structural import expand_dims, squeeze
+class _PerEquation:
+    """A ``shard_map`` body evaluated one equation at a time, each a ``shard_map`` of its own over ``mesh``. Every
+    device's block of a value is kept stacked along a leading axis split over the manual mesh axes (``env``: the
+    body's variables to those stacks); the body's types are already explicit, so each step runs untyped
+    (``check_vma=False``). A debug callback runs on the host, device by device in mesh order, as in JAX."""
 
-    manual = params["newly_manual_axes"]
-    names = manual_names(mesh, manual)
-    every_axis = PartitionSpec(names)
-    step_params = dict(params, mesh=mesh, check_vma=False)
+    def __init__(self, mesh: Mesh | AbstractMesh, manual: frozenset, check_vma: bool):
+        self.mesh, self.manual, self.check_vma = mesh, manual, check_vma
+        self.names = manual_names(mesh, manual)
+        self.every_axis = PartitionSpec(self.names)
+        self.env: dict = {}
 
-    def step(fun: Callable, values: Sequence[Any], specs: Sequence[PartitionSpec], avals: Sequence[ShapedArray],
-             result_specs: Sequence[PartitionSpec]) -> list[Any]:
-        with body_context(mesh, manual=manual):
+    def _step(self, fun: Callable, values: Sequence[Any], specs: Sequence[PartitionSpec],
+              avals: Sequence[ShapedArray], result_specs: Sequence[PartitionSpec]) -> list[Any]:
+        with body_context(self.mesh, manual=self.manual):
             body = trace_to_jaxpr(fun, [a.update(vma=NO_VMA) for a in avals])
         _steps.running = True
         try:
             return shard_map_p.bind(*values, jaxpr=body, in_specs=tuple(specs), out_specs=tuple(result_specs),
-                                    **step_params)
+                                    mesh=self.mesh, check_vma=False, newly_manual_axes=self.manual)
         finally:
             _steps.running = False
 
-    stack = lambda blocks: [expand_dims(b, (0,)) for b in blocks]
-    unstack = lambda stacked: [squeeze(s, (0,)) for s in stacked]
-    stacked_avals = lambda avals: [a.update(shape=(1, *a.shape)) for a in avals]  # one device's row
-    body = jaxpr.jaxpr
-    env: dict = {}
-    consts_and_args = [*jaxpr.consts, *args]
-    block_avals = [v.aval for v in (*body.constvars, *body.invars)]
-    specs = [PartitionSpec()] * len(jaxpr.consts) + list(in_specs)
-    env.update(zip((*body.constvars, *body.invars),
-                   step(lambda *xs: stack(xs), consts_and_args, specs, block_avals, [every_axis] * len(specs))))
-    for eqn in body.eqns:
-        variables = [a for a in eqn.invars if type(a) is not core.Literal]
-        if eqn.primitive in (debug_callback_p, debug_print_p):
-            for values in zip(*[_distinct_blocks(a, env, mesh, names, params["check_vma"]) for a in eqn.invars]):
-                eqn.primitive.bind(*values, **eqn.params)
-            continue
+    def enter(self, variables: Sequence[Var], values: Sequence[Any], specs: Sequence[PartitionSpec]) -> None:
+        """Bind ``variables`` to the blocks of ``values`` (whole arrays split by ``specs``)."""
+        if variables:
+            stacks = self._step(lambda *xs: _stack(xs), values, specs, [v.aval for v in variables],
+                                [self.every_axis] * len(variables))
+            self.env.update(zip(variables, stacks))
 
-        def one(*stacked, eqn=eqn, variables=variables):
-            blocks = dict(zip(variables, unstack(stacked)))
+    def run(self, eqn: JaxprEqn) -> None:
+        """Evaluate ``eqn`` on every device's blocks of its operands."""
+        from jaxle_core.debugging import debug_callback_p, debug_print_p
+
+        if eqn.primitive in (debug_callback_p, debug_print_p):
+            blocks = [_distinct_blocks(a, self.env, self.mesh, self.names, self.check_vma) for a in eqn.invars]
+            for values in zip(*blocks):
+                eqn.primitive.bind(*values, **eqn.params)
+            return
+        variables = [a for a in eqn.invars if type(a) is not core.Literal]
+
+        def one(*stacked):
+            blocks = dict(zip(variables, _unstack(stacked)))
             outs = eqn.primitive.bind(*[a.val if type(a) is core.Literal else blocks[a] for a in eqn.invars],
                                       **eqn.params)
-            return stack(outs if eqn.primitive.multiple_results else [outs])
+            return _stack(outs if eqn.primitive.multiple_results else [outs])
 
-        outs = step(one, [env[v] for v in variables], [every_axis] * len(variables),
-                    stacked_avals([v.aval for v in variables]), [every_axis] * len(eqn.outvars))
-        env.update(zip(eqn.outvars, outs))
-    results = [v if type(v) is core.Literal else env[v] for v in body.outvars]
-    stacked = [r for r in results if type(r) is not core.Literal]
+        outs = self._step(one, [self.env[v] for v in variables], [self.every_axis] * len(variables),
+                          _stacked_avals([v.aval for v in variables]), [self.every_axis] * len(eqn.outvars))
+        self.env.update(zip(eqn.outvars, outs))
 
-    def leave(*xs):
-        blocks = iter(unstack(xs))
-        return [r.val if type(r) is core.Literal else next(blocks) for r in results]
+    def leave(self, atoms: Sequence[core.Atom], out_specs: Sequence[PartitionSpec]) -> list[Any]:
+        """The whole arrays of ``atoms`` assembled from their blocks along ``out_specs``."""
+        stacked = [a for a in atoms if type(a) is not core.Literal]
 
-    return step(leave, stacked, [every_axis] * len(stacked),
-                stacked_avals([v.aval for v in body.outvars if type(v) is not core.Literal]), list(out_specs))
+        def assemble(*xs):
+            blocks = iter(_unstack(xs))
+            return [a.val if type(a) is core.Literal else next(blocks) for a in atoms]
+
+        return self._step(assemble, [self.env[v] for v in stacked], [self.every_axis] * len(stacked),
+                          _stacked_avals([v.aval for v in stacked]), list(out_specs))
+
+
+def _stack(blocks: Sequence[Any]) -> list[Any]:
+    from jaxle_core.lax.structural import expand_dims
+
+    return [expand_dims(b, (0,)) for b in blocks]
+
+
+def _unstack(stacked: Sequence[Any]) -> list[Any]:
+    from jaxle_core.lax.structural import squeeze
+
+    return [squeeze(s, (0,)) for s in stacked]
+
+
+def _stacked_avals(avals: Sequence[ShapedArray]) -> list[ShapedArray]:
+    return [a.update(shape=(1, *a.shape)) for a in avals]  # one device's row
+
+
+def evaluate_per_equation(args: Sequence[Any], *, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs, check_vma,
+                          newly_manual_axes) -> list[Any]:
+    """``shard_map`` evaluated one body equation at a time (``_PerEquation``)."""
+    run = _PerEquation(mesh, newly_manual_axes, check_vma)
+    body = jaxpr.jaxpr
+    run.enter(body.constvars, jaxpr.consts, [PartitionSpec()] * len(jaxpr.consts))
+    run.enter(body.invars, args, in_specs)
+    for eqn in body.eqns:
+        run.run(eqn)
+    return run.leave(body.outvars, out_specs)
+
+
+class _EagerBodyTrace(StagingTrace):
+    """The trace of the body of a ``shard_map`` called eagerly, which JAX runs operation by operation as the Python
+    body reaches them. Equations are recorded as any staging trace records them; once one calls back to the host,
+    every equation recorded so far runs (``_PerEquation``), so the callbacks run where the Python body reaches them
+    (before an error it raises later, between its own prints), and the rest of the body runs equation by equation
+    too (``finish``). A body that never calls back runs as one program."""
+
+    def __init__(self, debug_info: DebugInfo, args: Sequence[Any], in_specs: Sequence[PartitionSpec],
+                 mesh: Mesh | AbstractMesh, manual: frozenset, check_vma: bool):
+        super().__init__(debug_info)
+        self.args, self.in_specs = args, in_specs
+        self.run = _PerEquation(mesh, manual, check_vma)
+        self.outside = core.context_snapshot(), meshes_snapshot()  # where the shard_map was called
+        self.started = False  # whether an equation has called back (and the body runs equation by equation)
+        self.done = 0  # how many of the equations have run
+
+    def process_primitive(self, primitive, args, params):
+        recorded = len(self.eqns)
+        outs = super().process_primitive(primitive, args, params)
+        if any(calls_host(eqn) for eqn in self.eqns[recorded:]):
+            self._catch_up(self.eqns)
+        return outs
+
+    def _catch_up(self, eqns: Sequence[JaxprEqn]) -> None:
+        """Run the equations of ``eqns`` not run yet, outside the body's trace (the values they read entered)."""
+        context, meshes = self.outside
+        with core.restored_context(context), restored_meshes(meshes):
+            if not self.started:
+                self.run.enter(self.invars, self.args, self.in_specs)
+                self.started = True
+            consts = [(var, value) for var, value in self.constvars.values() if var not in self.run.env]
+            self.run.enter([var for var, _ in consts], [value for _, value in consts],
+                           [PartitionSpec()] * len(consts))
+            for eqn in eqns[self.done:]:
+                self.run.run(eqn)
+            self.done = len(eqns)
+
+    def finish(self, closed: ClosedJaxpr, out_specs: Sequence[PartitionSpec]) -> list[Any]:
+        """The results of ``closed`` (the traced body, its results cast as their specs say) once every equation has
+        run."""
+        self._catch_up(closed.jaxpr.eqns)
+        context, meshes = self.outside
+        with core.restored_context(context), restored_meshes(meshes):
+            return self.run.leave(closed.jaxpr.outvars, out_specs)
 
 
 @shard_map_p.def_impl
@@ -609,11 +693,12 @@ def check_context_mesh(mesh: Mesh | AbstractMesh) -> None:
 
 
 def trace_body(fun: Callable, block_avals: Sequence[ShapedArray], mesh, debug_info: DebugInfo,
-               check_vma: bool = False, manual: frozenset | None = None) -> ClosedJaxpr:
+               check_vma: bool = False, manual: frozenset | None = None,
+               trace: StagingTrace | None = None) -> ClosedJaxpr:
     """The jaxpr of ``fun`` (flat blocks in, flat list out) traced under ``mesh``'s ``manual`` named axes (default:
-    all)."""
+    all), recorded into ``trace`` (default: a new staging trace)."""
     with body_context(mesh, check_vma, manual):
-        return trace_to_jaxpr(fun, block_avals, debug_info)
+        return trace_to_jaxpr(fun, block_avals, debug_info, trace=trace)
 
 
 def cast_outputs(closed: ClosedJaxpr, out_specs: Sequence[PartitionSpec], mesh,
@@ -774,8 +859,12 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
         flat_fun, out_tree = flatten_fun(f, in_tree, debug_info)
         if eagerly:
             flat_fun = _recording_eager_body(flat_fun)
+        # called eagerly, a body that calls back runs as the Python body reaches its operations
+        body_trace = (_EagerBodyTrace(debug_info, flat, flat_in_specs, mesh, manual, check_vma)
+                      if eager and not _steps.running else None)
         closed = trace_body(flat_fun, [body_aval(a, s, mesh, check_vma, manual)
-                                       for a, s in zip(avals, flat_in_specs)], mesh, debug_info, check_vma, manual)
+                                       for a, s in zip(avals, flat_in_specs)], mesh, debug_info, check_vma, manual,
+                            body_trace)
         outs_shape = tree.tree_unflatten(out_tree(), list(closed.out_avals))
         flat_out_specs = _broadcast_specs(out_specs, outs_shape, "out_specs")
         for spec in flat_out_specs:
@@ -790,6 +879,10 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
                     check_out_vma("_rem_singleton", [aval], [spec], ["out_specs"], mesh, manual)
             check_out_vma(fun_name, closed.out_avals, flat_out_specs, [f"out_specs{p}" for p in paths], mesh,
                           manual)
+        if body_trace is not None and body_trace.started:
+            if mesh.are_all_axes_auto:  # its results are typed over the mesh
+                auto_mesh_types.enable()
+            return tree.tree_unflatten(out_tree(), body_trace.finish(closed, flat_out_specs))
         outs = bind_shard_map(closed, flat, mesh, flat_in_specs, flat_out_specs, check_vma, manual)
         return tree.tree_unflatten(out_tree(), outs)
 

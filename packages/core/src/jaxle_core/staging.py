@@ -233,9 +233,11 @@ def _inputs_reaching(trace: StagingTrace, var: Var) -> list[int]:
 
 
 def trace_to_jaxpr(fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray],
-                   debug_info: DebugInfo | None = None, forwarding: bool = True) -> ClosedJaxpr:
-    """Trace ``fun`` (flat arrays in, flat list out) on abstract inputs (``forwarding``: see ``forwarding_rules``)."""
-    trace = StagingTrace(debug_info, forwarding)
+                   debug_info: DebugInfo | None = None, forwarding: bool = True,
+                   trace: StagingTrace | None = None) -> ClosedJaxpr:
+    """Trace ``fun`` (flat arrays in, flat list out) on abstract inputs (``forwarding``: see ``forwarding_rules``),
+    recording into ``trace`` (default: a new ``StagingTrace``)."""
+    trace = StagingTrace(debug_info, forwarding) if trace is None else trace
     with core.new_trace(trace):
         args = [trace.new_arg(aval) for aval in in_avals]
         outs = fun(*args)
