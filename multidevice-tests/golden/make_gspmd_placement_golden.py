@@ -9,6 +9,7 @@ With another module (jaxle) it prints its outcomes as JSON instead of writing th
 the client starts, so it runs in a fresh interpreter.
 """
 
+import copy
 import functools
 import importlib
 import json
@@ -41,6 +42,11 @@ def _signature(lowered) -> list[str]:
     """The lines of a lowered program's text that carry its meshes and shardings."""
     return [line.strip() for line in lowered.as_text().splitlines()
             if "sdy." in line or "@main" in line]
+
+
+def _classes(sharding) -> list[str]:
+    """The module and name of each class of ``sharding``'s type, in method resolution order."""
+    return [f"{c.__module__}.{c.__qualname__}" for c in type(sharding).__mro__]
 
 
 def _meshes(m):
@@ -82,6 +88,13 @@ def _placement_cases(m):
         "put_rank_too_low": lambda: put("{devices=[4,2]<=[8]}", np.ones(8, np.float32)),
         "put_indivisible": lambda: put("{devices=[4,2]<=[8]}", np.ones((6, 4), np.float32)),
         "typeof": lambda: (m.typeof(m.device_put(GRID, rows_cols)), m.typeof(m.device_put(GRID, rows_cols)).sharding),
+        "classes": lambda: [_classes(s) for s in (
+            rows_cols, m.device_put(GRID, rows_cols).sharding,
+            m.jit(lambda a: a.T).lower(m.device_put(GRID, rows_cols)).compile().output_shardings,
+            m.jit(lambda a: m.pure_callback(np.sin, m.ShapeDtypeStruct(a.shape, a.dtype), a))(
+                m.device_put(GRID, named)).sharding)],
+        "copied": lambda: (copy.copy(rows_cols), copy.copy(rows_cols) == rows_cols),
+        "hlo_text_refused": lambda: _tiles(m, "{replicated}").__class__(m.devices(), "{replicated}"),
         "format": lambda: m.device_put(GRID, rows_cols).format,
     }
 

@@ -19,7 +19,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, aval_handlers
 from jaxle_core.layout import Format, Layout
 from jaxle_xla import _jaxlib, layout_meshes, sharded_array
-from jaxle_xla.sharding import HloNamedSharding
+from jaxle_xla.sharding import HloNamedSharding, maximal_index
 
 
 class DLDeviceType(enum.IntEnum):
@@ -58,7 +58,7 @@ _NAMED_LAYOUTS: dict[int, tuple[Any, Any]] = {}
 
 XlaArray._named_sharding = _NamedShardingOf()  # the NamedSharding of an array over several devices
 XlaArray._placed = None  # (a NamedSharding asked for by device_put, the array laid out so or None for itself)
-XlaArray._maximal = None  # the MaximalSharding reported for a value one device of a partitioned program computed
+XlaArray._maximal = None  # the maximal GSPMDSharding of a value that one device of a partitioned program computed
 
 
 def name_layout(jaxlib_sharding: Any, sharding: Any) -> Any:
@@ -115,8 +115,8 @@ class _DeviceMethods:
         return value
 
     def _maximal_part(self) -> _jaxlib.DeviceBuffer:
-        """The buffer of the device that computed an array laid out by a MaximalSharding."""
-        return _jaxlib.shard_buffers(self)[self._maximal.index]
+        """The buffer of the device that computed an array laid out by a maximal GSPMDSharding."""
+        return _jaxlib.shard_buffers(self)[maximal_index(self._maximal)]
 
     def _spans_processes(self) -> bool:
         """Whether parts of the value live only on other processes' devices (it cannot be read here)."""

@@ -26,7 +26,13 @@ from jaxle_xla.array import XlaArray
 from jaxle_xla.layouts import use_custom_layouts
 from jaxle_xla.lowering import lower_module
 from jaxle_xla.lowering.module import donation_key
-from jaxle_xla.sharding import GSPMDSharding, devices_text, incompatible_devices_error, one_device_of
+from jaxle_xla.sharding import (
+    GSPMDSharding,
+    devices_text,
+    incompatible_devices_error,
+    one_device_of,
+    unconvertible_error,
+)
 
 # Constants with more elements than this are passed to the executable as arguments
 # rather than written into the program text.
@@ -210,7 +216,7 @@ class Executable:
         self._in_other_memory = any(getattr(a, "memory_space", MemorySpace.Device) is not MemorySpace.Device
                                     for a in (*closed.in_avals, *closed.out_avals))
         for inspect in program.inspections:  # inspect_array_sharding: everything is on this device, as JAX says it
-            inspect(GSPMDSharding((device,), "{replicated}"))
+            inspect(GSPMDSharding.get_replicated((device,)))
         if logging_compiles:
             _logger.warning("Finished XLA compilation of jit(%s) in %.9f sec", name, time.perf_counter() - compiling)
         monitoring.record_compile_step("/jax/core/compile/backend_compile_duration", compiling, f"jit({name})")
@@ -546,7 +552,7 @@ def placement(args: Sequence[Any], name: str, debug_info: Any = None) -> _jaxlib
             elif devices != chosen:
                 raise ValueError(incompatible_devices(args, (first, i), name, debug_info))
     if unusable is not None:
-        raise unusable.usable_error()
+        raise unconvertible_error(unusable)
     return chosen[0] if chosen else clients.default_device()
 
 

@@ -1,14 +1,14 @@
 """Shardings as XLA reads them: HLO sharding text for jaxlib's arrays, Shardy attributes for programs, and back.
 
-A ``NamedSharding`` of rank ``ndim`` becomes one cached ``GSPMDSharding`` (the exact jaxlib class, which calls no
-Python) over the mesh's devices in row-major order; tile positions index that device list. Programs annotate
-their arguments, results and constraints with Shardy's ``#sdy.sharding`` over an ``sdy.mesh`` of the same axes,
-so XLA's partitioner and JAX's agree on what they produce. Shardings XLA chooses come back as HLO shardings and
-are named over the mesh of the computation.
+A ``NamedSharding`` of rank ``ndim`` becomes one cached ``GSPMDSharding`` (jaxlib's class, whose C++ half jaxlib's
+dispatch reads without calling Python) over the mesh's devices in row-major order; tile positions index that device
+list. Programs annotate their arguments, results and constraints with Shardy's ``#sdy.sharding`` over an
+``sdy.mesh`` of the same axes, so XLA's partitioner and JAX's agree on what they produce. Shardings XLA chooses come
+back as HLO shardings and are named over the mesh of the computation.
 
-A user's ``GSPMDSharding`` (jax.extend.sharding) places arrays as the ``HloNamedSharding`` over its
-``PartitionerMesh`` (JAX's reading of its tile assignment as a mesh of ``_axis_i`` axes); arrays and results over
-such a mesh report GSPMDShardings (``public_sharding``), as JAX's do.
+A user's ``GSPMDSharding`` (jax.extend.sharding: the same jaxlib class, with JAX's Python methods attached) places
+arrays as the ``HloNamedSharding`` over its ``PartitionerMesh`` (JAX's reading of its tile assignment as a mesh of
+``_axis_i`` axes); arrays and results over such a mesh report GSPMDShardings (``public_sharding``), as JAX's do.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import functools
 import itertools
 import math
 import re
+import types
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,7 +28,7 @@ from jaxle_core.mesh import AxisType, Mesh, PartitionSpec
 from jaxle_core.sharding import IndivisibleError, NamedSharding, Sharding
 from jaxle_xla import _jaxlib, clients
 
-__all__ = ["GSPMDSharding", "HloNamedSharding", "MaximalSharding", "PartitionerMesh", "SingleDeviceSharding",
+__all__ = ["GSPMDSharding", "HloNamedSharding", "PartitionerMesh", "SingleDeviceSharding",
            "devices_text", "gspmd_sharding", "hlo_sharding_text", "incompatible_devices_error", "inspected_layout",
            "make_mesh", "make_single_device_sharding", "mesh_text", "named_from_hlo", "one_device_of",
            "partitioner_layout", "placement_of", "program_placement", "public_sharding", "reshard", "same_placement",
@@ -51,95 +52,112 @@ def incompatible_devices_error(first: str, second: str) -> ValueError:
     return ValueError(f"Received incompatible devices for jitted computation. Got {first} and {second}")
 
 
-class GSPMDSharding(Sharding):
-    """A layout named only by XLA's HLO sharding over a list of devices (jaxlib's GSPMDSharding, as JAX reports the
-    layouts it cannot name over a mesh). ``hlo`` is an ``HloSharding``, an ``OpSharding`` or HLO sharding text;
-    tile positions index ``devices``."""
+GSPMDSharding = _jaxlib.xc.GSPMDSharding
+"""A layout named only by XLA's HLO sharding over a list of devices, as JAX reports the layouts it cannot name over a
+mesh: jaxlib's own class (JAX's too), made as jaxlib makes it, ``GSPMDSharding(devices, hlo, memory_kind=None)``
+with ``hlo`` an ``HloSharding`` or an ``OpSharding``; tile positions index ``devices``. Its Python half is
+``_GSPMDShardingMethods``."""
 
-    def __init__(self, devices: Sequence[Any], hlo: Any, memory_kind: str | None = None):
-        self._device_assignment = tuple(devices)
-        if isinstance(hlo, str):
-            hlo = _jaxlib.hlo_sharding(hlo)
-        elif isinstance(hlo, _jaxlib.xc.OpSharding):
-            hlo = _jaxlib.xc.HloSharding.from_proto(hlo)
-        self._hlo = hlo
-        self._hlo_text = str(hlo)
-        self._memory_kind = memory_kind
+
+class _GSPMDShardingMethods:
+    """The Python half of jaxlib's ``GSPMDSharding``, attached to it as JAX attaches its own (arrays laid out over
+    several devices carry the same class: these are written over jaxlib's own fields only)."""
 
     @classmethod
     def get_replicated(cls, devices: Sequence[Any], *, memory_kind: str | None = None) -> GSPMDSharding:
         """Whole copies of the value on every one of ``devices``."""
-        return cls(devices, _jaxlib.xc.HloSharding.replicate(), memory_kind)
+        return GSPMDSharding(tuple(devices), _jaxlib.xc.HloSharding.replicate(), memory_kind)
 
-    @property
-    def device_set(self) -> set:
-        return set(self._device_assignment)
+    _device_assignment = property(lambda self: tuple(self._devices))
+    device_set = property(lambda self: set(self._devices))
+    num_devices = property(lambda self: len(self._devices))
+    memory_kind = property(lambda self: self._memory_kind)
 
     @property
     def is_fully_replicated(self) -> bool:
-        return self._hlo.is_replicated() or math.prod(self._tiles()) == 1
-
-    def _tiles(self) -> list[int]:
-        """How many tiles split each dimension (none for whole copies)."""
-        if not self._hlo.is_tiled():
-            return []
-        dims = list(self._hlo.tile_assignment_dimensions())
-        return dims[:-1] if self._hlo.replicate_on_last_tile_dim() else dims
+        return self._hlo_sharding.is_replicated() or math.prod(_tiles(self)) == 1
 
     def devices_indices_map(self, global_shape: tuple[int, ...]) -> dict:
-        tiles = self._tiles()
+        tiles = _tiles(self)
+        devices = self._device_assignment
         if not tiles:
-            return {d: (slice(None),) * len(global_shape) for d in self._device_assignment}
-        dims = list(self._hlo.tile_assignment_dimensions())
-        positions = np.array(self._hlo.tile_assignment_devices()).reshape(dims)
+            return {d: (slice(None),) * len(global_shape) for d in devices}
+        dims = list(self._hlo_sharding.tile_assignment_dimensions())
+        positions = np.array(self._hlo_sharding.tile_assignment_devices()).reshape(dims)
         indices = {}
         for tile in itertools.product(*(range(n) for n in dims)):
             index = []
             for dim, (size, count) in enumerate(zip(global_shape, tiles)):
                 step = -(-size // count)
                 index.append(slice(None) if count == 1 else slice(tile[dim] * step, min((tile[dim] + 1) * step, size)))
-            indices[self._device_assignment[positions[tile]]] = tuple(index)
+            indices[devices[positions[tile]]] = tuple(index)
         return indices
 
     def _to_xla_hlo_sharding(self, ndim: int) -> Any:
-        return self._hlo
+        return self._hlo_sharding
 
     def check_compatible_aval(self, shape: tuple[int, ...]) -> None:
         """JAX's errors for an array of ``shape`` this sharding cannot lay out in a program (as jit's in_shardings
         and out_shardings are checked)."""
         program_placement(self).check_compatible_aval(shape)
 
-    memory_kind = property(lambda self: self._memory_kind or "device")
+    def with_memory_kind(self, kind: str) -> GSPMDSharding:
+        return GSPMDSharding(self._devices, self._hlo_sharding, kind)
 
     def __eq__(self, other: object) -> bool:
-        return (type(other) is type(self) and other._device_assignment == self._device_assignment
-                and other._hlo_text == self._hlo_text and other.memory_kind == self.memory_kind)
+        return self is other or (type(other) is GSPMDSharding and other._devices == self._devices
+                                 and other._hlo_sharding == self._hlo_sharding
+                                 and other._memory_kind == self._memory_kind)
 
     def __hash__(self) -> int:
-        return hash((self._device_assignment, self._hlo_text))
+        return hash((self._devices, self._hlo_sharding, self._memory_kind))
 
     def __repr__(self) -> str:
-        return f"GSPMDSharding({self._hlo_text}, memory_kind={self.memory_kind})"
+        return f"GSPMDSharding({self._hlo_sharding}, memory_kind={self._memory_kind})"
+
+    def __reduce__(self) -> tuple:
+        # copied through the constructor; pickling fails as JAX's does, on the devices
+        return GSPMDSharding, (tuple(self._devices), self._hlo_sharding.to_proto(), self._memory_kind)
 
 
-class MaximalSharding(GSPMDSharding):
-    """The layout XLA gives a value that only one device of a partitioned program computes (a host callback's
-    result outside ``shard_map``): the value lives on the ``index``-th of ``devices``. JAX reports it as a
-    ``GSPMDSharding`` over all the devices (every one holds the whole shape), and its arrays cannot be computed
-    with (``usable_error``)."""
-
-    def __init__(self, devices: Sequence[Any], index: int):
-        super().__init__(devices, f"{{maximal device={index}}}")
-        self.index = index
-
-    def usable_error(self) -> TypeError:
-        """JAX's error for a computation given an array laid out so."""
-        return _unconvertible(self)
+def _tiles(sharding: GSPMDSharding) -> list[int]:
+    """How many tiles split each dimension (none for whole copies)."""
+    hlo = sharding._hlo_sharding
+    if not hlo.is_tiled():
+        return []
+    dims = list(hlo.tile_assignment_dimensions())
+    return dims[:-1] if hlo.replicate_on_last_tile_dim() else dims
 
 
-def _unconvertible(sharding: GSPMDSharding) -> TypeError:
-    """JAX's error for a GSPMDSharding that no mesh of its devices expresses, used as a placement."""
-    return TypeError(f"Cannot convert GSPMDSharding {sharding._hlo_text} into SdyArray.")
+def _attach(cls: type, methods: type) -> None:
+    """Give ``cls`` (a jaxlib class) the members ``methods`` defines, and those of jaxle's ``Sharding`` it lacks."""
+    for source in (methods, Sharding):
+        for name, member in vars(source).items():
+            kept = source is methods or not (hasattr(cls, name) or getattr(member, "__isabstractmethod__", False))
+            if isinstance(member, (property, classmethod, types.FunctionType)) and kept:
+                setattr(cls, name, member)
+
+
+_attach(GSPMDSharding, _GSPMDShardingMethods)
+Sharding.register(GSPMDSharding)
+
+
+def maximal_sharding(devices: Sequence[Any], index: int) -> GSPMDSharding:
+    """The layout XLA gives a value that only the ``index``-th of ``devices`` computes in a partitioned program (a
+    host callback's result outside ``shard_map``): as JAX reports it, a ``GSPMDSharding`` over all the devices
+    (every one holds the whole shape), whose arrays cannot be computed with (``unconvertible_error``)."""
+    return GSPMDSharding(tuple(devices), _jaxlib.hlo_sharding(f"{{maximal device={index}}}"))
+
+
+def maximal_index(sharding: GSPMDSharding) -> int:
+    """Which of its devices a maximal ``sharding`` (``maximal_sharding``) puts the value on."""
+    return sharding._hlo_sharding.tile_assignment_devices()[0]
+
+
+def unconvertible_error(sharding: GSPMDSharding) -> TypeError:
+    """JAX's error for a GSPMDSharding that no mesh of its devices expresses, used as a placement (a maximal one's
+    arrays given to a computation among them)."""
+    return TypeError(f"Cannot convert GSPMDSharding {sharding._hlo_sharding} into SdyArray.")
 
 
 class PartitionerMesh(Mesh):
@@ -157,12 +175,12 @@ class HloNamedSharding(NamedSharding):
     _sentence_end = ""  # JAX writes a GSPMDSharding's rank error without a full stop
 
     def __init__(self, mesh: PartitionerMesh, spec: PartitionSpec, gspmd: GSPMDSharding, in_programs: bool = True):
-        super().__init__(mesh, spec, memory_kind=gspmd._memory_kind)
+        super().__init__(mesh, spec, memory_kind=None if gspmd.memory_kind == "device" else gspmd.memory_kind)
         self.gspmd = gspmd
         self.in_programs = in_programs
 
     def with_memory_kind(self, kind: str) -> HloNamedSharding:
-        gspmd = GSPMDSharding(self.gspmd._device_assignment, self.gspmd._hlo, kind)
+        gspmd = self.gspmd.with_memory_kind(kind)
         return HloNamedSharding(self.mesh, self.spec, gspmd, self.in_programs)
 
     def __repr__(self) -> str:
@@ -185,10 +203,10 @@ def program_placement(sharding: Any) -> Any:
     else:
         return sharding
     if not placement.in_programs:
-        raise _unconvertible(placement.gspmd)
+        raise unconvertible_error(placement.gspmd)
     gspmd = placement.gspmd
-    if gspmd._hlo.is_maximal():  # read as whole copies on every device, as JAX reads it
-        return placement_of(GSPMDSharding.get_replicated(gspmd._device_assignment, memory_kind=gspmd._memory_kind))
+    if gspmd._hlo_sharding.is_maximal():  # read as whole copies on every device, as JAX reads it
+        return placement_of(GSPMDSharding.get_replicated(gspmd._device_assignment, memory_kind=gspmd.memory_kind))
     return placement
 
 
@@ -205,12 +223,13 @@ def placement_of(sharding: GSPMDSharding) -> HloNamedSharding:
     Tiles given as a list of device positions are placed over a mesh of the tiles' own dimensions (no program
     takes them); a manual sharding has no mesh: JAX's TypeError."""
     devices = sharding._device_assignment
-    hlo = sharding._hlo
+    hlo = sharding._hlo_sharding
     if hlo.is_replicated() or hlo.is_maximal():  # whole copies (JAX places a maximal one so too): splitting nothing
         return HloNamedSharding(_partitioner_mesh(devices, (len(devices),)), PartitionSpec(), sharding)
-    iota, listed = _IOTA_TILES.fullmatch(sharding._hlo_text), _LISTED_TILES.fullmatch(sharding._hlo_text)
+    text = str(hlo)
+    iota, listed = _IOTA_TILES.fullmatch(text), _LISTED_TILES.fullmatch(text)
     if iota is None and listed is None:
-        raise _unconvertible(sharding)
+        raise unconvertible_error(sharding)
     if math.prod(hlo.tile_assignment_dimensions()) != len(devices):
         raise ValueError(f"{sharding} tiles {math.prod(hlo.tile_assignment_dimensions())} devices, but lists "
                          f"{len(devices)}")
@@ -227,7 +246,7 @@ def placement_of(sharding: GSPMDSharding) -> HloNamedSharding:
     perm = [int(n) for n in iota[3].split(",")] if iota[3] else list(range(len(dims)))
     axes, per_tile = _iota_factors(tiles, dims, perm)
     if axes is None:
-        raise _unconvertible(sharding)
+        raise unconvertible_error(sharding)
     if replicating:
         per_tile.pop()  # the last tile dimension replicates rather than splits
     names = {factor: f"_axis_{i}" for i, factor in enumerate(sorted(axes))}
@@ -362,7 +381,7 @@ def named_from_hlo(hlo: Any, mesh: Mesh, ndim: int) -> NamedSharding:
 def _placement_from_hlo_text(text: str, mesh: PartitionerMesh, ndim: int) -> HloNamedSharding:
     """The placement of a value XLA laid out by ``text`` in a program over ``mesh``: over that mesh where its axes
     express it (one mesh for the whole program), else over the layout's own."""
-    gspmd = GSPMDSharding(mesh._flat_devices_tuple, text)
+    gspmd = GSPMDSharding(mesh._flat_devices_tuple, _jaxlib.hlo_sharding(text))
     try:
         return HloNamedSharding(mesh, _named_from_hlo_text(text, mesh, ndim).spec, gspmd)
     except ValueError:
@@ -443,7 +462,7 @@ def inspected_layout(hlo: Any, mesh: Mesh, ndim: int) -> Sharding:
     each device holds its own block, replicated); in a program over a GSPMDSharding's mesh, the GSPMDSharding of
     ``hlo``."""
     if isinstance(mesh, PartitionerMesh):
-        return GSPMDSharding(mesh._flat_devices_tuple, "{replicated}" if hlo.is_manual() else hlo)
+        return GSPMDSharding(mesh._flat_devices_tuple, _jaxlib.xc.HloSharding.replicate() if hlo.is_manual() else hlo)
     mesh = mesh.update(axis_types=(AxisType.Auto,) * len(mesh.axis_names))
     if hlo.is_manual():
         return NamedSharding(mesh, PartitionSpec())

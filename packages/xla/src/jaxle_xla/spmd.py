@@ -39,16 +39,17 @@ from jaxle_xla.executable import (
 from jaxle_xla.sharding import (
     GSPMDSharding,
     HloNamedSharding,
-    MaximalSharding,
     PartitionerMesh,
     gspmd_sharding,
     hlo_sharding_text,
+    maximal_sharding,
     named_from_hlo,
     one_device_of,
     partitioner_layout,
     program_placement,
     public_sharding,
     same_placement,
+    unconvertible_error,
 )
 
 __all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "constraint_shardings", "has_sharded_argument",
@@ -272,7 +273,7 @@ class SpmdFunction:
         for x, explicit in zip(physical, self._in):
             committed = type(x) is XlaArray and x._committed
             if committed and x._maximal is not None:
-                raise x._maximal.usable_error()
+                raise unconvertible_error(x._maximal)
             if explicit is not None and committed:
                 check_memory_kind(explicit.memory_kind, x)
                 if not _same_layout(x._named_sharding or x.sharding, explicit, x.ndim):
@@ -537,7 +538,7 @@ def _reported_over(given: NamedSharding, mesh: Mesh, ndim: int) -> NamedSharding
     GSPMDSharding's read over a mesh of named axes, as JAX reads it (``partitioner_layout``)."""
     if type(given) is not HloNamedSharding or isinstance(mesh, PartitionerMesh):
         return given
-    return partitioner_layout(given.gspmd._hlo, mesh, ndim)
+    return partitioner_layout(given.gspmd._hlo_sharding, mesh, ndim)
 
 
 def _in_memory(sharding: NamedSharding, kind: str | None) -> NamedSharding:
@@ -549,7 +550,7 @@ def _on_its_device(buffer: _jaxlib.DeviceBuffer, devices: Sequence[Any], index: 
     """A result XLA left on one device only (a maximal layout: the ``index``-th of the program's ``devices``): the
     program's array as XLA laid it out, reporting JAX's layout of it (which no computation takes, jitted calls'
     C++ dispatch included: no compiled program reads that layout)."""
-    buffer._maximal = MaximalSharding(devices, index)
+    buffer._maximal = maximal_sharding(devices, index)
     return buffer
 
 
