@@ -313,14 +313,19 @@ def debug_print_in_eager_shard_map_per_varying_block(jax):
 
 
 def _runs(events):
-    """``events`` with each run of a callback's calls (the devices', in no fixed order) sorted."""
+    """The order of the body's own events and of its debug callback's calls (JAX calls those on the host as the body
+    reaches them; each run of calls sorted), then the calls of each other callback, sorted (JAX runs those in
+    programs of their own, concurrently with the Python that follows)."""
     runs = []
     for tag, value in events:
-        if runs and runs[-1][0] == tag and tag != "python":
+        if tag not in ("python", "debug"):
+            continue
+        if runs and runs[-1][0] == tag == "debug":
             runs[-1][1].append(value)
         else:
             runs.append((tag, [value]))
-    return [[tag, sorted(values)] for tag, values in runs]
+    others = {tag: sorted(value for t, value in events if t == tag) for tag in ("pure", "io")}
+    return [[tag, sorted(values)] for tag, values in runs], others
 
 
 def callbacks_before_an_error_in_eager_shard_map(jax):
@@ -390,6 +395,42 @@ def callback_error_in_eager_shard_map(jax):
     return "no error", sorted(seen)
 
 
+def ordered_debug_print_in_eager_shard_map_under_set_mesh(jax):
+    """Called eagerly under ``set_mesh``, debug prints run on the host too, device by device."""
+
+    def body(a):
+        jax.debug.print("block {a}", a=a, ordered=True)
+        jax.debug.print("twice {a}", a=a * 2)
+        return a * 2
+
+    spec = jax.sharding.PartitionSpec("i")
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer), jax.set_mesh(_mesh(jax)):
+        out = jax.shard_map(body, in_specs=spec, out_specs=spec)(VALUES)
+        jax.effects_barrier()
+    return out, buffer.getvalue().splitlines()
+
+
+def debug_callback_error_in_eager_shard_map(jax):
+    """Called eagerly, a debug callback's own error comes out of the shard_map, the body stopping there."""
+    reached = []
+
+    def fail(v):
+        raise KeyError("the host refuses")
+
+    def body(a):
+        jax.debug.callback(fail, a)
+        reached.append(True)
+        return a
+
+    spec = jax.sharding.PartitionSpec("i")
+    try:
+        jax.shard_map(body, mesh=_mesh(jax), in_specs=spec, out_specs=spec)(VALUES)
+    except Exception as error:  # noqa: BLE001 - JAX's type is what is recorded
+        return type(error).__name__, str(error), reached
+    return "no error", reached
+
+
 def ordered_io_callback_on_a_one_device_mesh(jax):
     body, seen = _record_twice(jax, True)
     mesh = jax.make_mesh((1,), ("i",), axis_types=(jax.sharding.AxisType.Auto,))
@@ -450,6 +491,8 @@ EXAMPLES = {
     "debug_print_in_eager_shard_map_per_varying_block": debug_print_in_eager_shard_map_per_varying_block,
     "callbacks_before_an_error_in_eager_shard_map": callbacks_before_an_error_in_eager_shard_map,
     "python_prints_between_debug_prints_in_eager_shard_map": python_prints_between_debug_prints_in_eager_shard_map,
+    "ordered_debug_print_in_eager_shard_map_under_set_mesh": ordered_debug_print_in_eager_shard_map_under_set_mesh,
+    "debug_callback_error_in_eager_shard_map": debug_callback_error_in_eager_shard_map,
     "callback_error_in_eager_shard_map": callback_error_in_eager_shard_map,
     "ordered_io_callback_on_a_one_device_mesh": ordered_io_callback_on_a_one_device_mesh,
     "callback_error_in_shard_map": callback_error_in_shard_map,

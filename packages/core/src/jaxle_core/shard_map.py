@@ -547,10 +547,10 @@ class _PerEquation:
         """Evaluate ``eqn`` on every device's blocks of its operands."""
         from jaxle_core.debugging import debug_callback_p, debug_print_p
 
-        if eqn.primitive in (debug_callback_p, debug_print_p):
+        if eqn.primitive in (debug_callback_p, debug_print_p):  # called on the host with each block, as JAX calls it
             blocks = [_distinct_blocks(a, self.env, self.mesh, self.names, self.check_vma) for a in eqn.invars]
             for values in zip(*blocks):
-                eqn.primitive.bind(*values, **eqn.params)
+                eqn.primitive.impl(*values, **eqn.params)
             return
         variables = [a for a in eqn.invars if type(a) is not core.Literal]
 
