@@ -60,10 +60,9 @@ SAMPLERS = {
     "wald": lambda r, k, o: r.wald(k, 1.0, SHAPE, out_sharding=o),
 }
 # jaxprs recorded in full (the others' differ from these only in their jitted bodies, checked unsharded elsewhere);
-# geometric's jaxpr prints its probability as JAX's does not (0.30000001192092896 for 0.3) and that of randint to a
-# narrow dtype orders the arguments of its clips otherwise, sharded or not
-JAXPRS = ("bernoulli", "bits", "categorical", "chisquare", "f", "lognormal", "maxwell", "normal", "permutation",
-          "permutation_rows", "poisson", "rademacher", "randint", "triangular", "uniform")
+# that of randint to a narrow dtype is JAX's when first traced, not when traced again (docs/parallel.md)
+JAXPRS = ("bernoulli", "bits", "categorical", "chisquare", "f", "geometric", "lognormal", "maxwell", "normal",
+          "permutation", "permutation_rows", "poisson", "rademacher", "randint", "triangular", "uniform")
 
 
 def _mesh(jax, *kinds):

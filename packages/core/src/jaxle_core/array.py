@@ -120,7 +120,7 @@ def array_repr(value: np.ndarray, dtype: np.dtype, weak_type: bool) -> str:
 class ReferenceArray(Array):
     """An array held in host memory by the NumPy reference backend."""
 
-    __slots__ = ("_aval", "_np", "_inline")
+    __slots__ = ("_aval", "_np", "_inline", "_python_scalar")
 
     def __init__(self, value: np.ndarray, weak_type: bool = False):
         self._np = value

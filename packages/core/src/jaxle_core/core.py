@@ -633,9 +633,13 @@ def abstract_eval(primitive: Primitive, avals: Sequence[ShapedArray], params: di
     return out if type_auto_meshes is None else type_auto_meshes(primitive, avals, params, out)
 
 
-def mark_inline(array: Array) -> None:
-    """Record that the scalar ``array`` stands for a Python or NumPy scalar (staged inline, as a literal)."""
+def mark_inline(array: Array, python_scalar: Any = None) -> None:
+    """Record that the scalar ``array`` stands for a Python or NumPy scalar (staged inline, as a literal);
+    ``python_scalar``: the Python scalar it was made from, which its literal keeps (as JAX's keeps the value a
+    weakly typed scalar was given as: ``0.3:f32[]``, not the float32 it becomes)."""
     array._inline = True
+    if python_scalar is not None:
+        array._python_scalar = python_scalar
 
 
 def is_scalar_literal(x: Any) -> bool:

@@ -207,10 +207,13 @@ def transforms_eager_code() -> bool:
 
 
 def make_literal(x: Any, residual: bool = False) -> Literal:
-    """``x`` as an inline constant: Python scalars keep their exact value (JAX prints ``0.1:f32[]``),
-    NumPy scalars are cast to their canonical dtype (``np.float64(0.1)`` prints as the float32 it becomes)."""
+    """``x`` as an inline constant: Python scalars keep their exact value (JAX prints ``0.1:f32[]``), and so do
+    arrays made from one (``core.mark_inline``); NumPy scalars are cast to their canonical dtype
+    (``np.float64(0.1)`` prints as the float32 it becomes)."""
     aval = get_aval(x)
-    keep = type(x) in (bool, int, float, complex) or isinstance(x, Array)  # an Array keeps its weak type
+    if isinstance(x, Array):  # the literal keeps the array's weak type
+        return Literal(getattr(x, "_python_scalar", x), aval, residual)
+    keep = type(x) in (bool, int, float, complex)
     return Literal(x if keep else _scalar_value(x, aval), aval, residual)
 
 

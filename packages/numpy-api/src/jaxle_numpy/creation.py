@@ -9,21 +9,20 @@ from typing import Any
 
 import numpy as np
 
-from jaxle_core import core, dtypes, lax
+from jaxle_core import dtypes, lax
 from jaxle_core.array import Array
 from jaxle_core.avals import canonicalize_shape, get_aval
-from jaxle_core.backend import put_host_value
 from jaxle_core.core import Tracer
 from jaxle_core.lax.identity import copy_p
 from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_core.shape_poly import DimExpr, dimension_as_value
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.staging import transforms_eager_code
 from jaxle_numpy.scalar_types import ndim
 from jaxle_numpy.util import (
     check_arraylike,
     check_conversion_target,
     converted_onto,
+    host_constant,
     placed_on,
     requested_dtype,
 )
@@ -116,17 +115,6 @@ def _host_nested(obj: Any, dtype: np.dtype) -> Any:
     return _host_leaf_as(obj, dtype)
 
 
-def _constant(value: np.ndarray, weak_type: bool = False, over_mesh: bool = True) -> Array:
-    """A host value as an Array; while staging, a scalar one is marked to stage inline as a literal (as JAX's
-    constants made by jnp functions are), while eagerly made ones (under grad or vmap of eager code too) are
-    hoisted like any computed array. Under ``set_mesh`` an eagerly made one is replicated over the mesh's devices,
-    as JAX places it, unless not ``over_mesh`` (then on the default device, uncommitted)."""
-    out = put_host_value(value, weak_type, eager=None if over_mesh else False)
-    if value.ndim == 0 and not isinstance(core.current_trace(), core.EvalTrace) and not transforms_eager_code():
-        core.mark_inline(out)
-    return out
-
-
 def _expand_leading(x: Any) -> Any:
     """``x`` with a new leading dimension of size 1."""
     shape = get_aval(x).shape
@@ -138,7 +126,7 @@ def _staged_nested(obj: Any, dtype: np.dtype) -> Any:
     and the elements are concatenated; parts holding neither are made on the host as one constant."""
     if isinstance(obj, (list, tuple)):
         if not any(isinstance(leaf, (Array, Tracer, DimExpr)) for leaf in _leaves(obj)):
-            return _constant(np.array(_host_nested(obj, dtype), dtype))
+            return host_constant(np.array(_host_nested(obj, dtype), dtype))
         return lax.concatenate([_expand_leading(_staged_nested(item, dtype)) for item in obj], 0)
     if isinstance(obj, DimExpr):
         obj = dimension_as_value(obj)
@@ -177,25 +165,25 @@ def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str) -> Any:
         elif promoted:
             # Every leaf converts to the dtype they promote to as NumPy converts it (big Python ints overflow
             # with NumPy's error), so NumPy builds the array in one go.
-            out = _constant(np.array(obj, dtype))
+            out = host_constant(np.array(obj, dtype))
         else:
-            out = _constant(np.array(_host_nested(obj, dtype), dtype))
+            out = host_constant(np.array(_host_nested(obj, dtype), dtype))
     else:
         if obj is None:
             raise ValueError("None is not a valid value for jnp.array")
         if type(obj) in _PYTHON_SCALARS or (isinstance(obj, str) and dtype is not None):
             weak = dtype is None and type(obj) is not bool
             value = dtypes.coerce_to_array(obj) if dtype is None else _python_scalar_as(obj, dtype)
-            out = _constant(value, weak)
+            out = host_constant(value, weak, python_scalar=obj if weak else None)
         else:
             value = _host_array(obj)
             if isinstance(obj, np.ndarray) and dtype is not None and value.dtype == dtype and not copy:
                 # A NumPy array already of the dtype asked for is put as it is: on the default device, uncommitted
                 # even under set_mesh (as JAX puts it), where other host values are replicated over the mesh.
-                out = _constant(value, over_mesh=False)
+                out = host_constant(value, over_mesh=False)
             else:
                 dtype = dtypes.canonicalize_dtype(value.dtype) if dtype is None else dtype
-                out = _constant(_host_leaf_as(value, dtype))
+                out = host_constant(_host_leaf_as(value, dtype))
     return _with_ndmin(out, ndmin)
 
 

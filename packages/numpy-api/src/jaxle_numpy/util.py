@@ -22,7 +22,7 @@ from jaxle_core.array import Array
 from jaxle_core.auto_mesh_types import check_context_mesh
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.backend import current_backend, put_host_value
-from jaxle_core.core import EvalTrace, Tracer, concrete_value, current_trace
+from jaxle_core.core import EvalTrace, Tracer, concrete_value, current_trace, mark_inline
 from jaxle_core.errors import ConcretizationTypeError
 from jaxle_core.jit import JitWrapped, backend_function, jit
 from jaxle_core.lax import structural as lax_structural
@@ -34,7 +34,7 @@ from jaxle_core.shape_poly import is_symbolic_dim
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import check_type_divides, typed_aval, untyped
 from jaxle_core.source_info import current, summarize
-from jaxle_core.staging import StagingTrace
+from jaxle_core.staging import StagingTrace, transforms_eager_code
 
 __all__ = ["is_arraylike", "check_arraylike", "ensure_arraylike", "eager_array", "promote_dtypes", "promote_shapes",
            "promote_args",
@@ -96,6 +96,18 @@ def staged_when_converted(x: Any) -> Any:
     return x
 
 
+def host_constant(value: Any, weak_type: bool = False, over_mesh: bool = True, python_scalar: Any = None) -> Array:
+    """A host value as an Array; while staging, a scalar one is marked to stage inline as a literal (as JAX's
+    constants made by jnp functions are; it keeps ``python_scalar``, the Python scalar it was made from, if any),
+    while eagerly made ones (under grad or vmap of eager code too) are hoisted like any computed array. Under
+    ``set_mesh`` an eagerly made one is replicated over the mesh's devices, as JAX places it, unless not
+    ``over_mesh`` (then on the default device, uncommitted)."""
+    out = put_host_value(value, weak_type, eager=None if over_mesh else False)
+    if np.ndim(value) == 0 and not isinstance(current_trace(), EvalTrace) and not transforms_eager_code():
+        mark_inline(out, python_scalar)
+    return out
+
+
 def as_array(x: Any) -> Any:
     """``x`` as a jaxle array: tracers and arrays unchanged, anything else put on the current backend (Python
     scalars weakly typed), as ``jnp`` functions that compute nothing still return arrays."""
@@ -103,7 +115,8 @@ def as_array(x: Any) -> Any:
     if isinstance(x, (Array, Tracer)):
         return x
     get_aval(x)  # JAX's TypeError for values that are not arrays
-    return put_host_value(x, type(x) in _PYTHON_SCALARS)
+    weak = type(x) in _PYTHON_SCALARS
+    return host_constant(x, weak, python_scalar=x if weak else None)
 
 
 def placed_on(out: Any, device: Any, made_there: bool = False) -> Any:

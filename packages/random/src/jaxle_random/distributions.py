@@ -13,10 +13,10 @@ import jaxle_numpy as jnp
 from jaxle_core import dtypes, lax
 from jaxle_core.avals import get_aval
 from jaxle_core.lax.standard import canonical_shape
-from jaxle_numpy.util import named_jit
+from jaxle_numpy.util import named_jit, promote_dtypes_inexact
 from jaxle_random.keys import split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
-from jaxle_random.samplers import _bernoulli, _normal, _uniform, refuse_list_operand, refuse_lists
+from jaxle_random.samplers import _bernoulli, _normal, _uniform, as_parameter, refuse_list_operand, refuse_lists
 
 __all__ = ["cauchy", "double_sided_maxwell", "exponential", "geometric", "gumbel", "laplace", "logistic",
            "lognormal", "maxwell", "pareto", "rademacher", "rayleigh", "triangular", "truncated_normal", "wald",
@@ -274,12 +274,13 @@ def double_sided_maxwell(key: Any, loc: Any, scale: Any, shape: tuple[int, ...] 
 
 @named_jit("_geometric", static_argnames=("shape", "dtype", "layout"))
 def _geometric(key: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype, layout: Any = None) -> Any:
+    (p,) = promote_dtypes_inexact(p)
     u = laid_out(layout, lambda k, low, high: _uniform(k, shape, p.dtype, low, high), key, 0.0, 1.0)
     u = jnp.where(u == 0, 1, u)
     # the rate broadcast to the draw's shape takes the draw's layout (as JAX's binary operations broadcast it)
     log_u = lax.log(u)
     rate = jnp.broadcast_to(lax.log1p(lax.neg(p)), shape, out_sharding=get_aval(u).explicit_sharding)
-    trials = jnp.floor(log_u / rate) + 1.0
+    trials = lax.floor(lax.div(log_u, rate)) + 1.0  # lax's div: a weakly typed rate is not converted first
     return trials.astype(dtype)
 
 
@@ -290,9 +291,8 @@ def geometric(key: Any, p: Any, shape: tuple[int, ...] | int | None = None, dtyp
     key = typed_key(key, "geometric")
     layout = out_layout(out_sharding, "geometric")
     dtype = _int_dtype(dtype, "geometric")
-    p = jnp.asarray(p)
-    p = jnp.asarray(p, p.dtype if dtypes.issubdtype(p.dtype, np.floating) else dtypes.default_float_dtype())
-    return _geometric(key, p, _sample_shape(shape, "geometric", p), dtype, layout=layout)
+    # the probability enters the jitted body as it was given (a Python float stays one: JAX prints ``0.3:f32[]``)
+    return _geometric(key, as_parameter(p), _sample_shape(shape, "geometric", p), dtype, layout=layout)
 
 
 def _triangular(key: Any, left: Any, mode: Any, right: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:

@@ -218,6 +218,18 @@ def _cases() -> dict:
                                     "int16_bool": (np.bool_(True), np.float32(9.5), "int16")}.items():
         case(f"jaxpr_randint_traced_{tag}", lambda ns, lo=low, hi=high, d=dtype: _jaxpr(
             ns, lambda k, a, b: ns.random.randint(k, (4,), a, b, d), key(ns), lo, hi))
+    # a probability given as a Python float prints as given; randint to a narrow dtype clips its bounds first
+    case("jaxpr_geometric_python_float", lambda ns: _jaxpr(ns, lambda k: ns.random.geometric(k, 0.3, (3,)), key(ns)))
+    case("jaxpr_geometric_python_float_x64", lambda ns: _jaxpr(
+        ns, lambda k: ns.random.geometric(k, 0.3, (3,)), key(ns)), True)
+    case("jaxpr_geometric_python_int", lambda ns: _jaxpr(ns, lambda k: ns.random.geometric(k, 1, (3,)), key(ns)))
+    case("jaxpr_geometric_numpy_float", lambda ns: _jaxpr(
+        ns, lambda k: ns.random.geometric(k, np.float32(0.3), (3,)), key(ns)))
+    case("jaxpr_randint_int8_negative", lambda ns: _jaxpr(
+        ns, lambda k: ns.random.randint(k, (8,), -5, 100, dtype=np.int8), key(ns)))
+    case("jaxpr_randint_uint16_bounds_beyond", lambda ns: _jaxpr(
+        ns, lambda k: ns.random.randint(k, (4,), -3, 70000, dtype=np.uint16), key(ns)))
+    case("geometric_python_int", lambda ns: ns.random.geometric(key(ns, 4), 1, (3,)))
     # Python lists as parameters: refused where JAX refuses them, accepted where it accepts them. The
     # ``error_list_traced_`` cases fail inside JAX's jitted body, with a message naming JAX's source: type only.
     pair, probabilities = [1.0, 2.0], [0.5, 0.2]

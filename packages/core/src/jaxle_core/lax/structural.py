@@ -116,14 +116,15 @@ convert_element_type_p = Primitive("convert_element_type")
 
 
 def _convert_element_type_staging(args, params):
-    """Staging skips a conversion to the operand's own type and folds conversions of host scalars (as JAX)."""
+    """Staging skips a conversion to the operand's own type and folds conversions of host scalars and of the
+    arrays jnp makes of them while staging (as JAX)."""
     (x,) = args
     aval, new_dtype, weak = get_aval(x), params["new_dtype"], params["weak_type"]
     if params["sharding"] is not None:
         return None
     if aval.dtype == new_dtype and aval.weak_type == weak:
         return x
-    if isinstance(x, (bool, int, float, complex, np.ndarray, np.generic)) and not np.shape(x):
+    if not isinstance(x, core.Tracer) and core.is_scalar_literal(x):  # a host scalar, or an array made of one
         folded = _convert_element_type_impl(np.asarray(x), new_dtype=new_dtype, weak_type=weak, sharding=None)[()]
         if not weak:
             return folded
@@ -197,7 +198,8 @@ def convert_element_type(operand, new_dtype):
         return _host_constant(np.asarray(value, new_dtype))
     aval = get_aval(operand)
     if aval.dtype == new_dtype and not aval.weak_type:
-        if isinstance(operand, (np.ndarray, np.generic)) and transforms_eager_code():
+        if isinstance(operand, (np.ndarray, np.generic)) and (
+                transforms_eager_code() or isinstance(core.current_trace(), core.EvalTrace)):
             return _host_constant(np.asarray(operand, new_dtype))  # JAX's conversion makes an Array there
         return operand
     return convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=False, sharding=None)
