@@ -15,6 +15,7 @@ from jaxle_random.distributions import _exponential, _float_dtype
 from jaxle_random.gamma import _generalized_normal
 from jaxle_random.keys import split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
+from jaxle_random.samplers import check_shape
 
 __all__ = ["ball"]
 
@@ -33,6 +34,8 @@ def ball(key: Any, d: int, p: float = 2, shape: tuple[int, ...] | int = (), dtyp
     """Points uniform in the unit ``p``-norm ball of dimension ``d``, of shape ``shape + (d,)``."""
     key = typed_key(key, "ball")
     layout = out_layout(out_sharding, "ball")
-    dtype = _float_dtype(dtype, "ball")
+    dtype = _float_dtype(dtype, "gamma")  # JAX's ball meets a dtype that is not a float in gamma, which names itself
     d, shape = operator.index(d), canonical_shape(shape)
+    check_shape("ball", shape)
+    check_shape("generalized_normal", shape + (d,))  # JAX's ball draws through generalized_normal, which checks it
     return laid_out(layout, lambda k, p: _ball(k, p, d, shape, dtype), key, p)

@@ -18,7 +18,7 @@ from jaxle_core.lax.standard import canonical_shape
 from jaxle_random.distributions import gumbel
 from jaxle_random.keys import typed_key
 from jaxle_random.layouts import laid_out, out_layout
-from jaxle_random.samplers import randint, refuse_lists, uniform
+from jaxle_random.samplers import check_shape, randint, refuse_lists, uniform
 from jaxle_random.shuffles import _shuffle
 
 __all__ = ["categorical", "choice"]
@@ -77,15 +77,14 @@ def categorical(key: Any, logits: Any, axis: int = -1, shape: tuple[int, ...] | 
     key = typed_key(key, "categorical")
     layout = out_layout(out_sharding, "categorical")
     logits = jnp.asarray(logits)
+    batch_shape = tuple(np.delete(logits.shape, axis))  # NumPy's IndexError for an axis out of range, as JAX's
     if axis >= 0:
         axis -= logits.ndim
-    batch_shape = tuple(np.delete(logits.shape, axis))
     if shape is None:
         shape = batch_shape
     else:
         shape = canonical_shape(shape)
-        if np.broadcast_shapes(shape, batch_shape) != shape:
-            raise ValueError(f"Incompatible shapes for broadcasting: shapes={[shape, batch_shape]}")
+        check_shape("categorical", shape, batch_shape)
     return laid_out(layout, lambda k, logits: _categorical(k, logits, axis, shape, batch_shape, replace, mode), key,
                     logits)
 

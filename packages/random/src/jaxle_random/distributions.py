@@ -16,7 +16,16 @@ from jaxle_core.lax.standard import canonical_shape
 from jaxle_numpy.util import named_jit, promote_dtypes_inexact
 from jaxle_random.keys import split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
-from jaxle_random.samplers import _bernoulli, _normal, _uniform, as_parameter, refuse_list_operand, refuse_lists
+from jaxle_random.samplers import (
+    _bernoulli,
+    _broadcast_shapes,
+    _normal,
+    _sample_shape,
+    _uniform,
+    as_parameter,
+    refuse_list_operand,
+    refuse_lists,
+)
 
 __all__ = ["cauchy", "double_sided_maxwell", "exponential", "geometric", "gumbel", "laplace", "logistic",
            "lognormal", "maxwell", "pareto", "rademacher", "rayleigh", "triangular", "truncated_normal", "wald",
@@ -38,27 +47,6 @@ def _int_dtype(dtype: Any, function: str) -> np.dtype:
     if not dtypes.issubdtype(dtype, np.integer):
         raise ValueError(f"dtype argument to `{function}` must be an int dtype, got {dtype}")
     return dtype
-
-
-def _broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
-    try:
-        return np.broadcast_shapes(*shapes)
-    except ValueError:
-        raise ValueError(f"Incompatible shapes for broadcasting: shapes={list(shapes)}") from None
-
-
-def _sample_shape(shape: Any, function: str, *params: Any) -> tuple[int, ...]:
-    """``shape``, or the broadcast shape of the parameters when it is None; the parameters must broadcast to it."""
-    param_shapes = [np.shape(p) for p in params]
-    if shape is None:
-        return _broadcast_shapes(*param_shapes)
-    shape = canonical_shape(shape)
-    result = _broadcast_shapes(shape, *param_shapes)
-    if result != shape:
-        raise ValueError(f"{function} parameter shapes must be broadcast-compatible with shape argument, "
-                         f"and the result of broadcasting the shapes must equal the shape argument, "
-                         f"but got result {result} for shape argument {shape}.")
-    return shape
 
 
 def _unit(dtype: np.dtype, value: float) -> np.ndarray:

@@ -27,7 +27,7 @@ from jaxle_random.key_array import is_key_dtype
 from jaxle_random.key_primitives import random_wrap
 from jaxle_random.keys import split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
-from jaxle_random.samplers import _normal, _uniform, as_parameter, refuse_list_operand, refuse_lists
+from jaxle_random.samplers import _normal, _uniform, as_parameter, check_shape, refuse_list_operand, refuse_lists
 
 __all__ = ["random_gamma_p", "beta", "chisquare", "dirichlet", "f", "gamma", "generalized_normal", "loggamma", "t"]
 
@@ -336,4 +336,5 @@ def generalized_normal(key: Any, p: float, shape: tuple[int, ...] = (), dtype: A
     layout = out_layout(out_sharding, "generalized_normal")
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     shape = canonical_shape(shape)
+    check_shape("generalized_normal", shape)
     return laid_out(layout, lambda k, p: _generalized_normal(k, p, shape, dtype), key, jnp.asarray(p))

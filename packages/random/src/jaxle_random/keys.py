@@ -44,6 +44,8 @@ def seed_array(seed: Any, function: str, scalar: bool = True) -> Any:
                         "Use jax.vmap for batching")
     given = seed
     if isinstance(seed, int):
+        if not -2 ** 63 <= seed < 2 ** 63:  # JAX makes an int64 of it first
+            raise OverflowError("Python int too large to convert to C long")
         width = dtypes.default_int_dtype().itemsize * 8
         seed = np.array((seed + 2 ** (width - 1)) % 2 ** width - 2 ** (width - 1), dtypes.default_int_dtype())
     seed = jnp.asarray(seed)

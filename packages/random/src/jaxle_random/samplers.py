@@ -118,6 +118,39 @@ def _clip_convert(value: Any, dtype: np.dtype) -> Any:
     return lax.convert_element_type(_clip_within(value, dtype), dtype)
 
 
+def _broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """The broadcast shape of ``shapes``, with JAX's errors for a negative dimension and for shapes that do not
+    broadcast."""
+    for shape in shapes:
+        if any(n < 0 for n in shape):
+            raise TypeError(f"Only non-negative indices are allowed when broadcasting static shapes, but got shape "
+                            f"{shape!r}.")
+    try:
+        return np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise ValueError(f"Incompatible shapes for broadcasting: shapes={list(shapes)}") from None
+
+
+def check_shape(function: str, shape: tuple[int, ...], *param_shapes: tuple[int, ...]) -> None:
+    """JAX's errors for parameter shapes that do not broadcast to a sampler's ``shape`` (and for a negative
+    dimension)."""
+    result = _broadcast_shapes(shape, *param_shapes)
+    if result != shape:
+        raise ValueError(f"{function} parameter shapes must be broadcast-compatible with shape argument, "
+                         f"and the result of broadcasting the shapes must equal the shape argument, "
+                         f"but got result {result} for shape argument {shape}.")
+
+
+def _sample_shape(shape: Any, function: str, *params: Any) -> tuple[int, ...]:
+    """``shape``, or the broadcast shape of the parameters when it is None; the parameters must broadcast to it."""
+    param_shapes = [np.shape(p) for p in params]
+    if shape is None:
+        return _broadcast_shapes(*param_shapes)
+    shape = canonical_shape(shape)
+    check_shape(function, shape, *param_shapes)
+    return shape
+
+
 def refuse_lists(refusal: str, function: str, *params: Any) -> None:
     """JAX's error for a Python list given as a sampler's parameter, by where JAX's sampler meets it.
 
@@ -201,6 +234,7 @@ def randint(key: Any, shape: tuple[int, ...] | int, minval: Any, maxval: Any, dt
     if not dtypes.issubdtype(dtype, np.integer):
         raise TypeError(f"randint only accepts integer dtypes, got {dtype}")
     shape = canonical_shape(shape)
+    check_shape("randint", shape, np.shape(minval), np.shape(maxval))
     if dtype.itemsize >= 4:
         refuse_lists("traced", "_randint", minval, maxval)  # a narrow dtype's bounds become arrays first
         return laid_out(layout, lambda k, low, high: _randint(k, shape, low, high, dtype), key,
@@ -245,5 +279,5 @@ def bernoulli(key: Any, p: Any = 0.5, shape: tuple[int, ...] | int | None = None
     if not dtypes.issubdtype(p.dtype, np.floating):
         raise TypeError(f"bernoulli probability `p` must have a floating dtype, got {p.dtype}.")
     key = typed_key(key, "bernoulli")
-    shape = p.shape if shape is None else canonical_shape(shape)
+    shape = _sample_shape(shape, "bernoulli", p)
     return laid_out(layout, lambda k, prob: _bernoulli(k, prob, shape, mode), key, p)

@@ -5,13 +5,14 @@ between the sort keys of a round are unlikely to bias the result."""
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 import numpy as np
 
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, lax
-from jaxle_numpy.util import named_jit
+from jaxle_numpy.util import canonicalize_axis, named_jit
 from jaxle_random.keys import random_bits, split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
 from jaxle_random.samplers import refuse_lists
@@ -36,12 +37,12 @@ def permutation(key: Any, x: Any, axis: int = 0, independent: bool = False, *, o
     refuse_lists("arraylike", "permutation", x)
     key = typed_key(key, "permutation")
     layout = out_layout(out_sharding, "permutation")
+    axis = canonicalize_axis(operator.index(axis), np.ndim(x) or 1)
     if not np.ndim(x):
         if not dtypes.issubdtype(np.result_type(x), np.integer):
             raise TypeError("x must be an integer or at least 1-dimensional")
         return laid_out(layout, lambda k: _shuffle(k, jnp.arange(int(x)), 0), key)
     x = jnp.asarray(x)
-    axis = axis % x.ndim
     if independent or x.ndim == 1:
         return laid_out(layout, lambda k, x: _shuffle(k, x, axis), key, x)
     return laid_out(layout, lambda k, x: jnp.take(x, _shuffle(k, jnp.arange(x.shape[axis]), 0), axis,

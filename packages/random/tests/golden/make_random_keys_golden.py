@@ -185,6 +185,9 @@ def _cases() -> dict:
         case(f"error_PRNGKey_{tag}", lambda ns, s=seed: ns.random.PRNGKey(s))
     case("error_key_list", lambda ns: ns.random.key([1]))
     case("PRNGKey_bool", lambda ns: ns.random.PRNGKey(True))
+    case("error_PRNGKey_beyond_int64", lambda ns: ns.random.PRNGKey(2 ** 63))
+    case("error_PRNGKey_below_int64", lambda ns: ns.random.PRNGKey(-2 ** 63 - 1))
+    case("PRNGKey_int64_min_x64", lambda ns: ns.random.PRNGKey(-2 ** 63), True)
     case("error_PRNGKey_bool_array", lambda ns: ns.random.PRNGKey(np.array(True)))
     # a key array cast to its own dtype is itself (optax casts optimizer states back to their dtypes); any other
     # cast from or to a key dtype is refused

@@ -23,8 +23,10 @@ base = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(base)
 
 GOLDEN = _HERE / "random_more_golden.json"
-# Error cases whose JAX message prints JAX-internal objects (its tracers, its source files): compared by type
-TYPE_ONLY_ERRORS = ("error_list_traced_", "error_list_uniform")
+# Error cases whose JAX message prints JAX-internal objects (its tracers, its source files, a dimension of its
+# making as ``np.int64(3)``): compared by type
+TYPE_ONLY_ERRORS = ("error_list_traced_", "error_list_uniform", "error_bernoulli_shape_not_the_result",
+                    "error_categorical_shape_not_the_result")
 P3 = np.array([0.2, 0.3, 0.5], np.float32)
 COV = np.array([[2.0, 0.6, 0.1], [0.6, 1.0, -0.3], [0.1, -0.3, 0.5]], np.float32)
 
@@ -268,6 +270,30 @@ def _cases() -> dict:
     for tag, call in list_calls.items():
         case(f"error_list_{tag}", lambda ns, c=call: c(ns.random, key(ns, 3)))
     case("randint_list_bound_int8", lambda ns: ns.random.randint(key(ns, 3), (2,), 0, [3, 5], "int8"))
+    # bad shapes, axes and dtypes
+    logits = np.zeros((2, 3), np.float32)
+    bad_calls = {
+        "permutation_axis_out_of_range": lambda r, k: r.permutation(k, np.arange(4), 5),
+        "permutation_axis_list": lambda r, k: r.permutation(k, np.arange(4), [0]),
+        "permutation_scalar_axis_1": lambda r, k: r.permutation(k, 4, 1),
+        "categorical_axis_out_of_range": lambda r, k: r.categorical(k, logits, axis=2),
+        "categorical_shape": lambda r, k: r.categorical(k, logits, shape=(4,)),
+        "categorical_shape_not_the_result": lambda r, k: r.categorical(k, np.zeros((1, 3), np.float32), axis=0,
+                                                                       shape=(1,)),
+        "bernoulli_shape": lambda r, k: r.bernoulli(k, np.full(3, 0.5, np.float32), (2,)),
+        "bernoulli_shape_not_the_result": lambda r, k: r.bernoulli(k, np.full(3, 0.5, np.float32), (1,)),
+        "randint_bound_shape": lambda r, k: r.randint(k, (2,), np.zeros(3, np.int32), 5),
+        "randint_negative_shape": lambda r, k: r.randint(k, (-1,), 0, 3),
+        "ball_negative_d": lambda r, k: r.ball(k, -1),
+        "ball_int_dtype": lambda r, k: r.ball(k, 2, dtype=np.int32),
+        "generalized_normal_negative_shape": lambda r, k: r.generalized_normal(k, 2.0, (-2,)),
+        "pareto_negative_shape": lambda r, k: r.pareto(k, 2.0, (-1,)),
+    }
+    for tag, call in bad_calls.items():
+        case(f"error_{tag}", lambda ns, c=call: c(ns.random, key(ns, 3)))
+    case("permutation_negative_axis", lambda ns: ns.random.permutation(key(ns, 3), np.arange(6).reshape(2, 3), -1))
+    case("categorical_axis_0", lambda ns: ns.random.categorical(key(ns, 3), np.log(P3)[:, None] + logits[:1],
+                                                                  axis=0))
     # lists where JAX takes shapes are shapes
     shape_calls = {
         "normal": lambda r, k: r.normal(k, [2]), "exponential": lambda r, k: r.exponential(k, [2]),
