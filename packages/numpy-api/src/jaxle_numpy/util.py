@@ -40,7 +40,8 @@ __all__ = ["is_arraylike", "check_arraylike", "ensure_arraylike", "eager_array",
            "promote_args",
            "promote_dtypes_inexact", "promote_args_inexact", "promote_dtypes_numeric", "promote_args_numeric",
            "canonicalize_axis", "optional_index", "ensure_array", "requested_dtype", "named_jit", "concrete_index",
-           "concrete_or_none", "concrete_or_error", "compiled_when_eager", "as_array", "passed_through", "scalar_like",
+           "concrete_or_none", "concrete_or_error", "compiled_when_eager", "as_array", "host_constant",
+           "passed_through", "scalar_like",
            "weak_scalar_like", "strip_weak_type", "zero_of", "staged_when_converted"]
 
 _PYTHON_SCALARS = (bool, int, float, complex)
