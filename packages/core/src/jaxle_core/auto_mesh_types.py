@@ -33,6 +33,7 @@ _DESTINATIONS = {"device_put": "devices", "reshard": "dst_sharding", "sharding_c
 def enable() -> None:
     """Type results over meshes of Auto axes from now on (called when the first such mesh or array appears)."""
     core.type_auto_meshes = auto_typed
+    core.equation_mesh = traced_mesh
 
 
 @contextlib.contextmanager
@@ -47,12 +48,14 @@ def auto_meshes_ignored() -> Iterator[None]:
 
 
 def traced_mesh(avals_out: Sequence[Any]) -> AbstractContextManager:
-    """A block under the mesh of Auto axes an equation's results are typed over, when a mesh is current and it is
-    another (the equation was traced inside ``auto_axes``): evaluated again (rewritten for XLA), the equation
-    checks its types against the mesh it was traced under."""
+    """A block under the mesh of Auto axes an equation's results are typed over, when a mesh is current and that
+    is the current one's axes retyped (the equation was traced inside ``auto_axes``): evaluated again (rewritten
+    for XLA, transformed, transposed), the equation checks its types against the mesh it was traced under, as JAX's
+    equations do."""
     current = get_abstract_mesh()
-    mesh = next((a.auto_mesh for a in avals_out if getattr(a, "auto_mesh", None) is not None), None)
-    if current.empty or mesh is None or mesh == current:
+    mesh = next((m for m in map(_mesh_named, avals_out) if m is not None), None)
+    if current.empty or mesh is None or mesh == current or not mesh.are_all_axes_auto or (
+            mesh.axis_names, mesh.axis_sizes) != (current.axis_names, current.axis_sizes):
         return contextlib.nullcontext()
     return use_abstract_mesh(mesh)
 

@@ -47,6 +47,15 @@ def checkpoint_params(jaxpr: Jaxpr, prevent_cse: bool | tuple[bool, ...], differ
     return dict(jaxpr=jaxpr, prevent_cse=prevent_cse, differentiated=differentiated, policy=policy)
 
 
+def bind_checkpoint(args: Sequence[Any], params: dict) -> list[Any]:
+    """The results of a ``remat2`` equation of ``params`` on ``args``. Evaluated eagerly, its jaxpr runs equation
+    by equation, as JAX's eager checkpoint runs: each result laid out as its own operation lays it out, and one
+    the jaxpr writes as a literal is that constant (no array laid out anywhere)."""
+    if isinstance(core.current_trace(), core.EvalTrace):
+        return core.eval_jaxpr(params["jaxpr"], (), *args)
+    return checkpoint_p.bind(*args, **params)
+
+
 def open_jaxpr(closed: ClosedJaxpr) -> tuple[Jaxpr, list[Any]]:
     """``closed`` with every constant turned into a leading input, and those constants."""
     jaxpr = closed.jaxpr
@@ -286,7 +295,7 @@ def checkpoint(fun: Callable, *, prevent_cse: bool | Sequence[bool] = True, poli
 
         flat_fun, out_tree = flatten_fun(with_static_args, in_tree)
         jaxpr, consts = open_jaxpr(trace_to_jaxpr(flat_fun, [get_aval(x) for x in flat]))
-        outs = checkpoint_p.bind(*consts, *flat, **checkpoint_params(jaxpr, cse, False, policy))
+        outs = bind_checkpoint([*consts, *flat], checkpoint_params(jaxpr, cse, False, policy))
         return tree.tree_unflatten(out_tree(), outs)
 
     return checkpointed

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from jaxle_core import config
 
-__all__ = ["check_compute_type", "computing_on", "current_compute_type", "on_compute_of"]
+__all__ = ["check_compute_type", "computing_on", "current_compute_type"]
 
 _NAMED_TYPES = ("device_host", "device", "tpu_sparsecore")
 _current = config.make_user_context(None)
@@ -49,7 +49,3 @@ def computing_on(compute_type: str) -> Iterator[None]:
         with _open_blocks_lock:
             _open_blocks[0] -= 1
 
-
-def on_compute_of(compute_type: str | None) -> contextlib.AbstractContextManager:
-    """``computing_on(compute_type)``, or nothing for an equation staged outside every block (None)."""
-    return contextlib.nullcontext() if compute_type is None else computing_on(compute_type)

@@ -14,10 +14,11 @@ means a tracer escaped its transformation (``UnexpectedTracerError``).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import threading
-from collections.abc import Callable, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import numpy as np
@@ -593,15 +594,27 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
     env.update(zip(jaxpr.constvars, consts))
     env.update(zip(jaxpr.invars, args))
     for eqn in jaxpr.eqns:
-        if eqn.compute_type is None:
+        if eqn.compute_type is None and equation_mesh is None:
             outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
-        else:  # staged again (or evaluated) on the compute it was staged for
-            with computing_on(eqn.compute_type):
+        else:  # staged again (or evaluated) on the compute it was staged for, under the mesh it was traced under
+            with equation_context(eqn):
                 outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
         if not eqn.primitive.multiple_results:
             outs = (outs,)
         env.update(zip(eqn.outvars, outs))
     return [read(v) for v in jaxpr.outvars]
+
+
+@contextmanager
+def equation_context(eqn: JaxprEqn) -> Iterator[None]:
+    """A block where ``eqn`` is interpreted as it was staged: on its compute type (``compute_on``) and under the
+    mesh it was traced under (``equation_mesh``)."""
+    with contextlib.ExitStack() as stack:
+        if eqn.compute_type is not None:
+            stack.enter_context(computing_on(eqn.compute_type))
+        if equation_mesh is not None:
+            stack.enter_context(equation_mesh([v.aval for v in eqn.outvars]))
+        yield
 
 
 def jaxpr_as_fun(closed: ClosedJaxpr) -> Callable[..., list[Any]]:
@@ -617,6 +630,10 @@ type_memory_spaces: Callable[[Primitive, Sequence[Any], dict, Any], Any] | None 
 # ``type_auto_meshes(primitive, avals, params, outs)``: ``outs`` typed over their operands' mesh of Auto axes;
 # installed by auto_mesh_types.py once the first such mesh (or array laid out over one) appears.
 type_auto_meshes: Callable[[Primitive, Sequence[Any], dict, Any], Any] | None = None
+# ``equation_mesh(avals_out)``: a block under the mesh (of retyped axes) an equation with these results was traced
+# under, where that is not the current one (inside ``auto_axes``); installed by auto_mesh_types.py with the typing
+# above, None until then.
+equation_mesh: Callable[[Sequence[Any]], AbstractContextManager] | None = None
 
 
 def abstract_eval(primitive: Primitive, avals: Sequence[ShapedArray], params: dict):

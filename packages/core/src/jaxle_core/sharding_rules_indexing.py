@@ -110,9 +110,10 @@ def _scatter(avals, specs, outs, mesh, params):
 
 
 def _resized(operation: str):
-    """The operand's layout, for a result resized along dimensions its mesh axes must still divide evenly."""
+    """The operand's layout, for a result resized along dimensions its mesh axes must still divide evenly (the
+    result's shape in the error as its ``slice_sizes`` spell it, when it has them: NumPy integers, say)."""
     def rule(avals, specs, outs, mesh, params):
-        check_divisible(operation, avals[0], specs[0], outs[0].shape, mesh)
+        check_divisible(operation, avals[0], specs[0], params.get("slice_sizes", outs[0].shape), mesh)
         return [specs[0]] * len(outs)
 
     return rule

@@ -18,6 +18,7 @@ from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.extended import ExtendedArray, physical_sharding, wrap_physical
 from jaxle_core.lax.placement import reshard_p, sharding_constraint_p
+from jaxle_core.lax.slicing import dynamic_slice_p, slice_p
 from jaxle_core.memory_spaces import MemorySpace, space_of_kind
 from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh
 from jaxle_core.shard_map import evaluate_per_equation, runs_per_equation, shard_map_p
@@ -176,6 +177,15 @@ def _placed(x: Any) -> bool:
     return isinstance(x, Array) and (type(x) is not XlaArray or x.committed)
 
 
+def _as_dynamic_slice(operand: Any, params: dict) -> tuple[core.Primitive, list[Any], dict]:
+    """An eager unstrided ``slice`` of ``operand`` as JAX 0.10.2 evaluates it: a ``dynamic_slice`` from its start
+    indices, whose rules type (and refuse) it and whose program lays its result out (replicated, over Auto
+    axes)."""
+    starts = params["start_indices"]
+    sizes = tuple(np.array(params["limit_indices"]) - np.array(starts))  # NumPy integers, as JAX's messages show
+    return dynamic_slice_p, [operand, *starts], dict(slice_sizes=sizes)
+
+
 class XlaBackend:
     """Runs primitives and jaxprs with XLA on the default platform's devices."""
 
@@ -200,6 +210,9 @@ class XlaBackend:
         if self._only_device is None and (has_sharded_argument(args) or params_mesh(params) is not None
                                           or not get_mesh().empty
                                           or (core.type_shardings is not None and explicit_context())):
+            if primitive is slice_p and params["strides"] is None:
+                primitive, args, params = _as_dynamic_slice(args[0], params)
+                avals = tuple([get_aval(x) for x in args])
             return self._apply_partitioned(primitive, args, params, avals)
         device = self._only_device or self._place(args, primitive.name)
         try:

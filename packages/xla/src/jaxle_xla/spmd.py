@@ -160,14 +160,21 @@ def result_layouts(closed: core.ClosedJaxpr, mesh: Mesh | None, given: Sequence[
             for s, t, aval in zip(given, typed, closed.out_avals)]
 
 
+def _typed_over(aval: Any) -> AbstractMesh | None:
+    """The mesh of several devices ``aval``'s type is laid out over (None for none)."""
+    sharding = getattr(aval, "explicit_sharding", None)
+    return sharding.mesh if sharding is not None and sharding.mesh.size > 1 else None
+
+
 def program_mesh(closed: core.ClosedJaxpr, shardings: Sequence[Any]) -> Mesh | None:
     """The mesh a program is partitioned over: that of the first NamedSharding of ``shardings``, of one it names
     inside, or (types laid out over Explicit axes) the mesh set by ``set_mesh``."""
     named = [s for s in shardings if isinstance(s, NamedSharding)]
     mesh = named[0].mesh if named else jaxpr_mesh(closed)
     if isinstance(mesh, AbstractMesh) and get_mesh().empty:
-        typed = next((a for a in (*closed.in_avals, *closed.out_avals)
-                      if getattr(a, "explicit_sharding", None) is not None and a.explicit_sharding.mesh.size > 1), None)
+        if any(_typed_over(a) == mesh for a in closed.in_avals):
+            return None  # an argument laid out over the mesh names its devices (the arguments' layouts say)
+        typed = next((a for a in (*closed.in_avals, *closed.out_avals) if _typed_over(a) is not None), None)
         if typed is not None:  # JAX's error: a program of typed values with no arrays or mesh naming its devices
             raise no_context_mesh_error(typed)
     return concrete_mesh(mesh) or _current_mesh(typed_mesh(closed))

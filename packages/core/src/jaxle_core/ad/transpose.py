@@ -16,8 +16,7 @@ from typing import Any
 
 from jaxle_core.ad.jvp import Zero, add_tangents
 from jaxle_core.avals import ShapedArray
-from jaxle_core.compute_types import on_compute_of
-from jaxle_core.core import Jaxpr, Literal, Primitive, Var
+from jaxle_core.core import Jaxpr, Literal, Primitive, Var, equation_context
 
 
 class UndefinedPrimal:
@@ -67,7 +66,7 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
             linear.update(eqn.outvars)
             linear_eqns.append(eqn)
         else:
-            with on_compute_of(eqn.compute_type):
+            with equation_context(eqn):
                 outs = eqn.primitive.bind(*map(read_primal, eqn.invars), **eqn.params)
             primal_env.update(zip(eqn.outvars, outs if eqn.primitive.multiple_results else (outs,)))
 
@@ -89,7 +88,7 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
         if rule is None:
             raise NotImplementedError(f"Transpose rule (for reverse-mode differentiation) for "
                                       f"'{eqn.primitive.name}' not implemented")
-        with on_compute_of(eqn.compute_type):  # the cotangents summed there too, as JAX's
+        with equation_context(eqn):  # the cotangents summed there too, as JAX's
             cts_in = rule(cts_out if eqn.primitive.multiple_results else cts_out[0],
                           *map(read_primal, eqn.invars), **eqn.params)
             for atom, ct in zip(eqn.invars, cts_in):

@@ -239,13 +239,14 @@ def broadcast_to_batch(x: Any, shape: tuple[int, ...], broadcast_dimensions: tup
 
 def check_carry_batchable(carries: Sequence[Any], dims: Sequence[int | None], batched: Sequence[bool]) -> None:
     """JAX 0.10.2's error for a loop whose initial carry arrives unbatched but must be batched, when the batch
-    dimension is laid out over mesh axes (JAX broadcasts it over the empty mesh); raised as soon as the loop's
-    body says so, before the body is batched further."""
+    dimension is laid out over mesh axes and the carry is typed over no mesh (JAX broadcasts it over the empty
+    mesh; one typed over the mesh, as the zeros cotangents start from, is broadcast over it); raised as soon as the
+    loop's body says so, before the body is batched further."""
     layout = current_layout()
     if layout is None:
         return
     for x, dim, must in zip(carries, dims, batched):
-        if must and dim is None:
+        if must and dim is None and getattr(get_aval(x), "explicit_sharding", None) is None:
             axis = layout.entry if isinstance(layout.entry, str) else layout.entry[0]
             spec = PartitionSpec(layout.entry, *[None] * get_aval(x).ndim)
             raise ValueError(f"Resource axis: {axis} of {spec} is not found in mesh: ().")
