@@ -607,12 +607,13 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
 
 @contextmanager
 def equation_context(eqn: JaxprEqn) -> Iterator[None]:
-    """A block where ``eqn`` is interpreted as it was staged: on its compute type (``compute_on``) and under the
-    mesh it was traced under (``equation_mesh``)."""
+    """A block where ``eqn`` is interpreted as it was staged: on its compute type (``compute_on``) and, staged
+    again, under the mesh it was traced under (``equation_mesh``; evaluated eagerly, its operands are arrays typed
+    by the meshes they are laid out over)."""
     with contextlib.ExitStack() as stack:
         if eqn.compute_type is not None:
             stack.enter_context(computing_on(eqn.compute_type))
-        if equation_mesh is not None:
+        if equation_mesh is not None and not isinstance(_context.trace, EvalTrace):
             stack.enter_context(equation_mesh([v.aval for v in eqn.outvars]))
         yield
 

@@ -237,16 +237,31 @@ def broadcast_to_batch(x: Any, shape: tuple[int, ...], broadcast_dimensions: tup
     return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions, sharding=sharding)
 
 
+_cotangent_carries = contextvars.ContextVar("cotangent_carries", default=False)
+
+
+@contextlib.contextmanager
+def cotangent_carries() -> Iterator[None]:
+    """Within: the loops bound are transposed ones, whose carries start from zeros typed over the mesh, which a
+    batch laid out over mesh axes extends (as JAX's cotangents' zeros)."""
+    token = _cotangent_carries.set(True)
+    try:
+        yield
+    finally:
+        _cotangent_carries.reset(token)
+
+
 def check_carry_batchable(carries: Sequence[Any], dims: Sequence[int | None], batched: Sequence[bool]) -> None:
     """JAX 0.10.2's error for a loop whose initial carry arrives unbatched but must be batched, when the batch
-    dimension is laid out over mesh axes and the carry is typed over no mesh (JAX broadcasts it over the empty
-    mesh; one typed over the mesh, as the zeros cotangents start from, is broadcast over it); raised as soon as the
-    loop's body says so, before the body is batched further."""
+    dimension is laid out over mesh axes (JAX broadcasts it over the empty mesh; a transposed loop's carry of zeros
+    typed over the mesh is broadcast over it); raised as soon as the loop's body says so, before the body is
+    batched further."""
     layout = current_layout()
     if layout is None:
         return
+    typed_zeros = _cotangent_carries.get()
     for x, dim, must in zip(carries, dims, batched):
-        if must and dim is None and getattr(get_aval(x), "explicit_sharding", None) is None:
+        if must and dim is None and not (typed_zeros and getattr(get_aval(x), "explicit_sharding", None) is not None):
             axis = layout.entry if isinstance(layout.entry, str) else layout.entry[0]
             spec = PartitionSpec(layout.entry, *[None] * get_aval(x).ndim)
             raise ValueError(f"Resource axis: {axis} of {spec} is not found in mesh: ().")
