@@ -299,12 +299,17 @@ def register_lapack_targets() -> None:
 
     jaxlib's LAPACK module takes its routines from SciPy's LAPACK and BLAS, which it must be pointed at first
     (without that a call crashes); registering after a client exists is fine. Done once, on first use, because
-    loading SciPy's LAPACK takes a fraction of a second."""
+    loading SciPy's LAPACK takes a fraction of a second.
+
+    Each target is also declared batch-partitionable, as JAX declares them: XLA's partitioner then splits a call
+    along the batch dimensions its ``num_batch_dims`` frontend attribute counts, each device factoring its own
+    matrices, where it would otherwise gather the whole batch onto every device."""
     from jaxlib.cpu import _lapack
 
     _lapack.initialize()
     for name, target in _lapack.registrations().items():
         _jax.register_custom_call_target(name, target, "Host", 1, 0)  # api version 1: the typed FFI
+        register_custom_call_as_batch_partitionable(name)
 
 
 def register_custom_call_target(name: str, target: Any, platform: str, api_version: int, **options: Any) -> None:

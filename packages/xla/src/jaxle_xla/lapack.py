@@ -13,6 +13,9 @@ rule emits one with ``lapack_call``::
 - Arrays of the largest operand rank are passed column-major (LAPACK's order), lower-rank ones (vectors of a
   batch, scalars) row-major; ``lapack_call`` writes these layouts.
 - Character options are ``ui8`` ASCII codes (``char("L")``), booleans ``flag(True)``, integers ``int32(n)``.
+- Every call carries the attributes JAX gives it for partitioning: its number of batch dimensions (the frontend
+  attribute ``num_batch_dims``) and Shardy's sharding rule (``sharding_rule``), which shares the batch dimensions of
+  all operands and results and gives every matrix (or vector) dimension a factor of its own.
 - The targets are registered with XLA on the first call, so importing jaxle does not load LAPACK.
 - A call on a matrix with no elements crashes the kernel (a division by zero): rules handle empty operands
   without calling LAPACK. LAPACK takes the four types above only: rules check with ``check_lapack_dtype`` first.
@@ -30,7 +33,7 @@ from jaxle_xla import _jaxlib
 from jaxle_xla.lowering.context import LoweringContext, Value, i64_array
 
 __all__ = ["char", "empty_results", "flag", "identity_matrices", "info_aval", "int32", "lapack_call", "lapack_target",
-           "nan_where_failed", "operand_alias"]
+           "nan_where_failed", "operand_alias", "sharding_rule"]
 
 _TYPE_LETTERS = {np.dtype(np.float32): "s", np.dtype(np.float64): "d", np.dtype(np.complex64): "c",
                  np.dtype(np.complex128): "z"}
@@ -99,11 +102,37 @@ def lapack_call(ctx: LoweringContext, routine: str, operands: Sequence[Value], r
         "mhlo.backend_config": "{" + options + "}",
         "operand_layouts": "[" + ", ".join(_layout(v.aval.ndim, matrix_rank) for v in operands) + "]",
         "result_layouts": "[" + ", ".join(_layout(a.ndim, matrix_rank) for a in results) + "]",
+        **sharding_rule([v.aval for v in operands], results),
     }
     if aliases:
         call_attributes["output_operand_aliases"] = "[" + ", ".join(
             operand_alias(r, o, len(results) == 1) for r, o in aliases.items()) + "]"
     return ctx.op("stablehlo.custom_call", operands, results, call_attributes)
+
+
+def _factor_name(index: int) -> str:
+    """Shardy's ``index``-th factor name as JAX writes them: ``i`` to ``z``, then ``z_1``, ``z_2``, ..."""
+    letters = "ijklmnopqrstuvwxyz"
+    return letters[index] if index < len(letters) else f"z_{index - len(letters) + 1}"
+
+
+def sharding_rule(operands: Sequence[ShapedArray], results: Sequence[ShapedArray]) -> dict[str, str]:
+    """The partitioning attributes of a kernel call on ``operands`` giving ``results``: the number of batch
+    dimensions (those the largest operand has beyond one matrix) as a frontend attribute, and a Shardy sharding rule
+    in which the batch dimensions of every operand and result are the same factors and each other dimension a factor
+    of its own (so that the partitioner may split the batch but keeps each matrix whole)."""
+    batch = max(a.ndim for a in operands) - 2
+    sizes = list(operands[0].shape[:batch])
+    def factors(aval: ShapedArray) -> str:
+        names = [_factor_name(i) for i in range(batch)]
+        for size in aval.shape[batch:]:
+            names.append(_factor_name(len(sizes)))
+            sizes.append(size)
+        return "[" + ", ".join(names) + "]"
+    inputs, outputs = ", ".join(map(factors, operands)), ", ".join(map(factors, results))
+    declared = ", ".join(f"{_factor_name(i)}={size}" for i, size in enumerate(sizes))
+    return {"mhlo.frontend_attributes": f'{{num_batch_dims = "{batch}"}}',
+            "sdy.sharding_rule": f"#sdy.op_sharding_rule<({inputs})->({outputs}) {{{declared}}}, custom>"}
 
 
 def nan_where_failed(ctx: LoweringContext, info: Value, value: Value, accept_positive: bool = False) -> Value:

@@ -44,7 +44,7 @@ def _tridiagonal_solve_lowering(ctx: LoweringContext, dl: Value, d: Value, du: V
         return b
     operands = [dl, d, du, b]
     if perturb_singular:
-        return lapack_call(ctx, "tridiagonal_solve_perturbed", operands, [b.aval], aliases={0: 3})[0]
+        return lapack_call(ctx, "tridiagonal_solve_perturbed", operands, [b.aval])[0]
     *_, x, info = lapack_call(ctx, "gtsv", operands, [v.aval for v in operands] + [info_aval(b)],
                               aliases={i: i for i in range(4)})
     return nan_where_failed(ctx, info, x)
