@@ -770,12 +770,13 @@ def refine_shapes(module_text: str) -> str:
 
 
 def serialize_portable(module_text: str) -> bytes:
-    """A StableHLO module as a portable artifact (versioned VHLO bytecode, readable by later StableHLO releases)."""
-    from jaxlib.mlir import ir
+    """A StableHLO module as a portable artifact (versioned VHLO bytecode, readable by later StableHLO releases).
+
+    Serialized mixed, as JAX serializes for clients that partition with Shardy: Shardy's attributes (a LAPACK
+    call's sharding rule) have no VHLO form and travel beside it."""
     from jaxlib.mlir._mlir_libs import _stablehlo
 
-    with _mlir_context():
-        return _stablehlo.serialize_portable_artifact(ir.Module.parse(module_text), _stablehlo.get_current_version())
+    return _jax.mlir.serialize_portable_artifact(module_text, _stablehlo.get_current_version(), True)
 
 
 def deserialize_portable(artifact: bytes) -> Any:
