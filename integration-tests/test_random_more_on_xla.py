@@ -4,12 +4,14 @@ replayed bit for bit (QR, Cholesky, eigh and SVD in jaxlib's LAPACK kernels, rng
 
 import json
 
+import host_variants  # on the path set by conftest.py
 import make_random_more_golden as golden  # on the path set by conftest.py
 import pytest
 
 import jaxle_xla  # noqa: F401 - XLA becomes the default backend
 
 GOLDEN = json.loads(golden.GOLDEN.read_text())
+VARIANTS = host_variants.load_variants(golden.GOLDEN)
 NS = golden.namespace("jaxle")
 
 
@@ -19,4 +21,4 @@ def test_golden_bit_for_bit(name):
     if name.startswith(golden.TYPE_ONLY_ERRORS):
         assert got.get("error") == expected["error"], name
         return
-    assert got == expected, name
+    host_variants.check(got, name, GOLDEN, VARIANTS)

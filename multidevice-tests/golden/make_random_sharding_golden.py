@@ -16,6 +16,7 @@ import sys
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
+GOLDEN = HERE / "random_sharding_golden.json"
 SHAPE = (8,)
 LOGITS = np.linspace(-1.0, 1.0, 24, dtype=np.float32).reshape(8, 3)
 ROWS = np.arange(16.0, dtype=np.float32).reshape(8, 2)
@@ -254,12 +255,12 @@ for _name, _make in {"put": lambda j, k: k, "data": lambda j, k: j.random.key_da
     CASES[f"auto_keys_{_name}_in_mesh"] = lambda jax, m=_make: _keys(jax, _AUTO, m, under_mesh=True)
 
 
-def run(module) -> dict:
+def record(module) -> dict:
+    """Every case's outcome, on 8 CPU devices."""
+    module.config.update("jax_num_cpu_devices", 8)
+    assert module.device_count() == 8
     return {name: case(module) for name, case in CASES.items()}
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    assert module.device_count() == 8
-    (HERE / "random_sharding_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    GOLDEN.write_text(json.dumps(record(importlib.import_module(sys.argv[1])), indent=1, sort_keys=True) + "\n")
