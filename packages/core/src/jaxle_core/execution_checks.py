@@ -54,10 +54,16 @@ class KeyReuseChecker(Protocol):
 key_reuse: KeyReuseChecker | None = None  # installed by jaxle_random.key_reuse
 
 
+def _key_reuse_checker() -> KeyReuseChecker | None:
+    """The key-reuse checker while ``jax_debug_key_reuse`` is on (and jaxle_random installed one), else None."""
+    return key_reuse if key_reuse is not None and debug_key_reuse.value else None
+
+
 def check_traced_jaxpr(jaxpr: Any) -> None:
     """Under ``jax_debug_key_reuse``, JAX's KeyReuseError for a key that ``jaxpr`` (just traced) uses twice."""
-    if key_reuse is not None and debug_key_reuse.value:
-        key_reuse.check_jaxpr(jaxpr)
+    checker = _key_reuse_checker()
+    if checker is not None:
+        checker.check_jaxpr(jaxpr)
 
 _DEOPTIMIZED_NOTICE = ("Invalid nan value encountered in the output of a jax.jit function. Calling the de-optimized "
                        "version.")
@@ -100,8 +106,9 @@ def apply_checked(apply: Callable[[Any, Sequence[Any], dict], Any], primitive: A
     ``jax_no_execution``; outputs checked for nans and infs (a ``jit`` equation re-run op by op first, to name the
     primitive inside it)."""
     _refuse_execution(f"jit({primitive.name})")
-    if key_reuse is not None and debug_key_reuse.value:
-        outs = key_reuse.apply(lambda: apply(primitive, args, params), primitive, args, params)
+    checker = _key_reuse_checker()
+    if checker is not None:
+        outs = checker.apply(lambda: apply(primitive, args, params), primitive, args, params)
     else:
         outs = apply(primitive, args, params)
     kind = _invalid_kind(outs if primitive.multiple_results else [outs])
@@ -116,10 +123,8 @@ def call_jit_checked(name: str, closed: Any, executable: Callable[..., list], ar
     """``executable(*args)``, the compiled jitted function ``name`` of jaxpr ``closed``, under the flags: refused
     with ``jax_no_execution``; outputs checked, naming the primitive that produced a nan when an op-by-op run can."""
     _refuse_execution(f"jit({name})")
-    if key_reuse is not None and debug_key_reuse.value:
-        outs = key_reuse.call_jit(lambda: executable(*args), closed, args)
-    else:
-        outs = executable(*args)
+    checker = _key_reuse_checker()
+    outs = checker.call_jit(lambda: executable(*args), closed, args) if checker is not None else executable(*args)
     kind = _invalid_kind(outs)
     if kind is not None:
         _rerun_op_by_op(f"jit({name})", kind, closed, args)
