@@ -9,6 +9,9 @@ without a rule (nor an inner jaxpr typing their results) give replicated results
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+
 from jaxle_core import core, sharding_types
 from jaxle_core.lax import cumulative, reductions, slicing, structural
 from jaxle_core.lax.barriers import optimization_barrier_p
@@ -22,7 +25,6 @@ from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import (
     UNTYPED,
     ShardingTypeError,
-    axis_size,
     check_divisible,
     elementwise_specs,
     explicit_mesh_of,
@@ -103,38 +105,122 @@ def _broadcast_in_dim(avals, specs, outs, mesh, params):
     return [tuple(result)]
 
 
-def _reshape_groups(old: tuple, new: tuple) -> list[tuple[list[int], list[int]]] | None:
-    """The shapes cut into runs of dimensions of equal products (old dims, new dims); None when they cannot be."""
-    groups, i, j = [], 0, 0
-    while i < len(old) or j < len(new):
-        gi, gj = [i] if i < len(old) else [], [j] if j < len(new) else []
-        po = old[i] if i < len(old) else 1
-        pn = new[j] if j < len(new) else 1
-        i, j = i + bool(gi), j + bool(gj)
-        while po != pn:
-            if po < pn and i < len(old):
-                po *= old[i]
-                gi.append(i)
-                i += 1
-            elif j < len(new):
-                pn *= new[j]
-                gj.append(j)
+class _Unsupported(Exception):
+    """A reshape whose result's layout the rule cannot tell (it asks for ``out_sharding``)."""
+
+
+def _reshape_refused(x, new_sizes) -> ShardingTypeError:
+    return ShardingTypeError(
+        "This reshape is not supported. Please specify the sharding of the output via the `out_sharding` argument "
+        f"of jax.lax.reshape. Got operand type: {x.str_short()}, new sizes: {tuple(new_sizes)}")
+
+
+def _one_dimension_cut(short: tuple, long: tuple) -> list | None:
+    """JAX's reading of a reshape from ``short`` to the longer ``long`` as one dimension of ``short`` cut into
+    several: for each dimension of ``short``, its size when ``long`` keeps it or the list of ``long``'s sizes it
+    is cut into (the dimensions of size 1 that follow the cut's last piece join it, unless the next dimensions match
+    again). None when the shapes do not read so; ``_Unsupported`` when a second dimension would be cut or the walk
+    runs out of dimensions (where JAX's rule fails)."""
+    if len(long) <= len(short):
+        return None
+    ones = 0  # pairs of trailing dimensions of size 1, set aside
+    while ones < len(short) and short[-1 - ones] == 1 and long[-1 - ones] == 1:
+        ones += 1
+    short, long = short[:len(short) - ones], long[:len(long) - ones]
+    reading: list = []
+    cut = False
+    i = j = 0
+    while j < len(long):
+        if i == len(short):
+            raise _Unsupported
+        if short[i] == long[j]:
+            reading.append(short[i])
+        elif cut:
+            raise _Unsupported
+        else:
+            cut, pieces = True, [long[j]]
+            while math.prod(pieces) != short[i] or (j + 1 < len(long) and long[j + 1] == 1):
+                if math.prod(pieces) > short[i]:
+                    return None
+                if math.prod(pieces) == short[i] and i + 1 < len(short) and long[j + 1] == short[i + 1]:
+                    break
                 j += 1
+                if j == len(long):
+                    return None
+                pieces.append(long[j])
+            reading.append(pieces)
+        i += 1
+        j += 1
+    if i != len(short):
+        raise _Unsupported
+    return reading + [1] * ones
+
+
+def _axes_onto(mesh, axes: list, sizes: Sequence[int]) -> list:
+    """The mesh ``axes`` (in order) dealt onto dimensions of ``sizes``: each takes axes while its size left is
+    above 1, each dividing it; ``_Unsupported`` when one does not, or when axes are left over."""
+    left = iter(axes)
+    entries = []
+    for size in sizes:
+        taken = []
+        while size > 1:
+            axis = next(left, None)
+            if axis is None:
+                break
+            size, rest = divmod(size, mesh.shape[axis])
+            if rest:
+                raise _Unsupported
+            taken.append(axis)
+        entries.append(None if not taken else taken[0] if len(taken) == 1 else tuple(taken))
+    if next(left, None) is not None:
+        raise _Unsupported
+    return entries
+
+
+def _entry_axes(entry) -> list:
+    return [] if entry is None else list(entry) if isinstance(entry, tuple) else [entry]
+
+
+def _reshape_entries(mesh, shape: tuple, spec: tuple, new_sizes: tuple, permuted: bool) -> tuple:
+    """JAX's layout of a reshape of ``shape`` laid out as ``spec`` (every entry kept in order when only dimensions
+    of size 1 come or go; else one dimension cut into several, its axes dealt onto them, or several merged into
+    one, their axes, leading dimensions first, joined); ``_Unsupported`` otherwise, and for a cut or merge of split
+    dimensions when ``permuted`` (a reshape given ``dimensions``)."""
+    if [s for s in shape if s != 1] == [s for s in new_sizes if s != 1]:
+        kept = iter(e for s, e in zip(shape, spec) if s != 1)
+        return tuple(None if s == 1 else next(kept) for s in new_sizes)
+    cut = _one_dimension_cut(shape, new_sizes)
+    if cut is not None:
+        result: list = []
+        for entry, piece in zip(spec, cut):
+            if not isinstance(piece, list):
+                result.append(entry)
+            elif entry is None:
+                result.extend([None] * len(piece))
+            elif permuted:
+                raise _Unsupported
             else:
-                return None
-        groups.append((gi, gj))
-    return groups
-
-
-def _runs_past_unit_dims(old: tuple, new: tuple) -> list[tuple[list[int], list[int]]]:
-    """``_reshape_groups`` of the dimensions of size other than 1 (which a reshape adds or drops freely), as indices
-    into ``old`` and ``new``; one run of every old dimension when they cannot be grouped."""
-    old_kept = [d for d, size in enumerate(old) if size != 1]
-    new_kept = [d for d, size in enumerate(new) if size != 1]
-    groups = _reshape_groups(tuple(old[d] for d in old_kept), tuple(new[d] for d in new_kept))
-    if groups is None:
-        return [(list(range(len(old))), [])]
-    return [([old_kept[i] for i in old_dims], [new_kept[j] for j in new_dims]) for old_dims, new_dims in groups]
+                result.extend(_axes_onto(mesh, _entry_axes(entry), piece))
+        return tuple(result)
+    merge = _one_dimension_cut(new_sizes, shape)
+    if merge is None:
+        raise _Unsupported
+    entries, result = iter(spec), []
+    for size, pieces in zip(new_sizes, merge):
+        if not isinstance(pieces, list):
+            result.append(next(entries))
+            continue
+        merged = [next(entries) for _ in pieces]
+        axes = [a for e in merged for a in (e if isinstance(e, tuple) else (e,))]
+        while axes and axes[-1] is None:
+            axes.pop()
+        if not axes:
+            result.append(None)
+        elif permuted or None in axes:
+            raise _Unsupported
+        else:
+            result.extend(_axes_onto(mesh, axes, [size]))
+    return tuple(result)
 
 
 def _reshape(avals, specs, outs, mesh, params):
@@ -143,25 +229,12 @@ def _reshape(avals, specs, outs, mesh, params):
     if given is not None:
         return [given]
     x, spec = avals[0], specs[0]
-    if dimensions is not None:
-        spec = tuple(spec[d] for d in dimensions)
-    old = x.shape if dimensions is None else tuple(x.shape[d] for d in dimensions)
     if not any(spec):
         return [(None,) * len(new_sizes)]
-    result: list = [None] * len(new_sizes)
-    for old_dims, new_dims in _runs_past_unit_dims(tuple(old), tuple(new_sizes)):
-        entries = [spec[d] for d in old_dims]
-        if not any(entries):
-            continue
-        first = entries[0]
-        # the split dimension must lead its run, and lead the run it becomes, dividing that dimension evenly
-        if (any(entries[1:]) or not new_dims or new_sizes[new_dims[0]] % axis_size(mesh, first)
-                or (len(old_dims) > 1 and len(new_dims) > 1)):
-            raise ShardingTypeError(
-                "This reshape is not supported. Please specify the sharding of the output via the `out_sharding` "
-                f"argument of jax.lax.reshape. Got operand type: {x.str_short()}, new sizes: {tuple(new_sizes)}")
-        result[new_dims[0]] = first
-    return [tuple(result)]
+    try:
+        return [_reshape_entries(mesh, tuple(x.shape), tuple(spec), tuple(new_sizes), dimensions is not None)]
+    except _Unsupported:
+        raise _reshape_refused(x, new_sizes) from None
 
 
 def _transpose(avals, specs, outs, mesh, params):

@@ -23,7 +23,7 @@ from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_
 from jaxle_core.sharding import NamedSharding
 
 __all__ = ["UNTYPED", "ShardingTypeError", "axis_size", "broadcast_layout", "check_divisible", "check_type_divides",
-           "cotangent_sharding", "cotangent_spec", "elementwise_specs", "enable", "entry_text", "explicit_context",
+           "cotangent_sharding", "cotangent_spec", "elementwise_specs", "enable", "explicit_context",
            "explicit_mesh_of", "given_spec", "layout_divides", "layouts_ignored", "merged_specs",
            "no_context_mesh_error", "places", "register_rule", "resolve_out_sharding", "same_as_operand",
            "source_sharding",
@@ -393,11 +393,6 @@ def axis_size(mesh: AbstractMesh, entry: SpecEntry) -> int:
     return math.prod(mesh.shape[a] for a in (entry if isinstance(entry, tuple) else (entry,)))
 
 
-def entry_text(entry: SpecEntry) -> str:
-    """An entry as JAX's messages print it: ``y``, ``(x,y)``."""
-    return entry if not isinstance(entry, tuple) else f"({','.join(entry)})"
-
-
 def check_divisible(operation: str, x: ShapedArray, spec: tuple, out_shape: Sequence[int],
                     mesh: AbstractMesh) -> None:
     """JAX's ShardingTypeError when ``operation`` resizes a split dimension of ``x`` to a size its mesh axes do not
@@ -406,7 +401,7 @@ def check_divisible(operation: str, x: ShapedArray, spec: tuple, out_shape: Sequ
         if entry is not None and out_shape[d] != x.shape[d] and out_shape[d] % axis_size(mesh, entry):
             raise ShardingTypeError(
                 f"{operation} on sharded dims where out dim ({out_shape[d]}) is not divisible by mesh axes "
-                f"({axis_size(mesh, entry)}) with spec ({entry_text(entry)}) is not implemented. Got input "
+                f"({axis_size(mesh, entry)}) with spec ({entry}) is not implemented. Got input "
                 f"type={x.str_short(short_dtypes=True)} and output shape={tuple(out_shape)}")
 
 

@@ -44,6 +44,8 @@ from jaxle_core.lax.structural import (
     transpose_p,
     unstack_p,
 )
+from jaxle_core.mesh import PartitionSpec
+from jaxle_core.sharding import NamedSharding
 
 # ---------------------------------------------------------------- derivative zero and linear
 
@@ -137,10 +139,17 @@ transpose_rules[broadcast_in_dim_p] = _broadcast_in_dim_transpose
 
 
 def _reshape_transpose(ct, x, *, new_sizes, dimensions, sharding):
+    # as JAX's, the cotangent is reshaped to the operand's type (its dimensions permuted when ``dimensions`` are)
+    layout = getattr(x.aval, "explicit_sharding", None) or auto_layout(x.aval, x.aval.ndim)
     if dimensions is None:
-        return [lax.reshape(ct, x.aval.shape, out_sharding=auto_layout(x.aval, x.aval.ndim))]
+        return [lax.reshape(ct, x.aval.shape, out_sharding=layout)]
     permuted = tuple(x.aval.shape[d] for d in dimensions)
-    return [lax.transpose(lax.reshape(ct, permuted), tuple(int(i) for i in np.argsort(dimensions)))]
+    if layout is not None:
+        spec = layout.spec
+        layout = NamedSharding(layout.mesh, PartitionSpec(*(spec[d] for d in dimensions), unreduced=spec.unreduced,
+                                                          reduced=spec.reduced))
+    inverse = tuple(int(i) for i in np.argsort(dimensions))
+    return [lax.transpose(lax.reshape(ct, permuted, out_sharding=layout), inverse)]
 
 
 transpose_rules[reshape_p] = _reshape_transpose

@@ -1,0 +1,225 @@
+"""Write reshape_sharding_golden.json: how reshapes lay out their results over a mesh of Explicit axes ('x': 2,
+'y': 4) on eight CPU devices, recorded from the module named on the command line.
+
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_reshape_sharding_golden.py jax
+
+``table``: for every operand (shape of 8, 16 or 32 elements, of up to three dimensions, at most one of size 1, laid
+out over one or both axes) the outcome of ``lax.reshape`` to each shape of its size (up to four dimensions, at most
+one of size 1), in the order ``new_shapes`` lists them: the result's layout (``x _ (x,y)``: one entry a
+dimension, ``_`` where none), ``E`` for the ShardingTypeError asking for ``out_sharding`` (its message checked
+here), else the error's type and first line. ``cases``: jaxprs, results' layouts and values, lowered shardings and
+compiled collectives of reshapes, the jax.numpy functions made of them and their transforms.
+"""
+
+import importlib
+import itertools
+import json
+import math
+import sys
+
+import numpy as np
+from make_sharding_rules_golden import _computed, _layouts, _with
+from make_sharding_types_golden import HERE, _mesh, _outcome, _p, _put, _result
+from make_typed_lowering_golden import _record
+
+SIZES = (8, 16, 32)
+ENTRIES = (None, "x", "y", ("x", "y"), ("y", "x"))
+AXIS_SIZES = {"x": 2, "y": 4}
+
+
+def shapes(size: int, ranks) -> list[tuple[int, ...]]:
+    """Every shape of ``size`` elements of a rank in ``ranks``, at most one dimension of size 1."""
+    def ordered(n, rank):
+        if rank == 0:
+            return [()] if n == 1 else []
+        return [(d, *rest) for d in range(1, n + 1) if n % d == 0 for rest in ordered(n // d, rank - 1)]
+    return [s for rank in ranks for s in ordered(size, rank) if s.count(1) <= 1]
+
+
+def _axes(entry) -> tuple:
+    return () if entry is None else (entry,) if isinstance(entry, str) else entry
+
+
+def layouts(shape) -> list[tuple]:
+    """Every layout of ``shape`` naming one axis at least, each once, dividing its dimension."""
+    found = []
+    for spec in itertools.product(ENTRIES, repeat=len(shape)):
+        named = [a for e in spec for a in _axes(e)]
+        if named and len(named) == len(set(named)) and all(
+                n % math.prod(AXIS_SIZES[a] for a in _axes(e)) == 0 for n, e in zip(shape, spec)):
+            found.append(spec)
+    return found
+
+
+def new_shapes(size: int) -> list[tuple[int, ...]]:
+    return shapes(size, range(1, 5))
+
+
+def _entry_text(entry) -> str:
+    return "_" if entry is None else entry if isinstance(entry, str) else f"({','.join(entry)})"
+
+
+def _reshape_outcome(jax, mesh, shape, spec, new) -> str:
+    """``new``'s layout, ``E`` or the error of ``lax.reshape`` to ``new`` of an operand of ``shape`` laid out as
+    ``spec``."""
+    operand = jax.ShapeDtypeStruct(shape, np.float32, sharding=jax.sharding.NamedSharding(mesh, _p(jax, *spec)))
+    typed = []
+
+    def f(u):
+        typed.append(str(jax.typeof(u)))
+        return jax.lax.reshape(u, new)
+
+    try:
+        out = jax.eval_shape(f, operand)
+    except Exception as error:  # the type and message are what is compared
+        refusal = ("This reshape is not supported. Please specify the sharding of the output via the `out_sharding` "
+                   f"argument of jax.lax.reshape. Got operand type: {typed[0] if typed else '?'}, new sizes: {new}")
+        if type(error).__name__ == "ShardingTypeError" and str(error).splitlines()[0] == refusal:
+            return "E"
+        return f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+    return " ".join(_entry_text(e) for e in out.sharding.spec)
+
+
+def table(jax) -> dict:
+    mesh = _mesh(jax)
+    rows = {}
+    with jax.sharding.set_mesh(mesh):
+        for size in SIZES:
+            targets = new_shapes(size)
+            for shape in shapes(size, range(1, 4)):
+                for spec in layouts(shape):
+                    rows[f"{shape} {' '.join(map(_entry_text, spec))}"] = "|".join(
+                        _reshape_outcome(jax, mesh, shape, spec, new) for new in targets)
+    return rows
+
+
+def _of(shape, *spec):
+    """One operand of ``shape`` laid out as ``spec`` (arange values)."""
+    return lambda jax, mesh: [_put(jax, mesh, shape, *spec)]
+
+
+def _traced(shape, spec, f):
+    """The jaxpr of ``f(jax)`` applied to one operand of ``shape`` laid out as ``spec``, under set_mesh."""
+    return _with(_of(shape, *spec), f)
+
+
+def _eager(shape, spec, f):
+    """``f(jax)`` applied eagerly to one operand of ``shape`` laid out as ``spec``: its result's sharding, dtype,
+    values."""
+    def case(jax):
+        mesh = _mesh(jax)
+        with jax.sharding.set_mesh(mesh):
+            return _outcome(lambda: _result(f(jax)(_put(jax, mesh, shape, *spec))))
+    return case
+
+
+def _lowered(shape, spec, f):
+    """The lowered shardings, compiled collectives and result of ``jit(f(jax))`` of one such operand."""
+    def case(jax):
+        mesh = _mesh(jax)
+        with jax.sharding.set_mesh(mesh):
+            return _outcome(lambda: json.dumps(_record(jax, f(jax), _put(jax, mesh, shape, *spec))))
+    return case
+
+
+def _weighted_sum(jax, f):
+    """The sum of ``f``'s result weighted by its positions (a gradient of distinct entries)."""
+    def loss(u):
+        y = f(jax)(u)
+        return (y * jax.numpy.arange(y.size, dtype=np.float32).reshape(y.shape)).sum()
+    return loss
+
+
+def _ravel(jax):
+    return lambda u: u.reshape(-1)
+
+
+CASES = {
+    # merging dimensions split over different axes: their axes joined, the leading dimension's first
+    "merge_two_axes": _traced((8, 4), ("x", "y"), _ravel),
+    "merge_two_axes_eager": _eager((8, 4), ("x", "y"), _ravel),
+    "merge_two_axes_jit": _eager((8, 4), ("x", "y"), lambda jax: jax.jit(_ravel(jax))),
+    "merge_two_axes_lowered": _lowered((8, 4), ("x", "y"), _ravel),
+    "merge_reversed_axes": _traced((4, 2), ("y", "x"), _ravel),
+    "merge_reversed_axes_eager": _eager((4, 2), ("y", "x"), _ravel),
+    "merge_leading_two_of_three": _traced((2, 4, 4), ("x", "y"), lambda jax: lambda u: u.reshape(8, 4)),
+    "merge_trailing_dimension_unsplit": _eager((2, 8, 2), ("x", "y"), _ravel),
+    "merge_minor_split": _traced((8, 4), (None, "y"), _ravel),
+    "merge_unit_dimension_between": _traced((8, 1, 4), ("x", None, "y"), _ravel),
+    "merge_three_dimensions": _traced((2, 2, 8), ("x", None, "y"), _ravel),
+    # splitting a dimension split over several axes: its axes dealt out in order, each dividing its piece
+    "split_two_axes": _traced((8,), (("x", "y"),), lambda jax: lambda u: u.reshape(2, 4)),
+    "split_two_axes_eager": _eager((8,), (("x", "y"),), lambda jax: lambda u: u.reshape(2, 4)),
+    "split_two_axes_lowered": _lowered((8,), (("x", "y"),), lambda jax: lambda u: u.reshape(2, 4)),
+    "split_two_axes_indivisible": _traced((8,), (("x", "y"),), lambda jax: lambda u: u.reshape(4, 2)),
+    "split_reversed_axes": _eager((8,), (("y", "x"),), lambda jax: lambda u: u.reshape(4, 2)),
+    "split_keeps_both_axes": _traced((16,), (("x", "y"),), lambda jax: lambda u: u.reshape(8, 2)),
+    "split_into_three": _eager((16,), (("x", "y"),), lambda jax: lambda u: u.reshape(2, 4, 2)),
+    "split_into_three_indivisible": _traced((16,), (("x", "y"),), lambda jax: lambda u: u.reshape(2, 2, 4)),
+    "split_one_axis_leaves_rest": _traced((16,), ("x",), lambda jax: lambda u: u.reshape(4, 4)),
+    "split_trailing_dimension": _eager((2, 16), (None, ("x", "y")), lambda jax: lambda u: u.reshape(2, 2, 8)),
+    "split_minor_axis_indivisible": _traced((2, 8), ("x", "y"), lambda jax: lambda u: u.reshape(2, 2, 4)),
+    "split_unit_dimension_after": _traced((8, 1, 4), ("x", None, "y"), lambda jax: lambda u: u.reshape(2, 4, 1, 4)),
+    "split_and_merge": _traced((8, 4), ("x", "y"), lambda jax: lambda u: u.reshape(4, 8)),
+    # dimensions of size 1 coming and going between split dimensions
+    "expand_dims_between": _traced((8, 4), ("x", "y"), lambda jax: lambda u: jax.numpy.expand_dims(u, 1)),
+    "reshape_unit_between": _eager((8, 4), ("x", "y"), lambda jax: lambda u: u.reshape(8, 1, 4)),
+    "squeeze_between": _traced((8, 1, 4), ("x", None, "y"), lambda jax: lambda u: jax.numpy.squeeze(u, 1)),
+    "reshape_drops_unit": _eager((8, 1, 4), ("x", None, "y"), lambda jax: lambda u: u.reshape(8, 4)),
+    "reshape_moves_unit": _traced((8, 1, 4), ("x", None, "y"), lambda jax: lambda u: u.reshape(1, 8, 4)),
+    # jax.numpy functions made of reshapes
+    "ravel": _traced((8, 4), ("x", "y"), lambda jax: jax.numpy.ravel),
+    "ravel_result": _eager((8, 4), ("x", "y"), lambda jax: jax.numpy.ravel),
+    "flatten": _eager((8, 4), ("x", "y"), lambda jax: lambda u: u.flatten()),
+    "ravel_order_f": _traced((8, 4), ("x", "y"), lambda jax: lambda u: jax.numpy.ravel(u, order="F")),
+    "reshape_order_f": _traced((8, 4), ("x", "y"), lambda jax: lambda u: u.reshape(4, 8, order="F")),
+    "reshape_order_f_result": _eager((8, 4), ("x", "y"), lambda jax: lambda u: u.reshape(4, 8, order="F")),
+    "reshape_order_f_one_axis": _eager((8, 4), ("x",), lambda jax: lambda u: jax.numpy.reshape(u, (4, 8), order="F")),
+    "roll": _traced((8, 4), ("x", "y"), lambda jax: lambda u: jax.numpy.roll(u, 3)),
+    "roll_by_a_block": _eager((8, 4), ("x", "y"), lambda jax: lambda u: jax.numpy.roll(u, 8)),
+    "roll_by_a_block_jaxpr": _traced((8, 4), ("x", "y"), lambda jax: lambda u: jax.numpy.roll(u, 8)),
+    "resize_same_size": _eager((8, 4), ("x", "y"), lambda jax: lambda u: jax.numpy.resize(u, (2, 16))),
+    "resize_refused": _traced((8, 4), ("x", "y"), lambda jax: lambda u: jax.numpy.resize(u, (4, 8))),
+    "resize_larger": _traced((8, 4), ("x", "y"), lambda jax: lambda u: jax.numpy.resize(u, (64,))),
+    "lax_reshape_dimensions_merge": _traced((8, 4), ("x", "y"), lambda jax: lambda u: jax.lax.reshape(
+        u, (32,), (1, 0))),
+    "lax_reshape_dimensions_unit": _traced((8, 1, 4), ("x", None, "y"), lambda jax: lambda u: jax.lax.reshape(
+        u, (1, 8, 4), (1, 0, 2))),
+    "lax_reshape_dimensions_unsplit_cut": _traced((8, 4), (None, "y"), lambda jax: lambda u: jax.lax.reshape(
+        u, (2, 4, 4), (0, 1))),
+    # transforms
+    "jit_nested": _traced((8, 4), ("x", "y"), lambda jax: jax.jit(_ravel(jax))),
+    "vmap_split": _traced((2, 8), (None, ("x", "y")), lambda jax: jax.vmap(lambda r: r.reshape(2, 4))),
+    "vmap_merge": _traced((2, 4, 2), (None, "y", "x"), lambda jax: jax.vmap(_ravel(jax))),
+    "vmap_merge_other_axis": _traced((4, 2, 2), ("y", None, "x"), lambda jax: jax.vmap(_ravel(jax), in_axes=1)),
+    "vmap_merge_result": _eager((2, 4, 2), (None, "y", "x"), lambda jax: jax.vmap(_ravel(jax))),
+    "vmap_refused": _traced((8, 4), ("x", "y"), lambda jax: jax.vmap(lambda r: r.reshape(2, 2))),
+    "grad_merge": _traced((8, 4), ("x", "y"), lambda jax: jax.grad(_weighted_sum(jax, _ravel))),
+    "grad_merge_result": _computed(_of((8, 4), "x", "y"), lambda jax: jax.grad(_weighted_sum(jax, _ravel))),
+    "grad_merge_layout": _computed(_of((8, 4), "x", "y"), lambda jax: jax.grad(_weighted_sum(jax, _ravel)),
+                                   _layouts),
+    "grad_merge_eager": _eager((8, 4), ("x", "y"), lambda jax: jax.grad(_weighted_sum(jax, _ravel))),
+    "grad_split": _traced((8,), (("x", "y"),), lambda jax: jax.grad(_weighted_sum(
+        jax, lambda jax: lambda u: u.reshape(2, 4)))),
+    "grad_split_result": _computed(_of((8,), ("x", "y")), lambda jax: jax.grad(_weighted_sum(
+        jax, lambda jax: lambda u: u.reshape(2, 4)))),
+    "grad_one_axis": _traced((8, 4), ("x",), lambda jax: jax.grad(_weighted_sum(jax, _ravel))),
+    "grad_order_f": _traced((8, 4), ("x", "y"), lambda jax: jax.grad(_weighted_sum(
+        jax, lambda jax: lambda u: u.reshape(4, 8, order="F")))),
+    "grad_order_f_result": _computed(_of((8, 4), "x", "y"), lambda jax: jax.grad(_weighted_sum(
+        jax, lambda jax: lambda u: u.reshape(4, 8, order="F"))), _layouts),
+    "grad_lowered": _lowered((8, 4), ("x", "y"), lambda jax: jax.grad(_weighted_sum(jax, _ravel))),
+    "vmap_of_grad": _traced((2, 4, 2), (None, "y", "x"), lambda jax: jax.vmap(jax.grad(_weighted_sum(
+        jax, _ravel)))),
+}
+
+
+def run(module) -> dict:
+    return {"new_shapes": {size: [list(s) for s in new_shapes(size)] for size in SIZES}, "table": table(module),
+            "cases": {name: case(module) for name, case in CASES.items()}}
+
+
+if __name__ == "__main__":
+    module = importlib.import_module(sys.argv[1])
+    module.config.update("jax_num_cpu_devices", 8)
+    (HERE / "reshape_sharding_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
