@@ -266,6 +266,16 @@ _bernoulli_body.__name__ = "_bernoulli"
 _bernoulli = jit(_bernoulli_body, static_argnums=(2, 3))
 
 
+def _probability(p: Any) -> Any:
+    """``p`` as ``_bernoulli`` takes it: strongly typed, of its canonical dtype. A Python float or a NumPy float
+    stays on the host, converted there, as JAX passes it (jaxlib's dispatch moves it with the call); anything else
+    becomes an array first."""
+    if type(p) is float or (isinstance(p, (np.ndarray, np.generic)) and p.dtype.kind == "f"):
+        return np.asarray(p, dtypes.canonicalize_dtype(dtypes.dtype(p)))
+    p = jnp.asarray(p)
+    return jnp.asarray(p, p.dtype)  # a weakly typed probability enters the jit strongly typed
+
+
 def bernoulli(key: Any, p: Any = 0.5, shape: tuple[int, ...] | int | None = None, mode: str = "low", *,
               out_sharding: Any = None) -> Any:
     """Booleans that are True with probability ``p``; ``mode="high"`` draws twice the bits for more precision
@@ -273,11 +283,10 @@ def bernoulli(key: Any, p: Any = 0.5, shape: tuple[int, ...] | int | None = None
     layout = out_layout(out_sharding, "bernoulli")
     if mode not in ("high", "low"):
         raise ValueError(f"got {mode=}, expected 'high' or 'low'")
+    key = typed_key(key, "bernoulli")
     refuse_lists("dtype", "bernoulli", p)
-    p = jnp.asarray(p)
-    p = jnp.asarray(p, p.dtype)  # a weakly typed probability (a Python float) enters the jit strongly typed
+    p = _probability(p)
     if not dtypes.issubdtype(p.dtype, np.floating):
         raise TypeError(f"bernoulli probability `p` must have a floating dtype, got {p.dtype}.")
-    key = typed_key(key, "bernoulli")
     shape = _sample_shape(shape, "bernoulli", p)
     return laid_out(layout, lambda k, prob: _bernoulli(k, prob, shape, mode), key, p)

@@ -232,6 +232,11 @@ def _cases() -> dict:
     case("jaxpr_randint_uint16_bounds_beyond", lambda ns: _jaxpr(
         ns, lambda k: ns.random.randint(k, (4,), -3, 70000, dtype=np.uint16), key(ns)))
     case("geometric_python_int", lambda ns: ns.random.geometric(key(ns, 4), 1, (3,)))
+    # bernoulli converts its probability after wrapping a raw key; a NumPy one is converted to its canonical dtype
+    case("jaxpr_bernoulli_raw_key_traced_p", lambda ns: _jaxpr(
+        ns, lambda k, p: ns.random.bernoulli(k, p, (3,)), ns.random.PRNGKey(0), 0.3))
+    case("bernoulli_float64_array_p", lambda ns: ns.random.bernoulli(key(ns, 4), np.linspace(0, 1, 5)))
+    case("error_bernoulli_longdouble_p", lambda ns: ns.random.bernoulli(key(ns, 4), np.longdouble(0.3)))
     # Python lists as parameters: refused where JAX refuses them, accepted where it accepts them. The
     # ``error_list_traced_`` cases fail inside JAX's jitted body, with a message naming JAX's source: type only.
     pair, probabilities = [1.0, 2.0], [0.5, 0.2]
