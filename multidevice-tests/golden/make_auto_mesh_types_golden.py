@@ -4,16 +4,13 @@ operations, pmap and shard_map, and of the values computed from them inside a tr
 set_mesh); whether such types compare equal and how often jit traces for them, recorded from the module named on
 the command line.
 
-    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
-        multidevice-tests/golden/make_auto_mesh_types_golden.py jax
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_auto_mesh_types_golden.py jax
 """
 
 import functools
-import importlib
-import json
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -193,6 +190,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    assert module.device_count() == 8, "run with XLA_FLAGS=--xla_force_host_platform_device_count=8"
-    (HERE / "auto_mesh_types_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "auto_mesh_types_golden.json")

@@ -1,15 +1,12 @@
 """Write axis_types_golden.json: what ``jax.sharding.auto_axes`` and ``explicit_axes`` compute on eight CPU devices
 (results' layouts and values, errors), recorded from the module named on the command line.
 
-    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
-        multidevice-tests/golden/make_axis_types_golden.py jax
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_axis_types_golden.py jax
 """
 
-import importlib
-import json
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -88,6 +85,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    assert module.device_count() == 8, "run with XLA_FLAGS=--xla_force_host_platform_device_count=8"
-    (HERE / "axis_types_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "axis_types_golden.json")

@@ -8,12 +8,10 @@ shapes of its LAPACK calls (a batch kept split runs each device's own matrices, 
 compared against NumPy and SciPy by the test, not here.
 """
 
-import importlib
-import json
 import pathlib
 import re
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -82,6 +80,4 @@ def run(jax):
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    (HERE / "batched_linalg_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "batched_linalg_golden.json")

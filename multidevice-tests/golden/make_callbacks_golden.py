@@ -10,21 +10,18 @@ value. The devices run their calls in no fixed order, so the examples record wha
 from __future__ import annotations
 
 import contextlib
-import importlib
 import io
 import json
-import os
 import pathlib
 import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
 SEED_GOLDEN_DIR = HERE.parents[1] / "integration-tests" / "golden"
 if str(SEED_GOLDEN_DIR) not in sys.path:
     sys.path.insert(0, str(SEED_GOLDEN_DIR))
-
-import seed_golden  # noqa: E402 - found through the path set just above
 
 GOLDEN_PATH = HERE / "callbacks_golden.json"
 VALUES = np.arange(8.0, dtype=np.float32)
@@ -505,9 +502,4 @@ def load() -> dict:
 
 
 if __name__ == "__main__":
-    os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"
-    module = importlib.import_module(sys.argv[1])
-    importlib.import_module(f"{sys.argv[1]}.experimental")
-    records = {name: seed_golden.run_example(module, example) for name, example in EXAMPLES.items()}
-    GOLDEN_PATH.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
-    print(f"{len(records)} examples -> {GOLDEN_PATH}")
+    golden_main.main(golden_main.examples(EXAMPLES), GOLDEN_PATH, "experimental")

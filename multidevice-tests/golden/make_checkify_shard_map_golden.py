@@ -2,15 +2,14 @@
 ``error.throw()`` raises) and computes for checks inside ``shard_map`` and ``pmap`` bodies on eight CPU devices (an
 error per shard, at its mapped index; one of them raised), recorded from the module named on the command line.
 
-    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
-        multidevice-tests/golden/make_checkify_shard_map_golden.py jax
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_checkify_shard_map_golden.py jax
 """
 
 import importlib
-import json
 import pathlib
 import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -107,8 +106,5 @@ def record(m, name):
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    importlib.import_module(f"{sys.argv[1]}.experimental.checkify")
-    golden = {name: record(module, name) for name in cases(module)}
-    (HERE / "checkify_shard_map_golden.json").write_text(json.dumps(golden, indent=0, sort_keys=True) + "\n")
-    print(f"{len(golden)} cases")
+    golden_main.main(lambda m: {name: record(m, name) for name in cases(m)}, HERE / "checkify_shard_map_golden.json",
+                     "experimental.checkify", indent=0)

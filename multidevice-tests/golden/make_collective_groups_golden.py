@@ -8,10 +8,10 @@ collective_groups_golden.json (records in integration-tests/golden/seed_golden.p
 
 from __future__ import annotations
 
-import os
 import pathlib
 import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -82,5 +82,4 @@ def load() -> dict:
 
 
 if __name__ == "__main__":
-    os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"
-    seed_golden.write_records(EXAMPLES, GOLDEN_PATH)
+    golden_main.main(golden_main.examples(EXAMPLES), GOLDEN_PATH)

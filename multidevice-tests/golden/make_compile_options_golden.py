@@ -10,11 +10,9 @@ the client starts, so it runs in a fresh interpreter.
 """
 
 import importlib
-import json
-import os
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -79,10 +77,4 @@ def record(m) -> dict:
 
 
 if __name__ == "__main__":
-    os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"
-    module = importlib.import_module(sys.argv[1])
-    outcomes = record(module)
-    if sys.argv[1] == "jax":
-        (HERE / "compile_options_golden.json").write_text(json.dumps(outcomes, indent=1, sort_keys=True) + "\n")
-    else:
-        print(json.dumps(outcomes))
+    golden_main.main(record, HERE / "compile_options_golden.json")

@@ -3,16 +3,14 @@ them (``_xla_compute_type``, a GPU stream's annotation), through nested ``jit``,
 and its errors, and ``compute_on2``'s jaxprs (their derivatives' too), lowered text, results and errors, recorded
 from the module named on the command line.
 
-    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
-        multidevice-tests/golden/make_compute_on_golden.py jax
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_compute_on_golden.py jax
 """
 
 import importlib
 import inspect
-import json
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -194,6 +192,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    assert module.device_count() == 8, "run with XLA_FLAGS=--xla_force_host_platform_device_count=8"
-    (HERE / "compute_on_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "compute_on_golden.json")

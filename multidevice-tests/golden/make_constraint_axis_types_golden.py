@@ -7,10 +7,9 @@ type; ``P.UNCONSTRAINED`` refused without Auto axes), given a PartitionSpec or a
     /work/jaxpeer/bin/python multidevice-tests/golden/make_constraint_axis_types_golden.py jax
 """
 
-import importlib
-import json
 import pathlib
-import sys
+
+import golden_main
 
 HERE = pathlib.Path(__file__).parent
 MESH_KINDS = {"explicit": ("Explicit", "Explicit"), "auto": ("Auto", "Auto"), "mixed": ("Explicit", "Auto")}
@@ -92,6 +91,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    (HERE / "constraint_axis_types_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "constraint_axis_types_golden.json")

@@ -11,10 +11,9 @@ spec a result reports (as the constraint wrote it); and reshards that name no ax
 """
 
 import importlib
-import json
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -174,6 +173,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    (HERE / "constraint_placement_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "constraint_placement_golden.json")

@@ -3,15 +3,13 @@ host data put their arrays under ``jax.set_mesh`` on eight CPU devices (sharding
 ``device=`` (and JAX's errors where it refuses one), and where eager operations on host values only put theirs,
 recorded from the module named on the command line.
 
-    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
-        multidevice-tests/golden/make_constructors_under_mesh_golden.py jax
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_constructors_under_mesh_golden.py jax
 """
 
 import importlib
-import json
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -113,7 +111,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    assert module.device_count() == 8, "run with XLA_FLAGS=--xla_force_host_platform_device_count=8"
-    (HERE / "constructors_under_mesh_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True)
-                                                               + "\n")
+    golden_main.main(run, HERE / "constructors_under_mesh_golden.json")

@@ -2,15 +2,13 @@
 ``jax.set_mesh`` of a mesh of Auto axes on eight CPU devices (replicated over the mesh), and JAX's error for an
 argument committed to a device, recorded from the module named on the command line.
 
-    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
-        multidevice-tests/golden/make_context_mesh_golden.py jax
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_context_mesh_golden.py jax
 """
 
 import importlib
-import json
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -61,6 +59,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    assert module.device_count() == 8, "run with XLA_FLAGS=--xla_force_host_platform_device_count=8"
-    (HERE / "context_mesh_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "context_mesh_golden.json")

@@ -5,11 +5,9 @@ for slices a type cannot take, recorded from the module named on the command lin
     /work/jaxpeer/bin/python multidevice-tests/golden/make_eager_slices_golden.py jax
 """
 
-import importlib
-import json
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -80,7 +78,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    assert module.device_count() == 8
-    (HERE / "eager_slices_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "eager_slices_golden.json")

@@ -9,11 +9,9 @@ named on the command line.
 Each case is a function of the module returning text; the test runs the same functions with jaxle and compares.
 """
 
-import importlib
-import json
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 from make_shard_map_axes_golden import _error
 
@@ -156,6 +154,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    (HERE / "eager_unreduced_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "eager_unreduced_golden.json")

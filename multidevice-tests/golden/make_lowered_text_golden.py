@@ -15,9 +15,9 @@ import collections
 import importlib
 import json
 import pathlib
-import sys
 import warnings
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -124,6 +124,4 @@ def load() -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    GOLDEN_PATH.write_text(json.dumps(record(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(record, GOLDEN_PATH)

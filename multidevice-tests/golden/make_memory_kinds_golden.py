@@ -3,15 +3,13 @@ eight CPU devices: devices' memories, shardings of a memory kind, where ``device
 results, types (``float32<host>[8]``), jaxprs, lowered text and errors, recorded from the module named on the
 command line.
 
-    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
-        multidevice-tests/golden/make_memory_kinds_golden.py jax
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_memory_kinds_golden.py jax
 """
 
 import importlib
-import json
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -197,6 +195,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    assert module.device_count() == 8, "run with XLA_FLAGS=--xla_force_host_platform_device_count=8"
-    (HERE / "memory_kinds_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "memory_kinds_golden.json")

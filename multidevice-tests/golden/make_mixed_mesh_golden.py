@@ -6,10 +6,8 @@ devices, recorded from the module named on the command line.
     /work/jaxpeer/bin/python multidevice-tests/golden/make_mixed_mesh_golden.py jax
 """
 
-import importlib
-import json
-import sys
 
+import golden_main
 import numpy as np
 from make_sharding_types_golden import HERE, _jaxpr, _outcome, _p
 
@@ -218,6 +216,4 @@ def run(jax) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    (HERE / "mixed_mesh_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "mixed_mesh_golden.json")

@@ -3,16 +3,13 @@ devices (the seed cotangent resharded to the layout of an output computed by a s
 reductions a transposed body makes over the manual mesh), and their values, recorded from the module named on the
 command line.
 
-    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
-        multidevice-tests/golden/make_parallel_grad_jaxprs_golden.py jax
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_parallel_grad_jaxprs_golden.py jax
 """
 
 import functools
-import importlib
-import json
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -148,6 +145,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    (HERE / "parallel_grad_jaxprs_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "parallel_grad_jaxprs_golden.json")

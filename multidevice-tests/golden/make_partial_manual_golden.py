@@ -4,17 +4,14 @@ untyped bodies, inner ``shard_map``s of eager bodies given specs other than thei
 (values, layouts, jaxprs and the lowered program), on eight CPU devices, recorded from the module named on the
 command line.
 
-    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
-        multidevice-tests/golden/make_partial_manual_golden.py jax
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_partial_manual_golden.py jax
 
 Each case is a function of the module returning text; the test runs the same functions with jaxle and compares.
 """
 
-import importlib
-import json
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 from make_shard_map_axes_golden import _body_text, _error, _manual_computations, _p
 from make_vma_golden import _values
@@ -185,6 +182,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    (HERE / "partial_manual_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "partial_manual_golden.json")

@@ -11,13 +11,11 @@ With another module (jaxle) it prints its outcomes as JSON instead of writing th
 the client starts, so it runs in a fresh interpreter.
 """
 
-import importlib
-import json
-import os
 import pathlib
 import re
-import sys
 import warnings
+
+import golden_main
 
 HERE = pathlib.Path(__file__).parent
 
@@ -138,10 +136,4 @@ def record(m):
 
 
 if __name__ == "__main__":
-    os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"
-    module = importlib.import_module(sys.argv[1])
-    outcomes = record(module)
-    if sys.argv[1] == "jax":
-        (HERE / "pmap_donation_golden.json").write_text(json.dumps(outcomes, indent=1, sort_keys=True) + "\n")
-    else:
-        print(json.dumps(outcomes))
+    golden_main.main(record, HERE / "pmap_donation_golden.json")

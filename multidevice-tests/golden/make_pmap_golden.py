@@ -2,8 +2,7 @@
 command line.
 
 ``/work/jaxpeer/bin/python multidevice-tests/golden/make_pmap_golden.py jax`` writes pmap_golden.json (the examples'
-records in integration-tests/golden/seed_golden.py's format). The 8 devices come from ``XLA_FLAGS``, set before the
-module is imported.
+records in integration-tests/golden/seed_golden.py's format).
 
 The seeds' pmap examples are here: seed 000's (``seed_000_*``: maps, ``psum``, nested pmaps, ``devices=``), seed
 002's (``normalize``, ``random_matmul_mean`` with 50x60 matrices where the README draws 5000x6000, and
@@ -13,21 +12,18 @@ JAX 0.10.2 refuses nested pmaps (its inner shard_map's mesh is not the context m
 
 from __future__ import annotations
 
-import importlib
 import json
-import os
 import pathlib
 import sys
 from functools import partial
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
 SEED_GOLDEN_DIR = HERE.parents[1] / "integration-tests" / "golden"
 if str(SEED_GOLDEN_DIR) not in sys.path:
     sys.path.insert(0, str(SEED_GOLDEN_DIR))
-
-import seed_golden  # noqa: E402 - found through the path set just above
 
 GOLDEN_PATH = HERE / "pmap_golden.json"
 X = np.arange(8.0, dtype=np.float32).reshape(4, 2)
@@ -353,8 +349,4 @@ def load() -> dict:
 
 
 if __name__ == "__main__":
-    os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"
-    module = importlib.import_module(sys.argv[1])
-    records = {name: seed_golden.run_example(module, example) for name, example in EXAMPLES.items()}
-    GOLDEN_PATH.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
-    print(f"{len(records)} examples -> {GOLDEN_PATH}")
+    golden_main.main(golden_main.examples(EXAMPLES), GOLDEN_PATH)

@@ -8,10 +8,10 @@ shardings (make_typed_lowering_golden.structure) and the collectives XLA's parti
 
 from __future__ import annotations
 
-import os
 import pathlib
 import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -172,5 +172,4 @@ def load() -> dict:
 
 
 if __name__ == "__main__":
-    os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"
-    seed_golden.write_records(EXAMPLES, GOLDEN_PATH)
+    golden_main.main(golden_main.examples(EXAMPLES), GOLDEN_PATH)

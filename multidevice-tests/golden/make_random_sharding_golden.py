@@ -3,16 +3,13 @@ sample's type, layout and bits, eagerly and under ``jit``, over meshes of Explic
 jaxprs; the errors for specs a sample cannot take) and keys laid out over a mesh (the types and layouts of keys and
 of their data put there, split, folded and wrapped), recorded from the module named on the command line.
 
-    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
-        multidevice-tests/golden/make_random_sharding_golden.py jax
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_random_sharding_golden.py jax
 """
 
 import hashlib
-import importlib
-import json
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -263,4 +260,4 @@ def record(module) -> dict:
 
 
 if __name__ == "__main__":
-    GOLDEN.write_text(json.dumps(record(importlib.import_module(sys.argv[1])), indent=1, sort_keys=True) + "\n")
+    golden_main.main(record, GOLDEN)

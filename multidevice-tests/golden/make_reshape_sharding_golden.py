@@ -11,12 +11,11 @@ here), else the error's type and first line. ``cases``: jaxprs, results' layouts
 compiled collectives of reshapes, the jax.numpy functions made of them and their transforms.
 """
 
-import importlib
 import itertools
 import json
 import math
-import sys
 
+import golden_main
 import numpy as np
 from make_sharding_rules_golden import _computed, _layouts, _with
 from make_sharding_types_golden import HERE, _mesh, _outcome, _p, _put, _result
@@ -220,6 +219,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    (HERE / "reshape_sharding_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "reshape_sharding_golden.json")

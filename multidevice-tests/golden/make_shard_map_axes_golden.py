@@ -1,21 +1,18 @@
 """Write shard_map_axes_golden.json: ``shard_map`` with only some mesh axes manual (``axis_names``), and collectives
 over several mesh axes at once, on eight CPU devices, recorded from the module named on the command line.
 
-    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
-        multidevice-tests/golden/make_shard_map_axes_golden.py jax
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_shard_map_axes_golden.py jax
 
 Each case is a function of the module returning text (a jaxpr, an error's type and message, values, the headers of
 the lowered manual computations); the test runs the same functions with jaxle and compares the texts.
 """
 
 import contextlib
-import importlib
 import io
-import json
 import pathlib
 import re
-import sys
 
+import golden_main
 import numpy as np
 from make_vma_golden import _jaxpr, _values
 
@@ -291,6 +288,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    assert module.device_count() == 8, "run with XLA_FLAGS=--xla_force_host_platform_device_count=8"
-    (HERE / "shard_map_axes_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "shard_map_axes_golden.json")

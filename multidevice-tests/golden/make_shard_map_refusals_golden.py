@@ -3,18 +3,15 @@
 and what it accepts beside them (also ``jnp.where`` of such arrays traced outside ``set_mesh``), on eight CPU
 devices, recorded from the module named on the command line.
 
-    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
-        multidevice-tests/golden/make_shard_map_refusals_golden.py jax
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_shard_map_refusals_golden.py jax
 
 Each case is a function of the module returning text (an error's type and message, or values and layout); the test
 runs the same functions with jaxle and compares the texts.
 """
 
-import importlib
-import json
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 from make_shard_map_axes_golden import _error, _p, _placed
 
@@ -121,6 +118,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    assert module.device_count() == 8, "run with XLA_FLAGS=--xla_force_host_platform_device_count=8"
-    (HERE / "shard_map_refusals_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "shard_map_refusals_golden.json")

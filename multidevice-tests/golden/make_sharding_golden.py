@@ -1,19 +1,16 @@
 """Write sharding_golden.json: what sharded arrays, sharded jit and sharding constraints print and compute on eight
 CPU devices, recorded from the module named on the command line.
 
-    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
-        multidevice-tests/golden/make_sharding_golden.py jax
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_sharding_golden.py jax
 
 Each case is a function of the module returning text (reprs, shardings, values, jaxprs or an error's type and
 message); the test runs the same functions with jaxle and compares the texts.
 """
 
-import importlib
-import json
 import pathlib
 import re
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -264,6 +261,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    assert module.device_count() == 8, "run with XLA_FLAGS=--xla_force_host_platform_device_count=8"
-    (HERE / "sharding_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "sharding_golden.json")

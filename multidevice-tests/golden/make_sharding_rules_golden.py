@@ -5,10 +5,8 @@ CPU devices (jaxpr text, results' types and layouts, errors), recorded from the 
     /work/jaxpeer/bin/python multidevice-tests/golden/make_sharding_rules_golden.py jax
 """
 
-import importlib
-import json
-import sys
 
+import golden_main
 import numpy as np
 from make_sharding_types_golden import HERE, _in_mesh, _jaxpr, _mesh, _outcome, _p, _put, _result, _traced
 
@@ -315,6 +313,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    (HERE / "sharding_rules_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "sharding_rules_golden.json")

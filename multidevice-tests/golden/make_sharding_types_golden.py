@@ -2,15 +2,12 @@
 as ``typeof`` prints them, jaxpr text, results' layouts and values, ShardingTypeErrors), recorded from the module
 named on the command line.
 
-    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
-        multidevice-tests/golden/make_sharding_types_golden.py jax
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_sharding_types_golden.py jax
 """
 
-import importlib
-import json
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -227,6 +224,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    (HERE / "sharding_types_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "sharding_types_golden.json")

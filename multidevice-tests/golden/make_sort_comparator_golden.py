@@ -6,12 +6,10 @@ constraint JAX writes on each of its scalar values, and the sorted values and th
     /work/jaxpeer/bin/python multidevice-tests/golden/make_sort_comparator_golden.py jax
 """
 
-import importlib
-import json
 import pathlib
 import re
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -83,6 +81,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    (HERE / "sort_comparator_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "sort_comparator_golden.json")

@@ -1,8 +1,7 @@
 """Write typed_lowering_golden.json: how programs over a mesh of Explicit axes (sharding in types) lower and
 partition on eight CPU devices, recorded from the module named on the command line.
 
-    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
-        multidevice-tests/golden/make_typed_lowering_golden.py jax
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_typed_lowering_golden.py jax
 
 For each program: the structure of its lowered StableHLO (``structure``: main's argument and result shardings,
 then each sharding constraint as the op whose value it constrains and the sharding), the number of
@@ -10,12 +9,10 @@ each collective XLA's partitioner put into the compiled HLO (``collectives``), a
 """
 
 import collections
-import importlib
-import json
 import pathlib
 import re
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -123,6 +120,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    (HERE / "typed_lowering_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "typed_lowering_golden.json")

@@ -6,11 +6,9 @@ module named on the command line.
     /work/jaxpeer/bin/python multidevice-tests/golden/make_unreduced_golden.py jax
 """
 
-import importlib
-import json
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 from make_sharding_types_golden import _jaxpr, _mesh, _outcome, _p, _put, _result
 
@@ -322,6 +320,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    (HERE / "unreduced_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "unreduced_golden.json")

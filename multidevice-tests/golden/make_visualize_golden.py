@@ -1,17 +1,14 @@
 """Write visualize_golden.json: the text jax.debug.visualize_sharding and visualize_array_sharding print (to a
 captured, non-terminal stdout) on eight CPU devices, recorded from the module named on the command line.
 
-    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
-        multidevice-tests/golden/make_visualize_golden.py jax
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_visualize_golden.py jax
 """
 
 import contextlib
-import importlib
 import io
-import json
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -87,6 +84,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    assert module.device_count() == 8, "run with XLA_FLAGS=--xla_force_host_platform_device_count=8"
-    (HERE / "visualize_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "visualize_golden.json")

@@ -1,19 +1,16 @@
 """Write vma_golden.json: what ``shard_map`` bodies checking varying manual axes (``check_vma=True``) print,
 compute and raise on eight CPU devices, recorded from the module named on the command line.
 
-    XLA_FLAGS=--xla_force_host_platform_device_count=8 /work/jaxpeer/bin/python \
-        multidevice-tests/golden/make_vma_golden.py jax
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_vma_golden.py jax
 
 Each case is a function of the module returning text (a jaxpr, an error's type and message, values); the test runs
 the same functions with jaxle and compares the texts.
 """
 
-import importlib
-import json
 import pathlib
 import re
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -306,6 +303,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    assert module.device_count() == 8, "run with XLA_FLAGS=--xla_force_host_platform_device_count=8"
-    (HERE / "vma_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "vma_golden.json")
