@@ -8,7 +8,8 @@ out over one or both axes) the outcome of ``lax.reshape`` to each shape of its s
 one of size 1), in the order ``new_shapes`` lists them: the result's layout (``x _ (x,y)``: one entry a
 dimension, ``_`` where none), ``E`` for the ShardingTypeError asking for ``out_sharding`` (its message checked
 here), else the error's type and first line. ``cases``: jaxprs, results' layouts and values, lowered shardings and
-compiled collectives of reshapes, the jax.numpy functions made of them and their transforms.
+compiled collectives of reshapes, the jax.numpy functions made of them and their transforms (vmap of a
+reshape given ``out_sharding`` included).
 """
 
 import itertools
@@ -129,6 +130,11 @@ def _weighted_sum(jax, f):
     return loss
 
 
+def _reshape_given(jax, shape, *spec):
+    """``jnp.reshape`` to ``shape`` given ``out_sharding=P(*spec)``."""
+    return lambda u: jax.numpy.reshape(u, shape, out_sharding=_p(jax, *spec))
+
+
 def _ravel(jax):
     return lambda u: u.reshape(-1)
 
@@ -193,6 +199,23 @@ CASES = {
     "vmap_merge_other_axis": _traced((4, 2, 2), ("y", None, "x"), lambda jax: jax.vmap(_ravel(jax), in_axes=1)),
     "vmap_merge_result": _eager((2, 4, 2), (None, "y", "x"), lambda jax: jax.vmap(_ravel(jax))),
     "vmap_refused": _traced((8, 4), ("x", "y"), lambda jax: jax.vmap(lambda r: r.reshape(2, 2))),
+    "vmap_out_sharding": _traced((8, 8), ("x",), lambda jax: jax.vmap(_reshape_given(jax, (2, 4), None, "y"))),
+    "vmap_out_sharding_result": _eager((8, 8), ("x",), lambda jax: jax.vmap(_reshape_given(jax, (2, 4), None, "y"))),
+    "vmap_out_sharding_short_spec": _eager((8, 8), ("x",), lambda jax: jax.vmap(_reshape_given(jax, (4, 2), "y"))),
+    "vmap_out_sharding_whole_batch": _traced((8, 8), ("x",), lambda jax: jax.vmap(
+        _reshape_given(jax, (2, 4), None, "y"), in_axes=1)),
+    "vmap_out_sharding_whole_batch_result": _eager((8, 8), ("x",), lambda jax: jax.vmap(
+        _reshape_given(jax, (2, 4), None, "y"), in_axes=1)),
+    "vmap_out_sharding_split_columns": _traced((8, 8), (None, "x"), lambda jax: jax.vmap(
+        _reshape_given(jax, (2, 4), None, "y"), in_axes=1)),
+    "vmap_out_sharding_dimensions": _traced((8, 8), ("x",), lambda jax: jax.vmap(
+        lambda r: jax.lax.reshape(r, (4, 2), (0,), out_sharding=_p(jax, "y")))),
+    "vmap_nested_out_sharding": _traced((8, 8), ("x",), lambda jax: jax.vmap(jax.vmap(
+        _reshape_given(jax, (1,), None)))),
+    "vmap_out_sharding_duplicate_axis": _traced((8, 8), ("x",), lambda jax: jax.vmap(
+        _reshape_given(jax, (2, 4), None, "x"))),
+    "grad_vmap_out_sharding": _traced((8, 8), ("x",), lambda jax: jax.grad(
+        lambda u: jax.vmap(_reshape_given(jax, (2, 4), None, "y"))(u).sum())),
     "grad_merge": _traced((8, 4), ("x", "y"), lambda jax: jax.grad(_weighted_sum(jax, _ravel))),
     "grad_merge_result": _computed(_of((8, 4), "x", "y"), lambda jax: jax.grad(_weighted_sum(jax, _ravel))),
     "grad_merge_layout": _computed(_of((8, 4), "x", "y"), lambda jax: jax.grad(_weighted_sum(jax, _ravel)),

@@ -14,7 +14,14 @@ import numpy as np
 
 from jaxle_core.avals import get_aval
 from jaxle_core.batching.rule_helpers import batch_size, register_elementwise
-from jaxle_core.batching.trace import batching_rules, broadcast_to_batch, move_dim, per_example_errors
+from jaxle_core.batching.trace import (
+    batching_rules,
+    broadcast_to_batch,
+    current_layout,
+    move_dim,
+    per_example_errors,
+    sharding_with_batch_dim,
+)
 from jaxle_core.lax.structural import (
     bitcast_convert_type_p,
     broadcast_in_dim_p,
@@ -63,6 +70,8 @@ def _reshape_rule(vals, dims, *, new_sizes, dimensions, sharding):
         dimensions = (0,) + tuple(int(i) + 1 for i in dimensions)
     elif get_aval(x).shape == (size,) + tuple(new_sizes):  # a 0-d operand's reshape to (): nothing to do per row
         return x, 0
+    layout = current_layout()  # as JAX's, a given layout gains the batch dimension's
+    sharding = sharding_with_batch_dim(sharding, 0, None if layout is None else layout.entry)
     return reshape_p.bind(x, new_sizes=(size,) + tuple(new_sizes), dimensions=dimensions, sharding=sharding), 0
 
 

@@ -74,6 +74,16 @@ def with_batch_dim(aval: ShapedArray, dim: int | None, size: int) -> ShapedArray
     return aval.update(shape=shape, sharding=NamedSharding(mesh, PartitionSpec(*spec)))
 
 
+def sharding_with_batch_dim(sharding: Any, dim: int, entry: Any) -> Any:
+    """The NamedSharding ``sharding`` with the batch dimension ``dim`` inserted, laid out by ``entry`` (a rule's
+    ``out_sharding`` batched); anything else as it is."""
+    if not isinstance(sharding, NamedSharding):
+        return sharding
+    entries = list(sharding.spec) + [None] * max(0, dim - len(sharding.spec))
+    entries.insert(dim, entry)
+    return sharding.update(spec=sharding.spec.update(partitions=entries))
+
+
 class BatchTracer(Tracer):
     """A value with a batch dimension ``dim`` (or ``None`` when it does not vary along the batch)."""
 
