@@ -1,20 +1,21 @@
-"""Write reshape_sharding_golden.json: how reshapes lay out their results over a mesh of Explicit axes ('x': 2,
-'y': 4) on eight CPU devices, recorded from the module named on the command line.
+"""Write reshape_sharding_golden.json: how reshapes lay out their results over meshes of Explicit axes on eight CPU
+devices, recorded from the module named on the command line.
 
     /work/jaxpeer/bin/python multidevice-tests/golden/make_reshape_sharding_golden.py jax
 
-``table``: for every operand (shape of 8, 16 or 32 elements, of up to three dimensions, at most one of size 1, laid
-out over one or both axes) the outcome of ``lax.reshape`` to each shape of its size (up to four dimensions, at most
-one of size 1), in the order ``new_shapes`` lists them: the result's layout (``x _ (x,y)``: one entry a
+``tables``: for each mesh of ``MESHES`` and every operand it tables (a shape of at most one dimension of size 1,
+laid out over one or two axes a dimension), the outcome of ``lax.reshape`` to each shape of its size (at most one
+dimension of size 1), in the order ``new_shapes`` lists them: the result's layout (``x _ (x,y)``: one entry a
 dimension, ``_`` where none), ``E`` for the ShardingTypeError asking for ``out_sharding`` (its message checked
-here), else the error's type and first line. ``cases``: jaxprs, results' layouts and values, lowered shardings and
-compiled collectives of reshapes, the jax.numpy functions made of them and their transforms (vmap of a
-reshape given ``out_sharding`` included).
+here), else the error's type and first line. ``cases`` (over the mesh 'x': 2, 'y': 4): jaxprs, results' layouts
+and values, lowered shardings and compiled collectives of reshapes, the jax.numpy functions made of them and their
+transforms (vmap of a reshape given ``out_sharding`` included).
 """
 
 import itertools
 import json
 import math
+from typing import NamedTuple
 
 import golden_main
 import numpy as np
@@ -22,9 +23,23 @@ from make_sharding_rules_golden import _computed, _layouts, _with
 from make_sharding_types_golden import HERE, _mesh, _outcome, _p, _put, _result
 from make_typed_lowering_golden import _record
 
-SIZES = (8, 16, 32)
-ENTRIES = (None, "x", "y", ("x", "y"), ("y", "x"))
-AXIS_SIZES = {"x": 2, "y": 4}
+
+class Grid(NamedTuple):
+    """A mesh of Explicit axes and the reshapes tabled over it: operands of ``sizes`` elements and up to
+    ``operand_rank`` dimensions, new shapes of up to ``new_rank``."""
+
+    shape: tuple[int, ...]
+    names: tuple[str, ...]
+    sizes: tuple[int, ...]
+    operand_rank: int
+    new_rank: int
+
+
+MESHES = {
+    "x2_y4": Grid((2, 4), ("x", "y"), (8, 16, 32), 3, 4),
+    "a2_b2_c2": Grid((2, 2, 2), ("a", "b", "c"), (8, 16), 2, 3),
+    "u1_x2_y4": Grid((1, 2, 4), ("u", "x", "y"), (8, 16), 2, 3),  # an axis of size 1 too
+}
 
 
 def shapes(size: int, ranks) -> list[tuple[int, ...]]:
@@ -40,19 +55,22 @@ def _axes(entry) -> tuple:
     return () if entry is None else (entry,) if isinstance(entry, str) else entry
 
 
-def layouts(shape) -> list[tuple]:
-    """Every layout of ``shape`` naming one axis at least, each once, dividing its dimension."""
+def layouts(shape, grid: Grid) -> list[tuple]:
+    """Every layout of ``shape`` over ``grid`` (entries of one or two axes) naming one axis at least, each once,
+    dividing its dimension."""
+    axis_sizes = dict(zip(grid.names, grid.shape))
+    entries = [None] + [p[0] if len(p) == 1 else p for r in (1, 2) for p in itertools.permutations(grid.names, r)]
     found = []
-    for spec in itertools.product(ENTRIES, repeat=len(shape)):
+    for spec in itertools.product(entries, repeat=len(shape)):
         named = [a for e in spec for a in _axes(e)]
         if named and len(named) == len(set(named)) and all(
-                n % math.prod(AXIS_SIZES[a] for a in _axes(e)) == 0 for n, e in zip(shape, spec)):
+                n % math.prod(axis_sizes[a] for a in _axes(e)) == 0 for n, e in zip(shape, spec)):
             found.append(spec)
     return found
 
 
-def new_shapes(size: int) -> list[tuple[int, ...]]:
-    return shapes(size, range(1, 5))
+def new_shapes(grid: Grid, size: int) -> list[tuple[int, ...]]:
+    return shapes(size, range(1, grid.new_rank + 1))
 
 
 def _entry_text(entry) -> str:
@@ -80,14 +98,14 @@ def _reshape_outcome(jax, mesh, shape, spec, new) -> str:
     return " ".join(_entry_text(e) for e in out.sharding.spec)
 
 
-def table(jax) -> dict:
-    mesh = _mesh(jax)
+def table(jax, grid: Grid) -> dict:
+    mesh = jax.make_mesh(grid.shape, grid.names, axis_types=(jax.sharding.AxisType.Explicit,) * len(grid.names))
     rows = {}
     with jax.sharding.set_mesh(mesh):
-        for size in SIZES:
-            targets = new_shapes(size)
-            for shape in shapes(size, range(1, 4)):
-                for spec in layouts(shape):
+        for size in grid.sizes:
+            targets = new_shapes(grid, size)
+            for shape in shapes(size, range(1, grid.operand_rank + 1)):
+                for spec in layouts(shape, grid):
                     rows[f"{shape} {' '.join(map(_entry_text, spec))}"] = "|".join(
                         _reshape_outcome(jax, mesh, shape, spec, new) for new in targets)
     return rows
@@ -237,7 +255,9 @@ CASES = {
 
 
 def run(module) -> dict:
-    return {"new_shapes": {size: [list(s) for s in new_shapes(size)] for size in SIZES}, "table": table(module),
+    return {"new_shapes": {name: {size: [list(s) for s in new_shapes(grid, size)] for size in grid.sizes}
+                           for name, grid in MESHES.items()},
+            "tables": {name: table(module, grid) for name, grid in MESHES.items()},
             "cases": {name: case(module) for name, case in CASES.items()}}
 
 
