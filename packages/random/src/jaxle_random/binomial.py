@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 import jaxle_numpy as jnp
-from jaxle_core import dtypes, lax
+from jaxle_core import dtypes, jit, lax
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_random.keys import split, typed_key
@@ -115,7 +115,7 @@ def _binomial_btrs(key: Any, count: Any, p: Any, shape: tuple[int, ...], dtype: 
     return lax.while_loop(more, step, state)[1]
 
 
-def _binomial(key: Any, n: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+def _binomial_body(key: Any, n: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     def c(value: float) -> Any:
         return np.array(value, dtype)
 
@@ -139,6 +139,11 @@ def _binomial(key: Any, n: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype)
                         result)
     keep = lax.bitwise_or(jnp.logical_or(jnp.logical_or(below_half, count_invalid), q_nan), count_infinite)
     return lax.select(keep, result, count - result)
+
+
+_binomial_body.__name__ = "_binomial"
+# inlined where traced (JAX's jaxprs show its equations), compiled as one program when called eagerly
+_binomial = jit(_binomial_body, static_argnums=(3, 4), inline=True)
 
 
 def binomial(key: Any, n: Any, p: Any, shape: Any = None, dtype: Any = None) -> Any:
