@@ -12,7 +12,7 @@ from jaxle_core.lax import refs
 
 GEN = importlib.import_module("make_refs_vmap_golden")
 GOLDEN = importlib.import_module("make_reductions_golden").load_suite("refs_vmap")[1]
-M = GEN.namespace(jaxle_core, refs.new_ref, refs.freeze)
+M = GEN.namespace(jaxle_core, refs.new_ref, refs.freeze, refs)
 
 
 @pytest.mark.parametrize("name", sorted(GEN.CASES))
@@ -34,3 +34,42 @@ def test_vmap_equals_a_loop_over_the_batch():
         alone = f(ys[k], idx[k])
         for b, a in zip(batched, alone):
             np.testing.assert_allclose(np.asarray(b)[k], np.asarray(a))
+
+
+def _loop(f, in_axes, args):
+    """``f`` run on each batch element alone: the outputs stacked along a new first axis."""
+    size = next(np.shape(a)[ax] for a, ax in zip(args, in_axes) if ax is not None)
+    runs = [f(*[a if ax is None else np.take(a, k, axis=ax) for a, ax in zip(args, in_axes)]) for k in range(size)]
+    return [np.stack([np.asarray(run[j]) for run in runs]) for j in range(len(runs[0]))]
+
+
+def _reads(y, i):
+    r = refs.new_ref(y)
+    return r[i], r[0, i], r[i, 1:], r[:, i], r[refs.ds(1, 2), i]
+
+
+def _writes(y, i):
+    r = refs.new_ref(y)
+    r[i] = r[i] * 2.0 + y[0]
+    r[1, i] += 1.0
+    refs.addupdate(r, (0, i), y[1, 0])
+    old = refs.swap(r, (i, 0), y[0, 0] + 1.0)
+    return refs.freeze(r), old
+
+
+def _array_indices(y, i):
+    r = refs.new_ref(y)
+    j = np.array([[1, 0], [0, 0]], np.int32)
+    r[j, 1] = r[j, 2] + y[0, 0]
+    r[:, i] = r[:, np.array(0, np.int32)] * 3.0
+    return refs.freeze(r), r[:, np.array([2, 0], np.int32)]
+
+
+@pytest.mark.parametrize("f", [_reads, _writes, _array_indices])
+@pytest.mark.parametrize("ref_axis", [0, 1, 2])
+def test_reference_batched_along_any_axis_equals_a_loop(f, ref_axis):
+    y = np.moveaxis(np.arange(24, dtype=np.float32).reshape(2, 3, 4), 0, ref_axis)
+    i = np.array([1, 0], np.int32)
+    batched = jaxle_core.vmap(f, in_axes=(ref_axis, 0))(y, i)
+    for b, expected in zip(batched, _loop(f, (ref_axis, 0), (y, i))):
+        np.testing.assert_array_equal(np.asarray(b), expected)

@@ -1,100 +1,109 @@
-"""Batching mutable references: a reference made from a batched value holds the batch as its leading axis, and
-indexing it reads or writes every batch element's part: unbatched indices gain a leading full slice; batched
-indices become integer array indices, the batched reference's own axis indexed by an iota (as JAX does). A
-reference made under ``vmap`` is batched even from an unbatched value.
-Writing a batched value into a reference made outside ``vmap`` raises JAX's error."""
+"""Batching mutable references, as JAX batches them. A reference made from a batched value holds the batch along
+that value's batch dimension; one made under ``vmap`` is batched even from an unbatched value. Indexing a batched
+reference reads or writes every batch element's part: the reference's batch dimension is indexed by a full slice
+when no index is an integer array nor batched, by an iota integer array otherwise, with which the other integer
+array indices are broadcast; batched indices become integer arrays whose first dimension is the batch. A ``ds``
+whose start is batched raises JAX's ``NotImplementedError``; writing a batched value into a reference made outside
+``vmap`` raises JAX's error."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from jaxle_core.avals import get_aval
 from jaxle_core.batching.trace import at_dim, batching_rules, collective_rules, move_dim
-from jaxle_core.lax.refs import (
-    IndexDim,
-    Indexer,
-    addupdate_p,
-    broadcast_to_p,
-    free_ref_p,
-    freeze_p,
-    get_p,
-    new_ref_p,
-    swap_p,
-)
-from jaxle_core.lax.structural import broadcasted_iota, reshape
+from jaxle_core.lax.refs import IndexDim, Slice, addupdate_p, free_ref_p, freeze_p, get_p, new_ref_p, swap_p
+from jaxle_core.lax.structural import broadcast_in_dim, broadcasted_iota, transpose
 
 
-def _block_position(indexer: tuple[IndexDim, ...]) -> int:
-    """Where the broadcast block of the integer (array) indices lands in the result: NumPy's rule."""
-    advanced = [i for i, d in enumerate(indexer) if d.kind != "slice"]
-    if advanced != list(range(advanced[0], advanced[-1] + 1)):
-        return 0
-    return sum(1 for d in indexer[:advanced[0]] if d.kind == "slice")
+@dataclass(frozen=True)
+class _BatchedIndexer:
+    """An indexer rewritten to index every batch element's part of a reference at once (``indexer`` and its
+    ``operands``). ``batch_index`` tells whether an integer array (an iota or a batched index) indexes the batch;
+    ``first_int`` is the position of the first integer index of the indexer rewritten, ``was_contiguous`` whether
+    its integer indices stood next to each other; ``int_rank`` is the rank of the new integer indices."""
+
+    indexer: tuple[IndexDim, ...]
+    operands: list[Any]
+    batch_index: bool
+    was_contiguous: bool
+    first_int: int
+    int_rank: int
+
+    @property
+    def ints(self) -> list[bool]:
+        return [d.kind != "slice" for d in self.indexer]
+
+    @property
+    def block_moved_first(self) -> bool:
+        """Whether the integer indices' results, in place before the rewrite, now come first (NumPy's rule for
+        integer indices that are not next to each other)."""
+        return self.batch_index and self.was_contiguous and not _contiguous(self.ints)
+
+    def update_dim(self, ref_dim: int) -> int:
+        """Where the batch stands in the indexed part of a batched reference (a written value's batch dimension)."""
+        ints = self.ints
+        if self.batch_index and not _contiguous(ints):
+            return 0
+        if any(ints):
+            return ints.index(True) if self.batch_index else ref_dim - sum(ints[:ref_dim])
+        return ref_dim
+
+    def value_order(self, ndim: int) -> tuple[int, ...]:
+        """The permutation of a written value, its batch first and the integer indices' results in place, that puts
+        those results first."""
+        pos, rank = self.first_int, self.int_rank
+        return (0, *range(1 + pos, pos + rank), *range(1, 1 + pos), *range(pos + rank, ndim))
+
+    def result_order(self, ndim: int) -> tuple[int, ...]:
+        """The permutation of a read part, the integer indices' results first, that puts them in place."""
+        pos, rank = self.first_int, self.int_rank
+        return (0, *range(rank, rank + pos), *range(1, rank), *range(rank + pos, ndim))
 
 
-def _slice_position(indexer: tuple[IndexDim, ...], k: int, operands: Sequence[Any]) -> int:
-    """Where the slice indexing dimension ``k`` lands in the result (NumPy's placement of array indices)."""
-    slices_before = sum(1 for d in indexer[:k] if d.kind == "slice")
-    if not any(d.kind == "array" for d in indexer):
-        return slices_before
-    dynamic = [d for d in indexer if d.start is None]
-    shapes = [get_aval(x).shape for d, x in zip(dynamic, operands) if d.kind == "array"]
-    rank = len(np.broadcast_shapes(*shapes))
-    advanced = [i for i, d in enumerate(indexer) if d.kind != "slice"]
-    if advanced != list(range(advanced[0], advanced[-1] + 1)):
-        return rank + slices_before
-    return slices_before + (rank if advanced[0] < k else 0)
+def _contiguous(ints: Sequence[bool]) -> bool:
+    where = [i for i, b in enumerate(ints) if b]
+    return all(b - a == 1 for a, b in zip(where, where[1:]))
 
 
-def _batched_indexing(ref_dim: int | None, indexer: Indexer, operands: Sequence[Any],
-                      operand_dims: Sequence[int | None], size: int) -> tuple[Indexer, list[Any], int | None]:
-    """The indexer and index operands with which every batch element indexes its own part, and the result's batch
-    dimension."""
-    if all(d is None for d in operand_dims):
-        if ref_dim is None:
-            return indexer, list(operands), None
-        if indexer is None:
-            return None, list(operands), ref_dim
-        batched = indexer[:ref_dim] + (IndexDim("slice", 0, size, 1),) + indexer[ref_dim:]
-        return batched, list(operands), _slice_position(batched, ref_dim, operands)
-    if ref_dim not in (None, 0):
-        raise NotImplementedError("vmap of a reference batched along an axis other than its first, indexed by "
-                                  "batched indices")
-    dims_of = iter(zip(operands, operand_dims))
+def _batch_indexer(indexer: tuple[IndexDim, ...], operands: Sequence[Any], operand_dims: Sequence[int | None],
+                   size: int, ref_dim: int | None) -> _BatchedIndexer:
+    """``indexer`` rewritten for a reference batched along ``ref_dim`` (None: not batched) and index operands
+    batched along ``operand_dims``."""
+    idx_batched = any(d is not None for d in operand_dims)
+    dynamic = iter(zip(operands, operand_dims))
     entries: list[tuple[IndexDim, Any, int | None]] = []
-    for d in indexer or ():
-        x, xd = next(dims_of) if d.start is None else (None, None)
-        if d.kind == "slice" and xd is not None:
-            raise NotImplementedError("vmap of a reference indexed by a slice whose start is batched")
+    for d in indexer:
+        x, xd = next(dynamic) if d.start is None else (None, None)
         entries.append((d, x, xd))
-    shapes = [get_aval(x).shape[1:] if xd is not None else get_aval(x).shape
-              for d, x, xd in entries if d.kind != "slice" and x is not None]
-    rank = len(np.broadcast_shapes(*shapes)) if shapes else 0
-
-    def as_array(x: Any, xd: int | None) -> Any:
-        value = move_dim(x, xd, 0) if xd is not None else x
-        shape = get_aval(value).shape
-        inner = shape[1:] if xd is not None else shape
-        lead = (shape[0],) if xd is not None else (1,)
-        return reshape(value, lead + (1,) * (rank - len(inner)) + tuple(inner))
-
-    new_dims, new_operands = [], []
-    if ref_dim is not None:
-        new_dims.append(IndexDim("array", None))
-        new_operands.append(broadcasted_iota(np.int32, (size,) + (1,) * rank, 0))
+    int_shape = np.broadcast_shapes(*[get_aval(x).shape[:xd] + get_aval(x).shape[xd + 1:] if xd is not None
+                                      else get_aval(x).shape for d, x, xd in entries if d.kind == "array"])
+    batch_shape = (size, *int_shape)
+    new: list[tuple[IndexDim, Any]] = []
     for d, x, xd in entries:
+        if d.kind == "slice" and xd is not None:
+            raise NotImplementedError(f"No support for vmapping over nontrivial slices just yet: "
+                                      f"{Slice(x, d.size, d.stride)}")
         if d.kind == "slice" or x is None:
-            new_dims.append(d)
-            if x is not None:
-                new_operands.append(x)
-            continue
-        new_dims.append(IndexDim("array", None))
-        new_operands.append(as_array(x, xd))
-    batched = tuple(new_dims)
-    return batched, new_operands, _block_position(batched)
+            new.append((d, x))
+        elif xd is not None:
+            new.append((IndexDim("array", None), move_dim(x, xd, 0)))
+        elif d.kind == "array" and (idx_batched or ref_dim is not None):
+            new.append((d, broadcast_in_dim(x, batch_shape, tuple(range(1, get_aval(x).ndim + 1)))))
+        else:
+            new.append((d, x))
+    batch_index = ref_dim is not None and (idx_batched or bool(int_shape))
+    if ref_dim is not None:
+        new.insert(ref_dim, (IndexDim("array", None), broadcasted_iota(np.int32, batch_shape, 0)) if batch_index
+                   else (IndexDim("slice", 0, size, 1), None))
+    ints = [d.kind != "slice" for d in indexer]
+    return _BatchedIndexer(tuple(d for d, _ in new), [x for _, x in new if x is not None], batch_index,
+                           _contiguous(ints), ints.index(True) if any(ints) else 0,
+                           len(batch_shape) if batch_index or idx_batched else len(int_shape))
 
 
 def _new_ref_batch(trace, vals, dims, **params):
@@ -114,14 +123,6 @@ def _free_ref_batch(vals, dims):
     return free_ref_p.bind(*vals), []
 
 
-def _broadcast_to_batch(vals, dims, *, shape):
-    (x,), (d,) = vals, dims
-    value = move_dim(x, d, 0)
-    inner = get_aval(value).shape[1:]
-    padded = reshape(value, (get_aval(value).shape[0],) + (1,) * (len(shape) - len(inner)) + tuple(inner))
-    return broadcast_to_p.bind(padded, shape=(get_aval(value).shape[0],) + tuple(shape)), 0
-
-
 def _size(vals, dims) -> int:
     return next(get_aval(v).shape[d] for v, d in zip(vals, dims) if d is not None)
 
@@ -129,9 +130,18 @@ def _size(vals, dims) -> int:
 def _get_batch(vals, dims, *, indexer):
     ref, *operands = vals
     ref_dim, *operand_dims = dims
-    new_indexer, new_operands, out_dim = _batched_indexing(ref_dim, indexer, operands, operand_dims,
-                                                           _size(vals, dims))
-    return get_p.bind(ref, *new_operands, indexer=new_indexer), out_dim
+    if indexer is None:
+        return get_p.bind(ref, indexer=None), ref_dim
+    batched = _batch_indexer(indexer, operands, operand_dims, _size(vals, dims), ref_dim)
+    out = get_p.bind(ref, *batched.operands, indexer=batched.indexer)
+    ints = batched.ints
+    if batched.block_moved_first:
+        return transpose(out, batched.result_order(get_aval(out).ndim)), 0
+    if ref_dim is not None and not batched.batch_index:
+        return out, ref_dim - sum(ints[:ref_dim])
+    if (ref_dim is not None and not batched.was_contiguous) or not _contiguous(ints):
+        return out, 0
+    return out, ints.index(True)
 
 
 def _update_batch(primitive, what: str):
@@ -143,9 +153,19 @@ def _update_batch(primitive, what: str):
                             f"type {get_aval(ref)}. Move the array reference to be an argument to the vmapped "
                             "function?")
         size = _size(vals, dims)
-        new_indexer, new_operands, out_dim = _batched_indexing(ref_dim, indexer, operands, operand_dims, size)
-        outs = primitive.bind(ref, at_dim(value, value_dim, size, out_dim), *new_operands, indexer=new_indexer)
-        return (outs, out_dim) if not primitive.multiple_results else (outs, [])
+        if indexer is None:
+            outs = primitive.bind(ref, at_dim(value, value_dim, size, ref_dim), indexer=None)
+            return (outs, ref_dim) if not primitive.multiple_results else (outs, [])
+        batched = _batch_indexer(indexer, operands, operand_dims, size, ref_dim)
+        out_dim = batched.update_dim(ref_dim)
+        value = at_dim(value, value_dim, size, out_dim)
+        order = batched.value_order(get_aval(value).ndim) if batched.block_moved_first else None
+        if order is not None:
+            value = transpose(value, order)
+        outs = primitive.bind(ref, value, *batched.operands, indexer=batched.indexer)
+        if primitive.multiple_results:
+            return outs, []
+        return (outs if order is None else transpose(outs, tuple(np.argsort(order)))), out_dim
 
     return rule
 
@@ -153,7 +173,6 @@ def _update_batch(primitive, what: str):
 collective_rules[new_ref_p] = _new_ref_batch
 batching_rules[freeze_p] = _freeze_batch
 batching_rules[free_ref_p] = _free_ref_batch
-batching_rules[broadcast_to_p] = _broadcast_to_batch
 batching_rules[get_p] = _get_batch
 batching_rules[swap_p] = _update_batch(swap_p, "a set/swap")
 batching_rules[addupdate_p] = _update_batch(addupdate_p, "an addupdate")
