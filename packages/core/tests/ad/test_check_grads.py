@@ -465,7 +465,7 @@ NOT_SWEPT = {
                     "boolean result: float0 tangent"),
     **dict.fromkeys(["argmax", "argmin"], "integer result: float0 tangent"),
     "iota": "no operands",
-    **dict.fromkeys(["new_ref", "get", "swap", "addupdate", "freeze", "free_ref"],
+    **dict.fromkeys(["new_ref", "empty_ref", "get", "swap", "addupdate", "freeze", "free_ref"],
                     "operate on mutable references: checked against JAX's gradients in lax/test_refs_grad.py"),
     "bitcast_convert_type": "reinterprets bits; no derivative is defined through it",
     "stop_gradient": "zero derivative by definition, which finite differences contradict",

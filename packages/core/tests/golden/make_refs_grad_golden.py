@@ -1,5 +1,6 @@
 """Write refs_grad_golden.json: gradients and jvps through mutable array references with the named module (the
-values; differentiating writes into a reference made outside raises):
+values; differentiating writes into a reference made outside raises), and under "jaxprs" the jaxprs of ``jvp`` and
+``grad`` of the functions in ``JAXPR_CASES`` with the jitted gradient's value:
 
     /work/jaxpeer/bin/python packages/core/tests/golden/make_refs_grad_golden.py jax
 """
@@ -62,8 +63,59 @@ def _write_outer(m):
     return f
 
 
+def _ds_and_swap(m):
+    def f(y):
+        r = m.new_ref(y)
+        i = m.lax.argmax(y, 0, np.int32)
+        r[m.ops.ds(m.lax.rem(i, np.int32(2)), 2)] = r[m.ops.ds(0, 2)] * y[1]
+        m.ops.addupdate(r, m.ops.ds(1, 2), y[:2])
+        old = m.ops.swap(r, 0, y[2])
+        return m.lax.reduce_sum(m.freeze(r), (0,)) * old + r[i]
+    return f
+
+
+def _empty(m):
+    def f(y):
+        r = m.empty_ref(m.ShapeDtypeStruct((3,), f32))
+        r[...] = y * 2.0
+        r[1] += y[0]
+        return m.lax.reduce_sum(m.freeze(r) ** 2, (0,))
+    return f
+
+
+def _array_index(m):
+    def f(y):
+        r = m.new_ref(y)
+        j = np.array([2, 0], np.int32)
+        r[j] = r[j] * y[1]
+        m.ops.addupdate(r, np.array([1, 1], np.int32), y[:2])
+        return m.lax.reduce_sum(r[np.array([[0, 2]], np.int32)] * y[2], (0, 1))
+    return f
+
+
+def _scalar_ref(m):
+    def f(y):
+        r = m.new_ref(y[0])
+        r[...] = r[...] * y[1]
+        return r[...] + m.freeze(r) * y[2]
+    return f
+
+
+def _strided(m):
+    def f(y):
+        r = m.new_ref(m.lax.full((6,), 0.0, f32))
+        r[::2] = y
+        r[m.ops.ds(1, 3, 2)] += y * y
+        return m.lax.reduce_sum(r[1:5] ** 2, (0,))
+    return f
+
+
 CASES = {"writes_and_reads": _writes_and_reads, "from_constant": _from_constant, "scan_and_cond": _scan_and_cond,
          "read_outer": _read_outer, "write_outer": _write_outer}
+# Straight-line functions, whose jvp and grad jaxprs hold reference operations on tangents and cotangents
+JAXPR_CASES = {"writes_and_reads": _writes_and_reads, "from_constant": _from_constant, "read_outer": _read_outer,
+               "ds_and_swap": _ds_and_swap, "empty": _empty, "array_index": _array_index, "scalar_ref": _scalar_ref,
+               "strided": _strided}
 
 
 def run_case(m, name: str) -> dict:
@@ -77,17 +129,29 @@ def run_case(m, name: str) -> dict:
     return {"grad": grad.tolist(), "jvp": jvp.tolist(), "jit_grad": jit_grad.tolist()}
 
 
-def namespace(impl, new_ref, freeze):
+def run_jaxpr_case(m, name: str) -> dict:
+    f = JAXPR_CASES[name](m)
+    return {"jvp_jaxpr": str(m.make_jaxpr(lambda x, t: m.jvp(f, (x,), (t,)))(X, X)),
+            "grad_jaxpr": str(m.make_jaxpr(m.grad(f))(X)), "jit_grad": np.asarray(m.jit(m.grad(f))(X)).tolist()}
+
+
+def namespace(impl, new_ref, freeze, ops=None):
+    """The functions the cases call; ``ops`` has ``swap``, ``addupdate``, ``ds`` and ``empty_ref`` (by default
+    ``impl.ref``'s, ``impl.ds`` and ``impl.empty_ref``)."""
     import types
 
+    if ops is None:
+        ops = types.SimpleNamespace(swap=impl.ref.swap, addupdate=impl.ref.addupdate, ds=impl.ds)
     return types.SimpleNamespace(new_ref=new_ref, freeze=freeze, grad=impl.grad, jvp=impl.jvp, jit=impl.jit,
-                                 lax=impl.lax)
+                                 lax=impl.lax, make_jaxpr=impl.make_jaxpr, ShapeDtypeStruct=impl.ShapeDtypeStruct,
+                                 empty_ref=getattr(ops, "empty_ref", None) or impl.empty_ref, ops=ops)
 
 
 def main() -> None:
     impl = importlib.import_module(sys.argv[1])
     m = namespace(impl, impl.new_ref, impl.freeze)
-    write_golden("refs_grad_golden.json", {name: run_case(m, name) for name in CASES})
+    write_golden("refs_grad_golden.json", {**{name: run_case(m, name) for name in CASES},
+                                           "jaxprs": {name: run_jaxpr_case(m, name) for name in JAXPR_CASES}})
 
 
 if __name__ == "__main__":

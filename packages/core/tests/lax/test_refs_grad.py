@@ -1,5 +1,5 @@
 """Gradients and jvps through mutable array references (straight-line code, loops and conditionals closing over
-them, references made outside) against JAX 0.10.2's values and errors."""
+them, references made outside) against JAX 0.10.2's values, errors and jaxprs, and against finite differences."""
 
 import importlib
 
@@ -12,12 +12,37 @@ from jaxle_core.lax import refs
 
 GEN = importlib.import_module("make_refs_grad_golden")
 GOLDEN = importlib.import_module("make_reductions_golden").load_suite("refs_grad")[1]
-M = GEN.namespace(jaxle_core, refs.new_ref, refs.freeze)
+M = GEN.namespace(jaxle_core, refs.new_ref, refs.freeze, refs)
 
 
 @pytest.mark.parametrize("name", sorted(GEN.CASES))
 def test_matches_jax(name):
     assert_record_matches(GEN.run_case(M, name), GOLDEN[name], rtol=1e-5)
+
+
+@pytest.mark.parametrize("name", sorted(GEN.JAXPR_CASES))
+def test_jvp_and_grad_jaxprs_match_jax(name):
+    record = GEN.run_jaxpr_case(M, name)
+    expected = GOLDEN["jaxprs"][name]
+    assert record["jvp_jaxpr"] == expected["jvp_jaxpr"]
+    assert record["grad_jaxpr"] == expected["grad_jaxpr"]
+    np.testing.assert_allclose(record["jit_grad"], expected["jit_grad"], rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", sorted(GEN.JAXPR_CASES))
+def test_jvp_and_grad_match_finite_differences(name):
+    f = GEN.JAXPR_CASES[name](M)
+    x = GEN.X.astype(np.float64)
+    eps = 1e-3
+
+    def at(p):
+        return float(jaxle_core.jit(f)(p.astype(np.float32)))
+
+    numeric = np.array([(at(x + eps * e) - at(x - eps * e)) / (2 * eps) for e in np.eye(3)])
+    np.testing.assert_allclose(np.asarray(jaxle_core.grad(f)(GEN.X)), numeric, rtol=2e-2, atol=2e-2)
+    t = np.array([0.3, -0.7, 1.1])
+    _, tangent = jaxle_core.jvp(f, (GEN.X,), (t.astype(np.float32),))
+    np.testing.assert_allclose(float(tangent), numeric @ t, rtol=2e-2, atol=2e-2)
 
 
 def test_gradient_matches_the_same_function_without_references():

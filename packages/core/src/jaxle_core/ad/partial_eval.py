@@ -17,7 +17,8 @@ instead of being staged whole.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,11 +48,24 @@ class PartialStagingTrace(StagingTrace):
         self.sort_residuals = False
         # whether this trace splits a whole jaxpr (``partial_eval_jaxpr``) rather than linearizes a function
         self.splits_jaxpr = False
+        self._stages_known = False  # see staging_known
 
     def is_unknown(self, x: Any) -> bool:
         return isinstance(x, DynamicJaxprTracer) and x._trace is self
 
+    @contextmanager
+    def staging_known(self) -> Iterator[None]:
+        """Within it, equations are staged even when all their operands are known (what a rule makes for a tangent
+        from constants alone, such as a zero tangent's reference)."""
+        before, self._stages_known = self._stages_known, True
+        try:
+            yield
+        finally:
+            self._stages_known = before
+
     def process_primitive(self, primitive, args, params):
+        if self._stages_known:
+            return super().process_primitive(primitive, args, params)
         if not any(self.is_unknown(x) for x in args) and primitive not in split_when_known:
             with core.set_current_trace(self.parent):
                 return primitive.bind(*args, **params)

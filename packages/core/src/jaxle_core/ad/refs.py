@@ -1,13 +1,15 @@
-"""Forward-mode derivatives of mutable references. The tangent of a reference made in the differentiated
-function is a cell holding the tangent of its contents, a value: reads and writes apply to it the lax operations
-the discharge pass uses, so tangent computations are ordinary (linear, transposable) array programs and reverse
-mode needs no rules of its own. Another primitive given references with tangents (a loop closing over them) is
-differentiated through its discharge rule: the references' contents go in as values with their tangents and what
-the rule writes back is stored in both. A reference made outside has no tangent cell: reading it gives a zero
-tangent, and writing a value with a tangent into it raises JAX's error."""
+"""Derivatives of mutable references, as JAX takes them. The tangent of a reference made in the differentiated
+function is a second reference, holding the tangent of its contents: each read or write of the reference is
+mirrored on it, so the jaxprs of ``jvp`` hold reference operations on both, and linearization stages those on the
+tangent reference into the linear jaxpr, where transposition (``ref_transpose_rules``) turns them into reference
+operations on a reference accumulating cotangents. Another primitive given references with tangents (a loop
+closing over them) is differentiated through its discharge rule: the references' contents go in as values with
+their tangents and what the rule writes back is stored in both references. A reference made outside has no tangent
+reference: reading it gives a zero tangent, and writing a value with a tangent into it raises JAX's error."""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Any
 
 from jaxle_core import core
@@ -20,34 +22,60 @@ from jaxle_core.ad.jvp import (
     tangent_handlers,
     zeros_like_aval,
 )
+from jaxle_core.ad.partial_eval import PartialStagingTrace
+from jaxle_core.ad.transpose import RefCotangent, ref_transpose_rules
 from jaxle_core.avals import get_aval
-from jaxle_core.discharge import discharge_rules, operand_aliases, read, write
-from jaxle_core.lax.refs import addupdate_p, free_ref_p, freeze_p, get_p, is_ref_aval, new_ref_p, swap_p, value_aval
+from jaxle_core.discharge import discharge_rules, operand_aliases
+from jaxle_core.lax.refs import (
+    addupdate_p,
+    empty_ref_p,
+    free_ref_p,
+    freeze_p,
+    get_p,
+    is_ref_aval,
+    new_ref_p,
+    swap_p,
+    value_aval,
+)
 
 
 class RefTangent:
-    """The tangent of a reference: the tangent of what it holds, replaced by each write."""
+    """The tangent of a reference: the reference holding the tangent of its contents."""
 
-    __slots__ = ("value",)
+    __slots__ = ("ref",)
 
-    def __init__(self, value: Any):
-        self.value = value
+    def __init__(self, ref: Any):
+        self.ref = ref
 
     def __repr__(self) -> str:
-        return f"RefTangent({self.value!r})"
+        return f"RefTangent({self.ref!r})"
+
+
+def _staged_by_tangent_trace():
+    """While a rule runs for linearization, what it makes for a tangent reference is staged into the linear jaxpr
+    even when it reads no tangent (as JAX stages a zero tangent's reference)."""
+    trace = core.current_trace()
+    return trace.staging_known() if isinstance(trace, PartialStagingTrace) else nullcontext()
 
 
 def _new_ref_jvp(primals, tangents, **params):
     (x,), (t,) = primals, tangents
     ref = new_ref_p.bind(x, **params)
-    return ref, RefTangent(instantiate(t) if type(t) is Zero else t)
+    with _staged_by_tangent_trace():
+        return ref, RefTangent(new_ref_p.bind(instantiate(t, as_residual=False), **params))
+
+
+def _empty_ref_jvp(primals, tangents, *, ty, memory_space):
+    ref = empty_ref_p.bind(ty=ty, memory_space=memory_space)
+    with _staged_by_tangent_trace():
+        return ref, RefTangent(empty_ref_p.bind(ty=tangent_aval(ty), memory_space=memory_space))
 
 
 def _get_jvp(primals, tangents, *, indexer):
     ref, *operands = primals
     out = get_p.bind(ref, *operands, indexer=indexer)
     if type(tangents[0]) is RefTangent:
-        return out, read(tangents[0].value, indexer, operands)
+        return out, get_p.bind(tangents[0].ref, *operands, indexer=indexer)
     return out, Zero(tangent_aval(get_aval(out)))
 
 
@@ -57,9 +85,10 @@ def _not_differentiated(what: str, ref: Any) -> Exception:
                      "differentiated function?")
 
 
-def _cell(ref: Any, tangent: Any, value_tangent: Any, what: str) -> RefTangent | None:
+def _tangent_ref(ref: Any, tangent: Any, value_tangent: Any, what: str) -> Any:
+    """The tangent reference of ``ref``; None for a reference made outside when the value written has no tangent."""
     if type(tangent) is RefTangent:
-        return tangent
+        return tangent.ref
     if type(value_tangent) is not Zero:
         raise _not_differentiated(what, ref)
     return None
@@ -67,21 +96,19 @@ def _cell(ref: Any, tangent: Any, value_tangent: Any, what: str) -> RefTangent |
 
 def _swap_jvp(primals, tangents, *, indexer):
     ref, value, *operands = primals
-    cell = _cell(ref, tangents[0], tangents[1], "a set/swap")
+    tangent_ref = _tangent_ref(ref, tangents[0], tangents[1], "a set/swap")
     old = swap_p.bind(ref, value, *operands, indexer=indexer)
-    if cell is None:
+    if tangent_ref is None:
         return old, Zero(tangent_aval(get_aval(old)))
-    old_tangent = read(cell.value, indexer, operands)
-    cell.value = write(cell.value, indexer, operands, instantiate(tangents[1]))
-    return old, old_tangent
+    return old, swap_p.bind(tangent_ref, instantiate(tangents[1]), *operands, indexer=indexer)
 
 
 def _addupdate_jvp(primals, tangents, *, indexer):
     ref, value, *operands = primals
-    cell = _cell(ref, tangents[0], tangents[1], "an addupdate")
+    tangent_ref = _tangent_ref(ref, tangents[0], tangents[1], "an addupdate")
     addupdate_p.bind(ref, value, *operands, indexer=indexer)
-    if cell is not None and type(tangents[1]) is not Zero:
-        cell.value = write(cell.value, indexer, operands, tangents[1], accumulate=True)
+    if tangent_ref is not None:
+        addupdate_p.bind(tangent_ref, instantiate(tangents[1]), *operands, indexer=indexer)
     return [], []
 
 
@@ -89,17 +116,25 @@ def _freeze_jvp(primals, tangents):
     (ref,), (t,) = primals, tangents
     frozen = freeze_p.bind(ref)
     if type(t) is RefTangent:
-        return frozen, t.value
+        return frozen, freeze_p.bind(t.ref)
     return frozen, zeros_like_aval(tangent_aval(value_aval(get_aval(ref))))
 
 
+def _free_ref_jvp(primals, tangents):
+    free_ref_p.bind(*primals)
+    if type(tangents[0]) is RefTangent:
+        free_ref_p.bind(tangents[0].ref)
+    return [], []
+
+
 jvp_rules[new_ref_p] = _new_ref_jvp
+jvp_rules[empty_ref_p] = _empty_ref_jvp
 jvp_rules[get_p] = _get_jvp
 jvp_rules[swap_p] = _swap_jvp
 jvp_rules[addupdate_p] = _addupdate_jvp
 jvp_rules[freeze_p] = _freeze_jvp
-jvp_rules[free_ref_p] = lambda primals, tangents: (free_ref_p.bind(*primals), [])
-jvp_always.update({new_ref_p, get_p, swap_p, addupdate_p, freeze_p})
+jvp_rules[free_ref_p] = _free_ref_jvp
+jvp_always.update({new_ref_p, empty_ref_p, get_p, swap_p, addupdate_p, freeze_p, free_ref_p})
 
 
 def _jvp_through_discharge(trace, primitive, primals, tangents, params):
@@ -111,21 +146,69 @@ def _jvp_through_discharge(trace, primitive, primals, tangents, params):
     is_ref = [is_ref_aval(a) for a in in_avals]
     with core.set_current_trace(trace.parent):
         contents = [freeze_p.bind(p) if r else p for p, r in zip(primals, is_ref)]
-    args = [trace.tracer_type(trace, c, (t.value if type(t) is RefTangent else t) if r else t)
-            for c, t, r in zip(contents, tangents, is_ref)]
+    with core.set_current_trace(trace.rule_trace()):
+        tangent_contents = [freeze_p.bind(t.ref) if type(t) is RefTangent else t for t in tangents]
+    args = [trace.tracer_type(trace, c, t) for c, t in zip(contents, tangent_contents)]
     with core.set_current_trace(trace):
         new_values, outs = rule(in_avals, operand_aliases(primals), *args, **params)
     for ref, tangent, new, r in zip(primals, tangents, new_values, is_ref):
         if not r or new is None:
             continue
         value, value_tangent = trace.to_primal_tangent(new)
-        if type(tangent) is RefTangent:
-            tangent.value = instantiate(value_tangent)
-        elif type(value_tangent) is not Zero:
+        if type(tangent) is not RefTangent and type(value_tangent) is not Zero:
             raise _not_differentiated("a set/swap", ref)
         with core.set_current_trace(trace.parent):
             swap_p.bind(ref, value, indexer=None)
+        if type(tangent) is RefTangent:
+            with core.set_current_trace(trace.rule_trace()):
+                swap_p.bind(tangent.ref, instantiate(value_tangent), indexer=None)
     return outs if primitive.multiple_results else outs[0]
 
 
 tangent_handlers[RefTangent] = _jvp_through_discharge
+
+
+# ---------------------------------------------------------------- transposition
+
+
+def _get_transpose(ct, ref: RefCotangent, *operands, indexer):
+    if indexer is not None and type(ct) is not Zero:
+        addupdate_p.bind(ref.materialize(), ct, *operands, indexer=indexer)
+    else:
+        ref.accumulate(ct)
+    return [None] * (1 + len(operands))
+
+
+def _swap_transpose(ct, ref: RefCotangent, value, *operands, indexer):
+    if ref.ref is None and type(ct) is Zero:
+        return [None] * (2 + len(operands))
+    had_cotangent = ref.ref is not None
+    value_ct = swap_p.bind(ref.materialize(), instantiate(ct), *operands, indexer=indexer)
+    return [None, value_ct if had_cotangent else None] + [None] * len(operands)
+
+
+def _addupdate_transpose(ct, ref: RefCotangent, value, *operands, indexer):
+    value_ct = get_p.bind(ref.ref, *operands, indexer=indexer) if ref.ref is not None else None
+    return [None, value_ct] + [None] * len(operands)
+
+
+def _new_ref_transpose(ref: RefCotangent, x, **params):
+    return [ref.freeze()]
+
+
+def _empty_ref_transpose(ref: RefCotangent, **params):
+    ref.freeze()
+    return []
+
+
+def _freeze_transpose(ct, ref: RefCotangent):
+    ref.accumulate(ct)
+    return [None]
+
+
+ref_transpose_rules[get_p] = _get_transpose
+ref_transpose_rules[swap_p] = _swap_transpose
+ref_transpose_rules[addupdate_p] = _addupdate_transpose
+ref_transpose_rules[new_ref_p] = _new_ref_transpose
+ref_transpose_rules[empty_ref_p] = _empty_ref_transpose
+ref_transpose_rules[freeze_p] = _freeze_transpose

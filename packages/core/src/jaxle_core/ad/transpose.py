@@ -7,6 +7,10 @@ visited in reverse, each primitive's rule in ``transpose_rules`` turning the
 cotangent of its output into cotangents of its linear operands. Cotangents of
 a variable read several times are summed with ``add_any``; symbolic ``Zero``
 cotangents are never materialised.
+
+A linear mutable reference (one made in the linear jaxpr, by ``new_ref`` or
+``empty_ref``) has a ``RefCotangent``: a reference made when the first cotangent
+reaches it, which the rules in ``ref_transpose_rules`` read, write and add to.
 """
 
 from __future__ import annotations
@@ -14,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from jaxle_core.ad.jvp import Zero, add_tangents
+from jaxle_core.ad.jvp import Zero, add_tangents, tangent_aval, zeros_like_aval
 from jaxle_core.avals import ShapedArray
 from jaxle_core.core import Jaxpr, Literal, Primitive, Var, equation_context
+from jaxle_core.lax.refs import addupdate_p, empty_ref_p, freeze_p, is_ref_aval, new_ref, new_ref_p
 
 
 class UndefinedPrimal:
@@ -40,6 +45,42 @@ def is_undefined(x: Any) -> bool:
 transpose_rules: dict[Primitive, Callable[..., Sequence[Any]]] = {}
 
 
+class RefCotangent:
+    """The cotangent of a linear reference's contents (of abstract value ``aval``), held by a reference made when
+    the first cotangent reaches it (``ref``, None until then)."""
+
+    __slots__ = ("aval", "ref")
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+        self.ref: Any = None
+
+    def accumulate(self, ct: Any) -> None:
+        """Add ``ct`` to the whole of it."""
+        if ct is None or type(ct) is Zero:
+            return
+        if self.ref is None:
+            self.ref = new_ref(ct)
+        else:
+            addupdate_p.bind(self.ref, ct, indexer=None)
+
+    def materialize(self) -> Any:
+        """The reference, made from zeros if no cotangent reached it yet."""
+        if self.ref is None:
+            self.ref = new_ref(zeros_like_aval(self.aval))
+        return self.ref
+
+    def freeze(self) -> Any:
+        """The cotangent accumulated (``Zero`` if none)."""
+        return Zero(self.aval) if self.ref is None else freeze_p.bind(self.ref)
+
+
+# rule(cotangent, *operands, **params) -> one cotangent per operand (None for references), for primitives operating
+# on linear references: those operands and results are given as their ``RefCotangent``. They run whether or not a
+# cotangent reached their results.
+ref_transpose_rules: dict[Primitive, Callable[..., Sequence[Any]]] = {}
+
+
 def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
                   cotangents: Sequence[Any]) -> list[Any]:
     """Cotangents of ``jaxpr``'s inputs (``Zero`` if none reached it; ``None`` for known inputs).
@@ -60,11 +101,15 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
             return atom.val
         return UndefinedPrimal(atom.aval) if atom in linear else primal_env[atom]
 
+    ref_cts: dict[Var, RefCotangent] = {}  # linear references' cotangents
     linear_eqns = []
     for eqn in jaxpr.eqns:
-        if any(type(a) is not Literal and a in linear for a in eqn.invars):
+        if eqn.primitive in (new_ref_p, empty_ref_p) or any(type(a) is not Literal and a in linear
+                                                             for a in eqn.invars):
             linear.update(eqn.outvars)
             linear_eqns.append(eqn)
+            ref_cts.update((v, RefCotangent(tangent_aval(v.aval.inner_aval))) for v in eqn.outvars
+                           if is_ref_aval(v.aval))
         else:
             with equation_context(eqn):
                 outs = eqn.primitive.bind(*map(read_primal, eqn.invars), **eqn.params)
@@ -80,6 +125,17 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
     for v, ct in zip(jaxpr.outvars, cotangents):
         write_cotangent(v, ct)
     for eqn in reversed(linear_eqns):
+        if eqn.primitive in ref_transpose_rules and any(type(a) is not Literal and a in ref_cts
+                                                        for a in (*eqn.invars, *eqn.outvars)):
+            cts_out = [ref_cts[v] if v in ref_cts else ct_env.pop(v, Zero(v.aval)) for v in eqn.outvars]
+            with equation_context(eqn):
+                cts_in = ref_transpose_rules[eqn.primitive](
+                    cts_out if eqn.primitive.multiple_results else cts_out[0],
+                    *[ref_cts[a] if type(a) is not Literal and a in ref_cts else read_primal(a) for a in eqn.invars],
+                    **eqn.params)
+                for atom, ct in zip(eqn.invars, cts_in):
+                    write_cotangent(atom, ct)
+            continue
         cts_out = [ct_env.pop(v, None) for v in eqn.outvars]
         if all(ct is None for ct in cts_out):
             continue
