@@ -1,6 +1,8 @@
 """Write refs_grad_golden.json: gradients and jvps through mutable array references with the named module (the
-values; differentiating writes into a reference made outside raises), and under "jaxprs" the jaxprs of ``jvp`` and
-``grad`` of the functions in ``JAXPR_CASES`` with the jitted gradient's value:
+values; differentiating writes into a reference made outside raises), under "jaxprs" the jaxprs of ``jvp`` and
+``grad`` of the functions in ``JAXPR_CASES`` with the jitted gradient's value, and under "loop_jvps" the jaxprs of
+``jvp`` of the functions in ``LOOP_CASES`` (loops closing over references) with the jitted jvp's and gradient's
+values (or the gradient's error):
 
     /work/jaxpeer/bin/python packages/core/tests/golden/make_refs_grad_golden.py jax
 """
@@ -110,12 +112,46 @@ def _strided(m):
     return f
 
 
+def _fori(m):
+    def f(y):
+        r = m.new_ref(np.zeros(3, f32))
+
+        def body(i, c):
+            r[i] = y[i] * c
+            return c * 2.0
+        m.lax.fori_loop(0, 3, body, f32(1))
+        return m.lax.reduce_sum(m.freeze(r) ** 2, (0,))
+    return f
+
+
+def _while(m):
+    def f(y):
+        r = m.new_ref(y)
+
+        def body(c):
+            r[c] = r[c] * y[c] + 1.0
+            return c + 1
+        m.lax.while_loop(lambda c: c < 3, body, 0)
+        return m.lax.reduce_sum(m.freeze(r) ** 2, (0,))
+    return f
+
+
+def _scan_reading_outer(m):
+    outer = m.new_ref(WEIGHTS)
+
+    def f(y):
+        return m.lax.scan(lambda c, x: (c + outer[0] * x, None), f32(0), y)[0]
+    return f
+
+
 CASES = {"writes_and_reads": _writes_and_reads, "from_constant": _from_constant, "scan_and_cond": _scan_and_cond,
          "read_outer": _read_outer, "write_outer": _write_outer}
 # Straight-line functions, whose jvp and grad jaxprs hold reference operations on tangents and cotangents
 JAXPR_CASES = {"writes_and_reads": _writes_and_reads, "from_constant": _from_constant, "read_outer": _read_outer,
                "ds_and_swap": _ds_and_swap, "empty": _empty, "array_index": _array_index, "scalar_ref": _scalar_ref,
                "strided": _strided}
+LOOP_CASES = {"scan_and_cond": _scan_and_cond, "fori": _fori, "while": _while,
+              "scan_reading_outer": _scan_reading_outer}
 
 
 def run_case(m, name: str) -> dict:
@@ -135,6 +171,17 @@ def run_jaxpr_case(m, name: str) -> dict:
             "grad_jaxpr": str(m.make_jaxpr(m.grad(f))(X)), "jit_grad": np.asarray(m.jit(m.grad(f))(X)).tolist()}
 
 
+def run_loop_case(m, name: str) -> dict:
+    f = LOOP_CASES[name](m)
+    record = {"jvp_jaxpr": str(m.make_jaxpr(lambda x, t: m.jvp(f, (x,), (t,)))(X, X)),
+              "jit_jvp": float(m.jit(lambda x, t: m.jvp(f, (x,), (t,))[1])(X, np.ones(3, f32)))}
+    try:
+        record["jit_grad"] = np.asarray(m.jit(m.grad(f))(X)).tolist()
+    except Exception as error:  # noqa: BLE001 - the error is what we record
+        record["grad_error"] = {"error": type(error).__name__, "message": str(error).split("\n")[0]}
+    return record
+
+
 def namespace(impl, new_ref, freeze, ops=None):
     """The functions the cases call; ``ops`` has ``swap``, ``addupdate``, ``ds`` and ``empty_ref`` (by default
     ``impl.ref``'s, ``impl.ds`` and ``impl.empty_ref``)."""
@@ -151,7 +198,8 @@ def main() -> None:
     impl = importlib.import_module(sys.argv[1])
     m = namespace(impl, impl.new_ref, impl.freeze)
     write_golden("refs_grad_golden.json", {**{name: run_case(m, name) for name in CASES},
-                                           "jaxprs": {name: run_jaxpr_case(m, name) for name in JAXPR_CASES}})
+                                           "jaxprs": {name: run_jaxpr_case(m, name) for name in JAXPR_CASES},
+                                           "loop_jvps": {name: run_loop_case(m, name) for name in LOOP_CASES}})
 
 
 if __name__ == "__main__":

@@ -1,11 +1,12 @@
 """Derivatives of mutable references, as JAX takes them. The tangent of a reference made in the differentiated
 function is a second reference, holding the tangent of its contents: each read or write of the reference is
-mirrored on it, so the jaxprs of ``jvp`` hold reference operations on both, and linearization stages those on the
-tangent reference into the linear jaxpr, where transposition (``ref_transpose_rules``) turns them into reference
-operations on a reference accumulating cotangents. Another primitive given references with tangents (a loop
-closing over them) is differentiated through its discharge rule: the references' contents go in as values with
-their tangents and what the rule writes back is stored in both references. A reference made outside has no tangent
-reference: reading it gives a zero tangent, and writing a value with a tangent into it raises JAX's error."""
+mirrored on it, so the jaxprs of ``jvp`` hold reference operations on both (loops and conditionals closing over
+references get their tangent references as operands too), and linearization stages those on the tangent reference
+into the linear jaxpr, where transposition (``ref_transpose_rules``) turns them into reference operations on a
+reference accumulating cotangents. Linearization differentiates a loop or conditional given references with tangent
+references through its discharge rule instead: the references' contents go in as values with their tangents and
+what the rule writes back is stored in both references. A reference made outside has no tangent reference: reading
+it gives a zero tangent, and writing a value with a tangent into it raises JAX's error."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ from jaxle_core.ad.jvp import (
     instantiate,
     jvp_always,
     jvp_rules,
+    reference_tangent_handler,
     tangent_aval,
-    tangent_handlers,
     zeros_like_aval,
 )
 from jaxle_core.ad.partial_eval import PartialStagingTrace
@@ -39,18 +40,6 @@ from jaxle_core.lax.refs import (
 )
 
 
-class RefTangent:
-    """The tangent of a reference: the reference holding the tangent of its contents."""
-
-    __slots__ = ("ref",)
-
-    def __init__(self, ref: Any):
-        self.ref = ref
-
-    def __repr__(self) -> str:
-        return f"RefTangent({self.ref!r})"
-
-
 def _staged_by_tangent_trace():
     """While a rule runs for linearization, what it makes for a tangent reference is staged into the linear jaxpr
     even when it reads no tangent (as JAX stages a zero tangent's reference)."""
@@ -62,20 +51,20 @@ def _new_ref_jvp(primals, tangents, **params):
     (x,), (t,) = primals, tangents
     ref = new_ref_p.bind(x, **params)
     with _staged_by_tangent_trace():
-        return ref, RefTangent(new_ref_p.bind(instantiate(t, as_residual=False), **params))
+        return ref, new_ref_p.bind(instantiate(t, as_residual=False), **params)
 
 
 def _empty_ref_jvp(primals, tangents, *, ty, memory_space):
     ref = empty_ref_p.bind(ty=ty, memory_space=memory_space)
     with _staged_by_tangent_trace():
-        return ref, RefTangent(empty_ref_p.bind(ty=tangent_aval(ty), memory_space=memory_space))
+        return ref, empty_ref_p.bind(ty=tangent_aval(ty), memory_space=memory_space)
 
 
 def _get_jvp(primals, tangents, *, indexer):
     ref, *operands = primals
     out = get_p.bind(ref, *operands, indexer=indexer)
-    if type(tangents[0]) is RefTangent:
-        return out, get_p.bind(tangents[0].ref, *operands, indexer=indexer)
+    if type(tangents[0]) is not Zero:
+        return out, get_p.bind(tangents[0], *operands, indexer=indexer)
     return out, Zero(tangent_aval(get_aval(out)))
 
 
@@ -87,8 +76,8 @@ def _not_differentiated(what: str, ref: Any) -> Exception:
 
 def _tangent_ref(ref: Any, tangent: Any, value_tangent: Any, what: str) -> Any:
     """The tangent reference of ``ref``; None for a reference made outside when the value written has no tangent."""
-    if type(tangent) is RefTangent:
-        return tangent.ref
+    if type(tangent) is not Zero:
+        return tangent
     if type(value_tangent) is not Zero:
         raise _not_differentiated(what, ref)
     return None
@@ -115,15 +104,15 @@ def _addupdate_jvp(primals, tangents, *, indexer):
 def _freeze_jvp(primals, tangents):
     (ref,), (t,) = primals, tangents
     frozen = freeze_p.bind(ref)
-    if type(t) is RefTangent:
-        return frozen, freeze_p.bind(t.ref)
+    if type(t) is not Zero:
+        return frozen, freeze_p.bind(t)
     return frozen, zeros_like_aval(tangent_aval(value_aval(get_aval(ref))))
 
 
 def _free_ref_jvp(primals, tangents):
     free_ref_p.bind(*primals)
-    if type(tangents[0]) is RefTangent:
-        free_ref_p.bind(tangents[0].ref)
+    if type(tangents[0]) is not Zero:
+        free_ref_p.bind(tangents[0])
     return [], []
 
 
@@ -147,7 +136,7 @@ def _jvp_through_discharge(trace, primitive, primals, tangents, params):
     with core.set_current_trace(trace.parent):
         contents = [freeze_p.bind(p) if r else p for p, r in zip(primals, is_ref)]
     with core.set_current_trace(trace.rule_trace()):
-        tangent_contents = [freeze_p.bind(t.ref) if type(t) is RefTangent else t for t in tangents]
+        tangent_contents = [freeze_p.bind(t) if r and type(t) is not Zero else t for t, r in zip(tangents, is_ref)]
     args = [trace.tracer_type(trace, c, t) for c, t in zip(contents, tangent_contents)]
     with core.set_current_trace(trace):
         new_values, outs = rule(in_avals, operand_aliases(primals), *args, **params)
@@ -155,17 +144,17 @@ def _jvp_through_discharge(trace, primitive, primals, tangents, params):
         if not r or new is None:
             continue
         value, value_tangent = trace.to_primal_tangent(new)
-        if type(tangent) is not RefTangent and type(value_tangent) is not Zero:
+        if type(tangent) is Zero and type(value_tangent) is not Zero:
             raise _not_differentiated("a set/swap", ref)
         with core.set_current_trace(trace.parent):
             swap_p.bind(ref, value, indexer=None)
-        if type(tangent) is RefTangent:
+        if type(tangent) is not Zero:
             with core.set_current_trace(trace.rule_trace()):
-                swap_p.bind(tangent.ref, instantiate(value_tangent), indexer=None)
+                swap_p.bind(tangent, instantiate(value_tangent), indexer=None)
     return outs if primitive.multiple_results else outs[0]
 
 
-tangent_handlers[RefTangent] = _jvp_through_discharge
+reference_tangent_handler.append(_jvp_through_discharge)
 
 
 # ---------------------------------------------------------------- transposition

@@ -37,8 +37,19 @@ from jaxle_core.lax.slicing import (
 from jaxle_core.lax.structural import pad_p
 
 deflinear(slice_p)
-deflinear_first(dynamic_slice_p, 1)
 deflinear_first(dynamic_update_slice_p, 2)
+
+
+def _dynamic_slice_jvp(primals, tangents, *, slice_sizes):
+    # The tangent's slice first, as JAX stages them.
+    operand, *indices = primals
+    tangent = tangents[0]
+    if type(tangent) is not Zero:
+        tangent = dynamic_slice_p.bind(tangent, *indices, slice_sizes=slice_sizes)
+    return dynamic_slice_p.bind(operand, *indices, slice_sizes=slice_sizes), tangent
+
+
+jvp_rules[dynamic_slice_p] = _dynamic_slice_jvp
 
 
 # ---------------------------------------------------------------- gather
