@@ -66,6 +66,11 @@ def test_errors():
         vmap(lambda x: x, in_axes=None)(X)
     with pytest.raises(ValueError, match="at vmap out_axes, got axis spec None but output was batched on axis 0"):
         vmap(lambda x: x, out_axes=None)(X)
+    # JAX 0.10.2 names the output by its path in the outputs
+    with pytest.raises(ValueError, match="at vmap out_axes\\[0\\], got axis spec None but output was batched"):
+        vmap(lambda x: (x, x), out_axes=(None, 0))(X)
+    with pytest.raises(ValueError, match="at vmap out_axes\\['b'\\]\\[1\\], got axis spec None"):
+        vmap(lambda x: {"b": (1.0, x)}, out_axes={"b": None})(X)
     with pytest.raises(ValueError, match="len\\(in_axes\\)=2, len\\(args\\)=1"):
         vmap(lambda x: x, in_axes=(0, 0))(X)
     with pytest.raises(ValueError, match="axis 3 is out of bounds for array of dimension 2"):

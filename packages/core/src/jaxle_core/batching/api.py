@@ -164,15 +164,17 @@ def call_mapped(trace_type: type[BatchTrace], fun: Callable, args: tuple, kwargs
                 raise TypeError(f"Output from batched function {leaf!r} with type {type(leaf)} is not a valid JAX "
                                 "type")
         out_spec = out_tree.flatten_up_to(tree.tree_broadcast(out_axes, out, is_leaf=lambda x: x is None))
-        results = [_place_output(trace, x, axis, size) for x, axis in zip(out_flat, out_spec)]
+        paths = [tree.keystr(path) for path, _ in tree.tree_flatten_with_path(out)[0]]
+        results = [_place_output(trace, x, axis, size, path) for x, axis, path in zip(out_flat, out_spec, paths)]
     return tree.tree_unflatten(out_tree, results)
 
 
-def _place_output(trace: BatchTrace, x: Any, out_axis: int | None, size: int) -> Any:
+def _place_output(trace: BatchTrace, x: Any, out_axis: int | None, size: int, path: str) -> Any:
+    """The output ``x`` (at ``path`` in the outputs, as the error names it) with its batch at ``out_axis``."""
     val, dim = trace.to_val_dim(x)
     if out_axis is None:
         if dim is not None:
-            raise ValueError(f"at vmap out_axes, got axis spec None but output was batched on axis {dim}")
+            raise ValueError(f"at vmap out_axes{path}, got axis spec None but output was batched on axis {dim}")
         return val
     ndim = get_aval(val).ndim + (1 if dim is None else 0)
     if not -ndim <= out_axis < ndim:
