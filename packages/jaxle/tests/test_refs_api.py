@@ -73,6 +73,23 @@ def test_transformed_references_match_jax_on_xla(gen, family):
         GEN.assert_record_matches(gen.run_case(m, name), golden[name], rtol=1e-5)
 
 
+def test_derivative_jaxprs_and_values_match_jax_on_xla():
+    # jvp and grad through references (their jaxprs hold reference operations on tangents and cotangents, which the
+    # jitted programs discharge before XLA runs them)
+    golden = SHARED.load_suite("refs_grad")[1]
+    m = GRAD.namespace(jaxle, jaxle.new_ref, jaxle.freeze)
+    for name in GRAD.JAXPR_CASES:
+        record, expected = GRAD.run_jaxpr_case(m, name), golden["jaxprs"][name]
+        assert (record["jvp_jaxpr"], record["grad_jaxpr"]) == (expected["jvp_jaxpr"], expected["grad_jaxpr"])
+        np.testing.assert_allclose(record["jit_grad"], expected["jit_grad"], rtol=1e-5)
+    for name in GRAD.LOOP_CASES:
+        record, expected = GRAD.run_loop_case(m, name), golden["loop_jvps"][name]
+        assert record["jvp_jaxpr"] == expected["jvp_jaxpr"]
+        np.testing.assert_allclose(record["jit_jvp"], expected["jit_jvp"], rtol=1e-5)
+        assert record.get("grad_error") == expected.get("grad_error")
+        np.testing.assert_allclose(record.get("jit_grad", []), expected.get("jit_grad", []), rtol=1e-5)
+
+
 def test_vjp_with_refs_accumulates_cotangents_as_jax():
     # JAX 0.10.2, for f(x, y) = 2 sum(x * y) at x = ones(3), y = arange(3.), a cotangent of 1.0 and a reference
     # holding full(3, 10.): with_refs(r, DontWant()) gives (GradRef(), DidntWant()) and r becomes [10, 12, 14];
