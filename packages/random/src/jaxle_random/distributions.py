@@ -5,12 +5,13 @@ under JAX's names)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 import jaxle_numpy as jnp
-from jaxle_core import dtypes, lax
+from jaxle_core import dtypes, jit, lax
 from jaxle_core.avals import get_aval
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_numpy.util import named_jit, promote_dtypes_inexact
@@ -283,6 +284,8 @@ def geometric(key: Any, p: Any, shape: tuple[int, ...] | int | None = None, dtyp
     return _geometric(key, as_parameter(p), _sample_shape(shape, "geometric", p), dtype, layout=layout)
 
 
+# inlined where traced (JAX's jaxprs show its equations), compiled as one program when called eagerly
+@partial(jit, static_argnums=(4, 5), inline=True)
 def _triangular(key: Any, left: Any, mode: Any, right: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     left, right, mode = (jnp.broadcast_to(lax.convert_element_type(v, dtype), shape) for v in (left, right, mode))
     mode_quantile = (mode - left) / (right - left)
