@@ -19,15 +19,18 @@ from jaxle_core import core, vma
 from jaxle_core import mesh as mesh_module
 from jaxle_core.auto_mesh_types import auto_mesh_of, check_operand_meshes
 from jaxle_core.avals import ShapedArray
-from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_mesh
+from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_mesh, get_mesh
 from jaxle_core.sharding import NamedSharding
+from jaxle_core.source_info import current, summarize
 
 __all__ = ["UNTYPED", "ShardingTypeError", "axis_size", "broadcast_layout", "check_divisible", "check_type_divides",
+           "checked_out_sharding",
            "cotangent_sharding", "cotangent_spec", "elementwise_specs", "enable", "explicit_context",
            "explicit_mesh_of", "given_spec", "layout_divides", "layouts_ignored", "merged_specs",
            "no_context_mesh_error", "places", "register_rule", "resolve_out_sharding", "same_as_operand",
            "source_sharding",
-           "spec_indexed_error", "spec_of", "type_spec", "typed_aval", "typed_results", "typing_eagerly", "untyped",
+           "spec_indexed_error", "spec_of", "type_spec", "typed_as", "typed_aval", "typed_results", "typing_eagerly",
+           "untyped",
            "when_enabled"]
 
 
@@ -176,6 +179,12 @@ def typed_aval(aval: ShapedArray, sharding: Any) -> ShapedArray:
     return aval.update(sharding=NamedSharding(mesh, type_spec(mesh, sharding.spec, aval.ndim)))
 
 
+def typed_as(aval: Any, sharding: NamedSharding) -> bool:
+    """Whether ``aval`` is typed by ``sharding`` (over an abstract mesh) exactly, its spec as written: as JAX
+    compares a value's type with an ``out_sharding`` (``P('x')`` is not the type ``P('x', None)`` of a matrix)."""
+    own = getattr(aval, "explicit_sharding", None)
+    return own is not None and own.mesh == sharding.mesh and own.spec == sharding.spec
+
 def no_context_mesh_error(aval: ShapedArray) -> ValueError:
     """JAX's error for a value computed eagerly with ``aval``, typed over a mesh of several devices, where no
     ``set_mesh`` says which devices (a program without array arguments runs on one device)."""
@@ -239,9 +248,50 @@ def broadcast_layout(name: str, avals: Sequence[Any], ndim: int) -> NamedShardin
     return NamedSharding(mesh, PartitionSpec(*merged_specs(name, specs)))
 
 
-def resolve_out_sharding(out_sharding: Any, mesh: AbstractMesh | None = None) -> NamedSharding | None:
+def checked_out_sharding(sharding: Any, function: str, same_mesh: bool = True,
+                         located: bool = True) -> NamedSharding | None:
+    """An ``out_sharding`` argument of ``function`` as JAX reads it: a PartitionSpec over the current mesh, a
+    NamedSharding as given (None for one over an empty mesh), with JAX's errors for a PartitionSpec outside any mesh,
+    for another kind of argument, for a NamedSharding over another mesh than the current one (with ``same_mesh``,
+    unless both have Auto axes only) and for axes that are not Explicit. The last two end with the user's source
+    line (left empty, as JAX leaves it, where JAX checks inside a jitted function of its own: not ``located``)."""
+    if sharding is None or isinstance(sharding, NamedSharding) and sharding.mesh.empty:
+        return None
+    if isinstance(sharding, PartitionSpec):
+        mesh = get_mesh()
+        if mesh.empty:
+            raise ValueError("Using PartitionSpec when you are not under a mesh context is not allowed. Please pass a "
+                             "NamedSharding instance or enter into a mesh context via `jax.set_mesh`. Got "
+                             f"{sharding}")
+        sharding = NamedSharding(mesh, sharding)
+    if not isinstance(sharding, NamedSharding):
+        raise TypeError(f"`out_sharding` argument of {function} only supports instances of `NamedSharding` or "
+                        f"`PartitionSpec`. Got {sharding} of type: {type(sharding)}")
+    where = summarize(current()) if located else ""
+    context, own = get_abstract_mesh(), sharding.mesh.abstract_mesh
+    if same_mesh and not context.empty and own != context and not (own.are_all_axes_auto
+                                                                    and context.are_all_axes_auto):
+        raise ValueError(f"Context mesh {context} should match the mesh of sharding {own} passed to {function}. "
+                         f"This error occurs at source:  {where}")
+    spec = sharding.spec
+    for entry in (*spec, *spec.unreduced, *spec.reduced):
+        for axis in entry if isinstance(entry, tuple) else (entry,):
+            kind = None if axis is None or axis is PartitionSpec.UNCONSTRAINED else sharding.mesh.axis_types[
+                sharding.mesh.axis_names.index(axis)]
+            if kind is not None and kind is not AxisType.Explicit:
+                raise ValueError(f"PartitionSpec passed to {function} cannot contain axis names that are of type Auto "
+                                 f"or Manual. Got PartitionSpec: {spec} with axis name: {axis} of type: {kind}. This "
+                                 f"error occurs at source:  {where}")
+    return sharding
+
+
+def resolve_out_sharding(out_sharding: Any, function: str | None = None, located: bool = True,
+                         mesh: AbstractMesh | None = None) -> NamedSharding | None:
     """An ``out_sharding`` argument (a PartitionSpec over the current mesh, or a NamedSharding) as a NamedSharding
-    over an abstract mesh; None stays None."""
+    over an abstract mesh; None stays None. Given the ``function`` it is an argument of, it is checked first as JAX
+    checks it (``checked_out_sharding``)."""
+    if function is not None:
+        out_sharding = checked_out_sharding(out_sharding, function, located=located)
     if out_sharding is None:
         return None
     if isinstance(out_sharding, NamedSharding):

@@ -17,6 +17,7 @@ from jaxle_core.lax.identity import copy_p
 from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_core.shape_poly import DimExpr, dimension_as_value
 from jaxle_core.sharding import NamedSharding
+from jaxle_core.sharding_types import checked_out_sharding
 from jaxle_numpy.scalar_types import ndim
 from jaxle_numpy.util import (
     check_arraylike,
@@ -225,7 +226,7 @@ def array(object: Any, dtype: Any = None, *args: Any, copy: bool = True, order: 
         warnings.warn("Passing the copy, order, and ndmin arguments to jnp.array positionally is deprecated. Use "
                       "keyword arguments instead.", DeprecationWarning, stacklevel=2)
         copy, order, ndmin = (*args, *(copy, order, ndmin)[len(args):])
-    del out_sharding  # the layout follows the value's (device= is applied by the decorator)
+    checked_out_sharding(out_sharding, "jnp.array")  # refused as JAX's; the layout follows the value's
     _check_order(order)
     return _array(object, dtype, copy, ndmin, "array")
 
@@ -234,7 +235,7 @@ def array(object: Any, dtype: Any = None, *args: Any, copy: bool = True, order: 
 def asarray(a: Any, dtype: Any = None, order: str | None = None, *, copy: bool | None = None, device: Any = None,
             out_sharding: Any = None) -> Array:
     """``a`` as an array: ``array`` without a copy unless ``copy=True``."""
-    del out_sharding  # the layout follows the value's (device= is applied by the decorator)
+    checked_out_sharding(out_sharding, "jnp.array")  # refused as JAX's; the layout follows the value's
     _check_order(order)
     return _array(a, dtype, bool(copy), 0, "asarray")
 
@@ -261,18 +262,21 @@ def _fill_dtype(dtype: Any, fun_name: str) -> np.dtype:
 @_placed
 def zeros(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Array:
     """An array of zeros (float by default)."""
+    checked_out_sharding(out_sharding, "jnp.zeros")
     return lax.full(_shape(shape), 0, _fill_dtype(dtype, "zeros"), sharding=out_sharding)
 
 
 @_placed
 def ones(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Array:
     """An array of ones (float by default)."""
+    checked_out_sharding(out_sharding, "jnp.ones")
     return lax.full(_shape(shape), 1, _fill_dtype(dtype, "ones"), sharding=out_sharding)
 
 
 @_placed
 def empty(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Array:
     """An array whose contents do not matter: zeros, as JAX makes it."""
+    checked_out_sharding(out_sharding, "jnp.zeros")  # as JAX's, made by ``zeros``
     return lax.full(_shape(shape), 0, _fill_dtype(dtype, "empty"), sharding=out_sharding)
 
 
@@ -294,6 +298,7 @@ def _broadcast_fill(fill: Any, shape: tuple[int, ...]) -> Any:
 def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Array:
     """An array of ``shape`` filled with ``fill_value`` (a scalar, or an array broadcast to ``shape``)."""
     check_arraylike("full", fill_value)
+    checked_out_sharding(out_sharding, "full")
     shape = _shape(shape)
     dtype = requested_dtype(dtype, "full")
     if ndim(fill_value) == 0:
@@ -317,6 +322,7 @@ def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *, 
     """An array with ``a``'s shape and dtype (or ``shape``/``dtype``) filled with ``fill_value``."""
     _check_like("full_like", a)
     check_arraylike("full_like", fill_value)
+    checked_out_sharding(out_sharding, "full_like")
     dtype = requested_dtype(dtype, "full_like")
     out_shape = _like_shape(a, shape)
     if ndim(fill_value):
@@ -330,6 +336,7 @@ def zeros_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = No
                out_sharding: Any = None) -> Array:
     """Zeros with ``a``'s shape and dtype (or ``shape``/``dtype``); weakly typed where ``a`` is."""
     _check_like("zeros_like", a)
+    checked_out_sharding(out_sharding, "jnp.zeros_like")
     return lax.full_like(a, 0, requested_dtype(dtype, "zeros_like"), _like_shape(a, shape), out_sharding)
 
 
@@ -338,6 +345,7 @@ def ones_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = Non
               out_sharding: Any = None) -> Array:
     """Ones with ``a``'s shape and dtype (or ``shape``/``dtype``); weakly typed where ``a`` is."""
     _check_like("ones_like", a)
+    checked_out_sharding(out_sharding, "jnp.ones_like")
     return lax.full_like(a, 1, requested_dtype(dtype, "ones_like"), _like_shape(a, shape), out_sharding)
 
 

@@ -18,7 +18,7 @@ from jaxle_core.lax import reductions as lax_reductions
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.dot import dot_general
 from jaxle_core.mesh import PartitionSpec
-from jaxle_core.sharding_types import resolve_out_sharding
+from jaxle_core.sharding_types import checked_out_sharding, resolve_out_sharding
 from jaxle_numpy.creation import asarray
 from jaxle_numpy.util import check_arraylike, eager_array, passed_through
 
@@ -69,6 +69,7 @@ def einsum(subscripts, /, *operands, out: None = None, optimize: str | bool | li
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.einsum is not supported.")
     planned, contractions = _plan(subscripts, operands, optimize)
+    checked_out_sharding(out_sharding, "einsum")  # after planning, as JAX's
     planned = [eager_array(p) for p in planned]
     if preferred_element_type is None:
         out_dtype, weak = dtypes.result_type(*planned, return_weak_type_flag=True)

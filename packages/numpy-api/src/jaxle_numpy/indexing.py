@@ -20,7 +20,7 @@ from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.mesh import PartitionSpec
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import spec_of
+from jaxle_core.sharding_types import checked_out_sharding, spec_of
 from jaxle_numpy import indexer, ufuncs
 from jaxle_numpy.util import check_arraylike, promote_dtypes, staged_when_converted
 
@@ -244,6 +244,10 @@ class _IndexUpdateHelper:
         return f"_IndexUpdateHelper({self.array!r})"
 
 
+# The names JAX's refusals of an update's ``out_sharding`` give its method, by scatter kind.
+_METHOD_NAMES = {"set": ".set", "add": ".add", "sub": ".subtract", "mul": ".multiply", "min": ".min", "max": ".max"}
+
+
 class _IndexUpdateRef:
     """``x.at[index]``: ``get`` and the out-of-place updates of ``x[index]``."""
 
@@ -259,12 +263,14 @@ class _IndexUpdateRef:
     def get(self, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None, fill_value=None,
             out_sharding=None, wrap_negative_indices: bool = True):
         """``x[index]``, with the gather's out-of-bounds ``mode`` and ``fill_value``."""
+        checked_out_sharding(out_sharding, ".get")
         return rewriting_take(self.array, self.index, indices_are_sorted=indices_are_sorted,
                               unique_indices=unique_indices, mode=mode, fill_value=fill_value,
                               wrap_negative_indices=wrap_negative_indices, out_sharding=out_sharding)
 
     def _update(self, kind: str, values, indices_are_sorted, unique_indices, mode, wrap_negative_indices,
                 out_sharding):
+        checked_out_sharding(out_sharding, _METHOD_NAMES[kind])
         return scatter_update(self.array, self.index, values, kind, indices_are_sorted=indices_are_sorted,
                               unique_indices=unique_indices, mode=mode, wrap_negative_indices=wrap_negative_indices,
                               out_sharding=out_sharding)
@@ -322,12 +328,14 @@ class _IndexUpdateRef:
     def divide(self, values, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
                out_sharding=None, wrap_negative_indices: bool = True):
         """``x`` with ``x[index] /= values``."""
+        checked_out_sharding(out_sharding, ".divide")
         return self._combined(values, ufuncs.divide, indices_are_sorted, unique_indices, mode, wrap_negative_indices,
                               out_sharding)
 
     def power(self, values, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
               out_sharding=None, wrap_negative_indices: bool = True):
         """``x`` with ``x[index] **= values``."""
+        checked_out_sharding(out_sharding, ".power")
         return self._combined(values, ufuncs.power, indices_are_sorted, unique_indices, mode, wrap_negative_indices,
                               out_sharding)
 

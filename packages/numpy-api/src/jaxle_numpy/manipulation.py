@@ -30,7 +30,7 @@ from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.control_flow.conditionals import platform_dependent
 from jaxle_core.mesh import PartitionSpec
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import spec_of
+from jaxle_core.sharding_types import checked_out_sharding, resolve_out_sharding, spec_of, typed_as
 from jaxle_numpy.conditional import where
 from jaxle_numpy.creation import array, asarray, empty, full, ones, zeros, zeros_like
 from jaxle_numpy.cumulative import cumsum
@@ -158,7 +158,13 @@ def reshape(a: Any, shape: Any, order: str = "C", *, copy: bool | None = None,
     new_shape = _resolve_shape(a_shape, _reshape_sizes(shape))
     if order == "F":
         ndim = len(a_shape)
-        flipped = lax_structural.reshape(a, new_shape[::-1], dimensions=tuple(range(ndim - 1, -1, -1)))
+        sharding = checked_out_sharding(out_sharding, "jnp.reshape")
+        if sharding is not None:  # JAX reverses the entries given, to lay out the reversed shape
+            sharding = NamedSharding(sharding.mesh, PartitionSpec(*reversed(tuple(sharding.spec)),
+                                                                  unreduced=sharding.spec.unreduced,
+                                                                  reduced=sharding.spec.reduced))
+        flipped = lax_structural.reshape(a, new_shape[::-1], dimensions=tuple(range(ndim - 1, -1, -1)),
+                                         out_sharding=sharding)
         return as_array(lax_structural.transpose(flipped, tuple(range(len(new_shape) - 1, -1, -1))))
     return as_array(lax_structural.reshape(a, new_shape, out_sharding=out_sharding))
 
@@ -175,6 +181,7 @@ def ravel(a: Any, order: str = "C", *, out_sharding: Any = None) -> Any:
     """``a`` flattened to one dimension, in row-major (``'C'``) or column-major (``'F'``) order (laid out as
     ``out_sharding`` over a mesh of Explicit axes when given)."""
     check_arraylike("ravel", a)
+    checked_out_sharding(out_sharding, "reshape", located=False)  # as JAX's, in a jitted function of its own
     if order == "K":
         raise NotImplementedError("Ravel not implemented for order='K'.")
     _check_order(order)
@@ -305,12 +312,35 @@ def broadcast_to(array: Any, shape: Any, *, out_sharding: Any = None) -> Any:
         aval = get_aval(ensure_array(array))
         raise ValueError(f"Incompatible types for broadcasting: input type={aval.str_short()} and requested type="
                          f"{aval.update(shape=shape, weak_type=False).str_short()}")
-    if out_sharding is not None:
+    sharding = resolve_out_sharding(out_sharding, "jnp.broadcast_to")
+    if sharding is not None:
         array = ensure_array(array)
-        ndim = get_aval(array).ndim
-        return as_array(lax_structural.broadcast_in_dim(array, shape, tuple(range(len(shape) - ndim, len(shape))),
+        aval = get_aval(array)
+        if aval.shape == shape and typed_as(aval, sharding):
+            return array  # already of that type: JAX's is the array itself
+        _check_laid_out_broadcast(aval, shape, sharding)
+        return as_array(lax_structural.broadcast_in_dim(array, shape, tuple(range(len(shape) - aval.ndim, len(shape))),
                                                         out_sharding=out_sharding))
     return as_array(lax_structural.broadcast_like(array, _shaped_like(shape)))
+
+
+def _check_laid_out_broadcast(aval: Any, shape: tuple[int, ...], sharding: NamedSharding) -> None:
+    """JAX's errors for broadcasting a value of ``aval`` to ``shape`` laid out as ``sharding``: its dimensions must
+    stretch by NumPy's rules and each keep its layout or be whole. JAX writes the requested type with the spec as
+    given, failing in its own code (a ``ValueError`` from its ``safe_zip``) when that names fewer dimensions."""
+    if len(shape) < aval.ndim:
+        raise ValueError(f"Cannot broadcast to shape with fewer dimensions: arr_shape={aval.shape} shape={shape}")
+    lead = len(shape) - aval.ndim
+    given = tuple(sharding.spec)
+    wanted = (given + (None,) * len(shape))[lead:len(shape)]
+    if all(size in (1, to) for size, to in zip(aval.shape, shape[lead:])) and all(
+            own in (None, want) for own, want in zip(spec_of(aval), wanted)):
+        return
+    if len(given) != len(shape):
+        raise ValueError(f"safe_zip() argument 1 has length {len(given)} but argument 0 has length {len(shape)}. "
+                         f"All lengths: ({len(shape)}, {len(given)})")
+    requested = aval.update(shape=shape, weak_type=False, sharding=sharding)
+    raise ValueError(f"Incompatible types for broadcasting: input type={aval} and requested type={requested}")
 
 
 def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
@@ -598,6 +628,7 @@ def repeat(a: Any, repeats: Any, axis: int | None = None, *, total_repeat_length
     need a static ``total_repeat_length``. Over Explicit mesh axes, repeating along a split axis needs
     ``out_sharding``: the repeat is then computed replicated and laid out as asked, as JAX's."""
     check_arraylike("repeat", a, repeats)
+    checked_out_sharding(out_sharding, "repeat")
     if axis is None:
         a, axis = ravel(a), 0
     else:

@@ -16,6 +16,7 @@ from jaxle_core.lax import reductions as lax_reductions
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.dot import dot_general
+from jaxle_core.sharding_types import checked_out_sharding
 from jaxle_numpy.conditional import where
 from jaxle_numpy.creation import array
 from jaxle_numpy.ufuncs import multiply, subtract
@@ -52,6 +53,7 @@ def dot(a: Any, b: Any, *, precision=None, preferred_element_type=None, out_shar
     """NumPy's dot: scalars multiply, otherwise ``a``'s last axis contracts with ``b``'s second-to-last (or only);
     ``out_sharding`` lays the result out over a mesh of Explicit axes."""
     check_arraylike("dot", a, b)
+    checked_out_sharding(out_sharding, "dot_general", located=False)  # as JAX's, in a jitted function of its own
     a_ndim, b_ndim = get_aval(ensure_array(a)).ndim, get_aval(ensure_array(b)).ndim
     if a_ndim == 0 or b_ndim == 0:
         contracting: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
@@ -132,6 +134,7 @@ def matmul(a: Any, b: Any, *, precision=None, preferred_element_type=None, out_s
     """Matrix product, broadcast over leading (batch) dimensions; a 1-d operand is a vector (NumPy's matmul);
     ``out_sharding`` lays the result out over a mesh of Explicit axes."""
     check_arraylike("matmul", a, b)
+    checked_out_sharding(out_sharding, "dot_general", located=False)  # as JAX's, in a jitted function of its own
     a, b = ensure_array(a), ensure_array(b)
     a_aval, b_aval = get_aval(a), get_aval(b)
     for position, aval in enumerate((a_aval, b_aval)):

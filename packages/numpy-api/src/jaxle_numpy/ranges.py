@@ -15,6 +15,7 @@ from jaxle_core.avals import get_aval
 from jaxle_core.jit import jit
 from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_core.shape_poly import is_symbolic_dim
+from jaxle_core.sharding_types import checked_out_sharding
 from jaxle_numpy.util import (
     check_arraylike,
     check_conversion_target,
@@ -56,6 +57,7 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
            out_sharding: Any = None) -> Array:
     """Evenly spaced values in ``[start, stop)`` (``[0, start)`` with one argument), as an iota scaled and
     shifted in the result's dtype."""
+    checked_out_sharding(out_sharding, "jnp.arange")
     return placed_on(_arange(start, stop, step, dtype, out_sharding), device, made_there=True)
 
 

@@ -248,7 +248,7 @@ def conv_general_dilated(lhs, rhs, window_strides: Sequence[int], padding, lhs_d
         lhs, rhs, window_strides=window_strides, padding=pads, lhs_dilation=lhs_dilation,
         rhs_dilation=rhs_dilation, dimension_numbers=dnums, feature_group_count=feature_group_count,
         batch_group_count=batch_group_count, precision=canonicalize_precision(precision),
-        preferred_element_type=preferred, out_sharding=resolve_out_sharding(out_sharding))
+        preferred_element_type=preferred, out_sharding=resolve_out_sharding(out_sharding, "dot_general"))
 
 
 def conv(lhs, rhs, window_strides: Sequence[int], padding: str, precision=None, preferred_element_type=None):

@@ -16,6 +16,7 @@ from jaxle_core.backend import current_backend
 from jaxle_core.core import Primitive
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_core.lax.structural import broadcast, convert_keeping_weak_type
+from jaxle_core.sharding_types import resolve_out_sharding
 
 __all__ = ["dtype", "empty", "full", "full_like", "shape_as_value"]
 
@@ -112,7 +113,7 @@ def _empty_impl(*, shape, dtype, out_sharding):
 def empty(shape: Sequence[int] | int, dtype, *, out_sharding=None):
     """An array of ``shape`` and ``dtype`` whose contents are unspecified (zeros here, as XLA makes them)."""
     return empty_p.bind(shape=shape if isinstance(shape, (int, np.integer)) else tuple(shape), dtype=dtype,
-                        out_sharding=out_sharding)
+                        out_sharding=resolve_out_sharding(out_sharding, "lax.empty"))
 
 
 def shape_as_value(shape: Sequence[int]):

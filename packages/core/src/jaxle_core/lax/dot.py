@@ -280,7 +280,8 @@ def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_t
     preferred = None if preferred_element_type is None else dtypes.canonicalize_dtype(
         dtypes.dtype(preferred_element_type, requested_in="dot"))
     return dot_general_p.bind(lhs, rhs, dimension_numbers=numbers, precision=canonicalize_precision(precision),
-                              preferred_element_type=preferred, out_sharding=resolve_out_sharding(out_sharding))
+                              preferred_element_type=preferred,
+                              out_sharding=resolve_out_sharding(out_sharding, "dot_general"))
 
 
 def dot(lhs, rhs, *, dimension_numbers=None, precision=None, preferred_element_type=None, out_sharding=None):

@@ -16,11 +16,11 @@ import jaxle_tree as tree
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive, Tracer
 from jaxle_core.memory_spaces import MemorySpace, register_placing, space_of_kind
-from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_mesh, get_mesh, resource_mesh
+from jaxle_core.mesh import AbstractMesh, PartitionSpec, get_abstract_mesh, get_mesh, resource_mesh
 from jaxle_core.pretty import pp_eqn_generic, pp_eqn_rules
 from jaxle_core.sharding import NamedSharding, Sharding, check_sharding_fits
-from jaxle_core.sharding_types import check_type_divides, spec_of, type_spec
-from jaxle_core.source_info import at_user_source, current, summarize
+from jaxle_core.sharding_types import check_type_divides, checked_out_sharding, spec_of, type_spec
+from jaxle_core.source_info import current, summarize
 from jaxle_core.staging import staging_rewrites
 
 __all__ = ["ArrayCopySemantics", "check_auto_axes_only", "device_put_p", "leaves_layout_open", "outside_context_mesh",
@@ -243,34 +243,12 @@ def leaves_layout_open(dst_sharding: NamedSharding) -> bool:
 
 
 def reshard_target(sharding: Any, function: str = "reshard", same_mesh: bool = False) -> NamedSharding:
-    """The NamedSharding a ``reshard`` (or the ``out_sharding`` argument of ``function``) asks for, with JAX's
-    errors for a PartitionSpec outside any mesh, for another kind of argument, for a NamedSharding over another
-    mesh than the current one (with ``same_mesh``, unless both have Auto axes only) and for axes that are not
-    Explicit, the last two ending with the user's source line."""
-    if isinstance(sharding, PartitionSpec):
-        mesh = get_mesh()
-        if mesh.empty:
-            raise ValueError("Using PartitionSpec when you are not under a mesh context is not allowed. Please pass a "
-                             "NamedSharding instance or enter into a mesh context via `jax.set_mesh`. Got "
-                             f"{sharding}")
-        sharding = NamedSharding(mesh, sharding)
-    if not isinstance(sharding, NamedSharding):
+    """The NamedSharding a ``reshard`` (or the ``out_sharding`` argument of ``function``) asks for, checked as JAX
+    checks it (``checked_out_sharding``; a reshard's may be over another mesh)."""
+    if sharding is None:
         raise TypeError(f"`out_sharding` argument of {function} only supports instances of `NamedSharding` or "
                         f"`PartitionSpec`. Got {sharding} of type: {type(sharding)}")
-    context, own = get_abstract_mesh(), sharding.mesh.abstract_mesh
-    if same_mesh and not context.empty and own != context and not (own.are_all_axes_auto
-                                                                    and context.are_all_axes_auto):
-        raise ValueError(at_user_source(f"Context mesh {context} should match the mesh of sharding {own} passed to "
-                                        f"{function}."))
-    for entry in sharding.spec:
-        for axis in entry if isinstance(entry, tuple) else (entry,):
-            kind = None if axis is None or axis is PartitionSpec.UNCONSTRAINED else sharding.mesh.axis_types[
-                sharding.mesh.axis_names.index(axis)]
-            if kind is not None and kind is not AxisType.Explicit:
-                raise ValueError(at_user_source(
-                    f"PartitionSpec passed to {function} cannot contain axis names that are of type Auto or Manual. "
-                    f"Got PartitionSpec: {sharding.spec} with axis name: {axis} of type: {kind}."))
-    return sharding
+    return checked_out_sharding(sharding, function, same_mesh)
 
 
 def reshard(xs: Any, out_shardings: Any) -> Any:

@@ -21,6 +21,7 @@ from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray
 from jaxle_core.core import Primitive
 from jaxle_core.lax.dot import canonicalize_precision, check_dimension_numbers, dot_general_p
+from jaxle_core.sharding_types import resolve_out_sharding
 
 __all__ = ["RaggedDotDimensionNumbers", "ragged_dot", "ragged_dot_general"]
 
@@ -213,7 +214,7 @@ def ragged_dot_general(lhs, rhs, group_sizes, ragged_dot_dimension_numbers: Ragg
     return ragged_dot_general_p.bind(
         lhs, rhs, group_sizes, ragged_dot_dimension_numbers=ragged_dot_dimension_numbers,
         precision=canonicalize_precision(precision), preferred_element_type=preferred_element_type,
-        group_offset=group_offset, out_sharding=out_sharding)
+        group_offset=group_offset, out_sharding=resolve_out_sharding(out_sharding, "ragged_dot_general"))
 
 
 # ragged_dot's layout: lhs (m, k) ragged along m, rhs (g, k, n) with its groups first.

@@ -170,7 +170,7 @@ def rng_bit_generator(key, shape: Sequence[int], dtype=np.uint32,
         raise TypeError(f"rng_bit_generator: unsupported dtype {dtype}")
     if out_sharding is not None:
         # recorded over the abstract mesh, as given (the bits are then laid out so over the mesh's Explicit axes)
-        target = reshard_target(out_sharding, "rng_bit_generator")
+        target = reshard_target(out_sharding, "rng_bit_generator", same_mesh=True)
         out_sharding = NamedSharding(target.mesh.abstract_mesh, target.spec)
     new_key, bits = rng_bit_generator_p.bind(key, shape=shape, dtype=dtype, algorithm=algorithm,
                                              out_sharding=out_sharding)

@@ -144,7 +144,8 @@ reduce_xor_p = _reduction_primitive("reduce_xor", None, lambda x, axes: _logical
 
 def reduce_sum(operand, axes: Sequence[int], out_sharding=None):
     """Sum of ``operand`` over ``axes``."""
-    return reduce_sum_p.bind(operand, axes=as_int_tuple(axes), out_sharding=resolve_out_sharding(out_sharding))
+    return reduce_sum_p.bind(operand, axes=as_int_tuple(axes),
+                             out_sharding=resolve_out_sharding(out_sharding, "reduce_sum"))
 
 
 def reduce_prod(operand, axes: Sequence[int]):

@@ -15,6 +15,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, canonicalize_shape, get_aval
 from jaxle_core.backend import put_host_value
 from jaxle_core.core import Primitive
+from jaxle_core.lax import placement
 from jaxle_core.lax.elementwise import add, eq
 from jaxle_core.lax.standard import (
     FLOATING,
@@ -30,7 +31,7 @@ from jaxle_core.lax.standard import (
     normalize_axis,
 )
 from jaxle_core.pretty import pp_eqn_rules, pp_hiding
-from jaxle_core.sharding_types import resolve_out_sharding
+from jaxle_core.sharding_types import resolve_out_sharding, typed_as
 from jaxle_core.staging import forwarding_rules, staging_rewrites, transforms_eager_code
 
 __all__ = ["bitcast_convert_type", "bitcast_convert_type_p", "broadcast", "broadcast_in_dim", "broadcast_in_dim_p",
@@ -355,7 +356,7 @@ def broadcasted_iota(dtype, shape: Sequence[int], dimension: int, *, out_shardin
     """An array of ``shape`` counting 0, 1, ... along ``dimension``."""
     dtype = dtypes.canonicalize_dtype(dtypes.dtype(dtype, requested_in="broadcasted_iota"))
     return iota_p.bind(dtype=dtype, shape=canonicalize_shape(shape), dimension=lenient_axis(dimension),
-                       sharding=resolve_out_sharding(out_sharding))
+                       sharding=resolve_out_sharding(out_sharding, "broadcasted_iota"))
 
 
 def iota(dtype, size: int):
@@ -422,12 +423,17 @@ def broadcast_in_dim(operand, shape: Sequence[int], broadcast_dimensions: Sequen
     """Broadcast ``operand`` to ``shape``, its dimension i becoming ``broadcast_dimensions[i]``."""
     shape = check_integer_elements("broadcast_in_dim", "shape", shape)
     dims = check_integer_elements("broadcast_in_dim", "broadcast_dimensions", broadcast_dimensions)
-    if not shape and not get_aval(operand).shape and isinstance(operand, Array) and out_sharding is None:
+    sharding = resolve_out_sharding(out_sharding, "broadcast_in_dim")
+    aval = get_aval(operand)
+    if not shape and not aval.shape and isinstance(operand, Array) and sharding is None:
         return operand  # a scalar array as it is; any other identity is bound, an eager one making a new array
     # as in JAX (a traced one too: staging forwards it, linear_transpose's trace keeps it and its transpose stages
     # a reduce_sum over no axes, as JAX's)
-    return broadcast_in_dim_p.bind(operand, shape=shape, broadcast_dimensions=dims,
-                                   sharding=resolve_out_sharding(out_sharding))
+    if aval.shape == shape and dims == tuple(range(aval.ndim)) and sharding is not None \
+            and not typed_as(aval, sharding):
+        return placement.reshard(operand, out_sharding)  # only the layout changes: JAX stages a reshard
+    return broadcast_in_dim_p.bind(operand, shape=shape, broadcast_dimensions=dims, sharding=sharding)
+
 
 
 def _is_identity(operand_shape: tuple[int, ...], shape: tuple[int, ...], dims: tuple[int, ...]) -> bool:
@@ -436,7 +442,9 @@ def _is_identity(operand_shape: tuple[int, ...], shape: tuple[int, ...], dims: t
 
 def _forward_identity_broadcast(args, params):
     (x,) = args
-    if params["sharding"] is None and _is_identity(get_aval(x).shape, params["shape"], params["broadcast_dimensions"]):
+    sharding, aval = params["sharding"], get_aval(x)
+    if (sharding is None or typed_as(aval, sharding)) and _is_identity(aval.shape, params["shape"],
+                                                                       params["broadcast_dimensions"]):
         return x
     return None
 
@@ -542,7 +550,8 @@ def reshape(operand, new_sizes: Sequence[int], dimensions: Sequence[int] | None 
     dims = None if dimensions is None or tuple(dimensions) == tuple(range(aval.ndim)) else as_int_tuple(dimensions)
     if aval.shape == new_sizes and dims is None and aval.ndim:  # as JAX's, a 0-d operand is always reshaped
         return operand
-    return reshape_p.bind(operand, new_sizes=new_sizes, dimensions=dims, sharding=resolve_out_sharding(out_sharding))
+    return reshape_p.bind(operand, new_sizes=new_sizes, dimensions=dims,
+                          sharding=resolve_out_sharding(out_sharding, "reshape"))
 
 
 def collapse(operand, start_dimension: int, stop_dimension: int | None = None):

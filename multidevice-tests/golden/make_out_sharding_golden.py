@@ -1,0 +1,161 @@
+"""Write out_sharding_golden.json: how the ``out_sharding`` arguments of jax.numpy, lax, ops and nn.initializers
+functions are read over eight CPU devices (their refusals of Auto axes, of a NamedSharding over another mesh than
+the one set, of a PartitionSpec outside any mesh; the messages whole, this folder's path left out of the source
+lines they name), and broadcasts to an array's own shape given a layout (jaxprs, whether the array itself comes
+back), recorded from the module named on the command line.
+
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_out_sharding_golden.py jax
+"""
+
+import importlib
+import json
+import sys
+
+import numpy as np
+from make_sharding_types_golden import HERE, _jaxpr, _mesh, _p
+
+_X = np.arange(32, dtype=np.float32).reshape(8, 4)
+_SEGMENTS = np.array([0, 0, 1, 1, 2, 2, 3, 3])
+
+
+def _outcome(jax, thunk) -> str:
+    """The result's type, or the error (its type and whole message, this folder's path left out)."""
+    try:
+        return str(jax.typeof(thunk()))
+    except Exception as error:  # the type and message are what is compared
+        return f"{type(error).__name__}: {str(error).replace(str(HERE), '<golden>')}"
+
+
+def _mixed(jax):
+    axis_type = jax.sharding.AxisType
+    return jax.make_mesh((2, 4), ("x", "y"), axis_types=(axis_type.Explicit, axis_type.Auto))
+
+
+def _other(jax):
+    explicit = jax.sharding.AxisType.Explicit
+    return jax.make_mesh((4, 2), ("a", "b"), axis_types=(explicit, explicit))
+
+
+# Each function given an out_sharding ``s``: f(jax, s).
+FUNCTIONS = {
+    "einsum": lambda jax, s: jax.numpy.einsum("ij,jk->ik", _X, _X.T, out_sharding=s),
+    "dot_general": lambda jax, s: jax.lax.dot_general(_X, _X.T, (((1,), (0,)), ((), ())), out_sharding=s),
+    "lax_dot": lambda jax, s: jax.lax.dot(_X, _X.T, out_sharding=s),
+    "matmul": lambda jax, s: jax.numpy.matmul(_X, _X.T, out_sharding=s),
+    "dot": lambda jax, s: jax.numpy.dot(_X, _X.T, out_sharding=s),
+    "tensordot": lambda jax, s: jax.numpy.tensordot(_X, _X.T, 1, out_sharding=s),
+    "linalg_tensordot": lambda jax, s: jax.numpy.linalg.tensordot(_X, _X.T, axes=1, out_sharding=s),
+    "conv": lambda jax, s: jax.lax.conv_general_dilated(_X.reshape(1, 1, 8, 4), np.ones((1, 1, 1, 1), np.float32),
+                                                        (1, 1), "VALID", out_sharding=s),
+    "ragged_dot": lambda jax, s: jax.lax.ragged_dot(_X, np.ones((2, 4, 3), np.float32), np.array([4, 4], np.int32),
+                                                    out_sharding=s),
+    "reshape": lambda jax, s: jax.numpy.reshape(_X, (4, 8), out_sharding=s),
+    "lax_reshape": lambda jax, s: jax.lax.reshape(_X, (4, 8), out_sharding=s),
+    "ravel": lambda jax, s: jax.numpy.ravel(_X, out_sharding=s),
+    "broadcast_to": lambda jax, s: jax.numpy.broadcast_to(_X[0], (8, 4), out_sharding=s),
+    "broadcast_in_dim": lambda jax, s: jax.lax.broadcast_in_dim(_X[0], (8, 4), (1,), out_sharding=s),
+    "lax_broadcast": lambda jax, s: jax.lax.broadcast(_X, (2,), out_sharding=s),
+    "broadcasted_iota": lambda jax, s: jax.lax.broadcasted_iota(np.int32, (8, 4), 0, out_sharding=s),
+    "reduce_sum": lambda jax, s: jax.lax.reduce_sum(_X, (1,), out_sharding=s),
+    "reduce": lambda jax, s: jax.lax.reduce(_X, 0.0, jax.lax.add, (1,), out_sharding=s),
+    "lax_empty": lambda jax, s: jax.lax.empty((8, 4), np.float32, out_sharding=s),
+    "zeros": lambda jax, s: jax.numpy.zeros((8, 4), out_sharding=s),
+    "ones": lambda jax, s: jax.numpy.ones((8, 4), out_sharding=s),
+    "empty": lambda jax, s: jax.numpy.empty((8, 4), out_sharding=s),
+    "full": lambda jax, s: jax.numpy.full((8, 4), 2.0, out_sharding=s),
+    "zeros_like": lambda jax, s: jax.numpy.zeros_like(_X, out_sharding=s),
+    "ones_like": lambda jax, s: jax.numpy.ones_like(_X, out_sharding=s),
+    "full_like": lambda jax, s: jax.numpy.full_like(_X, 3.0, out_sharding=s),
+    "arange": lambda jax, s: jax.numpy.arange(8, out_sharding=s),
+    "array": lambda jax, s: jax.numpy.array(_X, out_sharding=s),
+    "asarray": lambda jax, s: jax.numpy.asarray(_X, out_sharding=s),
+    "repeat": lambda jax, s: jax.numpy.repeat(_X, 2, axis=0, out_sharding=s),
+    "at_get": lambda jax, s: jax.numpy.asarray(_X).at[1:5].get(out_sharding=s),
+    "at_set": lambda jax, s: jax.numpy.asarray(_X).at[1:5].set(0.0, out_sharding=s),
+    "at_add": lambda jax, s: jax.numpy.asarray(_X).at[1:5].add(1.0, out_sharding=s),
+    "at_multiply": lambda jax, s: jax.numpy.asarray(_X).at[1:5].multiply(2.0, out_sharding=s),
+    "at_divide": lambda jax, s: jax.numpy.asarray(_X).at[1:5].divide(2.0, out_sharding=s),
+    "at_power": lambda jax, s: jax.numpy.asarray(_X).at[1:5].power(2.0, out_sharding=s),
+    "at_min": lambda jax, s: jax.numpy.asarray(_X).at[1:5].min(0.0, out_sharding=s),
+    "rng_bit_generator": lambda jax, s: jax.lax.rng_bit_generator(np.zeros(4, np.uint32), (8, 4),
+                                                                  out_sharding=s)[1],
+    "init_zeros": lambda jax, s: jax.nn.initializers.zeros(jax.random.key(0), (8, 4), out_sharding=s),
+    "init_ones": lambda jax, s: jax.nn.initializers.ones(jax.random.key(0), (8, 4), out_sharding=s),
+}
+
+
+def _given(f, which: str, jitted: bool):
+    """``f`` given an out_sharding naming an Auto axis (``auto``), a NamedSharding over another mesh (``other``),
+    under set_mesh of a mesh of an Explicit and an Auto axis; or a NamedSharding naming an Auto axis outside any
+    mesh (``auto_outside``), or a PartitionSpec there (``spec_outside``); eagerly or under jit."""
+    def case(jax):
+        mixed = _mixed(jax)
+        sharding = {"auto": _p(jax, "y"), "other": jax.sharding.NamedSharding(_other(jax), _p(jax, "a")),
+                    "auto_outside": jax.sharding.NamedSharding(mixed, _p(jax, "y")),
+                    "spec_outside": _p(jax, "x")}[which]
+
+        def run():
+            return jax.jit(lambda: f(jax, sharding))() if jitted else f(jax, sharding)
+
+        if which.endswith("outside"):
+            return _outcome(jax, run)
+        with jax.sharding.set_mesh(mixed):
+            return _outcome(jax, run)
+    return case
+
+
+def _own_shape(f, spec):
+    """``f(jax, x, s)`` of an f32[8,4] laid out along ``x`` (over a mesh of Explicit axes) to its own shape, given
+    the layout ``spec``: its jaxpr, and eagerly whether the result is ``x`` itself and its type (or the error)."""
+    def case(jax):
+        mesh = _mesh(jax)
+        with jax.sharding.set_mesh(mesh):
+            x = jax.device_put(_X, _p(jax, "x"))
+            sharding = None if spec is None else _p(jax, *spec)
+            eager = _outcome(jax, lambda: f(jax, x, sharding))
+            same = eager if ":" in eager else f"{f(jax, x, sharding) is x} {eager}"
+            return f"{_jaxpr(jax, lambda u: f(jax, u, sharding), x)} eager: {same}"
+    return case
+
+
+def _host_own_shape(f):
+    """``f(jax, h, P('x'))`` of a host f32[8,4] under set_mesh: its jaxpr."""
+    def case(jax):
+        with jax.sharding.set_mesh(_mesh(jax)):
+            return _jaxpr(jax, lambda u: f(jax, u, _p(jax, "x")), _X)
+    return case
+
+
+def _broadcast_to(jax, x, s):
+    return jax.numpy.broadcast_to(x, (8, 4), out_sharding=s)
+
+
+def _broadcast_in_dim(jax, x, s):
+    return jax.lax.broadcast_in_dim(x, (8, 4), (0, 1), out_sharding=s)
+
+
+_SPECS = {"x": ("x",), "x_none": ("x", None), "y": ("y",), "y_none": ("y", None), "none_y": (None, "y"),
+          "empty": (), "unset": None}
+
+CASES = {
+    **{f"{name}_{which}{'_jit' if jitted else ''}": _given(f, which, jitted)
+       for name, f in FUNCTIONS.items() for which in ("auto", "other", "auto_outside") for jitted in (False, True)},
+    **{f"{name}_spec_outside": _given(FUNCTIONS[name], "spec_outside", False)
+       for name in ("einsum", "dot_general", "reshape", "broadcast_to", "zeros", "full", "at_get", "repeat")},
+    **{f"broadcast_to_own_shape_{key}": _own_shape(_broadcast_to, spec) for key, spec in _SPECS.items()},
+    **{f"broadcast_in_dim_own_shape_{key}": _own_shape(_broadcast_in_dim, spec) for key, spec in _SPECS.items()},
+    "broadcast_to_host_own_shape": _host_own_shape(_broadcast_to),
+    "broadcast_in_dim_host_own_shape": _host_own_shape(_broadcast_in_dim),
+    "reshape_order_f": _own_shape(lambda jax, x, s: jax.numpy.reshape(x, (4, 8), order="F", out_sharding=s),
+                                  (None, "x")),
+}
+
+
+def run(module) -> dict:
+    return {name: case(module) for name, case in CASES.items()}
+
+
+if __name__ == "__main__":
+    module = importlib.import_module(sys.argv[1])
+    module.config.update("jax_num_cpu_devices", 8)
+    (HERE / "out_sharding_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
