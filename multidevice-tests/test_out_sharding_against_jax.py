@@ -1,8 +1,9 @@
-"""How jax.numpy, lax, ops and nn.initializers functions read their ``out_sharding`` arguments over eight CPU
-devices (refusals of Auto axes, of other meshes, of a PartitionSpec outside any mesh, with JAX's messages and the
-source lines they name) and broadcasts to an array's own shape given a layout (JAX's jaxprs: a ``reshard`` where
-only the layout changes, the array itself where nothing does), as JAX 0.10.2's (golden/make_out_sharding_golden.py);
-values against NumPy."""
+"""How jax.numpy, lax and nn.initializers functions read their ``out_sharding`` arguments over eight CPU devices
+(refusals of Auto axes, of other meshes, of a PartitionSpec outside any mesh, with JAX's messages and the source
+lines they name), broadcasts to an array's own shape given a layout (JAX's jaxprs: a ``reshard`` where only the
+layout changes, the array itself where nothing does), and dynamic_update_slice, sort and slice of arrays uncommitted,
+placed under the mesh or of partial sums, as JAX 0.10.2's (golden/make_out_sharding_golden.py); values against
+NumPy."""
 
 import importlib
 import json

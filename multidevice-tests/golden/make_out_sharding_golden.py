@@ -1,8 +1,10 @@
-"""Write out_sharding_golden.json: how the ``out_sharding`` arguments of jax.numpy, lax, ops and nn.initializers
+"""Write out_sharding_golden.json: how the ``out_sharding`` arguments of jax.numpy, lax and nn.initializers
 functions are read over eight CPU devices (their refusals of Auto axes, of a NamedSharding over another mesh than
 the one set, of a PartitionSpec outside any mesh; the messages whole, this folder's path left out of the source
-lines they name), and broadcasts to an array's own shape given a layout (jaxprs, whether the array itself comes
-back), recorded from the module named on the command line.
+lines they name), broadcasts to an array's own shape given a layout (jaxprs, whether the array itself comes
+back), and, under set_mesh, dynamic_update_slice and sort of uncommitted arrays beside arrays placed there and slices
+of partial sums (the results' layouts, types and values, or the errors), recorded from the module named on the
+command line.
 
     /work/jaxpeer/bin/python multidevice-tests/golden/make_out_sharding_golden.py jax
 """
@@ -134,6 +136,48 @@ def _broadcast_in_dim(jax, x, s):
     return jax.lax.broadcast_in_dim(x, (8, 4), (0, 1), out_sharding=s)
 
 
+def _laid_out(jax, thunk) -> str:
+    """The results' layouts, types and values (a tuple of them joined), or the error."""
+    try:
+        return " | ".join(f"{o.sharding.spec} {jax.typeof(o)} {np.asarray(o).tolist()}"
+                          for o in jax.tree.leaves(thunk()))
+    except Exception as error:  # the type and message are what is compared (reading a result may fail too)
+        return f"{type(error).__name__}: {str(error).splitlines()[0]}"
+
+
+def _mixed_commitment(f):
+    """``f(jax, u, w, v)`` under set_mesh of a mesh of Explicit axes, with u an uncommitted f32[8] (made outside
+    it), w the f32[2] of ones made under it and v an f32[8] put there along ``x``."""
+    def case(jax):
+        u = jax.numpy.arange(8.0)[::-1]
+        with jax.sharding.set_mesh(_mesh(jax)):
+            w = jax.numpy.ones(2)
+            v = jax.device_put(np.arange(8, dtype=np.float32), _p(jax, "x"))
+            return _laid_out(jax, lambda: f(jax, u, w, v))
+    return case
+
+
+def _partial_sums(f, kind: str):
+    """``f(jax, t)`` of an f32[8@x,4] of partial sums over ``y`` (``unreduced`` or ``reduced``), under set_mesh."""
+    def case(jax):
+        with jax.sharding.set_mesh(_mesh(jax)):
+            a = jax.device_put(_X, _p(jax, "x", "y"))
+            b = jax.device_put(np.ones((4, 4), np.float32), _p(jax, "y", None))
+            t = jax.numpy.dot(a, b, out_sharding=jax.sharding.PartitionSpec("x", None, unreduced={"y"}))
+            if kind == "reduced":
+                t = jax.sharding.reshard(t, jax.sharding.PartitionSpec("x", None, reduced={"y"}))
+            return _laid_out(jax, lambda: f(jax, t))
+    return case
+
+
+def _dus(jax, operand, update):
+    return jax.lax.dynamic_update_slice(operand, update, (0,))
+
+
+def _slice(jax, t):
+    return jax.lax.slice(t, (0, 0), (4, 4))
+
+
 _SPECS = {"x": ("x",), "x_none": ("x", None), "y": ("y",), "y_none": ("y", None), "none_y": (None, "y"),
           "empty": (), "unset": None}
 
@@ -144,8 +188,30 @@ CASES = {
        for name in ("einsum", "dot_general", "reshape", "broadcast_to", "zeros", "full", "at_get", "repeat")},
     **{f"broadcast_to_own_shape_{key}": _own_shape(_broadcast_to, spec) for key, spec in _SPECS.items()},
     **{f"broadcast_in_dim_own_shape_{key}": _own_shape(_broadcast_in_dim, spec) for key, spec in _SPECS.items()},
+    **{f"reshape_own_shape_{key}": _own_shape(lambda jax, x, s: jax.lax.reshape(x, (8, 4), out_sharding=s), spec)
+       for key, spec in _SPECS.items() if key in ("x", "x_none", "y_none", "unset")},
     "broadcast_to_host_own_shape": _host_own_shape(_broadcast_to),
     "broadcast_in_dim_host_own_shape": _host_own_shape(_broadcast_in_dim),
+    "dus_uncommitted_by_made_under_mesh": _mixed_commitment(lambda jax, u, w, v: _dus(jax, u, w)),
+    "dus_uncommitted_by_replicated": _mixed_commitment(
+        lambda jax, u, w, v: _dus(jax, u, jax.device_put(np.ones(2, np.float32), _p(jax)))),
+    "dus_uncommitted_by_split": _mixed_commitment(lambda jax, u, w, v: _dus(jax, u, v[:2])),
+    "dus_uncommitted_by_host": _mixed_commitment(lambda jax, u, w, v: _dus(jax, u, np.ones(2, np.float32))),
+    "dus_made_under_mesh_by_uncommitted": _mixed_commitment(lambda jax, u, w, v: _dus(jax, w, u[:1])),
+    "dus_uncommitted_by_made_under_mesh_jit": _mixed_commitment(
+        lambda jax, u, w, v: jax.jit(lambda a, b: _dus(jax, a, b))(u, w)),
+    "sort_uncommitted_and_split": _mixed_commitment(lambda jax, u, w, v: jax.lax.sort((u, v), num_keys=1)),
+    "sort_uncommitted_and_made_under_mesh": _mixed_commitment(
+        lambda jax, u, w, v: jax.lax.sort((u, jax.numpy.ones(8)), num_keys=1)),
+    "sort_made_under_mesh_and_uncommitted": _mixed_commitment(
+        lambda jax, u, w, v: jax.lax.sort((jax.numpy.ones(8), u), num_keys=1)),
+    "sort_uncommitted_twice": _mixed_commitment(lambda jax, u, w, v: jax.lax.sort((u, u * 2), num_keys=1)),
+    "sort_three_operands": _mixed_commitment(
+        lambda jax, u, w, v: jax.lax.sort((u, jax.numpy.ones(8), u), num_keys=2)),
+    "slice_unreduced": _partial_sums(_slice, "unreduced"),
+    "slice_unreduced_jit": _partial_sums(lambda jax, t: jax.jit(lambda s: _slice(jax, s))(t), "unreduced"),
+    "slice_reduced": _partial_sums(_slice, "reduced"),
+    "slice_reduced_jit": _partial_sums(lambda jax, t: jax.jit(lambda s: _slice(jax, s))(t), "reduced"),
     "reshape_order_f": _own_shape(lambda jax, x, s: jax.numpy.reshape(x, (4, 8), order="F", out_sharding=s),
                                   (None, "x")),
 }

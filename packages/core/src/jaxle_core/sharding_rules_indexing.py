@@ -26,9 +26,11 @@ def _sharding_text(mesh, spec: tuple) -> str:
 
 
 def _typed_text(aval, mesh) -> str:
-    """An aval with the types of its mesh's axes, as JAX's dynamic_update_slice message prints it."""
+    """An aval with the types of its mesh's axes, as JAX's dynamic_update_slice message prints it (no axes for a
+    value typed over no mesh)."""
     groups: dict[str, list[str]] = {}
-    for name, axis_type in zip(mesh.axis_names, mesh.axis_types):
+    typed = getattr(aval, "explicit_sharding", None) is not None
+    for name, axis_type in zip(mesh.axis_names, mesh.axis_types) if typed else ():
         groups.setdefault(repr(axis_type), []).append(name)
     kinds = ", ".join(f"{kind}: {tuple(names)!r}" for kind, names in groups.items())
     return f"{aval.str_short()}({{{kinds}}})"
@@ -158,7 +160,9 @@ def _bitcast_convert_type(avals, specs, outs, mesh, params):
 
 
 def _dynamic_update_slice(avals, specs, outs, mesh, params):
-    if specs[0] != specs[1]:
+    # as JAX's, a value typed over no mesh (an uncommitted array) does not take an update typed over one
+    typed = [getattr(a, "explicit_sharding", None) is not None for a in avals[:2]]
+    if specs[0] != specs[1] or typed[0] != typed[1]:
         raise ShardingTypeError(
             f"dynamic_update_slice operand sharding must be equal to update sharding, got operand sharding "
             f"{_typed_text(avals[0], mesh)} and update sharding {_typed_text(avals[1], mesh)}.")
@@ -251,7 +255,7 @@ register_rule(structural.concatenate_p, _concatenate, per_dimension=True)
 register_rule(structural.stack_p, _stack)
 register_rule(structural.select_n_p, _select_n, per_dimension=True)
 register_rule(structural.clamp_p, _clamp, kept_operand=1)
-register_rule(sorting.sort_p, _sort)
+register_rule(sorting.sort_p, _sort, operand_per_result=True)
 register_rule(sorting.top_k_p, _top_k)
 register_rule(approx_top_k_p, _approx_top_k)
 register_rule(structural.unstack_p, _unstack)

@@ -24,14 +24,11 @@ from jaxle_core.sharding import NamedSharding
 from jaxle_core.source_info import current, summarize
 
 __all__ = ["UNTYPED", "ShardingTypeError", "axis_size", "broadcast_layout", "check_divisible", "check_type_divides",
-           "checked_out_sharding",
-           "cotangent_sharding", "cotangent_spec", "elementwise_specs", "enable", "explicit_context",
-           "explicit_mesh_of", "given_spec", "layout_divides", "layouts_ignored", "merged_specs",
-           "no_context_mesh_error", "places", "register_rule", "resolve_out_sharding", "same_as_operand",
-           "source_sharding",
-           "spec_indexed_error", "spec_of", "type_spec", "typed_as", "typed_aval", "typed_results", "typing_eagerly",
-           "untyped",
-           "when_enabled"]
+           "checked_out_sharding", "cotangent_sharding", "cotangent_spec", "elementwise_specs", "enable",
+           "explicit_context", "explicit_mesh_of", "given_spec", "layout_divides", "layouts_ignored", "merged_specs",
+           "no_context_mesh_error", "places", "register_rule", "resolve_out_sharding", "result_layout_operands",
+           "same_as_operand", "source_sharding", "spec_indexed_error", "spec_of", "type_spec", "typed_as",
+           "typed_aval", "typed_results", "typing_eagerly", "untyped", "when_enabled"]
 
 
 class ShardingTypeError(Exception):
@@ -62,17 +59,21 @@ _placing: set[core.Primitive] = set()  # primitives whose rule types by a mesh o
 
 _per_dimension: set[core.Primitive] = set()  # primitives whose rule writes a spec entry per result dimension
 
+_operand_per_result: set[core.Primitive] = set()  # primitives whose result i takes operand i's layout
 _kept_operand: dict[core.Primitive, int] = {}  # primitives whose rule keeps one operand's layout: its position
 
 
 def register_rule(primitive: core.Primitive, rule: Rule, places: bool = False, per_dimension: bool = False,
-                  kept_operand: int | None = None) -> None:
+                  kept_operand: int | None = None, operand_per_result: bool = False) -> None:
     """``rule`` types ``primitive``'s results; a ``places`` rule is asked even when neither the operands nor the
     current mesh are typed (its destination may be); a ``per_dimension`` rule writes an entry for each dimension of
     its results even from operands of no layout (JAX's iota, broadcast_in_dim, concatenate, select_n); a rule
     giving the results the layout of the operand at position ``kept_operand`` (a pad's, a clamp's) leaves them of
-    no layout when that operand has none, whatever the others'."""
+    no layout when that operand has none, whatever the others'; an ``operand_per_result`` rule gives each result
+    the layout of the operand at its position (a sort's)."""
     _rules[primitive] = rule
+    if operand_per_result:
+        _operand_per_result.add(primitive)
     if places:
         _placing.add(primitive)
     if per_dimension:
@@ -85,6 +86,14 @@ def layout_operands(primitive: core.Primitive, operands: Sequence[Any]) -> Seque
     """The operands whose layouts the results of ``primitive`` take: the one its rule keeps, else all of them."""
     position = _kept_operand.get(primitive)
     return operands if position is None else operands[position:position + 1]
+
+
+def result_layout_operands(primitive: core.Primitive, operands: Sequence[Any]) -> list[Sequence[Any]]:
+    """Per result of ``primitive``, the operands whose layouts it takes (one group for all results, unless each
+    result takes its own operand's)."""
+    if primitive in _operand_per_result:
+        return [operands[i:i + 1] for i in range(len(operands))]
+    return [layout_operands(primitive, operands)]
 
 
 def places(primitive: core.Primitive) -> bool:

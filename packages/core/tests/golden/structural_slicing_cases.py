@@ -161,6 +161,13 @@ def jaxpr_cases():
         ("broadcast_empty", lambda lax: (lambda a: lax.broadcast(a, ()), (X,))),
         ("broadcast_to_rank", lambda lax: (lambda a: lax.broadcast_to_rank(a, 4), (X,))),
         ("broadcast_to_rank_same", lambda lax: (lambda a: lax.broadcast_to_rank(a, 2), (X,))),
+        # operations that change nothing, given a NumPy value: JAX binds them (an array results)
+        ("reshape_numpy_same", lambda lax: (lambda: lax.reshape(X, (4, 5)), ())),
+        ("transpose_numpy_identity", lambda lax: (lambda: lax.transpose(X, (0, 1)), ())),
+        ("squeeze_numpy_no_axes", lambda lax: (lambda: lax.squeeze(X, ()), ())),
+        ("concatenate_numpy_one", lambda lax: (lambda: lax.concatenate([X], 0), ())),
+        ("collapse_numpy_one_dimension", lambda lax: (lambda: lax.collapse(X, 0, 1), ())),
+        ("broadcast_to_rank_numpy_same", lambda lax: (lambda: lax.broadcast_to_rank(X, 2), ())),
         ("reshape", lambda lax: (lambda a: lax.reshape(a, (5, 4)), (X,))),
         ("reshape_dims", lambda lax: (lambda a: lax.reshape(a, (5, 4), (1, 0)), (X,))),
         ("reshape_same", lambda lax: (lambda a: lax.reshape(a, (4, 5), (0, 1)), (X,))),

@@ -13,6 +13,7 @@ import pytest
 
 import jaxle_core as jc
 from jaxle_core import lax
+from jaxle_core.backend import put_host_value
 
 GOLDEN_DIR = pathlib.Path(__file__).parents[1] / "golden"
 _spec = importlib.util.spec_from_file_location("structural_slicing_cases", GOLDEN_DIR / "structural_slicing_cases.py")
@@ -256,8 +257,19 @@ def test_errors_like_jax(error, fn):
 
 def test_expand_dims_negative_and_broadcast_to_rank():
     assert lax.expand_dims(X, (-1,)).shape == (4, 5, 1)
-    assert lax.broadcast_to_rank(X, 1) is X
     assert lax.broadcast_to_rank(X[0], 3).shape == (1, 1, 5)
+
+
+@pytest.mark.parametrize("unchanged", [
+    lambda x: lax.broadcast_to_rank(x, 1), lambda x: lax.reshape(x, (4, 5)), lambda x: lax.transpose(x, (0, 1)),
+    lambda x: lax.squeeze(x, ()), lambda x: lax.concatenate([x], 0)])
+def test_operations_that_change_nothing_return_arrays(unchanged):
+    # as JAX's: an array comes back as it is, a NumPy value as an array of its values
+    array = put_host_value(X)
+    assert unchanged(array) is array
+    out = unchanged(X)
+    assert isinstance(out, jc.Array) and out.dtype == X.dtype
+    np.testing.assert_array_equal(np.asarray(out), X)
 
 
 def test_reshape_of_a_0d_array_is_staged_as_jax():

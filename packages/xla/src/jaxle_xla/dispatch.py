@@ -26,7 +26,7 @@ from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import (
     explicit_context,
     keeps_no_layout,
-    layout_operands,
+    result_layout_operands,
     spec_of,
     typed_aval,
     typing_eagerly,
@@ -242,7 +242,9 @@ class XlaBackend:
         # host values and uncommitted arrays only (nothing placed on purpose), typed over no layout as in JAX:
         # results of the rules that keep it are laid out as XLA chose (replicated, P()) rather than an entry per
         # dimension
-        host_only = not any(map(_placed, layout_operands(primitive, args))) and keeps_no_layout(primitive, len(args))
+        # (per group of results taking the same operands' layouts)
+        host_only = tuple(not any(map(_placed, operands)) for operands in result_layout_operands(primitive, args)) \
+            if keeps_no_layout(primitive, len(args)) else ()
         # equal shardings may be spelled differently, and a constraint's result reports its sharding as written
         spelling = tuple(getattr(params["sharding"], "spec", ())) if primitive is sharding_constraint_p else None
         key = (primitive, _params_key(params), avals, SpmdFunction, host_only, spelling, config.trace_context())
@@ -253,10 +255,11 @@ class XlaBackend:
                 context = params["dst_sharding"].mesh  # a reshard runs over its sharding's mesh, as JAX's
             closed = _primitive_jaxpr(primitive, avals, params)
             out_shardings = _eager_out_shardings(primitive, params)
-            if out_shardings is None and host_only and not context.empty:
+            if out_shardings is None and any(host_only) and not context.empty:
                 # a result its type splits (an out_sharding parameter) keeps that layout
-                out_shardings = [None if any(spec_of(aval)) else NamedSharding(context, PartitionSpec())
-                                 for aval in closed.out_avals]
+                per_result = host_only if len(host_only) > 1 else host_only * len(closed.out_avals)
+                out_shardings = [None if any(spec_of(aval)) or not unplaced else NamedSharding(context, PartitionSpec())
+                                 for aval, unplaced in zip(closed.out_avals, per_result)]
             function = self._eager[key] = SpmdFunction(closed, primitive.name, (), True, None, out_shardings,
                                                        context=None if context.empty else context)
         outs = function(*args)

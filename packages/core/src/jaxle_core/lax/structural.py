@@ -465,8 +465,8 @@ def broadcast(operand, sizes: Sequence[int], *, out_sharding=None):
 def broadcast_to_rank(x, rank: int):
     """``x`` with leading size-1 dimensions added up to ``rank`` (unchanged if already that rank or more)."""
     ndim = get_aval(x).ndim
-    if ndim >= rank:
-        return x
+    if ndim >= rank:  # as JAX's, a NumPy value is made an array
+        return convert_element_type(x, get_aval(x).dtype) if isinstance(x, (np.ndarray, np.generic)) else x
     return broadcast(x, (1,) * (rank - ndim))
 
 
@@ -548,10 +548,11 @@ def reshape(operand, new_sizes: Sequence[int], dimensions: Sequence[int] | None 
     new_sizes = canonical_shape(new_sizes)
     aval = get_aval(operand)
     dims = None if dimensions is None or tuple(dimensions) == tuple(range(aval.ndim)) else as_int_tuple(dimensions)
-    if aval.shape == new_sizes and dims is None and aval.ndim:  # as JAX's, a 0-d operand is always reshaped
+    sharding = resolve_out_sharding(out_sharding, "reshape")
+    if aval.shape == new_sizes and dims is None and aval.ndim and _is_array(operand) and (
+            sharding is None or typed_as(aval, sharding)):  # as JAX's, a 0-d operand is always reshaped
         return operand
-    return reshape_p.bind(operand, new_sizes=new_sizes, dimensions=dims,
-                          sharding=resolve_out_sharding(out_sharding, "reshape"))
+    return reshape_p.bind(operand, new_sizes=new_sizes, dimensions=dims, sharding=sharding)
 
 
 def collapse(operand, start_dimension: int, stop_dimension: int | None = None):
@@ -583,6 +584,12 @@ def _squeeze_impl(x, *, dimensions):
     return np.squeeze(x, axis=dimensions)
 
 
+def _is_array(x) -> bool:
+    """Whether ``x`` is an array or a tracer: what an operation that changes nothing returns as it is (as JAX's
+    do; a NumPy or Python value is made an array by binding the operation)."""
+    return isinstance(x, (Array, core.Tracer))
+
+
 def squeeze(array, dimensions: Sequence[int]):
     """Remove the size-1 ``dimensions``."""
     ndim = get_aval(array).ndim
@@ -590,7 +597,7 @@ def squeeze(array, dimensions: Sequence[int]):
     if ndim == 0 and dimensions:  # normalize_axis lets axis 0 of a scalar through; a scalar has no axis to drop
         raise ValueError(f"axis {dimensions[0]} is out of bounds for array of dimension 0")
     dims = tuple(sorted({normalize_axis(d, ndim) for d in dimensions}))
-    if not dims and type(array) not in _PYTHON_SCALARS:
+    if not dims and _is_array(array):
         return array
     return squeeze_p.bind(array, dimensions=dims)
 
@@ -616,7 +623,7 @@ def _transpose_impl(x, *, permutation):
 def transpose(operand, permutation: Sequence[int]):
     """Permute the dimensions of ``operand``."""
     permutation = as_int_tuple(permutation)
-    if permutation == tuple(range(len(permutation))) and type(operand) not in _PYTHON_SCALARS:
+    if permutation == tuple(range(len(permutation))) and _is_array(operand):
         _transpose_aval(get_aval(operand), permutation=permutation)
         return operand
     return transpose_p.bind(operand, permutation=permutation)
@@ -746,7 +753,7 @@ def concatenate(operands: Sequence, dimension: int):
     """Join ``operands`` along ``dimension``."""
     operands = list(operands)
     dimension = operator.index(dimension)
-    if len(operands) == 1:
+    if len(operands) == 1 and _is_array(operands[0]):
         _concatenate_aval(get_aval(operands[0]), dimension=dimension)
         return operands[0]
     return concatenate_p.bind(*operands, dimension=dimension)
