@@ -1,4 +1,4 @@
-"""How jax.numpy, lax and nn.initializers functions read their ``out_sharding`` arguments over eight CPU devices
+"""How jax.numpy, lax, ops and nn.initializers functions read their ``out_sharding`` arguments over eight CPU devices
 (refusals of Auto axes, of other meshes, of a PartitionSpec outside any mesh, with JAX's messages and the source
 lines they name), broadcasts to an array's own shape given a layout (JAX's jaxprs: a ``reshard`` where only the
 layout changes, the array itself where nothing does), and dynamic_update_slice, sort and slice of arrays uncommitted,

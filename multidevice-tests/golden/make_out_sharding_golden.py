@@ -1,4 +1,4 @@
-"""Write out_sharding_golden.json: how the ``out_sharding`` arguments of jax.numpy, lax and nn.initializers
+"""Write out_sharding_golden.json: how the ``out_sharding`` arguments of jax.numpy, lax, ops and nn.initializers
 functions are read over eight CPU devices (their refusals of Auto axes, of a NamedSharding over another mesh than
 the one set, of a PartitionSpec outside any mesh; the messages whole, this folder's path left out of the source
 lines they name), broadcasts to an array's own shape given a layout (jaxprs, whether the array itself comes
@@ -81,6 +81,11 @@ FUNCTIONS = {
     "at_min": lambda jax, s: jax.numpy.asarray(_X).at[1:5].min(0.0, out_sharding=s),
     "rng_bit_generator": lambda jax, s: jax.lax.rng_bit_generator(np.zeros(4, np.uint32), (8, 4),
                                                                   out_sharding=s)[1],
+    "bincount": lambda jax, s: jax.numpy.bincount(np.arange(8), length=8, out_sharding=s),
+    "percentile": lambda jax, s: jax.numpy.percentile(_X, 50.0, axis=1, out_sharding=s),
+    "segment_sum": lambda jax, s: jax.ops.segment_sum(_X, _SEGMENTS, 4, out_sharding=s),
+    "segment_max": lambda jax, s: jax.ops.segment_max(_X, _SEGMENTS, 4, out_sharding=s),
+    "init_constant": lambda jax, s: jax.nn.initializers.constant(2.0)(jax.random.key(0), (8, 4), out_sharding=s),
     "init_zeros": lambda jax, s: jax.nn.initializers.zeros(jax.random.key(0), (8, 4), out_sharding=s),
     "init_ones": lambda jax, s: jax.nn.initializers.ones(jax.random.key(0), (8, 4), out_sharding=s),
 }

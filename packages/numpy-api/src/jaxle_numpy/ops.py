@@ -19,6 +19,7 @@ import numpy as np
 
 from jaxle_core import core, dtypes
 from jaxle_core.lax.slicing import GatherScatterMode
+from jaxle_core.sharding_types import checked_out_sharding
 from jaxle_numpy import creation, ranges, reductions, ufuncs
 from jaxle_numpy.indexing import scatter_update
 from jaxle_numpy.util import check_arraylike
@@ -48,8 +49,9 @@ _REDUCTIONS: dict[str, tuple[str, Callable[[np.dtype], Any], Callable[..., Any]]
 
 
 def _segment_reduce(name: str, data: Any, segment_ids: Any, num_segments: Any, indices_are_sorted: bool,
-                    unique_indices: bool, bucket_size: int | None, mode: Any) -> Any:
+                    unique_indices: bool, bucket_size: int | None, mode: Any, out_sharding: Any) -> Any:
     check_arraylike(name, data, segment_ids)
+    checked_out_sharding(out_sharding, name)  # refused as JAX's; the result is laid out as computed
     data, segment_ids = creation.asarray(data), creation.asarray(segment_ids)
     scatter_kind, identity, reduce_buckets = _REDUCTIONS[name]
     if num_segments is None:
@@ -78,7 +80,7 @@ def segment_sum(data: Any, segment_ids: Any, num_segments: int | None = None, in
                 out_sharding: Any = None) -> Any:
     """The sum of the rows of ``data`` in each segment (0 for an empty one)."""
     return _segment_reduce("segment_sum", data, segment_ids, num_segments, indices_are_sorted, unique_indices,
-                           bucket_size, mode)
+                           bucket_size, mode, out_sharding)
 
 
 def segment_prod(data: Any, segment_ids: Any, num_segments: int | None = None, indices_are_sorted: bool = False,
@@ -86,7 +88,7 @@ def segment_prod(data: Any, segment_ids: Any, num_segments: int | None = None, i
                  out_sharding: Any = None) -> Any:
     """The product of the rows of ``data`` in each segment (1 for an empty one)."""
     return _segment_reduce("segment_prod", data, segment_ids, num_segments, indices_are_sorted, unique_indices,
-                           bucket_size, mode)
+                           bucket_size, mode, out_sharding)
 
 
 def segment_max(data: Any, segment_ids: Any, num_segments: int | None = None, indices_are_sorted: bool = False,
@@ -94,7 +96,7 @@ def segment_max(data: Any, segment_ids: Any, num_segments: int | None = None, in
                 out_sharding: Any = None) -> Any:
     """The maximum of the rows of ``data`` in each segment (the dtype's lowest value for an empty one)."""
     return _segment_reduce("segment_max", data, segment_ids, num_segments, indices_are_sorted, unique_indices,
-                           bucket_size, mode)
+                           bucket_size, mode, out_sharding)
 
 
 def segment_min(data: Any, segment_ids: Any, num_segments: int | None = None, indices_are_sorted: bool = False,
@@ -102,4 +104,4 @@ def segment_min(data: Any, segment_ids: Any, num_segments: int | None = None, in
                 out_sharding: Any = None) -> Any:
     """The minimum of the rows of ``data`` in each segment (the dtype's highest value for an empty one)."""
     return _segment_reduce("segment_min", data, segment_ids, num_segments, indices_are_sorted, unique_indices,
-                           bucket_size, mode)
+                           bucket_size, mode, out_sharding)

@@ -20,6 +20,7 @@ from jaxle_core.avals import get_aval
 from jaxle_core.lax import GatherDimensionNumbers, GatherScatterMode
 from jaxle_core.lax import operators as lax_operators
 from jaxle_core.lax import structural as lax_structural
+from jaxle_core.sharding_types import checked_out_sharding
 from jaxle_numpy import conditional
 from jaxle_numpy.cumulative import cumsum
 from jaxle_numpy.reductions import any as any_
@@ -281,8 +282,9 @@ def _nanquantile_body(a: Any, q: Any, axis: AxisArg = None, out: None = None, ov
 def _percentile_body(a: Any, q: Any, axis: AxisArg = None, out: None = None, overwrite_input: bool = False,
                      method: str = "linear", keepdims: bool = False, *, weights: Any = None,
                      out_sharding: Any = None) -> Any:
-    del out_sharding  # one device: nothing to place
     check_arraylike("percentile", a, q)
+    # refused as JAX's (in a jitted function of its own); the result is laid out as computed
+    checked_out_sharding(out_sharding, "jnp.percentile", located=False)
     return quantile(a, _percent_to_fraction(q), axis=axis, out=out, overwrite_input=overwrite_input, method=method,
                     keepdims=keepdims, weights=weights)
 

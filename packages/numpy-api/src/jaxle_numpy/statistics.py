@@ -22,6 +22,7 @@ from jaxle_core.errors import ConcretizationTypeError
 from jaxle_core.jit import jit
 from jaxle_core.lax import GatherScatterMode, ScatterDimensionNumbers
 from jaxle_core.lax import operators as lax_operators
+from jaxle_core.sharding_types import checked_out_sharding
 from jaxle_numpy import conditional
 from jaxle_numpy.creation import asarray
 from jaxle_numpy.cumulative import cumsum
@@ -444,8 +445,8 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | N
              out_sharding: Any = None) -> Any:
     """How often each non-negative integer occurs in ``x`` (summing ``weights`` instead of ones); the result has
     ``length`` entries, which must be static under a transformation."""
-    del out_sharding  # one device: nothing to place
     check_arraylike("bincount", x)
+    checked_out_sharding(out_sharding, "jnp.bincount")  # refused as JAX's; the result is laid out as computed
     x = ensure_array(x)
     if not dtypes.issubdtype(get_aval(x).dtype, np.integer):
         raise TypeError(f"x argument to bincount must have an integer type; got {get_aval(x).dtype}")

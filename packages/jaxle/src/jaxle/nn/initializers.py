@@ -13,6 +13,7 @@ import numpy as np
 import jaxle_numpy as jnp
 import jaxle_random as random
 from jaxle_core import dtypes, lax
+from jaxle_core.sharding_types import checked_out_sharding
 from jaxle_numpy import util
 from jaxle_numpy.linalg import qr
 
@@ -55,8 +56,9 @@ def ones(key: Array, shape: Shape, dtype: DType = None, out_sharding: Any = None
 
 def constant(value: Any, dtype: DType = None) -> Initializer:
     """An initializer filling its shape with ``value``."""
-    def init(key: Array, shape: Shape, dtype: DType = dtype) -> Array:
-        return jnp.full(shape, value, dtype=_dtype(dtype))
+    def init(key: Array, shape: Shape, dtype: DType = dtype, out_sharding: Any = None) -> Array:
+        checked_out_sharding(out_sharding, "nn.initializers.constant")
+        return jnp.full(shape, value, dtype=_dtype(dtype), out_sharding=out_sharding)
     return init
 
 
