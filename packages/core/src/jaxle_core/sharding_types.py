@@ -194,6 +194,7 @@ def typed_as(aval: Any, sharding: NamedSharding) -> bool:
     own = getattr(aval, "explicit_sharding", None)
     return own is not None and own.mesh == sharding.mesh and own.spec == sharding.spec
 
+
 def no_context_mesh_error(aval: ShapedArray) -> ValueError:
     """JAX's error for a value computed eagerly with ``aval``, typed over a mesh of several devices, where no
     ``set_mesh`` says which devices (a program without array arguments runs on one device)."""
@@ -259,25 +260,28 @@ def broadcast_layout(name: str, avals: Sequence[Any], ndim: int) -> NamedShardin
 
 def checked_out_sharding(sharding: Any, function: str, same_mesh: bool = True,
                          located: bool = True) -> NamedSharding | None:
-    """An ``out_sharding`` argument of ``function`` as JAX reads it: a PartitionSpec over the current mesh, a
-    NamedSharding as given (None for one over an empty mesh), with JAX's errors for a PartitionSpec outside any mesh,
-    for another kind of argument, for a NamedSharding over another mesh than the current one (with ``same_mesh``,
-    unless both have Auto axes only) and for axes that are not Explicit. The last two end with the user's source
-    line (left empty, as JAX leaves it, where JAX checks inside a jitted function of its own: not ``located``)."""
+    """An ``out_sharding`` argument of ``function`` as JAX reads it: a PartitionSpec over the current mesh (its
+    devices' when set), a NamedSharding as given (None for one over an empty mesh), with JAX's errors for a
+    PartitionSpec outside any mesh, for another kind of argument, for a NamedSharding over another mesh than the
+    current one (with ``same_mesh``, unless both have Auto axes only) and for axes that are not Explicit. The last
+    two end with the user's source line (left empty, as JAX leaves it, where JAX checks inside a jitted function of
+    its own: not ``located``)."""
     if sharding is None or isinstance(sharding, NamedSharding) and sharding.mesh.empty:
         return None
+    context = get_abstract_mesh()
     if isinstance(sharding, PartitionSpec):
-        mesh = get_mesh()
-        if mesh.empty:
+        if context.empty:
             raise ValueError("Using PartitionSpec when you are not under a mesh context is not allowed. Please pass a "
                              "NamedSharding instance or enter into a mesh context via `jax.set_mesh`. Got "
                              f"{sharding}")
-        sharding = NamedSharding(mesh, sharding)
+        concrete = get_mesh()  # over the devices set, when they are the current mesh's
+        sharding = NamedSharding(concrete if not concrete.empty and concrete.abstract_mesh == context else context,
+                                 sharding)
     if not isinstance(sharding, NamedSharding):
         raise TypeError(f"`out_sharding` argument of {function} only supports instances of `NamedSharding` or "
                         f"`PartitionSpec`. Got {sharding} of type: {type(sharding)}")
     where = summarize(current()) if located else ""
-    context, own = get_abstract_mesh(), sharding.mesh.abstract_mesh
+    own = sharding.mesh.abstract_mesh
     if same_mesh and not context.empty and own != context and not (own.are_all_axes_auto
                                                                     and context.are_all_axes_auto):
         raise ValueError(f"Context mesh {context} should match the mesh of sharding {own} passed to {function}. "

@@ -435,7 +435,6 @@ def broadcast_in_dim(operand, shape: Sequence[int], broadcast_dimensions: Sequen
     return broadcast_in_dim_p.bind(operand, shape=shape, broadcast_dimensions=dims, sharding=sharding)
 
 
-
 def _is_identity(operand_shape: tuple[int, ...], shape: tuple[int, ...], dims: tuple[int, ...]) -> bool:
     return operand_shape == shape and dims == tuple(range(len(shape)))
 
