@@ -9,10 +9,7 @@ command line.
     /work/jaxpeer/bin/python multidevice-tests/golden/make_out_sharding_golden.py jax
 """
 
-import importlib
-import json
-import sys
-
+import golden_main
 import numpy as np
 from make_sharding_types_golden import HERE, _jaxpr, _mesh, _p
 
@@ -227,6 +224,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    (HERE / "out_sharding_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "out_sharding_golden.json")
