@@ -201,6 +201,13 @@ CLASHES = {
                                     [BATCH, ((2, 8, 4), ("x", None, "y"))]),
     "select_clash": _clash(lambda jax: lambda u, v: jax.numpy.where(u > 0, u, v),
                            [BATCH, ((2, 8, 4), ("x", None, "y"))]),
+    # a given out_sharding gains the batch dimension's layout (its axes, or none for a whole dimension)
+    "broadcast_to_out_sharding": _clash(lambda jax: lambda u: jax.numpy.broadcast_to(
+        u, (2, 8, 4), out_sharding=jax.sharding.PartitionSpec(None, "y")), [BATCH]),
+    "broadcast_to_out_sharding_whole_batch": _clash(lambda jax: lambda u: jax.numpy.broadcast_to(
+        u, (2, 8, 4), out_sharding=jax.sharding.PartitionSpec(None, "y")), [((2, 8, 4), (None, "y"))]),
+    "dot_out_sharding": _clash(lambda jax: lambda u: jax.numpy.dot(
+        u, jax.numpy.ones((4, 2)), out_sharding=jax.sharding.PartitionSpec("y")), [BATCH]),
     "pad_split_dimension": _clash(lambda jax: lambda u: jax.numpy.pad(u, ((0, 1), (0, 0))), [BATCH]),
     # these name the batched types, as JAX's batched operations meet the clash
     "slice_split_dimension": _clash(lambda jax: lambda u: u[:1], [BATCH]),

@@ -4,7 +4,7 @@ operands are batched) or stays a free dimension of the one batched operand."""
 from __future__ import annotations
 
 from jaxle_core.avals import get_aval
-from jaxle_core.batching.trace import batching_rules, per_example_errors
+from jaxle_core.batching.trace import batching_rules, per_example_errors, vmapped_sharding
 from jaxle_core.lax.dot import dot_general, dot_general_p
 
 
@@ -35,7 +35,7 @@ def _dot_general_rule(vals, dims, *, dimension_numbers, precision, preferred_ele
     ndims = (get_aval(lhs).ndim, get_aval(rhs).ndim)
     numbers, out_dim = _dot_general_batch_numbers(ndims, tuple(dims), dimension_numbers)
     out = dot_general(lhs, rhs, numbers, precision=precision, preferred_element_type=preferred_element_type,
-                          out_sharding=out_sharding)
+                      out_sharding=vmapped_sharding(out_sharding, out_dim))
     return out, out_dim
 
 

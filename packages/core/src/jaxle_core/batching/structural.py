@@ -17,10 +17,9 @@ from jaxle_core.batching.rule_helpers import batch_size, register_elementwise
 from jaxle_core.batching.trace import (
     batching_rules,
     broadcast_to_batch,
-    current_layout,
     move_dim,
     per_example_errors,
-    sharding_with_batch_dim,
+    vmapped_sharding,
 )
 from jaxle_core.lax.structural import (
     bitcast_convert_type_p,
@@ -59,7 +58,7 @@ def _broadcast_in_dim_rule(vals, dims, *, shape, broadcast_dimensions, sharding)
     size = get_aval(x).shape[0]
     new_dims = (0,) + tuple(np.add(1, broadcast_dimensions))
     return broadcast_in_dim_p.bind(x, shape=(size,) + tuple(shape), broadcast_dimensions=new_dims,
-                                      sharding=sharding), 0
+                                      sharding=vmapped_sharding(sharding, 0)), 0
 
 
 def _reshape_rule(vals, dims, *, new_sizes, dimensions, sharding):
@@ -70,9 +69,8 @@ def _reshape_rule(vals, dims, *, new_sizes, dimensions, sharding):
         dimensions = (0,) + tuple(int(i) + 1 for i in dimensions)
     elif get_aval(x).shape == (size,) + tuple(new_sizes):  # a 0-d operand's reshape to (): nothing to do per row
         return x, 0
-    layout = current_layout()  # as JAX's, a given layout gains the batch dimension's
-    sharding = sharding_with_batch_dim(sharding, 0, None if layout is None else layout.entry)
-    return reshape_p.bind(x, new_sizes=(size,) + tuple(new_sizes), dimensions=dimensions, sharding=sharding), 0
+    return reshape_p.bind(x, new_sizes=(size,) + tuple(new_sizes), dimensions=dimensions,
+                          sharding=vmapped_sharding(sharding, 0)), 0
 
 
 def _squeeze_rule(vals, dims, *, dimensions):

@@ -84,6 +84,13 @@ def sharding_with_batch_dim(sharding: Any, dim: int, entry: Any) -> Any:
     return sharding.update(spec=sharding.spec.update(partitions=entries))
 
 
+def vmapped_sharding(sharding: Any, dim: int) -> Any:
+    """A rule's given ``sharding`` with the batch dimension ``dim`` inserted, laid out as the running rule's batch
+    dimension is (as JAX's rules batch an ``out_sharding``)."""
+    layout = current_layout()
+    return sharding_with_batch_dim(sharding, dim, None if layout is None else layout.entry)
+
+
 class BatchTracer(Tracer):
     """A value with a batch dimension ``dim`` (or ``None`` when it does not vary along the batch)."""
 
