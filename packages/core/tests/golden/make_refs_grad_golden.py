@@ -1,8 +1,8 @@
 """Write refs_grad_golden.json: gradients and jvps through mutable array references with the named module (the
 values; differentiating writes into a reference made outside raises), under "jaxprs" the jaxprs of ``jvp`` and
 ``grad`` of the functions in ``JAXPR_CASES`` with the jitted gradient's value, and under "loop_jvps" the jaxprs of
-``jvp`` of the functions in ``LOOP_CASES`` (loops closing over references) with the jitted jvp's and gradient's
-values (or the gradient's error):
+``jvp`` and ``grad`` of the functions in ``LOOP_CASES`` (loops and conditionals closing over references) with the
+jitted jvp's and gradient's values (or the gradient's error):
 
     /work/jaxpeer/bin/python packages/core/tests/golden/make_refs_grad_golden.py jax
 """
@@ -177,6 +177,7 @@ def run_loop_case(m, name: str) -> dict:
               "jit_jvp": float(m.jit(lambda x, t: m.jvp(f, (x,), (t,))[1])(X, np.ones(3, f32)))}
     try:
         record["jit_grad"] = np.asarray(m.jit(m.grad(f))(X)).tolist()
+        record["grad_jaxpr"] = str(m.make_jaxpr(m.grad(f))(X))
     except Exception as error:  # noqa: BLE001 - the error is what we record
         record["grad_error"] = {"error": type(error).__name__, "message": str(error).split("\n")[0]}
     return record

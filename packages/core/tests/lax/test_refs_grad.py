@@ -30,7 +30,7 @@ def test_jvp_and_grad_jaxprs_match_jax(name):
 
 
 @pytest.mark.parametrize("name", sorted(GEN.LOOP_CASES))
-def test_jvp_jaxprs_through_loops_match_jax(name):
+def test_jvp_and_grad_jaxprs_through_loops_match_jax(name):
     record = GEN.run_loop_case(M, name)
     expected = GOLDEN["loop_jvps"][name]
     assert record["jvp_jaxpr"] == expected["jvp_jaxpr"]
@@ -38,6 +38,7 @@ def test_jvp_jaxprs_through_loops_match_jax(name):
     if "grad_error" in expected:
         assert record["grad_error"] == expected["grad_error"]
     else:
+        assert record["grad_jaxpr"] == expected["grad_jaxpr"]
         np.testing.assert_allclose(record["jit_grad"], expected["jit_grad"], rtol=1e-6)
 
 
@@ -88,3 +89,28 @@ def test_gradient_through_a_fori_loop_writing_a_reference():
     y = np.array([1.0, 2.0, 3.0], np.float32)
     # f = sum((y_i 2^i)^2), so df/dy_i = 2 y_i 4^i
     np.testing.assert_allclose(np.asarray(jaxle_core.grad(f)(y)), 2 * y * 4.0 ** np.arange(3), rtol=1e-6)
+
+
+def test_gradient_through_jit_closing_over_or_taking_a_reference():
+    def closing(y):
+        r = refs.new_ref(y)
+
+        @jaxle_core.jit
+        def g(a):
+            r[0] = r[1] * a[2]
+            return a * 2.0
+
+        return jaxle_core.lax.reduce_sum(refs.freeze(r) * g(y), (0,))
+
+    def taking(y):
+        r = refs.new_ref(y)
+        jaxle_core.jit(lambda rr, a: rr.__setitem__(2, rr[0] * a[1]))(r, y)
+        return jaxle_core.lax.reduce_sum(refs.freeze(r) ** 2, (0,))
+
+    y = np.array([0.5, -1.0, 2.0], np.float32)
+    # closing: 2 (y1 y2 y0 + y1^2 + y2^2); taking: y0^2 + y1^2 + (y0 y1)^2
+    expected_closing = 2 * np.array([y[1] * y[2], y[2] * y[0] + 2 * y[1], y[1] * y[0] + 2 * y[2]])
+    expected_taking = np.array([2 * y[0] + 2 * y[0] * y[1] ** 2, 2 * y[1] + 2 * y[1] * y[0] ** 2, 0.0])
+    for f, expected in [(closing, expected_closing), (taking, expected_taking)]:
+        np.testing.assert_allclose(np.asarray(jaxle_core.grad(f)(y)), expected, rtol=1e-6)
+        np.testing.assert_allclose(np.asarray(jaxle_core.jit(jaxle_core.grad(f))(y)), expected, rtol=1e-6)

@@ -19,7 +19,14 @@ from jaxle_core import core, dtypes
 from jaxle_core.ad.jit import jvp_jaxpr
 from jaxle_core.ad.jvp import Zero, jvp_rules, tangent_aval
 from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, partial_eval_rules
-from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass, is_undefined, transpose_rules
+from jaxle_core.ad.transpose import (
+    UndefinedPrimal,
+    backward_pass,
+    body_ref_cotangents,
+    is_undefined,
+    passed_ref_cotangents,
+    transpose_rules,
+)
 from jaxle_core.avals import get_aval
 from jaxle_core.checkpoint import (
     checkpoint_p,
@@ -211,14 +218,16 @@ def _checkpoint_transpose(cts, *args, jaxpr: Jaxpr, prevent_cse, differentiated:
     used, _ = dce_jaxpr(jaxpr, nonzero_cts, instantiate=True)  # what only zero cotangents need is not recomputed
     ct_nonzero: list[bool] = []
 
+    given = [a for a, lin in zip(args, linear) if not lin]
+
     def transposed(*inputs):
-        known = iter(inputs)
+        known = iter(body_ref_cotangents(given, inputs))
         values = [UndefinedPrimal(a.aval) if lin else next(known) for a, lin in zip(args, linear)]
-        cts_in = [ct for ct, lin in zip(backward_pass(used, (), values, list(known)), linear) if lin]
+        cts_in = [ct for ct, lin in zip(backward_pass(used, (), values, list(inputs[len(given):])), linear) if lin]
         ct_nonzero.extend(type(ct) is not Zero for ct in cts_in)
         return [ct for ct in cts_in if type(ct) is not Zero]
 
-    operands = [a for a, lin in zip(args, linear) if not lin] + [ct for ct in cts if type(ct) is not Zero]
+    operands = passed_ref_cotangents(given) + [ct for ct in cts if type(ct) is not Zero]
     closed = trace_to_jaxpr(transposed, [get_aval(x) for x in operands])
     new_jaxpr, consts = open_jaxpr(closed)
     cse = _extend_cse(prevent_cse, len(consts), kept=[not lin for lin in linear],

@@ -17,7 +17,14 @@ from jaxle_core import core
 from jaxle_core.ad.jit import jvp_jaxpr
 from jaxle_core.ad.jvp import Zero, instantiate, jvp_rules, tangent_aval
 from jaxle_core.ad.partial_eval import PartialStagingTrace, SplitJaxpr, partial_eval_jaxpr, partial_eval_rules
-from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass, is_undefined, transpose_rules
+from jaxle_core.ad.transpose import (
+    UndefinedPrimal,
+    backward_pass,
+    body_ref_cotangents,
+    is_undefined,
+    passed_ref_cotangents,
+    transpose_rules,
+)
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.jaxpr_util import dce_jaxpr
@@ -163,13 +170,15 @@ partial_eval_rules[cond_p] = _cond_partial_eval
 
 def _cond_transpose(cts, index, *ops, branches: tuple[ClosedJaxpr, ...], **params):
     linear = [is_undefined(x) for x in ops]
-    residuals = [x for x, lin in zip(ops, linear) if not lin]
+    given_ops = [x for x, lin in zip(ops, linear) if not lin]
+    residuals = passed_ref_cotangents(given_ops)
     nonzero = [type(ct) is not Zero for ct in cts]
     given_cts = [ct for ct in cts if type(ct) is not Zero]
 
     def transposed(closed: ClosedJaxpr) -> ClosedJaxpr:
         def fun(*inputs):
-            known, given = iter(inputs[:len(residuals)]), iter(inputs[len(residuals):])
+            known = iter(body_ref_cotangents(given_ops, inputs[:len(residuals)]))
+            given = iter(inputs[len(residuals):])
             values = [UndefinedPrimal(x.aval) if lin else next(known) for x, lin in zip(ops, linear)]
             full = [next(given) if nz else ct for ct, nz in zip(cts, nonzero)]
             cts_in = backward_pass(closed.jaxpr, closed.consts, values, full)

@@ -14,7 +14,15 @@ from typing import Any
 from jaxle_core import core
 from jaxle_core.ad.jvp import Zero, jvp_flat, jvp_rules, tangent_aval
 from jaxle_core.ad.partial_eval import PartialStagingTrace, SplitJaxpr, partial_eval_jaxpr, partial_eval_rules
-from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass, is_undefined, transpose_rules
+from jaxle_core.ad.transpose import (
+    RefCotangent,
+    UndefinedPrimal,
+    backward_pass,
+    body_ref_cotangents,
+    is_undefined,
+    passed_ref_cotangents,
+    transpose_rules,
+)
 from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.config import trace_context
@@ -165,25 +173,27 @@ def transpose_call(jaxpr: ClosedJaxpr, args: Sequence[Any], cts: Sequence[Any], 
     argument, then every nonzero cotangent, as JAX passes them even where the transposed body reads none) and a
     function turning its results into the cotangents of ``args`` (None for the known ones)."""
     linear = [is_undefined(a) for a in args]
+    given = [a for a, lin in zip(args, linear) if not lin]
+    passed = passed_ref_cotangents(given)
     nonzero_cts = [type(ct) is not Zero for ct in cts]
     ct_nonzero: list[bool] = []
 
     def transposed(*inputs):
-        known, given_cts = iter(inputs), iter(inputs[linear.count(False):])
+        known, given_cts = iter(body_ref_cotangents(given, inputs)), iter(inputs[linear.count(False):])
         values = [UndefinedPrimal(a.aval) if lin else next(known) for a, lin in zip(args, linear)]
         full_cts = [next(given_cts) if nz else Zero(aval) for nz, aval in zip(nonzero_cts, jaxpr.out_avals)]
         cts_in = [ct for ct, lin in zip(backward_pass(jaxpr.jaxpr, jaxpr.consts, values, full_cts), linear) if lin]
         ct_nonzero.extend(type(ct) is not Zero for ct in cts_in)
         return [ct for ct in cts_in if type(ct) is not Zero]
 
-    in_avals = [get_aval(a) for a, lin in zip(args, linear) if not lin] + \
-        [aval for aval, nz in zip(jaxpr.out_avals, nonzero_cts) if nz]
+    in_avals = [get_aval(a) for a in passed] + [aval for aval, nz in zip(jaxpr.out_avals, nonzero_cts) if nz]
+    ref_cts = [type(a) is RefCotangent for a in given]
 
     def build():
         return trace_to_jaxpr(transposed, in_avals, jaxpr.jaxpr.debug_info), ct_nonzero
 
-    closed, ct_nonzero = cached_on_jaxpr(cache, jaxpr, [*linear, *nonzero_cts, *in_avals], build)
-    inputs = [a for a, lin in zip(args, linear) if not lin] + [ct for ct in cts if type(ct) is not Zero]
+    closed, ct_nonzero = cached_on_jaxpr(cache, jaxpr, [*linear, *nonzero_cts, *ref_cts, *in_avals], build)
+    inputs = passed + [ct for ct in cts if type(ct) is not Zero]
 
     def placed(outs: Sequence[Any]) -> list[Any]:
         given, nonzero = iter(outs), iter(ct_nonzero)

@@ -26,7 +26,6 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.backend import current_backend
 from jaxle_core.core import Primitive, Tracer
-from jaxle_core.lax.refs import AbstractRef
 from jaxle_core.lax.structural import broadcast_in_dim
 from jaxle_core.staging import StagingTrace, flatten_fun
 
@@ -136,15 +135,6 @@ jvp_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {
 # Primitives whose rule runs even when every operand's tangent is zero: those making or reading mutable references,
 # whose tangents live beside the reference rather than in its operands.
 jvp_always: set[Primitive] = set()
-# ``handler(trace, primitive, primals, tangents, params)`` applies a primitive not in ``jvp_always`` to operands
-# among which a mutable reference has a tangent reference, for a trace whose ``discharges_references`` is set (one
-# entry, registered by ``jaxle_core.ad.refs``).
-reference_tangent_handler: list[Callable[..., Any]] = []
-
-
-def _is_reference_tangent(t: Any) -> bool:
-    return type(t) is not Zero and type(getattr(t, "aval", None)) is AbstractRef
-
 
 class JVPTracer(Tracer):
     """A primal value with its tangent (an array or ``Zero``)."""
@@ -194,9 +184,6 @@ class JVPTrace(core.Trace):
 
     tracer_name = "JVPTracer"  # how JAX prints a value traced by jvp
     tracer_type = JVPTracer  # the class of this trace's tracers
-    # Whether a primitive given references with tangent references (a loop closing over them) is applied to their
-    # contents through its discharge rule rather than differentiated by its own rule, which keeps them references.
-    discharges_references = False
 
     def describe(self) -> str:
         return "a jvp trace"
@@ -216,8 +203,6 @@ class JVPTrace(core.Trace):
         if all(type(t) is Zero for t in tangents) and primitive not in jvp_always:
             with core.set_current_trace(self.parent):
                 return primitive.bind(*primals, **params)
-        if self.discharges_references and primitive not in jvp_always and any(map(_is_reference_tangent, tangents)):
-            return reference_tangent_handler[0](self, primitive, list(primals), list(tangents), params)
         rule = jvp_rules.get(primitive)
         if rule is None:
             raise NotImplementedError(f"Differentiation rule for '{primitive.name}' not implemented")

@@ -40,8 +40,6 @@ class LinearizeTrace(JVPTrace):
 
     tracer_name = "GradTracer"  # JAX's name for a value traced by grad (its tangent is staged, not computed)
     tracer_type = LinearizeTracer
-    # Partial evaluation and transposition of loops keep no references: they are differentiated discharged.
-    discharges_references = True
 
     def describe(self) -> str:
         return "a linearize trace"

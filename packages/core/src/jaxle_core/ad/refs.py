@@ -3,10 +3,9 @@ function is a second reference, holding the tangent of its contents: each read o
 mirrored on it, so the jaxprs of ``jvp`` hold reference operations on both (loops and conditionals closing over
 references get their tangent references as operands too), and linearization stages those on the tangent reference
 into the linear jaxpr, where transposition (``ref_transpose_rules``) turns them into reference operations on a
-reference accumulating cotangents. Linearization differentiates a loop or conditional given references with tangent
-references through its discharge rule instead: the references' contents go in as values with their tangents and
-what the rule writes back is stored in both references. A reference made outside has no tangent reference: reading
-it gives a zero tangent, and writing a value with a tangent into it raises JAX's error."""
+reference accumulating cotangents; a loop or conditional closing over a tangent reference is split and transposed
+like any other, its transpose given that cotangent reference as a constant. A reference made outside has no tangent
+reference: reading it gives a zero tangent, and writing a value with a tangent into it raises JAX's error."""
 
 from __future__ import annotations
 
@@ -19,21 +18,18 @@ from jaxle_core.ad.jvp import (
     instantiate,
     jvp_always,
     jvp_rules,
-    reference_tangent_handler,
     tangent_aval,
     zeros_like_aval,
 )
 from jaxle_core.ad.partial_eval import PartialStagingTrace
 from jaxle_core.ad.transpose import RefCotangent, ref_transpose_rules
 from jaxle_core.avals import get_aval
-from jaxle_core.discharge import discharge_rules, operand_aliases
 from jaxle_core.lax.refs import (
     addupdate_p,
     empty_ref_p,
     free_ref_p,
     freeze_p,
     get_p,
-    is_ref_aval,
     new_ref_p,
     swap_p,
     value_aval,
@@ -126,35 +122,6 @@ jvp_rules[free_ref_p] = _free_ref_jvp
 jvp_always.update({new_ref_p, empty_ref_p, get_p, swap_p, addupdate_p, freeze_p, free_ref_p})
 
 
-def _jvp_through_discharge(trace, primitive, primals, tangents, params):
-    rule = discharge_rules.get(primitive)
-    if rule is None:
-        raise NotImplementedError(f"Differentiation rule for '{primitive.name}' with mutable array references not "
-                                  "implemented")
-    in_avals = [get_aval(p) for p in primals]
-    is_ref = [is_ref_aval(a) for a in in_avals]
-    with core.set_current_trace(trace.parent):
-        contents = [freeze_p.bind(p) if r else p for p, r in zip(primals, is_ref)]
-    with core.set_current_trace(trace.rule_trace()):
-        tangent_contents = [freeze_p.bind(t) if r and type(t) is not Zero else t for t, r in zip(tangents, is_ref)]
-    args = [trace.tracer_type(trace, c, t) for c, t in zip(contents, tangent_contents)]
-    with core.set_current_trace(trace):
-        new_values, outs = rule(in_avals, operand_aliases(primals), *args, **params)
-    for ref, tangent, new, r in zip(primals, tangents, new_values, is_ref):
-        if not r or new is None:
-            continue
-        value, value_tangent = trace.to_primal_tangent(new)
-        if type(tangent) is Zero and type(value_tangent) is not Zero:
-            raise _not_differentiated("a set/swap", ref)
-        with core.set_current_trace(trace.parent):
-            swap_p.bind(ref, value, indexer=None)
-        if type(tangent) is not Zero:
-            with core.set_current_trace(trace.rule_trace()):
-                swap_p.bind(tangent, instantiate(value_tangent), indexer=None)
-    return outs if primitive.multiple_results else outs[0]
-
-
-reference_tangent_handler.append(_jvp_through_discharge)
 
 
 # ---------------------------------------------------------------- transposition

@@ -30,15 +30,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from jaxle_core import core
 from jaxle_core.ad.jvp import Zero, instantiate, jvp_flat, jvp_rules, tangent_aval, zeros_like_aval
 from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, partial_eval_rules, split_when_known
-from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass, is_undefined, transpose_rules
+from jaxle_core.ad.transpose import (
+    UndefinedPrimal,
+    backward_pass,
+    body_ref_cotangents,
+    is_undefined,
+    passed_ref_cotangents,
+    transpose_rules,
+)
 from jaxle_core.avals import get_aval
 from jaxle_core.batching.trace import cotangent_carries
 from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Var
-from jaxle_core.jaxpr_util import dce_rules
+from jaxle_core.jaxpr_util import dce_rules, jaxpr_has_effects
 from jaxle_core.lax.control_flow.scan import scan_p, scan_params, split_scan_args, stacked_aval
+from jaxle_core.lax.refs import is_ref_aval
 from jaxle_core.staging import trace_to_jaxpr
 
 
@@ -199,20 +209,26 @@ def _scan_partial_eval(trace: PartialStagingTrace, args, params):
     known_xs_vars = first.known.invars[n_kconsts + n_kcarry:]
     known_xs = known_args[n_kconsts + n_kcarry:]
 
-    # split the known body again with only its constants known: what that computes is loop-invariant
-    forwarded = [next((k for k, v in enumerate(known_xs_vars) if r is v), None) for r in first.residuals]
+    # split the known body again with only its constants known: what that computes is loop-invariant (a NumPy
+    # array among the xs is not forwarded as a residual, as JAX's: the known loop stacks it)
+    forwarded = [next((k for k, v in enumerate(known_xs_vars) if r is v and not isinstance(known_xs[k], np.ndarray)),
+                      None) for r in first.residuals]
     stacked_candidates = [r for r, f in zip(first.residuals, forwarded) if f is None]
     n_kouts = len(first.known_outs)
     known_body = ClosedJaxpr(first.known.replace(outvars=first.known_outs + stacked_candidates), first.known_consts)
-    # (its residuals, the known loop's constants, in the order of JAX's topological sort)
-    second = _split(known_body, [False] * n_kconsts + [True] * (len(known_args) - n_kconsts),
+    # (its residuals, the known loop's constants, in the order of JAX's topological sort); a reference among the
+    # constants is no loop invariant (the loop may write it): it stays a constant of the known loop, after the others
+    known_consts = known_args[:n_kconsts]
+    is_ref = [is_ref_aval(get_aval(c)) for c in known_consts]
+    second = _split(known_body, is_ref + [True] * (len(known_args) - n_kconsts),
                     [True] * n_kouts + [False] * len(stacked_candidates), sort_residuals=True)
     with core.set_current_trace(trace.parent):
-        hoisted = second.eval_known(known_args[:n_kconsts])
+        hoisted = second.eval_known([c for c, r in zip(known_consts, is_ref) if not r])
         invariant, loop_consts = hoisted[:len(second.known_outs)], hoisted[len(second.known_outs):]
+        loop_consts += [c for c, r in zip(known_consts, is_ref) if r]
         loop_body, loop_body_consts = _opened(second.unknown, second.unknown_consts)
         loop_outs = []
-        if loop_body.jaxpr.outvars:
+        if loop_body.jaxpr.outvars or jaxpr_has_effects(loop_body.jaxpr):
             loop_outs = _bind_scan(loop_body, loop_body_consts, loop_consts, known_args[n_kconsts:n_kconsts + n_kcarry],
                                    known_xs, *loop_params)
 
@@ -239,7 +255,7 @@ def _scan_partial_eval(trace: PartialStagingTrace, args, params):
         ClosedJaxpr(unknown_body, []), first.unknown_consts,
         [*[x for _, x in intensive], *unknown_args[:n_uconsts]], unknown_args[n_uconsts:n_uconsts + n_ucarry],
         [*unknown_args[n_uconsts + n_ucarry:], *[x for _, x in extensive]], *loop_params, trace.stage)
-        if unknown_body.outvars else [])
+        if unknown_body.outvars or jaxpr_has_effects(unknown_body) else [])
     known_outs = iter(loop_outs[:n_kouts])
     return [next(staged) if u else next(known_outs) for u in first.out_unknowns]
 
@@ -283,13 +299,13 @@ def _scan_transpose(cts, *args, reverse: bool, length: int, jaxpr: ClosedJaxpr, 
     # as in JAX, the carries take the types of their cotangents (which may be strong where the carry is weak)
     carry_avals = [get_aval(ct) for ct in ct_carry]
     ys_nonzero = [type(ct) is not Zero for ct in ct_ys]
-    res_consts = [c for c, lin in zip(consts, const_linear) if not lin]
+    res_consts = passed_ref_cotangents([c for c, lin in zip(consts, const_linear) if not lin])
     res_xs = [x for x, lin in zip(xs, xs_linear) if not lin]
     lin_const_avals = [a for a, lin in zip(const_avals, const_linear) if lin]
 
     def transposed_body(*inputs):
         n_res, n_lin = len(res_consts), len(lin_const_avals)
-        given_res = iter(inputs[:n_res])
+        given_res = iter(body_ref_cotangents([c for c, lin in zip(consts, const_linear) if not lin], inputs[:n_res]))
         accumulated = inputs[n_res:n_res + n_lin]
         carry_cts = list(inputs[n_res + n_lin:n_res + n_lin + num_carry])
         rest = iter(inputs[n_res + n_lin + num_carry:])

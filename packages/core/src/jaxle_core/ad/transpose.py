@@ -51,9 +51,9 @@ class RefCotangent:
 
     __slots__ = ("aval", "ref")
 
-    def __init__(self, aval: ShapedArray):
+    def __init__(self, aval: ShapedArray, ref: Any = None):
         self.aval = aval
-        self.ref: Any = None
+        self.ref = ref
 
     def accumulate(self, ct: Any) -> None:
         """Add ``ct`` to the whole of it."""
@@ -75,6 +75,18 @@ class RefCotangent:
         return Zero(self.aval) if self.ref is None else freeze_p.bind(self.ref)
 
 
+def passed_ref_cotangents(operands: Sequence[Any]) -> list[Any]:
+    """``operands`` of a transposed loop or conditional, each ``RefCotangent`` replaced by its reference: a body
+    reads it as a constant, in which its own transposition accumulates (see ``body_ref_cotangents``)."""
+    return [x.materialize() if type(x) is RefCotangent else x for x in operands]
+
+
+def body_ref_cotangents(operands: Sequence[Any], values: Sequence[Any]) -> list[Any]:
+    """``values`` given to a transposed body, those standing for a ``RefCotangent`` of ``operands`` wrapped as one
+    (holding the body's reference)."""
+    return [RefCotangent(x.aval, v) if type(x) is RefCotangent else v for x, v in zip(operands, values)]
+
+
 # rule(cotangent, *operands, **params) -> one cotangent per operand (None for references), for primitives operating
 # on linear references: those operands and results are given as their ``RefCotangent``. They run whether or not a
 # cotangent reached their results.
@@ -85,13 +97,16 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
                   cotangents: Sequence[Any]) -> list[Any]:
     """Cotangents of ``jaxpr``'s inputs (``Zero`` if none reached it; ``None`` for known inputs).
 
-    ``args`` gives each input's value, or an ``UndefinedPrimal`` for the linear ones; ``cotangents``
-    those of the outputs (possibly ``Zero``).
+    ``args`` gives each input's value, an ``UndefinedPrimal`` for the linear ones, or a ``RefCotangent`` for a
+    linear reference (a transposed loop body's); ``cotangents`` those of the outputs (possibly ``Zero``).
     """
     primal_env: dict[Var, Any] = dict(zip(jaxpr.constvars, consts))
     linear: set[Var] = set()
+    ref_cts: dict[Var, RefCotangent] = {}  # linear references' cotangents
     for v, a in zip(jaxpr.invars, args):
-        if is_undefined(a):
+        if type(a) is RefCotangent:
+            ref_cts[v] = a
+        if is_undefined(a) or type(a) is RefCotangent:
             linear.add(v)
         else:
             primal_env[v] = a
@@ -99,9 +114,10 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
     def read_primal(atom: Any) -> Any:
         if type(atom) is Literal:
             return atom.val
+        if atom in ref_cts:
+            return ref_cts[atom]
         return UndefinedPrimal(atom.aval) if atom in linear else primal_env[atom]
 
-    ref_cts: dict[Var, RefCotangent] = {}  # linear references' cotangents
     linear_eqns = []
     for eqn in jaxpr.eqns:
         if eqn.primitive in (new_ref_p, empty_ref_p) or any(type(a) is not Literal and a in linear
@@ -131,13 +147,16 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
             with equation_context(eqn):
                 cts_in = ref_transpose_rules[eqn.primitive](
                     cts_out if eqn.primitive.multiple_results else cts_out[0],
-                    *[ref_cts[a] if type(a) is not Literal and a in ref_cts else read_primal(a) for a in eqn.invars],
+                    *map(read_primal, eqn.invars),
                     **eqn.params)
                 for atom, ct in zip(eqn.invars, cts_in):
                     write_cotangent(atom, ct)
             continue
         cts_out = [ct_env.pop(v, None) for v in eqn.outvars]
-        if all(ct is None for ct in cts_out):
+        # an equation given a linear reference (a loop or conditional closing over it) is transposed even when no
+        # cotangent reaches its results: what it does to the reference has cotangents
+        if all(ct is None for ct in cts_out) and not any(type(a) is not Literal and a in ref_cts
+                                                         for a in eqn.invars):
             continue
         cts_out = [Zero(v.aval) if ct is None else ct for v, ct in zip(eqn.outvars, cts_out)]
         rule = transpose_rules.get(eqn.primitive)

@@ -10,12 +10,14 @@ unknown carry raises JAX's error (a loop of unknown length cannot be reversed).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from jaxle_core import core
 from jaxle_core.ad.jit import jvp_jaxpr
 from jaxle_core.ad.jvp import Zero, instantiate, jvp_rules, tangent_aval
 from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, partial_eval_rules
 from jaxle_core.ad.transpose import transpose_rules
-from jaxle_core.core import ClosedJaxpr
+from jaxle_core.core import ClosedJaxpr, Jaxpr, Literal
 from jaxle_core.jaxpr_util import dce_jaxpr, with_fresh_vars
 from jaxle_core.lax.control_flow.while_loops import split_while_args, while_p, while_params
 from jaxle_core.staging import trace_to_jaxpr
@@ -89,6 +91,19 @@ def _carry_unknown(body: ClosedJaxpr, consts_uk: list[bool], carry_uk: list[bool
         carry_uk = new
 
 
+def _without_unknown_equations(jaxpr: Jaxpr, unknowns: Sequence[bool]) -> Jaxpr:
+    """``jaxpr`` without the equations reading, directly or not, its ``unknowns`` inputs (writes into an unknown
+    reference among them)."""
+    unknown = {v for v, uk in zip(jaxpr.invars, unknowns) if uk}
+    eqns = []
+    for eqn in jaxpr.eqns:
+        if any(type(a) is not Literal and a in unknown for a in eqn.invars):
+            unknown.update(eqn.outvars)
+        else:
+            eqns.append(eqn)
+    return jaxpr.replace(eqns=eqns)
+
+
 def _while_partial_eval(trace: PartialStagingTrace, args, params):
     cond_nconsts, body_nconsts = params["cond_nconsts"], params["body_nconsts"]
     cond_jaxpr, body_jaxpr = params["cond_jaxpr"], params["body_jaxpr"]
@@ -97,12 +112,13 @@ def _while_partial_eval(trace: PartialStagingTrace, args, params):
     carry_uk = _carry_unknown(body_jaxpr, bconsts_uk, list(init_uk))
     if any(partial_eval_jaxpr(cond_jaxpr, cconsts_uk + carry_uk).out_unknowns):
         carry_uk = [True] * len(carry_uk)
-    # The unknown carries need the whole loop (known parts recomputed): it is staged as it is.
-    staged = trace.stage(while_p, args, params) if any(carry_uk) else None
+    # The unknown carries need the whole loop (known parts recomputed): it is staged as it is, as JAX stages it
+    # whenever an operand is unknown (a tangent reference the loop writes, say).
+    staged = trace.stage(while_p, args, params) if any(unknowns) else None
     if all(carry_uk):
         return staged
     # The known carries run now in a loop of their own.
-    body = body_jaxpr.jaxpr
+    body = _without_unknown_equations(body_jaxpr.jaxpr, bconsts_uk + carry_uk)
     known_body, _ = dce_jaxpr(body.replace(outvars=[v for v, uk in zip(body.outvars, carry_uk) if not uk]),
                               instantiate=True)
     keep_in = [not uk for uk in bconsts_uk + carry_uk]

@@ -424,12 +424,13 @@ def _pp_get(eqn: JaxprEqn, context: PpContext) -> Doc:
 
 def _pp_swap(eqn: JaxprEqn, context: PpContext) -> Doc:
     out = eqn.outvars[0]
-    name = context.name(out)
     target = _pp_index(eqn, 0, 2, context)
     value = pp_atom(eqn.invars[1], context)
-    if name == "_":  # the old value is unused: a plain write
+    # a plain write where the old value is an unread output of the printed jaxpr itself, named ``_`` up front (as
+    # JAX decides: a dropped output, a nested jaxpr's unread one, prints in full)
+    if context.var_names.get(out) == "_":
         return concat([target, text(" <- "), value])
-    lhs = text(f"{name}:{out.aval.str_short(short_dtypes=True)}, ")
+    lhs = text(f"{context.name(out)}:{out.aval.str_short(short_dtypes=True)}, ")
     return concat([lhs, target, text(" <- "), _pp_index(eqn, 0, 2, context), text(", "), value])
 
 

@@ -19,7 +19,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.backend import current_backend
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Var
-from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules
+from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules, jaxpr_has_effects
 from jaxle_core.lax.control_flow.common import (
     TracedFunction,
     cached_trace,
@@ -81,11 +81,12 @@ def scan_params(jaxpr: ClosedJaxpr, length: int, num_consts: int, num_carry: int
 
 
 def _scan_dce(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], JaxprEqn | None]:
-    """Drop the ys nobody uses and the carries that neither they nor the used carries need."""
-    if not any(used_outputs):
-        return [False] * len(eqn.invars), None
+    """Drop the ys nobody uses and the carries that neither they nor the used carries need (a body with effects,
+    such as writing a reference, stays even when no output is used)."""
     params = eqn.params
     closed, num_consts, num_carry = params["jaxpr"], params["num_consts"], params["num_carry"]
+    if not any(used_outputs) and not jaxpr_has_effects(closed.jaxpr):
+        return [False] * len(eqn.invars), None
     used_carry, used_ys = used_outputs[:num_carry], used_outputs[num_carry:]
     while True:
         keep_in = [False] * num_consts + used_carry + [False] * (len(closed.jaxpr.invars) - num_consts - num_carry)
