@@ -100,7 +100,8 @@ def test_gradient_through_jit_closing_over_or_taking_a_reference():
             r[0] = r[1] * a[2]
             return a * 2.0
 
-        return jaxle_core.lax.reduce_sum(refs.freeze(r) * g(y), (0,))
+        z = g(y)
+        return jaxle_core.lax.reduce_sum(refs.freeze(r) * z, (0,))
 
     def taking(y):
         r = refs.new_ref(y)
