@@ -372,9 +372,8 @@ def python_prints_between_debug_prints_in_eager_shard_map(jax):
 
 
 def callback_error_in_eager_shard_map(jax):
-    """Called eagerly, a pure callback's error fails the shard_map, the callbacks before it having run (whether the
-    rest of the body runs differs: JAX's error comes with the result, jaxle's calls return once their callbacks
-    have run)."""
+    """Called eagerly, a pure callback's error comes with the shard_map's result, the callbacks before it having
+    run."""
     seen = []
 
     def fail(v):

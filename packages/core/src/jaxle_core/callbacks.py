@@ -9,7 +9,9 @@ Either way the function receives the backend's Arrays and its results are checke
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +28,31 @@ __all__ = ["FlatCallback", "io_callback", "io_callback_p", "pure_callback", "pur
 # JAX's logger name: libraries filter the "jax.<callback> failed" records of the errors they raise on purpose
 # from a callback by it (equinox's runtime errors do).
 logger = logging.getLogger("jax._src.callback")
+
+
+
+class _ErrorsKept(threading.local):
+    active = False
+
+
+_errors_kept = _ErrorsKept()
+
+
+def errors_kept() -> bool:
+    """Whether a failing host callback leaves its error with the results of the program that called it (raised when
+    they are read), as JAX's asynchronous dispatch does, rather than with the call."""
+    return _errors_kept.active
+
+
+@contextmanager
+def errors_kept_with_results() -> Iterator[None]:
+    """Run the block with callbacks' errors kept with the results (``errors_kept``)."""
+    previous, _errors_kept.active = _errors_kept.active, True
+    try:
+        yield
+    finally:
+        _errors_kept.active = previous
+
 
 VMAP_METHODS = ["sequential", "sequential_unrolled", "expand_dims", "broadcast_all", "legacy_vectorized", None]
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import operator
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -343,22 +344,35 @@ class Tracer:
                 return lambda *args, **kwargs: own[name](self, *args, **kwargs)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
+    # bool(), int() and operator.index() read the value where its trace knows it (``concrete_value``), as JAX's.
     def __bool__(self):
+        value = concrete_value(self)
+        if value is not None:
+            return bool(value)
         if self.aval.size > 1:  # ambiguous whatever the value, as for a NumPy array
             raise ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or "
                              "a.all()")
         raise TracerBoolConversionError(
-            f"Attempted boolean conversion of traced array with shape {self.aval.str_short()}.\n"
-            f"{self._origin()}"
-        )
+            self._with_origin(f"Attempted boolean conversion of traced array with shape {self.aval.str_short()}."))
+
+    def _with_origin(self, text: str) -> str:
+        """``text`` followed by the line saying where this value comes from, when there is one."""
+        origin = self._origin()
+        return f"{text}\n{origin}" if origin else text
+
+    def concretization_error(self, context: str) -> ConcretizationTypeError:
+        """JAX's error for this value used where a concrete one is needed, ``context`` saying where."""
+        return ConcretizationTypeError(self._with_origin(
+            "Abstract tracer value encountered where concrete value is expected: traced array with shape "
+            f"{self.aval.str_short()}\n{context}") + "\n")
 
     def _concretization_error(self, function: str, advice: str):
-        return ConcretizationTypeError(
-            f"Abstract tracer value encountered where concrete value is expected: traced array with shape "
-            f"{self.aval.str_short()}\nThe problem arose with the `{function}` function. {advice}\n{self._origin()}\n"
-        )
+        return self.concretization_error(f"The problem arose with the `{function}` function. {advice}")
 
     def __int__(self):
+        value = concrete_value(self)
+        if value is not None:
+            return int(value)
         raise self._concretization_error(
             "int", "If trying to convert the data type of a value, try using `x.astype(int)` or "
             "`jnp.array(x, int)` instead.")
@@ -374,14 +388,16 @@ class Tracer:
             "`jnp.array(x, complex)` instead.")
 
     def __index__(self):
-        raise TracerIntegerConversionError(
-            f"The __index__() method was called on traced array with shape {self.aval.str_short()}\n"
-            f"{self._origin()}")
+        value = concrete_value(self)
+        if value is not None:
+            return operator.index(value)
+        raise TracerIntegerConversionError(self._with_origin(
+            f"The __index__() method was called on traced array with shape {self.aval.str_short()}"))
 
     def __array__(self, dtype=None, copy=None):
-        raise TracerArrayConversionError(
-            f"The numpy.ndarray conversion method __array__() was called on traced array with shape "
-            f"{self.aval.str_short()}\n{self._origin()}")
+        raise TracerArrayConversionError(self._with_origin(
+            "The numpy.ndarray conversion method __array__() was called on traced array with shape "
+            f"{self.aval.str_short()}"))
 
     # Unhashable as JAX's tracers: Python's own TypeError names the class, raised without a Python frame (so
     # jit's error for a tracer given as a static argument shows no traceback).
@@ -396,19 +412,19 @@ class Tracer:
         return f"Traced<{self.aval.str_short()}>with<{type(self._trace).__name__}>"
 
     def item(self):
-        raise self._concretization_error("item", "Use the array itself, or compute on the host outside the trace.")
+        raise self.concretization_error("This occurred in the item() method of jax.Array")
 
     def tolist(self):
-        raise self._concretization_error("tolist", "Use the array itself instead of a Python list.")
+        # JAX's message names where the value comes from twice
+        raise self.concretization_error(self._with_origin(
+            f"The tolist() method was called on traced array with shape {self.aval.str_short()}."))
 
 
 def concrete_or_error(value: Any, context: str) -> Any:
     """``value`` itself when it is concrete; JAX's ConcretizationTypeError when it is a tracer, ``context`` saying
     which argument of which function needed a concrete value and how to avoid the need."""
     if isinstance(value, Tracer):
-        raise ConcretizationTypeError(
-            f"Abstract tracer value encountered where concrete value is expected: traced array with shape "
-            f"{value.aval.str_short()}\n{context}\n{value._origin()}\n")
+        raise value.concretization_error(context)
     return value
 
 

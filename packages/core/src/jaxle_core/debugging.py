@@ -169,7 +169,11 @@ def _stage_callback(fun: Callable[..., None], args: Sequence[Any], kwargs: dict,
 
 
 class _CheckingFormatter(string.Formatter):
-    """Formats like ``str.format`` and refuses unused arguments, as ``jax.debug.print`` does."""
+    """Checks a format string as ``str.format`` reads it and refuses unused arguments, as ``jax.debug.print`` does
+    (without formatting the values: a traced one may be read only when printed)."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        return ""
 
     def check_unused_args(self, used_args: Any, args: Sequence[Any], kwargs: dict) -> None:
         unused_kwargs = sorted(k for k in kwargs if k not in used_args)

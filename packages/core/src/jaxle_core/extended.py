@@ -82,11 +82,11 @@ class ExtendedArray(Array):
 
 def physical_sharding(sharding: Any, aval: Any) -> Any:
     """The layout of the physical data of values of ``aval`` laid out as the NamedSharding ``sharding``: each
-    element's block whole (a ``None`` for every dimension past the elements')."""
+    element's block whole (its spec's entries, then a ``None`` for each dimension of an element, as JAX's)."""
     dtype = getattr(aval, "dtype", None)
     if not isinstance(dtype, dtypes.ExtendedDType):
         return sharding
-    spec = tuple(sharding.spec) + (None,) * (aval.ndim - len(sharding.spec) + len(dtype.physical_shape))
+    spec = tuple(sharding.spec) + (None,) * len(dtype.physical_shape)
     return sharding.update(spec=sharding.spec.update(partitions=spec))
 
 

@@ -42,6 +42,18 @@ def jaxpr_calls_host(jaxpr: Jaxpr) -> bool:
     return any(map(calls_host, jaxpr.eqns))
 
 
+def host_functions(jaxpr: Jaxpr) -> list[Any]:
+    """The functions the equations of ``jaxpr`` (and of the jaxprs they carry) call back on the host: their
+    ``callback`` params, which a jaxpr's text shows without telling apart two of the same name."""
+    found = []
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.calls_host and "callback" in eqn.params:
+            found.append(eqn.params["callback"])
+        for sub in sub_jaxprs(eqn.params):
+            found.extend(host_functions(sub))
+    return found
+
+
 # ``rule(params) -> bool``: whether an equation of the primitive has an ordered effect (its calls must happen in
 # program order); registered beside the effectful primitives that can be ordered.
 ordered_effect_rules: dict[Primitive, Callable[[dict], bool]] = {}

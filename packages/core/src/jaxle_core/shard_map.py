@@ -29,6 +29,7 @@ import numpy as np
 import jaxle_tree as tree
 from jaxle_core import auto_mesh_types, core, pretty, sharding_types, vma
 from jaxle_core.avals import NO_VMA, ShapedArray, get_aval, in_mesh_order
+from jaxle_core.callbacks import errors_kept_with_results
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer, Var
 from jaxle_core.jaxpr_util import calls_host, carried_jaxpr_dce_rule, dce_rules, jaxpr_calls_host
 from jaxle_core.mesh import (
@@ -37,13 +38,21 @@ from jaxle_core.mesh import (
     Mesh,
     PartitionSpec,
     get_abstract_mesh,
+    get_mesh,
     meshes_snapshot,
     restored_meshes,
     use_abstract_mesh,
 )
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import layout_divides, register_rule, spec_of, type_spec
-from jaxle_core.staging import DebugInfo, StagingTrace, flatten_fun, trace_to_jaxpr, transforms_eager_code
+from jaxle_core.staging import (
+    DebugInfo,
+    DynamicJaxprTracer,
+    StagingTrace,
+    flatten_fun,
+    trace_to_jaxpr,
+    transforms_eager_code,
+)
 
 __all__ = ["IndivisibleError", "ShardMapBody", "shard_map", "shard_map_p", "smap"]
 
@@ -499,18 +508,36 @@ def runs_per_equation(params: dict) -> bool:
     return not _steps.running and params["mesh"].size > 1 and jaxpr_calls_host(params["jaxpr"].jaxpr)
 
 
+def _device_rows(stack: Any) -> list[Any]:
+    """The rows of ``stack`` (one per device along its leading axis) as NumPy arrays, None for those a failed
+    computation left in error (a callback's error stays with its results, as in JAX, until they are read)."""
+    try:
+        return list(np.asarray(stack))
+    except Exception:  # some device's rows are in error: read the others shard by shard
+        rows: list[Any] = [None] * get_aval(stack).shape[0]
+        for shard in stack.addressable_shards:
+            try:
+                data = np.asarray(shard.data)
+            except Exception:  # this device's computation failed
+                continue
+            rows[shard.index[0]] = list(data)
+        return rows
+
+
 def _distinct_blocks(atom: Any, env: dict, mesh: Mesh, names: tuple, check_vma: bool) -> list[Any]:
-    """The blocks of a debug callback's argument it is called with, in mesh order over the manual axes ``names``:
-    every device's, or with typed bodies only those along the axes the value varies over (as JAX's eager
-    ``shard_map`` calls it: one call per block of each argument, the arguments' lists zipped)."""
+    """The blocks of a debug callback's argument it is called with, in mesh order over the manual axes ``names``
+    (None for a block in error): every device's, or with typed bodies only those along the axes the value varies
+    over (as JAX's eager ``shard_map`` calls it: one call per block of each argument, the arguments' lists
+    zipped)."""
     sizes = [mesh.shape[n] for n in names]
     if type(atom) is core.Literal:
         return [atom.val] * (1 if check_vma else math.prod(sizes))
-    stacked = np.asarray(env[atom]).reshape(*sizes, *atom.aval.shape)
-    if check_vma:
-        varying = atom.aval.vma
-        stacked = stacked[tuple(slice(None) if name in varying else slice(0, 1) for name in names)]
-    return list(stacked.reshape(-1, *atom.aval.shape))
+    rows = _device_rows(env[atom])
+    if not check_vma:
+        return rows
+    varying = atom.aval.vma
+    kept = [all(c == 0 or n in varying for c, n in zip(at, names)) for at in np.ndindex(*sizes)]
+    return [row for row, keep in zip(rows, kept) if keep]
 
 
 class _PerEquation:
@@ -531,8 +558,10 @@ class _PerEquation:
             body = trace_to_jaxpr(fun, [a.update(vma=NO_VMA) for a in avals])
         _steps.running = True
         try:
-            return shard_map_p.bind(*values, jaxpr=body, in_specs=tuple(specs), out_specs=tuple(result_specs),
-                                    mesh=self.mesh, check_vma=False, newly_manual_axes=self.manual)
+            with errors_kept_with_results():  # a callback's error stays with its results, as in JAX's eager shard_map
+                return shard_map_p.bind(*values, jaxpr=body, in_specs=tuple(specs),
+                                        out_specs=tuple(result_specs), mesh=self.mesh, check_vma=False,
+                                        newly_manual_axes=self.manual)
         finally:
             _steps.running = False
 
@@ -550,7 +579,8 @@ class _PerEquation:
         if eqn.primitive in (debug_callback_p, debug_print_p):  # called on the host with each block, as JAX calls it
             blocks = [_distinct_blocks(a, self.env, self.mesh, self.names, self.check_vma) for a in eqn.invars]
             for values in zip(*blocks):
-                eqn.primitive.impl(*values, **eqn.params)
+                if not any(v is None for v in values):  # not called with a block in error, as in JAX
+                    eqn.primitive.impl(*values, **eqn.params)
             return
         variables = [a for a in eqn.invars if type(a) is not core.Literal]
 
@@ -565,15 +595,12 @@ class _PerEquation:
         self.env.update(zip(eqn.outvars, outs))
 
     def leave(self, atoms: Sequence[core.Atom], out_specs: Sequence[PartitionSpec]) -> list[Any]:
-        """The whole arrays of ``atoms`` assembled from their blocks along ``out_specs``."""
-        stacked = [a for a in atoms if type(a) is not core.Literal]
-
-        def assemble(*xs):
-            blocks = iter(_unstack(xs))
-            return [a.val if type(a) is core.Literal else next(blocks) for a in atoms]
-
-        return self._step(assemble, [self.env[v] for v in stacked], [self.every_axis] * len(stacked),
-                          _stacked_avals([v.aval for v in stacked]), list(out_specs))
+        """The whole arrays of ``atoms`` assembled from their blocks along ``out_specs``, each by a program of its
+        own (so that one left in error by a callback leaves the others readable, as in JAX)."""
+        return [self._step(functools.partial(list, [atom.val]), [], [], [], [spec])[0] if type(atom) is core.Literal
+                else self._step(lambda x: _unstack([x]), [self.env[atom]], [self.every_axis],
+                                _stacked_avals([atom.aval]), [spec])[0]
+                for atom, spec in zip(atoms, out_specs)]
 
 
 def _stack(blocks: Sequence[Any]) -> list[Any]:
@@ -604,12 +631,31 @@ def evaluate_per_equation(args: Sequence[Any], *, jaxpr: ClosedJaxpr, mesh, in_s
     return run.leave(body.outvars, out_specs)
 
 
+class ShardMapTracer(DynamicJaxprTracer):
+    """A value of the body of an eager ``shard_map`` (named as JAX's, which Python's format errors quote), shown
+    as JAX's eager evaluation shows it: every device's block; its errors name no traced function."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        trace = self._trace
+        return trace.blocks_text(self) if trace.is_valid else super().__repr__()
+
+    __str__ = __repr__
+
+    def _origin(self) -> str:
+        return ""
+
+
 class _EagerBodyTrace(StagingTrace):
     """The trace of the body of a ``shard_map`` called eagerly, which JAX runs operation by operation as the Python
     body reaches them. Equations are recorded as any staging trace records them; once one calls back to the host,
-    every equation recorded so far runs (``_PerEquation``), so the callbacks run where the Python body reaches them
-    (before an error it raises later, between its own prints), and the rest of the body runs equation by equation
-    too (``finish``). A body that never calls back runs as one program."""
+    or Python reads a value (its concrete value, its text), every equation recorded so far runs
+    (``_PerEquation``), so the callbacks run where the Python body reaches them (before an error it raises later,
+    between its own prints), and the rest of the body runs equation by equation too (``finish``). A body that
+    does neither runs as one program."""
+
+    tracer_type = ShardMapTracer
 
     def __init__(self, debug_info: DebugInfo, args: Sequence[Any], in_specs: Sequence[PartitionSpec],
                  mesh: Mesh | AbstractMesh, manual: frozenset, check_vma: bool):
@@ -640,6 +686,40 @@ class _EagerBodyTrace(StagingTrace):
             for eqn in eqns[self.done:]:
                 self.run.run(eqn)
             self.done = len(eqns)
+
+    def _blocks(self, tracer: DynamicJaxprTracer) -> np.ndarray:
+        """Every device's block of ``tracer``, stacked in mesh order over the manual axes."""
+        self._catch_up(self.eqns)
+        return np.asarray(self.run.env[tracer.jaxpr_var])
+
+    def concrete_value(self, tracer: Tracer) -> Any:
+        """The value of ``tracer`` where JAX reads it: one all devices agree on by its type (checked, varying over no
+        manual axis; unreduced or reduced over none)."""
+        if not (self.run.check_vma and isinstance(tracer, DynamicJaxprTracer) and tracer._trace is self):
+            return None
+        aval = tracer.aval
+        if (aval.vma | aval.unreduced | aval.reduced) & self.run.manual:
+            return None
+        return self._blocks(tracer)[0]
+
+    def blocks_text(self, tracer: DynamicJaxprTracer) -> str:
+        """JAX's text of a value of an eager ``shard_map`` body: each device's block under its mesh coordinates (as
+        JAX's, it cannot show one in a body leaving some mesh axes unmapped)."""
+        mesh = self.run.mesh if isinstance(self.run.mesh, Mesh) else get_mesh()
+        names = self.run.names
+        unmapped = [n for n in mesh.axis_names if n not in names]
+        if unmapped:
+            from jaxle_core.lax.parallel import unbound_axis_error  # local: the collectives build on shard_map's mesh
+
+            raise unbound_axis_error(unmapped[0], "pvary")
+        blocks = self._blocks(tracer)
+        coordinates = f"({', '.join(map(str, mesh.axis_names))},)"
+        texts = []
+        for index, device in np.ndenumerate(mesh.devices):
+            at = dict(zip(mesh.axis_names, index))
+            row = np.ravel_multi_index([at[n] for n in names], [mesh.shape[n] for n in names])
+            texts.append(f"On {device} at mesh coordinates {coordinates} = {index}:\n{blocks[row]}\n")
+        return "\n".join(texts)
 
     def finish(self, closed: ClosedJaxpr, out_specs: Sequence[PartitionSpec]) -> list[Any]:
         """The results of ``closed`` (the traced body, its results cast as their specs say) once every equation has

@@ -95,6 +95,8 @@ sharding_types.fallback_rule = _fallback
 
 def _broadcast_in_dim(avals, specs, outs, mesh, params):
     shape, broadcast_dimensions, sharding = params["shape"], params["broadcast_dimensions"], params["sharding"]
+    if isinstance(sharding, NamedSharding) and sharding.mesh.empty:  # over no mesh (vmap's broadcast of a constant)
+        return [UNTYPED]
     given = given_spec(sharding, len(shape))
     if given is not None:
         return [given]

@@ -82,6 +82,8 @@ class DynamicJaxprTracer(Tracer):
 class StagingTrace(core.Trace):
     """Records primitive applications into a list of equations."""
 
+    tracer_type: type[DynamicJaxprTracer] = DynamicJaxprTracer  # the class of the values it stages
+
     def __init__(self, debug_info: DebugInfo | None = None, forwarding: bool = True):
         self.debug_info = debug_info
         self.forwarding = forwarding
@@ -97,7 +99,7 @@ class StagingTrace(core.Trace):
     def new_arg(self, aval: ShapedArray) -> DynamicJaxprTracer:
         var = Var(aval)
         self.invars.append(var)
-        return DynamicJaxprTracer(self, aval, var)
+        return self.tracer_type(self, aval, var)
 
     def to_atom(self, x: Any) -> core.Atom:
         """The jaxpr atom standing for ``x``: its var, a literal, or a constvar."""
@@ -135,7 +137,7 @@ class StagingTrace(core.Trace):
             out_avals = [a.update(vma=result_vma, unreduced=unreduced, reduced=reduced) for a in out_avals]
         outvars = [Var(a) for a in out_avals]
         self.eqns.append(JaxprEqn(atoms, outvars, primitive, params, current_compute_type()))
-        tracers = [DynamicJaxprTracer(self, v.aval, v) for v in outvars]
+        tracers = [self.tracer_type(self, v.aval, v) for v in outvars]
         return tracers if primitive.multiple_results else tracers[0]
 
     def to_closed_jaxpr(self, outs: Sequence[Any]) -> ClosedJaxpr:
@@ -255,7 +257,7 @@ def _check_leaks(trace: StagingTrace) -> None:
     """With ``jax_check_tracer_leaks``: JAX's error when a tracer of the finished ``trace`` is still referenced
     (stored in a global, a closure, an object...)."""
     gc.collect()
-    leaked = [x for x in gc.get_objects() if type(x) is DynamicJaxprTracer and x._trace is trace]
+    leaked = [x for x in gc.get_objects() if isinstance(x, DynamicJaxprTracer) and x._trace is trace]
     if not leaked:
         return
     described = []

@@ -15,7 +15,7 @@ import numpy as np
 from jaxle_core import dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
-from jaxle_core.core import Tracer
+from jaxle_core.core import Tracer, concrete_value
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.operators import install_array_methods
 from jaxle_numpy import (
@@ -282,8 +282,11 @@ _array_item = Array.item
 
 def _item(self, *args):
     """The element at ``args`` (a flat index or one per dimension) as a Python scalar; concrete arrays only."""
-    if isinstance(self, Tracer):
-        raise self._concretization_error("item", "Use the array itself, or compute on the host outside the trace.")
+    if isinstance(self, Tracer):  # its value may be known while it is traced (eagerly under grad, say)
+        value = concrete_value(self)
+        if value is None:
+            raise self.concretization_error("This occurred in the item() method of jax.Array")
+        return np.asarray(value).item(*args)
     return _array_item(self, *args)
 
 

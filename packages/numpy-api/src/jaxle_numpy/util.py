@@ -23,7 +23,6 @@ from jaxle_core.auto_mesh_types import check_context_mesh
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.backend import current_backend, put_host_value
 from jaxle_core.core import EvalTrace, Tracer, concrete_value, current_trace, mark_inline
-from jaxle_core.errors import ConcretizationTypeError
 from jaxle_core.jit import JitWrapped, backend_function, jit
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.placement import check_auto_axes_only
@@ -381,9 +380,7 @@ def concrete_or_error(x: Any, context: str) -> np.ndarray:
     """The NumPy value of ``x``; JAX's ConcretizationTypeError, naming ``context``, when it is only traced."""
     value = concrete_or_none(x)
     if value is None:
-        raise ConcretizationTypeError(
-            f"Abstract tracer value encountered where concrete value is expected: traced array with shape "
-            f"{x.aval.str_short()}\n{context}\n{x._origin()}")
+        raise x.concretization_error(context)
     return value
 
 

@@ -615,14 +615,19 @@ def result_handler(aval: Any, device: Device, committed: bool, memory_kind: str 
 
 
 def execute(executable: LoadedExecutable, buffers: Sequence[DeviceBuffer], handlers: Sequence[Any],
-            wait: bool = False) -> list:
+            wait: bool = False, keep_errors: bool = False) -> list:
     """Run ``executable`` on device buffers; the outputs come back as device buffers. With ``wait``, return once
-    the execution has finished, side effects (host callbacks) included, raising the error of a failed one."""
+    the execution has finished, side effects (host callbacks) included, raising the error of a failed one (with
+    ``keep_errors``, returning its outputs, which raise it when read)."""
     if _conform_layouts is not None:
         buffers = _conform_layouts(executable, buffers)
     if wait:
         results = executable.execute_sharded(buffers, with_tokens=True)
-        results.consume_token().block_until_ready()
+        try:
+            results.consume_token().block_until_ready()
+        except XlaRuntimeError:
+            if not keep_errors:
+                raise
         outputs = results.consume_with_handlers(handlers)
     else:
         outputs = executable.execute_sharded(buffers).consume_with_handlers(handlers)

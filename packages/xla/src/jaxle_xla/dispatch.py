@@ -17,6 +17,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.extended import ExtendedArray, physical_sharding, wrap_physical
+from jaxle_core.jaxpr_util import host_functions
 from jaxle_core.lax.placement import reshard_p, sharding_constraint_p
 from jaxle_core.lax.slicing import dynamic_slice_p, slice_p
 from jaxle_core.memory_spaces import MemorySpace, space_of_kind
@@ -70,10 +71,12 @@ _WEAK_SCALARS_KEPT = 1024
 
 
 def _jaxpr_key(value: Any) -> Any:
-    """A jaxpr-valued param by its text, types (the text omits weak types) and constants' identities: control flow
-    re-traces its bodies on every eager call, and equal bodies must reuse one executable."""
+    """A jaxpr-valued param by its text, types (the text omits weak types), constants' identities and the functions
+    it calls back (kept alive by the key): control flow re-traces its bodies on every eager call, and equal bodies
+    must reuse one executable."""
     if isinstance(value, core.ClosedJaxpr):
-        return str(value.jaxpr), tuple(value.in_avals), tuple(value.out_avals), tuple(map(id, value.consts))
+        return (str(value.jaxpr), tuple(value.in_avals), tuple(value.out_avals), tuple(map(id, value.consts)),
+                tuple(host_functions(value.jaxpr)))
     if isinstance(value, tuple) and any(isinstance(v, core.ClosedJaxpr) for v in value):  # named tuples too
         return type(value).__name__, tuple(map(_jaxpr_key, value))
     return value

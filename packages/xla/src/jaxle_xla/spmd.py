@@ -17,6 +17,7 @@ import numpy as np
 from jaxle_core import core
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
+from jaxle_core.callbacks import errors_kept
 from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, physical_sharding, wrap_physical
 from jaxle_core.jit import jit_p
 from jaxle_core.lax.placement import leaves_layout_open, reshard_p, sharding_constraint_p
@@ -72,7 +73,8 @@ def _meshes_of_params(params: dict) -> Any:
     for value in params.values():
         for v in value if isinstance(value, tuple) else (value,):
             if isinstance(v, NamedSharding):
-                yield v.mesh
+                if not v.mesh.empty:  # one over the empty mesh (vmap's broadcast of a constant) names none
+                    yield v.mesh
             elif isinstance(v, GSPMDSharding):
                 yield program_placement(v).mesh
             elif isinstance(v, core.ClosedJaxpr):
@@ -156,7 +158,8 @@ def result_layouts(closed: core.ClosedJaxpr, mesh: Mesh | None, given: Sequence[
     if mesh is None:
         return given
     typed = [_typed_layout(aval, mesh) for aval in closed.out_avals]
-    return [s if s is not None else t if t is None else physical_sharding(t, aval)
+    return [physical_sharding(s, aval) if isinstance(s, NamedSharding) else s if s is not None
+            else t if t is None else physical_sharding(t, aval)
             for s, t, aval in zip(given, typed, closed.out_avals)]
 
 
@@ -420,15 +423,16 @@ class SpmdExecutable:
                                for given, hlo in zip(out_shardings, chosen)]
         self._device_index = [hlo.tile_assignment_devices()[0] if one else None
                               for one, hlo in zip(self._on_one_device, chosen)]
+        placed = _placed_outputs(closed.jaxpr)
         self._out_shardings = [_in_memory(_reported_over(given, mesh, aval.ndim), kind) if given is not None
                                else None if one else
-                               _in_memory(_chosen_layout(hlo, mesh, aval, typed, arguments), kind)
-                               for given, one, hlo, aval, typed, kind in zip(
-                                   out_shardings, self._on_one_device, chosen, physical, self.out_avals, kinds)]
+                               _in_memory(_chosen_layout(hlo, mesh, aval, typed, arguments, p), kind)
+                               for given, one, hlo, aval, typed, kind, p in zip(
+                                   out_shardings, self._on_one_device, chosen, physical, self.out_avals, kinds,
+                                   placed)]
         if mesh.explicit_axes and get_abstract_mesh() == mesh.abstract_mesh:
             # as JAX's arrays, results are typed by their layouts over the context mesh (inside auto_axes its axes
             # are Auto, and values laid out over them untyped)
-            placed = _placed_outputs(closed.jaxpr)
             physical = [a if p else _typed_as_laid_out(a, s) for a, s, p in zip(physical, self._out_shardings, placed)]
         self.result_avals = physical
         self.out_layouts = [_jaxlib.gspmd_sharding(devices, hlo, kind) for hlo, kind in zip(chosen, kinds)]
@@ -448,7 +452,7 @@ class SpmdExecutable:
         kept = [_physical(a) for a, k in zip(args, self._keep) if k]
         buffers = [self._buffer(x, aval, layout) for x, aval, layout in zip(kept, self._in_avals, self._layouts)]
         try:
-            outs = _jaxlib.execute(self.loaded, buffers, self._handlers, bool(self._host_callbacks))
+            outs = _jaxlib.execute(self.loaded, buffers, self._handlers, bool(self._host_callbacks), errors_kept())
         except _jaxlib.XlaRuntimeError:
             for x in kept:
                 if type(x) is XlaArray:
@@ -510,14 +514,18 @@ def _propagated(loaded: _jaxlib.LoadedExecutable, mesh: Mesh, layouts: Sequence[
     return resolved
 
 
-def _chosen_layout(hlo: Any, mesh: Mesh, aval: Any, typed: Any, arguments: dict) -> NamedSharding:
+def _chosen_layout(hlo: Any, mesh: Mesh, aval: Any, typed: Any, arguments: dict, placed: bool) -> NamedSharding:
     """XLA's layout of a result named over ``mesh``, as JAX names it: a result typed with a layout (over a mesh
     with Explicit axes) that XLA laid out as its type says is named by its type (one entry per dimension); any
     other is named by the shortest spec, or over a mesh of Auto axes only by the very NamedSharding of an
-    argument laid out so (``arguments``: by layout, rank and whether it holds keys' data)."""
+    argument laid out so (``arguments``: by layout, rank and whether it holds keys' data). The data of keys a
+    constraint (or reshard) ``placed`` is named as the keys are, then each key's data whole (JAX's jit names the
+    keys' layout so)."""
     named = partitioner_layout(hlo, mesh, aval.ndim)
     sharding = getattr(typed, "explicit_sharding", None)
     if sharding is None:
+        if placed and has_extended([typed]):
+            named = physical_sharding(named, typed)
         return arguments.get((named, aval.ndim, has_extended([typed])), named)
     as_typed = NamedSharding(mesh, sharding.spec)
     return as_typed if hlo_sharding_text(as_typed, aval.ndim) == hlo_sharding_text(named, aval.ndim) else named

@@ -44,7 +44,6 @@ from jaxle_core.ad.transpose import (
     transpose_rules,
 )
 from jaxle_core.avals import get_aval
-from jaxle_core.batching.trace import cotangent_carries
 from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from jaxle_core.jaxpr_util import dce_rules, jaxpr_has_effects
 from jaxle_core.lax.control_flow.scan import scan_p, scan_params, split_scan_args, stacked_aval
@@ -329,9 +328,8 @@ def _scan_transpose(cts, *args, reverse: bool, length: int, jaxpr: ClosedJaxpr, 
     closed = trace_to_jaxpr(transposed_body, body_avals, jaxpr.jaxpr.debug_info)
     body, body_consts = _opened(closed.jaxpr, closed.consts)
     carry = [zeros_like_aval(a) for a in lin_const_avals] + ct_carry
-    with cotangent_carries():  # under a vmap over a split batch, the zeros are laid out over it
-        outs = _bind_scan(body, body_consts, res_consts, carry, [ct for ct in ct_ys if type(ct) is not Zero] + res_xs,
-                          not reverse, length, unroll)
+    outs = _bind_scan(body, body_consts, res_consts, carry, [ct for ct in ct_ys if type(ct) is not Zero] + res_xs,
+                      not reverse, length, unroll)
     const_cts, carry_cts, xs_cts = iter(outs[:len(lin_const_avals)]), outs[len(lin_const_avals):len(carry)], \
         iter(outs[len(carry):])
     return ([next(const_cts) if lin else None for lin in const_linear] + list(carry_cts)

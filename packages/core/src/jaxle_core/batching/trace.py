@@ -24,9 +24,9 @@ from jaxle_core import core
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Primitive, Tracer
 from jaxle_core.lax.structural import broadcast_in_dim_p, transpose
-from jaxle_core.mesh import PartitionSpec
+from jaxle_core.mesh import AbstractMesh, PartitionSpec
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import ShardingTypeError, layouts_ignored, spec_of
+from jaxle_core.sharding_types import ShardingTypeError, spec_of
 
 batching_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {}
 # Rules batching a sub-jaxpr (calls, control flow, custom derivatives): ``rule(trace, values, dims, **params)``,
@@ -235,14 +235,13 @@ def insert_dim(x: Any, size: int, dst: int) -> Any:
 def broadcast_to_batch(x: Any, shape: tuple[int, ...], broadcast_dimensions: tuple, batch_dim: int) -> Any:
     """``broadcast_in_dim`` of an unbatched ``x`` to ``shape``, whose dimension ``batch_dim`` is the batch: laid out
     as the running rule's batch dimension when ``x`` is typed over the mesh; a value that is not (a constant) is
-    broadcast to a batch not typed either, as JAX's."""
+    broadcast to a batch not typed either, as JAX's (over the empty mesh: the equation, evaluated again under a
+    mesh, still types its result over none)."""
     aval = get_aval(x)
     layout = current_layout()
     if getattr(aval, "explicit_sharding", None) is None:
-        if core.type_shardings is None:
-            return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions, sharding=None)
-        with layouts_ignored():  # not typed over the context mesh either, whatever the batch's layout
-            return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions, sharding=None)
+        return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions,
+                                       sharding=NamedSharding(AbstractMesh((), ()), PartitionSpec()))
     if layout is None:
         return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions, sharding=None)
     spec: list = [None] * len(shape)
@@ -254,31 +253,16 @@ def broadcast_to_batch(x: Any, shape: tuple[int, ...], broadcast_dimensions: tup
     return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions, sharding=sharding)
 
 
-_cotangent_carries = contextvars.ContextVar("cotangent_carries", default=False)
-
-
-@contextlib.contextmanager
-def cotangent_carries() -> Iterator[None]:
-    """Within: the loops bound are transposed ones, whose carries start from zeros typed over the mesh, which a
-    batch laid out over mesh axes extends (as JAX's cotangents' zeros)."""
-    token = _cotangent_carries.set(True)
-    try:
-        yield
-    finally:
-        _cotangent_carries.reset(token)
-
-
 def check_carry_batchable(carries: Sequence[Any], dims: Sequence[int | None], batched: Sequence[bool]) -> None:
     """JAX 0.10.2's error for a loop whose initial carry arrives unbatched but must be batched, when the batch
-    dimension is laid out over mesh axes (JAX broadcasts it over the empty mesh; a transposed loop's carry of zeros
-    typed over the mesh is broadcast over it); raised as soon as the loop's body says so, before the body is
-    batched further."""
+    dimension is laid out over mesh axes and the carry is not typed over the mesh (JAX broadcasts it over the empty
+    mesh; one typed over the mesh is broadcast over the batch's layout); raised as soon as the loop's body says so,
+    before the body is batched further."""
     layout = current_layout()
     if layout is None:
         return
-    typed_zeros = _cotangent_carries.get()
     for x, dim, must in zip(carries, dims, batched):
-        if must and dim is None and not (typed_zeros and getattr(get_aval(x), "explicit_sharding", None) is not None):
+        if must and dim is None and getattr(get_aval(x), "explicit_sharding", None) is None:
             axis = layout.entry if isinstance(layout.entry, str) else layout.entry[0]
             spec = PartitionSpec(layout.entry, *[None] * get_aval(x).ndim)
             raise ValueError(f"Resource axis: {axis} of {spec} is not found in mesh: ().")

@@ -1,0 +1,21 @@
+"""The layout of the data of keys a ``jit`` lays out (``out_shardings``, a sharding constraint) as JAX 0.10.2's
+(golden/make_key_data_layouts_golden.py): the keys' spec followed by one ``None`` per dimension of a key's data."""
+
+import importlib
+import json
+
+import pytest
+
+import jaxle
+
+GEN = importlib.import_module("make_key_data_layouts_golden")
+GOLDEN = json.loads((GEN.HERE / "key_data_layouts_golden.json").read_text())
+
+
+def test_every_case_has_a_golden_record():
+    assert GOLDEN.keys() == GEN.CASES.keys()
+
+
+@pytest.mark.parametrize("name", sorted(GEN.CASES))
+def test_matches_jax(name):
+    assert json.loads(json.dumps(GEN.CASES[name](jaxle))) == GOLDEN[name]
