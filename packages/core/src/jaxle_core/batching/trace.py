@@ -26,7 +26,7 @@ from jaxle_core.core import Primitive, Tracer
 from jaxle_core.lax.structural import broadcast_in_dim_p, transpose
 from jaxle_core.mesh import AbstractMesh, PartitionSpec
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import ShardingTypeError, spec_of
+from jaxle_core.sharding_types import ShardingTypeError, layouts_ignored, spec_of
 
 batching_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {}
 # Rules batching a sub-jaxpr (calls, control flow, custom derivatives): ``rule(trace, values, dims, **params)``,
@@ -235,13 +235,18 @@ def insert_dim(x: Any, size: int, dst: int) -> Any:
 def broadcast_to_batch(x: Any, shape: tuple[int, ...], broadcast_dimensions: tuple, batch_dim: int) -> Any:
     """``broadcast_in_dim`` of an unbatched ``x`` to ``shape``, whose dimension ``batch_dim`` is the batch: laid out
     as the running rule's batch dimension when ``x`` is typed over the mesh; a value that is not (a constant) is
-    broadcast to a batch not typed either, as JAX's (over the empty mesh: the equation, evaluated again under a
-    mesh, still types its result over none)."""
+    broadcast to a batch not typed either, as JAX's (under a batch split over mesh axes, over the empty mesh: the
+    equation, evaluated again under the mesh, still types its result over none)."""
     aval = get_aval(x)
     layout = current_layout()
     if getattr(aval, "explicit_sharding", None) is None:
-        return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions,
-                                       sharding=NamedSharding(AbstractMesh((), ()), PartitionSpec()))
+        if layout is not None or _in_split_batch():
+            return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions,
+                                           sharding=NamedSharding(AbstractMesh((), ()), PartitionSpec()))
+        if core.type_shardings is None:
+            return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions, sharding=None)
+        with layouts_ignored():  # not typed over the context mesh either, whatever the batch's layout
+            return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions, sharding=None)
     if layout is None:
         return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions, sharding=None)
     spec: list = [None] * len(shape)
@@ -251,6 +256,16 @@ def broadcast_to_batch(x: Any, shape: tuple[int, ...], broadcast_dimensions: tup
     spec[batch_dim] = layout.entry
     sharding = NamedSharding(aval.explicit_sharding.mesh, PartitionSpec(*spec))
     return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions, sharding=sharding)
+
+
+def _in_split_batch() -> bool:
+    """Whether a ``vmap`` whose batch is laid out over mesh axes encloses the running code."""
+    trace = core.current_trace()
+    while trace is not None:
+        if isinstance(trace, BatchTrace) and trace.layout is not None:
+            return True
+        trace = trace.parent
+    return False
 
 
 def check_carry_batchable(carries: Sequence[Any], dims: Sequence[int | None], batched: Sequence[bool]) -> None:
