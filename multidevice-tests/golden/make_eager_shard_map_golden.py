@@ -9,13 +9,11 @@ are read), the rest of the body having run.
 """
 
 import contextlib
-import importlib
 import io
-import json
 import operator
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -229,7 +227,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    assert module.device_count() == 8
-    (HERE / "eager_shard_map_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "eager_shard_map_golden.json")

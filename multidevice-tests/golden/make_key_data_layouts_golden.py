@@ -6,11 +6,9 @@ by one ``None`` for each dimension of a key's data (``P()`` gives ``P(None,)``).
     /work/jaxpeer/bin/python multidevice-tests/golden/make_key_data_layouts_golden.py jax
 """
 
-import importlib
-import json
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -66,7 +64,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    assert module.device_count() == 8
-    (HERE / "key_data_layouts_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "key_data_layouts_golden.json")

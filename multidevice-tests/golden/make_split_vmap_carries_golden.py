@@ -7,11 +7,9 @@ raises JAX's loop-carry ``ValueError``. Each case records the values and layout 
     /work/jaxpeer/bin/python multidevice-tests/golden/make_split_vmap_carries_golden.py jax
 """
 
-import importlib
-import json
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -68,7 +66,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    assert module.device_count() == 8
-    (HERE / "split_vmap_carries_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "split_vmap_carries_golden.json")
