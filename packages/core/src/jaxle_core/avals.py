@@ -13,7 +13,7 @@ from jaxle_core import config, dtypes, memory_spaces
 from jaxle_core.layout import Format
 from jaxle_core.memory_spaces import MemorySpace
 from jaxle_core.shape_poly import DimExpr
-from jaxle_core.sharding import Sharding
+from jaxle_core.sharding import NamedSharding, Sharding
 
 
 def canonicalize_shape(shape: Any) -> tuple[int, ...]:
@@ -379,6 +379,8 @@ def abstract_argument_aval(x: Any) -> ShapedArray:
             return aval
         from jaxle_core.sharding_types import typed_aval  # local: sharding in types builds on avals
 
+        if isinstance(sharding, NamedSharding):  # as JAX's, a layout over a mesh types its memory (one device's not)
+            aval = aval.update(memory_space=memory_spaces.space_of_kind(sharding.memory_kind))
         return typed_aval(aval, sharding)
 
 

@@ -49,10 +49,10 @@ class Backend(Protocol):
 
     def check_lowering(self, closed_jaxpr: core.ClosedJaxpr, name: str, in_shardings: Sequence[Any] = (),
                        out_shardings: Sequence[Any] = (), pinned: bool = False,
-                       arg_shardings: Sequence[Any] = ()) -> None:
+                       arg_shardings: Sequence[Any] = (), given: Sequence[Any] = ()) -> None:
         """Raise the errors ``lower_text`` would raise for these shardings (as ``jit(f).lower`` raises them),
         without lowering; ``arg_shardings`` (where each argument lies, None where it is not committed) name the
-        arguments in them."""
+        arguments in them, and must suit the in_shardings jit was ``given``."""
 
     def compiler_ir(self, program_text: str, dialect: str | None) -> Any:
         """The program ``lower_text`` gave as the compiler's IR object for ``dialect`` (None: the backend's own);
@@ -141,7 +141,8 @@ class ReferenceBackend:
             raise ValueError(f"unknown dialect: {dialect}")
         return str(closed_jaxpr)
 
-    def check_lowering(self, closed_jaxpr, name, in_shardings=(), out_shardings=(), pinned=False, arg_shardings=()):
+    def check_lowering(self, closed_jaxpr, name, in_shardings=(), out_shardings=(), pinned=False, arg_shardings=(),
+                       given=()):
         pass  # one device, no mesh to refuse arguments of
 
     def cost_analysis(self, program_text):

@@ -295,11 +295,13 @@ class Lowered(_StageInfo):
     def __init__(self, traced: Traced):
         self._traced = traced
         self._backend, self._device = traced._wrapped._backend_and_device()
-        # JAX refuses what it cannot lower when it lowers (under set_mesh: an argument committed to one device)
+        # JAX refuses what it cannot lower when it lowers (a committed argument its in_sharding does not take;
+        # under set_mesh, an argument committed to one device)
         shardings = _annotations(traced, 0, placements=True)
         self._backend.check_lowering(traced.jaxpr, traced._wrapped.__name__, shardings.get("in_shardings", ()),
                                      shardings.get("out_shardings", ()), pinned=self._device is not None,
-                                     arg_shardings=_arg_shardings(traced))
+                                     arg_shardings=_arg_shardings(traced),
+                                     given=traced._shardings.get("in_shardings") or ())
         # Lowered now, as JAX lowers: its warnings (donations no result can reuse) come from ``lower``.
         self._text = self._lower_text(None, False)
 
@@ -580,6 +582,8 @@ def _structure_mismatch(compiled_tree: Any, given: tuple[tuple, dict]) -> TypeEr
 class JitWrapped:
     """A function staged out and compiled by ``jit``."""
 
+    api_name = "jit"  # the function that made it, as errors name it
+
     def __init__(self, fun: Callable, static_argnums=(), static_argnames=(), donate_argnums=(),
                  donate_argnames=(), keep_unused: bool = False, inline: bool = False, device=None, backend=None,
                  in_shardings=None, out_shardings=None):
@@ -708,7 +712,8 @@ class JitWrapped:
             if self.in_shardings is not None or self.out_shardings is not None:
                 given = (self.in_shardings, self.out_shardings, tuple(dynamic[0]), len(tree.tree_leaves(dynamic[1])),
                          avals, entry.out_tree.unflatten(entry.jaxpr.out_avals), entry.jaxpr.out_avals)
-                entry.in_shardings, entry.out_shardings = flat_jit_shardings(*given, entry.jaxpr.jaxpr.debug_info)
+                entry.in_shardings, entry.out_shardings = flat_jit_shardings(*given, entry.jaxpr.jaxpr.debug_info,
+                                                                             api=self.api_name)
                 entry.layouts = flat_jit_layouts(*given, entry.jaxpr.jaxpr.debug_info)
             if entry.cacheable:
                 self._traces[key] = entry
@@ -1046,14 +1051,25 @@ def jit(fun: Callable | None = None, *, in_shardings=None, out_shardings=None, s
                                  static_argnums=static_argnums, static_argnames=static_argnames,
                                  donate_argnums=donate_argnums, donate_argnames=donate_argnames,
                                  keep_unused=keep_unused, inline=inline, device=device, backend=backend)
+    return make_jit(JitWrapped, fun, in_shardings=in_shardings, out_shardings=out_shardings,
+                    static_argnums=static_argnums, static_argnames=static_argnames, donate_argnums=donate_argnums,
+                    donate_argnames=donate_argnames, keep_unused=keep_unused, inline=inline, device=device,
+                    backend=backend)
+
+
+def make_jit(kind: type[JitWrapped], fun: Callable, *, in_shardings: Any, out_shardings: Any, static_argnums: Any,
+             static_argnames: Any, donate_argnums: Any, donate_argnames: Any, keep_unused: bool, inline: bool,
+             device: Any, backend: Any) -> Callable:
+    """``fun`` staged out by a ``JitWrapped`` of ``kind`` (``jit``'s, or another API's built on it), as the backend
+    dispatches it; JAX's refusals of what no jitted function takes."""
     if not callable(fun):
         raise TypeError(f"Expected a callable value, got {fun}")
     if device is not None or backend is not None:
         warnings.warn("backend and device argument on jit is deprecated. You can use `jax.device_put(..., "
                       "jax.local_devices(backend=\"cpu\")[0])` on the inputs to the jitted function to get the same "
-                      "behavior.", DeprecationWarning, stacklevel=2)
+                      "behavior.", DeprecationWarning, stacklevel=3)
     if device is not None and backend is not None:
         raise ValueError(f"can't specify both a device and a backend for jit, got device={device} and "
                          f"backend={backend!r}")
-    return backend_function(JitWrapped(fun, static_argnums, static_argnames, donate_argnums, donate_argnames,
-                                       keep_unused, inline, device, backend, in_shardings, out_shardings))
+    return backend_function(kind(fun, static_argnums, static_argnames, donate_argnums, donate_argnames,
+                                 keep_unused, inline, device, backend, in_shardings, out_shardings))

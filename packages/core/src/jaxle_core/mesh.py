@@ -360,9 +360,13 @@ class Mesh(_MeshAxes):
         warnings.warn("`with mesh:` context manager has been deprecated. Please use `with jax.set_mesh(mesh):` "
                       "instead.", DeprecationWarning, stacklevel=2)
         _state.resource_meshes.append(self)
+        key = _resource_key(self)
+        key.__enter__()
+        _state.resource_keys.append(key)
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        _state.resource_keys.pop().__exit__(*exc)
         _state.resource_meshes.pop()
 
 
@@ -373,6 +377,7 @@ _EMPTY_MESH = Mesh(np.empty((), dtype=object), ())
 class _MeshState(threading.local):
     def __init__(self) -> None:
         self.resource_meshes: list[Mesh] = []  # `with mesh:` (legacy): read by pjit-era in/out shardings
+        self.resource_keys: list[Any] = []  # the cache-key contexts each `with mesh:` entered
         self.meshes: list[Mesh] = []  # set_mesh
         self.abstract_meshes: list[AbstractMesh] = []  # set_mesh and use_abstract_mesh
 
@@ -384,6 +389,8 @@ _global_mesh: list[Mesh | None] = [None]  # set_mesh(m) called as a function set
 # The meshes in context are part of every jit cache key: a function traced under one mesh (its types, the
 # ``ctx_mesh`` of its jit equations) is traced again under another.
 _mesh_key = config.make_user_context(None)
+# The mesh of the innermost `with mesh:` is too (pjit runs over it).
+_resource_key = config.make_user_context(None)
 
 # Called when a mesh with Explicit axes becomes current (sharding_types turns layout typing on); None until installed.
 on_explicit_mesh: Any = None
@@ -437,6 +444,22 @@ def restored_meshes(snapshot: tuple) -> Iterator[None]:
             yield
     finally:
         _state.meshes, _state.abstract_meshes = previous
+
+
+@contextlib.contextmanager
+def resource_env_meshes() -> Iterator[None]:
+    """Run the block with the mesh of the innermost ``with mesh:`` (an empty one outside any) as the only mesh in
+    context, concrete and abstract, as JAX's pjit traces and runs its function (``set_mesh``'s mesh is not
+    pjit's)."""
+    mesh = _state.resource_meshes[-1] if _state.resource_meshes else _EMPTY_MESH
+    _state.meshes.append(mesh)
+    _state.abstract_meshes.append(mesh.abstract_mesh)
+    try:
+        with _mesh_key((mesh, mesh.abstract_mesh)):
+            yield
+    finally:
+        _state.meshes.pop()
+        _state.abstract_meshes.pop()
 
 
 class set_mesh:  # noqa: N801 - a function in JAX's API that also works as a context manager

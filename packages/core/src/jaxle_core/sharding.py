@@ -292,17 +292,17 @@ def check_sharding_fits(sharding: Any, shape: tuple[int, ...], what: str, *, all
             raise ValueError(f"{what} is incompatible with its sharding annotation {sharding}: {error}{hint}") from None
 
 
-def _as_sharding(leaf: Any, kind: str) -> Any:
+def _as_sharding(leaf: Any, kind: str, api: str = "jit") -> Any:
     """A jit in/out sharding leaf as a Sharding (a PartitionSpec over the context mesh; a Format's sharding), or
-    None."""
+    None; ``api`` names the function refusing a PartitionSpec without a mesh."""
     if isinstance(leaf, layouts_module.Format):
         leaf = leaf.sharding
     if leaf is None or isinstance(leaf, Sharding):
         return leaf
     if isinstance(leaf, PartitionSpec):
-        mesh = resource_mesh()
-        if mesh is None:
-            raise RuntimeError(f"jit requires a non-empty mesh in context if you are passing `PartitionSpec`s to "
+        mesh = get_mesh()  # set_mesh's (pjit's: that of `with mesh:`, see ``mesh.resource_env_meshes``)
+        if mesh.empty:
+            raise RuntimeError(f"{api} requires a non-empty mesh in context if you are passing `PartitionSpec`s to "
                                f"{kind}. You can define a context mesh via `jax.set_mesh(mesh)`. Alternatively, "
                                f"provide `Sharding`s to {kind} and then the mesh context manager is not required.")
         return NamedSharding(mesh, leaf)
@@ -338,14 +338,17 @@ def _broadcast(shardings: Any, values: Any, kind: str, what: str, convert: Calla
 
 
 def flat_jit_shardings(in_shardings: Any, out_shardings: Any, positional: tuple, keyword_leaves: int,
-                       in_avals: Any, outputs: Any, out_avals: Any, debug_info: Any = None) -> tuple[tuple, tuple]:
+                       in_avals: Any, outputs: Any, out_avals: Any, debug_info: Any = None,
+                       api: str = "jit") -> tuple[tuple, tuple]:
     """A jitted function's in_shardings per flat argument (keyword arguments unconstrained) and out_shardings per
     flat output, as Shardings or None, each checked against its array's shape (errors name its path, from
-    ``debug_info``'s argument names)."""
+    ``debug_info``'s argument names, and the function, ``api``, that needs a mesh for a PartitionSpec)."""
     if in_shardings is not None and keyword_leaves:
         raise ValueError("pjit does not support kwargs when in_shardings is specified.")
-    ins = _broadcast(in_shardings, positional, "in_shardings", "positional arguments tuple") + [None] * keyword_leaves
-    outs = _broadcast(out_shardings, outputs, "out_shardings", "output of the function")
+    convert = functools.partial(_as_sharding, api=api)
+    ins = _broadcast(in_shardings, positional, "in_shardings", "positional arguments tuple", convert)
+    ins += [None] * keyword_leaves
+    outs = _broadcast(out_shardings, outputs, "out_shardings", "output of the function", convert)
     for kind, shardings, avals, paths in _by_path(ins, in_avals, outs, out_avals, outputs, debug_info):
         for sharding, aval, path in zip(shardings, avals, paths):
             check_sharding_fits(sharding, aval.shape, f"One of pjit {kind} with pytree key path {path}")

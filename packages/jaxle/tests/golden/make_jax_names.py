@@ -22,7 +22,7 @@ SUBMODULES = ["tree", "tree_util", "flatten_util", "dtypes", "errors", "typing",
               "interpreters.partial_eval", "interpreters.mlir", "interpreters.pxla", "interpreters.xla", "distributed",
               "experimental.multihost_utils", "experimental.compilation_cache.compilation_cache", "sharding",
               "example_libraries", "example_libraries.stax", "example_libraries.optimizers", "experimental.sparse",
-              "experimental.sparse.linalg", "experimental.layout"]
+              "experimental.sparse.linalg", "experimental.layout", "experimental.pjit"]
 # Submodules that import helpers (numpy, jax's internal modules) under public names: only the functions and
 # classes they define count.
 OWN_NAMES_ONLY = {"experimental.multihost_utils"}

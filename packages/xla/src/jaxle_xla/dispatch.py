@@ -41,6 +41,8 @@ from jaxle_xla.executable import (
     PinnedExecutable,
     Program,
     check_context_devices,
+    check_in_sharding,
+    check_same_devices,
     host_buffer,
     placement,
 )
@@ -304,11 +306,20 @@ class XlaBackend:
 
     def check_lowering(self, closed_jaxpr: core.ClosedJaxpr, name: str, in_shardings: Sequence[Any] = (),
                        out_shardings: Sequence[Any] = (), pinned: bool = False,
-                       arg_shardings: Sequence[Any] = ()) -> None:
-        """``lower_text``'s refusals, without lowering: under ``set_mesh``, a sharding (an argument's, an output's,
-        a sharding constraint's) on devices other than the mesh's."""
-        _lowering_mesh(closed_jaxpr, name, _placements(in_shardings), _placements(out_shardings), pinned,
-                       arg_shardings)
+                       arg_shardings: Sequence[Any] = (), given: Sequence[Any] = ()) -> None:
+        """``lower_text``'s refusals, without lowering, as JAX's ``lower`` makes them: a committed argument its
+        in_sharding (``given``) does not take; shardings on different devices (under ``set_mesh``, on devices
+        other than the mesh's), an argument's, an output's, a sharding constraint's."""
+        avals = closed_jaxpr.in_avals
+        for explicit, own, aval in zip(_placements(given), arg_shardings, avals):
+            if explicit is not None and own is not None:
+                check_in_sharding(explicit, own, aval)
+        in_shardings, out_shardings = _placements(in_shardings), _placements(out_shardings)
+        _lowering_mesh(closed_jaxpr, name, in_shardings, out_shardings, pinned, arg_shardings)
+        if not pinned:
+            check_same_devices([("ARG_SHARDING", s) for s in in_shardings]
+                               + [("explicit output sharding", s) for s in out_shardings], arg_shardings, avals,
+                               name, closed_jaxpr.jaxpr.debug_info, qualified=False)
         for sharding in constraint_shardings(closed_jaxpr):
             eager_constraints.refuse_outside_context_mesh(sharding)
 

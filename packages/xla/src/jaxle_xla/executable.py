@@ -31,6 +31,7 @@ from jaxle_xla.sharding import (
     devices_text,
     incompatible_devices_error,
     one_device_of,
+    same_tiles,
     unconvertible_error,
 )
 
@@ -148,6 +149,8 @@ def to_buffer(x: Any, device: _jaxlib.Device) -> _jaxlib.DeviceBuffer:
     """The device buffer of ``x`` on ``device``, copying or transferring it there if needed."""
     if type(x) is XlaArray:
         x._check_alive()
+        if x._named_sharding is not None:  # whole copies over several devices (jit's in_sharding took it)
+            return host_buffer(x._value, x.aval.update(sharding=None, auto_mesh=None), device)
         if _jaxlib.buffer_device(x) == device:
             return x
         return _jaxlib.copy_to_device(x, x.aval, device)
@@ -273,7 +276,8 @@ class Executable:
         one_device = self._one_device
         for a in args:
             # The common case inline: a device array already on this device (a deleted one fails in execute).
-            if type(a) is XlaArray and (one_device or _jaxlib.buffer_device(a) == device):
+            if type(a) is XlaArray and (one_device or (a._named_sharding is None
+                                                       and _jaxlib.buffer_device(a) == device)):
                 buffers.append(a)
                 committed = committed or a._committed
             else:
@@ -510,13 +514,13 @@ class PinnedExecutable(PerDeviceWrapper):
         self._per_device = PerDeviceExecutable(closed, name, donated, keep_unused, self.device, out_shardings,
                                                in_shardings, layouts)
         self._name = name
-        self._kinds = [getattr(s, "memory_kind", None) for s in in_shardings]
+        self._in = list(in_shardings)
 
     def __call__(self, *args: Any) -> list[XlaArray]:
-        for i, kind in enumerate(self._kinds):
-            x = args[i].physical if isinstance(args[i], ExtendedArray) else args[i]
-            if kind is not None and type(x) is XlaArray and x._committed:
-                check_memory_kind(kind, x)
+        for given, a in zip(self._in, args):
+            x = a.physical if isinstance(a, ExtendedArray) else a
+            if given is not None and type(x) is XlaArray and x._committed:
+                check_in_sharding(given, x.sharding, x.aval)
         for i, free in enumerate(self._free or [True] * len(args)):
             x = args[i].physical if isinstance(args[i], ExtendedArray) else args[i]
             if free and type(x) is XlaArray and x._committed and _jaxlib.buffer_device(x) != self.device:
@@ -529,12 +533,17 @@ class PinnedExecutable(PerDeviceWrapper):
 
 
 
-def check_memory_kind(kind: str, x: XlaArray) -> None:
-    """JAX's error for a committed argument ``x`` outside the memory of ``kind`` its in_sharding names."""
-    own = x.sharding.memory_kind
-    if own != kind:
+def check_in_sharding(given: Any, own: Any, aval: Any) -> None:
+    """JAX's errors for an argument of type ``aval`` committed to ``own`` that its in_sharding ``given`` does not
+    take: in another memory, or split into other tiles (``same_tiles``; on other devices, it is moved to
+    ``given``'s)."""
+    if own.memory_kind != given.memory_kind:
         raise ValueError(f"Memory kinds passed to jax.jit does not match memory kind on the respective arg. Got jit "
-                         f"memory kind: {kind}, arg memory kind: {own} for arg type: {x.aval.str_short()}")
+                         f"memory kind: {given.memory_kind}, arg memory kind: {own.memory_kind} for arg type: "
+                         f"{aval.str_short()}")
+    if not same_tiles(own, given, aval.ndim):
+        raise ValueError(f"Sharding passed to jit does not match the sharding on the respective arg. Got jit "
+                         f"sharding: {given},\narg sharding: {own} for arg type: {aval.str_short()}")
 
 
 def placement(args: Sequence[Any], name: str, debug_info: Any = None) -> _jaxlib.Device:
@@ -593,6 +602,40 @@ def check_context_devices(mesh: Any, in_shardings: Sequence[Any], out_shardings:
                 raise incompatible_devices_error(context, f"{kind} {devices_text(found)}")
             described = described_argument(named, avals[named], found, name, debug_info, qualified)
             raise incompatible_devices_error(described, context)
+
+
+def check_same_devices(shardings: Sequence[tuple[str, Any]], own: Sequence[Any], avals: Sequence[Any], name: str,
+                       debug_info: Any, qualified: bool = True) -> None:
+    """JAX's error when the shardings of a jitted program (each ``(kind, sharding)`` in JAX's order: the
+    arguments', each an in_sharding given or where a committed argument lies, as ``ARG_SHARDING``; then the
+    explicit output shardings; None for none) lie on different devices: the first against the first that differs,
+    each described by the first argument (``own``: where each lies, committed or not; ``avals``: their types)
+    lying on its devices when it is an argument's (the function named as ``described_argument`` names it)."""
+    first = None
+    for kind, sharding in shardings:
+        if sharding is None or isinstance(getattr(sharding, "mesh", None), AbstractMesh):
+            continue
+        devices = tuple(sharding._device_assignment)
+        if first is None:
+            first = (kind, devices)
+        elif devices != first[1]:
+            raise ValueError(_mismatch_text((first, (kind, devices)), own, avals, name, debug_info, qualified))
+
+
+def _mismatch_text(fails: Sequence[tuple[str, tuple]], own: Sequence[Any], avals: Sequence[Any], name: str,
+                   debug_info: Any, qualified: bool) -> str:
+    places = [None if s is None else tuple(s._device_assignment) for s in own]
+    described = []
+    for kind, devices in fails:
+        i = next((i for i, d in enumerate(places) if kind == "ARG_SHARDING" and d == devices), None)
+        if i is not None:
+            described.append(described_argument(i, avals[i], devices, name, debug_info, qualified))
+    if len(described) == 1:  # and the other failure: the second one, unless the first is not an argument's
+        kind, devices = fails[1] if fails[0][0] == "ARG_SHARDING" else fails[0]
+        described.append(f"{kind} {devices_text(devices)}")
+    elif not described:
+        described = [f"{kind} {devices_text(devices)}" for kind, devices in fails]
+    return "Received incompatible devices for jitted computation. Got " + " and ".join(described)
 
 
 def described_argument(i: int, aval: Any, devices: Sequence[Any], name: str, debug_info: Any,

@@ -32,7 +32,7 @@ __all__ = ["GSPMDSharding", "HloNamedSharding", "PartitionerMesh", "SingleDevice
            "devices_text", "gspmd_sharding", "hlo_sharding_text", "incompatible_devices_error", "inspected_layout",
            "make_mesh", "make_single_device_sharding", "mesh_text", "named_from_hlo", "one_device_of",
            "partitioner_layout", "placement_of", "program_placement", "public_sharding", "reshard", "same_placement",
-           "sdy_sharding_text"]
+           "same_tiles", "sdy_sharding_text"]
 
 SingleDeviceSharding = _jaxlib.DeviceSharding
 # named as JAX names its class (errors show the name: 'SingleDeviceSharding' object has no attribute 'spec'), and
@@ -312,6 +312,30 @@ def hlo_sharding_text(sharding: NamedSharding, ndim: int) -> str:
         devices = f"<=[{','.join(map(str, mesh.axis_sizes))}]T({','.join(map(str, order))})"
     last = " last_tile_dim_replicate" if replicas > 1 else ""
     return f"{{devices=[{','.join(map(str, tile_dims))}]{devices}{last}}}"
+
+
+def _tiles_hlo(sharding: Any, ndim: int) -> Any:
+    """XLA's HLO sharding of a rank-``ndim`` array laid out by ``sharding`` (its tiles over positions in its device
+    list): whole copies for a sharding of one device."""
+    if type(sharding) is HloNamedSharding:
+        return sharding.gspmd._hlo_sharding
+    if isinstance(sharding, NamedSharding):
+        return _jaxlib.hlo_sharding(hlo_sharding_text(sharding, ndim))
+    if isinstance(sharding, GSPMDSharding):
+        return sharding._hlo_sharding
+    return _jaxlib.hlo_sharding("{replicated}")
+
+
+def _whole_copies(hlo: Any) -> bool:
+    return hlo.num_devices() == 1 or hlo.is_replicated()
+
+
+def same_tiles(first: Any, second: Any, ndim: int) -> bool:
+    """Whether both shardings split a rank-``ndim`` array into the same tiles at the same positions of their device
+    lists, whatever the devices (whole copies alike on any number of devices): how JAX's jit compares a committed
+    argument's sharding with its in_sharding, moving the argument to that sharding's devices when they differ."""
+    a, b = _tiles_hlo(first, ndim), _tiles_hlo(second, ndim)
+    return (_whole_copies(a) and _whole_copies(b)) or a == b
 
 
 @functools.lru_cache(maxsize=1024)

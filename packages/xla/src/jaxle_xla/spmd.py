@@ -32,7 +32,8 @@ from jaxle_xla.executable import (
     PerDeviceWrapper,
     Program,
     check_context_devices,
-    check_memory_kind,
+    check_in_sharding,
+    check_same_devices,
     committed_shardings,
     incompatible_devices,
     kept_layouts,
@@ -201,11 +202,6 @@ def _device_ids(x: Any) -> list[int]:
     return [d.id for d in x.sharding._device_assignment]
 
 
-def _mismatch(explicit: NamedSharding, own: Any, aval: Any) -> ValueError:
-    return ValueError(f"Sharding passed to jit does not match the sharding on the respective arg. Got jit sharding: "
-                      f"{explicit},\narg sharding: {own} for arg type: {aval.str_short()}")
-
-
 class SpmdFunction:
     """A jitted function run partitioned over a mesh, compiled once per layout of its arguments."""
 
@@ -285,13 +281,14 @@ class SpmdFunction:
             if committed and x._maximal is not None:
                 raise unconvertible_error(x._maximal)
             if explicit is not None and committed:
-                check_memory_kind(explicit.memory_kind, x)
-                if not _same_layout(x._named_sharding or x.sharding, explicit, x.ndim):
-                    raise _mismatch(explicit, x.sharding, x.aval)
+                check_in_sharding(explicit, x._named_sharding or x.sharding, x.aval)
+        own, avals = committed_shardings(args), [get_aval(a) for a in args]
+        placed = [e if e is not None else o for e, o in zip(self._in, own)]
         if self._context is not None:  # every sharding must lie on its devices, in its order
-            own = committed_shardings(args)
-            check_context_devices(self._context, [e if e is not None else o for e, o in zip(self._in, own)],
-                                  self._out, own, [get_aval(a) for a in args], name, closed.jaxpr.debug_info)
+            check_context_devices(self._context, placed, self._out, own, avals, name, closed.jaxpr.debug_info)
+        check_same_devices([("ARG_SHARDING", s) for s in placed] + [("explicit output sharding", s) for s in self._out],
+                           [x.sharding if type(x) is XlaArray else None for x in physical], avals, name,
+                           closed.jaxpr.debug_info)
         chosen: list[NamedSharding | None] = []
         for i, (x, explicit) in enumerate(zip(physical, self._in)):
             layout = program_placement(explicit or (x._named_sharding if type(x) is XlaArray else None))
@@ -308,12 +305,6 @@ class SpmdFunction:
             ids = [d.id for d in layout.mesh._flat_devices_tuple] if layout is not None else \
                 _device_ids(x) if type(x) is XlaArray and x._committed else mesh_ids
             if ids != mesh_ids:
-                if anchor is None and self._in[i] is not None:
-                    # two in_shardings over different devices, as JAX describes them
-                    platform = mesh._flat_devices_tuple[0].platform.upper()
-                    raise ValueError("Received incompatible devices for jitted computation. Got " + " and ".join(
-                        f"ARG_SHARDING with device ids [{', '.join(map(str, d))}] on platform {platform}"
-                        for d in (mesh_ids, ids)))
                 raise ValueError(incompatible_devices(args, (i if anchor is None else anchor, i), name,
                                                       closed.jaxpr.debug_info))
         return tuple(chosen)
@@ -357,12 +348,6 @@ def _compilation_key(layouts: Sequence[NamedSharding | None]) -> tuple:
     as an argument is named by that argument's very sharding (P('x') and P('x', None) lay an array out alike, but
     JAX reports each as given)."""
     return tuple(layouts), tuple(None if s is None else tuple(s.spec) for s in layouts)
-
-
-def _same_layout(sharding: Any, explicit: NamedSharding, ndim: int) -> bool:
-    if isinstance(sharding, NamedSharding):
-        return sharding.is_equivalent_to(explicit, ndim)
-    return explicit.num_devices == 1 and sharding.device_set == explicit.device_set
 
 
 class SpmdExecutable:
