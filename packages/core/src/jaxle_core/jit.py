@@ -44,6 +44,7 @@ from jaxle_core.caches import LruCache
 from jaxle_core.config import disable_jit as _disable_jit_flag
 from jaxle_core.config import enable_checks, explain_cache_misses, log_compiles, no_tracing, trace_context
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer
+from jaxle_core.device_mismatch import is_device_mismatch, named_by_call
 from jaxle_core.jaxpr_util import call_primitives, carried_jaxpr_dce_rule, check_jaxpr, dce_rules
 from jaxle_core.layout import Format, Layout, is_row_major
 from jaxle_core.mesh import get_mesh
@@ -583,6 +584,7 @@ class JitWrapped:
     """A function staged out and compiled by ``jit``."""
 
     api_name = "jit"  # the function that made it, as errors name it
+    traced_name: str | None = None  # the name its jaxprs and errors give the function, where not its own
 
     def __init__(self, fun: Callable, static_argnums=(), static_argnames=(), donate_argnums=(),
                  donate_argnames=(), keep_unused: bool = False, inline: bool = False, device=None, backend=None,
@@ -726,6 +728,8 @@ class JitWrapped:
         started = time.perf_counter()
         static_nums = {i if i >= 0 else i + len(args) for i in self.static_argnums}
         debug = DebugInfo("jit", self.fun, self._arg_names(args, kwargs, dynamic))
+        if self.traced_name is not None:
+            debug.func_name = debug.qualified_name = self.traced_name
 
         def with_static_args(positional, keywords):
             it = iter(positional)
@@ -800,7 +804,13 @@ class JitWrapped:
                             self.inline)
         if entry.in_shardings or entry.out_shardings:
             params.update(in_shardings=(None,) * len(extra) + entry.in_shardings, out_shardings=entry.out_shardings)
-        outs = jit_p.bind(*extra, *flat, **params)
+        try:
+            outs = jit_p.bind(*extra, *flat, **params)
+        except ValueError as error:  # a device mismatch is named by this call's arguments (tracers: none), as JAX's
+            if not is_device_mismatch(error):
+                raise
+            debug = closed.jaxpr.debug_info
+            raise named_by_call(error, flat, debug.arg_names or (), debug.qualified_name) from None
         return entry.out_tree.unflatten(outs), None
 
     def _backend_and_device(self) -> tuple[Any, Any]:

@@ -221,11 +221,11 @@ def matrix_transpose(x: Any, /) -> Any:
 
 def moveaxis(a: Any, source: int | Sequence[int], destination: int | Sequence[int]) -> Any:
     """``a`` with the axes ``source`` moved to positions ``destination``, the others keeping their order."""
-    return _moved(ensure_arraylike("moveaxis", a), source, destination)
+    return _moveaxis(ensure_arraylike("moveaxis", a), source, destination)
 
 
 @compiled_when_eager(static_argnames=("source", "destination"))
-def _moved(a: Any, source: int | Sequence[int], destination: int | Sequence[int]) -> Any:
+def _moveaxis(a: Any, source: int | Sequence[int], destination: int | Sequence[int]) -> Any:
     # run eagerly as JAX's jitted moveaxis (moving nothing gives a new array, named by its type)
     ndim = _ndim(a)
     source = tuple(_axis(i, ndim) for i in _index_tuple(source))
@@ -275,11 +275,11 @@ def expand_dims(a: Any, axis: int | Sequence[int]) -> Any:
 
 def squeeze(a: Any, axis: int | Sequence[int] | None = None) -> Any:
     """``a`` without its size-1 dimensions (all of them, or those named by ``axis``)."""
-    return _squeezed(ensure_arraylike("squeeze", a), axis)
+    return _squeeze(ensure_arraylike("squeeze", a), axis)
 
 
 @compiled_when_eager(static_argnames=("axis",))
-def _squeezed(a: Any, axis: int | Sequence[int] | None = None) -> Any:
+def _squeeze(a: Any, axis: int | Sequence[int] | None = None) -> Any:
     # run eagerly as JAX's jitted squeeze (a result with nothing to squeeze is a new array, named by its type)
     shape = _shape(a)
     if axis is None:

@@ -182,7 +182,7 @@ def _reduce(a: Any, name: str, reducer: Callable, combine: Callable, identity: C
 # ---------------------------------------------------------------- sum, prod, max, min, all, any
 
 
-@compiled_when_eager(static_argnames=("axis", "keepdims", "promote_integers"))
+@compiled_when_eager(static_argnames=("axis", "keepdims", "promote_integers"), traced_name="_reduce_sum")
 def sum(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False,
         initial: Any = None, where: Any = None, promote_integers: bool = True) -> Any:
     """Sum of the elements over ``axis`` (small integers and booleans summed in the default integer)."""
@@ -191,7 +191,7 @@ def sum(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims
                    upcast_f16=True, preprocess=_to_numeric, bool_reducer=lax.reduce_or)
 
 
-@compiled_when_eager(static_argnames=("axis", "keepdims", "promote_integers"))
+@compiled_when_eager(static_argnames=("axis", "keepdims", "promote_integers"), traced_name="_reduce_prod")
 def prod(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False,
          initial: Any = None, where: Any = None, promote_integers: bool = True) -> Any:
     """Product of the elements over ``axis``."""
@@ -200,7 +200,7 @@ def prod(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdim
                    upcast_f16=True, preprocess=_to_numeric, bool_reducer=lax.reduce_and)
 
 
-@compiled_when_eager(static_argnames=("axis", "keepdims"))
+@compiled_when_eager(static_argnames=("axis", "keepdims"), traced_name="_reduce_max")
 def max(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, initial: Any = None,
         where: Any = None) -> Any:
     """Largest element over ``axis``; an empty reduction needs ``initial``."""
@@ -208,7 +208,7 @@ def max(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, ini
                    initial=initial, where=where)
 
 
-@compiled_when_eager(static_argnames=("axis", "keepdims"))
+@compiled_when_eager(static_argnames=("axis", "keepdims"), traced_name="_reduce_min")
 def min(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, initial: Any = None,
         where: Any = None) -> Any:
     """Smallest element over ``axis``; an empty reduction needs ``initial``."""
@@ -250,7 +250,7 @@ def _count(where: Any, shape: tuple[int, ...], axis: Axis, dtype: np.dtype, keep
     return sum(broadcast_to_shape(where, shape), axis, dtype=dtype, keepdims=keepdims)
 
 
-@compiled_when_eager(static_argnames=("axis", "keepdims"))
+@compiled_when_eager(static_argnames=("axis", "keepdims"), traced_name="_mean")
 def mean(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False, *,
          where: Any = None) -> Any:
     """Arithmetic mean over ``axis`` (integers and booleans averaged in the default float)."""
@@ -330,7 +330,7 @@ def _var_body(a: Any, mean_value: Any, correction: Any, where: Any, axis: Axis =
     return conditional.where(lax.gt(normalizer, _strong_scalar(0, real_dtype)), result, np.nan)
 
 
-_var_body.__name__ = "_var"
+_var_body.__name__ = _var_body.__qualname__ = "_var"
 _var = jit(_var_body, static_argnames=("axis", "dtype", "keepdims"))
 
 
@@ -398,13 +398,13 @@ def _arg_extremum(name: str, lax_fn: Callable, a: Any, axis: int | None, out: An
     return result
 
 
-@compiled_when_eager(static_argnames=("axis", "keepdims"))
+@compiled_when_eager(static_argnames=("axis", "keepdims"), traced_name="_argmax")
 def argmax(a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Any:
     """Index of the largest element (the first one on ties; NaN counts as largest) over ``axis`` or the flat array."""
     return _arg_extremum("argmax", lax.argmax, a, axis, out, keepdims)
 
 
-@compiled_when_eager(static_argnames=("axis", "keepdims"))
+@compiled_when_eager(static_argnames=("axis", "keepdims"), traced_name="_argmin")
 def argmin(a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Any:
     """Index of the smallest element (the first one on ties; NaN counts as smallest) over ``axis``."""
     return _arg_extremum("argmin", lax.argmin, a, axis, out, keepdims)

@@ -23,6 +23,7 @@ from jaxle_core.auto_mesh_types import check_context_mesh
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.backend import current_backend, put_host_value
 from jaxle_core.core import EvalTrace, Tracer, concrete_value, current_trace, mark_inline
+from jaxle_core.device_mismatch import is_device_mismatch, named_by_call
 from jaxle_core.jit import JitWrapped, backend_function, jit
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.placement import check_auto_axes_only
@@ -409,7 +410,8 @@ def named_jit(name: str, static_argnames: tuple[str, ...] = (), doc: str | None 
 _NO_DEFAULT = object()
 
 
-def compiled_when_eager(fun: Callable | None = None, *, static_argnames: tuple[str, ...] = ()) -> Any:
+def compiled_when_eager(fun: Callable | None = None, *, static_argnames: tuple[str, ...] = (),
+                        traced_name: str | None = None) -> Any:
     """``fun`` (a jnp function that JAX jits inline) with its eager calls on jaxle arrays and Python scalars run as
     one program compiled per operand signature, as JAX's run: promotion is traced once, not redone on every call.
 
@@ -418,11 +420,12 @@ def compiled_when_eager(fun: Callable | None = None, *, static_argnames: tuple[s
     (with a hashable value). Under a transformation, or given other arguments, ``fun`` itself
     runs, so jaxprs and errors are unchanged. Used bare or as ``@compiled_when_eager(static_argnames=...)``.
     Where the backend dispatches jitted calls itself (jaxle_xla), the result is the backend's jitted function, as
-    JAX's jnp functions are.
+    JAX's jnp functions are. ``traced_name``: the name errors give it, that of the function JAX jits where it is
+    not ``fun``'s own (``_reduce_sum`` for ``sum``).
     """
     if fun is None:
-        return functools.partial(compiled_when_eager, static_argnames=static_argnames)
-    wrapped = _CompiledWhenEager(fun, static_argnames)
+        return functools.partial(compiled_when_eager, static_argnames=static_argnames, traced_name=traced_name)
+    wrapped = _CompiledWhenEager(fun, static_argnames, traced_name)
     compiled = backend_function(wrapped)
     if compiled is wrapped or not static_argnames:
         return compiled
@@ -445,8 +448,9 @@ class _CompiledWhenEager(JitWrapped):
     """A jitted ``fun`` whose calls run compiled only when eager, on operands that pass as they are (see
     ``compiled_when_eager``); every other call runs ``fun`` itself."""
 
-    def __init__(self, fun: Callable, static_argnames: tuple[str, ...]):
+    def __init__(self, fun: Callable, static_argnames: tuple[str, ...], traced_name: str | None = None):
         super().__init__(fun, static_argnames=static_argnames)
+        self.traced_name = traced_name
         parameters = inspect.signature(fun).parameters.values()
         self._positional = [p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         self._static = frozenset(static_argnames)
@@ -485,7 +489,12 @@ class _CompiledWhenEager(JitWrapped):
                 # arguments: only calls passing nothing but operands and static arguments can share it.
                 shared = self._static.issuperset(kwargs) and self._static.issuperset(self._positional[n:len(args)])
                 return result, entry if shared else None
-        return self.fun(*args, **kwargs), None
+        try:
+            return self.fun(*args, **kwargs), None
+        except ValueError as error:  # a device mismatch is named by this call's operands (tracers: none), as JAX's
+            if not is_device_mismatch(error):
+                raise
+            raise named_by_call(error, args[:n], self._positional, self.traced_name or self.fun.__qualname__) from None
 
 
 def passed_through(x: Any) -> Any:

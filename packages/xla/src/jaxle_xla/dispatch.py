@@ -16,6 +16,7 @@ from jaxle_core import config, core
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
+from jaxle_core.device_mismatch import ARGUMENT
 from jaxle_core.extended import ExtendedArray, physical_sharding, wrap_physical
 from jaxle_core.jaxpr_util import host_functions
 from jaxle_core.lax.placement import reshard_p, sharding_constraint_p
@@ -317,7 +318,7 @@ class XlaBackend:
         in_shardings, out_shardings = _placements(in_shardings), _placements(out_shardings)
         _lowering_mesh(closed_jaxpr, name, in_shardings, out_shardings, pinned, arg_shardings)
         if not pinned:
-            check_same_devices([("ARG_SHARDING", s) for s in in_shardings]
+            check_same_devices([(ARGUMENT, s) for s in in_shardings]
                                + [("explicit output sharding", s) for s in out_shardings], arg_shardings, avals,
                                name, closed_jaxpr.jaxpr.debug_info, qualified=False)
         for sharding in constraint_shardings(closed_jaxpr):

@@ -14,6 +14,7 @@ from jaxle_core import config, core, dtypes, monitoring
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.caches import LruCache
+from jaxle_core.device_mismatch import ARGUMENT, CONTEXT, mismatch_error
 from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, physicalize, wrap_physical
 from jaxle_core.jaxpr_util import dce_jaxpr
 from jaxle_core.lax.placement import staged_at
@@ -549,7 +550,7 @@ def check_in_sharding(given: Any, own: Any, aval: Any) -> None:
 def placement(args: Sequence[Any], name: str, debug_info: Any = None) -> _jaxlib.Device:
     """The device committed arguments agree on (the default device if none is committed)."""
     chosen = unusable = None
-    for i, x in enumerate(args):
+    for x in args:
         x = x.physical if isinstance(x, ExtendedArray) else x
         if type(x) is XlaArray and x._committed:
             # an array XLA left on one device of a partitioned program counts as on all of them (JAX's check of
@@ -557,9 +558,10 @@ def placement(args: Sequence[Any], name: str, debug_info: Any = None) -> _jaxlib
             devices = x._maximal._device_assignment if x._maximal is not None else (_jaxlib.buffer_device(x),)
             unusable = unusable or x._maximal
             if chosen is None:
-                chosen, first = devices, i
+                chosen = devices
             elif devices != chosen:
-                raise ValueError(incompatible_devices(args, (first, i), name, debug_info))
+                raise _mismatch(((ARGUMENT, tuple(chosen)), (ARGUMENT, tuple(devices))), committed_shardings(args),
+                                [get_aval(a) for a in args], name, debug_info, True)
     if unusable is not None:
         raise unconvertible_error(unusable)
     return chosen[0] if chosen else clients.default_device()
@@ -589,28 +591,22 @@ def check_context_devices(mesh: Any, in_shardings: Sequence[Any], out_shardings:
     given, else the sharding it is committed to, else None), then ``out_shardings``. An argument's is named by the
     first argument whose own sharding (``own``; ``avals`` their types) lies on those devices, as JAX names it."""
     devices = tuple(mesh._flat_devices_tuple)
-    context = f"jit's context mesh {devices_text(devices)}"
-    for kind, shardings in (("ARG_SHARDING", in_shardings), ("explicit output sharding", out_shardings)):
+    for kind, shardings in ((ARGUMENT, in_shardings), ("explicit output sharding", out_shardings)):
         for sharding in shardings:
             if sharding is None or isinstance(getattr(sharding, "mesh", None), AbstractMesh) or tuple(
                     sharding._device_assignment) == devices:
                 continue  # no devices named (a layout over the mesh set), or the mesh's
-            found = sharding._device_assignment
-            named = next((i for i, s in enumerate(own) if kind == "ARG_SHARDING" and s is not None
-                          and tuple(s._device_assignment) == tuple(found)), None)
-            if named is None:
-                raise incompatible_devices_error(context, f"{kind} {devices_text(found)}")
-            described = described_argument(named, avals[named], found, name, debug_info, qualified)
-            raise incompatible_devices_error(described, context)
+            raise _mismatch(((CONTEXT, devices), (kind, tuple(sharding._device_assignment))), own, avals, name,
+                            debug_info, qualified)
 
 
 def check_same_devices(shardings: Sequence[tuple[str, Any]], own: Sequence[Any], avals: Sequence[Any], name: str,
                        debug_info: Any, qualified: bool = True) -> None:
     """JAX's error when the shardings of a jitted program (each ``(kind, sharding)`` in JAX's order: the
-    arguments', each an in_sharding given or where a committed argument lies, as ``ARG_SHARDING``; then the
-    explicit output shardings; None for none) lie on different devices: the first against the first that differs,
-    each described by the first argument (``own``: where each lies, committed or not; ``avals``: their types)
-    lying on its devices when it is an argument's (the function named as ``described_argument`` names it)."""
+    arguments', each an in_sharding given or where a committed argument lies, as ``ARGUMENT``; then the explicit
+    output shardings; None for none) lie on different devices: the first against the first that differs, each
+    described by the first argument (``own``: where each lies, committed or not; ``avals``: their types) lying on
+    its devices when it is an argument's (the function named as ``described_argument`` names it)."""
     first = None
     for kind, sharding in shardings:
         if sharding is None or isinstance(getattr(sharding, "mesh", None), AbstractMesh):
@@ -619,23 +615,20 @@ def check_same_devices(shardings: Sequence[tuple[str, Any]], own: Sequence[Any],
         if first is None:
             first = (kind, devices)
         elif devices != first[1]:
-            raise ValueError(_mismatch_text((first, (kind, devices)), own, avals, name, debug_info, qualified))
+            raise _mismatch((first, (kind, devices)), own, avals, name, debug_info, qualified)
 
 
-def _mismatch_text(fails: Sequence[tuple[str, tuple]], own: Sequence[Any], avals: Sequence[Any], name: str,
-                   debug_info: Any, qualified: bool) -> str:
+def _mismatch(fails: Sequence[tuple[str, tuple]], own: Sequence[Any], avals: Sequence[Any], name: str,
+              debug_info: Any, qualified: bool) -> ValueError:
     places = [None if s is None else tuple(s._device_assignment) for s in own]
-    described = []
-    for kind, devices in fails:
-        i = next((i for i, d in enumerate(places) if kind == "ARG_SHARDING" and d == devices), None)
-        if i is not None:
-            described.append(described_argument(i, avals[i], devices, name, debug_info, qualified))
-    if len(described) == 1:  # and the other failure: the second one, unless the first is not an argument's
-        kind, devices = fails[1] if fails[0][0] == "ARG_SHARDING" else fails[0]
-        described.append(f"{kind} {devices_text(devices)}")
-    elif not described:
-        described = [f"{kind} {devices_text(devices)}" for kind, devices in fails]
-    return "Received incompatible devices for jitted computation. Got " + " and ".join(described)
+    names = getattr(debug_info, "arg_names", ()) or ()
+    return mismatch_error(fails, places, avals, names, _function_name(name, debug_info, qualified))
+
+
+def _function_name(name: str, debug_info: Any, qualified: bool) -> str:
+    """A jitted function as JAX's device errors name it: by its qualified name (as a call's errors do), else by
+    its own (as lowering's do)."""
+    return getattr(debug_info, "qualified_name" if qualified else "func_name", name)
 
 
 def described_argument(i: int, aval: Any, devices: Sequence[Any], name: str, debug_info: Any,
@@ -644,5 +637,5 @@ def described_argument(i: int, aval: Any, devices: Sequence[Any], name: str, deb
     function by its qualified name (as a call's errors name it), else by its own (as lowering's do)."""
     names = getattr(debug_info, "arg_names", ()) or ()
     arg_name = names[i] if i < len(names) else f"args[{i}]"
-    function = getattr(debug_info, "qualified_name" if qualified else "func_name", name)
-    return f"argument {arg_name} of {function} with shape {aval.str_short()} and {devices_text(devices)}"
+    return (f"argument {arg_name} of {_function_name(name, debug_info, qualified)} with shape {aval.str_short()} "
+            f"and {devices_text(devices)}")

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from jaxle_core.device_mismatch import devices_text
 from jaxle_core.lax.placement import reshard
 from jaxle_core.mesh import AxisType, Mesh, PartitionSpec
 from jaxle_core.sharding import IndivisibleError, NamedSharding, Sharding
@@ -40,11 +41,6 @@ SingleDeviceSharding = _jaxlib.DeviceSharding
 SingleDeviceSharding.__name__ = SingleDeviceSharding.__qualname__ = "SingleDeviceSharding"
 SingleDeviceSharding.__module__ = __name__
 Sharding.register(SingleDeviceSharding)
-
-
-def devices_text(devices: Sequence[Any]) -> str:
-    """``with device ids [0, 1] on platform CPU``, as JAX describes where a value or a sharding lies."""
-    return f"with device ids [{', '.join(str(d.id) for d in devices)}] on platform {devices[0].platform.upper()}"
 
 
 def incompatible_devices_error(first: str, second: str) -> ValueError:

@@ -18,6 +18,7 @@ from jaxle_core import core
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.callbacks import errors_kept
+from jaxle_core.device_mismatch import ARGUMENT
 from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, physical_sharding, wrap_physical
 from jaxle_core.jit import jit_p
 from jaxle_core.lax.placement import leaves_layout_open, reshard_p, sharding_constraint_p
@@ -286,7 +287,7 @@ class SpmdFunction:
         placed = [e if e is not None else o for e, o in zip(self._in, own)]
         if self._context is not None:  # every sharding must lie on its devices, in its order
             check_context_devices(self._context, placed, self._out, own, avals, name, closed.jaxpr.debug_info)
-        check_same_devices([("ARG_SHARDING", s) for s in placed] + [("explicit output sharding", s) for s in self._out],
+        check_same_devices([(ARGUMENT, s) for s in placed] + [("explicit output sharding", s) for s in self._out],
                            [x.sharding if type(x) is XlaArray else None for x in physical], avals, name,
                            closed.jaxpr.debug_info)
         chosen: list[NamedSharding | None] = []

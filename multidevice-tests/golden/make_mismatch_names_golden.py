@@ -1,0 +1,89 @@
+"""Write mismatch_names_golden.json: under ``jax.set_mesh``, how JAX names the argument on other devices that it
+refuses: by the parameter of the jitted function that received it (``jnp`` functions are jitted: ``x`` of
+``multiply``, also for ``np_array * x``; ``a`` of ``_reduce_sum`` for ``jnp.sum``), by ``args[i]`` of a primitive
+applied eagerly, and not at all when a jitted function received it traced (under ``grad``, ``vmap``, ``jvp``:
+``Got jit's context mesh ... and ARG_SHARDING ...``). Recorded from the module named on the command line:
+
+    /work/jaxpeer/bin/python multidevice-tests/golden/make_mismatch_names_golden.py jax
+"""
+
+import importlib
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).parent
+X = np.arange(8.0, dtype=np.float32)
+
+
+def _outcome(thunk) -> str:
+    """The error ``thunk()`` raises (type and message), or ``ok``."""
+    try:
+        thunk()
+    except Exception as error:  # the type and message are what is compared
+        return f"{type(error).__name__}: {error}"
+    return "ok"
+
+
+def _case(jax, name: str, where: str) -> str:
+    """Operation ``name`` on X laid out ``where`` (``other``: over the last four devices; ``device6``) under
+    set_mesh of the first four devices."""
+    jnp, lax = importlib.import_module(jax.__name__ + ".numpy"), jax.lax
+    devices = np.array(jax.devices())
+    P, NamedSharding, Mesh = jax.sharding.PartitionSpec, jax.sharding.NamedSharding, jax.sharding.Mesh
+    x = (jax.device_put(X, devices[6]) if where == "device6" else
+         jax.device_put(X, NamedSharding(Mesh(devices[4:], ("x",)), P("x"))))
+
+    def total(a):
+        return (a * 2).sum()
+
+    cases = {
+        "mul": lambda: x * 2, "rmul_numpy": lambda: X * x, "mul_numpy": lambda: x * X, "add": lambda: x + x,
+        "rsub_numpy": lambda: X - x, "rmatmul_numpy": lambda: X @ x, "neg": lambda: -x, "pow": lambda: x ** 2,
+        "sin": lambda: jnp.sin(x), "sum": lambda: jnp.sum(x), "sum_method": lambda: x.sum(),
+        "sum_axis": lambda: jnp.sum(x, axis=0), "prod": lambda: jnp.prod(x), "max": lambda: jnp.max(x),
+        "max_method": lambda: x.max(), "min": lambda: jnp.min(x), "mean": lambda: jnp.mean(x),
+        "mean_method": lambda: x.mean(), "var": lambda: jnp.var(x), "argmax": lambda: jnp.argmax(x),
+        "argmin": lambda: jnp.argmin(x), "cumsum": lambda: jnp.cumsum(x), "dot": lambda: jnp.dot(x, x),
+        "matmul": lambda: jnp.matmul(x, x), "squeeze": lambda: jnp.squeeze(x),
+        "moveaxis": lambda: jnp.moveaxis(x, 0, 0), "where": lambda: jnp.where(x > 0, x, 0.0),
+        "reshape": lambda: x.reshape(2, 4), "index": lambda: x[1], "lax_add": lambda: lax.add(X, x),
+        "grad": lambda: jax.grad(total)(x), "grad_sin": lambda: jax.grad(lambda a: jnp.sin(a).sum())(x),
+        "grad_numpy_left": lambda: jax.grad(lambda a: (X * a).sum())(x),
+        "grad_lax": lambda: jax.grad(lambda a: lax.reduce_sum(lax.mul(a, 2.0), (0,)))(x),
+        "grad_jit": lambda: jax.grad(jax.jit(total))(x),
+        "vmap": lambda: jax.vmap(lambda a: a * 2)(x), "vmap_sin": lambda: jax.vmap(jnp.sin)(x),
+        "vmap_sum": lambda: jax.vmap(jnp.sum)(x), "vmap_neg": lambda: jax.vmap(lambda a: -a)(x),
+        "vmap_two": lambda: jax.vmap(lambda a, b: a + b)(x, x),
+        "vmap_numpy_left": lambda: jax.vmap(lambda a: X[0] * a)(x),
+        "vmap_jit": lambda: jax.vmap(jax.jit(lambda a: a * 2))(x),
+        "vmap_lax_add": lambda: jax.vmap(lambda a: lax.add(a, 2.0))(x),
+        "vmap_reshape": lambda: jax.vmap(lambda a: a.reshape(1))(x),
+        "vmap_pow": lambda: jax.vmap(lambda a: a ** 2)(x),
+        "jvp": lambda: jax.jvp(lambda a: a * 2, (x,), (x,)), "jvp_lax": lambda: jax.jvp(lax.sin, (x,), (x,)),
+        "vjp": lambda: jax.vjp(lambda a: a * 2, x),
+    }
+    with jax.set_mesh(Mesh(devices[:4], ("x",))):
+        return _outcome(cases[name])
+
+
+NAMES = ("mul", "rmul_numpy", "mul_numpy", "add", "rsub_numpy", "rmatmul_numpy", "neg", "pow", "sin", "sum",
+         "sum_method", "sum_axis", "prod", "max", "max_method", "min", "mean", "mean_method", "var", "argmax",
+         "argmin", "cumsum", "dot", "matmul", "squeeze", "moveaxis", "where", "reshape", "index", "lax_add", "grad",
+         "grad_sin", "grad_numpy_left", "grad_lax", "grad_jit", "vmap", "vmap_sin", "vmap_sum", "vmap_neg",
+         "vmap_two", "vmap_numpy_left", "vmap_jit", "vmap_lax_add", "vmap_reshape", "vmap_pow", "jvp", "jvp_lax",
+         "vjp")
+CASES = {f"{where}_{name}": (lambda jax, n=name, w=where: _case(jax, n, w))
+         for where in ("other", "device6") for name in NAMES}
+
+
+def run(module) -> dict:
+    return {name: case(module) for name, case in CASES.items()}
+
+
+if __name__ == "__main__":
+    module = importlib.import_module(sys.argv[1])
+    module.config.update("jax_num_cpu_devices", 8)
+    (HERE / "mismatch_names_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
