@@ -271,9 +271,9 @@ class SpmdFunction:
         return self._latest().loaded
 
     def _layouts(self, args: Sequence[Any]) -> tuple[NamedSharding | None, ...]:
-        """Each argument's layout: its explicit in_sharding (which a committed argument must already have), its
-        own NamedSharding, or None (an argument not committed anywhere, laid out as XLA's partitioner chooses);
-        every committed argument must be on the mesh's devices."""
+        """Each argument's layout: its explicit in_sharding (a committed argument must be split alike, on any
+        devices: it is moved there), its own NamedSharding, or None (an argument not committed anywhere, laid out
+        as XLA's partitioner chooses); every other committed argument must be on the mesh's devices."""
         mesh, anchor = self._mesh, None
         closed, name = self._spec[:2]
         physical = [_physical(a) for a in args]
