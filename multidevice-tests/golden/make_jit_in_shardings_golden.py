@@ -13,11 +13,10 @@ dispatch passes the argument's buffers as they are), so each case calls a functi
 """
 
 import importlib
-import json
 import pathlib
-import sys
 import warnings
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -219,6 +218,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    (HERE / "jit_in_shardings_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "jit_in_shardings_golden.json")

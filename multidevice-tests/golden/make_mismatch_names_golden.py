@@ -8,10 +8,9 @@ applied eagerly, and not at all when a jitted function received it traced (under
 """
 
 import importlib
-import json
 import pathlib
-import sys
 
+import golden_main
 import numpy as np
 
 HERE = pathlib.Path(__file__).parent
@@ -84,6 +83,4 @@ def run(module) -> dict:
 
 
 if __name__ == "__main__":
-    module = importlib.import_module(sys.argv[1])
-    module.config.update("jax_num_cpu_devices", 8)
-    (HERE / "mismatch_names_golden.json").write_text(json.dumps(run(module), indent=1, sort_keys=True) + "\n")
+    golden_main.main(run, HERE / "mismatch_names_golden.json")
