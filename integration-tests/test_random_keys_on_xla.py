@@ -1,5 +1,6 @@
-"""Typed keys on the XLA backend: key arrays cross jit boundaries as their uint32 data, and every value case of
-the typed-key golden (packages/random/tests/golden/make_random_keys_golden.py) is JAX 0.10.2's bit for bit."""
+"""Typed keys on the XLA backend: key arrays cross jit boundaries as their uint32 data, every value case of the
+typed-key golden (packages/random/tests/golden/make_random_keys_golden.py) is JAX 0.10.2's bit for bit, and its
+negative sizes fail with JAX's MLIRError when lowered."""
 
 import json
 
@@ -22,6 +23,12 @@ VALUE_CASES = sorted(name for name, record in GOLDEN.items() if "hex" in record)
 
 @pytest.mark.parametrize("name", VALUE_CASES)
 def test_key_values_bit_for_bit(name):
+    assert golden.run_case(NS, name) == GOLDEN[name], name
+
+
+@pytest.mark.parametrize("name", sorted(name for name in GOLDEN if name.startswith("compile_error_")))
+def test_negative_sizes_fail_as_xla_lowers_them(name):
+    # staged as JAX stages them (the golden's jaxpr_*_negative_size cases), refused with MLIR's own error
     assert golden.run_case(NS, name) == GOLDEN[name], name
 
 

@@ -17,7 +17,12 @@ TYPE_ONLY_ERRORS = {"error_wrap_dtype", "error_wrap_shape_and_dtype", "error_imp
                     "error_PRNGKey_bool_array"}
 
 
-@pytest.mark.parametrize("name", sorted(golden.CASES))
+# Negative sizes are refused by MLIR once XLA lowers the program (integration-tests/test_random_keys_on_xla.py);
+# the reference backend does not lower.
+REFERENCE_CASES = sorted(name for name in golden.CASES if not name.startswith("compile_error_"))
+
+
+@pytest.mark.parametrize("name", REFERENCE_CASES)
 def test_keys_golden(name):
     got, expected = golden.run_case(NS, name), GOLDEN[name]
     if compare_errors(name, got, expected, check_message=name not in TYPE_ONLY_ERRORS):

@@ -17,12 +17,15 @@ from jaxle_core.sharding import NamedSharding, Sharding
 
 
 def canonicalize_shape(shape: Any) -> tuple[int, ...]:
-    """``shape`` as a tuple of Python ints (or symbolic dimensions); each size must be an integer
-    (``operator.index``), or TypeError."""
+    """``shape`` (a Python int or a sequence) as a tuple of Python ints (or symbolic dimensions); each size must
+    be an integer (``operator.index``), or TypeError."""
+    if isinstance(shape, int):
+        shape = (shape,)
     try:
         return tuple(d if type(d) is DimExpr else operator.index(d) for d in shape)
     except TypeError:
         pass  # a float, string or traced size: reported as JAX reports it, not as the conversion failed
+    iter(shape)  # a shape that is no sequence (None, a NumPy scalar) gets Python's own TypeError, as in JAX
     raise TypeError(f"Shapes must be 1D sequences of concrete values of integer type, got {shape}.")
 
 

@@ -28,6 +28,7 @@ from jaxle_core.lax import reductions as lax_reductions
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.control_flow.conditionals import platform_dependent
+from jaxle_core.lax.standard import check_nonnegative
 from jaxle_core.mesh import PartitionSpec
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import checked_out_sharding, resolve_out_sharding, spec_of, typed_as
@@ -310,6 +311,9 @@ def broadcast_to(array: Any, shape: Any, *, out_sharding: Any = None) -> Any:
     shape = canonicalize_shape(_shape_of_sizes(shape))
     if any(d < 0 for d in shape):
         aval = get_aval(ensure_array(array))
+        lead = len(shape) - aval.ndim
+        if lead >= 0 and all(a in (1, d) for a, d in zip(aval.shape, shape[lead:])):
+            check_nonnegative("broadcast_in_dim", "shape", shape)  # sizes that fit: refused as JAX's broadcast
         raise ValueError(f"Incompatible types for broadcasting: input type={aval.str_short()} and requested type="
                          f"{aval.update(shape=shape, weak_type=False).str_short()}")
     sharding = resolve_out_sharding(out_sharding, "jnp.broadcast_to")

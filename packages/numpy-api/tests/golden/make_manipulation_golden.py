@@ -98,6 +98,11 @@ CASES = {
     "broadcast_to_error": _case(lambda m: lambda a: m.numpy.broadcast_to(a, (3, 3)), _f32(2, 3)),
     "broadcast_to_error_rank": _case(lambda m: lambda a: m.numpy.broadcast_to(a, (3,)), _f32(2, 3)),
     "broadcast_to_error_float": _case(lambda m: lambda a: m.numpy.broadcast_to(a, (2.0, 3)), _f32(2, 3)),
+    # a negative size: refused as broadcast_in_dim refuses it where the array would broadcast to it
+    "broadcast_to_error_negative": _case(lambda m: lambda a: m.numpy.broadcast_to(a, (-2,)), _f32(2)),
+    "broadcast_to_error_negative_stretch": _case(lambda m: lambda a: m.numpy.broadcast_to(a, (-2,)), _f32(1)),
+    "broadcast_to_error_negative_scalar": _case(lambda m: lambda: m.numpy.broadcast_to(np.float32(1), (-1,))),
+    "broadcast_to_error_negative_leading": _case(lambda m: lambda a: m.numpy.broadcast_to(a, (-1, 2)), _f32(2)),
     "broadcast_arrays": _case(lambda m: lambda a, b: m.numpy.broadcast_arrays(a, b, 1.0), _f32(2, 3), _f32(3)),
     "broadcast_arrays_error": _case(lambda m: lambda a, b: m.numpy.broadcast_arrays(a, b), _f32(2, 3), _f32(4)),
     "broadcast_shapes": _case(lambda m: lambda: np.zeros(m.numpy.broadcast_shapes((2, 1), (3,), 3))),

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 import jaxle_numpy as jnp
-from jaxle_core.lax.standard import canonical_shape
+from jaxle_core.avals import canonicalize_shape
 from jaxle_numpy.util import named_jit
 from jaxle_random.distributions import _exponential, _float_dtype
 from jaxle_random.gamma import _generalized_normal
@@ -35,7 +35,7 @@ def ball(key: Any, d: int, p: float = 2, shape: tuple[int, ...] | int = (), dtyp
     key = typed_key(key, "ball")
     layout = out_layout(out_sharding, "ball")
     dtype = _float_dtype(dtype, "gamma")  # JAX's ball meets a dtype that is not a float in gamma, which names itself
-    d, shape = operator.index(d), canonical_shape(shape)
-    check_shape("ball", shape)
-    check_shape("generalized_normal", shape + (d,))  # JAX's ball draws through generalized_normal, which checks it
+    d, shape = operator.index(d), canonicalize_shape(shape)
+    # JAX's ball draws through generalized_normal's gamma draw, which checks the shape of the points
+    check_shape("gamma", shape + (d,), ())
     return laid_out(layout, lambda k, p: _ball(k, p, d, shape, dtype), key, p)

@@ -10,10 +10,10 @@ import numpy as np
 
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, jit, lax
-from jaxle_core.lax.standard import canonical_shape
+from jaxle_core.avals import canonicalize_shape
 from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_random.keys import split, typed_key
-from jaxle_random.samplers import _uniform, refuse_lists
+from jaxle_random.samplers import _uniform, check_shape, refuse_lists
 
 __all__ = ["binomial"]
 
@@ -155,7 +155,11 @@ def binomial(key: Any, n: Any, p: Any, shape: Any = None, dtype: Any = None) -> 
     key = typed_key(key, "binomial")
     # Python scalars are converted on the host, as JAX's are (a literal, no staged conversion)
     n, p = (x if type(x) in dtypes.WEAK_SCALAR_TYPES else jnp.asarray(x) for x in (n, p))
-    shape = tuple(np.broadcast_shapes(np.shape(n), np.shape(p))) if shape is None else canonical_shape(shape)
+    if shape is None:
+        shape = tuple(np.broadcast_shapes(np.shape(n), np.shape(p)))
+    else:
+        shape = canonicalize_shape(shape)
+        check_shape("binomial", shape, np.shape(n), np.shape(p))
     n = jnp.broadcast_to(lax.convert_element_type(n, dtype), shape)
     # a weakly typed probability stays so, as in JAX (its equations convert it where it meets strong values)
     p = jnp.broadcast_to(convert_keeping_weak_type(p, dtype, dtypes.is_weakly_typed(p)), shape)

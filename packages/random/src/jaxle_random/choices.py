@@ -8,13 +8,14 @@ take the largest Gumbel-perturbed log-weights (the Gumbel top-k trick), as JAX d
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, lax
-from jaxle_core.lax.standard import canonical_shape
+from jaxle_core.avals import canonicalize_shape
 from jaxle_random.distributions import gumbel
 from jaxle_random.keys import typed_key
 from jaxle_random.layouts import laid_out, out_layout
@@ -27,10 +28,12 @@ __all__ = ["categorical", "choice"]
 def choice(key: Any, a: Any, shape: tuple[int, ...] | int = (), replace: bool = True, p: Any = None,
            axis: int = 0, mode: str | None = None) -> Any:
     """Elements of ``range(a)`` (integer ``a``) or slices of ``a`` along ``axis``, picked at random."""
+    key = typed_key(key, "choice")
+    if not isinstance(shape, Sequence):
+        raise TypeError(f"shape argument of jax.random.choice must be a sequence, got {shape}")
     refuse_lists("arraylike", "choice", a)
     refuse_lists("arraylike", "choice", p)
-    key = typed_key(key, "choice")
-    shape = canonical_shape(shape)
+    shape = canonicalize_shape(shape)
     scalar_population = np.ndim(a) == 0
     if scalar_population:
         n_inputs = int(a)
@@ -83,7 +86,7 @@ def categorical(key: Any, logits: Any, axis: int = -1, shape: tuple[int, ...] | 
     if shape is None:
         shape = batch_shape
     else:
-        shape = canonical_shape(shape)
+        shape = canonicalize_shape(shape)
         check_shape("categorical", shape, batch_shape)
     return laid_out(layout, lambda k, logits: _categorical(k, logits, axis, shape, batch_shape, replace, mode), key,
                     logits)

@@ -12,8 +12,7 @@ import numpy as np
 
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, jit, lax
-from jaxle_core.avals import get_aval
-from jaxle_core.lax.standard import canonical_shape
+from jaxle_core.avals import canonicalize_shape, get_aval
 from jaxle_numpy.util import named_jit, promote_dtypes_inexact
 from jaxle_random.keys import split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
@@ -24,6 +23,7 @@ from jaxle_random.samplers import (
     _sample_shape,
     _uniform,
     as_parameter,
+    check_shape,
     refuse_list_operand,
     refuse_lists,
 )
@@ -65,7 +65,7 @@ def exponential(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, 
     key = typed_key(key, "exponential")
     layout = out_layout(out_sharding, "exponential")
     dtype = _float_dtype(dtype, "exponential")
-    shape = canonical_shape(shape)
+    shape = canonicalize_shape(shape)
     return laid_out(layout, lambda k: _exponential(k, shape, dtype), key)
 
 
@@ -92,7 +92,7 @@ def gumbel(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, mode:
     if mode not in ("high", "low"):
         raise ValueError(f"Must provide valid mode for gumbel got: {mode}")
     key = typed_key(key, "gumbel")
-    shape = canonical_shape(shape)
+    shape = canonicalize_shape(shape)
     return laid_out(layout, lambda k: _gumbel(k, shape, dtype, mode), key)
 
 
@@ -107,7 +107,7 @@ def laplace(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, o
     key = typed_key(key, "laplace")
     layout = out_layout(out_sharding, "laplace")
     dtype = _float_dtype(dtype, "laplace")
-    shape = canonical_shape(shape)
+    shape = canonicalize_shape(shape)
     return laid_out(layout, lambda k: _laplace(k, shape, dtype), key)
 
 
@@ -122,7 +122,7 @@ def logistic(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, 
     key = typed_key(key, "logistic")
     layout = out_layout(out_sharding, "logistic")
     dtype = _float_dtype(dtype, "logistic")
-    shape = canonical_shape(shape)
+    shape = canonicalize_shape(shape)
     return laid_out(layout, lambda k: _logistic(k, shape, dtype), key)
 
 
@@ -137,7 +137,7 @@ def cauchy(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, ou
     key = typed_key(key, "cauchy")
     layout = out_layout(out_sharding, "cauchy")
     dtype = _float_dtype(dtype, "cauchy")
-    shape = canonical_shape(shape)
+    shape = canonicalize_shape(shape)
     return laid_out(layout, lambda k: _cauchy(k, shape, dtype), key)
 
 
@@ -153,7 +153,9 @@ def rademacher(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *
     key = typed_key(key, "rademacher")
     layout = out_layout(out_sharding, "rademacher")
     dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
-    return _rademacher(key, canonical_shape(shape), dtype, layout=layout)
+    shape = canonicalize_shape(shape)
+    check_shape("bernoulli", shape, ())  # JAX's rademacher is a bernoulli draw, which checks the shape
+    return _rademacher(key, shape, dtype, layout=layout)
 
 
 @named_jit("_pareto", static_argnames=("shape", "dtype"))
@@ -188,7 +190,7 @@ def weibull_min(key: Any, scale: Any, concentration: Any, shape: tuple[int, ...]
     # JAX's body computes ``1.0 / concentration`` first, then multiplies a traced array by ``scale``
     refuse_list_operand("/", "float", concentration)
     refuse_list_operand("*", "DynamicJaxprTracer", scale)
-    return _weibull_min(key, jnp.asarray(scale), jnp.asarray(concentration), canonical_shape(shape), dtype)
+    return _weibull_min(key, jnp.asarray(scale), jnp.asarray(concentration), canonicalize_shape(shape), dtype)
 
 
 @named_jit("_rayleigh", static_argnames=("shape", "dtype"))
@@ -238,7 +240,7 @@ def maxwell(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, o
     key = typed_key(key, "maxwell")
     layout = out_layout(out_sharding, "maxwell")
     dtype = _float_dtype(dtype, "maxwell")
-    return _maxwell(key, canonical_shape(shape), dtype, layout=layout)
+    return _maxwell(key, canonicalize_shape(shape), dtype, layout=layout)
 
 
 @named_jit("_double_sided_maxwell", static_argnames=("shape", "dtype"))
@@ -257,7 +259,7 @@ def double_sided_maxwell(key: Any, loc: Any, scale: Any, shape: tuple[int, ...] 
     refuse_lists("traced", "_double_sided_maxwell", loc, scale)
     key = typed_key(key, "double_sided_maxwell")
     # as JAX, the parameters' broadcast shape is appended to ``shape``
-    shape = canonical_shape(shape) + _broadcast_shapes(np.shape(loc), np.shape(scale))
+    shape = canonicalize_shape(shape) + _broadcast_shapes(np.shape(loc), np.shape(scale))
     return _double_sided_maxwell(key, loc, scale, shape, dtype)
 
 
@@ -293,6 +295,9 @@ def _triangular(key: Any, left: Any, mode: Any, right: Any, shape: tuple[int, ..
     below_mode = left + jnp.sqrt(u * (right - left) * (mode - left))
     above_mode = right - jnp.sqrt((1.0 - u) * (right - left) * (right - mode))
     return lax.select(u < mode_quantile, below_mode, above_mode)
+
+
+_triangular = jit(_triangular, static_argnums=(4, 5), inline=True)  # as JAX's: staged inline, called eagerly
 
 
 def triangular(key: Any, left: Any, mode: Any, right: Any, shape: tuple[int, ...] | int | None = None,

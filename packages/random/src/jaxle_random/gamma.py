@@ -16,12 +16,11 @@ import numpy as np
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, jit, lax, vmap
 from jaxle_core.ad.jvp import jvp_rules
-from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.avals import ShapedArray, canonicalize_shape, get_aval
 from jaxle_core.batching.trace import batching_rules, move_dim
 from jaxle_core.core import Primitive
 from jaxle_core.extended import physical_rules
 from jaxle_core.lax.gamma_sample_grad import random_gamma_grad
-from jaxle_core.lax.standard import canonical_shape
 from jaxle_random.distributions import _exponential, _float_dtype, _rademacher
 from jaxle_random.key_array import is_key_dtype
 from jaxle_random.key_primitives import random_wrap
@@ -159,19 +158,14 @@ _gamma_body.__name__ = "_gamma"
 _gamma = jit(_gamma_body, static_argnums=(2, 3, 4))
 
 
-def _draw_shape(shape: Any, *param_shapes: tuple[int, ...]) -> tuple[int, ...]:
-    """The shape of a draw: ``shape``, or the parameters' broadcast shape; parameters must broadcast to it."""
+def _draw_shape(function: str, shape: Any, *param_shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape of a draw: ``shape``, or the parameters' broadcast shape; parameters must broadcast to it (JAX's
+    errors naming ``function``, and a negative size)."""
     if shape is None:
         return tuple(np.broadcast_shapes(*param_shapes))
-    shape = canonical_shape(shape)
-    if not any(param_shapes) and min(shape, default=0) >= 0:  # scalar parameters (the usual case) fit any shape
-        return shape
-    try:
-        broadcast = np.broadcast_shapes(shape, *param_shapes)
-    except ValueError:
-        broadcast = None
-    if broadcast != shape:
-        raise ValueError(f"Incompatible shapes for broadcasting: shapes={[shape, *map(tuple, param_shapes)]}")
+    shape = canonicalize_shape(shape)
+    if any(param_shapes) or min(shape, default=0) < 0:  # scalar parameters (the usual case) fit any shape
+        check_shape(function, shape, *param_shapes)
     return shape
 
 
@@ -182,7 +176,7 @@ def _gamma_family(key: Any, a: Any, shape: Any, dtype: Any, out_sharding: Any, f
     layout = out_layout(out_sharding, function)
     dtype = _float_dtype(dtype, function)
     a = as_parameter(a)
-    shape = _draw_shape(shape, () if type(a) in (int, float) else a.shape)
+    shape = _draw_shape("gamma", shape, () if type(a) in (int, float) else a.shape)
     return laid_out(layout, lambda k, a: _gamma(k, a, shape, dtype, log_space), key, a)
 
 
@@ -220,7 +214,7 @@ def beta(key: Any, a: Any, b: Any, shape: Any = None, dtype: Any = None, *, out_
     layout = out_layout(out_sharding, "beta")
     dtype = _float_dtype(dtype, "beta")
     a, b = jnp.asarray(a), jnp.asarray(b)
-    shape = _draw_shape(shape, a.shape, b.shape)
+    shape = _draw_shape("beta", shape, a.shape, b.shape)
     return laid_out(layout, lambda k, a, b: _beta(k, a, b, shape, dtype), key, a, b)
 
 
@@ -246,7 +240,7 @@ def dirichlet(key: Any, alpha: Any, shape: Any = None, dtype: Any = None, *, out
     alpha = jnp.asarray(alpha)
     if alpha.ndim < 1:
         raise ValueError(f"dirichlet requires alpha.ndim >= 1, got alpha.ndim == {alpha.ndim}")
-    batch_shape = _draw_shape(shape, alpha.shape[:-1])
+    batch_shape = _draw_shape("dirichlet", shape, alpha.shape[:-1])
     alpha = lax.convert_element_type(alpha, dtype)
     return laid_out(layout, lambda k, alpha: _dirichlet(k, alpha, batch_shape, dtype), key, alpha)
 
@@ -268,7 +262,7 @@ def chisquare(key: Any, df: Any, shape: Any = None, dtype: Any = None, *, out_sh
     layout = out_layout(out_sharding, "chisquare")
     dtype = _float_dtype(dtype, "chisquare")
     df = jnp.asarray(df)
-    return _chisquare(key, df, _draw_shape(shape, df.shape), dtype, layout)
+    return _chisquare(key, df, _draw_shape("chisquare", shape, df.shape), dtype, layout)
 
 
 def _f_body(key: Any, dfnum: Any, dfden: Any, shape: tuple[int, ...], dtype: np.dtype, layout: Any) -> Any:
@@ -290,7 +284,7 @@ def f(key: Any, dfnum: Any, dfden: Any, shape: Any = None, dtype: Any = None, *,
     layout = out_layout(out_sharding, "f")
     dtype = _float_dtype(dtype, "f")
     dfnum, dfden = jnp.asarray(dfnum), jnp.asarray(dfden)
-    return _f(key, dfnum, dfden, _draw_shape(shape, dfnum.shape, dfden.shape), dtype, layout)
+    return _f(key, dfnum, dfden, _draw_shape("f", shape, dfnum.shape, dfden.shape), dtype, layout)
 
 
 def _t_body(key: Any, df: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -313,7 +307,7 @@ def t(key: Any, df: Any, shape: Any = None, dtype: Any = None, *, out_sharding: 
     layout = out_layout(out_sharding, "t")
     dtype = _float_dtype(dtype, "t")
     df = jnp.asarray(df)
-    shape = _draw_shape(shape, df.shape)
+    shape = _draw_shape("t", shape, df.shape)
     return laid_out(layout, lambda k, df: _t(k, df, shape, dtype), key, df)
 
 
@@ -335,6 +329,6 @@ def generalized_normal(key: Any, p: float, shape: tuple[int, ...] = (), dtype: A
     refuse_list_operand("/", "int", p)  # JAX's body computes ``1 / p``
     layout = out_layout(out_sharding, "generalized_normal")
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
-    shape = canonical_shape(shape)
+    shape = canonicalize_shape(shape)
     check_shape("generalized_normal", shape)
     return laid_out(layout, lambda k, p: _generalized_normal(k, p, shape, dtype), key, jnp.asarray(p))

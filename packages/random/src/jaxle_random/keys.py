@@ -11,15 +11,17 @@ scheme, so an element's bits do not depend on the other elements.
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 import jaxle_numpy as jnp
-from jaxle_core import dtypes
+from jaxle_core import core, dtypes
 from jaxle_core.array import Array
-from jaxle_core.avals import get_aval
-from jaxle_core.lax.standard import canonical_shape
+from jaxle_core.avals import canonicalize_shape, get_aval
+from jaxle_core.staging import StagingTrace
 from jaxle_numpy.util import is_arraylike
 from jaxle_random import key_primitives as prims
 from jaxle_random.impls import PRNGImpl, PRNGSpec, impl_spec, resolve_prng_impl
@@ -109,7 +111,11 @@ def split(key: Any, num: int | tuple[int, ...] = 2) -> Any:
     """``num`` new keys (an integer or a shape) derived from ``key``: keys of shape ``num`` (raw keys:
     ``uint32[*num, 2]``)."""
     typed, wrapped = check_key(key, "split")
-    return _return_keys(prims.random_split(typed, canonical_shape(num)), wrapped)
+    shape = tuple(num) if isinstance(num, Sequence) else (num,)
+    # JAX's split converts each size with operator.index when it runs (Python's errors); staged, the keys' type
+    # checks the shape
+    shape = canonicalize_shape(shape) if core.within_trace_of(StagingTrace) else tuple(map(operator.index, shape))
+    return _return_keys(prims.random_split(typed, shape), wrapped)
 
 
 def fold_in(key: Any, data: Any) -> Any:
@@ -169,5 +175,5 @@ def bits(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_
     dtype = dtypes.default_uint_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.unsignedinteger):
         raise ValueError(f"dtype argument to `bits` must be an unsigned int dtype, got {dtype}")
-    shape = canonical_shape(shape)
+    shape = canonicalize_shape(shape)
     return laid_out(layout, lambda k: prims.random_bits(k, dtype.itemsize * 8, shape), typed)

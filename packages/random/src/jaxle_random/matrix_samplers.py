@@ -12,7 +12,7 @@ import numpy as np
 
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, lax
-from jaxle_core.lax.standard import canonical_shape
+from jaxle_core.avals import canonicalize_shape
 from jaxle_numpy import linalg
 from jaxle_numpy.util import check_arraylike, named_jit, promote_dtypes_inexact
 from jaxle_random.distributions import _float_dtype
@@ -44,7 +44,7 @@ def orthogonal(key: Any, n: int, shape: tuple[int, ...] | int = (), dtype: Any =
     columns = n if m is None else operator.index(m)
     if n < 0 or columns < 0:
         raise ValueError(f"negative dimensions are not allowed, got {n} and {m}")
-    shape = canonical_shape(shape)
+    shape = canonicalize_shape(shape)
     return laid_out(layout, lambda k: _orthogonal(k, n, shape, columns, dtype), key)
 
 
@@ -89,7 +89,7 @@ def multivariate_normal(key: Any, mean: Any, cov: Any, shape: tuple[int, ...] | 
     if shape is None:
         shape = tuple(np.broadcast_shapes(mean.shape[:-1], cov.shape[:-2]))
     else:
-        shape = canonical_shape(shape)
+        shape = canonicalize_shape(shape)
         lax.broadcast_shapes(shape, mean.shape[:-1], cov.shape[:-2])
     return laid_out(layout, lambda k, mean, cov: _multivariate_normal(k, mean, cov, shape, dtype, method), key, mean,
                     cov)

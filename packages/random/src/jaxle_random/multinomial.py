@@ -10,8 +10,7 @@ import numpy as np
 
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, lax
-from jaxle_core.avals import get_aval
-from jaxle_core.lax.standard import canonical_shape
+from jaxle_core.avals import canonicalize_shape, get_aval
 from jaxle_numpy.util import check_arraylike, promote_dtypes_inexact
 from jaxle_random.binomial import binomial
 from jaxle_random.keys import split, typed_key
@@ -28,7 +27,8 @@ def multinomial(key: Any, n: Any, p: Any, *, shape: tuple[int, ...] | None = Non
     python_n = type(n) in (bool, int, float)
     n, p = promote_dtypes_inexact(n, p)
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
-    shape = p.shape if shape is None else canonical_shape(shape)
+    # JAX slices ``shape`` as given (an int or NumPy integer gets Python's error for the slice)
+    shape = p.shape if shape is None else canonicalize_shape(shape[:-1]) + canonicalize_shape(shape[-1:])
     n = jnp.broadcast_to(n, shape[:-1])
     if python_n and not n.shape and not get_aval(n).weak_type:
         # JAX converts a Python scalar on the host: the trials enter the scan as a literal, not a constant

@@ -9,7 +9,7 @@ import numpy as np
 
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, jit, lax
-from jaxle_core.lax.standard import canonical_shape
+from jaxle_core.avals import canonicalize_shape
 from jaxle_random.keys import split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
 from jaxle_random.samplers import _uniform, refuse_lists
@@ -109,6 +109,6 @@ def poisson(key: Any, lam: Any, shape: Any = None, dtype: Any = None, *, out_sha
     layout = out_layout(out_sharding, "poisson")
     dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     lam = jnp.asarray(lam)
-    shape = lam.shape if shape is None else canonical_shape(shape)
+    shape = lam.shape if shape is None else canonicalize_shape(shape)
     lam = lax.convert_element_type(jnp.broadcast_to(lam, shape), np.float32)
     return laid_out(layout, lambda k, lam: _poisson(k, lam, shape, dtype), key, lam)

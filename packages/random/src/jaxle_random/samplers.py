@@ -13,10 +13,9 @@ import numpy as np
 
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, jit, lax
-from jaxle_core.avals import get_aval
+from jaxle_core.avals import canonicalize_shape, get_aval
 from jaxle_core.core import Tracer
 from jaxle_core.errors import TracerArrayConversionError
-from jaxle_core.lax.standard import canonical_shape
 from jaxle_random.keys import random_bits, split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
 
@@ -58,7 +57,7 @@ def uniform(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, minv
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.floating):
         raise ValueError(f"dtype argument to `uniform` must be a float dtype, got {dtype}")
-    shape = canonical_shape(shape)
+    shape = canonicalize_shape(shape)
     return laid_out(layout, lambda k, low, high: _uniform(k, shape, dtype, low, high), key, minval, maxval)
 
 
@@ -94,7 +93,7 @@ def normal(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, ou
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.inexact):
         raise ValueError(f"dtype argument to `normal` must be a float or complex dtype, got {dtype}")
-    shape = canonical_shape(shape)
+    shape = canonicalize_shape(shape)
     return laid_out(layout, lambda k: _normal(k, shape, dtype), key)
 
 
@@ -146,7 +145,7 @@ def _sample_shape(shape: Any, function: str, *params: Any) -> tuple[int, ...]:
     param_shapes = [np.shape(p) for p in params]
     if shape is None:
         return _broadcast_shapes(*param_shapes)
-    shape = canonical_shape(shape)
+    shape = canonicalize_shape(shape)
     check_shape(function, shape, *param_shapes)
     return shape
 
@@ -233,7 +232,7 @@ def randint(key: Any, shape: tuple[int, ...] | int, minval: Any, maxval: Any, dt
     dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.integer):
         raise TypeError(f"randint only accepts integer dtypes, got {dtype}")
-    shape = canonical_shape(shape)
+    shape = canonicalize_shape(shape)
     check_shape("randint", shape, np.shape(minval), np.shape(maxval))
     if dtype.itemsize >= 4:
         refuse_lists("traced", "_randint", minval, maxval)  # a narrow dtype's bounds become arrays first

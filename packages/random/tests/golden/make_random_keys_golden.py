@@ -232,7 +232,70 @@ def _cases() -> dict:
     gamma_sum = lambda ns: lambda a: ns.random.gamma(ns.random.key(0), a, (3,)).sum()  # noqa: E731
     case("jaxpr_grad_gamma", lambda ns: _text(ns, ns.grad(gamma_sum(ns)), np.float32(2.0)))
     case("jaxpr_jvp_gamma", lambda ns: _text(ns, lambda a: ns.jvp(gamma_sum(ns), (a,), (a,)), np.float32(2.0)))
+    _shape_cases(case)
     return cases
+
+
+def _shape_cases(case) -> None:
+    """Shapes a sampler cannot take: JAX's errors (Python's own where JAX iterates or indexes what it was given),
+    and negative sizes, which JAX stages and MLIR refuses when the program is lowered (``compile_error_`` cases:
+    on XLA only)."""
+    key = lambda ns: ns.random.key(0)  # noqa: E731
+    for name, shape in {"None": None, "float": 3.0, "int64": np.int64(3), "0d_array": np.array(3),
+                        "float_entry": (np.int64(3), 2.0), "str": "ab"}.items():
+        case(f"error_normal_shape_{name}", lambda ns, s=shape: ns.random.normal(key(ns), s))
+    case("normal_shape_int64_entries", lambda ns: ns.random.normal(key(ns), (np.int64(2), np.int64(1))))
+    case("error_normal_complex_shape_None", lambda ns: ns.random.normal(key(ns), None, np.complex64))
+    for name, call in {"uniform": lambda r, k, s: r.uniform(k, s), "bits": lambda r, k, s: r.bits(k, s),
+                       "randint": lambda r, k, s: r.randint(k, s, 0, 4), "gamma": lambda r, k, s: r.gamma(k, 1.0, s),
+                       "exponential": lambda r, k, s: r.exponential(k, s),
+                       "ball": lambda r, k, s: r.ball(k, 2, shape=s),
+                       "categorical": lambda r, k, s: r.categorical(k, np.zeros(3, np.float32), shape=s),
+                       "binomial": lambda r, k, s: r.binomial(k, 3.0, 0.5, s),
+                       "orthogonal": lambda r, k, s: r.orthogonal(k, 2, s)}.items():
+        case(f"error_{name}_shape_int64", lambda ns, c=call: c(ns.random, key(ns), np.int64(3)))
+    for name, num in {"float": 2.0, "None": None, "str": "a", "float_entry": (2.0,), "array": np.array([3, 2]),
+                      "float32": np.float32(2)}.items():
+        case(f"error_split_num_{name}", lambda ns, n=num: ns.random.split(key(ns), n))
+    case("split_num_0d_array", lambda ns: ns.random.split(key(ns), np.array(3)))
+    case("split_num_int64", lambda ns: ns.random.split(key(ns), np.int64(3)))
+    # a count no other case splits into: JAX caches the keys' type by the shape asked for, where 7.0 == 7
+    case("error_jit_split_num_float", lambda ns: ns.jit(lambda k: ns.random.split(k, 7.0))(key(ns)))
+    case("error_choice_shape_int", lambda ns: ns.random.choice(key(ns), 5, 2))
+    case("error_choice_shape_array", lambda ns: ns.random.choice(key(ns), 5, np.array([2])))
+    probabilities = np.array([0.5, 0.5], np.float32)
+    case("error_multinomial_shape_int", lambda ns: ns.random.multinomial(key(ns), 3.0, probabilities, shape=3))
+    case("error_multinomial_shape_int64",
+         lambda ns: ns.random.multinomial(key(ns), 3.0, probabilities, shape=np.int64(3)))
+    case("multinomial_shape_list", lambda ns: ns.random.multinomial(key(ns), 3.0, probabilities, shape=[3, 2]))
+    # parameters that do not fit the shape, and negative sizes where JAX checks the shape
+    case("error_gamma_shape_mismatch", lambda ns: ns.random.gamma(key(ns), np.ones((2, 3), np.float32), (3,)))
+    case("error_beta_shape_mismatch", lambda ns: ns.random.beta(key(ns), np.ones((2, 3), np.float32), 1.0, (3,)))
+    for name, call in {"gamma": lambda r, k: r.gamma(k, np.ones(3, np.float32), (-1,)),
+                       "loggamma": lambda r, k: r.loggamma(k, 1.0, (-1,)),
+                       "beta": lambda r, k: r.beta(k, 1.0, 1.0, (-1,)),
+                       "dirichlet": lambda r, k: r.dirichlet(k, np.ones(2, np.float32), (-1,)),
+                       "t": lambda r, k: r.t(k, 1.0, (-1,)), "chisquare": lambda r, k: r.chisquare(k, 1.0, (-1,)),
+                       "f": lambda r, k: r.f(k, 1.0, 1.0, (-1,)),
+                       "generalized_normal": lambda r, k: r.generalized_normal(k, 2.0, (-1,)),
+                       "poisson": lambda r, k: r.poisson(k, 1.0, (-1,)),
+                       "binomial": lambda r, k: r.binomial(k, 3.0, 0.5, (-1,)),
+                       "multinomial": lambda r, k: r.multinomial(k, 3.0, probabilities, shape=(-1, 2)),
+                       "choice": lambda r, k: r.choice(k, 5, (-2,)),
+                       "ball": lambda r, k: r.ball(k, 2, shape=(-1,)),
+                       "rademacher": lambda r, k: r.rademacher(k, (-1,)),
+                       "categorical": lambda r, k: r.categorical(k, np.zeros(3, np.float32), shape=(-1,)),
+                       "randint": lambda r, k: r.randint(k, (-1,), 0, 3),
+                       "bernoulli": lambda r, k: r.bernoulli(k, 0.5, (-1,))}.items():
+        case(f"error_{name}_negative_size", lambda ns, c=call: c(ns.random, key(ns)))
+    negative = {"normal": lambda r, k: r.normal(k, (2, -3)), "uniform": lambda r, k: r.uniform(k, (-1,)),
+                "bits": lambda r, k: r.bits(k, (-1,)), "split": lambda r, k: r.split(k, -1),
+                "exponential": lambda r, k: r.exponential(k, (-1,))}
+    for name, call in negative.items():
+        case(f"jaxpr_{name}_negative_size", lambda ns, c=call: _text(ns, lambda k: c(ns.random, k), key(ns)))
+        case(f"compile_error_{name}_negative_size", lambda ns, c=call: c(ns.random, key(ns)))
+        case(f"compile_error_jit_{name}_negative_size", lambda ns, c=call: ns.jit(lambda k: c(ns.random, k))(key(ns)))
+    case("compile_error_split_raw_negative_size", lambda ns: ns.random.split(ns.random.PRNGKey(0), (2, -1)))
 
 
 CASES = _cases()

@@ -681,6 +681,16 @@ def _mlir_context():
     return context
 
 
+def refuse_tensor_type(shape: tuple[int, ...]) -> None:
+    """Raise the ``MLIRError`` MLIR gives for a tensor type of ``shape`` (sizes below zero), as JAX meets it when it
+    lowers a program staged with such a shape."""
+    from jaxlib.mlir import ir  # on first use, as above
+
+    with _mlir_context(), ir.Location.unknown():
+        ir.RankedTensorType.get(list(shape), ir.F32Type.get())
+    raise AssertionError(f"MLIR accepted a tensor type of shape {shape}")
+
+
 def pretty_module(module_text: str, arg_names: Sequence[str] | None = None) -> str:
     """A StableHLO module re-printed by MLIR in its readable (custom) form; with ``arg_names`` (one per argument of
     ``main``, empty for none) its locations are printed too, ``main``'s arguments located by those names."""

@@ -16,7 +16,7 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.device_mismatch import ARGUMENT, CONTEXT, mismatch_error
 from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, physicalize, wrap_physical
-from jaxle_core.jaxpr_util import dce_jaxpr
+from jaxle_core.jaxpr_util import dce_jaxpr, sub_jaxprs
 from jaxle_core.lax.placement import staged_at
 from jaxle_core.lax.tokens import AbstractToken, Token, create_token_p
 from jaxle_core.memory_spaces import MemorySpace
@@ -74,6 +74,26 @@ def _usable_donations(closed: core.ClosedJaxpr, donated: Sequence[bool], arg_sha
     return usable
 
 
+def _physicalized(closed: core.ClosedJaxpr) -> core.ClosedJaxpr:
+    """``closed`` computing on the physical data of its extended values; a sampler staged with a size below zero
+    (as JAX stages it) fails as JAX's fails to lower it: with MLIR's error for the first such type."""
+    try:
+        return physicalize(closed)
+    except TypeError:
+        _refuse_negative_sizes(closed.jaxpr)
+        raise
+
+
+def _refuse_negative_sizes(jaxpr: core.Jaxpr) -> None:
+    for var in [*jaxpr.invars, *(v for eqn in jaxpr.eqns for v in eqn.outvars)]:
+        shape = getattr(var.aval, "shape", ())
+        if any(type(d) is int and d < 0 for d in shape):
+            _jaxlib.refuse_tensor_type(shape)
+    for eqn in jaxpr.eqns:
+        for sub in sub_jaxprs(eqn.params):
+            _refuse_negative_sizes(sub)
+
+
 class Program:
     """A closed jaxpr made ready for XLA: unused inputs dropped (unless kept), large constants turned into
     leading inputs (when ``hoist``), donated inputs aliased to outputs; ``text`` is the StableHLO module."""
@@ -85,7 +105,7 @@ class Program:
         """With a ``mesh``, the program is partitioned over its devices (see ``lower_module``); ``layouts``: the
         memory layouts asked for of the arguments and results (see ``lower_module``); ``result_names`` and
         ``annotate_devices`` annotate it for the lowered text."""
-        traced, closed = closed, physicalize(closed)  # XLA computes on the physical data of extended values (keys)
+        traced, closed = closed, _physicalized(closed)  # XLA computes on the physical data of extended values (keys)
         n = len(closed.jaxpr.invars)
         jaxpr = closed.jaxpr
         if keep_unused:
