@@ -57,10 +57,10 @@ SAMPLERS = {
     "uniform": lambda r, k, o: r.uniform(k, SHAPE, out_sharding=o),
     "wald": lambda r, k, o: r.wald(k, 1.0, SHAPE, out_sharding=o),
 }
-# jaxprs recorded in full (the others' differ from these only in their jitted bodies, checked unsharded elsewhere);
-# that of randint to a narrow dtype is JAX's when first traced, not when traced again (docs/parallel.md)
+# jaxprs recorded in full (the others' differ from these only in their jitted bodies, checked unsharded elsewhere)
 JAXPRS = ("bernoulli", "bits", "categorical", "chisquare", "f", "geometric", "lognormal", "maxwell", "normal",
-          "permutation", "permutation_rows", "poisson", "rademacher", "randint", "triangular", "uniform")
+          "permutation", "permutation_rows", "poisson", "rademacher", "randint", "randint_int8", "triangular",
+          "uniform")
 
 
 def _mesh(jax, *kinds):
@@ -106,6 +106,12 @@ def _jaxpr(jax, name):
         lambda k: SAMPLERS[name](jax.random, k, _p(jax, "x")))(jax.random.key(0))))
 
 
+def _jaxpr_again(jax, name):
+    """The jaxpr of ``name`` traced a second time (the samplers' jitted pieces then come from the caches)."""
+    _jaxpr(jax, name)
+    return _jaxpr(jax, name)
+
+
 def _uniform(jax, out_sharding, shape=(8, 4)):
     return lambda: _sample(jax, jax.random.uniform(jax.random.key(0), shape, out_sharding=out_sharding(jax)))
 
@@ -125,6 +131,7 @@ for _name in JITTED:
     CASES[f"jit_{_name}"] = lambda jax, n=_name: _draw(jax, n, ("x",), jitted=True)
 for _name in JAXPRS:
     CASES[f"jaxpr_{_name}"] = lambda jax, n=_name: _jaxpr(jax, n)
+CASES["jaxpr_randint_int8_again"] = lambda jax: _jaxpr_again(jax, "randint_int8")
 
 CASES.update({
     # layouts over two axes, replicated, over a mixed mesh and over Auto axes

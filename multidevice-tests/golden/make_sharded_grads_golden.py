@@ -80,13 +80,10 @@ def _sampler_grad(name, kinds, spec, jitted):
 
 
 _EXPLICIT, _MIXED, _AUTO = ("Explicit", "Explicit"), ("Explicit", "Auto"), ("Auto", "Auto")
-# differentiated eagerly, these fail in jaxle (see docs/parallel.md's differences): under jit only
-JIT_ONLY = ("chisquare", "f", "lognormal", "triangular")
 CASES = {}
 for _name in SAMPLERS:
     for _where, _jitted in (("eager", False), ("jit", True)):
-        if _jitted or _name not in JIT_ONLY:
-            CASES[f"sampler_{_name}_{_where}"] = _sampler_grad(_name, _EXPLICIT, ("x",), _jitted)
+        CASES[f"sampler_{_name}_{_where}"] = _sampler_grad(_name, _EXPLICIT, ("x",), _jitted)
         CASES[f"sampler_{_name}_{_where}_unsharded"] = _sampler_grad(_name, _EXPLICIT, None, _jitted)
 for _name in ("uniform", "gamma", "beta", "permutation"):
     CASES[f"sampler_{_name}_both_axes"] = _sampler_grad(_name, _EXPLICIT, (("x", "y"),), False)

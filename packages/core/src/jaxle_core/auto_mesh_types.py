@@ -21,8 +21,8 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.mesh import AbstractMesh, get_abstract_mesh, use_abstract_mesh
 from jaxle_core.sharding import NamedSharding
 
-__all__ = ["auto_mesh_of", "auto_meshes_ignored", "check_context_mesh", "check_operand_meshes", "enable",
-           "traced_mesh"]
+__all__ = ["auto_mesh_of", "auto_meshes_ignored", "check_context_mesh", "check_operand_meshes", "context_typed",
+           "enable", "traced_mesh"]
 
 _NO_MESH: Any = object()  # no operand names a mesh (as opposed to operands naming different ones)
 
@@ -107,6 +107,17 @@ def check_context_mesh(primitive: core.Primitive, avals: Sequence[Any], context:
             continue
         raise ValueError(f"For primitive {primitive.name}, context mesh {context} should match the aval mesh {mesh} "
                          f"for shape {aval.str_short()}. This error occurs at source:  {where}")
+
+
+def context_typed(avals: tuple, values: Sequence[Any]) -> tuple:
+    """The avals of a jitted function's arguments ``values``, those of concrete values (constants included) over no
+    mesh typed over the current mesh when it is of Auto axes, as JAX types a value entering a jitted function
+    there; a traced argument keeps the type it was traced with."""
+    context = get_abstract_mesh()
+    if core.type_auto_meshes is None or context.empty or not context.are_all_axes_auto:
+        return avals
+    return tuple(_retyped(aval, context) if _mesh_named(aval) is None and not isinstance(value, core.Tracer)
+                 else aval for aval, value in zip(avals, values))
 
 
 def _retyped(aval: Any, mesh: AbstractMesh | None) -> Any:

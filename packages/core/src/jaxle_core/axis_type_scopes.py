@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import jaxle_tree as tree
-from jaxle_core import core
+from jaxle_core import auto_mesh_types, core
 from jaxle_core.avals import get_aval
 from jaxle_core.core import Tracer
 from jaxle_core.jit import jit
@@ -80,6 +80,8 @@ def _scoped(f: Callable, axes: Any, kind: AxisType, place_inputs: Callable, plac
         inner = mesh.update_axis_types({name: kind for name in _named_axes(axes, mesh)})
         if kind is AxisType.Explicit:
             enable()  # the values inside are typed from the first reshard on
+        elif inner.are_all_axes_auto:
+            auto_mesh_types.enable()  # the values inside are typed over it from the first reshard on
         args, kwargs = place_inputs(mesh, inner, (args, kwargs))
         with use_abstract_mesh(inner):
             outs = f(*args, **kwargs)

@@ -29,6 +29,7 @@ from jaxle_core import backend as backend_module
 from jaxle_core import cache_misses, core, execution_checks, monitoring
 from jaxle_core import layout as layouts_module
 from jaxle_core.array import Array
+from jaxle_core.auto_mesh_types import context_typed
 from jaxle_core.avals import (
     ShapedArray,
     ShapeDtypeStruct,
@@ -50,7 +51,7 @@ from jaxle_core.layout import Format, Layout, is_row_major
 from jaxle_core.mesh import get_mesh
 from jaxle_core.pretty import Doc, PpContext, pp_eqn_generic, pp_eqn_rules
 from jaxle_core.sharding import NamedSharding, Sharding, flat_jit_layouts, flat_jit_shardings
-from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
+from jaxle_core.staging import DebugInfo, StagingTrace, flatten_fun, trace_to_jaxpr
 from jaxle_tree.equality_errors import equality_errors
 
 # With jax_log_compiles, tracing reports at WARNING level (as JAX's), so that it shows without logging set up.
@@ -704,6 +705,8 @@ class JitWrapped:
         dynamic, static = self._split_static(args, kwargs)
         flat, in_tree = tree.tree_flatten(dynamic)
         avals = argument_avals(self.fun, flat, lambda: self._arg_names(args, kwargs, dynamic), abstractify)
+        if core.within_trace_of(StagingTrace):  # staged into a program: typed as JAX types its arguments there
+            avals = context_typed(avals, flat)
         key = (in_tree, avals, static, _tracing_context())
         entry = self._traces.lookup(key)
         if entry is None:
@@ -797,7 +800,8 @@ class JitWrapped:
                 outs = executable(*flat)
             return outs[0] if entry.single_output else entry.out_tree.unflatten(outs), entry
         closed = entry.jaxpr
-        if self.inline:
+        if self.inline and core.within_trace_of(StagingTrace):
+            # inlined where it is staged, as JAX's; differentiated or batched eagerly it runs as one call
             return entry.out_tree.unflatten(core.eval_jaxpr(closed.jaxpr, closed.consts, *flat)), None
         converted, extra = hoist_traced_consts(closed)
         params = jit_params(converted, self.__name__, (False,) * len(extra) + entry.donated, self.keep_unused,

@@ -186,7 +186,10 @@ def transpose_call(jaxpr: ClosedJaxpr, args: Sequence[Any], cts: Sequence[Any], 
         ct_nonzero.extend(type(ct) is not Zero for ct in cts_in)
         return [ct for ct in cts_in if type(ct) is not Zero]
 
-    in_avals = [get_aval(a) for a in passed] + [aval for aval, nz in zip(jaxpr.out_avals, nonzero_cts) if nz]
+    # typed as the jaxpr was traced (a residual computed eagerly may be typed otherwise); a reference by its own
+    known_avals = [aval for aval, lin in zip(jaxpr.in_avals, linear) if not lin]
+    in_avals = [get_aval(p) if type(g) is RefCotangent else aval for p, g, aval in zip(passed, given, known_avals)] + \
+        [aval for aval, nz in zip(jaxpr.out_avals, nonzero_cts) if nz]
     ref_cts = [type(a) is RefCotangent for a in given]
 
     def build():
