@@ -46,6 +46,17 @@ def _printed(jax, run):
     return {"out": out, "printed": sorted(buffer.getvalue().splitlines())}
 
 
+def _eager_shard_map_printing(jax, body):
+    """The result of ``body`` shard_mapped eagerly over the blocks of ``VALUES`` and the lines it printed, in
+    order."""
+    spec = jax.sharding.PartitionSpec("i")
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        out = jax.shard_map(body, mesh=_mesh(jax), in_specs=spec, out_specs=spec)(VALUES)
+        jax.effects_barrier()
+    return out, buffer.getvalue().splitlines()
+
+
 def _shard_map(jax, body):
     spec = jax.sharding.PartitionSpec("i")
     return jax.jit(jax.shard_map(body, mesh=_mesh(jax), in_specs=spec, out_specs=spec))
@@ -281,12 +292,7 @@ def ordered_debug_print_in_eager_shard_map(jax):
         jax.debug.print("block {a}", a=a, ordered=True)
         return a * 2
 
-    spec = jax.sharding.PartitionSpec("i")
-    buffer = io.StringIO()
-    with contextlib.redirect_stdout(buffer):
-        out = jax.shard_map(body, mesh=_mesh(jax), in_specs=spec, out_specs=spec)(VALUES)
-        jax.effects_barrier()
-    return out, buffer.getvalue().splitlines()
+    return _eager_shard_map_printing(jax, body)
 
 
 def debug_print_in_eager_shard_map_per_varying_block(jax):
@@ -363,12 +369,7 @@ def python_prints_between_debug_prints_in_eager_shard_map(jax):
         jax.debug.print("second {a}", a=a + 1, ordered=True)
         return a * 2
 
-    spec = jax.sharding.PartitionSpec("i")
-    buffer = io.StringIO()
-    with contextlib.redirect_stdout(buffer):
-        out = jax.shard_map(body, mesh=_mesh(jax), in_specs=spec, out_specs=spec)(VALUES)
-        jax.effects_barrier()
-    return out, buffer.getvalue().splitlines()
+    return _eager_shard_map_printing(jax, body)
 
 
 def callback_error_in_eager_shard_map(jax):

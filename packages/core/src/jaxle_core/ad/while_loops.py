@@ -3,9 +3,10 @@
 The JVP loop's body consts are the primal consts then their nonzero tangents,
 its carry the primal carry then the nonzero carry tangents; which carry
 tangents are nonzero is iterated to a fixed point. Partial evaluation (for
-linearize and grad) runs the known carries in a known loop; an unknown carry
-the body passes through unchanged is forwarded around the loop, any other
-unknown carry raises JAX's error (a loop of unknown length cannot be reversed).
+linearize and grad) runs the known carries in a known loop and, as JAX, stages
+the whole loop whenever an operand is unknown (a tangent reference the loop
+writes, say); its transposition then raises JAX's error (a loop of unknown
+length cannot be reversed).
 """
 
 from __future__ import annotations
