@@ -1,5 +1,5 @@
 """Checkpoint policies answering ``Saveable``, ``Recompute`` or ``Offloadable``, and the offloading policies:
-gradients, jaxprs and errors against JAX 0.10.2 goldens (offloaded values are saved: one memory per device)."""
+gradients, jaxprs (an offloaded value copied to host memory and back) and errors against JAX 0.10.2 goldens."""
 
 import importlib
 import re
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import jaxle_core
-from jaxle_core.checkpoint import Offloadable, Recompute, Saveable, checkpoint_name, policy_saves
+from jaxle_core.checkpoint import Offloadable, Recompute, Saveable, checkpoint_name, policy_case
 
 GEN = importlib.import_module("make_policy_answers_golden")
 GOLDEN = importlib.import_module("make_reductions_golden").load_suite("policy_answers")[1]
@@ -40,5 +40,5 @@ def test_offloadable_is_a_named_pair():
     answer = Offloadable("device", "pinned_host")
     assert (answer.src, answer.dst) == ("device", "pinned_host")
     assert repr(answer) == "Offloadable(src='device', dst='pinned_host')"
-    assert policy_saves(answer) and policy_saves(Saveable)
-    assert not policy_saves(Recompute)
+    assert policy_case(answer) is answer and policy_case(Saveable) is Saveable
+    assert policy_case(True) is Saveable and policy_case(False) is Recompute

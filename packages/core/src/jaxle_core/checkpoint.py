@@ -115,16 +115,13 @@ Recompute = RecomputeType()
 Saveable = SaveableType()
 
 
-def policy_saves(answer: Any) -> bool:
-    """Whether a policy's ``answer`` saves the value: True or ``Saveable`` save it, False or ``Recompute`` do not;
-    an ``Offloadable`` value is saved too (jaxle has one memory per device: nothing to move). JAX's TypeError for
-    any other answer."""
-    if answer is Recompute:
-        return False
-    if answer is Saveable or isinstance(answer, Offloadable):
-        return True
+def policy_case(answer: Any) -> Any:
+    """A policy's ``answer`` as ``Saveable``, ``Recompute`` or an ``Offloadable``: True saves the value, False
+    recomputes it. JAX's TypeError for any other answer."""
+    if answer is Recompute or answer is Saveable or isinstance(answer, Offloadable):
+        return answer
     if isinstance(answer, (bool, np.bool_)):
-        return bool(answer)
+        return Saveable if answer else Recompute
     raise TypeError("Value returned by a remat policy should be a bool or `ad_checkpoint.Recompute`, "
                     "`ad_checkpoint.Saveable` or `ad_checkpoint.Offloadable(...)`. "
                     f"Got {answer} of type {type(answer)}.")
@@ -308,4 +305,4 @@ def remat(fun: Callable, *, prevent_cse: bool = True, policy: Callable[..., bool
 
 
 __all__ = ["Offloadable", "Recompute", "Saveable", "checkpoint", "checkpoint_name", "checkpoint_p",
-           "checkpoint_policies", "name_p", "policy_saves", "remat"]
+           "checkpoint_policies", "name_p", "policy_case", "remat"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -119,20 +120,33 @@ def with_fresh_vars(jaxpr: Jaxpr) -> Jaxpr:
                          outvars=[rename(a) for a in jaxpr.outvars], eqns=eqns)
 
 
+# Jaxprs pruned over their own variables, as JAX prunes every jaxpr: the known and staged parts of a call split
+# inside a checkpointed function share variables, which JAX prints with one name in both.
+_own_vars_kept: weakref.WeakSet[Jaxpr] = weakref.WeakSet()
+
+
+def pruned_over_own_vars(jaxpr: Jaxpr) -> Jaxpr:
+    """``jaxpr``, marked to be pruned (as a carried jaxpr, by ``pruned_closed_jaxpr``) over its own variables."""
+    _own_vars_kept.add(jaxpr)
+    return jaxpr
+
+
 # As JAX's, pruning a carried jaxpr is cached per jaxpr and used outputs, so that the calls of one function pruned
 # alike keep sharing one jaxpr.
 _pruned_jaxprs = LruCache()
 
 
 def pruned_closed_jaxpr(closed: ClosedJaxpr, used_outputs: Sequence[bool]) -> tuple[ClosedJaxpr, list[bool]]:
-    """``closed`` (a jaxpr an equation carries) without what ``used_outputs`` do not need, over fresh variables,
-    and which of its inputs it still reads."""
+    """``closed`` (a jaxpr an equation carries) without what ``used_outputs`` do not need, over fresh variables
+    (unless marked by ``pruned_over_own_vars``, as what it gives is), and which of its inputs it still reads."""
     reusable = not any(isinstance(c, Tracer) for c in closed.consts)  # no values of a live trace kept alive
     key = (closed, tuple(used_outputs))
     cached = _pruned_jaxprs.lookup(key) if reusable else None
     if cached is None:
         inner, used_inputs = dce_jaxpr(closed.jaxpr, used_outputs)
-        cached = (ClosedJaxpr(with_fresh_vars(inner), closed.consts), used_inputs)
+        own = closed.jaxpr in _own_vars_kept
+        cached = (ClosedJaxpr(pruned_over_own_vars(inner) if own else with_fresh_vars(inner), closed.consts),
+                  used_inputs)
         if reusable:
             _pruned_jaxprs[key] = cached
     return cached
@@ -266,4 +280,4 @@ def _check_call_operands(eqn: JaxprEqn, in_avals: list, fail: Callable[..., Jaxp
 
 
 __all__ = ["JaxprTypeError", "call_primitives", "carried_jaxpr_dce_rule", "check_jaxpr", "dce_jaxpr", "dce_rules",
-           "pruned_closed_jaxpr", "sub_jaxprs", "with_fresh_vars"]
+           "pruned_closed_jaxpr", "pruned_over_own_vars", "sub_jaxprs", "with_fresh_vars"]

@@ -1,6 +1,6 @@
 """Write policy_answers_golden.json: checkpoint policies answering ``Saveable``, ``Recompute`` or
-``Offloadable(...)`` (and the offloading policies), with the named module: the gradient's jaxpr (for the answers
-that move nothing) and value, or the error:
+``Offloadable(...)`` (and the offloading policies), with the named module: the gradient's jaxpr and value, or the
+error:
 
     /work/jaxpeer/bin/python packages/core/tests/golden/make_policy_answers_golden.py jax
 """
@@ -36,30 +36,29 @@ def _f(m):
 
 
 CASES = {
-    "saveable_sin": (lambda m: lambda prim, *a, **k: m.Saveable if prim.name == "sin" else m.Recompute, True),
-    "recompute_all": (lambda m: lambda prim, *a, **k: m.Recompute, True),
-    "bools_and_answers": (lambda m: lambda prim, *a, **k: prim.name == "cos" or m.Saveable if prim.name == "exp"
-                          else False, True),
-    "offload_cos": (lambda m: lambda prim, *a, **k: m.Offloadable("device", "pinned_host") if prim.name == "cos"
-                    else m.Recompute, False),
-    "save_and_offload_names": (lambda m: m.policies.save_and_offload_only_these_names(
+    "saveable_sin": lambda m: lambda prim, *a, **k: m.Saveable if prim.name == "sin" else m.Recompute,
+    "recompute_all": lambda m: lambda prim, *a, **k: m.Recompute,
+    "bools_and_answers": lambda m: lambda prim, *a, **k: prim.name == "cos" or m.Saveable if prim.name == "exp"
+                         else False,
+    "offload_cos": lambda m: lambda prim, *a, **k: m.Offloadable("device", "pinned_host") if prim.name == "cos"
+                   else m.Recompute,
+    "save_and_offload_names": lambda m: m.policies.save_and_offload_only_these_names(
         names_which_can_be_saved=["a"], names_which_can_be_offloaded=["b"], offload_src="device",
-        offload_dst="pinned_host"), False),
-    "offload_dots": (lambda m: m.policies.offload_dot_with_no_batch_dims("device", "pinned_host"), False),
-    "both_with_answers": (lambda m: m.policies.save_from_both_policies(
+        offload_dst="pinned_host"),
+    "offload_dots": lambda m: m.policies.offload_dot_with_no_batch_dims("device", "pinned_host"),
+    "both_with_answers": lambda m: m.policies.save_from_both_policies(
         m.policies.save_and_offload_only_these_names(names_which_can_be_saved=["a"], names_which_can_be_offloaded=[],
                                                      offload_src="device", offload_dst="pinned_host"),
-        m.policies.dots_saveable), True),
-    "bad_answer": (lambda m: lambda prim, *a, **k: 3, True),
+        m.policies.dots_saveable),
+    "bad_answer": lambda m: lambda prim, *a, **k: 3,
 }
 
 
 def run_case(m, name: str) -> dict:
-    make_policy, compare_jaxpr = CASES[name]
-    g = m.grad(m.checkpoint(_f(m), policy=make_policy(m)))
+    g = m.grad(m.checkpoint(_f(m), policy=CASES[name](m)))
     try:
         value = np.asarray(g(X, W))
-        text = str(m.make_jaxpr(g)(X, W)) if compare_jaxpr else None
+        text = str(m.make_jaxpr(g)(X, W))
     except Exception as error:  # noqa: BLE001 - the error is what we record
         return {"error": type(error).__name__, "message": str(error).split("\n")[0]}
     return {"value": value.tolist(), "jaxpr": text}

@@ -1,15 +1,20 @@
 """AD of ``checkpoint``: what the policy does not save is recomputed on the (co)tangent side.
 
 The JVP differentiates the inner jaxpr behind a new ``remat2`` equation.
-Partial evaluation (linearize, grad) splits that jaxpr equation by equation:
-known equations run now, and those the policy does not let save their results
-are copied into the unknown part too, which recomputes them from the inputs;
-the unknown part becomes a ``remat2`` equation with ``differentiated=True``.
-Transposition turns a linear ``remat2`` into a ``remat2`` of its transpose.
+Partial evaluation (linearize, grad) splits that jaxpr equation by equation, as
+JAX's policy-driven partial evaluation does: known equations run now, and those
+the policy does not let save their results are copied into the unknown part too,
+which recomputes them from the inputs; a value the policy offloads is copied to
+another memory (``device_put``) as the residual and back in the unknown part; a
+``jit`` or nested ``checkpoint`` is split into a known call and a staged one. The
+unknown part becomes a ``remat2`` equation with ``differentiated=True``.
+Transposition turns a linear ``remat2`` into a ``remat2`` of its transpose, its
+non-linear part split off (and run) first.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import ml_dtypes
@@ -20,6 +25,7 @@ from jaxle_core.ad.jit import jvp_jaxpr
 from jaxle_core.ad.jvp import Zero, jvp_rules, tangent_aval
 from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, partial_eval_rules
 from jaxle_core.ad.transpose import (
+    RefCotangent,
     UndefinedPrimal,
     backward_pass,
     body_ref_cotangents,
@@ -29,17 +35,21 @@ from jaxle_core.ad.transpose import (
 )
 from jaxle_core.avals import get_aval
 from jaxle_core.checkpoint import (
+    Offloadable,
+    Saveable,
     checkpoint_p,
     checkpoint_params,
     name_p,
     nothing_saveable,
     open_jaxpr,
-    policy_saves,
+    policy_case,
 )
-from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
-from jaxle_core.jaxpr_util import dce_jaxpr
+from jaxle_core.core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Var
+from jaxle_core.jaxpr_util import dce_jaxpr, pruned_over_own_vars
 from jaxle_core.jit import jit_p
+from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p
 from jaxle_core.lax.structural import reduce_precision_p
+from jaxle_core.memory_spaces import space_of_kind
 from jaxle_core.staging import trace_to_jaxpr
 
 
@@ -73,26 +83,19 @@ jvp_rules[name_p] = lambda primals, tangents, *, name: (name_p.bind(primals[0], 
 # ---------------------------------------------------------------- partial evaluation
 
 
-def _inline_calls(eqns: list[JaxprEqn], outvars: list[Any], env: dict[Var, Any], unknown: set[Var],
-                  fresh: bool, split_mixed: bool = True) -> tuple[list[JaxprEqn], list[Any]]:
-    """``eqns`` with the jaxpr-carrying calls that mix known and unknown operands inlined (recursively) and other
-    equations with a partial evaluation rule (control flow) split into their known and unknown equations (unless
-    ``split_mixed`` is off), and ``outvars``, renamed through ``env``; ``fresh`` gives the equations new output
-    variables."""
+def _split_control_flow(eqns: list[JaxprEqn], outvars: list[Any], env: dict[Var, Any], unknown: set[Var],
+                        fresh: bool, split_mixed: bool = True) -> tuple[list[JaxprEqn], list[Any]]:
+    """``eqns`` with the equations that have a partial evaluation rule (control flow) and mix known and unknown
+    operands split into their known and unknown equations (unless ``split_mixed`` is off), and ``outvars``, renamed
+    through ``env``; ``fresh`` gives the equations new output variables. Calls (``jit``, ``checkpoint``) stay whole:
+    ``split_call_rules`` split them."""
     read = lambda a: env.get(a, a) if type(a) is Var else a
     flat: list[JaxprEqn] = []
     for eqn in eqns:
         ins = [read(a) for a in eqn.invars]
         reads_unknown = [type(a) is Var and a in unknown for a in ins]
         mixed = any(reads_unknown) and not all(reads_unknown)
-        if eqn.primitive in (jit_p, checkpoint_p) and mixed:
-            inner = eqn.params["jaxpr"]
-            body, consts = (inner.jaxpr, inner.consts) if isinstance(inner, ClosedJaxpr) else (inner, [])
-            inner_eqns, inner_outs = _inline_jaxpr(body, consts, ins, unknown, True)
-            flat.extend(inner_eqns)
-            env.update(zip(eqn.outvars, inner_outs))
-            continue
-        if split_mixed and mixed and eqn.primitive in partial_eval_rules:
+        if split_mixed and mixed and eqn.primitive in partial_eval_rules and eqn.primitive not in split_call_rules:
             split_eqns, split_outs = _split_equation(eqn, ins, unknown)
             flat.extend(split_eqns)
             env.update(zip(eqn.outvars, split_outs))
@@ -112,7 +115,7 @@ def _inline_jaxpr(jaxpr: Jaxpr, consts: list[Any], ins: list[Any], unknown: set[
     """The equations of ``jaxpr`` applied to the atoms ``ins`` (fresh variables), and its output atoms."""
     env: dict[Var, Any] = dict(zip(jaxpr.invars, ins))
     env.update((v, Literal(c, get_aval(c))) for v, c in zip(jaxpr.constvars, consts))
-    return _inline_calls(jaxpr.eqns, jaxpr.outvars, env, unknown, True, split_mixed)
+    return _split_control_flow(jaxpr.eqns, jaxpr.outvars, env, unknown, True, split_mixed)
 
 
 def _split_equation(eqn: JaxprEqn, ins: list[Any], unknown: set[Var]) -> tuple[list[JaxprEqn], list[Any]]:
@@ -135,36 +138,147 @@ def _split_equation(eqn: JaxprEqn, ins: list[Any], unknown: set[Var]) -> tuple[l
     return known_eqns + unknown_eqns, outs
 
 
-def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy) -> tuple[Jaxpr, Jaxpr, list[bool], int]:
-    """Split ``jaxpr`` into a known jaxpr (known inputs -> known outputs, then residuals) and a staged one
-    (residuals, then every input -> unknown outputs), recomputing known results ``policy`` does not save.
+def _moved(values: list[Var], space: Any) -> JaxprEqn:
+    """An equation copying ``values`` to fresh variables in memory ``space``, as JAX offloads a residual."""
+    moved = [Var(v.aval.update(memory_space=space)) for v in values]
+    n = len(values)
+    return JaxprEqn(values, moved, device_put_p, dict(devices=(space,) * n, srcs=(None,) * n,
+                                                     copy_semantics=(ArrayCopySemantics.ALWAYS_COPY,) * n))
 
-    Returns both jaxprs, which outputs are unknown, and the number of residuals.
+
+def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy,
+                      instantiated: list[bool] | None = None) -> tuple[Jaxpr, Jaxpr, list[bool], list[bool], int]:
+    """Split ``jaxpr`` as JAX's policy-driven partial evaluation does: a known jaxpr (known inputs -> known outputs,
+    then residuals) and a staged one (residuals, then the ``instantiated`` inputs (default: all) -> the unknown and
+    instantiated outputs). A known value is instantiated (the staged jaxpr recomputes it) unless ``policy`` saves
+    it (a residual where the staged jaxpr reads it) or offloads it (a residual copied to another memory and back);
+    calls (``jit``, ``checkpoint``) are split by ``split_call_rules``.
+
+    Returns both jaxprs, which outputs are unknown, which are instantiated, and the number of residuals.
     """
+    instantiated = [True] * len(jaxpr.invars) if instantiated is None else instantiated
     unknown = {v for v, u in zip(jaxpr.invars, unknowns) if u}
-    eqns, outvars = _inline_calls(jaxpr.eqns, jaxpr.outvars, {}, set(unknown), False)
-    available = set(jaxpr.invars)  # values the staged jaxpr has without a residual
+    eqns, outvars = _split_control_flow(jaxpr.eqns, jaxpr.outvars, {}, set(unknown), False)
+    # the values the staged jaxpr has without a residual
+    available = {*jaxpr.constvars, *(v for v, i in zip(jaxpr.invars, instantiated) if i)}
     residuals: dict[Var, None] = {}
-    known_eqns, staged_eqns = [], []
+    known_eqns: list[JaxprEqn] = []
+    staged_eqns: list[JaxprEqn] = []
+
+    def stage(eqn: JaxprEqn) -> None:
+        residuals.update((a, None) for a in eqn.invars if type(a) is Var and a not in available)
+        staged_eqns.append(eqn)
+        available.update(eqn.outvars)
+
     for eqn in eqns:
-        reads = [a for a in eqn.invars if type(a) is Var]
-        if any(a in unknown for a in reads):
-            residuals.update((a, None) for a in reads if a not in available and a not in residuals)
-            staged_eqns.append(eqn)
+        reads_unknown = [type(a) is Var and a in unknown for a in eqn.invars]
+        rule = split_call_rules.get(eqn.primitive)
+        if rule is not None:
+            known_eqn, staged_eqn, unknown_outs, instantiated_outs, new_residuals = rule(
+                policy, reads_unknown, [type(a) is not Var or a in available for a in eqn.invars], eqn)
+            known_eqns.extend([known_eqn] if known_eqn is not None else [])
+            staged_eqns.extend([staged_eqn] if staged_eqn is not None else [])
+            residuals.update((r, None) for r in new_residuals)
+            unknown.update(v for v, u in zip(eqn.outvars, unknown_outs) if u)
+            available.update(v for v, i in zip(eqn.outvars, instantiated_outs) if i)
+            continue
+        if any(reads_unknown):
             unknown.update(eqn.outvars)
-            available.update(eqn.outvars)
+            stage(eqn)
             continue
         known_eqns.append(eqn)
-        if not policy_saves(policy(eqn.primitive, *[a.aval for a in eqn.invars], **eqn.params)):
-            residuals.update((a, None) for a in reads if a not in available and a not in residuals)
-            staged_eqns.append(eqn)
+        case = policy_case(policy(eqn.primitive, *[a.aval for a in eqn.invars], **eqn.params))
+        if isinstance(case, Offloadable):
+            offload = _moved(eqn.outvars, space_of_kind(case.dst))
+            known_eqns.append(offload)
+            residuals.update((v, None) for v in offload.outvars)
+            staged_eqns.append(_moved(offload.outvars, space_of_kind(case.src)).replace(outvars=eqn.outvars))
             available.update(eqn.outvars)
+        elif case is not Saveable:
+            stage(eqn)
     out_unknowns = [type(v) is Var and v in unknown for v in outvars]
+    out_instantiated = [type(v) is not Var or v in available for v in outvars]
     res = list(residuals)
-    known = Jaxpr([], [v for v, u in zip(jaxpr.invars, unknowns) if not u],
+    known = Jaxpr(jaxpr.constvars, [v for v, u in zip(jaxpr.invars, unknowns) if not u],
                   [v for v, u in zip(outvars, out_unknowns) if not u] + res, known_eqns)
-    staged = Jaxpr([], res + list(jaxpr.invars), [v for v, u in zip(outvars, out_unknowns) if u], staged_eqns)
-    return known, staged, out_unknowns, len(res)
+    staged = Jaxpr(jaxpr.constvars, res + [v for v, i in zip(jaxpr.invars, instantiated) if i],
+                   [v for v, i in zip(outvars, out_instantiated) if i], staged_eqns)
+    return known, staged, out_unknowns, out_instantiated, len(res)
+
+
+def _partition(flags: list[bool], values: Any) -> tuple[list[Any], list[Any]]:
+    """``values`` whose flag is off, and those whose flag is on."""
+    return [v for v, f in zip(values, flags) if not f], [v for v, f in zip(values, flags) if f]
+
+
+def _split_checkpoint_call(policy, unknowns: list[bool], instantiated: list[bool], eqn: JaxprEqn):
+    """A ``remat2`` equation inside a checkpointed function, split with the enclosing policy: its known part (known
+    outputs and residuals) and its staged part (a differentiated ``remat2`` on the residuals)."""
+    known, staged, out_unknowns, out_instantiated, num_res = split_with_policy(eqn.params["jaxpr"], unknowns, policy,
+                                                                               instantiated)
+    residuals = [Var(v.aval) for v in staged.invars[:num_res]]
+    cse_known = cse_staged = eqn.params["prevent_cse"]
+    if isinstance(cse_known, tuple):
+        cse_known, cse_staged = tuple(_partition(unknowns, cse_known)[0]), tuple(_partition(instantiated,
+                                                                                               cse_staged)[1])
+    known_eqn = eqn.replace(invars=_partition(unknowns, eqn.invars)[0],
+                            outvars=_partition(out_unknowns, eqn.outvars)[0] + residuals,
+                            params=dict(eqn.params, jaxpr=known, prevent_cse=cse_known))
+    staged_eqn = eqn.replace(invars=residuals + _partition(instantiated, eqn.invars)[1],
+                             outvars=_partition(out_instantiated, eqn.outvars)[1],
+                             params=dict(eqn.params, jaxpr=staged, prevent_cse=cse_staged, differentiated=True))
+    lacking = [a for a, i in zip(eqn.invars, instantiated) if type(a) is Var and not i]
+    return known_eqn, staged_eqn, out_unknowns, out_instantiated, lacking + residuals
+
+
+def _split_jit_call(policy, unknowns: list[bool], instantiated: list[bool], eqn: JaxprEqn):
+    """A ``jit`` equation inside a checkpointed function, split with the enclosing policy into a known ``jit``
+    (known outputs, then the residuals that are neither its inputs nor its outputs) and a staged one (residuals,
+    then the instantiated inputs)."""
+    params, closed = eqn.params, eqn.params["jaxpr"]
+    known, staged, out_unknowns, out_instantiated, num_res = split_with_policy(closed.jaxpr, unknowns, policy,
+                                                                               instantiated)
+    n_known = out_unknowns.count(False)
+    known_outs, res_vars = known.outvars[:n_known], known.outvars[n_known:]
+    pinned = [s is not None or lay is not None for s, lay in zip(params["in_shardings"], params["in_layouts"])]
+    dropped = [type(v) is DropVar for v in eqn.outvars]
+    # a residual that is an input or output of the known call is passed as that (a later one of two equal wins)
+    input_at = {v: i for i, (v, p) in enumerate(zip(known.invars, _partition(unknowns, pinned)[0])) if not p}
+    output_at = {v: i for i, (v, d) in enumerate(zip(known_outs, _partition(out_unknowns, dropped)[0]))
+                 if type(v) is Var and not d}
+    forwarded = [(input_at.get(v), output_at.get(v)) for v in res_vars]
+    returned = [fin is None and fout is None for fin, fout in forwarded]
+    # without the equations only the staged call needs (pruned here: a call with effects is not pruned later)
+    known = dce_jaxpr(known.replace(outvars=known_outs + [v for v, r in zip(res_vars, returned) if r]),
+                      instantiate=True)[0]
+    ins_known, outs_known = _partition(unknowns, eqn.invars)[0], _partition(out_unknowns, eqn.outvars)[0]
+    binders = iter([Var(v.aval) for v, r in zip(staged.invars[:num_res], returned) if r])
+    residuals = [outs_known[fout] if fout is not None else ins_known[fin] if fin is not None else next(binders)
+                 for fin, fout in forwarded]
+    n_returned = returned.count(True)
+    known_params = dict(params, jaxpr=ClosedJaxpr(pruned_over_own_vars(known), closed.consts),
+                        in_shardings=tuple(_partition(unknowns, params["in_shardings"])[0]),
+                        out_shardings=(*_partition(out_unknowns, params["out_shardings"])[0], *(None,) * n_returned),
+                        in_layouts=tuple(_partition(unknowns, params["in_layouts"])[0]),
+                        out_layouts=(*_partition(out_unknowns, params["out_layouts"])[0], *(None,) * n_returned),
+                        donated_invars=tuple(_partition(unknowns, params["donated_invars"])[0]))
+    staged_params = dict(params, jaxpr=ClosedJaxpr(pruned_over_own_vars(staged), closed.consts),
+                         in_shardings=(*(None,) * num_res, *_partition(instantiated, params["in_shardings"])[1]),
+                         out_shardings=tuple(_partition(out_instantiated, params["out_shardings"])[1]),
+                         in_layouts=(*(None,) * num_res, *_partition(instantiated, params["in_layouts"])[1]),
+                         out_layouts=tuple(_partition(out_instantiated, params["out_layouts"])[1]),
+                         donated_invars=(*(False,) * num_res, *_partition(instantiated, params["donated_invars"])[1]))
+    known_eqn = eqn.replace(invars=ins_known, outvars=outs_known + [r for r, k in zip(residuals, returned) if k],
+                            params=known_params)
+    staged_eqn = eqn.replace(invars=residuals + _partition(instantiated, eqn.invars)[1],
+                             outvars=_partition(out_instantiated, eqn.outvars)[1], params=staged_params)
+    lacking_vars = [a for a, i in zip(eqn.invars, instantiated) if type(a) is Var and not i]
+    return known_eqn, staged_eqn, out_unknowns, out_instantiated, lacking_vars + residuals
+
+
+# rule(policy, unknown inputs, instantiated inputs, eqn) -> (known equation or None, staged equation or None,
+# unknown outputs, instantiated outputs, residuals): how a call inside a checkpointed function is split
+split_call_rules: dict[Any, Callable[..., tuple]] = {checkpoint_p: _split_checkpoint_call, jit_p: _split_jit_call}
 
 
 def _insert_reduce_precision(jaxpr: Jaxpr, num_res: int) -> Jaxpr:
@@ -188,9 +302,9 @@ def _insert_reduce_precision(jaxpr: Jaxpr, num_res: int) -> Jaxpr:
 
 def _checkpoint_partial_eval(trace: PartialStagingTrace, args, params):
     unknowns = [trace.is_unknown(x) for x in args]
-    known, staged, out_unknowns, num_res = split_with_policy(params["jaxpr"], unknowns,
-                                                             params["policy"] or nothing_saveable)
-    staged, staged_used = dce_jaxpr(staged, [True] * len(staged.outvars))
+    known, staged, out_unknowns, out_instantiated, num_res = split_with_policy(params["jaxpr"], unknowns,
+                                                                               params["policy"] or nothing_saveable)
+    staged, staged_used = dce_jaxpr(staged, [u for u, i in zip(out_unknowns, out_instantiated) if i])
     used_res, used_args = staged_used[:num_res], staged_used[num_res:]
     known, known_used = dce_jaxpr(known, [True] * out_unknowns.count(False) + used_res)
     num_res = sum(used_res)
@@ -212,6 +326,21 @@ partial_eval_rules[checkpoint_p] = _checkpoint_partial_eval
 # ---------------------------------------------------------------- transposition
 
 
+def _backward_pass_split(jaxpr: Jaxpr, values: list[Any], cts: list[Any]) -> list[Any]:
+    """``backward_pass`` of ``jaxpr``, whose non-linear part is first split off by partial evaluation and run, as
+    JAX transposes a checkpoint: a call mixing non-linear and linear operands splits into a known call and a linear
+    one."""
+    linear = [is_undefined(v) or type(v) is RefCotangent for v in values]
+    split = partial_eval_jaxpr(ClosedJaxpr(jaxpr, []), linear)
+    known_values = [v for v, lin in zip(values, linear) if not lin]
+    residuals = split.residuals(known_values, core.eval_jaxpr(split.known.jaxpr, split.known.consts, *known_values))
+    unknown_cts = [ct for ct, u in zip(cts, split.out_unknowns) if u]
+    linear_values = [v for v, lin in zip(values, linear) if lin]
+    cts_in = iter(backward_pass(split.unknown.jaxpr, split.unknown.consts, [*residuals, *linear_values],
+                                unknown_cts)[len(residuals):])
+    return [next(cts_in) if lin else None for lin in linear]
+
+
 def _checkpoint_transpose(cts, *args, jaxpr: Jaxpr, prevent_cse, differentiated: bool, policy):
     linear = [is_undefined(a) for a in args]
     nonzero_cts = [type(ct) is not Zero for ct in cts]
@@ -223,7 +352,8 @@ def _checkpoint_transpose(cts, *args, jaxpr: Jaxpr, prevent_cse, differentiated:
     def transposed(*inputs):
         known = iter(body_ref_cotangents(given, inputs))
         values = [UndefinedPrimal(a.aval) if lin else next(known) for a, lin in zip(args, linear)]
-        cts_in = [ct for ct, lin in zip(backward_pass(used, (), values, list(inputs[len(given):])), linear) if lin]
+        cts_in = [ct for ct, lin in zip(_backward_pass_split(used, values, list(inputs[len(given):])), linear)
+                  if lin]
         ct_nonzero.extend(type(ct) is not Zero for ct in cts_in)
         return [ct for ct in cts_in if type(ct) is not Zero]
 
