@@ -29,8 +29,11 @@ def api(impl: types.ModuleType) -> types.SimpleNamespace:
     """What the cases use of the implementation ``impl`` (``jax`` or ``jaxle_core``)."""
     ck, _, name, policies = checkpoint_api(impl)
     answers = importlib.import_module("jax.ad_checkpoint" if impl.__name__ == "jax" else "jaxle_core.checkpoint")
+    debug_print = impl.debug.print if impl.__name__ == "jax" else importlib.import_module(
+        f"{impl.__name__}.debugging").print
     return types.SimpleNamespace(impl=impl, lax=importlib.import_module(f"{impl.__name__}.lax"), ck=ck, name=name,
-                                 cp=policies, Offloadable=answers.Offloadable, Recompute=answers.Recompute)
+                                 cp=policies, Offloadable=answers.Offloadable, Recompute=answers.Recompute,
+                                 debug_print=debug_print)
 
 
 def functions(m) -> dict:
@@ -94,6 +97,12 @@ def cases(m) -> dict:
             g = m.ck(body, policy=policy)
             for transform_name, case in transforms(m, g).items():
                 table[f"{body_name}-{policy_name}-{transform_name}"] = case
+
+    def printing(x, w):  # a call with an effect: its known part is pruned all the same
+        y = m.impl.jit(lambda a: (m.debug_print("a={a}", a=a), m.lax.sin(a))[1])(x)
+        return m.lax.reduce_sum(m.lax.cos(y) * w[:2], (0, 1))
+
+    table["jit_with_print-none-grad"] = (m.impl.grad(m.ck(printing), argnums=(0, 1)), (X, W))
     return table
 
 
