@@ -1,6 +1,7 @@
 """Write checkpoint_calls_golden.json: the jaxprs and values of derivatives of checkpointed functions whose policy
 offloads values (``Offloadable``, ``save_and_offload_only_these_names``, ``offload_dot_with_no_batch_dims``) or
-that call a ``jit`` or a nested ``checkpoint``, under ``grad``, ``linearize``, ``vjp``, ``jit`` and ``scan``:
+that call a ``jit``, a nested ``checkpoint`` or a ``cond``, under ``grad``, ``linearize``, ``vjp``, ``jit`` and
+``scan``:
 
     /work/jaxpeer/bin/python packages/core/tests/golden/make_checkpoint_calls_golden.py jax
 
@@ -61,8 +62,12 @@ def functions(m) -> dict:
         y = m.impl.jit(m.ck(lambda a, b: lax.sin(dot(a, b)), policy=m.cp.dots_saveable))(x, w)
         return total(m.impl.jit(lambda u: lax.exp(u) * u)(y))
 
+    def cond_inside(x, w):
+        y = lax.cond(total(x) > 0, lambda a: name(lax.sin(dot(a, w)), "b"), lambda a: a * f32(2.0), x)
+        return total(lax.cos(y))
+
     return {"named_dots": named_dots, "jit_inside": jit_inside, "nested": nested,
-            "jit_of_checkpoint_inside": jit_of_checkpoint_inside}
+            "jit_of_checkpoint_inside": jit_of_checkpoint_inside, "cond_inside": cond_inside}
 
 
 def policies(m) -> dict:

@@ -37,7 +37,11 @@ def _functions(m):
         g = m.checkpoint(named_dots, policy=_policies(m)["offload_names"])
         return lax.scan(lambda c, xs: (c + g(xs, w), None), 0.0, jnp.stack([x, 2 * x]))[0]
 
-    return {"named_dots": named_dots, "jit_inside": jit_inside, "scanned": scanned}
+    def cond_inside(x, w):
+        y = lax.cond(jnp.sum(x) > 0, lambda a: name(jnp.sin(a @ w), "b"), lambda a: a * 2.0, x)
+        return jnp.sum(jnp.cos(y))
+
+    return {"named_dots": named_dots, "jit_inside": jit_inside, "cond_inside": cond_inside, "scanned": scanned}
 
 
 def _policies(m):

@@ -21,6 +21,7 @@ import ml_dtypes
 import numpy as np
 
 from jaxle_core import core, dtypes
+from jaxle_core.ad.conditionals import residual_slots
 from jaxle_core.ad.jit import jvp_jaxpr
 from jaxle_core.ad.jvp import Zero, jvp_rules, tangent_aval
 from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, partial_eval_rules
@@ -47,6 +48,7 @@ from jaxle_core.checkpoint import (
 from jaxle_core.core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Var
 from jaxle_core.jaxpr_util import dce_jaxpr, pruned_over_own_vars
 from jaxle_core.jit import jit_p
+from jaxle_core.lax.control_flow.conditionals import cond_p, empty
 from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p
 from jaxle_core.lax.structural import reduce_precision_p
 from jaxle_core.memory_spaces import space_of_kind
@@ -88,14 +90,14 @@ def _split_control_flow(eqns: list[JaxprEqn], outvars: list[Any], env: dict[Var,
     """``eqns`` with the equations that have a partial evaluation rule (control flow) and mix known and unknown
     operands split into their known and unknown equations (unless ``split_mixed`` is off), and ``outvars``, renamed
     through ``env``; ``fresh`` gives the equations new output variables. Calls (``jit``, ``checkpoint``) stay whole:
-    ``split_call_rules`` split them."""
+    ``policy_split_rules`` split them."""
     read = lambda a: env.get(a, a) if type(a) is Var else a
     flat: list[JaxprEqn] = []
     for eqn in eqns:
         ins = [read(a) for a in eqn.invars]
         reads_unknown = [type(a) is Var and a in unknown for a in ins]
         mixed = any(reads_unknown) and not all(reads_unknown)
-        if split_mixed and mixed and eqn.primitive in partial_eval_rules and eqn.primitive not in split_call_rules:
+        if split_mixed and mixed and eqn.primitive in partial_eval_rules and eqn.primitive not in policy_split_rules:
             split_eqns, split_outs = _split_equation(eqn, ins, unknown)
             flat.extend(split_eqns)
             env.update(zip(eqn.outvars, split_outs))
@@ -146,13 +148,15 @@ def _moved(values: list[Var], space: Any) -> JaxprEqn:
                                                      copy_semantics=(ArrayCopySemantics.ALWAYS_COPY,) * n))
 
 
-def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy,
-                      instantiated: list[bool] | None = None) -> tuple[Jaxpr, Jaxpr, list[bool], list[bool], int]:
+def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy, instantiated: list[bool] | None = None,
+                      ensure_unknown: list[bool] | None = None,
+                      ensure_instantiated: bool = False) -> tuple[Jaxpr, Jaxpr, list[bool], list[bool], int]:
     """Split ``jaxpr`` as JAX's policy-driven partial evaluation does: a known jaxpr (known inputs -> known outputs,
     then residuals) and a staged one (residuals, then the ``instantiated`` inputs (default: all) -> the unknown and
     instantiated outputs). A known value is instantiated (the staged jaxpr recomputes it) unless ``policy`` saves
     it (a residual where the staged jaxpr reads it) or offloads it (a residual copied to another memory and back);
-    calls (``jit``, ``checkpoint``) are split by ``split_call_rules``.
+    calls (``jit``, ``checkpoint``) and ``cond`` are split by ``policy_split_rules``. The outputs flagged in
+    ``ensure_unknown`` are staged as unknown ones, and every output is with ``ensure_instantiated``.
 
     Returns both jaxprs, which outputs are unknown, which are instantiated, and the number of residuals.
     """
@@ -172,7 +176,7 @@ def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy,
 
     for eqn in eqns:
         reads_unknown = [type(a) is Var and a in unknown for a in eqn.invars]
-        rule = split_call_rules.get(eqn.primitive)
+        rule = policy_split_rules.get(eqn.primitive)
         if rule is not None:
             known_eqn, staged_eqn, unknown_outs, instantiated_outs, new_residuals = rule(
                 policy, reads_unknown, [type(a) is not Var or a in available for a in eqn.invars], eqn)
@@ -196,8 +200,11 @@ def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy,
             available.update(eqn.outvars)
         elif case is not Saveable:
             stage(eqn)
-    out_unknowns = [type(v) is Var and v in unknown for v in outvars]
-    out_instantiated = [type(v) is not Var or v in available for v in outvars]
+    if ensure_instantiated:
+        residuals.update((v, None) for v in outvars if type(v) is Var and v not in available)
+    out_unknowns = [(type(v) is Var and v in unknown) or bool(ensure_unknown and ensure_unknown[i])
+                    for i, v in enumerate(outvars)]
+    out_instantiated = [ensure_instantiated or type(v) is not Var or v in available for v in outvars]
     res = list(residuals)
     known = Jaxpr(jaxpr.constvars, [v for v, u in zip(jaxpr.invars, unknowns) if not u],
                   [v for v, u in zip(outvars, out_unknowns) if not u] + res, known_eqns)
@@ -276,9 +283,61 @@ def _split_jit_call(policy, unknowns: list[bool], instantiated: list[bool], eqn:
     return known_eqn, staged_eqn, out_unknowns, out_instantiated, lacking_vars + residuals
 
 
+def _split_cond(policy, unknowns: list[bool], instantiated: list[bool], eqn: JaxprEqn):
+    """A ``cond`` inside a checkpointed function, each branch split with the enclosing policy: a known ``cond``
+    (known outputs, then residual slots shared by the branches) and a staged one (the index, the residual slots,
+    then every operand), as JAX splits it."""
+    lacking = [a for a, i in zip(eqn.invars, instantiated) if type(a) is Var and not i]
+    n_out = len(eqn.outvars)
+    if unknowns[0]:  # an unknown index: the whole cond is staged
+        return None, eqn, [True] * n_out, [True] * n_out, lacking
+    branches, ops_unknown = eqn.params["branches"], unknowns[1:]
+    out_unknowns = [False] * n_out
+    for branch in branches:
+        branch_unknowns = split_with_policy(branch.jaxpr, ops_unknown, policy, ensure_instantiated=True)[2]
+        out_unknowns = [a or b for a, b in zip(out_unknowns, branch_unknowns)]
+    splits = [split_with_policy(b.jaxpr, ops_unknown, policy, ensure_unknown=out_unknowns, ensure_instantiated=True)
+              for b in branches]
+    slot_avals, slot_indices = residual_slots([[v.aval for v in staged.invars[:n_res]]
+                                               for _, staged, _, _, n_res in splits])
+    n_known = out_unknowns.count(False)
+
+    def joined_known(known: Jaxpr, consts: list[Any], indices: list[int]) -> ClosedJaxpr:
+        def fun(*args):
+            outs = core.eval_jaxpr(known, consts, *args)
+            slots = [empty(a) for a in slot_avals]
+            for i, r in zip(indices, outs[n_known:]):
+                slots[i] = r
+            return [*outs[:n_known], *slots]
+
+        return trace_to_jaxpr(fun, [v.aval for v in known.invars], known.debug_info)
+
+    slot_vars = [Var(a) for a in slot_avals]
+
+    def joined_staged(staged: Jaxpr, n_res: int, indices: list[int]) -> Jaxpr:
+        reads = list(slot_vars)
+        for i, v in zip(indices, staged.invars[:n_res]):
+            reads[i] = v
+        return staged.replace(invars=reads + staged.invars[n_res:])
+
+    known_branches = tuple(joined_known(known, b.consts, idx)
+                           for (known, *_), b, idx in zip(splits, branches, slot_indices))
+    staged_branches = tuple(ClosedJaxpr(joined_staged(staged, n_res, idx), b.consts)
+                            for (_, staged, _, _, n_res), b, idx in zip(splits, branches, slot_indices))
+    residuals = [Var(a) for a in slot_avals]
+    known_eqn = eqn.replace(invars=_partition(unknowns, eqn.invars)[0],
+                            outvars=_partition(out_unknowns, eqn.outvars)[0] + residuals,
+                            params=dict(eqn.params, branches=known_branches))
+    staged_eqn = eqn.replace(invars=[eqn.invars[0], *residuals, *eqn.invars[1:]],
+                             params=dict(eqn.params, branches=staged_branches))
+    return known_eqn, staged_eqn, out_unknowns, [True] * n_out, lacking + residuals
+
+
 # rule(policy, unknown inputs, instantiated inputs, eqn) -> (known equation or None, staged equation or None,
-# unknown outputs, instantiated outputs, residuals): how a call inside a checkpointed function is split
-split_call_rules: dict[Any, Callable[..., tuple]] = {checkpoint_p: _split_checkpoint_call, jit_p: _split_jit_call}
+# unknown outputs, instantiated outputs, residuals): how an equation carrying jaxprs inside a checkpointed function
+# is split
+policy_split_rules: dict[Any, Callable[..., tuple]] = {checkpoint_p: _split_checkpoint_call, jit_p: _split_jit_call,
+                                                       cond_p: _split_cond}
 
 
 def _insert_reduce_precision(jaxpr: Jaxpr, num_res: int) -> Jaxpr:

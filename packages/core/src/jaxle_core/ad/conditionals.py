@@ -68,7 +68,7 @@ jvp_rules[cond_p] = _cond_jvp
 # ---------------------------------------------------------------- partial evaluation
 
 
-def _residual_slots(per_branch: Sequence[Sequence[ShapedArray]]) -> tuple[list[ShapedArray], list[list[int]]]:
+def residual_slots(per_branch: Sequence[Sequence[ShapedArray]]) -> tuple[list[ShapedArray], list[list[int]]]:
     """Slots shared by the branches' residuals: the k-th residual of a type in each branch shares a slot.
 
     Returns the slots' types (in order of first appearance) and each branch's slot for each residual.
@@ -146,7 +146,7 @@ def _cond_partial_eval(trace: PartialStagingTrace, args, params):
     splits = [partial_eval_jaxpr(b, unknowns) for b in branches]
     out_unknowns = [any(flags) for flags in zip(*[s.out_unknowns for s in splits])]
     res_avals = [_residual_avals(s, out_unknowns) for s in splits]
-    slot_avals, slot_indices = _residual_slots(res_avals)
+    slot_avals, slot_indices = residual_slots(res_avals)
     known_ops = [x for x, u in zip(ops, unknowns) if not u]
     unknown_ops = [x for x, u in zip(ops, unknowns) if u]
     known_branches = tuple(_known_branch(s, slot_avals, idx, out_unknowns) for s, idx in zip(splits, slot_indices))

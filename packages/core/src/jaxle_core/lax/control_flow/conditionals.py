@@ -35,7 +35,6 @@ from jaxle_core.lax.control_flow.common import (
 )
 from jaxle_core.lax.elementwise import ne
 from jaxle_core.lax.structural import broadcast_in_dim, clamp, convert_element_type
-from jaxle_core.memory_spaces import MemorySpace
 from jaxle_core.sharding_types import spec_of
 
 __all__ = ["cond", "switch", "cond_p", "platform_dependent"]
@@ -81,13 +80,13 @@ dce_rules[cond_p] = _cond_dce
 # ``empty2``: an uninitialised array of a dtype, the placeholder a branch returns for a residual
 # that only another branch computes.
 empty2_p = Primitive("empty2")
-empty2_p.def_abstract_eval(lambda *, dtype, memory_space: ShapedArray((), dtype))
+empty2_p.def_abstract_eval(lambda *, dtype, memory_space: ShapedArray((), dtype, memory_space=memory_space))
 empty2_p.def_impl(lambda *, dtype, memory_space: np.zeros((), dtype))
 
 
 def empty(aval: ShapedArray) -> Any:
-    """A placeholder array of type ``aval`` (a scalar ``empty2`` broadcast to the shape)."""
-    value = empty2_p.bind(dtype=aval.dtype, memory_space=MemorySpace.Device)
+    """A placeholder array of type ``aval`` (a scalar ``empty2`` in its memory space broadcast to the shape)."""
+    value = empty2_p.bind(dtype=aval.dtype, memory_space=aval.memory_space)
     return broadcast_in_dim(value, aval.shape, ()) if aval.shape else value
 
 
