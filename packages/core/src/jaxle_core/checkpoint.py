@@ -16,8 +16,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-import numpy as np
-
 import jaxle_tree as tree
 from jaxle_core import core
 from jaxle_core.avals import get_aval
@@ -120,7 +118,7 @@ def policy_case(answer: Any) -> Any:
     recomputes it. JAX's TypeError for any other answer."""
     if answer is Recompute or answer is Saveable or isinstance(answer, Offloadable):
         return answer
-    if isinstance(answer, (bool, np.bool_)):
+    if isinstance(answer, bool):  # a NumPy bool too is refused, as JAX refuses it
         return Saveable if answer else Recompute
     raise TypeError("Value returned by a remat policy should be a bool or `ad_checkpoint.Recompute`, "
                     "`ad_checkpoint.Saveable` or `ad_checkpoint.Offloadable(...)`. "
