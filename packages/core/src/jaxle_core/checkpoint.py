@@ -20,12 +20,24 @@ import jaxle_tree as tree
 from jaxle_core import core
 from jaxle_core.avals import get_aval
 from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Primitive
-from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules
+from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules, dce_rules_with_effects, jaxpr_has_effects
 from jaxle_core.staging import flatten_fun, trace_to_jaxpr
 
 # ---------------------------------------------------------------- the primitives
 
-checkpoint_p = Primitive("remat2")
+
+class _CheckpointPrimitive(Primitive):
+    """``remat2``. Evaluated eagerly, its jaxpr runs equation by equation, as JAX's eager checkpoint runs: each
+    result laid out as its own operation lays it out, one the jaxpr writes as a literal is that constant (no array
+    laid out anywhere), and the references it reads, writes or makes are eager ones."""
+
+    def bind(self, *args, **params):
+        if core.evaluates_eagerly(args):
+            return core.eval_jaxpr(params["jaxpr"], (), *args)
+        return super().bind(*args, **params)
+
+
+checkpoint_p = _CheckpointPrimitive("remat2")
 checkpoint_p.multiple_results = True
 
 
@@ -45,15 +57,6 @@ def checkpoint_params(jaxpr: Jaxpr, prevent_cse: bool | tuple[bool, ...], differ
     return dict(jaxpr=jaxpr, prevent_cse=prevent_cse, differentiated=differentiated, policy=policy)
 
 
-def bind_checkpoint(args: Sequence[Any], params: dict) -> list[Any]:
-    """The results of a ``remat2`` equation of ``params`` on ``args``. Evaluated eagerly, its jaxpr runs equation
-    by equation, as JAX's eager checkpoint runs: each result laid out as its own operation lays it out, and one
-    the jaxpr writes as a literal is that constant (no array laid out anywhere)."""
-    if isinstance(core.current_trace(), core.EvalTrace):
-        return core.eval_jaxpr(params["jaxpr"], (), *args)
-    return checkpoint_p.bind(*args, **params)
-
-
 def open_jaxpr(closed: ClosedJaxpr) -> tuple[Jaxpr, list[Any]]:
     """``closed`` with every constant turned into a leading input, and those constants."""
     jaxpr = closed.jaxpr
@@ -61,7 +64,9 @@ def open_jaxpr(closed: ClosedJaxpr) -> tuple[Jaxpr, list[Any]]:
 
 
 def _dce_checkpoint(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], JaxprEqn | None]:
-    if not any(used_outputs):
+    """The checkpoint without the outputs nobody uses (and what only they need); dropped when none is used, unless
+    its jaxpr has effects (writes a reference)."""
+    if not any(used_outputs) and not jaxpr_has_effects(eqn.params["jaxpr"]):
         return [False] * len(eqn.invars), None
     inner, used_inputs = dce_jaxpr(eqn.params["jaxpr"], used_outputs)
     prevent_cse = eqn.params["prevent_cse"]
@@ -74,6 +79,7 @@ def _dce_checkpoint(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool]
 
 
 dce_rules[checkpoint_p] = _dce_checkpoint
+dce_rules_with_effects.add(checkpoint_p)
 
 name_p = Primitive("name")
 name_p.def_abstract_eval(lambda aval, *, name: aval)
@@ -290,7 +296,7 @@ def checkpoint(fun: Callable, *, prevent_cse: bool | Sequence[bool] = True, poli
 
         flat_fun, out_tree = flatten_fun(with_static_args, in_tree)
         jaxpr, consts = open_jaxpr(trace_to_jaxpr(flat_fun, [get_aval(x) for x in flat]))
-        outs = bind_checkpoint([*consts, *flat], checkpoint_params(jaxpr, cse, False, policy))
+        outs = checkpoint_p.bind(*consts, *flat, **checkpoint_params(jaxpr, cse, False, policy))
         return tree.tree_unflatten(out_tree(), outs)
 
     return checkpointed

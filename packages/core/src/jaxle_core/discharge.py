@@ -21,6 +21,7 @@ import numpy as np
 
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.checkpoint import checkpoint_p, checkpoint_params, open_jaxpr
 from jaxle_core.core import ClosedJaxpr, Jaxpr, Literal, Primitive, Var
 from jaxle_core.jit import jit_p, jit_params
 from jaxle_core.lax import refs
@@ -293,6 +294,15 @@ def _jit_rule(in_avals, aliases, *args, jaxpr: ClosedJaxpr, name: str, keep_unus
     return [next(finals) if is_ref_aval(a) else None for a in in_avals], outs[:n_out]
 
 
+def _checkpoint_rule(in_avals, aliases, *args, jaxpr: Jaxpr, prevent_cse, differentiated: bool, policy):
+    discharged, consts = open_jaxpr(discharge_jaxpr(jaxpr))
+    if isinstance(prevent_cse, tuple):
+        prevent_cse = (True,) * len(consts) + prevent_cse
+    outs = checkpoint_p.bind(*consts, *args, **checkpoint_params(discharged, prevent_cse, differentiated, policy))
+    finals = iter(outs[len(jaxpr.outvars):])
+    return [next(finals) if is_ref_aval(a) else None for a in in_avals], outs[:len(jaxpr.outvars)]
+
+
 def _cond_rule(in_avals, aliases, index, *args, branches: tuple[ClosedJaxpr, ...], **params):
     discharged = tuple(_closed_discharged(b) for b in branches)
     n_out = len(branches[0].jaxpr.outvars)
@@ -377,6 +387,7 @@ def _while_rule(in_avals, aliases, *args, cond_nconsts: int, cond_jaxpr: ClosedJ
 
 
 discharge_rules[jit_p] = _jit_rule
+discharge_rules[checkpoint_p] = _checkpoint_rule
 discharge_rules[cond_p] = _cond_rule
 discharge_rules[scan_p] = _scan_rule
 discharge_rules[while_p] = _while_rule

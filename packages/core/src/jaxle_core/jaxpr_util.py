@@ -18,9 +18,11 @@ from jaxle_core.pretty import PpContext, pp_eqn_doc, pp_toplevel_doc
 # when any output is used. Each rule is registered beside its primitive.
 DceRule = Callable[[JaxprEqn, list[bool]], tuple[list[bool], JaxprEqn | None]]
 dce_rules: dict[Primitive, DceRule] = {}
+# primitives whose rule also prunes an equation with effects (keeping the equation and what its effects need)
+dce_rules_with_effects: set[Primitive] = set()
 
 
-def _has_effects(eqn: JaxprEqn) -> bool:
+def eqn_has_effects(eqn: JaxprEqn) -> bool:
     """Whether ``eqn`` has side effects: its primitive's own, or those of an equation of a jaxpr it carries (a
     ``jit`` around a ``debug.print``)."""
     return bool(getattr(eqn.primitive, "effectful", False)) or any(
@@ -29,7 +31,7 @@ def _has_effects(eqn: JaxprEqn) -> bool:
 
 def jaxpr_has_effects(jaxpr: Jaxpr) -> bool:
     """Whether any equation of ``jaxpr`` has side effects."""
-    return any(_has_effects(eqn) for eqn in jaxpr.eqns)
+    return any(eqn_has_effects(eqn) for eqn in jaxpr.eqns)
 
 
 def calls_host(eqn: JaxprEqn) -> bool:
@@ -86,9 +88,9 @@ def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool] | None = None,
     for eqn in reversed(jaxpr.eqns):
         used_outs = [not isinstance(v, DropVar) and v in live for v in eqn.outvars]
         rule = dce_rules.get(eqn.primitive)
-        if rule is not None and not _has_effects(eqn):
+        if rule is not None and (eqn.primitive in dce_rules_with_effects or not eqn_has_effects(eqn)):
             used_ins, new_eqn = rule(eqn, used_outs)
-        elif any(used_outs) or _has_effects(eqn):
+        elif any(used_outs) or eqn_has_effects(eqn):
             used_ins, new_eqn = [True] * len(eqn.invars), eqn
         else:
             used_ins, new_eqn = [False] * len(eqn.invars), None
@@ -280,4 +282,5 @@ def _check_call_operands(eqn: JaxprEqn, in_avals: list, fail: Callable[..., Jaxp
 
 
 __all__ = ["JaxprTypeError", "call_primitives", "carried_jaxpr_dce_rule", "check_jaxpr", "dce_jaxpr", "dce_rules",
-           "pruned_closed_jaxpr", "pruned_over_own_vars", "sub_jaxprs", "with_fresh_vars"]
+           "dce_rules_with_effects", "eqn_has_effects", "pruned_closed_jaxpr", "pruned_over_own_vars", "sub_jaxprs",
+           "with_fresh_vars"]

@@ -31,6 +31,7 @@ from jaxle_core.ad.transpose import (
     backward_pass,
     body_ref_cotangents,
     is_undefined,
+    known_references_written_linearly,
     passed_ref_cotangents,
     transpose_rules,
 )
@@ -46,10 +47,12 @@ from jaxle_core.checkpoint import (
     policy_case,
 )
 from jaxle_core.core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Var
-from jaxle_core.jaxpr_util import dce_jaxpr, pruned_over_own_vars
+from jaxle_core.jaxpr_util import dce_jaxpr, eqn_has_effects, pruned_over_own_vars
 from jaxle_core.jit import jit_p
 from jaxle_core.lax.control_flow.conditionals import cond_p, empty
+from jaxle_core.lax.control_flow.while_loops import while_p
 from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p
+from jaxle_core.lax.refs import addupdate_p, get_p, new_ref_p, swap_p
 from jaxle_core.lax.structural import reduce_precision_p
 from jaxle_core.memory_spaces import space_of_kind
 from jaxle_core.staging import trace_to_jaxpr
@@ -148,6 +151,12 @@ def _moved(values: list[Var], space: Any) -> JaxprEqn:
                                                      copy_semantics=(ArrayCopySemantics.ALWAYS_COPY,) * n))
 
 
+# Operations on references the known part holds: run again in the staged part whatever the policy (which is not
+# asked), as JAX's partial evaluation of a checkpoint does: a write is repeated there, and a read reads the reference
+# as the staged part finds it.
+_rerun_on_references = {new_ref_p, get_p, swap_p, addupdate_p}
+
+
 def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy, instantiated: list[bool] | None = None,
                       ensure_unknown: list[bool] | None = None,
                       ensure_instantiated: bool = False) -> tuple[Jaxpr, Jaxpr, list[bool], list[bool], int]:
@@ -168,6 +177,7 @@ def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy, instantiated: 
     residuals: dict[Var, None] = {}
     known_eqns: list[JaxprEqn] = []
     staged_eqns: list[JaxprEqn] = []
+    rerun_for_values: set[int] = set()  # recomputed loops with effects: staged only if their results are read
 
     def stage(eqn: JaxprEqn) -> None:
         residuals.update((a, None) for a in eqn.invars if type(a) is Var and a not in available)
@@ -191,6 +201,9 @@ def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy, instantiated: 
             stage(eqn)
             continue
         known_eqns.append(eqn)
+        if eqn.primitive in _rerun_on_references:
+            stage(eqn)
+            continue
         case = policy_case(policy(eqn.primitive, *[a.aval for a in eqn.invars], **eqn.params))
         if isinstance(case, Offloadable):
             offload = _moved(eqn.outvars, space_of_kind(case.dst))
@@ -200,6 +213,10 @@ def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy, instantiated: 
             available.update(eqn.outvars)
         elif case is not Saveable:
             stage(eqn)
+            if eqn.primitive is while_p and eqn_has_effects(eqn):
+                rerun_for_values.add(id(eqn))
+    staged_eqns = _without_unread_reruns(staged_eqns, [v for v in outvars if type(v) is Var and v in unknown],
+                                         rerun_for_values, available)
     if ensure_instantiated:
         residuals.update((v, None) for v in outvars if type(v) is Var and v not in available)
     out_unknowns = [(type(v) is Var and v in unknown) or bool(ensure_unknown and ensure_unknown[i])
@@ -211,6 +228,22 @@ def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy, instantiated: 
     staged = Jaxpr(jaxpr.constvars, res + [v for v, i in zip(jaxpr.invars, instantiated) if i],
                    [v for v, i in zip(outvars, out_instantiated) if i], staged_eqns)
     return known, staged, out_unknowns, out_instantiated, len(res)
+
+
+def _without_unread_reruns(eqns: list[JaxprEqn], outvars: list[Any], reruns: set[int],
+                           available: set[Var]) -> list[JaxprEqn]:
+    """``eqns`` without the recomputed loops in ``reruns`` whose results neither the unknown ``outvars`` nor the
+    equations after them read (their results leave ``available``): a ``while_loop`` whose unknown part is staged
+    whole (writing the references again itself) is not run a third time for its effects, as in JAX."""
+    read = {v for v in outvars if type(v) is Var}
+    kept = []
+    for eqn in reversed(eqns):
+        if id(eqn) in reruns and not any(v in read for v in eqn.outvars):
+            available.difference_update(eqn.outvars)
+            continue
+        kept.append(eqn)
+        read.update(a for a in eqn.invars if type(a) is Var)
+    return kept[::-1]
 
 
 def _partition(flags: list[bool], values: Any) -> tuple[list[Any], list[Any]]:
@@ -390,6 +423,9 @@ def _backward_pass_split(jaxpr: Jaxpr, values: list[Any], cts: list[Any]) -> lis
     JAX transposes a checkpoint: a call mixing non-linear and linear operands splits into a known call and a linear
     one."""
     linear = [is_undefined(v) or type(v) is RefCotangent for v in values]
+    if known_references_written_linearly(jaxpr, {v for v, lin in zip(jaxpr.invars, linear) if lin}):
+        # a tangent reference made from zeros in the checkpoint would be split off as a known one: not split
+        return backward_pass(jaxpr, (), values, cts, recomputes_references=True)
     split = partial_eval_jaxpr(ClosedJaxpr(jaxpr, []), linear)
     known_values = [v for v, lin in zip(values, linear) if not lin]
     residuals = split.residuals(known_values, core.eval_jaxpr(split.known.jaxpr, split.known.consts, *known_values))

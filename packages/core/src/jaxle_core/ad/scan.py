@@ -212,13 +212,15 @@ def _scan_partial_eval(trace: PartialStagingTrace, args, params):
     # array among the xs is not forwarded as a residual, as JAX's: the known loop stacks it)
     forwarded = [next((k for k, v in enumerate(known_xs_vars) if r is v and not isinstance(known_xs[k], np.ndarray)),
                       None) for r in first.residuals]
-    stacked_candidates = [r for r, f in zip(first.residuals, forwarded) if f is None]
+    # a reference among the known constants that the unknown body reads is passed to it as the same constant
+    known_consts = known_args[:n_kconsts]
+    is_ref = [is_ref_aval(get_aval(c)) for c in known_consts]
+    const_refs = {v: c for v, c, r in zip(first.known.invars, known_consts, is_ref) if r}
+    stacked_candidates = [r for r, f in zip(first.residuals, forwarded) if f is None and r not in const_refs]
     n_kouts = len(first.known_outs)
     known_body = ClosedJaxpr(first.known.replace(outvars=first.known_outs + stacked_candidates), first.known_consts)
     # (its residuals, the known loop's constants, in the order of JAX's topological sort); a reference among the
     # constants is no loop invariant (the loop may write it): it stays a constant of the known loop, after the others
-    known_consts = known_args[:n_kconsts]
-    is_ref = [is_ref_aval(get_aval(c)) for c in known_consts]
     second = _split(known_body, is_ref + [True] * (len(known_args) - n_kconsts),
                     [True] * n_kouts + [False] * len(stacked_candidates), sort_residuals=True)
     with core.set_current_trace(trace.parent):
@@ -236,8 +238,10 @@ def _scan_partial_eval(trace: PartialStagingTrace, args, params):
     candidate_kinds = iter(second.out_unknowns[n_kouts:])
     intensive, extensive = [], []  # (invar of the unknown body, value)
     n_res = len(first.residuals)
-    for var, f in zip(first.unknown.invars[:n_res], forwarded):
-        if f is not None:
+    for var, residual, f in zip(first.unknown.invars[:n_res], first.residuals, forwarded):
+        if residual in const_refs:
+            intensive.append((var, const_refs[residual]))
+        elif f is not None:
             extensive.append((var, known_xs[f]))
         elif next(candidate_kinds):
             extensive.append((var, next(stacked_iter)))

@@ -21,7 +21,7 @@ from typing import Any
 from jaxle_core.ad.jvp import Zero, add_tangents, tangent_aval, zeros_like_aval
 from jaxle_core.avals import ShapedArray
 from jaxle_core.core import Jaxpr, Literal, Primitive, Var, equation_context
-from jaxle_core.lax.refs import addupdate_p, empty_ref_p, freeze_p, is_ref_aval, new_ref, new_ref_p
+from jaxle_core.lax.refs import addupdate_p, empty_ref_p, freeze_p, is_ref_aval, new_ref, new_ref_p, swap_p
 
 
 class UndefinedPrimal:
@@ -93,12 +93,32 @@ def body_ref_cotangents(operands: Sequence[Any], values: Sequence[Any]) -> list[
 ref_transpose_rules: dict[Primitive, Callable[..., Sequence[Any]]] = {}
 
 
+def known_references_written_linearly(jaxpr: Jaxpr, linear: set[Var]) -> set[Var]:
+    """The references ``jaxpr`` makes from no linear value (or from none, ``empty_ref``) that are written one
+    (directly or through what such a reference gives), the variables in ``linear`` being linear."""
+    linear, written = set(linear), set()
+    while True:
+        before = len(linear) + len(written)
+        for eqn in jaxpr.eqns:
+            reads_linear = any(type(a) is not Literal and a in linear for a in eqn.invars)
+            if eqn.primitive in (swap_p, addupdate_p) and reads_linear:
+                written.add(eqn.invars[0])
+            if reads_linear or any(v in written for v in eqn.outvars):
+                linear.update(eqn.outvars)
+        if len(linear) + len(written) == before:
+            break
+    return {v for eqn in jaxpr.eqns if eqn.primitive in (new_ref_p, empty_ref_p) for v in eqn.outvars
+            if v in written and not any(type(a) is not Literal and a in linear for a in eqn.invars)}
+
+
 def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
-                  cotangents: Sequence[Any]) -> list[Any]:
+                  cotangents: Sequence[Any], recomputes_references: bool = False) -> list[Any]:
     """Cotangents of ``jaxpr``'s inputs (``Zero`` if none reached it; ``None`` for known inputs).
 
     ``args`` gives each input's value, an ``UndefinedPrimal`` for the linear ones, or a ``RefCotangent`` for a
-    linear reference (a transposed loop body's); ``cotangents`` those of the outputs (possibly ``Zero``).
+    linear reference (a transposed loop body's); ``cotangents`` those of the outputs (possibly ``Zero``). Every
+    reference the jaxpr makes is linear (a tangent's), unless ``recomputes_references`` (a checkpoint's jaxpr,
+    which recomputes the primal ones): then only those made from linear values or written one are.
     """
     primal_env: dict[Var, Any] = dict(zip(jaxpr.constvars, consts))
     linear: set[Var] = set()
@@ -118,10 +138,12 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
             return ref_cts[atom]
         return UndefinedPrimal(atom.aval) if atom in linear else primal_env[atom]
 
+    known_written = known_references_written_linearly(jaxpr, linear) if recomputes_references else None
     linear_eqns = []
     for eqn in jaxpr.eqns:
-        if eqn.primitive in (new_ref_p, empty_ref_p) or any(type(a) is not Literal and a in linear
-                                                             for a in eqn.invars):
+        makes_linear = eqn.primitive in (new_ref_p, empty_ref_p) and (known_written is None
+                                                                      or eqn.outvars[0] in known_written)
+        if makes_linear or any(type(a) is not Literal and a in linear for a in eqn.invars):
             linear.update(eqn.outvars)
             linear_eqns.append(eqn)
             ref_cts.update((v, RefCotangent(tangent_aval(v.aval.inner_aval))) for v in eqn.outvars

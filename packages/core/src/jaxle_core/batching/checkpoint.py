@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from jaxle_core.batching.rule_helpers import batch_jaxpr, body_batch_size
 from jaxle_core.batching.trace import BatchTrace, batching_rules, traced_batching_rules
-from jaxle_core.checkpoint import bind_checkpoint, checkpoint_p, checkpoint_params, name_p, open_jaxpr
+from jaxle_core.checkpoint import checkpoint_p, checkpoint_params, name_p, open_jaxpr
 from jaxle_core.core import ClosedJaxpr
 
 
@@ -13,7 +13,7 @@ def _checkpoint_batch(trace: BatchTrace, vals, dims, *, jaxpr, prevent_cse, diff
     batched, out_dims = batch_jaxpr(ClosedJaxpr(jaxpr, []), dims, body_batch_size(trace, vals, dims),
                                     trace.axis_name)
     inner, consts = open_jaxpr(batched)
-    outs = bind_checkpoint([*consts, *vals], checkpoint_params(inner, prevent_cse, differentiated, policy))
+    outs = checkpoint_p.bind(*consts, *vals, **checkpoint_params(inner, prevent_cse, differentiated, policy))
     return outs, out_dims
 
 
