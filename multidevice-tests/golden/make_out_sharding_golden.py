@@ -9,6 +9,8 @@ command line.
     /work/jaxpeer/bin/python multidevice-tests/golden/make_out_sharding_golden.py jax
 """
 
+import contextlib
+
 import golden_main
 import numpy as np
 from make_sharding_types_golden import HERE, _jaxpr, _mesh, _p
@@ -180,6 +182,94 @@ def _slice(jax, t):
     return jax.lax.slice(t, (0, 0), (4, 4))
 
 
+def _first_line(thunk) -> str:
+    """``thunk()``, or the error: its type and its message's first line (JAX raises some without a message)."""
+    try:
+        return thunk()
+    except Exception as error:  # the type and message are what is compared
+        return f"{type(error).__name__}: {str(error).partition(chr(10))[0]}"
+
+
+def _placed(jax, thunk) -> str:
+    """The result's sharding (its kind, and its spec when named), type, commitment and values, or the error."""
+    def text():
+        out = thunk()
+        return (f"{type(out.sharding).__name__} {getattr(out.sharding, 'spec', '')} {jax.typeof(out)} "
+                f"committed={out.committed} {np.asarray(out).tolist()}")
+    return _first_line(text)
+
+
+def _staged(jax, f, *args) -> str:
+    return _first_line(lambda: str(jax.make_jaxpr(f)(*args)))
+
+
+# Functions that lay their result out as their out_sharding ``s`` says: f(jax, x, s) of an f32[8,4] x.
+LAYING_OUT = {
+    "array": lambda jax, x, s: jax.numpy.array(x, out_sharding=s),
+    "array_f16": lambda jax, x, s: jax.numpy.array(x, dtype=np.float16, out_sharding=s),
+    "array_nocopy": lambda jax, x, s: jax.numpy.array(x, copy=False, out_sharding=s),
+    "asarray": lambda jax, x, s: jax.numpy.asarray(x, out_sharding=s),
+    "asarray_i32": lambda jax, x, s: jax.numpy.asarray(x, dtype=np.int32, out_sharding=s),
+    "array_of_rows": lambda jax, x, s: jax.numpy.array([x[i] for i in range(8)], out_sharding=s),
+    "percentile": lambda jax, x, s: jax.numpy.percentile(x, 50.0, axis=1, out_sharding=s),
+    "segment_sum": lambda jax, x, s: jax.ops.segment_sum(x, _SEGMENTS, 4, out_sharding=s),
+    "segment_max": lambda jax, x, s: jax.ops.segment_max(x, _SEGMENTS, 4, out_sharding=s),
+    "segment_min": lambda jax, x, s: jax.ops.segment_min(x, _SEGMENTS, 4, out_sharding=s),
+    "segment_prod": lambda jax, x, s: jax.ops.segment_prod(x, _SEGMENTS, 4, out_sharding=s),
+}
+
+# Integer inputs: f(jax, v, s) of an i32[8] v.
+COUNTING = {
+    "bincount": lambda jax, v, s: jax.numpy.bincount(v, length=8, out_sharding=s),
+    "bincount_weights": lambda jax, v, s: jax.numpy.bincount(v, v * 0.5, length=8, out_sharding=s),
+}
+
+
+def _laying_out(f, spec, put: str):
+    """``f(jax, x, s)`` under set_mesh of a mesh of Explicit axes, ``s`` the PartitionSpec ``spec`` and ``x`` put
+    as ``put`` says (``host``: a NumPy array; ``x``: laid out along x): eagerly, under jit, and its jaxpr."""
+    def case(jax):
+        with jax.sharding.set_mesh(_mesh(jax)):
+            s = jax.sharding.PartitionSpec(*spec[0], **spec[1])
+            x = _X if put == "host" else jax.device_put(_X, _p(jax, "x"))
+            if f in COUNTING.values():
+                x = np.arange(8, dtype=np.int32) % 5 if put == "host" else jax.device_put(
+                    np.arange(8, dtype=np.int32) % 5, _p(jax, "x"))
+            eager = _placed(jax, lambda: f(jax, x, s))
+            jitted = _placed(jax, lambda: jax.jit(lambda u: f(jax, u, s))(x))
+            return f"eager: {eager} jit: {jitted} jaxpr: {_staged(jax, lambda u: f(jax, u, s), x)}"
+    return case
+
+
+def _made(f, where: str):
+    """``f(jax, layout)``, ``layout(*entries)`` an out_sharding: outside any mesh (``outside``) a NamedSharding over
+    a mesh of Explicit axes; under set_mesh of a mesh of Auto axes (``auto``) P() whatever the entries. Eagerly,
+    under jit, and its jaxpr."""
+    def case(jax):
+        if where == "outside":
+            mesh, layout = None, lambda *entries: jax.sharding.NamedSharding(_mesh(jax), _p(jax, *entries))
+        else:
+            auto = jax.sharding.AxisType.Auto
+            mesh, layout = jax.make_mesh((2, 4), ("x", "y"), axis_types=(auto, auto)), lambda *entries: _p(jax)
+        with jax.sharding.set_mesh(mesh) if mesh is not None else contextlib.nullcontext():
+            return (f"eager: {_placed(jax, lambda: f(jax, layout))} "
+                    f"jit: {_placed(jax, lambda: jax.jit(lambda: f(jax, layout))())} "
+                    f"jaxpr: {_staged(jax, lambda: f(jax, layout))}")
+    return case
+
+
+_MADE = {
+    "host": lambda jax, layout: jax.numpy.array(_X, out_sharding=layout("x")),
+    "host_copy": lambda jax, layout: jax.numpy.asarray(_X, copy=True, out_sharding=layout("x")),
+    "host_asarray": lambda jax, layout: jax.numpy.asarray(_X, out_sharding=layout("x")),
+    "list": lambda jax, layout: jax.numpy.array([[1, 2]] * 8, out_sharding=layout("x")),
+    "python_scalar": lambda jax, layout: jax.numpy.array(3.0, out_sharding=layout()),
+    "device_too": lambda jax, layout: jax.numpy.array(_X, device=jax.devices()[0], out_sharding=layout("x")),
+}
+
+_LAID_SPECS = {"x": (("x",), {}), "none_y": ((None, "y"), {}), "empty": ((), {}),
+               "unreduced": ((), {"unreduced": {"x", "y"}}), "unreduced_x": ((), {"unreduced": {"x"}})}
+
 _SPECS = {"x": ("x",), "x_none": ("x", None), "y": ("y",), "y_none": ("y", None), "none_y": (None, "y"),
           "empty": (), "unset": None}
 
@@ -214,6 +304,15 @@ CASES = {
     "slice_unreduced_jit": _partial_sums(lambda jax, t: jax.jit(lambda s: _slice(jax, s))(t), "unreduced"),
     "slice_reduced": _partial_sums(_slice, "reduced"),
     "slice_reduced_jit": _partial_sums(lambda jax, t: jax.jit(lambda s: _slice(jax, s))(t), "reduced"),
+    **{f"laid_out_{name}_{key}_{put}": _laying_out(f, spec, put)
+       for name, f in LAYING_OUT.items() for key, spec in _LAID_SPECS.items() for put in ("host", "x")
+       if (not key.startswith("unreduced") or name in ("segment_sum", "segment_max"))
+       and (key != "none_y" or name != "percentile")},  # (JAX fails in its own code given a spec longer than 1)
+    **{f"laid_out_{name}_{key}_{put}": _laying_out(f, spec, put)
+       for name, f in COUNTING.items() for key, spec in _LAID_SPECS.items() for put in ("host", "x")},
+    "laid_out_segment_sum_buckets": _laying_out(
+        lambda jax, x, s: jax.ops.segment_sum(x, _SEGMENTS, 4, bucket_size=2, out_sharding=s), (("x",), {}), "x"),
+    **{f"laid_out_{name}_{where}": _made(f, where) for name, f in _MADE.items() for where in ("outside", "auto")},
     "reshape_order_f": _own_shape(lambda jax, x, s: jax.numpy.reshape(x, (4, 8), order="F", out_sharding=s),
                                   (None, "x")),
 }

@@ -59,8 +59,18 @@ _placing: set[core.Primitive] = set()  # primitives whose rule types by a mesh o
 
 _per_dimension: set[core.Primitive] = set()  # primitives whose rule writes a spec entry per result dimension
 
+# primitives whose given layout types their results only over a typed operand or a current mesh of Explicit axes
+_typed_in_context: set[core.Primitive] = set()
+
 _operand_per_result: set[core.Primitive] = set()  # primitives whose result i takes operand i's layout
 _kept_operand: dict[core.Primitive, int] = {}  # primitives whose rule keeps one operand's layout: its position
+
+
+def type_in_context_only(primitive: core.Primitive) -> None:
+    """The layout ``primitive`` is given (its ``sharding`` parameter) types its results only where an operand's type
+    or the current mesh has Explicit axes: elsewhere they are typed over no mesh, as JAX's standard sharding rules
+    leave them (a ``convert_element_type`` to a NamedSharding outside ``set_mesh``)."""
+    _typed_in_context.add(primitive)
 
 
 def register_rule(primitive: core.Primitive, rule: Rule, places: bool = False, per_dimension: bool = False,
@@ -326,7 +336,7 @@ def explicit_context() -> bool:
     return AxisType.Explicit in get_abstract_mesh().axis_types
 
 
-def _mesh_of(avals: Sequence[Any], params: dict) -> AbstractMesh | None:
+def _mesh_of(primitive: core.Primitive, avals: Sequence[Any], params: dict) -> AbstractMesh | None:
     """The mesh the results are typed over: an operand's, else that of the layout the results are given (a
     broadcast of an untyped scalar to a typed layout), else the primitive's own mesh (a ``shard_map``'s), else the
     current mesh when it has Explicit axes."""
@@ -335,7 +345,8 @@ def _mesh_of(avals: Sequence[Any], params: dict) -> AbstractMesh | None:
         if sharding is not None:
             return sharding.mesh
     given = params.get("sharding", params.get("out_sharding"))
-    if isinstance(given, NamedSharding) and explicit_mesh_of(given.mesh) is not None:
+    if isinstance(given, NamedSharding) and explicit_mesh_of(given.mesh) is not None \
+            and primitive not in _typed_in_context:
         return given.mesh.abstract_mesh
     own = explicit_mesh_of(params.get("mesh"))  # a shard_map's results are laid out over its mesh
     return own if own is not None else explicit_mesh_of(get_abstract_mesh())
@@ -370,7 +381,7 @@ def typed_results(primitive: core.Primitive, avals: Sequence[Any], params: dict,
     another mesh than the current one are refused (also by ``auto_mesh_types`` when it types)."""
     if core.type_auto_meshes is None:
         check_operand_meshes(primitive, avals, params)
-    mesh = _mesh_of(avals, params)
+    mesh = _mesh_of(primitive, avals, params)
     if mesh is None and primitive not in _placing:
         return out
     if avals and mesh == explicit_mesh_of(get_abstract_mesh()) and _untyped_operands_kept(primitive, avals, params):

@@ -12,16 +12,18 @@ import numpy as np
 from jaxle_core import dtypes, lax
 from jaxle_core.array import Array
 from jaxle_core.avals import canonicalize_shape, get_aval
-from jaxle_core.core import Tracer
+from jaxle_core.core import EvalTrace, Tracer, current_trace
 from jaxle_core.lax.identity import copy_p
-from jaxle_core.lax.structural import convert_keeping_weak_type
+from jaxle_core.lax.structural import convert_element_type_p, convert_keeping_weak_type
+from jaxle_core.mesh import get_abstract_mesh
 from jaxle_core.shape_poly import DimExpr, dimension_as_value
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import checked_out_sharding
+from jaxle_core.sharding_types import checked_out_sharding, resolve_out_sharding
 from jaxle_numpy.scalar_types import ndim
 from jaxle_numpy.util import (
     check_arraylike,
     check_conversion_target,
+    check_device_or_out_sharding,
     converted_onto,
     host_constant,
     placed_on,
@@ -146,8 +148,24 @@ def _with_ndmin(x: Any, ndmin: int) -> Any:
     return lax.broadcast_in_dim(x, (1,) * len(extra) + shape, tuple(range(len(extra), len(extra) + len(shape))))
 
 
-def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str) -> Any:
+def _laid_out(x: Any, dtype: np.dtype | None, sharding: NamedSharding) -> Any:
+    """``x`` converted to ``dtype`` (its own, weak type kept, when None) with the ``out_sharding`` ``sharding`` as
+    its type: the one ``convert_element_type`` JAX lays the arrays it makes out with (staged even where the dtype
+    stays, except for a host scalar, which staging folds without its layout, as JAX's)."""
+    aval = get_aval(x)
+    if get_abstract_mesh().empty and aval.explicit_sharding is None and isinstance(current_trace(), EvalTrace):
+        sharding = None  # typed over no mesh there (see ``type_in_context_only``): made where arrays are made
+    return convert_element_type_p.bind(x, new_dtype=aval.dtype if dtype is None else dtype,
+                                       weak_type=aval.weak_type and dtype is None, sharding=sharding)
+
+
+def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str, out_sharding: Any = None) -> Any:
     dtype = requested_dtype(dtype, fun_name)
+    sharding = resolve_out_sharding(out_sharding, "jnp.array")
+    if sharding is not None and not copy and type(obj) is np.ndarray and ndmin <= obj.ndim and (
+            dtype is None or dtype == obj.dtype):
+        # put as it is, on the default device, uncommitted: JAX's device_put of such an array leaves out_sharding out
+        return host_constant(_host_array(obj).astype(dtypes.canonicalize_dtype(obj.dtype)), over_mesh=False)
     if hasattr(obj, "__jax_array__"):
         obj = obj.__jax_array__()
     if isinstance(obj, DimExpr):  # a symbolic dimension (``jnp.array(x.shape[0])``): its value when run
@@ -155,6 +173,8 @@ def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str) -> Any:
     if isinstance(obj, (Array, Tracer)):
         out = copy_p.bind(obj) if copy else obj
         aval = get_aval(out)
+        if sharding is not None:
+            return _with_ndmin(_laid_out(out, dtype, sharding), ndmin)
         if dtype is not None and (aval.dtype != dtype or aval.weak_type):  # else the array itself, where it lies
             out = convert_keeping_weak_type(out, dtype, False)
     elif isinstance(obj, (list, tuple)):
@@ -185,7 +205,7 @@ def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str) -> Any:
             else:
                 dtype = dtypes.canonicalize_dtype(value.dtype) if dtype is None else dtype
                 out = host_constant(_host_leaf_as(value, dtype))
-    return _with_ndmin(out, ndmin)
+    return _with_ndmin(out if sharding is None else _laid_out(out, None, sharding), ndmin)
 
 
 
@@ -209,6 +229,7 @@ def _converted_onto(fun: Callable[..., Array]) -> Callable[..., Array]:
     errors for the targets it refuses and its layout (``check_conversion_target``, ``converted_onto``)."""
     @functools.wraps(fun)
     def converted(*args: Any, device: Any = None, **kwargs: Any) -> Array:
+        check_device_or_out_sharding(device, kwargs.get("out_sharding"))
         check_conversion_target(device, args[0] if args else next(iter(kwargs.values()), None))
         return converted_onto(fun(*args, device=device, **kwargs), device)
 
@@ -226,18 +247,16 @@ def array(object: Any, dtype: Any = None, *args: Any, copy: bool = True, order: 
         warnings.warn("Passing the copy, order, and ndmin arguments to jnp.array positionally is deprecated. Use "
                       "keyword arguments instead.", DeprecationWarning, stacklevel=2)
         copy, order, ndmin = (*args, *(copy, order, ndmin)[len(args):])
-    checked_out_sharding(out_sharding, "jnp.array")  # refused as JAX's; the layout follows the value's
     _check_order(order)
-    return _array(object, dtype, copy, ndmin, "array")
+    return _array(object, dtype, copy, ndmin, "array", out_sharding)
 
 
 @_converted_onto
 def asarray(a: Any, dtype: Any = None, order: str | None = None, *, copy: bool | None = None, device: Any = None,
             out_sharding: Any = None) -> Array:
     """``a`` as an array: ``array`` without a copy unless ``copy=True``."""
-    checked_out_sharding(out_sharding, "jnp.array")  # refused as JAX's; the layout follows the value's
     _check_order(order)
-    return _array(a, dtype, bool(copy), 0, "asarray")
+    return _array(a, dtype, bool(copy), 0, "asarray", out_sharding)
 
 
 def copy(a: Any, order: str | None = None) -> Array:

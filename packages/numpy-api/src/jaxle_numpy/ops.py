@@ -50,10 +50,12 @@ _REDUCTIONS: dict[str, tuple[str, Callable[[np.dtype], Any], Callable[..., Any]]
 
 def _segment_reduce(name: str, data: Any, segment_ids: Any, num_segments: Any, indices_are_sorted: bool,
                     unique_indices: bool, bucket_size: int | None, mode: Any, out_sharding: Any) -> Any:
+    sharding = checked_out_sharding(out_sharding, name)  # the result computed over its axes made Auto, laid out so
+    if sharding is not None and sharding.spec.unreduced and name != "segment_sum":
+        raise NotImplementedError(f"unreduced for {name.removeprefix('segment_')} is not yet supported.")
     check_arraylike(name, data, segment_ids)
-    checked_out_sharding(out_sharding, name)  # refused as JAX's; the result is laid out as computed
-    data, segment_ids = creation.asarray(data), creation.asarray(segment_ids)
     scatter_kind, identity, reduce_buckets = _REDUCTIONS[name]
+    data, segment_ids = creation.asarray(data), creation.asarray(segment_ids)
     if num_segments is None:
         num_segments = core.concrete_or_error(reductions.max(segment_ids) + 1,
                                               f"{name}() `num_segments` argument.")
@@ -66,7 +68,9 @@ def _segment_reduce(name: str, data: Any, segment_ids: Any, num_segments: Any, i
                    wrap_negative_indices=False)
     if bucket_size is None:
         out = creation.full((num_segments, *data.shape[1:]), fill, dtype=data.dtype)
-        return scatter_update(out, segment_ids, data, scatter_kind, **options)
+        return scatter_update(out, segment_ids, data, scatter_kind, out_sharding=sharding, **options)
+    if sharding is not None:
+        raise NotImplementedError  # as JAX's: buckets are not laid out
     length = segment_ids.shape[0]
     out = creation.full((math.ceil(length / bucket_size), num_segments, *data.shape[1:]), fill, dtype=data.dtype)
     bucket_ids = ufuncs.floor_divide(ranges.arange(length), bucket_size)

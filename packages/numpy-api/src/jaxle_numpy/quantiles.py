@@ -20,7 +20,8 @@ from jaxle_core.avals import get_aval
 from jaxle_core.lax import GatherDimensionNumbers, GatherScatterMode
 from jaxle_core.lax import operators as lax_operators
 from jaxle_core.lax import structural as lax_structural
-from jaxle_core.sharding_types import checked_out_sharding
+from jaxle_core.axis_type_scopes import auto_axes
+from jaxle_core.sharding_types import resolve_out_sharding
 from jaxle_numpy import conditional
 from jaxle_numpy.cumulative import cumsum
 from jaxle_numpy.reductions import any as any_
@@ -283,10 +284,16 @@ def _percentile_body(a: Any, q: Any, axis: AxisArg = None, out: None = None, ove
                      method: str = "linear", keepdims: bool = False, *, weights: Any = None,
                      out_sharding: Any = None) -> Any:
     check_arraylike("percentile", a, q)
-    # refused as JAX's (in a jitted function of its own); the result is laid out as computed
-    checked_out_sharding(out_sharding, "jnp.percentile", located=False)
-    return quantile(a, _percent_to_fraction(q), axis=axis, out=out, overwrite_input=overwrite_input, method=method,
-                    keepdims=keepdims, weights=weights)
+
+    def fractions(x: Any, fraction: Any, w: Any) -> Any:
+        return quantile(x, fraction, axis=axis, out=out, overwrite_input=overwrite_input, method=method,
+                        keepdims=keepdims, weights=w)
+
+    # checked as JAX's (in a jitted function of its own); with it, computed over the mesh's axes made Auto
+    sharding = resolve_out_sharding(out_sharding, "jnp.percentile", located=False)
+    if sharding is not None:
+        fractions = auto_axes(fractions, out_sharding=sharding, axes=sharding.mesh.explicit_axes)
+    return fractions(a, _percent_to_fraction(q), weights)
 
 
 def _nanpercentile_body(a: Any, q: Any, axis: AxisArg = None, out: None = None, overwrite_input: bool = False,

@@ -22,7 +22,8 @@ from jaxle_core.errors import ConcretizationTypeError
 from jaxle_core.jit import jit
 from jaxle_core.lax import GatherScatterMode, ScatterDimensionNumbers
 from jaxle_core.lax import operators as lax_operators
-from jaxle_core.sharding_types import checked_out_sharding
+from jaxle_core.sharding import NamedSharding
+from jaxle_core.sharding_types import ShardingTypeError, checked_out_sharding
 from jaxle_numpy import conditional
 from jaxle_numpy.creation import asarray
 from jaxle_numpy.cumulative import cumsum
@@ -441,12 +442,19 @@ def digitize(x: Any, bins: Any, right: bool = False, *, method: str | None = Non
     return conditional.where(increasing, forward, backward)
 
 
+def _check_replicated_or_unreduced(sharding: NamedSharding) -> None:
+    """JAX's refusal of a bincount ``out_sharding`` that splits the counts or leaves some mesh axes reduced."""
+    spec = sharding.spec
+    if len(spec) or spec.reduced or (spec.unreduced and set(spec.unreduced) != set(sharding.mesh.axis_names)):
+        raise ShardingTypeError("out_sharding passed to `jnp.bincount` can only be fully replicated or fully "
+                                "unreduced along all mesh axes")
+
+
 def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | None = None,
              out_sharding: Any = None) -> Any:
     """How often each non-negative integer occurs in ``x`` (summing ``weights`` instead of ones); the result has
     ``length`` entries, which must be static under a transformation."""
     check_arraylike("bincount", x)
-    checked_out_sharding(out_sharding, "jnp.bincount")  # refused as JAX's; the result is laid out as computed
     x = ensure_array(x)
     if not dtypes.issubdtype(get_aval(x).dtype, np.integer):
         raise TypeError(f"x argument to bincount must have an integer type; got {get_aval(x).dtype}")
@@ -470,6 +478,11 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | N
         dtype = get_aval(updates).dtype
     zeros = lax.broadcast_in_dim(np.zeros((), dtype), (length,), ())
     index = clip(x, 0)
+    sharding = checked_out_sharding(out_sharding, "jnp.bincount")
+    if sharding is not None:  # counted over the mesh's axes made Auto, as an update given an out_sharding
+        _check_replicated_or_unreduced(sharding)
+        counted = np.ones((), dtype) if weights is None else updates
+        return scatter_update(zeros, index, counted, "add", mode="drop", out_sharding=sharding)
     index = lax.select_n(lax.lt(index, np.zeros((), get_aval(index).dtype)), index,
                          lax.add(index, np.array(length, get_aval(index).dtype)))
     index = lax.broadcast_in_dim(index, get_aval(index).shape + (1,), (0,))

@@ -131,6 +131,12 @@ def placed_on(out: Any, device: Any, made_there: bool = False) -> Any:
     return current_backend().device_put(out, device, weak_type=get_aval(out).weak_type)
 
 
+def check_device_or_out_sharding(device: Any, out_sharding: Any) -> None:
+    """JAX's ValueError for a creation function given both a ``device`` and an ``out_sharding``."""
+    if device is not None and out_sharding is not None:
+        raise ValueError(f"Only one of `device` or `out_sharding` can be set. Got {device=} and {out_sharding=}")
+
+
 def check_conversion_target(device: Any, value: Any = None) -> None:
     """JAX's errors for ``device=`` of the functions that place their ``value`` by converting it to that sharding
     (``array``, ``asarray``, ``astype``, ``linspace``): a memory space is not a sharding, under ``set_mesh`` one

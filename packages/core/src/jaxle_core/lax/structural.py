@@ -31,7 +31,7 @@ from jaxle_core.lax.standard import (
     normalize_axis,
 )
 from jaxle_core.pretty import pp_eqn_rules, pp_hiding
-from jaxle_core.sharding_types import resolve_out_sharding, typed_as
+from jaxle_core.sharding_types import resolve_out_sharding, type_in_context_only, typed_as
 from jaxle_core.staging import forwarding_rules, staging_rewrites, transforms_eager_code
 
 __all__ = ["bitcast_convert_type", "bitcast_convert_type_p", "broadcast", "broadcast_in_dim", "broadcast_in_dim_p",
@@ -117,13 +117,11 @@ convert_element_type_p = Primitive("convert_element_type")
 
 
 def _convert_element_type_staging(args, params):
-    """Staging skips a conversion to the operand's own type and folds conversions of host scalars and of the
-    arrays jnp makes of them while staging (as JAX)."""
+    """Staging skips a conversion to the operand's own type (unless it lays the value out) and folds conversions of
+    host scalars and of the arrays jnp makes of them (dropping their layout, as JAX's constant folding does)."""
     (x,) = args
     aval, new_dtype, weak = get_aval(x), params["new_dtype"], params["weak_type"]
-    if params["sharding"] is not None:
-        return None
-    if aval.dtype == new_dtype and aval.weak_type == weak:
+    if params["sharding"] is None and aval.dtype == new_dtype and aval.weak_type == weak:
         return x
     if not isinstance(x, core.Tracer) and core.is_scalar_literal(x):  # a host scalar, or an array made of one
         folded = _convert_element_type_impl(np.asarray(x), new_dtype=new_dtype, weak_type=weak, sharding=None)[()]
@@ -135,6 +133,7 @@ def _convert_element_type_staging(args, params):
 
 
 staging_rewrites[convert_element_type_p] = _convert_element_type_staging
+type_in_context_only(convert_element_type_p)
 
 
 @convert_element_type_p.def_abstract_eval
