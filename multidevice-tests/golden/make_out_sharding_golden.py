@@ -267,6 +267,24 @@ _MADE = {
     "device_too": lambda jax, layout: jax.numpy.array(_X, device=jax.devices()[0], out_sharding=layout("x")),
 }
 
+def _repeat_outside(put: bool, jitted: bool, total: bool):
+    """jnp.repeat of an f32[8,4] (a host value, or put along x over a mesh of Explicit axes) along its first axis
+    outside any mesh, given a NamedSharding over that mesh (along x; replicated with ``total_repeat_length``):
+    eagerly or under jit."""
+    def case(jax):
+        mesh = _mesh(jax)
+        x = jax.device_put(_X, jax.sharding.NamedSharding(mesh, _p(jax, "x"))) if put else _X
+        if total:
+            s = jax.sharding.NamedSharding(mesh, _p(jax))
+            f = lambda u: jax.numpy.repeat(u, np.array([1, 2] * 4), axis=0, total_repeat_length=12,  # noqa: E731
+                                           out_sharding=s)
+        else:
+            s = jax.sharding.NamedSharding(mesh, _p(jax, "x"))
+            f = lambda u: jax.numpy.repeat(u, 2, axis=0, out_sharding=s)  # noqa: E731
+        return _placed(jax, lambda: jax.jit(f)(x) if jitted else f(x))
+    return case
+
+
 _LAID_SPECS = {"x": (("x",), {}), "none_y": ((None, "y"), {}), "empty": ((), {}),
                "unreduced": ((), {"unreduced": {"x", "y"}}), "unreduced_x": ((), {"unreduced": {"x"}})}
 
@@ -313,6 +331,8 @@ CASES = {
     "laid_out_segment_sum_buckets": _laying_out(
         lambda jax, x, s: jax.ops.segment_sum(x, _SEGMENTS, 4, bucket_size=2, out_sharding=s), (("x",), {}), "x"),
     **{f"laid_out_{name}_{where}": _made(f, where) for name, f in _MADE.items() for where in ("outside", "auto")},
+    **{f"repeat_outside_mesh{'_put' * put}{'_total' * total}{'_jit' * jitted}": _repeat_outside(put, jitted, total)
+       for put in (False, True) for total in (False, True) for jitted in (False, True)},
     "reshape_order_f": _own_shape(lambda jax, x, s: jax.numpy.reshape(x, (4, 8), order="F", out_sharding=s),
                                   (None, "x")),
 }

@@ -285,9 +285,8 @@ def check_gather_operand(x: Any) -> None:
     aval = get_aval(x)
     sharding = getattr(aval, "explicit_sharding", None)
     if sharding is not None and (sharding.spec.unreduced or sharding.spec.reduced):
-        raise ValueError(f"Indexing by gather or scatter does not take an operand unreduced or reduced over mesh "
-                         f"axes; got one of type {aval.str_short()}. Reshard it to a PartitionSpec without "
-                         f"unreduced or reduced axes first.")
+        raise ValueError("Using *pspec is dangerous when PartitionSpec has non-empty unreduced/reduced set. Please "
+                         "use *spec.partitions")
 
 
 def takes_part(parsed: ParsedIndex) -> bool:

@@ -29,9 +29,17 @@ from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.control_flow.conditionals import platform_dependent
 from jaxle_core.lax.standard import check_nonnegative
-from jaxle_core.mesh import PartitionSpec
+from jaxle_core.mesh import PartitionSpec, get_abstract_mesh
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import checked_out_sharding, resolve_out_sharding, spec_of, typed_as
+from jaxle_core.sharding_types import (
+    checked_out_sharding,
+    explicit_mesh_of,
+    no_context_mesh_error,
+    resolve_out_sharding,
+    spec_of,
+    typed_as,
+    typed_aval,
+)
 from jaxle_numpy.conditional import where
 from jaxle_numpy.creation import array, asarray, empty, full, ones, zeros, zeros_like
 from jaxle_numpy.cumulative import cumsum
@@ -632,7 +640,7 @@ def repeat(a: Any, repeats: Any, axis: int | None = None, *, total_repeat_length
     need a static ``total_repeat_length``. Over Explicit mesh axes, repeating along a split axis needs
     ``out_sharding``: the repeat is then computed replicated and laid out as asked, as JAX's."""
     check_arraylike("repeat", a, repeats)
-    checked_out_sharding(out_sharding, "repeat")
+    sharding = checked_out_sharding(out_sharding, "repeat")
     if axis is None:
         a, axis = ravel(a), 0
     else:
@@ -644,6 +652,11 @@ def repeat(a: Any, repeats: Any, axis: int | None = None, *, total_repeat_length
         out_sharding = layout  # the repeated axis is whole: the others keep their layout
     if out_sharding is None:
         return _repeat(a, repeats, axis, total_repeat_length)
+    if layout is None and get_abstract_mesh().empty:  # computed on one device, outside any mesh
+        out = _repeat(a, repeats, axis, total_repeat_length)
+        if sharding is not None and explicit_mesh_of(sharding.mesh) is not None:
+            raise no_context_mesh_error(typed_aval(get_aval(out), sharding))  # JAX's: it cannot be typed so there
+        return out
     whole = PartitionSpec() if layout is None else NamedSharding(layout.mesh, PartitionSpec())
     return placement.reshard(_repeat(placement.reshard(a, whole), repeats, axis, total_repeat_length), out_sharding)
 

@@ -17,10 +17,10 @@ import numpy as np
 
 from jaxle_core import dtypes, lax
 from jaxle_core.avals import get_aval
+from jaxle_core.axis_type_scopes import auto_axes
 from jaxle_core.lax import GatherDimensionNumbers, GatherScatterMode
 from jaxle_core.lax import operators as lax_operators
 from jaxle_core.lax import structural as lax_structural
-from jaxle_core.axis_type_scopes import auto_axes
 from jaxle_core.sharding_types import resolve_out_sharding
 from jaxle_numpy import conditional
 from jaxle_numpy.cumulative import cumsum
