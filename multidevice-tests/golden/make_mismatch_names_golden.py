@@ -1,6 +1,8 @@
 """Write mismatch_names_golden.json: under ``jax.set_mesh``, how JAX names the argument on other devices that it
 refuses: by the parameter of the jitted function that received it (``jnp`` functions are jitted: ``x`` of
-``multiply``, also for ``np_array * x``; ``a`` of ``_reduce_sum`` for ``jnp.sum``), by ``args[i]`` of a primitive
+``multiply``, also for ``np_array * x``; ``a`` of ``_reduce_sum`` for ``jnp.sum``, of ``_reduce_all`` for ``jnp.all``;
+``x`` of ``abs`` for an alias, ``x1`` of ``true_divide``; ``a`` of ``ravel`` for the functions that ravel their
+operand first, as ``jnp.repeat``), by ``args[i]`` of a primitive
 applied eagerly, and not at all when a jitted function received it traced (under ``grad``, ``vmap``, ``jvp``:
 ``Got jit's context mesh ... and ARG_SHARDING ...``). Recorded from the module named on the command line:
 
@@ -32,8 +34,8 @@ def _case(jax, name: str, where: str) -> str:
     jnp, lax = importlib.import_module(jax.__name__ + ".numpy"), jax.lax
     devices = np.array(jax.devices())
     P, NamedSharding, Mesh = jax.sharding.PartitionSpec, jax.sharding.NamedSharding, jax.sharding.Mesh
-    x = (jax.device_put(X, devices[6]) if where == "device6" else
-         jax.device_put(X, NamedSharding(Mesh(devices[4:], ("x",)), P("x"))))
+    x, xi = ((jax.device_put(v, devices[6]) if where == "device6" else
+              jax.device_put(v, NamedSharding(Mesh(devices[4:], ("x",)), P("x")))) for v in (X, X.astype(np.int32)))
 
     def total(a):
         return (a * 2).sum()
@@ -63,17 +65,34 @@ def _case(jax, name: str, where: str) -> str:
         "vmap_pow": lambda: jax.vmap(lambda a: a ** 2)(x),
         "jvp": lambda: jax.jvp(lambda a: a * 2, (x,), (x,)), "jvp_lax": lambda: jax.jvp(lax.sin, (x,), (x,)),
         "vjp": lambda: jax.vjp(lambda a: a * 2, x),
+        **{name: (lambda n=name: getattr(jnp, n)(x)) for name in UNARY},
+        **{name: (lambda n=name: getattr(jnp, n)(x, X)) for name in BINARY},
+        **{name: (lambda n=name: getattr(jnp, n)(xi, 1)) for name in INTEGER},
+        "power_array": lambda: jnp.power(x, X), "repeat_twice": lambda: jnp.repeat(x, 2),
+        "roll_one": lambda: jnp.roll(x, 1), "delete_one": lambda: jnp.delete(x, 1),
+        "insert_one": lambda: jnp.insert(x, 1, 0.0), "take_two": lambda: jnp.take(x, np.array([0, 1])),
+        "searchsorted_x": lambda: jnp.searchsorted(x, X), "interp_x": lambda: jnp.interp(x, X, X),
+        "partition_two": lambda: jnp.partition(x, 2), "argpartition_two": lambda: jnp.argpartition(x, 2),
     }
     with jax.set_mesh(Mesh(devices[:4], ("x",))):
         return _outcome(cases[name])
 
+
+# jax.numpy functions of one array (x), of x and a NumPy array, and of an integer array and 1
+UNARY = ("all", "any", "average", "std", "ptp", "sort", "argsort", "sort_complex", "ravel", "abs", "absolute", "acos",
+         "acosh", "asin", "asinh", "atan", "atanh", "floor", "ceil", "fabs", "log2", "log10", "deg2rad", "rad2deg",
+         "radians", "degrees", "spacing", "positive", "real", "conj", "conjugate", "unstack", "diagflat", "nonzero",
+         "flatnonzero", "where")
+BINARY = ("divide", "true_divide", "arctan2", "atan2", "logaddexp", "logaddexp2", "vdot", "inner", "outer")
+INTEGER = ("left_shift", "right_shift", "bitwise_left_shift", "bitwise_right_shift", "bitwise_not", "bitwise_invert")
 
 NAMES = ("mul", "rmul_numpy", "mul_numpy", "add", "rsub_numpy", "rmatmul_numpy", "neg", "pow", "sin", "sum",
          "sum_method", "sum_axis", "prod", "max", "max_method", "min", "mean", "mean_method", "var", "argmax",
          "argmin", "cumsum", "dot", "matmul", "squeeze", "moveaxis", "where", "reshape", "index", "lax_add", "grad",
          "grad_sin", "grad_numpy_left", "grad_lax", "grad_jit", "vmap", "vmap_sin", "vmap_sum", "vmap_neg",
          "vmap_two", "vmap_numpy_left", "vmap_jit", "vmap_lax_add", "vmap_reshape", "vmap_pow", "jvp", "jvp_lax",
-         "vjp")
+         "vjp", *UNARY, *BINARY, *INTEGER, "power_array", "repeat_twice", "roll_one", "delete_one", "insert_one",
+         "take_two", "searchsorted_x", "interp_x", "partition_two", "argpartition_two")
 CASES = {f"{where}_{name}": (lambda jax, n=name, w=where: _case(jax, n, w))
          for where in ("other", "device6") for name in NAMES}
 

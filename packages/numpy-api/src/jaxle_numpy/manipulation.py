@@ -186,6 +186,7 @@ def _check_order(order: str) -> None:
         raise ValueError(f"Unexpected value for 'order' argument: {order}.")
 
 
+@compiled_when_eager(static_argnames=("order", "out_sharding"))
 def ravel(a: Any, order: str = "C", *, out_sharding: Any = None) -> Any:
     """``a`` flattened to one dimension, in row-major (``'C'``) or column-major (``'F'``) order (laid out as
     ``out_sharding`` over a mesh of Explicit axes when given)."""
@@ -599,6 +600,7 @@ def dsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
     return _split("dsplit", ary, indices_or_sections, 2)
 
 
+@compiled_when_eager(static_argnames=("axis",))
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
     """The slices of ``x`` along ``axis``, as a tuple."""
     require_hashable(axis)  # a static argument of JAX's jitted unstack, checked first

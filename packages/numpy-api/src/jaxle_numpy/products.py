@@ -71,6 +71,7 @@ def _conj_if_complex(x: Any) -> Any:
     return lax_elementwise.conj(x) if dtypes.issubdtype(get_aval(x).dtype, np.complexfloating) else x
 
 
+@compiled_when_eager
 def vdot(a: Any, b: Any, *, precision=None, preferred_element_type=None) -> Any:
     """The dot product of the flattened arrays, ``a`` conjugated."""
     check_arraylike("vdot", a, b)
@@ -102,6 +103,7 @@ def _move_to_end(x: Any, axis: int) -> Any:
     return lax_structural.transpose(x, tuple(d for d in range(ndim) if d != axis) + (axis,))
 
 
+@compiled_when_eager
 def inner(a: Any, b: Any, *, precision=None, preferred_element_type=None) -> Any:
     """The sum of products over the last axes of ``a`` and ``b`` (a product when either is a scalar)."""
     check_arraylike("inner", a, b)
@@ -119,6 +121,7 @@ def _with_common_rank(a: Any, b: Any) -> tuple[Any, Any]:
     return tuple(x if get_aval(x).ndim in (0, ndim) else lax_structural.broadcast_to_rank(x, ndim) for x in (a, b))
 
 
+@compiled_when_eager
 def outer(a: Any, b: Any, out: None = None) -> Any:
     """Every product of an element of flattened ``a`` with one of flattened ``b``."""
     check_arraylike("outer", a, b)

@@ -220,12 +220,14 @@ amax = max
 amin = min
 
 
+@compiled_when_eager(static_argnames=("axis", "keepdims"), traced_name="_reduce_all")
 def all(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, *, where: Any = None) -> Any:
     """Whether every element over ``axis`` is true (nonzero)."""
     return _reduce(a, "all", lax.reduce_and, lax.bitwise_and, lambda dt: True, axis=axis, out=out,
                    keepdims=keepdims, where=where, preprocess=_to_bool)
 
 
+@compiled_when_eager(static_argnames=("axis", "keepdims"), traced_name="_reduce_any")
 def any(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, *, where: Any = None) -> Any:
     """Whether some element over ``axis`` is true (nonzero)."""
     return _reduce(a, "any", lax.reduce_or, lax.bitwise_or, lambda dt: False, axis=axis, out=out,
@@ -349,7 +351,7 @@ def _std_body(a: Any, correction: Any, mean_value: Any, where: Any, axis: Axis =
     return lax.sqrt(_var(a, mean_value, correction, where, axis=axis, dtype=dtype, keepdims=keepdims))
 
 
-_std_body.__name__ = "_std"
+_std_body.__name__ = _std_body.__qualname__ = "_std"
 _std = jit(_std_body, static_argnames=("axis", "dtype", "keepdims"))
 
 
@@ -414,7 +416,7 @@ def _ptp_body(a: Any, axis: Axis = None, keepdims: bool = False) -> Any:
     return lax.sub(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
 
 
-_ptp_body.__name__ = "_ptp"
+_ptp_body.__name__ = _ptp_body.__qualname__ = "_ptp"
 _ptp = jit(_ptp_body, static_argnames=("axis", "keepdims"))
 
 

@@ -91,7 +91,7 @@ def _like(value: int, x) -> Any:
     return lax_structural.convert_keeping_weak_type(np.asarray(value, aval.dtype), aval.dtype, aval.weak_type)
 
 
-_take_body.__name__ = "_take"
+_take_body.__name__ = _take_body.__qualname__ = "_take"
 _take = jit(_take_body, static_argnames=("axis", "mode", "unique_indices", "indices_are_sorted", "fill_value"))
 
 
@@ -152,7 +152,7 @@ def _take_along_axis_body(arr, indices, axis: int | None, mode=None, fill_value=
                               mode="fill" if mode is None else mode, fill_value=fill_value)
 
 
-_take_along_axis_body.__name__ = "take_along_axis"
+_take_along_axis_body.__name__ = _take_along_axis_body.__qualname__ = "take_along_axis"
 _take_along_axis = jit(_take_along_axis_body, static_argnames=("axis", "mode", "fill_value"))
 
 
@@ -185,7 +185,7 @@ def _put_along_axis_body(arr, indices, values, axis: int | None, mode: str | Non
     return out if get_aval(out).shape == shape else lax_structural.reshape(out, shape)
 
 
-_put_along_axis_body.__name__ = "put_along_axis"
+_put_along_axis_body.__name__ = _put_along_axis_body.__qualname__ = "put_along_axis"
 _put_along_axis = jit(_put_along_axis_body, static_argnames=("axis", "mode"))
 
 
@@ -262,8 +262,7 @@ def nonzero(a, *, size: int | None = None, fill_value=None) -> tuple[Any, ...]:
                          "instead.")
     if size is None:
         # JAX counts the nonzero elements first: the count is what must be concrete
-        count = int(_concrete(lax_reductions.reduce_sum(lax_structural.convert_element_type(
-            lax_elementwise.ne(a, _like(0, a)), dtypes.default_int_dtype()), tuple(range(len(shape))))))
+        count = int(_concrete(reductions.sum(_nonzero_mask(a))))
         if len(getattr(getattr(a, "sharding", None), "device_set", ())) > 1:  # computed over a's devices, as JAX's
             return _nonzero_sized(a, count, None)
         value = _concrete(a)
@@ -271,11 +270,16 @@ def nonzero(a, *, size: int | None = None, fill_value=None) -> tuple[Any, ...]:
     return _nonzero_sized(a, size, fill_value)
 
 
+def _nonzero_mask(a):
+    """Where ``a`` is nonzero: ``a`` itself for booleans, else ``a != 0`` (jnp's, as JAX's)."""
+    return a if get_aval(a).dtype == np.bool_ else ufuncs.not_equal(a, 0)
+
+
 def _nonzero_sized(a, size: int, fill_value) -> tuple[Any, ...]:
     """nonzero with a static ``size``, staged as JAX stages it: the running count of nonzero elements, counted
     into ``size`` bins, accumulated again into flat positions, unraveled, and filled past the count."""
     shape = get_aval(a).shape
-    mask = a if get_aval(a).dtype == np.bool_ else lax_elementwise.ne(a, _like(0, a))
+    mask = _nonzero_mask(a)
     index_dtype = dtypes.default_int_dtype()
     if get_aval(a).size == 0 or size == 0:
         return tuple(lax_structural.broadcast_in_dim(np.zeros((), index_dtype), (size,), ()) for _ in shape)
@@ -302,7 +306,7 @@ def _nonzero_sized(a, size: int, fill_value) -> tuple[Any, ...]:
 def flatnonzero(a, *, size: int | None = None, fill_value=None):
     """The flat indices of ``a``'s nonzero elements."""
     check_arraylike("flatnonzero", a)
-    return nonzero(_ravel(_asarray(a)), size=size, fill_value=fill_value)[0]
+    return nonzero(manipulation.ravel(a), size=size, fill_value=fill_value)[0]
 
 
 def argwhere(a, *, size: int | None = None, fill_value=None):
@@ -441,7 +445,7 @@ def _piecewise_body(x, condlist, consts: dict, *args, funcs: tuple):
     return vectorize.vectorize(lax_conditionals.switch, excluded=(1,))(branch, branches, x)
 
 
-_piecewise_body.__name__ = "_piecewise"
+_piecewise_body.__name__ = _piecewise_body.__qualname__ = "_piecewise"
 _piecewise = jit(_piecewise_body, static_argnames=("funcs",))
 
 
@@ -559,7 +563,7 @@ def _packbits_body(a, axis: int, bitorder: str):
     return manipulation.moveaxis(lax_structural.convert_element_type(packed, np.uint8), -1, axis)
 
 
-_packbits_body.__name__ = "packbits"
+_packbits_body.__name__ = _packbits_body.__qualname__ = "packbits"
 _packbits = jit(_packbits_body, static_argnames=("axis", "bitorder"))
 
 
@@ -596,7 +600,7 @@ def _unpackbits_body(a, axis: int, count: int | None, bitorder: str):
     return manipulation.moveaxis(bits, -1, axis)
 
 
-_unpackbits_body.__name__ = "unpackbits"
+_unpackbits_body.__name__ = _unpackbits_body.__qualname__ = "unpackbits"
 _unpackbits = jit(_unpackbits_body, static_argnames=("axis", "count", "bitorder"))
 
 

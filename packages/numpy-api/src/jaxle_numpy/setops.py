@@ -113,7 +113,7 @@ def _unique_sorted_mask_body(ar, axis: int, equal_nan: bool):
     return aux, set_tail(first, lax.reduce_or(differs, tuple(range(1, len(shape))))), perm
 
 
-_unique_sorted_mask_body.__name__ = "_unique_sorted_mask"
+_unique_sorted_mask_body.__name__ = _unique_sorted_mask_body.__qualname__ = "_unique_sorted_mask"
 _unique_sorted_mask = jit(_unique_sorted_mask_body, static_argnames=("axis", "equal_nan"))
 
 
@@ -247,7 +247,7 @@ def _in1d_body(ar1, ar2, invert: bool, method: str, assume_unique: bool):
     return found if assume_unique else take(found, inverse)
 
 
-_in1d_body.__name__ = "_in1d"
+_in1d_body.__name__ = _in1d_body.__qualname__ = "_in1d"
 _in1d = jit(_in1d_body, static_argnames=("invert", "method", "assume_unique"))
 
 
@@ -326,7 +326,7 @@ def _intersect1d_size_body(ar1, ar2, *, assume_unique: bool, return_indices: boo
     return (values, in_first, in_second, count) if with_count else (values, in_first, in_second)
 
 
-_intersect1d_size_body.__name__ = "_intersect1d_size"
+_intersect1d_size_body.__name__ = _intersect1d_size_body.__qualname__ = "_intersect1d_size"
 _intersect1d_size = jit(_intersect1d_size_body,
                         static_argnames=("assume_unique", "return_indices", "size", "fill_value", "with_count"))
 
@@ -441,7 +441,7 @@ def _setxor1d_size_body(ar1, ar2, fill_value, *, assume_unique: bool, size: int,
     return (values, count) if with_count else values
 
 
-_setxor1d_size_body.__name__ = "_setxor1d_size"
+_setxor1d_size_body.__name__ = _setxor1d_size_body.__qualname__ = "_setxor1d_size"
 _setxor1d_size = jit(_setxor1d_size_body, static_argnames=("assume_unique", "size", "with_count"))
 
 

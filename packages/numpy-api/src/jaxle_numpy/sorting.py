@@ -73,7 +73,7 @@ def _sort_body(a, axis: int | None = -1, *, kind: None = None, order: None = Non
     return lax.rev(result, (axis,)) if descending else result
 
 
-_sort_body.__name__ = "sort"
+_sort_body.__name__ = _sort_body.__qualname__ = "sort"
 _sorted = jit(_sort_body, static_argnames=("axis", "kind", "order", "stable", "descending"))
 
 
@@ -103,7 +103,7 @@ def _argsort_body(a, axis: int | None = -1, *, kind: None = None, order: None = 
     return lax.rev(indices, (axis,)) if descending else indices
 
 
-_argsort_body.__name__ = "argsort"
+_argsort_body.__name__ = _argsort_body.__qualname__ = "argsort"
 _argsorted = jit(_argsort_body, static_argnames=("axis", "kind", "order", "stable", "descending", "dtype"))
 
 
@@ -144,7 +144,7 @@ def _unstack(keys: Any) -> list[Any]:
     return rows
 
 
-_lexsort_body.__name__ = "lexsort"
+_lexsort_body.__name__ = _lexsort_body.__qualname__ = "lexsort"
 _lexsorted = jit(_lexsort_body, static_argnames=("axis",))
 
 
@@ -163,7 +163,7 @@ def _sort_complex_body(a):
     return lax.convert_element_type(result, complex_dtype)
 
 
-_sort_complex_body.__name__ = "sort_complex"
+_sort_complex_body.__name__ = _sort_complex_body.__qualname__ = "sort_complex"
 _sorted_complex = jit(_sort_complex_body)
 
 
@@ -206,7 +206,7 @@ def _partition_body(a, kth: int, axis: int = -1):
     return result if undo is None else lax.transpose(result, undo)
 
 
-_partition_body.__name__ = "partition"
+_partition_body.__name__ = _partition_body.__qualname__ = "partition"
 _partitioned = jit(_partition_body, static_argnames=("kth", "axis"))
 
 
@@ -235,7 +235,7 @@ def _argpartition_body(a, kth: int, axis: int = -1):
     return result if undo is None else lax.transpose(result, undo)
 
 
-_argpartition_body.__name__ = "argpartition"
+_argpartition_body.__name__ = _argpartition_body.__qualname__ = "argpartition"
 _argpartitioned = jit(_argpartition_body, static_argnames=("kth", "axis"))
 
 
@@ -303,7 +303,7 @@ def _searchsorted_scan_body(sorted_arr, query, *, side: str, unrolled: bool):
     return lax.convert_element_type(position, np.int32)
 
 
-_searchsorted_scan_body.__name__ = "_searchsorted_scan_impl"
+_searchsorted_scan_body.__name__ = _searchsorted_scan_body.__qualname__ = "_searchsorted_scan_impl"
 _searchsorted_scan = jit(_searchsorted_scan_body, static_argnames=("side", "unrolled"))
 
 
@@ -330,7 +330,7 @@ def _sorted_positions(x: Any) -> Any:
     return set_at(zeros, perm, iota)
 
 
-_searchsorted_sort_body.__name__ = "_searchsorted_sort_impl"
+_searchsorted_sort_body.__name__ = _searchsorted_sort_body.__qualname__ = "_searchsorted_sort_impl"
 _searchsorted_sort = jit(_searchsorted_sort_body, static_argnames=("side",))
 
 
@@ -351,7 +351,7 @@ def _searchsorted_compare_all_body(sorted_arr, query, *, side: str):
     return lax.reduce_sum(lax.convert_element_type(below, np.int32), (0,))
 
 
-_searchsorted_compare_all_body.__name__ = "_searchsorted_compare_all_impl"
+_searchsorted_compare_all_body.__name__ = _searchsorted_compare_all_body.__qualname__ = "_searchsorted_compare_all_impl"
 _searchsorted_compare_all = jit(_searchsorted_compare_all_body, static_argnames=("side",))
 
 
@@ -372,7 +372,7 @@ def _searchsorted_body(a, v, side: str = "left", sorter=None, *, method: str = "
     return _searchsorted_compare_all(a, v, side=side)
 
 
-_searchsorted_body.__name__ = "searchsorted"
+_searchsorted_body.__name__ = _searchsorted_body.__qualname__ = "searchsorted"
 _searchsorted = jit(_searchsorted_body, static_argnames=("side", "method"))
 
 

@@ -41,6 +41,7 @@ from jaxle_numpy.ufuncs import clip, greater_equal, remainder
 from jaxle_numpy.util import (
     canonicalize_axis,
     check_arraylike,
+    compiled_when_eager,
     ensure_array,
     named_jit,
     promote_args_inexact,
@@ -89,6 +90,7 @@ def _index_along(a: Any, position: int, axis: int) -> Any:
 # ---------------------------------------------------------------- average
 
 
+@compiled_when_eager(static_argnames=("axis", "returned", "keepdims"), traced_name="_average")
 def average(a: Any, axis: int | tuple[int, ...] | None = None, weights: Any = None, returned: bool = False,
             keepdims: bool = False) -> Any:
     """Weighted mean over ``axis``; with ``returned``, also the sum of the weights."""
@@ -400,7 +402,7 @@ def _diag_body(v: Any) -> Any:
     return diagonal(v)
 
 
-_diag_body.__name__ = "_diag"
+_diag_body.__name__ = _diag_body.__qualname__ = "_diag"
 _diag = jit(_diag_body)
 
 
@@ -538,7 +540,7 @@ def _interp_body(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, 
     return f
 
 
-_interp_body.__name__ = "_interp"
+_interp_body.__name__ = _interp_body.__qualname__ = "_interp"
 _interp = jit(_interp_body, static_argnames=("extrapolate_left", "extrapolate_right"))
 
 

@@ -77,11 +77,22 @@ def _unary_inexact(name: str, lax_fn: Any, doc: str) -> Any:
     return util.compiled_when_eager(_named(fn, name, doc))
 
 
-def _binary(name: str, lax_fn: Any, doc: str, promote: Any = util.promote_args) -> Any:
-    """``lax_fn`` of the operands promoted to a common dtype and rank with ``promote``."""
+def _binary(name: str, lax_fn: Any, doc: str, promote: Any = util.promote_args, numbered: bool = False) -> Any:
+    """``lax_fn`` of the operands promoted to a common dtype and rank with ``promote``; its parameters are named
+    ``x1`` and ``x2`` when ``numbered`` (as JAX's errors name them), else ``x`` and ``y``."""
     def fn(x: Any, y: Any, /) -> Any:
         return lax_fn(*promote(name, x, y))
-    return util.compiled_when_eager(_named(fn, name, doc))
+
+    def numbered_fn(x1: Any, x2: Any, /) -> Any:
+        return lax_fn(*promote(name, x1, x2))
+    return util.compiled_when_eager(_named(numbered_fn if numbered else fn, name, doc))
+
+
+def _unary_alias(name: str, fun: Any) -> Any:
+    """``fun`` under another name, as a function of its own: JAX's aliases are (its errors name ``x of abs``)."""
+    def alias(x: Any, /) -> Any:
+        return fun(x)
+    return util.compiled_when_eager(_named(alias, name, f"``{fun.__name__}`` under the name ``{name}``."))
 
 
 def _reject_out(name: str, out: Any) -> None:
@@ -109,7 +120,8 @@ def multiply(x: Any, y: Any, /) -> Any:
 subtract = _binary("subtract", lax.sub, "Elementwise ``x - y``.")
 maximum = _binary("maximum", lax.max, "Elementwise maximum (NaN propagates).")
 minimum = _binary("minimum", lax.min, "Elementwise minimum (NaN propagates).")
-true_divide = _binary("true_divide", lax.div, "Elementwise ``x / y`` in an inexact dtype.", util.promote_args_inexact)
+true_divide = _binary("true_divide", lax.div, "Elementwise ``x1 / x2`` in an inexact dtype.", util.promote_args_inexact,
+                      numbered=True)
 divide = true_divide
 
 
@@ -120,6 +132,7 @@ def negative(x: Any, /) -> Any:
     return lax.neg(x)
 
 
+@util.compiled_when_eager
 def positive(x: Any, /) -> Any:
     """Elementwise ``+x``: the operand's values, as a new array."""
     x, = util.promote_args("positive", x)
@@ -142,9 +155,10 @@ def absolute(x: Any, /) -> Any:
     return lax.abs(x)
 
 
-abs = absolute  # noqa: A001 - NumPy's name
+abs = _unary_alias("abs", absolute)  # noqa: A001 - NumPy's name
 
 
+@util.compiled_when_eager
 def fabs(x: Any, /) -> Any:
     """Elementwise absolute value in an inexact dtype; complex input is refused."""
     x, = util.promote_args_inexact("fabs", x)
@@ -271,6 +285,12 @@ def power(x1: Any, x2: Any, /) -> Any:
     else:
         x1, = util.promote_dtypes_numeric(util.eager_array(x1))
         return lax.integer_pow(x1, exponent)
+    return _power(x1, x2)
+
+
+@util.compiled_when_eager
+def _power(x1: Any, x2: Any) -> Any:
+    """``x1 ** x2`` for an exponent that is not a concrete integer."""
     base, promoted_exponent = util.promote_args_numeric("power", x1, x2)
     if _is(base, np.integer):
         return _pow_int_int(base, promoted_exponent)
@@ -317,10 +337,13 @@ log = _unary_inexact("log", lax.log, "Elementwise natural logarithm.")
 log1p = _unary_inexact("log1p", lax.log1p, "Elementwise ``log(1 + x)``, accurate near zero.")
 sqrt = _unary_inexact("sqrt", lax.sqrt, "Elementwise square root.")
 cbrt = _unary_inexact("cbrt", lax.cbrt, "Elementwise cube root.")
-asin, acos, atan, asinh, acosh, atanh = arcsin, arccos, arctan, arcsinh, arccosh, arctanh
-arctan2 = _binary("arctan2", lax.atan2, "Elementwise angle of the point ``(x2, x1)``.", util.promote_args_inexact)
+asin, acos, atan = _unary_alias("asin", arcsin), _unary_alias("acos", arccos), _unary_alias("atan", arctan)
+asinh, acosh, atanh = _unary_alias("asinh", arcsinh), _unary_alias("acosh", arccosh), _unary_alias("atanh", arctanh)
+arctan2 = _binary("arctan2", lax.atan2, "Elementwise angle of the point ``(x2, x1)``.", util.promote_args_inexact,
+                  numbered=True)
 
 
+@util.compiled_when_eager
 def atan2(x1: Any, x2: Any, /) -> Any:
     """``arctan2`` under the array API's name (which promotes the operands to a common dtype first)."""
     return arctan2(*util.promote_args("atan2", x1, x2))
@@ -330,6 +353,7 @@ nextafter = _binary("nextafter", lax.nextafter, "The next representable value af
                     util.promote_args_inexact)
 
 
+@util.compiled_when_eager
 def log2(x: Any, /) -> Any:
     """Elementwise base-2 logarithm."""
     x, = util.promote_args_inexact("log2", x)
@@ -341,6 +365,7 @@ def log2(x: Any, /) -> Any:
     return lax.div(lax.log(x), lax.log(util.scalar_like(x, 2)))
 
 
+@util.compiled_when_eager
 def log10(x: Any, /) -> Any:
     """Elementwise base-10 logarithm."""
     x, = util.promote_args_inexact("log10", x)
@@ -352,12 +377,14 @@ def log10(x: Any, /) -> Any:
     return lax.mul(lax.log(x), util.scalar_like(x, 1 / np.log(10)))
 
 
+@util.compiled_when_eager
 def deg2rad(x: Any, /) -> Any:
     """Degrees to radians."""
     x, = util.promote_args_inexact("deg2rad", x)
     return lax.mul(x, util.weak_scalar_like(x, np.pi / 180))
 
 
+@util.compiled_when_eager
 def rad2deg(x: Any, /) -> Any:
     """Radians to degrees."""
     x, = util.promote_args_inexact("rad2deg", x)
@@ -426,24 +453,26 @@ def _logaddexp_jvp_rule(fn: Any, exp_fn: Any) -> Any:
     return rule
 
 
-_logaddexp_body.__name__ = "logaddexp"
-_logaddexp2_body.__name__ = "logaddexp2"
+_logaddexp_body.__name__ = _logaddexp_body.__qualname__ = "logaddexp"
+_logaddexp2_body.__name__ = _logaddexp2_body.__qualname__ = "logaddexp2"
 _logaddexp = custom_jvp(_logaddexp_body)
 _logaddexp2 = custom_jvp(_logaddexp2_body)
 _logaddexp_jvp = _logaddexp_jvp_rule(_logaddexp, lax.exp)
 _logaddexp2_jvp = _logaddexp_jvp_rule(_logaddexp2, lax.exp2)
-_logaddexp_jvp.__name__ = "_logaddexp_jvp"
-_logaddexp2_jvp.__name__ = "_logaddexp2_jvp"
+_logaddexp_jvp.__name__ = _logaddexp_jvp.__qualname__ = "_logaddexp_jvp"
+_logaddexp2_jvp.__name__ = _logaddexp2_jvp.__qualname__ = "_logaddexp2_jvp"
 _logaddexp.defjvp(_logaddexp_jvp)
 _logaddexp2.defjvp(_logaddexp2_jvp)
 
 
+@util.compiled_when_eager
 def logaddexp(x1: Any, x2: Any, /) -> Any:
     """Elementwise ``log(exp(x1) + exp(x2))`` without overflow."""
     x1, x2 = util.promote_args_inexact("logaddexp", x1, x2)
     return _logaddexp(x1, x2)
 
 
+@util.compiled_when_eager
 def logaddexp2(x1: Any, x2: Any, /) -> Any:
     """Elementwise ``log2(2**x1 + 2**x2)`` without overflow."""
     x1, x2 = util.promote_args_inexact("logaddexp2", x1, x2)
@@ -453,6 +482,7 @@ def logaddexp2(x1: Any, x2: Any, /) -> Any:
 # ---------------------------------------------------------------- rounding
 
 
+@util.compiled_when_eager
 def floor(x: Any, /) -> Any:
     """Elementwise floor (booleans and integers are returned as is)."""
     util.check_arraylike("floor", x)
@@ -460,6 +490,7 @@ def floor(x: Any, /) -> Any:
     return util.as_array(x) if _is_integral(x) else lax.floor(x)
 
 
+@util.compiled_when_eager
 def ceil(x: Any, /) -> Any:
     """Elementwise ceiling (booleans and integers are returned as is)."""
     util.check_arraylike("ceil", x)
@@ -649,6 +680,7 @@ def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None, ne
 # ---------------------------------------------------------------- complex parts
 
 
+@util.compiled_when_eager
 def real(val: Any, /) -> Any:
     """The real part of each element (the values themselves, as a new array, for real dtypes)."""
     util.check_arraylike("real", val)
@@ -664,6 +696,7 @@ def imag(val: Any, /) -> Any:
     return lax.imag(val) if _is(val, np.complexfloating) else lax.full_like(val, 0)
 
 
+@util.compiled_when_eager
 def conjugate(x: Any, /) -> Any:
     """The complex conjugate of each element (the values themselves, as a new array, for real dtypes)."""
     util.check_arraylike("conjugate", x)
@@ -781,14 +814,16 @@ def invert(x: Any, /) -> Any:
     return lax.bitwise_not(x)
 
 
-bitwise_not = bitwise_invert = invert
+bitwise_not, bitwise_invert = _unary_alias("bitwise_not", invert), _unary_alias("bitwise_invert", invert)
 
 
+@util.compiled_when_eager
 def left_shift(x: Any, y: Any, /) -> Any:
     """Elementwise ``x << y`` (booleans become the default integer)."""
     return lax.shift_left(*util.promote_args_numeric("left_shift", x, y))
 
 
+@util.compiled_when_eager
 def right_shift(x1: Any, x2: Any, /) -> Any:
     """Elementwise ``x1 >> x2``: arithmetic for signed integers, logical for unsigned ones."""
     x1, x2 = util.promote_args_numeric("right_shift", x1, x2)
@@ -796,7 +831,16 @@ def right_shift(x1: Any, x2: Any, /) -> Any:
     return shift(x1, x2)
 
 
-bitwise_left_shift, bitwise_right_shift = left_shift, right_shift
+@util.compiled_when_eager
+def bitwise_left_shift(x: Any, y: Any, /) -> Any:
+    """``left_shift`` under the array API's name."""
+    return left_shift(x, y)
+
+
+@util.compiled_when_eager
+def bitwise_right_shift(x1: Any, x2: Any, /) -> Any:
+    """``right_shift`` under the array API's name."""
+    return right_shift(x1, x2)
 
 
 @util.named_jit("bitwise_count")
@@ -822,6 +866,7 @@ def copysign(x1: Any, x2: Any, /) -> Any:
 
 
 
+@util.compiled_when_eager
 def spacing(x: Any, /) -> Any:
     """The distance from each element to the next representable value away from zero."""
     x, = util.promote_args_inexact("spacing", x)
@@ -858,7 +903,7 @@ def _frexp_body(x: Any) -> tuple[Any, Any]:
     return _where(special, x, mantissa), lax.convert_element_type(exponent, np.int32)
 
 
-_frexp_body.__name__ = "_frexp"
+_frexp_body.__name__ = _frexp_body.__qualname__ = "_frexp"
 _frexp = custom_jvp(_frexp_body)
 
 
@@ -951,7 +996,7 @@ def _sinc_maclaurin_body(k: int, x: Any) -> Any:
     return lax.add(zero, util.weak_scalar_like(x, (-1) ** (k // 2) / (k + 1)))
 
 
-_sinc_maclaurin_body.__name__ = "_sinc_maclaurin"
+_sinc_maclaurin_body.__name__ = _sinc_maclaurin_body.__qualname__ = "_sinc_maclaurin"
 _sinc_maclaurin = custom_jvp(_sinc_maclaurin_body, nondiff_argnums=(0,))
 
 
@@ -981,7 +1026,7 @@ def _i0_body(x: Any) -> Any:
     return lax.mul(lax.exp(magnitude), lax.bessel_i0e(magnitude))
 
 
-_i0_body.__name__ = "_i0"
+_i0_body.__name__ = _i0_body.__qualname__ = "_i0"
 _i0_custom = custom_jvp(_i0_body)
 
 

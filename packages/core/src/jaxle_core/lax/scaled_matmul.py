@@ -70,7 +70,7 @@ def _scaled_matmul_body(lhs, rhs, lhs_scales, rhs_scales, preferred_element_type
                                         preferred_element_type=preferred_element_type)
 
 
-_scaled_matmul_body.__name__ = "_scaled_matmul"
+_scaled_matmul_body.__name__ = _scaled_matmul_body.__qualname__ = "_scaled_matmul"
 _scaled_matmul = jit(_scaled_matmul_body, static_argnames=("preferred_element_type",))
 
 

@@ -86,7 +86,7 @@ def _log_ndtr_body(x: Any, series_order: int) -> Any:
                          _log_ndtr_lower_tail(lax.min(x, _c(x, lower)), series_order)))
 
 
-_log_ndtr_body.__name__ = "log_ndtr"
+_log_ndtr_body.__name__ = _log_ndtr_body.__qualname__ = "log_ndtr"
 _log_ndtr = custom_jvp(_log_ndtr_body, nondiff_argnums=(1,))
 
 
@@ -155,7 +155,7 @@ def _erfcx_body(x: Any) -> Any:
     return lax.select(large, _erfcx_asymptotic(x), direct)
 
 
-_erfcx_body.__name__ = "_erfcx"
+_erfcx_body.__name__ = _erfcx_body.__qualname__ = "_erfcx"
 _erfcx = custom_jvp(_erfcx_body)
 _erfcx.defjvps(lambda g, ans, x: lax.mul(g, lax.sub(lax.mul(lax.mul(_c(x, 2), x), ans), _c(x, 2 / np.sqrt(np.pi)))))
 

@@ -180,7 +180,7 @@ def _poch_body(z: Any, m: Any) -> Any:
     return _where(m_is_zero, util.scalar_like(z, 1), ratio)
 
 
-_poch_body.__name__ = "poch"
+_poch_body.__name__ = _poch_body.__qualname__ = "poch"
 _poch = custom_jvp(_poch_body)
 _poch.defjvps(lambda z_dot, ans, z, m: lax.mul(z_dot, lax.mul(ans, lax.sub(lax.digamma(lax.add(z, m)),
                                                                             lax.digamma(z)))),

@@ -68,7 +68,7 @@ def _xlogx_body(x: Any) -> Any:
     return _xlogy(x, x)
 
 
-_xlogx_body.__name__ = "_xlogx"
+_xlogx_body.__name__ = _xlogx_body.__qualname__ = "_xlogx"
 _xlogx = custom_jvp(_xlogx_body)
 
 
@@ -119,7 +119,7 @@ def _logit_body(x: Any) -> Any:
     return lax.log(lax.div(x, lax.sub(_one(x), x)))
 
 
-_logit_body.__name__ = "logit"
+_logit_body.__name__ = _logit_body.__qualname__ = "logit"
 _logit = custom_jvp(_logit_body)
 _logit.defjvps(lambda g, ans, x: lax.div(g, lax.mul(x, lax.sub(_one(x), x))))
 

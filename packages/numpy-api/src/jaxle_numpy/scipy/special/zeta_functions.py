@@ -45,7 +45,7 @@ def _zeta_body(x: Any, q: Any) -> Any:
     return lax.zeta(x, q)
 
 
-_zeta_body.__name__ = "zeta"
+_zeta_body.__name__ = _zeta_body.__qualname__ = "zeta"
 _zeta = custom_jvp(_zeta_body)
 _zeta.defjvps(lambda g, ans, x, q: jvp(lambda s: _zeta_euler_maclaurin(s, q), (x,), (g,))[1],
               lambda g, ans, x, q: lax.mul(g, lax.mul(lax.neg(x), lax.zeta(lax.add(x, util.weak_scalar_like(x, 1)),
