@@ -2,8 +2,9 @@
 (refusals of Auto axes, of other meshes, of a PartitionSpec outside any mesh, with JAX's messages and the source
 lines they name), broadcasts to an array's own shape given a layout (JAX's jaxprs: a ``reshard`` where only the
 layout changes, the array itself where nothing does), and dynamic_update_slice, sort and slice of arrays uncommitted,
-placed under the mesh or of partial sums, as JAX 0.10.2's (golden/make_out_sharding_golden.py); values against
-NumPy."""
+placed under the mesh or of partial sums, results laid out as out_sharding says (jnp.array, bincount, percentile,
+ops.segment_*), jnp.repeat outside any mesh and specs longer than a result's rank, as JAX 0.10.2's
+(golden/make_out_sharding_golden.py); values against NumPy."""
 
 import importlib
 import json

@@ -3,8 +3,10 @@ functions are read over eight CPU devices (their refusals of Auto axes, of a Nam
 the one set, of a PartitionSpec outside any mesh; the messages whole, this folder's path left out of the source
 lines they name), broadcasts to an array's own shape given a layout (jaxprs, whether the array itself comes
 back), and, under set_mesh, dynamic_update_slice and sort of uncommitted arrays beside arrays placed there and slices
-of partial sums (the results' layouts, types and values, or the errors), recorded from the module named on the
-command line.
+of partial sums (the results' layouts, types and values, or the errors), the results jnp.array/asarray, bincount,
+percentile and ops.segment_* lay out as their out_sharding says (eagerly, under jit and their jaxprs; under meshes of
+Explicit and Auto axes and outside any mesh), jnp.repeat given a NamedSharding outside any mesh, and broadcasts and
+reshards given a spec longer than the result's rank, recorded from the module named on the command line.
 
     /work/jaxpeer/bin/python multidevice-tests/golden/make_out_sharding_golden.py jax
 """
@@ -285,6 +287,31 @@ def _repeat_outside(put: bool, jitted: bool, total: bool):
     return case
 
 
+_LONG_SPECS = {"x_none_none": ("x", None, None), "none4": (None,) * 4, "x_y_none": ("x", "y", None),
+               "none_none_x": (None, None, "x")}
+_OPERANDS = {"host1d": lambda jax: np.ones(4, np.float32), "scalar": lambda jax: np.float32(2),
+             "host2d": lambda jax: _X, "put2d": lambda jax: jax.device_put(_X, _p(jax, "x")),
+             "put1d": lambda jax: jax.device_put(np.ones(4, np.float32), _p(jax, "y"))}
+
+
+def _longer_spec(f, operand: str, spec: tuple, jitted: bool):
+    """``f(jax, v, s)`` under set_mesh of a mesh of Explicit axes, ``v`` an ``_OPERANDS`` value and ``s`` a spec of
+    more entries than the result's rank (or as many as a rank-3 result's): eagerly or under jit."""
+    def case(jax):
+        with jax.sharding.set_mesh(_mesh(jax)):
+            v, s = _OPERANDS[operand](jax), _p(jax, *spec)
+            return _placed(jax, lambda: jax.jit(lambda u: f(jax, u, s))(v) if jitted else f(jax, v, s))
+    return case
+
+
+_LONGER = {
+    "broadcast_to_2d": lambda jax, v, s: jax.numpy.broadcast_to(v, (8, 4), out_sharding=s),
+    "broadcast_to_3d": lambda jax, v, s: jax.numpy.broadcast_to(v, (2, 8, 4), out_sharding=s),
+    "broadcast_in_dim_2d": lambda jax, v, s: jax.lax.broadcast_in_dim(v, (8, 4), tuple(range(2 - np.ndim(v), 2)),
+                                                                      out_sharding=s),
+    "reshard": lambda jax, v, s: jax.sharding.reshard(v, s),
+}
+
 _LAID_SPECS = {"x": (("x",), {}), "none_y": ((None, "y"), {}), "empty": ((), {}),
                "unreduced": ((), {"unreduced": {"x", "y"}}), "unreduced_x": ((), {"unreduced": {"x"}})}
 
@@ -333,6 +360,10 @@ CASES = {
     **{f"laid_out_{name}_{where}": _made(f, where) for name, f in _MADE.items() for where in ("outside", "auto")},
     **{f"repeat_outside_mesh{'_put' * put}{'_total' * total}{'_jit' * jitted}": _repeat_outside(put, jitted, total)
        for put in (False, True) for total in (False, True) for jitted in (False, True)},
+    **{f"longer_spec_{name}_{operand}_{key}{'_jit' * jitted}": _longer_spec(f, operand, spec, jitted)
+       for name, f in _LONGER.items() for operand in _OPERANDS for key, spec in _LONG_SPECS.items()
+       for jitted in (False, True)
+       if (name != "reshard" or operand in ("host2d", "put2d")) and (key != "none_none_x" or name == "reshard")},
     "reshape_order_f": _own_shape(lambda jax, x, s: jax.numpy.reshape(x, (4, 8), order="F", out_sharding=s),
                                   (None, "x")),
 }

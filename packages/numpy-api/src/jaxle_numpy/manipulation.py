@@ -339,12 +339,16 @@ def broadcast_to(array: Any, shape: Any, *, out_sharding: Any = None) -> Any:
 
 def _check_laid_out_broadcast(aval: Any, shape: tuple[int, ...], sharding: NamedSharding) -> None:
     """JAX's errors for broadcasting a value of ``aval`` to ``shape`` laid out as ``sharding``: its dimensions must
-    stretch by NumPy's rules and each keep its layout or be whole. JAX writes the requested type with the spec as
-    given, failing in its own code (a ``ValueError`` from its ``safe_zip``) when that names fewer dimensions."""
+    stretch by NumPy's rules and each keep its layout or be whole. JAX pairs the operand's entries with the spec's
+    past the leading dimensions, and writes the requested type with the spec as given, failing in its own code (a
+    ``ValueError`` from its ``safe_zip``) when the spec names more dimensions, or fewer where they do not fit."""
     if len(shape) < aval.ndim:
         raise ValueError(f"Cannot broadcast to shape with fewer dimensions: arr_shape={aval.shape} shape={shape}")
     lead = len(shape) - aval.ndim
     given = tuple(sharding.spec)
+    if len(given) > len(shape):  # JAX pairs the operand's entries with those past the leading dimensions
+        raise ValueError(f"safe_zip() argument 1 has length {len(given) - lead} but argument 0 has length "
+                         f"{aval.ndim}. All lengths: ({aval.ndim}, {len(given) - lead})")
     wanted = (given + (None,) * len(shape))[lead:len(shape)]
     if all(size in (1, to) for size, to in zip(aval.shape, shape[lead:])) and all(
             own in (None, want) for own, want in zip(spec_of(aval), wanted)):

@@ -251,6 +251,17 @@ def reshard_target(sharding: Any, function: str = "reshard", same_mesh: bool = F
     return checked_out_sharding(sharding, function, same_mesh)
 
 
+def _within_rank(sharding: NamedSharding, ndim: int) -> NamedSharding:
+    """``sharding`` for a value of rank ``ndim`` as JAX's reshard reads it: entries past the rank dropped when they
+    are None, JAX's AssertionError (the rank and the spec) when one names mesh axes."""
+    spec = sharding.spec
+    if len(spec) <= ndim:
+        return sharding
+    if any(entry is not None for entry in spec[ndim:]):
+        raise AssertionError((ndim, spec))
+    return NamedSharding(sharding.mesh, spec.update(partitions=tuple(spec)[:ndim]))
+
+
 def reshard(xs: Any, out_shardings: Any) -> Any:
     """``xs`` (a pytree of arrays) laid out as ``out_shardings`` (NamedShardings or PartitionSpecs over the current
     mesh, whose axes must be Explicit; a pytree prefix of ``xs``)."""
@@ -259,7 +270,7 @@ def reshard(xs: Any, out_shardings: Any) -> Any:
                                 is_leaf=lambda s: s is None)
     outs = []
     for leaf, sharding in zip(leaves, per_leaf):
-        target = reshard_target(sharding)
+        target = _within_rank(reshard_target(sharding), get_aval(leaf).ndim)
         check_type_divides(target, get_aval(leaf).shape)
         check_sharding_fits(target, get_aval(leaf).shape, "One of reshard args")
         outs.append(reshard_p.bind(leaf, dst_sharding=target))
