@@ -312,6 +312,26 @@ _LONGER = {
     "reshard": lambda jax, v, s: jax.sharding.reshard(v, s),
 }
 
+def _transformed(transform: str, f):
+    """``transform`` (``vmap`` over the rows, or ``grad`` of the sum) of ``f(jax, u)`` of an f32[8,4] laid out
+    along x under set_mesh of a mesh of Explicit axes: the result and the jaxpr."""
+    def case(jax):
+        with jax.sharding.set_mesh(_mesh(jax)):
+            x = jax.device_put(_X, _p(jax, "x"))
+            g = (jax.vmap(lambda r: f(jax, r)) if transform == "vmap" else
+                 jax.grad(lambda u: f(jax, u).sum()))
+            return f"{_placed(jax, lambda: g(x))} jaxpr: {_staged(jax, g, x)}"
+    return case
+
+
+_TRANSFORMED = {
+    "vmap_array": ("vmap", lambda jax, r: jax.numpy.array(r, out_sharding=_p(jax, "y"))),
+    "vmap_asarray_f16": ("vmap", lambda jax, r: jax.numpy.asarray(r, dtype=np.float16, out_sharding=_p(jax))),
+    "grad_asarray": ("grad", lambda jax, u: jax.numpy.asarray(u, out_sharding=_p(jax, None, "y"))),
+    "grad_array_f16": ("grad", lambda jax, u: jax.numpy.array(u, dtype=np.float16, out_sharding=_p(jax))),
+    "grad_segment_sum": ("grad", lambda jax, u: jax.ops.segment_sum(u, _SEGMENTS, 4, out_sharding=_p(jax, "x"))),
+}
+
 _LAID_SPECS = {"x": (("x",), {}), "none_y": ((None, "y"), {}), "empty": ((), {}),
                "unreduced": ((), {"unreduced": {"x", "y"}}), "unreduced_x": ((), {"unreduced": {"x"}})}
 
@@ -364,6 +384,7 @@ CASES = {
        for name, f in _LONGER.items() for operand in _OPERANDS for key, spec in _LONG_SPECS.items()
        for jitted in (False, True)
        if (name != "reshard" or operand in ("host2d", "put2d")) and (key != "none_none_x" or name == "reshard")},
+    **{f"laid_out_{name}": _transformed(*spec) for name, spec in _TRANSFORMED.items()},
     "reshape_order_f": _own_shape(lambda jax, x, s: jax.numpy.reshape(x, (4, 8), order="F", out_sharding=s),
                                   (None, "x")),
 }

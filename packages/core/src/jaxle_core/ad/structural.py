@@ -106,10 +106,12 @@ jvp_rules[clamp_p] = _clamp_jvp
 # ---------------------------------------------------------------- transposes: conversion
 
 
-def _convert_element_type_transpose(ct, x, **params):
-    # A complex cotangent of a real operand is converted directly (keeping its real part), as JAX does.
+def _convert_element_type_transpose(ct, x, *, sharding, **params):
+    # A complex cotangent of a real operand is converted directly (keeping its real part), as JAX does; one that
+    # laid its operand out is laid out back as the operand's type.
     aval = x.aval
-    return [convert_element_type_p.bind(ct, new_dtype=aval.dtype, weak_type=aval.weak_type, sharding=None)]
+    back = None if sharding is None else aval.sharding
+    return [convert_element_type_p.bind(ct, new_dtype=aval.dtype, weak_type=aval.weak_type, sharding=back)]
 
 
 transpose_rules[convert_element_type_p] = _convert_element_type_transpose

@@ -215,11 +215,19 @@ def _clamp_rule(vals, dims):
     return clamp_p.bind(lower, x, upper), 0
 
 
+def _convert_element_type_rule(vals, dims, *, new_dtype, weak_type, sharding):
+    """Elementwise, a given ``sharding`` gaining the batch dimension where the operand has it."""
+    (x,), (d,) = vals, dims
+    return convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type,
+                                       sharding=None if sharding is None else vmapped_sharding(sharding, d)), d
+
+
 batching_rules.update({
     broadcast_in_dim_p: _broadcast_in_dim_rule, reshape_p: _reshape_rule, squeeze_p: _squeeze_rule,
     transpose_p: _transpose_rule, rev_p: _rev_rule, pad_p: _pad_rule, concatenate_p: _concatenate_rule,
     split_p: _split_rule, bitcast_convert_type_p: _bitcast_rule, stack_p: _stack_rule, unstack_p: _unstack_rule,
     tile_p: _tile_rule, select_n_p: _select_n_rule, clamp_p: _clamp_rule,
+    convert_element_type_p: _convert_element_type_rule,
 })
-register_elementwise([convert_element_type_p, reduce_precision_p])
-per_example_errors.update({select_n_p, pad_p})
+register_elementwise([reduce_precision_p])
+per_example_errors.update({select_n_p, pad_p, convert_element_type_p})
