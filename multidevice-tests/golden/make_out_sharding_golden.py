@@ -332,6 +332,26 @@ _TRANSFORMED = {
     "grad_segment_sum": ("grad", lambda jax, u: jax.ops.segment_sum(u, _SEGMENTS, 4, out_sharding=_p(jax, "x"))),
 }
 
+def _device_too(f):
+    """``f(jax, d, s)``, a creation function given the device ``d`` and the out_sharding ``s`` = P() under set_mesh."""
+    def case(jax):
+        with jax.sharding.set_mesh(_mesh(jax)):
+            return _placed(jax, lambda: f(jax, jax.devices()[0], _p(jax)))
+    return case
+
+
+_DEVICE_TOO = {
+    "zeros": lambda jax, d, s: jax.numpy.zeros(8, device=d, out_sharding=s),
+    "ones": lambda jax, d, s: jax.numpy.ones(8, device=d, out_sharding=s),
+    "empty": lambda jax, d, s: jax.numpy.empty(8, device=d, out_sharding=s),
+    "full": lambda jax, d, s: jax.numpy.full(8, 2.0, device=d, out_sharding=s),
+    "zeros_like": lambda jax, d, s: jax.numpy.zeros_like(_X, device=d, out_sharding=s),
+    "ones_like": lambda jax, d, s: jax.numpy.ones_like(_X, device=d, out_sharding=s),
+    "full_like": lambda jax, d, s: jax.numpy.full_like(_X, 2.0, device=d, out_sharding=s),
+    "arange": lambda jax, d, s: jax.numpy.arange(8, device=d, out_sharding=s),
+    "asarray": lambda jax, d, s: jax.numpy.asarray(_X, device=d, out_sharding=s),
+}
+
 _LAID_SPECS = {"x": (("x",), {}), "none_y": ((None, "y"), {}), "empty": ((), {}),
                "unreduced": ((), {"unreduced": {"x", "y"}}), "unreduced_x": ((), {"unreduced": {"x"}})}
 
@@ -385,6 +405,7 @@ CASES = {
        for jitted in (False, True)
        if (name != "reshard" or operand in ("host2d", "put2d")) and (key != "none_none_x" or name == "reshard")},
     **{f"laid_out_{name}": _transformed(*spec) for name, spec in _TRANSFORMED.items()},
+    **{f"device_and_out_sharding_{name}": _device_too(f) for name, f in _DEVICE_TOO.items()},
     "reshape_order_f": _own_shape(lambda jax, x, s: jax.numpy.reshape(x, (4, 8), order="F", out_sharding=s),
                                   (None, "x")),
 }

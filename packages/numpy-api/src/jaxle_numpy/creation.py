@@ -215,6 +215,7 @@ def _placed(fun: Callable[..., Array]) -> Callable[..., Array]:
 
     @functools.wraps(fun)
     def placed(*args: Any, device: Any = None, **kwargs: Any) -> Array:
+        check_device_or_out_sharding(device, kwargs.get("out_sharding"))
         out = fun(*args, device=device, **kwargs)
         if isinstance(device, NamedSharding) and not isinstance(out, Tracer):
             # JAX's IndivisibleError, raised before a sharding over Explicit axes types the array

@@ -19,6 +19,7 @@ from jaxle_core.sharding_types import checked_out_sharding
 from jaxle_numpy.util import (
     check_arraylike,
     check_conversion_target,
+    check_device_or_out_sharding,
     concrete_index,
     concrete_or_error,
     converted_onto,
@@ -57,6 +58,7 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
            out_sharding: Any = None) -> Array:
     """Evenly spaced values in ``[start, stop)`` (``[0, start)`` with one argument), as an iota scaled and
     shifted in the result's dtype."""
+    check_device_or_out_sharding(device, out_sharding)
     checked_out_sharding(out_sharding, "jnp.arange")
     return placed_on(_arange(start, stop, step, dtype, out_sharding), device, made_there=True)
 
