@@ -1,5 +1,7 @@
-"""The layout of the data of keys a ``jit`` lays out (``out_shardings``, a sharding constraint) as JAX 0.10.2's
-(golden/make_key_data_layouts_golden.py): the keys' spec followed by one ``None`` per dimension of a key's data."""
+"""The layouts of keys and of their data as JAX 0.10.2's (golden/make_key_data_layouts_golden.py): keys a ``jit`` lays
+out (``out_shardings``, a sharding constraint), and keys that indexing, slicing, reshaping, joining, selecting, loops,
+``vmap`` and the random functions make, eagerly and under ``jit``, over Auto and Explicit axes: the keys' spec
+followed by one ``None`` per dimension of a key's data, or keys made eagerly of data laid out as a plain array's."""
 
 import importlib
 import json

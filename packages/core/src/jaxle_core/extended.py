@@ -32,12 +32,17 @@ from jaxle_core.mesh import PartitionSpec
 from jaxle_core.staging import trace_to_jaxpr
 from jaxle_tree.accelerator import register_dispatch_node
 
-__all__ = ["ExtendedArray", "apply_physically", "has_extended", "jaxpr_has_extended", "physical_aval",
-           "physical_rules", "physical_value", "physicalize", "wrap_physical"]
+__all__ = ["ExtendedArray", "apply_physically", "evaluated_on_data", "has_extended", "jaxpr_has_extended",
+           "logical_sharding", "physical_aval", "physical_rules", "physical_value", "physicalize", "wrap_physical"]
 
 PhysicalRule = Callable[..., Any]
 # primitive -> rule(*physical_operands, avals_in=..., avals_out=..., **params) -> physical result(s)
 physical_rules: dict[Primitive, PhysicalRule] = {}
+# The primitives making values of an extended dtype that JAX evaluates eagerly as their physical rule applied to the
+# physical data, the result wrapped (seeding, splitting keys): a backend laying values out over several devices lays
+# such a result's data out as a plain array's, where other results of an extended dtype are laid out as their
+# elements are, each element's data whole.
+evaluated_on_data: set[Primitive] = set()
 
 
 class ExtendedArray(Array):
@@ -69,15 +74,20 @@ class ExtendedArray(Array):
     @property
     def sharding(self) -> Any:
         """The layout of the physical data's leading dimensions, which are this array's (a spec entry for each)."""
-        sharding = self.physical.sharding
-        spec = getattr(sharding, "spec", None)
-        if spec is None or len(spec) == self.aval.ndim:
-            return sharding
-        entries = (*tuple(spec)[:self.aval.ndim], *[None] * (self.aval.ndim - len(spec)))
-        return sharding.update(spec=spec.update(partitions=entries))
+        return logical_sharding(self.physical.sharding, self.aval)
 
     def devices(self) -> set:
         return self.physical.devices()
+
+
+def logical_sharding(sharding: Any, aval: Any) -> Any:
+    """The layout of values of ``aval`` whose physical data is laid out as ``sharding``: a NamedSharding's spec
+    entries for the leading dimensions, one for each (any other sharding as it is)."""
+    spec = getattr(sharding, "spec", None)
+    if spec is None or len(spec) == aval.ndim:
+        return sharding
+    entries = (*tuple(spec)[:aval.ndim], *[None] * (aval.ndim - len(spec)))
+    return sharding.update(spec=spec.update(partitions=entries))
 
 
 def physical_sharding(sharding: Any, aval: Any) -> Any:

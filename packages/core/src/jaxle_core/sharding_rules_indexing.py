@@ -190,13 +190,14 @@ def _stack(avals, specs, outs, mesh, params):
 
 
 def _select_n(avals, specs, outs, mesh, params):
-    # as JAX's: a case not typed over the mesh (a constant broadcast by vmap) is not compared
+    # as JAX's: a case not typed over the mesh (a constant broadcast by vmap) is not compared, nor is such a `which`
+    # (an array on one device, outside set_mesh)
     typed = [spec for aval, spec in zip(avals[1:], specs[1:]) if aval.explicit_sharding is not None]
     which, cases = specs[0], typed or list(specs[1:])
     if any(case != cases[0] for case in cases[1:]):
         raise ShardingTypeError(f"select cases must have the same shardings, got "
                                 f"[{', '.join(_sharding_text(mesh, case) for case in cases)}].")
-    if avals[0].ndim and which != cases[0]:
+    if avals[0].ndim and avals[0].explicit_sharding is not None and which != cases[0]:
         raise select_which_error(mesh, which, cases[0])
     return [cases[0]]
 

@@ -97,8 +97,8 @@ def _insert_operand_axes(x, parsed: indexer.ParsedIndex):
 
 
 def _with_new_axes(y, plan: indexer.GatherPlan):
-    if not plan.new_axes:
-        return y
+    # JAX ends a gather with this broadcast, the identity when there are no new axes: staging forwards it, and
+    # eagerly it runs (laying the data of keys out anew, as the gathered keys are laid out)
     dims = tuple(d for d in range(len(plan.result_shape)) if d not in plan.new_axes)
     return lax_structural.broadcast_in_dim(y, plan.result_shape, dims)
 

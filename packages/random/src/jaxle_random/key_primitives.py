@@ -20,7 +20,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.batching.trace import batching_rules, insert_dim, move_dim
 from jaxle_core.core import Primitive, evaluates_eagerly
-from jaxle_core.extended import ExtendedArray, physical_rules, wrap_physical
+from jaxle_core.extended import ExtendedArray, evaluated_on_data, physical_rules, wrap_physical
 from jaxle_core.sharding_types import register_rule
 from jaxle_random.impls import PRNGImpl
 from jaxle_random.key_array import is_key_dtype, key_type
@@ -185,6 +185,9 @@ for _p in (random_seed_p, random_unwrap_p, random_bits_p, random_split_p, random
            random_wrap_p):
     _batch_in_front(_p)
     defzero(_p)
+# as JAX's, the keys these make eagerly are the implementation's functions of key data, wrapped (a clone is applied
+# to the keys themselves)
+evaluated_on_data.update((random_seed_p, random_split_p, random_fold_in_p))
 
 
 def random_seed(seeds: Any, impl: PRNGImpl) -> Any:

@@ -17,7 +17,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.device_mismatch import ARGUMENT
-from jaxle_core.extended import ExtendedArray, physical_sharding, wrap_physical
+from jaxle_core.extended import ExtendedArray, evaluated_on_data, physical_sharding, physicalize, wrap_physical
 from jaxle_core.jaxpr_util import host_functions
 from jaxle_core.lax.placement import reshard_p, sharding_constraint_p
 from jaxle_core.lax.slicing import dynamic_slice_p, slice_p
@@ -260,6 +260,8 @@ class XlaBackend:
             if primitive is reshard_p and isinstance(params["dst_sharding"].mesh, Mesh):
                 context = params["dst_sharding"].mesh  # a reshard runs over its sharding's mesh, as JAX's
             closed = _primitive_jaxpr(primitive, avals, params)
+            if primitive in evaluated_on_data:  # a program of the physical data, whose results are plain arrays
+                closed = physicalize(closed)
             out_shardings = _eager_out_shardings(primitive, params)
             if out_shardings is None and any(host_only) and not context.empty:
                 # a result its type splits (an out_sharding parameter) keeps that layout
@@ -269,6 +271,10 @@ class XlaBackend:
             function = self._eager[key] = SpmdFunction(closed, primitive.name, (), True, None, out_shardings,
                                                        context=None if context.empty else context)
         outs = function(*args)
+        if primitive in evaluated_on_data:  # the data wrapped as the primitive's results
+            out_avals = core.abstract_eval(primitive, avals, params)
+            outs = [wrap_physical(x, aval) for x, aval in
+                    zip(outs, out_avals if primitive.multiple_results else [out_avals])]
         if primitive is shard_map_p and _typed_by_out_specs(params):
             outs = [_typed_by_manual_axes(x, params["newly_manual_axes"]) for x in outs]
         return outs if primitive.multiple_results else outs[0]

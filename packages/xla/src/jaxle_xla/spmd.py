@@ -19,7 +19,14 @@ from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.callbacks import errors_kept
 from jaxle_core.device_mismatch import ARGUMENT
-from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, physical_sharding, wrap_physical
+from jaxle_core.extended import (
+    ExtendedArray,
+    has_extended,
+    logical_sharding,
+    physical_aval,
+    physical_sharding,
+    wrap_physical,
+)
 from jaxle_core.jit import jit_p
 from jaxle_core.lax.placement import leaves_layout_open, reshard_p, sharding_constraint_p
 from jaxle_core.memory_spaces import space_of_kind
@@ -412,10 +419,9 @@ class SpmdExecutable:
         placed = _placed_outputs(closed.jaxpr)
         self._out_shardings = [_in_memory(_reported_over(given, mesh, aval.ndim), kind) if given is not None
                                else None if one else
-                               _in_memory(_chosen_layout(hlo, mesh, aval, typed, arguments, p), kind)
-                               for given, one, hlo, aval, typed, kind, p in zip(
-                                   out_shardings, self._on_one_device, chosen, physical, self.out_avals, kinds,
-                                   placed)]
+                               _in_memory(_chosen_layout(hlo, mesh, aval, typed, arguments), kind)
+                               for given, one, hlo, aval, typed, kind in zip(
+                                   out_shardings, self._on_one_device, chosen, physical, self.out_avals, kinds)]
         if mesh.explicit_axes and get_abstract_mesh() == mesh.abstract_mesh:
             # as JAX's arrays, results are typed by their layouts over the context mesh (inside auto_axes its axes
             # are Auto, and values laid out over them untyped)
@@ -500,19 +506,23 @@ def _propagated(loaded: _jaxlib.LoadedExecutable, mesh: Mesh, layouts: Sequence[
     return resolved
 
 
-def _chosen_layout(hlo: Any, mesh: Mesh, aval: Any, typed: Any, arguments: dict, placed: bool) -> NamedSharding:
+def _chosen_layout(hlo: Any, mesh: Mesh, aval: Any, typed: Any, arguments: dict) -> NamedSharding:
     """XLA's layout of a result named over ``mesh``, as JAX names it: a result typed with a layout (over a mesh
     with Explicit axes) that XLA laid out as its type says is named by its type (one entry per dimension); any
     other is named by the shortest spec, or over a mesh of Auto axes only by the very NamedSharding of an
-    argument laid out so (``arguments``: by layout, rank and whether it holds keys' data). The data of keys a
-    constraint (or reshard) ``placed`` is named as the keys are, then each key's data whole (JAX's jit names the
-    keys' layout so)."""
+    argument laid out so (``arguments``: by layout, rank and whether it holds keys' data). Keys' data is laid out
+    as JAX's jit lays it out: the keys' layout so named (an argument's keys' sharding, an entry per dimension, else
+    the shortest spec), then a ``None`` for each dimension of a key."""
     named = partitioner_layout(hlo, mesh, aval.ndim)
     sharding = getattr(typed, "explicit_sharding", None)
     if sharding is None:
-        if placed and has_extended([typed]):
-            named = physical_sharding(named, typed)
-        return arguments.get((named, aval.ndim, has_extended([typed])), named)
+        keys = has_extended([typed])
+        argument = arguments.get((named, aval.ndim, keys))
+        if keys and isinstance(named, NamedSharding):
+            logical = logical_sharding(argument, typed) if argument is not None else named.update(
+                spec=named.spec.update(partitions=tuple(named.spec)[:typed.ndim]))
+            return physical_sharding(logical, typed)
+        return named if argument is None else argument
     as_typed = NamedSharding(mesh, sharding.spec)
     return as_typed if hlo_sharding_text(as_typed, aval.ndim) == hlo_sharding_text(named, aval.ndim) else named
 
