@@ -1,11 +1,11 @@
 """Write key_data_layouts_golden.json: the layouts keys and their data (``jax.random.key_data``) report over a (4, 2)
 mesh on eight CPU devices, recorded from the module named on the command line: keys a ``jit`` lays out as its
 ``out_shardings`` ask or as a sharding constraint asks (over Auto axes, under ``set_mesh`` too), and keys that
-indexing, slicing, reshaping, joining, selecting, ``vmap``, ``scan`` and the random functions make of keys split along
-``x``, eagerly or under ``jit``, outside or under ``set_mesh``, over Auto and over Explicit axes. As JAX's, the data of
-keys a program makes is laid out as the keys are (their spec as the program names it, P() for whole keys), then one
-``None`` per dimension of a key's data (``P(None,)``); keys seeded, split or folded eagerly are made of their data
-laid out as a plain array's.
+indexing, slicing, taking, setting, reshaping, joining, selecting, loops, ``vmap`` and the random functions make of
+keys split along ``x``, eagerly or under ``jit``, outside or under ``set_mesh``, over Auto and over Explicit axes. As
+JAX's, the data of keys a program makes is laid out as the keys are (their spec as the program names it, P() for
+whole keys), then one ``None`` per dimension of a key's data (``P(None,)``); keys seeded, split or folded eagerly are
+made of their data laid out as a plain array's.
 
 Each case runs its programs for the first time (the caches are cleared first): JAX 0.10.2's C++ dispatch of a
 program it ran before names the data by the keys' spec alone (``P('x',)`` for ``P('x', None)``).
@@ -72,6 +72,10 @@ OPS = {
     "reversed": lambda jax: lambda k: k[::-1],
     "index": lambda jax: lambda k: k[0],
     "gather": lambda jax: lambda k: k[np.array([0, 2])],
+    "take": lambda jax: lambda k: jax.numpy.take(k, np.array([1, 2])),
+    "take_out_of_bounds": lambda jax: lambda k: jax.numpy.take(k, np.array([1, 20])),
+    "set": lambda jax: lambda k: k.at[1].set(k[0]),
+    "set_several": lambda jax: lambda k: k.at[np.array([1, 3])].set(k[:2]),
     "new_axis": lambda jax: lambda k: k[None],
     "ellipsis_slice": lambda jax: lambda k: k[..., 0:4],
     "dynamic_slice": lambda jax: lambda k: jax.lax.dynamic_slice_in_dim(k, 2, 4),

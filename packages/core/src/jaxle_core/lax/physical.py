@@ -23,6 +23,7 @@ from jaxle_core.lax.slicing import (
     dynamic_slice_p,
     dynamic_update_slice_p,
     gather_p,
+    scatter_p,
     slice_p,
 )
 from jaxle_core.lax.structural import (
@@ -140,6 +141,16 @@ def _gather(operand, indices, *, avals_in, avals_out, dimension_numbers, slice_s
                                 dn.collapsed_slice_dims, dn.start_index_map, dn.operand_batching_dims,
                                 dn.start_indices_batching_dims)
     return [gather_p.bind(operand, indices, dimension_numbers=dn, slice_sizes=tuple(slice_sizes) + extra, **params)]
+
+
+@_rule(scatter_p)
+def _scatter(operand, indices, updates, *, avals_in, avals_out, dimension_numbers, **params):
+    # each update's element is a window of trailing dimensions written whole
+    extra = _trailing(avals_in[0])
+    rank = avals_in[2].ndim
+    dn = dimension_numbers._replace(
+        update_window_dims=dimension_numbers.update_window_dims + tuple(range(rank, rank + len(extra))))
+    return [scatter_p.bind(operand, indices, updates, dimension_numbers=dn, **params)]
 
 
 @_rule(select_n_p)

@@ -501,7 +501,10 @@ def _gather_impl(operand, indices, *, dimension_numbers, slice_sizes, unique_ind
 
 
 def _default_fill(dtype: np.dtype) -> Any:
-    """Out-of-bounds gathers fill with NaN, or the extreme of an integer type, or True."""
+    """Out-of-bounds gathers fill with NaN, or the extreme of an integer type, or True (keys: their data's words with
+    the largest uint32)."""
+    if dtypes.issubdtype(dtype, dtypes.prng_key):
+        return int(np.iinfo(np.uint32).max)
     if dtype == np.bool_:
         return True
     if np.issubdtype(dtype, np.signedinteger):
