@@ -18,6 +18,7 @@ from jaxle_core import core
 from jaxle_core.array import Array, ReferenceArray
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.extended import ExtendedArray, apply_physically, has_extended
+from jaxle_core.jaxpr_util import negative_size_shape, sub_jaxprs
 from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
 
@@ -88,6 +89,18 @@ def to_numpy(x: Any) -> np.ndarray:
     return np.asarray(x, dtype=aval.dtype)
 
 
+class MLIRError(Exception):
+    """The reference backend's stand-in for jaxlib's ``MLIRError`` (which it has no MLIR to raise): refusing, as
+    XLA's lowering refuses, a program JAX stages with a size below zero."""
+
+
+def _refuse_negative_sizes(out_avals: Sequence[Any], params: dict) -> None:
+    """The ``MLIRError`` MLIR gives when a size below zero is among ``out_avals`` or in the jaxprs of ``params``."""
+    negative = any(any(type(d) is int and d < 0 for d in getattr(aval, "shape", ())) for aval in out_avals)
+    if negative or any(negative_size_shape(jaxpr) is not None for jaxpr in sub_jaxprs(params)):
+        raise MLIRError("Invalid type:\nerror: unknown: invalid tensor dimension size") from None
+
+
 class ReferenceDevice:
     """The one device of the reference backend: host memory."""
 
@@ -111,8 +124,13 @@ class ReferenceBackend:
     def apply_primitive(self, primitive, args, params):
         avals = [get_aval(x) for x in args]
         out_avals = core.abstract_eval(primitive, avals, params)
-        if has_extended(avals) or has_extended(out_avals if primitive.multiple_results else [out_avals]):
-            return apply_physically(primitive, args, avals, out_avals, params)
+        out_list = out_avals if primitive.multiple_results else [out_avals]
+        if has_extended(avals) or has_extended(out_list):
+            try:
+                return apply_physically(primitive, args, avals, out_avals, params)
+            except TypeError:  # the physical computation of a draw staged with a negative size, say
+                _refuse_negative_sizes(out_list, params)
+                raise
         if primitive.impl is None:
             raise NotImplementedError(f"primitive {primitive.name} has no reference implementation")
         outs = primitive.impl(*[to_numpy(x) for x in args], **params)

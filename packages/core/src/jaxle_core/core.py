@@ -85,7 +85,7 @@ def _check_operands(primitive: Primitive, args: Sequence[Any]) -> None:
     for position, x in enumerate(args):
         if not is_array_like(x):
             raise TypeError(f"Error interpreting argument to {primitive} as a JAX value. The problematic value is of "
-                            f"type {type(x)} and was passed to {primitive} at position {position}.") from None
+                            f"type {type(x)} and was passed to {primitive} at position {position}.\n") from None
 
 
 # ---------------------------------------------------------------- traces

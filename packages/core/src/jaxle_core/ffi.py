@@ -37,6 +37,9 @@ class HashableArray:
     def __repr__(self) -> str:
         return f"HashableArray({self.value!r})"
 
+    def __str__(self) -> str:  # how a jaxpr prints it as a parameter
+        return f"HashableArray({self.value})"
+
 
 def default_layout(ndim: int) -> tuple[int, ...]:
     """Row-major order, minor-to-major: ``(ndim - 1, ..., 0)``."""

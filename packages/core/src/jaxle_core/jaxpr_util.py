@@ -206,6 +206,21 @@ def sub_jaxprs(params: dict) -> list[Jaxpr]:
     return found
 
 
+def negative_size_shape(jaxpr: Jaxpr) -> tuple[int, ...] | None:
+    """The first shape with a size below zero among ``jaxpr``'s inputs and equation results (in the jaxprs it
+    carries too): what JAX stages (a sampler drawing ``shape=(-1,)``) and then fails to lower."""
+    for var in [*jaxpr.invars, *(v for eqn in jaxpr.eqns for v in eqn.outvars)]:
+        shape = getattr(var.aval, "shape", ())
+        if any(type(d) is int and d < 0 for d in shape):
+            return shape
+    for eqn in jaxpr.eqns:
+        for sub in sub_jaxprs(eqn.params):
+            shape = negative_size_shape(sub)
+            if shape is not None:
+                return shape
+    return None
+
+
 def check_jaxpr(jaxpr: Jaxpr | ClosedJaxpr) -> None:
     """Raise ``JaxprTypeError`` unless every variable is bound once before use and every type agrees.
 
@@ -282,5 +297,5 @@ def _check_call_operands(eqn: JaxprEqn, in_avals: list, fail: Callable[..., Jaxp
 
 
 __all__ = ["JaxprTypeError", "call_primitives", "carried_jaxpr_dce_rule", "check_jaxpr", "dce_jaxpr", "dce_rules",
-           "dce_rules_with_effects", "eqn_has_effects", "pruned_closed_jaxpr", "pruned_over_own_vars", "sub_jaxprs",
-           "with_fresh_vars"]
+           "dce_rules_with_effects", "eqn_has_effects", "negative_size_shape", "pruned_closed_jaxpr",
+           "pruned_over_own_vars", "sub_jaxprs", "with_fresh_vars"]

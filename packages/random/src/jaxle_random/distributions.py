@@ -26,6 +26,7 @@ from jaxle_random.samplers import (
     check_shape,
     refuse_list_operand,
     refuse_lists,
+    refuse_traced_lists,
 )
 
 __all__ = ["cauchy", "double_sided_maxwell", "exponential", "geometric", "gumbel", "laplace", "logistic",
@@ -256,7 +257,7 @@ def double_sided_maxwell(key: Any, loc: Any, scale: Any, shape: tuple[int, ...] 
     """Maxwell values with a random sign, scaled by ``scale`` and shifted by ``loc``, of shape
     ``shape + broadcast(loc, scale).shape``."""
     dtype = _float_dtype(dtype, "double_sided_maxwell")
-    refuse_lists("traced", "_double_sided_maxwell", loc, scale)
+    refuse_traced_lists(_double_sided_maxwell, loc=loc, scale=scale)
     key = typed_key(key, "double_sided_maxwell")
     # as JAX, the parameters' broadcast shape is appended to ``shape``
     shape = canonicalize_shape(shape) + _broadcast_shapes(np.shape(loc), np.shape(scale))
@@ -326,7 +327,7 @@ def truncated_normal(key: Any, lower: Any, upper: Any, shape: tuple[int, ...] | 
                      dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Standard normal values conditioned on (lower, upper): the inverse distribution function of a uniform
     draw between the bounds' probabilities."""
-    refuse_lists("traced", "_truncated_normal", lower, upper)
+    refuse_traced_lists(_truncated_normal, lower=lower, upper=upper)
     key = typed_key(key, "truncated_normal")
     layout = out_layout(out_sharding, "truncated_normal")
     dtype = _float_dtype(dtype, "truncated_normal")

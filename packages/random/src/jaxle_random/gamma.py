@@ -26,7 +26,15 @@ from jaxle_random.key_array import is_key_dtype
 from jaxle_random.key_primitives import random_wrap
 from jaxle_random.keys import split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
-from jaxle_random.samplers import _normal, _uniform, as_parameter, check_shape, refuse_list_operand, refuse_lists
+from jaxle_random.samplers import (
+    _normal,
+    _uniform,
+    as_parameter,
+    check_shape,
+    refuse_list_operand,
+    refuse_lists,
+    refuse_traced_lists,
+)
 
 __all__ = ["random_gamma_p", "beta", "chisquare", "dirichlet", "f", "gamma", "generalized_normal", "loggamma", "t"]
 
@@ -171,7 +179,7 @@ def _draw_shape(function: str, shape: Any, *param_shapes: tuple[int, ...]) -> tu
 
 def _gamma_family(key: Any, a: Any, shape: Any, dtype: Any, out_sharding: Any, function: str,
                   log_space: bool) -> Any:
-    refuse_lists("traced", "_gamma", a)
+    refuse_traced_lists(_gamma, a=a)
     key = typed_key(key, function)
     layout = out_layout(out_sharding, function)
     dtype = _float_dtype(dtype, function)
@@ -233,7 +241,7 @@ _dirichlet = jit(_dirichlet_body, static_argnums=(2, 3))
 
 def dirichlet(key: Any, alpha: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Dirichlet(alpha) vectors along the last axis: gamma draws normalized to sum 1."""
-    refuse_lists("traced", "_dirichlet", alpha)
+    refuse_traced_lists(_dirichlet, alpha=alpha)
     key = typed_key(key, "dirichlet")
     layout = out_layout(out_sharding, "dirichlet")
     dtype = _float_dtype(dtype, "dirichlet")

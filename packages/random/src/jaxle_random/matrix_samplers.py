@@ -42,10 +42,22 @@ def orthogonal(key: Any, n: int, shape: tuple[int, ...] | int = (), dtype: Any =
     key = typed_key(key, "orthogonal")
     n = operator.index(n)
     columns = n if m is None else operator.index(m)
-    if n < 0 or columns < 0:
-        raise ValueError(f"negative dimensions are not allowed, got {n} and {m}")
     shape = canonicalize_shape(shape)
+    _check_orthogonal_sizes(shape, n, columns)
     return laid_out(layout, lambda k: _orthogonal(k, n, shape, columns, dtype), key)
+
+
+def _check_orthogonal_sizes(shape: tuple[int, ...], n: int, m: int) -> None:
+    """JAX's errors for a negative size, raised where its QR of the ``shape + (max(n, m), min(n, m))`` normal draw
+    meets it: an unbatched one builds an identity of ``min(n, m)`` rows, a batched one fixes the columns' signs
+    with a product whose operands disagree (negative sizes count as 0 where the diagonal of R is taken)."""
+    rows, cols = max(n, m), min(n, m)
+    if cols >= 0 and min(shape, default=0) >= 0:
+        return
+    if not shape:
+        raise ValueError(f"negative dimensions are not allowed, got {cols} and None")
+    signs = (*(max(d, 0) for d in shape), 1, max(cols, 0))
+    raise TypeError(f"mul got incompatible shapes for broadcasting: {(*shape, rows, cols)}, {signs}.")
 
 
 _METHODS = ("svd", "eigh", "cholesky")

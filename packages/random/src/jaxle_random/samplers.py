@@ -7,15 +7,18 @@ name (``_uniform``, ``_normal``, ...). The jit matters for the bits, not only fo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 import jaxle_numpy as jnp
+import jaxle_tree as tree
 from jaxle_core import dtypes, jit, lax
 from jaxle_core.avals import canonicalize_shape, get_aval
 from jaxle_core.core import Tracer
 from jaxle_core.errors import TracerArrayConversionError
+from jaxle_core.staging import DebugInfo
 from jaxle_random.keys import random_bits, split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
 
@@ -38,7 +41,7 @@ def _unit_floats(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
 
 
 def _uniform_body(key: Any, shape: tuple[int, ...], dtype: np.dtype, minval: Any, maxval: Any) -> Any:
-    minval, maxval = jnp.asarray(minval).astype(dtype), jnp.asarray(maxval).astype(dtype)
+    minval, maxval = lax.convert_element_type(minval, dtype), lax.convert_element_type(maxval, dtype)
     minval, maxval = lax.broadcast_to_rank(minval, len(shape)), lax.broadcast_to_rank(maxval, len(shape))
     floats = _unit_floats(key, shape, dtype)
     return lax.max(minval, lax.reshape(lax.add(lax.mul(floats, lax.sub(maxval, minval)), minval), shape))
@@ -51,7 +54,6 @@ _uniform = jit(_uniform_body, static_argnums=(1, 2))
 def uniform(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, minval: Any = 0.0,
             maxval: Any = 1.0, *, out_sharding: Any = None) -> Any:
     """Floats uniform in [minval, maxval)."""
-    refuse_lists("dtype", "uniform", minval, maxval)
     key = typed_key(key, "uniform")
     layout = out_layout(out_sharding, "uniform")
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
@@ -151,30 +153,44 @@ def _sample_shape(shape: Any, function: str, *params: Any) -> tuple[int, ...]:
 
 
 def refuse_lists(refusal: str, function: str, *params: Any) -> None:
-    """JAX's error for a Python list given as a sampler's parameter, by where JAX's sampler meets it.
+    """JAX's error for a Python list or tuple given as a sampler's parameter, by where JAX's sampler meets it.
 
-    ``"traced"``: the list enters the jitted body ``function`` as traced scalars, which NumPy cannot convert;
-    ``"dtype"``: a list has no dtype; ``"arraylike"``: ``function`` checks its arguments are arrays or scalars.
+    ``"dtype"``: a sequence has no dtype; ``"arraylike"``: ``function`` checks its arguments are arrays or scalars.
     """
     for position, param in enumerate(params):
-        if not isinstance(param, list):
+        if not isinstance(param, (list, tuple)):
             continue
-        if refusal == "traced":
-            element = dtypes.dtype(param[0]) if param else dtypes.default_float_dtype()
-            raise TracerArrayConversionError(
-                f"The numpy.ndarray conversion method __array__() was called on traced array with shape "
-                f"{element.name}[]\nThe error occurred while tracing the function {function} for jit.")
         if refusal == "dtype":
-            raise TypeError(f"Cannot determine dtype of {param}")
+            dtypes.dtype(param)  # "Cannot determine dtype of [...]"
+            continue
         raise TypeError(f"{function} requires ndarray or scalar arguments, got {type(param)} at position "
                         f"{position}.")
+
+
+def refuse_traced_lists(body: Callable[..., Any], **params: Any) -> None:
+    """JAX's error for a Python list or tuple given as a parameter (by its argument name) that JAX's jitted body
+    ``body`` converts with NumPy: it enters as traced scalars, the first of which NumPy refuses, named by its path
+    in the argument (a sequence holding no scalar has no dtype)."""
+    for name, param in params.items():
+        if not isinstance(param, (list, tuple)):
+            continue
+        leaves = tree.tree_flatten_with_path(param)[0]
+        if not leaves:
+            dtypes.dtype(param)  # "Cannot determine dtype of ()", or "Value '[]' ... is not a valid JAX array type"
+            continue
+        path, leaf = leaves[0]
+        traced = DebugInfo("jit", body.__wrapped__, ()).describe_function()
+        raise TracerArrayConversionError(
+            "The numpy.ndarray conversion method __array__() was called on traced array with shape "
+            f"{get_aval(leaf).str_short()}\nThe error occurred while tracing {traced}. This concrete value was not "
+            f"available in Python because it depends on the value of the argument {name}{tree.keystr(path)}.")
 
 
 def refuse_list_operand(operator: str, other: str, param: Any) -> None:
     """JAX's error for a Python list given as a parameter its sampler's body meets in Python arithmetic:
     ``param`` is the right operand of ``operator``, the left one a value of type ``other``."""
-    if isinstance(param, list):
-        raise TypeError(f"unsupported operand type(s) for {operator}: '{other}' and 'list'")
+    if isinstance(param, (list, tuple)):
+        raise TypeError(f"unsupported operand type(s) for {operator}: '{other}' and '{type(param).__name__}'")
 
 
 def as_parameter(x: Any) -> Any:
@@ -235,7 +251,7 @@ def randint(key: Any, shape: tuple[int, ...] | int, minval: Any, maxval: Any, dt
     shape = canonicalize_shape(shape)
     check_shape("randint", shape, np.shape(minval), np.shape(maxval))
     if dtype.itemsize >= 4:
-        refuse_lists("traced", "_randint", minval, maxval)  # a narrow dtype's bounds become arrays first
+        refuse_traced_lists(_randint, minval=minval, maxval=maxval)  # a narrow dtype's bounds become arrays first
         return laid_out(layout, lambda k, low, high: _randint(k, shape, low, high, dtype), key,
                         as_parameter(minval), as_parameter(maxval))
     info = jnp.iinfo(dtype)

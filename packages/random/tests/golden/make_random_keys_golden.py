@@ -238,8 +238,7 @@ def _cases() -> dict:
 
 def _shape_cases(case) -> None:
     """Shapes a sampler cannot take: JAX's errors (Python's own where JAX iterates or indexes what it was given),
-    and negative sizes, which JAX stages and MLIR refuses when the program is lowered (``compile_error_`` cases:
-    on XLA only)."""
+    and negative sizes, which JAX stages and MLIR refuses when the program is lowered (``compile_error_`` cases)."""
     key = lambda ns: ns.random.key(0)  # noqa: E731
     for name, shape in {"None": None, "float": 3.0, "int64": np.int64(3), "0d_array": np.array(3),
                         "float_entry": (np.int64(3), 2.0), "str": "ab"}.items():

@@ -16,7 +16,7 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.device_mismatch import ARGUMENT, CONTEXT, mismatch_error
 from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, physicalize, wrap_physical
-from jaxle_core.jaxpr_util import dce_jaxpr, sub_jaxprs
+from jaxle_core.jaxpr_util import dce_jaxpr, negative_size_shape
 from jaxle_core.lax.placement import staged_at
 from jaxle_core.lax.tokens import AbstractToken, Token, create_token_p
 from jaxle_core.memory_spaces import MemorySpace
@@ -80,18 +80,10 @@ def _physicalized(closed: core.ClosedJaxpr) -> core.ClosedJaxpr:
     try:
         return physicalize(closed)
     except TypeError:
-        _refuse_negative_sizes(closed.jaxpr)
-        raise
-
-
-def _refuse_negative_sizes(jaxpr: core.Jaxpr) -> None:
-    for var in [*jaxpr.invars, *(v for eqn in jaxpr.eqns for v in eqn.outvars)]:
-        shape = getattr(var.aval, "shape", ())
-        if any(type(d) is int and d < 0 for d in shape):
+        shape = negative_size_shape(closed.jaxpr)
+        if shape is not None:
             _jaxlib.refuse_tensor_type(shape)
-    for eqn in jaxpr.eqns:
-        for sub in sub_jaxprs(eqn.params):
-            _refuse_negative_sizes(sub)
+        raise
 
 
 class Program:

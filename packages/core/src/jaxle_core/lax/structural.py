@@ -188,7 +188,12 @@ def convert_element_type(operand, new_dtype):
     Python scalars are converted on the host, as JAX does (no equation is staged).
     """
     new_dtype = dtypes.canonicalize_dtype(dtypes.dtype(new_dtype, requested_in="convert_element_type"))
-    old_dtype = get_aval(operand).dtype
+    try:
+        old_dtype = get_aval(operand).dtype
+    except TypeError:
+        dtypes.dtype(operand)  # JAX's TypeError for a value without a dtype ("Cannot determine dtype of [...]")
+        # one that has a dtype (a tuple of traced values) is refused as the primitive's operand, as in JAX
+        return convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=False, sharding=None)
     if (dtypes.is_extended(old_dtype) or dtypes.is_extended(new_dtype)) and old_dtype != new_dtype:
         # a key converts to its own dtype alone (its bits are reached through random.key_data)
         raise ValueError(f"Cannot convert_element_type from {old_dtype} to {new_dtype}")
