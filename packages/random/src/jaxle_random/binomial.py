@@ -11,7 +11,7 @@ import numpy as np
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, jit, lax
 from jaxle_core.avals import canonicalize_shape
-from jaxle_core.lax.structural import convert_keeping_weak_type
+from jaxle_numpy.util import promote_dtypes_inexact
 from jaxle_random.keys import split, typed_key
 from jaxle_random.samplers import _uniform, check_shape, refuse_lists
 
@@ -53,7 +53,8 @@ def _unit_uniform(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
 
 
 def _binomial_inversion(key: Any, count: Any, log1m_p: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    # the number of geometric waiting times that fit in ``count`` trials
+    # the number of geometric waiting times that fit in ``count`` trials, counted in the probability's dtype
+    work = log1m_p.dtype
     limit = np.array(dtypes.finfo(dtype).max, dtype)
 
     def more(state: tuple) -> Any:
@@ -63,18 +64,20 @@ def _binomial_inversion(key: Any, count: Any, log1m_p: Any, shape: tuple[int, ..
     def step(state: tuple) -> tuple:
         iteration, num_geom, geom_sum, loop_key = state
         draw_key, loop_key = _keys(loop_key, 2)
-        num_geom = lax.select(geom_sum <= count, num_geom + np.array(1, dtype), num_geom)
-        geom = lax.ceil(lax.log(_unit_uniform(draw_key, shape, dtype)) / log1m_p)
+        num_geom = lax.select(geom_sum <= count, num_geom + np.array(1, work), num_geom)
+        geom = lax.ceil(lax.log(_unit_uniform(draw_key, shape, work)) / log1m_p)
         geom_sum = geom_sum + geom
         return iteration + 1, num_geom, geom_sum, loop_key
 
-    state = (0, lax.full(shape, 0, dtype), lax.full(shape, 0, dtype), key)
-    return lax.while_loop(more, step, state)[1] - np.array(1, dtype)
+    state = (0, lax.full(shape, 0, work), lax.full(shape, 0, work), key)
+    return lax.convert_element_type(lax.while_loop(more, step, state)[1] - np.array(1, work), dtype)
 
 
 def _binomial_btrs(key: Any, count: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    work = p.dtype  # drawn and computed in the probability's dtype, the counts given as ``dtype``
+
     def c(value: float) -> Any:
-        return np.array(value, dtype)
+        return np.array(value, work)
 
     stddev = lax.sqrt(count * p * (1 - p))
     b = c(1.15) + c(2.53) * stddev
@@ -93,8 +96,8 @@ def _binomial_btrs(key: Any, count: Any, p: Any, shape: tuple[int, ...], dtype: 
     def step(state: tuple) -> tuple:
         iteration, k_out, accepted, loop_key = state
         loop_key, u_key, v_key = _keys(loop_key, 3)
-        u = _unit_uniform(u_key, shape, dtype)
-        v = _unit_uniform(v_key, shape, dtype)
+        u = _unit_uniform(u_key, shape, work)
+        v = _unit_uniform(v_key, shape, work)
         u = u - c(0.5)
         u_shifted = c(0.5) - lax.abs(u)
         accept_fast = (u_shifted >= c(0.07)) & (v <= v_r)
@@ -111,13 +114,24 @@ def _binomial_btrs(key: Any, count: Any, p: Any, shape: tuple[int, ...], dtype: 
         k_out, accepted = lax.select(accept, k, k_out), accepted | accept
         return iteration + 1, k_out, accepted, loop_key
 
-    state = (0, lax.full(shape, -1, dtype), lax.full(shape, False, np.bool_), key)
-    return lax.while_loop(more, step, state)[1]
+    state = (0, lax.full(shape, -1, work), lax.full(shape, False, np.bool_), key)
+    return lax.convert_element_type(lax.while_loop(more, step, state)[1], dtype)
 
 
-def _binomial_body(key: Any, n: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+def _binomial_body(key: Any, n: Any, p: Any, shape: tuple[int, ...] | None, dtype: np.dtype) -> Any:
+    if shape is None:
+        shape = tuple(np.broadcast_shapes(np.shape(n), np.shape(p)))
+    else:
+        check_shape("binomial", shape, np.shape(n), np.shape(p))
+    # computed in the probability's (inexact) dtype, weakly typed if it is (its equations convert it where it
+    # meets strong values), the counts given as ``dtype``
+    (p,) = promote_dtypes_inexact(p)
+    work = p.dtype
+    n = jnp.broadcast_to(lax.convert_element_type(n, work), shape)
+    p = jnp.broadcast_to(p, shape)
+
     def c(value: float) -> Any:
-        return np.array(value, dtype)
+        return np.array(value, work)
 
     below_half = p < 0.5
     q = lax.select(below_half, p, 1 - p)
@@ -138,7 +152,7 @@ def _binomial_body(key: Any, n: Any, p: Any, shape: tuple[int, ...], dtype: np.d
     result = lax.select(lax.bitwise_and(count_infinite, lax.bitwise_not(invalid)), lax.full_like(result, np.inf),
                         result)
     keep = lax.bitwise_or(jnp.logical_or(jnp.logical_or(below_half, count_invalid), q_nan), count_infinite)
-    return lax.select(keep, result, count - result)
+    return lax.select(keep, result, lax.convert_element_type(count, dtype) - result)
 
 
 _binomial_body.__name__ = "_binomial"
@@ -153,14 +167,5 @@ def binomial(key: Any, n: Any, p: Any, shape: Any = None, dtype: Any = None) -> 
     if not dtypes.issubdtype(dtype, np.floating):
         raise ValueError(f"dtype argument to `binomial` must be a float dtype, got {dtype}")
     key = typed_key(key, "binomial")
-    # Python scalars are converted on the host, as JAX's are (a literal, no staged conversion)
-    n, p = (x if type(x) in dtypes.WEAK_SCALAR_TYPES else jnp.asarray(x) for x in (n, p))
-    if shape is None:
-        shape = tuple(np.broadcast_shapes(np.shape(n), np.shape(p)))
-    else:
-        shape = canonicalize_shape(shape)
-        check_shape("binomial", shape, np.shape(n), np.shape(p))
-    n = jnp.broadcast_to(lax.convert_element_type(n, dtype), shape)
-    # a weakly typed probability stays so, as in JAX (its equations convert it where it meets strong values)
-    p = jnp.broadcast_to(convert_keeping_weak_type(p, dtype, dtypes.is_weakly_typed(p)), shape)
-    return _binomial(key, n, p, shape, dtype)
+    # converted and broadcast inside the jitted body, as JAX's are: one dispatch eagerly
+    return _binomial(key, n, p, None if shape is None else canonicalize_shape(shape), dtype)

@@ -96,6 +96,16 @@ def _cases() -> dict:
     case("vmap_binomial_keys", lambda ns: ns.vmap(lambda k: ns.random.binomial(k, 60.0, 0.5, (2,)))(
         ns.random.split(key(ns, 28), 2)))
     case("error_binomial_int_dtype", lambda ns: ns.random.binomial(key(ns), 5.0, 0.3, (2,), "int32"))
+    # drawn in the probability's dtype, given as ``dtype``
+    case("binomial_float16_p", lambda ns: ns.random.binomial(key(ns, 29), np.float32(6.0), np.float16(0.3), (4,)))
+    case("binomial_float16_p_btrs", lambda ns: ns.random.binomial(key(ns, 29), np.float32(100.0), np.float16(0.3),
+                                                                  (4,)))
+    case("binomial_dtype_float16", lambda ns: ns.random.binomial(key(ns, 30), 40.0, 0.3, (4,), "float16"))
+    case("binomial_float16_n_dtype_float16", lambda ns: ns.random.binomial(key(ns, 30), np.float16(40.0),
+                                                                           np.float32(0.3), (4,), "float16"))
+    case("binomial_int_n", lambda ns: ns.random.binomial(key(ns, 31), np.array([3, 50], np.int32), 0.3))
+    case("binomial_float64_p_x64", lambda ns: ns.random.binomial(key(ns, 32), np.float32(30.0), np.float64(0.4),
+                                                                 (3,), "float32"), True)
     # transformations
     case("jit_gamma", lambda ns: ns.jit(lambda k, a: ns.random.gamma(k, a, (3,)))(key(ns, 13), np.float32(0.8)))
     case("vmap_gamma_keys", lambda ns: ns.vmap(lambda k: ns.random.gamma(k, 2.0, (2,)))(

@@ -283,6 +283,10 @@ def _cases() -> dict:
     case("jaxpr_randint_uint16_bounds_beyond", lambda ns: _jaxpr(
         ns, lambda k: ns.random.randint(k, (4,), -3, 70000, dtype=np.uint16), key(ns)))
     case("geometric_python_int", lambda ns: ns.random.geometric(key(ns, 4), 1, (3,)))
+    # binomial converts its parameters inside its jitted body: a Python probability prints as given
+    case("jaxpr_binomial_python_p", lambda ns: _jaxpr(ns, lambda k: ns.random.binomial(k, 5.0, 0.3, (3,)), key(ns)))
+    case("jaxpr_binomial_float16_p", lambda ns: _jaxpr(
+        ns, lambda k: ns.random.binomial(k, np.float32(5.0), np.float16(0.3), (2,)), key(ns)))
     # bernoulli converts its probability after wrapping a raw key; a NumPy one is converted to its canonical dtype
     case("jaxpr_bernoulli_raw_key_traced_p", lambda ns: _jaxpr(
         ns, lambda k, p: ns.random.bernoulli(k, p, (3,)), ns.random.PRNGKey(0), 0.3))
