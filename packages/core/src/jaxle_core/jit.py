@@ -46,6 +46,7 @@ from jaxle_core.config import disable_jit as _disable_jit_flag
 from jaxle_core.config import enable_checks, explain_cache_misses, log_compiles, no_tracing, trace_context
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer
 from jaxle_core.device_mismatch import is_device_mismatch, named_by_call
+from jaxle_core.extended import physical_value
 from jaxle_core.jaxpr_util import call_primitives, carried_jaxpr_dce_rule, check_jaxpr, dce_rules
 from jaxle_core.layout import Format, Layout, is_row_major
 from jaxle_core.mesh import get_mesh
@@ -381,11 +382,11 @@ def _with_own_memory_layouts(shardings: dict, flat: Sequence[Any]) -> dict:
 
 
 def _placement(x: Any) -> Any:
-    """The sharding of an argument committed to one device (an array put there, or a ShapeDtypeStruct given it),
-    else None."""
+    """The sharding of an argument committed to one device (an array put there, keys whose data is, or a
+    ShapeDtypeStruct given it), else None."""
     sharding = getattr(x, "sharding", None)
     if (isinstance(x, core.Tracer) or not isinstance(sharding, Sharding) or isinstance(sharding, NamedSharding)
-            or not getattr(x, "committed", True) or len(sharding.device_set) != 1):
+            or not getattr(physical_value(x), "committed", True) or len(sharding.device_set) != 1):
         return None
     return sharding
 

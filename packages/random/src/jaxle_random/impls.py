@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from jaxle_core import config, lax
-from jaxle_random.threefry import threefry_2x32
+import jaxle_numpy as jnp
+from jaxle_core import config, jit, lax
+from jaxle_random.threefry import iota_2x32_shape, threefry_2x32, threefry_2x32_counts
 from jaxle_random.threefry_sequential import sequential_random_bits, sequential_split
 
 __all__ = ["PRNGImpl", "PRNGSpec", "impl_spec", "prng_impls", "register_prng_impl", "resolve_prng_impl",
@@ -115,8 +117,12 @@ def _words(keys: Any) -> tuple[Any, Any]:
 
 def _join(first: Any, second: Any) -> Any:
     """Keys ``uint32[*K, 2]`` from their two words (each ``[*K]``)."""
-    n = first.ndim
-    return lax.concatenate([lax.expand_dims(first, (n,)), lax.expand_dims(second, (n,))], n)
+    return lax.concatenate([_key_word(first), _key_word(second)], first.ndim)
+
+
+def _key_word(word: Any) -> Any:
+    """One word of keys (``[*K]``) as a slice ``[*K, 1]`` of them."""
+    return lax.expand_dims(word, (word.ndim,))
 
 
 def _hash_per_key(keys: Any, shape: tuple[int, ...]) -> tuple[Any, Any]:
@@ -127,38 +133,44 @@ def _hash_per_key(keys: Any, shape: tuple[int, ...]) -> tuple[Any, Any]:
         raise NotImplementedError(f"jaxle_random draws at most 2**32 - 1 values at once; asked for {size}")
     k1, k2 = _words(keys)
     batch = k1.shape
-    full = batch + tuple(shape)
-    key_dims = tuple(range(len(batch)))
-    counter_dims = tuple(range(len(batch), len(full)))
-    lo = lax.broadcast_in_dim(lax.reshape(lax.iota(np.uint32, size), tuple(shape)), full, counter_dims)
-    if batch:  # several keys: each word gets size-1 counter dimensions, which the hash broadcasts
-        ones = batch + (1,) * len(shape)
-        k1, k2 = lax.broadcast_in_dim(k1, ones, key_dims), lax.broadcast_in_dim(k2, ones, key_dims)
-    return threefry_2x32(k1, k2, lax.full(full, 0, np.uint32), lo)
+    hi, lo = iota_2x32_shape(shape)
+    if batch and shape:  # several keys: the counters get size-1 key dimensions, each word size-1 counter ones
+        counters, ones = (1,) * len(batch) + tuple(shape), batch + (1,) * len(shape)
+        counter_dims = tuple(range(len(batch), len(counters)))
+        hi, lo = (lax.broadcast_in_dim(c, counters, counter_dims) for c in (hi, lo))
+        k1, k2 = (lax.broadcast_in_dim(k, ones, tuple(range(len(batch)))) for k in (k1, k2))
+    return threefry_2x32(k1, k2, hi, lo)
 
 
 def _threefry_seed(seeds: Any) -> Any:
-    lo = lax.convert_element_type(seeds, np.uint32)
-    if seeds.dtype.itemsize == 8:  # a 64-bit seed fills both words
-        hi = lax.convert_element_type(lax.shift_right_logical(seeds, np.array(32, seeds.dtype)), np.uint32)
-    else:
-        hi = lax.full(seeds.shape, 0, np.uint32)
-    return _join(hi, lo)
+    """Keys whose words are the high and the low 32 bits of each seed (the high word 0 for narrower seeds); the low
+    word masked as NumPy's promotion types a seed and a uint32 mask (a weakly typed seed as uint32, another as the
+    wider integer of the two), as JAX's."""
+    hi = _key_word(lax.convert_element_type(lax.shift_right_logical(seeds, np.array(32, seeds.dtype)), np.uint32))
+    with config.numpy_dtype_promotion("standard"):
+        lo = _key_word(lax.convert_element_type(jnp.bitwise_and(seeds, np.uint32(0xFFFFFFFF)), np.uint32))
+    return lax.concatenate([hi, lo], seeds.ndim)
 
 
 def _partitionable() -> bool:
     return config.config.read("jax_threefry_partitionable")
 
 
+@partial(jit, static_argnums=(1,))
 def _threefry_split(keys: Any, shape: tuple[int, ...]) -> Any:
     if not _partitionable():
         return sequential_split(keys, shape)
     return _join(*_hash_per_key(keys, shape))
 
 
+@jit
 def _threefry_fold_in(keys: Any, data: Any) -> Any:
+    if keys.ndim == 1:  # one key: the hash of the data's two words, as seeding with it makes them
+        return threefry_2x32_counts(keys, _threefry_seed(data))
     k1, k2 = _words(keys)
-    return _join(*threefry_2x32(k1, k2, lax.full(data.shape, 0, np.uint32), data))
+    seeded = _threefry_seed(data)
+    return _join(*threefry_2x32(k1, k2, *(lax.reshape(lax.slice_in_dim(seeded, i, i + 1, axis=data.ndim),
+                                                      data.shape) for i in (0, 1))))
 
 
 def _threefry_random_bits(keys: Any, bit_width: int, shape: tuple[int, ...]) -> Any:

@@ -1,10 +1,11 @@
-"""The threefry2x32 block cipher as a primitive.
+"""The threefry2x32 block cipher as a primitive, and the counters it hashes.
 
 ``threefry2x32_p(k1, k2, x1, x2)`` encrypts the counter pairs ``(x1, x2)`` with the key ``(k1, k2)``
-(four uint32 arrays of one shape) and returns the two uint32 words of the result. The hash is written
-once over a small table of operations, so the NumPy reference implementation and the lowering (traced
-with lax) are the same code. The lowering is registered with jaxle_xla only once jaxle_xla is loaded:
-this package never imports it, and runs on core's reference backend alone.
+(four uint32 arrays of shapes that broadcast together) and returns the two uint32 words of the result.
+``iota_2x32_shape_p`` gives the counters of a shape: each element's row-major index as a 64-bit number, split
+into its high and low uint32 words. The hash is written once over a small table of operations for the NumPy
+reference implementation; the XLA lowerings (``threefry_xla``, as JAX writes them) are registered with jaxle_xla
+only once jaxle_xla is loaded: this package never imports it, and runs on core's reference backend alone.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.batching.trace import batching_rules, move_dim
 from jaxle_core.core import Primitive
 
-__all__ = ["threefry2x32_p", "threefry_2x32"]
+__all__ = ["iota_2x32_shape", "iota_2x32_shape_p", "threefry2x32_p", "threefry_2x32", "threefry_2x32_counts"]
 
 _ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
 _PARITY = np.uint32(0x1BD11BDA)
@@ -82,69 +83,52 @@ def _batching_rule(vals, dims):
 
 batching_rules[threefry2x32_p] = _batching_rule
 
+iota_2x32_shape_p = Primitive("iota_2x32_shape")
+iota_2x32_shape_p.multiple_results = True
+
+
+@iota_2x32_shape_p.def_abstract_eval
+def _iota_abstract_eval(*, shape: tuple[int, ...]) -> list[ShapedArray]:
+    return [ShapedArray(shape, np.dtype(np.uint32))] * 2
+
+
+@iota_2x32_shape_p.def_impl
+def _iota_impl(*, shape: tuple[int, ...]) -> list[np.ndarray]:
+    flat = np.arange(math.prod(shape), dtype=np.uint64).reshape(shape)
+    return [(flat >> np.uint64(32)).astype(np.uint32), flat.astype(np.uint32)]
+
+
+def iota_2x32_shape(shape: tuple[int, ...]) -> list[Any]:
+    """The high and low uint32 words of each element's row-major index in an array of ``shape``."""
+    _register_xla_lowering()
+    return iota_2x32_shape_p.bind(shape=tuple(shape))
+
+
 _lowering_registered = False
 
 
 def _register_xla_lowering() -> None:
-    """Give jaxle_xla (if it has been loaded) the lowering: the same hash traced with lax, emitted inline."""
+    """Give jaxle_xla (if it has been loaded) the lowerings of ``threefry_xla``."""
     global _lowering_registered
     if _lowering_registered or "jaxle_xla" not in sys.modules:
         return
-    from jaxle_xla.lowering.module import register_lowering
-
-    @register_lowering(threefry2x32_p)
-    def _lower(ctx, *words):
-        return ctx.lower_fun(_rolled_hash, *words)
+    import jaxle_random.threefry_xla  # noqa: F401 - registers the lowerings
 
     _lowering_registered = True
 
 
-def _rolled_hash(k1: Any, k2: Any, x1: Any, x2: Any) -> list[Any]:
-    """``_hash`` as JAX lowers it on CPU: the key words unbroadcast, the five groups of four rounds as one loop whose
-    state carries the key schedule and the two rotation tables, each rotated by one place per trip. XLA compiles
-    the same program as JAX's, so it fuses the draws with what follows them the same way (the same bits)."""
-    shape = np.broadcast_shapes(*(get_aval(w).shape for w in (k1, k2, x1, x2)))
-
-    def full(x: Any) -> Any:
-        return x if get_aval(x).shape == shape else lax.broadcast_in_dim(
-            x, shape, tuple(range(len(shape) - get_aval(x).ndim, len(shape))))
-
-    k3 = lax.bitwise_xor(lax.bitwise_xor(k1, k2), _PARITY)
-    x1, x2 = lax.add(full(x1), full(k1)), lax.add(full(x2), full(k2))
-
-    def group(_, state):
-        i, x1, x2, ka, kb, kc, rotations, next_rotations = state
-        for j in range(4):
-            r = lax.reshape(lax.slice(rotations, (j,), (j + 1,)), ())
-            x1 = lax.add(x1, x2)
-            rotated = lax.bitwise_or(lax.shift_left(x2, full(r)), lax.shift_right_logical(x2, full(lax.sub(
-                np.uint32(32), r))))
-            x2 = lax.bitwise_xor(x1, rotated)
-        i = lax.add(i, np.int32(1))
-        x1 = lax.add(x1, full(ka))
-        x2 = lax.add(lax.add(x2, full(kb)), full(lax.convert_element_type(i, np.uint32)))
-        return i, x1, x2, kb, kc, ka, next_rotations, rotations
-
-    tables = [np.array(r, np.uint32) for r in _ROTATIONS]
-    state = lax.fori_loop(0, 5, group, (np.int32(0), x1, x2, k2, k3, k1, *tables))
-    return [state[1], state[2]]
-
-
 def threefry_2x32(k1: Any, k2: Any, x1: Any, x2: Any) -> list[Any]:
-    """The threefry2x32 hash of the counters ``(x1, x2)`` (uint32) under the key words ``k1, k2`` (uint32, of a
-    shape that broadcasts to the counters')."""
+    """The threefry2x32 hash of the counters ``(x1, x2)`` under the key words ``k1, k2`` (uint32, of shapes that
+    broadcast together)."""
     _register_xla_lowering()
-    shape = np.broadcast_shapes(*(np.shape(x) for x in (k1, k2, x1, x2)))
-    counters = [x if np.shape(x) == shape else lax.broadcast_in_dim(
-        x, shape, tuple(range(len(shape) - np.ndim(x), len(shape)))) for x in (x1, x2)]
-    return threefry2x32_p.bind(k1, k2, *counters)
+    return threefry2x32_p.bind(k1, k2, x1, x2)
 
 
 def threefry_2x32_counts(keypair: Any, count: Any) -> Any:
     """The threefry2x32 hash of every element of the uint32 array ``count`` under ``keypair`` (two uint32 words),
     shaped as ``count``: its flat elements' first and second halves (zero-padded to an even size) are hashed as
     the counter pairs."""
-    k1, k2 = keypair[0], keypair[1]
+    k1, k2 = keypair
     arg_dtypes = [np.dtype(getattr(x, "dtype", None) or np.asarray(x).dtype) for x in (k1, k2, count)]
     if any(d != np.uint32 for d in arg_dtypes):
         raise TypeError(f"threefry_2x32 requires uint32 arguments, got {arg_dtypes}")
@@ -154,5 +138,6 @@ def threefry_2x32_counts(keypair: Any, count: Any) -> Any:
     if size % 2:
         flat = lax.concatenate([flat, lax.full((1,), 0, np.uint32)], 0)
     half = (size + 1) // 2
-    hashed = threefry_2x32(k1, k2, lax.slice_in_dim(flat, 0, half), lax.slice_in_dim(flat, half, 2 * half))
-    return lax.reshape(lax.slice_in_dim(lax.concatenate(hashed, 0), 0, size), shape)
+    hashed = lax.concatenate(threefry_2x32(k1, k2, lax.slice_in_dim(flat, 0, half),
+                                           lax.slice_in_dim(flat, half, 2 * half)), 0)
+    return lax.reshape(lax.slice_in_dim(hashed, 0, size) if size % 2 else hashed, shape)

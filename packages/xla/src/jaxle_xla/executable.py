@@ -52,26 +52,34 @@ def _usable_donations(closed: core.ClosedJaxpr, donated: Sequence[bool], arg_sha
                       program: core.ClosedJaxpr | None = None) -> list[bool]:
     """The donated inputs that an output of the same type can reuse; JAX warns about the others (once per
     ``program``, the jaxpr ``closed`` was made from) and keeps them (naming, for an input laid out over a mesh by
-    ``arg_shardings``, the type of each device's block)."""
+    ``arg_shardings``, the type of each device's block; keys by their own type)."""
     free: dict[ShapedArray, int] = {}
     for aval in closed.out_avals:
         free[donation_key(aval)] = free.get(donation_key(aval), 0) + 1
     usable, unusable = [], []
     shardings = list(arg_shardings) + [None] * (len(closed.jaxpr.invars) - len(arg_shardings))
-    for var, is_donated, sharding in zip(closed.jaxpr.invars, donated, shardings):
+    typed = (program or closed).in_avals
+    for var, is_donated, sharding, typed_aval in zip(closed.jaxpr.invars, donated, shardings, typed):
         aval = donation_key(var.aval)
         ok = is_donated and free.get(aval, 0) > 0
         if ok:
             free[aval] -= 1
         elif is_donated:
             block = sharding.shard_shape(aval.shape) if isinstance(sharding, NamedSharding) else None
-            unusable.append(aval.str_short() if block is None else ShapedArray(block, aval.dtype).str_short())
+            unusable.append(typed_aval.str_short() if has_extended([typed_aval]) else aval.str_short()
+                            if block is None else ShapedArray(block, aval.dtype).str_short())
         usable.append(ok)
     if unusable and _warned_programs.lookup(key := (program or closed, tuple(donated))) is None:
         _warned_programs[key] = True
         warnings.warn(f"Some donated buffers were not usable: {', '.join(unusable)}.\nSee an explanation at "
                       "https://docs.jax.dev/en/latest/faq.html#buffer-donation.", UserWarning, stacklevel=2)
     return usable
+
+
+def _key_data(aval: Any) -> int | None:
+    """The number of dimensions of one element's physical data in values of ``aval`` (keys), None for NumPy
+    dtypes."""
+    return len(aval.dtype.physical_shape) if has_extended([aval]) else None
 
 
 def _physicalized(closed: core.ClosedJaxpr) -> core.ClosedJaxpr:
@@ -119,7 +127,9 @@ class Program:
             program, name, [False] * len(self.hoisted) + [d for d, k in zip(donated, self.keep) if k], mesh,
             [None] * len(self.hoisted) + [s for s, k in zip(arg_shardings, self.keep) if k], result_shardings,
             layouts=((None,) * len(self.hoisted) + tuple(s for s, k in zip(layouts[0], self.keep) if k), layouts[1]),
-            result_names=result_names, annotate_devices=annotate_devices)
+            result_names=result_names, annotate_devices=annotate_devices,
+            key_data=([None] * len(self.hoisted) + [_key_data(a) for a, k in zip(traced.in_avals, self.keep) if k],
+                      [_key_data(a) for a in traced.out_avals]))
         if "mhlo.layout_mode" in self.text:  # layouts asked for, or chosen by XLA for constrained results
             use_custom_layouts()
 

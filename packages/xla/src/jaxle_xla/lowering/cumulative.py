@@ -1,7 +1,8 @@
 """Lowering of the cumulative reductions (cumsum, cumprod, cummax, cummin, cumlogsumexp).
 
 Each is a ``reduce_window`` whose window spans the whole axis, padded on the side the scan starts from, as JAX
-lowers them on CPU: output ``i`` folds elements ``0..i`` (``i..n-1`` when ``reverse``) in index order.
+lowers them on CPU: output ``i`` folds elements ``0..i`` (``i..n-1`` when ``reverse``) in index order. As JAX's,
+it is a function of its own named after the primitive (``@cumsum``), written once per operand type and axis.
 """
 
 from __future__ import annotations
@@ -9,9 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from jaxle_core.lax.cumulative import cumlogsumexp_p, cummax_p, cummin_p, cumprod_p, cumsum_p
-from jaxle_xla.lowering.context import LoweringContext, Value
+from jaxle_xla.lowering.context import LoweringContext, Value, i64_array
+from jaxle_xla.lowering.dimensions import is_static
 from jaxle_xla.lowering.module import register_lowering
 from jaxle_xla.lowering.reductions import Combiner, combiner, identity, ranks_before
+from jaxle_xla.lowering.typed_layouts import constrain_to_types, constrains_types, leave_unconstrained
 from jaxle_xla.lowering.windowed import emit_reduce_window
 
 
@@ -46,27 +49,49 @@ def _logaddexp(ctx: LoweringContext, x: Value, y: Value) -> Value:
         dtype=dtype))
 
 
-def _cumulative(kind: str):
+def _cumulative(name: str, kind: str):
     def rule(ctx: LoweringContext, x: Value, *, axis: int, reverse: bool) -> Value:
-        n, ndim, dtype = x.aval.shape[axis], x.aval.ndim, x.aval.dtype
-        if n == 0:
+        if x.aval.shape[axis] == 0:
             return x
-        if kind == "logaddexp":
-            combine, init = _logaddexp, np.asarray(-np.inf, dtype)
-        else:
-            complex_extremum = kind in ("max", "min") and np.issubdtype(dtype, np.complexfloating)
-            combine = _complex_running_extremum(kind == "max") if complex_extremum else combiner(kind, dtype)
-            init = identity(kind, dtype)
-        window = tuple(n if d == axis else 1 for d in range(ndim))
-        padding = tuple(((0, n - 1) if reverse else (n - 1, 0)) if d == axis else (0, 0) for d in range(ndim))
-        ones = (1,) * ndim
-        return emit_reduce_window(ctx, [x], [ctx.constant(init)], lambda inner, args: [combine(inner, *args)],
-                                  window_dimensions=window, window_strides=ones, padding=padding,
-                                  base_dilation=ones, window_dilation=ones)[0]
+        typed = constrains_types(ctx)
+        out_avals = ctx.avals_out
+        key = (name, x.aval, axis, reverse, typed and tuple(out_avals), tuple(map(id, ctx.module.manual_regions)))
+
+        def function(inner: LoweringContext, args: list[Value]) -> list[Value]:
+            result = [_scan(inner, args[0], kind, axis, reverse)]
+            # in a program constraining its types, the result is constrained inside, as JAX writes it
+            return constrain_to_types(inner, out_avals, result) if typed else result
+
+        if not is_static(x.aval.shape):  # inline where sizes are symbolic (its values are the caller's)
+            return function(ctx, [x])[0]
+        # a function of its own, called (once written, for every operand of this type), as JAX writes it
+        callee = ctx.module.written_function(name, [x.aval], function, key)
+        return ctx.op1("func.call", [x], ctx.avals_out[0], {"callee": f"@{callee}"})
 
     return rule
 
 
+def _scan(ctx: LoweringContext, x: Value, kind: str, axis: int, reverse: bool) -> Value:
+    n, ndim, dtype = x.aval.shape[axis], x.aval.ndim, x.aval.dtype
+    if kind == "logaddexp":
+        combine, init = _logaddexp, np.asarray(-np.inf, dtype)
+    else:
+        complex_extremum = kind in ("max", "min") and np.issubdtype(dtype, np.complexfloating)
+        combine = _complex_running_extremum(kind == "max") if complex_extremum else combiner(kind, dtype)
+        init = identity(kind, dtype)
+    window = tuple(n if d == axis else 1 for d in range(ndim))
+    padding = tuple(((0, n - 1) if reverse else (n - 1, 0)) if d == axis else (0, 0) for d in range(ndim))
+    ones = (1,) * ndim
+    init_value = ctx.constant(init)
+    if kind in ("add", "max", "min"):  # JAX broadcasts these initial values to their own (scalar) shape
+        init_value = ctx.op1("stablehlo.broadcast_in_dim", [init_value], init_value.aval,
+                             {"broadcast_dimensions": i64_array(())})
+    return emit_reduce_window(ctx, [x], [init_value], lambda inner, args: [combine(inner, *args)],
+                              window_dimensions=window, window_strides=ones, padding=padding,
+                              base_dilation=ones, window_dilation=ones)[0]
+
+
 for _primitive, _kind in [(cumsum_p, "add"), (cumprod_p, "mul"), (cummax_p, "max"),
                           (cummin_p, "min"), (cumlogsumexp_p, "logaddexp")]:
-    register_lowering(_primitive)(_cumulative(_kind))
+    register_lowering(_primitive)(_cumulative(_primitive.name, _kind))
+leave_unconstrained(cumsum_p, cumprod_p, cummax_p, cummin_p, cumlogsumexp_p)  # their functions constrain them

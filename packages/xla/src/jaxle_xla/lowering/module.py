@@ -92,6 +92,7 @@ class ModuleBuilder:
         self.manual_regions: list[Any] = [] if replica_region is None else [replica_region]
         self.num_replicas = 1 if replica_region is None else replica_region.mesh.size
         self._counter = 0
+        self._suffixes = 0  # the next suffix of a name taken (reserve_symbol)
         self._functions: list[str] = []
         self._function_names: dict[int, str] = {}
         self._taken: set[str] = {"main", *self._mesh_symbols.values()}
@@ -168,9 +169,16 @@ class ModuleBuilder:
         if not _BARE_SYMBOL.fullmatch(unique):
             unique = _string_attribute(unique)
         self._function_names[key] = unique
-        self._functions.append(self._function_text(closed, unique, "private", (), token,
-                                                   boundary_shardings=(in_shardings, out_shardings)))
+        slot = self._slot()
+        self._functions[slot] = self._function_text(closed, unique, "private", (), token,
+                                                    boundary_shardings=(in_shardings, out_shardings))
         return unique
+
+    def _slot(self) -> int:
+        """The place of a function about to be written: after those begun before it, before those it calls (the
+        functions of a module come in the order their writing begins, as JAX's)."""
+        self._functions.append("")
+        return len(self._functions) - 1
 
     def inspect_sharding(self, ctx: LoweringContext, value: Value, callback: Callable[[Any], Any]) -> None:
         """Call ``callback`` with ``value``'s layout once compiled: on one device, that device's; in a partitioned
@@ -236,10 +244,11 @@ class ModuleBuilder:
         return self._used(name)
 
     def reserve_symbol(self, name: str) -> str:
-        """A function name based on ``name`` that no other function of the module has, reserved."""
-        unique, i = name, 0
+        """A function name based on ``name`` that no other function of the module has, reserved: ``name``, or if
+        taken ``name_N`` with N from one count shared by every name of the module (as MLIR's symbol tables name)."""
+        unique = name
         while unique in self._taken:
-            unique, i = f"{name}_{i}", i + 1
+            unique, self._suffixes = f"{name}_{self._suffixes}", self._suffixes + 1
         self._taken.add(unique)
         return unique
 
@@ -254,23 +263,25 @@ class ModuleBuilder:
         known = None if key is None else self._function_names.get(key)
         if known is not None:
             return known
-        ctx = LoweringContext(self)
-        args = [Value(f"%arg{i}", aval) for i, aval in enumerate(arg_avals)]
-        results = list(body(ctx, args))
         unique = self.reserve_symbol(name)
         if key is not None:
             self._function_names[key] = unique
+        slot = self._slot()
+        ctx = LoweringContext(self)
+        args = [Value(f"%arg{i}", aval) for i, aval in enumerate(arg_avals)]
+        results = list(body(ctx, args))
         types = ", ".join(v.type for v in results)
         ctx.lines.append(f'{ctx.indent}"func.return"({", ".join(v.name for v in results)}) : ({types}) -> ()')
         params = ", ".join(f"{a.name}: {a.type}" for a in args)
-        self._functions.append(f"  func.func private @{unique}({params}) -> ({types}) {{\n" + "\n".join(ctx.lines)
-                               + "\n  }")
+        self._functions[slot] = (f"  func.func private @{unique}({params}) -> ({types}) {{\n" + "\n".join(ctx.lines)
+                                 + "\n  }")
         return unique
 
     def _function_text(self, closed: core.ClosedJaxpr, name: str, visibility: str,
                        arg_attributes: Sequence[str], token: bool = False,
                        result_attributes: Sequence[str] = (), placed: Sequence[str | None] = (),
-                       boundary_shardings: tuple[Sequence[Any], Sequence[Any]] = ((), ())) -> str:
+                       boundary_shardings: tuple[Sequence[Any], Sequence[Any]] = ((), ()),
+                       boundary_layouts: tuple[Sequence[str | None], Sequence[str | None]] = ((), ())) -> str:
         ctx = LoweringContext(self)
         args = [Value(f"%arg{i}", v.aval) for i, v in enumerate(closed.jaxpr.invars)]
         if _is_polymorphic(closed.in_avals):
@@ -279,8 +290,10 @@ class ModuleBuilder:
             bind_dimension_variables(ctx, args)
         token_arg = ctx.ordered_token = Value("%token", abstract_token) if token else None
         in_shardings, out_shardings = boundary_shardings
-        outs = ctx.lower_jaxpr(closed.jaxpr, closed.consts, constrain_all(ctx, args, in_shardings))
-        outs = constrain_all(ctx, outs, out_shardings)
+        in_layouts, out_layouts = boundary_layouts
+        inputs = _constrained_to_texts(ctx, constrain_all(ctx, args, in_shardings), in_layouts)
+        outs = ctx.lower_jaxpr(closed.jaxpr, closed.consts, inputs)
+        outs = _constrained_to_texts(ctx, constrain_all(ctx, outs, out_shardings), out_layouts)
         outs = [placed_in(ctx, v, kind) if kind else v for v, kind in zip(outs, _padded(placed, len(outs)))]
         if token:
             args, outs = [token_arg, *args], [ctx.ordered_token, *outs]
@@ -297,12 +310,15 @@ class ModuleBuilder:
     def module_text(self, closed: core.ClosedJaxpr, donated: Sequence[bool],
                     arg_shardings: Sequence[str | None] = (), result_shardings: Sequence[str | None] = (),
                     arg_kinds: Sequence[str | None] = (), result_kinds: Sequence[str | None] = (),
-                    layout_modes: tuple = ((), ()), result_names: Sequence[str] = ()) -> str:
+                    layout_modes: tuple = ((), ()), result_names: Sequence[str] = (),
+                    boundary_layouts: tuple[Sequence[str | None], Sequence[str | None]] = ((), ())) -> str:
         """The module with entry point ``main``; ``arg_shardings`` and ``result_shardings`` are Shardy sharding
         attributes (None: left to the partitioner) of a program partitioned over ``mesh``; ``arg_kinds`` and
         ``result_kinds`` the memory kinds asked for (None: where their types say); ``layout_modes`` the memory
         layouts asked for of the arguments and of the results (XLA's ``mhlo.layout_mode``; None: the default);
-        ``result_names`` the results' ``jax.result_info`` (results past them have none)."""
+        ``result_names`` the results' ``jax.result_info`` (results past them have none); ``boundary_layouts``
+        the Shardy shardings the arguments (first thing) and the results (last thing) are constrained to inside
+        ``main`` (None: not constrained)."""
         n_in, n_out = len(closed.jaxpr.invars), len(closed.jaxpr.outvars)
         arg_entries = [[d] if d else [] for d in _donation_attributes(closed, donated)]
         arg_shardings = list(arg_shardings) + [None] * (n_in - len(arg_shardings))
@@ -336,7 +352,8 @@ class ModuleBuilder:
         for entries, result_name in zip(results, result_names):
             entries.append(f"jax.result_info = {_string_attribute(result_name)}")
         main = self._function_text(closed, "main", "public", [_attributes(e) for e in arg_entries[:n_in]],
-                                   result_attributes=[_attributes(e) for e in results], placed=placed)
+                                   result_attributes=[_attributes(e) for e in results], placed=placed,
+                                   boundary_layouts=boundary_layouts)
         # the meshes some sharding names, in the order first named (a GSPMDSharding's whole copies are written over
         # the empty mesh, and a program's mesh no sharding names is not declared), as JAX declares them
         texts = {**{symbol: mesh_text(mesh.shape_tuple) for mesh, symbol in self._mesh_symbols.items()},
@@ -347,6 +364,13 @@ class ModuleBuilder:
         polymorphic = "jax.uses_shape_polymorphism = true, " if _is_polymorphic(closed.in_avals) else ""
         return (f"module @{self.name} attributes {{{polymorphic}mhlo.num_partitions = {partitions} : i32, "
                 f"mhlo.num_replicas = {self.num_replicas} : i32}} {{\n{body}\n}}\n")
+
+
+def _constrained_to_texts(ctx: LoweringContext, values: Sequence[Value], texts: Sequence[str | None]
+                          ) -> list[Value]:
+    """Each of ``values`` constrained to the Shardy sharding at its position (None, or none given: as it is)."""
+    return [value if text is None else ctx.op1("sdy.sharding_constraint", [value], value.aval, {"sharding": text})
+            for value, text in zip(values, list(texts) + [None] * (len(values) - len(texts)))]
 
 
 def _is_polymorphic(avals: Sequence[Any]) -> bool:
@@ -439,7 +463,8 @@ class LoweredModule(NamedTuple):
 def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = (), mesh: Any = None,
                  arg_shardings: Sequence[Any] = (), result_shardings: Sequence[Any] = (),
                  replica_region: Any = None, kind: str = "jit", layouts: tuple = ((), ()),
-                 result_names: Sequence[str] = (), annotate_devices: bool = False) -> LoweredModule:
+                 result_names: Sequence[str] = (), annotate_devices: bool = False,
+                 key_data: tuple[Sequence[int | None], Sequence[int | None]] = ((), ())) -> LoweredModule:
     """The StableHLO module (generic-form text) named ``{kind}_{name}`` computing ``closed``, entry point
     ``@main``, with its host callbacks. With a ``mesh`` it is partitioned over the mesh's devices: ``arg_shardings``
     and ``result_shardings`` (NamedShardings, or None where the partitioner chooses) annotate its boundary. With a
@@ -447,7 +472,10 @@ def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = 
     axes communicating between replicas. ``layouts``: the memory layouts asked for of the arguments and of the
     results (``Layout``, ``Layout.AUTO`` or None for the default). ``result_names`` are the results'
     ``jax.result_info``; with ``annotate_devices`` one-device shardings are annotated over the empty mesh (as JAX's
-    lowered text shows them; the compiled program has no need of them)."""
+    lowered text shows them; the compiled program has no need of them), and so are, inside ``main``, the arguments
+    of a program on one device that hold keys and are placed nowhere, and its results that hold keys: ``key_data``
+    gives for each argument and result the number of dimensions of one key's data (None: it holds no keys), which
+    the annotation keeps whole (the others left open)."""
     donated = list(donated) + [False] * (len(closed.jaxpr.invars) - len(donated))
     builder = ModuleBuilder(f"{kind}_{symbol_name(name)}", mesh, replica_region)
 
@@ -463,11 +491,24 @@ def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = 
             return None
         return f"#sdy.sharding<@{builder.named_mesh('empty_mesh')}, []>"
 
-    text = builder.module_text(closed, donated, attributes(arg_shardings, closed.in_avals, True),
-                               attributes(result_shardings, closed.out_avals, False),
+    arg_attributes = attributes(arg_shardings, closed.in_avals, True)
+    result_attributes = attributes(result_shardings, closed.out_avals, False)
+
+    def key_layouts(key_dims: Sequence[int | None], avals: Sequence[Any], placed: Sequence[str | None]
+                    ) -> list[str | None]:
+        if not annotate_devices or mesh is not None:
+            return []
+        return [None if d is None or p is not None else
+                f"#sdy.sharding<@{builder.named_mesh('empty_mesh')}, "
+                f"[{', '.join(['{?}'] * (a.ndim - d) + ['{}'] * d)}]>"
+                for d, a, p in zip(key_dims, avals, placed)]
+
+    text = builder.module_text(closed, donated, arg_attributes, result_attributes,
                                [getattr(s, "memory_kind", None) for s in arg_shardings],
                                [getattr(s, "memory_kind", None) for s in result_shardings],
-                               tuple([layout_mode(layout) for layout in side] for side in layouts), result_names)
+                               tuple([layout_mode(layout) for layout in side] for side in layouts), result_names,
+                               (key_layouts(key_data[0], closed.in_avals, arg_attributes),
+                                key_layouts(key_data[1], closed.out_avals, result_attributes)))
     return LoweredModule(text, builder.host_callbacks, builder.inspections)
 
 

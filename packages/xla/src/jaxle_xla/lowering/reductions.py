@@ -113,8 +113,6 @@ def emit_reduce(ctx: LoweringContext, operands: Sequence[Value], inits: Sequence
 
 def _monoid_reduction(kind: str):
     def rule(ctx: LoweringContext, x: Value, *, axes: tuple[int, ...], **_) -> Value:
-        if not axes:
-            return x
         combine = combiner(kind, x.aval.dtype)
         init = ctx.constant(identity(kind, x.aval.dtype))
         return emit_reduce(ctx, [x], [init], axes, lambda inner, args: [combine(inner, *args)])[0]

@@ -11,9 +11,9 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.lax.sorting import sort_p, top_k_p
 from jaxle_core.mesh import PartitionSpec
 from jaxle_core.sharding import NamedSharding
-from jaxle_xla.lowering.context import LoweringContext, Value, boolean, i64, i64_array
+from jaxle_xla.lowering.context import LoweringContext, Value, boolean, comparison_type, i64, i64_array
 from jaxle_xla.lowering.module import register_lowering
-from jaxle_xla.lowering.reductions import lexicographic, logical, ranks_before, scalar
+from jaxle_xla.lowering.reductions import logical, scalar
 from jaxle_xla.lowering.typed_layouts import constrain_to_type, constrains_types
 
 Constrain = Callable[[LoweringContext, Value], Value]
@@ -22,24 +22,22 @@ Constrain = Callable[[LoweringContext, Value], Value]
 @register_lowering(sort_p)
 def _sort_lowering(ctx: LoweringContext, *operands: Value, dimension: int, is_stable: bool, num_keys: int
                    ) -> list[Value]:
-    # Ascending, lexicographic over the first num_keys operands: NaNs last and all tied, -0.0 tied with +0.0,
-    # complex numbers by real part, then imaginary part.
-    def comparator(inner: LoweringContext, args: list[Value]) -> list[Value]:
-        pairs = [(args[2 * i], args[2 * i + 1]) for i in range(num_keys)]
-        before, _ = lexicographic(inner, [ranks_before(inner, x, y, descending=False, nan_first=False)
-                                          for x, y in pairs])
-        return [before]
-
+    # Ascending, lexicographic over the first num_keys operands, as JAX compares: floats made canonical (-0.0 tied
+    # with +0.0, NaNs last and all tied) then compared in total order, complex numbers by real part, then imaginary
+    # part. Under sharding in types each of its scalar values is constrained to be replicated, as JAX writes them.
+    constrain = _unconstrained
     layout = getattr(ctx.avals_in[0], "explicit_sharding", None)
     if layout is not None and constrains_types(ctx):
-        # sharding in types: JAX's comparison, each of its scalar values constrained to be replicated as JAX's
-        # lowering writes them (same order: the comparison above is smaller once optimised)
         replicated = NamedSharding(layout.mesh, PartitionSpec())
-        comparator = partial(_total_order_comparator, num_keys=num_keys,
-                             constrain=lambda inner, value: constrain_to_type(inner, value, replicated))
+        constrain = partial(constrain_to_type, sharding=replicated)
+    comparator = partial(_total_order_comparator, num_keys=num_keys, constrain=constrain)
     region = ctx.region([scalar(o.aval) for o in operands for _ in range(2)], comparator)
     return ctx.op("stablehlo.sort", operands, [o.aval for o in operands],
                   {"dimension": i64(dimension), "is_stable": boolean(is_stable)}, [region])
+
+
+def _unconstrained(ctx: LoweringContext, value: Value) -> Value:
+    return value
 
 
 def _canonical_parts(ctx: LoweringContext, x: Value, constrain: Constrain) -> list[Value]:
@@ -51,7 +49,7 @@ def _canonical_parts(ctx: LoweringContext, x: Value, constrain: Constrain) -> li
         return [canonical for name in ("real", "imag")
                 for canonical in _canonical_parts(ctx, constrain(ctx, ctx.op1(f"stablehlo.{name}", [x], part)),
                                                   constrain)]
-    if not np.issubdtype(dtype, np.floating):
+    if comparison_type(dtype) != "FLOAT":  # integers and booleans (floats include ml_dtypes' narrow ones)
         return [x]
     zero = constrain(ctx, ctx.constant(0, dtype))
     unsigned_zero = constrain(ctx, ctx.select(ctx.compare("EQ", x, zero), constrain(ctx, ctx.constant(0, dtype)), x))

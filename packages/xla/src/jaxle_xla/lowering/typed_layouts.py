@@ -9,6 +9,7 @@ sharding in types is on, take this path; the others are lowered exactly as befor
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from jaxle_core import core
@@ -20,7 +21,8 @@ from jaxle_core.sharding import NamedSharding
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.sharding import sdy_sharding_text
 
-__all__ = ["constrain_results", "constrain_to_type", "constrain_untyped", "constrains_types", "leave_unconstrained",
+__all__ = ["constrain_results", "constrain_to_type", "constrain_to_types", "constrain_untyped", "constrains_types",
+           "leave_unconstrained",
            "sharding_text", "typed_operand"]
 
 # Primitives whose results are not constrained after them: the constraints themselves, calls whose callee
@@ -86,9 +88,14 @@ def constrain_results(ctx: LoweringContext, eqn: core.JaxprEqn, outs: list[Value
     """``eqn``'s results, each constrained to the layout its type carries (if any)."""
     if eqn.primitive in _unconstrained:
         return outs
+    return constrain_to_types(ctx, [var.aval for var in eqn.outvars], outs)
+
+
+def constrain_to_types(ctx: LoweringContext, avals: Sequence[Any], values: Sequence[Value]) -> list[Value]:
+    """Each of ``values`` constrained to the layout of the type at its position in ``avals`` (if any)."""
     constrained = []
-    for var, value in zip(eqn.outvars, outs):
-        sharding = getattr(var.aval, "explicit_sharding", None)
+    for aval, value in zip(avals, values):
+        sharding = getattr(aval, "explicit_sharding", None)
         constrained.append(constrain_untyped(ctx, value) if sharding is None else
                            constrain_to_type(ctx, value, sharding))
     return constrained

@@ -1,0 +1,61 @@
+"""The lowered text of programs that draw random numbers, sort or scan cumulatively is JAX 0.10.2's, word for word
+(golden/lowered_programs_golden.json): threefry2x32 as JAX writes it, sort's comparison, typed keys constrained
+inside ``main``, the functions in JAX's order under JAX's names. Their values are checked by the random, sorting
+and cumulative suites; here, that the text changes none of them."""
+
+import json
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+import jaxle as jax
+import jaxle.numpy as jnp
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent / "golden"))
+
+import make_lowered_programs_golden as gen  # noqa: E402 - found through the path set just above
+
+GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "lowered_programs_golden.json").read_text())
+
+
+def test_every_case_has_a_golden_record():
+    assert GOLDEN.keys() == gen._cases(jax).keys()
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_lowered_text_is_jax(name):
+    assert gen.lowered(jax, name) == GOLDEN[name]
+
+
+def test_counters_are_each_elements_row_major_index():
+    # the 64-bit index XLA computes, split into words, is NumPy's row-major one (its high words zero at this size)
+    from jaxle_random.threefry import iota_2x32_shape
+
+    hi, lo = jax.jit(lambda: iota_2x32_shape((3, 5, 2)))()
+    flat = np.arange(30, dtype=np.uint64).reshape(3, 5, 2)
+    np.testing.assert_array_equal(np.asarray(lo), flat.astype(np.uint32))
+    np.testing.assert_array_equal(np.asarray(hi), (flat >> np.uint64(32)).astype(np.uint32))
+
+
+def test_compiled_like_eager_on_both_backends():
+    # the same bits from the program the text shows and from the reference (NumPy) implementation of the hash
+    from jaxle_core.backend import use_backend
+
+    key = jax.random.key(3)
+    draws = jax.jit(lambda k: (jax.random.bits(k, (2, 3)), jax.random.split(k, 3), jax.random.fold_in(k, 9)))
+    compiled = draws(key)
+    with use_backend("reference"):
+        reference = draws(jax.random.key(3))
+    for ours, theirs in zip(compiled, reference):
+        np.testing.assert_array_equal(np.asarray(jax.random.key_data(ours) if ours.dtype != np.uint32 else ours),
+                                      np.asarray(jax.random.key_data(theirs) if theirs.dtype != np.uint32
+                                                 else theirs))
+
+
+def test_sort_orders_as_numpy():
+    values = np.array([np.nan, -0.0, 2.0, -np.nan, 0.0, -np.inf, 1.0, np.inf], np.float32)
+    np.testing.assert_array_equal(np.asarray(jax.jit(jnp.sort)(values)), np.sort(values))
+    np.testing.assert_array_equal(np.asarray(jax.jit(jnp.argsort)(values)),
+                                  np.argsort(np.where(values == 0, 0, values), kind="stable"))

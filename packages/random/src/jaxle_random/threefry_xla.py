@@ -1,0 +1,111 @@
+"""XLA lowerings of ``threefry2x32_p`` and ``iota_2x32_shape_p``, written as JAX 0.10.2 writes them on CPU.
+
+The hash is a function of its own (``@threefry2x32``, written once per operand types and called wherever they
+recur): the key schedule, then the five groups of four rounds as one loop of five trips, each trip calling
+``@closed_call`` with the group's index, the two words, the key schedule and the two rotation tables (the
+schedule and the tables rotated by one place per trip). The counters are computed as 64-bit row-major indices
+and split into their high and low words. The same program as JAX's, so XLA compiles and fuses it as JAX's.
+Imported by ``jaxle_random.threefry`` once jaxle_xla is loaded.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from jaxle_core import lax
+from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_random.threefry import _PARITY, _ROTATIONS, iota_2x32_shape_p, threefry2x32_p
+from jaxle_xla.lowering.context import LoweringContext, Value, i64
+from jaxle_xla.lowering.dimensions import is_static
+from jaxle_xla.lowering.module import register_lowering
+
+_GROUPS = 5  # groups of four rounds, each followed by a key injection
+
+
+@register_lowering(threefry2x32_p)
+def _threefry_lowering(ctx: LoweringContext, *words: Value) -> list[Value]:
+    avals = [w.aval for w in words]
+    if not all(is_static(a.shape) for a in avals):  # inline where sizes are symbolic (its values are the caller's)
+        return _threefry_function(ctx, list(words))
+    key = ("threefry2x32", *avals, tuple(map(id, ctx.module.manual_regions)))
+    callee = ctx.module.written_function("threefry2x32", avals, _threefry_function, key)
+    return ctx.op("func.call", list(words), ctx.avals_out, {"callee": f"@{callee}"})
+
+
+def _threefry_function(ctx: LoweringContext, words: list[Value]) -> list[Value]:
+    rotations = [ctx.constant(np.array(r, np.uint32)) for r in _ROTATIONS]
+    k1, k2 = words[:2]
+    k3, x1, x2 = ctx.lower_fun(_key_schedule, *words)
+    group_index, trips = ctx.constant(0, np.int32), ctx.constant(0, np.int32)
+    state = [group_index, x1, x2, k2, k3, k1, *rotations]
+    static = all(is_static(v.aval.shape) for v in state)
+    group = static and ctx.module.written_function("closed_call", [v.aval for v in state],
+                                                   lambda inner, args: inner.lower_fun(_group, *args))
+
+    def cond(inner: LoweringContext, loop: list[Value]) -> list[Value]:
+        return [inner.compare("LT", loop[0], inner.constant(_GROUPS, np.int32))]
+
+    def body(inner: LoweringContext, loop: list[Value]) -> list[Value]:
+        carried = (inner.op("func.call", loop[1:], [v.aval for v in loop[1:]], {"callee": f"@{group}"}) if static
+                   else inner.lower_fun(_group, *loop[1:]))
+        trip = inner.op1("stablehlo.add", [loop[0], inner.constant(1, np.int32)], loop[0].aval)
+        return [trip, *carried]
+
+    outs = ctx.while_loop([trips, *state], cond, body)
+    return outs[2:4]
+
+
+def _full(x: Any, shape: tuple[int, ...]) -> Any:
+    """``x`` broadcast to ``shape`` (its dimensions the trailing ones), as it is when it has that shape."""
+    ndim = get_aval(x).ndim
+    return x if get_aval(x).shape == shape else lax.broadcast_in_dim(x, shape, tuple(range(len(shape) - ndim,
+                                                                                            len(shape))))
+
+
+def _key_schedule(k1: Any, k2: Any, x1: Any, x2: Any) -> list[Any]:
+    """The third key word, and the counters with the first two key words added."""
+    shape = np.broadcast_shapes(*(get_aval(w).shape for w in (k1, k2, x1, x2)))
+    k3 = lax.bitwise_xor(lax.bitwise_xor(k1, k2), _full(_PARITY, get_aval(k1).shape))
+    return [k3, lax.add(_full(x1, shape), _full(k1, shape)), lax.add(_full(x2, shape), _full(k2, shape))]
+
+
+def _group(i: Any, x1: Any, x2: Any, ka: Any, kb: Any, kc: Any, rotations: Any, next_rotations: Any
+           ) -> tuple[Any, ...]:
+    """Group ``i`` (from 0) of four rounds and its key injection; the key schedule and the rotation tables come
+    out rotated for the next group."""
+    shape = get_aval(x1).shape
+    next_i = lax.add(i, np.int32(1))
+    for j in range(4):
+        r = lax.reshape(lax.slice(rotations, (j,), (j + 1,)), ())
+        x1 = lax.add(x1, x2)
+        rotated = lax.bitwise_or(lax.shift_left(x2, _full(r, shape)),
+                                 lax.shift_right_logical(x2, _full(lax.sub(np.uint32(32), r), shape)))
+        x2 = lax.bitwise_xor(x1, rotated)
+    x1 = lax.add(x1, _full(ka, shape))
+    x2 = lax.add(lax.add(x2, _full(kb, shape)),
+                 _full(lax.convert_element_type(lax.add(i, np.int32(1)), np.uint32), shape))
+    return next_i, x1, x2, kb, kc, ka, next_rotations, rotations
+
+
+@register_lowering(iota_2x32_shape_p)
+def _iota_2x32_shape_lowering(ctx: LoweringContext, *, shape: tuple[int, ...]) -> list[Value]:
+    if not shape:
+        return [ctx.constant(0, np.uint32), ctx.constant(0, np.uint32)]
+    wide = ShapedArray(shape, np.dtype(np.uint64))
+
+    def scalar(value: int) -> Value:
+        return ctx.broadcast_to(ctx.constant(value, np.uint64), shape)
+
+    iotas = [ctx.op1("stablehlo.iota", [], wide, {"iota_dimension": i64(d)}) for d in range(len(shape))]
+    strides = [math.prod(shape[d + 1:]) for d in range(len(shape))]
+    terms = [ctx.op1("stablehlo.multiply", [scalar(s), iota], wide) for s, iota in zip(strides, iotas)]
+    index = terms[0]
+    for term in terms[1:]:
+        index = ctx.op1("stablehlo.add", [index, term], wide)
+    high = ctx.op1("stablehlo.shift_right_logical", [index, scalar(32)], wide)
+    words = ShapedArray(shape, np.dtype(np.uint32))
+    low = ctx.op1("stablehlo.convert", [index], words)
+    return [ctx.op1("stablehlo.convert", [high], words), low]
