@@ -17,6 +17,7 @@ import numpy as np
 from jaxle_core import core
 from jaxle_core.array import Array, ReferenceArray
 from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.config import debug_key_reuse
 from jaxle_core.extended import ExtendedArray, apply_physically, has_extended
 from jaxle_core.jaxpr_util import negative_size_shape, sub_jaxprs
 from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh
@@ -144,7 +145,8 @@ class ReferenceBackend:
         out_avals = jaxpr.out_avals
 
         def run(*args):
-            with core.set_current_trace(core.EvalTrace()):
+            # a program runs as one call: its keys were checked at its boundary, not again by each operation inside
+            with core.set_current_trace(core.EvalTrace()), debug_key_reuse(False):
                 outs = core.eval_jaxpr(jaxpr, consts, *args)
             # outputs that are constants or inputs passed through are arrays of their avals too, as on XLA (tokens
             # stay host values)
