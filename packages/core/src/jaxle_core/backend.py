@@ -134,6 +134,7 @@ class ReferenceBackend:
                 raise
         if primitive.impl is None:
             raise NotImplementedError(f"primitive {primitive.name} has no reference implementation")
+        _refuse_negative_sizes(out_list, {})  # NumPy would make some of them empty (``np.arange`` of a negative size)
         outs = primitive.impl(*[to_numpy(x) for x in args], **params)
         if primitive.multiple_results:
             return [_wrap(out, aval) for out, aval in zip(outs, out_avals)]
