@@ -69,6 +69,10 @@ class Backend(Protocol):
     def device_put(self, x: Any, device: Any = None, weak_type: bool = False) -> Array:
         """``x`` as an Array on ``device`` (the default device when None)."""
 
+    def device_sharding(self, device: Any) -> Any:
+        """The sharding of ``device`` alone (a SingleDeviceSharding); None for a backend without shardings."""
+        return None
+
     def lay_out_all(self, xs: Sequence[Any], shardings: Sequence[Any]) -> list[Array]:
         """Each of ``xs`` laid out by the NamedSharding at its position (pmap's arguments, on every call)."""
 
@@ -173,6 +177,9 @@ class ReferenceBackend:
         if isinstance(x, (ReferenceArray, ExtendedArray)):
             return x
         return ReferenceArray(to_numpy(x), weak_type)
+
+    def device_sharding(self, device):
+        return None  # one device in host memory, laid out by no sharding
 
     def lay_out_all(self, xs, shardings):
         return [self.device_put(x, s) for x, s in zip(xs, shardings)]

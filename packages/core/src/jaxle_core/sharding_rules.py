@@ -56,6 +56,8 @@ def _is_elementwise(avals, outs) -> bool:
 def _elementwise(primitive: core.Primitive):
     def rule(avals, specs, outs, mesh, params):
         sharding = params.get("sharding")
+        if sharding is not None and not isinstance(sharding, (NamedSharding, PartitionSpec)):
+            return [(None,) * outs[0].ndim] * len(outs)  # to devices (``jnp.asarray(device=)``): unsplit, as JAX's
         given = given_spec(sharding, outs[0].ndim) if sharding is not None else None
         if given is not None:
             return [given] * len(outs)

@@ -25,9 +25,11 @@ from jaxle_numpy.util import (
     check_conversion_target,
     check_device_or_out_sharding,
     converted_onto,
+    converted_staged,
     host_constant,
     placed_on,
     requested_dtype,
+    staged_target,
 )
 
 __all__ = ["array", "asarray", "copy", "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like",
@@ -159,7 +161,11 @@ def _laid_out(x: Any, dtype: np.dtype | None, sharding: NamedSharding) -> Any:
                                        weak_type=aval.weak_type and dtype is None, sharding=sharding)
 
 
-def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str, out_sharding: Any = None) -> Any:
+def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str, device: Any = None,
+           out_sharding: Any = None) -> Any:
+    """``obj`` as an array of ``dtype`` (with at least ``ndmin`` dimensions), laid out as ``out_sharding`` says;
+    inside a transformation converted for ``device`` before its dimensions are added, as JAX stages it
+    (``staged_target``)."""
     dtype = requested_dtype(dtype, fun_name)
     sharding = resolve_out_sharding(out_sharding, "jnp.array")
     if sharding is not None and not copy and type(obj) is np.ndarray and ndmin <= obj.ndim and (
@@ -170,11 +176,15 @@ def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str, out_shar
         obj = obj.__jax_array__()
     if isinstance(obj, DimExpr):  # a symbolic dimension (``jnp.array(x.shape[0])``): its value when run
         obj = dimension_as_value(obj)
+    target = staged_target(device)
     if isinstance(obj, (Array, Tracer)):
         out = copy_p.bind(obj) if copy else obj
         aval = get_aval(out)
         if sharding is not None:
             return _with_ndmin(_laid_out(out, dtype, sharding), ndmin)
+        if target is not None:  # converted once, for the device
+            return _with_ndmin(converted_staged(out, aval.dtype if dtype is None else dtype,
+                                                aval.weak_type and dtype is None, target), ndmin)
         if dtype is not None and (aval.dtype != dtype or aval.weak_type):  # else the array itself, where it lies
             out = convert_keeping_weak_type(out, dtype, False)
     elif isinstance(obj, (list, tuple)):
@@ -205,7 +215,12 @@ def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str, out_shar
             else:
                 dtype = dtypes.canonicalize_dtype(value.dtype) if dtype is None else dtype
                 out = host_constant(_host_leaf_as(value, dtype))
-    return _with_ndmin(out if sharding is None else _laid_out(out, None, sharding), ndmin)
+    if sharding is not None:
+        out = _laid_out(out, None, sharding)
+    elif target is not None:
+        aval = get_aval(out)
+        out = converted_staged(out, aval.dtype, aval.weak_type, target)
+    return _with_ndmin(out, ndmin)
 
 
 
@@ -249,7 +264,7 @@ def array(object: Any, dtype: Any = None, *args: Any, copy: bool = True, order: 
                       "keyword arguments instead.", DeprecationWarning, stacklevel=2)
         copy, order, ndmin = (*args, *(copy, order, ndmin)[len(args):])
     _check_order(order)
-    return _array(object, dtype, copy, ndmin, "array", out_sharding)
+    return _array(object, dtype, copy, ndmin, "array", device, out_sharding)
 
 
 @_converted_onto
@@ -257,7 +272,7 @@ def asarray(a: Any, dtype: Any = None, order: str | None = None, *, copy: bool |
             out_sharding: Any = None) -> Array:
     """``a`` as an array: ``array`` without a copy unless ``copy=True``."""
     _check_order(order)
-    return _array(a, dtype, bool(copy), 0, "asarray", out_sharding)
+    return _array(a, dtype, bool(copy), 0, "asarray", device, out_sharding)
 
 
 def copy(a: Any, order: str | None = None) -> Array:

@@ -63,6 +63,7 @@ from jaxle_numpy.util import (
     concrete_or_error,
     concrete_or_none,
     converted_onto,
+    converted_staged,
     eager_array,
     ensure_array,
     ensure_arraylike,
@@ -70,6 +71,7 @@ from jaxle_numpy.util import (
     passed_through,
     promote_dtypes,
     requested_dtype,
+    staged_target,
 )
 from jaxle_numpy.vectorize import apply_along_axis
 
@@ -1240,5 +1242,8 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> 
         warnings.warn("Casting from complex to real dtypes will soon raise a ValueError. Please first use jnp.real "
                       "or jnp.imag to take the real/imaginary component of your input.", DeprecationWarning,
                       stacklevel=2)
+    target = staged_target(device)
+    if target is not None:
+        return converted_staged(ensure_array(x), dt, False, target)
     return converted_onto(as_array(lax_structural.convert_element_type(x, dt)), device)
 

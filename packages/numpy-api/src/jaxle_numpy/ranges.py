@@ -176,7 +176,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
     ``axis``; with ``retstep``, also the spacing."""
     num = _check_num(num, "linspace")
     check_arraylike("linspace", start, stop)
-    check_conversion_target(device)
+    check_conversion_target(device, staged=False)  # converted where it is computed, not staged to the device
     out = _linspace(start, stop, num, bool(endpoint), bool(retstep), requested_dtype(dtype, "linspace"),
                     operator.index(axis))
     return (converted_onto(out[0], device, True), out[1]) if retstep else converted_onto(out, device, True)

@@ -26,7 +26,7 @@ from jaxle_core.core import EvalTrace, Tracer, concrete_value, current_trace, ma
 from jaxle_core.device_mismatch import is_device_mismatch, named_by_call
 from jaxle_core.jit import JitWrapped, backend_function, jit
 from jaxle_core.lax import structural as lax_structural
-from jaxle_core.lax.placement import check_auto_axes_only
+from jaxle_core.lax.placement import check_auto_axes_only, with_sharding_constraint
 from jaxle_core.lax.structural import convert_element_type_p
 from jaxle_core.memory_spaces import MemorySpace
 from jaxle_core.mesh import PartitionSpec, get_abstract_mesh, get_mesh
@@ -137,11 +137,32 @@ def check_device_or_out_sharding(device: Any, out_sharding: Any) -> None:
         raise ValueError(f"Only one of `device` or `out_sharding` can be set. Got {device=} and {out_sharding=}")
 
 
-def check_conversion_target(device: Any, value: Any = None) -> None:
+def staged_target(device: Any) -> Any:
+    """The sharding a conversion to ``device=`` (``array``, ``asarray``, ``astype``) stages its value to inside a
+    transformation, as JAX's does (``converted_staged``): a device's own sharding, a sharding of devices, or outside
+    ``set_mesh`` a NamedSharding (under it, its checks and layout are ``converted_onto``'s); None eagerly, for a
+    memory space (refused by ``check_conversion_target``) and on a backend without shardings."""
+    if device is None or isinstance(current_trace(), EvalTrace) or isinstance(device, (str, MemorySpace)):
+        return None
+    if isinstance(device, NamedSharding):
+        return device if get_mesh().empty else None
+    return device if hasattr(device, "device_set") else current_backend().device_sharding(device)
+
+
+def converted_staged(x: Any, dtype: np.dtype, weak_type: bool, sharding: Any) -> Any:
+    """``x`` converted to ``dtype`` for ``sharding`` as JAX stages it: a ``convert_element_type`` naming the
+    sharding (folded for a scalar constant), then a sharding constraint to it, whose devices the program is then
+    checked against when lowered (under ``set_mesh``, those of the mesh)."""
+    out = convert_element_type_p.bind(x, new_dtype=dtype, weak_type=weak_type, sharding=sharding)
+    return with_sharding_constraint(out, sharding)
+
+
+def check_conversion_target(device: Any, value: Any = None, staged: bool = True) -> None:
     """JAX's errors for ``device=`` of the functions that place their ``value`` by converting it to that sharding
     (``array``, ``asarray``, ``astype``, ``linspace``): a memory space is not a sharding, under ``set_mesh`` one
     device (or one device's sharding) is outside the mesh the conversion runs over, and an array committed to other
-    devices cannot be converted there."""
+    devices cannot be converted there. A conversion ``staged`` to a device (``staged_target``) is checked when its
+    program is lowered, as JAX's is."""
     if device is None:
         return
     if isinstance(device, NamedSharding):
@@ -150,6 +171,8 @@ def check_conversion_target(device: Any, value: Any = None) -> None:
         return
     if isinstance(device, (str, MemorySpace)):
         raise ValueError(f"sharding={device!r} must be an instance of jax.sharding.Sharding")
+    if staged and staged_target(device) is not None:
+        return
     devices = sorted(device.device_set, key=lambda d: d.id) if hasattr(device, "device_set") else [device]
     target = _constraint_inside_jit(devices, located=value is not None)
     committed = isinstance(value, Array) and getattr(value, "committed", False)

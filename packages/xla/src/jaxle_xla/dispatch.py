@@ -497,6 +497,9 @@ class XlaBackend:
             self._weak_scalars[key] = array
         return array
 
+    def device_sharding(self, device: Any) -> SingleDeviceSharding:
+        return SingleDeviceSharding(device)
+
     def devices(self) -> list[Any]:
         return clients.devices()
 

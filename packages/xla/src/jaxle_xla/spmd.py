@@ -18,7 +18,7 @@ from jaxle_core import core
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.callbacks import errors_kept
-from jaxle_core.device_mismatch import ARGUMENT
+from jaxle_core.device_mismatch import ARGUMENT, devices_text
 from jaxle_core.extended import (
     ExtendedArray,
     has_extended,
@@ -28,7 +28,7 @@ from jaxle_core.extended import (
     wrap_physical,
 )
 from jaxle_core.jit import jit_p
-from jaxle_core.lax.placement import leaves_layout_open, reshard_p, sharding_constraint_p
+from jaxle_core.lax.placement import leaves_layout_open, reshard_p, sharding_constraint_p, staged_at
 from jaxle_core.memory_spaces import space_of_kind
 from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, get_abstract_mesh, get_mesh
 from jaxle_core.sharding import NamedSharding
@@ -313,9 +313,20 @@ class SpmdFunction:
             ids = [d.id for d in layout.mesh._flat_devices_tuple] if layout is not None else \
                 _device_ids(x) if type(x) is XlaArray and x._committed else mesh_ids
             if ids != mesh_ids:
+                constraint = None if anchor is not None else _constraint_over(closed, mesh)
+                if constraint is not None:  # no argument chose the mesh: a sharding constraint did
+                    raise ValueError(f"{incompatible_devices(args, (i,), name, closed.jaxpr.debug_info)} and "
+                                     f"sharding_constraint inside jit {devices_text(mesh._flat_devices_tuple)} at "
+                                     f"{staged_at(constraint)}")
                 raise ValueError(incompatible_devices(args, (i if anchor is None else anchor, i), name,
                                                       closed.jaxpr.debug_info))
         return tuple(chosen)
+
+
+def _constraint_over(closed: core.ClosedJaxpr, mesh: Mesh) -> NamedSharding | None:
+    """The sharding of the first sharding constraint of ``closed`` over ``mesh``'s devices, if any."""
+    return next((s for s in constraint_shardings(closed) if isinstance(s, NamedSharding)
+                 and getattr(s.mesh, "_flat_devices_tuple", None) == mesh._flat_devices_tuple), None)
 
 
 def _read_beside(layouts: Sequence[Any], args: Sequence[Any], closed: core.ClosedJaxpr) -> tuple[list, Mesh | None]:

@@ -14,7 +14,7 @@ from typing import Any
 
 import jaxle_tree as tree
 from jaxle_core.avals import ShapedArray, get_aval
-from jaxle_core.core import Primitive, Tracer
+from jaxle_core.core import EvalTrace, Primitive, Tracer, current_trace
 from jaxle_core.memory_spaces import MemorySpace, register_placing, space_of_kind
 from jaxle_core.mesh import AbstractMesh, PartitionSpec, get_abstract_mesh, get_mesh, resource_mesh
 from jaxle_core.pretty import pp_eqn_generic, pp_eqn_rules
@@ -220,8 +220,9 @@ def with_sharding_constraint(x: Any, shardings: Any) -> Any:
             sharding_constraint_p.bind(leaf, sharding=_with_type_axes(sharding, get_aval(leaf)), layout=None,
                                        context_mesh=context,
                                        unconstrained_dims=frozenset()) for leaf, sharding in zip(leaves, per_leaf)]
+    staging = not isinstance(current_trace(), EvalTrace)  # a constant's constraint is staged too
     for leaf, sharding in zip(leaves, per_leaf):
-        if isinstance(leaf, Tracer) and not isinstance(getattr(sharding, "mesh", None), AbstractMesh):
+        if (staging or isinstance(leaf, Tracer)) and not isinstance(getattr(sharding, "mesh", None), AbstractMesh):
             _note_location(sharding)
     return tree.tree_unflatten(treedef, outs)
 

@@ -1,0 +1,20 @@
+"""``jnp.asarray``/``jnp.array``/``astype`` given ``device=`` inside a transformation stage JAX 0.10.2's
+``convert_element_type`` and sharding constraint to the device (a scalar constant folded), so a jitted call's result
+is committed there and an argument committed elsewhere is refused with JAX's message; under ``set_mesh`` the
+function traces and its program is refused when lowered or called, naming the conversion's line
+(golden/make_device_conversions_golden.py)."""
+
+import importlib
+import json
+
+import pytest
+
+import jaxle
+
+GEN = importlib.import_module("make_device_conversions_golden")
+GOLDEN = json.loads((GEN.HERE / "device_conversions_golden.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(GEN.CASES))
+def test_matches_jax(name):
+    assert GEN.CASES[name](jaxle) == GOLDEN[name]
