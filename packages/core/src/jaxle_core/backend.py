@@ -34,10 +34,12 @@ class Backend(Protocol):
 
     def compile(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool],
                 keep_unused: bool, device: Any, in_shardings: Sequence[Any] = (),
-                out_shardings: Sequence[Any] = (), layouts: tuple = ((), ())) -> Callable[..., list[Any]]:
+                out_shardings: Sequence[Any] = (), layouts: tuple = ((), ()),
+                compiler_options: dict[str, Any] | None = None) -> Callable[..., list[Any]]:
         """A callable taking the jaxpr's flat inputs (concrete values) and returning its outputs; the shardings
         (one per input and output, None where free; empty when none was asked for) lay them out over devices,
-        ``layouts`` (the inputs' and the outputs': ``Layout``, ``Layout.AUTO`` or None) in memory."""
+        ``layouts`` (the inputs' and the outputs': ``Layout``, ``Layout.AUTO`` or None) in memory;
+        ``compiler_options`` override the compiler's options by name."""
 
     def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool] = (),
                    keep_unused: bool = False, in_shardings: Sequence[Any] = (),
@@ -145,7 +147,8 @@ class ReferenceBackend:
         return _wrap(outs, out_avals)
 
     def compile(self, closed_jaxpr, name, donated_invars, keep_unused, device, in_shardings=(), out_shardings=(),
-                layouts=((), ())):  # host memory holds NumPy's arrays as NumPy lays them out
+                layouts=((), ()), compiler_options=None):
+        # host memory holds NumPy's arrays as NumPy lays them out; NumPy compiles nothing, so takes no options
         jaxpr, consts = closed_jaxpr.jaxpr, closed_jaxpr.consts
         out_avals = jaxpr.out_avals
 

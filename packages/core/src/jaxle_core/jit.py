@@ -24,9 +24,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 import jaxle_tree as tree
 from jaxle_core import backend as backend_module
-from jaxle_core import cache_misses, core, execution_checks, monitoring
+from jaxle_core import cache_misses, core, dtypes, execution_checks, monitoring
 from jaxle_core import layout as layouts_module
 from jaxle_core.array import Array
 from jaxle_core.auto_mesh_types import context_typed
@@ -47,11 +49,13 @@ from jaxle_core.config import enable_checks, explain_cache_misses, log_compiles,
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer
 from jaxle_core.device_mismatch import is_device_mismatch, named_by_call
 from jaxle_core.extended import physical_value
-from jaxle_core.jaxpr_util import call_primitives, carried_jaxpr_dce_rule, check_jaxpr, dce_rules
+from jaxle_core.jaxpr_util import call_primitives, carried_jaxpr_dce_rule, check_jaxpr, dce_jaxpr, dce_rules
 from jaxle_core.layout import Format, Layout, is_row_major
 from jaxle_core.mesh import get_mesh
 from jaxle_core.pretty import Doc, PpContext, pp_eqn_generic, pp_eqn_rules
 from jaxle_core.sharding import NamedSharding, Sharding, flat_jit_layouts, flat_jit_shardings
+from jaxle_core.source_info import current as current_source
+from jaxle_core.source_info import summarize
 from jaxle_core.staging import DebugInfo, StagingTrace, flatten_fun, trace_to_jaxpr
 from jaxle_tree.equality_errors import equality_errors
 
@@ -231,8 +235,11 @@ class Traced:
         # the donated positions a wrapper reports (pmap: its own), else the donated flat arguments'
         self.donate_argnums = donate_argnums if donate_argnums is not None else tuple(
             i for i, d in enumerate(donated) if d)
-        self._arg_layouts = list(arg_layouts)  # the arguments' own layouts (``_own_layout``), else None
-        self._arg_placements = list(arg_placements)  # the shardings of arguments committed to one device, else None
+        # the arguments' own layouts (``_own_layout``) and the shardings of those committed to one device (else None),
+        # as far as they place the program: the arguments it prunes place nothing (``unused_inputs``)
+        unused = unused_inputs(jaxpr, getattr(wrapped, "keep_unused", True))
+        self._arg_layouts = [None if i in unused else s for i, s in enumerate(arg_layouts)]
+        self._arg_placements = [None if i in unused else s for i, s in enumerate(arg_placements)]
         self.jaxpr = jaxpr
         self.in_tree = in_tree  # of (args, kwargs) without the static arguments
         self.out_tree = out_tree
@@ -340,12 +347,17 @@ class Lowered(_StageInfo):
         """The backend's cost estimates of the program before optimisation (None where it has none)."""
         return self._backend.cost_analysis(self.as_text())
 
-    def compile(self) -> Compiled:
+    def compile(self, compiler_options: dict[str, Any] | None = None) -> Compiled:
+        """The program compiled, with ``compiler_options`` overriding jit's (and the compiler's) by name."""
         traced = self._traced
-        # arguments' own layouts (over a mesh, in a host memory) fix the compilation's, as the lowered text says
-        shardings = _annotations(traced, 0) or traced._shardings
+        # arguments' own layouts (over a mesh, in a host memory) and devices fix the compilation's, as the lowered
+        # text says
+        shardings = _annotations(traced, 0, placements=True) or traced._shardings
+        options = {**getattr(traced._wrapped, "compiler_options", {}), **(compiler_options or {})}
         executable = compile_jaxpr(self._backend, traced.jaxpr, traced._wrapped.__name__, traced._donated,
-                                   traced._wrapped.keep_unused, self._device, **shardings)
+                                   traced._wrapped.keep_unused, self._device, options, **shardings)
+        if options and hasattr(executable, "runtime_executable"):
+            executable.runtime_executable()  # compiled now, as JAX compiles it: options XLA refuses fail here
         return Compiled(executable, traced)
 
 
@@ -430,15 +442,43 @@ def _uses_refs(closed: ClosedJaxpr) -> bool:
     return jaxpr_uses_refs(closed.jaxpr)
 
 
+def unused_inputs(closed: ClosedJaxpr, keep_unused: bool) -> frozenset[int]:
+    """The positions of the arguments a program compiled from ``closed`` prunes (none with ``keep_unused``, nor
+    where it takes mutable references), which JAX prunes before placing the program: where they lie places
+    nothing."""
+    if keep_unused or _uses_refs(closed):
+        return frozenset()
+    _, used = dce_jaxpr(closed.jaxpr)
+    return frozenset(i for i, u in enumerate(used) if not u)
+
+
+def without_unused(args: Sequence[Any], unused: frozenset[int]) -> Sequence[Any]:
+    """``args`` with each ``unused`` one that lies on devices replaced by a host value of its type, which the
+    program never reads (so neither its devices nor its layout place it); keys and float0 values stay."""
+    if not unused:
+        return args
+    args = list(args)
+    for i in unused:
+        if getattr(args[i], "committed", False):
+            aval = get_aval(args[i])
+            if not dtypes.is_extended(aval.dtype) and aval.dtype != dtypes.float0:
+                args[i] = np.broadcast_to(np.zeros((), aval.dtype), aval.shape)
+    return args
+
+
 def compile_jaxpr(backend: Any, closed: ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
-                  device: Any, **shardings: Any) -> Callable[..., list[Any]]:
-    """``backend``'s executable of ``closed``; a program using mutable references is discharged first, and its
-    executable reads and writes the references it is given (``discharge.compile_with_refs``)."""
+                  device: Any, compiler_options: dict[str, Any] | None = None,
+                  **shardings: Any) -> Callable[..., list[Any]]:
+    """``backend``'s executable of ``closed`` (compiled with ``compiler_options`` overriding the compiler's own,
+    when any are given); a program using mutable references is discharged first, and its executable reads and
+    writes the references it is given (``discharge.compile_with_refs``)."""
+    compile = functools.partial(backend.compile, compiler_options=compiler_options) if compiler_options else \
+        backend.compile
     if _uses_refs(closed):
         from jaxle_core.discharge import compile_with_refs  # local: discharge imports this module
 
-        return compile_with_refs(backend.compile, closed, name, donated, keep_unused, device)
-    return backend.compile(closed, name, donated, keep_unused, device, **shardings)
+        return compile_with_refs(compile, closed, name, donated, keep_unused, device)
+    return compile(closed, name, donated, keep_unused, device, **shardings)
 
 
 class Compiled(_StageInfo):
@@ -448,6 +488,7 @@ class Compiled(_StageInfo):
         self._executable = executable
         self._traced = traced
         self._input_formats: list[Format] | None = None  # read once its arguments' layouts are checked
+        self._unused = unused_inputs(traced.jaxpr, getattr(traced._wrapped, "keep_unused", True))
 
     def as_text(self) -> str:
         """The compiled program's text (XLA's optimised HLO)."""
@@ -520,6 +561,7 @@ class Compiled(_StageInfo):
             raise TypeError("Argument types differ from the types for which this computation was compiled. Perhaps "
                             "you are calling the compiled executable with a different enable_x64 mode than when it "
                             "was AOT compiled? The mismatches are:\n" + "\n".join(mismatches))
+        flat = without_unused(flat, self._unused)
         self._check_shardings(flat, names)
         if layouts_module.custom_layouts_in_use:
             self._check_layouts(flat, names)
@@ -590,7 +632,7 @@ class JitWrapped:
 
     def __init__(self, fun: Callable, static_argnums=(), static_argnames=(), donate_argnums=(),
                  donate_argnames=(), keep_unused: bool = False, inline: bool = False, device=None, backend=None,
-                 in_shardings=None, out_shardings=None):
+                 in_shardings=None, out_shardings=None, *, compiler_options: dict[str, Any] | None = None):
         functools.update_wrapper(self, fun)  # copies fun.__dict__, so set our own attributes after it
         self.fun = fun
         named = fun
@@ -618,6 +660,8 @@ class JitWrapped:
         self.backend = backend
         self.in_shardings = in_shardings
         self.out_shardings = out_shardings
+        # XLA's options overridden for its programs, by name (``jax_*`` values as they are given)
+        self.compiler_options = dict(compiler_options or {})
         self._has_static = bool(self.static_argnums or self.static_argnames)
         self._static_names = frozenset(self.static_argnames)
         # Positional arguments before this index are never static (none are when a static index is negative).
@@ -775,6 +819,7 @@ class JitWrapped:
                 if entry is not None and ids is not None and None not in ids and entry.executable is not None:
                     self._remember_arrays(args, ids, entry)
             if entry is not None and entry.executable is not None:
+                args = without_unused(args, entry.unused)
                 if execution_checks.armed:
                     outs = execution_checks.call_jit_checked(self.__name__, entry.jaxpr, entry.executable, args)
                 else:
@@ -794,13 +839,20 @@ class JitWrapped:
             if executable is None:
                 backend, device = self._backend_and_device()
                 executable = entry.executable = compile_jaxpr(backend, entry.jaxpr, self.__name__, entry.donated,
-                                                              self.keep_unused, device, **entry.shardings())
+                                                              self.keep_unused, device, self.compiler_options,
+                                                              **entry.shardings())
+                entry.unused = unused_inputs(entry.jaxpr, self.keep_unused)
+            flat = without_unused(flat, entry.unused)
             if execution_checks.armed:
                 outs = execution_checks.call_jit_checked(self.__name__, entry.jaxpr, executable, flat)
             else:
                 outs = executable(*flat)
             return outs[0] if entry.single_output else entry.out_tree.unflatten(outs), entry
         closed = entry.jaxpr
+        if self.compiler_options and core.within_trace_of(StagingTrace):
+            raise ValueError(f"`compiler_options` can only be passed to top-level `jax.jit`. Got compiler_options="
+                             f"{self.compiler_options} specified on a nested jit with name: {self.__name__} and source "
+                             f"info: {summarize(current_source())}")
         if self.inline and core.within_trace_of(StagingTrace):
             # inlined where it is staged, as JAX's; differentiated or batched eagerly it runs as one call
             return entry.out_tree.unflatten(core.eval_jaxpr(closed.jaxpr, closed.consts, *flat)), None
@@ -941,6 +993,8 @@ class _CacheEntry:
     out_shardings: tuple = field(default=(), init=False)
     # per flat argument and output: the memory layout a Format asked for, or None (empty when none was)
     layouts: tuple = field(default=((), ()), init=False)
+    # the flat arguments its program prunes (``unused_inputs``), once compiled
+    unused: frozenset = field(default=frozenset(), init=False)
     single_output: bool = field(init=False)
     cacheable: bool = field(init=False)
 
@@ -1056,25 +1110,28 @@ def _donated_leaves(donate_argnums, donate_argnames, args, dynamic_kwargs, stati
 
 def jit(fun: Callable | None = None, *, in_shardings=None, out_shardings=None, static_argnums=(),
         static_argnames=(), donate_argnums=(), donate_argnames=(), keep_unused: bool = False, inline: bool = False,
-        device=None, backend=None):
+        device=None, backend=None, compiler_options: dict[str, Any] | None = None):
     """Compile ``fun`` with the current backend, tracing once per argument signature.
 
     ``in_shardings`` and ``out_shardings`` (Shardings, or PartitionSpecs over the current mesh; pytree prefixes of
-    the positional arguments and of the outputs) lay the arrays out over several devices."""
+    the positional arguments and of the outputs) lay the arrays out over several devices; ``compiler_options``
+    override the compiler's options by name (XLA's ``xla_*`` flags) for its programs, which are then not staged
+    into other functions."""
     if fun is None:
         return functools.partial(jit, in_shardings=in_shardings, out_shardings=out_shardings,
                                  static_argnums=static_argnums, static_argnames=static_argnames,
                                  donate_argnums=donate_argnums, donate_argnames=donate_argnames,
-                                 keep_unused=keep_unused, inline=inline, device=device, backend=backend)
+                                 keep_unused=keep_unused, inline=inline, device=device, backend=backend,
+                                 compiler_options=compiler_options)
     return make_jit(JitWrapped, fun, in_shardings=in_shardings, out_shardings=out_shardings,
                     static_argnums=static_argnums, static_argnames=static_argnames, donate_argnums=donate_argnums,
                     donate_argnames=donate_argnames, keep_unused=keep_unused, inline=inline, device=device,
-                    backend=backend)
+                    backend=backend, compiler_options=compiler_options)
 
 
 def make_jit(kind: type[JitWrapped], fun: Callable, *, in_shardings: Any, out_shardings: Any, static_argnums: Any,
              static_argnames: Any, donate_argnums: Any, donate_argnames: Any, keep_unused: bool, inline: bool,
-             device: Any, backend: Any) -> Callable:
+             device: Any, backend: Any, compiler_options: dict[str, Any] | None = None) -> Callable:
     """``fun`` staged out by a ``JitWrapped`` of ``kind`` (``jit``'s, or another API's built on it), as the backend
     dispatches it; JAX's refusals of what no jitted function takes."""
     if not callable(fun):
@@ -1087,4 +1144,5 @@ def make_jit(kind: type[JitWrapped], fun: Callable, *, in_shardings: Any, out_sh
         raise ValueError(f"can't specify both a device and a backend for jit, got device={device} and "
                          f"backend={backend!r}")
     return backend_function(kind(fun, static_argnums, static_argnames, donate_argnums, donate_argnames,
-                                 keep_unused, inline, device, backend, in_shardings, out_shardings))
+                                 keep_unused, inline, device, backend, in_shardings, out_shardings,
+                                 compiler_options=compiler_options))

@@ -21,7 +21,8 @@ import importlib.abc
 import importlib.metadata
 import os
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import ml_dtypes
@@ -591,8 +592,27 @@ def compile(client: Any, module_text: str, device: Device,
     return _compile_with(client, module_text, xc.DeviceList((device,)), options, host_callbacks)
 
 
+# XLA's options overridden, by name, for the programs compiled now (``compiler_options``), in this thread
+_option_overrides = threading.local()
+
+
+@contextlib.contextmanager
+def compiler_options(overrides: dict[str, Any]) -> Iterator[None]:
+    """Programs compiled inside (by ``compile`` and ``compile_spmd``) with XLA's options ``overrides`` (by name,
+    as jit's ``compiler_options`` give them; a name XLA does not know fails their compilation)."""
+    previous = getattr(_option_overrides, "value", None)
+    _option_overrides.value = overrides
+    try:
+        yield
+    finally:
+        _option_overrides.value = previous
+
+
 def _compile_with(client: Any, module_text: str, devices: Any, options: Any,
                   host_callbacks: Sequence[Any]) -> LoadedExecutable:
+    overrides = getattr(_option_overrides, "value", None)
+    if overrides:
+        options.env_option_overrides = list(overrides.items())
     if not host_callbacks:  # a program calling back into this process's Python functions is never cached
         return _compile_cached(client, module_text, devices, options)
     from jaxlib.mlir import ir  # on first use, as for pretty printing below

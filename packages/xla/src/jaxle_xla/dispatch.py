@@ -19,6 +19,7 @@ from jaxle_core.caches import LruCache
 from jaxle_core.device_mismatch import ARGUMENT
 from jaxle_core.extended import ExtendedArray, evaluated_on_data, physical_sharding, physicalize, wrap_physical
 from jaxle_core.jaxpr_util import host_functions
+from jaxle_core.jit import unused_inputs
 from jaxle_core.lax.placement import reshard_p, sharding_constraint_p
 from jaxle_core.lax.slicing import dynamic_slice_p, slice_p
 from jaxle_core.memory_spaces import MemorySpace, space_of_kind
@@ -41,6 +42,7 @@ from jaxle_xla.executable import (
     PerDeviceExecutable,
     PinnedExecutable,
     Program,
+    WithCompilerOptions,
     check_context_devices,
     check_in_sharding,
     check_same_devices,
@@ -286,10 +288,17 @@ class XlaBackend:
 
     def compile(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool],
                 keep_unused: bool, device: Any, in_shardings: Sequence[Any] = (),
-                out_shardings: Sequence[Any] = (), layouts: tuple = ((), ())) -> Any:
+                out_shardings: Sequence[Any] = (), layouts: tuple = ((), ()),
+                compiler_options: dict[str, Any] | None = None) -> Any:
         """``device``: a Device, a platform name (``jit(backend=...)``), or None to follow the arguments.
         NamedShardings (asked for, or named by sharding constraints inside) partition the program over a mesh;
-        ``layouts`` are the arguments' and results' memory layouts asked for."""
+        ``layouts`` are the arguments' and results' memory layouts asked for; ``compiler_options`` override XLA's
+        options by name for every program compiled for it (``WithCompilerOptions``)."""
+        if compiler_options:
+            with _jaxlib.compiler_options(compiler_options):
+                executable = self.compile(closed_jaxpr, name, donated_invars, keep_unused, device, in_shardings,
+                                          out_shardings, layouts)
+            return WithCompilerOptions(executable, compiler_options)
         spec = (closed_jaxpr, name, donated_invars, keep_unused)
         in_shardings, out_shardings = _placements(in_shardings), _placements(out_shardings)
         context = get_mesh()
@@ -297,7 +306,8 @@ class XlaBackend:
         # refuses any sharding on other devices: those of one device among them)
         if ((device is None and context.size > 1 and not clients.has_one_device())
                 or any(isinstance(s, NamedSharding) for s in (*in_shardings, *out_shardings))
-                or jaxpr_mesh(closed_jaxpr) or (core.type_shardings is not None and typed_mesh(closed_jaxpr))):
+                or jaxpr_mesh(closed_jaxpr) or (core.type_shardings is not None and typed_mesh(
+                    closed_jaxpr, unused_inputs(closed_jaxpr, keep_unused)))):
             return SpmdFunction(*spec, in_shardings or None, out_shardings or None,
                                 context=None if context.empty else context, memory_layouts=layouts)
         constraint = one_device_constraint(closed_jaxpr) if device is None else None

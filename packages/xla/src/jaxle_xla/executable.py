@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 import warnings
@@ -508,6 +509,32 @@ class PerDeviceWrapper:
 
     def runtime_executable(self) -> _jaxlib.LoadedExecutable:
         return self._per_device.runtime_executable()
+
+
+class WithCompilerOptions:
+    """A jitted function's executable whose programs XLA compiles with ``options`` overriding its own (jit's
+    ``compiler_options``, by name): those it compiles when called or asked about (for each device or layout its
+    arguments take) too."""
+
+    def __init__(self, executable: Any, options: dict[str, Any]):
+        self._executable = executable
+        self._options = dict(options)
+
+    def __call__(self, *args: Any) -> list[Any]:
+        with _jaxlib.compiler_options(self._options):
+            return self._executable(*args)
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._executable, name)
+        if not callable(value):
+            return value
+
+        @functools.wraps(value)
+        def with_options(*args: Any, **kwargs: Any) -> Any:
+            with _jaxlib.compiler_options(self._options):
+                return value(*args, **kwargs)
+
+        return with_options
 
 
 class PinnedExecutable(PerDeviceWrapper):

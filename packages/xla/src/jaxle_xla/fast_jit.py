@@ -99,10 +99,10 @@ def jitted_function(wrapped: JitWrapped) -> Any:
     None where C++ cannot key its calls (negative static argument numbers, which core resolves per call)."""
     if any(i < 0 for i in wrapped.static_argnums):
         return None
-    # Donated arguments, and programs placed by jit's device or backend rather than by their arguments, need core's
-    # path on every call.
+    # Donated arguments, programs placed by jit's device or backend rather than by their arguments, and programs
+    # compiled with compiler_options (on a call of new layouts too), need core's path on every call.
     runnable = not (wrapped.donate_argnums or wrapped.donate_argnames or wrapped.device is not None
-                    or wrapped.backend is not None)
+                    or wrapped.backend is not None or wrapped.compiler_options)
     # (id of the cache entry, committed) -> (entry, its fast path data); (id of the entry, a partitioned
     # compilation) -> (entry, the outputs' tree structure)
     remembered: dict[tuple, Any] = {}

@@ -9,7 +9,7 @@ out_shardings asked for), named over the mesh.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import Any
 
 import numpy as np
@@ -135,9 +135,10 @@ def params_mesh(params: dict) -> Mesh | None:
     return next(_meshes_of_params(params), None)
 
 
-def typed_mesh(closed: core.ClosedJaxpr) -> AbstractMesh | None:
-    """The mesh of Explicit axes that ``closed``'s argument or result types are laid out over, if any."""
-    for aval in (*closed.in_avals, *closed.out_avals):
+def typed_mesh(closed: core.ClosedJaxpr, unused: Container[int] = ()) -> AbstractMesh | None:
+    """The mesh of Explicit axes that ``closed``'s argument (other than the ``unused`` ones) or result types are
+    laid out over, if any."""
+    for aval in (*[a for i, a in enumerate(closed.in_avals) if i not in unused], *closed.out_avals):
         sharding = getattr(aval, "explicit_sharding", None)
         if sharding is not None:
             return sharding.mesh
@@ -299,6 +300,8 @@ class SpmdFunction:
                            closed.jaxpr.debug_info)
         chosen: list[NamedSharding | None] = []
         for i, (x, explicit) in enumerate(zip(physical, self._in)):
+            if explicit is not None and type(x) is XlaArray and x._committed:
+                explicit = _moved_layout(explicit, x._named_sharding)
             layout = program_placement(explicit or (x._named_sharding if type(x) is XlaArray else None))
             if layout is not None:
                 mesh = mesh or layout.mesh
@@ -321,6 +324,21 @@ class SpmdFunction:
                 raise ValueError(incompatible_devices(args, (i if anchor is None else anchor, i), name,
                                                       closed.jaxpr.debug_info))
         return tuple(chosen)
+
+
+def _moved_layout(given: Any, own: NamedSharding | None) -> Any:
+    """The layout of a committed argument laid out ``own`` that its in_sharding ``given`` moves from a mesh of
+    other axes (names, sizes or types), as JAX reads it: its own spec over a mesh of its own axes on ``given``'s
+    devices, or, from a mesh of more devices (whole copies alike), as a GSPMDSharding; ``given`` when ``own`` is
+    over a mesh of the same axes, or no NamedSharding."""
+    if not isinstance(given, NamedSharding) or not isinstance(own, NamedSharding) or not isinstance(
+            given.mesh, Mesh) or own.mesh.abstract_mesh == given.mesh.abstract_mesh:
+        return given
+    devices = given.mesh.devices
+    if devices.size != own.mesh.size:
+        return GSPMDSharding.get_replicated(given._device_assignment, memory_kind=given.memory_kind)
+    mesh = Mesh(devices.reshape(own.mesh.axis_sizes), own.mesh.axis_names, axis_types=own.mesh.axis_types)
+    return NamedSharding(mesh, own.spec, memory_kind=given.memory_kind)
 
 
 def _constraint_over(closed: core.ClosedJaxpr, mesh: Mesh) -> NamedSharding | None:

@@ -37,14 +37,13 @@ def _pjit(fun: Callable, in_shardings: Any = None, out_shardings: Any = None, st
           keep_unused: bool = False, device: Any = None, backend: Any = None, inline: bool = False,
           compiler_options: dict[str, Any] | None = None) -> Callable:
     """`jax.experimental.pjit.pjit` has been deprecated. Please use `jax.jit`."""
-    if compiler_options:
-        raise NotImplementedError("compiler_options are not supported: jaxle compiles with XLA's default options")
     return make_jit(_PjitWrapped, fun, in_shardings=in_shardings, out_shardings=out_shardings,
                     static_argnums=() if static_argnums is None else static_argnums,
                     static_argnames=() if static_argnames is None else static_argnames,
                     donate_argnums=() if donate_argnums is None else donate_argnums,
                     donate_argnames=() if donate_argnames is None else donate_argnames,
-                    keep_unused=keep_unused, inline=inline, device=device, backend=backend)
+                    keep_unused=keep_unused, inline=inline, device=device, backend=backend,
+                    compiler_options=compiler_options)
 
 
 _pjit.__name__ = _pjit.__qualname__ = "pjit"
