@@ -237,7 +237,8 @@ class Traced:
             i for i, d in enumerate(donated) if d)
         # the arguments' own layouts (``_own_layout``) and the shardings of those committed to one device (else None),
         # as far as they place the program: the arguments it prunes place nothing (``unused_inputs``)
-        unused = unused_inputs(jaxpr, getattr(wrapped, "keep_unused", True))
+        placing = any(s is not None for s in (*arg_layouts, *arg_placements))
+        unused = unused_inputs(jaxpr, getattr(wrapped, "keep_unused", True)) if placing else frozenset()
         self._arg_layouts = [None if i in unused else s for i, s in enumerate(arg_layouts)]
         self._arg_placements = [None if i in unused else s for i, s in enumerate(arg_placements)]
         self.jaxpr = jaxpr
@@ -660,7 +661,7 @@ class JitWrapped:
         self.backend = backend
         self.in_shardings = in_shardings
         self.out_shardings = out_shardings
-        # XLA's options overridden for its programs, by name (``jax_*`` values as they are given)
+        # the compiler's options overridden for its programs, by name (XLA's ``xla_*`` flags), values as given
         self.compiler_options = dict(compiler_options or {})
         self._has_static = bool(self.static_argnums or self.static_argnames)
         self._static_names = frozenset(self.static_argnames)

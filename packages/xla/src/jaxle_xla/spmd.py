@@ -330,9 +330,10 @@ def _moved_layout(given: Any, own: NamedSharding | None) -> Any:
     """The layout of a committed argument laid out ``own`` that its in_sharding ``given`` moves from a mesh of
     other axes (names, sizes or types), as JAX reads it: its own spec over a mesh of its own axes on ``given``'s
     devices, or, from a mesh of more devices (whole copies alike), as a GSPMDSharding; ``given`` when ``own`` is
-    over a mesh of the same axes, or no NamedSharding."""
-    if not isinstance(given, NamedSharding) or not isinstance(own, NamedSharding) or not isinstance(
-            given.mesh, Mesh) or own.mesh.abstract_mesh == given.mesh.abstract_mesh:
+    over a mesh of the same axes, or either is no NamedSharding (a GSPMDSharding's layout names no mesh)."""
+    if not isinstance(given, NamedSharding) or not isinstance(own, NamedSharding) or isinstance(
+            given, HloNamedSharding) or isinstance(own, HloNamedSharding) or not isinstance(given.mesh, Mesh) \
+            or own.mesh.abstract_mesh == given.mesh.abstract_mesh:
         return given
     devices = given.mesh.devices
     if devices.size != own.mesh.size:
