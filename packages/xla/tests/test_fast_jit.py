@@ -238,12 +238,16 @@ _LAYOUTS_PROGRAM = """
     g = jc.jit(lambda a: lax.mul(a, np.float32(2)))
     values = [f(column_major) for _ in range(3)] + [g(column_major) for _ in range(3)] + [g(row_major)]
     values += [g(column_major) for _ in range(3)]
-    print(all(np.array_equal(np.asarray(v), x * 2) for v in values))
+    h = jc.jit(lambda a, b, c: lax.add(lax.mul(a, b), c))
+    hosts = [h(x, np.float32(3), np.ones((2, 3), np.float32)) for _ in range(3)]  # C++ transfers host values
+    print(all(np.array_equal(np.asarray(v), x * 2) for v in values)
+          and all(np.array_equal(np.asarray(v), x * 3 + 1) for v in hosts))
 """
 
 
 def test_calls_with_arrays_of_another_memory_layout_read_their_values():
-    # a fresh process: C++ entries made before the first array of another layout, and after
+    # a fresh process: C++ entries made before the first array of another layout, and after (host values among
+    # the arguments of cached calls too)
     result = subprocess.run([sys.executable, "-c", textwrap.dedent(_LAYOUTS_PROGRAM)], capture_output=True, text=True,
                             check=True, timeout=120)
     assert result.stdout.strip() == "True", result.stderr[-2000:]

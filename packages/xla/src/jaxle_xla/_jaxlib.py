@@ -398,15 +398,16 @@ custom_layouts_in_use = False
 _conform_layouts: Callable[[LoadedExecutable, Sequence[DeviceBuffer]], Sequence[DeviceBuffer]] | None = None
 
 
-# ``relayout(array, mode)``: the array copied into the layout XLA writes ``mode`` (installed with ``conform``)
-_relayout: Callable[[DeviceBuffer, str], DeviceBuffer] | None = None
+# ``relayout(value, mode, sharding)``: an array copied into the layout XLA writes ``mode``, or a host value put on
+# the device of ``sharding`` (one device's) in it (installed with ``conform``)
+_relayout: Callable[[Any, str, Any], DeviceBuffer] | None = None
 
 
 def uses_custom_layouts(conform: Callable[[LoadedExecutable, Sequence[DeviceBuffer]], Sequence[DeviceBuffer]],
-                        relayout: Callable[[DeviceBuffer, str], DeviceBuffer]) -> None:
+                        relayout: Callable[[Any, str, Any], DeviceBuffer]) -> None:
     """Note that buffers in layouts other than row-major may exist from now on: ``execute`` passes its buffers
     through ``conform`` first, and C++ dispatch compares its arguments' layouts with the layouts its programs
-    read (``expected_layouts``), copying one that differs with ``relayout``."""
+    read (``expected_layouts``), copying one that differs (and putting a host value) with ``relayout``."""
     global custom_layouts_in_use, _conform_layouts, _relayout
     if not custom_layouts_in_use:  # the C++ dispatch entries made so far compare no layouts: forget them
         clear_dispatch_caches()
@@ -929,10 +930,12 @@ def output_treedef(registry: Any, example: Any, leaves: Sequence[Any]) -> Any:
 
 
 def _fallback(arg: Any, sharding: Any, layout: Any = None, *rest: Any) -> Any:
-    """What C++ dispatch calls for an argument it does not pass as it is: an array in another layout than the
-    program reads is copied into that layout."""
-    if isinstance(layout, ExpectedLayout) and type(arg) is DeviceBuffer and _relayout is not None:
-        return _relayout(arg, layout.mode)
+    """What C++ dispatch calls for an argument it does not pass as it is, once it compares layouts: an array in
+    another layout than the program reads is copied into that layout, a host value (NumPy's, a Python scalar) is
+    put on ``sharding``'s device in it."""
+    if isinstance(layout, ExpectedLayout) and _relayout is not None and (
+            type(arg) is DeviceBuffer or isinstance(arg, (np.ndarray, np.generic, bool, int, float, complex))):
+        return _relayout(arg, layout.mode, sharding)
     raise TypeError("jaxle's C++ dispatch transfers only arrays and scalars")
 
 

@@ -11,6 +11,8 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.layout import (
     AutoLayoutSingleton,
@@ -46,7 +48,7 @@ def use_custom_layouts() -> None:
     """Arrays in layouts other than row-major may exist from now on: every program's arguments are converted to
     the layouts it reads before it runs (a compiled function's committed ones are refused, as in JAX)."""
     note_custom_layouts()
-    _jaxlib.uses_custom_layouts(_conform, _relayout)
+    _jaxlib.uses_custom_layouts(_conform, _dispatched)
 
 
 def _conform(executable: Any, buffers: Sequence[Any]) -> Sequence[Any]:
@@ -67,6 +69,16 @@ def _reads_as(buffer: Any, layout: Any) -> bool:
         return True
     ranks = len(own._xla_layout().minor_to_major()), len(layout._xla_layout().minor_to_major())
     return ranks[0] != ranks[1]
+
+
+def _dispatched(value: Any, mode: str, sharding: Any) -> XlaArray:
+    """An argument C++ dispatch hands back in the layout ``mode`` a program reads: an array copied into it, a host
+    value (uncommitted, as C++ puts it) put on the device of ``sharding`` in it."""
+    if isinstance(value, XlaArray):
+        return _relayout(value, mode)
+    aval = get_aval(value)
+    placed = _jaxlib.device_put(np.asarray(value, aval.dtype), aval, sharding._device, False)
+    return placed if str(placed._pjrt_layout) == mode else _relayout(placed, mode)
 
 
 def _relayout(array: XlaArray, mode: str) -> XlaArray:
