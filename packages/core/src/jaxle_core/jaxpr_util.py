@@ -155,8 +155,9 @@ def pruned_closed_jaxpr(closed: ClosedJaxpr, used_outputs: Sequence[bool]) -> tu
 
 
 def carried_jaxpr_dce_rule(in_params: Sequence[str] = (), out_params: Sequence[str] = (),
-                           rewrap: Callable[[Any, ClosedJaxpr], Any] | None = None) -> DceRule:
-    """The dead-code rule of a primitive whose equation carries a closed jaxpr (``params["jaxpr"]``) and keeps
+                           rewrap: Callable[[Any, ClosedJaxpr], Any] | None = None,
+                           jaxpr_param: str = "jaxpr") -> DceRule:
+    """The dead-code rule of a primitive whose equation carries a closed jaxpr (``params[jaxpr_param]``) and keeps
     one entry per input in each of ``in_params`` and one per output in each of ``out_params``: the jaxpr loses
     what no used result needs, the equation its unread results and the arguments the jaxpr no longer reads.
     ``rewrap(carried, pruned)`` gives the pruned jaxpr the carried one's own type where it has one."""
@@ -164,11 +165,11 @@ def carried_jaxpr_dce_rule(in_params: Sequence[str] = (), out_params: Sequence[s
     def rule(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], JaxprEqn | None]:
         if not any(used_outputs):
             return [False] * len(eqn.invars), None
-        carried = eqn.params["jaxpr"]
+        carried = eqn.params[jaxpr_param]
         pruned, used_inputs = pruned_closed_jaxpr(carried, used_outputs)
         pick_in = lambda xs: tuple(x for x, used in zip(xs, used_inputs) if used)
         pick_out = lambda xs: tuple(x for x, used in zip(xs, used_outputs) if used)
-        params = dict(eqn.params, jaxpr=rewrap(carried, pruned) if rewrap else pruned)
+        params = dict(eqn.params, **{jaxpr_param: rewrap(carried, pruned) if rewrap else pruned})
         params.update({name: pick_in(params[name]) for name in in_params})
         params.update({name: pick_out(params[name]) for name in out_params})
         return used_inputs, eqn.replace(invars=list(pick_in(eqn.invars)), outvars=list(pick_out(eqn.outvars)),

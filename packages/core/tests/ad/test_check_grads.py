@@ -15,6 +15,7 @@ from jaxle_core import jit, lax, make_jaxpr
 from jaxle_core.ad import add_any_p, jvp_rules
 from jaxle_core.ad.jvp import instantiate
 from jaxle_core.checkpoint import checkpoint, checkpoint_name
+from jaxle_core.closed_call import bind_closed_call
 from jaxle_core.config import enable_x64
 from jaxle_core.core import Primitive
 from jaxle_core.custom_derivatives import custom_jvp, custom_vjp
@@ -335,6 +336,8 @@ CASES: list[Case] = [
     *elementwise("copy", lax.copy_p.bind, u(0.2, 2, True), complex_too=True),
     *elementwise("add_any", add_any_p.bind, u(0.2, 2, True), u(0.2, 2, True), complex_too=True),
     *elementwise("jit", jit(lambda x, y: lax.sin(x) * y), u(0.2, 2, True), u(0.2, 2, True), complex_too=True),
+    *elementwise("closed_call", lambda x, y: bind_closed_call(make_jaxpr(lambda a, b: lax.sin(a) * b)(x, y), [x, y])[0],
+                 u(0.2, 2, True), u(0.2, 2, True), complex_too=True),
     *elementwise("custom_jvp_call", custom_jvp_sine(), u(0.2, 2, True)),
     # JAX rejects forward mode on a custom_vjp function: reverse mode only.
     *[Case(c.primitive, c.fun, c.make, c.label, modes=("rev",))

@@ -29,7 +29,7 @@ def test_jaxpr_and_values_match_jax(name):
         np.testing.assert_allclose(a, e, rtol=2e-5, atol=1e-6)
 
 
-def _gradient_by_differences(fun, args):
+def gradient_by_differences(fun, args):
     """Each argument's gradient of the scalar ``fun``, one central difference per entry."""
     grads = []
     for i, arg in enumerate(args):
@@ -49,6 +49,6 @@ def test_gradients_are_finite_differences(body, policy):
     args = (GEN.X.astype(np.float64), GEN.W.astype(np.float64))
     with enable_x64(True):
         grads = jc.grad(M.ck(fun, policy=GEN.policies(M)[policy]), argnums=(0, 1))(*args)
-        for actual, expected in zip(grads, _gradient_by_differences(fun, args), strict=True):
+        for actual, expected in zip(grads, gradient_by_differences(fun, args), strict=True):
             np.testing.assert_allclose(np.asarray(actual), expected, rtol=1e-7, atol=1e-9)
 

@@ -5,6 +5,8 @@ from jaxle_core.ad import (  # noqa: F401  (registers the rules)
     barriers,
     callbacks,
     checkpoint,
+    checkpoint_loops,
+    closed_call,
     composite,
     compute_on,
     conditionals,

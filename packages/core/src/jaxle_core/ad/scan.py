@@ -34,7 +34,13 @@ import numpy as np
 
 from jaxle_core import core
 from jaxle_core.ad.jvp import Zero, instantiate, jvp_flat, jvp_rules, tangent_aval, zeros_like_aval
-from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_jaxpr, partial_eval_rules, split_when_known
+from jaxle_core.ad.partial_eval import (
+    PartialStagingTrace,
+    partial_eval_jaxpr,
+    partial_eval_rules,
+    residual_order,
+    split_when_known,
+)
 from jaxle_core.ad.transpose import (
     UndefinedPrimal,
     backward_pass,
@@ -116,14 +122,14 @@ jvp_rules[scan_p] = _scan_jvp
 
 
 
-def _opened(jaxpr: Jaxpr, consts: Sequence[Any]) -> tuple[ClosedJaxpr, list[Any]]:
+def opened_body(jaxpr: Jaxpr, consts: Sequence[Any]) -> tuple[ClosedJaxpr, list[Any]]:
     """``jaxpr`` with its constants turned into leading inputs (a scan body has none), and those constants."""
     return ClosedJaxpr(jaxpr.replace(constvars=[], invars=[*jaxpr.constvars, *jaxpr.invars]), []), list(consts)
 
 
 @dataclass(eq=False)
-class _Split:
-    """A jaxpr split by ``_split``.
+class InstantiatedSplit:
+    """A jaxpr split by ``split_instantiating``.
 
     ``known`` computes, from the known inputs, the atoms ``known_outs`` (the outputs that stay known) and
     ``residuals``; ``unknown`` takes the residuals then the unknown inputs and returns the unknown outputs.
@@ -144,8 +150,8 @@ class _Split:
                                *args)
 
 
-def _split(closed: ClosedJaxpr, unknowns: Sequence[bool], instantiate_outs: Sequence[bool],
-           sort_residuals: bool = False) -> _Split:
+def split_instantiating(closed: ClosedJaxpr, unknowns: Sequence[bool], instantiate_outs: Sequence[bool],
+                        sort_residuals: bool = False) -> InstantiatedSplit:
     """``partial_eval_jaxpr`` whose outputs in ``instantiate_outs`` are unknown even when computable now
     (they become residuals that the unknown jaxpr returns)."""
     split = partial_eval_jaxpr(closed, unknowns, sort_residuals)
@@ -169,13 +175,18 @@ def _split(closed: ClosedJaxpr, unknowns: Sequence[bool], instantiate_outs: Sequ
         unknown_outs.append(var)
         out_unknowns[i] = True
     n_res = len(residuals)
-    unknown = unknown.replace(invars=unknown.invars[:n_res] + extra_invars + unknown.invars[n_res:],
-                              outvars=unknown_outs)
-    return _Split(known, list(split.known.consts), known_outs, residuals + extra_residuals, unknown,
-                  list(split.unknown.consts), out_unknowns)
+    res_vars, residuals = unknown.invars[:n_res] + extra_invars, residuals + extra_residuals
+    unknown = unknown.replace(invars=res_vars + unknown.invars[n_res:], outvars=unknown_outs)
+    if sort_residuals and extra_invars:  # an instantiated output is a residual like the others, in JAX's order
+        position = {v: i for i, v in enumerate(res_vars)}
+        order = [position[v] for v in residual_order(unknown, res_vars)]
+        res_vars, residuals = [res_vars[i] for i in order], [residuals[i] for i in order]
+        unknown = unknown.replace(invars=res_vars + unknown.invars[len(res_vars):])
+    return InstantiatedSplit(known, list(split.known.consts), known_outs, residuals, unknown,
+                             list(split.unknown.consts), out_unknowns)
 
 
-def _bind_scan(body: ClosedJaxpr, body_consts: list[Any], consts: list[Any], carry: list[Any], xs: list[Any],
+def bind_scan(body: ClosedJaxpr, body_consts: list[Any], consts: list[Any], carry: list[Any], xs: list[Any],
                reverse: bool, length: int, unroll: Any, stage=None) -> list[Any]:
     """Bind ``scan_p`` (or stage it with ``stage``) on a body whose own constants lead its operands."""
     operands = [*body_consts, *consts, *carry, *xs]
@@ -197,7 +208,10 @@ def _scan_partial_eval(trace: PartialStagingTrace, args, params):
     num_ys = len(body.out_avals) - num_carry
     loop_params = (params["reverse"], params["length"], params["unroll"])
     while True:  # a carry is unknown if its initial value is, or if the body makes it so
-        first = _split(body, const_uk + carry_uk + xs_uk, carry_uk + [False] * num_ys)
+        # (residuals in JAX's sorted order where a whole jaxpr is split, as a checkpoint's transposition splits
+        # its body; in their order of first use when linearizing a function, as JAX's text of those shows them)
+        first = split_instantiating(body, const_uk + carry_uk + xs_uk, carry_uk + [False] * num_ys,
+                                    sort_residuals=trace.splits_jaxpr)
         grown = [u or out for u, out in zip(carry_uk, first.out_unknowns[:num_carry])]
         if grown == carry_uk:
             break
@@ -221,17 +235,17 @@ def _scan_partial_eval(trace: PartialStagingTrace, args, params):
     known_body = ClosedJaxpr(first.known.replace(outvars=first.known_outs + stacked_candidates), first.known_consts)
     # (its residuals, the known loop's constants, in the order of JAX's topological sort); a reference among the
     # constants is no loop invariant (the loop may write it): it stays a constant of the known loop, after the others
-    second = _split(known_body, is_ref + [True] * (len(known_args) - n_kconsts),
-                    [True] * n_kouts + [False] * len(stacked_candidates), sort_residuals=True)
+    second = split_instantiating(known_body, is_ref + [True] * (len(known_args) - n_kconsts),
+                                 [True] * n_kouts + [False] * len(stacked_candidates), sort_residuals=True)
     with core.set_current_trace(trace.parent):
         hoisted = second.eval_known([c for c, r in zip(known_consts, is_ref) if not r])
         invariant, loop_consts = hoisted[:len(second.known_outs)], hoisted[len(second.known_outs):]
         loop_consts += [c for c, r in zip(known_consts, is_ref) if r]
-        loop_body, loop_body_consts = _opened(second.unknown, second.unknown_consts)
+        loop_body, loop_body_consts = opened_body(second.unknown, second.unknown_consts)
         loop_outs = []
         if loop_body.jaxpr.outvars or jaxpr_has_effects(loop_body.jaxpr):
-            loop_outs = _bind_scan(loop_body, loop_body_consts, loop_consts, known_args[n_kconsts:n_kconsts + n_kcarry],
-                                   known_xs, *loop_params)
+            loop_outs = bind_scan(loop_body, loop_body_consts, loop_consts, known_args[n_kconsts:n_kconsts + n_kcarry],
+                                  known_xs, *loop_params)
 
     # each residual is loop-invariant (a constant of the unknown scan) or stacked (one of its xs)
     invariant_iter, stacked_iter = iter(invariant), iter(loop_outs[n_kouts:])
@@ -254,7 +268,7 @@ def _scan_partial_eval(trace: PartialStagingTrace, args, params):
         invars=[*first.unknown.constvars, *[v for v, _ in intensive], *unknown_inputs[:n_uconsts + n_ucarry],
                 *unknown_inputs[n_uconsts + n_ucarry:], *[v for v, _ in extensive]], constvars=[])
     unknown_args = [x for x, u in zip(args, unknowns) if u]
-    staged = iter(_bind_scan(
+    staged = iter(bind_scan(
         ClosedJaxpr(unknown_body, []), first.unknown_consts,
         [*[x for _, x in intensive], *unknown_args[:n_uconsts]], unknown_args[n_uconsts:n_uconsts + n_ucarry],
         [*unknown_args[n_uconsts + n_ucarry:], *[x for _, x in extensive]], *loop_params, trace.stage)
@@ -330,9 +344,9 @@ def _scan_transpose(cts, *args, reverse: bool, length: int, jaxpr: ClosedJaxpr, 
                   + [a for a, nz in zip(ys_avals, ys_nonzero) if nz]
                   + [a for a, lin in zip(xs_avals, xs_linear) if not lin])
     closed = trace_to_jaxpr(transposed_body, body_avals, jaxpr.jaxpr.debug_info)
-    body, body_consts = _opened(closed.jaxpr, closed.consts)
+    body, body_consts = opened_body(closed.jaxpr, closed.consts)
     carry = [zeros_like_aval(a) for a in lin_const_avals] + ct_carry
-    outs = _bind_scan(body, body_consts, res_consts, carry, [ct for ct in ct_ys if type(ct) is not Zero] + res_xs,
+    outs = bind_scan(body, body_consts, res_consts, carry, [ct for ct in ct_ys if type(ct) is not Zero] + res_xs,
                       not reverse, length, unroll)
     const_cts, carry_cts, xs_cts = iter(outs[:len(lin_const_avals)]), outs[len(lin_const_avals):len(carry)], \
         iter(outs[len(carry):])

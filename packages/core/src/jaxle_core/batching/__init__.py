@@ -41,6 +41,7 @@ from jaxle_core.batching import (  # noqa: F401
     ad,
     callbacks,
     checkpoint,
+    closed_call,
     compute_on,
     custom_batching,
     custom_derivatives,

@@ -5,6 +5,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     barriers,
     callbacks,
     checkpoint,
+    closed_call,
     composite,
     compute_on,
     condensed_forms,

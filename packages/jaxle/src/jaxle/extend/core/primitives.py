@@ -4,10 +4,10 @@ Each is the very primitive jaxle stages (``add_p.bind(x, y)`` is ``lax.add``'s e
 them elsewhere apply to the ones the library binds. ``add_jaxvals_p`` is the sum of two tangents (``add_any``) and
 ``remat_p`` the primitive of ``jax.checkpoint``.
 
-``call_p`` and ``closed_call_p`` are JAX's call primitives. jaxle stages calls as ``jit`` equations and has no call
-equation of its own: binding either applies the called function (a ``linear_util``-wrapped function, or the
-``call_jaxpr`` param) to the operands under the current trace, so its equations are staged inline. Libraries that
-key rule tables on them (numpyro's provenance tracking) import them.
+``call_p`` and ``closed_call_p`` are JAX's call primitives. ``closed_call_p`` is jaxle's ``closed_call`` (a call of
+its ``call_jaxpr`` param, staged as one equation). jaxle has no ``call`` equation: binding ``call_p`` applies the
+``linear_util``-wrapped function to the operands under the current trace, so its equations are staged inline.
+Libraries that key rule tables on them (numpyro's provenance tracking) import them.
 """
 
 from typing import Any
@@ -16,6 +16,7 @@ from jaxle_core import core
 from jaxle_core.ad.jvp import add_any_p as add_jaxvals_p
 from jaxle_core.checkpoint import checkpoint_p as remat_p
 from jaxle_core.checkpoint import name_p
+from jaxle_core.closed_call import closed_call_p
 from jaxle_core.custom_derivatives import custom_jvp_call_p, custom_lin_p, custom_vjp_call_p
 from jaxle_core.jit import jit_p
 from jaxle_core.lax import (
@@ -192,17 +193,11 @@ class _InlinedCall(core.Primitive):
     multiple_results = True
 
     def bind(self, *args: Any, **params: Any) -> Any:
-        if self.name == "closed_call":
-            closed = params["call_jaxpr"]
-            if not isinstance(closed, core.ClosedJaxpr):
-                closed = core.ClosedJaxpr(closed, [])
-            return core.jaxpr_as_fun(closed)(*args)
         fun, *operands = args
         return fun.call_wrapped(*operands)
 
 
 call_p = _InlinedCall("call")
-closed_call_p = _InlinedCall("closed_call")
 
 __all__ = ["abs_p", "acos_p", "acosh_p", "add_jaxvals_p", "add_p", "after_all_p", "all_gather_p", "all_to_all_p",
            "and_p", "approx_top_k_p", "argmax_p", "argmin_p", "asin_p", "asinh_p", "atan2_p", "atan_p",

@@ -1,0 +1,50 @@
+"""Differentiation of ``closed_call``, as JAX's: the JVP is a ``closed_call`` of the JVP of its jaxpr; linearization
+splits that into a known ``closed_call`` (the primal results and the residuals, run now) and an unknown one (the
+tangents, staged); transposition makes a ``closed_call`` of the transposed jaxpr."""
+
+from __future__ import annotations
+
+from jaxle_core.ad.jit import jvp_jaxpr, linear_jvp_jaxpr, partial_eval_call, transpose_call
+from jaxle_core.ad.jvp import Zero, jvp_rules, tangent_aval
+from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_rules
+from jaxle_core.ad.transpose import transpose_rules
+from jaxle_core.caches import LruCache
+from jaxle_core.closed_call import bind_closed_call, closed_call_p
+from jaxle_core.core import ClosedJaxpr, current_trace
+
+__all__: list[str] = []
+
+# the splits and transpositions of called jaxprs, apart from jit's
+_partial_evals = LruCache()
+_transposes = LruCache()
+
+
+def _closed_call_jvp(primals, tangents, *, call_jaxpr: ClosedJaxpr):
+    nonzero = [type(t) is not Zero for t in tangents]
+    linearizing = isinstance(current_trace(), PartialStagingTrace)
+    new_jaxpr, out_nonzero = (linear_jvp_jaxpr if linearizing else jvp_jaxpr)(call_jaxpr, nonzero)
+    outs = bind_closed_call(new_jaxpr, [*primals, *[t for t in tangents if type(t) is not Zero]])
+    n_out = len(call_jaxpr.out_avals)
+    given = iter(outs[n_out:])
+    return outs[:n_out], [next(given) if nz else Zero(tangent_aval(aval))
+                          for nz, aval in zip(out_nonzero, call_jaxpr.out_avals)]
+
+
+jvp_rules[closed_call_p] = _closed_call_jvp
+
+
+def _closed_call_partial_eval(trace: PartialStagingTrace, args, params):
+    return partial_eval_call(trace, args, params["call_jaxpr"], closed_call_p,
+                             lambda known, known_args, split, literals: bind_closed_call(known, known_args),
+                             lambda split: dict(call_jaxpr=split.unknown), _partial_evals)
+
+
+partial_eval_rules[closed_call_p] = _closed_call_partial_eval
+
+
+def _closed_call_transpose(cts, *args, call_jaxpr: ClosedJaxpr):
+    closed, inputs, placed = transpose_call(call_jaxpr, args, cts, _transposes)
+    return placed(bind_closed_call(closed, inputs))
+
+
+transpose_rules[closed_call_p] = _closed_call_transpose

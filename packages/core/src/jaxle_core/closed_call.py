@@ -1,0 +1,50 @@
+"""``closed_call``: a closed jaxpr applied to operands as one equation (JAX's ``closed_call``).
+
+JAX stages such a call where it splits a loop inside a checkpointed function: the known part of a ``scan`` (the
+loop-invariant work hoisted before the loop, then the loop) is one ``closed_call``. Evaluated, it runs its jaxpr
+equation by equation; its derivatives, batching and lowering (in ad/, batching/ and the XLA backend's lowering/
+``closed_call`` modules) keep the call, as JAX's do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from jaxle_core import core
+from jaxle_core.core import ClosedJaxpr, Primitive
+from jaxle_core.jaxpr_util import carried_jaxpr_dce_rule, dce_rules
+
+__all__ = ["bind_closed_call", "closed_call_p"]
+
+
+class _ClosedCallPrimitive(Primitive):
+    """``closed_call``. Evaluated eagerly, its jaxpr runs equation by equation, as JAX's call does."""
+
+    def bind(self, *args, **params):
+        if core.evaluates_eagerly(args):
+            closed = params["call_jaxpr"]
+            return core.eval_jaxpr(closed.jaxpr, closed.consts, *args)
+        return super().bind(*args, **params)
+
+
+closed_call_p = _ClosedCallPrimitive("closed_call")
+closed_call_p.multiple_results = True
+
+
+@closed_call_p.def_abstract_eval
+def _closed_call_avals(*avals: Any, call_jaxpr: ClosedJaxpr) -> list[Any]:
+    return list(call_jaxpr.out_avals)
+
+
+@closed_call_p.def_impl
+def _closed_call_impl(*args: Any, call_jaxpr: ClosedJaxpr) -> list[Any]:
+    return core.eval_jaxpr(call_jaxpr.jaxpr, call_jaxpr.consts, *args)
+
+
+dce_rules[closed_call_p] = carried_jaxpr_dce_rule(jaxpr_param="call_jaxpr")
+
+
+def bind_closed_call(closed: ClosedJaxpr, args: Sequence[Any]) -> list[Any]:
+    """A ``closed_call`` equation of ``closed`` applied to ``args``."""
+    return closed_call_p.bind(*args, call_jaxpr=closed)

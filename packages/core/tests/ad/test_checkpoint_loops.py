@@ -1,0 +1,57 @@
+"""Checkpointed functions containing a ``scan`` or a ``fori_loop``: the jaxprs and values of their derivatives
+against JAX 0.10.2 (``make_checkpoint_loops_golden.py``: the loop split with the checkpoint's policy, its known part
+a ``closed_call``), and gradients against finite differences."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+from test_checkpoint_calls import gradient_by_differences
+
+import jaxle_core as jc
+from jaxle_core.config import enable_x64
+
+GEN = importlib.import_module("make_checkpoint_loops_golden")
+CALLS = importlib.import_module("make_checkpoint_calls_golden")
+GOLDEN = importlib.import_module("make_reductions_golden").load_suite("checkpoint_loops")[1]
+M = CALLS.api(jc)
+CASES = GEN.cases(M)
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_jaxpr_and_values_match_jax(name):
+    fn, args = CASES[name]
+    actual, expected = CALLS.record(M, fn, args), GOLDEN[name]
+    assert actual["jaxpr"] == expected["jaxpr"]
+    assert len(actual["values"]) == len(expected["values"])
+    for a, e in zip(actual["values"], expected["values"]):
+        np.testing.assert_allclose(a, e, rtol=2e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("policy", sorted(GEN.policies(M)))
+@pytest.mark.parametrize("body", sorted(GEN.functions(M)))
+def test_gradients_are_finite_differences(body, policy):
+    fun = GEN.functions(M)[body]
+    args = (CALLS.X.astype(np.float64), CALLS.W.astype(np.float64))
+    with enable_x64(True):
+        grads = jc.grad(M.ck(fun, policy=GEN.policies(M)[policy]), argnums=(0, 1))(*args)
+        for actual, expected in zip(grads, gradient_by_differences(fun, args), strict=True):
+            np.testing.assert_allclose(np.asarray(actual), expected, rtol=1e-7, atol=1e-9)
+
+
+def test_vmap_and_second_derivative_of_the_known_call():
+    """The ``closed_call`` holding a loop's known part is batched and differentiated again as any call."""
+    fun = M.ck(GEN.functions(M)["scan_xs"], policy=M.cp.dots_saveable)
+    x, w = CALLS.X.astype(np.float64), CALLS.W.astype(np.float64)
+    with enable_x64(True):
+        per_row = jc.vmap(jc.grad(lambda row, w: fun(row[None], w)), in_axes=(0, None))(x, w)
+        for i in range(x.shape[0]):
+            np.testing.assert_allclose(np.asarray(per_row[i]), np.asarray(jc.grad(fun)(x[i:i + 1], w))[0], rtol=1e-12)
+        direction = np.linspace(-1.0, 1.0, x.size).reshape(x.shape)
+        along = lambda v: jc.jvp(lambda x: jc.grad(fun)(x, w), (v,), (direction,))[1]
+        step = 1e-5
+        expected = (np.asarray(jc.grad(fun)(x + step * direction, w)) -
+                    np.asarray(jc.grad(fun)(x - step * direction, w))) / (2 * step)
+        np.testing.assert_allclose(np.asarray(along(x)), expected, rtol=1e-6, atol=1e-8)

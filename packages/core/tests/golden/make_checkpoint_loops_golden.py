@@ -1,0 +1,92 @@
+"""Write checkpoint_loops_golden.json: the jaxprs and values of derivatives of checkpointed functions containing
+a ``scan`` or a ``fori_loop`` (a ``scan`` with static bounds), with several policies (``save_only_these_names``
+naming a value inside the loop body, ``dots_saveable``, offloading), under ``grad``, ``linearize``, ``jit`` and a nested
+``checkpoint``:
+
+    /work/jaxpeer/bin/python packages/core/tests/golden/make_checkpoint_loops_golden.py jax
+
+With ``jaxle_core`` (no file argument) it prints jaxle's records instead.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pathlib
+import sys
+
+from make_checkpoint_calls_golden import MATMUL, W, X, api, record
+
+HERE = pathlib.Path(__file__).parent
+
+
+def functions(m) -> dict:
+    """The checkpointed bodies, each of ``(x, w)``, returning a scalar."""
+    lax, name = m.lax, m.name
+    dot = lambda a, b: lax.dot_general(a, b, MATMUL)
+    total = lambda a: lax.reduce_sum(a, tuple(range(a.ndim)))
+
+    def scan_carry(x, w):
+        def step(c, _):
+            y = name(lax.sin(dot(c, w)), "a")
+            return lax.cos(y) * c, None
+
+        return total(lax.scan(step, x, None, length=3)[0])
+
+    def scan_xs(x, w):  # a loop-invariant value computed in the body, ys stacked
+        def step(c, xs):
+            y = name(lax.sin(dot(c, w) * xs), "a")
+            return dot(y, name(lax.exp(lax.cos(w)), "b")), lax.sin(y)
+
+        c, ys = lax.scan(step, x, lax.broadcast_in_dim(x, (2, *x.shape), (1, 2)) * 0.5)
+        return total(c) + total(ys)
+
+    def fori(x, w):
+        return total(lax.fori_loop(0, 3, lambda i, c: lax.cos(name(dot(c, w), "a")) * c, x))
+
+    return {"scan_carry": scan_carry, "scan_xs": scan_xs, "fori": fori}
+
+
+def policies(m) -> dict:
+    return {"none": None, "dots": m.cp.dots_saveable, "only_a": m.cp.save_only_these_names("a"),
+            "anything_but_a": m.cp.save_anything_except_these_names("a"),
+            "offload_a": m.cp.save_and_offload_only_these_names(
+                names_which_can_be_saved=[], names_which_can_be_offloaded=["a"], offload_src="device",
+                offload_dst="pinned_host")}
+
+
+def transforms(m, g) -> dict:
+    """``(function, arguments)`` of each derivative of the checkpointed ``g``."""
+    impl = m.impl
+    table = {"grad": (impl.grad(g, argnums=(0, 1)), (X, W)),
+             "jit_grad": (impl.jit(impl.grad(g, argnums=(0, 1))), (X, W)),
+             "grad_jit": (impl.grad(impl.jit(g), argnums=(0, 1)), (X, W)),
+             "nested": (impl.grad(m.ck(lambda x, w: m.lax.sin(g(x, w)), policy=m.cp.dots_saveable),
+                                  argnums=(0, 1)), (X, W)),
+             "linearize": (lambda x, w: impl.linearize(g, x, w)[1](x, w), (X, W))}
+    return table
+
+
+def cases(m) -> dict:
+    """``name -> (function, arguments)`` for every body, policy and derivative."""
+    table = {}
+    for body_name, body in functions(m).items():
+        for policy_name, policy in policies(m).items():
+            g = m.ck(body, policy=policy)
+            for transform_name, case in transforms(m, g).items():
+                table[f"{body_name}-{policy_name}-{transform_name}"] = case
+    return table
+
+
+def main() -> None:
+    m = api(importlib.import_module(sys.argv[1]))
+    records = {name: record(m, fn, args) for name, (fn, args) in cases(m).items()}
+    if sys.argv[1] != "jax":
+        print(json.dumps(records, indent=1, sort_keys=True))
+        return
+    (HERE / "checkpoint_loops_golden.json").write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
+    print(f"{len(records)} cases -> {HERE / 'checkpoint_loops_golden.json'}")
+
+
+if __name__ == "__main__":
+    main()
