@@ -14,15 +14,15 @@ import contextlib
 import os
 import sys
 import types
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from jaxle_core import staging
 from jaxle_core.core import JaxprEqn, Var
 
-__all__ = ["SourceInfo", "at_user_source", "current", "new_source_info", "recording_locations", "register_exclusion",
-           "summarize", "user_traceback"]
+__all__ = ["SourceInfo", "at_user_source", "current", "new_source_info", "record_unlocated", "recording_locations",
+           "register_exclusion", "summarize", "user_traceback"]
 
 # The packages whose frames are never the user's: jaxle's own (looked up when a frame is inspected, so
 # packages imported later are excluded too), and the paths users register.
@@ -126,13 +126,26 @@ class _RecordingEquations(list):
         super().append(eqn)
 
 
+# the location dicts of the recordings in progress, innermost last
+_recordings: list[dict[Var, SourceInfo]] = []
+
+
 @contextlib.contextmanager
 def recording_locations() -> Iterator[dict[Var, SourceInfo]]:
     """Within it, every staged equation's output vars map to where it was staged (in the dict it yields)."""
     locations: dict[Var, SourceInfo] = {}
     previous = staging.new_equation_list
     staging.new_equation_list = lambda: _RecordingEquations(locations)
+    _recordings.append(locations)
     try:
         yield locations
     finally:
+        _recordings.pop()
         staging.new_equation_list = previous
+
+
+def record_unlocated(outvars: Sequence[Var]) -> None:
+    """While locations are recorded, note that an equation of ``outvars`` that jaxle makes itself (a checkpoint's
+    copy of an offloaded value) names no frame: re-staged, it is located nowhere, as JAX locates such equations."""
+    if _recordings:
+        _recordings[-1].update((v, SourceInfo()) for v in outvars)

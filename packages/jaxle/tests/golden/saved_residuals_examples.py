@@ -40,4 +40,9 @@ def cases(m):
         "jitted": (lambda x, y: m.jit(f)(x, y), (X, Y)),
         "pytree_argument": (lambda d: f(d["a"], d["b"]), ({"a": X, "b": Y},)),
         "scan": (functools.partial(loop, m), (X,)),
+        "offloaded_dots": (m.checkpoint(g, policy=m.checkpoint_policies.offload_dot_with_no_batch_dims(
+            "device", "pinned_host")), (X, W)),
+        "offloaded_name": (m.checkpoint(g, policy=m.checkpoint_policies.save_and_offload_only_these_names(
+            names_which_can_be_saved=[], names_which_can_be_offloaded=["hidden"], offload_src="device",
+            offload_dst="pinned_host")), (X, W)),
     }

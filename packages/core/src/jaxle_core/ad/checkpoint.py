@@ -55,6 +55,7 @@ from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p
 from jaxle_core.lax.refs import addupdate_p, get_p, new_ref_p, swap_p
 from jaxle_core.lax.structural import reduce_precision_p
 from jaxle_core.memory_spaces import space_of_kind
+from jaxle_core.source_info import record_unlocated
 from jaxle_core.staging import trace_to_jaxpr
 
 
@@ -146,6 +147,7 @@ def _split_equation(eqn: JaxprEqn, ins: list[Any], unknown: set[Var]) -> tuple[l
 def _moved(values: list[Var], space: Any) -> JaxprEqn:
     """An equation copying ``values`` to fresh variables in memory ``space``, as JAX offloads a residual."""
     moved = [Var(v.aval.update(memory_space=space)) for v in values]
+    record_unlocated(moved)
     n = len(values)
     return JaxprEqn(values, moved, device_put_p, dict(devices=(space,) * n, srcs=(None,) * n,
                                                      copy_semantics=(ArrayCopySemantics.ALWAYS_COPY,) * n))
