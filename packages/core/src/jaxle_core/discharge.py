@@ -22,6 +22,7 @@ import numpy as np
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.checkpoint import checkpoint_p, checkpoint_params, open_jaxpr
+from jaxle_core.closed_call import bind_closed_call, closed_call_p
 from jaxle_core.core import ClosedJaxpr, Jaxpr, Literal, Primitive, Var
 from jaxle_core.jit import jit_p, jit_params
 from jaxle_core.lax import refs
@@ -294,6 +295,13 @@ def _jit_rule(in_avals, aliases, *args, jaxpr: ClosedJaxpr, name: str, keep_unus
     return [next(finals) if is_ref_aval(a) else None for a in in_avals], outs[:n_out]
 
 
+def _closed_call_rule(in_avals, aliases, *args, call_jaxpr: ClosedJaxpr):
+    n_out = len(call_jaxpr.jaxpr.outvars)
+    outs = bind_closed_call(_closed_discharged(call_jaxpr), args)
+    finals = iter(outs[n_out:])
+    return [next(finals) if is_ref_aval(a) else None for a in in_avals], outs[:n_out]
+
+
 def _checkpoint_rule(in_avals, aliases, *args, jaxpr: Jaxpr, prevent_cse, differentiated: bool, policy):
     discharged, consts = open_jaxpr(discharge_jaxpr(jaxpr))
     if isinstance(prevent_cse, tuple):
@@ -388,6 +396,7 @@ def _while_rule(in_avals, aliases, *args, cond_nconsts: int, cond_jaxpr: ClosedJ
 
 discharge_rules[jit_p] = _jit_rule
 discharge_rules[checkpoint_p] = _checkpoint_rule
+discharge_rules[closed_call_p] = _closed_call_rule
 discharge_rules[cond_p] = _cond_rule
 discharge_rules[scan_p] = _scan_rule
 discharge_rules[while_p] = _while_rule

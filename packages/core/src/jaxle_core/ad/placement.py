@@ -8,6 +8,7 @@ from jaxle_core.ad.jvp import instantiate, jvp_rules
 from jaxle_core.ad.rule_helpers import retyped_to_mesh, typed_auto_mesh
 from jaxle_core.ad.transpose import transpose_rules
 from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p, reshard_p, sharding_constraint_p, stage_p
+from jaxle_core.memory_spaces import MemorySpace
 from jaxle_core.sharding_types import cotangent_sharding
 
 
@@ -22,7 +23,10 @@ def _device_put_jvp(primals, tangents, **params):
 
 def _device_put_transpose(cts, *operands, devices, srcs, copy_semantics):
     copies = (ArrayCopySemantics.ALWAYS_COPY,) * len(cts)
-    return device_put_p.bind(*map(instantiate, cts), devices=srcs, srcs=devices, copy_semantics=copies)
+    # a cotangent goes back to host memory where the operand lies there and the copy names no source, as JAX's
+    back = tuple(MemorySpace.Host if src is None and getattr(x.aval, "memory_space", None) is MemorySpace.Host
+                 else src for src, x in zip(srcs, operands))
+    return device_put_p.bind(*map(instantiate, cts), devices=back, srcs=devices, copy_semantics=copies)
 
 
 def _sharding_constraint_jvp(primals, tangents, **params):

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from jaxle_core.ad.jvp import Zero, add_tangents, tangent_aval, zeros_like_aval
-from jaxle_core.avals import ShapedArray
+from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Jaxpr, Literal, Primitive, Var, equation_context
 from jaxle_core.lax.refs import addupdate_p, empty_ref_p, freeze_p, is_ref_aval, new_ref, new_ref_p, swap_p
 
@@ -111,6 +111,15 @@ def known_references_written_linearly(jaxpr: Jaxpr, linear: set[Var]) -> set[Var
             if v in written and not any(type(a) is not Literal and a in linear for a in eqn.invars)}
 
 
+def _check_memory(aval: Any, ct: Any) -> None:
+    """JAX's refusal of a cotangent lying in another memory than the value it is the cotangent of (the copy back of
+    a value a checkpoint offloaded, differentiated again)."""
+    got = get_aval(ct)
+    expected, space = getattr(aval, "memory_space", None), getattr(got, "memory_space", None)
+    if expected is not None and space is not None and expected != space:
+        raise ValueError(f"Expected cotangent type {aval.str_short()} but got {got.str_short()}")
+
+
 def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
                   cotangents: Sequence[Any], recomputes_references: bool = False) -> list[Any]:
     """Cotangents of ``jaxpr``'s inputs (``Zero`` if none reached it; ``None`` for known inputs).
@@ -158,6 +167,7 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
     def write_cotangent(atom: Any, ct: Any) -> None:
         if ct is None or type(ct) is Zero or type(atom) is Literal or atom not in linear:
             return
+        _check_memory(atom.aval, ct)
         ct_env[atom] = add_tangents(ct_env[atom], ct) if atom in ct_env else ct
 
     for v, ct in zip(jaxpr.outvars, cotangents):
