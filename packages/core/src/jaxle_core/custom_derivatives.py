@@ -27,6 +27,7 @@ from jaxle_core import core, dtypes
 from jaxle_core.ad.jvp import Zero, instantiate, tangent_aval, zeros_like_aval
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval, not_a_jax_type
+from jaxle_core.closed_call import closed_call_p
 from jaxle_core.core import ClosedJaxpr, Primitive
 from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules, with_fresh_vars
 from jaxle_core.jit import hoist_traced_consts
@@ -556,16 +557,20 @@ def _dce_remat_opt(eqn: core.JaxprEqn, used_outputs: list[bool]) -> tuple[list[b
     num_consts, num_res = params["num_consts"], params["num_res"]
     if not any(used_outputs):
         return [False] * len(eqn.invars), None
-    # only primal outputs read: computed by the primal function (when it takes the same inputs), not the forward
+    outvars = [v for v, u in zip(eqn.outvars, used_outputs) if u]
+    # only primal outputs read: a closed_call of the primal function (when it takes the same inputs), pruned to
+    # them, as JAX swaps the equation for one
     primal = None if any(used_outputs[:num_res]) or num_consts else params["fun_jaxpr_thunk"]()
     if primal is not None:
-        fwd_jaxpr = primal
-    else:  # the forward jaxpr, pruned to the outputs still read
-        pruned, _ = dce_jaxpr(params["fwd_jaxpr"].jaxpr, used_outputs, instantiate=True)
-        fwd_jaxpr = ClosedJaxpr(with_fresh_vars(pruned), params["fwd_jaxpr"].consts)
+        pruned, used_inputs = dce_jaxpr(primal.jaxpr, used_outputs[num_res:])
+        call = ClosedJaxpr(with_fresh_vars(pruned), primal.consts)
+        return used_inputs, eqn.replace(invars=[v for v, u in zip(eqn.invars, used_inputs) if u], outvars=outvars,
+                                        primitive=closed_call_p, params=dict(call_jaxpr=call))
+    # the forward jaxpr, pruned to the outputs still read
+    pruned, _ = dce_jaxpr(params["fwd_jaxpr"].jaxpr, used_outputs, instantiate=True)
+    fwd_jaxpr = ClosedJaxpr(with_fresh_vars(pruned), params["fwd_jaxpr"].consts)
     new_params = dict(params, fwd_jaxpr=fwd_jaxpr, num_res=sum(used_outputs[:num_res]))
-    return [True] * len(eqn.invars), eqn.replace(outvars=[v for v, u in zip(eqn.outvars, used_outputs) if u],
-                                                 params=new_params)
+    return [True] * len(eqn.invars), eqn.replace(outvars=outvars, params=new_params)
 
 
 dce_rules[remat_opt_p] = _dce_remat_opt

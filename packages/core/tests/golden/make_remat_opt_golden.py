@@ -68,6 +68,10 @@ def cases(impl, lax):
         ("vmap_grad", vmap(grad(f)), (xs, ys)),
         ("grad_of_sum", grad(lambda a, b: f(a, b) + f(b, a)), (x, y)),
         ("pytree_nondiff_grad", grad(lambda p: scaled_exp(p, 3.0)), (pair,)),
+        # the primal pass of a checkpoint reads no residual: a closed_call of the primal function
+        ("checkpoint_grad", grad(impl.checkpoint(lambda a, b: f(a, b) * a)), (x, y)),
+        ("checkpoint_grad_both", grad(impl.checkpoint(lambda a, b: f(a, b) * a), (0, 1)), (x, y)),
+        ("checkpoint_grad_pytree", grad(impl.checkpoint(lambda p: scaled_exp(p, 3.0))), (pair,)),
     ]
 
 
