@@ -1,7 +1,7 @@
 """Write checkpoint_loops_golden.json: the jaxprs and values of derivatives of checkpointed functions containing
-a ``scan`` or a ``fori_loop`` (a ``scan`` with static bounds), with several policies (``save_only_these_names``
-naming a value inside the loop body, ``dots_saveable``, offloading), under ``grad``, ``linearize``, ``jit`` and a nested
-``checkpoint``:
+a ``scan``, a ``fori_loop`` (a ``scan`` with static bounds) or a ``while_loop`` (linearized), with several
+policies (``save_only_these_names`` naming a value inside the loop body, ``dots_saveable``, offloading), under
+``grad``, ``linearize``, ``jit`` and a nested ``checkpoint``:
 
     /work/jaxpeer/bin/python packages/core/tests/golden/make_checkpoint_loops_golden.py jax
 
@@ -47,6 +47,17 @@ def functions(m) -> dict:
     return {"scan_carry": scan_carry, "scan_xs": scan_xs, "fori": fori}
 
 
+def while_loop(m):
+    """A checkpointed body with a ``while_loop`` (reverse mode refuses it: linearized only), of ``(x, w)``."""
+    lax, name = m.lax, m.name
+
+    def f(x, w):
+        step = lambda state: (state[0] + 1, lax.sin(name(lax.dot_general(state[1], w, MATMUL), "a")) * state[1])
+        return lax.reduce_sum(lax.while_loop(lambda state: state[0] < 3, step, (0, x))[1], (0, 1))
+
+    return f
+
+
 def policies(m) -> dict:
     return {"none": None, "dots": m.cp.dots_saveable, "only_a": m.cp.save_only_these_names("a"),
             "anything_but_a": m.cp.save_anything_except_these_names("a"),
@@ -75,6 +86,11 @@ def cases(m) -> dict:
             g = m.ck(body, policy=policy)
             for transform_name, case in transforms(m, g).items():
                 table[f"{body_name}-{policy_name}-{transform_name}"] = case
+    for policy_name, policy in policies(m).items():
+        g = m.ck(while_loop(m), policy=policy)
+        linearized = lambda x, w, g=g: m.impl.linearize(g, x, w)[1](x, w)
+        table[f"while-{policy_name}-linearize"] = (linearized, (X, W))
+        table[f"while-{policy_name}-jit_linearize"] = (m.impl.jit(linearized), (X, W))
     return table
 
 

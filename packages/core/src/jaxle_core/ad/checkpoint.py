@@ -101,7 +101,7 @@ def _split_control_flow(eqns: list[JaxprEqn], outvars: list[Any], env: dict[Var,
         ins = [read(a) for a in eqn.invars]
         reads_unknown = [type(a) is Var and a in unknown for a in ins]
         mixed = any(reads_unknown) and not all(reads_unknown)
-        if split_mixed and mixed and eqn.primitive in partial_eval_rules and eqn.primitive not in policy_split_rules:
+        if split_mixed and mixed and eqn.primitive in partial_eval_rules and policy_rule(eqn) is None:
             split_eqns, split_outs = _split_equation(eqn, ins, unknown)
             flat.extend(split_eqns)
             env.update(zip(eqn.outvars, split_outs))
@@ -188,7 +188,7 @@ def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy, instantiated: 
 
     for eqn in eqns:
         reads_unknown = [type(a) is Var and a in unknown for a in eqn.invars]
-        rule = policy_split_rules.get(eqn.primitive)
+        rule = policy_rule(eqn)
         if rule is not None:
             known_eqn, staged_eqn, unknown_outs, instantiated_outs, new_residuals = rule(
                 policy, reads_unknown, [type(a) is not Var or a in available for a in eqn.invars], eqn)
@@ -373,6 +373,16 @@ def _split_cond(policy, unknowns: list[bool], instantiated: list[bool], eqn: Jax
 # is split
 policy_split_rules: dict[Any, Callable[..., tuple]] = {checkpoint_p: _split_checkpoint_call, jit_p: _split_jit_call,
                                                        cond_p: _split_cond}
+# predicate(eqn): whether the rule of ``policy_split_rules`` applies to ``eqn`` (default: always); where it does not,
+# the equation is split as one without a rule
+policy_rule_applies: dict[Any, Callable[[JaxprEqn], bool]] = {}
+
+
+def policy_rule(eqn: JaxprEqn) -> Callable[..., tuple] | None:
+    """The rule of ``policy_split_rules`` splitting ``eqn``, if one applies to it."""
+    rule = policy_split_rules.get(eqn.primitive)
+    applies = policy_rule_applies.get(eqn.primitive)
+    return rule if rule is not None and (applies is None or applies(eqn)) else None
 
 
 def _insert_reduce_precision(jaxpr: Jaxpr, num_res: int) -> Jaxpr:

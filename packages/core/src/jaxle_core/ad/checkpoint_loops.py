@@ -6,15 +6,22 @@ loop-invariant work of the known body (hoisted out of the loop), then a ``scan``
 and the residuals stacked; the loop-invariant residuals are results of the call too. The staged part is the ``scan``
 of the staged body, reading the loop-invariant residuals as leading constants and the stacked ones as trailing
 ``xs``.
+
+A ``while_loop`` saves nothing (its iterations are not counted): its known part is a ``while`` computing the known
+carries, its body and condition the known equations of the original ones (on their own variables); the staged part
+is the whole loop again. A loop with effects (writing references) is split as an equation without a rule.
 """
 
 from __future__ import annotations
 
-from jaxle_core.ad.checkpoint import policy_split_rules, split_with_policy
+from jaxle_core.ad.checkpoint import policy_rule_applies, policy_split_rules, split_with_policy
 from jaxle_core.ad.scan import bind_scan, opened_body, split_instantiating
+from jaxle_core.checkpoint import nothing_saveable
 from jaxle_core.closed_call import closed_call_p
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Var
+from jaxle_core.jaxpr_util import eqn_has_effects
 from jaxle_core.lax.control_flow.scan import scan_p, split_scan_args, stacked_aval
+from jaxle_core.lax.control_flow.while_loops import split_while_args, while_p, while_params
 from jaxle_core.lax.refs import is_ref_aval
 from jaxle_core.staging import trace_to_jaxpr
 
@@ -77,3 +84,31 @@ def _split_scan(policy, unknowns: list[bool], instantiated: list[bool], eqn: Jax
 
 
 policy_split_rules[scan_p] = _split_scan
+
+
+def _split_while(policy, unknowns: list[bool], instantiated: list[bool], eqn: JaxprEqn):
+    params = eqn.params
+    cond, body = params["cond_jaxpr"], params["body_jaxpr"]
+    cond_uk, body_uk, carry_uk = split_while_args(unknowns, params["cond_nconsts"], params["body_nconsts"])
+    while True:  # a carry is unknown if its initial value is, or if the body makes it so
+        known_body, _, out_unknowns, _, _ = split_with_policy(body.jaxpr, body_uk + carry_uk, nothing_saveable,
+                                                              ensure_unknown=carry_uk, ensure_instantiated=True)
+        grown = [a or b for a, b in zip(carry_uk, out_unknowns)]
+        if grown == carry_uk:
+            break
+        carry_uk = grown
+    lacking = [a for a, i in zip(eqn.invars, instantiated) if type(a) is Var and not i]
+    known_cond, _, (pred_unknown,), _, _ = split_with_policy(cond.jaxpr, cond_uk + carry_uk, nothing_saveable,
+                                                             ensure_instantiated=True)
+    if pred_unknown:  # the whole loop is staged
+        return None, eqn, [True] * len(carry_uk), [True] * len(carry_uk), lacking
+    unknowns = cond_uk + body_uk + carry_uk
+    known_eqn = eqn.replace(invars=[x for x, u in zip(eqn.invars, unknowns) if not u],
+                            outvars=[v for v, u in zip(eqn.outvars, carry_uk) if not u],
+                            params=while_params(ClosedJaxpr(known_cond, cond.consts), cond_uk.count(False),
+                                                ClosedJaxpr(known_body, body.consts), body_uk.count(False)))
+    return known_eqn, eqn, carry_uk, [True] * len(carry_uk), lacking
+
+
+policy_split_rules[while_p] = _split_while
+policy_rule_applies[while_p] = lambda eqn: not eqn_has_effects(eqn)
