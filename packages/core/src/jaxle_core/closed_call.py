@@ -33,18 +33,19 @@ closed_call_p.multiple_results = True
 
 
 @closed_call_p.def_abstract_eval
-def _closed_call_avals(*avals: Any, call_jaxpr: ClosedJaxpr) -> list[Any]:
+def _closed_call_avals(*avals: Any, call_jaxpr: ClosedJaxpr, **params: Any) -> list[Any]:
     return list(call_jaxpr.out_avals)
 
 
 @closed_call_p.def_impl
-def _closed_call_impl(*args: Any, call_jaxpr: ClosedJaxpr) -> list[Any]:
+def _closed_call_impl(*args: Any, call_jaxpr: ClosedJaxpr, **params: Any) -> list[Any]:
     return core.eval_jaxpr(call_jaxpr.jaxpr, call_jaxpr.consts, *args)
 
 
 dce_rules[closed_call_p] = carried_jaxpr_dce_rule(jaxpr_param="call_jaxpr")
 
 
-def bind_closed_call(closed: ClosedJaxpr, args: Sequence[Any]) -> list[Any]:
-    """A ``closed_call`` equation of ``closed`` applied to ``args``."""
-    return closed_call_p.bind(*args, call_jaxpr=closed)
+def bind_closed_call(closed: ClosedJaxpr, args: Sequence[Any], name: str | None = None) -> list[Any]:
+    """A ``closed_call`` equation of ``closed`` applied to ``args``; a batched one carries a ``name`` (JAX's
+    ``eval_jaxpr``, the function its batching traces), kept by the transformations after."""
+    return closed_call_p.bind(*args, call_jaxpr=closed, **({} if name is None else {"name": name}))

@@ -295,9 +295,9 @@ def _jit_rule(in_avals, aliases, *args, jaxpr: ClosedJaxpr, name: str, keep_unus
     return [next(finals) if is_ref_aval(a) else None for a in in_avals], outs[:n_out]
 
 
-def _closed_call_rule(in_avals, aliases, *args, call_jaxpr: ClosedJaxpr):
+def _closed_call_rule(in_avals, aliases, *args, call_jaxpr: ClosedJaxpr, name: str | None = None):
     n_out = len(call_jaxpr.jaxpr.outvars)
-    outs = bind_closed_call(_closed_discharged(call_jaxpr), args)
+    outs = bind_closed_call(_closed_discharged(call_jaxpr), args, name)
     finals = iter(outs[n_out:])
     return [next(finals) if is_ref_aval(a) else None for a in in_avals], outs[:n_out]
 

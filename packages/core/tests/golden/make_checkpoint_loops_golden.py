@@ -1,7 +1,7 @@
 """Write checkpoint_loops_golden.json: the jaxprs and values of derivatives of checkpointed functions containing
 a ``scan``, a ``fori_loop`` (a ``scan`` with static bounds) or a ``while_loop`` (linearized), with several
 policies (``save_only_these_names`` naming a value inside the loop body, ``dots_saveable``, offloading), under
-``grad``, ``linearize``, ``jit`` and a nested ``checkpoint``:
+``grad``, ``linearize``, ``jit``, ``vmap`` and a nested ``checkpoint``:
 
     /work/jaxpeer/bin/python packages/core/tests/golden/make_checkpoint_loops_golden.py jax
 
@@ -74,7 +74,8 @@ def transforms(m, g) -> dict:
              "grad_jit": (impl.grad(impl.jit(g), argnums=(0, 1)), (X, W)),
              "nested": (impl.grad(m.ck(lambda x, w: m.lax.sin(g(x, w)), policy=m.cp.dots_saveable),
                                   argnums=(0, 1)), (X, W)),
-             "linearize": (lambda x, w: impl.linearize(g, x, w)[1](x, w), (X, W))}
+             "linearize": (lambda x, w: impl.linearize(g, x, w)[1](x, w), (X, W)),
+             "vmap_grad": (impl.vmap(impl.grad(lambda x, w: g(x[None], w)), in_axes=(0, None)), (X, W))}
     return table
 
 

@@ -19,11 +19,11 @@ _partial_evals = LruCache()
 _transposes = LruCache()
 
 
-def _closed_call_jvp(primals, tangents, *, call_jaxpr: ClosedJaxpr):
+def _closed_call_jvp(primals, tangents, *, call_jaxpr: ClosedJaxpr, name: str | None = None):
     nonzero = [type(t) is not Zero for t in tangents]
     linearizing = isinstance(current_trace(), PartialStagingTrace)
     new_jaxpr, out_nonzero = (linear_jvp_jaxpr if linearizing else jvp_jaxpr)(call_jaxpr, nonzero)
-    outs = bind_closed_call(new_jaxpr, [*primals, *[t for t in tangents if type(t) is not Zero]])
+    outs = bind_closed_call(new_jaxpr, [*primals, *[t for t in tangents if type(t) is not Zero]], name)
     n_out = len(call_jaxpr.out_avals)
     given = iter(outs[n_out:])
     return outs[:n_out], [next(given) if nz else Zero(tangent_aval(aval))
@@ -35,16 +35,17 @@ jvp_rules[closed_call_p] = _closed_call_jvp
 
 def _closed_call_partial_eval(trace: PartialStagingTrace, args, params):
     return partial_eval_call(trace, args, params["call_jaxpr"], closed_call_p,
-                             lambda known, known_args, split, literals: bind_closed_call(known, known_args),
-                             lambda split: dict(call_jaxpr=split.unknown), _partial_evals)
+                             lambda known, known_args, split, literals: bind_closed_call(known, known_args,
+                                                                                         params.get("name")),
+                             lambda split: dict(params, call_jaxpr=split.unknown), _partial_evals)
 
 
 partial_eval_rules[closed_call_p] = _closed_call_partial_eval
 
 
-def _closed_call_transpose(cts, *args, call_jaxpr: ClosedJaxpr):
+def _closed_call_transpose(cts, *args, call_jaxpr: ClosedJaxpr, name: str | None = None):
     closed, inputs, placed = transpose_call(call_jaxpr, args, cts, _transposes)
-    return placed(bind_closed_call(closed, inputs))
+    return placed(bind_closed_call(closed, inputs, name))
 
 
 transpose_rules[closed_call_p] = _closed_call_transpose

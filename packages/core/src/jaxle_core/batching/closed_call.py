@@ -11,9 +11,9 @@ from jaxle_core.core import ClosedJaxpr
 __all__: list[str] = []
 
 
-def _closed_call_batch(trace: BatchTrace, vals, dims, *, call_jaxpr: ClosedJaxpr):
+def _closed_call_batch(trace: BatchTrace, vals, dims, *, call_jaxpr: ClosedJaxpr, name: str = "eval_jaxpr"):
     batched, out_dims = batch_jaxpr(call_jaxpr, tuple(dims), body_batch_size(trace, vals, dims), trace.axis_name)
-    return bind_closed_call(batched, vals), list(out_dims)
+    return bind_closed_call(batched, vals, name), list(out_dims)
 
 
 traced_batching_rules[closed_call_p] = _closed_call_batch

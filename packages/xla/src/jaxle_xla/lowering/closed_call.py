@@ -1,5 +1,5 @@
-"""Lowering of ``closed_call``: a private function ``closed_call`` computing its jaxpr and a call to it, as JAX
-writes it (a call with ordered effects is emitted inline, threading this block's token)."""
+"""Lowering of ``closed_call``: a private function (``closed_call``, or the call's ``name``) computing its jaxpr and
+a call to it, as JAX writes it (a call with ordered effects is emitted inline, threading this block's token)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from jaxle_xla.lowering.module import register_lowering
 
 
 @register_lowering(closed_call_p)
-def _closed_call_lowering(ctx: LoweringContext, *args: Value, call_jaxpr) -> list[Value]:
+def _closed_call_lowering(ctx: LoweringContext, *args: Value, call_jaxpr, name: str = "closed_call") -> list[Value]:
     if jaxpr_has_ordered_effects(call_jaxpr.jaxpr):
         return ctx.lower_jaxpr(call_jaxpr.jaxpr, call_jaxpr.consts, args)
-    callee = ctx.module.function(call_jaxpr, "closed_call")
+    callee = ctx.module.function(call_jaxpr, name)
     return ctx.op("func.call", args, ctx.avals_out, {"callee": f"@{callee}"})
