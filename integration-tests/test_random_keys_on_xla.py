@@ -1,6 +1,6 @@
 """Typed keys on the XLA backend: key arrays cross jit boundaries as their uint32 data, every value case of the
 typed-key golden (packages/random/tests/golden/make_random_keys_golden.py) is JAX 0.10.2's bit for bit, and its
-negative sizes fail with JAX's MLIRError when lowered."""
+negative sizes fail with JAX's MLIRError when lowered (and, XLA loaded, when the reference backend runs them)."""
 
 import json
 
@@ -30,6 +30,19 @@ def test_key_values_bit_for_bit(name):
 def test_negative_sizes_fail_as_xla_lowers_them(name):
     # staged as JAX stages them (the golden's jaxpr_*_negative_size cases), refused with MLIR's own error
     assert golden.run_case(NS, name) == GOLDEN[name], name
+
+
+@pytest.mark.parametrize("name", sorted(name for name in GOLDEN if name.startswith("compile_error_")))
+def test_reference_backend_raises_mlirs_own_error_once_xla_is_loaded(name):
+    """With jaxle_xla loaded, the reference backend refuses a negative size with MLIR's own error (jaxlib's
+    ``MLIRError`` class, its diagnostics attached), as XLA's lowering does."""
+    from jaxlib.mlir import ir
+
+    with jc.backend.use_backend("reference"):
+        assert golden.run_case(NS, name) == GOLDEN[name], name
+        with pytest.raises(ir.MLIRError) as info:
+            jc.jit(lambda k: random.bits(k, (-1,)))(random.key(0))
+    assert len(info.value.error_diagnostics) == 1
 
 
 def test_key_arrays_hold_device_data():

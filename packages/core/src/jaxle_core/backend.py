@@ -19,7 +19,7 @@ from jaxle_core.array import Array, ReferenceArray
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.config import debug_key_reuse
 from jaxle_core.extended import ExtendedArray, apply_physically, has_extended
-from jaxle_core.jaxpr_util import negative_size_shape, sub_jaxprs
+from jaxle_core.jaxpr_util import negative_size_shape, sub_jaxprs, unlowerable_effects
 from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
 
@@ -101,11 +101,33 @@ class MLIRError(Exception):
     XLA's lowering refuses, a program JAX stages with a size below zero."""
 
 
+def _refuse_tensor_type(shape: tuple[int, ...]) -> None:
+    raise MLIRError("Invalid type:\nerror: unknown: invalid tensor dimension size") from None
+
+
+refuse_tensor_type: Callable[[tuple[int, ...]], None] = _refuse_tensor_type
+"""Raises the error MLIR gives for a tensor type of ``shape`` (a size below zero): the stand-in ``MLIRError``, or,
+once jaxle_xla is loaded, MLIR's own (jaxlib's ``MLIRError``, as on XLA)."""
+
+
 def _refuse_negative_sizes(out_avals: Sequence[Any], params: dict) -> None:
     """The ``MLIRError`` MLIR gives when a size below zero is among ``out_avals`` or in the jaxprs of ``params``."""
-    negative = any(any(type(d) is int and d < 0 for d in getattr(aval, "shape", ())) for aval in out_avals)
-    if negative or any(negative_size_shape(jaxpr) is not None for jaxpr in sub_jaxprs(params)):
-        raise MLIRError("Invalid type:\nerror: unknown: invalid tensor dimension size") from None
+    for aval in out_avals:
+        shape = getattr(aval, "shape", ())
+        if any(type(d) is int and d < 0 for d in shape):
+            refuse_tensor_type(shape)
+    for jaxpr in sub_jaxprs(params):
+        shape = negative_size_shape(jaxpr)
+        if shape is not None:
+            refuse_tensor_type(shape)
+
+
+def _refuse_unlowerable_effects(jaxpr: core.Jaxpr) -> None:
+    """JAX's error for a program staging effects XLA cannot lower (``Primitive.unlowerable_effect``), raised when the
+    program is compiled or lowered, as XLA's lowering raises it."""
+    effects = unlowerable_effects(jaxpr)
+    if effects:
+        raise ValueError(f"Cannot lower jaxpr with effects: {set(effects)}")
 
 
 class ReferenceDevice:
@@ -150,6 +172,7 @@ class ReferenceBackend:
                 layouts=((), ()), compiler_options=None):
         # host memory holds NumPy's arrays as NumPy lays them out; NumPy compiles nothing, so takes no options
         jaxpr, consts = closed_jaxpr.jaxpr, closed_jaxpr.consts
+        _refuse_unlowerable_effects(jaxpr)
         out_avals = jaxpr.out_avals
 
         def run(*args):
@@ -167,6 +190,7 @@ class ReferenceBackend:
                    out_shardings=(), dialect=None, debug_info=False, layouts=((), ()), result_names=(), pinned=False):
         if dialect is not None:
             raise ValueError(f"unknown dialect: {dialect}")
+        _refuse_unlowerable_effects(closed_jaxpr.jaxpr)
         return str(closed_jaxpr)
 
     def check_lowering(self, closed_jaxpr, name, in_shardings=(), out_shardings=(), pinned=False, arg_shardings=(),

@@ -44,6 +44,7 @@ class Primitive:
 
     multiple_results = False
     effectful = False  # effectful equations survive dead-code elimination
+    unlowerable_effect: Any = None  # an effect XLA cannot lower: a program staging the primitive is refused
     calls_host = False  # a host callback: an eager shard_map runs its body's equations as the body reaches it
 
     def __init__(self, name: str):

@@ -166,8 +166,9 @@ def default_dtype_for_kind(dt: np.dtype) -> np.dtype:
     raise TypePromotionError(f"weakly typed values of dtype {dt} have no default dtype")
 
 
-def _canonicalize_requested(dt: np.dtype, requested_in: str = "dtype") -> np.dtype:
-    """Canonicalise an explicitly requested dtype, warning or raising per jax_explicit_x64_dtypes."""
+def _canonicalize_requested(dt: np.dtype, requested_in: str = "dtype", stacklevel: int = 3) -> np.dtype:
+    """Canonicalise an explicitly requested dtype, warning or raising per jax_explicit_x64_dtypes; the message
+    names ``requested_in`` (nothing when empty), the warning the caller ``stacklevel`` frames up."""
     if _config.x64_enabled():
         return dt
     narrow = _TO_32BIT.get(dt)
@@ -176,14 +177,37 @@ def _canonicalize_requested(dt: np.dtype, requested_in: str = "dtype") -> np.dty
     mode = _config.explicit_x64_dtypes.value
     if mode == _config.ExplicitX64Mode.ALLOW:
         return dt
+    where = f" requested in {requested_in}" if requested_in else ""
     if mode == _config.ExplicitX64Mode.ERROR:
-        raise ValueError(f"Explicitly requested dtype {dt} is not available. To enable more dtypes, set the "
-                         "jax_enable_x64 or jax_explicit_x64_dtypes configuration options.")
-    warnings.warn(f"Explicitly requested dtype {dt} requested in {requested_in} is not available, and will be "
-                  f"truncated to dtype {narrow}. To enable more dtypes, set the jax_enable_x64 configuration option "
-                  "or the JAX_ENABLE_X64 shell environment variable. See "
-                  "https://github.com/jax-ml/jax#current-gotchas for more.", UserWarning, stacklevel=3)
+        raise ValueError(f"Explicitly requested dtype {dt}{where} is not available. To enable more dtypes, set the "
+                         "jax_enable_x64 or allow_explicit_x64_dtypes configuration options.See "
+                         "https://github.com/jax-ml/jax#current-gotchas for more.")
+    warnings.warn(f"Explicitly requested dtype {dt}{where} is not available, and will be truncated to dtype {narrow}. "
+                  "To enable more dtypes, set the jax_enable_x64 configuration option or the JAX_ENABLE_X64 shell "
+                  "environment variable. See https://github.com/jax-ml/jax#current-gotchas for more.", UserWarning,
+                  stacklevel=stacklevel)
     return narrow
+
+
+def check_user_dtype(dtype: Any, fun_name: str = "", stacklevel: int = 2) -> np.dtype:
+    """A user's ``dtype=`` argument checked and canonicalised as ``jax._src.dtypes.check_and_canonicalize_user_dtype``
+    does: NumPy's own error for what names no dtype, JAX's for None, an array or a dtype arrays cannot have; a Python
+    scalar type gives its kind's default dtype; an explicit 64-bit dtype with x64 off is narrowed with JAX's warning
+    (naming ``fun_name`` if given), attributed to the caller ``stacklevel`` frames above this function's caller."""
+    if dtype is None:
+        raise ValueError("dtype must be specified.")
+    if isinstance(dtype, _UNCANONICALIZED_TYPES):
+        raise ValueError("Passing an array as a dtype argument is no longer supported; instead of dtype=arr use "
+                         "dtype=arr.dtype.")
+    if isinstance(dtype, ExtendedDType):
+        return dtype
+    if isinstance(dtype, type) and dtype in PYTHON_SCALAR_DTYPES:
+        return canonicalize_dtype(PYTHON_SCALAR_DTYPES[dtype])
+    dt = np.dtype(dtype)
+    if dt not in _JAX_DTYPE_SET:
+        raise TypeError(f"JAX only supports number, bool, and string dtypes, got dtype {dtype}"
+                        + (f" in {fun_name}" if fun_name else ""))
+    return _canonicalize_requested(dt, fun_name, stacklevel + 2)
 
 
 # Types whose `.dtype` is already what JAX made (device arrays, tracers): never canonicalised again.

@@ -207,6 +207,20 @@ def sub_jaxprs(params: dict) -> list[Jaxpr]:
     return found
 
 
+def unlowerable_effects(jaxpr: Jaxpr) -> list[Any]:
+    """The effects XLA cannot lower of ``jaxpr``'s equations (in the jaxprs it carries too), each once, in order."""
+    found: list[Any] = []
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.unlowerable_effect is not None:
+            effects = [eqn.primitive.unlowerable_effect]
+        else:
+            effects = [effect for sub in sub_jaxprs(eqn.params) for effect in unlowerable_effects(sub)]
+        for effect in effects:
+            if all(effect is not seen for seen in found):
+                found.append(effect)
+    return found
+
+
 def negative_size_shape(jaxpr: Jaxpr) -> tuple[int, ...] | None:
     """The first shape with a size below zero among ``jaxpr``'s inputs and equation results (in the jaxprs it
     carries too): what JAX stages (a sampler drawing ``shape=(-1,)``) and then fails to lower."""

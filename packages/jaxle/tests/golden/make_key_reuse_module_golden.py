@@ -16,9 +16,11 @@ import numpy as np
 
 # The names of JAX's ``_core`` a user or a library would touch, which jaxle provides.
 CORE_NAMES = ("DynamicKeyReuseSignature", "Forward", "KeyReuseError", "KeyReuseSignature", "Sink", "Source",
-              "assert_consumed", "assert_consumed_value_p", "assert_effect", "assert_unconsumed", "check_key_reuse",
-              "check_key_reuse_jaxpr", "consume", "consume_effect", "consume_p", "dynamic_key_reuse_signature",
-              "function_type_signature", "jaxpr_type_signature", "key_reuse_signature_from_eqn",
+              "assert_consumed", "assert_consumed_value_p", "assert_effect", "assert_unconsumed",
+              "call_impl_with_key_reuse_checks", "check_key_reuse", "check_key_reuse_jaxpr", "consume",
+              "consume_effect", "consume_p", "dynamic_key_reuse_signature", "function_type_signature",
+              "jaxpr_type_signature",
+              "key_reuse_error_with_source_traceback", "key_reuse_signature_from_eqn",
               "key_reuse_signature_from_primitive", "key_reuse_signatures", "unknown_signature")
 
 
@@ -248,7 +250,40 @@ def marker_cases(m, c) -> dict:
         "lower_consume": _before_object(lambda: m.jit(c.consume).lower(key).as_text()),
         "check_signature": _outcome(lambda: c.KeyReuseSignature(c.Sink(0)).check_signature(random.key(0))),
         "update_then_check": _outcome(lambda: _update_then_check(c, random)),
+        "call_impl_checks": _outcome(lambda: _call_impl_twice(c, random, c.consume_p)),
+        "call_impl_forwarding": _outcome(lambda: _call_impl_twice(c, random, c.assert_consumed_value_p)),
+        "call_impl_jit": _outcome(lambda: _call_impl_jit(m, c, random)),
+        "call_impl_unsigned": _outcome(lambda: _call_impl_twice(c, random, m.lax.sin_p)),
+        "error_without_traceback": _outcome(lambda: _error_parts(c.key_reuse_error_with_source_traceback(
+            "reused", None))),
     }
+
+
+def _call_impl_twice(c, random, primitive):
+    """``primitive`` applied twice to one key through ``call_impl_with_key_reuse_checks`` (its implementation the
+    identity), the key's consumption recorded after the first."""
+    key, params = random.key(0), {"value": True} if primitive is c.assert_consumed_value_p else {}
+    first = c.call_impl_with_key_reuse_checks(primitive, lambda k, **_: k, key, **params)
+    after_first = [bool(getattr(key, "_consumed", False)), first is key]
+    c.call_impl_with_key_reuse_checks(primitive, lambda k, **_: k, key, **params)
+    return after_first
+
+
+def _call_impl_jit(m, c, random):
+    """A jitted draw's call checked through ``call_impl_with_key_reuse_checks``: its jaxpr's key consumed, so that a
+    second call refuses the key (named as the checker names a jit)."""
+    key = random.key(0)
+    closed = m.make_jaxpr(lambda k: random.normal(k))(key)
+    jit_p = next(eqn.primitive for eqn in m.make_jaxpr(m.jit(lambda k: k))(key).eqns)
+    params = {"jaxpr": closed}
+    c.call_impl_with_key_reuse_checks(jit_p, lambda *args, **_: [1.0], key, **params)
+    consumed = bool(key._consumed)
+    c.call_impl_with_key_reuse_checks(jit_p, lambda *args, **_: [1.0], key, **params)
+    return consumed
+
+
+def _error_parts(error):
+    return [type(error).__name__, str(error), error.__cause__, error.__context__]
 
 
 def _update_then_check(c, random):

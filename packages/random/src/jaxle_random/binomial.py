@@ -13,7 +13,7 @@ from jaxle_core import dtypes, jit, lax
 from jaxle_core.avals import canonicalize_shape
 from jaxle_numpy.util import promote_dtypes_inexact
 from jaxle_random.keys import split, typed_key
-from jaxle_random.samplers import _uniform, check_shape, refuse_lists
+from jaxle_random.samplers import _uniform, check_shape, refuse_non_arrays
 
 __all__ = ["binomial"]
 
@@ -118,7 +118,8 @@ def _binomial_btrs(key: Any, count: Any, p: Any, shape: tuple[int, ...], dtype: 
     return lax.convert_element_type(lax.while_loop(more, step, state)[1], dtype)
 
 
-def _binomial_body(key: Any, n: Any, p: Any, shape: tuple[int, ...] | None, dtype: np.dtype) -> Any:
+def _binomial_body(key: Any, count: Any, prob: Any, shape: tuple[int, ...] | None, dtype: np.dtype) -> Any:
+    n, p = count, prob  # the arguments named as JAX's (jit's errors name them)
     if shape is None:
         shape = tuple(np.broadcast_shapes(np.shape(n), np.shape(p)))
     else:
@@ -140,9 +141,9 @@ def _binomial_body(key: Any, n: Any, p: Any, shape: tuple[int, ...] | None, dtyp
     q_nan, q_negative = lax.ne(q, q), q < 0.0
     q = lax.select(jnp.logical_or(q_nan, q_negative), lax.full_like(q, 0.01), q)
     use_inversion = lax.bitwise_or(count_invalid, lax.le(n * q, c(10)))
-    count = lax.floor(n)
-    inversion_count = lax.select(use_inversion, count, lax.full_like(count, 0))
-    btrs_count = lax.select(use_inversion, lax.full_like(count, 1e4), count)
+    whole = lax.floor(n)
+    inversion_count = lax.select(use_inversion, whole, lax.full_like(whole, 0))
+    btrs_count = lax.select(use_inversion, lax.full_like(whole, 1e4), whole)
     btrs_p = lax.select(use_inversion, lax.full_like(q, 0.5), q)
     inversion = _binomial_inversion(key, inversion_count, lax.log1p(-q), shape, dtype)
     btrs = _binomial_btrs(key, btrs_count, btrs_p, shape, dtype)
@@ -152,18 +153,18 @@ def _binomial_body(key: Any, n: Any, p: Any, shape: tuple[int, ...] | None, dtyp
     result = lax.select(lax.bitwise_and(count_infinite, lax.bitwise_not(invalid)), lax.full_like(result, np.inf),
                         result)
     keep = lax.bitwise_or(jnp.logical_or(jnp.logical_or(below_half, count_invalid), q_nan), count_infinite)
-    return lax.select(keep, result, lax.convert_element_type(count, dtype) - result)
+    return lax.select(keep, result, lax.convert_element_type(whole, dtype) - result)
 
 
-_binomial_body.__name__ = "_binomial"
+_binomial_body.__name__ = _binomial_body.__qualname__ = "_binomial"
 # inlined where traced (JAX's jaxprs show its equations), compiled as one program when called eagerly
 _binomial = jit(_binomial_body, static_argnums=(3, 4), inline=True)
 
 
 def binomial(key: Any, n: Any, p: Any, shape: Any = None, dtype: Any = None) -> Any:
     """Binomial(n, p) counts, as floats of ``dtype``."""
-    refuse_lists("arraylike", "binomial", n, p)
-    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    refuse_non_arrays("arraylike", "binomial", n, p)
+    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.check_user_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.floating):
         raise ValueError(f"dtype argument to `binomial` must be a float dtype, got {dtype}")
     key = typed_key(key, "binomial")

@@ -19,7 +19,7 @@ from jaxle_core.avals import canonicalize_shape
 from jaxle_random.distributions import gumbel
 from jaxle_random.keys import typed_key
 from jaxle_random.layouts import laid_out, out_layout
-from jaxle_random.samplers import check_shape, randint, refuse_lists, uniform
+from jaxle_random.samplers import check_shape, randint, refuse_non_arrays, uniform
 from jaxle_random.shuffles import _shuffle
 
 __all__ = ["categorical", "choice"]
@@ -31,9 +31,11 @@ def choice(key: Any, a: Any, shape: tuple[int, ...] | int = (), replace: bool = 
     key = typed_key(key, "choice")
     if not isinstance(shape, Sequence):
         raise TypeError(f"shape argument of jax.random.choice must be a sequence, got {shape}")
-    refuse_lists("arraylike", "choice", a)
-    refuse_lists("arraylike", "choice", p)
-    shape = canonicalize_shape(shape)
+    refuse_non_arrays("arraylike", "choice", a)
+    if p is not None:
+        refuse_non_arrays("arraylike", "choice", p)
+    if isinstance(a, str):
+        jnp.asarray(a)  # JAX converts the population first: a string has no JAX dtype
     scalar_population = np.ndim(a) == 0
     if scalar_population:
         n_inputs = int(a)
@@ -43,7 +45,8 @@ def choice(key: Any, a: Any, shape: tuple[int, ...] | int = (), replace: bool = 
             raise ValueError(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
         axis = axis % a.ndim
         n_inputs = a.shape[axis]
-    n_draws = math.prod(shape)
+    n_draws = math.prod(shape)  # of the shape as given, as JAX's (a string is refused here)
+    shape = canonicalize_shape(shape)
     if n_draws == 0:
         return jnp.zeros(shape, dtypes.default_int_dtype() if scalar_population else a.dtype)
     if n_inputs <= 0:
@@ -76,7 +79,7 @@ def categorical(key: Any, logits: Any, axis: int = -1, shape: tuple[int, ...] | 
                 replace: bool = True, mode: str | None = None, *, out_sharding: Any = None) -> Any:
     """Category indices along ``axis`` drawn with probabilities ``softmax(logits)``: the argmax (top-k without
     replacement) of Gumbel-perturbed logits. ``shape`` is the sample shape; it ends in the logits' batch shape."""
-    refuse_lists("arraylike", "categorical", logits)
+    refuse_non_arrays("arraylike", "categorical", logits)
     key = typed_key(key, "categorical")
     layout = out_layout(out_sharding, "categorical")
     logits = jnp.asarray(logits)

@@ -24,9 +24,11 @@ from jaxle_random.samplers import (
     _uniform,
     as_parameter,
     check_shape,
-    refuse_list_operand,
-    refuse_lists,
+    refuse_jit_arguments,
+    refuse_non_arrays,
+    refuse_operand,
     refuse_traced_lists,
+    refuse_traced_non_arrays,
 )
 
 __all__ = ["cauchy", "double_sided_maxwell", "exponential", "geometric", "gumbel", "laplace", "logistic",
@@ -34,18 +36,19 @@ __all__ = ["cauchy", "double_sided_maxwell", "exponential", "geometric", "gumbel
            "weibull_min"]
 
 
-def _float_dtype(dtype: Any, function: str) -> np.dtype:
-    """``dtype`` canonicalized (the default float dtype for None), with JAX's error for one that is no float."""
+def _float_dtype(dtype: Any, function: str, stacklevel: int = 3) -> np.dtype:
+    """``dtype`` checked and canonicalized as JAX's samplers do (the default float dtype for None), with JAX's error
+    for one that is no float; a narrowed 64-bit dtype's warning names the caller ``stacklevel`` frames up."""
     if dtype is None:  # the default is a float: no check (every eager draw asks)
         return dtypes.default_float_dtype()
-    dtype = dtypes.canonicalize_dtype(dtype)
+    dtype = dtypes.check_user_dtype(dtype, stacklevel=stacklevel)
     if not dtypes.issubdtype(dtype, np.floating):
         raise ValueError(f"dtype argument to `{function}` must be a float dtype, got {dtype}")
     return dtype
 
 
 def _int_dtype(dtype: Any, function: str) -> np.dtype:
-    dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    dtype = dtypes.default_int_dtype() if dtype is None else dtypes.check_user_dtype(dtype, stacklevel=3)
     if not dtypes.issubdtype(dtype, np.integer):
         raise ValueError(f"dtype argument to `{function}` must be an int dtype, got {dtype}")
     return dtype
@@ -153,7 +156,7 @@ def rademacher(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *
     """-1 or +1 with equal probability."""
     key = typed_key(key, "rademacher")
     layout = out_layout(out_sharding, "rademacher")
-    dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    dtype = dtypes.default_int_dtype() if dtype is None else dtypes.check_user_dtype(dtype)
     shape = canonicalize_shape(shape)
     check_shape("bernoulli", shape, ())  # JAX's rademacher is a bernoulli draw, which checks the shape
     return _rademacher(key, shape, dtype, layout=layout)
@@ -168,7 +171,7 @@ def _pareto(key: Any, b: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
 def pareto(key: Any, b: Any, shape: tuple[int, ...] | int | None = None, dtype: Any = None, *,
            out_sharding: Any = None) -> Any:
     """Pareto values with shape parameter ``b`` (support [1, inf)): ``exp(E / b)`` of an exponential draw."""
-    refuse_lists("dtype", "pareto", b)
+    refuse_non_arrays("dtype", "pareto", b)
     key = typed_key(key, "pareto")
     layout = out_layout(out_sharding, "pareto")
     dtype = _float_dtype(dtype, "pareto")
@@ -189,8 +192,9 @@ def weibull_min(key: Any, scale: Any, concentration: Any, shape: tuple[int, ...]
     dtype = _float_dtype(dtype, "weibull_min")
     key = typed_key(key, "weibull_min")
     # JAX's body computes ``1.0 / concentration`` first, then multiplies a traced array by ``scale``
-    refuse_list_operand("/", "float", concentration)
-    refuse_list_operand("*", "DynamicJaxprTracer", scale)
+    refuse_jit_arguments(_weibull_min, scale=scale, concentration=concentration)
+    refuse_operand("/", "float", concentration)
+    refuse_operand("*", "DynamicJaxprTracer", scale)
     return _weibull_min(key, jnp.asarray(scale), jnp.asarray(concentration), canonicalize_shape(shape), dtype)
 
 
@@ -204,7 +208,7 @@ def _rayleigh(key: Any, scale: Any, shape: tuple[int, ...], dtype: np.dtype) -> 
 def rayleigh(key: Any, scale: Any, shape: tuple[int, ...] | int | None = None, dtype: Any = None, *,
              out_sharding: Any = None) -> Any:
     """Rayleigh values: ``scale * sqrt(-2 log u)`` of a uniform draw."""
-    refuse_lists("dtype", "rayleigh", scale)
+    refuse_non_arrays("dtype", "rayleigh", scale)
     key = typed_key(key, "rayleigh")
     layout = out_layout(out_sharding, "rayleigh")
     dtype = _float_dtype(dtype, "rayleigh")
@@ -223,7 +227,7 @@ def _lognormal(key: Any, sigma: Any, shape: tuple[int, ...], dtype: np.dtype) ->
 def lognormal(key: Any, sigma: Any = _UNIT_SIGMA, shape: tuple[int, ...] | int | None = None,
               dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Log-normal values: ``exp(sigma * N)`` of a standard normal draw."""
-    refuse_lists("dtype", "lognormal", sigma)
+    refuse_non_arrays("dtype", "lognormal", sigma)
     key = typed_key(key, "lognormal")
     layout = out_layout(out_sharding, "lognormal")
     dtype = _float_dtype(dtype, "lognormal")
@@ -257,7 +261,10 @@ def double_sided_maxwell(key: Any, loc: Any, scale: Any, shape: tuple[int, ...] 
     """Maxwell values with a random sign, scaled by ``scale`` and shifted by ``loc``, of shape
     ``shape + broadcast(loc, scale).shape``."""
     dtype = _float_dtype(dtype, "double_sided_maxwell")
+    refuse_jit_arguments(_double_sided_maxwell, loc=loc, scale=scale)
     refuse_traced_lists(_double_sided_maxwell, loc=loc, scale=scale)
+    refuse_operand("*", "DynamicJaxprTracer", scale)
+    refuse_operand("+", "DynamicJaxprTracer", loc)
     key = typed_key(key, "double_sided_maxwell")
     # as JAX, the parameters' broadcast shape is appended to ``shape``
     shape = canonicalize_shape(shape) + _broadcast_shapes(np.shape(loc), np.shape(scale))
@@ -279,7 +286,8 @@ def _geometric(key: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype, layout
 def geometric(key: Any, p: Any, shape: tuple[int, ...] | int | None = None, dtype: Any = None, *,
               out_sharding: Any = None) -> Any:
     """The number of Bernoulli(p) trials up to the first success (>= 1)."""
-    refuse_lists("arraylike", "geometric", p)
+    refuse_jit_arguments(_geometric, p=p)  # JAX checks the probability inside its jitted body
+    refuse_non_arrays("arraylike", "geometric", p)
     key = typed_key(key, "geometric")
     layout = out_layout(out_sharding, "geometric")
     dtype = _int_dtype(dtype, "geometric")
@@ -304,7 +312,7 @@ _triangular = jit(_triangular, static_argnums=(4, 5), inline=True)  # as JAX's: 
 def triangular(key: Any, left: Any, mode: Any, right: Any, shape: tuple[int, ...] | int | None = None,
                dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Triangular values on [left, right] peaking at ``mode``, by inverting the distribution function."""
-    refuse_lists("dtype", "triangular", left, mode, right)
+    refuse_non_arrays("dtype", "triangular", left, mode, right)
     key = typed_key(key, "triangular")
     layout = out_layout(out_sharding, "triangular")
     dtype = _float_dtype(dtype, "triangular")
@@ -327,7 +335,7 @@ def truncated_normal(key: Any, lower: Any, upper: Any, shape: tuple[int, ...] | 
                      dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Standard normal values conditioned on (lower, upper): the inverse distribution function of a uniform
     draw between the bounds' probabilities."""
-    refuse_traced_lists(_truncated_normal, lower=lower, upper=upper)
+    refuse_traced_non_arrays(_truncated_normal, lower=lower, upper=upper)
     key = typed_key(key, "truncated_normal")
     layout = out_layout(out_sharding, "truncated_normal")
     dtype = _float_dtype(dtype, "truncated_normal")
@@ -351,7 +359,7 @@ def _wald(key: Any, mean: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
 def wald(key: Any, mean: Any, shape: tuple[int, ...] | int | None = None, dtype: Any = None, *,
          out_sharding: Any = None) -> Any:
     """Wald (inverse Gaussian) values with scale 1, by the transformation method of Michael, Schucany and Haas."""
-    refuse_lists("dtype", "wald", mean)
+    refuse_non_arrays("dtype", "wald", mean)
     key = typed_key(key, "wald")
     layout = out_layout(out_sharding, "wald")
     dtype = _float_dtype(dtype, "wald")

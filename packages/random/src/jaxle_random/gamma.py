@@ -31,9 +31,11 @@ from jaxle_random.samplers import (
     _uniform,
     as_parameter,
     check_shape,
-    refuse_list_operand,
-    refuse_lists,
+    refuse_jit_arguments,
+    refuse_non_arrays,
+    refuse_operand,
     refuse_traced_lists,
+    refuse_traced_non_arrays,
 )
 
 __all__ = ["random_gamma_p", "beta", "chisquare", "dirichlet", "f", "gamma", "generalized_normal", "loggamma", "t"]
@@ -162,7 +164,7 @@ def _gamma_body(key: Any, a: Any, shape: tuple[int, ...], dtype: np.dtype, log_s
     return random_gamma_p.bind(key, a, log_space=log_space)
 
 
-_gamma_body.__name__ = "_gamma"
+_gamma_body.__name__ = _gamma_body.__qualname__ = "_gamma"
 _gamma = jit(_gamma_body, static_argnums=(2, 3, 4))
 
 
@@ -179,10 +181,10 @@ def _draw_shape(function: str, shape: Any, *param_shapes: tuple[int, ...]) -> tu
 
 def _gamma_family(key: Any, a: Any, shape: Any, dtype: Any, out_sharding: Any, function: str,
                   log_space: bool) -> Any:
-    refuse_traced_lists(_gamma, a=a)
+    refuse_traced_non_arrays(_gamma, a=a)
     key = typed_key(key, function)
     layout = out_layout(out_sharding, function)
-    dtype = _float_dtype(dtype, function)
+    dtype = _float_dtype(dtype, function, stacklevel=4)
     a = as_parameter(a)
     shape = _draw_shape("gamma", shape, () if type(a) in (int, float) else a.shape)
     return laid_out(layout, lambda k, a: _gamma(k, a, shape, dtype, log_space), key, a)
@@ -211,13 +213,13 @@ def _beta_body(key: Any, a: Any, b: Any, shape: tuple[int, ...], dtype: np.dtype
     return lax.div(gamma_a, lax.add(gamma_a, gamma_b))
 
 
-_beta_body.__name__ = "_beta"
+_beta_body.__name__ = _beta_body.__qualname__ = "_beta"
 _beta = jit(_beta_body, static_argnums=(3, 4))
 
 
 def beta(key: Any, a: Any, b: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Beta(a, b) values: Ga / (Ga + Gb) of two independent gamma draws."""
-    refuse_lists("dtype", "beta", a, b)
+    refuse_non_arrays("dtype", "beta", a, b)
     key = typed_key(key, "beta")
     layout = out_layout(out_sharding, "beta")
     dtype = _float_dtype(dtype, "beta")
@@ -235,19 +237,20 @@ def _dirichlet_body(key: Any, alpha: Any, shape: tuple[int, ...], dtype: np.dtyp
     return lax.div(shifted, lax.expand_dims(lax.reduce_sum(shifted, (len(shape),)), (len(shape),)))
 
 
-_dirichlet_body.__name__ = "_dirichlet"
+_dirichlet_body.__name__ = _dirichlet_body.__qualname__ = "_dirichlet"
 _dirichlet = jit(_dirichlet_body, static_argnums=(2, 3))
 
 
 def dirichlet(key: Any, alpha: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Dirichlet(alpha) vectors along the last axis: gamma draws normalized to sum 1."""
+    refuse_jit_arguments(_dirichlet, alpha=alpha)
     refuse_traced_lists(_dirichlet, alpha=alpha)
+    if np.ndim(alpha) < 1:
+        raise ValueError(f"dirichlet requires alpha.ndim >= 1, got alpha.ndim == {np.ndim(alpha)}")
     key = typed_key(key, "dirichlet")
     layout = out_layout(out_sharding, "dirichlet")
     dtype = _float_dtype(dtype, "dirichlet")
     alpha = jnp.asarray(alpha)
-    if alpha.ndim < 1:
-        raise ValueError(f"dirichlet requires alpha.ndim >= 1, got alpha.ndim == {alpha.ndim}")
     batch_shape = _draw_shape("dirichlet", shape, alpha.shape[:-1])
     alpha = lax.convert_element_type(alpha, dtype)
     return laid_out(layout, lambda k, alpha: _dirichlet(k, alpha, batch_shape, dtype), key, alpha)
@@ -259,13 +262,13 @@ def _chisquare_body(key: Any, df: Any, shape: tuple[int, ...], dtype: np.dtype, 
     return lax.mul(lax.exp(log_gammas), np.array(2, dtype))
 
 
-_chisquare_body.__name__ = "_chisquare"
+_chisquare_body.__name__ = _chisquare_body.__qualname__ = "_chisquare"
 _chisquare = jit(_chisquare_body, static_argnums=(2, 3, 4))
 
 
 def chisquare(key: Any, df: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Chi-square values with ``df`` degrees of freedom: twice a Gamma(df / 2) draw."""
-    refuse_lists("dtype", "chisquare", df)
+    refuse_non_arrays("dtype", "chisquare", df)
     key = typed_key(key, "chisquare")
     layout = out_layout(out_sharding, "chisquare")
     dtype = _float_dtype(dtype, "chisquare")
@@ -281,13 +284,13 @@ def _f_body(key: Any, dfnum: Any, dfden: Any, shape: tuple[int, ...], dtype: np.
     return lax.div(lax.div(num_draws, dfnum), lax.div(den_draws, dfden))
 
 
-_f_body.__name__ = "_f"
+_f_body.__name__ = _f_body.__qualname__ = "_f"
 _f = jit(_f_body, static_argnums=(3, 4, 5))
 
 
 def f(key: Any, dfnum: Any, dfden: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """F(dfnum, dfden) values: the ratio of two chi-square draws, each over its degrees of freedom."""
-    refuse_lists("dtype", "f", dfnum, dfden)
+    refuse_non_arrays("dtype", "f", dfnum, dfden)
     key = typed_key(key, "f")
     layout = out_layout(out_sharding, "f")
     dtype = _float_dtype(dtype, "f")
@@ -304,13 +307,13 @@ def _t_body(key: Any, df: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     return lax.mul(n, lax.sqrt(lax.div(half, g)))
 
 
-_t_body.__name__ = "_t"
+_t_body.__name__ = _t_body.__qualname__ = "_t"
 _t = jit(_t_body, static_argnums=(2, 3))
 
 
 def t(key: Any, df: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Student's t values: a normal draw over sqrt(chi-square / df)."""
-    refuse_lists("dtype", "t", df)
+    refuse_non_arrays("dtype", "t", df)
     key = typed_key(key, "t")
     layout = out_layout(out_sharding, "t")
     dtype = _float_dtype(dtype, "t")
@@ -326,7 +329,7 @@ def _generalized_normal_body(key: Any, p: Any, shape: tuple[int, ...], dtype: np
     return lax.mul(signs, lax.pow(g, lax.convert_element_type(1 / p, dtype)))
 
 
-_generalized_normal_body.__name__ = "_generalized_normal"
+_generalized_normal_body.__name__ = _generalized_normal_body.__qualname__ = "_generalized_normal"
 _generalized_normal = jit(_generalized_normal_body, static_argnums=(2, 3))
 
 
@@ -334,9 +337,10 @@ def generalized_normal(key: Any, p: float, shape: tuple[int, ...] = (), dtype: A
                        out_sharding: Any = None) -> Any:
     """Values of density proportional to exp(-|x|^p): a random sign times Gamma(1/p) ** (1/p)."""
     key = typed_key(key, "generalized_normal")
-    refuse_list_operand("/", "int", p)  # JAX's body computes ``1 / p``
+    refuse_jit_arguments(_generalized_normal, p=p)
+    refuse_operand("/", "int", p)  # JAX's body computes ``1 / p``
     layout = out_layout(out_sharding, "generalized_normal")
-    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.check_user_dtype(dtype)
     shape = canonicalize_shape(shape)
     check_shape("generalized_normal", shape)
     return laid_out(layout, lambda k, p: _generalized_normal(k, p, shape, dtype), key, jnp.asarray(p))

@@ -4,7 +4,8 @@
 and ``assert_unconsumed(key)`` stage an equation the static check verifies (``AssertionError`` where the key's
 consumption is not ``value``), and forward the key. Both compute nothing: applied eagerly they return their operand
 itself, as JAX's do. Both are effectful (staged equations survive dead-code elimination), and as in JAX their
-effects refuse to be lowered: a jitted function using them runs on the reference backend only.
+effects refuse to be lowered: a jitted function using them is refused when compiled or lowered, on XLA and on the
+reference backend alike.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ class _MarkingPrimitive(Primitive):
 
     def __init__(self, name: str, effect: KeyReuseEffect):
         super().__init__(name)
-        self.effect = effect
+        self.effect = self.unlowerable_effect = effect
         self.def_abstract_eval(lambda aval, **params: aval)
         self.def_impl(lambda x, **params: x)
         physical_rules[self] = lambda data, avals_in, avals_out, **params: [self.bind(data, **params)]

@@ -47,6 +47,7 @@ from jaxle_random import key_primitives as prims
 from jaxle_random.gamma import random_gamma_p
 from jaxle_random.key_array import PRNGKeyArray, is_key_dtype
 from jaxle_random.key_reuse_signatures import (
+    FIRST_USE,
     DynamicKeyReuseSignature,
     Forward,
     KeyReuseSignature,
@@ -55,7 +56,8 @@ from jaxle_random.key_reuse_signatures import (
     dynamic_key_reuse_signature,
 )
 
-__all__ = ["consumption_checks", "jaxpr_type_signature", "key_reuse_signature_from_eqn",
+__all__ = ["call_impl_with_key_reuse_checks", "consumption_checks", "jaxpr_type_signature",
+           "key_reuse_error_with_source_traceback", "key_reuse_signature_from_eqn",
            "key_reuse_signature_from_primitive", "key_reuse_signatures", "unknown_signature"]
 
 Mask = Any  # bool, or a bool array over the keys of an array of keys
@@ -336,6 +338,34 @@ def _check_and_run(signature: KeyReuseSignature, function: str, run: Callable[[]
                 for out in outs]
     signature.update_consumption(list(inputs), outs, user_traceback())
     return outs
+
+
+def call_impl_with_key_reuse_checks(primitive: Primitive, raw_impl: Callable[..., Any], *args: Any,
+                                    **params: Any) -> Any:
+    """``raw_impl(*args, **params)``, an eager application of ``primitive`` checked as JAX's checker checks one:
+    ``KeyReuseError`` where it consumes a key array already consumed, then the keys it consumes (among ``args``, and
+    the consts of a ``jit``'s jaxpr) marked consumed and its key results marked as its signature says. A primitive
+    without a signature runs unchecked."""
+    if primitive not in key_reuse_signatures:
+        return raw_impl(*args, **params)
+    signature = key_reuse_signature_from_primitive(primitive, *args, **params)
+    consts = list(params["jaxpr"].consts) if primitive is jit_p else []
+    funcname = "jit-compiled function" if primitive is jit_p else str(primitive)
+    signature.check_signature(*args, *consts, funcname=funcname)
+    result = raw_impl(*args, **params)
+    signature.update_consumption([*args, *consts], result if primitive.multiple_results else [result])
+    return result
+
+
+def key_reuse_error_with_source_traceback(message: str, traceback: Any) -> KeyReuseError:
+    """A ``KeyReuseError`` of ``message``; given ``traceback`` (where the key was first used: a Python traceback, or
+    an object whose ``as_python_traceback()`` gives one), caused by an error carrying it, as the checker's are."""
+    error = KeyReuseError(message)
+    if traceback is not None and hasattr(traceback, "as_python_traceback"):
+        traceback = traceback.as_python_traceback()
+    if traceback is not None:
+        error.__cause__ = KeyReuseError(FIRST_USE).with_traceback(traceback)
+    return error
 
 
 # Eager primitives of jaxle's that JAX computes with a jitted function instead, named as JAX's error names them.

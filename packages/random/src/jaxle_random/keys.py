@@ -125,6 +125,8 @@ def fold_in(key: Any, data: Any) -> Any:
         # JAX's words, its missing space included
         raise TypeError(f"fold_in accepts a scalar, but was given an array ofshape {np.shape(data)} != (). "
                         "Use jax.vmap for batching.")
+    if not is_arraylike(data) and data is not None:
+        np.asarray(data, np.uint32)  # JAX converts data with NumPy: its error for a value that is no integer
     return _return_keys(prims.random_fold_in(typed, jnp.asarray(data, np.uint32)), wrapped)
 
 
@@ -172,7 +174,7 @@ def bits(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_
     """Uniformly random bits of an unsigned integer ``dtype`` (default: the default unsigned int)."""
     typed, _ = check_key(key, "bits")
     layout = out_layout(out_sharding, "bits")
-    dtype = dtypes.default_uint_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    dtype = dtypes.default_uint_dtype() if dtype is None else dtypes.check_user_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.unsignedinteger):
         raise ValueError(f"dtype argument to `bits` must be an unsigned int dtype, got {dtype}")
     shape = canonicalize_shape(shape)

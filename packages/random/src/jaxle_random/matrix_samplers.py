@@ -18,7 +18,7 @@ from jaxle_numpy.util import check_arraylike, named_jit, promote_dtypes_inexact
 from jaxle_random.distributions import _float_dtype
 from jaxle_random.keys import typed_key
 from jaxle_random.layouts import laid_out, out_layout
-from jaxle_random.samplers import _normal, refuse_lists
+from jaxle_random.samplers import _normal, refuse_non_arrays
 
 __all__ = ["multivariate_normal", "orthogonal"]
 
@@ -36,7 +36,7 @@ def orthogonal(key: Any, n: int, shape: tuple[int, ...] | int = (), dtype: Any =
     """Matrices of shape ``shape + (n, m)`` (``m`` defaults to ``n``) with orthonormal rows or columns, drawn
     uniformly (Haar measure); a complex ``dtype`` gives unitary matrices."""
     layout = out_layout(out_sharding, "orthogonal")
-    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.check_user_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.inexact):
         raise ValueError(f"dtype argument to `normal` must be a float or complex dtype, got {dtype}")
     key = typed_key(key, "orthogonal")
@@ -82,7 +82,7 @@ def multivariate_normal(key: Any, mean: Any, cov: Any, shape: tuple[int, ...] | 
                         method: str = "cholesky", *, out_sharding: Any = None) -> Any:
     """Normal vectors of mean ``mean`` (``[..., n]``) and covariance ``cov`` (``[..., n, n]``), of shape
     ``shape + (n,)``; ``method`` ("cholesky", "eigh" or "svd") picks the covariance's factorization."""
-    refuse_lists("dtype", "multivariate_normal", mean, cov)
+    refuse_non_arrays("dtype", "multivariate_normal", mean, cov)
     key = typed_key(key, "multivariate_normal")
     layout = out_layout(out_sharding, "multivariate_normal")
     if method not in _METHODS:

@@ -11,9 +11,10 @@ import numpy as np
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, lax
 from jaxle_core.avals import canonicalize_shape, get_aval
-from jaxle_numpy.util import check_arraylike, promote_dtypes_inexact
+from jaxle_numpy.util import promote_dtypes_inexact
 from jaxle_random.binomial import binomial
 from jaxle_random.keys import split, typed_key
+from jaxle_random.samplers import refuse_non_arrays
 
 __all__ = ["multinomial"]
 
@@ -23,10 +24,9 @@ def multinomial(key: Any, n: Any, p: Any, *, shape: tuple[int, ...] | None = Non
     """Counts of ``n`` trials falling in each category of probabilities ``p`` (the last axis); ``shape`` is the
     full result shape, ending with the number of categories."""
     key = typed_key(key, "multinomial")
-    check_arraylike("multinomial", n, p)
+    refuse_non_arrays("arraylike", "multinomial", n, p)
     python_n = type(n) in (bool, int, float)
     n, p = promote_dtypes_inexact(n, p)
-    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
     # JAX slices ``shape`` as given (an int or NumPy integer gets Python's error for the slice)
     shape = p.shape if shape is None else canonicalize_shape(shape[:-1]) + canonicalize_shape(shape[-1:])
     n = jnp.broadcast_to(n, shape[:-1])
@@ -46,4 +46,7 @@ def multinomial(key: Any, n: Any, p: Any, *, shape: tuple[int, ...] | None = Non
 
     _, counts = lax.scan(draw_category, n, (ratios, split(key, p.shape[0])), unroll=unroll)
     counts = jnp.moveaxis(counts, 0, -1)
+    if dtype is None:
+        dtype = dtypes.default_float_dtype()
+    # as JAX, the dtype is the counts' astype's to check (and, a 64-bit one with x64 off, to warn of)
     return counts if counts.dtype == np.dtype(dtype) else counts.astype(dtype)

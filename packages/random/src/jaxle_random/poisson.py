@@ -12,7 +12,7 @@ from jaxle_core import dtypes, jit, lax
 from jaxle_core.avals import canonicalize_shape
 from jaxle_random.keys import split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
-from jaxle_random.samplers import _uniform, refuse_lists
+from jaxle_random.samplers import _uniform, refuse_non_arrays
 
 __all__ = ["poisson"]
 
@@ -45,7 +45,7 @@ def _poisson_knuth_body(key: Any, lam: Any, shape: tuple[int, ...], dtype: np.dt
     return lax.while_loop(more, step, state)[1] - np.array(1, dtype)
 
 
-_poisson_knuth_body.__name__ = "_poisson_knuth"
+_poisson_knuth_body.__name__ = _poisson_knuth_body.__qualname__ = "_poisson_knuth"
 _poisson_knuth = jit(_poisson_knuth_body, static_argnums=(2, 3))
 
 
@@ -85,7 +85,7 @@ def _poisson_rejection_body(key: Any, lam: Any, shape: tuple[int, ...], dtype: n
     return lax.convert_element_type(lax.while_loop(more, step, state)[1], dtype)
 
 
-_poisson_rejection_body.__name__ = "_poisson_rejection"
+_poisson_rejection_body.__name__ = _poisson_rejection_body.__qualname__ = "_poisson_rejection"
 _poisson_rejection = jit(_poisson_rejection_body, static_argnums=(2, 3))
 
 
@@ -98,16 +98,18 @@ def _poisson_body(key: Any, lam: Any, shape: tuple[int, ...], dtype: np.dtype) -
     return lax.select(lam == np.array(0, lam.dtype), lax.full(shape, 0, dtype), result)
 
 
-_poisson_body.__name__ = "_poisson"
+_poisson_body.__name__ = _poisson_body.__qualname__ = "_poisson"
 _poisson = jit(_poisson_body, static_argnums=(2, 3))
 
 
 def poisson(key: Any, lam: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Poisson(lam) counts: Knuth's method below rate 10, transformed rejection above."""
-    refuse_lists("arraylike", "broadcast_to", lam)
+    refuse_non_arrays("arraylike", "broadcast_to", lam)
+    if isinstance(lam, str):  # passes JAX's check above, not its conversion to an array
+        raise TypeError(f"asarray: expected ArrayLike, got {lam} of type {type(lam)}.")
     key = typed_key(key, "poisson")
     layout = out_layout(out_sharding, "poisson")
-    dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    dtype = dtypes.default_int_dtype() if dtype is None else dtypes.check_user_dtype(dtype)
     lam = jnp.asarray(lam)
     shape = lam.shape if shape is None else canonicalize_shape(shape)
     lam = lax.convert_element_type(jnp.broadcast_to(lam, shape), np.float32)

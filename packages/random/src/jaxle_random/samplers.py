@@ -15,10 +15,11 @@ import numpy as np
 import jaxle_numpy as jnp
 import jaxle_tree as tree
 from jaxle_core import dtypes, jit, lax
-from jaxle_core.avals import canonicalize_shape, get_aval
+from jaxle_core.avals import argument_avals, canonicalize_shape, get_aval
 from jaxle_core.core import Tracer
 from jaxle_core.errors import TracerArrayConversionError
 from jaxle_core.staging import DebugInfo
+from jaxle_numpy.util import is_arraylike
 from jaxle_random.keys import random_bits, split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
 
@@ -47,7 +48,7 @@ def _uniform_body(key: Any, shape: tuple[int, ...], dtype: np.dtype, minval: Any
     return lax.max(minval, lax.reshape(lax.add(lax.mul(floats, lax.sub(maxval, minval)), minval), shape))
 
 
-_uniform_body.__name__ = "_uniform"
+_uniform_body.__name__ = _uniform_body.__qualname__ = "_uniform"
 _uniform = jit(_uniform_body, static_argnums=(1, 2))
 
 
@@ -56,7 +57,7 @@ def uniform(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, minv
     """Floats uniform in [minval, maxval)."""
     key = typed_key(key, "uniform")
     layout = out_layout(out_sharding, "uniform")
-    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.check_user_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.floating):
         raise ValueError(f"dtype argument to `uniform` must be a float dtype, got {dtype}")
     shape = canonicalize_shape(shape)
@@ -69,7 +70,7 @@ def _normal_real_body(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     return lax.mul(np.array(np.sqrt(2), dtype), lax.erf_inv(u))
 
 
-_normal_real_body.__name__ = "_normal_real"
+_normal_real_body.__name__ = _normal_real_body.__qualname__ = "_normal_real"
 _normal_real = jit(_normal_real_body, static_argnums=(1, 2))
 
 
@@ -83,7 +84,7 @@ def _normal_body(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     return (real + np.array(1j, dtype) * imag) / np.array(np.sqrt(2).astype(real_dtype), dtype)
 
 
-_normal_body.__name__ = "_normal"
+_normal_body.__name__ = _normal_body.__qualname__ = "_normal"
 _normal = jit(_normal_body, static_argnums=(1, 2))
 
 
@@ -92,7 +93,7 @@ def normal(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, ou
     and imaginary parts from two split keys, each with variance 1/2."""
     key = typed_key(key, "normal")
     layout = out_layout(out_sharding, "normal")
-    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    dtype = dtypes.default_float_dtype() if dtype is None else dtypes.check_user_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.inexact):
         raise ValueError(f"dtype argument to `normal` must be a float or complex dtype, got {dtype}")
     shape = canonicalize_shape(shape)
@@ -152,19 +153,32 @@ def _sample_shape(shape: Any, function: str, *params: Any) -> tuple[int, ...]:
     return shape
 
 
-def refuse_lists(refusal: str, function: str, *params: Any) -> None:
-    """JAX's error for a Python list or tuple given as a sampler's parameter, by where JAX's sampler meets it.
+def refuse_non_arrays(refusal: str, function: str, *params: Any) -> None:
+    """JAX's error for a sampler's parameter that is no array or scalar (a list, tuple, dict, set, string or None),
+    by where JAX's sampler meets it.
 
-    ``"dtype"``: a sequence has no dtype; ``"arraylike"``: ``function`` checks its arguments are arrays or scalars.
+    ``"dtype"``: JAX asks the parameter's dtype first (``Cannot determine dtype of [...]``, NumPy's error for a
+    string, ...); ``"arraylike"``: ``function`` checks its arguments are arrays or scalars (a string passes).
     """
     for position, param in enumerate(params):
-        if not isinstance(param, (list, tuple)):
+        if is_arraylike(param):
             continue
         if refusal == "dtype":
-            dtypes.dtype(param)  # "Cannot determine dtype of [...]"
-            continue
-        raise TypeError(f"{function} requires ndarray or scalar arguments, got {type(param)} at position "
-                        f"{position}.")
+            dtypes.dtype(param)
+        elif not np.isscalar(param):
+            raise TypeError(f"{function} requires ndarray or scalar arguments, got {type(param)} at position "
+                            f"{position}.")
+
+
+def refuse_jit_arguments(body: Any, **params: Any) -> None:
+    """The error JAX's ``jit`` gives when a parameter (by its argument name) passed to the jitted body ``body`` as
+    it is holds a value that is no array (a set, a string), naming the value's path."""
+    names, leaves = [], []
+    for name, param in params.items():
+        for path, leaf in tree.tree_flatten_with_path(param)[0]:
+            names.append(name + tree.keystr(path))
+            leaves.append(leaf)
+    argument_avals(getattr(body, "__wrapped__", body), leaves, lambda: names)
 
 
 def refuse_traced_lists(body: Callable[..., Any], **params: Any) -> None:
@@ -186,10 +200,21 @@ def refuse_traced_lists(body: Callable[..., Any], **params: Any) -> None:
             f"available in Python because it depends on the value of the argument {name}{tree.keystr(path)}.")
 
 
-def refuse_list_operand(operator: str, other: str, param: Any) -> None:
-    """JAX's error for a Python list given as a parameter its sampler's body meets in Python arithmetic:
-    ``param`` is the right operand of ``operator``, the left one a value of type ``other``."""
-    if isinstance(param, (list, tuple)):
+def refuse_traced_non_arrays(body: Callable[..., Any], **params: Any) -> None:
+    """JAX's error for a parameter (by its argument name) that is no array, passed as it is to JAX's jitted body
+    ``body``, which asks its dtype: a set or string is refused by ``jit``, a list or tuple by NumPy
+    (``refuse_traced_lists``); a dict or None has no dtype (the dict printed with its traced values)."""
+    refuse_jit_arguments(body, **params)
+    refuse_traced_lists(body, **params)
+    for param in params.values():
+        if not is_arraylike(param):
+            jit(dtypes.dtype)(param)  # "Cannot determine dtype of {'a': JitTracer(~int32[])}", ...
+
+
+def refuse_operand(operator: str, other: str, param: Any) -> None:
+    """JAX's error for a parameter that is no array (a list, tuple, dict or None) its sampler's jitted body meets in
+    Python arithmetic: ``param`` is the right operand of ``operator``, the left one a value of type ``other``."""
+    if not is_arraylike(param):
         raise TypeError(f"unsupported operand type(s) for {operator}: '{other}' and '{type(param).__name__}'")
 
 
@@ -231,7 +256,7 @@ def _randint_body(key: Any, shape: tuple[int, ...], minval: Any, maxval: Any, dt
     return lax.add(minval, lax.convert_element_type(lax.rem(offset, span), dtype))
 
 
-_randint_body.__name__ = "_randint"
+_randint_body.__name__ = _randint_body.__qualname__ = "_randint"
 _randint = jit(_randint_body, static_argnums=(1, 4))
 
 
@@ -245,13 +270,16 @@ def randint(key: Any, shape: tuple[int, ...] | int, minval: Any, maxval: Any, dt
     """
     key = typed_key(key, "randint")
     layout = out_layout(out_sharding, "randint")
-    dtype = dtypes.default_int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    dtype = dtypes.default_int_dtype() if dtype is None else dtypes.check_user_dtype(dtype)
     if not dtypes.issubdtype(dtype, np.integer):
         raise TypeError(f"randint only accepts integer dtypes, got {dtype}")
     shape = canonicalize_shape(shape)
     check_shape("randint", shape, np.shape(minval), np.shape(maxval))
     if dtype.itemsize >= 4:
-        refuse_traced_lists(_randint, minval=minval, maxval=maxval)  # a narrow dtype's bounds become arrays first
+        # a narrow dtype's bounds become arrays first
+        refuse_jit_arguments(_randint, minval=minval, maxval=maxval)
+        refuse_traced_lists(_randint, minval=minval, maxval=maxval)
+        refuse_non_arrays("arraylike", "randint", minval, maxval)
         return laid_out(layout, lambda k, low, high: _randint(k, shape, low, high, dtype), key,
                         as_parameter(minval), as_parameter(maxval))
     info = jnp.iinfo(dtype)
@@ -277,7 +305,7 @@ def _bernoulli_body(key: Any, p: Any, shape: tuple[int, ...], mode: str) -> Any:
     return fine * np.array(dtypes.finfo(p.dtype).eps, p.dtype) < p - coarse
 
 
-_bernoulli_body.__name__ = "_bernoulli"
+_bernoulli_body.__name__ = _bernoulli_body.__qualname__ = "_bernoulli"
 _bernoulli = jit(_bernoulli_body, static_argnums=(2, 3))
 
 
@@ -299,7 +327,7 @@ def bernoulli(key: Any, p: Any = 0.5, shape: tuple[int, ...] | int | None = None
     if mode not in ("high", "low"):
         raise ValueError(f"got {mode=}, expected 'high' or 'low'")
     key = typed_key(key, "bernoulli")
-    refuse_lists("dtype", "bernoulli", p)
+    refuse_non_arrays("dtype", "bernoulli", p)
     p = _probability(p)
     if not dtypes.issubdtype(p.dtype, np.floating):
         raise TypeError(f"bernoulli probability `p` must have a floating dtype, got {p.dtype}.")

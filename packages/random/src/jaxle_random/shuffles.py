@@ -15,7 +15,7 @@ from jaxle_core import dtypes, lax
 from jaxle_numpy.util import canonicalize_axis, named_jit
 from jaxle_random.keys import random_bits, split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
-from jaxle_random.samplers import refuse_lists
+from jaxle_random.samplers import refuse_non_arrays
 
 __all__ = ["permutation"]
 
@@ -34,7 +34,7 @@ def _shuffle(key: Any, x: Any, axis: int) -> Any:
 def permutation(key: Any, x: Any, axis: int = 0, independent: bool = False, *, out_sharding: Any = None) -> Any:
     """A random permutation of ``range(x)`` for an integer ``x``, else of ``x`` along ``axis`` (each slice
     shuffled on its own when ``independent``)."""
-    refuse_lists("arraylike", "permutation", x)
+    refuse_non_arrays("arraylike", "permutation", x)
     key = typed_key(key, "permutation")
     layout = out_layout(out_sharding, "permutation")
     axis = canonicalize_axis(operator.index(axis), np.ndim(x) or 1)

@@ -35,7 +35,7 @@ def _filled(shape: tuple[int, ...], fill_value, requested, like, requester: str,
         new_dtype, weak_type = dtypes.dtype(like), dtypes.is_weakly_typed(like)
     else:
         new_dtype, weak_type = dtypes.dtype(requested, requested_in=requester), False
-    python_value = _weak_python_fill(fill_value, new_dtype) if weak_type and shape else None
+    python_value = _weak_python_fill(fill_value, new_dtype) if weak_type else None
     if python_value is not None:  # JAX broadcasts the Python value itself: its literal prints it exactly
         return broadcast(python_value, shape, out_sharding=sharding)
     value = convert_keeping_weak_type(fill_value, new_dtype, weak_type)

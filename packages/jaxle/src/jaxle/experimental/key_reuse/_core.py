@@ -5,7 +5,9 @@ arguments' types) or a jaxpr does to its keys, a ``KeyReuseSignature`` of ``Sink
 markers; ``check_key_reuse`` and ``check_key_reuse_jaxpr`` raise ``KeyReuseError`` where a key is consumed twice,
 whether ``jax_debug_key_reuse`` is on or not. ``key_reuse_signatures`` maps each primitive to its signature (a
 ``DynamicKeyReuseSignature`` computes one from an equation); ``consume`` and ``assert_consumed`` mark keys for the
-checker. The checker itself is ``jaxle_random.key_reuse``.
+checker. ``call_impl_with_key_reuse_checks`` runs a primitive's implementation under the eager checks, and
+``key_reuse_error_with_source_traceback`` makes the checker's error. The checker itself is
+``jaxle_random.key_reuse``.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from jaxle_random.key_consumption import (
     consume_p,
 )
 from jaxle_random.key_reuse import (
+    call_impl_with_key_reuse_checks,
     jaxpr_type_signature,
+    key_reuse_error_with_source_traceback,
     key_reuse_signature_from_eqn,
     key_reuse_signature_from_primitive,
     key_reuse_signatures,
@@ -41,9 +45,10 @@ from jaxle_random.key_reuse_signatures import (
 )
 
 __all__ = ["DynamicKeyReuseSignature", "Forward", "KeyReuseError", "KeyReuseSignature", "Sink", "Source",
-           "assert_consumed", "assert_consumed_value_p", "assert_effect", "assert_unconsumed", "check_key_reuse",
-           "check_key_reuse_jaxpr", "consume", "consume_effect", "consume_p", "dynamic_key_reuse_signature",
-           "function_type_signature", "jaxpr_type_signature", "key_reuse_signature_from_eqn",
+           "assert_consumed", "assert_consumed_value_p", "assert_effect", "assert_unconsumed",
+           "call_impl_with_key_reuse_checks", "check_key_reuse", "check_key_reuse_jaxpr", "consume", "consume_effect",
+           "consume_p", "dynamic_key_reuse_signature", "function_type_signature", "jaxpr_type_signature",
+           "key_reuse_error_with_source_traceback", "key_reuse_signature_from_eqn",
            "key_reuse_signature_from_primitive", "key_reuse_signatures", "unknown_signature"]
 
 
