@@ -306,9 +306,6 @@ def _triangular(key: Any, left: Any, mode: Any, right: Any, shape: tuple[int, ..
     return lax.select(u < mode_quantile, below_mode, above_mode)
 
 
-_triangular = jit(_triangular, static_argnums=(4, 5), inline=True)  # as JAX's: staged inline, called eagerly
-
-
 def triangular(key: Any, left: Any, mode: Any, right: Any, shape: tuple[int, ...] | int | None = None,
                dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Triangular values on [left, right] peaking at ``mode``, by inverting the distribution function."""
