@@ -63,6 +63,20 @@ def test_static_arguments_and_their_types():
         f(x, [1])
 
 
+def test_negative_static_arguments_are_resolved_per_call_in_cpp():
+    x = jaxle_xla.device_put(np.arange(3, dtype=np.float32))
+    f = jc.jit(lambda *a: a[0] * a[-1], static_argnums=-1)
+    misses = counting_misses(f)
+    for _ in range(2):  # the last positional argument is static, whichever it is (as in JAX 0.10.2)
+        np.testing.assert_array_equal(f(x, 2), [0, 2, 4])
+        np.testing.assert_array_equal(f(x, x, 3), [0, 3, 6])
+    assert f.trace_count == 2 and misses[0] == 2
+    with pytest.raises(ValueError, match="Non-hashable static arguments are not supported"):
+        f(x)  # the array itself is static here
+    with pytest.raises(ValueError, match="must have value greater than or equal to -len"):
+        jc.jit(lambda *a: a[0], static_argnums=-3)(x, x)
+
+
 def test_committed_arguments_commit_the_outputs_on_every_call():
     x = jaxle_xla.device_put(np.arange(3, dtype=np.float32))
     committed = jaxle_xla.device_put(x, jaxle_xla.devices()[0])
@@ -158,9 +172,9 @@ def test_jit_returns_jaxlibs_pjit_function_as_jax_does():
             return a * 3.0
 
     assert str(Scaler.apply).startswith("<PjitFunction") and "bound method" in repr(Scaler().apply)
-    # with donation too (whose calls all take core's path); negative static argument numbers keep core's JitWrapped
+    # with donation too (whose calls all take core's path), and with negative static argument numbers
     assert type(jc.jit(scale, donate_argnums=0)).__name__ == "PjitFunction"
-    assert type(jc.jit(scale, static_argnums=-1)).__name__ == "JitWrapped"
+    assert type(jc.jit(scale, static_argnums=-1)).__name__ == "PjitFunction"
 
 
 def test_calls_under_a_transformation_never_run_cached_entries():

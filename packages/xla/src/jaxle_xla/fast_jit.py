@@ -1,7 +1,7 @@
 """Jitted functions are jaxlib's C++ ``PjitFunction``s, as JAX's are: cached calls run without Python.
 
-``jit(f)`` returns a ``PjitFunction`` (see ``jit.backend_jit``) unless it is given negative static argument numbers
-(core's ``JitWrapped`` then serves every call). A call C++ has a compiled signature for (arrays, NumPy values,
+``jit(f)`` returns a ``PjitFunction`` (see ``jit.backend_jit``); C++ resolves negative static argument numbers per
+call, as core does. A call C++ has a compiled signature for (arrays, NumPy values,
 Python scalars in tuples, lists, dicts) runs without Python; every other call comes back through ``cache_miss`` to
 core's path (``JitWrapped.call_entry``), whose result is returned, with what C++ needs to run that signature from
 then on when the call ran a compilation C++ can run (one device's ``Executable`` or a partitioned one whose arguments
@@ -95,10 +95,7 @@ def _compilation_that_ran(executable: Any, outs: list) -> Executable | SpmdExecu
 
 
 def jitted_function(wrapped: JitWrapped) -> Any:
-    """A ``PjitFunction`` for ``wrapped`` (carrying its name, docstring, ``__wrapped__`` and ``_jaxle_jit``), or
-    None where C++ cannot key its calls (negative static argument numbers, which core resolves per call)."""
-    if any(i < 0 for i in wrapped.static_argnums):
-        return None
+    """A ``PjitFunction`` for ``wrapped`` (carrying its name, docstring, ``__wrapped__`` and ``_jaxle_jit``)."""
     # Donated arguments, programs placed by jit's device or backend rather than by their arguments, and programs
     # compiled with compiler_options (on a call of new layouts too), need core's path on every call.
     runnable = not (wrapped.donate_argnums or wrapped.donate_argnames or wrapped.device is not None
