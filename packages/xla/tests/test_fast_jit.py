@@ -77,6 +77,18 @@ def test_negative_static_arguments_are_resolved_per_call_in_cpp():
         jc.jit(lambda *a: a[0], static_argnums=-3)(x, x)
 
 
+def test_donating_calls_run_in_cpp():
+    f = jc.jit(lambda state, step: {"w": state["w"] - step, "n": state["n"] + 1}, donate_argnums=0)
+    misses = counting_misses(f)
+    state = {"w": jaxle_xla.device_put(np.arange(3, dtype=np.float32)), "n": jaxle_xla.device_put(np.int32(0))}
+    for _ in range(4):  # a training loop: each step donates the state the previous one returned
+        old, state = state, f(state, 0.5)
+        assert old["w"].is_deleted() and old["n"].is_deleted()
+    assert misses[0] == 1
+    np.testing.assert_array_equal(state["w"], [-2, -1, 0])
+    assert int(state["n"]) == 4
+
+
 def test_committed_arguments_commit_the_outputs_on_every_call():
     x = jaxle_xla.device_put(np.arange(3, dtype=np.float32))
     committed = jaxle_xla.device_put(x, jaxle_xla.devices()[0])

@@ -272,8 +272,7 @@ class Executable:
         self.keep = self._keep
         # Whether jaxlib's C++ dispatch can run it (fast_jit): it passes only the arguments and builds plain arrays.
         self.cpp_dispatchable = (not self._constants and not self._extended_out and not self._waits
-                                 and not self._donates and not self._float0_out and not self._in_other_memory
-                                 and not any(layouts))
+                                 and not self._float0_out and not self._in_other_memory and not any(layouts))
 
     def __call__(self, *args: Any) -> list[XlaArray]:
         if self._plain:

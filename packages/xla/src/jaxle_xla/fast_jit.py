@@ -4,9 +4,10 @@
 call, as core does. A call C++ has a compiled signature for (arrays, NumPy values,
 Python scalars in tuples, lists, dicts) runs without Python; every other call comes back through ``cache_miss`` to
 core's path (``JitWrapped.call_entry``), whose result is returned, with what C++ needs to run that signature from
-then on when the call ran a compilation C++ can run (one device's ``Executable`` or a partitioned one whose arguments
-are laid out as it reads them; no donation, no host callbacks, no hoisted constants, no extended-dtype outputs) and
-no transformation is running. A function given donation, a device or a backend thus runs every call on core's path.
+then on when the call ran a compilation C++ can run (one device's ``Executable``, donating or not, or a partitioned
+one whose arguments are laid out as it reads them and that donates none; no host callbacks, no hoisted constants, no
+extended-dtype outputs) and no transformation is running. A function given a device or a backend thus runs every
+call on core's path.
 
 C++ keys each call by jaxlib ``Config``s that mirror what core keys its caches by, each thread's overrides
 included: every flag of the trace context, and whether this thread may run cached calls at all
@@ -96,10 +97,9 @@ def _compilation_that_ran(executable: Any, outs: list) -> Executable | SpmdExecu
 
 def jitted_function(wrapped: JitWrapped) -> Any:
     """A ``PjitFunction`` for ``wrapped`` (carrying its name, docstring, ``__wrapped__`` and ``_jaxle_jit``)."""
-    # Donated arguments, programs placed by jit's device or backend rather than by their arguments, and programs
-    # compiled with compiler_options (on a call of new layouts too), need core's path on every call.
-    runnable = not (wrapped.donate_argnums or wrapped.donate_argnames or wrapped.device is not None
-                    or wrapped.backend is not None or wrapped.compiler_options)
+    # Programs placed by jit's device or backend rather than by their arguments, and programs compiled with
+    # compiler_options (on a call of new layouts too), need core's path on every call.
+    runnable = not (wrapped.device is not None or wrapped.backend is not None or wrapped.compiler_options)
     # (id of the cache entry, committed) -> (entry, its fast path data); (id of the entry, a partitioned
     # compilation) -> (entry, the outputs' tree structure)
     remembered: dict[tuple, Any] = {}
