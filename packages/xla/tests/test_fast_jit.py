@@ -89,6 +89,18 @@ def test_donating_calls_run_in_cpp():
     assert int(state["n"]) == 4
 
 
+def test_calls_of_a_jit_given_a_device_run_in_cpp():
+    x = jaxle_xla.device_put(np.arange(3, dtype=np.float32))
+    with pytest.warns(DeprecationWarning, match="backend and device argument on jit is deprecated"):
+        f = jc.jit(lambda t: {"a": t["a"] + 1.0}, device=jaxle_xla.devices()[0])
+    misses = counting_misses(f)
+    for _ in range(3):
+        out = f({"a": x})
+        assert out["a"].committed
+        np.testing.assert_array_equal(out["a"], [1, 2, 3])
+    assert misses[0] == 1
+
+
 def test_committed_arguments_commit_the_outputs_on_every_call():
     x = jaxle_xla.device_put(np.arange(3, dtype=np.float32))
     committed = jaxle_xla.device_put(x, jaxle_xla.devices()[0])

@@ -1,13 +1,13 @@
 """Jitted functions are jaxlib's C++ ``PjitFunction``s, as JAX's are: cached calls run without Python.
 
 ``jit(f)`` returns a ``PjitFunction`` (see ``jit.backend_jit``); C++ resolves negative static argument numbers per
-call, as core does. A call C++ has a compiled signature for (arrays, NumPy values,
-Python scalars in tuples, lists, dicts) runs without Python; every other call comes back through ``cache_miss`` to
-core's path (``JitWrapped.call_entry``), whose result is returned, with what C++ needs to run that signature from
-then on when the call ran a compilation C++ can run (one device's ``Executable``, donating or not, or a partitioned
-one whose arguments are laid out as it reads them and that donates none; no host callbacks, no hoisted constants, no
-extended-dtype outputs) and no transformation is running. A function given a device or a backend thus runs every
-call on core's path.
+call, as core does. A call C++ has a compiled signature for (arrays, NumPy values, Python scalars in tuples, lists,
+dicts) runs without Python; every other call comes back through ``cache_miss`` to core's path
+(``JitWrapped.call_entry``), whose result is returned, with what C++ needs to run that signature from then on when
+the call ran a compilation C++ can run (one device's ``Executable``, donating or not, or a partitioned one whose
+arguments are laid out as it reads them and that donates none; no host callbacks, no hoisted constants, no
+extended-dtype outputs) and no transformation is running. A function given a device or a backend runs in C++ the
+calls whose arrays are on that device already.
 
 C++ keys each call by jaxlib ``Config``s that mirror what core keys its caches by, each thread's overrides
 included: every flag of the trace context, and whether this thread may run cached calls at all
@@ -95,11 +95,18 @@ def _compilation_that_ran(executable: Any, outs: list) -> Executable | SpmdExecu
     return executable if type(executable) is Executable else None
 
 
+def _all_on(device: Any, leaves: list) -> bool:
+    """Whether every array among ``leaves`` is on ``device`` (NumPy values and Python scalars are on none)."""
+    return all(_jaxlib.buffer_device(x) == device for x in leaves if type(x) is XlaArray)
+
+
 def jitted_function(wrapped: JitWrapped) -> Any:
     """A ``PjitFunction`` for ``wrapped`` (carrying its name, docstring, ``__wrapped__`` and ``_jaxle_jit``)."""
-    # Programs placed by jit's device or backend rather than by their arguments, and programs compiled with
-    # compiler_options (on a call of new layouts too), need core's path on every call.
-    runnable = not (wrapped.device is not None or wrapped.backend is not None or wrapped.compiler_options)
+    # Programs compiled with compiler_options (on a call of new layouts too) need core's path on every call. A
+    # program placed by jit's device or backend rather than by its arguments runs in C++ only for calls whose arrays
+    # are on its device already (C++ keys calls by where their arrays are; core's path moves the others).
+    runnable = not wrapped.compiler_options
+    placed = wrapped.device is not None or wrapped.backend is not None
     # (id of the cache entry, committed) -> (entry, its fast path data); (id of the entry, a partitioned
     # compilation) -> (entry, the outputs' tree structure)
     remembered: dict[tuple, Any] = {}
@@ -111,6 +118,9 @@ def jitted_function(wrapped: JitWrapped) -> Any:
         outs = [result] if entry.single_output else entry.out_tree.flatten_up_to(result)
         executable = _compilation_that_ran(entry.executable, outs)
         if executable is None or not executable.cpp_dispatchable:
+            return result, None, False
+        if placed and (type(executable) is not Executable or not _all_on(
+                executable.device, tree.tree_leaves(wrapped._split_static(args, kwargs)[0]))):
             return result, None, False
         if type(executable) is SpmdExecutable:
             known = remembered.get((id(entry), executable))
