@@ -182,7 +182,8 @@ def _reduce(a: Any, name: str, reducer: Callable, combine: Callable, identity: C
 # ---------------------------------------------------------------- sum, prod, max, min, all, any
 
 
-@compiled_when_eager(static_argnames=("axis", "keepdims", "promote_integers"), traced_name="_reduce_sum")
+@compiled_when_eager(static_argnames=("axis", "keepdims", "promote_integers"), dynamic_argnames=("initial", "where"),
+                     traced_name="_reduce_sum")
 def sum(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False,
         initial: Any = None, where: Any = None, promote_integers: bool = True) -> Any:
     """Sum of the elements over ``axis`` (small integers and booleans summed in the default integer)."""
@@ -191,7 +192,8 @@ def sum(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims
                    upcast_f16=True, preprocess=_to_numeric, bool_reducer=lax.reduce_or)
 
 
-@compiled_when_eager(static_argnames=("axis", "keepdims", "promote_integers"), traced_name="_reduce_prod")
+@compiled_when_eager(static_argnames=("axis", "keepdims", "promote_integers"), dynamic_argnames=("initial", "where"),
+                     traced_name="_reduce_prod")
 def prod(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False,
          initial: Any = None, where: Any = None, promote_integers: bool = True) -> Any:
     """Product of the elements over ``axis``."""
@@ -200,7 +202,8 @@ def prod(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdim
                    upcast_f16=True, preprocess=_to_numeric, bool_reducer=lax.reduce_and)
 
 
-@compiled_when_eager(static_argnames=("axis", "keepdims"), traced_name="_reduce_max")
+@compiled_when_eager(static_argnames=("axis", "keepdims"), dynamic_argnames=("initial", "where"),
+                     traced_name="_reduce_max")
 def max(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, initial: Any = None,
         where: Any = None) -> Any:
     """Largest element over ``axis``; an empty reduction needs ``initial``."""
@@ -208,7 +211,8 @@ def max(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, ini
                    initial=initial, where=where)
 
 
-@compiled_when_eager(static_argnames=("axis", "keepdims"), traced_name="_reduce_min")
+@compiled_when_eager(static_argnames=("axis", "keepdims"), dynamic_argnames=("initial", "where"),
+                     traced_name="_reduce_min")
 def min(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, initial: Any = None,
         where: Any = None) -> Any:
     """Smallest element over ``axis``; an empty reduction needs ``initial``."""
@@ -220,14 +224,14 @@ amax = max
 amin = min
 
 
-@compiled_when_eager(static_argnames=("axis", "keepdims"), traced_name="_reduce_all")
+@compiled_when_eager(static_argnames=("axis", "keepdims"), dynamic_argnames=("where",), traced_name="_reduce_all")
 def all(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, *, where: Any = None) -> Any:
     """Whether every element over ``axis`` is true (nonzero)."""
     return _reduce(a, "all", lax.reduce_and, lax.bitwise_and, lambda dt: True, axis=axis, out=out,
                    keepdims=keepdims, where=where, preprocess=_to_bool)
 
 
-@compiled_when_eager(static_argnames=("axis", "keepdims"), traced_name="_reduce_any")
+@compiled_when_eager(static_argnames=("axis", "keepdims"), dynamic_argnames=("where",), traced_name="_reduce_any")
 def any(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, *, where: Any = None) -> Any:
     """Whether some element over ``axis`` is true (nonzero)."""
     return _reduce(a, "any", lax.reduce_or, lax.bitwise_or, lambda dt: False, axis=axis, out=out,

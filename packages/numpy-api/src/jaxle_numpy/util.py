@@ -440,21 +440,24 @@ _NO_DEFAULT = object()
 
 
 def compiled_when_eager(fun: Callable | None = None, *, static_argnames: tuple[str, ...] = (),
-                        traced_name: str | None = None) -> Any:
+                        dynamic_argnames: tuple[str, ...] = (), traced_name: str | None = None) -> Any:
     """``fun`` (a jnp function that JAX jits inline) with its eager calls on jaxle arrays and Python scalars run as
     one program compiled per operand signature, as JAX's run: promotion is traced once, not redone on every call.
 
     Its leading positional parameters not named in ``static_argnames`` are the operands; an eager call takes the
-    compiled path when every other argument it passes is its parameter's default or one of ``static_argnames``
-    (with a hashable value). Under a transformation, or given other arguments, ``fun`` itself
+    compiled path when every other argument it passes is its parameter's default, one of ``static_argnames``
+    (with a hashable value) or one of ``dynamic_argnames`` (the parameters JAX's jitted function traces, such as a
+    reduction's ``initial`` and ``where``) given an array or a Python scalar. Under a transformation, or given other
+    arguments, ``fun`` itself
     runs, so jaxprs and errors are unchanged. Used bare or as ``@compiled_when_eager(static_argnames=...)``.
     Where the backend dispatches jitted calls itself (jaxle_xla), the result is the backend's jitted function, as
     JAX's jnp functions are. ``traced_name``: the name errors give it, that of the function JAX jits where it is
     not ``fun``'s own (``_reduce_sum`` for ``sum``).
     """
     if fun is None:
-        return functools.partial(compiled_when_eager, static_argnames=static_argnames, traced_name=traced_name)
-    wrapped = _CompiledWhenEager(fun, static_argnames, traced_name)
+        return functools.partial(compiled_when_eager, static_argnames=static_argnames,
+                                 dynamic_argnames=dynamic_argnames, traced_name=traced_name)
+    wrapped = _CompiledWhenEager(fun, static_argnames, dynamic_argnames, traced_name)
     compiled = backend_function(wrapped)
     if compiled is wrapped or not static_argnames:
         return compiled
@@ -477,18 +480,20 @@ class _CompiledWhenEager(JitWrapped):
     """A jitted ``fun`` whose calls run compiled only when eager, on operands that pass as they are (see
     ``compiled_when_eager``); every other call runs ``fun`` itself."""
 
-    def __init__(self, fun: Callable, static_argnames: tuple[str, ...], traced_name: str | None = None):
+    def __init__(self, fun: Callable, static_argnames: tuple[str, ...], dynamic_argnames: tuple[str, ...] = (),
+                 traced_name: str | None = None):
         super().__init__(fun, static_argnames=static_argnames)
         self.traced_name = traced_name
         parameters = inspect.signature(fun).parameters.values()
         self._positional = [p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         self._static = frozenset(static_argnames)
+        self._dynamic = frozenset(dynamic_argnames)
         self._n_operands = next((i for i, name in enumerate(self._positional) if name in self._static),
                                 len(self._positional))
         self._defaults = {p.name: p.default for p in parameters if p.default is not p.empty}
 
     def _static_keywords(self, args: tuple, kwargs: dict) -> dict | None:
-        """The call's static arguments by name, or None when it passes anything else."""
+        """The call's static and dynamic arguments by name, or None when it passes anything else."""
         positional = self._positional
         keywords = dict(zip(positional[self._n_operands:], args[self._n_operands:]))
         if len(args) > len(positional) or not keywords.keys().isdisjoint(kwargs):
@@ -498,10 +503,10 @@ class _CompiledWhenEager(JitWrapped):
             default = self._defaults.get(name, _NO_DEFAULT)
             if value is default or (type(value) is type(default) and value == default):
                 del keywords[name]  # spelled out or not, one signature
-            elif name not in self._static:
+            elif name not in self._static and not (name in self._dynamic and _compiled_operand(value)):
                 return None
         try:
-            hash(tuple(keywords.values()))
+            hash(tuple(value for name, value in keywords.items() if name in self._static))
         except TypeError:
             return None
         return keywords
@@ -515,8 +520,10 @@ class _CompiledWhenEager(JitWrapped):
             if keywords is not None:
                 result, entry = super().call_entry(args[:n], keywords)
                 # A backend running the entry on later calls passes them the call's operands and non-static
-                # arguments: only calls passing nothing but operands and static arguments can share it.
-                shared = self._static.issuperset(kwargs) and self._static.issuperset(self._positional[n:len(args)])
+                # arguments: only calls passing nothing but operands, static arguments and dynamic ones by name
+                # can share it.
+                shared = ((self._static | self._dynamic).issuperset(kwargs)
+                          and self._static.issuperset(self._positional[n:len(args)]))
                 return result, entry if shared else None
         try:
             return self.fun(*args, **kwargs), None
