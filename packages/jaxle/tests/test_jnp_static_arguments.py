@@ -47,3 +47,11 @@ def test_initial_and_where_run_compiled_when_eager(name, keywords):
             np.testing.assert_allclose(np.asarray(result), expected, rtol=1e-6)
             assert result.dtype == expected.dtype
     assert "_reduce" not in functions
+
+
+def test_an_initial_int_beyond_int32_gets_jaxs_overflow_error():
+    # JAX 0.10.2 parses initial= as an argument of its jitted reduction, and refuses the int there.
+    with pytest.raises(OverflowError, match="An overflow was encountered while parsing an argument to a jitted "
+                                            "computation, whose argument path is initial. Got <class 'int'> with "
+                                            "value 1099511627776"):
+        jnp.min(jnp.asarray(X), initial=2**40)

@@ -503,7 +503,8 @@ class _CompiledWhenEager(JitWrapped):
             default = self._defaults.get(name, _NO_DEFAULT)
             if value is default or (type(value) is type(default) and value == default):
                 del keywords[name]  # spelled out or not, one signature
-            elif name not in self._static and not (name in self._dynamic and _compiled_operand(value)):
+            elif name not in self._static and not (name in self._dynamic and (_compiled_operand(value)
+                                                                              or type(value) is int)):
                 return None
         try:
             hash(tuple(value for name, value in keywords.items() if name in self._static))
