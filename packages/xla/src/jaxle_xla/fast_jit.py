@@ -7,7 +7,7 @@ dicts) runs without Python; every other call comes back through ``cache_miss`` t
 the call ran a compilation C++ can run (one device's ``Executable``, donating or not, or a partitioned one whose
 arguments are laid out as it reads them and that donates none; no host callbacks, no hoisted constants, no
 extended-dtype outputs) and no transformation is running. A function given a device or a backend runs in C++ the
-calls whose arrays are on that device already.
+calls whose arrays are on that device already; one given compiler_options runs every call on core's path.
 
 C++ keys each call by jaxlib ``Config``s that mirror what core keys its caches by, each thread's overrides
 included: every flag of the trace context, and whether this thread may run cached calls at all
