@@ -37,7 +37,8 @@ def _closed_call_partial_eval(trace: PartialStagingTrace, args, params):
     return partial_eval_call(trace, args, params["call_jaxpr"], closed_call_p,
                              lambda known, known_args, split, literals: bind_closed_call(known, known_args,
                                                                                          params.get("name")),
-                             lambda split: dict(params, call_jaxpr=split.unknown), _partial_evals)
+                             lambda split: dict(params, call_jaxpr=split.unknown), _partial_evals,
+                             residuals_first=True)
 
 
 partial_eval_rules[closed_call_p] = _closed_call_partial_eval

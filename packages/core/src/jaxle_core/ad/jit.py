@@ -109,12 +109,14 @@ jvp_rules[jit_p] = _jit_jvp
 
 def partial_eval_call(trace: PartialStagingTrace, args: Sequence[Any], jaxpr: ClosedJaxpr, primitive: core.Primitive,
                       bind_known: Callable[[ClosedJaxpr, list[Any], SplitJaxpr, dict[int, Any]], list[Any]],
-                      unknown_params: Callable[[SplitJaxpr], dict], cache: LruCache = _partial_evals) -> list[Any]:
+                      unknown_params: Callable[[SplitJaxpr], dict], cache: LruCache = _partial_evals,
+                      residuals_first: bool = False) -> list[Any]:
     """The partial evaluation of an equation of ``primitive`` calling ``jaxpr`` on ``args``: its known part run
     now by ``bind_known(known jaxpr, known args, split, literal known outputs)``, its unknown part staged as another
-    equation of ``primitive`` with ``unknown_params(split)``, on the residuals and the unknown arguments."""
+    equation of ``primitive`` with ``unknown_params(split)``, on the residuals and the unknown arguments (the
+    residuals after them where a jaxpr is split as JAX's scan splits it, unless ``residuals_first``)."""
     unknowns = [trace.is_unknown(x) for x in args]
-    residuals_last = trace.sort_residuals
+    residuals_last = trace.sort_residuals and not residuals_first
     split, known, literals = cached_on_jaxpr(cache, jaxpr, [*unknowns, residuals_last],
                                              lambda: split_call_jaxpr(jaxpr, unknowns, residuals_last))
     known_args = [x for x, u in zip(args, unknowns) if not u]
