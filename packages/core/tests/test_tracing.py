@@ -107,9 +107,11 @@ def test_inner_trace_sees_outer_tracer_as_constant():
     closed = jc.make_jaxpr(outer)(np.float32(1))
     (eqn,) = closed.eqns
     assert eqn.primitive.name == "jit"
-    assert len(eqn.invars) == 2  # the closed-over x became an explicit operand
+    # as JAX's: with a tracer closed over, every constant (the ones, then x) becomes an operand
+    assert len(eqn.invars) == 3 and eqn.invars[1] is eqn.invars[2] is closed.jaxpr.invars[0]
     inner = eqn.params["jaxpr"]
-    assert len(inner.jaxpr.constvars) == 1 and inner.consts[0].shape == (3,)
+    assert not inner.jaxpr.constvars and closed.jaxpr.constvars == [eqn.invars[0]]
+    np.testing.assert_array_equal(np.asarray(closed.consts[0]), np.ones(3, np.float32))
     (out,) = closed(np.float32(2))
     np.testing.assert_allclose(np.asarray(out), [4.0, 4.0, 4.0])
 

@@ -450,9 +450,9 @@ def _check_distinct(args: Sequence[Any], describe: Callable[[int], str], where: 
 
 
 def discharged_program(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[int]]:
-    """``closed`` as a program a backend can run: the references it closes over become its leading inputs (their
-    positions among ``closed.consts`` returned), every reference input takes its array, and the arrays the
-    references hold at the end follow the outputs. JAX's error when it returns a reference."""
+    """``closed`` as a program a backend can run: the references it closes over become its last inputs, after its
+    arguments, as in JAX (their positions among ``closed.consts`` returned), every reference input takes its array,
+    and the arrays the references hold at the end follow the outputs. JAX's error when it returns a reference."""
     jaxpr = closed.jaxpr
     for aval in jaxpr.out_avals:
         if is_ref_aval(aval):
@@ -463,7 +463,7 @@ def discharged_program(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[int]]:
     ref_consts = [i for i, c in enumerate(closed.consts) if type(c) is Ref]
     kept = [i for i in range(len(closed.consts)) if i not in ref_consts]
     hoisted = jaxpr.replace(constvars=[jaxpr.constvars[i] for i in kept],
-                            invars=[jaxpr.constvars[i] for i in ref_consts] + jaxpr.invars)
+                            invars=jaxpr.invars + [jaxpr.constvars[i] for i in ref_consts])
     return discharge_jaxpr(hoisted, [closed.consts[i] for i in kept]), ref_consts
 
 
@@ -474,8 +474,8 @@ def compile_with_refs(compile: Callable[..., Any], closed: ClosedJaxpr, name: st
     ``closed`` closes over), donating them, and stores the arrays they hold afterwards."""
     discharged, ref_consts = discharged_program(closed)
     closed_refs = [closed.consts[i] for i in ref_consts]
-    is_ref = [True] * len(closed_refs) + [is_ref_aval(v.aval) for v in closed.jaxpr.invars]
-    donate = [True] * len(closed_refs) + [d or r for d, r in zip(donated, is_ref[len(closed_refs):])]
+    is_ref = [is_ref_aval(v.aval) for v in closed.jaxpr.invars] + [True] * len(closed_refs)
+    donate = [d or r for d, r in zip(donated, is_ref)] + [True] * len(closed_refs)
     executable = compile(discharged, name, tuple(donate), keep_unused, device)
     n_out = len(closed.jaxpr.outvars)
     info = closed.jaxpr.debug_info
@@ -487,7 +487,7 @@ def compile_with_refs(compile: Callable[..., Any], closed: ClosedJaxpr, name: st
 
     def run(*args):
         _check_distinct(args, describe, where)
-        all_args = (*closed_refs, *args)
+        all_args = (*args, *closed_refs)
         outs = executable(*[x._value if type(x) is Ref else x for x in all_args])
         finals = iter(outs[n_out:])
         for x, ref in zip(all_args, is_ref):

@@ -143,11 +143,43 @@ def hoist_traced_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Tracer]]
     return ClosedJaxpr(converted, [closed.consts[i] for i in kept]), [closed.consts[i] for i in traced]
 
 
+def jit_inputs(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Any], list[Any]]:
+    """``(converted, leading, trailing)``: ``closed`` as JAX's ``jit`` equation takes what it closes over. With a
+    tracer of an outer trace among its constants, every constant becomes a leading input; otherwise, where the
+    equation is staged, the mutable references become trailing inputs (after the arguments) and the other constants
+    stay (a transformation's rule sees them as constants)."""
+    consts = closed.consts
+    if any(isinstance(c, Tracer) for c in consts):
+        jaxpr = closed.jaxpr
+        return ClosedJaxpr(jaxpr.replace(constvars=[], invars=[*jaxpr.constvars, *jaxpr.invars]), []), list(consts), []
+    moved = [type(c) in core.mutable_value_types for c in consts]
+    if not any(moved) or not isinstance(core.current_trace(), StagingTrace):
+        return closed, [], []
+    found = _refs_moved_last.lookup(closed)  # as JAX's, one jaxpr staged twice is converted once (printed once)
+    if found is None:
+        found = _refs_moved_last[closed] = _moved_last(closed, moved)
+    return found
+
+
+# ``jit_inputs``'s conversions of the jaxprs closing over references, by jaxpr
+_refs_moved_last = LruCache(256)
+
+
+def _moved_last(closed: ClosedJaxpr, moved: list[bool]) -> tuple[ClosedJaxpr, list[Any], list[Any]]:
+    consts = closed.consts
+    jaxpr = closed.jaxpr
+    converted = jaxpr.replace(constvars=[v for v, m in zip(jaxpr.constvars, moved) if not m],
+                              invars=[*jaxpr.invars, *[v for v, m in zip(jaxpr.constvars, moved) if m]])
+    return (ClosedJaxpr(converted, [c for c, m in zip(consts, moved) if not m]), [],
+            [c for c, m in zip(consts, moved) if m])
+
+
 def bind_jit(closed: ClosedJaxpr, args: Sequence[Any], name: str, keep_unused: bool = False,
              inline: bool = False) -> list[Any]:
-    """Apply a ``jit`` equation of ``closed`` (its tracer constants passed as leading inputs) to ``args``."""
-    converted, extra = hoist_traced_consts(closed)
-    return jit_p.bind(*extra, *args, **jit_params(converted, name, keep_unused=keep_unused, inline=inline))
+    """Apply a ``jit`` equation of ``closed`` to ``args``, passing what it closes over as ``jit_inputs`` says."""
+    converted, leading, trailing = jit_inputs(closed)
+    return jit_p.bind(*leading, *args, *trailing,
+                      **jit_params(converted, name, keep_unused=keep_unused, inline=inline))
 
 
 # ---------------------------------------------------------------- the user-facing wrapper
@@ -330,7 +362,7 @@ class Lowered(_StageInfo):
             from jaxle_core.discharge import discharged_program  # local: discharge imports this module
 
             jaxpr, ref_consts = discharged_program(jaxpr)
-            donated = (True,) * len(ref_consts) + donated
+            donated = donated + (True,) * len(ref_consts)
         extra = len(jaxpr.in_avals) - len(traced.jaxpr.in_avals)
         # as JAX's text, it annotates the arguments committed to one device, and with jit's device= or backend=
         # every argument and result
@@ -414,9 +446,9 @@ def _arg_shardings(traced: Traced) -> list[Any]:
 
 
 def _annotations(traced: Traced, extra: int, placements: bool = False) -> dict:
-    """The shardings annotating a lowered program's ``extra`` leading inputs (none), its arguments (the
+    """The shardings annotating a lowered program's arguments (the
     in_shardings given, else the arguments' own layouts, else with ``placements`` the devices arguments are
-    committed to) and its results (the out_shardings)."""
+    committed to) and its results (the out_shardings), and its ``extra`` last inputs (none: the references it closes over)."""
     given = traced._shardings.get("in_shardings") or [None] * len(traced.jaxpr.in_avals)
     layouts = traced._arg_layouts or [None] * len(given)
     inputs = [g if g is not None else layout for g, layout in zip(given, layouts)]
@@ -425,9 +457,9 @@ def _annotations(traced: Traced, extra: int, placements: bool = False) -> dict:
     if not any(s is not None for s in inputs) and not traced._shardings:
         return {}
     layouts = traced._shardings.get("layouts")
-    return {"in_shardings": (None,) * extra + tuple(inputs),
+    return {"in_shardings": tuple(inputs) + (None,) * extra,
             "out_shardings": tuple(traced._shardings.get("out_shardings") or ()),
-            **({"layouts": ((None,) * extra + layouts[0], layouts[1])} if layouts else {})}
+            **({"layouts": (layouts[0] + (None,) * extra, layouts[1])} if layouts else {})}
 
 
 def result_names(traced: Traced) -> list[str]:
@@ -857,13 +889,15 @@ class JitWrapped:
         if self.inline and core.within_trace_of(StagingTrace):
             # inlined where it is staged, as JAX's; differentiated or batched eagerly it runs as one call
             return entry.out_tree.unflatten(core.eval_jaxpr(closed.jaxpr, closed.consts, *flat)), None
-        converted, extra = hoist_traced_consts(closed)
-        params = jit_params(converted, self.__name__, (False,) * len(extra) + entry.donated, self.keep_unused,
+        converted, leading, trailing = jit_inputs(closed)
+        params = jit_params(converted, self.__name__,
+                            (False,) * len(leading) + entry.donated + (False,) * len(trailing), self.keep_unused,
                             self.inline)
         if entry.in_shardings or entry.out_shardings:
-            params.update(in_shardings=(None,) * len(extra) + entry.in_shardings, out_shardings=entry.out_shardings)
+            params.update(in_shardings=(None,) * len(leading) + entry.in_shardings + (None,) * len(trailing),
+                          out_shardings=entry.out_shardings)
         try:
-            outs = jit_p.bind(*extra, *flat, **params)
+            outs = jit_p.bind(*leading, *flat, *trailing, **params)
         except ValueError as error:  # a device mismatch is named by this call's arguments (tracers: none), as JAX's
             if not is_device_mismatch(error):
                 raise

@@ -153,6 +153,57 @@ def _nested_jit(m):
     return f, (REF(x5), f32(2.0))
 
 
+def _jit_closes_over_refs(m):
+    outer = m.new_ref(np.arange(3, dtype=f32))
+    other = m.new_ref(np.ones(2, f32))
+
+    @m.jit
+    def g(x, y):
+        outer[...] += x
+        other[0] = y
+        return outer[1] * y
+
+    def f(x, y):
+        return g(x, y), g(x, 3.0), outer[...], other[...]
+    return f, (np.ones(3, f32), 2.0)
+
+
+def _jit_ref_argument_and_closed_over(m):
+    outer = m.new_ref(np.arange(3, dtype=f32))
+
+    @m.jit
+    def g(s, y):
+        s[...] += y
+        outer[...] = outer[...] * 2.0
+        return y
+
+    def f(s, y):
+        return g(s, y), outer[...]
+    return f, (REF(np.zeros(3, f32)), np.ones(3, f32))
+
+
+def _jit_closes_over_tracer_and_ref(m):
+    outer = m.new_ref(np.arange(3, dtype=f32))
+    c = np.full(3, 2.0, f32)
+
+    def f(x):
+        return m.jit(lambda y: x * y + c + outer[...])(x[0])
+    return f, (np.ones(3, f32),)
+
+
+def _implicit_cast(m):
+    def f(x, y, n):
+        r = m.new_ref(x)
+        r[0] = y
+        old = m.ref.swap(r, 1, y)
+        i = m.new_ref(np.zeros(3, np.int32))
+        i[0] = n
+        i[1] = 7
+        m.ref.set(i, 2, np.int16(3))
+        return old, m.freeze(r), m.freeze(i)
+    return f, (np.ones(3, f32), 2.0, np.int8(3))
+
+
 def _free_and_empty(m):
     def f(x):
         r = m.empty_ref(m.ShapeDtypeStruct((2,), np.dtype("float32")))
@@ -200,6 +251,9 @@ def _err_step(m):
 CASES = {"basic": _basic, "reads": _reads, "two_dims": _two_dims, "array_index": _array_index,
          "ref_argument": _ref_argument, "two_ref_arguments": _two_ref_arguments, "fori_cond": _fori_cond,
          "scan": _scan, "while": _while, "dynamic_fori": _dynamic_fori, "nested_jit": _nested_jit,
+         "jit_closes_over_refs": _jit_closes_over_refs,
+         "jit_ref_argument_and_closed_over": _jit_ref_argument_and_closed_over,
+         "jit_closes_over_tracer_and_ref": _jit_closes_over_tracer_and_ref, "implicit_cast": _implicit_cast,
          "free_and_empty": _free_and_empty, "err_shape": _err_shape, "err_shape_indexed": _err_shape_indexed,
          "err_dtype": _err_dtype, "err_addupdate": _err_addupdate, "err_step": _err_step}
 
@@ -236,8 +290,8 @@ def run_case(m, build) -> dict:
 
 
 def errors(m) -> dict:
-    """Errors outside tracing: an eager out-of-range index, a jitted function returning a reference or given one
-    reference twice."""
+    """Errors outside tracing (an eager out-of-range index, a jitted function returning a reference or given one
+    reference twice), and a loop's or conditional's function returning a reference."""
     def jit_returning_ref(x):
         return m.jit(lambda y: m.new_ref(y))(x)
 
@@ -247,7 +301,26 @@ def errors(m) -> dict:
     def out_of_bounds(r):
         return r[7]
 
-    cases = {"jit_returns_ref": (jit_returning_ref, lambda: np.ones(2, f32)),
+    def traced(fun):  # traced with make_jaxpr on an f32[3]
+        return lambda x: m.make_jaxpr(fun)(x)
+
+    def body(i, c):
+        return m.new_ref(c)
+
+    lax = m.lax
+    returning = {
+        "scan_returns_ref": lambda x: lax.scan(lambda c, xi: (m.new_ref(c), None), x, x),
+        "scan_y_is_ref": lambda x: lax.scan(lambda c, xi: (c, {"a": m.new_ref(c)}), x, x),
+        "fori_returns_ref": lambda x: lax.fori_loop(0, 2, body, x),
+        "while_cond_returns_ref": lambda x: lax.while_loop(lambda c: m.new_ref(c), lambda c: c, x),
+        "while_body_returns_ref": lambda x: lax.while_loop(lambda c: False, lambda c: m.new_ref(c), x),
+        "cond_returns_ref": lambda x: lax.cond(True, lambda: m.new_ref(x), lambda: m.new_ref(x)),
+        "switch_returns_ref": lambda x: lax.switch(1, [lambda: (x, m.new_ref(x)), lambda: (x, m.new_ref(x))]),
+    }
+    cases = {name: (traced(fun), lambda: np.ones(3, f32)) for name, fun in returning.items()}
+    cases["dynamic_fori_returns_ref"] = (lambda x: m.make_jaxpr(lambda y, n: lax.fori_loop(0, n, body, y))(x, 2),
+                                         lambda: np.ones(3, f32))
+    cases |= {"jit_returns_ref": (jit_returning_ref, lambda: np.ones(2, f32)),
              "ref_passed_twice": (twice, lambda: m.new_ref(np.ones(3, f32))),
              "eager_out_of_bounds": (out_of_bounds, lambda: m.new_ref(np.ones(5, f32)))}
     records = {}

@@ -51,6 +51,24 @@ def _closed_over_write(m):
     return (lambda v: outer.__setitem__(0, v)), (np.array([2.0, 0.0], f32),)
 
 
+def _closed_over_unbatched_write(m):
+    outer = m.new_ref(np.arange(3, dtype=f32))
+
+    def f(y):
+        outer[0] = 1.0  # nothing batched: still refused, as the reference is not
+        return y * 2.0
+    return f, (np.array([2.0, 0.0], f32),)
+
+
+def _closed_over_unbatched_addupdate(m):
+    outer = m.new_ref(np.arange(3, dtype=f32))
+
+    def f(y):
+        m.ops.addupdate(outer, 1, outer[0])
+        return y
+    return f, (np.array([2.0, 0.0], f32),)
+
+
 def _in_scan(m):
     def f(y):
         r = m.new_ref(np.zeros((), f32))
@@ -144,7 +162,8 @@ def _batched_int_then_slice(m):
 
 CASES = {"made_inside": _made_inside, "batched_index": _batched_index,
          "batched_index_writes": _batched_index_writes, "closed_over_read": _closed_over_read,
-         "closed_over_write": _closed_over_write, "in_scan": _in_scan, "in_axes_one": _in_axes_one,
+         "closed_over_write": _closed_over_write, "closed_over_unbatched_write": _closed_over_unbatched_write,
+         "closed_over_unbatched_addupdate": _closed_over_unbatched_addupdate, "in_scan": _in_scan, "in_axes_one": _in_axes_one,
          "axis1_reads": _axis1_reads, "axis2_writes": _axis2_writes, "axis2_slice_then_index": _axis2_slice_then_index,
          "axis1_swap": _axis1_swap, "axis1_array_index": _axis1_array_index,
          "batched_int_among_arrays": _batched_int_among_arrays, "batched_ds_start": _batched_ds_start,

@@ -3,8 +3,8 @@ that value's batch dimension; one made under ``vmap`` is batched even from an un
 reference reads or writes every batch element's part: the reference's batch dimension is indexed by a full slice
 when no index is an integer array nor batched, by an iota integer array otherwise, with which the other integer
 array indices are broadcast; batched indices become integer arrays whose first dimension is the batch. A ``ds``
-whose start is batched raises JAX's ``NotImplementedError``; writing a batched value into a reference made outside
-``vmap`` raises JAX's error."""
+whose start is batched raises JAX's ``NotImplementedError``; writing into a reference made outside ``vmap`` raises
+JAX's error, even an unbatched value (as JAX's, the rule runs whatever is batched)."""
 
 from __future__ import annotations
 
@@ -145,7 +145,7 @@ def _get_batch(vals, dims, *, indexer):
 
 
 def _update_batch(primitive, what: str):
-    def rule(vals, dims, *, indexer):
+    def rule(_trace, vals, dims, *, indexer):
         ref, value, *operands = vals
         ref_dim, value_dim, *operand_dims = dims
         if ref_dim is None:
@@ -174,5 +174,5 @@ collective_rules[new_ref_p] = _new_ref_batch
 batching_rules[freeze_p] = _freeze_batch
 batching_rules[free_ref_p] = _free_ref_batch
 batching_rules[get_p] = _get_batch
-batching_rules[swap_p] = _update_batch(swap_p, "a set/swap")
-batching_rules[addupdate_p] = _update_batch(addupdate_p, "an addupdate")
+collective_rules[swap_p] = _update_batch(swap_p, "a set/swap")
+collective_rules[addupdate_p] = _update_batch(addupdate_p, "an addupdate")

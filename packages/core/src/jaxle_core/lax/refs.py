@@ -21,6 +21,7 @@ import numpy as np
 from jaxle_core import core, dtypes
 from jaxle_core.avals import AbstractValue, ShapedArray, abstract_value_types, aval_handlers, get_aval
 from jaxle_core.core import JaxprEqn, Primitive, Tracer
+from jaxle_core.lax.structural import convert_element_type
 from jaxle_core.pretty import Doc, PpContext, concat, pp_atom, pp_eqn_rules, text
 
 __all__ = ["AbstractRef", "Ref", "Slice", "addupdate", "addupdate_p", "ds", "empty_ref", "empty_ref_p", "free_ref",
@@ -474,10 +475,28 @@ def get(ref: Any, idx: Any = None) -> Any:
     return get_p.bind(ref, *operands, indexer=indexer)
 
 
+def _implicit_cast(dtype: np.dtype, value: Any) -> Any:
+    """``value`` as ``swap`` writes it, as JAX's: a weakly typed float written into a float reference, and any
+    integer into an integer one, converted to the reference's dtype first."""
+    try:
+        aval = get_aval(value)
+    except TypeError:
+        return value
+    if type(aval) is not ShapedArray:
+        return value
+    floats = dtypes.issubdtype(dtype, np.floating) and dtypes.issubdtype(aval.dtype, np.floating)
+    integers = dtypes.issubdtype(dtype, np.integer) and dtypes.issubdtype(aval.dtype, np.integer)
+    # JAX 0.10.2 asks for the weak type of floats only
+    if (aval.weak_type and floats) or integers:
+        return convert_element_type(value, dtype)
+    return value
+
+
 def swap(ref: Any, idx: Any, value: Any) -> Any:
     """Write ``value`` to ``ref[idx]`` and return what was there."""
-    indexer, operands = to_indexer(get_aval(ref).shape, idx)
-    return swap_p.bind(ref, value, *operands, indexer=indexer)
+    aval = get_aval(ref)
+    indexer, operands = to_indexer(aval.shape, idx)
+    return swap_p.bind(ref, _implicit_cast(aval.dtype, value), *operands, indexer=indexer)
 
 
 def ref_set(ref: Any, idx: Any, value: Any) -> None:

@@ -23,7 +23,7 @@ from jaxle_core import core, dtypes, vma
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.config import disable_jit
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer, Var
-from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules
+from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules, dce_rules_with_effects, eqn_has_effects
 from jaxle_core.lax.control_flow.common import (
     TracedFunction,
     derived,
@@ -62,8 +62,9 @@ def _cond_impl(index, *args, branches: tuple[ClosedJaxpr, ...], branches_platfor
 
 
 def _cond_dce(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], JaxprEqn | None]:
-    """Prune the unused outputs of every branch, and the operands no branch then reads (never the index)."""
-    if not any(used_outputs):
+    """Prune the unused outputs of every branch, and the operands no branch then reads (never the index); as
+    JAX's, a cond with effects (writing a reference) keeps them, whatever outputs are used."""
+    if not any(used_outputs) and not eqn_has_effects(eqn):
         return [False] * len(eqn.invars), None
     branches: tuple[ClosedJaxpr, ...] = eqn.params["branches"]
     used = [any(flags) for flags in zip(*[dce_jaxpr(b.jaxpr, used_outputs)[1] for b in branches])]
@@ -75,6 +76,7 @@ def _cond_dce(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], Jaxp
 
 
 dce_rules[cond_p] = _cond_dce
+dce_rules_with_effects.add(cond_p)
 
 
 # ``empty2``: an uninitialised array of a dtype, the placeholder a branch returns for a residual

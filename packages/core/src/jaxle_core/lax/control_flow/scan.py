@@ -26,6 +26,7 @@ from jaxle_core.lax.control_flow.common import (
     carry_name,
     check_carry,
     derived,
+    refuse_returned_refs,
     trace_function,
 )
 from jaxle_core.lax.slicing import slice as lax_slice
@@ -152,6 +153,7 @@ def _trace_body_once(f: Callable, init_tree: Any, carry_avals: list[ShapedArray]
 
     def body(carry, x):
         out = f(carry, x)
+        refuse_returned_refs(out, f, "scan")
         if not isinstance(out, (tuple, list)) or len(out) != 2:
             leaves, out_def = tree.tree_flatten(out)
             avals = [get_aval(v) for v in leaves]

@@ -26,6 +26,7 @@ from jaxle_core.lax.control_flow.common import (
     check_carry,
     derived,
     flatten_avals,
+    refuse_returned_refs,
     trace_function,
 )
 from jaxle_core.lax.control_flow.scan import scan
@@ -90,19 +91,19 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
     init, in_tree, avals = flatten_avals(init_val)
     name = carry_name(body_fun)
 
-    def trace_body(fun: Callable, avals: list[ShapedArray]) -> TracedFunction:
+    def trace_body(fun: Callable, avals: list[ShapedArray], traced_for: str) -> TracedFunction:
         args_tree = tree.tree_structure((tree.tree_unflatten(in_tree, avals),))
-        return trace_function(fun, args_tree, avals, "while_loop")
+        return trace_function(fun, args_tree, avals, traced_for)
 
-    body = trace_body(body_fun, avals)
+    body = trace_body(body_fun, avals, "while_body")
     if body.out_tree == in_tree:
         promote = [a.weak_type and a.dtype != b.dtype and a.shape == b.shape for a, b in zip(avals, body.out_avals)]
         if any(promote):
             init = [convert_keeping_weak_type(x, b.dtype, False) if p else x
                     for x, b, p in zip(init, body.out_avals, promote)]
             avals = [get_aval(x) for x in init]
-            body = trace_body(body_fun, avals)
-    cond = trace_body(cond_fun, avals)
+            body = trace_body(body_fun, avals, "while_body")
+    cond = trace_body(cond_fun, avals, "while_cond")
     _check_cond(cond)  # before the carry check: JAX reports a bad predicate first
     check_carry("while_loop", name, in_tree, avals, body.out_tree, body.out_avals)
     return tree.tree_unflatten(in_tree, _bind_forwarding(cond, body, init))
@@ -205,14 +206,18 @@ def _loop_body(body_fun: Callable, made: weakref.WeakKeyDictionary,
 def _scan_step(body_fun: Callable[[], Callable]) -> Callable:
     def step(loop_carry, _):  # named as JAX's, for carry errors
         i, x = loop_carry
-        return (i + 1, body_fun()(i, x)), None
+        out = (i + 1, body_fun()(i, x)), None
+        refuse_returned_refs(out, body_fun(), "fori_loop")
+        return out
     return step
 
 
 def _while_body(body_fun: Callable[[], Callable]) -> Callable:
     def body(loop_carry):
         i, upper, x = loop_carry
-        return i + 1, upper, body_fun()(i, x)
+        out = i + 1, upper, body_fun()(i, x)
+        refuse_returned_refs(out, body_fun(), "fori_loop")
+        return out
     return body
 
 
