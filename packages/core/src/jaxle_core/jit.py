@@ -446,9 +446,9 @@ def _arg_shardings(traced: Traced) -> list[Any]:
 
 
 def _annotations(traced: Traced, extra: int, placements: bool = False) -> dict:
-    """The shardings annotating a lowered program's arguments (the
-    in_shardings given, else the arguments' own layouts, else with ``placements`` the devices arguments are
-    committed to) and its results (the out_shardings), and its ``extra`` last inputs (none: the references it closes over)."""
+    """The shardings annotating a lowered program's arguments (the in_shardings given, else the arguments' own
+    layouts, else with ``placements`` the devices arguments are committed to), its ``extra`` last inputs (none: the
+    references it closes over) and its results (the out_shardings)."""
     given = traced._shardings.get("in_shardings") or [None] * len(traced.jaxpr.in_avals)
     layouts = traced._arg_layouts or [None] * len(given)
     inputs = [g if g is not None else layout for g, layout in zip(given, layouts)]
