@@ -47,10 +47,9 @@ from jaxle_core.checkpoint import (
     policy_case,
 )
 from jaxle_core.core import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Var
-from jaxle_core.jaxpr_util import dce_jaxpr, eqn_has_effects, pruned_over_own_vars
+from jaxle_core.jaxpr_util import dce_jaxpr, pruned_over_own_vars
 from jaxle_core.jit import jit_p
 from jaxle_core.lax.control_flow.conditionals import cond_p, empty
-from jaxle_core.lax.control_flow.while_loops import while_p
 from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p
 from jaxle_core.lax.refs import addupdate_p, get_p, new_ref_p, swap_p
 from jaxle_core.lax.structural import reduce_precision_p
@@ -101,7 +100,7 @@ def _split_control_flow(eqns: list[JaxprEqn], outvars: list[Any], env: dict[Var,
         ins = [read(a) for a in eqn.invars]
         reads_unknown = [type(a) is Var and a in unknown for a in ins]
         mixed = any(reads_unknown) and not all(reads_unknown)
-        if split_mixed and mixed and eqn.primitive in partial_eval_rules and policy_rule(eqn) is None:
+        if split_mixed and mixed and eqn.primitive in partial_eval_rules and eqn.primitive not in policy_split_rules:
             split_eqns, split_outs = _split_equation(eqn, ins, unknown)
             flat.extend(split_eqns)
             env.update(zip(eqn.outvars, split_outs))
@@ -179,7 +178,6 @@ def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy, instantiated: 
     residuals: dict[Var, None] = {}
     known_eqns: list[JaxprEqn] = []
     staged_eqns: list[JaxprEqn] = []
-    rerun_for_values: set[int] = set()  # recomputed loops with effects: staged only if their results are read
 
     def stage(eqn: JaxprEqn) -> None:
         residuals.update((a, None) for a in eqn.invars if type(a) is Var and a not in available)
@@ -188,7 +186,7 @@ def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy, instantiated: 
 
     for eqn in eqns:
         reads_unknown = [type(a) is Var and a in unknown for a in eqn.invars]
-        rule = policy_rule(eqn)
+        rule = policy_split_rules.get(eqn.primitive)
         if rule is not None:
             known_eqn, staged_eqn, unknown_outs, instantiated_outs, new_residuals = rule(
                 policy, reads_unknown, [type(a) is not Var or a in available for a in eqn.invars], eqn)
@@ -215,10 +213,6 @@ def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy, instantiated: 
             available.update(eqn.outvars)
         elif case is not Saveable:
             stage(eqn)
-            if eqn.primitive is while_p and eqn_has_effects(eqn):
-                rerun_for_values.add(id(eqn))
-    staged_eqns = _without_unread_reruns(staged_eqns, [v for v in outvars if type(v) is Var and v in unknown],
-                                         rerun_for_values, available)
     if ensure_instantiated:
         residuals.update((v, None) for v in outvars if type(v) is Var and v not in available)
     out_unknowns = [(type(v) is Var and v in unknown) or bool(ensure_unknown and ensure_unknown[i])
@@ -230,22 +224,6 @@ def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy, instantiated: 
     staged = Jaxpr(jaxpr.constvars, res + [v for v, i in zip(jaxpr.invars, instantiated) if i],
                    [v for v, i in zip(outvars, out_instantiated) if i], staged_eqns)
     return known, staged, out_unknowns, out_instantiated, len(res)
-
-
-def _without_unread_reruns(eqns: list[JaxprEqn], outvars: list[Any], reruns: set[int],
-                           available: set[Var]) -> list[JaxprEqn]:
-    """``eqns`` without the recomputed loops in ``reruns`` whose results neither the unknown ``outvars`` nor the
-    equations after them read (their results leave ``available``): a ``while_loop`` whose unknown part is staged
-    whole (writing the references again itself) is not run a third time for its effects, as in JAX."""
-    read = {v for v in outvars if type(v) is Var}
-    kept = []
-    for eqn in reversed(eqns):
-        if id(eqn) in reruns and not any(v in read for v in eqn.outvars):
-            available.difference_update(eqn.outvars)
-            continue
-        kept.append(eqn)
-        read.update(a for a in eqn.invars if type(a) is Var)
-    return kept[::-1]
 
 
 def _partition(flags: list[bool], values: Any) -> tuple[list[Any], list[Any]]:
@@ -373,18 +351,6 @@ def _split_cond(policy, unknowns: list[bool], instantiated: list[bool], eqn: Jax
 # is split
 policy_split_rules: dict[Any, Callable[..., tuple]] = {checkpoint_p: _split_checkpoint_call, jit_p: _split_jit_call,
                                                        cond_p: _split_cond}
-# predicate(eqn): whether the rule of ``policy_split_rules`` applies to ``eqn`` (default: always); where it does not,
-# the equation is split as one without a rule
-policy_rule_applies: dict[Any, Callable[[JaxprEqn], bool]] = {}
-
-
-def policy_rule(eqn: JaxprEqn) -> Callable[..., tuple] | None:
-    """The rule of ``policy_split_rules`` splitting ``eqn``, if one applies to it."""
-    rule = policy_split_rules.get(eqn.primitive)
-    applies = policy_rule_applies.get(eqn.primitive)
-    return rule if rule is not None and (applies is None or applies(eqn)) else None
-
-
 def _insert_reduce_precision(jaxpr: Jaxpr, num_res: int) -> Jaxpr:
     """Round each floating residual that the known jaxpr also reads to its dtype's precision, as JAX does,
     so that the saved value equals the one used on the forward pass."""

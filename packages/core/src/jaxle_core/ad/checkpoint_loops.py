@@ -9,17 +9,16 @@ of the staged body, reading the loop-invariant residuals as leading constants an
 
 A ``while_loop`` saves nothing (its iterations are not counted): its known part is a ``while`` computing the known
 carries, its body and condition the known equations of the original ones (on their own variables); the staged part
-is the whole loop again. A loop with effects (writing references) is split as an equation without a rule.
+is the whole loop again, as JAX's, also where it reads or writes references (the staged loop writes them again).
 """
 
 from __future__ import annotations
 
-from jaxle_core.ad.checkpoint import policy_rule_applies, policy_split_rules, split_with_policy
+from jaxle_core.ad.checkpoint import policy_split_rules, split_with_policy
 from jaxle_core.ad.scan import bind_scan, opened_body, split_instantiating
 from jaxle_core.checkpoint import nothing_saveable
 from jaxle_core.closed_call import closed_call_p
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Var
-from jaxle_core.jaxpr_util import eqn_has_effects
 from jaxle_core.lax.control_flow.scan import scan_p, split_scan_args, stacked_aval
 from jaxle_core.lax.control_flow.while_loops import split_while_args, while_p, while_params
 from jaxle_core.lax.refs import is_ref_aval
@@ -111,4 +110,3 @@ def _split_while(policy, unknowns: list[bool], instantiated: list[bool], eqn: Ja
 
 
 policy_split_rules[while_p] = _split_while
-policy_rule_applies[while_p] = lambda eqn: not eqn_has_effects(eqn)
