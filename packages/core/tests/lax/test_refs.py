@@ -141,3 +141,30 @@ def test_ds_is_a_slice_of_a_size():
     assert refs.ds(1, 2) == refs.Slice(1, 2, 1)
     assert refs.ds(3) == refs.Slice(0, 3, 1)
     assert repr(refs.ds(2, 3, 2)) == "Slice(start=2, size=3, stride=2)"
+
+
+@pytest.mark.parametrize("primitive", ["scan", "cond"])
+def test_dead_code_elimination_keeps_reference_writes(primitive):
+    """As JAX's dead-code rules of ``scan`` and ``cond``: a loop or conditional writing a reference loses its unread
+    results and what computes only them, and keeps its writes, which still leave the reference as before."""
+    from jaxle_core.jaxpr_util import dce_jaxpr
+
+    def f(r, x):
+        def body(c, xi):
+            r[0] += xi
+            return c + lax.sin(xi), lax.cos(xi)
+        if primitive == "scan":
+            return lax.scan(body, np.float32(0), x)
+        return lax.cond(x[0] > 0, lambda: body(x[1], x[2]), lambda: (x[0], x[1]))
+
+    x = np.array([0.5, 1.5, 2.5], np.float32)
+    closed = jaxle_core.make_jaxpr(f)(refs.new_ref(np.zeros(3, np.float32)), x)
+    pruned, used = dce_jaxpr(closed.jaxpr, [False, False])
+    (eqn,) = [e for e in pruned.eqns if e.primitive.name == primitive]
+    assert not eqn.outvars and used == [True, True]
+    inner = [e.primitive.name for j in ([eqn.params["jaxpr"]] if primitive == "scan" else eqn.params["branches"])
+             for e in j.jaxpr.eqns]
+    assert "sin" not in inner and "cos" not in inner
+    r = refs.new_ref(np.zeros(3, np.float32))
+    jaxle_core.core.eval_jaxpr(pruned, closed.consts, r, x)
+    np.testing.assert_allclose(np.asarray(r[...]), [x.sum() if primitive == "scan" else x[2], 0.0, 0.0])

@@ -19,7 +19,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.backend import current_backend
 from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Var
-from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules, jaxpr_has_effects
+from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules, dce_rules_with_effects, jaxpr_has_effects
 from jaxle_core.lax.control_flow.common import (
     TracedFunction,
     cached_trace,
@@ -104,6 +104,7 @@ def _scan_dce(eqn: JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], Jaxp
 
 
 dce_rules[scan_p] = _scan_dce
+dce_rules_with_effects.add(scan_p)
 
 
 # ---------------------------------------------------------------- the public function
