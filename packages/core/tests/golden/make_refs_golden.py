@@ -204,6 +204,16 @@ def _implicit_cast(m):
     return f, (np.ones(3, f32), 2.0, np.int8(3))
 
 
+def _cond_local_ref(m):
+    def f(x):
+        def branch():
+            q = m.new_ref(x)
+            q[0] = 2.0
+            return m.freeze(q)
+        return m.lax.cond(x[1] > 0, branch, lambda: x)
+    return f, (x5,)
+
+
 def _free_and_empty(m):
     def f(x):
         r = m.empty_ref(m.ShapeDtypeStruct((2,), np.dtype("float32")))
@@ -254,6 +264,7 @@ CASES = {"basic": _basic, "reads": _reads, "two_dims": _two_dims, "array_index":
          "jit_closes_over_refs": _jit_closes_over_refs,
          "jit_ref_argument_and_closed_over": _jit_ref_argument_and_closed_over,
          "jit_closes_over_tracer_and_ref": _jit_closes_over_tracer_and_ref, "implicit_cast": _implicit_cast,
+         "cond_local_ref": _cond_local_ref,
          "free_and_empty": _free_and_empty, "err_shape": _err_shape, "err_shape_indexed": _err_shape_indexed,
          "err_dtype": _err_dtype, "err_addupdate": _err_addupdate, "err_step": _err_step}
 

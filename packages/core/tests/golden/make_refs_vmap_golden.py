@@ -69,6 +69,29 @@ def _closed_over_unbatched_addupdate(m):
     return f, (np.array([2.0, 0.0], f32),)
 
 
+def _cond_writes_ref(m):
+    def f(y):
+        r = m.new_ref(y)
+        m.lax.cond(y[0] > 0, lambda: r.__setitem__(0, 3.0), lambda: None)
+        return m.freeze(r)
+    return f, (Y23,)
+
+
+def _cond_reads_outer(m):
+    outer = m.new_ref(np.arange(3, dtype=f32))
+    return (lambda y: m.lax.cond(True, lambda: outer[0], lambda: y[1])), (Y23,)
+
+
+def _cond_local_ref(m):
+    def f(y):
+        def branch():
+            q = m.new_ref(y)
+            q[0] = 2.0
+            return m.freeze(q)
+        return m.lax.cond(True, branch, lambda: y)
+    return f, (Y23,)
+
+
 def _in_scan(m):
     def f(y):
         r = m.new_ref(np.zeros((), f32))
@@ -163,7 +186,8 @@ def _batched_int_then_slice(m):
 CASES = {"made_inside": _made_inside, "batched_index": _batched_index,
          "batched_index_writes": _batched_index_writes, "closed_over_read": _closed_over_read,
          "closed_over_write": _closed_over_write, "closed_over_unbatched_write": _closed_over_unbatched_write,
-         "closed_over_unbatched_addupdate": _closed_over_unbatched_addupdate, "in_scan": _in_scan,
+         "closed_over_unbatched_addupdate": _closed_over_unbatched_addupdate, "cond_writes_ref": _cond_writes_ref,
+         "cond_reads_outer": _cond_reads_outer, "cond_local_ref": _cond_local_ref, "in_scan": _in_scan,
          "in_axes_one": _in_axes_one,
          "axis1_reads": _axis1_reads, "axis2_writes": _axis2_writes, "axis2_slice_then_index": _axis2_slice_then_index,
          "axis1_swap": _axis1_swap, "axis1_array_index": _axis1_array_index,

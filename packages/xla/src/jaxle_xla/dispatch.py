@@ -17,6 +17,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.device_mismatch import ARGUMENT
+from jaxle_core.discharge import discharge_jaxpr, jaxpr_uses_refs
 from jaxle_core.extended import ExtendedArray, evaluated_on_data, physical_sharding, physicalize, wrap_physical
 from jaxle_core.jaxpr_util import host_functions
 from jaxle_core.jit import unused_inputs
@@ -99,16 +100,19 @@ def _primitive_jaxpr(primitive: core.Primitive, avals: tuple, params: dict) -> c
         return list(out) if primitive.multiple_results else [out]
 
     with typing_eagerly():
-        return trace_to_jaxpr(apply, avals, None)
+        closed = trace_to_jaxpr(apply, avals, None)
+    if jaxpr_uses_refs(closed.jaxpr):  # references made and used inside (a branch's), discharged as a jit's are
+        closed = discharge_jaxpr(closed.jaxpr, closed.consts)
+    return closed
 
 
 def _kept_arg_names(closed_jaxpr: core.ClosedJaxpr, keep: Sequence[bool]) -> list[str]:
     """The names of the program's arguments (those ``keep`` keeps), as the traced function's debug info gives
-    them; empty for inputs it does not name (the references a discharged program takes first)."""
+    them; empty for inputs it does not name (the references a discharged program takes last)."""
     n = len(closed_jaxpr.jaxpr.invars)
     debug = closed_jaxpr.jaxpr.debug_info
     names = [name or "" for name in (debug.arg_names if debug is not None and debug.arg_names else ())]
-    names = [""] * (n - len(names)) + names if len(names) <= n else [""] * n
+    names = names + [""] * (n - len(names)) if len(names) <= n else [""] * n
     return [name for name, kept in zip(names, keep) if kept]
 
 

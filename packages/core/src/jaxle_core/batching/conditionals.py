@@ -5,7 +5,8 @@ to the front and every branch is batched, an output being batched (at 0) if it
 is in any branch. With a batched index every branch runs on all operands
 (batched at the front), each seeing the operands where it is not chosen through
 ``stop_gradient`` (so that no derivative flows through an unchosen branch), and
-``select_n`` picks each output by the index, as JAX does.
+``select_n`` picks each output by the index, as JAX does. As JAX, a ``cond`` whose
+branches take references raises ``NotImplementedError``, batched or not.
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ import numpy as np
 from jaxle_core import core
 from jaxle_core.avals import get_aval
 from jaxle_core.batching.rule_helpers import batch_jaxpr, body_batch_size
-from jaxle_core.batching.trace import BatchTrace, at_dim, move_dim, traced_batching_rules
+from jaxle_core.batching.trace import BatchTrace, at_dim, collective_rules, move_dim
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.lax.control_flow.conditionals import cond_p
 from jaxle_core.lax.elementwise import eq
 from jaxle_core.lax.identity import stop_gradient
+from jaxle_core.lax.refs import is_ref_aval
 from jaxle_core.lax.structural import broadcast_in_dim, select_n
 from jaxle_core.staging import trace_to_jaxpr
 
@@ -72,4 +74,15 @@ def _cond_batch(trace: BatchTrace, vals, dims, *, branches: tuple[ClosedJaxpr, .
     return outs, [0] * len(outs)
 
 
-traced_batching_rules[cond_p] = _cond_batch
+def _cond_batch_without_refs(trace: BatchTrace, vals, dims, *, branches: tuple[ClosedJaxpr, ...], **params):
+    """``_cond_batch``, run whatever is batched (as JAX's rule is), refusing as JAX does a ``cond`` whose branches
+    take references (reading or writing them); one whose operands are all unbatched then runs as it is."""
+    if any(is_ref_aval(v.aval) for b in branches for v in b.jaxpr.invars):
+        raise NotImplementedError("State effect not supported in vmap-of-cond.")
+    if all(d is None for d in dims) and trace.axis_name is None:
+        outs = cond_p.bind(*vals, branches=branches, **params)
+        return outs, [None] * len(outs)
+    return _cond_batch(trace, vals, dims, branches=branches, **params)
+
+
+collective_rules[cond_p] = _cond_batch_without_refs
