@@ -271,8 +271,8 @@ CASES = {"accumulate_inside": _accumulate_inside, "read_outer": _read_outer, "wr
          "prevent_cse_static": _prevent_cse_static, "ref_made_inside": _ref_made_inside,
          "cond_inside": _cond_inside, "while_inside": _while_inside,
          "jit_of_checkpoint_taking_ref": _jit_of_checkpoint_taking_ref, "remat_freeze": _remat_freeze}
-# Those whose jaxprs are recorded too (not a scan inside the checkpoint)
-JAXPR_CASES = sorted(set(CASES) - {"scan_inside"})
+# Those whose jaxprs are recorded too: every case
+JAXPR_CASES = sorted(CASES)
 
 
 def _attempt(record: dict, key: str, build, compute) -> None:
