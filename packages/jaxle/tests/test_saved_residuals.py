@@ -36,7 +36,7 @@ def test_source_info_names_the_callers_line():
     here = source_info_util.current()
     assert here.file == __file__ and here.function == "test_source_info_names_the_callers_line"
     assert source_info_util.summarize(here) == f"{__file__}:{here.line}:{here.column} ({here.function})"
-    assert source_info_util.summarize(source_info_util.new_source_info()) == "unknown"
+    assert source_info_util.summarize(source_info_util.new_source_info()) == ""
 
 
 def test_registered_exclusions_are_skipped(tmp_path):

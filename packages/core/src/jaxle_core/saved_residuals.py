@@ -17,7 +17,7 @@ from jaxle_core.checkpoint import name_p
 from jaxle_core.core import Literal, Var
 from jaxle_core.jit import _flat_argument_names, _signature_or_none, jit_p
 from jaxle_core.lax.structural import reduce_precision_p
-from jaxle_core.source_info import SourceInfo, recording_locations, summarize
+from jaxle_core.source_info import recording_locations, summarize
 from jaxle_core.staging import trace_to_jaxpr
 
 __all__ = ["print_saved_residuals", "saved_residuals"]
@@ -55,13 +55,8 @@ def saved_residuals(f: Callable[..., Any], *args: Any, **kwargs: Any) -> list[tu
             kinds.update((v, f"output of jitted function '{eqn.params['name']}'") for v in eqn.outvars)
         else:
             kinds.update((v, f"output of {eqn.primitive.name}") for v in eqn.outvars)
-        results += [(v.aval, f"{kinds[v]} from {_where(locations[v])}") for v in eqn.outvars if v in residuals]
+        results += [(v.aval, f"{kinds[v]} from {summarize(locations[v])}") for v in eqn.outvars if v in residuals]
     return results
-
-
-def _where(location: SourceInfo) -> str:
-    """The user's line of ``location``, nothing where it names no frame (as JAX summarizes such a location)."""
-    return summarize(location) if location.file is not None else ""
 
 
 def print_saved_residuals(f: Callable[..., Any], *args: Any, **kwargs: Any) -> None:

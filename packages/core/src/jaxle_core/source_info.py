@@ -97,10 +97,10 @@ def new_source_info() -> SourceInfo:
 
 
 def summarize(source_info: SourceInfo) -> str:
-    """``/path/file.py:12:8 (f)`` (``/path/file.py:12 (f)`` at the line's first column), or ``unknown`` for a
-    location without a frame."""
+    """``/path/file.py:12:8 (f)`` (``/path/file.py:12 (f)`` at the line's first column), or an empty string for a
+    location without a frame, as JAX's."""
     if source_info.file is None:
-        return "unknown"
+        return ""
     column = f":{source_info.column}" if source_info.column else ""
     return f"{source_info.file}:{source_info.line}{column} ({source_info.function})"
 
