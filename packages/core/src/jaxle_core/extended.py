@@ -27,8 +27,10 @@ from jaxle_core import core, dtypes
 from jaxle_core.array import Array
 from jaxle_core.auto_mesh_types import traced_mesh
 from jaxle_core.avals import ShapedArray
+from jaxle_core.caches import LruCache
+from jaxle_core.config import trace_context
 from jaxle_core.core import ClosedJaxpr, Jaxpr, Literal, Primitive
-from jaxle_core.mesh import PartitionSpec
+from jaxle_core.mesh import PartitionSpec, get_abstract_mesh
 from jaxle_core.staging import trace_to_jaxpr
 from jaxle_tree.accelerator import register_dispatch_node
 
@@ -240,7 +242,25 @@ def physicalize(closed: ClosedJaxpr) -> ClosedJaxpr:
     """``closed`` computing on the physical representations of its extended values (itself when it has none).
 
     A physical rule may itself use extended values (a sampler's rule drawing from wrapped keys), so the
-    rewrite repeats until none is left."""
+    rewrite repeats until none is left. The same jaxpr is rewritten once per flags and mesh, so that the calls
+    of a jaxpr (a jitted function's, called in several places) still share one after the rewrite, as JAX's
+    lowering writes them once."""
+    if not jaxpr_has_extended(closed):
+        return closed
+    reusable = not any(isinstance(c, core.Tracer) for c in closed.consts)  # no values of a live trace kept alive
+    key = (closed, trace_context(), get_abstract_mesh())
+    rewritten = _physical_jaxprs.lookup(key) if reusable else None
+    if rewritten is None:
+        rewritten = _rewritten(closed)
+        if reusable:
+            _physical_jaxprs[key] = rewritten
+    return rewritten
+
+
+_physical_jaxprs = LruCache()
+
+
+def _rewritten(closed: ClosedJaxpr) -> ClosedJaxpr:
     while jaxpr_has_extended(closed):
         jaxpr, consts = closed.jaxpr, closed.consts
         in_avals = [physical_aval(v.aval) for v in jaxpr.invars]

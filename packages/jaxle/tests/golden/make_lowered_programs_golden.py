@@ -4,10 +4,14 @@ that draw random numbers, sort, or scan cumulatively, recorded from the module n
     /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_lowered_programs_golden.py jax
 
 The cases cover threefry2x32 (its function and loop, the counters of one or several dimensions and of several
-keys, seeding, splitting, folding in), typed keys as arguments and results (constrained inside ``main`` unless
-committed), the comparison of ``sort`` (floats, integers, complex numbers, several keys) and what builds on it
-(argsort, lexsort, unique, median, permutation), the cumulative reductions, reductions over no axes, and the
-order and names of the module's functions. A case whose lowering warns records the warnings' messages too.
+keys, seeding, splitting, folding in), the key functions under ``vmap`` (fold_in of batched or unbatched keys
+and messages, raw keys), the rejection loops of the gamma family, poisson and binomial (alone and under
+``vmap``), JAX's original counters (``jax_threefry_partitionable`` off), typed keys as arguments and results
+(constrained inside ``main`` unless committed), the comparison of ``sort`` (floats, integers, complex numbers,
+several keys) and what builds on it (argsort, lexsort, unique, median, permutation), the cumulative reductions
+(cumlogsumexp of real and complex numbers, each reduction reversed, over other axes and dtypes), reductions over
+no axes, and the order and names of the module's functions. A case whose lowering warns records the warnings'
+messages too.
 """
 
 import importlib
@@ -23,6 +27,9 @@ HERE = pathlib.Path(__file__).parent
 X = np.array([3.0, -0.0, np.nan, 0.0, -np.inf, 1.0, -2.0], np.float32)
 M = np.arange(12, dtype=np.float32).reshape(3, 4)[::-1]
 _JITTED = {"key_unused_kept", "key_donated"}  # cases jitted with options of their own
+_ORIGINAL_COUNTERS = {"original_bits", "original_bits_odd", "original_bits_uint8", "original_bits_uint16",
+                      "original_uniform", "original_split", "original_fold_in", "original_keys_vmapped",
+                      "original_keys_split"}  # lowered with jax_threefry_partitionable off
 
 
 def _cases(m):
@@ -72,6 +79,37 @@ def _cases(m):
         "cumsum_int32_twice": (lambda a: (jnp.cumsum(a), jnp.cumsum(a[1:])), np.arange(6, dtype=np.int32)),
         "cumprod_reverse": (lambda a: m.lax.cumprod(a, axis=0, reverse=True), M),
         "cummax_cummin": (lambda a: (m.lax.cummax(a, axis=1), m.lax.cummin(a, axis=1)), M),
+        "keys_fold_in_one_message": (m.vmap(lambda k: random.fold_in(k, 3)), random.split(key, 3)),
+        "keys_fold_in_messages": (m.vmap(random.fold_in), random.split(key, 3), np.arange(3, dtype=np.int32)),
+        "key_fold_in_messages": (m.vmap(random.fold_in, in_axes=(None, 0)), key, np.arange(3, dtype=np.int32)),
+        "raw_keys_fold_in": (m.vmap(lambda k: random.fold_in(k, 3)), random.split(raw, 3)),
+        "keys_fold_in_nested": (m.vmap(m.vmap(random.fold_in, in_axes=(None, 0)), in_axes=(0, None)),
+                                random.split(key, 2), np.arange(3, dtype=np.int32)),
+        "gamma": (lambda k: random.gamma(k, 2.0, (3,)), key),
+        "keys_gamma": (m.vmap(lambda k, a: random.gamma(k, a)), random.split(key, 3), np.ones(3, np.float32)),
+        "keys_beta": (m.vmap(lambda k: random.beta(k, 2.0, 3.0)), random.split(key, 3)),
+        "keys_dirichlet": (m.vmap(lambda k: random.dirichlet(k, jnp.ones(3))), random.split(key, 2)),
+        "poisson": (lambda k: random.poisson(k, 3.0, (3,)), key),
+        "keys_poisson": (m.vmap(lambda k, lam: random.poisson(k, lam)), random.split(key, 3),
+                         np.array([1.0, 20.0, 3.0], np.float32)),
+        "binomial": (lambda k: random.binomial(k, 10.0, 0.3, (3,)), key),
+        "keys_binomial": (m.vmap(lambda k: random.binomial(k, 10.0, 0.3)), random.split(key, 3)),
+        "original_bits": (lambda k: random.bits(k, (2, 3)), key),
+        "original_bits_odd": (lambda k: random.bits(k, (5,)), key),
+        "original_bits_uint8": (lambda k: random.bits(k, (5,), np.uint8), key),
+        "original_bits_uint16": (lambda k: random.bits(k, (3,), np.uint16), key),
+        "original_uniform": (lambda k: random.uniform(k, (2, 2)), raw),
+        "original_split": (lambda k: random.split(k, 3), raw),
+        "original_fold_in": (lambda k: random.fold_in(k, 5), key),
+        "original_keys_vmapped": (m.vmap(lambda k: random.bits(k, (3,))), random.split(key, 2)),
+        "original_keys_split": (m.vmap(lambda k: random.split(k)), random.split(key, 2)),
+        "cumlogsumexp": (lambda a: m.lax.cumlogsumexp(a, axis=1), M),
+        "cumlogsumexp_reverse_float16": (lambda a: m.lax.cumlogsumexp(a, axis=0, reverse=True), M.astype(np.float16)),
+        "cumlogsumexp_complex64": (lambda a: m.lax.cumlogsumexp(a, axis=0), M.astype(np.complex64)),
+        "cumsum_reverse_int8": (lambda a: m.lax.cumsum(a, axis=0, reverse=True), M.astype(np.int8)),
+        "cumprod_reverse_bfloat16": (lambda a: m.lax.cumprod(a, axis=1, reverse=True), M.astype(ml_dtypes.bfloat16)),
+        "cummax_reverse_uint16": (lambda a: m.lax.cummax(a, axis=1, reverse=True), M.astype(np.uint16)),
+        "cummin_reverse_3d": (lambda a: m.lax.cummin(a, axis=1, reverse=True), np.arange(24.0).reshape(2, 3, 4)),
         "any_over_no_axes": (lambda a: jnp.any(a > 1, axis=()), M),
         "sum_over_no_axes": (lambda a: jnp.sum(a, axis=()), M),
     }
@@ -81,7 +119,7 @@ def lowered(m, name):
     """Case ``name``'s lowered text with ``m`` as jax, and the messages of the warnings lowering it gave."""
     fun, *args = _cases(m)[name]
     jitted = fun if name in _JITTED else m.jit(fun)
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as caught, m.threefry_partitionable(name not in _ORIGINAL_COUNTERS):
         warnings.simplefilter("always")
         text = jitted.lower(*args).as_text()
     return {"text": text, "warnings": [str(w.message) for w in caught]}

@@ -78,8 +78,8 @@ def _gamma_one(key: Any, alpha: Any, log_space: bool) -> Any:
         loop_key, x_key, u_key = _key_pair(state[0], 3)
         # v = (1 + c x)^3 must be positive: redraw x until 1 + c x > 0
         _, x, v = lax.while_loop(lambda s: lax.le(s[2], zero), next_normal, (x_key, zero, const(-1)))
-        u = _uniform(u_key, (), dtype, np.array(0, dtype), np.array(1, dtype))
-        return loop_key, lax.mul(x, x), lax.mul(lax.mul(v, v), v), u
+        x_squared, v_cubed = lax.mul(x, x), lax.mul(lax.mul(v, v), v)
+        return loop_key, x_squared, v_cubed, _uniform(u_key, (), dtype, 0.0, 1.0)
 
     key, boost_key = _key_pair(key, 2)
     # the initial state is rejected, so the loop proposes at least once
@@ -89,7 +89,7 @@ def _gamma_one(key: Any, alpha: Any, log_space: bool) -> Any:
         log_boost = lax.select(lax.bitwise_or(boost_mask, lax.eq(log_u, zero)), zero,
                                lax.mul(log_u, lax.div(one, alpha_orig)))
         return lax.add(lax.add(lax.log(d), lax.log(v)), log_boost)
-    u = lax.sub(one, _uniform(boost_key, (), dtype, np.array(0, dtype), np.array(1, dtype)))
+    u = lax.sub(one, _uniform(boost_key, (), dtype, 0.0, 1.0))
     boost = lax.select(boost_mask, one, lax.pow(u, lax.div(one, alpha_orig)))
     return lax.mul(lax.mul(d, v), boost)
 

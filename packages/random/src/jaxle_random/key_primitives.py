@@ -3,24 +3,28 @@
 
 Each applies to an array of keys, key by key: their shapes lead the result's (``random_bits`` of keys
 ``key<fry>[4]`` with ``shape=(3,)`` is ``u32[4,3]``), which makes every batching rule a move of the batch
-dimension to the front. What they compute is the implementation's function on the physical key data (the
+dimension to the front; ``random_fold_in`` broadcasts its keys and messages (as an elementwise primitive, and
+batches as one), its implementation's function mapped over them with ``vmap``, as JAX's. What they compute is the implementation's function on the physical key data (the
 physical rules of ``jaxle_core.extended``); keys have no derivatives, so their tangents are ``float0`` zeros.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from jaxle_core import dtypes
+from jaxle_core import dtypes, lax, vmap
 from jaxle_core.ad.rule_helpers import defzero
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.batching.rule_helpers import elementwise_batcher
 from jaxle_core.batching.trace import batching_rules, insert_dim, move_dim
 from jaxle_core.core import Primitive, evaluates_eagerly
 from jaxle_core.extended import ExtendedArray, evaluated_on_data, physical_rules, wrap_physical
+from jaxle_core.lax.standard import broadcast_shapes
 from jaxle_core.sharding_types import register_rule
 from jaxle_random.impls import PRNGImpl
 from jaxle_random.key_array import is_key_dtype, key_type
@@ -96,10 +100,9 @@ def _split_aval(keys, *, shape):
 @random_fold_in_p.def_abstract_eval
 def _fold_in_aval(keys, msgs):
     _impl_of(keys, "random_fold_in")
-    if msgs.dtype != np.uint32 or msgs.shape != keys.shape:
-        raise TypeError(f"random_fold_in expects uint32 data of the keys' shape {keys.shape}, got "
-                        f"{msgs.str_short()}")
-    return ShapedArray(keys.shape, keys.dtype)
+    if msgs.dtype != np.uint32:
+        raise TypeError(f"random_fold_in expects uint32 data, got {msgs.str_short()}")
+    return ShapedArray(broadcast_shapes("random_fold_in", keys.shape, msgs.shape), keys.dtype)
 
 
 @random_clone_p.def_abstract_eval
@@ -153,7 +156,47 @@ def _split_physical(data, avals_in, *, shape):
 
 @_physical(random_fold_in_p)
 def _fold_in_physical(data, msgs, avals_in):
-    return avals_in[0].dtype._impl.fold_in(data, msgs)
+    keys, msgs_aval = avals_in
+    return _mapped_over_pairs(keys.dtype._impl.fold_in, keys.shape, msgs_aval.shape)(data, msgs)
+
+
+def _mapped_over_pairs(fold_in: Callable[[Any, Any], Any], keys_shape: tuple[int, ...],
+                       msgs_shape: tuple[int, ...]) -> Callable[[Any, Any], Any]:
+    """``fold_in`` of one key and one message mapped with ``vmap`` over keys and messages of broadcasting shapes,
+    as JAX maps it: over the dimensions of whichever is not a scalar (the other closed over), else dimension by
+    dimension, a size-1 dimension squeezed and its operand left unmapped."""
+    if not keys_shape and not msgs_shape:
+        return fold_in
+    if not keys_shape or not msgs_shape:
+        def over_one(data: Any, msgs: Any) -> Any:
+            if keys_shape:
+                return _vmapped(lambda d: fold_in(d, msgs), len(keys_shape))(data)
+            return _vmapped(lambda m: fold_in(data, m), len(msgs_shape))(msgs)
+
+        return over_one
+    for key_size, msg_size in reversed(list(zip(keys_shape, msgs_shape))):
+        if key_size == msg_size:
+            fold_in = vmap(fold_in)
+        else:
+            fold_in = _squeezed(fold_in, squeeze_keys=key_size == 1)
+    return fold_in
+
+
+def _vmapped(function: Callable[[Any], Any], times: int) -> Callable[[Any], Any]:
+    for _ in range(times):
+        function = vmap(function)
+    return function
+
+
+def _squeezed(fold_in: Callable[[Any, Any], Any], squeeze_keys: bool) -> Callable[[Any, Any], Any]:
+    """``fold_in`` mapped over the leading dimension of one operand, the other's (of size 1) squeezed away."""
+
+    def mapped(data: Any, msgs: Any) -> Any:
+        if squeeze_keys:
+            return vmap(fold_in, in_axes=(None, 0))(lax.squeeze(data, (0,)), msgs)
+        return vmap(fold_in, in_axes=(0, None))(data, lax.squeeze(msgs, (0,)))
+
+    return mapped
 
 
 # ---------------------------------------------------------------- sharding in types: the keys' layout
@@ -170,6 +213,7 @@ for _p in (random_split_p, random_bits_p, random_unwrap_p, random_wrap_p):
 
 
 # ---------------------------------------------------------------- batching: the batch dimension to the front
+# (random_fold_in broadcasts its keys and messages as an elementwise primitive, and batches as one)
 
 
 def _batch_in_front(primitive: Primitive):
@@ -181,10 +225,11 @@ def _batch_in_front(primitive: Primitive):
     batching_rules[primitive] = rule
 
 
-for _p in (random_seed_p, random_unwrap_p, random_bits_p, random_split_p, random_fold_in_p, random_clone_p,
-           random_wrap_p):
+for _p in (random_seed_p, random_unwrap_p, random_bits_p, random_split_p, random_clone_p, random_wrap_p):
     _batch_in_front(_p)
     defzero(_p)
+batching_rules[random_fold_in_p] = elementwise_batcher(random_fold_in_p)
+defzero(random_fold_in_p)
 # as JAX's, the keys these make eagerly are the implementation's functions of key data, wrapped (a clone is applied
 # to the keys themselves)
 evaluated_on_data.update((random_seed_p, random_split_p, random_fold_in_p))

@@ -18,8 +18,9 @@ from typing import Any
 import numpy as np
 
 from jaxle_core import lax
-from jaxle_core.avals import ShapedArray, get_aval
-from jaxle_core.batching.trace import batching_rules, move_dim
+from jaxle_core.avals import ShapedArray
+from jaxle_core.batching.rule_helpers import elementwise_batcher
+from jaxle_core.batching.trace import batching_rules
 from jaxle_core.core import Primitive
 
 __all__ = ["iota_2x32_shape", "iota_2x32_shape_p", "threefry2x32_p", "threefry_2x32", "threefry_2x32_counts"]
@@ -68,17 +69,13 @@ threefry2x32_p.def_impl(lambda *words: [np.broadcast_to(w, np.broadcast_shapes(*
                                          for w in _hash(_NUMPY_OPS, *(np.asarray(w, np.uint32) for w in words))])
 
 
+_elementwise_rule = elementwise_batcher(threefry2x32_p)
+
+
 def _batching_rule(vals, dims):
-    # Elementwise with broadcasting: every operand gets the batch dimension in front and the full batched shape.
-    size = next(get_aval(v).shape[d] for v, d in zip(vals, dims) if d is not None)
-    lined = [move_dim(v, d, 0) if d is not None else v for v, d in zip(vals, dims)]
-    shape = np.broadcast_shapes(*(get_aval(v).shape[1:] if d is not None else get_aval(v).shape
-                                  for v, d in zip(lined, dims)))
-    full = (size,) + shape
-    lined = [lax.broadcast_in_dim(v, full, (0,) + tuple(range(len(full) - get_aval(v).ndim + 1, len(full))))
-             if d is not None else lax.broadcast_in_dim(v, full, tuple(range(len(full) - get_aval(v).ndim, len(full))))
-             for v, d in zip(lined, dims)]
-    return threefry2x32_p.bind(*lined), [0, 0]
+    # an elementwise primitive's: the operands broadcast, unbatched ones given size-1 leading dimensions
+    outs, dim = _elementwise_rule(vals, dims)
+    return outs, [dim, dim]
 
 
 batching_rules[threefry2x32_p] = _batching_rule
@@ -136,7 +133,7 @@ def threefry_2x32_counts(keypair: Any, count: Any) -> Any:
     size = math.prod(shape)
     flat = lax.reshape(count, (size,))
     if size % 2:
-        flat = lax.concatenate([flat, lax.full((1,), 0, np.uint32)], 0)
+        flat = lax.concatenate([flat, np.zeros(1, np.uint32)], 0)
     half = (size + 1) // 2
     hashed = lax.concatenate(threefry_2x32(k1, k2, lax.slice_in_dim(flat, 0, half),
                                            lax.slice_in_dim(flat, half, 2 * half)), 0)

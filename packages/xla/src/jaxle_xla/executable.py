@@ -49,17 +49,16 @@ _PYTHON_SCALARS = (bool, int, float)
 _warned_programs = LruCache()
 
 
-def _usable_donations(closed: core.ClosedJaxpr, donated: Sequence[bool], arg_shardings: Sequence[Any] = (),
-                      program: core.ClosedJaxpr | None = None) -> list[bool]:
-    """The donated inputs that an output of the same type can reuse; JAX warns about the others (once per
-    ``program``, the jaxpr ``closed`` was made from) and keeps them (naming, for an input laid out over a mesh by
-    ``arg_shardings``, the type of each device's block; keys by their own type)."""
+def _usable_donations(closed: core.ClosedJaxpr, donated: Sequence[bool], arg_shardings: Sequence[Any],
+                      typed: Sequence[Any], program: core.ClosedJaxpr) -> list[bool]:
+    """The donated inputs of ``closed`` that an output of the same type can reuse; JAX warns about the others (once
+    per ``program``, the jaxpr ``closed`` was made from) and keeps them (naming, for an input laid out over a mesh
+    by ``arg_shardings``, the type of each device's block; keys, typed as ``typed``, by their own type)."""
     free: dict[ShapedArray, int] = {}
     for aval in closed.out_avals:
         free[donation_key(aval)] = free.get(donation_key(aval), 0) + 1
     usable, unusable = [], []
     shardings = list(arg_shardings) + [None] * (len(closed.jaxpr.invars) - len(arg_shardings))
-    typed = (program or closed).in_avals
     for var, is_donated, sharding, typed_aval in zip(closed.jaxpr.invars, donated, shardings, typed):
         aval = donation_key(var.aval)
         ok = is_donated and free.get(aval, 0) > 0
@@ -70,7 +69,7 @@ def _usable_donations(closed: core.ClosedJaxpr, donated: Sequence[bool], arg_sha
             unusable.append(typed_aval.str_short() if has_extended([typed_aval]) else aval.str_short()
                             if block is None else ShapedArray(block, aval.dtype).str_short())
         usable.append(ok)
-    if unusable and _warned_programs.lookup(key := (program or closed, tuple(donated))) is None:
+    if unusable and _warned_programs.lookup(key := (program, tuple(donated))) is None:
         _warned_programs[key] = True
         warnings.warn(f"Some donated buffers were not usable: {', '.join(unusable)}.\nSee an explanation at "
                       "https://docs.jax.dev/en/latest/faq.html#buffer-donation.", UserWarning, stacklevel=2)
@@ -95,6 +94,10 @@ def _physicalized(closed: core.ClosedJaxpr) -> core.ClosedJaxpr:
         raise
 
 
+def _kept(values: Sequence[Any], keep: Sequence[bool]) -> list[Any]:
+    return [v for v, k in zip(values, keep) if k]
+
+
 class Program:
     """A closed jaxpr made ready for XLA: unused inputs dropped (unless kept), large constants turned into
     leading inputs (when ``hoist``), donated inputs aliased to outputs; ``text`` is the StableHLO module."""
@@ -106,18 +109,21 @@ class Program:
         """With a ``mesh``, the program is partitioned over its devices (see ``lower_module``); ``layouts``: the
         memory layouts asked for of the arguments and results (see ``lower_module``); ``result_names`` and
         ``annotate_devices`` annotate it for the lowered text."""
-        traced, closed = closed, _physicalized(closed)  # XLA computes on the physical data of extended values (keys)
-        n = len(closed.jaxpr.invars)
-        jaxpr = closed.jaxpr
+        traced, n = closed, len(closed.jaxpr.invars)
         if keep_unused:
             self.keep = [True] * n
         else:
             # As JAX's lowering does, drop the equations no output needs (unless they have effects) and then the
-            # inputs nothing reads; the pruned jaxpr's inputs are the kept ones.
-            jaxpr, self.keep = dce_jaxpr(jaxpr)
+            # inputs nothing reads; the pruned jaxpr's inputs are the kept ones. As in JAX, this prunes the program
+            # as traced: what computes extended values (keys) on their data is not pruned.
+            pruned, self.keep = dce_jaxpr(closed.jaxpr)
+            closed = core.ClosedJaxpr(pruned, closed.consts)
+        closed = _physicalized(closed)  # XLA computes on the physical data of extended values (keys)
+        jaxpr = closed.jaxpr
         # Pruned inputs are neither donated nor warned about, as in JAX.
-        donated = _usable_donations(closed, [d and k for d, k in zip(list(donated) + [False] * n, self.keep)],
-                                    arg_shardings if mesh is not None else (), traced)
+        donated = _usable_donations(closed, _kept(list(donated) + [False] * n, self.keep),
+                                    _kept(arg_shardings, self.keep) if mesh is not None else (),
+                                    _kept(traced.in_avals, self.keep), traced)
         large = [hoist and np.size(c) > _LARGEST_INLINE_CONSTANT for c in closed.consts]
         self.hoisted = [c for c, big in zip(closed.consts, large) if big]
         jaxpr = jaxpr.replace(
@@ -125,7 +131,7 @@ class Program:
             invars=[v for v, big in zip(jaxpr.constvars, large) if big] + list(jaxpr.invars))
         program = core.ClosedJaxpr(jaxpr, [c for c, big in zip(closed.consts, large) if not big])
         self.text, self.host_callbacks, self.inspections = lower_module(
-            program, name, [False] * len(self.hoisted) + [d for d, k in zip(donated, self.keep) if k], mesh,
+            program, name, [False] * len(self.hoisted) + donated, mesh,
             [None] * len(self.hoisted) + [s for s, k in zip(arg_shardings, self.keep) if k], result_shardings,
             layouts=((None,) * len(self.hoisted) + tuple(s for s, k in zip(layouts[0], self.keep) if k), layouts[1]),
             result_names=result_names, annotate_devices=annotate_devices,

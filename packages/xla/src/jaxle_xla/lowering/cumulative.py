@@ -12,6 +12,7 @@ import numpy as np
 from jaxle_core.lax.cumulative import cumlogsumexp_p, cummax_p, cummin_p, cumprod_p, cumsum_p
 from jaxle_xla.lowering.context import LoweringContext, Value, i64_array
 from jaxle_xla.lowering.dimensions import is_static
+from jaxle_xla.lowering.elementwise import complex_extremum
 from jaxle_xla.lowering.module import register_lowering
 from jaxle_xla.lowering.reductions import Combiner, combiner, identity, ranks_before
 from jaxle_xla.lowering.typed_layouts import constrain_to_types, constrains_types, leave_unconstrained
@@ -30,23 +31,29 @@ def _complex_running_extremum(largest: bool) -> Combiner:
 
 
 def _logaddexp(ctx: LoweringContext, x: Value, y: Value) -> Value:
-    """``log(exp(x) + exp(y))`` as ``max(x, y) + log1p(exp(-|x - y|))``, the difference taken as 0 where
-    ``x == y`` so that equal infinities give themselves; NaN propagates through the max. Narrow floats are
-    computed in float32 and rounded once per step."""
-    dtype = x.aval.dtype
-    if dtype.itemsize < 4:
-        wide = x.aval.update(dtype=np.float32)
-        x, y = (ctx.op1("stablehlo.convert", [v], wide) for v in (x, y))
+    """``log(exp(x) + exp(y))`` as JAX's ``logaddexp`` writes it, in the operands' own dtype: for reals
+    ``max(x, y) + log1p(exp(-|x - y|))``, or ``x + y`` where the difference is NaN (equal infinities, NaNs); for
+    complex numbers ``m + log1p(exp(x + y - 2m))`` (``m`` the larger by real part), its phase wrapped into
+    ``[-pi, pi)``."""
 
-    def unary(name: str, v: Value) -> Value:
-        return ctx.op1(f"stablehlo.{name}", [v], v.aval)
+    def op(name: str, *operands: Value) -> Value:
+        return ctx.op1(f"stablehlo.{name}", list(operands), operands[0].aval)
 
-    difference = ctx.select(ctx.compare("EQ", x, y), ctx.constant(0, x.aval.dtype),
-                        ctx.op1("stablehlo.subtract", [x, y], x.aval))
-    softplus = unary("log_plus_one", unary("exponential", unary("negate", unary("abs", difference))))
-    result = ctx.op1("stablehlo.add", [ctx.op1("stablehlo.maximum", [x, y], x.aval), softplus], x.aval)
-    return result if result.aval.dtype == dtype else ctx.op1("stablehlo.convert", [result], result.aval.update(
-        dtype=dtype))
+    if np.issubdtype(x.aval.dtype, np.complexfloating):
+        largest = complex_extremum(ctx, x, y, "GT")
+        exponent = op("subtract", op("add", x, y), op("multiply", largest, ctx.constant(2, x.aval.dtype)))
+        out = op("add", largest, op("log_plus_one", op("exponential", exponent)))
+        part = x.aval.update(dtype=np.finfo(x.aval.dtype).dtype)
+        real, imag = ctx.op1("stablehlo.real", [out], part), ctx.op1("stablehlo.imag", [out], part)
+        turns = op("remainder", op("add", imag, ctx.constant(np.pi, part.dtype)), ctx.constant(2 * np.pi, part.dtype))
+        turns = ctx.select(ctx.compare("LT", turns, ctx.constant(0, part.dtype)),
+                           op("add", turns, ctx.constant(2 * np.pi, part.dtype)), turns)
+        return ctx.op1("stablehlo.complex", [real, op("subtract", turns, ctx.constant(np.pi, part.dtype))], x.aval)
+    largest, difference = op("maximum", x, y), op("subtract", x, y)
+    undefined = ctx.compare("NE", difference, difference)
+    total = op("add", x, y)
+    softplus = op("log_plus_one", op("exponential", op("negate", op("abs", difference))))
+    return ctx.select(undefined, total, op("add", largest, softplus))
 
 
 def _cumulative(name: str, kind: str):

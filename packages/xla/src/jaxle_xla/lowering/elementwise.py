@@ -201,6 +201,17 @@ def _round(ctx: LoweringContext, x: Value, *, rounding_method: RoundingMethod) -
     return ctx.op1("stablehlo.round_nearest_afz", [x], x.aval)
 
 
+def complex_extremum(ctx: LoweringContext, x: Value, y: Value, direction: str) -> Value:
+    """The larger (``GT``) or smaller (``LT``) of complex ``x`` and ``y`` (of one shape): by real part, then by
+    imaginary part, written in JAX's order (the real parts compared before the imaginary parts are taken)."""
+    part_aval = x.aval.update(dtype=np.finfo(x.aval.dtype).dtype)
+    real_x, real_y = (ctx.op1("stablehlo.real", [v], part_aval) for v in (x, y))
+    same_real, real_wins = ctx.compare("EQ", real_x, real_y), ctx.compare(direction, real_x, real_y)
+    imag_x, imag_y = (ctx.op1("stablehlo.imag", [v], part_aval) for v in (x, y))
+    x_wins = ctx.select(same_real, ctx.compare(direction, imag_x, imag_y), real_wins)
+    return ctx.select(x_wins, x, y)
+
+
 def _extremum(op: str, direction: str):
     """``max``/``min``: XLA's op for real numbers; complex numbers compare by real part, then imaginary part."""
 
@@ -208,12 +219,7 @@ def _extremum(op: str, direction: str):
         x, y = _operands(ctx, (x, y))
         if not np.issubdtype(x.aval.dtype, np.complexfloating):
             return _binary(ctx, op, x, y)
-        part_aval = ctx.avals_out[0].update(dtype=np.finfo(x.aval.dtype).dtype)
-        real_x, real_y = (ctx.op1("stablehlo.real", [v], part_aval) for v in (x, y))
-        imag_x, imag_y = (ctx.op1("stablehlo.imag", [v], part_aval) for v in (x, y))
-        x_wins = ctx.select(ctx.compare("EQ", real_x, real_y), ctx.compare(direction, imag_x, imag_y),
-                         ctx.compare(direction, real_x, real_y))
-        return ctx.select(x_wins, x, y)
+        return complex_extremum(ctx, x, y, direction)
 
     return rule
 

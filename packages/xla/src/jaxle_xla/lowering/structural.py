@@ -23,9 +23,11 @@ def _convert_element_type(ctx: LoweringContext, x: Value, *, new_dtype, weak_typ
         # Drop the imaginary part explicitly, as JAX does, rather than rely on how a backend converts complex to real.
         real_dtype = np.finfo(x.aval.dtype).dtype
         x = ctx.op1("stablehlo.real", [x], x.aval.update(dtype=real_dtype))
-    if out.dtype == np.bool_ and x.aval.dtype != np.bool_:
-        # as JAX writes it (XLA's convert to bool means the same): a comparison with a broadcast zero
-        x = ctx.compare("NE", x, ctx.broadcast_to(ctx.full_like(0, x.aval.update(shape=())), x.aval.shape))
+    if out.dtype == np.bool_:
+        # as JAX writes it (XLA's convert to bool means the same): a comparison with a broadcast zero (a bool
+        # operand's too, a scalar's zero broadcast to its own shape)
+        zero = ctx.full_like(0, x.aval.update(shape=()))
+        x = ctx.compare("NE", x, dimension_forms.broadcast(ctx, zero, x.aval, ()))
     # XLA's convert saturates float-to-int conversions (NaN to 0). As JAX, it is written even where only the weak
     # type changes (XLA drops it).
     return ctx.op1("stablehlo.convert", [x], out)
@@ -66,7 +68,9 @@ def _select_tree(ctx: LoweringContext, which: Value, first: int, cases: Sequence
 
 @register_lowering(lax_structural.clamp_p)
 def _clamp(ctx: LoweringContext, lo: Value, x: Value, hi: Value) -> Value:
-    return ctx.op1("stablehlo.clamp", [lo, x, hi], ctx.avals_out[0])
+    # scalar bounds broadcast to the result's shape first, as JAX writes every elementwise operation
+    shape = ctx.avals_out[0].shape
+    return ctx.op1("stablehlo.clamp", [ctx.broadcast_to(v, shape) for v in (lo, x, hi)], ctx.avals_out[0])
 
 
 # ---------------------------------------------------------------- creating and reshaping

@@ -10,7 +10,7 @@ from jaxle_core.core import ClosedJaxpr
 from jaxle_core.jaxpr_util import jaxpr_has_ordered_effects
 from jaxle_core.lax.control_flow.while_loops import while_p
 from jaxle_core.lax.reductions import reduce_or
-from jaxle_core.lax.structural import broadcast_in_dim, select
+from jaxle_xla.lowering import dimensions
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
 
@@ -19,9 +19,11 @@ def _any(pred):
     return reduce_or(pred, tuple(range(pred.ndim)))
 
 
-def _keep_where_false(pred, new, old):
-    mask = broadcast_in_dim(pred, old.shape, tuple(range(pred.ndim)))
-    return select(mask, new, old)
+def _keep_where_false(ctx: LoweringContext, pred: Value, new: Value, old: Value) -> Value:
+    """``new`` where ``pred`` holds, else ``old``: the predicate broadcast to the carry's shape even where it has
+    it already, as JAX writes it."""
+    mask = dimensions.broadcast(ctx, pred, pred.aval.update(shape=old.aval.shape), range(pred.aval.ndim))
+    return ctx.select(mask, new, old)
 
 
 @register_lowering(while_p)
@@ -44,7 +46,7 @@ def _while_lowering(ctx: LoweringContext, *args: Value, cond_nconsts: int, cond_
         new = inner.lower_jaxpr(body_jaxpr.jaxpr, body_jaxpr.consts, bconsts + carry)
         if batched_pred:
             pred = predicate(inner, state)
-            new = [inner.lower_fun(_keep_where_false, pred, n, o)[0] for n, o in zip(new, carry)]
+            new = [_keep_where_false(inner, pred, n, o) for n, o in zip(new, carry)]
         return state[:n_consts] + new
 
     ordered_effects = jaxpr_has_ordered_effects(body_jaxpr.jaxpr) or jaxpr_has_ordered_effects(cond_jaxpr.jaxpr)
