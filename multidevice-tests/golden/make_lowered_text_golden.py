@@ -5,8 +5,10 @@ on eight CPU devices, recorded from the module named on the command line:
 
 The cases cover what the text says besides the operations: the ``sdy.mesh`` declarations (with their
 ``stablehlo.mesh`` attribute), each result's ``jax.result_info`` (its path in the output pytree), the shardings
-of arguments and results (over a mesh, or over the empty mesh for one device), and a nested ``jit``'s
-shardings (inside the function called, named after the function as JAX names it: ``@"<lambda>"``).
+of arguments and results (over a mesh, or over the empty mesh for one device), a nested ``jit``'s
+shardings (inside the function called, named after the function as JAX names it: ``@"<lambda>"``), and the
+layouts of keys' data placed nowhere (a single key's at the boundary, others' constrained inside ``main``) or laid
+out over the mesh.
 """
 
 from __future__ import annotations
@@ -74,7 +76,20 @@ CASES = {
         1.0, X, X.astype(np.complex64)),
     "callable_objects": lambda jax: jax.jit(Tripler()).lower(jax.jit(Tripler())(X)),
     "nested_callable_object": lambda jax: jax.jit(lambda a: jax.jit(Tripler())(a)).lower(X),
+    "keys_beside_a_laid_out_array": lambda jax: jax.jit(_draws(jax)).lower(
+        jax.random.key(0), jax.random.split(jax.random.key(1), 4), jax.device_put(X, _named(jax, "x"))),
+    "key_split_over_a_mesh": lambda jax: jax.jit(lambda k: jax.random.split(k, 8),
+                                                 out_shardings=_named(jax, "x")).lower(jax.random.key(3)),
+    "keys_laid_out_over_a_mesh": lambda jax: jax.jit(jax.vmap(lambda k: jax.random.fold_in(k, 3)),
+                                                     in_shardings=_named(jax, "x"), out_shardings=_named(jax, "x"),
+                                                     ).lower(jax.random.split(jax.random.key(0), 8)),
 }
+
+
+def _draws(jax):
+    """Keys placed nowhere (one, several) beside an array laid out over a mesh: new keys, bits, the keys back."""
+    random = jax.random
+    return lambda k, ks, a: (random.split(k, 2), random.bits(ks[0]), random.fold_in(k, 1), ks, a * 2)
 
 
 def _jnp(jax):

@@ -4,8 +4,9 @@
 Each applies to an array of keys, key by key: their shapes lead the result's (``random_bits`` of keys
 ``key<fry>[4]`` with ``shape=(3,)`` is ``u32[4,3]``), which makes every batching rule a move of the batch
 dimension to the front; ``random_fold_in`` broadcasts its keys and messages (as an elementwise primitive, and
-batches as one), its implementation's function mapped over them with ``vmap``, as JAX's. What they compute is the implementation's function on the physical key data (the
-physical rules of ``jaxle_core.extended``); keys have no derivatives, so their tangents are ``float0`` zeros.
+batches as one), its implementation's function mapped over them with ``vmap``, as JAX's. What they compute is
+the implementation's function on the physical key data (the physical rules of ``jaxle_core.extended``); keys have
+no derivatives, so their tangents are ``float0`` zeros.
 """
 
 from __future__ import annotations

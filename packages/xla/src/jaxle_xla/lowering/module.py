@@ -473,30 +473,33 @@ def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = 
     results (``Layout``, ``Layout.AUTO`` or None for the default). ``result_names`` are the results'
     ``jax.result_info``; with ``annotate_devices`` one-device shardings are annotated over the empty mesh (as JAX's
     lowered text shows them; the compiled program has no need of them), and so are, inside ``main``, the arguments
-    of a program on one device that hold keys and are placed nowhere, and its results that hold keys: ``key_data``
+    that hold keys and are placed nowhere (in a partitioned program, a single key's instead at the boundary, as a
+    scalar's), and the results that hold keys: ``key_data``
     gives for each argument and result the number of dimensions of one key's data (None: it holds no keys), which
     the annotation keeps whole (the others left open)."""
     donated = list(donated) + [False] * (len(closed.jaxpr.invars) - len(donated))
     builder = ModuleBuilder(f"{kind}_{symbol_name(name)}", mesh, replica_region)
 
     def attributes(shardings: Sequence[Any], avals: Sequence[Any], arguments: bool) -> list[str | None]:
+        key_dims = list(key_data[0]) + [None] * (len(avals) - len(key_data[0]))
         return [builder.sharding_text(s, a) if isinstance(s, NamedSharding)
                 else builder.whole_value(a) if annotate_devices and one_device_of(s) is not None
-                else _unplaced_scalar(a) if annotate_devices and arguments and s is None else None
-                for s, a in zip(list(shardings) + [None] * (len(avals) - len(shardings)), avals)]
+                else _unplaced_scalar(a, d or 0) if annotate_devices and arguments and s is None else None
+                for s, a, d in zip(list(shardings) + [None] * (len(avals) - len(shardings)), avals, key_dims)]
 
-    def _unplaced_scalar(aval: Any) -> str | None:
-        # JAX's partitioned programs annotate a scalar argument laid out nowhere over the empty mesh
-        if mesh is None or getattr(aval, "ndim", None) != 0:
+    def _unplaced_scalar(aval: Any, key_dims: int) -> str | None:
+        # JAX's partitioned programs annotate a scalar argument laid out nowhere over the empty mesh (a key's data
+        # whole)
+        if mesh is None or getattr(aval, "ndim", None) != key_dims:
             return None
-        return f"#sdy.sharding<@{builder.named_mesh('empty_mesh')}, []>"
+        return f"#sdy.sharding<@{builder.named_mesh('empty_mesh')}, [{', '.join(['{}'] * key_dims)}]>"
 
     arg_attributes = attributes(arg_shardings, closed.in_avals, True)
     result_attributes = attributes(result_shardings, closed.out_avals, False)
 
     def key_layouts(key_dims: Sequence[int | None], avals: Sequence[Any], placed: Sequence[str | None]
                     ) -> list[str | None]:
-        if not annotate_devices or mesh is not None:
+        if not annotate_devices:
             return []
         return [None if d is None or p is not None else
                 f"#sdy.sharding<@{builder.named_mesh('empty_mesh')}, "
