@@ -224,6 +224,9 @@ def _cases() -> dict:
     case("jaxpr_vmap_split", lambda ns: _text(ns, ns.vmap(ns.random.split), keys(ns)))
     case("jaxpr_vmap_fold_in", lambda ns: _text(ns, ns.vmap(ns.random.fold_in), keys(ns),
                                                 np.arange(6, dtype=np.int32)))
+    case("jaxpr_vmap_fold_in_one_message", lambda ns: _text(ns, ns.vmap(lambda k: ns.random.fold_in(k, 3)), keys(ns)))
+    case("jaxpr_vmap_fold_in_one_key", lambda ns: _text(ns, ns.vmap(ns.random.fold_in, in_axes=(None, 0)),
+                                                        ns.random.key(0), np.arange(6, dtype=np.int32)))
     case("jaxpr_vmap_key_data", lambda ns: _text(ns, ns.vmap(ns.random.key_data), keys(ns)))
     case("jaxpr_vmap_wrap_key_data", lambda ns: _text(ns, ns.vmap(ns.random.wrap_key_data),
                                                       np.zeros((6, 2), np.uint32)))
