@@ -27,6 +27,10 @@ _GROUPS = 5  # groups of four rounds, each followed by a key injection
 
 @register_lowering(threefry2x32_p)
 def _threefry_lowering(ctx: LoweringContext, *words: Value) -> list[Value]:
+    k1, k2 = words[:2]
+    if k1.aval.shape != k2.aval.shape:  # the loop carries the key words rotated: they need one shape (JAX's fails)
+        shape = np.broadcast_shapes(k1.aval.shape, k2.aval.shape)
+        words = (ctx.broadcast_to(k1, shape), ctx.broadcast_to(k2, shape), *words[2:])
     avals = [w.aval for w in words]
     if not all(is_static(a.shape) for a in avals):  # inline where sizes are symbolic (its values are the caller's)
         return _threefry_function(ctx, list(words))
