@@ -29,3 +29,15 @@ def test_cumulative_match_numpy(dtype, reverse):
     if dtype == "float32":
         want = flip(np.logaddexp.accumulate(flip(x).astype(np.float64), axis=1))
         np.testing.assert_allclose(np.asarray(lax.cumlogsumexp(x, 1, reverse=reverse)), want, rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_complex_cumlogsumexp_is_the_log_of_the_running_sum_of_exponentials(dtype, reverse):
+    rng = np.random.default_rng(3)
+    x = (rng.normal(size=(3, 5)) + 1j * rng.normal(size=(3, 5))).astype(dtype)
+    flip = (lambda a: a[:, ::-1]) if reverse else (lambda a: a)
+    want = flip(np.log(np.cumsum(np.exp(flip(x).astype(np.complex128)), axis=1)))
+    got = np.asarray(lax.cumlogsumexp(x, 1, reverse=reverse))
+    assert got.dtype == jaxle_core.dtypes.canonicalize_dtype(dtype)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)

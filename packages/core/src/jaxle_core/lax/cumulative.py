@@ -17,8 +17,16 @@ __all__ = ["cumlogsumexp", "cumlogsumexp_p", "cummax", "cummax_p", "cummin", "cu
 
 
 def _logaddexp(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    with np.errstate(invalid="ignore", over="ignore"):
-        return np.logaddexp(x, y)
+    """log(exp(x) + exp(y)); for complex values as XLA computes JAX's: the larger (real part first) plus
+    log1p(exp(x + y - 2 * larger)), the imaginary part wrapped into [-pi, pi)."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        if not np.iscomplexobj(x):
+            return np.logaddexp(x, y)
+        larger = _ordered(np.maximum)(x, y)
+        total = larger + np.log1p(np.exp(x + y - larger * 2))
+        pi = np.pi if total.dtype == np.complex128 else np.float32(np.pi)
+        turn = np.fmod(total.imag + pi, 2 * pi)
+        return total.real + 1j * (np.where(turn < 0, turn + 2 * pi, turn) - pi)
 
 
 def _ordered(fn: Callable) -> Callable:
