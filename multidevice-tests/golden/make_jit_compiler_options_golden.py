@@ -4,7 +4,8 @@ optimised program XLA compiles with an option changing its passes (``xla_disable
 ``xla_disable_hlo_passes`` of algebraic simplification partitioned over a mesh) differs from the default one and is
 the same whether given to ``jit`` or to ``compile``, the results, the errors for an option
 XLA does not know or a value it cannot read, and the refusal of a jitted function with options staged into another
-one. Recorded from the module named on the command line (source lines relative to this folder):
+one (as differentiating it eagerly in reverse mode stages it). Recorded from the module named on the command line
+(source lines relative to this folder):
 
     /work/jaxpeer/bin/python multidevice-tests/golden/make_jit_compiler_options_golden.py jax
 """
@@ -73,6 +74,15 @@ def _nested(jax, how: str) -> str:
     return _outcome(lambda: jax.jit(outer)(X))
 
 
+def _differentiated(jax, how: str) -> str:
+    """A jitted function with options differentiated eagerly: forward mode runs it, reverse mode (which JAX
+    linearizes by staging it) refuses it."""
+    f = jax.jit(lambda x: (x * x).sum(), compiler_options=NO_PASSES)
+    uses = {"grad": lambda: jax.grad(f)(X), "vjp": lambda: jax.vjp(f, X)[0],
+            "linearize": lambda: jax.linearize(f, X)[0], "jvp": lambda: jax.jvp(f, (X,), (X,))[1]}
+    return _outcome(uses[how])
+
+
 CASES = {
     **{f"programs_{where}": (lambda jax, w=where: _programs(jax, w)) for where in ("one_device", "partitioned")},
     "jit_result": lambda jax: _outcome(lambda: jax.jit(_f, compiler_options=NO_PASSES)(X)),
@@ -88,6 +98,8 @@ CASES = {
     "empty_options_jaxpr": lambda jax: str(jax.jit(_f, compiler_options={}).trace(X).jaxpr),
     "nested_make_jaxpr": lambda jax: _nested(jax, "make_jaxpr"),
     "nested_jit": lambda jax: _nested(jax, "jit"),
+    **{f"differentiated_{how}": (lambda jax, h=how: _differentiated(jax, h))
+       for how in ("grad", "vjp", "linearize", "jvp")},
 }
 
 

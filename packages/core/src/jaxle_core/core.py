@@ -64,6 +64,11 @@ class Primitive:
             _check_operands(self, args)  # a non-array operand is reported as such, not by the rule it broke
             raise
 
+    def forward(self, *args, **params):
+        """Bind again, at the trace a trace forwards it to, what was bound at that trace (by default as ``bind``:
+        a primitive whose bind adds work there overrides it, so it is added once)."""
+        return self.bind(*args, **params)
+
     def def_abstract_eval(self, rule: Callable[..., Any]) -> Callable[..., Any]:
         """``rule(*avals, **params)`` returns the output aval (a list if multiple_results)."""
         self.abstract_eval = rule
@@ -198,6 +203,16 @@ def within_trace_of(kind: type) -> bool:
     trace = _context.trace
     while trace is not None:
         if isinstance(trace, kind):
+            return True
+        trace = trace.parent
+    return False
+
+
+def within_trace_having(flag: str) -> bool:
+    """Whether the current trace, or one it runs inside, has the class attribute ``flag`` set."""
+    trace = _context.trace
+    while trace is not None:
+        if getattr(trace, flag, False):
             return True
         trace = trace.parent
     return False

@@ -882,7 +882,8 @@ class JitWrapped:
                 outs = executable(*flat)
             return outs[0] if entry.single_output else entry.out_tree.unflatten(outs), entry
         closed = entry.jaxpr
-        if self.compiler_options and core.within_trace_of(StagingTrace):
+        if self.compiler_options and (core.within_trace_of(StagingTrace)
+                                      or core.within_trace_having("linearizes_by_staging")):
             raise ValueError(f"`compiler_options` can only be passed to top-level `jax.jit`. Got compiler_options="
                              f"{self.compiler_options} specified on a nested jit with name: {self.__name__} and source "
                              f"info: {summarize(current_source())}")

@@ -21,7 +21,7 @@ from jaxle_core.lax.dot import dot_general_p
 from jaxle_core.lax.placement import device_put_p, reshard_p, sharding_constraint_p
 from jaxle_core.lax.random_bits import rng_bit_generator_p
 from jaxle_core.mesh import PartitionSpec, get_abstract_mesh
-from jaxle_core.sharding import NamedSharding
+from jaxle_core.sharding import NamedSharding, Sharding
 from jaxle_core.sharding_types import (
     UNTYPED,
     ShardingTypeError,
@@ -313,15 +313,16 @@ def _sharding(mesh, entries):
 
 
 def _to_destination(key: str):
-    """The layout a placement asks for: its NamedSharding's, typed over that sharding's mesh (untyped when the mesh
-    has no Explicit axis); a device, or a sharding of another kind, replicates."""
+    """The layout a placement asks for, as JAX types it: its NamedSharding's, typed over that sharding's mesh
+    (untyped when the mesh has no Explicit axis, as for a sharding of another kind); a device (or memory space)
+    keeps the operand's."""
     def rule(avals, specs, outs, mesh, params):
         destination = params[key]
         result = []
-        for aval, sharding in zip(avals, list(destination) if key == "devices" else [destination]):
-            if not isinstance(sharding, NamedSharding):
-                result.append((None,) * aval.ndim)
-            elif explicit_mesh_of(sharding.mesh) is None:
+        for aval, spec, sharding in zip(avals, specs, list(destination) if key == "devices" else [destination]):
+            if not isinstance(sharding, Sharding):
+                result.append(spec)
+            elif not isinstance(sharding, NamedSharding) or explicit_mesh_of(sharding.mesh) is None:
                 result.append(UNTYPED)
             else:
                 target = explicit_mesh_of(sharding.mesh)

@@ -22,7 +22,7 @@ from jaxle_numpy.manipulation import diagonal, ravel
 from jaxle_numpy.ranges import arange
 from jaxle_numpy.selection import nonzero
 from jaxle_numpy.ufuncs import power, subtract
-from jaxle_numpy.util import check_arraylike, concrete_index, named_jit, placed_on, requested_dtype
+from jaxle_numpy.util import check_arraylike, concrete_index, named_jit, put_staged, requested_dtype
 
 __all__ = ["eye", "identity", "tri", "tril", "triu", "diag", "diagflat", "vander", "diag_indices", "diag_indices_from",
            "tril_indices", "triu_indices", "tril_indices_from", "triu_indices_from", "mask_indices"]
@@ -72,7 +72,8 @@ def eye(N: Any, M: Any = None, k: Any = 0, dtype: Any = None, *, device: Any = N
     shape = _eye_shape(N, M)
     if not isinstance(k, (Array, Tracer)) and not isinstance(k, (int, np.integer)):
         raise ValueError(f"k must be a scalar integer; got {k}")
-    return placed_on(lax.convert_element_type(_diagonal_mask(shape, k), _out_dtype(dtype, "eye")), device)
+    return put_staged(lax.convert_element_type(_diagonal_mask(shape, k), _out_dtype(dtype, "eye")), device,
+                      as_sharding=False)
 
 
 def identity(n: Any, dtype: Any = None) -> Array:

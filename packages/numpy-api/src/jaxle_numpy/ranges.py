@@ -23,10 +23,12 @@ from jaxle_numpy.util import (
     concrete_index,
     concrete_or_error,
     converted_onto,
+    converted_staged,
     is_arraylike,
-    placed_on,
     promote_shapes,
+    put_staged,
     requested_dtype,
+    staged_target,
 )
 
 __all__ = ["arange", "linspace", "logspace", "geomspace"]
@@ -60,7 +62,7 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
     shifted in the result's dtype."""
     check_device_or_out_sharding(device, out_sharding)
     checked_out_sharding(out_sharding, "jnp.arange")
-    return placed_on(_arange(start, stop, step, dtype, out_sharding), device, made_there=True)
+    return put_staged(_arange(start, stop, step, dtype, out_sharding), device, as_sharding=True)
 
 
 def _arange(start: Any, stop: Any, step: Any, dtype: Any, out_sharding: Any) -> Array:
@@ -132,9 +134,11 @@ def _difference(stop: Any, start: Any) -> Any:
     return lax.sub(*promote_shapes("subtract", stop, start))
 
 
-@partial(jit, static_argnames=("num", "endpoint", "retstep", "dtype", "axis"))
+@partial(jit, static_argnames=("num", "endpoint", "retstep", "dtype", "axis", "device"))
 def _linspace(start: Any, stop: Any, num: int, endpoint: bool = True, retstep: bool = False,
-              dtype: np.dtype | None = None, axis: int = 0) -> Any:
+              dtype: np.dtype | None = None, axis: int = 0, device: Any = None) -> Any:
+    """The values of ``linspace``; inside a transformation converted for the sharding ``device``
+    (``staged_target``) as JAX's are."""
     dtype = _default_dtype(dtype, start, stop)
     computation = dtypes.to_inexact_dtype(dtype)
     given_start, given_stop = _as_dtype(start, computation), _as_dtype(stop, computation)
@@ -166,7 +170,8 @@ def _linspace(start: Any, stop: Any, num: int, endpoint: bool = True, retstep: b
         out = lax.full(empty_shape, 0, dtype)
     if dtypes.issubdtype(dtype, np.integer) and num:
         out = lax.floor(out)  # integers round toward -inf, as NumPy's casting of the float result would not
-    out = lax.convert_element_type(out, dtype)
+    out = lax.convert_element_type(out, dtype) if device is None else \
+        converted_staged(out, dtype, False, device, located=False)
     return (out, step) if retstep else out
 
 
@@ -176,9 +181,12 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
     ``axis``; with ``retstep``, also the spacing."""
     num = _check_num(num, "linspace")
     check_arraylike("linspace", start, stop)
-    check_conversion_target(device, staged=False)  # converted where it is computed, not staged to the device
+    check_conversion_target(device)
+    target = staged_target(device)  # inside a transformation: converted where it is computed
     out = _linspace(start, stop, num, bool(endpoint), bool(retstep), requested_dtype(dtype, "linspace"),
-                    operator.index(axis))
+                    operator.index(axis), target)
+    if target is not None:
+        return out
     return (converted_onto(out[0], device, True), out[1]) if retstep else converted_onto(out, device, True)
 
 

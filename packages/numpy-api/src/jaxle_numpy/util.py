@@ -26,7 +26,7 @@ from jaxle_core.core import EvalTrace, Tracer, concrete_value, current_trace, ma
 from jaxle_core.device_mismatch import is_device_mismatch, named_by_call
 from jaxle_core.jit import JitWrapped, backend_function, jit
 from jaxle_core.lax import structural as lax_structural
-from jaxle_core.lax.placement import check_auto_axes_only, with_sharding_constraint
+from jaxle_core.lax.placement import check_auto_axes_only, note_staged_at, staged_device_put
 from jaxle_core.lax.structural import convert_element_type_p
 from jaxle_core.memory_spaces import MemorySpace
 from jaxle_core.mesh import PartitionSpec, get_abstract_mesh, get_mesh
@@ -131,6 +131,17 @@ def placed_on(out: Any, device: Any, made_there: bool = False) -> Any:
     return current_backend().device_put(out, device, weak_type=get_aval(out).weak_type)
 
 
+def put_staged(out: Any, device: Any, as_sharding: bool) -> Any:
+    """``out`` placed on a creation function's ``device=`` argument as JAX's ``arange`` (``as_sharding``: a device
+    given as its sharding) and ``eye`` (the device as given) place it: inside a transformation by a staged
+    ``device_put``, else made there (``placed_on``)."""
+    if device is None or isinstance(current_trace(), EvalTrace):
+        return placed_on(out, device, made_there=as_sharding)
+    sharding = current_backend().device_sharding(device) if as_sharding and not hasattr(device, "device_set") \
+        else None  # (a backend without shardings puts it on the device)
+    return staged_device_put([out], device if sharding is None else sharding)[0]
+
+
 def check_device_or_out_sharding(device: Any, out_sharding: Any) -> None:
     """JAX's ValueError for a creation function given both a ``device`` and an ``out_sharding``."""
     if device is not None and out_sharding is not None:
@@ -149,12 +160,15 @@ def staged_target(device: Any) -> Any:
     return device if hasattr(device, "device_set") else current_backend().device_sharding(device)
 
 
-def converted_staged(x: Any, dtype: np.dtype, weak_type: bool, sharding: Any) -> Any:
+def converted_staged(x: Any, dtype: np.dtype, weak_type: bool, sharding: Any, located: bool = True) -> Any:
     """``x`` converted to ``dtype`` for ``sharding`` as JAX stages it: a ``convert_element_type`` naming the
     sharding (folded for a scalar constant), then a sharding constraint to it, whose devices the program is then
-    checked against when lowered (under ``set_mesh``, those of the mesh)."""
+    checked against when lowered (under ``set_mesh``, those of the mesh); its errors name the user's line, or
+    none where JAX converts inside a jitted function of its own (not ``located``)."""
     out = convert_element_type_p.bind(x, new_dtype=dtype, weak_type=weak_type, sharding=sharding)
-    return with_sharding_constraint(out, sharding)
+    if not located:
+        note_staged_at(sharding, "")
+    return out
 
 
 def check_conversion_target(device: Any, value: Any = None, staged: bool = True) -> None:

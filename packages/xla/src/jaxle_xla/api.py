@@ -11,12 +11,11 @@ import jaxle_tree as tree
 from jaxle_core import core, dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
-from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p
+from jaxle_core.lax.placement import ArrayCopySemantics, staged_device_put
 from jaxle_core.layout import Format
 from jaxle_core.memory_spaces import MemorySpace
 from jaxle_core.mesh import PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import source_sharding
 from jaxle_xla import _jaxlib, transfer_guard
 from jaxle_xla.array import XlaArray, share_host_value, view
 from jaxle_xla.clients import (
@@ -132,10 +131,7 @@ def _staged_device_put(x: Any, device: Any, donate: bool, may_alias: bool | None
         return x
     semantics = (ArrayCopySemantics.DONATE_INPUT if donate else
                  ArrayCopySemantics.ALWAYS_COPY if may_alias is False else ArrayCopySemantics.REUSE_INPUT)
-    n = len(staged)
-    outs = device_put_p.bind(*[leaves[i] for i in staged], devices=(device,) * n,
-                             srcs=tuple(source_sharding(leaves[i]) for i in staged),
-                             copy_semantics=(semantics,) * n)
+    outs = staged_device_put([leaves[i] for i in staged], device, semantics)
     for i, out in zip(staged, outs):
         leaves[i] = out
     return tree.tree_unflatten(treedef, leaves)

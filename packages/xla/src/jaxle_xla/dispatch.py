@@ -16,12 +16,12 @@ from jaxle_core import config, core
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
-from jaxle_core.device_mismatch import ARGUMENT
+from jaxle_core.device_mismatch import ARGUMENT, devices_text
 from jaxle_core.discharge import discharge_jaxpr, jaxpr_uses_refs
 from jaxle_core.extended import ExtendedArray, evaluated_on_data, physical_sharding, physicalize, wrap_physical
 from jaxle_core.jaxpr_util import host_functions
 from jaxle_core.jit import unused_inputs
-from jaxle_core.lax.placement import reshard_p, sharding_constraint_p
+from jaxle_core.lax.placement import reshard_p, sharding_constraint_p, staged_at
 from jaxle_core.lax.slicing import dynamic_slice_p, slice_p
 from jaxle_core.memory_spaces import MemorySpace, space_of_kind
 from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh
@@ -47,7 +47,10 @@ from jaxle_xla.executable import (
     check_context_devices,
     check_in_sharding,
     check_same_devices,
+    check_same_placements,
+    described_argument,
     host_buffer,
+    pinned_devices,
     placement,
 )
 from jaxle_xla.sharding import (
@@ -55,6 +58,7 @@ from jaxle_xla.sharding import (
     HloNamedSharding,
     SingleDeviceSharding,
     hlo_sharding_text,
+    incompatible_devices_error,
     one_device_of,
     program_placement,
     same_placement,
@@ -62,11 +66,11 @@ from jaxle_xla.sharding import (
 from jaxle_xla.spmd import (
     FollowShardings,
     SpmdFunction,
-    constraint_shardings,
     has_sharded_argument,
     jaxpr_mesh,
-    one_device_constraint,
+    one_device_placings,
     params_mesh,
+    placing_shardings,
     program_mesh,
     result_layouts,
     typed_mesh,
@@ -156,6 +160,28 @@ def _lowering_mesh(closed: core.ClosedJaxpr, name: str, in_shardings: Sequence[A
     check_context_devices(context, in_shardings, out_shardings, arg_shardings or [None] * len(closed.in_avals),
                           closed.in_avals, name, closed.jaxpr.debug_info, qualified=False)
     return context if mesh is None or mesh == context else mesh
+
+
+def _check_placings(closed: core.ClosedJaxpr, name: str, given: Sequence[Any], out_shardings: Sequence[Any],
+                    arg_shardings: Sequence[Any]) -> None:
+    """JAX's errors, when a program is lowered, for the devices the constraints and ``device_put``s inside it place
+    it on (``placing_shardings``): an argument committed to other devices (without an in_sharding ``given``) is
+    named against the first placement elsewhere, then the first placement (one-device in_shardings and
+    out_shardings first) against the first of other devices."""
+    inside = [(f"{what} inside jit", tuple(s._device_assignment), f" at {staged_at(s)}")
+              for what, s in placing_shardings(closed)]
+    if not inside:
+        return
+    placed = pinned_devices(given, out_shardings, []) + inside
+    for i, (own, aval) in enumerate(zip(arg_shardings, closed.in_avals)):
+        if own is None or (i < len(given) and given[i] is not None):
+            continue
+        other = next((p for p in placed if p[1] != tuple(own._device_assignment)), None)
+        if other is not None:
+            raise incompatible_devices_error(
+                described_argument(i, aval, own._device_assignment, name, closed.jaxpr.debug_info, qualified=False),
+                f"{other[0]} {devices_text(other[1])}{other[2]}")
+    check_same_placements(placed)
 
 
 def _typed_by_out_specs(params: dict) -> bool:
@@ -314,10 +340,9 @@ class XlaBackend:
                     closed_jaxpr, unused_inputs(closed_jaxpr, keep_unused)))):
             return SpmdFunction(*spec, in_shardings or None, out_shardings or None,
                                 context=None if context.empty else context, memory_layouts=layouts)
-        constraint = one_device_constraint(closed_jaxpr) if device is None else None
-        if device is None and (constraint is not None or any(one_device_of(s) is not None
-                                                              for s in (*in_shardings, *out_shardings))):
-            return PinnedExecutable(*spec, in_shardings, out_shardings, layouts, constraint)
+        placings = one_device_placings(closed_jaxpr) if device is None else []
+        if device is None and (placings or any(one_device_of(s) is not None for s in (*in_shardings, *out_shardings))):
+            return PinnedExecutable(*spec, in_shardings, out_shardings, layouts, placings)
         if device is None and not context.empty and not clients.has_one_device():  # a mesh of one device
             return SpmdFunction(*spec, context=context, memory_layouts=layouts)
         executable = PerDeviceExecutable(*spec, device, layouts=layouts)
@@ -341,8 +366,10 @@ class XlaBackend:
             check_same_devices([(ARGUMENT, s) for s in in_shardings]
                                + [("explicit output sharding", s) for s in out_shardings], arg_shardings, avals,
                                name, closed_jaxpr.jaxpr.debug_info, qualified=False)
-        for sharding in constraint_shardings(closed_jaxpr):
-            eager_constraints.refuse_outside_context_mesh(sharding)
+        for what, sharding in placing_shardings(closed_jaxpr):
+            eager_constraints.refuse_outside_context_mesh(sharding, what)
+        if not pinned and get_mesh().empty:
+            _check_placings(closed_jaxpr, name, _placements(given), out_shardings, arg_shardings)
 
     def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool] = (),
                    keep_unused: bool = False, in_shardings: Sequence[Any] = (),

@@ -59,10 +59,10 @@ def result_shardings(sharding: Any) -> list[NamedSharding] | None:
     return [NamedSharding(mesh, sharding.spec, memory_kind=sharding.memory_kind)]
 
 
-def refuse_outside_context_mesh(sharding: Any) -> None:
-    """JAX's error for a constraint inside ``jit`` to ``sharding`` when it names devices outside the mesh set by
-    ``set_mesh``, naming where the constraint was staged."""
+def refuse_outside_context_mesh(sharding: Any, what: str = "sharding_constraint") -> None:
+    """JAX's error for a constraint (``what``: or a ``device_put``) inside ``jit`` to ``sharding`` when it names
+    devices outside the mesh set by ``set_mesh``, naming where it was staged."""
     if outside_context_mesh(sharding):
         raise incompatible_devices_error(
             f"jit's context mesh {devices_text(get_mesh()._flat_devices_tuple)}",
-            f"sharding_constraint inside jit {devices_text(sharding._device_assignment)} at {staged_at(sharding)}")
+            f"{what} inside jit {devices_text(sharding._device_assignment)} at {staged_at(sharding)}")

@@ -549,19 +549,9 @@ class PinnedExecutable(PerDeviceWrapper):
 
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
                  in_shardings: Sequence[Any], out_shardings: Sequence[Any], layouts: tuple = ((), ()),
-                 constraint: Any = None):
-        given = [("ARG_SHARDING", one_device_of(s), "") for s in in_shardings] + [
-            ("explicit output sharding", one_device_of(s), "") for s in out_shardings]
-        if constraint is not None:  # JAX names where the constraint was written
-            given.append(("sharding_constraint inside jit", one_device_of(constraint),
-                          f" at {staged_at(constraint)}"))
-        given = [(kind, device, where) for kind, device, where in given if device is not None]
-        (first_kind, self.device, self._first_where), *rest = given
-        for kind, device, where in rest:
-            if device != self.device:
-                raise incompatible_devices_error(f"{first_kind} {devices_text((self.device,))}{self._first_where}",
-                                                 f"{kind} {devices_text((device,))}{where}")
-        self._first_kind = first_kind
+                 placings: Sequence[tuple[str, Any]] = ()):
+        self._given = pinned_devices(in_shardings, out_shardings, placings)
+        self._first_kind, (self.device,), self._first_where = self._given[0]
         self._free = [one_device_of(s) is None for s in in_shardings] if in_shardings else None
         # the first argument with an in_sharding of its own (JAX words its error differently after it)
         self._first_given = next((i for i, free in enumerate(self._free or []) if not free), None)
@@ -584,8 +574,31 @@ class PinnedExecutable(PerDeviceWrapper):
                 other = device if self._first_given is not None and self._first_given < i else self.device
                 argument = incompatible_devices(args, (i,), self._name, self._debug_info)
                 raise ValueError(f"{argument} and {self._first_kind} {devices_text((other,))}{self._first_where}")
+        if len(self._given) > 1:  # the arguments are checked first, as JAX's
+            check_same_placements(self._given)
         return self._per_device(*args)
 
+
+
+def pinned_devices(in_shardings: Sequence[Any], out_shardings: Sequence[Any],
+                   placings: Sequence[tuple[str, Any]]) -> list[tuple[str, tuple, str]]:
+    """The one-device shardings a program is given, in JAX's order (in_shardings, out_shardings, then the
+    ``(what, sharding)`` placings inside it: constraints, ``device_put``s), each as JAX names it, its device (a
+    tuple of one) and where it was written."""
+    given = [("ARG_SHARDING", one_device_of(s), "") for s in in_shardings] + [
+        ("explicit output sharding", one_device_of(s), "") for s in out_shardings] + [
+        (f"{what} inside jit", one_device_of(s), f" at {staged_at(s)}") for what, s in placings]
+    return [(kind, (device,), where) for kind, device, where in given if device is not None]
+
+
+def check_same_placements(placed: Sequence[tuple[str, tuple, str]]) -> None:
+    """JAX's error when the ``(what, devices, where)`` that place a program name different devices: the first
+    against the first that differs."""
+    (first_kind, first, first_where), *rest = placed
+    for kind, devices, where in rest:
+        if devices != first:
+            raise incompatible_devices_error(f"{first_kind} {devices_text(first)}{first_where}",
+                                             f"{kind} {devices_text(devices)}{where}")
 
 
 def check_in_sharding(given: Any, own: Any, aval: Any) -> None:

@@ -28,10 +28,10 @@ from jaxle_core.extended import (
     wrap_physical,
 )
 from jaxle_core.jit import jit_p
-from jaxle_core.lax.placement import leaves_layout_open, reshard_p, sharding_constraint_p, staged_at
+from jaxle_core.lax.placement import device_put_p, leaves_layout_open, reshard_p, sharding_constraint_p, staged_at
 from jaxle_core.memory_spaces import space_of_kind
 from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, get_abstract_mesh, get_mesh
-from jaxle_core.sharding import NamedSharding
+from jaxle_core.sharding import NamedSharding, Sharding
 from jaxle_core.sharding_types import no_context_mesh_error, places, typed_aval
 from jaxle_xla import _jaxlib, clients, sharded_array
 from jaxle_xla.array import XlaArray, laid_out, name_layout
@@ -62,8 +62,9 @@ from jaxle_xla.sharding import (
     unconvertible_error,
 )
 
-__all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "constraint_shardings", "has_sharded_argument",
-           "jaxpr_mesh", "one_device_constraint", "params_mesh", "program_mesh", "result_layouts", "typed_mesh"]
+__all__ = ["FollowShardings", "SpmdFunction", "concrete_mesh", "has_sharded_argument",
+           "jaxpr_mesh", "one_device_placings", "params_mesh", "placing_shardings", "program_mesh", "result_layouts",
+           "typed_mesh"]
 
 
 def _physical(x: Any) -> Any:
@@ -107,27 +108,31 @@ def jaxpr_mesh(closed: core.ClosedJaxpr) -> Mesh | None:
     return next(_meshes_of(closed.jaxpr), None)
 
 
-def _constraint_shardings(jaxpr: core.Jaxpr) -> Any:
+def _placing_shardings(jaxpr: core.Jaxpr) -> Any:
     for eqn in jaxpr.eqns:
         if eqn.primitive is sharding_constraint_p:
-            yield eqn.params["sharding"]
+            yield "sharding_constraint", eqn.params["sharding"]
+        elif eqn.primitive is device_put_p:
+            yield from (("device_put", d) for d in eqn.params["devices"]
+                        if isinstance(d, Sharding) and not isinstance(getattr(d, "mesh", None), AbstractMesh))
         for value in eqn.params.values():
             for v in value if isinstance(value, tuple) else (value,):
                 if isinstance(v, core.ClosedJaxpr):
-                    yield from _constraint_shardings(v.jaxpr)
+                    yield from _placing_shardings(v.jaxpr)
                 elif isinstance(v, core.Jaxpr):
-                    yield from _constraint_shardings(v)
+                    yield from _placing_shardings(v)
 
 
-def constraint_shardings(closed: core.ClosedJaxpr) -> Any:
-    """The sharding of every sharding constraint of ``closed`` and of the jaxprs inside it."""
-    return _constraint_shardings(closed.jaxpr)
+def placing_shardings(closed: core.ClosedJaxpr) -> Any:
+    """``(what, sharding)`` for every sharding constraint (``"sharding_constraint"``) and every ``device_put`` to a
+    sharding over devices (``"device_put"``) of ``closed`` and of the jaxprs inside it, in order: what JAX places
+    a program by besides its arguments and results."""
+    return _placing_shardings(closed.jaxpr)
 
 
-def one_device_constraint(closed: core.ClosedJaxpr) -> Any:
-    """The sharding of the first sharding constraint of ``closed`` (or of a jaxpr inside) to one device, which JAX
-    runs the program on; None when there is none."""
-    return next((s for s in _constraint_shardings(closed.jaxpr) if one_device_of(s) is not None), None)
+def one_device_placings(closed: core.ClosedJaxpr) -> list[tuple[str, Any]]:
+    """Those of ``placing_shardings`` to one device, which JAX runs the program on (``pinned_device``)."""
+    return [(what, s) for what, s in _placing_shardings(closed.jaxpr) if one_device_of(s) is not None]
 
 
 def params_mesh(params: dict) -> Mesh | None:
@@ -316,11 +321,11 @@ class SpmdFunction:
             ids = [d.id for d in layout.mesh._flat_devices_tuple] if layout is not None else \
                 _device_ids(x) if type(x) is XlaArray and x._committed else mesh_ids
             if ids != mesh_ids:
-                constraint = None if anchor is not None else _constraint_over(closed, mesh)
-                if constraint is not None:  # no argument chose the mesh: a sharding constraint did
+                placing = None if anchor is not None else _placing_over(closed, mesh)
+                if placing is not None:  # no argument chose the mesh: a sharding constraint (or device_put) did
                     raise ValueError(f"{incompatible_devices(args, (i,), name, closed.jaxpr.debug_info)} and "
-                                     f"sharding_constraint inside jit {devices_text(mesh._flat_devices_tuple)} at "
-                                     f"{staged_at(constraint)}")
+                                     f"{placing[0]} inside jit {devices_text(mesh._flat_devices_tuple)} at "
+                                     f"{staged_at(placing[1])}")
                 raise ValueError(incompatible_devices(args, (i if anchor is None else anchor, i), name,
                                                       closed.jaxpr.debug_info))
         return tuple(chosen)
@@ -342,9 +347,9 @@ def _moved_layout(given: Any, own: NamedSharding | None) -> Any:
     return NamedSharding(mesh, own.spec, memory_kind=given.memory_kind)
 
 
-def _constraint_over(closed: core.ClosedJaxpr, mesh: Mesh) -> NamedSharding | None:
-    """The sharding of the first sharding constraint of ``closed`` over ``mesh``'s devices, if any."""
-    return next((s for s in constraint_shardings(closed) if isinstance(s, NamedSharding)
+def _placing_over(closed: core.ClosedJaxpr, mesh: Mesh) -> tuple[str, NamedSharding] | None:
+    """The first of ``placing_shardings`` of ``closed`` that is a NamedSharding over ``mesh``'s devices, if any."""
+    return next(((what, s) for what, s in placing_shardings(closed) if isinstance(s, NamedSharding)
                  and getattr(s.mesh, "_flat_devices_tuple", None) == mesh._flat_devices_tuple), None)
 
 

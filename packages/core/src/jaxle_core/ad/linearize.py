@@ -40,6 +40,10 @@ class LinearizeTrace(JVPTrace):
 
     tracer_name = "GradTracer"  # JAX's name for a value traced by grad (its tangent is staged, not computed)
     tracer_type = LinearizeTracer
+    # JAX linearizes a primitive by staging its JVP into a jaxpr inside this trace, binding it again there: what its
+    # bind adds (a conversion's constraint to its sharding) is added at both levels (``convert_element_type_p.bind``),
+    # and a jitted function called here is staged into another program (refused with ``compiler_options``)
+    linearizes_by_staging = True
 
     def describe(self) -> str:
         return "a linearize trace"

@@ -68,7 +68,7 @@ class PartialStagingTrace(StagingTrace):
             return super().process_primitive(primitive, args, params)
         if not any(self.is_unknown(x) for x in args) and primitive not in split_when_known:
             with core.set_current_trace(self.parent):
-                return primitive.bind(*args, **params)
+                return primitive.forward(*args, **params)
         rule = partial_eval_rules.get(primitive)
         if rule is not None:
             return rule(self, args, params)

@@ -19,13 +19,13 @@ from jaxle_core.memory_spaces import MemorySpace, register_placing, space_of_kin
 from jaxle_core.mesh import AbstractMesh, PartitionSpec, get_abstract_mesh, get_mesh, resource_mesh
 from jaxle_core.pretty import pp_eqn_generic, pp_eqn_rules
 from jaxle_core.sharding import NamedSharding, Sharding, check_sharding_fits
-from jaxle_core.sharding_types import check_type_divides, checked_out_sharding, spec_of, type_spec
+from jaxle_core.sharding_types import check_type_divides, checked_out_sharding, source_sharding, spec_of, type_spec
 from jaxle_core.source_info import current, summarize
 from jaxle_core.staging import staging_rewrites
 
 __all__ = ["ArrayCopySemantics", "check_auto_axes_only", "device_put_p", "leaves_layout_open", "outside_context_mesh",
-           "reshard", "reshard_p", "reshard_target", "sharding_constraint_p", "stage", "stage_p", "staged_at",
-           "with_sharding_constraint"]
+           "note_staged_at", "reshard", "reshard_p", "reshard_target", "sharding_constraint_p", "stage", "stage_p",
+           "staged_at", "staged_device_put", "with_sharding_constraint"]
 
 stage_p = Primitive("stage")
 stage_p.def_abstract_eval(lambda aval: aval)
@@ -80,6 +80,19 @@ register_placing(device_put_p)
 
 
 device_put_p.def_impl(lambda *values, devices, srcs, copy_semantics: list(values))
+
+
+def staged_device_put(values: list[Any], destination: Any,
+                      semantics: ArrayCopySemantics = ArrayCopySemantics.REUSE_INPUT) -> list[Any]:
+    """``values`` put on ``destination`` (a device, a sharding or a memory space) by one ``device_put`` equation,
+    as JAX stages it inside a transformation; a sharding over devices is noted where it is staged, for JAX's
+    errors when its devices disagree with others of the program (``staged_at``)."""
+    n = len(values)
+    outs = device_put_p.bind(*values, devices=(destination,) * n, srcs=tuple(source_sharding(v) for v in values),
+                             copy_semantics=(semantics,) * n)
+    if isinstance(destination, Sharding) and not isinstance(getattr(destination, "mesh", None), AbstractMesh):
+        note_staged_at(destination)
+    return outs
 
 
 # ---------------------------------------------------------------- sharding constraints
@@ -195,11 +208,13 @@ def staged_at(sharding: Any) -> str:
     return _locations.get(sharding, "unknown")
 
 
-def _note_location(sharding: Any) -> None:
+def note_staged_at(sharding: Any, where: str | None = None) -> None:
+    """Note that a constraint (or ``device_put``) to ``sharding`` is staged ``where`` (by default the user's line
+    being traced; JAX names none, ``""``, for those it stages inside its own jitted functions)."""
     if len(_locations) >= _LOCATIONS_KEPT:
         del _locations[next(iter(_locations))]
     _locations.pop(sharding, None)
-    _locations[sharding] = summarize(current())
+    _locations[sharding] = summarize(current()) if where is None else where
 
 
 def with_sharding_constraint(x: Any, shardings: Any) -> Any:
@@ -223,7 +238,7 @@ def with_sharding_constraint(x: Any, shardings: Any) -> Any:
     staging = not isinstance(current_trace(), EvalTrace)  # a constant's constraint is staged too
     for leaf, sharding in zip(leaves, per_leaf):
         if (staging or isinstance(leaf, Tracer)) and not isinstance(getattr(sharding, "mesh", None), AbstractMesh):
-            _note_location(sharding)
+            note_staged_at(sharding)
     return tree.tree_unflatten(treedef, outs)
 
 

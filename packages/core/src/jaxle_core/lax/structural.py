@@ -30,6 +30,7 @@ from jaxle_core.lax.standard import (
     lenient_axis,
     normalize_axis,
 )
+from jaxle_core.mesh import AbstractMesh
 from jaxle_core.pretty import pp_eqn_rules, pp_hiding
 from jaxle_core.sharding_types import resolve_out_sharding, type_in_context_only, typed_as
 from jaxle_core.staging import forwarding_rules, staging_rewrites, transforms_eager_code
@@ -113,15 +114,34 @@ def clamp(min, x, max):  # noqa: A002 - lax's argument names
 
 # ---------------------------------------------------------------- convert_element_type
 
-convert_element_type_p = Primitive("convert_element_type")
+class _ConvertElementType(Primitive):
+    """``convert_element_type``, whose bind constrains a value converted for a sharding naming devices (no abstract
+    mesh) to it, at the level it is bound at, as JAX's bind does: so each level of differentiation (or batching)
+    constrains it again, and a trace whose primitives JAX binds again inside it (``linearizes_by_staging``) twice."""
+
+    def bind(self, *args, **params):
+        out = super().bind(*args, **params)
+        sharding = params.get("sharding")
+        if sharding is None or isinstance(getattr(sharding, "mesh", None), AbstractMesh):
+            return out
+        for _ in range(2 if getattr(core.current_trace(), "linearizes_by_staging", False) else 1):
+            out = placement.with_sharding_constraint(out, sharding)
+        return out
+
+    def forward(self, *args, **params):
+        return super().bind(*args, **params)  # constrained where it was bound already
+
+
+convert_element_type_p = _ConvertElementType("convert_element_type")
 
 
 def _convert_element_type_staging(args, params):
-    """Staging skips a conversion to the operand's own type (unless it lays the value out) and folds conversions of
-    host scalars and of the arrays jnp makes of them (dropping their layout, as JAX's constant folding does)."""
+    """Staging skips a conversion to the operand's own type (unless it lays the value out elsewhere than its type
+    says, as JAX forwards it) and folds conversions of host scalars and of the arrays jnp makes of them (dropping
+    their layout, as JAX's constant folding does)."""
     (x,) = args
     aval, new_dtype, weak = get_aval(x), params["new_dtype"], params["weak_type"]
-    if params["sharding"] is None and aval.dtype == new_dtype and aval.weak_type == weak:
+    if aval.dtype == new_dtype and aval.weak_type == weak and params["sharding"] in (None, aval.sharding):
         return x
     if not isinstance(x, core.Tracer) and core.is_scalar_literal(x):  # a host scalar, or an array made of one
         folded = _convert_element_type_impl(np.asarray(x), new_dtype=new_dtype, weak_type=weak, sharding=None)[()]

@@ -7,10 +7,11 @@ mesh set by ``set_mesh`` is refused with JAX's error."""
 from __future__ import annotations
 
 from jaxle_core.lax.placement import device_put_p, leaves_layout_open, reshard_p, sharding_constraint_p, stage_p
+from jaxle_core.sharding import Sharding
 from jaxle_xla.eager_constraints import refuse_outside_context_mesh
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import constrain, register_lowering
-from jaxle_xla.lowering.typed_layouts import constrain_to_type, constrains_types
+from jaxle_xla.lowering.typed_layouts import constrain_to_type, constrains_types, leave_unconstrained
 from jaxle_xla.sharding import one_device_of
 
 
@@ -38,6 +39,12 @@ def _reshard(ctx: LoweringContext, x: Value, *, dst_sharding) -> Value:
     return constrain(ctx, x, dst_sharding)
 
 
+leave_unconstrained(device_put_p)  # JAX's lowering of device_put writes no constraint after it
+
+
 @register_lowering(device_put_p)
 def _device_put(ctx: LoweringContext, *args: Value, devices, srcs, copy_semantics) -> list[Value]:
+    for destination in devices:
+        if isinstance(destination, Sharding):
+            refuse_outside_context_mesh(destination, "device_put")
     return list(args)
