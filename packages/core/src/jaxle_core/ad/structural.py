@@ -111,6 +111,9 @@ def _convert_element_type_transpose(ct, x, *, sharding, **params):
     # laid its operand out is laid out back as the operand's type.
     aval = x.aval
     back = None if sharding is None else aval.sharding
+    ct_aval = get_aval(ct)
+    if back is not None and (ct_aval.dtype, ct_aval.weak_type, ct_aval.sharding) == (aval.dtype, aval.weak_type, back):
+        return [ct]  # already of the operand's type: forwarded, as JAX forwards the conversion
     return [convert_element_type_p.bind(ct, new_dtype=aval.dtype, weak_type=aval.weak_type, sharding=back)]
 
 

@@ -136,12 +136,11 @@ convert_element_type_p = _ConvertElementType("convert_element_type")
 
 
 def _convert_element_type_staging(args, params):
-    """Staging skips a conversion to the operand's own type (unless it lays the value out elsewhere than its type
-    says, as JAX forwards it) and folds conversions of host scalars and of the arrays jnp makes of them (dropping
-    their layout, as JAX's constant folding does)."""
+    """Staging skips a conversion to the operand's own type (unless it lays the value out) and folds conversions of
+    host scalars and of the arrays jnp makes of them (dropping their layout, as JAX's constant folding does)."""
     (x,) = args
     aval, new_dtype, weak = get_aval(x), params["new_dtype"], params["weak_type"]
-    if aval.dtype == new_dtype and aval.weak_type == weak and params["sharding"] in (None, aval.sharding):
+    if params["sharding"] is None and aval.dtype == new_dtype and aval.weak_type == weak:
         return x
     if not isinstance(x, core.Tracer) and core.is_scalar_literal(x):  # a host scalar, or an array made of one
         folded = _convert_element_type_impl(np.asarray(x), new_dtype=new_dtype, weak_type=weak, sharding=None)[()]
