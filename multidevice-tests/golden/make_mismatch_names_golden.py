@@ -2,8 +2,9 @@
 refuses: by the parameter of the jitted function that received it (``jnp`` functions are jitted: ``x`` of
 ``multiply``, also for ``np_array * x``; ``a`` of ``_reduce_sum`` for ``jnp.sum``, of ``_reduce_all`` for ``jnp.all``;
 ``x`` of ``abs`` for an alias, ``x1`` of ``true_divide``; ``a`` of ``ravel`` for the functions that ravel their
-operand first, as ``jnp.repeat``), by ``args[i]`` of a primitive
-applied eagerly, and not at all when a jitted function received it traced (under ``grad``, ``vmap``, ``jvp``:
+operand first, as ``jnp.repeat``, ``jnp.unique`` and the set operations; ``args[i]`` of ``_broadcast_arrays``; ``a``
+of ``_squeeze`` for the updates of ``.at[].add``; ``a`` of ``_moveaxis`` for ``jnp.vecdot``), by ``args[i]`` of a
+primitive applied eagerly, and not at all when a jitted function received it traced (under ``grad``, ``vmap``, ``jvp``:
 ``Got jit's context mesh ... and ARG_SHARDING ...``). Recorded from the module named on the command line:
 
     /work/jaxpeer/bin/python multidevice-tests/golden/make_mismatch_names_golden.py jax
@@ -34,8 +35,9 @@ def _case(jax, name: str, where: str) -> str:
     jnp, lax = importlib.import_module(jax.__name__ + ".numpy"), jax.lax
     devices = np.array(jax.devices())
     P, NamedSharding, Mesh = jax.sharding.PartitionSpec, jax.sharding.NamedSharding, jax.sharding.Mesh
-    x, xi = ((jax.device_put(v, devices[6]) if where == "device6" else
-              jax.device_put(v, NamedSharding(Mesh(devices[4:], ("x",)), P("x")))) for v in (X, X.astype(np.int32)))
+    x, xi, xb, x0, xu = ((jax.device_put(v, devices[6]) if where == "device6" else
+                          jax.device_put(v, NamedSharding(Mesh(devices[4:], ("x",)), P("x"))))
+                         for v in (X, X.astype(np.int32), X > 2, np.zeros(8, np.int32), np.zeros(8, np.uint8)))
 
     def total(a):
         return (a * 2).sum()
@@ -73,6 +75,20 @@ def _case(jax, name: str, where: str) -> str:
         "insert_one": lambda: jnp.insert(x, 1, 0.0), "take_two": lambda: jnp.take(x, np.array([0, 1])),
         "searchsorted_x": lambda: jnp.searchsorted(x, X), "interp_x": lambda: jnp.interp(x, X, X),
         "partition_two": lambda: jnp.partition(x, 2), "argpartition_two": lambda: jnp.argpartition(x, 2),
+        **{name: (lambda n=name: getattr(jnp, n)(x)) for name in UNIQUE},
+        **{name: (lambda n=name: getattr(jnp, n)(x, X)) for name in SET_OPERATIONS},
+        **{f"{name}_second": (lambda n=name: getattr(jnp, n)(X, x)) for name in SET_OPERATIONS},
+        "extract": lambda: jnp.extract(X > 2, x), "extract_condition": lambda: jnp.extract(xb, X),
+        "compress": lambda: jnp.compress(X > 2, x), "place": lambda: jnp.place(x, X > 2, 0.0, inplace=False),
+        "trim_zeros": lambda: jnp.trim_zeros(x), "bincount": lambda: jnp.bincount(xi),
+        "bincount_weights": lambda: jnp.bincount(X.astype(np.int32), weights=x),
+        "at_add_updates": lambda: jnp.zeros(8).at[:].add(x),
+        "broadcast_arrays": lambda: jnp.broadcast_arrays(x, X),
+        "broadcast_arrays_second": lambda: jnp.broadcast_arrays(X, x), "choose": lambda: jnp.choose(x0, [X, X]),
+        "choose_choices": lambda: jnp.choose(np.zeros(8, np.int32), [x, X]),
+        "histogram2d": lambda: jnp.histogram2d(x, X), "histogram2d_second": lambda: jnp.histogram2d(X, x),
+        "vecdot": lambda: jnp.vecdot(x, X), "vecdot_second": lambda: jnp.vecdot(X, x),
+        "packbits": lambda: jnp.packbits(xi), "unpackbits": lambda: jnp.unpackbits(xu),
     }
     with jax.set_mesh(Mesh(devices[:4], ("x",))):
         return _outcome(cases[name])
@@ -84,6 +100,8 @@ UNARY = ("all", "any", "average", "std", "ptp", "sort", "argsort", "sort_complex
          "radians", "degrees", "spacing", "positive", "real", "conj", "conjugate", "unstack", "diagflat", "nonzero",
          "flatnonzero", "where")
 BINARY = ("divide", "true_divide", "arctan2", "atan2", "logaddexp", "logaddexp2", "vdot", "inner", "outer")
+UNIQUE = ("unique", "unique_values", "unique_counts", "unique_inverse", "unique_all")
+SET_OPERATIONS = ("union1d", "intersect1d", "setdiff1d", "setxor1d", "isin")
 INTEGER = ("left_shift", "right_shift", "bitwise_left_shift", "bitwise_right_shift", "bitwise_not", "bitwise_invert")
 
 NAMES = ("mul", "rmul_numpy", "mul_numpy", "add", "rsub_numpy", "rmatmul_numpy", "neg", "pow", "sin", "sum",
@@ -92,7 +110,11 @@ NAMES = ("mul", "rmul_numpy", "mul_numpy", "add", "rsub_numpy", "rmatmul_numpy",
          "grad_sin", "grad_numpy_left", "grad_lax", "grad_jit", "vmap", "vmap_sin", "vmap_sum", "vmap_neg",
          "vmap_two", "vmap_numpy_left", "vmap_jit", "vmap_lax_add", "vmap_reshape", "vmap_pow", "jvp", "jvp_lax",
          "vjp", *UNARY, *BINARY, *INTEGER, "power_array", "repeat_twice", "roll_one", "delete_one", "insert_one",
-         "take_two", "searchsorted_x", "interp_x", "partition_two", "argpartition_two")
+         "take_two", "searchsorted_x", "interp_x", "partition_two", "argpartition_two", *UNIQUE, *SET_OPERATIONS,
+         *(f"{name}_second" for name in SET_OPERATIONS), "extract", "extract_condition", "compress", "place",
+         "trim_zeros", "bincount", "bincount_weights", "at_add_updates", "broadcast_arrays",
+         "broadcast_arrays_second", "choose", "choose_choices", "histogram2d", "histogram2d_second", "vecdot",
+         "vecdot_second", "packbits", "unpackbits")
 CASES = {f"{where}_{name}": (lambda jax, n=name, w=where: _case(jax, n, w))
          for where in ("other", "device6") for name in NAMES}
 

@@ -136,6 +136,9 @@ def _staged_nested(obj: Any, dtype: np.dtype) -> Any:
     if isinstance(obj, DimExpr):
         obj = dimension_as_value(obj)
     if isinstance(obj, (Array, Tracer)):
+        aval = get_aval(obj)
+        if aval.dtype == dtype and not aval.weak_type:
+            return obj  # as JAX's: nothing converted, so the first operation on it is the stacking's
         return convert_keeping_weak_type(obj, dtype, False)
     return _host_leaf_as(obj, dtype)
 

@@ -17,7 +17,7 @@ from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.fft import FftType
 from jaxle_core.lax.fft import fft as lax_fft
 from jaxle_numpy.creation import array, asarray
-from jaxle_numpy.manipulation import pad, roll
+from jaxle_numpy.manipulation import moveaxis, pad, roll
 from jaxle_numpy.ranges import arange
 from jaxle_numpy.reductions import prod
 from jaxle_numpy.ufuncs import conj, remainder, sqrt
@@ -110,6 +110,7 @@ def _fft_core(func_name: str, fft_type: FftType, a: Any, s: Sequence[int] | None
             raise ValueError("Shape should be positive.")
     if s is not None and axes is not None and len(s) != len(axes):
         raise ValueError("Shape and axes have different lengths.")
+    given = axes is not None
     if axes is None:
         axes = tuple(range(ndim)) if s is None else tuple(range(-len(s), 0))
     if len(axes) != len(set(axes)):
@@ -117,7 +118,10 @@ def _fft_core(func_name: str, fft_type: FftType, a: Any, s: Sequence[int] | None
     axes = tuple(canonicalize_axis(operator.index(axis), ndim) for axis in axes)
 
     minor = tuple(range(ndim - len(axes), ndim))
-    arr, back = _to_minor(arr, axes)
+    permutation = _moveaxis_permutation(ndim, axes, minor)
+    back = None if permutation == tuple(range(ndim)) else tuple(int(i) for i in np.argsort(permutation))
+    if given:  # by jnp.moveaxis, as JAX's: its parameter names an operand on other devices
+        arr = moveaxis(arr, axes, minor)
     shape = get_aval(arr).shape
     if s is None:
         lengths = tuple(shape[ax] for ax in minor)

@@ -18,7 +18,7 @@ from jaxle_core.extended import ExtendedArray
 from jaxle_core.lax import placement
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
-from jaxle_core.mesh import PartitionSpec
+from jaxle_core.mesh import PartitionSpec, get_abstract_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import checked_out_sharding, spec_of
 from jaxle_numpy import indexer, ufuncs
@@ -118,7 +118,7 @@ def _broadcast_update(y, shape: tuple[int, ...], layout: NamedSharding | None):
     if aval.shape == tuple(shape):
         current = spec_of(aval)
         if layout is None or current == tuple(layout.spec):
-            return y
+            return _onto_context_mesh(y)
         if not any(current):
             return placement.reshard(y, layout)
         _incompatible(aval, aval.update(sharding=layout))
@@ -128,6 +128,15 @@ def _broadcast_update(y, shape: tuple[int, ...], layout: NamedSharding | None):
     if any(s not in (1, t) for s, t in zip(aval.shape, shape[lead:])):
         _incompatible(aval, aval.update(shape=tuple(shape), sharding=layout))
     return lax_structural.broadcast_in_dim(y, tuple(shape), tuple(range(lead, len(shape))), out_sharding=layout)
+
+
+def _onto_context_mesh(y):
+    """``y`` as JAX's broadcast of updates already of the slice's shape leaves it: under ``set_mesh``, an eager array
+    typed over another mesh (or none) is resharded onto the context mesh (one on other devices refused there)."""
+    mesh = get_abstract_mesh()
+    if isinstance(y, Array) and not mesh.empty and get_aval(y).sharding.mesh != mesh:
+        return placement.reshard(y, PartitionSpec())
+    return y
 
 
 def _incompatible(aval, requested) -> None:
@@ -192,8 +201,10 @@ def scatter_update(x, index, y, kind: str, *, indices_are_sorted: bool = False, 
         x = lax_structural.convert_element_type(x, x_promoted.dtype)
         y = lax_structural.convert_element_type(y, x_promoted.dtype)
     y = _broadcast_update(y, plan.result_shape, _update_layout(x_aval, parsed, plan))
-    if plan.new_axes:
-        y = lax_structural.squeeze(y, plan.new_axes)
+    if plan.new_axes or isinstance(y, Array):
+        from jaxle_numpy.manipulation import squeeze  # noqa: PLC0415 - manipulation builds on indexing
+        # by jnp.squeeze, also with no axes, as JAX's: its parameter names an eager array on other devices
+        y = squeeze(y, plan.new_axes)
     if plan.reversed_dims:
         y = lax_structural.rev(y, plan.reversed_dims)
     if parsed.inserted_axes:

@@ -46,6 +46,7 @@ from jaxle_numpy.cumulative import cumsum
 from jaxle_numpy.indexing import getitem
 from jaxle_numpy.quantiles import median
 from jaxle_numpy.ranges import arange, linspace
+from jaxle_numpy.reductions import any as jnp_any
 from jaxle_numpy.reductions import max as jnp_max
 from jaxle_numpy.reductions import mean
 from jaxle_numpy.reductions import min as jnp_min
@@ -267,16 +268,17 @@ def rollaxis(a: Any, axis: int, start: int = 0) -> Any:
     return moveaxis(a, axis, start)
 
 
+@compiled_when_eager(static_argnames=("axis1", "axis2"))
 def swapaxes(a: Any, axis1: int, axis2: int) -> Any:
     """``a`` with axes ``axis1`` and ``axis2`` exchanged."""
+    # run eagerly as JAX's jitted swapaxes: never its operand, and one on other devices named by its parameter
     require_hashable(axis1)  # static arguments of JAX's jitted swapaxes, checked first
     require_hashable(axis2)
     check_arraylike("swapaxes", a)
     permutation = np.arange(_ndim(a))
     # NumPy's indexing gives JAX's IndexError for an axis out of bounds
     permutation[axis1], permutation[axis2] = permutation[axis2], permutation[axis1]
-    out = lax_structural.transpose(a, tuple(int(i) for i in permutation))
-    return passed_through(a) if out is a else as_array(out)  # JAX's swapaxes is jitted: never its operand
+    return as_array(lax_structural.transpose(a, tuple(int(i) for i in permutation)))
 
 
 def expand_dims(a: Any, axis: int | Sequence[int]) -> Any:
@@ -372,11 +374,15 @@ def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
 def broadcast_arrays(*args: Any) -> list[Any]:
     """``args`` broadcast to their common shape."""
     check_arraylike("broadcast_arrays", *args)
-    if not args:
-        return []
+    return _broadcast_arrays(*map(eager_array, args)) if args else []
+
+
+@compiled_when_eager
+def _broadcast_arrays(*args: Any) -> list[Any]:
+    # run eagerly as JAX's jitted function of this name: an operand already of the shape is a new array, and one
+    # on other devices is named by its position (``args[i]``)
     shape = lax_structural.broadcast_shapes(*(_shape(a) for a in args))
-    # JAX's are jitted: an operand already of that shape is returned as a new array
-    return [passed_through(a) if out is a else out for a, out in ((a, broadcast_to(a, shape)) for a in args)]
+    return [as_array(broadcast_to(a, shape)) for a in args]
 
 
 def _atleast_nd_body(name: str, rank: int, placement: Callable[[int], tuple[int, ...]]) -> Any:
@@ -1047,15 +1053,20 @@ def append(arr: Any, values: Any, axis: int | None = None) -> Any:
 def trim_zeros(filt: Any, trim: str = "fb", axis: int | Sequence[int] | None = None) -> Any:
     """``filt`` without its leading (``'f'``) and/or trailing (``'b'``) zeros along ``axis`` (every axis)."""
     check_arraylike("trim_zeros", filt)
-    value = concrete_or_error(filt, "Error arose in the `filt` argument of trim_zeros()")
-    if value.ndim == 0:
+    context = "Error arose in the `filt` argument of trim_zeros()"
+    if isinstance(filt, Tracer):
+        concrete_or_error(filt, context)
+    shape = np.shape(filt)
+    if not shape:
         return as_array(filt)
-    axes = range(value.ndim) if axis is None else [_axis(i, value.ndim) for i in _index_tuple(axis)]
-    nonzero = value != 0
-    starts, limits = [0] * value.ndim, list(value.shape)
+    axes = range(len(shape)) if axis is None else [_axis(i, len(shape)) for i in _index_tuple(axis)]
+    starts, limits = [0] * len(shape), list(shape)
     trim = trim.lower()
     for ax in axes:
-        along = np.flatnonzero(nonzero.any(axis=tuple(i for i in range(value.ndim) if i != ax)))
+        # the slices along ``ax`` holding a nonzero element, by jnp.any as JAX's (which names an operand on other
+        # devices by that call)
+        others = tuple(i for i in range(len(shape)) if i != ax)
+        along = np.flatnonzero(concrete_or_error(jnp_any(filt, axis=others), context))
         if along.size == 0:
             starts[ax] = limits[ax] = 0
             continue

@@ -19,6 +19,7 @@ from jaxle_core.lax.dot import dot_general
 from jaxle_core.sharding_types import checked_out_sharding
 from jaxle_numpy.conditional import where
 from jaxle_numpy.creation import array
+from jaxle_numpy.manipulation import moveaxis
 from jaxle_numpy.ufuncs import multiply, subtract
 from jaxle_numpy.util import (
     canonicalize_axis,
@@ -87,8 +88,8 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1, precision=None, preferred_ele
     x1_shape, x2_shape = get_aval(x1).shape, get_aval(x2).shape
     if x1_shape[axis] != x2_shape[axis]:  # Python's IndexError for an axis out of range, as JAX's
         raise ValueError(f"axes must match; got shapes {x1_shape} and {x2_shape} with axis={axis}")
-    x1_axis, x2_axis = canonicalize_axis(axis, len(x1_shape)), canonicalize_axis(axis, len(x2_shape))
-    x1, x2 = _move_to_end(x1, x1_axis), _move_to_end(x2, x2_axis)
+    # by jnp.moveaxis, as JAX's: its parameter names an operand on other devices
+    x1, x2 = moveaxis(x1, axis, -1), moveaxis(x2, axis, -1)
 
     def vector_dot(u, v):
         return dot(_conj_if_complex(u), v, precision=precision, preferred_element_type=preferred_element_type)

@@ -44,16 +44,11 @@ def _concrete(x: Any) -> np.ndarray:
     return np.asarray(x)
 
 
-def _ravel(x: Any) -> Any:
-    aval = get_aval(x)
-    return x if aval.ndim == 1 else lax_structural.reshape(x, (aval.size,))
-
-
 def _take_body(a, indices, axis: int | None = None, mode: str | None = None, unique_indices: bool = False,
                indices_are_sorted: bool = False, fill_value=None):
     indexer.check_gather_operand(a)
     if axis is None:
-        a, axis = _ravel(a), 0
+        a, axis = manipulation.ravel(a), 0
     a_aval, index_aval = get_aval(a), get_aval(indices)
     axis = canonicalize_axis(axis, a_aval.ndim)
     size = a_aval.shape[axis]
@@ -108,7 +103,7 @@ def take(a, indices, axis: int | None = None, out=None, mode: str | None = None,
 def _take_along_axis_body(arr, indices, axis: int | None, mode=None, fill_value=None):
     indexer.check_gather_operand(arr)
     if axis is None:
-        arr, axis = _ravel(arr), 0
+        arr, axis = manipulation.ravel(arr), 0
     arr_aval, index_aval = get_aval(arr), get_aval(indices)
     if index_aval.ndim != arr_aval.ndim:
         raise ValueError(f"indices and arr must have the same number of dimensions; {index_aval.ndim} vs. "
@@ -173,7 +168,7 @@ _IMMUTABLE = ("jax.numpy.{} cannot modify arrays in-place, because JAX arrays ar
 def _put_along_axis_body(arr, indices, values, axis: int | None, mode: str | None = None):
     shape = get_aval(arr).shape
     if axis is None:
-        arr, axis = _ravel(arr), 0
+        arr, axis = manipulation.ravel(arr), 0
     index_shape = get_aval(indices).shape
     values = _broadcast(_asarray(values), index_shape)
     grids = []
@@ -219,8 +214,8 @@ def put(a, ind, v, mode: str | None = None, *, inplace: bool = True):
         raise ValueError(_IMMUTABLE.format("put"))
     check_arraylike("put", a, ind, v)
     a = _asarray(a)
-    ind = _ravel(_asarray(ind))
-    values = _ravel(_asarray(v))
+    ind = manipulation.ravel(_asarray(ind))
+    values = manipulation.ravel(_asarray(v))
     size = get_aval(a).size
     if size == 0 or get_aval(ind).size == 0 or get_aval(values).size == 0:
         return a
@@ -244,11 +239,12 @@ def place(arr, mask, vals, *, inplace: bool = True):
         raise ValueError(_IMMUTABLE.format("place"))
     check_arraylike("place", arr, mask, vals)
     arr = _asarray(arr)
-    mask = _ravel(_asarray(mask))
+    values = manipulation.ravel(_asarray(vals))  # first, as JAX's: an operand on other devices is named alike
+    mask = manipulation.ravel(_asarray(mask))
     size = get_aval(mask).size
     (positions,) = nonzero(mask, size=size, fill_value=size)
-    values = _cycled(_ravel(_asarray(vals)), size)
-    out = indexing.scatter_update(_ravel(arr), positions, values, "set", mode="drop")
+    values = _cycled(values, size)
+    out = indexing.scatter_update(manipulation.ravel(arr), positions, values, "set", mode="drop")
     return out if get_aval(out).shape == get_aval(arr).shape else lax_structural.reshape(out, get_aval(arr).shape)
 
 
@@ -334,7 +330,7 @@ def compress(condition, a, axis: int | None = None, *, size: int | None = None, 
     if get_aval(condition).ndim != 1:
         raise ValueError("condition must be a 1D array")
     if axis is None:
-        a, axis = _ravel(a), 0
+        a, axis = manipulation.ravel(a), 0
     axis = canonicalize_axis(axis, get_aval(a).ndim)
     moved = manipulation.moveaxis(a, axis, 0)
     length = get_aval(moved).shape[0]
@@ -360,7 +356,8 @@ def compress(condition, a, axis: int | None = None, *, size: int | None = None, 
 def extract(condition, arr, *, size: int | None = None, fill_value=0):
     """The elements of ``arr`` where ``condition`` holds, flattened."""
     check_arraylike("extract", condition, arr)
-    return compress(_ravel(_asarray(condition)), _ravel(_asarray(arr)), size=size, fill_value=fill_value)
+    condition, arr = manipulation.ravel(_asarray(condition)), manipulation.ravel(_asarray(arr))
+    return compress(condition, arr, size=size, fill_value=fill_value)
 
 
 def choose(a, choices, out=None, mode: str = "raise"):
@@ -379,7 +376,8 @@ def choose(a, choices, out=None, mode: str = "raise"):
                 "Abstract tracer value encountered where concrete value is expected: traced array with shape "
                 f"{get_aval(a).str_short()}\nThe error occurred because jnp.choose was jit-compiled with "
                 "mode='raise'. Use mode='wrap' or mode='clip' instead.")
-        if np.any((_concrete(a) < 0) | (_concrete(a) >= n)):
+        # by jnp functions, as JAX's: the first of them names an index array on other devices
+        if reductions.any(ufuncs.bitwise_or(ufuncs.less(a, 0), ufuncs.greater_equal(a, n))):
             raise ValueError("invalid entry in choice array")
     elif mode == "wrap":
         a = ufuncs.remainder(a, n)
@@ -424,7 +422,8 @@ def select(condlist: Sequence, choicelist: Sequence, default=0):
     if get_aval(stacked).dtype != np.bool_:
         stacked = lax_structural.convert_element_type(stacked, np.bool_)
     which = lax_reductions.argmax(stacked, 0, np.int32)
-    return lax_structural.select_n(which, *[_broadcast(v, shape) for v in values])
+    # by jnp.broadcast_arrays, as JAX's: its parameters (``args[i]``) name a choice on other devices
+    return lax_structural.select_n(*manipulation.broadcast_arrays(which, *values))
 
 
 def _piecewise_body(x, condlist, consts: dict, *args, funcs: tuple):
@@ -490,7 +489,7 @@ def fill_diagonal(a, val, wrap: bool = False, *, inplace: bool = True):
     diagonal = lax_structural.iota(np.int32, n)
     val = _asarray(val)
     if get_aval(val).ndim:
-        val = _cycled(_ravel(val), n)
+        val = _cycled(manipulation.ravel(val), n)
     return indexing.scatter_update(a, (diagonal,) * len(shape), val, "set")
 
 
@@ -544,11 +543,14 @@ def unravel_index(indices, shape: Sequence[int]) -> tuple[Any, ...]:
     return tuple(where(above, size - 1, where(below, 0, c)) for c, size in zip(coordinates, shape))
 
 
-def _packbits_body(a, axis: int, bitorder: str):
+def _packbits_body(a, axis: int | None, bitorder: str):
     bits = lax_structural.convert_element_type(lax_elementwise.ne(a, _like(0, a)), np.uint8)
     shifts = lax_structural.iota(np.uint8, 8)
     if bitorder == "big":
         shifts = lax_structural.rev(shifts, (0,))
+    if axis is None:
+        bits, axis = manipulation.ravel(bits), 0
+    axis = canonicalize_axis(axis, get_aval(bits).ndim)
     ndim = get_aval(bits).ndim
     bits = manipulation.moveaxis(bits, axis, -1)
     shape = get_aval(bits).shape
@@ -575,15 +577,16 @@ def packbits(a, axis: int | None = None, bitorder: str = "big"):
         raise TypeError("Expected an input array of integer or boolean data type")
     if bitorder not in ("little", "big"):
         raise ValueError("'order' must be either 'little' or 'big'")
-    if axis is None:
-        a, axis = _ravel(a), 0
-    return _packbits(a, axis=canonicalize_axis(axis, get_aval(a).ndim), bitorder=bitorder)
+    return _packbits(a, axis=axis, bitorder=bitorder)
 
 
-def _unpackbits_body(a, axis: int, count: int | None, bitorder: str):
+def _unpackbits_body(a, axis: int | None, count: int | None, bitorder: str):
     masks = lax_elementwise.shift_left(np.ones((), np.uint8), lax_structural.iota(np.uint8, 8))
     if bitorder == "big":
         masks = lax_structural.rev(masks, (0,))
+    if axis is None:
+        a, axis = manipulation.ravel(a), 0
+    axis = canonicalize_axis(axis, get_aval(a).ndim)
     a = manipulation.moveaxis(a, axis, -1)
     shape = get_aval(a).shape
     ndim = len(shape)
@@ -612,6 +615,4 @@ def unpackbits(a, axis: int | None = None, count: int | None = None, bitorder: s
         raise TypeError("Expected an input array of unsigned byte data type")
     if bitorder not in ("little", "big"):
         raise ValueError("'order' must be either 'little' or 'big'")
-    if axis is None:
-        a, axis = _ravel(a), 0
-    return _unpackbits(a, axis=canonicalize_axis(axis, get_aval(a).ndim), count=count, bitorder=bitorder)
+    return _unpackbits(a, axis=axis, count=count, bitorder=bitorder)

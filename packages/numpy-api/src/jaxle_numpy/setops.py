@@ -26,6 +26,7 @@ from jaxle_numpy._index_helpers import (
 )
 from jaxle_numpy.conditional import where
 from jaxle_numpy.cumulative import cumsum
+from jaxle_numpy.manipulation import ravel
 from jaxle_numpy.ranges import arange
 from jaxle_numpy.reductions import sum as _count  # of a boolean mask: its number of True entries
 from jaxle_numpy.selection import nonzero
@@ -57,11 +58,6 @@ class _UniqueCountsResult(NamedTuple):
 class _UniqueInverseResult(NamedTuple):
     values: Any
     inverse_indices: Any
-
-
-def _ravel(x: Any) -> Any:
-    shape = get_aval(x).shape
-    return x if len(shape) == 1 else lax.reshape(x, (math.prod(shape),))
 
 
 def _move_axis(x: Any, source: int, destination: int) -> Any:
@@ -122,7 +118,7 @@ def _unique(ar: Any, axis: int | None, return_index: bool, return_inverse: bool,
     """unique's results as a list (the number of distinct entries last with ``return_true_size``)."""
     input_shape = get_aval(ar).shape
     if axis is None:
-        ar, axis, inverse_shape = _ravel(ar), 0, input_shape
+        ar, axis, inverse_shape = ravel(ar), 0, input_shape
     else:
         axis = canonicalize_axis(operator.index(axis), len(input_shape))
         inverse_shape = (input_shape[axis],)
@@ -225,7 +221,7 @@ def unique_values(x: Any, /, *, size: int | None = None, fill_value: Any = None)
 
 def _in1d_body(ar1, ar2, invert: bool, method: str, assume_unique: bool):
     ar1, ar2 = promote_dtypes(ar1, ar2)
-    ar1, ar2 = _ravel(ar1), _ravel(ar2)
+    ar1, ar2 = ravel(ar1), ravel(ar2)
     n1, n2 = get_aval(ar1).shape[0], get_aval(ar2).shape[0]
     if method in ("auto", "compare_all"):
         pairs = (lax.ne if invert else lax.eq)(lax.broadcast_in_dim(ar1, (n1, 1), (0,)),
@@ -346,10 +342,13 @@ def _cut(results: tuple[Any, ...]) -> Any:
     return cut[0] if len(cut) == 1 else cut
 
 
-def _flat_operands(name: str, ar1: Any, ar2: Any) -> tuple[Any, Any]:
+def _flat_operands(name: str, ar1: Any, ar2: Any, promoted_first: bool = False) -> tuple[Any, Any]:
+    """``ar1`` and ``ar2`` flattened (by ``jnp.ravel``, whose parameter names an operand on other devices, as in
+    JAX) and promoted to a common dtype, in JAX's order for ``name`` (promoted first: ``promoted_first``)."""
     check_arraylike(name, ar1, ar2)
-    ar1, ar2 = promote_dtypes(ar1, ar2)
-    return _ravel(ar1), _ravel(ar2)
+    if promoted_first:
+        return tuple(map(ravel, promote_dtypes(ar1, ar2)))
+    return promote_dtypes(ravel(ar1), ravel(ar2))
 
 
 def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False, return_indices: bool = False, *,
@@ -357,7 +356,7 @@ def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False, return_indices:
     """The sorted values in both ``ar1`` and ``ar2`` (flattened), with the indices of their first occurrences in
     each when ``return_indices``. ``size`` pads to a static length (``fill_value``, else the smallest value; the
     indices pad with each input's length)."""
-    ar1, ar2 = _flat_operands("intersect1d", ar1, ar2)
+    ar1, ar2 = _flat_operands("intersect1d", ar1, ar2, promoted_first=True)
     size = _static_size(size)
     if size is not None:
         return _intersect1d_size(ar1, ar2, assume_unique=bool(assume_unique), return_indices=bool(return_indices),

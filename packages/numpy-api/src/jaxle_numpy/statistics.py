@@ -465,10 +465,10 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | N
     minlength = concrete_or_error(operator.index, minlength, "The error occurred because of argument 'minlength' "
                                   "of jnp.bincount.")
     if length is None:
-        x_concrete = concrete_or_error(
-            np.asarray, x, "The error occurred because of argument 'x' of jnp.bincount. To avoid this error, pass "
-            "a static `length` argument.")
-        length = max(minlength, x_concrete.size and int(x_concrete.max()) + 1)
+        aval = concrete_or_error(get_aval, x, "The error occurred because of argument 'x' of jnp.bincount. To "
+                                 "avoid this error, pass a static `length` argument.")
+        # its largest entry by jnp.max, as JAX's: an operand on other devices is named by that call
+        length = max(minlength, aval.size and int(max(0, max_(x))) + 1)
     else:
         length = concrete_or_error(operator.index, length, "The error occurred because of argument 'length' of "
                                    "jnp.bincount.")
@@ -481,17 +481,19 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | N
     zeros = lax.broadcast_in_dim(np.zeros((), dtype), (length,), ())
     index = clip(x, 0)
     sharding = checked_out_sharding(out_sharding, "jnp.bincount")
-    if sharding is not None:  # counted over the mesh's axes made Auto, as an update given an out_sharding
-        _check_replicated_or_unreduced(sharding)
+    if sharding is not None or weights is not None:
+        # as JAX's ``.at[].add`` (whose squeeze of the weights names them when on other devices); given an
+        # out_sharding, counted over the mesh's axes made Auto
+        if sharding is not None:
+            _check_replicated_or_unreduced(sharding)
         counted = np.ones((), dtype) if weights is None else updates
         return scatter_update(zeros, index, counted, "add", mode="drop", out_sharding=sharding)
     index = lax.select_n(lax.lt(index, np.zeros((), get_aval(index).dtype)), index,
                          lax.add(index, np.array(length, get_aval(index).dtype)))
     index = lax.broadcast_in_dim(index, get_aval(index).shape + (1,), (0,))
-    if weights is None:
-        # ones laid out as ``x`` (over Explicit mesh axes), as JAX's ones_like
-        updates = lax.broadcast_in_dim(np.ones((), dtype), get_aval(x).shape, (),
-                                       out_sharding=get_aval(x).explicit_sharding)
+    # ones laid out as ``x`` (over Explicit mesh axes), as JAX's ones_like
+    updates = lax.broadcast_in_dim(np.ones((), dtype), get_aval(x).shape, (),
+                                   out_sharding=get_aval(x).explicit_sharding)
     dnums = ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
                                     scatter_dims_to_operand_dims=(0,))
     return lax.scatter_add(zeros, index, updates, dnums, mode=GatherScatterMode.FILL_OR_DROP)

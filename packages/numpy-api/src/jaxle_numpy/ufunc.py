@@ -8,6 +8,7 @@ JAX's do. Each method is staged as a ``jit`` of the method's name.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -315,10 +316,12 @@ class ufunc:  # noqa: N801 - JAX's name
 
 
 def _jit_named(name: str, method: Callable[..., Any], static_argnames: tuple[str, ...] = ()) -> Any:
-    """``method`` under ``jit`` with the name JAX's ufunc method has in jaxprs."""
+    """``method`` under ``jit`` with the name JAX's ufunc method has in jaxprs, and its parameters and qualified
+    name (``ufunc.reduce``) in errors, as JAX's."""
+    @functools.wraps(method)
     def staged(*args: Any, **kwargs: Any) -> Any:
         return method(*args, **kwargs)
-    staged.__name__ = staged.__qualname__ = name
+    staged.__name__, staged.__qualname__ = name, f"ufunc.{name}"
     return jit(staged, static_argnames=static_argnames)
 
 

@@ -505,6 +505,7 @@ class _CompiledWhenEager(JitWrapped):
         self._n_operands = next((i for i, name in enumerate(self._positional) if name in self._static),
                                 len(self._positional))
         self._defaults = {p.name: p.default for p in parameters if p.default is not p.empty}
+        self._variadic = any(p.kind == p.VAR_POSITIONAL for p in parameters)  # then every positional is an operand
 
     def _static_keywords(self, args: tuple, kwargs: dict) -> dict | None:
         """The call's static and dynamic arguments by name, or None when it passes anything else."""
@@ -527,7 +528,7 @@ class _CompiledWhenEager(JitWrapped):
         return keywords
 
     def call_entry(self, args: tuple, kwargs: dict) -> tuple[Any, Any]:
-        n = self._n_operands
+        n = len(args) if self._variadic else self._n_operands
         if type(current_trace()) is EvalTrace and len(args) >= n and all(map(_compiled_operand, args[:n])):
             if len(args) == n and not kwargs:
                 return super().call_entry(args, kwargs)
