@@ -3,9 +3,11 @@ refuses: by the parameter of the jitted function that received it (``jnp`` funct
 ``multiply``, also for ``np_array * x``; ``a`` of ``_reduce_sum`` for ``jnp.sum``, of ``_reduce_all`` for ``jnp.all``;
 ``x`` of ``abs`` for an alias, ``x1`` of ``true_divide``; ``a`` of ``ravel`` for the functions that ravel their
 operand first, as ``jnp.repeat``, ``jnp.unique`` and the set operations; ``args[i]`` of ``_broadcast_arrays``; ``a``
-of ``_squeeze`` for the updates of ``.at[].add``; ``a`` of ``_moveaxis`` for ``jnp.vecdot``), by ``args[i]`` of a
-primitive applied eagerly, and not at all when a jitted function received it traced (under ``grad``, ``vmap``, ``jvp``:
-``Got jit's context mesh ... and ARG_SHARDING ...``). Recorded from the module named on the command line:
+of ``_squeeze`` for the updates of ``.at[].add`` and the arguments of a ``vectorize``d function; ``a`` of
+``_moveaxis`` for ``jnp.vecdot`` and the FFTs; ``operands[i]`` of ``_einsum``; ``a`` of ``ufunc.reduce``), by
+``args[i]`` of a primitive applied eagerly, and not at all when a jitted function received it traced (under
+``grad``, ``vmap``, ``jvp``: ``Got jit's context mesh ... and ARG_SHARDING ...``). Recorded from the module named
+on the command line:
 
     /work/jaxpeer/bin/python multidevice-tests/golden/make_mismatch_names_golden.py jax
 """
@@ -89,6 +91,14 @@ def _case(jax, name: str, where: str) -> str:
         "histogram2d": lambda: jnp.histogram2d(x, X), "histogram2d_second": lambda: jnp.histogram2d(X, x),
         "vecdot": lambda: jnp.vecdot(x, X), "vecdot_second": lambda: jnp.vecdot(X, x),
         "packbits": lambda: jnp.packbits(xi), "unpackbits": lambda: jnp.unpackbits(xu),
+        "select": lambda: jnp.select([X > 2], [x]), "einsum": lambda: jnp.einsum("i,i", x, X),
+        "einsum_second": lambda: jnp.einsum("i,i", X, x), "swapaxes": lambda: jnp.swapaxes(x, 0, 0),
+        "fft": lambda: jnp.fft.fft(x), "rfft": lambda: jnp.fft.rfft(x), "add_reduce": lambda: jnp.add.reduce(x),
+        "add_accumulate": lambda: jnp.add.accumulate(x), "add_outer": lambda: jnp.add.outer(x, X),
+        "add_at": lambda: jnp.add.at(x, np.array([0]), 1.0, inplace=False),
+        "vectorize": lambda: jnp.vectorize(lambda a: a * 2)(x),
+        "ravel_multi_index": lambda: jnp.ravel_multi_index((xi,), (8,)),
+        "logsumexp": lambda: jax.nn.logsumexp(x), "sigmoid": lambda: jax.nn.sigmoid(x),
     }
     with jax.set_mesh(Mesh(devices[:4], ("x",))):
         return _outcome(cases[name])
@@ -114,7 +124,9 @@ NAMES = ("mul", "rmul_numpy", "mul_numpy", "add", "rsub_numpy", "rmatmul_numpy",
          *(f"{name}_second" for name in SET_OPERATIONS), "extract", "extract_condition", "compress", "place",
          "trim_zeros", "bincount", "bincount_weights", "at_add_updates", "broadcast_arrays",
          "broadcast_arrays_second", "choose", "choose_choices", "histogram2d", "histogram2d_second", "vecdot",
-         "vecdot_second", "packbits", "unpackbits")
+         "vecdot_second", "packbits", "unpackbits", "select", "einsum", "einsum_second", "swapaxes", "fft", "rfft",
+         "add_reduce", "add_accumulate", "add_outer", "add_at", "vectorize", "ravel_multi_index", "logsumexp",
+         "sigmoid")
 CASES = {f"{where}_{name}": (lambda jax, n=name, w=where: _case(jax, n, w))
          for where in ("other", "device6") for name in NAMES}
 

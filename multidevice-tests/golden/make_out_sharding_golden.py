@@ -330,6 +330,9 @@ _TRANSFORMED = {
     "grad_asarray": ("grad", lambda jax, u: jax.numpy.asarray(u, out_sharding=_p(jax, None, "y"))),
     "grad_array_f16": ("grad", lambda jax, u: jax.numpy.array(u, dtype=np.float16, out_sharding=_p(jax))),
     "grad_segment_sum": ("grad", lambda jax, u: jax.ops.segment_sum(u, _SEGMENTS, 4, out_sharding=_p(jax, "x"))),
+    "grad_percentile": ("grad", lambda jax, u: jax.numpy.percentile(u, 30.0, axis=0, out_sharding=_p(jax, "y"))),
+    "grad_percentile_whole": ("grad", lambda jax, u: jax.numpy.percentile(u, 30.0, out_sharding=_p(jax))),
+    "vmap_percentile": ("vmap", lambda jax, r: jax.numpy.percentile(r, 30.0, out_sharding=_p(jax))),
 }
 
 def _device_too(f):

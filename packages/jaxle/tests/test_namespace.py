@@ -226,3 +226,14 @@ def test_device_get_leaves_key_arrays_as_they_are():
     out = jax.device_get({"key": key, "x": jnp.ones(2)})
     assert out["key"] is key and isinstance(out["x"], np.ndarray)
     np.testing.assert_array_equal(out["x"], np.ones(2, np.float32))
+
+
+def test_names_jax_removed_answer_with_its_message():
+    # JAX 0.10.2's message for jnp.fix, which it removed (recorded from its jax.numpy.__getattr__)
+    message = ("jax.numpy.fix was deprecated in JAX v0.9.0, and will be removed in JAX v0.10.0. Use jax.numpy.trunc "
+               "instead.")
+    with pytest.raises(AttributeError) as raised:
+        jnp.fix  # noqa: B018 - the attribute lookup is what is tested
+    assert str(raised.value) == message and not hasattr(jnp, "fix")
+    with pytest.raises(AttributeError, match="module 'jaxle.numpy' has no attribute 'no_such_name'"):
+        jnp.no_such_name  # noqa: B018

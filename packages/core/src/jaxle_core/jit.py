@@ -1057,8 +1057,20 @@ def _flat_argument_names(signature: inspect.Signature | None, args: tuple, stati
         if i not in static_nums:
             names += [bound_names[i] + tree.keystr(path) for path, _ in tree.tree_flatten_with_path(value)[0]]
     for key in sorted(dynamic_kwargs):
-        names += [key + tree.keystr(path) for path, _ in tree.tree_flatten_with_path(dynamic_kwargs[key])[0]]
+        name = _keyword_name(signature, key)
+        names += [name + tree.keystr(path) for path, _ in tree.tree_flatten_with_path(dynamic_kwargs[key])[0]]
     return names
+
+
+def _keyword_name(signature: inspect.Signature | None, key: str) -> str:
+    """How JAX names keyword argument ``key``: by its parameter, else as an entry of the function's ``**kwargs``
+    parameter (``kw['key']``), else of ``kwargs``."""
+    parameters = {} if signature is None else signature.parameters
+    p = parameters.get(key)
+    if p is not None and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+        return key
+    var_keyword = next((p.name for p in parameters.values() if p.kind == p.VAR_KEYWORD), "kwargs")
+    return f"{var_keyword}[{key!r}]"
 
 
 def _signature_or_none(fun: Callable) -> inspect.Signature | None:

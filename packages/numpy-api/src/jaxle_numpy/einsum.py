@@ -13,6 +13,7 @@ import opt_einsum
 from jaxle_core import dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
+from jaxle_core.device_mismatch import is_device_mismatch, named_by_call
 from jaxle_core.lax import elementwise as lax_elementwise
 from jaxle_core.lax import reductions as lax_reductions
 from jaxle_core.lax import structural as lax_structural
@@ -76,7 +77,12 @@ def einsum(subscripts, /, *operands, out: None = None, optimize: str | bool | li
     else:
         out_dtype = dtypes.canonicalize_dtype(dtypes.dtype(preferred_element_type, requested_in="einsum"))
         weak = False
-    result = _contract_all(planned, contractions, precision, out_dtype, _dot_general, out_sharding)
+    try:
+        result = _contract_all(planned, contractions, precision, out_dtype, _dot_general, out_sharding)
+    except ValueError as error:  # named by the operands of JAX's jitted ``_einsum``, which would have met it first
+        if not is_device_mismatch(error):
+            raise
+        raise named_by_call(error, planned, [f"operands[{i}]" for i in range(len(planned))], "_einsum") from None
     if get_aval(result).dtype != out_dtype or get_aval(result).weak_type != weak:
         result = lax_structural.convert_keeping_weak_type(result, out_dtype, weak)
     if isinstance(result, Array) and any(result is operand for operand in operands):

@@ -174,6 +174,9 @@ def scatter_update(x, index, y, kind: str, *, indices_are_sorted: bool = False, 
     """``x`` with ``y`` combined into ``x[index]`` by the scatter ``kind`` (set, add, sub, mul, min, max); computed
     whole on every device, then laid out as ``out_sharding``, when that is given."""
     check_arraylike(f"scatter_{kind}", x, y)
+    key_dtype = get_aval(x).dtype if dtypes.is_extended(get_aval(x).dtype) else None
+    if key_dtype is not None and isinstance(y, int):  # met by JAX's check of an integer update against x's dtype
+        raise TypeError(f"Cannot interpret '{key_dtype}' as a data type")
     if out_sharding is not None:
         placement.reshard_target(out_sharding)
         x, index, y = _replicated(x, index, y)
@@ -183,6 +186,8 @@ def scatter_update(x, index, y, kind: str, *, indices_are_sorted: bool = False, 
     y = staged_when_converted(y)  # before the indices, as JAX's
     x_aval = get_aval(x)
     parsed = indexer.parse_index(index, x_aval.shape)
+    if key_dtype is not None and get_aval(y).dtype != key_dtype:  # JAX promotes the update against the bare dtype
+        raise TypeError(f"Cannot determine dtype of {key_dtype}")
     indexer.check_gather_operand(x)
     plan = indexer.gather_plan(parsed, wrap_negative_indices)
     if 0 in plan.result_shape:

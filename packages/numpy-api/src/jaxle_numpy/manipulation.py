@@ -28,6 +28,7 @@ from jaxle_core.lax import reductions as lax_reductions
 from jaxle_core.lax import slicing as lax_slicing
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.control_flow.conditionals import platform_dependent
+from jaxle_core.lax.identity import copy_p
 from jaxle_core.lax.standard import check_nonnegative
 from jaxle_core.mesh import PartitionSpec, get_abstract_mesh
 from jaxle_core.sharding import NamedSharding
@@ -1242,8 +1243,7 @@ def _gathered_diagonal(a: Any, offset: int, axis1: int, axis2: int) -> Any:
 
 
 def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> Any:
-    """``x`` converted to ``dtype`` (strongly typed)."""
-    del copy  # arrays are immutable
+    """``x`` converted to ``dtype`` (strongly typed); ``copy``: then copied, as JAX stages it."""
     x = ensure_arraylike("astype", x)
     check_conversion_target(device, x)
     dt = requested_dtype(dtype, "astype") if dtype is not None else dtypes.default_float_dtype()
@@ -1255,6 +1255,8 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> 
                       stacklevel=2)
     target = staged_target(device)
     if target is not None:
-        return converted_staged(ensure_array(x), dt, False, target)
-    return converted_onto(as_array(lax_structural.convert_element_type(x, dt)), device)
+        out = converted_staged(ensure_array(x), dt, False, target)
+    else:
+        out = converted_onto(as_array(lax_structural.convert_element_type(x, dt)), device)
+    return copy_p.bind(out) if copy else out
 

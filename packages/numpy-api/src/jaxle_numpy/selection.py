@@ -506,7 +506,8 @@ def ravel_multi_index(multi_index: Sequence, dims: Sequence[int], mode: str = "r
             raise ValueError(f"dtype={get_aval(c).dtype!r} is not an integer type.")
     if mode == "raise":
         for c, d in zip(coordinates, dims):
-            value = _concrete(c)
+            # an array's value read from a jnp.array copy of it, as JAX's (which names one on other devices)
+            value = _concrete(c if isinstance(c, Tracer) else creation.array(c))
             if np.any((value < 0) | (value >= d)):
                 raise ValueError("invalid entry in coordinates array")
     elif mode == "clip":

@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
+from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.batching import vmap
 from jaxle_core.lax import structural as lax_structural
@@ -112,6 +113,7 @@ def vectorize(pyfunc: Callable, *, excluded: Collection[int | str] = frozenset()
     @functools.wraps(pyfunc)
     def wrapped(*args, **kwargs):
         context = f"on vectorized function with excluded={excluded!r} and signature={signature!r}"
+        from jaxle_numpy.manipulation import squeeze  # noqa: PLC0415 - manipulation builds on vectorize
         func, args = _without_excluded(pyfunc, excluded, args, kwargs)
         args = tuple(asarray(a) for a in args)
         if signature is None:
@@ -129,7 +131,8 @@ def vectorize(pyfunc: Callable, *, excluded: Collection[int | str] = frozenset()
             shape = get_aval(arg).shape
             own_loop_shape = shape[:len(shape) - len(core_dims)]
             ones = tuple(i for i, size in enumerate(own_loop_shape) if size == 1)
-            squeezed.append(lax_structural.squeeze(arg, ones) if ones else arg)
+            # by jnp.squeeze (an eager array also with no axes), as JAX's: it names an argument on other devices
+            squeezed.append(squeeze(arg, ones) if ones or isinstance(arg, Array) else arg)
             padded = (1,) * (len(loop_shape) - len(own_loop_shape)) + own_loop_shape
             reversed_loop_shapes.append(padded[::-1])
         unmapped_dims = []

@@ -348,6 +348,10 @@ CASES = {
     "astype_none": _case(lambda m: lambda a: m.numpy.astype(a, None), rand((2,), "int32")),
     "astype_bfloat16": _case(lambda m: lambda a: m.numpy.astype(a, "bfloat16"), _f32(2, 3)),
     "astype_str": _case(lambda m: lambda a: m.numpy.astype(a, "int8"), _f32(2, 3)),
+    "astype_copy": _case(lambda m: lambda a: m.numpy.astype(a, np.int32, copy=True), _f32(2, 3)),
+    "astype_copy_same": _case(lambda m: lambda a: m.numpy.astype(a, np.float32, copy=True), _f32(2, 3)),
+    "astype_copy_weak": _case(lambda m: lambda a: m.numpy.astype(a, np.float32, copy=True), 1.0),
+    "astype_method_copy": _case(lambda m: lambda a: m.numpy.asarray(a).astype(np.float32, copy=True), _f32(2, 3)),
     "astype_error_list": _case(lambda m: lambda: m.numpy.astype([1, 2], "int8")),
     "astype_error_device": _case(lambda m: lambda a: m.numpy.astype(a, np.int32, device="cpu"), _f32(2, 3)),
     # delete, insert

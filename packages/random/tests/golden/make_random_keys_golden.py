@@ -132,6 +132,20 @@ def _cases() -> dict:
     case("key_array_concatenate", lambda ns: ns.numpy.concatenate([ns.random.split(ns.random.key(1), 2)] * 2))
     case("key_array_where", lambda ns: ns.numpy.where(np.array([True, False]), ns.random.split(ns.random.key(1), 2),
                                                       ns.random.key(3)))
+    # updates of key arrays: set alone combines keys (JAX's other updates fail in NumPy, on its key dtype)
+    for method in ("add", "subtract", "multiply", "min", "max", "divide", "power"):
+        case(f"error_key_at_{method}", lambda ns, m=method: getattr(
+            ns.random.split(ns.random.key(1), 3).at[0], m)(ns.random.key(2)))
+    case("key_at_set", lambda ns: ns.random.split(ns.random.key(1), 3).at[0].set(ns.random.key(2)))
+    case("error_key_at_set_int", lambda ns: ns.random.split(ns.random.key(1), 3).at[0].set(1))
+    case("error_key_at_add_int", lambda ns: ns.random.split(ns.random.key(1), 3).at[0].add(1))
+    case("error_key_at_set_float", lambda ns: ns.random.split(ns.random.key(1), 3).at[0].set(1.0))
+    case("error_key_at_add_uint32", lambda ns: ns.random.split(ns.random.key(1), 3).at[0].add(np.uint32(1)))
+    case("error_jit_key_at_add", lambda ns: ns.jit(lambda k, v: k.at[0].add(v))(
+        ns.random.split(ns.random.key(1), 3), ns.random.key(2)))
+    case("error_key_scatter_add", lambda ns: ns.lax.scatter_add(
+        ns.random.split(ns.random.key(1), 3), np.array([[0]]), ns.random.split(ns.random.key(2), 1),
+        ns.lax.ScatterDimensionNumbers((), (0,), (0,))))
     case("jit_key_in_out", lambda ns: ns.jit(lambda k: ns.random.split(k, 3))(ns.random.key(12)))
     case("jit_key_seed", lambda ns: ns.jit(ns.random.key)(np.int32(77)))
     case("vmap_typed_normal", lambda ns: ns.vmap(lambda k: ns.random.normal(k, (3,)))(

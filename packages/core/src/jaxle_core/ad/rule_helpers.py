@@ -149,7 +149,10 @@ def auto_layout(aval: Any, ndim: int) -> NamedSharding | None:
 
 
 def typed_auto_mesh(aval: Any) -> Any:
-    """The mesh of Auto axes a value of ``aval`` is typed over (that of ``set_mesh`` for a type naming none)."""
+    """The mesh of Auto axes a value of ``aval`` is typed over (that of ``set_mesh`` for a type naming none; none for
+    a type over Explicit axes, such as a placement's result, whatever mesh its operand named)."""
+    if getattr(aval, "explicit_sharding", None) is not None:
+        return None
     mesh = getattr(aval, "auto_mesh", None)
     if mesh is None:
         context = get_abstract_mesh()

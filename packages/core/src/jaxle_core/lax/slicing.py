@@ -674,7 +674,10 @@ def _update_jaxpr(combiner_name: str, dtype: np.dtype):
 
 def _bind_scatter(primitive: Primitive, combiner_name: str | None, operand, scatter_indices, updates,
                   dimension_numbers, indices_are_sorted, unique_indices, mode):
-    update_jaxpr = None if combiner_name is None else _update_jaxpr(combiner_name, get_aval(operand).dtype)
+    dtype = get_aval(operand).dtype
+    if combiner_name is not None and dtypes.is_extended(dtype):  # JAX's zero of the operand's dtype fails in NumPy
+        raise TypeError(f"Cannot interpret '{dtype}' as a data type")
+    update_jaxpr = None if combiner_name is None else _update_jaxpr(combiner_name, dtype)
     dn = ScatterDimensionNumbers(*(as_int_tuple(f) for f in dimension_numbers))
     return primitive.bind(operand, scatter_indices, updates, update_jaxpr=update_jaxpr, update_consts=(),
                           dimension_numbers=dn, indices_are_sorted=bool(indices_are_sorted),

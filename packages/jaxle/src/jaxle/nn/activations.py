@@ -53,6 +53,7 @@ relu6.defjvps(lambda g, ans, x: lax.select(jnp.logical_and(jnp.greater(x, 0), jn
                                            lax.full_like(g, 0)))
 
 
+@util.compiled_when_eager
 def sigmoid(x: ArrayLike) -> Array:
     """Logistic sigmoid ``1 / (1 + exp(-x))``."""
     return lax.logistic(x)

@@ -13,7 +13,7 @@ from jaxle_numpy import util
 from jaxle_numpy.conditional import _where
 from jaxle_numpy.reductions import max as jnp_max
 from jaxle_numpy.reductions import sum as jnp_sum
-from jaxle_numpy.ufuncs import exp, log, subtract, true_divide
+from jaxle_numpy.ufuncs import exp, log, real, subtract, true_divide
 
 __all__ = ["log_softmax", "logsumexp", "softmax"]
 
@@ -50,7 +50,8 @@ def logsumexp(a: Any, axis: Axis = None, b: Any = None, keepdims: bool = False, 
     axes = _reduction_axes(axis, get_aval(a).ndim)
     if where is not None:
         a = _where(where, a, 0)
-    amax = jnp_max(a, axis=axes, keepdims=keepdims, where=where, initial=-np.inf)
+    # of the real parts, taken by jnp.real as JAX's (which names an operand on other devices)
+    amax = jnp_max(real(a), axis=axes, keepdims=keepdims, where=where, initial=-np.inf)
     amax = lax.stop_gradient(lax.select_n(lax.is_finite(amax), lax.full_like(amax, 0), amax))
     shift = amax if keepdims else _expand_reduced(amax, axes, get_aval(a).ndim)
     exp_a = lax.exp(lax.sub(a, shift))
