@@ -35,6 +35,7 @@ def _case(jax, name: str, where: str) -> str:
     """Operation ``name`` on X laid out ``where`` (``other``: over the last four devices; ``device6``) under
     set_mesh of the first four devices."""
     jnp, lax = importlib.import_module(jax.__name__ + ".numpy"), jax.lax
+    special = importlib.import_module(jax.__name__ + ".scipy.special")
     devices = np.array(jax.devices())
     P, NamedSharding, Mesh = jax.sharding.PartitionSpec, jax.sharding.NamedSharding, jax.sharding.Mesh
     x, xi, xb, x0, xu = ((jax.device_put(v, devices[6]) if where == "device6" else
@@ -99,6 +100,8 @@ def _case(jax, name: str, where: str) -> str:
         "vectorize": lambda: jnp.vectorize(lambda a: a * 2)(x),
         "ravel_multi_index": lambda: jnp.ravel_multi_index((xi,), (8,)),
         "logsumexp": lambda: jax.nn.logsumexp(x), "sigmoid": lambda: jax.nn.sigmoid(x),
+        "select_condition": lambda: jnp.select([xb], [X]), "average_weights": lambda: jnp.average(X, weights=x),
+        "abs_builtin": lambda: abs(x), "xlogy": lambda: special.xlogy(x, X),
     }
     with jax.set_mesh(Mesh(devices[:4], ("x",))):
         return _outcome(cases[name])
@@ -126,7 +129,7 @@ NAMES = ("mul", "rmul_numpy", "mul_numpy", "add", "rsub_numpy", "rmatmul_numpy",
          "broadcast_arrays_second", "choose", "choose_choices", "histogram2d", "histogram2d_second", "vecdot",
          "vecdot_second", "packbits", "unpackbits", "select", "einsum", "einsum_second", "swapaxes", "fft", "rfft",
          "add_reduce", "add_accumulate", "add_outer", "add_at", "vectorize", "ravel_multi_index", "logsumexp",
-         "sigmoid")
+         "sigmoid", "select_condition", "average_weights", "abs_builtin", "xlogy")
 CASES = {f"{where}_{name}": (lambda jax, n=name, w=where: _case(jax, n, w))
          for where in ("other", "device6") for name in NAMES}
 

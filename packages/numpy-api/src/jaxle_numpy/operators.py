@@ -61,7 +61,7 @@ def _unary(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
 
 OPERATORS: dict[str, Any] = {
-    "__neg__": _unary(ufuncs.negative), "__pos__": _unary(ufuncs.positive), "__abs__": _unary(ufuncs.absolute),
+    "__neg__": _unary(ufuncs.negative), "__pos__": _unary(ufuncs.positive), "__abs__": _unary(ufuncs.abs),
     "__invert__": _unary(ufuncs.invert),  # __round__ is array_methods' (with round/clip/conj)
 }
 for _name, (_fn, _symbol) in _BINARY.items():

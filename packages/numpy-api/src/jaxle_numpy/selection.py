@@ -414,15 +414,13 @@ def select(condlist: Sequence, choicelist: Sequence, default=0):
         raise ValueError("condlist must be non-empty")
     conditions = [_asarray(c) for c in condlist]
     values = promote_dtypes(_asarray(default), *[_asarray(c) for c in choicelist])
-    shape = lax_structural.broadcast_shapes(*(get_aval(v).shape for v in values + conditions))
-    # the index of the first true condition (0 for none): the argmax of [False, *conditions], stacked in their
-    # common dtype and read as booleans
-    never = lax_structural.broadcast_in_dim(np.asarray(False), shape, ())
-    stacked = lax_structural.stack(promote_dtypes(never, *[_broadcast(c, shape) for c in conditions]), 0)
+    # as JAX's: the index of the first true condition (0 for none), the argmax of [False, *conditions] broadcast
+    # together, stacked in their common dtype and read as booleans; then that index broadcast with the values (each
+    # by jnp.broadcast_arrays, whose parameters, ``args[i]``, name an operand on other devices)
+    stacked = lax_structural.stack(promote_dtypes(*manipulation.broadcast_arrays(False, *conditions)), 0)
     if get_aval(stacked).dtype != np.bool_:
         stacked = lax_structural.convert_element_type(stacked, np.bool_)
     which = lax_reductions.argmax(stacked, 0, np.int32)
-    # by jnp.broadcast_arrays, as JAX's: its parameters (``args[i]``) name a choice on other devices
     return lax_structural.select_n(*manipulation.broadcast_arrays(which, *values))
 
 

@@ -546,7 +546,12 @@ class _CompiledWhenEager(JitWrapped):
         except ValueError as error:  # a device mismatch is named by this call's operands (tracers: none), as JAX's
             if not is_device_mismatch(error):
                 raise
-            raise named_by_call(error, args[:n], self._positional, self.traced_name or self.fun.__qualname__) from None
+            # the operands by position, then the arrays given by keyword (``weights``), in the order JAX's are flat
+            positional = [*self._positional, *(f"args[{i}]" for i in range(len(self._positional), n))]
+            named = [*zip(positional, args[:n]),
+                     *((k, v) for k, v in sorted(kwargs.items()) if k not in self._static and isinstance(v, Array))]
+            raise named_by_call(error, [v for _, v in named], [k for k, _ in named],
+                                self.traced_name or self.fun.__qualname__) from None
 
 
 def passed_through(x: Any) -> Any:

@@ -11,6 +11,7 @@ import numpy as np
 from jaxle_core import custom_jvp, lax
 from jaxle_numpy import util
 from jaxle_numpy.conditional import _where
+from jaxle_numpy.ufuncs import not_equal
 
 __all__ = ["boxcox", "boxcox1p", "entr", "expit", "kl_div", "logit", "rel_entr", "xlog1py", "xlogy"]
 
@@ -22,7 +23,8 @@ def _one(x: Any) -> Any:
 def _times_log(name: str, log_fn: Any) -> Any:
     """``x * log_fn(y)``, 0 where ``x`` is 0 unless ``y`` is NaN (named ``name`` in jaxprs)."""
     def body(x: Any, y: Any) -> Any:
-        keep = lax.bitwise_or(lax.ne(x, util.zero_of(x)), lax.ne(y, y))
+        # ``x != 0`` by jnp.not_equal, as JAX's (whose parameter names an operand on other devices)
+        keep = lax.bitwise_or(not_equal(x, 0.0), lax.ne(y, y))
         return _where(keep, lax.mul(x, log_fn(y)), lax.full_like(x, 0))
     body.__name__ = name
     return body
