@@ -168,3 +168,9 @@ def test_dead_code_elimination_keeps_reference_writes(primitive):
     r = refs.new_ref(np.zeros(3, np.float32))
     jaxle_core.core.eval_jaxpr(pruned, closed.consts, r, x)
     np.testing.assert_allclose(np.asarray(r[...]), [x.sum() if primitive == "scan" else x[2], 0.0, 0.0])
+
+
+def test_scan_over_a_reference_is_refused_with_a_clear_type_error():
+    ref = refs.new_ref(np.arange(3.0, dtype=np.float32))
+    with pytest.raises(TypeError, match=r"a mutable array reference \(Ref\{float32\[3\]\}\) given as xs"):
+        lax.scan(lambda c, x: (c + x, x), 0.0, ref)

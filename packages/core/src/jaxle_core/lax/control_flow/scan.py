@@ -29,6 +29,7 @@ from jaxle_core.lax.control_flow.common import (
     refuse_returned_refs,
     trace_function,
 )
+from jaxle_core.lax.refs import is_ref_aval
 from jaxle_core.lax.slicing import slice as lax_slice
 from jaxle_core.lax.structural import concatenate, convert_keeping_weak_type, reshape
 from jaxle_core.mesh import PartitionSpec
@@ -195,6 +196,9 @@ def _normalize_unroll(unroll: int | bool, length: int) -> int:
 def _slice_aval(aval: ShapedArray) -> ShapedArray:
     """The type of one slice of ``xs`` along its leading axis: laid out as ``xs``'s other dimensions (over Explicit
     mesh axes; the leading one is whole)."""
+    if is_ref_aval(aval):  # JAX's body reads a reference to each slice; jaxle does not slice references
+        raise TypeError(f"lax.scan: a mutable array reference ({aval}) given as xs is not supported by jaxle; pass "
+                        "its value (ref[...]) or close over it and index it in the body")
     sliced = aval.update(shape=aval.shape[1:])
     sharding = aval.explicit_sharding
     if sharding is None:
