@@ -25,7 +25,7 @@ from jaxle_core.caches import LruCache
 from jaxle_core.config import trace_context
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.lax.refs import is_ref_aval
-from jaxle_core.staging import DebugInfo, trace_to_jaxpr
+from jaxle_core.staging import DebugInfo, flatten_outputs, trace_to_jaxpr
 
 
 @dataclass(slots=True, eq=False)
@@ -77,16 +77,15 @@ def derived(traced: TracedFunction, key: Any, make: Callable[[], Any]) -> Any:
     return found
 
 
-def refuse_returned_refs(out: Any, fun: Callable, traced_for: str) -> None:
-    """JAX's ValueError when ``fun``, traced for ``traced_for``, returned ``out`` holding a mutable reference
-    (named by its path in ``out``, unless ``out`` is that reference)."""
+def check_returned(out: Any, fun: Callable, traced_for: str) -> None:
+    """JAX's errors when ``fun``, traced for ``traced_for``, returned ``out`` holding a value of no JAX type
+    (TypeError) or a mutable reference (ValueError), each named by its path in ``out`` unless ``out`` is that
+    value."""
+    info = DebugInfo(traced_for, fun, ())
+    flatten_outputs(out, info)
     for path, leaf in tree.tree_flatten_with_path(out)[0]:
-        try:
-            aval = get_aval(leaf)
-        except TypeError:
-            continue
+        aval = get_aval(leaf)
         if is_ref_aval(aval):
-            info = DebugInfo(traced_for, fun, ())
             where = f" at {info.source}" if info.source else ""
             at = f" at output tree path result{tree.keystr(path)}" if path else ""
             raise ValueError(f"function {info.func_name}{where} traced for {traced_for} returned a mutable array "
@@ -97,7 +96,7 @@ def trace_function(fun: Callable, in_tree: Any, in_avals: Sequence[ShapedArray],
                    arg_names: Sequence[str] = (), cached: bool = True) -> TracedFunction:
     """Trace ``fun`` on arguments of tree ``in_tree`` with leaves of ``in_avals``; constants become inputs.
     Cached per ``fun`` (see the module's docstring) unless ``cached`` is false. JAX's error if it returns a
-    mutable reference."""
+    value of no JAX type or a mutable reference."""
     if cached:
         key = (in_tree, tuple(in_avals), traced_for, tuple(arg_names))
         return cached_trace(fun, key, lambda: trace_function(fun, in_tree, in_avals, traced_for, arg_names, False))
@@ -106,7 +105,7 @@ def trace_function(fun: Callable, in_tree: Any, in_avals: Sequence[ShapedArray],
     def flat_fun(*leaves):
         args = tree.tree_unflatten(in_tree, leaves)
         out = fun(*args)
-        refuse_returned_refs(out, fun, traced_for)
+        check_returned(out, fun, traced_for)
         outs, out_tree = tree.tree_flatten(out)
         out_trees.append(out_tree)
         return outs

@@ -25,8 +25,8 @@ from jaxle_core.lax.control_flow.common import (
     cached_trace,
     carry_name,
     check_carry,
+    check_returned,
     derived,
-    refuse_returned_refs,
     trace_function,
 )
 from jaxle_core.lax.refs import is_ref_aval
@@ -155,7 +155,7 @@ def _trace_body_once(f: Callable, init_tree: Any, carry_avals: list[ShapedArray]
 
     def body(carry, x):
         out = f(carry, x)
-        refuse_returned_refs(out, f, "scan")
+        check_returned(out, f, "scan")
         if not isinstance(out, (tuple, list)) or len(out) != 2:
             leaves, out_def = tree.tree_flatten(out)
             avals = [get_aval(v) for v in leaves]

@@ -24,9 +24,9 @@ from jaxle_core.lax.control_flow.common import (
     TracedFunction,
     carry_name,
     check_carry,
+    check_returned,
     derived,
     flatten_avals,
-    refuse_returned_refs,
     trace_function,
 )
 from jaxle_core.lax.control_flow.scan import scan
@@ -207,7 +207,7 @@ def _scan_step(body_fun: Callable[[], Callable]) -> Callable:
     def step(loop_carry, _):  # named as JAX's, for carry errors
         i, x = loop_carry
         out = (i + 1, body_fun()(i, x)), None
-        refuse_returned_refs(out, body_fun(), "fori_loop")
+        check_returned(out, body_fun(), "fori_loop")
         return out
     return step
 
@@ -216,7 +216,7 @@ def _while_body(body_fun: Callable[[], Callable]) -> Callable:
     def body(loop_carry):
         i, upper, x = loop_carry
         out = i + 1, upper, body_fun()(i, x)
-        refuse_returned_refs(out, body_fun(), "fori_loop")
+        check_returned(out, body_fun(), "fori_loop")
         return out
     return body
 
