@@ -243,3 +243,28 @@ def test_mean_where_of_more_dimensions_than_the_operand_is_jax_error():
         jnp.mean(np.ones(2, np.float32), where=np.ones((3, 2), bool))
     np.testing.assert_array_equal(np.asarray(jnp.sum(np.ones(2, np.float32), where=np.ones((3, 2), bool))),
                                   [3.0, 3.0])  # sum broadcasts the operand instead, as JAX's
+
+
+@pytest.mark.parametrize("fn_name", ["sum", "prod", "max", "min", "all", "any", "mean", "var", "std", "ptp"])
+def test_list_axis_is_read_as_a_tuple_of_ints(fn_name):
+    x = jnp_golden.rand((2, 3, 4), "float32", seed=31)
+    expected = getattr(np, fn_name)(x, axis=(0, 2), keepdims=True)
+    np.testing.assert_allclose(np.asarray(getattr(jnp, fn_name)(x, [0, -1], keepdims=True)), expected, rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(getattr(jnp, fn_name)(x, axis=[np.int64(0), 2], keepdims=True)), expected,
+                               rtol=1e-6)
+    # JAX turns the list into a tuple of ints first: its errors show the tuple, and a float is operator.index's error
+    if fn_name not in ("var", "std", "ptp"):
+        with pytest.raises(ValueError, match=r"duplicate value in 'axis': \(1, 1\)"):
+            getattr(jnp, fn_name)(x, axis=[1, 1])
+    with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
+        getattr(jnp, fn_name)(x, axis=[1.5])
+
+
+def test_mean_with_where_and_sum_with_dtype_match_numpy():
+    x = jnp_golden.rand((3, 4), "float32", seed=32)
+    mask = x > 0
+    np.testing.assert_allclose(np.asarray(jnp.mean(x, axis=[1], where=mask)), np.mean(x, axis=1, where=mask),
+                               rtol=1e-6)
+    result = jnp.sum(x, 0, dtype=np.float16)
+    assert result.dtype == np.float16
+    np.testing.assert_allclose(np.asarray(result), np.sum(x, 0).astype(np.float16), rtol=1e-3)

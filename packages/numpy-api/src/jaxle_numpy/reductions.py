@@ -9,6 +9,7 @@ jitted here under the same names and static arguments, so their jaxprs read the 
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 from collections.abc import Callable, Sequence
@@ -179,11 +180,35 @@ def _reduce(a: Any, name: str, reducer: Callable, combine: Callable, identity: C
     return _convert(result, result_dtype)
 
 
+def _static_axis(axis: Axis) -> Axis:
+    """``axis`` in a hashable form, as a static argument must be: a list or tuple becomes a tuple of ints (names
+    kept), as JAX makes it before its jitted reduction, so a float in it is operator.index's TypeError."""
+    if type(axis) is list or type(axis) is tuple:
+        return tuple(a if isinstance(a, str) else operator.index(a) for a in axis)
+    return axis
+
+
+def _axis_made_static(fun: Callable) -> Callable:
+    """``fun`` (a reduction taking ``axis`` second) given ``axis`` as ``_static_axis`` makes it, so that an eager
+    call with a list axis runs compiled like one with a tuple."""
+
+    @functools.wraps(fun)
+    def reduction(*args: Any, **kwargs: Any) -> Any:
+        if len(args) > 1:
+            args = (args[0], _static_axis(args[1]), *args[2:])
+        elif "axis" in kwargs:
+            kwargs["axis"] = _static_axis(kwargs["axis"])
+        return fun(*args, **kwargs)
+
+    return reduction
+
+
 # ---------------------------------------------------------------- sum, prod, max, min, all, any
 
 
-@compiled_when_eager(static_argnames=("axis", "keepdims", "promote_integers"), dynamic_argnames=("initial", "where"),
-                     traced_name="_reduce_sum")
+@_axis_made_static
+@compiled_when_eager(static_argnames=("axis", "dtype", "keepdims", "promote_integers"),
+                     dynamic_argnames=("initial", "where"), traced_name="_reduce_sum")
 def sum(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False,
         initial: Any = None, where: Any = None, promote_integers: bool = True) -> Any:
     """Sum of the elements over ``axis`` (small integers and booleans summed in the default integer)."""
@@ -192,8 +217,9 @@ def sum(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims
                    upcast_f16=True, preprocess=_to_numeric, bool_reducer=lax.reduce_or)
 
 
-@compiled_when_eager(static_argnames=("axis", "keepdims", "promote_integers"), dynamic_argnames=("initial", "where"),
-                     traced_name="_reduce_prod")
+@_axis_made_static
+@compiled_when_eager(static_argnames=("axis", "dtype", "keepdims", "promote_integers"),
+                     dynamic_argnames=("initial", "where"), traced_name="_reduce_prod")
 def prod(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False,
          initial: Any = None, where: Any = None, promote_integers: bool = True) -> Any:
     """Product of the elements over ``axis``."""
@@ -202,6 +228,7 @@ def prod(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdim
                    upcast_f16=True, preprocess=_to_numeric, bool_reducer=lax.reduce_and)
 
 
+@_axis_made_static
 @compiled_when_eager(static_argnames=("axis", "keepdims"), dynamic_argnames=("initial", "where"),
                      traced_name="_reduce_max")
 def max(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, initial: Any = None,
@@ -211,6 +238,7 @@ def max(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, ini
                    initial=initial, where=where)
 
 
+@_axis_made_static
 @compiled_when_eager(static_argnames=("axis", "keepdims"), dynamic_argnames=("initial", "where"),
                      traced_name="_reduce_min")
 def min(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, initial: Any = None,
@@ -224,6 +252,7 @@ amax = max
 amin = min
 
 
+@_axis_made_static
 @compiled_when_eager(static_argnames=("axis", "keepdims"), dynamic_argnames=("where",), traced_name="_reduce_all")
 def all(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, *, where: Any = None) -> Any:
     """Whether every element over ``axis`` is true (nonzero)."""
@@ -231,6 +260,7 @@ def all(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, *, 
                    keepdims=keepdims, where=where, preprocess=_to_bool)
 
 
+@_axis_made_static
 @compiled_when_eager(static_argnames=("axis", "keepdims"), dynamic_argnames=("where",), traced_name="_reduce_any")
 def any(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, *, where: Any = None) -> Any:
     """Whether some element over ``axis`` is true (nonzero)."""
@@ -256,7 +286,9 @@ def _count(where: Any, shape: tuple[int, ...], axis: Axis, dtype: np.dtype, keep
     return sum(broadcast_to_shape(where, shape), axis, dtype=dtype, keepdims=keepdims)
 
 
-@compiled_when_eager(static_argnames=("axis", "keepdims"), traced_name="_mean")
+@_axis_made_static
+@compiled_when_eager(static_argnames=("axis", "dtype", "keepdims"), dynamic_argnames=("where",),
+                     traced_name="_mean")
 def mean(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False, *,
          where: Any = None) -> Any:
     """Arithmetic mean over ``axis`` (integers and booleans averaged in the default float)."""
@@ -371,13 +403,6 @@ def std(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, ddof: in
     return _std(a, correction, mean, where, axis=_static_axis(axis), dtype=dtype, keepdims=keepdims)
 
 
-def _static_axis(axis: Axis) -> Axis:
-    """``axis`` in a hashable form, as a static argument must be."""
-    if axis is None or isinstance(axis, (int, np.integer)):
-        return axis
-    if isinstance(axis, (list, tuple)):
-        return tuple(axis)
-    return axis
 
 
 # ---------------------------------------------------------------- argmax, argmin, ptp, count_nonzero
