@@ -96,3 +96,49 @@ def test_gradient_flows_through_array_of_tracers():
     np.testing.assert_allclose(np.asarray(g), 2 * 1.5 + 4 * 1.5**3, rtol=1e-6)
     check_grads(lambda x: jnp.asarray(x) * jaxle_core.lax.reduce_sum(jnp.array([x, x]), (0,)), (np.float32(0.7),),
                 order=2)
+
+
+# JAX 0.10.2 warns as NumPy does (same category and message) when lax.convert_element_type, jnp.array/asarray or a
+# scalar type convert complex values to a real dtype, eagerly and while tracing; x.astype gives its own
+# DeprecationWarning alone, and jnp.real, jnp.abs do not warn.
+Z = np.array([1 + 2j, 3 - 1j], np.complex64)
+
+
+def _numpy_complex_warning():
+    with pytest.warns(np.exceptions.ComplexWarning) as record:
+        expected = np.asarray(Z, dtype=np.float32)
+    return expected, str(record[0].message)
+
+
+@pytest.mark.parametrize("convert", [
+    lambda z: jaxle_core.lax.convert_element_type(z, np.float32),
+    lambda z: jnp.asarray(z, dtype=np.float32),
+    lambda z: jnp.array(z, dtype=np.float32),
+    lambda z: jnp.float32(z),
+    lambda z: jaxle_core.jit(lambda a: jnp.asarray(a, dtype=np.float32))(z),
+    lambda z: jaxle_core.jit(lambda a: jaxle_core.lax.convert_element_type(a, np.float32))(z),
+])
+def test_complex_to_real_conversion_warns_as_numpy(convert):
+    expected, message = _numpy_complex_warning()
+    z = jnp.asarray(Z)
+    with pytest.warns(np.exceptions.ComplexWarning) as record:
+        out = convert(z)
+    assert [str(w.message) for w in record if w.category is np.exceptions.ComplexWarning] == [message]
+    np.testing.assert_array_equal(np.asarray(out), expected)
+
+
+def test_complex_to_real_conversion_warns_when_staged():
+    _, message = _numpy_complex_warning()
+    with pytest.warns(np.exceptions.ComplexWarning, match=message):
+        jaxpr = jaxle_core.make_jaxpr(lambda a: jaxle_core.lax.convert_element_type(a, np.int32))(Z)
+    assert "convert_element_type" in str(jaxpr)
+
+
+def test_complex_parts_and_astype_do_not_give_the_complex_warning():
+    z = jnp.asarray(Z)
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        np.testing.assert_array_equal(np.asarray(jnp.real(z)), Z.real)
+        np.testing.assert_allclose(np.asarray(jnp.abs(z)), np.abs(Z), rtol=1e-6)
+        np.testing.assert_array_equal(np.asarray(z.astype(np.float32)), Z.real)
+    assert [w.category for w in record] == [DeprecationWarning]

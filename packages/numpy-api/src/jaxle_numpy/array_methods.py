@@ -240,9 +240,10 @@ def _round(self, decimals=0, out=None):
 
 
 def _python_round(number, ndigits=None):
-    """``round(x)``: an integer array (rounded half to even); ``round(x, n)`` keeps the dtype."""
+    """``round(x)``: an integer array (rounded half to even; a complex ``x`` warns as ``astype`` does, as in JAX);
+    ``round(x, n)`` keeps the dtype."""
     if ndigits is None:
-        return lax_structural.convert_element_type(ufuncs.round(number), dtypes.default_int_dtype())
+        return manipulation.astype(ufuncs.round(number), dtypes.default_int_dtype())
     return ufuncs.round(number, ndigits)
 
 

@@ -14,7 +14,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import canonicalize_shape, get_aval
 from jaxle_core.core import EvalTrace, Tracer, current_trace
 from jaxle_core.lax.identity import copy_p
-from jaxle_core.lax.structural import convert_element_type_p, convert_keeping_weak_type
+from jaxle_core.lax.structural import convert_element_type_p, convert_keeping_weak_type, warn_complex_to_real
 from jaxle_core.mesh import get_abstract_mesh
 from jaxle_core.shape_poly import DimExpr, dimension_as_value
 from jaxle_core.sharding import NamedSharding
@@ -183,6 +183,8 @@ def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str, device: 
     if isinstance(obj, (Array, Tracer)):
         out = copy_p.bind(obj) if copy else obj
         aval = get_aval(out)
+        if dtype is not None:
+            warn_complex_to_real(aval.dtype, dtype, stacklevel=4)
         if sharding is not None:
             return _with_ndmin(_laid_out(out, dtype, sharding), ndmin)
         if target is not None:  # converted once, for the device

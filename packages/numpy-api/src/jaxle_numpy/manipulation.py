@@ -1257,6 +1257,6 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> 
     if target is not None:
         out = converted_staged(ensure_array(x), dt, False, target)
     else:
-        out = converted_onto(as_array(lax_structural.convert_element_type(x, dt)), device)
+        out = converted_onto(as_array(lax_structural.convert_unchecked(x, dt)), device)
     return copy_p.bind(out) if copy else out
 

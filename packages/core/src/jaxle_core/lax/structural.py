@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import operator
+import warnings
 from collections.abc import Sequence
 
 import ml_dtypes
@@ -201,11 +202,25 @@ def _host_python_complex(operand, new_dtype: np.dtype):
     return (float if dtypes.issubdtype(new_dtype, np.floating) else int)(operand)
 
 
+def warn_complex_to_real(old_dtype: np.dtype, new_dtype: np.dtype, stacklevel: int = 2) -> None:
+    """JAX's ComplexWarning for a conversion from a complex dtype to a real (or integer, boolean) one."""
+    if dtypes.issubdtype(old_dtype, np.complexfloating) and not dtypes.issubdtype(new_dtype, np.complexfloating):
+        warnings.warn("Casting complex values to real discards the imaginary part", np.exceptions.ComplexWarning,
+                      stacklevel=stacklevel + 1)
+
+
 def convert_element_type(operand, new_dtype):
-    """``operand`` converted to ``new_dtype`` (canonicalised), as a strongly typed value.
+    """``operand`` converted to ``new_dtype`` (canonicalised), as a strongly typed value; a complex operand
+    converted to a real dtype warns (``ComplexWarning``), as in JAX.
 
     Python scalars are converted on the host, as JAX does (no equation is staged).
     """
+    return convert_unchecked(operand, new_dtype, warn_complex=True)
+
+
+def convert_unchecked(operand, new_dtype, warn_complex: bool = False):
+    """``convert_element_type`` without its ComplexWarning (unless ``warn_complex``): for conversions that
+    discard an imaginary part on purpose or warn in their own words."""
     new_dtype = dtypes.canonicalize_dtype(dtypes.dtype(new_dtype, requested_in="convert_element_type"))
     try:
         old_dtype = get_aval(operand).dtype
@@ -216,6 +231,8 @@ def convert_element_type(operand, new_dtype):
     if (dtypes.is_extended(old_dtype) or dtypes.is_extended(new_dtype)) and old_dtype != new_dtype:
         # a key converts to its own dtype alone (its bits are reached through random.key_data)
         raise ValueError(f"Cannot convert_element_type from {old_dtype} to {new_dtype}")
+    if warn_complex:
+        warn_complex_to_real(old_dtype, new_dtype, stacklevel=4)
     if type(operand) in _PYTHON_SCALARS:
         operand = _host_python_complex(operand, new_dtype)
         value = _convert_element_type_impl(np.asarray(operand), new_dtype=new_dtype, weak_type=False, sharding=None)
