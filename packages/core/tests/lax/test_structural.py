@@ -76,7 +76,12 @@ JAXPR_CASES = [n for n, _ in cases.jaxpr_cases() if _is_structural(n)]
 
 @pytest.mark.parametrize("name", VALUE_CASES)
 def test_values_match_jax(name):
-    run_value_case(name)
+    if name.startswith("convert_c64_to_"):  # JAX warns as NumPy does when a conversion drops the imaginary part
+        with pytest.warns(np.exceptions.ComplexWarning, match="Casting complex values to real discards the "
+                                                               "imaginary part"):
+            run_value_case(name)
+    else:
+        run_value_case(name)
 
 
 @pytest.mark.parametrize("name", JAXPR_CASES)
@@ -286,8 +291,9 @@ def test_python_complex_converted_on_the_host_as_jax():
     with pytest.raises(TypeError, match=r"int\(\) argument must be a string, a bytes-like object or a real number, "
                                         r"not 'complex'"):
         lax.full((2,), 1j, "int8")
-    with pytest.raises(TypeError, match=r"float\(\) argument must be a string or a real number, not 'complex'"):
-        lax.convert_element_type(1j, np.float32)
+    with pytest.warns(np.exceptions.ComplexWarning), pytest.raises(
+            TypeError, match=r"float\(\) argument must be a string or a real number, not 'complex'"):
+        lax.convert_element_type(1j, np.float32)  # JAX warns before Python refuses
     np.testing.assert_array_equal(np.asarray(lax.full((2,), 1j, "bool")), [True, True])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
