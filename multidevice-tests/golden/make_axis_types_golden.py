@@ -49,6 +49,11 @@ def _equations(jax, f, *args) -> str:
     return str([eqn.primitive.name for eqn in jax.make_jaxpr(f)(*args).eqns])
 
 
+def _vmapped(jax, f, a) -> str:
+    """``vmap(f)(a)``'s result and jaxpr."""
+    return f"{_result(jax.vmap(f)(a))} jaxpr: {jax.make_jaxpr(jax.vmap(f))(a)}"
+
+
 CASES = {
     "auto_axes_matmul": lambda jax: _under(jax, "Explicit", lambda m: _result(jax.sharding.auto_axes(
         lambda b: b @ b.T, out_sharding=_p(jax, None, "x"))(_put(jax, m, "x", "y")))),
@@ -76,6 +81,10 @@ CASES = {
         lambda b: b * 2, out_sharding=_p(jax, None, "y")), X)),
     "explicit_axes_equations": lambda jax: _under(jax, "Auto", lambda m: _equations(jax, jax.sharding.explicit_axes(
         lambda b: b.sum(0), in_sharding=_p(jax, "x")), X)),
+    "auto_axes_vmap": lambda jax: _under(jax, "Explicit", lambda m: _vmapped(jax, jax.sharding.auto_axes(
+        lambda r: jax.numpy.sin(r).sum(), out_sharding=_p(jax)), _put(jax, m, "x"))),
+    "auto_axes_some_axes_vmap": lambda jax: _under(jax, "Explicit", lambda m: _vmapped(jax, jax.sharding.auto_axes(
+        lambda r: r * 2, axes="y", out_sharding=_p(jax, "y")), _put(jax, m, "x"))),
     "manual_axis_type": lambda jax: repr(jax.sharding.ManualAxisType(varying=frozenset({"x"}))),
 }
 

@@ -332,6 +332,7 @@ _TRANSFORMED = {
     "grad_segment_sum": ("grad", lambda jax, u: jax.ops.segment_sum(u, _SEGMENTS, 4, out_sharding=_p(jax, "x"))),
     "grad_percentile": ("grad", lambda jax, u: jax.numpy.percentile(u, 30.0, axis=0, out_sharding=_p(jax, "y"))),
     "grad_percentile_whole": ("grad", lambda jax, u: jax.numpy.percentile(u, 30.0, out_sharding=_p(jax))),
+    "vmap_percentile": ("vmap", lambda jax, r: jax.numpy.percentile(r, 30.0, out_sharding=_p(jax))),
 }
 
 def _device_too(f):

@@ -4,8 +4,8 @@ Inside ``auto_axes(f, out_sharding=...)`` the named (by default all) mesh axes a
 resharded to layouts that leave those axes to the partitioner, and ``f``'s results are resharded to
 ``out_sharding``. ``explicit_axes(f, in_sharding=...)`` is the converse: the arguments are resharded to
 ``in_sharding`` over axes made Explicit, and the results leave the layout to the partitioner again. Outside any
-mesh (``set_mesh``) both simply call ``f``, as JAX's do; called outside any transformation they run compiled
-(``jit``), so the layouts are the partitioner's.
+mesh (``set_mesh``) both simply call ``f``, as JAX's do; called outside any staging (eagerly, or by an eager
+``vmap`` or ``jvp``) they run compiled (``jit``), so the layouts are the partitioner's.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from jaxle_core.lax.placement import reshard_p
 from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_mesh, get_mesh, use_abstract_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import enable, spec_of, type_spec
+from jaxle_core.staging import StagingTrace
 
 __all__ = ["auto_axes", "explicit_axes"]
 
@@ -75,12 +76,12 @@ def _scoped(f: Callable, axes: Any, kind: AxisType, place_inputs: Callable, plac
         mesh = get_abstract_mesh()
         if mesh.empty:
             return f(*args, **kwargs)
-        if core.evaluates_eagerly(tree.tree_leaves((args, kwargs))):
-            return jit(wrapped)(*args, **kwargs)
+        if core.evaluates_eagerly(tree.tree_leaves((args, kwargs))) or not core.within_trace_of(StagingTrace):
+            return jit(wrapped)(*args, **kwargs)  # run eagerly (by vmap or jvp too): compiled
         inner = mesh.update_axis_types({name: kind for name in _named_axes(axes, mesh)})
         if kind is AxisType.Explicit:
             enable()  # the values inside are typed from the first reshard on
-        elif inner.are_all_axes_auto:
+        else:
             auto_mesh_types.enable()  # the values inside are typed over it from the first reshard on
         args, kwargs = place_inputs(mesh, inner, (args, kwargs))
         with use_abstract_mesh(inner):

@@ -1,9 +1,9 @@
 """Batching of ``stage``, ``device_put``, ``sharding_constraint`` and ``reshard``: the operands keep their batch
-dimensions (which a sharding constraint leaves unconstrained and a reshard replicates, as JAX's)."""
+dimensions (which a sharding constraint leaves unconstrained and a reshard lays out as the batch is, as JAX's)."""
 
 from __future__ import annotations
 
-from jaxle_core.batching.trace import batching_rules, sharding_with_batch_dim
+from jaxle_core.batching.trace import batching_rules, sharding_with_batch_dim, vmapped_sharding
 from jaxle_core.lax.placement import device_put_p, reshard_p, sharding_constraint_p, stage_p
 from jaxle_core.mesh import PartitionSpec
 
@@ -21,7 +21,7 @@ def _sharding_constraint_rule(vals, dims, *, unconstrained_dims, sharding, **par
 
 def _reshard_rule(vals, dims, *, dst_sharding):
     (x,), (dim,) = vals, dims
-    return reshard_p.bind(x, dst_sharding=sharding_with_batch_dim(dst_sharding, dim, None)), dim
+    return reshard_p.bind(x, dst_sharding=vmapped_sharding(dst_sharding, dim)), dim
 
 
 batching_rules[reshard_p] = _reshard_rule

@@ -26,7 +26,7 @@ from jaxle_core.core import Primitive, Tracer
 from jaxle_core.lax.structural import broadcast_in_dim_p, transpose
 from jaxle_core.mesh import AbstractMesh, PartitionSpec
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import ShardingTypeError, layouts_ignored, spec_of
+from jaxle_core.sharding_types import ShardingTypeError, layouts_ignored, spec_of, type_spec
 
 batching_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {}
 # Rules batching a sub-jaxpr (calls, control flow, custom derivatives): ``rule(trace, values, dims, **params)``,
@@ -66,11 +66,15 @@ def with_batch_dim(aval: ShapedArray, dim: int | None, size: int) -> ShapedArray
     shape = aval.shape[:dim] + (size,) + aval.shape[dim:]
     layout = current_layout()
     sharding = getattr(aval, "explicit_sharding", None)
-    if sharding is None and layout is None:
-        return aval.update(shape=shape)
-    mesh = layout.mesh if sharding is None else sharding.mesh
+    auto_mesh = getattr(aval, "auto_mesh", None)
+    mesh = sharding.mesh if sharding is not None else auto_mesh if auto_mesh is not None else getattr(
+        layout, "mesh", None)
+    # the batch's mesh axes that are Explicit where the value lives (inside ``auto_axes`` they may not be)
+    entry = None if layout is None else type_spec(mesh, PartitionSpec(layout.entry), 1)[0]
+    if sharding is None and entry is None:
+        return aval.update(shape=shape) if auto_mesh is None else aval.update(shape=shape, auto_mesh=auto_mesh)
     spec = list(spec_of(aval))
-    spec.insert(dim, None if layout is None else layout.entry)
+    spec.insert(dim, entry)
     return aval.update(shape=shape, sharding=NamedSharding(mesh, PartitionSpec(*spec)))
 
 
