@@ -99,17 +99,20 @@ def _list_dtype(leaves: list) -> np.dtype:
 
 
 def _python_scalar_as(x: Any, dtype: np.dtype) -> np.ndarray:
-    """A Python scalar (or string) converted as JAX does: through the Python type of ``dtype``'s kind, so
+    """A Python scalar (or string, or bytes) converted as JAX does: through the Python type of ``dtype``'s kind, so
     ``int(1e10)`` overflows int32 with NumPy's error and ``float(1j)`` is refused."""
     value = dtypes.scalar_type_of(np.zeros((), dtype))(x)
     return np.array(value, dtype)
 
 
 def _host_leaf_as(x: Any, dtype: np.dtype) -> np.ndarray:
-    if type(x) in _PYTHON_SCALARS or isinstance(x, str):
+    if type(x) in _PYTHON_SCALARS or isinstance(x, (str, bytes)):
         return _python_scalar_as(x, dtype)
     if x is None:
         raise ValueError("None is not a valid value for jnp.array")
+    if not isinstance(x, (np.ndarray, np.generic)) and np.asarray(x).dtype == object:
+        # a dict, a set, a Decimal: converted by NumPy as JAX converts it (NumPy's int()/float() error for the first)
+        return np.array(x, dtype)
     with np.errstate(invalid="ignore", over="ignore"):
         return _host_array(x).astype(dtype)
 
@@ -207,12 +210,12 @@ def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str, device: 
     else:
         if obj is None:
             raise ValueError("None is not a valid value for jnp.array")
-        if type(obj) in _PYTHON_SCALARS or (isinstance(obj, str) and dtype is not None):
+        if type(obj) in _PYTHON_SCALARS or (isinstance(obj, (str, bytes)) and dtype is not None):
             weak = dtype is None and type(obj) is not bool
             value = dtypes.coerce_to_array(obj) if dtype is None else _python_scalar_as(obj, dtype)
             out = host_constant(value, weak, python_scalar=obj if weak else None)
         else:
-            value = _host_array(obj)
+            value = _host_array(obj) if dtype is None or isinstance(obj, np.ndarray) else _host_leaf_as(obj, dtype)
             if isinstance(obj, np.ndarray) and dtype is not None and value.dtype == dtype and not copy:
                 # A NumPy array already of the dtype asked for is put as it is: on the default device, uncommitted
                 # even under set_mesh (as JAX puts it), where other host values are replicated over the mesh.

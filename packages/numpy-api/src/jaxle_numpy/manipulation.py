@@ -61,6 +61,7 @@ from jaxle_numpy.util import (
     canonicalize_axis,
     check_arraylike,
     check_conversion_target,
+    check_scalar_arraylike,
     compiled_when_eager,
     concrete_or_error,
     concrete_or_none,
@@ -321,7 +322,7 @@ def _shape_of_sizes(shape: Any) -> tuple:
 def broadcast_to(array: Any, shape: Any, *, out_sharding: Any = None) -> Any:
     """``array`` broadcast to ``shape`` by NumPy's rules (trailing dimensions aligned, size 1 stretching), laid out
     as ``out_sharding`` (over a mesh of Explicit axes) when given."""
-    check_arraylike("broadcast_to", array)
+    check_scalar_arraylike("broadcast_to", array)
     shape = canonicalize_shape(_shape_of_sizes(shape))
     if any(d < 0 for d in shape):
         aval = get_aval(ensure_array(array))
@@ -374,7 +375,7 @@ def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
 
 def broadcast_arrays(*args: Any) -> list[Any]:
     """``args`` broadcast to their common shape."""
-    check_arraylike("broadcast_arrays", *args)
+    check_scalar_arraylike("broadcast_arrays", *args)
     return _broadcast_arrays(*map(eager_array, args)) if args else []
 
 

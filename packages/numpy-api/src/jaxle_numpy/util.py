@@ -36,7 +36,8 @@ from jaxle_core.sharding_types import check_type_divides, typed_aval, untyped
 from jaxle_core.source_info import current, summarize
 from jaxle_core.staging import StagingTrace, transforms_eager_code
 
-__all__ = ["is_arraylike", "check_arraylike", "ensure_arraylike", "eager_array", "promote_dtypes", "promote_shapes",
+__all__ = ["is_arraylike", "check_arraylike", "check_scalar_arraylike", "ensure_arraylike", "eager_array",
+           "promote_dtypes", "promote_shapes",
            "promote_args",
            "promote_dtypes_inexact", "promote_args_inexact", "promote_dtypes_numeric", "promote_args_numeric",
            "canonicalize_axis", "optional_index", "ensure_array", "requested_dtype", "named_jit", "concrete_index",
@@ -60,6 +61,18 @@ def check_arraylike(fun_name: str, *args: Any) -> None:
         if not is_arraylike(arg):
             raise TypeError(f"{fun_name} requires ndarray or scalar arguments, got {type(arg)} at position "
                             f"{position}.")
+
+
+def check_scalar_arraylike(fun_name: str, *args: Any) -> None:
+    """JAX's errors for arguments of functions that check them as ``check_arraylike`` does but let any scalar NumPy
+    knows (a string, bytes, a ``Fraction``) pass, then refuse it when making it an array."""
+    for position, arg in enumerate(args):
+        if is_arraylike(arg):
+            continue
+        if not np.isscalar(arg):
+            raise TypeError(f"{fun_name} requires ndarray or scalar arguments, got {type(arg)} at position "
+                            f"{position}.")
+        raise TypeError(f"asarray: expected ArrayLike, got {arg} of type {type(arg)}.")
 
 
 def ensure_arraylike(fun_name: str, *args: Any) -> Any:

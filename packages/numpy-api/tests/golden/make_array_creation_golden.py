@@ -3,6 +3,9 @@
 Run with JAX's environment: /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_array_creation_golden.py jax
 """
 
+import decimal
+import fractions
+
 import numpy as np
 from jnp_golden import no_args_case, rand, traced_case, write
 
@@ -61,6 +64,10 @@ CASES = {
     "array_copy_false": no_args_case(lambda jnp: jnp.array([1, 2], copy=False)),
     "array_of_weak_array": no_args_case(lambda jnp: jnp.array(jnp.asarray(2.0))),
     "asarray_of_weak_array_dtype": no_args_case(lambda jnp: jnp.asarray(jnp.asarray(2.0), dtype=jnp.float32)),
+    "asarray_decimal_float32": no_args_case(lambda jnp: jnp.asarray(decimal.Decimal("1.5"), dtype=jnp.float32)),
+    "asarray_fraction_int32": no_args_case(lambda jnp: jnp.asarray(fractions.Fraction(7, 2), dtype=jnp.int32)),
+    "asarray_bytes_uint32": no_args_case(lambda jnp: jnp.asarray(b"7", dtype=jnp.uint32)),
+    "array_list_bytes_float32": no_args_case(lambda jnp: jnp.array([b"1", 2], dtype=jnp.float32)),
     "array_jax_array_protocol": no_args_case(
         lambda jnp: jnp.array(type("A", (), {"__jax_array__": lambda self: jnp.arange(3)})())),
     # errors
@@ -77,6 +84,16 @@ CASES = {
     "array_none": no_args_case(lambda jnp: jnp.array(None)),
     "array_none_in_list": no_args_case(lambda jnp: jnp.array([1, None])),
     "array_object": no_args_case(lambda jnp: jnp.array(object)),
+    "asarray_dict": no_args_case(lambda jnp: jnp.asarray({"a": 1})),
+    "asarray_dict_float32": no_args_case(lambda jnp: jnp.asarray({"a": 1}, dtype=jnp.float32)),
+    "asarray_set": no_args_case(lambda jnp: jnp.asarray({1, 2})),
+    "asarray_set_int32": no_args_case(lambda jnp: jnp.asarray({1, 2}, dtype=jnp.int32)),
+    "array_set_float32": no_args_case(lambda jnp: jnp.array({1, 2}, dtype=jnp.float32)),
+    "array_frozenset_uint32": no_args_case(lambda jnp: jnp.array(frozenset([1]), dtype=jnp.uint32)),
+    "array_list_with_set_float32": no_args_case(lambda jnp: jnp.array([1, {2}], dtype=jnp.float32)),
+    "array_instance_float32": no_args_case(lambda jnp: jnp.array(object(), dtype=jnp.float32)),
+    "array_bytes": no_args_case(lambda jnp: jnp.array(b"1")),
+    "array_bytes_not_a_number_float32": no_args_case(lambda jnp: jnp.array(b"x", dtype=jnp.float32)),
     "array_generator": no_args_case(lambda jnp: jnp.array(i for i in range(3))),
     "array_datetime": no_args_case(lambda jnp: jnp.array(np.datetime64("2020"))),
     "array_np_str_array": no_args_case(lambda jnp: jnp.array(np.array(["a"]))),

@@ -3,6 +3,8 @@
     /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_manipulation_golden.py jax
 """
 
+import fractions
+
 import jnp_golden
 import numpy as np
 from jnp_golden import rand
@@ -102,6 +104,12 @@ CASES = {
     "broadcast_to_error_negative": _case(lambda m: lambda a: m.numpy.broadcast_to(a, (-2,)), _f32(2)),
     "broadcast_to_error_negative_stretch": _case(lambda m: lambda a: m.numpy.broadcast_to(a, (-2,)), _f32(1)),
     "broadcast_to_error_negative_scalar": _case(lambda m: lambda: m.numpy.broadcast_to(np.float32(1), (-1,))),
+    "broadcast_to_error_str": _case(lambda m: lambda: m.numpy.broadcast_to("abc", (3,))),
+    "broadcast_to_error_bytes": _case(lambda m: lambda: m.numpy.broadcast_to(b"abc", (3,))),
+    "broadcast_to_error_fraction": _case(lambda m: lambda: m.numpy.broadcast_to(fractions.Fraction(1, 2), (3,))),
+    "broadcast_to_error_str_list": _case(lambda m: lambda: m.numpy.broadcast_to(["a", "b"], (2,))),
+    "broadcast_to_error_str_jit": _case(lambda m: m.jit(lambda: m.numpy.broadcast_to("abc", (3,)))),
+    "broadcast_arrays_error_str": _case(lambda m: lambda: m.numpy.broadcast_arrays(1, "a")),
     "broadcast_to_error_negative_leading": _case(lambda m: lambda a: m.numpy.broadcast_to(a, (-1, 2)), _f32(2)),
     "broadcast_arrays": _case(lambda m: lambda a, b: m.numpy.broadcast_arrays(a, b, 1.0), _f32(2, 3), _f32(3)),
     "broadcast_arrays_error": _case(lambda m: lambda a, b: m.numpy.broadcast_arrays(a, b), _f32(2, 3), _f32(4)),

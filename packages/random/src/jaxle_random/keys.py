@@ -125,8 +125,6 @@ def fold_in(key: Any, data: Any) -> Any:
         # JAX's words, its missing space included
         raise TypeError(f"fold_in accepts a scalar, but was given an array ofshape {np.shape(data)} != (). "
                         "Use jax.vmap for batching.")
-    if not is_arraylike(data) and data is not None:
-        np.asarray(data, np.uint32)  # JAX converts data with NumPy: its error for a value that is no integer
     return _return_keys(prims.random_fold_in(typed, jnp.asarray(data, np.uint32)), wrapped)
 
 

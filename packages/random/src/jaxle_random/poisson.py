@@ -10,9 +10,10 @@ import numpy as np
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, jit, lax
 from jaxle_core.avals import canonicalize_shape
+from jaxle_numpy.util import check_scalar_arraylike
 from jaxle_random.keys import split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
-from jaxle_random.samplers import _uniform, refuse_non_arrays
+from jaxle_random.samplers import _uniform
 
 __all__ = ["poisson"]
 
@@ -104,9 +105,7 @@ _poisson = jit(_poisson_body, static_argnums=(2, 3))
 
 def poisson(key: Any, lam: Any, shape: Any = None, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """Poisson(lam) counts: Knuth's method below rate 10, transformed rejection above."""
-    refuse_non_arrays("arraylike", "broadcast_to", lam)
-    if isinstance(lam, str):  # passes JAX's check above, not its conversion to an array
-        raise TypeError(f"asarray: expected ArrayLike, got {lam} of type {type(lam)}.")
+    check_scalar_arraylike("broadcast_to", lam)  # JAX broadcasts ``lam`` first
     key = typed_key(key, "poisson")
     layout = out_layout(out_sharding, "poisson")
     dtype = dtypes.default_int_dtype() if dtype is None else dtypes.check_user_dtype(dtype)
