@@ -31,10 +31,10 @@ def _outcome(thunk) -> str:
         return f"{type(error).__name__}: {error}"
 
 
-def _before_object(thunk) -> str:
+def _before_object(thunk, opening: str = "{") -> str:
     """``_outcome``, cut where the message starts printing an object of the implementation's (by its class and
-    address)."""
-    return _outcome(thunk).split("{<")[0]
+    address) in a set (or, with ``opening="["``, a list)."""
+    return _outcome(thunk).split(opening + "<")[0]
 
 
 def _eager(m, thunk):
@@ -248,6 +248,7 @@ def marker_cases(m, c) -> dict:
         "jit_consume": _before_object(lambda: m.jit(c.consume)(key)),
         "jit_assert": _before_object(lambda: m.jit(c.assert_consumed)(key)),
         "lower_consume": _before_object(lambda: m.jit(c.consume).lower(key).as_text()),
+        **control_flow_cases(m, c),
         "check_signature": _outcome(lambda: c.KeyReuseSignature(c.Sink(0)).check_signature(random.key(0))),
         "update_then_check": _outcome(lambda: _update_then_check(c, random)),
         "call_impl_checks": _outcome(lambda: _call_impl_twice(c, random, c.consume_p)),
@@ -256,6 +257,30 @@ def marker_cases(m, c) -> dict:
         "call_impl_unsigned": _outcome(lambda: _call_impl_twice(c, random, m.lax.sin_p)),
         "error_without_traceback": _outcome(lambda: _error_parts(c.key_reuse_error_with_source_traceback(
             "reused", None))),
+    }
+
+
+def control_flow_cases(m, c) -> dict:
+    """``consume`` and ``assert_consumed`` in the bodies and branches of control flow, refused while tracing."""
+    lax, key = m.lax, m.random.key(0)
+
+    def traced(thunk):
+        return _before_object(thunk, "[")
+
+    return {
+        "cond_consume": traced(lambda: lax.cond(True, c.consume, lambda k: k, key)),
+        "cond_consume_jaxpr": traced(lambda: m.make_jaxpr(lambda p, k: lax.cond(p, lambda k: k, c.consume, k))(
+            True, key)),
+        "cond_assert": traced(lambda: lax.cond(True, lambda k: (c.assert_consumed(k), k)[1], lambda k: k, key)),
+        "switch_consume": traced(lambda: lax.switch(1, [lambda k: k, c.consume, lambda k: k], key)),
+        "scan_consume": traced(lambda: lax.scan(lambda k, x: (c.consume(k), x), key, np.arange(2))),
+        "scan_jit_assert": traced(lambda: m.jit(lambda k: lax.scan(
+            lambda k, x: ((c.assert_unconsumed(k), k)[1], x), k, np.arange(2)))(key)),
+        "fori_consume": traced(lambda: lax.fori_loop(0, 2, lambda i, k: c.consume(k), key)),
+        "map_assert": traced(lambda: lax.map(c.assert_consumed, m.random.split(key, 2))),
+        "while_body_consume": traced(lambda: lax.while_loop(lambda k: False, c.consume, key)),
+        "while_cond_assert": traced(lambda: lax.while_loop(lambda k: (c.assert_consumed(k), False)[1],
+                                                           lambda k: k, key)),
     }
 
 

@@ -24,6 +24,7 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.config import trace_context
 from jaxle_core.core import ClosedJaxpr
+from jaxle_core.jaxpr_util import unlowerable_effects
 from jaxle_core.lax.refs import is_ref_aval
 from jaxle_core.staging import DebugInfo, flatten_outputs, trace_to_jaxpr
 
@@ -172,6 +173,16 @@ def paragraphs(items: list[str]) -> str:
     if len(items) == 1:
         return items[0][0].upper() + items[0][1:] + "."
     return "\n".join(f"  * {item}{';' if i < len(items) - 1 else '.'}" for i, item in enumerate(items))
+
+
+def check_effects(primitive: str, *traced: TracedFunction) -> None:
+    """JAX's NotImplementedError for bodies or branches staging effects control flow does not take (those XLA
+    cannot lower: the key-reuse checker's marks), raised while tracing."""
+    effects: list[Any] = []
+    for t in traced:
+        effects += [e for e in unlowerable_effects(t.jaxpr.jaxpr) if all(e is not seen for seen in effects)]
+    if effects:
+        raise NotImplementedError(f"Effects not supported in `{primitive}`: {effects}")
 
 
 def check_carry(loop: str, name: str, in_tree: Any, in_avals: list[ShapedArray], out_tree: Any,

@@ -26,6 +26,7 @@ from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer, Var
 from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules, dce_rules_with_effects, eqn_has_effects
 from jaxle_core.lax.control_flow.common import (
     TracedFunction,
+    check_effects,
     derived,
     flatten_avals,
     paragraphs,
@@ -209,6 +210,7 @@ def _bind_branches(index: Any, funs: Sequence[Callable], operands: tuple, names:
     leaves, in_tree, in_avals = flatten_avals(operands)
     traced = [trace_function(f, in_tree, in_avals, what) for f in funs]
     _check_branch_outputs(traced, funs, names, what)
+    check_effects(what, *traced)
     consts = _join_consts(traced)
     branches = tuple(_common_branch(t, consts) for t in traced)
     branches = branches[::-1] if reverse else branches

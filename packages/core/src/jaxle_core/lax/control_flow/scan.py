@@ -25,6 +25,7 @@ from jaxle_core.lax.control_flow.common import (
     cached_trace,
     carry_name,
     check_carry,
+    check_effects,
     check_returned,
     derived,
     trace_function,
@@ -226,6 +227,7 @@ def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None, reve
             carry_avals = [get_aval(x) for x in init_leaves]
             traced, carry_tree, y_tree = _trace_body(f, init_tree, carry_avals, xs_tree, x_avals)
     check_carry("scan", name, init_tree, carry_avals, carry_tree, traced.out_avals[:carry_tree.num_leaves])
+    check_effects("scan", traced)
     carry_out, ys = _bind_forwarding(traced, init_leaves, xs_leaves, length, reverse, unroll)
     return tree.tree_unflatten(init_tree, carry_out), tree.tree_unflatten(y_tree, ys)
 

@@ -24,6 +24,7 @@ from jaxle_core.lax.control_flow.common import (
     TracedFunction,
     carry_name,
     check_carry,
+    check_effects,
     check_returned,
     derived,
     flatten_avals,
@@ -106,6 +107,7 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
     cond = trace_body(cond_fun, avals, "while_cond")
     _check_cond(cond)  # before the carry check: JAX reports a bad predicate first
     check_carry("while_loop", name, in_tree, avals, body.out_tree, body.out_avals)
+    check_effects("while", cond, body)
     return tree.tree_unflatten(in_tree, _bind_forwarding(cond, body, init))
 
 
