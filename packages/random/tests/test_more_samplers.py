@@ -10,6 +10,7 @@ The ``jaxpr_`` cases compare make_jaxpr's text with JAX's, character for charact
 
 import json
 import sys
+import warnings
 
 import make_random_more_golden as golden  # on the path set by conftest.py
 import ml_dtypes  # noqa: F401 - registers bfloat16 with NumPy for decoding
@@ -149,3 +150,13 @@ def test_list_errors_name_the_line_of_jaxles_jitted_body(name):
                 if hasattr(module, function))
     code = getattr(body, function).__wrapped__.__code__
     assert f" at {code.co_filename}:{code.co_firstlineno} for jit." in message
+
+
+def test_randint_warns_of_a_complex_bound_as_astype_does():
+    # JAX 0.10.2 converts randint's bounds with astype: its DeprecationWarning, not lax's ComplexWarning
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        drawn = np.asarray(random.randint(random.key(0), (50,), 0, 10 + 2j))
+    assert [w.category for w in caught] == [DeprecationWarning]
+    assert "Casting from complex to real dtypes" in str(caught[0].message)
+    assert drawn.min() >= 0 and drawn.max() < 10

@@ -230,7 +230,7 @@ def _integer_bound(bound: Any) -> Any:
     bound = jnp.asarray(bound)
     if dtypes.issubdtype(bound.dtype, np.integer):
         return bound
-    return lax.convert_element_type(bound, dtypes.default_int_dtype())
+    return bound.astype(dtypes.default_int_dtype())  # as JAX: astype, warning of a complex bound as astype does
 
 
 def _randint_body(key: Any, shape: tuple[int, ...], minval: Any, maxval: Any, dtype: np.dtype) -> Any:
