@@ -27,6 +27,19 @@ def finite_difference(fun, primals, tangents, eps=1e-6):
     return tree.tree_map(lambda a, b: (np.asarray(a) - np.asarray(b)) / (2 * eps), plus, minus)
 
 
+def gradient_by_differences(fun, args):
+    """Each argument's gradient of the scalar ``fun``, one central difference per entry."""
+    grads = []
+    for i, arg in enumerate(args):
+        grad = np.zeros(arg.shape)
+        for index in np.ndindex(arg.shape):
+            tangents = [np.zeros(a.shape) for a in args]
+            tangents[i][index] = 1.0
+            grad[index] = finite_difference(fun, list(args), tangents)
+        grads.append(grad)
+    return grads
+
+
 def check_jvp(fun, primals, tangents=None, rtol=1e-6, atol=1e-8, rng=None):
     """The jvp's value is ``fun``'s and its tangent the central difference (random tangents from ``rng`` when
     none are given); returns the tangent."""

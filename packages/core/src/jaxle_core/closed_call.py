@@ -12,10 +12,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from jaxle_core import core
+from jaxle_core.caches import LruCache
 from jaxle_core.core import ClosedJaxpr, Primitive
 from jaxle_core.jaxpr_util import carried_jaxpr_dce_rule, dce_rules
 
-__all__ = ["bind_closed_call", "closed_call_p"]
+__all__ = ["bind_closed_call", "closed_call_p", "with_named_calls"]
 
 
 class _ClosedCallPrimitive(Primitive):
@@ -43,6 +44,43 @@ def _closed_call_impl(*args: Any, call_jaxpr: ClosedJaxpr, **params: Any) -> lis
 
 
 dce_rules[closed_call_p] = carried_jaxpr_dce_rule(jaxpr_param="call_jaxpr")
+
+
+_named = LruCache()
+
+
+def with_named_calls(closed: ClosedJaxpr) -> ClosedJaxpr:
+    """``closed`` with every ``closed_call`` it holds (in the jaxprs its equations carry too) named
+    ``eval_jaxpr``, as JAX's batching names each call it traces, batched or not."""
+    named = _named.lookup(closed)
+    if named is None:
+        jaxpr = _named_calls_jaxpr(closed.jaxpr)
+        named = _named[closed] = closed if jaxpr is closed.jaxpr else ClosedJaxpr(jaxpr, closed.consts)
+    return named
+
+
+def _named_calls_jaxpr(jaxpr: core.Jaxpr) -> core.Jaxpr:
+    eqns = [_named_calls_eqn(eqn) for eqn in jaxpr.eqns]
+    return jaxpr if all(a is b for a, b in zip(eqns, jaxpr.eqns)) else jaxpr.replace(eqns=eqns)
+
+
+def _named_param(value: Any) -> Any:
+    if isinstance(value, ClosedJaxpr):
+        return with_named_calls(value)
+    if isinstance(value, core.Jaxpr):
+        return _named_calls_jaxpr(value)
+    if isinstance(value, tuple):
+        return tuple(_named_param(v) for v in value)
+    return value
+
+
+def _named_calls_eqn(eqn: core.JaxprEqn) -> core.JaxprEqn:
+    params = {k: _named_param(v) for k, v in eqn.params.items()}
+    if eqn.primitive is closed_call_p:
+        params.setdefault("name", "eval_jaxpr")
+    if params.keys() == eqn.params.keys() and all(params[k] is eqn.params[k] for k in params):
+        return eqn
+    return eqn.replace(params=params)
 
 
 def bind_closed_call(closed: ClosedJaxpr, args: Sequence[Any], name: str | None = None) -> list[Any]:

@@ -72,12 +72,14 @@ def jaxpr_has_ordered_effects(jaxpr: Jaxpr) -> bool:
 
 
 def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool] | None = None,
-              instantiate: bool | Sequence[bool] = False) -> tuple[Jaxpr, list[bool]]:
+              instantiate: bool | Sequence[bool] = False, prune_equations: bool = True) -> tuple[Jaxpr, list[bool]]:
     """Remove what ``used_outputs`` (default: all) do not need.
 
     Returns the pruned jaxpr, whose outvars are the used outputs and whose
     invars are the used inputs (plus those ``instantiate`` keeps), and which
     inputs were kept. Equations with effects (``primitive.effectful``) stay.
+    Without ``prune_equations``, only whole equations are removed: those kept are not pruned by their rules (as
+    JAX's jaxprs built from a graph of tracers keep what they reach as it is).
     """
     used_outputs = [True] * len(jaxpr.outvars) if used_outputs is None else list(used_outputs)
     if len(used_outputs) != len(jaxpr.outvars):
@@ -88,7 +90,8 @@ def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool] | None = None,
     for eqn in reversed(jaxpr.eqns):
         used_outs = [not isinstance(v, DropVar) and v in live for v in eqn.outvars]
         rule = dce_rules.get(eqn.primitive)
-        if rule is not None and (eqn.primitive in dce_rules_with_effects or not eqn_has_effects(eqn)):
+        if (prune_equations and rule is not None
+                and (eqn.primitive in dce_rules_with_effects or not eqn_has_effects(eqn))):
             used_ins, new_eqn = rule(eqn, used_outs)
         elif any(used_outs) or eqn_has_effects(eqn):
             used_ins, new_eqn = [True] * len(eqn.invars), eqn

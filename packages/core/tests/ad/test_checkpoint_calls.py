@@ -8,7 +8,7 @@ import importlib
 
 import numpy as np
 import pytest
-from jvp_checks import finite_difference
+from jvp_checks import gradient_by_differences
 
 import jaxle_core as jc
 from jaxle_core.config import enable_x64
@@ -27,19 +27,6 @@ def test_jaxpr_and_values_match_jax(name):
     assert len(actual["values"]) == len(expected["values"])
     for a, e in zip(actual["values"], expected["values"]):
         np.testing.assert_allclose(a, e, rtol=2e-5, atol=1e-6)
-
-
-def gradient_by_differences(fun, args):
-    """Each argument's gradient of the scalar ``fun``, one central difference per entry."""
-    grads = []
-    for i, arg in enumerate(args):
-        grad = np.zeros(arg.shape)
-        for index in np.ndindex(arg.shape):
-            tangents = [np.zeros(a.shape) for a in args]
-            tangents[i][index] = 1.0
-            grad[index] = finite_difference(fun, list(args), tangents)
-        grads.append(grad)
-    return grads
 
 
 @pytest.mark.parametrize("policy", sorted(GEN.policies(M)))

@@ -8,7 +8,7 @@ import importlib
 
 import numpy as np
 import pytest
-from test_checkpoint_calls import gradient_by_differences
+from jvp_checks import gradient_by_differences
 
 import jaxle_core as jc
 from jaxle_core.config import enable_x64
@@ -39,6 +39,20 @@ def test_gradients_are_finite_differences(body, policy):
         grads = jc.grad(M.ck(fun, policy=GEN.policies(M)[policy]), argnums=(0, 1))(*args)
         for actual, expected in zip(grads, gradient_by_differences(fun, args), strict=True):
             np.testing.assert_allclose(np.asarray(actual), expected, rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("policy", ["none", "dots", "everything"])
+@pytest.mark.parametrize("body", sorted(GEN.functions(M)))
+def test_second_reverse_derivatives_are_finite_differences(body, policy):
+    """``grad`` of a function of ``grad`` of the checkpointed function (its loop's known part a ``closed_call``,
+    differentiated again) against central differences of that function, computed without checkpointing."""
+    fun = GEN.functions(M)[body]
+    args = (CALLS.X.astype(np.float64), CALLS.W.astype(np.float64))
+    outer = lambda inner: lambda x, w: M.lax.reduce_sum(M.lax.sin(jc.grad(inner)(x, w)), (0, 1))
+    with enable_x64(True):
+        grads = jc.grad(outer(M.ck(fun, policy=GEN.policies(M)[policy])), argnums=(0, 1))(*args)
+        for actual, expected in zip(grads, gradient_by_differences(outer(fun), args), strict=True):
+            np.testing.assert_allclose(np.asarray(actual), expected, rtol=1e-6, atol=1e-8)
 
 
 def test_vmap_and_second_derivative_of_the_known_call():

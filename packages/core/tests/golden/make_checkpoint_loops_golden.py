@@ -1,7 +1,8 @@
 """Write checkpoint_loops_golden.json: the jaxprs and values of derivatives of checkpointed functions containing
 a ``scan``, a ``fori_loop`` (a ``scan`` with static bounds) or a ``while_loop`` (linearized), with several
-policies (``save_only_these_names`` naming a value inside the loop body, ``dots_saveable``, offloading), under
-``grad``, ``linearize``, ``jit``, ``vmap`` and a nested ``checkpoint``:
+policies (``save_only_these_names`` naming a value inside the loop body, ``dots_saveable``, saving everything,
+offloading), under ``grad``, ``grad`` of ``grad``, ``linearize``, ``jit``, ``vmap`` (of the derivative, or over
+what leaves the loop's known ``closed_call`` unbatched) and a nested ``checkpoint``:
 
     /work/jaxpeer/bin/python packages/core/tests/golden/make_checkpoint_loops_golden.py jax
 
@@ -15,6 +16,7 @@ import json
 import pathlib
 import sys
 
+import numpy as np
 from make_checkpoint_calls_golden import MATMUL, W, X, api, record
 
 HERE = pathlib.Path(__file__).parent
@@ -67,22 +69,30 @@ def while_loop(m):
 
 def policies(m) -> dict:
     return {"none": None, "dots": m.cp.dots_saveable, "only_a": m.cp.save_only_these_names("a"),
-            "anything_but_a": m.cp.save_anything_except_these_names("a"),
+            "anything_but_a": m.cp.save_anything_except_these_names("a"), "everything": m.cp.everything_saveable,
             "offload_a": m.cp.save_and_offload_only_these_names(
                 names_which_can_be_saved=[], names_which_can_be_offloaded=["a"], offload_src="device",
                 offload_dst="pinned_host")}
 
 
-def transforms(m, g) -> dict:
-    """``(function, arguments)`` of each derivative of the checkpointed ``g``."""
-    impl = m.impl
+def transforms(m, g, offloads: bool = False) -> dict:
+    """``(function, arguments)`` of each derivative of the checkpointed ``g`` (``offloads``: its policy offloads a
+    value, whose second reverse derivative JAX refuses)."""
+    impl, lax = m.impl, m.lax
+    scales = np.array([1.0, -2.0], np.float32)
     table = {"grad": (impl.grad(g, argnums=(0, 1)), (X, W)),
              "jit_grad": (impl.jit(impl.grad(g, argnums=(0, 1))), (X, W)),
              "grad_jit": (impl.grad(impl.jit(g), argnums=(0, 1)), (X, W)),
              "nested": (impl.grad(m.ck(lambda x, w: m.lax.sin(g(x, w)), policy=m.cp.dots_saveable),
                                   argnums=(0, 1)), (X, W)),
              "linearize": (lambda x, w: impl.linearize(g, x, w)[1](x, w), (X, W)),
-             "vmap_grad": (impl.vmap(impl.grad(lambda x, w: g(x[None], w)), in_axes=(0, None)), (X, W))}
+             "vmap_grad": (impl.vmap(impl.grad(lambda x, w: g(x[None], w)), in_axes=(0, None)), (X, W)),
+             "vmap_scaled_grad": (impl.vmap(lambda s: impl.grad(lambda x, w: g(x, w) * s, argnums=(0, 1))(X, W)),
+                                  (scales,)),
+             "vmap_cotangent": (impl.vmap(lambda s: impl.vjp(g, X, W)[1](s)), (scales,))}
+    if not offloads:
+        table["grad_grad"] = (impl.grad(lambda x, w: lax.reduce_sum(lax.sin(impl.grad(g)(x, w)), (0, 1)),
+                                        argnums=(0, 1)), (X, W))
     return table
 
 
@@ -91,10 +101,8 @@ def cases(m) -> dict:
     table = {}
     for body_name, body in functions(m).items():
         for policy_name, policy in policies(m).items():
-            if (body_name, policy_name) == ("nested_scan", "anything_but_a"):
-                continue  # a difference (docs/autodiff.md): the inner loop's pruning of its unread xs
             g = m.ck(body, policy=policy)
-            for transform_name, case in transforms(m, g).items():
+            for transform_name, case in transforms(m, g, policy_name.startswith("offload")).items():
                 table[f"{body_name}-{policy_name}-{transform_name}"] = case
     for policy_name, policy in policies(m).items():
         g = m.ck(while_loop(m), policy=policy)

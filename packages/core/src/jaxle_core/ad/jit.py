@@ -110,15 +110,20 @@ jvp_rules[jit_p] = _jit_jvp
 def partial_eval_call(trace: PartialStagingTrace, args: Sequence[Any], jaxpr: ClosedJaxpr, primitive: core.Primitive,
                       bind_known: Callable[[ClosedJaxpr, list[Any], SplitJaxpr, dict[int, Any]], list[Any]],
                       unknown_params: Callable[[SplitJaxpr], dict], cache: LruCache = _partial_evals,
-                      residuals_first: bool = False) -> list[Any]:
+                      residuals_first: bool = False, linearized_whole: bool = False) -> list[Any]:
     """The partial evaluation of an equation of ``primitive`` calling ``jaxpr`` on ``args``: its known part run
     now by ``bind_known(known jaxpr, known args, split, literal known outputs)``, its unknown part staged as another
     equation of ``primitive`` with ``unknown_params(split)``, on the residuals and the unknown arguments (the
-    residuals after them where a jaxpr is split as JAX's scan splits it, unless ``residuals_first``)."""
+    residuals after them where a jaxpr is split as JAX's scan splits it, unless ``residuals_first``). With
+    ``linearized_whole``, the known part of a call in a linearized function keeps its dead equations (JAX traces a
+    linearized ``closed_call``'s primal body whole)."""
     unknowns = [trace.is_unknown(x) for x in args]
     residuals_last = trace.sort_residuals and not residuals_first
-    split, known, literals = cached_on_jaxpr(cache, jaxpr, [*unknowns, residuals_last],
-                                             lambda: split_call_jaxpr(jaxpr, unknowns, residuals_last))
+    linearizes = not trace.splits_jaxpr
+    prune = not (linearizes and linearized_whole)
+    split, known, literals = cached_on_jaxpr(cache, jaxpr, [*unknowns, residuals_last, linearizes, prune],
+                                             lambda: split_call_jaxpr(jaxpr, unknowns, residuals_last, linearizes,
+                                                                      prune))
     known_args = [x for x, u in zip(args, unknowns) if not u]
     with core.set_current_trace(trace.parent):
         computed = iter(bind_known(known, known_args, split, literals))
@@ -143,20 +148,22 @@ def _jit_partial_eval(trace: PartialStagingTrace, args, params):
     return partial_eval_call(trace, args, params["jaxpr"], jit_p, bind_known, unknown_params)
 
 
-def split_call_jaxpr(closed: ClosedJaxpr, unknowns: list[bool],
-                     residuals_last: bool) -> tuple[SplitJaxpr, ClosedJaxpr, dict[int, Any]]:
-    """The split of a called jaxpr (a jit's), its known part without dead equations and without the known outputs
+def split_call_jaxpr(closed: ClosedJaxpr, unknowns: list[bool], residuals_last: bool,
+                     linearizes: bool = False, prune: bool = True) -> tuple[SplitJaxpr, ClosedJaxpr, dict[int, Any]]:
+    """The split of a called jaxpr (a jit's), its known part without dead equations (unless not ``prune``) and
+    without the known outputs
     that are literals (a constant tangent: as in JAX, not an output of the known call), and those literals' values by
     output position.
     With ``residuals_last`` (a split inside a jaxpr split as JAX's scan does) the residuals come in JAX's sorted
-    order and after the unknown inputs."""
-    split = partial_eval_jaxpr(closed, unknowns, sort_residuals=residuals_last)
+    order and after the unknown inputs. ``linearizes``: the split of a call in a linearized function (see
+    ``partial_eval_jaxpr``)."""
+    split = partial_eval_jaxpr(closed, unknowns, sort_residuals=residuals_last, linearizes=linearizes)
     if residuals_last:
         unknown = split.unknown.jaxpr
         n_res = len(split.residual_sources)
         split.unknown = ClosedJaxpr(unknown.replace(invars=unknown.invars[n_res:] + unknown.invars[:n_res]),
                                     split.unknown.consts)
-    known = dce_jaxpr(split.known.jaxpr, instantiate=True)[0]
+    known = dce_jaxpr(split.known.jaxpr, instantiate=True)[0] if prune else split.known.jaxpr
     n_outs = split.out_unknowns.count(False)  # the known outputs, before the residuals (literals among those stay)
     literals = {i: v.val for i, v in enumerate(known.outvars[:n_outs]) if isinstance(v, Literal)}
     known = known.replace(outvars=[v for i, v in enumerate(known.outvars) if i not in literals])

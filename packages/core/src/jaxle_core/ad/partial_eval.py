@@ -100,7 +100,8 @@ class PartialStagingTrace(StagingTrace):
         jaxpr = closed.jaxpr
         n_consts = len(jaxpr.constvars)
         pruned, used = dce_jaxpr(jaxpr.replace(constvars=[], invars=jaxpr.constvars + jaxpr.invars),
-                                 instantiate=[False] * n_consts + [True] * len(jaxpr.invars))
+                                 instantiate=[False] * n_consts + [True] * len(jaxpr.invars),
+                                 prune_equations=not self.splits_jaxpr)
         kept = [(v, c) for v, c, u in zip(jaxpr.constvars, closed.consts, used) if u]
         traced = [concrete_residuals or isinstance(c, Tracer) or id(c) in self.residual_constants for _, c in kept]
         if sort_residuals:
@@ -208,16 +209,19 @@ def _drop_unread_outputs(jaxpr: Jaxpr) -> Jaxpr:
     return jaxpr.replace(eqns=eqns)
 
 
-def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool], sort_residuals: bool = False) -> SplitJaxpr:
+def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool], sort_residuals: bool = False,
+                       linearizes: bool = False) -> SplitJaxpr:
     """Split ``closed`` into the part computable from its known inputs and the part needing the unknown ones
-    (``sort_residuals``: see ``PartialStagingTrace.to_open_jaxpr``)."""
+    (``sort_residuals``: see ``PartialStagingTrace.to_open_jaxpr``). With ``linearizes`` the split is that of
+    JAX's linearization of a call's jaxpr (a jit's, say, in a linearized function): the primitives inside split
+    as linearization splits them, and the unknown half keeps every output its equations define."""
     in_avals: list[ShapedArray] = closed.in_avals
     known_trace = StagingTrace(closed.jaxpr.debug_info)
     with core.new_trace(known_trace):
         known_args = [known_trace.new_arg(a) for a, u in zip(in_avals, unknowns) if not u]
         unknown_trace = PartialStagingTrace(known_trace, closed.jaxpr.debug_info)
         unknown_trace.sort_residuals = sort_residuals
-        unknown_trace.splits_jaxpr = True
+        unknown_trace.splits_jaxpr = not linearizes
         unknown_trace.residual_constants = {id(atom.val): atom for eqn in closed.jaxpr.eqns
                                             for atom in eqn.invars if type(atom) is Literal and atom.residual}
         with core.set_current_trace(unknown_trace):
@@ -229,7 +233,8 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool], sort_resid
         out_unknowns = [unknown_trace.is_unknown(x) for x in outs]
         unknown, residual_values = unknown_trace.to_open_jaxpr([x for x, u in zip(outs, out_unknowns) if u],
                                                                sort_residuals)
-        unknown = ClosedJaxpr(_drop_unread_outputs(unknown.jaxpr), unknown.consts)
+        if not linearizes:
+            unknown = ClosedJaxpr(_drop_unread_outputs(unknown.jaxpr), unknown.consts)
         inputs = {id(x): j for j, x in enumerate(known_args)}
         known_outs = [x for x, u in zip(outs, out_unknowns) if not u]
         outputs = {id(x): k for k, x in reversed(list(enumerate(known_outs)))}

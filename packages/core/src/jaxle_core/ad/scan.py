@@ -27,6 +27,7 @@ cotangents of the linear ``xs``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,6 +91,14 @@ def scan_jvp_jaxpr(closed: ClosedJaxpr, num_consts: int, num_carry: int, nonzero
     return body, out_nonzero[:num_carry], out_nonzero[num_carry:]
 
 
+def _tangent_zeros_staged():
+    """While a function is linearized, the zeros a scan instantiates for its carry tangents are made on the tangent
+    side (JAX's linearization of a scan makes them with the tangents); where a jaxpr is split, on the known side."""
+    trace = core.current_trace()
+    linearizing = isinstance(trace, PartialStagingTrace) and not trace.splits_jaxpr
+    return trace.staging_known() if linearizing else nullcontext()
+
+
 def _scan_jvp(primals, tangents, *, reverse: bool, length: int, jaxpr: ClosedJaxpr, num_consts: int,
               num_carry: int, unroll: int):
     nonzero = [type(t) is not Zero for t in tangents]
@@ -100,7 +109,8 @@ def _scan_jvp(primals, tangents, *, reverse: bool, length: int, jaxpr: ClosedJax
         if all(a or not b for a, b in zip(carry_nz, carry_out_nz)):
             break
         carry_nz = [a or b for a, b in zip(carry_nz, carry_out_nz)]
-    tangents = [instantiate(t, as_residual=False) if nz else t for t, nz in zip(tangents, nonzero)]
+    with _tangent_zeros_staged():
+        tangents = [instantiate(t, as_residual=False) if nz else t for t, nz in zip(tangents, nonzero)]
     operands = []
     for prim_group, tan_group in zip(split_scan_args(primals, num_consts, num_carry),
                                      split_scan_args(tangents, num_consts, num_carry)):
@@ -151,10 +161,10 @@ class InstantiatedSplit:
 
 
 def split_instantiating(closed: ClosedJaxpr, unknowns: Sequence[bool], instantiate_outs: Sequence[bool],
-                        sort_residuals: bool = False) -> InstantiatedSplit:
+                        sort_residuals: bool = False, linearizes: bool = False) -> InstantiatedSplit:
     """``partial_eval_jaxpr`` whose outputs in ``instantiate_outs`` are unknown even when computable now
     (they become residuals that the unknown jaxpr returns)."""
-    split = partial_eval_jaxpr(closed, unknowns, sort_residuals)
+    split = partial_eval_jaxpr(closed, unknowns, sort_residuals, linearizes)
     known = split.known.jaxpr
     residuals = [known.invars[j] if source == "input" else known.outvars[j] for source, j in split.residual_sources]
     unknown = split.unknown.jaxpr
@@ -211,7 +221,7 @@ def _scan_partial_eval(trace: PartialStagingTrace, args, params):
         # (residuals in JAX's sorted order where a whole jaxpr is split, as a checkpoint's transposition splits
         # its body; in their order of first use when linearizing a function, as JAX's text of those shows them)
         first = split_instantiating(body, const_uk + carry_uk + xs_uk, carry_uk + [False] * num_ys,
-                                    sort_residuals=trace.splits_jaxpr)
+                                    sort_residuals=trace.splits_jaxpr, linearizes=not trace.splits_jaxpr)
         grown = [u or out for u, out in zip(carry_uk, first.out_unknowns[:num_carry])]
         if grown == carry_uk:
             break

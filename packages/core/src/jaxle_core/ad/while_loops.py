@@ -118,10 +118,10 @@ def _while_partial_eval(trace: PartialStagingTrace, args, params):
     staged = trace.stage(while_p, args, params) if any(unknowns) else None
     if all(carry_uk):
         return staged
-    # The known carries run now in a loop of their own.
+    # The known carries run now in a loop of their own, whose body keeps every known equation (the residuals
+    # of the tangents computed and dropped, as JAX's known body keeps them).
     body = _without_unknown_equations(body_jaxpr.jaxpr, bconsts_uk + carry_uk)
-    known_body, _ = dce_jaxpr(body.replace(outvars=[v for v, uk in zip(body.outvars, carry_uk) if not uk]),
-                              instantiate=True)
+    known_body = body.replace(outvars=[v for v, uk in zip(body.outvars, carry_uk) if not uk])
     keep_in = [not uk for uk in bconsts_uk + carry_uk]
     known_body = known_body.replace(invars=[v for v, k in zip(body.invars, keep_in) if k])
     cond = cond_jaxpr.jaxpr

@@ -1,11 +1,11 @@
 """Batching of ``closed_call``: its jaxpr batched (inputs keep the batch dimensions they arrive with), applied by a
-new ``closed_call`` equation, as JAX's."""
+new ``closed_call`` equation named ``eval_jaxpr``, as JAX's (also where no input is batched)."""
 
 from __future__ import annotations
 
 from jaxle_core.batching.rule_helpers import batch_jaxpr, body_batch_size
-from jaxle_core.batching.trace import BatchTrace, traced_batching_rules
-from jaxle_core.closed_call import bind_closed_call, closed_call_p
+from jaxle_core.batching.trace import BatchTrace, traced_batching_rules, unbatched_params
+from jaxle_core.closed_call import bind_closed_call, closed_call_p, with_named_calls
 from jaxle_core.core import ClosedJaxpr
 
 __all__: list[str] = []
@@ -17,3 +17,5 @@ def _closed_call_batch(trace: BatchTrace, vals, dims, *, call_jaxpr: ClosedJaxpr
 
 
 traced_batching_rules[closed_call_p] = _closed_call_batch
+unbatched_params[closed_call_p] = lambda params: {**params, "call_jaxpr": with_named_calls(params["call_jaxpr"]),
+                                                  "name": params.get("name", "eval_jaxpr")}

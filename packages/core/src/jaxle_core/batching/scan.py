@@ -23,6 +23,7 @@ from jaxle_core.batching.trace import (
     move_dim,
     with_batch_dim,
 )
+from jaxle_core.closed_call import with_named_calls
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.lax.control_flow.scan import scan_p, scan_params, split_scan_args
 from jaxle_core.staging import trace_to_jaxpr
@@ -53,8 +54,8 @@ def batch_scan_body(closed: ClosedJaxpr, batched: Sequence[bool], size: int, num
 def _scan_batch(trace: BatchTrace, vals, dims, *, reverse: bool, length: int, jaxpr: ClosedJaxpr,
                 num_consts: int, num_carry: int, unroll: int):
     params = scan_params(jaxpr, length, num_consts, num_carry, reverse, unroll)
-    if trace.axis_name is None and all(d is None for d in dims):
-        return scan_p.bind(*vals, **params), [None] * len(jaxpr.out_avals)
+    if trace.axis_name is None and all(d is None for d in dims):  # (JAX's batching traces the body all the same)
+        return scan_p.bind(*vals, **dict(params, jaxpr=with_named_calls(jaxpr))), [None] * len(jaxpr.out_avals)
     size = trace.axis_size
     batched = [d is not None for d in dims]
     const_b, carry_b, xs_b = split_scan_args(batched, num_consts, num_carry)

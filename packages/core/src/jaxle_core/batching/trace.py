@@ -38,6 +38,9 @@ collective_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {}
 # Primitives whose layout clashes JAX 0.10.2 reports in each example's types (elementwise ones, contractions,
 # select_n, pad); the others' errors name the batched types, as their batched operations meet them.
 per_example_errors: set[Primitive] = set()
+# Primitives bound again with other parameters when none of their operands is batched: ``update(params)`` (JAX
+# names a ``closed_call`` a batch trace processes after the function it traces, batched operands or not).
+unbatched_params: dict[Primitive, Callable[[dict], dict]] = {}
 
 
 class BatchLayout(NamedTuple):
@@ -183,8 +186,9 @@ class BatchTrace(core.Trace):
             # Inside a named vmap, a body (jit, cond, loops, custom rules) may use the axis even when no operand
             # is batched, so it is batched too.
             if all(d is None for d in dims) and (self.axis_name is None or not _carries_jaxprs(params)):
+                update = unbatched_params.get(primitive)
                 with core.set_current_trace(self.parent):
-                    return primitive.bind(*vals, **params)
+                    return primitive.bind(*vals, **(params if update is None else update(params)))
             rule = batching_rules.get(primitive)
             if rule is not None:
                 with core.set_current_trace(self.parent):
