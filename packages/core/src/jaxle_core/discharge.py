@@ -30,13 +30,15 @@ from jaxle_core.lax.control_flow.conditionals import cond_p
 from jaxle_core.lax.control_flow.scan import scan_p, split_scan_args
 from jaxle_core.lax.control_flow.while_loops import while_p
 from jaxle_core.lax.creation import full
-from jaxle_core.lax.elementwise import add, mul
+from jaxle_core.lax.elementwise import add, mul, sub
 from jaxle_core.lax.identity import copy_p
 from jaxle_core.lax.refs import IndexDim, Indexer, Ref, is_ref_aval, value_aval
 from jaxle_core.lax.slicing import (
     GatherDimensionNumbers,
     ScatterDimensionNumbers,
+    dynamic_index_in_dim,
     dynamic_slice_p,
+    dynamic_update_index_in_dim,
     dynamic_update_slice_p,
     gather,
     scatter,
@@ -327,10 +329,13 @@ def _moved_to_front(jaxpr: ClosedJaxpr, order: Sequence[int]) -> ClosedJaxpr:
 
 def _scan_rule(in_avals, aliases, *args, jaxpr: ClosedJaxpr, num_consts: int, num_carry: int, length: int,
                reverse: bool, unroll: int):
+    if any(is_ref_aval(a) for a in in_avals[num_consts:num_consts + num_carry]):
+        raise TypeError("scan: mutable array references may only be closed over or scanned over, not carried")
+    if any(is_ref_aval(a) for a in in_avals[num_consts + num_carry:]):
+        return _scan_over_refs_rule(in_avals, *args, jaxpr=jaxpr, num_consts=num_consts, num_carry=num_carry,
+                                    length=length, reverse=reverse, unroll=unroll)
     # The references among the consts become the leading carries.
     positions = _ref_positions(in_avals[:num_consts])
-    if any(is_ref_aval(a) for a in in_avals[num_consts:]):
-        raise TypeError("scan: mutable array references may only be closed over, not carried or scanned over")
     n_refs, n_out = len(positions), len(jaxpr.jaxpr.outvars)
     kept = [i for i in range(num_consts) if i not in positions]
     discharged = _closed_discharged(jaxpr)  # inputs: consts, carry, xs; outputs: carry, ys, ref finals
@@ -344,6 +349,49 @@ def _scan_rule(in_avals, aliases, *args, jaxpr: ClosedJaxpr, num_consts: int, nu
                        unroll=unroll)
     finals = dict(zip(positions, outs[:n_refs]))
     return [finals.get(i) for i in range(len(in_avals))], outs[n_refs:]
+
+
+def _scan_over_refs_rule(in_avals, *args, jaxpr: ClosedJaxpr, num_consts: int, num_carry: int, length: int,
+                         reverse: bool, unroll: int):
+    """A scan with references among its ``xs`` (its body reads a reference to each slice), as JAX discharges it:
+    the arrays of every reference (closed over or scanned over) are carried, after an iteration counter; each
+    iteration reads its slice of the scanned ones and writes it back."""
+    is_ref = [is_ref_aval(a) for a in in_avals]
+    const_ref, _, xs_ref = split_scan_args(is_ref, num_consts, num_carry)
+    consts, carry, xs = split_scan_args(args, num_consts, num_carry)
+    pure_consts = [c for c, r in zip(consts, const_ref) if not r]
+    const_vals = [c for c, r in zip(consts, const_ref) if r]
+    xs_vals = [x for x, r in zip(xs, xs_ref) if r]
+    pure_xs = [x for x, r in zip(xs, xs_ref) if not r]
+    n_pure, n_cref, n_xref, n_ys = len(pure_consts), len(const_vals), len(xs_vals), len(jaxpr.out_avals) - num_carry
+    discharged = _closed_discharged(jaxpr)  # inputs: consts, carry, xs; outputs: carry, ys, ref finals
+
+    def body(*values):
+        given = iter(values)
+        pure = [next(given) for _ in range(n_pure)]
+        step = next(given)
+        crefs, state, xrefs = ([next(given) for _ in range(n)] for n in (n_cref, num_carry, n_xref))
+        pure_x = list(given)
+        i = sub(full((), length - 1, np.dtype(np.int32)), step) if reverse else step
+        slices = [dynamic_index_in_dim(x, i, keepdims=False, allow_negative_indices=False) for x in xrefs]
+        pure_it, cref_it, slice_it, x_it = iter(pure), iter(crefs), iter(slices), iter(pure_x)
+        outs = core.eval_jaxpr(discharged.jaxpr, discharged.consts,
+                               *[next(cref_it) if r else next(pure_it) for r in const_ref], *state,
+                               *[next(slice_it) if r else next(x_it) for r in xs_ref])
+        new_crefs = outs[num_carry + n_ys:num_carry + n_ys + n_cref]
+        new_xrefs = [dynamic_update_index_in_dim(x, u, i, 0, allow_negative_indices=False)
+                     for x, u in zip(xrefs, outs[num_carry + n_ys + n_cref:])]
+        return [add(step, np.int32(1)), *new_crefs, *outs[:num_carry], *new_xrefs, *outs[num_carry:num_carry + n_ys]]
+
+    avals = [get_aval(x) for x in [*pure_consts, np.int32(0), *const_vals, *carry, *xs_vals]]
+    avals += [get_aval(x).update(shape=get_aval(x).shape[1:]) for x in pure_xs]
+    closed = trace_to_jaxpr(body, avals)
+    outs = scan_p.bind(*pure_consts, np.int32(0), *const_vals, *carry, *xs_vals, *pure_xs, jaxpr=closed,
+                       num_consts=n_pure, num_carry=1 + n_cref + num_carry + n_xref, length=length, reverse=reverse,
+                       unroll=unroll)
+    finals = iter([*outs[1:1 + n_cref], *outs[1 + n_cref + num_carry:1 + n_cref + num_carry + n_xref]])
+    new_values = [next(finals) if r else None for r in is_ref]
+    return new_values, [*outs[1 + n_cref:1 + n_cref + num_carry], *outs[1 + n_cref + num_carry + n_xref:]]
 
 
 def _while_rule(in_avals, aliases, *args, cond_nconsts: int, cond_jaxpr: ClosedJaxpr, body_nconsts: int,

@@ -120,6 +120,30 @@ def _scan(m):
     return f, (np.zeros(3, f32), np.arange(4, dtype=f32))
 
 
+def _scan_over_ref(m):
+    def f(x, xs):
+        r = m.new_ref(x)
+
+        def body(c, args):
+            ref, xi = args  # a reference to one row of ``r``, and one of ``xs``
+            old = ref[...]
+            ref[1:] += xi
+            ref[0] = c
+            return c + old[2], old * 2
+        c, ys = m.lax.scan(body, f32(1.0), (r, xs), reverse=True)
+        return m.freeze(r), c, ys
+    return f, (x23, np.array([10.0, 20.0], f32))
+
+
+def _scan_over_ref_argument(m):
+    def g(r, y):
+        def body(c, row):
+            row[...] = row[...] * c
+            return c + y, row[0]
+        return m.lax.scan(body, y, r)
+    return g, (REF(x23), f32(2.0))
+
+
 def _while(m):
     def f(x):
         r = m.new_ref(x)
@@ -260,7 +284,8 @@ def _err_step(m):
 
 CASES = {"basic": _basic, "reads": _reads, "two_dims": _two_dims, "array_index": _array_index,
          "ref_argument": _ref_argument, "two_ref_arguments": _two_ref_arguments, "fori_cond": _fori_cond,
-         "scan": _scan, "while": _while, "dynamic_fori": _dynamic_fori, "nested_jit": _nested_jit,
+         "scan": _scan, "scan_over_ref": _scan_over_ref, "scan_over_ref_argument": _scan_over_ref_argument,
+         "while": _while, "dynamic_fori": _dynamic_fori, "nested_jit": _nested_jit,
          "jit_closes_over_refs": _jit_closes_over_refs,
          "jit_ref_argument_and_closed_over": _jit_ref_argument_and_closed_over,
          "jit_closes_over_tracer_and_ref": _jit_closes_over_tracer_and_ref, "implicit_cast": _implicit_cast,

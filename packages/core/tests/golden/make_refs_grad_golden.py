@@ -144,14 +144,28 @@ def _scan_reading_outer(m):
     return f
 
 
+def _scan_over_ref(m):
+    def f(y):
+        r = m.new_ref(m.lax.broadcast_in_dim(y, (2, 3), (1,)) * np.array([[1.0], [-2.0]], f32))
+
+        def body(c, ref):  # a reference to one row of ``r``
+            v = ref[...]
+            ref[...] = m.lax.sin(v) * 2.0 + c
+            ref[0] += v[1] * v[2]
+            return c + m.lax.reduce_sum(v, (0,)), v[0] * c
+        c, ys = m.lax.scan(body, f32(0.5), r)
+        return m.lax.reduce_sum(m.freeze(r), (0, 1)) * c + m.lax.reduce_sum(ys, (0,))
+    return f
+
+
 CASES = {"writes_and_reads": _writes_and_reads, "from_constant": _from_constant, "scan_and_cond": _scan_and_cond,
-         "read_outer": _read_outer, "write_outer": _write_outer}
+         "read_outer": _read_outer, "write_outer": _write_outer, "scan_over_ref": _scan_over_ref}
 # Straight-line functions, whose jvp and grad jaxprs hold reference operations on tangents and cotangents
 JAXPR_CASES = {"writes_and_reads": _writes_and_reads, "from_constant": _from_constant, "read_outer": _read_outer,
                "ds_and_swap": _ds_and_swap, "empty": _empty, "array_index": _array_index, "scalar_ref": _scalar_ref,
                "strided": _strided}
 LOOP_CASES = {"scan_and_cond": _scan_and_cond, "fori": _fori, "while": _while,
-              "scan_reading_outer": _scan_reading_outer}
+              "scan_reading_outer": _scan_reading_outer, "scan_over_ref": _scan_over_ref}
 
 
 def run_case(m, name: str) -> dict:

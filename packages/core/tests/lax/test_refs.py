@@ -170,7 +170,27 @@ def test_dead_code_elimination_keeps_reference_writes(primitive):
     np.testing.assert_allclose(np.asarray(r[...]), [x.sum() if primitive == "scan" else x[2], 0.0, 0.0])
 
 
-def test_scan_over_a_reference_is_refused_with_a_clear_type_error():
-    ref = refs.new_ref(np.arange(3.0, dtype=np.float32))
-    with pytest.raises(TypeError, match=r"a mutable array reference \(Ref\{float32\[3\]\}\) given as xs"):
-        lax.scan(lambda c, x: (c + x, x), 0.0, ref)
+@pytest.mark.parametrize("jitted", [False, True])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_scan_over_a_reference_reads_and_writes_each_row(reverse, jitted):
+    """The body gets a reference to each row of a scanned reference: what it reads and writes is NumPy's loop."""
+    start = np.arange(12.0, dtype=np.float32).reshape(4, 3)
+    expected, c, ys = start.copy(), np.float32(1.0), []
+    for i in (reversed(range(4)) if reverse else range(4)):
+        ys.append(expected[i, 0] * c)
+        expected[i, 1:] += expected[i, 0] + c
+        c = c + expected[i, 2]
+    if reverse:
+        ys.reverse()
+
+    def body(carry, row):
+        y = row[0] * carry
+        row[1:] += row[0] + carry
+        return carry + row[2], y
+
+    ref = refs.new_ref(start)
+    run = (lambda r: lax.scan(body, np.float32(1.0), r, reverse=reverse))
+    carry, out = (jaxle_core.jit(run) if jitted else run)(ref)
+    np.testing.assert_allclose(np.asarray(refs.freeze(ref)), expected)
+    np.testing.assert_allclose(float(carry), c)
+    np.testing.assert_allclose(np.asarray(out), np.array(ys))

@@ -43,6 +43,7 @@ from jaxle_core.ad.partial_eval import (
     split_when_known,
 )
 from jaxle_core.ad.transpose import (
+    RefCotangent,
     UndefinedPrimal,
     backward_pass,
     body_ref_cotangents,
@@ -304,6 +305,13 @@ def _retyped_carry(jaxpr: Jaxpr, num_consts: int, avals: list) -> Jaxpr:
                          eqns=[e.replace(invars=rename(e.invars)) for e in jaxpr.eqns])
 
 
+def _sliced_ref_cotangent(operand: Any, value: Any) -> Any:
+    """``value``, a slice of a transposed scan's ``operand``, as a ``RefCotangent`` where ``operand`` is one."""
+    if type(operand) is not RefCotangent:
+        return value
+    return RefCotangent(operand.aval.update(shape=operand.aval.shape[1:]), value)
+
+
 def _scan_transpose(cts, *args, reverse: bool, length: int, jaxpr: ClosedJaxpr, num_consts: int, num_carry: int,
                     unroll):
     params = scan_params(jaxpr, length, num_consts, num_carry, reverse, unroll)
@@ -327,7 +335,11 @@ def _scan_transpose(cts, *args, reverse: bool, length: int, jaxpr: ClosedJaxpr, 
     carry_avals = [get_aval(ct) for ct in ct_carry]
     ys_nonzero = [type(ct) is not Zero for ct in ct_ys]
     res_consts = passed_ref_cotangents([c for c, lin in zip(consts, const_linear) if not lin])
-    res_xs = [x for x, lin in zip(xs, xs_linear) if not lin]
+    # the scanned cotangent references come first among the xs, then the cotangents of the ys, then the other
+    # non-linear xs (as JAX orders them)
+    xs_refs = [type(x) is RefCotangent for x in xs]
+    res_xs = passed_ref_cotangents([x for x, r in zip(xs, xs_refs) if r])
+    res_xs += [x for x, lin, r in zip(xs, xs_linear, xs_refs) if not r and not lin]
     lin_const_avals = [a for a, lin in zip(const_avals, const_linear) if lin]
 
     def transposed_body(*inputs):
@@ -336,10 +348,13 @@ def _scan_transpose(cts, *args, reverse: bool, length: int, jaxpr: ClosedJaxpr, 
         accumulated = inputs[n_res:n_res + n_lin]
         carry_cts = list(inputs[n_res + n_lin:n_res + n_lin + num_carry])
         rest = iter(inputs[n_res + n_lin + num_carry:])
+        ref_cts = [_sliced_ref_cotangent(x, next(rest)) for x in xs if type(x) is RefCotangent]
         ys_cts = [next(rest) if nz else Zero(a) for nz, a in zip(ys_nonzero, ys_avals)]
         values = [UndefinedPrimal(a) if lin else next(given_res) for a, lin in zip(const_avals, const_linear)]
         values += [UndefinedPrimal(a) for a in carry_avals]
-        values += [UndefinedPrimal(a) if lin else next(rest) for a, lin in zip(xs_avals, xs_linear)]
+        given_refs = iter(ref_cts)
+        values += [UndefinedPrimal(a) if lin else next(given_refs) if r else next(rest)
+                   for a, lin, r in zip(xs_avals, xs_linear, xs_refs)]
         # the linear consts are also outputs whose cotangents are the accumulated ones, so that each
         # iteration's contributions are added to those (as JAX orders the sums)
         lin_const_vars = [v for v, lin in zip(jaxpr.jaxpr.invars[:num_consts], const_linear) if lin]
@@ -351,13 +366,16 @@ def _scan_transpose(cts, *args, reverse: bool, length: int, jaxpr: ClosedJaxpr, 
         return [instantiate(ct) for ct in const_cts + cts_in[num_consts:num_consts + num_carry] + xs_cts]
 
     body_avals = ([a for a, lin in zip(const_avals, const_linear) if not lin] + lin_const_avals + list(carry_avals)
+                  + [a for a, r in zip(xs_avals, xs_refs) if r]
                   + [a for a, nz in zip(ys_avals, ys_nonzero) if nz]
-                  + [a for a, lin in zip(xs_avals, xs_linear) if not lin])
+                  + [a for a, lin, r in zip(xs_avals, xs_linear, xs_refs) if not r and not lin])
     closed = trace_to_jaxpr(transposed_body, body_avals, jaxpr.jaxpr.debug_info)
     body, body_consts = opened_body(closed.jaxpr, closed.consts)
     carry = [zeros_like_aval(a) for a in lin_const_avals] + ct_carry
-    outs = bind_scan(body, body_consts, res_consts, carry, [ct for ct in ct_ys if type(ct) is not Zero] + res_xs,
-                      not reverse, length, unroll)
+    n_refs = xs_refs.count(True)
+    outs = bind_scan(body, body_consts, res_consts, carry,
+                     [*res_xs[:n_refs], *[ct for ct in ct_ys if type(ct) is not Zero], *res_xs[n_refs:]],
+                     not reverse, length, unroll)
     const_cts, carry_cts, xs_cts = iter(outs[:len(lin_const_avals)]), outs[len(lin_const_avals):len(carry)], \
         iter(outs[len(carry):])
     return ([next(const_cts) if lin else None for lin in const_linear] + list(carry_cts)

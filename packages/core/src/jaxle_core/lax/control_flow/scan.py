@@ -197,9 +197,8 @@ def _normalize_unroll(unroll: int | bool, length: int) -> int:
 def _slice_aval(aval: ShapedArray) -> ShapedArray:
     """The type of one slice of ``xs`` along its leading axis: laid out as ``xs``'s other dimensions (over Explicit
     mesh axes; the leading one is whole)."""
-    if is_ref_aval(aval):  # JAX's body reads a reference to each slice; jaxle does not slice references
-        raise TypeError(f"lax.scan: a mutable array reference ({aval}) given as xs is not supported by jaxle; pass "
-                        "its value (ref[...]) or close over it and index it in the body")
+    if is_ref_aval(aval):  # the body reads (and writes) a reference to each slice
+        return aval.update(shape=aval.shape[1:])
     sliced = aval.update(shape=aval.shape[1:])
     sharding = aval.explicit_sharding
     if sharding is None:
