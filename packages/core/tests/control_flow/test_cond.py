@@ -17,11 +17,6 @@ from jaxle_core.lax.control_flow.conditionals import cond_p
 
 f32 = np.float32
 
-# grad of grad: JAX's known cond carries one residual fewer (and one empty2 fewer per branch), as its
-# linearization drops dead tangent equations before choosing residuals; the values agree (test_cond_transforms).
-TEXT_DIFFERS = {"grad_of_grad"}
-
-
 @pytest.fixture(scope="module")
 def rendered():
     return render("jaxle_core")
@@ -31,7 +26,7 @@ with open(GOLDEN_DIR / "cond_golden.json") as f:
     GOLDEN = json.load(f)
 
 
-@pytest.mark.parametrize("name", sorted(set(GOLDEN) - TEXT_DIFFERS))
+@pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_jaxpr_text_matches_jax(rendered, name):
     assert rendered[name] == GOLDEN[name]
 
