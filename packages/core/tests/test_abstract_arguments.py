@@ -47,6 +47,23 @@ def test_any_object_with_shape_and_dtype(make):
     assert jc.eval_shape(lambda a: a, weak).weak_type
 
 
+_FOUR, _TWO = np.ones((4,), np.float32), np.ones((2,), np.int32)
+
+
+@pytest.mark.parametrize("jitted, args, kwargs, expected", [
+    (jc.jit(lambda n, x: lax.broadcast(x, (n,)), static_argnums=0), (3, _FOUR), {}, np.broadcast_to(_FOUR, (3, 4))),
+    (jc.jit(lambda x, n: lax.broadcast(x, (n,)), static_argnames="n"), (_TWO,), {"n": 5},
+     np.broadcast_to(_TWO, (5, 2))),
+    (jc.jit(lambda x: x * 2, compiler_options={"xla_cpu_enable_fast_math": False}), (_FOUR,), {}, _FOUR * 2),
+], ids=["static_argnums", "static_argnames", "compiler_options"])
+def test_eval_shape_of_a_jitted_function_traces_it_as_it_is(jitted, args, kwargs, expected):
+    # as JAX's, eval_shape traces a jitted function itself: its static arguments stay static and its
+    # compiler_options do not make it a nested jit (both were refused); NumPy gives the expected shape and dtype
+    out = jc.eval_shape(jitted, *args, **kwargs)
+    assert (out.shape, out.dtype) == (expected.shape, expected.dtype)
+    assert jitted.eval_shape(*args, **kwargs) == out
+
+
 def test_jit_stages_and_make_jaxpr_trace_abstract_arguments():
     real = (np.ones((4, 5), np.float32), np.ones((5, 2), np.float32))
     duck = (MyArgArray((4, 5), np.float32), types.SimpleNamespace(shape=(5, 2), dtype=np.float32))

@@ -18,6 +18,7 @@ from jaxle_core import config, lax
 from jaxle_tree.accelerator import jaxlib_registry
 from jaxle_xla import XlaArray, dispatch_testing
 from jaxle_xla.dispatch_testing import counting_misses
+from jaxle_xla.sharding import SingleDeviceSharding
 
 
 @pytest.fixture(autouse=True)
@@ -170,6 +171,17 @@ def test_an_armed_transfer_guard_sees_every_call():
     with config.transfer_guard("disallow"):
         with pytest.raises(jaxle_xla.JaxRuntimeError, match="Disallowed host-to-device transfer"):
             f(host)
+
+
+def test_eval_shape_of_a_jitted_function_carries_its_out_shardings():
+    # as JAX's, eval_shape of a jitted function is its trace's out_info: the out_sharding it was given, which the
+    # computed result lies by; an unplaced result has none
+    sharding = SingleDeviceSharding(jaxle_xla.devices()[0])
+    f = jc.jit(lambda a: a * 2, out_shardings=sharding)
+    x = np.arange(3, dtype=np.float32)
+    out = jc.eval_shape(f, x)
+    assert (out.shape, out.dtype, out.sharding) == ((3,), np.float32, f(x).sharding)
+    assert out.sharding == sharding and jc.eval_shape(jc.jit(lambda a: a * 2), x).sharding is None
 
 
 def test_jit_returns_jaxlibs_pjit_function_as_jax_does():

@@ -11,7 +11,7 @@ import jaxle_tree as tree
 from jaxle_core import core
 from jaxle_core.avals import ShapeDtypeStruct
 from jaxle_core.config import config
-from jaxle_core.jit import jit
+from jaxle_core.jit import JitWrapped, jit, jit_wrapped
 
 
 def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), axis_env=None,
@@ -49,7 +49,9 @@ def _axis_env(frames: Sequence[tuple[Any, int]]) -> Iterator[None]:
 def eval_shape(fun: Callable, *args, **kwargs) -> Any:
     """The shapes and dtypes of ``fun``'s outputs, as ``ShapeDtypeStruct``s, without computing them."""
     core.check_callable(fun)
-    return jit(fun).eval_shape(*args, **kwargs)
+    # a jitted function is traced as it is (its static arguments and options its own), as JAX traces it
+    wrapped = jit_wrapped(fun)
+    return (wrapped if isinstance(wrapped, JitWrapped) else jit(fun)).eval_shape(*args, **kwargs)
 
 
 @contextmanager

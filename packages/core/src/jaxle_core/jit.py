@@ -282,10 +282,16 @@ class Traced:
     @property
     def out_info(self) -> Any:
         """A ShapeDtypeStruct per result, with its sharding: the out_sharding given, else its type's layout over
-        Explicit axes (over the concrete mesh of an argument laid out over it)."""
+        Explicit axes (over their abstract mesh: ``eval_shape`` tells it so)."""
+        return self.placed_out_info(concrete=False)
+
+    def placed_out_info(self, concrete: bool = True) -> Any:
+        """``out_info`` as the lowered stage tells it: a type's layout over Explicit axes is over the concrete mesh
+        of an argument laid out over it (``concrete``)."""
         avals = self.jaxpr.out_avals
         given = list(self._shardings.get("out_shardings") or ()) + [None] * len(avals)
-        meshes = {s.mesh.abstract_mesh: s.mesh for s in self._arg_layouts if isinstance(s, NamedSharding)}
+        meshes = {s.mesh.abstract_mesh: s.mesh for s in self._arg_layouts if isinstance(s, NamedSharding)} \
+            if concrete else {}
         structs = []
         for aval, sharding in zip(avals, given):
             typed = aval.explicit_sharding
@@ -328,7 +334,7 @@ class _StageInfo:
     in_tree = property(lambda self: self._traced.in_tree)
     out_tree = property(lambda self: self._traced.out_tree)
     in_avals = property(lambda self: self._traced.in_avals)
-    out_info = property(lambda self: self._traced.out_info)
+    out_info = property(lambda self: self._traced.placed_out_info())
     donate_argnums = property(lambda self: self._traced.donate_argnums)
 
 
@@ -927,9 +933,9 @@ class JitWrapped:
     def lower(self, *args, **kwargs) -> Lowered:
         return self.trace(*args, **kwargs).lower()
 
-    def eval_shape(self, *args, **kwargs):
-        entry, _ = self._trace_general(args, kwargs, abstract_argument_aval)
-        return entry.out_tree.unflatten([ShapeDtypeStruct.of(a) for a in entry.jaxpr.out_avals])
+    def eval_shape(self, *args, **kwargs) -> Any:
+        """The outputs' shapes, dtypes and shardings (``trace(...).out_info``), computing nothing."""
+        return self.trace(*args, **kwargs).out_info
 
     def clear_cache(self) -> None:
         """Forget this function's traced jaxprs and compiled executables."""

@@ -86,7 +86,8 @@ def _calls(m):
 
 def _out_infos(m):
     """The lowered stage's ``out_info``: each result's shape, dtype and sharding (the out_sharding given, pmap's
-    included, else its type's layout over the mesh of an argument laid out over it)."""
+    included, else its type's layout over the mesh of an argument laid out over it); the traced stage's and
+    ``eval_shape``'s (a type's layout over the abstract mesh), with static arguments and compiler options too."""
     jnp, sharding = m.numpy, m.sharding
     mesh = m.make_mesh((8,), ("x",))
     split = sharding.NamedSharding(mesh, sharding.PartitionSpec("x"))
@@ -97,6 +98,13 @@ def _out_infos(m):
         "out_info_out_shardings": [repr(m.jit(double, out_shardings=split).lower(ones).out_info)],
         "out_info_laid_out_argument": [repr(m.jit(double).lower(m.device_put(ones, split)).out_info)],
         "out_info_plain": [repr(m.jit(double).lower(ones).out_info)],
+        "out_info_traced_laid_out_argument": [repr(m.jit(double).trace(m.device_put(ones, split)).out_info)],
+        "eval_shape_laid_out_argument": [repr(m.eval_shape(m.jit(double), m.device_put(ones, split))),
+                                         repr(m.eval_shape(double, m.device_put(ones, split)))],
+        "eval_shape_out_shardings": [repr(m.eval_shape(m.jit(double, out_shardings=split), ones))],
+        "eval_shape_static_argnums": [repr(m.eval_shape(m.jit(jnp.tile, static_argnums=1), ones, (2, 1)))],
+        "eval_shape_compiler_options": [repr(m.eval_shape(
+            m.jit(double, compiler_options={"xla_disable_all_hlo_passes": True}), ones))],
     }
 
 

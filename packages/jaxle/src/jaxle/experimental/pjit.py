@@ -27,10 +27,6 @@ class _PjitWrapped(JitWrapped):
         with resource_env_meshes():
             return super().trace(*args, **kwargs)
 
-    def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
-        with resource_env_meshes():
-            return super().eval_shape(*args, **kwargs)
-
 
 def _pjit(fun: Callable, in_shardings: Any = None, out_shardings: Any = None, static_argnums: Any = None,
           static_argnames: Any = None, donate_argnums: Any = None, donate_argnames: Any = None,
