@@ -268,3 +268,35 @@ def test_mean_with_where_and_sum_with_dtype_match_numpy():
     result = jnp.sum(x, 0, dtype=np.float16)
     assert result.dtype == np.float16
     np.testing.assert_allclose(np.asarray(result), np.sum(x, 0).astype(np.float16), rtol=1e-3)
+
+
+_OVERFLOW = ("An overflow was encountered while parsing an argument to a jitted computation, whose argument path is "
+             "initial. Got <class 'int'> with value 1099511627776")
+
+
+@pytest.mark.parametrize("how", ["eager", "jit", "vmap"])
+@pytest.mark.parametrize("fn_name", ["sum", "prod", "max", "min", "nanmax"])
+def test_initial_int_beyond_int32_is_jits_overflow_error_wherever_called(fn_name, how):
+    # JAX's reductions are jitted functions taking initial as an argument: parsing the int fails the same way
+    # eagerly (on a NumPy operand too), inside jit and under vmap (it was wrapped to int32 there: 2**40 -> 0)
+    fn = lambda a: getattr(jnp, fn_name)(a, initial=2 ** 40)  # noqa: E731
+    call = {"eager": fn, "jit": jaxle_core.jit(fn), "vmap": jaxle_core.vmap(fn)}[how]
+    with pytest.raises(OverflowError) as raised:
+        call(np.arange(6, dtype=np.int32).reshape(2, 3))
+    assert str(raised.value) == _OVERFLOW
+
+
+@pytest.mark.parametrize("fn_name, reference", [("sum", np.sum), ("max", np.max), ("min", np.min)])
+def test_complex_initial_of_a_real_reduction_keeps_its_real_part_with_numpys_warning(fn_name, reference):
+    # As JAX 0.10.2's: the complex initial is converted to the reduction's real dtype as NumPy converts it,
+    # warning as NumPy does (it raised float()'s TypeError), eagerly and inside jit.
+    x = jnp_golden.rand((2, 3), "float32", seed=33)
+    with pytest.warns(np.exceptions.ComplexWarning) as numpy_warning:
+        real = np.asarray(np.complex64(1.5 + 2j), np.float32)
+    expected = reference(x, initial=real)
+    for fn in (getattr(jnp, fn_name), jaxle_core.jit(getattr(jnp, fn_name), static_argnames="initial")):
+        with pytest.warns(np.exceptions.ComplexWarning) as record:
+            result = fn(x, initial=1.5 + 2j)
+        assert str(record[0].message) == str(numpy_warning[0].message)
+        assert result.dtype == np.float32
+        np.testing.assert_allclose(np.asarray(result), expected, rtol=1e-6)

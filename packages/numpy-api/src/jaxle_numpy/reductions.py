@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from jaxle_core import dtypes, lax
-from jaxle_core.avals import get_aval
+from jaxle_core.avals import argument_avals, get_aval
 from jaxle_core.jit import jit
 from jaxle_core.lax.reductions import extremum_identity
 from jaxle_numpy import conditional
@@ -171,13 +171,24 @@ def _reduce(a: Any, name: str, reducer: Callable, combine: Callable, identity: C
         a = conditional.where(where, a, _strong_scalar(fill, computation_dtype))
     result = reducer(a, axes)
     if initial is not None:
-        initial_value = _convert(initial, computation_dtype)
+        initial_value = _convert(_initial_argument(initial), computation_dtype)
         if get_aval(initial_value).shape != ():
             raise ValueError(f"initial value must be a scalar. Got array of shape {get_aval(initial_value).shape}")
         result = combine(initial_value, result)
     if keepdims:
         result = lax.expand_dims(result, axes)
     return _convert(result, result_dtype)
+
+
+def _initial_argument(initial: Any) -> Any:
+    """``initial`` as JAX's jitted reduction takes it, as an argument, eagerly or traced: a Python int beyond the
+    default integer dtype is refused with jit's OverflowError, a Python complex is a complex array (whose conversion
+    to a real dtype warns as NumPy's, keeping the real part)."""
+    if type(initial) is int:
+        argument_avals(None, [initial], lambda: ["initial"])  # its refusal of an int that does not fit
+    elif type(initial) is complex:
+        return np.asarray(initial, dtypes.canonicalize_dtype(np.complex128))
+    return initial
 
 
 def _static_axis(axis: Axis) -> Axis:
