@@ -20,16 +20,33 @@ from jaxle_core.lax.cumulative import cumlogsumexp_p, cummax_p, cummin_p, cumpro
 deflinear(cumsum_p)
 
 
+def _complex_logaddexp(a, b, larger):
+    """``larger + log1p(exp(a + b - 2 larger))`` (``larger`` the lexicographic maximum), its phase wrapped into
+    ``[-pi, pi)``, as JAX's logaddexp of complex numbers."""
+    out = lax.add(larger, lax.log1p(lax.exp(lax.sub(lax.add(a, b), lax.mul(larger, const(larger, 2))))))
+    real, phase = lax.real(out), lax.imag(out)
+    half_turn, turn = const(phase, np.pi), const(phase, 2 * np.pi)
+    shifted = lax.rem(lax.add(phase, half_turn), turn)
+    shifted = lax.select_n(lax.lt(shifted, const(shifted, 0)), shifted, lax.add(shifted, turn))
+    return lax.complex(real, lax.sub(shifted, half_turn))
+
+
 def _logaddexp_jvp(a, b, ta, tb):
-    """``log(exp(a) + exp(b))`` and its tangent ``ta e^(a-out) + tb e^(b-out)`` (+inf arguments taken as 0)."""
+    """``log(exp(a) + exp(b))`` and its tangent ``ta e^(a-out) + tb e^(b-out)`` (arguments whose real part is
+    +inf taken as 0), for real or complex operands."""
     larger = lax.max(a, b)
-    delta = lax.sub(a, b)
-    is_nan = lax.ne(delta, delta)
-    plain = lax.add(a, b)  # inf - inf and NaN: the plain sum gives the right inf or NaN
-    out = lax.select_n(is_nan, lax.add(larger, lax.log1p(lax.exp(lax.neg(lax.abs(delta))))), plain)
+    is_complex = np.issubdtype(get_aval(a).dtype, np.complexfloating)
+    if is_complex:
+        out = _complex_logaddexp(a, b, larger)
+    else:
+        delta = lax.sub(a, b)
+        is_nan = lax.ne(delta, delta)
+        plain = lax.add(a, b)  # inf - inf and NaN: the plain sum gives the right inf or NaN
+        out = lax.select_n(is_nan, lax.add(larger, lax.log1p(lax.exp(lax.neg(lax.abs(delta))))), plain)
 
     def finite(x):
-        return lax.select_n(lax.eq(x, const(x, np.inf)), x, full_like(x, 0.0))
+        real = lax.real(x) if is_complex else x
+        return lax.select_n(lax.eq(real, const(real, np.inf)), x, full_like(x, 0.0))
 
     term_a = lax.mul(ta, lax.exp(lax.sub(finite(a), finite(out))))
     term_b = lax.mul(tb, lax.exp(lax.sub(finite(b), finite(out))))
