@@ -300,3 +300,14 @@ def test_complex_initial_of_a_real_reduction_keeps_its_real_part_with_numpys_war
         assert str(record[0].message) == str(numpy_warning[0].message)
         assert result.dtype == np.float32
         np.testing.assert_allclose(np.asarray(result), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("fn_name", ["sum", "prod", "max", "min", "all", "any", "mean", "var", "std", "ptp"])
+def test_axis_of_a_numpy_array_is_read_as_numpy_reads_it_and_a_traced_one_is_refused(fn_name):
+    x = jnp_golden.rand((2, 3, 4), "float32", seed=34)
+    for axis in (np.array([0, 2]), np.array(1), np.int64(-1)):
+        np.testing.assert_allclose(np.asarray(getattr(jnp, fn_name)(x, axis=axis)),
+                                   getattr(np, fn_name)(x, axis=tuple(np.atleast_1d(axis))), rtol=1e-6)
+    # as JAX's: the axis is made static first, so a traced one is ConcretizationTypeError's "known statically"
+    with pytest.raises(jaxle_core.errors.ConcretizationTypeError, match="The axis argument must be known statically"):
+        jaxle_core.jit(lambda x, axis: getattr(jnp, fn_name)(x, axis=axis))(x, 1)

@@ -59,6 +59,32 @@ def test_average_matches_numpy(axis):
         _close(jnp.average(a, axis=axis, weights=w1), np.average(a, axis=axis, weights=w1))
 
 
+@pytest.mark.parametrize("axis, weights_shape", [((2, 0), (4, 2)), ((0, 2), (2, 4)), ([1], (3,)), ((-1,), (4,)),
+                                                  ([1, -1], (3, 4)), (np.array([0, 1]), (2, 3)), (np.int64(2), (4,))])
+def test_average_over_axes_given_as_numpy_does(axis, weights_shape):
+    # As JAX 0.10.2's (and NumPy 2's): the axis may be a list, a NumPy array or a tuple, and weights of another
+    # shape than the operand's are those of the dimensions it names, in its order
+    a = jnp_golden.rand((2, 3, 4), "float32", seed=57)
+    w = np.abs(jnp_golden.rand(weights_shape, "float32", seed=58)) + 0.1
+    for keepdims in (False, True):
+        avg, total = jnp.average(a, axis=axis, weights=w, returned=True, keepdims=keepdims)
+        want_avg, want_total = np.average(a, axis=axis, weights=w, returned=True, keepdims=keepdims)
+        _close(avg, want_avg)
+        _close(total, want_total)
+        _close(jnp.average(a, axis=axis, returned=True, keepdims=keepdims)[1],
+               np.average(a, axis=axis, returned=True, keepdims=keepdims)[1])
+
+
+def test_average_axis_errors_are_jaxs():
+    a = np.ones((2, 3), np.float32)
+    with pytest.raises(ValueError, match=r"repeated axis: \(0, 0\)"):
+        jnp.average(a, axis=(0, -2), weights=np.ones((2, 2), np.float32))
+    with pytest.raises(ValueError, match="Shape of weights must be consistent with shape of a along specified axis."):
+        jnp.average(a, axis=(0, 1), weights=np.ones((3, 2), np.float32))
+    with pytest.raises(ConcretizationTypeError, match="The axis argument must be known statically."):
+        jaxle_core.jit(lambda a, axis: jnp.average(a, axis))(a, 1)
+
+
 @pytest.mark.parametrize("kwargs", [{}, {"rowvar": False}, {"bias": True}, {"ddof": 2},
                                     {"fweights": np.array([1, 2, 1, 3, 1])},
                                     {"aweights": np.array([0.5, 1.0, 2.0, 1.0, 0.25])},

@@ -19,6 +19,7 @@ import numpy as np
 
 from jaxle_core import dtypes, lax
 from jaxle_core.avals import argument_avals, get_aval
+from jaxle_core.core import concrete_or_error
 from jaxle_core.jit import jit
 from jaxle_core.lax.reductions import extremum_identity
 from jaxle_numpy import conditional
@@ -191,24 +192,30 @@ def _initial_argument(initial: Any) -> Any:
     return initial
 
 
-def _static_axis(axis: Axis) -> Axis:
-    """``axis`` in a hashable form, as a static argument must be: a list or tuple becomes a tuple of ints (names
-    kept), as JAX makes it before its jitted reduction, so a float in it is operator.index's TypeError."""
-    if type(axis) is list or type(axis) is tuple:
+def static_axis(axis: Axis) -> Axis:
+    """``axis`` in a hashable form, as a static argument must be, as JAX makes it before its jitted reduction: an
+    int (anything ``operator.index`` takes, a NumPy integer of rank 0 too), else a tuple of ints from a list, tuple
+    or NumPy array (names kept), so a float in it is operator.index's TypeError; a traced axis is JAX's
+    ConcretizationTypeError."""
+    if axis is None or isinstance(axis, str):
+        return axis
+    axis = concrete_or_error(axis, "The axis argument must be known statically.")
+    try:
+        return operator.index(axis)
+    except TypeError:
         return tuple(a if isinstance(a, str) else operator.index(a) for a in axis)
-    return axis
 
 
-def _axis_made_static(fun: Callable) -> Callable:
-    """``fun`` (a reduction taking ``axis`` second) given ``axis`` as ``_static_axis`` makes it, so that an eager
+def axis_made_static(fun: Callable) -> Callable:
+    """``fun`` (a reduction taking ``axis`` second) given ``axis`` as ``static_axis`` makes it, so that an eager
     call with a list axis runs compiled like one with a tuple."""
 
     @functools.wraps(fun)
     def reduction(*args: Any, **kwargs: Any) -> Any:
         if len(args) > 1:
-            args = (args[0], _static_axis(args[1]), *args[2:])
+            args = (args[0], static_axis(args[1]), *args[2:])
         elif "axis" in kwargs:
-            kwargs["axis"] = _static_axis(kwargs["axis"])
+            kwargs["axis"] = static_axis(kwargs["axis"])
         return fun(*args, **kwargs)
 
     return reduction
@@ -217,7 +224,7 @@ def _axis_made_static(fun: Callable) -> Callable:
 # ---------------------------------------------------------------- sum, prod, max, min, all, any
 
 
-@_axis_made_static
+@axis_made_static
 @compiled_when_eager(static_argnames=("axis", "dtype", "keepdims", "promote_integers"),
                      dynamic_argnames=("initial", "where"), traced_name="_reduce_sum")
 def sum(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False,
@@ -228,7 +235,7 @@ def sum(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims
                    upcast_f16=True, preprocess=_to_numeric, bool_reducer=lax.reduce_or)
 
 
-@_axis_made_static
+@axis_made_static
 @compiled_when_eager(static_argnames=("axis", "dtype", "keepdims", "promote_integers"),
                      dynamic_argnames=("initial", "where"), traced_name="_reduce_prod")
 def prod(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False,
@@ -239,7 +246,7 @@ def prod(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdim
                    upcast_f16=True, preprocess=_to_numeric, bool_reducer=lax.reduce_and)
 
 
-@_axis_made_static
+@axis_made_static
 @compiled_when_eager(static_argnames=("axis", "keepdims"), dynamic_argnames=("initial", "where"),
                      traced_name="_reduce_max")
 def max(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, initial: Any = None,
@@ -249,7 +256,7 @@ def max(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, ini
                    initial=initial, where=where)
 
 
-@_axis_made_static
+@axis_made_static
 @compiled_when_eager(static_argnames=("axis", "keepdims"), dynamic_argnames=("initial", "where"),
                      traced_name="_reduce_min")
 def min(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, initial: Any = None,
@@ -263,7 +270,7 @@ amax = max
 amin = min
 
 
-@_axis_made_static
+@axis_made_static
 @compiled_when_eager(static_argnames=("axis", "keepdims"), dynamic_argnames=("where",), traced_name="_reduce_all")
 def all(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, *, where: Any = None) -> Any:
     """Whether every element over ``axis`` is true (nonzero)."""
@@ -271,7 +278,7 @@ def all(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, *, 
                    keepdims=keepdims, where=where, preprocess=_to_bool)
 
 
-@_axis_made_static
+@axis_made_static
 @compiled_when_eager(static_argnames=("axis", "keepdims"), dynamic_argnames=("where",), traced_name="_reduce_any")
 def any(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, *, where: Any = None) -> Any:
     """Whether some element over ``axis`` is true (nonzero)."""
@@ -297,7 +304,7 @@ def _count(where: Any, shape: tuple[int, ...], axis: Axis, dtype: np.dtype, keep
     return sum(broadcast_to_shape(where, shape), axis, dtype=dtype, keepdims=keepdims)
 
 
-@_axis_made_static
+@axis_made_static
 @compiled_when_eager(static_argnames=("axis", "dtype", "keepdims"), dynamic_argnames=("where",),
                      traced_name="_mean")
 def mean(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False, *,
@@ -390,7 +397,7 @@ def var(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, ddof: in
     a = _operand("var", a, where, mean)
     check_where("var", where)
     correction = _correction(ddof, correction)
-    return _var(a, mean, correction, where, axis=_static_axis(axis), dtype=dtype, keepdims=keepdims)
+    return _var(a, mean, correction, where, axis=static_axis(axis), dtype=dtype, keepdims=keepdims)
 
 
 def _std_body(a: Any, correction: Any, mean_value: Any, where: Any, axis: Axis = None, dtype: Any = None,
@@ -411,7 +418,7 @@ def std(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, ddof: in
     if dtype is not None and not dtypes.issubdtype(requested := _requested_dtype(dtype, "std"), np.inexact):
         raise ValueError(f"dtype argument to jnp.std must be inexact; got {requested}")
     correction = _correction(ddof, correction)
-    return _std(a, correction, mean, where, axis=_static_axis(axis), dtype=dtype, keepdims=keepdims)
+    return _std(a, correction, mean, where, axis=static_axis(axis), dtype=dtype, keepdims=keepdims)
 
 
 
@@ -464,7 +471,7 @@ def ptp(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False) -> 
     """Range (maximum minus minimum) over ``axis``."""
     check_out("ptp", out)
     a = _operand("ptp", a)
-    return _ptp(a, axis=_static_axis(axis), keepdims=keepdims)
+    return _ptp(a, axis=static_axis(axis), keepdims=keepdims)
 
 
 def count_nonzero(a: Any, axis: Axis = None, keepdims: bool = False) -> Any:

@@ -32,7 +32,7 @@ from jaxle_numpy.indexing import getitem, scatter_update
 from jaxle_numpy.manipulation import atleast_2d, concatenate, diagonal, moveaxis, ravel
 from jaxle_numpy.products import dot
 from jaxle_numpy.ranges import linspace
-from jaxle_numpy.reductions import broadcast_to_shape, mean, ptp, sum
+from jaxle_numpy.reductions import axis_made_static, broadcast_to_shape, mean, ptp, sum
 from jaxle_numpy.reductions import max as max_
 from jaxle_numpy.reductions import min as min_
 from jaxle_numpy.selection import ravel_multi_index
@@ -90,44 +90,37 @@ def _index_along(a: Any, position: int, axis: int) -> Any:
 # ---------------------------------------------------------------- average
 
 
+@axis_made_static
 @compiled_when_eager(static_argnames=("axis", "returned", "keepdims"), traced_name="_average")
 def average(a: Any, axis: int | tuple[int, ...] | None = None, weights: Any = None, returned: bool = False,
             keepdims: bool = False) -> Any:
-    """Weighted mean over ``axis``; with ``returned``, also the sum of the weights."""
+    """Weighted mean over ``axis``; with ``returned``, also the sum of the weights. Weights of another shape than
+    ``a`` are those of the dimensions ``axis`` names, in its order."""
+    check_arraylike("average", a, *(() if weights is None else (weights,)))
+    a = ensure_array(a)
+    shape = get_aval(a).shape
+    # JAX's ValueError for an axis out of range, here (jnp.mean's is an IndexError)
+    axes = None if axis is None else tuple(
+        canonicalize_axis(d, len(shape)) for d in (axis if isinstance(axis, tuple) else (axis,)))
+    if axes is not None and len(set(axes)) < len(axes):
+        raise ValueError(f"repeated axis: {axes}")
     if weights is None:
-        check_arraylike("average", a)
-        a = ensure_array(a)
-        for dimension in axis if isinstance(axis, (tuple, list)) else () if axis is None else (axis,):
-            canonicalize_axis(dimension, get_aval(a).ndim)  # JAX's ValueError here (jnp.mean's is an IndexError)
         # made inexact first, as JAX's (booleans become floats directly, not through the integer mean sums in)
         avg = mean(promote_dtypes_inexact(a)[0], axis=axis, keepdims=keepdims)
         if not returned:
             return avg
-        shape = get_aval(a).shape
-        if axis is None:
-            count = math.prod(shape)
-        elif isinstance(axis, tuple):
-            count = math.prod(shape[d] for d in axis)
-        else:
-            count = shape[axis]
+        count = math.prod(shape if axes is None else (shape[d] for d in axes))
         weights_sum = lax.broadcast_in_dim(np.array(count, get_aval(avg).dtype), get_aval(avg).shape, ())
     else:
-        check_arraylike("average", a, weights)
-        a, weights = promote_dtypes_inexact(ensure_array(a), ensure_array(weights))
-        a_shape, weights_shape = get_aval(a).shape, get_aval(weights).shape
-        ndim = len(a_shape)
-        if isinstance(axis, tuple):
-            axis = tuple(canonicalize_axis(d, ndim) for d in axis)
-        elif axis is not None:
-            axis = canonicalize_axis(axis, ndim)
-        if a_shape != weights_shape:
-            if axis is None:
+        a, weights = promote_dtypes_inexact(a, ensure_array(weights))
+        weights_shape = get_aval(weights).shape
+        if shape != weights_shape:
+            if axes is None:
                 raise ValueError("Axis must be specified when shapes of a and weights differ.")
-            if isinstance(axis, tuple) or len(weights_shape) != 1 or weights_shape[0] != a_shape[axis]:
+            if weights_shape != tuple(shape[d] for d in axes):
                 raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
-            along = [1] * ndim
-            along[axis] = weights_shape[0]
-            weights = lax.reshape(weights, tuple(along))
+            weights = lax.reshape(weights, tuple(size if d in axes else 1 for d, size in enumerate(shape)),
+                                  dimensions=tuple(int(i) for i in np.argsort(axes)))
         weights_sum = sum(weights, axis=axis, keepdims=keepdims)
         avg = lax.div(*lax_operators.promote(sum(lax.mul(*lax_operators.promote(a, weights)), axis=axis,
                                                  keepdims=keepdims), weights_sum))
