@@ -20,7 +20,7 @@ from jaxle_core.device_mismatch import ARGUMENT, devices_text
 from jaxle_core.discharge import discharge_jaxpr, jaxpr_uses_refs
 from jaxle_core.extended import ExtendedArray, evaluated_on_data, physical_sharding, physicalize, wrap_physical
 from jaxle_core.jaxpr_util import host_functions
-from jaxle_core.jit import unused_inputs
+from jaxle_core.jit import jit_p, unused_inputs, without_unused
 from jaxle_core.lax.placement import reshard_p, sharding_constraint_p, staged_at
 from jaxle_core.lax.slicing import dynamic_slice_p, slice_p
 from jaxle_core.memory_spaces import MemorySpace, space_of_kind
@@ -231,6 +231,7 @@ class XlaBackend:
 
     def __init__(self):
         self._eager = LruCache()
+        self._unused = LruCache()  # the arguments each jitted program applied eagerly prunes
         self._only_device: _jaxlib.Device | None = None  # set on first use when there is a single device
         self._several_devices = False
         self._weak_scalars: dict[tuple, XlaArray] = {}
@@ -238,6 +239,13 @@ class XlaBackend:
     # -- eager dispatch
 
     def apply_primitive(self, primitive: core.Primitive, args: Sequence[Any], params: dict) -> Any:
+        if primitive is jit_p and not clients.has_one_device():
+            # as a jitted call's (JAX's), the arguments its program does not read place nothing
+            key = (params["jaxpr"], params["keep_unused"])
+            unused = self._unused.lookup(key)
+            if unused is None:
+                unused = self._unused[key] = unused_inputs(params["jaxpr"], params["keep_unused"])
+            args = without_unused(args, unused)
         if primitive is shard_map_p and runs_per_equation(params):
             return evaluate_per_equation(args, **params)
         if primitive is sharding_constraint_p:
