@@ -2,6 +2,7 @@
 path does (dtypes, weak types, x64, static arguments, committedness, deleted arrays, custom pytrees, threads,
 transfer guards, arrays of other memory layouts)."""
 
+import functools
 import inspect
 import subprocess
 import sys
@@ -182,6 +183,23 @@ def test_eval_shape_of_a_jitted_function_carries_its_out_shardings():
     out = jc.eval_shape(f, x)
     assert (out.shape, out.dtype, out.sharding) == ((3,), np.float32, f(x).sharding)
     assert out.sharding == sharding and jc.eval_shape(jc.jit(lambda a: a * 2), x).sharding is None
+
+
+def test_eval_shape_of_a_bound_jitted_method_traces_the_method_as_jax_does():
+    # JAX traces only a jitted function itself; a bound method of one is jitted as any callable, its instance an
+    # argument that is no array (JAX 0.10.2's TypeError); a partial of one is traced as a function too
+    class Scaler:
+        @jc.jit
+        def apply(self, a):
+            return a * 3
+
+    x = np.ones(3, np.float32)
+    with pytest.raises(TypeError, match="Error interpreting argument to .* as an abstract array. The problematic "
+                                        "value is of type <class .*Scaler'> and was passed to the function at path "
+                                        "self"):
+        jc.eval_shape(Scaler().apply, x)
+    out = jc.eval_shape(functools.partial(jc.jit(lambda a, b: a * b), x), 2.0)
+    assert (out.shape, out.dtype) == (x.shape, x.dtype)
 
 
 def test_jit_returns_jaxlibs_pjit_function_as_jax_does():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -49,9 +50,12 @@ def _axis_env(frames: Sequence[tuple[Any, int]]) -> Iterator[None]:
 def eval_shape(fun: Callable, *args, **kwargs) -> Any:
     """The shapes and dtypes of ``fun``'s outputs, as ``ShapeDtypeStruct``s, without computing them."""
     core.check_callable(fun)
-    # a jitted function is traced as it is (its static arguments and options its own), as JAX traces it
+    # a jitted function is traced as it is (its static arguments and options its own), as JAX traces it; a bound
+    # method of one is a function to jit like any other
     wrapped = jit_wrapped(fun)
-    return (wrapped if isinstance(wrapped, JitWrapped) else jit(fun)).eval_shape(*args, **kwargs)
+    if isinstance(wrapped, JitWrapped) and not inspect.ismethod(fun):
+        return wrapped.eval_shape(*args, **kwargs)
+    return jit(fun).eval_shape(*args, **kwargs)
 
 
 @contextmanager
