@@ -61,7 +61,7 @@ class Primitive:
         try:
             return _context.trace.process_primitive(self, args, params)
         except TypeError:
-            _check_operands(self, args)  # a non-array operand is reported as such, not by the rule it broke
+            check_operands(self, args)  # a non-array operand is reported as such, not by the rule it broke
             raise
 
     def forward(self, *args, **params):
@@ -86,7 +86,7 @@ def check_callable(fun: Any) -> None:
         raise TypeError(f"Expected a callable value, got {fun}")
 
 
-def _check_operands(primitive: Primitive, args: Sequence[Any]) -> None:
+def check_operands(primitive: Primitive, args: Sequence[Any]) -> None:
     """JAX's TypeError for the first of ``args`` that is not a JAX value (a string, an object array ...)."""
     for position, x in enumerate(args):
         if not is_array_like(x):

@@ -346,6 +346,7 @@ class custom_jvp(_CustomFunction):  # noqa: N801  (JAX's name)
         if self.jvp is None:
             raise AttributeError(f"No JVP defined for custom_jvp function {self.__name__} using defjvp.")
         args, nondiff, diff = self._split_args(args, kwargs)
+        core.check_operands(custom_jvp_call_p, tree.tree_leaves(diff))  # JAX's TypeError for a string, eagerly too
         if core.evaluates_eagerly(tree.tree_leaves(diff)):
             return self.fun(*args)
         call_jaxpr, consts, flat_args, in_tree, out_tree = _trace_call(self._sig, nondiff, diff, "custom_jvp fun")
@@ -599,6 +600,8 @@ class custom_vjp(_CustomFunction):  # noqa: N801  (JAX's name)
         if self.fwd is None or self.bwd is None:
             raise AttributeError(f"No VJP defined for custom_vjp function {self.__name__} using defvjp.")
         args, nondiff, diff = self._split_args(args, kwargs)
+        for leaf in tree.tree_leaves(diff):
+            get_aval(leaf)  # JAX's TypeError for a value that is not an array (a string), eagerly too
         if core.evaluates_eagerly(tree.tree_leaves(diff)):
             return self.fun(*args)
         call_jaxpr, consts, flat_args, in_tree, out_tree = _trace_call(self._sig, nondiff, diff, "custom_vjp fun")

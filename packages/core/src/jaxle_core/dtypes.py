@@ -269,6 +269,9 @@ def dtype(x: Any, canonicalize: bool = True, *, requested_in: str = "dtype") -> 
         return x
     if requested_in != "dtype" and isinstance(x, (type, str, np.dtype)):
         _check_requested_dtype(x, requested_in)
+    if requested_in != "dtype" and type(x) in (bool, int, float, complex):
+        # a Python number asked of as a dtype is refused (its value would name a dtype of its kind)
+        raise TypeError(f"Cannot interpret '{x}' as a data type")
     if isinstance(x, type):
         py_dtype = PYTHON_SCALAR_DTYPES.get(x)
         if py_dtype is not None:

@@ -209,6 +209,11 @@ def require_hashable(value: Any) -> None:
     _StaticArgument(value)
 
 
+def check_static_hashable(value: Any) -> None:
+    """JAX's ValueError for a static argument that cannot be hashed (a list), as a jitted call raises it."""
+    _StaticArgument(value)
+
+
 class _StaticArgument:
     """A static argument in a cache key: hashed once, and compared with JAX's error when its ``__eq__`` raises.
 
@@ -735,7 +740,7 @@ class JitWrapped:
 
     def _arg_names(self, args: tuple, kwargs: dict, dynamic) -> list[str]:
         static_nums = {i if i >= 0 else i + len(args) for i in self.static_argnums}
-        return _flat_argument_names(self._signature, args, static_nums, dynamic[1])
+        return flat_argument_names(self._signature, args, static_nums, dynamic[1])
 
     def _trace(self, args: tuple, kwargs: dict, abstractify: Callable[[Any], ShapedArray] = get_aval
                ) -> tuple[_CacheEntry, list]:
@@ -1054,7 +1059,7 @@ class _CacheEntry:
         self.cacheable = not any(isinstance(c, Tracer) for c in self.jaxpr.consts)
 
 
-def _flat_argument_names(signature: inspect.Signature | None, args: tuple, static_nums: set[int],
+def flat_argument_names(signature: inspect.Signature | None, args: tuple, static_nums: set[int],
                         dynamic_kwargs: dict) -> list[str]:
     """Paths of a call's flat dynamic arguments, for messages: ``x``, ``params['w']``, keywords by name."""
     bound_names = _positional_names(signature, len(args))

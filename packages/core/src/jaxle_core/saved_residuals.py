@@ -15,7 +15,7 @@ from jaxle_core.ad import linearize
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.checkpoint import name_p
 from jaxle_core.core import Literal, Var
-from jaxle_core.jit import _flat_argument_names, _signature_or_none, jit_p
+from jaxle_core.jit import _signature_or_none, flat_argument_names, jit_p
 from jaxle_core.lax.structural import reduce_precision_p
 from jaxle_core.source_info import recording_locations, summarize
 from jaxle_core.staging import trace_to_jaxpr
@@ -41,7 +41,7 @@ def saved_residuals(f: Callable[..., Any], *args: Any, **kwargs: Any) -> list[tu
     residuals = [v for v in jaxpr.outvars if not isinstance(v, Literal)]
     results = [(v.aval, "from a literal") for v in jaxpr.outvars if isinstance(v, Literal)]
     results += [(v.aval, "from a constant") for v in jaxpr.constvars if v in residuals]
-    names = _flat_argument_names(_signature_or_none(f), args, set(), kwargs)
+    names = flat_argument_names(_signature_or_none(f), args, set(), kwargs)
     results += [(v.aval, f"from the argument {name}") for v, name in zip(jaxpr.invars, names) if v in residuals]
     kinds: dict[Var, str] = {}  # each equation output: what computed it
     for eqn in jaxpr.eqns:

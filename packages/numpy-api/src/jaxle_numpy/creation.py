@@ -27,6 +27,7 @@ from jaxle_numpy.util import (
     converted_onto,
     converted_staged,
     host_constant,
+    invalid_value_error,
     placed_on,
     requested_dtype,
     staged_target,
@@ -52,11 +53,6 @@ def _leaves(obj: Any) -> list:
     return [obj]
 
 
-def _invalid_value(x: Any, dt: np.dtype) -> TypeError:
-    return TypeError(f"Value '{x}' with dtype {dt} is not a valid JAX array type. Only arrays of numeric types are "
-                     "supported by JAX.")
-
-
 def _host_array(x: Any) -> np.ndarray:
     """A non-Python-scalar leaf as a NumPy array of a dtype JAX arrays can have, or JAX's error."""
     if isinstance(x, np.ma.MaskedArray):
@@ -69,7 +65,7 @@ def _host_array(x: Any) -> np.ndarray:
                         f"{type(x)} and was passed to stage at position 0.")
     value = np.asarray(x)
     if not dtypes.is_valid_dtype(value.dtype):
-        raise _invalid_value(x, value.dtype)
+        raise invalid_value_error(x, value.dtype)
     return value
 
 
@@ -142,6 +138,7 @@ def _staged_nested(obj: Any, dtype: np.dtype) -> Any:
         aval = get_aval(obj)
         if aval.dtype == dtype and not aval.weak_type:
             return obj  # as JAX's: nothing converted, so the first operation on it is the stacking's
+        warn_complex_to_real(aval.dtype, dtype, stacklevel=5)
         return convert_keeping_weak_type(obj, dtype, False)
     return _host_leaf_as(obj, dtype)
 
@@ -298,7 +295,12 @@ def _shape(shape: Any) -> tuple[int, ...]:
     return canonicalize_shape(shape if isinstance(shape, (tuple, list)) or ndim(shape) else (shape,))
 
 
-def _fill_dtype(dtype: Any, fun_name: str) -> np.dtype:
+def _fill_dtype(dtype: Any, fun_name: str, shape: Any) -> np.dtype:
+    """The dtype of ``zeros``/``ones``/``empty``; a dimension given as the dtype (``zeros(2, 3)``) gets JAX's hint."""
+    if isinstance(shape, int) and isinstance(dtype, int):
+        raise TypeError(f"Cannot interpret '{dtype}' as a data type.\n\nDid you accidentally write "
+                        f"`jax.numpy.{fun_name}({shape}, {dtype})` when you meant `jax.numpy.{fun_name}(({shape}, "
+                        f"{dtype}))`, i.e. with a single tuple argument for the shape?")
     return requested_dtype(dtype, fun_name) if dtype is not None else dtypes.default_float_dtype()
 
 
@@ -306,21 +308,21 @@ def _fill_dtype(dtype: Any, fun_name: str) -> np.dtype:
 def zeros(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Array:
     """An array of zeros (float by default)."""
     checked_out_sharding(out_sharding, "jnp.zeros")
-    return lax.full(_shape(shape), 0, _fill_dtype(dtype, "zeros"), sharding=out_sharding)
+    return lax.full(_shape(shape), 0, _fill_dtype(dtype, "zeros", shape), sharding=out_sharding)
 
 
 @_placed
 def ones(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Array:
     """An array of ones (float by default)."""
     checked_out_sharding(out_sharding, "jnp.ones")
-    return lax.full(_shape(shape), 1, _fill_dtype(dtype, "ones"), sharding=out_sharding)
+    return lax.full(_shape(shape), 1, _fill_dtype(dtype, "ones", shape), sharding=out_sharding)
 
 
 @_placed
 def empty(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Array:
     """An array whose contents do not matter: zeros, as JAX makes it."""
     checked_out_sharding(out_sharding, "jnp.zeros")  # as JAX's, made by ``zeros``
-    return lax.full(_shape(shape), 0, _fill_dtype(dtype, "empty"), sharding=out_sharding)
+    return lax.full(_shape(shape), 0, _fill_dtype(dtype, "empty", shape), sharding=out_sharding)
 
 
 def _broadcast_fill(fill: Any, shape: tuple[int, ...]) -> Any:

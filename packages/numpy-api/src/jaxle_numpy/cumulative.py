@@ -17,7 +17,7 @@ from jaxle_core.avals import get_aval
 from jaxle_numpy import conditional
 from jaxle_numpy.reductions import promoted_integer_dtype
 from jaxle_numpy.ufuncs import isnan
-from jaxle_numpy.util import canonicalize_axis, check_arraylike, ensure_array, named_jit
+from jaxle_numpy.util import canonicalize_axis, check_arraylike, check_scalar_arraylike, ensure_array, named_jit
 
 __all__ = ["cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum", "cumulative_prod"]
 
@@ -114,7 +114,7 @@ def _with_initial(result: Any, axis: int, identity: int) -> Any:
 
 def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False) -> Any:
     """Array API cumulative sum over ``axis`` (optional for 1-D input); ``include_initial`` prepends a zero."""
-    check_arraylike("cumulative_sum", x)
+    check_scalar_arraylike("cumulative_sum", x)
     x = ensure_array(x)
     axis = _cumulative_axis("sum", x, axis)
     result = _cumsum_with_promotion(x, axis=axis, dtype=dtype)

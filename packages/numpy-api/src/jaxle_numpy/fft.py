@@ -21,7 +21,7 @@ from jaxle_numpy.manipulation import moveaxis, pad, roll
 from jaxle_numpy.ranges import arange
 from jaxle_numpy.reductions import prod
 from jaxle_numpy.ufuncs import conj, remainder, sqrt
-from jaxle_numpy.util import canonicalize_axis, check_arraylike, requested_dtype
+from jaxle_numpy.util import canonicalize_axis, check_scalar_arraylike, requested_dtype
 
 __all__ = ["fft", "fft2", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifft2", "ifftn", "ifftshift", "ihfft",
            "irfft", "irfft2", "irfftn", "rfft", "rfft2", "rfftfreq", "rfftn"]
@@ -32,10 +32,8 @@ _MAX_LAX_DIMS = 3  # lax.fft (XLA's FFT) transforms at most three minor dimensio
 
 
 def _as_input(func_name: str, a: Any) -> Any:
-    """``a`` as an array; JAX's TypeErrors for strings and for other non-arrays (lists, tuples, None)."""
-    if isinstance(a, str):
-        raise TypeError(f"asarray: expected ArrayLike, got {a} of type {type(a)}.")
-    check_arraylike(func_name, a)
+    """``a`` as an array; JAX's TypeErrors for strings, bytes and other non-arrays (lists, tuples, None)."""
+    check_scalar_arraylike(func_name, a)
     return asarray(a)
 
 
@@ -289,7 +287,7 @@ def rfftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> 
 
 
 def _shift(func_name: str, x: Any, axes: None | int | Sequence[int], sign: int) -> Any:
-    check_arraylike(func_name, x)
+    check_scalar_arraylike(func_name, x)
     arr = asarray(x)
     shape = get_aval(arr).shape
     if axes is None:

@@ -15,7 +15,7 @@ from jaxle_core.batching import vmap
 from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_numpy.creation import array, asarray
 from jaxle_numpy.ranges import arange, linspace
-from jaxle_numpy.util import check_arraylike, concrete_index, requested_dtype
+from jaxle_numpy.util import check_scalar_arraylike, concrete_index, requested_dtype
 
 __all__ = ["meshgrid", "mgrid", "ogrid", "indices", "ix_", "r_", "c_", "s_", "index_exp", "fromfunction"]
 
@@ -35,7 +35,7 @@ def _grid(arrays: list, sparse: bool) -> list:
 
 def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = "xy") -> list[Array]:
     """Coordinate arrays of the grid spanned by the 1-D ``xi`` (``indexing='xy'`` swaps the first two axes)."""
-    check_arraylike("meshgrid", *xi)
+    check_scalar_arraylike("meshgrid", *xi)
     if not copy:
         raise ValueError("jax.numpy.meshgrid only supports copy=True")
     if indexing not in ("xy", "ij"):
@@ -110,7 +110,7 @@ def indices(dimensions: Any, dtype: Any = None, sparse: bool = False) -> Array |
 
 def ix_(*args: Any) -> tuple[Array, ...]:
     """Open-mesh index arrays: the i-th of the 1-D ``args`` shaped to span axis i of the mesh."""
-    check_arraylike("ix", *args)
+    check_scalar_arraylike("ix", *args)
     n = len(args)
     outs = []
     for axis, a in enumerate(args):

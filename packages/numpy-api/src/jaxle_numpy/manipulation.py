@@ -285,7 +285,7 @@ def swapaxes(a: Any, axis1: int, axis2: int) -> Any:
 
 def expand_dims(a: Any, axis: int | Sequence[int]) -> Any:
     """``a`` with size-1 dimensions inserted at the positions ``axis`` of the result."""
-    check_arraylike("expand_dims", a)
+    check_scalar_arraylike("expand_dims", a)
     return as_array(lax_structural.expand_dims(a, _index_tuple(axis)))
 
 
@@ -457,7 +457,7 @@ def concatenate(arrays: Any, axis: int | None = 0, dtype: Any = None) -> Any:
         return _concatenate_array(arrays, axis, dtype)
     if not isinstance(arrays, Sequence) or not arrays:  # JAX takes no arrays from an iterator either
         raise ValueError("Need at least one array to concatenate.")
-    check_arraylike("concatenate", *arrays)
+    check_scalar_arraylike("concatenate", *arrays)
     if axis is None:
         return concatenate([ravel(a) for a in arrays], 0, dtype=dtype)
     ndim = _ndim(arrays[0])
@@ -484,7 +484,7 @@ def stack(arrays: Any, axis: int = 0, out: None = None, dtype: Any = None) -> An
         return concatenate(expand_dims(arrays, axis + 1), axis=axis, dtype=dtype)
     if not len(arrays):
         raise ValueError("Need at least one array to stack.")
-    check_arraylike("stack", *arrays)
+    check_scalar_arraylike("stack", *arrays)
     arrays = [eager_array(a) for a in arrays]
     axis = _axis(axis, _ndim(arrays[0]) + 1)
     return as_array(lax_structural.stack(_converted(arrays, dtype, "stack"), axis))
@@ -656,6 +656,7 @@ def repeat(a: Any, repeats: Any, axis: int | None = None, *, total_repeat_length
     need a static ``total_repeat_length``. Over Explicit mesh axes, repeating along a split axis needs
     ``out_sharding``: the repeat is then computed replicated and laid out as asked, as JAX's."""
     check_arraylike("repeat", a, repeats)
+    a = ensure_array(a)
     sharding = checked_out_sharding(out_sharding, "repeat")
     if axis is None:
         a, axis = ravel(a), 0
@@ -792,7 +793,7 @@ def _roll_arguments(shift: Any, axis: Any) -> tuple[np.ndarray, np.ndarray]:
 
 def roll(a: Any, shift: Any, axis: int | Sequence[int] | None = None) -> Any:
     """``a`` with its elements shifted cyclically by ``shift`` along ``axis`` (of the flattened array if None)."""
-    check_arraylike("roll", a)
+    check_scalar_arraylike("roll", a)
     if axis is None:
         return reshape(roll(ravel(a), shift, 0), _shape(a))
     ndim = _ndim(a)
@@ -1104,7 +1105,7 @@ def _delete_unique(a: Any, indices: Any, axis: int) -> Any:
 def delete(arr: Any, obj: Any, axis: int | None = None, *, assume_unique_indices: bool = False) -> Any:
     """``arr`` without the entries (slices along ``axis``) at ``obj``: an index, a slice, an integer array or a
     boolean mask; traced index arrays need ``assume_unique_indices=True``."""
-    check_arraylike("delete", arr, *(() if isinstance(obj, slice) else (obj,)))
+    check_scalar_arraylike("delete", arr, *(() if isinstance(obj, slice) else (obj,)))
     if axis is None:
         arr, axis = ravel(arr), 0
     a = as_array(arr)
@@ -1144,7 +1145,7 @@ def delete(arr: Any, obj: Any, axis: int | None = None, *, assume_unique_indices
 def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Any:
     """``arr`` with ``values`` inserted before the entries (slices along ``axis``) at ``obj``: an index, a slice
     or an integer array (traced ones too)."""
-    check_arraylike("insert", arr, 0 if isinstance(obj, slice) else obj, values)
+    check_scalar_arraylike("insert", arr, 0 if isinstance(obj, slice) else obj, values)
     a = as_array(arr)
     if axis is None:
         a, axis = ravel(a), 0

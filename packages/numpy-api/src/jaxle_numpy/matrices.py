@@ -22,7 +22,14 @@ from jaxle_numpy.manipulation import diagonal, ravel
 from jaxle_numpy.ranges import arange
 from jaxle_numpy.selection import nonzero
 from jaxle_numpy.ufuncs import power, subtract
-from jaxle_numpy.util import check_arraylike, concrete_index, named_jit, put_staged, requested_dtype
+from jaxle_numpy.util import (
+    check_arraylike,
+    check_scalar_arraylike,
+    concrete_index,
+    named_jit,
+    put_staged,
+    requested_dtype,
+)
 
 __all__ = ["eye", "identity", "tri", "tril", "triu", "diag", "diagflat", "vander", "diag_indices", "diag_indices_from",
            "tril_indices", "triu_indices", "tril_indices_from", "triu_indices_from", "mask_indices"]
@@ -149,7 +156,7 @@ def _diagonal_mask(shape: tuple[int, int], k: Any) -> Any:
 
 def diag(v: Any, k: int = 0) -> Array:
     """The ``k``-th diagonal of the 2-D ``v``, or a square matrix with the 1-D ``v`` on its ``k``-th diagonal."""
-    check_arraylike("diag", v)
+    check_scalar_arraylike("diag", v)
     v = asarray(v)
     if get_aval(v).ndim not in (1, 2):
         raise ValueError("diag input must be 1d or 2d")

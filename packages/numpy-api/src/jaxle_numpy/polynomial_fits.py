@@ -21,7 +21,13 @@ from jaxle_numpy.matrices import diag, vander
 from jaxle_numpy.products import dot, outer
 from jaxle_numpy.ranges import arange
 from jaxle_numpy.scalar_types import finfo
-from jaxle_numpy.util import check_arraylike, concrete_or_error, named_jit, promote_dtypes_inexact
+from jaxle_numpy.util import (
+    check_arraylike,
+    check_scalar_arraylike,
+    concrete_or_error,
+    named_jit,
+    promote_dtypes_inexact,
+)
 
 __all__ = ["roots", "polyfit"]
 
@@ -52,7 +58,7 @@ def _roots_with_zeros(p: Any, num_leading_zeros: Any) -> Any:
 def roots(p: Any, *, strip_zeros: bool = True) -> Any:
     """The roots of the polynomial with coefficients ``p`` (highest power first), complex. Leading zeros are
     stripped (which needs concrete coefficients) unless ``strip_zeros=False``, which returns NaN for them."""
-    check_arraylike("roots", p)
+    check_scalar_arraylike("roots", p)
     p = atleast_1d(promote_dtypes_inexact(asarray(p))[0])
     if get_aval(p).ndim != 1:
         raise ValueError("Input must be a rank-1 array.")

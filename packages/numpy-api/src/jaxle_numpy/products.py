@@ -24,6 +24,7 @@ from jaxle_numpy.ufuncs import multiply, subtract
 from jaxle_numpy.util import (
     canonicalize_axis,
     check_arraylike,
+    check_scalar_arraylike,
     compiled_when_eager,
     ensure_array,
     ensure_arraylike,
@@ -83,7 +84,7 @@ def vdot(a: Any, b: Any, *, precision=None, preferred_element_type=None) -> Any:
 
 def vecdot(x1: Any, x2: Any, /, *, axis: int = -1, precision=None, preferred_element_type=None) -> Any:
     """The conjugated dot product along ``axis`` of ``x1`` and ``x2``, broadcast over their other dimensions."""
-    check_arraylike("vecdot", x1, x2)
+    check_scalar_arraylike("vecdot", x1, x2)
     x1, x2 = ensure_array(x1), ensure_array(x2)
     x1_shape, x2_shape = get_aval(x1).shape, get_aval(x2).shape
     if x1_shape[axis] != x2_shape[axis]:  # Python's IndexError for an axis out of range, as JAX's

@@ -72,7 +72,7 @@ def _arange(start: Any, stop: Any, step: Any, dtype: Any, out_sharding: Any) -> 
         return lax.add(zero, lax.mul(one, lax.iota(out_dtype, start)))
     given = [x for x in (start, stop, step) if x is not None]
     for position, x in enumerate((start, stop, step)):
-        if x is not None and not is_arraylike(x):
+        if x is not None and not is_arraylike(x) and not np.isscalar(x):  # a string fails as a dtype below
             raise TypeError(f"arange requires ndarray, scalar, or None arguments, got {type(x)} at position "
                             f"{position}.")
     if any(dtypes.issubdtype(dtypes.dtype(x), np.complexfloating) for x in given):

@@ -10,6 +10,7 @@ jitted here under the same names and static arguments, so their jaxprs read the 
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import operator
 from collections.abc import Callable, Sequence
@@ -20,13 +21,13 @@ import numpy as np
 from jaxle_core import dtypes, lax
 from jaxle_core.avals import argument_avals, get_aval
 from jaxle_core.core import concrete_or_error
-from jaxle_core.jit import jit
+from jaxle_core.jit import check_static_hashable, jit
 from jaxle_core.lax.reductions import extremum_identity
 from jaxle_numpy import conditional
 from jaxle_numpy.ufuncs import isnan
 from jaxle_numpy.util import (
     canonicalize_axis,
-    check_arraylike,
+    check_scalar_arraylike,
     compiled_when_eager,
     eager_array,
     ensure_array,
@@ -109,7 +110,7 @@ def check_where(name: str, where: Any) -> None:
 
 
 def _operand(name: str, a: Any, *others: Any) -> Any:
-    check_arraylike(name, a, *(o for o in others if o is not None))
+    check_scalar_arraylike(name, a, *(o for o in others if o is not None))
     return ensure_array(a)
 
 
@@ -160,6 +161,8 @@ def _reduce(a: Any, name: str, reducer: Callable, combine: Callable, identity: C
     if dtype is not None:
         result_dtype = _requested_dtype(dtype, name)
         computation_dtype = result_dtype
+        # JAX converts the operand to the dtype as given: a 64-bit one warns again, naming convert_element_type
+        _requested_dtype(dtype, "convert_element_type")
     else:
         result_dtype = promoted_integer_dtype(aval.dtype) if promote_integers else aval.dtype
         computation_dtype = _upcast_f16(result_dtype) if upcast_f16 else result_dtype
@@ -206,9 +209,15 @@ def static_axis(axis: Axis) -> Axis:
         return tuple(a if isinstance(a, str) else operator.index(a) for a in axis)
 
 
+_STATIC_OPTIONS = frozenset({"dtype", "keepdims", "promote_integers"})
+
+
 def axis_made_static(fun: Callable) -> Callable:
     """``fun`` (a reduction taking ``axis`` second) given ``axis`` as ``static_axis`` makes it, so that an eager
-    call with a list axis runs compiled like one with a tuple."""
+    call with a list axis runs compiled like one with a tuple. Its other static options (``dtype``, ``keepdims``)
+    get JAX's ValueError when they cannot be hashed, as JAX's jitted reduction refuses them (a list axis it makes a
+    tuple first)."""
+    parameters = list(inspect.signature(fun).parameters)
 
     @functools.wraps(fun)
     def reduction(*args: Any, **kwargs: Any) -> Any:
@@ -216,6 +225,9 @@ def axis_made_static(fun: Callable) -> Callable:
             args = (args[0], static_axis(args[1]), *args[2:])
         elif "axis" in kwargs:
             kwargs["axis"] = static_axis(kwargs["axis"])
+        for name, value in [*zip(parameters[2:], args[2:]), *kwargs.items()]:
+            if name in _STATIC_OPTIONS:
+                check_static_hashable(value)
         return fun(*args, **kwargs)
 
     return reduction
@@ -330,10 +342,10 @@ def mean(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdim
     return _convert(lax.div(total, normalizer), result_dtype)
 
 
-def _var_dtypes(a_dtype: np.dtype, dtype: Any) -> tuple[np.dtype, np.dtype]:
-    """(the dtype var computes in, the dtype it returns)."""
+def _var_dtypes(a_dtype: np.dtype, dtype: Any, name: str = "var") -> tuple[np.dtype, np.dtype]:
+    """(the dtype var computes in, the dtype it returns); ``name`` is the function a 64-bit dtype's warning names."""
     if dtype is not None:
-        dtype = _requested_dtype(dtype, "var")
+        dtype = _requested_dtype(dtype, name)
         if dtypes.issubdtype(a_dtype, np.complexfloating) and not dtypes.issubdtype(dtype, np.complexfloating):
             raise ValueError(
                 "jax.numpy.var does not yet support real dtype parameters when computing the variance of an array of "
@@ -402,6 +414,10 @@ def var(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, ddof: in
 
 def _std_body(a: Any, correction: Any, mean_value: Any, where: Any, axis: Axis = None, dtype: Any = None,
               keepdims: bool = False) -> Any:
+    if dtype is not None:  # checked while tracing, as JAX's: a 64-bit dtype warns once per signature, naming std
+        dtype = _requested_dtype(dtype, "std")
+        if not dtypes.issubdtype(dtype, np.inexact):
+            raise ValueError(f"dtype argument to jnp.std must be inexact; got {dtype}")
     return lax.sqrt(_var(a, mean_value, correction, where, axis=axis, dtype=dtype, keepdims=keepdims))
 
 
@@ -415,8 +431,6 @@ def std(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, ddof: in
     check_out("std", out)
     a = _operand("std", a, where, mean)
     check_where("std", where)
-    if dtype is not None and not dtypes.issubdtype(requested := _requested_dtype(dtype, "std"), np.inexact):
-        raise ValueError(f"dtype argument to jnp.std must be inexact; got {requested}")
     correction = _correction(ddof, correction)
     return _std(a, correction, mean, where, axis=static_axis(axis), dtype=dtype, keepdims=keepdims)
 
@@ -447,13 +461,13 @@ def _arg_extremum(name: str, lax_fn: Callable, a: Any, axis: int | None, out: An
     return result
 
 
-@compiled_when_eager(static_argnames=("axis", "keepdims"), traced_name="_argmax")
+@compiled_when_eager(static_argnames=("axis", "keepdims"), traced_name="_argmax", operands_first=True)
 def argmax(a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Any:
     """Index of the largest element (the first one on ties; NaN counts as largest) over ``axis`` or the flat array."""
     return _arg_extremum("argmax", lax.argmax, a, axis, out, keepdims)
 
 
-@compiled_when_eager(static_argnames=("axis", "keepdims"), traced_name="_argmin")
+@compiled_when_eager(static_argnames=("axis", "keepdims"), traced_name="_argmin", operands_first=True)
 def argmin(a: Any, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Any:
     """Index of the smallest element (the first one on ties; NaN counts as smallest) over ``axis``."""
     return _arg_extremum("argmin", lax.argmin, a, axis, out, keepdims)
@@ -497,6 +511,8 @@ def _nansum_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None,
                  initial: Any = None, where: Any = None) -> Any:
     a = _operand("nansum", a, initial, where)
     check_where("nansum", where)
+    if dtype is not None:  # a 64-bit dtype warns once, naming nanprod as JAX's warning does
+        dtype = _requested_dtype(dtype, "nanprod")
     if _is_inexact(a):
         a = _nan_replaced(a, 0)
     return sum(a, axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial, where=where)
@@ -543,7 +559,7 @@ def _nanmean_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None
     check_where("nanmean", where)
     if not _is_inexact(a):
         return mean(a, axis, dtype=dtype, keepdims=keepdims, where=where)
-    dtype = get_aval(a).dtype if dtype is None else _requested_dtype(dtype, "nanmean")
+    dtype = get_aval(a).dtype if dtype is None else _requested_dtype(dtype, "mean")  # JAX's warning names mean
     count = sum(lax.bitwise_not(isnan(a)), axis, dtype=dtype, keepdims=keepdims, where=where)
     total = nansum(a, axis, dtype=dtype, keepdims=keepdims, where=where)
     return lax.div(total, count)
@@ -554,7 +570,7 @@ def _nanvar_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None,
     check_out("nanvar", out)
     a = _operand("nanvar", a, where, mean)
     check_where("nanvar", where)
-    computation_dtype, result_dtype = _var_dtypes(get_aval(a).dtype, dtype)
+    computation_dtype, result_dtype = _var_dtypes(get_aval(a).dtype, dtype, "nanvar")
     a = _convert(a, computation_dtype)
     if mean is None:
         mean = nanmean(a, axis, dtype=computation_dtype, keepdims=True, where=where)

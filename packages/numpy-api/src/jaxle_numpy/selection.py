@@ -24,7 +24,7 @@ from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.control_flow import conditionals as lax_conditionals
 from jaxle_numpy import creation, cumulative, indexer, indexing, manipulation, reductions, sorting, ufuncs, vectorize
 from jaxle_numpy.conditional import where
-from jaxle_numpy.util import canonicalize_axis, check_arraylike, optional_index, promote_dtypes
+from jaxle_numpy.util import canonicalize_axis, check_arraylike, check_scalar_arraylike, optional_index, promote_dtypes
 
 __all__ = ["take", "take_along_axis", "put_along_axis", "put", "place", "compress", "extract", "choose", "select",
            "piecewise", "nonzero", "argwhere", "flatnonzero", "fill_diagonal", "ravel_multi_index", "unravel_index",
@@ -212,7 +212,7 @@ def put(a, ind, v, mode: str | None = None, *, inplace: bool = True):
     """``a`` with its flat elements at ``ind`` replaced by ``v`` (repeated as needed); needs ``inplace=False``."""
     if inplace:
         raise ValueError(_IMMUTABLE.format("put"))
-    check_arraylike("put", a, ind, v)
+    check_scalar_arraylike("put", a, ind, v)
     a = _asarray(a)
     ind = manipulation.ravel(_asarray(ind))
     values = manipulation.ravel(_asarray(v))
@@ -237,7 +237,7 @@ def place(arr, mask, vals, *, inplace: bool = True):
     """``arr`` with the elements where ``mask`` holds replaced by ``vals`` in order (repeated as needed)."""
     if inplace:
         raise ValueError(_IMMUTABLE.format("place"))
-    check_arraylike("place", arr, mask, vals)
+    check_scalar_arraylike("place", arr, mask, vals)
     arr = _asarray(arr)
     values = manipulation.ravel(_asarray(vals))  # first, as JAX's: an operand on other devices is named alike
     mask = manipulation.ravel(_asarray(mask))
@@ -250,7 +250,7 @@ def place(arr, mask, vals, *, inplace: bool = True):
 
 def nonzero(a, *, size: int | None = None, fill_value=None) -> tuple[Any, ...]:
     """The indices of ``a``'s nonzero elements, one array per dimension (``size`` fixes their length)."""
-    check_arraylike("nonzero", a)
+    check_scalar_arraylike("nonzero", a)
     a = _asarray(a)
     shape = get_aval(a).shape
     if not shape:
@@ -307,7 +307,7 @@ def flatnonzero(a, *, size: int | None = None, fill_value=None):
 
 def argwhere(a, *, size: int | None = None, fill_value=None):
     """The indices of ``a``'s nonzero elements, one row per element."""
-    check_arraylike("argwhere", a)
+    check_scalar_arraylike("argwhere", a)
     a = _asarray(a)
     columns = nonzero(manipulation.atleast_1d(a), size=size, fill_value=fill_value)
     rows = lax_structural.transpose(lax_structural.concatenate([manipulation.atleast_2d(c) for c in columns], 0),
@@ -322,7 +322,7 @@ def compress(condition, a, axis: int | None = None, *, size: int | None = None, 
     """The slices of ``a`` along ``axis`` where ``condition`` (1-d) holds; ``size`` pads or cuts the result."""
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.compress is not supported.")
-    check_arraylike("compress", condition, a)
+    check_scalar_arraylike("compress", condition, a)
     condition = _asarray(condition)
     if get_aval(condition).dtype != np.bool_:
         condition = lax_structural.convert_element_type(condition, np.bool_)
@@ -364,7 +364,7 @@ def choose(a, choices, out=None, mode: str = "raise"):
     """``choices[a[i]][i]`` for every ``i`` (``a`` and the choices broadcast together)."""
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.choose is not supported.")
-    check_arraylike("choose", a, *choices)
+    check_scalar_arraylike("choose", a, *choices)
     a = _asarray(a)
     if not np.issubdtype(get_aval(a).dtype, np.integer):
         raise ValueError("`a` array must be integer typed")
@@ -449,7 +449,7 @@ _piecewise = jit(_piecewise_body, static_argnames=("funcs",))
 def piecewise(x, condlist, funclist: list, *args, **kw):
     """``funclist[k](x, *args, **kw)`` where ``condlist[k]`` holds (a last extra function or value: elsewhere; the
     last true condition wins)."""
-    check_arraylike("piecewise", x)
+    check_scalar_arraylike("piecewise", x)
     x = _asarray(x)
     condlist = creation.asarray(condlist)
     if get_aval(condlist).ndim == 0:  # one condition of a scalar
@@ -497,7 +497,7 @@ def ravel_multi_index(multi_index: Sequence, dims: Sequence[int], mode: str = "r
     if len(multi_index) != len(dims):
         raise AssertionError(f"len(multi_index)={len(multi_index)} != len(dims)={len(dims)}")  # JAX's assert
     dims = tuple(int(d) for d in dims)
-    check_arraylike("ravel_multi_index", *multi_index)
+    check_scalar_arraylike("ravel_multi_index", *multi_index)
     coordinates = [_asarray(i) for i in multi_index]
     for c in coordinates:
         if not np.issubdtype(get_aval(c).dtype, np.integer):
@@ -527,7 +527,7 @@ def ravel_multi_index(multi_index: Sequence, dims: Sequence[int], mode: str = "r
 
 def unravel_index(indices, shape: Sequence[int]) -> tuple[Any, ...]:
     """The coordinates of the flat ``indices`` in an array of ``shape`` (negative ones wrap, others clip)."""
-    check_arraylike("unravel_index", indices)
+    check_scalar_arraylike("unravel_index", indices)
     indices = _asarray(indices)
     shape = tuple(int(d) for d in shape)
     coordinates = []

@@ -32,7 +32,7 @@ from jaxle_numpy.reductions import sum as _count  # of a boolean mask: its numbe
 from jaxle_numpy.selection import nonzero
 from jaxle_numpy.sorting import lexsort, searchsorted, sort
 from jaxle_numpy.statistics import diff
-from jaxle_numpy.util import canonicalize_axis, check_arraylike, promote_dtypes, strip_weak_type
+from jaxle_numpy.util import canonicalize_axis, check_arraylike, check_scalar_arraylike, promote_dtypes, strip_weak_type
 
 __all__ = ["intersect1d", "isin", "setdiff1d", "setxor1d", "union1d", "unique", "unique_all", "unique_counts",
            "unique_inverse", "unique_values"]
@@ -179,7 +179,7 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, re
     each one's first occurrence, the inverse mapping and the counts when asked for. NaNs count as equal unless
     ``equal_nan`` is False. ``size`` pads the results to a static length (``fill_value``, else the smallest entry;
     indices pad with the first one's, counts with 0) so unique works under jit."""
-    check_arraylike("unique", ar)
+    check_scalar_arraylike("unique", ar)
     size = _static_size(size)
     if size is None:
         ar = concrete_or_error(ar, _UNIQUE_CONTEXT)
@@ -252,7 +252,7 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
     """Whether each entry of ``element`` occurs in ``test_elements`` (or not, with ``invert``), in ``element``'s
     shape. ``method`` picks the algorithm: comparing every pair ('compare_all', and 'auto'), a binary search in the
     sorted test elements ('binary_search') or a joint sort ('sort')."""
-    check_arraylike("isin", element, test_elements)
+    check_scalar_arraylike("isin", element, test_elements)
     if method not in _ISIN_METHODS:
         raise ValueError(f"method={method!r} is not implemented; options are 'compare_all', 'binary_search', "
                          "'sort', and 'auto'")
@@ -345,7 +345,7 @@ def _cut(results: tuple[Any, ...]) -> Any:
 def _flat_operands(name: str, ar1: Any, ar2: Any, promoted_first: bool = False) -> tuple[Any, Any]:
     """``ar1`` and ``ar2`` flattened (by ``jnp.ravel``, whose parameter names an operand on other devices, as in
     JAX) and promoted to a common dtype, in JAX's order for ``name`` (promoted first: ``promoted_first``)."""
-    check_arraylike(name, ar1, ar2)
+    check_scalar_arraylike(name, ar1, ar2)
     if promoted_first:
         return tuple(map(ravel, promote_dtypes(ar1, ar2)))
     return promote_dtypes(ravel(ar1), ravel(ar2))

@@ -41,6 +41,7 @@ from jaxle_numpy.ufuncs import clip, greater_equal, remainder
 from jaxle_numpy.util import (
     canonicalize_axis,
     check_arraylike,
+    check_scalar_arraylike,
     compiled_when_eager,
     ensure_array,
     named_jit,
@@ -91,7 +92,8 @@ def _index_along(a: Any, position: int, axis: int) -> Any:
 
 
 @axis_made_static
-@compiled_when_eager(static_argnames=("axis", "returned", "keepdims"), traced_name="_average")
+@compiled_when_eager(static_argnames=("axis", "returned", "keepdims"), dynamic_argnames=("weights",),
+                     traced_name="_average")
 def average(a: Any, axis: int | tuple[int, ...] | None = None, weights: Any = None, returned: bool = False,
             keepdims: bool = False) -> Any:
     """Weighted mean over ``axis``; with ``returned``, also the sum of the weights. Weights of another shape than
@@ -449,7 +451,7 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | N
              out_sharding: Any = None) -> Any:
     """How often each non-negative integer occurs in ``x`` (summing ``weights`` instead of ones); the result has
     ``length`` entries, which must be static under a transformation."""
-    check_arraylike("bincount", x)
+    check_scalar_arraylike("bincount", x)
     x = ensure_array(x)
     if not dtypes.issubdtype(get_aval(x).dtype, np.integer):
         raise TypeError(f"x argument to bincount must have an integer type; got {get_aval(x).dtype}")
@@ -468,7 +470,7 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | N
     if weights is None:
         dtype = dtypes.default_int_dtype()
     else:
-        check_arraylike("bincount", weights)
+        check_scalar_arraylike("bincount", weights)
         updates = ensure_array(weights)
         dtype = get_aval(updates).dtype
     zeros = lax.broadcast_in_dim(np.zeros((), dtype), (length,), ())
@@ -587,11 +589,11 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, weights: Any = None,  #
               density: bool | None = None) -> tuple[Any, Any]:
     """(counts, bin edges) of ``a``'s values (weighted by ``weights``), as densities with ``density``."""
     if weights is None:
-        check_arraylike("histogram", a, bins)
+        check_scalar_arraylike("histogram", a, bins)
         (a,) = promote_dtypes_inexact(ensure_array(a))
         weights = lax.broadcast_in_dim(np.ones((), get_aval(a).dtype), get_aval(a).shape, ())
     else:
-        check_arraylike("histogram", a, bins, weights)
+        check_scalar_arraylike("histogram", a, bins, weights)
         if get_aval(ensure_array(a)).shape != get_aval(ensure_array(weights)).shape:
             raise ValueError("weights should have the same shape as a.")
         a, weights = promote_dtypes_inexact(ensure_array(a), ensure_array(weights))
@@ -652,7 +654,7 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None, weights: Any = N
 def histogram2d(x: Any, y: Any, bins: Any = 10, range: Any = None, weights: Any = None,  # noqa: A002
                 density: bool | None = None) -> tuple[Any, Any, Any]:
     """(counts, x edges, y edges) of the points (``x``, ``y``)."""
-    check_arraylike("histogram2d", x, y)
+    check_scalar_arraylike("histogram2d", x, y)
     try:
         bin_specs = len(bins)
     except TypeError:

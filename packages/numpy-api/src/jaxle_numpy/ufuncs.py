@@ -1149,13 +1149,16 @@ def allclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bo
 
 
 def _array_like(x: Any) -> Any:
-    """``x`` as an array, lists and tuples included (NumPy's conversion); None if it is not array data."""
+    """``x`` as an array, lists and tuples included (NumPy's conversion); None if it is not array data. Strings
+    and lists of them get JAX's TypeError (it converts both operands before comparing)."""
     if isinstance(x, (list, tuple)):
         try:
             x = np.asarray(x)
         except ValueError:
             return None
-    return x if util.is_arraylike(x) else None
+        if x.dtype.kind in "US":
+            raise util.invalid_value_error(x, x.dtype)
+    return util.ensure_array(x) if util.is_arraylike(x) or isinstance(x, (str, bytes)) else None
 
 
 def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Any:

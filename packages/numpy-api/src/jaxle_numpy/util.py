@@ -17,14 +17,15 @@ from typing import Any
 
 import numpy as np
 
+import jaxle_tree as tree
 from jaxle_core import config, dtypes
 from jaxle_core.array import Array
 from jaxle_core.auto_mesh_types import check_context_mesh
-from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.avals import ShapedArray, argument_avals, get_aval
 from jaxle_core.backend import current_backend, put_host_value
 from jaxle_core.core import EvalTrace, Tracer, concrete_value, current_trace, mark_inline
 from jaxle_core.device_mismatch import is_device_mismatch, named_by_call
-from jaxle_core.jit import JitWrapped, backend_function, jit
+from jaxle_core.jit import JitWrapped, backend_function, flat_argument_names, jit
 from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.placement import check_auto_axes_only, note_staged_at, staged_device_put
 from jaxle_core.lax.structural import convert_element_type_p
@@ -40,7 +41,8 @@ __all__ = ["is_arraylike", "check_arraylike", "check_scalar_arraylike", "ensure_
            "promote_dtypes", "promote_shapes",
            "promote_args",
            "promote_dtypes_inexact", "promote_args_inexact", "promote_dtypes_numeric", "promote_args_numeric",
-           "canonicalize_axis", "optional_index", "ensure_array", "requested_dtype", "named_jit", "concrete_index",
+           "canonicalize_axis", "optional_index", "ensure_array", "invalid_value_error", "requested_dtype", "named_jit",
+           "concrete_index",
            "concrete_or_none", "concrete_or_error", "compiled_when_eager", "as_array", "host_constant",
            "passed_through", "scalar_like",
            "weak_scalar_like", "strip_weak_type", "zero_of", "staged_when_converted"]
@@ -56,29 +58,28 @@ def is_arraylike(x: Any) -> bool:
 
 
 def check_arraylike(fun_name: str, *args: Any) -> None:
-    """JAX's TypeError for the first argument that is not array-like (a list, a tuple, a string, ...)."""
+    """JAX's TypeError for the first argument that is not array-like (a list, a tuple, ...). As JAX's check, it lets
+    any scalar NumPy knows pass (a string, bytes, a ``Fraction``): what the function does with it next refuses it
+    (``ensure_arraylike``'s TypeError, or a dtype's)."""
     for position, arg in enumerate(args):
-        if not is_arraylike(arg):
+        if not is_arraylike(arg) and not np.isscalar(arg):
             raise TypeError(f"{fun_name} requires ndarray or scalar arguments, got {type(arg)} at position "
                             f"{position}.")
 
 
 def check_scalar_arraylike(fun_name: str, *args: Any) -> None:
-    """JAX's errors for arguments of functions that check them as ``check_arraylike`` does but let any scalar NumPy
-    knows (a string, bytes, a ``Fraction``) pass, then refuse it when making it an array."""
-    for position, arg in enumerate(args):
-        if is_arraylike(arg):
-            continue
-        if not np.isscalar(arg):
-            raise TypeError(f"{fun_name} requires ndarray or scalar arguments, got {type(arg)} at position "
-                            f"{position}.")
-        raise TypeError(f"asarray: expected ArrayLike, got {arg} of type {type(arg)}.")
+    """``check_arraylike``, then JAX's TypeError for a scalar it let pass that is not an array's value (a string,
+    bytes, a ``Fraction``), as functions that make their arguments arrays at once refuse it."""
+    check_arraylike(fun_name, *args)
+    for arg in args:
+        if not is_arraylike(arg):
+            raise TypeError(f"asarray: expected ArrayLike, got {arg} of type {type(arg)}.")
 
 
 def ensure_arraylike(fun_name: str, *args: Any) -> Any:
-    """``args`` checked as ``check_arraylike`` does, then made arrays outside transformations (``eager_array``);
-    the one argument, else a tuple of them."""
-    check_arraylike(fun_name, *args)
+    """``args`` checked as ``check_scalar_arraylike`` does, then made arrays outside transformations
+    (``eager_array``); the one argument, else a tuple of them."""
+    check_scalar_arraylike(fun_name, *args)
     arrays = tuple(eager_array(a) for a in args)
     return arrays[0] if len(arrays) == 1 else arrays
 
@@ -92,10 +93,19 @@ def eager_array(x: Any) -> Any:
 
 
 def ensure_array(x: Any) -> Any:
-    """``x`` with Python and NumPy scalars made 0-d NumPy arrays of their canonical (weak) dtype's value."""
+    """``x`` as jnp functions take an operand: an object's ``__jax_array__``, anything else as it is, except a string
+    or bytes (which ``check_arraylike`` lets pass), refused with JAX's TypeError as making it an array refuses it."""
     if hasattr(x, "__jax_array__"):
         return x.__jax_array__()
+    if isinstance(x, (str, bytes)):
+        raise invalid_value_error(x, np.asarray(x).dtype)
     return x
+
+
+def invalid_value_error(x: Any, dt: np.dtype) -> TypeError:
+    """JAX's TypeError for making an array of ``x``, whose NumPy dtype ``dt`` no JAX array has."""
+    return TypeError(f"Value '{x}' with dtype {dt} is not a valid JAX array type. Only arrays of numeric types are "
+                     "supported by JAX.")
 
 
 def staged_when_converted(x: Any) -> Any:
@@ -289,6 +299,16 @@ def _ids(devices: Any) -> str:
     return f"[{', '.join(str(d.id) for d in devices)}]"
 
 
+def _promotion_operands(args: tuple) -> list[Any]:
+    """``args`` made operands (``ensure_array``) for promotion. As JAX's promotion reads a string or bytes operand
+    (which ``check_arraylike`` lets pass) as the name of a dtype first, one that names none gets its TypeError
+    ("data type 'abc' not understood")."""
+    for a in args:
+        if isinstance(a, (str, bytes)):
+            dtypes.dtype(a)
+    return [ensure_array(a) for a in args]
+
+
 def promote_dtypes(*args: Any) -> list[Any]:
     """``args`` converted to their common dtype, weak types respected (no change of rank).
 
@@ -296,7 +316,7 @@ def promote_dtypes(*args: Any) -> list[Any]:
     host, so ``x * 0.3`` on float32 stages the literal ``0.30000001192092896:f32[]``); among weak types it stays the
     Python value.
     """
-    args = [ensure_array(a) for a in args]
+    args = _promotion_operands(args)
     for x in args:
         get_aval(x)  # raises JAX's TypeError for values that are not arrays
     dtype, weak = _result_type(args)
@@ -383,7 +403,7 @@ def _to_dtype(x: Any, dtype: np.dtype, weak: bool) -> Any:
 
 def promote_dtypes_inexact(*args: Any) -> list[Any]:
     """Promote to a common dtype, then to an inexact one (integers and booleans become the default float)."""
-    args = [ensure_array(a) for a in args]
+    args = _promotion_operands(args)
     dtype, weak = _result_type(args)
     dtype = dtypes.to_inexact_dtype(dtype)
     return [_to_dtype(a, dtype, weak) for a in args]
@@ -397,7 +417,7 @@ def promote_args_inexact(fun_name: str, *args: Any) -> list[Any]:
 
 def promote_dtypes_numeric(*args: Any) -> list[Any]:
     """Promote to a common dtype, with booleans becoming int32 (JAX's choice even with x64 on)."""
-    args = [ensure_array(a) for a in args]
+    args = _promotion_operands(args)
     dtype, weak = _result_type(args)
     if dtype == np.bool_:
         dtype = np.dtype(np.int32)
@@ -467,7 +487,8 @@ _NO_DEFAULT = object()
 
 
 def compiled_when_eager(fun: Callable | None = None, *, static_argnames: tuple[str, ...] = (),
-                        dynamic_argnames: tuple[str, ...] = (), traced_name: str | None = None) -> Any:
+                        dynamic_argnames: tuple[str, ...] = (), traced_name: str | None = None,
+                        operands_first: bool = False, jax_jits: bool = True) -> Any:
     """``fun`` (a jnp function that JAX jits inline) with its eager calls on jaxle arrays and Python scalars run as
     one program compiled per operand signature, as JAX's run: promotion is traced once, not redone on every call.
 
@@ -479,12 +500,17 @@ def compiled_when_eager(fun: Callable | None = None, *, static_argnames: tuple[s
     runs, so jaxprs and errors are unchanged. Used bare or as ``@compiled_when_eager(static_argnames=...)``.
     Where the backend dispatches jitted calls itself (jaxle_xla), the result is the backend's jitted function, as
     JAX's jnp functions are. ``traced_name``: the name errors give it, that of the function JAX jits where it is
-    not ``fun``'s own (``_reduce_sum`` for ``sum``).
+    not ``fun``'s own (``_reduce_sum`` for ``sum``). ``operands_first``: the operands are checked as
+    ``check_scalar_arraylike`` does before the other arguments, as JAX's functions that make their operands arrays
+    before calling the function they jit (``argmax``) do. ``jax_jits``: whether JAX's function is jitted (else
+    compiled here for speed alone): a jitted one refuses what it cannot trace as an array before running
+    (``check_arguments``), one that is not reports what its body does with it.
     """
     if fun is None:
         return functools.partial(compiled_when_eager, static_argnames=static_argnames,
-                                 dynamic_argnames=dynamic_argnames, traced_name=traced_name)
-    wrapped = _CompiledWhenEager(fun, static_argnames, dynamic_argnames, traced_name)
+                                 dynamic_argnames=dynamic_argnames, traced_name=traced_name,
+                                 operands_first=operands_first, jax_jits=jax_jits)
+    wrapped = _CompiledWhenEager(fun, static_argnames, dynamic_argnames, traced_name, operands_first, jax_jits)
     compiled = backend_function(wrapped)
     if compiled is wrapped or not static_argnames:
         return compiled
@@ -508,9 +534,11 @@ class _CompiledWhenEager(JitWrapped):
     ``compiled_when_eager``); every other call runs ``fun`` itself."""
 
     def __init__(self, fun: Callable, static_argnames: tuple[str, ...], dynamic_argnames: tuple[str, ...] = (),
-                 traced_name: str | None = None):
+                 traced_name: str | None = None, operands_first: bool = False, jax_jits: bool = True):
         super().__init__(fun, static_argnames=static_argnames)
         self.traced_name = traced_name
+        self._operands_first = operands_first
+        self._jax_jits = jax_jits
         parameters = inspect.signature(fun).parameters.values()
         self._positional = [p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         self._static = frozenset(static_argnames)
@@ -540,6 +568,18 @@ class _CompiledWhenEager(JitWrapped):
             return None
         return keywords
 
+    def check_arguments(self, args: tuple, kwargs: dict) -> None:
+        """What JAX's jitted function raises before running for a call passing, as an operand or as one of
+        ``dynamic_argnames``, a value it cannot take as an array (a string, any object) or an int too large for the
+        default integer type: its TypeError or OverflowError naming the value's path among the arguments (``x``,
+        ``a``, ``arys[0]``, ``where``)."""
+        n = len(args) if self._variadic else self._n_operands
+        positional = self._positional
+        untraced = {i for i in range(n, len(args)) if i >= len(positional) or positional[i] not in self._dynamic}
+        traced = {k: v for k, v in kwargs.items() if k in self._dynamic or k in positional[:n]}
+        flat = [*tree.tree_leaves([a for i, a in enumerate(args) if i not in untraced]), *tree.tree_leaves(traced)]
+        argument_avals(_FunctionName(self), flat, lambda: flat_argument_names(self._signature, args, untraced, traced))
+
     def call_entry(self, args: tuple, kwargs: dict) -> tuple[Any, Any]:
         n = len(args) if self._variadic else self._n_operands
         if type(current_trace()) is EvalTrace and len(args) >= n and all(map(_compiled_operand, args[:n])):
@@ -554,6 +594,10 @@ class _CompiledWhenEager(JitWrapped):
                 shared = ((self._static | self._dynamic).issuperset(kwargs)
                           and self._static.issuperset(self._positional[n:len(args)]))
                 return result, entry if shared else None
+        if self._operands_first:
+            check_scalar_arraylike(self.fun.__name__, *args[:n])
+        if self._jax_jits:
+            self.check_arguments(args, kwargs)
         try:
             return self.fun(*args, **kwargs), None
         except ValueError as error:  # a device mismatch is named by this call's operands (tracers: none), as JAX's
@@ -565,6 +609,18 @@ class _CompiledWhenEager(JitWrapped):
                      *((k, v) for k, v in sorted(kwargs.items()) if k not in self._static and isinstance(v, Array))]
             raise named_by_call(error, [v for _, v in named], [k for k, _ in named],
                                 self.traced_name or self.fun.__qualname__) from None
+
+
+class _FunctionName:
+    """How errors show a jitted jnp function: as Python shows the function JAX jits (``<function _reduce_sum at
+    0x...>`` for ``sum``)."""
+
+    def __init__(self, wrapped: _CompiledWhenEager):
+        self.wrapped = wrapped
+
+    def __str__(self) -> str:
+        fun = self.wrapped.fun
+        return f"<function {self.wrapped.traced_name or fun.__qualname__} at {id(fun):#x}>"
 
 
 def passed_through(x: Any) -> Any:

@@ -15,7 +15,7 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.backend import current_backend
 from jaxle_core.core import Primitive
 from jaxle_core.lax.standard import canonical_shape
-from jaxle_core.lax.structural import broadcast, convert_keeping_weak_type
+from jaxle_core.lax.structural import broadcast, convert_keeping_weak_type, warn_complex_to_real
 from jaxle_core.sharding_types import resolve_out_sharding
 
 __all__ = ["dtype", "empty", "full", "full_like", "shape_as_value"]
@@ -35,6 +35,7 @@ def _filled(shape: tuple[int, ...], fill_value, requested, like, requester: str,
         new_dtype, weak_type = dtypes.dtype(like), dtypes.is_weakly_typed(like)
     else:
         new_dtype, weak_type = dtypes.dtype(requested, requested_in=requester), False
+    warn_complex_to_real(dtypes.dtype(fill_value), new_dtype, stacklevel=3)  # as JAX's, before converting
     python_value = _weak_python_fill(fill_value, new_dtype) if weak_type else None
     if python_value is not None:  # JAX broadcasts the Python value itself: its literal prints it exactly
         return broadcast(python_value, shape, out_sharding=sharding)

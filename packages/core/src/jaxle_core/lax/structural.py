@@ -209,6 +209,13 @@ def warn_complex_to_real(old_dtype: np.dtype, new_dtype: np.dtype, stacklevel: i
                       stacklevel=stacklevel + 1)
 
 
+def _warn_numpy_scalar_complex(operand, new_dtype: np.dtype) -> None:
+    """NumPy's ComplexWarning for a complex NumPy scalar converted to a real dtype: JAX converts NumPy scalars on
+    the host, where NumPy warns too (after any warning of JAX's own)."""
+    if isinstance(operand, np.generic):
+        warn_complex_to_real(operand.dtype, new_dtype, stacklevel=4)
+
+
 def convert_element_type(operand, new_dtype):
     """``operand`` converted to ``new_dtype`` (canonicalised), as a strongly typed value; a complex operand
     converted to a real dtype warns (``ComplexWarning``), as in JAX.
@@ -233,6 +240,7 @@ def convert_unchecked(operand, new_dtype, warn_complex: bool = False):
         raise ValueError(f"Cannot convert_element_type from {old_dtype} to {new_dtype}")
     if warn_complex:
         warn_complex_to_real(old_dtype, new_dtype, stacklevel=4)
+    _warn_numpy_scalar_complex(operand, new_dtype)
     if type(operand) in _PYTHON_SCALARS:
         operand = _host_python_complex(operand, new_dtype)
         value = _convert_element_type_impl(np.asarray(operand), new_dtype=new_dtype, weak_type=False, sharding=None)
@@ -264,6 +272,7 @@ def _host_constant(value: np.ndarray, weak_type: bool = False):
 def convert_keeping_weak_type(operand, new_dtype, weak_type: bool):
     """Convert, keeping the weak type given; scalar constants are converted on the host, as JAX does."""
     new_dtype = np.dtype(new_dtype)
+    _warn_numpy_scalar_complex(operand, new_dtype)
     operand = _host_python_complex(operand, new_dtype)
     if not isinstance(operand, core.Tracer) and core.is_scalar_literal(operand):
         value = _convert_element_type_impl(np.asarray(operand), new_dtype=new_dtype, weak_type=weak_type,

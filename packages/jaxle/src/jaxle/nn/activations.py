@@ -147,7 +147,7 @@ def selu(x: ArrayLike) -> Array:
     return _SELU_SCALE * elu(x, _SELU_ALPHA)
 
 
-@util.compiled_when_eager(static_argnames=("approximate",))
+@util.compiled_when_eager(static_argnames=("approximate",), jax_jits=False)
 def gelu(x: ArrayLike, approximate: bool = True) -> Array:
     """Gaussian error linear unit ``x * Phi(x)``; ``approximate`` uses the tanh approximation."""
     util.check_arraylike("gelu", x)

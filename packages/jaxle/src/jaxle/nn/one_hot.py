@@ -27,4 +27,4 @@ def one_hot(x: Any, num_classes: int, *, dtype: Any | None = None, axis: int = -
     else 0 (labels outside ``[0, num_classes)`` give all zeros)."""
     num_classes = util.concrete_index(num_classes, "The error arose in jax.nn.one_hot argument `num_classes`.")
     dtype = dtypes.default_float_dtype() if dtype is None else util.requested_dtype(dtype, "one_hot")
-    return _one_hot(x, num_classes=num_classes, dtype=dtype, axis=axis)
+    return _one_hot(jnp.asarray(x), num_classes=num_classes, dtype=dtype, axis=axis)

@@ -10,7 +10,7 @@ from jaxle_core.avals import get_aval
 from jaxle_core.lax import structural as lax_structural
 from jaxle_numpy import manipulation, products
 from jaxle_numpy.ufuncs import multiply
-from jaxle_numpy.util import check_arraylike, ensure_array
+from jaxle_numpy.util import check_arraylike, check_scalar_arraylike, ensure_array
 
 __all__ = ["cross", "outer", "matmul", "trace", "diagonal", "matrix_transpose", "vecdot", "tensordot"]
 
@@ -28,7 +28,7 @@ def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
 
 def outer(x1: Any, x2: Any, /) -> Any:
     """Every product of an element of the vector ``x1`` with one of the vector ``x2``."""
-    check_arraylike("jnp.linalg.outer", x1, x2)
+    check_scalar_arraylike("jnp.linalg.outer", x1, x2)
     ndim1, ndim2 = get_aval(ensure_array(x1)).ndim, get_aval(ensure_array(x2)).ndim
     if ndim1 != 1 or ndim2 != 1:
         raise ValueError(f"Input arrays must be one-dimensional, but they are x1.ndim={ndim1} x2.ndim={ndim2}")

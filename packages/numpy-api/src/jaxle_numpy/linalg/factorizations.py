@@ -12,7 +12,7 @@ from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.householder import geqrf
 from jaxle_numpy import ufuncs
 from jaxle_numpy.creation import asarray
-from jaxle_numpy.util import check_arraylike, named_jit, promote_dtypes_inexact
+from jaxle_numpy.util import check_scalar_arraylike, named_jit, promote_dtypes_inexact
 
 __all__ = ["QRResult", "cholesky", "qr"]
 
@@ -25,7 +25,7 @@ class QRResult(NamedTuple):
 
 def inexact_operand(fun_name: str, a: Any) -> Any:
     """``a`` checked as an array argument of ``jnp.linalg.<fun_name>`` and promoted to an inexact dtype."""
-    check_arraylike(f"jnp.linalg.{fun_name}", a)
+    check_scalar_arraylike(f"jnp.linalg.{fun_name}", a)
     a, = promote_dtypes_inexact(asarray(a))
     return a
 

@@ -14,7 +14,14 @@ from jaxle_numpy.creation import asarray
 from jaxle_numpy.linalg.svd import svd
 from jaxle_numpy.manipulation import expand_dims, moveaxis
 from jaxle_numpy.scalar_types import finfo
-from jaxle_numpy.util import canonicalize_axis, check_arraylike, named_jit, promote_dtypes_inexact, scalar_like
+from jaxle_numpy.util import (
+    canonicalize_axis,
+    check_arraylike,
+    check_scalar_arraylike,
+    named_jit,
+    promote_dtypes_inexact,
+    scalar_like,
+)
 
 __all__ = ["vector_norm", "matrix_norm", "norm"]
 
@@ -29,7 +36,7 @@ def vector_norm(x: Any, /, *, axis: int | tuple[int, ...] | None = None, keepdim
                 ord: int | str = 2) -> Any:
     """The ``ord``-norm of the vectors along ``axis`` (of all elements when None): 2, 1, inf, -inf, 0 (the count
     of non-zero elements) or any other power."""
-    check_arraylike("jnp.linalg.vector_norm", x)
+    check_scalar_arraylike("jnp.linalg.vector_norm", x)
     if isinstance(ord, str):
         raise ValueError(f"Invalid order '{ord}' for vector norm.")
     if ord is None or ord == 2:

@@ -23,7 +23,7 @@ from jaxle_numpy.linalg.svd import svd
 from jaxle_numpy.manipulation import astype, expand_dims, matrix_transpose, ravel
 from jaxle_numpy.products import matmul
 from jaxle_numpy.scalar_types import finfo
-from jaxle_numpy.util import check_arraylike, named_jit, promote_dtypes_inexact
+from jaxle_numpy.util import check_arraylike, check_scalar_arraylike, named_jit, promote_dtypes_inexact
 
 __all__ = ["pinv", "matrix_rank", "cond", "lstsq"]
 
@@ -196,7 +196,7 @@ def lstsq(a: Any, b: Any, rcond: float | None = None, *, numpy_resid: bool = Fal
     """The least-squares solution ``x`` of ``a @ x = b`` with the residuals' squared norms, the rank of ``a`` and
     its singular values; ``numpy_resid`` returns NumPy's empty residuals for rank-deficient or wide ``a`` (eager
     only)."""
-    check_arraylike("jnp.linalg.lstsq", a, b)
+    check_scalar_arraylike("jnp.linalg.lstsq", a, b)
     if numpy_resid:
         return _lstsq(a, b, rcond, numpy_resid=True)
     return _jitted_lstsq(a, b, rcond)
