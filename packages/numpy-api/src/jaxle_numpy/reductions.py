@@ -9,6 +9,7 @@ jitted here under the same names and static arguments, so their jaxprs read the 
 
 from __future__ import annotations
 
+import builtins
 import functools
 import inspect
 import math
@@ -63,6 +64,17 @@ def reduction_axes(axis: Axis, ndim: int) -> tuple[int, ...]:
     return axes
 
 
+def is_named(axis: Any) -> bool:
+    """Whether a reduction's ``axis`` names a mapped axis (a string, or a tuple holding one): the reduction is then
+    a collective over it (``psum``, ``pmax``, ``pmin``), as in JAX."""
+    return isinstance(axis, str) or (isinstance(axis, tuple) and builtins.any(isinstance(a, str) for a in axis))
+
+
+def positional_axes(axis: str | tuple) -> tuple:
+    """The positional axes among a named reduction's ``axis``."""
+    return () if isinstance(axis, str) else tuple(a for a in axis if not isinstance(a, str))
+
+
 def _convert(x: Any, dtype: np.dtype) -> Any:
     """``x`` as a strongly typed ``dtype`` value (nothing staged when it already is one)."""
     aval = get_aval(x)
@@ -110,7 +122,10 @@ def check_where(name: str, where: Any) -> None:
 
 
 def _operand(name: str, a: Any, *others: Any) -> Any:
-    check_scalar_arraylike(name, a, *(o for o in others if o is not None))
+    """``a`` checked, then each of ``others`` given (``where``, ``mean``) alone, as JAX checks them (an error names
+    position 0)."""
+    for x in (a, *(o for o in others if o is not None)):
+        check_scalar_arraylike(name, x)
     return ensure_array(a)
 
 
@@ -143,15 +158,23 @@ def _to_bool(x: Any) -> Any:
 def _reduce(a: Any, name: str, reducer: Callable, combine: Callable, identity: Callable[[np.dtype], Any] | None, *,
             axis: Axis = None, dtype: Any = None, out: Any = None, keepdims: bool = False, initial: Any = None,
             where: Any = None, promote_integers: bool = False, upcast_f16: bool = False,
-            preprocess: Callable | None = None, bool_reducer: Callable | None = None) -> Any:
-    """The recipe every jnp reduction follows (see the module's docstring); ``identity`` is None for max/min."""
+            preprocess: Callable | None = None, bool_reducer: Callable | None = None,
+            collective: Callable | None = None) -> Any:
+    """The recipe every jnp reduction follows (see the module's docstring); ``identity`` is None for max/min.
+    Over named axes (``is_named``) the reduction is ``collective`` over ``axis`` as given (JAX's
+    NotImplementedError where there is none), ``keepdims`` keeping the positional axes of it only, as in JAX."""
     check_out(name, out)
     a = _operand(name, a, initial, where)
     check_where(name, where)
+    named = is_named(axis)
+    if named:
+        if collective is None:
+            raise NotImplementedError(f"Named reductions not implemented for jnp.{name}()")
+        reducer = bool_reducer = lambda x, _: collective(x, axis)  # noqa: E731 - the reduction over the named axes
     if preprocess is not None:
         a = preprocess(a)
     aval = get_aval(a)
-    axes = reduction_axes(axis, aval.ndim)
+    axes = reduction_axes(positional_axes(axis) if named else axis, aval.ndim)
     if identity is None and initial is None:
         if 0 in (aval.shape[d] for d in axes):
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
@@ -179,7 +202,7 @@ def _reduce(a: Any, name: str, reducer: Callable, combine: Callable, identity: C
         if get_aval(initial_value).shape != ():
             raise ValueError(f"initial value must be a scalar. Got array of shape {get_aval(initial_value).shape}")
         result = combine(initial_value, result)
-    if keepdims:
+    if keepdims and (axes or not named):
         result = lax.expand_dims(result, axes)
     return _convert(result, result_dtype)
 
@@ -244,7 +267,7 @@ def sum(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims
     """Sum of the elements over ``axis`` (small integers and booleans summed in the default integer)."""
     return _reduce(a, "sum", lax.reduce_sum, lax.add, lambda dt: 0, axis=axis, dtype=dtype, out=out,
                    keepdims=keepdims, initial=initial, where=where, promote_integers=promote_integers,
-                   upcast_f16=True, preprocess=_to_numeric, bool_reducer=lax.reduce_or)
+                   upcast_f16=True, preprocess=_to_numeric, bool_reducer=lax.reduce_or, collective=lax.psum)
 
 
 @axis_made_static
@@ -265,7 +288,7 @@ def max(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, ini
         where: Any = None) -> Any:
     """Largest element over ``axis``; an empty reduction needs ``initial``."""
     return _reduce(a, "max", lax.reduce_max, lax.max, None, axis=axis, out=out, keepdims=keepdims,
-                   initial=initial, where=where)
+                   initial=initial, where=where, collective=lax.pmax)
 
 
 @axis_made_static
@@ -275,7 +298,7 @@ def min(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, ini
         where: Any = None) -> Any:
     """Smallest element over ``axis``; an empty reduction needs ``initial``."""
     return _reduce(a, "min", lax.reduce_min, lax.min, None, axis=axis, out=out, keepdims=keepdims,
-                   initial=initial, where=where)
+                   initial=initial, where=where, collective=lax.pmin)
 
 
 amax = max
@@ -308,7 +331,9 @@ def _reduced_size(shape: tuple[int, ...], axis: Axis) -> int:
         return math.prod(shape)
     if isinstance(axis, (int, np.integer)):
         return shape[axis]
-    return math.prod(shape[d] for d in axis)
+    if isinstance(axis, str):
+        axis = (axis,)
+    return math.prod(lax.axis_size(d) if isinstance(d, str) else shape[d] for d in axis)
 
 
 def _count(where: Any, shape: tuple[int, ...], axis: Axis, dtype: np.dtype, keepdims: bool) -> Any:

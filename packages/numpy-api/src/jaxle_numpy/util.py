@@ -436,8 +436,9 @@ def optional_index(axis: Any) -> int | None:
 
 
 def canonicalize_axis(axis: int, ndim: int) -> int:
-    """``axis`` in ``range(ndim)``, negative axes counted from the end; NumPy's AxisError-like ValueError else."""
-    axis = int(axis)
+    """``axis`` in ``range(ndim)``, negative axes counted from the end; NumPy's AxisError-like ValueError else, and
+    ``operator.index``'s TypeError for an axis that is no integer (a float, a name), as JAX's."""
+    axis = operator.index(axis)
     if not -ndim <= axis < ndim:
         raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
     return axis % ndim

@@ -11,6 +11,7 @@ from jaxle_core import lax
 from jaxle_core.avals import get_aval
 from jaxle_numpy import util
 from jaxle_numpy.conditional import _where
+from jaxle_numpy.reductions import is_named, positional_axes
 from jaxle_numpy.reductions import max as jnp_max
 from jaxle_numpy.reductions import sum as jnp_sum
 from jaxle_numpy.ufuncs import exp, log, real, subtract, true_divide
@@ -40,20 +41,24 @@ def _expand_reduced(x: Any, axes: tuple[int, ...], ndim: int) -> Any:
 def logsumexp(a: Any, axis: Axis = None, b: Any = None, keepdims: bool = False, return_sign: bool = False,
               where: Any = None) -> Any:
     """``log(sum(b * exp(a)))`` over ``axis``, stable for large ``a``; with ``return_sign`` also the sign of the sum
-    (otherwise a negative sum gives NaN)."""
+    (otherwise a negative sum gives NaN). A named ``axis`` (of ``vmap`` or ``shard_map``) reduces over it with
+    collectives, as JAX's."""
     if b is not None:
         a, b = util.promote_args_inexact("logsumexp", a, b)
         a = _where(lax.ne(b, util.zero_of(b)), a, -np.inf)
     else:
         util.check_arraylike("logsumexp", a)
         a, = util.promote_dtypes_inexact(a)
-    axes = _reduction_axes(axis, get_aval(a).ndim)
+    named = is_named(axis)
+    axes = axis if named else _reduction_axes(axis, get_aval(a).ndim)
     if where is not None:
         a = _where(where, a, 0)
     # of the real parts, taken by jnp.real as JAX's (which names an operand on other devices)
     amax = jnp_max(real(a), axis=axes, keepdims=keepdims, where=where, initial=-np.inf)
     amax = lax.stop_gradient(lax.select_n(lax.is_finite(amax), lax.full_like(amax, 0), amax))
-    shift = amax if keepdims else _expand_reduced(amax, axes, get_aval(a).ndim)
+    ndim = get_aval(a).ndim
+    expanded = _reduction_axes(positional_axes(axis), ndim) if named else axes  # a named axis is gone, not kept
+    shift = amax if keepdims or (named and not expanded) else _expand_reduced(amax, expanded, ndim)
     exp_a = lax.exp(lax.sub(a, shift))
     if b is not None:
         exp_a = lax.mul(exp_a, b)
