@@ -24,6 +24,7 @@ from jaxle_numpy.selection import nonzero
 from jaxle_numpy.ufuncs import power, subtract
 from jaxle_numpy.util import (
     check_arraylike,
+    check_jitted_arguments,
     check_scalar_arraylike,
     concrete_index,
     named_jit,
@@ -127,11 +128,13 @@ def _check_matrix(fun_name: str, m: Any) -> Any:
 
 def tril(m: Any, k: int = 0) -> Array:
     """``m`` with the elements above the ``k``-th diagonal zeroed (in its last two axes)."""
+    check_jitted_arguments(tril, m=m)
     return _tril(_check_matrix("tril", m), k)
 
 
 def triu(m: Any, k: int = 0) -> Array:
     """``m`` with the elements below the ``k``-th diagonal zeroed (in its last two axes)."""
+    check_jitted_arguments(triu, m=m)
     return _triu(_check_matrix("triu", m), k)
 
 
@@ -196,6 +199,7 @@ def _vander(x: Any, N: int | None, increasing: bool) -> Any:
 def vander(x: Any, N: int | None = None, increasing: bool = False) -> Array:
     """The Vandermonde matrix of the 1-D ``x``: its columns are powers of ``x`` (decreasing unless
     ``increasing``)."""
+    check_jitted_arguments(vander, x=x)
     check_arraylike("vander", x)
     return _vander(asarray(x), N, bool(increasing))
 

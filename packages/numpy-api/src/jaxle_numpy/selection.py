@@ -24,7 +24,14 @@ from jaxle_core.lax import structural as lax_structural
 from jaxle_core.lax.control_flow import conditionals as lax_conditionals
 from jaxle_numpy import creation, cumulative, indexer, indexing, manipulation, reductions, sorting, ufuncs, vectorize
 from jaxle_numpy.conditional import where
-from jaxle_numpy.util import canonicalize_axis, check_arraylike, check_scalar_arraylike, optional_index, promote_dtypes
+from jaxle_numpy.util import (
+    canonicalize_axis,
+    check_arraylike,
+    check_jitted_arguments,
+    check_scalar_arraylike,
+    optional_index,
+    promote_dtypes,
+)
 
 __all__ = ["take", "take_along_axis", "put_along_axis", "put", "place", "compress", "extract", "choose", "select",
            "piecewise", "nonzero", "argwhere", "flatnonzero", "fill_diagonal", "ravel_multi_index", "unravel_index",
@@ -356,7 +363,7 @@ def compress(condition, a, axis: int | None = None, *, size: int | None = None, 
 def extract(condition, arr, *, size: int | None = None, fill_value=0):
     """The elements of ``arr`` where ``condition`` holds, flattened."""
     check_arraylike("extract", condition, arr)
-    condition, arr = manipulation.ravel(_asarray(condition)), manipulation.ravel(_asarray(arr))
+    condition, arr = manipulation.ravel(condition), manipulation.ravel(arr)  # JAX's ravel refuses a string
     return compress(condition, arr, size=size, fill_value=fill_value)
 
 
@@ -570,6 +577,7 @@ _packbits = jit(_packbits_body, static_argnames=("axis", "bitorder"))
 
 def packbits(a, axis: int | None = None, bitorder: str = "big"):
     """Booleans (nonzero elements) of ``a`` packed eight to a uint8 along ``axis`` (flattened when None)."""
+    check_jitted_arguments(packbits, a=a)
     check_arraylike("packbits", a)
     a = _asarray(a)
     if not (np.issubdtype(get_aval(a).dtype, np.integer) or get_aval(a).dtype == np.bool_):

@@ -44,7 +44,7 @@ __all__ = ["is_arraylike", "check_arraylike", "check_scalar_arraylike", "ensure_
            "canonicalize_axis", "optional_index", "ensure_array", "invalid_value_error", "requested_dtype", "named_jit",
            "concrete_index",
            "concrete_or_none", "concrete_or_error", "compiled_when_eager", "as_array", "host_constant",
-           "passed_through", "scalar_like",
+           "passed_through", "scalar_like", "check_jitted_arguments",
            "weak_scalar_like", "strip_weak_type", "zero_of", "staged_when_converted"]
 
 _PYTHON_SCALARS = (bool, int, float, complex)
@@ -579,7 +579,8 @@ class _CompiledWhenEager(JitWrapped):
         untraced = {i for i in range(n, len(args)) if i >= len(positional) or positional[i] not in self._dynamic}
         traced = {k: v for k, v in kwargs.items() if k in self._dynamic or k in positional[:n]}
         flat = [*tree.tree_leaves([a for i, a in enumerate(args) if i not in untraced]), *tree.tree_leaves(traced)]
-        argument_avals(_FunctionName(self), flat, lambda: flat_argument_names(self._signature, args, untraced, traced))
+        argument_avals(_FunctionName(self.traced_name or self.fun.__qualname__, self.fun), flat,
+                       lambda: flat_argument_names(self._signature, args, untraced, traced))
 
     def call_entry(self, args: tuple, kwargs: dict) -> tuple[Any, Any]:
         n = len(args) if self._variadic else self._n_operands
@@ -614,14 +615,24 @@ class _CompiledWhenEager(JitWrapped):
 
 class _FunctionName:
     """How errors show a jitted jnp function: as Python shows the function JAX jits (``<function _reduce_sum at
-    0x...>`` for ``sum``)."""
+    0x...>`` for ``sum``), ``fun`` giving the address."""
 
-    def __init__(self, wrapped: _CompiledWhenEager):
-        self.wrapped = wrapped
+    def __init__(self, name: str, fun: Callable):
+        self.name, self.fun = name, fun
 
     def __str__(self) -> str:
-        fun = self.wrapped.fun
-        return f"<function {self.wrapped.traced_name or fun.__qualname__} at {id(fun):#x}>"
+        return f"<function {self.name} at {id(self.fun):#x}>"
+
+
+def check_jitted_arguments(fun: Callable, **arguments: Any) -> None:
+    """For a jnp function ``fun`` that JAX jits whole but jaxle runs as checks around a jitted part: JAX's TypeError
+    (or OverflowError) for any of ``arguments`` (its traced parameters, by name) that its jitted function could not
+    trace, naming ``fun`` and the argument's path, before anything else runs."""
+    def names() -> list[str]:
+        return [name + tree.keystr(path) for name, value in arguments.items()
+                for path, _ in tree.tree_flatten_with_path(value)[0]]
+
+    argument_avals(_FunctionName(fun.__name__, fun), tree.tree_leaves(list(arguments.values())), names)
 
 
 def passed_through(x: Any) -> Any:

@@ -138,6 +138,9 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "identity": lambda jnp, s: jnp.identity(s),
     "tri": lambda jnp, s: jnp.tri(s),
     "diag": lambda jnp, s: jnp.diag(s),
+    "vander": lambda jnp, s: jnp.vander(s),
+    "tril": lambda jnp, s: jnp.tril(s),
+    "triu": lambda jnp, s: jnp.triu(s),
     "meshgrid": lambda jnp, s: jnp.meshgrid(s),
     "ix_": lambda jnp, s: jnp.ix_(s),
     # manipulation
@@ -190,6 +193,8 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "put": lambda jnp, s: jnp.put(s, 0, 1, inplace=False),
     "place": lambda jnp, s: jnp.place(s, True, 1, inplace=False),
     "compress": lambda jnp, s: jnp.compress(s, _ones(jnp)),
+    "extract": lambda jnp, s: jnp.extract(s, _ones(jnp)),
+    "packbits": lambda jnp, s: jnp.packbits(s),
     "choose": lambda jnp, s: jnp.choose(s, [_ones(jnp)]),
     "piecewise": lambda jnp, s: jnp.piecewise(s, [True], [1]),
     "ravel_multi_index": lambda jnp, s: jnp.ravel_multi_index((s,), (2,)),
