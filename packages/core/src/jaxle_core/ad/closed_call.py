@@ -4,13 +4,13 @@ tangents, staged); transposition makes a ``closed_call`` of the transposed jaxpr
 
 from __future__ import annotations
 
-from jaxle_core.ad.jit import cached_on_jaxpr, jvp_jaxpr, linear_jvp_jaxpr, partial_eval_call, transpose_call
-from jaxle_core.ad.jvp import Zero, jvp_rules, tangent_aval
+from jaxle_core.ad.jit import cached_on_jaxpr, jvp_call, partial_eval_call, transpose_call
+from jaxle_core.ad.jvp import jvp_rules
 from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_rules
 from jaxle_core.ad.transpose import transpose_rules
 from jaxle_core.caches import LruCache
 from jaxle_core.closed_call import bind_closed_call, closed_call_p
-from jaxle_core.core import ClosedJaxpr, current_trace
+from jaxle_core.core import ClosedJaxpr
 
 __all__: list[str] = []
 
@@ -21,14 +21,7 @@ _reorderings = LruCache()
 
 
 def _closed_call_jvp(primals, tangents, *, call_jaxpr: ClosedJaxpr, name: str | None = None):
-    nonzero = [type(t) is not Zero for t in tangents]
-    linearizing = isinstance(current_trace(), PartialStagingTrace)
-    new_jaxpr, out_nonzero = (linear_jvp_jaxpr if linearizing else jvp_jaxpr)(call_jaxpr, nonzero)
-    outs = bind_closed_call(new_jaxpr, [*primals, *[t for t in tangents if type(t) is not Zero]], name)
-    n_out = len(call_jaxpr.out_avals)
-    given = iter(outs[n_out:])
-    return outs[:n_out], [next(given) if nz else Zero(tangent_aval(aval))
-                          for nz, aval in zip(out_nonzero, call_jaxpr.out_avals)]
+    return jvp_call(primals, tangents, call_jaxpr, lambda new_jaxpr, args, _: bind_closed_call(new_jaxpr, args, name))
 
 
 jvp_rules[closed_call_p] = _closed_call_jvp

@@ -6,14 +6,14 @@ residuals, run now) and an unknown one (the tangents, staged); transposition tur
 
 from __future__ import annotations
 
-from jaxle_core.ad.jit import jvp_jaxpr, linear_jvp_jaxpr, partial_eval_call, transpose_call
-from jaxle_core.ad.jvp import Zero, jvp_rules, tangent_aval
+from jaxle_core.ad.jit import jvp_call, partial_eval_call, transpose_call
+from jaxle_core.ad.jvp import jvp_rules
 from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_rules
 from jaxle_core.ad.transpose import transpose_rules
 from jaxle_core.caches import LruCache
 from jaxle_core.compute_on import bind_compute_on, compute_on_p
 from jaxle_core.compute_types import computing_on
-from jaxle_core.core import ClosedJaxpr, current_trace
+from jaxle_core.core import ClosedJaxpr
 
 __all__: list[str] = []
 
@@ -24,17 +24,11 @@ _transposes = LruCache()
 
 def _compute_on_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, compute_type: str, out_memory_spaces: tuple,
                     compiler_options_json):
-    nonzero = [type(t) is not Zero for t in tangents]
-    linearizing = isinstance(current_trace(), PartialStagingTrace)
-    with computing_on(compute_type):
-        new_jaxpr, out_nonzero = (linear_jvp_jaxpr if linearizing else jvp_jaxpr)(jaxpr, nonzero)
-    spaces = (*out_memory_spaces, *[s for s, nz in zip(out_memory_spaces, out_nonzero) if nz])
-    outs = bind_compute_on(new_jaxpr, [*primals, *[t for t in tangents if type(t) is not Zero]], compute_type,
-                           spaces, compiler_options_json)
-    n_out = len(jaxpr.out_avals)
-    given = iter(outs[n_out:])
-    return outs[:n_out], [next(given) if nz else Zero(tangent_aval(aval))
-                          for nz, aval in zip(out_nonzero, jaxpr.out_avals)]
+    def bind(new_jaxpr, args, out_nonzero):
+        spaces = (*out_memory_spaces, *[s for s, nz in zip(out_memory_spaces, out_nonzero) if nz])
+        return bind_compute_on(new_jaxpr, args, compute_type, spaces, compiler_options_json)
+
+    return jvp_call(primals, tangents, jaxpr, bind, context=lambda: computing_on(compute_type))
 
 
 jvp_rules[compute_on_p] = _compute_on_jvp

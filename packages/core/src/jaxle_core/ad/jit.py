@@ -9,6 +9,7 @@ of the transposed jaxpr.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from jaxle_core import core
@@ -88,18 +89,31 @@ def linear_jvp_jaxpr(closed: ClosedJaxpr, nonzero: list[bool]) -> tuple[ClosedJa
     return ClosedJaxpr(pruned, new_jaxpr.consts), [nz and next(reads) for nz in out_nonzero]
 
 
-def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str, keep_unused: bool, inline: bool, **params):
+def jvp_call(primals: Sequence[Any], tangents: Sequence[Any], jaxpr: ClosedJaxpr,
+             bind: Callable[[ClosedJaxpr, list[Any], list[bool]], list[Any]], cache: LruCache | None = None,
+             context: Callable[[], AbstractContextManager] = nullcontext) -> tuple[list[Any], list[Any]]:
+    """The JVP of an equation calling ``jaxpr``: ``bind(jvp jaxpr, primals then nonzero tangents, which output
+    tangents are nonzero)`` stages the call of the differentiated jaxpr (traced within ``context()``, kept in
+    ``cache`` when given); returns its primal and tangent results."""
     nonzero = [type(t) is not Zero for t in tangents]
     linearizing = isinstance(core.current_trace(), PartialStagingTrace)
-    new_jaxpr, out_nonzero = cached_on_jaxpr(_jvp_jaxprs, jaxpr, [*nonzero, linearizing],
-                                             lambda: (linear_jvp_jaxpr if linearizing else jvp_jaxpr)(jaxpr, nonzero))
-    outs = bind_jit(new_jaxpr, [*primals, *[t for t in tangents if type(t) is not Zero]], name, keep_unused,
-                     inline)
+
+    def build() -> tuple[ClosedJaxpr, list[bool]]:
+        with context():
+            return (linear_jvp_jaxpr if linearizing else jvp_jaxpr)(jaxpr, nonzero)
+
+    new_jaxpr, out_nonzero = build() if cache is None else cached_on_jaxpr(cache, jaxpr, [*nonzero, linearizing],
+                                                                           build)
+    outs = bind(new_jaxpr, [*primals, *[t for t in tangents if type(t) is not Zero]], out_nonzero)
     n_out = len(jaxpr.out_avals)
-    primals_out, given = outs[:n_out], iter(outs[n_out:])
-    tangents_out = [next(given) if nz else Zero(tangent_aval(aval))
-                    for nz, aval in zip(out_nonzero, jaxpr.out_avals)]
-    return primals_out, tangents_out
+    given = iter(outs[n_out:])
+    return outs[:n_out], [next(given) if nz else Zero(tangent_aval(aval))
+                          for nz, aval in zip(out_nonzero, jaxpr.out_avals)]
+
+
+def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str, keep_unused: bool, inline: bool, **params):
+    return jvp_call(primals, tangents, jaxpr,
+                    lambda new_jaxpr, args, _: bind_jit(new_jaxpr, args, name, keep_unused, inline), _jvp_jaxprs)
 
 
 jvp_rules[jit_p] = _jit_jvp
