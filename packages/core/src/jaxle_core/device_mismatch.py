@@ -23,29 +23,34 @@ def devices_text(devices: Sequence[Any]) -> str:
 
 def is_device_mismatch(error: BaseException) -> bool:
     """Whether ``error`` is the ValueError ``mismatch_error`` makes (whose ``device_fails`` are the two parts that
-    clash, each a ``(kind, devices)``: ``ARGUMENT``, an argument's sharding; ``CONTEXT``, the mesh set; or what JAX
-    calls another part, ``explicit output sharding``)."""
+    clash, each a ``(kind, devices)`` or ``(kind, devices, where)``: ``ARGUMENT``, an argument's sharding;
+    ``CONTEXT``, the mesh set; or what JAX calls another part, ``explicit output sharding`` or ``sharding_constraint
+    inside jit`` followed by where it was written, `` at /path/file.py:12:8 (f)``)."""
     return isinstance(error, ValueError) and hasattr(error, "device_fails")
 
 
-def mismatch_error(fails: Sequence[tuple[str, tuple]], places: Sequence[tuple | None], avals: Sequence[Any],
+def _described(fail: tuple) -> str:
+    kind, devices, *where = fail
+    return f"{kind} {devices_text(devices)}{''.join(where)}"
+
+
+def mismatch_error(fails: Sequence[tuple], places: Sequence[tuple | None], avals: Sequence[Any],
                    arg_names: Sequence[str], function: str) -> ValueError:
     """JAX's error for ``fails`` in a call of ``function``: an argument's failure is described by the first argument
     lying on its devices (``places``: each argument's devices, None where it lies nowhere; ``avals``: their types;
     ``arg_names``: their names, ``args[i]`` past them), with the other failure beside it (the second, unless the
     first is not an argument's); when no argument is found, both failures as they are."""
     described = []
-    for kind, devices in fails:
+    for kind, devices, *_ in fails:
         i = next((i for i, d in enumerate(places) if kind == ARGUMENT and d == tuple(devices)), None)
         if i is not None:
             name = arg_names[i] if i < len(arg_names) else f"args[{i}]"
             described.append(f"argument {name} of {function} with shape {avals[i].str_short()} and "
                              f"{devices_text(devices)}")
     if len(described) == 1:
-        kind, devices = fails[1] if fails[0][0] == ARGUMENT else fails[0]
-        described.append(f"{kind} {devices_text(devices)}")
+        described.append(_described(fails[1] if fails[0][0] == ARGUMENT else fails[0]))
     elif not described:
-        described = [f"{kind} {devices_text(devices)}" for kind, devices in fails]
+        described = [_described(fail) for fail in fails]
     error = ValueError("Received incompatible devices for jitted computation. Got " + " and ".join(described))
     error.device_fails = tuple(fails)
     return error

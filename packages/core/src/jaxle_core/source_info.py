@@ -22,7 +22,7 @@ from jaxle_core import staging
 from jaxle_core.core import JaxprEqn, Var
 
 __all__ = ["SourceInfo", "at_user_source", "current", "new_source_info", "record_unlocated", "recording_locations",
-           "register_exclusion", "summarize", "user_traceback"]
+           "reevaluating_equation", "register_exclusion", "summarize", "user_traceback"]
 
 # The packages whose frames are never the user's: jaxle's own (looked up when a frame is inspected, so
 # packages imported later are excluded too), and the paths users register.
@@ -71,6 +71,19 @@ def _locate(frame: types.FrameType | None, known: dict[Var, SourceInfo]) -> Sour
                 return copied
         frame = frame.f_back
     return SourceInfo()
+
+
+def reevaluating_equation() -> bool:
+    """Whether the caller runs for an equation of a jaxpr traced earlier, which jaxle interprets again (a jitted
+    function's body under a transformation): a frame of jaxle's holding that equation (a local ``eqn``) comes
+    before the user's innermost frame."""
+    excluded = _excluded_paths()
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(excluded):
+        if isinstance(frame.f_locals.get("eqn"), JaxprEqn):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def current() -> SourceInfo:

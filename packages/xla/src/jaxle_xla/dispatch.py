@@ -319,8 +319,15 @@ class XlaBackend:
             outs = [_typed_by_manual_axes(x, params["newly_manual_axes"]) for x in outs]
         return outs if primitive.multiple_results else outs[0]
 
-    def _compile_primitive(self, primitive, avals, params, device) -> Executable:
-        return Executable(_primitive_jaxpr(primitive, avals, params), primitive.name, (), True, device)
+    def _compile_primitive(self, primitive, avals, params, device) -> Executable | PinnedExecutable:
+        """The program of one application of ``primitive`` on ``device``; where it places its values on one device
+        (a sharding constraint or ``device_put`` inside a jitted function that a transformation runs eagerly), a
+        program run there, its results committed, as JAX's."""
+        closed = _primitive_jaxpr(primitive, avals, params)
+        placings = one_device_placings(closed)
+        if placings:
+            return PinnedExecutable(closed, primitive.name, (), True, (), (), placings=placings)
+        return Executable(closed, primitive.name, (), True, device)
 
     # -- jit
 

@@ -20,7 +20,7 @@ from jaxle_core.mesh import AbstractMesh, PartitionSpec, get_abstract_mesh, get_
 from jaxle_core.pretty import pp_eqn_generic, pp_eqn_rules
 from jaxle_core.sharding import NamedSharding, Sharding, check_sharding_fits
 from jaxle_core.sharding_types import check_type_divides, checked_out_sharding, source_sharding, spec_of, type_spec
-from jaxle_core.source_info import current, summarize
+from jaxle_core.source_info import current, reevaluating_equation, summarize
 from jaxle_core.staging import staging_rewrites
 
 __all__ = ["ArrayCopySemantics", "check_auto_axes_only", "device_put_p", "leaves_layout_open", "outside_context_mesh",
@@ -210,11 +210,14 @@ def staged_at(sharding: Any) -> str:
 
 def note_staged_at(sharding: Any, where: str | None = None) -> None:
     """Note that a constraint (or ``device_put``) to ``sharding`` is staged ``where`` (by default the user's line
-    being traced; JAX names none, ``""``, for those it stages inside its own jitted functions)."""
+    being traced, or, for an equation of a jaxpr interpreted again, the line it was first staged at; JAX names
+    none, ``""``, for those it stages inside its own jitted functions)."""
+    known = _locations.pop(sharding, None)
+    if where is None:
+        where = known if known is not None and reevaluating_equation() else summarize(current())
     if len(_locations) >= _LOCATIONS_KEPT:
         del _locations[next(iter(_locations))]
-    _locations.pop(sharding, None)
-    _locations[sharding] = summarize(current()) if where is None else where
+    _locations[sharding] = where
 
 
 def with_sharding_constraint(x: Any, shardings: Any) -> Any:
