@@ -28,6 +28,9 @@ _NO_MESH: Any = object()  # no operand names a mesh (as opposed to operands nami
 
 # the parameter naming each placement primitive's destination (one per operand for device_put)
 _DESTINATIONS = {"device_put": "devices", "reshard": "dst_sharding", "sharding_constraint": "sharding"}
+# the primitives whose results JAX types by a rule of their own, which checks no operand's mesh (a sort's results
+# are typed as its operands, whatever mesh is set)
+_OWN_TYPING = frozenset({"sort"})
 
 
 def enable() -> None:
@@ -98,7 +101,7 @@ def check_context_mesh(primitive: core.Primitive, avals: Sequence[Any], context:
     """JAX's ValueError for an operand over a mesh other than the current one, when either has other than Auto
     axes (inside ``shard_map``, where the current mesh has Manual axes, values are typed by their own rules);
     ``where``: the source location its message ends with (none when JAX checks an equation being bound)."""
-    if context.empty or context.manual_axes:
+    if context.empty or context.manual_axes or primitive.name in _OWN_TYPING:
         return
     for aval in avals:
         mesh = _mesh_named(aval)
@@ -156,6 +159,8 @@ def auto_typed(primitive: core.Primitive, avals: Sequence[Any], params: dict, ou
         return [_retyped(aval, mesh) for aval in out] if primitive.multiple_results else _retyped(out, mesh)
     if vma.holds_jaxprs(params):  # an inner jaxpr typed the results
         return out
+    if primitive.name in _OWN_TYPING:  # each result over its operand's mesh
+        return [_retyped(aval, _mesh_named(operand)) for aval, operand in zip(out, avals)]
     context = get_abstract_mesh()
     check_context_mesh(primitive, avals, context)
     if not context.empty and context.are_all_axes_auto:

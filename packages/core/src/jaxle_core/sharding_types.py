@@ -308,6 +308,14 @@ def checked_out_sharding(sharding: Any, function: str, same_mesh: bool = True,
     return sharding
 
 
+def check_type_mesh(aval: Any, function: str, located: bool = True) -> None:
+    """JAX's refusal (``checked_out_sharding``) of the sharding the type ``aval`` names over a mesh of Auto axes,
+    which JAX passes on as ``function``'s out_sharding, under ``set_mesh`` of a mesh with other axes."""
+    mesh = getattr(aval, "auto_mesh", None)
+    if mesh is not None:
+        checked_out_sharding(NamedSharding(mesh, PartitionSpec()), function, located=located)
+
+
 def resolve_out_sharding(out_sharding: Any, function: str | None = None, located: bool = True,
                          mesh: AbstractMesh | None = None) -> NamedSharding | None:
     """An ``out_sharding`` argument (a PartitionSpec over the current mesh, or a NamedSharding) as a NamedSharding

@@ -7,6 +7,7 @@ constvars, or inline literals when they are scalars.
 
 from __future__ import annotations
 
+import functools
 import gc
 import inspect
 from collections.abc import Callable, Sequence
@@ -49,9 +50,14 @@ class DebugInfo:
     source: str | None = field(init=False)
 
     def __post_init__(self, fun: Callable | None):
-        self.func_name = getattr(fun, "__name__", type(fun).__name__) if fun is not None else "<unknown>"
-        self.qualified_name = getattr(fun, "__qualname__", self.func_name)
-        code = getattr(fun, "__code__", None)
+        inner = fun
+        while isinstance(inner, functools.partial):  # named, and located, by the function it calls, as JAX's
+            inner = inner.func
+        self.func_name = getattr(inner, "__name__", type(inner).__name__) if fun is not None else "<unknown>"
+        # a partial (without a name of its own) by its repr, as JAX names it where arguments' devices clash
+        self.qualified_name = getattr(fun, "__qualname__", getattr(fun, "__name__", str(fun))) \
+            if isinstance(fun, functools.partial) else getattr(fun, "__qualname__", self.func_name)
+        code = getattr(inner, "__code__", None)
         self.source = f"{code.co_filename}:{code.co_firstlineno}" if code is not None else None
         self.arg_names = tuple(self.arg_names)
 

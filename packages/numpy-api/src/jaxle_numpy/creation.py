@@ -361,6 +361,11 @@ def _like_shape(a: Any, shape: Any) -> tuple[int, ...]:
     return tuple(np.shape(a) if not hasattr(a, "shape") else a.shape) if shape is None else _shape(shape)
 
 
+def _given_shape(shape: Any) -> tuple[int, ...] | None:
+    """A ``*_like`` function's ``shape`` as ``lax.full_like`` takes it (None, as JAX passes it, for ``a``'s)."""
+    return None if shape is None else _shape(shape)
+
+
 @_placed
 def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *, device: Any = None,
               out_sharding: Any = None) -> Array:
@@ -373,7 +378,7 @@ def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *, 
     if ndim(fill_value):
         fill = asarray(fill_value, dtypes.dtype(a) if dtype is None else dtype)
         return _broadcast_fill(fill, out_shape)
-    return lax.full_like(a, fill_value, dtype, out_shape, out_sharding)
+    return lax.full_like(a, fill_value, dtype, _given_shape(shape), out_sharding)
 
 
 @_placed
@@ -382,7 +387,7 @@ def zeros_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = No
     """Zeros with ``a``'s shape and dtype (or ``shape``/``dtype``); weakly typed where ``a`` is."""
     _check_like("zeros_like", a)
     checked_out_sharding(out_sharding, "jnp.zeros_like")
-    return lax.full_like(a, 0, requested_dtype(dtype, "zeros_like"), _like_shape(a, shape), out_sharding)
+    return lax.full_like(a, 0, requested_dtype(dtype, "zeros_like"), _given_shape(shape), out_sharding)
 
 
 @_placed
@@ -391,11 +396,11 @@ def ones_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = Non
     """Ones with ``a``'s shape and dtype (or ``shape``/``dtype``); weakly typed where ``a`` is."""
     _check_like("ones_like", a)
     checked_out_sharding(out_sharding, "jnp.ones_like")
-    return lax.full_like(a, 1, requested_dtype(dtype, "ones_like"), _like_shape(a, shape), out_sharding)
+    return lax.full_like(a, 1, requested_dtype(dtype, "ones_like"), _given_shape(shape), out_sharding)
 
 
 @_placed
 def empty_like(prototype: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Array:
     """An array like ``prototype`` whose contents do not matter: zeros, as JAX makes it."""
     _check_like("empty_like", prototype)
-    return lax.full_like(prototype, 0, requested_dtype(dtype, "empty_like"), _like_shape(prototype, shape))
+    return lax.full_like(prototype, 0, requested_dtype(dtype, "empty_like"), _given_shape(shape))

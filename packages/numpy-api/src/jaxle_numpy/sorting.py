@@ -18,6 +18,7 @@ import numpy as np
 from jaxle_core import dtypes, jit, lax, vmap
 from jaxle_core.avals import get_aval
 from jaxle_core.lax import elementwise as lax_elementwise
+from jaxle_core.sharding_types import check_type_mesh
 from jaxle_numpy._index_helpers import set_at, take
 from jaxle_numpy.ufuncs import floor_divide
 from jaxle_numpy.util import canonicalize_axis, check_arraylike, promote_dtypes
@@ -93,7 +94,9 @@ def _argsort_body(a, axis: int | None = -1, *, kind: None = None, order: None = 
     shape = get_aval(a).shape
     axis = _axis_of(axis, len(shape))
     index_type = _index_dtype() if dtype is None else dtypes.dtype(dtype, requested_in="argsort")
-    # laid out as ``a`` (over Explicit mesh axes), as the sort that pairs them needs
+    # laid out as ``a`` (over Explicit mesh axes), as the sort that pairs them needs; as JAX's, typed over the mesh
+    # of Auto axes ``a`` lies over, which another mesh set refuses
+    check_type_mesh(get_aval(a), "broadcasted_iota", located=False)
     iota = lax.broadcasted_iota(index_type, shape, axis, out_sharding=get_aval(a).explicit_sharding)
     if descending and stable:
         # reversing first keeps equal elements in their original order once the result is reversed back

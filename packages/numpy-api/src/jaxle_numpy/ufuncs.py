@@ -18,6 +18,7 @@ import numpy as np
 from jaxle_core import core, custom_jvp, dtypes, jvp, lax
 from jaxle_core.avals import get_aval
 from jaxle_core.backend import current_backend
+from jaxle_core.lax.creation import filled_like
 from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_numpy import util
 from jaxle_numpy.conditional import _where, broadcast_together, where
@@ -693,7 +694,8 @@ def imag(val: Any, /) -> Any:
     """The imaginary part of each element (zeros for real dtypes)."""
     util.check_arraylike("imag", val)
     val, = util.promote_args("imag", val)
-    return lax.imag(val) if _is(val, np.complexfloating) else lax.full_like(val, 0)
+    # zeros like a real operand, as JAX's jitted imag makes them (its errors name no line)
+    return lax.imag(val) if _is(val, np.complexfloating) else filled_like(val, 0, located=False)
 
 
 @util.compiled_when_eager

@@ -13,12 +13,12 @@ from jaxle_core import dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray
 from jaxle_core.backend import current_backend
-from jaxle_core.core import Primitive
+from jaxle_core.core import Primitive, Tracer
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_core.lax.structural import broadcast, convert_keeping_weak_type, warn_complex_to_real
-from jaxle_core.sharding_types import resolve_out_sharding
+from jaxle_core.sharding_types import check_type_mesh, resolve_out_sharding
 
-__all__ = ["dtype", "empty", "full", "full_like", "shape_as_value"]
+__all__ = ["dtype", "empty", "filled_like", "full", "full_like", "shape_as_value"]
 
 
 def dtype(x) -> np.dtype:
@@ -68,6 +68,16 @@ def full(shape: Sequence[int] | int, fill_value, dtype=None, *, sharding=None):
 def full_like(x, fill_value, dtype=None, shape: Sequence[int] | None = None, sharding=None):
     """An array like ``x`` (its shape and dtype unless ``shape``/``dtype`` are given) filled with ``fill_value``;
     of an array committed to devices, on those devices (see ``_followed_placement``)."""
+    return filled_like(x, fill_value, dtype, shape, sharding)
+
+
+def filled_like(x, fill_value, dtype=None, shape: Sequence[int] | None = None, sharding=None,
+                located: bool = True):
+    """``full_like``; a traced ``x`` typed over a mesh of Auto axes names that mesh to its ``broadcast_in_dim``,
+    whose check refuses it under ``set_mesh`` of a mesh with other axes (with JAX's ``ValueError`` ending with the
+    user's line, or with none, as JAX's, where a jnp function JAX jits calls it: not ``located``)."""
+    if sharding is None and shape is None and isinstance(x, Tracer):
+        check_type_mesh(x.aval, "broadcast_in_dim", located)
     fill_shape = tuple((x.shape if hasattr(x, "shape") else np.shape(x)) if shape is None else canonical_shape(shape))
     placement = None if sharding is not None else _followed_placement(x, fill_shape, dtype)
     if placement is not None:  # the value put there whole, named by that very sharding

@@ -189,7 +189,8 @@ def _lstsq(a: Any, b: Any, rcond: Any, *, numpy_resid: bool = False) -> tuple[An
     return x, resid, rank, s
 
 
-_jitted_lstsq = jit(_lstsq, static_argnames=("numpy_resid",))
+# as JAX's, a jit of a partial application (its device errors name the partial by its repr)
+_jitted_lstsq = jit(functools.partial(_lstsq, numpy_resid=False))
 
 
 def lstsq(a: Any, b: Any, rcond: float | None = None, *, numpy_resid: bool = False) -> tuple[Any, Any, Any, Any]:

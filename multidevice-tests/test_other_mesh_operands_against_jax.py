@@ -1,0 +1,21 @@
+"""jnp and lax functions given operands laid out over a mesh of Auto axes, under ``set_mesh`` of a mesh of Explicit
+axes, compute or refuse as JAX 0.10.2's do, eagerly and traced: the ``*_like`` functions and ``jnp.imag`` (so
+``isreal``, ``iscomplex``, ``angle``) of a real value by their ``broadcast_in_dim``, ``argsort`` by its
+``broadcasted_iota``, a sort only when compiled (by its comparison: a complex key's real part, a floating key's zero,
+else the comparison), each with JAX's ValueError; under a mesh of Auto axes all compute
+(golden/make_other_mesh_operands_golden.py)."""
+
+import importlib
+import json
+
+import pytest
+
+import jaxle
+
+GEN = importlib.import_module("make_other_mesh_operands_golden")
+GOLDEN = json.loads((GEN.HERE / "other_mesh_operands_golden.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(GEN.CASES))
+def test_matches_jax(name):
+    assert GEN.CASES[name](jaxle) == GOLDEN[name]
