@@ -572,11 +572,11 @@ class PinnedExecutable(PerDeviceWrapper):
                 device = _jaxlib.buffer_device(x)
                 # after an argument with an in_sharding, JAX names this argument's device twice
                 other = device if self._first_given is not None and self._first_given < i else self.device
-                # the argument named as the function's, or (a primitive run eagerly) as the call of the jitted
-                # function around it names it (``named_by_call``)
-                places = [(device,) if j == i and self._debug_info is not None else None for j in range(len(args))]
-                raise _mismatch(((ARGUMENT, (device,)), (self._first_kind, (other,), self._first_where)), places,
-                                [get_aval(a) for a in args], self._name, self._debug_info, True)
+                if self._debug_info is None:  # a primitive run eagerly: named by the jitted call around it
+                    raise mismatch_error(((ARGUMENT, (device,)), (self._first_kind, (other,), self._first_where)),
+                                         [None] * len(args), [], (), self._name)
+                argument = incompatible_devices(args, (i,), self._name, self._debug_info)
+                raise ValueError(f"{argument} and {self._first_kind} {devices_text((other,))}{self._first_where}")
         if len(self._given) > 1:  # the arguments are checked first, as JAX's
             check_same_placements(self._given)
         return self._per_device(*args)
@@ -688,11 +688,9 @@ def check_same_devices(shardings: Sequence[tuple[str, Any]], own: Sequence[Any],
             raise _mismatch((first, (kind, devices)), own, avals, name, debug_info, qualified)
 
 
-def _mismatch(fails: Sequence[tuple], own: Sequence[Any], avals: Sequence[Any], name: str,
+def _mismatch(fails: Sequence[tuple[str, tuple]], own: Sequence[Any], avals: Sequence[Any], name: str,
               debug_info: Any, qualified: bool) -> ValueError:
-    """``mismatch_error`` for a jitted function, each argument lying where ``own`` says (a sharding, a tuple of
-    devices, or None)."""
-    places = [s if s is None or isinstance(s, tuple) else tuple(s._device_assignment) for s in own]
+    places = [None if s is None else tuple(s._device_assignment) for s in own]
     names = getattr(debug_info, "arg_names", ()) or ()
     return mismatch_error(fails, places, avals, names, _function_name(name, debug_info, qualified))
 
