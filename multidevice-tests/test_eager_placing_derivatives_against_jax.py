@@ -1,7 +1,8 @@
 """Eager derivatives of functions placing their result on a device put their results, tangents and cotangents
 where JAX 0.10.2's do: a jitted function's derivative runs on the device a conversion (``device=``) or a
 ``device_put`` to a ``SingleDeviceSharding`` inside it names, its results committed there, and an argument,
-tangent or cotangent committed to another device gets JAX's error, naming where the placement was written
+tangent or cotangent committed to another device gets JAX's error, naming where the placement was written; a
+``device_put`` outside ``jit`` puts values and tangents on its device and cotangents back where the operand lies
 (golden/make_eager_placing_derivatives_golden.py)."""
 
 import importlib

@@ -17,6 +17,7 @@ from typing import Any
 
 from jaxle_core import core, vma
 from jaxle_core import mesh as mesh_module
+from jaxle_core.array import Array
 from jaxle_core.auto_mesh_types import auto_mesh_of, check_operand_meshes
 from jaxle_core.avals import ShapedArray
 from jaxle_core.mesh import AbstractMesh, AxisType, PartitionSpec, get_abstract_mesh, get_mesh
@@ -241,8 +242,13 @@ def cotangent_sharding(sharding: NamedSharding) -> NamedSharding:
     return sharding.update(spec=cotangent_spec(spec))
 
 
-def source_sharding(x: Any) -> NamedSharding | None:
-    """What a staged ``device_put`` records as the source of ``x``: its type's layout in device memory, if any."""
+def source_sharding(x: Any) -> Any:
+    """What a staged ``device_put`` records as the source of ``x``, as JAX's: where the array a tracer stands for
+    lies, when it is known now (a JVP tracer's primal, evaluated eagerly), else its type's layout in device memory,
+    if any."""
+    value = core.concrete_value(x)
+    if isinstance(value, Array) and not isinstance(value, core.Tracer) and hasattr(value, "sharding"):
+        return value.sharding
     sharding = getattr(getattr(x, "aval", None), "explicit_sharding", None)
     return None if sharding is None else sharding.with_memory_kind("device")
 

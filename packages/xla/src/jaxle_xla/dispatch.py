@@ -21,7 +21,7 @@ from jaxle_core.discharge import discharge_jaxpr, jaxpr_uses_refs
 from jaxle_core.extended import ExtendedArray, evaluated_on_data, physical_sharding, physicalize, wrap_physical
 from jaxle_core.jaxpr_util import host_functions
 from jaxle_core.jit import jit_p, unused_inputs, without_unused
-from jaxle_core.lax.placement import reshard_p, sharding_constraint_p, staged_at
+from jaxle_core.lax.placement import device_put_p, reshard_p, sharding_constraint_p, staged_at
 from jaxle_core.lax.slicing import dynamic_slice_p, slice_p
 from jaxle_core.memory_spaces import MemorySpace, space_of_kind
 from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh
@@ -125,6 +125,12 @@ def _in_other_memory(x: Any) -> bool:
     return (type(x) is XlaArray and x._named_sharding is None and x._maximal is None
             and _jaxlib.buffer_sharding(x) is not _jaxlib.sharding_for(_jaxlib.buffer_device(x)))
 
+
+
+def _to_device_memory(destination: Any) -> bool:
+    """Whether a ``device_put`` to ``destination`` puts on one device, in its default memory."""
+    return type(destination) is _jaxlib.Device or (
+        isinstance(destination, SingleDeviceSharding) and destination.memory_kind in (None, "device"))
 
 
 def _placements(shardings: Sequence[Any]) -> tuple:
@@ -252,6 +258,10 @@ class XlaBackend:
             eager_constraints.check_devices(args[0], params["sharding"])
             if isinstance(params["sharding"], SingleDeviceSharding):  # committed to that device
                 return self.device_put(args[0], params["sharding"], get_aval(args[0]).weak_type)
+        if primitive is device_put_p and all(map(_to_device_memory, params["devices"])):
+            # run eagerly (under a transformation), a put to a device (or its sharding) moves the values there,
+            # committed, as JAX's: a transfer, not a program placed there
+            return [self.device_put(x, d, get_aval(x).weak_type) for x, d in zip(args, params["devices"])]
         avals = tuple([get_aval(x) for x in args])
         if self._only_device is None and (has_sharded_argument(args) or params_mesh(params) is not None
                                           or not get_mesh().empty
