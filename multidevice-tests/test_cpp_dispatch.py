@@ -128,3 +128,21 @@ def test_pmap_of_pytrees_and_keywords_in_cpp(python_runs):
     np.testing.assert_array_equal(np.asarray(out["a"]), np.full((8, 2), 3.0))
     assert out["b"].dtype == np.int32 and out["b"].tolist() == list(range(1, 9))
     assert out["a"].sharding.spec == P("_internal_pmap_axis_name")
+
+
+def test_partitioned_donating_jit_deletes_donations_and_refuses_them_again(python_runs):
+    # Its calls stay on core's path: jaxlib's C++ dispatch of such a call given a donated array ends the process
+    # (JAX 0.10.2's too), where core's path raises the RuntimeError of a deleted array.
+    mesh = jax.make_mesh((8,), ("x",), axis_types=(jax.sharding.AxisType.Auto,))
+    rows = NamedSharding(mesh, P("x"))
+    f = jax.jit(lambda a, b: (a * 2 + b, a.sum()), donate_argnums=0)
+    for i in range(3):
+        base = np.arange(16, dtype=np.float32) + i
+        a, b = jax.device_put(base, rows), jax.device_put(np.ones(16, np.float32), rows)
+        doubled, total = f(a, b)
+        assert a.is_deleted() and not b.is_deleted()
+        np.testing.assert_array_equal(np.asarray(doubled), base * 2 + 1)
+        assert float(total) == base.sum() and doubled.sharding == rows
+    assert python_runs[0] == 3
+    with pytest.raises(RuntimeError, match=r"Array has been deleted with shape=float32\[16\]"):
+        f(a, b)
