@@ -7,13 +7,10 @@ from functools import partial
 
 import numpy as np
 
-from jaxle_core.auto_mesh_types import check_context_mesh
 from jaxle_core.avals import ShapedArray
-from jaxle_core.lax.elementwise import lt_to_p, real_p
 from jaxle_core.lax.sorting import sort_p, top_k_p
-from jaxle_core.mesh import PartitionSpec, get_abstract_mesh
+from jaxle_core.mesh import PartitionSpec
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import check_type_mesh
 from jaxle_xla.lowering.context import LoweringContext, Value, boolean, comparison_type, i64, i64_array
 from jaxle_xla.lowering.module import register_lowering
 from jaxle_xla.lowering.reductions import logical, scalar
@@ -28,7 +25,6 @@ def _sort_lowering(ctx: LoweringContext, *operands: Value, dimension: int, is_st
     # Ascending, lexicographic over the first num_keys operands, as JAX compares: floats made canonical (-0.0 tied
     # with +0.0, NaNs last and all tied) then compared in total order, complex numbers by real part, then imaginary
     # part. Under sharding in types each of its scalar values is constrained to be replicated, as JAX writes them.
-    _check_comparison_meshes(ctx.avals_in[:num_keys])
     constrain = _unconstrained
     layout = getattr(ctx.avals_in[0], "explicit_sharding", None)
     if layout is not None and constrains_types(ctx):
@@ -38,24 +34,6 @@ def _sort_lowering(ctx: LoweringContext, *operands: Value, dimension: int, is_st
     region = ctx.region([scalar(o.aval) for o in operands for _ in range(2)], comparator)
     return ctx.op("stablehlo.sort", operands, [o.aval for o in operands],
                   {"dimension": i64(dimension), "is_stable": boolean(is_stable)}, [region])
-
-
-def _check_comparison_meshes(keys: Sequence[ShapedArray]) -> None:
-    """JAX's refusal, when it traces its comparison, of keys typed over a mesh of Auto axes under ``set_mesh`` of a
-    mesh with other axes, by the first of its operations that checks them: the real part of a complex key, the zero
-    made like a floating one, else the comparison of the last key (of their scalars, as its errors name them)."""
-    context = get_abstract_mesh()
-    for aval in keys:
-        if np.issubdtype(aval.dtype, np.complexfloating):
-            check_context_mesh(real_p, [_scalar_of(aval)], context)
-        elif comparison_type(aval.dtype) == "FLOAT":
-            check_type_mesh(aval, "broadcast_in_dim", located=False)
-    check_context_mesh(lt_to_p, [_scalar_of(keys[-1])], context)
-
-
-def _scalar_of(aval: ShapedArray) -> ShapedArray:
-    """The type of one element of an operand typed over a mesh of Auto axes, over that mesh."""
-    return aval.update(shape=(), auto_mesh=aval.auto_mesh)
 
 
 def _unconstrained(ctx: LoweringContext, value: Value) -> Value:
