@@ -8,7 +8,9 @@ The cases cover what the text says besides the operations: the ``sdy.mesh`` decl
 of arguments and results (over a mesh, or over the empty mesh for one device), a nested ``jit``'s
 shardings (inside the function called, named after the function as JAX names it: ``@"<lambda>"``), and the
 layouts of keys' data placed nowhere (a single key's at the boundary, others' constrained inside ``main``) or laid
-out over the mesh.
+out over the mesh, and draws, splits and folds of keys under ``set_mesh`` of Explicit (or Explicit and Auto) axes:
+every operation inside ``@threefry2x32`` and its loop constrained to its type, the hash's counters typed over no
+mesh.
 """
 
 from __future__ import annotations
@@ -83,7 +85,35 @@ CASES = {
     "keys_laid_out_over_a_mesh": lambda jax: jax.jit(jax.vmap(lambda k: jax.random.fold_in(k, 3)),
                                                      in_shardings=_named(jax, "x"), out_shardings=_named(jax, "x"),
                                                      ).lower(jax.random.split(jax.random.key(0), 8)),
+    "normal_under_explicit_mesh": lambda jax: _keys_under_mesh(jax, lambda k: jax.random.normal(k, (8,))),
+    "bits_of_odd_size_under_explicit_mesh": lambda jax: _keys_under_mesh(
+        jax, lambda k: jax.random.bits(k, (3, 5), np.uint8)),
+    "split_under_explicit_mesh": lambda jax: _keys_under_mesh(jax, lambda k: jax.random.split(k, (2, 3))),
+    "fold_in_under_explicit_mesh": lambda jax: _keys_under_mesh(jax, lambda k: jax.random.fold_in(k, 3)),
+    "key_made_under_explicit_mesh": lambda jax: _keys_under_mesh(
+        jax, lambda seed: jax.random.uniform(jax.random.key(seed), (8,)), np.int32(3)),
+    "draws_of_laid_out_keys_under_explicit_mesh": lambda jax: _keys_under_mesh(
+        jax, jax.vmap(lambda k: jax.random.normal(k, (3,))), laid_out=True),
+    "folds_of_laid_out_keys_under_explicit_mesh": lambda jax: _keys_under_mesh(
+        jax, jax.vmap(lambda k: jax.random.fold_in(k, 3)), laid_out=True),
+    "split_under_explicit_and_auto_mesh": lambda jax: _keys_under_mesh(
+        jax, lambda k: jax.random.split(k, 8), kinds=("Explicit", "Auto")),
+    "folds_of_laid_out_keys_under_explicit_and_auto_mesh": lambda jax: _keys_under_mesh(
+        jax, jax.vmap(lambda k: jax.random.fold_in(k, 3)), laid_out=True, kinds=("Explicit", "Auto")),
 }
+
+
+def _keys_under_mesh(jax, f, argument=None, laid_out=False, kinds=("Explicit", "Explicit")):
+    """``f`` lowered under ``set_mesh`` of a 2x4 mesh of axes of ``kinds`` for ``argument``: by default a key placed
+    nowhere, or (``laid_out``) eight keys laid out along "x"."""
+    mesh = jax.make_mesh((2, 4), ("x", "y"), axis_types=tuple(getattr(jax.sharding.AxisType, k) for k in kinds))
+    if argument is None:
+        argument = jax.random.key(0)
+    if laid_out:
+        argument = jax.device_put(jax.random.split(argument, 8),
+                                  jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("x")))
+    with jax.set_mesh(mesh):
+        return jax.jit(f).lower(argument)
 
 
 def _draws(jax):

@@ -27,6 +27,7 @@ import numpy as np
 
 import jaxle_numpy as jnp
 from jaxle_core import config, jit, lax
+from jaxle_core.batching.rule_helpers import expand_to_rank
 from jaxle_random.threefry import iota_2x32_shape, threefry_2x32, threefry_2x32_counts
 from jaxle_random.threefry_sequential import sequential_random_bits, sequential_split
 
@@ -135,9 +136,9 @@ def _hash_per_key(keys: Any, shape: tuple[int, ...]) -> tuple[Any, Any]:
     batch = k1.shape
     hi, lo = iota_2x32_shape(shape)
     if batch and shape:  # several keys: the counters get size-1 key dimensions, each word size-1 counter ones
-        counters, ones = (1,) * len(batch) + tuple(shape), batch + (1,) * len(shape)
-        counter_dims = tuple(range(len(batch), len(counters)))
-        hi, lo = (lax.broadcast_in_dim(c, counters, counter_dims) for c in (hi, lo))
+        # (as vmap broadcasts the operands of JAX's hash of one key: the counters over no mesh, whatever the current)
+        ones = batch + (1,) * len(shape)
+        hi, lo = (expand_to_rank(c, len(ones)) for c in (hi, lo))
         k1, k2 = (lax.broadcast_in_dim(k, ones, tuple(range(len(batch)))) for k in (k1, k2))
     return threefry_2x32(k1, k2, hi, lo)
 
@@ -160,7 +161,8 @@ def _partitionable() -> bool:
 def _threefry_split(keys: Any, shape: tuple[int, ...]) -> Any:
     if not _partitionable():
         return sequential_split(keys, shape)
-    return _join(*_hash_per_key(keys, shape))
+    first, second = _hash_per_key(keys, shape)
+    return lax.stack([first, second], first.ndim)
 
 
 @jit

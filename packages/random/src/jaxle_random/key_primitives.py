@@ -209,8 +209,11 @@ def _as_the_keys(avals, specs, outs, mesh, params):
     return [tuple(specs[0][:out.ndim]) + (None,) * (out.ndim - len(specs[0])) for out in outs]
 
 
-for _p in (random_split_p, random_bits_p, random_unwrap_p, random_wrap_p):
+for _p in (random_unwrap_p, random_wrap_p):
     register_rule(_p, _as_the_keys)
+# as JAX's, new keys and bits of keys typed over no mesh are typed over the current one (an entry per dimension)
+for _p in (random_split_p, random_bits_p):
+    register_rule(_p, _as_the_keys, per_dimension=True)
 
 
 # ---------------------------------------------------------------- batching: the batch dimension to the front

@@ -22,6 +22,7 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.batching.rule_helpers import elementwise_batcher
 from jaxle_core.batching.trace import batching_rules
 from jaxle_core.core import Primitive
+from jaxle_core.sharding_types import UNTYPED, register_rule
 
 __all__ = ["iota_2x32_shape", "iota_2x32_shape_p", "threefry2x32_p", "threefry_2x32", "threefry_2x32_counts"]
 
@@ -87,6 +88,10 @@ iota_2x32_shape_p.multiple_results = True
 @iota_2x32_shape_p.def_abstract_eval
 def _iota_abstract_eval(*, shape: tuple[int, ...]) -> list[ShapedArray]:
     return [ShapedArray(shape, np.dtype(np.uint32))] * 2
+
+
+# as JAX's, the counters are typed over no mesh, whatever the current one (the hash of them is typed over it)
+register_rule(iota_2x32_shape_p, lambda avals, specs, outs, mesh, params: [UNTYPED] * len(outs))
 
 
 @iota_2x32_shape_p.def_impl

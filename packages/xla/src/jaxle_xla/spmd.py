@@ -158,9 +158,14 @@ def _current_mesh(typed: AbstractMesh | None) -> Mesh | None:
 
 def _typed_layout(aval: Any, mesh: Mesh) -> NamedSharding | None:
     """The layout ``aval``'s type gives a result over ``mesh``: None when it has none, or when the type's mesh has
-    axes of other types too and the result has dimensions (the partitioner lays those out, as JAX's)."""
+    axes of other types too and some dimension of the result is split over none (the partitioner lays it out, as
+    JAX's)."""
     sharding = getattr(aval, "explicit_sharding", None)
-    if sharding is None or (len(sharding.mesh.explicit_axes) != len(sharding.mesh.axis_names) and aval.ndim):
+    if sharding is None:
+        return None
+    entries = tuple(sharding.spec)[:aval.ndim]
+    if len(sharding.mesh.explicit_axes) != len(sharding.mesh.axis_names) and (len(entries) < aval.ndim
+                                                                             or None in entries):
         return None
     return NamedSharding(mesh, sharding.spec)
 

@@ -26,6 +26,8 @@ from jaxle_core.batching.trace import (
 )
 from jaxle_core.core import ClosedJaxpr, Primitive
 from jaxle_core.lax.structural import broadcast_in_dim_p, expand_dims
+from jaxle_core.mesh import AbstractMesh, PartitionSpec
+from jaxle_core.sharding import NamedSharding
 from jaxle_core.staging import trace_to_jaxpr
 
 
@@ -43,14 +45,20 @@ def body_batch_size(trace: BatchTrace, vals: Sequence[Any], dims: Sequence[int |
 # ---------------------------------------------------------------- elementwise primitives
 
 
-def _expand_to_rank(x: Any, ndim: int) -> Any:
-    """An unbatched operand given leading size-1 dimensions, so it broadcasts against batched ones (as JAX)."""
-    shape = get_aval(x).shape
+_NO_MESH = NamedSharding(AbstractMesh((), ()), PartitionSpec())
+
+
+def expand_to_rank(x: Any, ndim: int) -> Any:
+    """An unbatched operand given leading size-1 dimensions, so it broadcasts against batched ones (as JAX): laid out
+    as the operand, an operand of no layout (a constant) broadcast over no mesh, whatever the current one."""
+    aval = get_aval(x)
+    shape = aval.shape
     if not shape or len(shape) == ndim:
         return x
     lead = ndim - len(shape)
     dims = tuple(np.int64(i + lead) for i in range(len(shape)))
-    return broadcast_in_dim_p.bind(x, shape=(1,) * lead + shape, broadcast_dimensions=dims, sharding=None)
+    sharding = None if getattr(aval, "explicit_sharding", None) is not None else _NO_MESH
+    return broadcast_in_dim_p.bind(x, shape=(1,) * lead + shape, broadcast_dimensions=dims, sharding=sharding)
 
 
 def _batched_to_rank(x: Any, ndim: int) -> Any:
@@ -70,7 +78,7 @@ def elementwise_batcher(primitive: Primitive):
         ndim = max(get_aval(v).ndim + (d is None) for v, d in zip(vals, dims) if d is not None or get_aval(v).ndim)
         # JAX's order of equations: operand by operand, the batch dimension moved to the front or the unbatched
         # operand expanded; then the batched ones given trailing dimensions
-        expanded = [_expand_to_rank(v, ndim) if d is None else move_dim(v, d, 0) for v, d in zip(vals, dims)]
+        expanded = [expand_to_rank(v, ndim) if d is None else move_dim(v, d, 0) for v, d in zip(vals, dims)]
         lined = [v if d is None else _batched_to_rank(v, ndim) for v, d in zip(expanded, dims)]
         return primitive.bind(*lined, **params), 0
 

@@ -26,7 +26,7 @@ from jaxle_core.core import Primitive, Tracer
 from jaxle_core.lax.structural import broadcast_in_dim_p, transpose
 from jaxle_core.mesh import AbstractMesh, PartitionSpec
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import ShardingTypeError, layouts_ignored, spec_of, type_spec
+from jaxle_core.sharding_types import ShardingTypeError, spec_of, type_spec
 
 batching_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {}
 # Rules batching a sub-jaxpr (calls, control flow, custom derivatives): ``rule(trace, values, dims, **params)``,
@@ -248,13 +248,12 @@ def broadcast_to_batch(x: Any, shape: tuple[int, ...], broadcast_dimensions: tup
     aval = get_aval(x)
     layout = current_layout()
     if getattr(aval, "explicit_sharding", None) is None:
-        if layout is not None or _in_split_batch():
-            return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions,
-                                           sharding=NamedSharding(AbstractMesh((), ()), PartitionSpec()))
-        if core.type_shardings is None:
+        if core.type_shardings is None and layout is None and not _in_split_batch():
             return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions, sharding=None)
-        with layouts_ignored():  # not typed over the context mesh either, whatever the batch's layout
-            return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions, sharding=None)
+        # over no mesh, whatever the current one or the batch's layout: evaluated again under the mesh (rewritten
+        # for XLA, transformed), the equation still types its result over none
+        return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions,
+                                       sharding=NamedSharding(AbstractMesh((), ()), PartitionSpec()))
     if layout is None:
         return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions, sharding=None)
     spec: list = [None] * len(shape)

@@ -20,6 +20,7 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.caches import LruCache
 from jaxle_core.dtypes import float0
 from jaxle_core.lax.tokens import AbstractToken, abstract_token
+from jaxle_core.mesh import use_abstract_mesh
 from jaxle_core.sharding_types import layouts_ignored, untyped
 from jaxle_core.staging import trace_to_jaxpr
 
@@ -166,6 +167,15 @@ class Value:
 
 # XLA's name of each compute type (a GPU stream is marked by its number instead)
 _XLA_COMPUTE_TYPES = {"device_host": "host", "device": "dense", "tpu_sparsecore": "sparseoffload"}
+
+
+def _flat(fun: Callable[..., Any]) -> Callable[..., list[Any]]:
+    """``fun`` returning a list of its results (its one result in a list)."""
+    def flat_fun(*xs):
+        out = fun(*xs)
+        return list(out) if isinstance(out, (list, tuple)) else [out]
+
+    return flat_fun
 
 
 def compute_attributes(compute_type: str, extra: str = "") -> str:
@@ -329,11 +339,15 @@ class LoweringContext:
 
     def lower_fun(self, fun: Callable[..., Any], *args: Value) -> list[Value]:
         """Trace ``fun`` (written with lax) on the avals of ``args`` and emit it inline."""
-        def flat_fun(*xs):
-            out = fun(*xs)
-            return list(out) if isinstance(out, (list, tuple)) else [out]
-
         # the helper's values are the lowering's own: no layout rule applies to them
         with layouts_ignored(), auto_meshes_ignored():
-            closed = trace_to_jaxpr(flat_fun, [untyped(a.aval) for a in args], None)
+            closed = trace_to_jaxpr(_flat(fun), [untyped(a.aval) for a in args], None)
+        return self.lower_jaxpr(closed.jaxpr, closed.consts, args)
+
+    def lower_typed_fun(self, fun: Callable[..., Any], mesh: Any, *args: Value) -> list[Value]:
+        """``lower_fun`` traced on the avals of ``args`` as they are typed, under ``mesh`` (of Explicit axes): each
+        value the helper computes is typed by the sharding rules and, in a partitioned program, constrained to its
+        type, as JAX lowers its helpers inside a program over such a mesh."""
+        with use_abstract_mesh(mesh), auto_meshes_ignored():
+            closed = trace_to_jaxpr(_flat(fun), [a.aval for a in args], None)
         return self.lower_jaxpr(closed.jaxpr, closed.consts, args)

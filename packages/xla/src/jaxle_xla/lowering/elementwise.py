@@ -194,6 +194,9 @@ def _sign(ctx: LoweringContext, x: Value) -> Value:
     return ctx.select(ctx.compare("EQ", x, ctx.full_like(0, x)), ctx.full_like(0, x), ctx.full_like(1, x))
 
 
+leave_unconstrained(sign_p)  # JAX's rule writes no constraint after its result either
+
+
 @register_lowering(round_p)
 def _round(ctx: LoweringContext, x: Value, *, rounding_method: RoundingMethod) -> Value:
     if rounding_method == RoundingMethod.TO_NEAREST_EVEN:
