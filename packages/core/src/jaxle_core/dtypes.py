@@ -99,6 +99,11 @@ class ExtendedDType(abc.ABC):
     def wrap(self, physical: Any) -> Any:
         """The concrete array of this dtype whose physical representation is the Array ``physical``."""
 
+    def full(self, shape: tuple[int, ...], fill_value: Any) -> Any:
+        """An array of ``shape`` of this dtype each of whose elements is ``fill_value`` (``lax.full``'s rule for it;
+        none by default)."""
+        raise TypeError(f"Cannot interpret '{self.name}' as a data type")
+
     @property
     def itemsize(self) -> int:
         return math.prod(self.physical_shape) * self.physical_dtype.itemsize
@@ -253,7 +258,7 @@ def _check_requested_dtype(x: Any, requested_in: str) -> None:
         raise TypeError(f"JAX only supports number, bool, and string dtypes, got dtype {x} in {requested_in}")
 
 
-def dtype(x: Any, canonicalize: bool = True, *, requested_in: str = "dtype") -> np.dtype:
+def dtype(x: Any, canonicalize: bool = True, *, requested_in: str = "dtype", stacklevel: int = 3) -> np.dtype:
     """The JAX dtype of a value or dtype-like, as ``jax._src.dtypes.dtype`` gives it.
 
     Python scalars and their types give the default dtype of their kind; an
@@ -261,7 +266,8 @@ def dtype(x: Any, canonicalize: bool = True, *, requested_in: str = "dtype") -> 
     with a warning when x64 is off; NumPy arrays and scalars are narrowed
     silently. ``canonicalize=False`` skips every narrowing. The warning names ``requested_in`` as the
     function the dtype was asked of; a lax function asking for a dtype arrays cannot have (a string, object or
-    datetime type) gets JAX's TypeError naming it.
+    datetime type) gets JAX's TypeError naming it. The warning is attributed to the caller ``stacklevel`` frames up
+    (3: the caller of this function).
     """
     if x is None:
         raise ValueError("dtype must be specified." if requested_in != "dtype" else f"Invalid argument to dtype: {x}.")
@@ -280,7 +286,7 @@ def dtype(x: Any, canonicalize: bool = True, *, requested_in: str = "dtype") -> 
         if issubclass(x, np.generic) or isinstance(getattr(x, "dtype", None), np.dtype):
             dt = np.dtype(x)
             _check_value_dtype(x, dt)
-            return _canonicalize_requested(dt, requested_in) if canonicalize else dt
+            return _canonicalize_requested(dt, requested_in, stacklevel) if canonicalize else dt
     else:
         py_dtype = PYTHON_SCALAR_DTYPES.get(type(x))
         if py_dtype is not None:
@@ -290,7 +296,7 @@ def dtype(x: Any, canonicalize: bool = True, *, requested_in: str = "dtype") -> 
     if isinstance(x, (str, np.dtype)):
         dt = np.dtype(x)
         _check_value_dtype(x, dt)
-        return _canonicalize_requested(dt, requested_in) if canonicalize else dt
+        return _canonicalize_requested(dt, requested_in, stacklevel) if canonicalize else dt
     dt = getattr(x, "dtype", None)
     if isinstance(x, DimExpr):  # a symbolic dimension: an int
         dt = np.dtype(int64)

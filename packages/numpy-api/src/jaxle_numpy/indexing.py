@@ -233,12 +233,14 @@ def scatter_apply(x, index, func: Callable, *, indices_are_sorted: bool = False,
                   mode=None, wrap_negative_indices: bool = True):
     """``x`` with ``func`` applied to the elements ``index`` selects (once per occurrence of an index)."""
     x_aval = get_aval(x)
+    # JAX makes (unused) zero updates first (keys of zero data are staged) and scatter_apply makes its own
+    dtype = x_aval.dtype
+    zero = dtype.full((), 0) if isinstance(dtype, dtypes.ExtendedDType) else np.zeros((), dtype)
     plan = indexer.gather_plan(indexer.parse_index(index, x_aval.shape), wrap_negative_indices)
     if 0 in plan.result_shape:
         return x  # nothing to update (JAX stages the indices all the same)
     update_shape = tuple(s for d, s in enumerate(plan.result_shape) if d not in plan.new_axes)
-    # JAX makes the (unused) zero updates here and scatter_apply makes its own
-    lax_structural.broadcast_in_dim(np.zeros((), x_aval.dtype), update_shape, ())
+    lax_structural.broadcast_in_dim(zero, update_shape, ())
     return lax_slicing.scatter_apply(x, plan.indices, func, plan.scatter_dimension_numbers,
                                      update_shape=update_shape,
                                      indices_are_sorted=indices_are_sorted or plan.sorted_unique,

@@ -10,7 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from jaxle_core import dtypes
+import jaxle_numpy as jnp
+from jaxle_core import dtypes, lax
 from jaxle_core.avals import ShapedArray
 from jaxle_core.extended import ExtendedArray
 from jaxle_random.impls import PRNGImpl
@@ -32,6 +33,17 @@ class KeyTy(dtypes.ExtendedDType):
     def wrap(self, physical: Any) -> PRNGKeyArray:
         shape = physical.shape[:physical.ndim - len(self.physical_shape)]
         return PRNGKeyArray(ShapedArray(shape, self), physical)
+
+    def full(self, shape: tuple[int, ...], fill_value: Any) -> Any:
+        """Keys of ``shape``, each ``fill_value``: a key's data, or the uint32 value filling every key's data."""
+        from jaxle_random.key_primitives import random_unwrap, random_wrap  # local: they import this module
+
+        data_shape = (*shape, *self.physical_shape)
+        if is_key_dtype(getattr(fill_value, "dtype", None)):
+            data = jnp.broadcast_to(random_unwrap(fill_value), data_shape)
+        else:
+            data = lax.full(data_shape, fill_value, np.uint32)
+        return random_wrap(data, self._impl)
 
     def __eq__(self, other: object) -> bool:
         # the same registered implementation, usually the same object: jit dispatch compares dtypes on every call

@@ -20,6 +20,7 @@ import gc
 import importlib.abc
 import importlib.metadata
 import os
+import re
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -627,8 +628,37 @@ def _compile_cached(client: Any, module_text: str, devices: Any, options: Any) -
     """Compile through the persistent compilation cache (a plain compilation when no cache directory is set)."""
     from jaxle_xla import compilation_cache  # not a cycle: the cache needs only jaxle_core
 
-    return compilation_cache.compile_or_load(
-        client, module_text, devices, options, lambda: client.compile_and_load(module_text, devices, options))
+    def compile_verified() -> LoadedExecutable:
+        try:
+            return client.compile_and_load(module_text, devices, options)
+        except XlaRuntimeError as error:
+            refused = verifier_error(str(error))
+            if refused is None:
+                raise
+            raise refused from None
+
+    return compilation_cache.compile_or_load(client, module_text, devices, options, compile_verified)
+
+
+_DIAGNOSTIC = re.compile(r"^(?:UNKNOWN: )?-:\d+:\d+: (?:error|note): (.*)$")
+
+
+def verifier_error(message: str) -> ValueError | None:
+    """JAX's ValueError for a module MLIR's verifier refuses (``message``: jaxlib's, each diagnostic of the text
+    on a line of its own), as JAX meets it when it lowers the program; None for another error. The operations are
+    located nowhere (jaxle's lowering gives them no source locations)."""
+    lines = message.splitlines()
+    if not lines or _DIAGNOSTIC.match(lines[0]) is None:
+        return None
+    diagnostics = []
+    for line in lines:
+        match = _DIAGNOSTIC.match(line)
+        if match is not None:
+            diagnostics.append(f"\t{match.group(1)}\n\t\tat loc(unknown)")
+        elif diagnostics and not line.startswith("<unknown>:"):
+            diagnostics[-1] = diagnostics[-1].replace("\n\t\tat loc(unknown)", f"\n{line}\n\t\tat loc(unknown)")
+    return ValueError("Cannot lower jaxpr with verifier errors:\n" + "\n".join(diagnostics)
+                      + "\nDefine JAX_DUMP_IR_TO to dump the module.")
 
 
 def result_handler(aval: Any, device: Device, committed: bool, memory_kind: str | None = None) -> Any:

@@ -35,6 +35,8 @@ def _filled(shape: tuple[int, ...], fill_value, requested, like, requester: str,
         new_dtype, weak_type = dtypes.dtype(like), dtypes.is_weakly_typed(like)
     else:
         new_dtype, weak_type = dtypes.dtype(requested, requested_in=requester), False
+    if isinstance(new_dtype, dtypes.ExtendedDType):  # filled with an element of its own (a key): broadcast as it is
+        return broadcast(fill_value, shape, out_sharding=sharding) if shape else fill_value
     warn_complex_to_real(dtypes.dtype(fill_value), new_dtype, stacklevel=3)  # as JAX's, before converting
     python_value = _weak_python_fill(fill_value, new_dtype) if weak_type else None
     if python_value is not None:  # JAX broadcasts the Python value itself: its literal prints it exactly
@@ -62,6 +64,8 @@ def _weak_python_fill(fill_value, new_dtype: np.dtype):
 
 def full(shape: Sequence[int] | int, fill_value, dtype=None, *, sharding=None):
     """An array of ``shape`` whose elements are the scalar ``fill_value`` (converted to ``dtype`` if given)."""
+    if isinstance(dtype, dtypes.ExtendedDType):  # its own rule (keys: key data filled with the value), as JAX's
+        return dtype.full(canonical_shape(shape), fill_value)
     return _filled(canonical_shape(shape), fill_value, dtype, fill_value, "full", sharding)
 
 
@@ -79,6 +83,9 @@ def filled_like(x, fill_value, dtype=None, shape: Sequence[int] | None = None, s
     if sharding is None and shape is None and isinstance(x, Tracer):
         check_type_mesh(x.aval, "broadcast_in_dim", located)
     fill_shape = tuple((x.shape if hasattr(x, "shape") else np.shape(x)) if shape is None else canonical_shape(shape))
+    extended = dtype if dtype is not None else getattr(x, "dtype", None)
+    if isinstance(extended, dtypes.ExtendedDType):
+        return extended.full(fill_shape, fill_value)
     placement = None if sharding is not None else _followed_placement(x, fill_shape, dtype)
     if placement is not None:  # the value put there whole, named by that very sharding
         filled = _filled(fill_shape, fill_value, dtype, x, "full_like", None)

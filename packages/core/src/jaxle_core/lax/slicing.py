@@ -714,7 +714,11 @@ def scatter_apply(operand, scatter_indices, func: Callable, dimension_numbers: S
     ``update_shape``, laid out as scatter's updates); repeated indices apply ``func`` again."""
     dtype = get_aval(operand).dtype
     # The updates only give the windows' shape: a scatter's combiner also receives them, and ignores them here.
-    unused_updates = broadcast_in_dim(np.zeros((), dtype), update_shape, ())
+    if isinstance(dtype, dtypes.ExtendedDType):  # zero elements, as JAX makes them (keys of zero data, staged)
+        unused_updates = dtype.full(tuple(update_shape), 0)
+        dtype.full((), 0)  # JAX's zero element typing the combiner (unused)
+    else:
+        unused_updates = broadcast_in_dim(np.zeros((), dtype), update_shape, ())
     scalar = ShapedArray((), dtype)
     closed = trace_to_jaxpr(lambda x, _: [func(x)], [scalar, scalar])
     if any(isinstance(c, Tracer) for c in closed.consts):
