@@ -12,7 +12,7 @@ GOLDEN = json.loads(golden.GOLDEN.read_text())
 NS = golden.namespace("jaxle")
 WIDE = sorted(name.removeprefix("warn_") for name in GOLDEN if name.startswith("warn_"))
 # JAX's multinomial asks for its dtype in its counts' astype, whose warning names a line of JAX's own array methods:
-# jaxle's names one of jaxle_numpy's
+# jaxle's names one of jaxle_numpy's array methods (test_warning_sources.py compares the modules)
 WARNS_FROM_LIBRARY = {"multinomial"}
 
 

@@ -169,7 +169,7 @@ def _array(obj: Any, dtype: Any, copy: bool, ndmin: int, fun_name: str, device: 
     """``obj`` as an array of ``dtype`` (with at least ``ndmin`` dimensions), laid out as ``out_sharding`` says;
     inside a transformation converted for ``device`` before its dimensions are added, as JAX stages it
     (``staged_target``)."""
-    dtype = requested_dtype(dtype, fun_name)
+    dtype = requested_dtype(dtype, fun_name, 4)  # attributed to the user's call, past its ``_converted_onto``
     sharding = resolve_out_sharding(out_sharding, "jnp.array")
     if sharding is not None and not copy and type(obj) is np.ndarray and ndmin <= obj.ndim and (
             dtype is None or dtype == obj.dtype):
@@ -301,7 +301,8 @@ def _fill_dtype(dtype: Any, fun_name: str, shape: Any) -> np.dtype:
         raise TypeError(f"Cannot interpret '{dtype}' as a data type.\n\nDid you accidentally write "
                         f"`jax.numpy.{fun_name}({shape}, {dtype})` when you meant `jax.numpy.{fun_name}(({shape}, "
                         f"{dtype}))`, i.e. with a single tuple argument for the shape?")
-    return requested_dtype(dtype, fun_name) if dtype is not None else dtypes.default_float_dtype()
+    # the warning attributed to the user's call, past the public function and its ``_placed`` wrapper
+    return requested_dtype(dtype, fun_name, 4) if dtype is not None else dtypes.default_float_dtype()
 
 
 @_placed
@@ -345,7 +346,7 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None, 
     check_arraylike("full", fill_value)
     checked_out_sharding(out_sharding, "full")
     shape = _shape(shape)
-    dtype = requested_dtype(dtype, "full")
+    dtype = requested_dtype(dtype, "full", 3)
     if ndim(fill_value) == 0:
         return lax.full(shape, fill_value, dtype, sharding=out_sharding)
     return _broadcast_fill(asarray(fill_value, dtype), shape)
@@ -373,7 +374,7 @@ def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *, 
     _check_like("full_like", a)
     check_arraylike("full_like", fill_value)
     checked_out_sharding(out_sharding, "full_like")
-    dtype = requested_dtype(dtype, "full_like")
+    dtype = requested_dtype(dtype, "full_like", 3)
     out_shape = _like_shape(a, shape)
     if ndim(fill_value):
         fill = asarray(fill_value, dtypes.dtype(a) if dtype is None else dtype)
@@ -387,7 +388,7 @@ def zeros_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = No
     """Zeros with ``a``'s shape and dtype (or ``shape``/``dtype``); weakly typed where ``a`` is."""
     _check_like("zeros_like", a)
     checked_out_sharding(out_sharding, "jnp.zeros_like")
-    return lax.full_like(a, 0, requested_dtype(dtype, "zeros_like"), _given_shape(shape), out_sharding)
+    return lax.full_like(a, 0, requested_dtype(dtype, "zeros_like", 3), _given_shape(shape), out_sharding)
 
 
 @_placed
@@ -396,11 +397,11 @@ def ones_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = Non
     """Ones with ``a``'s shape and dtype (or ``shape``/``dtype``); weakly typed where ``a`` is."""
     _check_like("ones_like", a)
     checked_out_sharding(out_sharding, "jnp.ones_like")
-    return lax.full_like(a, 1, requested_dtype(dtype, "ones_like"), _given_shape(shape), out_sharding)
+    return lax.full_like(a, 1, requested_dtype(dtype, "ones_like", 3), _given_shape(shape), out_sharding)
 
 
 @_placed
 def empty_like(prototype: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Array:
     """An array like ``prototype`` whose contents do not matter: zeros, as JAX makes it."""
     _check_like("empty_like", prototype)
-    return lax.full_like(prototype, 0, requested_dtype(dtype, "empty_like"), _given_shape(shape))
+    return lax.full_like(prototype, 0, requested_dtype(dtype, "empty_like", 3), _given_shape(shape))

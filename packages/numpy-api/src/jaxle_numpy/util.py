@@ -462,15 +462,16 @@ def concrete_or_error(x: Any, context: str) -> np.ndarray:
     return value
 
 
-def requested_dtype(dtype: Any, fun_name: str) -> np.dtype | None:
+def requested_dtype(dtype: Any, fun_name: str, stacklevel: int = 2) -> np.dtype | None:
     """A ``dtype=`` argument as the dtype JAX uses (64-bit types narrowed with JAX's warning naming ``fun_name``
-    when x64 is off; non-numeric dtypes and arrays refused), or None when not given."""
+    when x64 is off, attributed to the caller ``stacklevel`` frames above this function: by default the caller of
+    the function asking, as JAX's; non-numeric dtypes and arrays refused), or None when not given."""
     if isinstance(dtype, (Array, Tracer)):
         raise ValueError("Passing an array as a dtype argument is no longer supported; instead of dtype=arr use "
                          "dtype=arr.dtype.")
     if isinstance(dtype, np.ndarray):
         raise TypeError("Cannot construct a dtype from an array")
-    return None if dtype is None else dtypes.dtype(dtype, requested_in=fun_name)
+    return None if dtype is None else dtypes.dtype(dtype, requested_in=fun_name, stacklevel=stacklevel + 3)
 
 
 def named_jit(name: str, static_argnames: tuple[str, ...] = (), doc: str | None = None) -> Callable[[Callable], Any]:
