@@ -57,7 +57,8 @@ def expand_to_rank(x: Any, ndim: int) -> Any:
         return x
     lead = ndim - len(shape)
     dims = tuple(np.int64(i + lead) for i in range(len(shape)))
-    sharding = None if getattr(aval, "explicit_sharding", None) is not None else _NO_MESH
+    by_rule = core.type_shardings is None or getattr(aval, "explicit_sharding", None) is not None
+    sharding = None if by_rule else _NO_MESH
     return broadcast_in_dim_p.bind(x, shape=(1,) * lead + shape, broadcast_dimensions=dims, sharding=sharding)
 
 
