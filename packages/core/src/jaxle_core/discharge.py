@@ -515,6 +515,21 @@ def discharged_program(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[int]]:
     return discharge_jaxpr(hoisted, [closed.consts[i] for i in kept]), ref_consts
 
 
+def untouched_references_as_arrays(closed: ClosedJaxpr) -> ClosedJaxpr:
+    """``closed`` with the reference arguments no equation reads or writes taken as arrays: JAX's lowering prunes
+    those before it discharges references, so they have no final value (and go as unused arguments do)."""
+    used = {id(v) for eqn in closed.jaxpr.eqns for v in eqn.invars}
+    invars = [Var(value_aval(v.aval)) if is_ref_aval(v.aval) and id(v) not in used else v
+              for v in closed.jaxpr.invars]
+    return ClosedJaxpr(closed.jaxpr.replace(invars=invars), closed.consts)
+
+
+def reference_inputs(closed: ClosedJaxpr, ref_consts: Sequence[int]) -> list[bool]:
+    """Which inputs of ``closed``'s ``discharged_program`` (given the ``ref_consts`` it returned) are the arrays of
+    references: its reference arguments, and the references it closes over."""
+    return [is_ref_aval(v.aval) for v in closed.jaxpr.invars] + [True] * len(ref_consts)
+
+
 def compile_with_refs(compile: Callable[..., Any], closed: ClosedJaxpr, name: str, donated: Sequence[bool],
                       keep_unused: bool, device: Any) -> Callable[..., list[Any]]:
     """``compile`` (a backend's) applied to ``closed`` with its references discharged. The executable returned
@@ -522,7 +537,7 @@ def compile_with_refs(compile: Callable[..., Any], closed: ClosedJaxpr, name: st
     ``closed`` closes over), donating them, and stores the arrays they hold afterwards."""
     discharged, ref_consts = discharged_program(closed)
     closed_refs = [closed.consts[i] for i in ref_consts]
-    is_ref = [is_ref_aval(v.aval) for v in closed.jaxpr.invars] + [True] * len(closed_refs)
+    is_ref = reference_inputs(closed, ref_consts)
     donate = [d or r for d, r in zip(donated, is_ref)] + [True] * len(closed_refs)
     executable = compile(discharged, name, tuple(donate), keep_unused, device)
     n_out = len(closed.jaxpr.outvars)

@@ -13,6 +13,7 @@ import collections
 import contextlib
 import functools
 import inspect
+import itertools
 import logging
 import operator
 import sys
@@ -368,19 +369,29 @@ class Lowered(_StageInfo):
 
     def _lower_text(self, dialect: str | None, debug_info: bool) -> str:
         traced = self._traced
-        jaxpr, donated = traced.jaxpr, traced._donated
+        jaxpr, aliases, names = traced.jaxpr, (), result_names(traced)
         if _uses_refs(jaxpr):
-            from jaxle_core.discharge import discharged_program  # local: discharge imports this module
+            from jaxle_core import discharge  # local: discharge imports this module
 
-            jaxpr, ref_consts = discharged_program(jaxpr)
-            donated = donated + (True,) * len(ref_consts)
+            if not traced._wrapped.keep_unused:
+                jaxpr = discharge.untouched_references_as_arrays(jaxpr)
+            discharged, ref_consts = discharge.discharged_program(jaxpr)
+            # as JAX's, each reference's array is aliased to the result holding its final value (after the results)
+            finals = itertools.count(len(traced.jaxpr.out_avals))
+            aliases = [next(finals) if ref else None for ref in discharge.reference_inputs(jaxpr, ref_consts)]
+            jaxpr = discharged
+            if ref_consts or any(a is not None for a in aliases):
+                names = [""] * len(jaxpr.out_avals)  # JAX names no result of a program taking references
         extra = len(jaxpr.in_avals) - len(traced.jaxpr.in_avals)
         # as JAX's text, it annotates the arguments committed to one device, and with jit's device= or backend=
         # every argument and result
-        return self._backend.lower_text(jaxpr, traced._wrapped.__name__, donated, traced._wrapped.keep_unused,
-                                        **_annotations(traced, extra, placements=True), dialect=dialect,
-                                        debug_info=debug_info, result_names=result_names(traced),
-                                        pinned=self._device is not None)
+        annotations = _annotations(traced, extra, placements=True)
+        if extra:
+            annotations["layouts"] = _closed_reference_layouts(jaxpr, extra, annotations.get("layouts"))
+        return self._backend.lower_text(jaxpr, traced._wrapped.__name__, traced._donated,
+                                        traced._wrapped.keep_unused, **annotations, dialect=dialect,
+                                        debug_info=debug_info, result_names=names, pinned=self._device is not None,
+                                        aliases=aliases)
 
     def compiler_ir(self, dialect: str | None = None) -> Any:
         """The program as the backend's IR object: on XLA an MLIR module (``dialect`` None or 'stablehlo') or
@@ -471,6 +482,18 @@ def _annotations(traced: Traced, extra: int, placements: bool = False) -> dict:
     return {"in_shardings": tuple(inputs) + (None,) * extra,
             "out_shardings": tuple(traced._shardings.get("out_shardings") or ()),
             **({"layouts": (layouts[0] + (None,) * extra, layouts[1])} if layouts else {})}
+
+
+def _closed_reference_layouts(discharged: ClosedJaxpr, extra: int, given: tuple | None) -> tuple:
+    """The memory layouts a program with its references discharged asks for (``given``, None where none was): as
+    JAX's, the arrays of the ``extra`` references it closes over (its last inputs, and its last results) row-major."""
+    n_in, n_out = len(discharged.in_avals), len(discharged.out_avals)
+    ins, outs = given or ((None,) * n_in, (None,) * (n_out - extra))
+    ins, outs = list(ins) + [None] * (n_in - len(ins)), list(outs) + [None] * (n_out - len(outs))
+    for avals, side in ((discharged.in_avals, ins), (discharged.out_avals, outs)):
+        for i in range(len(side) - extra, len(side)):
+            side[i] = Layout(tuple(range(avals[i].ndim)))
+    return tuple(ins), tuple(outs)
 
 
 def result_names(traced: Traced) -> list[str]:

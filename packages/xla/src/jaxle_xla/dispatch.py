@@ -399,13 +399,14 @@ class XlaBackend:
     def lower_text(self, closed_jaxpr: core.ClosedJaxpr, name: str, donated_invars: Sequence[bool] = (),
                    keep_unused: bool = False, in_shardings: Sequence[Any] = (),
                    out_shardings: Sequence[Any] = (), dialect: str | None = None, debug_info: bool = False,
-                   layouts: tuple = ((), ()), result_names: Sequence[str] = (), pinned: bool = False) -> str:
+                   layouts: tuple = ((), ()), result_names: Sequence[str] = (), pinned: bool = False,
+                   aliases: Sequence[int | None] = ()) -> str:
         """The StableHLO module of ``closed_jaxpr``, every constant inline, in MLIR's readable form ('hlo': XLA's
         HLO text); partitioned (its boundary annotated with Shardy shardings) when shardings over a mesh are asked
         for or inside. With ``debug_info``, locations: ``main``'s arguments carry their names (the HLO's
         parameters their metadata); operations have none. ``result_names`` are the results' ``jax.result_info``.
         One-device shardings (and with ``pinned`` every argument and result) are annotated over the empty mesh,
-        as JAX writes them."""
+        as JAX writes them. ``aliases``: the output each input must alias (None: where its donation lets it)."""
         if dialect not in (None, "stablehlo", "hlo"):
             raise ValueError(f"unknown dialect: {dialect}")
         in_shardings, out_shardings = _placements(in_shardings), _placements(out_shardings)
@@ -416,9 +417,18 @@ class XlaBackend:
             in_shardings = [s if s is not None else on_device
                             for s in list(in_shardings) or [None] * len(closed_jaxpr.in_avals)]
             results = [s if s is not None else on_device for s in results]
+        elif mesh is None and any(a is not None for a in aliases):
+            # as JAX's, the arrays of references (arguments and final values) are annotated as on one device
+            on_device = _jaxlib.sharding_for(clients.default_device())
+            in_shardings = list(in_shardings) or [None] * len(closed_jaxpr.in_avals)
+            results = list(results) or [None] * len(closed_jaxpr.out_avals)
+            for i, alias in enumerate(aliases):
+                if alias is not None:
+                    in_shardings[i] = in_shardings[i] if in_shardings[i] is not None else on_device
+                    results[alias] = results[alias] if results[alias] is not None else on_device
         program = Program(closed_jaxpr, name, donated_invars, keep_unused, hoist=False, mesh=mesh,
                           arg_shardings=in_shardings, result_shardings=results, layouts=layouts,
-                          result_names=result_names, annotate_devices=True)
+                          result_names=result_names, annotate_devices=True, aliases=aliases)
         if dialect != "hlo":
             return _jaxlib.pretty_module(program.text, _kept_arg_names(closed_jaxpr, program.keep) if debug_info
                                          else None)

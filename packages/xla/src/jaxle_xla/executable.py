@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 import time
 import warnings
 from collections.abc import Sequence
@@ -50,13 +51,16 @@ _warned_programs = LruCache()
 
 
 def _usable_donations(closed: core.ClosedJaxpr, donated: Sequence[bool], arg_shardings: Sequence[Any],
-                      typed: Sequence[Any], program: core.ClosedJaxpr) -> list[bool]:
-    """The donated inputs of ``closed`` that an output of the same type can reuse; JAX warns about the others (once
+                      typed: Sequence[Any], program: core.ClosedJaxpr, aliases: Sequence[int | None] = ()
+                      ) -> list[bool]:
+    """The donated inputs of ``closed`` that an output of the same type, not one of those ``aliases`` gives
+    inputs, can reuse; JAX warns about the others (once
     per ``program``, the jaxpr ``closed`` was made from) and keeps them (naming, for an input laid out over a mesh
     by ``arg_shardings``, the type of each device's block; keys, typed as ``typed``, by their own type)."""
     free: dict[ShapedArray, int] = {}
-    for aval in closed.out_avals:
-        free[donation_key(aval)] = free.get(donation_key(aval), 0) + 1
+    for i, aval in enumerate(closed.out_avals):
+        if i not in aliases:
+            free[donation_key(aval)] = free.get(donation_key(aval), 0) + 1
     usable, unusable = [], []
     shardings = list(arg_shardings) + [None] * (len(closed.jaxpr.invars) - len(arg_shardings))
     for var, is_donated, sharding, typed_aval in zip(closed.jaxpr.invars, donated, shardings, typed):
@@ -94,6 +98,16 @@ def _physicalized(closed: core.ClosedJaxpr) -> core.ClosedJaxpr:
         raise
 
 
+_LAYOUT_MODE = re.compile(r'mhlo\.layout_mode = "([^"]*)"')
+
+
+def _row_major_mode(mode: str) -> bool:
+    """Whether an ``mhlo.layout_mode`` is the default (row-major, untiled) layout, as the arrays of references a
+    program closes over are annotated."""
+    dims = mode[1:-1].split(",") if mode[1:-1] else []
+    return mode.startswith("{") and dims == [str(d) for d in reversed(range(len(dims)))]
+
+
 def _kept(values: Sequence[Any], keep: Sequence[bool]) -> list[Any]:
     return [v for v, k in zip(values, keep) if k]
 
@@ -105,25 +119,30 @@ class Program:
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
                  hoist: bool = True, mesh: Any = None, arg_shardings: Sequence[Any] = (),
                  result_shardings: Sequence[Any] = (), layouts: tuple = ((), ()), result_names: Sequence[str] = (),
-                 annotate_devices: bool = False):
+                 annotate_devices: bool = False, aliases: Sequence[int | None] = ()):
         """With a ``mesh``, the program is partitioned over its devices (see ``lower_module``); ``layouts``: the
         memory layouts asked for of the arguments and results (see ``lower_module``); ``result_names`` and
-        ``annotate_devices`` annotate it for the lowered text."""
+        ``annotate_devices`` annotate it for the lowered text; ``aliases``: the output each input must alias (None
+        where free; see ``lower_module``)."""
         traced, n = closed, len(closed.jaxpr.invars)
+        aliases = list(aliases) + [None] * (n - len(aliases))
         if keep_unused:
             self.keep = [True] * n
         else:
             # As JAX's lowering does, drop the equations no output needs (unless they have effects) and then the
             # inputs nothing reads; the pruned jaxpr's inputs are the kept ones. As in JAX, this prunes the program
             # as traced: what computes extended values (keys) on their data is not pruned.
-            pruned, self.keep = dce_jaxpr(closed.jaxpr)
+            # inputs of references are kept, their values read or not (as in JAX: each is aliased to its final value)
+            pruned, self.keep = dce_jaxpr(closed.jaxpr, instantiate=[a is not None for a in aliases])
             closed = core.ClosedJaxpr(pruned, closed.consts)
         closed = _physicalized(closed)  # XLA computes on the physical data of extended values (keys)
         jaxpr = closed.jaxpr
         # Pruned inputs are neither donated nor warned about, as in JAX.
-        donated = _usable_donations(closed, _kept(list(donated) + [False] * n, self.keep),
+        aliases = _kept(aliases, self.keep)
+        donated = _usable_donations(closed, [d and a is None for d, a in zip(_kept(list(donated) + [False] * n,
+                                                                                self.keep), aliases)],
                                     _kept(arg_shardings, self.keep) if mesh is not None else (),
-                                    _kept(traced.in_avals, self.keep), traced)
+                                    _kept(traced.in_avals, self.keep), traced, aliases)
         large = [hoist and np.size(c) > _LARGEST_INLINE_CONSTANT for c in closed.consts]
         self.hoisted = [c for c, big in zip(closed.consts, large) if big]
         jaxpr = jaxpr.replace(
@@ -136,9 +155,10 @@ class Program:
             layouts=((None,) * len(self.hoisted) + tuple(s for s, k in zip(layouts[0], self.keep) if k), layouts[1]),
             result_names=result_names, annotate_devices=annotate_devices,
             key_data=([None] * len(self.hoisted) + [_key_data(a) for a, k in zip(traced.in_avals, self.keep) if k],
-                      [_key_data(a) for a in traced.out_avals]))
-        if "mhlo.layout_mode" in self.text:  # layouts asked for, or chosen by XLA for constrained results
-            use_custom_layouts()
+                      [_key_data(a) for a in traced.out_avals]),
+            aliases=[None] * len(self.hoisted) + aliases)
+        if any(not _row_major_mode(mode) for mode in _LAYOUT_MODE.findall(self.text)):
+            use_custom_layouts()  # layouts asked for, or chosen by XLA for constrained results
 
 
 def host_buffer(x: Any, aval: ShapedArray, device: _jaxlib.Device, committed: bool = True,

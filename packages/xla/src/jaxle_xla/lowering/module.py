@@ -307,20 +307,21 @@ class ModuleBuilder:
         return (f"  func.func {visibility} @{name}({params}) -> ({results}) {{\n"
                 + "\n".join(ctx.lines + [ret]) + "\n  }")
 
-    def module_text(self, closed: core.ClosedJaxpr, donated: Sequence[bool],
+    def module_text(self, closed: core.ClosedJaxpr, donated: Sequence[bool], aliases: Sequence[int | None],
                     arg_shardings: Sequence[str | None] = (), result_shardings: Sequence[str | None] = (),
                     arg_kinds: Sequence[str | None] = (), result_kinds: Sequence[str | None] = (),
                     layout_modes: tuple = ((), ()), result_names: Sequence[str] = (),
                     boundary_layouts: tuple[Sequence[str | None], Sequence[str | None]] = ((), ())) -> str:
-        """The module with entry point ``main``; ``arg_shardings`` and ``result_shardings`` are Shardy sharding
-        attributes (None: left to the partitioner) of a program partitioned over ``mesh``; ``arg_kinds`` and
+        """The module with entry point ``main``; ``aliases`` the output each input must alias (None: the first
+        unclaimed one of its type where it is ``donated``); ``arg_shardings`` and ``result_shardings`` are Shardy
+        sharding attributes (None: left to the partitioner) of a program partitioned over ``mesh``; ``arg_kinds`` and
         ``result_kinds`` the memory kinds asked for (None: where their types say); ``layout_modes`` the memory
         layouts asked for of the arguments and of the results (XLA's ``mhlo.layout_mode``; None: the default);
         ``result_names`` the results' ``jax.result_info`` (results past them have none); ``boundary_layouts``
         the Shardy shardings the arguments (first thing) and the results (last thing) are constrained to inside
         ``main`` (None: not constrained)."""
         n_in, n_out = len(closed.jaxpr.invars), len(closed.jaxpr.outvars)
-        arg_entries = [[d] if d else [] for d in _donation_attributes(closed, donated)]
+        arg_entries = [[d] if d else [] for d in _donation_attributes(closed, donated, aliases)]
         arg_shardings = list(arg_shardings) + [None] * (n_in - len(arg_shardings))
         result_shardings = list(result_shardings) + [None] * (n_out - len(result_shardings))
         in_kinds = [_kind_of(a, k) for a, k in zip(closed.in_avals, _padded(arg_kinds, n_in))]
@@ -434,21 +435,25 @@ def donation_key(aval: ShapedArray) -> ShapedArray:
     return stripped.update(auto_mesh=None) if type(stripped) is ShapedArray else stripped
 
 
-def _donation_attributes(closed: core.ClosedJaxpr, donated: Sequence[bool]) -> list[str]:
-    """Alias each donated input to an unclaimed output of the same type, as JAX does."""
+def _donation_attributes(closed: core.ClosedJaxpr, donated: Sequence[bool],
+                         aliases: Sequence[int | None] = ()) -> list[str]:
+    """Alias each input given an output in ``aliases`` to that output, and each other donated input to an
+    unclaimed output of the same type, as JAX does."""
+    aliases = _padded(aliases, len(closed.jaxpr.invars))
+    claimed = set(aliases)
     free_outputs: dict[ShapedArray, list[int]] = {}
     for i, aval in enumerate(closed.out_avals):
-        free_outputs.setdefault(donation_key(aval), []).append(i)
+        if i not in claimed:
+            free_outputs.setdefault(donation_key(aval), []).append(i)
     attributes = []
-    for var, is_donated in zip(closed.jaxpr.invars, donated):
-        if not is_donated:
-            attributes.append("")
-            continue
-        candidates = free_outputs.get(donation_key(var.aval))
-        if candidates:
-            attributes.append(f"tf.aliasing_output = {candidates.pop(0)} : i32")
-        else:
-            attributes.append("jax.buffer_donor = true")
+    for var, is_donated, alias in zip(closed.jaxpr.invars, donated, aliases):
+        if alias is None and is_donated:
+            candidates = free_outputs.get(donation_key(var.aval))
+            alias = candidates.pop(0) if candidates else None
+            if alias is None:
+                attributes.append("jax.buffer_donor = true")
+                continue
+        attributes.append("" if alias is None else f"tf.aliasing_output = {alias} : i32")
     return attributes
 
 
@@ -464,9 +469,11 @@ def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = 
                  arg_shardings: Sequence[Any] = (), result_shardings: Sequence[Any] = (),
                  replica_region: Any = None, kind: str = "jit", layouts: tuple = ((), ()),
                  result_names: Sequence[str] = (), annotate_devices: bool = False,
-                 key_data: tuple[Sequence[int | None], Sequence[int | None]] = ((), ())) -> LoweredModule:
+                 key_data: tuple[Sequence[int | None], Sequence[int | None]] = ((), ()),
+                 aliases: Sequence[int | None] = ()) -> LoweredModule:
     """The StableHLO module (generic-form text) named ``{kind}_{name}`` computing ``closed``, entry point
-    ``@main``, with its host callbacks. With a ``mesh`` it is partitioned over the mesh's devices: ``arg_shardings``
+    ``@main``, with its host callbacks; each input donated, or given an output in ``aliases``, aliases an output
+    (see ``module_text``). With a ``mesh`` it is partitioned over the mesh's devices: ``arg_shardings``
     and ``result_shardings`` (NamedShardings, or None where the partitioner chooses) annotate its boundary. With a
     ``replica_region`` (a ``ManualRegion`` over replicas) it runs replicated, its collectives over that region's
     axes communicating between replicas. ``layouts``: the memory layouts asked for of the arguments and of the
@@ -506,7 +513,7 @@ def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = 
                 f"[{', '.join(['{?}'] * (a.ndim - d) + ['{}'] * d)}]>"
                 for d, a, p in zip(key_dims, avals, placed)]
 
-    text = builder.module_text(closed, donated, arg_attributes, result_attributes,
+    text = builder.module_text(closed, donated, aliases, arg_attributes, result_attributes,
                                [getattr(s, "memory_kind", None) for s in arg_shardings],
                                [getattr(s, "memory_kind", None) for s in result_shardings],
                                tuple([layout_mode(layout) for layout in side] for side in layouts), result_names,

@@ -1,0 +1,110 @@
+"""Write lowered_refs_golden.json: the whole StableHLO text (``jit(f).lower(*args).as_text()``) of programs taking or
+closing over mutable array references, recorded from the module named on the command line:
+
+    /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_lowered_refs_golden.py jax
+
+The cases cover references passed as arguments (read, written, both, neither, written without their value being
+read, several, donated beside them, with keep_unused), references the function closes over (of several ranks,
+alongside arguments), references made inside, and a reference written under ``lax.cond``.
+"""
+
+import importlib
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).parent
+X = np.arange(3, dtype=np.float32)
+M = np.arange(6, dtype=np.float32).reshape(2, 3)
+_OPTIONS = {"donated_beside": {"donate_argnums": 0}, "unused_kept": {"keep_unused": True}}
+
+
+def _cases(m):
+    jnp, lax = m.numpy, m.lax
+    closed_vector = m.new_ref(jnp.arange(3.0))
+    closed_matrix = m.new_ref(jnp.ones((2, 3)))
+    closed_scalar = m.new_ref(jnp.float32(5))
+
+    def add_to(r, y):
+        r[...] += y
+        return y * 2
+
+    def read_one_write_other(a, b, y):
+        b[...] = y
+        return a[...] + 1
+
+    def untouched_and_written(a, b):
+        b[...] = jnp.ones(3)
+        return jnp.float32(1)
+
+    def closes_over(y):
+        closed_vector[...] = closed_vector[...] + y
+        return y.sum()
+
+    def closes_over_ranks(y):
+        closed_matrix[...] += y
+        closed_scalar[...] += 1.0
+        return {"a": y, "b": (y,)}
+
+    def made_inside(x):
+        r = m.new_ref(x)
+        r[...] += 1
+        return r[...]
+
+    def written_only(x, r):
+        r[...] = x
+        return x
+
+    def read_only(r, unused):
+        return r[...] * 2
+
+    def under_cond(p, r):
+        lax.cond(p, lambda: r.__setitem__(..., r[...] + 1), lambda: None)
+        return r[...]
+
+    def argument_and_closed(r, y):
+        r[...] += closed_vector[...]
+        closed_vector[...] = y
+        return jnp.sum(r[...])
+
+    return {
+        "argument_read_and_written": (add_to, m.new_ref(jnp.zeros(3)), X),
+        "one_read_one_written": (read_one_write_other, m.new_ref(jnp.zeros(3)), m.new_ref(jnp.zeros(3)), X),
+        "untouched_pruned": (untouched_and_written, m.new_ref(jnp.zeros(3)), m.new_ref(jnp.zeros(3))),
+        "closed_over": (closes_over, X),
+        "closed_over_ranks": (closes_over_ranks, M),
+        "made_inside": (made_inside, X),
+        "donated_beside": (written_only, X, m.new_ref(jnp.zeros(3))),
+        "read_only": (read_only, m.new_ref(jnp.zeros(3)), X),
+        "unused_kept": (untouched_and_written, m.new_ref(jnp.zeros(3)), m.new_ref(jnp.zeros(3))),
+        "under_cond": (under_cond, True, m.new_ref(jnp.zeros(3))),
+        "argument_and_closed": (argument_and_closed, m.new_ref(jnp.zeros(3)), X),
+    }
+
+
+def lowered(m, name):
+    """Case ``name``'s lowered text with ``m`` as jax."""
+    fun, *args = _cases(m)[name]
+    return m.jit(fun, **_OPTIONS.get(name, {})).lower(*args).as_text()
+
+
+def run(m, name):
+    """Case ``name`` run (twice) with ``m`` as jax: the results' leaves and the reference arguments' values after."""
+    fun, *args = _cases(m)[name]
+    jitted = m.jit(fun, **{k: v for k, v in _OPTIONS.get(name, {}).items() if k != "donate_argnums"})
+    jitted(*args)
+    outs = jitted(*args)
+    refs = [a for a in args if type(a).__name__ == "Ref"]
+    return {"results": [np.asarray(x).tolist() for x in m.tree_util.tree_leaves(outs)],
+            "references": [np.asarray(r[...]).tolist() for r in refs]}
+
+
+def record(m):
+    return {name: {"text": lowered(m, name), "values": run(m, name)} for name in _cases(m)}
+
+
+if __name__ == "__main__":
+    module = importlib.import_module(sys.argv[1])
+    (HERE / "lowered_refs_golden.json").write_text(json.dumps(record(module), indent=1, sort_keys=True) + "\n")
