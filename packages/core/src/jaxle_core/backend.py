@@ -45,12 +45,14 @@ class Backend(Protocol):
                    keep_unused: bool = False, in_shardings: Sequence[Any] = (),
                    out_shardings: Sequence[Any] = (), dialect: str | None = None, debug_info: bool = False,
                    layouts: tuple = ((), ()), result_names: Sequence[str] = (), pinned: bool = False,
-                   aliases: Sequence[int | None] = ()) -> str:
+                   aliases: Sequence[int | None] = (), equations_pruned: bool = False) -> str:
         """The backend's program text for ``closed_jaxpr`` (StableHLO for XLA, or another of its ``dialect``s);
         the shardings and layouts (as for ``compile``, and one-device shardings of committed arguments) annotate
         its inputs and outputs; ``debug_info`` adds its locations; ``result_names`` name its results (their paths
         in the output pytree) where the text can say so; ``pinned``: the program runs on one device ``jit``
-        named; ``aliases``: the output each input's buffer becomes (None: where donation lets it)."""
+        named; ``aliases``: the output each input's buffer becomes (None: where donation lets it);
+        ``equations_pruned``: no equation is dropped (the program was pruned before its references were
+        discharged, as JAX prunes it), only the inputs nothing reads."""
 
     def check_lowering(self, closed_jaxpr: core.ClosedJaxpr, name: str, in_shardings: Sequence[Any] = (),
                        out_shardings: Sequence[Any] = (), pinned: bool = False,
@@ -189,7 +191,7 @@ class ReferenceBackend:
 
     def lower_text(self, closed_jaxpr, name, donated_invars=(), keep_unused=False, in_shardings=(),
                    out_shardings=(), dialect=None, debug_info=False, layouts=((), ()), result_names=(), pinned=False,
-                   aliases=()):
+                   aliases=(), equations_pruned=False):
         if dialect is not None:
             raise ValueError(f"unknown dialect: {dialect}")
         _refuse_unlowerable_effects(closed_jaxpr.jaxpr)

@@ -30,7 +30,7 @@ from jaxle_core.lax.control_flow.conditionals import cond_p
 from jaxle_core.lax.control_flow.scan import scan_p, split_scan_args
 from jaxle_core.lax.control_flow.while_loops import while_p
 from jaxle_core.lax.creation import full
-from jaxle_core.lax.elementwise import add, mul, sub
+from jaxle_core.lax.elementwise import add, lt, mul, sub
 from jaxle_core.lax.identity import copy_p
 from jaxle_core.lax.refs import IndexDim, Indexer, Ref, is_ref_aval, value_aval
 from jaxle_core.lax.slicing import (
@@ -45,7 +45,15 @@ from jaxle_core.lax.slicing import (
     scatter_add,
     slice,  # noqa: A004 - lax's name
 )
-from jaxle_core.lax.structural import broadcast_in_dim, concatenate, convert_element_type, iota, reshape, squeeze
+from jaxle_core.lax.structural import (
+    broadcast_in_dim,
+    concatenate,
+    convert_element_type,
+    iota,
+    reshape,
+    select,
+    squeeze,
+)
 from jaxle_core.staging import trace_to_jaxpr
 
 __all__ = ["apply_eagerly", "compile_with_refs", "discharge_jaxpr", "discharge_rules", "jaxpr_uses_refs"]
@@ -61,21 +69,29 @@ def _int32(x: Any) -> Any:
     return x if get_aval(x).dtype == np.int32 else convert_element_type(x, np.int32)
 
 
+def _index_scalar(x: Any) -> Any:
+    """A traced index as JAX's discharge takes it: a strong int32 scalar."""
+    aval = get_aval(x)
+    return x if aval.dtype == np.int32 and not aval.weak_type else convert_element_type(x, np.int32)
+
+
+def _in_bounds(starts: Sequence[Any], shape: Sequence[int]) -> list[Any]:
+    """Each window start counted from the end of its dimension where negative, as ``lax.dynamic_slice`` takes
+    them (JAX stages the comparison even for static starts)."""
+    return [select(lt(s, np.int32(0)), add(s, np.int32(n)), s) for s, n in zip(starts, shape)]
+
+
 def _is_basic(indexer: Indexer) -> bool:
     return all(d.kind != "array" for d in indexer)
 
 
-def _windows(shape: Sequence[int], indexer: tuple[IndexDim, ...], operands: Sequence[Any]):
-    """Per dimension: the window's start (an int32 scalar), its extent and stride; and the integer-indexed
-    dimensions (squeezed from the result)."""
+def _windows(indexer: tuple[IndexDim, ...], operands: Sequence[Any]):
+    """Per dimension: the window's start (an int32 scalar, negative ones not yet counted from the end), its extent
+    and stride; and the integer-indexed dimensions (squeezed from the result)."""
     starts, extents, strides, squeezed = [], [], [], []
     operands = iter(operands)
-    for axis, (d, n) in enumerate(zip(indexer, shape)):
-        if d.start is None:
-            start = _int32(next(operands))
-        else:
-            start = np.int32(d.start + n if d.kind == "int" and d.start < 0 else d.start)
-        starts.append(start)
+    for axis, d in enumerate(indexer):
+        starts.append(_index_scalar(next(operands)) if d.start is None else np.int32(d.start))
         if d.kind == "int":
             extents.append(1)
             strides.append(1)
@@ -119,14 +135,18 @@ def _all_dims(ndim: int) -> tuple[int, ...]:
     return tuple(range(ndim))
 
 
-def read(x: Any, indexer: Indexer, operands: Sequence[Any]) -> Any:
-    """``x[indexer]`` as lax operations."""
+def read(x: Any, indexer: Indexer, operands: Sequence[Any], static_slices: bool = True) -> Any:
+    """``x[indexer]`` as lax operations, as JAX's discharge writes them: a static slice where every dimension is
+    sliced from a static start (unless not ``static_slices``), else a dynamic slice."""
     if indexer is None:
         return x
     shape = get_aval(x).shape
+    if static_slices and all(d.kind == "slice" and d.start is not None for d in indexer):
+        return slice(x, [d.start for d in indexer], [d.start + (d.size - 1) * d.stride + 1 if d.size else d.start
+                                                     for d in indexer], [d.stride for d in indexer])
     if _is_basic(indexer):
-        starts, extents, strides, squeezed = _windows(shape, indexer, operands)
-        window = dynamic_slice_p.bind(x, *starts, slice_sizes=tuple(extents))
+        starts, extents, strides, squeezed = _windows(indexer, operands)
+        window = dynamic_slice_p.bind(x, *_in_bounds(starts, shape), slice_sizes=tuple(extents))
         if any(s != 1 for s in strides):
             window = slice(window, (0,) * len(shape), extents, strides)
         return squeeze(window, squeezed) if squeezed else window
@@ -141,11 +161,14 @@ def write(x: Any, indexer: Indexer, operands: Sequence[Any], value: Any, accumul
         return add(x, value) if accumulate else value
     shape = get_aval(x).shape
     if _is_basic(indexer):
-        starts, extents, strides, squeezed = _windows(shape, indexer, operands)
+        starts, extents, strides, squeezed = _windows(indexer, operands)
         if all(s == 1 for s in strides):
             if accumulate:
                 value = add(read(x, indexer, operands), value)
-            return dynamic_update_slice_p.bind(x, reshape(value, tuple(extents)), *starts)
+            if get_aval(value).shape != tuple(extents):  # integer-indexed dimensions put back
+                value = broadcast_in_dim(value, tuple(extents), tuple(i for i in range(len(shape))
+                                                                      if i not in squeezed))
+            return dynamic_update_slice_p.bind(x, value, *_in_bounds(starts, shape))
     indices, _ = _point_indices(shape, indexer, operands)
     dims = _all_dims(len(shape))
     numbers = ScatterDimensionNumbers((), dims, dims)
@@ -168,7 +191,7 @@ def _get_rule(in_avals, aliases, x, *operands, indexer):
 
 
 def _swap_rule(in_avals, aliases, x, value, *operands, indexer):
-    old = read(x, indexer, operands)
+    old = read(x, indexer, operands, static_slices=False)
     return [write(x, indexer, operands, value)] + [None] * (1 + len(operands)), [old]
 
 

@@ -370,9 +370,13 @@ class Lowered(_StageInfo):
     def _lower_text(self, dialect: str | None, debug_info: bool) -> str:
         traced = self._traced
         jaxpr, aliases, names = traced.jaxpr, (), result_names(traced)
-        if _uses_refs(jaxpr):
+        refs = _uses_refs(jaxpr)
+        if refs:
             from jaxle_core import discharge  # local: discharge imports this module
 
+            # as JAX's lowering, what no result needs is pruned before the references are discharged (what their
+            # discharge computes and leaves unused stays)
+            jaxpr = ClosedJaxpr(dce_jaxpr(jaxpr.jaxpr, instantiate=True)[0], jaxpr.consts)
             if not traced._wrapped.keep_unused:
                 jaxpr = discharge.untouched_references_as_arrays(jaxpr)
             discharged, ref_consts = discharge.discharged_program(jaxpr)
@@ -391,7 +395,7 @@ class Lowered(_StageInfo):
         return self._backend.lower_text(jaxpr, traced._wrapped.__name__, traced._donated,
                                         traced._wrapped.keep_unused, **annotations, dialect=dialect,
                                         debug_info=debug_info, result_names=names, pinned=self._device is not None,
-                                        aliases=aliases)
+                                        aliases=aliases, equations_pruned=refs)
 
     def compiler_ir(self, dialect: str | None = None) -> Any:
         """The program as the backend's IR object: on XLA an MLIR module (``dialect`` None or 'stablehlo') or

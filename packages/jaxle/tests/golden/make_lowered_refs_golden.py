@@ -5,7 +5,9 @@ closing over mutable array references, recorded from the module named on the com
 
 The cases cover references passed as arguments (read, written, both, neither, written without their value being
 read, several, donated beside them, with keep_unused), references the function closes over (of several ranks,
-alongside arguments), references made inside, and a reference written under ``lax.cond``.
+alongside arguments), references made inside, a reference written under ``lax.cond``, and references read and
+written at static integer indices (negative ones too), at a traced index, through slices and both, with a read
+that nothing uses. Each case also records the values its program gives (run twice).
 """
 
 import importlib
@@ -64,6 +66,28 @@ def _cases(m):
         lax.cond(p, lambda: r.__setitem__(..., r[...] + 1), lambda: None)
         return r[...]
 
+    def integer_indices(r, y):
+        r[1] = y
+        r[-1] = y * 2
+        return r[2]
+
+    def traced_index(r, i, y):
+        r[i] = y
+        return r[i]
+
+    def sliced(r, y):
+        r[1:] = r[:2] * y[0]
+        return r[::2]
+
+    def dead_read(r, y):
+        _ = r[1]
+        r[0] += y
+        return y
+
+    def row_and_columns(a, y):
+        a[1, :2] = y[:2]
+        return a[0, 1:]
+
     def argument_and_closed(r, y):
         r[...] += closed_vector[...]
         closed_vector[...] = y
@@ -81,6 +105,11 @@ def _cases(m):
         "unused_kept": (untouched_and_written, m.new_ref(jnp.zeros(3)), m.new_ref(jnp.zeros(3))),
         "under_cond": (under_cond, True, m.new_ref(jnp.zeros(3))),
         "argument_and_closed": (argument_and_closed, m.new_ref(jnp.zeros(3)), X),
+        "integer_indices": (integer_indices, m.new_ref(jnp.zeros(3)), np.float32(2)),
+        "traced_index": (traced_index, m.new_ref(jnp.arange(3.0)), -1, np.float32(7)),
+        "sliced": (sliced, m.new_ref(jnp.arange(3.0)), X + 1),
+        "dead_read": (dead_read, m.new_ref(jnp.zeros(3)), np.float32(1)),
+        "row_and_columns": (row_and_columns, m.new_ref(jnp.zeros((2, 3))), X),
     }
 
 

@@ -400,13 +400,14 @@ class XlaBackend:
                    keep_unused: bool = False, in_shardings: Sequence[Any] = (),
                    out_shardings: Sequence[Any] = (), dialect: str | None = None, debug_info: bool = False,
                    layouts: tuple = ((), ()), result_names: Sequence[str] = (), pinned: bool = False,
-                   aliases: Sequence[int | None] = ()) -> str:
+                   aliases: Sequence[int | None] = (), equations_pruned: bool = False) -> str:
         """The StableHLO module of ``closed_jaxpr``, every constant inline, in MLIR's readable form ('hlo': XLA's
         HLO text); partitioned (its boundary annotated with Shardy shardings) when shardings over a mesh are asked
         for or inside. With ``debug_info``, locations: ``main``'s arguments carry their names (the HLO's
         parameters their metadata); operations have none. ``result_names`` are the results' ``jax.result_info``.
         One-device shardings (and with ``pinned`` every argument and result) are annotated over the empty mesh,
-        as JAX writes them. ``aliases``: the output each input must alias (None: where its donation lets it)."""
+        as JAX writes them. ``aliases``: the output each input must alias (None: where its donation lets it);
+        ``equations_pruned``: only unused inputs are pruned (see ``Program``)."""
         if dialect not in (None, "stablehlo", "hlo"):
             raise ValueError(f"unknown dialect: {dialect}")
         in_shardings, out_shardings = _placements(in_shardings), _placements(out_shardings)
@@ -428,7 +429,8 @@ class XlaBackend:
                     results[alias] = results[alias] if results[alias] is not None else on_device
         program = Program(closed_jaxpr, name, donated_invars, keep_unused, hoist=False, mesh=mesh,
                           arg_shardings=in_shardings, result_shardings=results, layouts=layouts,
-                          result_names=result_names, annotate_devices=True, aliases=aliases)
+                          result_names=result_names, annotate_devices=True, aliases=aliases,
+                          equations_pruned=equations_pruned)
         if dialect != "hlo":
             return _jaxlib.pretty_module(program.text, _kept_arg_names(closed_jaxpr, program.keep) if debug_info
                                          else None)

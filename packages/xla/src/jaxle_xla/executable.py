@@ -119,11 +119,13 @@ class Program:
     def __init__(self, closed: core.ClosedJaxpr, name: str, donated: Sequence[bool], keep_unused: bool,
                  hoist: bool = True, mesh: Any = None, arg_shardings: Sequence[Any] = (),
                  result_shardings: Sequence[Any] = (), layouts: tuple = ((), ()), result_names: Sequence[str] = (),
-                 annotate_devices: bool = False, aliases: Sequence[int | None] = ()):
+                 annotate_devices: bool = False, aliases: Sequence[int | None] = (),
+                 equations_pruned: bool = False):
         """With a ``mesh``, the program is partitioned over its devices (see ``lower_module``); ``layouts``: the
         memory layouts asked for of the arguments and results (see ``lower_module``); ``result_names`` and
         ``annotate_devices`` annotate it for the lowered text; ``aliases``: the output each input must alias (None
-        where free; see ``lower_module``)."""
+        where free; see ``lower_module``); with ``equations_pruned`` (a program pruned before its references were
+        discharged, as JAX prunes it) no equation is dropped, only the inputs nothing reads."""
         traced, n = closed, len(closed.jaxpr.invars)
         aliases = list(aliases) + [None] * (n - len(aliases))
         if keep_unused:
@@ -134,6 +136,8 @@ class Program:
             # as traced: what computes extended values (keys) on their data is not pruned.
             # inputs of references are kept, their values read or not (as in JAX: each is aliased to its final value)
             pruned, self.keep = dce_jaxpr(closed.jaxpr, instantiate=[a is not None for a in aliases])
+            if equations_pruned:
+                pruned = closed.jaxpr.replace(invars=_kept(closed.jaxpr.invars, self.keep))
             closed = core.ClosedJaxpr(pruned, closed.consts)
         closed = _physicalized(closed)  # XLA computes on the physical data of extended values (keys)
         jaxpr = closed.jaxpr
