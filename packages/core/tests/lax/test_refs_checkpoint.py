@@ -124,3 +124,68 @@ def test_reference_made_from_a_constant_inside_the_checkpoint():
     np.testing.assert_allclose(np.asarray(jaxle_core.grad(f)(y)), expected, rtol=1e-5)
     np.testing.assert_allclose(np.asarray(jaxle_core.jit(jaxle_core.grad(f))(y)), expected, rtol=1e-5)
     np.testing.assert_allclose(float(jaxle_core.linearize(f, y)[1](GEN.T)), expected @ GEN.T, rtol=1e-5)
+
+
+def _written_directly(z):
+    r = refs.new_ref(np.zeros((), np.float32))
+    r[...] += z[0] * 2.0
+    r[...] += jaxle_core.lax.sin(z[1]) * z[2]
+    return r[...]
+
+
+def _written_in_cond(z):
+    r = refs.new_ref(np.zeros((), np.float32))
+
+    def positive():
+        r[...] += jaxle_core.lax.sin(z[0]) * z[1]
+
+    def other():
+        r[...] += z[2] * z[2]
+
+    jaxle_core.lax.cond(z[0] > 0, positive, other)
+    return r[...] * z[2]
+
+
+def _written_in_scan(z):
+    r = refs.new_ref(np.zeros((), np.float32))
+
+    def body(c, x):
+        r[...] += jaxle_core.lax.sin(x) * c
+        return c * 1.5, None
+
+    jaxle_core.lax.scan(body, z[1], z)
+    return r[...]
+
+
+def _written_in_fori_loop(z):
+    r = refs.new_ref(np.zeros(3, np.float32))
+
+    def body(i, c):
+        r[...] = r[...] * z + jaxle_core.lax.cos(c)
+        return c + z[0]
+
+    jaxle_core.lax.fori_loop(0, 3, body, z[2])
+    return jaxle_core.lax.reduce_sum(r[...], (0,))
+
+
+_POLICIES = {"default": None, "nothing_saveable": jaxle_core.checkpoint_policies.nothing_saveable,
+             "everything_saveable": jaxle_core.checkpoint_policies.everything_saveable,
+             "dots_saveable": jaxle_core.checkpoint_policies.dots_saveable}
+
+
+@pytest.mark.parametrize("policy", sorted(_POLICIES))
+@pytest.mark.parametrize("fun", [_written_directly, _written_in_cond, _written_in_scan, _written_in_fori_loop],
+                         ids=lambda f: f.__name__.removeprefix("_"))
+def test_reference_made_and_written_inside_the_checkpoint_against_finite_differences(fun, policy):
+    """What a reference made inside the checkpoint is written (directly, in a ``cond``, ``scan`` or ``fori_loop``)
+    and read back from reaches the derivatives (JAX 0.10.2 fails with a KeyError)."""
+    x, eps = GEN.X.astype(np.float64), 1e-3
+    numeric = np.array([(float(fun((x + eps * e).astype(np.float32))) - float(fun((x - eps * e).astype(np.float32))))
+                        / (2 * eps) for e in np.eye(3)])
+    g = jaxle_core.checkpoint(fun, policy=_POLICIES[policy])
+    close = functools.partial(np.testing.assert_allclose, rtol=2e-2, atol=2e-2)
+    close(np.asarray(jaxle_core.grad(g)(GEN.X)), numeric)
+    close(np.asarray(jaxle_core.jit(jaxle_core.grad(g))(GEN.X)), numeric)
+    close(np.asarray(jaxle_core.vjp(g, GEN.X)[1](np.float32(1))[0]), numeric)
+    close(float(jaxle_core.linearize(g, GEN.X)[1](GEN.T)), numeric @ GEN.T)
+    close(float(jaxle_core.jvp(g, (GEN.X,), (GEN.T,))[1]), numeric @ GEN.T)

@@ -51,7 +51,7 @@ from jaxle_core.jaxpr_util import dce_jaxpr, pruned_over_own_vars
 from jaxle_core.jit import jit_p
 from jaxle_core.lax.control_flow.conditionals import cond_p, empty
 from jaxle_core.lax.placement import ArrayCopySemantics, device_put_p
-from jaxle_core.lax.refs import addupdate_p, get_p, new_ref_p, swap_p
+from jaxle_core.lax.refs import addupdate_p, empty_ref_p, get_p, is_ref_aval, new_ref_p, swap_p
 from jaxle_core.lax.structural import reduce_precision_p
 from jaxle_core.memory_spaces import space_of_kind
 from jaxle_core.source_info import record_unlocated
@@ -156,19 +156,23 @@ def _moved(values: list[Var], space: Any) -> JaxprEqn:
 # asked), as JAX's partial evaluation of a checkpoint does: a write is repeated there, and a read reads the reference
 # as the staged part finds it.
 _rerun_on_references = {new_ref_p, get_p, swap_p, addupdate_p}
+# Operations writing their first operand, a reference
+_writes_references = {swap_p, addupdate_p}
 
 
 def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy, instantiated: list[bool] | None = None,
-                      ensure_unknown: list[bool] | None = None,
-                      ensure_instantiated: bool = False) -> tuple[Jaxpr, Jaxpr, list[bool], list[bool], int]:
+                      ensure_unknown: list[bool] | None = None, ensure_instantiated: bool = False
+                      ) -> tuple[Jaxpr, Jaxpr, list[bool], list[bool], int, list[bool]]:
     """Split ``jaxpr`` as JAX's policy-driven partial evaluation does: a known jaxpr (known inputs -> known outputs,
     then residuals) and a staged one (residuals, then the ``instantiated`` inputs (default: all) -> the unknown and
     instantiated outputs). A known value is instantiated (the staged jaxpr recomputes it) unless ``policy`` saves
     it (a residual where the staged jaxpr reads it) or offloads it (a residual copied to another memory and back);
     calls (``jit``, ``checkpoint``) and ``cond`` are split by ``policy_split_rules``. The outputs flagged in
-    ``ensure_unknown`` are staged as unknown ones, and every output is with ``ensure_instantiated``.
+    ``ensure_unknown`` are staged as unknown ones, and every output is with ``ensure_instantiated``. A reference
+    written an unknown value becomes unknown: what is read from it later is staged.
 
-    Returns both jaxprs, which outputs are unknown, which are instantiated, and the number of residuals.
+    Returns both jaxprs, which outputs are unknown, which are instantiated, the number of residuals, and which
+    inputs are unknown at the end (the unknown ones and the references written unknown values).
     """
     instantiated = [True] * len(jaxpr.invars) if instantiated is None else instantiated
     unknown = {v for v, u in zip(jaxpr.invars, unknowns) if u}
@@ -188,8 +192,10 @@ def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy, instantiated: 
         reads_unknown = [type(a) is Var and a in unknown for a in eqn.invars]
         rule = policy_split_rules.get(eqn.primitive)
         if rule is not None:
-            known_eqn, staged_eqn, unknown_outs, instantiated_outs, new_residuals = rule(
+            known_eqn, staged_eqn, unknown_outs, instantiated_outs, new_residuals, unknown_ins = rule(
                 policy, reads_unknown, [type(a) is not Var or a in available for a in eqn.invars], eqn)
+            # a reference the call writes an unknown value to
+            unknown.update(a for a, u in zip(eqn.invars, unknown_ins) if u and type(a) is Var)
             known_eqns.extend([known_eqn] if known_eqn is not None else [])
             staged_eqns.extend([staged_eqn] if staged_eqn is not None else [])
             residuals.update((r, None) for r in new_residuals)
@@ -198,6 +204,8 @@ def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy, instantiated: 
             continue
         if any(reads_unknown):
             unknown.update(eqn.outvars)
+            if eqn.primitive in _writes_references:
+                unknown.add(eqn.invars[0])  # what a later read finds there is unknown
             stage(eqn)
             continue
         known_eqns.append(eqn)
@@ -223,7 +231,7 @@ def split_with_policy(jaxpr: Jaxpr, unknowns: list[bool], policy, instantiated: 
                   [v for v, u in zip(outvars, out_unknowns) if not u] + res, known_eqns)
     staged = Jaxpr(jaxpr.constvars, res + [v for v, i in zip(jaxpr.invars, instantiated) if i],
                    [v for v, i in zip(outvars, out_instantiated) if i], staged_eqns)
-    return known, staged, out_unknowns, out_instantiated, len(res)
+    return known, staged, out_unknowns, out_instantiated, len(res), [v in unknown for v in jaxpr.invars]
 
 
 def _partition(flags: list[bool], values: Any) -> tuple[list[Any], list[Any]]:
@@ -234,8 +242,8 @@ def _partition(flags: list[bool], values: Any) -> tuple[list[Any], list[Any]]:
 def _split_checkpoint_call(policy, unknowns: list[bool], instantiated: list[bool], eqn: JaxprEqn):
     """A ``remat2`` equation inside a checkpointed function, split with the enclosing policy: its known part (known
     outputs and residuals) and its staged part (a differentiated ``remat2`` on the residuals)."""
-    known, staged, out_unknowns, out_instantiated, num_res = split_with_policy(eqn.params["jaxpr"], unknowns, policy,
-                                                                               instantiated)
+    known, staged, out_unknowns, out_instantiated, num_res, unknown_ins = split_with_policy(
+        eqn.params["jaxpr"], unknowns, policy, instantiated)
     residuals = [Var(v.aval) for v in staged.invars[:num_res]]
     cse_known = cse_staged = eqn.params["prevent_cse"]
     if isinstance(cse_known, tuple):
@@ -248,7 +256,7 @@ def _split_checkpoint_call(policy, unknowns: list[bool], instantiated: list[bool
                              outvars=_partition(out_instantiated, eqn.outvars)[1],
                              params=dict(eqn.params, jaxpr=staged, prevent_cse=cse_staged, differentiated=True))
     lacking = [a for a, i in zip(eqn.invars, instantiated) if type(a) is Var and not i]
-    return known_eqn, staged_eqn, out_unknowns, out_instantiated, lacking + residuals
+    return known_eqn, staged_eqn, out_unknowns, out_instantiated, lacking + residuals, unknown_ins
 
 
 def _split_jit_call(policy, unknowns: list[bool], instantiated: list[bool], eqn: JaxprEqn):
@@ -256,8 +264,8 @@ def _split_jit_call(policy, unknowns: list[bool], instantiated: list[bool], eqn:
     (known outputs, then the residuals that are neither its inputs nor its outputs) and a staged one (residuals,
     then the instantiated inputs)."""
     params, closed = eqn.params, eqn.params["jaxpr"]
-    known, staged, out_unknowns, out_instantiated, num_res = split_with_policy(closed.jaxpr, unknowns, policy,
-                                                                               instantiated)
+    known, staged, out_unknowns, out_instantiated, num_res, unknown_ins = split_with_policy(closed.jaxpr, unknowns,
+                                                                                            policy, instantiated)
     n_known = out_unknowns.count(False)
     known_outs, res_vars = known.outvars[:n_known], known.outvars[n_known:]
     pinned = [s is not None or lay is not None for s, lay in zip(params["in_shardings"], params["in_layouts"])]
@@ -293,7 +301,7 @@ def _split_jit_call(policy, unknowns: list[bool], instantiated: list[bool], eqn:
     staged_eqn = eqn.replace(invars=residuals + _partition(instantiated, eqn.invars)[1],
                              outvars=_partition(out_instantiated, eqn.outvars)[1], params=staged_params)
     lacking_vars = [a for a, i in zip(eqn.invars, instantiated) if type(a) is Var and not i]
-    return known_eqn, staged_eqn, out_unknowns, out_instantiated, lacking_vars + residuals
+    return known_eqn, staged_eqn, out_unknowns, out_instantiated, lacking_vars + residuals, unknown_ins
 
 
 def _split_cond(policy, unknowns: list[bool], instantiated: list[bool], eqn: JaxprEqn):
@@ -302,8 +310,9 @@ def _split_cond(policy, unknowns: list[bool], instantiated: list[bool], eqn: Jax
     then every operand), as JAX splits it."""
     lacking = [a for a, i in zip(eqn.invars, instantiated) if type(a) is Var and not i]
     n_out = len(eqn.outvars)
-    if unknowns[0]:  # an unknown index: the whole cond is staged
-        return None, eqn, [True] * n_out, [True] * n_out, lacking
+    if unknowns[0]:  # an unknown index: the whole cond is staged, what it writes unknown
+        written = [u or is_ref_aval(a.aval) for a, u in zip(eqn.invars, unknowns)]
+        return None, eqn, [True] * n_out, [True] * n_out, lacking, written
     branches, ops_unknown = eqn.params["branches"], unknowns[1:]
     out_unknowns = [False] * n_out
     for branch in branches:
@@ -312,7 +321,8 @@ def _split_cond(policy, unknowns: list[bool], instantiated: list[bool], eqn: Jax
     splits = [split_with_policy(b.jaxpr, ops_unknown, policy, ensure_unknown=out_unknowns, ensure_instantiated=True)
               for b in branches]
     slot_avals, slot_indices = residual_slots([[v.aval for v in staged.invars[:n_res]]
-                                               for _, staged, _, _, n_res in splits])
+                                               for _, staged, _, _, n_res, _ in splits])
+    unknown_ins = [any(ins) for ins in zip(unknowns, *[[False] + split[5] for split in splits])]
     n_known = out_unknowns.count(False)
 
     def joined_known(known: Jaxpr, consts: list[Any], indices: list[int]) -> ClosedJaxpr:
@@ -336,18 +346,19 @@ def _split_cond(policy, unknowns: list[bool], instantiated: list[bool], eqn: Jax
     known_branches = tuple(joined_known(known, b.consts, idx)
                            for (known, *_), b, idx in zip(splits, branches, slot_indices))
     staged_branches = tuple(ClosedJaxpr(joined_staged(staged, n_res, idx), b.consts)
-                            for (_, staged, _, _, n_res), b, idx in zip(splits, branches, slot_indices))
+                            for (_, staged, _, _, n_res, _), b, idx in zip(splits, branches, slot_indices))
     residuals = [Var(a) for a in slot_avals]
     known_eqn = eqn.replace(invars=_partition(unknowns, eqn.invars)[0],
                             outvars=_partition(out_unknowns, eqn.outvars)[0] + residuals,
                             params=dict(eqn.params, branches=known_branches))
     staged_eqn = eqn.replace(invars=[eqn.invars[0], *residuals, *eqn.invars[1:]],
                              params=dict(eqn.params, branches=staged_branches))
-    return known_eqn, staged_eqn, out_unknowns, [True] * n_out, lacking + residuals
+    return known_eqn, staged_eqn, out_unknowns, [True] * n_out, lacking + residuals, unknown_ins
 
 
 # rule(policy, unknown inputs, instantiated inputs, eqn) -> (known equation or None, staged equation or None,
-# unknown outputs, instantiated outputs, residuals): how an equation carrying jaxprs inside a checkpointed function
+# unknown outputs, instantiated outputs, residuals, unknown inputs at the end (references written unknown values)):
+# how an equation carrying jaxprs inside a checkpointed function
 # is split
 policy_split_rules: dict[Any, Callable[..., tuple]] = {checkpoint_p: _split_checkpoint_call, jit_p: _split_jit_call,
                                                        cond_p: _split_cond}
@@ -372,8 +383,8 @@ def _insert_reduce_precision(jaxpr: Jaxpr, num_res: int) -> Jaxpr:
 
 def _checkpoint_partial_eval(trace: PartialStagingTrace, args, params):
     unknowns = [trace.is_unknown(x) for x in args]
-    known, staged, out_unknowns, out_instantiated, num_res = split_with_policy(params["jaxpr"], unknowns,
-                                                                               params["policy"] or nothing_saveable)
+    known, staged, out_unknowns, out_instantiated, num_res, _ = split_with_policy(
+        params["jaxpr"], unknowns, params["policy"] or nothing_saveable)
     staged, staged_used = dce_jaxpr(staged, [u for u, i in zip(out_unknowns, out_instantiated) if i])
     used_res, used_args = staged_used[:num_res], staged_used[num_res:]
     known, known_used = dce_jaxpr(known, [True] * out_unknowns.count(False) + used_res)
@@ -396,14 +407,31 @@ partial_eval_rules[checkpoint_p] = _checkpoint_partial_eval
 # ---------------------------------------------------------------- transposition
 
 
+def _linear_reference_inits(jaxpr: Jaxpr, written: set[Var]) -> tuple[Jaxpr, list[Any]]:
+    """``jaxpr`` whose references in ``written`` (made by ``new_ref`` from constants, written linear values) are made
+    from new trailing inputs instead, and the values of those (linear: undefined)."""
+    inits: list[Var] = []
+    eqns = []
+    for eqn in jaxpr.eqns:
+        if eqn.primitive is new_ref_p and eqn.outvars[0] in written:
+            inits.append(Var(eqn.invars[0].aval))
+            eqn = eqn.replace(invars=[inits[-1]])
+        eqns.append(eqn)
+    return jaxpr.replace(invars=[*jaxpr.invars, *inits], eqns=eqns), [UndefinedPrimal(v.aval) for v in inits]
+
+
 def _backward_pass_split(jaxpr: Jaxpr, values: list[Any], cts: list[Any]) -> list[Any]:
     """``backward_pass`` of ``jaxpr``, whose non-linear part is first split off by partial evaluation and run, as
     JAX transposes a checkpoint: a call mixing non-linear and linear operands splits into a known call and a linear
     one."""
     linear = [is_undefined(v) or type(v) is RefCotangent for v in values]
-    if known_references_written_linearly(jaxpr, {v for v, lin in zip(jaxpr.invars, linear) if lin}):
-        # a tangent reference made from zeros in the checkpoint would be split off as a known one: not split
+    written = known_references_written_linearly(jaxpr, {v for v, lin in zip(jaxpr.invars, linear) if lin})
+    if any(eqn.primitive is empty_ref_p and eqn.outvars[0] in written for eqn in jaxpr.eqns):
+        # a tangent reference made empty in the checkpoint would be split off as a known one: not split
         return backward_pass(jaxpr, (), values, cts, recomputes_references=True)
+    if written:  # a tangent reference made from constants: made from a linear input instead, to be split off
+        made_linear, inits = _linear_reference_inits(jaxpr, written)
+        return _backward_pass_split(made_linear, [*values, *inits], cts)[:len(values)]
     split = partial_eval_jaxpr(ClosedJaxpr(jaxpr, []), linear)
     known_values = [v for v, lin in zip(values, linear) if not lin]
     residuals = split.residuals(known_values, core.eval_jaxpr(split.known.jaxpr, split.known.consts, *known_values))

@@ -33,14 +33,14 @@ def _split_scan(policy, unknowns: list[bool], instantiated: list[bool], eqn: Jax
     num_consts, num_carry, length = params["num_consts"], params["num_carry"], params["length"]
     num_ys = len(body.out_avals) - num_carry
     const_uk, carry_uk, xs_uk = split_scan_args(unknowns, num_consts, num_carry)
-    while True:  # a carry is unknown if its initial value is, or if the body makes it so
-        known, staged, out_unknowns, _, num_res = split_with_policy(
+    while True:  # a carry (or reference) is unknown if its initial value is, or if the body makes it so
+        known, staged, out_unknowns, _, num_res, ins_unknown = split_with_policy(
             body.jaxpr, const_uk + carry_uk + xs_uk, policy, ensure_unknown=carry_uk + [False] * num_ys,
             ensure_instantiated=True)
         grown = [a or b for a, b in zip(carry_uk, out_unknowns[:num_carry])]
-        if grown == carry_uk:
+        if grown == carry_uk and ins_unknown[:num_consts] == const_uk:
             break
-        carry_uk = grown
+        carry_uk, const_uk = grown, ins_unknown[:num_consts]
     unknowns = const_uk + carry_uk + xs_uk
     res_avals = [v.aval for v in staged.invars[:num_res]]
 
@@ -79,7 +79,8 @@ def _split_scan(policy, unknowns: list[bool], instantiated: list[bool], eqn: Jax
                              params=dict(params, jaxpr=ClosedJaxpr(staged_body, body.consts),
                                          num_consts=len(intensive) + num_consts))
     lacking = [a for a, i in zip(eqn.invars, instantiated) if type(a) is Var and not i]
-    return known_eqn, staged_eqn, out_unknowns, [True] * len(eqn.outvars), [*lacking, *intensive, *extensive]
+    return (known_eqn, staged_eqn, out_unknowns, [True] * len(eqn.outvars), [*lacking, *intensive, *extensive],
+            unknowns)
 
 
 policy_split_rules[scan_p] = _split_scan
@@ -89,24 +90,26 @@ def _split_while(policy, unknowns: list[bool], instantiated: list[bool], eqn: Ja
     params = eqn.params
     cond, body = params["cond_jaxpr"], params["body_jaxpr"]
     cond_uk, body_uk, carry_uk = split_while_args(unknowns, params["cond_nconsts"], params["body_nconsts"])
-    while True:  # a carry is unknown if its initial value is, or if the body makes it so
-        known_body, _, out_unknowns, _, _ = split_with_policy(body.jaxpr, body_uk + carry_uk, nothing_saveable,
-                                                              ensure_unknown=carry_uk, ensure_instantiated=True)
+    while True:  # a carry (or reference) is unknown if its initial value is, or if the body makes it so
+        known_body, _, out_unknowns, _, _, ins_unknown = split_with_policy(
+            body.jaxpr, body_uk + carry_uk, nothing_saveable, ensure_unknown=carry_uk, ensure_instantiated=True)
         grown = [a or b for a, b in zip(carry_uk, out_unknowns)]
-        if grown == carry_uk:
+        n_body = len(body_uk)
+        if grown == carry_uk and ins_unknown[:n_body] == body_uk:
             break
-        carry_uk = grown
+        carry_uk, body_uk = grown, ins_unknown[:n_body]
     lacking = [a for a, i in zip(eqn.invars, instantiated) if type(a) is Var and not i]
-    known_cond, _, (pred_unknown,), _, _ = split_with_policy(cond.jaxpr, cond_uk + carry_uk, nothing_saveable,
+    known_cond, _, (pred_unknown,), _, _, _ = split_with_policy(cond.jaxpr, cond_uk + carry_uk, nothing_saveable,
                                                              ensure_instantiated=True)
-    if pred_unknown:  # the whole loop is staged
-        return None, eqn, [True] * len(carry_uk), [True] * len(carry_uk), lacking
     unknowns = cond_uk + body_uk + carry_uk
+    if pred_unknown:  # the whole loop is staged, what it writes unknown
+        written = [u or is_ref_aval(a.aval) for a, u in zip(eqn.invars, unknowns)]
+        return None, eqn, [True] * len(carry_uk), [True] * len(carry_uk), lacking, written
     known_eqn = eqn.replace(invars=[x for x, u in zip(eqn.invars, unknowns) if not u],
                             outvars=[v for v, u in zip(eqn.outvars, carry_uk) if not u],
                             params=while_params(ClosedJaxpr(known_cond, cond.consts), cond_uk.count(False),
                                                 ClosedJaxpr(known_body, body.consts), body_uk.count(False)))
-    return known_eqn, eqn, carry_uk, [True] * len(carry_uk), lacking
+    return known_eqn, eqn, carry_uk, [True] * len(carry_uk), lacking, unknowns
 
 
 policy_split_rules[while_p] = _split_while

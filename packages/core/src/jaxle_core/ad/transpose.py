@@ -21,6 +21,7 @@ from typing import Any
 from jaxle_core.ad.jvp import Zero, add_tangents, tangent_aval, zeros_like_aval
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Jaxpr, Literal, Primitive, Var, equation_context
+from jaxle_core.jaxpr_util import sub_jaxprs
 from jaxle_core.lax.refs import addupdate_p, empty_ref_p, freeze_p, is_ref_aval, new_ref, new_ref_p, swap_p
 
 
@@ -93,9 +94,10 @@ def body_ref_cotangents(operands: Sequence[Any], values: Sequence[Any]) -> list[
 ref_transpose_rules: dict[Primitive, Callable[..., Sequence[Any]]] = {}
 
 
-def known_references_written_linearly(jaxpr: Jaxpr, linear: set[Var]) -> set[Var]:
-    """The references ``jaxpr`` makes from no linear value (or from none, ``empty_ref``) that are written one
-    (directly or through what such a reference gives), the variables in ``linear`` being linear."""
+def _references_written_linearly(jaxpr: Jaxpr, linear: set[Var]) -> tuple[set[Var], set[Var]]:
+    """The variables of ``jaxpr`` that are linear and the references written a linear value (directly, through
+    what such a reference gives, or in a jaxpr an equation carries, such as a loop's body), those in ``linear``
+    being linear."""
     linear, written = set(linear), set()
     while True:
         before = len(linear) + len(written)
@@ -103,10 +105,25 @@ def known_references_written_linearly(jaxpr: Jaxpr, linear: set[Var]) -> set[Var
             reads_linear = any(type(a) is not Literal and a in linear for a in eqn.invars)
             if eqn.primitive in (swap_p, addupdate_p) and reads_linear:
                 written.add(eqn.invars[0])
+            elif reads_linear:
+                for sub in sub_jaxprs(eqn.params):
+                    # a carried jaxpr reads the equation's last operands (a while's body, a cond's branches)
+                    operands = eqn.invars[len(eqn.invars) - len(sub.invars):] if sub.invars else []
+                    inner = {v for v, a in zip(sub.invars, operands) if type(a) is not Literal and a in linear}
+                    inner_written = _references_written_linearly(sub, inner)[1]
+                    written.update(a for v, a in zip(sub.invars, operands) if v in inner_written)
             if reads_linear or any(v in written for v in eqn.outvars):
                 linear.update(eqn.outvars)
         if len(linear) + len(written) == before:
             break
+    return linear, written
+
+
+def known_references_written_linearly(jaxpr: Jaxpr, linear: set[Var]) -> set[Var]:
+    """The references ``jaxpr`` makes from no linear value (or from none, ``empty_ref``) that are written one
+    (directly, through what such a reference gives, or in a jaxpr an equation carries), the variables in ``linear``
+    being linear."""
+    linear, written = _references_written_linearly(jaxpr, linear)
     return {v for eqn in jaxpr.eqns if eqn.primitive in (new_ref_p, empty_ref_p) for v in eqn.outvars
             if v in written and not any(type(a) is not Literal and a in linear for a in eqn.invars)}
 
