@@ -168,20 +168,59 @@ def _written_in_fori_loop(z):
     return jaxle_core.lax.reduce_sum(r[...], (0,))
 
 
+def _written_in_jit(z):
+    r = refs.new_ref(np.zeros((), np.float32))
+
+    @jaxle_core.jit
+    def write():
+        r[...] += jaxle_core.lax.sin(z[0]) * z[1]
+
+    write()
+    return r[...] * z[2]
+
+
+def _written_in_nested_checkpoint(z):
+    r = refs.new_ref(np.zeros((), np.float32))
+
+    @jaxle_core.checkpoint
+    def write(b):
+        r[...] += jaxle_core.lax.sin(b[0]) * b[1]
+        return b[2]
+
+    return r[...] * write(z)
+
+
+def _written_in_while_loop(z):
+    r = refs.new_ref(np.zeros((), np.float32))
+
+    def body(c):
+        r[...] += c[1] * z[1]
+        return c[0] + 1, c[1] * 0.5
+
+    jaxle_core.lax.while_loop(lambda c: c[0] < 3, body, (0, z[0]))
+    return r[...]
+
+
+def _numeric_gradient(fun) -> np.ndarray:
+    x, eps = GEN.X.astype(np.float64), 1e-3
+    return np.array([(float(fun((x + eps * e).astype(np.float32))) - float(fun((x - eps * e).astype(np.float32))))
+                     / (2 * eps) for e in np.eye(3)])
+
+
 _POLICIES = {"default": None, "nothing_saveable": jaxle_core.checkpoint_policies.nothing_saveable,
              "everything_saveable": jaxle_core.checkpoint_policies.everything_saveable,
              "dots_saveable": jaxle_core.checkpoint_policies.dots_saveable}
 
 
 @pytest.mark.parametrize("policy", sorted(_POLICIES))
-@pytest.mark.parametrize("fun", [_written_directly, _written_in_cond, _written_in_scan, _written_in_fori_loop],
+@pytest.mark.parametrize("fun", [_written_directly, _written_in_cond, _written_in_scan, _written_in_fori_loop,
+                                 _written_in_jit, _written_in_nested_checkpoint],
                          ids=lambda f: f.__name__.removeprefix("_"))
 def test_reference_made_and_written_inside_the_checkpoint_against_finite_differences(fun, policy):
-    """What a reference made inside the checkpoint is written (directly, in a ``cond``, ``scan`` or ``fori_loop``)
-    and read back from reaches the derivatives (JAX 0.10.2 fails with a KeyError)."""
-    x, eps = GEN.X.astype(np.float64), 1e-3
-    numeric = np.array([(float(fun((x + eps * e).astype(np.float32))) - float(fun((x - eps * e).astype(np.float32))))
-                        / (2 * eps) for e in np.eye(3)])
+    """What a reference made inside the checkpoint is written (directly, in a ``cond``, ``scan``, ``fori_loop``,
+    ``jit`` or nested ``checkpoint``) and read back from reaches the derivatives (JAX 0.10.2 fails with a
+    KeyError)."""
+    numeric = _numeric_gradient(fun)
     g = jaxle_core.checkpoint(fun, policy=_POLICIES[policy])
     close = functools.partial(np.testing.assert_allclose, rtol=2e-2, atol=2e-2)
     close(np.asarray(jaxle_core.grad(g)(GEN.X)), numeric)
@@ -189,3 +228,12 @@ def test_reference_made_and_written_inside_the_checkpoint_against_finite_differe
     close(np.asarray(jaxle_core.vjp(g, GEN.X)[1](np.float32(1))[0]), numeric)
     close(float(jaxle_core.linearize(g, GEN.X)[1](GEN.T)), numeric @ GEN.T)
     close(float(jaxle_core.jvp(g, (GEN.X,), (GEN.T,))[1]), numeric @ GEN.T)
+
+
+def test_reference_made_and_written_in_a_while_loop_inside_the_checkpoint():
+    """Its writes reach the linearization; reverse mode refuses the loop as it refuses any ``while_loop``."""
+    numeric = _numeric_gradient(_written_in_while_loop)
+    g = jaxle_core.checkpoint(_written_in_while_loop)
+    np.testing.assert_allclose(float(jaxle_core.linearize(g, GEN.X)[1](GEN.T)), numeric @ GEN.T, rtol=2e-2, atol=2e-2)
+    with pytest.raises(ValueError, match="Reverse-mode differentiation does not work for lax.while_loop"):
+        jaxle_core.grad(g)(GEN.X)

@@ -358,8 +358,7 @@ def _split_cond(policy, unknowns: list[bool], instantiated: list[bool], eqn: Jax
 
 # rule(policy, unknown inputs, instantiated inputs, eqn) -> (known equation or None, staged equation or None,
 # unknown outputs, instantiated outputs, residuals, unknown inputs at the end (references written unknown values)):
-# how an equation carrying jaxprs inside a checkpointed function
-# is split
+# how an equation carrying jaxprs inside a checkpointed function is split
 policy_split_rules: dict[Any, Callable[..., tuple]] = {checkpoint_p: _split_checkpoint_call, jit_p: _split_jit_call,
                                                        cond_p: _split_cond}
 def _insert_reduce_precision(jaxpr: Jaxpr, num_res: int) -> Jaxpr:
