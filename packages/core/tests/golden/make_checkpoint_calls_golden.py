@@ -118,14 +118,20 @@ def record(m, fn, args) -> dict:
     return {"jaxpr": str(m.impl.make_jaxpr(fn)(*args)), "values": values}
 
 
-def main() -> None:
+def write_golden(cases_of, file_name: str) -> None:
+    """Records ``cases_of(m)`` with the implementation named on the command line: JAX's go to ``file_name``, any
+    other's are printed."""
     m = api(importlib.import_module(sys.argv[1]))
-    records = {name: record(m, fn, args) for name, (fn, args) in cases(m).items()}
+    records = {name: record(m, fn, args) for name, (fn, args) in cases_of(m).items()}
     if sys.argv[1] != "jax":
         print(json.dumps(records, indent=1, sort_keys=True))
         return
-    (HERE / "checkpoint_calls_golden.json").write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
-    print(f"{len(records)} cases -> {HERE / 'checkpoint_calls_golden.json'}")
+    (HERE / file_name).write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
+    print(f"{len(records)} cases -> {HERE / file_name}")
+
+
+def main() -> None:
+    write_golden(cases, "checkpoint_calls_golden.json")
 
 
 if __name__ == "__main__":

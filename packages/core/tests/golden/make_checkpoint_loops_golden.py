@@ -11,15 +11,8 @@ With ``jaxle_core`` (no file argument) it prints jaxle's records instead.
 
 from __future__ import annotations
 
-import importlib
-import json
-import pathlib
-import sys
-
 import numpy as np
-from make_checkpoint_calls_golden import MATMUL, W, X, api, record
-
-HERE = pathlib.Path(__file__).parent
+from make_checkpoint_calls_golden import MATMUL, W, X, write_golden
 
 
 def functions(m) -> dict:
@@ -113,13 +106,7 @@ def cases(m) -> dict:
 
 
 def main() -> None:
-    m = api(importlib.import_module(sys.argv[1]))
-    records = {name: record(m, fn, args) for name, (fn, args) in cases(m).items()}
-    if sys.argv[1] != "jax":
-        print(json.dumps(records, indent=1, sort_keys=True))
-        return
-    (HERE / "checkpoint_loops_golden.json").write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
-    print(f"{len(records)} cases -> {HERE / 'checkpoint_loops_golden.json'}")
+    write_golden(cases, "checkpoint_loops_golden.json")
 
 
 if __name__ == "__main__":
