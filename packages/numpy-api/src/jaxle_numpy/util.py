@@ -575,6 +575,8 @@ class _CompiledWhenEager(JitWrapped):
         ``dynamic_argnames``, a value it cannot take as an array (a string, any object) or an int too large for the
         default integer type: its TypeError or OverflowError naming the value's path among the arguments (``x``,
         ``a``, ``arys[0]``, ``where``)."""
+        if not kwargs and all(isinstance(a, _ALWAYS_OPERANDS) for a in args):  # the usual traced call
+            return
         n = len(args) if self._variadic else self._n_operands
         positional = self._positional
         untraced = {i for i in range(n, len(args)) if i >= len(positional) or positional[i] not in self._dynamic}
@@ -612,6 +614,10 @@ class _CompiledWhenEager(JitWrapped):
                      *((k, v) for k, v in sorted(kwargs.items()) if k not in self._static and isinstance(v, Array))]
             raise named_by_call(error, [v for _, v in named], [k for k, _ in named],
                                 self.traced_name or self.fun.__qualname__) from None
+
+
+# values every jitted function takes as an array
+_ALWAYS_OPERANDS = (Tracer, Array, float)
 
 
 class _FunctionName:
