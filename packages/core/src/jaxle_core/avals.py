@@ -389,8 +389,11 @@ def abstract_argument_aval(x: Any) -> ShapedArray:
 
 def python_int_fits(x: int) -> bool:
     """Whether a Python int fits the default integer dtype (int32, or int64 with x64) it is passed as."""
-    info = np.iinfo(dtypes.canonicalize_dtype(np.int64))
-    return info.min <= x <= info.max
+    bound = _INT64_BOUND if config.x64_enabled() else _INT32_BOUND
+    return -bound <= x < bound
+
+
+_INT32_BOUND, _INT64_BOUND = 2**31, 2**63
 
 
 def argument_avals(fun: Any, args: list, arg_names: Any, abstractify: Any = get_aval) -> tuple[ShapedArray, ...]:

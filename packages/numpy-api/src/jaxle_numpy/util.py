@@ -95,6 +95,8 @@ def eager_array(x: Any) -> Any:
 def ensure_array(x: Any) -> Any:
     """``x`` as jnp functions take an operand: an object's ``__jax_array__``, anything else as it is, except a string
     or bytes (which ``check_arraylike`` lets pass), refused with JAX's TypeError as making it an array refuses it."""
+    if isinstance(x, (Tracer, Array)):  # neither has ``__jax_array__`` (a tracer's lookup of it would cost most)
+        return x
     if hasattr(x, "__jax_array__"):
         return x.__jax_array__()
     if isinstance(x, (str, bytes)):
@@ -549,6 +551,9 @@ class _CompiledWhenEager(JitWrapped):
                                 len(self._positional))
         self._defaults = {p.name: p.default for p in parameters if p.default is not p.empty}
         self._variadic = any(p.kind == p.VAR_POSITIONAL for p in parameters)  # then every positional is an operand
+        # the parameters a call may pass a traced value by name (every positional one where all are operands)
+        self._traced_names = self._dynamic.union(self._positional if self._variadic
+                                                 else self._positional[:self._n_operands])
 
     def _static_keywords(self, args: tuple, kwargs: dict) -> dict | None:
         """The call's static and dynamic arguments by name, or None when it passes anything else."""
@@ -575,8 +580,6 @@ class _CompiledWhenEager(JitWrapped):
         ``dynamic_argnames``, a value it cannot take as an array (a string, any object) or an int too large for the
         default integer type: its TypeError or OverflowError naming the value's path among the arguments (``x``,
         ``a``, ``arys[0]``, ``where``)."""
-        if not kwargs and all(isinstance(a, _ALWAYS_OPERANDS) for a in args):  # the usual traced call
-            return
         n = len(args) if self._variadic else self._n_operands
         positional = self._positional
         untraced = {i for i in range(n, len(args)) if i >= len(positional) or positional[i] not in self._dynamic}
@@ -601,8 +604,8 @@ class _CompiledWhenEager(JitWrapped):
                 return result, entry if shared else None
         if self._operands_first:
             check_scalar_arraylike(self.fun.__name__, *args[:n])
-        if self._jax_jits:
-            self.check_arguments(args, kwargs)
+        if self._jax_jits and not (self._traced_names.isdisjoint(kwargs) and all(map(_taken_as_array, args))):
+            self.check_arguments(args, kwargs)  # (the usual traced call passes nothing it could refuse)
         try:
             return self.fun(*args, **kwargs), None
         except ValueError as error:  # a device mismatch is named by this call's operands (tracers: none), as JAX's
@@ -616,8 +619,10 @@ class _CompiledWhenEager(JitWrapped):
                                 self.traced_name or self.fun.__qualname__) from None
 
 
-# values every jitted function takes as an array
-_ALWAYS_OPERANDS = (Tracer, Array, float)
+def _taken_as_array(x: Any) -> bool:
+    """Whether every jitted function takes ``x`` as an array: a tracer, an array, a float, or a Python bool, complex
+    or int that fits any default integer type."""
+    return isinstance(x, (Tracer, Array, float)) or _compiled_operand(x)
 
 
 class _FunctionName:
