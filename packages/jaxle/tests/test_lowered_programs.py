@@ -1,7 +1,8 @@
-"""The lowered text of programs that draw random numbers, sort or scan cumulatively is JAX 0.10.2's, word for word
-(golden/lowered_programs_golden.json): threefry2x32 as JAX writes it, sort's comparison, typed keys constrained
-inside ``main``, the functions in JAX's order under JAX's names. Their values are checked by the random, sorting
-and cumulative suites; here, that the text changes none of them."""
+"""The lowered text of programs that draw random numbers, sort, scan cumulatively or scatter at clipped indices is
+JAX 0.10.2's, word for word (golden/lowered_programs_golden.json): threefry2x32 as JAX writes it, sort's comparison,
+typed keys constrained inside ``main``, clipped indices clamped by JAX's operations, the functions in JAX's order
+under JAX's names. Their values are checked by the random, sorting, cumulative and indexing suites; here, that the
+text changes none of them."""
 
 import json
 import pathlib
@@ -59,3 +60,17 @@ def test_sort_orders_as_numpy():
     np.testing.assert_array_equal(np.asarray(jax.jit(jnp.sort)(values)), np.sort(values))
     np.testing.assert_array_equal(np.asarray(jax.jit(jnp.argsort)(values)),
                                   np.argsort(np.where(values == 0, 0, values), kind="stable"))
+
+
+def test_clipped_scatters_add_where_numpy_clips():
+    m = gen.M
+    ours = jax.jit(gen._cases(jax)["scatter_add_clip"][0])(m, np.array([2, 5], np.int32))
+    expected = m.copy()
+    expected[2] += 2.0  # both indices clipped to the last row
+    np.testing.assert_array_equal(np.asarray(ours), expected)
+    fun, x, indices = gen._cases(jax)["scatter_clip_uint8_indices"]
+    expected = x.copy()
+    expected[[1, x.size - 1]] += 1.0
+    np.testing.assert_array_equal(np.asarray(jax.jit(fun)(x, indices)), expected)
+    fun, x, indices = gen._cases(jax)["scatter_clip_no_index"]
+    np.testing.assert_array_equal(np.asarray(jax.jit(fun)(x, indices)), x + 2.0)

@@ -1,5 +1,6 @@
 """Write lowered_programs_golden.json: the whole StableHLO text (``jit(f).lower(*args).as_text()``) of programs
-that draw random numbers, sort, or scan cumulatively, recorded from the module named on the command line:
+that draw random numbers, sort, scan cumulatively or scatter at clipped indices, recorded from the module named on
+the command line:
 
     /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_lowered_programs_golden.py jax
 
@@ -10,7 +11,9 @@ and messages, raw keys), the rejection loops of the gamma family, poisson and bi
 (constrained inside ``main`` unless committed), the comparison of ``sort`` (floats, integers, complex numbers,
 several keys) and what builds on it (argsort, lexsort, unique, median, permutation), the cumulative reductions
 (cumlogsumexp of real and complex numbers, each reduction reversed, over other axes and dtypes), reductions over
-no axes, and the order and names of the module's functions. A case whose lowering warns records the warnings'
+no axes, scatters whose indices are clipped (as JAX clamps them: upper bounds capped at the index type's largest
+value; an update of a window, uint8 indices, no index at all, a gather's transpose under ``vmap``), and the order
+and names of the module's functions. A case whose lowering warns records the warnings'
 messages too.
 """
 
@@ -36,6 +39,11 @@ def _cases(m):
     jnp, random = m.numpy, m.random
     key, raw = random.key(0), random.PRNGKey(0)
     committed = m.device_put(key, m.devices()[0])
+    # scatters of one element at an index, and of the whole operand at no index
+    one_element = m.lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+                                                scatter_dims_to_operand_dims=(0,))
+    whole = m.lax.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(),
+                                          scatter_dims_to_operand_dims=())
     return {
         "normal": (lambda k: random.normal(k, (3,)), key),
         "uniform_raw_key_2d": (lambda k: random.uniform(k, (2, 3)), raw),
@@ -112,6 +120,14 @@ def _cases(m):
         "cummin_reverse_3d": (lambda a: m.lax.cummin(a, axis=1, reverse=True), np.arange(24.0).reshape(2, 3, 4)),
         "any_over_no_axes": (lambda a: jnp.any(a > 1, axis=()), M),
         "sum_over_no_axes": (lambda a: jnp.sum(a, axis=()), M),
+        "scatter_add_clip": (lambda a, i: a.at[i].add(1.0, mode="clip"), M, np.array([2, 5], np.int32)),
+        "scatter_set_clip_window": (lambda a, i: a.at[i, 1:3].set(0.0, mode="clip"), M, np.array([0, 7], np.int32)),
+        "scatter_clip_uint8_indices": (lambda a, i: m.lax.scatter_add(a, i, np.ones(2, np.float32), one_element,
+                                                                      mode="clip"), X, np.array([[1], [9]], np.uint8)),
+        "scatter_clip_no_index": (lambda a, i: m.lax.scatter_add(a, i, np.ones((2, 7), np.float32), whole,
+                                                                 mode="clip"), X, np.zeros((2, 0), np.int32)),
+        "gather_transposed_vmapped": (m.vmap(m.grad(lambda a, i: a[i]), in_axes=(None, 0)), X,
+                                      np.array([1, 4, 6], np.int32)),
     }
 
 

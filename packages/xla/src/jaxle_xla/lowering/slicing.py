@@ -157,13 +157,25 @@ def _scatter_rule(combiner: str | None):
 
 def _clamp_scatter_indices(ctx: LoweringContext, operand: Value, indices: Value, updates: Value,
                            dn: ScatterDimensionNumbers) -> Value:
-    """Indices clamped so that every update window lies inside the operand (CLIP mode)."""
+    """Indices clamped so that every update window lies inside the operand (CLIP mode), in JAX's operations: the
+    upper bounds (int32, int64 beyond its range) capped at the largest index of the indices' type, converted to that
+    type and broadcast along the index vector, then a clamp from a broadcast zero."""
     window = scatter_window_sizes(operand.aval.ndim, updates.aval.shape, dn)
-    index_max = np.iinfo(indices.aval.dtype).max
-    upper = [min(operand.aval.shape[d] - window[d], index_max) for d in dn.scatter_dims_to_operand_dims]
-    bounds = ctx.op1("stablehlo.broadcast_in_dim", [ctx.constant(np.asarray(upper, indices.aval.dtype))],
-                     indices.aval, {"broadcast_dimensions": i64_array([indices.aval.ndim - 1])})
-    return ctx.op1("stablehlo.clamp", [ctx.full_like(0, indices), indices, bounds], indices.aval)
+    upper = [operand.aval.shape[d] - window[d] for d in dn.scatter_dims_to_operand_dims]
+    bound_type = np.dtype(np.int64 if any(u > np.iinfo(np.int32).max for u in upper) else np.int32)
+    index_type = indices.aval.dtype
+    shape = (len(upper),)
+    # an empty vector of bounds is a broadcast zero, as JAX makes it
+    bounds = ctx.constant(np.asarray(upper, bound_type)) if upper else ctx.broadcast_to(ctx.constant(0, bound_type),
+                                                                                        shape)
+    cap = min(np.iinfo(bound_type).max, np.iinfo(index_type).max)
+    bounds = ctx.op1("stablehlo.minimum", [bounds, ctx.broadcast_to(ctx.constant(cap, bound_type), shape)],
+                     bounds.aval)
+    if index_type != bound_type:
+        bounds = ctx.op1("stablehlo.convert", [bounds], bounds.aval.update(dtype=index_type))
+    bounds = ctx.broadcast_to(bounds, indices.aval.shape)
+    zero = ctx.broadcast_to(ctx.constant(0, index_type), indices.aval.shape)
+    return ctx.op1("stablehlo.clamp", [zero, indices, bounds], indices.aval)
 
 
 register_lowering(scatter_p)(_scatter_rule(None))
