@@ -305,10 +305,13 @@ def _promotion_operands(args: tuple) -> list[Any]:
     """``args`` made operands (``ensure_array``) for promotion. As JAX's promotion reads a string or bytes operand
     (which ``check_arraylike`` lets pass) as the name of a dtype first, one that names none gets its TypeError
     ("data type 'abc' not understood")."""
-    for a in args:
-        if isinstance(a, (str, bytes)):
-            dtypes.dtype(a)
-    return [ensure_array(a) for a in args]
+    try:
+        return [ensure_array(a) for a in args]
+    except TypeError:  # (any string or bytes among them is refused there)
+        for a in args:
+            if isinstance(a, (str, bytes)):
+                dtypes.dtype(a)
+        raise
 
 
 def promote_dtypes(*args: Any) -> list[Any]:
@@ -604,7 +607,7 @@ class _CompiledWhenEager(JitWrapped):
                 return result, entry if shared else None
         if self._operands_first:
             check_scalar_arraylike(self.fun.__name__, *args[:n])
-        if self._jax_jits and not (self._traced_names.isdisjoint(kwargs) and all(map(_taken_as_array, args))):
+        if self._jax_jits and not ((not kwargs or self._traced_names.isdisjoint(kwargs)) and _taken_as_arrays(args)):
             self.check_arguments(args, kwargs)  # (the usual traced call passes nothing it could refuse)
         try:
             return self.fun(*args, **kwargs), None
@@ -619,10 +622,13 @@ class _CompiledWhenEager(JitWrapped):
                                 self.traced_name or self.fun.__qualname__) from None
 
 
-def _taken_as_array(x: Any) -> bool:
-    """Whether every jitted function takes ``x`` as an array: a tracer, an array, a float, or a Python bool, complex
-    or int that fits any default integer type."""
-    return isinstance(x, (Tracer, Array, float)) or _compiled_operand(x)
+def _taken_as_arrays(args: tuple) -> bool:
+    """Whether every jitted function takes each of ``args`` as an array: a tracer, an array, a float, or a Python
+    bool, complex or int that fits any default integer type."""
+    for x in args:
+        if not (isinstance(x, (Tracer, Array, float)) or _compiled_operand(x)):
+            return False
+    return True
 
 
 class _FunctionName:
