@@ -12,18 +12,14 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import typed_mesh
 
 HERE = pathlib.Path(__file__).parent
 GRID = np.arange(32.0, dtype=np.float32).reshape(4, 8)
 
 
-def _mesh(jax, *kinds):
-    types = tuple(getattr(jax.sharding.AxisType, kind) for kind in kinds)
-    return jax.make_mesh((2, 4), ("x", "y"), axis_types=types)
-
-
 def _put(jax, *spec, kinds=("Auto", "Auto")):
-    sharding = jax.sharding.NamedSharding(_mesh(jax, *kinds), jax.sharding.PartitionSpec(*spec))
+    sharding = jax.sharding.NamedSharding(typed_mesh(jax, *kinds), jax.sharding.PartitionSpec(*spec))
     return jax.device_put(GRID, sharding)
 
 
@@ -103,7 +99,7 @@ def _two_meshes(jax, kinds, swap=False) -> str:
 
 
 def _under_set_mesh(jax, f, *args, kinds=("Auto", "Auto")) -> str:
-    with jax.sharding.set_mesh(_mesh(jax, *kinds)):
+    with jax.sharding.set_mesh(typed_mesh(jax, *kinds)):
         return _typed_in_trace(jax, f, *args)
 
 
@@ -132,7 +128,7 @@ def _traces_per_mesh(jax) -> int:
 
 def _shard_map(jax):
     p = jax.sharding.PartitionSpec
-    return jax.shard_map(lambda a: a * 2, mesh=_mesh(jax, "Auto", "Auto"), in_specs=p("x"), out_specs=p("x"))
+    return jax.shard_map(lambda a: a * 2, mesh=typed_mesh(jax, "Auto"), in_specs=p("x"), out_specs=p("x"))
 
 
 CASES = {
@@ -144,17 +140,17 @@ CASES = {
     "jit_elementwise": lambda jax: _typed(jax, jax.jit(lambda a: a * 2)(_put(jax, "x", "y"))),
     "jit_reduction": lambda jax: _typed(jax, jax.jit(lambda a: a.sum(0))(_put(jax, "x", "y"))),
     "jit_out_shardings": lambda jax: _typed(jax, jax.jit(lambda a: a * 2, out_shardings=jax.sharding.NamedSharding(
-        _mesh(jax, "Auto", "Auto"), jax.sharding.PartitionSpec("y")))(GRID)),
+        typed_mesh(jax, "Auto"), jax.sharding.PartitionSpec("y")))(GRID)),
     "jit_on_one_device": lambda jax: _typed(jax, jax.jit(lambda a: a * 2)(GRID)),
     "eager_elementwise": lambda jax: _typed(jax, jax.numpy.sin(_put(jax, "x", "y"))),
     "eager_reshape": lambda jax: _typed(jax, _put(jax, "x", "y").reshape(8, 4)),
     "pmap": lambda jax: _typed(jax, jax.pmap(lambda a: a + 1)(np.ones((8, 2), np.float32))),
     "shard_map": lambda jax: _typed(jax, _shard_map(jax)(_put(jax, "x", "y"))),
     "make_array_from_callback": lambda jax: _typed(jax, jax.make_array_from_callback(
-        GRID.shape, jax.sharding.NamedSharding(_mesh(jax, "Auto", "Auto"), jax.sharding.PartitionSpec("x")),
+        GRID.shape, jax.sharding.NamedSharding(typed_mesh(jax, "Auto"), jax.sharding.PartitionSpec("x")),
         lambda index: GRID[index])),
     "make_array_from_callback_explicit_mesh": lambda jax: _typed(jax, jax.make_array_from_callback(
-        GRID.shape, jax.sharding.NamedSharding(_mesh(jax, "Explicit", "Explicit"), jax.sharding.PartitionSpec("x")),
+        GRID.shape, jax.sharding.NamedSharding(typed_mesh(jax, "Explicit"), jax.sharding.PartitionSpec("x")),
         lambda index: GRID[index])),
     "argument_in_jit": lambda jax: _argument_type(jax, _put(jax, "x", "y")),
     "argument_in_jit_one_device": lambda jax: _argument_type(jax, GRID),

@@ -8,14 +8,10 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import error_of, typed_mesh
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(32.0, dtype=np.float32).reshape(4, 8)
-
-
-def _mesh(jax, axis_type: str):
-    kind = getattr(jax.sharding.AxisType, axis_type)
-    return jax.make_mesh((2, 4), ("x", "y"), axis_types=(kind, kind))
 
 
 def _p(jax, *spec):
@@ -26,16 +22,8 @@ def _result(array) -> str:
     return f"{array.sharding} {array.dtype} {np.asarray(array).tolist()}"
 
 
-def _error(thunk) -> str:
-    try:
-        thunk()
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {error}"
-    return "no error"
-
-
 def _under(jax, axis_type: str, run):
-    mesh = _mesh(jax, axis_type)
+    mesh = typed_mesh(jax, axis_type)
     with jax.sharding.set_mesh(mesh):
         return run(mesh)
 
@@ -66,16 +54,16 @@ CASES = {
     "auto_axes_in_jit": lambda jax: _under(jax, "Explicit", lambda m: _result(jax.jit(jax.sharding.auto_axes(
         lambda b: jax.numpy.sin(b).sum(0), out_sharding=_p(jax, "y")))(_put(jax, m, "x", "y")))),
     "auto_axes_without_mesh": lambda jax: _result(jax.sharding.auto_axes(lambda b: b * 2, out_sharding=_p(
-        jax, None, "y"))(_put(jax, _mesh(jax, "Explicit"), "x", "y"))),
+        jax, None, "y"))(_put(jax, typed_mesh(jax, "Explicit"), "x", "y"))),
     "auto_axes_grad": lambda jax: _under(jax, "Explicit", lambda m: _result(jax.grad(lambda a: jax.sharding.auto_axes(
         lambda b: (b * b).sum(), out_sharding=_p(jax))(a))(_put(jax, m, "x", "y")))),
-    "auto_axes_needs_out_sharding": lambda jax: _under(jax, "Explicit", lambda m: _error(
+    "auto_axes_needs_out_sharding": lambda jax: _under(jax, "Explicit", lambda m: error_of(
         lambda: jax.sharding.auto_axes(lambda b: b)(X))),
     "explicit_axes_host_value": lambda jax: _under(jax, "Auto", lambda m: _result(jax.sharding.explicit_axes(
         lambda b: b * 2, in_sharding=_p(jax, "x", None))(X))),
     "explicit_axes_in_jit": lambda jax: _under(jax, "Auto", lambda m: _result(jax.jit(jax.sharding.explicit_axes(
         lambda b: b.sum(1), in_sharding=_p(jax, "y", None)))(X))),
-    "explicit_axes_needs_in_sharding": lambda jax: _under(jax, "Auto", lambda m: _error(
+    "explicit_axes_needs_in_sharding": lambda jax: _under(jax, "Auto", lambda m: error_of(
         lambda: jax.sharding.explicit_axes(lambda b: b)(X))),
     "auto_axes_equations": lambda jax: _under(jax, "Explicit", lambda m: _equations(jax, jax.sharding.auto_axes(
         lambda b: b * 2, out_sharding=_p(jax, None, "y")), X)),

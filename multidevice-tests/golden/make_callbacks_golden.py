@@ -17,6 +17,7 @@ import sys
 
 import golden_main
 import numpy as np
+from golden_cases import typed_mesh
 
 HERE = pathlib.Path(__file__).parent
 SEED_GOLDEN_DIR = HERE.parents[1] / "integration-tests" / "golden"
@@ -28,7 +29,7 @@ VALUES = np.arange(8.0, dtype=np.float32)
 
 
 def _mesh(jax):
-    return jax.make_mesh((8,), ("i",), axis_types=(jax.sharding.AxisType.Auto,))
+    return typed_mesh(jax, "Auto", shape=(8,), names=("i",))
 
 
 def _sharded(jax, value, *spec):

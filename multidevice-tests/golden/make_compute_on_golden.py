@@ -12,16 +12,14 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import first_line, outcome
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(4.0, dtype=np.float32)
 
 
 def _outcome(thunk) -> str:
-    try:
-        return str(thunk())
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {str(error).splitlines()[0]}"
+    return outcome(thunk, str, message=first_line)
 
 
 def _text(jax, fun, *args) -> str:

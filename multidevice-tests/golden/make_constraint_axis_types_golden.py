@@ -10,14 +10,13 @@ type; ``P.UNCONSTRAINED`` refused without Auto axes), given a PartitionSpec or a
 import pathlib
 
 import golden_main
+from golden_cases import MESH_KINDS, failure, first_line, typed_mesh
 
 HERE = pathlib.Path(__file__).parent
-MESH_KINDS = {"explicit": ("Explicit", "Explicit"), "auto": ("Auto", "Auto"), "mixed": ("Explicit", "Auto")}
 
 
 def _mesh(jax, kind: str):
-    types = tuple(getattr(jax.sharding.AxisType, t) for t in MESH_KINDS[kind])
-    return jax.make_mesh((2, 4), ("x", "y"), axis_types=types)
+    return typed_mesh(jax, *MESH_KINDS[kind])
 
 
 def _spec(jax, spec: tuple):
@@ -48,7 +47,7 @@ def _case(jax, context: str | None, sharding_mesh: str | None, spec: tuple, laid
             with jax.sharding.set_mesh(_mesh(jax, context)):
                 out = run(value)
     except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {str(error).splitlines()[0]}"
+        return failure(error, first_line)
     # the layout as each device's block (JAX spells a replicated result's spec in several ways)
     blocks = sorted({shard.data.shape for shard in out.addressable_shards})
     return (f"{jax.typeof(out).str_short()} blocks={blocks} on {len(out.sharding.device_set)} devices "

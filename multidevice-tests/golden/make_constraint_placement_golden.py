@@ -15,6 +15,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import failure, first_line
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(8.0, dtype=np.float32).reshape(2, 4)
@@ -67,7 +68,7 @@ def _described(jax, out, expected: np.ndarray = X) -> str:
 
 def _error(error: Exception) -> str:
     # a message naming the line that staged a constraint names this file: the same in every checkout
-    return f"{type(error).__name__}: {str(error).splitlines()[0]}".replace(__file__, "<generator>")
+    return failure(error, first_line).replace(__file__, "<generator>")
 
 
 def _applied(jax, context: str | None, value: str, fun, expected: np.ndarray = X) -> str:

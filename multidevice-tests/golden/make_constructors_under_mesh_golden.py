@@ -11,14 +11,13 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import MESH_KINDS, failure, first_line, typed_mesh
 
 HERE = pathlib.Path(__file__).parent
-MESH_KINDS = {"explicit": ("Explicit", "Explicit"), "auto": ("Auto", "Auto"), "mixed": ("Explicit", "Auto")}
 
 
 def _mesh(jax, kind: str):
-    types = tuple(getattr(jax.sharding.AxisType, t) for t in MESH_KINDS[kind])
-    return jax.make_mesh((2, 4), ("x", "y"), axis_types=types)
+    return typed_mesh(jax, *MESH_KINDS[kind])
 
 
 def _named(jax, *spec):
@@ -98,7 +97,7 @@ def _case(constructor, kind: str | None):
             with jax.sharding.set_mesh(_mesh(jax, kind)):
                 return _placement(jax, constructor(jax, jnp))
         except Exception as error:  # the type and message are what is compared
-            return f"{type(error).__name__}: {str(error).splitlines()[0]}"
+            return failure(error, first_line)
     return case
 
 

@@ -13,6 +13,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import in_golden, outcome
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(8.0, dtype=np.float32)
@@ -21,13 +22,8 @@ X = np.arange(8.0, dtype=np.float32)
 def _outcome(thunk) -> str:
     """What ``thunk()`` gives: the error (type and message, this folder's path left out of the source lines it
     names), or the result's sharding and values (a jaxpr's or a program's text, as it is)."""
-    try:
-        result = thunk()
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {str(error).replace(str(HERE), '<golden>')}"
-    if isinstance(result, str):
-        return result
-    return f"{result.sharding} {np.asarray(result).tolist()}"
+    return outcome(thunk, lambda r: r if isinstance(r, str) else f"{r.sharding} {np.asarray(r).tolist()}",
+                   message=in_golden)
 
 
 def _jnp(jax):

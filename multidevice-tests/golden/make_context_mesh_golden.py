@@ -10,6 +10,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import failure, first_line
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(8.0, dtype=np.float32)
@@ -23,7 +24,7 @@ def _placed(jax, thunk) -> str:
         try:
             array = thunk()
         except Exception as error:  # the type and message are what is compared
-            return f"{type(error).__name__}: {str(error).splitlines()[0]}"
+            return failure(error, first_line)
         aval = jax.typeof(array)
         return (f"{array.sharding} committed={array.committed} {aval.str_short()} {aval.sharding} "
                 f"{np.asarray(array).tolist()}")

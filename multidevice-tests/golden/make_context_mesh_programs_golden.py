@@ -14,14 +14,13 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import MESH_KINDS, failure, first_line, typed_mesh
 
 HERE = pathlib.Path(__file__).parent
-MESH_KINDS = {"explicit": ("Explicit", "Explicit"), "auto": ("Auto", "Auto"), "mixed": ("Explicit", "Auto")}
 
 
 def _mesh(jax, kind: str):
-    types = tuple(getattr(jax.sharding.AxisType, t) for t in MESH_KINDS[kind])
-    return jax.make_mesh((2, 4), ("x", "y"), axis_types=types)
+    return typed_mesh(jax, *MESH_KINDS[kind])
 
 
 def _on_mesh(jax, kind: str, value, *spec):
@@ -108,7 +107,7 @@ def _case(function: str, arguments: str, kind: str | None):
                 outcome["compiled"] = f"{compiled.input_shardings} {compiled.output_shardings}"
                 outcome["results"] = [_placement(jax, r) for r in jax.tree.leaves(jitted(*args))]
             except Exception as error:  # the type and message are what is compared
-                outcome["error"] = f"{type(error).__name__}: {str(error).splitlines()[0]}"
+                outcome["error"] = failure(error, first_line)
             return outcome
 
         if kind is None:

@@ -14,23 +14,17 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import in_golden, outcome, placed
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(8.0, dtype=np.float32)
 
 
 def _outcome(thunk) -> str:
-    """What ``thunk()`` gives: a text as it is, an array's (the first of a tuple's) sharding, committedness and
-    values, or the error raised (this folder's path left out of the source lines it names)."""
-    try:
-        result = thunk()
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {str(error).replace(str(HERE), '<golden>')}"
-    if isinstance(result, str):
-        return result
-    if isinstance(result, tuple):
-        result = result[0]
-    return f"{result.sharding} committed={result.committed} {np.asarray(result).tolist()}"
+    """What ``thunk()`` gives: a text as it is, an array's (the first of a tuple's) placement, or the error raised
+    (this folder's path left out of the source lines it names)."""
+    return outcome(thunk, lambda r: r if isinstance(r, str) else placed(r[0] if isinstance(r, tuple) else r),
+                   message=in_golden)
 
 
 def _functions(jax) -> dict:

@@ -11,14 +11,14 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import failure, first_line, typed_mesh
 
 HERE = pathlib.Path(__file__).parent
 MESH_KINDS = {"explicit": ("Explicit", "Explicit"), "auto": ("Auto", "Auto")}
 
 
 def _mesh(jax, kind: str):
-    types = tuple(getattr(jax.sharding.AxisType, t) for t in MESH_KINDS[kind])
-    return jax.make_mesh((2, 4), ("x", "y"), axis_types=types)
+    return typed_mesh(jax, *MESH_KINDS[kind])
 
 
 CREATORS = {
@@ -56,7 +56,7 @@ def _case(creator, kind: str | None, on_sharding: bool):
                 with jax.sharding.set_mesh(_mesh(jax, kind)):
                     out = creator(jnp, device)
         except Exception as error:  # the type and message are what is compared
-            return f"{type(error).__name__}: {str(error).splitlines()[0]}"
+            return failure(error, first_line)
         aval = jax.typeof(out)
         return (f"{aval.str_short()} weak={aval.weak_type} mesh={aval.sharding.mesh.axis_names} "
                 f"{aval.sharding.spec} {out.sharding} {np.asarray(out).tolist()}")

@@ -13,6 +13,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import first_line, outcome, typed_mesh
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(32.0, dtype=np.float32).reshape(4, 8)
@@ -60,19 +61,14 @@ def _outcome(jax, indexing, operand) -> str:
     """The layout (spec, or kind of sharding), type and sum (its partial sums' total when it is unreduced) of the
     result of ``indexing`` of ``operand``, or the error raised."""
     jnp = importlib.import_module(jax.__name__ + ".numpy")
-    try:
+
+    def described() -> str:
         out = indexing(jax, jnp, operand)
         layout = getattr(out.sharding, "spec", type(out.sharding).__name__)
         total = sum(float(np.asarray(s.data).sum()) for s in out.addressable_shards) if layout.unreduced \
             else float(np.asarray(out).sum())
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {str(error).splitlines()[0]}"
-    return f"{layout} committed={out.committed} {jax.typeof(out)} sum={total:.4f}"
-
-
-def _mesh(jax, kind: str):
-    axis_type = getattr(jax.sharding.AxisType, kind)
-    return jax.make_mesh((2, 4), ("x", "y"), axis_types=(axis_type, axis_type))
+        return f"{layout} committed={out.committed} {jax.typeof(out)} sum={total:.4f}"
+    return outcome(described, message=first_line)
 
 
 def _indexing_case(jax, name: str) -> dict:
@@ -81,7 +77,7 @@ def _indexing_case(jax, name: str) -> dict:
     P = jax.sharding.PartitionSpec
     found = {}
     for kind in ("Explicit", "Auto"):
-        mesh = _mesh(jax, kind)
+        mesh = typed_mesh(jax, kind)
         for spec in (P(), P("x"), P(None, "y"), P("x", "y")):
             x = jax.device_put(X, jax.sharding.NamedSharding(mesh, spec))
             found[f"{kind} {spec} outside"] = _outcome(jax, INDEXINGS[name], x)
@@ -93,7 +89,7 @@ def _indexing_case(jax, name: str) -> dict:
 def _partial_sum_case(jax, name: str) -> dict:
     """Operation ``name`` on a product left unreduced over ``y`` by an eager shard_map, and on its sum reduced over
     ``y``."""
-    mesh = _mesh(jax, "Explicit")
+    mesh = typed_mesh(jax, "Explicit")
     P = jax.sharding.PartitionSpec
     a = jax.device_put(X, jax.sharding.NamedSharding(mesh, P("x", "y")))
     b = jax.device_put(np.linspace(-1, 1, 16, dtype=np.float32).reshape(8, 2), jax.sharding.NamedSharding(mesh, P("y")))

@@ -13,6 +13,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import failure, in_golden
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(1.0, 5.0, dtype=np.float32)
@@ -70,7 +71,7 @@ def _error(jax, how: str) -> str:
     try:
         run()
     except ValueError as error:
-        return f"{type(error).__name__}: {str(error).replace(str(HERE), '<golden>')}"
+        return failure(error, in_golden)
     return "no error"
 
 

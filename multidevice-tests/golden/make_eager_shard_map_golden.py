@@ -15,6 +15,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import outcome, typed_mesh
 
 HERE = pathlib.Path(__file__).parent
 VALUES = np.arange(8.0, dtype=np.float32)
@@ -22,14 +23,11 @@ VALUES = np.arange(8.0, dtype=np.float32)
 
 def _outcome(thunk) -> str:
     """The value ``thunk()`` gives (as text), or the type and whole message of its error."""
-    try:
-        return repr(thunk())
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {error}"
+    return outcome(thunk, repr)
 
 
 def _mesh(jax, kind="Auto", shape=(2, 4), names=("i", "j")):
-    return jax.make_mesh(shape, names, axis_types=(getattr(jax.sharding.AxisType, kind),) * len(shape))
+    return typed_mesh(jax, kind, shape=shape, names=names)
 
 
 def _readings(jax, x) -> dict:

@@ -9,16 +9,14 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import before_source, outcome
 
 HERE = pathlib.Path(__file__).parent
 
 
 def _outcome(thunk) -> str:
-    try:
-        value = thunk()
-    except Exception as error:  # the type and message are what is compared (less JAX's source location)
-        return f"{type(error).__name__}: {str(error).split(' This error occurs at source')[0]}"
-    return f"{value.dtype} {value.shape} | {value.sharding.spec} | {np.asarray(value).ravel().tolist()}"
+    return outcome(thunk, lambda value: f"{value.dtype} {value.shape} | {value.sharding.spec} | "
+                   f"{np.asarray(value).ravel().tolist()}", message=before_source)
 
 
 def _key_slice(jax, value):

@@ -13,7 +13,8 @@ import pathlib
 
 import golden_main
 import numpy as np
-from make_shard_map_axes_golden import _error
+from golden_cases import outcome, typed_mesh
+from make_shard_map_axes_golden import _sorted_sets
 
 HERE = pathlib.Path(__file__).parent
 A = np.arange(32.0, dtype=np.float32).reshape(4, 8)
@@ -26,7 +27,7 @@ def _p(jax, *entries, unreduced=(), reduced=()):
 
 
 def _mesh(jax):
-    return jax.make_mesh((2, 4), ("x", "y"), axis_types=(jax.sharding.AxisType.Explicit,) * 2)
+    return typed_mesh(jax, "Explicit")
 
 
 def _operands(jax, mesh):
@@ -48,9 +49,7 @@ def _described(jax, x) -> str:
 
 
 def _outcome(jax, thunk) -> str:
-    result = []
-    error = _error(lambda: result.append(thunk()))
-    return _described(jax, result[0]) if result else error
+    return outcome(thunk, lambda x: _described(jax, x), message=_sorted_sets)
 
 
 def _summed(jax, x) -> str:
@@ -109,9 +108,7 @@ def _collective(how, mode):
 
 
 def _error_or(jax, run) -> str:
-    result = []
-    error = _error(lambda: result.append(run(jax)))
-    return result[0] if result else error
+    return outcome(lambda: run(jax), message=_sorted_sets)
 
 
 def _attribute(read):

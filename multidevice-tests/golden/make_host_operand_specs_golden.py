@@ -12,6 +12,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import failure, first_line
 
 HERE = pathlib.Path(__file__).parent
 
@@ -150,7 +151,7 @@ def _case(jax, name: str) -> dict:
             with jax.sharding.set_mesh(jax.make_mesh((2, 4), ("x", "y"), axis_types=(kind, kind))):
                 found[context] = _described(jax, FUNCTIONS[name](jnp), placement=False)
         except Exception as error:  # the type and message are what is compared
-            found[context or "no_mesh"] = f"{type(error).__name__}: {str(error).splitlines()[0]}"
+            found[context or "no_mesh"] = failure(error, first_line)
     return found
 
 

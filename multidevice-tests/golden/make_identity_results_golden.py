@@ -13,6 +13,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import failure, first_line, typed_mesh
 
 HERE = pathlib.Path(__file__).parent
 
@@ -162,8 +163,7 @@ def _described(jax, out, operand=None) -> str:
 
 
 def _mesh(jax):
-    explicit = jax.sharding.AxisType.Explicit
-    return jax.make_mesh((2, 4), ("x", "y"), axis_types=(explicit, explicit))
+    return typed_mesh(jax, "Explicit")
 
 
 def _identity_case(jax, name: str) -> dict:
@@ -183,7 +183,7 @@ def _identity_case(jax, name: str) -> dict:
                 else:
                     found[label] = _described(jax, IDENTITIES[name](jax, jnp, operand), operand)
             except Exception as error:  # the type and message are what is compared
-                found[label] = f"{type(error).__name__}: {str(error).splitlines()[0]}"
+                found[label] = failure(error, first_line)
     return found
 
 
@@ -197,7 +197,7 @@ def _uncommitted_case(jax, name: str) -> dict:
             try:
                 found[label] = _described(jax, UNCOMMITTED_OPERATIONS[name](jax, jnp, operand))
             except Exception as error:  # the type and message are what is compared
-                found[label] = f"{type(error).__name__}: {str(error).splitlines()[0]}"
+                found[label] = failure(error, first_line)
     return found
 
 

@@ -9,18 +9,14 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import failure, first_line, typed_mesh
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(32.0, dtype=np.float32).reshape(4, 8)
 
 
-def _mesh(jax, kind: str):
-    axis_type = getattr(jax.sharding.AxisType, kind)
-    return jax.make_mesh((2, 4), ("x", "y"), axis_types=(axis_type, axis_type))
-
-
 def _put(jax, kind: str, *spec):
-    sharding = jax.sharding.NamedSharding(_mesh(jax, kind), jax.sharding.PartitionSpec(*spec))
+    sharding = jax.sharding.NamedSharding(typed_mesh(jax, kind), jax.sharding.PartitionSpec(*spec))
     return jax.device_put(X, sharding)
 
 
@@ -36,7 +32,7 @@ def _reported(run) -> str:
     try:
         run(inspect)
     except Exception as error:  # the type and message are what is compared
-        seen.append(f"{type(error).__name__}: {str(error).splitlines()[0]}")
+        seen.append(failure(error, first_line))
     return "\n".join(seen)
 
 
@@ -83,9 +79,9 @@ CASES = {
     "grad_of_cond": _jitted(lambda jax, inspect: jax.grad(lambda a: _cond(jax, inspect)(a).sum())),
     "explicit_loop": _jitted(lambda jax, inspect: lambda a: jax.lax.fori_loop(
         0, 2, lambda i, v: v + inspect(v.sum(1))[:, None], a), kind="Explicit", spec=("x",)),
-    "shard_map_body": _jitted(lambda jax, inspect: _shard_map(jax, inspect, _mesh(jax, "Auto"), ("x",))),
+    "shard_map_body": _jitted(lambda jax, inspect: _shard_map(jax, inspect, typed_mesh(jax, "Auto"), ("x",))),
     "shard_map_eager": lambda jax: _reported(lambda inspect: jax.block_until_ready(_shard_map(
-        jax, lambda v: inspect(v, jax), _mesh(jax, "Auto"), ("x",))(_put(jax, "Auto", "x", "y")))),
+        jax, lambda v: inspect(v, jax), typed_mesh(jax, "Auto"), ("x",))(_put(jax, "Auto", "x", "y")))),
     "pmap_body": lambda jax: _reported(lambda inspect: jax.block_until_ready(
         jax.pmap(lambda v: inspect(v, jax))(np.ones((8, 2), np.float32)))),
     "one_device_top_level": _on_one_device(lambda jax, inspect: inspect),

@@ -16,6 +16,7 @@ import warnings
 
 import golden_main
 import numpy as np
+from golden_cases import in_golden, outcome
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(8.0, dtype=np.float32)
@@ -30,11 +31,7 @@ def _f(x):
 
 def _outcome(thunk) -> str:
     """``thunk()``'s text as it is, an array's values, or the error raised (this folder's path left out)."""
-    try:
-        result = thunk()
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {str(error).replace(str(HERE), '<golden>')}"
-    return result if isinstance(result, str) else str(np.asarray(result).tolist())
+    return outcome(thunk, lambda r: r if isinstance(r, str) else str(np.asarray(r).tolist()), message=in_golden)
 
 
 def _pjit(jax):

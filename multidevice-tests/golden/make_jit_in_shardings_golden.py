@@ -18,6 +18,7 @@ import warnings
 
 import golden_main
 import numpy as np
+from golden_cases import outcome
 
 HERE = pathlib.Path(__file__).parent
 GRID = np.arange(64.0, dtype=np.float32).reshape(8, 8)
@@ -26,10 +27,10 @@ GRID = np.arange(64.0, dtype=np.float32).reshape(8, 8)
 def _outcome(thunk) -> str:
     """What ``thunk()`` gives: the error (type and message), a stage's kind, or the result's sharding, the ids of
     its devices and its values."""
-    try:
-        result = thunk()
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {error}"
+    return outcome(thunk, _described)
+
+
+def _described(result) -> str:
     if isinstance(result, str):
         return result
     if not hasattr(result, "sharding"):

@@ -17,6 +17,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import failure
 
 HERE = pathlib.Path(__file__).parent
 
@@ -38,7 +39,7 @@ def _case(kind, make, under_mesh=False):
                     return _report(jax, make(jax, mesh, keys))
             return _report(jax, make(jax, mesh, keys))
         except Exception as error:  # the type and message are what is compared
-            return f"{type(error).__name__}: {error}"
+            return failure(error)
     return case
 
 

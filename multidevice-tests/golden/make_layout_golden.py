@@ -10,10 +10,10 @@ the client starts, so it runs in a fresh interpreter.
 
 import importlib
 import pathlib
-import re
 
 import golden_main
 import numpy as np
+from golden_cases import outcome, unqualified_classes
 
 HERE = pathlib.Path(__file__).parent
 
@@ -165,11 +165,7 @@ def _called_after(jitted, warm, laid_out) -> list:
 def _outcome(case) -> str:
     """The repr of what ``case`` returns, or the type and message of its error; classes are named without their
     module (JAX's are in ``jax._src``)."""
-    try:
-        text = repr(case())
-    except Exception as error:  # noqa: BLE001 - every error is an outcome to compare
-        text = f"{type(error).__name__}: {error}"
-    return re.sub(r"<class '[\w.]+\.(\w+)'>", r"<class '\1'>", text)
+    return unqualified_classes(outcome(lambda: repr(case())))
 
 
 def record(m):

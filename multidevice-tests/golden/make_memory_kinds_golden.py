@@ -11,6 +11,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import first_line, outcome, typed_mesh
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(8.0, dtype=np.float32)
@@ -18,10 +19,7 @@ GRID = np.arange(16.0, dtype=np.float32).reshape(4, 4)
 
 
 def _outcome(thunk) -> str:
-    try:
-        return str(thunk())
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {str(error).splitlines()[0]}"
+    return outcome(thunk, str, message=first_line)
 
 
 def _in(jax, kind: str, device: int = 0):
@@ -29,8 +27,7 @@ def _in(jax, kind: str, device: int = 0):
 
 
 def _mesh(jax):
-    auto = jax.sharding.AxisType.Auto
-    return jax.make_mesh((2, 4), ("x", "y"), axis_types=(auto, auto))
+    return typed_mesh(jax, "Auto")
 
 
 def _named(jax, kind: str | None, *spec):

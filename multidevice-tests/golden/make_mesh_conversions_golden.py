@@ -19,13 +19,10 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import first_line, outcome, typed_mesh
 
 HERE = pathlib.Path(__file__).parent
 MESH_KINDS = ("Explicit", "Auto")
-
-
-def _mesh(jax, kind: str):
-    return jax.make_mesh((2, 4), ("x", "y"), axis_types=(getattr(jax.sharding.AxisType, kind),) * 2)
 
 
 def _placement(jax, array) -> str:
@@ -39,12 +36,12 @@ def _outcome(jax, thunk, kind: str) -> str:
     """``thunk(jax, jnp)`` run under ``set_mesh`` of a mesh of ``kind``: where its result lies (a type's name for
     what is not an array), or the type and first line of the error raised."""
     jnp = importlib.import_module(jax.__name__ + ".numpy")
-    try:
-        with jax.sharding.set_mesh(_mesh(jax, kind)):
+
+    def described() -> str:
+        with jax.sharding.set_mesh(typed_mesh(jax, kind)):
             out = thunk(jax, jnp)
             return _placement(jax, out) if hasattr(out, "sharding") else type(out).__name__
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {str(error).splitlines()[0]}"
+    return outcome(described, message=first_line)
 
 
 def _committed(jax, value, device: int = 3):

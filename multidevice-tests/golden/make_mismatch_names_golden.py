@@ -17,6 +17,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import error_of
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(8.0, dtype=np.float32)
@@ -24,11 +25,7 @@ X = np.arange(8.0, dtype=np.float32)
 
 def _outcome(thunk) -> str:
     """The error ``thunk()`` raises (type and message), or ``ok``."""
-    try:
-        thunk()
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {error}"
-    return "ok"
+    return error_of(thunk, none="ok")
 
 
 def _case(jax, name: str, where: str) -> str:

@@ -9,6 +9,7 @@ devices, recorded from the module named on the command line.
 
 import golden_main
 import numpy as np
+from golden_cases import typed_mesh
 from make_sharding_types_golden import HERE, _jaxpr, _outcome, _p
 
 AXIS_TYPES = {"EE": ("Explicit", "Explicit"), "AA": ("Auto", "Auto"), "EA": ("Explicit", "Auto"),
@@ -26,8 +27,7 @@ OPERATIONS = {
 
 
 def _mesh(jax, types: str):
-    axis_types = tuple(getattr(jax.sharding.AxisType, t) for t in AXIS_TYPES[types])
-    return jax.make_mesh((2, 4), ("x", "y"), axis_types=axis_types)
+    return typed_mesh(jax, *AXIS_TYPES[types])
 
 
 def _put(jax, mesh, shape, *spec):

@@ -14,6 +14,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import outcome
 
 HERE = pathlib.Path(__file__).parent
 GRID = np.arange(64.0, dtype=np.float32).reshape(8, 8)
@@ -61,13 +62,9 @@ def _parsed(jax, text: str):
 
 def _outcome(thunk) -> str:
     """Each result's sharding, the ids of its devices and its values, or the error raised."""
-    try:
-        results = thunk()
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {error}"
-    results = results if isinstance(results, tuple) else (results,)
-    return " | ".join(f"{r.sharding} {sorted(d.id for d in r.sharding.device_set)} {np.asarray(r).tolist()}"
-                      for r in results)
+    return outcome(thunk, lambda results: " | ".join(
+        f"{r.sharding} {sorted(d.id for d in r.sharding.device_set)} {np.asarray(r).tolist()}"
+        for r in (results if isinstance(results, tuple) else (results,))))
 
 
 def _moved(jax, move: str, function: str) -> str:

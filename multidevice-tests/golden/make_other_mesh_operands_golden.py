@@ -13,6 +13,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import in_golden, outcome
 
 HERE = pathlib.Path(__file__).parent
 VALUES = np.array([3.0, -1.0, 2.0, 0.5, -0.0, 7.0, 1.0, 4.0], np.float32)
@@ -45,10 +46,7 @@ def _functions(jax) -> dict:
 
 
 def _outcome(jax, run) -> str:
-    try:
-        return run()
-    except ValueError as error:
-        return f"ValueError: {str(error).replace(str(HERE), '<golden>')}"
+    return outcome(run, message=in_golden, errors=ValueError)
 
 
 def _case(jax, name: str, kind: str, how: str, mesh: str) -> str:

@@ -15,6 +15,7 @@ import contextlib
 
 import golden_main
 import numpy as np
+from golden_cases import failure, first_line, in_golden, outcome
 from make_sharding_types_golden import HERE, _jaxpr, _mesh, _p
 
 _X = np.arange(32, dtype=np.float32).reshape(8, 4)
@@ -23,10 +24,7 @@ _SEGMENTS = np.array([0, 0, 1, 1, 2, 2, 3, 3])
 
 def _outcome(jax, thunk) -> str:
     """The result's type, or the error (its type and whole message, this folder's path left out)."""
-    try:
-        return str(jax.typeof(thunk()))
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {str(error).replace(str(HERE), '<golden>')}"
+    return outcome(lambda: str(jax.typeof(thunk())), message=in_golden)
 
 
 def _mixed(jax):
@@ -148,7 +146,7 @@ def _laid_out(jax, thunk) -> str:
         return " | ".join(f"{o.sharding.spec} {jax.typeof(o)} {np.asarray(o).tolist()}"
                           for o in jax.tree.leaves(thunk()))
     except Exception as error:  # the type and message are what is compared (reading a result may fail too)
-        return f"{type(error).__name__}: {str(error).splitlines()[0]}"
+        return failure(error, first_line)
 
 
 def _mixed_commitment(f):

@@ -11,6 +11,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import typed_mesh
 
 HERE = pathlib.Path(__file__).parent
 W = np.arange(3, dtype=np.float32) / 4
@@ -19,7 +20,7 @@ V = np.arange(8, dtype=np.float32) / 2
 
 
 def _mesh(jax):
-    return jax.make_mesh((4,), ("i",), axis_types=(jax.sharding.AxisType.Auto,))
+    return typed_mesh(jax, "Auto", shape=(4,), names=("i",))
 
 
 def _shard_map(jax, body, in_specs, out_specs, check_vma=True):

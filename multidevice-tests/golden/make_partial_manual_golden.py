@@ -13,16 +13,13 @@ import pathlib
 
 import golden_main
 import numpy as np
-from make_shard_map_axes_golden import _body_text, _error, _manual_computations, _p
+from golden_cases import outcome, typed_mesh
+from make_shard_map_axes_golden import _body_text, _manual_computations, _p, _sorted_sets
 from make_vma_golden import _values
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(16.0, dtype=np.float32).reshape(4, 4)
 TALL = np.arange(32.0, dtype=np.float32).reshape(8, 4)
-
-
-def _mesh(jax, *kinds, shape=(2, 4), names=("x", "y")):
-    return jax.make_mesh(shape, names, axis_types=tuple(getattr(jax.sharding.AxisType, k) for k in kinds))
 
 
 def _put(jax, mesh, *spec, value=X):
@@ -31,11 +28,7 @@ def _put(jax, mesh, *spec, value=X):
 
 def _outcome(jax, thunk) -> str:
     """The values, layout and type of ``thunk()``'s result, or its error."""
-    result = []
-    error = _error(lambda: result.append(thunk()))
-    if not result:
-        return error
-    return f"{_values(result[0])} {result[0].sharding.spec} {jax.typeof(result[0])}"
+    return outcome(thunk, lambda r: f"{_values(r)} {r.sharding.spec} {jax.typeof(r)}", message=_sorted_sets)
 
 
 def _sm(jax, f, mesh, in_specs, out_specs, axis_names, **options):
@@ -47,16 +40,16 @@ def _sm(jax, f, mesh, in_specs, out_specs, axis_names, **options):
 
 def _auto_explicit(jax, body=lambda v: v * 2):
     """Over ('x': Auto, 'y': Explicit), manual over y, the argument whole in the body (split over y outside)."""
-    return _sm(jax, body, _mesh(jax, "Auto", "Explicit"), _p(jax), _p(jax), {"y"})
+    return _sm(jax, body, typed_mesh(jax, "Auto", "Explicit"), _p(jax), _p(jax), {"y"})
 
 
 def _y_split(jax, spec=(None, "y")):
-    return _put(jax, _mesh(jax, "Auto", "Explicit"), *spec)
+    return _put(jax, typed_mesh(jax, "Auto", "Explicit"), *spec)
 
 
 def _doubled(jax, kinds, check_vma):
     """A shard_map over ('x', 'y') of the given axis types, manual over x, doubling its blocks."""
-    return _sm(jax, lambda v: v * 2, _mesh(jax, *kinds), _p(jax, "x"), _p(jax, "x"), {"x"}, check_vma=check_vma)
+    return _sm(jax, lambda v: v * 2, typed_mesh(jax, *kinds), _p(jax, "x"), _p(jax, "x"), {"x"}, check_vma=check_vma)
 
 
 def _grad(jax, f):
@@ -71,15 +64,15 @@ def _nested(jax, inner_spec):
 
 
 def _explicit_2x2x2(jax):
-    return _mesh(jax, "Explicit", "Explicit", "Explicit", shape=(2, 2, 2), names=("a", "b", "c"))
+    return typed_mesh(jax, "Explicit", "Explicit", "Explicit", shape=(2, 2, 2), names=("a", "b", "c"))
 
 
 def _explicit_2x4(jax):
-    return _mesh(jax, "Explicit", "Explicit")
+    return typed_mesh(jax, "Explicit", "Explicit")
 
 
 def _three_axes(jax):
-    return _mesh(jax, "Auto", "Auto", "Auto", shape=(2, 2, 2), names=("a", "b", "c"))
+    return typed_mesh(jax, "Auto", "Auto", "Auto", shape=(2, 2, 2), names=("a", "b", "c"))
 
 
 CASES = {
@@ -91,8 +84,8 @@ CASES = {
         jax, lambda v: v * 2, _explicit_2x4(jax), _p(jax, "x"), _p(jax, "x"), {"x"}))(
         _put(jax, _explicit_2x4(jax), "y", None))),
     "block_no_longer_divided_by_two_axes": lambda jax: _outcome(jax, lambda: _sm(
-        jax, lambda v: v, _mesh(jax, "Explicit", "Explicit", "Explicit", shape=(2, 2, 2), names=("a", "b", "c")),
-        _p(jax, "a"), _p(jax, "a"), {"a"})(_put(jax, _mesh(
+        jax, lambda v: v, typed_mesh(jax, "Explicit", "Explicit", "Explicit", shape=(2, 2, 2), names=("a", "b", "c")),
+        _p(jax, "a"), _p(jax, "a"), {"a"})(_put(jax, typed_mesh(
             jax, "Explicit", "Explicit", "Explicit", shape=(2, 2, 2), names=("a", "b", "c")), ("b", "c"), None))),
     "block_still_divided": lambda jax: _outcome(jax, lambda: _sm(
         jax, lambda v: v * 2, _explicit_2x4(jax), _p(jax, "x"), _p(jax, "x"), {"x"})(
@@ -123,7 +116,7 @@ CASES = {
     **{f"inner_sin_auto_{how}": (lambda jax, how=how: _outcome(jax, lambda: {
         "grad": lambda f: _grad(jax, f)(X), "eager": lambda f: f(X)}[how](_sm(
             jax, lambda v: _sm(jax, jax.numpy.sin, None, _p(jax, None, "y"), _p(jax, None, "y"), {"y"})(v),
-            _mesh(jax, "Auto", "Auto"), _p(jax, "x"), _p(jax, "x"), {"x"}))))
+            typed_mesh(jax, "Auto", "Auto"), _p(jax, "x"), _p(jax, "x"), {"x"}))))
        for how in ("eager", "grad")},
     **{f"inner_three_axes_{name}": (lambda jax, outer=outer, inner=inner, spec=spec, names=names: _outcome(
         jax, lambda: _sm(jax, lambda v: _sm(jax, lambda w: w * 3, None, _p(jax, *inner), _p(jax, *inner), names)(v),
@@ -138,7 +131,8 @@ CASES = {
     # not name are listed as replicated
     **{f"mixed_mesh_lowered_{'_'.join(sorted(names))}": (
         lambda jax, names=names, spec=spec: _manual_computations(jax, _sm(
-            jax, lambda v: v * 2, _mesh(jax, "Explicit", "Auto", "Explicit", shape=(2, 2, 2), names=("a", "b", "c")),
+            jax, lambda v: v * 2,
+            typed_mesh(jax, "Explicit", "Auto", "Explicit", shape=(2, 2, 2), names=("a", "b", "c")),
             _p(jax, *spec), _p(jax, *spec), names), X))
        for names, spec in (({"b"}, ()), ({"a"}, ()), ({"a", "c"}, ("c",)), ({"c"}, (None, "c")))},
     # JAX 0.10.2's eager shard_map with unchecked types refuses a body manual over only some axes, naming the others
@@ -159,15 +153,15 @@ CASES = {
         jax, lambda v: v * 2, _three_axes(jax), _p(jax), _p(jax), {"a", "b", "c"}, check_vma=False)(X)),
     # a body printed on its own lists the axes its types vary over in its mesh's order (not their names')
     **{f"body_alone_{'_'.join(names)}": (lambda jax, names=names: str(jax.make_jaxpr(_sm(
-        jax, lambda v: v * 2, _mesh(jax, "Auto", "Auto", names=names), _p(jax, names), _p(jax, names), set()))(
+        jax, lambda v: v * 2, typed_mesh(jax, "Auto", "Auto", names=names), _p(jax, names), _p(jax, names), set()))(
         TALL).eqns[0].params["jaxpr"]))
        for names in (("b", "a"), ("x", "y"))},
     "nested_body_alone": lambda jax: str(jax.make_jaxpr(_sm(
         jax, lambda v: _sm(jax, lambda w: w * 2, None, _p(jax, None, "a"), _p(jax, None, "a"), {"a"})(v),
-        _mesh(jax, "Auto", "Auto", names=("b", "a")), _p(jax, "b"), _p(jax, "b"), {"b"}))(X)).split(
+        typed_mesh(jax, "Auto", "Auto", names=("b", "a")), _p(jax, "b"), _p(jax, "b"), {"b"}))(X)).split(
         "jaxpr=")[0] + str(jax.make_jaxpr(_sm(
             jax, lambda v: _sm(jax, lambda w: w * 2, None, _p(jax, None, "a"), _p(jax, None, "a"), {"a"})(v),
-            _mesh(jax, "Auto", "Auto", names=("b", "a")), _p(jax, "b"), _p(jax, "b"), {"b"}))(X).eqns[0].params[
+            typed_mesh(jax, "Auto", "Auto", names=("b", "a")), _p(jax, "b"), _p(jax, "b"), {"b"}))(X).eqns[0].params[
                 "jaxpr"]),
     # specs naming several axes that are not manual: each is listed
     "in_specs_two_axes_not_manual": lambda jax: _outcome(jax, lambda: jax.jit(_sm(

@@ -13,6 +13,7 @@ import re
 
 import golden_main
 import numpy as np
+from golden_cases import outcome
 
 HERE = pathlib.Path(__file__).parent
 A = np.arange(12.0, dtype=np.float32).reshape(4, 3) + np.eye(4, 3, dtype=np.float32)
@@ -26,11 +27,8 @@ def _shifted(a, b, shift=0.0):
 def _outcome(thunk) -> str:
     """The error ``thunk()`` raises (type and message, memory addresses elided), else what it returns if a
     string, else ``ok``."""
-    try:
-        result = thunk()
-    except ValueError as error:
-        return f"{type(error).__name__}: {re.sub('0x[0-9a-f]+', '0x<address>', str(error))}"
-    return result if isinstance(result, str) else "ok"
+    return outcome(thunk, lambda result: result if isinstance(result, str) else "ok",
+                   message=lambda text: re.sub("0x[0-9a-f]+", "0x<address>", text), errors=ValueError)
 
 
 def _thunks(jax) -> dict:

@@ -18,9 +18,9 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import MESH_KINDS, first_line, outcome, typed_mesh
 
 HERE = pathlib.Path(__file__).parent
-MESH_KINDS = {"explicit": ("Explicit", "Explicit"), "auto": ("Auto", "Auto"), "mixed": ("Explicit", "Auto")}
 
 
 def _axis_types(jax, kind: str) -> tuple:
@@ -28,7 +28,7 @@ def _axis_types(jax, kind: str) -> tuple:
 
 
 def _mesh(jax, kind: str):
-    return jax.make_mesh((2, 4), ("x", "y"), axis_types=_axis_types(jax, kind))
+    return typed_mesh(jax, *MESH_KINDS[kind])
 
 
 def _placement(jax, array) -> str:
@@ -42,13 +42,13 @@ def _outcome(jax, thunk, kind: str | None) -> str:
     """``thunk(jax, jnp)`` run under ``set_mesh`` of a mesh of ``kind`` (None: no mesh): where its result lies, or
     the first line of the error raised."""
     jnp = importlib.import_module(jax.__name__ + ".numpy")
-    try:
+
+    def described() -> str:
         if kind is None:
             return _placement(jax, thunk(jax, jnp))
         with jax.sharding.set_mesh(_mesh(jax, kind)):
             return _placement(jax, thunk(jax, jnp))
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {str(error).splitlines()[0]}"
+    return outcome(described, message=first_line)
 
 
 RANK_0 = {

@@ -16,6 +16,7 @@ import re
 import warnings
 
 import golden_main
+from golden_cases import failure
 
 HERE = pathlib.Path(__file__).parent
 
@@ -127,7 +128,7 @@ def _outcome(case) -> list:
             value = case()
             result = value if isinstance(value, dict) else repr(value) if not callable(value) else "function"
         except Exception as error:  # noqa: BLE001 - every error is an outcome to compare
-            result = f"{type(error).__name__}: {error}"
+            result = failure(error)
     return [result, [str(w.message) for w in caught if issubclass(w.category, UserWarning)]]
 
 

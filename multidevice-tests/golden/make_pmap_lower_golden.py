@@ -13,6 +13,7 @@ import sys
 
 import golden_main
 import numpy as np
+from golden_cases import failure
 
 HERE = pathlib.Path(__file__).parent
 SEED_GOLDEN_DIR = HERE.parents[1] / "integration-tests" / "golden"
@@ -109,7 +110,7 @@ def _message(call):
     try:
         call()
     except Exception as error:  # noqa: BLE001 - the error is what we record
-        return f"{type(error).__name__}: {error}"
+        return failure(error)
     return "no error"
 
 

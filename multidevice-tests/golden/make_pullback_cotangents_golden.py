@@ -11,6 +11,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import outcome, typed_mesh
 
 HERE = pathlib.Path(__file__).parent
 GRID = np.arange(32.0, dtype=np.float32).reshape(4, 8) / 8
@@ -18,7 +19,7 @@ ROW = np.arange(8.0, dtype=np.float32) / 4
 
 
 def _mesh(jax, kind, shape=(2, 4), names=("x", "y")):
-    return jax.make_mesh(shape, names, axis_types=(getattr(jax.sharding.AxisType, kind),) * len(names))
+    return typed_mesh(jax, kind, shape=shape, names=names)
 
 
 def _put(jax, value, mesh, *spec):
@@ -27,12 +28,11 @@ def _put(jax, value, mesh, *spec):
 
 def _outcome(jax, thunk) -> str:
     """The cotangent's type, layout and sum, or the error raised."""
-    try:
-        (ct,) = thunk()
-    except ValueError as error:
-        return f"ValueError: {error}"
-    layout = getattr(ct.sharding, "spec", f"{len(ct.sharding.device_set)} device")
-    return f"{jax.typeof(ct)} | {layout} | {float(np.asarray(ct).sum()):.4f}"
+    def described(cts) -> str:
+        (ct,) = cts
+        layout = getattr(ct.sharding, "spec", f"{len(ct.sharding.device_set)} device")
+        return f"{jax.typeof(ct)} | {layout} | {float(np.asarray(ct).sum()):.4f}"
+    return outcome(thunk, described, errors=ValueError)
 
 
 def _cotangents(jax, kind, shape):

@@ -11,6 +11,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import before_source, outcome, typed_mesh
 
 HERE = pathlib.Path(__file__).parent
 GOLDEN = HERE / "random_sharding_golden.json"
@@ -64,7 +65,7 @@ JAXPRS = ("bernoulli", "bits", "categorical", "chisquare", "f", "geometric", "lo
 
 
 def _mesh(jax, *kinds):
-    return jax.make_mesh((4, 2), ("x", "y"), axis_types=tuple(getattr(jax.sharding.AxisType, k) for k in kinds))
+    return typed_mesh(jax, *kinds, shape=(4, 2))
 
 
 def _p(jax, *spec):
@@ -81,10 +82,7 @@ def _sample(jax, array) -> str:
 
 
 def _outcome(thunk) -> str:
-    try:
-        return thunk()
-    except Exception as error:  # the type and message are what is compared (less JAX's source location)
-        return f"{type(error).__name__}: {str(error).split(' This error occurs at source')[0]}"
+    return outcome(thunk, message=before_source)
 
 
 def _under(jax, kinds, run):

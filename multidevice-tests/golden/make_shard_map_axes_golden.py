@@ -14,6 +14,7 @@ import re
 
 import golden_main
 import numpy as np
+from golden_cases import error_of, typed_mesh
 from make_vma_golden import _jaxpr, _values
 
 HERE = pathlib.Path(__file__).parent
@@ -28,7 +29,7 @@ def _p(jax, *spec):
 
 
 def _mesh(jax, kind="Auto"):
-    return jax.make_mesh((2, 4), ("i", "j"), axis_types=(getattr(jax.sharding.AxisType, kind),) * 2)
+    return typed_mesh(jax, kind, names=("i", "j"))
 
 
 def _sm(jax, f, in_specs, out_specs, axis_names=frozenset({"i"}), **options):
@@ -44,11 +45,7 @@ def _sorted_sets(text: str) -> str:
 
 
 def _error(thunk) -> str:
-    try:
-        thunk()
-    except Exception as error:  # the type and message are what is compared
-        return _sorted_sets(f"{type(error).__name__}: {error}")
-    return "no error"
+    return error_of(thunk, _sorted_sets)
 
 
 def _placed(jax, result) -> str:

@@ -13,15 +13,15 @@ import pathlib
 
 import golden_main
 import numpy as np
-from make_shard_map_axes_golden import _error, _p, _placed
+from golden_cases import outcome, typed_mesh
+from make_shard_map_axes_golden import _p, _placed, _sorted_sets
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(16.0, dtype=np.float32).reshape(4, 4)
 
 
 def _mesh(jax, *kinds):
-    kinds = kinds or ("Explicit", "Explicit")
-    return jax.make_mesh((2, 4), ("x", "y"), axis_types=tuple(getattr(jax.sharding.AxisType, k) for k in kinds))
+    return typed_mesh(jax, *(kinds or ("Explicit", "Explicit")))
 
 
 def _put(jax, mesh, *spec, value=X):
@@ -35,9 +35,7 @@ def _double(jax, in_spec, out_spec=None, mesh=None, **options):
 
 def _outcome(jax, thunk) -> str:
     """The values and layout of ``thunk()``'s result, or its error."""
-    result = []
-    error = _error(lambda: result.append(thunk()))
-    return _placed(jax, result[0]) if result else error
+    return outcome(thunk, lambda r: _placed(jax, r), message=_sorted_sets)
 
 
 def _summed(jax, spec, mesh=None):

@@ -11,6 +11,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import before_source, outcome, typed_mesh
 
 HERE = pathlib.Path(__file__).parent
 SHAPE = (8,)
@@ -44,14 +45,11 @@ SAMPLERS = {
 
 
 def _mesh(jax, *kinds):
-    return jax.make_mesh((4, 2), ("x", "y"), axis_types=tuple(getattr(jax.sharding.AxisType, k) for k in kinds))
+    return typed_mesh(jax, *kinds, shape=(4, 2))
 
 
 def _outcome(thunk):
-    try:
-        return thunk()
-    except Exception as error:  # the type and message are what is compared (less JAX's source location)
-        return f"{type(error).__name__}: {str(error).split(' This error occurs at source')[0]}"
+    return outcome(thunk, message=before_source)
 
 
 def _grads(jax, grads):

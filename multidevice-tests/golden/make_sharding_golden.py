@@ -12,6 +12,7 @@ import re
 
 import golden_main
 import numpy as np
+from golden_cases import error_of
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(32, dtype=np.float32).reshape(4, 8)
@@ -28,14 +29,6 @@ def _named(jax, *spec):
 
 def _put(jax, value, *spec):
     return jax.device_put(value, _named(jax, *spec))
-
-
-def _error(thunk):
-    try:
-        thunk()
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {error}"
-    return "no error"
 
 
 def _shards(array):
@@ -56,26 +49,26 @@ CASES = {
     "single_device_sharding": lambda jax: repr(jax.numpy.ones(3).sharding),
     "shard_shape": lambda jax: str([_named(jax, "x", "y").shard_shape((4, 8)),
                                     _named(jax, None, ("y", "x")).shard_shape((4, 8))]),
-    "indivisible": lambda jax: _error(lambda: _put(jax, np.arange(6.0), "y")),
-    "rank_too_small": lambda jax: _error(lambda: _put(jax, np.arange(8.0), "x", "y")),
-    "unknown_axis": lambda jax: _error(lambda: _named(jax, "z")),
-    "duplicate_axis": lambda jax: _error(lambda: _named(jax, "x", "x")),
+    "indivisible": lambda jax: error_of(lambda: _put(jax, np.arange(6.0), "y")),
+    "rank_too_small": lambda jax: error_of(lambda: _put(jax, np.arange(8.0), "x", "y")),
+    "unknown_axis": lambda jax: error_of(lambda: _named(jax, "z")),
+    "duplicate_axis": lambda jax: error_of(lambda: _named(jax, "x", "x")),
     "elementwise_keeps_sharding": lambda jax: str((jax.numpy.sin(_put(jax, X, "x", "y")) + 1).sharding),
     "matmul": lambda jax: (lambda a: f"{(a @ a.T).sharding}\n{(a @ a.T).tolist()}")(_put(jax, X, "x", "y")),
     "sum": lambda jax: (lambda s: f"{s.sharding} {s}")(_put(jax, X, "x", "y").sum()),
     "index_row": lambda jax: str(_put(jax, X, "x", "y")[0].sharding),
     "move_to_one_device": lambda jax: repr(jax.device_put(_put(jax, X, "x", "y"), jax.devices()[2]).sharding),
     "with_uncommitted": lambda jax: str((_put(jax, np.arange(8), "y") + jax.numpy.ones(8, dtype=np.int32)).tolist()),
-    "incompatible_devices": lambda jax: _error(
+    "incompatible_devices": lambda jax: error_of(
         lambda: _put(jax, np.arange(8), "y") + jax.device_put(jax.numpy.ones(8, dtype=np.int32), jax.devices()[0])),
     # a jitted function is named by its qualified name there
-    "incompatible_devices_jitted": lambda jax: _error(lambda: jax.jit(lambda a, b: a + b)(
+    "incompatible_devices_jitted": lambda jax: error_of(lambda: jax.jit(lambda a, b: a + b)(
         _put(jax, np.arange(8), "y"), jax.device_put(jax.numpy.ones(8, dtype=np.int32), jax.devices()[0]))),
-    "incompatible_single_devices_jitted": lambda jax: _error(lambda: jax.jit(lambda a, b: a + b)(
+    "incompatible_single_devices_jitted": lambda jax: error_of(lambda: jax.jit(lambda a, b: a + b)(
         jax.device_put(np.ones(2), jax.devices()[1]), jax.device_put(np.ones(2), jax.devices()[0]))),
     "jit_in_shardings": lambda jax: str(jax.jit(lambda a: a * 2, in_shardings=_named(jax, "y"))(np.ones((4, 8)))
                                         .sharding),
-    "jit_in_shardings_mismatch": lambda jax: _error(
+    "jit_in_shardings_mismatch": lambda jax: error_of(
         lambda: jax.jit(lambda a: a * 2, in_shardings=_named(jax, "y"))(_put(jax, X, "x", "y"))),
     "jit_out_shardings": lambda jax: (lambda r: f"{r.sharding} {r.tolist()}")(
         jax.jit(lambda a: a.sum(0), out_shardings=_named(jax, "x"))(_put(jax, X, "x", "y"))),
@@ -91,9 +84,9 @@ CASES = {
                                                         out_shardings=_named(jax)))(np.ones((4, 8)))),
     "constraint_jaxpr": lambda jax: str(jax.make_jaxpr(
         lambda a: jax.lax.with_sharding_constraint(a, _named(jax, "x", "y")))(np.ones((4, 8)))),
-    "spec_without_mesh": lambda jax: _error(
+    "spec_without_mesh": lambda jax: error_of(
         lambda: jax.jit(lambda a: a, in_shardings=jax.sharding.PartitionSpec("x"))(np.ones(4))),
-    "in_shardings_wrong_length": lambda jax: _error(
+    "in_shardings_wrong_length": lambda jax: error_of(
         lambda: jax.jit(lambda a, b: a, in_shardings=(_named(jax, "x"),))(np.ones(4), np.ones(4))),
     "set_mesh_spec": lambda jax: _with_mesh(jax, lambda: str(
         jax.jit(lambda a: a, in_shardings=jax.sharding.PartitionSpec("x"))(np.ones(4)).sharding)),
@@ -102,11 +95,11 @@ CASES = {
     "reshard_explicit": lambda jax: (lambda m: str(jax.sharding.reshard(
         jax.device_put(np.arange(8.0), jax.sharding.NamedSharding(m, jax.sharding.PartitionSpec("x"))),
         jax.sharding.NamedSharding(m, jax.sharding.PartitionSpec("y"))).sharding))(jax.make_mesh((2, 4), ("x", "y"))),
-    "reshard_auto_refused": lambda jax: _error(lambda: jax.sharding.reshard(np.arange(8.0), _named(jax, "y")))
+    "reshard_auto_refused": lambda jax: error_of(lambda: jax.sharding.reshard(np.arange(8.0), _named(jax, "y")))
     .split(" This error occurs")[0],
     "make_array_from_callback": lambda jax: _shards(jax.make_array_from_callback(
         (4, 8), _named(jax, "x", "y"), lambda index: X[index])),
-    "make_array_from_callback_bad_shape": lambda jax: _error(lambda: jax.make_array_from_callback(
+    "make_array_from_callback_bad_shape": lambda jax: error_of(lambda: jax.make_array_from_callback(
         (4, 8), _named(jax, "x", "y"), lambda index: X)),
     "make_array_from_single_device_arrays": lambda jax: repr(jax.make_array_from_single_device_arrays(
         (8,), _named(jax, ("x", "y")), [jax.device_put(np.float32([i]), d) for i, d in enumerate(jax.devices())])),
@@ -125,7 +118,7 @@ CASES = {
     "fori_loop": lambda jax: str(jax.lax.fori_loop(0, 3, lambda i, a: a + 1, _put(jax, X, "x", "y")).sharding.spec),
     "device_put_in_jit": lambda jax: (lambda f: f"{f(np.ones((4, 8))).sharding.spec}\n{jax.make_jaxpr(f)(X)}")(
         jax.jit(lambda a: jax.device_put(a * 2, _named(jax, None, "x")))),
-    "device_put_spec_without_mesh": lambda jax: _error(lambda: jax.device_put(X, jax.sharding.PartitionSpec("x"))),
+    "device_put_spec_without_mesh": lambda jax: error_of(lambda: jax.device_put(X, jax.sharding.PartitionSpec("x"))),
     "device_put_spec_with_mesh": lambda jax: _with_mesh(jax, lambda: str(
         jax.device_put(X, jax.sharding.PartitionSpec("x")).sharding)),
     "constraint_spec_under_set_mesh": lambda jax: _with_mesh(jax, lambda: "\n".join([
@@ -133,7 +126,7 @@ CASES = {
         str(jax.jit(lambda a: jax.lax.with_sharding_constraint(2 * a, jax.sharding.PartitionSpec(None, "y")))(X)
             .sharding),
         str(jax.lax.with_sharding_constraint(X, jax.sharding.PartitionSpec("y")).sharding)])),
-    "in_shardings_with_kwargs": lambda jax: _error(lambda: jax.jit(lambda a, b=1: a * b, in_shardings=_named(
+    "in_shardings_with_kwargs": lambda jax: error_of(lambda: jax.jit(lambda a, b=1: a * b, in_shardings=_named(
         jax, "x"))(np.ones(4), b=np.ones(4))),
     "in_shardings_with_static": lambda jax: str(jax.jit(lambda a, n: a * n, in_shardings=_named(jax, "x"),
                                                         static_argnums=1)(np.ones(4), 3).sharding.spec),
@@ -152,14 +145,15 @@ CASES = {
     "uneven_constraint_grad": lambda jax: _result(jax.jit(jax.grad(lambda a: _wsc(jax, a * a, "y").sum()))(X6)),
     "uneven_constraint_vmap": lambda jax: _result(jax.vmap(lambda a: _wsc(jax, a * a, "y"))(np.ones((2, 6)))),
     "uneven_constraint_jaxpr": lambda jax: str(jax.make_jaxpr(lambda a: _wsc(jax, a, "y"))(X6)),
-    "uneven_constraint_eager": lambda jax: _error(lambda: _wsc(jax, X6, "y")),
-    "uneven_in_shardings": lambda jax: _error(lambda: jax.jit(lambda a: a * 2, in_shardings=_named(jax, "y"))(X6)),
-    "uneven_out_shardings": lambda jax: _error(lambda: jax.jit(lambda a: a * 2, out_shardings=_named(jax, "y"))(X6)),
-    "uneven_device_put_in_jit": lambda jax: _error(lambda: jax.jit(lambda a: jax.device_put(a, _named(jax, "y")))(X6)),
-    "uneven_make_array_from_callback": lambda jax: _error(lambda: jax.make_array_from_callback(
+    "uneven_constraint_eager": lambda jax: error_of(lambda: _wsc(jax, X6, "y")),
+    "uneven_in_shardings": lambda jax: error_of(lambda: jax.jit(lambda a: a * 2, in_shardings=_named(jax, "y"))(X6)),
+    "uneven_out_shardings": lambda jax: error_of(lambda: jax.jit(lambda a: a * 2, out_shardings=_named(jax, "y"))(X6)),
+    "uneven_device_put_in_jit": lambda jax: error_of(
+        lambda: jax.jit(lambda a: jax.device_put(a, _named(jax, "y")))(X6)),
+    "uneven_make_array_from_callback": lambda jax: error_of(lambda: jax.make_array_from_callback(
         (6,), _named(jax, "y"), lambda index: X6[index])),
-    "constraint_rank_in_jit": lambda jax: _error(lambda: jax.jit(lambda a: _wsc(jax, a, "x", "y"))(X6)),
-    "device_put_rank_in_jit": lambda jax: _error(lambda: jax.jit(lambda a: jax.device_put(a, _named(jax, "x", "y")))(
+    "constraint_rank_in_jit": lambda jax: error_of(lambda: jax.jit(lambda a: _wsc(jax, a, "x", "y"))(X6)),
+    "device_put_rank_in_jit": lambda jax: error_of(lambda: jax.jit(lambda a: jax.device_put(a, _named(jax, "x", "y")))(
         X6)),
     "one_device_in_shardings": lambda jax: _result(jax.jit(lambda a: a * 2, in_shardings=_one(jax, 3))(X)),
     "one_device_in_shardings_move_committed": lambda jax: _result(jax.jit(
@@ -169,17 +163,17 @@ CASES = {
     "one_device_out_shardings": lambda jax: _result(jax.jit(lambda a: a * 2, out_shardings=_one(jax, 5))(X)),
     "one_device_in_shardings_agree": lambda jax: _result(jax.jit(add, in_shardings=(_one(jax, 3), None))(
         X, jax.device_put(X, jax.devices()[3]))),
-    "one_device_in_shardings_differ": lambda jax: _error(
+    "one_device_in_shardings_differ": lambda jax: error_of(
         lambda: jax.jit(add, in_shardings=(_one(jax, 3), _one(jax, 2)))(X, X)),
-    "one_device_in_out_differ": lambda jax: _error(
+    "one_device_in_out_differ": lambda jax: error_of(
         lambda: jax.jit(lambda a: a * 2, in_shardings=_one(jax, 1), out_shardings=_one(jax, 5))(X)),
-    "one_device_outs_differ": lambda jax: _error(
+    "one_device_outs_differ": lambda jax: error_of(
         lambda: jax.jit(lambda a: (a, a), out_shardings=(_one(jax, 3), _one(jax, 4)))(X)),
-    "one_device_committed_after": lambda jax: _error(
+    "one_device_committed_after": lambda jax: error_of(
         lambda: jax.jit(add, in_shardings=(_one(jax, 3), None))(X, jax.device_put(X, jax.devices()[5]))),
-    "one_device_committed_before": lambda jax: _error(
+    "one_device_committed_before": lambda jax: error_of(
         lambda: jax.jit(add, in_shardings=(None, _one(jax, 3)))(jax.device_put(X, jax.devices()[5]), X)),
-    "one_device_committed_with_out": lambda jax: _error(
+    "one_device_committed_with_out": lambda jax: error_of(
         lambda: jax.jit(add, out_shardings=_one(jax, 3))(jax.device_put(X, jax.devices()[5]), X)),
     "nested_jit_out_shardings": lambda jax: _result(jax.jit(lambda a: _inner(jax)(a) + 1)(X)),
     "nested_jit_result": lambda jax: _result(jax.jit(lambda a: _inner(jax)(a))(X)),

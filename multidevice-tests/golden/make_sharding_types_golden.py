@@ -9,13 +9,13 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import first_line, outcome, typed_mesh
 
 HERE = pathlib.Path(__file__).parent
 
 
 def _mesh(jax):
-    explicit = jax.sharding.AxisType.Explicit
-    return jax.make_mesh((2, 4), ("x", "y"), axis_types=(explicit, explicit))
+    return typed_mesh(jax, "Explicit")
 
 
 def _p(jax, *spec):
@@ -28,10 +28,7 @@ def _put(jax, mesh, shape, *spec):
 
 
 def _outcome(thunk) -> str:
-    try:
-        return thunk()
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {str(error).splitlines()[0]}"
+    return outcome(thunk, message=first_line)
 
 
 def _jaxpr(jax, f, *args) -> str:

@@ -11,16 +11,13 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import outcome
 
 HERE = pathlib.Path(__file__).parent
 
 
 def _outcome(thunk) -> str:
-    try:
-        value = thunk()
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {error}"
-    return repr(value)
+    return outcome(thunk, repr)
 
 
 # name: the initial carry, made under the mesh

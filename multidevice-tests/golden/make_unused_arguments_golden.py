@@ -12,6 +12,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import outcome, placed
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(4.0, dtype=np.float32)
@@ -19,11 +20,7 @@ X = np.arange(4.0, dtype=np.float32)
 
 def _outcome(thunk) -> str:
     """Where ``thunk()``'s result lies (its sharding, committedness and values), or the error it raises."""
-    try:
-        result = thunk()
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {error}"
-    return f"{result.sharding} committed={result.committed} {np.asarray(result).tolist()}"
+    return outcome(thunk, placed)
 
 
 def _arguments(jax) -> dict:

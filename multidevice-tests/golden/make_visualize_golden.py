@@ -10,6 +10,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import failure
 
 HERE = pathlib.Path(__file__).parent
 SPECS = {"xy": ("x", "y"), "yx": ("y", "x"), "x": ("x",), "none_y": (None, "y"), "replicated": (),
@@ -54,7 +55,7 @@ def printed(thunk) -> str:
         with contextlib.redirect_stdout(out):
             thunk()
     except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {error}"
+        return failure(error)
     return out.getvalue()
 
 

@@ -12,6 +12,7 @@ import re
 
 import golden_main
 import numpy as np
+from golden_cases import error_of, typed_mesh
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(8.0, dtype=np.float32)
@@ -19,7 +20,7 @@ M = np.arange(8.0, dtype=np.float32).reshape(4, 2)
 
 
 def _mesh(jax, shape=(2, 4), names=("i", "j")):
-    return jax.make_mesh(shape, names, axis_types=(jax.sharding.AxisType.Auto,) * len(names))
+    return typed_mesh(jax, "Auto", shape=shape, names=names)
 
 
 def _sm(jax, f, in_specs, out_specs, mesh=None, **options):
@@ -30,24 +31,16 @@ def _jaxpr(jax, f, *args) -> str:
     return str(jax.make_jaxpr(f)(*args))
 
 
-def _error(thunk) -> str:
-    try:
-        thunk()
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {error}"
-    return "no error"
-
-
 def _traced_error(jax, f, in_specs, out_specs, mesh=None) -> str:
     """The error of tracing a shard_map of ``f`` on ``X`` (traced, as called eagerly JAX names a function of its
     own)."""
-    return _error(lambda: jax.make_jaxpr(_sm(jax, f, in_specs, out_specs, mesh))(X))
+    return error_of(lambda: jax.make_jaxpr(_sm(jax, f, in_specs, out_specs, mesh))(X))
 
 
 def _body_error(jax, f, in_specs, out_specs, *args) -> str:
     """The error of tracing a shard_map of ``f``, without the places of the functions it names (they depend on
     where this file lies)."""
-    text = _error(lambda: jax.make_jaxpr(_sm(jax, f, in_specs, out_specs))(*args))
+    text = error_of(lambda: jax.make_jaxpr(_sm(jax, f, in_specs, out_specs))(*args))
     return re.sub(r" at \S+:\d+", "", text)
 
 
@@ -68,7 +61,7 @@ def _body(jax, f, in_entries, out_entries, *args, mesh=None):
 
 
 def _psum_mixed(jax):
-    text = _error(lambda: _jaxpr(jax, _sm(jax, lambda a: jax.lax.psum(a, ("i", "j")), _p(jax, "i"), _p(jax)), X))
+    text = error_of(lambda: _jaxpr(jax, _sm(jax, lambda a: jax.lax.psum(a, ("i", "j")), _p(jax, "i"), _p(jax)), X))
     return text.replace("{'varying', 'invarying'}", "{'invarying', 'varying'}")  # JAX prints a set
 
 
@@ -215,14 +208,14 @@ CASES = {
     # spec errors name the entry and the argument or result by their paths (and the parameter an argument binds)
     "out_spec_too_long_named_by_path": lambda jax: _traced_error(
         jax, lambda a: (a, {"s": a.sum()}), _p(jax, "i"), (_p(jax, "i"), {"s": _p(jax, "i")})),
-    "out_spec_too_long_eager": lambda jax: _error(lambda: _sm(jax, lambda a: (a, a.sum()), _p(jax, "i"),
+    "out_spec_too_long_eager": lambda jax: error_of(lambda: _sm(jax, lambda a: (a, a.sum()), _p(jax, "i"),
                                                               (_p(jax, "i"), _p(jax, "i")))(X)),
-    "in_spec_too_long_named_by_path": lambda jax: _error(lambda: _sm(
+    "in_spec_too_long_named_by_path": lambda jax: error_of(lambda: _sm(
         jax, lambda a, b: a, (_p(jax, "i"), {"w": _p(jax, "i", None)}), _p(jax, "i"))(X, {"w": X})),
-    "in_spec_indivisible_over_two_axes": lambda jax: _error(lambda: _sm(
+    "in_spec_indivisible_over_two_axes": lambda jax: error_of(lambda: _sm(
         jax, lambda *xs: xs[0], (_p(jax, "i"), _p(jax, ("i", "j"))), _p(jax, "i"))(X, X[:6])),
     # called eagerly, JAX checks the results' replication one at a time (in a function of its own)
-    "replication_refused_eager": lambda jax: _error(lambda: _sm(jax, lambda a: (a, a), _p(jax, ("i", "j")),
+    "replication_refused_eager": lambda jax: error_of(lambda: _sm(jax, lambda a: (a, a), _p(jax, ("i", "j")),
                                                                 (_p(jax, "i"), _p(jax)))(X)),
     # a host callback's operands are passed as they vary and its results vary over no axis
     "callbacks_typed_as_declared": lambda jax: re.sub(r"callback=.*\n", "", _jaxpr(jax, _sm(jax, lambda a: (
@@ -237,7 +230,7 @@ CASES = {
         jax, lambda a: jax.lax.all_gather(a, "i", to="reduced"), _p(jax), _p(jax)),
     "all_gather_reduced_over_another_axis_refused": lambda jax: _traced_error(
         jax, lambda a: jax.lax.all_gather(a, "i", to="reduced", tiled=True), _p(jax, "j"), _p(jax)),
-    "all_gather_reduced_unchecked_refused": lambda jax: _error(lambda: jax.make_jaxpr(_sm(
+    "all_gather_reduced_unchecked_refused": lambda jax: error_of(lambda: jax.make_jaxpr(_sm(
         jax, lambda a: jax.lax.all_gather(a, "i", to="reduced"), _p(jax, "i"), _p(jax), check_vma=False))(X)),
     "all_gather_invariant_unchecked": lambda jax: _jaxpr(jax, _sm(
         jax, lambda a: jax.lax.all_gather(a, "i", to="invarying"), _p(jax, "i"), _p(jax), check_vma=False), X),
@@ -256,7 +249,7 @@ CASES = {
     "grads_through_checkpoint": lambda jax: _grads(jax, lambda jax, a, w: jax.checkpoint(
         lambda a, w: jax.numpy.sin(a * w).sum())(a, w)),
     "grads_through_custom_jvp": lambda jax: _grads(jax, lambda jax, a, w: (_custom_jvp_sin(jax)(a) * w).sum()),
-    "custom_vjp_cotangent_varies_more": lambda jax: _error(lambda: _grads(
+    "custom_vjp_cotangent_varies_more": lambda jax: error_of(lambda: _grads(
         jax, lambda jax, a, w: _custom_vjp_product(jax)(a, w).sum())),
     "grads_inside_body": lambda jax: _values(_sm(jax, lambda a, w: jax.grad(lambda w: jax.lax.psum((a * w).sum(), "i"))(
         w), (_p(jax, "i"), _p(jax)), _p(jax))(X, W)),
@@ -274,7 +267,7 @@ CASES = {
                                           ("i", ()), ("i",), X, X[:2]),
     "jit_of_shard_map": lambda jax: _jaxpr(jax, jax.jit(_sm(jax, lambda a: jax.lax.psum(a, "j"), _p(jax, "i"),
                                                             _p(jax, "i"))), X),
-    "pvary_removed": lambda jax: _error(lambda: jax.lax.pvary),
+    "pvary_removed": lambda jax: error_of(lambda: jax.lax.pvary),
     "values_psum_of_product": lambda jax: _values(jax.jit(_sm(
         jax, lambda a, b: jax.lax.psum(a * b, "i"), (_p(jax, "i"), _p(jax)), _p(jax)))(X, X[:4])),
     "values_eager": lambda jax: _values(_sm(jax, lambda a: (jax.lax.pmean(a, "i"), a + jax.lax.axis_index("j")),

@@ -13,6 +13,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import outcome
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(6.0, dtype=np.float32).reshape(2, 3)
@@ -29,11 +30,7 @@ def _conversions(jax) -> dict:
 
 
 def _outcome(thunk) -> str:
-    try:
-        result = thunk()
-    except Exception as error:  # the type and message are what is recorded
-        return f"{type(error).__name__}: {error}"
-    return f"{result.sharding} committed={result.committed} {result.dtype} {np.asarray(result).tolist()}"
+    return outcome(thunk, lambda r: f"{r.sharding} committed={r.committed} {r.dtype} {np.asarray(r).tolist()}")
 
 
 def _case(jax, name: str, how: str) -> str:

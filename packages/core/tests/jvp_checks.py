@@ -9,7 +9,7 @@ import pytest
 from conftest import GOLDEN_DIR
 
 import jaxle_tree as tree
-from jaxle_core.ad import jvp
+from jaxle_core.ad import grad, jvp
 from jaxle_core.config import enable_x64
 
 
@@ -38,6 +38,24 @@ def gradient_by_differences(fun, args):
             grad[index] = finite_difference(fun, list(args), tangents)
         grads.append(grad)
     return grads
+
+
+def assert_gradients_are_differences(fun, args, differentiated=None, rtol=1e-7, atol=1e-9) -> None:
+    """``grad`` of ``differentiated`` (``fun`` itself by default: else, say, ``fun`` checkpointed) with respect to
+    each of ``args`` equals the central differences of ``fun``, in float64."""
+    with enable_x64(True):
+        grads = grad(fun if differentiated is None else differentiated, argnums=tuple(range(len(args))))(*args)
+        for actual, expected in zip(grads, gradient_by_differences(fun, args), strict=True):
+            np.testing.assert_allclose(np.asarray(actual), expected, rtol=rtol, atol=atol)
+
+
+def assert_record_matches(actual: dict, expected: dict, rtol: float = 2e-5, atol: float = 1e-6) -> None:
+    """A derivative's record (``{"jaxpr": text, "values": lists}``) against JAX 0.10.2's: the same jaxpr text, the
+    same number of values, each close."""
+    assert actual["jaxpr"] == expected["jaxpr"]
+    assert len(actual["values"]) == len(expected["values"])
+    for a, e in zip(actual["values"], expected["values"]):
+        np.testing.assert_allclose(a, e, rtol=rtol, atol=atol)
 
 
 def check_jvp(fun, primals, tangents=None, rtol=1e-6, atol=1e-8, rng=None):

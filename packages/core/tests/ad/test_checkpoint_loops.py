@@ -8,7 +8,7 @@ import importlib
 
 import numpy as np
 import pytest
-from jvp_checks import gradient_by_differences
+from jvp_checks import assert_gradients_are_differences, assert_record_matches
 
 import jaxle_core as jc
 from jaxle_core.config import enable_x64
@@ -18,27 +18,20 @@ CALLS = importlib.import_module("make_checkpoint_calls_golden")
 GOLDEN = importlib.import_module("make_reductions_golden").load_suite("checkpoint_loops")[1]
 M = CALLS.api(jc)
 CASES = GEN.cases(M)
+ARGS = (CALLS.X.astype(np.float64), CALLS.W.astype(np.float64))
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_jaxpr_and_values_match_jax(name):
     fn, args = CASES[name]
-    actual, expected = CALLS.record(M, fn, args), GOLDEN[name]
-    assert actual["jaxpr"] == expected["jaxpr"]
-    assert len(actual["values"]) == len(expected["values"])
-    for a, e in zip(actual["values"], expected["values"]):
-        np.testing.assert_allclose(a, e, rtol=2e-5, atol=1e-6)
+    assert_record_matches(CALLS.record(M, fn, args), GOLDEN[name])
 
 
 @pytest.mark.parametrize("policy", sorted(GEN.policies(M)))
 @pytest.mark.parametrize("body", sorted(GEN.functions(M)))
 def test_gradients_are_finite_differences(body, policy):
     fun = GEN.functions(M)[body]
-    args = (CALLS.X.astype(np.float64), CALLS.W.astype(np.float64))
-    with enable_x64(True):
-        grads = jc.grad(M.ck(fun, policy=GEN.policies(M)[policy]), argnums=(0, 1))(*args)
-        for actual, expected in zip(grads, gradient_by_differences(fun, args), strict=True):
-            np.testing.assert_allclose(np.asarray(actual), expected, rtol=1e-7, atol=1e-9)
+    assert_gradients_are_differences(fun, ARGS, M.ck(fun, policy=GEN.policies(M)[policy]))
 
 
 @pytest.mark.parametrize("policy", ["none", "dots", "everything"])
@@ -47,18 +40,15 @@ def test_second_reverse_derivatives_are_finite_differences(body, policy):
     """``grad`` of a function of ``grad`` of the checkpointed function (its loop's known part a ``closed_call``,
     differentiated again) against central differences of that function, computed without checkpointing."""
     fun = GEN.functions(M)[body]
-    args = (CALLS.X.astype(np.float64), CALLS.W.astype(np.float64))
     outer = lambda inner: lambda x, w: M.lax.reduce_sum(M.lax.sin(jc.grad(inner)(x, w)), (0, 1))
-    with enable_x64(True):
-        grads = jc.grad(outer(M.ck(fun, policy=GEN.policies(M)[policy])), argnums=(0, 1))(*args)
-        for actual, expected in zip(grads, gradient_by_differences(outer(fun), args), strict=True):
-            np.testing.assert_allclose(np.asarray(actual), expected, rtol=1e-6, atol=1e-8)
+    assert_gradients_are_differences(outer(fun), ARGS, outer(M.ck(fun, policy=GEN.policies(M)[policy])),
+                                     rtol=1e-6, atol=1e-8)
 
 
 def test_vmap_and_second_derivative_of_the_known_call():
     """The ``closed_call`` holding a loop's known part is batched and differentiated again as any call."""
     fun = M.ck(GEN.functions(M)["scan_xs"], policy=M.cp.dots_saveable)
-    x, w = CALLS.X.astype(np.float64), CALLS.W.astype(np.float64)
+    x, w = ARGS
     with enable_x64(True):
         per_row = jc.vmap(jc.grad(lambda row, w: fun(row[None], w)), in_axes=(0, None))(x, w)
         for i in range(x.shape[0]):
