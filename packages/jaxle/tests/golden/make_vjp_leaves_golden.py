@@ -40,6 +40,14 @@ def _programs(m):
 
     clip_gradient.defvjp(lambda x: (x, x), lambda x, g: (jnp.clip(g * x, -1.0, 1.0),))
 
+    @m.jit
+    def scaled_by_constant(a):  # the constant closed over is a residual its derivative reads
+        return jnp.sin(a) * Y
+
+    @m.jit
+    def nested_scaled_by_constant(a):
+        return scaled_by_constant(a) * 2.0
+
     return {
         "sin": (jnp.sin, (X,)),
         "exp": (jnp.exp, (X,)),
@@ -67,6 +75,8 @@ def _programs(m):
         "dict_input": (lambda d: d["a"] * d["b"], ({"a": X, "b": Y},)),
         "integer_input": (lambda a, n: a * n, (X, 3)),
         "jit_inside": (m.jit(lambda a: jnp.sin(a) * a), (X,)),
+        "jit_closing_over_array": (scaled_by_constant, (X,)),
+        "nested_jit_closing_over_array": (nested_scaled_by_constant, (X,)),
         "custom_jvp": (lambda a: jnp.sum(softplus(a)), (X,)),
         "custom_vjp": (lambda a: jnp.sum(clip_gradient(a) * 3.0), (X,)),
         "cond": (lambda a: lax.cond(True, jnp.sin, jnp.cos, a), (X,)),

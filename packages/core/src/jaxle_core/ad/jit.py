@@ -171,7 +171,8 @@ def split_call_jaxpr(closed: ClosedJaxpr, unknowns: list[bool], residuals_last: 
     With ``residuals_last`` (a split inside a jaxpr split as JAX's scan does) the residuals come in JAX's sorted
     order and after the unknown inputs. ``linearizes``: the split of a call in a linearized function (see
     ``partial_eval_jaxpr``)."""
-    split = partial_eval_jaxpr(closed, unknowns, sort_residuals=residuals_last, linearizes=linearizes)
+    split = partial_eval_jaxpr(closed, unknowns, sort_residuals=residuals_last, linearizes=linearizes,
+                               constant_residuals=True, forward_constants=linearizes)
     if residuals_last:
         unknown = split.unknown.jaxpr
         n_res = len(split.residual_sources)

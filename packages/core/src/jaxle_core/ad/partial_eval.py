@@ -180,18 +180,21 @@ class SplitJaxpr:
     ``known`` takes the known inputs and returns the known outputs then the residuals it computes;
     ``unknown`` takes all residuals then the unknown inputs and returns the unknown outputs.
     ``residual_sources[i]`` is ``("input", j)`` for a residual that is known input ``j`` (passed straight
-    through rather than returned by ``known``) or ``("output", k)`` for the ``k``-th output of ``known``
-    (a known output that is also a residual is returned once).
+    through rather than returned by ``known``), ``("output", k)`` for the ``k``-th output of ``known``
+    (a known output that is also a residual is returned once) or ``("const", j)`` for the split jaxpr's
+    ``j``-th constant (passed as it is, see ``partial_eval_jaxpr``).
     """
 
     known: ClosedJaxpr
     unknown: ClosedJaxpr
     out_unknowns: list[bool]
     residual_sources: list[tuple[str, int]]
+    consts: Sequence[Any] = ()
 
     def residuals(self, known_inputs: Sequence[Any], known_outputs: Sequence[Any]) -> list[Any]:
         """The residual values, given the known inputs and the outputs of ``known``."""
-        return [known_inputs[j] if source == "input" else known_outputs[j] for source, j in self.residual_sources]
+        sources = {"input": known_inputs, "output": known_outputs, "const": self.consts}
+        return [sources[source][j] for source, j in self.residual_sources]
 
 
 def _drop_unread_outputs(jaxpr: Jaxpr) -> Jaxpr:
@@ -210,11 +213,15 @@ def _drop_unread_outputs(jaxpr: Jaxpr) -> Jaxpr:
 
 
 def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool], sort_residuals: bool = False,
-                       linearizes: bool = False) -> SplitJaxpr:
+                       linearizes: bool = False, constant_residuals: bool = False,
+                       forward_constants: bool = False) -> SplitJaxpr:
     """Split ``closed`` into the part computable from its known inputs and the part needing the unknown ones
     (``sort_residuals``: see ``PartialStagingTrace.to_open_jaxpr``). With ``linearizes`` the split is that of
     JAX's linearization of a call's jaxpr (a jit's, say, in a linearized function): the primitives inside split
-    as linearization splits them, and the unknown half keeps every output its equations define."""
+    as linearization splits them, and the unknown half keeps every output its equations define. With
+    ``constant_residuals`` the constants the unknown half reads are residuals too, as in JAX's split of a jit,
+    returned by the known half, except ``closed``'s own constants with ``forward_constants`` (passed as they are,
+    as JAX's linearization of a jit passes them)."""
     in_avals: list[ShapedArray] = closed.in_avals
     known_trace = StagingTrace(closed.jaxpr.debug_info)
     with core.new_trace(known_trace):
@@ -232,20 +239,23 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool], sort_resid
         unknown_trace.invalidate()
         out_unknowns = [unknown_trace.is_unknown(x) for x in outs]
         unknown, residual_values = unknown_trace.to_open_jaxpr([x for x, u in zip(outs, out_unknowns) if u],
-                                                               sort_residuals)
+                                                               sort_residuals, constant_residuals)
         if not linearizes:
             unknown = ClosedJaxpr(_drop_unread_outputs(unknown.jaxpr), unknown.consts)
         inputs = {id(x): j for j, x in enumerate(known_args)}
         known_outs = [x for x, u in zip(outs, out_unknowns) if not u]
         outputs = {id(x): k for k, x in reversed(list(enumerate(known_outs)))}
+        consts = {id(c): j for j, c in enumerate(closed.consts)} if forward_constants else {}
         residual_sources: list[tuple[str, int]] = []
         for value in residual_values:
             if id(value) in inputs:
                 residual_sources.append(("input", inputs[id(value)]))
+            elif id(value) in consts:
+                residual_sources.append(("const", consts[id(value)]))
             else:
                 if id(value) not in outputs:
                     outputs[id(value)] = len(known_outs)
                     known_outs.append(value)
                 residual_sources.append(("output", outputs[id(value)]))
         known = known_trace.to_closed_jaxpr(known_outs)
-    return SplitJaxpr(known, unknown, out_unknowns, residual_sources)
+    return SplitJaxpr(known, unknown, out_unknowns, residual_sources, closed.consts)

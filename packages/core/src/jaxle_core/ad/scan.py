@@ -165,7 +165,8 @@ def split_instantiating(closed: ClosedJaxpr, unknowns: Sequence[bool], instantia
                         sort_residuals: bool = False, linearizes: bool = False) -> InstantiatedSplit:
     """``partial_eval_jaxpr`` whose outputs in ``instantiate_outs`` are unknown even when computable now
     (they become residuals that the unknown jaxpr returns)."""
-    split = partial_eval_jaxpr(closed, unknowns, sort_residuals, linearizes)
+    # (linearizing, a constant the unknown part reads, one a jit's linearization passes, is a residual as in JAX)
+    split = partial_eval_jaxpr(closed, unknowns, sort_residuals, linearizes, constant_residuals=linearizes)
     known = split.known.jaxpr
     residuals = [known.invars[j] if source == "input" else known.outvars[j] for source, j in split.residual_sources]
     unknown = split.unknown.jaxpr
