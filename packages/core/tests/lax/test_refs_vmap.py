@@ -73,3 +73,36 @@ def test_reference_batched_along_any_axis_equals_a_loop(f, ref_axis):
     batched = jaxle_core.vmap(f, in_axes=(ref_axis, 0))(y, i)
     for b, expected in zip(batched, _loop(f, (ref_axis, 0), (y, i))):
         np.testing.assert_array_equal(np.asarray(b), expected)
+
+
+def _scanned_over(y):
+    r = refs.new_ref(y)
+
+    def body(c, row):
+        row[...] += c
+        return c + 1.0, row[...] * 2.0
+
+    c, ys = jaxle_core.lax.scan(body, np.float32(0), r)
+    return refs.freeze(r), c, ys
+
+
+def _closed_over_in_scan(y):
+    r = refs.new_ref(y)
+
+    def body(c, x):
+        r[0] += c * x
+        return c + 1.0, r[1]
+
+    c, ys = jaxle_core.lax.scan(body, np.float32(1), np.arange(3, dtype=np.float32))
+    return refs.freeze(r), c, ys
+
+
+@pytest.mark.parametrize("f", [_scanned_over, _closed_over_in_scan])
+@pytest.mark.parametrize("ref_axis", [0, 1, 2])
+def test_scan_over_or_closing_over_a_reference_batched_along_any_axis_equals_a_loop(f, ref_axis):
+    # the scan wants a scanned reference batched along its second axis, a closed-over one along its first: any
+    # other is laid out so in a new reference, copied back after the loop (JAX fails transposing the reference)
+    y = np.moveaxis(np.arange(24, dtype=np.float32).reshape(2, 3, 4), 0, ref_axis)
+    batched = jaxle_core.vmap(f, in_axes=ref_axis)(y)
+    for b, expected in zip(batched, _loop(f, (ref_axis,), (y,)), strict=True):
+        np.testing.assert_array_equal(np.asarray(b), expected)

@@ -4,7 +4,9 @@ Batched consts and carries carry their batch dimension first; batched xs carry
 it second (after the scanned axis), so the body sees every batched value with
 the batch dimension first and the stacked ys come out batched along axis 1.
 Which carries are batched is a fixed point: a carry the body makes batched is
-batched on the way in too.
+batched on the way in too. A reference batched along another dimension than its
+place asks for cannot be transposed in place: the scan gets a new reference
+holding its value so laid out, copied back into it once the scan has run.
 """
 
 from __future__ import annotations
@@ -24,8 +26,10 @@ from jaxle_core.batching.trace import (
     with_batch_dim,
 )
 from jaxle_core.closed_call import with_named_calls
+from jaxle_core.avals import get_aval
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.lax.control_flow.scan import scan_p, scan_params, split_scan_args
+from jaxle_core.lax.refs import get, is_ref_aval, new_ref, ref_set
 from jaxle_core.staging import trace_to_jaxpr
 
 
@@ -68,13 +72,26 @@ def _scan_batch(trace: BatchTrace, vals, dims, *, reverse: bool, length: int, ja
             break
         carry_b = [a or b for a, b in zip(carry_b, out_batched[:num_carry])]
         check_carry_batchable(carry, carry_d, carry_b)
-    consts = [x if d is None else move_dim(x, d, 0) for x, d in zip(consts, const_d)]
+    copies: list[tuple[Any, Any, int, int]] = []
+    consts = [x if d is None else _moved(x, d, 0, copies) for x, d in zip(consts, const_d)]
     carry = [at_dim(x, d, size, 0) if b else x for x, d, b in zip(carry, carry_d, carry_b)]
-    xs = [x if d is None else move_dim(x, d, 1) for x, d in zip(xs, xs_d)]
+    xs = [x if d is None else _moved(x, d, 1, copies) for x, d in zip(xs, xs_d)]
     outs = scan_p.bind(*consts, *carry, *xs, **dict(params, jaxpr=body))
+    for ref, copy, d, place in copies:
+        ref_set(ref, ..., move_dim(get(copy), place, d))
     ys_b = out_batched[num_carry:]
     out_dims = [0 if b else None for b in carry_b] + [1 if b else None for b in ys_b]
     return outs, out_dims
+
+
+def _moved(x: Any, d: int, place: int, copies: list[tuple[Any, Any, int, int]]) -> Any:
+    """``x`` with its batch dimension ``d`` moved to ``place``; a reference so moved is a new one, noted in
+    ``copies`` to be copied back."""
+    if d == place or not is_ref_aval(get_aval(x)):
+        return move_dim(x, d, place)
+    copy = new_ref(move_dim(get(x), d, place))
+    copies.append((x, copy, d, place))
+    return copy
 
 
 # A collective rule (it gets the trace): collectives over the vmapped axis may sit inside the body.
