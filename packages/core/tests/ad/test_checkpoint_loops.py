@@ -59,3 +59,13 @@ def test_vmap_and_second_derivative_of_the_known_call():
         expected = (np.asarray(jc.grad(fun)(x + step * direction, w)) -
                     np.asarray(jc.grad(fun)(x - step * direction, w))) / (2 * step)
         np.testing.assert_allclose(np.asarray(along(x)), expected, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("jitted", [False, True])
+def test_second_reverse_derivative_through_a_value_offloaded_in_a_loop_is_refused_as_jax(jitted):
+    # JAX 0.10.2 refuses it transposing the loop's body, naming one iteration's types (eagerly and under jit); the
+    # reference backend, which keeps no array in host memory, computes the stacked residual eagerly untyped by it
+    fun = M.ck(GEN.functions(M)["scan_carry"], policy=GEN.policies(M)["offload_a"])
+    twice = jc.grad(lambda x, w: M.lax.reduce_sum(M.lax.sin(jc.grad(fun)(x, w)), (0, 1)))
+    with pytest.raises(ValueError, match=r"^Expected cotangent type float32\[2,3\] but got float32<host>\[2,3\]$"):
+        (jc.jit(twice) if jitted else twice)(CALLS.X, CALLS.W)

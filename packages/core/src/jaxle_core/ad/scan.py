@@ -47,6 +47,7 @@ from jaxle_core.ad.transpose import (
     UndefinedPrimal,
     backward_pass,
     body_ref_cotangents,
+    check_memory,
     is_undefined,
     passed_ref_cotangents,
     transpose_rules,
@@ -377,6 +378,10 @@ def _scan_transpose(cts, *args, reverse: bool, length: int, jaxpr: ClosedJaxpr, 
     outs = bind_scan(body, body_consts, res_consts, carry,
                      [*res_xs[:n_refs], *[ct for ct in ct_ys if type(ct) is not Zero], *res_xs[n_refs:]],
                      not reverse, length, unroll)
+    # a stacked operand typed otherwise than the body's (an offloaded residual computed eagerly on a backend that
+    # keeps none in host memory) is refused as JAX refuses it in the body
+    for x, ct in zip([x for x in xs if is_undefined(x)], outs[len(carry):]):
+        check_memory(x.aval, ct, stacked=True)
     const_cts, carry_cts, xs_cts = iter(outs[:len(lin_const_avals)]), outs[len(lin_const_avals):len(carry)], \
         iter(outs[len(carry):])
     return ([next(const_cts) if lin else None for lin in const_linear] + list(carry_cts)

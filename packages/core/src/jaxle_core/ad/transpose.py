@@ -128,12 +128,15 @@ def known_references_written_linearly(jaxpr: Jaxpr, linear: set[Var]) -> set[Var
             if v in written and not any(type(a) is not Literal and a in linear for a in eqn.invars)}
 
 
-def _check_memory(aval: Any, ct: Any) -> None:
+def check_memory(aval: Any, ct: Any, stacked: bool = False) -> None:
     """JAX's refusal of a cotangent lying in another memory than the value it is the cotangent of (the copy back of
-    a value a checkpoint offloaded, differentiated again)."""
+    a value a checkpoint offloaded, differentiated again). ``stacked``: those of a loop's stacked operand, named
+    as one iteration's (where JAX refuses them, in the loop's body)."""
     got = get_aval(ct)
     expected, space = getattr(aval, "memory_space", None), getattr(got, "memory_space", None)
     if expected is not None and space is not None and expected != space:
+        if stacked:
+            aval, got = aval.update(shape=aval.shape[1:]), got.update(shape=got.shape[1:])
         raise ValueError(f"Expected cotangent type {aval.str_short()} but got {got.str_short()}")
 
 
@@ -184,7 +187,7 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
     def write_cotangent(atom: Any, ct: Any) -> None:
         if ct is None or type(ct) is Zero or type(atom) is Literal or atom not in linear:
             return
-        _check_memory(atom.aval, ct)
+        check_memory(atom.aval, ct)
         ct_env[atom] = add_tangents(ct_env[atom], ct) if atom in ct_env else ct
 
     for v, ct in zip(jaxpr.outvars, cotangents):
