@@ -1,8 +1,9 @@
 """Write loop_linearize_golden.json: the jaxprs and values of derivatives of functions containing loops, without
-checkpointing: ``scan`` with several carries and ``xs``, with loop-invariant work, with a carry that never depends
-on the differentiated arguments, calling a ``jit`` that closes over an array, ``fori_loop`` (a ``scan`` with static bounds) and ``while_loop`` with known and
-unknown carries, under ``linearize`` (also of a ``jit``), ``grad``, ``vjp``, ``grad`` of a ``jit`` and ``grad`` of
-``grad`` (what the known and linear parts of each loop hold, and in which order):
+checkpointing: ``scan`` with several carries and ``xs``, with loop-invariant work, with a carry that never depends on
+the differentiated arguments, calling a ``jit`` that closes over an array, ``fori_loop`` (a ``scan`` with static
+bounds) and ``while_loop`` with known and unknown carries, under ``linearize`` (also of a ``jit``), ``grad``,
+``vjp``, ``grad`` of a ``jit`` and ``grad`` of ``grad`` (what the known and linear parts of each loop hold, and in
+which order):
 
     /work/jaxpeer/bin/python packages/core/tests/golden/make_loop_linearize_golden.py jax
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from jaxle_core import core
+from jaxle_core.avals import get_aval
 from jaxle_core.batching.trace import (
     BatchTrace,
     BatchTracer,
@@ -26,7 +27,6 @@ from jaxle_core.batching.trace import (
     with_batch_dim,
 )
 from jaxle_core.closed_call import with_named_calls
-from jaxle_core.avals import get_aval
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.lax.control_flow.scan import scan_p, scan_params, split_scan_args
 from jaxle_core.lax.refs import get, is_ref_aval, new_ref, ref_set
