@@ -7,7 +7,8 @@ The cases cover references passed as arguments (read, written, both, neither, wr
 read, several, donated beside them, with keep_unused), references the function closes over (of several ranks,
 alongside arguments), references made inside, a reference written under ``lax.cond``, and references read and
 written at static integer indices (negative ones too), at a traced index, through slices and both, with a read
-that nothing uses. Each case also records the values its program gives (run twice).
+that nothing uses, and a jit given its device (``jit(device=...)``). Each case also records the values its program
+gives (run twice).
 """
 
 import importlib
@@ -21,6 +22,11 @@ HERE = pathlib.Path(__file__).parent
 X = np.arange(3, dtype=np.float32)
 M = np.arange(6, dtype=np.float32).reshape(2, 3)
 _OPTIONS = {"donated_beside": {"donate_argnums": 0}, "unused_kept": {"keep_unused": True}}
+
+
+def _options(m, name):
+    """The ``jit`` options of case ``name`` (``on_a_device``: the first device, as ``jit(device=...)``)."""
+    return {"device": m.devices()[0]} if name == "on_a_device" else _OPTIONS.get(name, {})
 
 
 def _cases(m):
@@ -110,19 +116,20 @@ def _cases(m):
         "sliced": (sliced, m.new_ref(jnp.arange(3.0)), X + 1),
         "dead_read": (dead_read, m.new_ref(jnp.zeros(3)), np.float32(1)),
         "row_and_columns": (row_and_columns, m.new_ref(jnp.zeros((2, 3))), X),
+        "on_a_device": (add_to, m.new_ref(jnp.zeros(3)), X),
     }
 
 
 def lowered(m, name):
     """Case ``name``'s lowered text with ``m`` as jax."""
     fun, *args = _cases(m)[name]
-    return m.jit(fun, **_OPTIONS.get(name, {})).lower(*args).as_text()
+    return m.jit(fun, **_options(m, name)).lower(*args).as_text()
 
 
 def run(m, name):
     """Case ``name`` run (twice) with ``m`` as jax: the results' leaves and the reference arguments' values after."""
     fun, *args = _cases(m)[name]
-    jitted = m.jit(fun, **{k: v for k, v in _OPTIONS.get(name, {}).items() if k != "donate_argnums"})
+    jitted = m.jit(fun, **{k: v for k, v in _options(m, name).items() if k != "donate_argnums"})
     jitted(*args)
     outs = jitted(*args)
     refs = [a for a in args if type(a).__name__ == "Ref"]
