@@ -341,8 +341,10 @@ abstract_value_types: list[type] = [ShapedArray]
 
 def not_a_jax_type(x: Any, full_stop: bool = False) -> TypeError:
     """JAX's TypeError for a value that is not an array. JAX's argument checks (a jit call's, grad's) end the
-    message with a full stop; ``typeof`` and the primitives' operand checks do not."""
-    return TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type{'.' if full_stop else ''}")
+    message with a full stop; ``typeof`` (vmap's, jvp's, a custom_vjp's) does not, and quotes the type of anything
+    but a string (``of type '<class 'bytes'>'``)."""
+    kind = type(x) if full_stop or isinstance(x, str) else f"'{type(x)}'"
+    return TypeError(f"Argument '{x}' of type {kind} is not a valid JAX type{'.' if full_stop else ''}")
 
 
 def get_aval(x: Any) -> ShapedArray:

@@ -273,9 +273,12 @@ def dtype(x: Any, canonicalize: bool = True, *, requested_in: str = "dtype", sta
         raise ValueError("dtype must be specified." if requested_in != "dtype" else f"Invalid argument to dtype: {x}.")
     if isinstance(x, ExtendedDType):
         return x
-    if requested_in != "dtype" and isinstance(x, (type, str, np.dtype)):
+    requested = requested_in != "dtype"
+    # a dtype asked for by name reads bytes as NumPy does (b"f4"); elsewhere bytes are a value without a dtype
+    named = (str, np.dtype, bytes) if requested else (str, np.dtype)
+    if requested and isinstance(x, (type, *named)):
         _check_requested_dtype(x, requested_in)
-    if requested_in != "dtype" and type(x) in (bool, int, float, complex):
+    if requested and type(x) in (bool, int, float, complex):
         # a Python number asked of as a dtype is refused (its value would name a dtype of its kind)
         raise TypeError(f"Cannot interpret '{x}' as a data type")
     if isinstance(x, type):
@@ -293,7 +296,7 @@ def dtype(x: Any, canonicalize: bool = True, *, requested_in: str = "dtype", sta
             return canonicalize_dtype(py_dtype) if canonicalize else py_dtype
     if isinstance(x, _UNCANONICALIZED_TYPES):
         return x.dtype
-    if isinstance(x, (str, np.dtype)):
+    if isinstance(x, named):
         dt = np.dtype(x)
         _check_value_dtype(x, dt)
         return _canonicalize_requested(dt, requested_in, stacklevel) if canonicalize else dt

@@ -39,7 +39,8 @@ _ARRAY_API_VERSIONS = ["2024.12"]
 
 
 def _sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None, promote_integers=True):
-    return reductions.sum(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial, where=where,
+    # JAX 0.10.2's method does not pass ``initial`` on: it is ignored, as there
+    return reductions.sum(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where,
                           promote_integers=promote_integers)
 
 

@@ -21,7 +21,7 @@ from jaxle_numpy.manipulation import moveaxis, pad, roll
 from jaxle_numpy.ranges import arange
 from jaxle_numpy.reductions import prod
 from jaxle_numpy.ufuncs import conj, remainder, sqrt
-from jaxle_numpy.util import canonicalize_axis, check_scalar_arraylike, requested_dtype
+from jaxle_numpy.util import canonicalize_axis, check_scalar_arraylike
 
 __all__ = ["fft", "fft2", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifft2", "ifftn", "ifftshift", "ihfft",
            "irfft", "irfft2", "irfftn", "rfft", "rfft2", "rfftfreq", "rfftn"]
@@ -265,25 +265,33 @@ def _computation_dtype(dtype: np.dtype) -> np.dtype:
     return np.dtype(np.float64 if bits == 64 else np.float32)
 
 
+def _check_length(func_name: str, n: Any) -> None:
+    if isinstance(n, (list, tuple)):
+        raise ValueError(f"The n argument of jax.numpy.fft.{func_name} only takes an int. Got n = {list(n)}.")
+
+
 def fftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> Any:
     """The sample frequencies of an ``n``-point transform with sample spacing ``d``: ``[0, 1, ..., -1] / (d n)``.
 
     They are computed in ``dtype`` when it is a real floating type, else in a float of its width (float32 or
-    float64) and converted."""
-    dtype = dtypes.default_float_dtype() if dtype is None else requested_dtype(dtype, "fftfreq")
+    float64) and converted. As JAX's, the steps are ``arange``, ``astype``, ``array`` and ``astype``: a 64-bit
+    ``dtype`` with x64 off warns in each."""
+    dtype = dtypes.default_float_dtype() if dtype is None else dtype
+    _check_length("fftfreq", n)
     _check_spacing("fftfreq", d)
-    float_dtype = _computation_dtype(dtype)
-    half = n // 2
-    k = remainder(arange(n, dtype=float_dtype) + half, n) - half
-    result = k / array(d * n, dtype=float_dtype, device=device)
-    return result if dtype == float_dtype else result.astype(dtype)
+    float_dtype = _computation_dtype(dtypes.dtype(dtype, canonicalize=False))
+    k = remainder(arange(n, dtype=float_dtype) + n // 2, n) - n // 2
+    result = k.astype(float_dtype) / array(d * n, dtype=float_dtype, device=device)
+    return result.astype(dtype)
 
 
 def rfftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> Any:
     """The non-negative sample frequencies of an ``n``-point ``rfft``: ``[0, 1, ..., n // 2] / (d n)``."""
-    dtype = dtypes.default_float_dtype() if dtype is None else requested_dtype(dtype, "rfftfreq")
+    dtype = dtypes.default_float_dtype() if dtype is None else dtype
+    _check_length("rfftfreq", n)
     _check_spacing("rfftfreq", d)
-    return arange(n // 2 + 1, dtype=dtype) / array(d * n, dtype=dtype, device=device)
+    half = n // 2 if n % 2 == 0 else (n - 1) // 2  # as JAX's: a traced n fails converting the parity to bool
+    return arange(0, half + 1, dtype=dtype) / array(d * n, dtype=dtype, device=device)
 
 
 def _shift(func_name: str, x: Any, axes: None | int | Sequence[int], sign: int) -> Any:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import operator
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -36,6 +37,7 @@ from jaxle_core.lax.identity import copy_p
 from jaxle_core.lax.refs import Slice
 from jaxle_core.shape_poly import is_symbolic_dim, max_dim, min_dim
 from jaxle_numpy import creation
+from jaxle_numpy.util import check_jitted_arguments
 
 __all__: list[str] = []
 
@@ -127,6 +129,8 @@ def _read_item(item: Any, position: int, canonical: dict[int, np.ndarray]) -> li
         return [(Kind.STATIC_INT, item)]
     if isinstance(item, str):
         raise TypeError(f"JAX does not support string indexing; got idx={item!r}")
+    if isinstance(item, (bytes, bytearray)):  # JAX's jitted asarray refuses it as an argument
+        check_jitted_arguments(creation.asarray, a=item)
     item = _as_index_array(item)
     if hasattr(item, "__jax_array__"):
         item = item.__jax_array__()
@@ -163,7 +167,7 @@ def _consumed_dims(kind: Kind | str, value: Any) -> int:
 
 def parse_index(index: Any, shape: tuple[int, ...]) -> ParsedIndex:
     """``index`` checked as JAX checks it and read into items (see the module's docstring)."""
-    if isinstance(index, list):
+    if isinstance(index, Sequence) and not isinstance(index, (tuple, str)):  # a list, bytes, a range
         nested = any(e is None or e is Ellipsis or isinstance(e, (slice, list, tuple)) for e in index)
         raise TypeError("Using a non-tuple sequence for multidimensional indexing is not allowed; use "
                         f"`arr[{'tuple' if nested else 'array'}(seq)]` instead of `arr[seq]`. See "

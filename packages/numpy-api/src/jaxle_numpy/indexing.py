@@ -22,7 +22,7 @@ from jaxle_core.mesh import PartitionSpec, get_abstract_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import checked_out_sharding, spec_of
 from jaxle_numpy import indexer, ufuncs
-from jaxle_numpy.util import check_arraylike, promote_dtypes, staged_when_converted
+from jaxle_numpy.util import check_arraylike, ensure_array, promote_dtypes, staged_when_converted
 
 __all__: list[str] = []
 
@@ -183,7 +183,7 @@ def scatter_update(x, index, y, kind: str, *, indices_are_sorted: bool = False, 
         out = scatter_update(x, index, y, kind, indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
                              mode=mode, wrap_negative_indices=wrap_negative_indices)
         return placement.reshard(out, out_sharding)
-    y = staged_when_converted(y)  # before the indices, as JAX's
+    y = staged_when_converted(ensure_array(y))  # made an array before the indices are read, as JAX's
     x_aval = get_aval(x)
     parsed = indexer.parse_index(index, x_aval.shape)
     if key_dtype is not None and get_aval(y).dtype != key_dtype:  # JAX promotes the update against the bare dtype

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import operator
-import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -75,6 +74,7 @@ from jaxle_numpy.util import (
     promote_dtypes,
     requested_dtype,
     staged_target,
+    warn_complex_astype,
 )
 from jaxle_numpy.vectorize import apply_along_axis
 
@@ -1250,11 +1250,7 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> 
     check_conversion_target(device, x)
     dt = requested_dtype(dtype, "astype") if dtype is not None else dtypes.default_float_dtype()
     aval = get_aval(ensure_array(x))
-    # Key dtypes have no NumPy kind: casting one (to itself alone) is convert_element_type's to check.
-    if getattr(aval.dtype, "kind", None) == "c" and getattr(dt, "kind", None) != "c":
-        warnings.warn("Casting from complex to real dtypes will soon raise a ValueError. Please first use jnp.real "
-                      "or jnp.imag to take the real/imaginary component of your input.", DeprecationWarning,
-                      stacklevel=2)
+    warn_complex_astype(aval.dtype, dt)
     target = staged_target(device)
     if target is not None:
         out = converted_staged(ensure_array(x), dt, False, target)

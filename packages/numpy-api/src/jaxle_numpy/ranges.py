@@ -16,6 +16,7 @@ from jaxle_core.jit import jit
 from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_core.shape_poly import is_symbolic_dim
 from jaxle_core.sharding_types import checked_out_sharding
+from jaxle_numpy.scalar_types import iscomplexobj
 from jaxle_numpy.util import (
     check_arraylike,
     check_conversion_target,
@@ -25,10 +26,12 @@ from jaxle_numpy.util import (
     converted_onto,
     converted_staged,
     is_arraylike,
+    promote_args,
     promote_shapes,
     put_staged,
     requested_dtype,
     staged_target,
+    warn_complex_astype,
 )
 
 __all__ = ["arange", "linspace", "logspace", "geomspace"]
@@ -49,6 +52,11 @@ def _converted(x: Any, dtype: np.dtype) -> np.ndarray:
     """A concrete scalar converted to ``dtype`` as lax converts (integers wrap, floats truncate toward zero)."""
     with np.errstate(invalid="ignore", over="ignore"):
         return np.asarray(x).astype(dtype)
+
+
+def _size(count: Any) -> int:
+    """How many values a range of ``count`` steps has, as NumPy's ``ceil`` counts them (a string gets its error)."""
+    return max(int(np.ceil(count)), 0)
 
 
 def _iota(dtype: Any, size: int, out_sharding: Any) -> Any:
@@ -75,20 +83,20 @@ def _arange(start: Any, stop: Any, step: Any, dtype: Any, out_sharding: Any) -> 
         if x is not None and not is_arraylike(x) and not np.isscalar(x):  # a string fails as a dtype below
             raise TypeError(f"arange requires ndarray, scalar, or None arguments, got {type(x)} at position "
                             f"{position}.")
-    if any(dtypes.issubdtype(dtypes.dtype(x), np.complexfloating) for x in given):
-        raise ValueError("Passing complex start/stop/step to jnp.arange is no longer supported starting in JAX "
-                         "v0.10.0.")
     requested = requested_dtype(dtype, "arange")
     out_dtype = requested if requested is not None else dtypes.result_type(*given) if given else \
         dtypes.default_float_dtype()
+    if any(iscomplexobj(x) for x in given):
+        raise ValueError("Passing complex start/stop/step to jnp.arange is no longer supported starting in JAX "
+                         "v0.10.0.")
     if stop is None and step is None:  # the one argument is the stop
-        return _iota(out_dtype, max(math.ceil(_concrete_scalar("stop", start)), 0), out_sharding)
+        return _iota(out_dtype, _size(_concrete_scalar("stop", start)), out_sharding)
     if stop is None:  # arange(start, None, step) counts from zero to start, as NumPy does
         start, stop = 0, start
     start_value = _concrete_scalar("start", start)
     stop_value = _concrete_scalar("stop", stop)
     step_value = 1 if step is None else _concrete_scalar("step", step)
-    size = max(math.ceil((stop_value - start_value) / step_value), 0)
+    size = _size((stop_value - start_value) / step_value)
     if step is None:  # JAX shifts by a nonzero start only
         values = _iota(out_dtype, size, out_sharding)
         return lax.add(_converted(start_value, out_dtype), values) if start_value != 0 else values
@@ -118,6 +126,13 @@ def _as_dtype(x: Any, dtype: np.dtype) -> Any:
     return convert_keeping_weak_type(x, dtype, False)
 
 
+def _bound_as_dtype(x: Any, dtype: np.dtype) -> Any:
+    """A start or stop converted to the computation dtype, as JAX's ``astype`` converts it (a complex one made
+    real warns its DeprecationWarning)."""
+    warn_complex_astype(get_aval(x).dtype, dtype, stacklevel=3)
+    return _as_dtype(x, dtype)
+
+
 def _broadcast_to(x: Any, shape: tuple[int, ...]) -> Any:
     aval = get_aval(x)
     if aval.shape == shape:
@@ -141,7 +156,7 @@ def _linspace(start: Any, stop: Any, num: int, endpoint: bool = True, retstep: b
     (``staged_target``) as JAX's are."""
     dtype = _default_dtype(dtype, start, stop)
     computation = dtypes.to_inexact_dtype(dtype)
-    given_start, given_stop = _as_dtype(start, computation), _as_dtype(stop, computation)
+    given_start, given_stop = _bound_as_dtype(start, computation), _bound_as_dtype(stop, computation)
     bounds_shape = lax.broadcast_shapes(get_aval(given_start).shape, get_aval(given_stop).shape)
     start, stop = _broadcast_to(given_start, bounds_shape), _broadcast_to(given_stop, bounds_shape)
     divisor = num - 1 if endpoint else num
@@ -195,11 +210,10 @@ def _logspace(start: Any, stop: Any, base: Any, num: int, endpoint: bool = True,
               axis: int = 0) -> Any:
     dtype = _default_dtype(dtype, start, stop)
     computation = dtypes.to_inexact_dtype(dtype)
-    start, stop = _as_dtype(start, computation), _as_dtype(stop, computation)
+    start, stop = _bound_as_dtype(start, computation), _bound_as_dtype(stop, computation)
     exponents = _linspace(start, stop, num, endpoint=endpoint, axis=axis)
-    check_arraylike("power", base, exponents)
-    base = _as_dtype(base, computation)
-    return lax.convert_element_type(lax.pow(*promote_shapes("power", base, exponents)), dtype)
+    # base ** exponents as jnp.power computes it (a complex base gives complex powers, made real at the end)
+    return lax.convert_element_type(lax.pow(*promote_args("power", base, exponents)), dtype)
 
 
 def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: Any = 10.0, dtype: Any = None,
@@ -228,7 +242,7 @@ def _geomspace(start: Any, stop: Any, num: int, endpoint: bool = True, dtype: np
                axis: int = 0) -> Array:
     dtype = _default_dtype(dtype, start, stop)
     computation = dtypes.to_inexact_dtype(dtype)
-    start, stop = _as_dtype(start, computation), _as_dtype(stop, computation)
+    start, stop = _bound_as_dtype(start, computation), _bound_as_dtype(stop, computation)
     # Interpolate the logarithms of the magnitudes; both bounds take the sign of start (mixed signs give NaN).
     sign = lax.sign(start)
     log_start, log_stop = _log10(lax.div(start, sign)), _log10(lax.div(stop, sign))

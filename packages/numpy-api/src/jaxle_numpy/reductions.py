@@ -121,10 +121,12 @@ def check_where(name: str, where: Any) -> None:
             raise ValueError(f"jnp.{name}: where must be None or a boolean array; got where.dtype={dtype!r}.")
 
 
-def _operand(name: str, a: Any, *others: Any) -> Any:
-    """``a`` checked, then each of ``others`` given (``where``, ``mean``) alone, as JAX checks them (an error names
-    position 0)."""
-    for x in (a, *(o for o in others if o is not None)):
+def _operand(name: str, a: Any, *others: Any, initial: Any = None) -> Any:
+    """``a`` checked, then ``initial`` and each of ``others`` given (``where``, ``mean``) alone, as JAX checks them
+    (an error names position 0). An ``initial`` given as a list or tuple is left to ``_initial_argument``."""
+    if _is_sequence_initial(initial):
+        initial = None
+    for x in (a, *(o for o in (initial, *others) if o is not None)):
         check_scalar_arraylike(name, x)
     return ensure_array(a)
 
@@ -164,13 +166,15 @@ def _reduce(a: Any, name: str, reducer: Callable, combine: Callable, identity: C
     Over named axes (``is_named``) the reduction is ``collective`` over ``axis`` as given (JAX's
     NotImplementedError where there is none), ``keepdims`` keeping the positional axes of it only, as in JAX."""
     check_out(name, out)
-    a = _operand(name, a, initial, where)
+    a = _operand(name, a, where, initial=initial)
     check_where(name, where)
     named = is_named(axis)
     if named:
         if collective is None:
             raise NotImplementedError(f"Named reductions not implemented for jnp.{name}()")
-        reducer = bool_reducer = lambda x, _: collective(x, axis)  # noqa: E731 - the reduction over the named axes
+        # over the named axes; as JAX's, a bare string names one axis per character (``axis='ij'``: i, then j)
+        names = tuple(axis) if isinstance(axis, str) else axis
+        reducer = bool_reducer = lambda x, _: collective(x, names)  # noqa: E731
     if preprocess is not None:
         a = preprocess(a)
     aval = get_aval(a)
@@ -207,12 +211,18 @@ def _reduce(a: Any, name: str, reducer: Callable, combine: Callable, identity: C
     return _convert(result, result_dtype)
 
 
+def _is_sequence_initial(initial: Any) -> bool:
+    return isinstance(initial, (list, tuple))
+
+
 def _initial_argument(initial: Any) -> Any:
     """``initial`` as JAX's jitted reduction takes it, as an argument, eagerly or traced: a Python int beyond the
     default integer dtype is refused with jit's OverflowError, a Python complex is a complex array (whose conversion
     to a real dtype warns as NumPy's, keeping the real part)."""
     if type(initial) is int:
         argument_avals(None, [initial], lambda: ["initial"])  # its refusal of an int that does not fit
+    elif _is_sequence_initial(initial):
+        jit(dtypes.dtype)(initial)  # traced element by element, it has no dtype: JAX's TypeError shows the tracers
     elif type(initial) is complex:
         return np.asarray(initial, dtypes.canonicalize_dtype(np.complex128))
     return initial
@@ -331,8 +341,7 @@ def _reduced_size(shape: tuple[int, ...], axis: Axis) -> int:
         return math.prod(shape)
     if isinstance(axis, (int, np.integer)):
         return shape[axis]
-    if isinstance(axis, str):
-        axis = (axis,)
+    # a bare string is a sequence of names, one per character, as JAX reads it
     return math.prod(lax.axis_size(d) if isinstance(d, str) else shape[d] for d in axis)
 
 
@@ -534,7 +543,7 @@ def _nan_replaced(a: Any, value: Any) -> Any:
 
 def _nansum_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False,
                  initial: Any = None, where: Any = None) -> Any:
-    a = _operand("nansum", a, initial, where)
+    a = _operand("nansum", a, where, initial=initial)
     check_where("nansum", where)
     if dtype is not None:  # a 64-bit dtype warns once, naming nanprod as JAX's warning does
         dtype = _requested_dtype(dtype, "nanprod")
@@ -545,7 +554,7 @@ def _nansum_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None,
 
 def _nanprod_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None, keepdims: bool = False,
                   initial: Any = None, where: Any = None) -> Any:
-    a = _operand("nanprod", a, initial, where)
+    a = _operand("nanprod", a, where, initial=initial)
     check_where("nanprod", where)
     if _is_inexact(a):
         a = _nan_replaced(a, 1)
@@ -554,7 +563,7 @@ def _nanprod_body(a: Any, axis: Axis = None, dtype: Any = None, out: None = None
 
 def _nan_extremum(name: str, reduction: Callable, a: Any, axis: Axis, out: Any, keepdims: bool, initial: Any,
                   where: Any) -> Any:
-    a = _operand(name, a, initial, where)
+    a = _operand(name, a, where, initial=initial)
     check_where(name, where)
     if not _is_inexact(a):
         return reduction(a, axis, out=out, keepdims=keepdims, initial=initial, where=where)

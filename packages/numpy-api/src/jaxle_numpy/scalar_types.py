@@ -207,16 +207,21 @@ def isdtype(dtype: Any, kind: Any) -> builtins.bool:
     return any(_is_of_kind(dt, k) for k in kinds)
 
 
-def _dtype_of_object(x: Any) -> np.dtype:
-    dt = getattr(x, "dtype", None)
-    return dt if isinstance(dt, np.dtype) else np.asarray(x).dtype
-
-
 def iscomplexobj(x: Any) -> builtins.bool:
-    """Whether ``x`` (an array, a scalar, a dtype-like, nested lists) has a complex dtype."""
-    if x is None:
+    """Whether ``x`` (an array, a scalar, nested lists) has a complex dtype. As JAX's, Python and NumPy scalars
+    and strings are answered by their type, anything else by its ``dtype`` or else as ``jnp.asarray`` makes it an
+    array (bytes or a dtype class get its TypeError)."""
+    if isinstance(x, (complex, np.complexfloating)):
+        return True
+    if x is None or isinstance(x, (bool, int, float, str, np.generic)):
         return False
-    return dtypes.issubdtype(_dtype_of_object(x), np.complexfloating)
+    try:
+        kind = x.dtype.type
+    except AttributeError:
+        from jaxle_numpy.creation import asarray  # noqa: PLC0415 - creation builds on this module
+
+        kind = asarray(x).dtype
+    return dtypes.issubdtype(kind, np.complexfloating)
 
 
 def isrealobj(x: Any) -> builtins.bool:

@@ -279,6 +279,9 @@ def _pow_int_int(x1: Any, x2: Any) -> Any:
 def power(x1: Any, x2: Any, /) -> Any:
     """Elementwise ``x1 ** x2``; a concrete integer exponent stages ``integer_pow``."""
     util.check_arraylike("power", x1, x2)
+    for x in (x1, x2):
+        if isinstance(x, (str, bytes)):  # JAX reads both dtypes first: its TypeError for a string or bytes
+            dtypes.dtype(x)
     try:
         exponent = operator.index(x2)
     except TypeError:

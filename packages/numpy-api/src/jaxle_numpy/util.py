@@ -314,6 +314,16 @@ def _promotion_operands(args: tuple) -> list[Any]:
         raise
 
 
+def warn_complex_astype(old_dtype: Any, new_dtype: Any, stacklevel: int = 2) -> None:
+    """JAX's DeprecationWarning for ``astype`` from a complex dtype to a real (or integer, boolean) one, attributed
+    as ``warnings.warn(stacklevel=...)`` in the function calling this would attribute it. Key dtypes have no NumPy
+    kind: casting one is convert_element_type's to check."""
+    if getattr(old_dtype, "kind", None) == "c" and getattr(new_dtype, "kind", None) != "c":
+        warnings.warn("Casting from complex to real dtypes will soon raise a ValueError. Please first use jnp.real "
+                      "or jnp.imag to take the real/imaginary component of your input.", DeprecationWarning,
+                      stacklevel=stacklevel + 1)
+
+
 def promote_dtypes(*args: Any) -> list[Any]:
     """``args`` converted to their common dtype, weak types respected (no change of rank).
 

@@ -7,12 +7,14 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
+import numpy as np
+
 from jaxle_core.array import Array
 from jaxle_core.avals import get_aval
 from jaxle_core.batching import vmap
 from jaxle_core.lax import structural as lax_structural
 from jaxle_numpy.creation import asarray
-from jaxle_numpy.util import canonicalize_axis, check_arraylike
+from jaxle_numpy.util import canonicalize_axis, check_arraylike, ensure_arraylike
 from jaxle_tree import tree_map
 
 __all__ = ["vectorize", "frompyfunc", "apply_along_axis", "apply_over_axes"]
@@ -161,7 +163,7 @@ def frompyfunc(func: Callable[..., Any], /, nin: int, nout: int, *, identity: An
 def apply_along_axis(func1d: Callable, axis: int, arr: Any, *args, **kwargs) -> Any:
     """``func1d`` applied to the 1-d slices of ``arr`` along ``axis``; its result's dimensions replace ``axis``."""
     check_arraylike("apply_along_axis", arr)
-    ndim = get_aval(arr).ndim
+    ndim = np.ndim(arr)  # as JAX's: a string or bytes has no dimension (so no axis)
     axis = canonicalize_axis(axis, ndim)
 
     def func(slice_1d):
@@ -176,7 +178,7 @@ def apply_along_axis(func1d: Callable, axis: int, arr: Any, *args, **kwargs) -> 
 
 def apply_over_axes(func: Callable[[Any, int], Any], a: Any, axes: Sequence[int]) -> Any:
     """``func(a, axis)`` applied for each of ``axes`` in turn; a result one dimension short gets ``axis`` back."""
-    check_arraylike("apply_over_axes", a)
+    a = ensure_arraylike("apply_over_axes", a)
     for axis in axes:
         result = func(a, axis)
         result_ndim, ndim = get_aval(result).ndim, get_aval(a).ndim

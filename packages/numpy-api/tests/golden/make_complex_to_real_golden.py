@@ -1,8 +1,9 @@
 """Golden records of JAX 0.10.2's warnings (and errors) for complex values made arrays of a real dtype: fills
 (``full``, ``full_like``, ``lax.full``) of Python, NumPy and jnp complex scalars, ``array``/``asarray`` of lists of
 complex arrays, conversions of NumPy complex scalars, ``ones_like`` and friends of complex arrays (which warn not),
-scatters and ``astype``. Each case runs eagerly and then inside ``jit``; the record is what it gave ("ok" or the
-error's type and message) and the category and text of each warning, in order.
+scatters, ``astype``, and ranges (``linspace``, ``geomspace``, ``logspace``) with complex endpoints or base and a
+real dtype. Each case runs eagerly and then inside ``jit``; the record is what it gave ("ok" or the error's type
+and message) and the category and text of each warning, in order.
 
 Run with JAX's environment:
 /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_complex_to_real_golden.py jax
@@ -63,6 +64,17 @@ CALLS: dict[str, Callable[[Any], Any]] = {
     "at_set_numpy_scalar": lambda m: m.numpy.ones(2).at[0].set(np.complex64(1j)),
     "at_add_array": lambda m: m.numpy.ones(2).at[0].add(_xc(m.numpy)[0]),
     "where": lambda m: m.numpy.where(True, m.numpy.ones(2), 1j),
+    # complex endpoints of a real range: JAX's ``astype`` of each complex one warns (once per traced signature)
+    "linspace_complex_start": lambda m: m.numpy.linspace(1 + 1j, 2, 7, dtype=m.numpy.float32),
+    "linspace_complex_stop_int": lambda m: m.numpy.linspace(1, 2 + 1j, 7, dtype=m.numpy.int32),
+    "linspace_complex_both": lambda m: m.numpy.linspace(1 + 0j, 2 + 0j, 7, dtype=m.numpy.float32),
+    "linspace_complex_array": lambda m: m.numpy.linspace(_xc(m.numpy), 3, 7, dtype=m.numpy.float32),
+    "linspace_numpy_complex": lambda m: m.numpy.linspace(np.complex64(1j), 3, 7, dtype=m.numpy.float32),
+    "geomspace_complex_start": lambda m: m.numpy.geomspace(1 + 1j, 2, 7, dtype=m.numpy.float32),
+    "geomspace_complex_both": lambda m: m.numpy.geomspace(1 + 0j, 2 + 0j, 7, dtype=m.numpy.int32),
+    "logspace_complex_stop": lambda m: m.numpy.logspace(1, 2 + 1j, 7, dtype=m.numpy.float32),
+    "logspace_complex_base": lambda m: m.numpy.logspace(0.0, 2.0, 7, base=1j, dtype=m.numpy.float32),
+    "logspace_complex_base_default_dtype": lambda m: m.numpy.logspace(0.0, 2.0, 9, base=1j),
 }
 
 

@@ -41,6 +41,8 @@ _CALLS = {
     "mgrid": lambda jnp, n: jnp.mgrid[0:n],
     "fromfunction": lambda jnp, n: jnp.fromfunction(lambda i: i, (n,)),
     "frombuffer_count": lambda jnp, n: jnp.frombuffer(b"\x00" * 8, jnp.int8, count=n),
+    "fftfreq": lambda jnp, n: jnp.fft.fftfreq(n),
+    "rfftfreq": lambda jnp, n: jnp.fft.rfftfreq(n),
 }
 
 CASES = {name: traced_case(call, 3) for name, call in _CALLS.items()}

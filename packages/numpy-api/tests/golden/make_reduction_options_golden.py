@@ -1,7 +1,8 @@
 """Golden records of JAX 0.10.2's errors and warnings for reductions given bad options — a dtype that is a number,
-an unhashable list or no dtype's name, an unhashable ``keepdims`` — eagerly and inside ``jit``, and of the
-warnings a 64-bit ``dtype`` gives with x64 off on a reduction's first call (its compiled signature's tracing:
-``sum`` and ``prod`` warn twice, naming themselves and then ``convert_element_type``). Each warning case reduces
+an unhashable list or no dtype's name, an unhashable ``keepdims``, an ``initial`` list — eagerly and inside
+``jit``, and of the warnings a 64-bit ``dtype`` gives with x64 off on a reduction's first call (its compiled
+signature's tracing: ``sum`` and ``prod`` warn twice, naming themselves and then ``convert_element_type``) and on
+``fftfreq`` and ``rfftfreq`` (once per step: ``arange``, ``astype``, ``array``). Each warning case reduces
 an array of a shape of its own, so that no other case has traced its signature before.
 
 Run with JAX's environment:
@@ -59,6 +60,13 @@ OPTION_CALLS: dict[str, Callable[[Any], Any]] = {
     "astype_int": lambda m: _x(m).astype(3),
     "arange_dtype_int": lambda m: m.numpy.arange(3, dtype=3),
     "convert_element_type_int": lambda m: m.lax.convert_element_type(_x(m), 3),
+    # an initial value given as a list or tuple: JAX traces its elements, then finds no dtype for it
+    "sum_initial_list": lambda m: m.numpy.sum(_x(m), initial=[1]),
+    "sum_initial_list_of_array": lambda m: m.numpy.sum(_x(m), initial=[m.numpy.float32(1)]),
+    "max_initial_tuple": lambda m: m.numpy.max(_x(m), initial=(1.0,)),
+    "prod_initial_list": lambda m: m.numpy.prod(_x(m), initial=[1, 2]),
+    "nansum_initial_list": lambda m: m.numpy.nansum(_x(m), initial=[1]),
+    "method_sum_initial": lambda m: _x(m).sum(initial=[1]),
 }
 
 # Each reduces ``ones(n)`` for its own ``n``.
@@ -78,6 +86,8 @@ _WIDE_CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "nanmean": lambda m, x: m.numpy.nanmean(x, dtype=m.numpy.float64),
     "nanvar": lambda m, x: m.numpy.nanvar(x, dtype=m.numpy.float64),
     "trace": lambda m, x: m.numpy.trace(m.numpy.diag(x), dtype=m.numpy.float64),
+    "fftfreq": lambda m, x: m.numpy.fft.fftfreq(x.shape[0], dtype=m.numpy.float64),
+    "rfftfreq": lambda m, x: m.numpy.fft.rfftfreq(x.shape[0], dtype=m.numpy.float64),
 }
 
 

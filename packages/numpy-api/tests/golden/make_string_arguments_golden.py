@@ -1,5 +1,6 @@
 """Golden records of JAX 0.10.2's errors for jnp functions given a string or bytes where an array goes: ufuncs,
-reductions, creation, manipulation, sorting and selection, products, linalg and fft. Each case calls
+reductions (and as their axis), creation (and as a dtype), manipulation, indexing and ``.at``, sorting and
+selection, products, linalg and fft; and for ``typeof``, ``vmap`` and custom derivatives given one. Each case calls
 ``fn(jnp, s)``, ``s`` being ``'abc'`` and then ``b'abc'``, eagerly and inside ``jit``; the record is the error's
 type and message (a function's address in it written ``0x..``), or what the call returned.
 
@@ -24,6 +25,10 @@ VALUES = {"str": "abc", "bytes": b"abc"}
 
 def _ones(jnp: Any) -> Any:
     return jnp.ones(3)
+
+
+def _matrix(jnp: Any) -> Any:
+    return jnp.ones((3, 3))
 
 
 CALLS: dict[str, Callable[[Any, Any], Any]] = {
@@ -80,6 +85,8 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "positive": lambda jnp, s: jnp.positive(s),
     "trunc": lambda jnp, s: jnp.trunc(s),
     "deg2rad": lambda jnp, s: jnp.deg2rad(s),
+    "power": lambda jnp, s: jnp.power(s, 2),
+    "power_second": lambda jnp, s: jnp.power(2, s),
     "add_reduce": lambda jnp, s: jnp.add.reduce(s),
     "add_outer": lambda jnp, s: jnp.add.outer(s, 1),
     "list_operand": lambda jnp, s: jnp.sin([s]),
@@ -87,6 +94,12 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "sum": lambda jnp, s: jnp.sum(s),
     "sum_where": lambda jnp, s: jnp.sum(_ones(jnp), where=s),
     "sum_initial": lambda jnp, s: jnp.sum(_ones(jnp), initial=s),
+    "sum_axis": lambda jnp, s: jnp.sum(_ones(jnp), axis=s),
+    "max_axis": lambda jnp, s: jnp.max(_ones(jnp), axis=s),
+    "mean_axis": lambda jnp, s: jnp.mean(_ones(jnp), axis=s),
+    "var_axis": lambda jnp, s: jnp.var(_ones(jnp), axis=s),
+    "count_nonzero_axis": lambda jnp, s: jnp.count_nonzero(_ones(jnp), axis=s),
+    "method_sum_axis": lambda jnp, s: _ones(jnp).sum(axis=s),
     "method_sum_where": lambda jnp, s: _ones(jnp).sum(where=s),
     "prod": lambda jnp, s: jnp.prod(s),
     "max": lambda jnp, s: jnp.max(s),
@@ -132,6 +145,10 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "asarray": lambda jnp, s: jnp.asarray(s),
     "copy": lambda jnp, s: jnp.copy(s),
     "arange": lambda jnp, s: jnp.arange(s),
+    "arange_dtype": lambda jnp, s: jnp.arange(s, dtype=jnp.float32),
+    "zeros_dtype": lambda jnp, s: jnp.zeros(2, dtype=s),
+    "array_dtype": lambda jnp, s: jnp.array(1, dtype=s),
+    "astype_dtype": lambda jnp, s: _ones(jnp).astype(s),
     "linspace": lambda jnp, s: jnp.linspace(s, 1),
     "logspace": lambda jnp, s: jnp.logspace(s, 1),
     "eye": lambda jnp, s: jnp.eye(s),
@@ -180,11 +197,19 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "trapezoid": lambda jnp, s: jnp.trapezoid(s),
     "unwrap": lambda jnp, s: jnp.unwrap(s),
     "astype": lambda jnp, s: jnp.astype(s, jnp.float32),
+    "apply_along_axis": lambda jnp, s: jnp.apply_along_axis(jnp.sum, 0, s),
+    "apply_over_axes": lambda jnp, s: jnp.apply_over_axes(jnp.sum, s, [0]),
     # selection, sorting, set operations
     "where_one": lambda jnp, s: jnp.where(s),
     "where_condition": lambda jnp, s: jnp.where(s, 1, 2),
     "where_x": lambda jnp, s: jnp.where(True, s, 2),
     "select": lambda jnp, s: jnp.select([s], [1]),
+    "index": lambda jnp, s: _matrix(jnp)[s],
+    "index_tuple": lambda jnp, s: _matrix(jnp)[0, s],
+    "at_get": lambda jnp, s: _matrix(jnp).at[s].get(),
+    "at_set": lambda jnp, s: _ones(jnp).at[0].set(s),
+    "at_add": lambda jnp, s: _ones(jnp).at[0].add(s),
+    "at_tuple_set": lambda jnp, s: _matrix(jnp).at[0, s].set(1),
     "take": lambda jnp, s: jnp.take(s, 0),
     "take_indices": lambda jnp, s: jnp.take(_ones(jnp), s),
     "nonzero": lambda jnp, s: jnp.nonzero(s),
@@ -254,12 +279,38 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "fft2": lambda jnp, s: jnp.fft.fft2(s),
     "fftn": lambda jnp, s: jnp.fft.fftn(s),
     "fftshift": lambda jnp, s: jnp.fft.fftshift(s),
+    "fftfreq": lambda jnp, s: jnp.fft.fftfreq(s),
+    "rfftfreq": lambda jnp, s: jnp.fft.rfftfreq(s),
+    "fftfreq_spacing": lambda jnp, s: jnp.fft.fftfreq(4, s),
     # inspection
     "shape": lambda jnp, s: jnp.shape(s),
     "ndim": lambda jnp, s: jnp.ndim(s),
     "size": lambda jnp, s: jnp.size(s),
     "isscalar": lambda jnp, s: jnp.isscalar(s),
     "can_cast": lambda jnp, s: jnp.can_cast(s, jnp.float32),
+    "iscomplexobj": lambda jnp, s: jnp.iscomplexobj(s),
+    "isrealobj": lambda jnp, s: jnp.isrealobj(s),
+}
+
+
+def _identity_custom_vjp(m: Any) -> Any:
+    fn = m.custom_vjp(lambda a: a)
+    fn.defvjp(lambda a: (a, None), lambda _, g: (g,))
+    return fn
+
+
+def _identity_custom_jvp(m: Any) -> Any:
+    fn = m.custom_jvp(lambda a: a)
+    fn.defjvp(lambda primals, tangents: (primals[0], tangents[0]))
+    return fn
+
+
+# Transformations and types of the top-level module (``jax``; ``jaxle_core`` in the test): ``fn(module, s)``.
+API_CALLS: dict[str, Callable[[Any, Any], Any]] = {
+    "typeof": lambda m, s: m.typeof(s),
+    "custom_vjp": lambda m, s: _identity_custom_vjp(m)(s),
+    "custom_jvp": lambda m, s: _identity_custom_jvp(m)(s),
+    "vmap": lambda m, s: m.vmap(lambda a: a)(s),
 }
 
 
@@ -294,4 +345,6 @@ def write(data: dict, filename: str) -> None:
 
 if __name__ == "__main__":
     module = importlib.import_module(sys.argv[1])
-    write(records(CALLS, importlib.import_module(f"{sys.argv[1]}.numpy"), module.jit), "string_arguments_golden.json")
+    write({**records(CALLS, importlib.import_module(f"{sys.argv[1]}.numpy"), module.jit),
+           **{f"api_{name}": case for name, case in records(API_CALLS, module, module.jit).items()}},
+          "string_arguments_golden.json")

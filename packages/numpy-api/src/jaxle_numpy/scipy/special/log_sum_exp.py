@@ -50,7 +50,8 @@ def logsumexp(a: Any, axis: Axis = None, b: Any = None, keepdims: bool = False, 
         util.check_arraylike("logsumexp", a)
         a, = util.promote_dtypes_inexact(a)
     named = is_named(axis)
-    axes = axis if named else _reduction_axes(axis, get_aval(a).ndim)
+    # a bare named axis is one name here (the reductions would read a string as one name per character)
+    axes = ((axis,) if isinstance(axis, str) else axis) if named else _reduction_axes(axis, get_aval(a).ndim)
     if where is not None:
         a = _where(where, a, 0)
     # of the real parts, taken by jnp.real as JAX's (which names an operand on other devices)
