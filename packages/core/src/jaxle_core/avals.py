@@ -236,18 +236,21 @@ class ShapedArray(AbstractValue):
                                self.memory_space, self.unreduced, self.reduced, self.auto_mesh))
         return self._hash
 
-    def str_short(self, short_dtypes: bool = False) -> str:
+    def str_short(self, short_dtypes: bool = False, mesh_axis_types: bool = False) -> str:
+        """The type's short text (``f32[3]``); ``mesh_axis_types``: followed by its mesh's axes by type, as JAX's
+        (``f32[3]({})`` outside any mesh)."""
         name = dtypes.short_dtype_name(self.dtype) if short_dtypes else self.dtype.name
         if self.memory_space is not MemorySpace.Device:
             name = f"{name}<{self.memory_space.name.lower()}>"
+        mesh_axes = f"({_axes_by_type(self.sharding.mesh)})" if mesh_axis_types else ""
         if self.explicit_sharding is None:
             axes = vma_text(self.vma, self.unreduced, self.reduced)
-            return f"{name}[{','.join(str(d) for d in self.shape)}]{axes}"
+            return f"{name}[{','.join(str(d) for d in self.shape)}]{axes}{mesh_axes}"
         spec = self.explicit_sharding.spec
         dims = map(_dimension_text, self.shape, spec)
         axes = vma_text(self.vma, spec.unreduced | self.unreduced, spec.reduced | self.reduced,
                         self.explicit_sharding.mesh.axis_names)
-        return f"{name}[{','.join(dims)}]{axes}"
+        return f"{name}[{','.join(dims)}]{axes}{mesh_axes}"
 
     def __str__(self) -> str:
         """The type as ``jax.typeof`` shows it: a weakly typed value's is marked with ``~`` (``~float32[]``)."""
@@ -256,6 +259,14 @@ class ShapedArray(AbstractValue):
     def __repr__(self) -> str:
         weak = ", weak_type=True" if self.weak_type else ""
         return f"ShapedArray({self.str_short()}{weak})"
+
+
+def _axes_by_type(mesh: Any) -> dict:
+    """A mesh's axis names grouped by their type, as JAX prints them in a type (``{Explicit: ('x',)}``)."""
+    grouped: dict = {}
+    for name, axis_type in zip(mesh.axis_names, mesh.axis_types):
+        grouped.setdefault(axis_type, []).append(name)
+    return {axis_type: tuple(names) for axis_type, names in grouped.items()}
 
 
 class ShapeDtypeStruct:

@@ -838,11 +838,12 @@ def _is_empty_axis(x: Any, axis: int, widths: tuple[int, int], mode: str) -> boo
 
 def _pad_constant(x: Any, pad_width: tuple, constant_values: Any) -> Any:
     dtype = get_aval(x).dtype
-    values = asarray(constant_values)
+    # converted as lax converts (complex values made real warn ComplexWarning), as JAX's
+    values = lax_structural.convert_element_type(asarray(constant_values), dtype)
     if get_aval(values).ndim == 0:
-        return lax_structural.pad(x, astype(values, dtype), [(lo, hi, 0) for lo, hi in pad_width])
+        return lax_structural.pad(x, values, [(lo, hi, 0) for lo, hi in pad_width])
     ndim = len(pad_width)
-    values = broadcast_to(astype(values, dtype), (ndim, 2))
+    values = broadcast_to(values, (ndim, 2))
     for axis, widths in enumerate(pad_width):
         for side in (0, 1):
             config = [(0, 0, 0)] * ndim
@@ -1163,7 +1164,8 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Any:
             indices = astype(indices, dtypes.default_int_dtype())
         else:
             raise ValueError(f"jnp.insert(): index array must be integer typed; got {obj}")
-    values = array(values, ndmin=_ndim(a), dtype=get_aval(a).dtype, copy=False)
+    # made an array first, as JAX's: a complex value then converts to a real array's dtype with ComplexWarning
+    values = array(as_array(values), ndmin=_ndim(a), dtype=get_aval(a).dtype, copy=False)
     if get_aval(indices).size == 1:
         index = getitem(ravel(indices), 0)
         if indices_aval.ndim == 0:

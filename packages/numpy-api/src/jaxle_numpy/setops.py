@@ -17,6 +17,7 @@ from jaxle_core import dtypes, jit, lax
 from jaxle_core.avals import get_aval
 from jaxle_core.core import Tracer, concrete_or_error
 from jaxle_core.errors import NonConcreteBooleanIndexError
+from jaxle_core.lax import structural as lax_structural
 from jaxle_numpy._index_helpers import (
     head,
     set_at,
@@ -32,7 +33,14 @@ from jaxle_numpy.reductions import sum as _count  # of a boolean mask: its numbe
 from jaxle_numpy.selection import nonzero
 from jaxle_numpy.sorting import lexsort, searchsorted, sort
 from jaxle_numpy.statistics import diff
-from jaxle_numpy.util import canonicalize_axis, check_arraylike, check_scalar_arraylike, promote_dtypes, strip_weak_type
+from jaxle_numpy.util import (
+    canonicalize_axis,
+    check_arraylike,
+    check_scalar_arraylike,
+    promote_dtypes,
+    strip_weak_type,
+    warn_complex_astype,
+)
 
 __all__ = ["intersect1d", "isin", "setdiff1d", "setxor1d", "union1d", "unique", "unique_all", "unique_counts",
            "unique_inverse", "unique_values"]
@@ -81,6 +89,18 @@ def _fill_constant(fill_value: Any, dtype: np.dtype) -> Any:
     if isinstance(fill_value, (bool, int, float, complex, np.generic, np.ndarray)):
         return np.asarray(fill_value, dtype)
     return lax.convert_element_type(fill_value, dtype)
+
+
+def _unique_fill(fill_value: Any, dtype: np.dtype) -> Any:
+    """``unique``'s ``fill_value`` as JAX's takes it: made an array (a string refused), then ``astype(dtype)`` (a
+    complex one made real keeps its real part, with astype's DeprecationWarning)."""
+    check_scalar_arraylike("asarray", fill_value)
+    warn_complex_astype(dtypes.dtype(fill_value), dtype, stacklevel=3)
+    if isinstance(fill_value, (complex, np.complexfloating)):
+        return _fill_constant(np.real(fill_value), dtype)
+    if not isinstance(fill_value, np.ndarray) and dtypes.issubdtype(get_aval(fill_value).dtype, np.complexfloating):
+        return lax_structural.convert_unchecked(fill_value, dtype)
+    return _fill_constant(fill_value, dtype)
 
 
 # ---------------------------------------------------------------- unique
@@ -134,7 +154,7 @@ def _unique(ar: Any, axis: int | None, return_index: bool, return_inverse: bool,
                              return_true_size)
     result = take(aux, positions)
     if fill_value is not None:
-        fill = _fill_constant(fill_value, get_aval(result).dtype)
+        fill = _unique_fill(fill_value, get_aval(result).dtype)
         valid = lax.lt(arange(size), _count(mask))
         if get_aval(result).ndim > 1:
             valid = lax.broadcast_in_dim(valid, (size,) + (1,) * (get_aval(result).ndim - 1), (0,))
@@ -161,7 +181,7 @@ def _unique(ar: Any, axis: int | None, return_index: bool, return_inverse: bool,
 def _empty_unique(aux: Any, perm: Any, size: int, fill_value: Any, flags: tuple[bool, ...],
                   return_true_size: bool) -> list[Any]:
     rest = get_aval(aux).shape[1:]
-    outs = [lax.full((size, *rest), _fill_constant(fill_value, get_aval(aux).dtype)) if size else aux]
+    outs = [lax.full((size, *rest), _unique_fill(fill_value, get_aval(aux).dtype)) if size else aux]
     return_index, return_inverse, return_counts = flags
     outs += [perm] if return_index else []
     outs += [lax.full((0,), 0, dtypes.default_int_dtype()) for flag in (return_inverse, return_counts) if flag]

@@ -470,7 +470,13 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | N
     if weights is None:
         dtype = dtypes.default_int_dtype()
     else:
-        check_scalar_arraylike("bincount", weights)
+        # as JAX's: the weights' type must be the operand's (same shape; over a mesh, same layout)
+        x_type, weights_type = get_aval(x), get_aval(weights)
+        if np.shape(x) != np.shape(weights) or (x_type.explicit_sharding is not None
+                                                 and weights_type.explicit_sharding is not None
+                                                 and x_type.explicit_sharding != weights_type.explicit_sharding):
+            raise ValueError(f"type of weights must match type of x. Got typeof(x)={x_type.str_short(True, True)} "
+                             f"and typeof(weights)={weights_type.str_short(True, True)}")
         updates = ensure_array(weights)
         dtype = get_aval(updates).dtype
     zeros = lax.broadcast_in_dim(np.zeros((), dtype), (length,), ())

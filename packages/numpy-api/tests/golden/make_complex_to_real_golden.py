@@ -1,9 +1,10 @@
 """Golden records of JAX 0.10.2's warnings (and errors) for complex values made arrays of a real dtype: fills
 (``full``, ``full_like``, ``lax.full``) of Python, NumPy and jnp complex scalars, ``array``/``asarray`` of lists of
 complex arrays, conversions of NumPy complex scalars, ``ones_like`` and friends of complex arrays (which warn not),
-scatters, ``astype``, and ranges (``linspace``, ``geomspace``, ``logspace``) with complex endpoints or base and a
-real dtype. Each case runs eagerly and then inside ``jit``; the record is what it gave ("ok" or the error's type
-and message) and the category and text of each warning, in order.
+scatters, ``astype``, ranges (``linspace``, ``geomspace``, ``logspace``) with complex endpoints or base and a real
+dtype, and complex values inserted, padded or filled into real arrays. Each case runs eagerly and then inside
+``jit``; the record is what it gave ("ok" or the error's type and message) and the category and text of each
+warning, in order.
 
 Run with JAX's environment:
 /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_complex_to_real_golden.py jax
@@ -75,6 +76,19 @@ CALLS: dict[str, Callable[[Any], Any]] = {
     "logspace_complex_stop": lambda m: m.numpy.logspace(1, 2 + 1j, 7, dtype=m.numpy.float32),
     "logspace_complex_base": lambda m: m.numpy.logspace(0.0, 2.0, 7, base=1j, dtype=m.numpy.float32),
     "logspace_complex_base_default_dtype": lambda m: m.numpy.logspace(0.0, 2.0, 9, base=1j),
+    # complex fills and values of real arrays
+    "insert_python": lambda m: m.numpy.insert(m.numpy.ones(3), 1, 1j),
+    "insert_python_int": lambda m: m.numpy.insert(m.numpy.arange(3), 1, values=1j),
+    "pad_constant_python": lambda m: m.numpy.pad(m.numpy.ones(3), 1, constant_values=1j),
+    "pad_constant_array_int": lambda m: m.numpy.pad(m.numpy.arange(3), 1, constant_values=_xc(m.numpy)[0]),
+    "unique_fill_python": lambda m: m.numpy.unique(m.numpy.ones(3), size=5, fill_value=1j),
+    "unique_fill_array_int": lambda m: m.numpy.unique(m.numpy.arange(3), size=5, fill_value=_xc(m.numpy)[0]),
+    "take_fill_python": lambda m: m.numpy.take(m.numpy.ones(3), m.numpy.array([0, 9]), mode="fill",
+                                               fill_value=1j),
+    "take_fill_python_int": lambda m: m.numpy.take(m.numpy.arange(3), m.numpy.array([0, 9]), mode="fill",
+                                                   fill_value=1j),
+    "at_get_fill_python": lambda m: m.numpy.ones(3).at[m.numpy.array([0, 9])].get(mode="fill", fill_value=2j),
+    "bincount_complex_weights": lambda m: m.numpy.bincount(m.numpy.arange(2), weights=_xc(m.numpy), length=3),
 }
 
 

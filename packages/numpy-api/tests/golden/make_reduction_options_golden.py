@@ -1,9 +1,10 @@
-"""Golden records of JAX 0.10.2's errors and warnings for reductions given bad options — a dtype that is a number,
-an unhashable list or no dtype's name, an unhashable ``keepdims``, an ``initial`` list — eagerly and inside
-``jit``, and of the warnings a 64-bit ``dtype`` gives with x64 off on a reduction's first call (its compiled
-signature's tracing: ``sum`` and ``prod`` warn twice, naming themselves and then ``convert_element_type``) and on
-``fftfreq`` and ``rfftfreq`` (once per step: ``arange``, ``astype``, ``array``). Each warning case reduces
-an array of a shape of its own, so that no other case has traced its signature before.
+"""Golden records of JAX 0.10.2's errors and warnings for reductions given bad options — a dtype that is a number, an
+unhashable list or no dtype's name, an unhashable ``keepdims``, an ``initial`` list, ``bincount`` weights not of the
+operand's type — eagerly and inside ``jit``, and of the warnings a 64-bit ``dtype`` gives with x64 off on a
+reduction's first call (its compiled signature's tracing: ``sum`` and ``prod`` warn twice, naming themselves and
+then ``convert_element_type``) and on ``fftfreq`` and ``rfftfreq`` (once per step: ``arange``, ``astype``,
+``array``). Each warning case reduces an array of a shape of its own, so that no other case has traced its signature
+before.
 
 Run with JAX's environment:
 /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_reduction_options_golden.py jax
@@ -67,6 +68,14 @@ OPTION_CALLS: dict[str, Callable[[Any], Any]] = {
     "prod_initial_list": lambda m: m.numpy.prod(_x(m), initial=[1, 2]),
     "nansum_initial_list": lambda m: m.numpy.nansum(_x(m), initial=[1]),
     "method_sum_initial": lambda m: _x(m).sum(initial=[1]),
+    # weights not of the operand's type
+    "bincount_weights_scalar": lambda m: m.numpy.bincount(m.numpy.arange(3), weights=1.0, length=4),
+    "bincount_weights_complex": lambda m: m.numpy.bincount(m.numpy.arange(3), weights=1j, length=4),
+    "bincount_weights_short": lambda m: m.numpy.bincount(m.numpy.arange(3), weights=m.numpy.ones(2), length=4),
+    "bincount_weights_2d": lambda m: m.numpy.bincount(m.numpy.arange(3), weights=m.numpy.ones((3, 1)), length=4),
+    "bincount_weights_list": lambda m: m.numpy.bincount(m.numpy.arange(3), weights=[1, 2, 3], length=4),
+    "bincount_weights_bool": lambda m: m.numpy.bincount(m.numpy.arange(3), weights=m.numpy.ones(3, bool),
+                                                        length=4),
 }
 
 # Each reduces ``ones(n)`` for its own ``n``.

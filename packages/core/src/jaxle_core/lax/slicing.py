@@ -31,9 +31,11 @@ from jaxle_core.lax.structural import (
     concatenate,
     convert_element_type,
     expand_dims,
+    host_python_complex,
     rev,
     select_n,
     squeeze,
+    warn_complex_to_real,
 )
 from jaxle_core.shape_poly import DimExpr, dimension_as_value
 from jaxle_core.staging import trace_to_jaxpr
@@ -472,6 +474,15 @@ def _gather_aval(operand, indices, *, dimension_numbers, slice_sizes, unique_ind
     return ShapedArray(shape, operand.dtype, operand.weak_type)
 
 
+def gather_fill(fill_value: Any, dtype: np.dtype) -> np.ndarray:
+    """A ``FILL_OR_DROP`` gather's ``fill_value`` as a constant of ``dtype``, converted as JAX's lowering converts
+    it (as ``full_like`` fills): a complex value made real warns ComplexWarning, and a Python complex then fails as
+    ``float()`` of it does; a string is read as a dtype's name first. Out-of-range values wrap."""
+    warn_complex_to_real(dtypes.dtype(fill_value), dtype, stacklevel=2)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.asarray(host_python_complex(fill_value, dtype)).astype(dtype)
+
+
 @gather_p.def_impl
 def _gather_impl(operand, indices, *, dimension_numbers, slice_sizes, unique_indices, indices_are_sorted, mode,
                  fill_value):
@@ -487,9 +498,7 @@ def _gather_impl(operand, indices, *, dimension_numbers, slice_sizes, unique_ind
     in_bounds = np.all((starts >= 0) & (starts <= upper), axis=1)
     values = operand[_window_coordinates(np.clip(starts, 0, upper), slice_sizes)]
     if mode == GatherScatterMode.FILL_OR_DROP:
-        fill = np.asarray(fill_value if fill_value is not None else _default_fill(operand.dtype))
-        with np.errstate(invalid="ignore"):
-            fill = fill.astype(operand.dtype)
+        fill = gather_fill(fill_value, operand.dtype)
         values = np.where(in_bounds.reshape((-1,) + (1,) * operand.ndim), values, fill)
     dropped = sorted(set(dn.collapsed_slice_dims) | set(dn.operand_batching_dims))
     values = values.reshape(batch_shape + tuple(s for d, s in enumerate(slice_sizes) if d not in dropped))

@@ -192,7 +192,7 @@ def _float_to_int(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     return np.where(wide <= float(info.min), info.min, result).astype(dtype)
 
 
-def _host_python_complex(operand, new_dtype: np.dtype):
+def host_python_complex(operand, new_dtype: np.dtype):
     """A Python complex converted on the host as JAX converts it: ``bool(z)`` for booleans, Python's own TypeError
     (``int(z)``, ``float(z)``) for integers and real floats; other operands (NumPy complexes too) unchanged."""
     if type(operand) is not complex or dtypes.issubdtype(new_dtype, np.complexfloating):
@@ -242,7 +242,7 @@ def convert_unchecked(operand, new_dtype, warn_complex: bool = False):
         warn_complex_to_real(old_dtype, new_dtype, stacklevel=4)
     _warn_numpy_scalar_complex(operand, new_dtype)
     if type(operand) in _PYTHON_SCALARS:
-        operand = _host_python_complex(operand, new_dtype)
+        operand = host_python_complex(operand, new_dtype)
         value = _convert_element_type_impl(np.asarray(operand), new_dtype=new_dtype, weak_type=False, sharding=None)
         return _host_constant(np.asarray(value, new_dtype))
     aval = get_aval(operand)
@@ -273,7 +273,7 @@ def convert_keeping_weak_type(operand, new_dtype, weak_type: bool):
     """Convert, keeping the weak type given; scalar constants are converted on the host, as JAX does."""
     new_dtype = np.dtype(new_dtype)
     _warn_numpy_scalar_complex(operand, new_dtype)
-    operand = _host_python_complex(operand, new_dtype)
+    operand = host_python_complex(operand, new_dtype)
     if not isinstance(operand, core.Tracer) and core.is_scalar_literal(operand):
         value = _convert_element_type_impl(np.asarray(operand), new_dtype=new_dtype, weak_type=weak_type,
                                            sharding=None)

@@ -12,6 +12,7 @@ from jaxle_core.lax.slicing import (
     ScatterDimensionNumbers,
     dynamic_slice_p,
     dynamic_update_slice_p,
+    gather_fill,
     gather_p,
     scatter_add_p,
     scatter_max_p,
@@ -92,8 +93,7 @@ def _gather(ctx: LoweringContext, operand: Value, indices: Value, *, dimension_n
     batch_positions = [d for d in range(out.ndim) if d not in dn.offset_dims]
     mask = ctx.op1("stablehlo.broadcast_in_dim", [in_bounds], out.update(dtype=_BOOL),
                    {"broadcast_dimensions": i64_array(batch_positions)})
-    with np.errstate(invalid="ignore", over="ignore"):
-        fill = np.asarray(fill_value).astype(out.dtype)
+    fill = gather_fill(fill_value, out.dtype)
     return ctx.op1("stablehlo.select", [mask, gathered, ctx.full_like(fill, out)], out)
 
 
