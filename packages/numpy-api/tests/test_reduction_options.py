@@ -27,3 +27,19 @@ def test_first_call_warnings_under_jit(name):
     m = jnp_golden.jaxle_namespace()
     actual = make_complex_to_real_golden.record(m, cases.WIDE_JIT_CALLS[name], ("jit",))
     assert actual == GOLDEN[f"first_call_jit_{name}"]
+
+
+@pytest.mark.parametrize("name", sorted(cases.CACHED_CALLS))
+def test_warnings_after_cached_calls(name):
+    n, fn = cases.CACHED_CALLS[name]
+    m = jnp_golden.jaxle_namespace()
+    actual = make_complex_to_real_golden.record_calls(m, fn, m.numpy.ones(n), cases.EAGER_FIRST)
+    assert actual == GOLDEN[f"cached_{name}"]
+
+
+@pytest.mark.parametrize("name", sorted(cases.CACHED_JIT_CALLS))
+def test_warnings_after_cached_calls_jit_first(name):
+    n, fn = cases.CACHED_JIT_CALLS[name]
+    m = jnp_golden.jaxle_namespace()
+    actual = make_complex_to_real_golden.record_calls(m, fn, m.numpy.ones(n), cases.JIT_FIRST)
+    assert actual == GOLDEN[f"cached_jit_first_{name}"]

@@ -289,14 +289,16 @@ def test_initial_int_beyond_int32_is_jits_overflow_error_wherever_called(fn_name
 @pytest.mark.parametrize("fn_name, reference", [("sum", np.sum), ("max", np.max), ("min", np.min)])
 def test_complex_initial_of_a_real_reduction_keeps_its_real_part_with_numpys_warning(fn_name, reference):
     # As JAX 0.10.2's: the complex initial is converted to the reduction's real dtype as NumPy converts it,
-    # warning as NumPy does (it raised float()'s TypeError), eagerly and inside jit.
+    # warning as NumPy does (it raised float()'s TypeError), eagerly and inside jit. The warning is given while the
+    # reduction is traced, once per signature: the jitted call reduces an operand of another shape.
     x = jnp_golden.rand((2, 3), "float32", seed=33)
     with pytest.warns(np.exceptions.ComplexWarning) as numpy_warning:
         real = np.asarray(np.complex64(1.5 + 2j), np.float32)
     expected = reference(x, initial=real)
-    for fn in (getattr(jnp, fn_name), jaxle_core.jit(getattr(jnp, fn_name), static_argnames="initial")):
+    for fn, operand in ((getattr(jnp, fn_name), x),
+                        (jaxle_core.jit(getattr(jnp, fn_name), static_argnames="initial"), x.T)):
         with pytest.warns(np.exceptions.ComplexWarning) as record:
-            result = fn(x, initial=1.5 + 2j)
+            result = fn(operand, initial=1.5 + 2j)
         assert str(record[0].message) == str(numpy_warning[0].message)
         assert result.dtype == np.float32
         np.testing.assert_allclose(np.asarray(result), expected, rtol=1e-6)

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import abc
 import math
-import warnings
 from typing import Any
 
 import ml_dtypes
 import numpy as np
 
 from jaxle_core import config as _config
+from jaxle_core import trace_warnings
 from jaxle_core.shape_poly import DimExpr
 
 DType = np.dtype
@@ -187,10 +187,10 @@ def _canonicalize_requested(dt: np.dtype, requested_in: str = "dtype", stackleve
         raise ValueError(f"Explicitly requested dtype {dt}{where} is not available. To enable more dtypes, set the "
                          "jax_enable_x64 or allow_explicit_x64_dtypes configuration options.See "
                          "https://github.com/jax-ml/jax#current-gotchas for more.")
-    warnings.warn(f"Explicitly requested dtype {dt}{where} is not available, and will be truncated to dtype {narrow}. "
-                  "To enable more dtypes, set the jax_enable_x64 configuration option or the JAX_ENABLE_X64 shell "
-                  "environment variable. See https://github.com/jax-ml/jax#current-gotchas for more.", UserWarning,
-                  stacklevel=stacklevel)
+    trace_warnings.warn(f"Explicitly requested dtype {dt}{where} is not available, and will be truncated to dtype "
+                        f"{narrow}. To enable more dtypes, set the jax_enable_x64 configuration option or the "
+                        "JAX_ENABLE_X64 shell environment variable. See https://github.com/jax-ml/jax#current-gotchas "
+                        "for more.", UserWarning, stacklevel=stacklevel)
     return narrow
 
 

@@ -29,7 +29,7 @@ import numpy as np
 
 import jaxle_tree as tree
 from jaxle_core import backend as backend_module
-from jaxle_core import cache_misses, core, dtypes, execution_checks, monitoring
+from jaxle_core import cache_misses, core, dtypes, execution_checks, monitoring, trace_warnings
 from jaxle_core import layout as layouts_module
 from jaxle_core.array import Array
 from jaxle_core.auto_mesh_types import context_typed
@@ -857,7 +857,7 @@ class JitWrapped:
             return self.fun(*full_args, **full_kwargs)
 
         flat_fun, out_tree = flatten_fun(with_static_args, in_tree, debug)
-        closed = trace_to_jaxpr(flat_fun, avals, debug)
+        closed = trace_warnings.run_in(self.warning_scope(args, kwargs), trace_to_jaxpr, flat_fun, avals, debug)
         if enable_checks.value:  # jax_enable_checks: type-check what was traced (JaxprTypeError)
             check_jaxpr(closed)
         if execution_checks.armed:  # jax_debug_key_reuse: JAX's KeyReuseError for a key the function uses twice
@@ -867,6 +867,11 @@ class JitWrapped:
         monitoring.record_compile_step("/jax/core/compile/jaxpr_trace_duration", started, debug.func_name)
         donated = _donated_leaves(self.donate_argnums, self.donate_argnames, args, dynamic[1], static_nums)
         return closed, out_tree(), donated
+
+    def warning_scope(self, args: tuple, kwargs: dict) -> trace_warnings.Scope | None:
+        """The scope of warnings given while tracing a call (see trace_warnings): a neutral one, as this cache
+        traces each signature once."""
+        return None
 
     def __call__(self, *args, **kwargs):
         if _disable_jit_flag.value:

@@ -117,9 +117,12 @@ def _check_num(num: Any, fun_name: str) -> int:
     return num
 
 
-def _default_dtype(dtype: np.dtype | None, *bounds: Any) -> np.dtype:
-    """The requested dtype, else the inexact dtype of the bounds."""
-    return dtypes.to_inexact_dtype(dtypes.result_type(*bounds)) if dtype is None else dtype
+def _default_dtype(dtype: Any, fun_name: str, *bounds: Any) -> np.dtype:
+    """The requested dtype (checked while tracing, as JAX's: a 64-bit one warns once per traced signature), else
+    the inexact dtype of the bounds."""
+    if dtype is None:
+        return dtypes.to_inexact_dtype(dtypes.result_type(*bounds))
+    return requested_dtype(dtype, fun_name, stacklevel=3)
 
 
 def _as_dtype(x: Any, dtype: np.dtype) -> Any:
@@ -154,7 +157,7 @@ def _linspace(start: Any, stop: Any, num: int, endpoint: bool = True, retstep: b
               dtype: np.dtype | None = None, axis: int = 0, device: Any = None) -> Any:
     """The values of ``linspace``; inside a transformation converted for the sharding ``device``
     (``staged_target``) as JAX's are."""
-    dtype = _default_dtype(dtype, start, stop)
+    dtype = _default_dtype(dtype, "linspace", start, stop)
     computation = dtypes.to_inexact_dtype(dtype)
     given_start, given_stop = _bound_as_dtype(start, computation), _bound_as_dtype(stop, computation)
     bounds_shape = lax.broadcast_shapes(get_aval(given_start).shape, get_aval(given_stop).shape)
@@ -198,7 +201,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
     check_arraylike("linspace", start, stop)
     check_conversion_target(device)
     target = staged_target(device)  # inside a transformation: converted where it is computed
-    out = _linspace(start, stop, num, bool(endpoint), bool(retstep), requested_dtype(dtype, "linspace"),
+    out = _linspace(start, stop, num, bool(endpoint), bool(retstep), dtype,
                     operator.index(axis), target)
     if target is not None:
         return out
@@ -208,7 +211,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
 @partial(jit, static_argnames=("num", "endpoint", "dtype", "axis"))
 def _logspace(start: Any, stop: Any, base: Any, num: int, endpoint: bool = True, dtype: np.dtype | None = None,
               axis: int = 0) -> Any:
-    dtype = _default_dtype(dtype, start, stop)
+    dtype = _default_dtype(dtype, "logspace", start, stop)
     computation = dtypes.to_inexact_dtype(dtype)
     start, stop = _bound_as_dtype(start, computation), _bound_as_dtype(stop, computation)
     exponents = _linspace(start, stop, num, endpoint=endpoint, axis=axis)
@@ -220,7 +223,7 @@ def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: 
              axis: int = 0) -> Array:
     """``base`` raised to ``num`` evenly spaced exponents from ``start`` to ``stop``."""
     num = _check_num(num, "logspace")
-    return _logspace(start, stop, base, num, bool(endpoint), requested_dtype(dtype, "logspace"),
+    return _logspace(start, stop, base, num, bool(endpoint), dtype,
                      operator.index(axis))
 
 
@@ -240,7 +243,7 @@ def _log10(x: Any) -> Any:
 @partial(jit, static_argnames=("num", "endpoint", "dtype", "axis"))
 def _geomspace(start: Any, stop: Any, num: int, endpoint: bool = True, dtype: np.dtype | None = None,
                axis: int = 0) -> Array:
-    dtype = _default_dtype(dtype, start, stop)
+    dtype = _default_dtype(dtype, "geomspace", start, stop)
     computation = dtypes.to_inexact_dtype(dtype)
     start, stop = _bound_as_dtype(start, computation), _bound_as_dtype(stop, computation)
     # Interpolate the logarithms of the magnitudes; both bounds take the sign of start (mixed signs give NaN).
@@ -261,4 +264,4 @@ def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype
               axis: int = 0) -> Array:
     """``num`` values from ``start`` to ``stop`` spaced evenly on a log scale (a geometric progression)."""
     num = _check_num(num, "geomspace")
-    return _geomspace(start, stop, num, bool(endpoint), requested_dtype(dtype, "geomspace"), operator.index(axis))
+    return _geomspace(start, stop, num, bool(endpoint), dtype, operator.index(axis))

@@ -307,7 +307,14 @@ def max(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, ini
 def min(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, initial: Any = None,
         where: Any = None) -> Any:
     """Smallest element over ``axis``; an empty reduction needs ``initial``."""
-    return _reduce(a, "min", lax.reduce_min, lax.min, None, axis=axis, out=out, keepdims=keepdims,
+    check_out("min", out)
+    return reduce_min(a, axis=axis, keepdims=keepdims, initial=initial, where=where)
+
+
+def reduce_min(a: Any, axis: Axis = None, dtype: Any = None, keepdims: bool = False, initial: Any = None,
+               where: Any = None) -> Any:
+    """``min`` computed in ``dtype`` when given, as JAX's ``_reduce_min`` (which ``jnp.minimum.reduce`` is)."""
+    return _reduce(a, "min", lax.reduce_min, lax.min, None, axis=axis, dtype=dtype, keepdims=keepdims,
                    initial=initial, where=where, collective=lax.pmin)
 
 

@@ -14,8 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from jaxle_core import dtypes, eval_shape, jit, lax, vmap
+from jaxle_core import eval_shape, jit, lax, vmap
 from jaxle_core.avals import get_aval
+from jaxle_core.caches import LruCache
 from jaxle_numpy import util
 from jaxle_numpy.conditional import _where, broadcast_together
 from jaxle_numpy.vectorize import vectorize
@@ -61,7 +62,7 @@ class ufunc:  # noqa: N801 - JAX's name
         self.__name__ = name or func.__name__
         self._props = dict(func=func, nin=int(nin), nout=int(nout), nargs=int(nargs or nin), identity=identity,
                            call=call, reduce=reduce, accumulate=accumulate, at=at, reduceat=reduceat)
-        self._jitted: dict[str, Any] = {}
+        self._jitted = _shared_methods(self)
 
     # Each method's implementation and static argument names; jitted on first use (building all of them for every
     # ufunc made importing jaxle.numpy slower).
@@ -133,8 +134,7 @@ class ufunc:  # noqa: N801 - JAX's name
         util.check_arraylike(f"{self.__name__}.reduce", a)
         if isinstance(axis, list):
             axis = tuple(axis)
-        if dtype is not None:
-            dtype = dtypes.dtype(dtype)
+        # the dtype is static as given: checked while tracing, so a 64-bit one warns on the first call alone
         return self._method("reduce")(a, axis=axis, dtype=dtype, keepdims=bool(keepdims), initial=initial,
                                        where=where)
 
@@ -151,8 +151,8 @@ class ufunc:  # noqa: N801 - JAX's name
         if initial is None:  # as JAX: a ufunc's identity starts the reduction (frompyfunc(f, 2, 1, identity=0))
             initial = self.identity
         ndim = get_aval(a).ndim
-        if dtype is not None:
-            a = lax.convert_element_type(a, dtype)
+        if dtype is not None:  # JAX converts the start and each element with ``astype``
+            a = lax.convert_element_type(a, _astype_dtype(dtype, conversions=2))
         if axis is None:
             if where is not None:
                 where = lax.reshape(broadcast_together("reduce", where, a)[0], (get_aval(a).size,))
@@ -199,8 +199,6 @@ class ufunc:  # noqa: N801 - JAX's name
         util.check_arraylike(f"{self.__name__}.accumulate", a)
         if isinstance(axis, (tuple, list)) or (axis is None and self._props["accumulate"] is None):
             raise ValueError("accumulate does not allow multiple axes")
-        if dtype is not None:
-            dtype = dtypes.dtype(dtype)
         if axis is not None:
             axis = util.canonicalize_axis(axis, get_aval(a).ndim)
         return self._method("accumulate")(a, axis=axis, dtype=dtype)
@@ -212,7 +210,8 @@ class ufunc:  # noqa: N801 - JAX's name
         moved = _move_to_front(a, axis)
         first = moved[0]
         if dtype is not None:  # as JAX: each element is converted as it is read, not the whole operand first
-            first = lax.convert_element_type(first, dtype)
+            # (with ``astype``: the first element, then in the step the first, the carry and the element read)
+            first = lax.convert_element_type(first, _astype_dtype(dtype, conversions=4))
         result_dtype = eval_shape(self, first, first).dtype
         if result_dtype != get_aval(first).dtype:
             first = lax.convert_element_type(first, result_dtype)
@@ -287,8 +286,6 @@ class ufunc:  # noqa: N801 - JAX's name
         if out is not None:
             raise NotImplementedError(f"out argument of {self.__name__}.reduceat()")
         util.check_arraylike(f"{self.__name__}.reduceat", a, indices)
-        if dtype is not None:
-            dtype = dtypes.dtype(dtype)
         return self._method("reduceat")(a, indices, axis=util.canonicalize_axis(axis, get_aval(a).ndim),
                                          dtype=dtype)
 
@@ -297,8 +294,7 @@ class ufunc:  # noqa: N801 - JAX's name
         from jaxle_numpy.manipulation import append  # noqa: PLC0415
         from jaxle_numpy.selection import take  # noqa: PLC0415
 
-        if dtype is not None:
-            a = lax.convert_element_type(a, dtype)
+        del dtype  # as JAX 0.10.2's: accepted, and the result keeps a's dtype
         length = _shape(a)[axis]
         out = take(a, indices, axis=axis)
         bounds = append(indices, length)
@@ -315,6 +311,21 @@ class ufunc:  # noqa: N801 - JAX's name
         return lax.fori_loop(0, length, body, out)
 
 
+# The jitted methods of each ufunc, by the ufunc: equal ufuncs (``frompyfunc`` of one function, made twice) share
+# them, and so their traces, as JAX's methods take the ufunc as a static argument.
+_SHARED_METHODS = LruCache()
+
+
+def _shared_methods(u: ufunc) -> dict[str, Any]:
+    try:
+        methods = _SHARED_METHODS.lookup(u)
+    except TypeError:  # a function that does not hash: the ufunc keeps its own
+        return {}
+    if methods is None:
+        methods = _SHARED_METHODS[u] = {}
+    return methods
+
+
 def _jit_named(name: str, method: Callable[..., Any], static_argnames: tuple[str, ...] = ()) -> Any:
     """``method`` under ``jit`` with the name JAX's ufunc method has in jaxprs, and its parameters and qualified
     name (``ufunc.reduce``) in errors, as JAX's."""
@@ -323,6 +334,14 @@ def _jit_named(name: str, method: Callable[..., Any], static_argnames: tuple[str
         return method(*args, **kwargs)
     staged.__name__, staged.__qualname__ = name, f"ufunc.{name}"
     return jit(staged, static_argnames=static_argnames)
+
+
+def _astype_dtype(dtype: Any, conversions: int) -> Any:
+    """The ``dtype`` JAX's scanned methods convert elements to with ``astype``, ``conversions`` times while
+    tracing: a 64-bit one with x64 off warns at each, as there."""
+    for _ in range(conversions - 1):
+        util.requested_dtype(dtype, "astype")
+    return util.requested_dtype(dtype, "astype")
 
 
 def _move_to_front(a: Any, axis: int) -> Any:

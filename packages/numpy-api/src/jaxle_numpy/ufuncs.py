@@ -1196,15 +1196,16 @@ def array_equiv(a1: Any, a2: Any) -> Any:
 # ---------------------------------------------------------------- the ufunc objects and their fast methods
 
 
-def _reduction(name: str, reducer: Any, identity: Any, result_dtype: Any = None) -> Any:
+def _reduction(name: str, reducer: Any, identity: Any, result_dtype: Any = None, *, requested_in: str) -> Any:
     """The fast ``reduce`` of a ufunc jnp has no reduction for: ``reducer(a, axes, keepdims)`` in
-    ``result_dtype(a.dtype)``, with ``where`` masking elements out by filling them with ``identity``."""
+    ``result_dtype(a.dtype)``, with ``where`` masking elements out by filling them with ``identity``. A ``dtype``
+    given is checked as the JAX function named ``requested_in`` checks it (a 64-bit one with x64 off warns)."""
     def reduce(a: Any, *, axis: Any, dtype: Any, keepdims: bool, initial: Any, where: Any) -> Any:
         a = util.as_array(a)
         aval = get_aval(a)
         axes = _reduction_axes_of(axis, aval.ndim)
         target = aval.dtype if result_dtype is None else result_dtype(aval.dtype)
-        target = target if dtype is None else dtype
+        target = target if dtype is None else util.requested_dtype(dtype, requested_in)
         if target != aval.dtype:
             a = lax.convert_element_type(a, target)
         if where is not None:
@@ -1224,14 +1225,21 @@ def _jnp_reduction(name: str) -> Any:
         kwargs = dict(axis=axis, keepdims=keepdims, where=where)
         if name in ("sum", "prod"):
             kwargs["dtype"] = dtype
+        elif name == "min" and dtype is not None:  # JAX's _reduce_min takes a dtype (jnp.min does not)
+            return reductions.reduce_min(a, dtype=dtype, initial=initial, **kwargs)
+        elif name == "max" and dtype is not None:  # JAX's jitted _reduce_max takes none: refused as an argument
+            util.check_jitted_arguments(reductions.max, traced_name="_reduce_max", dtype=dtype)
         elif dtype is not None:
-            a = lax.convert_element_type(a, dtype)
+            a = lax.convert_element_type(a, util.requested_dtype(dtype, f"reduce_logical_{_LOGICAL[name]}"))
         if name not in ("all", "any"):
             kwargs["initial"] = initial
         elif initial is not None:
             raise TypeError(f"{name}() got an unexpected keyword argument 'initial'")
         return getattr(reductions, name)(a, **kwargs)
     return reduce
+
+
+_LOGICAL = {"all": "and", "any": "or"}
 
 
 def _lax_reducer(lax_reduce: Any) -> Any:
@@ -1322,17 +1330,21 @@ minimum = ufunc(minimum, name="minimum", nin=2, nout=1, call=minimum,
                 reduce=_jnp_reduction("min"))
 negative = ufunc(negative, name="negative", nin=1, nout=1, call=negative)
 logaddexp = ufunc(logaddexp, name="logaddexp", nin=2, nout=1, identity=-np.inf, call=logaddexp,
-                  reduce=_reduction("logsumexp", _logsumexp, -np.inf))
+                  reduce=_reduction("logsumexp", _logsumexp, -np.inf, requested_in="jnp.logaddexp.reduce"))
 logaddexp2 = ufunc(logaddexp2, name="logaddexp2", nin=2, nout=1, identity=-np.inf, call=logaddexp2)
 logical_and = ufunc(logical_and, name="logical_and", nin=2, nout=1, identity=True, call=logical_and,
                     reduce=_jnp_reduction("all"))
 logical_or = ufunc(logical_or, name="logical_or", nin=2, nout=1, identity=False, call=logical_or,
                    reduce=_jnp_reduction("any"))
 logical_xor = ufunc(logical_xor, name="logical_xor", nin=2, nout=1, identity=False, call=logical_xor,
-                    reduce=_reduction("xor", _lax_reducer(lax.reduce_xor), False, _bool_dtype))
+                    reduce=_reduction("xor", _lax_reducer(lax.reduce_xor), False, _bool_dtype,
+                                      requested_in="reduce_logical_xor"))
 bitwise_and = ufunc(bitwise_and, name="bitwise_and", nin=2, nout=1, identity=-1, call=bitwise_and,
-                    reduce=_reduction("and", _lax_reducer(lax.reduce_and), -1, _integer_dtype))
+                    reduce=_reduction("and", _lax_reducer(lax.reduce_and), -1, _integer_dtype,
+                                      requested_in="reduce_bitwise_and"))
 bitwise_or = ufunc(bitwise_or, name="bitwise_or", nin=2, nout=1, identity=0, call=bitwise_or,
-                   reduce=_reduction("or", _lax_reducer(lax.reduce_or), 0, _integer_dtype))
+                   reduce=_reduction("or", _lax_reducer(lax.reduce_or), 0, _integer_dtype,
+                                     requested_in="reduce_bitwise_or"))
 bitwise_xor = ufunc(bitwise_xor, name="bitwise_xor", nin=2, nout=1, identity=0, call=bitwise_xor,
-                    reduce=_reduction("xor", _lax_reducer(lax.reduce_xor), 0, _integer_dtype))
+                    reduce=_reduction("xor", _lax_reducer(lax.reduce_xor), 0, _integer_dtype,
+                                      requested_in="reduce_bitwise_xor"))

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 import jaxle_tree as tree
-from jaxle_core import config, dtypes
+from jaxle_core import config, dtypes, trace_warnings
 from jaxle_core.array import Array
 from jaxle_core.auto_mesh_types import check_context_mesh
 from jaxle_core.avals import ShapedArray, argument_avals, get_aval
@@ -319,9 +319,9 @@ def warn_complex_astype(old_dtype: Any, new_dtype: Any, stacklevel: int = 2) -> 
     as ``warnings.warn(stacklevel=...)`` in the function calling this would attribute it. Key dtypes have no NumPy
     kind: casting one is convert_element_type's to check."""
     if getattr(old_dtype, "kind", None) == "c" and getattr(new_dtype, "kind", None) != "c":
-        warnings.warn("Casting from complex to real dtypes will soon raise a ValueError. Please first use jnp.real "
-                      "or jnp.imag to take the real/imaginary component of your input.", DeprecationWarning,
-                      stacklevel=stacklevel + 1)
+        trace_warnings.warn("Casting from complex to real dtypes will soon raise a ValueError. Please first use "
+                            "jnp.real or jnp.imag to take the real/imaginary component of your input.",
+                            DeprecationWarning, stacklevel=stacklevel + 1)
 
 
 def promote_dtypes(*args: Any) -> list[Any]:
@@ -567,6 +567,7 @@ class _CompiledWhenEager(JitWrapped):
         # the parameters a call may pass a traced value by name (every positional one where all are operands)
         self._traced_names = self._dynamic.union(self._positional if self._variadic
                                                  else self._positional[:self._n_operands])
+        self.warned: set = set()  # the signatures whose trace gave warnings (see trace_warnings)
 
     def _static_keywords(self, args: tuple, kwargs: dict) -> dict | None:
         """The call's static and dynamic arguments by name, or None when it passes anything else."""
@@ -587,6 +588,31 @@ class _CompiledWhenEager(JitWrapped):
         except TypeError:
             return None
         return keywords
+
+    def warning_scope(self, args: tuple, kwargs: dict) -> trace_warnings.Scope | None:
+        """As JAX traces this function once per signature, for its eager and traced calls alike, the warnings of a
+        run of ``fun`` or of a trace of its compiled form come once per signature."""
+        return trace_warnings.Scope(self, args, kwargs) if self._jax_jits else None
+
+    def warning_signature(self, args: tuple, kwargs: dict) -> tuple | None:
+        """The signature JAX's jitted function would trace a call under (the operands' types, the other arguments
+        given: static ones by value, array ones by type), or None when it takes what it cannot trace."""
+        n = len(args) if self._variadic else self._n_operands
+        keywords = dict(zip(self._positional[n:], args[n:]))
+        keywords.update(kwargs)
+        try:
+            operands = tuple(get_aval(a) for a in args[:n])
+            named = []
+            for name, value in sorted(keywords.items()):
+                default = self._defaults.get(name, _NO_DEFAULT)
+                if value is default or (type(value) is type(default) and value == default):
+                    continue  # spelled out or not, one signature
+                named.append((name, get_aval(value) if is_arraylike(value) else (type(value), value)))
+            key = (operands, tuple(named), config.trace_context())
+            hash(key)
+        except Exception:  # noqa: BLE001 - an argument that is not an array, or a value that does not compare
+            return None
+        return key
 
     def check_arguments(self, args: tuple, kwargs: dict) -> None:
         """What JAX's jitted function raises before running for a call passing, as an operand or as one of
@@ -620,7 +646,13 @@ class _CompiledWhenEager(JitWrapped):
         if self._jax_jits and not ((not kwargs or self._traced_names.isdisjoint(kwargs)) and _taken_as_arrays(args)):
             self.check_arguments(args, kwargs)  # (the usual traced call passes nothing it could refuse)
         try:
-            return self.fun(*args, **kwargs), None
+            if not self._jax_jits:
+                return self.fun(*args, **kwargs), None
+            previous = trace_warnings.enter(trace_warnings.Scope(self, args, kwargs))
+            try:
+                return self.fun(*args, **kwargs), None
+            finally:
+                trace_warnings.leave(previous)
         except ValueError as error:  # a device mismatch is named by this call's operands (tracers: none), as JAX's
             if not is_device_mismatch(error):
                 raise
@@ -652,15 +684,16 @@ class _FunctionName:
         return f"<function {self.name} at {id(self.fun):#x}>"
 
 
-def check_jitted_arguments(fun: Callable, **arguments: Any) -> None:
+def check_jitted_arguments(fun: Callable, *, traced_name: str | None = None, **arguments: Any) -> None:
     """For a jnp function ``fun`` that JAX jits whole but jaxle runs as checks around a jitted part: JAX's TypeError
     (or OverflowError) for any of ``arguments`` (its traced parameters, by name) that its jitted function could not
-    trace, naming ``fun`` and the argument's path, before anything else runs."""
+    trace, naming ``fun`` (as ``traced_name`` when given) and the argument's path, before anything else runs."""
     def names() -> list[str]:
         return [name + tree.keystr(path) for name, value in arguments.items()
                 for path, _ in tree.tree_flatten_with_path(value)[0]]
 
-    argument_avals(_FunctionName(fun.__name__, fun), tree.tree_leaves(list(arguments.values())), names)
+    argument_avals(_FunctionName(traced_name or fun.__name__, fun), tree.tree_leaves(list(arguments.values())),
+                   names)
 
 
 def passed_through(x: Any) -> Any:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import json
 import pathlib
+import re
 import sys
 import warnings
 from collections.abc import Callable
@@ -104,9 +105,38 @@ def record(m: Any, fn: Callable[[Any], Any], modes: tuple[str, ...] = ("eager", 
                 run()
                 outcome = "ok"
             except Exception as error:  # noqa: BLE001 - the error is what we record
-                outcome = f"{type(error).__name__}: {error}"
+                outcome = _error_text(error)
         out[mode] = [outcome] + [f"{w.category.__name__}: {w.message}" for w in caught]
     return out
+
+
+def _error_text(error: Exception) -> str:
+    """The error's type and message, a function's address in it written ``0x..``."""
+    return f"{type(error).__name__}: {re.sub(r' at 0x[0-9a-f]+>', ' at 0x..>', str(error))}"
+
+
+def record_calls(m: Any, fn: Callable[[Any, Any], Any], x: Any, modes: tuple[str, ...]) -> list[list[str]]:
+    """What ``fn(m, x)`` gives in each of ``modes`` in turn ("eager", or "jit": a new jitted function of ``x``
+    each time): its outcome, then each warning's category, text and where it is reported (the line of this
+    file that made the call, or "library")."""
+    calls = {"eager": lambda: fn(m, x), "jit": lambda: m.jit(lambda y: fn(m, y))(x)}
+    out = []
+    for mode in modes:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                calls[mode]()
+                outcome = "ok"
+            except Exception as error:  # noqa: BLE001 - the error is what we record
+                outcome = _error_text(error)
+        out.append([mode, outcome] + [f"{w.category.__name__}: {w.message} @ {_reported_at(w)}" for w in caught])
+    return out
+
+
+def _reported_at(warning: warnings.WarningMessage) -> str:
+    if pathlib.Path(warning.filename).name == pathlib.Path(__file__).name:
+        return f"{pathlib.Path(warning.filename).name}:{warning.lineno}"
+    return "library"
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from make_complex_to_real_golden import record
+from make_complex_to_real_golden import record, record_calls
 
 HERE = pathlib.Path(__file__).parent
 
@@ -97,7 +97,55 @@ _WIDE_CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "trace": lambda m, x: m.numpy.trace(m.numpy.diag(x), dtype=m.numpy.float64),
     "fftfreq": lambda m, x: m.numpy.fft.fftfreq(x.shape[0], dtype=m.numpy.float64),
     "rfftfreq": lambda m, x: m.numpy.fft.rfftfreq(x.shape[0], dtype=m.numpy.float64),
+    # the ufunc methods: a jnp reduction's warnings, or those of JAX's astype of each element converted
+    "add_reduce": lambda m, x: m.numpy.add.reduce(x, dtype=m.numpy.float64),
+    "add_reduce_int64": lambda m, x: m.numpy.add.reduce(x, dtype=m.numpy.int64),
+    "add_accumulate": lambda m, x: m.numpy.add.accumulate(x, dtype=m.numpy.float64),
+    "multiply_reduce": lambda m, x: m.numpy.multiply.reduce(x, dtype=m.numpy.float64),
+    "multiply_accumulate": lambda m, x: m.numpy.multiply.accumulate(x, dtype=m.numpy.float64),
+    "minimum_reduce": lambda m, x: m.numpy.minimum.reduce(x, dtype=m.numpy.float64),
+    "maximum_reduce_numpy_type": lambda m, x: m.numpy.maximum.reduce(x, dtype=np.float64),
+    "maximum_accumulate": lambda m, x: m.numpy.maximum.accumulate(x, dtype=m.numpy.float64),
+    "subtract_reduce": lambda m, x: m.numpy.subtract.reduce(x, dtype=m.numpy.float64),
+    "subtract_accumulate": lambda m, x: m.numpy.subtract.accumulate(x, dtype=m.numpy.float64),
+    "logaddexp_reduce": lambda m, x: m.numpy.logaddexp.reduce(x, dtype=m.numpy.float64),
+    "add_reduceat": lambda m, x: m.numpy.add.reduceat(x, m.numpy.array([0, 2]), dtype=m.numpy.float64),
+    "bitwise_or_reduceat": lambda m, x: m.numpy.bitwise_or.reduceat(x.astype(int), m.numpy.array([0, 2]),
+                                                                    dtype=m.numpy.float64),
 }
+
+# Each called on ``ones(n)`` for its own ``n``, twice eagerly then twice inside jit (jitted anew each time), or
+# inside jit first: JAX's eager and traced calls of a jitted jnp function share its traces, so a warning given
+# while tracing it comes once per signature (a function JAX does not jit warns at every call).
+_CACHED_CALLS: dict[str, Callable[[Any, Any], Any]] = {
+    "sum": lambda m, x: m.numpy.sum(x, dtype=m.numpy.float64),
+    "prod": lambda m, x: m.numpy.prod(x, dtype=m.numpy.float64),
+    "mean": lambda m, x: m.numpy.mean(x, dtype=m.numpy.float64),
+    "var": lambda m, x: m.numpy.var(x, dtype=m.numpy.float64),
+    "nanmean": lambda m, x: m.numpy.nanmean(x, dtype=m.numpy.float64),
+    "cumsum": lambda m, x: m.numpy.cumsum(x, dtype=m.numpy.float64),
+    "method_sum": lambda m, x: x.sum(dtype=m.numpy.float64),
+    "linspace": lambda m, x: m.numpy.linspace(0, 1, x.shape[0], dtype=m.numpy.float64),
+    "logspace": lambda m, x: m.numpy.logspace(0, 1, x.shape[0], dtype=m.numpy.float64),
+    "geomspace": lambda m, x: m.numpy.geomspace(1, 2, x.shape[0], dtype=m.numpy.float64),
+    "linspace_complex_start": lambda m, x: m.numpy.linspace(1j, 2, x.shape[0], dtype=m.numpy.float32),
+    "arange": lambda m, x: m.numpy.arange(x.shape[0], dtype=m.numpy.float64),
+    "zeros": lambda m, x: m.numpy.zeros(x.shape, dtype=m.numpy.float64),
+    "astype": lambda m, x: x.astype(m.numpy.float64),
+    "astype_complex": lambda m, x: x.astype(m.numpy.complex64).astype(m.numpy.float32),
+    "fftfreq": lambda m, x: m.numpy.fft.fftfreq(x.shape[0], dtype=m.numpy.float64),
+    "add_reduce": lambda m, x: m.numpy.add.reduce(x, dtype=m.numpy.float64),
+    "add_accumulate": lambda m, x: m.numpy.add.accumulate(x, dtype=m.numpy.float64),
+    "subtract_reduce": lambda m, x: m.numpy.subtract.reduce(x, dtype=m.numpy.float64),
+    "maximum_accumulate": lambda m, x: m.numpy.maximum.accumulate(x, dtype=m.numpy.float64),
+    "logaddexp_reduce": lambda m, x: m.numpy.logaddexp.reduce(x, dtype=m.numpy.float64),
+    "frompyfunc_reduce": lambda m, x: m.numpy.frompyfunc(m.numpy.add, 2, 1, identity=0).reduce(
+        x, dtype=m.numpy.float64),
+}
+EAGER_FIRST = ("eager", "eager", "jit", "jit")
+JIT_FIRST = ("jit", "eager")
+CACHED_CALLS = {name: (n, fn) for n, (name, fn) in enumerate(_CACHED_CALLS.items(), start=100)}
+CACHED_JIT_CALLS = {name: (n, fn) for n, (name, fn) in enumerate(_CACHED_CALLS.items(), start=150)}
 
 
 def _wide_case(n: int, fn: Callable[[Any, Any], Any]) -> Callable[[Any], Any]:
@@ -113,6 +161,10 @@ def records(m: Any) -> dict:
     out = {f"option_{name}": record(m, fn) for name, fn in OPTION_CALLS.items()}
     out.update({f"first_call_{name}": record(m, fn, ("eager",)) for name, fn in WIDE_CALLS.items()})
     out.update({f"first_call_jit_{name}": record(m, fn, ("jit",)) for name, fn in WIDE_JIT_CALLS.items()})
+    out.update({f"cached_{name}": record_calls(m, fn, m.numpy.ones(n), EAGER_FIRST)
+                for name, (n, fn) in CACHED_CALLS.items()})
+    out.update({f"cached_jit_first_{name}": record_calls(m, fn, m.numpy.ones(n), JIT_FIRST)
+                for name, (n, fn) in CACHED_JIT_CALLS.items()})
     return out
 
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import math
 import operator
-import warnings
 from collections.abc import Sequence
 
 import ml_dtypes
 import numpy as np
 
-from jaxle_core import core, dtypes
+from jaxle_core import core, dtypes, trace_warnings
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, canonicalize_shape, get_aval
 from jaxle_core.backend import put_host_value
@@ -205,8 +204,8 @@ def host_python_complex(operand, new_dtype: np.dtype):
 def warn_complex_to_real(old_dtype: np.dtype, new_dtype: np.dtype, stacklevel: int = 2) -> None:
     """JAX's ComplexWarning for a conversion from a complex dtype to a real (or integer, boolean) one."""
     if dtypes.issubdtype(old_dtype, np.complexfloating) and not dtypes.issubdtype(new_dtype, np.complexfloating):
-        warnings.warn("Casting complex values to real discards the imaginary part", np.exceptions.ComplexWarning,
-                      stacklevel=stacklevel + 1)
+        trace_warnings.warn("Casting complex values to real discards the imaginary part",
+                            np.exceptions.ComplexWarning, stacklevel=stacklevel + 1)
 
 
 def _warn_numpy_scalar_complex(operand, new_dtype: np.dtype) -> None:
