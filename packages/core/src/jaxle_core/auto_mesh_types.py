@@ -15,14 +15,16 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from jaxle_core import core, vma
+import numpy as np
+
+from jaxle_core import core, dtypes, vma
 from jaxle_core import mesh as mesh_module
 from jaxle_core.avals import ShapedArray
 from jaxle_core.mesh import AbstractMesh, get_abstract_mesh, use_abstract_mesh
 from jaxle_core.sharding import NamedSharding
 
-__all__ = ["auto_mesh_of", "auto_meshes_ignored", "check_context_mesh", "check_operand_meshes", "context_typed",
-           "enable", "traced_mesh"]
+__all__ = ["auto_mesh_of", "auto_meshes_ignored", "check_comparison_meshes", "check_context_mesh",
+           "check_operand_meshes", "context_typed", "enable", "traced_mesh"]
 
 _NO_MESH: Any = object()  # no operand names a mesh (as opposed to operands naming different ones)
 
@@ -104,12 +106,42 @@ def check_context_mesh(primitive: core.Primitive, avals: Sequence[Any], context:
     if context.empty or context.manual_axes or primitive.name in _OWN_TYPING:
         return
     for aval in avals:
-        mesh = _mesh_named(aval)
-        if mesh is None or mesh == context or mesh.manual_axes or (
-                mesh.are_all_axes_auto and context.are_all_axes_auto):
-            continue
-        raise ValueError(f"For primitive {primitive.name}, context mesh {context} should match the aval mesh {mesh} "
-                         f"for shape {aval.str_short()}. This error occurs at source:  {where}")
+        if _foreign(aval, context):
+            raise _context_mesh_error(primitive.name, context, aval, where)
+
+
+def _foreign(aval: Any, context: AbstractMesh) -> bool:
+    """Whether ``aval`` is typed over a mesh other than ``context`` (not empty nor manual), either having other than
+    Auto axes."""
+    mesh = _mesh_named(aval)
+    return not (mesh is None or mesh == context or mesh.manual_axes or (
+        mesh.are_all_axes_auto and context.are_all_axes_auto))
+
+
+def _context_mesh_error(name: str, context: AbstractMesh, aval: Any, where: str = "") -> ValueError:
+    return ValueError(f"For primitive {name}, context mesh {context} should match the aval mesh {_mesh_named(aval)} "
+                      f"for shape {aval.str_short()}. This error occurs at source:  {where}")
+
+
+def check_comparison_meshes(avals: Sequence[Any], num_keys: int, context: AbstractMesh | None) -> None:
+    """JAX's ValueError, when it compiles the comparison of a sort traced under ``context`` (a mesh with other than
+    Auto axes), for keys (``avals``' first ``num_keys``) typed over another mesh: its comparison's scalar operands
+    keep their mesh, and the first operation on one checks it (a complex key's ``real``, a float key's canonical
+    zero, then the keys' ``lt_to``, last key first)."""
+    if context is None or context.empty or context.manual_axes or context.are_all_axes_auto:
+        return
+    keys = [aval.update(shape=(), auto_mesh=_mesh_named(aval)) for aval in avals[:num_keys]]
+    for key in filter(lambda key: _foreign(key, context), keys):
+        if dtypes.issubdtype(key.dtype, np.complexfloating):
+            raise _context_mesh_error("real", context, key)
+        if dtypes.issubdtype(key.dtype, np.floating):
+            from jaxle_core.sharding_types import check_type_mesh  # local: sharding_types imports this module
+
+            with use_abstract_mesh(context):
+                check_type_mesh(key, "broadcast_in_dim", located=False)
+    for key in reversed(keys):
+        if _foreign(key, context):
+            raise _context_mesh_error("lt_to", context, key)
 
 
 def context_typed(avals: tuple, values: Sequence[Any]) -> tuple:

@@ -540,19 +540,22 @@ Atom = Var | Literal
 class JaxprEqn:
     """``outvars = primitive[params] invars``."""
 
-    __slots__ = ("invars", "outvars", "primitive", "params", "compute_type")
+    __slots__ = ("invars", "outvars", "primitive", "params", "compute_type", "mesh")
 
     def __init__(self, invars: list[Atom], outvars: list[Var], primitive: Primitive, params: dict,
-                 compute_type: str | None = None):
+                 compute_type: str | None = None, mesh: Any = None):
         self.invars = invars
         self.outvars = outvars
         self.primitive = primitive
         self.params = params
         self.compute_type = compute_type  # of the ``compute_on`` block it was staged in (compute_types.py)
+        # the abstract mesh current where it was staged (None: none, or no mesh of Auto axes seen yet), which its
+        # lowering checks its operands' types against where JAX's does (a sort's comparison)
+        self.mesh = mesh
 
     def replace(self, **changes) -> JaxprEqn:
         fields = dict(invars=self.invars, outvars=self.outvars, primitive=self.primitive, params=self.params,
-                      compute_type=self.compute_type)
+                      compute_type=self.compute_type, mesh=self.mesh)
         fields.update(changes)
         return JaxprEqn(**fields)
 

@@ -21,6 +21,7 @@ from jaxle_core.avals import ShapedArray, get_aval, is_array_like
 from jaxle_core.compute_types import current_compute_type
 from jaxle_core.config import check_tracer_leaks
 from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Tracer, Var
+from jaxle_core.mesh import get_abstract_mesh
 from jaxle_core.shape_poly import DimExpr, dimension_as_value
 
 # Primitives that staging may skip (as JAX's forwarding and constant folding do): ``rule(args, params)``
@@ -142,7 +143,8 @@ class StagingTrace(core.Trace):
             unreduced, reduced = reductions or (None, None)
             out_avals = [a.update(vma=result_vma, unreduced=unreduced, reduced=reduced) for a in out_avals]
         outvars = [Var(a) for a in out_avals]
-        self.eqns.append(JaxprEqn(atoms, outvars, primitive, params, current_compute_type()))
+        self.eqns.append(JaxprEqn(atoms, outvars, primitive, params, current_compute_type(),
+                                  None if core.type_auto_meshes is None else get_abstract_mesh()))
         tracers = [self.tracer_type(self, v.aval, v) for v in outvars]
         return tracers if primitive.multiple_results else tracers[0]
 

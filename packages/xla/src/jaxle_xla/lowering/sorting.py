@@ -7,6 +7,7 @@ from functools import partial
 
 import numpy as np
 
+from jaxle_core.auto_mesh_types import check_comparison_meshes
 from jaxle_core.avals import ShapedArray
 from jaxle_core.lax.sorting import sort_p, top_k_p
 from jaxle_core.mesh import PartitionSpec
@@ -25,6 +26,8 @@ def _sort_lowering(ctx: LoweringContext, *operands: Value, dimension: int, is_st
     # Ascending, lexicographic over the first num_keys operands, as JAX compares: floats made canonical (-0.0 tied
     # with +0.0, NaNs last and all tied) then compared in total order, complex numbers by real part, then imaginary
     # part. Under sharding in types each of its scalar values is constrained to be replicated, as JAX writes them.
+    # Its keys are checked against the mesh the sort was traced under, as JAX's comparison checks them.
+    check_comparison_meshes(ctx.avals_in, num_keys, getattr(ctx.eqn, "mesh", None))
     constrain = _unconstrained
     layout = getattr(ctx.avals_in[0], "explicit_sharding", None)
     if layout is not None and constrains_types(ctx):
