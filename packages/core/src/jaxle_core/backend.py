@@ -75,7 +75,8 @@ class Backend(Protocol):
         """``x`` as an Array on ``device`` (the default device when None)."""
 
     def device_sharding(self, device: Any) -> Any:
-        """The sharding of ``device`` alone (a SingleDeviceSharding); None for a backend without shardings."""
+        """The sharding of ``device`` alone (a SingleDeviceSharding; for a platform name, its first device's); None
+        for a backend without shardings."""
         return None
 
     def lay_out_all(self, xs: Sequence[Any], shardings: Sequence[Any]) -> list[Array]:

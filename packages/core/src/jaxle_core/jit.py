@@ -101,6 +101,16 @@ def _is_empty_mesh(mesh: Any) -> bool:
     return mesh is None or bool(getattr(mesh, "empty", False))
 
 
+class _Unspecified:
+    """How a jit equation prints a sharding it was not given (None), as JAX's placeholder."""
+
+    def __repr__(self) -> str:
+        return "UnspecifiedValue"
+
+
+_UNSPECIFIED = _Unspecified()
+
+
 def _pp_jit(eqn: JaxprEqn, context: PpContext) -> Doc:
     """``name`` first, then the params that differ from their defaults; the inner jaxpr's variables are named
     after the equation's where it is printed inline."""
@@ -111,6 +121,9 @@ def _pp_jit(eqn: JaxprEqn, context: PpContext) -> Doc:
     for k in ("in_shardings", "out_shardings", "in_layouts", "out_layouts"):
         if all(s is None for s in params[k]):
             hidden.add(k)
+    for k in ("in_shardings", "out_shardings"):  # those not given print as JAX's placeholder
+        if k not in hidden and any(s is None for s in params[k]):
+            params = {**params, k: tuple(_UNSPECIFIED if s is None else s for s in params[k])}
     if not params["keep_unused"]:
         hidden.add("keep_unused")
     if _is_empty_mesh(params["ctx_mesh"]):
@@ -176,11 +189,17 @@ def _moved_last(closed: ClosedJaxpr, moved: list[bool]) -> tuple[ClosedJaxpr, li
 
 
 def bind_jit(closed: ClosedJaxpr, args: Sequence[Any], name: str, keep_unused: bool = False,
-             inline: bool = False) -> list[Any]:
-    """Apply a ``jit`` equation of ``closed`` to ``args``, passing what it closes over as ``jit_inputs`` says."""
+             inline: bool = False, in_shardings: Sequence[Any] = (), out_shardings: Sequence[Any] = ()
+             ) -> list[Any]:
+    """Apply a ``jit`` equation of ``closed`` to ``args``, passing what it closes over as ``jit_inputs`` says; with
+    the shardings of ``args`` and of the results (None: unspecified), as a transformed jit's equation keeps its
+    own (each, or none, given)."""
     converted, leading, trailing = jit_inputs(closed)
-    return jit_p.bind(*leading, *args, *trailing,
-                      **jit_params(converted, name, keep_unused=keep_unused, inline=inline))
+    params = jit_params(converted, name, keep_unused=keep_unused, inline=inline)
+    if any(s is not None for s in (*in_shardings, *out_shardings)):
+        params.update(in_shardings=(None,) * len(leading) + tuple(in_shardings) + (None,) * len(trailing),
+                      out_shardings=tuple(out_shardings))
+    return jit_p.bind(*leading, *args, *trailing, **params)
 
 
 # ---------------------------------------------------------------- the user-facing wrapper
@@ -940,6 +959,10 @@ class JitWrapped:
         if entry.in_shardings or entry.out_shardings:
             params.update(in_shardings=(None,) * len(leading) + entry.in_shardings + (None,) * len(trailing),
                           out_shardings=entry.out_shardings)
+        placed = self._device_sharding()
+        if placed is not None:  # every argument and result on jit's device, as JAX's equation says
+            params.update(in_shardings=(placed,) * len(params["in_shardings"]),
+                          out_shardings=(placed,) * len(params["out_shardings"]))
         try:
             outs = jit_p.bind(*leading, *flat, *trailing, **params)
         except ValueError as error:  # a device mismatch is named by this call's arguments (tracers: none), as JAX's
@@ -959,6 +982,14 @@ class JitWrapped:
             return backend_module.get_backend(self.backend), self.device
         device = self.device if self.device is not None else self.backend
         return backend_module.current_backend(), device
+
+    def _device_sharding(self) -> Any:
+        """The sharding of the one device a jit given ``device=`` or ``backend=`` runs on (None otherwise, or on a
+        backend without shardings)."""
+        if self.device is None and self.backend is None:
+            return None
+        backend, device = self._backend_and_device()
+        return None if device is None else backend.device_sharding(device)
 
     def trace(self, *args, **kwargs) -> Traced:
         """The traced stage; arguments may be abstract (anything with ``shape`` and ``dtype``)."""

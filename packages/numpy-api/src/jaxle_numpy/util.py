@@ -173,15 +173,18 @@ def check_device_or_out_sharding(device: Any, out_sharding: Any) -> None:
         raise ValueError(f"Only one of `device` or `out_sharding` can be set. Got {device=} and {out_sharding=}")
 
 
+# what a ``device=`` argument may look like without being a device or a sharding
+_NOT_SHARDINGS = (str, MemorySpace, PartitionSpec)
+
+
 def staged_target(device: Any) -> Any:
     """The sharding a conversion to ``device=`` (``array``, ``asarray``, ``astype``) stages its value to inside a
-    transformation, as JAX's does (``converted_staged``): a device's own sharding, a sharding of devices, or outside
-    ``set_mesh`` a NamedSharding (under it, its checks and layout are ``converted_onto``'s); None eagerly, for a
-    memory space (refused by ``check_conversion_target``) and on a backend without shardings."""
-    if device is None or isinstance(current_trace(), EvalTrace) or isinstance(device, (str, MemorySpace)):
+    transformation, as JAX's does (``converted_staged``): a device's own sharding, or a sharding as given (a
+    NamedSharding over Explicit axes types the converted value, as JAX's ``convert_element_type`` does under
+    ``set_mesh``); None eagerly, for what is not a sharding (refused by ``check_conversion_target``) and on a backend
+    without shardings."""
+    if device is None or isinstance(current_trace(), EvalTrace) or isinstance(device, _NOT_SHARDINGS):
         return None
-    if isinstance(device, NamedSharding):
-        return device if get_mesh().empty else None
     return device if hasattr(device, "device_set") else current_backend().device_sharding(device)
 
 
@@ -208,7 +211,7 @@ def check_conversion_target(device: Any, value: Any = None, staged: bool = True)
         if get_mesh().empty:  # a sharding constraint; under set_mesh checked with the value (``converted_onto``)
             check_auto_axes_only(device)
         return
-    if isinstance(device, (str, MemorySpace)):
+    if isinstance(device, _NOT_SHARDINGS):
         raise ValueError(f"sharding={device!r} must be an instance of jax.sharding.Sharding")
     if staged and staged_target(device) is not None:
         return

@@ -23,6 +23,7 @@ from jaxle_core.jaxpr_util import host_functions
 from jaxle_core.jit import jit_p, unused_inputs, without_unused
 from jaxle_core.lax.placement import device_put_p, reshard_p, sharding_constraint_p, staged_at
 from jaxle_core.lax.slicing import dynamic_slice_p, slice_p
+from jaxle_core.lax.structural import convert_element_type_p
 from jaxle_core.memory_spaces import MemorySpace, space_of_kind
 from jaxle_core.mesh import Mesh, PartitionSpec, get_mesh
 from jaxle_core.shard_map import evaluate_per_equation, runs_per_equation, shard_map_p
@@ -254,6 +255,8 @@ class XlaBackend:
             args = without_unused(args, unused)
         if primitive is shard_map_p and runs_per_equation(params):
             return evaluate_per_equation(args, **params)
+        if primitive is convert_element_type_p:
+            eager_constraints.check_divides(args[0], params["sharding"])
         if primitive is sharding_constraint_p:
             eager_constraints.check_devices(args[0], params["sharding"])
             if isinstance(params["sharding"], SingleDeviceSharding):  # committed to that device
@@ -576,7 +579,8 @@ class XlaBackend:
         return array
 
     def device_sharding(self, device: Any) -> SingleDeviceSharding:
-        return SingleDeviceSharding(device)
+        """The sharding of ``device`` alone (for a platform name, its first device)."""
+        return SingleDeviceSharding(clients.platform_device(device) if isinstance(device, str) else device)
 
     def devices(self) -> list[Any]:
         return clients.devices()

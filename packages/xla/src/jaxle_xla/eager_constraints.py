@@ -20,7 +20,7 @@ from jaxle_core.mesh import AbstractMesh, PartitionSpec, get_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla.sharding import devices_text, incompatible_devices_error
 
-__all__ = ["check_devices", "refuse_outside_context_mesh", "result_shardings"]
+__all__ = ["check_devices", "check_divides", "refuse_outside_context_mesh", "result_shardings"]
 
 
 def check_devices(x: Any, sharding: Any) -> None:
@@ -47,6 +47,16 @@ def check_devices(x: Any, sharding: Any) -> None:
             raise incompatible_devices_error(described_mesh, output)
     elif own and tuple(own) != tuple(target):
         raise incompatible_devices_error(argument, output)
+
+
+def check_divides(x: Any, sharding: Any) -> None:
+    """JAX's IndivisibleError for a value converted for a NamedSharding over devices of Auto axes (a constraint, not
+    a type) outside ``jit`` (as ``vmap`` evaluates it: the batched value and sharding) whose dimensions that sharding
+    does not divide: the constraint JAX runs after the conversion lays the value out as a jitted identity's output,
+    which must divide."""
+    if isinstance(sharding, NamedSharding) and not isinstance(sharding.mesh, AbstractMesh) \
+            and not sharding.mesh.explicit_axes and len(sharding.spec) <= get_aval(x).ndim:
+        sharding.check_compatible_aval(get_aval(x).shape)
 
 
 def result_shardings(sharding: Any) -> list[NamedSharding] | None:

@@ -112,6 +112,9 @@ def _placing_shardings(jaxpr: core.Jaxpr) -> Any:
     for eqn in jaxpr.eqns:
         if eqn.primitive is sharding_constraint_p:
             yield "sharding_constraint", eqn.params["sharding"]
+        elif eqn.primitive is jit_p:  # its boundary constrained to one device (a jit's device=)
+            yield from (("sharding_constraint", s) for s in (*eqn.params["in_shardings"], *eqn.params["out_shardings"])
+                        if one_device_of(s) is not None)
         elif eqn.primitive is device_put_p:
             yield from (("device_put", d) for d in eqn.params["devices"]
                         if isinstance(d, Sharding) and not isinstance(getattr(d, "mesh", None), AbstractMesh))

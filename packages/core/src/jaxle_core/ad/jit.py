@@ -111,9 +111,16 @@ def jvp_call(primals: Sequence[Any], tangents: Sequence[Any], jaxpr: ClosedJaxpr
                           for nz, aval in zip(out_nonzero, jaxpr.out_avals)]
 
 
-def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str, keep_unused: bool, inline: bool, **params):
-    return jvp_call(primals, tangents, jaxpr,
-                    lambda new_jaxpr, args, _: bind_jit(new_jaxpr, args, name, keep_unused, inline), _jvp_jaxprs)
+def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str, keep_unused: bool, inline: bool, in_shardings,
+             out_shardings, **params):
+    # each tangent laid out as its primal, in and out
+    tangent_shardings = [s for s, t in zip(in_shardings, tangents) if type(t) is not Zero]
+
+    def bind(new_jaxpr, args, out_nonzero):
+        return bind_jit(new_jaxpr, args, name, keep_unused, inline, (*in_shardings, *tangent_shardings),
+                        (*out_shardings, *[s for s, nz in zip(out_shardings, out_nonzero) if nz]))
+
+    return jvp_call(primals, tangents, jaxpr, bind, _jvp_jaxprs)
 
 
 jvp_rules[jit_p] = _jit_jvp
@@ -153,11 +160,27 @@ def partial_eval_call(trace: PartialStagingTrace, args: Sequence[Any], jaxpr: Cl
 
 
 def _jit_partial_eval(trace: PartialStagingTrace, args, params):
+    # Each part keeps the shardings of the arguments and results it has; the residuals' are unspecified (as JAX's).
+    unknowns = [trace.is_unknown(x) for x in args]
+    in_shardings, out_shardings = params["in_shardings"], params["out_shardings"]
+
     def bind_known(known, known_args, split, literals):
-        return bind_jit(known, known_args, params["name"], params["keep_unused"], params["inline"])
+        outs = [s for i, s in enumerate(s for s, u in zip(out_shardings, split.out_unknowns) if not u)
+                if i not in literals]
+        return bind_jit(known, known_args, params["name"], params["keep_unused"], params["inline"],
+                        [s for s, u in zip(in_shardings, unknowns) if not u],
+                        outs + [None] * (len(known.jaxpr.outvars) - len(outs)))
 
     def unknown_params(split):
-        return jit_params(split.unknown, params["name"], keep_unused=params["keep_unused"], inline=params["inline"])
+        unknown = jit_params(split.unknown, params["name"], keep_unused=params["keep_unused"],
+                             inline=params["inline"])
+        ins = [s for s, u in zip(in_shardings, unknowns) if u]
+        residuals = [None] * (len(split.unknown.jaxpr.invars) - len(ins))
+        outs = [s for s, u in zip(out_shardings, split.out_unknowns) if u]
+        if any(s is not None for s in (*ins, *outs)):
+            unknown.update(in_shardings=tuple(ins + residuals if trace.sort_residuals else residuals + ins),
+                           out_shardings=tuple(outs))
+        return unknown
 
     return partial_eval_call(trace, args, params["jaxpr"], jit_p, bind_known, unknown_params)
 
@@ -229,9 +252,15 @@ def transpose_call(jaxpr: ClosedJaxpr, args: Sequence[Any], cts: Sequence[Any], 
     return closed, inputs, placed
 
 
-def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str, keep_unused: bool, inline: bool, **params):
+def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str, keep_unused: bool, inline: bool, in_shardings,
+                   out_shardings, **params):
     closed, inputs, placed = transpose_call(jaxpr, args, cts)
-    return placed(bind_jit(closed, inputs, name, keep_unused, inline))
+    # the known arguments and the cotangents in keep their shardings, each cotangent out its argument's
+    ins = [s for s, a in zip(in_shardings, args) if not is_undefined(a)] + \
+        [s for s, ct in zip(out_shardings, cts) if type(ct) is not Zero]
+    position = placed(range(len(closed.out_avals)))  # the output giving each argument's cotangent
+    outs = [in_shardings[position.index(i)] for i in range(len(closed.out_avals))]
+    return placed(bind_jit(closed, inputs, name, keep_unused, inline, ins, outs))
 
 
 transpose_rules[jit_p] = _jit_transpose

@@ -4,21 +4,41 @@ again reuses the batched jaxpr, so repeated calls share it (jaxprs print it once
 
 from __future__ import annotations
 
+from typing import Any
+
 from jaxle_core.batching.rule_helpers import batch_jaxpr, body_batch_size
 from jaxle_core.batching.trace import BatchTrace, traced_batching_rules
 from jaxle_core.caches import LruCache
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.jit import bind_jit, jit_p
+from jaxle_core.mesh import AbstractMesh, PartitionSpec
+from jaxle_core.sharding import NamedSharding
 
 
 def _jit_batch(trace: BatchTrace, vals, dims, *, jaxpr: ClosedJaxpr, name: str, keep_unused: bool, inline: bool,
-               **params):
+               in_shardings, out_shardings, **params):
     key = (jaxpr, tuple(dims), body_batch_size(trace, vals, dims), trace.axis_name, trace.layout)
     cached = _batched_jaxprs.lookup(key)
     if cached is None:
         cached = _batched_jaxprs[key] = batch_jaxpr(jaxpr, *key[1:4])
     batched, out_dims = cached
-    return bind_jit(batched, vals, name, keep_unused, inline), list(out_dims)
+    return bind_jit(batched, vals, name, keep_unused, inline, list(map(_batched_sharding, in_shardings, dims)),
+                    list(map(_batched_sharding, out_shardings, out_dims))), list(out_dims)
+
+
+def _batched_sharding(sharding: Any, dim: int | None) -> Any:
+    """``sharding`` of a value given a batch dimension at ``dim``, as JAX's batching of jit rewrites it: a
+    NamedSharding naming mesh axes leaves that dimension unsplit (unconstrained over an abstract mesh; over devices
+    without trailing unsplit entries, as XLA's sharding reads back), the others (replicated, one device's,
+    unspecified) stay as they are."""
+    if dim is None or not isinstance(sharding, NamedSharding) or not any(sharding.spec):
+        return sharding
+    abstract = isinstance(sharding.mesh, AbstractMesh)
+    spec = [*sharding.spec, *[None] * (dim - len(sharding.spec))]
+    spec.insert(dim, PartitionSpec.UNCONSTRAINED if abstract else None)
+    while spec and spec[-1] is None and not abstract:
+        spec.pop()
+    return NamedSharding(sharding.mesh, PartitionSpec(*spec), memory_kind=sharding.memory_kind)
 
 
 _batched_jaxprs = LruCache()

@@ -132,10 +132,10 @@ def _checked_sharding(sharding: Any, aval: Any, staged: bool) -> Any:
     if not isinstance(sharding, Sharding):
         raise TypeError(f"shardings leaf specifications are expected to be PartitionSpec instances or None, but got "
                         f"{sharding}")
-    if isinstance(sharding, NamedSharding) and not _asserting():
-        check_auto_axes_only(sharding)
     check_sharding_fits(sharding, aval.shape, "One of with_sharding_constraint arguments",
                         allow_uneven=staged)
+    if isinstance(sharding, NamedSharding) and not _asserting():  # checked after its fit, as JAX's
+        check_auto_axes_only(sharding)
     return sharding
 
 
@@ -179,7 +179,8 @@ def _entry_axes(entry: Any) -> tuple:
 def _with_type_axes(sharding: Any, aval: Any) -> Any:
     """``sharding`` (naming Auto axes only) over a mesh with Explicit axes too, each dimension also split along the
     Explicit axes of ``aval``'s type: the value keeps its layout there, as JAX's constraint does."""
-    if not isinstance(sharding, NamedSharding) or not sharding.mesh.explicit_axes or aval.explicit_sharding is None:
+    if not isinstance(sharding, NamedSharding) or not sharding.mesh.explicit_axes or aval.explicit_sharding is None \
+            or not any(spec_of(aval)):
         return sharding
     asked = list(sharding.spec) + [None] * (aval.ndim - len(sharding.spec))
     merged = [_entry_axes(own) + _entry_axes(entry) for own, entry in zip(spec_of(aval), asked)]

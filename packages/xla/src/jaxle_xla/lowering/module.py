@@ -71,12 +71,24 @@ def constrain(ctx: LoweringContext, x: Value, sharding: Any, unconstrained_dims:
     return ctx.op1("sdy.sharding_constraint", [x], x.aval, {"sharding": text})
 
 
+def on_one_device(ctx: LoweringContext, sharding: Any) -> bool:
+    """Whether ``sharding`` names one device in a program on one device (no ``shard_map`` body being lowered): JAX
+    keeps a constraint to it there, over the empty mesh (``constrain_to_device``)."""
+    return ctx.module.mesh is None and not ctx.module.manual_regions and one_device_of(sharding) is not None
+
+
+def constrain_to_device(ctx: LoweringContext, x: Value) -> Value:
+    """``x`` constrained to the one device of the program (see ``on_one_device``), as JAX writes it."""
+    return ctx.op1("sdy.sharding_constraint", [x], x.aval, {"sharding": ctx.module.whole_value(x.aval)})
+
+
 def constrain_all(ctx: LoweringContext, values: Sequence[Value], shardings: Sequence[Any]) -> list[Value]:
-    """Each of ``values`` constrained to the sharding at its position (None, or none given: left as it is)."""
+    """Each of ``values`` constrained to the sharding at its position (None, or none given: left as it is): a
+    function's boundary (a nested jit's in_shardings and out_shardings, one device's included)."""
     if not shardings:
         return list(values)
-    return [value if sharding is None else constrain(ctx, value, sharding)
-            for value, sharding in zip(values, shardings)]
+    return [value if sharding is None else constrain_to_device(ctx, value) if on_one_device(ctx, sharding)
+            else constrain(ctx, value, sharding) for value, sharding in zip(values, shardings)]
 
 
 class ModuleBuilder:

@@ -10,9 +10,8 @@ from jaxle_core.lax.placement import device_put_p, leaves_layout_open, reshard_p
 from jaxle_core.sharding import Sharding
 from jaxle_xla.eager_constraints import refuse_outside_context_mesh
 from jaxle_xla.lowering.context import LoweringContext, Value
-from jaxle_xla.lowering.module import constrain, register_lowering
+from jaxle_xla.lowering.module import constrain, constrain_to_device, on_one_device, register_lowering
 from jaxle_xla.lowering.typed_layouts import constrain_to_type, constrains_types, leave_unconstrained
-from jaxle_xla.sharding import one_device_of
 
 
 @register_lowering(stage_p)
@@ -24,9 +23,8 @@ def _identity(ctx: LoweringContext, x: Value, **params) -> Value:
 def _sharding_constraint(ctx: LoweringContext, x: Value, *, sharding, unconstrained_dims=frozenset(),
                          **params) -> Value:
     refuse_outside_context_mesh(sharding)
-    if ctx.module.mesh is None and not ctx.module.manual_regions and one_device_of(sharding) is not None:
-        # a program on one device: JAX keeps the constraint, over the empty mesh
-        return ctx.op1("sdy.sharding_constraint", [x], x.aval, {"sharding": ctx.module.whole_value(x.aval)})
+    if on_one_device(ctx, sharding):
+        return constrain_to_device(ctx, x)
     return constrain(ctx, x, sharding, unconstrained_dims)
 
 

@@ -1,0 +1,28 @@
+"""A jitted function given a device (``device=``, ``backend=``) or some in_shardings, staged into another function,
+prints and runs as JAX 0.10.2's (golden/make_placed_jit_jaxprs_golden.py): its equation names the device's sharding
+for every argument and result (those not given as ``UnspecifiedValue``), kept through grad, jvp, linearize and vmap
+(residuals unspecified, a split dimension's batch left unsplit); the outer program constrains the call's boundary to
+that device and runs there."""
+
+import importlib
+import json
+
+import numpy as np
+import pytest
+
+import jaxle
+
+GEN = importlib.import_module("make_placed_jit_jaxprs_golden")
+GOLDEN = json.loads((GEN.HERE / "placed_jit_jaxprs_golden.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(GEN.CASES))
+def test_matches_jax(name):
+    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+
+
+def test_gradient_of_placed_function_runs_on_its_device():
+    x = np.linspace(-2.0, 2.0, 5, dtype=np.float32)
+    grad = jaxle.jit(jaxle.grad(lambda v: GEN._product(jaxle)(v).sum()))(x)
+    np.testing.assert_allclose(np.asarray(grad), np.sin(x) + x * np.cos(x), rtol=1e-6)
+    assert grad.devices() == {jaxle.devices()[2]}
