@@ -112,6 +112,10 @@ CASES = {
     "mixed_mesh_astype_auto_axis": _under_mesh(_jaxpr(lambda jax, mesh, v: v.astype(
         jax.numpy.int32, device=_sharding(jax, mesh, "y"))), "Auto"),
     "mixed_mesh_explicit_axis": _under_mesh(_jaxpr(lambda jax, mesh, v: _asarray(jax, mesh, v, "x")), "Auto"),
+    "other_auto_mesh_asarray": _under_mesh(_jaxpr(lambda jax, mesh, v: jax.numpy.asarray(
+        v, device=_sharding(jax, _mesh(jax, "Auto").update(axis_types=(jax.sharding.AxisType.Auto,) * 2), "x")))),
+    "other_auto_mesh_astype": _under_mesh(_jaxpr(lambda jax, mesh, v: v.astype(jax.numpy.int32, device=_sharding(
+        jax, _mesh(jax, "Auto").update(axis_types=(jax.sharding.AxisType.Auto,) * 2), "x")))),
     **{f"vmapped_indivisible_{kind}_{name}": _batched_refusal(kind, name)
        for kind in ("Explicit", "Mixed", "Auto", "none") for name in ("asarray", "astype", "array")},
     "vmapped_rank_mixed_mesh": _batched_refusal("Mixed", "asarray", spec=("x", "y"), shape=(8, 4)),

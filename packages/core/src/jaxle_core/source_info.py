@@ -59,11 +59,14 @@ def _frame_info(frame: types.FrameType) -> SourceInfo:
 
 def _locate(frame: types.FrameType | None, known: dict[Var, SourceInfo]) -> SourceInfo:
     """The first frame outward from ``frame`` that is the user's, or that is jaxle re-staging an equation (a
-    local ``eqn``) whose location ``known`` holds."""
+    local ``eqn``) whose location ``known`` holds; none past the start of the staging trace it is in (a function
+    of jaxle's own staged by ``jit``, ``make_jaxpr`` or a control-flow body is located nowhere, as JAX locates it)."""
     excluded = _excluded_paths()
     while frame is not None:
         if not frame.f_code.co_filename.startswith(excluded):
             return _frame_info(frame)
+        if frame.f_code is _STAGING_ENTRY:
+            break
         eqn = frame.f_locals.get("eqn") if known else None
         if isinstance(eqn, JaxprEqn):
             copied = next((known[v] for v in eqn.outvars if v in known), None)
@@ -71,6 +74,10 @@ def _locate(frame: types.FrameType | None, known: dict[Var, SourceInfo]) -> Sour
                 return copied
         frame = frame.f_back
     return SourceInfo()
+
+
+# the frame that calls a function being staged: the user's frames beyond it are outside that function
+_STAGING_ENTRY = staging.trace_to_jaxpr.__code__
 
 
 def reevaluating_equation() -> bool:

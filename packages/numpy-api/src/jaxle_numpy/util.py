@@ -193,6 +193,10 @@ def converted_staged(x: Any, dtype: np.dtype, weak_type: bool, sharding: Any, lo
     sharding (folded for a scalar constant), then a sharding constraint to it, whose devices the program is then
     checked against when lowered (under ``set_mesh``, those of the mesh); its errors name the user's line, or
     none where JAX converts inside a jitted function of its own (not ``located``)."""
+    context = get_abstract_mesh()
+    if isinstance(sharding, NamedSharding) and not context.empty and sharding.mesh.abstract_mesh != context:
+        # JAX's refusal of a sharding over another mesh (one over this mesh is checked as the value is typed)
+        _check_under_mesh(get_aval(x).update(dtype=dtype, weak_type=weak_type), sharding, located)
     out = convert_element_type_p.bind(x, new_dtype=dtype, weak_type=weak_type, sharding=sharding)
     if not located:
         note_staged_at(sharding, "")
@@ -243,6 +247,18 @@ def _traced_at(located: bool = True) -> str:
     return summarize(current()) if located and not isinstance(current_trace(), EvalTrace) else ""
 
 
+def _in_staged_program() -> bool:
+    """Whether a program is being staged (``jit``, ``make_jaxpr``, a control-flow body), whatever transformations
+    run inside it: JAX's refusal of a value typed over another mesh names the user's line there only (not where an
+    eager ``vmap`` or derivative converts it)."""
+    trace = current_trace()
+    while trace is not None:
+        if type(trace) is StagingTrace:
+            return True
+        trace = trace.parent
+    return False
+
+
 def _constraint_inside_jit(devices: list, located: bool = True) -> str:
     """How JAX's errors name the sharding constraint to ``devices`` a conversion stages (``_traced_at``)."""
     return f"sharding_constraint inside jit {_on(devices)} at {_traced_at(located)}"
@@ -277,7 +293,7 @@ def _check_under_mesh(aval: ShapedArray, sharding: NamedSharding, located: bool)
     if context.abstract_mesh.explicit_axes:
         check_type_divides(sharding, aval.shape)
         check_context_mesh(convert_element_type_p, [typed_aval(untyped(aval), sharding)], context.abstract_mesh,
-                           _traced_at(located))
+                           _traced_at(located and _in_staged_program()))
     if context.abstract_mesh.are_all_axes_explicit or not hasattr(sharding.mesh, "devices"):
         return
     check_auto_axes_only(sharding)
