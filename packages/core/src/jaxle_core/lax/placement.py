@@ -132,10 +132,12 @@ def _checked_sharding(sharding: Any, aval: Any, staged: bool) -> Any:
     if not isinstance(sharding, Sharding):
         raise TypeError(f"shardings leaf specifications are expected to be PartitionSpec instances or None, but got "
                         f"{sharding}")
-    check_sharding_fits(sharding, aval.shape, "One of with_sharding_constraint arguments",
-                        allow_uneven=staged)
-    if isinstance(sharding, NamedSharding) and not _asserting():  # checked after its fit, as JAX's
+    # as JAX's: its rank first, then the kinds of the axes it names, then (outside a program) whether they divide
+    check_sharding_fits(sharding, aval.shape, "One of with_sharding_constraint arguments", allow_uneven=True)
+    if isinstance(sharding, NamedSharding) and not _asserting():
         check_auto_axes_only(sharding)
+    if not staged:
+        check_sharding_fits(sharding, aval.shape, "One of with_sharding_constraint arguments")
     return sharding
 
 
