@@ -8,13 +8,14 @@ and parallel_bench.py's one-device batched matmul.
 """
 
 import importlib
-import json
 import pathlib
 import sys
 
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).parents[4] / "benchmarks"))
+
+from golden_writer import write_golden
 
 import programs_bench  # noqa: E402 - found through the path set just above
 import vmap_loops_bench  # noqa: E402
@@ -98,7 +99,7 @@ def main():
         importlib.import_module(f"{sys.argv[1]}.{name}")
     golden = {case: lowered_text(m, case) for case in CASES}
     path = pathlib.Path(__file__).with_name("benchmark_hlo_golden.json")
-    path.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
+    write_golden(golden, path)
 
 
 if __name__ == "__main__":

@@ -7,11 +7,11 @@ test_checkify_control_flow.py.
 """
 
 import importlib
-import json
 import pathlib
 import sys
 
 import numpy as np
+from golden_writer import write_golden
 
 F32 = np.float32
 XS = np.arange(6.0, dtype=F32)
@@ -166,5 +166,4 @@ if __name__ == "__main__":
     golden = {name: run_case(module, name) for name in CASES}
     golden.update({name: run_vmapped(module, name) for name in {**VMAPPED, **VMAPPED_TWICE}})
     out = pathlib.Path(__file__).parent / "checkify_control_flow_golden.json"
-    out.write_text(json.dumps(golden, indent=0, sort_keys=True) + "\n")
-    print(f"{len(golden)} cases -> {out}")
+    write_golden(golden, out, indent=0)

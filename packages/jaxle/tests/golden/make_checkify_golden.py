@@ -6,11 +6,11 @@ by test_checkify.py.
 """
 
 import importlib
-import json
 import pathlib
 import sys
 
 import numpy as np
+from golden_writer import write_golden
 
 
 def _positive_log(m):
@@ -106,4 +106,4 @@ if __name__ == "__main__":
     golden = {name: run_case(module, name) for name in CASES}
     golden.update({name: run_error_case(module, name) for name in ERROR_CASES})
     out = pathlib.Path(__file__).parent / "checkify_golden.json"
-    out.write_text(json.dumps(golden, indent=0, sort_keys=True) + "\n")
+    write_golden(golden, out, indent=0)

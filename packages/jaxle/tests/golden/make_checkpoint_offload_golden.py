@@ -8,11 +8,11 @@ value eager and jitted, and the types and memory kinds of the residuals a ``vjp`
 from __future__ import annotations
 
 import importlib
-import json
 import pathlib
 import sys
 
 import numpy as np
+from golden_writer import write_golden
 
 HERE = pathlib.Path(__file__).parent
 X = np.linspace(0.1, 1.0, 6, dtype=np.float32).reshape(2, 3)
@@ -78,8 +78,7 @@ def record(m, name: str, fun) -> dict:
 def main() -> None:
     m = importlib.import_module(sys.argv[1])
     records = {name: record(m, name, fun) for name, fun in cases(m).items()}
-    (HERE / "checkpoint_offload_golden.json").write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
-    print(f"{len(records)} cases -> {HERE / 'checkpoint_offload_golden.json'}")
+    write_golden(records, HERE / "checkpoint_offload_golden.json")
 
 
 if __name__ == "__main__":

@@ -11,12 +11,12 @@ With ``jaxle`` (no file argument) it prints jaxle's records instead.
 from __future__ import annotations
 
 import importlib
-import json
 import pathlib
 import sys
 import types
 
 import numpy as np
+from golden_writer import write_golden
 
 HERE = pathlib.Path(__file__).parent
 X = np.linspace(0.1, 0.9, 3).astype(np.float32)
@@ -77,11 +77,7 @@ def cases(m) -> dict:
 def main() -> None:
     m = api(importlib.import_module(sys.argv[1]))
     records = {name: record(fn) for name, fn in cases(m).items()}
-    if sys.argv[1] != "jax":
-        print(json.dumps(records, indent=1, sort_keys=True))
-        return
-    (HERE / "checkpoint_offload_twice_golden.json").write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
-    print(f"{len(records)} cases -> {HERE / 'checkpoint_offload_twice_golden.json'}")
+    write_golden(records, HERE / "checkpoint_offload_twice_golden.json")
 
 
 if __name__ == "__main__":

@@ -10,12 +10,12 @@ the client starts, so it runs in a fresh interpreter.
 """
 
 import importlib
-import json
 import os
 import pathlib
 import sys
 
 import numpy as np
+from golden_writer import write_golden
 
 HERE = pathlib.Path(__file__).parent
 
@@ -140,8 +140,4 @@ def record(m):
 if __name__ == "__main__":
     os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"
     module = importlib.import_module(sys.argv[1])
-    outcomes = record(module)
-    if sys.argv[1] == "jax":
-        (HERE / "compiled_shardings_golden.json").write_text(json.dumps(outcomes, indent=1, sort_keys=True) + "\n")
-    else:
-        print(json.dumps(outcomes))
+    write_golden(record(module), HERE / "compiled_shardings_golden.json")

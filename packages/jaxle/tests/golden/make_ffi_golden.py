@@ -6,7 +6,6 @@ with attributes of every kind; replayed by test_ffi_api.py.
 """
 
 import importlib
-import json
 import pathlib
 import sys
 
@@ -15,6 +14,7 @@ import numpy as np
 sys.path.insert(0, str(pathlib.Path(__file__).parents[3] / "numpy-api" / "tests" / "golden"))
 
 import jnp_golden  # noqa: E402 - found through the path set just above
+from golden_writer import write_golden
 
 SPD = np.array([[4.0, 2.0, 0.4], [2.0, 3.0, 0.5], [0.4, 0.5, 2.0]], np.float32)
 BATCH = np.stack([SPD, 2 * SPD + np.eye(3, dtype=np.float32)])
@@ -81,5 +81,4 @@ if __name__ == "__main__":
     records = {name: jnp_golden.run_case(module, build) for name, build in CASES.items()}
     records["staged_attributes"] = staged_record(module)
     out = pathlib.Path(__file__).parent / "ffi_golden.json"
-    out.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
-    print(f"{len(records)} cases -> {out}")
+    write_golden(records, out)

@@ -6,12 +6,12 @@ replayed by test_ffi_lowering.py.
 """
 
 import importlib
-import json
 import pathlib
 import re
 import sys
 
 import numpy as np
+from golden_writer import write_golden
 
 SPD = np.array([[4.0, 2.0, 0.4], [2.0, 3.0, 0.5], [0.4, 0.5, 2.0]], np.float32)
 LOWER = np.uint8(ord("L"))
@@ -66,5 +66,4 @@ if __name__ == "__main__":
     module.numpy.linalg.cholesky(module.numpy.eye(2))  # JAX loads LAPACK on its first linear-algebra call only
     records = {name: record(module, name) for name in CASES}
     out = pathlib.Path(__file__).parent / "ffi_lowering_golden.json"
-    out.write_text(json.dumps(records, indent=0, sort_keys=True) + "\n")
-    print(f"{len(records)} cases -> {out}")
+    write_golden(records, out, indent=0)

@@ -10,12 +10,12 @@ compared, not the order in which the module lists its functions.
 """
 
 import importlib
-import json
 import pathlib
 import re
 import sys
 
 import numpy as np
+from golden_writer import write_golden
 
 HERE = pathlib.Path(__file__).parent
 DTYPES = ("float32", "float64", "complex64", "complex128")
@@ -87,4 +87,4 @@ def record(m):
 
 if __name__ == "__main__":
     module = importlib.import_module(sys.argv[1])
-    (HERE / "lapack_calls_golden.json").write_text(json.dumps(record(module), indent=1, sort_keys=True) + "\n")
+    write_golden(record(module), HERE / "lapack_calls_golden.json")

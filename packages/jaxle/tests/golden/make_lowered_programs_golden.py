@@ -18,13 +18,13 @@ messages too.
 """
 
 import importlib
-import json
 import pathlib
 import sys
 import warnings
 
 import ml_dtypes
 import numpy as np
+from golden_writer import write_golden
 
 HERE = pathlib.Path(__file__).parent
 X = np.array([3.0, -0.0, np.nan, 0.0, -np.inf, 1.0, -2.0], np.float32)
@@ -147,4 +147,4 @@ def record(m):
 
 if __name__ == "__main__":
     module = importlib.import_module(sys.argv[1])
-    (HERE / "lowered_programs_golden.json").write_text(json.dumps(record(module), indent=1, sort_keys=True) + "\n")
+    write_golden(record(module), HERE / "lowered_programs_golden.json")

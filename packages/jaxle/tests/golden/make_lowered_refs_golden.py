@@ -12,11 +12,11 @@ gives (run twice).
 """
 
 import importlib
-import json
 import pathlib
 import sys
 
 import numpy as np
+from golden_writer import write_golden
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(3, dtype=np.float32)
@@ -143,4 +143,4 @@ def record(m):
 
 if __name__ == "__main__":
     module = importlib.import_module(sys.argv[1])
-    (HERE / "lowered_refs_golden.json").write_text(json.dumps(record(module), indent=1, sort_keys=True) + "\n")
+    write_golden(record(module), HERE / "lowered_refs_golden.json")

@@ -9,12 +9,12 @@ text with and without it. Operation locations (source lines, name stacks) are no
 """
 
 import importlib
-import json
 import pathlib
 import re
 import sys
 
 import numpy as np
+from golden_writer import write_golden
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(3, dtype=np.float32)
@@ -68,4 +68,4 @@ def record(m):
 
 if __name__ == "__main__":
     module = importlib.import_module(sys.argv[1])
-    (HERE / "lowered_text_golden.json").write_text(json.dumps(record(module), indent=1, sort_keys=True) + "\n")
+    write_golden(record(module), HERE / "lowered_text_golden.json")

@@ -7,13 +7,13 @@ saved_residuals_examples.py (the examples file's path written as EXAMPLES); repl
 import contextlib
 import importlib
 import io
-import json
 import pathlib
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 
 import saved_residuals_examples  # noqa: E402 - found through the path set just above
+from golden_writer import write_golden
 
 
 def printed(m, name: str) -> list[str]:
@@ -29,5 +29,4 @@ if __name__ == "__main__":
     importlib.import_module(f"{sys.argv[1]}.ad_checkpoint")
     records = {name: printed(module, name) for name in saved_residuals_examples.cases(module)}
     out = pathlib.Path(__file__).parent / "saved_residuals_golden.json"
-    out.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
-    print(f"{len(records)} cases -> {out}")
+    write_golden(records, out)

@@ -6,11 +6,11 @@ JAX feeds to ``scaled_matmul`` (their bytes), replayed by test_nn_scaled_dot_gen
 """
 
 import importlib
-import json
 import pathlib
 import sys
 
 import numpy as np
+from golden_writer import write_golden
 
 BATCHED = (((2,), (2,)), ((0,), (0,)))
 MATMUL = (((1,), (0,)), ((), ()))
@@ -124,8 +124,7 @@ def main() -> None:
     records = {name: record(m, case) for name, case in CASES.items()}
     records.update({f"grad_{name}": record(m, case, grad=True) for name, case in GRAD_CASES.items()})
     path = pathlib.Path(__file__).parent / "scaled_dot_general_golden.json"
-    path.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
-    print(f"{len(records)} cases -> {path}")
+    write_golden(records, path)
 
 
 if __name__ == "__main__":

@@ -6,12 +6,12 @@ test_nn_scaled_matmul.py.
 """
 
 import importlib
-import json
 import pathlib
 import sys
 
 import ml_dtypes
 import numpy as np
+from golden_writer import write_golden
 
 F8, E8M0, F32 = ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e8m0fnu, np.float32
 
@@ -60,8 +60,7 @@ def main() -> None:
         global_scale = None if scale is None else m.numpy.array(scale, np.float32)
         records[f"config_{mode}_{scale}"] = config_record(m, mode, global_scale)
     path = pathlib.Path(__file__).parent / "scaled_matmul_golden.json"
-    path.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
-    print(f"{len(records)} cases -> {path}")
+    write_golden(records, path)
 
 
 if __name__ == "__main__":

@@ -8,10 +8,11 @@ to its outcome: the repr of what it returns, or the type and message of the erro
 
 import copy
 import importlib
-import json
 import pathlib
 import pickle
 import sys
+
+from golden_writer import write_golden
 
 HERE = pathlib.Path(__file__).parent
 
@@ -78,4 +79,4 @@ def record(m):
 
 if __name__ == "__main__":
     module = importlib.import_module(sys.argv[1])
-    (HERE / "sharding_objects_golden.json").write_text(json.dumps(record(module), indent=1, sort_keys=True) + "\n")
+    write_golden(record(module), HERE / "sharding_objects_golden.json")

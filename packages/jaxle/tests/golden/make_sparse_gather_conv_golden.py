@@ -6,11 +6,11 @@ test_sparse_gather_conv.py.
 """
 
 import importlib
-import json
 import pathlib
 import sys
 
 import numpy as np
+from golden_writer import write_golden
 from make_sparse_golden import STACK, _bcoo, _record, sparse_of
 
 F32 = np.float32
@@ -89,5 +89,4 @@ if __name__ == "__main__":
     module = importlib.import_module(sys.argv[1])
     golden = {name: run_case(module, name) for name in CASES}
     out = pathlib.Path(__file__).parent / "sparse_gather_conv_golden.json"
-    out.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
-    print(f"{len(golden)} cases -> {out}")
+    write_golden(golden, out)

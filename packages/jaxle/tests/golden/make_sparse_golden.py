@@ -7,11 +7,11 @@ themselves) and every result, a sparse one as its dense array and its layout (sh
 """
 
 import importlib
-import json
 import pathlib
 import sys
 
 import numpy as np
+from golden_writer import write_golden
 
 F32 = np.float32
 MAT = np.array([[1.0, 0.0, 2.0, 0.0], [0.0, 0.0, 3.0, 0.0], [4.0, 0.0, 0.0, 5.0]], F32)
@@ -199,5 +199,4 @@ if __name__ == "__main__":
     module = importlib.import_module(sys.argv[1])
     golden = {name: run_case(module, name) for name in (*JAXPR_CASES, *VALUE_CASES)}
     out = pathlib.Path(__file__).parent / "sparse_golden.json"
-    out.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
-    print(f"{len(golden)} cases -> {out}")
+    write_golden(golden, out)

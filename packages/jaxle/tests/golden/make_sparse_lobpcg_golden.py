@@ -5,11 +5,11 @@ small well-conditioned problems, and its errors, replayed by test_sparse_lobpcg.
 """
 
 import importlib
-import json
 import pathlib
 import sys
 
 import numpy as np
+from golden_writer import write_golden
 
 F32 = np.float32
 
@@ -56,5 +56,4 @@ if __name__ == "__main__":
     module = importlib.import_module(sys.argv[1])
     golden = {name: run_case(module, name) for name in CASES}
     out = pathlib.Path(__file__).parent / "sparse_lobpcg_golden.json"
-    out.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
-    print(f"{len(golden)} cases -> {out}")
+    write_golden(golden, out)

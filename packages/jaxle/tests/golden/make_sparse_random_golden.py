@@ -5,11 +5,11 @@ values, indices and flags), one jaxpr and its errors, replayed by test_sparse_ra
 """
 
 import importlib
-import json
 import pathlib
 import sys
 
 import numpy as np
+from golden_writer import write_golden
 
 # name -> (shape, keyword arguments); "key" (a seed, default 0), "generator" (a name in jax.random) and "dtype"
 # (a NumPy dtype name) are rebuilt per module
@@ -60,5 +60,4 @@ if __name__ == "__main__":
     golden = {name: run_case(module, name) for name in CASES}
     golden["jaxpr"] = jaxpr_text(module)
     out = pathlib.Path(__file__).parent / "sparse_random_golden.json"
-    out.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
-    print(f"{len(golden)} cases -> {out}")
+    write_golden(golden, out)

@@ -8,11 +8,11 @@ Per case: every result (a sparse one as its dense array and its layout), the ``m
 """
 
 import importlib
-import json
 import pathlib
 import sys
 
 import numpy as np
+from golden_writer import write_golden
 from make_sparse_golden import DENSE, MAT, ROWS, STACK, VEC, _bcoo, _duplicates, record_outputs, sparse_of
 
 F32 = np.float32
@@ -126,5 +126,4 @@ if __name__ == "__main__":
     module = importlib.import_module(sys.argv[1])
     golden = {name: run_case(module, name) for name in (*JAXPR_CASES, *VALUE_CASES, *ERROR_CASES)}
     out = pathlib.Path(__file__).parent / "sparsify_golden.json"
-    out.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
-    print(f"{len(golden)} cases -> {out}")
+    write_golden(golden, out)

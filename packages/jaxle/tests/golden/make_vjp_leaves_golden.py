@@ -8,7 +8,6 @@ the values its derivative reads: the primal inputs first, then the residuals. Ea
 """
 
 import importlib
-import json
 import pathlib
 import sys
 
@@ -17,6 +16,7 @@ import numpy as np
 sys.path.insert(0, str(pathlib.Path(__file__).parents[3] / "numpy-api" / "tests" / "golden"))
 
 import jnp_golden  # noqa: E402 - found through the path set just above
+from golden_writer import write_golden
 from jnp_golden import rand  # noqa: E402
 
 HERE = pathlib.Path(__file__).parent
@@ -102,4 +102,4 @@ def record(m) -> dict:
 
 if __name__ == "__main__":
     jax = importlib.import_module(sys.argv[1])
-    (HERE / "vjp_leaves_golden.json").write_text(json.dumps(record(jax), indent=1, sort_keys=True) + "\n")
+    write_golden(record(jax), HERE / "vjp_leaves_golden.json")
