@@ -1,8 +1,8 @@
-"""The lowered text of programs that draw random numbers, sort, scan cumulatively or scatter at clipped indices is
-JAX 0.10.2's, word for word (golden/lowered_programs_golden.json): threefry2x32 as JAX writes it, sort's comparison,
-typed keys constrained inside ``main``, clipped indices clamped by JAX's operations, the functions in JAX's order
-under JAX's names. Their values are checked by the random, sorting, cumulative and indexing suites; here, that the
-text changes none of them."""
+"""The lowered text of programs that draw random numbers, sort, scan cumulatively, scatter at clipped indices or
+raise to integer powers is JAX 0.10.2's, word for word (golden/lowered_programs_golden.json): threefry2x32 as JAX
+writes it, sort's comparison, typed keys constrained inside ``main``, clipped indices clamped by JAX's operations,
+the functions in JAX's order under JAX's names. Their values are checked by the random, sorting, cumulative and
+indexing suites; here, that the text changes none of them."""
 
 import json
 import pathlib
@@ -74,3 +74,10 @@ def test_clipped_scatters_add_where_numpy_clips():
     np.testing.assert_array_equal(np.asarray(jax.jit(fun)(x, indices)), expected)
     fun, x, indices = gen._cases(jax)["scatter_clip_no_index"]
     np.testing.assert_array_equal(np.asarray(jax.jit(fun)(x, indices)), x + 2.0)
+
+
+def test_integer_powers_as_numpy():
+    fun, m = gen._cases(jax)["integer_powers"]
+    for ours, y in zip(jax.jit(fun)(m), (0, -1, -2, -5, 5)):
+        with np.errstate(divide="ignore"):
+            np.testing.assert_allclose(np.asarray(ours), np.float32(m) ** np.float32(y), rtol=1e-6)

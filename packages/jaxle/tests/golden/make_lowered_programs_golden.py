@@ -12,8 +12,9 @@ and messages, raw keys), the rejection loops of the gamma family, poisson and bi
 several keys) and what builds on it (argsort, lexsort, unique, median, permutation), the cumulative reductions
 (cumlogsumexp of real and complex numbers, each reduction reversed, over other axes and dtypes), reductions over
 no axes, scatters whose indices are clipped (as JAX clamps them: upper bounds capped at the index type's largest
-value; an update of a window, uint8 indices, no index at all, a gather's transpose under ``vmap``), and the order
-and names of the module's functions. A case whose lowering warns records the warnings'
+value; an update of a window, uint8 indices, no index at all, a gather's transpose under ``vmap``), integer
+powers (the ones of negative powers broadcast as JAX writes them), and the order and names of the module's
+functions. A case whose lowering warns records the warnings'
 messages too.
 """
 
@@ -128,6 +129,9 @@ def _cases(m):
                                                                  mode="clip"), X, np.zeros((2, 0), np.int32)),
         "gather_transposed_vmapped": (m.vmap(m.grad(lambda a, i: a[i]), in_axes=(None, 0)), X,
                                       np.array([1, 4, 6], np.int32)),
+        "integer_powers": (lambda a: [m.lax.integer_pow(a, y) for y in (0, -1, -2, -5, 5)], M),
+        "integer_powers_scalar": (lambda a: [m.lax.integer_pow(a, y) for y in (0, -1, -3)], np.float32(2.0)),
+        "integer_power_complex": (lambda a: m.lax.integer_pow(a, -1), M.astype(np.complex64)),
     }
 
 

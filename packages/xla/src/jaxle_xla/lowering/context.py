@@ -267,6 +267,16 @@ class LoweringContext:
         aval = like.aval if isinstance(like, Value) else like
         return self.constant(np.array(value, dtype=aval.dtype), aval.dtype, aval.shape)
 
+    def broadcast_constant(self, value: Any, like: Value | ShapedArray) -> Value:
+        """``value`` in the shape and dtype of ``like`` as JAX writes such a fill: a scalar constant broadcast, even
+        to a scalar's own shape."""
+        aval = like.aval if isinstance(like, Value) else like
+        scalar = self.constant(value, aval.dtype)
+        if not all(type(d) is int for d in aval.shape):
+            return self.broadcast_to(scalar, aval.shape)
+        return self.op1("stablehlo.broadcast_in_dim", [scalar], scalar.aval.update(shape=tuple(aval.shape)),
+                        {"broadcast_dimensions": i64_array(())})
+
     def broadcast_to(self, value: Value, shape: Sequence[int]) -> Value:
         """``value`` broadcast to ``shape`` (its dimensions aligned to the trailing ones)."""
         shape = tuple(shape)

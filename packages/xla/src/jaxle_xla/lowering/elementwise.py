@@ -171,7 +171,7 @@ def _integer_pow(ctx: LoweringContext, x: Value, *, y: int) -> Value:
     The order of the operands matters for complex infinities. ``x ** 3`` is ``(x * x) * x``, as JAX emits it.
     """
     if y == 0:
-        return ctx.full_like(1, x)
+        return _one_like(ctx, x, y)
     if y == 3:
         return _binary(ctx, "stablehlo.multiply", _binary(ctx, "stablehlo.multiply", x, x), x)
     result, base, n = None, x, abs(y)
@@ -182,8 +182,16 @@ def _integer_pow(ctx: LoweringContext, x: Value, *, y: int) -> Value:
         if n:
             base = _binary(ctx, "stablehlo.multiply", base, base)
     if y < 0:
-        result = _binary(ctx, "stablehlo.divide", ctx.full_like(1, x), result)
+        result = _binary(ctx, "stablehlo.divide", _one_like(ctx, x, y), result)
     return result
+
+
+def _one_like(ctx: LoweringContext, x: Value, y: int) -> Value:
+    """The ones of ``x ** y`` as JAX writes them: ``x ** -1``'s its rule's fill (a broadcast even to a scalar's
+    shape), the others ``full_like``'s (a scalar left as it is)."""
+    if y == -1:
+        return ctx.broadcast_constant(1, x)
+    return ctx.broadcast_to(ctx.constant(1, x.aval.dtype), x.aval.shape)
 
 
 @register_lowering(sign_p)
