@@ -168,6 +168,30 @@ def _written_in_fori_loop(z):
     return jaxle_core.lax.reduce_sum(r[...], (0,))
 
 
+def _empty_written_in_fori_loop(z):
+    r = refs.empty_ref(jaxle_core.ShapeDtypeStruct((3,), np.float32))
+    r[...] = z * 0.5
+
+    def body(i, c):
+        r[...] = r[...] * z + jaxle_core.lax.cos(c)
+        return c + z[0]
+
+    jaxle_core.lax.fori_loop(0, 3, body, z[2])
+    return jaxle_core.lax.reduce_sum(r[...], (0,))
+
+
+def _empty_scanned_over(z):
+    r = refs.empty_ref(jaxle_core.ShapeDtypeStruct((3, 2), np.float32))
+    r[...] = jaxle_core.lax.broadcast_in_dim(z, (3, 2), (0,))
+
+    def body(c, row):
+        row[...] = jaxle_core.lax.sin(row[...] * c)
+        return c * z[1], row[0]
+
+    _, ys = jaxle_core.lax.scan(body, z[2], r)
+    return jaxle_core.lax.reduce_sum(r[...], (0, 1)) + jaxle_core.lax.reduce_sum(ys, (0,))
+
+
 def _written_in_jit(z):
     r = refs.new_ref(np.zeros((), np.float32))
 
@@ -214,12 +238,13 @@ _POLICIES = {"default": None, "nothing_saveable": jaxle_core.checkpoint_policies
 
 @pytest.mark.parametrize("policy", sorted(_POLICIES))
 @pytest.mark.parametrize("fun", [_written_directly, _written_in_cond, _written_in_scan, _written_in_fori_loop,
-                                 _written_in_jit, _written_in_nested_checkpoint],
+                                 _empty_written_in_fori_loop, _empty_scanned_over, _written_in_jit,
+                                 _written_in_nested_checkpoint],
                          ids=lambda f: f.__name__.removeprefix("_"))
 def test_reference_made_and_written_inside_the_checkpoint_against_finite_differences(fun, policy):
-    """What a reference made inside the checkpoint is written (directly, in a ``cond``, ``scan``, ``fori_loop``,
-    ``jit`` or nested ``checkpoint``) and read back from reaches the derivatives (JAX 0.10.2 fails with a
-    KeyError)."""
+    """What a reference made inside the checkpoint (by ``new_ref``, or by ``empty_ref`` then written) is written
+    (directly, in a ``cond``, ``scan``, ``fori_loop``, ``jit`` or nested ``checkpoint``, or scanned over) and read
+    back from reaches the derivatives (JAX 0.10.2 fails with a KeyError)."""
     numeric = _numeric_gradient(fun)
     g = jaxle_core.checkpoint(fun, policy=_POLICIES[policy])
     close = functools.partial(np.testing.assert_allclose, rtol=2e-2, atol=2e-2)

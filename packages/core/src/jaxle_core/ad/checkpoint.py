@@ -155,7 +155,7 @@ def _moved(values: list[Var], space: Any) -> JaxprEqn:
 # Operations on references the known part holds: run again in the staged part whatever the policy (which is not
 # asked), as JAX's partial evaluation of a checkpoint does: a write is repeated there, and a read reads the reference
 # as the staged part finds it.
-_rerun_on_references = {new_ref_p, get_p, swap_p, addupdate_p}
+_rerun_on_references = {new_ref_p, empty_ref_p, get_p, swap_p, addupdate_p}
 # Operations writing their first operand, a reference
 _writes_references = {swap_p, addupdate_p}
 
@@ -407,14 +407,19 @@ partial_eval_rules[checkpoint_p] = _checkpoint_partial_eval
 
 
 def _linear_reference_inits(jaxpr: Jaxpr, written: set[Var]) -> tuple[Jaxpr, list[Any]]:
-    """``jaxpr`` whose references in ``written`` (made by ``new_ref`` from constants, written linear values) are made
-    from new trailing inputs instead, and the values of those (linear: undefined)."""
+    """``jaxpr`` whose references in ``written`` (made by ``new_ref`` from constants, or by ``empty_ref``, written
+    linear values) are made by ``new_ref`` from new trailing inputs instead, and the values of those (linear:
+    undefined; an empty reference's contents are not read before it is written)."""
     inits: list[Var] = []
     eqns = []
     for eqn in jaxpr.eqns:
         if eqn.primitive is new_ref_p and eqn.outvars[0] in written:
             inits.append(Var(eqn.invars[0].aval))
             eqn = eqn.replace(invars=[inits[-1]])
+        elif eqn.primitive is empty_ref_p and eqn.outvars[0] in written:
+            inits.append(Var(eqn.params["ty"]))
+            eqn = eqn.replace(primitive=new_ref_p, invars=[inits[-1]],
+                              params={"kind": None, "memory_space": eqn.params["memory_space"]})
         eqns.append(eqn)
     return jaxpr.replace(invars=[*jaxpr.invars, *inits], eqns=eqns), [UndefinedPrimal(v.aval) for v in inits]
 
@@ -425,10 +430,7 @@ def _backward_pass_split(jaxpr: Jaxpr, values: list[Any], cts: list[Any]) -> lis
     one."""
     linear = [is_undefined(v) or type(v) is RefCotangent for v in values]
     written = known_references_written_linearly(jaxpr, {v for v, lin in zip(jaxpr.invars, linear) if lin})
-    if any(eqn.primitive is empty_ref_p and eqn.outvars[0] in written for eqn in jaxpr.eqns):
-        # a tangent reference made empty in the checkpoint would be split off as a known one: not split
-        return backward_pass(jaxpr, (), values, cts, recomputes_references=True)
-    if written:  # a tangent reference made from constants: made from a linear input instead, to be split off
+    if written:  # a tangent reference made from constants (or empty): made from a linear input instead, split off
         made_linear, inits = _linear_reference_inits(jaxpr, written)
         return _backward_pass_split(made_linear, [*values, *inits], cts)[:len(values)]
     split = partial_eval_jaxpr(ClosedJaxpr(jaxpr, []), linear)

@@ -141,13 +141,12 @@ def check_memory(aval: Any, ct: Any, stacked: bool = False) -> None:
 
 
 def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
-                  cotangents: Sequence[Any], recomputes_references: bool = False) -> list[Any]:
+                  cotangents: Sequence[Any]) -> list[Any]:
     """Cotangents of ``jaxpr``'s inputs (``Zero`` if none reached it; ``None`` for known inputs).
 
     ``args`` gives each input's value, an ``UndefinedPrimal`` for the linear ones, or a ``RefCotangent`` for a
     linear reference (a transposed loop body's); ``cotangents`` those of the outputs (possibly ``Zero``). Every
-    reference the jaxpr makes is linear (a tangent's), unless ``recomputes_references`` (a checkpoint's jaxpr,
-    which recomputes the primal ones): then only those made from linear values or written one are.
+    reference the jaxpr makes is linear (a tangent's).
     """
     primal_env: dict[Var, Any] = dict(zip(jaxpr.constvars, consts))
     linear: set[Var] = set()
@@ -167,11 +166,9 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
             return ref_cts[atom]
         return UndefinedPrimal(atom.aval) if atom in linear else primal_env[atom]
 
-    known_written = known_references_written_linearly(jaxpr, linear) if recomputes_references else None
     linear_eqns = []
     for eqn in jaxpr.eqns:
-        makes_linear = eqn.primitive in (new_ref_p, empty_ref_p) and (known_written is None
-                                                                      or eqn.outvars[0] in known_written)
+        makes_linear = eqn.primitive in (new_ref_p, empty_ref_p)
         if makes_linear or any(type(a) is not Literal and a in linear for a in eqn.invars):
             linear.update(eqn.outvars)
             linear_eqns.append(eqn)
