@@ -194,3 +194,24 @@ def test_scan_over_a_reference_reads_and_writes_each_row(reverse, jitted):
     np.testing.assert_allclose(np.asarray(refs.freeze(ref)), expected)
     np.testing.assert_allclose(float(carry), c)
     np.testing.assert_allclose(np.asarray(out), np.array(ys))
+
+
+@pytest.mark.parametrize("jitted", [False, True])
+def test_while_condition_reads_what_the_body_writes(jitted):
+    # each test of the condition sees the body's last write (JAX 0.10.2's discharged condition reads its own copy of
+    # the reference and never stops: a documented difference); the count and the total are the Python loop's
+    def f(limit):
+        total = refs.new_ref(np.float32(0))
+
+        def body(n):
+            total[...] += np.float32(1.5)
+            return n + 1
+
+        n = jaxle_core.lax.while_loop(lambda n: total[...] < limit, body, 0)
+        return n, refs.freeze(total)
+
+    expected_n, expected_total = 0, 0.0
+    while expected_total < 5.0:
+        expected_n, expected_total = expected_n + 1, expected_total + 1.5
+    n, total = (jaxle_core.jit(f) if jitted else f)(np.float32(5.0))
+    assert (int(n), float(total)) == (expected_n, expected_total)
