@@ -10,7 +10,9 @@ shardings (inside the function called, named after the function as JAX names it:
 layouts of keys' data placed nowhere (a single key's at the boundary, others' constrained inside ``main``) or laid
 out over the mesh, and draws, splits and folds of keys under ``set_mesh`` of Explicit (or Explicit and Auto) axes:
 every operation inside ``@threefry2x32`` and its loop constrained to its type, the hash's counters typed over no
-mesh.
+mesh; and samplers drawn there with an ``out_sharding`` (the gamma family's rejection loops, whose jitted pieces
+are written once; the Cholesky factor's NaN for a failed factorization; the gather of a permutation's rows that
+fills out-of-bounds indices).
 """
 
 from __future__ import annotations
@@ -100,6 +102,15 @@ CASES = {
         jax, lambda k: jax.random.split(k, 8), kinds=("Explicit", "Auto")),
     "folds_of_laid_out_keys_under_explicit_and_auto_mesh": lambda jax: _keys_under_mesh(
         jax, jax.vmap(lambda k: jax.random.fold_in(k, 3)), laid_out=True, kinds=("Explicit", "Auto")),
+    "gamma_under_explicit_mesh": lambda jax: _keys_under_mesh(
+        jax, lambda k: jax.random.gamma(k, 2.0, (8,), out_sharding=jax.sharding.PartitionSpec("x"))),
+    "loggamma_under_explicit_mesh": lambda jax: _keys_under_mesh(
+        jax, lambda k: jax.random.loggamma(k, 0.5, (8,), out_sharding=jax.sharding.PartitionSpec("y"))),
+    "multivariate_normal_under_explicit_mesh": lambda jax: _keys_under_mesh(
+        jax, lambda k: jax.random.multivariate_normal(k, np.zeros(2, np.float32), np.eye(2, dtype=np.float32), (8,),
+                                                      out_sharding=jax.sharding.PartitionSpec("x"))),
+    "permutation_of_rows_under_explicit_mesh": lambda jax: _keys_under_mesh(
+        jax, lambda k: jax.random.permutation(k, X.reshape(4, 2), out_sharding=jax.sharding.PartitionSpec("x"))),
 }
 
 

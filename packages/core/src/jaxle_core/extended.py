@@ -107,7 +107,8 @@ def physical_aval(aval: Any) -> Any:
     dtype = getattr(aval, "dtype", None)
     if not isinstance(dtype, dtypes.ExtendedDType):
         return aval
-    physical = ShapedArray(aval.shape + dtype.physical_shape, dtype.physical_dtype)
+    physical = ShapedArray(aval.shape + dtype.physical_shape, dtype.physical_dtype,
+                           auto_mesh=getattr(aval, "auto_mesh", None))  # over the keys' mesh of Auto axes
     sharding = getattr(aval, "explicit_sharding", None)
     if sharding is None:
         return physical

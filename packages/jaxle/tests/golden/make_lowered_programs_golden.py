@@ -6,16 +6,18 @@ the command line:
 
 The cases cover threefry2x32 (its function and loop, the counters of one or several dimensions and of several
 keys, seeding, splitting, folding in), the key functions under ``vmap`` (fold_in of batched or unbatched keys
-and messages, raw keys), the rejection loops of the gamma family, poisson and binomial (alone and under
-``vmap``), JAX's original counters (``jax_threefry_partitionable`` off), typed keys as arguments and results
-(constrained inside ``main`` unless committed), the comparison of ``sort`` (floats, integers, complex numbers,
-several keys) and what builds on it (argsort, lexsort, unique, median, permutation), the cumulative reductions
-(cumlogsumexp of real and complex numbers, each reduction reversed, over other axes and dtypes), reductions over
-no axes, scatters whose indices are clipped (as JAX clamps them: upper bounds capped at the index type's largest
-value; an update of a window, uint8 indices, no index at all, a gather's transpose under ``vmap``), integer
-powers (the ones of negative powers broadcast as JAX writes them), and the order and names of the module's
-functions. A case whose lowering warns records the warnings'
-messages too.
+and messages, raw keys, grids of keys), the rejection loops of the gamma family, poisson and binomial (alone and
+under ``vmap``), ``multivariate_normal`` (the NaN of a failed Cholesky factorization), JAX's original counters
+(``jax_threefry_partitionable`` off; the zero padding an odd count written where the draw begins), typed keys as
+arguments and results (constrained inside ``main`` unless committed), the comparison of ``sort`` (floats, integers,
+complex numbers, several keys) and what builds on it (argsort, lexsort, unique, median, permutation; of an array's
+rows, a gather filling out-of-bounds indices), LAPACK's factorizations and solves (the NaNs of a failed one, the
+zero padding of Q's reflectors), the cumulative reductions (cumlogsumexp of real and complex numbers, each
+reduction reversed, over other axes and dtypes), reductions over no axes, scatters whose indices are clipped (as
+JAX clamps them: upper bounds capped at the index type's largest value; an update of a window, uint8 indices, no
+index at all, a gather's transpose under ``vmap``), integer powers (the ones of negative powers broadcast as JAX
+writes them), and the order and names of the module's functions. A case whose lowering warns records the
+warnings' messages too.
 """
 
 import importlib
@@ -64,6 +66,8 @@ def _cases(m):
         "keys_split": (m.vmap(random.split), random.split(key, 2)),
         "keys_seeded": (m.vmap(random.key), np.arange(2)),
         "permutation": (lambda k: random.permutation(k, 5), key),
+        "permutation_of_rows": (lambda k: random.permutation(k, M), key),
+        "multivariate_normal": (lambda k: random.multivariate_normal(k, jnp.zeros(2), jnp.eye(2), (3,)), key),
         "categorical": (lambda k: random.categorical(k, jnp.zeros(4)), key),
         "key_identity": (lambda k: k, key),
         "committed_key": (lambda k: random.split(k), committed),

@@ -6,7 +6,7 @@ rule emits one with ``lapack_call``::
 
     factor, info = lapack_call(ctx, "potrf", [x], [x.aval, info_aval(x)], attributes={"uplo": char("L")},
                                aliases={0: 0})
-    return nan_where_failed(ctx, info, factor)
+    return nan_where_failed(ctx, info, [factor])[0]
 
 - Operands and results carry leading batch dimensions; the kernel loops over them. ``info`` results have the batch
   shape and type int32 (also with x64), as do pivots.
@@ -23,7 +23,8 @@ rule emits one with ``lapack_call``::
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -32,8 +33,8 @@ from jaxle_core.lax.linalg_support import nan_of
 from jaxle_xla import _jaxlib
 from jaxle_xla.lowering.context import LoweringContext, Value, i64_array
 
-__all__ = ["char", "empty_results", "flag", "identity_matrices", "info_aval", "int32", "lapack_call", "lapack_target",
-           "nan_where_failed", "operand_alias", "sharding_rule"]
+__all__ = ["char", "empty_results", "filled", "flag", "identity_matrices", "info_aval", "int32", "lapack_call",
+           "lapack_target", "nan_where_failed", "operand_alias", "sharding_rule"]
 
 _TYPE_LETTERS = {np.dtype(np.float32): "s", np.dtype(np.float64): "d", np.dtype(np.complex64): "c",
                  np.dtype(np.complex128): "z"}
@@ -135,14 +136,32 @@ def sharding_rule(operands: Sequence[ShapedArray], results: Sequence[ShapedArray
             "sdy.sharding_rule": f"#sdy.op_sharding_rule<({inputs})->({outputs}) {{{declared}}}, custom>"}
 
 
-def nan_where_failed(ctx: LoweringContext, info: Value, value: Value, accept_positive: bool = False) -> Value:
-    """``value`` where the batch element's ``info`` is 0 (or positive too, with ``accept_positive``), NaN in the
-    elements of failed ones: how JAX reports a LAPACK failure."""
-    zero = ctx.full_like(0, info)
-    ok = ctx.compare("GE" if accept_positive else "EQ", info, zero)
-    mask = ctx.op1("stablehlo.broadcast_in_dim", [ok], ShapedArray(value.aval.shape, np.bool_),
-                   {"broadcast_dimensions": i64_array(range(info.aval.ndim))})
-    return ctx.select(mask, value, ctx.full_like(nan_of(value.aval.dtype), value))
+def nan_where_failed(ctx: LoweringContext, info: Value, values: Sequence[Value],
+                     accept_positive: bool = False) -> list[Value]:
+    """``values`` where the batch element's ``info`` is 0 (or positive too, with ``accept_positive``), NaN in the
+    elements of failed ones: how JAX reports a LAPACK failure, written as JAX writes it (the test once, then for each
+    value the test broadcast over the value's own dimensions, a NaN filling the value, and a select)."""
+    ok = ctx.compare("GE" if accept_positive else "EQ", info, filled(ctx, 0, info.aval))
+    return [_nan_where_not(ctx, ok, value) for value in values]
+
+
+def _nan_where_not(ctx: LoweringContext, ok: Value, value: Value) -> Value:
+    batch = ok.aval.shape
+    padded = ShapedArray(batch + (1,) * (value.aval.ndim - len(batch)), np.bool_)
+    mask = _broadcast(ctx, ok, padded, range(len(batch)))
+    nan = filled(ctx, nan_of(value.aval.dtype), value.aval)
+    if mask.aval.shape != value.aval.shape:
+        mask = _broadcast(ctx, mask, padded.update(shape=value.aval.shape), range(value.aval.ndim))
+    return ctx.select(mask, value, nan)
+
+
+def filled(ctx: LoweringContext, scalar: Any, aval: ShapedArray) -> Value:
+    """``scalar`` filling ``aval``, as JAX's rules write it: a scalar constant broadcast (even to a scalar)."""
+    return _broadcast(ctx, ctx.constant(np.array(scalar, aval.dtype)), aval, ())
+
+
+def _broadcast(ctx: LoweringContext, value: Value, aval: ShapedArray, dims: Iterable[int]) -> Value:
+    return ctx.op1("stablehlo.broadcast_in_dim", [value], aval, {"broadcast_dimensions": i64_array(dims)})
 
 
 def info_aval(x: Value) -> ShapedArray:

@@ -115,8 +115,8 @@ class BatchTracer(Tracer):
             return aval
         shape = aval.shape[:self.dim] + aval.shape[self.dim + 1:]
         sharding = getattr(aval, "explicit_sharding", None)
-        if sharding is None:
-            return aval.update(shape=shape)
+        if sharding is None:  # an example of a batch typed over a mesh of Auto axes is typed over it too
+            return aval.update(shape=shape, auto_mesh=getattr(aval, "auto_mesh", None))
         # each element of the batch keeps the layout of its own dimensions
         spec = tuple(sharding.spec)
         return aval.update(shape=shape, sharding=NamedSharding(sharding.mesh,

@@ -19,7 +19,7 @@ def _hessenberg_lowering(ctx: LoweringContext, x: Value) -> list[Value]:
     # the whole matrix is reduced: rows and columns 1 to n, in LAPACK's one-based counting
     packed, taus, info = lapack_call(ctx, "gehrd", [x], [*ctx.avals_out, info_aval(x)],
                                      attributes={"high": int32(n), "low": int32(1)}, aliases={0: 0})
-    return [nan_where_failed(ctx, info, packed), nan_where_failed(ctx, info, taus)]
+    return nan_where_failed(ctx, info, [packed, taus])
 
 
 @register_lowering(tridiagonal_p)
@@ -29,4 +29,4 @@ def _tridiagonal_lowering(ctx: LoweringContext, x: Value, *, lower) -> list[Valu
         return empty_results(ctx, ctx.avals_out)
     *outs, info = lapack_call(ctx, "sytrd", [x], [*ctx.avals_out, info_aval(x)],
                               attributes={"uplo": char("L" if lower else "U")}, aliases={0: 0})
-    return [nan_where_failed(ctx, info, out) for out in outs]
+    return nan_where_failed(ctx, info, outs)

@@ -21,7 +21,7 @@ def _eigh_lowering(ctx: LoweringContext, x: Value, *, lower, sort_eigenvalues, s
         return empty_results(ctx, [v_aval, w_aval])
     v, w, info = lapack_call(ctx, "syevd", [x], [v_aval, w_aval, info_aval(x)], aliases={0: 0},
                              attributes={"mode": char("V"), "uplo": char("L" if lower else "U")})
-    return [nan_where_failed(ctx, info, v), nan_where_failed(ctx, info, w)]
+    return nan_where_failed(ctx, info, [v, w])
 
 
 @register_lowering(eig_p)
@@ -43,4 +43,4 @@ def _eig_lowering(ctx: LoweringContext, x: Value, *, compute_left_eigenvectors, 
                                                attributes=attributes)
         w = ctx.op1("stablehlo.complex", [real, imag], w_aval)
     kept = [w] + [vl] * compute_left_eigenvectors + [vr] * compute_right_eigenvectors
-    return [nan_where_failed(ctx, info, v) for v in kept]
+    return nan_where_failed(ctx, info, kept)

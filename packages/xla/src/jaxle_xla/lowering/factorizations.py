@@ -16,7 +16,7 @@ from jaxle_core.lax.factorizations import (
     lu_pivots_to_permutation_p,
 )
 from jaxle_core.lax.linalg_support import check_lapack_dtype
-from jaxle_xla.lapack import char, info_aval, lapack_call, nan_where_failed
+from jaxle_xla.lapack import char, filled, info_aval, lapack_call, nan_where_failed
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
 
@@ -28,7 +28,7 @@ def _cholesky_lowering(ctx: LoweringContext, x: Value) -> Value:
         return x
     factor, info = lapack_call(ctx, "potrf", [x], [x.aval, info_aval(x)],
                                attributes={"uplo": char("L")}, aliases={0: 0})
-    return nan_where_failed(ctx, info, factor)
+    return nan_where_failed(ctx, info, [factor])[0]
 
 
 @register_lowering(cholesky_update_p)
@@ -93,7 +93,7 @@ def _lu_lowering(ctx: LoweringContext, x: Value) -> list[Value]:
         return [x, pivots, permutation]
     factors, pivots, info = lapack_call(ctx, "getrf", [x], [lu_aval, pivots_aval, info_aval(x)],
                                         aliases={0: 0})
-    pivots = ctx.op1("stablehlo.subtract", [pivots, ctx.full_like(1, pivots_aval)], pivots_aval)  # from 1-based
-    factors = nan_where_failed(ctx, info, factors, accept_positive=True)  # info > 0: singular, still factored
+    pivots = ctx.op1("stablehlo.subtract", [pivots, filled(ctx, 1, pivots_aval)], pivots_aval)  # from 1-based
+    factors, = nan_where_failed(ctx, info, [factors], accept_positive=True)  # info > 0: singular, still factored
     permutation = ctx.lower_fun(lambda p: _permutation_of_pivots(p, x.aval.shape[-2]), pivots)[0]
     return [factors, pivots, permutation]

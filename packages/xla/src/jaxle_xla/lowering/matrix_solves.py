@@ -47,4 +47,4 @@ def _tridiagonal_solve_lowering(ctx: LoweringContext, dl: Value, d: Value, du: V
         return lapack_call(ctx, "tridiagonal_solve_perturbed", operands, [b.aval])[0]
     *_, x, info = lapack_call(ctx, "gtsv", operands, [v.aval for v in operands] + [info_aval(b)],
                               aliases={i: i for i in range(4)})
-    return nan_where_failed(ctx, info, x)
+    return nan_where_failed(ctx, info, [x])[0]

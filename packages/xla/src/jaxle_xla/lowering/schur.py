@@ -27,4 +27,4 @@ def _schur_lowering(ctx: LoweringContext, x: Value, *, compute_schur_vectors, so
     t, z, *_, info = lapack_call(ctx, "gees", [x], [x.aval, x.aval, *eigenvalues, status, status],
                                  attributes={"mode": char("V" if compute_schur_vectors else "N"),
                                              "sort": char("N")}, aliases={0: 0})
-    return [nan_where_failed(ctx, info, t)] + ([nan_where_failed(ctx, info, z)] if compute_schur_vectors else [])
+    return nan_where_failed(ctx, info, [t, z] if compute_schur_vectors else [t])

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
+from typing import Any
 
 import numpy as np
 
+from jaxle_core import lax
 from jaxle_core.avals import ShapedArray
 from jaxle_core.lax.slicing import (
     GatherScatterMode,
@@ -26,8 +29,7 @@ from jaxle_core.lax.slicing import (
 from jaxle_xla.lowering import dimensions as dimension_forms
 from jaxle_xla.lowering.context import LoweringContext, Value, boolean, i64_array
 from jaxle_xla.lowering.module import register_lowering
-
-_BOOL = np.dtype(np.bool_)
+from jaxle_xla.lowering.typed_layouts import constrain_to_types, constrains_types, leave_unconstrained
 
 
 @register_lowering(slice_p)
@@ -66,6 +68,15 @@ def _dimension_numbers(kind: str, fields: Sequence[tuple[str, Sequence[int]]], i
 @register_lowering(gather_p)
 def _gather(ctx: LoweringContext, operand: Value, indices: Value, *, dimension_numbers, slice_sizes,
             unique_indices, indices_are_sorted, mode, fill_value) -> Value:
+    if mode == GatherScatterMode.FILL_OR_DROP:
+        # as JAX: the gather of indices promised in bounds, masked, written from lax operations (each one constrained
+        # to its type over a mesh of Explicit axes)
+        sharding = getattr(ctx.avals_out[0], "explicit_sharding", None)
+        fill = partial(_fill_or_drop, dimension_numbers=dimension_numbers, slice_sizes=slice_sizes,
+                       indices_are_sorted=indices_are_sorted, fill_value=fill_value, out=ctx.avals_out[0])
+        if sharding is not None and constrains_types(ctx):
+            return ctx.lower_typed_fun(fill, sharding.mesh, operand, indices)[0]
+        return ctx.lower_fun(fill, operand, indices)[0]
     dn = dimension_numbers
     out = ctx.avals_out[0]
     numbers = _dimension_numbers("gather", [
@@ -73,11 +84,6 @@ def _gather(ctx: LoweringContext, operand: Value, indices: Value, *, dimension_n
         ("operand_batching_dims", dn.operand_batching_dims),
         ("start_indices_batching_dims", dn.start_indices_batching_dims), ("start_index_map", dn.start_index_map),
     ], indices.aval.ndim - 1)
-    if mode == GatherScatterMode.FILL_OR_DROP:
-        # As JAX: indices are converted (wrapping) to int32 first, unless an operand dimension needs 64 bits.
-        narrow = np.dtype(np.int64 if any(d > np.iinfo(np.int32).max for d in operand.aval.shape) else np.int32)
-        if indices.aval.dtype != narrow:
-            indices = ctx.op1("stablehlo.convert", [indices], indices.aval.update(dtype=narrow))
     # XLA's gather clamps every slice into the operand: CLIP and PROMISE_IN_BOUNDS need nothing more.
     attributes = {"dimension_numbers": numbers, "indices_are_sorted": boolean(indices_are_sorted)}
     if dimension_forms.is_static(slice_sizes):
@@ -86,36 +92,32 @@ def _gather(ctx: LoweringContext, operand: Value, indices: Value, *, dimension_n
     else:  # symbolic slice sizes (slicing an array of a symbolic shape), computed when the program runs
         sizes = dimension_forms.shape_value(ctx, slice_sizes)
         gathered = ctx.op1("stablehlo.dynamic_gather", [operand, indices, sizes], out, attributes)
-    if mode != GatherScatterMode.FILL_OR_DROP:
-        return gathered
-    upper = [operand.aval.shape[d] - slice_sizes[d] for d in dn.start_index_map]
-    in_bounds = _index_vectors_in_bounds(ctx, indices, upper)
+    return constrain_to_types(ctx, [out], [gathered])[0] if constrains_types(ctx) else gathered
+
+
+# a gather filling out-of-bounds slices writes its own operations' constraints; the others are constrained above
+leave_unconstrained(gather_p)
+
+
+def _fill_or_drop(operand: Any, indices: Any, *, dimension_numbers, slice_sizes, indices_are_sorted, fill_value,
+                  out: ShapedArray) -> Any:
+    """The FILL_OR_DROP gather: slices whose start index vector lies outside ``[0, dim - slice size]`` are
+    ``fill_value``. Indices are converted (wrapping) to int32 first, unless an operand dimension needs 64 bits."""
+    dn = dimension_numbers
+    index_dtype = np.dtype(np.int64 if any(d > np.iinfo(np.int32).max for d in operand.shape) else np.int32)
+    indices = lax.convert_element_type(indices, index_dtype)
+    batch = indices.ndim - 1
+    upper = np.array([operand.shape[d] - slice_sizes[d] for d in dn.start_index_map], index_dtype)
+    in_bounds = lax.bitwise_and(lax.ge(indices, index_dtype.type(0)),
+                                lax.le(indices, lax.expand_dims(upper, tuple(range(batch)))))
+    mask = lax.reduce_and(in_bounds, (batch,))
+    gathered = lax.gather(operand, indices, dn, slice_sizes, indices_are_sorted=indices_are_sorted,
+                          mode=GatherScatterMode.PROMISE_IN_BOUNDS)
     batch_positions = [d for d in range(out.ndim) if d not in dn.offset_dims]
-    mask = ctx.op1("stablehlo.broadcast_in_dim", [in_bounds], out.update(dtype=_BOOL),
-                   {"broadcast_dimensions": i64_array(batch_positions)})
     fill = gather_fill(fill_value, out.dtype)
-    return ctx.op1("stablehlo.select", [mask, gathered, ctx.full_like(fill, out)], out)
-
-
-def _index_vectors_in_bounds(ctx: LoweringContext, indices: Value, upper: Sequence[int]) -> Value:
-    """Whether ``0 <= indices[..., k] <= upper[k]`` for every k, one boolean per index vector.
-
-    The comparison is made in int64, so narrow index types cannot overflow the bounds.
-    """
-    wide = indices.aval.update(dtype=np.dtype(np.int64))
-    if indices.aval.dtype != wide.dtype:
-        indices = ctx.op1("stablehlo.convert", [indices], wide)
-    bounds = ctx.op1("stablehlo.broadcast_in_dim", [ctx.constant(np.asarray(upper, np.int64), np.int64)], wide,
-                     {"broadcast_dimensions": i64_array([wide.ndim - 1])})
-    each = ctx.op1("stablehlo.and", [ctx.compare("GE", indices, ctx.full_like(0, wide)),
-                                     ctx.compare("LE", indices, bounds)], wide.update(dtype=_BOOL))
-    scalar = ShapedArray((), _BOOL)
-
-    def both(inner: LoweringContext, args: list[Value]) -> list[Value]:
-        return [inner.op1("stablehlo.and", args, scalar)]
-
-    return ctx.op1("stablehlo.reduce", [each, ctx.constant(True, _BOOL)], ShapedArray(wide.shape[:-1], _BOOL),
-                   {"dimensions": i64_array([wide.ndim - 1])}, [ctx.region([scalar, scalar], both)])
+    return lax.select(lax.broadcast_in_dim(mask, out.shape, batch_positions,
+                                           out_sharding=getattr(gathered.aval, "explicit_sharding", None)),
+                      gathered, lax.full_like(gathered, fill))
 
 
 # ---------------------------------------------------------------- scatter

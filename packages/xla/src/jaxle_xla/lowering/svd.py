@@ -36,7 +36,4 @@ def _svd_lowering(ctx: LoweringContext, x: Value, *, full_matrices, compute_uv, 
     routine = "gesvd" if algorithm == SvdAlgorithm.QR else "gesdd"
     _, s, u, vt, info = lapack_call(ctx, routine, [x], [x.aval, s_aval, u_aval, vt_aval, info_aval(x)],
                                     attributes={"mode": char(mode)}, aliases={0: 0})
-    outs = [nan_where_failed(ctx, info, s)]
-    if compute_uv:
-        outs += [nan_where_failed(ctx, info, u), nan_where_failed(ctx, info, vt)]
-    return outs
+    return nan_where_failed(ctx, info, [s, u, vt] if compute_uv else [s])
