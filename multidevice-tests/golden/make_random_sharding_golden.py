@@ -245,6 +245,24 @@ CASES.update({
     "keys_grid_split_data": lambda jax: _outcome(lambda: _laid_out(jax, jax.random.key_data(
         jax.vmap(jax.vmap(jax.random.split))(_grid_keys(jax))))),
 })
+
+
+def _put_keys(jax, kinds, spec, shape=(6,)):
+    """``split`` keys of ``shape`` put over a mesh of ``kinds`` as ``P(*spec)``: JAX's errors name the keys' shape."""
+    def run():
+        sharding = jax.sharding.NamedSharding(_mesh(jax, *kinds), _p(jax, *spec))
+        return _laid_out(jax, jax.device_put(jax.random.split(jax.random.key(0), shape), sharding))
+    return _outcome(run)
+
+
+CASES.update({
+    "keys_put_indivisible": lambda jax: _put_keys(jax, _EXPLICIT, ("x",)),
+    "keys_put_indivisible_auto": lambda jax: _put_keys(jax, _AUTO, ("x",)),
+    "keys_put_indivisible_mixed": lambda jax: _put_keys(jax, ("Explicit", "Auto"), ("x",)),
+    "keys_put_spec_longer_than_rank": lambda jax: _put_keys(jax, _AUTO, (None, "y")),
+    "keys_put_dividing": lambda jax: _put_keys(jax, _EXPLICIT, ("y",)),
+    "keys_grid_put_indivisible": lambda jax: _put_keys(jax, _EXPLICIT, ("y", "x"), (3, 2)),
+})
 # over a mesh of Auto axes the partitioner lays the results out: JAX names a key result's layout in full and that of
 # its data as an argument's of the same rank, or else by the shortest spec (jaxle's slices of keys differ: not here)
 for _name, _make in {"put": lambda j, k: k, "data": lambda j, k: j.random.key_data(k), "split": _split,

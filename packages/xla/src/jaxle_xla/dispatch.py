@@ -537,6 +537,7 @@ class XlaBackend:
                 x._check_alive()
                 return x if placed[1] is None else placed[1]
         if isinstance(x, ExtendedArray):  # keys: their data laid out as they are, each key's data whole
+            sharded_array.check_layout(sharding, x.aval.shape)  # JAX's errors name the keys' shape
             return wrap_physical(self._put_sharded(x.physical, physical_sharding(sharding, x.aval), False), x.aval)
         aval = get_aval(x)
         if weak_type != aval.weak_type and not isinstance(x, Array):

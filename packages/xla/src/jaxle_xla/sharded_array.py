@@ -16,7 +16,7 @@ from jaxle_core.sharding_types import check_type_divides
 from jaxle_xla import _jaxlib
 from jaxle_xla.sharding import gspmd_sharding, public_sharding
 
-__all__ = ["Shard", "put", "read", "shards"]
+__all__ = ["Shard", "check_layout", "put", "read", "shards"]
 
 
 class Shard:
@@ -45,11 +45,17 @@ class Shard:
         return f"Shard(device={self.device!r}, index={self.index}, replica_id={self.replica_id}, data={self.data})"
 
 
+def check_layout(sharding: NamedSharding, shape: tuple[int, ...]) -> dict:
+    """JAX's error when no array of ``shape`` can be laid out over ``sharding`` (a type its Explicit axes do not
+    divide, a spec longer than the rank, a dimension its axes do not divide); else each device's index."""
+    check_type_divides(sharding, shape)
+    check_sharding_fits(sharding, shape, "One of device_put args")
+    return sharding.devices_indices_map(shape)
+
+
 def put(value: np.ndarray, aval: ShapedArray, sharding: NamedSharding) -> _jaxlib.DeviceBuffer:
     """The host array ``value`` laid out over ``sharding``'s devices (its shape checked first)."""
-    check_type_divides(sharding, aval.shape)
-    check_sharding_fits(sharding, aval.shape, "One of device_put args")
-    indices = sharding.devices_indices_map(aval.shape)
+    indices = check_layout(sharding, aval.shape)
     devices = sharding.mesh.local_devices  # in a multi-process run, each process puts its own devices' parts
     # np.asarray keeps a rank-0 part rank 0 (np.ascontiguousarray would make it shape (1,), a wrong shard shape)
     parts = [np.asarray(value[indices[d]], order="C") for d in devices]
