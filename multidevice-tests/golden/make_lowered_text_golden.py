@@ -102,6 +102,12 @@ CASES = {
         jax, lambda k: jax.random.split(k, 8), kinds=("Explicit", "Auto")),
     "folds_of_laid_out_keys_under_explicit_and_auto_mesh": lambda jax: _keys_under_mesh(
         jax, jax.vmap(lambda k: jax.random.fold_in(k, 3)), laid_out=True, kinds=("Explicit", "Auto")),
+    "splits_of_a_key_grid_split_on_its_columns_under_explicit_and_auto_mesh": lambda jax: _key_grid_under_mixed_mesh(
+        jax, jax.vmap(jax.vmap(jax.random.split)), (None, "x")),
+    "folds_of_a_key_grid_split_on_its_rows_under_explicit_and_auto_mesh": lambda jax: _key_grid_under_mixed_mesh(
+        jax, jax.vmap(jax.vmap(lambda k: jax.random.fold_in(k, 3))), ("x", None)),
+    "splits_of_a_key_grid_over_an_auto_axis_under_explicit_and_auto_mesh": lambda jax: _key_grid_under_mixed_mesh(
+        jax, jax.vmap(jax.vmap(jax.random.split)), (None, "y")),
     "gamma_under_explicit_mesh": lambda jax: _keys_under_mesh(
         jax, lambda k: jax.random.gamma(k, 2.0, (8,), out_sharding=jax.sharding.PartitionSpec("x"))),
     "loggamma_under_explicit_mesh": lambda jax: _keys_under_mesh(
@@ -125,6 +131,18 @@ def _keys_under_mesh(jax, f, argument=None, laid_out=False, kinds=("Explicit", "
                                   jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("x")))
     with jax.set_mesh(mesh):
         return jax.jit(f).lower(argument)
+
+
+def _key_grid_under_mixed_mesh(jax, f, spec):
+    """``f`` lowered under ``set_mesh`` of a 2x4 mesh of an Explicit "x" and an Auto "y" for 2x4 keys laid out as
+    ``P(*spec)``: a key result typed over "x" is left to the partitioner, one typed over no Explicit axis is
+    constrained inside ``main`` to keep each key's data whole."""
+    kinds = (jax.sharding.AxisType.Explicit, jax.sharding.AxisType.Auto)
+    mesh = jax.make_mesh((2, 4), ("x", "y"), axis_types=kinds)
+    keys = jax.device_put(jax.random.split(jax.random.key(0), (2, 4)),
+                          jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec(*spec)))
+    with jax.set_mesh(mesh):
+        return jax.jit(f).lower(keys)
 
 
 def _draws(jax):

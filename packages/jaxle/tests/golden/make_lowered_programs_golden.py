@@ -64,6 +64,8 @@ def _cases(m):
         "keys_vmapped": (m.vmap(lambda k: random.normal(k, (3,))), random.split(key, 2)),
         "keys_vmapped_one_draw_each": (m.vmap(lambda k: random.bits(k)), random.split(key, 2)),
         "keys_split": (m.vmap(random.split), random.split(key, 2)),
+        "key_grid_split": (m.vmap(m.vmap(random.split)), random.split(key, (2, 3))),
+        "key_grid_bits": (m.vmap(m.vmap(lambda k: random.bits(k, (3,)))), random.split(key, (2, 3))),
         "keys_seeded": (m.vmap(random.key), np.arange(2)),
         "permutation": (lambda k: random.permutation(k, 5), key),
         "permutation_of_rows": (lambda k: random.permutation(k, M), key),

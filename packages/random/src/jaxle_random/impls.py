@@ -136,10 +136,14 @@ def _hash_per_key(keys: Any, shape: tuple[int, ...]) -> tuple[Any, Any]:
     batch = k1.shape
     hi, lo = iota_2x32_shape(shape)
     if batch and shape:  # several keys: the counters get size-1 key dimensions, each word size-1 counter ones
-        # (as vmap broadcasts the operands of JAX's hash of one key: the counters over no mesh, whatever the current)
+        # (as nested vmaps broadcast the operands of JAX's hash of one key: the innermost gives the counters a key
+        # dimension and the words theirs, each outer one the counters another; the counters over no mesh, whatever
+        # the current)
+        hi, lo = (expand_to_rank(c, c.ndim + 1) for c in (hi, lo))
         ones = batch + (1,) * len(shape)
-        hi, lo = (expand_to_rank(c, len(ones)) for c in (hi, lo))
         k1, k2 = (lax.broadcast_in_dim(k, ones, tuple(range(len(batch)))) for k in (k1, k2))
+        for _ in batch[1:]:
+            hi, lo = (expand_to_rank(c, c.ndim + 1) for c in (hi, lo))
     return threefry_2x32(k1, k2, hi, lo)
 
 

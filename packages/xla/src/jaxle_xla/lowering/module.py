@@ -520,7 +520,8 @@ def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = 
                     ) -> list[str | None]:
         if not annotate_devices:
             return []
-        return [None if d is None or p is not None else
+        # keys typed over Explicit axes but left to the partitioner (beside Auto axes) are not constrained, as JAX's
+        return [None if d is None or p is not None or _names_explicit_axes(a) else
                 f"#sdy.sharding<@{builder.named_mesh('empty_mesh')}, "
                 f"[{', '.join(['{?}'] * (a.ndim - d) + ['{}'] * d)}]>"
                 for d, a, p in zip(key_dims, avals, placed)]
@@ -532,6 +533,11 @@ def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = 
                                (key_layouts(key_data[0], closed.in_avals, arg_attributes),
                                 key_layouts(key_data[1], closed.out_avals, result_attributes)))
     return LoweredModule(text, builder.host_callbacks, builder.inspections)
+
+
+def _names_explicit_axes(aval: Any) -> bool:
+    sharding = getattr(aval, "explicit_sharding", None)
+    return sharding is not None and any(entry is not None for entry in sharding.spec)
 
 
 def lower_to_text(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = ()) -> str:
