@@ -6,9 +6,9 @@ see the extended aval (``key<fry>[3]``); only backends look through it:
 
 - a *physical rule* says what a primitive does to physical arrays: ``rule(*physical_operands, avals_in,
   avals_out, **params)`` returns the physical results, written with lax on ordinary arrays. The reference
-  backend evaluates it eagerly; jaxle_xla lowers it inline. Structural primitives (reshape, slice, ...) get
-  theirs in ``jaxle_core.lax.physical``; the package defining an extended dtype registers the rules of its
-  own primitives;
+  backend evaluates it eagerly; jaxle_xla lowers it inline (the constants it makes first). Structural
+  primitives (reshape, slice, ...) get theirs in ``jaxle_core.lax.physical``; the package defining an extended
+  dtype registers the rules of its own primitives;
 - a concrete array of an extended dtype is an ``ExtendedArray``: its aval and the backend Array holding its
   physical representation (``physical``). ``dtype.wrap(physical)`` builds one;
 - ``physicalize`` rewrites a jaxpr into one on physical arrays only (what a compiler is given): equations
@@ -26,7 +26,7 @@ import numpy as np
 from jaxle_core import core, dtypes
 from jaxle_core.array import Array
 from jaxle_core.auto_mesh_types import traced_mesh
-from jaxle_core.avals import ShapedArray
+from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.config import trace_context
 from jaxle_core.core import ClosedJaxpr, Jaxpr, Literal, Primitive
@@ -35,7 +35,8 @@ from jaxle_core.staging import trace_to_jaxpr
 from jaxle_tree.accelerator import register_dispatch_node
 
 __all__ = ["ExtendedArray", "apply_physically", "evaluated_on_data", "has_extended", "jaxpr_has_extended",
-           "logical_sharding", "physical_aval", "physical_rules", "physical_value", "physicalize", "wrap_physical"]
+           "logical_sharding", "physical_aval", "physical_call_p", "physical_rules", "physical_value", "physicalize",
+           "wrap_physical"]
 
 PhysicalRule = Callable[..., Any]
 # primitive -> rule(*physical_operands, avals_in=..., avals_out=..., **params) -> physical result(s)
@@ -229,7 +230,7 @@ def _eval_equation_physically(eqn: Any, invals: list[Any], avals_out: list[Any])
     avals_in = [v.aval for v in eqn.invars]
     extended = has_extended(avals_in) or has_extended(avals_out)
     if extended and eqn.primitive in physical_rules:
-        return physical_rules[eqn.primitive](*invals, avals_in=avals_in, avals_out=avals_out, **eqn.params)
+        return _staged_rule(physical_rules[eqn.primitive], invals, avals_in, avals_out, eqn.params)
     params = eqn.params
     if _carries_jaxprs(params):
         params = {name: _physicalize_param(value) for name, value in params.items()}
@@ -237,6 +238,28 @@ def _eval_equation_physically(eqn: Any, invals: list[Any], avals_out: list[Any])
         physical_rule(eqn.primitive, avals_in)  # no rule and no jaxpr to rewrite: JAX's TypeError
     outs = eqn.primitive.bind(*invals, **params)
     return outs if eqn.primitive.multiple_results else [outs]
+
+
+def _staged_rule(rule: PhysicalRule, invals: list[Any], avals_in: list[Any], avals_out: list[Any],
+                 params: dict) -> list[Any]:
+    """A physical rule's operations on ``invals``, staged where the equation was; a rule that makes constants (the
+    zero padding an odd count of counters) is staged as one ``physical_call`` of its operations, so that its
+    constants are written where they begin, as JAX lowers a key operation: its rule traced there, constants first."""
+    def apply(*args: Any) -> list[Any]:
+        return list(rule(*args, avals_in=avals_in, avals_out=avals_out, **params))
+
+    closed = trace_to_jaxpr(apply, [get_aval(v) for v in invals], None)
+    if not closed.consts:
+        return core.eval_jaxpr(closed.jaxpr, (), *invals)
+    return physical_call_p.bind(*invals, jaxpr=closed)
+
+
+# a physical rule's operations with the constants they make (see ``_staged_rule``): evaluated as its jaxpr, lowered
+# inline with the constants first
+physical_call_p = Primitive("physical_call")
+physical_call_p.multiple_results = True
+physical_call_p.def_abstract_eval(lambda *avals, jaxpr: jaxpr.out_avals)
+physical_call_p.def_impl(lambda *args, jaxpr: core.eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *args))
 
 
 def physicalize(closed: ClosedJaxpr) -> ClosedJaxpr:

@@ -35,7 +35,8 @@ M = np.arange(12, dtype=np.float32).reshape(3, 4)[::-1]
 _JITTED = {"key_unused_kept", "key_donated"}  # cases jitted with options of their own
 _ORIGINAL_COUNTERS = {"original_bits", "original_bits_odd", "original_bits_uint8", "original_bits_uint16",
                       "original_uniform", "original_split", "original_fold_in", "original_keys_vmapped",
-                      "original_keys_split"}  # lowered with jax_threefry_partitionable off
+                      "original_keys_split", "original_uniform_odd", "original_bits_after_fold_in",
+                      "original_gamma"}  # lowered with jax_threefry_partitionable off
 
 
 def _cases(m):
@@ -118,6 +119,9 @@ def _cases(m):
         "original_fold_in": (lambda k: random.fold_in(k, 5), key),
         "original_keys_vmapped": (m.vmap(lambda k: random.bits(k, (3,))), random.split(key, 2)),
         "original_keys_split": (m.vmap(lambda k: random.split(k)), random.split(key, 2)),
+        "original_uniform_odd": (lambda k: random.uniform(k, (5,)), key),
+        "original_bits_after_fold_in": (lambda k: random.bits(random.fold_in(k, 2), (3,)), key),
+        "original_gamma": (lambda k: random.gamma(k, 2.0, (3,)), key),
         "cumlogsumexp": (lambda a: m.lax.cumlogsumexp(a, axis=1), M),
         "cumlogsumexp_reverse_float16": (lambda a: m.lax.cumlogsumexp(a, axis=0, reverse=True), M.astype(np.float16)),
         "cumlogsumexp_complex64": (lambda a: m.lax.cumlogsumexp(a, axis=0), M.astype(np.complex64)),

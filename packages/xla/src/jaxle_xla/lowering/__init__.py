@@ -32,6 +32,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     linear_call,
     matrix_solves,
     parallel,
+    physical_calls,
     placement,
     ragged_dot,
     random_bits,
