@@ -657,8 +657,22 @@ def verifier_error(message: str) -> ValueError | None:
             diagnostics.append(f"\t{match.group(1)}\n\t\tat loc(unknown)")
         elif diagnostics and not line.startswith("<unknown>:"):
             diagnostics[-1] = diagnostics[-1].replace("\n\t\tat loc(unknown)", f"\n{line}\n\t\tat loc(unknown)")
+    return _refusal(diagnostics)
+
+
+def _refusal(diagnostics: Sequence[str]) -> ValueError:
     return ValueError("Cannot lower jaxpr with verifier errors:\n" + "\n".join(diagnostics)
                       + "\nDefine JAX_DUMP_IR_TO to dump the module.")
+
+
+def _parse_refusal(error: Any) -> ValueError:
+    """JAX's ValueError for a module MLIR's parser refuses (``error``: its ``MLIRError``), each diagnostic and note
+    followed by its location, unknown here."""
+    def lines(diagnostic: Any) -> list[str]:
+        return [f"\t{diagnostic.message}\n\t\tat loc(unknown)"] + [
+            line for note in diagnostic.notes for line in lines(note)]
+
+    return _refusal([line for diagnostic in error.error_diagnostics for line in lines(diagnostic)])
 
 
 def result_handler(aval: Any, device: Device, committed: bool, memory_kind: str | None = None) -> Any:
@@ -748,7 +762,10 @@ def pretty_module(module_text: str, arg_names: Sequence[str] | None = None) -> s
     from jaxlib.mlir import ir  # on first use, as above
 
     with _mlir_context():
-        module = ir.Module.parse(module_text)
+        try:
+            module = ir.Module.parse(module_text)
+        except ir.MLIRError as error:  # MLIR's verifier refuses it: JAX's error, as JAX's lowering meets it
+            raise _parse_refusal(error) from None
         if arg_names is None:
             return str(module)
         unknown = ir.Location.unknown()
