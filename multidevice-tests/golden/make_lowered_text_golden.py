@@ -12,7 +12,8 @@ out over the mesh, and draws, splits and folds of keys under ``set_mesh`` of Exp
 every operation inside ``@threefry2x32`` and its loop constrained to its type, the hash's counters typed over no
 mesh; and samplers drawn there with an ``out_sharding`` (the gamma family's rejection loops, whose jitted pieces
 are written once; the Cholesky factor's NaN for a failed factorization; the gather of a permutation's rows that
-fills out-of-bounds indices).
+fills out-of-bounds indices) or without one, and LAPACK's factorizations there (their kernels' results
+unconstrained, the values their rules compute constrained).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import numpy as np
 HERE = pathlib.Path(__file__).parent
 GOLDEN_PATH = HERE / "lowered_text_golden.json"
 X = np.arange(8.0, dtype=np.float32)
+SPD = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]], np.float32)
 Pair = collections.namedtuple("Pair", "first second")
 
 
@@ -108,6 +110,14 @@ CASES = {
         jax, jax.vmap(jax.vmap(lambda k: jax.random.fold_in(k, 3))), ("x", None)),
     "splits_of_a_key_grid_over_an_auto_axis_under_explicit_and_auto_mesh": lambda jax: _key_grid_under_mixed_mesh(
         jax, jax.vmap(jax.vmap(jax.random.split)), (None, "y")),
+    "multivariate_normal_drawn_under_explicit_mesh": lambda jax: _keys_under_mesh(
+        jax, lambda k: jax.random.multivariate_normal(k, np.zeros(2, np.float32), np.eye(2, dtype=np.float32), (8,))),
+    "orthogonal_drawn_under_explicit_mesh": lambda jax: _keys_under_mesh(
+        jax, lambda k: jax.random.orthogonal(k, 2, (8,))),
+    "linear_algebra_under_explicit_mesh": lambda jax: _whole_under_explicit_mesh(jax, lambda a, b: (
+        jax.lax.linalg.cholesky(a), jax.lax.linalg.eigh(a), jax.lax.linalg.svd(b, full_matrices=False),
+        jax.lax.linalg.qr(b, full_matrices=False), jax.lax.linalg.triangular_solve(a, b, left_side=True, lower=True),
+        jax.lax.linalg.schur(a), jax.lax.linalg.hessenberg(a), jax.lax.linalg.tridiagonal(a)), SPD, SPD[:, :2]),
     "gamma_under_explicit_mesh": lambda jax: _keys_under_mesh(
         jax, lambda k: jax.random.gamma(k, 2.0, (8,), out_sharding=jax.sharding.PartitionSpec("x"))),
     "loggamma_under_explicit_mesh": lambda jax: _keys_under_mesh(
@@ -143,6 +153,15 @@ def _key_grid_under_mixed_mesh(jax, f, spec):
                           jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec(*spec)))
     with jax.set_mesh(mesh):
         return jax.jit(f).lower(keys)
+
+
+def _whole_under_explicit_mesh(jax, f, *arrays):
+    """``f`` lowered under ``set_mesh`` of a 2x4 mesh of Explicit axes for ``arrays`` placed whole on it."""
+    explicit = jax.sharding.AxisType.Explicit
+    mesh = jax.make_mesh((2, 4), ("x", "y"), axis_types=(explicit, explicit))
+    whole = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec())
+    with jax.set_mesh(mesh):
+        return jax.jit(f).lower(*(jax.device_put(a, whole) for a in arrays))
 
 
 def _draws(jax):

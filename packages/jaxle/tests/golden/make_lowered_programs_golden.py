@@ -32,6 +32,7 @@ from golden_writer import write_golden
 HERE = pathlib.Path(__file__).parent
 X = np.array([3.0, -0.0, np.nan, 0.0, -np.inf, 1.0, -2.0], np.float32)
 M = np.arange(12, dtype=np.float32).reshape(3, 4)[::-1]
+SPD = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]], np.float32)
 _JITTED = {"key_unused_kept", "key_donated"}  # cases jitted with options of their own
 _ORIGINAL_COUNTERS = {"original_bits", "original_bits_odd", "original_bits_uint8", "original_bits_uint16",
                       "original_uniform", "original_split", "original_fold_in", "original_keys_vmapped",
@@ -122,6 +123,7 @@ def _cases(m):
         "original_uniform_odd": (lambda k: random.uniform(k, (5,)), key),
         "original_bits_after_fold_in": (lambda k: random.bits(random.fold_in(k, 2), (3,)), key),
         "original_gamma": (lambda k: random.gamma(k, 2.0, (3,)), key),
+        "linear_algebra": (_linear_algebra(m.lax.linalg), SPD, SPD[:, :2]),
         "cumlogsumexp": (lambda a: m.lax.cumlogsumexp(a, axis=1), M),
         "cumlogsumexp_reverse_float16": (lambda a: m.lax.cumlogsumexp(a, axis=0, reverse=True), M.astype(np.float16)),
         "cumlogsumexp_complex64": (lambda a: m.lax.cumlogsumexp(a, axis=0), M.astype(np.complex64)),
@@ -143,6 +145,12 @@ def _cases(m):
         "integer_powers_scalar": (lambda a: [m.lax.integer_pow(a, y) for y in (0, -1, -3)], np.float32(2.0)),
         "integer_power_complex": (lambda a: m.lax.integer_pow(a, -1), M.astype(np.complex64)),
     }
+
+
+def _linear_algebra(linalg):
+    return lambda a, b: (linalg.cholesky(a), linalg.eigh(a), linalg.svd(b), linalg.qr(a),
+                         linalg.qr(b, full_matrices=False), linalg.schur(a), linalg.hessenberg(a),
+                         linalg.tridiagonal(a), linalg.triangular_solve(a, b, left_side=True, lower=True))
 
 
 def lowered(m, name):

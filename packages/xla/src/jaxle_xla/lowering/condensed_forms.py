@@ -8,6 +8,7 @@ from jaxle_core.lax.linalg_support import check_lapack_dtype
 from jaxle_xla.lapack import char, empty_results, info_aval, int32, lapack_call, nan_where_failed
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
+from jaxle_xla.lowering.typed_layouts import leave_unconstrained
 
 
 @register_lowering(hessenberg_p)
@@ -30,3 +31,7 @@ def _tridiagonal_lowering(ctx: LoweringContext, x: Value, *, lower) -> list[Valu
     *outs, info = lapack_call(ctx, "sytrd", [x], [*ctx.avals_out, info_aval(x)],
                               attributes={"uplo": char("L" if lower else "U")}, aliases={0: 0})
     return nan_where_failed(ctx, info, outs)
+
+
+# as JAX's, the kernels' results are not constrained
+leave_unconstrained(hessenberg_p, tridiagonal_p)

@@ -10,6 +10,7 @@ from jaxle_core.lax.eigen import check_eig_supported, check_eigh_supported, eig_
 from jaxle_xla.lapack import char, empty_results, info_aval, lapack_call, nan_where_failed
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
+from jaxle_xla.lowering.typed_layouts import leave_unconstrained
 
 
 @register_lowering(eigh_p)
@@ -44,3 +45,7 @@ def _eig_lowering(ctx: LoweringContext, x: Value, *, compute_left_eigenvectors, 
         w = ctx.op1("stablehlo.complex", [real, imag], w_aval)
     kept = [w] + [vl] * compute_left_eigenvectors + [vr] * compute_right_eigenvectors
     return nan_where_failed(ctx, info, kept)
+
+
+# as JAX's, the kernels' results are not constrained
+leave_unconstrained(eigh_p, eig_p)

@@ -19,6 +19,7 @@ from jaxle_core.lax.linalg_support import check_lapack_dtype
 from jaxle_xla.lapack import char, filled, info_aval, lapack_call, nan_where_failed
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
+from jaxle_xla.lowering.typed_layouts import leave_unconstrained
 
 
 @register_lowering(cholesky_p)
@@ -97,3 +98,7 @@ def _lu_lowering(ctx: LoweringContext, x: Value) -> list[Value]:
     factors, = nan_where_failed(ctx, info, [factors], accept_positive=True)  # info > 0: singular, still factored
     permutation = ctx.lower_fun(lambda p: _permutation_of_pivots(p, x.aval.shape[-2]), pivots)[0]
     return [factors, pivots, permutation]
+
+
+# as JAX's, the kernels' results are not constrained
+leave_unconstrained(cholesky_p, lu_p)

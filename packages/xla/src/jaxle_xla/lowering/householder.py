@@ -14,6 +14,7 @@ from jaxle_core.sharding_rules_indexing import select_which_error
 from jaxle_xla.lapack import flag, lapack_call
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
+from jaxle_xla.lowering.typed_layouts import leave_unconstrained, lower_helper
 
 
 def _identity_columns(aval: ShapedArray):
@@ -31,13 +32,14 @@ def _empty_qr(x, avals: list[ShapedArray]):
     return outs
 
 
-def _reflector_block(factored, m: int, n: int, columns: int):
-    """The reflectors as the ``columns`` columns ``orgqr`` forms Q from: zero-padded or cut to size."""
+def _reflector_block(factored, m: int, n: int, full_matrices: bool):
+    """The reflectors as the columns ``orgqr`` forms Q from: the first ``m`` of more, or with full matrices
+    zero-padded to ``m`` (as JAX's, padded even by no columns)."""
     ndim = factored.ndim
-    if columns > n:
-        return lax.pad(factored, np.array(0, factored.dtype)[()], [(0, 0, 0)] * (ndim - 1) + [(0, columns - n, 0)])
-    if columns < n:
-        return lax.slice_in_dim(factored, 0, columns, axis=ndim - 1)
+    if m < n:
+        return lax.slice_in_dim(factored, 0, m, axis=ndim - 1)
+    if full_matrices:
+        return lax.pad(factored, lax.full_like(factored, 0, shape=()), [(0, 0, 0)] * (ndim - 1) + [(0, m - n, 0)])
     return factored
 
 
@@ -66,12 +68,11 @@ def _qr_lowering(ctx: LoweringContext, x: Value, *, pivoting: bool, full_matrice
         permutation = ctx.op1("stablehlo.subtract", [jpvt, ctx.full_like(1, jpvt_aval)], jpvt_aval)  # from 1-based
     else:
         factored, taus = lapack_call(ctx, "geqrf", [x], [x.aval, taus_aval], aliases={0: 0})
-    columns = avals[0].shape[-1]
-    block = ctx.lower_fun(lambda f: _reflector_block(f, m, n, columns), factored)[0]
+    block = lower_helper(ctx, lambda f: _reflector_block(f, m, n, full_matrices), factored)[0]
     q = lapack_call(ctx, "orgqr", [block, taus], [avals[0]], aliases={0: 0})[0]
     rows = avals[1].shape[-2]
-    r = ctx.lower_fun(lambda f: triu(lax.slice_in_dim(f, 0, rows, axis=f.ndim - 2) if rows < m else f),
-                      factored)[0]
+    r = lower_helper(ctx, lambda f: triu(lax.slice_in_dim(f, 0, rows, axis=f.ndim - 2) if rows < m else f),
+                     factored)[0]
     return [q, r, permutation] if pivoting else [q, r]
 
 
@@ -101,3 +102,7 @@ def _ormqr_lowering(ctx: LoweringContext, a: Value, taus: Value, c: Value, *, le
         return c
     return lapack_call(ctx, "ormqr", [a, taus, c], [c.aval], attributes={"left": flag(left),
                        "transpose": flag(transpose)}, aliases={0: 2})[0]
+
+
+# as JAX's, the kernels' results are not constrained (values the rules compute with lax are, to their types)
+leave_unconstrained(qr_p, geqrf_p, householder_product_p, ormqr_p)

@@ -12,6 +12,7 @@ from jaxle_core.lax.matrix_solves import triangular_solve_p, tridiagonal_solve_p
 from jaxle_xla.lapack import char, info_aval, lapack_call, nan_where_failed
 from jaxle_xla.lowering.context import LoweringContext, Value, boolean
 from jaxle_xla.lowering.module import register_lowering
+from jaxle_xla.lowering.typed_layouts import leave_unconstrained
 
 
 def _transpose_code(transpose_a: bool, conjugate_a: bool) -> str:
@@ -48,3 +49,7 @@ def _tridiagonal_solve_lowering(ctx: LoweringContext, dl: Value, d: Value, du: V
     *_, x, info = lapack_call(ctx, "gtsv", operands, [v.aval for v in operands] + [info_aval(b)],
                               aliases={i: i for i in range(4)})
     return nan_where_failed(ctx, info, [x])[0]
+
+
+# as JAX's, the kernels' results are not constrained
+leave_unconstrained(triangular_solve_p, tridiagonal_solve_p)

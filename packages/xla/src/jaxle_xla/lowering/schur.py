@@ -10,6 +10,7 @@ from jaxle_core.lax.schur import check_schur_supported, schur_p
 from jaxle_xla.lapack import char, empty_results, info_aval, lapack_call, nan_where_failed
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
+from jaxle_xla.lowering.typed_layouts import leave_unconstrained
 
 
 @register_lowering(schur_p)
@@ -28,3 +29,7 @@ def _schur_lowering(ctx: LoweringContext, x: Value, *, compute_schur_vectors, so
                                  attributes={"mode": char("V" if compute_schur_vectors else "N"),
                                              "sort": char("N")}, aliases={0: 0})
     return nan_where_failed(ctx, info, [t, z] if compute_schur_vectors else [t])
+
+
+# as JAX's, the kernels' results are not constrained
+leave_unconstrained(schur_p)

@@ -29,7 +29,7 @@ from jaxle_core.lax.slicing import (
 from jaxle_xla.lowering import dimensions as dimension_forms
 from jaxle_xla.lowering.context import LoweringContext, Value, boolean, i64_array
 from jaxle_xla.lowering.module import register_lowering
-from jaxle_xla.lowering.typed_layouts import constrain_to_types, constrains_types, leave_unconstrained
+from jaxle_xla.lowering.typed_layouts import constrain_to_types, constrains_types, leave_unconstrained, lower_helper
 
 
 @register_lowering(slice_p)
@@ -69,14 +69,10 @@ def _dimension_numbers(kind: str, fields: Sequence[tuple[str, Sequence[int]]], i
 def _gather(ctx: LoweringContext, operand: Value, indices: Value, *, dimension_numbers, slice_sizes,
             unique_indices, indices_are_sorted, mode, fill_value) -> Value:
     if mode == GatherScatterMode.FILL_OR_DROP:
-        # as JAX: the gather of indices promised in bounds, masked, written from lax operations (each one constrained
-        # to its type over a mesh of Explicit axes)
-        sharding = getattr(ctx.avals_out[0], "explicit_sharding", None)
-        fill = partial(_fill_or_drop, dimension_numbers=dimension_numbers, slice_sizes=slice_sizes,
-                       indices_are_sorted=indices_are_sorted, fill_value=fill_value, out=ctx.avals_out[0])
-        if sharding is not None and constrains_types(ctx):
-            return ctx.lower_typed_fun(fill, sharding.mesh, operand, indices)[0]
-        return ctx.lower_fun(fill, operand, indices)[0]
+        # as JAX: the gather of indices promised in bounds, masked, written from lax operations
+        return lower_helper(ctx, partial(_fill_or_drop, dimension_numbers=dimension_numbers, slice_sizes=slice_sizes,
+                                         indices_are_sorted=indices_are_sorted, fill_value=fill_value,
+                                         out=ctx.avals_out[0]), operand, indices)[0]
     dn = dimension_numbers
     out = ctx.avals_out[0]
     numbers = _dimension_numbers("gather", [

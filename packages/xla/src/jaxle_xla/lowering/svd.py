@@ -8,6 +8,7 @@ from jaxle_core.lax.svd import SvdAlgorithm, check_svd_supported, svd_p
 from jaxle_xla.lapack import char, empty_results, identity_matrices, info_aval, lapack_call, nan_where_failed
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
+from jaxle_xla.lowering.typed_layouts import leave_unconstrained
 
 
 def _empty_svd(ctx: LoweringContext, full_matrices: bool, compute_uv: bool) -> list[Value]:
@@ -37,3 +38,7 @@ def _svd_lowering(ctx: LoweringContext, x: Value, *, full_matrices, compute_uv, 
     _, s, u, vt, info = lapack_call(ctx, routine, [x], [x.aval, s_aval, u_aval, vt_aval, info_aval(x)],
                                     attributes={"mode": char(mode)}, aliases={0: 0})
     return nan_where_failed(ctx, info, [s, u, vt] if compute_uv else [s])
+
+
+# as JAX's, the kernels' results are not constrained
+leave_unconstrained(svd_p)

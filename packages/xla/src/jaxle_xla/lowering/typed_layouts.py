@@ -22,7 +22,7 @@ from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.sharding import sdy_sharding_text
 
 __all__ = ["constrain_results", "constrain_to_type", "constrain_to_types", "constrain_untyped", "constrains_types",
-           "leave_unconstrained",
+           "leave_unconstrained", "lower_helper",
            "sharding_text", "typed_operand"]
 
 # Primitives whose results are not constrained after them: the constraints themselves, calls whose callee
@@ -34,6 +34,15 @@ _unconstrained: set[core.Primitive] = {reshard_p, sharding_constraint_p, jit_p, 
 def leave_unconstrained(*primitives: core.Primitive) -> None:
     """Write no constraint after the results of ``primitives``."""
     _unconstrained.update(primitives)
+
+
+def lower_helper(ctx: LoweringContext, fun: Any, *args: Value) -> list[Value]:
+    """``fun`` (written with lax) emitted inline, as JAX traces a rule's helper: where the rule's first result is
+    typed over Explicit axes in a program constraining types, each value it computes typed and constrained."""
+    sharding = getattr(ctx.avals_out[0], "explicit_sharding", None)
+    if sharding is not None and constrains_types(ctx):
+        return ctx.lower_typed_fun(fun, sharding.mesh, *args)
+    return ctx.lower_fun(fun, *args)
 
 
 def constrains_types(ctx: LoweringContext) -> bool:
