@@ -12,8 +12,8 @@ out over the mesh, and draws, splits and folds of keys under ``set_mesh`` of Exp
 every operation inside ``@threefry2x32`` and its loop constrained to its type, the hash's counters typed over no
 mesh; and samplers drawn there with an ``out_sharding`` (the gamma family's rejection loops, whose jitted pieces
 are written once; the Cholesky factor's NaN for a failed factorization; the gather of a permutation's rows that
-fills out-of-bounds indices) or without one, and LAPACK's factorizations there (their kernels' results
-unconstrained, the values their rules compute constrained).
+fills out-of-bounds indices) or without one (a draw of no shape drawn replicated, as JAX's samplers draw it), and
+LAPACK's factorizations there (their kernels' results unconstrained, the values their rules compute constrained).
 """
 
 from __future__ import annotations
@@ -118,6 +118,12 @@ CASES = {
         jax.lax.linalg.cholesky(a), jax.lax.linalg.eigh(a), jax.lax.linalg.svd(b, full_matrices=False),
         jax.lax.linalg.qr(b, full_matrices=False), jax.lax.linalg.triangular_solve(a, b, left_side=True, lower=True),
         jax.lax.linalg.schur(a), jax.lax.linalg.hessenberg(a), jax.lax.linalg.tridiagonal(a)), SPD, SPD[:, :2]),
+    "gamma_drawn_under_explicit_mesh": lambda jax: _keys_under_mesh(jax, lambda k: jax.random.gamma(k, 2.0, (8,))),
+    "scalar_draws_under_explicit_mesh": lambda jax: _keys_under_mesh(
+        jax, lambda k: (jax.random.normal(k), jax.random.randint(k, (), 0, 5), jax.random.t(k, 3.0))),
+    "vmapped_scalar_draws_under_explicit_mesh": lambda jax: _keys_under_mesh(
+        jax, jax.vmap(lambda k: (jax.random.uniform(k), jax.random.gamma(k, 2.0))),
+        jax.random.split(jax.random.key(0), 8)),
     "gamma_under_explicit_mesh": lambda jax: _keys_under_mesh(
         jax, lambda k: jax.random.gamma(k, 2.0, (8,), out_sharding=jax.sharding.PartitionSpec("x"))),
     "loggamma_under_explicit_mesh": lambda jax: _keys_under_mesh(

@@ -15,7 +15,7 @@ from jaxle_core import dtypes, jit, lax
 from jaxle_core.avals import canonicalize_shape, get_aval
 from jaxle_numpy.util import named_jit, promote_dtypes_inexact
 from jaxle_random.keys import split, typed_key
-from jaxle_random.layouts import laid_out, out_layout
+from jaxle_random.layouts import laid_out, out_layout, scalar_layout
 from jaxle_random.samplers import (
     _bernoulli,
     _broadcast_shapes,
@@ -24,11 +24,13 @@ from jaxle_random.samplers import (
     _uniform,
     as_parameter,
     check_shape,
+    normal,
     refuse_jit_arguments,
     refuse_non_arrays,
     refuse_operand,
     refuse_traced_lists,
     refuse_traced_non_arrays,
+    uniform,
 )
 
 __all__ = ["cauchy", "double_sided_maxwell", "exponential", "geometric", "gumbel", "laplace", "logistic",
@@ -70,7 +72,7 @@ def exponential(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, 
     layout = out_layout(out_sharding, "exponential")
     dtype = _float_dtype(dtype, "exponential")
     shape = canonicalize_shape(shape)
-    return laid_out(layout, lambda k: _exponential(k, shape, dtype), key)
+    return laid_out(scalar_layout(layout, shape), lambda k: _exponential(k, shape, dtype), key)
 
 
 @named_jit("_gumbel", static_argnames=("shape", "dtype", "mode"))
@@ -97,7 +99,7 @@ def gumbel(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, mode:
         raise ValueError(f"Must provide valid mode for gumbel got: {mode}")
     key = typed_key(key, "gumbel")
     shape = canonicalize_shape(shape)
-    return laid_out(layout, lambda k: _gumbel(k, shape, dtype, mode), key)
+    return laid_out(scalar_layout(layout, shape), lambda k: _gumbel(k, shape, dtype, mode), key)
 
 
 @named_jit("_laplace", static_argnames=("shape", "dtype"))
@@ -112,7 +114,7 @@ def laplace(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, o
     layout = out_layout(out_sharding, "laplace")
     dtype = _float_dtype(dtype, "laplace")
     shape = canonicalize_shape(shape)
-    return laid_out(layout, lambda k: _laplace(k, shape, dtype), key)
+    return laid_out(scalar_layout(layout, shape), lambda k: _laplace(k, shape, dtype), key)
 
 
 @named_jit("_logistic", static_argnames=("shape", "dtype"))
@@ -127,7 +129,7 @@ def logistic(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, 
     layout = out_layout(out_sharding, "logistic")
     dtype = _float_dtype(dtype, "logistic")
     shape = canonicalize_shape(shape)
-    return laid_out(layout, lambda k: _logistic(k, shape, dtype), key)
+    return laid_out(scalar_layout(layout, shape), lambda k: _logistic(k, shape, dtype), key)
 
 
 @named_jit("_cauchy", static_argnames=("shape", "dtype"))
@@ -142,7 +144,7 @@ def cauchy(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, ou
     layout = out_layout(out_sharding, "cauchy")
     dtype = _float_dtype(dtype, "cauchy")
     shape = canonicalize_shape(shape)
-    return laid_out(layout, lambda k: _cauchy(k, shape, dtype), key)
+    return laid_out(scalar_layout(layout, shape), lambda k: _cauchy(k, shape, dtype), key)
 
 
 @named_jit("_rademacher", static_argnames=("shape", "dtype", "layout"))
@@ -159,7 +161,7 @@ def rademacher(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *
     dtype = dtypes.default_int_dtype() if dtype is None else dtypes.check_user_dtype(dtype)
     shape = canonicalize_shape(shape)
     check_shape("bernoulli", shape, ())  # JAX's rademacher is a bernoulli draw, which checks the shape
-    return _rademacher(key, shape, dtype, layout=layout)
+    return _rademacher(key, shape, dtype, layout=scalar_layout(layout, shape))
 
 
 @named_jit("_pareto", static_argnames=("shape", "dtype"))
@@ -176,7 +178,7 @@ def pareto(key: Any, b: Any, shape: tuple[int, ...] | int | None = None, dtype: 
     layout = out_layout(out_sharding, "pareto")
     dtype = _float_dtype(dtype, "pareto")
     shape = _sample_shape(shape, "pareto", b)
-    return laid_out(layout, lambda k, b: _pareto(k, b, shape, dtype), key, b)
+    return laid_out(scalar_layout(layout, shape), lambda k, b: _pareto(k, b, shape, dtype), key, b)
 
 
 @named_jit("_weibull_min", static_argnames=("shape", "dtype"))
@@ -213,7 +215,7 @@ def rayleigh(key: Any, scale: Any, shape: tuple[int, ...] | int | None = None, d
     layout = out_layout(out_sharding, "rayleigh")
     dtype = _float_dtype(dtype, "rayleigh")
     shape = _sample_shape(shape, "rayleigh", scale)
-    return laid_out(layout, lambda k, scale: _rayleigh(k, scale, shape, dtype), key, scale)
+    return laid_out(scalar_layout(layout, shape), lambda k, scale: _rayleigh(k, scale, shape, dtype), key, scale)
 
 
 _UNIT_SIGMA = np.float32(1.0)  # JAX's default, a NumPy scalar (not weak)
@@ -221,7 +223,7 @@ _UNIT_SIGMA = np.float32(1.0)  # JAX's default, a NumPy scalar (not weak)
 
 def _lognormal(key: Any, sigma: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     sigma = lax.convert_element_type(sigma, dtype)
-    return jnp.exp(_normal(key, shape, dtype) * sigma)
+    return jnp.exp(normal(key, shape, dtype) * sigma)
 
 
 def lognormal(key: Any, sigma: Any = _UNIT_SIGMA, shape: tuple[int, ...] | int | None = None,
@@ -245,7 +247,8 @@ def maxwell(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, o
     key = typed_key(key, "maxwell")
     layout = out_layout(out_sharding, "maxwell")
     dtype = _float_dtype(dtype, "maxwell")
-    return _maxwell(key, canonicalize_shape(shape), dtype, layout=layout)
+    shape = canonicalize_shape(shape)
+    return _maxwell(key, shape, dtype, layout=scalar_layout(layout, shape))
 
 
 @named_jit("_double_sided_maxwell", static_argnames=("shape", "dtype"))
@@ -292,7 +295,8 @@ def geometric(key: Any, p: Any, shape: tuple[int, ...] | int | None = None, dtyp
     layout = out_layout(out_sharding, "geometric")
     dtype = _int_dtype(dtype, "geometric")
     # the probability enters the jitted body as it was given (a Python float stays one: JAX prints ``0.3:f32[]``)
-    return _geometric(key, as_parameter(p), _sample_shape(shape, "geometric", p), dtype, layout=layout)
+    shape = _sample_shape(shape, "geometric", p)
+    return _geometric(key, as_parameter(p), shape, dtype, layout=scalar_layout(layout, shape))
 
 
 # inlined where traced (JAX's jaxprs show its equations), compiled as one program when called eagerly
@@ -314,14 +318,15 @@ def triangular(key: Any, left: Any, mode: Any, right: Any, shape: tuple[int, ...
     layout = out_layout(out_sharding, "triangular")
     dtype = _float_dtype(dtype, "triangular")
     shape = _sample_shape(shape, "triangular", left, mode, right)
-    return laid_out(layout, lambda k, *bounds: _triangular(k, *bounds, shape, dtype), key, left, mode, right)
+    return laid_out(scalar_layout(layout, shape), lambda k, *bounds: _triangular(k, *bounds, shape, dtype), key, left,
+                    mode, right)
 
 
 @named_jit("_truncated_normal", static_argnames=("shape", "dtype"))
 def _truncated_normal(key: Any, lower: Any, upper: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     lower, upper = jnp.asarray(lower).astype(dtype), jnp.asarray(upper).astype(dtype)
     sqrt2 = _unit(dtype, np.sqrt(2))
-    u = _uniform(key, shape, dtype, lax.erf(lower / sqrt2), lax.erf(upper / sqrt2))
+    u = uniform(key, shape, dtype, lax.erf(lower / sqrt2), lax.erf(upper / sqrt2))
     values = lax.mul(sqrt2, lax.erf_inv(u))
     # rounding may land on a bound: keep the values strictly inside (lower, upper)
     return jnp.clip(values, lax.nextafter(lax.stop_gradient(lower), _unit(dtype, np.inf)),
@@ -344,8 +349,8 @@ def truncated_normal(key: Any, lower: Any, upper: Any, shape: tuple[int, ...] | 
 def _wald(key: Any, mean: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     normal_key, uniform_key = split(key)
     mean = jnp.broadcast_to(jnp.asarray(mean).astype(dtype), shape)
-    normals = _normal(normal_key, shape, dtype)
-    z = _uniform(uniform_key, shape, dtype, 0.0, 1.0)
+    normals = normal(normal_key, shape, dtype)
+    z = uniform(uniform_key, shape, dtype)
     y = lax.integer_pow(normals, 2)
     y_squared, mean_squared = lax.integer_pow(y, 2), lax.integer_pow(mean, 2)
     root = lax.sqrt(_unit(dtype, 4.0) * mean * y + mean_squared * y_squared)

@@ -21,21 +21,22 @@ from jaxle_core.batching.trace import batching_rules, move_dim
 from jaxle_core.core import Primitive
 from jaxle_core.extended import physical_rules
 from jaxle_core.lax.gamma_sample_grad import random_gamma_grad
-from jaxle_random.distributions import _exponential, _float_dtype, _rademacher
+from jaxle_random.distributions import _float_dtype, _rademacher, exponential
 from jaxle_random.key_array import is_key_dtype
 from jaxle_random.key_primitives import random_wrap
 from jaxle_random.keys import split, typed_key
-from jaxle_random.layouts import laid_out, out_layout
+from jaxle_random.layouts import laid_out, out_layout, scalar_layout
 from jaxle_random.samplers import (
     _normal,
-    _uniform,
     as_parameter,
     check_shape,
+    normal,
     refuse_jit_arguments,
     refuse_non_arrays,
     refuse_operand,
     refuse_traced_lists,
     refuse_traced_non_arrays,
+    uniform,
 )
 
 __all__ = ["random_gamma_p", "beta", "chisquare", "dirichlet", "f", "gamma", "generalized_normal", "loggamma", "t"]
@@ -71,7 +72,7 @@ def _gamma_one(key: Any, alpha: Any, log_space: bool) -> Any:
     def next_normal(state: tuple) -> tuple:
         loop_key, _, _ = state
         loop_key, normal_key = _key_pair(loop_key, 2)
-        x = _normal(normal_key, (), dtype)
+        x = normal(normal_key, (), dtype)
         return loop_key, x, lax.add(one, lax.mul(x, c))
 
     def propose(state: tuple) -> tuple:
@@ -79,17 +80,17 @@ def _gamma_one(key: Any, alpha: Any, log_space: bool) -> Any:
         # v = (1 + c x)^3 must be positive: redraw x until 1 + c x > 0
         _, x, v = lax.while_loop(lambda s: lax.le(s[2], zero), next_normal, (x_key, zero, const(-1)))
         x_squared, v_cubed = lax.mul(x, x), lax.mul(lax.mul(v, v), v)
-        return loop_key, x_squared, v_cubed, _uniform(u_key, (), dtype, 0.0, 1.0)
+        return loop_key, x_squared, v_cubed, uniform(u_key, (), dtype)
 
     key, boost_key = _key_pair(key, 2)
     # the initial state is rejected, so the loop proposes at least once
     _, _, v, _ = lax.while_loop(rejected, propose, (key, zero, one, const(2)))
     if log_space:
-        log_u = lax.neg(_exponential(boost_key, (), dtype))
+        log_u = lax.neg(exponential(boost_key, (), dtype))
         log_boost = lax.select(lax.bitwise_or(boost_mask, lax.eq(log_u, zero)), zero,
                                lax.mul(log_u, lax.div(one, alpha_orig)))
         return lax.add(lax.add(lax.log(d), lax.log(v)), log_boost)
-    u = lax.sub(one, _uniform(boost_key, (), dtype, 0.0, 1.0))
+    u = lax.sub(one, uniform(boost_key, (), dtype))
     boost = lax.select(boost_mask, one, lax.pow(u, lax.div(one, alpha_orig)))
     return lax.mul(lax.mul(d, v), boost)
 
@@ -184,6 +185,8 @@ def _gamma_family(key: Any, a: Any, shape: Any, dtype: Any, out_sharding: Any, f
     refuse_traced_non_arrays(_gamma, a=a)
     key = typed_key(key, function)
     layout = out_layout(out_sharding, function)
+    if not log_space:  # JAX's gamma draws with no shape replicated over a mesh of Explicit axes, its loggamma not
+        layout = scalar_layout(layout, shape if shape is None else canonicalize_shape(shape))
     dtype = _float_dtype(dtype, function, stacklevel=4)
     a = as_parameter(a)
     shape = _draw_shape("gamma", shape, () if type(a) in (int, float) else a.shape)
@@ -225,7 +228,7 @@ def beta(key: Any, a: Any, b: Any, shape: Any = None, dtype: Any = None, *, out_
     dtype = _float_dtype(dtype, "beta")
     a, b = jnp.asarray(a), jnp.asarray(b)
     shape = _draw_shape("beta", shape, a.shape, b.shape)
-    return laid_out(layout, lambda k, a, b: _beta(k, a, b, shape, dtype), key, a, b)
+    return laid_out(scalar_layout(layout, shape), lambda k, a, b: _beta(k, a, b, shape, dtype), key, a, b)
 
 
 def _dirichlet_body(key: Any, alpha: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -251,6 +254,7 @@ def dirichlet(key: Any, alpha: Any, shape: Any = None, dtype: Any = None, *, out
     layout = out_layout(out_sharding, "dirichlet")
     dtype = _float_dtype(dtype, "dirichlet")
     alpha = jnp.asarray(alpha)
+    layout = scalar_layout(layout, shape if shape is None else canonicalize_shape(shape))
     batch_shape = _draw_shape("dirichlet", shape, alpha.shape[:-1])
     alpha = lax.convert_element_type(alpha, dtype)
     return laid_out(layout, lambda k, alpha: _dirichlet(k, alpha, batch_shape, dtype), key, alpha)
@@ -273,7 +277,8 @@ def chisquare(key: Any, df: Any, shape: Any = None, dtype: Any = None, *, out_sh
     layout = out_layout(out_sharding, "chisquare")
     dtype = _float_dtype(dtype, "chisquare")
     df = jnp.asarray(df)
-    return _chisquare(key, df, _draw_shape("chisquare", shape, df.shape), dtype, layout)
+    shape = _draw_shape("chisquare", shape, df.shape)
+    return _chisquare(key, df, shape, dtype, scalar_layout(layout, shape))
 
 
 def _f_body(key: Any, dfnum: Any, dfden: Any, shape: tuple[int, ...], dtype: np.dtype, layout: Any) -> Any:
@@ -295,7 +300,8 @@ def f(key: Any, dfnum: Any, dfden: Any, shape: Any = None, dtype: Any = None, *,
     layout = out_layout(out_sharding, "f")
     dtype = _float_dtype(dtype, "f")
     dfnum, dfden = jnp.asarray(dfnum), jnp.asarray(dfden)
-    return _f(key, dfnum, dfden, _draw_shape("f", shape, dfnum.shape, dfden.shape), dtype, layout)
+    shape = _draw_shape("f", shape, dfnum.shape, dfden.shape)
+    return _f(key, dfnum, dfden, shape, dtype, scalar_layout(layout, shape))
 
 
 def _t_body(key: Any, df: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -319,7 +325,7 @@ def t(key: Any, df: Any, shape: Any = None, dtype: Any = None, *, out_sharding: 
     dtype = _float_dtype(dtype, "t")
     df = jnp.asarray(df)
     shape = _draw_shape("t", shape, df.shape)
-    return laid_out(layout, lambda k, df: _t(k, df, shape, dtype), key, df)
+    return laid_out(scalar_layout(layout, shape), lambda k, df: _t(k, df, shape, dtype), key, df)
 
 
 def _generalized_normal_body(key: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -343,4 +349,5 @@ def generalized_normal(key: Any, p: float, shape: tuple[int, ...] = (), dtype: A
     dtype = dtypes.default_float_dtype() if dtype is None else dtypes.check_user_dtype(dtype)
     shape = canonicalize_shape(shape)
     check_shape("generalized_normal", shape)
-    return laid_out(layout, lambda k, p: _generalized_normal(k, p, shape, dtype), key, jnp.asarray(p))
+    return laid_out(scalar_layout(layout, shape), lambda k, p: _generalized_normal(k, p, shape, dtype), key,
+                    jnp.asarray(p))

@@ -26,7 +26,7 @@ from jaxle_numpy.util import is_arraylike
 from jaxle_random import key_primitives as prims
 from jaxle_random.impls import PRNGImpl, PRNGSpec, impl_spec, resolve_prng_impl
 from jaxle_random.key_array import KeyTy, is_key_dtype, key_type
-from jaxle_random.layouts import laid_out, out_layout
+from jaxle_random.layouts import laid_out, out_layout, scalar_layout
 
 __all__ = ["PRNGKey", "bits", "clone", "fold_in", "key", "key_data", "key_dtype", "key_impl", "split",
            "wrap_key_data"]
@@ -176,4 +176,4 @@ def bits(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, out_
     if not dtypes.issubdtype(dtype, np.unsignedinteger):
         raise ValueError(f"dtype argument to `bits` must be an unsigned int dtype, got {dtype}")
     shape = canonicalize_shape(shape)
-    return laid_out(layout, lambda k: prims.random_bits(k, dtype.itemsize * 8, shape), typed)
+    return laid_out(scalar_layout(layout, shape), lambda k: prims.random_bits(k, dtype.itemsize * 8, shape), typed)

@@ -15,11 +15,11 @@ from jaxle_core import core
 from jaxle_core.avals import get_aval
 from jaxle_core.axis_type_scopes import auto_axes
 from jaxle_core.lax.placement import reshard, reshard_target
-from jaxle_core.mesh import AbstractMesh, get_abstract_mesh
+from jaxle_core.mesh import AbstractMesh, PartitionSpec, get_abstract_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import check_type_divides, explicit_mesh_of, no_context_mesh_error, typed_aval
 
-__all__ = ["laid_out", "out_layout"]
+__all__ = ["laid_out", "out_layout", "scalar_layout"]
 
 
 def _outside_any_mesh(sharding: Any) -> bool:
@@ -36,6 +36,18 @@ def out_layout(out_sharding: Any, function: str) -> NamedSharding | None:
     if out_sharding is None or _outside_any_mesh(out_sharding):
         return None
     return reshard_target(out_sharding, function, same_mesh=True)
+
+
+def scalar_layout(layout: NamedSharding | None, shape: tuple[int, ...] | None) -> NamedSharding | None:
+    """``layout`` (from ``out_layout``); with none asked for, as JAX's samplers that take one (not all do): a draw of
+    no ``shape`` (or None, a shape the sampler works out from its parameters) under a mesh of Explicit axes only is
+    drawn as if asked to be replicated over that mesh."""
+    if layout is not None or shape:
+        return layout
+    mesh = get_abstract_mesh()
+    if mesh.empty or not mesh.are_all_axes_explicit:
+        return None
+    return NamedSharding(mesh, PartitionSpec())
 
 
 def _fits(sharding: NamedSharding, sample: Any) -> Any:

@@ -17,7 +17,7 @@ from jaxle_numpy import linalg
 from jaxle_numpy.util import check_arraylike, named_jit, promote_dtypes_inexact
 from jaxle_random.distributions import _float_dtype
 from jaxle_random.keys import typed_key
-from jaxle_random.layouts import laid_out, out_layout
+from jaxle_random.layouts import laid_out, out_layout, scalar_layout
 from jaxle_random.samplers import _normal, refuse_non_arrays
 
 __all__ = ["multivariate_normal", "orthogonal"]
@@ -44,7 +44,7 @@ def orthogonal(key: Any, n: int, shape: tuple[int, ...] | int = (), dtype: Any =
     columns = n if m is None else operator.index(m)
     shape = canonicalize_shape(shape)
     _check_orthogonal_sizes(shape, n, columns)
-    return laid_out(layout, lambda k: _orthogonal(k, n, shape, columns, dtype), key)
+    return laid_out(scalar_layout(layout, shape), lambda k: _orthogonal(k, n, shape, columns, dtype), key)
 
 
 def _check_orthogonal_sizes(shape: tuple[int, ...], n: int, m: int) -> None:
@@ -98,6 +98,7 @@ def multivariate_normal(key: Any, mean: Any, cov: Any, shape: tuple[int, ...] | 
     if cov.shape[-2:] != (n, n):
         raise ValueError(f"multivariate_normal requires cov.shape == (..., n, n) for n={n}, but got "
                          f"cov.shape == {cov.shape}.")
+    layout = scalar_layout(layout, shape if shape is None else canonicalize_shape(shape))
     if shape is None:
         shape = tuple(np.broadcast_shapes(mean.shape[:-1], cov.shape[:-2]))
     else:

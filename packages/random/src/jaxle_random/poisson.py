@@ -12,7 +12,7 @@ from jaxle_core import dtypes, jit, lax
 from jaxle_core.avals import canonicalize_shape
 from jaxle_numpy.util import check_scalar_arraylike
 from jaxle_random.keys import split, typed_key
-from jaxle_random.layouts import laid_out, out_layout
+from jaxle_random.layouts import laid_out, out_layout, scalar_layout
 from jaxle_random.samplers import _uniform
 
 __all__ = ["poisson"]
@@ -112,4 +112,4 @@ def poisson(key: Any, lam: Any, shape: Any = None, dtype: Any = None, *, out_sha
     lam = jnp.asarray(lam)
     shape = lam.shape if shape is None else canonicalize_shape(shape)
     lam = lax.convert_element_type(jnp.broadcast_to(lam, shape), np.float32)
-    return laid_out(layout, lambda k, lam: _poisson(k, lam, shape, dtype), key, lam)
+    return laid_out(scalar_layout(layout, shape), lambda k, lam: _poisson(k, lam, shape, dtype), key, lam)

@@ -21,7 +21,7 @@ from jaxle_core.errors import TracerArrayConversionError
 from jaxle_core.staging import DebugInfo
 from jaxle_numpy.util import is_arraylike
 from jaxle_random.keys import random_bits, split, typed_key
-from jaxle_random.layouts import laid_out, out_layout
+from jaxle_random.layouts import laid_out, out_layout, scalar_layout
 
 __all__ = ["bernoulli", "normal", "randint", "uniform"]
 
@@ -61,7 +61,8 @@ def uniform(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, minv
     if not dtypes.issubdtype(dtype, np.floating):
         raise ValueError(f"dtype argument to `uniform` must be a float dtype, got {dtype}")
     shape = canonicalize_shape(shape)
-    return laid_out(layout, lambda k, low, high: _uniform(k, shape, dtype, low, high), key, minval, maxval)
+    return laid_out(scalar_layout(layout, shape), lambda k, low, high: _uniform(k, shape, dtype, low, high), key,
+                    minval, maxval)
 
 
 def _normal_real_body(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -97,7 +98,7 @@ def normal(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, *, ou
     if not dtypes.issubdtype(dtype, np.inexact):
         raise ValueError(f"dtype argument to `normal` must be a float or complex dtype, got {dtype}")
     shape = canonicalize_shape(shape)
-    return laid_out(layout, lambda k: _normal(k, shape, dtype), key)
+    return laid_out(scalar_layout(layout, shape), lambda k: _normal(k, shape, dtype), key)
 
 
 def _clip_range(source: np.dtype, target: np.dtype) -> tuple[int, int]:
@@ -275,6 +276,7 @@ def randint(key: Any, shape: tuple[int, ...] | int, minval: Any, maxval: Any, dt
         raise TypeError(f"randint only accepts integer dtypes, got {dtype}")
     shape = canonicalize_shape(shape)
     check_shape("randint", shape, np.shape(minval), np.shape(maxval))
+    layout = scalar_layout(layout, shape)
     if dtype.itemsize >= 4:
         # a narrow dtype's bounds become arrays first
         refuse_jit_arguments(_randint, minval=minval, maxval=maxval)
@@ -298,9 +300,9 @@ def _as_int32(bound: Any) -> Any:
 
 def _bernoulli_body(key: Any, p: Any, shape: tuple[int, ...], mode: str) -> Any:
     if mode == "low":
-        return _uniform(key, shape, p.dtype, 0.0, 1.0) < p
+        return uniform(key, shape, p.dtype) < p
     # "high": a second draw refines the first below its resolution, so tiny probabilities are honoured
-    u = _uniform(key, (2,) + shape, p.dtype, 0.0, 1.0)
+    u = uniform(key, (2,) + shape, p.dtype)
     coarse, fine = lax.index_in_dim(u, 0, keepdims=False), lax.index_in_dim(u, 1, keepdims=False)
     return fine * np.array(dtypes.finfo(p.dtype).eps, p.dtype) < p - coarse
 

@@ -36,10 +36,11 @@ def leave_unconstrained(*primitives: core.Primitive) -> None:
     _unconstrained.update(primitives)
 
 
-def lower_helper(ctx: LoweringContext, fun: Any, *args: Value) -> list[Value]:
-    """``fun`` (written with lax) emitted inline, as JAX traces a rule's helper: where the rule's first result is
-    typed over Explicit axes in a program constraining types, each value it computes typed and constrained."""
-    sharding = getattr(ctx.avals_out[0], "explicit_sharding", None)
+def lower_helper(ctx: LoweringContext, fun: Any, *args: Value, typed_by: Any = None) -> list[Value]:
+    """``fun`` (written with lax) emitted inline, as JAX traces a rule's helper: where ``typed_by`` (by default the
+    rule's first result) is typed over Explicit axes in a program constraining types, each value it computes typed
+    and constrained."""
+    sharding = getattr(ctx.avals_out[0] if typed_by is None else typed_by, "explicit_sharding", None)
     if sharding is not None and constrains_types(ctx):
         return ctx.lower_typed_fun(fun, sharding.mesh, *args)
     return ctx.lower_fun(fun, *args)

@@ -13,6 +13,7 @@ from jaxle_core.lax.reductions import reduce_or
 from jaxle_xla.lowering import dimensions
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
+from jaxle_xla.lowering.typed_layouts import lower_helper
 
 
 def _any(pred):
@@ -39,7 +40,11 @@ def _while_lowering(ctx: LoweringContext, *args: Value, cond_nconsts: int, cond_
 
     def cond(inner: LoweringContext, state: list[Value]) -> list[Value]:
         pred = predicate(inner, state)
-        return inner.lower_fun(_any, pred) if batched_pred else [pred]
+        if not batched_pred:
+            return [pred]
+        # any of the batch's predicates, reduced as JAX reduces them: typed as the predicate's type says
+        typed = cond_jaxpr.out_avals[0]
+        return lower_helper(inner, _any, Value(pred.name, typed, pred.type), typed_by=typed)
 
     def body(inner: LoweringContext, state: list[Value]) -> list[Value]:
         bconsts, carry = state[cond_nconsts:n_consts], state[n_consts:]
