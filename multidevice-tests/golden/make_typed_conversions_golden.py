@@ -12,6 +12,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import in_golden
 
 HERE = pathlib.Path(__file__).parent
 TABLE = np.arange(32.0, dtype=np.float32).reshape(8, 4)
@@ -24,14 +25,14 @@ def _mesh(jax, second="Explicit"):
 
 def _under_mesh(run, second="Explicit"):
     """``run(jax, mesh)`` under ``set_mesh`` of a 4x2 mesh ('x' Explicit, 'y' of the ``second`` type): its text, or
-    the error's type and message."""
+    the error's type and message (this folder's path written ``<golden>``)."""
     def case(jax):
         mesh = _mesh(jax, second)
         try:
             with jax.set_mesh(mesh):
                 return str(run(jax, mesh))
         except Exception as error:  # noqa: BLE001 - the error is what we record
-            return f"{type(error).__name__}: {error}"
+            return in_golden(f"{type(error).__name__}: {error}")
     return case
 
 
