@@ -29,17 +29,14 @@ def test_first_call_warnings_under_jit(name):
     assert actual == GOLDEN[f"first_call_jit_{name}"]
 
 
-@pytest.mark.parametrize("name", sorted(cases.CACHED_CALLS))
-def test_warnings_after_cached_calls(name):
-    n, fn = cases.CACHED_CALLS[name]
-    m = jnp_golden.jaxle_namespace()
-    actual = make_complex_to_real_golden.record_calls(m, fn, m.numpy.ones(n), cases.EAGER_FIRST)
-    assert actual == GOLDEN[f"cached_{name}"]
+_CALL_SEQUENCES = [("cached", cases.CACHED_CALLS, name, cases.EAGER_FIRST) for name in sorted(cases.CACHED_CALLS)] + [
+    ("cached_jit_first", cases.CACHED_JIT_CALLS, name, cases.JIT_FIRST) for name in sorted(cases.CACHED_JIT_CALLS)]
 
 
-@pytest.mark.parametrize("name", sorted(cases.CACHED_JIT_CALLS))
-def test_warnings_after_cached_calls_jit_first(name):
-    n, fn = cases.CACHED_JIT_CALLS[name]
+@pytest.mark.parametrize(("prefix", "table", "name", "order"), _CALL_SEQUENCES,
+                         ids=[f"{prefix}_{name}" for prefix, _, name, _ in _CALL_SEQUENCES])
+def test_warnings_after_cached_calls(prefix, table, name, order):
+    n, fn = table[name]
     m = jnp_golden.jaxle_namespace()
-    actual = make_complex_to_real_golden.record_calls(m, fn, m.numpy.ones(n), cases.JIT_FIRST)
-    assert actual == GOLDEN[f"cached_jit_first_{name}"]
+    actual = make_complex_to_real_golden.record_calls(m, fn, m.numpy.ones(n), order)
+    assert actual == GOLDEN[f"{prefix}_{name}"]
