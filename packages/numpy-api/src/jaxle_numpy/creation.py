@@ -63,10 +63,25 @@ def _host_array(x: Any) -> np.ndarray:
     if isinstance(x, (np.ndarray, np.number)) and not dtypes.is_valid_dtype(x.dtype):
         raise TypeError("Error interpreting argument to stage as a JAX value. The problematic value is of type "
                         f"{type(x)} and was passed to stage at position 0.")
-    value = np.asarray(x)
+    value = np.asarray(x, _named_dtype(x))
     if not dtypes.is_valid_dtype(value.dtype):
         raise invalid_value_error(x, value.dtype)
     return value
+
+
+def _named_dtype(x: Any) -> np.dtype | None:
+    """The dtype a scalar type or dtype of JAX's given as a value names (a 64-bit one warns with x64 off), which
+    JAX converts it to: NumPy's error for most (``float() argument must be ... not 'type'``), True for a bool type;
+    None for other values."""
+    if not isinstance(x, (type, np.dtype)):
+        return None
+    if isinstance(getattr(x, "dtype", None), np.dtype):  # jnp's scalar types name theirs silently
+        return x.dtype
+    try:
+        named = np.dtype(x)
+    except TypeError:  # an abstract scalar class (np.floating)
+        return None
+    return dtypes.dtype(x) if dtypes.is_valid_dtype(named) else None
 
 
 def _dtype_operand(x: Any) -> Any:

@@ -338,6 +338,38 @@ def any(a: Any, axis: Axis = None, out: None = None, keepdims: bool = False, *, 
                    keepdims=keepdims, where=where, preprocess=_to_bool)
 
 
+def _require_integer(x: Any) -> Any:
+    dtype = get_aval(x).dtype
+    if dtype != np.bool_ and not dtypes.issubdtype(dtype, np.integer):
+        raise ValueError(f"integer argument required; got dtype={dtype}")
+    return x
+
+
+def _bitwise_reduction(name: str, op: Callable, identity: Any, preprocess: Callable) -> Callable:
+    """JAX's ``_reduce_<logical|bitwise>_<op>``, which ``jnp.<logical|bitwise>_<op>.reduce`` is: ``op`` reduced by
+    ``lax.reduce`` from ``identity`` in the operand's dtype (``-1`` sets every bit of an unsigned one), so that a
+    ``dtype`` ``op`` does not take (a float) is its TypeError; a logical one reduces the operand made boolean."""
+    def fill(dtype: np.dtype) -> np.ndarray:
+        return np.array(identity).astype(dtype)
+
+    def reducer(x: Any, axes: tuple[int, ...]) -> Any:
+        return lax.reduce(x, fill(get_aval(x).dtype), op, axes)
+
+    def reduction(a: Any, axis: Axis = None, dtype: Any = None, keepdims: bool = False, initial: Any = None,
+                  where: Any = None) -> Any:
+        return _reduce(a, name, reducer, op, fill, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial,
+                       where=where, preprocess=preprocess)
+    return reduction
+
+
+reduce_logical_and = _bitwise_reduction("reduce_logical_and", lax.bitwise_and, True, _to_bool)
+reduce_logical_or = _bitwise_reduction("reduce_logical_or", lax.bitwise_or, False, _to_bool)
+reduce_logical_xor = _bitwise_reduction("reduce_logical_xor", lax.bitwise_xor, False, _to_bool)
+reduce_bitwise_and = _bitwise_reduction("reduce_bitwise_and", lax.bitwise_and, -1, _require_integer)
+reduce_bitwise_or = _bitwise_reduction("reduce_bitwise_or", lax.bitwise_or, 0, _require_integer)
+reduce_bitwise_xor = _bitwise_reduction("reduce_bitwise_xor", lax.bitwise_xor, 0, _require_integer)
+
+
 # ---------------------------------------------------------------- mean, var, std
 
 

@@ -118,6 +118,11 @@ class ufunc:  # noqa: N801 - JAX's name
 
     # ------------------------------------------------------------ reduce
 
+    def _element_dtype(self, a: Any) -> np.dtype:
+        """The dtype of this ufunc of two elements of ``a``: what its scanned methods convert elements to."""
+        one = lax.full((), 1, get_aval(a).dtype)
+        return eval_shape(self._props["func"], one, one).dtype
+
     def _check_binary(self, method: str) -> None:
         if self.nin != 2:
             raise ValueError(f"{method} only supported for binary ufuncs")
@@ -151,8 +156,9 @@ class ufunc:  # noqa: N801 - JAX's name
         if initial is None:  # as JAX: a ufunc's identity starts the reduction (frompyfunc(f, 2, 1, identity=0))
             initial = self.identity
         ndim = get_aval(a).ndim
-        if dtype is not None:  # JAX converts the start and each element with ``astype``
-            a = lax.convert_element_type(a, _astype_dtype(dtype, conversions=2))
+        # as JAX: the start and each element read are converted with ``astype`` to ``dtype``, by default the dtype
+        # of the ufunc of two elements
+        dtype = self._element_dtype(a) if dtype is None else _astype_dtype(dtype, conversions=2)
         if axis is None:
             if where is not None:
                 where = lax.reshape(broadcast_together("reduce", where, a)[0], (get_aval(a).size,))
@@ -170,20 +176,13 @@ class ufunc:  # noqa: N801 - JAX's name
         if initial is None:
             if length == 0:
                 raise ValueError(f"zero-size array to reduction operation {self.__name__} which has no identity")
-            start, first = _index_along(a, 0), 1
-            result_dtype = eval_shape(self, start, start).dtype
-            if result_dtype != get_aval(start).dtype:
-                start = lax.convert_element_type(start, result_dtype)
+            start, first = _as_dtype(_index_along(a, 0), dtype), 1
         else:
-            initial = lax.convert_element_type(initial, get_aval(a).dtype)
-            start, first = lax.broadcast_in_dim(initial, _shape(a)[1:], ()), 0
+            start, first = lax.broadcast_in_dim(lax.convert_element_type(initial, dtype), _shape(a)[1:], ()), 0
 
         def body(i, acc):
             mask = None if where is None else _index_along(where, i)  # read before the element, as JAX does
-            element = _index_along(a, i)
-            if get_aval(element).dtype != get_aval(acc).dtype:
-                element = lax.convert_element_type(element, get_aval(acc).dtype)
-            combined = self(acc, element)
+            combined = self(acc, _as_dtype(_index_along(a, i), dtype))
             return combined if mask is None else _where(mask, combined, acc)
 
         result = lax.fori_loop(first, length, body, start)
@@ -208,27 +207,19 @@ class ufunc:  # noqa: N801 - JAX's name
         if fast is not None:
             return fast(a, axis=axis, dtype=dtype)
         moved = _move_to_front(a, axis)
-        first = moved[0]
-        if dtype is not None:  # as JAX: each element is converted as it is read, not the whole operand first
-            # (with ``astype``: the first element, then in the step the first, the carry and the element read)
-            first = lax.convert_element_type(first, _astype_dtype(dtype, conversions=4))
-        result_dtype = eval_shape(self, first, first).dtype
-        if result_dtype != get_aval(first).dtype:
-            first = lax.convert_element_type(first, result_dtype)
+        # as JAX: each element is converted as it is read, not the whole operand first (with ``astype``: the first
+        # element, then in the step the first, the carry and the element read), by default to the dtype of the ufunc
+        # of two elements; the step's result is the promotion of the first element's and the ufunc's
+        dtype = self._element_dtype(a) if dtype is None else _astype_dtype(dtype, conversions=4)
 
         def step(carry, _):
             i, acc = carry
             is_first = i == 0
-            start = moved[0]
-            if result_dtype != get_aval(start).dtype:
-                start = lax.convert_element_type(start, result_dtype)
-            element = _index_along(moved, i)
-            if result_dtype != get_aval(element).dtype:
-                element = lax.convert_element_type(element, result_dtype)
-            combined = _where(is_first, start, self(acc, element))
+            start = _as_dtype(moved[0], dtype)
+            combined = _where(is_first, start, self(acc, _as_dtype(_index_along(moved, i), dtype)))
             return (i + 1, combined), combined
 
-        _, out = lax.scan(step, (0, first), None, length=_shape(moved)[0])
+        _, out = lax.scan(step, (0, _as_dtype(moved[0], dtype)), None, length=_shape(moved)[0])
         return _move_from_front(out, axis)
 
     # ------------------------------------------------------------ outer
@@ -342,6 +333,11 @@ def _astype_dtype(dtype: Any, conversions: int) -> Any:
     for _ in range(conversions - 1):
         util.requested_dtype(dtype, "astype")
     return util.requested_dtype(dtype, "astype")
+
+
+def _as_dtype(x: Any, dtype: np.dtype) -> Any:
+    """``x.astype(dtype)`` of a strongly typed ``x``: nothing staged when it already has ``dtype``."""
+    return x if get_aval(x).dtype == dtype else lax.convert_element_type(x, dtype)
 
 
 def _move_to_front(a: Any, axis: int) -> Any:

@@ -1196,104 +1196,54 @@ def array_equiv(a1: Any, a2: Any) -> Any:
 # ---------------------------------------------------------------- the ufunc objects and their fast methods
 
 
-def _reduction(name: str, reducer: Any, identity: Any, result_dtype: Any = None, *, requested_in: str) -> Any:
-    """The fast ``reduce`` of a ufunc jnp has no reduction for: ``reducer(a, axes, keepdims)`` in
-    ``result_dtype(a.dtype)``, with ``where`` masking elements out by filling them with ``identity``. A ``dtype``
-    given is checked as the JAX function named ``requested_in`` checks it (a 64-bit one with x64 off warns)."""
-    def reduce(a: Any, *, axis: Any, dtype: Any, keepdims: bool, initial: Any, where: Any) -> Any:
-        a = util.as_array(a)
-        aval = get_aval(a)
-        axes = _reduction_axes_of(axis, aval.ndim)
-        target = aval.dtype if result_dtype is None else result_dtype(aval.dtype)
-        target = target if dtype is None else util.requested_dtype(dtype, requested_in)
-        if target != aval.dtype:
-            a = lax.convert_element_type(a, target)
-        if where is not None:
-            a = _where(where, a, util.scalar_like(a, identity))
-        result = reducer(a, axes, keepdims)
-        if initial is not None:
-            result = _INITIAL_COMBINERS[name](lax.convert_element_type(initial, get_aval(result).dtype), result)
-        return result
-    return reduce
-
-
 def _jnp_reduction(name: str) -> Any:
-    """The fast ``reduce`` of a ufunc that is one of jnp's reductions (``add.reduce`` is ``jnp.sum``)."""
+    """The fast ``reduce`` of a ufunc that is one of jnp's reductions (``add.reduce`` is ``jnp.sum``,
+    ``logical_and.reduce`` JAX's ``_reduce_logical_and``)."""
     def reduce(a: Any, *, axis: Any, dtype: Any, keepdims: bool, initial: Any, where: Any) -> Any:
         from jaxle_numpy import reductions  # noqa: PLC0415 - the reductions build on the elementwise functions
 
-        kwargs = dict(axis=axis, keepdims=keepdims, where=where)
-        if name in ("sum", "prod"):
-            kwargs["dtype"] = dtype
-        elif name == "min" and dtype is not None:  # JAX's _reduce_min takes a dtype (jnp.min does not)
-            return reductions.reduce_min(a, dtype=dtype, initial=initial, **kwargs)
-        elif name == "max" and dtype is not None:  # JAX's jitted _reduce_max takes none: refused as an argument
+        kwargs = dict(axis=axis, keepdims=keepdims, initial=initial, where=where)
+        reduction = getattr(reductions, name)
+        if name == "min" and dtype is not None:  # JAX's _reduce_min takes a dtype (jnp.min does not)
+            reduction = reductions.reduce_min
+        if name == "max" and dtype is not None:  # JAX's jitted _reduce_max takes none: refused as an argument
             util.check_jitted_arguments(reductions.max, traced_name="_reduce_max", dtype=dtype)
-        elif dtype is not None:
-            a = lax.convert_element_type(a, util.requested_dtype(dtype, f"reduce_logical_{_LOGICAL[name]}"))
-        if name not in ("all", "any"):
-            kwargs["initial"] = initial
-        elif initial is not None:
-            raise TypeError(f"{name}() got an unexpected keyword argument 'initial'")
-        return getattr(reductions, name)(a, **kwargs)
+        elif name not in ("max", "min") or dtype is not None:
+            kwargs["dtype"] = dtype
+        return reduction(a, **kwargs)
     return reduce
 
 
-_LOGICAL = {"all": "and", "any": "or"}
+_LN2 = float(np.log(2))
 
 
-def _lax_reducer(lax_reduce: Any) -> Any:
-    def reducer(a: Any, axes: tuple[int, ...], keepdims: bool) -> Any:
-        result = lax_reduce(a, axes)
-        return _keep_dims(result, axes) if keepdims else result
-    return reducer
+def _logsumexp(base2: bool) -> Any:
+    """The fast ``reduce`` of ``logaddexp`` (of ``logaddexp2``: of the operand times ln 2, divided by ln 2), as
+    JAX's: ``log(sum(exp(a)))`` shifted by the finite maximum, in an inexact dtype; a ``dtype`` given is checked
+    (a 64-bit one with x64 off warns, naming the method) and then unused."""
+    def reduce(a: Any, *, axis: Any, dtype: Any, keepdims: bool, initial: Any, where: Any) -> Any:
+        from jaxle_numpy import reductions  # noqa: PLC0415 - the reductions build on the elementwise functions
+
+        if dtype is not None:
+            util.requested_dtype(dtype, f"jnp.{'logaddexp2' if base2 else 'logaddexp'}.reduce")
+        if base2:
+            initial = None if initial is None else initial * _LN2
+            a = util.as_array(a) * _LN2
+        a, = util.promote_dtypes_inexact(a)
+        axes = reductions.reduction_axes(axis, get_aval(a).ndim)
+        amax = reductions.max(real(a), axis=axes, keepdims=keepdims, where=where, initial=-np.inf)
+        amax = lax.stop_gradient(lax.select_n(lax.is_finite(amax), lax.full_like(amax, 0), amax))
+        shift = _converted(amax if keepdims else lax.expand_dims(amax, axes), get_aval(a).dtype)
+        total = reductions.sum(lax.exp(lax.sub(a, shift)), axis=axes, keepdims=keepdims, where=where)
+        result = lax.add(lax.log(total), _converted(amax, get_aval(total).dtype))
+        if initial is not None:  # unpromoted, as JAX's
+            result = _logaddexp(initial, result)
+        return result / _LN2 if base2 else result
+    return reduce
 
 
-def _reduction_axes_of(axis: Any, ndim: int) -> tuple[int, ...]:
-    if axis is None:
-        return tuple(range(ndim))
-    if isinstance(axis, tuple):
-        return tuple(util.canonicalize_axis(a, ndim) for a in axis)
-    return (util.canonicalize_axis(axis, ndim),)
-
-
-def _keep_dims(x: Any, axes: tuple[int, ...]) -> Any:
-    ndim = get_aval(x).ndim + len(axes)
-    kept = tuple(d for d in range(ndim) if d not in axes)
-    shape = [1] * ndim
-    for d, size in zip(kept, get_aval(x).shape):
-        shape[d] = size
-    return lax.broadcast_in_dim(x, tuple(shape), kept)
-
-
-def _initial_logaddexp(initial: Any, result: Any) -> Any:
-    return _logaddexp(initial, result)
-
-
-_INITIAL_COMBINERS = {"and": lax.bitwise_and, "or": lax.bitwise_or, "xor": lax.bitwise_xor,
-                      "logsumexp": _initial_logaddexp}
-
-
-def _bool_dtype(dtype: np.dtype) -> np.dtype:
-    return np.dtype(np.bool_)
-
-
-def _integer_dtype(dtype: np.dtype) -> np.dtype:
-    if dtype != np.bool_ and not dtypes.issubdtype(dtype, np.integer):
-        raise ValueError(f"integer argument required; got dtype={dtype}")
-    return dtype
-
-
-def _logsumexp(a: Any, axes: tuple[int, ...], keepdims: bool) -> Any:
-    """``log(sum(exp(a)))`` over ``axes``, shifted by the (finite) maximum so nothing overflows."""
-    amax = lax.max(util.scalar_like(a, -np.inf), lax.reduce_max(a, axes))
-    if keepdims:
-        amax = _keep_dims(amax, axes)
-    amax = lax.stop_gradient(lax.select_n(lax.is_finite(amax), lax.full_like(amax, 0), amax))
-    total = lax.reduce_sum(lax.exp(lax.sub(a, amax if keepdims else _keep_dims(amax, axes))), axes)
-    if keepdims:
-        total = _keep_dims(total, axes)
-    return lax.add(lax.log(total), amax)
+def _converted(x: Any, dtype: np.dtype) -> Any:
+    return x if get_aval(x).dtype == dtype else lax.convert_element_type(x, dtype)
 
 
 def _jnp_cumulative(name: str) -> Any:
@@ -1330,21 +1280,18 @@ minimum = ufunc(minimum, name="minimum", nin=2, nout=1, call=minimum,
                 reduce=_jnp_reduction("min"))
 negative = ufunc(negative, name="negative", nin=1, nout=1, call=negative)
 logaddexp = ufunc(logaddexp, name="logaddexp", nin=2, nout=1, identity=-np.inf, call=logaddexp,
-                  reduce=_reduction("logsumexp", _logsumexp, -np.inf, requested_in="jnp.logaddexp.reduce"))
-logaddexp2 = ufunc(logaddexp2, name="logaddexp2", nin=2, nout=1, identity=-np.inf, call=logaddexp2)
+                  reduce=_logsumexp(base2=False))
+logaddexp2 = ufunc(logaddexp2, name="logaddexp2", nin=2, nout=1, identity=-np.inf, call=logaddexp2,
+                   reduce=_logsumexp(base2=True))
 logical_and = ufunc(logical_and, name="logical_and", nin=2, nout=1, identity=True, call=logical_and,
-                    reduce=_jnp_reduction("all"))
+                    reduce=_jnp_reduction("reduce_logical_and"))
 logical_or = ufunc(logical_or, name="logical_or", nin=2, nout=1, identity=False, call=logical_or,
-                   reduce=_jnp_reduction("any"))
+                   reduce=_jnp_reduction("reduce_logical_or"))
 logical_xor = ufunc(logical_xor, name="logical_xor", nin=2, nout=1, identity=False, call=logical_xor,
-                    reduce=_reduction("xor", _lax_reducer(lax.reduce_xor), False, _bool_dtype,
-                                      requested_in="reduce_logical_xor"))
+                    reduce=_jnp_reduction("reduce_logical_xor"))
 bitwise_and = ufunc(bitwise_and, name="bitwise_and", nin=2, nout=1, identity=-1, call=bitwise_and,
-                    reduce=_reduction("and", _lax_reducer(lax.reduce_and), -1, _integer_dtype,
-                                      requested_in="reduce_bitwise_and"))
+                    reduce=_jnp_reduction("reduce_bitwise_and"))
 bitwise_or = ufunc(bitwise_or, name="bitwise_or", nin=2, nout=1, identity=0, call=bitwise_or,
-                   reduce=_reduction("or", _lax_reducer(lax.reduce_or), 0, _integer_dtype,
-                                     requested_in="reduce_bitwise_or"))
+                   reduce=_jnp_reduction("reduce_bitwise_or"))
 bitwise_xor = ufunc(bitwise_xor, name="bitwise_xor", nin=2, nout=1, identity=0, call=bitwise_xor,
-                    reduce=_reduction("xor", _lax_reducer(lax.reduce_xor), 0, _integer_dtype,
-                                      requested_in="reduce_bitwise_xor"))
+                    reduce=_jnp_reduction("reduce_bitwise_xor"))

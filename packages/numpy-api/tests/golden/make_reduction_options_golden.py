@@ -109,6 +109,13 @@ _WIDE_CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "subtract_reduce": lambda m, x: m.numpy.subtract.reduce(x, dtype=m.numpy.float64),
     "subtract_accumulate": lambda m, x: m.numpy.subtract.accumulate(x, dtype=m.numpy.float64),
     "logaddexp_reduce": lambda m, x: m.numpy.logaddexp.reduce(x, dtype=m.numpy.float64),
+    "logaddexp2_reduce": lambda m, x: m.numpy.logaddexp2.reduce(x, dtype=m.numpy.float64),
+    "logaddexp2_reduce_int64": lambda m, x: m.numpy.logaddexp2.reduce(x, dtype=m.numpy.int64),
+    "logaddexp2_accumulate": lambda m, x: m.numpy.logaddexp2.accumulate(x, dtype=m.numpy.float64),
+    "logical_and_reduce_int64": lambda m, x: m.numpy.logical_and.reduce(x, dtype=m.numpy.int64),
+    "logical_xor_reduce_int64": lambda m, x: m.numpy.logical_xor.reduce(x, dtype=np.int64),
+    "bitwise_or_reduce_int64": lambda m, x: m.numpy.bitwise_or.reduce(x.astype(int), dtype=m.numpy.int64),
+    "bitwise_and_reduce_uint64": lambda m, x: m.numpy.bitwise_and.reduce(x.astype(int), dtype=m.numpy.uint64),
     "add_reduceat": lambda m, x: m.numpy.add.reduceat(x, m.numpy.array([0, 2]), dtype=m.numpy.float64),
     "bitwise_or_reduceat": lambda m, x: m.numpy.bitwise_or.reduceat(x.astype(int), m.numpy.array([0, 2]),
                                                                     dtype=m.numpy.float64),
@@ -139,6 +146,8 @@ _CACHED_CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "subtract_reduce": lambda m, x: m.numpy.subtract.reduce(x, dtype=m.numpy.float64),
     "maximum_accumulate": lambda m, x: m.numpy.maximum.accumulate(x, dtype=m.numpy.float64),
     "logaddexp_reduce": lambda m, x: m.numpy.logaddexp.reduce(x, dtype=m.numpy.float64),
+    "logaddexp2_reduce": lambda m, x: m.numpy.logaddexp2.reduce(x, dtype=m.numpy.float64),
+    "logical_or_reduce": lambda m, x: m.numpy.logical_or.reduce(x, dtype=m.numpy.int64),
     "frompyfunc_reduce": lambda m, x: m.numpy.frompyfunc(m.numpy.add, 2, 1, identity=0).reduce(
         x, dtype=m.numpy.float64),
 }

@@ -139,6 +139,16 @@ CASES = {
     "iscomplexobj": _answer(lambda jnp: [jnp.iscomplexobj(v) for v in
                                          [1j, 1.0, [1j], None, "a", jnp.complex64, np.ones(2, np.complex64)]]),
     "iscomplexobj_array": _answer(lambda jnp: jnp.iscomplexobj(jnp.ones(2, jnp.complex64))),
+    # a type or dtype is made an array of the dtype it names: NumPy's error converting it, True for bool types
+    **{f"iscomplexobj_{name}": _answer(lambda jnp, t=t: jnp.iscomplexobj(t)) for name, t in [
+        ("np_float32", np.float32), ("np_complex64", np.complex64), ("dtype_float32", np.dtype("float32")),
+        ("dtype_complex64", np.dtype("complex64")), ("float", float), ("complex", complex), ("int", int),
+        ("np_int8", np.int8), ("np_bool", np.bool_), ("bool", bool), ("dtype_bool", np.dtype(bool)),
+        ("object", object), ("np_floating", np.floating)]},
+    "isrealobj_np_float32": _answer(lambda jnp: jnp.isrealobj(np.float32)),
+    "asarray_np_float32": no_args_case(lambda jnp: jnp.asarray(np.float32)),
+    "array_list_of_np_complex64": no_args_case(lambda jnp: jnp.array([np.complex64])),
+    "asarray_np_bool": no_args_case(lambda jnp: jnp.asarray(np.bool_)),
     "isrealobj": _answer(lambda jnp: [jnp.isrealobj(v) for v in [1j, 1.0, None, jnp.bfloat16]]),
     "isscalar": _answer(lambda jnp: [jnp.isscalar(v) for v in
                                      [1, 1.0, 1j, True, np.float32(1), jnp.asarray(1.0), jnp.ones(2), np.array(1.0),

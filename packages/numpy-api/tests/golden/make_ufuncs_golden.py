@@ -177,6 +177,49 @@ for _name in ("add", "multiply", "maximum", "minimum", "logaddexp", "logical_and
     _case(f"{_name}_reduce_none", lambda m, n=_name: (lambda a: getattr(m.numpy, n).reduce(a, axis=None)), _X23)
 for _name in ("add", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor", "maximum"):
     _case(f"{_name}_reduce_int8", lambda m, n=_name: (lambda a: getattr(m.numpy, n).reduce(a)), _I23)
+# logaddexp2.reduce is logaddexp.reduce's log-sum-exp of the operand times ln 2; both reduce in an inexact dtype and
+# leave a dtype given unused; an initial value is combined with the unpromoted logaddexp
+_XN = (lambda: [np.float32([[1.0, -np.inf, 3.0], [np.nan, 2.0, -1.0]])])
+for _name in ("logaddexp", "logaddexp2"):
+    _case(f"{_name}_reduce_int", lambda m, n=_name: (lambda a: getattr(m.numpy, n).reduce(a)), _I23)
+    _case(f"{_name}_reduce_bool", lambda m, n=_name: (lambda a: getattr(m.numpy, n).reduce(a, axis=1)), _B23)
+    _case(f"{_name}_reduce_complex", lambda m, n=_name: (lambda a: getattr(m.numpy, n).reduce(a)),
+          lambda: [rand((2, 3), "complex64", 1)])
+    _case(f"{_name}_reduce_dtype_int", lambda m, n=_name: (lambda a: getattr(m.numpy, n).reduce(a, dtype=np.int32)),
+          _X23)
+    _case(f"{_name}_reduce_where", lambda m, n=_name: (lambda a: getattr(m.numpy, n).reduce(a, axis=1, where=a > 0)),
+          _X23)
+    _case(f"{_name}_reduce_where_initial_keepdims", lambda m, n=_name: (
+        lambda a: getattr(m.numpy, n).reduce(a, axis=None, keepdims=True, initial=1.0, where=a > 0)), _X23)
+    _case(f"{_name}_reduce_tuple", lambda m, n=_name: (lambda a: getattr(m.numpy, n).reduce(a, axis=(0, 1))), _X23)
+    _case(f"{_name}_reduce_nonfinite", lambda m, n=_name: (lambda a: getattr(m.numpy, n).reduce(a, axis=1)), _XN)
+_case("logaddexp2_reduce_int_initial", lambda m: (lambda a: m.numpy.logaddexp2.reduce(a, axis=1, initial=2)), _X23)
+# the logical and bitwise reductions with a dtype: the operand (made boolean, for a logical one) converted to it and
+# reduced with the operation, which refuses a float dtype
+_I23S = (lambda: [np.int32([[-2, -1, 0], [1, 2, 0]])])
+for _name in ("logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor"):
+    for _label, _dtype in (("f32", np.float32), ("i32", np.int32), ("u8", np.uint8), ("bool", np.bool_)):
+        _case(f"{_name}_reduce_dtype_{_label}",
+              lambda m, n=_name, d=_dtype: (lambda a: getattr(m.numpy, n).reduce(a, dtype=d)), _I23S)
+    _case(f"{_name}_reduce_initial", lambda m, n=_name: (lambda a: getattr(m.numpy, n).reduce(a, initial=True)),
+          _B23)
+    _case(f"{_name}_reduce_dtype_keepdims_where", lambda m, n=_name: (
+        lambda a: getattr(m.numpy, n).reduce(a, axis=None, dtype=np.int8, keepdims=True, where=a != 0)), _I23S)
+    _case(f"{_name}_accumulate_dtype_f32",
+          lambda m, n=_name: (lambda a: getattr(m.numpy, n).accumulate(a, dtype=np.float32)), _I23S)
+_case("logical_xor_reduce_complex", lambda m: (lambda a: m.numpy.logical_xor.reduce(a)),
+      lambda: [rand((2, 3), "complex64", 1)])
+# the scanned methods convert the start and each element read to the dtype (a result of another dtype is promoted
+# with the start's, which the scan's carry must keep)
+for _name in ("logaddexp", "logaddexp2", "subtract", "maximum", "logical_and"):
+    for _label, _dtype in (("f16", np.float16), ("i32", np.int32)):
+        _case(f"{_name}_accumulate_dtype_{_label}",
+              lambda m, n=_name, d=_dtype: (lambda a: getattr(m.numpy, n).accumulate(a, dtype=d)), _X23)
+for _label, _dtype in (("f16", np.float16), ("bool", np.bool_)):
+    _case(f"subtract_reduce_dtype_{_label}", lambda m, d=_dtype: (lambda a: m.numpy.subtract.reduce(a, dtype=d)),
+          _I23S)
+_case("subtract_reduce_initial_dtype", lambda m: (lambda a: m.numpy.subtract.reduce(a, dtype=np.float16,
+                                                                                     initial=1)), _I23S)
 _case("add_reduce_bool", lambda m: (lambda a: m.numpy.add.reduce(a)), _B23)
 _case("add_reduce_dtype", lambda m: (lambda a: m.numpy.add.reduce(a, dtype=np.int16)), _I23)
 _case("add_reduce_axes_tuple", lambda m: (lambda a: m.numpy.add.reduce(a, axis=(0, 1))), _X23)
