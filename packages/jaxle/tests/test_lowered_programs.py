@@ -1,8 +1,8 @@
-"""The lowered text of programs that draw random numbers, sort, scan cumulatively, scatter at clipped indices or
-raise to integer powers is JAX 0.10.2's, word for word (golden/lowered_programs_golden.json): threefry2x32 as JAX
-writes it, sort's comparison, typed keys constrained inside ``main``, clipped indices clamped by JAX's operations,
-the functions in JAX's order under JAX's names. Their values are checked by the random, sorting, cumulative and
-indexing suites; here, that the text changes none of them."""
+"""The lowered text of programs that draw random numbers, sort, scan cumulatively, scatter at clipped indices,
+raise to integer powers, convolve or pool is JAX 0.10.2's, word for word (golden/lowered_programs_golden.json):
+threefry2x32 as JAX writes it, sort's comparison, typed keys constrained inside ``main``, clipped indices clamped by
+JAX's operations, the functions in JAX's order under JAX's names. Their values are checked by the random, sorting,
+cumulative and indexing suites (convolutions' and pooling's against NumPy here too): the text changes none of them."""
 
 import json
 import pathlib
@@ -81,3 +81,48 @@ def test_integer_powers_as_numpy():
     for ours, y in zip(jax.jit(fun)(m), (0, -1, -2, -5, 5)):
         with np.errstate(divide="ignore"):
             np.testing.assert_allclose(np.asarray(ours), np.float32(m) ** np.float32(y), rtol=1e-6)
+
+
+def _correlate(x, k):
+    """NumPy's cross-correlation of NCW ``x`` with OIW ``k`` over the valid positions."""
+    width = x.shape[-1] - k.shape[-1] + 1
+    windows = np.stack([x[:, :, j:j + k.shape[-1]] for j in range(width)], axis=2)  # N, C, W', K
+    return np.einsum("ncwk,ock->now", windows, k)
+
+
+def test_convolutions_as_numpy():
+    cases = gen._cases(jax)
+    fun, x, k = cases["convolution_complex"]
+    np.testing.assert_allclose(np.asarray(jax.jit(fun)(x, k)), _correlate(x, k), rtol=1e-5, atol=1e-5)
+    fun, x, k = cases["convolution_no_spatial_axes"]
+    np.testing.assert_allclose(np.asarray(jax.jit(fun)(x, k)), x @ k.T, rtol=1e-6)
+    fun, images, kernel = cases["convolution_nhwc"]
+    padded = np.pad(images, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    expected = np.stack([np.stack([np.einsum("nhwc,hwco->no", padded[:, i:i + 3, j:j + 3], kernel)
+                                   for j in range(6)], axis=1) for i in range(6)], axis=1)
+    np.testing.assert_allclose(np.asarray(jax.jit(fun)(images, kernel)), expected, rtol=1e-5, atol=1e-5)
+
+
+def test_pooling_and_its_gradient_as_numpy():
+    fun, images = gen._cases(jax)["pooling"]
+    maximum, minimum, total = jax.jit(fun)(images)
+    blocks = images.reshape(2, 3, 2, 3, 2, 3)
+    np.testing.assert_array_equal(np.asarray(maximum), blocks.max(axis=(2, 4)))
+    np.testing.assert_allclose(np.asarray(total), blocks.sum(axis=(2, 4)), rtol=1e-6)
+    padded = np.pad(images, ((0, 0), (0, 1), (0, 1), (0, 0)), constant_values=np.inf)  # SAME: the padding after
+    expected = np.minimum(np.minimum(padded[:, :-1, :-1], padded[:, 1:, :-1]),
+                          np.minimum(padded[:, :-1, 1:], padded[:, 1:, 1:]))
+    np.testing.assert_array_equal(np.asarray(minimum), expected)
+    fun, images = gen._cases(jax)["pooling_grads"]
+    gradient = np.asarray(jax.jit(fun)(images))
+    # each element is summed by its sum-pool window once, plus once per max or min window that selects it
+    counts = np.ones_like(images)
+    for window in np.lib.stride_tricks.sliding_window_view(np.arange(images.size).reshape(images.shape), (2, 2),
+                                                           axis=(1, 2))[:, ::2, ::2].reshape(-1, 4):
+        counts.flat[window[np.argmax(images.flat[window])]] += 1
+    for window in np.lib.stride_tricks.sliding_window_view(
+            np.pad(np.arange(images.size).reshape(images.shape), ((0, 0), (0, 1), (0, 1), (0, 0)),
+                   constant_values=-1), (2, 2), axis=(1, 2)).reshape(-1, 4):
+        inside = window[window >= 0]
+        counts.flat[inside[np.argmin(images.flat[inside])]] += 1
+    np.testing.assert_array_equal(gradient, counts)

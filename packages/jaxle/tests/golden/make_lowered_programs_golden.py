@@ -16,7 +16,9 @@ zero padding of Q's reflectors), the cumulative reductions (cumlogsumexp of real
 reduction reversed, over other axes and dtypes), reductions over no axes, scatters whose indices are clipped (as
 JAX clamps them: upper bounds capped at the index type's largest value; an update of a window, uint8 indices, no
 index at all, a gather's transpose under ``vmap``), integer powers (the ones of negative powers broadcast as JAX
-writes them), and the order and names of the module's functions. A case whose lowering warns records the
+writes them), convolutions (their window reversal stated, their gradients, complex ones, one over no spatial axis),
+pooling and its gradients (the identities broadcast as JAX writes them), and the order and names of the module's
+functions. A case whose lowering warns records the
 warnings' messages too.
 """
 
@@ -32,6 +34,11 @@ from golden_writer import write_golden
 HERE = pathlib.Path(__file__).parent
 X = np.array([3.0, -0.0, np.nan, 0.0, -np.inf, 1.0, -2.0], np.float32)
 M = np.arange(12, dtype=np.float32).reshape(3, 4)[::-1]
+NHWC = ("NHWC", "HWIO", "NHWC")
+IMAGES = np.sin(np.arange(2 * 6 * 6 * 3, dtype=np.float32)).reshape(2, 6, 6, 3)
+KERNEL = np.cos(np.arange(3 * 3 * 3 * 4, dtype=np.float32)).reshape(3, 3, 3, 4)
+SIGNAL = np.sin(np.arange(2 * 3 * 5, dtype=np.float32)).reshape(2, 3, 5)  # NCW
+FILTER = np.cos(np.arange(4 * 3 * 2, dtype=np.float32)).reshape(4, 3, 2)  # OIW
 SPD = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]], np.float32)
 _JITTED = {"key_unused_kept", "key_donated"}  # cases jitted with options of their own
 _ORIGINAL_COUNTERS = {"original_bits", "original_bits_odd", "original_bits_uint8", "original_bits_uint16",
@@ -144,7 +151,28 @@ def _cases(m):
         "integer_powers": (lambda a: [m.lax.integer_pow(a, y) for y in (0, -1, -2, -5, 5)], M),
         "integer_powers_scalar": (lambda a: [m.lax.integer_pow(a, y) for y in (0, -1, -3)], np.float32(2.0)),
         "integer_power_complex": (lambda a: m.lax.integer_pow(a, -1), M.astype(np.complex64)),
+        "convolution_nhwc": (lambda x, k: m.lax.conv_general_dilated(x, k, (1, 1), "SAME", dimension_numbers=NHWC),
+                             IMAGES, KERNEL),
+        "convolution_grads": (m.grad(lambda x, k: m.lax.conv_general_dilated(
+            x, k, (2, 1), "SAME", dimension_numbers=NHWC).sum(), argnums=(0, 1)), IMAGES, KERNEL),
+        "convolution_complex": (lambda x, k: m.lax.conv_general_dilated(x, k, (1,), "VALID"),
+                                SIGNAL.astype(np.complex64), FILTER.astype(np.complex64)),
+        "convolution_no_spatial_axes": (lambda x, k: m.lax.conv_general_dilated(x, k, (), []), SIGNAL[:, :, 0],
+                                        FILTER[:, :, 0]),
+        "pooling": (lambda x: _pools(m.lax, x), IMAGES),
+        "pooling_int32": (lambda x: _pools(m.lax, x), IMAGES.astype(np.int32)),
+        "pooling_grads": (m.grad(lambda x: sum(p.sum() for p in _pools(m.lax, x))), IMAGES),
     }
+
+
+def _pools(lax, x):
+    """Max, min and sum pooling of an NHWC batch over 2x2 windows (strided, and overlapping with padding)."""
+    window, strides = (1, 2, 2, 1), (1, 2, 2, 1)
+    low = np.array(-np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min, x.dtype)
+    high = np.array(np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).max, x.dtype)
+    return (lax.reduce_window(x, low, lax.max, window, strides, "VALID"),
+            lax.reduce_window(x, high, lax.min, window, (1, 1, 1, 1), "SAME"),
+            lax.reduce_window(x, np.array(0, x.dtype), lax.add, window, strides, "VALID"))
 
 
 def _linear_algebra(linalg):

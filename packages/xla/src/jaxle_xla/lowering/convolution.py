@@ -33,6 +33,11 @@ def _padding(padding: Sequence[tuple[int, int]]) -> str:
     return f"dense<[{rows}]> : tensor<{len(padding)}x2xi64>" if padding else "dense<> : tensor<0x2xi64>"
 
 
+def _no_reversal(spatial: int) -> str:
+    """The window reversal JAX states on every convolution: no spatial axis reversed."""
+    return f"array<i1: {', '.join(['false'] * spatial)}>" if spatial else "array<i1>"
+
+
 def _convolution(ctx: LoweringContext, lhs: Value, rhs: Value, out_aval: ShapedArray,
                  attributes: dict[str, str]) -> Value:
     return ctx.op1("stablehlo.convolution", [lhs, rhs], out_aval, attributes)
@@ -69,6 +74,7 @@ def _conv_general_dilated(ctx: LoweringContext, lhs: Value, rhs: Value, *, windo
     attributes = {
         "window_strides": i64_array(window_strides), "padding": _padding(padding),
         "lhs_dilation": i64_array(lhs_dilation), "rhs_dilation": i64_array(rhs_dilation),
+        "window_reversal": _no_reversal(len(window)),
         "dimension_numbers": conv_dimension_numbers(dimension_numbers),
         "feature_group_count": i64(feature_group_count), "batch_group_count": i64(batch_group_count),
         "precision_config": precision_config(precision),

@@ -80,7 +80,7 @@ def _reducer_function(ctx: LoweringContext, arg_avals: Sequence[ShapedArray],
 def _monoid_reduce_window(kind: str):
     def rule(ctx: LoweringContext, x: Value, **params) -> Value:
         combine = combiner(kind, x.aval.dtype)
-        init = ctx.constant(identity(kind, x.aval.dtype))
+        init = ctx.broadcast_constant(identity(kind, x.aval.dtype), scalar(x.aval))  # JAX's scalar fill
         return emit_reduce_window(ctx, [x], [init], lambda inner, args: [combine(inner, *args)], **params)[0]
 
     return rule
