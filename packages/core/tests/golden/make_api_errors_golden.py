@@ -99,6 +99,20 @@ def collective_cases(impl, lax):
             X[:1, :1].reshape(1, 1, 1)), None),
         ("several_axes_ppermute_over_every_member", lambda: both(lambda v: lax.ppermute(
             v, ("i", "j"), [(k, (k + 1) % 12) for k in range(12)]))(X), None),
+        # an axis name bound by no vmap or shard_map: a reduction of a value that is not traced looks its size up
+        # as axis_size does (the shorter NameError, naming the whole string), a traced one names psum
+        ("psum_unbound_string", lambda: lax.psum(X, "ij"), None),
+        ("psum_unbound_tuple", lambda: lax.psum(X, ("i", "j")), None),
+        ("psum_unbound_python_int", lambda: lax.psum(1, "i"), None),
+        ("psum_unbound_with_positional_axis", lambda: lax.psum(X, ("i", 0)), None),
+        ("pmean_unbound", lambda: lax.pmean(X, "i"), None),
+        ("pmax_unbound", lambda: lax.pmax(X, "i"), None),
+        ("psum_unbound_constant_under_jit", lambda: impl.jit(lambda: lax.psum(X, "i"))(), None),
+        ("pmean_unbound_constant_under_jit", lambda: impl.jit(lambda: lax.pmean(X, "i"))(), None),
+        ("psum_unbound_traced_under_jit", lambda: impl.jit(lambda v: lax.psum(v, "ij"))(X), None),
+        ("pmean_unbound_traced_under_jit", lambda: impl.jit(lambda v: lax.pmean(v, "i"))(X), None),
+        ("psum_unbound_constant_under_vmap", lambda: named(lambda v: lax.psum(2, ("i", "j")))(X), None),
+        ("psum_unbound_traced_under_vmap", lambda: named(lambda v: lax.psum(v, ("i", "j")))(X), None),
         ("several_axes_all_to_all_groups", lambda: both(lambda v: lax.all_to_all(
             v * np.ones(4, f32), ("i", "j"), 0, 0, axis_index_groups=[[0, 1, 2, 3]]))(X[:2, :2]), None),
     ]

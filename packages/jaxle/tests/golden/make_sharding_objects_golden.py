@@ -1,4 +1,5 @@
-"""Write sharding_objects_golden.json: how JAX 0.10.2's sharding objects are made, compared, copied and pickled:
+"""Write sharding_objects_golden.json: how JAX 0.10.2's sharding objects are made, compared, copied and pickled,
+and how ``device_put`` refuses values that are not arrays, eagerly and inside ``jit``:
 
     /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_sharding_objects_golden.py jax
 
@@ -12,6 +13,7 @@ import pathlib
 import pickle
 import sys
 
+import numpy as np
 from golden_writer import write_golden
 
 HERE = pathlib.Path(__file__).parent
@@ -55,6 +57,14 @@ def _cases(m):
         "mesh_copy_is_itself": lambda: copy.copy(mesh) is mesh,
         "mesh_deepcopy_is_itself": lambda: copy.deepcopy(mesh) is mesh,
     }
+    for name, value in [("object", object()), ("bytes", b"ab"), ("string", "s"), ("ellipsis", Ellipsis),
+                        ("slice", slice(1)), ("function", len), ("string_array", np.array(["a"])),
+                        ("object_array", np.array([None])), ("datetime", np.datetime64(1, "s")),
+                        ("list_with_object", [1.0, object()]), ("big_int", 1 << 70)]:
+        cases[f"device_put_{name}"] = lambda v=value: m.device_put(v)
+        cases[f"device_put_{name}_on_device"] = lambda v=value: m.device_put(v, device)
+        cases[f"device_put_{name}_under_jit"] = lambda v=value: m.jit(lambda: m.device_put(v))()
+        cases[f"device_put_{name}_on_device_under_jit"] = lambda v=value: m.jit(lambda: m.device_put(v, device))()
     for name, obj in [("single", single(device)), ("pinned", single(device, memory_kind="pinned_host")),
                       ("named", named(mesh, spec_of("x"))),
                       ("mesh", mesh), ("abstract_mesh", abstract_mesh),

@@ -10,7 +10,7 @@ import numpy as np
 import jaxle_tree as tree
 from jaxle_core import core, dtypes
 from jaxle_core.array import Array
-from jaxle_core.avals import get_aval
+from jaxle_core.avals import get_aval, not_a_jax_type
 from jaxle_core.lax.placement import ArrayCopySemantics, staged_device_put
 from jaxle_core.layout import Format
 from jaxle_core.memory_spaces import MemorySpace
@@ -86,7 +86,7 @@ def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = Fa
                                  f"'{leaf.sharding.memory_kind}'")
             # a copy into the device's own memory, typed as the array was (as JAX's)
             return share_host_value(leaf, _jaxlib.copy_to_device(leaf, leaf.aval, target))
-        out = backend.device_put(leaf, target, get_aval(leaf).weak_type)
+        out = backend.device_put(leaf, target, _aval_to_put(leaf).weak_type)
         shares_buffer = type(leaf) is XlaArray and (out is leaf or (
             leaf._named_sharding is None and out._named_sharding is None and leaf._maximal is None
             and _jaxlib.buffer_device(out) == _jaxlib.buffer_device(leaf)))
@@ -116,6 +116,27 @@ def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = Fa
                              device, x, is_leaf=_is_placement)
 
 
+def _aval_to_put(x: Any, position: int | None = None) -> Any:
+    """The aval of a leaf ``device_put`` places, or JAX's TypeError for a value that is not an array: a string's,
+    one without a dtype's, the refusal of a NumPy dtype arrays cannot have; inside a transformation (``position``
+    among the leaves given) a NumPy scalar of such a dtype or another value with a dtype is refused as staged."""
+    try:
+        return get_aval(x)
+    except TypeError:
+        if isinstance(x, str):
+            raise
+    dtype = getattr(x, "dtype", None)
+    if dtype is None:
+        raise TypeError(f"Cannot interpret value of type {type(x)} as an abstract array; it does not have a dtype "
+                        "attribute")
+    if isinstance(x, np.ndarray) or (isinstance(x, np.generic) and position is None):
+        dtypes.check_valid_dtype(dtype)
+    if position is not None:
+        raise TypeError(f"Error interpreting argument to device_put as a JAX value. The problematic value is of type "
+                        f"{type(x)} and was passed to device_put at position {position}.\n")
+    raise not_a_jax_type(x, full_stop=True)
+
+
 def _in_other_memory_of(x: Any, device: Any) -> bool:
     """Whether ``x`` is an array wholly on ``device`` outside the device's default memory."""
     return (type(x) is XlaArray and x.sharding.device_set == {device}
@@ -127,6 +148,11 @@ def _staged_device_put(x: Any, device: Any, donate: bool, may_alias: bool | None
     (as JAX stages it); other constants are returned as they are."""
     leaves, treedef = tree.tree_flatten(x)
     staged = [i for i, leaf in enumerate(leaves) if isinstance(leaf, (core.Tracer, bool, int, float, complex))]
+    for i, leaf in enumerate(leaves):
+        if type(leaf) is int:
+            dtypes.scalar_type_to_dtype(int, leaf)  # JAX's OverflowError for an int the default integer cannot hold
+        elif i not in staged:
+            _aval_to_put(leaf, position=i)
     if not staged:
         return x
     semantics = (ArrayCopySemantics.DONATE_INPUT if donate else

@@ -235,7 +235,7 @@ def psum(x, axis_name, *, axis_index_groups=None):
     _check_bound_for_pvary(names)
     if not any(isinstance(leaf, Tracer) for leaf in leaves):
         named, positional = split_axes(names)
-        size = _group_size(named, groups, "psum")
+        size = _group_size(named, groups)  # looked up as axis_size does (its shorter NameError)
         out = [_constant_sum(leaf, size, positional) for leaf in leaves]
     elif groups is None and _checks_vma(names):
         out = [_psum_checked(leaf, names) for leaf in leaves]
@@ -259,7 +259,7 @@ def pmean(x, axis_name, *, axis_index_groups=None):
     """Mean of ``x`` (a pytree) over the named axes; integer inputs give floating results."""
     names = axis_names(axis_name)
     total = psum(x, names, axis_index_groups=axis_index_groups)
-    size = _group_size(split_axes(names)[0], _canonical_groups(axis_index_groups), "psum")
+    size = _group_size(split_axes(names)[0], _canonical_groups(axis_index_groups))
 
     def mean(s):
         if not dtypes.issubdtype(dtypes.dtype(s), np.inexact):
