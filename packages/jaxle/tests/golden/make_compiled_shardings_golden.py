@@ -15,7 +15,7 @@ import pathlib
 import sys
 
 import numpy as np
-from golden_writer import write_golden
+from golden_writer import outcome, write_golden
 
 HERE = pathlib.Path(__file__).parent
 
@@ -75,13 +75,10 @@ def _calls(m):
         "call_on_one_device": lambda: m.device_put(jnp.ones((8, 2)), m.devices()[0]),
     }
 
-    def outcome(argument):
-        try:
-            out = compiled(rows, argument())
-            return repr((out.sharding, float(np.asarray(out).sum())))
-        except ValueError as error:
-            return f"{type(error).__name__}: {error}"
-    return {name: [outcome(argument)] for name, argument in arguments.items()}
+    def described(out):
+        return repr((out.sharding, float(np.asarray(out).sum())))
+    return {name: [outcome(lambda a=argument: compiled(rows, a()), described, ValueError)]
+            for name, argument in arguments.items()}
 
 
 def _out_infos(m):
@@ -119,19 +116,16 @@ def _add_into(ref, x):
     ref[...] += x
 
 
-def _outcome(compiled, attribute):
+def _attribute(compiled, attribute):
     """The repr of ``compiled``'s ``attribute``, or the type and message of the error reading it raises (JAX's
     shardings of a program writing references do not fit their pytree structures)."""
-    try:
-        return repr(getattr(compiled, attribute))
-    except ValueError as error:
-        return f"{type(error).__name__}: {error}"
+    return outcome(lambda: getattr(compiled, attribute), errors=ValueError)
 
 
 def record(m):
     """Each case's name mapped to the reprs of its compiled function's input and output shardings, and the name of
     its runtime executable's type."""
-    return {**{name: [_outcome(compiled, "input_shardings"), _outcome(compiled, "output_shardings"),
+    return {**{name: [_attribute(compiled, "input_shardings"), _attribute(compiled, "output_shardings"),
                       type(compiled.runtime_executable()).__name__]
                for name, compiled in ((name, case()) for name, case in _cases(m).items())}, **_calls(m),
             **_out_infos(m)}

@@ -12,6 +12,7 @@ import pathlib
 import sys
 
 import numpy as np
+from golden_writer import outcome
 
 
 def user_impl(m):
@@ -46,14 +47,6 @@ def _keys(m, keys) -> dict:
 def _array(x) -> dict:
     x = np.asarray(x)
     return {"dtype": str(x.dtype), "value": x.tolist()}
-
-
-def _outcome(thunk):
-    """What ``thunk`` returns, or its error's type and message."""
-    try:
-        return thunk()
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {error}"
 
 
 def _spec(m, impl) -> dict:
@@ -102,8 +95,8 @@ def cases(m) -> dict:
         "key_impl_unsafe_rbg": _spec(m, "unsafe_rbg"),
         "key_impl_raw_key": repr(m.random.key_impl(m.random.PRNGKey(0))),
         "raw_key_of_spec": _array(m.random.PRNGKey(5, impl=impl)),
-        "seed_with_spec": _outcome(lambda: xr.seed_with_impl(impl, 3)),
-        "random_seed_with_name": _outcome(lambda: xr.random_seed(np.int32(3), impl="rbg")),
+        "seed_with_spec": outcome(lambda: xr.seed_with_impl(impl, 3)),
+        "random_seed_with_name": outcome(lambda: xr.random_seed(np.int32(3), impl="rbg")),
     }
 
 

@@ -13,6 +13,7 @@ import pathlib
 import sys
 
 import numpy as np
+from golden_writer import outcome
 
 # The names of JAX's ``_core`` a user or a library would touch, which jaxle provides.
 CORE_NAMES = ("DynamicKeyReuseSignature", "Forward", "KeyReuseError", "KeyReuseSignature", "Sink", "Source",
@@ -24,17 +25,10 @@ CORE_NAMES = ("DynamicKeyReuseSignature", "Forward", "KeyReuseError", "KeyReuseS
               "key_reuse_signature_from_primitive", "key_reuse_signatures", "unknown_signature")
 
 
-def _outcome(thunk) -> str:
-    try:
-        return repr(thunk())
-    except Exception as error:  # the type and message are what is compared
-        return f"{type(error).__name__}: {error}"
-
-
 def _before_object(thunk, opening: str = "{") -> str:
-    """``_outcome``, cut where the message starts printing an object of the implementation's (by its class and
+    """``outcome``, cut where the message starts printing an object of the implementation's (by its class and
     address) in a set (or, with ``opening="["``, a list)."""
-    return _outcome(thunk).split(opening + "<")[0]
+    return outcome(thunk).split(opening + "<")[0]
 
 
 def _eager(m, thunk):
@@ -70,25 +64,25 @@ def cases(m) -> dict:
         "has_all": hasattr(package, "__all__"),
         "error_is_public_one": checks.KeyReuseError is m.errors.KeyReuseError,
         "debug_flag": m.config.jax_debug_key_reuse,
-        "reused": _outcome(lambda: check(twice, key)),
-        "split": _outcome(lambda: check(once, key)),
-        "split_twice": _outcome(lambda: check(lambda k: (random.split(k), random.split(k)), key)),
-        "raw_key": _outcome(lambda: check(twice, random.PRNGKey(0))),
-        "jitted": _outcome(lambda: check(m.jit(twice), key)),
-        "pytree_argument": _outcome(lambda: check(lambda d: twice(d["k"]), {"k": key})),
-        "two_arguments": _outcome(lambda: check(lambda a, b: (random.normal(a), random.normal(b)), key, key)),
-        "shape_dtype_struct": _outcome(lambda: check(twice, m.ShapeDtypeStruct((), key.dtype))),
-        "cond": _outcome(lambda: check(draw_after_cond, key, True)),
-        "scan": _outcome(lambda: check(drawn_in_loop, key)),
-        "key_array": _outcome(lambda: check(lambda ks: (random.normal(ks[0]), random.normal(ks[1])),
+        "reused": outcome(lambda: check(twice, key)),
+        "split": outcome(lambda: check(once, key)),
+        "split_twice": outcome(lambda: check(lambda k: (random.split(k), random.split(k)), key)),
+        "raw_key": outcome(lambda: check(twice, random.PRNGKey(0))),
+        "jitted": outcome(lambda: check(m.jit(twice), key)),
+        "pytree_argument": outcome(lambda: check(lambda d: twice(d["k"]), {"k": key})),
+        "two_arguments": outcome(lambda: check(lambda a, b: (random.normal(a), random.normal(b)), key, key)),
+        "shape_dtype_struct": outcome(lambda: check(twice, m.ShapeDtypeStruct((), key.dtype))),
+        "cond": outcome(lambda: check(draw_after_cond, key, True)),
+        "scan": outcome(lambda: check(drawn_in_loop, key)),
+        "key_array": outcome(lambda: check(lambda ks: (random.normal(ks[0]), random.normal(ks[1])),
                                             random.split(key))),
-        "key_array_reused": _outcome(lambda: check(lambda ks: (random.normal(ks[0]), random.normal(ks[0])),
+        "key_array_reused": outcome(lambda: check(lambda ks: (random.normal(ks[0]), random.normal(ks[0])),
                                                    random.split(key))),
-        "clone": _outcome(lambda: check(lambda k: (random.normal(random.clone(k)), random.normal(k)), key)),
-        "no_arguments": _outcome(lambda: check(lambda: random.normal(random.key(1)))),
-        "not_callable": _outcome(lambda: check(3, key)),
-        "jaxpr_reused": _outcome(lambda: checks.check_key_reuse_jaxpr(m.make_jaxpr(twice)(key).jaxpr)),
-        "jaxpr_split": _outcome(lambda: checks.check_key_reuse_jaxpr(m.make_jaxpr(once)(key).jaxpr)),
+        "clone": outcome(lambda: check(lambda k: (random.normal(random.clone(k)), random.normal(k)), key)),
+        "no_arguments": outcome(lambda: check(lambda: random.normal(random.key(1)))),
+        "not_callable": outcome(lambda: check(3, key)),
+        "jaxpr_reused": outcome(lambda: checks.check_key_reuse_jaxpr(m.make_jaxpr(twice)(key).jaxpr)),
+        "jaxpr_split": outcome(lambda: checks.check_key_reuse_jaxpr(m.make_jaxpr(once)(key).jaxpr)),
         "core_names": [name for name in CORE_NAMES if hasattr(checks, name)],
         **signature_cases(m, checks),
         **marker_cases(m, checks),
@@ -131,53 +125,53 @@ def signature_cases(m, c) -> dict:
         "raw_key": (lambda k: random.normal(k), random.PRNGKey(0)),
         "reused": (lambda k: (random.split(k), random.split(k)), key),
     }
-    out = {f"signature_{name}": _outcome(lambda f=f, a=args: sig(f, *a)) for name, (f, *args) in functions.items()}
+    out = {f"signature_{name}": outcome(lambda f=f, a=args: sig(f, *a)) for name, (f, *args) in functions.items()}
     split_sig = sig(lambda ks: (random.split(ks[0]), ks, random.normal(ks[1]))[:2], random.split(key, 3))
     jaxpr = m.make_jaxpr(lambda k: random.normal(random.split(k)[0]))(key)
     out.update({
-        "signature_parts": _outcome(lambda: [sorted(split_sig.sinks), sorted(split_sig.sources),
+        "signature_parts": outcome(lambda: [sorted(split_sig.sinks), sorted(split_sig.sources),
                                              sorted(split_sig.forwards), [s.mask.tolist() for s in split_sig.sinks]]),
-        "signature_parts_are_iterators": _outcome(lambda: type(split_sig.sinks).__name__),
-        "jaxpr_type_signature": _outcome(lambda: c.jaxpr_type_signature(jaxpr.jaxpr)),
-        "jaxpr_type_signature_closed": _outcome(lambda: c.jaxpr_type_signature(jaxpr)),
-        "signatures_from_eqns": _outcome(lambda: [c.key_reuse_signature_from_eqn(e) for e in jaxpr.eqns]),
-        "registry": _outcome(lambda: [c.key_reuse_signatures[e.primitive] for e in jaxpr.eqns[:1]]),
-        "registry_dynamic": _outcome(lambda: type(c.key_reuse_signatures[lax.slice_p]).__name__),
-        "unknown_signature": _outcome(lambda: c.unknown_signature(m.make_jaxpr(
+        "signature_parts_are_iterators": outcome(lambda: type(split_sig.sinks).__name__),
+        "jaxpr_type_signature": outcome(lambda: c.jaxpr_type_signature(jaxpr.jaxpr)),
+        "jaxpr_type_signature_closed": outcome(lambda: c.jaxpr_type_signature(jaxpr)),
+        "signatures_from_eqns": outcome(lambda: [c.key_reuse_signature_from_eqn(e) for e in jaxpr.eqns]),
+        "registry": outcome(lambda: [c.key_reuse_signatures[e.primitive] for e in jaxpr.eqns[:1]]),
+        "registry_dynamic": outcome(lambda: type(c.key_reuse_signatures[lax.slice_p]).__name__),
+        "unknown_signature": outcome(lambda: c.unknown_signature(m.make_jaxpr(
             lambda k: lax.sin(random.key_data(k).astype("float32")))(key).eqns[-1])),
-        "from_primitive_slice": _outcome(lambda: c.key_reuse_signature_from_primitive(
+        "from_primitive_slice": outcome(lambda: c.key_reuse_signature_from_primitive(
             lax.slice_p, keys, start_indices=(1,), limit_indices=(3,), strides=None)),
-        "from_primitive_consume": _outcome(lambda: c.key_reuse_signature_from_primitive(c.consume_p, key)),
-        "from_primitive_without_rule": _outcome(lambda: c.key_reuse_signature_from_primitive(lax.sin_p, 1.0)),
-        "registered_sink_out_of_range": _outcome(lambda: _with_signature(
+        "from_primitive_consume": outcome(lambda: c.key_reuse_signature_from_primitive(c.consume_p, key)),
+        "from_primitive_without_rule": outcome(lambda: c.key_reuse_signature_from_primitive(lax.sin_p, 1.0)),
+        "registered_sink_out_of_range": outcome(lambda: _with_signature(
             c, lax.sin_p, c.KeyReuseSignature(c.Sink(3)), lambda: sig(lax.sin, 1.0))),
-        "registered_dynamic": _outcome(lambda: _with_signature(
+        "registered_dynamic": outcome(lambda: _with_signature(
             c, lax.sin_p, c.dynamic_key_reuse_signature(lambda eqn: c.KeyReuseSignature()),
             lambda: sig(lambda k: lax.sin(random.key_data(k).astype("float32")), key))),
-        "not_a_signature": _outcome(lambda: _with_signature(
+        "not_a_signature": outcome(lambda: _with_signature(
             c, lax.sin_p, "nope", lambda: sig(lambda k: lax.sin(random.key_data(k).astype("float32")), key))),
-        "keyword_argument": _outcome(lambda: sig(lambda k: k, k=key)),
-        "shape_dtype_struct_signature": _outcome(lambda: sig(lambda k: random.bits(k), m.ShapeDtypeStruct(
+        "keyword_argument": outcome(lambda: sig(lambda k: k, k=key)),
+        "shape_dtype_struct_signature": outcome(lambda: sig(lambda k: random.bits(k), m.ShapeDtypeStruct(
             (), key.dtype))),
         # the markers
-        "repr": _outcome(lambda: [c.KeyReuseSignature(), c.KeyReuseSignature(c.Sink(0)), c.KeyReuseSignature(
+        "repr": outcome(lambda: [c.KeyReuseSignature(), c.KeyReuseSignature(c.Sink(0)), c.KeyReuseSignature(
             c.Forward(1, 0), c.Source(2), c.Sink(3), c.Sink(1), c.Forward(0, 1))]),
-        "mask_repr": _outcome(lambda: [c.Sink(0, np.array([True, False])), c.Source(1, np.array([True, True])),
+        "mask_repr": outcome(lambda: [c.Sink(0, np.array([True, False])), c.Source(1, np.array([True, True])),
                                        c.Sink(2, np.array([False])), c.Sink(3, np.zeros(0, bool)),
                                        c.Sink(0, np.True_), c.Source(0, False)]),
-        "equality": _outcome(lambda: [c.KeyReuseSignature(c.Sink(0), c.Source(1)) == c.KeyReuseSignature(
+        "equality": outcome(lambda: [c.KeyReuseSignature(c.Sink(0), c.Source(1)) == c.KeyReuseSignature(
             c.Source(1), c.Sink(0)), hash(c.KeyReuseSignature(c.Sink(0))) == hash(c.KeyReuseSignature(c.Sink(0))),
             bool(c.Sink(0) == c.Sink(0, True)), bool(c.Sink(0) == c.Source(0)),
             bool(c.Sink(0, np.array([True, True])) == c.Sink(0)), c.KeyReuseSignature() == (),
             len({c.Sink(0, np.array([True, False])), c.Sink(0, np.array([True, False]))})]),
-        "order": _outcome(lambda: [c.Sink(0) < c.Source(0), c.Source(0) < c.Sink(1), c.Sink(3) < c.Forward(0, 0),
+        "order": outcome(lambda: [c.Sink(0) < c.Source(0), c.Source(0) < c.Sink(1), c.Sink(3) < c.Forward(0, 0),
                                    sorted([c.Forward(0, 0), c.Sink(1), c.Source(0)])]),
-        "immutable": _outcome(lambda: setattr(c.Sink(0), "idx", 1)),
-        "mask_not_bool": _outcome(lambda: c.Sink(0, 1)),
-        "index_not_int": _outcome(lambda: c.Source(0.0)),
-        "forward": _outcome(lambda: [c.Forward(1, 2), c.Forward(1, 2).in_idx, c.Forward(1, 2).out_idx,
+        "immutable": outcome(lambda: setattr(c.Sink(0), "idx", 1)),
+        "mask_not_bool": outcome(lambda: c.Sink(0, 1)),
+        "index_not_int": outcome(lambda: c.Source(0.0)),
+        "forward": outcome(lambda: [c.Forward(1, 2), c.Forward(1, 2).in_idx, c.Forward(1, 2).out_idx,
                                      tuple(c.Forward(1, 2))]),
-        "dynamic": _outcome(lambda: type(c.dynamic_key_reuse_signature(lambda eqn: None)).__name__),
+        "dynamic": outcome(lambda: type(c.dynamic_key_reuse_signature(lambda eqn: None)).__name__),
     })
     return out
 
@@ -200,13 +194,13 @@ def marker_cases(m, c) -> dict:
     def eager_after_consume():
         k = random.key(1)
         consumed = c.consume(k)
-        return [_outcome(lambda: random.normal(k)), _outcome(lambda: random.normal(consumed)),
+        return [outcome(lambda: random.normal(k)), outcome(lambda: random.normal(consumed)),
                 consumed is k, bool(k._consumed)]
 
     def eager_assert_unconsumed():
         k = random.key(1)
         c.assert_unconsumed(k)  # JAX's eager equation returns its operand itself, which it marks consumed
-        return _outcome(lambda: random.normal(k))
+        return outcome(lambda: random.normal(k))
 
     def eager_keys_consumed_in_part():
         keys = random.split(random.key(6), 3)
@@ -214,48 +208,48 @@ def marker_cases(m, c) -> dict:
         return np.asarray(keys._consumed).tolist()
 
     return {
-        "consume_jaxpr": _outcome(lambda: str(m.make_jaxpr(c.consume)(key))),
-        "assert_jaxpr": _outcome(lambda: str(m.make_jaxpr(lambda ks: (
+        "consume_jaxpr": outcome(lambda: str(m.make_jaxpr(c.consume)(key))),
+        "assert_jaxpr": outcome(lambda: str(m.make_jaxpr(lambda ks: (
             c.assert_consumed(ks), c.assert_unconsumed(ks), c.assert_consumed(ks, value=np.array([True, False])))[0])(
             random.split(key)))),
-        "consume_raw_jaxpr": _outcome(lambda: str(m.make_jaxpr(c.consume)(random.PRNGKey(0)))),
-        "vmap_assert_jaxpr": _outcome(lambda: str(m.make_jaxpr(m.vmap(c.assert_consumed))(random.split(key)))),
-        "vmap_consume": _outcome(lambda: random.key_data(m.vmap(c.consume)(random.split(key))).tolist()),
-        "grad_through_consume": _outcome(lambda: str(m.make_jaxpr(m.grad(
+        "consume_raw_jaxpr": outcome(lambda: str(m.make_jaxpr(c.consume)(random.PRNGKey(0)))),
+        "vmap_assert_jaxpr": outcome(lambda: str(m.make_jaxpr(m.vmap(c.assert_consumed))(random.split(key)))),
+        "vmap_consume": outcome(lambda: random.key_data(m.vmap(c.consume)(random.split(key))).tolist()),
+        "grad_through_consume": outcome(lambda: str(m.make_jaxpr(m.grad(
             lambda x, k: x * random.normal(c.consume(k))))(1.0, key))),
-        "consume_signature": _outcome(lambda: sig(c.consume, key)),
-        "consume_then_split": _outcome(lambda: sig(lambda k: (c.consume(k), random.split(k)), key)),
-        "consume_raw_signature": _outcome(lambda: sig(c.consume, random.PRNGKey(0))),
-        "assert_after_draw": _outcome(lambda: sig(lambda k: (random.normal(k), c.assert_consumed(k))[0], key)),
-        "assert_unconsumed_after_draw": _outcome(lambda: sig(
+        "consume_signature": outcome(lambda: sig(c.consume, key)),
+        "consume_then_split": outcome(lambda: sig(lambda k: (c.consume(k), random.split(k)), key)),
+        "consume_raw_signature": outcome(lambda: sig(c.consume, random.PRNGKey(0))),
+        "assert_after_draw": outcome(lambda: sig(lambda k: (random.normal(k), c.assert_consumed(k))[0], key)),
+        "assert_unconsumed_after_draw": outcome(lambda: sig(
             lambda k: (random.normal(k), c.assert_unconsumed(k))[0], key)),
-        "assert_consumed_fresh": _outcome(lambda: sig(lambda k: c.assert_consumed(k), key)),
-        "assert_partial": _outcome(lambda: sig(lambda ks: (random.normal(ks[0]), c.assert_consumed(
+        "assert_consumed_fresh": outcome(lambda: sig(lambda k: c.assert_consumed(k), key)),
+        "assert_partial": outcome(lambda: sig(lambda ks: (random.normal(ks[0]), c.assert_consumed(
             ks, np.array([True, False, True])))[0], random.split(key, 3))),
-        "assert_partial_holds": _outcome(lambda: sig(lambda ks: (random.normal(ks[0]), c.assert_consumed(
+        "assert_partial_holds": outcome(lambda: sig(lambda ks: (random.normal(ks[0]), c.assert_consumed(
             ks, np.array([True, False, False])))[0], random.split(key, 3))),
-        "assert_raw": _outcome(lambda: sig(lambda k: c.assert_consumed(k), random.PRNGKey(0))),
-        "eager_consume": _outcome(lambda: random.key_data(c.consume(key)).tolist()),
-        "eager_assert": _outcome(lambda: c.assert_consumed(key)),
-        "eager_consume_raw": _outcome(lambda: np.asarray(c.consume(random.PRNGKey(0))).tolist()),
-        "eager_flag_consume": _outcome(_eager(m, eager_after_consume)),
-        "eager_flag_assert_unconsumed": _outcome(_eager(m, eager_assert_unconsumed)),
-        "eager_flag_keys_consumed_in_part": _outcome(_eager(m, eager_keys_consumed_in_part)),
-        "eager_flag_jit_reuse": _outcome(_eager(m, lambda: m.jit(lambda k: (c.consume(k), random.normal(k)))(
+        "assert_raw": outcome(lambda: sig(lambda k: c.assert_consumed(k), random.PRNGKey(0))),
+        "eager_consume": outcome(lambda: random.key_data(c.consume(key)).tolist()),
+        "eager_assert": outcome(lambda: c.assert_consumed(key)),
+        "eager_consume_raw": outcome(lambda: np.asarray(c.consume(random.PRNGKey(0))).tolist()),
+        "eager_flag_consume": outcome(_eager(m, eager_after_consume)),
+        "eager_flag_assert_unconsumed": outcome(_eager(m, eager_assert_unconsumed)),
+        "eager_flag_keys_consumed_in_part": outcome(_eager(m, eager_keys_consumed_in_part)),
+        "eager_flag_jit_reuse": outcome(_eager(m, lambda: m.jit(lambda k: (c.consume(k), random.normal(k)))(
             random.key(4)))),
-        "eager_flag_jit_assert": _outcome(_eager(m, lambda: m.jit(lambda k: (
+        "eager_flag_jit_assert": outcome(_eager(m, lambda: m.jit(lambda k: (
             random.normal(k), c.assert_unconsumed(k)))(random.key(4)))),
         "jit_consume": _before_object(lambda: m.jit(c.consume)(key)),
         "jit_assert": _before_object(lambda: m.jit(c.assert_consumed)(key)),
         "lower_consume": _before_object(lambda: m.jit(c.consume).lower(key).as_text()),
         **control_flow_cases(m, c),
-        "check_signature": _outcome(lambda: c.KeyReuseSignature(c.Sink(0)).check_signature(random.key(0))),
-        "update_then_check": _outcome(lambda: _update_then_check(c, random)),
-        "call_impl_checks": _outcome(lambda: _call_impl_twice(c, random, c.consume_p)),
-        "call_impl_forwarding": _outcome(lambda: _call_impl_twice(c, random, c.assert_consumed_value_p)),
-        "call_impl_jit": _outcome(lambda: _call_impl_jit(m, c, random)),
-        "call_impl_unsigned": _outcome(lambda: _call_impl_twice(c, random, m.lax.sin_p)),
-        "error_without_traceback": _outcome(lambda: _error_parts(c.key_reuse_error_with_source_traceback(
+        "check_signature": outcome(lambda: c.KeyReuseSignature(c.Sink(0)).check_signature(random.key(0))),
+        "update_then_check": outcome(lambda: _update_then_check(c, random)),
+        "call_impl_checks": outcome(lambda: _call_impl_twice(c, random, c.consume_p)),
+        "call_impl_forwarding": outcome(lambda: _call_impl_twice(c, random, c.assert_consumed_value_p)),
+        "call_impl_jit": outcome(lambda: _call_impl_jit(m, c, random)),
+        "call_impl_unsigned": outcome(lambda: _call_impl_twice(c, random, m.lax.sin_p)),
+        "error_without_traceback": outcome(lambda: _error_parts(c.key_reuse_error_with_source_traceback(
             "reused", None))),
     }
 

@@ -14,7 +14,7 @@ import pickle
 import sys
 
 import numpy as np
-from golden_writer import write_golden
+from golden_writer import outcome, write_golden
 
 HERE = pathlib.Path(__file__).parent
 
@@ -75,16 +75,9 @@ def _cases(m):
     return cases
 
 
-def _outcome(case):
-    try:
-        return repr(case())
-    except Exception as e:  # noqa: BLE001 - the error is the recorded outcome
-        return f"{type(e).__name__}: {e}"
-
-
 def record(m):
     """Every case's outcome with ``m`` as jax."""
-    return {name: _outcome(case) for name, case in _cases(m).items()}
+    return {name: outcome(case) for name, case in _cases(m).items()}
 
 
 if __name__ == "__main__":
