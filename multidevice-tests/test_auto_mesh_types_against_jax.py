@@ -3,21 +3,12 @@ over the abstract mesh, no axis named), for arrays put there, the arguments a ji
 of jit, eager operations, pmap and shard_map, the values computed from them inside a trace, and the mesh as part of
 the type's identity (golden/make_auto_mesh_types_golden.py)."""
 
-import importlib
-import json
-
 import numpy as np
-import pytest
+from conftest import golden_cases_test
 
 import jaxle
 
-GEN = importlib.import_module("make_auto_mesh_types_golden")
-GOLDEN = json.loads((GEN.HERE / "auto_mesh_types_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_auto_mesh_types_golden")
 
 
 def test_one_device_arguments_get_results_over_no_mesh():

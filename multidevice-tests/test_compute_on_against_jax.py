@@ -2,21 +2,12 @@
 compute type asked for, through nested ``jit``, control flow, ``grad`` and ``vmap``; its values and errors
 (golden/make_compute_on_golden.py)."""
 
-import importlib
-import json
-
 import numpy as np
-import pytest
+from conftest import golden_cases_test
 
 import jaxle
 
-GEN = importlib.import_module("make_compute_on_golden")
-GOLDEN = json.loads((GEN.HERE / "compute_on_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_compute_on_golden")
 
 
 def test_block_computes_as_numpy_and_a_function_traced_outside_is_traced_again_inside():

@@ -2,17 +2,6 @@
 ``jax.set_mesh`` as JAX 0.10.2 does (golden/make_constraint_axis_types_golden.py): Explicit axes are refused with
 JAX's ValueError except under a mesh of Explicit axes only, where the constraint asserts the type."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_constraint_axis_types_golden")
-GOLDEN = json.loads((GEN.HERE / "constraint_axis_types_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_constraint_axis_types_golden")

@@ -5,17 +5,6 @@ refused with JAX's errors (eagerly, under ``jit`` naming the line that staged th
 their sharding as the constraint wrote it, and a reshard naming no axis of a mesh of Auto axes leaves the layout
 as it is."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_constraint_placement_golden")
-GOLDEN = json.loads((GEN.HERE / "constraint_placement_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_constraint_placement_golden")

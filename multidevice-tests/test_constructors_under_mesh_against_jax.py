@@ -1,22 +1,13 @@
 """``jnp.asarray``, ``jnp.array`` and the other constructors from host data put their arrays where JAX 0.10.2 does
 under ``jax.set_mesh`` (replicated over the mesh, committed; golden/make_constructors_under_mesh_golden.py)."""
 
-import importlib
-import json
-
 import numpy as np
-import pytest
+from conftest import golden_cases_test
 
 import jaxle
 import jaxle.numpy as jnp
 
-GEN = importlib.import_module("make_constructors_under_mesh_golden")
-GOLDEN = json.loads((GEN.HERE / "constructors_under_mesh_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_constructors_under_mesh_golden")
 
 
 def test_replicated_constants_compute_with_sharded_arrays():

@@ -2,21 +2,12 @@
 and replicate their results there, and an argument committed to one device is refused, as in JAX 0.10.2
 (golden/make_context_mesh_golden.py)."""
 
-import importlib
-import json
-
 import numpy as np
-import pytest
+from conftest import golden_cases_test
 
 import jaxle
 
-GEN = importlib.import_module("make_context_mesh_golden")
-GOLDEN = json.loads((GEN.HERE / "context_mesh_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_context_mesh_golden")
 
 
 def test_the_same_function_outside_the_mesh_runs_on_one_device():

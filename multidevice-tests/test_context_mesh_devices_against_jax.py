@@ -6,17 +6,6 @@ Explicit axes when traced; uncommitted arguments still run. Refusals of the shar
 with the user's source line as JAX's, and jit's refusal of a sharding of more entries than its value's rank names
 the value's path (golden/make_context_mesh_devices_golden.py)."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_context_mesh_devices_golden")
-GOLDEN = json.loads((GEN.HERE / "context_mesh_devices_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_context_mesh_devices_golden")

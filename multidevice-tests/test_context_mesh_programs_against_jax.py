@@ -4,17 +4,6 @@ The lowered text (its partitions, meshes, the scalar arguments annotated over th
 shardings (XLA's own when no argument names a mesh) and output shardings, where the results lie and their types,
 and JAX's error for an argument committed to one device."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_context_mesh_programs_golden")
-GOLDEN = json.loads((GEN.HERE / "context_mesh_programs_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_context_mesh_programs_golden")

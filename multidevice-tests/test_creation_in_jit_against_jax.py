@@ -5,17 +5,6 @@ conversion and a sharding constraint to the device inside its jitted function, `
 argument committed elsewhere or another placement refused with JAX's message, called or lowered; under ``set_mesh``
 refused when lowered) (golden/make_creation_in_jit_golden.py)."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_creation_in_jit_golden")
-GOLDEN = json.loads((GEN.HERE / "creation_in_jit_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_creation_in_jit_golden")

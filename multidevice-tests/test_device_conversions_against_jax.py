@@ -4,17 +4,6 @@ is committed there and an argument committed elsewhere is refused with JAX's mes
 function traces and its program is refused when lowered or called, naming the conversion's line
 (golden/make_device_conversions_golden.py)."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_device_conversions_golden")
-GOLDEN = json.loads((GEN.HERE / "device_conversions_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_device_conversions_golden")

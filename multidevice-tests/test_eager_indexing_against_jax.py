@@ -4,17 +4,6 @@ iterating over an array not held whole by every device gives rows put uncommitte
 array of partial sums (typed unreduced or reduced over mesh axes) refuses any gather or scatter with JAX's
 ``ValueError``."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_eager_indexing_golden")
-GOLDEN = json.loads((GEN.HERE / "eager_indexing_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_eager_indexing_golden")

@@ -5,17 +5,6 @@ tangent or cotangent committed to another device gets JAX's error, naming where 
 ``device_put`` outside ``jit`` puts values and tangents on its device and cotangents back where the operand lies
 (golden/make_eager_placing_derivatives_golden.py)."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_eager_placing_derivatives_golden")
-GOLDEN = json.loads((GEN.HERE / "eager_placing_derivatives_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_eager_placing_derivatives_golden")

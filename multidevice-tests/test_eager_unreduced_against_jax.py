@@ -3,17 +3,6 @@
 later ``reshard``, refusing what JAX refuses; ``vmap`` of the collectives of such values raises JAX's errors
 (golden/make_eager_unreduced_golden.py)."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_eager_unreduced_golden")
-GOLDEN = json.loads((GEN.HERE / "eager_unreduced_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_eager_unreduced_golden")

@@ -4,17 +4,6 @@ the library's own staged by make_jaxpr, jit, a control-flow body, checkpoint or 
 user's frames outside the staged function are not searched), a conversion refused eagerly under vmap or a derivative
 is located nowhere, and inside a staged program the user's line that called is named."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_error_sources_golden")
-GOLDEN = json.loads((GEN.HERE / "error_sources_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_error_sources_golden")

@@ -3,17 +3,6 @@
 ``P()`` where JAX's function hands its host operands to a computation as they are and one entry per dimension
 where it makes arrays of them first; without a mesh, uncommitted on the default device."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_host_operand_specs_golden")
-GOLDEN = json.loads((GEN.HERE / "host_operand_specs_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_host_operand_specs_golden")

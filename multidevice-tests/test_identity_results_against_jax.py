@@ -5,17 +5,6 @@ array laid out as its type says (one entry per dimension), as does a bound no-op
 eager operations on uncommitted arrays (conversions to another dtype among them) report their results' specs as
 JAX's (``P()`` where its rule keeps the operand's empty layout)."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_identity_results_golden")
-GOLDEN = json.loads((GEN.HERE / "identity_results_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_identity_results_golden")

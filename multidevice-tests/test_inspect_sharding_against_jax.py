@@ -2,21 +2,12 @@
 values anywhere in a program (control flow, nested functions, transformed code, ``shard_map`` bodies), as JAX
 0.10.2 does (golden/make_inspect_sharding_golden.py)."""
 
-import importlib
-import json
-
 import numpy as np
-import pytest
+from conftest import golden_cases_test
 
 import jaxle
 
-GEN = importlib.import_module("make_inspect_sharding_golden")
-GOLDEN = json.loads((GEN.HERE / "inspect_sharding_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_inspect_sharding_golden")
 
 
 def test_inspecting_inside_a_loop_changes_no_value():

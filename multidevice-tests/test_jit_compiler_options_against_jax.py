@@ -3,17 +3,6 @@ optimised program changes as the option says (the same whether given to jit or t
 partitioned), an option XLA does not know or cannot read fails with jaxlib's error, and a jitted function with
 options refuses to be staged into another one (golden/make_jit_compiler_options_golden.py)."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_jit_compiler_options_golden")
-GOLDEN = json.loads((GEN.HERE / "jit_compiler_options_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_jit_compiler_options_golden")

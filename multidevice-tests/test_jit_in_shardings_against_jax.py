@@ -4,21 +4,13 @@ moved to the in_sharding's devices; split otherwise or in another memory, it is 
 (not by ``trace``); arguments without an in_sharding and out_shardings must lie on the same devices; and
 ``jaxle.experimental.pjit`` (golden/make_jit_in_shardings_golden.py)."""
 
-import importlib
-import json
-
 import numpy as np
 import pytest
+from conftest import golden_cases_test
 
 import jaxle
 
-GEN = importlib.import_module("make_jit_in_shardings_golden")
-GOLDEN = json.loads((GEN.HERE / "jit_in_shardings_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_jit_in_shardings_golden")
 
 
 @pytest.mark.parametrize("where", ["other:x.y", "reversed:x.y", "set:x.y"])

@@ -2,21 +2,12 @@
 ``device_put`` into and out of host memory, computations on host arrays, ``jit`` out_shardings of a memory kind,
 types (``float32<host>[8]``), jaxprs and lowered text (golden/make_memory_kinds_golden.py)."""
 
-import importlib
-import json
-
 import numpy as np
-import pytest
+from conftest import golden_cases_test
 
 import jaxle
 
-GEN = importlib.import_module("make_memory_kinds_golden")
-GOLDEN = json.loads((GEN.HERE / "memory_kinds_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_memory_kinds_golden")
 
 
 def test_host_arrays_compute_as_numpy():

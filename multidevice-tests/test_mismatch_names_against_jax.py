@@ -3,17 +3,6 @@ of the jitted function that received it (``jnp`` functions included, with JAX's 
 by ``args[i]`` of a primitive applied eagerly, and not at all when a jitted function received it traced (under
 ``grad``, ``vmap``, ``jvp``) (golden/make_mismatch_names_golden.py)."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_mismatch_names_golden")
-GOLDEN = json.loads((GEN.HERE / "mismatch_names_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_mismatch_names_golden")

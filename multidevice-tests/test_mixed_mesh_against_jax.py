@@ -2,22 +2,13 @@
 ``shard_map`` over a batch split along Explicit mesh axes, on eight CPU devices: as JAX 0.10.2's
 (golden/make_mixed_mesh_golden.py); values against NumPy."""
 
-import importlib
-import json
-
 import numpy as np
-import pytest
+from conftest import golden_cases_test
 
 import jaxle
 from jaxle.sharding import AxisType, NamedSharding, PartitionSpec
 
-GEN = importlib.import_module("make_mixed_mesh_golden")
-GOLDEN = json.loads((GEN.HERE / "mixed_mesh_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_mixed_mesh_golden")
 
 
 def test_vmapped_shard_map_over_a_split_batch_follows_numpy():

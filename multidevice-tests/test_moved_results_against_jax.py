@@ -3,20 +3,12 @@ another shape splitting it alike, whole copies over more devices) are named as J
 of the argument's axes on the in_sharding's devices, or as a GSPMDSharding (golden/make_moved_results_golden.py).
 Called again with such an argument (where JAX 0.10.2 aborts the process), jaxle's function moves it again."""
 
-import importlib
-import json
-
 import pytest
+from conftest import golden_cases_test
 
 import jaxle
 
-GEN = importlib.import_module("make_moved_results_golden")
-GOLDEN = json.loads((GEN.HERE / "moved_results_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_moved_results_golden")
 
 
 @pytest.mark.parametrize("move", sorted(GEN.MOVES))

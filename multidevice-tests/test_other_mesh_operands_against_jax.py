@@ -4,17 +4,6 @@ axes, compute or refuse as JAX 0.10.2's do, eagerly and traced: the ``*_like`` f
 ``broadcasted_iota``, each with JAX's ValueError; a sort is traced, and refused eagerly when its comparison is
 compiled; under a mesh of Auto axes all compute (golden/make_other_mesh_operands_golden.py)."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_other_mesh_operands_golden")
-GOLDEN = json.loads((GEN.HERE / "other_mesh_operands_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_other_mesh_operands_golden")

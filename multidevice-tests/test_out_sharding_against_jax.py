@@ -6,23 +6,14 @@ placed under the mesh or of partial sums, results laid out as out_sharding says 
 ops.segment_*), jnp.repeat outside any mesh and specs longer than a result's rank, as JAX 0.10.2's
 (golden/make_out_sharding_golden.py); values against NumPy."""
 
-import importlib
-import json
-
 import numpy as np
-import pytest
+from conftest import golden_cases_test
 
 import jaxle
 import jaxle.numpy as jnp
 from jaxle.sharding import AxisType, PartitionSpec
 
-GEN = importlib.import_module("make_out_sharding_golden")
-GOLDEN = json.loads((GEN.HERE / "out_sharding_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_out_sharding_golden")
 
 
 def test_relaid_broadcasts_keep_the_values():

@@ -2,21 +2,12 @@
 the seed cotangent of an output a shard_map computed is resharded, and the reductions a transposed body makes carry
 their out_sharding over the manual mesh."""
 
-import importlib
-import json
-
 import numpy as np
-import pytest
+from conftest import golden_cases_test
 
 import jaxle
 
-GEN = importlib.import_module("make_parallel_grad_jaxprs_golden")
-GOLDEN = json.loads((GEN.HERE / "parallel_grad_jaxprs_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_parallel_grad_jaxprs_golden")
 
 
 def test_gradient_values_follow_numpy():

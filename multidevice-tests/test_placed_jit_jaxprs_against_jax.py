@@ -4,21 +4,12 @@ for every argument and result (those not given as ``UnspecifiedValue``), kept th
 (residuals unspecified, a split dimension's batch left unsplit); the outer program constrains the call's boundary to
 that device and runs there."""
 
-import importlib
-import json
-
 import numpy as np
-import pytest
+from conftest import golden_cases_test
 
 import jaxle
 
-GEN = importlib.import_module("make_placed_jit_jaxprs_golden")
-GOLDEN = json.loads((GEN.HERE / "placed_jit_jaxprs_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_placed_jit_jaxprs_golden")
 
 
 def test_gradient_of_placed_function_runs_on_its_device():

@@ -3,17 +3,6 @@
 functions follow an array committed to devices (its device, or its NamedSharding where the shape allows); a value
 converted to a NamedSharding over another mesh than the one set is refused as JAX refuses it."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_placement_golden")
-GOLDEN = json.loads((GEN.HERE / "placement_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_placement_golden")

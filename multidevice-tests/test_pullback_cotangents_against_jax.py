@@ -3,17 +3,6 @@
 resharded, so a shard_map over Explicit axes refuses one split otherwise than its specs), one typed over a mesh
 must have the output's type."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_pullback_cotangents_golden")
-GOLDEN = json.loads((GEN.HERE / "pullback_cotangents_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_pullback_cotangents_golden")

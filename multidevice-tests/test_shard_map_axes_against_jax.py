@@ -2,23 +2,15 @@
 0.10.2's, and collectives over several mesh axes agree with it (golden/make_shard_map_axes_golden.py); the values
 also against NumPy."""
 
-import importlib
-import json
-
 import numpy as np
 import pytest
+from conftest import golden_cases_test
 
 import jaxle
 from jaxle import lax
 
-GEN = importlib.import_module("make_shard_map_axes_golden")
-GOLDEN = json.loads((GEN.HERE / "shard_map_axes_golden.json").read_text())
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_shard_map_axes_golden")
 P = jaxle.sharding.PartitionSpec
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
 
 
 @pytest.mark.parametrize("jit", [False, True])

@@ -2,21 +2,12 @@
 arguments' types; eager gradients of values typed over the mesh outside ``set_mesh``) with its errors, and
 accepts the rest with its values (golden/make_shard_map_refusals_golden.py)."""
 
-import importlib
-import json
-
 import numpy as np
-import pytest
+from conftest import golden_cases_test
 
 import jaxle
 
-GEN = importlib.import_module("make_shard_map_refusals_golden")
-GOLDEN = json.loads((GEN.HERE / "shard_map_refusals_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_shard_map_refusals_golden")
 
 
 def test_resharded_argument_is_accepted():

@@ -1,21 +1,13 @@
 """Sharded arrays, sharded jit and sharding constraints on eight CPU devices print and compute as JAX 0.10.2's
 (golden/make_sharding_golden.py), and their values agree with NumPy."""
 
-import importlib
-import json
-
 import numpy as np
 import pytest
+from conftest import golden_cases_test
 
 import jaxle
 
-GEN = importlib.import_module("make_sharding_golden")
-GOLDEN = json.loads((GEN.HERE / "sharding_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_sharding_golden")
 
 
 def _named(*spec):

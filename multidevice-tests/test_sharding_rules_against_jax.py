@@ -10,21 +10,16 @@ import json
 import numpy as np
 import pytest
 import scipy.linalg
+from conftest import golden_cases_test
 
 import jaxle
 import jaxle.numpy as jnp
 from jaxle import lax
 from jaxle.sharding import AxisType, NamedSharding, PartitionSpec
 
-GEN = importlib.import_module("make_sharding_rules_golden")
-GOLDEN = json.loads((GEN.HERE / "sharding_rules_golden.json").read_text())
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_sharding_rules_golden")
 MORE = importlib.import_module("make_more_sharding_rules_golden")
 MORE_GOLDEN = json.loads((MORE.HERE / "more_sharding_rules_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
 
 
 @pytest.mark.parametrize("name", sorted(MORE.CASES))

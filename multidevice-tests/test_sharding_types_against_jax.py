@@ -1,23 +1,14 @@
 """Sharding in types over a mesh of Explicit axes on eight CPU devices: types, jaxprs, results' layouts and errors
 as JAX 0.10.2's (golden/make_sharding_types_golden.py); values against NumPy."""
 
-import importlib
-import json
-
 import numpy as np
-import pytest
+from conftest import golden_cases_test
 
 import jaxle
 import jaxle.numpy as jnp
 from jaxle.sharding import AxisType, NamedSharding, PartitionSpec
 
-GEN = importlib.import_module("make_sharding_types_golden")
-GOLDEN = json.loads((GEN.HERE / "sharding_types_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_sharding_types_golden")
 
 
 def _explicit_mesh():

@@ -3,22 +3,13 @@ do when their comparison is compiled (golden/make_sorts_under_other_mesh_golden.
 mesh it was traced under, which its lowering checks the keys' mesh against (eagerly, jitted, nested, lowered after
 leaving the mesh), while tracing alone and sorts inside ``auto_axes`` go through."""
 
-import importlib
-import json
-
 import numpy as np
-import pytest
+from conftest import golden_cases_test
 
 import jaxle
 import jaxle.numpy as jnp
 
-GEN = importlib.import_module("make_sorts_under_other_mesh_golden")
-GOLDEN = json.loads((GEN.HERE / "sorts_under_other_mesh_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_sorts_under_other_mesh_golden")
 
 
 def test_sorts_outside_the_explicit_mesh_as_numpy():

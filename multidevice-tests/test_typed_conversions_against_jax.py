@@ -4,23 +4,14 @@ typed by the sharding's Explicit axes, followed by a constraint to the Auto axes
 of a mesh with Auto axes), so a jitted call's result is laid out by it; a PartitionSpec is not a sharding there.
 Under ``vmap``, a sharding that does not fit the examples is refused naming the batched value and spec, as JAX's."""
 
-import importlib
-import json
-
 import numpy as np
-import pytest
+from conftest import golden_cases_test
 
 import jaxle
 import jaxle.numpy as jnp
 from jaxle.sharding import NamedSharding, PartitionSpec
 
-GEN = importlib.import_module("make_typed_conversions_golden")
-GOLDEN = json.loads((GEN.HERE / "typed_conversions_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_typed_conversions_golden")
 
 
 def test_jitted_conversion_lays_the_result_out_by_the_sharding():

@@ -2,23 +2,14 @@
 whose type carries a layout is constrained to it, so XLA's partitioner adds the collectives JAX's program has and
 the results are JAX's; without such a mesh the lowering is untouched."""
 
-import importlib
-import json
-
 import numpy as np
-import pytest
+from conftest import golden_cases_test
 
 import jaxle
 import jaxle.numpy as jnp
 from jaxle.sharding import AxisType, NamedSharding, PartitionSpec
 
-GEN = importlib.import_module("make_typed_lowering_golden")
-GOLDEN = json.loads((GEN.HERE / "typed_lowering_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_typed_lowering_golden")
 
 
 def test_contraction_over_a_split_dimension_reduces_across_devices():

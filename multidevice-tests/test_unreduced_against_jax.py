@@ -1,22 +1,13 @@
 """Unreduced and reduced axes in types on eight CPU devices: types, jaxprs, errors, derivatives and results'
 layouts as JAX 0.10.2's (golden/make_unreduced_golden.py); values against NumPy."""
 
-import importlib
-import json
-
 import numpy as np
-import pytest
+from conftest import golden_cases_test
 
 import jaxle
 from jaxle.sharding import AxisType, PartitionSpec
 
-GEN = importlib.import_module("make_unreduced_golden")
-GOLDEN = json.loads((GEN.HERE / "unreduced_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_unreduced_golden")
 
 
 def test_values_follow_numpy():

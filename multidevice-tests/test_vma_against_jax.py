@@ -1,23 +1,15 @@
 """``shard_map`` bodies checking varying manual axes print, compute and raise as JAX 0.10.2's
 (golden/make_vma_golden.py), and their gradients agree with the same computation written without shard_map."""
 
-import importlib
-import json
-
 import numpy as np
 import pytest
+from conftest import golden_cases_test
 
 import jaxle
 from jaxle import lax
 
-GEN = importlib.import_module("make_vma_golden")
-GOLDEN = json.loads((GEN.HERE / "vma_golden.json").read_text())
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_vma_golden")
 P = jaxle.sharding.PartitionSpec
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
 
 
 @pytest.mark.parametrize("check_vma", [True, False])

@@ -2,23 +2,14 @@
 control flow, ``vmap`` of ``shard_map`` over meshes of Explicit and Auto axes, layout clashes and unmapped
 arguments, as JAX 0.10.2's (golden/make_vmap_sharding_golden.py); values against NumPy."""
 
-import importlib
-import json
-
 import numpy as np
-import pytest
+from conftest import golden_cases_test
 
 import jaxle
 from jaxle import lax
 from jaxle.sharding import AxisType, NamedSharding, PartitionSpec
 
-GEN = importlib.import_module("make_vmap_sharding_golden")
-GOLDEN = json.loads((GEN.HERE / "vmap_sharding_golden.json").read_text())
-
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_vmap_sharding_golden")
 
 
 def test_vmapped_scan_with_a_constant_output_follows_numpy():
