@@ -7,10 +7,10 @@ from typing import Any
 import numpy as np
 
 from jaxle_core import dtypes
-from jaxle_core.avals import ShapedArray, aval_handlers
+from jaxle_core.avals import AvalProperties, ShapedArray, aval_handlers
 
 
-class Array:
+class Array(AvalProperties):
     """Base class of every concrete jaxle array (``jax.Array``), whatever the backend.
 
     Subclasses provide ``aval`` and ``_value`` (a NumPy array, possibly computed
@@ -21,18 +21,9 @@ class Array:
     __array_priority__ = 100
 
     @property
-    def aval(self) -> ShapedArray:
-        raise NotImplementedError
-
-    @property
     def _value(self) -> np.ndarray:
         raise NotImplementedError
 
-    shape = property(lambda self: self.aval.shape)
-    dtype = property(lambda self: self.aval.dtype)
-    ndim = property(lambda self: self.aval.ndim)
-    size = property(lambda self: self.aval.size)
-    weak_type = property(lambda self: self.aval.weak_type)
     itemsize = property(lambda self: self.aval.dtype.itemsize)
     nbytes = property(lambda self: self.aval.size * self.aval.dtype.itemsize)
 
@@ -61,11 +52,6 @@ class Array:
         if self.ndim or not dtypes.issubdtype(self.dtype, np.integer):
             raise TypeError("Only integer scalar arrays can be converted to a scalar index.")
         return int(self._value)
-
-    def __len__(self) -> int:
-        if not self.shape:
-            raise TypeError("len() of unsized object")
-        return self.shape[0]
 
     __hash__ = None  # arrays are not hashable, as in NumPy and JAX
 

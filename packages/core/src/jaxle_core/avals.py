@@ -332,6 +332,28 @@ def _numpy_aval(x) -> ShapedArray:
     return ShapedArray(x.shape, dtypes.canonicalize_dtype(x.dtype))
 
 
+class AvalProperties:
+    """What arrays and tracers read off their abstract value ``aval`` (which each subclass provides): ``shape``,
+    ``dtype``, ``ndim``, ``size``, ``weak_type`` and ``len()``."""
+
+    __slots__ = ()
+
+    @property
+    def aval(self) -> ShapedArray:
+        raise NotImplementedError
+
+    shape = property(lambda self: self.aval.shape)
+    dtype = property(lambda self: self.aval.dtype)
+    ndim = property(lambda self: self.aval.ndim)
+    size = property(lambda self: self.aval.size)
+    weak_type = property(lambda self: self.aval.weak_type)
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+
 # Types whose aval is computed directly; jaxle's own array and tracer types
 # register themselves here (they carry an ``aval``).
 aval_handlers: dict[type, Any] = {

@@ -26,7 +26,7 @@ import numpy as np
 
 from jaxle_core import dtypes, execution_checks
 from jaxle_core.array import Array
-from jaxle_core.avals import ShapedArray, aval_handlers, get_aval, is_array_like
+from jaxle_core.avals import AvalProperties, ShapedArray, aval_handlers, get_aval, is_array_like
 from jaxle_core.compute_types import computing_on
 from jaxle_core.errors import (
     ConcretizationTypeError,
@@ -328,29 +328,14 @@ def axis_size(name: Any) -> int:
 # ---------------------------------------------------------------- tracers
 
 
-class Tracer:
-    """A value being traced by a ``Trace``; it knows its abstract value.
+class Tracer(AvalProperties):
+    """A value being traced by a ``Trace``; it knows its abstract value (``aval``, which subclasses provide).
 
     Python operators and array methods are installed by ``jaxle_core.lax``.
     """
 
     __slots__ = ("_trace",)
     __array_priority__ = 1000
-
-    @property
-    def aval(self) -> ShapedArray:
-        raise NotImplementedError
-
-    shape = property(lambda self: self.aval.shape)
-    dtype = property(lambda self: self.aval.dtype)
-    ndim = property(lambda self: self.aval.ndim)
-    size = property(lambda self: self.aval.size)
-    weak_type = property(lambda self: self.aval.weak_type)
-
-    def __len__(self) -> int:
-        if not self.shape:
-            raise TypeError("len() of unsized object")
-        return self.shape[0]
 
     def __getattr__(self, name: str) -> Any:
         # Methods of abstract values other than arrays (a traced reference's ``addupdate``), from ``aval_methods``.
