@@ -13,7 +13,8 @@ every operation inside ``@threefry2x32`` and its loop constrained to its type, t
 mesh; and samplers drawn there with an ``out_sharding`` (the gamma family's rejection loops, whose jitted pieces
 are written once; the Cholesky factor's NaN for a failed factorization; the gather of a permutation's rows that
 fills out-of-bounds indices) or without one (a draw of no shape drawn replicated, as JAX's samplers draw it), and
-LAPACK's factorizations there (their kernels' results unconstrained, the values their rules compute constrained).
+LAPACK's factorizations there (their kernels' results unconstrained, the values their rules compute constrained,
+the zero padding QR's reflectors over the mesh); and ``platform_dependent``'s cases (``jnp.diagonal``).
 """
 
 from __future__ import annotations
@@ -133,6 +134,33 @@ CASES = {
                                                       out_sharding=jax.sharding.PartitionSpec("x"))),
     "permutation_of_rows_under_explicit_mesh": lambda jax: _keys_under_mesh(
         jax, lambda k: jax.random.permutation(k, X.reshape(4, 2), out_sharding=jax.sharding.PartitionSpec("x"))),
+    # the log-space gamma draws drawn without out_sharding: the exponential of the boost is a uniform draw of its
+    # own (its bounds typed over no mesh, the loop's over the Auto mesh of its replicated draw), the Dirichlet
+    # softmax's stop_gradient is not constrained again
+    "loggamma_drawn_under_explicit_mesh": lambda jax: _keys_under_mesh(
+        jax, lambda k: jax.random.loggamma(k, 0.5, (8,))),
+    "dirichlet_drawn_under_explicit_mesh": lambda jax: _keys_under_mesh(
+        jax, lambda k: jax.random.dirichlet(k, np.ones(3, np.float32), (8,))),
+    "beta_chisquare_and_f_drawn_under_explicit_mesh": lambda jax: _keys_under_mesh(
+        jax, lambda k: (jax.random.beta(k, 2.0, 3.0, (8,)), jax.random.chisquare(k, 3.0, (8,)),
+                        jax.random.f(k, 2.0, 3.0, (8,)))),
+    # draws of no shape: loggamma typed as its alpha (over no mesh), orthogonal's diagonal through
+    # platform_dependent's cases, ball's exponential replicated, choice reshaped last (the fill of its gather
+    # constrained), the rejection loops' clamps and uniforms of poisson and binomial
+    "scalar_log_gamma_orthogonal_and_choice_draws_under_explicit_mesh": lambda jax: _keys_under_mesh(
+        jax, lambda k: (jax.random.loggamma(k, 0.5), jax.random.orthogonal(k, 2), jax.random.choice(k, 5),
+                        jax.random.choice(k, X[:5]), jax.random.choice(k, 4, (2,), replace=False))),
+    "scalar_ball_draw_under_explicit_mesh": lambda jax: _keys_under_mesh(jax, lambda k: jax.random.ball(k, 2)),
+    "scalar_poisson_and_binomial_draws_under_explicit_mesh": lambda jax: _keys_under_mesh(
+        jax, lambda k: (jax.random.poisson(k, 3.0), jax.random.binomial(k, 5, 0.3))),
+    "vmapped_scalar_log_gamma_draws_under_explicit_mesh": lambda jax: _keys_under_mesh(
+        jax, jax.vmap(lambda k: (jax.random.exponential(k), jax.random.loggamma(k, 0.5))),
+        jax.random.split(jax.random.key(0), 8)),
+    "qr_with_full_matrices_under_explicit_mesh": lambda jax: _whole_under_explicit_mesh(
+        jax, lambda b: jax.lax.linalg.qr(b, full_matrices=True), SPD[:, :2]),
+    "diagonal": lambda jax: jax.jit(_jnp(jax).diagonal).lower(SPD),
+    "diagonal_and_full_like_of_a_scalar_under_explicit_mesh": lambda jax: _whole_under_explicit_mesh(
+        jax, lambda a: (_jnp(jax).diagonal(a), jax.lax.full_like(a[0, 0], 2.0)), SPD),
 }
 
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from jaxle_core import core, dtypes, vma
 from jaxle_core import mesh as mesh_module
+from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray
 from jaxle_core.mesh import AbstractMesh, get_abstract_mesh, use_abstract_mesh
 from jaxle_core.sharding import NamedSharding
@@ -151,7 +152,7 @@ def context_typed(avals: tuple, values: Sequence[Any]) -> tuple:
     context = get_abstract_mesh()
     if core.type_auto_meshes is None or context.empty or not context.are_all_axes_auto:
         return avals
-    return tuple(_retyped(aval, context) if _mesh_named(aval) is None and not isinstance(value, core.Tracer)
+    return tuple(_retyped(aval, context) if _mesh_named(aval) is None and isinstance(value, Array)
                  else aval for aval, value in zip(avals, values))
 
 

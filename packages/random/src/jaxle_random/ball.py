@@ -11,7 +11,7 @@ import numpy as np
 import jaxle_numpy as jnp
 from jaxle_core.avals import canonicalize_shape
 from jaxle_numpy.util import named_jit
-from jaxle_random.distributions import _exponential, _float_dtype
+from jaxle_random.distributions import _float_dtype, exponential
 from jaxle_random.gamma import _generalized_normal
 from jaxle_random.keys import split, typed_key
 from jaxle_random.layouts import laid_out, out_layout
@@ -24,7 +24,7 @@ __all__ = ["ball"]
 def _ball(key: Any, p: Any, d: int, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     normal_key, exponential_key = split(key)
     g = _generalized_normal(normal_key, p, shape + (d,), dtype)
-    e = _exponential(exponential_key, shape, dtype)
+    e = exponential(exponential_key, shape, dtype)  # as JAX's: the public sampler (of no shape: replicated)
     radius = (jnp.sum(jnp.abs(g) ** p, axis=-1) + e) ** (1 / p)
     return g / radius[..., None]
 

@@ -13,7 +13,7 @@ from jaxle_core import dtypes, jit, lax
 from jaxle_core.avals import canonicalize_shape
 from jaxle_numpy.util import promote_dtypes_inexact
 from jaxle_random.keys import split, typed_key
-from jaxle_random.samplers import _uniform, check_shape, refuse_non_arrays
+from jaxle_random.samplers import check_shape, refuse_non_arrays, uniform
 
 __all__ = ["binomial"]
 
@@ -44,10 +44,6 @@ def _stirling_tail(k: Any) -> Any:
     return lax.select(small, jnp.asarray(_stirling_table(dtype))[index], series)
 
 
-def _unit_uniform(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    return _uniform(key, shape, dtype, 0.0, 1.0)
-
-
 # The samplers below write their arithmetic as JAX's does, with NumPy-style promotion: the probability stays
 # weakly typed when it came in so, and is converted where it meets a strongly typed value (JAX's equations).
 
@@ -65,7 +61,7 @@ def _binomial_inversion(key: Any, count: Any, log1m_p: Any, shape: tuple[int, ..
         iteration, num_geom, geom_sum, loop_key = state
         draw_key, loop_key = _keys(loop_key, 2)
         num_geom = lax.select(geom_sum <= count, num_geom + np.array(1, work), num_geom)
-        geom = lax.ceil(lax.log(_unit_uniform(draw_key, shape, work)) / log1m_p)
+        geom = lax.ceil(lax.log(uniform(draw_key, shape, work)) / log1m_p)
         geom_sum = geom_sum + geom
         return iteration + 1, num_geom, geom_sum, loop_key
 
@@ -96,8 +92,8 @@ def _binomial_btrs(key: Any, count: Any, p: Any, shape: tuple[int, ...], dtype: 
     def step(state: tuple) -> tuple:
         iteration, k_out, accepted, loop_key = state
         loop_key, u_key, v_key = _keys(loop_key, 3)
-        u = _unit_uniform(u_key, shape, work)
-        v = _unit_uniform(v_key, shape, work)
+        u = uniform(u_key, shape, work)
+        v = uniform(v_key, shape, work)
         u = u - c(0.5)
         u_shifted = c(0.5) - lax.abs(u)
         accept_fast = (u_shifted >= c(0.07)) & (v <= v_r)

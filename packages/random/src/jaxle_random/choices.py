@@ -20,7 +20,7 @@ from jaxle_random.distributions import gumbel
 from jaxle_random.keys import typed_key
 from jaxle_random.layouts import laid_out, out_layout
 from jaxle_random.samplers import check_shape, randint, refuse_non_arrays, uniform
-from jaxle_random.shuffles import _shuffle
+from jaxle_random.shuffles import permutation
 
 __all__ = ["categorical", "choice"]
 
@@ -54,25 +54,28 @@ def choice(key: Any, a: Any, shape: tuple[int, ...] | int = (), replace: bool = 
     if not replace and n_draws > n_inputs:
         raise ValueError(f"Cannot take a larger sample (size {n_draws}) than population (size {n_inputs}) when "
                          "'replace=False'")
-    if p is None:
-        if replace:
+    if p is None and not replace:
+        slices = (slice(None),) * axis + (slice(n_draws),)
+        result = permutation(key, n_inputs if scalar_population else a, axis)[slices]
+    else:
+        if p is None:
             picks = randint(key, shape, 0, n_inputs)
         else:
-            picks = _shuffle(key, jnp.arange(n_inputs), 0)[:n_draws].reshape(shape)
-    else:
-        p = jnp.asarray(p)
-        if p.shape != (n_inputs,):
-            raise ValueError(f"p must be None or a 1D vector with the same size as a.shape[axis]. p has shape "
-                             f"{p.shape} and a.shape[axis] is {n_inputs}.")
-        if replace:
-            cumulative = jnp.cumsum(p)
-            total = cumulative[-1]
-            targets = total * (1 - uniform(key, shape, cumulative.dtype))
-            picks = jnp.searchsorted(cumulative, targets).astype(dtypes.default_int_dtype())
-        else:
-            perturbed = gumbel(key, (n_inputs,), p.dtype, mode) + jnp.log(p)
-            picks = lax.top_k(perturbed, n_draws)[1].astype(dtypes.default_int_dtype()).reshape(shape)
-    return picks if scalar_population else jnp.take(a, picks, axis)
+            p = jnp.asarray(p)
+            if p.shape != (n_inputs,):
+                raise ValueError(f"p must be None or a 1D vector with the same size as a.shape[axis]. p has shape "
+                                 f"{p.shape} and a.shape[axis] is {n_inputs}.")
+            if replace:
+                cumulative = jnp.cumsum(p)
+                total = cumulative[-1]
+                targets = total * (1 - uniform(key, shape, cumulative.dtype))
+                picks = jnp.searchsorted(cumulative, targets).astype(dtypes.default_int_dtype())
+            else:
+                perturbed = gumbel(key, (n_inputs,), p.dtype, mode) + jnp.log(p)
+                picks = lax.top_k(perturbed, n_draws)[1].astype(dtypes.default_int_dtype())
+        result = picks if scalar_population else jnp.take(a, picks, axis)
+    # as JAX's, reshaped last (a draw of no shape is reshaped even so)
+    return result.reshape(shape if scalar_population else a.shape[:axis] + shape + a.shape[axis + 1:])
 
 
 def categorical(key: Any, logits: Any, axis: int = -1, shape: tuple[int, ...] | int | None = None,

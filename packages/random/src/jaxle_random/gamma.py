@@ -17,10 +17,11 @@ import jaxle_numpy as jnp
 from jaxle_core import dtypes, jit, lax, vmap
 from jaxle_core.ad.jvp import jvp_rules
 from jaxle_core.avals import ShapedArray, canonicalize_shape, get_aval
-from jaxle_core.batching.trace import batching_rules, move_dim
+from jaxle_core.batching.trace import at_dim, batching_rules
 from jaxle_core.core import Primitive
 from jaxle_core.extended import physical_rules
 from jaxle_core.lax.gamma_sample_grad import random_gamma_grad
+from jaxle_core.sharding_types import register_rule
 from jaxle_random.distributions import _float_dtype, _rademacher, exponential
 from jaxle_random.key_array import is_key_dtype
 from jaxle_random.key_primitives import random_wrap
@@ -52,8 +53,8 @@ def _gamma_one(key: Any, alpha: Any, log_space: bool) -> Any:
     draw for alpha + 1 is scaled by U ** (1 / alpha)."""
     dtype = alpha.dtype
 
-    def const(value: float) -> Any:
-        return lax.full_like(alpha, value)
+    def const(value: float) -> Any:  # as JAX's: a NumPy constant of alpha's dtype
+        return np.array(value, dtype)
 
     one, zero = const(1), const(0)
     boost_mask = lax.ge(alpha, one)
@@ -123,12 +124,14 @@ def _random_gamma_batching(values: list, dims: list, *, log_space: bool) -> tupl
     # As JAX: an unbatched operand is broadcast over the batch, so keys and alphas are lined up element
     # for element and every element is computed (and rounded) alike, batched or not.
     size = next(get_aval(v).shape[d] for v, d in zip(values, dims) if d is not None)
-    key, alpha = (move_dim(v, d, 0) if d is not None else lax.broadcast(v, (size,)) for v, d in zip(values, dims))
+    key, alpha = (at_dim(v, d, size) for v, d in zip(values, dims))
     return random_gamma_p.bind(key, alpha, log_space=log_space), 0
 
 
 random_gamma_p = Primitive("random_gamma")
 random_gamma_p.def_abstract_eval(_random_gamma_abstract_eval)
+# as JAX's, the draws are typed as alpha (over no mesh when alpha is, whatever the keys' type)
+register_rule(random_gamma_p, lambda avals, specs, outs, mesh, params: [specs[1]], kept_operand=1)
 physical_rules[random_gamma_p] = _random_gamma_physical
 batching_rules[random_gamma_p] = _random_gamma_batching
 

@@ -13,7 +13,7 @@ from jaxle_core.avals import canonicalize_shape
 from jaxle_numpy.util import check_scalar_arraylike
 from jaxle_random.keys import split, typed_key
 from jaxle_random.layouts import laid_out, out_layout, scalar_layout
-from jaxle_random.samplers import _uniform
+from jaxle_random.samplers import uniform
 
 __all__ = ["poisson"]
 
@@ -21,10 +21,6 @@ __all__ = ["poisson"]
 def _keys(key: Any, num: int) -> list[Any]:
     keys = split(key, num)
     return [lax.index_in_dim(keys, i, keepdims=False) for i in range(num)]
-
-
-def _unit_uniform(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    return _uniform(key, shape, dtype, 0.0, 1.0)
 
 
 def _poisson_knuth_body(key: Any, lam: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -39,7 +35,7 @@ def _poisson_knuth_body(key: Any, lam: Any, shape: tuple[int, ...], dtype: np.dt
         iteration, count, loop_key, log_product = state
         loop_key, draw_key = _keys(loop_key, 2)
         count = lax.select(log_product > -lam, count + np.array(1, dtype), count)
-        u = _unit_uniform(draw_key, shape, lam.dtype)
+        u = uniform(draw_key, shape, lam.dtype)
         return iteration + 1, count, loop_key, log_product + lax.log(u)
 
     state = (0, lax.full(shape, 0, dtype), key, lax.full(shape, 0, lam.dtype))
@@ -68,8 +64,8 @@ def _poisson_rejection_body(key: Any, lam: Any, shape: tuple[int, ...], dtype: n
     def step(state: tuple) -> tuple:
         iteration, k_out, accepted, loop_key = state
         loop_key, u_key, v_key = _keys(loop_key, 3)
-        u = _unit_uniform(u_key, shape, lam.dtype) - c(0.5)
-        v = _unit_uniform(v_key, shape, lam.dtype)
+        u = uniform(u_key, shape, lam.dtype) - c(0.5)
+        v = uniform(v_key, shape, lam.dtype)
         u_shifted = c(0.5) - lax.abs(u)
         k = lax.floor((c(2) * a / u_shifted + b) * u + lam + c(0.43))
         s = lax.log(v * inv_alpha / (a / (u_shifted * u_shifted) + b))

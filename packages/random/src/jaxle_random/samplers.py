@@ -240,7 +240,7 @@ def _randint_body(key: Any, shape: tuple[int, ...], minval: Any, maxval: Any, dt
     unsigned = np.dtype(f"uint{width}")
     # a maxval beyond the dtype's range makes the largest value of the dtype reachable: the dtype's top,
     # clipped to what maxval's dtype holds, compared in maxval's dtype
-    top = _clip_within(np.array(jnp.iinfo(dtype).max, dtype), maxval.dtype)
+    top = _clip_within(jnp.array(jnp.iinfo(dtype).max, dtype), maxval.dtype)
     maxval_beyond = lax.gt(maxval, lax.convert_element_type(top, maxval.dtype))
     minval, maxval = _clip_convert(minval, dtype), _clip_convert(maxval, dtype)
     minval, maxval = lax.broadcast_to_rank(minval, len(shape)), lax.broadcast_to_rank(maxval, len(shape))

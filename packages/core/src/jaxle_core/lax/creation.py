@@ -42,7 +42,8 @@ def _filled(shape: tuple[int, ...], fill_value, requested, like, requester: str,
     if python_value is not None:  # JAX broadcasts the Python value itself: its literal prints it exactly
         return broadcast(python_value, shape, out_sharding=sharding)
     value = convert_keeping_weak_type(fill_value, new_dtype, weak_type)
-    return broadcast(value, shape, out_sharding=sharding) if shape else value
+    # as JAX's, a value of no shape given a layout is still broadcast to it (a reshard where it is not typed so)
+    return broadcast(value, shape, out_sharding=sharding) if shape or sharding is not None else value
 
 
 def _weak_python_fill(fill_value, new_dtype: np.dtype):

@@ -10,6 +10,8 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.lax.householder import geqrf_p, householder_product_p, ormqr_p, qr_p
 from jaxle_core.lax.linalg_support import check_lapack_dtype, triu
 from jaxle_core.lax.structural import eye
+from jaxle_core.mesh import PartitionSpec
+from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_rules_indexing import select_which_error
 from jaxle_xla.lapack import flag, lapack_call
 from jaxle_xla.lowering.context import LoweringContext, Value
@@ -39,7 +41,11 @@ def _reflector_block(factored, m: int, n: int, full_matrices: bool):
     if m < n:
         return lax.slice_in_dim(factored, 0, m, axis=ndim - 1)
     if full_matrices:
-        return lax.pad(factored, lax.full_like(factored, 0, shape=()), [(0, 0, 0)] * (ndim - 1) + [(0, m - n, 0)])
+        # as JAX's, the padding value is a zero typed over the reflectors' mesh, replicated (there: constrained)
+        layout = factored.aval.explicit_sharding
+        zero = lax.full_like(factored, 0, shape=(),
+                             sharding=None if layout is None else NamedSharding(layout.mesh, PartitionSpec()))
+        return lax.pad(factored, zero, [(0, 0, 0)] * (ndim - 1) + [(0, m - n, 0)])
     return factored
 
 

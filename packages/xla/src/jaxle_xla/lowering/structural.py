@@ -12,6 +12,7 @@ from jaxle_core.lax import structural as lax_structural
 from jaxle_xla.lowering import dimensions as dimension_forms
 from jaxle_xla.lowering.context import LoweringContext, Value, i64, i64_array
 from jaxle_xla.lowering.module import register_lowering
+from jaxle_xla.lowering.typed_layouts import typed_operand
 
 # ---------------------------------------------------------------- conversions
 
@@ -68,9 +69,11 @@ def _select_tree(ctx: LoweringContext, which: Value, first: int, cases: Sequence
 
 @register_lowering(lax_structural.clamp_p)
 def _clamp(ctx: LoweringContext, lo: Value, x: Value, hi: Value) -> Value:
-    # scalar bounds broadcast to the result's shape first, as JAX writes every elementwise operation
+    # scalar bounds broadcast to the result's shape first, as JAX writes every elementwise operation (and, where
+    # types are constrained, each operand of another type constrained to the result's)
     shape = ctx.avals_out[0].shape
-    return ctx.op1("stablehlo.clamp", [ctx.broadcast_to(v, shape) for v in (lo, x, hi)], ctx.avals_out[0])
+    return ctx.op1("stablehlo.clamp", [typed_operand(ctx, v, i, ctx.broadcast_to(v, shape))
+                                       for i, v in enumerate((lo, x, hi))], ctx.avals_out[0])
 
 
 # ---------------------------------------------------------------- creating and reshaping
