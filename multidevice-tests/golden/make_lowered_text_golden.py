@@ -156,6 +156,11 @@ CASES = {
     "vmapped_scalar_log_gamma_draws_under_explicit_mesh": lambda jax: _keys_under_mesh(
         jax, jax.vmap(lambda k: (jax.random.exponential(k), jax.random.loggamma(k, 0.5))),
         jax.random.split(jax.random.key(0), 8)),
+    # keys laid out along "x", vmapped: the reshards into the draws' auto_axes write nothing, as JAX's
+    "scalar_draws_of_laid_out_keys_under_explicit_mesh": lambda jax: _keys_under_mesh(
+        jax, jax.vmap(lambda k: (jax.random.normal(k, (3,)), jax.random.uniform(k), jax.random.gamma(k, 2.0),
+                                 jax.random.bits(k), jax.random.choice(k, 5))),
+        laid_out=True),
     "qr_with_full_matrices_under_explicit_mesh": lambda jax: _whole_under_explicit_mesh(
         jax, lambda b: jax.lax.linalg.qr(b, full_matrices=True), SPD[:, :2]),
     "diagonal": lambda jax: jax.jit(_jnp(jax).diagonal).lower(SPD),

@@ -7,6 +7,7 @@ mesh set by ``set_mesh`` is refused with JAX's error."""
 from __future__ import annotations
 
 from jaxle_core.lax.placement import device_put_p, leaves_layout_open, reshard_p, sharding_constraint_p, stage_p
+from jaxle_core.mesh import AbstractMesh
 from jaxle_core.sharding import Sharding
 from jaxle_xla.eager_constraints import refuse_outside_context_mesh
 from jaxle_xla.lowering.context import LoweringContext, Value
@@ -32,9 +33,16 @@ def _sharding_constraint(ctx: LoweringContext, x: Value, *, sharding, unconstrai
 def _reshard(ctx: LoweringContext, x: Value, *, dst_sharding) -> Value:
     if constrains_types(ctx) and dst_sharding.mesh.explicit_axes:  # to a type: replicated means replicated there
         return constrain_to_type(ctx, x, dst_sharding)
-    if leaves_layout_open(dst_sharding):
+    if leaves_layout_open(dst_sharding) or _into_auto_axes(dst_sharding):
         return x
     return constrain(ctx, x, dst_sharding)
+
+
+def _into_auto_axes(dst_sharding) -> bool:
+    """Whether a reshard is one into ``auto_axes`` (over its abstract mesh of Auto axes only, split along a
+    batch's axis when vmapped): as JAX's, it writes nothing, whatever its spec."""
+    mesh = dst_sharding.mesh
+    return isinstance(mesh, AbstractMesh) and not mesh.empty and mesh.are_all_axes_auto
 
 
 leave_unconstrained(device_put_p)  # JAX's lowering of device_put writes no constraint after it
