@@ -14,6 +14,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray
 from jaxle_core.backend import current_backend
 from jaxle_core.core import Primitive, Tracer
+from jaxle_core.mesh import AbstractMesh
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_core.lax.structural import broadcast, convert_keeping_weak_type, warn_complex_to_real
 from jaxle_core.sharding_types import check_type_mesh, resolve_out_sharding
@@ -42,8 +43,10 @@ def _filled(shape: tuple[int, ...], fill_value, requested, like, requester: str,
     if python_value is not None:  # JAX broadcasts the Python value itself: its literal prints it exactly
         return broadcast(python_value, shape, out_sharding=sharding)
     value = convert_keeping_weak_type(fill_value, new_dtype, weak_type)
-    # as JAX's, a value of no shape given a layout is still broadcast to it (a reshard where it is not typed so)
-    return broadcast(value, shape, out_sharding=sharding) if shape or sharding is not None else value
+    # as JAX's, a value of no shape given a type's layout (over an abstract mesh) is still broadcast to it (a
+    # reshard where it is not typed so)
+    typed = sharding is not None and isinstance(getattr(sharding, "mesh", None), AbstractMesh)
+    return broadcast(value, shape, out_sharding=sharding) if shape or typed else value
 
 
 def _weak_python_fill(fill_value, new_dtype: np.dtype):
