@@ -14,9 +14,9 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray
 from jaxle_core.backend import current_backend
 from jaxle_core.core import Primitive, Tracer
-from jaxle_core.mesh import AbstractMesh
 from jaxle_core.lax.standard import canonical_shape
 from jaxle_core.lax.structural import broadcast, convert_keeping_weak_type, warn_complex_to_real
+from jaxle_core.mesh import AbstractMesh
 from jaxle_core.sharding_types import check_type_mesh, resolve_out_sharding
 
 __all__ = ["dtype", "empty", "filled_like", "full", "full_like", "shape_as_value"]
