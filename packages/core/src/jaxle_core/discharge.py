@@ -344,41 +344,13 @@ def _cond_rule(in_avals, aliases, index, *args, branches: tuple[ClosedJaxpr, ...
     return [None] + [next(finals) if is_ref_aval(a) else None for a in in_avals[1:]], outs[:n_out]
 
 
-def _moved_to_front(jaxpr: ClosedJaxpr, order: Sequence[int]) -> ClosedJaxpr:
-    """``jaxpr`` taking its inputs in ``order`` (positions of the original inputs)."""
-    inner = jaxpr.jaxpr
-    return ClosedJaxpr(inner.replace(invars=[inner.invars[i] for i in order]), jaxpr.consts)
-
-
 def _scan_rule(in_avals, aliases, *args, jaxpr: ClosedJaxpr, num_consts: int, num_carry: int, length: int,
                reverse: bool, unroll: int):
+    """A scan closing over or scanning over references, as JAX discharges it: the arrays of every reference are
+    carried, after an iteration counter; each iteration reads its slice of the scanned ones, calls the discharged
+    body (a ``closed_call``) and writes the slices back."""
     if any(is_ref_aval(a) for a in in_avals[num_consts:num_consts + num_carry]):
         raise TypeError("scan: mutable array references may only be closed over or scanned over, not carried")
-    if any(is_ref_aval(a) for a in in_avals[num_consts + num_carry:]):
-        return _scan_over_refs_rule(in_avals, *args, jaxpr=jaxpr, num_consts=num_consts, num_carry=num_carry,
-                                    length=length, reverse=reverse, unroll=unroll)
-    # The references among the consts become the leading carries.
-    positions = _ref_positions(in_avals[:num_consts])
-    n_refs, n_out = len(positions), len(jaxpr.jaxpr.outvars)
-    kept = [i for i in range(num_consts) if i not in positions]
-    discharged = _closed_discharged(jaxpr)  # inputs: consts, carry, xs; outputs: carry, ys, ref finals
-    body = _moved_to_front(discharged, kept + positions + list(range(num_consts, len(in_avals))))
-    inner = body.jaxpr
-    outvars = inner.outvars[n_out:] + inner.outvars[:n_out]
-    body = ClosedJaxpr(inner.replace(outvars=outvars), body.consts)
-    consts, carry, xs = split_scan_args(args, num_consts, num_carry)
-    outs = scan_p.bind(*[consts[i] for i in kept], *[consts[i] for i in positions], *carry, *xs, jaxpr=body,
-                       num_consts=len(kept), num_carry=n_refs + num_carry, length=length, reverse=reverse,
-                       unroll=unroll)
-    finals = dict(zip(positions, outs[:n_refs]))
-    return [finals.get(i) for i in range(len(in_avals))], outs[n_refs:]
-
-
-def _scan_over_refs_rule(in_avals, *args, jaxpr: ClosedJaxpr, num_consts: int, num_carry: int, length: int,
-                         reverse: bool, unroll: int):
-    """A scan with references among its ``xs`` (its body reads a reference to each slice), as JAX discharges it:
-    the arrays of every reference (closed over or scanned over) are carried, after an iteration counter; each
-    iteration reads its slice of the scanned ones and writes it back."""
     is_ref = [is_ref_aval(a) for a in in_avals]
     const_ref, _, xs_ref = split_scan_args(is_ref, num_consts, num_carry)
     consts, carry, xs = split_scan_args(args, num_consts, num_carry)
@@ -395,12 +367,11 @@ def _scan_over_refs_rule(in_avals, *args, jaxpr: ClosedJaxpr, num_consts: int, n
         step = next(given)
         crefs, state, xrefs = ([next(given) for _ in range(n)] for n in (n_cref, num_carry, n_xref))
         pure_x = list(given)
-        i = sub(full((), length - 1, np.dtype(np.int32)), step) if reverse else step
+        i = sub(sub(np.int32(length), step), np.int32(1)) if reverse else step  # as JAX computes it
         slices = [dynamic_index_in_dim(x, i, keepdims=False, allow_negative_indices=False) for x in xrefs]
         pure_it, cref_it, slice_it, x_it = iter(pure), iter(crefs), iter(slices), iter(pure_x)
-        outs = core.eval_jaxpr(discharged.jaxpr, discharged.consts,
-                               *[next(cref_it) if r else next(pure_it) for r in const_ref], *state,
-                               *[next(slice_it) if r else next(x_it) for r in xs_ref])
+        outs = bind_closed_call(discharged, [*[next(cref_it) if r else next(pure_it) for r in const_ref], *state,
+                                             *[next(slice_it) if r else next(x_it) for r in xs_ref]])
         new_crefs = outs[num_carry + n_ys:num_carry + n_ys + n_cref]
         new_xrefs = [dynamic_update_index_in_dim(x, u, i, 0, allow_negative_indices=False)
                      for x, u in zip(xrefs, outs[num_carry + n_ys + n_cref:])]

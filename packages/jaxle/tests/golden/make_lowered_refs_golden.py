@@ -3,12 +3,14 @@ closing over mutable array references, recorded from the module named on the com
 
     /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_lowered_refs_golden.py jax
 
-The cases cover references passed as arguments (read, written, both, neither, written without their value being
-read, several, donated beside them, with keep_unused), references the function closes over (of several ranks,
-alongside arguments), references made inside, a reference written under ``lax.cond``, and references read and
-written at static integer indices (negative ones too), at a traced index, through slices and both, with a read
-that nothing uses, and a jit given its device (``jit(device=...)``). Each case also records the values its program
-gives (run twice).
+The cases cover references passed as arguments (read, written, both, neither, written without their value being read,
+several, donated beside them, with keep_unused), references the function closes over (of several ranks, alongside
+arguments), references made inside, a reference written under ``lax.cond``, and references read and written at static
+integer indices (negative ones too), at a traced index, through slices and both, with a read that nothing uses, a jit
+given its device (``jit(device=...)``), and loops: a ``fori_loop`` and ``scan``s closing over references or scanning
+over them (forward, reversed, beside arrays), whose bodies JAX calls as private functions (``@closed_call``,
+``@dynamic_index_in_dim``), and a ``scan`` without references lowered alike. Each case also records the values its
+program gives (run twice).
 """
 
 import importlib
@@ -99,7 +101,42 @@ def _cases(m):
         closed_vector[...] = y
         return jnp.sum(r[...])
 
+    def fori_over(r, y):
+        def step(i, c):
+            r[i] += y[i]
+            return c + 1.0
+
+        return lax.fori_loop(0, 3, step, 0.0)
+
+    def scan_closing_over(r, xs):
+        def step(c, x):
+            r[...] += x
+            closed_scalar[...] += c
+            return c + x.sum(), c
+
+        return lax.scan(step, 0.0, xs)
+
+    def scan_over(rows, w, reverse=False):
+        def step(c, row):
+            row[...] *= c * w
+            return c + 1.0, row[0]
+
+        return lax.scan(step, 1.0, rows, reverse=reverse)
+
+    def scan_over_and_xs(rows, xs):
+        return lax.scan(lambda c, x_row: (c + x_row[0].sum(), x_row[1].__setitem__(..., x_row[0])), 0.0, (xs, rows))
+
+    def plain_scan(xs, w):
+        return lax.scan(lambda c, x: (c * w.sum() + x[0].sum(), x * c), 0.0, xs, reverse=True)
+
     return {
+        "fori_loop_over": (fori_over, m.new_ref(jnp.zeros(3)), X),
+        "scan_closing_over": (scan_closing_over, m.new_ref(jnp.zeros(3)), np.ones((4, 3), np.float32)),
+        "scan_over": (scan_over, m.new_ref(jnp.ones((3, 2))), np.float32(2)),
+        "scan_over_reversed": (lambda rows, w: scan_over(rows, w, reverse=True), m.new_ref(jnp.ones((3, 2))),
+                               np.float32(2)),
+        "scan_over_beside_xs": (scan_over_and_xs, m.new_ref(jnp.zeros((2, 3))), M),
+        "scan_without_references": (plain_scan, np.ones((4, 2, 3), np.float32), X),
         "argument_read_and_written": (add_to, m.new_ref(jnp.zeros(3)), X),
         "one_read_one_written": (read_one_write_other, m.new_ref(jnp.zeros(3)), m.new_ref(jnp.zeros(3)), X),
         "untouched_pruned": (untouched_and_written, m.new_ref(jnp.zeros(3)), m.new_ref(jnp.zeros(3))),

@@ -1,12 +1,16 @@
-"""Lowering of ``scan``: a ``stablehlo.while`` loop over a step counter.
+"""Lowering of ``scan``: a ``stablehlo.while`` loop over a step counter, as JAX writes it.
 
-The loop state is the counter, the consts, the carry, the xs and one buffer
-per y. Each step reads slice ``i`` of every x (``length - 1 - i`` when
-``reverse``), applies the body and writes the ys into their buffers there.
+The loop state is the xs and the consts (unchanged by the loop), the counter,
+the carry and one buffer per y. Each step reads slice ``i`` of every x
+(``length - i - 1`` when ``reverse``) with a call of ``@dynamic_index_in_dim``,
+calls the body as a private function (``@closed_call``) and writes the ys into
+their buffers there with calls of ``@dynamic_update_index_in_dim`` (jitted
+helpers, so each is one function per operand types). ``unroll`` is ignored.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -15,35 +19,24 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.jaxpr_util import jaxpr_has_ordered_effects
 from jaxle_core.lax.control_flow.scan import scan_p, split_scan_args
+from jaxle_core.lax.slicing import dynamic_index_in_dim, dynamic_update_index_in_dim
+from jaxle_core.lax.tokens import abstract_token
 from jaxle_core.mesh import PartitionSpec
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla.lowering import dimensions as dimension_forms
-from jaxle_xla.lowering.context import LoweringContext, Value, i64_array
+from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
 from jaxle_xla.lowering.typed_layouts import constrain_to_type, constrains_types
 
 _INDEX = ShapedArray((), np.int32)
 
 
-def _zeros(ctx: LoweringContext, n: int) -> list[Value]:
-    """``n`` copies of the index 0 (the start of the dimensions after the scanned one)."""
-    return [ctx.constant(0, np.int32)] * n if n else []
+def _read_slice(x: Any, index: Any) -> Any:
+    return dynamic_index_in_dim(x, index, keepdims=False, allow_negative_indices=False)
 
 
-def _read_slice(ctx: LoweringContext, x: Value, index: Value, layout: _Layout, typed: Any) -> Value:
-    """Slice ``index`` of ``x`` (of type ``typed``) along its leading axis."""
-    shape = x.aval.shape
-    piece = layout.of(ctx, ctx.op1("stablehlo.dynamic_slice", [x, index] + _zeros(ctx, len(shape) - 1), x.aval.update(
-        shape=(1,) + shape[1:]), {"slice_sizes": i64_array((1,) + shape[1:])}), typed)
-    return ctx.op1("stablehlo.reshape", [piece], x.aval.update(shape=shape[1:]))
-
-
-def _write_slice(ctx: LoweringContext, buffer: Value, y: Value, index: Value, layout: _Layout, typed: Any) -> Value:
-    """``buffer`` (of type ``typed``) with ``y`` written at ``index`` along its leading axis."""
-    piece = layout.of(ctx, ctx.op1("stablehlo.broadcast_in_dim", [y], y.aval.update(shape=(1,) + y.aval.shape),
-                                   {"broadcast_dimensions": i64_array(range(1, y.aval.ndim + 1))}), typed)
-    return layout.of(ctx, ctx.op1("stablehlo.dynamic_update_slice", [buffer, piece, index]
-                                  + _zeros(ctx, y.aval.ndim), buffer.aval), typed)
+def _write_slice(buffer: Any, y: Any, index: Any) -> Any:
+    return dynamic_update_index_in_dim(buffer, y, index, 0, allow_negative_indices=False)
 
 
 class _Layout:
@@ -68,6 +61,23 @@ class _Layout:
             return value
         return constrain_to_type(ctx, value, NamedSharding(self.mesh, PartitionSpec()))
 
+    def helper(self, ctx: LoweringContext, fun: Callable[..., Any], *args: Value) -> Value:
+        """The result of the jitted helper ``fun`` called on ``args`` (traced as typed under the mesh, if any)."""
+        if self.mesh is None:
+            return ctx.lower_fun(fun, *args)[0]
+        return ctx.lower_typed_fun(fun, self.mesh, *args)[0]
+
+
+def _call_body(ctx: LoweringContext, jaxpr: ClosedJaxpr, args: list[Value], ordered_effects: bool) -> list[Value]:
+    """A call of the private function computing the body (threading this block's token through it when it has
+    ordered effects)."""
+    callee = ctx.module.function(jaxpr, "closed_call", token=ordered_effects)
+    if not ordered_effects:
+        return ctx.op("func.call", args, jaxpr.out_avals, {"callee": f"@{callee}"})
+    outs = ctx.op("func.call", [ctx.token(), *args], [abstract_token, *jaxpr.out_avals], {"callee": f"@{callee}"})
+    ctx.ordered_token = outs[0]
+    return outs[1:]
+
 
 @register_lowering(scan_p)
 def _scan_lowering(ctx: LoweringContext, *args: Value, reverse: bool, length: int, jaxpr: ClosedJaxpr,
@@ -75,32 +85,34 @@ def _scan_lowering(ctx: LoweringContext, *args: Value, reverse: bool, length: in
     layout = _Layout(ctx)
     y_avals = ctx.avals_out[num_carry:]
     buffers = [layout.of(ctx, ctx.broadcast_to(ctx.constant(0, a.dtype), a.shape), a) for a in y_avals]
+    consts, carry, xs = split_scan_args(args, num_consts, num_carry)
     if length == 0:  # no step runs (and a slice of an empty x would not type-check)
-        return split_scan_args(args, num_consts, num_carry)[1] + buffers
-    state = [ctx.constant(0, np.int32), *args, *buffers]
-    n_args = len(args)
-    x_avals = ctx.avals_in[num_consts + num_carry:]
+        return carry + buffers
+    n_xs, n_fixed = len(xs), len(xs) + num_consts  # the loop's values it does not change, before its counter
+    state = [*xs, *consts, ctx.constant(0, np.int32), *carry, *buffers]
+    ordered_effects = jaxpr_has_ordered_effects(jaxpr.jaxpr)
 
     def cond(inner: LoweringContext, values: list[Value]) -> list[Value]:
         limit = dimension_forms.index_value(inner, length)
-        return [inner.compare("LT", layout.replicated(inner, values[0]), layout.replicated(inner, limit))]
+        return [inner.compare("LT", layout.replicated(inner, values[n_fixed]), layout.replicated(inner, limit))]
 
     def body(inner: LoweringContext, values: list[Value]) -> list[Value]:
-        counter, rest = values[0], values[1:]
-        consts, carry, xs = split_scan_args(rest[:n_args], num_consts, num_carry)
-        ys = rest[n_args:]
+        counter = values[n_fixed]
+        carry, ys = values[n_fixed + 1:n_fixed + 1 + num_carry], values[n_fixed + 1 + num_carry:]
         index = counter
         if reverse:
-            index = inner.op1("stablehlo.subtract", [dimension_forms.index_value(inner, length - 1), counter], _INDEX)
-        slices = [layout.of(inner, _read_slice(inner, x, index, layout, typed), aval)
-                  for x, typed, aval in zip(xs, x_avals, jaxpr.in_avals[num_consts + num_carry:])]
-        outs = inner.lower_jaxpr(jaxpr.jaxpr, jaxpr.consts, [*consts, *carry, *slices])
-        new_ys = [_write_slice(inner, b, y, index, layout, a) for b, y, a in zip(ys, outs[num_carry:], y_avals)]
+            last = inner.op1("stablehlo.subtract", [dimension_forms.index_value(inner, length), counter], _INDEX)
+            index = inner.op1("stablehlo.subtract", [last, inner.constant(1, np.int32)], _INDEX)
+        slices = [layout.of(inner, layout.helper(inner, _read_slice, x, index), aval)
+                  for x, aval in zip(values[:n_xs], jaxpr.in_avals[num_consts + num_carry:])]
+        outs = _call_body(inner, jaxpr, [*values[n_xs:n_fixed], *carry, *slices], ordered_effects)
+        new_ys = [layout.of(inner, layout.helper(inner, _write_slice, b, y, index), a)
+                  for b, y, a in zip(ys, outs[num_carry:], y_avals)]
         count = layout.replicated(inner, counter)
         one = layout.replicated(inner, inner.constant(1, np.int32))
         step = layout.replicated(inner, inner.op1("stablehlo.add", [count, one], _INDEX))
-        return [step, *consts, *outs[:num_carry], *xs, *new_ys]
+        return [*values[:n_fixed], step, *outs[:num_carry], *new_ys]
 
-    outs = ctx.while_loop(state, cond, body, jaxpr_has_ordered_effects(jaxpr.jaxpr))
-    layout.replicated(ctx, outs[0])  # the final count, unused (the scan's own results are constrained as typed)
-    return outs[1 + num_consts:1 + num_consts + num_carry] + outs[1 + n_args:]
+    outs = ctx.while_loop(state, cond, body, ordered_effects)
+    layout.replicated(ctx, outs[n_fixed])  # the final count, unused (the scan's own results are constrained as typed)
+    return outs[n_fixed + 1:]
