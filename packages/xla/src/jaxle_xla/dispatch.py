@@ -430,6 +430,12 @@ class XlaBackend:
                 if alias is not None:
                     in_shardings[i] = in_shardings[i] if in_shardings[i] is not None else on_device
                     results[alias] = results[alias] if results[alias] is not None else on_device
+        elif mesh is not None and any(a is not None for a in aliases):
+            # over a mesh, the array of a reference passed in is annotated with its type's layout, as JAX's
+            in_shardings = list(in_shardings) or [None] * len(closed_jaxpr.in_avals)
+            for i, alias in enumerate(aliases):
+                if alias is not None and in_shardings[i] is None:
+                    in_shardings[i] = getattr(closed_jaxpr.in_avals[i], "explicit_sharding", None)
         program = Program(closed_jaxpr, name, donated_invars, keep_unused, hoist=False, mesh=mesh,
                           arg_shardings=in_shardings, result_shardings=results, layouts=layouts,
                           result_names=result_names, annotate_devices=True, aliases=aliases,

@@ -338,14 +338,30 @@ def _empty_ref_aval(*, ty: ShapedArray, memory_space: Any) -> AbstractRef:
     return AbstractRef(ty, memory_space)
 
 
+def _check_laid_out_index(ref: AbstractRef, indexer: Indexer) -> None:
+    """JAX's refusal of an index that would change the layout of a reference laid out over Explicit mesh axes: an
+    integer (or integer array) index, or a slice of part of a split dimension."""
+    sharding = getattr(ref.inner_aval, "explicit_sharding", None)
+    if indexer is None or sharding is None or all(p is None for p in sharding.spec):
+        return
+    if any(d.kind != "slice" for d in indexer):
+        raise TypeError("sharded ref (array reference) can only be indexed by slices, not integers")
+    for axis, (d, size, split) in enumerate(zip(indexer, ref.shape, sharding.spec)):
+        if split is not None and (d.start, d.size, d.stride) != (0, size, 1):
+            raise ValueError("sharded ref (array reference) can only be sliced along unsharded axes, but ref of "
+                             f"shape {tuple(ref.shape)} was sliced on axis {axis}, which is sharded like {split}")
+
+
 @get_p.def_abstract_eval
 def _get_aval(ref: Any, *index_avals: Any, indexer: Indexer) -> ShapedArray:
     ref = _check_ref("get", ref)
+    _check_laid_out_index(ref, indexer)
     return ShapedArray(indexed_shape(ref.shape, indexer, index_avals), ref.dtype, ref.weak_type)
 
 
 def _check_update(name: str, ref: Any, value: Any, indexer: Indexer, index_avals: Sequence[Any]) -> ShapedArray:
     ref = _check_ref(name, ref)
+    _check_laid_out_index(ref, indexer)
     expected = indexed_shape(ref.shape, indexer, index_avals)
     if tuple(value.shape) != expected:
         raise ValueError(f"Invalid shape for `{name}`. Ref shape: {ref.shape}. Expected shape: {expected}. "

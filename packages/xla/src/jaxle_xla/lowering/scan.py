@@ -108,8 +108,8 @@ def _scan_lowering(ctx: LoweringContext, *args: Value, reverse: bool, length: in
         outs = _call_body(inner, jaxpr, [*values[n_xs:n_fixed], *carry, *slices], ordered_effects)
         new_ys = [layout.of(inner, layout.helper(inner, _write_slice, b, y, index), a)
                   for b, y, a in zip(ys, outs[num_carry:], y_avals)]
-        count = layout.replicated(inner, counter)
-        one = layout.replicated(inner, inner.constant(1, np.int32))
+        one = inner.constant(1, np.int32)
+        count, one = layout.replicated(inner, counter), layout.replicated(inner, one)
         step = layout.replicated(inner, inner.op1("stablehlo.add", [count, one], _INDEX))
         return [*values[:n_fixed], step, *outs[:num_carry], *new_ys]
 
