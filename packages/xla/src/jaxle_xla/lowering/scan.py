@@ -21,6 +21,7 @@ from jaxle_core.jaxpr_util import jaxpr_has_ordered_effects
 from jaxle_core.lax.control_flow.scan import scan_p, split_scan_args
 from jaxle_core.lax.slicing import dynamic_index_in_dim, dynamic_update_index_in_dim
 from jaxle_core.lax.tokens import abstract_token
+from jaxle_core.memory_spaces import MemorySpace
 from jaxle_core.mesh import PartitionSpec
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla.lowering import dimensions as dimension_forms
@@ -62,7 +63,10 @@ class _Layout:
         return constrain_to_type(ctx, value, NamedSharding(self.mesh, PartitionSpec()))
 
     def helper(self, ctx: LoweringContext, fun: Callable[..., Any], *args: Value) -> Value:
-        """The result of the jitted helper ``fun`` called on ``args`` (traced as typed under the mesh, if any)."""
+        """The result of the jitted helper ``fun`` called on ``args`` (traced as typed under the mesh, if any, and
+        as in device memory: an offloaded y is written into its buffer as the loop's other values are)."""
+        args = tuple(Value(a.name, a.aval.update(memory_space=MemorySpace.Device), a.type)
+                     if getattr(a.aval, "memory_space", None) not in (None, MemorySpace.Device) else a for a in args)
         if self.mesh is None:
             return ctx.lower_fun(fun, *args)[0]
         return ctx.lower_typed_fun(fun, self.mesh, *args)[0]
