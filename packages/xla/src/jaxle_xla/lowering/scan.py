@@ -88,7 +88,9 @@ def _scan_lowering(ctx: LoweringContext, *args: Value, reverse: bool, length: in
                    num_consts: int, num_carry: int, unroll: int) -> list[Value]:
     layout = _Layout(ctx)
     y_avals = ctx.avals_out[num_carry:]
+    # the buffers typed as the stacked ys (the helpers writing into them are traced on those types)
     buffers = [layout.of(ctx, ctx.broadcast_to(ctx.constant(0, a.dtype), a.shape), a) for a in y_avals]
+    buffers = [Value(b.name, a, b.type) for b, a in zip(buffers, y_avals)]
     consts, carry, xs = split_scan_args(args, num_consts, num_carry)
     if length == 0:  # no step runs (and a slice of an empty x would not type-check)
         return carry + buffers
@@ -107,11 +109,9 @@ def _scan_lowering(ctx: LoweringContext, *args: Value, reverse: bool, length: in
         if reverse:
             last = inner.op1("stablehlo.subtract", [dimension_forms.index_value(inner, length), counter], _INDEX)
             index = inner.op1("stablehlo.subtract", [last, inner.constant(1, np.int32)], _INDEX)
-        slices = [layout.of(inner, layout.helper(inner, _read_slice, x, index), aval)
-                  for x, aval in zip(values[:n_xs], jaxpr.in_avals[num_consts + num_carry:])]
+        slices = [layout.helper(inner, _read_slice, x, index) for x in values[:n_xs]]
         outs = _call_body(inner, jaxpr, [*values[n_xs:n_fixed], *carry, *slices], ordered_effects)
-        new_ys = [layout.of(inner, layout.helper(inner, _write_slice, b, y, index), a)
-                  for b, y, a in zip(ys, outs[num_carry:], y_avals)]
+        new_ys = [layout.helper(inner, _write_slice, b, y, index) for b, y in zip(ys, outs[num_carry:])]
         one = inner.constant(1, np.int32)
         count, one = layout.replicated(inner, counter), layout.replicated(inner, one)
         step = layout.replicated(inner, inner.op1("stablehlo.add", [count, one], _INDEX))
