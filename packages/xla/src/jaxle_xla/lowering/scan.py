@@ -63,11 +63,12 @@ class _Layout:
         return constrain_to_type(ctx, value, NamedSharding(self.mesh, PartitionSpec()))
 
     def helper(self, ctx: LoweringContext, fun: Callable[..., Any], *args: Value) -> Value:
-        """The result of the jitted helper ``fun`` called on ``args`` (traced as typed under the mesh, if any, and
-        as in device memory: an offloaded y is written into its buffer as the loop's other values are)."""
+        """The result of the jitted helper ``fun`` called on ``args``: traced as typed under the mesh where one of
+        them is typed over it (values typed over no mesh stay so, as JAX's), and as in device memory (an offloaded y
+        is written into its buffer as the loop's other values are)."""
         args = tuple(Value(a.name, a.aval.update(memory_space=MemorySpace.Device), a.type)
                      if getattr(a.aval, "memory_space", None) not in (None, MemorySpace.Device) else a for a in args)
-        if self.mesh is None:
+        if self.mesh is None or all(getattr(a.aval, "explicit_sharding", None) is None for a in args):
             return ctx.lower_fun(fun, *args)[0]
         return ctx.lower_typed_fun(fun, self.mesh, *args)[0]
 
