@@ -163,11 +163,14 @@ def write(x: Any, indexer: Indexer, operands: Sequence[Any], value: Any, accumul
     if _is_basic(indexer):
         starts, extents, strides, squeezed = _windows(indexer, operands)
         if all(s == 1 for s in strides):
-            if accumulate:
-                value = add(read(x, indexer, operands), value)
+            # as JAX's: the old window read first where the value is added to it
+            old = dynamic_slice_p.bind(x, *_in_bounds(starts, shape), slice_sizes=tuple(extents)) if accumulate \
+                else None
             if get_aval(value).shape != tuple(extents):  # integer-indexed dimensions put back
                 value = broadcast_in_dim(value, tuple(extents), tuple(i for i in range(len(shape))
                                                                       if i not in squeezed))
+            if accumulate:
+                value = add(old, value)
             return dynamic_update_slice_p.bind(x, value, *_in_bounds(starts, shape))
     indices, _ = _point_indices(shape, indexer, operands)
     dims = _all_dims(len(shape))
@@ -186,7 +189,22 @@ def _empty_ref_rule(in_avals, aliases, *, ty: ShapedArray, memory_space: Any):
     return [], [full(ty.shape, 0, ty.dtype)]
 
 
+def _staged_slice_ends(indexer: Indexer, operands: Sequence[Any]) -> None:
+    """Stage what JAX's discharge of a read computes before it finds the index is not all static slices: the end of
+    each slice up to the first one from a traced start (``start + (size - 1) * stride + 1``, left unused)."""
+    operands = iter(operands)
+    for d in indexer or ():
+        if d.kind != "slice":
+            return
+        if d.start is None:
+            start = next(operands)
+            dtype = get_aval(start).dtype
+            add(add(start, np.asarray((d.size - 1) * d.stride, dtype)), np.asarray(1, dtype))
+            return
+
+
 def _get_rule(in_avals, aliases, x, *operands, indexer):
+    _staged_slice_ends(indexer, operands)
     return [None] * (1 + len(operands)), [read(x, indexer, operands)]
 
 

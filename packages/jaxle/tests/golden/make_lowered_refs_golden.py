@@ -6,11 +6,12 @@ closing over mutable array references, recorded from the module named on the com
 The cases cover references passed as arguments (read, written, both, neither, written without their value being read,
 several, donated beside them, with keep_unused), references the function closes over (of several ranks, alongside
 arguments), references made inside, a reference written under ``lax.cond``, and references read and written at static
-integer indices (negative ones too), at a traced index, through slices and both, with a read that nothing uses, a jit
-given its device (``jit(device=...)``), and loops: a ``fori_loop`` and ``scan``s closing over references or scanning
-over them (forward, reversed, beside arrays), whose bodies JAX calls as private functions (``@closed_call``,
-``@dynamic_index_in_dim``), and a ``scan`` without references lowered alike. Each case also records the values its
-program gives (run twice).
+integer indices (negative ones too), at a traced index, through slices and both, through slices from traced starts
+(``ds(i, n)``, also in a ``fori_loop``), added to (``ref.addupdate``) at static and traced starts, with a read that
+nothing uses, a jit given its device (``jit(device=...)``), and loops: a ``fori_loop`` and ``scan``s closing over
+references or scanning over them (forward, reversed, beside arrays), whose bodies JAX calls as private functions
+(``@closed_call``, ``@dynamic_index_in_dim``), and a ``scan`` without references lowered alike. Each case also records
+the values its program gives (run twice).
 """
 
 import importlib
@@ -126,6 +127,26 @@ def _cases(m):
     def scan_over_and_xs(rows, xs):
         return lax.scan(lambda c, x_row: (c + x_row[0].sum(), x_row[1].__setitem__(..., x_row[0])), 0.0, (xs, rows))
 
+    def dynamic_slices(r, i):
+        a = r[m.ds(i, 2)]
+        b = r[1:3, m.ds(i, 2)]
+        c = r[m.ds(i, 2), 1]
+        d = r[i, m.ds(i, 1)]
+        r[m.ds(i, 2)] = a * 2
+        return a, b, c, d
+
+    def fori_rows(r, y):
+        def step(i, c):
+            r[m.ds(i, 1)] += y[m.ds(i, 1)] * c
+            return c + r[m.ds(i, 1)].sum()
+
+        return lax.fori_loop(0, 2, step, 1.0)
+
+    def added_windows(r, v, i):
+        m.ref.addupdate(r, (slice(1, 3),), v)
+        m.ref.addupdate(r, (m.ds(i, 2),), v)
+        m.ref.addupdate(r, 1, v[0])
+
     def plain_scan(xs, w):
         return lax.scan(lambda c, x: (c * w.sum() + x[0].sum(), x * c), 0.0, xs, reverse=True)
 
@@ -137,6 +158,9 @@ def _cases(m):
                                np.float32(2)),
         "scan_over_beside_xs": (scan_over_and_xs, m.new_ref(jnp.zeros((2, 3))), M),
         "scan_without_references": (plain_scan, np.ones((4, 2, 3), np.float32), X),
+        "dynamic_slices": (dynamic_slices, m.new_ref(jnp.arange(32.0).reshape(8, 4)), 1),
+        "fori_loop_dynamic_rows": (fori_rows, m.new_ref(jnp.zeros((2, 3))), M),
+        "added_windows": (added_windows, m.new_ref(jnp.zeros((4, 3))), np.ones((2, 3), np.float32), 1),
         "argument_read_and_written": (add_to, m.new_ref(jnp.zeros(3)), X),
         "one_read_one_written": (read_one_write_other, m.new_ref(jnp.zeros(3)), m.new_ref(jnp.zeros(3)), X),
         "untouched_pruned": (untouched_and_written, m.new_ref(jnp.zeros(3)), m.new_ref(jnp.zeros(3))),

@@ -22,6 +22,7 @@ from jaxle_core import core, dtypes
 from jaxle_core.avals import AbstractValue, ShapedArray, abstract_value_types, aval_handlers, get_aval
 from jaxle_core.core import JaxprEqn, Primitive, Tracer
 from jaxle_core.lax.structural import convert_element_type
+from jaxle_core.mesh import PartitionSpec
 from jaxle_core.pretty import Doc, PpContext, concat, pp_atom, pp_eqn_rules, text
 
 __all__ = ["AbstractRef", "Ref", "Slice", "addupdate", "addupdate_p", "ds", "empty_ref", "empty_ref_p", "free_ref",
@@ -352,11 +353,23 @@ def _check_laid_out_index(ref: AbstractRef, indexer: Indexer) -> None:
                              f"shape {tuple(ref.shape)} was sliced on axis {axis}, which is sharded like {split}")
 
 
+def _indexed_aval(ref: AbstractRef, indexer: Indexer, index_avals: Sequence[Any]) -> ShapedArray:
+    """The type of ``ref[indexer]``: over Explicit mesh axes, laid out as the reference (the split dimensions are
+    whole, ``_check_laid_out_index``), as JAX's."""
+    shape = indexed_shape(ref.shape, indexer, index_avals)
+    sharding = getattr(ref.inner_aval, "explicit_sharding", None)
+    if sharding is not None:
+        kept = sharding.spec if indexer is None else [p for p, d in zip(sharding.spec, indexer) if d.kind == "slice"]
+        spec = kept if len(kept) == len(shape) else [None] * len(shape)  # integer arrays index unsplit dimensions
+        sharding = sharding.update(spec=PartitionSpec(*spec))
+    return ShapedArray(shape, ref.dtype, ref.weak_type, sharding=sharding)
+
+
 @get_p.def_abstract_eval
 def _get_aval(ref: Any, *index_avals: Any, indexer: Indexer) -> ShapedArray:
     ref = _check_ref("get", ref)
     _check_laid_out_index(ref, indexer)
-    return ShapedArray(indexed_shape(ref.shape, indexer, index_avals), ref.dtype, ref.weak_type)
+    return _indexed_aval(ref, indexer, index_avals)
 
 
 def _check_update(name: str, ref: Any, value: Any, indexer: Indexer, index_avals: Sequence[Any]) -> ShapedArray:
@@ -369,7 +382,7 @@ def _check_update(name: str, ref: Any, value: Any, indexer: Indexer, index_avals
                          f"Transforms: {_describe_transforms(ref.shape, indexer, index_avals)}. ")
     if value.dtype != ref.dtype:
         raise ValueError(f"Invalid dtype for `{name}`. Ref dtype: {ref.dtype}. Value dtype: {value.dtype}. ")
-    return ShapedArray(expected, ref.dtype, ref.weak_type)
+    return _indexed_aval(ref, indexer, index_avals)
 
 
 @swap_p.def_abstract_eval
