@@ -32,10 +32,11 @@ def as_array(value: np.ndarray, aval: ShapedArray) -> Any:
 
 def emit_host_callback(ctx: LoweringContext, host_function: Callable[..., Sequence[np.ndarray]],
                        operands: Sequence[Value], result_avals: Sequence[ShapedArray], *, has_side_effect: bool,
-                       ordered: bool, device: Any = None) -> list[Value]:
+                       ordered: bool, device: Any = None, placed: bool = True) -> list[Value]:
     """Emit a custom call running ``host_function(*operand_arrays) -> result_arrays`` on the host; returns the
-    results. ``ordered`` chains it after the block's previous ordered call through a token; in a partitioned
-    program ``device`` (else the first) runs a call made outside ``shard_map``."""
+    results. ``ordered`` chains it after the block's previous ordered call through a token; ``device`` (else the
+    first) runs a call made outside ``shard_map``, placed there as JAX places it also in a program of one device
+    unless not ``placed`` (an ordered debug callback)."""
     region = ctx.module.manual_regions[-1] if ctx.module.manual_regions and ctx.module.mesh is not None else None
     if region is not None and region.automatic_axes:
         if result_avals or ordered:
@@ -63,7 +64,7 @@ def emit_host_callback(ctx: LoweringContext, host_function: Callable[..., Sequen
         "result_layouts": "[" + ", ".join(default_layout(len(a.shape)) for a in result_avals) + "]",
         "mhlo.backend_config": f"{{index = {index} : ui64}}",
     }
-    if ctx.module.mesh is not None:
+    if ctx.module.mesh is not None or placed:
         attributes["sdy.sharding"] = _callback_placement(ctx, result_avals, device)
     outs = ctx.op("stablehlo.custom_call", operands, result_avals, attributes)
     if ordered:
@@ -108,7 +109,7 @@ def _callback_placement(ctx: LoweringContext, result_avals: Sequence[Any], devic
         symbol = ctx.module.named_mesh("empty_mesh")
         dims = ["[" + ", ".join(["{}"] * len(a.shape)) + "]" for a in result_avals]
     else:
-        index = 0 if device is None else ctx.module.mesh._flat_devices_tuple.index(device)
+        index = 0 if device is None or ctx.module.mesh is None else ctx.module.mesh._flat_devices_tuple.index(device)
         symbol = ctx.module.named_mesh(f"maximal_mesh_{index}", index)
         dims = ["[]"] * len(result_avals)
     return "#sdy.sharding_per_value<[" + ", ".join(f"<@{symbol}, {d}>" for d in dims or ["[]"]) + "]>"

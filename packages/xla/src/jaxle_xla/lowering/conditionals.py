@@ -32,7 +32,8 @@ def _cond_lowering(ctx: LoweringContext, index: Value, *args: Value,
         index = ctx.op("stablehlo.case", [index], [index_aval], regions=[renumbered] * len(branches))[0]
         branches = (branches[kept],)
 
-    # Branches with ordered effects continue this block's token, and the case returns the token they end with.
+    # Branches with ordered effects continue this block's token, and the case returns the token they end with
+    # (first, as JAX's).
     ordered = any(jaxpr_has_ordered_effects(b.jaxpr) for b in branches)
     token = ctx.token() if ordered else None
 
@@ -40,14 +41,14 @@ def _cond_lowering(ctx: LoweringContext, index: Value, *args: Value,
         def body(inner: LoweringContext, _: list[Value]) -> list[Value]:
             inner.ordered_token = token
             outs = inner.lower_jaxpr(branch.jaxpr, branch.consts, args)
-            return [*outs, inner.ordered_token] if ordered else outs
+            return [inner.ordered_token, *outs] if ordered else outs
 
         return ctx.region([], body)
 
-    outs = ctx.op("stablehlo.case", [index], ctx.avals_out + [abstract_token] * ordered,
+    outs = ctx.op("stablehlo.case", [index], [abstract_token] * ordered + ctx.avals_out,
                   regions=[region(b) for b in branches])
     if ordered:
-        ctx.ordered_token, outs = outs[-1], outs[:-1]
+        ctx.ordered_token, outs = outs[0], outs[1:]
     return outs
 
 

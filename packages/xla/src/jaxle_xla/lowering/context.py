@@ -139,13 +139,13 @@ def _nested_literal(value: np.ndarray) -> str:
 
 
 def _carrying_token(region_body: Callable, returns_state: bool) -> Callable:
-    """A loop region's body whose last argument is the token of ordered effects, which it carries on when it
+    """A loop region's body whose first argument is the token of ordered effects, which it carries on when it
     returns the state."""
 
     def with_token(inner: LoweringContext, values: list[Value]) -> list[Value]:
-        inner.ordered_token = values[-1]
-        outs = list(region_body(inner, values[:-1]))
-        return [*outs, inner.ordered_token] if returns_state else outs
+        inner.ordered_token = values[0]
+        outs = list(region_body(inner, values[1:]))
+        return [inner.ordered_token, *outs] if returns_state else outs
 
     return with_token
 
@@ -314,17 +314,17 @@ class LoweringContext:
                    body: Callable[[LoweringContext, list[Value]], Sequence[Value]],
                    ordered_effects: bool = False) -> list[Value]:
         """A ``stablehlo.while`` over ``state``: ``cond`` gives the predicate, ``body`` the next state. With
-        ``ordered_effects`` (the body has some) the block's token is carried too, so the body's ordered effects
-        come after this block's earlier ones and before its later ones."""
+        ``ordered_effects`` (the body has some) the block's token is carried too, first, as JAX's, so the body's
+        ordered effects come after this block's earlier ones and before its later ones."""
         if ordered_effects:
-            state = [*state, self.token()]
+            state = [self.token(), *state]
             cond, body = _carrying_token(cond, False), _carrying_token(body, True)
         avals = [v.aval for v in state]
         # a loop's own ops are its equation's: marked as computed where the equation is
         regions = [self.region(avals, cond, marked=True), self.region(avals, body, marked=True)]
         outs = self.op("stablehlo.while", state, avals, regions=regions)
         if ordered_effects:
-            self.ordered_token, outs = outs[-1], outs[:-1]
+            self.ordered_token, outs = outs[0], outs[1:]
         return outs
 
     def region(self, arg_avals: Sequence[ShapedArray],

@@ -24,4 +24,4 @@ def _debug_lowering(ctx: LoweringContext, *args: Value, **params) -> list[Value]
         call_host(lambda *xs: run(*xs, **params), arrays, (), "debug.callback")
         return ()
 
-    return emit_host_callback(ctx, host_function, args, [], has_side_effect=True, ordered=ordered)
+    return emit_host_callback(ctx, host_function, args, [], has_side_effect=True, ordered=ordered, placed=not ordered)

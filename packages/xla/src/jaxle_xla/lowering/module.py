@@ -307,8 +307,9 @@ class ModuleBuilder:
         outs = ctx.lower_jaxpr(closed.jaxpr, closed.consts, inputs)
         outs = _constrained_to_texts(ctx, constrain_all(ctx, outs, out_shardings), out_layouts)
         outs = [placed_in(ctx, v, kind) if kind else v for v, kind in zip(outs, _padded(placed, len(outs)))]
-        if token:
+        if token:  # the token first, marked as JAX marks it
             args, outs = [token_arg, *args], [ctx.ordered_token, *outs]
+            arg_attributes, result_attributes = [_TOKEN, *arg_attributes], [_TOKEN, *result_attributes]
         attributes = list(arg_attributes) + [""] * (len(args) - len(arg_attributes))
         params = ", ".join(f"{a.name}: {tensor_type(a.aval)}{attr}" for a, attr in zip(args, attributes))
         results = ", ".join(tensor_type(v.aval) for v in outs)
@@ -433,6 +434,9 @@ def _bytes_attribute(data: bytes) -> str:
 def _string_attribute(text: str) -> str:
     """``text`` as an MLIR string attribute (quotes and backslashes escaped)."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+_TOKEN = " {jax.token = true}"  # the attribute of a function's token argument and result
 
 
 def _attributes(entries: Sequence[str]) -> str:

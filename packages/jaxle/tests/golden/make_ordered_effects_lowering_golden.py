@@ -1,0 +1,104 @@
+"""Write ordered_effects_lowering_golden.json: the StableHLO text (``jit(f).lower(*args).as_text()``) of programs
+whose loops, conditionals and nested jits have ordered effects (``debug.print(..., ordered=True)``,
+``io_callback(..., ordered=True)``), recorded from the module named on the command line:
+
+    /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_ordered_effects_lowering_golden.py jax
+
+The cases: a scan (forward, reversed, between prints outside it), a fori_loop, a while_loop, a cond, a nested jit
+and a scan calling an ordered io_callback. Each also records what the program prints and returns.
+"""
+
+import contextlib
+import importlib
+import io
+import pathlib
+import sys
+
+import numpy as np
+from golden_writer import write_golden
+
+HERE = pathlib.Path(__file__).parent
+XS = np.arange(3, dtype=np.float32)
+
+
+def _cases(m):
+    lax, jnp = m.lax, m.numpy
+
+    def show(label, value):
+        m.debug.print(label + "={v}", v=value, ordered=True)
+
+    def scan(xs):
+        def step(c, x):
+            show("x", x)
+            return c + x, x * 2
+        return lax.scan(step, 0.0, xs)
+
+    def scan_between_prints(c, xs):
+        show("before", c)
+
+        def step(carry, x):
+            show("x", x)
+            return carry + x * c, carry
+        out = lax.scan(step, c, xs, reverse=True)
+        show("after", out[0])
+        return out
+
+    def fori(xs):
+        def step(i, c):
+            show("c", c)
+            return c + 1
+        return lax.fori_loop(0, 3, step, xs)
+
+    def while_loop(xs):
+        def step(c):
+            show("c", c[1])
+            return c[0] + 1, c[1] * 2
+        return lax.while_loop(lambda c: c[0] < 3, step, (0, xs))
+
+    def cond(xs):
+        def shown(v):
+            show("v", v)
+            return v + 1
+        return lax.cond(xs[0] > -1, shown, lambda v: v, xs)
+
+    def nested_jit(xs):
+        inner = m.jit(lambda v: (show("inner", v), v * 3)[1])
+        show("outer", xs)
+        return inner(xs) + 1
+
+    def scan_io_callback(xs):
+        def step(c, x):
+            y = m.experimental.io_callback(lambda v: np.float32(v + 1), m.ShapeDtypeStruct((), jnp.float32), x,
+                                           ordered=True)
+            return c + y, y
+        return lax.scan(step, 0.0, xs)
+
+    return {"scan": (scan, XS), "scan_between_prints": (scan_between_prints, np.float32(2), XS),
+            "fori_loop": (fori, XS), "while_loop": (while_loop, XS), "cond": (cond, XS),
+            "nested_jit": (nested_jit, XS), "scan_io_callback": (scan_io_callback, XS)}
+
+
+def lowered(m, name):
+    """Case ``name``'s lowered text with ``m`` as jax."""
+    fun, *args = _cases(m)[name]
+    return m.jit(fun).lower(*args).as_text()
+
+
+def run(m, name):
+    """Case ``name`` run with ``m`` as jax: what it prints and the leaves of its results."""
+    fun, *args = _cases(m)[name]
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        outs = m.jit(fun)(*args)
+        m.effects_barrier()
+    return {"printed": printed.getvalue(), "results": [np.asarray(x).tolist() for x in m.tree.leaves(outs)]}
+
+
+def record(m):
+    return {name: {"text": lowered(m, name), "run": run(m, name)} for name in _cases(m)}
+
+
+if __name__ == "__main__":
+    module = importlib.import_module(sys.argv[1])
+    importlib.import_module(f"{sys.argv[1]}.experimental")
+    write_golden(record(module), HERE / "ordered_effects_lowering_golden.json")
