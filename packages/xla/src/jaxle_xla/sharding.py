@@ -424,17 +424,19 @@ def _named_from_hlo_text(text: str, mesh: Mesh, ndim: int) -> NamedSharding:
     raise error or ValueError(f"XLA chose the sharding {text}, which no PartitionSpec over {mesh} expresses")
 
 
-def partitioner_layout(hlo: Any, mesh: Mesh, ndim: int) -> NamedSharding:
+def partitioner_layout(hlo: Any, mesh: Mesh, ndim: int, *, result: bool = True) -> NamedSharding:
     """The layout XLA's partitioner gave a rank-``ndim`` argument or result of a program over ``mesh``, as JAX
-    reports it: named over ``mesh`` (``named_from_hlo``); where no PartitionSpec names it, JAX's
-    IndivisibleError when the mesh's axes, in order, do not divide its tiles, else its GSPMDSharding (placing
-    the array over a mesh of its own)."""
+    reports it: named over ``mesh`` (``named_from_hlo``); where no PartitionSpec names it, its GSPMDSharding
+    (placing the array over a mesh of its own), but where the mesh's axes, in order, do not divide its tiles:
+    JAX's IndivisibleError for a ``result`` (and an argument JAX names as one), a placement for another argument."""
     try:
         return named_from_hlo(hlo, mesh, ndim)
     except IndivisibleError:
-        raise
+        if result:
+            raise
     except ValueError:
-        return placement_of(GSPMDSharding(mesh._flat_devices_tuple, hlo))
+        pass
+    return placement_of(GSPMDSharding(mesh._flat_devices_tuple, hlo))
 
 
 def _unnamed_error(tiles: list[int], mesh: Mesh) -> IndivisibleError | None:

@@ -536,15 +536,17 @@ def _kept_values(values: Sequence[Any], keep: Sequence[bool]) -> list[Any]:
 def _propagated(loaded: _jaxlib.LoadedExecutable, mesh: Mesh, layouts: Sequence[NamedSharding | None],
                 keep: Sequence[bool], avals: Sequence[Any]) -> list[NamedSharding | None]:
     """``layouts`` with each argument left open (None) named by the layout XLA's partitioner gave it (a pruned
-    argument keeps None; one no NamedSharding over ``mesh`` names is reported as JAX reports it)."""
+    argument keeps None; one no NamedSharding over ``mesh`` names is reported as JAX reports it: where another
+    argument is laid out, JAX names it over that mesh as it names a result, else it places it as XLA laid it out)."""
     if None not in layouts:
         return list(layouts)
+    named = any(layout is not None for layout in layouts)
     chosen = iter(_jaxlib.parameter_hlo_shardings(loaded, sum(keep)))
     resolved = []
     for layout, kept, aval in zip(layouts, keep, avals):
         hlo = next(chosen) if kept else None
         if layout is None and hlo is not None:
-            layout = partitioner_layout(hlo, mesh, aval.ndim)
+            layout = partitioner_layout(hlo, mesh, aval.ndim, result=named)
         resolved.append(layout)
     return resolved
 
