@@ -53,13 +53,14 @@ def auto_meshes_ignored() -> Iterator[None]:
         core.type_auto_meshes = saved
 
 
-def traced_mesh(avals_out: Sequence[Any]) -> AbstractContextManager:
-    """A block under the mesh an equation's results are typed over, when a mesh is current and that is the current
-    one's axes retyped (the equation was traced inside ``auto_axes`` or ``explicit_axes``): evaluated again (rewritten
-    for XLA, transformed, transposed), the equation checks its types against the mesh it was traced under, as JAX's
-    equations do."""
+def traced_mesh(avals_out: Sequence[Any], staged_under: AbstractMesh | None = None) -> AbstractContextManager:
+    """A block under the mesh an equation was traced under (``staged_under``, recorded where it was staged, else
+    the one its results are typed over), when a mesh is current and that is the current one's axes retyped (the
+    equation was traced inside ``auto_axes`` or ``explicit_axes``): evaluated again (rewritten for XLA, transformed,
+    transposed), the equation checks its types against the mesh it was traced under, as JAX's equations do."""
     current = get_abstract_mesh()
-    mesh = next((m for m in map(_mesh_named, avals_out) if m is not None), None)
+    mesh = staged_under if staged_under is not None and not staged_under.empty else next(
+        (m for m in map(_mesh_named, avals_out) if m is not None), None)
     if current.empty or mesh is None or mesh == current or mesh.manual_axes or current.manual_axes or (
             mesh.axis_names, mesh.axis_sizes) != (current.axis_names, current.axis_sizes):
         return contextlib.nullcontext()

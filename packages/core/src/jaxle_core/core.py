@@ -634,7 +634,7 @@ def equation_context(eqn: JaxprEqn) -> Iterator[None]:
         if eqn.compute_type is not None:
             stack.enter_context(computing_on(eqn.compute_type))
         if equation_mesh is not None and not isinstance(_context.trace, EvalTrace):
-            stack.enter_context(equation_mesh([v.aval for v in eqn.outvars]))
+            stack.enter_context(equation_mesh([v.aval for v in eqn.outvars], eqn.mesh))
         yield
 
 
@@ -651,10 +651,10 @@ type_memory_spaces: Callable[[Primitive, Sequence[Any], dict, Any], Any] | None 
 # ``type_auto_meshes(primitive, avals, params, outs)``: ``outs`` typed over their operands' mesh of Auto axes;
 # installed by auto_mesh_types.py once the first such mesh (or array laid out over one) appears.
 type_auto_meshes: Callable[[Primitive, Sequence[Any], dict, Any], Any] | None = None
-# ``equation_mesh(avals_out)``: a block under the mesh (of retyped axes) an equation with these results was traced
-# under, where that is not the current one (inside ``auto_axes``); installed by auto_mesh_types.py with the typing
-# above, None until then.
-equation_mesh: Callable[[Sequence[Any]], AbstractContextManager] | None = None
+# ``equation_mesh(avals_out, staged_under)``: a block under the mesh (of retyped axes) an equation with these results
+# was traced under (``staged_under``, its recorded ``mesh``, where known), where that is not the current one (inside
+# ``auto_axes``); installed by auto_mesh_types.py with the typing above, None until then.
+equation_mesh: Callable[[Sequence[Any], Any], AbstractContextManager] | None = None
 
 
 def abstract_eval(primitive: Primitive, avals: Sequence[ShapedArray], params: dict):

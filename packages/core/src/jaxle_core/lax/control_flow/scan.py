@@ -196,10 +196,10 @@ def _normalize_unroll(unroll: int | bool, length: int) -> int:
 
 def _slice_aval(aval: ShapedArray) -> ShapedArray:
     """The type of one slice of ``xs`` along its leading axis: laid out as ``xs``'s other dimensions (over Explicit
-    mesh axes; the leading one is whole)."""
+    mesh axes; the leading one is whole), over the mesh of Auto axes ``xs``'s type names."""
     if is_ref_aval(aval):  # the body reads (and writes) a reference to each slice
         return aval.update(shape=aval.shape[1:])
-    sliced = aval.update(shape=aval.shape[1:])
+    sliced = aval.update(shape=aval.shape[1:], auto_mesh=aval.auto_mesh)
     sharding = aval.explicit_sharding
     if sharding is None:
         return sliced
