@@ -123,6 +123,8 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
 
     ``in_axes``/``out_axes`` are ints (negative allowed), ``None`` (not mapped) or pytree prefixes of the
     arguments/outputs; keyword arguments are mapped along axis 0. ``axis_name`` names the axis for collectives.
+    ``spmd_axis_name`` (a mesh axis name or a tuple of them) splits the mapped dimension along those mesh axes in
+    the shardings written inside (sharding constraints, a nested ``jit``'s shardings).
     """
     if not callable(fun):
         raise TypeError(f"Expected a callable value, got {fun}")
@@ -134,17 +136,21 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
     _check_axis_leaves("in_axes", in_axes)
     _check_axis_leaves("out_axes", out_axes)
 
+    spmd_axes = None if spmd_axis_name is None else (
+        spmd_axis_name if type(spmd_axis_name) is tuple else (spmd_axis_name,))
+
     @functools.wraps(fun)
     def vmapped(*args, **kwargs):
-        return call_mapped(BatchTrace, fun, args, kwargs, in_axes, out_axes, axis_name, axis_size)
+        return call_mapped(BatchTrace, fun, args, kwargs, in_axes, out_axes, axis_name, axis_size, spmd_axes)
 
     return vmapped
 
 
 def call_mapped(trace_type: type[BatchTrace], fun: Callable, args: tuple, kwargs: dict, in_axes: Any, out_axes: Any,
-                axis_name: Any, axis_size: int | None) -> Any:
+                axis_name: Any, axis_size: int | None, spmd_axes: tuple | None = None) -> Any:
     """``fun`` applied to ``args`` mapped along ``in_axes`` under a ``trace_type`` trace (``vmap``'s, or one that
-    emulates devices), results stacked along ``out_axes``."""
+    emulates devices), results stacked along ``out_axes`` (the mapped dimension split along the mesh axes
+    ``spmd_axes`` in the shardings written inside)."""
     hash(axis_name)  # names key the axis environment: JAX's TypeError for a list or dict, at the call
     # One axis per array leaf: flattened by the arguments' structure, so a None argument (an empty subtree) takes
     # no axis, while a None axis over an array stays that array's.
@@ -152,7 +158,7 @@ def call_mapped(trace_type: type[BatchTrace], fun: Callable, args: tuple, kwargs
         [0] * len(tree.tree_leaves(kwargs))
     flat, in_tree = tree.tree_flatten((args, kwargs))
     size = _batch_size(flat, flat_axes, lambda: _argument_names(fun, args, kwargs), axis_size)
-    trace = trace_type(size, axis_name, _mapped_layout(flat, flat_axes))
+    trace = trace_type(size, axis_name, _mapped_layout(flat, flat_axes), spmd_axes)
     with core.new_trace(trace), _axis_frame(axis_name, size):
         tracers = [x if axis is None else BatchTracer(trace, x, axis % get_aval(x).ndim)
                    for x, axis in zip(flat, flat_axes)]

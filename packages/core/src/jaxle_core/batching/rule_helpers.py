@@ -20,6 +20,7 @@ from jaxle_core.batching.trace import (
     at_dim,
     batching_rules,
     current_layout,
+    current_spmd_axes,
     move_dim,
     per_example_errors,
     with_batch_dim,
@@ -103,14 +104,14 @@ def batch_jaxpr(closed: ClosedJaxpr, dims: Sequence[int | None], size: int,
     out_dims: list[int | None] = []
 
     def batched(*args):
-        trace = BatchTrace(size, axis_name, layout)
+        trace = BatchTrace(size, axis_name, layout, spmd_axes)
         with core.new_trace(trace):
             tracers = [a if d is None else BatchTracer(trace, a, d) for a, d in zip(args, dims)]
             pairs = [trace.to_val_dim(x) for x in core.eval_jaxpr(closed.jaxpr, closed.consts, *tracers)]
         out_dims.extend(d for _, d in pairs)
         return [v for v, _ in pairs]
 
-    layout = current_layout()
+    layout, spmd_axes = current_layout(), current_spmd_axes()
     in_avals = [with_batch_dim(a, d, size) for a, d in zip(closed.in_avals, dims)]
     return trace_to_jaxpr(batched, in_avals, closed.jaxpr.debug_info), out_dims
 

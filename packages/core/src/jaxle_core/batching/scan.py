@@ -23,6 +23,7 @@ from jaxle_core.batching.trace import (
     check_carry_batchable,
     collective_rules,
     current_layout,
+    current_spmd_axes,
     move_dim,
     with_batch_dim,
 )
@@ -40,10 +41,10 @@ def batch_scan_body(closed: ClosedJaxpr, batched: Sequence[bool], size: int, num
     inside act on the batch). Returns the body and which of its outputs the body itself batches."""
     out_batched: list[bool] = []
 
-    layout = current_layout()
+    layout, spmd_axes = current_layout(), current_spmd_axes()
 
     def fun(*args):
-        trace = BatchTrace(size, axis_name, layout)
+        trace = BatchTrace(size, axis_name, layout, spmd_axes)
         with core.new_trace(trace):
             tracers = [BatchTracer(trace, a, 0) if b else a for a, b in zip(args, batched)]
             pairs = [trace.to_val_dim(x) for x in core.eval_jaxpr(closed.jaxpr, closed.consts, *tracers)]

@@ -61,6 +61,21 @@ def current_layout() -> BatchLayout | None:
     return _rule_layout.get()
 
 
+# The mesh axes (``vmap``'s ``spmd_axis_name``, a tuple) the batch dimension of the trace whose rule is running is
+# split along in the shardings its rules write (None: left to XLA's partitioner), read as the layout is.
+_rule_spmd_axes: contextvars.ContextVar[tuple | None] = contextvars.ContextVar("spmd_axes", default=None)
+
+
+def current_spmd_axes() -> tuple | None:
+    """The mesh axes ``vmap``'s ``spmd_axis_name`` names for the rule now running (None: none named)."""
+    return _rule_spmd_axes.get()
+
+
+def spmd_entry(axes: tuple) -> Any:
+    """The PartitionSpec entry splitting a dimension along ``axes``: one name alone, several as a tuple."""
+    return axes[0] if len(axes) == 1 else axes
+
+
 def with_batch_dim(aval: ShapedArray, dim: int | None, size: int) -> ShapedArray:
     """``aval`` with a batch dimension of ``size`` inserted at ``dim`` (none when ``dim`` is None), typed as the
     running rule's batch dimension is laid out."""
@@ -129,10 +144,12 @@ class BatchTracer(Tracer):
 class BatchTrace(core.Trace):
     """Interprets primitives on batched values by their batching rules."""
 
-    def __init__(self, axis_size: int, axis_name: Any = None, layout: BatchLayout | None = None):
+    def __init__(self, axis_size: int, axis_name: Any = None, layout: BatchLayout | None = None,
+                 spmd_axes: tuple | None = None):
         self.axis_size = axis_size
         self.axis_name = axis_name
         self.layout = layout
+        self.spmd_axes = spmd_axes
 
     def describe(self) -> str:
         return "a vmap trace"
@@ -146,7 +163,8 @@ class BatchTrace(core.Trace):
 
     def process_primitive(self, primitive, args, params):
         try:
-            if self.layout is None and _rule_layout.get() is None:
+            if (self.layout is None and _rule_layout.get() is None and self.spmd_axes is None
+                    and _rule_spmd_axes.get() is None):
                 return self._apply_rule(primitive, args, params)
             with self.running_rules():
                 return self._apply_rule(primitive, args, params)
@@ -169,11 +187,13 @@ class BatchTrace(core.Trace):
 
     @contextlib.contextmanager
     def running_rules(self) -> Iterator[None]:
-        """Within: rules batch over this trace's axis (``current_layout`` is its batch dimension's)."""
-        token = _rule_layout.set(self.layout)
+        """Within: rules batch over this trace's axis (``current_layout`` is its batch dimension's, and
+        ``current_spmd_axes`` its mesh axes)."""
+        token, spmd_token = _rule_layout.set(self.layout), _rule_spmd_axes.set(self.spmd_axes)
         try:
             yield
         finally:
+            _rule_spmd_axes.reset(spmd_token)
             _rule_layout.reset(token)
 
     def _apply_rule(self, primitive, args, params):

@@ -223,6 +223,12 @@ def note_staged_at(sharding: Any, where: str | None = None) -> None:
     _locations[sharding] = where
 
 
+def _unconstrained_dims(sharding: Any) -> frozenset:
+    """The dimensions a sharding's spec leaves to XLA's partitioner (``P.UNCONSTRAINED``)."""
+    spec = getattr(sharding, "spec", None)
+    return frozenset(d for d, entry in enumerate(spec or ()) if entry is PartitionSpec.UNCONSTRAINED)
+
+
 def with_sharding_constraint(x: Any, shardings: Any) -> Any:
     """``x`` (a pytree of arrays), constrained to ``shardings`` (one sharding, or a pytree prefix of ``x``)."""
     leaves, treedef = tree.tree_flatten(x)
@@ -240,7 +246,8 @@ def with_sharding_constraint(x: Any, shardings: Any) -> Any:
     outs = [leaf if _asserted(leaf, sharding) else
             sharding_constraint_p.bind(leaf, sharding=_with_type_axes(sharding, get_aval(leaf)), layout=None,
                                        context_mesh=context,
-                                       unconstrained_dims=frozenset()) for leaf, sharding in zip(leaves, per_leaf)]
+                                       unconstrained_dims=_unconstrained_dims(sharding))
+            for leaf, sharding in zip(leaves, per_leaf)]
     staging = not isinstance(current_trace(), EvalTrace)  # a constant's constraint is staged too
     for leaf, sharding in zip(leaves, per_leaf):
         if (staging or isinstance(leaf, Tracer)) and not isinstance(getattr(sharding, "mesh", None), AbstractMesh):
