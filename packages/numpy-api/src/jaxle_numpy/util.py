@@ -276,6 +276,8 @@ def converted_onto(out: Any, device: Any, computed_there: bool = False) -> Any:
     aval = get_aval(out)
     if isinstance(device, NamedSharding) and not get_mesh().empty:
         _check_under_mesh(aval, device, located=not computed_there)
+    if not isinstance(out, (Array, Tracer)) and not isinstance(current_trace(), EvalTrace):
+        return out  # a host scalar whose conversion staging folded: a literal of the jaxpr, as JAX's
     layout = _conversion_layout(device, aval.ndim, computed_there)
     if layout is not device and isinstance(out, Array) and getattr(out, "sharding", None) == layout:
         # already laid out so under another name (replicated over the mesh): put again under the type's name

@@ -255,14 +255,16 @@ def convert_unchecked(operand, new_dtype, warn_complex: bool = False):
 
 def _host_constant(value: np.ndarray, weak_type: bool = False):
     """A constant computed on the host: an Array eagerly (under ``set_mesh`` replicated over the mesh, where JAX's
-    eager conversion puts it), an inline literal when staging."""
+    eager conversion puts it; a function tracing later closes over it as a constvar, as over any computed array),
+    an inline literal when staging."""
     if transforms_eager_code():
         # JAX converts on the device there: a concrete Array, which a derivative holds as a residual (a leaf of
         # vjp's pullback), not a literal.
         return put_host_value(value, weak_type, eager=True)
-    if weak_type or isinstance(core.current_trace(), core.EvalTrace):
+    eager = isinstance(core.current_trace(), core.EvalTrace)
+    if weak_type or eager:
         array = put_host_value(value, weak_type)
-        if value.ndim == 0:
+        if value.ndim == 0 and not eager:
             core.mark_inline(array)
         return array
     return value

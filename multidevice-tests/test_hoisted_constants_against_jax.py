@@ -1,0 +1,23 @@
+"""Constants ``jax.numpy`` makes print in jaxprs traced under ``set_mesh`` of a mesh of Explicit axes as JAX
+0.10.2's do (golden/make_hoisted_constants_golden.py): an eagerly made scalar (``zeros(())`` and the like, under
+the mesh or outside it) closed over is a constvar, as any computed array, and a scalar converted for a ``device=``
+sharding inside the function is folded into a literal."""
+
+import importlib
+import json
+
+import pytest
+
+import jaxle
+
+GEN = importlib.import_module("make_hoisted_constants_golden")
+GOLDEN = json.loads((GEN.HERE / "hoisted_constants_golden.json").read_text())
+
+
+def test_golden_covers_every_case():
+    assert sorted(GOLDEN) == sorted(GEN.CASES)
+
+
+@pytest.mark.parametrize("name", sorted(GEN.CASES))
+def test_matches_jax(name):
+    assert GEN.CASES[name](jaxle) == GOLDEN[name]
