@@ -398,12 +398,24 @@ def typed_results(primitive: core.Primitive, avals: Sequence[Any], params: dict,
     mesh = _mesh_of(primitive, avals, params)
     if mesh is None and primitive not in _placing:
         return out
-    if avals and mesh == explicit_mesh_of(get_abstract_mesh()) and _untyped_operands_kept(primitive, avals, params):
+    current = avals and mesh == explicit_mesh_of(get_abstract_mesh())
+    if current and _untyped_operands_kept(primitive, avals, params):
         return out  # as in JAX: typed over no mesh, as its operands (a jit's arguments given as host values)
     outs = out if primitive.multiple_results else [out]
+    typed = _typed_by_rule(primitive, avals, params, outs, mesh)
+    if current and primitive in _operand_per_result:  # each result as its own operand: untyped ones stay so
+        kept = [_untyped_operands_kept(primitive, operand, params)
+                for operand in result_layout_operands(primitive, avals)]
+        typed = [aval if keep else t for aval, t, keep in zip(outs, typed, kept)]
+    return typed if primitive.multiple_results else typed[0]
+
+
+def _typed_by_rule(primitive: core.Primitive, avals: Sequence[Any], params: dict, outs: list[Any],
+                   mesh: AbstractMesh | None) -> list[Any]:
+    """The results ``outs`` of ``primitive`` typed over ``mesh`` by its sharding rule."""
     rule = _rules.get(primitive)
     if rule is None and vma.holds_jaxprs(params):
-        return out  # as in JAX: typed as the inner jaxpr types them (a constant it returns over no mesh)
+        return outs  # as in JAX: typed as the inner jaxpr types them (a constant it returns over no mesh)
     specs = [spec_of(a) for a in avals]
     if rule is None:
         specs = fallback_rule(primitive, avals, specs, outs, mesh, params) or [None] * len(outs)
@@ -430,7 +442,7 @@ def typed_results(primitive: core.Primitive, avals: Sequence[Any], params: dict,
             typed.append(aval.update(sharding=NamedSharding(mesh, _checked(spec, mesh))))
     for aval in typed:
         check_type_divides(getattr(aval, "explicit_sharding", None), aval.shape)
-    return typed if primitive.multiple_results else typed[0]
+    return typed
 
 
 def _checked(spec: PartitionSpec, mesh: AbstractMesh) -> PartitionSpec:

@@ -97,6 +97,9 @@ def _layout_differs(got: Any, expected: ShapedArray) -> bool:
     if sharding is None and auto_mesh is None:
         return False
     wanted = expected.explicit_sharding
+    if wanted is None and expected.auto_mesh is None and sharding is not None and sharding.spec == PartitionSpec(
+            *[None] * got.ndim):
+        return False  # replicated over the mesh set, as a value typed over none is
     return (sharding, auto_mesh) != (None if wanted is None else cotangent_sharding(wanted), expected.auto_mesh)
 
 
