@@ -12,6 +12,7 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import placed
 
 HERE = pathlib.Path(__file__).parent
 X = np.arange(4.0, dtype=np.float32)
@@ -37,8 +38,7 @@ def _case(jax, name: str, how: str, use: str) -> str:
     if use == "jaxpr":
         return str(jax.make_jaxpr(derivative)(X))
     result = jax.jit(derivative)(X)
-    result = result[1] if how == "jvp" else result[0] if how == "vjp" else result
-    return f"{result.sharding} committed={result.committed} {np.asarray(result).tolist()}"
+    return placed(result[1] if how == "jvp" else result[0] if how == "vjp" else result)
 
 
 CASES = {f"{name}_{how}_{use}": (lambda jax, n=name, h=how, u=use: _case(jax, n, h, u))

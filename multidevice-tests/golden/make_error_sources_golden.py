@@ -13,39 +13,39 @@ import warnings
 
 import golden_main
 import numpy as np
+from golden_cases import outcome, typed_mesh
 
 HERE = pathlib.Path(__file__).parent
 GRID = np.arange(16.0, dtype=np.float32).reshape(8, 2)
 
 
+def _source(message: str) -> str:
+    """The part of an error's ``message`` from its note of the line it was raised for (``This error occurs at
+    source: ...``, or a nested jit's ``source info: ...``) on, this file's path cut to its name; the whole
+    message where it names no line."""
+    for marker in ("This error occurs at source:", "source info:"):
+        if marker in message:
+            return message[message.index(marker):].replace(str(HERE) + "/", "")
+    return message
+
+
 def _where(run):
-    """The location ``run()``'s error names (this file's path cut to its name), or what it returned."""
+    """The location ``run(jax)``'s error names (``_source``), or the shape of what it returned."""
     def case(jax):
-        try:
-            out = run(jax)
-        except Exception as error:  # noqa: BLE001 - the error is what we record
-            message = str(error)
-            for marker in ("This error occurs at source:", "source info:"):
-                if marker in message:
-                    where = message[message.index(marker):]
-                    return f"{type(error).__name__}: {where.replace(str(HERE) + '/', '')}"
-            return f"{type(error).__name__}: {message}"
-        return f"computed {np.asarray(out).shape}"
+        return outcome(lambda: run(jax), lambda out: f"computed {np.asarray(out).shape}", message=_source)
     return case
 
 
 def _meshes(jax):
-    kinds = jax.sharding.AxisType
-    auto = jax.make_mesh((4, 2), ("x", "y"), axis_types=(kinds.Auto,) * 2)
-    explicit = jax.make_mesh((4, 2), ("x", "y"), axis_types=(kinds.Explicit,) * 2)
-    return auto, explicit
+    """A mesh of Auto axes and one of Explicit axes, both of shape (4, 2) over the eight devices."""
+    return typed_mesh(jax, "Auto", shape=(4, 2)), typed_mesh(jax, "Explicit", shape=(4, 2))
 
 
 def _over_auto_mesh(run):
     """``run(jax, a)`` with ``a`` laid out over a mesh of Auto axes, under set_mesh of one of Explicit axes."""
     def case(jax):
         auto, explicit = _meshes(jax)
-        a = jax.device_put(GRID, jax.sharding.NamedSharding(auto, jax.sharding.PartitionSpec("x")))
+        a = jax.device_put(GRID, jax.sharding.NamedSharding(auto, jax.P("x")))
         with jax.set_mesh(explicit):
             return run(jax, a)
     return _where(case)
@@ -56,8 +56,8 @@ def _user_zeros_like(jax, v):
 
 
 def _astype_elsewhere(jax, v):
-    other = jax.make_mesh((2, 4), ("x", "y"), axis_types=(jax.sharding.AxisType.Explicit,) * 2)
-    return v.astype(jax.numpy.int32, device=jax.sharding.NamedSharding(other, jax.sharding.PartitionSpec("x")))
+    other = typed_mesh(jax, "Explicit", shape=(2, 4))
+    return v.astype(jax.numpy.int32, device=jax.sharding.NamedSharding(other, jax.P("x")))
 
 
 def _under_explicit_mesh(run):

@@ -12,6 +12,7 @@ import warnings
 
 import golden_main
 import numpy as np
+from golden_cases import typed_mesh
 
 HERE = pathlib.Path(__file__).parent
 ROW = np.arange(4.0, dtype=np.float32)
@@ -32,14 +33,12 @@ def _product(jax):
 
 
 def _partly_given(jax):
-    mesh = jax.make_mesh((8,), ("i",), axis_types=(jax.sharding.AxisType.Auto,))
-    replicated = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec())
+    replicated = jax.sharding.NamedSharding(typed_mesh(jax, "Auto", shape=(8,), names=("i",)), jax.P())
     return jax.jit(lambda v, w: jax.numpy.sin(v) * w, in_shardings=(replicated, None))
 
 
 def _split(jax):
-    mesh = jax.make_mesh((8,), ("i",), axis_types=(jax.sharding.AxisType.Auto,))
-    split = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("i"))
+    split = jax.sharding.NamedSharding(typed_mesh(jax, "Auto", shape=(8,), names=("i",)), jax.P("i"))
     return jax.jit(lambda v, w: jax.numpy.sin(v) * w, in_shardings=(split, None), out_shardings=split)
 
 

@@ -46,7 +46,8 @@ GRADS = {
 }
 # name -> (the function, given (jax, jax.numpy), the cotangent given to its pullback, given (jax, jax.numpy))
 PULLBACKS = {
-    "sum_host_scalar": (lambda jax, jnp: lambda v: jax.lax.sort(v, dimension=0).sum(), lambda jax, jnp: np.float32(1.0)),
+    "sum_host_scalar": (lambda jax, jnp: lambda v: jax.lax.sort(v, dimension=0).sum(),
+                        lambda jax, jnp: np.float32(1.0)),
     "sum_python_scalar": (lambda jax, jnp: lambda v: jax.lax.sort(v, dimension=0).sum(), lambda jax, jnp: 1.0),
     "sorted_host_array": (lambda jax, jnp: lambda v: jax.lax.sort(v, dimension=0),
                           lambda jax, jnp: np.ones((8, 4), np.float32)),

@@ -10,35 +10,31 @@ import pathlib
 
 import golden_main
 import numpy as np
+from golden_cases import outcome, typed_mesh
 
 HERE = pathlib.Path(__file__).parent
 ROWS = np.array([[3.0, -1.0], [0.0, 7.0], [5.0, 2.0], [-4.0, 1.0]] * 2, np.float32)
 
 
-def _put(jax, value, kinds=("Auto", "Auto")):
-    mesh = jax.make_mesh((4, 2), ("x", "y"), axis_types=tuple(getattr(jax.sharding.AxisType, k) for k in kinds))
-    return jax.device_put(value, jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("x")))
+def _put(jax, value, kind="Auto"):
+    return jax.device_put(value, jax.sharding.NamedSharding(typed_mesh(jax, kind, shape=(4, 2)), jax.P("x")))
 
 
-def _under_explicit_mesh(run, *dtypes, kinds=("Auto", "Auto")):
-    """``run(jax, *operands)`` (``ROWS`` as each of ``dtypes``, laid out over a mesh of ``kinds`` axes) under
+def _first_values(out):
+    return np.asarray(out[0] if isinstance(out, (tuple, list)) else out).tolist()
+
+
+def _under_explicit_mesh(run, *dtypes, kind="Auto"):
+    """``run(jax, *operands)`` (``ROWS`` as each of ``dtypes``, laid out over a mesh of ``kind`` axes) under
     ``set_mesh`` of a mesh of Explicit axes: the error's type and message, or the first result's values."""
     def case(jax):
-        operands = [_put(jax, ROWS.astype(d), kinds) for d in dtypes]
-        explicit = jax.make_mesh((4, 2), ("x", "y"), axis_types=(jax.sharding.AxisType.Explicit,) * 2)
-        try:
-            with jax.set_mesh(explicit):
-                out = run(jax, *operands)
-        except Exception as error:  # noqa: BLE001 - the error is what we record
-            return f"{type(error).__name__}: {error}"
-        first = out[0] if isinstance(out, (tuple, list)) else out
-        return np.asarray(first).tolist()
+        operands = [_put(jax, ROWS.astype(d), kind) for d in dtypes]
+
+        def under_mesh():
+            with jax.set_mesh(typed_mesh(jax, "Explicit", shape=(4, 2))):
+                return run(jax, *operands)
+        return outcome(under_mesh, _first_values)
     return case
-
-
-def _lowered_outside(jax, a):
-    traced = jax.jit(jax.numpy.sort).trace(a)  # traced under the mesh, lowered after it
-    return lambda: traced.lower().as_text()
 
 
 CASES = {
@@ -62,9 +58,9 @@ CASES = {
                                             np.float32),
     "auto_axes_sort": _under_explicit_mesh(
         lambda jax, a: jax.sharding.auto_axes(lambda v: jax.numpy.sort(v, axis=0), out_sharding=jax.P())(
-            jax.sharding.reshard(a, jax.P())), np.float32, kinds=("Explicit", "Explicit")),
+            jax.sharding.reshard(a, jax.P())), np.float32, kind="Explicit"),
     "explicit_operand": _under_explicit_mesh(lambda jax, a: jax.numpy.sort(a, axis=0), np.float32,
-                                             kinds=("Explicit", "Explicit")),
+                                             kind="Explicit"),
 }
 
 
@@ -72,14 +68,9 @@ def lowered_outside_mesh(jax) -> str:
     """A sort traced under the mesh of Explicit axes and lowered after leaving it: it is compiled under the mesh
     it was traced under."""
     a = _put(jax, ROWS)
-    explicit = jax.make_mesh((4, 2), ("x", "y"), axis_types=(jax.sharding.AxisType.Explicit,) * 2)
-    with jax.set_mesh(explicit):
+    with jax.set_mesh(typed_mesh(jax, "Explicit", shape=(4, 2))):
         traced = jax.jit(jax.numpy.sort).trace(a)
-    try:
-        traced.lower()
-    except ValueError as error:
-        return f"ValueError: {error}"
-    return "lowered"
+    return outcome(traced.lower, lambda _: "lowered", errors=ValueError)
 
 
 CASES["lowered_outside_mesh"] = lowered_outside_mesh
