@@ -199,7 +199,7 @@ def _slice_aval(aval: ShapedArray) -> ShapedArray:
     mesh axes; the leading one is whole), over the mesh of Auto axes ``xs``'s type names."""
     if is_ref_aval(aval):  # the body reads (and writes) a reference to each slice
         return aval.update(shape=aval.shape[1:])
-    sliced = aval.update(shape=aval.shape[1:], auto_mesh=aval.auto_mesh)
+    sliced = aval.update(shape=aval.shape[1:], auto_mesh=getattr(aval, "auto_mesh", None))
     sharding = aval.explicit_sharding
     if sharding is None:
         return sliced
