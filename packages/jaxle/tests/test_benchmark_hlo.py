@@ -1,7 +1,6 @@
 """The benchmarked jitted programs give XLA what JAX 0.10.2 gives it: jaxle's StableHLO and JAX's
 (golden/benchmark_hlo_golden.json), both compiled here by jaxle's CPU client, optimise to the same HLO
-computations, up to names and metadata. Where jaxle deliberately lowers differently, the differing
-computations are the named ones, and jaxle's have no more instructions than JAX's."""
+computations, up to names and metadata."""
 
 import collections
 import hashlib
@@ -24,24 +23,6 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent / "golden"))
 import make_benchmark_hlo_golden  # noqa: E402 - found through the path set just above
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "benchmark_hlo_golden.json").read_text())
-
-def _header(computation: str) -> str:
-    return computation.split("{", 1)[0].rstrip()
-
-
-def _integer_only(computation: str) -> bool:
-    """The pivots-to-permutation loop of an LU decomposition (no floats in or out): jaxle swaps two entries of one
-    matrix's permutation with dynamic slices and updates, and a batch's with selects, where JAX scatters them (the
-    same permutation, in fewer instructions)."""
-    return re.search(r"\b(f|bf|c)\d+\[", _header(computation)) is None
-
-
-# Cases whose optimised programs differ on purpose: which computations may differ, and why.
-DIFFERENT = {
-    "linalg.solve_512x512": _integer_only,
-    # a batch's loop carries other state than JAX's, so the entry computation holding the loop differs too
-    "linalg.inv_1000x3x3": lambda computation: _integer_only(computation) or computation.startswith("ENTRY "),
-}
 
 _REFERENCES = re.compile(
     r"\b(calls|to_apply|condition|body|branch_computations|called_computations)=(\{[^}]*\}|%[\w.\-]+)")
@@ -77,10 +58,6 @@ def _canonical(block: str) -> str:
     return "\n".join([header, *sorted(written), f"ROOT {root}"])
 
 
-def _instructions(computation: str) -> int:
-    return computation.count("\n") - 1  # less the header and the root line
-
-
 def _optimised(text: str) -> str:
     device = clients.default_device()
     return _jaxlib.hlo_text(_jaxlib.compile(device.client, text, device))
@@ -91,11 +68,4 @@ def test_optimised_hlo_is_jaxs(case):
     ours_attributes, ours = _computations(_optimised(make_benchmark_hlo_golden.lowered_text(jaxle, case)))
     theirs_attributes, theirs = _computations(_optimised(GOLDEN[case]))
     assert ours_attributes == theirs_attributes
-    only_ours = collections.Counter(ours) - collections.Counter(theirs)
-    only_theirs = collections.Counter(theirs) - collections.Counter(ours)
-    differ = DIFFERENT.get(case, lambda computation: False)
-    assert [c for c in only_ours.elements() if not differ(c)] == []
-    assert [c for c in only_theirs.elements() if not differ(c)] == []
-    assert sum(map(_instructions, only_ours.elements())) <= sum(map(_instructions, only_theirs.elements()))
-    if case in DIFFERENT:  # the exception is still needed
-        assert only_ours
+    assert collections.Counter(ours) == collections.Counter(theirs)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from jaxle_core import lax
+from jaxle_core.avals import get_aval
+from jaxle_core.batching import vmap
 from jaxle_core.lax.control_flow.while_loops import fori_loop
 from jaxle_core.lax.factorizations import (
     cholesky_p,
@@ -16,6 +18,7 @@ from jaxle_core.lax.factorizations import (
     lu_pivots_to_permutation_p,
 )
 from jaxle_core.lax.linalg_support import check_lapack_dtype
+from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_xla.lapack import char, filled, info_aval, lapack_call, nan_where_failed
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
@@ -37,45 +40,63 @@ def _cholesky_update_lowering(ctx: LoweringContext, r: Value, w: Value) -> Value
     return ctx.lower_fun(cholesky_update_sweep, r, w)[0]
 
 
+def _literal(value: int, like):
+    """``value`` typed as ``like`` is, weak type included."""
+    aval = get_aval(like)
+    return convert_keeping_weak_type(np.asarray(value, aval.dtype), aval.dtype, aval.weak_type)
+
+
+def _wrapped_index(index, size: int, convert_first: bool):
+    """``index`` counted from the end when negative, as ``jnp`` wraps a scalar index: to read (``convert_first``:
+    the index made strongly typed before the sum) or to write at (converted to int32 after the selection)."""
+    negative = lax.lt(index, _literal(0, index))
+    start = lax.convert_element_type(index, get_aval(index).dtype) if convert_first else index
+    wrapped = lax.select_n(negative, index, lax.add(start, _literal(size, index)))
+    return wrapped if convert_first else lax.convert_element_type(wrapped, np.int32)
+
+
+def _read(vector, index, size: int):
+    """``vector[index]`` as ``jnp`` reads it: a one-element dynamic slice."""
+    window = lax.dynamic_slice(vector, (_wrapped_index(index, size, True),), (1,), allow_negative_indices=False)
+    return lax.squeeze(window, (0,))
+
+
+_ONE_ELEMENT = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+                                           scatter_dims_to_operand_dims=(0,))
+
+
+def _write(vector, index, value, size: int):
+    """``vector.at[index].set(value)`` as ``jnp`` writes it: a scatter of one element, dropped out of range."""
+    position = lax.broadcast_in_dim(_wrapped_index(index, size, False), (1,), ())
+    return lax.scatter(vector, position, value, _ONE_ELEMENT, indices_are_sorted=True, unique_indices=True,
+                       mode=lax.GatherScatterMode.FILL_OR_DROP)
+
+
+def _swap(i, permutation, pivots):
+    """One matrix's step: entries ``i`` and ``pivots[i]`` of ``permutation`` swapped."""
+    size, count = permutation.shape[-1], pivots.shape[-1]
+    target = _read(pivots, i, count)
+    at_i, at_target = _read(permutation, i, size), _read(permutation, target, size)
+    return _write(_write(permutation, i, at_target, size), target, at_i, size)
+
+
 def _permutation_of_pivots(pivots, size: int):
-    """Swap entry ``i`` of ``range(size)`` with entry ``pivots[..., i]``, for each ``i`` in turn (a loop, as on
-    CPU JAX's). One matrix's pivots swap two entries in place per step; a batch's steps are elementwise over the
-    batch (each matrix swaps different entries, which a dynamic slice cannot address)."""
+    """Swap entry ``i`` of ``range(size)`` with entry ``pivots[..., i]``, for each ``i`` in turn: JAX's loop (on
+    CPU), reading and writing single entries, each matrix of a batch through ``vmap``; a pivot out of range reads
+    the nearest entry and writes nothing."""
     batch, count = pivots.shape[:-1], pivots.shape[-1]
-    shape = (*batch, size)
-    positions = lax.broadcasted_iota(np.int32, shape, len(shape) - 1)
-    wrapped = lax.select_n(lax.lt(pivots, np.int32(0)), pivots, lax.add(pivots, np.int32(size)))
+    positions = lax.broadcasted_iota(np.int32, (*batch, size), len(batch))
+    if size == 0 or count == 0:
+        return positions
+    swap = _swap
+    for _ in batch:
+        swap = vmap(swap, in_axes=(None, 0, 0))
 
-    def swap_in_place(i, permutation):
-        # Two one-element reads and writes per step: the batched form below reads and writes all ``size``
-        # entries every step, which costs a 512-row solve a quarter of JAX's whole permutation time again.
-        i = lax.convert_element_type(i, np.int32)  # the loop counter is 64-bit with x64
-        target = lax.squeeze(lax.dynamic_slice(wrapped, (i,), (1,)), (0,))
-        value_i = lax.dynamic_slice(permutation, (i,), (1,))
-        value_target = lax.dynamic_slice(permutation, (target,), (1,), allow_negative_indices=False)
-        permutation = lax.dynamic_update_slice(permutation, value_target, (i,))
-        # A pivot out of range reads the nearest entry (the slice clamps) and writes nothing, as JAX's gather and
-        # scatter do: the clamped write puts back the value that is there.
-        in_range = lax.eq(lax.clamp(np.int32(0), target, np.int32(size - 1)), target)
-        kept = lax.dynamic_slice(permutation, (target,), (1,), allow_negative_indices=False)
-        return lax.dynamic_update_slice(permutation, lax.select_n(in_range, kept, value_i), (target,),
-                                        allow_negative_indices=False)
+    def step(i, carried):
+        permutation, swaps = carried
+        return swap(i, permutation, swaps), swaps
 
-    def swap(i, permutation):
-        i = lax.convert_element_type(i, np.int32)  # the loop counter is 64-bit with x64
-        target = lax.dynamic_slice_in_dim(wrapped, i, 1, len(batch))
-        at_i, at_target = lax.eq(positions, i), lax.eq(positions, target)
-        # A pivot out of range reads the nearest entry and writes nothing (no position equals it), as JAX's does.
-        read_at_target = lax.eq(positions, lax.clamp(np.int32(0), target, np.int32(size - 1)))
-        value_i = lax.reduce_sum(lax.select_n(at_i, lax.full_like(permutation, 0), permutation), (len(batch),))
-        value_target = lax.reduce_sum(lax.select_n(read_at_target, lax.full_like(permutation, 0), permutation),
-                                      (len(batch),))
-        dims = tuple(range(len(batch)))
-        value_i = lax.broadcast_in_dim(value_i, shape, dims)
-        value_target = lax.broadcast_in_dim(value_target, shape, dims)
-        return lax.select_n(at_i, lax.select_n(at_target, permutation, value_i), value_target)
-
-    return fori_loop(np.int32(0), np.int32(count), swap if batch else swap_in_place, positions)
+    return fori_loop(np.int32(0), np.int32(count), step, (positions, pivots))[0]
 
 
 @register_lowering(lu_pivots_to_permutation_p)
