@@ -2,7 +2,8 @@
 raise to integer powers, convolve or pool is JAX 0.10.2's, word for word (golden/lowered_programs_golden.json):
 threefry2x32 as JAX writes it, sort's comparison, typed keys constrained inside ``main``, clipped indices clamped by
 JAX's operations, the functions in JAX's order under JAX's names. Their values are checked by the random, sorting,
-cumulative and indexing suites (convolutions' and pooling's against NumPy here too): the text changes none of them."""
+cumulative and indexing suites (convolutions', pooling's and singular values' against NumPy here too): the text
+changes none of them."""
 
 import json
 import pathlib
@@ -126,3 +127,13 @@ def test_pooling_and_its_gradient_as_numpy():
         inside = window[window >= 0]
         counts.flat[inside[np.argmin(images.flat[inside])]] += 1
     np.testing.assert_array_equal(gradient, counts)
+
+
+def test_singular_values_and_rank_as_numpy():
+    cases = gen._cases(jax)
+    for name in ("singular_values_reduced", "singular_values_reduced_wide"):
+        fun, m = cases[name]
+        np.testing.assert_allclose(np.asarray(jax.jit(fun)(m)), np.linalg.svd(m, compute_uv=False), rtol=1e-5,
+                                   atol=1e-5)
+    fun, m = cases["matrix_rank"]
+    assert int(jax.jit(fun)(m)) == np.linalg.matrix_rank(m) == 2

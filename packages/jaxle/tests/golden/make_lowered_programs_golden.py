@@ -12,14 +12,13 @@ under ``vmap``), ``multivariate_normal`` (the NaN of a failed Cholesky factoriza
 arguments and results (constrained inside ``main`` unless committed), the comparison of ``sort`` (floats, integers,
 complex numbers, several keys) and what builds on it (argsort, lexsort, unique, median, permutation; of an array's
 rows, a gather filling out-of-bounds indices), LAPACK's factorizations and solves (the NaNs of a failed one, the
-zero padding of Q's reflectors), the cumulative reductions (cumlogsumexp of real and complex numbers, each
-reduction reversed, over other axes and dtypes), reductions over no axes, scatters whose indices are clipped (as
-JAX clamps them: upper bounds capped at the index type's largest value; an update of a window, uint8 indices, no
-index at all, a gather's transpose under ``vmap``), integer powers (the ones of negative powers broadcast as JAX
-writes them), convolutions (their window reversal stated, their gradients, complex ones, one over no spatial axis),
-pooling and its gradients (the identities broadcast as JAX writes them), and the order and names of the module's
-functions. A case whose lowering warns records the
-warnings' messages too.
+zero padding of Q's reflectors, the buffers singular values alone take), the cumulative reductions (cumlogsumexp
+of real and complex numbers, each reduction reversed, over other axes and dtypes), reductions over no axes,
+scatters whose indices are clipped (as JAX clamps them: upper bounds capped at the index type's largest value; an
+update of a window, uint8 indices, no index at all, a gather's transpose under ``vmap``), integer powers (the ones
+of negative powers broadcast as JAX writes them), convolutions (their window reversal stated, their gradients,
+complex ones, one over no spatial axis), pooling and its gradients (the identities broadcast as JAX writes them),
+and the order and names of the module's functions. A case whose lowering warns records the warnings' messages too.
 """
 
 import importlib
@@ -151,6 +150,10 @@ def _cases(m):
         "integer_powers": (lambda a: [m.lax.integer_pow(a, y) for y in (0, -1, -2, -5, 5)], M),
         "integer_powers_scalar": (lambda a: [m.lax.integer_pow(a, y) for y in (0, -1, -3)], np.float32(2.0)),
         "integer_power_complex": (lambda a: m.lax.integer_pow(a, -1), M.astype(np.complex64)),
+        "singular_values_reduced": (lambda a: m.lax.linalg.svd(a, full_matrices=False, compute_uv=False), M),
+        "singular_values_reduced_wide": (lambda a: m.lax.linalg.svd(a, full_matrices=False, compute_uv=False),
+                                         M.T.copy()),
+        "matrix_rank": (jnp.linalg.matrix_rank, M),
         "convolution_nhwc": (lambda x, k: m.lax.conv_general_dilated(x, k, (1, 1), "SAME", dimension_numbers=NHWC),
                              IMAGES, KERNEL),
         "convolution_grads": (m.grad(lambda x, k: m.lax.conv_general_dilated(

@@ -28,10 +28,9 @@ def _svd_lowering(ctx: LoweringContext, x: Value, *, full_matrices, compute_uv, 
         return _empty_svd(ctx, full_matrices, compute_uv)
     batch, (m, n) = x.aval.shape[:-2], x.aval.shape[-2:]
     s_aval = ctx.avals_out[0]
-    if compute_uv and not full_matrices:
-        mode, u_columns, vt_rows = "S", min(m, n), min(m, n)
-    else:  # without vectors the kernel still takes full-size buffers for them
-        mode, u_columns, vt_rows = ("A" if compute_uv else "N"), m, n
+    # without vectors the kernel still takes buffers for them, as large as the vectors asked for would be
+    u_columns, vt_rows = (m, n) if full_matrices else (min(m, n), min(m, n))
+    mode = ("A" if full_matrices else "S") if compute_uv else "N"
     u_aval = ShapedArray(batch + (m, u_columns), x.aval.dtype)
     vt_aval = ShapedArray(batch + (vt_rows, n), x.aval.dtype)
     routine = "gesvd" if algorithm == SvdAlgorithm.QR else "gesdd"
