@@ -4,21 +4,11 @@ that refuse a value typed over a mesh of Auto axes (``*_like``, ``imag``, ``args
 a batched sort inside a jitted function is compiled under the mesh it was traced under, whose comparison refuses its
 keys."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_batched_other_mesh_golden")
-GOLDEN = json.loads((GEN.HERE / "batched_other_mesh_golden.json").read_text())
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_batched_other_mesh_golden")
 
 
 def test_golden_covers_every_case():
     assert sorted(GOLDEN) == sorted(GEN.CASES)
 
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]

@@ -3,21 +3,11 @@
 the mesh or outside it) closed over is a constvar, as any computed array, and a scalar converted for a ``device=``
 sharding inside the function is folded into a literal."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_hoisted_constants_golden")
-GOLDEN = json.loads((GEN.HERE / "hoisted_constants_golden.json").read_text())
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_hoisted_constants_golden")
 
 
 def test_golden_covers_every_case():
     assert sorted(GOLDEN) == sorted(GEN.CASES)
 
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]

@@ -3,21 +3,11 @@
 argument over no mesh, though the positions sorted with them are typed over the mesh), so ``grad``'s seed needs no
 reshard, and a pullback accepts a cotangent replicated over the mesh for a result typed over none."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_sort_grads_golden")
-GOLDEN = json.loads((GEN.HERE / "sort_grads_golden.json").read_text())
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_sort_grads_golden")
 
 
 def test_golden_covers_every_case():
     assert sorted(GOLDEN) == sorted(GEN.CASES)
 
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]

@@ -3,21 +3,11 @@ inside, as JAX 0.10.2's does (golden/make_spmd_axis_name_golden.py): a sharding 
 open to XLA's partitioner without the name; JAX's ValueError where the spec names it already) and a nested jit's
 in_shardings and out_shardings, in jaxprs, lowered text and the results' layouts."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_spmd_axis_name_golden")
-GOLDEN = json.loads((GEN.HERE / "spmd_axis_name_golden.json").read_text())
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_spmd_axis_name_golden")
 
 
 def test_golden_covers_every_case():
     assert sorted(GOLDEN) == sorted(GEN.CASES)
 
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]

@@ -5,21 +5,11 @@ PartitionSpec names it), and only where another argument's layout names a mesh d
 from naming the open one over it; ``in_shardings``/``out_shardings`` that do not divide an argument or result
 raise JAX's IndivisibleError when the function is traced."""
 
-import importlib
-import json
+from conftest import golden_cases_test
 
-import pytest
-
-import jaxle
-
-GEN = importlib.import_module("make_uneven_constraints_golden")
-GOLDEN = json.loads((GEN.HERE / "uneven_constraints_golden.json").read_text())
+GEN, GOLDEN, test_matches_jax = golden_cases_test("make_uneven_constraints_golden")
 
 
 def test_golden_covers_every_case():
     assert sorted(GOLDEN) == sorted(GEN.CASES)
 
-
-@pytest.mark.parametrize("name", sorted(GEN.CASES))
-def test_matches_jax(name):
-    assert GEN.CASES[name](jaxle) == GOLDEN[name]
