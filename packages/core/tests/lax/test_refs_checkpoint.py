@@ -157,8 +157,8 @@ def _written_in_scan(z):
     return r[...]
 
 
-def _written_in_fori_loop(z):
-    r = refs.new_ref(np.zeros(3, np.float32))
+def _fori_loop_writing(r, z):
+    """The sum of ``r`` after a fori_loop that scales it by ``z`` and adds the cosine of its carry."""
 
     def body(i, c):
         r[...] = r[...] * z + jaxle_core.lax.cos(c)
@@ -166,18 +166,16 @@ def _written_in_fori_loop(z):
 
     jaxle_core.lax.fori_loop(0, 3, body, z[2])
     return jaxle_core.lax.reduce_sum(r[...], (0,))
+
+
+def _written_in_fori_loop(z):
+    return _fori_loop_writing(refs.new_ref(np.zeros(3, np.float32)), z)
 
 
 def _empty_written_in_fori_loop(z):
     r = refs.empty_ref(jaxle_core.ShapeDtypeStruct((3,), np.float32))
     r[...] = z * 0.5
-
-    def body(i, c):
-        r[...] = r[...] * z + jaxle_core.lax.cos(c)
-        return c + z[0]
-
-    jaxle_core.lax.fori_loop(0, 3, body, z[2])
-    return jaxle_core.lax.reduce_sum(r[...], (0,))
+    return _fori_loop_writing(r, z)
 
 
 def _empty_scanned_over(z):
