@@ -139,7 +139,6 @@ def threefry_2x32_counts(keypair: Any, count: Any) -> Any:
     flat = lax.reshape(count, (size,))
     if size % 2:
         flat = lax.concatenate([flat, np.zeros(1, np.uint32)], 0)
-    half = (size + 1) // 2
-    hashed = lax.concatenate(threefry_2x32(k1, k2, lax.slice_in_dim(flat, 0, half),
-                                           lax.slice_in_dim(flat, half, 2 * half)), 0)
-    return lax.reshape(lax.slice_in_dim(hashed, 0, size) if size % 2 else hashed, shape)
+    half = np.int64((size + 1) // 2)  # the halves' sizes are staged as NumPy integers, as in JAX's jaxpr
+    hashed = lax.concatenate(threefry_2x32(k1, k2, *lax.split(flat, (half, half))), 0)
+    return lax.reshape(lax.slice(hashed, (0,), (size,)) if size % 2 else hashed, shape)
