@@ -5,12 +5,16 @@ the carry and one buffer per y. Each step reads slice ``i`` of every x
 (``length - i - 1`` when ``reverse``) with a call of ``@dynamic_index_in_dim``,
 calls the body as a private function (``@closed_call``) and writes the ys into
 their buffers there with calls of ``@dynamic_update_index_in_dim`` (jitted
-helpers, so each is one function per operand types). ``unroll`` is ignored.
+helpers, so each is one function per operand types). With ``unroll`` k, as JAX's: each trip reads a block of k
+slices of every x (the xs reshaped to trips of k), calls the body on each static slice in turn and writes the k ys
+stacked; the steps left over run after the loop, on the xs' tail (their head when ``reverse``), and one trip of
+all the steps runs without a loop.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -19,7 +23,8 @@ from jaxle_core.avals import ShapedArray
 from jaxle_core.core import ClosedJaxpr
 from jaxle_core.jaxpr_util import jaxpr_has_ordered_effects
 from jaxle_core.lax.control_flow.scan import scan_p, split_scan_args
-from jaxle_core.lax.slicing import dynamic_index_in_dim, dynamic_update_index_in_dim
+from jaxle_core.lax.slicing import dynamic_index_in_dim, dynamic_update_index_in_dim, index_in_dim, slice_in_dim
+from jaxle_core.lax.structural import concatenate, expand_dims, reshape
 from jaxle_core.lax.tokens import abstract_token
 from jaxle_core.memory_spaces import MemorySpace
 from jaxle_core.mesh import PartitionSpec
@@ -84,40 +89,134 @@ def _call_body(ctx: LoweringContext, jaxpr: ClosedJaxpr, args: list[Value], orde
     return outs[1:]
 
 
+def _trips(length: Any, unroll: int) -> tuple[Any, int]:
+    """How many trips the loop makes and how many steps run after it, as JAX splits a scan unrolling ``unroll``
+    steps in each trip (``0``: all of them; one trip of all the steps runs without a loop)."""
+    if unroll == 1:
+        return length, 0
+    trips, remainder = (0, length) if unroll == 0 else divmod(length, unroll)
+    if trips == 1 and remainder == 0:
+        return 0, length
+    return trips, remainder
+
+
+def _buffer_aval(y: ShapedArray, prefix: tuple[int, ...]) -> ShapedArray:
+    """The aval of the buffer stacking ``y`` over the leading axes ``prefix`` (laid out as ``y`` on its own axes)."""
+    sharding = y.explicit_sharding
+    if sharding is not None:
+        sharding = NamedSharding(sharding.mesh, PartitionSpec(*[None] * len(prefix), *sharding.spec))
+    return y.update(shape=(*prefix, *y.shape), sharding=sharding)
+
+
+class _Steps:
+    """The steps of one scan: the body's calls, one at a time (``unroll`` 1) or ``n`` of them over a block of
+    ``n`` slices, as JAX's lowering unrolls them."""
+
+    def __init__(self, jaxpr: ClosedJaxpr, num_carry: int, reverse: bool, unroll: int, layout: _Layout):
+        self.jaxpr, self.num_carry, self.reverse, self.unroll, self.layout = jaxpr, num_carry, reverse, unroll, layout
+        self.ordered_effects = jaxpr_has_ordered_effects(jaxpr.jaxpr)
+
+    def call(self, ctx: LoweringContext, consts: list[Value], carry: list[Value],
+             xs: list[Value]) -> tuple[list[Value], list[Value]]:
+        outs = _call_body(ctx, self.jaxpr, [*consts, *carry, *xs], self.ordered_effects)
+        return outs[:self.num_carry], outs[self.num_carry:]
+
+    def block(self, ctx: LoweringContext, n: int, consts: list[Value], carry: list[Value],
+              xs: list[Value]) -> tuple[list[Value], list[Value]]:
+        """``n`` steps over the blocks ``xs`` of ``n`` slices: the carry after them and the ys stacked."""
+        if self.unroll == 1:
+            return self.call(ctx, consts, carry, xs)
+        ys = []
+        for step in range(n):
+            i = n - step - 1 if self.reverse else step
+            slices = [self.layout.helper(ctx, partial(index_in_dim, index=i, keepdims=False), x) for x in xs]
+            carry, y = self.call(ctx, consts, carry, slices)
+            ys.append(y)
+        if self.reverse:
+            ys.reverse()
+        return carry, [self.layout.helper(ctx, _stack, *column) for column in zip(*ys)]
+
+
+def _stack(*ys: Any) -> Any:
+    return concatenate([expand_dims(y, (0,)) for y in ys], 0)
+
+
+def _concat(a: Any, b: Any) -> Any:
+    return concatenate([a, b], 0)
+
+
+def _blocks(ctx: LoweringContext, layout: _Layout, xs: list[Value], trips: int, remainder: int, unroll: int,
+            reverse: bool) -> tuple[list[Value], list[Value]]:
+    """The xs of an unrolled scan split as JAX's lowering splits them: the loop's, reshaped to ``trips`` blocks of
+    ``unroll`` slices, and the ``remainder`` slices left over (the tail, or the head when ``reverse``)."""
+    rest = []
+    if remainder:
+        split = trips * unroll if not reverse else remainder
+        heads, tails = [], []
+        for x in xs:
+            heads.append(layout.helper(ctx, partial(slice_in_dim, start_index=0, limit_index=split), x))
+            tails.append(layout.helper(ctx, partial(slice_in_dim, start_index=split, limit_index=x.aval.shape[0]),
+                                       x))
+        xs, rest = (heads, tails) if not reverse else (tails, heads)
+    if trips:
+        xs = [layout.helper(ctx, partial(reshape, new_sizes=(trips, unroll, *x.aval.shape[1:])), x) for x in xs]
+    return xs, rest
+
+
 @register_lowering(scan_p)
 def _scan_lowering(ctx: LoweringContext, *args: Value, reverse: bool, length: int, jaxpr: ClosedJaxpr,
                    num_consts: int, num_carry: int, unroll: int) -> list[Value]:
     layout = _Layout(ctx)
-    y_avals = ctx.avals_out[num_carry:]
-    # the buffers typed as the stacked ys (the helpers writing into them are traced on those types)
+    steps = _Steps(jaxpr, num_carry, reverse, unroll, layout)
+    consts, carry, xs = split_scan_args(args, num_consts, num_carry)
+    trips, remainder = _trips(length, unroll)
+    if unroll == 1:
+        # the buffers typed as the stacked ys (the helpers writing into them are traced on those types)
+        y_avals = ctx.avals_out[num_carry:]
+    else:
+        xs, xs_rem = _blocks(ctx, layout, xs, trips, remainder, unroll, reverse)
+        prefix = (trips, unroll) if trips else (0,)
+        y_avals = [_buffer_aval(a, prefix) for a in jaxpr.out_avals[num_carry:]]
     buffers = [layout.of(ctx, ctx.broadcast_to(ctx.constant(0, a.dtype), a.shape), a) for a in y_avals]
     buffers = [Value(b.name, a, b.type) for b, a in zip(buffers, y_avals)]
-    consts, carry, xs = split_scan_args(args, num_consts, num_carry)
-    if length == 0:  # no step runs (and a slice of an empty x would not type-check)
-        return carry + buffers
-    n_xs, n_fixed = len(xs), len(xs) + num_consts  # the loop's values it does not change, before its counter
+    ys = buffers
+    if trips:
+        carry, ys = _loop(ctx, layout, steps, trips, consts, carry, xs, buffers)
+        if unroll != 1:
+            ys = [layout.helper(ctx, partial(reshape, new_sizes=(trips * unroll, *y.aval.shape[2:])), y) for y in ys]
+    if remainder:
+        carry, ys_rem = steps.block(ctx, remainder, consts, carry, xs_rem)
+        ys = [layout.helper(ctx, _concat, *((y, r) if not reverse else (r, y))) for y, r in zip(ys, ys_rem)]
+    return carry + ys
+
+
+def _loop(ctx: LoweringContext, layout: _Layout, steps: _Steps, trips: Any, consts: list[Value],
+          carry: list[Value], xs: list[Value], buffers: list[Value]) -> tuple[list[Value], list[Value]]:
+    """The ``stablehlo.while`` loop of ``trips`` trips, each a block of steps over one slice of every ``xs``: the
+    carry after it and the filled ``buffers``."""
+    num_carry = len(carry)
+    n_xs, n_fixed = len(xs), len(xs) + len(consts)  # the loop's values it does not change, before its counter
     state = [*xs, *consts, ctx.constant(0, np.int32), *carry, *buffers]
-    ordered_effects = jaxpr_has_ordered_effects(jaxpr.jaxpr)
 
     def cond(inner: LoweringContext, values: list[Value]) -> list[Value]:
-        limit = dimension_forms.index_value(inner, length)
+        limit = dimension_forms.index_value(inner, trips)
         return [inner.compare("LT", layout.replicated(inner, values[n_fixed]), layout.replicated(inner, limit))]
 
     def body(inner: LoweringContext, values: list[Value]) -> list[Value]:
         counter = values[n_fixed]
         carry, ys = values[n_fixed + 1:n_fixed + 1 + num_carry], values[n_fixed + 1 + num_carry:]
         index = counter
-        if reverse:
-            last = inner.op1("stablehlo.subtract", [dimension_forms.index_value(inner, length), counter], _INDEX)
+        if steps.reverse:
+            last = inner.op1("stablehlo.subtract", [dimension_forms.index_value(inner, trips), counter], _INDEX)
             index = inner.op1("stablehlo.subtract", [last, inner.constant(1, np.int32)], _INDEX)
         slices = [layout.helper(inner, _read_slice, x, index) for x in values[:n_xs]]
-        outs = _call_body(inner, jaxpr, [*values[n_xs:n_fixed], *carry, *slices], ordered_effects)
-        new_ys = [layout.helper(inner, _write_slice, b, y, index) for b, y in zip(ys, outs[num_carry:])]
+        carry, new = steps.block(inner, steps.unroll, values[n_xs:n_fixed], carry, slices)
+        new_ys = [layout.helper(inner, _write_slice, b, y, index) for b, y in zip(ys, new)]
         one = inner.constant(1, np.int32)
         count, one = layout.replicated(inner, counter), layout.replicated(inner, one)
         step = layout.replicated(inner, inner.op1("stablehlo.add", [count, one], _INDEX))
-        return [*values[:n_fixed], step, *outs[:num_carry], *new_ys]
+        return [*values[:n_fixed], step, *carry, *new_ys]
 
-    outs = ctx.while_loop(state, cond, body, ordered_effects)
+    outs = ctx.while_loop(state, cond, body, steps.ordered_effects)
     layout.replicated(ctx, outs[n_fixed])  # the final count, unused (the scan's own results are constrained as typed)
-    return outs[n_fixed + 1:]
+    return outs[n_fixed + 1:n_fixed + 1 + num_carry], outs[n_fixed + 1 + num_carry:]
