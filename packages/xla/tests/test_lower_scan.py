@@ -91,3 +91,24 @@ def test_lowered_text_is_a_while_loop():
         np.arange(4, dtype=f32)).as_text()
     assert "stablehlo.while" in text
     assert "stablehlo.dynamic_slice" in text and "stablehlo.dynamic_update_slice" in text
+
+
+def test_helpers_are_traced_once_per_operand_types(monkeypatch):
+    from jaxle_xla.lowering import context
+
+    traced = []
+    trace = context._trace_helper
+    monkeypatch.setattr(context, "_trace_helper", lambda fun, avals, mesh: traced.append(avals) or trace(
+        fun, avals, mesh))
+    monkeypatch.setattr(context, "_helper_jaxprs", context.LruCache())
+
+    def lowered(xs):
+        return jc.jit(lambda xs: lax.scan(lambda c, x: (c + x, c * x), xs[0] * 0, xs)).lower(xs).as_text()
+
+    first = lowered(np.ones((4, 3), f32))
+    assert len(traced) == 2  # the read of a slice of xs, the write of a slice of ys
+    assert lowered(np.ones((4, 3), f32)) == first and len(traced) == 2
+    with enable_x64(True):  # other flags, other operand types: traced again, typed as they are
+        text = lowered(np.ones((4, 3), np.float64))
+    assert len(traced) == 4 and "tensor<4x3xf64>" in text
+    assert "tensor<4x3xf32>" in lowered(np.ones((4, 3), f32)) and len(traced) == 4

@@ -18,9 +18,10 @@ import numpy as np
 from jaxle_core.auto_mesh_types import auto_meshes_ignored
 from jaxle_core.avals import ShapedArray
 from jaxle_core.caches import LruCache
+from jaxle_core.config import trace_context
 from jaxle_core.dtypes import float0
 from jaxle_core.lax.tokens import AbstractToken, abstract_token
-from jaxle_core.mesh import use_abstract_mesh
+from jaxle_core.mesh import get_abstract_mesh, use_abstract_mesh
 from jaxle_core.sharding_types import layouts_ignored, untyped
 from jaxle_core.staging import trace_to_jaxpr
 
@@ -176,6 +177,26 @@ def _flat(fun: Callable[..., Any]) -> Callable[..., list[Any]]:
         return list(out) if isinstance(out, (list, tuple)) else [out]
 
     return flat_fun
+
+
+def _trace_helper(fun: Callable[..., Any], avals: tuple, mesh: Any) -> Any:
+    """The closed jaxpr of a lowering's helper ``fun`` on ``avals``: untyped (no layout rule applies to the
+    lowering's own values) or, given an Explicit ``mesh``, typed under it."""
+    with (use_abstract_mesh(mesh) if mesh is not None else layouts_ignored()), auto_meshes_ignored():
+        return trace_to_jaxpr(_flat(fun), list(avals), None)
+
+
+def _helper_jaxpr(fun: Callable[..., Any], avals: tuple, mesh: Any) -> Any:
+    """``_trace_helper``'s jaxpr, traced once per helper, avals, mesh, flags and current mesh (a scan's helpers
+    are traced on every lowering of every scan otherwise)."""
+    key = (fun, avals, mesh, trace_context(), get_abstract_mesh())
+    closed = _helper_jaxprs.lookup(key)
+    if closed is None:
+        closed = _helper_jaxprs[key] = _trace_helper(fun, avals, mesh)
+    return closed
+
+
+_helper_jaxprs = LruCache()
 
 
 def compute_attributes(compute_type: str, extra: str = "") -> str:
@@ -347,17 +368,18 @@ class LoweringContext:
         """Emit the equations of ``jaxpr`` inline; returns the values of its outputs."""
         return self.module.lower_jaxpr_into(self, jaxpr, consts, args)
 
-    def lower_fun(self, fun: Callable[..., Any], *args: Value) -> list[Value]:
-        """Trace ``fun`` (written with lax) on the avals of ``args`` and emit it inline."""
-        # the helper's values are the lowering's own: no layout rule applies to them
-        with layouts_ignored(), auto_meshes_ignored():
-            closed = trace_to_jaxpr(_flat(fun), [untyped(a.aval) for a in args], None)
+    def lower_fun(self, fun: Callable[..., Any], *args: Value, reuse: bool = False) -> list[Value]:
+        """Trace ``fun`` (written with lax) on the avals of ``args`` and emit it inline. With ``reuse``, the trace
+        is kept for the next lowering of ``fun`` on the same avals (``fun`` must be one object whose trace depends
+        on nothing but its avals and the flags: a module-level function, not a closure made per call)."""
+        avals = tuple(untyped(a.aval) for a in args)
+        closed = _helper_jaxpr(fun, avals, None) if reuse else _trace_helper(fun, avals, None)
         return self.lower_jaxpr(closed.jaxpr, closed.consts, args)
 
-    def lower_typed_fun(self, fun: Callable[..., Any], mesh: Any, *args: Value) -> list[Value]:
+    def lower_typed_fun(self, fun: Callable[..., Any], mesh: Any, *args: Value, reuse: bool = False) -> list[Value]:
         """``lower_fun`` traced on the avals of ``args`` as they are typed, under ``mesh`` (of Explicit axes): each
         value the helper computes is typed by the sharding rules and, in a partitioned program, constrained to its
         type, as JAX lowers its helpers inside a program over such a mesh."""
-        with use_abstract_mesh(mesh), auto_meshes_ignored():
-            closed = trace_to_jaxpr(_flat(fun), [a.aval for a in args], None)
+        avals = tuple(a.aval for a in args)
+        closed = _helper_jaxpr(fun, avals, mesh) if reuse else _trace_helper(fun, avals, mesh)
         return self.lower_jaxpr(closed.jaxpr, closed.consts, args)

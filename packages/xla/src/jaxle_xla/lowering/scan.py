@@ -5,7 +5,8 @@ the carry and one buffer per y. Each step reads slice ``i`` of every x
 (``length - i - 1`` when ``reverse``) with a call of ``@dynamic_index_in_dim``,
 calls the body as a private function (``@closed_call``) and writes the ys into
 their buffers there with calls of ``@dynamic_update_index_in_dim`` (jitted
-helpers, so each is one function per operand types). With ``unroll`` k, as JAX's: each trip reads a block of k
+helpers, so each is one function per operand types; the two are traced once per operand types, not on every
+lowering). With ``unroll`` k, as JAX's: each trip reads a block of k
 slices of every x (the xs reshaped to trips of k), calls the body on each static slice in turn and writes the k ys
 stacked; the steps left over run after the loop, on the xs' tail (their head when ``reverse``), and one trip of
 all the steps runs without a loop.
@@ -67,15 +68,16 @@ class _Layout:
             return value
         return constrain_to_type(ctx, value, NamedSharding(self.mesh, PartitionSpec()))
 
-    def helper(self, ctx: LoweringContext, fun: Callable[..., Any], *args: Value) -> Value:
+    def helper(self, ctx: LoweringContext, fun: Callable[..., Any], *args: Value, reuse: bool = False) -> Value:
         """The result of the jitted helper ``fun`` called on ``args``: traced as typed under the mesh where one of
         them is typed over it (values typed over no mesh stay so, as JAX's), and as in device memory (an offloaded y
-        is written into its buffer as the loop's other values are)."""
+        is written into its buffer as the loop's other values are). ``reuse``: as ``LoweringContext.lower_fun``'s
+        (for this module's own functions, not a ``partial`` made per call)."""
         args = tuple(Value(a.name, a.aval.update(memory_space=MemorySpace.Device), a.type)
                      if getattr(a.aval, "memory_space", None) not in (None, MemorySpace.Device) else a for a in args)
         if self.mesh is None or all(getattr(a.aval, "explicit_sharding", None) is None for a in args):
-            return ctx.lower_fun(fun, *args)[0]
-        return ctx.lower_typed_fun(fun, self.mesh, *args)[0]
+            return ctx.lower_fun(fun, *args, reuse=reuse)[0]
+        return ctx.lower_typed_fun(fun, self.mesh, *args, reuse=reuse)[0]
 
 
 def _call_body(ctx: LoweringContext, jaxpr: ClosedJaxpr, args: list[Value], ordered_effects: bool) -> list[Value]:
@@ -134,7 +136,7 @@ class _Steps:
             ys.append(y)
         if self.reverse:
             ys.reverse()
-        return carry, [self.layout.helper(ctx, _stack, *column) for column in zip(*ys)]
+        return carry, [self.layout.helper(ctx, _stack, *column, reuse=True) for column in zip(*ys)]
 
 
 def _stack(*ys: Any) -> Any:
@@ -186,7 +188,7 @@ def _scan_lowering(ctx: LoweringContext, *args: Value, reverse: bool, length: in
             ys = [layout.helper(ctx, partial(reshape, new_sizes=(trips * unroll, *y.aval.shape[2:])), y) for y in ys]
     if remainder:
         carry, ys_rem = steps.block(ctx, remainder, consts, carry, xs_rem)
-        ys = [layout.helper(ctx, _concat, *((y, r) if not reverse else (r, y))) for y, r in zip(ys, ys_rem)]
+        ys = [layout.helper(ctx, _concat, *((y, r) if not reverse else (r, y)), reuse=True) for y, r in zip(ys, ys_rem)]
     return carry + ys
 
 
@@ -209,9 +211,9 @@ def _loop(ctx: LoweringContext, layout: _Layout, steps: _Steps, trips: Any, cons
         if steps.reverse:
             last = inner.op1("stablehlo.subtract", [dimension_forms.index_value(inner, trips), counter], _INDEX)
             index = inner.op1("stablehlo.subtract", [last, inner.constant(1, np.int32)], _INDEX)
-        slices = [layout.helper(inner, _read_slice, x, index) for x in values[:n_xs]]
+        slices = [layout.helper(inner, _read_slice, x, index, reuse=True) for x in values[:n_xs]]
         carry, new = steps.block(inner, steps.unroll, values[n_xs:n_fixed], carry, slices)
-        new_ys = [layout.helper(inner, _write_slice, b, y, index) for b, y in zip(ys, new)]
+        new_ys = [layout.helper(inner, _write_slice, b, y, index, reuse=True) for b, y in zip(ys, new)]
         one = inner.constant(1, np.int32)
         count, one = layout.replicated(inner, counter), layout.replicated(inner, one)
         step = layout.replicated(inner, inner.op1("stablehlo.add", [count, one], _INDEX))
