@@ -151,6 +151,11 @@ def cases(impl, lax):
          (w, c, xs)),
         ("grad_mixed_consts", grad(lambda w, v, c, xs: lax.scan(lambda c, x: (c * w + v * x + w * v, c), c, xs)[0],
                                    argnums=(0, 1, 2, 3)), (w, f32(0.2), c, xs)),
+        # a weakly typed (Python float) carry: the transposed loop's carries are weakly typed as their cotangents
+        ("grad_of_grad_weak_carry", grad(grad(lambda x: lax.scan(
+            lambda k, x_: (jit(lambda a: a * a)(k * x) + x_, None), 1.0, xs)[0])), (2.0,)),
+        ("grad_of_grad_weak_carry_strong_argument", grad(grad(lambda x: lax.scan(
+            lambda k, x_: (jit(lambda a: a * a)(k * x) + x_, None), 1.0, xs)[0])), (w,)),
         ("grad_carry_swap", grad(lambda a, b, xs: lax.scan(lambda c, x: ((c[1] * x, lax.sin(c[0])), None), (a, b),
                                                           xs)[0][0], argnums=(0, 1, 2)), (c, w, xs)),
     ]

@@ -72,13 +72,16 @@ def zeros_like_aval(aval: ShapedArray, as_residual: bool = True) -> Any:
     layout = getattr(aval, "explicit_sharding", None)  # zeros laid out as the values they stand beside
     if eager and layout is None:
         return current_backend().device_put(np.zeros(aval.shape, aval.dtype), weak_type=aval.weak_type)
+    zero = scalar[()]
+    if aval.weak_type:  # weakly typed as its aval, as JAX's zeros are
+        zero = current_backend().device_put(scalar, weak_type=True)
+        core.mark_inline(zero)
     if not aval.shape:
-        zero = scalar[()]
         trace = core.current_trace()
         if as_residual and isinstance(trace, StagingTrace):
             trace.rule_constants[id(zero)] = zero
         return zero
-    return broadcast_in_dim(scalar[()], aval.shape, (), out_sharding=layout)
+    return broadcast_in_dim(zero, aval.shape, (), out_sharding=layout)
 
 
 def instantiate(tangent: Any, as_residual: bool = True) -> Any:
