@@ -28,14 +28,9 @@ X64_GOLDEN = jnp_golden.load("scipy_linalg_x64_golden.json")
 
 # Cases whose values and errors match JAX's but whose jaxprs differ; each says why.
 JAXPR_DIFFERS = {
-    "linalg.toeplitz": "the diagonals are gathered from the concatenated row and column (JAX: a convolution)",
-    **dict.fromkeys(("fft.dct", "fft.idct_ortho"), "the twiddle factors are formed with other equations"),
     "ndimage.map_coordinates": "the corner weights are combined in another order of equations",
     "cluster.vq": "the distances are formed by broadcasting (JAX: a vmapped norm)",
 }
-
-X64_JAXPR_DIFFERS = {"linalg.lu_solve": "a matrix of right-hand sides is solved column by column under vmap (JAX: "
-                                        "its batched _lu_solve over the columns at once)"}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -46,8 +41,7 @@ def test_golden(name):
 @pytest.mark.parametrize("name", sorted(make_scipy_linalg_x64_golden.CASES))
 def test_golden_x64(name):
     with config.enable_x64(True):
-        scipy_golden.assert_case_matches(make_scipy_linalg_x64_golden.CASES[name], X64_GOLDEN[name],
-                                         jaxpr_differs=name.rsplit("_", 1)[0] in X64_JAXPR_DIFFERS)
+        scipy_golden.assert_case_matches(make_scipy_linalg_x64_golden.CASES[name], X64_GOLDEN[name])
 
 
 _RNG = np.random.default_rng(0)

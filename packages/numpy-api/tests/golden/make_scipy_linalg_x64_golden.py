@@ -32,6 +32,11 @@ for label, matrix in (("f64", A), ("c128", C)):
         f"linalg.lu_{label}": case("linalg.lu", matrix),
         f"linalg.lu_solve_{label}": lambda m, matrix=matrix, rhs=rhs: (
             lambda a, b: m.scipy.linalg.lu_solve(m.scipy.linalg.lu_factor(a), b, trans=1), [matrix, rhs]),
+        f"linalg.lu_solve_conj_{label}": lambda m, matrix=matrix, rhs=rhs: (
+            lambda a, b: m.scipy.linalg.lu_solve(m.scipy.linalg.lu_factor(a), b, trans=2), [matrix, rhs]),
+        f"linalg.lu_solve_vectors_{label}": lambda m, matrix=matrix, rhs=rhs: (
+            lambda a, b: m.scipy.linalg.lu_solve(m.scipy.linalg.lu_factor(a), b),
+            [np.stack([matrix, matrix.T]), rhs[:, 0].copy()]),
         f"linalg.solve_{label}": case("linalg.solve", matrix, rhs),
         f"linalg.qr_{label}": case("linalg.qr", matrix, mode="economic"),
         f"linalg.svd_{label}": case("linalg.svd", matrix),

@@ -52,20 +52,24 @@ def _matvec(a: Any, x: Any) -> Any:
     return dot_general(a, x, (((1,), (0,)), ((), ())), precision=("highest", "highest"))
 
 
-@named_jit("_lu_solve", ("transpose",))
-def _lu_solve(lu: Any, permutation: Any, b: Any, transpose: bool) -> Any:
-    """Solve ``A x = b`` (``A^T x = b`` with ``transpose``) for the vector ``b`` given ``A``'s LU factors."""
-    x = expand_dims(b, -1)
-    if not transpose:
+@named_jit("_lu_solve", ("trans",))
+def _lu_solve(lu: Any, permutation: Any, b: Any, trans: int) -> Any:
+    """Solve ``A x = b`` (``A^T x = b`` for ``trans`` 1, ``A^H x = b`` for 2) for one matrix ``A`` given its LU
+    factors, ``b`` a vector or a matrix of right-hand sides (solved together)."""
+    vector = get_aval(b).ndim == 1
+    x = expand_dims(b, -1) if vector else b
+    if trans == 0:
         x = x[permutation, :]
         x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=True, unit_diagonal=True)
         x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=False)
     else:
-        x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=False, transpose_a=True)
-        x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=True, transpose_a=True, unit_diagonal=True)
+        conjugate = trans == 2
+        x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=False, transpose_a=True, conjugate_a=conjugate)
+        x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=True, transpose_a=True, conjugate_a=conjugate,
+                                        unit_diagonal=True)
         _, inverse = lax_sorting.sort_key_val(permutation, lax_structural.iota(np.int32, get_aval(lu).shape[0]))
         x = x[inverse, :]
-    return x[:, 0]
+    return x[:, 0] if vector else x
 
 
 def _solve_square(a: Any, b: Any) -> Any:
@@ -77,8 +81,8 @@ def _solve_square(a: Any, b: Any) -> Any:
     def solve_vector(rhs):
         return custom_linear_solve(
             lambda x: _matvec(a, x), rhs,
-            solve=lambda _, x: _lu_solve(lu, permutation, x, transpose=False),
-            transpose_solve=lambda _, x: _lu_solve(lu, permutation, x, transpose=True))
+            solve=lambda _, x: _lu_solve(lu, permutation, x, trans=0),
+            transpose_solve=lambda _, x: _lu_solve(lu, permutation, x, trans=1))
 
     return solve_vector(b) if get_aval(b).ndim == 1 else vmap(solve_vector, in_axes=1, out_axes=1)(b)
 

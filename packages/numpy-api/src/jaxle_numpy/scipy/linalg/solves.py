@@ -3,7 +3,9 @@ and the inverse and determinant."""
 
 from __future__ import annotations
 
+import functools
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -101,13 +103,15 @@ def _lu_solve_pivots(lu: Any, piv: Any, b: Any, trans: int = 0, overwrite_b: boo
         raise ValueError(f"'trans' value must be 0, 1, or 2, got {trans}")
     lu, b = inexact("scipy.linalg.lu_solve", lu, b)
     permutation = lax_linalg.lu_pivots_to_permutation(piv, get_aval(lu).shape[-1])
-    conjugate = trans == 2 and jnp.iscomplexobj(lu)
-
-    def solve_vector(rhs):
-        if conjugate:  # a^H x = b is the conjugate of a^T conj(x) = conj(b)
-            return jnp.conj(jnp_solves._lu_solve(lu, permutation, jnp.conj(rhs), transpose=True))
-        return jnp_solves._lu_solve(lu, permutation, rhs, transpose=trans != 0)
-    return solve_vector(b) if get_aval(b).ndim == 1 else vmap(solve_vector, in_axes=1, out_axes=1)(b)
+    lu_shape, b_shape = get_aval(lu).shape, get_aval(b).shape
+    vectors = len(b_shape) == 1 or (len(lu_shape) == len(b_shape) + 1 and b_shape[-1] == lu_shape[-1])
+    if vectors and len(b_shape) > 1:
+        warnings.warn("jax.scipy.linalg.lu_solve: batched 1D solves with b.ndim > 1 are deprecated, and in the "
+                      "future will be treated as a batched 2D solve. Use lu_solve(lu_and_piv, b[..., None])"
+                      ".squeeze(-1) to avoid this warning.", FutureWarning, stacklevel=4)
+    signature = "(n,n),(n),(n)->(n)" if vectors else "(n,n),(n),(n,k)->(n,k)"
+    solve = functools.partial(jnp_solves._lu_solve, trans=trans)
+    return jnp.vectorize(solve, signature=signature)(lu, permutation, b)
 
 
 def lu_solve(lu_and_piv: tuple[Any, Any], b: Any, trans: int = 0, overwrite_b: bool = False,

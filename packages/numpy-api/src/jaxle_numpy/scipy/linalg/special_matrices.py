@@ -4,6 +4,7 @@ Leslie, Fiedler)."""
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -11,7 +12,9 @@ import numpy as np
 
 import jaxle_numpy as jnp
 from jaxle_core.avals import get_aval
+from jaxle_core.lax import convolution_patches as lax_convolution_patches
 from jaxle_core.lax import structural as lax_structural
+from jaxle_core.lax.dot import Precision
 from jaxle_numpy.scipy.special import gammaln
 from jaxle_numpy.util import check_arraylike, named_jit, promote_dtypes
 
@@ -46,27 +49,37 @@ def _vector(fun_name: str, *args: Any) -> list[Any]:
     return [jnp.atleast_1d(a) for a in promote_dtypes(*args)]
 
 
-def _constant_diagonals(first_column: Any, first_row: Any, hankel_form: bool) -> Any:
-    """Matrices constant along diagonals (anti-diagonals when ``hankel_form``) read from the first column and
-    row (their shared corner taken from the column); leading axes batch."""
-    m, n = get_aval(first_column).shape[-1], get_aval(first_row).shape[-1]
-    i = np.arange(m)[:, None]
-    j = np.arange(n)[None, :]
-    if hankel_form:
-        # entry (i, j) is c[i + j] while i + j < m, then r[i + j - m + 1]
-        values = jnp.concatenate([first_column, first_row[..., 1:]], axis=-1)
-        return values[..., i + j]
-    values = jnp.concatenate([jnp.flip(first_row[..., 1:], -1), first_column], axis=-1)
-    return values[..., i - j + n - 1]
+def _hankel_diagonals(first_column: Any, last_row: Any) -> Any:
+    """The matrix constant along anti-diagonals read from its first column and last row (their shared corner
+    taken from the column); leading axes batch."""
+    m, n = get_aval(first_column).shape[-1], get_aval(last_row).shape[-1]
+    # entry (i, j) is c[i + j] while i + j < m, then r[i + j - m + 1]
+    values = jnp.concatenate([first_column, last_row[..., 1:]], axis=-1)
+    return values[..., np.arange(m)[:, None] + np.arange(n)[None, :]]
+
+
+@functools.partial(jnp.vectorize, signature="(m),(n)->(m,n)")
+def _toeplitz(first_column: Any, first_row: Any) -> Any:
+    """One Toeplitz matrix: the windows of length ``n`` sliding over the reversed column followed by the row's
+    tail (one patches convolution), last window first."""
+    m, n = get_aval(first_column).shape[0], get_aval(first_row).shape[0]
+    if m == 0 or n == 0:
+        return jnp.empty((m, n), jnp.result_type(first_column, first_row))
+    values = jnp.concatenate([first_column[::-1], first_row[1:]])
+    windows = lax_convolution_patches.conv_general_dilated_patches(
+        values.reshape((1, m + n - 1, 1)), (n,), (1,), "VALID", dimension_numbers=("NTC", "IOT", "NTC"),
+        precision=Precision.HIGHEST)[0]
+    return jnp.flip(windows, axis=0)
 
 
 def toeplitz(c: Any, r: Any = None) -> Any:
     """The Toeplitz matrix with first column ``c`` and first row ``r`` (``conj(c)`` when not given: Hermitian)."""
     if r is None:
-        c, = _vector("toeplitz", c)
-        return _constant_diagonals(c, jnp.conj(c), False)
-    c, r = _vector("toeplitz", c, r)
-    return _constant_diagonals(c, r, False)
+        check_arraylike("toeplitz", c)
+        r = jnp.conjugate(jnp.asarray(c))
+    else:
+        check_arraylike("toeplitz", c, r)
+    return _toeplitz(jnp.atleast_1d(c), jnp.atleast_1d(r))
 
 
 def hankel(c: Any, r: Any = None) -> Any:
@@ -77,7 +90,7 @@ def hankel(c: Any, r: Any = None) -> Any:
         r = jnp.zeros_like(c)
     else:
         c, r = _vector("hankel", c, r)
-    return _constant_diagonals(c, r, True)
+    return _hankel_diagonals(c, r)
 
 
 def circulant(c: Any) -> Any:
