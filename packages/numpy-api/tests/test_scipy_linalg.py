@@ -26,16 +26,9 @@ from make_scipy_linalg_golden import CASES  # noqa: E402
 GOLDEN = jnp_golden.load("scipy_linalg_golden.json")
 X64_GOLDEN = jnp_golden.load("scipy_linalg_x64_golden.json")
 
-# Cases whose values and errors match JAX's but whose jaxprs differ; each says why.
-JAXPR_DIFFERS = {
-    "ndimage.map_coordinates": "the corner weights are combined in another order of equations",
-    "cluster.vq": "the distances are formed by broadcasting (JAX: a vmapped norm)",
-}
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_golden(name):
-    scipy_golden.assert_case_matches(CASES[name], GOLDEN[name], jaxpr_differs=name in JAXPR_DIFFERS)
+    scipy_golden.assert_case_matches(CASES[name], GOLDEN[name])
 
 
 @pytest.mark.parametrize("name", sorted(make_scipy_linalg_x64_golden.CASES))

@@ -74,7 +74,15 @@ CASES = {
     "integrate.trapezoid": case("integrate.trapezoid", SIGNAL),
     "ndimage.map_coordinates": lambda m: (
         lambda x, i, j: m.scipy.ndimage.map_coordinates(x, [i, j], order=1), [A, B, B[::-1].copy()]),
+    "ndimage.map_coordinates_reflect": lambda m: (
+        lambda x, i, j: m.scipy.ndimage.map_coordinates(x, [i, j], order=1, mode="reflect"), [A, 3 * B, B - 2]),
+    "ndimage.map_coordinates_mirror_nearest": lambda m: (
+        lambda x, i: m.scipy.ndimage.map_coordinates(x, [i], order=0, mode="mirror"), [SIGNAL, 4 * SIGNAL]),
+    "ndimage.map_coordinates_int": lambda m: (
+        lambda x, i: m.scipy.ndimage.map_coordinates(x, [i], order=1, mode="wrap"),
+        [np.arange(6, dtype=np.int32), 4 * SIGNAL]),
     "cluster.vq": case("cluster.vq.vq", A, A[:2].copy()),
+    "cluster.vq_1d": case("cluster.vq.vq", SIGNAL, B),
 }
 
 if __name__ == "__main__":

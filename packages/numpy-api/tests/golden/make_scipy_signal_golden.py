@@ -39,7 +39,9 @@ CASES = {
     "signal.convolve2d_boundary": signal_case("convolve2d", IMAGE, KERNEL, boundary="wrap"),
     "signal.detrend": signal_case("detrend", IMAGE),
     "signal.detrend_constant": signal_case("detrend", IMAGE, axis=0, type="constant"),
+    "signal.detrend_breakpoints": signal_case("detrend", IMAGE, axis=0, bp=[1, 3]),
     "signal.detrend_bad_type": signal_case("detrend", X, type="x"),
+    "signal.detrend_bad_breakpoint": signal_case("detrend", X, bp=[9]),
     "signal.welch": signal_case("welch", LONG, nperseg=8),
     "signal.welch_median_spectrum": signal_case("welch", LONG, nperseg=8, average="median", scaling="spectrum"),
     "signal.csd": lambda m: (lambda x, y: m.scipy.signal.csd(x, y, nperseg=8), [LONG, LONG[::-1].copy()]),
@@ -63,6 +65,14 @@ CASES = {
         lambda v, p: m.scipy.interpolate.RegularGridInterpolator(
             (np.linspace(0, 1, 4), np.array([0.0, 0.5, 2.0])), v)(p),
         [IMAGE[:, :3], np.array([[0.2, 0.3], [0.9, 1.7], [1.5, 0.0]], np.float32)]),
+    "interpolate.nearest_trailing": lambda m: (
+        lambda v, p: m.scipy.interpolate.RegularGridInterpolator(
+            (np.linspace(0, 1, 4),), v, method="nearest", fill_value=None)(p),
+        [IMAGE[:, :3], np.array([[0.2], [0.5], [1.5]], np.float32)]),
+    "interpolate.axes_tuple": lambda m: (
+        lambda v, p, q: m.scipy.interpolate.RegularGridInterpolator(
+            (np.linspace(0, 1, 4), np.array([0.0, 0.5, 2.0])), v, fill_value=-1.0)((p, q)),
+        [IMAGE[:, :3], X[:4], K[:1]]),
     "interpolate.bad_method": lambda m: (
         lambda v: m.scipy.interpolate.RegularGridInterpolator((np.linspace(0, 1, 4),), v, method="cubic").values,
         [X[:4]]),

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import jaxle_numpy as jnp
 from jaxle_core.avals import get_aval
+from jaxle_core.batching import vmap
 from jaxle_numpy.util import check_arraylike, promote_dtypes_inexact
 
 __all__ = ["vq"]
@@ -23,6 +25,6 @@ def vq(obs: Any, code_book: Any, check_finite: bool = True) -> tuple[Any, Any]:
         obs, code_book = obs[..., None], code_book[..., None]
     if get_aval(obs).ndim != 2:
         raise ValueError("ndim different than 1 or 2 are not supported")
-    distances = jnp.sqrt(jnp.sum((obs[:, None, :] - code_book[None, :, :]) ** 2, axis=-1))
-    codes = jnp.argmin(distances, axis=1)
-    return codes, jnp.min(distances, axis=1)
+    distances = vmap(lambda row: jnp.linalg.norm(row[None] - code_book, axis=-1))(obs)
+    codes = jnp.argmin(distances, axis=-1)
+    return codes, vmap(operator.getitem)(distances, codes)

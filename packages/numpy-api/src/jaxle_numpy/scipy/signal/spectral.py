@@ -10,6 +10,7 @@ import numpy as np
 
 import jaxle_numpy as jnp
 from jaxle_core.avals import get_aval
+from jaxle_core.lax.dot import Precision
 from jaxle_numpy.util import check_arraylike, promote_dtypes_inexact
 
 __all__ = ["detrend", "stft", "istft", "csd", "welch"]
@@ -19,25 +20,29 @@ def detrend(data: Any, axis: int = -1, type: str = "linear", bp: Any = 0,  # noq
             overwrite_data: None = None) -> Any:
     """``data`` less its least-squares line along ``axis`` ('linear', piecewise between the breakpoints ``bp``)
     or its mean ('constant')."""
-    del overwrite_data
-    if type not in ("linear", "l", "constant", "c"):
+    if overwrite_data is not None:
+        raise NotImplementedError("overwrite_data argument not implemented.")
+    if type not in ("constant", "linear"):
         raise ValueError("Trend type must be 'linear' or 'constant'.")
-    check_arraylike("detrend", data)
     data, = promote_dtypes_inexact(jnp.asarray(data))
-    if type in ("constant", "c"):
-        return data - jnp.mean(data, axis, keepdims=True)
-    moved = jnp.moveaxis(data, axis, -1)
-    n = get_aval(moved).shape[-1]
-    breakpoints = sorted({0, *(int(b) for b in np.atleast_1d(bp)), n})
-    pieces = []
+    if type == "constant":
+        return data - data.mean(axis, keepdims=True)
+    n = get_aval(data).shape[axis]
+    breakpoints = np.unique(np.r_[0, bp, n])
+    if breakpoints[0] < 0 or breakpoints[-1] > n:
+        raise ValueError("Breakpoints must be non-negative and less than length of data along given axis.")
+    data = jnp.moveaxis(data, axis, 0)
+    shape = get_aval(data).shape
+    data = data.reshape(n, -1)
     for start, stop in zip(breakpoints[:-1], breakpoints[1:]):
-        piece = moved[..., start:stop]
-        t = jnp.arange(stop - start, dtype=piece.dtype)
-        t_centred = t - jnp.mean(t)
-        mean = jnp.mean(piece, -1, keepdims=True)
-        slope = jnp.sum((piece - mean) * t_centred, -1, keepdims=True) / jnp.maximum(jnp.sum(t_centred ** 2), 1)
-        pieces.append(piece - mean - slope * t_centred)
-    return jnp.moveaxis(jnp.concatenate(pieces, axis=-1), -1, axis)
+        length = stop - start
+        # Each piece's columns fitted by a + b t, t running over (1..length) / length.
+        design = jnp.vstack([jnp.ones(length, dtype=data.dtype),
+                             jnp.arange(1, length + 1, dtype=data.dtype) / length]).T
+        piece = slice(start, stop)
+        coefficients = jnp.linalg.lstsq(design, data[piece])[0]
+        data = data.at[piece].add(-jnp.matmul(design, coefficients, precision=Precision.HIGHEST))
+    return jnp.moveaxis(data.reshape(shape), 0, axis)
 
 
 def _window(window: Any, nperseg: int, dtype: Any) -> Any:
