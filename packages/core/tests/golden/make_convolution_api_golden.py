@@ -153,11 +153,16 @@ CASES.update({
 })
 
 _CONV = (np.ones((1, 2, 5, 5), np.float32), np.ones((3, 2, 2, 2), np.float32))
-# Traced only: conv_general_dilated lets strides and dilation lengths through that XLA rejects when compiling.
+# Traced only: conv_general_dilated lets empty windows, strides and dilation lengths through that XLA rejects when
+# compiling.
 TEXT_CASES = {
     "conv-zero-stride": lambda lax: (lambda x, w: lax.conv_general_dilated(x, w, (0, 1), "VALID"), _CONV),
     "conv-zero-stride-same": lambda lax: (lambda x, w: lax.conv_general_dilated(x, w, (0, 1), "SAME"), _CONV),
     "conv-negative-strides": lambda lax: (lambda x, w: lax.conv_general_dilated(x, w, (-2, -1), "VALID"), _CONV),
+    "conv-empty-window": lambda lax: (lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "VALID"),
+                                      (_CONV[0], np.ones((3, 2, 2, 0), np.float32))),
+    "conv-empty-window-zero-stride": lambda lax: (lambda x, w: lax.conv_general_dilated(x, w, (0, 1), "SAME"),
+                                                  (_CONV[0], np.ones((3, 2, 0, 2), np.float32))),
     "conv-short-rhs-dilation": lambda lax: (
         lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "VALID", rhs_dilation=(2,)), _CONV),
     "conv-long-lhs-dilation": lambda lax: (

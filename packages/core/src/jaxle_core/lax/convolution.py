@@ -136,17 +136,21 @@ def _letters(count: int, pool) -> str:
     return "".join(next(pool) for _ in range(count))
 
 
-def check_conv_window(n_spatial: int, window_strides: Sequence[int], lhs_dilation: Sequence[int],
+def check_conv_window(window: Sequence[int], window_strides: Sequence[int], lhs_dilation: Sequence[int],
                       rhs_dilation: Sequence[int]) -> None:
     """What XLA's verifier rejects in a convolution that JAX's tracing lets through (JAX raises it when the
-    convolution is lowered): dilations of the wrong length and strides that are not positive."""
-    problems = [f"expects {name} to have same dimension-size as size of window dimensions ({n_spatial}), but got: "
-                f"{len(values)}." for name, values in (("window-strides", window_strides),
-                                                        ("base-dilation factors", lhs_dilation),
-                                                        ("window-dilation factors", rhs_dilation))
-                if len(values) != n_spatial]
-    problems += [f"expects window to have positive stride for {i}-th window dimension, but got {stride}."
-                 for i, stride in enumerate(window_strides) if stride <= 0]
+    convolution is lowered): dilations of the wrong length, and empty windows or strides that are not positive
+    (``window`` is the kernel's spatial sizes)."""
+    problems = [f"expects {name} to have same dimension-size as size of window dimensions ({len(window)}), but "
+                f"got: {len(values)}." for name, values in (("window-strides", window_strides),
+                                                            ("base-dilation factors", lhs_dilation),
+                                                            ("window-dilation factors", rhs_dilation))
+                if len(values) != len(window)]
+    for i, (size, stride) in enumerate(zip(window, window_strides)):
+        if size <= 0:
+            problems.append(f"expects window to have positive value for {i}-th window dimension, but got {size}.")
+        if stride <= 0:
+            problems.append(f"expects window to have positive stride for {i}-th window dimension, but got {stride}.")
     if problems:
         raise ValueError(f"Cannot lower jaxpr with verifier errors:\n\t{problems[0]}")
 
@@ -154,8 +158,8 @@ def check_conv_window(n_spatial: int, window_strides: Sequence[int], lhs_dilatio
 @conv_general_dilated_p.def_impl
 def _conv_impl(lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation, dimension_numbers,
                feature_group_count, batch_group_count, precision, preferred_element_type, out_sharding):
-    check_conv_window(lhs.ndim - 2, window_strides, lhs_dilation, rhs_dilation)
     lhs_spec, rhs_spec, out_spec = dimension_numbers
+    check_conv_window([rhs.shape[d] for d in rhs_spec[2:]], window_strides, lhs_dilation, rhs_dilation)
     out_dtype = np.dtype(preferred_element_type or lhs.dtype)
     compute = compute_dtype(lhs.dtype, out_dtype)
     x = to_accumulator(np.transpose(lhs, lhs_spec), compute)  # (N, C, spatial...)

@@ -65,12 +65,9 @@ def _complex_convolution(ctx: LoweringContext, lhs: Value, rhs: Value, out_aval:
 def _conv_general_dilated(ctx: LoweringContext, lhs: Value, rhs: Value, *, window_strides, padding, lhs_dilation,
                           rhs_dilation, dimension_numbers, feature_group_count, batch_group_count, precision,
                           preferred_element_type, out_sharding) -> Value:
-    check_conv_window(lhs.aval.ndim - 2, window_strides, lhs_dilation, rhs_dilation)
-    out_aval = ctx.avals_out[0]
     window = [rhs.aval.shape[d] for d in dimension_numbers.rhs_spec[2:]]
-    if 0 in window:
-        # An empty window sums nothing; XLA rejects zero-sized windows, so write the zeros directly.
-        return ctx.full_like(0, out_aval)
+    check_conv_window(window, window_strides, lhs_dilation, rhs_dilation)
+    out_aval = ctx.avals_out[0]
     attributes = {
         "window_strides": i64_array(window_strides), "padding": _padding(padding),
         "lhs_dilation": i64_array(lhs_dilation), "rhs_dilation": i64_array(rhs_dilation),
