@@ -263,18 +263,27 @@ def needs_gather_for_symbolic_shape(parsed: ParsedIndex) -> bool:
 # ---------------------------------------------------------------- slicing routes
 
 
-def is_static(parsed: ParsedIndex) -> bool:
-    """Whether ``lax.slice`` does it: static integers in bounds and slices only (integers into a symbolic shape
-    take the ``dynamic_slice`` route, as JAX's)."""
+def is_static(parsed: ParsedIndex, clip: bool = False, wrap: bool = True) -> bool:
+    """Whether ``lax.slice`` does it: static integers in bounds (negative ones counted from the end with ``wrap``;
+    any, clamped into bounds, with ``clip``) and slices only (integers into a symbolic shape take the
+    ``dynamic_slice`` route, as JAX's)."""
     symbolic = not all(type(d) is int for d in parsed.shape)
     for item in parsed.items:
         if symbolic and item.kind is Kind.STATIC_INT:
             return False
         if item.kind in (Kind.TRACED_INT, Kind.ARRAY, Kind.DYNAMIC_SLICE):
             return False
-        if item.kind is Kind.STATIC_INT and not -parsed.shape[item.dim] <= item.value < parsed.shape[item.dim]:
+        size = parsed.shape[item.dim] if item.kind is Kind.STATIC_INT else None
+        if size is not None and not clip and not (-size if wrap else 0) <= item.value < size:
             return False
     return True
+
+
+def _static_start(value: int, size: int, wrap: bool) -> int:
+    """The start of a static integer index: counted from the end when negative (with ``wrap``), clamped into
+    bounds."""
+    start = value + size if wrap and value < 0 else value
+    return min(max(start, 0), size - 1)
 
 
 def selects_everything(parsed: ParsedIndex) -> bool:
@@ -342,8 +351,9 @@ def _insert_new_axes(x, new_axes: list[int]):
     return lax_structural.broadcast_in_dim(x, tuple(shape), tuple(dims))
 
 
-def static_slice(x, parsed: ParsedIndex):
-    """``x[index]`` with ``slice``: strided windows, reversed for negative steps, integers squeezed."""
+def static_slice(x, parsed: ParsedIndex, wrap: bool = True):
+    """``x[index]`` with ``slice``: strided windows, reversed for negative steps, integers squeezed (negative ones
+    counted from the end with ``wrap``; clamped into bounds)."""
     shape = parsed.shape
     starts, limits, strides, reversed_dims, squeezed = [0] * len(shape), list(shape), [1] * len(shape), [], []
     for item in parsed.items:
@@ -351,7 +361,7 @@ def static_slice(x, parsed: ParsedIndex):
             continue
         size = shape[item.dim]
         if item.kind is Kind.STATIC_INT:
-            starts[item.dim] = item.value % size
+            starts[item.dim] = _static_start(item.value, size, wrap)
             limits[item.dim] = starts[item.dim] + 1
             squeezed.append(item.dim)
             continue
@@ -382,8 +392,8 @@ def _int32_start(value):
     return value
 
 
-def dynamic_slice(x, parsed: ParsedIndex):
-    """``x[index]`` with one ``dynamic_slice`` (negative starts wrapped, then clamped into bounds)."""
+def dynamic_slice(x, parsed: ParsedIndex, wrap: bool = True):
+    """``x[index]`` with one ``dynamic_slice`` (negative starts wrapped with ``wrap``, then clamped into bounds)."""
     shape = parsed.shape
     starts, sizes, reversed_dims, squeezed = [np.asarray(0, np.int32)] * len(shape), list(shape), [], []
     for item in parsed.items:
@@ -409,7 +419,7 @@ def dynamic_slice(x, parsed: ParsedIndex):
         sizes[item.dim] = count
         if step < 0:
             reversed_dims.append(item.dim)
-    x = lax_slicing.dynamic_slice(x, starts, sizes)
+    x = lax_slicing.dynamic_slice(x, starts, sizes, allow_negative_indices=wrap)
     return _finish_slicing(x, parsed, reversed_dims, squeezed)
 
 

@@ -38,12 +38,12 @@ def rewriting_take(x, index, *, indices_are_sorted: bool = False, unique_indices
     # an array over several devices takes a part of itself by gather, as JAX's (a slice would keep its layout)
     sliced = not (_over_devices(x) and indexer.takes_part(parsed))
     if sliced and not parsed.inserted_axes and not indexer.needs_gather_for_symbolic_shape(parsed):
-        plain = mode is None and fill_value is None
-        # with a mode, JAX slices only an index that selects everything (new axes aside)
-        if indexer.is_static(parsed) and (plain or indexer.selects_everything(parsed)):
-            return indexer.static_slice(x, parsed)
-        if plain and wrap_negative_indices and indexer.is_dynamic_slice(parsed):
-            return indexer.dynamic_slice(x, parsed)
+        slices, clip = _slicing_mode(mode)
+        # with another mode, JAX slices only an index that selects everything (new axes aside)
+        if indexer.is_static(parsed, clip, wrap_negative_indices) and (slices or indexer.selects_everything(parsed)):
+            return indexer.static_slice(x, parsed, wrap_negative_indices)
+        if slices and indexer.is_dynamic_slice(parsed):
+            return indexer.dynamic_slice(x, parsed, wrap_negative_indices)
     if out_sharding is not None:
         x, index = _replicated(x, index)
         parsed = indexer.parse_index(index, get_aval(x).shape)
@@ -65,6 +65,19 @@ def rewriting_take(x, index, *, indices_are_sorted: bool = False, unique_indices
         y = lax_structural.rev(y, plan.reversed_dims)
     y = _with_new_axes(y, plan)
     return y if out_sharding is None else placement.reshard(y, out_sharding)
+
+
+def _slicing_mode(mode) -> tuple[bool, bool]:
+    """Whether JAX reads an index in ``mode`` by slicing where it can (the default, ``promise_in_bounds`` and
+    ``clip``, whatever the fill value), and whether its static integers are clamped into bounds (``clip``)."""
+    if mode is None:
+        return True, False
+    try:
+        parsed = lax_slicing.GatherScatterMode.from_any(mode)
+    except ValueError:  # the gather names the unknown mode
+        return False, False
+    clip = parsed is lax_slicing.GatherScatterMode.CLIP
+    return clip or parsed is lax_slicing.GatherScatterMode.PROMISE_IN_BOUNDS, clip
 
 
 def _over_devices(x) -> bool:

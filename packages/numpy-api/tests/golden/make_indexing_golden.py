@@ -227,6 +227,23 @@ CASES = {
     "at_get_fill": _case(lambda m: lambda x, i: x.at[i].get(mode="fill", fill_value=-1), _x(X2), np.array([0, 9])),
     "at_get_clip": _case(lambda m: lambda x, i: x.at[i].get(mode="clip"), _x(X2), np.array([0, 9])),
     "at_get_newaxis": _case(lambda m: lambda x: x.at[None].get(), _x(X2)),
+    # static integers and slices in mode clip or promise_in_bounds (a fill value aside) slice, as by default; clip
+    # clamps the integers into bounds, without wrapping negative ones when told not to
+    "at_get_clip_static": _case(lambda m: lambda x: (x.at[1].get(mode="clip"), x.at[5].get(mode="clip"),
+                                                     x.at[-7].get(mode="clip"), x.at[None, 1, 1:3].get(mode="clip"),
+                                                     x.at[::-1, 2].get(mode="clip")), _x(X2)),
+    "at_get_clip_static_unwrapped": _case(lambda m: lambda x: (
+        x.at[-1].get(mode="clip", wrap_negative_indices=False),
+        x.at[1, 9].get(mode="clip", wrap_negative_indices=False)), _x(X2)),
+    "at_get_promise_in_bounds_static": _case(lambda m: lambda x: (
+        x.at[:, 2].get(mode="promise_in_bounds"), x.at[1:].get(mode="promise_in_bounds"),
+        x.at[1].get(fill_value=1.0), x.at[1].get(mode="clip", fill_value=1.0)), _x(X2)),
+    "at_get_unwrapped_static": _case(lambda m: lambda x: (
+        x.at[-1].get(wrap_negative_indices=False),
+        x.at[-1].get(mode="promise_in_bounds", wrap_negative_indices=False)), _x(X2)),
+    "at_get_clip_traced_int": _case(lambda m: lambda x, i: (x.at[i].get(mode="clip"),
+                                                            x.at[i, 1:3].get(mode="promise_in_bounds")),
+                                    _x(X2), np.int32(7)),
     "at_bad_update_shape": _case(lambda m: lambda x, y: x.at[0].set(y), _x(X2), np.ones(3, "float32")),
     "at_update_too_many_dims": _case(lambda m: lambda x, y: x.at[0].set(y), _x(X2), np.ones((1, 4), "float32")),
     "at_unknown_mode": _case(lambda m: lambda x: x.at[0].set(1.0, mode="foo"), _x(X2)),
