@@ -4,6 +4,7 @@ decomposition."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import jaxle_numpy as jnp
@@ -261,27 +262,42 @@ def hessenberg(a: Any, *, calc_q: bool = False, overwrite_a: bool = False, check
     return h, q
 
 
+@named_jit("_polar_2d", ("side", "method", "eps", "max_iterations"))
+def _polar_2d(a: Any, side: str, method: str, eps: float | None, max_iterations: int | None) -> tuple[Any, Any]:
+    """One matrix's polar factors."""
+    if method == "qdwh":
+        m, n = get_aval(a).shape
+        if (side == "right") == (m < n):
+            raise NotImplementedError("method='qdwh' only supports mxn matrices where m < n where side='right' and "
+                                      f"m >= n side='left', got {(m, n)} with {side=}")
+        if side == "right":
+            unitary, posdef, _, _ = lax_linalg.qdwh(a, is_hermitian=False, max_iterations=max_iterations, eps=eps)
+            return unitary, posdef
+        # a = P U is the conjugate transpose of a^H = U^H P
+        unitary, posdef, _, _ = lax_linalg.qdwh(a.T.conj(), is_hermitian=False, max_iterations=max_iterations,
+                                                eps=eps)
+        posdef = posdef.T.conj()
+        return unitary.T.conj(), posdef
+    if method == "svd":
+        u_svd, s, vh = lax_linalg.svd(a, full_matrices=False)
+        s = s.astype(u_svd.dtype)
+        unitary = jnp.matmul(u_svd, vh, precision="highest")
+        if side == "right":
+            return unitary, jnp.matmul(vh.T.conj() * s, vh, precision="highest")
+        return unitary, jnp.matmul(u_svd * s, u_svd.T.conj(), precision="highest")
+    raise ValueError(f"Unknown polar decomposition method {method}.")
+
+
+@named_jit("polar", ("side", "method", "eps", "max_iterations"))
 def polar(a: Any, side: str = "right", *, method: str = "qdwh", eps: float | None = None,
           max_iterations: int | None = None) -> tuple[Any, Any]:
     """The polar decomposition ``(U, P)``: ``a = U P`` ('right') or ``a = P U`` ('left'), ``U`` with orthonormal
-    columns and ``P`` Hermitian positive semidefinite ('qdwh' iterations or an 'svd')."""
+    columns and ``P`` Hermitian positive semidefinite ('qdwh' iterations or an 'svd'); leading axes batch."""
     a, = inexact("scipy.linalg.polar", a)
     if side not in ("right", "left"):
         raise ValueError("The argument `side` must be either 'right' or 'left'.")
-    shape = get_aval(a).shape
-    if len(shape) != 2:
-        raise ValueError("The input `a` must be a 2-D array.")
-    if method == "qdwh":
-        u, h_right, _, _ = lax_linalg.qdwh(a, is_hermitian=False, max_iterations=max_iterations, eps=eps)
-        if side == "right":
-            return u, h_right
-        return u, jnp.matmul(jnp.matmul(u, h_right, precision="highest"), jnp.conj(u.T), precision="highest")
-    if method == "svd":
-        u_svd, s, vh = lax_linalg.svd(a, full_matrices=False)
-        unitary = jnp.matmul(u_svd, vh, precision="highest")
-        if side == "right":
-            p = jnp.matmul(jnp.conj(vh.T) * s, vh, precision="highest")
-        else:
-            p = jnp.matmul(u_svd * s, jnp.conj(u_svd.T), precision="highest")
-        return unitary, p
-    raise ValueError(f"Unknown polar decomposition method {method}.")
+    if get_aval(a).ndim < 2:
+        raise ValueError("The input `a` must be at least a 2-D array.")
+    signature = "(m,n)->(m,n),(n,n)" if side == "right" else "(m,n)->(m,n),(m,m)"
+    one = functools.partial(_polar_2d, side=side, method=method, eps=eps, max_iterations=max_iterations)
+    return jnp.vectorize(one, signature=signature)(a)

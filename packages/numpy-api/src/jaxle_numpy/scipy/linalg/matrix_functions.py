@@ -3,6 +3,7 @@ Frechet derivative, the square root and general ``funm`` (through the Schur form
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -120,18 +121,20 @@ def expm(A: Any, *, upper_triangular: bool = False, max_squarings: int = 16) -> 
     return vmap(lambda a: _expm_one(a, max_squarings))(flat).reshape(shape)
 
 
+@named_jit("expm_frechet", ("method", "compute_expm"))
 def expm_frechet(A: Any, E: Any, *, method: str | None = None, compute_expm: bool = True) -> Any:  # noqa: N803
-    """The Frechet derivative of ``expm`` at ``A`` in direction ``E`` (the tangent of ``expm``), with ``expm(A)``
-    first when ``compute_expm``."""
-    A, E = inexact("scipy.linalg.expm_frechet", A, E)  # noqa: N806
-    if method is not None and method != "SPS":
-        raise ValueError(f"only method='SPS' is supported, got {method!r}")
-    shape_a, shape_e = get_aval(A).shape, get_aval(E).shape
-    if len(shape_a) != 2 or shape_a[0] != shape_a[1]:
-        raise ValueError(f"expected A to be a square matrix, got shape {shape_a}")
-    if shape_a != shape_e:
-        raise ValueError(f"expected A and E to be the same shape, got {shape_a} and {shape_e}")
-    value, derivative = jvp(expm, (A,), (E,))
+    """The Frechet derivative of ``expm`` at ``A`` in direction ``E`` (the tangent of ``expm``, leading axes
+    batch), with ``expm(A)`` first when ``compute_expm``. ``method`` is accepted and ignored, as JAX does."""
+    del method
+    A, E = jnp.asarray(A), jnp.asarray(E)  # noqa: N806
+    for name, operand in (("A", A), ("E", E)):
+        shape = get_aval(operand).shape
+        if len(shape) < 2 or shape[-1] != shape[-2]:
+            raise ValueError(f"expected {name} to be a (batched) square matrix, got {name}.shape={shape}")
+    if get_aval(A).shape != get_aval(E).shape:
+        raise ValueError(f"expected A and E to be the same shape, got A.shape={get_aval(A).shape} "
+                         f"E.shape={get_aval(E).shape}")
+    value, derivative = jvp(functools.partial(expm, upper_triangular=False, max_squarings=16), (A,), (E,))
     return (value, derivative) if compute_expm else derivative
 
 
@@ -140,21 +143,39 @@ def _schur_complex(a: Any) -> tuple[Any, Any]:
     return t, z
 
 
-@named_jit("sqrtm", ("blocksize",))
+@named_jit("_sqrtm_triu")
+def _sqrtm_triu(t: Any) -> Any:
+    """The upper triangular square root ``R`` of an upper triangular ``t``: its diagonal the roots of ``t``'s, the
+    entries above it column by column, bottom up, from ``R^2 = T`` (0 where ``T[i, j]`` equals the sum of the
+    known products)."""
+    diagonal = jnp.sqrt(jnp.diag(t))
+    n = get_aval(diagonal).shape[0]
+
+    def column(j: Any, root: Any) -> Any:
+        def entry(step: Any, root: Any) -> Any:
+            i = j - 1 - step
+            known = lax.fori_loop(i + 1, j, lambda k, total: total + root[i, k] * root[k, j],
+                                  np.zeros((), get_aval(root).dtype))
+            value = jnp.where(t[i, j] == known, 0.0, (t[i, j] - known) / (diagonal[i] + diagonal[j]))
+            return root.at[i, j].set(value)
+
+        return lax.fori_loop(0, j, entry, root)
+
+    return lax.fori_loop(0, n, column, jnp.diag(diagonal))
+
+
+@named_jit("_sqrtm")
+def _sqrtm(a: Any) -> Any:
+    t, z = schur(a, output="complex")
+    return _matmul(_matmul(z, _sqrtm_triu(t)), jnp.conj(z.T))
+
+
 def sqrtm(A: Any, blocksize: int = 1) -> Any:  # noqa: N803 - SciPy's name
     """The principal square root of a square matrix (complex), through its complex Schur form: the triangular
     root's entries follow column by column from ``R^2 = T``."""
     if blocksize > 1:
         raise NotImplementedError("Blocked version is not implemented yet.")
-    A, = inexact("scipy.linalg.sqrtm", A)  # noqa: N806
-    t, z = _schur_complex(A)
-    n = get_aval(t).shape[0]
-    root = jnp.zeros_like(t).at[np.arange(n), np.arange(n)].set(jnp.sqrt(jnp.diagonal(t)))
-    for j in range(n):
-        for i in range(j - 1, -1, -1):
-            inner = jnp.sum(root[i, i + 1:j] * root[i + 1:j, j]) if j - i > 1 else 0
-            root = root.at[i, j].set((t[i, j] - inner) / (root[i, i] + root[j, j]))
-    return _matmul(_matmul(z, root), jnp.conj(z.T))
+    return _sqrtm(A)
 
 
 def funm(A: Any, func: Callable[[Any], Any], disp: bool = True) -> Any:  # noqa: N803 - SciPy's name
