@@ -23,12 +23,6 @@ GOLDEN = jnp_golden.load("scipy_signal_golden.json")
 
 # Cases whose values and errors match JAX's but whose jaxprs differ; each says why.
 JAXPR_DIFFERS = {
-    **dict.fromkeys(("signal.convolve_full", "signal.convolve_same", "signal.convolve_valid",
-                     "signal.convolve_2d", "signal.convolve_int", "signal.convolve2d"),
-                    "the kernel is flipped inline (JAX: a jitted _flip) and the operands gain their unit axes by "
-                    "indexing"),
-    **dict.fromkeys(("signal.correlate_same", "signal.correlate2d_same"),
-                    "the correlation is staged as a convolution with the conjugated, flipped kernel"),
     "signal.fftconvolve": "the 'same' region is sliced with other equations",
 }
 

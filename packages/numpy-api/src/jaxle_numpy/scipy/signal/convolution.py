@@ -18,22 +18,16 @@ __all__ = ["convolve", "correlate", "convolve2d", "correlate2d", "fftconvolve"]
 _MODES = ["full", "same", "valid"]
 
 
-def _operands(fun_name: str, in1: Any, in2: Any) -> tuple[Any, Any]:
+def _operands(fun_name: str, in1: Any, in2: Any, promote: bool = True) -> tuple[Any, Any]:
+    """The operands as arrays of one rank, promoted to a common inexact type unless ``promote`` is False (the
+    direct convolution promotes them itself)."""
     check_arraylike(fun_name, in1, in2)
-    in1, in2 = promote_dtypes_inexact(jnp.asarray(in1), jnp.asarray(in2))
+    in1, in2 = jnp.asarray(in1), jnp.asarray(in2)
+    if promote:
+        in1, in2 = promote_dtypes_inexact(in1, in2)
     if get_aval(in1).ndim != get_aval(in2).ndim:
         raise ValueError("in1 and in2 must have the same number of dimensions")
     return in1, in2
-
-
-def _valid_order(in1: Any, in2: Any) -> tuple[Any, Any]:
-    """SciPy's operands for 'valid': the larger one first (one must be at least as large in every axis)."""
-    shape1, shape2 = get_aval(in1).shape, get_aval(in2).shape
-    if all(a >= b for a, b in zip(shape1, shape2)):
-        return in1, in2
-    if all(a <= b for a, b in zip(shape1, shape2)):
-        return in2, in1
-    raise ValueError("For 'valid' mode, one must be at least as large as the other in every dimension")
 
 
 def _region(full: Any, shape1: Sequence[int], shape2: Sequence[int], mode: str, axes: Sequence[int]) -> Any:
@@ -52,22 +46,28 @@ def _region(full: Any, shape1: Sequence[int], shape2: Sequence[int], mode: str, 
 
 
 def _direct(in1: Any, in2: Any, mode: str, precision: Any) -> Any:
-    """The convolution of ``in1`` and ``in2`` as one ``conv_general_dilated`` over every axis."""
-    if mode == "valid":
-        in1, in2 = _valid_order(in1, in2)
+    """The convolution of ``in1`` and ``in2`` as one ``conv_general_dilated`` over every axis, the operands
+    swapped (as JAX does) when ``in1`` is nowhere larger; 'same' keeps ``in1``'s shape."""
+    in1, in2 = promote_dtypes_inexact(in1, in2)
     shape1, shape2 = get_aval(in1).shape, get_aval(in2).shape
-    ndim = len(shape1)
+    if mode == "valid" and not (all(a >= b for a, b in zip(shape1, shape2))
+                                or all(a <= b for a, b in zip(shape1, shape2))):
+        raise ValueError("For 'valid' mode, one must be at least as large as the other in every dimension")
+    out_shape = shape1
+    if all(a <= b for a, b in zip(shape1, shape2)):
+        in1, in2 = in2, in1
+        shape1, shape2 = shape2, shape1
     padding = []
-    for k in shape2:
+    for n, k, out in zip(shape1, shape2, out_shape):
         if mode == "full":
             padding.append((k - 1, k - 1))
         elif mode == "same":
-            start = (k - 1) // 2
-            padding.append((k - 1 - start, start))
+            start = (n + k - 1 - out) // 2  # where the centred region starts in the full convolution
+            padding.append((k - 1 - start, out - n + start))
         else:
             padding.append((0, 0))
     kernel = jnp.flip(in2)
-    out = lax_convolution.conv_general_dilated(in1[None, None], kernel[None, None], (1,) * ndim, padding,
+    out = lax_convolution.conv_general_dilated(in1[None, None], kernel[None, None], (1,) * len(shape1), padding,
                                                precision=precision)
     return out[0, 0]
 
@@ -84,43 +84,36 @@ def _checked_method(method: str) -> str:
     return method
 
 
-@named_jit("convolve", ("mode", "method", "precision"))
 def convolve(in1: Any, in2: Any, mode: str = "full", method: str = "auto", precision: Any = None) -> Any:
     """The n-dimensional convolution of ``in1`` and ``in2`` ('full', 'same' as ``in1``, or 'valid'); ``method``
     'fft' computes it through FFTs."""
     _checked_mode(mode)
     if _checked_method(method) == "fft":
         return fftconvolve(in1, in2, mode=mode)
-    in1, in2 = _operands("convolve", in1, in2)
+    in1, in2 = _operands("convolve", in1, in2, promote=False)
     if get_aval(in1).size == 0 or get_aval(in2).size == 0:
         raise ValueError("convolve: inputs cannot be empty")
     return _direct(in1, in2, mode, precision)
 
 
-@named_jit("correlate", ("mode", "method", "precision"))
 def correlate(in1: Any, in2: Any, mode: str = "full", method: str = "auto", precision: Any = None) -> Any:
     """The n-dimensional cross-correlation of ``in1`` and ``in2``: the convolution of ``in1`` with ``in2``
     reversed and conjugated."""
     _checked_mode(mode)
     _checked_method(method)
-    in1, in2 = _operands("correlate", in1, in2)
-    if mode == "valid" and not all(a >= b for a, b in zip(get_aval(in1).shape, get_aval(in2).shape)):
-        # SciPy swaps the operands, which reverses (and conjugates) the result.
-        swapped = convolve(in2, jnp.flip(jnp.conj(in1)), mode="valid", method=method, precision=precision)
-        return jnp.flip(jnp.conj(swapped))
+    in1, in2 = _operands("correlate", in1, in2, promote=False)
     return convolve(in1, jnp.flip(jnp.conj(in2)), mode=mode, method=method, precision=precision)
 
 
 def _check_2d(fun_name: str, in1: Any, in2: Any, boundary: str, fillvalue: Any) -> tuple[Any, Any]:
     if boundary != "fill" or fillvalue != 0:
         raise NotImplementedError(f"{fun_name}() only supports boundary='fill', fillvalue=0")
-    in1, in2 = _operands(fun_name, in1, in2)
+    in1, in2 = _operands(fun_name, in1, in2, promote=False)
     if get_aval(in1).ndim != 2:
         raise ValueError(f"{fun_name}() only supports 2-dimensional inputs.")
     return in1, in2
 
 
-@named_jit("convolve2d", ("mode", "boundary", "fillvalue", "precision"))
 def convolve2d(in1: Any, in2: Any, mode: str = "full", boundary: str = "fill", fillvalue: Any = 0,
                precision: Any = None) -> Any:
     """The 2-dimensional convolution of ``in1`` and ``in2`` (zero-filled boundaries)."""
@@ -128,17 +121,21 @@ def convolve2d(in1: Any, in2: Any, mode: str = "full", boundary: str = "fill", f
     return _direct(in1, in2, _checked_mode(mode), precision)
 
 
-@named_jit("correlate2d", ("mode", "boundary", "fillvalue", "precision"))
 def correlate2d(in1: Any, in2: Any, mode: str = "full", boundary: str = "fill", fillvalue: Any = 0,
                 precision: Any = None) -> Any:
-    """The 2-dimensional cross-correlation of ``in1`` and ``in2`` (zero-filled boundaries)."""
+    """The 2-dimensional cross-correlation of ``in1`` and ``in2`` (zero-filled boundaries): the convolution of
+    the reversed ``in1`` with the conjugated ``in2``, reversed back (the operands' roles swapped, as SciPy
+    does, when ``in1`` is the smaller in every axis)."""
     in1, in2 = _check_2d("correlate2d", in1, in2, boundary, fillvalue)
-    if _checked_mode(mode) != "same":
-        return correlate(in1, in2, mode=mode, precision=precision)
-    # SciPy centres correlate2d's 'same' region at k // 2 of the full correlation (correlate's at (k - 1) // 2).
-    full = correlate(in1, in2, mode="full", precision=precision)
-    (rows, cols), (k_rows, k_cols) = get_aval(in1).shape, get_aval(in2).shape
-    return full[k_rows // 2:k_rows // 2 + rows, k_cols // 2:k_cols // 2 + cols]
+    mode = _checked_mode(mode)
+    shape1, shape2 = get_aval(in1).shape, get_aval(in2).shape
+    swap = all(a <= b for a, b in zip(shape1, shape2)) and mode != "same"
+    if swap and mode == "valid" and shape1 == shape2:
+        swap = False
+    if swap:
+        result = _direct(jnp.flip(in2), in1.conj(), mode, precision)
+        return result.conj() if mode == "full" else result
+    return jnp.flip(_direct(jnp.flip(in1), in2.conj(), mode, precision))
 
 
 @named_jit("fftconvolve", ("mode", "axes"))
