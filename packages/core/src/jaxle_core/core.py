@@ -20,6 +20,7 @@ import operator
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -183,6 +184,10 @@ class _Context(threading.local):
         self.top_trace = self.trace  # the thread's own eager trace, below every transformation
         self.axis_env: tuple[tuple[Any, int], ...] = ()
         self.name_stack: tuple[str, ...] = ()
+        # what equations staged now record of their source (source_info.py): the stack to record instead of the
+        # calling one (while an equation staged earlier is interpreted again, its stack; else None), and the name
+        # stack (scopes and transformations, from the start of the innermost staging trace)
+        self.source: tuple[Any, tuple[Any, ...]] = (None, ())
         self.vma_axes: frozenset = frozenset()  # the manual axes whose types are checked (vma.py)
 
 
@@ -309,12 +314,55 @@ def extend_axis_env(name: Any, size: int):
 @contextmanager
 def extend_name_stack(name: str):
     """Scope names recorded for staged operations (``named_scope``)."""
-    previous = _context.name_stack
+    previous, source = _context.name_stack, _context.source
     _context.name_stack = previous + (name,)
+    _context.source = (source[0], source[1] + (name,))
     try:
         yield
     finally:
-        _context.name_stack = previous
+        _context.name_stack, _context.source = previous, source
+
+
+@dataclass(frozen=True, slots=True)
+class NameTransform:
+    """A transformation in a name stack (``jvp``, ``vmap``, ``transpose``): it wraps the name that follows it."""
+
+    name: str
+
+
+@contextmanager
+def transform_name_stack(name: str):
+    """The equations staged within the block are named as staged under the transformation ``name``."""
+    previous = _context.source
+    _context.source = (previous[0], previous[1] + (NameTransform(name),))
+    try:
+        yield
+    finally:
+        _context.source = previous
+
+
+@contextmanager
+def located_at(eqn: JaxprEqn):
+    """The equations staged within the block (interpreting ``eqn``, staged earlier) record ``eqn``'s stack, and its
+    name stack after the current one (see ``equation_context``, which does so too)."""
+    source, previous = eqn.source, _context.source
+    if source is not None:
+        _context.source = (source[0], previous[1] + source[1])
+    try:
+        yield
+    finally:
+        _context.source = previous
+
+
+@contextmanager
+def new_name_stack():
+    """The equations staged within the block record name stacks that start empty (a jaxpr's are its own)."""
+    previous = _context.source
+    _context.source = (previous[0], ())
+    try:
+        yield
+    finally:
+        _context.source = previous
 
 
 def axis_size(name: Any) -> int:
@@ -525,10 +573,10 @@ Atom = Var | Literal
 class JaxprEqn:
     """``outvars = primitive[params] invars``."""
 
-    __slots__ = ("invars", "outvars", "primitive", "params", "compute_type", "mesh")
+    __slots__ = ("invars", "outvars", "primitive", "params", "compute_type", "mesh", "source")
 
     def __init__(self, invars: list[Atom], outvars: list[Var], primitive: Primitive, params: dict,
-                 compute_type: str | None = None, mesh: Any = None):
+                 compute_type: str | None = None, mesh: Any = None, source: Any = None):
         self.invars = invars
         self.outvars = outvars
         self.primitive = primitive
@@ -537,10 +585,12 @@ class JaxprEqn:
         # the abstract mesh current where it was staged (None: none, or no mesh of Auto axes seen yet), which its
         # lowering checks its operands' types against where JAX's does (a sort's comparison)
         self.mesh = mesh
+        # where it was staged: ``(stack, name stack)`` (see source_info.py), None when unknown
+        self.source = source
 
     def replace(self, **changes) -> JaxprEqn:
         fields = dict(invars=self.invars, outvars=self.outvars, primitive=self.primitive, params=self.params,
-                      compute_type=self.compute_type, mesh=self.mesh)
+                      compute_type=self.compute_type, mesh=self.mesh, source=self.source)
         fields.update(changes)
         return JaxprEqn(**fields)
 
@@ -613,23 +663,46 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
         raise TypeError(f"eval_jaxpr: expected {len(jaxpr.invars)} arguments, got {len(args)}")
     env.update(zip(jaxpr.constvars, consts))
     env.update(zip(jaxpr.invars, args))
-    for eqn in jaxpr.eqns:
-        if eqn.compute_type is None and equation_mesh is None:
-            outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
-        else:  # staged again (or evaluated) on the compute it was staged for, under the mesh it was traced under
-            with equation_context(eqn):
+    context = _context
+    outer = context.source
+    try:
+        for eqn in jaxpr.eqns:
+            source = eqn.source
+            if source is not None:  # what it stages again is located where it was staged
+                context.source = (source[0], outer[1] + source[1])
+            if eqn.compute_type is None and equation_mesh is None:
                 outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
-        if not eqn.primitive.multiple_results:
-            outs = (outs,)
-        env.update(zip(eqn.outvars, outs))
+            else:  # staged again (or evaluated) on the compute it was staged for, under the mesh it was traced under
+                with equation_context(eqn):
+                    outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
+            if not eqn.primitive.multiple_results:
+                outs = (outs,)
+            env.update(zip(eqn.outvars, outs))
+    finally:
+        context.source = outer
     return [read(v) for v in jaxpr.outvars]
 
 
 @contextmanager
 def equation_context(eqn: JaxprEqn) -> Iterator[None]:
-    """A block where ``eqn`` is interpreted as it was staged: on its compute type (``compute_on``) and, staged
-    again, under the mesh it was traced under (``equation_mesh``; evaluated eagerly, its operands are arrays typed
-    by the meshes they are laid out over)."""
+    """A block where ``eqn`` is interpreted as it was staged: what it stages again located where it was staged
+    (source_info.py), on its compute type (``compute_on``) and, staged again, under the mesh it was traced under
+    (``equation_mesh``; evaluated eagerly, its operands are arrays typed by the meshes they are laid out over)."""
+    source, previous = eqn.source, _context.source
+    if source is not None:
+        _context.source = (source[0], previous[1] + source[1])
+    try:
+        if eqn.compute_type is None and (equation_mesh is None or isinstance(_context.trace, EvalTrace)):
+            yield
+        else:
+            with _staged_context(eqn):
+                yield
+    finally:
+        _context.source = previous
+
+
+@contextmanager
+def _staged_context(eqn: JaxprEqn) -> Iterator[None]:
     with contextlib.ExitStack() as stack:
         if eqn.compute_type is not None:
             stack.enter_context(computing_on(eqn.compute_type))

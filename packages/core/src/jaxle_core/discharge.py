@@ -283,24 +283,25 @@ def run_discharged(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any]) -> 
             cells.append(value) if var in jaxpr.invars else None
         env[var] = value
     for eqn in jaxpr.eqns:
-        values = [read_atom(a) for a in eqn.invars]
-        rule = discharge_rules.get(eqn.primitive)
-        has_cells = any(type(v) is _Cell for v in values)
-        if rule is None or not (has_cells or eqn.primitive in refs.ref_primitives
-                                or any(jaxpr_uses_refs(s) for s in _sub_jaxprs(eqn.params))):
-            if has_cells or rule is None and any(jaxpr_uses_refs(s) for s in _sub_jaxprs(eqn.params)):
-                raise NotImplementedError(f"mutable array references are not supported by `{eqn.primitive}`")
-            outs = eqn.primitive.bind(*values, **eqn.params)
-            outs = outs if eqn.primitive.multiple_results else [outs]
-        else:
-            in_avals = [a.aval for a in eqn.invars]
-            plain = [v.value if type(v) is _Cell else v for v in values]
-            new_values, outs = rule(in_avals, operand_aliases(values), *plain, **eqn.params)
-            for cell, new in zip(values, new_values):
-                if type(cell) is _Cell and new is not None:
-                    cell.value = new
-        for var, out in zip(eqn.outvars, outs):
-            env[var] = _Cell(out) if is_ref_aval(var.aval) else out
+        with core.located_at(eqn):  # what it stages again is located where it was staged
+            values = [read_atom(a) for a in eqn.invars]
+            rule = discharge_rules.get(eqn.primitive)
+            has_cells = any(type(v) is _Cell for v in values)
+            if rule is None or not (has_cells or eqn.primitive in refs.ref_primitives
+                                    or any(jaxpr_uses_refs(s) for s in _sub_jaxprs(eqn.params))):
+                if has_cells or rule is None and any(jaxpr_uses_refs(s) for s in _sub_jaxprs(eqn.params)):
+                    raise NotImplementedError(f"mutable array references are not supported by `{eqn.primitive}`")
+                outs = eqn.primitive.bind(*values, **eqn.params)
+                outs = outs if eqn.primitive.multiple_results else [outs]
+            else:
+                in_avals = [a.aval for a in eqn.invars]
+                plain = [v.value if type(v) is _Cell else v for v in values]
+                new_values, outs = rule(in_avals, operand_aliases(values), *plain, **eqn.params)
+                for cell, new in zip(values, new_values):
+                    if type(cell) is _Cell and new is not None:
+                        cell.value = new
+            for var, out in zip(eqn.outvars, outs):
+                env[var] = _Cell(out) if is_ref_aval(var.aval) else out
     outs = []
     for atom in jaxpr.outvars:
         value = read_atom(atom)

@@ -221,7 +221,7 @@ def _eval_physically(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any]) -
     env.update(zip(jaxpr.invars, args))
     for eqn in jaxpr.eqns:
         avals_out = [v.aval for v in eqn.outvars]
-        with traced_mesh(avals_out):
+        with traced_mesh(avals_out), core.located_at(eqn):  # what it stages again is located where it was staged
             env.update(zip(eqn.outvars, _eval_equation_physically(eqn, list(map(read, eqn.invars)), avals_out)))
     return [read(v) for v in jaxpr.outvars]
 

@@ -1,11 +1,15 @@
-"""Source locations of equations: the user's line that staged each one, recorded only on request.
+"""Source locations of equations: the stack and name stack that staged each one.
 
-Ordinary tracing records no locations, so it pays nothing for them. Inside ``recording_locations()`` (used by
-the tools that report locations, such as ``print_saved_residuals``) every staging trace notes, for each
-equation staged into it, where it came from: the innermost frame outside jaxle's own packages (and any path
-given to ``register_exclusion``), summarized as ``/path/file.py:12:8 (f)`` as JAX prints it. An equation that
-jaxle re-stages from a jaxpr traced earlier (a checkpointed or jitted body being split by differentiation)
-keeps the location of the equation it copies.
+Every staged equation records where it was staged (``equation_source``): the Python stack at that moment, kept raw
+(code objects and instruction offsets; lines are looked up only when a location is printed, so tracing pays
+little for it), and the name stack (``named_scope`` names and the transformations, ``jvp``, ``vmap``,
+``transpose``, it was staged under, from the start of its jaxpr's trace). An equation staged while jaxle
+interprets one staged earlier (a jitted function's body under a transformation, a transposed equation) records
+that equation's stack. The lowering writes them as MLIR locations (``user_frames``, ``name_stack_text``).
+
+Inside ``recording_locations()`` (used by the tools that report locations, such as ``print_saved_residuals``)
+every staging trace also notes, for each equation staged into it, the user's frame it came from, summarized as
+``/path/file.py:12:8 (f)`` as JAX prints it.
 """
 
 from __future__ import annotations
@@ -13,16 +17,18 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import sysconfig
 import types
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from jaxle_core import staging
-from jaxle_core.core import JaxprEqn, Var
+from jaxle_core import core
+from jaxle_core.core import JaxprEqn, NameTransform, Var
 
-__all__ = ["SourceInfo", "at_user_source", "current", "new_source_info", "record_unlocated", "recording_locations",
-           "reevaluating_equation", "register_exclusion", "summarize", "user_traceback"]
+__all__ = ["Frame", "SourceInfo", "at_user_source", "current", "equation_source",
+           "name_stack_text", "new_source_info", "record_unlocated", "recording_locations", "reevaluating_equation",
+           "register_exclusion", "summarize", "user_frames", "user_traceback"]
 
 # The packages whose frames are never the user's: jaxle's own (looked up when a frame is inspected, so
 # packages imported later are excluded too), and the paths users register.
@@ -33,6 +39,7 @@ _registered_exclusions: list[str] = []
 def register_exclusion(path: str) -> None:
     """Never report a frame whose file lies under ``path`` (a library wrapping jaxle registers its own)."""
     _registered_exclusions.append(path)
+    _user_files.clear()
 
 
 def _excluded_paths() -> tuple[str, ...]:
@@ -62,10 +69,11 @@ def _locate(frame: types.FrameType | None, known: dict[Var, SourceInfo]) -> Sour
     local ``eqn``) whose location ``known`` holds; none past the start of the staging trace it is in (a function
     of jaxle's own staged by ``jit``, ``make_jaxpr`` or a control-flow body is located nowhere, as JAX locates it)."""
     excluded = _excluded_paths()
+    entry = _staging_entry()
     while frame is not None:
         if not frame.f_code.co_filename.startswith(excluded):
             return _frame_info(frame)
-        if frame.f_code is _STAGING_ENTRY:
+        if frame.f_code is entry:
             break
         eqn = frame.f_locals.get("eqn") if known else None
         if isinstance(eqn, JaxprEqn):
@@ -76,8 +84,11 @@ def _locate(frame: types.FrameType | None, known: dict[Var, SourceInfo]) -> Sour
     return SourceInfo()
 
 
-# the frame that calls a function being staged: the user's frames beyond it are outside that function
-_STAGING_ENTRY = staging.trace_to_jaxpr.__code__
+def _staging_entry() -> types.CodeType:
+    """The code of the frame that calls a function being staged: the user's frames beyond it are outside it."""
+    from jaxle_core import staging  # local: staging records equations' sources with this module
+
+    return staging.trace_to_jaxpr.__code__
 
 
 def reevaluating_equation() -> bool:
@@ -153,6 +164,8 @@ _recordings: list[dict[Var, SourceInfo]] = []
 @contextlib.contextmanager
 def recording_locations() -> Iterator[dict[Var, SourceInfo]]:
     """Within it, every staged equation's output vars map to where it was staged (in the dict it yields)."""
+    from jaxle_core import staging  # local, as in ``_staging_entry``
+
     locations: dict[Var, SourceInfo] = {}
     previous = staging.new_equation_list
     staging.new_equation_list = lambda: _RecordingEquations(locations)
@@ -169,3 +182,97 @@ def record_unlocated(outvars: Sequence[Var]) -> None:
     copy of an offloaded value) names no frame: re-staged, it is located nowhere, as JAX locates such equations."""
     if _recordings:
         _recordings[-1].update((v, SourceInfo()) for v in outvars)
+
+
+# ---------------------------------------------------------------- every equation's stack and name stack
+
+
+class _PythonTraceback:
+    """The calling stack's code objects and instruction offsets, innermost first (jaxlib's ``Traceback`` is the
+    faster stand-in a backend installs, see ``capture_traceback``)."""
+
+    __slots__ = ("_codes", "_offsets")
+
+    def __init__(self, frame: types.FrameType | None):
+        codes, offsets = [], []
+        while frame is not None:
+            codes.append(frame.f_code)
+            offsets.append(frame.f_lasti)
+            frame = frame.f_back
+        self._codes, self._offsets = codes, offsets
+
+    def raw_frames(self) -> tuple[list[types.CodeType], list[int]]:
+        return self._codes, self._offsets
+
+
+def _python_traceback() -> _PythonTraceback:
+    return _PythonTraceback(sys._getframe(1))
+
+
+# ``capture_traceback()``: the calling stack, for an equation staged now; jaxle_xla installs jaxlib's
+capture_traceback: Callable[[], Any] = _python_traceback
+
+
+def equation_source() -> tuple[Any, tuple[Any, ...]]:
+    """Where an equation staged now comes from, ``(stack, name stack)``: the calling stack (or, while jaxle
+    interprets an equation staged earlier, that equation's; raw, ``raw_frames()`` gives its code objects and
+    instruction offsets) and the current name stack (``named_scope`` names and ``NameTransform``s)."""
+    traceback, name_stack = core._context.source
+    return capture_traceback() if traceback is None else traceback, name_stack
+
+
+def name_stack_text(name_stack: Sequence[Any]) -> str:
+    """A name stack as JAX writes it: names joined by ``/``, a transformation wrapping the name after it
+    (``jvp(f)``, ``transpose(jvp())``)."""
+    names: list[str] = []
+    for entry in reversed(name_stack):
+        if type(entry) is NameTransform:
+            if names:
+                names[-1] = f"{entry.name}({names[-1]})"
+            else:
+                names.append(f"{entry.name}()")
+        else:
+            names.append(entry)
+    return "/".join(reversed(names))
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One frame of the user's: its file, function (qualified name) and the span of source it was running."""
+
+    file: str
+    function: str
+    start_line: int
+    start_column: int
+    end_line: int
+    end_column: int
+
+
+# whether each file seen is the user's (cleared when an exclusion is registered)
+_user_files: dict[str, bool] = {}
+_STANDARD_LIBRARY = (sysconfig.get_path("stdlib"), os.path.dirname(contextlib.__file__))
+
+
+def _is_user_file(file: str) -> bool:
+    known = _user_files.get(file)
+    if known is None:
+        known = _user_files[file] = not file.startswith((*_excluded_paths(), *_STANDARD_LIBRARY))
+    return known
+
+
+def _frame(code: types.CodeType, offset: int) -> Frame:
+    positions = list(code.co_positions())
+    line, end_line, column, end_column = positions[offset // 2] if 0 <= offset // 2 < len(positions) else \
+        (None,) * 4
+    line = code.co_firstlineno if line is None else line
+    return Frame(code.co_filename, code.co_qualname, line, column or 0,
+                 line if end_line is None else end_line, (column or 0) if end_column is None else end_column)
+
+
+def user_frames(traceback: Any) -> list[Frame]:
+    """The frames of ``traceback`` (an equation's stack) that are the user's, outside jaxle, its registered
+    exclusions and Python's standard library, innermost first."""
+    if traceback is None:
+        return []
+    codes, offsets = traceback.raw_frames()
+    return [_frame(code, offset) for code, offset in zip(codes, offsets) if _is_user_file(code.co_filename)]

@@ -15,7 +15,7 @@ from dataclasses import InitVar, dataclass, field
 from typing import Any
 
 import jaxle_tree as tree
-from jaxle_core import core, vma
+from jaxle_core import core, source_info, vma
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval, is_array_like
 from jaxle_core.compute_types import current_compute_type
@@ -23,6 +23,7 @@ from jaxle_core.config import check_tracer_leaks
 from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Tracer, Var
 from jaxle_core.mesh import get_abstract_mesh
 from jaxle_core.shape_poly import DimExpr, dimension_as_value
+from jaxle_core.source_info import equation_source
 
 # Primitives that staging may skip (as JAX's forwarding and constant folding do): ``rule(args, params)``
 # returns the result without recording an equation (an operand, or a folded constant), or None to stage it.
@@ -49,6 +50,7 @@ class DebugInfo:
     func_name: str = field(init=False)
     qualified_name: str = field(init=False)  # ``outer.<locals>.f``: how JAX names it where arguments' devices clash
     source: str | None = field(init=False)
+    traceback: Any = field(init=False, default=None)  # the stack that traced it (set by ``trace_to_jaxpr``)
 
     def __post_init__(self, fun: Callable | None):
         inner = fun
@@ -144,7 +146,7 @@ class StagingTrace(core.Trace):
             out_avals = [a.update(vma=result_vma, unreduced=unreduced, reduced=reduced) for a in out_avals]
         outvars = [Var(a) for a in out_avals]
         self.eqns.append(JaxprEqn(atoms, outvars, primitive, params, current_compute_type(),
-                                  None if core.type_auto_meshes is None else get_abstract_mesh()))
+                                  None if core.type_auto_meshes is None else get_abstract_mesh(), equation_source()))
         tracers = [self.tracer_type(self, v.aval, v) for v in outvars]
         return tracers if primitive.multiple_results else tracers[0]
 
@@ -251,7 +253,9 @@ def trace_to_jaxpr(fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedA
     """Trace ``fun`` (flat arrays in, flat list out) on abstract inputs (``forwarding``: see ``forwarding_rules``),
     recording into ``trace`` (default: a new ``StagingTrace``)."""
     trace = StagingTrace(debug_info, forwarding) if trace is None else trace
-    with core.new_trace(trace):
+    if debug_info is not None:
+        debug_info.traceback = source_info.capture_traceback()
+    with core.new_trace(trace), core.new_name_stack():
         args = [trace.new_arg(aval) for aval in in_avals]
         outs = fun(*args)
         closed = trace.to_closed_jaxpr(outs)

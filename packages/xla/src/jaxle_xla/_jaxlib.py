@@ -161,6 +161,8 @@ def make_cpu_client(num_devices: int, distributed: dict[str, Any] | None = None)
 
 # ---------------------------------------------------------------- distributed runtime
 
+# the calling stack, captured in C++ (what staged equations record, see jaxle_core.source_info)
+Traceback = _jax.Traceback
 DistributedRuntimeService = _jax.DistributedRuntimeService
 DistributedRuntimeClient = _jax.DistributedRuntimeClient
 
@@ -646,7 +648,7 @@ _DIAGNOSTIC = re.compile(r"^(?:UNKNOWN: )?-:\d+:\d+: (?:error|note): (.*)$")
 def verifier_error(message: str) -> ValueError | None:
     """JAX's ValueError for a module MLIR's verifier refuses (``message``: jaxlib's, each diagnostic of the text
     on a line of its own), as JAX meets it when it lowers the program; None for another error. The operations are
-    located nowhere (jaxle's lowering gives them no source locations)."""
+    located nowhere (a program compiled is lowered without locations: see ``executable.located_refusal``)."""
     lines = message.splitlines()
     if not lines or _DIAGNOSTIC.match(lines[0]) is None:
         return None
@@ -660,16 +662,20 @@ def verifier_error(message: str) -> ValueError | None:
     return _refusal(diagnostics)
 
 
+VERIFIER_REFUSAL = "Cannot lower jaxpr with verifier errors:"
+
+
 def _refusal(diagnostics: Sequence[str]) -> ValueError:
-    return ValueError("Cannot lower jaxpr with verifier errors:\n" + "\n".join(diagnostics)
-                      + "\nDefine JAX_DUMP_IR_TO to dump the module.")
+    return ValueError(f"{VERIFIER_REFUSAL}\n" + "\n".join(diagnostics) + "\nDefine JAX_DUMP_IR_TO to dump the module.")
 
 
 def _parse_refusal(error: Any) -> ValueError:
     """JAX's ValueError for a module MLIR's parser refuses (``error``: its ``MLIRError``), each diagnostic and note
-    followed by its location, unknown here."""
+    followed by its location (unknown where the text gives none)."""
     def lines(diagnostic: Any) -> list[str]:
-        return [f"\t{diagnostic.message}\n\t\tat loc(unknown)"] + [
+        location = str(diagnostic.location)
+        location = "loc(unknown)" if location.startswith(_PARSER_POSITION) else location
+        return [f"\t{diagnostic.message}\n\t\tat {location}"] + [
             line for note in diagnostic.notes for line in lines(note)]
 
     return _refusal([line for diagnostic in error.error_diagnostics for line in lines(diagnostic)])
@@ -756,6 +762,10 @@ def refuse_tensor_type(shape: tuple[int, ...]) -> None:
     raise AssertionError(f"MLIR accepted a tensor type of shape {shape}")
 
 
+# how MLIR writes the location of an operation that a module's text gives none (its position in the text)
+_PARSER_POSITION = 'loc("-":'
+
+
 def pretty_module(module_text: str, arg_names: Sequence[str] | None = None) -> str:
     """A StableHLO module re-printed by MLIR in its readable (custom) form; with ``arg_names`` (one per argument of
     ``main``, empty for none) its locations are printed too, ``main``'s arguments located by those names."""
@@ -778,8 +788,10 @@ def pretty_module(module_text: str, arg_names: Sequence[str] | None = None) -> s
 
 
 def _forget_locations(operation: Any, unknown: Any) -> None:
-    """Every operation nested in ``operation`` (itself included) located nowhere."""
-    operation.location = unknown
+    """Every operation nested in ``operation`` (itself included) that the text did not locate (the parser's
+    position in the text, which means nothing here) located nowhere, and the arguments of every block."""
+    if str(operation.location).startswith(_PARSER_POSITION):
+        operation.location = unknown
     for region in operation.regions:
         for block in region.blocks:
             for argument in block.arguments:

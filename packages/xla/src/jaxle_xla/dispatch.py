@@ -51,6 +51,7 @@ from jaxle_xla.executable import (
     check_same_placements,
     described_argument,
     host_buffer,
+    located_refusal,
     pinned_devices,
     placement,
 )
@@ -407,7 +408,9 @@ class XlaBackend:
         """The StableHLO module of ``closed_jaxpr``, every constant inline, in MLIR's readable form ('hlo': XLA's
         HLO text); partitioned (its boundary annotated with Shardy shardings) when shardings over a mesh are asked
         for or inside. With ``debug_info``, locations: ``main``'s arguments carry their names (the HLO's
-        parameters their metadata); operations have none. ``result_names`` are the results' ``jax.result_info``.
+        parameters their metadata), operations where their equations were staged (XLA names the HLO's
+        instructions after them, with or without ``debug_info``, as JAX's). ``result_names`` are the results'
+        ``jax.result_info``.
         One-device shardings (and with ``pinned`` every argument and result) are annotated over the empty mesh,
         as JAX writes them. ``aliases``: the output each input must alias (None: where its donation lets it);
         ``equations_pruned``: only unused inputs are pruned (see ``Program``)."""
@@ -436,16 +439,22 @@ class XlaBackend:
             for i, alias in enumerate(aliases):
                 if alias is not None and in_shardings[i] is None:
                     in_shardings[i] = getattr(closed_jaxpr.in_avals[i], "explicit_sharding", None)
-        program = Program(closed_jaxpr, name, donated_invars, keep_unused, hoist=False, mesh=mesh,
-                          arg_shardings=in_shardings, result_shardings=results, layouts=layouts,
-                          result_names=result_names, annotate_devices=True, aliases=aliases,
-                          equations_pruned=equations_pruned)
-        if dialect != "hlo":
-            return _jaxlib.pretty_module(program.text, _kept_arg_names(closed_jaxpr, program.keep) if debug_info
-                                         else None)
-        # XLA names the HLO's parameters after the arguments' locations, with or without debug_info (as JAX's)
-        located = _jaxlib.pretty_module(program.text, _kept_arg_names(closed_jaxpr, program.keep))
-        return _jaxlib.hlo_module_text(located, metadata=debug_info)
+        def lowered(locations: bool) -> Program:
+            return Program(closed_jaxpr, name, donated_invars, keep_unused, hoist=False, mesh=mesh,
+                           arg_shardings=in_shardings, result_shardings=results, layouts=layouts,
+                           result_names=result_names, annotate_devices=True, aliases=aliases,
+                           equations_pruned=equations_pruned, locations=locations)
+
+        # XLA names the HLO's instructions after the operations' locations, with or without debug_info (as JAX's)
+        program = lowered(debug_info or dialect == "hlo")
+        arg_names = _kept_arg_names(closed_jaxpr, program.keep)
+        try:
+            if dialect != "hlo":
+                return _jaxlib.pretty_module(program.text, arg_names if debug_info else None)
+            # and its parameters after the arguments' locations
+            return _jaxlib.hlo_module_text(_jaxlib.pretty_module(program.text, arg_names), metadata=debug_info)
+        except ValueError as refusal:
+            raise located_refusal(refusal, lambda: lowered(True).text) from None
 
     def compiler_ir(self, program_text: str, dialect: str | None) -> Any:
         return _jaxlib.compiler_ir(program_text, dialect)

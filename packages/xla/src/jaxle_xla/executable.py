@@ -7,7 +7,7 @@ import logging
 import re
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -120,12 +120,13 @@ class Program:
                  hoist: bool = True, mesh: Any = None, arg_shardings: Sequence[Any] = (),
                  result_shardings: Sequence[Any] = (), layouts: tuple = ((), ()), result_names: Sequence[str] = (),
                  annotate_devices: bool = False, aliases: Sequence[int | None] = (),
-                 equations_pruned: bool = False):
+                 equations_pruned: bool = False, locations: bool = False):
         """With a ``mesh``, the program is partitioned over its devices (see ``lower_module``); ``layouts``: the
         memory layouts asked for of the arguments and results (see ``lower_module``); ``result_names`` and
         ``annotate_devices`` annotate it for the lowered text; ``aliases``: the output each input must alias (None
         where free; see ``lower_module``); with ``equations_pruned`` (a program pruned before its references were
-        discharged, as JAX prunes it) no equation is dropped, only the inputs nothing reads."""
+        discharged, as JAX prunes it) no equation is dropped, only the inputs nothing reads; with ``locations`` its
+        ops are located where their equations were staged."""
         traced, n = closed, len(closed.jaxpr.invars)
         aliases = list(aliases) + [None] * (n - len(aliases))
         if keep_unused:
@@ -160,9 +161,22 @@ class Program:
             result_names=result_names, annotate_devices=annotate_devices,
             key_data=([None] * len(self.hoisted) + [_key_data(a) for a, k in zip(traced.in_avals, self.keep) if k],
                       [_key_data(a) for a in traced.out_avals]),
-            aliases=[None] * len(self.hoisted) + aliases)
+            aliases=[None] * len(self.hoisted) + aliases, locations=locations)
         if any(not _row_major_mode(mode) for mode in _LAYOUT_MODE.findall(self.text)):
             use_custom_layouts()  # layouts asked for, or chosen by XLA for constrained results
+
+
+def located_refusal(refusal: ValueError, located_text: Callable[[], str]) -> ValueError:
+    """MLIR's verifier's ``refusal`` of a program lowered without locations as it reads of the same program lowered
+    with them (``located_text()``): naming where the operation refused was staged, as JAX's (another error as it
+    is)."""
+    if not str(refusal).startswith(_jaxlib.VERIFIER_REFUSAL):
+        return refusal
+    try:
+        _jaxlib.pretty_module(located_text())
+    except ValueError as located:
+        return located
+    return refusal
 
 
 def host_buffer(x: Any, aval: ShapedArray, device: _jaxlib.Device, committed: bool = True,
@@ -268,7 +282,12 @@ class Executable:
         self._host_callbacks = program.host_callbacks
         self._waits = bool(program.host_callbacks)
         compiling = time.perf_counter()
-        self.loaded = _jaxlib.compile(device.client, self.text, device, program.host_callbacks)
+        try:
+            self.loaded = _jaxlib.compile(device.client, self.text, device, program.host_callbacks)
+        except ValueError as refusal:
+            raise located_refusal(refusal, lambda: Program(
+                closed, name, donated, keep_unused, arg_shardings=arg_shardings, result_shardings=result_shardings,
+                layouts=layouts, locations=True).text) from None
         Executable.compile_count += 1
         self._in_other_memory = any(getattr(a, "memory_space", MemorySpace.Device) is not MemorySpace.Device
                                     for a in (*closed.in_avals, *closed.out_avals))

@@ -236,7 +236,7 @@ def jvp_flat(fun: Callable[..., Sequence[Any]], primals: Sequence[Any], tangents
     ``extra`` is returned with this trace's tracers replaced by their primals.
     """
     trace = JVPTrace() if trace is None else trace
-    with core.new_trace(trace):
+    with core.new_trace(trace), core.transform_name_stack("jvp"):
         tracers = [trace.tracer_type(trace, p, t) for p, t in zip(primals, tangents)]
         outs, extra = fun(*tracers)
         pairs = [trace.to_primal_tangent(x) for x in outs]

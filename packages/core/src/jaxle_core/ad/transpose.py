@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from jaxle_core import core
 from jaxle_core.ad.jvp import Zero, add_tangents, tangent_aval, zeros_like_aval
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Jaxpr, Literal, Primitive, Var, equation_context
@@ -189,6 +190,14 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
 
     for v, ct in zip(jaxpr.outvars, cotangents):
         write_cotangent(v, ct)
+    with core.transform_name_stack("transpose"):
+        _transpose_equations(linear_eqns, ref_cts, ct_env, read_primal, write_cotangent)
+    return [ct_env.get(v, Zero(v.aval)) if v in linear else None for v in jaxpr.invars]
+
+
+def _transpose_equations(linear_eqns: list[Any], ref_cts: dict[Var, Any], ct_env: dict[Var, Any],
+                         read_primal: Callable[[Any], Any], write_cotangent: Callable[[Any, Any], None]) -> None:
+    """Transpose ``linear_eqns`` (last first): each one's cotangents flow from ``ct_env`` to its inputs'."""
     for eqn in reversed(linear_eqns):
         if eqn.primitive in ref_transpose_rules and any(type(a) is not Literal and a in ref_cts
                                                         for a in (*eqn.invars, *eqn.outvars)):
@@ -217,4 +226,3 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
                           *map(read_primal, eqn.invars), **eqn.params)
             for atom, ct in zip(eqn.invars, cts_in):
                 write_cotangent(atom, ct)
-    return [ct_env.get(v, Zero(v.aval)) if v in linear else None for v in jaxpr.invars]

@@ -159,7 +159,7 @@ def call_mapped(trace_type: type[BatchTrace], fun: Callable, args: tuple, kwargs
     flat, in_tree = tree.tree_flatten((args, kwargs))
     size = _batch_size(flat, flat_axes, lambda: _argument_names(fun, args, kwargs), axis_size)
     trace = trace_type(size, axis_name, _mapped_layout(flat, flat_axes), spmd_axes)
-    with core.new_trace(trace), _axis_frame(axis_name, size):
+    with core.new_trace(trace), _axis_frame(axis_name, size), core.transform_name_stack("vmap"):
         tracers = [x if axis is None else BatchTracer(trace, x, axis % get_aval(x).ndim)
                    for x, axis in zip(flat, flat_axes)]
         positional, keywords = tree.tree_unflatten(in_tree, tracers)

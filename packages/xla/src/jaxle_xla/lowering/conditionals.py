@@ -37,16 +37,16 @@ def _cond_lowering(ctx: LoweringContext, index: Value, *args: Value,
     ordered = any(jaxpr_has_ordered_effects(b.jaxpr) for b in branches)
     token = ctx.token() if ordered else None
 
-    def region(branch: ClosedJaxpr) -> str:
+    def region(i: int, branch: ClosedJaxpr) -> str:
         def body(inner: LoweringContext, _: list[Value]) -> list[Value]:
             inner.ordered_token = token
             outs = inner.lower_jaxpr(branch.jaxpr, branch.consts, args)
             return [inner.ordered_token, *outs] if ordered else outs
 
-        return ctx.region([], body)
+        return ctx.region([], body, name=f"branch_{i}_fun")
 
     outs = ctx.op("stablehlo.case", [index], [abstract_token] * ordered + ctx.avals_out,
-                  regions=[region(b) for b in branches])
+                  regions=[region(i, b) for i, b in enumerate(branches)])
     if ordered:
         ctx.ordered_token, outs = outs[0], outs[1:]
     return outs

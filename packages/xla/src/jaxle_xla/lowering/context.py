@@ -227,6 +227,14 @@ class LoweringContext:
         self.ordered_token: Value | None = None
         # The values of the symbolic dimensions' variables in this function (lowering/dimensions.py), by name.
         self.dimension_values: dict[str, Value] = {}
+        # Where its ops are, when the module writes locations (else all empty; see locations.py): the block's name
+        # stack (``jit(f)`` in main), the frames of the equation calling its function (left out of its own), the
+        # location of the ops that are the block's own (its constants, its terminator) and of the ops written
+        # now, each as the text that follows an op (`` loc(...)``).
+        self.block_name = ""
+        self.caller: tuple[Any, ...] = ()
+        self.base_location = ""
+        self.location = ""
 
     @property
     def avals_in(self) -> list[ShapedArray]:
@@ -261,11 +269,11 @@ class LoweringContext:
         operand_types = ", ".join([v.type for v in operands])
         if n == 1:
             self.lines.append(f'{self.indent}{result} = "{name}"({operand_names}){region_text}{attrs} : '
-                              f"({operand_types}) -> {result_types[0]}")
+                              f"({operand_types}) -> {result_types[0]}{self.location}")
             return [Value(result, out_avals[0], result_types[0])]
         target = f"{result}:{n} = " if n else ""
         self.lines.append(f'{self.indent}{target}"{name}"({operand_names}){region_text}{attrs} : '
-                          f"({operand_types}) -> ({', '.join(result_types)})")
+                          f"({operand_types}) -> ({', '.join(result_types)}){self.location}")
         return [Value(f"{result}#{i}", aval, t) for i, (aval, t) in enumerate(zip(out_avals, result_types))]
 
     def op1(self, name: str, operands: Sequence[Value], out_aval: ShapedArray,
@@ -342,7 +350,8 @@ class LoweringContext:
             cond, body = _carrying_token(cond, False), _carrying_token(body, True)
         avals = [v.aval for v in state]
         # a loop's own ops are its equation's: marked as computed where the equation is
-        regions = [self.region(avals, cond, marked=True), self.region(avals, body, marked=True)]
+        regions = [self.region(avals, cond, marked=True, name="cond"),
+                   self.region(avals, body, marked=True, name="body")]
         outs = self.op("stablehlo.while", state, avals, regions=regions)
         if ordered_effects:
             self.ordered_token, outs = outs[0], outs[1:]
@@ -350,17 +359,22 @@ class LoweringContext:
 
     def region(self, arg_avals: Sequence[ShapedArray],
                body: Callable[[LoweringContext, list[Value]], Sequence[Value]],
-               terminator: str = "stablehlo.return", marked: bool = False) -> str:
+               terminator: str = "stablehlo.return", marked: bool = False, name: str = "") -> str:
         """The text of a one-block region whose block takes ``arg_avals``; ``body`` returns its results (passed
-        to the ``terminator`` op). With ``marked``, its ops are marked with this block's compute type."""
+        to the ``terminator`` op). With ``marked``, its ops are marked with this block's compute type. Its ops
+        are located at the equation being lowered, the equations it lowers under that equation's name stack
+        followed by ``name`` (``branch_0_fun``)."""
         inner = LoweringContext(self.module, self.indent + "  ")
         if marked:
             inner.compute_mark = self.compute_mark
         inner.dimension_values = self.dimension_values  # regions see their function's values
+        if self.location:
+            inner.block_name = self.module.locations.name_stack(self.eqn, self.block_name, name)
+            inner.caller, inner.base_location, inner.location = self.caller, self.location, self.location
         args = [Value(self.fresh_name(), aval) for aval in arg_avals]
         results = list(body(inner, args))
         inner.lines.append(f'{inner.indent}"{terminator}"({", ".join(v.name for v in results)}) : '
-                           f"({', '.join([v.type for v in results])}) -> ()")
+                           f"({', '.join([v.type for v in results])}) -> (){inner.base_location}")
         header = ", ".join(f"{a.name}: {tensor_type(a.aval)}" for a in args)
         return "{\n" + f"{self.indent}^bb0({header}):\n" + "\n".join(inner.lines) + f"\n{self.indent}}}"
 
@@ -374,7 +388,8 @@ class LoweringContext:
         on nothing but its avals and the flags: a module-level function, not a closure made per call)."""
         avals = tuple(untyped(a.aval) for a in args)
         closed = _helper_jaxpr(fun, avals, None) if reuse else _trace_helper(fun, avals, None)
-        return self.lower_jaxpr(closed.jaxpr, closed.consts, args)
+        # its ops are the equation's being lowered, and located there
+        return self.module.lower_jaxpr_into(self, closed.jaxpr, closed.consts, args, located=False)
 
     def lower_typed_fun(self, fun: Callable[..., Any], mesh: Any, *args: Value, reuse: bool = False) -> list[Value]:
         """``lower_fun`` traced on the avals of ``args`` as they are typed, under ``mesh`` (of Explicit axes): each
@@ -382,4 +397,5 @@ class LoweringContext:
         type, as JAX lowers its helpers inside a program over such a mesh."""
         avals = tuple(a.aval for a in args)
         closed = _helper_jaxpr(fun, avals, mesh) if reuse else _trace_helper(fun, avals, mesh)
-        return self.lower_jaxpr(closed.jaxpr, closed.consts, args)
+        # its ops are the equation's being lowered, and located there
+        return self.module.lower_jaxpr_into(self, closed.jaxpr, closed.consts, args, located=False)

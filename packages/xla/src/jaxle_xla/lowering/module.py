@@ -26,6 +26,7 @@ from jaxle_core.mesh import AbstractMesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib
 from jaxle_xla.lowering.context import LoweringContext, Value, compute_attributes, tensor_type
+from jaxle_xla.lowering.locations import UNKNOWN, Locations, named
 from jaxle_xla.lowering.typed_layouts import constrain_results, constrains_types, typed_operand
 from jaxle_xla.sharding import (
     HloNamedSharding,
@@ -94,7 +95,10 @@ def constrain_all(ctx: LoweringContext, values: Sequence[Value], shardings: Sequ
 class ModuleBuilder:
     """The functions of one StableHLO module being written."""
 
-    def __init__(self, name: str, mesh: Any = None, replica_region: Any = None):
+    def __init__(self, name: str, mesh: Any = None, replica_region: Any = None, entry_name: str = "",
+                 locations: bool = False):
+        """With ``locations``, its ops are located (see locations.py), ``main``'s under the name stack
+        ``entry_name`` (``jit(f)``)."""
         self.name = name
         self.mesh = mesh  # the Mesh a partitioned program runs over (None: one device)
         self._mesh_symbols: dict[Any, str] = {} if mesh is None else {mesh: "mesh"}
@@ -103,6 +107,10 @@ class ModuleBuilder:
         # the shard_map bodies being lowered, innermost last; a replicated program's axes come first
         self.manual_regions: list[Any] = [] if replica_region is None else [replica_region]
         self.num_replicas = 1 if replica_region is None else replica_region.mesh.size
+        self.locations = Locations() if locations else None
+        self.entry_name = entry_name
+        # the equation being lowered and the block it is in (what a nested function it calls is located after)
+        self._calling: tuple[Any, LoweringContext] | None = None
         self._counter = 0
         self._suffixes = 0  # the next suffix of a name taken (reserve_symbol)
         self._functions: list[str] = []
@@ -130,7 +138,19 @@ class ModuleBuilder:
         return f"%{counter}"
 
     def lower_jaxpr_into(self, ctx: LoweringContext, jaxpr: core.Jaxpr, consts: Sequence[Any],
-                         args: Sequence[Value]) -> list[Value]:
+                         args: Sequence[Value], located: bool = True) -> list[Value]:
+        """Emit ``jaxpr``'s equations into ``ctx``'s block; returns its outputs' values. Where the module writes
+        locations, each equation's ops are located at it (unless not ``located``: a helper of the equation being
+        lowered, whose location its ops keep)."""
+        located = located and self.locations is not None
+        outer_location, outer_calling = ctx.location, self._calling
+        try:
+            return self._lower_equations(ctx, jaxpr, consts, args, located)
+        finally:
+            ctx.location, self._calling = outer_location, outer_calling
+
+    def _lower_equations(self, ctx: LoweringContext, jaxpr: core.Jaxpr, consts: Sequence[Any],
+                         args: Sequence[Value], located: bool) -> list[Value]:
         env: dict[core.Var, Value] = {}
 
         def read(atom: Any) -> Value:
@@ -149,13 +169,20 @@ class ModuleBuilder:
                     f"No XLA lowering for primitive '{eqn.primitive.name}'. Register one with "
                     "jaxle_xla.lowering.register_lowering (see docs/xla.md).")
             ctx.eqn = eqn
+            if located:  # its literals are the block's constants, located with it
+                ctx.location = ctx.base_location
+                operands = list(map(read, eqn.invars))
+                ctx.location = f" loc({self.locations.equation(eqn, ctx.block_name, ctx.caller)})"
+                self._calling = (eqn, ctx)
+            else:
+                operands = list(map(read, eqn.invars))
             if eqn.compute_type is None:
-                outs = rule(ctx, *map(read, eqn.invars), **eqn.params)
+                outs = rule(ctx, *operands, **eqn.params)
             else:  # its ops marked, and those of the jaxprs its rule traces (staged on its compute type)
                 outer, ctx.compute_mark = ctx.compute_mark, compute_attributes(eqn.compute_type)
                 try:
                     with computing_on(eqn.compute_type):
-                        outs = rule(ctx, *map(read, eqn.invars), **eqn.params)
+                        outs = rule(ctx, *operands, **eqn.params)
                 finally:
                     ctx.compute_mark = outer
             if not eqn.primitive.multiple_results:
@@ -185,6 +212,26 @@ class ModuleBuilder:
         self._functions[slot] = self._function_text(closed, unique, "private", (), token,
                                                     boundary_shardings=(in_shardings, out_shardings))
         return unique
+
+    def _locate_function(self, ctx: LoweringContext) -> str:
+        """Make ``ctx`` the block of a nested function called by the equation being lowered; returns the
+        function's location (the text after it)."""
+        if self.locations is None or self._calling is None:
+            return ""
+        eqn, calling = self._calling
+        ctx.caller = self.locations.frames(None if eqn.source is None else eqn.source[0])
+        ctx.base_location = ctx.location = f" loc({UNKNOWN})"
+        return f" loc({self.locations.function(eqn, calling.block_name, calling.caller)})"
+
+    def _locate_main(self, ctx: LoweringContext, closed: core.ClosedJaxpr) -> str:
+        """Make ``ctx`` the block of ``main``: its own ops located at its name stack over where it was traced."""
+        if self.locations is None:
+            return ""
+        debug_info = closed.jaxpr.debug_info
+        where = self.locations.stack(getattr(debug_info, "traceback", None))
+        ctx.block_name = self.entry_name
+        ctx.base_location = ctx.location = f" loc({named(self.entry_name, where)})"
+        return f" loc({UNKNOWN})"
 
     def _slot(self) -> int:
         """The place of a function about to be written: after those begun before it, before those it calls (the
@@ -280,13 +327,15 @@ class ModuleBuilder:
             self._function_names[key] = unique
         slot = self._slot()
         ctx = LoweringContext(self)
+        location = self._locate_function(ctx)
         args = [Value(f"%arg{i}", aval) for i, aval in enumerate(arg_avals)]
         results = list(body(ctx, args))
         types = ", ".join(v.type for v in results)
-        ctx.lines.append(f'{ctx.indent}"func.return"({", ".join(v.name for v in results)}) : ({types}) -> ()')
+        ctx.lines.append(f'{ctx.indent}"func.return"({", ".join(v.name for v in results)}) : ({types}) -> ()'
+                         f"{ctx.base_location}")
         params = ", ".join(f"{a.name}: {a.type}" for a in args)
         self._functions[slot] = (f"  func.func private @{unique}({params}) -> ({types}) {{\n" + "\n".join(ctx.lines)
-                                 + "\n  }")
+                                 + f"\n  }}{location}")
         return unique
 
     def _function_text(self, closed: core.ClosedJaxpr, name: str, visibility: str,
@@ -295,6 +344,7 @@ class ModuleBuilder:
                        boundary_shardings: tuple[Sequence[Any], Sequence[Any]] = ((), ()),
                        boundary_layouts: tuple[Sequence[str | None], Sequence[str | None]] = ((), ())) -> str:
         ctx = LoweringContext(self)
+        location = self._locate_main(ctx, closed) if visibility == "public" else self._locate_function(ctx)
         args = [Value(f"%arg{i}", v.aval) for i, v in enumerate(closed.jaxpr.invars)]
         if _is_polymorphic(closed.in_avals):
             from jaxle_xla.lowering.dimensions import bind_dimension_variables  # local: it registers rules here
@@ -313,12 +363,12 @@ class ModuleBuilder:
         attributes = list(arg_attributes) + [""] * (len(args) - len(arg_attributes))
         params = ", ".join(f"{a.name}: {tensor_type(a.aval)}{attr}" for a, attr in zip(args, attributes))
         results = ", ".join(tensor_type(v.aval) for v in outs)
-        ret = f'    "func.return"({", ".join(v.name for v in outs)}) : ({results}) -> ()'
+        ret = f'    "func.return"({", ".join(v.name for v in outs)}) : ({results}) -> (){ctx.base_location}'
         if result_attributes:
             attributes = list(result_attributes) + [""] * (len(outs) - len(result_attributes))
             results = ", ".join(f"{tensor_type(v.aval)}{attr}" for v, attr in zip(outs, attributes))
         return (f"  func.func {visibility} @{name}({params}) -> ({results}) {{\n"
-                + "\n".join(ctx.lines + [ret]) + "\n  }")
+                + "\n".join(ctx.lines + [ret]) + f"\n  }}{location}")
 
     def module_text(self, closed: core.ClosedJaxpr, donated: Sequence[bool], aliases: Sequence[int | None],
                     arg_shardings: Sequence[str | None] = (), result_shardings: Sequence[str | None] = (),
@@ -486,7 +536,7 @@ def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = 
                  replica_region: Any = None, kind: str = "jit", layouts: tuple = ((), ()),
                  result_names: Sequence[str] = (), annotate_devices: bool = False,
                  key_data: tuple[Sequence[int | None], Sequence[int | None]] = ((), ()),
-                 aliases: Sequence[int | None] = ()) -> LoweredModule:
+                 aliases: Sequence[int | None] = (), locations: bool = False) -> LoweredModule:
     """The StableHLO module (generic-form text) named ``{kind}_{name}`` computing ``closed``, entry point
     ``@main``, with its host callbacks; each input donated, or given an output in ``aliases``, aliases an output
     (see ``module_text``). With a ``mesh`` it is partitioned over the mesh's devices: ``arg_shardings``
@@ -499,9 +549,10 @@ def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = 
     that hold keys and are placed nowhere (in a partitioned program, a single key's instead at the boundary, as a
     scalar's), and the results that hold keys: ``key_data``
     gives for each argument and result the number of dimensions of one key's data (None: it holds no keys), which
-    the annotation keeps whole (the others left open)."""
+    the annotation keeps whole (the others left open). With ``locations`` its ops are located where their
+    equations were staged (as JAX's, see locations.py)."""
     donated = list(donated) + [False] * (len(closed.jaxpr.invars) - len(donated))
-    builder = ModuleBuilder(f"{kind}_{symbol_name(name)}", mesh, replica_region)
+    builder = ModuleBuilder(f"{kind}_{symbol_name(name)}", mesh, replica_region, f"{kind}({name})", locations)
 
     def attributes(shardings: Sequence[Any], avals: Sequence[Any], arguments: bool) -> list[str | None]:
         key_dims = list(key_data[0]) + [None] * (len(avals) - len(key_data[0]))

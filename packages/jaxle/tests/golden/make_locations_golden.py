@@ -1,0 +1,142 @@
+"""Write locations_golden.json: where JAX 0.10.2's lowered text locates a jitted function's operations:
+
+    /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_locations_golden.py jax
+
+For each case: the StableHLO text with ``debug_info=True`` (each operation at its name stack, ``jit(f)/jvp()/mul``,
+over the user's frames that staged it), the HLO text (instructions named after those locations, ``mul.1``), with
+and without ``debug_info``, or the message of MLIR's verifier refusing the program (naming the operation's
+location). Each case is lowered in a thread of its own, so that the only frames outside this file are the
+standard library's (which no location names); this folder's path is left out of the locations.
+"""
+
+import importlib
+import pathlib
+import sys
+import threading
+
+import numpy as np
+from golden_writer import write_golden
+
+HERE = pathlib.Path(__file__).parent
+X = np.arange(3, dtype=np.float32)
+
+
+def _simple(m):
+    def f(x):
+        y = x * 2.0
+        return m.numpy.sin(y) + 1.0
+
+    return m.jit(f).lower(X)
+
+
+def _nested_jit(m):
+    def inner(x):
+        return m.numpy.cos(x) - 1.0
+
+    def outer(x):
+        return m.jit(inner)(x) * 3.0
+
+    return m.jit(outer).lower(X)
+
+
+def _grad(m):
+    def loss(x):
+        return m.numpy.sum(m.numpy.sin(x * 2.0))
+
+    return m.jit(m.grad(loss)).lower(X)
+
+
+def _vmap(m):
+    def f(x):
+        return m.numpy.sin(x) * 2.0
+
+    return m.jit(m.vmap(f)).lower(np.ones((2, 3), np.float32))
+
+
+def _cond(m):
+    def f(p, x):
+        return m.lax.cond(p, lambda x: x + 1.0, lambda x: x - 1.0, x)
+
+    return m.jit(f).lower(True, X)
+
+
+def _while(m):
+    def f(x):
+        return m.lax.while_loop(lambda c: c[0] < 5, lambda c: (c[0] + 1, c[1] * 2.0), (0, x))[1]
+
+    return m.jit(f).lower(X)
+
+
+def _named_scope(m):
+    def f(x):
+        with m.named_scope("outer"):
+            y = m.numpy.cos(x)
+        return m.numpy.sum(y)
+
+    return m.jit(m.grad(f)).lower(X)
+
+
+CASES = {"simple": _simple, "nested_jit": _nested_jit, "grad": _grad, "vmap": _vmap, "cond": _cond,
+         "while": _while, "named_scope": _named_scope}
+
+
+def _key_refusal_lowered(m):
+    keys = m.random.split(m.random.key(0), 3)
+
+    def f(k):
+        return k.at[1].apply(lambda k: m.random.fold_in(k, 1))
+
+    m.jit(f).lower(keys)
+
+
+def _key_refusal_called(m):
+    keys = m.random.split(m.random.key(0), 3)
+
+    def f(k):
+        return k.at[1].apply(lambda k: m.random.fold_in(k, 1))
+
+    m.jit(f)(keys)
+
+
+REFUSALS = {"verifier_error_lowered": _key_refusal_lowered, "verifier_error_called": _key_refusal_called}
+
+
+def _relative(text):
+    return text.replace(f"{HERE}/", "")
+
+
+def _in_thread(fun):
+    """What ``fun()`` returns, run in a new thread (its outer frames the standard library's)."""
+    result = {}
+
+    def run():
+        try:
+            result["value"] = fun()
+        except Exception as e:  # recorded as the outcome
+            result["error"] = e
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    return result
+
+
+def record(m):
+    """Every case's lowered texts (or error) with ``m`` as jax."""
+    out = {}
+    for name, case in CASES.items():
+        lowered = _in_thread(lambda case=case: case(m))["value"]
+        out[name] = {
+            "stablehlo": _relative(lowered.as_text(debug_info=True)),
+            "hlo": lowered.as_text("hlo"),
+            "debug_hlo": _relative(lowered.as_text("hlo", debug_info=True)),
+        }
+    for name, case in REFUSALS.items():
+        error = _in_thread(lambda case=case: case(m))["error"]
+        out[name] = f"{type(error).__name__}: {_relative(str(error))}"
+    return out
+
+
+if __name__ == "__main__":
+    module = importlib.import_module(sys.argv[1])
+    write_golden(record(module), HERE / "locations_golden.json")
