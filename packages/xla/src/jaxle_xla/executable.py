@@ -260,8 +260,11 @@ class Executable:
         if logging_compiles:
             _log_compiling(name, closed.in_avals)
         lowering = time.perf_counter()
-        program = Program(closed, name, donated, keep_unused, arg_shardings=arg_shardings,
-                          result_shardings=result_shardings, layouts=layouts)
+        def lowered(locations: bool = False) -> Program:
+            return Program(closed, name, donated, keep_unused, arg_shardings=arg_shardings,
+                           result_shardings=result_shardings, layouts=layouts, locations=locations)
+
+        program = lowered()
         if logging_compiles:
             _logger.warning("Finished jaxpr to MLIR module conversion jit(%s) in %.9f sec", name,
                             time.perf_counter() - lowering)
@@ -285,9 +288,7 @@ class Executable:
         try:
             self.loaded = _jaxlib.compile(device.client, self.text, device, program.host_callbacks)
         except ValueError as refusal:
-            raise located_refusal(refusal, lambda: Program(
-                closed, name, donated, keep_unused, arg_shardings=arg_shardings, result_shardings=result_shardings,
-                layouts=layouts, locations=True).text) from None
+            raise located_refusal(refusal, lambda: lowered(True).text) from None
         Executable.compile_count += 1
         self._in_other_memory = any(getattr(a, "memory_space", MemorySpace.Device) is not MemorySpace.Device
                                     for a in (*closed.in_avals, *closed.out_avals))

@@ -45,6 +45,7 @@ from jaxle_xla.executable import (
     committed_shardings,
     incompatible_devices,
     kept_layouts,
+    located_refusal,
 )
 from jaxle_xla.sharding import (
     GSPMDSharding,
@@ -413,12 +414,18 @@ class SpmdExecutable:
         out_shardings = result_layouts(closed, mesh, out_shardings)
 
         def compiled(arg_layouts: Sequence[NamedSharding | None]) -> tuple[Program, _jaxlib.LoadedExecutable]:
-            program = Program(closed, name, donated, keep_unused, hoist=False, mesh=mesh, arg_shardings=arg_layouts,
-                              result_shardings=out_shardings, layouts=memory_layouts)
+            def lowered(locations: bool = False) -> Program:
+                return Program(closed, name, donated, keep_unused, hoist=False, mesh=mesh, arg_shardings=arg_layouts,
+                               result_shardings=out_shardings, layouts=memory_layouts, locations=locations)
+
+            program = lowered()
             open_parameters = [s is None for s, k in zip(arg_layouts, program.keep) if k]
             Executable.compile_count += 1
-            return program, _jaxlib.compile_spmd(devices[0].client, program.text, devices, program.host_callbacks,
-                                                 open_parameters)
+            try:
+                return program, _jaxlib.compile_spmd(devices[0].client, program.text, devices,
+                                                     program.host_callbacks, open_parameters)
+            except ValueError as refusal:
+                raise located_refusal(refusal, lambda: lowered(True).text) from None
 
         program, self.loaded = compiled(layouts)
         asked = layouts
