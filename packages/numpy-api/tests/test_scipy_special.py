@@ -1,6 +1,6 @@
 """``jax.scipy.special``'s elementwise functions: JAX 0.10.2's jaxprs, values, weak types and errors
-(golden/make_scipy_special_golden.py); values against SciPy in float32 and float64 over ordinary and edge values;
-gradients against finite differences; jit and vmap."""
+(golden/make_scipy_special_golden.py; make_scipy_special_x64_golden.py for the float64 evaluations); values against
+SciPy in float32 and float64 over ordinary and edge values; gradients against finite differences; jit and vmap."""
 
 import sys
 
@@ -16,15 +16,14 @@ sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent / "golden"))
 import jnp_golden  # noqa: E402
 import scipy_golden  # noqa: E402
 from make_scipy_special_golden import CASES  # noqa: E402
+from make_scipy_special_x64_golden import CASES as CASES_X64  # noqa: E402
 
 GOLDEN = jnp_golden.load("scipy_special_golden.json")
+GOLDEN_X64 = jnp_golden.load("scipy_special_x64_golden.json")
 
 
 # Cases whose values, weak types and errors match JAX's but whose jaxprs differ by design; each says why.
 JAXPR_DIFFERS = {
-    **dict.fromkeys(("ndtri", "grad_ndtri"), "a first guess polished by Newton steps on log_ndtr (JAX: Cephes' "
-                                             "rational approximations through polyval)"),
-    **dict.fromkeys(("erfcx", "grad_erfcx"), "the asymptotic series has its own terms and switch point"),
     "grad_zeta_x": "the x derivative differentiates an Euler-Maclaurin sum (JAX: its own series)",
     "xlogy_broadcast": "jaxle promotes the operands before the custom_jvp function, JAX inside it (so JAX's rule "
                        "sees unpromoted integers, and fails on their float0 tangents)",
@@ -34,6 +33,12 @@ JAXPR_DIFFERS = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_golden(name):
     scipy_golden.assert_case_matches(CASES[name], GOLDEN[name], jaxpr_differs=name in JAXPR_DIFFERS)
+
+
+@pytest.mark.parametrize("name", sorted(CASES_X64))
+def test_golden_x64(name):
+    with config.enable_x64(True):
+        scipy_golden.assert_case_matches(CASES_X64[name], GOLDEN_X64[name])
 
 
 RNG = np.random.default_rng(0)

@@ -25,8 +25,6 @@ JAXPR_DIFFERS = {
     **dict.fromkeys(("truncnorm.logpdf", "truncnorm.logcdf", "truncnorm.logsf", "truncnorm.cdf_far_tail"),
                     "the normalizing mass is a difference of log_ndtr values (JAX: a logsumexp with signs)"),
     "poisson.entropy": "the sums over the probable counts are formed per element (JAX: one broadcast matrix)",
-    **dict.fromkeys(("norm.ppf", "norm.isf"), "ndtri is a first guess polished by Newton steps (JAX: Cephes' "
-                                              "rational approximations)"),
     **dict.fromkeys(("multivariate_normal.logpdf", "multivariate_normal.isotropic"),
                     "one triangular solve for the flattened points (JAX: a vmapped solve_triangular)"),
     **dict.fromkeys(("gaussian_kde.evaluate", "gaussian_kde.logpdf_weighted"),

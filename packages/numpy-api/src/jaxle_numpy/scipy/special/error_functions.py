@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import functools
+import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -11,7 +13,10 @@ import numpy as np
 from jaxle_core import custom_jvp, dtypes, lax
 from jaxle_core.avals import get_aval
 from jaxle_numpy import util
-from jaxle_numpy.conditional import _where
+from jaxle_numpy.conditional import _where, where
+from jaxle_numpy.creation import full_like
+from jaxle_numpy.polynomial import polyval
+from jaxle_numpy.ufuncs import log, multiply, negative, sqrt, square, true_divide
 
 __all__ = ["erf", "erfc", "erfcx", "erfinv", "log_ndtr", "ndtr", "ndtri", "owens_t"]
 
@@ -116,48 +121,77 @@ def log_ndtr(x: Any, series_order: int = 3) -> Any:
     return _log_ndtr(x, series_order)
 
 
+# Cephes' rational approximations of the normal quantile, numerator and denominator coefficients highest power
+# first: in w = p - 1/2 for the central range, in 1/z (z = sqrt(-2 log p)) for the tails z < 8 and z >= 8
+_NDTRI_CENTRAL = ((-59.96335010141079, 98.00107541859997, -56.67628574690703, 13.931260938727968,
+                   -1.2391658386738125),
+                  (1.0, 1.9544885833814176, 4.676279128988815, 86.36024213908905, -225.46268785411937,
+                   200.26021238006066, -82.03722561683334, 15.90562251262117, -1.1833162112133))
+_NDTRI_FAR_TAIL = ((3.2377489177694603, 6.915228890689842, 3.9388102529247444, 1.3330346081580755,
+                    0.20148538954917908, 0.012371663481782003, 0.00030158155350823543, 2.6580697468673755e-06,
+                    6.239745391849833e-09),
+                   (1.0, 6.02427039364742, 3.6798356385616087, 1.3770209948908132, 0.21623699359449663,
+                    0.013420400608854318, 0.00032801446468212774, 2.8924786474538068e-06, 6.790194080099813e-09))
+_NDTRI_NEAR_TAIL = ((4.0554489230596245, 31.525109459989388, 57.16281922464213, 44.08050738932008,
+                     14.684956192885803, 2.1866330685079025, -0.1402560791713545, -0.03504246268278482,
+                     -0.0008574567851546854),
+                    (1.0, 15.779988325646675, 45.39076351288792, 41.3172038254672, 15.04253856929075,
+                     2.504649462083094, -0.14218292285478779, -0.03808064076915783, -0.0009332594808954574))
+
+
+def _rational(coefficients: tuple, argument: Callable[[], Any], dtype: np.dtype) -> Any:
+    """Numerator over denominator polynomial, each at its own evaluation of ``argument``."""
+    numerator, denominator = (np.array(c, dtype) for c in coefficients)
+    return true_divide(polyval(numerator, argument()), polyval(denominator, argument()))
+
+
 def ndtri(p: Any) -> Any:
-    """The inverse of ``ndtr``: the standard normal quantile function."""
-    p, = util.promote_args_inexact("ndtri", p)
-    upper_half = lax.gt(p, _c(p, 0.5))
-    tail = _where(upper_half, lax.sub(_c(p, 1), p), p)  # the smaller tail probability, in (0, 1/2]
-    safe_tail = _where(lax.eq(tail, _c(tail, 0)), _c(tail, 0.5), tail)
-    # a rational approximation of the lower-tail quantile (absolute error below 5e-4) ...
-    t = lax.sqrt(lax.mul(_c(p, -2), lax.log(safe_tail)))
-    numerator = lax.add(_c(t, 2.515517), lax.mul(t, lax.add(_c(t, 0.802853), lax.mul(t, _c(t, 0.010328)))))
-    denominator = lax.add(_c(t, 1), lax.mul(t, lax.add(_c(t, 1.432788), lax.mul(
-        t, lax.add(_c(t, 0.189269), lax.mul(t, _c(t, 0.001308)))))))
-    x = lax.sub(lax.div(numerator, denominator), t)
-    # ... polished by Newton steps on log ndtr(x) = log(tail), which converge quadratically from there
-    log_tail = lax.log(safe_tail)
-    for _ in range(3):
-        log_cdf = _log_ndtr_body(x, 3)
-        log_pdf = lax.sub(lax.mul(_c(x, -0.5), lax.square(x)), _c(x, _HALF_LOG_TWO_PI))
-        x = lax.sub(x, lax.mul(lax.sub(log_cdf, log_tail), lax.exp(lax.sub(log_cdf, log_pdf))))
-    x = _where(upper_half, lax.neg(x), x)
-    x = _where(lax.eq(tail, _c(tail, 0)), lax.mul(lax.sign(lax.sub(p, _c(p, 0.5))), _c(p, np.inf)), x)
-    return _where(lax.bitwise_or(lax.lt(p, _c(p, 0)), lax.gt(p, _c(p, 1))), _c(p, np.nan), x)
+    """The inverse of ``ndtr``: the standard normal quantile function (float32 and float64 only)."""
+    dtype = dtypes.dtype(p, canonicalize=True)
+    if dtype not in (np.float32, np.float64):
+        raise TypeError(f"x.dtype={dtype} is not supported, see docstring for supported types.")
+    const = functools.partial(np.array, dtype=dtype)
+    upper = const(1 - np.exp(-2.0))  # p above 1 - exp(-2): work with the complement's tail
+    # p itself meets operators, as in JAX: on a NumPy array they compute in NumPy, at its precision
+    complement = where(p > upper, const(1) - p, p)
+    complement = where(complement == const(0), full_like(complement, 0.5), complement)
+    w = complement - const(0.5)
+    w2 = square(w)
+    central = (w + w * w2 * _rational(_NDTRI_CENTRAL, lambda: w2, dtype)) * const(-np.sqrt(2 * np.pi))
+    z = sqrt(multiply(const(-2), log(complement)))
+    leading = z - log(z) / z
+    far_tail, near_tail = (_rational(coefficients, lambda: true_divide(const(1), z), dtype) / z
+                           for coefficients in (_NDTRI_FAR_TAIL, _NDTRI_NEAR_TAIL))
+    far_tail, near_tail = leading - far_tail, leading - near_tail
+    x = where(complement > const(np.exp(-2.0)), central, where(z >= const(8), far_tail, near_tail))
+    x = where(p > upper, x, negative(x))
+    infinity = full_like(x, np.inf)
+    return where(p == const(0), negative(infinity), where(p == const(1), infinity, x))
 
 
-def _erfcx_asymptotic(x: Any) -> Any:
-    """``erfcx(x)`` for large ``x``: ``1 / (x sqrt(pi))`` times the series in ``1 / x**2``."""
-    inverse_square = lax.div(_c(x, 1), lax.square(x))
-    series = _c(x, 0)
-    for coefficient in (105 / 16, -15 / 8, 3 / 4, -1 / 2, 1):
-        series = lax.add(lax.mul(series, inverse_square), _c(x, coefficient))
-    return lax.div(series, lax.mul(x, _c(x, np.sqrt(np.pi))))
+def _erfcx_series(dtype: np.dtype) -> np.ndarray:
+    """The asymptotic series of ``x sqrt(pi) erfcx(x)`` in ``1 / x**2``, highest power first: the terms
+    ``(-1)**n (2n - 1)!! / 2**n`` for n below 5 (float32) or 9 (float64)."""
+    terms = 9 if dtype == np.float64 else 5
+    return np.array([(-1) ** n * math.prod(range(1, 2 * n, 2)) / 2 ** n for n in reversed(range(terms))], dtype)
 
 
 def _erfcx_body(x: Any) -> Any:
-    large = lax.gt(x, _c(x, 26.0 if _is_f64(x) else 9.0))
+    dtype = get_aval(x).dtype
+    if dtype in (dtypes.float16, dtypes.bfloat16):
+        x = lax.convert_element_type(x, np.float32)
+    computed = get_aval(x).dtype
+    # beyond sqrt(log(max)) exp(x**2) overflows: the asymptotic series takes over there
+    large = lax.gt(x, _c(x, np.sqrt(np.log(np.finfo(computed).max))))
     safe_x = lax.select(large, lax.full_like(x, 1), x)
     direct = lax.mul(lax.exp(lax.square(safe_x)), lax.erfc(safe_x))
-    return lax.select(large, _erfcx_asymptotic(x), direct)
+    asymptotic = polyval(_erfcx_series(computed), 1.0 / lax.square(x)) / (x * math.sqrt(math.pi))
+    return lax.convert_element_type(lax.select(large, asymptotic, direct), dtype)
 
 
 _erfcx_body.__name__ = _erfcx_body.__qualname__ = "_erfcx"
 _erfcx = custom_jvp(_erfcx_body)
-_erfcx.defjvps(lambda g, ans, x: lax.mul(g, lax.sub(lax.mul(lax.mul(_c(x, 2), x), ans), _c(x, 2 / np.sqrt(np.pi)))))
+_erfcx.defjvps(lambda g, ans, x: g * (2.0 * x * ans - 2 / math.sqrt(math.pi)))
 
 
 def erfcx(x: Any) -> Any:

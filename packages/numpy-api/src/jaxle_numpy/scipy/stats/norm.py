@@ -7,8 +7,10 @@ from typing import Any
 import numpy as np
 
 from jaxle_core import lax
+from jaxle_numpy.creation import asarray
 from jaxle_numpy.scipy.special.error_functions import _log_ndtr, _ndtr, ndtri
 from jaxle_numpy.scipy.stats._common import c, promote, standardize
+from jaxle_numpy.ufuncs import add, multiply
 
 __all__ = ["cdf", "isf", "logcdf", "logpdf", "logsf", "pdf", "ppf", "sf"]
 
@@ -52,12 +54,10 @@ def logsf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def ppf(q: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    """The quantile function (inverse of ``cdf``) at ``q``."""
-    q, loc, scale = promote("norm.ppf", q, loc, scale)
-    return lax.add(lax.mul(ndtri(q), scale), loc)
+    """The quantile function (inverse of ``cdf``) at ``q``: float32 or float64 ``q`` only (``ndtri``'s)."""
+    return asarray(add(multiply(ndtri(q), scale), loc), float)
 
 
 def isf(q: Any, loc: Any = 0, scale: Any = 1) -> Any:
     """The inverse of the survival function at ``q``."""
-    q, loc, scale = promote("norm.isf", q, loc, scale)
-    return ppf(lax.sub(c(q, 1), q), loc, scale)
+    return ppf(1 - q, loc, scale)

@@ -1,0 +1,30 @@
+"""Golden records of ``jax.scipy.special`` and ``jax.scipy.stats`` functions whose float64 evaluation differs from
+their float32 one (other coefficients, switch points or series lengths), with 64-bit types enabled (see
+scipy_golden.py).
+
+    /work/jaxpeer/bin/python packages/numpy-api/tests/golden/make_scipy_special_x64_golden.py jax
+"""
+
+import numpy as np
+import scipy_golden
+from make_scipy_special_golden import case, grad
+
+PROBABILITIES = np.array([0.0, 1e-300, 1e-30, 1e-6, 0.1, 0.5, 0.93, 1 - 1e-15, 1.0, -0.5, np.nan])
+ERFCX_POINTS = np.array([-3.0, 0.0, 0.5, 8.0, 9.5, 26.0, 27.0, 1e10, np.inf, np.nan])
+
+CASES = {
+    "ndtri": case("ndtri", PROBABILITIES),
+    "ndtri_f32": case("ndtri", PROBABILITIES.astype(np.float32)),
+    "ndtri_weak": case("ndtri", 0.3),
+    "ndtri_int": case("ndtri", np.arange(2)),
+    "grad_ndtri": grad("ndtri", 0.2),
+    "norm.ppf_f32": lambda m: (m.scipy.stats.norm.ppf, [PROBABILITIES.astype(np.float32)]),
+    "norm.isf": lambda m: (lambda q: m.scipy.stats.norm.isf(q, 1.0, 2.0), [PROBABILITIES]),
+    "erfcx": case("erfcx", ERFCX_POINTS),
+    "erfcx_f32": case("erfcx", ERFCX_POINTS.astype(np.float32)),
+    "erfcx_weak": case("erfcx", 1),
+    "grad_erfcx": grad("erfcx", 30.0),
+}
+
+if __name__ == "__main__":
+    scipy_golden.write_x64(CASES, "scipy_special_x64_golden.json")
