@@ -25,8 +25,6 @@ GOLDEN_X64 = jnp_golden.load("scipy_special_x64_golden.json")
 # Cases whose values, weak types and errors match JAX's but whose jaxprs differ by design; each says why.
 JAXPR_DIFFERS = {
     "grad_zeta_x": "the x derivative differentiates an Euler-Maclaurin sum (JAX: its own series)",
-    "xlogy_broadcast": "jaxle promotes the operands before the custom_jvp function, JAX inside it (so JAX's rule "
-                       "sees unpromoted integers, and fails on their float0 tangents)",
 }
 
 

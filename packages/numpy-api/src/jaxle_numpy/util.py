@@ -422,9 +422,20 @@ def _check_rank_promotion(fun_name: str, shapes: list[tuple[int, ...]]) -> None:
                   f"information, see {_RANK_PROMOTION_DOCS}.", stacklevel=4)
 
 
+def check_no_float0s(fun_name: str, *args: Any) -> None:
+    """JAX's TypeError for a float0 operand (the tangent of an integer): no arithmetic is defined on them."""
+    if any(getattr(arg, "dtype", None) == dtypes.float0 for arg in args):
+        raise TypeError(f"Called {fun_name} with a float0 array. float0s do not support any operations by design "
+                        "because they are not compatible with non-trivial vector spaces. No implicit dtype conversion "
+                        "is done. You can use np.zeros_like(arr, dtype=np.float) to cast a float0 array to a regular "
+                        "zeros array. \nIf you didn't expect to get a float0 you might have accidentally taken a "
+                        "gradient with respect to an integer argument.")
+
+
 def promote_args(fun_name: str, *args: Any) -> list[Any]:
     """Check, promote to a common dtype and to a common rank: what an elementwise jnp function does first."""
     check_arraylike(fun_name, *args)
+    check_no_float0s(fun_name, *args)
     return promote_shapes(fun_name, *promote_dtypes(*args))
 
 
@@ -448,6 +459,7 @@ def promote_dtypes_inexact(*args: Any) -> list[Any]:
 def promote_args_inexact(fun_name: str, *args: Any) -> list[Any]:
     """``promote_args`` to an inexact dtype: what ``jnp.sin`` and friends do with integer inputs."""
     check_arraylike(fun_name, *args)
+    check_no_float0s(fun_name, *args)
     return promote_shapes(fun_name, *promote_dtypes_inexact(*args))
 
 
@@ -462,6 +474,7 @@ def promote_dtypes_numeric(*args: Any) -> list[Any]:
 
 def promote_args_numeric(fun_name: str, *args: Any) -> list[Any]:
     check_arraylike(fun_name, *args)
+    check_no_float0s(fun_name, *args)
     return promote_shapes(fun_name, *promote_dtypes_numeric(*args))
 
 

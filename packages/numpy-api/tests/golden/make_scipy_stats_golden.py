@@ -62,6 +62,8 @@ CASES = {
                                 np.array([[1.0, 2.0]], np.float32)),
     "multinomial.logpmf": case("multinomial.logpmf", np.array([1, 2, 3], np.int32), np.int32(6),
                                np.array([0.2, 0.3, 0.5], np.float32)),
+    "multinomial.weak_n": case("multinomial.logpmf", np.array([1, 2, 3], np.int32), 6,
+                               np.array([0.2, 0.3, 0.5], np.float32)),
     "multinomial.float_counts": case("multinomial.logpmf", np.array([1.0, 2.0, 3.0], np.float32), np.float32(6),
                                      np.array([0.2, 0.3, 0.5], np.float32)),
     "norm.logpdf_loc_scale": case("norm.logpdf", X, np.float32(0.5), np.float32(2.0)),

@@ -11,7 +11,7 @@ import numpy as np
 from jaxle_core import custom_jvp, lax
 from jaxle_numpy import util
 from jaxle_numpy.conditional import _where
-from jaxle_numpy.ufuncs import not_equal
+from jaxle_numpy.ufuncs import add, bitwise_or, log, log1p, multiply, not_equal, true_divide
 
 __all__ = ["boxcox", "boxcox1p", "entr", "expit", "kl_div", "logit", "rel_entr", "xlog1py", "xlogy"]
 
@@ -21,33 +21,30 @@ def _one(x: Any) -> Any:
 
 
 def _times_log(name: str, log_fn: Any) -> Any:
-    """``x * log_fn(y)``, 0 where ``x`` is 0 unless ``y`` is NaN (named ``name`` in jaxprs)."""
+    """``x * log_fn(y)`` after promoting the operands, 0 where ``x`` is 0 unless ``y`` is NaN (named ``name`` in
+    jaxprs). As JAX's, the function promotes inside the ``custom_jvp``: its rule sees the operands as given."""
     def body(x: Any, y: Any) -> Any:
+        x, y = util.promote_args_inexact(name, x, y)
         # ``x != 0`` by jnp.not_equal, as JAX's (whose parameter names an operand on other devices)
-        keep = lax.bitwise_or(not_equal(x, 0.0), lax.ne(y, y))
+        keep = bitwise_or(not_equal(x, 0.0), lax.ne(y, y))
         return _where(keep, lax.mul(x, log_fn(y)), lax.full_like(x, 0))
     body.__name__ = name
     return body
 
 
-_xlogy_body = _times_log("xlogy", lax.log)
-_xlog1py_body = _times_log("xlog1py", lax.log1p)
-_xlogy = custom_jvp(_xlogy_body)
-_xlog1py = custom_jvp(_xlog1py_body)
+_xlogy = custom_jvp(_times_log("xlogy", lax.log))
+_xlog1py = custom_jvp(_times_log("xlog1py", lax.log1p))
 
 
 def _xlogy_jvp(primals, tangents):
+    """jnp's arithmetic on the unpromoted operands: an integer operand's float0 tangent fails, as in JAX."""
     (x, y), (x_dot, y_dot) = primals, tangents
-    out = _xlogy(x, y)
-    log_y = lax.log(y)
-    return out, lax.add(lax.mul(x_dot, log_y), lax.div(lax.mul(y_dot, x), y))
+    return _xlogy(x, y), add(multiply(x_dot, log(y)), true_divide(multiply(y_dot, x), y))
 
 
 def _xlog1py_jvp(primals, tangents):
     (x, y), (x_dot, y_dot) = primals, tangents
-    out = _xlog1py(x, y)
-    log1p_y = lax.log1p(y)
-    return out, lax.add(lax.mul(x_dot, log1p_y), lax.div(lax.mul(y_dot, x), lax.add(y, _one(y))))
+    return _xlog1py(x, y), add(multiply(x_dot, log1p(y)), true_divide(multiply(y_dot, x), add(1.0, y)))
 
 
 _xlogy.defjvp(_xlogy_jvp)
@@ -56,13 +53,11 @@ _xlog1py.defjvp(_xlog1py_jvp)
 
 def xlogy(x: Any, y: Any) -> Any:
     """``x * log(y)``, 0 where ``x`` is 0."""
-    x, y = util.promote_args_inexact("xlogy", x, y)
     return _xlogy(x, y)
 
 
 def xlog1py(x: Any, y: Any) -> Any:
     """``x * log1p(y)``, 0 where ``x`` is 0."""
-    x, y = util.promote_args_inexact("xlog1py", x, y)
     return _xlog1py(x, y)
 
 

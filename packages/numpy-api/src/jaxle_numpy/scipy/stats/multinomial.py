@@ -22,6 +22,7 @@ def logpmf(x: Any, n: Any, p: Any) -> Any:
     x_dtype, n_dtype = (get_aval(util.ensure_array(v)).dtype for v in (x, n))
     if not (dtypes.issubdtype(x_dtype, np.integer) and dtypes.issubdtype(n_dtype, np.integer)):
         raise ValueError(f"x and n must be of integer type; got x.dtype={x_dtype}, n.dtype={n_dtype}")
+    x, n = util.promote_dtypes_numeric(x, n)  # a weakly typed n becomes x's integer type first
     x, n, p = util.promote_dtypes_inexact(x, n, p)
     x, p = util.promote_shapes("multinomial.logpmf", x, p)
     last = get_aval(x).ndim - 1
