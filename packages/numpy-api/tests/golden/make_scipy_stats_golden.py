@@ -40,6 +40,12 @@ CASES = {
     "gumbel_r.ppf": case("gumbel_r.ppf", UNIT), "gumbel_l.ppf": case("gumbel_l.ppf", UNIT),
     "gumbel_r.ppf_edges": case("gumbel_r.ppf", np.array([0.0, 1.0, 0.5, np.nan], np.float32)),
     "gumbel_l.cdf_negative_scale": case("gumbel_l.cdf", X, np.float32(0.0), np.float32(-1.0)),
+    **{f"gumbel_{side}.{f}_loc_scale": case(f"gumbel_{side}.{f}", X, 1, np.array([[2.0], [-1.0]], np.float32))
+       for side in "lr" for f in ("logpdf", "cdf", "logsf", "ppf")},
+    **{f"gumbel_{side}.{f}_weak": case(f"gumbel_{side}.{f}", 0.3, 0.5) for side in "lr" for f in ("logpdf", "logsf")},
+    **{f"gumbel_{side}.grad_{f}": lambda m, side=side, f=f: (
+        m.grad(getattr(getattr(m.scipy.stats, f"gumbel_{side}"), f)), [np.float32(0.3)])
+       for side in "lr" for f in ("logpdf", "logcdf", "logsf", "ppf")},
     "gennorm.logpdf": case("gennorm.logpdf", X, np.float32(1.5)),
     "gennorm.pdf": case("gennorm.pdf", X, np.float32(1.5)),
     "uniform.cdf_loc_scale": case("uniform.cdf", X, np.float32(-1.0), np.float32(2.0)),

@@ -1,17 +1,16 @@
-"""What the distribution modules share: argument promotion, standardizing by ``loc``/``scale`` and the masks that
-put values outside a distribution's support."""
+"""What the distribution modules share: argument promotion, standardizing by ``loc``/``scale``, the masks that
+put values outside a distribution's support and ``log1mexp`` (``log(1 - exp(-x))``, jitted under its own rule)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from jaxle_core import lax
+from jaxle_core import custom_jvp, jit, lax
 from jaxle_numpy import util
-from jaxle_numpy.conditional import _where
+from jaxle_numpy.conditional import where
+from jaxle_numpy.ufuncs import exp, expm1, log, log1p, negative
 
-__all__ = ["c", "nan_unless_positive_scale", "not_probability", "promote", "promoted_standard_point", "standardize"]
+__all__ = ["c", "log1mexp", "not_probability", "positive_scale", "promote", "standardize"]
 
 
 def promote(name: str, *args: Any) -> list[Any]:
@@ -34,12 +33,16 @@ def not_probability(q: Any) -> Any:
     return lax.bitwise_or(lax.bitwise_or(lax.ne(q, q), lax.lt(q, c(q, 0))), lax.gt(q, c(q, 1)))
 
 
-def promoted_standard_point(name: str, x: Any, loc: Any, scale: Any) -> tuple[Any, Any]:
-    """``(x - loc) / scale`` after promoting the three, with the promoted ``scale``."""
-    x, loc, scale = promote(name, x, loc, scale)
-    return standardize(x, loc, scale), scale
+def positive_scale(scale: Any) -> Any:
+    """Where ``scale`` is positive (elsewhere a distribution's functions give NaN)."""
+    return lax.gt(scale, c(scale, 0))
 
 
-def nan_unless_positive_scale(scale: Any, value: Any) -> Any:
-    """``value`` where ``scale`` is positive, NaN elsewhere."""
-    return _where(lax.gt(scale, c(scale, 0)), value, np.nan)
+def _log1mexp_body(x: Any) -> Any:
+    """``log(1 - exp(-x))``: through ``expm1`` below ``log 2``, ``log1p`` above."""
+    return where(x < log(2.0), log(negative(expm1(negative(x)))), log1p(negative(exp(negative(x)))))
+
+
+_log1mexp_body.__name__ = _log1mexp_body.__qualname__ = "log1mexp"
+log1mexp = custom_jvp(jit(_log1mexp_body))
+log1mexp.defjvps(lambda g, ans, x: g / expm1(x))
