@@ -128,6 +128,9 @@ def _broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
         if any(n < 0 for n in shape):
             raise TypeError(f"Only non-negative indices are allowed when broadcasting static shapes, but got shape "
                             f"{shape!r}.")
+    shaped = [shape for shape in shapes if shape]
+    if len(shaped) <= 1:  # scalar parameters (the common case): nothing to broadcast
+        return tuple(shaped[0]) if shaped else ()
     try:
         return np.broadcast_shapes(*shapes)
     except ValueError:
@@ -174,12 +177,13 @@ def refuse_non_arrays(refusal: str, function: str, *params: Any) -> None:
 def refuse_jit_arguments(body: Any, **params: Any) -> None:
     """The error JAX's ``jit`` gives when a parameter (by its argument name) passed to the jitted body ``body`` as
     it is holds a value that is no array (a set, a string), naming the value's path."""
-    names, leaves = [], []
-    for name, param in params.items():
-        for path, leaf in tree.tree_flatten_with_path(param)[0]:
-            names.append(name + tree.keystr(path))
-            leaves.append(leaf)
-    argument_avals(getattr(body, "__wrapped__", body), leaves, lambda: names)
+    leaves = [leaf for param in params.values() for leaf in tree.tree_leaves(param)]
+
+    def names() -> list[str]:  # only for the error
+        return [name + tree.keystr(path) for name, param in params.items()
+                for path, _ in tree.tree_flatten_with_path(param)[0]]
+
+    argument_avals(getattr(body, "__wrapped__", body), leaves, names)
 
 
 def refuse_traced_lists(body: Callable[..., Any], **params: Any) -> None:
