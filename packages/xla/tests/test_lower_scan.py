@@ -112,3 +112,25 @@ def test_helpers_are_traced_once_per_operand_types(monkeypatch):
         text = lowered(np.ones((4, 3), np.float64))
     assert len(traced) == 4 and "tensor<4x3xf64>" in text
     assert "tensor<4x3xf32>" in lowered(np.ones((4, 3), f32)) and len(traced) == 4
+
+
+def test_reused_helpers_keep_the_located_text(monkeypatch):
+    from jaxle_xla.lowering import context
+
+    def f(c, xs):
+        return lax.scan(lambda c, x: (c + x, c * x), c, xs)
+
+    def located():
+        return jc.jit(f).lower(f32(0), np.ones(5, f32)).as_text(debug_info=True)
+
+    def located_elsewhere():
+        return jc.jit(f).lower(f32(0), np.ones(5, f32)).as_text(debug_info=True)
+
+    monkeypatch.setattr(context, "_helper_jaxprs", context.LruCache())
+    texts = []
+    for reused in (False, True):
+        context._helper_jaxprs.clear()
+        if reused:
+            located_elsewhere()  # the helpers traced from another line
+        texts.append(located())  # one line: the same user frames
+    assert texts[0] == texts[1] and 'loc("' in texts[0]
