@@ -71,17 +71,12 @@ def check_jvp(fun, primals, tangents=None, rtol=1e-6, atol=1e-8, rng=None):
     return np.asarray(derivative)
 
 
-def assert_jaxprs_match_golden(golden_file: str, render, dropped_line=None) -> None:
-    """The jaxprs ``render("jaxle_core")`` prints (64-bit types off) equal JAX 0.10.2's in ``golden/golden_file``.
-
-    ``dropped_line(name, line)`` says which golden lines a documented difference removes from jaxle's text.
-    """
+def assert_jaxprs_match_golden(golden_file: str, render) -> None:
+    """The jaxprs ``render("jaxle_core")`` prints (64-bit types off) equal JAX 0.10.2's in ``golden/golden_file``."""
     with open(GOLDEN_DIR / golden_file) as f:
         golden = json.load(f)
     with enable_x64(False):
         ours = render("jaxle_core")
     assert set(ours) == set(golden)
     for name, text in golden.items():
-        if dropped_line is not None:
-            text = "\n".join(line for line in text.splitlines() if not dropped_line(name, line.strip()))
         assert ours[name] == text, name

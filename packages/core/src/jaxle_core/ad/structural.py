@@ -77,7 +77,10 @@ def _select_n_jvp(primals, tangents):
     case_tangents = tangents[1:]
     if all(type(t) is Zero for t in case_tangents):
         return ans, Zero(tangent_aval(get_aval(ans)))
-    return ans, select_n_p.bind(which, *[instantiate(t) for t in case_tangents])
+    # JAX makes the zeros standing for the zero tangents once, like the first other tangent, even when no
+    # tangent is zero (a dead array of zeros, in the jaxpr)
+    zero = instantiate(Zero(get_aval(next(t for t in case_tangents if type(t) is not Zero))))
+    return ans, select_n_p.bind(which, *[zero if type(t) is Zero else t for t in case_tangents])
 
 
 jvp_rules[select_n_p] = _select_n_jvp
