@@ -111,6 +111,12 @@ def cases(impl, lax):
         # linear_transpose records a broadcast to the operand's own shape (jit forwards it) and sums over no axes
         ("linear_transpose_identity_broadcast",
          lambda c: impl.linear_transpose(lambda a: lax.broadcast_in_dim(a, (3,), (0,)), x3)(c), (x3,)),
+        # cumulative maxima and minima (ties included), powers of a weak exponent and base, complex magnitudes
+        ("cummax_ties", grad(lambda x: lax.reduce_sum(lax.cummax(x), (0,))), (np.array([1, 3, 3, 5], f32),)),
+        ("cummin_reversed", grad(lambda x: lax.reduce_sum(lax.cummin(x, reverse=True), (0,))), (x3,)),
+        ("pow_weak_exponent", grad(lambda x: lax.reduce_sum(lax.pow(x, 2.0), (0,))), (x3,)),
+        ("pow_weak_base", grad(lambda x: lax.reduce_sum(lax.pow(2.0, x), (0,))), (x3,)),
+        ("abs_complex_real_input", grad(lambda x: lax.reduce_sum(lax.abs(lax.complex(x, x * 2)), (0,))), (x3,)),
     ]
     return table
 
