@@ -12,7 +12,7 @@ from jaxle_core.lax import structural as lax_structural
 from jaxle_xla.lowering import dimensions as dimension_forms
 from jaxle_xla.lowering.context import LoweringContext, Value, i64, i64_array
 from jaxle_xla.lowering.module import register_lowering
-from jaxle_xla.lowering.typed_layouts import typed_operand
+from jaxle_xla.lowering.typed_layouts import constrain_to_types, constrains_types, leave_unconstrained, typed_operand
 
 # ---------------------------------------------------------------- conversions
 
@@ -132,16 +132,20 @@ def _concatenate(ctx: LoweringContext, *operands: Value, dimension: int) -> Valu
 
 @register_lowering(lax_structural.split_p)
 def _split(ctx: LoweringContext, x: Value, *, sizes, axis: int) -> list[Value]:
-    """One slice per piece."""
+    """One slice per piece, each constrained to its type's layout right after it is cut (as JAX writes it)."""
     pieces, start = [], 0
     for size, aval in zip(sizes, ctx.avals_out):
         starts, limits = [0] * x.aval.ndim, list(x.aval.shape)
         starts[axis], limits[axis] = start, start + int(size)
-        pieces.append(ctx.op1("stablehlo.slice", [x], aval, {
+        piece = ctx.op1("stablehlo.slice", [x], aval, {
             "start_indices": i64_array(starts), "limit_indices": i64_array(limits),
-            "strides": i64_array([1] * x.aval.ndim)}))
+            "strides": i64_array([1] * x.aval.ndim)})
+        pieces.extend(constrain_to_types(ctx, [aval], [piece]) if constrains_types(ctx) else [piece])
         start += int(size)
     return pieces
+
+
+leave_unconstrained(lax_structural.split_p)  # each piece is constrained as it is cut
 
 
 # ---------------------------------------------------------------- stack, unstack, tile (as JAX expands them)
