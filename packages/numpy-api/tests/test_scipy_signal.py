@@ -21,20 +21,13 @@ from make_scipy_signal_golden import CASES, VALUES_ONLY  # noqa: E402
 
 GOLDEN = jnp_golden.load("scipy_signal_golden.json")
 
-# Cases whose values and errors match JAX's but whose jaxprs differ; each says why.
-JAXPR_DIFFERS = {
-    "signal.fftconvolve": "the 'same' region is sliced with other equations",
-}
-
-
 def golden_case_names(prefix: str) -> list[str]:
     return sorted(name for name in CASES if name.startswith(prefix))
 
 
 def replay(name: str) -> None:
-    """One golden case of make_scipy_signal_golden.py, jaxprs compared unless differing or not recorded."""
-    scipy_golden.assert_case_matches(CASES[name], GOLDEN[name],
-                                     jaxpr_differs=name in JAXPR_DIFFERS or name in VALUES_ONLY)
+    """One golden case of make_scipy_signal_golden.py, jaxprs compared unless not recorded."""
+    scipy_golden.assert_case_matches(CASES[name], GOLDEN[name], jaxpr_differs=name in VALUES_ONLY)
 
 
 @pytest.mark.parametrize("name", golden_case_names("signal."))
@@ -79,8 +72,11 @@ def test_complex_methods_and_axes():
                                    atol=1e-4)
         np.testing.assert_allclose(signal.convolve(x, y, mode=mode, method="fft"),
                                    scipy.signal.convolve(x, y, mode=mode), atol=1e-4)
-        np.testing.assert_allclose(signal.fftconvolve(x.real, y.real[:1], mode=mode, axes=1),
-                                   scipy.signal.fftconvolve(x.real, y.real[:1], mode=mode, axes=1), atol=1e-4)
+        rows = rng.standard_normal((3, 2))  # the axis not transformed pairs rows of equal count
+        np.testing.assert_allclose(signal.fftconvolve(x.real, rows, mode=mode, axes=1),
+                                   scipy.signal.fftconvolve(x.real, rows, mode=mode, axes=1), atol=1e-4)
+    with pytest.raises(ValueError, match="mapped axes must have same shape"):  # JAX does not broadcast them
+        signal.fftconvolve(x.real, y.real[:1], axes=1)
     assert signal.convolve(np.arange(3), np.arange(2)).dtype == np.float32
 
 

@@ -36,6 +36,8 @@ CASES = {
     "signal.correlate2d_smaller_first": signal_case("correlate2d", KERNEL + 1j * KERNEL[::-1], IMAGE),
     "signal.correlate_valid_smaller_first": signal_case("correlate", K, X, mode="valid"),
     "signal.fftconvolve": signal_case("fftconvolve", X, K, mode="same"),
+    "signal.fftconvolve_valid_2d": signal_case("fftconvolve", KERNEL, IMAGE, mode="valid"),
+    "signal.fftconvolve_mapped_axes": signal_case("fftconvolve", IMAGE, KERNEL, axes=1),
     "signal.convolve_bad_mode": signal_case("convolve", X, K, mode="x"),
     "signal.convolve_bad_method": signal_case("convolve", X, K, method="x"),
     "signal.convolve_rank_mismatch": signal_case("convolve", IMAGE, K),

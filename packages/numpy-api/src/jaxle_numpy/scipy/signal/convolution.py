@@ -11,7 +11,8 @@ import numpy as np
 import jaxle_numpy as jnp
 from jaxle_core.avals import get_aval
 from jaxle_core.lax import convolution as lax_convolution
-from jaxle_numpy.util import check_arraylike, named_jit, promote_dtypes_inexact
+from jaxle_core.lax import slicing as lax_slicing
+from jaxle_numpy.util import check_arraylike, promote_dtypes_inexact
 
 __all__ = ["convolve", "correlate", "convolve2d", "correlate2d", "fftconvolve"]
 
@@ -31,18 +32,16 @@ def _operands(fun_name: str, in1: Any, in2: Any, promote: bool = True) -> tuple[
 
 
 def _region(full: Any, shape1: Sequence[int], shape2: Sequence[int], mode: str, axes: Sequence[int]) -> Any:
-    """The 'same' (centred on ``in1``) or 'valid' part of a full convolution along ``axes``."""
-    if mode == "full":
-        return full
-    index = [slice(None)] * get_aval(full).ndim
+    """The 'full', 'same' (centred on ``in1``) or 'valid' part of a full convolution along ``axes``, as one
+    ``dynamic_slice``."""
+    starts, sizes = [0] * get_aval(full).ndim, list(get_aval(full).shape)
     for axis in axes:
         n, k = shape1[axis], shape2[axis]
         if mode == "same":
-            start = (k - 1) // 2
-            index[axis] = slice(start, start + n)
-        else:
-            index[axis] = slice(min(n, k) - 1, max(n, k))
-    return full[tuple(index)]
+            starts[axis], sizes[axis] = (k - 1) // 2, n
+        elif mode == "valid":
+            starts[axis], sizes[axis] = min(n, k) - 1, max(n, k) - min(n, k) + 1
+    return lax_slicing.dynamic_slice(full, starts, sizes)
 
 
 def _direct(in1: Any, in2: Any, mode: str, precision: Any) -> Any:
@@ -138,15 +137,17 @@ def correlate2d(in1: Any, in2: Any, mode: str = "full", boundary: str = "fill", 
     return jnp.flip(_direct(jnp.flip(in1), in2.conj(), mode, precision))
 
 
-@named_jit("fftconvolve", ("mode", "axes"))
 def fftconvolve(in1: Any, in2: Any, mode: str = "full", axes: Sequence[int] | None = None) -> Any:
-    """The convolution of ``in1`` and ``in2`` through FFTs over ``axes`` (all by default; the other axes are
-    multiplied elementwise, broadcasting)."""
+    """The convolution of ``in1`` and ``in2`` through FFTs over ``axes`` (all by default; the other axes, of
+    equal sizes, are multiplied elementwise)."""
     _checked_mode(mode)
     in1, in2 = _operands("fftconvolve", in1, in2)
     ndim = get_aval(in1).ndim
-    axes = tuple(range(ndim)) if axes is None else tuple(sorted(a % ndim for a in np.atleast_1d(axes)))
+    axes = tuple(range(ndim)) if axes is None else tuple(sorted(int(a) % ndim for a in np.atleast_1d(axes)))
     shape1, shape2 = get_aval(in1).shape, get_aval(in2).shape
+    if any(shape1[a] != shape2[a] for a in range(ndim) if a not in axes):
+        raise ValueError(f"mapped axes must have same shape; got in1.shape={shape1} in2.shape={shape2} "
+                         f"axes={axes}")
     if mode == "valid":
         for axis in axes:
             if shape1[axis] < shape2[axis]:
