@@ -50,6 +50,8 @@ CASES = {
     "linalg.expm_scaled": case("linalg.expm", 6 * A),
     "linalg.expm_frechet": case("linalg.expm_frechet", A, SPD),
     "linalg.expm_frechet_only": case("linalg.expm_frechet", 0.1 * A, SPD, compute_expm=False),
+    "linalg.expm_batched": case("linalg.expm", np.stack([A, 0.1 * SPD])),
+    "linalg.expm_frechet_batched": case("linalg.expm_frechet", np.stack([A, 0.1 * SPD]), np.stack([SPD, A])),
     "linalg.expm_frechet_bad_shape": case("linalg.expm_frechet", A, SPD[:2]),
     "linalg.polar": case("linalg.polar", A),
     "linalg.polar_left_wide": case("linalg.polar", A[:2], side="left"),

@@ -12,7 +12,6 @@ import numpy as np
 import jaxle_numpy as jnp
 from jaxle_core import jvp, lax
 from jaxle_core.avals import get_aval
-from jaxle_core.batching import vmap
 from jaxle_numpy.scipy.linalg.decompositions import inexact, schur
 from jaxle_numpy.util import named_jit
 
@@ -114,11 +113,11 @@ def expm(A: Any, *, upper_triangular: bool = False, max_squarings: int = 16) -> 
     shape = get_aval(A).shape
     if len(shape) < 2 or shape[-1] != shape[-2]:
         raise ValueError(f"Expected A to be a (batched) square matrix, got A.shape={shape}.")
-    del upper_triangular  # a hint for SciPy's algorithm choice; the result is the same
+    # upper_triangular is a hint for SciPy's algorithm choice; the result is the same
     if len(shape) == 2:
         return _expm_one(A, max_squarings)
-    flat = A.reshape(-1, *shape[-2:])
-    return vmap(lambda a: _expm_one(a, max_squarings))(flat).reshape(shape)
+    one = functools.partial(expm, upper_triangular=upper_triangular, max_squarings=max_squarings)
+    return jnp.vectorize(one, signature="(n,n)->(n,n)")(A)
 
 
 @named_jit("expm_frechet", ("method", "compute_expm"))
