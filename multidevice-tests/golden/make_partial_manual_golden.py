@@ -9,6 +9,7 @@ command line.
 Each case is a function of the module returning text; the test runs the same functions with jaxle and compares.
 """
 
+import contextlib
 import pathlib
 
 import golden_main
@@ -73,6 +74,17 @@ def _explicit_2x4(jax):
 
 def _three_axes(jax):
     return typed_mesh(jax, "Auto", "Auto", "Auto", shape=(2, 2, 2), names=("a", "b", "c"))
+
+
+def _eager_layout(jax, kinds, context, spec, names, out_spec):
+    """The eager shard_map over ('x', 'y') of the given axis types (its own mesh, or the one ``set_mesh`` makes
+    current), manual over ``names``, doubling TALL laid out as ``spec``: the result's layout is named by its out
+    specs as written when every axis is manual, else as a jitted program's result (no argument's sharding)."""
+    mesh = typed_mesh(jax, *kinds)
+    value = _put(jax, mesh, *spec, value=TALL)
+    mapped = _sm(jax, lambda v: v * 2, None if context else mesh, _p(jax, *out_spec), _p(jax, *out_spec), names)
+    with jax.set_mesh(mesh) if context else contextlib.nullcontext():
+        return _outcome(jax, lambda: mapped(value))
 
 
 CASES = {
@@ -163,6 +175,13 @@ CASES = {
             jax, lambda v: _sm(jax, lambda w: w * 2, None, _p(jax, None, "a"), _p(jax, None, "a"), {"a"})(v),
             typed_mesh(jax, "Auto", "Auto", names=("b", "a")), _p(jax, "b"), _p(jax, "b"), {"b"}))(X).eqns[0].params[
                 "jaxpr"]),
+    **{f"eager_layout_{'_'.join(kinds).lower()}_{'context' if context else 'own'}_{'_'.join(sorted(names))}"
+       f"_{'_'.join(map(str, spec))}_{'_'.join(map(str, out_spec)) or 'whole'}": (
+           lambda jax, kinds=kinds, context=context, spec=spec, names=names, out_spec=out_spec: _eager_layout(
+               jax, kinds, context, spec, names, out_spec))
+       for kinds in (("Explicit", "Auto"), ("Auto", "Auto")) for context in (False, True)
+       for spec in (("x", None), (None, None))
+       for names, out_spec in (({"y"}, ()), ({"x", "y"}, ()), ({"y"}, (None, "y")))},
     # specs naming several axes that are not manual: each is listed
     "in_specs_two_axes_not_manual": lambda jax: _outcome(jax, lambda: jax.jit(_sm(
         jax, lambda v: v, _three_axes(jax), _p(jax, "b", "c"), _p(jax), {"a"}))(X)),

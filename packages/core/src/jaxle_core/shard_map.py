@@ -904,15 +904,15 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
                                    check_vma=check_vma)
     if not callable(f):
         raise TypeError(f"shard_map requires a callable for its first argument, but got {f} of type {type(f)}.")
-    if mesh is None:
-        mesh = _context_mesh()
-
-    # As JAX's, a shard_map given no axis names takes those its first call may make manual, for every call after
+    # As JAX's, a shard_map given no mesh takes the context mesh of its first call, and one given no axis names takes
+    # those its first call may make manual, for every call after
     names = axis_names
 
     @functools.wraps(f)
     def mapped(*args):
-        nonlocal names
+        nonlocal names, mesh
+        if mesh is None:
+            mesh = _context_mesh()
         excluded = _batch_axes()
         names = _axis_names(names, mesh, excluded)
         manual = names - frozenset(mesh.manual_axes)

@@ -61,6 +61,7 @@ from jaxle_xla.sharding import (
     SingleDeviceSharding,
     hlo_sharding_text,
     incompatible_devices_error,
+    named_from_hlo,
     one_device_of,
     program_placement,
     same_placement,
@@ -149,10 +150,20 @@ def _eager_out_shardings(primitive: core.Primitive, params: dict) -> list[Any] |
         if isinstance(params["sharding"], GSPMDSharding):
             return [program_placement(params["sharding"])]
         return eager_constraints.result_shardings(params["sharding"])
-    if (primitive is not shard_map_p or not isinstance(params["mesh"], Mesh)
-            or len(params["newly_manual_axes"]) != len(params["mesh"].axis_names)):
+    mesh = _eager_mesh(params) if primitive is shard_map_p else None
+    if mesh is None or len(params["newly_manual_axes"]) != len(mesh.axis_names):
         return None
-    return [NamedSharding(params["mesh"], spec) for spec in params["out_specs"]]
+    return [NamedSharding(mesh, spec) for spec in params["out_specs"]]
+
+
+def _eager_mesh(params: dict) -> Mesh | None:
+    """The concrete mesh an eager ``shard_map`` runs over, as JAX's: its own, or for an abstract one the mesh set by
+    ``set_mesh`` (None when there is none)."""
+    mesh = params["mesh"]
+    if isinstance(mesh, Mesh):
+        return mesh
+    context = get_mesh()
+    return None if context.empty else context
 
 
 def _lowering_mesh(closed: core.ClosedJaxpr, name: str, in_shardings: Sequence[Any], out_shardings: Sequence[Any],
@@ -195,9 +206,30 @@ def _check_placings(closed: core.ClosedJaxpr, name: str, given: Sequence[Any], o
 def _typed_by_out_specs(params: dict) -> bool:
     """Whether JAX types the eager results of a shard_map by its out_specs alone: over a mesh of Explicit and Auto
     axes, manual over some of them only."""
-    mesh = params["mesh"]
-    return (isinstance(mesh, Mesh) and 0 < len(mesh.explicit_axes) < len(mesh.axis_names)
+    mesh = _eager_mesh(params)
+    return (mesh is not None and 0 < len(mesh.explicit_axes) < len(mesh.axis_names)
             and len(params["newly_manual_axes"]) < len(mesh.axis_names))
+
+
+def _named_by_shortest_spec(params: dict) -> bool:
+    """Whether JAX names the layouts of an eager shard_map's results by the shortest spec (never by an argument's
+    sharding as written): over a mesh of Auto axes only, manual over some of them (JAX's jitted program then takes
+    the body's stacked results, no argument of the shard_map)."""
+    mesh = _eager_mesh(params)
+    return (mesh is not None and not mesh.explicit_axes
+            and len(params["newly_manual_axes"]) < len(mesh.axis_names))
+
+
+def _by_shortest_spec(x: Any) -> Any:
+    """The eager result ``x``, its layout named by the shortest spec."""
+    layout = x._named_sharding if type(x) is XlaArray else None
+    if type(layout) is not NamedSharding:
+        return x
+    hlo = _jaxlib.hlo_sharding(hlo_sharding_text(layout, x.ndim))
+    shortest = named_from_hlo(hlo, layout.mesh, x.ndim).spec
+    if shortest == layout.spec:
+        return x
+    return share_host_value(x, laid_out(_jaxlib.sharded_view(x, x.aval), layout.update(spec=shortest)))
 
 
 def _typed_by_manual_axes(x: Any, manual: frozenset) -> Any:
@@ -331,6 +363,8 @@ class XlaBackend:
                     zip(outs, out_avals if primitive.multiple_results else [out_avals])]
         if primitive is shard_map_p and _typed_by_out_specs(params):
             outs = [_typed_by_manual_axes(x, params["newly_manual_axes"]) for x in outs]
+        elif primitive is shard_map_p and _named_by_shortest_spec(params):
+            outs = [_by_shortest_spec(x) for x in outs]
         return outs if primitive.multiple_results else outs[0]
 
     def _compile_primitive(self, primitive, avals, params, device) -> Executable | PinnedExecutable:
