@@ -33,7 +33,6 @@ NOT_BITS = {
     **dict.fromkeys([("stats", f"{distribution}.{function}") for distribution in ("gamma", "beta", "chi2")
                      for function in ("cdf", "logcdf", "sf", "logsf")] + [("stats", "poisson.cdf")],
                     _INCOMPLETE_GAMMA_BETA),
-    ("stats", "vonmises.logpdf"): "the same jaxpr, lowered to other bits (bessel_i0e)",
     ("stats", "gennorm.cdf"): _INCOMPLETE_GAMMA_BETA,
     **dict.fromkeys([("stats", name) for name in ("truncnorm.logpdf",
                                                   "truncnorm.logcdf", "poisson.entropy", "gaussian_kde.evaluate")],
