@@ -25,15 +25,12 @@ SUITES = {
     "special_x64": (True, make_scipy_special_x64_golden.CASES, jnp_golden.load("scipy_special_x64_golden.json")),
     "stats": (False, make_scipy_stats_golden.CASES, jnp_golden.load("scipy_stats_golden.json")),
 }
-_INCOMPLETE_GAMMA_BETA = "the same jaxpr, lowered to other bits (igamma, igammac, betainc)"
+_INCOMPLETE_BETA = "the same jaxpr, lowered to other bits (betainc)"
 # Cases whose values agree with JAX's to float rounding only; each says why.
 NOT_BITS = {
-    **dict.fromkeys([("special", name) for name in ("gammainc", "gammaincc", "betainc", "gammainc_int")],
-                    _INCOMPLETE_GAMMA_BETA),
-    **dict.fromkeys([("stats", f"{distribution}.{function}") for distribution in ("gamma", "beta", "chi2")
-                     for function in ("cdf", "logcdf", "sf", "logsf")] + [("stats", "poisson.cdf")],
-                    _INCOMPLETE_GAMMA_BETA),
-    ("stats", "gennorm.cdf"): _INCOMPLETE_GAMMA_BETA,
+    ("special", "betainc"): _INCOMPLETE_BETA,
+    **dict.fromkeys([("stats", f"beta.{function}") for function in ("cdf", "logcdf", "sf", "logsf")],
+                    _INCOMPLETE_BETA),
     **dict.fromkeys([("stats", name) for name in ("truncnorm.logpdf",
                                                   "truncnorm.logcdf", "poisson.entropy", "gaussian_kde.evaluate")],
                     "computed with other operations than JAX's"),

@@ -38,8 +38,9 @@ def _like(x: Any, value: float) -> Any:
     return np.asarray(value, get_aval(x).dtype)[()]
 
 
-def _continued_fraction_slope(x: Any, y: Any, z: Any, eps: Any, enabled: Any) -> tuple[Any, Any]:
-    """Q's continued fraction and its derivative in ``a`` (``ans``, ``dans``), from the starting terms."""
+def continued_fraction(x: Any, y: Any, z: Any, eps: Any, enabled: Any, *, on_value: bool = False) -> tuple[Any, Any]:
+    """Q's continued fraction and its derivative in ``a`` (``ans``, ``dans``), from the starting terms: an element
+    stops once the relative change of the value (``on_value``) or the change of the derivative is below ``eps``."""
     zero = _like(x, 0.0)
     pkm2, pkm1 = full_like(x, 1.0), ew.add(x, _like(x, 1.0))
     qkm2 = x
@@ -76,7 +77,7 @@ def _continued_fraction_slope(x: Any, y: Any, z: Any, eps: Any, enabled: Any) ->
 
         pkm2_next, pkm1_next, qkm2_next, qkm1_next = rescaled(pkm1), rescaled(pk), rescaled(qkm1), rescaled(qk)
         dpkm2_next, dqkm2_next, dpkm1_next, dqkm1_next = rescaled(dpkm1), rescaled(dqkm1), rescaled(dpk), rescaled(dqk)
-        going = ew.bitwise_and(enabled, ew.gt(change, eps))
+        going = ew.bitwise_and(enabled, ew.gt(t_next if on_value else change, eps))
         return (going, _where(enabled, ans_next, ans), _where(enabled, t_next, t), _where(enabled, y_next, y),
                 _where(enabled, z_next, z), c_next, _where(enabled, pkm1_next, pkm1), _where(enabled, qkm1_next, qkm1),
                 _where(enabled, pkm2_next, pkm2), _where(enabled, qkm2_next, qkm2),
@@ -89,8 +90,9 @@ def _continued_fraction_slope(x: Any, y: Any, z: Any, eps: Any, enabled: Any) ->
     return final[1], final[14]
 
 
-def _series_slope(a: Any, x: Any, eps: Any, enabled: Any) -> tuple[Any, Any]:
-    """P's power series sum_n x^n / ((a+1)...(a+n)) and its derivative in ``a`` (``ans``, ``dans``)."""
+def power_series(a: Any, x: Any, eps: Any, enabled: Any, *, on_value: bool = False) -> tuple[Any, Any]:
+    """P's power series sum_n x^n / ((a+1)...(a+n)) and its derivative in ``a`` (``ans``, ``dans``): an element
+    stops once the last term relative to the sum (``on_value``) or to the derivative is below ``eps``."""
 
     def step(state):
         enabled, r, c, ans, x, dc, dans = state
@@ -99,7 +101,8 @@ def _series_slope(a: Any, x: Any, eps: Any, enabled: Any) -> tuple[Any, Any]:
         dans_next = ew.add(dans, dc_next)
         c_next = ew.mul(c, ew.div(x, r_next))
         ans_next = ew.add(ans, c_next)
-        going = ew.bitwise_and(enabled, ew.gt(ew.abs(ew.div(dc_next, dans_next)), eps))
+        relative = ew.div(c_next, ans_next) if on_value else ew.abs(ew.div(dc_next, dans_next))
+        going = ew.bitwise_and(enabled, ew.gt(relative, eps))
         return (going, _where(enabled, r_next, r), _where(enabled, c_next, c), _where(enabled, ans_next, ans),
                 _where(enabled, x, x), _where(enabled, dc_next, dc), _where(enabled, dans_next, dans))
 
@@ -111,26 +114,48 @@ def _series_slope(a: Any, x: Any, eps: Any, enabled: Any) -> tuple[Any, Any]:
     return final[3], final[6]
 
 
-def _sample_slope(a: Any, x: Any) -> Any:
+def log_prefactor(a: Any, x: Any) -> tuple[Any, Any]:
+    """log(x^a e^-x / Gamma(a)) and where it is below -log of the dtype's largest value (where it underflows)."""
     dtype = get_aval(x).dtype
+    log_ax = ew.sub(ew.sub(ew.mul(a, ew.log(x)), x), lgamma(a))
+    return log_ax, ew.lt(log_ax, ew.neg(ew.log(np.asarray(dtypes.finfo(dtype).max, dtype)[()])))
+
+
+def slope_setup(a: Any, x: Any) -> tuple[Any, Any, Any, Any, Any, Any]:
+    """The cases of a derivative of P(a, x) in ``a``: NaN operands, x = 0, the domain error (x < 0 or a <= 0),
+    where the continued fraction is used (x > max(1, a)), the prefactor x^a e^-x / Gamma(a) and where the loops
+    run."""
     is_nan = ew.bitwise_or(ew.ne(a, a), ew.ne(x, x))
     x_is_zero = ew.eq(x, full_like(x, 0.0))
     domain_error = ew.bitwise_or(ew.lt(x, full_like(x, 0.0)), ew.le(a, full_like(x, 0.0)))
     use_fraction = ew.bitwise_and(ew.gt(x, full_like(x, 1.0)), ew.gt(x, a))
-    log_density = ew.sub(ew.sub(ew.mul(a, ew.log(x)), x), lgamma(a))
-    # below -log of the dtype's largest value the density underflows
-    underflow = ew.lt(log_density, ew.neg(ew.log(np.asarray(dtypes.finfo(dtype).max, dtype)[()])))
-    ew.exp(log_density)  # JAX computes the density here and then has no use for it: kept, so the jaxpr is JAX's
+    log_ax, underflow = log_prefactor(a, x)
+    ax = ew.exp(log_ax)
     enabled = ew.bitwise_not(ew.bitwise_or(ew.bitwise_or(ew.bitwise_or(x_is_zero, domain_error), underflow),
                                            is_nan))
+    return is_nan, x_is_zero, domain_error, use_fraction, ax, enabled
 
-    fraction_enabled = ew.bitwise_and(enabled, use_fraction)
-    eps = np.asarray(dtypes.finfo(dtype).eps, dtype)[()]
+
+def fraction_terms(a: Any, x: Any) -> tuple[Any, Any]:
+    """The starting terms ``y = 1 - a`` and ``z = x + y + 1`` of Q's continued fraction."""
     y = ew.sub(_like(a, 1.0), a)
-    z = ew.add(ew.add(x, y), _like(x, 1.0))
-    fraction, dfraction = _continued_fraction_slope(x, y, z, eps, fraction_enabled)
+    return y, ew.add(ew.add(x, y), _like(x, 1.0))
+
+
+def epsilon(x: Any) -> Any:
+    """The dtype's epsilon, a literal: the loops' tolerance."""
+    dtype = get_aval(x).dtype
+    return np.asarray(dtypes.finfo(dtype).eps, dtype)[()]
+
+
+def _sample_slope(a: Any, x: Any) -> Any:
+    # the prefactor cancels against dP/dx: JAX computes it and then has no use for it (kept, so the jaxpr is JAX's)
+    is_nan, x_is_zero, domain_error, use_fraction, _, enabled = slope_setup(a, x)
+    fraction_enabled = ew.bitwise_and(enabled, use_fraction)
+    eps = epsilon(x)
+    fraction, dfraction = continued_fraction(x, *fraction_terms(a, x), eps, fraction_enabled)
     upper = ew.neg(ew.neg(ew.mul(ew.add(dfraction, ew.mul(fraction, ew.sub(ew.log(x), digamma(a)))), x)))
-    series, dseries = _series_slope(a, x, eps, ew.bitwise_and(enabled, ew.bitwise_not(use_fraction)))
+    series, dseries = power_series(a, x, eps, ew.bitwise_and(enabled, ew.bitwise_not(use_fraction)))
     log_ratio = ew.sub(ew.log(x), digamma(ew.add(a, _like(a, 1.0))))
     lower = ew.div(ew.mul(ew.neg(ew.add(dseries, ew.mul(series, log_ratio))), x), a)
     slope = _where(use_fraction, upper, lower)

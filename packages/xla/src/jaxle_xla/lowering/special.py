@@ -6,15 +6,11 @@ asymptotic expansions:
 
 - ``bessel_i0e``: staged as lax operations, as JAX 0.10.2 lowers it (the same text and bits): Cephes' Chebyshev
   series of exp(-x) I0(x) on [0, 8] and of exp(-x) I0(x) sqrt(x) beyond, summed by Clenshaw's recurrence.
-- ``igamma``, ``igammac``, ``igamma_grad_a``: the power series of P(a, x) for
-  ``x < a + 1`` and Legendre's continued fraction for Q(a, x) otherwise, each carried together with its
-  derivative in ``a`` through one ``stablehlo.while`` until every element has converged; Temme's uniform
-  expansion for large ``a`` and ``x`` near ``a``, where those would need ~sqrt(a) terms; and, for Q with ``a < 1``
-  and small ``x``, the alternating series of the lower tail, which keeps its relative accuracy as Q -> 0.
+- ``igamma``, ``igammac``, ``igamma_grad_a``: staged as JAX lowers them, in incomplete_gamma.py.
 - ``regularized_incomplete_beta``: the continued fraction of I_x(a, b), or of 1 - I_{1-x}(b, a) past the mean.
 
-The prefactors x^a e^-x / Gamma(a + 1) and x^a (1-x)^b / (a B(a, b)) are written with the Stirling series and
-log1p(u) - u so that the large, nearly cancelling terms of their logarithms never meet in floating point.
+The prefactor x^a (1-x)^b / (a B(a, b)) is written with the Stirling series and
+log1p(u) - u so that the large, nearly cancelling terms of its logarithm never meet in floating point.
 float16 and bfloat16 are computed in float32.
 """
 
@@ -37,9 +33,6 @@ from jaxle_core.lax.special import (
     erf_inv_p,
     erf_p,
     erfc_p,
-    igamma_grad_a_p,
-    igamma_p,
-    igammac_p,
     lgamma_p,
     polygamma_p,
     regularized_incomplete_beta_p,
@@ -120,10 +113,8 @@ def _unary(op: str) -> Callable[[_Tensor], _Tensor]:
     return lambda x: x.apply(op)
 
 
-_abs, _exp, _expm1, _log, _log1p, _sqrt = map(_unary, [
-    "stablehlo.abs", "stablehlo.exponential", "stablehlo.exponential_minus_one", "stablehlo.log",
-    "stablehlo.log_plus_one", "stablehlo.sqrt"])
-_lgamma, _digamma, _erfc = _unary("chlo.lgamma"), _unary("chlo.digamma"), _unary("chlo.erfc")
+_abs, _exp, _log = map(_unary, ["stablehlo.abs", "stablehlo.exponential", "stablehlo.log"])
+_lgamma = _unary("chlo.lgamma")
 
 
 def _is_finite(x: _Tensor) -> _Tensor:
@@ -222,14 +213,12 @@ def _is_double(x: _Tensor) -> bool:
     return x.aval.dtype == np.float64
 
 
-# ---------------------------------------------------------------- pieces shared by the gamma and beta functions
+# ---------------------------------------------------------------- pieces of the beta function
 
 _HALF_LOG_TWO_PI = 0.5 * math.log(2 * math.pi)
 _EULER_GAMMA = 0.5772156649015329
 # B_2k / (2k (2k - 1)): lgamma(z) = (z - 1/2) log z - z + log(2 pi) / 2 + sum_k c_k / z^(2k - 1).
 _STIRLING = [1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156]
-# B_2k / (2k): digamma(z) = log z - 1 / (2z) - sum_k c_k / z^(2k).
-_DIGAMMA_ASYMPTOTIC = [1 / 12, -1 / 120, 1 / 252, -1 / 240, 1 / 132, -691 / 32760, 1 / 12]
 # zeta(k) - 1 for k = 2, 3, ...: lgamma(1 + a) = -gamma a + sum_k (-1)^k zeta(k) a^k / k.
 _ZETA_MINUS_ONE = [
     0.6449340668482264, 0.2020569031595943, 0.08232323371113819, 0.03692775514336993, 0.01734306198444914,
@@ -301,49 +290,25 @@ def _lgamma1p(a: _Tensor) -> _Tensor:
     return _where(a < reduce_to, series, _lgamma(a + 1.0))
 
 
-def _log_minus_digamma(a: _Tensor, x: _Tensor, shift: float) -> _Tensor:
-    """log(x) - digamma(a + shift) for shift 0 or 1, without cancellation for large a and x near a."""
-    large = _clamp_below(a, _stirling_from(a))
-    r = 1.0 / large
-    log_minus = r * (0.5 + r * _horner(r * r, _DIGAMMA_ASYMPTOTIC))  # log(a) - digamma(a)
-    asymptotic = _log_ratio(x, large) + log_minus - shift * r
-    return _where(a < _stirling_from(a), _log(x) - _digamma(a + shift), asymptotic)
-
-
-def _fraction_start(b0: _Tensor, db0: _Tensor | None) -> list[_Tensor]:
-    """The state of ``_fraction_step`` for 1 / (b0 + ...) (and its derivative when ``db0`` is given)."""
+def _fraction_start(b0: _Tensor) -> list[_Tensor]:
+    """The state of ``_fraction_step`` for 1 / (b0 + ...)."""
     r = 1.0 / b0
-    if db0 is None:
-        return [r, r, r]
-    dr = -db0 * r * r
-    return [r, r, r, dr, dr, dr]
+    return [r, r, r]
 
 
-def _fraction_step(old: list[_Tensor], a_n: _Tensor, b_n: _Tensor, da_n: _Tensor | None = None,
-                   db_n: _Tensor | None = None) -> tuple[list[_Tensor], _Tensor]:
+def _fraction_step(old: list[_Tensor], a_n: _Tensor, b_n: _Tensor) -> tuple[list[_Tensor], _Tensor]:
     """One more term of F = 1 / (b0 + a1/(b1 + a2/(b2 + ...))), summed as F = sum_n delta_n.
 
     With A_n the numerators of the convergents, r_n = A_n-1 / A_n = 1 / (b_n + a_n r_n-1) and
     delta_n = -a_n r_n-1 r_n delta_n-1 (Steed's method): the terms, not differences of nearly equal convergents,
-    decide convergence. The state is (r, delta, F), followed by their derivatives when ``da_n`` is given.
+    decide convergence. The state is (r, delta, F).
     """
     eps = _eps(b_n)
-    r, delta, total = old[:3]
+    r, delta, total = old
     new_r = 1.0 / (b_n + a_n * r)
-    factor = -a_n * r * new_r
-    new_delta = factor * delta
+    new_delta = -a_n * r * new_r * delta
     new_total = total + new_delta
-    new = [new_r, new_delta, new_total]
-    converged = _abs(new_delta) <= eps * _abs(new_total)
-    if da_n is not None and db_n is not None:
-        dr, ddelta, dtotal = old[3:]
-        new_dr = -new_r * new_r * (db_n + da_n * r + a_n * dr)
-        dfactor = -(da_n * r * new_r + a_n * (dr * new_r + r * new_dr))
-        new_ddelta = dfactor * delta + factor * ddelta
-        new_dtotal = dtotal + new_ddelta
-        new += [new_dr, new_ddelta, new_dtotal]
-        converged = converged & (_abs(new_ddelta) <= eps * _abs(new_dtotal))
-    return new, converged
+    return [new_r, new_delta, new_total], _abs(new_delta) <= eps * _abs(new_total)
 
 
 # ---------------------------------------------------------------- Bessel
@@ -413,188 +378,6 @@ def _bessel_i0e(ctx: LoweringContext, x: Value) -> Value:
     return ctx.lower_fun(_staged_bessel_i0e, x, reuse=True)[0]
 
 
-# ---------------------------------------------------------------- incomplete gamma
-
-
-def _igamma_log_prefactor(a: _Tensor, x: _Tensor) -> _Tensor:
-    """log(x^a e^-x / Gamma(a + 1)) = a (log(x/a) - (x - a)/a) + (a log a - a - lgamma(a + 1))."""
-    return _weighted_log1pmx(a, (x - a) / a, _log_ratio(x, a), x - a) + _stirling_deficit(a) - _HALF_LOG_TWO_PI
-
-
-def _igamma_sums(a: _Tensor, x: _Tensor, use_series: _Tensor,
-                 derivative: bool) -> tuple[_Tensor, _Tensor, _Tensor | None, _Tensor | None]:
-    """S, F (and dS/da, dF/da) in one loop: P(a, x) = S x^a e^-x / Gamma(a+1) where ``use_series``,
-    Q(a, x) = F x^a e^-x / Gamma(a) elsewhere.
-
-    S = sum_n x^n / ((a+1) ... (a+n)); F is Legendre's continued fraction
-    1 / (x + 1 - a - 1 (1 - a) / (x + 3 - a - 2 (2 - a) / (x + 5 - a - ...))). Each element sums the one it uses.
-    """
-    eps = _eps(a) / 2
-    a_series, x_series = _where(use_series, a, 1.0), _where(use_series, x, 1.0)
-    a_fraction, x_fraction = _where(use_series, 1.0, a), _where(use_series, 3.0, x)
-    one, zero = a.like(1.0), a.like(0.0)
-    series = [one, one, zero, zero] if derivative else [one, one]
-    fraction = _fraction_start(x_fraction + 1.0 - a_fraction, a.like(-1.0) if derivative else None)
-
-    def step(n: _Tensor, inv: list[_Tensor], old: list[_Tensor]) -> tuple[list[_Tensor], _Tensor]:
-        a, x, a_fraction, x_fraction, use_series = inv
-        term, total = old[:2]
-        an = a + n
-        ratio = x / an
-        new_term = term * ratio
-        new_total = total + new_term
-        # Later terms shrink by at most ratio' = x / (a + n + 1) each: the rest is below term ratio' / (1 - ratio').
-        tail = x / (an + 1.0)
-        tail = tail / (1.0 - tail)
-        series_converged = new_term * tail <= eps * new_total
-        new_series = [new_term, new_total]
-        if derivative:
-            dterm = ratio * (old[2] - term / an)
-            dtotal = old[3] + dterm
-            new_series += [dterm, dtotal]
-            series_converged = series_converged & (_abs(dterm) * tail <= eps * _abs(dtotal))
-        a_n, b_n = n * (a_fraction - n), x_fraction + n * 2.0 + 1.0 - a_fraction
-        slopes = (n, n.like(-1.0)) if derivative else (None, None)  # d a_n/da, d b_n/da
-        new_fraction, fraction_converged = _fraction_step(old[len(series):], a_n, b_n, *slopes)
-        return new_series + new_fraction, _where(use_series, series_converged, fraction_converged)
-
-    out = _iterate([a_series, x_series, a_fraction, x_fraction, use_series], series + fraction, step)
-    k = len(series)
-    return out[1], out[k + 2], (out[3] if derivative else None), (out[k + 5] if derivative else None)
-
-
-# Temme's uniform expansion (DLMF 8.12) for large a and x near a, where the series and the continued fraction
-# need ~sqrt(a) terms: with lambda = x/a and eta = sign(lambda - 1) sqrt(2 (lambda - 1 - log lambda)),
-# Q(a, x) = erfc(eta sqrt(a/2))/2 + exp(-a eta^2/2) / sqrt(2 pi a) sum_k C_k(eta) / a^k, where
-# C_0 = 1/(lambda - 1) - 1/eta and C_k = C_k-1'(eta) / eta + (-1)^k g_k / (lambda - 1) (g_k: Stirling's series
-# Gamma(a) ~ sqrt(2 pi / a) (a/e)^a sum_k g_k / a^k). These are the Taylor coefficients of C_0 .. C_3 in eta, found
-# with exact rational arithmetic; from a = 1000 on and for |x/a - 1| < 0.3 (|eta| < 0.35) they give 1e-16.
-_TEMME_FROM = 1000.0
-_TEMME = [
-    [-0.3333333333333333, 0.08333333333333333, -0.014814814814814815, 0.0011574074074074073, 0.0003527336860670194,
-     -0.0001787551440329218, 3.919263178522438e-05, -2.185448510679992e-06, -1.85406221071516e-06,
-     8.296711340953087e-07, -1.7665952736826078e-07, 6.707853543401498e-09, 1.0261809784240309e-08,
-     -4.382036018453353e-09, 9.14769958223679e-10, -2.5514193994946248e-11, -5.830772132550426e-11,
-     2.4361948020667415e-11, -5.0276692801141755e-12, 1.1004392031956135e-13],
-    [-0.001851851851851852, -0.003472222222222222, 0.0026455026455026454, -0.0009902263374485596,
-     0.00020576131687242798, -4.018775720164609e-07, -1.8098550334489977e-05, 7.64916091608111e-06,
-     -1.6120900894563446e-06, 4.647127802807434e-09, 1.378633446915721e-07, -5.752545603517705e-08,
-     1.1951628599778148e-08, -1.7543241719747647e-11, -1.0091543710600413e-09, 4.162792991842583e-10],
-    [0.004133597883597883, -0.0026813271604938273, 0.0007716049382716049, 2.0093878600823047e-06,
-     -0.0001073665322636516, 5.2923448829120125e-05, -1.2760635188618728e-05, 3.423578734096138e-08,
-     1.3721957309062934e-06, -6.298992138380055e-07, 1.4280614206064242e-07, -2.0477098421990866e-10],
-    [0.0006494341563786008, 0.00022947209362139917, -0.0004691894943952557, 0.00026772063206283885,
-     -7.561801671883977e-05, -2.396505113867297e-07, 1.1082654115347302e-05, -5.6749528269915965e-06,
-     1.4230900732435883e-06, -2.7861080291528143e-11],
-]
-
-
-class _Temme:
-    """Q(a, x), P(a, x) and dQ/da from Temme's expansion (for a >= 1000 and |x/a - 1| < 0.3)."""
-
-    def __init__(self, a: _Tensor, x: _Tensor):
-        u = (x - a) / a
-        self.a, self.x, self.r = a, x, 1.0 / a
-        self.eta = eta = u.apply("stablehlo.sign") * _sqrt(-2.0 * _log1pmx(u))
-        self.c = c = [_horner(eta, row) for row in _TEMME]
-        r = self.r
-        self.sum = c[0] + r * (c[1] + r * (c[2] + r * c[3]))
-        self.scale = _exp(a * _log1pmx(u)) / _sqrt(a * (2 * math.pi))  # exp(-a eta^2/2) / sqrt(2 pi a)
-        z = eta * _sqrt(a * 0.5)
-        self.upper = 0.5 * _erfc(z) + self.scale * self.sum
-        self.lower = 0.5 * _erfc(-z) - self.scale * self.sum
-
-    def upper_slope(self) -> _Tensor:
-        """(dQ/da) / scale, differentiating through eta(a) at fixed x: d eta/da = -w/a, w = 1 / (1 + eta C_0)."""
-        eta, r, c, total = self.eta, self.r, self.c, self.sum
-        dc = [_horner(eta, [n * v for n, v in enumerate(row)][1:]) for row in _TEMME]
-        dtotal = dc[0] + r * (dc[1] + r * (dc[2] + r * dc[3]))  # d(sum)/d eta
-        k_total = r * r * (c[1] + r * (2.0 * c[2] + r * 3.0 * c[3]))  # sum_k k C_k / a^(k+1)
-        w = 1.0 / (1.0 + eta * c[0])
-        return w - 0.5 * eta + (eta * w - 0.5 * eta * eta - 0.5 * r) * total - r * w * dtotal - k_total
-
-
-class _GammaParts:
-    """P(a, x), Q(a, x) and their derivatives in a: each element from the series, the continued fraction or
-    Temme's expansion, whichever converges there."""
-
-    def __init__(self, a: _Tensor, x: _Tensor, derivative: bool):
-        interior = (a > 0.0) & (x > 0.0) & _is_finite(a) & _is_finite(x)
-        self.a = a = _where(interior, a, 1.0)
-        self.x = x = _where(interior, x, 1.0)
-        self.use_temme = (a >= _TEMME_FROM) & (_abs(x - a) < a * 0.3)
-        self.temme = _Temme(_where(self.use_temme, a, _TEMME_FROM), _where(self.use_temme, x, _TEMME_FROM))
-        loop_a, loop_x = _where(self.use_temme, 1.0, a), _where(self.use_temme, 0.5, x)
-        self.use_series = loop_x < loop_a + 1.0
-        self.series, self.fraction, self.dseries, self.dfraction = _igamma_sums(loop_a, loop_x, self.use_series,
-                                                                                derivative)
-        self.prefactor = _exp(_igamma_log_prefactor(a, x))  # x^a e^-x / Gamma(a + 1)
-
-    def lower(self) -> _Tensor:
-        """P(a, x)."""
-        lower, upper = self.prefactor * self.series, self.prefactor * (self.a * self.fraction)
-        return _where(self.use_temme, self.temme.lower, _where(self.use_series, lower, 1.0 - upper))
-
-    def upper(self) -> _Tensor:
-        """Q(a, x)."""
-        small_a = self.a < 1.0
-        small_x = _igammac_small_x(_where(small_a, self.a, 0.5), _where(small_a, self.x, 1.0))
-        lower, upper = self.prefactor * self.series, self.prefactor * (self.a * self.fraction)
-        series = _where(small_a, small_x, 1.0 - lower)
-        return _where(self.use_temme, self.temme.upper, _where(self.use_series, series, upper))
-
-    def _slopes(self) -> tuple[_Tensor, _Tensor]:
-        """(dP/da) / prefactor from the series and -(dQ/da) / (a prefactor) from the continued fraction."""
-        assert self.dseries is not None and self.dfraction is not None
-        series = self.series * _log_minus_digamma(self.a, self.x, 1.0) + self.dseries
-        fraction = -(self.fraction * _log_minus_digamma(self.a, self.x, 0.0) + self.dfraction)
-        return series, fraction
-
-    def lower_slope(self) -> _Tensor:
-        """dP/da."""
-        series, fraction = self._slopes()
-        temme = -self.temme.scale * self.temme.upper_slope()
-        return _where(self.use_temme, temme,
-                      self.prefactor * _where(self.use_series, series, self.a * fraction))
-
-
-def _igammac_small_x(a: _Tensor, x: _Tensor) -> _Tensor:
-    """Q(a, x) for a < 1 and x < 2: 1 - x^a/Gamma(a+1) (1 + a sum_n>=1 (-x)^n / (n! (a+n)))."""
-    terms = 30 if _is_double(a) else 18
-    term, total = x.like(1.0), x.like(0.0)
-    for n in range(1, terms + 1):
-        term = term * x * (-1.0 / n)
-        total = total + term / (a + float(n))
-    v = a * _log(x) - _lgamma1p(a)
-    return -_expm1(v) - _exp(v) * a * total
-
-
-def _igamma_edges(a: _Tensor, x: _Tensor, value: _Tensor, at_zero: float, at_infinite_x: float,
-                  at_infinite_a: float, at_zero_a: float = math.nan) -> _Tensor:
-    """``value`` with the limits at x = 0, x = inf, a = inf and a = 0 < x, and NaN outside a > 0, x >= 0.
-
-    At a = 0 all the mass lies at 0, so P = 1 and Q = 0 for x > 0 (``at_zero_a``; NaN for the derivatives)."""
-    inf_a, inf_x = _abs(a) == math.inf, _abs(x) == math.inf
-    value = _where(inf_a, at_infinite_a, _where(inf_x, at_infinite_x, value))
-    value = _where(x == 0.0, at_zero, _where(inf_a & inf_x, math.nan, value))
-    return _where((a > 0.0) & (x >= 0.0), value, _where((a == 0.0) & (x > 0.0), a.like(at_zero_a), math.nan))
-
-
-@_computed(igamma_p)
-def _igamma(a: _Tensor, x: _Tensor) -> _Tensor:
-    return _igamma_edges(a, x, _GammaParts(a, x, derivative=False).lower(), 0.0, 1.0, 0.0, 1.0)
-
-
-@_computed(igammac_p)
-def _igammac(a: _Tensor, x: _Tensor) -> _Tensor:
-    return _igamma_edges(a, x, _GammaParts(a, x, derivative=False).upper(), 1.0, 0.0, 1.0, 0.0)
-
-
-@_computed(igamma_grad_a_p)
-def _igamma_grad_a(a: _Tensor, x: _Tensor) -> _Tensor:
-    return _igamma_edges(a, x, _GammaParts(a, x, derivative=True).lower_slope(), 0.0, math.nan, math.nan)
-
-
 # ---------------------------------------------------------------- incomplete beta
 
 
@@ -610,7 +393,7 @@ def _beta_fraction(a: _Tensor, b: _Tensor, x: _Tensor) -> _Tensor:
         even = m * (b - m) * x / ((a + m * 2.0 - 1.0) * (a + m * 2.0))
         return _fraction_step(_fraction_step(old, odd, one)[0], even, one)
 
-    return _iterate([a, b, x], _fraction_start(a.like(1.0), None), step)[2]
+    return _iterate([a, b, x], _fraction_start(a.like(1.0)), step)[2]
 
 
 @_computed(regularized_incomplete_beta_p)
