@@ -5,7 +5,6 @@ operations before and after."""
 import pathlib
 import sys
 
-import numpy as np
 import pytest
 
 import jaxle_xla  # noqa: F401 - XLA becomes the default backend
@@ -25,12 +24,6 @@ CASES = sorted((x64, name) for x64, (cases, golden) in SUITES.items() for name i
                if name.startswith("linalg.") and "values" in golden[name])
 
 
-def _as_array(record: dict) -> np.ndarray:
-    if "real" in record:
-        return np.asarray(record["real"]) + 1j * np.asarray(record["imag"])
-    return np.asarray(record["values"])
-
-
 def _run(x64: bool, name: str) -> tuple[list, list]:
     cases, golden = SUITES[x64]
     with jaxle_core.config.enable_x64(x64):
@@ -40,9 +33,4 @@ def _run(x64: bool, name: str) -> tuple[list, list]:
 
 @pytest.mark.parametrize("x64, name", CASES)
 def test_golden_values_bit_for_bit(x64, name):
-    outs, expected = _run(x64, name)
-    assert len(outs) == len(expected)
-    for out, want in zip(outs, expected):
-        got = jnp_golden.value_record(out)
-        assert (got["dtype"], got["shape"]) == (want["dtype"], want["shape"]), name
-        np.testing.assert_array_equal(_as_array(got), _as_array(want), err_msg=name)
+    jnp_golden.assert_bit_for_bit(*_run(x64, name), name)

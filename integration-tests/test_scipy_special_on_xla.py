@@ -5,7 +5,6 @@ bit — the package tests compare the same jaxprs on the NumPy reference backend
 import pathlib
 import sys
 
-import numpy as np
 import pytest
 
 import jaxle_xla  # noqa: F401 - XLA becomes the default backend
@@ -39,23 +38,10 @@ CASES = sorted((suite, name) for suite, (_, cases, golden) in SUITES.items() for
                if "values" in golden[name] and (suite, name) not in NOT_BITS)
 
 
-def _as_array(record: dict) -> np.ndarray:
-    if "real" in record:
-        return np.asarray(record["real"]) + 1j * np.asarray(record["imag"])
-    return np.asarray(record["values"])
-
-
 @pytest.mark.parametrize("suite, name", CASES)
 def test_golden_values_bit_for_bit(suite, name):
     x64, cases, golden = SUITES[suite]
     with jaxle_core.config.enable_x64(x64):
         fn, args = cases[name](scipy_golden.jaxle_namespace())
         outs = jnp_golden._leaves(fn(*args))
-    expected = golden[name]["values"]
-    assert len(outs) == len(expected)
-    for out, want in zip(outs, expected):
-        got = jnp_golden.value_record(out)
-        assert (got["dtype"], got["shape"]) == (want["dtype"], want["shape"]), name
-        np.testing.assert_array_equal(_as_array(got), _as_array(want), err_msg=name)
-        zeros = _as_array(want) == 0
-        np.testing.assert_array_equal(np.signbit(_as_array(got)[zeros]), np.signbit(_as_array(want)[zeros]))
+    jnp_golden.assert_bit_for_bit(outs, golden[name]["values"], name)

@@ -92,6 +92,31 @@ def assert_case_matches(actual: dict, expected: dict, check_message: bool = True
     assert actual["weak"] == expected["weak"]
 
 
+def _record_array(record: dict) -> np.ndarray:
+    if "real" in record:
+        return np.asarray(record["real"]) + 1j * np.asarray(record["imag"])
+    return np.asarray(record["values"])
+
+
+def assert_bit_for_bit(outs: list, expected: list, name: str) -> None:
+    """The arrays ``outs`` against their golden value records, bit for bit: dtype, shape, values (NaN where NaN)
+    and the sign of every zero."""
+    assert len(outs) == len(expected)
+    for out, want in zip(outs, expected):
+        got = value_record(out)
+        assert (got["dtype"], got["shape"]) == (want["dtype"], want["shape"]), name
+        got_array, want_array = _record_array(got), _record_array(want)
+        np.testing.assert_array_equal(got_array, want_array, err_msg=name)
+        got_parts, want_parts = _real_parts(got_array), _real_parts(want_array)
+        zeros = want_parts == 0
+        np.testing.assert_array_equal(np.signbit(got_parts[zeros]), np.signbit(want_parts[zeros]), err_msg=name)
+
+
+def _real_parts(a: np.ndarray) -> np.ndarray:
+    """``a``'s real and imaginary parts (``a`` itself if it is not complex), as real numbers."""
+    return np.stack([a.real, a.imag]) if np.iscomplexobj(a) else a
+
+
 def write(cases: dict, filename: str) -> None:
     """Run ``cases`` with the module named on the command line and write the records to ``filename``."""
     m = importlib.import_module(sys.argv[1])
