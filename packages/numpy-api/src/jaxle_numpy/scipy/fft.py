@@ -128,20 +128,28 @@ def _sizes(x: Any, s: Sequence[int] | None, axes: Sequence[int] | None) -> tuple
     return axes, ({} if s is None else dict(zip(axes, s)))
 
 
+def _over_axes(name: str, transform_n: Callable, transform_1: Callable, x: Any, type: int,  # noqa: A002
+               s: Sequence[int] | None, axes: Sequence[int] | None, norm: str | None) -> tuple[Any, list[int], bool]:
+    """The start shared by ``dctn`` and ``idctn``: ``(result, [], True)`` when complex input (each part transformed)
+    or one axis (``transform_1`` along it) finishes the work, else ``(x padded to s, axes, False)``."""
+    check_arraylike(name, x)
+    _check(name, type, norm)
+    if jnp.iscomplexobj(x):
+        return _split_complex(transform_n, x, type, s, axes, norm), [], True
+    x = jnp.asarray(x)
+    axes, sizes = _sizes(x, s, axes)
+    if len(axes) == 1:
+        return transform_1(x, n=sizes.get(axes[0]), axis=axes[0], norm=norm), [], True
+    return (_padded(x, sizes) if sizes else x), axes, False
+
+
 def dctn(x: Any, type: int = 2, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,  # noqa: A002
          norm: str | None = None) -> Any:
     """The type-2 discrete cosine transform over several axes (all by default): pairs of axes through
     two-dimensional FFTs, a last odd one alone."""
-    check_arraylike("dctn", x)
-    _check("dctn", type, norm)
-    if jnp.iscomplexobj(x):
-        return _split_complex(dctn, x, type, s, axes, norm)
-    x = jnp.asarray(x)
-    axes, sizes = _sizes(x, s, axes)
-    if len(axes) == 1:
-        return dct(x, n=sizes.get(axes[0]), axis=axes[0], norm=norm)
-    if sizes:
-        x = _padded(x, sizes)
+    x, axes, done = _over_axes("dctn", dctn, dct, x, type, s, axes, norm)
+    if done:
+        return x
     while len(axes) >= 2:
         x = _dct_pair(x, (axes[0], axes[1]), norm)
         axes = axes[2:]
@@ -172,16 +180,9 @@ def idct(x: Any, type: int = 2, n: int | None = None, axis: int = -1, norm: str 
 def idctn(x: Any, type: int = 2, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,  # noqa: A002
           norm: str | None = None) -> Any:
     """The inverse of ``dctn``, one axis after another."""
-    check_arraylike("idctn", x)
-    _check("idctn", type, norm)
-    if jnp.iscomplexobj(x):
-        return _split_complex(idctn, x, type, s, axes, norm)
-    x = jnp.asarray(x)
-    axes, sizes = _sizes(x, s, axes)
-    if len(axes) == 1:
-        return idct(x, n=sizes.get(axes[0]), axis=axes[0], norm=norm)
-    if sizes:
-        x = _padded(x, sizes)
+    x, axes, done = _over_axes("idctn", idctn, idct, x, type, s, axes, norm)
+    if done:
+        return x
     for axis in axes:
         x = idct(x, axis=axis, norm=norm)
     return x
