@@ -344,7 +344,7 @@ def transform_name_stack(name: str):
 @contextmanager
 def located_at(eqn: JaxprEqn):
     """The equations staged within the block (interpreting ``eqn``, staged earlier) record ``eqn``'s stack, and its
-    name stack after the current one (see ``equation_context``, which does so too)."""
+    name stack after the current one (``equation_context`` starts with it)."""
     source, previous = eqn.source, _context.source
     if source is not None:
         _context.source = (source[0], previous[1] + source[1])
@@ -688,17 +688,12 @@ def equation_context(eqn: JaxprEqn) -> Iterator[None]:
     """A block where ``eqn`` is interpreted as it was staged: what it stages again located where it was staged
     (source_info.py), on its compute type (``compute_on``) and, staged again, under the mesh it was traced under
     (``equation_mesh``; evaluated eagerly, its operands are arrays typed by the meshes they are laid out over)."""
-    source, previous = eqn.source, _context.source
-    if source is not None:
-        _context.source = (source[0], previous[1] + source[1])
-    try:
+    with located_at(eqn):
         if eqn.compute_type is None and (equation_mesh is None or isinstance(_context.trace, EvalTrace)):
             yield
         else:
             with _staged_context(eqn):
                 yield
-    finally:
-        _context.source = previous
 
 
 @contextmanager
