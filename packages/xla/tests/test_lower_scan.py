@@ -114,6 +114,33 @@ def test_helpers_are_traced_once_per_operand_types(monkeypatch):
     assert "tensor<4x3xf32>" in lowered(np.ones((4, 3), f32)) and len(traced) == 4
 
 
+@pytest.mark.parametrize("reverse", [False, True])
+def test_unrolled_scan_helpers_are_traced_once(monkeypatch, reverse):
+    from jaxle_xla.lowering import context
+
+    traced = []
+    trace = context._trace_helper
+    monkeypatch.setattr(context, "_trace_helper", lambda fun, avals, mesh: traced.append(avals) or trace(
+        fun, avals, mesh))
+    monkeypatch.setattr(context, "_helper_jaxprs", context.LruCache())
+
+    def scan(xs):
+        return lax.scan(lambda c, x: (c + x, c * x), xs[0] * 0, xs, unroll=2, reverse=reverse)
+
+    xs = np.arange(15, dtype=f32).reshape(5, 3)
+    text = jc.jit(scan).lower(xs).as_text()
+    first = len(traced)  # the block's slices and stacking, the split of xs into blocks and a tail, ...
+    assert first > 2
+    assert jc.jit(scan).lower(xs).as_text() == text and len(traced) == first  # the next lowering traces none
+    carry, ys = jc.jit(scan)(xs)
+    steps = range(4, -1, -1) if reverse else range(5)
+    c, expected = np.zeros(3, f32), np.zeros((5, 3), f32)
+    for i in steps:
+        c, expected[i] = c + xs[i], c * xs[i]
+    np.testing.assert_allclose(np.asarray(carry), c)
+    np.testing.assert_allclose(np.asarray(ys), expected)
+
+
 def test_reused_helpers_keep_the_located_text(monkeypatch):
     from jaxle_xla.lowering import context
 

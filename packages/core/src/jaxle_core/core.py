@@ -251,20 +251,29 @@ def dispatch_state_changed() -> None:
         dispatch_state_observer()
 
 
-@contextmanager
-def set_current_trace(trace: Trace):
-    """Make ``trace`` current for the duration of the block."""
-    previous = _context.trace
-    _context.trace = trace
-    # Only moving between eager evaluation and a transformation changes the dispatch state.
-    switches = dispatch_state_observer is not None and (type(trace) is EvalTrace) is not (type(previous) is EvalTrace)
-    if switches:
-        dispatch_state_observer()
-    try:
-        yield trace
-    finally:
-        _context.trace = previous
+class set_current_trace:
+    """Make ``trace`` current for the duration of the block (a class rather than a generator: transformations enter
+    it for every primitive they apply)."""
+
+    __slots__ = ("_trace", "_previous", "_switches")
+
+    def __init__(self, trace: Trace):
+        self._trace = trace
+
+    def __enter__(self) -> Trace:
+        trace = self._trace
+        self._previous = previous = _context.trace
+        _context.trace = trace
+        # Only moving between eager evaluation and a transformation changes the dispatch state.
+        self._switches = switches = dispatch_state_observer is not None and \
+            (type(trace) is EvalTrace) is not (type(previous) is EvalTrace)
         if switches:
+            dispatch_state_observer()
+        return trace
+
+    def __exit__(self, *exc_info: Any) -> None:
+        _context.trace = self._previous
+        if self._switches:
             dispatch_state_observer()
 
 
@@ -341,17 +350,24 @@ def transform_name_stack(name: str):
         _context.source = previous
 
 
-@contextmanager
-def located_at(eqn: JaxprEqn):
+class located_at:
     """The equations staged within the block (interpreting ``eqn``, staged earlier) record ``eqn``'s stack, and its
-    name stack after the current one (``equation_context`` starts with it)."""
-    source, previous = eqn.source, _context.source
-    if source is not None:
-        _context.source = (source[0], previous[1] + source[1])
-    try:
-        yield
-    finally:
-        _context.source = previous
+    name stack after the current one (a class rather than a generator: ``equation_context`` enters it for every
+    equation interpreted)."""
+
+    __slots__ = ("_eqn", "_previous")
+
+    def __init__(self, eqn: JaxprEqn):
+        self._eqn = eqn
+
+    def __enter__(self) -> None:
+        source = self._eqn.source
+        self._previous = previous = _context.source
+        if source is not None:
+            _context.source = (source[0], previous[1] + source[1])
+
+    def __exit__(self, *exc_info: Any) -> None:
+        _context.source = self._previous
 
 
 @contextmanager
@@ -683,22 +699,18 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
     return [read(v) for v in jaxpr.outvars]
 
 
-@contextmanager
-def equation_context(eqn: JaxprEqn) -> Iterator[None]:
+def equation_context(eqn: JaxprEqn) -> AbstractContextManager[None]:
     """A block where ``eqn`` is interpreted as it was staged: what it stages again located where it was staged
     (source_info.py), on its compute type (``compute_on``) and, staged again, under the mesh it was traced under
     (``equation_mesh``; evaluated eagerly, its operands are arrays typed by the meshes they are laid out over)."""
-    with located_at(eqn):
-        if eqn.compute_type is None and (equation_mesh is None or isinstance(_context.trace, EvalTrace)):
-            yield
-        else:
-            with _staged_context(eqn):
-                yield
+    if eqn.compute_type is None and (equation_mesh is None or isinstance(_context.trace, EvalTrace)):
+        return located_at(eqn)  # the usual case, entered for every equation a transformation interprets
+    return _staged_context(eqn)
 
 
 @contextmanager
 def _staged_context(eqn: JaxprEqn) -> Iterator[None]:
-    with contextlib.ExitStack() as stack:
+    with located_at(eqn), contextlib.ExitStack() as stack:
         if eqn.compute_type is not None:
             stack.enter_context(computing_on(eqn.compute_type))
         if equation_mesh is not None and not isinstance(_context.trace, EvalTrace):

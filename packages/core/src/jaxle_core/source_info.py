@@ -188,8 +188,8 @@ def record_unlocated(outvars: Sequence[Var]) -> None:
 
 
 class _PythonTraceback:
-    """The calling stack's code objects and instruction offsets, innermost first (jaxlib's ``Traceback`` is the
-    faster stand-in a backend installs, see ``capture_traceback``)."""
+    """The calling stack's code objects and instruction offsets, innermost first (where jaxlib can be imported, its
+    C++ ``Traceback`` stands in for it, see ``capture_traceback``)."""
 
     __slots__ = ("_codes", "_offsets")
 
@@ -209,16 +209,27 @@ def _python_traceback() -> _PythonTraceback:
     return _PythonTraceback(sys._getframe(1))
 
 
-# ``capture_traceback()``: the calling stack, for an equation staged now; jaxle_xla installs jaxlib's
-capture_traceback: Callable[[], Any] = _python_traceback
+def _stack_capture() -> Callable[[], Any]:
+    """jaxlib's ``Traceback.get_traceback`` where jaxlib can be imported (it walks the stack in C++, several times
+    faster than Python's loop, and keeps it as raw too), else ``_python_traceback``: tracing pays for it on every
+    equation."""
+    try:
+        from jaxlib._jax import Traceback
+    except ImportError:
+        return _python_traceback
+    return Traceback.get_traceback
+
+
+# ``capture_traceback()``: the calling stack, for an equation staged now
+capture_traceback: Callable[[], Any] = _stack_capture()
 
 
 def equation_source() -> tuple[Any, tuple[Any, ...]]:
     """Where an equation staged now comes from, ``(stack, name stack)``: the calling stack (or, while jaxle
     interprets an equation staged earlier, that equation's; raw, ``raw_frames()`` gives its code objects and
     instruction offsets) and the current name stack (``named_scope`` names and ``NameTransform``s)."""
-    traceback, name_stack = core._context.source
-    return capture_traceback() if traceback is None else traceback, name_stack
+    source = core._context.source
+    return (capture_traceback(), source[1]) if source[0] is None else source
 
 
 def name_stack_text(name_stack: Sequence[Any]) -> str:

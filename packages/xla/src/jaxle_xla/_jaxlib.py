@@ -161,8 +161,6 @@ def make_cpu_client(num_devices: int, distributed: dict[str, Any] | None = None)
 
 # ---------------------------------------------------------------- distributed runtime
 
-# the calling stack, captured in C++ (what staged equations record, see jaxle_core.source_info)
-Traceback = _jax.Traceback
 DistributedRuntimeService = _jax.DistributedRuntimeService
 DistributedRuntimeClient = _jax.DistributedRuntimeClient
 

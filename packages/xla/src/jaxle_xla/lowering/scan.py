@@ -5,17 +5,17 @@ the carry and one buffer per y. Each step reads slice ``i`` of every x
 (``length - i - 1`` when ``reverse``) with a call of ``@dynamic_index_in_dim``,
 calls the body as a private function (``@closed_call``) and writes the ys into
 their buffers there with calls of ``@dynamic_update_index_in_dim`` (jitted
-helpers, so each is one function per operand types; the two are traced once per operand types, not on every
-lowering). With ``unroll`` k, as JAX's: each trip reads a block of k
-slices of every x (the xs reshaped to trips of k), calls the body on each static slice in turn and writes the k ys
-stacked; the steps left over run after the loop, on the xs' tail (their head when ``reverse``), and one trip of
-all the steps runs without a loop.
+helpers, so each is one function per operand types; every helper, the unrolled scan's slicing and stacking too, is
+traced once per operand types and static arguments, not on every lowering). With ``unroll`` k, as JAX's: each trip
+reads a block of k slices of every x (the xs reshaped to trips of k), calls the body on each static slice in turn and
+writes the k ys stacked; the steps left over run after the loop, on the xs' tail (their head when ``reverse``), and
+one trip of all the steps runs without a loop.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy as np
@@ -46,6 +46,13 @@ def _write_slice(buffer: Any, y: Any, index: Any) -> Any:
     return dynamic_update_index_in_dim(buffer, y, index, 0, allow_negative_indices=False)
 
 
+@lru_cache(maxsize=1024)
+def _bound(fun: Callable[..., Any], **params: Any) -> Callable[..., Any]:
+    """``fun`` with the static ``params`` bound, one object for each: a helper whose trace is reused (``reuse``
+    of ``_Layout.helper``) on the same avals."""
+    return partial(fun, **params)
+
+
 class _Layout:
     """The constraints a scan over values typed with layouts (over Explicit mesh axes) puts on the values of its
     loop, as JAX's lowering does: the slices and stacked outputs laid out as their types, the step counter
@@ -72,7 +79,7 @@ class _Layout:
         """The result of the jitted helper ``fun`` called on ``args``: traced as typed under the mesh where one of
         them is typed over it (values typed over no mesh stay so, as JAX's), and as in device memory (an offloaded y
         is written into its buffer as the loop's other values are). ``reuse``: as ``LoweringContext.lower_fun``'s
-        (for this module's own functions, not a ``partial`` made per call)."""
+        (for this module's own functions and ``_bound``'s, not a ``partial`` made per call)."""
         args = tuple(Value(a.name, a.aval.update(memory_space=MemorySpace.Device), a.type)
                      if getattr(a.aval, "memory_space", None) not in (None, MemorySpace.Device) else a for a in args)
         if self.mesh is None or all(getattr(a.aval, "explicit_sharding", None) is None for a in args):
@@ -131,7 +138,8 @@ class _Steps:
         ys = []
         for step in range(n):
             i = n - step - 1 if self.reverse else step
-            slices = [self.layout.helper(ctx, partial(index_in_dim, index=i, keepdims=False), x) for x in xs]
+            slices = [self.layout.helper(ctx, _bound(index_in_dim, index=i, keepdims=False), x, reuse=True)
+                      for x in xs]
             carry, y = self.call(ctx, consts, carry, slices)
             ys.append(y)
         if self.reverse:
@@ -156,12 +164,13 @@ def _blocks(ctx: LoweringContext, layout: _Layout, xs: list[Value], trips: int, 
         split = trips * unroll if not reverse else remainder
         heads, tails = [], []
         for x in xs:
-            heads.append(layout.helper(ctx, partial(slice_in_dim, start_index=0, limit_index=split), x))
-            tails.append(layout.helper(ctx, partial(slice_in_dim, start_index=split, limit_index=x.aval.shape[0]),
-                                       x))
+            heads.append(layout.helper(ctx, _bound(slice_in_dim, start_index=0, limit_index=split), x, reuse=True))
+            tails.append(layout.helper(ctx, _bound(slice_in_dim, start_index=split, limit_index=x.aval.shape[0]),
+                                       x, reuse=True))
         xs, rest = (heads, tails) if not reverse else (tails, heads)
     if trips:
-        xs = [layout.helper(ctx, partial(reshape, new_sizes=(trips, unroll, *x.aval.shape[1:])), x) for x in xs]
+        xs = [layout.helper(ctx, _bound(reshape, new_sizes=(trips, unroll, *x.aval.shape[1:])), x, reuse=True)
+              for x in xs]
     return xs, rest
 
 
@@ -185,7 +194,8 @@ def _scan_lowering(ctx: LoweringContext, *args: Value, reverse: bool, length: in
     if trips:
         carry, ys = _loop(ctx, layout, steps, trips, consts, carry, xs, buffers)
         if unroll != 1:
-            ys = [layout.helper(ctx, partial(reshape, new_sizes=(trips * unroll, *y.aval.shape[2:])), y) for y in ys]
+            ys = [layout.helper(ctx, _bound(reshape, new_sizes=(trips * unroll, *y.aval.shape[2:])), y, reuse=True)
+                  for y in ys]
     if remainder:
         carry, ys_rem = steps.block(ctx, remainder, consts, carry, xs_rem)
         ys = [layout.helper(ctx, _concat, *((y, r) if not reverse else (r, y)), reuse=True) for y, r in zip(ys, ys_rem)]
