@@ -290,6 +290,37 @@ class JVPRule(NamedRule):
         return Zero(expected) if expected.dtype == dtypes.float0 else tangent
 
 
+class _PrunedJVPRule(NamedRule):
+    """A JVP rule whose outputs (primal and tangent) are cut to those a pruned ``custom_jvp_call`` still returns."""
+
+    def __init__(self, inner: Callable, used_outputs: Sequence[bool]):
+        super().__init__(getattr(inner, "rule", inner))
+        self.inner, self.used_outputs = inner, tuple(used_outputs)
+
+    def __call__(self, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+        primals_out, tangents_out = self.inner(primals, tangents)
+        return ([p for p, used in zip(primals_out, self.used_outputs) if used],
+                [t for t, used in zip(tangents_out, self.used_outputs) if used])
+
+
+def _dce_custom_jvp_call(eqn: core.JaxprEqn, used_outputs: list[bool]) -> tuple[list[bool], core.JaxprEqn | None]:
+    """Unused outputs removed from the call and its rule, every operand kept (the rule may read those the function
+    does not), as JAX prunes the equation; an equation with no output read goes."""
+    if not any(used_outputs):
+        return [False] * len(eqn.invars), None
+    if all(used_outputs):
+        return [True] * len(eqn.invars), eqn
+    params = eqn.params
+    pruned, _ = dce_jaxpr(params["call_jaxpr"].jaxpr, used_outputs, instantiate=True)
+    new_params = dict(params, call_jaxpr=ClosedJaxpr(with_fresh_vars(pruned), params["call_jaxpr"].consts),
+                      jvp_jaxpr_fun=_PrunedJVPRule(params["jvp_jaxpr_fun"], used_outputs))
+    outvars = [v for v, used in zip(eqn.outvars, used_outputs) if used]
+    return [True] * len(eqn.invars), eqn.replace(outvars=outvars, params=new_params)
+
+
+dce_rules[custom_jvp_call_p] = _dce_custom_jvp_call
+
+
 class _CustomFunction:
     """What ``custom_jvp`` and ``custom_vjp`` share: the wrapped function, its signature, method binding."""
 

@@ -150,6 +150,11 @@ def test_cumulative_matches_finite_differences(name, axis, reverse):
     check_jvp(lambda x: fun(x, axis=axis, reverse=reverse), [X])
 
 
+def test_complex_cumlogsumexp_is_holomorphic():
+    z = np.array([1 + 1j, -0.5 + 2j, 0.25 - 1j, 2j])
+    check_jvp(lax.cumlogsumexp, [z], [np.array([1.0, 0.5j, -1 + 1j, 2.0])])
+
+
 def test_cumulative_analytic_values():
     x = np.array([2.0, -1.0, 3.0, 0.0, 5.0])
     t = np.ones(5)

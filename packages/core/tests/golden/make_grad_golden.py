@@ -102,6 +102,14 @@ def cases(impl, lax):
         # a jit's tangent output that does not depend on the input tangents is zero under linearization
         ("jit_known_tangent_output",
          grad(lambda x: lax.reduce_sum(jit(custom_sign_and_sin(impl, lax))(x)[1], (0,))), (x3,)),
+        # a jit's known output that is a literal stays an output of the known jit
+        ("jit_literal_output", grad(lambda x: jit(lambda a: (lax.sin(a), f32(0.0)))(x)[0] * jit(
+            lambda a: (lax.sin(a), f32(2.0)))(x)[1]), (f32(0.5),)),
+        # a custom_jvp call one of whose outputs nothing reads is pruned to the others (function and rule)
+        ("jit_custom_jvp_one_output_read",
+         grad(lambda x: lax.reduce_sum(jit(custom_sign_and_sin(impl, lax))(x)[0] * x, (0,))), (x3,)),
+        ("custom_jvp_one_output_read_in_jit",
+         grad(jit(lambda x: lax.reduce_sum(custom_sign_and_sin(impl, lax)(x)[1], (0,)))), (x3,)),
         ("linearize_jit_known_tangent_output",
          lambda x: impl.linearize(jit(custom_sign_and_sin(impl, lax)), x)[1](x), (x3,)),
         ("linearize", lambda x: impl.linearize(lambda a: lax.sin(a) * a + lax.exp(a), x), (f32(1.0),)),
@@ -114,6 +122,11 @@ def cases(impl, lax):
         # cumulative maxima and minima (ties included), powers of a weak exponent and base, complex magnitudes
         ("cummax_ties", grad(lambda x: lax.reduce_sum(lax.cummax(x), (0,))), (np.array([1, 3, 3, 5], f32),)),
         ("cummin_reversed", grad(lambda x: lax.reduce_sum(lax.cummin(x, reverse=True), (0,))), (x3,)),
+        # cumlogsumexp: the associative scan of logaddexp, a custom_jvp function, whose jvp rule runs when linearized
+        ("cumlogsumexp", grad(lambda x: lax.reduce_sum(lax.cumlogsumexp(x), (0,))), (x3,)),
+        ("cumlogsumexp_reverse_rows", grad(lambda x: lax.reduce_sum(lax.cumlogsumexp(x, axis=1, reverse=True),
+                                                                    (0, 1))), (np.ones((2, 5), f32),)),
+        ("jit_cumlogsumexp", grad(lambda x: lax.reduce_sum(jit(lax.cumlogsumexp)(x), (0,))), (x3,)),
         ("pow_weak_exponent", grad(lambda x: lax.reduce_sum(lax.pow(x, 2.0), (0,))), (x3,)),
         ("pow_weak_base", grad(lambda x: lax.reduce_sum(lax.pow(2.0, x), (0,))), (x3,)),
         ("abs_complex_real_input", grad(lambda x: lax.reduce_sum(lax.abs(lax.complex(x, x * 2)), (0,))), (x3,)),

@@ -50,6 +50,12 @@ def cases(lax, jvp):
         ("cumsum", *pair(lambda x: lax.cumsum(x, axis=1), mat)),
         ("cumprod", *pair(lambda x: lax.cumprod(x), vec)),
         ("cumprod_reverse", *pair(lambda x: lax.cumprod(x, axis=1, reverse=True), np.ones((2, 7), f32))),
+        # cumlogsumexp is the associative scan of the custom-JVP logaddexp; cummax and cummin of max and min
+        ("cumlogsumexp", *pair(lambda x: lax.cumlogsumexp(x), np.linspace(-1, 1, 5, dtype=f32))),
+        ("cumlogsumexp_reverse", *pair(lambda x: lax.cumlogsumexp(x, axis=1, reverse=True), mat)),
+        ("cumlogsumexp_complex", *pair(lambda x: lax.cumlogsumexp(x), np.array([1 + 1j, -2j, 0.5], np.complex64))),
+        ("cummax_axis0", *pair(lambda x: lax.cummax(x, axis=0), mat)),
+        ("cummin_reverse", *pair(lambda x: lax.cummin(x, reverse=True), vec)),
         ("sort", *pair(lambda x: lax.sort(x), vec)),
         ("sort_two_operands", *pair(lambda x, y: lax.sort((x, y), dimension=0, num_keys=1), mat, mat)),
         ("sort_key_val_values_only", *pair(lambda y: lax.sort_key_val(vec, y), vec)),

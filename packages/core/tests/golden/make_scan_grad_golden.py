@@ -156,6 +156,12 @@ def cases(impl, lax):
             lambda k, x_: (jit(lambda a: a * a)(k * x) + x_, None), 1.0, xs)[0])), (2.0,)),
         ("grad_of_grad_weak_carry_strong_argument", grad(grad(lambda x: lax.scan(
             lambda k, x_: (jit(lambda a: a * a)(k * x) + x_, None), 1.0, xs)[0])), (w,)),
+        # a body calling a jit whose transpose returns a literal zero: the known jit returns it, the loop reads it
+        ("grad_of_grad_select_literal", grad(grad(lambda c, xs: lax.scan(lambda k, x: (jit(
+            lambda p, a, b: lax.select_n(p, a, b))(lax.gt(k, f32(0.3)), f32(0.0), k * x), None), c, xs)[0])),
+         (c, xs)),
+        ("grad_of_grad_jit_closing_over_array", grad(grad(lambda c, xs: lax.scan(lambda k, x: (jit(
+            lambda a: lax.reduce_sum(lax.sin(a * x3), (0,)))(k) * x, None), c, xs)[0])), (c, xs)),
         ("grad_carry_swap", grad(lambda a, b, xs: lax.scan(lambda c, x: ((c[1] * x, lax.sin(c[0])), None), (a, b),
                                                           xs)[0][0], argnums=(0, 1, 2)), (c, w, xs)),
     ]

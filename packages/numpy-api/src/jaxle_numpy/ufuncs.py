@@ -18,6 +18,7 @@ import numpy as np
 from jaxle_core import core, custom_jvp, dtypes, jvp, lax
 from jaxle_core.avals import get_aval
 from jaxle_core.backend import current_backend
+from jaxle_core.lax import logaddexp as lax_logaddexp
 from jaxle_core.lax.creation import filled_like
 from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_numpy import util
@@ -398,89 +399,18 @@ def rad2deg(x: Any, /) -> Any:
 radians, degrees = deg2rad, rad2deg
 
 
-def _logaddexp_body(x1: Any, x2: Any) -> Any:
-    amax = lax.max(x1, x2)
-    if _is(x1, np.complexfloating):
-        return _complex_logaddexp(x1, x2, amax, lax.exp, None)
-    delta = lax.sub(x1, x2)
-    is_nan = lax.ne(delta, delta)
-    total = lax.add(x1, x2)
-    return lax.select_n(is_nan, lax.add(amax, lax.log1p(lax.exp(lax.neg(lax.abs(delta))))), total)
-
-
-def _logaddexp2_body(x1: Any, x2: Any) -> Any:
-    amax = lax.max(x1, x2)
-    if _is(x1, np.complexfloating):
-        return _complex_logaddexp(x1, x2, amax, lax.exp2, 1 / np.log(2))
-    delta = lax.sub(x1, x2)
-    is_nan = lax.ne(delta, delta)
-    total = lax.add(x1, x2)
-    log2_e = util.weak_scalar_like(amax, 1 / np.log(2))  # of the broadcast operands, as JAX's
-    return lax.select_n(is_nan, lax.add(amax, lax.mul(log2_e, lax.log1p(lax.exp2(lax.neg(lax.abs(delta)))))),
-                        total)
-
-
-def _complex_logaddexp(x1: Any, x2: Any, amax: Any, exp_fn: Any, log_scale: float | None) -> Any:
-    """``amax + log_b(1 + b^(x1 + x2 - 2 amax))`` for complex operands (``log_scale`` is ``1 / ln b``, None for
-    base e), the imaginary part wrapped back into its principal interval."""
-    delta = lax.sub(lax.add(x1, x2), lax.mul(amax, util.weak_scalar_like(amax, 2)))
-    log_term = lax.log1p(exp_fn(delta))
-    if log_scale is not None:
-        log_term = lax.mul(util.weak_scalar_like(log_term, log_scale), log_term)
-    out = lax.add(amax, log_term)
-    re, im = lax.real(out), lax.imag(out)
-    half_period = util.weak_scalar_like(im, np.pi * (log_scale or 1.0))
-    period = util.weak_scalar_like(im, 2 * np.pi * (log_scale or 1.0))
-    shifted = lax.rem(lax.add(im, half_period), period)
-    shifted = lax.select_n(lax.lt(shifted, util.weak_scalar_like(shifted, 0)), shifted, lax.add(shifted, period))
-    return lax.complex(re, lax.sub(shifted, half_period))
-
-
-def _replace_inf(x: Any) -> Any:
-    """``x`` with +inf read as zero, as JAX's logaddexp derivative reads its operands and result."""
-    if not _is(x, np.floating):
-        return x
-    is_inf = lax.eq(x, util.scalar_like(x, np.inf))  # compared before the zeros are made, as JAX orders them
-    zero = util.zero_of(x) if not get_aval(x).shape else lax.full_like(x, 0)
-    return lax.select_n(is_inf, x, zero)
-
-
-def _logaddexp_jvp_rule(fn: Any, exp_fn: Any) -> Any:
-    """The JVP of ``log_b(b^x1 + b^x2)``: each tangent weighted by ``b^(x_i - out)``, its operand's share."""
-    def rule(primals, tangents):
-        x1, x2 = primals
-        t1, t2 = tangents
-        primal_out = fn(x1, x2)
-        term1 = lax.mul(t1, exp_fn(lax.sub(_replace_inf(x1), _replace_inf(primal_out))))
-        term2 = lax.mul(t2, exp_fn(lax.sub(_replace_inf(x2), _replace_inf(primal_out))))
-        return primal_out, lax.add(term1, term2)
-    return rule
-
-
-_logaddexp_body.__name__ = _logaddexp_body.__qualname__ = "logaddexp"
-_logaddexp2_body.__name__ = _logaddexp2_body.__qualname__ = "logaddexp2"
-_logaddexp = custom_jvp(_logaddexp_body)
-_logaddexp2 = custom_jvp(_logaddexp2_body)
-_logaddexp_jvp = _logaddexp_jvp_rule(_logaddexp, lax.exp)
-_logaddexp2_jvp = _logaddexp_jvp_rule(_logaddexp2, lax.exp2)
-_logaddexp_jvp.__name__ = _logaddexp_jvp.__qualname__ = "_logaddexp_jvp"
-_logaddexp2_jvp.__name__ = _logaddexp2_jvp.__qualname__ = "_logaddexp2_jvp"
-_logaddexp.defjvp(_logaddexp_jvp)
-_logaddexp2.defjvp(_logaddexp2_jvp)
-
-
 @util.compiled_when_eager
 def logaddexp(x1: Any, x2: Any, /) -> Any:
     """Elementwise ``log(exp(x1) + exp(x2))`` without overflow."""
     x1, x2 = util.promote_args_inexact("logaddexp", x1, x2)
-    return _logaddexp(x1, x2)
+    return lax_logaddexp.logaddexp(x1, x2)
 
 
 @util.compiled_when_eager
 def logaddexp2(x1: Any, x2: Any, /) -> Any:
     """Elementwise ``log2(2**x1 + 2**x2)`` without overflow."""
     x1, x2 = util.promote_args_inexact("logaddexp2", x1, x2)
-    return _logaddexp2(x1, x2)
+    return lax_logaddexp.logaddexp2(x1, x2)
 
 
 # ---------------------------------------------------------------- rounding
@@ -1237,7 +1167,7 @@ def _logsumexp(base2: bool) -> Any:
         total = reductions.sum(lax.exp(lax.sub(a, shift)), axis=axes, keepdims=keepdims, where=where)
         result = lax.add(lax.log(total), _converted(amax, get_aval(total).dtype))
         if initial is not None:  # unpromoted, as JAX's
-            result = _logaddexp(initial, result)
+            result = lax_logaddexp.logaddexp(initial, result)
         return result / _LN2 if base2 else result
     return reduce
 

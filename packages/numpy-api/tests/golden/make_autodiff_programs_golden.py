@@ -129,6 +129,19 @@ CASES = {
     "grad_max": _case(lambda m: m.grad(lambda x: m.numpy.max(x * 2)), X3),
     "grad_var": _case(lambda m: m.grad(lambda x: m.numpy.var(x)), X3),
     "grad_logaddexp": _case(lambda m: m.grad(lambda x: m.numpy.logaddexp(x, 1.0).sum()), X3),
+    "grad_logaddexp2": _case(lambda m: m.grad(lambda x, y: m.numpy.logaddexp2(x, y).sum(), argnums=(0, 1)), X3,
+                             X3[::-1].copy()),
+    "jvp_logaddexp_complex": _case(lambda m: lambda z: m.jvp(lambda a: m.numpy.logaddexp(a, a * 1j), (z,), (z,)),
+                                   np.array([1 + 1j, -2j, 0.5], np.complex64)),
+    "jvp_logaddexp_infinite": _case(lambda m: lambda x: m.jvp(lambda a: m.numpy.logaddexp(a, np.inf), (x,), (x,)),
+                                    X3),
+    "grad_logaddexp_accumulate": _case(lambda m: m.grad(lambda x: m.numpy.logaddexp.accumulate(x).sum()), X3),
+    "grad_of_grad_scan_where": _case(lambda m: m.grad(m.grad(lambda c: m.lax.scan(
+        lambda k, x: (m.numpy.where(k > 0.3, k * x, 0.0), k), c, X3)[0])), S),
+    "grad_of_grad_scan_clip": _case(lambda m: m.grad(m.grad(lambda c: m.lax.scan(
+        lambda k, x: (m.numpy.clip(k * x, -1.0, 1.0), k), c, X3)[0])), S),
+    "grad_of_grad_scan_square": _case(lambda m: m.grad(m.grad(lambda c: m.lax.scan(
+        lambda k, x: (m.numpy.square(k) * x, k), c, X3)[0])), S),
     "grad_cumprod": _case(lambda m: m.grad(lambda x: m.numpy.cumprod(x).sum()), X3),
     "grad_solve": _case(lambda m: m.grad(lambda a: m.numpy.linalg.solve(a, X3).sum()), M33),
     "grad_einsum": _case(lambda m: m.grad(lambda a, b: m.numpy.einsum("ij,j->i", a, b).sum(), argnums=(0, 1)),

@@ -24,6 +24,7 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.batching.api import vmap
 from jaxle_core.core import check_callable
 from jaxle_core.lax.structural import convert_element_type_p
+from jaxle_core.sharding import NamedSharding, PartitionSpec
 
 
 def _eye(n: int, dtype: np.dtype) -> Any:
@@ -33,29 +34,37 @@ def _eye(n: int, dtype: np.dtype) -> Any:
     return lax.convert_element_type(lax.eq(lax.add(rows, np.int32(0)), cols), dtype)
 
 
-def _cast(x: Any, aval: ShapedArray, always: bool) -> Any:
-    """``x`` converted to ``aval``'s dtype and weak type (real part of complex ``x`` for a real target)."""
+def _cast(x: Any, aval: ShapedArray, layout: NamedSharding | None) -> Any:
+    """``x`` converted to ``aval``'s dtype and weak type (real part of complex ``x`` for a real target); a conversion
+    to its own type is staged only when it carries a ``layout``."""
     if dtypes.issubdtype(get_aval(x).dtype, np.complexfloating) and \
             not dtypes.issubdtype(aval.dtype, np.complexfloating):
         x = lax.real(x)
     current = get_aval(x)
-    if not always and (current.dtype, current.weak_type) == (aval.dtype, aval.weak_type):
+    if layout is None and (current.dtype, current.weak_type) == (aval.dtype, aval.weak_type):
         return x
-    return convert_element_type_p.bind(x, new_dtype=aval.dtype, weak_type=aval.weak_type, sharding=None)
+    return convert_element_type_p.bind(x, new_dtype=aval.dtype, weak_type=aval.weak_type, sharding=layout)
+
+
+def _basis_layout(aval: ShapedArray) -> NamedSharding:
+    """The layout JAX gives a block of the standard basis: the leaf's, after a leading unsharded dimension. JAX
+    stages the block's conversion for it even where the type does not change."""
+    leaf = aval.sharding
+    return NamedSharding(leaf.mesh, PartitionSpec(None, *leaf.spec))
 
 
 def _unravel(avals: Sequence[ShapedArray], axis: int, arr: Any, example: ShapedArray | None) -> list[Any]:
     """Dimension ``axis`` of ``arr`` cut into one array per leaf of ``avals``, shaped like it in its place.
 
-    Each block takes the type of ``example`` (converted only where it differs) or, without one, always that of
-    its leaf, as JAX does.
+    Each block takes the type of ``example`` (converted only where it differs) or, without one, that of its leaf
+    (always converted, as the standard basis is).
     """
     shape = get_aval(arr).shape
     blocks = []
     for part, aval in zip(lax.split(arr, [np.int64(a.size) for a in avals], axis), avals):
         target = shape[:axis] + aval.shape + shape[axis + 1:]
         part = part if get_aval(part).shape == target else lax.reshape(part, target)
-        blocks.append(_cast(part, example or aval, example is None))
+        blocks.append(_cast(part, aval, _basis_layout(aval)) if example is None else _cast(part, example, None))
     return blocks
 
 
@@ -89,6 +98,16 @@ def _check_jacfwd_input(x: Any, holomorphic: bool) -> None:
                         "use jax.jvp directly.")
 
 
+def _split_in_bounds(fun: Callable, argnums: int | Sequence[int], args: tuple, kwargs: dict) -> tuple[Callable, tuple]:
+    """``split_argnums``, a position outside the call's positional arguments being JAX's ValueError."""
+    for i in (argnums,) if isinstance(argnums, int) else argnums:
+        if not -len(args) <= i < len(args):
+            raise ValueError("Positional argument indices, e.g. for `static_argnums`, must have value greater than "
+                             f"or equal to -len(args) and less than len(args), but got value {i} for len(args) == "
+                             f"{len(args)}.")
+    return split_argnums(fun, argnums, args, kwargs)
+
+
 def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
            holomorphic: bool = False) -> Callable:
     """The Jacobian of ``fun`` with respect to ``argnums`` by forward mode (the jvp vmapped over a basis)."""
@@ -96,7 +115,7 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
 
     @functools.wraps(fun)
     def jacfwd_fun(*args, **kwargs):
-        partial_fun, dyn_args = split_argnums(fun, argnums, args, kwargs)
+        partial_fun, dyn_args = _split_in_bounds(fun, argnums, args, kwargs)
         in_flat, in_tree = tree.tree_flatten(dyn_args[0] if isinstance(argnums, int) else dyn_args)
         for x in in_flat:
             _check_jacfwd_input(x, holomorphic)
@@ -126,7 +145,7 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
 
     @functools.wraps(fun)
     def jacrev_fun(*args, **kwargs):
-        partial_fun, dyn_args = split_argnums(fun, argnums, args, kwargs)
+        partial_fun, dyn_args = _split_in_bounds(fun, argnums, args, kwargs)
         in_flat, in_tree = tree.tree_flatten(dyn_args[0] if isinstance(argnums, int) else dyn_args)
         for x in in_flat:
             check_input_dtype("jacrev", x, holomorphic, allow_int)

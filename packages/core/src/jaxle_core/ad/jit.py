@@ -30,7 +30,7 @@ from jaxle_core.config import trace_context
 from jaxle_core.core import ClosedJaxpr, Literal, Tracer
 from jaxle_core.jaxpr_util import dce_jaxpr
 from jaxle_core.jit import bind_jit, jit_p, jit_params
-from jaxle_core.staging import trace_to_jaxpr
+from jaxle_core.staging import make_literal, trace_to_jaxpr
 
 # As JAX's, the JVP, partial evaluation and transposition of a jit's jaxpr are cached on the jaxpr (by identity)
 # and the pattern of nonzero tangents, unknown inputs or linear inputs: two calls of one jitted function under a
@@ -131,20 +131,22 @@ jvp_rules[jit_p] = _jit_jvp
 def partial_eval_call(trace: PartialStagingTrace, args: Sequence[Any], jaxpr: ClosedJaxpr, primitive: core.Primitive,
                       bind_known: Callable[[ClosedJaxpr, list[Any], SplitJaxpr, dict[int, Any]], list[Any]],
                       unknown_params: Callable[[SplitJaxpr], dict], cache: LruCache = _partial_evals,
-                      residuals_first: bool = False, linearized_whole: bool = False) -> list[Any]:
+                      residuals_first: bool = False, linearized_whole: bool = False,
+                      literal_outputs: bool = False) -> list[Any]:
     """The partial evaluation of an equation of ``primitive`` calling ``jaxpr`` on ``args``: its known part run
     now by ``bind_known(known jaxpr, known args, split, literal known outputs)``, its unknown part staged as another
     equation of ``primitive`` with ``unknown_params(split)``, on the residuals and the unknown arguments (the
     residuals after them where a jaxpr is split as JAX's scan splits it, unless ``residuals_first``). With
     ``linearized_whole``, the known part of a call in a linearized function keeps its dead equations (JAX traces a
-    linearized ``closed_call``'s primal body whole)."""
+    linearized ``closed_call``'s primal body whole). With ``literal_outputs``, known outputs that are literals stay
+    outputs of the known call (a jit's do in JAX)."""
     unknowns = [trace.is_unknown(x) for x in args]
     residuals_last = trace.sort_residuals and not residuals_first
     linearizes = not trace.splits_jaxpr
     prune = not (linearizes and linearized_whole)
-    split, known, literals = cached_on_jaxpr(cache, jaxpr, [*unknowns, residuals_last, linearizes, prune],
-                                             lambda: split_call_jaxpr(jaxpr, unknowns, residuals_last, linearizes,
-                                                                      prune))
+    split, known, literals = cached_on_jaxpr(
+        cache, jaxpr, [*unknowns, residuals_last, linearizes, prune, literal_outputs],
+        lambda: split_call_jaxpr(jaxpr, unknowns, residuals_last, linearizes, prune, literal_outputs))
     known_args = [x for x, u in zip(args, unknowns) if not u]
     with core.set_current_trace(trace.parent):
         computed = iter(bind_known(known, known_args, split, literals))
@@ -152,6 +154,8 @@ def partial_eval_call(trace: PartialStagingTrace, args: Sequence[Any], jaxpr: Cl
                   for i in range(len(known.jaxpr.outvars) + len(literals))]
     n_known = split.out_unknowns.count(False)
     residuals = split.residuals(known_args, known_outs)
+    if trace.splits_jaxpr:  # a constant residual is a residual of the whole split too (JAX makes it a constvar)
+        trace.residual_constants.update({id(r): make_literal(r) for r in residuals if not isinstance(r, Tracer)})
     unknown_args = [x for x, u in zip(args, unknowns) if u]
     unknown_outs = iter(trace.stage(primitive, [*unknown_args, *residuals] if residuals_last else
                                     [*residuals, *unknown_args], unknown_params(split)))
@@ -182,15 +186,14 @@ def _jit_partial_eval(trace: PartialStagingTrace, args, params):
                            out_shardings=tuple(outs))
         return unknown
 
-    return partial_eval_call(trace, args, params["jaxpr"], jit_p, bind_known, unknown_params)
+    return partial_eval_call(trace, args, params["jaxpr"], jit_p, bind_known, unknown_params, literal_outputs=True)
 
 
 def split_call_jaxpr(closed: ClosedJaxpr, unknowns: list[bool], residuals_last: bool,
-                     linearizes: bool = False, prune: bool = True) -> tuple[SplitJaxpr, ClosedJaxpr, dict[int, Any]]:
-    """The split of a called jaxpr (a jit's), its known part without dead equations (unless not ``prune``) and
-    without the known outputs
-    that are literals (a constant tangent: as in JAX, not an output of the known call), and those literals' values by
-    output position.
+                     linearizes: bool = False, prune: bool = True,
+                     literal_outputs: bool = False) -> tuple[SplitJaxpr, ClosedJaxpr, dict[int, Any]]:
+    """The split of a called jaxpr, its known part without dead equations (unless not ``prune``) and, unless
+    ``literal_outputs``, without the known outputs that are literals, and those literals' values by output position.
     With ``residuals_last`` (a split inside a jaxpr split as JAX's scan does) the residuals come in JAX's sorted
     order and after the unknown inputs. ``linearizes``: the split of a call in a linearized function (see
     ``partial_eval_jaxpr``)."""
@@ -203,7 +206,8 @@ def split_call_jaxpr(closed: ClosedJaxpr, unknowns: list[bool], residuals_last: 
                                     split.unknown.consts)
     known = dce_jaxpr(split.known.jaxpr, instantiate=True)[0] if prune else split.known.jaxpr
     n_outs = split.out_unknowns.count(False)  # the known outputs, before the residuals (literals among those stay)
-    literals = {i: v.val for i, v in enumerate(known.outvars[:n_outs]) if isinstance(v, Literal)}
+    literals = {} if literal_outputs else {i: v.val for i, v in enumerate(known.outvars[:n_outs])
+                                           if isinstance(v, Literal)}
     known = known.replace(outvars=[v for i, v in enumerate(known.outvars) if i not in literals])
     return split, ClosedJaxpr(known, split.known.consts), literals
 

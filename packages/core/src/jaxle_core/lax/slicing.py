@@ -87,9 +87,13 @@ def _slice_impl(x, *, start_indices, limit_indices, strides):
 def slice(operand, start_indices: Sequence[int], limit_indices: Sequence[int],  # noqa: A001 - lax's name
           strides: Sequence[int] | None = None):
     """The static slice ``operand[start:limit:stride]`` in every dimension."""
-    return slice_p.bind(operand, start_indices=check_integer_elements("slice", "start_indices", start_indices),
-                        limit_indices=check_integer_elements("slice", "limit_indices", limit_indices),
-                        strides=None if strides is None else check_integer_elements("slice", "strides", strides))
+    def checked(what: str, values: Sequence[int]) -> tuple:
+        check_integer_elements("slice", what, values)
+        return tuple(values)  # NumPy integers kept, as JAX keeps (and prints) them
+
+    return slice_p.bind(operand, start_indices=checked("start_indices", start_indices),
+                        limit_indices=checked("limit_indices", limit_indices),
+                        strides=None if strides is None else checked("strides", strides))
 
 
 def _dimension_index(x: Any) -> Any:
