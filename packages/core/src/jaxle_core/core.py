@@ -364,7 +364,7 @@ class located_at:
         source = self._eqn.source
         self._previous = previous = _context.source
         if source is not None:
-            _context.source = (source[0], previous[1] + source[1])
+            _context.source = (source[0], previous[1] + source[1]) if previous[1] else source
 
     def __exit__(self, *exc_info: Any) -> None:
         _context.source = self._previous
@@ -685,7 +685,7 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
         for eqn in jaxpr.eqns:
             source = eqn.source
             if source is not None:  # what it stages again is located where it was staged
-                context.source = (source[0], outer[1] + source[1])
+                context.source = (source[0], outer[1] + source[1]) if outer[1] else source
             if eqn.compute_type is None and equation_mesh is None:
                 outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
             else:  # staged again (or evaluated) on the compute it was staged for, under the mesh it was traced under

@@ -46,6 +46,8 @@ def check_dtype(name: str, dtype: np.dtype, accepted: tuple, position: int | Non
 
 def broadcast_shapes(name: str, *shapes: tuple[int, ...]) -> tuple[int, ...]:
     """The shape of an elementwise result: equal ranks with size-1 dims stretching, or rank-0 operands."""
+    if shapes and shapes.count(shapes[0]) == len(shapes):  # all equal: the usual case, paid on every equation
+        return tuple(shapes[0])
     ranked = [s for s in shapes if len(s)]
     if not ranked:
         return ()
