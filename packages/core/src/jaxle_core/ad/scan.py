@@ -54,7 +54,7 @@ from jaxle_core.ad.transpose import (
 )
 from jaxle_core.avals import get_aval
 from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Var
-from jaxle_core.jaxpr_util import dce_rules, jaxpr_has_effects
+from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules, jaxpr_has_effects
 from jaxle_core.lax.control_flow.scan import scan_p, scan_params, split_scan_args, stacked_aval
 from jaxle_core.lax.refs import is_ref_aval
 from jaxle_core.staging import trace_to_jaxpr
@@ -245,7 +245,10 @@ def _scan_partial_eval(trace: PartialStagingTrace, args, params):
     const_refs = {v: c for v, c, r in zip(first.known.invars, known_consts, is_ref) if r}
     stacked_candidates = [r for r, f in zip(first.residuals, forwarded) if f is None and r not in const_refs]
     n_kouts = len(first.known_outs)
-    known_body = ClosedJaxpr(first.known.replace(outvars=first.known_outs + stacked_candidates), first.known_consts)
+    known_body = first.known.replace(outvars=first.known_outs + stacked_candidates)
+    if not trace.splits_jaxpr:  # linearizing, JAX prunes the primal body by its rules (a cond's dead placeholders)
+        known_body = dce_jaxpr(known_body, instantiate=True)[0]
+    known_body = ClosedJaxpr(known_body, first.known_consts)
     # (its residuals, the known loop's constants, in the order of JAX's topological sort); a reference among the
     # constants is no loop invariant (the loop may write it): it stays a constant of the known loop, after the others
     second = split_instantiating(known_body, is_ref + [True] * (len(known_args) - n_kconsts),
