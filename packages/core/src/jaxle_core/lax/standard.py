@@ -81,9 +81,12 @@ def elementwise_aval(name: str, avals: Sequence[ShapedArray], accepted: Sequence
     if accepted is not None:
         for i, aval in enumerate(avals):
             check_dtype(name, aval.dtype, accepted, i if len(avals) > 1 else None)
+    if len(avals) == 1:  # a unary primitive's (what tracing pays for on every such equation): nothing to compare
+        aval = avals[0]
+        return ShapedArray(aval.shape, aval.dtype if out_dtype is None else out_dtype(aval.dtype), aval.weak_type)
     if same_dtypes:
         check_same_dtypes(name, avals, _jnp_names.get(name, name))
-    shape = broadcast_shapes(name, *(a.shape for a in avals))
+    shape = broadcast_shapes(name, *[a.shape for a in avals])
     dtype = avals[0].dtype if out_dtype is None else out_dtype(avals[0].dtype)
     return ShapedArray(shape, dtype, all(a.weak_type for a in avals))
 
