@@ -24,14 +24,9 @@ SUITES = {
     "special_x64": (True, make_scipy_special_x64_golden.CASES, jnp_golden.load("scipy_special_x64_golden.json")),
     "stats": (False, make_scipy_stats_golden.CASES, jnp_golden.load("scipy_stats_golden.json")),
 }
-_INCOMPLETE_BETA = "the same jaxpr, lowered to other bits (betainc)"
 # Cases whose values agree with JAX's to float rounding only; each says why.
 NOT_BITS = {
-    ("special", "betainc"): _INCOMPLETE_BETA,
-    **dict.fromkeys([("stats", f"beta.{function}") for function in ("cdf", "logcdf", "sf", "logsf")],
-                    _INCOMPLETE_BETA),
-    **dict.fromkeys([("stats", name) for name in ("truncnorm.logpdf",
-                                                  "truncnorm.logcdf", "poisson.entropy", "gaussian_kde.evaluate")],
+    **dict.fromkeys([("stats", name) for name in ("poisson.entropy", "gaussian_kde.evaluate")],
                     "computed with other operations than JAX's"),
 }
 CASES = sorted((suite, name) for suite, (_, cases, golden) in SUITES.items() for name in cases

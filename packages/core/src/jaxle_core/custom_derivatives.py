@@ -105,6 +105,9 @@ def _jaxpr_name(closed: ClosedJaxpr) -> str:
 
 
 def _fun_name(fun: Any) -> str:
+    """``fun``'s name; a ``functools.partial`` is named after the function it wraps, as in JAX."""
+    if not hasattr(fun, "__name__") and isinstance(fun, functools.partial):
+        return _fun_name(fun.func)
     return getattr(fun, "__name__", type(fun).__name__)
 
 

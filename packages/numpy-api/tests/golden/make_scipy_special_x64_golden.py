@@ -24,6 +24,13 @@ CASES = {
     "erfcx_f32": case("erfcx", ERFCX_POINTS.astype(np.float32)),
     "erfcx_weak": case("erfcx", 1),
     "grad_erfcx": grad("erfcx", 30.0),
+    "betainc": case("betainc", np.array([0.5, 1.5, 7.0, 30.0, 400.0]), np.array([7.0, 1.5, 0.5, 50.0, 3e3]),
+                    np.array([0.1, 0.5, 0.9, 0.4, 0.11])),
+    "betainc_edges": case("betainc", np.array([0.0, 2.0, np.inf, 1e-300, 3.0, np.nan]),
+                          np.array([2.0, 0.0, 2.0, 1e-300, 1e-300, 1.0]), np.array([0.0, 1.0, 0.5, 0.5, 0.99, 0.5])),
+    "grad_betainc_x": grad("betainc", 2.0, 3.0, 0.4, argnums=2),
+    "beta.cdf": lambda m: (m.scipy.stats.beta.cdf, [np.array([0.05, 0.3, 0.5, 0.9]), 2.0, 3.0]),
+    "beta.logsf": lambda m: (m.scipy.stats.beta.logsf, [np.array([0.05, 0.3, 0.5, 0.9]), 2.0, 3.0]),
 }
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from jaxle_xla.lowering import (  # noqa: F401  (importing a module registers it
     fft,
     householder,
     identity,
+    incomplete_beta,
     incomplete_gamma,
     inspect_sharding,
     jit,

@@ -109,24 +109,25 @@ def _staged_igamma_grad_a(a: Any, x: Any) -> Any:
     return _where(ew.bitwise_or(domain_error, is_nan), _full(out, np.nan), out)
 
 
-def _up_and_broadcast(staged: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    """``staged`` on operands computed in float32 where they are 16-bit, broadcast to one shape."""
+def up_and_broadcast(staged: Callable[..., Any]) -> Callable[..., Any]:
+    """``staged`` on operands computed in float32 where they are 16-bit, broadcast to one shape (as JAX's
+    lowerings of the incomplete gamma and beta functions)."""
 
-    def fun(a: Any, x: Any) -> Any:
-        dtype = get_aval(a).dtype
+    def fun(*operands: Any) -> Any:
+        dtype = get_aval(operands[0]).dtype
         if dtype.itemsize < 4:
-            a, x = convert_element_type(a, np.float32), convert_element_type(x, np.float32)
-        shape = np.broadcast_shapes(get_aval(a).shape, get_aval(x).shape)
-        a, x = (v if get_aval(v).shape == shape else broadcast_in_dim(v, shape, tuple(range(get_aval(v).ndim)))
-                for v in (a, x))
-        out = staged(a, x)
+            operands = tuple(convert_element_type(v, np.float32) for v in operands)
+        shape = np.broadcast_shapes(*(get_aval(v).shape for v in operands))
+        operands = tuple(v if get_aval(v).shape == shape else broadcast_in_dim(v, shape, tuple(range(get_aval(v).ndim)))
+                         for v in operands)
+        out = staged(*operands)
         return convert_element_type(out, dtype) if dtype.itemsize < 4 else out
 
     return fun
 
 
 def _lowering(staged: Callable[[Any, Any], Any]) -> Callable[[LoweringContext, Value, Value], Value]:
-    fun = _up_and_broadcast(staged)
+    fun = up_and_broadcast(staged)
 
     def rule(ctx: LoweringContext, a: Value, x: Value) -> Value:
         return ctx.lower_fun(fun, a, x, reuse=True)[0]

@@ -14,7 +14,7 @@ from jaxle_core import custom_jvp, dtypes, lax
 from jaxle_core.avals import get_aval
 from jaxle_numpy import util
 from jaxle_numpy.conditional import _where, where
-from jaxle_numpy.creation import full_like
+from jaxle_numpy.creation import asarray, full_like
 from jaxle_numpy.polynomial import polyval
 from jaxle_numpy.ufuncs import log, multiply, negative, sqrt, square, true_divide
 
@@ -51,7 +51,7 @@ def erfinv(x: Any) -> Any:
 
 def _ndtr(x: Any) -> Any:
     half_sqrt_2 = _c(x, np.sqrt(0.5))
-    x = lax.mul(x, half_sqrt_2)
+    x = multiply(x, half_sqrt_2)  # a weakly typed x is made strong, as in JAX
     z = lax.abs(x)
     y = lax.select(lax.lt(z, half_sqrt_2), lax.add(_c(x, 1), lax.erf(x)),
                    lax.select(lax.gt(x, _c(x, 0)), lax.sub(_c(x, 2), lax.erfc(z)), lax.erfc(z)))
@@ -59,8 +59,10 @@ def _ndtr(x: Any) -> Any:
 
 
 def ndtr(x: Any) -> Any:
-    """The standard normal cumulative distribution function."""
-    x, = util.promote_args_inexact("ndtr", x)
+    """The standard normal cumulative distribution function (of float32 or float64 ``x``)."""
+    x = asarray(x)
+    if get_aval(x).dtype not in (np.float32, np.float64):
+        raise TypeError(f"x.dtype={get_aval(x).dtype} is not supported, see docstring for supported types.")
     return _ndtr(x)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import operator
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -14,31 +15,49 @@ from jaxle_core import custom_jvp, dtypes, jvp, lax
 from jaxle_core.avals import get_aval
 from jaxle_numpy import util
 from jaxle_numpy.conditional import _where
+from jaxle_numpy.cumulative import cumprod
+from jaxle_numpy.manipulation import expand_dims
+from jaxle_numpy.reductions import sum as jnp_sum
+from jaxle_numpy.ufuncs import add, clip, multiply, negative, power, subtract, true_divide
 from jaxle_numpy.util import as_array
 
 __all__ = ["bernoulli", "spence", "zeta"]
 
-_DIRECT_TERMS = 10
-# B_2j / (2j)! for j = 1..6: the coefficients of the Euler-Maclaurin tail
-_EULER_MACLAURIN = (1 / 12, -1 / 720, 1 / 30240, -1 / 1209600, 1 / 47900160, -691 / 1307674368000)
+
+def _bernoulli_fractions(n: int) -> list[Fraction]:
+    """The Bernoulli numbers ``B_0 ... B_n`` exactly (``B_1 = -1/2``)."""
+    numbers: list[Fraction] = []
+    for m in range(n + 1):  # B_m = -1/(m+1) sum(comb(m+1, k) B_k for k < m), from sum(comb(m+1, k) B_k) = 0
+        numbers.append(Fraction(1) if m == 0 else
+                       -sum(math.comb(m + 1, k) * b for k, b in enumerate(numbers)) / (m + 1))
+    return numbers
 
 
-def _zeta_euler_maclaurin(x: Any, q: Any) -> Any:
-    """``zeta(x, q)`` as ten direct terms plus the Euler-Maclaurin tail: differentiable in ``x`` by tracing."""
-    one = util.weak_scalar_like(x, 1)
-    total = lax.full_like(lax.add(x, q), 0)
-    for k in range(_DIRECT_TERMS):
-        total = lax.add(total, lax.pow(lax.add(q, util.weak_scalar_like(q, k)), lax.neg(x)))
-    a = lax.add(q, util.weak_scalar_like(q, _DIRECT_TERMS))
-    a_to_minus_x = lax.pow(a, lax.neg(x))
-    total = lax.add(total, lax.div(lax.mul(a, a_to_minus_x), lax.sub(x, one)))
-    total = lax.add(total, lax.mul(util.weak_scalar_like(x, 0.5), a_to_minus_x))
-    factor = lax.div(lax.mul(x, a_to_minus_x), a)  # x (x+1) ... (x+2j-2) / a**(x+2j-1), for j = 1 first
-    for j, coefficient in enumerate(_EULER_MACLAURIN, start=1):
-        total = lax.add(total, lax.mul(util.weak_scalar_like(x, coefficient), factor))
-        factor = lax.div(lax.mul(lax.mul(factor, lax.add(x, util.weak_scalar_like(x, 2 * j - 1))),
-                                 lax.add(x, util.weak_scalar_like(x, 2 * j))), lax.square(a))
-    return total
+# (2j)! / B_2j for j = 1..16: the Euler-Maclaurin tail divides by them
+_TAIL_DIVISORS = [float(math.factorial(2 * j) / b)
+                  for j, b in enumerate(_bernoulli_fractions(32)[2::2], start=1)]
+
+
+def _zeta_series_expansion(x: Any, q: Any) -> Any:
+    """``zeta(x, q)`` as N direct terms, the integral of the rest and its Euler-Maclaurin corrections (N = M = 8 in
+    float32, 16 otherwise), as JAX writes it: its derivatives (by tracing) are ``zeta``'s."""
+    s, a = util.promote_args_inexact("zeta", x, q)
+    dtype = get_aval(a).dtype.type
+    s_, a_ = expand_dims(s, -1), expand_dims(a, -1)
+    n = m = dtype(8) if get_aval(a).dtype == np.float32 else dtype(16)
+    k = expand_dims(np.arange(n, dtype=n.dtype), tuple(range(get_aval(a).ndim)))
+    direct = jnp_sum(power(add(a_, k), negative(s_)), -1)
+    integral = lax.div(power(add(a, n), subtract(dtype(1), s)), subtract(s, dtype(1)))
+    first = power(add(a, n), negative(s))
+    j = expand_dims(np.arange(2 * m, dtype=m.dtype), tuple(range(get_aval(s).ndim)))
+    ratios = true_divide(add(s_, j), add(a_, n))
+    products = cumprod(ratios, -1)[..., ::2]
+    products = clip(products, max=dtypes.finfo(dtype).max)
+    divisors = np.expand_dims(np.array(_TAIL_DIVISORS[:get_aval(products).shape[-1]], dtype=dtype),
+                              tuple(range(get_aval(a).ndim)))
+    corrections = true_divide(products, divisors)
+    tail = multiply(first, add(dtype(0.5), jnp_sum(corrections, -1)))
+    return add(add(direct, integral), tail)
 
 
 def _zeta_body(x: Any, q: Any) -> Any:
@@ -47,9 +66,8 @@ def _zeta_body(x: Any, q: Any) -> Any:
 
 _zeta_body.__name__ = _zeta_body.__qualname__ = "zeta"
 _zeta = custom_jvp(_zeta_body)
-_zeta.defjvps(lambda g, ans, x, q: jvp(lambda s: _zeta_euler_maclaurin(s, q), (x,), (g,))[1],
-              lambda g, ans, x, q: lax.mul(g, lax.mul(lax.neg(x), lax.zeta(lax.add(x, util.weak_scalar_like(x, 1)),
-                                                                           q))))
+# derivatives in both arguments are those of the series (its value the primal output), as in JAX
+_zeta.defjvp(partial(jvp, _zeta_series_expansion))
 
 
 def zeta(x: Any, q: Any = None) -> Any:
@@ -66,11 +84,7 @@ def bernoulli(n: int) -> Any:
     n = operator.index(n)
     if n < 0:
         raise ValueError("n must be a non-negative integer.")
-    numbers: list[Fraction] = []
-    for m in range(n + 1):  # B_m = -1/(m+1) sum(comb(m+1, k) B_k for k < m), from sum(comb(m+1, k) B_k) = 0
-        numbers.append(Fraction(1) if m == 0 else
-                       -sum(math.comb(m + 1, k) * b for k, b in enumerate(numbers)) / (m + 1))
-    return as_array(np.array([float(b) for b in numbers], dtype=dtypes.default_float_dtype()))
+    return as_array(np.array([float(b) for b in _bernoulli_fractions(n)], dtype=dtypes.default_float_dtype()))
 
 
 _PI_SQUARED_OVER_6 = np.pi ** 2 / 6
