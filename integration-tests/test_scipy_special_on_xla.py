@@ -26,7 +26,7 @@ SUITES = {
 }
 # Cases whose values agree with JAX's to float rounding only; each says why.
 NOT_BITS = {
-    **dict.fromkeys([("stats", name) for name in ("poisson.entropy", "gaussian_kde.evaluate")],
+    **dict.fromkeys([("stats", name) for name in ("gaussian_kde.evaluate",)],
                     "computed with other operations than JAX's"),
 }
 CASES = sorted((suite, name) for suite, (_, cases, golden) in SUITES.items() for name in cases

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from jaxle_core import lax
+import jaxle_numpy as jnp
+from jaxle_core import jit, lax
 from jaxle_core.avals import get_aval
+from jaxle_numpy import util
 from jaxle_numpy.conditional import _where
-from jaxle_numpy.manipulation import expand_dims
 from jaxle_numpy.scipy.special.logarithmic import _xlogy, entr
 from jaxle_numpy.scipy.stats._common import c, promote
 from jaxle_numpy.ufuncs import floor, round
@@ -39,28 +41,38 @@ def cdf(k: Any, mu: Any, loc: Any = 0) -> Any:
     return _where(lax.lt(x, c(x, 0)), c(x, 0), probability)
 
 
-def _summed_entropy(mu: Any, terms: int, last: Any) -> Any:
-    """``sum(entr(pmf(k)))`` over ``k < min(terms, last)``."""
-    dtype = get_aval(mu).dtype
-    k = expand_dims(lax.iota(dtype, terms), 1)
-    probabilities = pmf(k, expand_dims(mu, 0))
-    probabilities = _where(lax.lt(k, expand_dims(last, 0)), probabilities, c(mu, 0))
-    return lax.reduce_sum(entr(probabilities), (0,))
+def _entropy_summed(mu: Any, terms: int, last: Callable[[Any], Any]) -> Any:
+    """``sum(entr(pmf(k)))`` over ``k < min(terms, ceil(last(mu)))``, for each element of the flat ``mu``."""
+    k = jnp.arange(terms, dtype=get_aval(mu).dtype)[:, None]
+    probabilities = pmf(k, mu, 0)
+    in_range = jnp.less(k, jnp.ceil(last(mu)).astype(get_aval(k).dtype)[None, :])
+    return jnp.sum(entr(jnp.where(in_range, probabilities, 0.0)), axis=0)
 
 
+def _entropy_small_mu(mu: Any) -> Any:
+    return _entropy_summed(mu, 35, lambda mu: jnp.add(mu, 20))
+
+
+def _entropy_medium_mu(mu: Any) -> Any:
+    return _entropy_summed(mu, 250, lambda mu: jnp.add(jnp.add(mu, jnp.multiply(10, jnp.sqrt(mu))), 20))
+
+
+def _entropy_large_mu(mu: Any) -> Any:
+    """The first terms of the asymptotic series, ``log(2 pi e mu) / 2 - 1 / (12 mu)``."""
+    return jnp.subtract(jnp.multiply(0.5, jnp.log(jnp.multiply(2 * np.pi * np.e, mu))),
+                        jnp.true_divide(1.0, jnp.multiply(12, mu)))
+
+
+@jit
 def entropy(mu: Any, loc: Any = 0) -> Any:
-    """The entropy of the distribution (``loc`` does not change it): a sum over the probable values for small
-    ``mu``, its asymptotic series for large ``mu``."""
-    mu, loc = promote("poisson.entropy", mu, loc)
-    flat = lax.reshape(mu, (max(1, int(np.prod(get_aval(mu).shape))),))
-    small = _summed_entropy(flat, 35, lax.ceil(lax.add(flat, c(flat, 20))))
-    spread = lax.add(lax.add(flat, lax.mul(c(flat, 10), lax.sqrt(flat))), c(flat, 20))
-    medium = _summed_entropy(flat, 250, lax.ceil(spread))
-    safe = _where(lax.gt(flat, c(flat, 0)), flat, c(flat, 1))
-    inverse = lax.div(c(flat, 1), safe)
-    series = lax.mul(inverse, lax.add(c(flat, 1 / 12), lax.mul(inverse, lax.add(
-        c(flat, 1 / 24), lax.mul(inverse, c(flat, 19 / 360))))))
-    asymptotic = lax.sub(lax.mul(c(flat, 0.5), lax.log(lax.mul(c(flat, 2 * np.pi * np.e), safe))), series)
-    result = _where(lax.lt(flat, c(flat, 10)), small, _where(lax.lt(flat, c(flat, 100)), medium, asymptotic))
-    result = _where(lax.eq(flat, c(flat, 0)), c(flat, 0), result)
-    return lax.reshape(result, get_aval(mu).shape)
+    """The entropy of the distribution (``loc`` does not change it): a sum over the probable values for
+    ``mu < 100`` (35 terms below 10, 250 from there), two terms of its asymptotic series beyond."""
+    mu, loc = util.ensure_arraylike("poisson.entropy", mu, loc)
+    mu, loc = util.promote_dtypes_inexact(mu, loc)
+    shape = jnp.broadcast_shapes(get_aval(mu).shape, get_aval(loc).shape)
+    flat = jnp.ravel(mu)
+    zeros = jnp.zeros_like(flat)
+    result = jnp.where(jnp.equal(flat, 0), zeros,
+                       jnp.where(jnp.less(flat, 10), _entropy_small_mu(flat),
+                                 jnp.where(jnp.less(flat, 100), _entropy_medium_mu(flat), _entropy_large_mu(flat))))
+    return jnp.broadcast_to(jnp.reshape(result, get_aval(mu).shape), shape)
