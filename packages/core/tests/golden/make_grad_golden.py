@@ -105,6 +105,8 @@ def cases(impl, lax):
         # a jit's known output that is a literal stays an output of the known jit
         ("jit_literal_output", grad(lambda x: jit(lambda a: (lax.sin(a), f32(0.0)))(x)[0] * jit(
             lambda a: (lax.sin(a), f32(2.0)))(x)[1]), (f32(0.5),)),
+        # a jit returning one of its inputs: the known jit does not return it (the input is used), as JAX forwards it
+        ("jit_returns_its_input", grad(lambda x: lax.mul(*jit(lambda a: (lax.sin(a) * 2.0, a))(x))), (f32(0.5),)),
         # a custom_jvp call one of whose outputs nothing reads is pruned to the others (function and rule)
         ("jit_custom_jvp_one_output_read",
          grad(lambda x: lax.reduce_sum(jit(custom_sign_and_sin(impl, lax))(x)[0] * x, (0,))), (x3,)),

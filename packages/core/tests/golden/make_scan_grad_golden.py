@@ -163,6 +163,8 @@ def cases(impl, lax):
         # the forward loop's body is pruned by its rules: the cond's unused residual placeholders go
         ("grad_cond_in_body", grad(lambda c, xs: lax.scan(lambda k, x: (lax.cond(
             x > f32(0.5), lambda: k * x, lambda: lax.sin(k)), None), c, xs)[0]), (c, xs)),
+        ("grad_jit_body_returning_carry", grad(lambda c, xs: lax.reduce_sum(lax.scan(jit(
+            lambda k, x: (lax.sin(k) * x, k)), c, xs)[1], (0,))), (c, xs)),
         ("grad_of_grad_jit_closing_over_array", grad(grad(lambda c, xs: lax.scan(lambda k, x: (jit(
             lambda a: lax.reduce_sum(lax.sin(a * x3), (0,)))(k) * x, None), c, xs)[0])), (c, xs)),
         ("grad_carry_swap", grad(lambda a, b, xs: lax.scan(lambda c, x: ((c[1] * x, lax.sin(c[0])), None), (a, b),

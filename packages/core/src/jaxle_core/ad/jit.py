@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
 from typing import Any
 
 from jaxle_core import core
@@ -132,26 +133,28 @@ def partial_eval_call(trace: PartialStagingTrace, args: Sequence[Any], jaxpr: Cl
                       bind_known: Callable[[ClosedJaxpr, list[Any], SplitJaxpr, dict[int, Any]], list[Any]],
                       unknown_params: Callable[[SplitJaxpr], dict], cache: LruCache = _partial_evals,
                       residuals_first: bool = False, linearized_whole: bool = False,
-                      literal_outputs: bool = False) -> list[Any]:
+                      literal_outputs: bool = False, forwardable: Sequence[bool] | None = None) -> list[Any]:
     """The partial evaluation of an equation of ``primitive`` calling ``jaxpr`` on ``args``: its known part run
     now by ``bind_known(known jaxpr, known args, split, literal known outputs)``, its unknown part staged as another
     equation of ``primitive`` with ``unknown_params(split)``, on the residuals and the unknown arguments (the
     residuals after them where a jaxpr is split as JAX's scan splits it, unless ``residuals_first``). With
     ``linearized_whole``, the known part of a call in a linearized function keeps its dead equations (JAX traces a
     linearized ``closed_call``'s primal body whole). With ``literal_outputs``, known outputs that are literals stay
-    outputs of the known call (a jit's do in JAX)."""
+    outputs of the known call (a jit's do in JAX). Linearizing, a known output in ``forwardable`` (one flag per
+    output) that is a known input is not an output of the known call: the input is used (JAX's forwarding)."""
     unknowns = [trace.is_unknown(x) for x in args]
     residuals_last = trace.sort_residuals and not residuals_first
     linearizes = not trace.splits_jaxpr
     prune = not (linearizes and linearized_whole)
+    forwardable = tuple(forwardable) if linearizes and forwardable is not None else ()
     split, known, literals = cached_on_jaxpr(
-        cache, jaxpr, [*unknowns, residuals_last, linearizes, prune, literal_outputs],
-        lambda: split_call_jaxpr(jaxpr, unknowns, residuals_last, linearizes, prune, literal_outputs))
+        cache, jaxpr, [*unknowns, residuals_last, linearizes, prune, literal_outputs, forwardable],
+        lambda: split_call_jaxpr(jaxpr, unknowns, residuals_last, linearizes, prune, literal_outputs, forwardable))
     known_args = [x for x, u in zip(args, unknowns) if not u]
     with core.set_current_trace(trace.parent):
         computed = iter(bind_known(known, known_args, split, literals))
-    known_outs = [literals[i] if i in literals else next(computed)
-                  for i in range(len(known.jaxpr.outvars) + len(literals))]
+    known_outs = [(known_args[literals[i].index] if isinstance(literals[i], _Forwarded) else literals[i])
+                  if i in literals else next(computed) for i in range(len(known.jaxpr.outvars) + len(literals))]
     n_known = split.out_unknowns.count(False)
     residuals = split.residuals(known_args, known_outs)
     if trace.splits_jaxpr:  # a constant residual is a residual of the whole split too (JAX makes it a constvar)
@@ -186,14 +189,24 @@ def _jit_partial_eval(trace: PartialStagingTrace, args, params):
                            out_shardings=tuple(outs))
         return unknown
 
-    return partial_eval_call(trace, args, params["jaxpr"], jit_p, bind_known, unknown_params, literal_outputs=True)
+    return partial_eval_call(trace, args, params["jaxpr"], jit_p, bind_known, unknown_params, literal_outputs=True,
+                             forwardable=[s is None for s in out_shardings])
+
+
+@dataclass(frozen=True)
+class _Forwarded:
+    """A known output of a split call that is its known input ``index`` (not returned by the known call)."""
+
+    index: int
 
 
 def split_call_jaxpr(closed: ClosedJaxpr, unknowns: list[bool], residuals_last: bool,
-                     linearizes: bool = False, prune: bool = True,
-                     literal_outputs: bool = False) -> tuple[SplitJaxpr, ClosedJaxpr, dict[int, Any]]:
-    """The split of a called jaxpr, its known part without dead equations (unless not ``prune``) and, unless
-    ``literal_outputs``, without the known outputs that are literals, and those literals' values by output position.
+                     linearizes: bool = False, prune: bool = True, literal_outputs: bool = False,
+                     forwardable: Sequence[bool] = ()) -> tuple[SplitJaxpr, ClosedJaxpr, dict[int, Any]]:
+    """The split of a called jaxpr, its known part without dead equations (unless not ``prune``) and without the
+    known outputs it does not return: those that are literals (unless ``literal_outputs``) and the ``forwardable``
+    ones (flags of the call's outputs) that are known inputs; and for those, by output position, the literal's value
+    or the ``_Forwarded`` input.
     With ``residuals_last`` (a split inside a jaxpr split as JAX's scan does) the residuals come in JAX's sorted
     order and after the unknown inputs. ``linearizes``: the split of a call in a linearized function (see
     ``partial_eval_jaxpr``)."""
@@ -206,8 +219,13 @@ def split_call_jaxpr(closed: ClosedJaxpr, unknowns: list[bool], residuals_last: 
                                     split.unknown.consts)
     known = dce_jaxpr(split.known.jaxpr, instantiate=True)[0] if prune else split.known.jaxpr
     n_outs = split.out_unknowns.count(False)  # the known outputs, before the residuals (literals among those stay)
-    literals = {} if literal_outputs else {i: v.val for i, v in enumerate(known.outvars[:n_outs])
-                                           if isinstance(v, Literal)}
+    literals: dict[int, Any] = {} if literal_outputs else {i: v.val for i, v in enumerate(known.outvars[:n_outs])
+                                                           if isinstance(v, Literal)}
+    if forwardable:
+        flags = [f for f, u in zip(forwardable, split.out_unknowns) if not u]
+        inputs = {v: j for j, v in enumerate(known.invars)}
+        literals.update({i: _Forwarded(inputs[v]) for i, (v, f) in enumerate(zip(known.outvars[:n_outs], flags))
+                         if f and v in inputs})
     known = known.replace(outvars=[v for i, v in enumerate(known.outvars) if i not in literals])
     return split, ClosedJaxpr(known, split.known.consts), literals
 
