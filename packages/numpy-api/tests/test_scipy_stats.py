@@ -24,9 +24,6 @@ GOLDEN = jnp_golden.load("scipy_stats_golden.json")
 JAXPR_DIFFERS = {
     **dict.fromkeys(("gaussian_kde.evaluate", "gaussian_kde.logpdf_weighted"),
                     "the kernel sum is a logsumexp over whitened differences (JAX: another formulation)"),
-    **dict.fromkeys(("mode", "mode_nan"), "counts compare all pairs (JAX: sorts and finds unique values)"),
-    **dict.fromkeys(("rankdata", "rankdata_dense_axis", "rankdata_nan"),
-                    "ranks count smaller and equal values over all pairs (JAX: sorts)"),
 }
 
 

@@ -1,24 +1,20 @@
 """Summaries of samples: ``mode`` (most frequent value and its count), ``rankdata`` (ranks with SciPy's tie
-methods) and ``sem`` (standard error of the mean)."""
+methods) and ``sem`` (standard error of the mean). ``mode`` and ``rankdata`` sort as JAX's do (``unique`` with
+counts; a key-value sort, the runs of equal values and their starts), so their jaxprs and values are JAX's."""
 
 from __future__ import annotations
 
+import math
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from jaxle_core import dtypes, lax
+import jaxle_numpy as jnp
+from jaxle_core import dtypes, lax, vmap
 from jaxle_core.avals import get_aval
 from jaxle_numpy import util
-from jaxle_numpy.conditional import _where
-from jaxle_numpy.creation import asarray
-from jaxle_numpy.manipulation import expand_dims, moveaxis, ravel
-from jaxle_numpy.reductions import any as jnp_any
-from jaxle_numpy.reductions import max as jnp_max
-from jaxle_numpy.reductions import min as jnp_min
 from jaxle_numpy.reductions import std
-from jaxle_numpy.sorting import argsort
-from jaxle_numpy.ufuncs import isnan, round, sqrt, true_divide
+from jaxle_numpy.ufuncs import sqrt
 
 __all__ = ["ModeResult", "mode", "rankdata", "sem"]
 
@@ -30,96 +26,100 @@ class ModeResult(NamedTuple):
     count: Any
 
 
-def _check_nan_policy(nan_policy: str) -> None:
+def _check_nan_policy(function: str, nan_policy: str) -> None:
+    """Only "propagate" is implemented (NaN in, NaN out); "raise" would need to look at the values."""
+    if nan_policy not in ("propagate", "omit", "raise"):
+        raise ValueError(f"Illegal nan_policy value {nan_policy!r}; expected one of "
+                         "{'propagate', 'omit', 'raise'}")
     if nan_policy == "omit":
-        raise NotImplementedError("Logic for `nan_policy` of omit is not implemented")
-    if nan_policy != "propagate":
-        raise ValueError(f"{nan_policy} is not supported")
+        raise NotImplementedError(f"Logic for `nan_policy` of {nan_policy} is not implemented")
+    if nan_policy == "raise":
+        raise NotImplementedError(f"In order to best JIT compile `{function}`, we cannot know whether `x` contains "
+                                  f"nans. Please check if nans exist in `x` outside of the `{function}` function.")
 
 
-def _same(x: Any) -> Any:
-    """``same[..., i, j]``: whether ``x[..., i]`` and ``x[..., j]`` are equal (NaNs equal to one another)."""
-    left, right = expand_dims(x, -1), expand_dims(x, -2)
-    return (left == right) | (isnan(left) & isnan(right))
+def _mode_of_column(x: Any) -> tuple[Any, Any]:
+    """The most frequent value of the 1-d ``x`` (the smallest among ties) and its count."""
+    if get_aval(x).size == 0:
+        float_dtype = dtypes.default_float_dtype()
+        return jnp.array(np.nan, dtype=float_dtype), jnp.array(0, dtype=float_dtype)
+    values, counts = jnp.unique(x, return_counts=True, size=get_aval(x).size)
+    return values[jnp.argmax(counts)], jnp.max(counts)
 
 
+@util.named_jit("mode", static_argnames=("axis", "nan_policy", "keepdims"))
 def mode(a: Any, axis: int | None = 0, nan_policy: str = "propagate", keepdims: bool = False) -> ModeResult:
     """The most frequent value along ``axis`` (the smallest among ties) and its count."""
     util.check_arraylike("mode", a)
-    _check_nan_policy(nan_policy)
-    x = asarray(a)
+    x = jnp.atleast_1d(a)
+    _check_nan_policy("mode", nan_policy)
+    shape = get_aval(x).shape
+    if axis is not None:
+        axis = util.canonicalize_axis(axis, len(shape))
     if axis is None:
-        x, axis = ravel(x), 0
-        out_shape = (1,) * get_aval(a).ndim if keepdims else ()
+        out_shape = (1,) * len(shape) if keepdims else ()
+        axis, x = 0, jnp.ravel(x)
     else:
-        axis = util.canonicalize_axis(axis, get_aval(x).ndim)
-        shape = list(get_aval(x).shape)
-        shape[axis] = 1
-        out_shape = tuple(shape) if keepdims else tuple(shape[:axis] + shape[axis + 1:])
-    x = moveaxis(x, axis, -1)
-    if get_aval(x).shape[-1] == 0:
-        return ModeResult(lax.full(out_shape, np.nan, dtypes.default_float_dtype()),
-                          lax.full(out_shape, 0, dtypes.default_float_dtype()))
-    counts = lax.reduce_sum(lax.convert_element_type(_same(x), np.int32), (get_aval(x).ndim,))
-    top = counts == jnp_max(counts, axis=-1, keepdims=True)
-    numeric_tie = top & ~isnan(x)
-    largest = np.inf if dtypes.issubdtype(get_aval(x).dtype, np.inexact) else dtypes.iinfo(get_aval(x).dtype).max
-    value = _where(jnp_any(numeric_tie, axis=-1), jnp_min(_where(numeric_tie, x, largest), axis=-1), np.nan)
-    value = lax.convert_element_type(value, get_aval(x).dtype)
-    return ModeResult(lax.reshape(value, out_shape), lax.reshape(jnp_max(counts, axis=-1), out_shape))
+        out_shape = tuple(1 if i == axis else n for i, n in enumerate(shape) if keepdims or i != axis)
+    x = jnp.moveaxis(x, axis, 0)
+    x = jnp.reshape(x, (get_aval(x).shape[0], math.prod(get_aval(x).shape[1:])))
+    values, counts = vmap(_mode_of_column, in_axes=1)(x)
+    return ModeResult(jnp.reshape(values, out_shape), jnp.reshape(counts, out_shape))
 
 
 _RANK_METHODS = ("average", "min", "max", "dense", "ordinal")
 
 
-def _ranks_along_last(x: Any, method: str) -> Any:
-    """Ranks (from 1) of ``x`` along its last axis; all NaN where that axis holds a NaN."""
-    float_dtype = dtypes.to_inexact_dtype(get_aval(x).dtype)
-    left, right = expand_dims(x, -1), expand_dims(x, -2)
-    last = get_aval(x).ndim
+def _invert_permutation(i: Any) -> Any:
+    return jnp.empty_like(i).at[i].set(jnp.arange(get_aval(i).size, dtype=get_aval(i).dtype))
 
-    def count(mask: Any) -> Any:
-        return lax.reduce_sum(lax.convert_element_type(mask, float_dtype), (last,))
 
+def _ranks(a: Any, method: str) -> Any:
+    """Ranks of the 1-d ``a`` without NaN: from the sorted values, where each run of equal values starts."""
+    float_dtype = dtypes.default_float_dtype()
+    size = get_aval(a).size
+    ordered, order = lax.sort_key_val(a, jnp.arange(size))
+    position = _invert_permutation(order)
     if method == "ordinal":
-        ranks = lax.convert_element_type(argsort(argsort(x, axis=-1, stable=True), axis=-1, stable=True), float_dtype)
-        ranks = lax.add(ranks, util.scalar_like(ranks, 1))
-    else:
-        below, at_most = count(right < left), count(right <= left)
-        if method == "min":
-            ranks = lax.add(below, util.scalar_like(below, 1))
-        elif method == "max":
-            ranks = at_most
-        elif method == "average":
-            ranks = true_divide(lax.add(lax.add(below, util.scalar_like(below, 1)), at_most), 2)
-        else:  # dense: each smaller distinct value counts once (a value repeated m times adds m * 1/m)
-            multiplicity = count(left == right)
-            weights = expand_dims(lax.div(util.scalar_like(multiplicity, 1), multiplicity), -2)
-            smaller = lax.convert_element_type(right < left, float_dtype)
-            ranks = lax.add(round(lax.reduce_sum(lax.mul(smaller, weights), (last,))), util.scalar_like(below, 1))
-    has_nan = jnp_any(isnan(x), axis=-1, keepdims=True)
-    return _where(has_nan, util.scalar_like(ranks, np.nan), ranks)
+        return jnp.add(position, 1).astype(float_dtype)
+    starts = jnp.concatenate([jnp.array([True]), jnp.not_equal(ordered[1:], ordered[:-1])])
+    dense = jnp.cumsum(starts, axis=None, dtype=None, out=None)[position]
+    if method == "dense":
+        return dense.astype(float_dtype)
+    first = jnp.nonzero(starts, size=size + 1, fill_value=get_aval(starts).size)[0].astype(float_dtype)
+    if method == "max":
+        return first[dense]
+    if method == "min":
+        return jnp.add(first[jnp.subtract(dense, 1)], 1)
+    return jnp.multiply(0.5, jnp.add(jnp.add(first[dense], first[jnp.subtract(dense, 1)]), 1))
 
 
+@util.named_jit("rankdata", static_argnames=("method", "axis", "nan_policy"))
 def rankdata(a: Any, method: str = "average", *, axis: int | None = None, nan_policy: str = "propagate") -> Any:
     """Ranks of ``a``'s values (from 1), ties resolved by ``method`` (SciPy's five), over all of ``a`` or along
-    ``axis``; NaN ranks where NaN is present."""
+    ``axis``; all NaN where NaN is present."""
     util.check_arraylike("rankdata", a)
-    _check_nan_policy(nan_policy)
+    _check_nan_policy("rankdata", nan_policy)
     if method not in _RANK_METHODS:
         raise ValueError(f"unknown method '{method}'")
-    x = asarray(a)
-    if axis is None:
-        return _ranks_along_last(ravel(x), method)
-    axis = util.canonicalize_axis(axis, get_aval(x).ndim)
-    return moveaxis(_ranks_along_last(moveaxis(x, axis, -1), method), -1, axis)
+    if axis is not None:
+        return jnp.apply_along_axis(rankdata, axis, a, method)
+    a = jnp.ravel(a)
+    return lax.cond(jnp.any(jnp.isnan(a)), lambda a: jnp.full_like(a, jnp.nan, dtypes.default_float_dtype()),
+                    lambda a: _ranks(a, method), a)
 
 
 @util.named_jit("sem", static_argnames=("axis", "ddof", "nan_policy", "keepdims"))
 def sem(a: Any, axis: int | None = 0, ddof: int = 1, nan_policy: str = "propagate", *, keepdims: bool = False) -> Any:
     """The standard error of the mean along ``axis``: ``std(a, ddof=ddof) / sqrt(n)``."""
     util.check_arraylike("sem", a)
-    _check_nan_policy(nan_policy)
+    if nan_policy == "omit":  # over the values that are not NaN
+        b, = util.promote_args_inexact("sem", a)
+        count = jnp.sum(jnp.invert(jnp.isnan(b)), axis, keepdims=keepdims)
+        return jnp.true_divide(jnp.nanstd(b, axis, ddof=ddof, keepdims=keepdims),
+                               jnp.sqrt(count).astype(get_aval(b).dtype))
+    if nan_policy != "propagate":
+        raise ValueError(f"{nan_policy} is not supported")
     shape = get_aval(a).shape
     size = int(np.prod(shape)) if axis is None else shape[util.canonicalize_axis(axis, len(shape))]
     deviation = std(a, axis=axis, ddof=ddof, keepdims=keepdims)
