@@ -17,7 +17,7 @@ from jaxle_numpy.scipy import signal
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent / "golden"))
 import jnp_golden  # noqa: E402
 import scipy_golden  # noqa: E402
-from make_scipy_signal_golden import CASES, VALUES_ONLY  # noqa: E402
+from make_scipy_signal_golden import CASES  # noqa: E402
 
 GOLDEN = jnp_golden.load("scipy_signal_golden.json")
 
@@ -26,8 +26,8 @@ def golden_case_names(prefix: str) -> list[str]:
 
 
 def replay(name: str) -> None:
-    """One golden case of make_scipy_signal_golden.py, jaxprs compared unless not recorded."""
-    scipy_golden.assert_case_matches(CASES[name], GOLDEN[name], jaxpr_differs=name in VALUES_ONLY)
+    """One golden case of make_scipy_signal_golden.py: jaxpr, values and weak types, or the error."""
+    scipy_golden.assert_case_matches(CASES[name], GOLDEN[name])
 
 
 @pytest.mark.parametrize("name", golden_case_names("signal."))

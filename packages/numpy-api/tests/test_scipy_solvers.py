@@ -26,13 +26,17 @@ def _rosenbrock(x, np_module):
 
 
 def test_minimize_bfgs_against_scipy():
-    start = np.array([-1.2, 1.0, 0.8])
+    start = np.array([1.3, 0.7, 0.8])
     with config.enable_x64(True):
         result = optimize.minimize(lambda x: _rosenbrock(x, jnp), start, method="BFGS")
         expected = scipy.optimize.minimize(lambda x: _rosenbrock(x, np), start, method="BFGS")
         np.testing.assert_allclose(result.x, expected.x, atol=1e-4)
         assert bool(result.success) and int(result.status) == 0 and float(result.fun) <= expected.fun + 1e-8
         np.testing.assert_allclose(result.jac, np.zeros(3), atol=1e-5)
+        # From SciPy's usual start JAX 0.10.2's zoom gives up (its bracket shrinks below 1e-10): status 2 + 1.
+        stalled = optimize.minimize(lambda x: _rosenbrock(x, jnp), np.array([-1.2, 1.0, 0.8]), method="BFGS")
+        assert int(stalled.status) == 3 and not bool(stalled.success)
+        assert float(stalled.fun) < _rosenbrock(np.array([-1.2, 1.0, 0.8]), np)
     quadratic = optimize.minimize(lambda x, w: jnp.sum(w * (x - 1.0) ** 2), np.zeros(3, np.float32),
                                   args=(np.arange(1.0, 4.0, dtype=np.float32),), method="bfgs")
     np.testing.assert_allclose(quadratic.x, np.ones(3), atol=1e-5)
@@ -78,8 +82,9 @@ def test_gmres_restarts_and_info():
         x, info = sparse_linalg.gmres(_GENERAL, _B, restart=2, tol=1e-10)
         np.testing.assert_allclose(x, np.linalg.solve(_GENERAL, _B), atol=1e-8)
         assert int(info) == 0
-        _, info = sparse_linalg.gmres(_GENERAL, _B, restart=1, maxiter=1, tol=1e-12)
-        assert int(info) == 1
+        # As JAX 0.10.2's, info reports a NaN solution (-1) only, not running out of cycles.
+        x, info = sparse_linalg.gmres(_GENERAL, _B, restart=1, maxiter=1, tol=1e-12)
+        assert int(info) == 0 and np.abs(_GENERAL @ np.asarray(x) - _B).max() > 1e-6
     assert sparse_linalg.cg(_SPD, _B)[1] is None
     with pytest.raises(ValueError, match="solve_method"):
         sparse_linalg.gmres(_GENERAL, _B, solve_method="x")

@@ -22,6 +22,7 @@ from jaxle_core.mesh import PartitionSpec, get_abstract_mesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import checked_out_sharding, spec_of
 from jaxle_numpy import indexer, ufuncs
+from jaxle_numpy.creation import asarray
 from jaxle_numpy.util import check_arraylike, ensure_array, promote_dtypes, staged_when_converted
 
 __all__: list[str] = []
@@ -186,6 +187,8 @@ def scatter_update(x, index, y, kind: str, *, indices_are_sorted: bool = False, 
                    mode=None, wrap_negative_indices: bool = True, out_sharding=None):
     """``x`` with ``y`` combined into ``x[index]`` by the scatter ``kind`` (set, add, sub, mul, min, max); computed
     whole on every device, then laid out as ``out_sharding``, when that is given."""
+    if isinstance(y, (list, tuple)):
+        y = asarray(y)  # JAX makes a sequence of updates one array (traced entries stacked)
     check_arraylike(f"scatter_{kind}", x, y)
     key_dtype = get_aval(x).dtype if dtypes.is_extended(get_aval(x).dtype) else None
     if key_dtype is not None and isinstance(y, int):  # met by JAX's check of an integer update against x's dtype

@@ -706,29 +706,32 @@ def _repeat(a: Any, repeats: Any, axis: int, total_repeat_length: int | None) ->
 
 
 @named_jit("_flip", ("axis",))
-def _flip(m: Any, axis: tuple[int, ...]) -> Any:
-    return lax_structural.rev(m, axis)
+def _flip(m: Any, axis: int | tuple[int, ...] | None) -> Any:
+    """``m`` reversed along ``axis`` as given (canonicalized inside, so that -1 and 0 trace apart, as JAX's)."""
+    ndim = _ndim(m)
+    axes = range(ndim) if axis is None else (_axis(i, ndim) for i in _index_tuple(axis))
+    return lax_structural.rev(m, tuple(axes))
 
 
 def flip(m: Any, axis: int | Sequence[int] | None = None) -> Any:
     """``m`` with the order of its elements reversed along ``axis`` (every axis by default)."""
     m = ensure_arraylike("flip", m)
-    ndim = _ndim(m)
-    axes = tuple(range(ndim)) if axis is None else tuple(
-        _axis(i, ndim) for i in _index_tuple(axis, "The axis argument must be known statically."))
-    return _flip(m, axes)
+    if axis is None:
+        return _flip(m, None)
+    axes = _index_tuple(axis, "The axis argument must be known statically.")
+    return _flip(m, axes[0] if isinstance(axis, int) or np.ndim(axis) == 0 else axes)
 
 
 def fliplr(m: Any) -> Any:
     """``m`` reversed along its second axis."""
     m = ensure_arraylike("fliplr", m)
-    return _flip(m, (_axis(1, _ndim(m)),))
+    return _flip(m, 1)
 
 
 def flipud(m: Any) -> Any:
     """``m`` reversed along its first axis."""
     m = ensure_arraylike("flipud", m)
-    return _flip(m, (_axis(0, _ndim(m)),))
+    return _flip(m, 0)
 
 
 @named_jit("rot90", ("k", "axes"))
@@ -747,12 +750,12 @@ def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
     if k == 0:
         return m
     if k == 2:
-        return _flip(_flip(m, (ax1,)), (ax2,))
+        return _flip(_flip(m, ax1), ax2)
     permutation = list(range(ndim))
     permutation[ax1], permutation[ax2] = permutation[ax2], permutation[ax1]
     if k == 1:
-        return lax_structural.transpose(_flip(m, (ax2,)), tuple(permutation))
-    return _flip(lax_structural.transpose(m, tuple(permutation)), (ax2,))
+        return lax_structural.transpose(_flip(m, ax2), tuple(permutation))
+    return _flip(lax_structural.transpose(m, tuple(permutation)), ax2)
 
 
 @named_jit("_roll_static", ("shift", "axis"))
@@ -922,7 +925,7 @@ def _pad_reflect(x: Any, pad_width: tuple, mode: str, reflect_type: str) -> Any:
         edge = lax_slicing.slice_in_dim(x, 0, 1, axis=axis)
         while before > 0:
             chunk = min(before, size - offset)
-            piece = _flip(lax_slicing.slice_in_dim(x, offset, offset + chunk, axis=axis), (axis,))
+            piece = _flip(lax_slicing.slice_in_dim(x, offset, offset + chunk, axis=axis), axis)
             if odd:
                 piece = 2 * edge - piece
                 edge = lax_slicing.slice_in_dim(piece, 0, 1, axis=axis)
@@ -934,7 +937,7 @@ def _pad_reflect(x: Any, pad_width: tuple, mode: str, reflect_type: str) -> Any:
             chunk = min(after, size - offset)
             length = _shape(x)[axis]
             start = length - offset - chunk
-            piece = _flip(lax_slicing.slice_in_dim(x, start, start + chunk, axis=axis), (axis,))
+            piece = _flip(lax_slicing.slice_in_dim(x, start, start + chunk, axis=axis), axis)
             if odd:
                 piece = 2 * edge - piece
                 edge = lax_slicing.slice_in_dim(piece, chunk - 1, chunk, axis=axis)
@@ -954,7 +957,7 @@ def _pad_linear_ramp(x: Any, pad_width: tuple, end_values: tuple) -> Any:
                                endpoint=False, dtype=dtype, axis=axis)
         ramp_after = linspace(end_after, lax_structural.squeeze(edge_after, (axis,)), int(after),
                               endpoint=False, dtype=dtype, axis=axis)
-        x = lax_structural.concatenate([ramp_before, x, _flip(ramp_after, (axis,))], axis)
+        x = lax_structural.concatenate([ramp_before, x, _flip(ramp_after, axis)], axis)
     return x
 
 

@@ -456,6 +456,13 @@ def promote_dtypes_inexact(*args: Any) -> list[Any]:
     return [_to_dtype(a, dtype, weak) for a in args]
 
 
+def promote_dtypes_complex(*args: Any) -> list[Any]:
+    """Promote to a common dtype, then to a complex one."""
+    args = _promotion_operands(args)
+    dtype, weak = _result_type(args)
+    return [_to_dtype(a, dtypes.to_complex_dtype(dtype), weak) for a in args]
+
+
 def promote_args_inexact(fun_name: str, *args: Any) -> list[Any]:
     """``promote_args`` to an inexact dtype: what ``jnp.sin`` and friends do with integer inputs."""
     check_arraylike(fun_name, *args)

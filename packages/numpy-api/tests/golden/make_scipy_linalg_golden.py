@@ -15,6 +15,10 @@ A = _RNG.standard_normal((3, 3)).astype(np.float32)
 SPD = (A @ A.T + 3 * np.eye(3)).astype(np.float32)
 B = _RNG.standard_normal(3).astype(np.float32)
 SIGNAL = _RNG.standard_normal(6).astype(np.float32)
+A2 = _RNG.standard_normal((2, 2)).astype(np.float32)
+C32 = _RNG.standard_normal((3, 2)).astype(np.float32)
+DIAGONAL = _RNG.standard_normal(5).astype(np.float32)
+OFF_DIAGONAL = _RNG.standard_normal(4).astype(np.float32)
 
 
 def case(path, *args, **kwargs):
@@ -39,6 +43,8 @@ CASES = {
     "linalg.solve": case("linalg.solve", A, B),
     "linalg.solve_pos": case("linalg.solve", SPD, B, assume_a="pos"),
     "linalg.qr": case("linalg.qr", A),
+    "linalg.qr_r_tall": case("linalg.qr", A[:, :2], mode="r"),
+    "linalg.qr_r_tall_pivoting": case("linalg.qr", A[:, :2], mode="r", pivoting=True),
     "linalg.svd": case("linalg.svd", A),
     "linalg.eigh": case("linalg.eigh", SPD),
     "linalg.schur": case("linalg.schur", A),
@@ -73,6 +79,34 @@ CASES = {
     "linalg.qr_bad_mode": case("linalg.qr", A, mode="x"),
     "linalg.expm_not_square": case("linalg.expm", B),
     "linalg.solve_bad_assume_a": case("linalg.solve", A, B, assume_a="x"),
+    "linalg.solve_sylvester": case("linalg.solve_sylvester", A, A2 + 3 * np.eye(2, dtype=np.float32), C32),
+    "linalg.solve_sylvester_eigen": case("linalg.solve_sylvester", A, A2 + 3 * np.eye(2, dtype=np.float32), C32,
+                                         method="eigen"),
+    "linalg.solve_sylvester_complex": case("linalg.solve_sylvester", A + 1j * SPD, A2, C32),
+    "linalg.solve_sylvester_batched": case("linalg.solve_sylvester", np.stack([A, SPD]), A2, C32),
+    "linalg.solve_sylvester_singular": case("linalg.solve_sylvester", SPD, -SPD, SPD),
+    "linalg.solve_sylvester_bad_method": case("linalg.solve_sylvester", A, A2, C32, method="x"),
+    "linalg.solve_sylvester_bad_shape": case("linalg.solve_sylvester", A, A2, C32.T),
+    "linalg.funm": lambda m: (lambda a: m.scipy.linalg.funm(a, m.numpy.sin), [A]),
+    "linalg.funm_disp": lambda m: (lambda a: m.scipy.linalg.funm(a, lambda x: m.numpy.exp(x) + 1, disp=False), [SPD]),
+    "linalg.funm_complex": lambda m: (lambda a: m.scipy.linalg.funm(a, m.numpy.cos), [A + 1j * SPD]),
+    "linalg.funm_not_square": lambda m: (lambda a: m.scipy.linalg.funm(a, m.numpy.cos), [C32]),
+    "linalg.rsf2csf": lambda m: (lambda a: m.scipy.linalg.rsf2csf(*m.scipy.linalg.schur(a)), [A]),
+    "linalg.rsf2csf_bad_shape": case("linalg.rsf2csf", A, C32),
+    "linalg.eigh_tridiagonal": case("linalg.eigh_tridiagonal", DIAGONAL, OFF_DIAGONAL, eigvals_only=True),
+    "linalg.eigh_tridiagonal_select": case("linalg.eigh_tridiagonal", DIAGONAL, OFF_DIAGONAL, eigvals_only=True,
+                                           select="i", select_range=(1, 3)),
+    "linalg.eigh_tridiagonal_tol": case("linalg.eigh_tridiagonal", DIAGONAL, OFF_DIAGONAL, eigvals_only=True,
+                                        tol=1e-3),
+    "linalg.eigh_tridiagonal_complex": case("linalg.eigh_tridiagonal", DIAGONAL + 0j, OFF_DIAGONAL + 1j,
+                                            eigvals_only=True),
+    "linalg.eigh_tridiagonal_one": case("linalg.eigh_tridiagonal", DIAGONAL[:1], OFF_DIAGONAL[:0], eigvals_only=True),
+    "linalg.eigh_tridiagonal_int": case("linalg.eigh_tridiagonal", np.arange(3), np.arange(2), eigvals_only=True),
+    "linalg.eigh_tridiagonal_mixed": case("linalg.eigh_tridiagonal", DIAGONAL, OFF_DIAGONAL + 0j, eigvals_only=True),
+    "linalg.eigh_tridiagonal_empty_range": case("linalg.eigh_tridiagonal", DIAGONAL, OFF_DIAGONAL, eigvals_only=True,
+                                                select="i", select_range=(3, 1)),
+    "linalg.eigh_tridiagonal_bad_select": case("linalg.eigh_tridiagonal", DIAGONAL, OFF_DIAGONAL, eigvals_only=True,
+                                               select="x"),
     "fft.dct": case("fft.dct", SIGNAL),
     "fft.idct_ortho": case("fft.idct", SIGNAL, norm="ortho"),
     "fft.dct_type1": case("fft.dct", SIGNAL, type=1),

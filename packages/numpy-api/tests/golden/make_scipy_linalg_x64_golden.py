@@ -46,6 +46,13 @@ for label, matrix in (("f64", A), ("c128", C)):
         f"linalg.det_{label}": case("linalg.det", matrix),
         f"linalg.inv_{label}": case("linalg.inv", matrix),
     })
+    CASES.update({
+        f"linalg.solve_sylvester_{label}": case("linalg.solve_sylvester", matrix, spd[:2, :2], rhs),
+        f"linalg.solve_sylvester_eigen_{label}": case("linalg.solve_sylvester", spd, spd[:2, :2], rhs, method="eigen"),
+        f"linalg.funm_{label}": lambda m, matrix=matrix: (lambda a: m.scipy.linalg.funm(a, m.numpy.exp), [matrix]),
+        f"linalg.eigh_tridiagonal_{label}": case("linalg.eigh_tridiagonal", np.diag(spd).copy(),
+                                                 np.diag(spd, 1).copy(), eigvals_only=True),
+    })
     # One scale per Pade degree (3, 5, 7, 9, 13) and one that needs squarings.
     CASES.update({f"linalg.expm_{label}_{scale}": case("linalg.expm", scale * matrix)
                   for scale in (0.004, 0.08, 0.3, 0.7, 1.5, 6.0)})

@@ -29,7 +29,7 @@ from jaxle_core.mesh import PartitionSpec, get_abstract_mesh, get_mesh
 from jaxle_core.shard_map import shard_map_p
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import cotangent_sharding, no_context_mesh_error, spec_of
-from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
+from jaxle_core.staging import DebugInfo, StagingTrace, flatten_fun, trace_to_jaxpr
 
 
 def _fun_name(fun: Callable) -> str:
@@ -464,6 +464,11 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Sequence = ()) -
         if ct_tree != out_tree or any(not _same_type(get_aval(c), a) for c, a in zip(cts, closed.out_avals)):
             raise TypeError(f"cotangent type does not match function output, expected {tuple(closed.out_avals)} "
                             f"but got {cts}")
+        trace = core.current_trace()
+        if isinstance(trace, StagingTrace):  # JAX's takes its traced constants into the trace before the cotangents
+            for value in closed.consts:
+                if isinstance(value, core.Tracer):
+                    trace.to_atom(value)
         try:
             cts_in = backward_pass(closed.jaxpr, closed.consts, [UndefinedPrimal(a) for a in in_avals], cts)
         except NotImplementedError as err:

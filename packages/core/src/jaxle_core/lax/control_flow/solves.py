@@ -160,7 +160,11 @@ def custom_linear_solve(matvec: Callable, b: Any, solve: Callable, transpose_sol
     consts = _LinearSolveTuple(*[t.consts if t is not None else [] for t in traced])
     jaxprs = _LinearSolveTuple(*[t.jaxpr if t is not None else None for t in traced])
     const_lengths = _LinearSolveTuple(*map(len, consts))
-    outs = linear_solve_p.bind(*flatten_groups(consts), *b_flat, const_lengths=const_lengths, jaxprs=jaxprs)
+    args = [*flatten_groups(consts), *b_flat]
+    if core.evaluates_eagerly(args):  # as JAX's, an eager solve runs its jaxpr equation by equation
+        outs = _linear_solve_impl(*args, const_lengths=const_lengths, jaxprs=jaxprs)
+    else:
+        outs = linear_solve_p.bind(*args, const_lengths=const_lengths, jaxprs=jaxprs)
     return tree.tree_unflatten(out_tree, outs)
 
 

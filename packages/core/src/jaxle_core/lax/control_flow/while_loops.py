@@ -131,6 +131,8 @@ def _forwarding_jaxprs(cond: TracedFunction, body: TracedFunction) -> tuple[list
     body_carry = body_jaxpr.invars[n_bc:]
     fwd = [out is var and cv not in read_by_cond
            for out, var, cv in zip(body_jaxpr.outvars, body_carry, cond_carry)]
+    if not any(fwd):  # the traced jaxprs themselves, shared with other loops of the same functions (as JAX's)
+        return fwd, cond.jaxpr, body.jaxpr
     new_body = body_jaxpr.replace(
         invars=[v for v, f in zip(body_carry, fwd) if f] + body_jaxpr.invars[:n_bc]
         + [v for v, f in zip(body_carry, fwd) if not f],

@@ -7,13 +7,16 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+import numpy as np
+
 import jaxle_numpy as jnp
+from jaxle_core import lax
 from jaxle_core.avals import get_aval
 from jaxle_core.lax import linalg as lax_linalg
 from jaxle_numpy.linalg.factorizations import conjugate_transpose
-from jaxle_numpy.util import check_arraylike, named_jit, promote_dtypes_inexact
+from jaxle_numpy.util import check_arraylike, named_jit, promote_dtypes_complex, promote_dtypes_inexact
 
-__all__ = ["cholesky", "cho_factor", "lu", "lu_factor", "qr", "qr_multiply", "svd", "eigh", "eigh_tridiagonal", "schur",
+__all__ = ["cholesky", "cho_factor", "lu", "lu_factor", "qr", "qr_multiply", "svd", "eigh", "schur",
            "rsf2csf", "hessenberg",
            "polar"]
 
@@ -97,7 +100,7 @@ def _qr(a: Any, mode: str, pivoting: bool) -> Any:
     if mode not in _QR_MODES:
         raise ValueError(f"Unsupported QR decomposition mode '{mode}'")
     a, = inexact("scipy.linalg.qr", a)
-    factors = lax_linalg.qr(a, pivoting=pivoting, full_matrices=mode == "full")
+    factors = lax_linalg.qr(a, pivoting=pivoting, full_matrices=mode in ("full", "r"))
     if mode == "r":
         return (factors[1], factors[2]) if pivoting else (factors[1],)
     return tuple(factors)
@@ -106,7 +109,7 @@ def _qr(a: Any, mode: str, pivoting: bool) -> Any:
 def qr(a: Any, overwrite_a: bool = False, lwork: Any = None, mode: str = "full", pivoting: bool = False,
        check_finite: bool = True) -> Any:
     """The QR decomposition: ``(Q, R)`` ('full': square ``Q``; 'economic': ``min(m, n)`` columns), ``(R,)`` for
-    'r'; with ``pivoting`` the column permutation ``P`` (``a[:, P] = Q R``) comes last."""
+    'r' (as 'full' computes it); with ``pivoting`` the column permutation ``P`` (``a[:, P] = Q R``) comes last."""
     del overwrite_a, lwork, check_finite
     return _qr(a, mode, pivoting)
 
@@ -172,26 +175,6 @@ def eigh(a: Any, b: Any = None, lower: bool = True, eigvals_only: bool = False, 
     return _eigh(a, lower, eigvals_only, None if eigvals is None else tuple(eigvals))
 
 
-@named_jit("eigh_tridiagonal", ("eigvals_only", "select", "select_range", "tol"))
-def eigh_tridiagonal(d: Any, e: Any, *, eigvals_only: bool = False, select: str = "a", select_range: Any = None,
-                     tol: float | None = None, key: Any = None) -> Any:
-    """The eigenvalues (ascending; with the eigenvectors unless ``eigvals_only``) of the real symmetric tridiagonal
-    matrix with diagonal ``d`` and off-diagonal ``e``; ``select='i'`` keeps the index range ``select_range``
-    (inclusive)."""
-    del tol, key  # the bisection tolerance and random start of JAX's algorithm; the eigensolver needs neither
-    if select == "v":
-        raise NotImplementedError("eigh_tridiagonal(..., select='v') is not implemented")
-    if select not in ("a", "i"):
-        raise ValueError("'select must be either 'a' or 'i'.")
-    d, e = inexact("scipy.linalg.eigh_tridiagonal", d, e)
-    matrix = jnp.diag(d) + jnp.diag(e, 1) + jnp.diag(e, -1)
-    vectors, values = lax_linalg.eigh(matrix, symmetrize_input=False)
-    if select == "i":
-        low, high = int(select_range[0]), int(select_range[1]) + 1
-        values, vectors = values[low:high], vectors[:, low:high]
-    return values if eigvals_only else (values, vectors)
-
-
 @named_jit("_schur", ("output",))
 def _schur(a: Any, output: str) -> Any:
     a, = inexact("scipy.linalg.schur", a)
@@ -208,41 +191,57 @@ def schur(a: Any, output: str = "real") -> tuple[Any, Any]:
     return _schur(a, output)
 
 
+@named_jit("_rsf2csf_2d")
+def _rsf2csf_2d(t: Any, z: Any) -> tuple[Any, Any]:
+    """One real Schur form made complex: from the bottom up, each 2x2 block of a complex pair of eigenvalues (its
+    subdiagonal entry not negligible beside its diagonal neighbours) is made upper triangular by a Givens rotation
+    applied to the rows and columns of ``T`` it touches and to ``Z``'s columns; the subdiagonal is then zeroed."""
+    t, z = promote_dtypes_complex(t, z)
+    eps = jnp.finfo(t.dtype).eps
+    n = get_aval(t).shape[0]
+    if n == 1:
+        return t, z
+
+    def rotate(m: Any, t: Any, z: Any) -> tuple[Any, Any]:
+        mu = jnp.linalg.eigvals(lax.dynamic_slice(t, (m - 1, m - 1), (2, 2))) - t[m, m]
+        radius = jnp.linalg.norm(jnp.array([mu[0], t[m, m - 1]])).astype(t.dtype)
+        c, s = mu[0] / radius, t[m, m - 1] / radius
+        rotation = jnp.array([[c.conj(), s], [-s, c]], dtype=t.dtype)
+        rows = lax.dynamic_slice_in_dim(t, m - 1, 2, axis=0)
+        from_block = jnp.arange(n) >= m - 1
+        rotated_rows = rotation @ jnp.where(from_block, rows, 0)
+        t = lax.dynamic_update_slice_in_dim(t, jnp.where(~from_block, rows, rotated_rows), m - 1, axis=0)
+        columns = lax.dynamic_slice_in_dim(t, m - 1, 2, axis=1)
+        to_block = jnp.arange(n)[:, np.newaxis] < m + 1
+        rotated_columns = jnp.where(to_block, columns, 0) @ rotation.conj().T
+        t = lax.dynamic_update_slice_in_dim(t, jnp.where(~to_block, columns, rotated_columns), m - 1, axis=1)
+        z_columns = lax.dynamic_slice_in_dim(z, m - 1, 2, axis=1)
+        return t, lax.dynamic_update_slice_in_dim(z, z_columns @ rotation.conj().T, m - 1, axis=1)
+
+    def step(i: Any, carry: tuple[Any, Any]) -> tuple[Any, Any]:
+        m = n - i
+        t, z = carry
+        pair = jnp.abs(t[m, m - 1]) > eps * (jnp.abs(t[m - 1, m - 1]) + jnp.abs(t[m, m]))
+        t, z = lax.cond(pair, rotate, lambda m, t, z: (t, z), m, t, z)
+        return t.at[m, m - 1].set(0.0), z
+
+    return lax.fori_loop(1, n, step, (t, z))
+
+
 @named_jit("rsf2csf", ("check_finite",))
 def rsf2csf(T: Any, Z: Any, check_finite: bool = True) -> tuple[Any, Any]:  # noqa: N803 - SciPy's names
-    """A real Schur form ``(T, Z)`` turned into the complex one: each 2x2 block of a complex pair of eigenvalues is
-    reduced to upper triangular by a Givens rotation, applied to ``T`` and ``Z`` alike."""
+    """A real Schur form ``(T, Z)`` (leading axes broadcast) turned into the complex one, whose ``T`` is upper
+    triangular."""
     del check_finite
-    T, Z = inexact("scipy.linalg.rsf2csf", T, Z)  # noqa: N806
+    T, Z = jnp.asarray(T), jnp.asarray(Z)  # noqa: N806
     shape_t, shape_z = get_aval(T).shape, get_aval(Z).shape
-    if len(shape_t) != 2 or shape_t[0] != shape_t[1]:
-        raise ValueError(f"Input 'T' must be square. Got shape {shape_t}.")
-    if len(shape_z) != 2 or shape_z[0] != shape_z[1]:
-        raise ValueError(f"Input 'Z' must be square. Got shape {shape_z}.")
-    if shape_t[0] != shape_z[0]:
+    if len(shape_t) < 2 or shape_t[-1] != shape_t[-2]:
+        raise ValueError("Input 'T' must be square.")
+    if len(shape_z) < 2 or shape_z[-1] != shape_z[-2]:
+        raise ValueError("Input 'Z' must be square.")
+    if shape_t[-1] != shape_z[-1]:
         raise ValueError(f"Input array shapes must match: Z: {shape_z} vs. T: {shape_t}")
-    complex_dtype = jnp.result_type(T, 0j)
-    T, Z = T.astype(complex_dtype), Z.astype(complex_dtype)  # noqa: N806
-    n = shape_t[0]
-    eps = jnp.finfo(T.dtype).eps
-    for m in range(n - 1, 0, -1):
-        # A block starts at m-1 when its subdiagonal entry is not negligible beside its diagonal neighbours.
-        sub = T[m, m - 1]
-        negligible = jnp.abs(sub) <= eps * (jnp.abs(T[m - 1, m - 1]) + jnp.abs(T[m, m]))
-        block = T[m - 1:m + 1, m - 1:m + 1]
-        trace, det = block[0, 0] + block[1, 1], block[0, 0] * block[1, 1] - block[0, 1] * block[1, 0]
-        mu = trace / 2 + jnp.sqrt(trace * trace / 4 - det) - T[m, m]
-        radius = jnp.sqrt(jnp.abs(mu) ** 2 + jnp.abs(sub) ** 2)
-        safe_radius = jnp.where(negligible | (radius == 0), 1, radius)
-        c, s = mu / safe_radius, sub / safe_radius
-        rotation = jnp.array([[jnp.conj(c), s], [-s, c]])
-        rotation = jnp.where(negligible, jnp.eye(2, dtype=complex_dtype), rotation)
-        T = T.at[m - 1:m + 1, m - 1:].set(jnp.matmul(rotation, T[m - 1:m + 1, m - 1:], precision="highest"))  # noqa: N806
-        T = T.at[:m + 1, m - 1:m + 1].set(  # noqa: N806
-            jnp.matmul(T[:m + 1, m - 1:m + 1], jnp.conj(rotation.T), precision="highest"))
-        Z = Z.at[:, m - 1:m + 1].set(jnp.matmul(Z[:, m - 1:m + 1], jnp.conj(rotation.T), precision="highest"))  # noqa: N806
-        T = T.at[m, m - 1].set(jnp.where(negligible, T[m, m - 1], 0))  # noqa: N806
-    return T, Z
+    return jnp.vectorize(_rsf2csf_2d, signature="(n,n),(n,n)->(n,n),(n,n)")(T, Z)
 
 
 @named_jit("hessenberg", ("calc_q", "overwrite_a", "check_finite"))

@@ -12,7 +12,7 @@ import numpy as np
 import jaxle_numpy as jnp
 from jaxle_core import jvp, lax
 from jaxle_core.avals import get_aval
-from jaxle_numpy.scipy.linalg.decompositions import inexact, schur
+from jaxle_numpy.scipy.linalg.decompositions import inexact, rsf2csf, schur
 from jaxle_numpy.util import named_jit
 
 __all__ = ["expm", "expm_frechet", "sqrtm", "funm"]
@@ -137,11 +137,6 @@ def expm_frechet(A: Any, E: Any, *, method: str | None = None, compute_expm: boo
     return (value, derivative) if compute_expm else derivative
 
 
-def _schur_complex(a: Any) -> tuple[Any, Any]:
-    t, z = schur(a, output="complex")
-    return t, z
-
-
 @named_jit("_sqrtm_triu")
 def _sqrtm_triu(t: Any) -> Any:
     """The upper triangular square root ``R`` of an upper triangular ``t``: its diagonal the roots of ``t``'s, the
@@ -177,24 +172,48 @@ def sqrtm(A: Any, blocksize: int = 1) -> Any:  # noqa: N803 - SciPy's name
     return _sqrtm(A)
 
 
+@named_jit("_algorithm_11_1_1")
+def _parlett(f: Any, t: Any) -> tuple[Any, Any]:
+    """Parlett's recurrence (Golub and Van Loan's algorithm 11.1.1): the strictly upper entries of ``F = f(T)`` for
+    upper triangular ``T``, superdiagonal by superdiagonal, from ``F``'s diagonal; with the smallest ``|T_jj - T_ii|``
+    met (entries whose difference is 0 keep the undivided sum)."""
+    n = get_aval(t).shape[0]
+    smallest = jnp.abs(t[0, 0])
+
+    def entry(i: Any, carry: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
+        p, f, smallest = carry
+        j = i + p
+        total = t[i - 1, j - 1] * (f[j - 1, j - 1] - f[i - 1, i - 1])
+        t_row, t_column, f_row, f_column = t[i - 1], t[:, j - 1], f[i - 1], f[:, j - 1]
+        between = (jnp.arange(n) >= i) & (jnp.arange(n) < j - 1)
+        total = total + (jnp.where(between, t_row, 0) @ jnp.where(between, f_column, 0)
+                         - jnp.where(between, f_row, 0) @ jnp.where(between, t_column, 0))
+        difference = t[j - 1, j - 1] - t[i - 1, i - 1]
+        total = jnp.where(difference != 0, total / difference, total)
+        return p, f.at[i - 1, j - 1].set(total), jnp.minimum(smallest, jnp.abs(difference))
+
+    def superdiagonal(p: Any, carry: tuple[Any, Any]) -> tuple[Any, Any]:
+        _, f, smallest = lax.fori_loop(1, n - p + 1, entry, (p, *carry))
+        return f, smallest
+
+    return lax.fori_loop(1, n, superdiagonal, (f, smallest))
+
+
 def funm(A: Any, func: Callable[[Any], Any], disp: bool = True) -> Any:  # noqa: N803 - SciPy's name
     """``func`` (an elementwise function) applied to a square matrix through its complex Schur form (Parlett's
-    recurrence over the triangular factor); eigenvalues should be distinct."""
-    A, = inexact("scipy.linalg.funm", A)  # noqa: N806
+    recurrence over the triangular factor); with an estimate of the relative error when ``disp`` is false."""
+    A = jnp.asarray(A)  # noqa: N806
     shape = get_aval(A).shape
     if len(shape) != 2 or shape[0] != shape[1]:
         raise ValueError("expected square array_like input")
-    t, z = _schur_complex(A)
-    n = shape[0]
-    f = jnp.zeros_like(t).at[np.arange(n), np.arange(n)].set(func(jnp.diagonal(t)))
-    for p in range(1, n):
-        for i in range(n - p):
-            j = i + p
-            numerator = t[i, j] * (f[j, j] - f[i, i])
-            if p > 1:
-                numerator = numerator + jnp.sum(t[i, i + 1:j] * f[i + 1:j, j] - f[i, i + 1:j] * t[i + 1:j, j])
-            f = f.at[i, j].set(numerator / (t[j, j] - t[i, i]))
-    result = _matmul(_matmul(z, f), jnp.conj(z.T))
+    t, z = rsf2csf(*schur(A))
+    f = jnp.diag(func(jnp.diag(t))).astype(t.dtype.char)
+    f, smallest = _parlett(f, t)
+    f = z @ f @ z.conj().T
     if disp:
-        return result
-    return result, jnp.linalg.norm(result) * jnp.finfo(result.dtype).eps
+        return f
+    eps = jnp.finfo(np.float32 if f.dtype.char.lower() == "f" else np.float64).eps
+    smallest = jnp.where(smallest == 0.0, eps, smallest)
+    overflowed = jnp.any(jnp.isinf(f))
+    return f, jnp.where(overflowed, np.inf,
+                        jnp.minimum(1, jnp.maximum(eps, (eps / smallest) * jnp.linalg.norm(jnp.triu(t, 1), 1))))

@@ -21,7 +21,7 @@ from jaxle_numpy.linalg import solves as jnp_solves
 from jaxle_numpy.scipy.linalg.decompositions import _cholesky, inexact
 from jaxle_numpy.util import named_jit
 
-__all__ = ["solve_triangular", "cho_solve", "lu_solve", "solve", "inv", "det", "solve_sylvester"]
+__all__ = ["solve_triangular", "cho_solve", "lu_solve", "solve", "inv", "det"]
 
 
 def _as_columns(solve_matrix, b: Any) -> Any:
@@ -164,17 +164,3 @@ def det(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> Any:
     """The determinant of a square matrix."""
     del overwrite_a, check_finite
     return jnp.linalg.det(a)
-
-
-def solve_sylvester(A: Any, B: Any, C: Any, *, method: str = "schur", tol: float = 1e-8) -> Any:  # noqa: N803
-    """The ``X`` with ``A X + X B = C``, as one linear system over ``X``'s entries (column-major: the Kronecker
-    form ``(I (x) A + B^T (x) I) vec(X) = vec(C)``, whichever ``method``); NaN when ``A`` and ``-B`` share an
-    eigenvalue, judged with ``tol`` against the system's largest singular value."""
-    if method not in ("schur", "eigen"):
-        raise ValueError(f'Unrecognized method {method}. The two valid methods are either "schur" or "eigen".')
-    A, B, C = inexact("scipy.linalg.solve_sylvester", A, B, C)  # noqa: N806
-    m, n = get_aval(A).shape[0], get_aval(B).shape[0]
-    system = jnp.kron(jnp.eye(n, dtype=A.dtype), A) + jnp.kron(B.T, jnp.eye(m, dtype=A.dtype))
-    x = jnp.linalg.solve(system, C.T.reshape(-1)).reshape(n, m).T
-    singular_values = jnp.linalg.svd(system, compute_uv=False)
-    return jnp.where(singular_values[-1] < tol * jnp.maximum(singular_values[0], 1), jnp.nan, x)

@@ -3,6 +3,7 @@ through FFTs, with SciPy's 'full', 'same' and 'valid' output regions."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -10,9 +11,10 @@ import numpy as np
 
 import jaxle_numpy as jnp
 from jaxle_core.avals import get_aval
+from jaxle_core.batching import vmap
 from jaxle_core.lax import convolution as lax_convolution
 from jaxle_core.lax import slicing as lax_slicing
-from jaxle_numpy.util import check_arraylike, promote_dtypes_inexact
+from jaxle_numpy.util import canonicalize_axis, check_arraylike, promote_dtypes_inexact
 
 __all__ = ["convolve", "correlate", "convolve2d", "correlate2d", "fftconvolve"]
 
@@ -29,19 +31,6 @@ def _operands(fun_name: str, in1: Any, in2: Any, promote: bool = True) -> tuple[
     if get_aval(in1).ndim != get_aval(in2).ndim:
         raise ValueError("in1 and in2 must have the same number of dimensions")
     return in1, in2
-
-
-def _region(full: Any, shape1: Sequence[int], shape2: Sequence[int], mode: str, axes: Sequence[int]) -> Any:
-    """The 'full', 'same' (centred on ``in1``) or 'valid' part of a full convolution along ``axes``, as one
-    ``dynamic_slice``."""
-    starts, sizes = [0] * get_aval(full).ndim, list(get_aval(full).shape)
-    for axis in axes:
-        n, k = shape1[axis], shape2[axis]
-        if mode == "same":
-            starts[axis], sizes[axis] = (k - 1) // 2, n
-        elif mode == "valid":
-            starts[axis], sizes[axis] = min(n, k) - 1, max(n, k) - min(n, k) + 1
-    return lax_slicing.dynamic_slice(full, starts, sizes)
 
 
 def _direct(in1: Any, in2: Any, mode: str, precision: Any) -> Any:
@@ -137,27 +126,52 @@ def correlate2d(in1: Any, in2: Any, mode: str = "full", boundary: str = "fill", 
     return jnp.flip(_direct(jnp.flip(in1), in2.conj(), mode, precision))
 
 
-def fftconvolve(in1: Any, in2: Any, mode: str = "full", axes: Sequence[int] | None = None) -> Any:
-    """The convolution of ``in1`` and ``in2`` through FFTs over ``axes`` (all by default; the other axes, of
-    equal sizes, are multiplied elementwise)."""
-    _checked_mode(mode)
-    in1, in2 = _operands("fftconvolve", in1, in2)
-    ndim = get_aval(in1).ndim
-    axes = tuple(range(ndim)) if axes is None else tuple(sorted(int(a) % ndim for a in np.atleast_1d(axes)))
+def _fftconvolve_unbatched(in1: Any, in2: Any, mode: str) -> Any:
+    """The convolution of ``in1`` and ``in2`` over all their axes through FFTs of the full size (the operands
+    swapped for 'valid' when ``in1`` is nowhere larger), cut to ``mode``'s region by one ``dynamic_slice``."""
     shape1, shape2 = get_aval(in1).shape, get_aval(in2).shape
-    if any(shape1[a] != shape2[a] for a in range(ndim) if a not in axes):
-        raise ValueError(f"mapped axes must have same shape; got in1.shape={shape1} in2.shape={shape2} "
-                         f"axes={axes}")
+    full_shape = tuple(s1 + s2 - 1 for s1, s2 in zip(shape1, shape2))
     if mode == "valid":
-        for axis in axes:
-            if shape1[axis] < shape2[axis]:
-                in1, in2 = in2, in1
-                shape1, shape2 = shape2, shape1
-                break
-    sizes = [shape1[a] + shape2[a] - 1 for a in axes]
-    complex_result = jnp.iscomplexobj(in1)
-    if complex_result:
-        full = jnp.fft.ifftn(jnp.fft.fftn(in1, sizes, axes) * jnp.fft.fftn(in2, sizes, axes), sizes, axes)
+        no_swap = all(s1 >= s2 for s1, s2 in zip(shape1, shape2))
+        swap = all(s1 <= s2 for s1, s2 in zip(shape1, shape2))
+        if not (no_swap or swap):
+            raise ValueError("For 'valid' mode, One input must be at least as large as the other in every "
+                             "dimension.")
+        if swap:
+            in1, in2 = in2, in1
+            shape1, shape2 = shape2, shape1
+    if all(s1 == 1 or s2 == 1 for s1, s2 in zip(shape1, shape2)):
+        conv = in1 * in2
     else:
-        full = jnp.fft.irfftn(jnp.fft.rfftn(in1, sizes, axes) * jnp.fft.rfftn(in2, sizes, axes), sizes, axes)
-    return _region(full, shape1, shape2, mode, axes)
+        fft, ifft = (jnp.fft.fftn, jnp.fft.ifftn) if jnp.iscomplexobj(in1) else (jnp.fft.rfftn, jnp.fft.irfftn)
+        conv = ifft(fft(in1, full_shape) * fft(in2, full_shape), full_shape)
+    if mode == "full":
+        out_shape = full_shape
+    elif mode == "same":
+        out_shape = shape1
+    else:
+        out_shape = tuple(s1 - s2 + 1 for s1, s2 in zip(shape1, shape2))
+    starts = tuple((full - out) // 2 for full, out in zip(full_shape, out_shape))
+    return lax_slicing.dynamic_slice(conv, starts, out_shape)
+
+
+def fftconvolve(in1: Any, in2: Any, mode: str = "full", axes: Sequence[int] | None = None) -> Any:
+    """The convolution of ``in1`` and ``in2`` through FFTs over ``axes`` (all by default); the other axes, of
+    equal sizes, are mapped over (each of their entries convolved separately)."""
+    check_arraylike("fftconvolve", in1, in2)
+    in1, in2 = promote_dtypes_inexact(in1, in2)
+    ndim = get_aval(in1).ndim
+    if ndim != get_aval(in2).ndim:
+        raise ValueError("in1 and in2 should have the same dimensionality")
+    _checked_mode(mode)
+    convolve_fft = functools.partial(_fftconvolve_unbatched, mode=mode)
+    if axes is None:
+        return convolve_fft(in1, in2)
+    axes = tuple(canonicalize_axis(axis, ndim) for axis in ((axes,) if np.ndim(axes) == 0 else axes))
+    mapped = set(range(ndim)) - set(axes)
+    shape1, shape2 = get_aval(in1).shape, get_aval(in2).shape
+    if any(shape1[i] != shape2[i] for i in mapped):
+        raise ValueError(f"mapped axes must have same shape; got in1.shape={shape1} in2.shape={shape2} {axes=}")
+    for axis in sorted(mapped):
+        convolve_fft = vmap(convolve_fft, in_axes=axis, out_axes=axis)
+    return convolve_fft(in1, in2)

@@ -1,17 +1,31 @@
 """``jax.scipy.signal``'s spectral analysis: detrending, the short-time Fourier transform and its inverse, and
-Welch's averaged periodograms (power and cross spectral densities). Windows are SciPy's (``get_window``), built
-on the host as constants."""
+Welch's averaged periodograms (power and cross spectral densities), all on one windowed-FFT helper as JAX 0.10.2
+computes them (its Hann window built in jnp, other named windows SciPy's)."""
 
 from __future__ import annotations
 
+import functools
+import math
+import operator
+import warnings
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 import jaxle_numpy as jnp
+from jaxle_core import dtypes, lax
 from jaxle_core.avals import get_aval
+from jaxle_core.batching import vmap
+from jaxle_core.core import concrete_or_error
 from jaxle_core.lax.dot import Precision
-from jaxle_numpy.util import check_arraylike, promote_dtypes_inexact
+from jaxle_numpy.util import (
+    canonicalize_axis,
+    check_arraylike,
+    ensure_arraylike,
+    promote_dtypes_complex,
+    promote_dtypes_inexact,
+)
 
 __all__ = ["detrend", "stft", "istft", "csd", "welch"]
 
@@ -45,71 +59,224 @@ def detrend(data: Any, axis: int = -1, type: str = "linear", bp: Any = 0,  # noq
     return jnp.moveaxis(data.reshape(shape), 0, axis)
 
 
-def _window(window: Any, nperseg: int, dtype: Any) -> Any:
+def _hann(n: int) -> Any:
+    return jnp.array([1.0]) if n == 1 else jnp.sin(jnp.linspace(0, np.pi, n, endpoint=False)) ** 2
+
+
+def _named_window(window: str | tuple, n: int) -> Any:
+    """The ``n``-point window named ``window``: the periodic Hann window computed in jnp, others SciPy's."""
+    if window == "hann":
+        return _hann(n)
+    import scipy.signal  # imported on first use: it takes seconds, and `import jaxle` reaches this module
+
+    return scipy.signal.get_window(window, n)
+
+
+def _triage_segments(window: Any, nperseg: int | None, input_length: int, dtype: Any) -> tuple[Any, int]:
+    """The window as an array of ``dtype`` and the segment length: a named window has ``nperseg`` points (the
+    whole signal by default, and at most), an array window fixes the length."""
     if isinstance(window, (str, tuple)):
-        import scipy.signal  # imported on first use: it takes seconds, and `import jaxle` reaches this module
+        nperseg_int = input_length if nperseg is None else int(nperseg)
+        if nperseg_int > input_length:
+            warnings.warn(f"nperseg={nperseg_int} is greater than {input_length=}, using nperseg={input_length}",
+                          stacklevel=4)
+            nperseg_int = input_length
+        return jnp.array(_named_window(window, nperseg_int), dtype=dtype), nperseg_int
+    win = jnp.asarray(window, dtype=dtype)
+    nperseg_int = win.size if nperseg is None else int(nperseg)
+    if win.ndim != 1:
+        raise ValueError("window must be 1-D")
+    if input_length < win.size:
+        raise ValueError("window is longer than input signal")
+    if nperseg_int != win.size:
+        raise ValueError("value specified for nperseg is different from length of window")
+    return win, nperseg_int
 
-        values = scipy.signal.get_window(window, nperseg)
+
+def _median_bias(n: int) -> Any:
+    """The expected ratio of the median to the mean of ``n`` chi-squared(2) periodogram values."""
+    even = jnp.arange(2., n, 2)
+    return 1 + jnp.sum(1. / (even + 1) - 1. / even)
+
+
+def _fft_helper(x: Any, win: Any, detrend_func: Callable[[Any], Any], nperseg: int, noverlap: int,
+                nfft: int | None, sides: str) -> Any:
+    """The FFTs of ``x``'s overlapping segments along its last axis (..., segments, frequencies), each detrended
+    and windowed first."""
+    if x.dtype.kind == "i":
+        x = x.astype(win.dtype)
+    *batch_shape, signal_length = x.shape
+    if nperseg == 1 and noverlap == 0:
+        result = x[..., np.newaxis]
     else:
-        values = np.asarray(window)
-        if values.ndim != 1:
-            raise ValueError("window must be 1-D")
-        if values.shape[0] != nperseg:
-            raise ValueError("value specified for nperseg is different from length of window")
-    return jnp.asarray(values, dtype=jnp.finfo(dtype).dtype)
+        starts = jnp.arange(signal_length - nperseg + 1, step=nperseg - noverlap)
+        result = vmap(lambda start: lax.dynamic_slice_in_dim(x, start, nperseg, axis=-1), out_axes=-2)(starts)
+    result = detrend_func(result)
+    if jnp.iscomplexobj(win):
+        result, = promote_dtypes_complex(result)
+    result = win.reshape((1,) * len(batch_shape) + (1, nperseg)) * result
+    if sides == "twosided":
+        return jnp.fft.fft(result, n=nfft)
+    return jnp.fft.rfft(result.real, n=nfft)
 
 
-def _segment_sizes(n: int, nperseg: int | None, noverlap: int | None, nfft: int | None,
-                   default_nperseg: int) -> tuple[int, int, int]:
-    nperseg = min(default_nperseg if nperseg is None else nperseg, n)
-    if nperseg < 1:
-        raise ValueError("nperseg must be a positive integer")
-    noverlap = nperseg // 2 if noverlap is None else noverlap
-    if noverlap >= nperseg:
-        raise ValueError("noverlap must be less than nperseg.")
-    nfft = nperseg if nfft is None else nfft
-    if nfft < nperseg:
+def _odd_extension(x: Any, n: int, axis: int = -1) -> Any:
+    """``x`` extended by ``n`` points at both ends along ``axis`` by odd reflection about its end points."""
+    if n < 1:
+        return x
+    if n > x.shape[axis] - 1:
+        raise ValueError(f"The extension length n ({n}) is too big. It must not exceed x.shape[axis]-1, which is "
+                         f"{x.shape[axis] - 1}.")
+    left_end = lax.slice_in_dim(x, 0, 1, axis=axis)
+    left_ext = jnp.flip(lax.slice_in_dim(x, 1, n + 1, axis=axis), axis=axis)
+    right_end = lax.slice_in_dim(x, -1, None, axis=axis)
+    right_ext = jnp.flip(lax.slice_in_dim(x, -(n + 1), -1, axis=axis), axis=axis)
+    return jnp.concatenate((2 * left_end - left_ext, x, 2 * right_end - right_ext), axis=axis)
+
+
+def _padding(mode: str, **options: Any) -> Callable[..., Any]:
+    def pad(x: Any, n: int, axis: int = -1) -> Any:
+        widths = [(0, 0)] * x.ndim
+        widths[axis] = (n, n)
+        return jnp.pad(x, widths, mode, **options)
+    return pad
+
+
+# How the signal is extended by half a segment at each end before its segments are taken.
+_BOUNDARIES: dict[Any, Callable[..., Any]] = {
+    "even": _padding("reflect"), "odd": _odd_extension, "constant": _padding("edge"),
+    "zeros": _padding("constant", constant_values=0.0), None: lambda x, *args, **kwargs: x}
+
+
+def _zeros_padded(x: Any, like: Any, extra: int) -> Any:
+    """``x`` with ``extra`` zeros (of ``like``'s dtype) appended along its last axis."""
+    return jnp.concatenate((x, jnp.zeros_like(like, shape=(*x.shape[:-1], extra))), axis=-1)
+
+
+def _detrend_function(detrend_type: Any, axis: int) -> Callable[[Any], Any]:
+    if isinstance(detrend_type, str):
+        return functools.partial(detrend, type=detrend_type, axis=-1)
+    if callable(detrend_type):
+        if axis == -1:
+            return detrend_type
+
+        def along_axis(d: Any) -> Any:
+            return jnp.moveaxis(detrend_type(jnp.moveaxis(d, axis, -1)), -1, axis)
+        return along_axis
+    if not detrend_type:
+        return lambda d: d
+    raise ValueError(f"Unsupported detrend type: {detrend_type}")
+
+
+def _spectral_helper(x: Any, y: Any, fs: Any = 1.0, window: Any = "hann", nperseg: int | None = None,
+                     noverlap: int | None = None, nfft: int | None = None, detrend_type: Any = "constant",
+                     return_onesided: bool = True, scaling: str = "density", axis: int = -1, mode: str = "psd",
+                     boundary: str | None = None, padded: bool = False) -> tuple[Any, Any, Any]:
+    """``(freqs, times, result)``: the scaled windowed FFTs of ``x``'s segments along ``axis`` (``mode='stft'``),
+    their periodograms (``'psd'``), or with ``y`` the cross periodograms ``conj(X) Y``; the frequency axis where
+    ``axis`` was, the segments last."""
+    if mode not in ("psd", "stft"):
+        raise ValueError(f"Unknown value for mode {mode}, must be one of: ('psd', 'stft')")
+    if boundary not in _BOUNDARIES:
+        raise ValueError(f"Unknown boundary option '{boundary}', must be one of: {list(_BOUNDARIES.keys())}")
+    axis = canonicalize_axis(concrete_or_error(axis, "axis of windowed-FFT"), jnp.ndim(x))
+    if y is None:
+        check_arraylike("spectral_helper", x)
+        x, = promote_dtypes_inexact(x)
+        y_arr = x
+        outer_shape = x.shape[:axis] + x.shape[axis + 1:]
+    else:
+        if mode != "psd":
+            raise ValueError("two-argument mode is available only when mode=='psd'")
+        check_arraylike("spectral_helper", x, y)
+        x, y_arr = promote_dtypes_inexact(x, y)
+        if x.ndim != y_arr.ndim:
+            raise ValueError("two-arguments must have the same rank ({x.ndim} vs {y.ndim}).")
+        try:
+            outer_shape = jnp.broadcast_shapes(x.shape[:axis] + x.shape[axis + 1:],
+                                               y_arr.shape[:axis] + y_arr.shape[axis + 1:])
+        except ValueError as err:
+            raise ValueError("x and y cannot be broadcast together.") from err
+    result_dtype = dtypes.to_complex_dtype(x.dtype)
+    freq_dtype = np.finfo(result_dtype).dtype
+
+    if nperseg is not None:
+        nperseg = int(concrete_or_error(nperseg, "nperseg of windowed-FFT"))
+        if nperseg < 1:
+            raise ValueError("nperseg must be a positive integer")
+    win, nperseg_int = _triage_segments(window, nperseg, input_length=x.shape[axis], dtype=x.dtype)
+    noverlap_int = (nperseg_int // 2 if noverlap is None
+                    else int(concrete_or_error(noverlap, "noverlap of windowed-FFT")))
+    nfft_int = nperseg_int if nfft is None else int(concrete_or_error(nfft, "nfft of windowed-FFT"))
+
+    if x.size == 0 or (y is not None and y_arr.size == 0):
+        shape = x.shape if y is None else (*outer_shape[:axis], min(x.shape[axis], y_arr.shape[axis]),
+                                           *outer_shape[axis:])
+        return jnp.zeros(shape, freq_dtype), jnp.zeros(shape, freq_dtype), jnp.zeros(shape, result_dtype)
+
+    x = jnp.moveaxis(x, axis, -1)
+    if y is not None and y_arr.ndim > 1:
+        y_arr = jnp.moveaxis(y_arr, axis, -1)
+    if y is not None and x.shape[-1] != y_arr.shape[-1]:  # the shorter one zero-padded
+        if x.shape[-1] < y_arr.shape[-1]:
+            x = _zeros_padded(x, x, y_arr.shape[-1] - x.shape[-1])
+        else:
+            y_arr = _zeros_padded(y_arr, x, x.shape[-1] - y_arr.shape[-1])
+
+    if nfft_int < nperseg_int:
         raise ValueError("nfft must be greater than or equal to nperseg.")
-    return nperseg, noverlap, nfft
+    if noverlap_int >= nperseg_int:
+        raise ValueError("noverlap must be less than nperseg.")
+    nstep = nperseg_int - noverlap_int
+    if boundary is not None:
+        extend = _BOUNDARIES[boundary]
+        x = extend(x, nperseg_int // 2, axis=-1)
+        if y is not None:
+            y_arr = extend(y_arr, nperseg_int // 2, axis=-1)
+    if padded:  # zeros up to a whole number of segments
+        extra = (-(x.shape[-1] - nperseg_int) % nstep) % nperseg_int
+        x = _zeros_padded(x, x, extra)
+        if y is not None:
+            y_arr = _zeros_padded(y_arr, x, extra)
+    detrend_func = _detrend_function(detrend_type, axis)
 
-
-def _segments(x: Any, nperseg: int, step: int) -> Any:
-    """The overlapping segments of the last axis: (..., segments, nperseg)."""
-    n = get_aval(x).shape[-1]
-    count = (n - nperseg) // step + 1
-    index = np.arange(count)[:, None] * step + np.arange(nperseg)[None, :]
-    return x[..., index]
-
-
-def _spectra(x: Any, fs: Any, window: Any, nperseg: int, noverlap: int, nfft: int, detrend_type: Any,
-             onesided: bool) -> tuple[Any, Any, Any]:
-    """The windowed FFTs of ``x``'s segments (..., freqs, segments), with the frequencies, segment centre times
-    and the window."""
-    step = nperseg - noverlap
-    win = _window(window, nperseg, get_aval(x).dtype)
-    segments = _segments(x, nperseg, step)
-    if detrend_type is not False:
-        segments = detrend_type(segments) if callable(detrend_type) else detrend(segments, -1, detrend_type)
-    segments = segments * win
-    if onesided:
-        spectrum = jnp.fft.rfft(segments, nfft)
-        freqs = jnp.fft.rfftfreq(nfft, 1 / fs)
+    if scaling == "density":
+        scale = 1.0 / (fs * (win * win).sum())
+    elif scaling == "spectrum":
+        scale = 1.0 / win.sum() ** 2
     else:
-        spectrum = jnp.fft.fft(segments, nfft)
-        freqs = jnp.fft.fftfreq(nfft, 1 / fs)
-    count = get_aval(segments).shape[-2]
-    times = (nperseg / 2 + step * jnp.arange(count)) / fs
-    return freqs.astype(jnp.finfo(x.dtype).dtype), times.astype(jnp.finfo(x.dtype).dtype), win, jnp.swapaxes(
-        spectrum, -1, -2)
+        raise ValueError(f"Unknown scaling: {scaling}")
+    if mode == "stft":
+        scale = jnp.sqrt(scale)
+    scale, = promote_dtypes_complex(scale)
 
+    sides = "onesided" if return_onesided else "twosided"
+    if return_onesided and (jnp.iscomplexobj(x) or jnp.iscomplexobj(y)):
+        sides = "twosided"
+        warnings.warn("Input data is complex, switching to return_onesided=False", stacklevel=3)
+    if sides == "twosided":
+        freqs = jnp.fft.fftfreq(nfft_int, 1 / fs, dtype=freq_dtype)
+    else:
+        freqs = jnp.fft.rfftfreq(nfft_int, 1 / fs, dtype=freq_dtype)
 
-def _real_onesided(x: Any, return_onesided: bool) -> bool:
-    return return_onesided and not jnp.iscomplexobj(x)
+    result = _fft_helper(x, win, detrend_func, nperseg_int, noverlap_int, nfft_int, sides)
+    if y is not None:
+        result_y = _fft_helper(y_arr, win, detrend_func, nperseg_int, noverlap_int, nfft_int, sides)
+        result = jnp.conjugate(result) * result_y
+    elif mode == "psd":
+        result = jnp.conjugate(result) * result
+    result = result * scale
+    if sides == "onesided" and mode == "psd":  # the negative frequencies' power folded onto the positive ones
+        result = result.at[..., 1:None if nfft_int % 2 else -1].mul(2)
 
-
-# How stft extends the signal by half a segment at each end, as jnp.pad arguments.
-_BOUNDARY_PADS = {"even": {"mode": "reflect"}, "odd": {"mode": "reflect", "reflect_type": "odd"},
-                  "constant": {"mode": "edge"}, "zeros": {"mode": "constant"}, None: {}}
+    time = jnp.arange(nperseg_int / 2, x.shape[-1] - nperseg_int / 2 + 1, nperseg_int - noverlap_int,
+                      dtype=freq_dtype) / fs
+    if boundary is not None:
+        time = time - (nperseg_int / 2) / fs
+    result = result.astype(result_dtype)
+    if y is None and mode != "stft":
+        result = result.real
+    return freqs, time, jnp.moveaxis(result, -1, axis)
 
 
 def stft(x: Any, fs: Any = 1.0, window: Any = "hann", nperseg: int = 256, noverlap: int | None = None,
@@ -118,32 +285,70 @@ def stft(x: Any, fs: Any = 1.0, window: Any = "hann", nperseg: int = 256, noverl
     """``(f, t, Zxx)``: the short-time Fourier transform of ``x`` along ``axis`` — the windowed FFT of each
     ``nperseg``-long segment (``noverlap`` shared with the next), scaled by the window's sum; the signal is first
     extended at both ends (``boundary``) and zero-padded to whole segments (``padded``)."""
-    check_arraylike("stft", x)
-    x, = promote_dtypes_inexact(jnp.asarray(x))
-    if boundary not in _BOUNDARY_PADS:
-        raise ValueError(f"Unknown boundary option '{boundary}', must be one of: {list(_BOUNDARY_PADS)}")
-    x = jnp.moveaxis(x, axis, -1)
-    nperseg, noverlap, nfft = _segment_sizes(get_aval(x).shape[-1], nperseg, noverlap, nfft, 256)
-    if boundary is not None:
-        widths = [(0, 0)] * (get_aval(x).ndim - 1) + [(nperseg // 2, nperseg // 2)]
-        x = jnp.pad(x, widths, **_BOUNDARY_PADS[boundary])
-    if padded:
-        step = nperseg - noverlap
-        extra = (-(get_aval(x).shape[-1] - nperseg) % step) % nperseg
-        x = jnp.pad(x, [(0, 0)] * (get_aval(x).ndim - 1) + [(0, extra)])
-    freqs, times, win, spectrum = _spectra(x, fs, window, nperseg, noverlap, nfft, detrend,
-                                           _real_onesided(x, return_onesided))
-    if boundary is not None:
-        times = times - (nperseg / 2) / fs
-    spectrum = spectrum / jnp.sum(win)
-    return freqs, times, _restore_axes(spectrum, axis, get_aval(spectrum).ndim)
+    return _spectral_helper(x, None, fs, window, nperseg, noverlap, nfft, detrend, return_onesided,
+                            scaling="spectrum", axis=axis, mode="stft", boundary=boundary, padded=padded)
 
 
-def _restore_axes(result: Any, axis: int, ndim: int) -> Any:
-    """SciPy's layout: the frequency axis where the input's ``axis`` was, the segment axis last."""
-    if axis in (-1, ndim - 2):
-        return result
-    return jnp.moveaxis(result, -2, axis if axis >= 0 else axis - 1)
+def csd(x: Any, y: Any, fs: Any = 1.0, window: Any = "hann", nperseg: int | None = None,
+        noverlap: int | None = None, nfft: int | None = None, detrend: Any = "constant",  # noqa: F811
+        return_onesided: bool = True, scaling: str = "density", axis: int = -1,
+        average: str = "mean") -> tuple[Any, Any]:
+    """``(f, Pxy)``: the cross spectral density of ``x`` and ``y`` by Welch's method — the average ('median' or
+    'mean') over overlapping windowed segments of ``conj(X) Y``, scaled per ``scaling`` ('density' or
+    'spectrum')."""
+    freqs, _, pxy = _spectral_helper(x, y, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, scaling,
+                                     axis, mode="psd")
+    if y is not None:
+        pxy = pxy + 0j  # complex even when x is y
+    if pxy.ndim >= 2 and pxy.size > 0:
+        if pxy.shape[-1] > 1:
+            if average == "median":
+                bias = _median_bias(pxy.shape[-1]).astype(pxy.dtype)
+                if jnp.iscomplexobj(pxy):
+                    pxy = jnp.median(jnp.real(pxy), axis=-1) + 1j * jnp.median(jnp.imag(pxy), axis=-1)
+                else:
+                    pxy = jnp.median(pxy, axis=-1)
+                pxy = pxy / bias
+            elif average == "mean":
+                pxy = pxy.mean(axis=-1)
+            else:
+                raise ValueError(f'average must be "median" or "mean", got {average}')
+        else:
+            pxy = jnp.reshape(pxy, pxy.shape[:-1])
+    return freqs, pxy
+
+
+def welch(x: Any, fs: Any = 1.0, window: Any = "hann", nperseg: int | None = None, noverlap: int | None = None,
+          nfft: int | None = None, detrend: Any = "constant", return_onesided: bool = True,  # noqa: F811
+          scaling: str = "density", axis: int = -1, average: str = "mean") -> tuple[Any, Any]:
+    """``(f, Pxx)``: the power spectral density of ``x`` by Welch's method (``csd`` of ``x`` alone)."""
+    freqs, pxx = csd(x, None, fs=fs, window=window, nperseg=nperseg, noverlap=noverlap, nfft=nfft, detrend=detrend,
+                     return_onesided=return_onesided, scaling=scaling, axis=axis, average=average)
+    return freqs, pxx.real
+
+
+def _overlap_and_add(x: Any, step_size: int) -> Any:
+    """The frames of ``x`` (..., frames, frame_length), each shifted ``step_size`` further than the last, summed:
+    every frame cut into ``step_size`` pieces, the pieces of the same offset laid end to end and the layers
+    added."""
+    check_arraylike("_overlap_and_add", x)
+    step_size = operator.index(concrete_or_error(step_size, "step_size for overlap_and_add"))
+    if x.ndim < 2:
+        raise ValueError("Input must have (..., frames, frame_length) shape.")
+    *batch_shape, frames, frame_length = x.shape
+    batch = math.prod(batch_shape)
+    x = x.reshape((batch, frames, frame_length))
+    output_size = step_size * (frames - 1) + frame_length
+    pieces = 1 + (frame_length - 1) // step_size
+    x = jnp.pad(x, ((0, 0), (0, 0), (0, pieces * step_size - frame_length)))
+    x = x.reshape((batch, frames, pieces, step_size))
+    x = x.transpose((0, 2, 1, 3))  # (batch, pieces, frames, step)
+    x = jnp.pad(x, ((0, 0), (0, 0), (0, frames), (0, 0)))  # a frame of zeros after each, so the rows shift
+    shrunken = x.shape[2] - 1
+    x = x.reshape((batch, -1))[:, :(pieces * shrunken * step_size)]
+    x = x.reshape((batch, pieces, shrunken * step_size))
+    x = x.sum(axis=1)[:, :output_size]
+    return x.reshape(tuple(batch_shape) + (-1,))
 
 
 def istft(Zxx: Any, fs: Any = 1.0, window: Any = "hann", nperseg: int | None = None,  # noqa: N803 - SciPy's name
@@ -151,88 +356,55 @@ def istft(Zxx: Any, fs: Any = 1.0, window: Any = "hann", nperseg: int | None = N
           time_axis: int = -1, freq_axis: int = -2) -> tuple[Any, Any]:
     """``(t, x)``: the signal whose ``stft`` (same parameters) is ``Zxx``, by overlap-adding the inverse FFTs of
     its segments, weighted by the window and normalized by the overlapping windows' energy."""
-    check_arraylike("istft", Zxx)
-    Zxx, = promote_dtypes_inexact(jnp.asarray(Zxx))  # noqa: N806
-    ndim = get_aval(Zxx).ndim
-    if ndim < 2:
+    Zxx = ensure_arraylike("istft", Zxx)  # noqa: N806
+    if Zxx.ndim < 2:
         raise ValueError("Input stft must be at least 2d!")
-    if freq_axis % ndim == time_axis % ndim:
+    freq_axis = canonicalize_axis(freq_axis, Zxx.ndim)
+    time_axis = canonicalize_axis(time_axis, Zxx.ndim)
+    if freq_axis == time_axis:
         raise ValueError("Must specify differing time and frequency axes!")
-    Zxx = jnp.moveaxis(Zxx, (freq_axis % ndim, time_axis % ndim), (-2, -1))  # noqa: N806
-    freq_count, segment_count = get_aval(Zxx).shape[-2:]
-    nfft = (2 * (freq_count - 1) if input_onesided else freq_count) if nfft is None else nfft
-    nperseg = nfft if nperseg is None else nperseg
-    if nperseg < 1:
+    Zxx = jnp.asarray(Zxx, dtype=dtypes.to_complex_dtype(Zxx.dtype))  # noqa: N806
+    n_default = 2 * (Zxx.shape[freq_axis] - 1) if input_onesided else Zxx.shape[freq_axis]
+    nperseg_int = int(concrete_or_error(nperseg or n_default, "nperseg: segment length of STFT"))
+    if nperseg_int < 1:
         raise ValueError("nperseg must be a positive integer")
-    noverlap = nperseg // 2 if noverlap is None else noverlap
-    if noverlap >= nperseg:
-        raise ValueError("noverlap must be less than nperseg.")
-    step = nperseg - noverlap
-    spectra = jnp.swapaxes(Zxx, -1, -2)
-    segments = jnp.fft.irfft(spectra, nfft) if input_onesided else jnp.fft.ifft(spectra, nfft)
-    win = _window(window, nperseg, get_aval(Zxx).dtype)
-    segments = segments[..., :nperseg] * (win * jnp.sum(win))
-    length = nperseg + (segment_count - 1) * step
-    signal = jnp.zeros((*get_aval(segments).shape[:-2], length), segments.dtype)
-    energy = jnp.zeros(length, win.dtype)
-    for k in range(segment_count):
-        signal = signal.at[..., k * step:k * step + nperseg].add(segments[..., k, :])
-        energy = energy.at[k * step:k * step + nperseg].add(win ** 2)
-    if boundary:
-        signal = signal[..., nperseg // 2:length - nperseg // 2]
-        energy = energy[nperseg // 2:length - nperseg // 2]
-    signal = signal / jnp.where(energy > 1e-10, energy, 1.0)
-    # As SciPy (and JAX): the times count the first axis of the result, the samples only for a 1-d signal.
-    times = jnp.arange(get_aval(signal).shape[0], dtype=jnp.finfo(signal.dtype).dtype) / fs
-    return times, signal
-
-
-def _median_bias(n: int) -> float:
-    """The expected ratio of the median to the mean of ``n`` chi-squared(2) periodogram values."""
-    even = 2 * np.arange(1, (n - 1) // 2 + 1)
-    return 1 + float(np.sum(1.0 / (even + 1) - 1.0 / even))
-
-
-def csd(x: Any, y: Any, fs: Any = 1.0, window: Any = "hann", nperseg: int | None = None,
-        noverlap: int | None = None, nfft: int | None = None, detrend: Any = "constant",  # noqa: F811
-        return_onesided: bool = True, scaling: str = "density", axis: int = -1,
-        average: str = "mean") -> tuple[Any, Any]:
-    """``(f, Pxy)``: the cross spectral density of ``x`` and ``y`` by Welch's method — the average ('median', else
-    the mean) over overlapping windowed segments of ``conj(X) Y``, scaled per ``scaling`` ('density' or
-    'spectrum')."""
-    check_arraylike("csd", x, y)
-    if scaling not in ("density", "spectrum"):
-        raise ValueError(f"Unknown scaling: {scaling}")
-    x, y = promote_dtypes_inexact(jnp.asarray(x), jnp.asarray(y))
-    x, y = jnp.moveaxis(x, axis, -1), jnp.moveaxis(y, axis, -1)
-    n = max(get_aval(x).shape[-1], get_aval(y).shape[-1])
-    if nperseg is None and not isinstance(window, (str, tuple)):
-        nperseg = np.shape(window)[0]  # an explicit window sets the segment length
-    nperseg, noverlap, nfft = _segment_sizes(n, nperseg, noverlap, nfft, 256)
-    onesided = _real_onesided(x, return_onesided) and not jnp.iscomplexobj(y)
-    freqs, _, win, spectrum_x = _spectra(x, fs, window, nperseg, noverlap, nfft, detrend, onesided)
-    spectrum_y = _spectra(y, fs, window, nperseg, noverlap, nfft, detrend, onesided)[3]
-    scale = 1.0 / (fs * jnp.sum(win ** 2)) if scaling == "density" else 1.0 / jnp.sum(win) ** 2
-    cross = jnp.conj(spectrum_x) * spectrum_y * scale
-    if onesided:
-        doubled = np.ones(get_aval(cross).shape[-2])
-        doubled[1:nfft // 2 + (nfft % 2)] = 2
-        cross = cross * jnp.asarray(doubled, dtype=jnp.finfo(cross.dtype).dtype)[:, None]
-    count = get_aval(cross).shape[-1]
-    if average == "median" and count > 1:
-        bias = _median_bias(count)
-        if jnp.iscomplexobj(cross):
-            cross = (jnp.median(jnp.real(cross), -1) + 1j * jnp.median(jnp.imag(cross), -1)) / bias
-        else:
-            cross = jnp.median(cross, -1) / bias
+    if nfft is None:
+        nfft_int = n_default + 1 if input_onesided and nperseg_int == n_default + 1 else n_default
     else:
-        cross = jnp.mean(cross, -1)
-    return freqs, jnp.moveaxis(cross, -1, axis)
+        nfft_int = int(concrete_or_error(nfft, "nfft of STFT"))
+    if nfft_int < nperseg_int:
+        raise ValueError(f"FFT length ({nfft_int}) must be longer than nperseg ({nperseg_int}).")
+    noverlap_int = int(concrete_or_error(noverlap or nperseg_int // 2, "noverlap of STFT"))
+    if noverlap_int >= nperseg_int:
+        raise ValueError("noverlap must be less than nperseg.")
+    nstep = nperseg_int - noverlap_int
+    if time_axis != Zxx.ndim - 1 or freq_axis != Zxx.ndim - 2:
+        outer = tuple(i for i in range(Zxx.ndim) if i not in {time_axis, freq_axis})
+        Zxx = jnp.transpose(Zxx, outer + (freq_axis, time_axis))  # noqa: N806
 
+    inverse = jnp.fft.irfft if input_onesided else jnp.fft.ifft
+    xsubs = inverse(Zxx, axis=-2, n=nfft)[..., :nperseg_int, :]  # JAX passes the nfft given
+    if isinstance(window, (str, tuple)):
+        win = jnp.array(_named_window(window, nperseg_int), dtype=xsubs.dtype) if window != "hann" else (
+            _hann(nperseg_int).astype(xsubs.dtype))
+    else:
+        win = jnp.asarray(window)
+        if len(win.shape) != 1:
+            raise ValueError("window must be 1-D")
+        if win.shape[0] != nperseg_int:
+            raise ValueError(f"window must have length of {nperseg_int}")
+    xsubs = xsubs * win.sum()  # the 'spectrum' scaling undone
 
-def welch(x: Any, fs: Any = 1.0, window: Any = "hann", nperseg: int | None = None, noverlap: int | None = None,
-          nfft: int | None = None, detrend: Any = "constant", return_onesided: bool = True,  # noqa: F811
-          scaling: str = "density", axis: int = -1, average: str = "mean") -> tuple[Any, Any]:
-    """``(f, Pxx)``: the power spectral density of ``x`` by Welch's method (``csd`` of ``x`` with itself)."""
-    freqs, power = csd(x, x, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, scaling, axis, average)
-    return freqs, jnp.real(power)
+    win = lax.expand_dims(win, (*range(xsubs.ndim - 2), -1))
+    x = _overlap_and_add((xsubs * win).swapaxes(-2, -1), nstep)
+    norm = _overlap_and_add(jnp.repeat((win * win), xsubs.shape[-1], axis=-1).swapaxes(-2, -1), nstep)
+    if boundary:
+        x = x[..., nperseg_int // 2:-(nperseg_int // 2)]
+        norm = norm[..., nperseg_int // 2:-(nperseg_int // 2)]
+    x = x / jnp.where(norm > 1e-10, norm, 1.0)
+    if x.ndim > 1 and time_axis != Zxx.ndim - 1:
+        if freq_axis < time_axis:
+            time_axis -= 1
+        x = jnp.moveaxis(x, -1, time_axis)
+    # As SciPy (and JAX): the times count the first axis of the result, the samples only for a 1-d signal.
+    return jnp.arange(x.shape[0], dtype=np.finfo(x.dtype).dtype) / fs, x
