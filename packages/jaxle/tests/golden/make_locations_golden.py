@@ -4,7 +4,8 @@
 
 For each case: the StableHLO text with ``debug_info=True`` (each operation at its name stack, ``jit(f)/jvp()/mul``,
 over the user's frames that staged it), the HLO text (instructions named after those locations, ``mul.1``), with
-and without ``debug_info``, or the message of MLIR's verifier refusing the program (naming the operation's
+and without ``debug_info`` (a scan's loop located at the operations of the helper JAX traces to lower it), or the
+message of MLIR's verifier refusing the program (naming the operation's
 location). Each case is lowered in a thread of its own, so that the only frames outside this file are the
 standard library's (which no location names); this folder's path is left out of the locations.
 """
@@ -76,8 +77,36 @@ def _named_scope(m):
     return m.jit(m.grad(f)).lower(X)
 
 
+def _scan(m):
+    def f(x):
+        return m.lax.scan(lambda c, xi: (c + xi, c * xi), 0.0, x)
+
+    return m.jit(f).lower(X)
+
+
+def _scan_in_scope(m):
+    def g(x):
+        return m.lax.scan(lambda c, xi: (c * xi, m.numpy.sin(xi)), 1.0, x)
+
+    def f(x):
+        with m.named_scope("outer"):
+            return g(x)
+
+    # over xs of a shape of their own: JAX's helpers slicing them are traced once per shape, and keep the frames
+    # of the first scan that traced them
+    return m.jit(f).lower(np.ones(4, np.float32))
+
+
+def _fori_loop(m):
+    def f(x):
+        return m.lax.fori_loop(0, 4, lambda i, c: c * 2.0 + i, x)
+
+    return m.jit(f).lower(X)
+
+
 CASES = {"simple": _simple, "nested_jit": _nested_jit, "grad": _grad, "vmap": _vmap, "cond": _cond,
-         "while": _while, "named_scope": _named_scope}
+         "while": _while, "named_scope": _named_scope, "scan": _scan, "scan_in_scope": _scan_in_scope,
+         "fori_loop": _fori_loop}
 
 
 def _key_refusal_lowered(m):

@@ -8,7 +8,8 @@ which is uniform for every op and parses as fast as XLA can read it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,7 @@ from jaxle_core.lax.tokens import AbstractToken, abstract_token
 from jaxle_core.mesh import get_abstract_mesh, use_abstract_mesh
 from jaxle_core.sharding_types import layouts_ignored, untyped
 from jaxle_core.staging import trace_to_jaxpr
+from jaxle_xla.lowering.locations import HelperSite
 
 # ---------------------------------------------------------------- types
 
@@ -235,6 +237,8 @@ class LoweringContext:
         self.caller: tuple[Any, ...] = ()
         self.base_location = ""
         self.location = ""
+        # the frames of an equation staged with none of the user's (in a helper's function, see HelperSite)
+        self.ambient = "unknown"
 
     @property
     def avals_in(self) -> list[ShapedArray]:
@@ -371,12 +375,38 @@ class LoweringContext:
         if self.location:
             inner.block_name = self.module.locations.name_stack(self.eqn, self.block_name, name)
             inner.caller, inner.base_location, inner.location = self.caller, self.location, self.location
+            inner.ambient = self.ambient
         args = [Value(self.fresh_name(), aval) for aval in arg_avals]
         results = list(body(inner, args))
         inner.lines.append(f'{inner.indent}"{terminator}"({", ".join(v.name for v in results)}) : '
                            f"({', '.join([v.type for v in results])}) -> (){inner.base_location}")
         header = ", ".join(f"{a.name}: {tensor_type(a.aval)}" for a in args)
         return "{\n" + f"{self.indent}^bb0({header}):\n" + "\n".join(inner.lines) + f"\n{self.indent}}}"
+
+    def helper_site(self) -> HelperSite | None:
+        """Where JAX locates the operations of the helper it traces to lower the equation being lowered (None
+        where the module writes no locations)."""
+        if not self.location:
+            return None
+        return self.module.locations.helper_site(self.eqn, self.block_name, self.caller)
+
+    @contextmanager
+    def located_in_helper(self, site: HelperSite | None, name: str, depth: int = 1,
+                          user_function: bool = False) -> Iterator[None]:
+        """Locate the ops written meanwhile (and the function a call among them calls) as JAX locates the
+        operation at ``name`` of the helper of ``site``, ``depth`` levels of tracing down. The function called
+        is the helper's own (its equations at the equation's frames) unless ``user_function`` (the user's
+        body, its equations where the user staged them)."""
+        if site is None:
+            yield
+            return
+        saved = self.location, self.module.helper_call
+        self.location = f" loc({site.operation(name, depth)})"
+        self.module.helper_call = (site, name, user_function)
+        try:
+            yield
+        finally:
+            self.location, self.module.helper_call = saved
 
     def lower_jaxpr(self, jaxpr: Any, consts: Sequence[Any], args: Sequence[Value]) -> list[Value]:
         """Emit the equations of ``jaxpr`` inline; returns the values of its outputs."""

@@ -7,6 +7,10 @@ transformations) and its primitive, over the user's frames that staged it, inner
 next (``callsite(inner at outer)``), each the function's qualified name over the span of source it was running
 (``"f"("/path/file.py":4:8 to :15)``). A nested function's operations leave out the frames of the equation that
 calls it (they are the caller's).
+
+A loop JAX lowers by tracing a helper (``scan``, ``fori_loop``) has that helper's operations located at their own
+names (``jit(f)/while/body/add``, see ``HelperSite``), over the equation's frames inside the traced function called
+from the equation's whole stack: ``callsite(F at T)``, and one tracing level down ``callsite(callsite(F at F) at T)``.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Any
 
 from jaxle_core.source_info import Frame, name_stack_text, user_frames
 
-__all__ = ["UNKNOWN", "Locations", "named"]
+__all__ = ["UNKNOWN", "HelperSite", "Locations", "named"]
 
 UNKNOWN = "unknown"
 # how many of the user's frames a location names, the innermost (JAX's ``jax_traceback_in_locations_limit``)
@@ -45,6 +49,8 @@ class Locations:
     def __init__(self) -> None:
         self._frames: dict[Any, tuple[Frame, ...]] = {}
         self._texts: dict[tuple[Any, tuple[Frame, ...]], str] = {}
+        # the frames where the module's function was traced from (outside it)
+        self.entry: tuple[Frame, ...] = ()
 
     def frames(self, traceback: Any) -> tuple[Frame, ...]:
         """The user's frames of ``traceback`` (a staged equation's stack), innermost first, at most the limit."""
@@ -73,13 +79,21 @@ class Locations:
             self._texts[key] = text
         return text
 
-    def equation(self, eqn: Any, block_name: str, caller: tuple[Frame, ...] = ()) -> str:
+    def equation(self, eqn: Any, block_name: str, caller: tuple[Frame, ...] = (), ambient: str = UNKNOWN) -> str:
         """The location (text without ``loc(...)``) of the operations of ``eqn`` in a block of name stack
-        ``block_name``."""
+        ``block_name``; ``ambient``: the frames of one staged with none of the user's (in a traced helper)."""
         source = eqn.source
         traceback, name_stack = (None, ()) if source is None else source
+        stack = self.stack(traceback, caller)
         return named(_joined(block_name, name_stack_text(name_stack), _operation_name(eqn)),
-                     self.stack(traceback, caller))
+                     ambient if stack == UNKNOWN else stack)
+
+    def helper_site(self, eqn: Any, block_name: str, caller: tuple[Frame, ...]) -> HelperSite:
+        """Where the operations of the helper traced to lower ``eqn`` (in a block of name stack ``block_name``)
+        are located."""
+        traceback, name_stack = (None, ()) if eqn.source is None else eqn.source
+        return HelperSite(_joined(block_name, name_stack_text(name_stack)), self.stack(traceback, self.entry),
+                          self.stack(traceback, caller))
 
     def function(self, eqn: Any, block_name: str, caller: tuple[Frame, ...] = ()) -> str:
         """The location of a nested function written for ``eqn``'s call (in a block of name stack ``block_name``):
@@ -97,6 +111,36 @@ class Locations:
             return _joined(block_name, name)
         source = eqn.source
         return _joined(block_name, name_stack_text(() if source is None else source[1]), eqn.primitive.name, name)
+
+
+class HelperSite:
+    """The locations of the operations of a helper JAX traces to lower one equation: ``prefix`` the name stack
+    they are under (the equation's block's and its own), ``own`` the equation's frames inside the traced
+    function, ``whole`` all its frames (less those of the caller of the function it is in)."""
+
+    def __init__(self, prefix: str, own: str, whole: str):
+        self.prefix, self.own, self.whole = prefix, own, whole
+
+    def operation(self, name: str, depth: int = 1) -> str:
+        """The location of the operation at ``name`` in the helper (``while/cond/lt``), ``depth`` levels of
+        tracing down (2: inside the loop the helper traces)."""
+        frames = self.own
+        for _ in range(depth - 1):
+            frames = _callsite(frames, self.own)
+        return named(_joined(self.prefix, name), _callsite(frames, self.whole))
+
+    def function(self, name: str) -> str:
+        """The location of the function a call at ``name`` (``while/body/jit(g)``) calls: ``"jit:"("while/body/jit"(
+        frames))``."""
+        scope, _, operation = name.rpartition("/")
+        primitive = operation.partition("(")[0]
+        return named(f"{primitive}:", named(_joined(scope, primitive), self.own))
+
+
+def _callsite(inner: str, outer: str) -> str:
+    if inner == UNKNOWN:
+        return outer
+    return inner if outer == UNKNOWN else f"callsite({inner} at {outer})"
 
 
 def _joined(*names: str) -> str:

@@ -111,6 +111,9 @@ class ModuleBuilder:
         self.entry_name = entry_name
         # the equation being lowered and the block it is in (what a nested function it calls is located after)
         self._calling: tuple[Any, LoweringContext] | None = None
+        # the helper's call being written (its site, name, whether it calls the user's function) while a lowering
+        # rule locates ops as JAX's helper's (see LoweringContext.located_in_helper)
+        self.helper_call: tuple[Any, str, bool] | None = None
         self._counter = 0
         self._suffixes = 0  # the next suffix of a name taken (reserve_symbol)
         self._functions: list[str] = []
@@ -172,7 +175,7 @@ class ModuleBuilder:
             if located:  # its literals are the block's constants, located with it
                 ctx.location = ctx.base_location
                 operands = list(map(read, eqn.invars))
-                ctx.location = f" loc({self.locations.equation(eqn, ctx.block_name, ctx.caller)})"
+                ctx.location = f" loc({self.locations.equation(eqn, ctx.block_name, ctx.caller, ctx.ambient)})"
                 self._calling = (eqn, ctx)
             else:
                 operands = list(map(read, eqn.invars))
@@ -221,6 +224,11 @@ class ModuleBuilder:
         eqn, calling = self._calling
         ctx.caller = self.locations.frames(None if eqn.source is None else eqn.source[0])
         ctx.base_location = ctx.location = f" loc({UNKNOWN})"
+        if self.helper_call is not None:  # called by the helper traced to lower the equation (see HelperSite)
+            (site, name, user_function), self.helper_call = self.helper_call, None
+            if not user_function:
+                ctx.ambient = site.own
+            return f" loc({site.function(name)})"
         return f" loc({self.locations.function(eqn, calling.block_name, calling.caller)})"
 
     def _locate_main(self, ctx: LoweringContext, closed: core.ClosedJaxpr) -> str:
@@ -228,7 +236,9 @@ class ModuleBuilder:
         if self.locations is None:
             return ""
         debug_info = closed.jaxpr.debug_info
-        where = self.locations.stack(getattr(debug_info, "traceback", None))
+        traceback = getattr(debug_info, "traceback", None)
+        where = self.locations.stack(traceback)
+        self.locations.entry = self.locations.frames(traceback)
         ctx.block_name = self.entry_name
         ctx.base_location = ctx.location = f" loc({named(self.entry_name, where)})"
         return f" loc({UNKNOWN})"

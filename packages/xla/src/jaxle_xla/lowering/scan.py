@@ -32,6 +32,7 @@ from jaxle_core.mesh import PartitionSpec
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla.lowering import dimensions as dimension_forms
 from jaxle_xla.lowering.context import LoweringContext, Value
+from jaxle_xla.lowering.locations import HelperSite
 from jaxle_xla.lowering.module import register_lowering
 from jaxle_xla.lowering.typed_layouts import constrain_to_type, constrains_types
 
@@ -188,11 +189,17 @@ def _scan_lowering(ctx: LoweringContext, *args: Value, reverse: bool, length: in
         xs, xs_rem = _blocks(ctx, layout, xs, trips, remainder, unroll, reverse)
         prefix = (trips, unroll) if trips else (0,)
         y_avals = [_buffer_aval(a, prefix) for a in jaxpr.out_avals[num_carry:]]
-    buffers = [layout.of(ctx, ctx.broadcast_to(ctx.constant(0, a.dtype), a.shape), a) for a in y_avals]
+    site = ctx.helper_site()
+    buffers = []
+    for a in y_avals:
+        with ctx.located_in_helper(site, "empty2"):
+            zero = ctx.constant(0, a.dtype)
+        with ctx.located_in_helper(site, "broadcast_in_dim"):
+            buffers.append(layout.of(ctx, ctx.broadcast_to(zero, a.shape), a))
     buffers = [Value(b.name, a, b.type) for b, a in zip(buffers, y_avals)]
     ys = buffers
     if trips:
-        carry, ys = _loop(ctx, layout, steps, trips, consts, carry, xs, buffers)
+        carry, ys = _loop(ctx, site, layout, steps, trips, consts, carry, xs, buffers)
         if unroll != 1:
             ys = [layout.helper(ctx, _bound(reshape, new_sizes=(trips * unroll, *y.aval.shape[2:])), y, reuse=True)
                   for y in ys]
@@ -202,33 +209,44 @@ def _scan_lowering(ctx: LoweringContext, *args: Value, reverse: bool, length: in
     return carry + ys
 
 
-def _loop(ctx: LoweringContext, layout: _Layout, steps: _Steps, trips: Any, consts: list[Value],
-          carry: list[Value], xs: list[Value], buffers: list[Value]) -> tuple[list[Value], list[Value]]:
+def _loop(ctx: LoweringContext, site: HelperSite | None, layout: _Layout, steps: _Steps, trips: Any,
+          consts: list[Value], carry: list[Value], xs: list[Value],
+          buffers: list[Value]) -> tuple[list[Value], list[Value]]:
     """The ``stablehlo.while`` loop of ``trips`` trips, each a block of steps over one slice of every ``xs``: the
-    carry after it and the filled ``buffers``."""
+    carry after it and the filled ``buffers``; its ops located at ``site`` as those of JAX's helper ``while``."""
     num_carry = len(carry)
     n_xs, n_fixed = len(xs), len(xs) + len(consts)  # the loop's values it does not change, before its counter
     state = [*xs, *consts, ctx.constant(0, np.int32), *carry, *buffers]
 
     def cond(inner: LoweringContext, values: list[Value]) -> list[Value]:
         limit = dimension_forms.index_value(inner, trips)
-        return [inner.compare("LT", layout.replicated(inner, values[n_fixed]), layout.replicated(inner, limit))]
+        with inner.located_in_helper(site, "while/cond/lt", 2):
+            return [inner.compare("LT", layout.replicated(inner, values[n_fixed]), layout.replicated(inner, limit))]
 
     def body(inner: LoweringContext, values: list[Value]) -> list[Value]:
         counter = values[n_fixed]
         carry, ys = values[n_fixed + 1:n_fixed + 1 + num_carry], values[n_fixed + 1 + num_carry:]
         index = counter
         if steps.reverse:
-            last = inner.op1("stablehlo.subtract", [dimension_forms.index_value(inner, trips), counter], _INDEX)
-            index = inner.op1("stablehlo.subtract", [last, inner.constant(1, np.int32)], _INDEX)
-        slices = [layout.helper(inner, _read_slice, x, index, reuse=True) for x in values[:n_xs]]
-        carry, new = steps.block(inner, steps.unroll, values[n_xs:n_fixed], carry, slices)
-        new_ys = [layout.helper(inner, _write_slice, b, y, index, reuse=True) for b, y in zip(ys, new)]
+            limit = dimension_forms.index_value(inner, trips)
+            with inner.located_in_helper(site, "while/body/sub", 2):
+                last = inner.op1("stablehlo.subtract", [limit, counter], _INDEX)
+            one = inner.constant(1, np.int32)
+            with inner.located_in_helper(site, "while/body/sub", 2):
+                index = inner.op1("stablehlo.subtract", [last, one], _INDEX)
+        with inner.located_in_helper(site, "while/body/jit(dynamic_index_in_dim)", 2):
+            slices = [layout.helper(inner, _read_slice, x, index, reuse=True) for x in values[:n_xs]]
+        with inner.located_in_helper(site, "while/body/closed_call", 2, user_function=True):
+            carry, new = steps.block(inner, steps.unroll, values[n_xs:n_fixed], carry, slices)
+        with inner.located_in_helper(site, "while/body/jit(dynamic_update_index_in_dim)", 2):
+            new_ys = [layout.helper(inner, _write_slice, b, y, index, reuse=True) for b, y in zip(ys, new)]
         one = inner.constant(1, np.int32)
         count, one = layout.replicated(inner, counter), layout.replicated(inner, one)
-        step = layout.replicated(inner, inner.op1("stablehlo.add", [count, one], _INDEX))
+        with inner.located_in_helper(site, "while/body/add", 2):
+            step = layout.replicated(inner, inner.op1("stablehlo.add", [count, one], _INDEX))
         return [*values[:n_fixed], step, *carry, *new_ys]
 
-    outs = ctx.while_loop(state, cond, body, steps.ordered_effects)
+    with ctx.located_in_helper(site, "while"):
+        outs = ctx.while_loop(state, cond, body, steps.ordered_effects)
     layout.replicated(ctx, outs[n_fixed])  # the final count, unused (the scan's own results are constrained as typed)
     return outs[n_fixed + 1:n_fixed + 1 + num_carry], outs[n_fixed + 1 + num_carry:]
