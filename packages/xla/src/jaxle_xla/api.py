@@ -103,11 +103,9 @@ def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = Fa
         return put(leaf, _placement_device(spec))
 
     with transfer_guard.explicit_transfers():
+        if not isinstance(core.current_trace(), core.EvalTrace):
+            return _staged_device_put(x, device, donate, may_alias)
         if _is_placement(device):
-            if not isinstance(core.current_trace(), core.EvalTrace):
-                placement = device.sharding if isinstance(device, Format) else device
-                placement = _placement_device(placement) if isinstance(placement, PartitionSpec) else placement
-                return _staged_device_put(x, placement, donate, may_alias)
             if isinstance(device, Format):
                 return tree.tree_map(lambda leaf: put_leaf(leaf, device), x)
             target = _placement_device(device)
@@ -143,9 +141,30 @@ def _in_other_memory_of(x: Any, device: Any) -> bool:
             and x.sharding.memory_kind != device.default_memory().kind)
 
 
+def _staged_placement(spec: Any) -> Any:
+    """What a staged ``device_put`` records for one of its placements ``spec``: a Format's sharding, a
+    PartitionSpec read over the mesh of ``set_mesh``, a placement as it is (anything else refused)."""
+    placement = spec.sharding if isinstance(spec, Format) else spec
+    if isinstance(placement, PartitionSpec) or not _is_placement(placement):
+        return _placement_device(placement)
+    return placement
+
+
+def _staged_placements(x: Any, device: Any) -> list[Any]:
+    """The placement of each leaf of ``x``: ``device`` itself, or the entry of a pytree prefix of ``x`` made of
+    placements that stands for the leaf's subtree."""
+    if _is_placement(device):
+        return [_staged_placement(device)] * len(tree.tree_leaves(x))
+    specs, prefix = tree.tree_flatten(device, is_leaf=_is_placement)
+    return [_staged_placement(spec) for spec, subtree in zip(specs, prefix.flatten_up_to(x))
+            for _ in tree.tree_leaves(subtree)]
+
+
 def _staged_device_put(x: Any, device: Any, donate: bool, may_alias: bool | None) -> Any:
     """Inside a transformation, traced values and Python scalars go through one ``device_put`` equation
-    (as JAX stages it); other constants are returned as they are."""
+    (as JAX stages it), each to the placement ``device`` (one, or a pytree prefix of ``x``) gives it; other
+    constants are returned as they are."""
+    placements = _staged_placements(x, device)
     leaves, treedef = tree.tree_flatten(x)
     staged = [i for i, leaf in enumerate(leaves) if isinstance(leaf, (core.Tracer, bool, int, float, complex))]
     for i, leaf in enumerate(leaves):
@@ -157,7 +176,7 @@ def _staged_device_put(x: Any, device: Any, donate: bool, may_alias: bool | None
         return x
     semantics = (ArrayCopySemantics.DONATE_INPUT if donate else
                  ArrayCopySemantics.ALWAYS_COPY if may_alias is False else ArrayCopySemantics.REUSE_INPUT)
-    outs = staged_device_put([leaves[i] for i in staged], device, semantics)
+    outs = staged_device_put([leaves[i] for i in staged], [placements[i] for i in staged], semantics)
     for i, out in zip(staged, outs):
         leaves[i] = out
     return tree.tree_unflatten(treedef, leaves)

@@ -136,6 +136,13 @@ def _to_device_memory(destination: Any) -> bool:
         isinstance(destination, SingleDeviceSharding) and destination.memory_kind in (None, "device"))
 
 
+def _moves_now(destination: Any) -> bool:
+    """Whether a ``device_put`` to ``destination`` run eagerly moves values there: to one device's default memory,
+    or laid out by a NamedSharding over a mesh of devices (in any memory)."""
+    return _to_device_memory(destination) or (isinstance(destination, NamedSharding)
+                                              and isinstance(destination.mesh, Mesh))
+
+
 def _placements(shardings: Sequence[Any]) -> tuple:
     """jit's in_shardings or out_shardings with each GSPMDSharding as the NamedSharding placing arrays so."""
     return tuple(map(program_placement, shardings))
@@ -294,9 +301,9 @@ class XlaBackend:
             eager_constraints.check_devices(args[0], params["sharding"])
             if isinstance(params["sharding"], SingleDeviceSharding):  # committed to that device
                 return self.device_put(args[0], params["sharding"], get_aval(args[0]).weak_type)
-        if primitive is device_put_p and all(map(_to_device_memory, params["devices"])):
-            # run eagerly (under a transformation), a put to a device (or its sharding) moves the values there,
-            # committed, as JAX's: a transfer, not a program placed there
+        if primitive is device_put_p and all(map(_moves_now, params["devices"])):
+            # run eagerly (under a transformation), a put to a device (or its sharding) or a mesh's layout moves the
+            # values there, committed, as JAX's: a transfer, not a program placed there
             return [self.device_put(x, d, get_aval(x).weak_type) for x, d in zip(args, params["devices"])]
         avals = tuple([get_aval(x) for x in args])
         if self._only_device is None and (has_sharded_argument(args) or params_mesh(params) is not None

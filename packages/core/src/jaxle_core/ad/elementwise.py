@@ -19,12 +19,15 @@ from jaxle_core.ad.rule_helpers import (
     deflinear,
     defzero,
     full_like,
+    one,
     retyped_to_mesh,
     transposed_layout,
     typed_auto_mesh,
+    typed_layout,
 )
 from jaxle_core.ad.transpose import is_undefined, transpose_rules
 from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.core import Tracer
 from jaxle_core.lax.accuracy import AccuracyMode
 from jaxle_core.lax.elementwise import (
     abs_p,
@@ -90,6 +93,7 @@ from jaxle_core.lax.elementwise import (
     tanh_p,
     xor_p,
 )
+from jaxle_core.mesh import get_mesh
 
 # ---------------------------------------------------------------- derivative zero
 
@@ -232,7 +236,7 @@ jvp_rules[complex_p] = _complex_jvp
 defjvp(exp_p, lambda t, ans, x, **_: lax.mul(t, ans))
 defjvp(exp2_p, lambda t, ans, x, **_: lax.mul(lax.log(const(x, 2.0)), lax.mul(t, ans)))
 defjvp(log_p, lambda t, ans, x, **_: lax.div(t, x))
-defjvp(log1p_p, lambda t, ans, x, **_: lax.div(t, lax.add(x, const(x, 1.0))))
+defjvp(log1p_p, lambda t, ans, x, **_: lax.div(t, lax.add(x, one(x))))
 
 
 # With accuracy HIGHEST, JAX differentiates expm1, tanh and logistic through exp/logistic of the operand (computed
@@ -240,7 +244,7 @@ defjvp(log1p_p, lambda t, ans, x, **_: lax.div(t, lax.add(x, const(x, 1.0))))
 def _expm1_term(t, ans, x, *, accuracy):
     if accuracy is AccuracyMode.HIGHEST:
         return lax.mul(t, lax.exp(x, accuracy=accuracy))
-    return lax.mul(t, lax.add(ans, const(ans, 1.0)))
+    return lax.mul(t, lax.add(ans, one(ans)))
 
 
 def _tanh_term(t, ans, x, *, accuracy):
@@ -248,13 +252,13 @@ def _tanh_term(t, ans, x, *, accuracy):
         rising = lax.logistic(lax.mul(const(x, 2.0), x), accuracy=accuracy)
         falling = lax.logistic(lax.mul(const(x, -2.0), x), accuracy=accuracy)
         return lax.mul(t, lax.mul(const(x, 4.0), lax.mul(rising, falling)))
-    return lax.mul(lax.add(t, lax.mul(t, ans)), lax.sub(const(ans, 1.0), ans))
+    return lax.mul(lax.add(t, lax.mul(t, ans)), lax.sub(one(x), ans))
 
 
 def _logistic_term(t, ans, x, *, accuracy):
     if accuracy is AccuracyMode.HIGHEST:
         return lax.mul(t, lax.mul(ans, lax.logistic(lax.neg(x))))
-    return lax.mul(t, lax.mul(ans, lax.sub(const(ans, 1.0), ans)))
+    return lax.mul(t, lax.mul(ans, lax.sub(one(ans), ans)))
 
 
 defjvp(expm1_p, _expm1_term)
@@ -269,10 +273,9 @@ defjvp(acos_p, lambda t, ans, x: lax.mul(t, lax.neg(lax.rsqrt(lax.sub(const(x, 1
 defjvp(atan_p, lambda t, ans, x: lax.div(t, lax.add(const(x, 1.0), lax.square(x))))
 defjvp(sinh_p, lambda t, ans, x: lax.mul(t, lax.cosh(x)))
 defjvp(cosh_p, lambda t, ans, x: lax.mul(t, lax.sinh(x)))
-defjvp(asinh_p, lambda t, ans, x: lax.mul(t, lax.rsqrt(lax.add(lax.square(x), const(x, 1.0)))))
-defjvp(acosh_p, lambda t, ans, x: lax.mul(t, lax.rsqrt(lax.sub(lax.square(x), const(x, 1.0)))))
-defjvp(atanh_p, lambda t, ans, x: lax.mul(lax.integer_pow(lax.add(const(x, 1.0), x), -1),
-                                          lax.div(t, lax.sub(const(x, 1.0), x))))
+defjvp(asinh_p, lambda t, ans, x: lax.mul(t, lax.rsqrt(lax.add(lax.square(x), one(x)))))
+defjvp(acosh_p, lambda t, ans, x: lax.mul(t, lax.rsqrt(lax.sub(lax.square(x), one(x)))))
+defjvp(atanh_p, lambda t, ans, x: lax.mul(lax.integer_pow(lax.add(one(x), x), -1), lax.div(t, lax.sub(one(x), x))))
 defjvp(sqrt_p, lambda t, ans, x, **_: lax.mul(t, lax.div(const(ans, 0.5), ans)))
 defjvp(rsqrt_p, lambda t, ans, x, **_: lax.mul(t, lax.mul(const(ans, -0.5), lax.div(ans, x))))
 defjvp(cbrt_p, lambda t, ans, x, **_: lax.mul(t, lax.mul(const(ans, 1 / 3), lax.integer_pow(ans, -2))))
@@ -298,7 +301,14 @@ def unbroadcast(aval: ShapedArray, ct: Any) -> Any:
     ct_aval = get_aval(ct)
     shape = ct_aval.shape
     if shape == aval.shape:
-        return lax.reduce_sum(ct, ()) if not shape and typed_auto_mesh(ct_aval) != typed_auto_mesh(aval) else ct
+        if not shape and typed_auto_mesh(ct_aval) != typed_auto_mesh(aval):
+            return lax.reduce_sum(ct, ())
+        layout = typed_layout(aval)
+        if (shape and layout not in (None, getattr(ct_aval, "explicit_sharding", None))
+                and not (layout.spec.unreduced or layout.spec.reduced)
+                and (isinstance(ct, Tracer) or not get_mesh().empty)):  # (outside set_mesh, the rules retype it)
+            return lax.reshape(ct, aval.shape, out_sharding=layout)  # as JAX's: retyped by a reshape
+        return ct
     if not aval.shape:
         return lax.reduce_sum(ct, tuple(range(len(shape))))
     summed = tuple(i for i, (a, c) in enumerate(zip(aval.shape, shape)) if a != c)

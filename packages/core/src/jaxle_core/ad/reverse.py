@@ -133,12 +133,14 @@ def _inputs_first(residuals: list[Any], primals: Sequence[Any]) -> tuple[list[An
 
 
 def _laid_out_as(ct: Any, aval: Any) -> Any:
-    """A cotangent resharded to the layout its output's type says (over Explicit mesh axes; unreduced and reduced
-    axes swapped), as JAX's pullback does."""
+    """A cotangent typed over Explicit mesh axes resharded to the layout its output's type says (unreduced and
+    reduced axes swapped), as JAX's pullback does; one typed over no mesh (a host value) is taken as it is, as
+    JAX's (the transpositions retype it)."""
     wanted = getattr(aval, "explicit_sharding", None)
     if wanted is not None:
         wanted = cotangent_sharding(wanted)
-    if wanted is None or getattr(get_aval(ct), "explicit_sharding", None) == wanted:
+    given = getattr(get_aval(ct), "explicit_sharding", None)
+    if wanted is None or given == wanted or (given is None and not (wanted.spec.unreduced or wanted.spec.reduced)):
         return ct
     if not isinstance(ct, core.Tracer) and get_mesh().empty:
         return ct  # evaluated now, outside set_mesh: no devices to read the abstract layout over (the rules retype)
@@ -376,6 +378,11 @@ def _seed(ans: Any, lin: Linearization) -> Any:
         if typed is not None and typed.mesh.size > 1 and get_mesh().empty:  # JAX makes the seed on one device
             raise no_context_mesh_error(get_aval(ans))
         return seed
+    typed = getattr(get_aval(ans), "explicit_sharding", None)
+    if typed is not None:  # as JAX's: a replicated one of the output's type
+        if typed.spec.unreduced or typed.spec.reduced:
+            return seed  # (resharded to the cotangent's type by the pullback)
+        return reshard_p.bind(seed, dst_sharding=typed.update(spec=PartitionSpec()))
     mesh = getattr(get_aval(ans), "auto_mesh", None)  # the output's type names a mesh of Auto axes
     if mesh is None:
         found = _shard_map_mesh_of_output(lin.jaxpr.jaxpr)

@@ -16,7 +16,7 @@ from jaxle_core.core import Primitive, Tracer
 from jaxle_core.lax.placement import reshard_p
 from jaxle_core.lax.structural import convert_element_type_p
 from jaxle_core.lax.windowed import dilate_shape
-from jaxle_core.mesh import AbstractMesh, PartitionSpec, get_abstract_mesh
+from jaxle_core.mesh import AbstractMesh, PartitionSpec, get_abstract_mesh, get_mesh
 from jaxle_core.sharding import NamedSharding
 
 
@@ -26,6 +26,16 @@ def const(like: Any, value: Any) -> Any:
     if aval.weak_type and type(value) in (int, float) and get_aval(value).dtype == aval.dtype:
         return value
     return np.array(value, aval.dtype)[()]
+
+
+def one(like: Any) -> Any:
+    """The scalar one of ``like``'s dtype, as JAX's rules make it: resharded to a replicated scalar over the mesh
+    when ``like`` is typed over Explicit axes (a ``reshard`` of the literal in a jaxpr), the literal elsewhere."""
+    sharding = getattr(get_aval(like), "explicit_sharding", None)
+    scalar = const(like, 1.0)
+    if sharding is None or (not isinstance(like, Tracer) and get_mesh().empty):
+        return scalar  # (evaluated now outside set_mesh: no devices to lay the abstract layout over)
+    return reshard_p.bind(scalar, dst_sharding=sharding.update(spec=PartitionSpec()))
 
 
 def full_like(like: Any, value: Any) -> Any:
@@ -168,9 +178,22 @@ def retyped_to_mesh(x: Any, mesh: Any) -> Any:
     return reshard_p.bind(x, dst_sharding=NamedSharding(mesh or AbstractMesh((), ()), PartitionSpec()))
 
 
-def transposed_layout(aval: Any, ndim: int) -> NamedSharding | None:
-    """``manual_layout`` inside a ``shard_map`` body, ``auto_layout`` elsewhere."""
-    return manual_layout(ndim) or auto_layout(aval, ndim)
+def typed_layout(aval: Any, dropped: Sequence[int] = ()) -> NamedSharding | None:
+    """The layout a transposition records as the ``out_sharding`` of a result standing for a value of ``aval`` typed
+    over Explicit mesh axes (its type's, without the ``dropped`` dimensions, as JAX's record the operand's type);
+    None for another."""
+    sharding = getattr(aval, "explicit_sharding", None)
+    if sharding is None or not dropped:
+        return sharding
+    spec = sharding.spec
+    kept = [entry for i, entry in enumerate(spec.partitions) if i not in dropped]
+    return sharding.update(spec=PartitionSpec(*kept, unreduced=spec.unreduced, reduced=spec.reduced))
+
+
+def transposed_layout(aval: Any, ndim: int, dropped: Sequence[int] = ()) -> NamedSharding | None:
+    """``manual_layout`` inside a ``shard_map`` body, ``typed_layout`` or ``auto_layout`` elsewhere (of a result of
+    rank ``ndim``: ``aval``'s without its ``dropped`` dimensions)."""
+    return manual_layout(ndim) or typed_layout(aval, dropped) or auto_layout(aval, ndim)
 
 
 def operand_aval(x: Any) -> ShapedArray:

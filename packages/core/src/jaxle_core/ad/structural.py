@@ -133,7 +133,7 @@ def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions, sharding)
     expanded = tuple(i for i, d in enumerate(x.aval.shape) if d == 1)
     new_dims = [i for i in range(len(shape)) if i not in broadcast_dimensions]
     summed = tuple(sorted(new_dims + [broadcast_dimensions[i] for i in expanded]))
-    reduced = lax.reduce_sum(ct, summed, out_sharding=transposed_layout(x.aval, x.aval.ndim - len(expanded)))
+    reduced = lax.reduce_sum(ct, summed, out_sharding=transposed_layout(x.aval, x.aval.ndim - len(expanded), expanded))
     # The kept dimensions come out in output order; permuted ``broadcast_dimensions`` need them put back in
     # operand order. (JAX 0.10.2 skips this and rejects the cotangent's shape; see docs/core.md.)
     kept_out_dims = [d for i, d in enumerate(broadcast_dimensions) if i not in expanded]

@@ -97,10 +97,11 @@ def register_elementwise(primitives: Sequence[Primitive]) -> None:
 # ---------------------------------------------------------------- sub-jaxprs
 
 
-def batch_jaxpr(closed: ClosedJaxpr, dims: Sequence[int | None], size: int,
-                axis_name: Any) -> tuple[ClosedJaxpr, list[int | None]]:
+def batch_jaxpr(closed: ClosedJaxpr, dims: Sequence[int | None], size: int, axis_name: Any,
+                varying: frozenset = frozenset()) -> tuple[ClosedJaxpr, list[int | None]]:
     """``closed`` taking its inputs batched along ``dims`` (collectives over ``axis_name`` inside act on the
-    batch); also returns its outputs' batch dimensions."""
+    batch; the batched inputs vary over the manual mesh axes ``varying`` too); also returns its outputs' batch
+    dimensions."""
     out_dims: list[int | None] = []
 
     def batched(*args):
@@ -113,6 +114,8 @@ def batch_jaxpr(closed: ClosedJaxpr, dims: Sequence[int | None], size: int,
 
     layout, spmd_axes = current_layout(), current_spmd_axes()
     in_avals = [with_batch_dim(a, d, size) for a, d in zip(closed.in_avals, dims)]
+    if varying:
+        in_avals = [a if d is None else a.update(vma=a.vma | varying) for a, d in zip(in_avals, dims)]
     return trace_to_jaxpr(batched, in_avals, closed.jaxpr.debug_info), out_dims
 
 

@@ -82,16 +82,19 @@ register_placing(device_put_p)
 device_put_p.def_impl(lambda *values, devices, srcs, copy_semantics: list(values))
 
 
-def staged_device_put(values: list[Any], destination: Any,
+def staged_device_put(values: list[Any], destinations: Any,
                       semantics: ArrayCopySemantics = ArrayCopySemantics.REUSE_INPUT) -> list[Any]:
-    """``values`` put on ``destination`` (a device, a sharding or a memory space) by one ``device_put`` equation,
-    as JAX stages it inside a transformation; a sharding over devices is noted where it is staged, for JAX's
-    errors when its devices disagree with others of the program (``staged_at``)."""
+    """``values`` put on ``destinations`` (a device, a sharding or a memory space: one for all, or a list of one
+    per value) by one ``device_put`` equation, as JAX stages it inside a transformation; a sharding over devices
+    is noted where it is staged, for JAX's errors when its devices disagree with others of the program
+    (``staged_at``)."""
     n = len(values)
-    outs = device_put_p.bind(*values, devices=(destination,) * n, srcs=tuple(source_sharding(v) for v in values),
+    destinations = tuple(destinations) if isinstance(destinations, list) else (destinations,) * n
+    outs = device_put_p.bind(*values, devices=destinations, srcs=tuple(source_sharding(v) for v in values),
                              copy_semantics=(semantics,) * n)
-    if isinstance(destination, Sharding) and not isinstance(getattr(destination, "mesh", None), AbstractMesh):
-        note_staged_at(destination)
+    for destination in dict.fromkeys(destinations):
+        if isinstance(destination, Sharding) and not isinstance(getattr(destination, "mesh", None), AbstractMesh):
+            note_staged_at(destination)
     return outs
 
 
