@@ -57,12 +57,26 @@ def _under_set_mesh(jax, kind: str, jitted: bool) -> dict:
                 "results": outcome(lambda: _results(jax, f(X)))}
 
 
+def _uneven(jax, kind: str, shape: tuple[int, int], jitted: bool) -> dict:
+    """A put splitting the first axis of each example over mesh axis 'x' (2 devices), for a batch of ``shape``:
+    JAX checks the placement against each example (and, eagerly, the batch; inside jit XLA pads it)."""
+    x = np.arange(shape[0] * shape[1], dtype=np.float32).reshape(shape)
+    sharding = jax.sharding.NamedSharding(typed_mesh(jax, kind), jax.sharding.PartitionSpec("x"))
+    f = jax.vmap(lambda v: jax.device_put(v, sharding))
+    f = jax.jit(f) if jitted else f
+    return {"results": outcome(lambda: _results(jax, f(x)))}
+
+
 CASES = {
     **{f"{name}_{'jit_' if jitted else ''}vmap": (lambda jax, name=name, jitted=jitted: _record(jax, name, jitted))
        for name in ("device", "device_sharding", "named_split", "named_replicated", "host_device", "host_named",
                     "pytree") for jitted in (False, True)},
     **{f"spec_over_{kind.lower()}_mesh_{'jit_' if jitted else ''}vmap": (
         lambda jax, kind=kind, jitted=jitted: _under_set_mesh(jax, kind, jitted))
+       for kind in ("Auto", "Explicit") for jitted in (False, True)},
+    **{f"uneven_{what}_over_{kind.lower()}_mesh_{'jit_' if jitted else ''}vmap": (
+        lambda jax, kind=kind, shape=shape, jitted=jitted: _uneven(jax, kind, shape, jitted))
+       for what, shape in (("batch", (3, 8)), ("example", (4, 3)))
        for kind in ("Auto", "Explicit") for jitted in (False, True)},
 }
 

@@ -59,11 +59,17 @@ def _device_put_aval(*avals, devices, srcs, copy_semantics):
     if not len(avals) == len(devices) == len(srcs) == len(copy_semantics):
         raise ValueError(f"device_put: {len(avals)} operands need as many devices, sources and copy semantics; "
                          f"got {len(devices)}, {len(srcs)} and {len(copy_semantics)}")
-    for aval, device in zip(avals, devices):  # staged too: unlike a sharding constraint, never padded
-        check_type_divides(device, aval.shape)
-        check_sharding_fits(device, aval.shape, "One of device_put args")
+    for aval, device in zip(avals, devices):  # a vmapped put's batch may be padded by XLA inside jit
+        _check_destination_fits(aval, device, allow_uneven=True)
     return [aval.update(memory_space=_destination_space(aval, device)) if type(aval) is ShapedArray else aval
             for aval, device in zip(avals, devices)]
+
+
+def _check_destination_fits(aval: Any, destination: Any, allow_uneven: bool = False) -> None:
+    """JAX's ValueError when ``destination`` (a sharding with Explicit axes, or any sharding) cannot lay out a
+    value of ``aval``."""
+    check_type_divides(destination, aval.shape)
+    check_sharding_fits(destination, aval.shape, "One of device_put args", allow_uneven=allow_uneven)
 
 
 def _destination_space(aval: Any, destination: Any) -> MemorySpace:
@@ -90,6 +96,8 @@ def staged_device_put(values: list[Any], destinations: Any,
     (``staged_at``)."""
     n = len(values)
     destinations = tuple(destinations) if isinstance(destinations, list) else (destinations,) * n
+    for value, destination in zip(values, destinations):  # under vmap, checked against one example as JAX does
+        _check_destination_fits(get_aval(value), destination)
     outs = device_put_p.bind(*values, devices=destinations, srcs=tuple(source_sharding(v) for v in values),
                              copy_semantics=(semantics,) * n)
     for destination in dict.fromkeys(destinations):
