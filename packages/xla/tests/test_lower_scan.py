@@ -93,15 +93,20 @@ def test_lowered_text_is_a_while_loop():
     assert "stablehlo.dynamic_slice" in text and "stablehlo.dynamic_update_slice" in text
 
 
-def test_helpers_are_traced_once_per_operand_types(monkeypatch):
+@pytest.fixture
+def traced(monkeypatch):
+    """The operand types of every scan helper traced while the test runs (the helper cache starts empty)."""
     from jaxle_xla.lowering import context
 
-    traced = []
+    avals_traced = []
     trace = context._trace_helper
-    monkeypatch.setattr(context, "_trace_helper", lambda fun, avals, mesh: traced.append(avals) or trace(
+    monkeypatch.setattr(context, "_trace_helper", lambda fun, avals, mesh: avals_traced.append(avals) or trace(
         fun, avals, mesh))
     monkeypatch.setattr(context, "_helper_jaxprs", context.LruCache())
+    return avals_traced
 
+
+def test_helpers_are_traced_once_per_operand_types(traced):
     def lowered(xs):
         return jc.jit(lambda xs: lax.scan(lambda c, x: (c + x, c * x), xs[0] * 0, xs)).lower(xs).as_text()
 
@@ -115,15 +120,7 @@ def test_helpers_are_traced_once_per_operand_types(monkeypatch):
 
 
 @pytest.mark.parametrize("reverse", [False, True])
-def test_unrolled_scan_helpers_are_traced_once(monkeypatch, reverse):
-    from jaxle_xla.lowering import context
-
-    traced = []
-    trace = context._trace_helper
-    monkeypatch.setattr(context, "_trace_helper", lambda fun, avals, mesh: traced.append(avals) or trace(
-        fun, avals, mesh))
-    monkeypatch.setattr(context, "_helper_jaxprs", context.LruCache())
-
+def test_unrolled_scan_helpers_are_traced_once(traced, reverse):
     def scan(xs):
         return lax.scan(lambda c, x: (c + x, c * x), xs[0] * 0, xs, unroll=2, reverse=reverse)
 
