@@ -44,7 +44,9 @@ def sample():
 
 def test_path_in_use(tree_path):
     assert accelerator.uses_jaxlib() == (tree_path == "jaxlib")
-    assert (tu.tree_structure(sample())._def is not None) == (tree_path == "jaxlib")
+    treedef = tu.tree_structure(sample())
+    assert isinstance(treedef, tu.PyTreeDef)
+    assert (type(treedef) is jaxle_tree.treedef.PythonTreeDef) == (tree_path == "pure")
 
 
 def test_round_trip_and_structure_queries():
@@ -96,6 +98,41 @@ def test_treedefs_of_either_path_compare_by_structure(tree_path):
             assert one == same and other == larger and one != larger and not (one != same)
 
 
+def test_treedefs_are_jaxlibs_where_jaxlib_is_installed():
+    # As JAX's: the class of every treedef is jaxlib's, and the pure path's treedefs are instances of it too.
+    if accelerator.pytree is None:
+        assert tu.PyTreeDef is jaxle_tree.treedef.PythonTreeDef
+        return
+    assert tu.PyTreeDef is accelerator.pytree.PyTreeDef
+    assert issubclass(jaxle_tree.treedef.PythonTreeDef, tu.PyTreeDef)
+
+
+def test_treedefs_of_either_path_combine(tree_path):
+    made = []
+    try:
+        for on_jaxlib in {False, accelerator.mirror is not None}:
+            accelerator.use_jaxlib(on_jaxlib)
+            made.append((tu.tree_structure([0, {"a": 0}]), tu.tree_structure((0, None))))
+    finally:
+        accelerator.use_jaxlib(tree_path == "jaxlib")
+    pure = jaxle_tree.treedef.PythonTreeDef
+    for outer, _ in made:
+        for _, inner in made:
+            assert isinstance(outer, tu.PyTreeDef) and isinstance(inner, tu.PyTreeDef)
+            assert tu.treedef_tuple([outer, inner]) == tu.tree_structure(([0, {"a": 0}], (0, None)))
+            if type(outer) is pure or type(inner) is not pure:  # jaxlib's own compose takes jaxlib's treedefs
+                composed = outer.compose(inner)
+                assert repr(composed) == "PyTreeDef([(*, None), {'a': (*, None)}])" and composed.num_leaves == 2
+    if accelerator.mirror is not None:  # jaxlib's methods that only jaxlib implements, on a pure-path treedef
+        def walked(treedef):
+            seen: list = []
+            result = treedef.walk(lambda children, data: seen.append((children, data)) or len(seen),
+                                  lambda leaf: leaf * 10, [1, 2])
+            return result, seen
+
+        assert walked(made[0][0]) == walked(made[-1][0]) == (2, [((20,), ["a"]), ((10, 1), None)])
+
+
 def test_jaxlib_registry_mirrors_registrations():
     registry = jaxlib_registry()
     if registry is None:  # jaxlib is not installed in this environment
@@ -140,7 +177,7 @@ def test_jaxlib_treedef_of_either_path():
         assert jaxlib_def is None
         return
     assert type(jaxlib_def) is accelerator.pytree.PyTreeDef and repr(jaxlib_def) == repr(treedef)
-    assert jaxle_tree.treedef.wrap(jaxlib_def) == treedef
+    assert jaxlib_def == treedef and treedef == jaxlib_def
     assert jaxlib_def.unflatten(tu.tree_leaves(sample())) == sample()
 
 

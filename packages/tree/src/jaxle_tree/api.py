@@ -10,7 +10,7 @@ from . import accelerator
 from .flatten import tree_flatten, tree_flatten_with_path, tree_structure
 from .prefix_errors import prefix_errors
 from .registry import LEAF, TUPLE, kind_of
-from .treedef import PyTreeDef, wrap
+from .treedef import PythonTreeDef, PyTreeDef, jaxlib_treedef, records
 
 __all__ = [
     "all_leaves",
@@ -30,16 +30,12 @@ __all__ = [
 
 def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
     """Rebuild a pytree of structure ``treedef`` from ``leaves``."""
-    jaxlib_def = treedef._def
-    if jaxlib_def is not None:  # straight to C++: this runs on every jitted call
-        return jaxlib_def.unflatten(leaves)
     return treedef.unflatten(leaves)
 
 
 def _leaves_up_to(treedef: PyTreeDef, tree: Any, other: Any, is_leaf: Callable | None, name: str) -> list:
     """Leaves of ``other`` cut at the leaves of ``treedef`` (the structure of ``tree``)."""
-    jaxlib_def = treedef._def
-    if jaxlib_def is None:
+    if type(treedef) is PythonTreeDef:
         # In Python, flattening ``other`` whole and comparing structures beats walking it against ``treedef``.
         try:
             leaves, other_def = tree_flatten(other)
@@ -48,7 +44,7 @@ def _leaves_up_to(treedef: PyTreeDef, tree: Any, other: Any, is_leaf: Callable |
         except Exception:
             pass
     try:
-        return treedef.flatten_up_to(other) if jaxlib_def is None else jaxlib_def.flatten_up_to(other)
+        return treedef.flatten_up_to(other)
     except Exception as error:
         _raise_prefix_error(error, tree, other, is_leaf, name)
 
@@ -64,7 +60,7 @@ def _raise_prefix_error(error: Exception, tree: Any, other: Any, is_leaf: Callab
 def tree_map(f: Callable[..., Any], tree: Any, *rest: Any, is_leaf: Callable[[Any], bool] | None = None) -> Any:
     """Apply ``f`` leafwise; ``tree`` must be a prefix of every tree in ``rest``."""
     registry = accelerator.active
-    if registry is not None:  # straight to jaxlib's treedef: no wrapper made only to be dropped
+    if registry is not None:  # jaxlib's treedef, without a Python frame per extra tree
         leaves, jaxlib_def = registry.flatten(tree, is_leaf)
         if not rest:
             return jaxlib_def.unflatten([f(x) for x in leaves])
@@ -177,12 +173,12 @@ def treedef_tuple(treedefs: Iterable[PyTreeDef]) -> PyTreeDef:
     """The treedef of a tuple whose children have the given treedefs."""
     treedefs = list(treedefs)
     if accelerator.active is not None:
-        return wrap(accelerator.pytree.treedef_tuple(accelerator.active, [t._def for t in treedefs]))
+        return accelerator.pytree.treedef_tuple(accelerator.active, [jaxlib_treedef(t) for t in treedefs])
     nodes: list = []
     for treedef in treedefs:
-        nodes.extend(treedef._nodes)
+        nodes.extend(records(treedef))
     nodes.append((TUPLE, len(treedefs), None))
-    return PyTreeDef(tuple(nodes), sum(t.num_leaves for t in treedefs))
+    return PythonTreeDef(tuple(nodes), sum(t.num_leaves for t in treedefs))
 
 
 def treedef_children(treedef: PyTreeDef) -> list[PyTreeDef]:

@@ -20,12 +20,11 @@ from .registry import (
     kind_of,
     namedtuple_keys,
 )
-from .treedef import LEAF_NODE, LIST_NODES, NONE_NODE, TUPLE_NODES, PyTreeDef, wrap
+from .treedef import LEAF_NODE, LIST_NODES, NONE_NODE, TUPLE_NODES, PythonTreeDef, PyTreeDef
 
 __all__ = ["flatten_one_level", "flatten_one_level_with_keys", "is_tree_node", "tree_flatten", "tree_flatten_with_path",
            "tree_leaves", "tree_leaves_with_path", "tree_structure"]
 
-_new = object.__new__
 _UNSORTABLE = "Comparator raised exception while sorting pytree dictionary keys."
 
 
@@ -129,35 +128,27 @@ def _walk_general(x: Any, is_leaf: Callable | None, leaf: Callable, node: Callab
     node(record)
 
 
-def _flatten_with_jaxlib_paths(registry: Any, tree: Any, is_leaf: Callable | None) -> tuple[list, PyTreeDef]:
-    # jaxlib's key classes are jaxle's key classes here (see keys.py), so its key paths are returned as they are.
-    pairs, jaxlib_def = registry.flatten_with_path(tree, is_leaf)
-    return pairs, wrap(jaxlib_def)
-
-
 def _flatten_general(tree: Any, is_leaf: Callable | None, with_path: bool) -> tuple[list, PyTreeDef]:
     registry = accelerator.active
     if registry is not None and with_path:
-        return _flatten_with_jaxlib_paths(registry, tree, is_leaf)
+        # jaxlib's key classes are jaxle's key classes here (see keys.py), so its key paths are returned as they are.
+        return registry.flatten_with_path(tree, is_leaf)
     pairs: list = []
     nodes: list = []
     _walk_general(tree, is_leaf, pairs.append, nodes.append, () if with_path else None)
-    return pairs, PyTreeDef(tuple(nodes), len(pairs))
+    return pairs, PythonTreeDef(tuple(nodes), len(pairs))
 
 
 def tree_flatten(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> tuple[list, PyTreeDef]:
     """Flatten ``tree`` into ``(leaves, treedef)``; ``is_leaf(x)`` returning True stops descent at ``x``."""
     registry = accelerator.active
-    if registry is not None:
-        leaves, jaxlib_def = registry.flatten(tree, is_leaf)
-        treedef = _new(PyTreeDef)  # ``wrap`` written out: this runs on every flatten
-        treedef._def = jaxlib_def
-        return leaves, treedef
+    if registry is not None:  # jaxlib's leaves and treedef, as JAX hands them out
+        return registry.flatten(tree, is_leaf)
     if is_leaf is None:
         leaves: list = []
         nodes: list = []
         _walk(tree, leaves.append, nodes.append)
-        return leaves, PyTreeDef(tuple(nodes), len(leaves))
+        return leaves, PythonTreeDef(tuple(nodes), len(leaves))
     pairs, treedef = _flatten_general(tree, lambda _, x: is_leaf(x), False)
     return [x for _, x in pairs], treedef
 
@@ -165,7 +156,7 @@ def tree_flatten(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> tup
 def tree_leaves(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> list:
     """The leaves of ``tree``, in flattening order."""
     registry = accelerator.active
-    if registry is not None:  # no treedef wrapped only to be dropped
+    if registry is not None:
         return registry.flatten(tree, is_leaf)[0]
     return tree_flatten(tree, is_leaf)[0]
 

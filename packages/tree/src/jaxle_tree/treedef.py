@@ -1,16 +1,18 @@
-"""``PyTreeDef``: the structure of a pytree, stored as a post-order tuple of compact node records.
+"""Treedefs, the structure of a pytree: jaxlib's where jaxlib is installed, else post-order tuples of node records.
 
 A node record is ``(kind, arity, payload)`` where payload is ``None`` for leaves, None,
 tuples and lists, the key tuple for dicts, the class for namedtuples and
 ``(registration, aux_data)`` for custom nodes. Records of the common shapes are
 shared, so flattening a tree of built-in containers allocates almost nothing.
 
-On the accelerated path (see ``accelerator``) a ``PyTreeDef`` instead wraps a jaxlib C++ treedef
-and hands each operation to it; the node records are then derived only for pickling.
+On the accelerated path (see ``accelerator``) flattening hands out jaxlib's C++ treedef itself, as JAX does;
+``PythonTreeDef`` is the pure-Python path's. Node records are derived from a jaxlib treedef only for pickling
+and for comparing treedefs of the two paths.
 """
 
 from __future__ import annotations
 
+import copyreg
 from collections.abc import Iterable
 from typing import Any
 
@@ -18,7 +20,7 @@ from . import accelerator
 from .builders import builder_for
 from .registry import CUSTOM, DICT, LEAF, LIST, NAMEDTUPLE, NONE, TUPLE, custom_nodes, registration_of
 
-__all__ = ["PyTreeDef", "jaxlib_treedef", "wrap"]
+__all__ = ["PyTreeDef", "PythonTreeDef", "jaxlib_treedef", "records"]
 
 LEAF_NODE = (LEAF, 0, None)
 NONE_NODE = (NONE, 0, None)
@@ -53,13 +55,20 @@ def _post_order(view: tuple, out: list) -> None:
     out.append(node)
 
 
-class PyTreeDef:
-    """The structure of a pytree: its containers and where the leaves go."""
+_JAXLIB_CLASS: Any = None if accelerator.pytree is None else accelerator.pytree.PyTreeDef
 
-    __slots__ = ("_builder", "_def", "_hash", "_nodes", "_num_leaves", "_view")
+
+class PythonTreeDef(object if _JAXLIB_CLASS is None else _JAXLIB_CLASS):
+    """The structure of a pytree made on the pure-Python path: its containers and where the leaves go.
+
+    Where jaxlib is installed this subclasses jaxlib's treedef, so that one ``isinstance`` check covers the
+    treedefs of both paths and comparing a jaxlib treedef with this one reaches this class's ``__eq__``. Its
+    C++ part is never built: every method of jaxlib's class is defined here.
+    """
+
+    __slots__ = ("_builder", "_hash", "_nodes", "_num_leaves", "_view")
 
     def __init__(self, nodes: tuple, num_leaves: int) -> None:
-        self._def = None
         self._nodes = nodes
         self._num_leaves = num_leaves
         self._view = None
@@ -67,7 +76,7 @@ class PyTreeDef:
         self._builder = None
 
     @classmethod
-    def _from_view(cls, view: tuple) -> PyTreeDef:
+    def _from_view(cls, view: tuple) -> PythonTreeDef:
         out: list = []
         _post_order(view, out)
         nodes = tuple(out)
@@ -75,14 +84,10 @@ class PyTreeDef:
 
     @property
     def num_leaves(self) -> int:
-        if self._def is not None:
-            return self._def.num_leaves
         return self._num_leaves
 
     @property
     def num_nodes(self) -> int:
-        if self._def is not None:
-            return self._def.num_nodes
         return len(self._nodes)
 
     def _root(self) -> tuple:
@@ -92,8 +97,6 @@ class PyTreeDef:
 
     def unflatten(self, leaves: Iterable[Any]) -> Any:
         """Build the pytree of this structure holding ``leaves``."""
-        if self._def is not None:
-            return self._def.unflatten(leaves)
         if type(leaves) is not list:
             try:
                 leaves = list(iter(leaves))
@@ -144,22 +147,16 @@ class PyTreeDef:
 
     def flatten_up_to(self, tree: Any) -> list:
         """Leaves of this structure found in ``tree``, which this treedef must be a prefix of."""
-        if self._def is not None:
-            return self._def.flatten_up_to(tree)
         out: list = []
         _flatten_up_to(self._root(), tree, out)
         return out
 
-    def children(self) -> list[PyTreeDef]:
+    def children(self) -> list[PythonTreeDef]:
         """Treedefs of the root's children."""
-        if self._def is not None:
-            return [wrap(child) for child in self._def.children()]
-        return [PyTreeDef._from_view(child) for child in self._root()[1]]
+        return [PythonTreeDef._from_view(child) for child in self._root()[1]]
 
     def node_data(self) -> tuple[type, Any] | None:
         """``(type, aux data)`` of the root node; ``None`` for a leaf."""
-        if self._def is not None:
-            return self._def.node_data()
         kind, _, payload = self._root()[0]
         if kind == LEAF:
             return None
@@ -171,75 +168,92 @@ class PyTreeDef:
             return (payload[0].type, payload[1])
         return ({NONE: type(None), TUPLE: tuple, LIST: list}[kind], None)
 
-    def compose(self, inner: PyTreeDef) -> PyTreeDef:
-        """The treedef of this structure with every leaf replaced by ``inner``."""
+    def compose(self, inner: Any) -> PythonTreeDef:
+        """The treedef of this structure with every leaf replaced by ``inner`` (a treedef of either path)."""
         if not isinstance(inner, PyTreeDef):
             raise _incompatible_arguments("compose", f"arg: {_JAXLIB_TREEDEF}, /) -> {_JAXLIB_TREEDEF}", inner)
-        if self._def is not None:
-            return wrap(self._def.compose(inner._def))
+        inner_nodes = records(inner)
         nodes: list = []
         for node in self._nodes:
             if node[0] == LEAF:
-                nodes.extend(inner._nodes)
+                nodes.extend(inner_nodes)
             else:
                 nodes.append(node)
-        return PyTreeDef(tuple(nodes), self._num_leaves * inner._num_leaves)
+        return PythonTreeDef(tuple(nodes), self._num_leaves * inner.num_leaves)
 
     def __eq__(self, other: object) -> bool:
+        if type(other) is PythonTreeDef:
+            return self._nodes == other._nodes
         if not isinstance(other, PyTreeDef):
             return False
-        mine, theirs = self._def, other._def
-        if mine is not None and theirs is not None:
-            return mine == theirs
-        if mine is None and theirs is None:
-            return self._nodes == other._nodes
-        return self._records() == other._records()  # made on different paths (rare): compare as records
+        return self._nodes == records(other)  # a jaxlib treedef (made on the other path): compare as records
 
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
     def __hash__(self) -> int:
         # Aux data takes part in equality but not in the hash, so unhashable aux data is allowed.
-        if self._def is not None:
-            return hash(self._def)
         if self._hash is None:
             self._hash = hash(tuple((k, a, p[0].type if k == CUSTOM else p) for k, a, p in self._nodes))
         return self._hash
 
     def __repr__(self) -> str:
-        if self._def is not None:
-            return repr(self._def)
         return f"PyTreeDef({_render(self._root())})"
 
     def __reduce__(self):
-        # Both paths pickle the same plain records (custom nodes by type), so either path can load either pickle.
-        plain = tuple((k, a, (p[0].type, p[1])) if k == CUSTOM else (k, a, p) for k, a, p in self._records())
-        return (_rebuild, (plain, self.num_leaves))
-
-    def _records(self) -> tuple:
-        """The post-order node records, derived from the jaxlib treedef on the C++ path."""
-        if self._def is None:
-            return self._nodes
-        records: list = []
-        _records_of(self._def, records)
-        return tuple(records)
+        return _pickled(self._nodes, self._num_leaves)
 
 
-_new = object.__new__
+PyTreeDef: Any = PythonTreeDef if _JAXLIB_CLASS is None else _JAXLIB_CLASS
+"""The class of every treedef: jaxlib's (as JAX's) where jaxlib is installed, else ``PythonTreeDef``."""
 
 
-def wrap(jaxlib_def: Any) -> PyTreeDef:
-    """The ``PyTreeDef`` handing every operation to the jaxlib C++ treedef ``jaxlib_def``."""
-    treedef = _new(PyTreeDef)
-    treedef._def = jaxlib_def
-    return treedef
+def _on_jaxlib_treedef(name: str) -> Any:
+    def method(self: PythonTreeDef, *args: Any) -> Any:
+        return getattr(jaxlib_treedef(self), name)(*args)
+
+    method.__name__ = name
+    method.__doc__ = f"jaxlib's ``{name}`` of the same structure."
+    return method
 
 
-def jaxlib_treedef(treedef: PyTreeDef) -> Any:
+if _JAXLIB_CLASS is not None:
+    # jaxlib's methods that the pure path has no Python version of run on the jaxlib treedef of the same structure.
+    for _name in ("walk", "from_iterable_tree", "serialize_using_proto", "__getstate__"):
+        setattr(PythonTreeDef, _name, _on_jaxlib_treedef(_name))
+
+
+def records(treedef: Any) -> tuple:
+    """The post-order node records of a treedef of either path."""
+    if type(treedef) is PythonTreeDef:
+        return treedef._nodes
+    out: list = []
+    _records_of(treedef, out)
+    return tuple(out)
+
+
+def _pickled(nodes: tuple, num_leaves: int) -> tuple:
+    # Both paths pickle the same plain records (custom nodes by type), so either path can load either pickle.
+    plain = tuple((k, a, (p[0].type, p[1])) if k == CUSTOM else (k, a, p) for k, a, p in nodes)
+    return (_rebuild, (plain, num_leaves))
+
+
+def _reduce_jaxlib_treedef(treedef: Any) -> tuple:
+    """Pickle a jaxlib treedef of jaxle's registry as the pure path pickles its own; leave any other to jaxlib."""
+    if treedef.__getstate__()[0] is not accelerator.mirror:
+        return treedef.__reduce_ex__(2)
+    return _pickled(records(treedef), treedef.num_leaves)
+
+
+if _JAXLIB_CLASS is not None:
+    copyreg.pickle(_JAXLIB_CLASS, _reduce_jaxlib_treedef)
+
+
+def jaxlib_treedef(treedef: Any) -> Any:
     """jaxlib's C++ treedef of ``treedef`` (for jaxlib's C++ callers), built from its node records when it was made
     on the pure-Python path; None where jaxlib is absent or refused."""
-    if treedef._def is not None:
-        return treedef._def
+    if type(treedef) is not PythonTreeDef:
+        return treedef
     if accelerator.mirror is None:
         return None
     return _jaxlib_def_of(_nested(treedef._nodes), accelerator.mirror)
@@ -297,11 +311,11 @@ def _incompatible_arguments(method: str, signature: str, argument: Any) -> TypeE
                      f"    1. {method}(self, {signature}\n\nInvoked with types: {_JAXLIB_TREEDEF}, {name}")
 
 
-def _rebuild(plain: tuple, num_leaves: int) -> PyTreeDef:
+def _rebuild(plain: tuple, num_leaves: int) -> Any:
     nodes = tuple((k, a, (registration_of(p[0]), p[1])) if k == CUSTOM else (k, a, p) for k, a, p in plain)
     if accelerator.active is not None:
-        return wrap(_jaxlib_def_of(_nested(nodes), accelerator.active))
-    return PyTreeDef(nodes, num_leaves)
+        return _jaxlib_def_of(_nested(nodes), accelerator.active)
+    return PythonTreeDef(nodes, num_leaves)
 
 
 def _render(view: tuple) -> str:
