@@ -494,15 +494,20 @@ def concrete_or_error(value: Any, context: str) -> Any:
 
 
 def escaped_tracer_error(tracer: Tracer) -> UnexpectedTracerError:
-    return UnexpectedTracerError(
+    """JAX's error for ``tracer`` used outside its transformation; a staged value's names the finished trace."""
+    message = (
         f"Encountered an unexpected tracer. A function transformed by JAX had a side effect, allowing for a "
         f"reference to an intermediate value with type {tracer.aval.str_short()} wrapped in a "
         f"{type(tracer).__name__} to escape the scope of the transformation.\n"
         "JAX transformations require that functions explicitly return their outputs, and disallow saving "
-        "intermediate values to global state.\n"
-        f"The tracer was created by {tracer._trace.describe()}, which has already finished. "
-        "Return the value from the transformed function instead of storing it, or pass it in as an argument."
-    )
+        "intermediate values to global state.\n")
+    if hasattr(tracer._trace, "debug_info"):
+        message += (f"The tracer was created by {tracer._trace.describe()}, which has already finished. Return the "
+                    "value from the transformed function instead of storing it, or pass it in as an argument.")
+    else:  # a value of jvp, grad or vmap: JAX's words
+        message += ("To catch the leak earlier, try setting the environment variable JAX_CHECK_TRACER_LEAKS or using "
+                    "the `jax.checking_leaks` context manager.")
+    return UnexpectedTracerError(message)
 
 
 def check_tracer_valid(x: Tracer) -> None:
@@ -569,15 +574,18 @@ class Literal:
 
     ``residual`` marks a constant a JVP rule made (an instantiated zero tangent): partially evaluating the
     jaxpr passes it from the known side as a residual when unknown equations read it, as JAX's linearization
-    does, instead of writing it inline there.
+    does, instead of writing it inline there. ``tangent`` marks a zero a rule made for the tangent side (a loop's
+    initial carry tangent): partially evaluating the jaxpr stages the equations reading it with the unknown ones,
+    as JAX's linearization makes such zeros among the tangents.
     """
 
-    __slots__ = ("val", "aval", "residual")
+    __slots__ = ("val", "aval", "residual", "tangent")
 
-    def __init__(self, val: Any, aval: ShapedArray, residual: bool = False):
+    def __init__(self, val: Any, aval: ShapedArray, residual: bool = False, tangent: bool = False):
         self.val = val
         self.aval = aval
         self.residual = residual
+        self.tangent = tangent
 
     def __repr__(self) -> str:
         return f"Literal({self.val})"

@@ -99,8 +99,10 @@ class StagingTrace(core.Trace):
         self.eqns: list[JaxprEqn] = new_equation_list()
         self.invars: list[Var] = []
         self.constvars: dict[int, tuple[Var, Any]] = {}  # id(value) -> (var, value)
-        # id(value) -> value: scalar zeros JVP rules instantiated under this trace (kept alive so ids stay unique)
+        # id(value) -> value: scalar zeros JVP rules instantiated under this trace (kept alive so ids stay unique),
+        # and those made for the tangent side (see ``Literal``)
         self.rule_constants: dict[int, Any] = {}
+        self.tangent_constants: dict[int, Any] = {}
 
     def describe(self) -> str:
         return f"tracing {self.debug_info.describe_function()}" if self.debug_info else "a staging trace"
@@ -117,7 +119,7 @@ class StagingTrace(core.Trace):
         if isinstance(x, Tracer):
             core.check_tracer_valid(x)
         elif core.is_scalar_literal(x):
-            return make_literal(x, residual=id(x) in self.rule_constants)
+            return make_literal(x, residual=id(x) in self.rule_constants, tangent=id(x) in self.tangent_constants)
         elif type(x) is DimExpr:  # a symbolic dimension as an operand: computed from the arguments' shapes
             return dimension_as_value(x).jaxpr_var
         entry = self.constvars.get(id(x))
@@ -218,15 +220,15 @@ def transforms_eager_code() -> bool:
     return False
 
 
-def make_literal(x: Any, residual: bool = False) -> Literal:
+def make_literal(x: Any, residual: bool = False, tangent: bool = False) -> Literal:
     """``x`` as an inline constant: Python scalars keep their exact value (JAX prints ``0.1:f32[]``), and so do
     arrays made from one (``core.mark_inline``); NumPy scalars are cast to their canonical dtype
     (``np.float64(0.1)`` prints as the float32 it becomes)."""
     aval = get_aval(x)
     if isinstance(x, Array):  # the literal keeps the array's weak type
-        return Literal(getattr(x, "_python_scalar", x), aval, residual)
+        return Literal(getattr(x, "_python_scalar", x), aval, residual, tangent)
     keep = type(x) in (bool, int, float, complex)
-    return Literal(x if keep else _scalar_value(x, aval), aval, residual)
+    return Literal(x if keep else _scalar_value(x, aval), aval, residual, tangent)
 
 
 def _scalar_value(x: Any, aval: ShapedArray) -> Any:

@@ -43,7 +43,7 @@ def jaxle_namespace() -> types.SimpleNamespace:
                                  jvp=jaxle_core.jvp, vjp=jaxle_core.vjp, config=jaxle_core.config, ds=ds,
                                  linearize=jaxle_core.linearize, value_and_grad=jaxle_core.value_and_grad,
                                  custom_jvp=jaxle_core.custom_jvp, custom_vjp=jaxle_core.custom_vjp,
-                                 checkpoint=jaxle_core.checkpoint)
+                                 checkpoint=jaxle_core.checkpoint, jacfwd=jaxle_core.jacfwd)
 
 
 def no_args_case(fn):

@@ -113,6 +113,27 @@ def _sin_scale(m):
     return lambda a, b: sin_scale({"a": a, "b": b}).sum()
 
 
+def _jvp_rule_of(m, fn):
+    """``fn`` as a custom_jvp function whose rule is the JVP of ``fn`` itself (as ``jax.scipy.special.zeta``'s)."""
+    custom = m.custom_jvp(fn)
+    custom.defjvp(lambda primals, tangents: m.jvp(fn, primals, tangents))
+    return custom
+
+
+def _padded_square(m):
+    """A jitted function whose JVP pads a tangent (the zero padding value a rule instantiates)."""
+    square = m.jit(lambda x: m.lax.pad(x * x, 0.0, ((1, 0, 0),)))
+    return lambda x: square(x)[1:] + x
+
+
+def _scan_sin(m):
+    def loop(x):
+        c, ys = m.lax.scan(lambda c, y: (m.numpy.sin(c) * y, m.numpy.sin(c) * y), x, m.numpy.arange(1.0, 4.0))
+        return c + ys.sum()
+
+    return loop
+
+
 CASES = {
     "grad_mlp": _case(lambda m: _dict_values(m.grad(_mlp(m))), PARAMS, BATCH),
     "value_and_grad_mlp": _case(lambda m: _dict_values(m.value_and_grad(_mlp(m))), PARAMS, BATCH),
@@ -167,6 +188,28 @@ CASES = {
     "linearize_apply": _case(lambda m: lambda x: m.linearize(lambda a: m.numpy.cumsum(a ** 2), x)[1](x), X3),
     "vjp_apply": _case(lambda m: lambda x: m.vjp(lambda a: m.numpy.outer(a, m.numpy.cos(a)), x)[1](
         np.ones((3, 3), f32)), X3),
+    "grad_custom_jvp_rule_cumprod": _case(lambda m: m.grad(lambda x: _jvp_rule_of(m, m.numpy.cumprod)(x).sum()), X3),
+    "grad_custom_jvp_rule_jit": _case(lambda m: m.grad(lambda x: _jvp_rule_of(m, _padded_square(m))(x).sum()), X3),
+    "grad_jit_custom_jvp_rule_jit": _case(
+        lambda m: m.grad(lambda x: m.jit(_jvp_rule_of(m, _padded_square(m)))(x).sum()), X3),
+    "grad_of_grad_scan_sin": _case(lambda m: m.grad(m.grad(_scan_sin(m))), S),
+    "grad_of_grad_jit_scan_sin": _case(lambda m: m.grad(m.grad(m.jit(_scan_sin(m)))), S),
+    "grad_of_jvp_fori_loop": _case(lambda m: m.grad(lambda x: m.jvp(
+        lambda y: m.lax.fori_loop(0, 2, lambda i, c: c * y, 1.0), (x,), (x,))[1]), S),
+    "grad_of_jvp_jit_pad": _case(lambda m: m.grad(lambda x: m.jvp(
+        m.jit(lambda a: m.lax.pad(a * a, 0.0, ((1, 0, 0),))), (x,), (x,))[1].sum()), X3),
+    "grad_jit_rnn": _case(lambda m: m.grad(m.jit(lambda w: m.lax.scan(
+        lambda h, x: (m.numpy.tanh(w @ h + x), h), m.numpy.zeros(3), m.numpy.ones((4, 3)))[0].sum())), M33),
+    "vjp_vmap_jit_scan_apply": _case(lambda m: lambda x: m.vjp(m.vmap(m.jit(
+        lambda a: m.lax.scan(lambda c, y: (c * y, c), 1.0, a)[1])), x)[1](x), M33),
+    "grad_jit_checkpoint_scan": _case(lambda m: m.grad(m.jit(m.checkpoint(lambda a: m.lax.scan(
+        lambda c, y: (m.numpy.sin(c) * y, c), m.numpy.ones(3), a)[0].sum()))), M33),
+    "grad_of_grad_jit_fori_loop": _case(lambda m: m.grad(lambda b: m.grad(m.jit(lambda a: m.lax.fori_loop(
+        0, 2, lambda i, c: m.numpy.sin(c) * a, a).sum()))(b).sum()), X3),
+    "jacfwd_has_aux_one_array": _case(lambda m: m.jacfwd(m.numpy.sin, has_aux=True), X3),
+    "jacfwd_has_aux_two_rows": _case(lambda m: m.jacfwd(m.numpy.sin, has_aux=True), X3[:2]),
+    "jvp_has_aux_scalar": _case(lambda m: lambda x: m.jvp(m.numpy.sin, (x,), (x,), has_aux=True), S),
+    "jacfwd_has_aux_pair": _case(lambda m: m.jacfwd(lambda x: (m.numpy.sin(x), x * 2), has_aux=True), X3),
     "vjp_of_scan_apply": _case(lambda m: lambda x: m.vjp(lambda a: m.lax.scan(
         lambda c, y: (c * m.numpy.sin(y), c), 1.0, a)[1], x)[1](x), X3),
 }

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from jaxle_core import core
-from jaxle_core.ad.jvp import Zero, instantiate, jvp_flat, jvp_rules, tangent_aval
+from jaxle_core.ad.jvp import Zero, instantiate, jvp_flat, jvp_rules, rule_zeros, rule_zeros_state, tangent_aval
 from jaxle_core.ad.partial_eval import PartialStagingTrace, partial_eval_rules
 from jaxle_core.ad.transpose import transpose_rules
 from jaxle_core.avals import get_aval
@@ -42,6 +42,9 @@ def _check_closure_tangents(tangents: Sequence[Any], kind: str) -> None:
 
 def _custom_jvp_call_jvp(primals, tangents, *, call_jaxpr, jvp_jaxpr_fun, num_consts, symbolic_zeros):
     _check_closure_tangents(tangents[:num_consts], "custom_jvp")
+    if isinstance(core.current_trace(), PartialStagingTrace) or rule_zeros.traces_linearized_jit:  # linearized
+        with rule_zeros_state(rule_zeros.traces_linearized_jit, inline=True):
+            return jvp_jaxpr_fun(primals[num_consts:], tangents[num_consts:])
     return jvp_jaxpr_fun(primals[num_consts:], tangents[num_consts:])
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jaxle_core import core
-from jaxle_core.ad.jvp import Zero, jvp_flat, jvp_rules, tangent_aval
+from jaxle_core.ad.jvp import Zero, jvp_flat, jvp_rules, rule_zeros, rule_zeros_state, tangent_aval
 from jaxle_core.ad.partial_eval import PartialStagingTrace, SplitJaxpr, partial_eval_jaxpr, partial_eval_rules
 from jaxle_core.ad.transpose import (
     RefCotangent,
@@ -78,7 +78,8 @@ def jvp_jaxpr(closed: ClosedJaxpr, nonzero: list[bool]) -> tuple[ClosedJaxpr, li
 def linear_jvp_jaxpr(closed: ClosedJaxpr, nonzero: list[bool]) -> tuple[ClosedJaxpr, list[bool]]:
     """``jvp_jaxpr`` for linearization: an output tangent that does not depend on the input tangents is zero (the
     derivative is linear), so it is dropped and reported as zero, as JAX's linearization of a jit does."""
-    new_jaxpr, out_nonzero = jvp_jaxpr(closed, nonzero)
+    with rule_zeros_state(traces_linearized_jit=True, inline=rule_zeros.inline):
+        new_jaxpr, out_nonzero = jvp_jaxpr(closed, nonzero)
     n_in, n_out = len(closed.in_avals), len(closed.out_avals)
     reads_tangents = partial_eval_jaxpr(new_jaxpr, [False] * n_in + [True] * nonzero.count(True)).out_unknowns
     kept = [True] * n_out + reads_tangents[n_out:]
@@ -103,8 +104,8 @@ def jvp_call(primals: Sequence[Any], tangents: Sequence[Any], jaxpr: ClosedJaxpr
         with context():
             return (linear_jvp_jaxpr if linearizing else jvp_jaxpr)(jaxpr, nonzero)
 
-    new_jaxpr, out_nonzero = build() if cache is None else cached_on_jaxpr(cache, jaxpr, [*nonzero, linearizing],
-                                                                           build)
+    pattern = [*nonzero, linearizing, rule_zeros.traces_linearized_jit, rule_zeros.inline]
+    new_jaxpr, out_nonzero = build() if cache is None else cached_on_jaxpr(cache, jaxpr, pattern, build)
     outs = bind(new_jaxpr, [*primals, *[t for t in tangents if type(t) is not Zero]], out_nonzero)
     n_out = len(jaxpr.out_avals)
     given = iter(outs[n_out:])

@@ -15,7 +15,9 @@ staged, evaluated or differentiated again as the parent decides.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -58,12 +60,39 @@ def tangent_aval(aval: ShapedArray) -> ShapedArray:
     return aval.update(dtype=dtype, weak_type=aval.weak_type and dtype != dtypes.float0)
 
 
+class _RuleZeros(threading.local):
+    """Per thread: whether a jit's JVP is being traced to be linearized (``traces_linearized_jit``), and whether
+    the scalar zeros rules instantiate are written inline (``inline``): JAX linearizes a custom_jvp rule by its JVP
+    then partial evaluation, which writes known scalars inline where its direct linearization passes residuals."""
+
+    traces_linearized_jit = False
+    inline = False
+    tangent_side = False  # whether the zeros made are for the tangent side (see ``Literal``)
+
+
+rule_zeros = _RuleZeros()
+
+
+@contextmanager
+def rule_zeros_state(traces_linearized_jit: bool, inline: bool, tangent_side: bool = False) -> Iterator[None]:
+    """Within it, ``rule_zeros`` has these values."""
+    before = rule_zeros.traces_linearized_jit, rule_zeros.inline, rule_zeros.tangent_side
+    rule_zeros.traces_linearized_jit, rule_zeros.inline, rule_zeros.tangent_side = \
+        traces_linearized_jit, inline, tangent_side
+    try:
+        yield
+    finally:
+        rule_zeros.traces_linearized_jit, rule_zeros.inline, rule_zeros.tangent_side = before
+
+
 def zeros_like_aval(aval: ShapedArray, as_residual: bool = True) -> Any:
     """A concrete (or staged) array of zeros of ``aval``; ``float0`` zeros are plain NumPy arrays.
 
-    A scalar zero made under a staging trace is, with ``as_residual``, a constant that partial evaluation of the
-    staged jaxpr passes from the known side as a residual, as JAX's linearization does with the zeros
-    differentiation rules instantiate (the zero carries loops start from stay inline).
+    A scalar zero made under a staging trace is, with ``as_residual`` (and unless ``rule_zeros.inline``), a
+    constant that partial evaluation of the staged jaxpr passes from the known side as a residual, as JAX's
+    linearization does with the zeros differentiation rules instantiate (the zero carries loops start from stay
+    inline). With ``rule_zeros.tangent_side``, an array of zeros made under a staging trace is marked to be made
+    on the tangent side when the staged jaxpr is split (see ``Literal``).
     """
     eager = isinstance(core.current_trace(), core.EvalTrace)
     if aval.dtype == dtypes.float0 and (eager or not aval.shape):
@@ -73,14 +102,17 @@ def zeros_like_aval(aval: ShapedArray, as_residual: bool = True) -> Any:
     if eager and layout is None:
         return current_backend().device_put(np.zeros(aval.shape, aval.dtype), weak_type=aval.weak_type)
     zero = scalar[()]
-    if aval.weak_type:  # weakly typed as its aval, as JAX's zeros are
-        zero = current_backend().device_put(scalar, weak_type=True)
+    if aval.weak_type:  # weakly typed as its aval, as JAX's zeros are (each its own constant, as each of JAX's)
+        zero = current_backend().device_put(zero, weak_type=True)
         core.mark_inline(zero)
     if not aval.shape:
         trace = core.current_trace()
-        if as_residual and isinstance(trace, StagingTrace):
+        if as_residual and not rule_zeros.inline and isinstance(trace, StagingTrace):
             trace.rule_constants[id(zero)] = zero
         return zero
+    trace = core.current_trace()
+    if rule_zeros.tangent_side and isinstance(trace, StagingTrace):
+        trace.tangent_constants[id(zero)] = zero
     return broadcast_in_dim(zero, aval.shape, (), out_sharding=layout)
 
 
@@ -132,9 +164,15 @@ def add_tangents(x: Any, y: Any) -> Any:
 
 # ---------------------------------------------------------------- the interpreter
 
-jvp_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {
-    add_any_p: lambda primals, tangents: (add_any_p.bind(*primals), add_tangents(*tangents)),
-}
+def _add_any_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
+    # linear, as JAX's: a zero tangent beside a nonzero one is instantiated
+    out = add_any_p.bind(*primals)
+    if all(type(t) is Zero for t in tangents):
+        return out, tangents[0]
+    return out, add_any_p.bind(*[instantiate(t) for t in tangents])
+
+
+jvp_rules: dict[Primitive, Callable[..., tuple[Any, Any]]] = {add_any_p: _add_any_jvp}
 # Primitives whose rule runs even when every operand's tangent is zero: those making or reading mutable references,
 # whose tangents live beside the reference rather than in its operands.
 jvp_always: set[Primitive] = set()
@@ -154,7 +192,7 @@ class JVPTracer(Tracer):
         return get_aval(self.primal)
 
     def __repr__(self) -> str:
-        return f"{self._trace.tracer_name}(primal={self.primal}, {self._trace.describe_tangent(self.tangent)})"
+        return f"{self._trace.tracer_name}(primal={self.primal!s}, {self._trace.describe_tangent(self.tangent)})"
 
     def _concrete(self) -> Any:
         core.check_tracer_valid(self)
@@ -192,7 +230,7 @@ class JVPTrace(core.Trace):
         return "a jvp trace"
 
     def describe_tangent(self, tangent: Any) -> str:
-        return f"tangent={tangent}"
+        return f"tangent={tangent!s}"
 
     def to_primal_tangent(self, x: Any) -> tuple[Any, Any]:
         if isinstance(x, JVPTracer) and x._trace is self:
@@ -264,6 +302,16 @@ def _check_pair(primal: Any, tangent: Any) -> None:
                          f"{primal_aval.shape} and tangent shape as {tuple(np.shape(tangent))}")
 
 
+def _output_and_aux(pair: Any) -> tuple[Any, Any]:
+    """A ``has_aux`` function's result unpacked as JAX's ``jvp`` unpacks it, once the JVP trace is no longer
+    current: an array of this trace (a function returning one array, not a pair) escapes it (UnexpectedTracerError,
+    as in JAX)."""
+    if isinstance(pair, JVPTracer) and pair._trace is core.current_trace() and pair.aval.shape:
+        raise core.escaped_tracer_error(pair)
+    out, aux = pair
+    return out, aux
+
+
 def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux: bool = False) -> tuple:
     """``(fun(*primals), J tangents)``: the value of ``fun`` and its directional derivative.
 
@@ -284,7 +332,7 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
         _check_pair(p, t)
     in_tangents = [Zero(tangent_aval(get_aval(p))) if tangent_dtype(get_aval(p).dtype) == dtypes.float0 else t
                    for p, t in zip(flat_primals, flat_tangents)]
-    fun_and_aux = fun if has_aux else lambda *args: (fun(*args), None)
+    fun_and_aux = (lambda *args: _output_and_aux(fun(*args))) if has_aux else lambda *args: (fun(*args), None)
     flat_fun, out_tree_thunk = flatten_fun(fun_and_aux, in_tree, returns_aux=True)
     primals_out, tangents_out, aux = jvp_flat(flat_fun, flat_primals, in_tangents)
     for p in primals_out:

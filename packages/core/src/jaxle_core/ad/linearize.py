@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from jaxle_core import core, dtypes
-from jaxle_core.ad.jvp import JVPTrace, JVPTracer, Zero, jvp_flat, tangent_aval
+from jaxle_core.ad.jvp import JVPTrace, JVPTracer, Zero, jvp_flat, rule_zeros_state, tangent_aval
 from jaxle_core.ad.partial_eval import PartialStagingTrace
 from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass
 from jaxle_core.avals import ShapedArray, get_aval
@@ -101,7 +101,8 @@ def linearize_flat(fun: Callable[..., tuple[Sequence[Any], Any]],
     in_nonzero = [differentiable(a) for a in in_avals]
     tangents = [tangent_trace.new_arg(tangent_aval(a)) if nz else Zero(tangent_aval(a))
                 for a, nz in zip(in_avals, in_nonzero)]
-    primals_out, tangents_out, extra = jvp_flat(fun, primals, tangents, LinearizeTrace(tangent_trace))
+    with rule_zeros_state(traces_linearized_jit=False, inline=False):  # linearized directly, even inside a rule
+        primals_out, tangents_out, extra = jvp_flat(fun, primals, tangents, LinearizeTrace(tangent_trace))
     tangent_trace.invalidate()
     if any(tangent_trace.is_unknown(p) for p in primals_out):  # a rule computed a primal from tangents
         raise ValueError("Linearization failed to produce known values for all output primals. This is typically "

@@ -66,7 +66,8 @@ class PartialStagingTrace(StagingTrace):
     def process_primitive(self, primitive, args, params):
         if self._stages_known:
             return super().process_primitive(primitive, args, params)
-        if not any(self.is_unknown(x) for x in args) and primitive not in split_when_known:
+        if not any(self.is_unknown(x) for x in args) and primitive not in split_when_known \
+                and not (self.tangent_constants and any(id(x) in self.tangent_constants for x in args)):
             with core.set_current_trace(self.parent):
                 return primitive.forward(*args, **params)
         rule = partial_eval_rules.get(primitive)
@@ -231,6 +232,9 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool], sort_resid
         unknown_trace.splits_jaxpr = not linearizes
         unknown_trace.residual_constants = {id(atom.val): atom for eqn in closed.jaxpr.eqns
                                             for atom in eqn.invars if type(atom) is Literal and atom.residual}
+        if linearizes:  # zeros made for the tangent side stay there (splitting otherwise, they are known values)
+            unknown_trace.tangent_constants = {id(atom.val): atom.val for eqn in closed.jaxpr.eqns
+                                               for atom in eqn.invars if type(atom) is Literal and atom.tangent}
         with core.set_current_trace(unknown_trace):
             unknown_args = [unknown_trace.new_arg(a) for a, u in zip(in_avals, unknowns) if u]
             known_iter, unknown_iter = iter(known_args), iter(unknown_args)

@@ -34,7 +34,16 @@ from typing import Any
 import numpy as np
 
 from jaxle_core import core
-from jaxle_core.ad.jvp import Zero, instantiate, jvp_flat, jvp_rules, tangent_aval, zeros_like_aval
+from jaxle_core.ad.jvp import (
+    Zero,
+    instantiate,
+    jvp_flat,
+    jvp_rules,
+    rule_zeros,
+    rule_zeros_state,
+    tangent_aval,
+    zeros_like_aval,
+)
 from jaxle_core.ad.partial_eval import (
     PartialStagingTrace,
     partial_eval_jaxpr,
@@ -95,10 +104,14 @@ def scan_jvp_jaxpr(closed: ClosedJaxpr, num_consts: int, num_carry: int, nonzero
 
 def _tangent_zeros_staged():
     """While a function is linearized, the zeros a scan instantiates for its carry tangents are made on the tangent
-    side (JAX's linearization of a scan makes them with the tangents); where a jaxpr is split, on the known side."""
+    side (JAX's linearization of a scan makes them with the tangents), in a jit's JVP traced to be linearized
+    marked to be staged there; where a jaxpr is split, on the known side."""
     trace = core.current_trace()
-    linearizing = isinstance(trace, PartialStagingTrace) and not trace.splits_jaxpr
-    return trace.staging_known() if linearizing else nullcontext()
+    if isinstance(trace, PartialStagingTrace) and not trace.splits_jaxpr:
+        return trace.staging_known()
+    if rule_zeros.traces_linearized_jit:
+        return rule_zeros_state(True, rule_zeros.inline, tangent_side=True)
+    return nullcontext()
 
 
 def _scan_jvp(primals, tangents, *, reverse: bool, length: int, jaxpr: ClosedJaxpr, num_consts: int,
@@ -212,6 +225,25 @@ def bind_scan(body: ClosedJaxpr, body_consts: list[Any], consts: list[Any], carr
 # ---------------------------------------------------------------- partial evaluation
 
 
+def _reading_first_of_equal(jaxpr: Jaxpr, consts: Sequence[Any], is_ref: Sequence[bool]) -> Jaxpr:
+    """``jaxpr`` (whose leading inputs take ``consts``) reading, for a value passed as several of those constants,
+    only the first: JAX hoists a loop's invariant work with its known constants closed over, one per value, so the
+    known loop takes that value once."""
+    first: dict[int, Var] = {}
+    rename: dict[Var, Var] = {}
+    for var, value, ref in zip(jaxpr.invars, consts, is_ref):
+        if not ref:
+            rename[var] = first.setdefault(id(value), var)
+    if all(k is v for k, v in rename.items()):
+        return jaxpr
+
+    def read(atom: Any) -> Any:
+        return rename.get(atom, atom) if isinstance(atom, Var) else atom
+
+    return jaxpr.replace(eqns=[eqn.replace(invars=[read(a) for a in eqn.invars]) for eqn in jaxpr.eqns],
+                         outvars=[read(a) for a in jaxpr.outvars])
+
+
 def _scan_partial_eval(trace: PartialStagingTrace, args, params):
     num_consts, num_carry = params["num_consts"], params["num_carry"]
     body: ClosedJaxpr = params["jaxpr"]
@@ -248,7 +280,7 @@ def _scan_partial_eval(trace: PartialStagingTrace, args, params):
     known_body = first.known.replace(outvars=first.known_outs + stacked_candidates)
     if not trace.splits_jaxpr:  # linearizing, JAX prunes the primal body by its rules (a cond's dead placeholders)
         known_body = dce_jaxpr(known_body, instantiate=True)[0]
-    known_body = ClosedJaxpr(known_body, first.known_consts)
+    known_body = ClosedJaxpr(_reading_first_of_equal(known_body, known_consts, is_ref), first.known_consts)
     # (its residuals, the known loop's constants, in the order of JAX's topological sort); a reference among the
     # constants is no loop invariant (the loop may write it): it stays a constant of the known loop, after the others
     second = split_instantiating(known_body, is_ref + [True] * (len(known_args) - n_kconsts),
