@@ -466,7 +466,53 @@ def wrong_result_shape_in_sharded_jit(jax):
     return jax.jit(f)(_sharded(jax, VALUES, "i")).block_until_ready()
 
 
+def _callbacks_over_explicit_axes(jax):
+    """A function calling an ordered io_callback on a sum and a pure_callback on its argument, the callbacks' result
+    types noted as traced."""
+    types = []
+
+    def f(a):
+        total = jax.experimental.io_callback(lambda v: np.asarray(v), jax.ShapeDtypeStruct((), a.dtype), a.sum(),
+                                             ordered=True)
+        copy = jax.pure_callback(lambda v: np.asarray(v) + 1, jax.ShapeDtypeStruct(a.shape, a.dtype), a)
+        types.append([str(jax.typeof(total)), str(jax.typeof(copy))])
+        return a * total, copy
+
+    return f, types
+
+
+def _constraint_lines(text):
+    return [line.strip() for line in text.splitlines() if "sharding_constraint" in line or "@main" in line]
+
+
+def callback_results_over_explicit_axes(jax):
+    """Over a mesh of Explicit axes, a host callback's results are typed as its own result types say (over no mesh)
+    and left unconstrained in the lowered program, where JAX's sharding rules type and constrain the other values;
+    an ordered callback's token is ``main``'s first argument and result."""
+    mesh = typed_mesh(jax, "Explicit", shape=(8,), names=("i",))
+    x = jax.device_put(VALUES, jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("i")))
+    f, types = _callbacks_over_explicit_axes(jax)
+    jaxpr = str(jax.make_jaxpr(f)(x))
+    lines = _constraint_lines(jax.jit(f).lower(x).as_text())
+    outs = jax.jit(f)(x)
+    return jaxpr, lines, types[0], outs, [repr(o.sharding) for o in outs]
+
+
+def callback_results_under_set_mesh(jax):
+    """The same under ``set_mesh`` of that mesh: the results typed over no axis either."""
+    mesh = typed_mesh(jax, "Explicit", shape=(8,), names=("i",))
+    x = jax.device_put(VALUES, jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("i")))
+    f, types = _callbacks_over_explicit_axes(jax)
+    with jax.set_mesh(mesh):
+        jaxpr = str(jax.make_jaxpr(f)(x))
+        lines = _constraint_lines(jax.jit(f).lower(x).as_text())
+        outs = jax.jit(f)(x)
+    return jaxpr, lines, types[0], outs, [repr(o.sharding) for o in outs]
+
+
 EXAMPLES = {
+    "callback_results_over_explicit_axes": callback_results_over_explicit_axes,
+    "callback_results_under_set_mesh": callback_results_under_set_mesh,
     "debug_print_in_shard_map": debug_print_in_shard_map,
     "debug_print_in_pmap": debug_print_in_pmap,
     "ordered_debug_print_in_shard_map": ordered_debug_print_in_shard_map,

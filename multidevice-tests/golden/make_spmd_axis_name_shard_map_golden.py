@@ -52,6 +52,19 @@ def _partly_manual(jax, mesh, check_vma):
                          axis_names={"y"}, check_vma=check_vma)
 
 
+def _varying_result(jax, mesh, check_vma):
+    """A result varying over 'y' that out_specs says is replicated (refused when types are checked, naming the
+    batch's axis 'x' among those it varies over)."""
+    P = jax.sharding.PartitionSpec
+    return jax.shard_map(lambda a: a.sum(0), mesh=mesh, in_specs=P("y"), out_specs=P(), check_vma=check_vma)
+
+
+def _gathered_checked(jax, mesh, check_vma):
+    P = jax.sharding.PartitionSpec
+    return jax.shard_map(lambda a: jax.lax.all_gather(a, "y", tiled=True), mesh=mesh, in_specs=P("y"),
+                         out_specs=P(), check_vma=check_vma)
+
+
 # name -> (the shard_map made of (jax, mesh, check_vma), check_vma, vmap's keywords, the operands)
 CASES_GIVEN = {
     "indexed_sum": (_indexed_sum, True, {}, (BATCH,)),
@@ -63,6 +76,8 @@ CASES_GIVEN = {
     "gathered": (_gathered, False, {}, (BATCH,)),
     "named_in_specs": (_named_in_specs, True, {}, (BATCH,)),
     "partly_manual": (_partly_manual, True, {}, (BATCH,)),
+    "varying_result": (_varying_result, True, {}, (BATCH,)),
+    "gathered_checked": (_gathered_checked, True, {}, (BATCH,)),
 }
 
 

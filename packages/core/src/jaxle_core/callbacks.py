@@ -21,7 +21,7 @@ import jaxle_tree as tree
 from jaxle_core import dtypes, vma
 from jaxle_core.avals import ShapedArray
 from jaxle_core.core import Primitive
-from jaxle_core.jaxpr_util import ordered_effect_rules
+from jaxle_core.jaxpr_util import ordered_effect_order, ordered_effect_rules
 
 __all__ = ["FlatCallback", "io_callback", "io_callback_p", "pure_callback", "pure_callback_p"]
 
@@ -142,7 +142,18 @@ io_callback_p = CallbackPrimitive("io_callback")
 io_callback_p.effectful = True
 io_callback_p.def_abstract_eval(_result_avals_rule)
 io_callback_p.def_impl(_callback_impl("io_callback"))
-ordered_effect_rules[io_callback_p] = lambda params: params["ordered"]
+
+
+class OrderedIOEffect:
+    """The effect of an ordered ``io_callback``: its calls run in program order, threaded by a token of their own."""
+
+    def __repr__(self) -> str:
+        return "OrderedIOEffect"
+
+
+ordered_io_effect = OrderedIOEffect()
+ordered_effect_order.append(ordered_io_effect)
+ordered_effect_rules[io_callback_p] = lambda params: ordered_io_effect if params["ordered"] else None
 vma.vma_rules[pure_callback_p] = vma.vma_rules[io_callback_p] = vma.operands_as_they_are
 
 

@@ -23,7 +23,7 @@ from jaxle_core import vma
 from jaxle_core.avals import is_array_like
 from jaxle_core.callbacks import call_host, host_array
 from jaxle_core.core import Primitive
-from jaxle_core.jaxpr_util import ordered_effect_rules
+from jaxle_core.jaxpr_util import ordered_effect_order, ordered_effect_rules
 
 __all__ = ["DebugEffect", "OrderedDebugEffect", "breakpoint", "callback", "debug_callback_p", "debug_print_p", "log",
            "print"]
@@ -51,6 +51,7 @@ class OrderedDebugEffect(DebugEffect):
 
 debug_effect = DebugEffect()
 ordered_debug_effect = OrderedDebugEffect()
+ordered_effect_order.append(ordered_debug_effect)
 
 
 class DebugPrimitive(Primitive):
@@ -66,8 +67,8 @@ debug_callback_p.def_abstract_eval(lambda *avals, **params: [])
 
 debug_print_p = DebugPrimitive("debug_print")
 debug_print_p.def_abstract_eval(lambda *avals, **params: [])
-ordered_effect_rules[debug_callback_p] = lambda params: params["effect"].ordered
-ordered_effect_rules[debug_print_p] = lambda params: params["ordered"]
+ordered_effect_rules[debug_callback_p] = lambda params: params["effect"] if params["effect"].ordered else None
+ordered_effect_rules[debug_print_p] = lambda params: ordered_debug_effect if params["ordered"] else None
 vma.vma_rules[debug_callback_p] = vma.vma_rules[debug_print_p] = vma.operands_as_they_are
 
 

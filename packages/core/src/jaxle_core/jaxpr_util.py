@@ -57,16 +57,41 @@ def host_functions(jaxpr: Jaxpr) -> list[Any]:
     return found
 
 
-# ``rule(params) -> bool``: whether an equation of the primitive has an ordered effect (its calls must happen in
-# program order); registered beside the effectful primitives that can be ordered.
-ordered_effect_rules: dict[Primitive, Callable[[dict], bool]] = {}
+# ``rule(params)``: the ordered effect of an equation of the primitive (its calls must happen in program order,
+# each after the calls of the same effect before it), None when it has none; registered beside the effectful
+# primitives that can be ordered.
+ordered_effect_rules: dict[Primitive, Callable[[dict], Any]] = {}
+# The ordered effects in the order a program's tokens of them come (each appended where it is defined:
+# io_callback's, then the debug callbacks'); JAX keeps them in a set, which iterates them so in the programs
+# recorded.
+ordered_effect_order: list[Any] = []
+
+
+def jaxpr_ordered_effects(*jaxprs: Jaxpr) -> list[Any]:
+    """The ordered effects of the equations of ``jaxprs`` (and of the jaxprs they carry), each once, in the order
+    of ``ordered_effect_order``: the order of the tokens a program threads through them, one per effect."""
+    found: dict[Any, None] = {}
+
+    def collect(jaxpr: Jaxpr) -> None:
+        for eqn in jaxpr.eqns:
+            rule = ordered_effect_rules.get(eqn.primitive)
+            effect = None if rule is None else rule(eqn.params)
+            if effect is not None:
+                found.setdefault(effect)
+            for sub in sub_jaxprs(eqn.params):
+                collect(sub)
+
+    for jaxpr in jaxprs:
+        collect(jaxpr)
+    return sorted(found, key=ordered_effect_order.index)
 
 
 def jaxpr_has_ordered_effects(jaxpr: Jaxpr) -> bool:
     """Whether an equation of ``jaxpr``, or of a jaxpr one carries, has an ordered effect."""
     for eqn in jaxpr.eqns:
         rule = ordered_effect_rules.get(eqn.primitive)
-        if (rule is not None and rule(eqn.params)) or any(map(jaxpr_has_ordered_effects, sub_jaxprs(eqn.params))):
+        if (rule is not None and rule(eqn.params) is not None) or any(
+                map(jaxpr_has_ordered_effects, sub_jaxprs(eqn.params))):
             return True
     return False
 

@@ -30,7 +30,7 @@ import jaxle_tree as tree
 from jaxle_core import auto_mesh_types, core, pretty, sharding_types, vma
 from jaxle_core.avals import NO_VMA, ShapedArray, get_aval, in_mesh_order
 from jaxle_core.callbacks import errors_kept_with_results
-from jaxle_core.core import ClosedJaxpr, JaxprEqn, Primitive, Tracer, Var
+from jaxle_core.core import ClosedJaxpr, Jaxpr, JaxprEqn, Primitive, Tracer, Var
 from jaxle_core.jaxpr_util import calls_host, carried_jaxpr_dce_rule, dce_rules, jaxpr_calls_host
 from jaxle_core.mesh import (
     AbstractMesh,
@@ -807,13 +807,16 @@ def _axes_text(axes, mesh) -> str:
     return "{" + ",".join(str(a) for a in mesh.axis_names if a in axes) + "}"
 
 
-def _replication_problem(path: str, spec: PartitionSpec, varying: frozenset, mesh) -> str | None:
+def _replication_problem(path: str, spec: PartitionSpec, varying: frozenset, mesh,
+                         batch_axes: frozenset = frozenset()) -> str | None:
     """JAX's words for an output whose spec leaves out axes it varies over (None when it varies as its spec
-    says)."""
+    says); ``batch_axes``: the mesh axes along which a ``vmap``'s ``spmd_axis_name`` splits the batch it varies
+    with, which JAX's words name among those it varies over."""
     named = frozenset(spec_axes(spec))
     unnamed = [a for a in mesh.axis_names if a not in named]
     if not varying - named - spec.unreduced - spec.reduced:
         return None
+    varying = varying | batch_axes
     if len(unnamed) == 1:
         return (f"{path} is {spec} which implies that the corresponding output value is replicated across mesh axis "
                 f"{unnamed[0]!r}, but could not infer replication over any axes")
@@ -823,13 +826,18 @@ def _replication_problem(path: str, spec: PartitionSpec, varying: frozenset, mes
 
 
 def check_out_vma(fun_name: str, out_avals: Sequence[ShapedArray], flat_out_specs: Sequence[PartitionSpec],
-                  out_paths: Sequence[str], mesh, manual: frozenset | None = None) -> None:
+                  out_paths: Sequence[str], mesh, manual: frozenset | None = None,
+                  batch_axes: Sequence[frozenset] = ()) -> None:
     """JAX's error for results varying over ``manual`` mesh axes (default: all) that their out_specs say they are
-    replicated over (a result may vary over an enclosing body's axes)."""
+    replicated over (a result may vary over an enclosing body's axes); ``batch_axes``: for each result, the mesh
+    axes splitting the batch of a ``vmap`` it varies with (see ``_replication_problem``)."""
     manual = frozenset(mesh.axis_names) if manual is None else manual
+    batch_axes = list(batch_axes) + [frozenset()] * (len(out_avals) - len(batch_axes))
     # a value unreduced or reduced over axes is not known to be replicated over them either
-    problems = [p for p in (_replication_problem(path, spec, (aval.vma | aval.unreduced | aval.reduced) & manual, mesh)
-                            for aval, spec, path in zip(out_avals, flat_out_specs, out_paths)) if p]
+    problems = [p for p in (_replication_problem(path, spec, (aval.vma | aval.unreduced | aval.reduced) & manual, mesh,
+                                                 batched)
+                            for aval, spec, path, batched in zip(out_avals, flat_out_specs, out_paths, batch_axes))
+                if p]
     if not problems:
         return
     listed = problems[0] if len(problems) == 1 else "\n\n".join(f"* {p}" for p in problems)
@@ -958,7 +966,7 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
                 for aval, spec in zip(closed.out_avals, flat_out_specs):
                     check_out_vma("_rem_singleton", [aval], [spec], ["out_specs"], mesh, manual)
             check_out_vma(fun_name, closed.out_avals, flat_out_specs, [f"out_specs{p}" for p in paths], mesh,
-                          manual)
+                          manual, _spmd_batch_axes(closed.jaxpr, flat))
         if body_trace is not None and body_trace.started:
             if mesh.are_all_axes_auto:  # its results are typed over the mesh
                 auto_mesh_types.enable()
@@ -982,6 +990,24 @@ def _axis_names(axis_names: Any, mesh: Mesh | AbstractMesh, excluded: frozenset)
         raise ValueError(f"jax.shard_map requires axis_names={set_text(names)} to be a subset of "
                          f"mesh.axis_names={set_text(available)}")
     return names or available
+
+
+def _spmd_batch_axes(jaxpr: Jaxpr, flat: Sequence[Any]) -> list[frozenset]:
+    """For each output of the body ``jaxpr`` called on ``flat``, the mesh axes that the ``vmap`` this shard_map
+    runs under splits its batch along (its ``spmd_axis_name``) when the output depends on a batched argument:
+    JAX's batched body varies over them there."""
+    from jaxle_core.batching.trace import BatchTrace, BatchTracer  # batching registers shard_map's rule
+
+    trace = core.current_trace()
+    if not isinstance(trace, BatchTrace) or not trace.spmd_axes:
+        return []
+    batched = {v for v, x in zip(jaxpr.invars, flat)
+               if isinstance(x, BatchTracer) and x._trace is trace and x.dim is not None}
+    for eqn in jaxpr.eqns:
+        if any(isinstance(v, Var) and v in batched for v in eqn.invars):
+            batched.update(eqn.outvars)
+    axes = frozenset(trace.spmd_axes)
+    return [axes if isinstance(v, Var) and v in batched else frozenset() for v in jaxpr.outvars]
 
 
 def _batch_axes() -> frozenset:

@@ -13,6 +13,7 @@ import math
 from collections.abc import Sequence
 
 from jaxle_core import core, sharding_types
+from jaxle_core.callbacks import io_callback_p, pure_callback_p
 from jaxle_core.lax import cumulative, reductions, slicing, structural
 from jaxle_core.lax.barriers import optimization_barrier_p
 from jaxle_core.lax.control_flow.scan import scan_p
@@ -373,6 +374,15 @@ def _each_as_its_operand(avals, specs, outs, mesh, params):
 
 register_rule(rng_bit_generator_p, _rng_bit_generator)
 register_rule(optimization_barrier_p, _each_as_its_operand)
+
+
+def _as_given(avals, specs, outs, mesh, params):
+    """The results of a host callback typed as the callback's own result types say (over no mesh), as JAX's."""
+    return [UNTYPED] * len(outs)
+
+
+register_rule(pure_callback_p, _as_given)
+register_rule(io_callback_p, _as_given)
 
 
 def _scan(avals, specs, outs, mesh, params):

@@ -5,7 +5,10 @@ whose loops, conditionals and nested jits have ordered effects (``debug.print(..
     /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_ordered_effects_lowering_golden.py jax
 
 The cases: a scan (forward, reversed, between prints outside it), a fori_loop, a while_loop, a cond, a nested jit
-and a scan calling an ordered io_callback. Each also records what the program prints and returns.
+and a scan calling an ordered io_callback; then programs with both ordered effects (one token each, in the order
+the program first calls them): straight, through nested jits (one with no effect), loops, a conditional and a
+scan, and with a donated argument (aliased past the tokens). Each also records what the program prints and
+returns, called once, and what three calls in a row print.
 """
 
 import contextlib
@@ -73,29 +76,86 @@ def _cases(m):
             return c + y, y
         return lax.scan(step, 0.0, xs)
 
+    def io(x):
+        return m.experimental.io_callback(lambda v: np.asarray(v) * 2, m.ShapeDtypeStruct(x.shape, x.dtype), x,
+                                          ordered=True)
+
+    def io_then_print(xs):
+        y = io(xs)
+        show("y", y)
+        return y + 1
+
+    def print_then_io(xs):
+        show("xs", xs)
+        return io(xs) + 1
+
+    inner_show = m.jit(lambda v: (show("inner", v), v * 2)[1])
+    inner_plain = m.jit(lambda v: v * 3)
+
+    def both_nested_jits(xs):
+        return inner_plain(inner_show(io(xs)))
+
+    def both_in_loops(xs):
+        def step(c):
+            show("c", c[1])
+            return c[0] + 1, c[1] + 1
+        n, y = lax.while_loop(lambda c: c[0] < 2, step, (0, io(xs)))
+        return lax.cond(y[0] > 2, inner_show, lambda v: v, y)
+
+    def both_in_scan(xs):
+        def step(c, x):
+            show("x", x)
+            return c + io(x), c
+        return lax.scan(step, np.float32(0), xs)
+
     return {"scan": (scan, XS), "scan_between_prints": (scan_between_prints, np.float32(2), XS),
             "fori_loop": (fori, XS), "while_loop": (while_loop, XS), "cond": (cond, XS),
-            "nested_jit": (nested_jit, XS), "scan_io_callback": (scan_io_callback, XS)}
+            "nested_jit": (nested_jit, XS), "scan_io_callback": (scan_io_callback, XS),
+            "io_then_print": (io_then_print, XS), "print_then_io": (print_then_io, XS),
+            "both_nested_jits": (both_nested_jits, XS), "both_in_loops": (both_in_loops, XS),
+            "both_in_scan": (both_in_scan, XS), "donated": (io_then_print, XS)}
+
+
+# the jit options of the cases that take some
+JIT_OPTIONS = {"donated": {"donate_argnums": 0}}
+
+
+def _jitted(m, name):
+    fun, *args = _cases(m)[name]
+    return m.jit(fun, **JIT_OPTIONS.get(name, {})), [np.array(a) for a in args]
 
 
 def lowered(m, name):
     """Case ``name``'s lowered text with ``m`` as jax."""
-    fun, *args = _cases(m)[name]
-    return m.jit(fun).lower(*args).as_text()
+    fun, args = _jitted(m, name)
+    return fun.lower(*args).as_text()
 
 
 def run(m, name):
     """Case ``name`` run with ``m`` as jax: what it prints and the leaves of its results."""
-    fun, *args = _cases(m)[name]
+    fun, args = _jitted(m, name)
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        outs = m.jit(fun)(*args)
+        outs = fun(*args)
         m.effects_barrier()
     return {"printed": printed.getvalue(), "results": [np.asarray(x).tolist() for x in m.tree.leaves(outs)]}
 
 
+def run_three_times(m, name):
+    """What case ``name`` prints when called three times in a row (its array arguments plus 0, 10, 20) with ``m``
+    as jax, waiting for its effects only after the last."""
+    fun, args = _jitted(m, name)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        for shift in (0, 10, 20):
+            fun(*[a + np.asarray(shift, a.dtype) for a in args])
+        m.effects_barrier()
+    return printed.getvalue()
+
+
 def record(m):
-    return {name: {"text": lowered(m, name), "run": run(m, name)} for name in _cases(m)}
+    return {name: {"text": lowered(m, name), "run": run(m, name), "three_runs": run_three_times(m, name)}
+            for name in _cases(m)}
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from jaxle_xla.clients import (
     process_index,
     process_indices,
 )
+from jaxle_xla.effect_tokens import runtime_tokens
 from jaxle_xla.layouts import put_with_format
 from jaxle_xla.sharding import GSPMDSharding, placement_of
 
@@ -197,8 +198,10 @@ def effects_barrier() -> None:
     """Wait until the side effects (host callbacks) of every computation started so far have run.
 
     A compiled program that calls back into Python returns only once its callbacks have run (so that their output
-    and errors belong to the call that ran them), so none is ever still pending when this is called.
+    and errors belong to the call that ran them); what is left is the tokens of ordered effects kept between
+    calls, waited for and forgotten (the next call of each effect starts a new chain), as in JAX.
     """
+    runtime_tokens.block_until_ready()
 
 
 def live_arrays(platform: str | None = None) -> list[XlaArray]:

@@ -484,11 +484,11 @@ class XlaBackend:
             return Program(closed_jaxpr, name, donated_invars, keep_unused, hoist=False, mesh=mesh,
                            arg_shardings=in_shardings, result_shardings=results, layouts=layouts,
                            result_names=result_names, annotate_devices=True, aliases=aliases,
-                           equations_pruned=equations_pruned, locations=locations)
+                           equations_pruned=equations_pruned, locations=locations, entry_tokens=True)
 
         # XLA names the HLO's instructions after the operations' locations, with or without debug_info (as JAX's)
         program = lowered(debug_info or dialect == "hlo")
-        arg_names = _kept_arg_names(closed_jaxpr, program.keep)
+        arg_names = [""] * len(program.effects) + _kept_arg_names(closed_jaxpr, program.keep)
         try:
             if dialect != "hlo":
                 return _jaxlib.pretty_module(program.text, arg_names if debug_info else None)

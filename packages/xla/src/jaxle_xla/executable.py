@@ -18,7 +18,7 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.device_mismatch import ARGUMENT, CONTEXT, mismatch_error
 from jaxle_core.extended import ExtendedArray, has_extended, physical_aval, physicalize, wrap_physical
-from jaxle_core.jaxpr_util import dce_jaxpr, negative_size_shape
+from jaxle_core.jaxpr_util import dce_jaxpr, jaxpr_ordered_effects, negative_size_shape
 from jaxle_core.lax.placement import staged_at
 from jaxle_core.lax.tokens import AbstractToken, Token, create_token_p
 from jaxle_core.memory_spaces import MemorySpace
@@ -26,6 +26,7 @@ from jaxle_core.mesh import AbstractMesh
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla import _jaxlib, clients, transfer_guard
 from jaxle_xla.array import XlaArray
+from jaxle_xla.effect_tokens import TOKEN_AVAL, runtime_tokens
 from jaxle_xla.layouts import use_custom_layouts
 from jaxle_xla.lowering import lower_module
 from jaxle_xla.lowering.module import donation_key
@@ -120,13 +121,14 @@ class Program:
                  hoist: bool = True, mesh: Any = None, arg_shardings: Sequence[Any] = (),
                  result_shardings: Sequence[Any] = (), layouts: tuple = ((), ()), result_names: Sequence[str] = (),
                  annotate_devices: bool = False, aliases: Sequence[int | None] = (),
-                 equations_pruned: bool = False, locations: bool = False):
+                 equations_pruned: bool = False, locations: bool = False, entry_tokens: bool = False):
         """With a ``mesh``, the program is partitioned over its devices (see ``lower_module``); ``layouts``: the
         memory layouts asked for of the arguments and results (see ``lower_module``); ``result_names`` and
         ``annotate_devices`` annotate it for the lowered text; ``aliases``: the output each input must alias (None
         where free; see ``lower_module``); with ``equations_pruned`` (a program pruned before its references were
         discharged, as JAX prunes it) no equation is dropped, only the inputs nothing reads; with ``locations`` its
-        ops are located where their equations were staged."""
+        ops are located where their equations were staged; with ``entry_tokens`` the program takes the token of each
+        of its ordered effects (``effects``) first and returns it first (see ``lower_module``)."""
         traced, n = closed, len(closed.jaxpr.invars)
         aliases = list(aliases) + [None] * (n - len(aliases))
         if keep_unused:
@@ -161,7 +163,8 @@ class Program:
             result_names=result_names, annotate_devices=annotate_devices,
             key_data=([None] * len(self.hoisted) + [_key_data(a) for a, k in zip(traced.in_avals, self.keep) if k],
                       [_key_data(a) for a in traced.out_avals]),
-            aliases=[None] * len(self.hoisted) + aliases, locations=locations)
+            aliases=[None] * len(self.hoisted) + aliases, locations=locations, entry_tokens=entry_tokens)
+        self.effects = jaxpr_ordered_effects(jaxpr) if entry_tokens else []
         if any(not _row_major_mode(mode) for mode in _LAYOUT_MODE.findall(self.text)):
             use_custom_layouts()  # layouts asked for, or chosen by XLA for constrained results
 
@@ -262,7 +265,8 @@ class Executable:
         lowering = time.perf_counter()
         def lowered(locations: bool = False) -> Program:
             return Program(closed, name, donated, keep_unused, arg_shardings=arg_shardings,
-                           result_shardings=result_shardings, layouts=layouts, locations=locations)
+                           result_shardings=result_shardings, layouts=layouts, locations=locations,
+                           entry_tokens=True)
 
         program = lowered()
         if logging_compiles:
@@ -270,6 +274,8 @@ class Executable:
                             time.perf_counter() - lowering)
         monitoring.record_compile_step("/jax/core/compile/jaxpr_to_mlir_module_duration", lowering, f"jit({name})")
         self._keep = program.keep
+        # the ordered effects whose tokens the program takes and returns first (see effect_tokens.py)
+        self._effects = program.effects
         self._all_kept = all(self._keep)
         # the memory each kept argument is read from (None: the device's default one), as in_shardings ask
         kinds = [getattr(s, "memory_kind", None) for s in arg_shardings] + [None] * (len(self._keep) - len(
@@ -302,7 +308,7 @@ class Executable:
         # Outputs are made committed or not as the call decides: a handler list for each. Each lives in the memory
         # the program put it in (device memory unless its type says host memory).
         memories = [None if kind == device.default_memory().kind else kind
-                    for kind in _jaxlib.output_memory_kinds(self.loaded)]
+                    for kind in _jaxlib.output_memory_kinds(self.loaded)[len(self._effects):]]
         self._in_other_memory = self._in_other_memory or any(memories)
         self._memories = memories
         # results put in another memory were placed there explicitly (out_shardings, device_put): committed
@@ -311,8 +317,9 @@ class Executable:
         # may be shared with calls on one device); as in JAX, out_shardings of a host memory leave them typed in
         # device memory (unlike those of a partitioned program)
         self.result_avals = [physical_aval(aval).update(auto_mesh=None) for aval in self.out_avals]
-        self._handlers = [[_jaxlib.result_handler(aval, device, committed, memory)
-                           for aval, memory in zip(self.result_avals, memories)] for committed in (False, True)]
+        self._handlers = [[_jaxlib.result_handler(TOKEN_AVAL, device, committed)] * len(self._effects)
+                          + [_jaxlib.result_handler(aval, device, committed, memory)
+                             for aval, memory in zip(self.result_avals, memories)] for committed in (False, True)]
         self._extended_out = has_extended(self.out_avals)
         # float0 results carry no data: like JAX, they come back as NumPy arrays, not as device arrays
         self._float0_out = [i for i, aval in enumerate(self.out_avals) if aval.dtype == dtypes.float0]
@@ -368,6 +375,8 @@ class Executable:
 
     def _execute(self, args: Sequence[Any], buffers: list[Any], committed: bool) -> list[XlaArray]:
         """The program run on ``buffers`` (made from ``args``), its outputs wrapped as arrays."""
+        if self._effects:
+            buffers = [*runtime_tokens.inputs(self._effects, self.device), *buffers]
         try:
             outs = _jaxlib.execute(self.loaded, buffers, self._handlers[committed], self._waits)
         except _jaxlib.XlaRuntimeError:
@@ -375,6 +384,8 @@ class Executable:
                 if type(a) is XlaArray:
                     a._check_alive()
             raise
+        if self._effects:
+            outs = runtime_tokens.keep_results(self._effects, outs)
         if self._float0_out:
             for i in self._float0_out:
                 outs[i] = np.zeros(self.out_avals[i].shape, dtypes.float0)
@@ -394,8 +405,9 @@ class Executable:
 
     def layouts(self) -> tuple[list[Any], list[Any]]:
         """jaxlib's layouts (``PjRtLayout``) of the program's arguments (None for those it prunes) and results."""
-        return (kept_layouts(self.loaded.get_parameter_layouts()[len(self._constants):], self._keep),
-                list(self.loaded.get_output_layouts()))
+        tokens = len(self._effects)
+        return (kept_layouts(self.loaded.get_parameter_layouts()[tokens + len(self._constants):], self._keep),
+                list(self.loaded.get_output_layouts())[tokens:])
 
     def as_text(self) -> str:
         """The optimised HLO XLA compiled."""

@@ -117,6 +117,8 @@ def _check_cotangent(ct: Any, aval: ShapedArray) -> None:
     if (np.shape(ct) != expected.shape or got_dtype != expected.dtype or _layout_differs(got_aval, expected)
             or _memory_differs(got_aval, expected)):
         got = ShapedArray(np.shape(ct), got_dtype) if got_aval is None else got_aval.strip_weak_type()
+        if expected.explicit_sharding is not None:  # a cotangent's type: unreduced and reduced axes swapped
+            expected = expected.update(sharding=cotangent_sharding(expected.explicit_sharding))
         raise ValueError("unexpected JAX type (e.g. shape/dtype) for argument to VJP function: got "
                          f"{got.str_short(short_dtypes=False)}, but expected {expected.str_short(short_dtypes=False)} "
                          "because the corresponding output of the differentiated function had JAX type "
@@ -135,12 +137,12 @@ def _inputs_first(residuals: list[Any], primals: Sequence[Any]) -> tuple[list[An
 def _laid_out_as(ct: Any, aval: Any) -> Any:
     """A cotangent typed over Explicit mesh axes resharded to the layout its output's type says (unreduced and
     reduced axes swapped), as JAX's pullback does; one typed over no mesh (a host value) is taken as it is, as
-    JAX's (the transpositions retype it)."""
+    JAX's (the transpositions retype it), also for an unreduced or reduced output."""
     wanted = getattr(aval, "explicit_sharding", None)
     if wanted is not None:
         wanted = cotangent_sharding(wanted)
     given = getattr(get_aval(ct), "explicit_sharding", None)
-    if wanted is None or given == wanted or (given is None and not (wanted.spec.unreduced or wanted.spec.reduced)):
+    if wanted is None or given == wanted or given is None:
         return ct
     if not isinstance(ct, core.Tracer) and get_mesh().empty:
         return ct  # evaluated now, outside set_mesh: no devices to read the abstract layout over (the rules retype)
@@ -379,10 +381,9 @@ def _seed(ans: Any, lin: Linearization) -> Any:
             raise no_context_mesh_error(get_aval(ans))
         return seed
     typed = getattr(get_aval(ans), "explicit_sharding", None)
-    if typed is not None:  # as JAX's: a replicated one of the output's type
-        if typed.spec.unreduced or typed.spec.reduced:
-            return seed  # (resharded to the cotangent's type by the pullback)
-        return reshard_p.bind(seed, dst_sharding=typed.update(spec=PartitionSpec()))
+    if typed is not None:  # as JAX's: a replicated one of the output's cotangent type
+        return reshard_p.bind(seed, dst_sharding=typed.update(spec=PartitionSpec(
+            unreduced=typed.spec.reduced, reduced=typed.spec.unreduced)))
     mesh = getattr(get_aval(ans), "auto_mesh", None)  # the output's type names a mesh of Auto axes
     if mesh is None:
         found = _shard_map_mesh_of_output(lin.jaxpr.jaxpr)

@@ -17,11 +17,12 @@ import numpy as np
 
 from jaxle_core.avals import ShapedArray
 from jaxle_core.backend import get_backend
-from jaxle_core.callbacks import call_host, io_callback_p, pure_callback_p
+from jaxle_core.callbacks import call_host, io_callback_p, ordered_io_effect, pure_callback_p
 from jaxle_core.lax.tokens import abstract_token
 from jaxle_xla.clients import default_backend
 from jaxle_xla.lowering.context import LoweringContext, Value, default_layout
 from jaxle_xla.lowering.module import register_lowering
+from jaxle_xla.lowering.typed_layouts import leave_unconstrained
 from jaxle_xla.sharding import one_device_of
 
 
@@ -32,22 +33,23 @@ def as_array(value: np.ndarray, aval: ShapedArray) -> Any:
 
 def emit_host_callback(ctx: LoweringContext, host_function: Callable[..., Sequence[np.ndarray]],
                        operands: Sequence[Value], result_avals: Sequence[ShapedArray], *, has_side_effect: bool,
-                       ordered: bool, device: Any = None, placed: bool = True) -> list[Value]:
+                       effect: Any = None, device: Any = None, placed: bool = True) -> list[Value]:
     """Emit a custom call running ``host_function(*operand_arrays) -> result_arrays`` on the host; returns the
-    results. ``ordered`` chains it after the block's previous ordered call through a token; ``device`` (else the
+    results. An ordered ``effect`` chains it after the block's previous call of that effect through its token
+    (None: unordered); ``device`` (else the
     first) runs a call made outside ``shard_map``, placed there as JAX places it also in a program of one device
     unless not ``placed`` (an ordered debug callback)."""
     region = ctx.module.manual_regions[-1] if ctx.module.manual_regions and ctx.module.mesh is not None else None
     if region is not None and region.automatic_axes:
-        if result_avals or ordered:
+        if result_avals or effect is not None:
             raise NotImplementedError("callbacks are only supported in spmd computations when all mesh axes are "
                                       "partitioned manually (no partial automatic sharding).")
         return _on_first_of_automatic_axes(ctx, region, operands, lambda inner, xs: emit_host_callback(
-            inner, host_function, xs, [], has_side_effect=has_side_effect, ordered=False))
+            inner, host_function, xs, [], has_side_effect=has_side_effect))
     function = host_function
     operands, result_avals = list(operands), list(result_avals)
-    if ordered:
-        token = ctx.token()
+    if effect is not None:
+        token = ctx.token(effect)
 
         def function(token_value: Any, *args: np.ndarray) -> tuple:
             return (token_value, *host_function(*args))
@@ -67,8 +69,8 @@ def emit_host_callback(ctx: LoweringContext, host_function: Callable[..., Sequen
     if ctx.module.mesh is not None or placed:
         attributes["sdy.sharding"] = _callback_placement(ctx, result_avals, device)
     outs = ctx.op("stablehlo.custom_call", operands, result_avals, attributes)
-    if ordered:
-        ctx.ordered_token, outs = outs[0], outs[1:]
+    if effect is not None:
+        outs = ctx.continue_tokens([effect], outs)
     return outs
 
 
@@ -135,10 +137,11 @@ def _lower_callback(name: str, has_side_effect: bool):
             return _host_results(call_host(callback, arrays, result_avals, name))
 
         return emit_host_callback(ctx, host_function, args, result_avals, has_side_effect=has_side_effect,
-                                  ordered=ordered, device=device)
+                                  effect=ordered_io_effect if ordered else None, device=device)
 
     return rule
 
 
 register_lowering(pure_callback_p)(_lower_callback("pure_callback", has_side_effect=False))
 register_lowering(io_callback_p)(_lower_callback("io_callback", has_side_effect=True))
+leave_unconstrained(pure_callback_p, io_callback_p)  # their results are typed over no mesh, as JAX's

@@ -1,5 +1,5 @@
 """Lowering of ``closed_call``: a private function (``closed_call``, or the call's ``name``) computing its jaxpr and
-a call to it, as JAX writes it (a call with ordered effects is emitted inline, threading this block's token). In a
+a call to it, as JAX writes it (a call with ordered effects is emitted inline, threading this block's tokens). In a
 program constraining values to their types, its results are constrained inside the function only, as JAX's."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import numpy as np
 
 from jaxle_core.avals import ShapedArray
 from jaxle_core.core import ClosedJaxpr
-from jaxle_core.jaxpr_util import jaxpr_has_ordered_effects
+from jaxle_core.jaxpr_util import jaxpr_ordered_effects
 from jaxle_core.lax.control_flow.conditionals import cond_p, empty2_p, platform_branch, platform_index_p
 from jaxle_core.lax.tokens import abstract_token
 from jaxle_xla.clients import default_backend
@@ -32,24 +32,22 @@ def _cond_lowering(ctx: LoweringContext, index: Value, *args: Value,
         index = ctx.op("stablehlo.case", [index], [index_aval], regions=[renumbered] * len(branches))[0]
         branches = (branches[kept],)
 
-    # Branches with ordered effects continue this block's token, and the case returns the token they end with
-    # (first, as JAX's).
-    ordered = any(jaxpr_has_ordered_effects(b.jaxpr) for b in branches)
-    token = ctx.token() if ordered else None
+    # Branches with ordered effects continue this block's tokens of them, and the case returns the tokens they end
+    # with (first, as JAX's).
+    effects = jaxpr_ordered_effects(*(b.jaxpr for b in branches))
+    tokens = ctx.tokens(effects)
 
     def region(i: int, branch: ClosedJaxpr) -> str:
         def body(inner: LoweringContext, _: list[Value]) -> list[Value]:
-            inner.ordered_token = token
+            inner.ordered_tokens = dict(zip(effects, tokens))
             outs = inner.lower_jaxpr(branch.jaxpr, branch.consts, args)
-            return [inner.ordered_token, *outs] if ordered else outs
+            return [*inner.tokens(effects), *outs]
 
         return ctx.region([], body, name=f"branch_{i}_fun")
 
-    outs = ctx.op("stablehlo.case", [index], [abstract_token] * ordered + ctx.avals_out,
+    outs = ctx.op("stablehlo.case", [index], [abstract_token] * len(effects) + ctx.avals_out,
                   regions=[region(i, b) for i, b in enumerate(branches)])
-    if ordered:
-        ctx.ordered_token, outs = outs[0], outs[1:]
-    return outs
+    return ctx.continue_tokens(effects, outs)
 
 
 @register_lowering(empty2_p)

@@ -141,16 +141,16 @@ def _nested_literal(value: np.ndarray) -> str:
 # ---------------------------------------------------------------- values and the emitter
 
 
-def _carrying_token(region_body: Callable, returns_state: bool) -> Callable:
-    """A loop region's body whose first argument is the token of ordered effects, which it carries on when it
-    returns the state."""
+def _carrying_tokens(region_body: Callable, effects: Sequence[Any], returns_state: bool) -> Callable:
+    """A loop region's body whose first arguments are the tokens of ``effects`` (ordered effects, one each), which
+    it carries on when it returns the state."""
 
-    def with_token(inner: LoweringContext, values: list[Value]) -> list[Value]:
-        inner.ordered_token = values[0]
-        outs = list(region_body(inner, values[1:]))
-        return [inner.ordered_token, *outs] if returns_state else outs
+    def with_tokens(inner: LoweringContext, values: list[Value]) -> list[Value]:
+        inner.ordered_tokens = dict(zip(effects, values))
+        outs = list(region_body(inner, values[len(effects):]))
+        return [*inner.tokens(effects), *outs] if returns_state else outs
 
-    return with_token
+    return with_tokens
 
 
 @dataclass(slots=True, eq=False, repr=False)
@@ -225,8 +225,9 @@ class LoweringContext:
         self.eqn: Any = None  # the equation being lowered
         # XLA's frontend attributes marking the ops of equations staged in a ``compute_on`` block (``with_compute``)
         self.compute_mark: str | None = None
-        # The token threading this block's ordered side effects (host callbacks), made by the first of them.
-        self.ordered_token: Value | None = None
+        # The tokens threading this block's ordered side effects (host callbacks), one for each ordered effect: the
+        # block's arguments, or made by the first call of the effect.
+        self.ordered_tokens: dict[Any, Value] = {}
         # The values of the symbolic dimensions' variables in this function (lowering/dimensions.py), by name.
         self.dimension_values: dict[str, Value] = {}
         # Where its ops are, when the module writes locations (else all empty; see locations.py): the block's name
@@ -337,29 +338,39 @@ class LoweringContext:
         """``on_true`` where ``predicate`` holds, else ``on_false``."""
         return self.op1("stablehlo.select", [predicate, on_true, on_false], on_true.aval)
 
-    def token(self) -> Value:
-        """The token ordering this block's side effects: the last ordered effect's, or a new one."""
-        if self.ordered_token is None:
-            self.ordered_token = self.op1("stablehlo.create_token", [], abstract_token)
-        return self.ordered_token
+    def token(self, effect: Any) -> Value:
+        """The token ordering this block's calls of the ordered ``effect``: the last one's, or a new one."""
+        token = self.ordered_tokens.get(effect)
+        if token is None:
+            token = self.ordered_tokens[effect] = self.op1("stablehlo.create_token", [], abstract_token)
+        return token
+
+    def tokens(self, effects: Sequence[Any]) -> list[Value]:
+        """The tokens of ``effects`` (see ``token``), in their order."""
+        return [self.token(effect) for effect in effects]
+
+    def continue_tokens(self, effects: Sequence[Any], values: Sequence[Value]) -> list[Value]:
+        """Take the first of ``values`` as the tokens ``effects`` continue with (an op threading them returned
+        them, first, as JAX's); returns the other values."""
+        self.ordered_tokens.update(zip(effects, values))
+        return list(values[len(effects):])
 
     def while_loop(self, state: Sequence[Value], cond: Callable[[LoweringContext, list[Value]], Sequence[Value]],
                    body: Callable[[LoweringContext, list[Value]], Sequence[Value]],
-                   ordered_effects: bool = False) -> list[Value]:
-        """A ``stablehlo.while`` over ``state``: ``cond`` gives the predicate, ``body`` the next state. With
-        ``ordered_effects`` (the body has some) the block's token is carried too, first, as JAX's, so the body's
-        ordered effects come after this block's earlier ones and before its later ones."""
+                   ordered_effects: Sequence[Any] = ()) -> list[Value]:
+        """A ``stablehlo.while`` over ``state``: ``cond`` gives the predicate, ``body`` the next state. The tokens of
+        ``ordered_effects`` (those the body has) are carried too, first, as JAX's, so the body's calls of each come
+        after this block's earlier ones and before its later ones."""
         if ordered_effects:
-            state = [self.token(), *state]
-            cond, body = _carrying_token(cond, False), _carrying_token(body, True)
+            state = [*self.tokens(ordered_effects), *state]
+            cond = _carrying_tokens(cond, ordered_effects, False)
+            body = _carrying_tokens(body, ordered_effects, True)
         avals = [v.aval for v in state]
         # a loop's own ops are its equation's: marked as computed where the equation is
         regions = [self.region(avals, cond, marked=True, name="cond"),
                    self.region(avals, body, marked=True, name="body")]
         outs = self.op("stablehlo.while", state, avals, regions=regions)
-        if ordered_effects:
-            self.ordered_token, outs = outs[0], outs[1:]
-        return outs
+        return self.continue_tokens(ordered_effects, outs)
 
     def region(self, arg_avals: Sequence[ShapedArray],
                body: Callable[[LoweringContext, list[Value]], Sequence[Value]],

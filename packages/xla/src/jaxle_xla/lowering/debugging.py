@@ -1,10 +1,11 @@
 """Lowering of the debug callbacks (``debug_callback``, ``debug_print``): a side-effecting host callback with no
-results (see lowering/callbacks.py), ordered through the block's token when the effect is ordered."""
+results (see lowering/callbacks.py), ordered through the block's token of the effect when it is ordered."""
 
 from __future__ import annotations
 
 from jaxle_core.callbacks import call_host
 from jaxle_core.debugging import debug_callback_p, debug_print_p, host_runners, ordered_debug_effect
+from jaxle_core.jaxpr_util import ordered_effect_rules
 from jaxle_xla.lowering.callbacks import as_array, emit_host_callback
 from jaxle_xla.lowering.context import LoweringContext, Value
 from jaxle_xla.lowering.module import register_lowering
@@ -14,8 +15,8 @@ from jaxle_xla.lowering.module import register_lowering
 def _debug_lowering(ctx: LoweringContext, *args: Value, **params) -> list[Value]:
     run = host_runners[ctx.eqn.primitive]
     avals_in = ctx.avals_in
-    ordered = params["effect"].ordered if "effect" in params else params["ordered"]
-    if ordered and ctx.module.mesh is not None:  # as JAX, which keeps ordered io_callbacks there
+    effect = ordered_effect_rules[ctx.eqn.primitive](params)
+    if effect is not None and ctx.module.mesh is not None:  # as JAX, which keeps ordered io_callbacks there
         raise ValueError("The following ordered effects are not supported for more than 1 device: "
                          f"[{ordered_debug_effect!r}]")
 
@@ -24,4 +25,5 @@ def _debug_lowering(ctx: LoweringContext, *args: Value, **params) -> list[Value]
         call_host(lambda *xs: run(*xs, **params), arrays, (), "debug.callback")
         return ()
 
-    return emit_host_callback(ctx, host_function, args, [], has_side_effect=True, ordered=ordered, placed=not ordered)
+    return emit_host_callback(ctx, host_function, args, [], has_side_effect=True, effect=effect,
+                              placed=effect is None)

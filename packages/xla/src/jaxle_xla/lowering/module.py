@@ -17,7 +17,7 @@ import numpy as np
 from jaxle_core import core
 from jaxle_core.avals import ShapedArray
 from jaxle_core.compute_types import computing_on
-from jaxle_core.jaxpr_util import sub_jaxprs
+from jaxle_core.jaxpr_util import jaxpr_ordered_effects, sub_jaxprs
 from jaxle_core.lax.placement import device_put_p
 from jaxle_core.lax.tokens import abstract_token
 from jaxle_core.layout import layout_mode
@@ -195,15 +195,15 @@ class ModuleBuilder:
             env.update(zip(eqn.outvars, outs))
         return [read(v) for v in jaxpr.outvars]
 
-    def function(self, closed: core.ClosedJaxpr, name: str, keep_name: bool = False, token: bool = False,
+    def function(self, closed: core.ClosedJaxpr, name: str, keep_name: bool = False, effects: tuple = (),
                  in_shardings: Sequence[Any] = (), out_shardings: Sequence[Any] = ()) -> str:
         """The symbol (as a reference writes it) of a private function computing ``closed`` (written once per
         jaxpr and shardings); ``keep_name`` keeps ``name`` as it is, quoted where it is not a bare symbol (as JAX
-        names nested jits' functions, ``@"<lambda>"``, and composites' decompositions). With ``token`` it takes
-        the caller's token of ordered effects as first argument and returns the token of its own last one first.
+        names nested jits' functions, ``@"<lambda>"``, and composites' decompositions). It takes the caller's tokens
+        of the ordered ``effects`` as first arguments and returns those of its own last calls of them first.
         In a partitioned program, its arguments and results are constrained to ``in_shardings`` and
         ``out_shardings`` inside it (a nested jit's, as JAX writes them)."""
-        key = (id(closed), token, tuple(in_shardings), tuple(out_shardings))
+        key = (id(closed), effects, tuple(in_shardings), tuple(out_shardings))
         known = self._function_names.get(key)
         if known is not None:
             return known
@@ -212,7 +212,7 @@ class ModuleBuilder:
             unique = _string_attribute(unique)
         self._function_names[key] = unique
         slot = self._slot()
-        self._functions[slot] = self._function_text(closed, unique, "private", (), token,
+        self._functions[slot] = self._function_text(closed, unique, "private", (), effects,
                                                     boundary_shardings=(in_shardings, out_shardings))
         return unique
 
@@ -349,7 +349,7 @@ class ModuleBuilder:
         return unique
 
     def _function_text(self, closed: core.ClosedJaxpr, name: str, visibility: str,
-                       arg_attributes: Sequence[str], token: bool = False,
+                       arg_attributes: Sequence[str], effects: Sequence[Any] = (),
                        result_attributes: Sequence[str] = (), placed: Sequence[str | None] = (),
                        boundary_shardings: tuple[Sequence[Any], Sequence[Any]] = ((), ()),
                        boundary_layouts: tuple[Sequence[str | None], Sequence[str | None]] = ((), ())) -> str:
@@ -360,16 +360,18 @@ class ModuleBuilder:
             from jaxle_xla.lowering.dimensions import bind_dimension_variables  # local: it registers rules here
 
             bind_dimension_variables(ctx, args)
-        token_arg = ctx.ordered_token = Value("%token", abstract_token) if token else None
+        token_args = [Value(f"%token{i}", abstract_token) for i in range(len(effects))]
+        ctx.ordered_tokens = dict(zip(effects, token_args))
         in_shardings, out_shardings = boundary_shardings
         in_layouts, out_layouts = boundary_layouts
         inputs = _constrained_to_texts(ctx, constrain_all(ctx, args, in_shardings), in_layouts)
         outs = ctx.lower_jaxpr(closed.jaxpr, closed.consts, inputs)
         outs = _constrained_to_texts(ctx, constrain_all(ctx, outs, out_shardings), out_layouts)
         outs = [placed_in(ctx, v, kind) if kind else v for v, kind in zip(outs, _padded(placed, len(outs)))]
-        if token:  # the token first, marked as JAX marks it
-            args, outs = [token_arg, *args], [ctx.ordered_token, *outs]
-            arg_attributes, result_attributes = [_TOKEN, *arg_attributes], [_TOKEN, *result_attributes]
+        if effects:  # the tokens first, marked as JAX marks them
+            args, outs = [*token_args, *args], [*ctx.tokens(effects), *outs]
+            arg_attributes = [_TOKEN] * len(effects) + list(arg_attributes)
+            result_attributes = [_TOKEN] * len(effects) + list(result_attributes)
         attributes = list(arg_attributes) + [""] * (len(args) - len(arg_attributes))
         params = ", ".join(f"{a.name}: {tensor_type(a.aval)}{attr}" for a, attr in zip(args, attributes))
         results = ", ".join(tensor_type(v.aval) for v in outs)
@@ -384,7 +386,8 @@ class ModuleBuilder:
                     arg_shardings: Sequence[str | None] = (), result_shardings: Sequence[str | None] = (),
                     arg_kinds: Sequence[str | None] = (), result_kinds: Sequence[str | None] = (),
                     layout_modes: tuple = ((), ()), result_names: Sequence[str] = (),
-                    boundary_layouts: tuple[Sequence[str | None], Sequence[str | None]] = ((), ())) -> str:
+                    boundary_layouts: tuple[Sequence[str | None], Sequence[str | None]] = ((), ()),
+                    entry_tokens: bool = False) -> str:
         """The module with entry point ``main``; ``aliases`` the output each input must alias (None: the first
         unclaimed one of its type where it is ``donated``); ``arg_shardings`` and ``result_shardings`` are Shardy
         sharding attributes (None: left to the partitioner) of a program partitioned over ``mesh``; ``arg_kinds`` and
@@ -392,9 +395,12 @@ class ModuleBuilder:
         layouts asked for of the arguments and of the results (XLA's ``mhlo.layout_mode``; None: the default);
         ``result_names`` the results' ``jax.result_info`` (results past them have none); ``boundary_layouts``
         the Shardy shardings the arguments (first thing) and the results (last thing) are constrained to inside
-        ``main`` (None: not constrained)."""
+        ``main`` (None: not constrained). With ``entry_tokens``, ``main`` takes a token for each ordered effect
+        of the program first and returns the token of its last call of each first (as JAX's: the caller threads
+        them from one call to the next); else it makes its own."""
         n_in, n_out = len(closed.jaxpr.invars), len(closed.jaxpr.outvars)
-        arg_entries = [[d] if d else [] for d in _donation_attributes(closed, donated, aliases)]
+        effects = jaxpr_ordered_effects(closed.jaxpr) if entry_tokens else []
+        arg_entries = [[d] if d else [] for d in _donation_attributes(closed, donated, aliases, len(effects))]
         arg_shardings = list(arg_shardings) + [None] * (n_in - len(arg_shardings))
         result_shardings = list(result_shardings) + [None] * (n_out - len(result_shardings))
         in_kinds = [_kind_of(a, k) for a, k in zip(closed.in_avals, _padded(arg_kinds, n_in))]
@@ -427,7 +433,7 @@ class ModuleBuilder:
             entries.append(f"jax.result_info = {_string_attribute(result_name)}")
         main = self._function_text(closed, "main", "public", [_attributes(e) for e in arg_entries[:n_in]],
                                    result_attributes=[_attributes(e) for e in results], placed=placed,
-                                   boundary_layouts=boundary_layouts)
+                                   boundary_layouts=boundary_layouts, effects=effects)
         # the meshes some sharding names, in the order first named (a GSPMDSharding's whole copies are written over
         # the empty mesh, and a program's mesh no sharding names is not declared), as JAX declares them
         texts = {**{symbol: mesh_text(mesh.shape_tuple) for mesh, symbol in self._mesh_symbols.items()},
@@ -512,9 +518,10 @@ def donation_key(aval: ShapedArray) -> ShapedArray:
 
 
 def _donation_attributes(closed: core.ClosedJaxpr, donated: Sequence[bool],
-                         aliases: Sequence[int | None] = ()) -> list[str]:
+                         aliases: Sequence[int | None] = (), leading_results: int = 0) -> list[str]:
     """Alias each input given an output in ``aliases`` to that output, and each other donated input to an
-    unclaimed output of the same type, as JAX does."""
+    unclaimed output of the same type, as JAX does; the function returns ``leading_results`` values (tokens)
+    before the outputs."""
     aliases = _padded(aliases, len(closed.jaxpr.invars))
     claimed = set(aliases)
     free_outputs: dict[ShapedArray, list[int]] = {}
@@ -529,7 +536,7 @@ def _donation_attributes(closed: core.ClosedJaxpr, donated: Sequence[bool],
             if alias is None:
                 attributes.append("jax.buffer_donor = true")
                 continue
-        attributes.append("" if alias is None else f"tf.aliasing_output = {alias} : i32")
+        attributes.append("" if alias is None else f"tf.aliasing_output = {alias + leading_results} : i32")
     return attributes
 
 
@@ -546,7 +553,8 @@ def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = 
                  replica_region: Any = None, kind: str = "jit", layouts: tuple = ((), ()),
                  result_names: Sequence[str] = (), annotate_devices: bool = False,
                  key_data: tuple[Sequence[int | None], Sequence[int | None]] = ((), ()),
-                 aliases: Sequence[int | None] = (), locations: bool = False) -> LoweredModule:
+                 aliases: Sequence[int | None] = (), locations: bool = False, entry_tokens: bool = False
+                 ) -> LoweredModule:
     """The StableHLO module (generic-form text) named ``{kind}_{name}`` computing ``closed``, entry point
     ``@main``, with its host callbacks; each input donated, or given an output in ``aliases``, aliases an output
     (see ``module_text``). With a ``mesh`` it is partitioned over the mesh's devices: ``arg_shardings``
@@ -560,7 +568,8 @@ def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = 
     scalar's), and the results that hold keys: ``key_data``
     gives for each argument and result the number of dimensions of one key's data (None: it holds no keys), which
     the annotation keeps whole (the others left open). With ``locations`` its ops are located where their
-    equations were staged (as JAX's, see locations.py)."""
+    equations were staged (as JAX's, see locations.py). With ``entry_tokens`` ``main`` takes and returns the tokens
+    of the ordered effects (see ``module_text``)."""
     donated = list(donated) + [False] * (len(closed.jaxpr.invars) - len(donated))
     builder = ModuleBuilder(f"{kind}_{symbol_name(name)}", mesh, replica_region, f"{kind}({name})", locations)
 
@@ -596,7 +605,7 @@ def lower_module(closed: core.ClosedJaxpr, name: str, donated: Sequence[bool] = 
                                [getattr(s, "memory_kind", None) for s in result_shardings],
                                tuple([layout_mode(layout) for layout in side] for side in layouts), result_names,
                                (key_layouts(key_data[0], closed.in_avals, arg_attributes),
-                                key_layouts(key_data[1], closed.out_avals, result_attributes)))
+                                key_layouts(key_data[1], closed.out_avals, result_attributes)), entry_tokens)
     return LoweredModule(text, builder.host_callbacks, builder.inspections)
 
 

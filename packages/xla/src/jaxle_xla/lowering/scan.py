@@ -14,7 +14,7 @@ one trip of all the steps runs without a loop.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from typing import Any
 
@@ -22,7 +22,7 @@ import numpy as np
 
 from jaxle_core.avals import ShapedArray
 from jaxle_core.core import ClosedJaxpr
-from jaxle_core.jaxpr_util import jaxpr_has_ordered_effects
+from jaxle_core.jaxpr_util import jaxpr_ordered_effects
 from jaxle_core.lax.control_flow.scan import scan_p, split_scan_args
 from jaxle_core.lax.slicing import dynamic_index_in_dim, dynamic_update_index_in_dim, index_in_dim, slice_in_dim
 from jaxle_core.lax.structural import concatenate, expand_dims, reshape
@@ -88,15 +88,14 @@ class _Layout:
         return ctx.lower_typed_fun(fun, self.mesh, *args, reuse=reuse)[0]
 
 
-def _call_body(ctx: LoweringContext, jaxpr: ClosedJaxpr, args: list[Value], ordered_effects: bool) -> list[Value]:
-    """A call of the private function computing the body (threading this block's token through it when it has
-    ordered effects)."""
-    callee = ctx.module.function(jaxpr, "closed_call", token=ordered_effects)
-    if not ordered_effects:
-        return ctx.op("func.call", args, jaxpr.out_avals, {"callee": f"@{callee}"})
-    outs = ctx.op("func.call", [ctx.token(), *args], [abstract_token, *jaxpr.out_avals], {"callee": f"@{callee}"})
-    ctx.ordered_token = outs[0]
-    return outs[1:]
+def _call_body(ctx: LoweringContext, jaxpr: ClosedJaxpr, args: list[Value], ordered_effects: Sequence[Any]
+               ) -> list[Value]:
+    """A call of the private function computing the body (threading this block's tokens of its ordered effects
+    through it, first)."""
+    callee = ctx.module.function(jaxpr, "closed_call", effects=tuple(ordered_effects))
+    outs = ctx.op("func.call", [*ctx.tokens(ordered_effects), *args],
+                  [abstract_token] * len(ordered_effects) + list(jaxpr.out_avals), {"callee": f"@{callee}"})
+    return ctx.continue_tokens(ordered_effects, outs)
 
 
 def _trips(length: Any, unroll: int) -> tuple[Any, int]:
@@ -124,7 +123,7 @@ class _Steps:
 
     def __init__(self, jaxpr: ClosedJaxpr, num_carry: int, reverse: bool, unroll: int, layout: _Layout):
         self.jaxpr, self.num_carry, self.reverse, self.unroll, self.layout = jaxpr, num_carry, reverse, unroll, layout
-        self.ordered_effects = jaxpr_has_ordered_effects(jaxpr.jaxpr)
+        self.ordered_effects = jaxpr_ordered_effects(jaxpr.jaxpr)
 
     def call(self, ctx: LoweringContext, consts: list[Value], carry: list[Value],
              xs: list[Value]) -> tuple[list[Value], list[Value]]:

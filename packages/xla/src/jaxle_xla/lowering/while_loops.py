@@ -7,7 +7,7 @@ the body region keeps the old carry of the elements whose predicate is false.
 from __future__ import annotations
 
 from jaxle_core.core import ClosedJaxpr
-from jaxle_core.jaxpr_util import jaxpr_has_ordered_effects
+from jaxle_core.jaxpr_util import jaxpr_ordered_effects
 from jaxle_core.lax.control_flow.while_loops import while_p
 from jaxle_core.lax.reductions import reduce_or
 from jaxle_xla.lowering import dimensions
@@ -54,5 +54,4 @@ def _while_lowering(ctx: LoweringContext, *args: Value, cond_nconsts: int, cond_
             new = [_keep_where_false(inner, pred, n, o) for n, o in zip(new, carry)]
         return state[:n_consts] + new
 
-    ordered_effects = jaxpr_has_ordered_effects(body_jaxpr.jaxpr) or jaxpr_has_ordered_effects(cond_jaxpr.jaxpr)
-    return ctx.while_loop(args, cond, body, ordered_effects)[n_consts:]
+    return ctx.while_loop(args, cond, body, jaxpr_ordered_effects(body_jaxpr.jaxpr, cond_jaxpr.jaxpr))[n_consts:]
