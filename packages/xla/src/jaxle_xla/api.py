@@ -162,17 +162,20 @@ def _staged_placements(x: Any, device: Any) -> list[Any]:
 
 
 def _staged_device_put(x: Any, device: Any, donate: bool, may_alias: bool | None) -> Any:
-    """Inside a transformation, traced values and Python scalars go through one ``device_put`` equation
-    (as JAX stages it), each to the placement ``device`` (one, or a pytree prefix of ``x``) gives it; other
-    constants are returned as they are."""
+    """Inside a transformation, the leaves of ``x`` go through one ``device_put`` equation (as JAX stages it),
+    each to the placement ``device`` (one, or a pytree prefix of ``x``) gives it; NumPy values put nowhere in
+    particular (every placement None, nothing donated or copied) are returned as they are, as JAX folds them."""
     placements = _staged_placements(x, device)
     leaves, treedef = tree.tree_flatten(x)
-    staged = [i for i, leaf in enumerate(leaves) if isinstance(leaf, (core.Tracer, bool, int, float, complex))]
     for i, leaf in enumerate(leaves):
         if type(leaf) is int:
             dtypes.scalar_type_to_dtype(int, leaf)  # JAX's OverflowError for an int the default integer cannot hold
-        elif i not in staged:
+        elif not isinstance(leaf, (core.Tracer, bool, float, complex)):
             _aval_to_put(leaf, position=i)
+    if (all(p is None for p in placements) and not donate and may_alias is not False
+            and all(isinstance(leaf, (np.ndarray, np.generic)) for leaf in leaves)):
+        return x
+    staged = list(range(len(leaves)))
     if not staged:
         return x
     semantics = (ArrayCopySemantics.DONATE_INPUT if donate else
