@@ -119,7 +119,8 @@ def collective_cases(impl, lax):
 
 
 def api_cases(impl, lax):
-    """``(name, thunk, marker)`` for jit's and vmap's arguments and results, and fori_loop's bounds."""
+    """``(name, thunk, marker)`` for jit's and vmap's arguments and results, fori_loop's bounds, the cotangents of
+    vjp's pullback, has_aux functions of jvp and non-linear functions given to linear_transpose."""
     jit, vmap = impl.jit, impl.vmap
     x = X[0]
 
@@ -233,6 +234,17 @@ def api_cases(impl, lax):
         ("fori_traced_uint8_upper", lambda: jit(lambda n: lax.fori_loop(0, n, count, 0))(np.uint8(5)), None),
         ("fori_traced_float_upper", lambda: jit(lambda n: lax.fori_loop(0, n, count, 0))(5.0), None),
         ("fori_traced_float_bounds", lambda: jit(lambda n: lax.fori_loop(0.0, n, count, 0.0))(2.5), None),
+        # a pullback's cotangent of another structure than the output; has_aux with one array returned
+        ("vjp_cotangent_leaf_for_tuple", lambda: impl.vjp(lambda a: (a, a), x)[1](x), None),
+        ("vjp_cotangent_short_tuple", lambda: impl.vjp(lambda a: (a, a), x)[1]((x,)), None),
+        ("vjp_cotangent_missing_key", lambda: impl.vjp(lambda a: {"x": a, "y": a}, x)[1]({"x": x}), None),
+        ("vjp_cotangent_list_for_tuple", lambda: impl.vjp(lambda a: [a, (a, a)], x)[1]([x, [x, x]]), None),
+        ("vjp_cotangent_other_key", lambda: impl.vjp(lambda a: {"x": a}, x)[1]({"z": x}), None),
+        ("jacfwd_has_aux_one_array", lambda: impl.jacfwd(lax.sin, has_aux=True)(x), None),
+        ("jvp_has_aux_one_array", lambda: impl.jvp(lax.sin, (x,), (x,), has_aux=True), None),
+        ("jvp_has_aux_scalar", lambda: impl.jvp(lax.sin, (x[0],), (x[0],), has_aux=True), None),
+        ("linear_transpose_sin", lambda: impl.linear_transpose(lax.sin, x)(x), None),
+        ("linear_transpose_quotient", lambda: impl.linear_transpose(lambda a: a / a, x)(x), None),
     ]
 
 

@@ -327,7 +327,8 @@ def _sub_transpose(ct, x, y):
 
 def _mul_transpose(ct, x, y, *, out_dtype):
     if is_undefined(x) and is_undefined(y):
-        raise NotImplementedError("a product of two linear values is not linear")
+        # (JAX fails with an internal AssertionError)
+        raise TypeError("the function is not linear in its inputs: a product of two linear values is not linear")
     if is_undefined(x):
         dtype = None if out_dtype is None else x.aval.dtype
         return [unbroadcast(x.aval, lax.mul(ct, y, out_dtype=dtype)), None]
@@ -336,6 +337,8 @@ def _mul_transpose(ct, x, y, *, out_dtype):
 
 
 def _div_transpose(ct, x, y):
+    if is_undefined(y):
+        raise RuntimeError("nonlinear div can't be transposed")
     return [unbroadcast(x.aval, lax.div(ct, y)), None]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -30,6 +31,7 @@ from jaxle_core.shard_map import shard_map_p
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import cotangent_sharding, no_context_mesh_error, spec_of
 from jaxle_core.staging import DebugInfo, StagingTrace, flatten_fun, trace_to_jaxpr
+from jaxle_tree.equality_errors import equality_errors
 
 
 def _fun_name(fun: Callable) -> str:
@@ -149,6 +151,16 @@ def _laid_out_as(ct: Any, aval: Any) -> Any:
     return reshard_p.bind(ct, dst_sharding=wanted)
 
 
+def _cotangent_tree_differences(out_tree: Any, ct_tree: Any) -> list[str]:
+    """Where a pullback's cotangent has another structure than the output, in JAX's words."""
+    output, cotangent = (tree.tree_unflatten(t, [object()] * t.num_leaves) for t in (out_tree, ct_tree))
+    lines = []
+    for path, reason in equality_errors(output, cotangent):
+        seen, given, why = re.fullmatch(r"seen (.*) but now given (.*), so (.*)", reason, re.S).groups()
+        lines.append(f"  * out{tree.keystr(path)} was a {seen} in the original output, but a {given} here, so {why}.")
+    return lines
+
+
 def _pullback(lin: Linearization, in_tree: Any, out_tree: Any, name: str, positions: list[int], held: list[Any],
               cotangent: Any):
     residuals = [held[i] for i in positions]
@@ -156,7 +168,7 @@ def _pullback(lin: Linearization, in_tree: Any, out_tree: Any, name: str, positi
     if ct_tree != out_tree:
         raise ValueError("unexpected tree structure.\n\nThe argument to a VJP function returned by `jax.vjp` must "
                          f"match the pytree\nstructure of the differentiated function {name}.\n\nBut the tree "
-                         f"structures differ: the output had structure {out_tree}, the cotangent {ct_tree}.")
+                         "structures differ:\n" + "\n".join(_cotangent_tree_differences(out_tree, ct_tree)))
     for ct, aval in zip(flat, lin.out_avals):
         _check_cotangent(ct, aval)
     if core.type_shardings is not None:
@@ -477,10 +489,7 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Sequence = ()) -
             for value in closed.consts:
                 if isinstance(value, core.Tracer):
                     trace.to_atom(value)
-        try:
-            cts_in = backward_pass(closed.jaxpr, closed.consts, [UndefinedPrimal(a) for a in in_avals], cts)
-        except NotImplementedError as err:
-            raise TypeError(f"linear_transpose: the function is not linear in its inputs ({err}).") from None
+        cts_in = backward_pass(closed.jaxpr, closed.consts, [UndefinedPrimal(a) for a in in_avals], cts)
         return tree.tree_unflatten(in_tree, [as_output(Zero(a) if type(ct) is Zero else ct)
                                              for ct, a in zip(cts_in, in_avals)])
 
