@@ -477,6 +477,8 @@ def _flatten_bwd_output(result: Any, in_tree: Any, in_avals: list[ShapedArray]) 
     """The flat cotangents of the bwd rule's output, ``None`` subtrees standing for zeros."""
     args_structure = tree.tree_structure(tree.tree_unflatten(in_tree, [0] * in_tree.num_leaves))
     children = tree.treedef_children(in_tree)
+    if isinstance(result, list) and len(result) == len(children):  # a list of one cotangent per argument will do
+        result = tuple(result)
     mismatch = not isinstance(result, tuple) or len(result) != len(children)
     flat: list[Any] = []
     if not mismatch:

@@ -120,7 +120,8 @@ def collective_cases(impl, lax):
 
 def api_cases(impl, lax):
     """``(name, thunk, marker)`` for jit's and vmap's arguments and results, fori_loop's bounds, the cotangents of
-    vjp's pullback, has_aux functions of jvp and non-linear functions given to linear_transpose."""
+    vjp's pullback, has_aux functions of jvp, non-linear functions given to linear_transpose, reduce_axes and a
+    custom_vjp's backward rule returning a list."""
     jit, vmap = impl.jit, impl.vmap
     x = X[0]
 
@@ -134,6 +135,12 @@ def api_cases(impl, lax):
         return a
 
     compiled = jit(add).lower(x, x).compile()
+
+    @impl.custom_vjp
+    def bwd_as_list(a):
+        return lax.sin(a)
+
+    bwd_as_list.defvjp(lambda a: (lax.sin(a), lax.cos(a)), lambda cos_a, ct: [cos_a * ct])
     nested = jit(first).lower(x, {"p": x, "q": (x, x)}).compile()
     static = jit(scale, static_argnums=1).lower(x, 2).compile()
     static_name = jit(scale, static_argnames="n").lower(x, n=2).compile()
@@ -245,6 +252,11 @@ def api_cases(impl, lax):
         ("jvp_has_aux_scalar", lambda: impl.jvp(lax.sin, (x[0],), (x[0],), has_aux=True), None),
         ("linear_transpose_sin", lambda: impl.linear_transpose(lax.sin, x)(x), None),
         ("linear_transpose_quotient", lambda: impl.linear_transpose(lambda a: a / a, x)(x), None),
+        ("grad_reduce_axes", lambda: impl.grad(lax.sin, reduce_axes=("i",)), None),
+        ("value_and_grad_reduce_axes", lambda: impl.value_and_grad(lax.sin, reduce_axes=("i",)), None),
+        ("vjp_reduce_axes", lambda: impl.vjp(lax.sin, x, reduce_axes=("i",)), None),
+        ("linear_transpose_reduce_axes", lambda: impl.linear_transpose(lambda a: a, x, reduce_axes=("i",)), None),
+        ("custom_vjp_bwd_list", lambda: impl.grad(lambda a: lax.reduce_sum(bwd_as_list(a), (0,)))(x), None),
     ]
 
 

@@ -252,9 +252,16 @@ def _vjp(fun: Callable, primals: Sequence[Any], has_aux: bool) -> tuple[Any, VJP
     return tree.tree_unflatten(out_tree, primals_out), f_vjp, aux, lin
 
 
+def _refuse_reduce_axes(reduce_axes: Sequence, name: str) -> None:
+    """JAX's error for the ``reduce_axes`` argument it no longer supports."""
+    if reduce_axes:
+        raise NotImplementedError(f"reduce_axes argument to {name} is deprecated")
+
+
 def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequence = ()) -> tuple:
     """``(fun(*primals), f_vjp)``: ``f_vjp(cotangent)`` pulls an output cotangent back to a tuple of input ones;
     ``f_vjp.with_refs(...)`` adds them into references instead (``VJP``)."""
+    _refuse_reduce_axes(reduce_axes, "vjp")
     check_callable(fun)
     out, f_vjp, aux, _ = _vjp(fun, primals, has_aux)
     return (out, f_vjp, aux) if has_aux else (out, f_vjp)
@@ -366,6 +373,7 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
 
     With ``has_aux`` ``fun`` returns ``(value, aux)`` and the result is ``((value, aux), gradient)``.
     """
+    _refuse_reduce_axes(reduce_axes, "grad")
     check_callable(fun)
 
     @functools.wraps(fun)
@@ -434,6 +442,7 @@ def _shard_map_mesh(eqn: core.JaxprEqn) -> Any:
 def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False, holomorphic: bool = False,
          allow_int: bool = False, reduce_axes: Sequence = ()) -> Callable:
     """The gradient of scalar-valued ``fun`` with respect to its ``argnums`` arguments (pytrees allowed)."""
+    _refuse_reduce_axes(reduce_axes, "grad")
     value_and_grad_fun = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
 
     @functools.wraps(fun)
@@ -465,6 +474,7 @@ def _same_type(value: ShapedArray, expected: ShapedArray) -> bool:
 
 def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Sequence = ()) -> Callable:
     """The transpose of the linear function ``fun``, whose inputs have the shapes and dtypes of ``primals``."""
+    _refuse_reduce_axes(reduce_axes, "transpose")
     check_callable(fun)
     flat, in_tree = tree.tree_flatten(primals)
     in_avals = [abstract_argument_aval(x) for x in flat]
