@@ -1,6 +1,7 @@
 """jax.scipy.special and jax.scipy.stats on the XLA backend: the golden cases of golden/scipy_special_golden.json,
-scipy_special_x64_golden.json and scipy_stats_golden.json (JAX 0.10.2's values on CPU) replayed eagerly, bit for
-bit — the package tests compare the same jaxprs on the NumPy reference backend, within a float tolerance."""
+scipy_special_x64_golden.json, scipy_stats_golden.json and the sweep of every function (scipy_sweep_golden.json,
+scipy_sweep_x64_golden.json) — JAX 0.10.2's values on CPU — replayed eagerly, bit for bit; the package tests compare
+the same jaxprs on the NumPy reference backend, within a float tolerance."""
 
 import pathlib
 import sys
@@ -15,6 +16,7 @@ import jnp_golden  # noqa: E402 - found through the path set above
 import make_scipy_special_golden  # noqa: E402
 import make_scipy_special_x64_golden  # noqa: E402
 import make_scipy_stats_golden  # noqa: E402
+import make_scipy_sweep_golden  # noqa: E402
 import scipy_golden  # noqa: E402
 
 import jaxle_core  # noqa: E402
@@ -23,11 +25,18 @@ SUITES = {
     "special": (False, make_scipy_special_golden.CASES, jnp_golden.load("scipy_special_golden.json")),
     "special_x64": (True, make_scipy_special_x64_golden.CASES, jnp_golden.load("scipy_special_x64_golden.json")),
     "stats": (False, make_scipy_stats_golden.CASES, jnp_golden.load("scipy_stats_golden.json")),
+    "sweep": (False, make_scipy_sweep_golden.CASES, jnp_golden.load("scipy_sweep_golden.json")),
+    "sweep_x64": (True, make_scipy_sweep_golden.CASES_X64, jnp_golden.load("scipy_sweep_x64_golden.json")),
 }
 # Cases whose values agree with JAX's to float rounding only; each says why.
 NOT_BITS = {
     **dict.fromkeys([("stats", name) for name in ("gaussian_kde.evaluate",)],
                     "computed with other operations than JAX's"),
+    **dict.fromkeys([(suite, name) for suite in ("sweep", "sweep_x64")
+                     for name in scipy_golden.cases_of(SUITES[suite][1], *scipy_golden.OWN_ALGORITHMS)],
+                    "evaluated by jaxle's own series and recurrences (test_scipy_series.py)"),
+    ("sweep_x64", "stats.sem_axis"): "ddof is a constant of the compiled sem (JAX's an operand): XLA folds its "
+                                     "divisor otherwise, one ulp apart",
 }
 CASES = sorted((suite, name) for suite, (_, cases, golden) in SUITES.items() for name in cases
                if "values" in golden[name] and (suite, name) not in NOT_BITS)

@@ -18,12 +18,23 @@ import make_random_gamma_grad_golden as gen  # noqa: E402 - found through the pa
 GOLDEN = json.loads((pathlib.Path(__file__).parent.parent / "golden" / "random_gamma_grad_golden.json").read_text())
 
 
-@pytest.mark.parametrize("name", sorted(GOLDEN))
+@pytest.mark.parametrize("name", sorted(gen.CASES))
 def test_jaxpr_matches_jax(name):
     a_shape, x_shape, dtype = gen.CASES[name]
     with enable_x64():
         text = str(make_jaxpr(lax.random_gamma_grad)(np.ones(a_shape, dtype), np.ones(x_shape, dtype)))
     assert text == GOLDEN[name]["jaxpr"]
+
+
+@pytest.mark.parametrize("name", sorted(gen.EAGER_CASES))
+def test_eager_python_scalars_as_jax(name):
+    want = GOLDEN[name]
+    if "error" in want:
+        with pytest.raises(AttributeError) as info:
+            lax.random_gamma_grad(*gen.EAGER_CASES[name])
+        assert (type(info.value).__name__, str(info.value)) == (want["error"], want["message"])
+    else:
+        assert float(lax.random_gamma_grad(*gen.EAGER_CASES[name])) == pytest.approx(want["value"], rel=1e-6)
 
 
 def test_edges():

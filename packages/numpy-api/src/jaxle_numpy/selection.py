@@ -427,7 +427,7 @@ def select(condlist: Sequence, choicelist: Sequence, default=0):
     stacked = lax_structural.stack(promote_dtypes(*manipulation.broadcast_arrays(False, *conditions)), 0)
     if get_aval(stacked).dtype != np.bool_:
         stacked = lax_structural.convert_element_type(stacked, np.bool_)
-    which = lax_reductions.argmax(stacked, 0, np.int32)
+    which = lax_reductions.argmax(stacked, 0, dtypes.default_int_dtype())
     return lax_structural.select_n(*manipulation.broadcast_arrays(which, *values))
 
 

@@ -12,6 +12,18 @@ import types
 
 import jnp_golden
 
+# ``special`` functions jaxle evaluates with its own series, quadratures and recurrences (test_scipy_series.py): their
+# jaxprs differ from JAX's, their values agree with JAX's to float rounding.
+OWN_ALGORITHMS = tuple(f"special.{name}" for name in (
+    "dawsn", "expi", "exp1", "expn", "fresnel", "sici", "spence", "owens_t", "hyp1f1", "hyp2f1", "wofz", "bessel_jn",
+    "bernoulli", "sph_harm_y"))
+
+
+def cases_of(names, *functions: str) -> list[str]:
+    """The case names among ``names`` that call one of ``functions`` (``special.erf`` names ``special.erf``,
+    ``special.erf_edges``, ``special.erf_py``, ...)."""
+    return [name for name in names if any(name == f or name.startswith(f"{f}_") for f in functions)]
+
 
 def jaxle_namespace() -> types.SimpleNamespace:
     """``jnp_golden.jaxle_namespace`` with jaxle_numpy's ``scipy`` beside ``numpy``."""

@@ -9,7 +9,9 @@ from __future__ import annotations
 import math
 import operator
 
-from jaxle_core import core, dtypes, lax
+import numpy as np
+
+from jaxle_core import dtypes, lax
 from jaxle_core.ad.rule_helpers import const, defjvp, full_like
 from jaxle_core.avals import get_aval
 from jaxle_core.lax.special import (
@@ -65,8 +67,10 @@ defjvp(bessel_i0e_p, lambda t, ans, x: lax.mul(t, lax.sub(lax.bessel_i1e(x), lax
 
 def _bessel_i1e_term(t, ans, x):
     """i1e'(x) = i0e(x) - i1e(x) (sign(x) + 1/x), with its limit 1/2 near zero."""
-    eps = float(dtypes.finfo(get_aval(x).dtype).eps)
-    away = lax.gt(lax.abs(x), const(x, eps))
+    dtype = get_aval(x).dtype
+    eps = float(dtypes.finfo(dtype).eps)
+    # |x| compared with a NumPy scalar: a weakly typed |x| is made strong first, as jnp's promotion does in JAX
+    away = lax.gt(lax.convert_element_type(lax.abs(x), dtype), const(x, eps))
     safe = lax.select_n(away, full_like(x, eps), x)
     slope = lax.sub(lax.bessel_i0e(safe), lax.mul(ans, lax.add(lax.sign(safe), lax.integer_pow(safe, -1))))
     return lax.mul(t, lax.select_n(away, full_like(x, 0.5), slope))
@@ -80,17 +84,19 @@ def _betainc_shape_term(t, ans, a, b, x):
 
 
 def _plain_or_lax(numpy_op, lax_op, x, y):
-    """``x op y``, computed at once when neither is traced (as JAX's rule does with Python arithmetic)."""
-    if isinstance(x, core.Tracer) or isinstance(y, core.Tracer):
-        return lax_op(x, y if isinstance(y, core.Tracer) or get_aval(y).shape else const(x, y))
-    return numpy_op(x, y)
+    """``x op y``: computed at once on NumPy arrays (as JAX's rule does on the NumPy operands of ``lax.betainc``),
+    staged on scalars (0-d arrays included) and traced values: ``jax.scipy.special.betainc`` makes Python and NumPy
+    scalars arrays of JAX's, whose arithmetic JAX stages."""
+    if isinstance(x, np.ndarray) and x.shape and (isinstance(y, np.ndarray) or not get_aval(y).shape):
+        return numpy_op(x, y)
+    return lax_op(x, y if get_aval(y).shape or not isinstance(y, (int, float)) else const(x, y))
 
 
 def _betainc_x_term(t, ans, a, b, x):
     """d/dx I_x(a, b) = x^(a-1) (1-x)^(b-1) / B(a, b)."""
     log_beta = lax.sub(lax.add(lax.lgamma(a), lax.lgamma(b)), lax.lgamma(_plain_or_lax(operator.add, lax.add, a, b)))
-    log_density = lax.add(lax.mul(_plain_or_lax(operator.sub, lax.sub, b, 1), lax.log1p(lax.neg(x))),
-                          lax.mul(_plain_or_lax(operator.sub, lax.sub, a, 1), lax.log(x)))
+    log_density = lax.add(lax.mul(_plain_or_lax(operator.sub, lax.sub, b, 1.0), lax.log1p(lax.neg(x))),
+                          lax.mul(_plain_or_lax(operator.sub, lax.sub, a, 1.0), lax.log(x)))
     return lax.mul(lax.exp(lax.sub(log_density, log_beta)), t)
 
 

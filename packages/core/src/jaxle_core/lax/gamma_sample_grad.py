@@ -165,9 +165,9 @@ def _sample_slope(a: Any, x: Any) -> Any:
 
 def random_gamma_grad(a: Any, x: Any) -> Any:
     """Elementwise derivative of a Gamma(a, 1) sample ``x`` with respect to ``a`` (float16 and bfloat16 computed in
-    float32)."""
+    float32). Python scalars are refused as JAX does, with AttributeError: they have no ``shape``."""
+    shape = broadcast_shapes(a.shape, x.shape)
     dtype = get_aval(x).dtype
-    shape = broadcast_shapes(get_aval(a).shape, get_aval(x).shape)
     # Each operand is broadcast along its leading dimensions, as in JAX (which refuses shapes aligned otherwise).
     a, x = (v if get_aval(v).shape == shape else broadcast_in_dim(v, shape, tuple(range(get_aval(v).ndim)))
             for v in (a, x))

@@ -14,7 +14,6 @@ from jaxle_core.avals import get_aval
 from jaxle_numpy import util
 from jaxle_numpy.conditional import _where
 from jaxle_numpy.creation import asarray
-from jaxle_numpy.ufuncs import i0
 
 __all__ = ["bessel_jn", "i0", "i0e", "i1", "i1e"]
 
@@ -29,6 +28,12 @@ def i1e(x: Any) -> Any:
     """``exp(-|x|) i1(x)``."""
     x, = util.promote_args_inexact("i1e", x)
     return lax.bessel_i1e(x)
+
+
+def i0(x: Any) -> Any:
+    """The modified Bessel function of the first kind, order zero (``jnp.i0`` is another function of JAX's)."""
+    x, = util.promote_args_inexact("i0", x)
+    return lax.mul(lax.exp(lax.abs(x)), lax.bessel_i0e(x))
 
 
 def i1(x: Any) -> Any:

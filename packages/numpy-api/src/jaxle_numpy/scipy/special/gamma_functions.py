@@ -56,18 +56,19 @@ def gammasgn(x: Any) -> Any:
     """The sign of the gamma function (NaN at its poles, signed at zero)."""
     x, = util.promote_args_inexact("gammasgn", x)
     floor_x = floor(x)
-    negative = lax.lt(x, util.zero_of(x))
-    pole = lax.bitwise_or(lax.bitwise_and(negative, lax.eq(x, floor_x)), lax.ne(x, x))
-    odd_negative = lax.bitwise_and(negative, lax.ne(remainder(floor_x, 2), util.zero_of(x)))
-    negative_zero = lax.bitwise_and(lax.eq(x, util.zero_of(x)), signbit(x))
-    return select([pole, lax.bitwise_or(odd_negative, negative_zero)],
+    negative = lax.lt(x, util.weak_scalar_like(x, 0))
+    # jnp's operators, as JAX's: masks of a weakly typed x are made strong first
+    pole = negative & lax.eq(x, floor_x) | lax.ne(x, x)
+    odd_negative = negative & lax.ne(remainder(floor_x, 2), util.weak_scalar_like(x, 0))
+    negative_zero = lax.eq(x, util.weak_scalar_like(x, 0)) & signbit(x)
+    return select([pole, odd_negative | negative_zero],
                   [util.scalar_like(x, np.nan), util.scalar_like(x, -1)], util.scalar_like(x, 1))
 
 
 def gamma(x: Any) -> Any:
     """The gamma function."""
     x, = util.promote_args_inexact("gamma", x)
-    return lax.mul(gammasgn(x), lax.exp(lax.lgamma(x)))
+    return gammasgn(x) * lax.exp(lax.lgamma(x))  # jnp's product, as JAX's: a weak exp(lgamma) is made strong
 
 
 def polygamma(n: Any, x: Any) -> Any:
@@ -140,7 +141,7 @@ def beta(a: Any, b: Any) -> Any:
     """The beta function ``gamma(a) gamma(b) / gamma(a + b)``."""
     a, b = util.promote_args_inexact("beta", a, b)
     sign = lax.mul(lax.mul(gammasgn(a), gammasgn(b)), gammasgn(lax.add(a, b)))
-    return lax.mul(sign, lax.exp(betaln(a, b)))
+    return sign * lax.exp(betaln(a, b))  # jnp's product, as JAX's: a weak exp is made strong
 
 
 def betainc(a: Any, b: Any, x: Any) -> Any:
@@ -163,7 +164,7 @@ def comb(N: Any, k: Any, *, repetition: bool = False) -> Any:  # noqa: N803 - Sc
     if repetition:  # multisets of k from N: the combinations of k from N + k - 1 (one, the empty one, for k = 0)
         empty = lax.bitwise_and(lax.eq(k, util.zero_of(k)), lax.ge(N, util.zero_of(N)))
         return _where(empty, 1.0, comb(lax.sub(lax.add(N, k), util.weak_scalar_like(N, 1)), k))
-    valid = lax.bitwise_and(lax.bitwise_and(lax.le(k, N), lax.ge(N, util.zero_of(N))), lax.ge(k, util.zero_of(k)))
+    valid = lax.le(k, N) & lax.ge(N, util.weak_scalar_like(N, 0)) & lax.ge(k, util.weak_scalar_like(k, 0))
     safe_n = _where(valid, N, 0.0)
     safe_k = _where(valid, k, 0.0)
     one = util.weak_scalar_like(safe_n, 1)
@@ -175,8 +176,7 @@ def comb(N: Any, k: Any, *, repetition: bool = False) -> Any:  # noqa: N803 - Sc
 def _poch_body(z: Any, m: Any) -> Any:
     m_is_zero = lax.eq(m, util.zero_of(m))
     numerator = lax.add(z, m)
-    ratio = lax.div(lax.mul(gammasgn(numerator), lax.exp(lax.lgamma(numerator))),
-                    lax.mul(gammasgn(z), lax.exp(lax.lgamma(z))))
+    ratio = lax.div(gammasgn(numerator) * lax.exp(lax.lgamma(numerator)), gammasgn(z) * lax.exp(lax.lgamma(z)))
     return _where(m_is_zero, util.scalar_like(z, 1), ratio)
 
 

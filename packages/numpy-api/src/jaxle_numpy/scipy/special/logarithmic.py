@@ -92,7 +92,7 @@ def _relative_entropy(name: str, p: Any, q: Any) -> Any:
     safe_p = _where(both_positive, p, 1)
     safe_q = _where(both_positive, q, 1)
     log_ratio = lax.sub(_xlogx(safe_p), _xlogy(safe_p, safe_q))
-    return p, q, _where(both_positive, log_ratio, _where(zero_p, util.zero_of(p), np.inf))
+    return p, q, _where(both_positive, log_ratio, _where(zero_p, util.weak_scalar_like(p, 0), np.inf))
 
 
 def rel_entr(p: Any, q: Any) -> Any:

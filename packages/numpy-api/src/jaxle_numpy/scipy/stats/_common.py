@@ -30,7 +30,7 @@ def standardize(x: Any, loc: Any, scale: Any) -> Any:
 
 def not_probability(q: Any) -> Any:
     """Where ``q`` is NaN or outside [0, 1] (where quantile functions give NaN)."""
-    return lax.bitwise_or(lax.bitwise_or(lax.ne(q, q), lax.lt(q, c(q, 0))), lax.gt(q, c(q, 1)))
+    return lax.ne(q, q) | lax.lt(q, c(q, 0)) | lax.gt(q, c(q, 1))  # jnp's operators, as JAX's (weak masks convert)
 
 
 def positive_scale(scale: Any) -> Any:

@@ -22,9 +22,9 @@ def logpdf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
     y = standardize(x, loc, scale)
     log_linear = lax.add(_xlogy(lax.sub(a, c(a, 1)), y), _xlog1py(lax.sub(b, c(b, 1)), lax.neg(y)))
     log_density = lax.sub(lax.add(log_beta, log_linear), lax.log(scale))
-    outside = lax.bitwise_or(lax.gt(x, lax.add(loc, scale)), lax.lt(x, loc))
+    outside = lax.gt(x, lax.add(loc, scale)) | lax.lt(x, loc)
     log_density = _where(outside, -np.inf, log_density)
-    invalid = lax.bitwise_or(lax.bitwise_or(lax.le(a, c(a, 0)), lax.le(b, c(b, 0))), lax.le(scale, c(scale, 0)))
+    invalid = lax.le(a, c(a, 0)) | lax.le(b, c(b, 0)) | lax.le(scale, c(scale, 0))
     return _where(invalid, np.nan, log_density)
 
 

@@ -34,9 +34,10 @@ def logpdf(x: Any, alpha: Any) -> Any:
         x = concatenate([x, lax.sub(c(x, 1), lax.reduce_sum(x, (0,)))[None]], axis=0)
     normalizer = lax.sub(lax.reduce_sum(lax.lgamma(alpha), (0,)), lax.lgamma(lax.reduce_sum(alpha, (0,))))
     trailing = get_aval(x).ndim - 1
-    exponents = lax.sub(alpha, c(alpha, 1))
+    exponents = alpha
     if trailing:  # points stacked along the trailing axes: the components run down the first
-        exponents = lax.reshape(exponents, alpha_shape + (1,) * trailing)
+        exponents = lax.broadcast_in_dim(alpha, alpha_shape + (1,) * trailing, (0,))
+    exponents = lax.sub(exponents, c(exponents, 1))
     log_density = lax.sub(lax.reduce_sum(_xlogy(exponents, x), (0,)), normalizer)
     total = lax.reduce_sum(x, (0,))
     on_simplex = lax.bitwise_and(lax.reduce_and(lax.gt(x, c(x, 0)), (0,)),

@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 
 from jaxle_core import lax
-from jaxle_numpy import util
 from jaxle_numpy.conditional import _where
 from jaxle_numpy.scipy.stats._common import c, not_probability, promote, standardize
 
@@ -35,7 +34,7 @@ def cdf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
     """The cumulative distribution function at ``x``."""
     x, b, loc, scale = promote("pareto.cdf", x, b, loc, scale)
     probability = lax.sub(c(x, 1), lax.pow(standardize(x, loc, scale), lax.neg(b)))
-    return _where(_below_support(x, loc, scale), util.zero_of(probability), probability)
+    return _where(_below_support(x, loc, scale), c(probability, 0), probability)
 
 
 def logcdf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -49,7 +48,7 @@ def logsf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
     """The log of the survival function at ``x``."""
     x, b, loc, scale = promote("pareto.logsf", x, b, loc, scale)
     log_survival = lax.neg(lax.mul(b, lax.log(standardize(x, loc, scale))))
-    return _where(_below_support(x, loc, scale), util.zero_of(log_survival), log_survival)
+    return _where(_below_support(x, loc, scale), c(log_survival, 0), log_survival)
 
 
 def sf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:

@@ -7,11 +7,10 @@ from typing import Any
 import numpy as np
 
 from jaxle_core import lax
-from jaxle_core.avals import get_aval
 from jaxle_numpy.conditional import _where
 from jaxle_numpy.scipy.stats._common import c as const
 from jaxle_numpy.scipy.stats._common import promote
-from jaxle_numpy.ufuncs import log
+from jaxle_numpy.ufuncs import log, subtract
 
 __all__ = ["logpdf", "pdf"]
 
@@ -19,10 +18,9 @@ __all__ = ["logpdf", "pdf"]
 def logpdf(x: Any, c: Any) -> Any:
     """The log of the probability density at ``x`` (``-inf`` off [0, 2 pi], NaN unless 0 < c < 1)."""
     x, c = promote("wrapcauchy.logpdf", x, c)
-    valid = lax.bitwise_and(lax.gt(c, const(c, 0)), lax.lt(c, const(c, 1)))
-    inside = lax.bitwise_and(lax.ge(x, const(x, 0)), lax.le(x, const(x, 2 * np.pi)))
-    log_normalized = lax.sub(lax.log(lax.sub(const(c, 1), lax.mul(c, c))),
-                             lax.convert_element_type(log(2 * np.pi), get_aval(c).dtype))
+    valid = lax.gt(c, const(c, 0)) & lax.lt(c, const(c, 1))
+    inside = lax.ge(x, const(x, 0)) & lax.le(x, const(x, 2 * np.pi))
+    log_normalized = subtract(lax.log(lax.sub(const(c, 1), lax.mul(c, c))), log(2 * np.pi))
     log_denominator = lax.log(lax.sub(lax.add(const(c, 1), lax.mul(c, c)), lax.mul(lax.mul(const(c, 2), c),
                                                                                    lax.cos(x))))
     log_density = _where(inside, lax.sub(log_normalized, log_denominator), -np.inf)
