@@ -370,6 +370,11 @@ class located_at:
         _context.source = self._previous
 
 
+def name_stack_depth() -> int:
+    """How many entries (names and transformations) the name stack of equations staged now has."""
+    return len(_context.source[1])
+
+
 @contextmanager
 def new_name_stack():
     """The equations staged within the block record name stacks that start empty (a jaxpr's are its own)."""

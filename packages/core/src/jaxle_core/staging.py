@@ -92,6 +92,9 @@ class StagingTrace(core.Trace):
     """Records primitive applications into a list of equations."""
 
     tracer_type: type[DynamicJaxprTracer] = DynamicJaxprTracer  # the class of the values it stages
+    # how many entries of the name stack its equations leave out: those the stack had where a linearization
+    # (which stages its tangents here) began, as JAX names a linear jaxpr's equations from there
+    name_stack_start = 0
 
     def __init__(self, debug_info: DebugInfo | None = None, forwarding: bool = True):
         self.debug_info = debug_info
@@ -147,8 +150,11 @@ class StagingTrace(core.Trace):
             unreduced, reduced = reductions or (None, None)
             out_avals = [a.update(vma=result_vma, unreduced=unreduced, reduced=reduced) for a in out_avals]
         outvars = [Var(a) for a in out_avals]
+        source = equation_source()
+        if self.name_stack_start:
+            source = (source[0], source[1][self.name_stack_start:])
         self.eqns.append(JaxprEqn(atoms, outvars, primitive, params, current_compute_type(),
-                                  None if core.type_auto_meshes is None else get_abstract_mesh(), equation_source()))
+                                  None if core.type_auto_meshes is None else get_abstract_mesh(), source))
         tracers = [self.tracer_type(self, v.aval, v) for v in outvars]
         return tracers if primitive.multiple_results else tracers[0]
 

@@ -104,9 +104,59 @@ def _fori_loop(m):
     return m.jit(f).lower(X)
 
 
+def _grad_of_grad(m):
+    def f(x):
+        return m.numpy.sin(x) * x
+
+    return m.jit(m.grad(m.grad(f))).lower(np.float32(2.0))
+
+
+def _vmap_of_grad(m):
+    def loss(x):
+        with m.named_scope("inner"):
+            y = m.numpy.sin(x)
+        return m.numpy.sum(y * x)
+
+    return m.jit(m.vmap(m.grad(loss))).lower(np.ones((2, 3), np.float32))
+
+
+def _grad_of_jit(m):
+    @m.jit
+    def g(x):
+        return m.numpy.sin(x) * x
+
+    def loss(x):
+        return m.numpy.sum(g(x))
+
+    return m.jit(m.grad(loss)).lower(X)
+
+
+def _vmap_of_jit(m):
+    @m.jit
+    def g(x):
+        return m.numpy.cos(x) * 2.0
+
+    return m.jit(m.vmap(g)).lower(np.ones((2, 3), np.float32))
+
+
+def _grad_of_cond(m):
+    def loss(p, x):
+        return m.numpy.sum(m.lax.cond(p, m.numpy.sin, lambda x: x * 2.0, x))
+
+    return m.jit(m.grad(loss, argnums=1)).lower(True, X)
+
+
+def _jacrev(m):
+    def f(x):
+        return m.numpy.sin(x) * x
+
+    return m.jit(m.jacrev(f)).lower(X)
+
+
 CASES = {"simple": _simple, "nested_jit": _nested_jit, "grad": _grad, "vmap": _vmap, "cond": _cond,
          "while": _while, "named_scope": _named_scope, "scan": _scan, "scan_in_scope": _scan_in_scope,
-         "fori_loop": _fori_loop}
+         "fori_loop": _fori_loop, "grad_of_grad": _grad_of_grad, "vmap_of_grad": _vmap_of_grad,
+         "grad_of_jit": _grad_of_jit, "vmap_of_jit": _vmap_of_jit, "grad_of_cond": _grad_of_cond, "jacrev": _jacrev}
 
 
 def _key_refusal_lowered(m):

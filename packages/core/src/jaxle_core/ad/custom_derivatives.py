@@ -72,7 +72,7 @@ def _custom_lin_transpose(cts, *args, num_res: int, bwd: BwdRule, out_avals, sym
 def _remat_opt_jvp(primals, tangents, *, fwd_jaxpr, **params):
     # forward mode through the forward function itself (which reaches the custom_vjp function's refusal)
     outs, tangents_out, _ = jvp_flat(lambda *xs: (core.eval_jaxpr(fwd_jaxpr.jaxpr, fwd_jaxpr.consts, *xs), None),
-                                     primals, tangents)
+                                     primals, tangents, transform_stack=False)
     return outs, tangents_out
 
 

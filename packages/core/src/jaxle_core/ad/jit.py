@@ -67,7 +67,8 @@ def jvp_jaxpr(closed: ClosedJaxpr, nonzero: list[bool]) -> tuple[ClosedJaxpr, li
         primals, given = list(args[:n]), iter(args[n:])
         tangents = [next(given) if nz else Zero(tangent_aval(aval)) for nz, aval in zip(nonzero, closed.in_avals)]
         primals_out, tangents_out, _ = jvp_flat(
-            lambda *xs: (core.eval_jaxpr(closed.jaxpr, closed.consts, *xs), None), primals, tangents)
+            lambda *xs: (core.eval_jaxpr(closed.jaxpr, closed.consts, *xs), None), primals, tangents,
+            transform_stack=False)
         out_nonzero.extend(type(t) is not Zero for t in tangents_out)
         return primals_out + [t for t in tangents_out if type(t) is not Zero]
 

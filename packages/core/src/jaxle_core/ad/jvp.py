@@ -17,7 +17,7 @@ from __future__ import annotations
 import operator
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import numpy as np
@@ -267,14 +267,16 @@ class JVPTrace(core.Trace):
 
 
 def jvp_flat(fun: Callable[..., Sequence[Any]], primals: Sequence[Any], tangents: Sequence[Any],
-             trace: JVPTrace | None = None) -> tuple[list[Any], list[Any], Any]:
+             trace: JVPTrace | None = None, transform_stack: bool = True) -> tuple[list[Any], list[Any], Any]:
     """Run ``fun`` (flat in, ``(flat_outs, extra)`` out) under a JVP trace (a new ``JVPTrace`` unless given).
+    With ``transform_stack`` the equations staged inside are named under ``jvp`` (as JAX names those of its
+    ``jvp``, ``linearize`` and ``grad``; not those of a jaxpr's JVP, such as a jitted body's).
 
     Tangents may be ``Zero``; output tangents are returned as produced (possibly ``Zero``).
     ``extra`` is returned with this trace's tracers replaced by their primals.
     """
     trace = JVPTrace() if trace is None else trace
-    with core.new_trace(trace), core.transform_name_stack("jvp"):
+    with core.new_trace(trace), core.transform_name_stack("jvp") if transform_stack else nullcontext():
         tracers = [trace.tracer_type(trace, p, t) for p, t in zip(primals, tangents)]
         outs, extra = fun(*tracers)
         pairs = [trace.to_primal_tangent(x) for x in outs]

@@ -80,8 +80,8 @@ class Linearization:
         """The input cotangents (``Zero`` where zero) for output ``cotangents`` (which may be ``Zero``)."""
         linear = [UndefinedPrimal(tangent_aval(a)) for a, nz in zip(self.in_avals, self.in_nonzero) if nz]
         cts = [ct for ct, nz in zip(cotangents, self.out_nonzero) if nz]
-        computed = iter(backward_pass(self.jaxpr.jaxpr, self.jaxpr.consts, [*residuals, *linear], cts)
-                        [len(residuals):])
+        computed = iter(backward_pass(self.jaxpr.jaxpr, self.jaxpr.consts, [*residuals, *linear], cts,
+                                      transform_stack=True)[len(residuals):])
         return [next(computed) if nz else Zero(tangent_aval(a)) for a, nz in zip(self.in_avals, self.in_nonzero)]
 
 
@@ -98,6 +98,7 @@ def linearize_flat(fun: Callable[..., tuple[Sequence[Any], Any]],
     """
     in_avals = [get_aval(p) for p in primals]
     tangent_trace = PartialStagingTrace(core.current_trace())
+    tangent_trace.name_stack_start = core.name_stack_depth()
     in_nonzero = [differentiable(a) for a in in_avals]
     tangents = [tangent_trace.new_arg(tangent_aval(a)) if nz else Zero(tangent_aval(a))
                 for a, nz in zip(in_avals, in_nonzero)]

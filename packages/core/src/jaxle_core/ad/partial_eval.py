@@ -225,7 +225,8 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool], sort_resid
     as JAX's linearization of a jit passes them)."""
     in_avals: list[ShapedArray] = closed.in_avals
     known_trace = StagingTrace(closed.jaxpr.debug_info)
-    with core.new_trace(known_trace):
+    # both halves' equations are named from the start of their jaxprs, as JAX's
+    with core.new_trace(known_trace), core.new_name_stack():
         known_args = [known_trace.new_arg(a) for a, u in zip(in_avals, unknowns) if not u]
         unknown_trace = PartialStagingTrace(known_trace, closed.jaxpr.debug_info)
         unknown_trace.sort_residuals = sort_residuals

@@ -499,7 +499,8 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Sequence = ()) -
             for value in closed.consts:
                 if isinstance(value, core.Tracer):
                     trace.to_atom(value)
-        cts_in = backward_pass(closed.jaxpr, closed.consts, [UndefinedPrimal(a) for a in in_avals], cts)
+        cts_in = backward_pass(closed.jaxpr, closed.consts, [UndefinedPrimal(a) for a in in_avals], cts,
+                               transform_stack=True)
         return tree.tree_unflatten(in_tree, [as_output(Zero(a) if type(ct) is Zero else ct)
                                              for ct, a in zip(cts_in, in_avals)])
 

@@ -88,7 +88,7 @@ def scan_jvp_jaxpr(closed: ClosedJaxpr, num_consts: int, num_carry: int, nonzero
             for i in group:
                 tangents[i] = next(given) if nonzero[i] else Zero(tangent_aval(closed.in_avals[i]))
         outs, tangents_out, _ = jvp_flat(lambda *xs: (core.eval_jaxpr(closed.jaxpr, closed.consts, *xs), None),
-                                         primals, tangents)
+                                         primals, tangents, transform_stack=False)
         out_nonzero.extend(type(t) is not Zero for t in tangents_out)
         carry_t = [instantiate(t) for t, nz in zip(tangents_out[:num_carry], carry_nonzero) if nz]
         y_t = tangents_out[num_carry:]

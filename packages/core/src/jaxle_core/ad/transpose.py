@@ -16,6 +16,7 @@ reaches it, which the rules in ``ref_transpose_rules`` read, write and add to.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from typing import Any
 
 from jaxle_core import core
@@ -142,8 +143,10 @@ def check_memory(aval: Any, ct: Any, stacked: bool = False) -> None:
 
 
 def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
-                  cotangents: Sequence[Any]) -> list[Any]:
+                  cotangents: Sequence[Any], transform_stack: bool = False) -> list[Any]:
     """Cotangents of ``jaxpr``'s inputs (``Zero`` if none reached it; ``None`` for known inputs).
+    With ``transform_stack`` the transposed equations are named under ``transpose`` (as JAX names those of its
+    ``vjp`` and ``linear_transpose``; not those of a transposed jaxpr, such as a jitted body's).
 
     ``args`` gives each input's value, an ``UndefinedPrimal`` for the linear ones, or a ``RefCotangent`` for a
     linear reference (a transposed loop body's); ``cotangents`` those of the outputs (possibly ``Zero``). Every
@@ -190,7 +193,7 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
 
     for v, ct in zip(jaxpr.outvars, cotangents):
         write_cotangent(v, ct)
-    with core.transform_name_stack("transpose"):
+    with core.transform_name_stack("transpose") if transform_stack else nullcontext():
         _transpose_equations(linear_eqns, ref_cts, ct_env, read_primal, write_cotangent)
     return [ct_env.get(v, Zero(v.aval)) if v in linear else None for v in jaxpr.invars]
 

@@ -68,7 +68,8 @@ def _reduce_window_jvp(primals, tangents, *, jaxpr, consts, **window):
         x, x_dot = args[:n], args[n:n + len(moving)]
         y, y_dot = args[n + len(moving):2 * n + len(moving)], args[2 * n + len(moving):]
         outs, out_tangents, _ = jvp_flat(lambda *a: (core.eval_jaxpr(jaxpr, consts, *a), None), [*x, *y],
-                                         [*with_zeros(x_dot, scalars), *with_zeros(y_dot, scalars)])
+                                         [*with_zeros(x_dot, scalars), *with_zeros(y_dot, scalars)],
+                                         transform_stack=False)
         return [*outs, *[instantiate(out_tangents[i]) for i in moving]]
 
     tangent_scalars = [scalars[i] for i in moving]

@@ -85,8 +85,7 @@ class Locations:
         source = eqn.source
         traceback, name_stack = (None, ()) if source is None else source
         stack = self.stack(traceback, caller)
-        return named(_joined(block_name, name_stack_text(name_stack), _operation_name(eqn)),
-                     ambient if stack == UNKNOWN else stack)
+        return named(_joined(block_name, _operation_name(eqn, name_stack)), ambient if stack == UNKNOWN else stack)
 
     def helper_site(self, eqn: Any, block_name: str, caller: tuple[Frame, ...]) -> HelperSite:
         """Where the operations of the helper traced to lower ``eqn`` (in a block of name stack ``block_name``)
@@ -147,8 +146,9 @@ def _joined(*names: str) -> str:
     return "/".join(n for n in names if n)
 
 
-def _operation_name(eqn: Any) -> str:
-    """A jitted call by the function it calls (``jit(f)``); any other equation by its primitive."""
+def _operation_name(eqn: Any, name_stack: tuple[Any, ...]) -> str:
+    """An equation's name under its name stack: a jitted call by the function it calls, as a scope the innermost
+    transformation wraps (``jvp(jit(f))``); any other by its primitive after the stack (``jvp()/mul``)."""
     if eqn.primitive.name == "jit":
-        return f"jit({eqn.params['name']})"
-    return eqn.primitive.name
+        return name_stack_text((*name_stack, f"jit({eqn.params['name']})"))
+    return _joined(name_stack_text(name_stack), eqn.primitive.name)
