@@ -21,6 +21,7 @@ import threading
 import time
 import traceback
 import warnings
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -714,6 +715,27 @@ def _structure_mismatch(compiled_tree: Any, given: tuple[tuple, dict]) -> TypeEr
                      f"There are {len(lines)} mismatches, including:\n" + "\n".join(lines))
 
 
+# the traces of each function jitted (its signatures' jaxprs and output structures), shared by its jits: by the
+# function's id, while it lives (a callable's own equality and hash are not asked)
+_shared_traces: dict[int, tuple[weakref.ref, LruCache]] = {}
+
+
+def _traces_of(fun: Callable) -> LruCache | None:
+    """The traces every jit of ``fun`` shares; None for a callable that cannot be referred to weakly (each jit of
+    it traces on its own)."""
+    key = id(fun)
+    known = _shared_traces.get(key)
+    if known is not None and known[0]() is fun:
+        return known[1]
+    try:
+        ref = weakref.ref(fun, lambda _: _shared_traces.pop(key, None))
+    except TypeError:
+        return None
+    traces = LruCache()
+    _shared_traces[key] = (ref, traces)
+    return traces
+
+
 class JitWrapped:
     """A function staged out and compiled by ``jit``."""
 
@@ -848,7 +870,7 @@ class JitWrapped:
             if explain_cache_misses.value:
                 cache_misses.explain(self.fun, self._seen_keys, key, self._arg_names(args, kwargs, dynamic))
             self._seen_keys.append(key)
-            entry = _CacheEntry(in_tree, *self._trace_uncached(args, kwargs, dynamic, in_tree, avals))
+            entry = _CacheEntry(in_tree, *self._shared_trace(args, kwargs, dynamic, in_tree, avals, key))
             if self.in_shardings is not None or self.out_shardings is not None:
                 given = (self.in_shardings, self.out_shardings, tuple(dynamic[0]), len(tree.tree_leaves(dynamic[1])),
                          avals, entry.out_tree.unflatten(entry.jaxpr.out_avals), entry.jaxpr.out_avals)
@@ -858,6 +880,20 @@ class JitWrapped:
             if entry.cacheable:
                 self._traces[key] = entry
         return entry, flat
+
+    def _shared_trace(self, args, kwargs, dynamic, in_tree, avals, key):
+        """``_trace_uncached``, through the traces every jit of this function shares, as JAX's: another jit of it
+        does not trace a signature one traced again (its jaxpr, the locations of its equations included, is that
+        one's); the donations are its own."""
+        traces = _traces_of(self.fun)
+        shared_key = (type(self), self.traced_name, self.static_argnums, self.static_argnames, key)
+        traced = None if traces is None else traces.lookup(shared_key)
+        if traced is None:
+            traced = self._trace_uncached(args, kwargs, dynamic, in_tree, avals)
+            if traces is not None and not any(isinstance(c, Tracer) for c in traced[0].consts):
+                traces[shared_key] = traced
+        static_nums = {i if i >= 0 else i + len(args) for i in self.static_argnums}
+        return (*traced, _donated_leaves(self.donate_argnums, self.donate_argnames, args, dynamic[1], static_nums))
 
     def _trace_uncached(self, args, kwargs, dynamic, in_tree, avals):
         if no_tracing.value:
@@ -884,8 +920,7 @@ class JitWrapped:
         if log_compiles.value:
             _logger.warning("Finished tracing %s for jit in %.9f sec", debug.func_name, time.perf_counter() - started)
         monitoring.record_compile_step("/jax/core/compile/jaxpr_trace_duration", started, debug.func_name)
-        donated = _donated_leaves(self.donate_argnums, self.donate_argnames, args, dynamic[1], static_nums)
-        return closed, out_tree(), donated
+        return closed, out_tree()
 
     def warning_scope(self, args: tuple, kwargs: dict) -> trace_warnings.Scope | None:
         """The scope of warnings given while tracing a call (see trace_warnings): a neutral one, as this cache
@@ -1006,7 +1041,10 @@ class JitWrapped:
         return self.trace(*args, **kwargs).out_info
 
     def clear_cache(self) -> None:
-        """Forget this function's traced jaxprs and compiled executables."""
+        """Forget this function's traced jaxprs (those its other jits share too) and compiled executables."""
+        traces = _traces_of(self.fun)
+        if traces is not None:
+            traces.clear()
         self._traces.clear()
         self._array_calls.clear()
         self._known_arrays.clear()

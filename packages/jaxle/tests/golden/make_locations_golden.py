@@ -4,7 +4,8 @@
 
 For each case: the StableHLO text with ``debug_info=True`` (each operation at its name stack, ``jit(f)/jvp()/mul``,
 over the user's frames that staged it), the HLO text (instructions named after those locations, ``mul.1``), with
-and without ``debug_info`` (a scan's loop located at the operations of the helper JAX traces to lower it), or the
+and without ``debug_info`` (a scan's loop located at the operations of the helper JAX traces to lower it), for some
+the text of the program compiled (XLA compiles it located: its instructions named and carrying their frames), or the
 message of MLIR's verifier refusing the program (naming the operation's
 location). Each case is lowered in a thread of its own, so that the only frames outside this file are the
 standard library's (which no location names); this folder's path is left out of the locations.
@@ -177,6 +178,10 @@ def _key_refusal_called(m):
     m.jit(f)(keys)
 
 
+# the cases whose compiled program is recorded too (XLA compiles the located module: its instructions named after
+# the locations, with their stack frames, its parameters after the arguments)
+COMPILED = ("simple", "nested_jit", "grad", "vmap", "cond", "named_scope", "grad_of_jit", "vmap_of_grad")
+
 REFUSALS = {"verifier_error_lowered": _key_refusal_lowered, "verifier_error_called": _key_refusal_called}
 
 
@@ -210,6 +215,8 @@ def record(m):
             "hlo": lowered.as_text("hlo"),
             "debug_hlo": _relative(lowered.as_text("hlo", debug_info=True)),
         }
+        if name in COMPILED:
+            out[name]["compiled"] = _relative(lowered.compile().as_text())
     for name, case in REFUSALS.items():
         error = _in_thread(lambda case=case: case(m))["error"]
         out[name] = f"{type(error).__name__}: {_relative(str(error))}"

@@ -579,18 +579,24 @@ def sharded_result_handler(aval: Any, sharding: Any) -> Any:
 # ---------------------------------------------------------------- executables
 
 
-def compile(client: Any, module_text: str, device: Device,
-            host_callbacks: Sequence[Any] = ()) -> LoadedExecutable:
+def compile(client: Any, module_text: str, device: Device, host_callbacks: Sequence[Any] = (),
+            propagating_to: tuple[int, int] | None = None) -> LoadedExecutable:
     """Compile a StableHLO module (text) to run on ``device``.
 
     ``host_callbacks`` are the Python functions the module's ``xla_ffi_python_*_callback`` custom calls name by
-    index; jaxlib takes them only beside a parsed MLIR module, not beside text.
+    index; jaxlib takes them only beside a parsed MLIR module, not beside text. With ``propagating_to`` (how many
+    parameters and outputs the module has), with the options JAX compiles a jitted program with: shardings may
+    propagate to each parameter and each output (the compiled module's header says so).
     """
     if "?x" in module_text:  # dynamic shapes, from a call of a function exported with symbolic ones
         module_text = refine_shapes(module_text)
     options = xc.CompileOptions()
     # Without an explicit assignment XLA runs the program on the client's first device.
     options.executable_build_options.device_assignment = xc.DeviceAssignment.create(np.array([[device.id]]))
+    if propagating_to is not None:
+        parameters, outputs = propagating_to
+        options.executable_build_options.allow_spmd_sharding_propagation_to_parameters = [True] * parameters
+        options.executable_build_options.allow_spmd_sharding_propagation_to_output = [True] * outputs
     return _compile_with(client, module_text, xc.DeviceList((device,)), options, host_callbacks)
 
 

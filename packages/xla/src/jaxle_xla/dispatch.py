@@ -51,6 +51,7 @@ from jaxle_xla.executable import (
     check_same_placements,
     described_argument,
     host_buffer,
+    kept_arg_names,
     located_refusal,
     pinned_devices,
     placement,
@@ -111,16 +112,6 @@ def _primitive_jaxpr(primitive: core.Primitive, avals: tuple, params: dict) -> c
     if jaxpr_uses_refs(closed.jaxpr):  # references made and used inside (a branch's), discharged as a jit's are
         closed = discharge_jaxpr(closed.jaxpr, closed.consts)
     return closed
-
-
-def _kept_arg_names(closed_jaxpr: core.ClosedJaxpr, keep: Sequence[bool]) -> list[str]:
-    """The names of the program's arguments (those ``keep`` keeps), as the traced function's debug info gives
-    them; empty for inputs it does not name (the references a discharged program takes last)."""
-    n = len(closed_jaxpr.jaxpr.invars)
-    debug = closed_jaxpr.jaxpr.debug_info
-    names = [name or "" for name in (debug.arg_names if debug is not None and debug.arg_names else ())]
-    names = names + [""] * (n - len(names)) if len(names) <= n else [""] * n
-    return [name for name, kept in zip(names, keep) if kept]
 
 
 def _in_other_memory(x: Any) -> bool:
@@ -488,7 +479,7 @@ class XlaBackend:
 
         # XLA names the HLO's instructions after the operations' locations, with or without debug_info (as JAX's)
         program = lowered(debug_info or dialect == "hlo")
-        arg_names = [""] * len(program.effects) + _kept_arg_names(closed_jaxpr, program.keep)
+        arg_names = [""] * len(program.effects) + kept_arg_names(closed_jaxpr, program.keep)
         try:
             if dialect != "hlo":
                 return _jaxlib.pretty_module(program.text, arg_names if debug_info else None)

@@ -264,11 +264,20 @@ class Executable:
             _log_compiling(name, closed.in_avals)
         lowering = time.perf_counter()
         def lowered(locations: bool = False) -> Program:
-            return Program(closed, name, donated, keep_unused, arg_shardings=arg_shardings,
+            # located, as JAX compiles it: its constants inline
+            return Program(closed, name, donated, keep_unused, hoist=not locations, arg_shardings=arg_shardings,
                            result_shardings=result_shardings, layouts=layouts, locations=locations,
                            entry_tokens=True)
 
+        def located() -> tuple[Program, str]:
+            """The program located, as JAX compiles it: its module's text, ``main``'s arguments named."""
+            program = lowered(True)
+            names = [""] * len(program.effects) + kept_arg_names(closed, program.keep)
+            return program, _jaxlib.pretty_module(program.text, names)
+
         program = lowered()
+        self._located = located
+        self._located_text: str | None = None
         if logging_compiles:
             _logger.warning("Finished jaxpr to MLIR module conversion jit(%s) in %.9f sec", name,
                             time.perf_counter() - lowering)
@@ -410,8 +419,16 @@ class Executable:
                 list(self.loaded.get_output_layouts())[tokens:])
 
     def as_text(self) -> str:
-        """The optimised HLO XLA compiled."""
-        return _jaxlib.hlo_text(self.loaded)
+        """The optimised HLO of the program as JAX compiles it: located (see ``Program``), its instructions named
+        after their operations' locations and carrying their stack frames, its parameters after the arguments.
+        (It runs the same program compiled unlocated, which is quicker to lower.)"""
+        if self._located_text is None:
+            program, text = self._located()
+            located = _jaxlib.compile(self.device.client, text, self.device, program.host_callbacks,
+                                      (len(self.loaded.get_parameter_layouts()) - len(self._constants),
+                                       len(self.loaded.get_output_layouts())))
+            self._located_text = _jaxlib.hlo_text(located)
+        return self._located_text
 
     def cost_analysis(self) -> dict:
         """XLA's cost estimates (``flops``, ``bytes accessed``, ...)."""
@@ -427,6 +444,16 @@ def _in_memory(buffer: _jaxlib.DeviceBuffer, kind: str, device: _jaxlib.Device) 
     if _jaxlib.buffer_sharding(buffer) is _jaxlib.sharding_for(device, kind):
         return buffer
     return _jaxlib.copy_to_device(buffer, buffer.aval, device, buffer._committed, kind)
+
+
+def kept_arg_names(closed_jaxpr: core.ClosedJaxpr, keep: Sequence[bool]) -> list[str]:
+    """The names of the program's arguments (those ``keep`` keeps), as the traced function's debug info gives
+    them; empty for inputs it does not name (the references a discharged program takes last)."""
+    n = len(closed_jaxpr.jaxpr.invars)
+    debug = closed_jaxpr.jaxpr.debug_info
+    names = [name or "" for name in (debug.arg_names if debug is not None and debug.arg_names else ())]
+    names = names + [""] * (n - len(names)) if len(names) <= n else [""] * n
+    return [name for name, kept in zip(names, keep) if kept]
 
 
 def kept_layouts(parameter_layouts: Sequence[Any], keep: Sequence[bool]) -> list[Any]:
