@@ -5,7 +5,8 @@
 For each case: the StableHLO text with ``debug_info=True`` (each operation at its name stack, ``jit(f)/jvp()/mul``,
 over the user's frames that staged it), the HLO text (instructions named after those locations, ``mul.1``), with
 and without ``debug_info`` (a scan's loop located at the operations of the helper JAX traces to lower it), for some
-the text of the program compiled (XLA compiles it located: its instructions named and carrying their frames), or the
+the text of the program compiled (XLA compiles it located: its instructions named and carrying their frames), the
+text of a function exported (located, its module saying whether it uses shape polymorphism), or the
 message of MLIR's verifier refusing the program (naming the operation's
 location). Each case is lowered in a thread of its own, so that the only frames outside this file are the
 standard library's (which no location names); this folder's path is left out of the locations.
@@ -182,6 +183,24 @@ def _key_refusal_called(m):
 # the locations, with their stack frames, its parameters after the arguments)
 COMPILED = ("simple", "nested_jit", "grad", "vmap", "cond", "named_scope", "grad_of_jit", "vmap_of_grad")
 
+def _export_simple(m):
+    def f(x):
+        return m.numpy.sin(x) * 2.0
+
+    return importlib.import_module(f"{m.__name__}.export").export(m.jit(f))(X)
+
+
+def _export_grad(m):
+    def loss(x, y):
+        with m.named_scope("scaled"):
+            return m.numpy.sum(m.numpy.cos(x) * y)
+
+    return importlib.import_module(f"{m.__name__}.export").export(m.jit(m.grad(loss)))(X, X)
+
+
+# the exported modules' text (located, as JAX exports them, and saying they use no shape polymorphism)
+EXPORTS = {"export_simple": _export_simple, "export_grad": _export_grad}
+
 REFUSALS = {"verifier_error_lowered": _key_refusal_lowered, "verifier_error_called": _key_refusal_called}
 
 
@@ -217,6 +236,8 @@ def record(m):
         }
         if name in COMPILED:
             out[name]["compiled"] = _relative(lowered.compile().as_text())
+    for name, case in EXPORTS.items():
+        out[name] = _relative(_in_thread(lambda case=case: case(m))["value"].mlir_module())
     for name, case in REFUSALS.items():
         error = _in_thread(lambda case=case: case(m))["error"]
         out[name] = f"{type(error).__name__}: {_relative(str(error))}"

@@ -770,9 +770,11 @@ def refuse_tensor_type(shape: tuple[int, ...]) -> None:
 _PARSER_POSITION = 'loc("-":'
 
 
-def pretty_module(module_text: str, arg_names: Sequence[str] | None = None) -> str:
+def pretty_module(module_text: str, arg_names: Sequence[str] | None = None, flags: dict[str, bool] | None = None
+                  ) -> str:
     """A StableHLO module re-printed by MLIR in its readable (custom) form; with ``arg_names`` (one per argument of
-    ``main``, empty for none) its locations are printed too, ``main``'s arguments located by those names."""
+    ``main``, empty for none) its locations are printed too, ``main``'s arguments located by those names, and the
+    module's boolean attributes ``flags`` set."""
     from jaxlib.mlir import ir  # on first use, as above
 
     with _mlir_context():
@@ -788,6 +790,8 @@ def pretty_module(module_text: str, arg_names: Sequence[str] | None = None) -> s
                     if "sym_name" in op.attributes and ir.StringAttr(op.attributes["sym_name"]).value == "main")
         for argument, name in zip(main.regions[0].blocks[0].arguments, arg_names):
             argument.set_location(ir.Location.name(name) if name else unknown)
+        for name, value in (flags or {}).items():
+            module.operation.attributes[name] = ir.BoolAttr.get(value)
         return module.operation.get_asm(enable_debug_info=True)
 
 

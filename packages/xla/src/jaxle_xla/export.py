@@ -24,7 +24,7 @@ from jaxle_core.jit import result_names
 from jaxle_tree.equality_errors import equality_errors
 from jaxle_xla import _jaxlib
 from jaxle_xla.clients import default_backend
-from jaxle_xla.executable import Program
+from jaxle_xla.executable import Program, kept_arg_names
 from jaxle_xla.export_trees import (
     register_namedtuple_serialization,
     register_pytree_node_serialization,
@@ -109,9 +109,9 @@ class Exported:
         return f"Exported(fun_name={self.fun_name}, ...)"
 
     def mlir_module(self) -> str:
-        """The StableHLO module, as text."""
+        """The StableHLO module, as text, with its locations."""
         with _jaxlib._mlir_context():
-            return str(_jaxlib.deserialize_portable(self.mlir_module_serialized))
+            return _jaxlib.deserialize_portable(self.mlir_module_serialized).operation.get_asm(enable_debug_info=True)
 
     def has_vjp(self) -> bool:
         """Whether a derivative was exported with the function: never in jaxle."""
@@ -211,15 +211,18 @@ def export(fun_jit: Any, *, platforms: Sequence[str] | None = None,
         closed = traced.jaxpr
         name = fun_jit.__name__
         # A polymorphic module keeps every argument: the dimension variables are read from their shapes.
+        # located, as JAX exports it (its arguments named), and saying whether it uses shape polymorphism
         program = Program(closed, name, (), keep_unused=_is_polymorphic(closed.in_avals), hoist=False,
-                          result_names=result_names(traced))
+                          result_names=result_names(traced), locations=True)
         if program.host_callbacks:  # Python functions cannot be saved with the module
             raise NotImplementedError("serialization of host_callbacks is not yet implemented")
         _check_custom_calls(program.text, allowed_targets)
+        text = _jaxlib.pretty_module(program.text, kept_arg_names(closed, program.keep), {
+            "jax.uses_shape_polymorphism": _is_polymorphic(closed.in_avals)})
         in_avals = tuple(closed.in_avals)
         return Exported(name, traced.in_tree, in_avals, traced.out_tree, tuple(closed.out_avals),
                         (None,) * len(in_avals), (None,) * len(closed.out_avals), 1, platforms, (), (),
-                        tuple(disabled_checks), _jaxlib.serialize_portable(program.text),
+                        tuple(disabled_checks), _jaxlib.serialize_portable(text),
                         maximum_supported_calling_convention_version,
                         tuple(i for i, kept in enumerate(program.keep) if kept), _is_polymorphic(in_avals))
 
