@@ -99,6 +99,35 @@ def _scan_in_scope(m):
     return m.jit(f).lower(np.ones(4, np.float32))
 
 
+def _scan_unrolled(m):
+    def f(x):
+        return m.lax.scan(lambda c, xi: (c + xi, c * xi), 0.0, x, unroll=2)
+
+    return m.jit(f).lower(np.ones(6, np.float32))
+
+
+def _scan_unrolled_remainder(m):
+    def f(x):
+        return m.lax.scan(lambda c, xi: (c * xi, m.numpy.sin(c)), 1.0, x, unroll=3)
+
+    # seven steps: two trips of three, and one step after the loop
+    return m.jit(f).lower(np.ones(7, np.float32))
+
+
+def _scan_fully_unrolled(m):
+    def f(x):
+        return m.lax.scan(lambda c, xi: (c + xi, c * xi), 0.0, x, unroll=True)
+
+    return m.jit(f).lower(np.ones(4, np.float32))
+
+
+def _grad_of_scan_unrolled(m):
+    def loss(x):
+        return m.numpy.sum(m.lax.scan(lambda c, xi: (c * xi, m.numpy.sin(c)), 1.0, x, unroll=2)[1])
+
+    return m.jit(m.grad(loss)).lower(np.ones(5, np.float32))
+
+
 def _fori_loop(m):
     def f(x):
         return m.lax.fori_loop(0, 4, lambda i, c: c * 2.0 + i, x)
@@ -158,7 +187,9 @@ def _jacrev(m):
 CASES = {"simple": _simple, "nested_jit": _nested_jit, "grad": _grad, "vmap": _vmap, "cond": _cond,
          "while": _while, "named_scope": _named_scope, "scan": _scan, "scan_in_scope": _scan_in_scope,
          "fori_loop": _fori_loop, "grad_of_grad": _grad_of_grad, "vmap_of_grad": _vmap_of_grad,
-         "grad_of_jit": _grad_of_jit, "vmap_of_jit": _vmap_of_jit, "grad_of_cond": _grad_of_cond, "jacrev": _jacrev}
+         "grad_of_jit": _grad_of_jit, "vmap_of_jit": _vmap_of_jit, "grad_of_cond": _grad_of_cond, "jacrev": _jacrev,
+         "scan_unrolled": _scan_unrolled, "scan_unrolled_remainder": _scan_unrolled_remainder,
+         "scan_fully_unrolled": _scan_fully_unrolled, "grad_of_scan_unrolled": _grad_of_scan_unrolled}
 
 
 def _key_refusal_lowered(m):

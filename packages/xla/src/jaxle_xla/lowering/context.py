@@ -240,6 +240,8 @@ class LoweringContext:
         self.location = ""
         # the frames of an equation staged with none of the user's (in a helper's function, see HelperSite)
         self.ambient = "unknown"
+        # where the ops of the helpers lowered now are located each by its primitive (see ``named_in_helper``)
+        self.helper_scope: tuple[HelperSite, str, int] | None = None
 
     @property
     def avals_in(self) -> list[ShapedArray]:
@@ -418,6 +420,20 @@ class LoweringContext:
             yield
         finally:
             self.location, self.module.helper_call = saved
+
+    @contextmanager
+    def named_in_helper(self, site: HelperSite | None, scope: str, depth: int = 1) -> Iterator[None]:
+        """Locate the ops of the helpers lowered meanwhile (``lower_fun``) each as JAX locates the operation of
+        the helper of ``site`` that its equation's primitive names under ``scope`` (``while/body/`` + ``slice``),
+        ``depth`` levels of tracing down."""
+        if site is None:
+            yield
+            return
+        saved, self.helper_scope = self.helper_scope, (site, scope, depth)
+        try:
+            yield
+        finally:
+            self.helper_scope = saved
 
     def lower_jaxpr(self, jaxpr: Any, consts: Sequence[Any], args: Sequence[Value]) -> list[Value]:
         """Emit the equations of ``jaxpr`` inline; returns the values of its outputs."""

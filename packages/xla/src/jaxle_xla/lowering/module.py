@@ -9,7 +9,8 @@ primitive with multiple results).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -146,11 +147,11 @@ class ModuleBuilder:
         locations, each equation's ops are located at it (unless not ``located``: a helper of the equation being
         lowered, whose location its ops keep)."""
         located = located and self.locations is not None
-        outer_location, outer_calling = ctx.location, self._calling
+        outer_location, outer_calling, outer_eqn = ctx.location, self._calling, ctx.eqn
         try:
             return self._lower_equations(ctx, jaxpr, consts, args, located)
         finally:
-            ctx.location, self._calling = outer_location, outer_calling
+            ctx.location, self._calling, ctx.eqn = outer_location, outer_calling, outer_eqn
 
     def _lower_equations(self, ctx: LoweringContext, jaxpr: core.Jaxpr, consts: Sequence[Any],
                          args: Sequence[Value], located: bool) -> list[Value]:
@@ -179,6 +180,9 @@ class ModuleBuilder:
                 self._calling = (eqn, ctx)
             else:
                 operands = list(map(read, eqn.invars))
+                if ctx.helper_scope is not None:
+                    site, scope, depth = ctx.helper_scope
+                    ctx.location = f" loc({site.operation(scope + eqn.primitive.name, depth)})"
             if eqn.compute_type is None:
                 outs = rule(ctx, *operands, **eqn.params)
             else:  # its ops marked, and those of the jaxprs its rule traces (staged on its compute type)
@@ -216,6 +220,16 @@ class ModuleBuilder:
                                                     boundary_shardings=(in_shardings, out_shardings))
         return unique
 
+    @contextmanager
+    def _function_body(self) -> Iterator[None]:
+        """While a nested function's body is lowered: the functions it calls are its own, not those of the helper
+        call the function itself is (see ``helper_call``), which calls the next ones once it is written."""
+        saved, self.helper_call = self.helper_call, None
+        try:
+            yield
+        finally:
+            self.helper_call = saved
+
     def _locate_function(self, ctx: LoweringContext) -> str:
         """Make ``ctx`` the block of a nested function called by the equation being lowered; returns the
         function's location (the text after it)."""
@@ -225,7 +239,7 @@ class ModuleBuilder:
         ctx.caller = self.locations.frames(None if eqn.source is None else eqn.source[0])
         ctx.base_location = ctx.location = f" loc({UNKNOWN})"
         if self.helper_call is not None:  # called by the helper traced to lower the equation (see HelperSite)
-            (site, name, user_function), self.helper_call = self.helper_call, None
+            site, name, user_function = self.helper_call
             if not user_function:
                 ctx.ambient = site.own
             return f" loc({site.function(name)})"
@@ -339,7 +353,8 @@ class ModuleBuilder:
         ctx = LoweringContext(self)
         location = self._locate_function(ctx)
         args = [Value(f"%arg{i}", aval) for i, aval in enumerate(arg_avals)]
-        results = list(body(ctx, args))
+        with self._function_body():
+            results = list(body(ctx, args))
         types = ", ".join(v.type for v in results)
         ctx.lines.append(f'{ctx.indent}"func.return"({", ".join(v.name for v in results)}) : ({types}) -> ()'
                          f"{ctx.base_location}")
@@ -355,23 +370,24 @@ class ModuleBuilder:
                        boundary_layouts: tuple[Sequence[str | None], Sequence[str | None]] = ((), ())) -> str:
         ctx = LoweringContext(self)
         location = self._locate_main(ctx, closed) if visibility == "public" else self._locate_function(ctx)
-        args = [Value(f"%arg{i}", v.aval) for i, v in enumerate(closed.jaxpr.invars)]
-        if _is_polymorphic(closed.in_avals):
-            from jaxle_xla.lowering.dimensions import bind_dimension_variables  # local: it registers rules here
+        with self._function_body():
+            args = [Value(f"%arg{i}", v.aval) for i, v in enumerate(closed.jaxpr.invars)]
+            if _is_polymorphic(closed.in_avals):
+                from jaxle_xla.lowering.dimensions import bind_dimension_variables  # local: it registers rules here
 
-            bind_dimension_variables(ctx, args)
-        token_args = [Value(f"%token{i}", abstract_token) for i in range(len(effects))]
-        ctx.ordered_tokens = dict(zip(effects, token_args))
-        in_shardings, out_shardings = boundary_shardings
-        in_layouts, out_layouts = boundary_layouts
-        inputs = _constrained_to_texts(ctx, constrain_all(ctx, args, in_shardings), in_layouts)
-        outs = ctx.lower_jaxpr(closed.jaxpr, closed.consts, inputs)
-        outs = _constrained_to_texts(ctx, constrain_all(ctx, outs, out_shardings), out_layouts)
-        outs = [placed_in(ctx, v, kind) if kind else v for v, kind in zip(outs, _padded(placed, len(outs)))]
-        if effects:  # the tokens first, marked as JAX marks them
-            args, outs = [*token_args, *args], [*ctx.tokens(effects), *outs]
-            arg_attributes = [_TOKEN] * len(effects) + list(arg_attributes)
-            result_attributes = [_TOKEN] * len(effects) + list(result_attributes)
+                bind_dimension_variables(ctx, args)
+            token_args = [Value(f"%token{i}", abstract_token) for i in range(len(effects))]
+            ctx.ordered_tokens = dict(zip(effects, token_args))
+            in_shardings, out_shardings = boundary_shardings
+            in_layouts, out_layouts = boundary_layouts
+            inputs = _constrained_to_texts(ctx, constrain_all(ctx, args, in_shardings), in_layouts)
+            outs = ctx.lower_jaxpr(closed.jaxpr, closed.consts, inputs)
+            outs = _constrained_to_texts(ctx, constrain_all(ctx, outs, out_shardings), out_layouts)
+            outs = [placed_in(ctx, v, kind) if kind else v for v, kind in zip(outs, _padded(placed, len(outs)))]
+            if effects:  # the tokens first, marked as JAX marks them
+                args, outs = [*token_args, *args], [*ctx.tokens(effects), *outs]
+                arg_attributes = [_TOKEN] * len(effects) + list(arg_attributes)
+                result_attributes = [_TOKEN] * len(effects) + list(result_attributes)
         attributes = list(arg_attributes) + [""] * (len(args) - len(arg_attributes))
         params = ", ".join(f"{a.name}: {tensor_type(a.aval)}{attr}" for a, attr in zip(args, attributes))
         results = ", ".join(tensor_type(v.aval) for v in outs)

@@ -130,21 +130,26 @@ class _Steps:
         outs = _call_body(ctx, self.jaxpr, [*consts, *carry, *xs], self.ordered_effects)
         return outs[:self.num_carry], outs[self.num_carry:]
 
-    def block(self, ctx: LoweringContext, n: int, consts: list[Value], carry: list[Value],
-              xs: list[Value]) -> tuple[list[Value], list[Value]]:
-        """``n`` steps over the blocks ``xs`` of ``n`` slices: the carry after them and the ys stacked."""
+    def block(self, ctx: LoweringContext, n: int, consts: list[Value], carry: list[Value], xs: list[Value],
+              site: HelperSite | None, scope: str, depth: int) -> tuple[list[Value], list[Value]]:
+        """``n`` steps over the blocks ``xs`` of ``n`` slices: the carry after them and the ys stacked; located at
+        ``site`` as JAX's helper's operations under ``scope``, ``depth`` levels of tracing down."""
         if self.unroll == 1:
-            return self.call(ctx, consts, carry, xs)
+            with ctx.located_in_helper(site, f"{scope}closed_call", depth, user_function=True):
+                return self.call(ctx, consts, carry, xs)
         ys = []
         for step in range(n):
             i = n - step - 1 if self.reverse else step
-            slices = [self.layout.helper(ctx, _bound(index_in_dim, index=i, keepdims=False), x, reuse=True)
-                      for x in xs]
-            carry, y = self.call(ctx, consts, carry, slices)
+            with ctx.named_in_helper(site, scope, depth):
+                slices = [self.layout.helper(ctx, _bound(index_in_dim, index=i, keepdims=False), x, reuse=True)
+                          for x in xs]
+            with ctx.located_in_helper(site, f"{scope}closed_call", depth, user_function=True):
+                carry, y = self.call(ctx, consts, carry, slices)
             ys.append(y)
         if self.reverse:
             ys.reverse()
-        return carry, [self.layout.helper(ctx, _stack, *column, reuse=True) for column in zip(*ys)]
+        with ctx.named_in_helper(site, scope, depth):
+            return carry, [self.layout.helper(ctx, _stack, *column, reuse=True) for column in zip(*ys)]
 
 
 def _stack(*ys: Any) -> Any:
@@ -158,7 +163,8 @@ def _concat(a: Any, b: Any) -> Any:
 def _blocks(ctx: LoweringContext, layout: _Layout, xs: list[Value], trips: int, remainder: int, unroll: int,
             reverse: bool) -> tuple[list[Value], list[Value]]:
     """The xs of an unrolled scan split as JAX's lowering splits them: the loop's, reshaped to ``trips`` blocks of
-    ``unroll`` slices, and the ``remainder`` slices left over (the tail, or the head when ``reverse``)."""
+    ``unroll`` slices, and the ``remainder`` slices left over (the tail, or the head when ``reverse``). (The caller
+    locates the ops, see ``named_in_helper``.)"""
     rest = []
     if remainder:
         split = trips * unroll if not reverse else remainder
@@ -181,14 +187,15 @@ def _scan_lowering(ctx: LoweringContext, *args: Value, reverse: bool, length: in
     steps = _Steps(jaxpr, num_carry, reverse, unroll, layout)
     consts, carry, xs = split_scan_args(args, num_consts, num_carry)
     trips, remainder = _trips(length, unroll)
+    site = ctx.helper_site()
     if unroll == 1:
         # the buffers typed as the stacked ys (the helpers writing into them are traced on those types)
         y_avals = ctx.avals_out[num_carry:]
     else:
-        xs, xs_rem = _blocks(ctx, layout, xs, trips, remainder, unroll, reverse)
+        with ctx.named_in_helper(site, ""):
+            xs, xs_rem = _blocks(ctx, layout, xs, trips, remainder, unroll, reverse)
         prefix = (trips, unroll) if trips else (0,)
         y_avals = [_buffer_aval(a, prefix) for a in jaxpr.out_avals[num_carry:]]
-    site = ctx.helper_site()
     buffers = []
     for a in y_avals:
         with ctx.located_in_helper(site, "empty2"):
@@ -200,11 +207,14 @@ def _scan_lowering(ctx: LoweringContext, *args: Value, reverse: bool, length: in
     if trips:
         carry, ys = _loop(ctx, site, layout, steps, trips, consts, carry, xs, buffers)
         if unroll != 1:
-            ys = [layout.helper(ctx, _bound(reshape, new_sizes=(trips * unroll, *y.aval.shape[2:])), y, reuse=True)
-                  for y in ys]
+            with ctx.named_in_helper(site, ""):
+                ys = [layout.helper(ctx, _bound(reshape, new_sizes=(trips * unroll, *y.aval.shape[2:])), y,
+                                    reuse=True) for y in ys]
     if remainder:
-        carry, ys_rem = steps.block(ctx, remainder, consts, carry, xs_rem)
-        ys = [layout.helper(ctx, _concat, *((y, r) if not reverse else (r, y)), reuse=True) for y, r in zip(ys, ys_rem)]
+        carry, ys_rem = steps.block(ctx, remainder, consts, carry, xs_rem, site, "", 1)
+        with ctx.named_in_helper(site, ""):
+            ys = [layout.helper(ctx, _concat, *((y, r) if not reverse else (r, y)), reuse=True)
+                  for y, r in zip(ys, ys_rem)]
     return carry + ys
 
 
@@ -235,8 +245,7 @@ def _loop(ctx: LoweringContext, site: HelperSite | None, layout: _Layout, steps:
                 index = inner.op1("stablehlo.subtract", [last, one], _INDEX)
         with inner.located_in_helper(site, "while/body/jit(dynamic_index_in_dim)", 2):
             slices = [layout.helper(inner, _read_slice, x, index, reuse=True) for x in values[:n_xs]]
-        with inner.located_in_helper(site, "while/body/closed_call", 2, user_function=True):
-            carry, new = steps.block(inner, steps.unroll, values[n_xs:n_fixed], carry, slices)
+        carry, new = steps.block(inner, steps.unroll, values[n_xs:n_fixed], carry, slices, site, "while/body/", 2)
         with inner.located_in_helper(site, "while/body/jit(dynamic_update_index_in_dim)", 2):
             new_ys = [layout.helper(inner, _write_slice, b, y, index, reuse=True) for b, y in zip(ys, new)]
         one = inner.constant(1, np.int32)
