@@ -1098,9 +1098,9 @@ def runs_cached_calls() -> bool:
 _SCALAR_KEYS = {float: float, bool: bool, complex: complex}
 
 class _BackwardRuleScope(threading.local):
-    """Whether a custom_vjp's backward rule is running, per thread (as the trace state is). As in JAX, jitted
-    functions it calls are traced apart from the same calls in the forward computation: the printed jaxpr shares
-    inner jaxprs within the backward rule only."""
+    """Whether a custom_vjp's backward rule or a transposition is running, per thread (as the trace state is). As
+    in JAX, jitted functions it calls are traced apart from the same calls in the forward computation: the printed
+    jaxpr shares inner jaxprs within the backward computation only."""
 
     inside = False
 

@@ -24,6 +24,7 @@ from jaxle_core.ad.jvp import Zero, add_tangents, tangent_aval, zeros_like_aval
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.core import Jaxpr, Literal, Primitive, Var, equation_context
 from jaxle_core.jaxpr_util import sub_jaxprs
+from jaxle_core.jit import backward_rule_scope
 from jaxle_core.lax.refs import addupdate_p, empty_ref_p, freeze_p, is_ref_aval, new_ref, new_ref_p, swap_p
 
 
@@ -193,7 +194,8 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any],
 
     for v, ct in zip(jaxpr.outvars, cotangents):
         write_cotangent(v, ct)
-    with core.transform_name_stack("transpose") if transform_stack else nullcontext():
+    # the jitted functions the transposed equations call are traced apart from the same calls forward, as JAX's
+    with core.transform_name_stack("transpose") if transform_stack else nullcontext(), backward_rule_scope():
         _transpose_equations(linear_eqns, ref_cts, ct_env, read_primal, write_cotangent)
     return [ct_env.get(v, Zero(v.aval)) if v in linear else None for v in jaxpr.invars]
 
