@@ -28,6 +28,17 @@ def test_device_queries():
     assert repr(device) == "CpuDevice(id=0)"
 
 
+def test_cpu_client_made_with_jaxs_options(monkeypatch):
+    # JAX 0.10.2 makes its CPU client asynchronous, with its topology flags' defaults (2 and 5 minutes).
+    seen = {}
+    monkeypatch.setattr(jaxle_xla._jaxlib.xc, "make_cpu_client", lambda **options: seen.update(options))
+    jaxle_xla._jaxlib.make_cpu_client(-1)
+    assert seen == {"asynchronous": True, "get_local_topology_timeout_minutes": 2,
+                    "get_global_topology_timeout_minutes": 5}
+    jaxle_xla._jaxlib.make_cpu_client(3, {"node_id": 1, "num_nodes": 2})
+    assert (seen["num_devices"], seen["node_id"], seen["num_nodes"]) == (3, 1, 2)
+
+
 def test_unknown_backends_and_processes():
     with pytest.raises(RuntimeError, match="Unknown backend: 'gpu' requested, but no platforms that are instances "
                                            "of gpu are present. Platforms present are: cpu"):

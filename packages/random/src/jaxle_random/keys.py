@@ -75,10 +75,12 @@ def PRNGKey(seed: Any, *, impl: Any = None) -> Any:  # noqa: N802 - JAX's name
 
 def _key_data_array(data: Any) -> Any:
     """Raw key data as an array, with JAX's error for an object that has no array's attributes."""
+    if isinstance(data, Array):
+        return data
     if not all(hasattr(data, attribute) for attribute in ("ndim", "shape", "dtype")):
         raise TypeError("JAX encountered invalid PRNG key data: expected key_data to have ndim, shape, and dtype "
                         f"attributes. Got {data}")
-    return data if isinstance(data, Array) else jnp.asarray(data)
+    return jnp.asarray(data)
 
 
 def check_key(key: Any, function: str, allow_batched: bool = False) -> tuple[Any, bool]:

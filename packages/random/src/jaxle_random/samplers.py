@@ -174,9 +174,19 @@ def refuse_non_arrays(refusal: str, function: str, *params: Any) -> None:
                             f"{position}.")
 
 
+def _python_floats(params: dict[str, Any]) -> bool:
+    """Whether every parameter is a Python float: one that no jitted body refuses (the usual case, checked first)."""
+    for param in params.values():
+        if type(param) is not float:
+            return False
+    return True
+
+
 def refuse_jit_arguments(body: Any, **params: Any) -> None:
     """The error JAX's ``jit`` gives when a parameter (by its argument name) passed to the jitted body ``body`` as
     it is holds a value that is no array (a set, a string), naming the value's path."""
+    if _python_floats(params):
+        return
     leaves = [leaf for param in params.values() for leaf in tree.tree_leaves(param)]
 
     def names() -> list[str]:  # only for the error
@@ -209,6 +219,8 @@ def refuse_traced_non_arrays(body: Callable[..., Any], **params: Any) -> None:
     """JAX's error for a parameter (by its argument name) that is no array, passed as it is to JAX's jitted body
     ``body``, which asks its dtype: a set or string is refused by ``jit``, a list or tuple by NumPy
     (``refuse_traced_lists``); a dict or None has no dtype (the dict printed with its traced values)."""
+    if _python_floats(params):
+        return
     refuse_jit_arguments(body, **params)
     refuse_traced_lists(body, **params)
     for param in params.values():

@@ -156,6 +156,10 @@ def make_cpu_client(num_devices: int, distributed: dict[str, Any] | None = None)
     options = dict(distributed or {})
     if num_devices > 0:
         options["num_devices"] = num_devices
+    # JAX's defaults for how long a process of a distributed run waits for the others' topologies (its flags
+    # jax_cpu_get_{local,global}_topology_timeout_minutes), so that the client is made as JAX makes it.
+    options.setdefault("get_local_topology_timeout_minutes", 2)
+    options.setdefault("get_global_topology_timeout_minutes", 5)
     return xc.make_cpu_client(asynchronous=True, **options)
 
 
