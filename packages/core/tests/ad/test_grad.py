@@ -201,6 +201,9 @@ def test_errors():
     with pytest.raises(TypeError, match="differentiating with respect to argnums=2 requires at least 3 positional "
                                         "arguments"):
         jax.grad(lambda x, y: x * y, argnums=2)(1.0, 2.0)
+    for transform in (jax.grad, jax.jacrev, jax.jacfwd):  # JAX fails inside ``fun``, also with a TypeError
+        with pytest.raises(TypeError, match="names positional argument 1 more than once"):
+            transform(lambda x, y: x * y, argnums=(1, -1))(1.0, 2.0)
     with pytest.raises(TypeError, match="is not a valid JAX type"):
         jax.grad(lambda x: x)("a")
     _, f_vjp = jax.vjp(lambda x: x * 2, 1.0)

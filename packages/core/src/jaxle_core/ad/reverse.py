@@ -347,6 +347,10 @@ def split_argnums(fun: Callable, argnums: int | Sequence[int], args: tuple, kwar
                         f"positional arguments to be passed by the caller, but got only {len(args)} positional "
                         "arguments.")
     nums = tuple(i % len(args) for i in nums)
+    repeated = sorted({i for i in nums if nums.count(i) > 1})
+    if repeated:  # JAX fails on such argnums with an unrelated TypeError from inside ``fun``
+        raise TypeError(f"differentiating with respect to argnums={argnums} names positional argument "
+                        f"{repeated[0]} more than once; each argument can be differentiated only once.")
 
     def partial_fun(*dyn):
         full = list(args)
