@@ -114,12 +114,26 @@ def test_real_schur_to_complex_schur():
         np.testing.assert_allclose(np.tril(np.asarray(t), -1), 0, atol=1e-10)
 
 
-def test_eigh_tridiagonal_against_scipy():
+def _numpy_normal(seed, shape, dtype):
+    """A stand-in for the jaxle-random sampler the meta-package registers: NumPy's normal draws for a seed."""
+    return jnp.asarray(np.random.default_rng(seed).standard_normal(shape), dtype)
+
+
+def test_eigh_tridiagonal_against_scipy(monkeypatch):
     d, e = _RNG.standard_normal(5), _RNG.standard_normal(4)
     with config.enable_x64(True):
         _close(linalg.eigh_tridiagonal(d, e, eigvals_only=True), scipy.linalg.eigh_tridiagonal(d, e, True),
                np.float64)
+        with pytest.raises(RuntimeError, match="import jaxle"):  # no sampler registered without the meta-package
+            linalg.eigh_tridiagonal(d, e)
+        monkeypatch.setattr(linalg.tridiagonal, "_random", (lambda seed: seed, _numpy_normal))
         _close(np.abs(linalg.eigh_tridiagonal(d, e)[1]), np.abs(scipy.linalg.eigh_tridiagonal(d, e)[1]), np.float64)
+        # a cluster of equal eigenvalues: its vectors come out orthonormal, spanning the eigenspace
+        values, vectors = linalg.eigh_tridiagonal(np.array([2.0, 2.0, 2.0, 5.0]), np.array([0.0, 0.0, 1.0]))
+        vectors = np.asarray(vectors)
+        np.testing.assert_allclose(vectors.T @ vectors, np.eye(4), atol=1e-12)
+        matrix = np.diag([2.0, 2.0, 2.0, 5.0]) + np.diag([0.0, 0.0, 1.0], 1) + np.diag([0.0, 0.0, 1.0], -1)
+        np.testing.assert_allclose(matrix @ vectors, vectors * np.asarray(values), atol=1e-12)
         _close(linalg.eigh_tridiagonal(d, e, eigvals_only=True, select="i", select_range=(1, 3)),
                scipy.linalg.eigh_tridiagonal(d, e, True, select="i", select_range=(1, 3)), np.float64)
     with pytest.raises(NotImplementedError, match="select='v'"):

@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 import scipy_golden
-from make_scipy_linalg_golden import case
+from make_scipy_linalg_golden import _convolution_matrix, case
 
 _RNG = np.random.default_rng(8)
 A = _RNG.standard_normal((3, 3))
@@ -45,6 +45,9 @@ for label, matrix in (("f64", A), ("c128", C)):
         f"linalg.hessenberg_{label}": case("linalg.hessenberg", matrix, calc_q=True),
         f"linalg.det_{label}": case("linalg.det", matrix),
         f"linalg.inv_{label}": case("linalg.inv", matrix),
+        f"linalg.qr_multiply_{label}": case("linalg.qr_multiply", matrix, rhs.T.copy(), conjugate=True),
+        f"linalg.qr_multiply_pivoting_{label}": case("linalg.qr_multiply", matrix, rhs, mode="left", pivoting=True),
+        f"linalg.expm_upper_{label}": case("linalg.expm", np.triu(2 * matrix), upper_triangular=True),
     })
     CASES.update({
         f"linalg.solve_sylvester_{label}": case("linalg.solve_sylvester", matrix, spd[:2, :2], rhs),
@@ -56,6 +59,18 @@ for label, matrix in (("f64", A), ("c128", C)):
     # One scale per Pade degree (3, 5, 7, 9, 13) and one that needs squarings.
     CASES.update({f"linalg.expm_{label}_{scale}": case("linalg.expm", scale * matrix)
                   for scale in (0.004, 0.08, 0.3, 0.7, 1.5, 6.0)})
+
+# The constructors whose arithmetic depends on the default float type.
+CASES.update({
+    "linalg.dft_c128": lambda m: (lambda: m.scipy.linalg.dft(6, scale="sqrtn"), []),
+    "linalg.invhilbert_f64": lambda m: (lambda: m.scipy.linalg.invhilbert(6), []),
+    "linalg.pascal_f64": lambda m: (lambda: m.scipy.linalg.pascal(6), []),
+    "linalg.invpascal_f64": lambda m: (lambda: m.scipy.linalg.invpascal(6), []),
+    "linalg.helmert_f64": lambda m: (lambda: m.scipy.linalg.helmert(5, full=True), []),
+    "linalg.companion_f64": case("linalg.companion", A),
+    "linalg.fiedler_companion_f64": case("linalg.fiedler_companion", A[0].copy()),
+    "linalg.convolution_matrix_c128": _convolution_matrix(C[0].copy(), 4, mode="same"),
+})
 
 if __name__ == "__main__":
     importlib.import_module(f"{sys.argv[1]}.scipy.linalg")

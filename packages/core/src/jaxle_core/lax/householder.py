@@ -1,4 +1,5 @@
-"""QR factorizations and Householder reflectors: ``qr``, ``householder_product`` and ``ormqr``.
+"""QR factorizations and Householder reflectors: ``qr``, ``geqrf``, ``geqp3``, ``householder_product`` and
+``ormqr``.
 
 LAPACK stores an orthogonal factor as Householder reflectors (the columns below the diagonal of ``geqrf``'s
 output) and their scales ``taus``; ``householder_product`` forms the orthogonal matrix they make and ``ormqr``
@@ -112,6 +113,63 @@ def geqrf(x):
     """LAPACK's packed QR factorization of the matrices ``x``: ``(a, taus)`` with ``R`` on and above the diagonal
     of ``a``, the Householder reflectors below it and their scales ``taus``."""
     return tuple(geqrf_p.bind(x))
+
+
+# ---------------------------------------------------------------- geqp3
+
+# LAPACK's column-pivoted QR in its packed form, which jax.scipy.linalg.qr_multiply uses: ``jpvt`` marks the
+# columns kept in front, unpivoted (nonzero), and those free to be pivoted (zero); its result lists the columns
+# taken, counted from 1.
+geqp3_p = Primitive("geqp3")
+geqp3_p.multiple_results = True
+
+
+@geqp3_p.def_abstract_eval
+def _geqp3_aval(a: ShapedArray, jpvt: ShapedArray, *, use_magma: bool | None) -> list[ShapedArray]:
+    batch = check_operands("geqp3", [a], [2], INEXACT)
+    m, n = a.shape[-2:]
+    if jpvt.dtype != np.int32 or jpvt.shape != batch + (n,):
+        raise TypeError(f"geqp3 expects jpvt to be an int32 array of shape {batch + (n,)}, got "
+                        f"{jpvt.dtype}{list(jpvt.shape)}")
+    return [ShapedArray(a.shape, a.dtype), ShapedArray(jpvt.shape, np.int32),
+            ShapedArray(batch + (min(m, n),), a.dtype)]
+
+
+def _geqp3_of_matrix(a: np.ndarray, jpvt: np.ndarray) -> list[np.ndarray]:
+    """As LAPACK's ``geqp3``: the marked columns moved to the front and factored unpivoted, the rest of the matrix
+    updated by their reflectors, then its trailing block factored with pivoting."""
+    m, n = a.shape
+    k = min(m, n)
+    if k == 0:  # no reflectors, the columns in order (as the lowering, which LAPACK cannot serve here)
+        return [a.copy(), np.arange(1, n + 1, dtype=np.int32), np.zeros(0, a.dtype)]
+    order = np.concatenate([np.flatnonzero(jpvt != 0), np.flatnonzero(jpvt == 0)])
+    factored, taus = a[:, order].copy(), np.zeros(k, a.dtype)
+    fixed = min(int(np.count_nonzero(jpvt)), k)
+    if fixed:
+        head, head_taus, _, _ = lapack_function("geqrf", a)(factored[:, :fixed])
+        factored[:, :fixed], taus[:fixed] = head, head_taus
+        if n > fixed:
+            factored[:, fixed:] = _ormqr_of_matrix(head, head_taus, factored[:, fixed:], True, True)
+    if k > fixed:
+        trailing, pivots, trailing_taus, _, _ = lapack_function("geqp3", a)(factored[fixed:, fixed:])
+        chosen = pivots - 1
+        factored[fixed:, fixed:], taus[fixed:] = trailing, trailing_taus
+        factored[:fixed, fixed:] = factored[:fixed, fixed:][:, chosen]
+        order[fixed:] = order[fixed:][chosen]
+    return [factored, (order + 1).astype(np.int32), taus]
+
+
+@geqp3_p.def_impl
+def _geqp3_impl(a: np.ndarray, jpvt: np.ndarray, *, use_magma: bool | None) -> list[np.ndarray]:
+    check_lapack_dtype(a.dtype)
+    avals = _geqp3_aval(get_aval(a), get_aval(jpvt), use_magma=use_magma)
+    return map_matrices(_geqp3_of_matrix, a.shape[:-2], avals, a, jpvt)
+
+
+def geqp3(a, jpvt, *, use_magma: bool | None = None):
+    """LAPACK's column-pivoted packed QR factorization of the matrices ``a``: ``(a, jpvt, taus)`` as ``geqrf``'s,
+    with the columns taken (from 1) in ``jpvt``; nonzero entries of the given ``jpvt`` keep their columns first."""
+    return tuple(geqp3_p.bind(a, jpvt, use_magma=use_magma))
 
 
 # ---------------------------------------------------------------- householder_product

@@ -1,5 +1,5 @@
-"""Lowering of ``qr``, ``geqrf``, ``householder_product`` and ``ormqr`` to LAPACK's ``geqrf``/``geqp3``, ``orgqr``
-and ``ormqr`` (``ungqr``/``unmqr`` for complex) through jaxlib's kernels, as JAX emits them."""
+"""Lowering of ``qr``, ``geqrf``, ``geqp3``, ``householder_product`` and ``ormqr`` to LAPACK's ``geqrf``/``geqp3``,
+``orgqr`` and ``ormqr`` (``ungqr``/``unmqr`` for complex) through jaxlib's kernels, as JAX emits them."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 
 from jaxle_core import lax
 from jaxle_core.avals import ShapedArray
-from jaxle_core.lax.householder import geqrf_p, householder_product_p, ormqr_p, qr_p
+from jaxle_core.lax.householder import geqp3_p, geqrf_p, householder_product_p, ormqr_p, qr_p
 from jaxle_core.lax.linalg_support import check_lapack_dtype, triu
 from jaxle_core.lax.structural import eye
 from jaxle_core.mesh import PartitionSpec
@@ -89,6 +89,16 @@ def _geqrf_lowering(ctx: LoweringContext, x: Value) -> list[Value]:
     if x.aval.size == 0:  # LAPACK cannot take it: no reflectors
         return [x, ctx.full_like(0, taus_aval)]
     return lapack_call(ctx, "geqrf", [x], [x.aval, taus_aval], aliases={0: 0})
+
+
+@register_lowering(geqp3_p)
+def _geqp3_lowering(ctx: LoweringContext, a: Value, jpvt: Value, *, use_magma: bool | None) -> list[Value]:
+    check_lapack_dtype(a.aval.dtype)
+    avals = ctx.avals_out
+    if a.aval.size == 0:  # LAPACK cannot take it: no reflectors, the columns in order
+        return [a, ctx.lower_fun(lambda: lax.broadcasted_iota(np.int32, avals[1].shape, avals[1].ndim - 1) + 1)[0],
+                ctx.full_like(0, avals[2])]
+    return lapack_call(ctx, "geqp3", [a, jpvt], avals, aliases={0: 0, 1: 1})
 
 
 @register_lowering(householder_product_p)

@@ -31,6 +31,7 @@ from jaxle_core.lax.control_flow.common import (
     trace_function,
 )
 from jaxle_core.lax.control_flow.scan import scan
+from jaxle_core.lax.elementwise import lt
 from jaxle_core.lax.structural import convert_keeping_weak_type
 from jaxle_core.shape_poly import is_symbolic_dim
 
@@ -152,16 +153,16 @@ def _static_bound(x: Any) -> int | None:
     return int(np.asarray(value))
 
 
-def _counter_type(lower: Any, upper: Any) -> tuple[np.dtype, bool]:
-    """The dtype and weak type of a loop counter running over traced bounds, with JAX's error for bounds of
-    different types: a weakly typed signed integer (a Python int) takes the other bound's signed integer type."""
+def _counter_type(lower: Any, upper: Any) -> np.dtype:
+    """The dtype of a loop counter running over traced bounds, with JAX's error for bounds of different types: a
+    weakly typed signed integer (a Python int) takes the other bound's signed integer type."""
     lower_dtype, upper_dtype = (dtypes.canonicalize_dtype(dtypes.dtype(x)) for x in (lower, upper))
     lower_weak, upper_weak = get_aval(lower).weak_type, get_aval(upper).weak_type
     if lower_dtype == upper_dtype:
-        return lower_dtype, lower_weak and upper_weak
+        return lower_dtype
     signed = [dtypes.issubdtype(d, np.signedinteger) for d in (lower_dtype, upper_dtype)]
     if all(signed) and (lower_weak or upper_weak):
-        return (upper_dtype if lower_weak else lower_dtype), lower_weak and upper_weak
+        return upper_dtype if lower_weak else lower_dtype
     raise TypeError(f"lower and upper arguments to fori_loop must have equal types, got {lower_dtype} and "
                     f"{upper_dtype}")
 
@@ -174,7 +175,7 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any, *, unro
     """
     if not callable(body_fun):
         raise TypeError("lax.fori_loop: body_fun argument should be callable.")
-    dtype, weak_type = _counter_type(lower, upper)
+    dtype = _counter_type(lower, upper)
     lo, hi = _static_bound(lower), _static_bound(upper)
     if lo is not None and hi is not None:
         # As JAX's, static bounds of any type count with a Python int: a weakly typed int32 counter.
@@ -183,8 +184,10 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any, *, unro
         return result
     if unroll is not None and unroll is not False and unroll != 1:
         raise ValueError("Can only use `unroll` in `fori_loop` if the loop bounds are statically known.")
-    lower, upper = (x if get_aval(x).dtype == dtype and get_aval(x).weak_type == weak_type
-                    else convert_keeping_weak_type(x, dtype, weak_type) for x in (lower, upper))
+    # As JAX's, only a bound of another type is converted (to a strong type): a Python int bound beside an int32
+    # one stays weak, and so does the counter that starts from it.
+    lower, upper = (x if dtypes.canonicalize_dtype(dtypes.dtype(x)) == dtype
+                    else convert_keeping_weak_type(x, dtype, False) for x in (lower, upper))
     _, _, result = while_loop(_below_upper, _loop_body(body_fun, _while_bodies, _while_body),
                               (lower, upper, init_val))
     return result
@@ -226,4 +229,4 @@ def _while_body(body_fun: Callable[[], Callable]) -> Callable:
 
 
 def _below_upper(carry: tuple) -> Any:
-    return carry[0] < carry[1]
+    return lt(carry[0], carry[1])

@@ -12,6 +12,7 @@ import numpy as np
 import jaxle_numpy as jnp
 from jaxle_core import lax
 from jaxle_core.avals import get_aval
+from jaxle_core.lax import householder as lax_householder
 from jaxle_core.lax import linalg as lax_linalg
 from jaxle_numpy.linalg.factorizations import conjugate_transpose
 from jaxle_numpy.util import check_arraylike, named_jit, promote_dtypes_complex, promote_dtypes_inexact
@@ -117,27 +118,46 @@ def qr(a: Any, overwrite_a: bool = False, lwork: Any = None, mode: str = "full",
 def qr_multiply(a: Any, c: Any, mode: str = "right", pivoting: bool = False, conjugate: bool = False,
                 overwrite_a: bool = False, overwrite_c: bool = False) -> tuple[Any, ...]:
     """``(c @ Q, R)`` ('right') or ``(Q @ c, R)`` ('left') for the economic QR decomposition of ``a`` (``Q``
-    conjugated when ``conjugate``), with the column permutation last when ``pivoting``."""
+    conjugated when ``conjugate``), with the column permutation last when ``pivoting``: LAPACK's reflectors applied
+    to ``c`` (``ormqr``), without forming ``Q``; leading axes batch."""
     del overwrite_a, overwrite_c
+    a, c = promote_dtypes_inexact(jnp.asarray(a), jnp.asarray(c))
     if mode not in ("right", "left"):
-        raise ValueError(f"mode must be either 'left' or 'right', got {mode!r}")
-    a, c = inexact("scipy.linalg.qr_multiply", a, c)
-    factors = _qr(a, "economic", pivoting)
-    q = jnp.conj(factors[0]) if conjugate else factors[0]
-    m, k = get_aval(q).shape
-    c_shape = get_aval(c).shape
-    if mode == "left":
-        if c_shape[0] != k:
-            raise ValueError(f"Array shapes are not compatible for Q @ c operation: a has shape {get_aval(a).shape} "
-                             f"so Q has {k} columns, but c has {c_shape[0]} rows (expected {k}).")
-        product = jnp.matmul(q, c, precision="highest")
+        raise ValueError(f"mode must be 'right' or 'left', got {mode!r}")
+    vector = get_aval(c).ndim == 1
+    if vector:
+        c = c[:, None] if mode == "left" else c[None, :]
+    a_shape, c_shape = get_aval(a).shape, get_aval(c).shape
+    m, n = a_shape[-2:]
+    k = min(m, n)
+    if mode == "left" and c_shape[-2] != k:
+        raise ValueError(f"Array shapes are not compatible for Q @ c operation: a has shape {tuple(a_shape)} so Q "
+                         f"has {k} columns, but c has {c_shape[-2]} rows (expected {k}).")
+    if mode == "right" and c_shape[-1] != m:
+        raise ValueError(f"Array shapes are not compatible for c @ Q operation: a has shape {tuple(a_shape)} so Q "
+                         f"has {m} rows, but c has {c_shape[-1]} columns (expected {m}).")
+    batch = jnp.broadcast_shapes(a_shape[:-2], c_shape[:-2])
+    a = jnp.broadcast_to(a, batch + a_shape[-2:])
+    c = jnp.broadcast_to(c, batch + c_shape[-2:])
+    if pivoting:
+        factored, permutation, taus = lax_householder.geqp3(a, jnp.zeros(batch + (n,), dtype=jnp.int32))
+        permutation -= 1  # LAPACK counts columns from 1
     else:
-        if c_shape[-1] != m:
-            raise ValueError(f"Array shapes are not compatible for c @ Q operation: a has shape "
-                             f"{get_aval(a).shape} so Q has {m} rows, but c has {c_shape[-1]} columns "
-                             f"(expected {m}).")
-        product = jnp.matmul(c, q, precision="highest")
-    return (product, *factors[1:])
+        factored, taus = lax_householder.geqrf(a)
+    if m > n and mode == "left":  # Q's columns past k meet zero rows of c
+        c = jnp.concatenate([c, jnp.zeros(get_aval(c).shape[:-2] + (m - k,) + get_aval(c).shape[-1:], c.dtype)],
+                            axis=-2)
+    if conjugate:  # conj(Q) applied as Q^H to c's transpose, on the other side
+        c = c.swapaxes(-1, -2)
+    product = lax_linalg.ormqr(factored, taus, c, left=(mode == "left") != conjugate, transpose=conjugate)
+    if conjugate:
+        product = product.swapaxes(-1, -2)
+    if mode == "right":
+        product = product[..., :k]
+    if vector:
+        product = product.ravel()
+    r = jnp.triu(factored[..., :k, :])
+    return (product, r, permutation) if pivoting else (product, r)
 
 
 @named_jit("_svd", ("full_matrices", "compute_uv"))
@@ -154,25 +174,27 @@ def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True, overwrite_a
     return _svd(a, full_matrices, compute_uv)
 
 
-@named_jit("_eigh", ("lower", "eigvals_only", "eigvals"))
-def _eigh(a: Any, lower: bool, eigvals_only: bool, eigvals: Any) -> Any:
+@named_jit("_eigh", ("lower", "eigvals_only"))
+def _eigh(a: Any, lower: bool, eigvals_only: bool) -> Any:
     a, = inexact("scipy.linalg.eigh", a)
     hermitian = (a + conjugate_transpose(a)) / 2
-    vectors, values = lax_linalg.eigh(hermitian, lower=lower, symmetrize_input=False, subset_by_index=eigvals)
+    vectors, values = lax_linalg.eigh(hermitian, lower=lower, symmetrize_input=False)
     return values if eigvals_only else (values, vectors)
 
 
 def eigh(a: Any, b: Any = None, lower: bool = True, eigvals_only: bool = False, overwrite_a: bool = False,
          overwrite_b: bool = False, turbo: bool = True, eigvals: Any = None, type: int = 1,  # noqa: A002 - SciPy's
          check_finite: bool = True) -> Any:
-    """The eigenvalues (ascending) and eigenvectors (columns) of each Hermitian matrix; ``eigvals=(lo, hi)`` keeps
-    the eigenpairs of that (half-open) index range."""
+    """The eigenvalues (ascending) and eigenvectors (columns) of each Hermitian matrix. As JAX's, only the default
+    ``b``, ``type`` and ``eigvals`` (all eigenpairs of the standard problem) are implemented."""
     del overwrite_a, overwrite_b, turbo, check_finite
     if b is not None:
         raise NotImplementedError("Only the b=None case of eigh is implemented")
     if type != 1:
         raise NotImplementedError("Only the type=1 case of eigh is implemented.")
-    return _eigh(a, lower, eigvals_only, None if eigvals is None else tuple(eigvals))
+    if eigvals is not None:
+        raise NotImplementedError("Only the eigvals=None case of eigh is implemented.")
+    return _eigh(a, lower, eigvals_only)
 
 
 @named_jit("_schur", ("output",))

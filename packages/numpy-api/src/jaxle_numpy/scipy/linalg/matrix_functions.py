@@ -13,6 +13,7 @@ import jaxle_numpy as jnp
 from jaxle_core import jvp, lax
 from jaxle_core.avals import get_aval
 from jaxle_numpy.scipy.linalg.decompositions import inexact, rsf2csf, schur
+from jaxle_numpy.scipy.linalg.solves import solve_triangular
 from jaxle_numpy.util import named_jit
 
 __all__ = ["expm", "expm_frechet", "sqrtm", "funm"]
@@ -91,16 +92,18 @@ def _squared(result: Any, squarings: Any, max_squarings: int) -> Any:
     return lax.scan(step, result, steps)[0]
 
 
-def _expm_one(a: Any, max_squarings: int) -> Any:
+def _expm_one(a: Any, upper_triangular: bool, max_squarings: int) -> Any:
     """exp of one matrix: the Pade approximant of the lowest degree accurate at its 1-norm (the top degree after
-    scaling by 2^-s), ``(v - u)^-1 (v + u)``, squared s times; NaN past ``max_squarings``."""
+    scaling by 2^-s), ``(v - u)^-1 (v + u)`` (a triangular solve when ``upper_triangular``), squared s times; NaN
+    past ``max_squarings``."""
     numerator, denominator, squarings = _pade_at_norm(a)
 
     def too_many(s, a, p, q):
         return jnp.full(get_aval(p).shape, jnp.nan, get_aval(p).dtype)
 
     def solve_and_square(s, a, p, q):
-        return _squared(jnp.linalg.solve(q, p), s, max_squarings)
+        ratio = solve_triangular(q, p) if upper_triangular else jnp.linalg.solve(q, p)
+        return _squared(ratio, s, max_squarings)
 
     return lax.cond(squarings > max_squarings, too_many, solve_and_square, squarings, a, numerator, denominator)
 
@@ -113,9 +116,8 @@ def expm(A: Any, *, upper_triangular: bool = False, max_squarings: int = 16) -> 
     shape = get_aval(A).shape
     if len(shape) < 2 or shape[-1] != shape[-2]:
         raise ValueError(f"Expected A to be a (batched) square matrix, got A.shape={shape}.")
-    # upper_triangular is a hint for SciPy's algorithm choice; the result is the same
     if len(shape) == 2:
-        return _expm_one(A, max_squarings)
+        return _expm_one(A, upper_triangular, max_squarings)
     one = functools.partial(expm, upper_triangular=upper_triangular, max_squarings=max_squarings)
     return jnp.vectorize(one, signature="(n,n)->(n,n)")(A)
 

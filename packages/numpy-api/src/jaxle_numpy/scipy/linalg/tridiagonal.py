@@ -1,8 +1,13 @@
 """``jax.scipy.linalg.eigh_tridiagonal``: the eigenvalues of a real symmetric (or Hermitian) tridiagonal matrix by
-bisection on Sturm sequence counts, all eigenvalues searched in parallel, as JAX 0.10.2 does."""
+bisection on Sturm sequence counts, all eigenvalues searched in parallel, and its eigenvectors by inverse iteration
+from random start vectors, as JAX 0.10.2 does.
+
+The start vectors are normal draws from jaxle-random, which depends on jaxle-numpy; the meta-package ``jaxle``
+registers the key constructor and sampler here (``register_random``) when it is imported."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -18,6 +23,27 @@ __all__ = ["eigh_tridiagonal"]
 _SUPPORTED = (np.float32, np.float64, np.complex64, np.complex128)
 _UNROLL = 16  # Sturm steps per while-loop trip
 _FUDGE = 2.1  # how much the Gershgorin interval is widened before the search
+_MAX_INVERSE_STEPS = 5  # LAPACK's xSTEIN limit
+_NORM_GROWTH = 1 + 0.1  # inverse iteration stops once no vector's norm grows by 10% in a step
+_DEFAULT_SEED = 42
+
+# ``(key, normal)``: jaxle-random's ``key(seed)`` and ``normal(key, shape, dtype)``, once registered.
+_random: tuple[Callable[[int], Any], Callable[[Any, tuple[int, ...], Any], Any]] | None = None
+
+
+def register_random(key: Callable[[int], Any], normal: Callable[[Any, tuple[int, ...], Any], Any]) -> None:
+    """Set the PRNG ``key(seed)`` constructor and ``normal(key, shape, dtype)`` sampler that draw the start vectors
+    of the eigenvectors' inverse iteration (the meta-package registers jaxle-random's)."""
+    global _random
+    _random = (key, normal)
+
+
+def _registered_random() -> tuple[Callable[[int], Any], Callable[[Any, tuple[int, ...], Any], Any]]:
+    if _random is None:
+        raise RuntimeError("eigh_tridiagonal computes eigenvectors by inverse iteration from random start vectors, "
+                           "drawn with jaxle-random: import jaxle (which registers it), or pass "
+                           "eigvals_only=True")
+    return _random
 
 
 def _sturm_step(alpha: Any, beta_sq: Any, pivmin: Any, x: Any, i: Any, q: Any, count: Any) -> tuple[Any, Any]:
@@ -69,7 +95,8 @@ def eigh_tridiagonal(d: Any, e: Any, *, eigvals_only: bool = False, select: str 
     by parallel bisection on Sturm counts to within ``tol`` (at least ``eps`` times the Gershgorin bound of the
     norm); ``select='i'`` keeps the index range ``select_range`` (inclusive). Unless ``eigvals_only``, also the
     eigenvectors (columns)."""
-    del key
+    if not eigvals_only and key is None:
+        key = _registered_random()[0](_DEFAULT_SEED)
     alpha, beta = jnp.asarray(d), jnp.asarray(e)
     if alpha.dtype != beta.dtype:
         raise TypeError(f"diagonal and off-diagonal values must have same dtype, got {alpha.dtype} and {beta.dtype}")
@@ -79,7 +106,6 @@ def eigh_tridiagonal(d: Any, e: Any, *, eigvals_only: bool = False, select: str 
     n = get_aval(alpha).shape[0]
     if n <= 1:
         return jnp.real(alpha) if eigvals_only else (jnp.real(alpha), jnp.eye(n, dtype=alpha.dtype))
-    original = alpha
     if jnp.issubdtype(alpha.dtype, np.complexfloating):
         alpha = jnp.real(alpha)
         beta_sq = jnp.real(beta * jnp.conj(beta))
@@ -130,8 +156,76 @@ def eigh_tridiagonal(d: Any, e: Any, *, eigvals_only: bool = False, select: str 
     _, _, values, _ = lax.while_loop(unfinished, halve, (0, lower, mid, upper))
     if eigvals_only:
         return values
-    matrix = jnp.diag(original) + jnp.diag(jnp.conj(beta), -1) + jnp.diag(beta, 1)
-    vectors, _ = lax_linalg.eigh(matrix, symmetrize_input=False)
-    if select == "i":
-        vectors = vectors[:, select_range[0]:select_range[1] + 1]
-    return values, vectors
+    return values, _inverse_iteration(alpha, beta, values, key).T
+
+
+def _cluster_bounds(values: Any) -> tuple[Any, Any, Any]:
+    """The first and one-past-last indices of the runs of (ascending) ``values`` closer than ``sqrt(eps)`` times
+    the largest magnitude, padded to ``k // 2 + 1`` runs, and how many runs there are."""
+    k = get_aval(values).shape[0]
+    gap = values[1:] - values[:-1]
+    largest = jnp.maximum(jnp.abs(values[0]), jnp.abs(values[-1]))
+    close = gap < jnp.sqrt(np.finfo(values.dtype).eps) * largest
+    close_left = jnp.pad(close, (1, 0), constant_values=False)
+    close_right = jnp.pad(close, (0, 1), constant_values=False)
+    run_start = jnp.logical_and(jnp.logical_not(close_left), close_right)
+    run_end = jnp.logical_and(close_left, jnp.logical_not(close_right))
+    most = k // 2 + 1
+    starts = jnp.nonzero(run_start, size=most)[0]
+    ends = jnp.nonzero(run_end, size=most)[0] + 1
+    return starts, ends, jnp.sum(run_start)
+
+
+def _orthonormalize_clusters(vectors: Any, starts: Any, ends: Any, count: Any, rows: Any) -> Any:
+    """``vectors`` (rows, indexed by ``rows``) with each run ``starts[i]:ends[i]`` (of close eigenvalues, whose
+    vectors only their span determines) replaced by an orthonormal basis of its span, from a QR factorization."""
+    k, n = get_aval(vectors).shape
+
+    def one_run(i: Any, vectors: Any) -> Any:
+        start, end = starts[i], ends[i]
+        size = end - start
+        block = lax.dynamic_slice(jnp.pad(vectors, ((0, k), (0, 0))), (start, 0), (k, n))
+        mask = (rows < size).astype(vectors.dtype)
+        q, _ = jnp.linalg.qr((block * mask[:, None]).T)
+        basis = q.T * mask[:, None]
+        placed = lax.dynamic_update_slice(jnp.zeros((2 * k, n), dtype=vectors.dtype), basis, (start, 0))[:k, :]
+        in_run = (rows >= start) & (rows < end)
+        return jnp.where(in_run[:, None], placed, vectors)
+
+    return lax.fori_loop(0, count, one_run, vectors)
+
+
+def _inverse_iteration(alpha: Any, beta: Any, values: Any, key: Any) -> Any:
+    """The eigenvectors (rows) for ``values``: all solved for at once by inverse iteration with the shifted
+    tridiagonal matrices, from normal start vectors drawn with ``key``, re-orthonormalizing close clusters after
+    every step."""
+    n, k = get_aval(alpha).shape[0], get_aval(values).shape[0]
+    lower_diagonal = jnp.pad(jnp.conj(beta), (1, 0))
+    upper_diagonal = jnp.pad(beta, (0, 1))
+    starts, ends, count = _cluster_bounds(values)
+    rows = jnp.arange(k)
+    solve_dtype = np.result_type(alpha.dtype, beta.dtype)
+    start = _registered_random()[1](key, (k, n), np.finfo(solve_dtype).dtype).astype(solve_dtype)
+    start = start / jnp.linalg.norm(start, axis=-1, keepdims=True).astype(solve_dtype)
+    shifted = alpha[None, :] - values[:, None]
+    lower_diagonals = jnp.broadcast_to(lower_diagonal[None, :], (k, n))
+    upper_diagonals = jnp.broadcast_to(upper_diagonal[None, :], (k, n))
+
+    def step(state: tuple[Any, Any, Any, Any]) -> tuple[Any, Any, Any, Any]:
+        i, vectors, norms, _ = state
+        solved = lax_linalg.tridiagonal_solve(
+            lower_diagonals.astype(solve_dtype), shifted.astype(solve_dtype), upper_diagonals.astype(solve_dtype),
+            vectors[:, :, None].astype(solve_dtype), perturb_singular=True)
+        solved = jnp.squeeze(solved, axis=-1)
+        new_norms = jnp.linalg.norm(solved, axis=-1, keepdims=True)
+        solved = solved / new_norms.astype(solved.dtype)
+        new_norms = jnp.squeeze(new_norms, axis=-1)
+        solved = _orthonormalize_clusters(solved, starts, ends, count, rows)
+        return i + 1, solved, new_norms, norms
+
+    def growing(state: tuple[Any, Any, Any, Any]) -> Any:
+        i, _, norms, old_norms = state
+        return jnp.logical_and(i < _MAX_INVERSE_STEPS, jnp.any(norms >= _NORM_GROWTH * old_norms))
+
+    initial = (0, start, jnp.ones(k, dtype=values.dtype), jnp.zeros(k, dtype=values.dtype))
+    return lax.while_loop(growing, step, initial)[1]
