@@ -1,7 +1,8 @@
 """``jax.scipy.signal``: n-dimensional convolutions and correlations (direct and FFT), detrending and spectral
 analysis (welch, csd, stft, istft) against SciPy, gradients,
 jit/vmap, and JAX 0.10.2's jaxprs, values and errors for a sample (golden/make_scipy_signal_golden.py, which also
-holds the optimize, sparse.linalg and interpolate cases replayed by their own tests)."""
+holds the optimize, sparse.linalg and interpolate cases replayed by their own tests), in float32 and, widened, with
+64-bit types (make_scipy_signal_x64_golden.py)."""
 
 import sys
 import warnings
@@ -10,16 +11,18 @@ import numpy as np
 import pytest
 import scipy.signal
 
-from jaxle_core import jit, vmap
+from jaxle_core import config, jit, vmap
 from jaxle_core.test_util import check_grads
 from jaxle_numpy.scipy import signal
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent / "golden"))
 import jnp_golden  # noqa: E402
+import make_scipy_signal_x64_golden  # noqa: E402
 import scipy_golden  # noqa: E402
 from make_scipy_signal_golden import CASES  # noqa: E402
 
 GOLDEN = jnp_golden.load("scipy_signal_golden.json")
+X64_GOLDEN = jnp_golden.load("scipy_signal_x64_golden.json")
 
 def golden_case_names(prefix: str) -> list[str]:
     return sorted(name for name in CASES if name.startswith(prefix))
@@ -30,9 +33,20 @@ def replay(name: str) -> None:
     scipy_golden.assert_case_matches(CASES[name], GOLDEN[name])
 
 
+def replay_x64(name: str) -> None:
+    """The case's float64/complex128 form with 64-bit types enabled (make_scipy_signal_x64_golden.py)."""
+    with config.enable_x64(True):
+        scipy_golden.assert_case_matches(make_scipy_signal_x64_golden.CASES[name], X64_GOLDEN[name])
+
+
 @pytest.mark.parametrize("name", golden_case_names("signal."))
 def test_golden(name):
     replay(name)
+
+
+@pytest.mark.parametrize("name", golden_case_names("signal."))
+def test_golden_x64(name):
+    replay_x64(name)
 
 
 SHAPES = [((5,), (3,)), ((3,), (5,)), ((4,), (4,)), ((4, 5), (2, 3)), ((2, 3), (4, 5)), ((4, 3), (2, 2))]

@@ -1,12 +1,12 @@
 """``jax.scipy.optimize.minimize`` (BFGS), ``jax.scipy.sparse.linalg`` (cg, bicgstab, gmres) and
 ``jax.scipy.interpolate.RegularGridInterpolator``: results against SciPy and NumPy, under jit, and JAX 0.10.2's
-values and errors for a sample (golden/make_scipy_signal_golden.py)."""
+values and errors for a sample in float32 and float64 (golden/make_scipy_signal_golden.py and its x64 form)."""
 
 import numpy as np
 import pytest
 import scipy.interpolate
 import scipy.optimize
-from test_scipy_signal import golden_case_names, replay
+from test_scipy_signal import golden_case_names, replay, replay_x64
 
 import jaxle_numpy as jnp
 from jaxle_core import config, grad, jit
@@ -14,11 +14,17 @@ from jaxle_numpy.scipy import optimize
 from jaxle_numpy.scipy.interpolate import RegularGridInterpolator
 from jaxle_numpy.scipy.sparse import linalg as sparse_linalg
 
+GOLDEN_NAMES = golden_case_names("optimize.") + golden_case_names("sparse.") + golden_case_names("interpolate.")
 
-@pytest.mark.parametrize("name", golden_case_names("optimize.") + golden_case_names("sparse.")
-                         + golden_case_names("interpolate."))
+
+@pytest.mark.parametrize("name", GOLDEN_NAMES)
 def test_golden(name):
     replay(name)
+
+
+@pytest.mark.parametrize("name", GOLDEN_NAMES)
+def test_golden_x64(name):
+    replay_x64(name)
 
 
 def _rosenbrock(x, np_module):
