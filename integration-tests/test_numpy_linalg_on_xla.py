@@ -15,17 +15,10 @@ import jnp_golden  # noqa: E402 - found through the path set above
 import make_jnp_linalg_lapack_golden  # noqa: E402
 import make_jnp_linalg_lapack_x64_golden  # noqa: E402
 
-import jaxle_core  # noqa: E402
-
-SUITES = {False: (make_jnp_linalg_lapack_golden.CASES, jnp_golden.load("jnp_linalg_lapack_golden.json")),
-          True: (make_jnp_linalg_lapack_x64_golden.CASES, jnp_golden.load("jnp_linalg_lapack_x64_golden.json"))}
-CASES = sorted((x64, name) for x64, (cases, golden) in SUITES.items() for name in cases if "values" in golden[name])
+SUITES = jnp_golden.float32_and_x64(make_jnp_linalg_lapack_golden.CASES, "jnp_linalg_lapack_golden.json",
+                                  make_jnp_linalg_lapack_x64_golden.CASES, "jnp_linalg_lapack_x64_golden.json")
 
 
-@pytest.mark.parametrize("x64, name", CASES)
+@pytest.mark.parametrize("x64, name", jnp_golden.cases_with_values(SUITES))
 def test_golden_values_bit_for_bit(x64, name):
-    cases, golden = SUITES[x64]
-    with jaxle_core.config.enable_x64(x64):
-        fn, args = cases[name](jnp_golden.jaxle_namespace())
-        outs = jnp_golden._leaves(fn(*args))
-    jnp_golden.assert_bit_for_bit(outs, golden[name]["values"], name)
+    jnp_golden.assert_bit_for_bit(*jnp_golden.replay_values(SUITES, x64, name, jnp_golden.jaxle_namespace()), name)

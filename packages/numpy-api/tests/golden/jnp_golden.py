@@ -134,3 +134,24 @@ def write_x64(cases: dict, filename: str) -> None:
 
 def load(filename: str) -> dict:
     return json.loads((HERE / filename).read_text())
+
+
+def float32_and_x64(cases: dict, filename: str, x64_cases: dict, x64_filename: str) -> dict:
+    """A family's two golden suites keyed by whether 64-bit types are on: ``{x64: (cases, records)}``."""
+    return {False: (cases, load(filename)), True: (x64_cases, load(x64_filename))}
+
+
+def cases_with_values(suites: dict, prefix: str = "") -> list[tuple[bool, str]]:
+    """Every ``(x64, name)`` of ``suites`` whose record holds values, the names starting with ``prefix``."""
+    return sorted((x64, name) for x64, (cases, records) in suites.items() for name in cases
+                  if name.startswith(prefix) and "values" in records[name])
+
+
+def replay_values(suites: dict, x64: bool, name: str, namespace: types.SimpleNamespace) -> tuple[list, list]:
+    """Case ``name`` of ``suites[x64]`` called eagerly on ``namespace``: its result arrays and JAX's records."""
+    import jaxle_core
+
+    cases, records = suites[x64]
+    with jaxle_core.config.enable_x64(x64):
+        fn, args = cases[name](namespace)
+        return _leaves(fn(*args)), records[name]["values"]
