@@ -2,19 +2,13 @@
 values on CPU) replayed eagerly, bit for bit — the same LAPACK routines called the same way, with the same
 operations before and after."""
 
-import pathlib
-import sys
-
+import jnp_golden  # found through conftest.py's path
+import make_scipy_linalg_golden
+import make_scipy_linalg_x64_golden
 import pytest
+import scipy_golden
 
 import jaxle_xla  # noqa: F401 - XLA becomes the default backend
-
-_GOLDEN_DIR = pathlib.Path(__file__).parents[1] / "packages" / "numpy-api" / "tests" / "golden"
-sys.path.insert(0, str(_GOLDEN_DIR))
-import jnp_golden  # noqa: E402 - found through the path set above
-import make_scipy_linalg_golden  # noqa: E402
-import make_scipy_linalg_x64_golden  # noqa: E402
-import scipy_golden  # noqa: E402
 
 SUITES = jnp_golden.float32_and_x64(make_scipy_linalg_golden.CASES, "scipy_linalg_golden.json",
                                   make_scipy_linalg_x64_golden.CASES, "scipy_linalg_x64_golden.json")

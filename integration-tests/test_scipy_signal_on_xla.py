@@ -1,19 +1,13 @@
 """jax.scipy.signal, optimize, sparse.linalg and interpolate on the XLA backend: every case of
 golden/scipy_signal_golden.json and its 64-bit form (JAX 0.10.2's values on CPU) replayed eagerly, bit for bit."""
 
-import pathlib
-import sys
-
+import jnp_golden  # found through conftest.py's path
+import make_scipy_signal_golden
+import make_scipy_signal_x64_golden
 import pytest
+import scipy_golden
 
 import jaxle_xla  # noqa: F401 - XLA becomes the default backend
-
-_GOLDEN_DIR = pathlib.Path(__file__).parents[1] / "packages" / "numpy-api" / "tests" / "golden"
-sys.path.insert(0, str(_GOLDEN_DIR))
-import jnp_golden  # noqa: E402 - found through the path set above
-import make_scipy_signal_golden  # noqa: E402
-import make_scipy_signal_x64_golden  # noqa: E402
-import scipy_golden  # noqa: E402
 
 SUITES = jnp_golden.float32_and_x64(make_scipy_signal_golden.CASES, "scipy_signal_golden.json",
                                   make_scipy_signal_x64_golden.CASES, "scipy_signal_x64_golden.json")

@@ -3,23 +3,16 @@ scipy_special_x64_golden.json, scipy_stats_golden.json and the sweep of every fu
 scipy_sweep_x64_golden.json) — JAX 0.10.2's values on CPU — replayed eagerly, bit for bit; the package tests compare
 the same jaxprs on the NumPy reference backend, within a float tolerance."""
 
-import pathlib
-import sys
-
+import jnp_golden  # found through conftest.py's path
+import make_scipy_special_golden
+import make_scipy_special_x64_golden
+import make_scipy_stats_golden
+import make_scipy_sweep_golden
 import pytest
+import scipy_golden
 
+import jaxle_core
 import jaxle_xla  # noqa: F401 - XLA becomes the default backend
-
-_GOLDEN_DIR = pathlib.Path(__file__).parents[1] / "packages" / "numpy-api" / "tests" / "golden"
-sys.path.insert(0, str(_GOLDEN_DIR))
-import jnp_golden  # noqa: E402 - found through the path set above
-import make_scipy_special_golden  # noqa: E402
-import make_scipy_special_x64_golden  # noqa: E402
-import make_scipy_stats_golden  # noqa: E402
-import make_scipy_sweep_golden  # noqa: E402
-import scipy_golden  # noqa: E402
-
-import jaxle_core  # noqa: E402
 
 SUITES = {
     "special": (False, make_scipy_special_golden.CASES, jnp_golden.load("scipy_special_golden.json")),
