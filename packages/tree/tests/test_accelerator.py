@@ -4,8 +4,11 @@ import collections
 import dataclasses
 import os
 import pickle
+import re
 import subprocess
 import sys
+
+import pytest
 
 import jaxle_tree as tu
 import jaxle_tree.treedef
@@ -120,9 +123,14 @@ def test_treedefs_of_either_path_combine(tree_path):
         for _, inner in made:
             assert isinstance(outer, tu.PyTreeDef) and isinstance(inner, tu.PyTreeDef)
             assert tu.treedef_tuple([outer, inner]) == tu.tree_structure(([0, {"a": 0}], (0, None)))
+            composings = [jaxle_tree.treedef.compose(outer, inner)]
             if type(outer) is pure or type(inner) is not pure:  # jaxlib's own compose takes jaxlib's treedefs
-                composed = outer.compose(inner)
+                composings.append(outer.compose(inner))
+            for composed in composings:
                 assert repr(composed) == "PyTreeDef([(*, None), {'a': (*, None)}])" and composed.num_leaves == 2
+            composed_text = re.escape("PyTreeDef([(*, None), {'a': (*, None)}])")
+            with pytest.raises(TypeError, match=rf"Mismatch\n.*\n != \n{composed_text}"):
+                tu.tree_transpose(outer, inner, [[1, 2, 3], {"a": (4, None)}])
     if accelerator.mirror is not None:  # jaxlib's methods that only jaxlib implements, on a pure-path treedef
         def walked(treedef):
             seen: list = []

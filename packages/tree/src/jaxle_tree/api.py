@@ -10,7 +10,7 @@ from . import accelerator
 from .flatten import tree_flatten, tree_flatten_with_path, tree_structure
 from .prefix_errors import prefix_errors
 from .registry import LEAF, TUPLE, kind_of
-from .treedef import PythonTreeDef, PyTreeDef, jaxlib_treedef, records
+from .treedef import PythonTreeDef, PyTreeDef, compose, jaxlib_treedef, records
 
 __all__ = [
     "all_leaves",
@@ -147,7 +147,7 @@ def tree_transpose(outer_treedef: PyTreeDef, inner_treedef: PyTreeDef | None, py
         inner_treedef = tree_structure(outer_treedef.flatten_up_to(pytree_to_transpose)[0])
     inner_size, outer_size = inner_treedef.num_leaves, outer_treedef.num_leaves
     if treedef.num_leaves != inner_size * outer_size:
-        raise TypeError(f"Mismatch\n{treedef}\n != \n{outer_treedef.compose(inner_treedef)}")
+        raise TypeError(f"Mismatch\n{treedef}\n != \n{compose(outer_treedef, inner_treedef)}")
     rows = [leaves[i * inner_size : (i + 1) * inner_size] for i in range(outer_size)]
     columns = [outer_treedef.unflatten([row[j] for row in rows]) for j in range(inner_size)]
     return inner_treedef.unflatten(columns)

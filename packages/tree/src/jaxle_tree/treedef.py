@@ -20,7 +20,7 @@ from . import accelerator
 from .builders import builder_for
 from .registry import CUSTOM, DICT, LEAF, LIST, NAMEDTUPLE, NONE, TUPLE, custom_nodes, registration_of
 
-__all__ = ["PyTreeDef", "PythonTreeDef", "jaxlib_treedef", "records"]
+__all__ = ["PyTreeDef", "PythonTreeDef", "compose", "jaxlib_treedef", "records"]
 
 LEAF_NODE = (LEAF, 0, None)
 NONE_NODE = (NONE, 0, None)
@@ -257,6 +257,14 @@ def jaxlib_treedef(treedef: Any) -> Any:
     if accelerator.mirror is None:
         return None
     return _jaxlib_def_of(_nested(treedef._nodes), accelerator.mirror)
+
+
+def compose(outer: Any, inner: Any) -> Any:
+    """``outer.compose(inner)`` for treedefs of either path: jaxlib's own ``compose`` takes only jaxlib's treedefs,
+    so a pure-path ``inner`` goes to a jaxlib ``outer`` as the jaxlib treedef of its structure."""
+    if type(inner) is PythonTreeDef and type(outer) is not PythonTreeDef:
+        inner = jaxlib_treedef(inner)
+    return outer.compose(inner)
 
 
 _KIND_OF_BUILTIN = {type(None): NONE, tuple: TUPLE, list: LIST, dict: DICT}
