@@ -24,6 +24,7 @@ from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.checkpoint import checkpoint_p, checkpoint_params, open_jaxpr
 from jaxle_core.closed_call import bind_closed_call, closed_call_p
 from jaxle_core.core import ClosedJaxpr, Jaxpr, Literal, Primitive, Var
+from jaxle_core.jaxpr_util import sub_jaxprs
 from jaxle_core.jit import jit_p, jit_params
 from jaxle_core.lax import refs
 from jaxle_core.lax.control_flow.conditionals import cond_p
@@ -235,21 +236,15 @@ def jaxpr_uses_refs(jaxpr: Jaxpr) -> bool:
     """Whether ``jaxpr`` (or a jaxpr it carries) takes, makes or reads a reference."""
     if any(is_ref_aval(v.aval) for v in (*jaxpr.constvars, *jaxpr.invars)):
         return True
+    ref_primitives = refs.ref_primitives
     for eqn in jaxpr.eqns:
-        if eqn.primitive in refs.ref_primitives:
+        if eqn.primitive in ref_primitives:
             return True
-        if any(jaxpr_uses_refs(sub) for sub in _sub_jaxprs(eqn.params)):
-            return True
+        if eqn.params:
+            for sub in sub_jaxprs(eqn.params):
+                if jaxpr_uses_refs(sub):
+                    return True
     return False
-
-
-def _sub_jaxprs(params: dict):
-    for value in params.values():
-        for v in value if isinstance(value, tuple) else (value,):
-            if isinstance(v, ClosedJaxpr):
-                yield v.jaxpr
-            elif isinstance(v, Jaxpr):
-                yield v
 
 
 def operand_aliases(operands: Sequence[Any]) -> list[int]:
@@ -288,8 +283,8 @@ def run_discharged(jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any]) -> 
             rule = discharge_rules.get(eqn.primitive)
             has_cells = any(type(v) is _Cell for v in values)
             if rule is None or not (has_cells or eqn.primitive in refs.ref_primitives
-                                    or any(jaxpr_uses_refs(s) for s in _sub_jaxprs(eqn.params))):
-                if has_cells or rule is None and any(jaxpr_uses_refs(s) for s in _sub_jaxprs(eqn.params)):
+                                    or any(jaxpr_uses_refs(s) for s in sub_jaxprs(eqn.params))):
+                if has_cells or rule is None and any(jaxpr_uses_refs(s) for s in sub_jaxprs(eqn.params)):
                     raise NotImplementedError(f"mutable array references are not supported by `{eqn.primitive}`")
                 outs = eqn.primitive.bind(*values, **eqn.params)
                 outs = outs if eqn.primitive.multiple_results else [outs]

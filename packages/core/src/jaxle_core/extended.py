@@ -181,13 +181,19 @@ def jaxpr_has_extended(jaxpr: Jaxpr | ClosedJaxpr) -> bool:
     jaxpr = jaxpr.jaxpr if isinstance(jaxpr, ClosedJaxpr) else jaxpr
     if has_extended([v.aval for v in jaxpr.invars + jaxpr.constvars + jaxpr.outvars]):
         return True
-    for eqn in jaxpr.eqns:
+    for eqn in jaxpr.eqns:  # plain loops: this walks every equation of every program lowered
+        for v in eqn.outvars:
+            if _is_extended(v.aval):
+                return True
         # an operand is an input, a constant or an earlier equation's result, all checked, or a literal
-        if any(_is_extended(v.aval) for v in eqn.outvars) or any(
-                type(v) is Literal and _is_extended(v.aval) for v in eqn.invars):
-            return True
-        if any(jaxpr_has_extended(j) for value in eqn.params.values() for j in _jaxprs_of(value)):
-            return True
+        for v in eqn.invars:
+            if type(v) is Literal and _is_extended(v.aval):
+                return True
+        if eqn.params:
+            for value in eqn.params.values():
+                for j in _jaxprs_of(value):
+                    if jaxpr_has_extended(j):
+                        return True
     return False
 
 

@@ -226,12 +226,14 @@ def _same_type(a: Any, b: Any) -> bool:
 def sub_jaxprs(params: dict) -> list[Jaxpr]:
     """The jaxprs an equation's params carry (a call's body, the branches of a cond, ...)."""
     found = []
-    for value in params.values():
-        for v in value if isinstance(value, tuple) else (value,):
-            if isinstance(v, ClosedJaxpr):
-                found.append(v.jaxpr)
-            elif isinstance(v, Jaxpr):
-                found.append(v)
+    for value in params.values():  # on every equation of every whole-program walk: no tuple made per value
+        if isinstance(value, tuple):
+            found.extend(v.jaxpr if isinstance(v, ClosedJaxpr) else v for v in value
+                         if isinstance(v, (ClosedJaxpr, Jaxpr)))
+        elif isinstance(value, ClosedJaxpr):
+            found.append(value.jaxpr)
+        elif isinstance(value, Jaxpr):
+            found.append(value)
     return found
 
 
