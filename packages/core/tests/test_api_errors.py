@@ -1,5 +1,6 @@
 """Bad uses of jit and vmap (arguments of compiled functions, static and donated arguments, axis specifications,
-non-array results) and fori_loop's bounds raise JAX 0.10.2's exceptions; the uses JAX accepts give its values.
+non-array results), of the differentiation API (argnums, inputs, outputs, tangents, custom rules) and fori_loop's
+bounds raise JAX 0.10.2's exceptions; the uses JAX accepts give its values.
 Recorded from JAX by golden/make_api_errors_golden.py."""
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ from make_api_errors_golden import render
 import jaxle_core as jc
 from jaxle_core import lax
 
-GOLDEN = json.loads((GOLDEN_DIR / "api_errors_golden.json").read_text())["api"]
-MINE = render("jaxle_core", ["api"])["api"]
+RECORDED = json.loads((GOLDEN_DIR / "api_errors_golden.json").read_text())
+MINE = render("jaxle_core", ["api", "autodiff"])
 
 
-@pytest.mark.parametrize("name", sorted(GOLDEN))
-def test_matches_jax(name):
-    expected, actual = GOLDEN[name], MINE[name]
+@pytest.mark.parametrize("section, name", [(s, n) for s in ("api", "autodiff") for n in sorted(RECORDED[s])])
+def test_matches_jax(section, name):
+    expected, actual = RECORDED[section][name], MINE[section][name]
     assert actual["type"] == expected["type"], actual["message"]
     if expected["type"] is not None:
         assert actual["message"][:expected["compare"]] == expected["message"][:expected["compare"]]

@@ -372,12 +372,16 @@ for _t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
 abstract_value_types: list[type] = [ShapedArray]
 
 
-def not_a_jax_type(x: Any, full_stop: bool = False) -> TypeError:
-    """JAX's TypeError for a value that is not an array. JAX's argument checks (a jit call's, grad's) end the
-    message with a full stop; ``typeof`` (vmap's, jvp's, a custom_vjp's) does not, and quotes the type of anything
-    but a string (``of type '<class 'bytes'>'``)."""
+class InvalidInputException(TypeError):
+    """The TypeError JAX raises (under this name) for a primal of ``vjp`` that is not an array."""
+
+
+def not_a_jax_type(x: Any, full_stop: bool = False, exception: type[TypeError] = TypeError) -> TypeError:
+    """JAX's TypeError (or ``exception``) for a value that is not an array. JAX's argument checks (a jit call's,
+    grad's, vjp's) end the message with a full stop; ``typeof`` (vmap's, jvp's, a custom_vjp's) does not, and quotes
+    the type of anything but a string (``of type '<class 'bytes'>'``)."""
     kind = type(x) if full_stop or isinstance(x, str) else f"'{type(x)}'"
-    return TypeError(f"Argument '{x}' of type {kind} is not a valid JAX type{'.' if full_stop else ''}")
+    return exception(f"Argument '{x}' of type {kind} is not a valid JAX type{'.' if full_stop else ''}")
 
 
 def get_aval(x: Any) -> ShapedArray:

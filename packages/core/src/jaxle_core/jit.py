@@ -58,7 +58,7 @@ from jaxle_core.pretty import Doc, PpContext, pp_eqn_generic, pp_eqn_rules
 from jaxle_core.sharding import NamedSharding, Sharding, flat_jit_layouts, flat_jit_shardings
 from jaxle_core.source_info import current as current_source
 from jaxle_core.source_info import summarize
-from jaxle_core.staging import DebugInfo, StagingTrace, flatten_fun, trace_to_jaxpr
+from jaxle_core.staging import DebugInfo, StagingTrace, flatten_fun, made_by_enclosing_trace, trace_to_jaxpr
 from jaxle_tree.equality_errors import equality_errors
 
 # With jax_log_compiles, tracing reports at WARNING level (as JAX's), so that it shows without logging set up.
@@ -160,11 +160,12 @@ def hoist_traced_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Tracer]]
 
 def jit_inputs(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Any], list[Any]]:
     """``(converted, leading, trailing)``: ``closed`` as JAX's ``jit`` equation takes what it closes over. With a
-    tracer of an outer trace among its constants, every constant becomes a leading input; otherwise, where the
-    equation is staged, the mutable references become trailing inputs (after the arguments) and the other constants
-    stay (a transformation's rule sees them as constants)."""
+    tracer of an outer trace among its constants (or an array made while an enclosing trace was tracing, a tracer
+    of it in JAX), every constant becomes a leading input; otherwise, where the equation is staged, the mutable
+    references become trailing inputs (after the arguments) and the other constants stay (a transformation's rule
+    sees them as constants)."""
     consts = closed.consts
-    if any(isinstance(c, Tracer) for c in consts):
+    if any(isinstance(c, Tracer) or made_by_enclosing_trace(c) for c in consts):
         jaxpr = closed.jaxpr
         return ClosedJaxpr(jaxpr.replace(constvars=[], invars=[*jaxpr.constvars, *jaxpr.invars]), []), list(consts), []
     moved = [type(c) in core.mutable_value_types for c in consts]

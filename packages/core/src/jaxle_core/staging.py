@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import gc
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import InitVar, dataclass, field
 from typing import Any
 
@@ -106,6 +106,8 @@ class StagingTrace(core.Trace):
         # and those made for the tangent side (see ``Literal``)
         self.rule_constants: dict[int, Any] = {}
         self.tangent_constants: dict[int, Any] = {}
+        # id(value) -> value: arrays made from host values while this trace was tracing (see ``made_while_staging``)
+        self.made_constants: dict[int, Any] = {}
 
     def describe(self) -> str:
         return f"tracing {self.debug_info.describe_function()}" if self.debug_info else "a staging trace"
@@ -177,6 +179,30 @@ class StagingTrace(core.Trace):
             text = (f"{text[:-1]}. This concrete value was not available in Python because it depends on the "
                     f"value of the argument{plural} {', '.join(names)}.")
         return text
+
+
+def _staging_traces() -> Iterator[StagingTrace]:
+    """The staging traces from the current trace outwards."""
+    trace = core.current_trace()
+    while trace is not None:
+        if isinstance(trace, StagingTrace):
+            yield trace
+        trace = trace.parent
+
+
+def made_while_staging(value: Any) -> Any:
+    """Note that ``value``, an array ``jnp`` made from a host value, was made while the innermost staging trace was
+    tracing: in JAX it is a value of that trace, so a ``jit`` closing over it takes it as an argument (see
+    ``made_by_enclosing_trace``). Returns ``value``."""
+    trace = next(_staging_traces(), None)
+    if trace is not None:
+        trace.made_constants[id(value)] = value
+    return value
+
+
+def made_by_enclosing_trace(value: Any) -> bool:
+    """Whether ``value`` was made (``made_while_staging``) by a staging trace tracing now."""
+    return any(id(value) in trace.made_constants for trace in _staging_traces())
 
 
 def flatten_outputs(out: Any, debug_info: DebugInfo) -> tuple[list[Any], Any]:

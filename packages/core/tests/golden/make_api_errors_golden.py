@@ -277,6 +277,84 @@ class RaisingEq:
         return 1
 
 
+def autodiff_cases(impl, lax):
+    """``(name, thunk, marker)`` for bad arguments of the differentiation API (argnums, inputs and outputs of the
+    wrong type or shape, has_aux functions without aux, tangents and cotangents that do not fit) and custom rules
+    returning the wrong things."""
+    x = X[0]
+
+    def dot(a, b):
+        return lax.dot(a, b)
+
+    def total(a):
+        return lax.dot(a, a)
+
+    def custom_vjp(bwd, fwd=None):
+        @impl.custom_vjp
+        def fun(a):
+            return lax.sin(a)
+
+        fun.defvjp(fwd or (lambda a: (lax.sin(a), lax.cos(a))), bwd)
+        return lambda a: total(fun(a))
+
+    def custom_jvp(rule):
+        @impl.custom_jvp
+        def fun(a):
+            return lax.sin(a)
+
+        if rule is not None:
+            fun.defjvp(rule)
+        return fun
+
+    grad = impl.grad
+    return [
+        ("grad_argnums_past_the_arguments", lambda: grad(dot, argnums=2)(x, x), None),
+        ("grad_argnums_negative_past_the_arguments", lambda: grad(dot, argnums=-3)(x, x), None),
+        ("grad_argnums_negative_in_range", lambda: grad(dot, argnums=-2)(x, 2 * x), None),
+        ("grad_argnums_empty", lambda: grad(dot, argnums=())(x, x), ""),
+        ("jacrev_argnums_past_the_arguments", lambda: impl.jacrev(dot, argnums=(0, 5))(x, x), None),
+        ("jacfwd_argnums_negative_past_the_arguments", lambda: impl.jacfwd(dot, argnums=-4)(x, x), None),
+        ("grad_of_an_array_output", lambda: grad(lax.sin)(x), None),
+        ("grad_of_a_tuple_output", lambda: grad(lambda a: (total(a), total(a)))(x), "Output was ("),
+        ("grad_of_an_integer_input", lambda: grad(lambda a: a * 2)(3), None),
+        ("grad_of_a_complex_output", lambda: grad(lambda a: lax.complex(total(a), total(a)))(x), None),
+        ("grad_holomorphic_of_a_real_input", lambda: grad(total, holomorphic=True)(x), None),
+        ("grad_has_aux_without_aux", lambda: grad(total, has_aux=True)(x), "but got type"),
+        ("value_and_grad_has_aux_without_aux", lambda: impl.value_and_grad(total, has_aux=True)(x), "but got type"),
+        ("vjp_has_aux_without_aux", lambda: impl.vjp(lax.sin, x, has_aux=True), "but got type"),
+        ("grad_of_a_string", lambda: grad(lax.sin)("a"), None),
+        ("vjp_of_a_string", lambda: impl.vjp(lax.sin, "a"), None),
+        ("vjp_of_bytes", lambda: impl.vjp(lax.sin, b"a"), None),
+        ("jacfwd_of_none", lambda: impl.jacfwd(lambda a: a)(None), None),
+        ("hessian_of_none", lambda: impl.hessian(lambda a: a)(None), None),
+        ("jacfwd_of_integers", lambda: impl.jacfwd(lambda a: a * 2)(np.arange(3)), None),
+        ("hessian_of_integers", lambda: impl.hessian(lambda a: a * 2)(np.arange(3)), None),
+        ("jvp_primals_not_a_tuple", lambda: impl.jvp(lax.sin, x, x), None),
+        ("jvp_tangent_of_another_shape", lambda: impl.jvp(lax.sin, (x,), (x[:2],)), None),
+        ("jvp_tangent_of_another_dtype", lambda: impl.jvp(lax.sin, (x,), (x.astype(np.float16),)), None),
+        ("jvp_integer_tangent_of_an_integer_primal",
+         lambda: impl.jvp(lambda a: a * 2, (np.arange(3),), (np.arange(3),)), None),
+        ("linearize_tangent_of_another_tree", lambda: impl.linearize(lax.sin, x)[1]([x, x]), None),
+        ("linearize_tangent_none", lambda: impl.linearize(lax.sin, x)[1](None), None),
+        ("vmap_of_none", lambda: impl.vmap(lax.sin)(None), None),
+        ("vmap_of_a_string_beside_a_scalar", lambda: impl.vmap(lambda a: a)([1, "a"]), None),
+        ("custom_vjp_bwd_too_many_cotangents", lambda: grad(custom_vjp(lambda r, ct: (ct, ct)))(x), None),
+        ("custom_vjp_bwd_not_a_tuple", lambda: grad(custom_vjp(lambda r, ct: ct))(x), None),
+        ("custom_vjp_bwd_wrong_shape", lambda: grad(custom_vjp(lambda r, ct: (ct[:2],)))(x), None),
+        ("custom_vjp_bwd_wrong_dtype", lambda: grad(custom_vjp(lambda r, ct: (ct.astype(np.float16),)))(x), None),
+        ("custom_vjp_fwd_not_a_pair", lambda: grad(custom_vjp(lambda r, ct: (ct,), lambda a: lax.sin(a)))(x),
+         "produced "),
+        ("custom_vjp_without_rule", lambda: grad(lambda a: total(impl.custom_vjp(lax.sin)(a)))(x), None),
+        ("custom_jvp_without_rule", lambda: impl.jvp(custom_jvp(None), (x,), (x,)), None),
+        ("custom_jvp_tangent_of_another_shape",
+         lambda: impl.jvp(custom_jvp(lambda p, t: (lax.sin(p[0]), t[0][:2])), (x,), (x,)), None),
+        ("custom_jvp_tangent_of_another_dtype", lambda: impl.jvp(custom_jvp(
+            lambda p, t: (lax.sin(p[0]), t[0].astype(np.float16))), (x,), (x,)), None),
+        ("custom_jvp_rule_not_a_pair", lambda: impl.jvp(custom_jvp(lambda p, t: lax.sin(p[0])), (x,), (x,)),
+         "but got "),
+    ]
+
+
 class TypeErrorHash:
     """A static argument whose Python ``__hash__`` raises TypeError."""
 
@@ -317,7 +395,7 @@ def _outcome(thunk, marker):
     return {"type": None, "message": None, "compare": None, "value": value}
 
 
-SECTIONS = {"collectives": collective_cases, "api": api_cases}
+SECTIONS = {"collectives": collective_cases, "api": api_cases, "autodiff": autodiff_cases}
 
 
 def render(module_name: str, sections=tuple(SECTIONS)) -> dict[str, dict[str, dict]]:

@@ -35,7 +35,7 @@ from jaxle_core.shape_poly import is_symbolic_dim
 from jaxle_core.sharding import NamedSharding
 from jaxle_core.sharding_types import check_type_divides, typed_aval, untyped
 from jaxle_core.source_info import current, summarize
-from jaxle_core.staging import StagingTrace, transforms_eager_code
+from jaxle_core.staging import StagingTrace, made_while_staging, transforms_eager_code
 
 __all__ = ["is_arraylike", "check_arraylike", "check_scalar_arraylike", "ensure_arraylike", "eager_array",
            "promote_dtypes", "promote_shapes",
@@ -129,8 +129,11 @@ def host_constant(value: Any, weak_type: bool = False, over_mesh: bool = True, p
     ``set_mesh`` an eagerly made one is replicated over the mesh's devices, as JAX places it, unless not
     ``over_mesh`` (then on the default device, uncommitted)."""
     out = put_host_value(value, weak_type, eager=None if over_mesh else False)
-    if np.ndim(value) == 0 and not isinstance(current_trace(), EvalTrace) and not transforms_eager_code():
-        mark_inline(out, python_scalar)
+    if not isinstance(current_trace(), EvalTrace) and not transforms_eager_code():
+        if np.ndim(value) == 0:
+            mark_inline(out, python_scalar)
+        else:
+            made_while_staging(out)
     return out
 
 

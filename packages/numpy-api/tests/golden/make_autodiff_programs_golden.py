@@ -126,6 +126,19 @@ def _padded_square(m):
     return lambda x: square(x)[1:] + x
 
 
+def _jitted_sin_cos(m):
+    """A jitted function whose JVP reads several residuals (sin, cos, the argument) in its tangent part."""
+    jnp = m.numpy
+    return m.jit(lambda a: jnp.sin(a) * a + jnp.cos(a) ** 2)
+
+
+def _closing_over_array(m):
+    """A jitted function closing over an array its derivative reads."""
+    jnp = m.numpy
+    weights = jnp.array([0.5, 1.5, 2.5])
+    return m.jit(lambda x: jnp.tanh(weights * x) * weights)
+
+
 def _scan_sin(m):
     def loop(x):
         c, ys = m.lax.scan(lambda c, y: (m.numpy.sin(c) * y, m.numpy.sin(c) * y), x, m.numpy.arange(1.0, 4.0))
@@ -212,6 +225,27 @@ CASES = {
     "jacfwd_has_aux_pair": _case(lambda m: m.jacfwd(lambda x: (m.numpy.sin(x), x * 2), has_aux=True), X3),
     "vjp_of_scan_apply": _case(lambda m: lambda x: m.vjp(lambda a: m.lax.scan(
         lambda c, y: (c * m.numpy.sin(y), c), 1.0, a)[1], x)[1](x), X3),
+    "linearize_custom_jvp_rule_jit_apply": _case(lambda m: lambda x: m.linearize(
+        lambda a: _jvp_rule_of(m, _padded_square(m))(a).sum(), x)[1](x), X3),
+    "linearize_custom_jvp_rule_jit_residuals_apply": _case(lambda m: lambda x: m.linearize(
+        lambda a: _jvp_rule_of(m, _jitted_sin_cos(m))(a).sum(), x)[1](x), X3),
+    "linearize_jit_custom_jvp_rule_jit_apply": _case(lambda m: lambda x: m.linearize(
+        m.jit(lambda a: _jvp_rule_of(m, _jitted_sin_cos(m))(a).sum()), x)[1](x), X3),
+    "vjp_jit_custom_jvp_rule_jit_apply": _case(lambda m: lambda x: m.vjp(
+        m.jit(lambda a: _jvp_rule_of(m, _jitted_sin_cos(m))(a).sum()), x)[1](f32(1.0)), X3),
+    "grad_jit_closing_over_array": _case(lambda m: m.grad(lambda x: _closing_over_array(m)(x).sum()), X3),
+    "jit_grad_jit_closing_over_array": _case(lambda m: m.jit(m.grad(lambda x: _closing_over_array(m)(x).sum())),
+                                             X3),
+    "grad_jit_scan_stacked_outputs": _case(lambda m: m.grad(lambda xs: m.jit(lambda v: m.lax.scan(
+        lambda c, y: (m.numpy.sin(c) * y, (c * y, m.numpy.exp(c))), 1.0, v))(xs)[1][1].sum()), X3),
+    "jit_grad_scan_stacked_outputs": _case(lambda m: m.jit(m.grad(lambda c0: m.lax.scan(
+        lambda c, y: (m.numpy.sin(c) * y, (c * y, m.numpy.cos(c))), c0, X3)[1][0].sum())), S),
+    "grad_betainc_numpy_scalars": _case(lambda m: m.grad(lambda x: m.lax.betainc(
+        np.array(2.0, f32), f32(3.0), x)), S),
+    "jvp_betainc_numpy_and_array": _case(lambda m: lambda x: m.jvp(lambda y: m.lax.betainc(
+        m.numpy.array(2.0, f32), np.array(3.0, f32), y), (x,), (x,)), S),
+    "grad_betainc_numpy_rows": _case(lambda m: m.grad(lambda x: m.lax.betainc(
+        np.full(3, 2.0, f32), np.array(3.0, f32), x).sum()), X3 / 4),
 }
 
 if __name__ == "__main__":

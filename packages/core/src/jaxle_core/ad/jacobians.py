@@ -77,7 +77,9 @@ def _type_example(aval: ShapedArray) -> Any:
 
 def _std_basis(avals: Sequence[ShapedArray]) -> list[Any]:
     """For each leaf, its part of the standard basis of all leaves: shape ``(total size,) + leaf.shape``."""
-    dtype = dtypes.result_type(*map(_type_example, avals)) if avals else np.dtype(np.float32)
+    if not avals:  # JAX takes the basis's dtype from the leaves: NumPy's error for none
+        raise ValueError("at least one array or dtype is required")
+    dtype = dtypes.result_type(*map(_type_example, avals))
     return _unravel(avals, 1, _eye(sum(a.size for a in avals), dtype), None)
 
 

@@ -8,6 +8,7 @@ of the transposed jaxpr.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from jaxle_core.ad.transpose import (
 from jaxle_core.avals import get_aval
 from jaxle_core.caches import LruCache
 from jaxle_core.config import trace_context
-from jaxle_core.core import ClosedJaxpr, Literal, Tracer
+from jaxle_core.core import ClosedJaxpr, Jaxpr, Literal, Tracer
 from jaxle_core.jaxpr_util import dce_jaxpr
 from jaxle_core.jit import bind_jit, jit_p, jit_params
 from jaxle_core.staging import make_literal, trace_to_jaxpr
@@ -39,6 +40,10 @@ from jaxle_core.staging import make_literal, trace_to_jaxpr
 _jvp_jaxprs = LruCache()
 _partial_evals = LruCache()
 _transposes = LruCache()
+# The JVP jaxprs of calls differentiated inside a ``custom_jvp`` rule being linearized, however they are split later
+# (a rule inside a linearized jit is split with that jit's JVP): JAX splits them by partial evaluation
+# (see ``residuals_sorted_last``).
+_jvp_jaxprs_in_rules: weakref.WeakSet[Jaxpr] = weakref.WeakSet()
 
 
 def cached_on_jaxpr(cache: LruCache, closed: ClosedJaxpr, pattern: list, build: Callable[[], Any]) -> Any:
@@ -107,6 +112,8 @@ def jvp_call(primals: Sequence[Any], tangents: Sequence[Any], jaxpr: ClosedJaxpr
 
     pattern = [*nonzero, linearizing, rule_zeros.traces_linearized_jit, rule_zeros.inline]
     new_jaxpr, out_nonzero = build() if cache is None else cached_on_jaxpr(cache, jaxpr, pattern, build)
+    if rule_zeros.inline:
+        _jvp_jaxprs_in_rules.add(new_jaxpr.jaxpr)
     outs = bind(new_jaxpr, [*primals, *[t for t in tangents if type(t) is not Zero]], out_nonzero)
     n_out = len(jaxpr.out_avals)
     given = iter(outs[n_out:])
@@ -145,7 +152,7 @@ def partial_eval_call(trace: PartialStagingTrace, args: Sequence[Any], jaxpr: Cl
     outputs of the known call (a jit's do in JAX). Linearizing, a known output in ``forwardable`` (one flag per
     output) that is a known input is not an output of the known call: the input is used (JAX's forwarding)."""
     unknowns = [trace.is_unknown(x) for x in args]
-    residuals_last = trace.sort_residuals and not residuals_first
+    residuals_last = residuals_sorted_last(trace, jaxpr) and not residuals_first
     linearizes = not trace.splits_jaxpr
     prune = not (linearizes and linearized_whole)
     forwardable = tuple(forwardable) if linearizes and forwardable is not None else ()
@@ -168,6 +175,14 @@ def partial_eval_call(trace: PartialStagingTrace, args: Sequence[Any], jaxpr: Cl
     return [next(unknown_outs) if u else next(known_iter) for u in split.out_unknowns]
 
 
+def residuals_sorted_last(trace: PartialStagingTrace, jaxpr: ClosedJaxpr) -> bool:
+    """Whether a call of ``jaxpr`` split in ``trace`` takes its residuals after its unknown inputs, in JAX's sorted
+    order: where a jaxpr is split as JAX's scan splits it, and for a call differentiated inside a ``custom_jvp``
+    rule being linearized (JAX linearizes the rule by its JVP then partial evaluation, whose split of a call puts
+    the residuals last)."""
+    return trace.sort_residuals or rule_zeros.inline or jaxpr.jaxpr in _jvp_jaxprs_in_rules
+
+
 def _jit_partial_eval(trace: PartialStagingTrace, args, params):
     # Each part keeps the shardings of the arguments and results it has; the residuals' are unspecified (as JAX's).
     unknowns = [trace.is_unknown(x) for x in args]
@@ -187,7 +202,8 @@ def _jit_partial_eval(trace: PartialStagingTrace, args, params):
         residuals = [None] * (len(split.unknown.jaxpr.invars) - len(ins))
         outs = [s for s, u in zip(out_shardings, split.out_unknowns) if u]
         if any(s is not None for s in (*ins, *outs)):
-            unknown.update(in_shardings=tuple(ins + residuals if trace.sort_residuals else residuals + ins),
+            last = residuals_sorted_last(trace, params["jaxpr"])
+            unknown.update(in_shardings=tuple(ins + residuals if last else residuals + ins),
                            out_shardings=tuple(outs))
         return unknown
 

@@ -293,8 +293,7 @@ def _check_pair(primal: Any, tangent: Any) -> None:
         else get_aval(tangent).dtype
     expected = tangent_dtype(primal_aval.dtype)
     if tangent_dt != expected:
-        expected_name = expected.descr if expected == dtypes.float0 else expected.name
-        got_name = tangent_dt.descr if tangent_dt == dtypes.float0 else tangent_dt.name
+        expected_name, got_name = str(expected), str(tangent_dt)  # float0 printed as its fields, as JAX prints it
         raise TypeError(
             "primal and tangent arguments to jax.jvp do not match; dtypes must be equal, or in case of int/bool "
             f"primal dtype the tangent dtype must be float0.Got primal dtype {primal_aval.dtype.name} and so "

@@ -22,7 +22,7 @@ from jaxle_core.ad.jvp import Zero, as_output, tangent_aval
 from jaxle_core.ad.linearize import Linearization, linearize_flat
 from jaxle_core.ad.rule_helpers import const
 from jaxle_core.ad.transpose import UndefinedPrimal, backward_pass
-from jaxle_core.avals import ShapedArray, abstract_argument_aval, get_aval, not_a_jax_type
+from jaxle_core.avals import InvalidInputException, ShapedArray, abstract_argument_aval, get_aval, not_a_jax_type
 from jaxle_core.core import check_callable
 from jaxle_core.lax.placement import reshard_p
 from jaxle_core.lax.refs import Ref, addupdate
@@ -69,8 +69,7 @@ def _linearize_pytree(fun: Callable, primals: Sequence[Any], has_aux: bool):
 def _apply_linearization(lin: Linearization, in_tree: Any, out_tree: Any, residuals: list[Any], *tangents: Any):
     flat, tangent_tree = tree.tree_flatten(tangents)
     if tangent_tree != in_tree:
-        raise TypeError(f"linearized function called with tangents of tree structure {tangent_tree}, but the "
-                        f"primals had structure {in_tree}.")
+        raise TypeError(f"expected {in_tree}, got {tangent_tree}")
     for t, aval in zip(flat, lin.in_avals):
         got, expected = get_aval(t), tangent_aval(aval)
         if got.shape != expected.shape or got.dtype != expected.dtype:
@@ -263,6 +262,11 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequen
     ``f_vjp.with_refs(...)`` adds them into references instead (``VJP``)."""
     _refuse_reduce_axes(reduce_axes, "vjp")
     check_callable(fun)
+    for x in tree.tree_leaves(primals):
+        try:
+            get_aval(x)
+        except TypeError:
+            raise not_a_jax_type(x, full_stop=True, exception=InvalidInputException) from None
     out, f_vjp, aux, _ = _vjp(fun, primals, has_aux)
     return (out, f_vjp, aux) if has_aux else (out, f_vjp)
 
@@ -342,10 +346,17 @@ def split_argnums(fun: Callable, argnums: int | Sequence[int], args: tuple, kwar
     """``fun`` as a function of the ``argnums`` arguments alone (the others fixed), and those arguments."""
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
     nums = tuple(operator.index(i) for i in nums)  # as JAX: a float or string is a TypeError
-    if nums and max(nums) >= len(args):
+    if not nums:  # JAX fails on an empty argnums with Python's ValueError from ``max``
+        raise ValueError(f"argnums={argnums} names no argument to differentiate with respect to.")
+    if max(nums) >= len(args):
         raise TypeError(f"differentiating with respect to argnums={argnums} requires at least {max(nums) + 1} "
                         f"positional arguments to be passed by the caller, but got only {len(args)} positional "
                         "arguments.")
+    for i in nums:
+        if i < -len(args):
+            raise ValueError("Positional argument indices, e.g. for `static_argnums`, must have value greater than "
+                             f"or equal to -len(args) and less than len(args), but got value {i} for len(args) == "
+                             f"{len(args)}.")
     nums = tuple(i % len(args) for i in nums)
     repeated = sorted({i for i in nums if nums.count(i) > 1})
     if repeated:  # JAX fails on such argnums with an unrelated TypeError from inside ``fun``

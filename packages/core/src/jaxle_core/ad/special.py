@@ -84,10 +84,11 @@ def _betainc_shape_term(t, ans, a, b, x):
 
 
 def _plain_or_lax(numpy_op, lax_op, x, y):
-    """``x op y``: computed at once on NumPy arrays (as JAX's rule does on the NumPy operands of ``lax.betainc``),
-    staged on scalars (0-d arrays included) and traced values: ``jax.scipy.special.betainc`` makes Python and NumPy
-    scalars arrays of JAX's, whose arithmetic JAX stages."""
-    if isinstance(x, np.ndarray) and x.shape and (isinstance(y, np.ndarray) or not get_aval(y).shape):
+    """``x op y``: computed at once in NumPy when ``x`` is a NumPy value and ``y`` one or a Python number (as JAX's
+    rule does on the NumPy operands of ``lax.betainc``, 0-d arrays and scalars included), staged otherwise (arrays
+    and traced values; ``jax.scipy.special.betainc`` makes its Python and NumPy scalars arrays, whose arithmetic JAX
+    stages)."""
+    if isinstance(x, (np.ndarray, np.generic)) and isinstance(y, (np.ndarray, np.generic, int, float)):
         return numpy_op(x, y)
     return lax_op(x, y if get_aval(y).shape or not isinstance(y, (int, float)) else const(x, y))
 

@@ -53,10 +53,9 @@ def _batch_size(flat: list[Any], axes: list[int | None], names: Callable[[], lis
                 axis_size: int | None) -> int:
     """The common size of the mapped axes; ``names()`` (only called to report an error) names the arguments."""
     sizes = []
-    for i, (x, axis) in enumerate(zip(flat, axes)):
-        if axis is None:
-            continue
-        aval = _mapped_aval(x)
+    # every mapped argument's type is checked before any rank (JAX's TypeError for a string beside a scalar)
+    mapped = [(i, axis, _mapped_aval(x)) for i, (x, axis) in enumerate(zip(flat, axes)) if axis is not None]
+    for i, axis, aval in mapped:
         if not -aval.ndim <= axis < aval.ndim:
             raise ValueError(f"vmap was requested to map its argument along axis {axis}, which implies that its rank "
                              f"should be at least {(axis if axis >= 0 else -axis - 1) + 1}, but is only {aval.ndim} "
@@ -69,9 +68,6 @@ def _batch_size(flat: list[Any], axes: list[int | None], names: Callable[[], lis
         lines += [f"  * one axis had size {s}: axis {a} of argument {arg_names[i]} of type {v.str_short()};"
                   for s, a, i, v in sizes]
         raise ValueError("vmap got inconsistent sizes for array axes to be mapped:\n" + "\n".join(lines)[:-1])
-    if not distinct and not flat:
-        raise ValueError("vmap wrapped function must be passed at least one argument containing an array or "
-                         "axis_size must be specified, got empty *args=() and **kwargs={}")
     if not distinct:
         raise ValueError("vmap must have at least one non-None value in in_axes or axis_size must be specified")
     return distinct.pop()
@@ -157,6 +153,9 @@ def call_mapped(trace_type: type[BatchTrace], fun: Callable, args: tuple, kwargs
     flat_axes = tree.tree_structure(args).flatten_up_to(_check_axes_spec(in_axes, args)) + \
         [0] * len(tree.tree_leaves(kwargs))
     flat, in_tree = tree.tree_flatten((args, kwargs))
+    if not flat and axis_size is None:
+        raise ValueError("vmap wrapped function must be passed at least one argument containing an array or "
+                         f"axis_size must be specified, got empty *args={args} and **kwargs={kwargs}")
     size = _batch_size(flat, flat_axes, lambda: _argument_names(fun, args, kwargs), axis_size)
     trace = trace_type(size, axis_name, _mapped_layout(flat, flat_axes), spmd_axes)
     with core.new_trace(trace), _axis_frame(axis_name, size), core.transform_name_stack("vmap"):

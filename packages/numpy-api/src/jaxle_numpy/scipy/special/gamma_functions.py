@@ -146,7 +146,8 @@ def beta(a: Any, b: Any) -> Any:
 
 def betainc(a: Any, b: Any, x: Any) -> Any:
     """The regularized incomplete beta function I_x(a, b)."""
-    a, b, x = util.promote_args_inexact("betainc", a, b, x)
+    # arrays, as JAX's promotion makes them: the derivative's arithmetic on a and b is staged, not done in NumPy
+    a, b, x = (util.as_array(v) for v in util.promote_args_inexact("betainc", a, b, x))
     return lax.betainc(a, b, x)
 
 
