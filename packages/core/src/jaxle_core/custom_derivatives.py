@@ -31,6 +31,7 @@ from jaxle_core.closed_call import closed_call_p
 from jaxle_core.core import ClosedJaxpr, Primitive
 from jaxle_core.jaxpr_util import dce_jaxpr, dce_rules, with_fresh_vars
 from jaxle_core.jit import hoist_traced_consts
+from jaxle_core.lax.identity import stop_gradient
 from jaxle_core.lax.structural import convert_element_type_p
 from jaxle_core.pretty import PpContext, pp_eqn_generic, pp_eqn_rules
 from jaxle_core.staging import DebugInfo, flatten_fun, trace_to_jaxpr
@@ -383,6 +384,8 @@ class custom_jvp(_CustomFunction):  # noqa: N801  (JAX's name)
         core.check_operands(custom_jvp_call_p, tree.tree_leaves(diff))  # JAX's TypeError for a string, eagerly too
         if core.evaluates_eagerly(tree.tree_leaves(diff)):
             return self.fun(*args)
+        # as JAX's, traced non-differentiable arguments reach the function through a stop_gradient
+        nondiff = [tree.tree_map(lambda x: stop_gradient(x) if isinstance(x, core.Tracer) else x, a) for a in nondiff]
         call_jaxpr, consts, flat_args, in_tree, out_tree = _trace_call(self._sig, nondiff, diff, "custom_jvp fun")
         rule = JVPRule(self.jvp, self._sig, nondiff, in_tree, out_tree, self.symbolic_zeros)
         outs = custom_jvp_call_p.bind(*consts, *flat_args, call_jaxpr=call_jaxpr, jvp_jaxpr_fun=rule,

@@ -23,9 +23,6 @@ def call(fn, *args):
 
 
 CASES = {
-    "exp1": case("exp1", X), "exp1_edges": case("exp1", EDGES), "expi": case("expi", SIGNED),
-    "expi_edges": case("expi", EDGES),
-    "expn": case("expn", np.array([0, 1, 2, 3, 5, 8], np.int32), X),
     "sici": case("sici", SIGNED), "fresnel": case("fresnel", SIGNED), "dawsn": case("dawsn", SIGNED),
     "spence": case("spence", np.array([-1.0, 0.0, 0.3, 1.0, 1.7, 3.0, 40.0], np.float32)),
     "owens_t": case("owens_t", SIGNED, np.array([2.0, -0.5, 1.0, 0.3, 5.0, 0.9], np.float32)),
@@ -50,7 +47,6 @@ CASES = {
     "bernoulli": call(lambda s: s.bernoulli(5)),
     "bernoulli_negative": call(lambda s: s.bernoulli(-1)),
     "bernoulli_float": call(lambda s: s.bernoulli(2.5)),
-    "expn_lists": call(lambda s: s.expn([1, 2], [0.5, 2.0])),
     "bessel_jn_list": call(lambda s: s.bessel_jn([10.0, 12.0], v=1)),
     "hyp1f1_lists": call(lambda s: s.hyp1f1([0.5], [1.5], [0.5, 2.0])),
     "sph_harm_y_lists": call(lambda s: s.sph_harm_y([1], [0], [0.1], [0.2])),
