@@ -96,10 +96,10 @@ def test_unknown_names_are_attribute_errors():
     ("jax_explicit_x64_dtypes", 2, TypeError, "new enum value must be an instance of"),
 ])
 def test_update_validates(name, value, error, message, restore_flags):
-    before = config.read(name)
+    before = config.values[name]
     with pytest.raises(error, match=message):
         config.update(name, value)
-    assert config.read(name) == before
+    assert config.values[name] == before
 
 
 def test_enable_x64_context_manager_is_thread_local(restore_flags):

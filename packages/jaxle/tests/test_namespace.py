@@ -13,7 +13,7 @@ from jaxle.flatten_util import ravel_pytree
 
 
 def test_config_object_reads_and_updates_flags():
-    assert jax.config.jax_enable_x64 is False and jax.config.read("jax_enable_x64") is False
+    assert jax.config.jax_enable_x64 is False and jax.config.values["jax_enable_x64"] is False
     jax.config.update("jax_enable_x64", True)
     try:
         assert jnp.arange(3).dtype == np.int64 and jax.config.jax_enable_x64

@@ -57,6 +57,16 @@ class LegacyPrngKeyState(str, enum.Enum):
         return self.value
 
 
+class RuntimeTracebackMode(str, enum.Enum):
+    """Values of ``jax_send_traceback_to_runtime``: which Python traceback goes with each launched computation."""
+    OFF = "off"
+    ON = "on"
+    FULL = "full"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 class ExplicitX64Mode(enum.IntEnum):
     """What to do when a 64-bit dtype is requested explicitly while x64 is off."""
     WARN = 1
@@ -73,13 +83,17 @@ _TRUE_STRINGS = ("y", "yes", "t", "true", "on", "1")
 _FALSE_STRINGS = ("n", "no", "f", "false", "off", "0")
 
 
-def _bool_from_env(varname: str, default: bool) -> bool:
-    text = os.getenv(varname, str(default)).lower()
+def _truth_value(text: str, varname: str) -> bool:
+    text = text.lower()
     if text in _TRUE_STRINGS:
         return True
     if text in _FALSE_STRINGS:
         return False
     raise ValueError(f"invalid truth value {text!r} for environment {varname!r}")
+
+
+def _bool_from_env(varname: str, default: bool) -> bool:
+    return _truth_value(os.getenv(varname, str(default)), varname)
 
 
 # Counts every change of any flag, in any thread; lets trace_context() reuse its last answer.
@@ -102,8 +116,11 @@ class Flag:
     """
 
     def __init__(self, name: str, default: Any, parse: Callable[[Any], Any], *,
-                 in_trace_context: bool = False, context_default: Any = _UNSET, doc: str = ""):
+                 in_trace_context: bool = False, context_default: Any = _UNSET, state: bool = True, doc: str = ""):
         self.name = name
+        # JAX has two kinds of option: states (validated, with a context manager) and plain flags (any value
+        # is stored; ``config.read`` gives them).
+        self.state = state
         self._parse = parse
         self._global = default
         self._local = _ThreadValue()
@@ -191,8 +208,9 @@ class Config:
 
     def _register(self, flag: Flag) -> Flag:
         self._flags[flag.name] = flag
-        # A class-level property makes `config.jax_enable_x64` a plain attribute read.
-        setattr(type(self), flag.name, property(lambda _self, f=flag: f.value))
+        if flag.state:
+            # A class-level property makes `config.jax_enable_x64` a plain attribute read; plain flags have none.
+            setattr(type(self), flag.name, property(lambda _self, f=flag: f.value))
         return flag
 
     def update(self, name: str, value: Any) -> None:
@@ -204,11 +222,15 @@ class Config:
         flag.set_global(value)
 
     def read(self, name: str) -> Any:
-        """The current value of flag ``name`` (thread-local override included)."""
+        """The value of plain flag ``name``; options with a context manager are read as ``config.<name>``."""
         try:
-            return self._flags[name].value
+            flag = self._flags[name]
         except KeyError:
             raise AttributeError(f"Unrecognized config option: {name}") from None
+        if flag.state and name != "jax_enable_x64":  # JAX reads x64 either way
+            raise AttributeError(f"For flags with a corresponding contextmanager, read their value via e.g. "
+                                 f"`config.{name}` rather than `config.FLAGS.{name}`.")
+        return flag.value
 
     @staticmethod
     def add_trace_context_observer(callback: Callable[[Flag], None]) -> None:
@@ -301,6 +323,34 @@ def _define(name: str, default: Any, parse: Callable[[Any], Any], **kwargs: Any)
 def _define_bool(name: str, default: bool, **kwargs: Any) -> Flag:
     start = _bool_from_env(name.upper(), default)
     return _define(name, start, _parse_bool, context_default=True, **kwargs)
+
+
+def _define_int(name: str, default: int, **kwargs: Any) -> Flag:
+    return _define(name, _from_env(name, default, _parse_optional_int, int), _parse_optional_int, **kwargs)
+
+
+def _define_float(name: str, default: float, **kwargs: Any) -> Flag:
+    return _define(name, _from_env(name, default, _parse_optional_float, float), _parse_optional_float, **kwargs)
+
+
+def _define_str(name: str, default: str | None, **kwargs: Any) -> Flag:
+    return _define(name, _from_env(name, default, _parse_optional_str), _parse_optional_str, **kwargs)
+
+
+def _define_enum(name: str, default: str | None, choices: list[str], optional: bool = False, **kwargs: Any) -> Flag:
+    parse = _enum_parser(choices, optional)
+    return _define(name, _from_env(name, default, parse), parse, **kwargs)
+
+
+def _define_plain(name: str, default: Any, env: type | None = None, doc: str = "") -> Flag:
+    """One of JAX's plain flags: any value is stored as given, ``config.read`` gives it, and there is no context
+    manager. ``env`` (bool, int or str) reads its environment variable; None: the flag does not read one."""
+    text = os.getenv(name.upper()) if env is not None else None
+    if text is None:
+        start = default
+    else:
+        start = _truth_value(text, name.upper()) if env is bool else env(text)  # type: ignore[misc]
+    return _define(name, start, lambda value: value, state=False, doc=doc)
 
 
 _MATMUL_PRECISIONS = [
@@ -428,7 +478,8 @@ def _parse_default_device(value: Any) -> Any:
                      f"or a platform name string like 'cpu' or 'gpu', got: {value!r}")
 
 
-default_device = _define("jax_default_device", None, _parse_default_device, in_trace_context=True,
+default_device = _define("jax_default_device", _parse_default_device(os.getenv("JAX_DEFAULT_DEVICE")),
+                         _parse_default_device, in_trace_context=True,
                          doc="The device that uncommitted computations and arrays are placed on.")
 
 _guard_parse = _enum_parser(["allow", "log", "disallow", "log_explicit", "disallow_explicit"], optional=True)
@@ -449,6 +500,214 @@ array_garbage_collection_guard = _define(
     "jax_array_garbage_collection_guard",
     _from_env("jax_array_garbage_collection_guard", None, _gc_guard_parse), _gc_guard_parse,
     doc="What to do when an array is freed by the garbage collector (in a reference cycle).")
+
+
+def _parse_log_modules(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"new string config value must be of type str, got {value} of type {type(value)}.")
+    return value
+
+
+def _parse_client_options(value: Any) -> dict | str | None:
+    if value is not None and not isinstance(value, (dict, str)):
+        raise ValueError("new string config value must be None or of type dict | str, got "
+                         f"{value} of type {type(value)}.")
+    return value
+
+
+# ---- tracing and staging
+
+random_seed_offset = _define_int("jax_random_seed_offset", 0, in_trace_context=True,
+                                 doc="Added to the seed of every new PRNG key (keys of different processes differ).")
+high_dynamic_range_gumbel = _define_bool(
+    "jax_high_dynamic_range_gumbel", False, in_trace_context=True,
+    doc="Sample Gumbel variates from two uniforms, so that their tails reach further.")
+check_static_indices = _define_bool("jax_check_static_indices", False, in_trace_context=True,
+                                    doc="Raise IndexError for out-of-bounds static indices in jnp indexing.")
+traceback_filtering = _define_enum(
+    "jax_traceback_filtering", "auto", ["off", "tracebackhide", "remove_frames", "quiet_remove_frames", "auto"],
+    doc="How the library's internal frames are left out of the tracebacks of errors raised through it.")
+check_vma = _define_bool("check_vma", False, in_trace_context=True,
+                         doc="Check the varying manual axes of values under shard_map.")
+eager_constant_folding = _define_bool("eager_constant_folding", False, in_trace_context=True,
+                                      doc="Fold operations on constants while tracing.")
+use_direct_linearize = _define_bool("jax_use_direct_linearize", True, in_trace_context=True,
+                                    doc="Linearize in one pass rather than by JVP then partial evaluation.")
+use_simplified_jaxpr_constants = _define_bool("jax_use_simplified_jaxpr_constants", False, in_trace_context=True,
+                                              doc="Keep large constants as jaxpr literals.")
+mutable_array_checks = _define_bool("jax_mutable_array_checks", True, in_trace_context=True,
+                                    doc="Check that mutable arrays are not aliased or returned.")
+refs_to_pins = _define_bool("jax_refs_to_pins", False, in_trace_context=True,
+                            doc="Lower array references to pinned buffers.")
+custom_vjp3 = _define_bool("jax_custom_vjp3", False, in_trace_context=True,
+                           doc="Use the third implementation of custom_vjp.")
+remat3 = _define_bool("jax_remat3", False, in_trace_context=True, doc="Use the third implementation of remat.")
+scan3 = _define_bool("jax_scan3", False, in_trace_context=True, doc="Use the third implementation of scan.")
+disable_bwd_checks = _define_bool("jax_disable_bwd_checks", False, in_trace_context=True,
+                                  doc="Skip the checks of custom_vjp backward outputs.")
+disable_vmap_shmap_error = _define_bool("jax_disable_vmap_shmap_error", False, in_trace_context=True,
+                                        doc="Allow vmap of shard_map over an axis name it uses.")
+disallow_mesh_context_manager = _define_bool("jax_disallow_mesh_context_manager", False,
+                                             doc="Forbid `with mesh:` (use jax.sharding.use_mesh).")
+log_checkpoint_residuals = _define_bool("jax_log_checkpoint_residuals", False,
+                                        doc="Log the residuals that checkpoint saves.")
+captured_constants_warn_bytes = _define_int("jax_captured_constants_warn_bytes", 2_000_000_000,
+                                            doc="Warn when a traced function captures constants of more bytes.")
+captured_constants_report_frames = _define_int("jax_captured_constants_report_frames", 0,
+                                               doc="Source frames shown for each captured constant in the warning.")
+embedded_constants_max_bytes = _define_int("jax_embedded_constants_max_bytes", 32,
+                                           doc="Largest constant embedded in lowered code rather than passed in.")
+pprint_use_color = _define_bool("jax_pprint_use_color", True, doc="Use color when pretty-printing jaxprs.")
+error_checking_behavior_nan = _define_enum("jax_error_checking_behavior_nan", "ignore", ["ignore", "raise"],
+                                           doc="What jax.experimental.error_check does on NaN.")
+error_checking_behavior_divide = _define_enum("jax_error_checking_behavior_divide", "ignore", ["ignore", "raise"],
+                                              doc="What jax.experimental.error_check does on division by zero.")
+error_checking_behavior_oob = _define_enum("jax_error_checking_behavior_oob", "ignore", ["ignore", "raise"],
+                                           doc="What jax.experimental.error_check does on out-of-bounds indices.")
+
+# ---- lowering, compilation and dumps
+
+optimization_level = _define_enum("jax_optimization_level", "UNKNOWN", ["UNKNOWN", "O0", "O1", "O2", "O3"],
+                                  in_trace_context=True, doc="XLA's optimization level for compilation.")
+memory_fitting_level = _define_enum("jax_memory_fitting_level", "O2", ["UNKNOWN", "O0", "O1", "O2", "O3"],
+                                    in_trace_context=True, doc="How hard XLA works to fit a program in memory.")
+exec_time_optimization_effort = _define_float(
+    "jax_exec_time_optimization_effort", 0.0, in_trace_context=True,
+    doc="Compile-time effort for run-time speed, in [-1, 1].")
+memory_fitting_effort = _define_float("jax_memory_fitting_effort", 0.0, in_trace_context=True,
+                                      doc="Compile-time effort for memory fitting, in [-1, 1].")
+compiler_enable_remat_pass = _define_bool("jax_compiler_enable_remat_pass", True,
+                                          doc="Let XLA rematerialize to save memory (GPU).")
+include_full_tracebacks_in_locations = _define_bool(
+    "jax_include_full_tracebacks_in_locations", True, doc="Put whole tracebacks in the locations of lowered code.")
+traceback_in_locations_limit = _define_int("jax_traceback_in_locations_limit", 100,
+                                           doc="Most frames of a traceback kept in a location.")
+hlo_source_file_canonicalization_regex = _define_str(
+    "jax_hlo_source_file_canonicalization_regex", None,
+    doc="Text matching this regular expression is removed from file names in lowered code.")
+send_traceback_to_runtime = _define(
+    "jax_send_traceback_to_runtime",
+    _from_env("jax_send_traceback_to_runtime", RuntimeTracebackMode.OFF, _enum_class_parser(RuntimeTracebackMode)),
+    _enum_class_parser(RuntimeTracebackMode), doc="Send Python tracebacks with launched computations: off, on, full.")
+experimental_unsafe_xla_runtime_errors = _define_bool(
+    "jax_experimental_unsafe_xla_runtime_errors", False, doc="Let XLA raise run-time errors (unsafe).")
+xla_profile_version = _define_int("jax_xla_profile_version", 0, doc="Version of the XLA profile to compile with.")
+compilation_cache_include_metadata_in_key = _define_bool(
+    "jax_compilation_cache_include_metadata_in_key", False,
+    doc="Include the lowered code's metadata (locations) in compilation cache keys.")
+compilation_cache_check_contents = _define_bool(
+    "jax_compilation_cache_check_contents", False, doc="Check that a cache hit holds what compiling would give.")
+compilation_cache_expect_pgle = _define_bool("jax_compilation_cache_expect_pgle", False,
+                                             doc="Expect profile-guided entries in the compilation cache.")
+remove_custom_partitioning_ptr_from_cache_key = _define_bool(
+    "jax_remove_custom_partitioning_ptr_from_cache_key", False,
+    doc="Leave custom_partitioning callback addresses out of cache keys.")
+enable_pgle = _define_bool("jax_enable_pgle", False, doc="Profile-guided latency estimation (GPU).")
+pgle_profiling_runs = _define_int("jax_pgle_profiling_runs", 3, doc="Runs profiled before recompiling (PGLE).")
+pgle_aggregation_percentile = _define_int("jax_pgle_aggregation_percentile", 90,
+                                          doc="Percentile of the profiled times used (PGLE).")
+share_binary_between_hosts = _define_bool("jax_share_binary_between_hosts", False,
+                                          doc="Compile once and share the executable between hosts.")
+share_binary_between_hosts_timeout_ms = _define_int("jax_share_binary_between_hosts_timeout_ms", 1_200_000,
+                                                    doc="How long hosts wait for a shared executable.")
+export_calling_convention_version = _define(
+    "jax_export_calling_convention_version", int(os.getenv("JAX_EXPORT_CALLING_CONVENTION_VERSION", "10")),
+    _parse_optional_int, doc="Calling convention version of jax.export serializations.")
+serialization_version = _define("jax_serialization_version", int(os.getenv("JAX_SERIALIZATION_VERSION", "0")),
+                                _parse_optional_int, doc="Former name of the export calling convention version.")
+export_ignore_forward_compatibility = _define_bool(
+    "jax_export_ignore_forward_compatibility", False,
+    doc="Export custom calls that are not covered by the forward compatibility guarantee.")
+jax2tf_default_native_serialization = _define_bool("jax2tf_default_native_serialization", True,
+                                                   doc="jax2tf serializes natively by default.")
+use_shardy_partitioner = _define_bool("jax_use_shardy_partitioner", True, in_trace_context=True,
+                                      doc="Lower shardings for the Shardy partitioner rather than GSPMD.")
+dump_ir_to = _define_plain("jax_dump_ir_to", "", str,
+                           doc="Directory to write the lowered module of every compiled function to.")
+dump_ir_modes = _define_plain("jax_dump_ir_modes", "stablehlo", str,
+                              doc="Which forms to dump: comma-separated 'stablehlo', 'jaxpr'.")
+include_debug_info_in_dumps = _define_plain("jax_include_debug_info_in_dumps", True, bool,
+                                            doc="Keep locations in the dumped modules.")
+disable_most_optimizations = _define_plain("jax_disable_most_optimizations", False, bool,
+                                           doc="Compile with XLA's optimizations mostly off.")
+compiler_detailed_logging_min_ops = _define_plain("jax_compiler_detailed_logging_min_ops", 10, int,
+                                                  doc="Programs of fewer operations compile without detailed logs.")
+
+# ---- logging and debugging
+
+logging_level = _define_enum("jax_logging_level", "NOTSET",
+                             ["NOTSET", "DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"], optional=True,
+                             doc="Level of the library's loggers, shown on stderr (NOTSET: logging's own setup).")
+debug_log_modules = _define("jax_debug_log_modules", _from_env("jax_debug_log_modules", "", _parse_log_modules),
+                            _parse_log_modules, doc="Comma-separated modules whose debug messages are shown.")
+tracer_error_num_traceback_frames = _define_plain("jax_tracer_error_num_traceback_frames", 5, int,
+                                                  doc="Frames shown in errors about tracers.")
+distributed_debug = _define_bool("jax_distributed_debug", False, doc="Log the steps of jax.distributed.")
+debug_leaked_clients_on_clear_backends = _define_bool(
+    "jax_debug_leaked_clients_on_clear_backends", False, doc="Report clients still referenced after clear_backends.")
+source_url_schema = _define_str("jax_source_url_schema", None,
+                                doc="URL template for source links in profiler traces.")
+
+# ---- platforms and clients
+
+platform_name = _define_plain("jax_platform_name", "", str,
+                              doc="Platform of the default backend (''/unset: the first of jax_platforms).")
+backend_target = _define_plain("jax_backend_target", "", str, doc="Address of a remote backend.")
+xla_backend = _define_plain("jax_xla_backend", "", doc="Former name of jax_backend_target.")
+cpu_enable_async_dispatch = _define_plain("jax_cpu_enable_async_dispatch", True,
+                                          doc="Return from CPU computations before they finish.")
+cpu_collectives_implementation = _define_enum(
+    "jax_cpu_collectives_implementation", "gloo", ["gloo", "mpi", "megascale"], optional=True,
+    doc="Transport of CPU collectives between processes.")
+cpu_get_local_topology_timeout_minutes = _define_int(
+    "jax_cpu_get_local_topology_timeout_minutes", 2, doc="Minutes a CPU client waits to learn its local topology.")
+cpu_get_global_topology_timeout_minutes = _define_int(
+    "jax_cpu_get_global_topology_timeout_minutes", 5, doc="Minutes a CPU client waits for every process's topology.")
+pjrt_client_create_options = _define(
+    "jax_pjrt_client_create_options", _from_env("jax_pjrt_client_create_options", None, _parse_client_options),
+    _parse_client_options, doc="Options for creating PJRT plugin clients: a dict or 'key:value;key:value' text.")
+sort_devices_by_process_index = _define_plain("jax_sort_devices_by_process_index", True,
+                                              doc="Order devices by process index.")
+enable_preemption_service = _define_bool("jax_enable_preemption_service", True,
+                                         doc="Start the preemption sync service with jax.distributed.")
+enable_recoverability = _define_bool("jax_enable_recoverability", False,
+                                     doc="Let a multi-process run continue when processes fail.")
+check_proxy_envs = _define_plain("jax_check_proxy_envs", True, doc="Warn when proxy environment variables are set.")
+cross_host_transfer_socket_address = _define_plain("jax_cross_host_transfer_socket_address", "",
+                                                   doc="Socket address for transfers between hosts.")
+cross_host_transport_addresses = _define_plain("jax_cross_host_transport_addresses", "",
+                                               doc="Transport addresses for transfers between hosts.")
+cross_host_transfer_timeout_seconds = _define_plain("jax_cross_host_transfer_timeout_seconds", None,
+                                                    doc="Timeout of transfers between hosts.")
+cross_host_transfer_transfer_size = _define_plain("jax_cross_host_transfer_transfer_size", None,
+                                                  doc="Chunk size of transfers between hosts.")
+force_dcn_cross_host_transfers = _define_plain("jax_force_dcn_cross_host_transfers", False,
+                                               doc="Send transfers between hosts over the data-center network.")
+
+# ---- accelerators only (accepted and stored; nothing reads them on CPU)
+
+cuda_visible_devices = _define_plain("jax_cuda_visible_devices", "all", doc="CUDA devices to use ('all' or ids).")
+rocm_visible_devices = _define_plain("jax_rocm_visible_devices", "all", doc="ROCm devices to use ('all' or ids).")
+oneapi_visible_devices = _define_plain("jax_oneapi_visible_devices", "all", doc="oneAPI devices to use.")
+mock_gpu_topology = _define_plain("jax_mock_gpu_topology", "", doc="Mock GPU topology 'slices x hosts x devices'.")
+mock_num_gpu_processes = _define_plain("mock_num_gpu_processes", 0, doc="Number of mock GPU processes.")
+use_magma = _define_enum("jax_use_magma", "auto", ["off", "on", "auto"], doc="Use MAGMA for GPU eigendecompositions.")
+bcoo_cusparse_lowering = _define_bool("jax_bcoo_cusparse_lowering", False, doc="Lower BCOO operations to cuSPARSE.")
+threefry_gpu_kernel_lowering = _define_bool("jax_threefry_gpu_kernel_lowering", False, in_trace_context=True,
+                                            doc="Lower threefry to a GPU kernel.")
+ragged_dot_use_ragged_dot_instruction = _define_bool(
+    "jax_ragged_dot_use_ragged_dot_instruction", True, in_trace_context=True,
+    doc="Lower ragged_dot to XLA's ragged dot instruction.")
+ragged_dot_use_gpu_pallas_triton_lowering = _define_bool(
+    "jax_ragged_dot_use_gpu_pallas_triton_lowering", False, in_trace_context=True,
+    doc="Lower ragged_dot through a Pallas Triton kernel on GPU.")
+mosaic_allow_hlo = _define_bool("jax_mosaic_allow_hlo", False, doc="Let Mosaic kernels contain HLO (TPU).")
+pallas_use_mosaic_gpu = _define_bool("jax_pallas_use_mosaic_gpu", True, doc="Lower Pallas to Mosaic GPU.")
+pallas_enable_debug_checks = _define_bool("jax_pallas_enable_debug_checks", False, doc="Pallas run-time checks.")
+pallas_poison_buffers = _define_bool("jax_pallas_poison_buffers", False, doc="Fill Pallas scratch buffers with NaN.")
+pallas_verbose_errors = _define_plain("jax_pallas_verbose_errors", False, bool, doc="Longer Pallas errors.")
+use_emit_pipeline_primitive = _define_bool("jax_use_emit_pipeline_primitive", False,
+                                           doc="Pallas pipelines as a primitive (TPU).")
 
 
 @contextlib.contextmanager

@@ -38,7 +38,7 @@ FLAGS = ("jax_debug_nans", "jax_debug_infs", "jax_no_execution", "jax_debug_key_
 
 for _name in FLAGS:
     config.add_observer(_name, _arm)
-    _arm(config.read(_name))  # set from the environment (JAX_DEBUG_NANS=1)
+    _arm(getattr(config, _name))  # set from the environment (JAX_DEBUG_NANS=1)
 
 
 class KeyReuseChecker(Protocol):

@@ -87,7 +87,7 @@ def resolve_prng_impl(spec: Any) -> PRNGImpl:
     """The implementation ``spec`` names: None (the ``jax_default_prng_impl`` flag), a name, a PRNGSpec or a
     PRNGImpl."""
     if spec is None:
-        spec = config.config.read("jax_default_prng_impl")
+        spec = config.config.jax_default_prng_impl
     if isinstance(spec, PRNGImpl):
         return spec
     if isinstance(spec, PRNGSpec):
@@ -158,7 +158,7 @@ def _threefry_seed(seeds: Any) -> Any:
 
 
 def _partitionable() -> bool:
-    return config.config.read("jax_threefry_partitionable")
+    return config.config.jax_threefry_partitionable
 
 
 @partial(jit, static_argnums=(1,))

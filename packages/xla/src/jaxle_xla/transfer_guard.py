@@ -36,7 +36,7 @@ def _arm(value: Any) -> None:
 
 for _name in ("jax_transfer_guard", "jax_transfer_guard_host_to_device"):
     config.add_observer(_name, _arm)
-    _arm(config.read(_name))
+    _arm(getattr(config, _name))
 
 
 class _Explicit(threading.local):
