@@ -7,6 +7,7 @@ from jaxle_core import (  # noqa: E402, F401 (the sharding_rules modules and unr
     dtypes,
     errors,
     lax,
+    logging_config,
     sharding_rules,
     sharding_rules_indexing,
     sharding_rules_linalg,

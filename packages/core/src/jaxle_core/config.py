@@ -342,9 +342,10 @@ def _define_enum(name: str, default: str | None, choices: list[str], optional: b
     return _define(name, _from_env(name, default, parse), parse, **kwargs)
 
 
-def _define_plain(name: str, default: Any, env: type | None = None, doc: str = "") -> Flag:
+def _define_plain(name: str, default: Any, env: Callable[[str], Any] | None = None, doc: str = "") -> Flag:
     """One of JAX's plain flags: any value is stored as given, ``config.read`` gives it, and there is no context
-    manager. ``env`` (bool, int or str) reads its environment variable; None: the flag does not read one."""
+    manager. ``env`` (bool, or a conversion of the text such as int) reads its environment variable; None: the
+    flag does not read one."""
     text = os.getenv(name.upper()) if env is not None else None
     if text is None:
         start = default
@@ -650,7 +651,7 @@ source_url_schema = _define_str("jax_source_url_schema", None,
 
 # ---- platforms and clients
 
-platform_name = _define_plain("jax_platform_name", "", str,
+platform_name = _define_plain("jax_platform_name", "", str.lower,
                               doc="Platform of the default backend (''/unset: the first of jax_platforms).")
 backend_target = _define_plain("jax_backend_target", "", str, doc="Address of a remote backend.")
 xla_backend = _define_plain("jax_xla_backend", "", doc="Former name of jax_backend_target.")

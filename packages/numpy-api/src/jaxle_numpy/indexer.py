@@ -72,6 +72,18 @@ class ParsedIndex:
         return any(item.kind is Kind.ARRAY for item in self.items)
 
 
+def check_static_indices(parsed: ParsedIndex, wrap_negative_indices: bool) -> None:
+    """IndexError for a static integer index outside its axis (negative ones count from the end when
+    ``wrap_negative_indices``); what ``jax_check_static_indices`` asks for."""
+    for item in parsed.items:
+        if item.kind is Kind.STATIC_INT:
+            size = parsed.shape[item.dim]
+            lowest = -size if wrap_negative_indices else 0
+            if not lowest <= item.value < size:
+                raise IndexError(f"index {item.value} out of bounds for axis {item.dim} with size {size} "
+                                 f"(normalize_indices={wrap_negative_indices})")
+
+
 def _is_static_int(x: Any) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 

@@ -14,6 +14,7 @@ import numpy as np
 from jaxle_core import dtypes
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
+from jaxle_core.config import config
 from jaxle_core.extended import ExtendedArray
 from jaxle_core.lax import placement
 from jaxle_core.lax import slicing as lax_slicing
@@ -36,6 +37,8 @@ def rewriting_take(x, index, *, indices_are_sorted: bool = False, unique_indices
     if out_sharding is not None:
         placement.reshard_target(out_sharding)
     parsed = indexer.parse_index(index, get_aval(x).shape)
+    if mode is None and config.jax_check_static_indices:
+        indexer.check_static_indices(parsed, wrap_negative_indices)
     # an array over several devices takes a part of itself by gather, as JAX's (a slice would keep its layout)
     sliced = not (_over_devices(x) and indexer.takes_part(parsed))
     if sliced and not parsed.inserted_axes and not indexer.needs_gather_for_symbolic_shape(parsed):

@@ -13,6 +13,7 @@ import numpy as np
 import jaxle_numpy as jnp
 from jaxle_core import dtypes, jit, lax
 from jaxle_core.avals import canonicalize_shape, get_aval
+from jaxle_core.config import config
 from jaxle_numpy.util import named_jit, promote_dtypes_inexact
 from jaxle_random.keys import split, typed_key
 from jaxle_random.layouts import laid_out, out_layout, scalar_layout
@@ -79,11 +80,12 @@ def exponential(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, 
 def _gumbel(key: Any, shape: tuple[int, ...], dtype: np.dtype, mode: str) -> Any:
     if mode == "high":
         # below 1/2 a second draw fills in the bits under the first's resolution; -log1p(-u) keeps them
-        draws = _uniform(key, (2,) + shape, dtype, 0.0, 1.0)
+        draws = _uniform(key, (2,) + shape, dtype, minval=0.0, maxval=1.0)
         coarse, fine = lax.index_in_dim(draws, 0, keepdims=False), lax.index_in_dim(draws, 1, keepdims=False)
         finfo = dtypes.finfo(dtype)
+        upper_half = coarse >= 0.5
         refined = coarse + _unit(dtype, finfo.eps) * fine + _unit(dtype, finfo.tiny)
-        u = jnp.where(coarse >= 0.5, coarse, refined)
+        u = jnp.where(upper_half, coarse, refined)
         return lax.neg(lax.log(lax.neg(lax.log1p(lax.neg(u)))))
     u = _uniform(key, shape, dtype, minval=_unit(dtype, dtypes.finfo(dtype).tiny), maxval=1.0)
     return lax.neg(lax.log(lax.neg(lax.log(u))))
@@ -94,7 +96,8 @@ def gumbel(key: Any, shape: tuple[int, ...] | int = (), dtype: Any = None, mode:
     """Standard Gumbel values: ``-log(-log(u))`` of a uniform draw on [tiny, 1)."""
     layout = out_layout(out_sharding, "gumbel")
     dtype = _float_dtype(dtype, "gumbel")
-    mode = "low" if mode is None else mode
+    if mode is None:
+        mode = "high" if config.jax_high_dynamic_range_gumbel else "low"
     if mode not in ("high", "low"):
         raise ValueError(f"Must provide valid mode for gumbel got: {mode}")
     key = typed_key(key, "gumbel")

@@ -23,6 +23,7 @@ from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.batching.rule_helpers import elementwise_batcher
 from jaxle_core.batching.trace import batching_rules, insert_dim, move_dim
+from jaxle_core.config import config
 from jaxle_core.core import Primitive, evaluates_eagerly
 from jaxle_core.extended import ExtendedArray, evaluated_on_data, physical_rules, wrap_physical
 from jaxle_core.lax.standard import broadcast_shapes
@@ -240,6 +241,10 @@ evaluated_on_data.update((random_seed_p, random_split_p, random_fold_in_p))
 
 
 def random_seed(seeds: Any, impl: PRNGImpl) -> Any:
+    """Keys of ``impl`` from integer seeds, each offset by ``jax_random_seed_offset`` when it is set."""
+    offset = config.jax_random_seed_offset
+    if offset:
+        seeds = lax.add(seeds, np.asarray(offset, get_aval(seeds).dtype))
     return random_seed_p.bind(seeds, impl=impl)
 
 

@@ -12,6 +12,7 @@ another platform (``to_host``, ``copy_to_host_async``) and ``dlpack_capsule``.
 
 from __future__ import annotations
 
+import atexit
 import collections
 import contextlib
 import ctypes
@@ -35,6 +36,9 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
 
 from jaxlib import _jax  # noqa: E402
 from jaxlib import xla_client as xc  # noqa: E402
+
+from jaxle_core.config import config  # noqa: E402
+from jaxle_xla import ir_dumps  # noqa: E402
 
 Device = xc.Device
 DeviceBuffer = xc.ArrayImpl
@@ -150,17 +154,17 @@ def buffer_sharding(buffer: DeviceBuffer) -> DeviceSharding:
 # ---------------------------------------------------------------- clients
 
 
-def make_cpu_client(num_devices: int, distributed: dict[str, Any] | None = None) -> Any:
+def make_cpu_client(num_devices: int, distributed: dict[str, Any] | None = None, *, asynchronous: bool = True,
+                    local_topology_minutes: int = 2, global_topology_minutes: int = 5) -> Any:
     """A CPU client with ``num_devices`` devices (jaxlib's default when negative). ``distributed`` holds the
-    multi-process options (``distributed_client``, ``node_id``, ``num_nodes``, ``collectives``)."""
+    multi-process options (``distributed_client``, ``node_id``, ``num_nodes``, ``collectives``); a process of a
+    distributed run waits that many minutes for its own and for every process's topology. ``asynchronous``:
+    computations return before they finish."""
     options = dict(distributed or {})
     if num_devices > 0:
         options["num_devices"] = num_devices
-    # JAX's defaults for how long a process of a distributed run waits for the others' topologies (its flags
-    # jax_cpu_get_{local,global}_topology_timeout_minutes), so that the client is made as JAX makes it.
-    options.setdefault("get_local_topology_timeout_minutes", 2)
-    options.setdefault("get_global_topology_timeout_minutes", 5)
-    return xc.make_cpu_client(asynchronous=True, **options)
+    return xc.make_cpu_client(asynchronous=asynchronous, get_local_topology_timeout_minutes=local_topology_minutes,
+                              get_global_topology_timeout_minutes=global_topology_minutes, **options)
 
 
 # ---------------------------------------------------------------- distributed runtime
@@ -207,6 +211,14 @@ def start_preemption_sync_manager(client: DistributedRuntimeClient) -> Any:
 def cpu_collectives(client: DistributedRuntimeClient, hostname: str | None = None) -> Any:
     """CPU collectives between processes over gloo's TCP transport, rendezvousing through ``client``'s store."""
     return _jax.make_gloo_tcp_collectives(distributed_client=client, hostname=hostname)
+
+
+def mpi_collectives() -> Any:
+    """CPU collectives between processes over MPI (the processes are those of ``mpirun``), finalized at exit."""
+    collectives = _jax.make_mpi_collectives()
+    collectives.Init()
+    atexit.register(collectives.Finalize)
+    return collectives
 
 
 def compile_replicated(client: Any, module_text: str, devices: Sequence[Device]) -> LoadedExecutable:
@@ -286,14 +298,15 @@ def find_plugin_library(platform: str) -> str | None:
     return None
 
 
-def make_plugin_client(platform: str, library: str) -> Any:
-    """A client for a PJRT plugin (a GPU, for example) loaded from ``library``."""
+def make_plugin_client(platform: str, library: str, options: dict[str, Any]) -> Any:
+    """A client for a PJRT plugin (a GPU, for example) loaded from ``library``, created with ``options`` (over
+    jaxlib's own GPU options)."""
     if not xc.pjrt_plugin_loaded(platform):
         xc.load_pjrt_plugin_dynamically(platform, library)
     if not xc.pjrt_plugin_initialized(platform):
         xc.initialize_pjrt_plugin(platform)
-    options = xc.generate_pjrt_gpu_plugin_options() if platform in ("cuda", "rocm") else {}
-    return xc.make_c_api_client(platform, options, None)
+    defaults = xc.generate_pjrt_gpu_plugin_options() if platform in ("cuda", "rocm") else {}
+    return xc.make_c_api_client(platform, {**defaults, **options}, None)
 
 
 # ---------------------------------------------------------------- LAPACK
@@ -620,11 +633,42 @@ def compiler_options(overrides: dict[str, Any]) -> Iterator[None]:
         _option_overrides.value = previous
 
 
+# XLA's effort levels, by the names of jax_optimization_level and jax_memory_fitting_level.
+_EFFORT_LEVELS = {"UNKNOWN": 0, "O0": 9, "O1": 19, "O2": 29, "O3": 39}
+# Options that jit's compiler_options set on the build options rather than as overrides.
+_BUILD_OPTION_NAMES = ("exec_time_optimization_effort", "memory_fitting_effort", "optimization_level",
+                       "memory_fitting_level")
+
+
+def _apply_compile_flags(options: Any, overrides: dict[str, Any] | None) -> None:
+    """The compile options JAX's config sets (efforts, levels, optimizations, XLA profile version), then jit's
+    ``compiler_options`` ``overrides`` on top."""
+    build = options.executable_build_options
+    build.exec_time_optimization_effort = config.jax_exec_time_optimization_effort
+    build.memory_fitting_effort = config.jax_memory_fitting_effort
+    build.optimization_level = _EFFORT_LEVELS[config.jax_optimization_level]
+    build.memory_fitting_level = _EFFORT_LEVELS[config.jax_memory_fitting_level]
+    debug = build.debug_options
+    if config.read("jax_disable_most_optimizations"):
+        debug.xla_backend_optimization_level = 0
+        debug.xla_llvm_disable_expensive_passes = True
+        debug.xla_test_all_input_layouts = False
+    if not config.jax_compiler_enable_remat_pass:
+        debug.xla_disable_hlo_passes = "rematerialization"
+    if config.jax_xla_profile_version > 0:
+        options.profile_version = config.jax_xla_profile_version
+    remaining = dict(overrides or {})
+    for name in _BUILD_OPTION_NAMES:
+        if name in remaining:
+            setattr(build, name, remaining.pop(name))
+    if remaining:
+        options.env_option_overrides = list(remaining.items())
+
+
 def _compile_with(client: Any, module_text: str, devices: Any, options: Any,
                   host_callbacks: Sequence[Any]) -> LoadedExecutable:
-    overrides = getattr(_option_overrides, "value", None)
-    if overrides:
-        options.env_option_overrides = list(overrides.items())
+    _apply_compile_flags(options, getattr(_option_overrides, "value", None))
+    ir_dumps.dump_compiled(module_text)
     if not host_callbacks:  # a program calling back into this process's Python functions is never cached
         return _compile_cached(client, module_text, devices, options)
     from jaxlib.mlir import ir  # on first use, as for pretty printing below

@@ -3,7 +3,8 @@
 The clients start together on first use and stay fixed for the life of the
 process, as JAX's backends do. ``jax_platforms`` (env ``JAX_PLATFORMS``)
 lists the platforms to start, the first being the default; unset, every
-available platform starts, GPUs first. The CPU client's device count comes
+available platform starts, GPUs first. ``jax_platform_name`` (env
+``JAX_PLATFORM_NAME``) names another default platform among those started. The CPU client's device count comes
 from ``jax_num_cpu_devices`` (env ``JAX_NUM_CPU_DEVICES``) or from XLA_FLAGS'
 ``--xla_force_host_platform_device_count``, read when the client starts.
 GPUs are found through NVIDIA's (or AMD's) PJRT plugin packages when they
@@ -18,6 +19,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+from jaxle_core import config as flags
 from jaxle_core.config import config
 from jaxle_xla import _jaxlib, distributed
 
@@ -40,8 +42,32 @@ def _start_client(platform: str) -> Any:
         count = config.jax_num_cpu_devices
         if count is None or count < 0:
             count = _jaxlib.environment_num_cpu_devices() or -1
-        return _jaxlib.make_cpu_client(count, distributed.global_state.cpu_client_options())
-    return _jaxlib.make_plugin_client(platform, _jaxlib.find_plugin_library(platform))
+        return _jaxlib.make_cpu_client(
+            count, distributed.global_state.cpu_client_options(), asynchronous=flags.cpu_enable_async_dispatch.value,
+            local_topology_minutes=config.jax_cpu_get_local_topology_timeout_minutes,
+            global_topology_minutes=config.jax_cpu_get_global_topology_timeout_minutes)
+    return _jaxlib.make_plugin_client(platform, _jaxlib.find_plugin_library(platform),
+                                      plugin_client_options(platform))
+
+
+def plugin_client_options(platform: str) -> dict[str, Any]:
+    """The options a plugin client is created with: ``jax_pjrt_client_create_options`` (a dict, or text of
+    ``key:value`` pairs separated by ``;``), and for GPUs the devices ``jax_{cuda,rocm}_visible_devices`` name."""
+    given = config.jax_pjrt_client_create_options
+    options: dict[str, Any] = {}
+    if isinstance(given, dict):
+        options.update(given)
+    elif given:
+        for pair in given.split(";"):
+            key_value = pair.split(":")
+            if len(key_value) != 2:
+                raise RuntimeError(f"Multiple ':' separators for option in jax_pjrt_client_create_options: "
+                                   f"'{pair}'. Should be in format 'key:value'")
+            options[key_value[0]] = key_value[1]
+    visible = {"cuda": flags.cuda_visible_devices, "rocm": flags.rocm_visible_devices}.get(platform)
+    if visible is not None and visible.value != "all":
+        options["visible_devices"] = [int(i) for i in visible.value.split(",")]
+    return options
 
 
 def _known_platforms() -> list[str]:
@@ -85,7 +111,10 @@ def get_client(backend: Any = None) -> Any:
     """The client of ``backend`` (a platform name, a client, or None for the default platform)."""
     clients = _started()
     if backend is None:
-        return next(iter(clients.values()))
+        # jax_xla_backend (the older name) or jax_platform_name picks the default platform, as in JAX.
+        backend = flags.xla_backend.value or flags.platform_name.value or None
+        if backend is None:
+            return next(iter(clients.values()))
     if not isinstance(backend, str):
         return backend
     if backend == "gpu":
@@ -108,7 +137,7 @@ def started_clients(start: bool = True) -> dict[str, Any]:
 
 def default_backend() -> str:
     """The platform name of the default backend (``'cpu'``, ``'gpu'``)."""
-    platform = next(iter(_started()))
+    platform = get_client().platform
     return "gpu" if platform in _GPU_PLATFORMS else platform
 
 

@@ -18,6 +18,7 @@ import gc
 from collections.abc import Sequence
 from typing import Any
 
+from jaxle_core.config import config
 from jaxle_xla import _jaxlib
 
 __all__ = ["State", "global_state", "initialize", "is_initialized", "shutdown"]
@@ -38,8 +39,17 @@ class State:
         """The options that make a CPU client span every process of the run (none outside a run)."""
         if self.client is None:
             return {}
-        return {"distributed_client": self.client, "node_id": self.process_id, "num_nodes": self.num_processes,
-                "collectives": _jaxlib.cpu_collectives(self.client)}
+        options = {"distributed_client": self.client, "node_id": self.process_id, "num_nodes": self.num_processes}
+        # jax_cpu_collectives_implementation: gloo (the default), MPI, or None for none.
+        implementation = config.jax_cpu_collectives_implementation
+        if implementation == "gloo":
+            options["collectives"] = _jaxlib.cpu_collectives(self.client)
+        elif implementation == "mpi":
+            options["collectives"] = _jaxlib.mpi_collectives()
+        elif implementation is not None:
+            raise RuntimeError(f"jax_cpu_collectives_implementation={implementation!r} has no CPU collectives: "
+                               "use 'gloo', 'mpi' or None.")
+        return options
 
 
 global_state = State()
