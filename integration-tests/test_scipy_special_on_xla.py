@@ -1,9 +1,11 @@
 """jax.scipy.special and jax.scipy.stats on the XLA backend: the golden cases of golden/scipy_special_golden.json,
-scipy_special_x64_golden.json, scipy_stats_golden.json and the sweep of every function (scipy_sweep_golden.json,
-scipy_sweep_x64_golden.json) — JAX 0.10.2's values on CPU — replayed eagerly, bit for bit; the package tests compare
-the same jaxprs on the NumPy reference backend, within a float tolerance."""
+scipy_special_x64_golden.json, scipy_stats_golden.json, the sweep of every function (scipy_sweep_golden.json,
+scipy_sweep_x64_golden.json) and gaussian_kde (scipy_kde_golden.json, scipy_kde_x64_golden.json) — JAX 0.10.2's
+values on CPU — replayed eagerly, bit for bit; the package tests compare the same jaxprs on the NumPy reference
+backend, within a float tolerance."""
 
 import jnp_golden  # found through conftest.py's path
+import make_scipy_kde_golden
 import make_scipy_special_golden
 import make_scipy_special_x64_golden
 import make_scipy_stats_golden
@@ -20,11 +22,11 @@ SUITES = {
     "stats": (False, make_scipy_stats_golden.CASES, jnp_golden.load("scipy_stats_golden.json")),
     "sweep": (False, make_scipy_sweep_golden.CASES, jnp_golden.load("scipy_sweep_golden.json")),
     "sweep_x64": (True, make_scipy_sweep_golden.CASES_X64, jnp_golden.load("scipy_sweep_x64_golden.json")),
+    "kde": (False, make_scipy_kde_golden.CASES, jnp_golden.load("scipy_kde_golden.json")),
+    "kde_x64": (True, make_scipy_kde_golden.CASES_X64, jnp_golden.load("scipy_kde_x64_golden.json")),
 }
 # Cases whose values agree with JAX's to float rounding only; each says why.
 NOT_BITS = {
-    **dict.fromkeys([("stats", name) for name in ("gaussian_kde.evaluate",)],
-                    "computed with other operations than JAX's"),
     **dict.fromkeys([(suite, name) for suite in ("sweep", "sweep_x64")
                      for name in scipy_golden.cases_of(SUITES[suite][1], *scipy_golden.OWN_ALGORITHMS)],
                     "evaluated by jaxle's own series and recurrences (test_scipy_series.py)"),

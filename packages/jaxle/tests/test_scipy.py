@@ -61,7 +61,7 @@ def test_series_functions_on_xla():
     np.testing.assert_allclose(jax.scipy.special.wofz(x + 1j), scipy.special.wofz(x + 1j), rtol=2e-5)
 
 
-def test_gaussian_kde_resample_gives_jax_bits():
+def test_gaussian_kde_resample_gives_jax_bits_and_jaxprs():
     import json  # noqa: PLC0415
     import pathlib  # noqa: PLC0415
     import sys  # noqa: PLC0415

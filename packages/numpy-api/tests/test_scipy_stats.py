@@ -14,22 +14,28 @@ from jaxle_numpy.scipy import stats
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent / "golden"))
 import jnp_golden  # noqa: E402
+import make_scipy_kde_golden  # noqa: E402
 import scipy_golden  # noqa: E402
 from make_scipy_stats_golden import CASES  # noqa: E402
 
 GOLDEN = jnp_golden.load("scipy_stats_golden.json")
 
 
-# Cases whose values, weak types and errors match JAX's but whose jaxprs differ by design; each says why.
-JAXPR_DIFFERS = {
-    **dict.fromkeys(("gaussian_kde.evaluate", "gaussian_kde.logpdf_weighted"),
-                    "the kernel sum is a logsumexp over whitened differences (JAX: another formulation)"),
-}
+KDE_SUITES = jnp_golden.float32_and_x64(make_scipy_kde_golden.CASES, "scipy_kde_golden.json",
+                                        make_scipy_kde_golden.CASES_X64, "scipy_kde_x64_golden.json")
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_golden(name):
-    scipy_golden.assert_case_matches(CASES[name], GOLDEN[name], jaxpr_differs=name in JAXPR_DIFFERS)
+    scipy_golden.assert_case_matches(CASES[name], GOLDEN[name])
+
+
+@pytest.mark.parametrize("x64, name", sorted((x64, name) for x64, (cases, _) in KDE_SUITES.items() for name in cases))
+def test_gaussian_kde_golden(x64, name):
+    """Every method of ``gaussian_kde``: JAX's jaxprs, values, weak types and errors, float32 and 64-bit."""
+    cases, records = KDE_SUITES[x64]
+    with config.enable_x64(x64):
+        scipy_golden.assert_case_matches(cases[name], records[name])
 
 
 X = np.array([-2.5, -0.7, 0.0, 0.3, 1.2, 4.0])

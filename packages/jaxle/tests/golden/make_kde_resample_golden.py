@@ -1,5 +1,5 @@
-"""Write kde_resample_golden.json: JAX 0.10.2's ``gaussian_kde.resample`` draws (float32 bits as integers) for a
-few keys, shapes and weights.
+"""Write kde_resample_golden.json: JAX 0.10.2's ``gaussian_kde.resample`` draws (float32 bits as integers) and
+jaxprs for a few keys, shapes and weights.
 
     /work/jaxpeer/bin/python packages/jaxle/tests/golden/make_kde_resample_golden.py jax
 """
@@ -17,15 +17,17 @@ WEIGHTS = [1.0, 2.0, 3.0, 4.0]
 CASES = [(0, [3], True, False), (7, [2, 2], True, False), (1, [], False, True), (3, [5], False, False)]
 
 
-def draws(module) -> list[list[int]]:
-    """Each case's draws as the integers of their float32 bits."""
-    results = []
+def draws(module) -> dict[str, list]:
+    """Each case's draws as the integers of their float32 bits, and its jaxpr (of the estimate and the key)."""
+    results = {"draws": [], "jaxprs": []}
     for seed, shape, weighted, one_d in CASES:
         data = np.array(DATA[0] if one_d else DATA, np.float32)
         weights = np.array(WEIGHTS, np.float32) if weighted else None
         kde = module.scipy.stats.gaussian_kde(data, weights=weights)
         sample = np.asarray(kde.resample(module.random.PRNGKey(seed), tuple(shape)), np.float32)
-        results.append(sample.reshape(-1).view(np.uint32).tolist())
+        results["draws"].append(sample.reshape(-1).view(np.uint32).tolist())
+        staged = module.make_jaxpr(lambda k, key, shape=tuple(shape): k.resample(key, shape))
+        results["jaxprs"].append(str(staged(kde, module.random.key(seed))))
     return results
 
 

@@ -304,6 +304,8 @@ def _squeeze(a: Any, axis: int | Sequence[int] | None = None) -> Any:
         dimensions = tuple(_axis(i, len(shape)) for i in _index_tuple(axis))
         if len(set(dimensions)) != len(dimensions):
             raise ValueError(f"dimensions are not unique: {dimensions}")
+    if not dimensions:  # nothing to squeeze: the operand itself, as JAX's (a Python scalar stays a literal)
+        return as_array(a)
     return as_array(lax_structural.squeeze(a, dimensions))
 
 

@@ -19,6 +19,7 @@ A2 = _RNG.standard_normal((2, 2)).astype(np.float32)
 C32 = _RNG.standard_normal((3, 2)).astype(np.float32)
 DIAGONAL = _RNG.standard_normal(5).astype(np.float32)
 OFF_DIAGONAL = _RNG.standard_normal(4).astype(np.float32)
+BATCH_B = np.linspace(-2.0, 3.0, 48, dtype=np.float32)  # right-hand sides with batch dimensions
 
 
 def case(path, *args, **kwargs):
@@ -40,6 +41,12 @@ CASES = {
     "linalg.cholesky": case("linalg.cholesky", SPD),
     "linalg.cholesky_lower": case("linalg.cholesky", SPD, lower=True),
     "linalg.cho_solve": lambda m: (lambda c, b: m.scipy.linalg.cho_solve((c, False), b), [SPD, B]),
+    **{f"linalg.cho_solve_batch{len(shape) - 2}": lambda m, shape=shape: (
+        lambda c, b: m.scipy.linalg.cho_solve((c, False), b), [SPD, BATCH_B[:np.prod(shape)].reshape(shape)])
+       for shape in [(2, 3, 4), (2, 2, 3, 4)]},
+    "linalg.cho_solve_batched_factor": lambda m: (lambda c, b: m.scipy.linalg.cho_solve((c, True), b),
+                                                  [np.stack([SPD, 2 * SPD]), BATCH_B[:12].reshape(3, 4)]),
+    "linalg.solve_triangular_batch2": case("linalg.solve_triangular", A, BATCH_B[:48].reshape(2, 2, 3, 4)),
     "linalg.solve_triangular": case("linalg.solve_triangular", A, B),
     "linalg.solve_triangular_lower_t": case("linalg.solve_triangular", A, B, trans=1, lower=True),
     "linalg.lu_factor": case("linalg.lu_factor", A),

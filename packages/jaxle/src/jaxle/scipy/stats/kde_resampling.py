@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import jaxle_numpy as jnp
 import jaxle_random
-from jaxle_core import lax
 from jaxle_core.avals import get_aval
-from jaxle_core.lax import linalg
+from jaxle_numpy import util
 from jaxle_numpy.scipy.stats import kde
 from jaxle_tree import register_pytree_node_class
 
@@ -19,17 +19,13 @@ __all__ = ["gaussian_kde"]
 class gaussian_kde(kde.gaussian_kde):  # noqa: N801 - SciPy's name
     """A Gaussian kernel density estimate of ``dataset`` (``(d, n)``), with ``resample``."""
 
+    @util.named_jit("resample", ("shape",))
     def resample(self, key: Any, shape: tuple[int, ...] = ()) -> Any:
         """``shape`` draws from the estimate, as a ``(d,) + shape`` array: data points chosen by weight, each
-        moved by a draw from the kernel ``N(0, covariance)``."""
-        shape = tuple(shape)
+        moved by a draw from the kernel ``N(0, covariance)``, whose axes come reversed as JAX's (``.T``): with
+        several sample axes, the two broadcast only as far as JAX's do."""
         point_key, kernel_key = jaxle_random.split(key)
         chosen = jaxle_random.choice(point_key, self.n, shape=shape, p=self.weights)
-        factor = linalg.cholesky(self.covariance)
-        standard = jaxle_random.normal(kernel_key, shape + (self.d,), dtype=get_aval(self.dataset).dtype)
-        ndim = len(shape) + 1
-        kernel = lax.dot_general(standard, factor, (((ndim - 1,), (1,)), ((), ())))
-        # the draws' axes reversed, as JAX's ``.T`` (for several sample axes these pair with the chosen points in
-        # reverse order, which is JAX's result)
-        moved = lax.transpose(kernel, tuple(reversed(range(ndim))))
-        return lax.add(self.dataset[:, chosen], moved)
+        kernel = jaxle_random.multivariate_normal(kernel_key, jnp.zeros(self.d, get_aval(self.covariance).dtype),
+                                                  self.covariance, shape=shape, dtype=get_aval(self.dataset).dtype).T
+        return self.dataset[:, chosen] + kernel

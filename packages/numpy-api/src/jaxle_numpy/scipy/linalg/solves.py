@@ -4,7 +4,6 @@ and the inverse and determinant."""
 from __future__ import annotations
 
 import functools
-import math
 import warnings
 from typing import Any
 
@@ -49,6 +48,19 @@ def _solve_triangular(a: Any, b: Any, trans: Any, lower: bool, unit_diagonal: bo
     return _as_columns(lambda rhs: _batched_solve(solve, a, rhs), b)
 
 
+def _fold_batch(solve, a: Any, b: Any) -> Any:
+    """``solve(a, b)`` for a single matrix ``a`` and a batch of right-hand sides ``b``, as JAX's ``vmap`` over each
+    batch dimension stages it: the innermost batch dimension is folded into the columns first, then the next."""
+    if get_aval(b).ndim == 2:
+        return solve(a, b)
+    *outer, inner, rows, columns = get_aval(b).shape
+    kept = tuple(range(len(outer)))
+    folded = lax.reshape(lax.transpose(b, (*kept, len(outer) + 1, len(outer) + 2, len(outer))),
+                         (*outer, rows, columns * inner))
+    x = lax.reshape(_fold_batch(solve, a, folded), (*outer, rows, columns, inner))
+    return lax.transpose(x, (*kept, len(outer) + 2, len(outer), len(outer) + 1))
+
+
 def _batched_solve(solve, a: Any, b: Any) -> Any:
     """``solve(a, b)`` where the batch dimensions of ``a`` and ``b`` broadcast, as JAX's: a single matrix solves
     for every batch element's columns at once, otherwise both operands are broadcast to the common batch shape."""
@@ -57,15 +69,16 @@ def _batched_solve(solve, a: Any, b: Any) -> Any:
     if a_batch == b_batch:
         return solve(a, b)
     if not a_batch:
-        n_batch, (rows, columns) = len(b_batch), b_shape[-2:]
-        folded = lax.reshape(lax.transpose(b, (n_batch, n_batch + 1, *range(n_batch))),
-                             (rows, columns * math.prod(b_batch)))
-        x = lax.reshape(solve(a, folded), (rows, columns, *b_batch))
-        return lax.transpose(x, (*range(2, n_batch + 2), 0, 1))
+        return _fold_batch(solve, a, b)
     batch = tuple(np.broadcast_shapes(a_batch, b_batch))
 
     def broadcast(x, shape):
-        return lax.broadcast_in_dim(x, batch + shape[-2:], tuple(range(len(batch) - len(shape) + 2, len(batch) + 2)))
+        if shape == batch + shape[-2:]:
+            return x
+        # bound directly: JAX's dimensions here are NumPy integers, which its jaxprs print as such
+        dimensions = tuple(np.int64(d) for d in range(len(batch) - len(shape) + 2, len(batch) + 2))
+        return lax.broadcast_in_dim_p.bind(x, shape=batch + shape[-2:], broadcast_dimensions=dimensions,
+                                           sharding=None)
 
     return solve(broadcast(a, a_shape), broadcast(b, b_shape))
 
@@ -82,11 +95,15 @@ def solve_triangular(a: Any, b: Any, trans: int | str = 0, lower: bool = False, 
 def _cho_solve(c: Any, b: Any, lower: bool) -> Any:
     c, b = inexact("scipy.linalg.cho_solve", c, b)
 
-    # c c^H x = b (lower) or c^H c x = b (upper): one solve with each triangle in turn.
-    b = _as_columns(lambda rhs: lax_linalg.triangular_solve(c, rhs, left_side=True, lower=lower,
-                                                            transpose_a=not lower, conjugate_a=not lower), b)
-    return _as_columns(lambda rhs: lax_linalg.triangular_solve(c, rhs, left_side=True, lower=lower,
-                                                               transpose_a=lower, conjugate_a=lower), b)
+    def solve(transpose: bool):
+        def solve_matrix(matrix, rhs):
+            return lax_linalg.triangular_solve(matrix, rhs, left_side=True, lower=lower, transpose_a=transpose,
+                                               conjugate_a=transpose)
+        return lambda rhs: _batched_solve(solve_matrix, c, rhs)
+
+    # c c^H x = b (lower) or c^H c x = b (upper): one solve with each triangle in turn, each broadcasting its batch
+    # dimensions on its own.
+    return _as_columns(solve(lower), _as_columns(solve(not lower), b))
 
 
 def cho_solve(c_and_lower: tuple[Any, bool], b: Any, overwrite_b: bool = False, check_finite: bool = True) -> Any:
