@@ -30,8 +30,6 @@ NOT_BITS = {
     **dict.fromkeys([(suite, name) for suite in ("sweep", "sweep_x64")
                      for name in scipy_golden.cases_of(SUITES[suite][1], *scipy_golden.OWN_ALGORITHMS)],
                     "evaluated by jaxle's own series and recurrences (test_scipy_series.py)"),
-    ("sweep_x64", "stats.sem_axis"): "ddof is a constant of the compiled sem (JAX's an operand): XLA folds its "
-                                     "divisor otherwise, one ulp apart",
 }
 CASES = sorted((suite, name) for suite, (_, cases, golden) in SUITES.items() for name in cases
                if "values" in golden[name] and (suite, name) not in NOT_BITS)

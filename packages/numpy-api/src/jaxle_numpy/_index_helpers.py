@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from jaxle_core import dtypes, lax
+import numpy as np
+
+from jaxle_core import lax
 from jaxle_core.avals import get_aval
 from jaxle_numpy.indexing import at, getitem
 
@@ -27,8 +29,9 @@ def set_at(operand: Any, indices: Any, updates: Any) -> Any:
 
 
 def set_tail(operand: Any, updates: Any) -> Any:
-    """``operand.at[1:].set(updates)``; like JAX's, an empty slice stages no scatter."""
-    start = lax.full((1,), 1, dtypes.default_int_dtype())
+    """``operand.at[1:].set(updates)``; like JAX's, an empty slice stages no scatter and the start is an int32
+    index whatever the default integer type."""
+    start = lax.full((1,), 1, np.int32)
     if get_aval(updates).shape[0] == 0:
         return operand
     dn = lax.ScatterDimensionNumbers(update_window_dims=tuple(range(get_aval(updates).ndim)),

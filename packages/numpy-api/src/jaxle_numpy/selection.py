@@ -300,8 +300,9 @@ def _nonzero_sized(a, size: int, fill_value) -> tuple[Any, ...]:
         raise ValueError(f"safe_zip() argument 1 has length {len(shape)} but argument 0 has length {len(fills)}. "
                          f"All lengths: ({len(fills)}, {len(shape)})")
     positions = lax_structural.iota(index_dtype, size)
-    count = lax_reductions.reduce_sum(lax_structural.convert_element_type(mask, index_dtype),
-                                      tuple(range(len(shape))))
+    # counted as JAX does: the mask as int32, then summed in the default integer type
+    count = lax_structural.convert_element_type(lax_structural.convert_element_type(mask, np.int32), index_dtype)
+    count = lax_reductions.reduce_sum(count, tuple(range(len(shape))))
     beyond = lax_elementwise.ge(positions, count)
     return tuple(where(beyond, fill, coordinate) for fill, coordinate in zip(fills, coordinates))
 

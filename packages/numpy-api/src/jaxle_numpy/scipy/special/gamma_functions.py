@@ -15,7 +15,7 @@ from jaxle_numpy import util
 from jaxle_numpy.conditional import _where
 from jaxle_numpy.manipulation import expand_dims
 from jaxle_numpy.selection import select
-from jaxle_numpy.ufuncs import floor, remainder, signbit, subtract
+from jaxle_numpy.ufuncs import add, floor, multiply, remainder, signbit, subtract
 
 __all__ = ["beta", "betainc", "betaln", "comb", "digamma", "factorial", "gamma", "gammainc", "gammaincc", "gammaln",
            "gammasgn", "loggamma", "multigammaln", "poch", "polygamma"]
@@ -175,6 +175,7 @@ def comb(N: Any, k: Any, *, repetition: bool = False) -> Any:  # noqa: N803 - Sc
 
 
 def _poch_body(z: Any, m: Any) -> Any:
+    z, m = util.promote_shapes("poch", z, m)  # inside the custom_jvp function, as JAX's
     m_is_zero = lax.eq(m, util.zero_of(m))
     numerator = lax.add(z, m)
     ratio = lax.div(gammasgn(numerator) * lax.exp(lax.lgamma(numerator)), gammasgn(z) * lax.exp(lax.lgamma(z)))
@@ -183,12 +184,14 @@ def _poch_body(z: Any, m: Any) -> Any:
 
 _poch_body.__name__ = _poch_body.__qualname__ = "poch"
 _poch = custom_jvp(_poch_body)
-_poch.defjvps(lambda z_dot, ans, z, m: lax.mul(z_dot, lax.mul(ans, lax.sub(lax.digamma(lax.add(z, m)),
-                                                                            lax.digamma(z)))),
-              lambda m_dot, ans, z, m: lax.mul(m_dot, lax.mul(ans, lax.digamma(lax.add(z, m)))))
+# As JAX's rules: in jnp's broadcasting arithmetic (the operands come unbroadcast), poch evaluated again.
+_poch.defjvps(lambda z_dot, ans, z, m: multiply(multiply(subtract(lax.digamma(add(z, m)), lax.digamma(z)),
+                                                         poch(z, m)), z_dot),
+              lambda m_dot, ans, z, m: multiply(multiply(lax.digamma(add(z, m)), poch(z, m)), m_dot))
 
 
 def poch(z: Any, m: Any) -> Any:
     """The Pochhammer symbol (rising factorial) ``gamma(z + m) / gamma(z)``."""
-    z, m = util.promote_args_inexact("poch", z, m)
-    return _poch(z, m)
+    util.check_arraylike("poch", z, m)
+    util.check_no_float0s("poch", z, m)
+    return _poch(*util.promote_dtypes_inexact(z, m))

@@ -109,7 +109,7 @@ def rankdata(a: Any, method: str = "average", *, axis: int | None = None, nan_po
                     lambda a: _ranks(a, method), a)
 
 
-@util.named_jit("sem", static_argnames=("axis", "ddof", "nan_policy", "keepdims"))
+@util.named_jit("sem", static_argnames=("axis", "nan_policy", "keepdims"))
 def sem(a: Any, axis: int | None = 0, ddof: int = 1, nan_policy: str = "propagate", *, keepdims: bool = False) -> Any:
     """The standard error of the mean along ``axis``: ``std(a, ddof=ddof) / sqrt(n)``."""
     util.check_arraylike("sem", a)
