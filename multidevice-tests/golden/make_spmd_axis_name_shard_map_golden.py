@@ -65,6 +65,21 @@ def _gathered_checked(jax, mesh, check_vma):
                          out_specs=P(), check_vma=check_vma)
 
 
+def _batch_axis_sum(jax, mesh, check_vma):
+    """A sum over the batch's mesh axis 'x' (a cast to vary over 'x', which the batched blocks vary over already:
+    refused when types are checked)."""
+    P = jax.sharding.PartitionSpec
+    return jax.shard_map(lambda a: jax.lax.psum(a, "x"), mesh=mesh, in_specs=P("y"), out_specs=P("y"),
+                         check_vma=check_vma)
+
+
+def _batch_axis_index(jax, mesh, check_vma):
+    """The position along the batch's mesh axis 'x' (refused as ``_batch_axis_sum`` is when types are checked)."""
+    P = jax.sharding.PartitionSpec
+    return jax.shard_map(lambda a: a * jax.lax.axis_index("x"), mesh=mesh, in_specs=P("y"), out_specs=P(),
+                         check_vma=check_vma)
+
+
 # name -> (the shard_map made of (jax, mesh, check_vma), check_vma, vmap's keywords, the operands)
 CASES_GIVEN = {
     "indexed_sum": (_indexed_sum, True, {}, (BATCH,)),
@@ -78,6 +93,10 @@ CASES_GIVEN = {
     "partly_manual": (_partly_manual, True, {}, (BATCH,)),
     "varying_result": (_varying_result, True, {}, (BATCH,)),
     "gathered_checked": (_gathered_checked, True, {}, (BATCH,)),
+    "batch_axis_sum": (_batch_axis_sum, True, {}, (BATCH,)),
+    "batch_axis_sum_unchecked": (_batch_axis_sum, False, {}, (BATCH,)),
+    "batch_axis_index": (_batch_axis_index, True, {}, (BATCH,)),
+    "batch_axis_index_unchecked": (_batch_axis_index, False, {}, (BATCH,)),
 }
 
 

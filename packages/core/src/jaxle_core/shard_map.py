@@ -961,6 +961,7 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
         paths = [tree.keystr(p) for p, _ in tree.tree_flatten_with_path(outs_shape)[0]]
         check_out_rank(fun_name, closed.out_avals, flat_out_specs, paths, eager)
         if check_vma:
+            _check_spmd_batching(closed, flat, mesh, flat_in_specs, flat_out_specs, manual)
             closed = cast_outputs(closed, flat_out_specs, mesh, manual)
             if eager:  # JAX's eager shard_map checks its results one at a time, in a function of its own
                 for aval, spec in zip(closed.out_avals, flat_out_specs):
@@ -1008,6 +1009,18 @@ def _spmd_batch_axes(jaxpr: Jaxpr, flat: Sequence[Any]) -> list[frozenset]:
             batched.update(eqn.outvars)
     axes = frozenset(trace.spmd_axes)
     return [axes if isinstance(v, Var) and v in batched else frozenset() for v in jaxpr.outvars]
+
+
+def _check_spmd_batching(closed: ClosedJaxpr, flat: Sequence[Any], mesh, in_specs, out_specs,
+                         manual: frozenset) -> None:
+    """Under a ``vmap`` naming mesh axes (``spmd_axis_name``), JAX's errors batching the body (see
+    ``check_spmd_batched_body``), raised before the results' types are checked, as JAX raises them."""
+    from jaxle_core.batching.shard_map import check_spmd_batched_body  # batching registers shard_map's rule
+    from jaxle_core.batching.trace import BatchTrace
+
+    trace = core.current_trace()
+    if isinstance(trace, BatchTrace) and trace.spmd_axes:
+        check_spmd_batched_body(trace, flat, closed, mesh, in_specs, out_specs, manual)
 
 
 def _batch_axes() -> frozenset:

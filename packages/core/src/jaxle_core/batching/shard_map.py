@@ -60,12 +60,14 @@ def _check_spmd_axes_manual(spmd_axes: tuple, mesh, newly_manual_axes: frozenset
                              f"unreduced=frozenset(), reduced=frozenset()) with axis: {name} of type {axis_type}")
 
 
-def _shard_map_batch(trace: BatchTrace, vals, dims, *, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs, check_vma,
-                     newly_manual_axes, **params):
+def _batched_body(trace: BatchTrace, vals, dims, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs, check_vma: bool,
+                  newly_manual_axes: frozenset) -> tuple[ClosedJaxpr, list[int | None], Any]:
+    """The body batched along ``dims``, its results' batch dimensions, and the spec entry splitting the batch (None
+    unless ``vmap``'s ``spmd_axis_name`` names mesh axes: then each device's block holds its part of the batch)."""
     size = body_batch_size(trace, vals, dims)
     spmd_axes = current_spmd_axes()
     entry, varying = None, frozenset()
-    if spmd_axes is not None:  # each device's block holds its part of the batch
+    if spmd_axes is not None:
         _check_spmd_axes_unused(spmd_axes, in_specs, "in_specs")
         _check_spmd_axes_unused(spmd_axes, out_specs, "out_specs")
         _check_spmd_axes_manual(spmd_axes, mesh, newly_manual_axes, in_specs)
@@ -73,6 +75,23 @@ def _shard_map_batch(trace: BatchTrace, vals, dims, *, jaxpr: ClosedJaxpr, mesh,
         entry, varying = spmd_entry(spmd_axes), frozenset(spmd_axes) if check_vma else frozenset()
     with body_context(mesh, check_vma, newly_manual_axes):
         body, out_dims = batch_jaxpr(jaxpr, dims, size, trace.axis_name, varying)
+    return body, out_dims, entry
+
+
+def check_spmd_batched_body(trace: BatchTrace, flat, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs,
+                            newly_manual_axes: frozenset) -> None:
+    """JAX's errors batching a body that checks types along ``trace``'s ``spmd_axis_name``, raised before its
+    results' types are checked, as JAX batches the body while it traces it: a cast (``pvary``) to the batch's mesh
+    axes, which the batched blocks vary over already, is refused."""
+    vals, dims = zip(*map(trace.to_val_dim, flat)) if flat else ((), ())
+    with trace.running_rules():
+        _batched_body(trace, vals, dims, jaxpr, mesh, in_specs, out_specs, True, newly_manual_axes)
+
+
+def _shard_map_batch(trace: BatchTrace, vals, dims, *, jaxpr: ClosedJaxpr, mesh, in_specs, out_specs, check_vma,
+                     newly_manual_axes, **params):
+    body, out_dims, entry = _batched_body(trace, vals, dims, jaxpr, mesh, in_specs, out_specs, check_vma,
+                                          newly_manual_axes)
     specs = _with_batch_dims(in_specs, dims, entry)
     if (not newly_manual_axes and isinstance(core.current_trace(), core.EvalTrace)
             and all(t is AxisType.Explicit for t in mesh.axis_types)):

@@ -162,6 +162,11 @@ def _psum_invariant_impl(x, *, axes):
 
 @pvary_p.def_abstract_eval
 def _pvary_aval(x: ShapedArray, *, axes):
+    # A body batched along mesh axes (vmap's spmd_axis_name) varies over them already: casting to them is refused.
+    if x.vma & frozenset(axes):
+        raise ValueError("pvary is a invariant->variant collective. This means that the axis names mentioned in "
+                         "`axes` passed to `pvary` must not be present in `jax.typeof(inp).mat.varying`. Got "
+                         f"axes={tuple(axes)} and jax.typeof(inp)={x}")
     return x.update(vma=x.vma | frozenset(axes))
 
 

@@ -19,6 +19,9 @@ from typing import Any
 
 import numpy as np
 
+from jaxle_core.avals import ShapedArray
+from jaxle_core.jaxpr_util import jaxpr_ordered_effects
+from jaxle_core.lax.tokens import abstract_token
 from jaxle_core.mesh import AbstractMesh, AxisType, Mesh, PartitionSpec
 from jaxle_core.shard_map import block_aval, evaluate_shard_map, manual_names, shard_map_p
 from jaxle_core.sharding import NamedSharding
@@ -28,6 +31,9 @@ from jaxle_xla.lowering.typed_layouts import sharding_text
 from jaxle_xla.sharding import sdy_sharding_text
 
 __all__ = ["ManualRegion", "manual_computation", "manual_region"]
+
+# A token's sharding is written as a scalar's.
+_TOKEN_AVAL = ShapedArray((), np.dtype(np.bool_))
 
 
 class ManualRegion:
@@ -136,11 +142,23 @@ def _shard_map_lowering(ctx: LoweringContext, *args: Value, jaxpr, mesh, in_spec
     mesh = program_mesh
     symbol = ctx.module.mesh_symbol(mesh)
     block_avals = [block_aval(a.aval, s, mesh) for a, s in zip(args, in_specs)]
+    # The body's ordered effects continue this block's tokens of them: passed in first, replicated, and returned
+    # first, as JAX threads them.
+    effects = jaxpr_ordered_effects(jaxpr.jaxpr)
+    tokens = ctx.tokens(effects)
+    token_specs = [PartitionSpec()] * len(tokens)
 
     def body(inner: LoweringContext, blocks: list[Value]) -> list[Value]:
+        inner.ordered_tokens = dict(zip(effects, blocks))
         with manual_region(ctx, mesh, newly_manual_axes):
-            return inner.lower_jaxpr(jaxpr.jaxpr, jaxpr.consts, blocks)
+            outs = inner.lower_jaxpr(jaxpr.jaxpr, jaxpr.consts, blocks[len(tokens):])
+        return [*inner.tokens(effects), *outs]
 
-    return manual_computation(ctx, args, block_avals, ctx.avals_out, manual_names(mesh, newly_manual_axes),
-                              _per_value(in_specs, [a.aval for a in args], mesh, symbol, open_over),
-                              _per_value(out_specs, ctx.avals_out, mesh, symbol, open_over), body)
+    outs = manual_computation(
+        ctx, [*tokens, *args], [abstract_token] * len(tokens) + block_avals,
+        [abstract_token] * len(tokens) + list(ctx.avals_out), manual_names(mesh, newly_manual_axes),
+        _per_value([*token_specs, *in_specs], [*([_TOKEN_AVAL] * len(tokens)), *(a.aval for a in args)], mesh,
+                   symbol, open_over),
+        _per_value([*token_specs, *out_specs], [*([_TOKEN_AVAL] * len(tokens)), *ctx.avals_out], mesh, symbol,
+                   open_over), body)
+    return ctx.continue_tokens(effects, outs)
