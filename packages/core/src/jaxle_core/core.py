@@ -375,6 +375,11 @@ def name_stack_depth() -> int:
     return len(_context.source[1])
 
 
+def current_name_stack() -> tuple[Any, ...]:
+    """The name stack of equations staged now: ``named_scope`` names and ``NameTransform``s, outermost first."""
+    return _context.source[1]
+
+
 @contextmanager
 def new_name_stack():
     """The equations staged within the block record name stacks that start empty (a jaxpr's are its own)."""

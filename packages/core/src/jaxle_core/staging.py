@@ -11,6 +11,7 @@ import functools
 import gc
 import inspect
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import InitVar, dataclass, field
 from typing import Any
 
@@ -95,6 +96,8 @@ class StagingTrace(core.Trace):
     # how many entries of the name stack its equations leave out: those the stack had where a linearization
     # (which stages its tangents here) began, as JAX names a linear jaxpr's equations from there
     name_stack_start = 0
+    # the entries its equations' name stacks start with (see ``naming_after``)
+    name_stack_prefix: tuple[Any, ...] = ()
 
     def __init__(self, debug_info: DebugInfo | None = None, forwarding: bool = True):
         self.debug_info = debug_info
@@ -153,12 +156,23 @@ class StagingTrace(core.Trace):
             out_avals = [a.update(vma=result_vma, unreduced=unreduced, reduced=reduced) for a in out_avals]
         outvars = [Var(a) for a in out_avals]
         source = equation_source()
-        if self.name_stack_start:
-            source = (source[0], source[1][self.name_stack_start:])
+        if self.name_stack_start or self.name_stack_prefix:
+            source = (source[0], self.name_stack_prefix + source[1][self.name_stack_start:])
         self.eqns.append(JaxprEqn(atoms, outvars, primitive, params, current_compute_type(),
                                   None if core.type_auto_meshes is None else get_abstract_mesh(), source))
         tracers = [self.tracer_type(self, v.aval, v) for v in outvars]
         return tracers if primitive.multiple_results else tracers[0]
+
+    @contextmanager
+    def naming_after(self, prefix: tuple[Any, ...]) -> Iterator[None]:
+        """Within it, the equations staged here record ``prefix`` followed by the whole name stack at their
+        staging, as JAX names the linear equations it stages for a checkpoint or a custom JVP rule."""
+        saved = self.name_stack_start, self.name_stack_prefix
+        self.name_stack_start, self.name_stack_prefix = 0, prefix
+        try:
+            yield
+        finally:
+            self.name_stack_start, self.name_stack_prefix = saved
 
     def to_closed_jaxpr(self, outs: Sequence[Any]) -> ClosedJaxpr:
         outvars = [self.to_atom(x) for x in outs]

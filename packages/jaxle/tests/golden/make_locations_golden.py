@@ -9,7 +9,8 @@ the text of the program compiled (XLA compiles it located: its instructions name
 text of a function exported (located, its module saying whether it uses shape polymorphism), or the
 message of MLIR's verifier refusing the program (naming the operation's
 location). Each case is lowered in a thread of its own, so that the only frames outside this file are the
-standard library's (which no location names); this folder's path is left out of the locations.
+standard library's (which no location names) and NumPy's (a Jacobian's blocks are reshaped through it); this
+folder's path is left out of the locations, and NumPy's folder is written ``numpy``.
 """
 
 import importlib
@@ -21,6 +22,7 @@ import numpy as np
 from golden_writer import write_golden
 
 HERE = pathlib.Path(__file__).parent
+NUMPY = pathlib.Path(np.__file__).parent
 X = np.arange(3, dtype=np.float32)
 
 
@@ -184,12 +186,94 @@ def _jacrev(m):
     return m.jit(m.jacrev(f)).lower(X)
 
 
+def _custom_jvp(m):
+    @m.custom_jvp
+    def f(x):
+        return m.numpy.sin(x)
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        (x,), (t,) = primals, tangents
+        with m.named_scope("rule"):
+            return f(x), m.numpy.cos(x) * t * 2.0
+
+    return f
+
+
+def _custom_jvp_grad(m):
+    f = _custom_jvp(m)
+
+    def loss(x):
+        with m.named_scope("outer"):
+            return m.numpy.sum(f(x) * x)
+
+    # the rule's linear operations named under the call's name stack, then the rule's own
+    return m.jit(m.grad(loss)).lower(X)
+
+
+def _custom_jvp_vmap_grad(m):
+    f = _custom_jvp(m)
+    return m.jit(m.vmap(m.grad(lambda x: f(x) * x))).lower(X)
+
+
+def _custom_jvp_jvp(m):
+    f = _custom_jvp(m)
+    return m.jit(lambda x: m.jvp(f, (x,), (x,))).lower(X)
+
+
+def _checkpoint_grad(m):
+    def g(x):
+        with m.named_scope("inner"):
+            return m.numpy.sin(m.numpy.sin(x))
+
+    def loss(x):
+        with m.named_scope("outer"):
+            return m.numpy.sum(m.checkpoint(g)(x) * 2.0)
+
+    # the recomputation under ``checkpoint/rematted_computation``
+    return m.jit(m.grad(loss)).lower(X)
+
+
+def _checkpoint_vmap_grad(m):
+    def loss(x):
+        return m.numpy.sum(m.checkpoint(lambda y: m.numpy.sin(m.numpy.sin(y)))(x))
+
+    return m.jit(m.vmap(m.grad(loss))).lower(np.ones((2, 3), np.float32))
+
+
+def _hessian(m):
+    def f(x):
+        return m.numpy.sum(m.numpy.sin(x) * x)
+
+    return m.jit(m.hessian(f)).lower(X)
+
+
+def _jacrev_matrix(m):
+    def f(x):
+        return m.numpy.sin(x) * x[0]
+
+    # the blocks reshaped through NumPy's ``reshape``, whose frames locate them
+    return m.jit(m.jacrev(f)).lower(np.ones((2, 3), np.float32))
+
+
+def _reduce_window(m):
+    def f(x):
+        return m.lax.reduce_window(x, 0.0, m.lax.add, (2,), (1,), "VALID")
+
+    # its region's arguments located after the primitive
+    return m.jit(f).lower(X)
+
+
 CASES = {"simple": _simple, "nested_jit": _nested_jit, "grad": _grad, "vmap": _vmap, "cond": _cond,
          "while": _while, "named_scope": _named_scope, "scan": _scan, "scan_in_scope": _scan_in_scope,
          "fori_loop": _fori_loop, "grad_of_grad": _grad_of_grad, "vmap_of_grad": _vmap_of_grad,
          "grad_of_jit": _grad_of_jit, "vmap_of_jit": _vmap_of_jit, "grad_of_cond": _grad_of_cond, "jacrev": _jacrev,
          "scan_unrolled": _scan_unrolled, "scan_unrolled_remainder": _scan_unrolled_remainder,
-         "scan_fully_unrolled": _scan_fully_unrolled, "grad_of_scan_unrolled": _grad_of_scan_unrolled}
+         "scan_fully_unrolled": _scan_fully_unrolled, "grad_of_scan_unrolled": _grad_of_scan_unrolled,
+         "custom_jvp_grad": _custom_jvp_grad, "custom_jvp_vmap_grad": _custom_jvp_vmap_grad,
+         "custom_jvp_jvp": _custom_jvp_jvp, "checkpoint_grad": _checkpoint_grad,
+         "checkpoint_vmap_grad": _checkpoint_vmap_grad, "hessian": _hessian, "jacrev_matrix": _jacrev_matrix,
+         "reduce_window": _reduce_window}
 
 
 def _key_refusal_lowered(m):
@@ -236,7 +320,9 @@ REFUSALS = {"verifier_error_lowered": _key_refusal_lowered, "verifier_error_call
 
 
 def _relative(text):
-    return text.replace(f"{HERE}/", "")
+    """``text`` with this folder's path left out, and NumPy's folder (which differs between environments) named
+    ``numpy``."""
+    return text.replace(f"{HERE}/", "").replace(f"{NUMPY}/", "numpy/")
 
 
 def _in_thread(fun):

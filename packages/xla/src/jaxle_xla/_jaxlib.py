@@ -818,11 +818,12 @@ def refuse_tensor_type(shape: tuple[int, ...]) -> None:
 _PARSER_POSITION = 'loc("-":'
 
 
-def pretty_module(module_text: str, arg_names: Sequence[str] | None = None, flags: dict[str, bool] | None = None
-                  ) -> str:
+def pretty_module(module_text: str, arg_names: Sequence[str] | None = None, flags: dict[str, bool] | None = None,
+                  generic: bool = False) -> str:
     """A StableHLO module re-printed by MLIR in its readable (custom) form; with ``arg_names`` (one per argument of
     ``main``, empty for none) its locations are printed too, ``main``'s arguments located by those names, and the
-    module's boolean attributes ``flags`` set."""
+    module's boolean attributes ``flags`` set. With ``generic``, in MLIR's generic form, which keeps the locations
+    the readable one leaves out (a reducer's arguments'), for XLA to read."""
     from jaxlib.mlir import ir  # on first use, as above
 
     with _mlir_context():
@@ -840,18 +841,19 @@ def pretty_module(module_text: str, arg_names: Sequence[str] | None = None, flag
             argument.set_location(ir.Location.name(name) if name else unknown)
         for name, value in (flags or {}).items():
             module.operation.attributes[name] = ir.BoolAttr.get(value)
-        return module.operation.get_asm(enable_debug_info=True)
+        return module.operation.get_asm(enable_debug_info=True, print_generic_op_form=generic)
 
 
 def _forget_locations(operation: Any, unknown: Any) -> None:
-    """Every operation nested in ``operation`` (itself included) that the text did not locate (the parser's
-    position in the text, which means nothing here) located nowhere, and the arguments of every block."""
+    """Every operation nested in ``operation`` (itself included), and every block argument, that the text did not
+    locate (the parser's position in the text, which means nothing here) located nowhere."""
     if str(operation.location).startswith(_PARSER_POSITION):
         operation.location = unknown
     for region in operation.regions:
         for block in region.blocks:
             for argument in block.arguments:
-                argument.set_location(unknown)
+                if str(argument.location).startswith(_PARSER_POSITION):
+                    argument.set_location(unknown)
             for inner in block.operations:
                 _forget_locations(inner.operation, unknown)
 

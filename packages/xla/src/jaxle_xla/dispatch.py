@@ -484,7 +484,8 @@ class XlaBackend:
             if dialect != "hlo":
                 return _jaxlib.pretty_module(program.text, arg_names if debug_info else None)
             # and its parameters after the arguments' locations
-            return _jaxlib.hlo_module_text(_jaxlib.pretty_module(program.text, arg_names), metadata=debug_info)
+            return _jaxlib.hlo_module_text(_jaxlib.pretty_module(program.text, arg_names, generic=True),
+                                           metadata=debug_info)
         except ValueError as refusal:
             raise located_refusal(refusal, lambda: lowered(True).text) from None
 

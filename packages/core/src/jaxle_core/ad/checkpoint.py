@@ -396,7 +396,9 @@ def _checkpoint_partial_eval(trace: PartialStagingTrace, args, params):
     cse = _extend_cse(params["prevent_cse"], num_res, kept=used_args)
     staged_params = checkpoint_params(staged, cse, True, params["policy"])
     staged_args = [*known_outs[n_known:], *[x for x, used in zip(args, used_args) if used]]
-    unknown_outs = iter(trace.stage(checkpoint_p, staged_args, staged_params))
+    # JAX names the staged checkpoint under the linearization's name stack, then the whole stack again
+    with trace.naming_after(core.current_name_stack()[trace.name_stack_start:]):
+        unknown_outs = iter(trace.stage(checkpoint_p, staged_args, staged_params))
     known_iter = iter(known_outs[:n_known])
     return [next(unknown_outs) if u else next(known_iter) for u in out_unknowns]
 
@@ -435,7 +437,9 @@ def _backward_pass_split(jaxpr: Jaxpr, values: list[Any], cts: list[Any]) -> lis
         return _backward_pass_split(made_linear, [*values, *inits], cts)[:len(values)]
     split = partial_eval_jaxpr(ClosedJaxpr(jaxpr, []), linear)
     known_values = [v for v, lin in zip(values, linear) if not lin]
-    residuals = split.residuals(known_values, core.eval_jaxpr(split.known.jaxpr, split.known.consts, *known_values))
+    with core.extend_name_stack("rematted_computation"):  # JAX's name for the recomputed equations
+        known_outs = core.eval_jaxpr(split.known.jaxpr, split.known.consts, *known_values)
+    residuals = split.residuals(known_values, known_outs)
     unknown_cts = [ct for ct, u in zip(cts, split.out_unknowns) if u]
     linear_values = [v for v, lin in zip(values, linear) if lin]
     cts_in = iter(backward_pass(split.unknown.jaxpr, split.unknown.consts, [*residuals, *linear_values],

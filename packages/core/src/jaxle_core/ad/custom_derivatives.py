@@ -12,6 +12,7 @@ which raises JAX's error.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from typing import Any
 
 from jaxle_core import core
@@ -42,8 +43,12 @@ def _check_closure_tangents(tangents: Sequence[Any], kind: str) -> None:
 
 def _custom_jvp_call_jvp(primals, tangents, *, call_jaxpr, jvp_jaxpr_fun, num_consts, symbolic_zeros):
     _check_closure_tangents(tangents[:num_consts], "custom_jvp")
-    if isinstance(core.current_trace(), PartialStagingTrace) or rule_zeros.traces_linearized_jit:  # linearized
-        with rule_zeros_state(rule_zeros.traces_linearized_jit, inline=True):
+    trace = core.current_trace()
+    if isinstance(trace, PartialStagingTrace) or rule_zeros.traces_linearized_jit:  # linearized
+        # JAX names the rule's linear equations under the name stack of the call, then the rule's own
+        names = trace.naming_after(core.current_name_stack()) if isinstance(trace, PartialStagingTrace) \
+            else nullcontext()
+        with rule_zeros_state(rule_zeros.traces_linearized_jit, inline=True), names:
             return jvp_jaxpr_fun(primals[num_consts:], tangents[num_consts:])
     return jvp_jaxpr_fun(primals[num_consts:], tangents[num_consts:])
 

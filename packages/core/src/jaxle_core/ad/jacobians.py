@@ -53,6 +53,12 @@ def _basis_layout(aval: ShapedArray) -> NamedSharding:
     return NamedSharding(leaf.mesh, PartitionSpec(None, *leaf.spec))
 
 
+def _reshape(x: Any, shape: tuple[int, ...]) -> Any:
+    """``x`` reshaped as JAX reshapes a Jacobian's blocks: through NumPy's ``reshape`` where arrays have the
+    method (jaxle.numpy installs it), so NumPy's frames locate the operation as they locate JAX's."""
+    return np.reshape(x, shape) if hasattr(type(x), "reshape") else lax.reshape(x, shape)
+
+
 def _unravel(avals: Sequence[ShapedArray], axis: int, arr: Any, example: ShapedArray | None) -> list[Any]:
     """Dimension ``axis`` of ``arr`` cut into one array per leaf of ``avals``, shaped like it in its place.
 
@@ -63,7 +69,7 @@ def _unravel(avals: Sequence[ShapedArray], axis: int, arr: Any, example: ShapedA
     blocks = []
     for part, aval in zip(lax.split(arr, [np.int64(a.size) for a in avals], axis), avals):
         target = shape[:axis] + aval.shape + shape[axis + 1:]
-        part = part if get_aval(part).shape == target else lax.reshape(part, target)
+        part = part if get_aval(part).shape == target else _reshape(part, target)
         blocks.append(_cast(part, aval, _basis_layout(aval)) if example is None else _cast(part, example, None))
     return blocks
 

@@ -17,7 +17,7 @@ def _checkpoint_lowering(ctx: LoweringContext, *args: Value, jaxpr, prevent_cse,
                          policy) -> list[Value]:
     if differentiated and prevent_cse and args:
         args = tuple(ctx.op("stablehlo.optimization_barrier", args, [a.aval for a in args]))
-    return ctx.lower_jaxpr(jaxpr, (), args)
+    return ctx.lower_call(jaxpr, (), args, "checkpoint")
 
 
 @register_lowering(name_p)

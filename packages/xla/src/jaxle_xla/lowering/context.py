@@ -242,6 +242,8 @@ class LoweringContext:
         self.ambient = "unknown"
         # where the ops of the helpers lowered now are located each by its primitive (see ``named_in_helper``)
         self.helper_scope: tuple[HelperSite, str, int] | None = None
+        # in a region, the equation whose op it belongs to (its regions' arguments are located after it)
+        self.region_owner: Any = None
 
     @property
     def avals_in(self) -> list[ShapedArray]:
@@ -385,6 +387,7 @@ class LoweringContext:
         if marked:
             inner.compute_mark = self.compute_mark
         inner.dimension_values = self.dimension_values  # regions see their function's values
+        owner = inner.region_owner = self.eqn or self.region_owner
         if self.location:
             inner.block_name = self.module.locations.name_stack(self.eqn, self.block_name, name)
             inner.caller, inner.base_location, inner.location = self.caller, self.location, self.location
@@ -393,7 +396,8 @@ class LoweringContext:
         results = list(body(inner, args))
         inner.lines.append(f'{inner.indent}"{terminator}"({", ".join(v.name for v in results)}) : '
                            f"({', '.join([v.type for v in results])}) -> (){inner.base_location}")
-        header = ", ".join(f"{a.name}: {tensor_type(a.aval)}" for a in args)
+        arg_location = f" loc({self.module.locations.region_argument(owner)})" if self.location and owner else ""
+        header = ", ".join(f"{a.name}: {tensor_type(a.aval)}{arg_location}" for a in args)
         return "{\n" + f"{self.indent}^bb0({header}):\n" + "\n".join(inner.lines) + f"\n{self.indent}}}"
 
     def helper_site(self) -> HelperSite | None:
@@ -438,6 +442,17 @@ class LoweringContext:
     def lower_jaxpr(self, jaxpr: Any, consts: Sequence[Any], args: Sequence[Value]) -> list[Value]:
         """Emit the equations of ``jaxpr`` inline; returns the values of its outputs."""
         return self.module.lower_jaxpr_into(self, jaxpr, consts, args)
+
+    def lower_call(self, jaxpr: Any, consts: Sequence[Any], args: Sequence[Value], name: str = "") -> list[Value]:
+        """Emit inline the equations of ``jaxpr``, which the equation being lowered calls: located, as JAX locates
+        a call's equations, under that equation's name stack followed by ``name`` (``checkpoint``)."""
+        saved = self.block_name
+        if self.location:
+            self.block_name = self.module.locations.scope(self.eqn, self.block_name, name)
+        try:
+            return self.lower_jaxpr(jaxpr, consts, args)
+        finally:
+            self.block_name = saved
 
     def lower_fun(self, fun: Callable[..., Any], *args: Value, reuse: bool = False) -> list[Value]:
         """Trace ``fun`` (written with lax) on the avals of ``args`` and emit it inline. With ``reuse``, the trace

@@ -22,7 +22,7 @@ from jaxle_xla.lowering.typed_layouts import leave_unconstrained
 
 @register_lowering(custom_jvp_call_p, custom_vjp_call_p)
 def _custom_call_lowering(ctx: LoweringContext, *args: Value, call_jaxpr: ClosedJaxpr, **params) -> list[Value]:
-    return ctx.lower_jaxpr(call_jaxpr.jaxpr, call_jaxpr.consts, args)
+    return ctx.lower_call(call_jaxpr.jaxpr, call_jaxpr.consts, args)
 
 
 # emitted inline: the function's own operations constrain its results
@@ -31,7 +31,7 @@ leave_unconstrained(custom_jvp_call_p, custom_vjp_call_p, remat_opt_p)
 
 @register_lowering(remat_opt_p)
 def _remat_opt_lowering(ctx: LoweringContext, *args: Value, fwd_jaxpr: ClosedJaxpr, **params) -> list[Value]:
-    return ctx.lower_jaxpr(fwd_jaxpr.jaxpr, fwd_jaxpr.consts, args)
+    return ctx.lower_call(fwd_jaxpr.jaxpr, fwd_jaxpr.consts, args)
 
 
 @register_lowering(custom_lin_p)

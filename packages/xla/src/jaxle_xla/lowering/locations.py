@@ -22,6 +22,8 @@ from jaxle_core.source_info import Frame, name_stack_text, user_frames
 __all__ = ["UNKNOWN", "HelperSite", "Locations", "named"]
 
 UNKNOWN = "unknown"
+# the primitives JAX lowers through another one, whose name locates the arguments of the regions of its op
+_REGION_OWNERS = {"scan": "while", "select_and_scatter_add": "select_and_scatter"}
 # how many of the user's frames a location names, the innermost (JAX's ``jax_traceback_in_locations_limit``)
 _FRAME_LIMIT = 10
 
@@ -102,6 +104,17 @@ class Locations:
         primitive = eqn.primitive.name
         return named(f"{primitive}:", named(_joined(block_name, name_stack_text(name_stack), primitive),
                                             self.stack(traceback, caller)))
+
+    def scope(self, eqn: Any, block_name: str, name: str = "") -> str:
+        """The name stack of the equations of a jaxpr ``eqn`` calls inline (in a block of name stack
+        ``block_name``): the equation's own, followed by ``name``."""
+        return _joined(block_name, name_stack_text(() if eqn.source is None else eqn.source[1]), name)
+
+    def region_argument(self, eqn: Any) -> str:
+        """The location of the arguments of a region of the op lowering ``eqn``: ``"reduce_sum:"("reduce_sum")``,
+        after the primitive JAX lowers it with."""
+        primitive = _REGION_OWNERS.get(eqn.primitive.name, eqn.primitive.name)
+        return named(f"{primitive}:", _string(primitive))
 
     def name_stack(self, eqn: Any, block_name: str, name: str = "") -> str:
         """The name stack of a block inside ``eqn`` (a control-flow equation's region, ``name`` within it) in a
