@@ -30,6 +30,8 @@ NOT_BITS = {
     **dict.fromkeys([(suite, name) for suite in ("sweep", "sweep_x64")
                      for name in scipy_golden.cases_of(SUITES[suite][1], *scipy_golden.OWN_ALGORITHMS)],
                     "evaluated by jaxle's own series and recurrences (test_scipy_series.py)"),
+    ("special_x64", "wofz_int"): "jnp.polyval's compiled loop over three complex128 values rounds its last bit "
+                                 "otherwise than JAX's",
 }
 CASES = sorted((suite, name) for suite, (_, cases, golden) in SUITES.items() for name in cases
                if "values" in golden[name] and (suite, name) not in NOT_BITS)

@@ -1,7 +1,8 @@
 """The ``jax.scipy.special`` functions evaluated by jaxle's own series, continued fractions, quadratures and
-recurrences (exponential, sine/cosine, Fresnel and Dawson integrals, Faddeeva, Spence, Owen's T, hypergeometric,
-Bessel J, spherical harmonics, Bernoulli numbers): JAX 0.10.2's values and errors (golden/make_scipy_series_golden
-.py; jaxprs are not compared, the algorithms differ by design) and SciPy's values in float32 and float64."""
+recurrences (exponential, sine/cosine, Spence, Owen's T, Gauss hypergeometric, spherical harmonics, Bernoulli
+numbers): JAX 0.10.2's values and errors (golden/make_scipy_series_golden.py; jaxprs are not compared, the algorithms
+differ by design) and SciPy's values in float32 and float64, with ``wofz``, ``dawsn``, ``fresnel``, ``hyp1f1`` and
+``bessel_jn`` (JAX's algorithms, golden cases in test_scipy_special.py) beside them against SciPy."""
 
 import sys
 
@@ -61,16 +62,19 @@ def test_wofz_hypergeometric_bessel_and_harmonics_against_scipy():
     y = np.array([-50.0, -5.0, -0.9, 0.0, 0.3, 0.9, 0.99])
     with config.enable_x64(True):
         np.testing.assert_allclose(special.wofz(z), scipy.special.wofz(z), rtol=1e-12)
+        # JAX's power series cancels for large negative x (there its golden values are the reference)
         for a, b in ((0.5, 1.5), (-2.0, 1.5), (2.5, -1.5), (1.0, 3.0)):
-            np.testing.assert_allclose(special.hyp1f1(a, b, x), scipy.special.hyp1f1(a, b, x), rtol=1e-13)
+            np.testing.assert_allclose(special.hyp1f1(a, b, x[2:]), scipy.special.hyp1f1(a, b, x[2:]), rtol=2e-15)
         for a, b, c in ((0.5, 1.5, 2.0), (-2.0, 1.5, 2.0), (1.0, 2.0, 4.0)):
             np.testing.assert_allclose(special.hyp2f1(a, b, c, y), scipy.special.hyp2f1(a, b, c, y), rtol=1e-12)
         assert special.hyp2f1(0.5, 1.5, 2.0, 1.0) == np.inf
         np.testing.assert_allclose(special.hyp2f1(0.5, 0.5, 2.0, 1.0), scipy.special.hyp2f1(0.5, 0.5, 2.0, 1.0),
                                    rtol=1e-12)
-        orders = special.bessel_jn(np.array([1e-3, 0.5, 2.0, 10.0, 30.0]), v=4)
-        np.testing.assert_allclose(orders, scipy.special.jv(np.arange(5)[:, None], [1e-3, 0.5, 2.0, 10.0, 30.0]),
-                                   rtol=1e-13, atol=1e-300)
+        z = np.array([1e-3, 0.5, 2.0, 10.0, 30.0])
+        # JAX's recurrence runs 50 orders from the top: 5e-9 relative error left at z = 30
+        orders, want = special.bessel_jn(z, v=4), scipy.special.jv(np.arange(5)[:, None], z)
+        np.testing.assert_allclose(orders[:, :4], want[:, :4], rtol=1e-13, atol=1e-300)
+        np.testing.assert_allclose(orders[:, 4], want[:, 4], rtol=1e-8)
         n, m = np.array([0, 1, 2, 3, 5, 6, 4, 1]), np.array([0, 1, -1, 2, -3, 6, 5, -1])
         theta = np.array([0.3, 0.5, 1.0, 2.0, 2.5, 1.2, 0.7, 0.0])
         phi = np.array([0.1, 0.2, 0.3, 0.4, 1, -0.5, 0.3, 0.7])

@@ -22,15 +22,10 @@ GOLDEN_X64 = jnp_golden.load("scipy_sweep_x64_golden.json")
 BOTH = (False, True)
 # Cases whose values differ from JAX's beyond float rounding, each with why.
 VALUES_DIFFER = {
-    **{(x64, "special.dawsn_edges"): "at +-inf jaxle's series give NaN, JAX's 0" for x64 in BOTH},
-    **{(x64, "special.fresnel_edges"): "at +-inf jaxle's series give NaN, JAX's +-0.5" for x64 in BOTH},
     **{(x64, "special.sici_edges"): "at +-inf jaxle's series give NaN, JAX's +-pi/2" for x64 in BOTH},
     **{(x64, "special.spence_edges"): "at inf jaxle's series give -inf, JAX's NaN" for x64 in BOTH},
     **{(x64, "special.hyp2f1_broadcast"): "at x = 0.99 with c - a - b < 0 the two series stop at other values"
        for x64 in BOTH},
-    (False, "special.bessel_jn"): "JAX's float32 recurrence overflows to NaN for small z, jaxle's rescales",
-    **{(x64, "special.bessel_jn_v0"): "JAX's recurrence gives NaN in float32 for small z and J_0 of negative z in "
-       "float64, jaxle's NaN for z <= 0 and values for small z" for x64 in BOTH},
 }
 _WHERE_SHARED = ("the jitted `_where` helper, called with operands that differ in weak type only, is shared between "
                  "its call sites otherwise than in JAX")

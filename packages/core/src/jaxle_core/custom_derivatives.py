@@ -24,7 +24,7 @@ import numpy as np
 
 import jaxle_tree as tree
 from jaxle_core import core, dtypes
-from jaxle_core.ad.jvp import Zero, instantiate, tangent_aval, zeros_like_aval
+from jaxle_core.ad.jvp import Zero, add_tangents, instantiate, tangent_aval, zeros_like_aval
 from jaxle_core.array import Array
 from jaxle_core.avals import ShapedArray, get_aval, not_a_jax_type
 from jaxle_core.closed_call import closed_call_p
@@ -372,7 +372,7 @@ class custom_jvp(_CustomFunction):  # noqa: N801  (JAX's name)
             terms = [rule(t, primal_out, *primals) for rule, t in zip(jvps, tangents) if rule is not None]
             total = terms[0] if terms else tree.tree_map(lambda p: 0.0 * p, primal_out)
             for term in terms[1:]:
-                total = tree.tree_map(lambda a, b: a + b, total, term)
+                total = tree.tree_map(add_tangents, total, term)  # add_any, as JAX sums them
             return primal_out, total
 
         self.defjvp(jvp)

@@ -10,6 +10,15 @@ LARGE = np.array([3.0, 9.0, 30.0], np.float32)
 UNIT = np.array([0.1, 0.5, 0.9], np.float32)
 EDGES = np.array([0.0, -0.0, -1.0, np.inf, -np.inf, np.nan], np.float32)
 INTS = np.array([0, 1, 3], np.int32)
+# every range of Cephes' dawsn and fresnl, their switch points and the edges
+FADDEEVA_REAL = np.array([0.0, -0.0, 1e-3, -0.4, 1.6, -3.0, 3.25, 5.0, 6.25, -10.0, 3e4, 36974.0, 4e4, 1e10, np.inf,
+                          -np.inf, np.nan], np.float32)
+# Bessel J: small z (where JAX's float32 recurrence overflows), ordinary and large ones, 0, negative and the edges
+BESSEL_POINTS = np.array([1e-3, 0.5, 2.0, 10.0, 30.0, 0.0, -1.0, np.inf, np.nan], np.float32)
+# Kummer's series below |x| = 100, the asymptotic series from there
+KUMMER_POINTS = np.array([-150.0, -30.0, -1.0, 0.0, 0.5, 3.0, 10.0, 99.0, 100.0, 150.0, np.nan], np.float32)
+FADDEEVA_COMPLEX = np.array([1 + 1j, 0.5 - 0.2j, 3j, -2 - 1j, 0.1 + 0.01j, 20 + 1j, 2.0, 1 - 3j, -1e-3j, 8 - 8j, 0.0,
+                             complex(np.nan, 1), complex(np.inf, 0)], np.complex64)
 
 
 def case(name, *args):
@@ -108,6 +117,43 @@ CASES = {
     "grad_entr": grad("entr", np.float32(2.0)),
     "grad_logit": grad("logit", np.float32(0.3)),
     "grad_log_ndtr": grad("log_ndtr", np.float32(-2.0)),
+    **{f"{name}_points": case(name, FADDEEVA_REAL) for name in ("dawsn", "fresnel")},
+    **{f"{name}_weak": case(name, 1.5) for name in ("dawsn", "fresnel", "wofz")},
+    **{f"{name}_int": case(name, INTS) for name in ("dawsn", "fresnel", "wofz")},
+    **{f"{name}_f16": case(name, np.float16(0.7)) for name in ("dawsn", "fresnel", "wofz")},
+    "grad_dawsn": grad("dawsn", np.float32(0.7)),
+    "grad_dawsn_far": grad("dawsn", np.float32(-7.0)),
+    "jvp_fresnel": lambda m: (lambda x, t: m.jvp(m.scipy.special.fresnel, (x,), (t,)),
+                              [np.array([0.5, -2.0, 40.0], np.float32), np.array([1.0, 2.0, -1.0], np.float32)]),
+    "wofz_points": case("wofz", FADDEEVA_COMPLEX),
+    "wofz_real": case("wofz", np.array([-1.0, 0.0, 2.0, 30.0], np.float32)),
+    "jvp_wofz": lambda m: (lambda z, t: m.jvp(m.scipy.special.wofz, (z,), (t,)),
+                           [FADDEEVA_COMPLEX[:4], np.ones(4, np.complex64)]),
+    "dawsn_complex": case("dawsn", np.array([1 + 1j], np.complex64)),
+    "fresnel_complex": case("fresnel", np.array([1 + 1j], np.complex64)),
+    "bessel_jn_points": call(lambda s, z: s.bessel_jn(z, v=4), BESSEL_POINTS),
+    "bessel_jn_weak": call(lambda s, z: s.bessel_jn(z, v=2), 2.0),
+    "bessel_jn_int": call(lambda s, z: s.bessel_jn(z, v=1), INTS),
+    "bessel_jn_2d": call(lambda s, z: s.bessel_jn(z, v=2, n_iter=10), np.array([[0.5, 1.0, 4.0], [7.0, 9.0, 0.1]],
+                                                                                   np.float32)),
+    "bessel_jn_list": call(lambda s: s.bessel_jn([10.0, 12.0], v=1)),
+    "bessel_jn_no_orders": call(lambda s, z: s.bessel_jn(z, v=-1), np.float32(2.0)),
+    "bessel_jn_float_order": call(lambda s, z: s.bessel_jn(z, v=1.5), np.float32(2.0)),
+    "bessel_jn_complex": call(lambda s, z: s.bessel_jn(z, v=1), np.complex64(1 + 1j)),
+    "grad_bessel_jn": lambda m: (m.grad(lambda z: m.scipy.special.bessel_jn(z, v=2)[2]), [np.float32(3.0)]),
+    "hyp1f1_points": case("hyp1f1", np.float32(0.5), np.float32(1.5), KUMMER_POINTS),
+    "hyp1f1_special": case("hyp1f1", np.array([0.0, 2.0, 1.0, -2.0, 0.0], np.float32),
+                           np.array([3.0, 2.0, 0.0, 1.5, 0.0], np.float32), np.float32(2.5)),
+    "hyp1f1_polynomial": case("hyp1f1", np.float32(-2.0), np.float32(1.5), np.array([-30.0, 3.0, 50.0], np.float32)),
+    "hyp1f1_weak": case("hyp1f1", 0.5, 1.5, 2.0),
+    "hyp1f1_int": case("hyp1f1", 1, np.float32(2.0), INTS),
+    "hyp1f1_lists": call(lambda s: s.hyp1f1([0.5], [1.5], [0.5, 2.0])),
+    "hyp1f1_broadcast": case("hyp1f1", np.array([[0.5], [2.0]], np.float32), np.float32(1.5), LARGE),
+    "jvp_hyp1f1": lambda m: (lambda a, b, x: m.jvp(m.scipy.special.hyp1f1, (a, b, x), (a, b, x)),
+                             [np.float32(0.5), np.float32(1.5), np.float32(2.0)]),
+    "grad_hyp1f1_x": lambda m: (m.grad(m.scipy.special.hyp1f1, 2), [np.float32(0.5), np.float32(1.5),
+                                                                    np.float32(120.0)]),
+    "vmap_dawsn": lambda m: (m.vmap(m.scipy.special.dawsn), [np.array([[0.5, 4.0], [-7.0, 1.0]], np.float32)]),
 }
 
 if __name__ == "__main__":

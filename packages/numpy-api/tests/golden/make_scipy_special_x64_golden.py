@@ -7,7 +7,7 @@ scipy_golden.py).
 
 import numpy as np
 import scipy_golden
-from make_scipy_special_golden import case, grad
+from make_scipy_special_golden import BESSEL_POINTS, FADDEEVA_COMPLEX, FADDEEVA_REAL, KUMMER_POINTS, call, case, grad
 
 PROBABILITIES = np.array([0.0, 1e-300, 1e-30, 1e-6, 0.1, 0.5, 0.93, 1 - 1e-15, 1.0, -0.5, np.nan])
 ERFCX_POINTS = np.array([-3.0, 0.0, 0.5, 8.0, 9.5, 26.0, 27.0, 1e10, np.inf, np.nan])
@@ -31,6 +31,25 @@ CASES = {
     "grad_betainc_x": grad("betainc", 2.0, 3.0, 0.4, argnums=2),
     "beta.cdf": lambda m: (m.scipy.stats.beta.cdf, [np.array([0.05, 0.3, 0.5, 0.9]), 2.0, 3.0]),
     "beta.logsf": lambda m: (m.scipy.stats.beta.logsf, [np.array([0.05, 0.3, 0.5, 0.9]), 2.0, 3.0]),
+    **{f"{name}_points": case(name, FADDEEVA_REAL.astype(np.float64)) for name in ("dawsn", "fresnel")},
+    **{f"{name}_f32": case(name, FADDEEVA_REAL) for name in ("dawsn", "fresnel")},
+    **{f"{name}_weak": case(name, 1.5) for name in ("dawsn", "fresnel", "wofz")},
+    **{f"{name}_int": case(name, np.arange(3)) for name in ("dawsn", "fresnel", "wofz")},
+    "grad_dawsn": grad("dawsn", 0.7),
+    "jvp_fresnel": lambda m: (lambda x, t: m.jvp(m.scipy.special.fresnel, (x,), (t,)),
+                              [np.array([0.5, -2.0, 4e4]), np.array([1.0, 2.0, -1.0])]),
+    "wofz_points": case("wofz", FADDEEVA_COMPLEX.astype(np.complex128)),
+    "wofz_c64": case("wofz", FADDEEVA_COMPLEX),
+    "wofz_real": case("wofz", np.array([-1.0, 0.0, 2.0, 30.0])),
+    "bessel_jn_points": call(lambda s, z: s.bessel_jn(z, v=4), BESSEL_POINTS.astype(np.float64)),
+    "bessel_jn_f32": call(lambda s, z: s.bessel_jn(z, v=3), BESSEL_POINTS),
+    "bessel_jn_weak": call(lambda s, z: s.bessel_jn(z, v=2), 2.0),
+    "bessel_jn_int": call(lambda s, z: s.bessel_jn(z, v=1), np.arange(3)),
+    "hyp1f1_points": case("hyp1f1", 0.5, 1.5, KUMMER_POINTS.astype(np.float64)),
+    "hyp1f1_weak": case("hyp1f1", 0.5, 1.5, 2.0),
+    "jvp_hyp1f1": lambda m: (lambda a, b, x: m.jvp(m.scipy.special.hyp1f1, (a, b, x), (a, b, x)), [0.5, 1.5, 2.0]),
+    "jvp_wofz": lambda m: (lambda z, t: m.jvp(m.scipy.special.wofz, (z,), (t,)),
+                           [FADDEEVA_COMPLEX[:4].astype(np.complex128), np.ones(4, np.complex128)]),
 }
 
 if __name__ == "__main__":

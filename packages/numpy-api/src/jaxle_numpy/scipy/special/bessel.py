@@ -1,19 +1,20 @@
 """Bessel functions: the modified ones of the first kind of orders 0 and 1 (``i0``, ``i1``) and their exponentially
 scaled forms (``i0e``, ``i1e``) over lax's ``bessel_i0e``/``bessel_i1e``, and ``bessel_jn``, the ordinary ones of
-integer orders."""
+integer orders (a ``scan`` of Miller's recurrence, vectorized over ``z`` with ``vmap``)."""
 
 from __future__ import annotations
 
+import functools
 import operator
 from typing import Any
 
-import numpy as np
-
-from jaxle_core import lax
+from jaxle_core import jit, lax, vmap
 from jaxle_core.avals import get_aval
+from jaxle_core.lax.control_flow.scan import scan
 from jaxle_numpy import util
-from jaxle_numpy.conditional import _where
 from jaxle_numpy.creation import asarray
+from jaxle_numpy.manipulation import moveaxis
+from jaxle_numpy.ufuncs import remainder
 
 __all__ = ["bessel_jn", "i0", "i0e", "i1", "i1e"]
 
@@ -42,38 +43,32 @@ def i1(x: Any) -> Any:
     return lax.mul(lax.exp(lax.abs(x)), lax.bessel_i1e(x))
 
 
-_RESCALE_ABOVE = 1e15  # the backward recurrence grows fast: values are scaled down past this
+def _bessel_jn_of_scalar(z: Any, *, v: int, n_iter: int) -> Any:
+    """``J_0(z) ... J_v(z)`` for a scalar ``z`` by Miller's backward recurrence ``J_(k-1) = 2k/z J_k - J_(k+1)``
+    from order ``n_iter + 1`` down to 0, started at ``(0, 1e-16)`` and normalized by ``J_0 + 2 (J_2 + J_4 + ...)
+    = 1``."""
+    orders = lax.iota(get_aval(z).dtype, n_iter + 1)
+
+    def step(carry: tuple, k: Any) -> tuple:
+        above, current, normalization = carry
+        below = 2.0 * (k + 1.0) * current / z - above
+        normalization = lax.cond(remainder(k, 2) == 0, lambda total, term: total + 2.0 * term,
+                                 lambda total, term: total, normalization, below)
+        return (current, below, normalization), below
+
+    start = (lax.full_like(z, 0.0), lax.full_like(z, 1e-16), lax.full_like(z, 0.0))
+    (_, _, normalization), recurrence = scan(step, start, orders, reverse=True)
+    j0 = recurrence[0]
+    return recurrence[:v + 1] / (normalization - j0)
 
 
+@functools.partial(jit, static_argnames=("v", "n_iter"))
 def bessel_jn(z: Any, *, v: int, n_iter: int = 50) -> Any:
-    """``J_0(z) ... J_v(z)`` (stacked along a new leading axis) for real ``z > 0``, by Miller's backward recurrence
-    ``J_(k-1) = 2k/z J_k - J_(k+1)`` started ``n_iter`` orders above ``max(v, z)`` and normalized by
-    ``J_0 + 2 (J_2 + J_4 + ...) = 1``; NaN for ``z <= 0``, as in JAX."""
-    v, n_iter = operator.index(v), operator.index(n_iter)
-    z, = util.promote_args_inexact("bessel_jn", asarray(z))
-    shape = get_aval(z).shape
-    if v < 0:
-        return lax.full((0,) + shape, 0, get_aval(z).dtype)
-    positive = lax.gt(z, util.scalar_like(z, 0))
-    safe_z = _where(positive, z, util.scalar_like(z, 1))
-    start = max(v, int(np.ceil(n_iter / 2))) + n_iter
-    upper, current = lax.full_like(z, 0), lax.full_like(z, 1e-30)  # J_(start+1), J_start up to scale
-    normalization = lax.full_like(z, 0)
-    orders: dict[int, Any] = {}
-    for k in range(start, 0, -1):
-        if k <= v:
-            orders[k] = current
-        if k % 2 == 0:
-            normalization = lax.add(normalization, lax.mul(util.scalar_like(z, 2), current))
-        lower = lax.sub(lax.mul(lax.div(util.scalar_like(z, 2 * k), safe_z), current), upper)
-        upper, current = current, lower
-        large = lax.gt(lax.abs(current), util.scalar_like(z, _RESCALE_ABOVE))
-        scale = _where(large, util.scalar_like(z, 1 / _RESCALE_ABOVE), util.scalar_like(z, 1))
-        upper, current, normalization = lax.mul(upper, scale), lax.mul(current, scale), lax.mul(normalization, scale)
-        orders = {order: lax.mul(value, scale) for order, value in orders.items()}
-    orders[0] = current
-    normalization = lax.add(normalization, current)
-    values = [lax.div(orders[order], normalization) for order in range(v + 1)]
-    stacked = lax.concatenate([lax.broadcast_in_dim(value, (1,) + shape, tuple(range(1, len(shape) + 1)))
-                               for value in values], 0)
-    return _where(positive, stacked, util.scalar_like(z, np.nan))
+    """``J_0(z) ... J_v(z)``, the Bessel functions of the first kind of integer orders, stacked along a new leading
+    axis, by Miller's backward recurrence over ``n_iter`` orders (``z > 0``)."""
+    z = asarray(z)
+    z, = util.promote_dtypes_inexact(z)
+    of_scalar = functools.partial(_bessel_jn_of_scalar, v=operator.index(v), n_iter=operator.index(n_iter))
+    for _ in range(get_aval(z).ndim):
+        of_scalar = vmap(of_scalar)
+    return moveaxis(of_scalar(z), -1, 0)
