@@ -43,6 +43,20 @@ def _expanding_loss(jax):
     return _shard_map(jax, body, (P(), P("i")), P())
 
 
+def _rows_loss(jax, check_vma):
+    """The sum of a body whose residuals (the cosine of its block, the block's sum) are joined along dimension 0
+    over the manual axes, a scalar's made a row, whether types are checked or not."""
+    P = jax.sharding.PartitionSpec
+    mapped = _shard_map(jax, lambda x: jax.numpy.sin(x) * x.sum(), P("i"), P("i"), check_vma)
+    return lambda x: mapped(x).sum()
+
+
+def _pmapped_rows_loss(jax):
+    """The sum of a pmap whose residual (the cosine of each device's row) is a row of each device's value."""
+    mapped = jax.pmap(lambda u: jax.lax.psum(jax.numpy.sin(u), "i"), axis_name="i")
+    return lambda x: mapped(x).sum()
+
+
 def _pmapped(jax):
     return jax.pmap(lambda u: u * jax.lax.psum(u, "i"), axis_name="i")
 
@@ -126,6 +140,9 @@ CASES = {
     "grad_of_shard_map_over_explicit_mesh": _explicit_mesh_grad,
     "pmap_of_grad": lambda jax: _text_and_values(
         jax, jax.pmap(jax.grad(lambda v: jax.lax.psum(v * v, "i")), axis_name="i"), V),
+    "grad_of_shard_map_of_rows": lambda jax: _text_and_values(jax, jax.grad(_rows_loss(jax, True)), X),
+    "grad_of_unchecked_shard_map_of_rows": lambda jax: _text_and_values(jax, jax.grad(_rows_loss(jax, False)), X),
+    "grad_of_pmap_of_rows": lambda jax: _text_and_values(jax, jax.grad(_pmapped_rows_loss(jax)), X),
     "grad_of_pmap": lambda jax: _text_and_values(jax, jax.grad(lambda v: _pmapped(jax)(v).sum()), V),
     "grad_of_pmap_then_sin": lambda jax: _text_and_values(
         jax, jax.grad(lambda v: jax.numpy.sin(_pmapped(jax)(v)).sum()), V),

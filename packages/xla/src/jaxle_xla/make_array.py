@@ -13,7 +13,7 @@ from jaxle_core import dtypes
 from jaxle_core.avals import ShapedArray
 from jaxle_core.mesh import AxisType
 from jaxle_core.sharding import NamedSharding
-from jaxle_core.sharding_types import typed_aval
+from jaxle_core.sharding_types import check_type_divides, typed_aval
 from jaxle_xla import _jaxlib, sharded_array
 from jaxle_xla.array import XlaArray, laid_out
 from jaxle_xla.sharding import gspmd_sharding
@@ -60,6 +60,8 @@ def make_array_from_callback(shape: Sequence[int], sharding: Any, data_callback:
     parts = [np.asarray(data_callback(indices[d])) for d in _local_devices(sharding, shape)]
     if dtype is None:
         dtype = parts[0].dtype if parts else np.dtype(np.float32)
+    elif parts:
+        _check_dtype("make_array_from_callback", dtype, parts[0].dtype)
     dtype = dtypes.canonicalize_dtype(dtype)
     return _assemble(ShapedArray(shape, dtype), sharding, [np.asarray(p, dtype=dtype, order="C") for p in parts])
 
@@ -70,19 +72,34 @@ def make_array_from_single_device_arrays(shape: Sequence[int], sharding: Any, ar
     if not arrays and dtype is None:
         raise ValueError("If the Array has no addressable shards, `dtype` must be provided via the `dtype` argument "
                          "to `jax.make_array_from_single_device_arrays`.")
-    dtype = arrays[0].dtype if dtype is None else dtypes.canonicalize_dtype(dtype)
-    aval = ShapedArray(tuple(shape), dtype)
+    for array in arrays:
+        if not isinstance(array, XlaArray):
+            raise TypeError(f"Unsupported type for elements in `arrays`: {type(array)}")
+    if dtype is None:
+        dtype = arrays[0].dtype
+    elif arrays:
+        _check_dtype("make_array_from_single_device_arrays", dtype, arrays[0].dtype)
+    aval = ShapedArray(tuple(shape), dtypes.canonicalize_dtype(dtype))
+    check_type_divides(sharding, aval.shape)
     devices = _local_devices(sharding, aval.shape)
     if len(arrays) != len(devices):
-        raise ValueError(f"Expected {len(devices)} per-device arrays (one for each device of {sharding}), got "
-                         f"{len(arrays)}")
+        raise ValueError(f"Expected {len(devices)} per-device arrays (this is how many devices are addressable by "
+                         f"the sharding), but got {len(arrays)}")
     parts = []
     for array, device in zip(arrays, devices):
-        if type(array) is XlaArray and array._named_sharding is None and array.device == device:
+        if array._named_sharding is None and array.device == device:
             parts.append(array)
         else:
-            parts.append(np.asarray(array, dtype))
+            parts.append(np.asarray(array, aval.dtype))
     return _assemble(aval, sharding, parts)
+
+
+def _check_dtype(function: str, dtype: Any, shard_dtype: np.dtype) -> None:
+    """JAX's ValueError for a ``dtype`` other than the (canonical) one of the parts."""
+    dtype, shard_dtype = dtypes.canonicalize_dtype(dtype), dtypes.canonicalize_dtype(shard_dtype)
+    if dtype != shard_dtype:
+        raise ValueError(f"If `dtype` is provided to `jax.{function}`, it must match the dtype of the addressable "
+                         f"shards. Got dtype={dtype} and shard dtype={shard_dtype}`.")
 
 
 def make_array_from_process_local_data(sharding: Any, local_data: Any, global_shape: Any = None) -> XlaArray:
@@ -95,11 +112,12 @@ def make_array_from_process_local_data(sharding: Any, local_data: Any, global_sh
     if isinstance(sharding, NamedSharding) and not sharding.is_fully_addressable:
         return _from_process_parts(sharding, local_data, global_shape)
     if global_shape is not None and tuple(global_shape) != local_data.shape:
-        raise ValueError(f"global_shape {tuple(global_shape)} differs from the shape {local_data.shape} of the data "
-                         "of the only process")
+        raise ValueError("When calling `make_array_from_process_local_data` on a single process, global_shape should "
+                         f"be None or equal to local_data.shape.Got global_shape={tuple(global_shape)} and "
+                         f"local_data.shape={local_data.shape}.")
     aval = ShapedArray(local_data.shape, dtype)
     if isinstance(sharding, NamedSharding):
-        return laid_out(sharded_array.put(local_data, aval, sharding), sharding)
+        return laid_out(sharded_array.put(local_data, typed_aval(aval, sharding), sharding), sharding)
     return _assemble(aval, sharding, [local_data])
 
 

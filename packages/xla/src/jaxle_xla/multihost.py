@@ -20,6 +20,7 @@ import numpy as np
 import jaxle_tree as tree
 from jaxle_core import dtypes
 from jaxle_core.array import Array
+from jaxle_core.avals import ShapedArray
 from jaxle_core.jit import jit
 from jaxle_core.mesh import AxisType, Mesh, PartitionSpec
 from jaxle_core.sharding import NamedSharding
@@ -182,17 +183,44 @@ def live_devices(devices: Sequence[_jaxlib.Device]) -> Iterator[list[_jaxlib.Dev
     yield [d for d in devices if d.process_index in alive]
 
 
-def _map_with_specs(convert: Any, inputs: Any, pspecs: Any) -> Any:
-    """``convert(leaf, spec)`` over ``inputs``, ``pspecs`` being one PartitionSpec or a pytree prefix of them."""
-    return tree.tree_map(lambda spec, subtree: tree.tree_map(lambda leaf: convert(leaf, spec), subtree), pspecs,
-                         inputs, is_leaf=lambda x: isinstance(x, PartitionSpec))
+def _pspecs_mismatch(inputs: Any, pspecs: Any, which: str) -> ValueError | None:
+    """JAX's ValueError for ``pspecs`` that are not a tuple prefix of ``inputs`` taken as the positional arguments
+    (its top level's children); None when they are a tuple of the right length (a deeper mismatch)."""
+    what = f"{which} pspecs"
+    intro = (f"{what} specification must be a tree prefix of the positional arguments tuple. In particular, {what} "
+             "must either be a Sharding, a PartitionSpec, or a tuple of length equal to the number of positional "
+             f"arguments. But {what} ")
+    if not isinstance(pspecs, tuple):
+        return ValueError(f"{intro}is not a tuple: got {type(pspecs)} instead.")
+    arguments = len(tree.tree_structure(inputs).children())
+    if len(pspecs) != arguments:
+        return ValueError(f"{intro}is the wrong length: got a tuple or list of length {len(pspecs)} for an args "
+                          f"tuple of length {arguments}.")
+    return None
+
+
+def _map_with_specs(convert: Any, inputs: Any, pspecs: Any, which: str) -> Any:
+    """``convert(leaf, spec)`` over ``inputs``, ``pspecs`` being one PartitionSpec or a pytree prefix of them
+    (``which``: ``input`` or ``output``, as JAX's errors name them; JAX's ValueError for a None among them)."""
+    if any(spec is None for spec in tree.tree_leaves(pspecs, is_leaf=lambda x: x is None)):
+        raise ValueError("`None` is not a valid input to the pspecs argument. Please use "
+                         "jax.sharding.PartitionSpec() if you wanted to replicate your input.")
+    try:
+        spread = tree.tree_map(lambda spec, subtree: tree.tree_map(lambda _: spec, subtree), pspecs, inputs,
+                               is_leaf=lambda x: isinstance(x, PartitionSpec))
+    except ValueError as error:
+        mismatch = _pspecs_mismatch(inputs, pspecs, which)
+        if mismatch is None:
+            raise
+        raise mismatch from error
+    return tree.tree_map(convert, inputs, spread, is_leaf=lambda x: isinstance(x, PartitionSpec))
 
 
 def host_local_array_to_global_array(local_inputs: Any, global_mesh: Mesh, pspecs: Any) -> Any:
     """Each leaf, this process's part of an array laid out over ``global_mesh`` by its PartitionSpec, as the global
     array (see ``make_array_from_process_local_data``)."""
     return _map_with_specs(lambda leaf, spec: make_array_from_process_local_data(
-        NamedSharding(global_mesh, spec), _host_value(leaf)), local_inputs, pspecs)
+        NamedSharding(global_mesh, spec), _host_value(leaf)), local_inputs, pspecs, "input")
 
 
 def _local_mesh(mesh: Mesh) -> Mesh:
@@ -204,18 +232,25 @@ def _local_mesh(mesh: Mesh) -> Mesh:
 
 def global_array_to_host_local_array(global_inputs: Any, global_mesh: Mesh, pspecs: Any) -> Any:
     """Each leaf, a global array laid out over ``global_mesh``, as this process's part of it: an array over this
-    process's devices (the inverse of ``host_local_array_to_global_array``)."""
+    process's devices (the inverse of ``host_local_array_to_global_array``). In a run of one process an Array is
+    its own part, returned as it is, as JAX returns it; a host value is laid out over the local mesh."""
     local_mesh = _local_mesh(global_mesh)
 
-    def convert(x: Any, spec: PartitionSpec) -> XlaArray:
+    def convert(x: Any, spec: PartitionSpec) -> Any:
+        local_sharding = NamedSharding(local_mesh, spec)
+        if not isinstance(x, Array):
+            local = _host_value(x)
+            return laid_out(sharded_array.put(local, ShapedArray(local.shape, local.dtype), local_sharding),
+                            local_sharding)
+        if not _multi_process():
+            return x
         sharding = NamedSharding(global_mesh, spec)
         blocks = ProcessBlocks(sharding, x.ndim)
         block_shape = sharding.shard_shape(x.shape)
         local = np.empty(tuple(len(held) * size for held, size in zip(blocks.held, block_shape)), x.dtype)
         for shard in x.addressable_shards:
             local[blocks.local_index(shard.device, block_shape)] = np.asarray(shard.data)
-        local_sharding = NamedSharding(local_mesh, spec)
         aval = x.aval.update(shape=local.shape)
         return laid_out(sharded_array.put(local, aval, local_sharding), local_sharding)
 
-    return _map_with_specs(convert, global_inputs, pspecs)
+    return _map_with_specs(convert, global_inputs, pspecs, "output")

@@ -121,12 +121,10 @@ def _shard_map_partial_eval(trace: PartialStagingTrace, args, params):
         n_known = split.out_unknowns.count(False)
         from_outputs = [j for source, j in split.residual_sources if source == "output"]
 
-        # A residual travels as JAX passes it: with types checked, its blocks joined along dimension 0 (a scalar's
-        # made a row) over the manual axes it varies over (an enclosing body's axes are its own); otherwise one
-        # row per device, or (with a dimension to split) its blocks joined over the manual axes when only some
-        # are manual.
-        partly_manual = manual != frozenset(mesh.axis_names)
-        as_rows = [not ((check_vma or partly_manual) and known.out_avals[j].ndim) for j in from_outputs]
+        # A residual travels as JAX passes it: its blocks joined along dimension 0 (a scalar's made a row), with
+        # types checked over the manual axes it varies over (an enclosing body's axes are its own), otherwise over
+        # every manual axis.
+        as_rows = [not known.out_avals[j].ndim for j in from_outputs]
         res_out_specs = [_varying_spec(known.out_avals[j].vma & manual) if check_vma else row_spec
                          for j in from_outputs]
         if eager_outer and check_vma and mesh.manual_axes:
