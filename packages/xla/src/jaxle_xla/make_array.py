@@ -18,7 +18,7 @@ from jaxle_xla import _jaxlib, sharded_array
 from jaxle_xla.array import XlaArray, laid_out
 from jaxle_xla.sharding import gspmd_sharding
 
-__all__ = ["ProcessBlocks", "make_array_from_callback", "make_array_from_process_local_data",
+__all__ = ["ProcessBlocks", "assemble_parts", "make_array_from_callback", "make_array_from_process_local_data",
            "make_array_from_single_device_arrays"]
 
 
@@ -35,7 +35,7 @@ def _typed_shape(aval: ShapedArray, sharding: Any) -> str:
     return f"{aval.dtype.name}[{','.join(dims)}]"
 
 
-def _assemble(aval: ShapedArray, sharding: Any, parts: Sequence[Any]) -> XlaArray:
+def assemble_parts(aval: ShapedArray, sharding: Any, parts: Sequence[Any]) -> XlaArray:
     """The array laid out by ``sharding`` whose parts (host arrays or device buffers, in device order) are
     ``parts``; each must have the shard shape."""
     expected = sharding.shard_shape(aval.shape)
@@ -63,7 +63,7 @@ def make_array_from_callback(shape: Sequence[int], sharding: Any, data_callback:
     elif parts:
         _check_dtype("make_array_from_callback", dtype, parts[0].dtype)
     dtype = dtypes.canonicalize_dtype(dtype)
-    return _assemble(ShapedArray(shape, dtype), sharding, [np.asarray(p, dtype=dtype, order="C") for p in parts])
+    return assemble_parts(ShapedArray(shape, dtype), sharding, [np.asarray(p, dtype=dtype, order="C") for p in parts])
 
 
 def make_array_from_single_device_arrays(shape: Sequence[int], sharding: Any, arrays: Sequence[Any], *,
@@ -91,7 +91,7 @@ def make_array_from_single_device_arrays(shape: Sequence[int], sharding: Any, ar
             parts.append(array)
         else:
             parts.append(np.asarray(array, aval.dtype))
-    return _assemble(aval, sharding, parts)
+    return assemble_parts(aval, sharding, parts)
 
 
 def _check_dtype(function: str, dtype: Any, shard_dtype: np.dtype) -> None:
@@ -118,7 +118,7 @@ def make_array_from_process_local_data(sharding: Any, local_data: Any, global_sh
     aval = ShapedArray(local_data.shape, dtype)
     if isinstance(sharding, NamedSharding):
         return laid_out(sharded_array.put(local_data, typed_aval(aval, sharding), sharding), sharding)
-    return _assemble(aval, sharding, [local_data])
+    return assemble_parts(aval, sharding, [local_data])
 
 
 def _local_devices(sharding: Any, shape: tuple[int, ...]) -> list[Any]:

@@ -17,12 +17,12 @@ from typing import Any
 import numpy as np
 
 import jaxle_tree as tree
-from jaxle_core.avals import get_aval
+from jaxle_core.avals import ShapedArray, get_aval
 from jaxle_core.mesh import Mesh, PartitionSpec
 from jaxle_core.pmap import PMAP_AXIS_NAME
 from jaxle_core.sharding import NamedSharding
 from jaxle_xla.array import XlaArray
-from jaxle_xla.make_array import make_array_from_single_device_arrays
+from jaxle_xla.make_array import assemble_parts
 
 __all__ = ["device_put_replicated", "device_put_sharded"]
 
@@ -42,7 +42,7 @@ def _stacked(slices: Sequence[Any], devices: Sequence[Any]) -> XlaArray:
     mesh = Mesh(np.array(devices, dtype=object), (PMAP_AXIS_NAME,))
     sharding = NamedSharding(mesh, PartitionSpec(PMAP_AXIS_NAME))
     blocks = [np.asarray(s, dtype)[np.newaxis] for s in slices]
-    return make_array_from_single_device_arrays((len(slices),) + avals[0].shape, sharding, blocks, dtype=dtype)
+    return assemble_parts(ShapedArray((len(slices),) + avals[0].shape, dtype), sharding, blocks)
 
 
 def device_put_sharded(shards: Sequence[Any], devices: Sequence[Any]) -> Any:
