@@ -1,9 +1,9 @@
 """What configuration options do, observed: the default platform (``jax_platform_name``), seed offsets,
 high-dynamic-range Gumbel samples, static index checks, the library's log handlers, IR dumps.
 
-Usage: ``python make_config_behaviour_golden.py jax [OUT.json]`` (run with JAX 0.10.2's interpreter) writes
-the goldens; with ``jaxle`` it prints jaxle's answers. Each case runs in a child process of its own, since
-options such as the platform are fixed once the backends start.
+Usage: ``python make_config_behaviour_golden.py jax`` (run with JAX 0.10.2's interpreter) writes the goldens to
+``config_behaviour_golden.json``; with ``jaxle`` it prints jaxle's answers. Each case runs in a child process of its
+own, since options such as the platform are fixed once the backends start.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ import pathlib
 import subprocess
 import sys
 import tempfile
+
+from golden_writer import write_golden
 
 PLATFORM_NAMES = ["cpu", "gpu", "CPU", "nope"]
 
@@ -124,13 +126,5 @@ def probe(module_name: str) -> dict:
     return result
 
 
-def main() -> None:
-    text = json.dumps(probe(sys.argv[1]), indent=1, sort_keys=True)
-    if len(sys.argv) > 2:
-        pathlib.Path(sys.argv[2]).write_text(text + "\n")
-    else:
-        print(text)
-
-
 if __name__ == "__main__":
-    main()
+    write_golden(probe(sys.argv[1]), pathlib.Path(__file__).parent / "config_behaviour_golden.json")

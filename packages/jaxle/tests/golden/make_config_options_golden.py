@@ -1,9 +1,9 @@
 """Every configuration option of an implementation, probed: its default, how ``config.update`` validates
 values, ``config.read``, the context manager, and its environment variable.
 
-Usage: ``python make_config_options_golden.py jax [OUT.json]`` (run with JAX 0.10.2's interpreter) writes
-the goldens; with ``jaxle`` it prints jaxle's answers for comparison. The module must provide ``config``
-(with ``update``, ``read`` and ``values``).
+Usage: ``python make_config_options_golden.py jax`` (run with JAX 0.10.2's interpreter) writes the goldens to
+``config_options_golden.json``; with ``jaxle`` it prints jaxle's answers for comparison. The module must provide
+``config`` (with ``update``, ``read`` and ``values``).
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ import pathlib
 import subprocess
 import sys
 from typing import Any
+
+from golden_writer import write_golden
 
 # Values offered to every option's ``config.update``: each kind of option rejects some of them.
 PROBES = {"str": "__bad__", "int": 7, "float": 2.5, "bool": True, "none": None, "list": []}
@@ -124,14 +126,5 @@ def probe(module_name: str, env_module_name: str | None = None, env_names: list[
     return {"options": options, "env": env, "unknown": unknown}
 
 
-def main() -> None:
-    result = probe(sys.argv[1])
-    text = json.dumps(result, indent=1, sort_keys=True)
-    if len(sys.argv) > 2:
-        pathlib.Path(sys.argv[2]).write_text(text + "\n")
-    else:
-        print(text)
-
-
 if __name__ == "__main__":
-    main()
+    write_golden(probe(sys.argv[1]), pathlib.Path(__file__).parent / "config_options_golden.json")
